@@ -1,0 +1,176 @@
+/* ix_buf.c: allocator hooks, growable output buffer, bounded input cursor. */
+#include "ix_buf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void *ix_malloc(const ix_alloc *a, size_t n) {
+    return a ? a->malloc(n, a->ud) : malloc(n);
+}
+
+void *ix_realloc(const ix_alloc *a, void *p, size_t n) {
+    return a ? a->realloc(p, n, a->ud) : realloc(p, n);
+}
+
+void ix_free(const ix_alloc *a, void *p) {
+    if (!p) return;
+    if (a)
+        a->free(p, a->ud);
+    else
+        free(p);
+}
+
+void ix_wbuf_init(ix_wbuf *b, const ix_alloc *a) {
+    memset(b, 0, sizeof *b);
+    b->alloc = a;
+}
+
+void ix_wbuf_free(ix_wbuf *b) {
+    ix_free(b->alloc, b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+void ix_wbuf_reset(ix_wbuf *b) {
+    b->len = 0;
+    b->err = IX_OK;
+}
+
+int ix_wbuf_reserve(ix_wbuf *b, size_t n) {
+    if (b->err) return b->err;
+    size_t max = b->max ? b->max : SIZE_MAX / 2;
+    if (n > max || b->len > max - n) return b->err = IX_ELIMIT;
+    if (b->len + n <= b->cap) return IX_OK;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + n) cap = cap > max / 2 ? max : cap * 2;
+    uint8_t *d = ix_realloc(b->alloc, b->data, cap);
+    if (!d) return b->err = IX_ENOMEM;
+    b->data = d;
+    b->cap = cap;
+    return IX_OK;
+}
+
+void ix_put_bytes(ix_wbuf *b, const void *p, size_t n) {
+    if (n == 0 || ix_wbuf_reserve(b, n)) return;
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+void ix_put_zeros(ix_wbuf *b, size_t n) {
+    if (n == 0 || ix_wbuf_reserve(b, n)) return;
+    memset(b->data + b->len, 0, n);
+    b->len += n;
+}
+
+void ix_put_u8(ix_wbuf *b, uint8_t v) {
+    ix_put_bytes(b, &v, 1);
+}
+
+void ix_put_i16(ix_wbuf *b, int v) {
+    uint8_t t[2];
+    ix_st16(t, (uint16_t)v);
+    ix_put_bytes(b, t, 2);
+}
+
+void ix_put_i32(ix_wbuf *b, int64_t v) {
+    uint8_t t[4];
+    ix_st32(t, (uint32_t)v);
+    ix_put_bytes(b, t, 4);
+}
+
+void ix_put_i64(ix_wbuf *b, int64_t v) {
+    uint8_t t[8];
+    ix_st64(t, (uint64_t)v);
+    ix_put_bytes(b, t, 8);
+}
+
+void ix_put_pad(ix_wbuf *b, size_t n) {
+    if (n & 1) ix_put_u8(b, 0);
+}
+
+void ix_patch_i16(ix_wbuf *b, size_t at, int v) {
+    if (!b->err && at + 2 <= b->len) ix_st16(b->data + at, (uint16_t)v);
+}
+
+void ix_patch_i32(ix_wbuf *b, size_t at, int64_t v) {
+    if (!b->err && at + 4 <= b->len) ix_st32(b->data + at, (uint32_t)v);
+}
+
+void ix_rbuf_init(ix_rbuf *r, const void *p, size_t len) {
+    memset(r, 0, sizeof *r);
+    r->p = p;
+    r->len = len;
+}
+
+int ix_need(ix_rbuf *r, size_t n) {
+    if (r->st != IX_OK) return 0;
+    if (r->len - r->pos < n) {
+        r->st = IX_NEED_MORE;
+        r->err_at = r->len;
+        r->why = "input ends inside a message";
+        return 0;
+    }
+    return 1;
+}
+
+void ix_rbuf_fail(ix_rbuf *r, int st, size_t at, const char *why) {
+    if (r->st == IX_OK || r->st == IX_NEED_MORE) {
+        r->st = st;
+        r->err_at = at;
+        r->why = why;
+    }
+}
+
+const uint8_t *ix_get_bytes(ix_rbuf *r, size_t n) {
+    if (!ix_need(r, n)) return NULL;
+    const uint8_t *p = r->p + r->pos;
+    r->pos += n;
+    return p;
+}
+
+uint8_t ix_get_u8(ix_rbuf *r) {
+    const uint8_t *p = ix_get_bytes(r, 1);
+    return p ? p[0] : 0;
+}
+
+uint16_t ix_get_u16(ix_rbuf *r) {
+    const uint8_t *p = ix_get_bytes(r, 2);
+    return p ? ix_be16(p) : 0;
+}
+
+int16_t ix_get_i16(ix_rbuf *r) {
+    return (int16_t)ix_get_u16(r);
+}
+
+uint32_t ix_get_u32(ix_rbuf *r) {
+    const uint8_t *p = ix_get_bytes(r, 4);
+    return p ? ix_be32(p) : 0;
+}
+
+int32_t ix_get_i32(ix_rbuf *r) {
+    return (int32_t)ix_get_u32(r);
+}
+
+int64_t ix_get_i64(ix_rbuf *r) {
+    const uint8_t *p = ix_get_bytes(r, 8);
+    return p ? (int64_t)ix_be64(p) : 0;
+}
+
+void ix_get_pad(ix_rbuf *r, size_t n) {
+    if (n & 1) (void)ix_get_bytes(r, 1);
+}
+
+const char *ix_rc_str(int rc) {
+    switch (rc) {
+    case IX_OK: return "ok";
+    case IX_NEED_MORE: return "need more bytes";
+    case IX_NULL_VALUE: return "null value";
+    case IX_EMALFORMED: return "malformed input";
+    case IX_ELIMIT: return "length exceeds limit";
+    case IX_ENOMEM: return "out of memory";
+    case IX_EINVAL: return "invalid argument";
+    case IX_ERANGE: return "value out of range";
+    case IX_ESPACE: return "output buffer too small";
+    default: return "unknown status";
+    }
+}
