@@ -42,7 +42,8 @@ int ix_wbuf_reserve(ix_wbuf *b, size_t n) {
     if (n > max || b->len > max - n) return b->err = IX_ELIMIT;
     if (b->len + n <= b->cap) return IX_OK;
     size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + n) cap = cap > max / 2 ? max : cap * 2;
+    while (cap < b->len + n)
+        cap = cap > max / 2 ? max : cap * 2;
     uint8_t *d = ix_realloc(b->alloc, b->data, cap);
     if (!d) return b->err = IX_ENOMEM;
     b->data = d;

@@ -10,7 +10,8 @@ static int hexval(int c) {
 
 int ix_hex_decode(const char *s, size_t n, ix_wbuf *out, size_t *bad_at) {
     size_t i = 0;
-    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        i++;
     if (i + 1 < n && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) i += 2;
     int hi = -1;
     for (; i < n; i++) {

@@ -52,7 +52,8 @@ static int run_path(const char *path) {
 
 int main(int argc, char **argv) {
     int n = 0;
-    for (int i = 1; i < argc; i++) n += run_path(argv[i]);
+    for (int i = 1; i < argc; i++)
+        n += run_path(argv[i]);
     /* The empty input always runs too. */
     LLVMFuzzerTestOneInput((const uint8_t *)"", 0);
     printf("%d passed, 0 failed\n", n + 1);

@@ -13,7 +13,7 @@ static int tap_pass, tap_fail;
             tap_pass++;                                                                            \
         } else {                                                                                   \
             tap_fail++;                                                                            \
-            printf("not ok %d - %s:%d: ", tap_pass + tap_fail, __FILE__, __LINE__);               \
+            printf("not ok %d - %s:%d: ", tap_pass + tap_fail, __FILE__, __LINE__);                \
             printf(__VA_ARGS__);                                                                   \
             printf("\n");                                                                          \
         }                                                                                          \

@@ -38,7 +38,8 @@ static inline int tsv_load(tsv_file *t, const char *path) {
     fclose(f);
     t->text[n] = 0;
     int lines = 0;
-    for (long i = 0; i < n; i++) lines += t->text[i] == '\n';
+    for (long i = 0; i < n; i++)
+        lines += t->text[i] == '\n';
     t->rows = calloc((size_t)lines + 1, sizeof(tsv_row));
     char *p = t->text;
     int lineno = 0;

@@ -1,0 +1,46 @@
+# The README's two commands:
+#   make run   build everything and run the main job
+#   make test  build, run every test, then run the whole suite again in an
+#              AddressSanitizer + UndefinedBehaviorSanitizer build (clang,
+#              with the libFuzzer targets run for a short fixed count)
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+FUZZ_RUNS  ?= 20000
+CTEST_ARGS ?= --output-on-failure
+
+.PHONY: all build run test test-main test-asan fuzz format clean
+
+all: build
+
+build:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(BUILD) -j$(JOBS)
+
+run: build
+	sh scripts/run-main.sh $(BUILD)
+
+test: test-main test-asan
+
+test-main: build
+	cd $(BUILD) && ctest -j$(JOBS) $(CTEST_ARGS)
+
+test-asan:
+	CC=clang cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug \
+	  -DIXDB_SANITIZE=ON -DIXDB_FUZZ=ON -DIX_FUZZ_RUNS=$(FUZZ_RUNS)
+	cmake --build $(ASAN_BUILD) -j$(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest -j$(JOBS) $(CTEST_ARGS)
+
+# Long fuzzing runs: make fuzz FUZZ_RUNS=10000000
+fuzz:
+	CC=clang cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug \
+	  -DIXDB_SANITIZE=ON -DIXDB_FUZZ=ON
+	cmake --build $(ASAN_BUILD) -j$(JOBS)
+	sh scripts/fuzz-all.sh $(ASAN_BUILD) $(FUZZ_RUNS)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

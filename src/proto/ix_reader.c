@@ -1,0 +1,95 @@
+/* ix_reader.c: push parser over an SQLI byte stream. */
+#include "ix_reader.h"
+
+#include <string.h>
+
+#include "ix_login.h"
+
+void ix_reader_init(ix_reader *r, ix_role role, const ix_alloc *alloc) {
+    memset(r, 0, sizeof *r);
+    r->role = role;
+    r->alloc = alloc;
+    r->expect_login = 1;
+}
+
+void ix_reader_free(ix_reader *r) {
+    ix_free(r->alloc, r->buf);
+    r->buf = NULL;
+    r->start = r->end = r->cap = 0;
+}
+
+int ix_reader_feed(ix_reader *r, const void *p, size_t n) {
+    if (r->err) return r->err;
+    if (n == 0) return IX_OK;
+    size_t max = r->max_buffer ? r->max_buffer : (64u << 20) + (64u << 10);
+    size_t pending = r->end - r->start;
+    if (n > max || pending > max - n) return IX_ELIMIT;
+    if (r->start > 0) { /* compact: the previous message is no longer valid */
+        memmove(r->buf, r->buf + r->start, pending);
+        r->base += r->start;
+        r->start = 0;
+        r->end = pending;
+    }
+    if (r->end + n > r->cap) {
+        size_t cap = r->cap ? r->cap : 4096;
+        while (cap < r->end + n)
+            cap *= 2;
+        uint8_t *b = ix_realloc(r->alloc, r->buf, cap);
+        if (!b) return IX_ENOMEM;
+        r->buf = b;
+        r->cap = cap;
+    }
+    memcpy(r->buf + r->end, p, n);
+    r->end += n;
+    return IX_OK;
+}
+
+int ix_reader_next(ix_reader *r, ix_msg *m) {
+    if (r->err) return r->err;
+    const uint8_t *p = r->buf + r->start;
+    size_t n = r->end - r->start;
+    if (n == 0) return IX_NEED_MORE;
+    size_t at = 0;
+    const char *why = NULL;
+    int rc;
+    if (r->expect_login) {
+        ix_sl_hdr h;
+        rc = ix_sl_peek(p, n, &h);
+        if (rc == IX_OK) {
+            memset(m, 0, sizeof *m);
+            m->tag = IX_MSG_LOGIN;
+            m->len = h.total;
+            m->u.login.sl_type = h.type;
+            m->u.login.packet.p = p;
+            m->u.login.packet.n = h.total;
+            r->expect_login = 0;
+        } else if (rc != IX_NEED_MORE) {
+            why = "bad SL login header";
+        }
+    } else {
+        ix_limits lim = r->lim;
+        ix_limits_default(&lim);
+        rc = ix_msg_decode(p, n, r->role, &r->caps, &lim, m, &at, &why);
+    }
+    if (rc == IX_OK) {
+        r->start += m->len;
+        return IX_OK;
+    }
+    if (rc == IX_NEED_MORE) return rc;
+    r->err = rc;
+    r->err_at = r->base + r->start + at;
+    r->why = why;
+    return rc;
+}
+
+uint64_t ix_reader_offset(const ix_reader *r) {
+    return r->err ? r->err_at : r->base + r->start;
+}
+
+const char *ix_reader_why(const ix_reader *r) {
+    return r->why;
+}
+
+size_t ix_reader_pending(const ix_reader *r) {
+    return r->end - r->start;
+}

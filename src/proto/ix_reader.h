@@ -1,0 +1,60 @@
+/*
+ * ix_reader.h: a push parser over an SQLI byte stream, in the style of
+ * hiredis' reader: bytes are pushed in with ix_reader_feed as they arrive
+ * (from a socket, a file, a fuzzer), and whole messages are pulled out with
+ * ix_reader_next. It never touches a socket.
+ *
+ * The first thing on a connection is an SL-framed login packet; set
+ * expect_login (the default) and the reader returns it as one IX_MSG_LOGIN
+ * message, then switches to post-login messages.
+ */
+#ifndef IX_READER_H
+#define IX_READER_H
+
+#include "ix_msg.h"
+
+typedef struct ix_reader {
+    ix_role role;      /* who sends the bytes being read */
+    ix_caps caps;      /* granted capabilities; may be changed between messages */
+    ix_limits lim;     /* limits; zero fields take the defaults */
+    int expect_login;  /* next message is an SL-framed login packet */
+    size_t max_buffer; /* bytes buffered but not yet decoded (default 64 MiB + 64 KiB) */
+    const ix_alloc *alloc;
+    /* private */
+    uint8_t *buf;
+    size_t start, end, cap;
+    uint64_t base; /* stream offset of buf[0] */
+    int err;
+    uint64_t err_at;
+    const char *why;
+} ix_reader;
+
+/* Initialises r for messages sent by `role`, expecting a login packet
+ * first. alloc may be NULL (libc). */
+void ix_reader_init(ix_reader *r, ix_role role, const ix_alloc *alloc);
+
+/* Frees the buffer. r may be reused after ix_reader_init. */
+void ix_reader_free(ix_reader *r);
+
+/* Appends n bytes. Returns IX_OK, IX_ELIMIT when more than max_buffer bytes
+ * would be waiting, IX_ENOMEM, or the reader's sticky error. Invalidates the
+ * message returned by the previous ix_reader_next. */
+int ix_reader_feed(ix_reader *r, const void *p, size_t n);
+
+/* Decodes the next whole message into *m. Returns IX_OK, IX_NEED_MORE (feed
+ * more bytes), or a sticky error (IX_EMALFORMED / IX_ELIMIT) after which the
+ * stream cannot continue. The message borrows the reader's buffer and stays
+ * valid until the next ix_reader_feed or ix_reader_next. */
+int ix_reader_next(ix_reader *r, ix_msg *m);
+
+/* Stream offset of the next undecoded byte, or, after an error, of the
+ * offending byte. */
+uint64_t ix_reader_offset(const ix_reader *r);
+
+/* Static reason for the sticky error, or NULL. */
+const char *ix_reader_why(const ix_reader *r);
+
+/* Bytes fed but not yet decoded. */
+size_t ix_reader_pending(const ix_reader *r);
+
+#endif

@@ -1,0 +1,476 @@
+/* ix_decimal.c: exact base-100 DECIMAL/MONEY codec (sqli-protocol.md §4.3). */
+#include "types/ix_decimal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Working form: sign * 0.d[0]d[1]...d[nd-1] * 10^pt, base 10, canonical
+ * (d[0] != 0, d[nd-1] != 0) unless nd == 0 (zero). */
+typedef struct dec10 {
+    int sign;
+    int nd;
+    int pt;
+    uint8_t d[2 * IX_DEC_MAXPAIRS + 4];
+} dec10;
+
+static void d10_trim(dec10 *x) {
+    int lead = 0;
+    while (lead < x->nd && x->d[lead] == 0)
+        lead++;
+    if (lead) {
+        memmove(x->d, x->d + lead, (size_t)(x->nd - lead));
+        x->nd -= lead;
+        x->pt -= lead;
+    }
+    while (x->nd > 0 && x->d[x->nd - 1] == 0)
+        x->nd--;
+    if (x->nd == 0) {
+        x->pt = 0;
+        x->sign = 1;
+    }
+}
+
+static void to10(const ix_decimal *d, dec10 *x) {
+    x->sign = d->sign < 0 ? -1 : 1;
+    x->nd = 2 * d->ndig;
+    x->pt = 2 * d->exp;
+    for (int i = 0; i < d->ndig; i++) {
+        x->d[2 * i] = (uint8_t)(d->dig[i] / 10);
+        x->d[2 * i + 1] = (uint8_t)(d->dig[i] % 10);
+    }
+    d10_trim(x);
+}
+
+/* Returns IX_OK or IX_ERANGE (too many pairs, exponent out of range). */
+static int from10(const dec10 *x0, ix_decimal *d) {
+    dec10 x = *x0;
+    d10_trim(&x);
+    memset(d, 0, sizeof *d);
+    d->sign = 1;
+    if (x.nd == 0) return IX_OK;
+    if (x.pt % 2 != 0) {
+        if (x.nd >= (int)sizeof x.d) return IX_ERANGE;
+        memmove(x.d + 1, x.d, (size_t)x.nd);
+        x.d[0] = 0;
+        x.nd++;
+        x.pt++;
+    }
+    if (x.nd % 2) x.d[x.nd++] = 0;
+    int pairs = x.nd / 2;
+    int exp = x.pt / 2;
+    if (pairs > IX_DEC_MAXPAIRS || exp - 1 < IX_DEC_MINEXP - 1 || exp > IX_DEC_MAXEXP)
+        return IX_ERANGE;
+    d->sign = (int8_t)x.sign;
+    d->exp = (int16_t)exp;
+    d->ndig = (uint8_t)pairs;
+    for (int i = 0; i < pairs; i++)
+        d->dig[i] = (uint8_t)(x.d[2 * i] * 10 + x.d[2 * i + 1]);
+    return IX_OK;
+}
+
+/* Keeps the first `keep` digits, rounding half away from zero. */
+static void d10_round(dec10 *x, int keep) {
+    if (x->nd <= keep) return;
+    int up = keep >= 0 && x->d[keep] >= 5;
+    if (keep <= 0) {
+        if (up) {
+            x->d[0] = 1;
+            x->nd = 1;
+            x->pt += 1;
+        } else {
+            x->nd = 0;
+        }
+        d10_trim(x);
+        return;
+    }
+    x->nd = keep;
+    if (up) {
+        int i = keep - 1;
+        while (i >= 0 && x->d[i] == 9)
+            i--;
+        if (i < 0) {
+            x->d[0] = 1;
+            x->nd = 1;
+            x->pt++;
+        } else {
+            x->d[i]++;
+            x->nd = i + 1;
+        }
+    }
+    d10_trim(x);
+}
+
+void ix_dec_zero(ix_decimal *d) {
+    memset(d, 0, sizeof *d);
+    d->sign = 1;
+}
+
+void ix_dec_null(ix_decimal *d) {
+    memset(d, 0, sizeof *d);
+    d->is_null = 1;
+}
+
+int ix_dec_digits(const ix_decimal *d, int *pt) {
+    dec10 x;
+    if (d->is_null) {
+        if (pt) *pt = 0;
+        return 0;
+    }
+    to10(d, &x);
+    if (pt) *pt = x.pt;
+    return x.nd;
+}
+
+static int is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int ix_dec_from_text(ix_decimal *d, const char *s, size_t n) {
+    size_t i = 0;
+    dec10 x;
+    memset(&x, 0, sizeof x);
+    x.sign = 1;
+    ix_dec_zero(d);
+    while (i < n && is_blank(s[i]))
+        i++;
+    if (i < n && (s[i] == '+' || s[i] == '-')) x.sign = s[i++] == '-' ? -1 : 1;
+    int started = 0, ndigits = 0, sig = 0, last_nz = -1;
+    long pt = 0;
+    int seen_point = 0;
+    for (; i < n; i++) {
+        char c = s[i];
+        if (c == '.' && !seen_point) {
+            seen_point = 1;
+            continue;
+        }
+        if (c < '0' || c > '9') break;
+        ndigits++;
+        int v = c - '0';
+        if (!started && v == 0) {
+            if (seen_point) pt--;
+            continue;
+        }
+        started = 1;
+        if (!seen_point) pt++;
+        if (sig < (int)sizeof x.d) x.d[sig] = (uint8_t)v;
+        if (v) last_nz = sig;
+        sig++;
+    }
+    if (ndigits == 0) return IX_EINVAL;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        int esign = 1;
+        long ev = 0;
+        if (i < n && (s[i] == '+' || s[i] == '-')) esign = s[i++] == '-' ? -1 : 1;
+        size_t e0 = i;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            if (ev < 100000) ev = ev * 10 + (s[i] - '0');
+        if (i == e0) return IX_EINVAL;
+        pt += esign * ev;
+    }
+    while (i < n && is_blank(s[i]))
+        i++;
+    if (i != n) return IX_EINVAL;
+    if (last_nz < 0) return IX_OK; /* zero, whatever the exponent */
+    if (last_nz + 1 > IX_DEC_MAXDIGITS) return IX_ERANGE;
+    /* 1E-130 = 0.1 * 10^-129; the largest value is < 10^126. */
+    if (pt < -129 || pt > 126) return IX_ERANGE;
+    x.nd = last_nz + 1;
+    x.pt = (int)pt;
+    return from10(&x, d);
+}
+
+static void put_digits(ix_wbuf *out, const uint8_t *dg, int n) {
+    for (int i = 0; i < n; i++)
+        ix_put_u8(out, (uint8_t)('0' + dg[i]));
+}
+
+static void put_char_n(ix_wbuf *out, char c, int n) {
+    for (int i = 0; i < n; i++)
+        ix_put_u8(out, (uint8_t)c);
+}
+
+int ix_dec_to_text(const ix_decimal *d, int scale, ix_wbuf *out) {
+    if (d->is_null) return IX_NULL_VALUE;
+    dec10 x;
+    to10(d, &x);
+    if (scale >= 0 && scale != IX_DEC_FLOAT) {
+        d10_round(&x, x.pt + scale);
+        if (x.sign < 0 && x.nd) ix_put_u8(out, '-');
+        if (x.pt <= 0) {
+            ix_put_u8(out, '0');
+        } else {
+            for (int i = 0; i < x.pt; i++)
+                ix_put_u8(out, (uint8_t)('0' + (i < x.nd ? x.d[i] : 0)));
+        }
+        if (scale > 0) {
+            ix_put_u8(out, '.');
+            for (int j = 0; j < scale; j++) {
+                int idx = x.pt + j;
+                ix_put_u8(out, (uint8_t)('0' + (idx >= 0 && idx < x.nd ? x.d[idx] : 0)));
+            }
+        }
+        return out->err;
+    }
+    if (x.nd == 0) {
+        ix_put_u8(out, '0');
+        return out->err;
+    }
+    if (x.sign < 0) ix_put_u8(out, '-');
+    int plain = x.pt <= 0 ? 1 - x.pt + x.nd : (x.pt >= x.nd ? x.pt : x.nd);
+    if (plain <= IX_DEC_MAXDIGITS) {
+        if (x.pt <= 0) {
+            ix_put_bytes(out, "0.", 2);
+            put_char_n(out, '0', -x.pt);
+            put_digits(out, x.d, x.nd);
+        } else if (x.pt >= x.nd) {
+            put_digits(out, x.d, x.nd);
+            put_char_n(out, '0', x.pt - x.nd);
+        } else {
+            put_digits(out, x.d, x.pt);
+            ix_put_u8(out, '.');
+            put_digits(out, x.d + x.pt, x.nd - x.pt);
+        }
+    } else {
+        char eb[16];
+        put_digits(out, x.d, 1);
+        if (x.nd > 1) {
+            ix_put_u8(out, '.');
+            put_digits(out, x.d + 1, x.nd - 1);
+        }
+        int e = x.pt - 1;
+        int m = snprintf(eb, sizeof eb, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+        ix_put_bytes(out, eb, (size_t)m);
+    }
+    return out->err;
+}
+
+size_t ix_dec_width(int prec, int scale) {
+    if (prec < 1 || prec > IX_DEC_MAXDIGITS) return 0;
+    if (scale != IX_DEC_FLOAT && (scale < 0 || scale > prec)) return 0;
+    return (size_t)(prec + (scale & 1) + 3) / 2;
+}
+
+int ix_dec_round(ix_decimal *d, int scale) {
+    if (d->is_null || scale < 0 || scale == IX_DEC_FLOAT) return IX_OK;
+    dec10 x;
+    to10(d, &x);
+    d10_round(&x, x.pt + scale);
+    return from10(&x, d);
+}
+
+int ix_dec_round_sig(ix_decimal *d, int digits) {
+    if (d->is_null || digits < 1) return IX_OK;
+    dec10 x;
+    to10(d, &x);
+    d10_round(&x, digits);
+    return from10(&x, d);
+}
+
+int ix_dec_decode(ix_decimal *d, const uint8_t *p, size_t n) {
+    ix_dec_zero(d);
+    if (n < 1 || n > IX_DEC_MAXPAIRS + 1) return IX_EMALFORMED;
+    size_t nz = 0;
+    for (size_t i = 0; i < n; i++)
+        nz |= p[i];
+    if (!nz) {
+        ix_dec_null(d);
+        return IX_NULL_VALUE;
+    }
+    int neg = !(p[0] & 0x80);
+    int e = (neg ? (p[0] ^ 0x7f) : p[0]) & 0x7f;
+    e -= 64;
+    uint8_t m[IX_DEC_MAXPAIRS];
+    int np = (int)n - 1;
+    for (int i = 0; i < np; i++) {
+        if (p[1 + i] > 99) return IX_EMALFORMED;
+        m[i] = p[1 + i];
+    }
+    if (neg) {
+        int k = np - 1;
+        while (k >= 0 && m[k] == 0)
+            k--;
+        if (k < 0) return IX_EMALFORMED; /* negative zero */
+        m[k] = (uint8_t)(100 - m[k]);
+        for (int i = 0; i < k; i++)
+            m[i] = (uint8_t)(99 - m[i]);
+    }
+    int lz = 0;
+    while (lz < np && m[lz] == 0)
+        lz++;
+    if (lz == np) return IX_OK; /* zero (any exponent) */
+    int last = np - 1;
+    while (m[last] == 0)
+        last--;
+    int exp = e - lz;
+    if (exp < IX_DEC_MINEXP || exp > IX_DEC_MAXEXP) return IX_EMALFORMED;
+    d->sign = neg ? -1 : 1;
+    d->exp = (int16_t)exp;
+    d->ndig = (uint8_t)(last - lz + 1);
+    memcpy(d->dig, m + lz, d->ndig);
+    if (ix_dec_digits(d, NULL) > IX_DEC_MAXDIGITS) {
+        ix_dec_zero(d);
+        return IX_EMALFORMED;
+    }
+    return IX_OK;
+}
+
+int ix_dec_pack(const ix_decimal *d, size_t width, uint8_t *out) {
+    if (width < 1) return IX_ERANGE;
+    memset(out, 0, width);
+    if (d->is_null) return IX_OK;
+    if (d->ndig == 0) {
+        out[0] = 0x80;
+        return IX_OK;
+    }
+    if (d->ndig > width - 1 || d->exp < IX_DEC_MINEXP || d->exp > IX_DEC_MAXEXP) return IX_ERANGE;
+    uint8_t b = (uint8_t)(d->exp + 64);
+    if (d->sign >= 0) {
+        out[0] = 0x80 | b;
+        memcpy(out + 1, d->dig, d->ndig);
+    } else {
+        out[0] = b ^ 0x7f;
+        int k = d->ndig - 1; /* canonical: dig[k] != 0 */
+        out[1 + k] = (uint8_t)(100 - d->dig[k]);
+        for (int i = 0; i < k; i++)
+            out[1 + i] = (uint8_t)(99 - d->dig[i]);
+    }
+    return IX_OK;
+}
+
+int ix_dec_encode(const ix_decimal *d, int prec, int scale, ix_wbuf *out) {
+    size_t w = ix_dec_width(prec, scale);
+    uint8_t buf[IX_DEC_MAXPAIRS + 1];
+    if (!w) return IX_EINVAL;
+    if (d->is_null) {
+        ix_put_zeros(out, w);
+        return out->err;
+    }
+    ix_decimal r = *d;
+    int rc;
+    if (scale == IX_DEC_FLOAT) {
+        rc = ix_dec_round_sig(&r, prec);
+    } else {
+        rc = ix_dec_round(&r, scale);
+        int pt, nd = ix_dec_digits(&r, &pt);
+        if (rc == IX_OK && nd > 0 && pt > prec - scale) rc = IX_ERANGE;
+    }
+    if (rc == IX_OK) rc = ix_dec_pack(&r, w, buf);
+    if (rc != IX_OK) return rc;
+    ix_put_bytes(out, buf, w);
+    return out->err;
+}
+
+int ix_dec_encode_bind(const ix_decimal *d, ix_wbuf *out) {
+    uint8_t buf[IX_DEC_MAXPAIRS + 1];
+    if (d->is_null) return IX_EINVAL;
+    int rc = ix_dec_pack(d, sizeof buf, buf);
+    if (rc != IX_OK) return rc;
+    size_t len = 1 + (size_t)d->ndig;
+    ix_put_i16(out, (int)len);
+    ix_put_bytes(out, buf, len);
+    return out->err;
+}
+
+int ix_dec_decode_bind(ix_decimal *d, const uint8_t *p, size_t avail, size_t *used) {
+    ix_dec_zero(d);
+    if (avail < 2) return IX_NEED_MORE;
+    size_t len = ix_be16(p);
+    if (len == 0 || len > IX_DEC_MAXPAIRS + 1) return IX_EMALFORMED;
+    if (avail - 2 < len) return IX_NEED_MORE;
+    int rc = ix_dec_decode(d, p + 2, len);
+    if (rc == IX_NULL_VALUE) {
+        ix_dec_zero(d);
+        return IX_EMALFORMED;
+    }
+    if (rc == IX_OK && used) *used = 2 + len;
+    return rc;
+}
+
+int ix_dec_cmp(const ix_decimal *a, const ix_decimal *b) {
+    if (a->is_null || b->is_null) return (int)!a->is_null - (int)!b->is_null;
+    int sa = a->ndig ? a->sign : 0, sb = b->ndig ? b->sign : 0;
+    if (sa != sb) return sa < sb ? -1 : 1;
+    if (sa == 0) return 0;
+    int mag;
+    if (a->exp != b->exp) {
+        mag = a->exp < b->exp ? -1 : 1;
+    } else {
+        mag = 0;
+        int n = a->ndig > b->ndig ? a->ndig : b->ndig;
+        for (int i = 0; i < n && !mag; i++) {
+            int x = i < a->ndig ? a->dig[i] : 0, y = i < b->ndig ? b->dig[i] : 0;
+            if (x != y) mag = x < y ? -1 : 1;
+        }
+    }
+    return sa > 0 ? mag : -mag;
+}
+
+int ix_dec_from_i64(ix_decimal *d, int64_t v) {
+    ix_dec_zero(d);
+    if (v == 0) return IX_OK;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    uint8_t le[12];
+    int n = 0;
+    while (u) {
+        le[n++] = (uint8_t)(u % 100);
+        u /= 100;
+    }
+    d->sign = v < 0 ? -1 : 1;
+    d->exp = (int16_t)n;
+    int k = 0;
+    for (int i = n - 1; i >= 0; i--)
+        d->dig[k++] = le[i];
+    while (k > 0 && d->dig[k - 1] == 0)
+        k--;
+    d->ndig = (uint8_t)k;
+    return IX_OK;
+}
+
+int ix_dec_to_i64(const ix_decimal *d, int64_t *v) {
+    if (d->is_null) return IX_NULL_VALUE;
+    *v = 0;
+    if (d->ndig == 0 || d->exp <= 0) return IX_OK;
+    if (d->exp > 10) return IX_ERANGE;
+    uint64_t lim = d->sign < 0 ? (uint64_t)1 << 63 : ((uint64_t)1 << 63) - 1;
+    uint64_t acc = 0;
+    for (int i = 0; i < d->exp; i++) {
+        unsigned dg = i < d->ndig ? d->dig[i] : 0;
+        if (acc > (lim - dg) / 100) return IX_ERANGE;
+        acc = acc * 100 + dg;
+    }
+    *v = d->sign < 0 ? (int64_t)(0 - acc) : (int64_t)acc;
+    if (d->sign < 0 && acc == (uint64_t)1 << 63) *v = INT64_MIN;
+    return IX_OK;
+}
+
+int ix_dec_from_double(ix_decimal *d, double v) {
+    char buf[40];
+    ix_dec_zero(d);
+    if (isnan(v) || isinf(v)) return IX_ERANGE;
+    int n = snprintf(buf, sizeof buf, "%.17g", v);
+    if (n <= 0 || (size_t)n >= sizeof buf) return IX_ERANGE;
+    return ix_dec_from_text(d, buf, (size_t)n);
+}
+
+int ix_dec_to_double(const ix_decimal *d, double *v) {
+    if (d->is_null) return IX_NULL_VALUE;
+    dec10 x;
+    char buf[64];
+    size_t k = 0;
+    to10(d, &x);
+    if (x.nd == 0) {
+        *v = 0.0;
+        return IX_OK;
+    }
+    if (x.sign < 0) buf[k++] = '-';
+    buf[k++] = '0';
+    buf[k++] = '.';
+    for (int i = 0; i < x.nd; i++)
+        buf[k++] = (char)('0' + x.d[i]);
+    snprintf(buf + k, sizeof buf - k, "e%d", x.pt);
+    *v = strtod(buf, NULL);
+    return IX_OK;
+}

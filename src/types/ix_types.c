@@ -1,0 +1,99 @@
+/* ix_types.c: type names and codes. */
+#include "types/ix_types.h"
+
+#include <ctype.h>
+#include <stddef.h>
+#include <string.h>
+
+static const struct {
+    int code;
+    const char *name;
+} type_names[] = {
+    {IX_T_CHAR, "CHAR"},
+    {IX_T_SMALLINT, "SMALLINT"},
+    {IX_T_INTEGER, "INTEGER"},
+    {IX_T_FLOAT, "FLOAT"},
+    {IX_T_SMALLFLOAT, "SMALLFLOAT"},
+    {IX_T_DECIMAL, "DECIMAL"},
+    {IX_T_SERIAL, "SERIAL"},
+    {IX_T_DATE, "DATE"},
+    {IX_T_MONEY, "MONEY"},
+    {IX_T_NULL, "NULL"},
+    {IX_T_DATETIME, "DATETIME"},
+    {IX_T_BYTE, "BYTE"},
+    {IX_T_TEXT, "TEXT"},
+    {IX_T_VARCHAR, "VARCHAR"},
+    {IX_T_INTERVAL, "INTERVAL"},
+    {IX_T_NCHAR, "NCHAR"},
+    {IX_T_NVARCHAR, "NVARCHAR"},
+    {IX_T_INT8, "INT8"},
+    {IX_T_SERIAL8, "SERIAL8"},
+    {IX_T_SET, "SET"},
+    {IX_T_MULTISET, "MULTISET"},
+    {IX_T_LIST, "LIST"},
+    {IX_T_ROW, "ROW"},
+    {IX_T_UDTVAR, "UDTVAR"},
+    {IX_T_UDTFIXED, "UDTFIXED"},
+    {IX_T_LVARCHAR, "LVARCHAR"},
+    {IX_T_BOOLEAN, "BOOLEAN"},
+    {IX_T_BIGINT, "BIGINT"},
+    {IX_T_BIGSERIAL, "BIGSERIAL"},
+};
+
+/* Extra SQL spellings accepted by ix_type_from_name. */
+static const struct {
+    const char *name;
+    int code;
+} type_aliases[] = {
+    {"INT", IX_T_INTEGER},     {"NUMERIC", IX_T_DECIMAL},           {"DEC", IX_T_DECIMAL},
+    {"REAL", IX_T_SMALLFLOAT}, {"DOUBLE PRECISION", IX_T_FLOAT},    {"DOUBLE", IX_T_FLOAT},
+    {"CHARACTER", IX_T_CHAR},  {"CHARACTER VARYING", IX_T_VARCHAR},
+};
+
+const char *ix_type_name(int code) {
+    int base = IX_T_BASE(code);
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+        if (type_names[i].code == base) return type_names[i].name;
+    return "UNKNOWN";
+}
+
+/* Compares a (blank-trimmed, internal blanks collapsed) name to an upper-case
+ * key, ignoring case. */
+static int name_eq(const char *s, size_t n, const char *key) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == ' ' || c == '\t') {
+            if (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t')) continue;
+            c = ' ';
+        }
+        if (key[k] == 0 || toupper(c) != (unsigned char)key[k]) return 0;
+        k++;
+    }
+    return key[k] == 0;
+}
+
+int ix_type_from_name(const char *name) {
+    if (!name) return -1;
+    while (*name == ' ' || *name == '\t')
+        name++;
+    size_t n = strlen(name);
+    while (n > 0 && (name[n - 1] == ' ' || name[n - 1] == '\t'))
+        n--;
+    if (n == 0) return -1;
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+        if (name_eq(name, n, type_names[i].name)) return type_names[i].code;
+    for (size_t i = 0; i < sizeof type_aliases / sizeof type_aliases[0]; i++)
+        if (name_eq(name, n, type_aliases[i].name)) return type_aliases[i].code;
+    return -1;
+}
+
+int ix_vtype_resolve(int code, const char *ext_name) {
+    int base = IX_T_BASE(code);
+    if (ext_name) {
+        size_t n = strlen(ext_name);
+        if (base == IX_T_UDTVAR && name_eq(ext_name, n, "LVARCHAR")) return IX_T_LVARCHAR;
+        if (base == IX_T_UDTFIXED && name_eq(ext_name, n, "BOOLEAN")) return IX_T_BOOLEAN;
+    }
+    return base;
+}

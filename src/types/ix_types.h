@@ -1,0 +1,77 @@
+/*
+ * ix_types.h: SQLI type codes (sqli-protocol.md §4.1), flag bits, names, and
+ * the (code, encoded_length) pair that describes one value type (§3.2.1).
+ */
+#ifndef IX_TYPES_H
+#define IX_TYPES_H
+
+#include <stdint.h>
+
+/* Low byte of the describe/bind type field (§4.1). */
+enum ix_type_code {
+    IX_T_CHAR = 0,
+    IX_T_SMALLINT = 1,
+    IX_T_INTEGER = 2,
+    IX_T_FLOAT = 3,
+    IX_T_SMALLFLOAT = 4,
+    IX_T_DECIMAL = 5,
+    IX_T_SERIAL = 6,
+    IX_T_DATE = 7,
+    IX_T_MONEY = 8,
+    IX_T_NULL = 9,
+    IX_T_DATETIME = 10,
+    IX_T_BYTE = 11,
+    IX_T_TEXT = 12,
+    IX_T_VARCHAR = 13,
+    IX_T_INTERVAL = 14,
+    IX_T_NCHAR = 15,
+    IX_T_NVARCHAR = 16,
+    IX_T_INT8 = 17,
+    IX_T_SERIAL8 = 18,
+    IX_T_SET = 19,
+    IX_T_MULTISET = 20,
+    IX_T_LIST = 21,
+    IX_T_ROW = 22,
+    IX_T_UDTVAR = 40,
+    IX_T_UDTFIXED = 41,
+    IX_T_LVARCHAR = 43,
+    IX_T_BOOLEAN = 45,
+    IX_T_BIGINT = 52,
+    IX_T_BIGSERIAL = 53,
+};
+
+/* Flag bits in the high byte of the type field (IBMH, §4.1). */
+#define IX_TF_NOTNULL      0x0100
+#define IX_TF_HOSTVAR      0x0200
+#define IX_TF_FLOAT2DEC    0x0400
+#define IX_TF_DISTINCT     0x0800
+#define IX_TF_NAMEDROW     0x1000
+#define IX_TF_DISTLVARCHAR 0x2000
+#define IX_TF_DISTBOOLEAN  0x4000
+#define IX_T_BASE(t)       ((t)&0xff)
+
+/* A value type: base code (after ix_vtype_resolve) and the describe
+ * encoded_length: n for CHAR/VARCHAR, p<<8|s for DECIMAL/MONEY (s = 0xff
+ * floating), digits<<8|start<<4|end for DATETIME/INTERVAL, the fixed width
+ * for numbers, 1 for BOOLEAN, the maximum length for LVARCHAR. */
+typedef struct ix_vtype {
+    int code;
+    uint32_t enclen;
+} ix_vtype;
+
+/* Returns the static upper-case name of a type code ("DECIMAL", ...); flag
+ * bits are ignored. Unknown codes give "UNKNOWN". Never NULL, never freed. */
+const char *ix_type_name(int code);
+
+/* Returns the type code for an SQL type name (case-insensitive, surrounding
+ * blanks ignored; NUMERIC -> DECIMAL, REAL -> SMALLFLOAT, DOUBLE PRECISION ->
+ * FLOAT, INT -> INTEGER, ...), or -1 if the name is unknown. */
+int ix_type_from_name(const char *name);
+
+/* Maps a described code plus its extended type name to the code the value
+ * codec uses: 40 + "lvarchar" -> IX_T_LVARCHAR, 41 + "boolean" ->
+ * IX_T_BOOLEAN (case-insensitive); every other pair returns IX_T_BASE(code).
+ * ext_name may be NULL. */
+int ix_vtype_resolve(int code, const char *ext_name);
+
+#endif /* IX_TYPES_H */

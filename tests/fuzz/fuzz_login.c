@@ -1,0 +1,79 @@
+/* fuzz_login.c: raw bytes into the CONREQ and CONACC decoders and the
+ * printer. Every input that decodes must re-encode to exactly the bytes it
+ * consumed; a shorter prefix of it must ask for more bytes. Each input is
+ * also tried with its first two bytes replaced by its length, so that the
+ * fuzzer reaches the body walk without having to guess the SL total. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/ix_buf.h"
+#include "proto/ix_login.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static ix_conreq q;
+static ix_conacc a;
+
+static void require(int cond) {
+    if (!cond) abort();
+}
+
+static void check_rc(int rc, size_t n, size_t used, size_t at, const char *why) {
+    require(rc == IX_OK || rc == IX_NEED_MORE || rc == IX_EMALFORMED || rc == IX_ELIMIT);
+    if (rc == IX_OK) require(used >= IX_SL_HDR_LEN && used <= n);
+    if (rc == IX_EMALFORMED || rc == IX_ELIMIT) require(why != NULL && at <= n);
+}
+
+static void one(const uint8_t *p, size_t n) {
+    ix_wbuf w;
+    ix_wbuf_init(&w, NULL);
+    ix_sl_hdr h;
+    int prc = ix_sl_peek(p, n, &h);
+
+    size_t used = 0, at = 0;
+    const char *why = NULL;
+    int rc = ix_conreq_decode(p, n, NULL, &q, &used, &at, &why);
+    check_rc(rc, n, used, at, why);
+    if (prc == IX_NEED_MORE)
+        require(rc == IX_NEED_MORE || (rc == IX_EMALFORMED && at == 2 && h.type != IX_SL_CONREQ));
+    if (rc == IX_OK) {
+        require(used == h.total && prc == IX_OK && ix_sl_looks_like(p, n));
+        require(ix_conreq_encode(&q, &w) == IX_OK);
+        require(w.len == used && memcmp(w.data, p, used) == 0);
+        require(ix_conreq_decode(p, used - 1, NULL, &q, NULL, NULL, NULL) == IX_NEED_MORE);
+    }
+
+    used = at = 0;
+    why = NULL;
+    rc = ix_conacc_decode(p, n, NULL, &a, &used, &at, &why);
+    check_rc(rc, n, used, at, why);
+    if (prc == IX_NEED_MORE)
+        require(rc == IX_NEED_MORE || (rc == IX_EMALFORMED && at == 2 && h.type == IX_SL_CONREQ));
+    if (rc == IX_OK) {
+        require(used == h.total && prc == IX_OK);
+        ix_wbuf_reset(&w);
+        require(ix_conacc_encode(&a, &w) == IX_OK);
+        require(w.len == used && memcmp(w.data, p, used) == 0);
+        require(ix_be16(w.data + a.result_at) == (uint16_t)a.result);
+        require(ix_conacc_decode(p, used - 1, NULL, &a, NULL, NULL, NULL) == IX_NEED_MORE);
+    }
+
+    ix_wbuf_reset(&w);
+    ix_login_print(p, n, &w);
+    require(w.err == IX_OK && w.len > 0 && memchr(w.data, '\n', w.len) == NULL);
+    ix_wbuf_free(&w);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    one(data, size);
+    if (size >= 2 && size <= 65535 && ix_be16(data) != size) {
+        uint8_t *copy = malloc(size);
+        if (!copy) return 0;
+        memcpy(copy, data, size);
+        ix_st16(copy, (uint16_t)size);
+        one(copy, size);
+        free(copy);
+    }
+    return 0;
+}

@@ -1,0 +1,452 @@
+/*
+ * Message codec unit tests: every message in both roles and every capability
+ * variant is built, decoded, checked field by field, re-encoded byte for
+ * byte, fed byte by byte, and every strict prefix needs more bytes. Broken
+ * inputs give the right error at the right offset.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/ix_hex.h"
+#include "proto/ix_caps.h"
+#include "proto/ix_msg.h"
+#include "proto/ix_reader.h"
+#include "tap.h"
+#include "types/ix_types.h"
+
+#define B(s) ((ix_bytes){(const uint8_t *)(s), sizeof(s) - 1})
+
+/* Decodes one message from w, checks it uses all bytes, re-encodes it, and
+ * checks every prefix needs more bytes and byte-wise feeding agrees. */
+static int roundtrip(const ix_wbuf *w, ix_role role, const ix_caps *caps, ix_msg *m,
+                     const char *what) {
+    size_t at = 0;
+    const char *why = NULL;
+    int rc = ix_msg_decode(w->data, w->len, role, caps, NULL, m, &at, &why);
+    CHECK(rc == IX_OK, "%s: decode gave %s at %zu (%s)", what, ix_rc_str(rc), at, why ? why : "");
+    if (rc != IX_OK) return 0;
+    CHECK(m->len == w->len, "%s: decoded %zu of %zu bytes", what, m->len, w->len);
+    ix_wbuf again;
+    ix_wbuf_init(&again, NULL);
+    ix_msg_encode(&again, role, caps, m);
+    CHECK(again.len == w->len && memcmp(again.data, w->data, w->len) == 0,
+          "%s: re-encoding differs", what);
+    ix_wbuf_free(&again);
+    for (size_t k = 0; k < w->len; k++) {
+        ix_msg t;
+        int st = ix_msg_decode(w->data, k, role, caps, NULL, &t, NULL, NULL);
+        if (st != IX_NEED_MORE) {
+            CHECK(0, "%s: prefix %zu gave %s", what, k, ix_rc_str(st));
+            break;
+        }
+    }
+    ix_reader r;
+    ix_reader_init(&r, role, NULL);
+    r.expect_login = 0;
+    r.caps = *caps;
+    int got = 0;
+    for (size_t k = 0; k < w->len; k++) {
+        ix_msg t;
+        ix_reader_feed(&r, w->data + k, 1);
+        int st = ix_reader_next(&r, &t);
+        if (st == IX_OK) got++;
+        CHECK(st == IX_OK || st == IX_NEED_MORE, "%s: byte feed gave %s", what, ix_rc_str(st));
+    }
+    CHECK(got == 1 && ix_reader_pending(&r) == 0, "%s: byte feed gave %d messages", what, got);
+    ix_reader_free(&r);
+    return 1;
+}
+
+static int eqb(ix_bytes a, ix_bytes b) {
+    return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
+}
+
+static void test_client(const ix_caps *caps) {
+    ix_wbuf w;
+    ix_wbuf_init(&w, NULL);
+    ix_msg m;
+    const char *sql = "SELECT * FROM t WHERE a = ?";
+
+    ix_enc_prepare(&w, caps, 1, sql, strlen(sql));
+    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "PREPARE"))
+        CHECK(m.tag == IX_SQ_PREPARE && m.u.stmt.nparams == 1 && m.u.stmt.sql.n == strlen(sql),
+              "PREPARE fields");
+    CHECK(w.len == 2 + 2 + (caps->f62 ? 4u : 2u) + strlen(sql) + (strlen(sql) & 1),
+          "PREPARE SQL length width follows f62");
+    ix_wbuf_reset(&w);
+    ix_enc_command(&w, caps, "DROP TABLE t", 12);
+    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "COMMAND"))
+        CHECK(m.u.stmt.nparams == 0 && eqb(m.u.stmt.sql, B("DROP TABLE t")), "COMMAND fields");
+
+    ix_wbuf_reset(&w);
+    ix_enc_sfetch(&w, IX_FETCH_ABSOLUTE, 42, 32000);
+    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "SFETCH"))
+        CHECK(m.u.sfetch.direction == 6 && m.u.sfetch.position == 42 && m.u.sfetch.bufsize == 32000,
+              "SFETCH fields");
+
+    static const int bare[] = {IX_SQ_OPEN,     IX_SQ_EXECUTE,  IX_SQ_CLOSE,     IX_SQ_RELEASE,
+                               IX_SQ_EOT,      IX_SQ_CMMTWORK, IX_SQ_NDESCRIBE, IX_SQ_SCROLL,
+                               IX_SQ_BEGIN,    IX_SQ_DBCLOSE,  IX_SQ_HOLD,      IX_SQ_WANTDONE,
+                               IX_SQ_EXIT,     IX_SQ_AUTOFREE, IX_SQ_ACK,       IX_SQ_BATCH_START,
+                               IX_SQ_BATCH_END};
+    for (size_t i = 0; i < sizeof bare / sizeof bare[0]; i++) {
+        ix_wbuf_reset(&w);
+        ix_enc_tag(&w, bare[i]);
+        if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, ix_tag_name(bare[i])))
+            CHECK(m.tag == bare[i], "%s tag", ix_tag_name(bare[i]));
+    }
+
+    /* ROLLBACK WORK: with and without libsqli's i16 0 flag word. */
+    ix_wbuf_reset(&w);
+    ix_put_i16(&w, IX_SQ_RBWORK);
+    ix_put_i16(&w, 0);
+    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "RBWORK+flag"))
+        CHECK(m.u.rbwork.has_flag == 1, "RBWORK flag word consumed");
+    static const uint8_t rb_eot[] = {0, 20, 0, 12};
+    CHECK(ix_msg_decode(rb_eot, 4, IX_FROM_CLIENT, caps, NULL, &m, NULL, NULL) == IX_OK &&
+              m.len == 2 && !m.u.rbwork.has_flag,
+          "RBWORK followed by EOT leaves the EOT");
+
+    /* Savepoints (single source). */
+    ix_wbuf_reset(&w);
+    ix_enc_svpoint(&w, IX_SQ_SVPOINT, "sp1", 3, 1);
+    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "SVPOINT"))
+        CHECK(eqb(m.u.svpoint.name, B("sp1")) && m.u.svpoint.unique == 1, "SVPOINT fields");
+    ix_wbuf_reset(&w);
+    ix_enc_svpoint(&w, IX_SQ_RBSVPOINT, "sp1", 3, 0);
+    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "RBSVPOINT"))
+        CHECK(eqb(m.u.name, B("sp1")), "RBSVPOINT name");
+    ix_wbuf_reset(&w);
+    ix_enc_svpoint(&w, IX_SQ_RELSVPOINT, "s2", 2, 0);
+    roundtrip(&w, IX_FROM_CLIENT, caps, &m, "RELSVPOINT");
+
+    /* FETCHBLOB: descriptor width follows f70. */
+    uint8_t desc[68] = {0};
+    desc[11] = 5;
+    ix_wbuf_reset(&w);
+    ix_enc_fetchblob(&w, desc, caps->f70 ? 68 : 56);
+    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "FETCHBLOB"))
+        CHECK(m.u.blobdesc.n == (caps->f70 ? 68u : 56u), "FETCHBLOB descriptor width");
+
+    ix_wbuf_reset(&w);
+    ix_enc_response(&w, (const uint8_t *)"secret", 6);
+    roundtrip(&w, IX_FROM_CLIENT, caps, &m, "RESPONSE");
+    ix_wbuf_reset(&w);
+    ix_put_i16(&w, IX_SQ_GENKEYS);
+    ix_put_i16(&w, 1);
+    roundtrip(&w, IX_FROM_CLIENT, caps, &m, "GENKEYS");
+
+    /* BIND with a value of every bindable type, NULL and DEFAULT. */
+    static const uint8_t i32v[] = {0, 0, 9, 0xa4}, i16v[] = {0, 1},
+                         i64v[] = {0, 0, 0, 0, 0, 0, 0, 1}, dbl[] = {0x3f, 0xf0, 0, 0, 0, 0, 0, 0},
+                         str[] = {0, 3, 'a', 'b', 'c'}, str2[] = {0, 2, 'h', 'i'},
+                         dec[] = {0, 4, 0xc2, 1, 0x17, 0x2d}, dt[] = {0, 3, 0xc3, 0x17, 0x3b},
+                         i8[] = {0, 1, 0, 0, 0, 1, 0, 0, 0, 0}, boo[] = {1},
+                         blob[] = {0, 0, 0, 3, 1, 2, 3};
+    ix_bindval v[] = {
+        {.type = IX_T_INTEGER, .slot = 0x0a00, .value = {i32v, 4}},
+        {.type = IX_T_SMALLINT, .value = {i16v, 2}},
+        {.type = IX_T_BIGINT, .slot = 0x1300, .value = {i64v, 8}},
+        {.type = IX_T_FLOAT, .value = {dbl, 8}},
+        {.type = IX_T_SMALLFLOAT, .value = {dbl, 4}},
+        {.type = IX_T_CHAR, .slot = 3, .value = {str, 5}},
+        {.type = IX_T_VARCHAR, .value = {str2, 4}},
+        {.type = IX_T_DECIMAL, .slot = 0xff, .value = {dec, 6}},
+        {.type = IX_T_DATETIME, .slot = 0x0468, .value = {dt, 5}},
+        {.type = IX_T_DATE, .value = {i32v, 4}},
+        {.type = IX_T_INT8, .value = {i8, 10}},
+        {.type = IX_T_BOOLEAN, .value = {boo, 1}},
+        {.type = IX_T_BOOLEAN,
+         .has_names = 1,
+         .owner = B("informix"),
+         .xname = B("boolean"),
+         .value = {boo, 1}},
+        {.type = IX_T_LVARCHAR, .has_names = 1, .value = {str, 5}},
+        {.type = IX_T_BYTE, .value = {blob, 7}},
+        {.type = IX_T_INTEGER, .indicator = IX_IND_NULL},
+        {.type = IX_T_BOOLEAN, .indicator = IX_IND_NULL},
+        {.type = IX_T_VARCHAR, .indicator = IX_IND_DEFAULT},
+    };
+    int nv = (int)(sizeof v / sizeof v[0]);
+    ix_wbuf_reset(&w);
+    ix_enc_bind(&w, v, nv);
+    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "BIND")) {
+        CHECK(m.u.bind.count == nv, "BIND count");
+        size_t pos = 0;
+        ix_bindval got;
+        int i = 0;
+        while (ix_bind_next(&m, &pos, &got)) {
+            CHECK(i < nv && got.type == v[i].type && got.indicator == v[i].indicator &&
+                      got.slot == v[i].slot && got.has_names == v[i].has_names &&
+                      eqb(got.value, v[i].value) && eqb(got.xname, v[i].xname),
+                  "BIND value %d", i);
+            i++;
+        }
+        CHECK(i == nv, "BIND walked %d of %d values", i, nv);
+    }
+    /* The example of §3.4: one DATE 1970-01-01 then execute. */
+    static const char *date_bind = "0004000000050001000700000000000063e00007000c";
+    ix_wbuf ex;
+    ix_wbuf_init(&ex, NULL);
+    ix_hex_decode(date_bind, strlen(date_bind), &ex, NULL);
+    size_t off = 0;
+    int tags[8], nt = 0;
+    while (off < ex.len && nt < 8) {
+        if (ix_msg_decode(ex.data + off, ex.len - off, IX_FROM_CLIENT, caps, NULL, &m, NULL,
+                          NULL) != IX_OK)
+            break;
+        tags[nt++] = m.tag;
+        if (m.tag == IX_SQ_BIND) {
+            size_t pos = 0;
+            ix_bindval got;
+            CHECK(ix_bind_next(&m, &pos, &got) && got.type == IX_T_DATE &&
+                      ix_be32(got.value.p) == 25568,
+                  "§3.4 DATE bind example");
+        }
+        off += m.len;
+    }
+    CHECK(nt == 4 && tags[0] == IX_SQ_ID && tags[1] == IX_SQ_BIND && tags[2] == IX_SQ_EXECUTE &&
+              tags[3] == IX_SQ_EOT,
+          "§3.4 example decodes as ID, BIND, EXECUTE, EOT");
+    ix_wbuf_free(&ex);
+
+    /* RET_TYPE: the DBX forms (43 + empty names, 45 + informix/boolean) and
+     * the libsqli form (41 without names). */
+    ix_rtcol rc[] = {{.type = IX_T_VARCHAR, .length = 128},
+                     {.type = IX_T_LVARCHAR, .has_names = 1, .length = 2048},
+                     {.type = IX_T_BOOLEAN,
+                      .has_names = 1,
+                      .owner = B("informix"),
+                      .xname = B("boolean"),
+                      .length = 1},
+                     {.type = IX_T_UDTFIXED, .length = 1},
+                     {.type = IX_T_DECIMAL, .length = 0x0804}};
+    ix_wbuf_reset(&w);
+    ix_enc_ret_type(&w, rc, 5);
+    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "RET_TYPE")) {
+        size_t pos = 0;
+        ix_rtcol got;
+        int i = 0;
+        while (ix_ret_type_next(&m, &pos, &got)) {
+            CHECK(got.type == rc[i].type && got.length == rc[i].length &&
+                      got.has_names == rc[i].has_names,
+                  "RET_TYPE column %d", i);
+            i++;
+        }
+        CHECK(i == 5, "RET_TYPE walked %d columns", i);
+    }
+    ix_wbuf_free(&w);
+}
+
+static ix_column col(const char *name, int type, int32_t enclen, const char *xowner,
+                     const char *xname) {
+    ix_column c = {0};
+    c.name = (ix_bytes){(const uint8_t *)name, strlen(name)};
+    c.type = (int16_t)type;
+    c.enclen = enclen;
+    if (xowner) c.xowner = (ix_bytes){(const uint8_t *)xowner, strlen(xowner)};
+    if (xname) c.xname = (ix_bytes){(const uint8_t *)xname, strlen(xname)};
+    return c;
+}
+
+static void test_server(const ix_caps *caps) {
+    ix_wbuf w;
+    ix_wbuf_init(&w, NULL);
+    ix_msg m;
+
+    ix_column cols[] = {
+        col("id", IX_T_SERIAL | IX_TF_NOTNULL, 4, NULL, NULL),
+        col("name", IX_T_VARCHAR, 64, NULL, NULL),
+        col("price", IX_T_DECIMAL, 0x0804, NULL, NULL),
+        col("day", IX_T_DATE, 4, NULL, NULL),
+        col("at", IX_T_DATETIME, 0x0e0a, NULL, NULL),
+        col("notes", IX_T_UDTVAR, 2048, "informix", "lvarchar"),
+        col("ok", IX_T_UDTFIXED, 1, "informix", "boolean"),
+        col("big", IX_T_INT8, 10, NULL, NULL),
+        col("c", IX_T_CHAR, 5, NULL, NULL),
+        col("f", IX_T_FLOAT, 8, NULL, NULL),
+    };
+    int nc = (int)(sizeof cols / sizeof cols[0]);
+    ix_describe d = {.stmt_type = IX_STMT_SELECT, .stmt_id = 3, .est_rows = 10};
+    CHECK(ix_enc_describe(&w, caps, &d, cols, nc) == IX_OK, "DESCRIBE encodes");
+    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "DESCRIBE")) {
+        CHECK(m.u.describe.ncols == nc && m.u.describe.stmt_id == 3 &&
+                  m.u.describe.extended == (caps->f63 != 0),
+              "DESCRIBE header");
+        /* start positions: 4, VARCHAR(64)+1, DECIMAL(8,4) 5, 4, 8, ... */
+        static const int32_t starts[] = {0, 4, 69, 74, 78, 86, 2134, 2135, 2145, 2150};
+        size_t pos = 0;
+        ix_column c;
+        int i = 0;
+        while (ix_describe_next(&m, &pos, &c)) {
+            CHECK(eqb(c.name, cols[i].name) && c.type == cols[i].type &&
+                      c.enclen == cols[i].enclen && c.start == starts[i],
+                  "DESCRIBE column %d (start %d)", i, c.start);
+            if (caps->f63) CHECK(eqb(c.xname, cols[i].xname), "DESCRIBE column %d xname", i);
+            i++;
+        }
+        CHECK(i == nc, "DESCRIBE walked %d columns", i);
+        CHECK(m.u.describe.tuple_size == 2158, "tuple size is the max width rounded to even (%d)",
+              m.u.describe.tuple_size);
+    }
+    /* A DDL describe: no columns, empty name table. */
+    ix_wbuf_reset(&w);
+    ix_describe ddl = {.stmt_type = IX_STMT_CREATE_TABLE};
+    ix_enc_describe(&w, caps, &ddl, NULL, 0);
+    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "DESCRIBE DDL"))
+        CHECK(m.u.describe.ncols == 0 && m.u.describe.names_len == 0, "DDL describe is empty");
+
+    ix_wbuf_reset(&w);
+    static const uint8_t payload[] = {0, 0, 0, 1, 3, 'a', 'b', 'c'};
+    ix_enc_tuple(&w, 0, payload, 7);
+    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "TUPLE"))
+        CHECK(m.u.tuple.data.n == 7 && w.len == 2 + 2 + 4 + 7 + 1, "TUPLE padded to even");
+
+    ix_wbuf_reset(&w);
+    ix_enc_done(&w, caps, 0x15, 5000000000LL * (caps->f70 ? 1 : 0) + 7, 0, 42);
+    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "DONE"))
+        CHECK(m.u.done.warnings == 0x15 && m.u.done.serial == 42 &&
+                  m.u.done.rows == (caps->f70 ? 5000000007LL : 7) &&
+                  w.len == (caps->f70 ? 24u : 16u),
+              "DONE fields and width");
+
+    ix_wbuf_reset(&w);
+    ix_enc_cost(&w, 1, 2);
+    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "COST"))
+        CHECK(m.u.cost.est_rows == 1 && m.u.cost.est_cost == 2, "COST fields");
+    ix_wbuf_reset(&w);
+    ix_enc_xactstat(&w, 2, 1, 0);
+    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "XACTSTAT"))
+        CHECK(m.u.xactstat.event == 2 && m.u.xactstat.new_level == 1, "XACTSTAT fields");
+    ix_wbuf_reset(&w);
+    ix_enc_insertdone(&w, caps, -9000000000LL, caps->f54 ? 77 : 0);
+    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "INSERTDONE"))
+        CHECK(m.u.insertdone.serial8 == -9000000000LL &&
+                  m.u.insertdone.bigserial == (caps->f54 ? 77 : 0) &&
+                  w.len == (caps->f54 ? 20u : 12u),
+              "INSERTDONE fields and width");
+    ix_wbuf_reset(&w);
+    ix_enc_err(&w, caps, -206, -111, 14, "t1", 2);
+    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "ERR"))
+        CHECK(m.u.err.sqlcode == -206 && m.u.err.isamcode == -111 && m.u.err.offset == 14 &&
+                  eqb(m.u.err.msg, B("t1")),
+              "ERR fields");
+    ix_wbuf_reset(&w);
+    ix_enc_err(&w, caps, -368, 0, 0, NULL, 0);
+    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "ERR -368"))
+        CHECK(!m.u.err.has_msg, "ERR -368 has no message field");
+    ix_wbuf_reset(&w);
+    ix_enc_blob(&w, payload, 7);
+    roundtrip(&w, IX_FROM_SERVER, caps, &m, "BLOB");
+    ix_wbuf_reset(&w);
+    ix_enc_tupid(&w, 9);
+    roundtrip(&w, IX_FROM_SERVER, caps, &m, "TUPID");
+    ix_wbuf_reset(&w);
+    ix_enc_challenge(&w, 1, "Password: ", 10);
+    roundtrip(&w, IX_FROM_SERVER, caps, &m, "CHALLENGE");
+    static const int bare[] = {IX_SQ_EOT, IX_SQ_CLOSE, IX_SQ_EXIT, IX_SQ_ACCEPT};
+    for (size_t i = 0; i < 4; i++) {
+        ix_wbuf_reset(&w);
+        ix_enc_tag(&w, bare[i]);
+        roundtrip(&w, IX_FROM_SERVER, caps, &m, ix_tag_name(bare[i]));
+    }
+    ix_wbuf_free(&w);
+}
+
+static void expect_err(const char *hex, ix_role role, int want, size_t want_at, const char *what) {
+    ix_wbuf w;
+    ix_wbuf_init(&w, NULL);
+    ix_hex_decode(hex, strlen(hex), &w, NULL);
+    ix_caps caps = {0};
+    ix_msg m;
+    size_t at = 999;
+    const char *why = NULL;
+    int rc = ix_msg_decode(w.data, w.len, role, &caps, NULL, &m, &at, &why);
+    CHECK(rc == want && at == want_at, "%s: got %s at %zu (%s), want %s at %zu", what,
+          ix_rc_str(rc), at, why ? why : "", ix_rc_str(want), want_at);
+    CHECK(rc == IX_OK || why != NULL, "%s: a reason is given", what);
+    ix_wbuf_free(&w);
+}
+
+static void test_errors(void) {
+    expect_err("0063", IX_FROM_CLIENT, IX_EMALFORMED, 0, "server tag from client");
+    expect_err("000e", IX_FROM_CLIENT, IX_EMALFORMED, 0, "TUPLE from client");
+    expect_err("0002", IX_FROM_SERVER, IX_EMALFORMED, 0, "PREPARE from server");
+    expect_err("7fff", IX_FROM_CLIENT, IX_EMALFORMED, 0, "unknown tag");
+    expect_err("00020000ffff", IX_FROM_CLIENT, IX_EMALFORMED, 4, "negative SQL length");
+    expect_err("000e00007fffffff", IX_FROM_SERVER, IX_ELIMIT, 4, "huge tuple");
+    expect_err("000e0000ffffffff", IX_FROM_SERVER, IX_EMALFORMED, 4, "negative tuple length");
+    expect_err("0005ffff", IX_FROM_CLIENT, IX_ELIMIT, 2, "negative bind count");
+    expect_err("00050001000200050000", IX_FROM_CLIENT, IX_EMALFORMED, 6, "bad bind indicator");
+    expect_err("0005000100630000000000000000", IX_FROM_CLIENT, IX_EMALFORMED, 14,
+               "unbindable type 99 (names read, then value)");
+    expect_err("0005000100050000000000ff", IX_FROM_CLIENT, IX_EMALFORMED, 10,
+               "decimal bind longer than 18 bytes");
+    expect_err("000800020000000000000000ffff0000", IX_FROM_SERVER, IX_ELIMIT, 12,
+               "negative describe column count");
+    /* One column whose name offset points past the name table. */
+    expect_err("00080002000000000000000400010002"
+               "00090000000000020000000000000000000000000000000000000004"
+               "6100",
+               IX_FROM_SERVER, IX_EMALFORMED, 16, "describe name offset outside");
+    /* CHAR length above the configured limit. */
+    ix_wbuf w;
+    ix_wbuf_init(&w, NULL);
+    ix_enc_curname(&w, "abcdefgh", 8);
+    ix_limits lim = {.max_string = 4};
+    ix_msg m;
+    size_t at = 0;
+    ix_caps caps = {0};
+    CHECK(ix_msg_decode(w.data, w.len, IX_FROM_CLIENT, &caps, &lim, &m, &at, NULL) == IX_ELIMIT &&
+              at == 2,
+          "CHAR over max_string is a limit error at the length");
+    ix_wbuf_free(&w);
+    /* The reader reports the stream offset of a bad message after good ones. */
+    ix_reader r;
+    ix_reader_init(&r, IX_FROM_CLIENT, NULL);
+    r.expect_login = 0;
+    static const uint8_t s[] = {0, 12, 0, 12, 0x12, 0x34};
+    ix_reader_feed(&r, s, sizeof s);
+    CHECK(ix_reader_next(&r, &m) == IX_OK && ix_reader_next(&r, &m) == IX_OK &&
+              ix_reader_next(&r, &m) == IX_EMALFORMED && ix_reader_offset(&r) == 4,
+          "reader error offset is the stream offset");
+    CHECK(ix_reader_feed(&r, s, 2) == IX_EMALFORMED, "reader errors are sticky");
+    ix_reader_free(&r);
+    /* Buffer limit. */
+    ix_reader_init(&r, IX_FROM_CLIENT, NULL);
+    r.max_buffer = 8;
+    CHECK(ix_reader_feed(&r, s, 6) == IX_OK && ix_reader_feed(&r, s, 6) == IX_ELIMIT,
+          "reader refuses more than max_buffer pending bytes");
+    ix_reader_free(&r);
+}
+
+static void test_caps(void) {
+    ix_caps impl = {.f54 = 1, .f62 = 1, .f63 = 1};
+    uint8_t ans[IX_CAPS_ANSWER_LEN];
+    ix_caps g = ix_caps_answer(ix_caps_jdbc_offer, 9, impl, ans);
+    static const uint8_t want[] = {0xff, 0xfc, 0x7f, 0xfc, 0x3c, 0x00, 0x02, 0x03, 0x00, 0x00};
+    CHECK(memcmp(ans, want, 10) == 0, "answer to JDBC 15 is ff fc 7f fc 3c 00 02 03 00 00 (§2.5)");
+    CHECK(g.f54 && g.f62 && g.f63 && !g.f69 && !g.f70 && !g.f44, "granted f54 f62 f63");
+    ix_caps off = ix_caps_from_bits(ix_caps_jdbc_offer, 9);
+    CHECK(off.f44 && off.f54 && off.f62 && off.f63 && off.f69 && off.f70,
+          "JDBC 15 offers f44 f54 f62 f63 f69 f70");
+    static const uint8_t old[] = {0xff, 0xfc, 0x7f, 0xfc, 0x3c, 0x8c, 0x8a};
+    g = ix_caps_answer(old, 7, impl, ans);
+    CHECK(!g.f62 && !g.f63 && ans[7] == 0 && ans[9] == 0, "7-byte offer: nothing past byte 6");
+    ix_caps c;
+    CHECK(ix_caps_parse_list("f62,f63,70", &c) == 0 && c.f62 && c.f63 && c.f70 && !c.f69,
+          "caps list parses");
+    CHECK(ix_caps_parse_list("f61", &c) == -1, "unknown cap refused");
+}
+
+int main(void) {
+    ix_caps variants[] = {
+        {0}, {.f62 = 1, .f63 = 1, .f54 = 1}, {.f62 = 1, .f63 = 1, .f69 = 1, .f70 = 1}};
+    for (size_t i = 0; i < 3; i++) {
+        test_client(&variants[i]);
+        test_server(&variants[i]);
+    }
+    test_errors();
+    test_caps();
+    return tap_done();
+}
