@@ -21,8 +21,12 @@ static void check_reencode(const ix_msg *m, ix_role role, const ix_caps *caps) {
     ix_wbuf_init(&b, NULL);
     if (ix_msg_encode(&a, role, caps, m) != IX_OK) abort();
     if (a.len != m->len) abort();
+    /* A trailing EOT, because a message may end with an optional word that
+     * is only known to be absent once the next tag is seen (SQ_RBWORK). */
+    ix_put_i16(&a, IX_SQ_EOT);
     ix_msg m2;
     if (ix_msg_decode(a.data, a.len, role, caps, NULL, &m2, NULL, NULL) != IX_OK) abort();
+    a.len -= 2;
     if (m2.len != a.len || m2.tag != m->tag) abort();
     ix_msg_encode(&b, role, caps, &m2);
     if (b.len != a.len || memcmp(a.data, b.data, a.len) != 0) abort();
