@@ -604,7 +604,27 @@ static int parse_float(ix_vtype t, const char *s, size_t n, ix_wbuf *out) {
     if (t.code == IX_T_FLOAT) {
         v = strtod(buf, &end);
     } else {
-        v = strtof(buf, &end);
+        v = strtod(buf, &end);
+        if (isfinite(v) && fabs(v) <= FLT_MAX) {
+            /* 7 significant digits exceed FLT_DIG (6): the float nearest to
+             * the text may print differently (around powers of ten). Prefer
+             * a neighbour that prints as the text's own 7 digits so that
+             * format -> parse -> format is stable. */
+            float f = (float)v, cand[3];
+            char want[48], got[48];
+            cand[0] = f;
+            cand[1] = nextafterf(f, -INFINITY);
+            cand[2] = nextafterf(f, INFINITY);
+            snprintf(want, sizeof want, "%#.7g", v);
+            for (int i = 0; i < 3; i++) {
+                snprintf(got, sizeof got, "%#.7g", (double)cand[i]);
+                if (isfinite(cand[i]) && strcmp(got, want) == 0) {
+                    f = cand[i];
+                    break;
+                }
+            }
+            v = f;
+        }
     }
     if (end == buf || *end) return IX_EINVAL;
     int lit_inf = toupper((unsigned char)*b) == 'I';

@@ -1,0 +1,105 @@
+/*
+ * ixd_engine.h: the SQL engine of ixd, the boundary between the protocol
+ * session (ixd_session.c) and SQLite.
+ *
+ * The engine takes Informix SQL, runs it on SQLite, and speaks in Informix
+ * terms: statement types (IX_STMT_*), column types and encoded lengths
+ * (§3.2.1), values in their SQLI tuple encoding (src/types), and errors as
+ * SQLCODE + ISAM code + statement offset + insertion text.
+ *
+ * Threads: an ixd_engine is shared by all sessions (it only holds the data
+ * directory and settings); an ixd_db and everything made from it belongs to
+ * one session thread at a time.
+ */
+#ifndef IXD_ENGINE_H
+#define IXD_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/ix_buf.h"
+#include "types/ix_value.h"
+
+/* An Informix error: what SQ_ERR carries. */
+typedef struct ixd_err {
+    int sqlcode;    /* negative SQLCODE, e.g. -201; 0 = no error */
+    int isamcode;   /* ISAM code, e.g. -100, -154; 0 if none */
+    int offset;     /* position in the statement text (syntax errors), else 0 */
+    char text[256]; /* insertion text for the message's %s (table name, ...) */
+} ixd_err;
+
+typedef struct ixd_engine ixd_engine;
+typedef struct ixd_db ixd_db;
+typedef struct ixd_stmt ixd_stmt;
+
+/* Creates the engine over data directory `dir` (created if missing), and the
+ * sysmaster database if it does not exist. Returns 0, or -1 with *err set. */
+int ixd_engine_open(ixd_engine **out, const char *dir, ixd_err *err);
+void ixd_engine_close(ixd_engine *e);
+
+/* Opens database `name` for a session logged in as `user`. -329 if it does
+ * not exist. *flags gets the SQ_DONE warnings of DBOPEN (0x15 logged,
+ * 0x14 unlogged, | 0x02 for MODE ANSI; §2.8). */
+int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out, int *flags,
+                ixd_err *err);
+/* Closes it; an open transaction rolls back. NULL is a no-op. */
+void ixd_db_close(ixd_db *db);
+
+/* A session with no database open still runs CREATE DATABASE, DATABASE and
+ * DROP DATABASE: ixd_session_exec handles those statements for a session
+ * (db may be NULL); it returns 1 if it handled sql (with *db replaced as the
+ * statement says), 0 if sql is not such a statement. */
+int ixd_session_exec(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **db,
+                     int *dbflags, ixd_err *err);
+
+/* Prepares one Informix statement. Returns 0 or -1 with *err (e.g. -201
+ * with the offset, -206 with the table name, -217 with the column name). */
+int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *err);
+void ixd_stmt_free(ixd_stmt *s);
+
+/* What DESCRIBE reports. */
+int ixd_stmt_type(const ixd_stmt *s);  /* IX_STMT_SELECT, IX_STMT_INSERT, ... */
+int ixd_stmt_nparams(const ixd_stmt *s);
+int ixd_stmt_ncols(const ixd_stmt *s); /* result columns; for INSERT/UPDATE the target columns */
+typedef struct ixd_col {
+    const char *name;  /* valid while the statement lives */
+    int type;          /* Informix type code with flags (0x100 NOT NULL); LVARCHAR 40, BOOLEAN 41 */
+    uint32_t enclen;   /* encoded length (§3.2.1) */
+    const char *xname; /* "lvarchar", "boolean" or NULL */
+} ixd_col;
+void ixd_stmt_col(const ixd_stmt *s, int i, ixd_col *out);
+/* The type expected for parameter i (for binds that carry another type). */
+ix_vtype ixd_stmt_param_type(const ixd_stmt *s, int i);
+
+/* Binds parameter i (0-based) to one value in tuple encoding (t, p, n), or
+ * to NULL when p is NULL. The engine converts it to the column's type where
+ * Informix would (a CHAR bound to an INTEGER column is parsed; -1213 etc. on
+ * failure). Values are copied. Returns 0 or -1 with *err. */
+int ixd_bind(ixd_stmt *s, int i, ix_vtype t, const uint8_t *p, size_t n, ixd_err *err);
+
+/* Runs a statement without a cursor (DDL, DML, transaction control, SET,
+ * ...). *rows gets the rows affected, *serial the SERIAL assigned by an
+ * INSERT (0 if none), *serial8 the SERIAL8/BIGSERIAL value (0 if none).
+ * A SELECT here is -260. Returns 0 or -1 with *err. */
+int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixd_err *err);
+
+/* Cursors. ixd_open starts the query (scroll: rows may be fetched by
+ * position). ixd_fetch appends the next row's tuple payload to out and
+ * returns 1, returns 0 at the end, -1 with *err on error. ixd_fetch_at
+ * fetches row `pos` (1-based) of a scroll cursor. ixd_close ends the query
+ * (the statement stays prepared). */
+int ixd_open(ixd_stmt *s, int scroll, ixd_err *err);
+int ixd_fetch(ixd_stmt *s, ix_wbuf *out, ixd_err *err);
+int ixd_fetch_at(ixd_stmt *s, int64_t pos, ix_wbuf *out, ixd_err *err);
+int64_t ixd_row_count(ixd_stmt *s); /* rows of an open scroll cursor */
+void ixd_close(ixd_stmt *s);
+
+/* Transactions, as a logged non-ANSI Informix database (§3.12): without
+ * BEGIN WORK each statement commits by itself. These return 0 or -1 with
+ * *err (-255 not in transaction, -256 no log, -535 already in transaction). */
+int ixd_begin(ixd_db *db, ixd_err *err);
+int ixd_commit(ixd_db *db, ixd_err *err);
+int ixd_rollback(ixd_db *db, ixd_err *err);
+int ixd_in_transaction(const ixd_db *db);
+
+#endif
