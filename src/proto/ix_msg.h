@@ -19,6 +19,7 @@
 
 #include "base/ix_buf.h"
 #include "ix_caps.h"
+#include "types/ix_types.h"
 
 /* Message tags (§1.1). */
 enum {
@@ -252,6 +253,13 @@ typedef struct ix_bindval {
  * this cannot fail on them). *pos starts at 0. Returns 1 and fills *v, or 0
  * after the last value. */
 int ix_bind_next(const ix_msg *m, size_t *pos, ix_bindval *v);
+
+/* The value type of a bind value, for ix_value_from_bind: the type code
+ * (40/41 resolved by the extended name), and an encoded length taken from
+ * the slot where it carries one (DATETIME/INTERVAL qualifier; DECIMAL/MONEY
+ * scale, with precision 32), from the value's own length for strings, and
+ * the fixed width otherwise. */
+ix_vtype ix_bind_vtype(const ix_bindval *v);
 
 /* Appends SQ_BIND with n values. Returns the buffer's sticky error. */
 int ix_enc_bind(ix_wbuf *out, const ix_bindval *v, int n);

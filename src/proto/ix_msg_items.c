@@ -181,6 +181,27 @@ int ix_bind_next(const ix_msg *m, size_t *pos, ix_bindval *v) {
     return 1;
 }
 
+ix_vtype ix_bind_vtype(const ix_bindval *v) {
+    char xn[32] = {0};
+    if (v->xname.n && v->xname.n < sizeof xn) memcpy(xn, v->xname.p, v->xname.n);
+    int code = ix_vtype_resolve(v->type & 0xff, xn);
+    uint32_t enclen;
+    switch (code) {
+    case IX_T_DECIMAL:
+    case IX_T_MONEY: enclen = (32u << 8) | ((uint32_t)v->slot & 0xff); break;
+    case IX_T_DATETIME:
+    case IX_T_INTERVAL: enclen = (uint16_t)v->slot; break;
+    case IX_T_CHAR:
+    case IX_T_VARCHAR:
+    case IX_T_NCHAR:
+    case IX_T_NVARCHAR:
+    case IX_T_LVARCHAR:
+    case IX_T_UDTVAR: enclen = v->value.n >= 2 ? (uint32_t)(v->value.n - 2) : 0; break;
+    default: enclen = (uint32_t)ix_value_fixed_width((ix_vtype){code, 0}); break;
+    }
+    return (ix_vtype){code, enclen};
+}
+
 int ix_enc_bind(ix_wbuf *out, const ix_bindval *v, int n) {
     ix_put_i16(out, IX_SQ_BIND);
     ix_put_i16(out, n);

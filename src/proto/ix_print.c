@@ -169,10 +169,7 @@ static void print_bind(ix_printer *p, const ix_msg *m, ix_wbuf *out) {
         } else if (v.indicator == IX_IND_DEFAULT) {
             ix_printf(out, "DEFAULT");
         } else {
-            char xn[32] = {0};
-            memcpy(xn, v.xname.p ? (const char *)v.xname.p : "",
-                   v.xname.n < sizeof xn - 1 ? v.xname.n : sizeof xn - 1);
-            ix_vtype t = {ix_vtype_resolve(v.type & 0xff, xn), (uint32_t)(uint16_t)v.slot};
+            ix_vtype t = ix_bind_vtype(&v);
             ix_wbuf tuple;
             ix_wbuf_init(&tuple, p->cols.alloc);
             if (ix_value_from_bind(t, v.value.p, v.value.n, &tuple) == IX_OK)

@@ -1,0 +1,224 @@
+/*
+ * ixs.h: internals of the ixd SQL engine (the engine, the catalog, the
+ * storage mapping and the Informix SQL translator). Not a public header.
+ *
+ * Storage mapping (one SQLite value per Informix value; docs/server-sql.md):
+ *   CHAR/NCHAR            TEXT, trailing blanks removed (padded on output)
+ *   VARCHAR/NVARCHAR/LVARCHAR/TEXT  TEXT
+ *   BYTE                  BLOB
+ *   SMALLINT..BIGSERIAL   INTEGER
+ *   SMALLFLOAT/FLOAT      REAL
+ *   DECIMAL/MONEY         BLOB: the base-100 tuple form with trailing zero
+ *                         pairs removed (memcmp order = numeric order)
+ *   DATE                  INTEGER day number (0 = 1899-12-31)
+ *   DATETIME              TEXT in the qualifier's canonical form (sortable)
+ *   INTERVAL              INTEGER signed months (YEAR/MONTH class) or
+ *                         10 microsecond units (DAY..FRACTION class)
+ *   BOOLEAN               INTEGER 0/1
+ */
+#ifndef IXS_H
+#define IXS_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ixd_engine.h"
+#include "ixd_int.h"
+#include "types/ix_datetime.h"
+#include "types/ix_decimal.h"
+#include "types/ix_types.h"
+#include "types/ix_value.h"
+
+/* ---- limits ---------------------------------------------------------------- */
+#define IXS_MAX_SQL     (1u << 20) /* statement text */
+#define IXS_MAX_TOKENS  100000
+#define IXS_MAX_DEPTH   64   /* expression / subquery nesting */
+#define IXS_MAX_PARAMS  4096
+#define IXS_MAX_COLS    1000 /* columns of a table or a select list */
+#define IXS_MAX_TABS    64   /* tables in one FROM */
+#define IXS_NAME_MAX    128
+#define IXS_WAIT_FOREVER_MS (300 * 1000) /* SET LOCK MODE TO WAIT (no n) */
+#define IXS_NOWAIT_GRACE_MS 200
+
+/* ---- string builder ---------------------------------------------------------- */
+typedef struct sb {
+    char *p;
+    size_t n, cap;
+    int oom;
+} sb;
+void sb_addn(sb *b, const char *s, size_t n);
+void sb_add(sb *b, const char *s);
+void sb_addc(sb *b, char c);
+void sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_ident(sb *b, const char *name); /* "name" quoted for SQLite */
+void sb_strlit(sb *b, const char *s, size_t n); /* 'text' quoted for SQLite */
+void sb_free(sb *b);
+char *sb_take(sb *b); /* returns the NUL-terminated text (caller frees) */
+
+/* ---- types --------------------------------------------------------------------- */
+/* An Informix value type: code is the base IX_T_* code as the value codec uses
+ * it (LVARCHAR 43, BOOLEAN 45); -1 = not known (NULL literal, untyped ?). */
+typedef struct ityp {
+    int code;
+    uint32_t len;
+} ityp;
+
+int ixs_is_int(int code);      /* SMALLINT, INTEGER, SERIAL, INT8, SERIAL8, BIGINT, BIGSERIAL */
+int ixs_is_float(int code);    /* FLOAT, SMALLFLOAT */
+int ixs_is_dec(int code);      /* DECIMAL, MONEY */
+int ixs_is_numeric(int code);
+int ixs_is_char(int code);     /* CHAR, NCHAR, VARCHAR, NVARCHAR, LVARCHAR, TEXT */
+ityp ixs_t(int code, uint32_t len);
+ityp ixs_t_default(int code); /* with the fixed width / default length */
+/* The describe form of a type: code (40/41 for LVARCHAR/BOOLEAN) and xname. */
+int ixs_desc_code(int code, const char **xname);
+/* Name of a type as "DECIMAL(10,2)" into buf. */
+void ixs_type_text(ityp t, char *buf, size_t n);
+
+/* ---- storage values -------------------------------------------------------------- */
+typedef struct sval {
+    int kind; /* SQLITE_NULL, SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB */
+    int64_t i;
+    double d;
+    const uint8_t *p; /* TEXT/BLOB bytes (borrowed unless own) */
+    size_t n;
+    uint8_t *own;
+} sval;
+void sval_free(sval *v);
+void sval_from_sqlite(sval *v, sqlite3_value *x); /* borrowed */
+void sval_from_column(sval *v, sqlite3_stmt *st, int i);
+int sval_bind(const sval *v, sqlite3_stmt *st, int idx);
+void sval_result(const sval *v, sqlite3_context *ctx);
+void sval_sql(const sval *v, sb *out); /* as an SQL literal */
+
+/* Conversions. Each returns 0 or a negative Informix SQLCODE (-1213, ...). */
+int ixs_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out);
+int ixs_sval_to_tuple(ityp t, const sval *v, ix_wbuf *out);
+int ixs_text_to_sval(ityp t, const char *s, size_t n, sval *out);
+int ixs_sval_to_text(ityp t, const sval *v, ix_wbuf *out); /* NULL -> nothing, returns 1 */
+/* Converts a storage value of type from into type to (via text when the
+ * storage classes differ). */
+int ixs_convert(ityp from, const sval *v, ityp to, sval *out);
+/* SQLCODE for a failed conversion to t (IX_EINVAL/IX_ERANGE). */
+int ixs_cvt_code(ityp to, int ixrc);
+
+/* decimal helpers */
+int ixs_dec_from_sval(const sval *v, ix_decimal *d); /* any storage class */
+void ixs_dec_to_blob(const ix_decimal *d, uint8_t *buf, size_t *n); /* buf >= 18 */
+int ixs_dec_add(const ix_decimal *a, const ix_decimal *b, int sub, ix_decimal *r);
+int ixs_dec_mul(const ix_decimal *a, const ix_decimal *b, ix_decimal *r);
+int ixs_dec_div(const ix_decimal *a, const ix_decimal *b, ix_decimal *r);
+
+/* Registers the ixd_* SQL functions on a connection; ud is the ixd_db. */
+int ixs_register_functions(sqlite3 *h, void *ud);
+
+/* ---- the database handle ------------------------------------------------------------ */
+struct ixd_engine {
+    char *dir;
+};
+
+struct ixd_db {
+    ixd_engine *e;
+    sqlite3 *h;
+    char name[IXS_NAME_MAX + 1];
+    char user[IXS_NAME_MAX + 1];
+    int logmode;      /* 0 none, 1 log, 2 buffered log, 3 ANSI */
+    int in_txn;       /* explicit BEGIN WORK (or implicit in ANSI) */
+    int wait_ms;      /* SET LOCK MODE: -1 = NOT WAIT */
+    int64_t last_serial;
+    int64_t last_serial8;
+    int64_t last_bigserial;
+    int64_t stmt_serial; /* values assigned by the current statement */
+    int64_t stmt_serial8;
+    int64_t stmt_bigserial;
+    int nsavepoints;
+};
+
+/* Runs SQL (no results) and maps errors. */
+int ixs_exec(ixd_db *db, const char *sql, ixd_err *err);
+/* Maps a SQLite failure on db (rc from step/prepare) to *err. stype is the
+ * statement type for lock errors, table a table name for texts. */
+int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *err);
+void ixs_set_busy(ixd_db *db);
+
+/* ---- catalog --------------------------------------------------------------------- */
+typedef struct icol {
+    char name[IXS_NAME_MAX + 1];
+    ityp t;
+    int notnull;
+    int colno; /* 1-based */
+    int serial; /* 0, 1 SERIAL, 2 SERIAL8, 3 BIGSERIAL */
+    char *defsql; /* default as an SQLite expression in storage form, or NULL */
+} icol;
+typedef struct itab {
+    char name[IXS_NAME_MAX + 1];
+    char owner[IXS_NAME_MAX + 1];
+    int tabid;
+    int ncols;
+    icol *cols;
+    int is_view; /* catalog view: read only */
+} itab;
+/* Loads table `name` (lower case). Returns 1 found, 0 not found, -1 error. */
+int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err);
+void ixs_itab_free(itab *t);
+int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err);
+int ixs_cat_logmode(sqlite3 *h);
+/* Next serial value bookkeeping (inside the running statement). */
+int64_t ixs_serial_next(ixd_db *db, int tabid, int kind, int64_t v, int *ok);
+
+/* ---- statements ----------------------------------------------------------------- */
+typedef struct ocol { /* a described column */
+    char *name;
+    ityp t;
+    int notnull;
+} ocol;
+
+enum {
+    SK_SELECT = 1,
+    SK_DML,     /* INSERT/UPDATE/DELETE: one SQLite statement */
+    SK_SQL,     /* other statements run from text at execute time (DDL, ...) */
+};
+
+struct ixd_stmt {
+    ixd_db *db;
+    int kind;
+    int stype;      /* IX_STMT_* / sqlstype number */
+    char *text;     /* the Informix text (for SK_SQL) */
+    size_t textn;
+    char *sqlite_sql; /* translated (SK_SELECT/SK_DML) */
+    sqlite3_stmt *st;
+    int ncols;
+    ocol *cols;
+    int nparams;
+    ityp *ptypes;
+    sval *pvals;
+    int *pset;
+    char table[IXS_NAME_MAX + 1]; /* target table for error texts */
+    int has_fk;     /* target table has foreign keys (child) */
+    /* cursor */
+    int open, done, scroll;
+    uint8_t **rows;
+    size_t *rowlen;
+    int64_t nrows, caprows, pos;
+};
+
+/* The translator. ixs_translate fills s (kind, stype, sqlite_sql, cols,
+ * params) for SELECT/INSERT/UPDATE/DELETE, or sets kind SK_SQL after a
+ * syntax check for other statements. Returns 0 or -1 with *err. */
+int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *err);
+/* Executes an SK_SQL statement (DDL, transaction control, SET ...). */
+int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *err);
+/* Database-level statements for sessions (CREATE/DROP/DATABASE/CLOSE). Returns
+ * 1 handled, 0 not such a statement, -1 error. */
+int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **db,
+               int *dbflags, ixd_err *err);
+int ixs_db_path(ixd_engine *e, const char *name, char *buf, size_t n, ixd_err *err);
+
+/* Transactions */
+int ixs_begin(ixd_db *db, ixd_err *err);
+int ixs_commit(ixd_db *db, ixd_err *err);
+int ixs_rollback(ixd_db *db, ixd_err *err);
+int ixs_ansi_autobegin(ixd_db *db, ixd_err *err);
+
+#endif
