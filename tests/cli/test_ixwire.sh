@@ -1,0 +1,38 @@
+#!/bin/sh
+# ixwire's command line: the issue's examples, NULL, decode, and exit status
+# 2 with an offset for malformed input.
+IXWIRE=$1
+pass=0 fail=0
+check() { # name expected actual
+    if [ "$2" = "$3" ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1)); echo "not ok - $1: expected [$2] got [$3]"; fi
+}
+check "DECIMAL" "123.4500" "$("$IXWIRE" value DECIMAL 0x0804 c201172d00)"
+check "DATE" "01/01/1970" "$("$IXWIRE" value DATE 4 000063e0)"
+check "DATE --iso" "1970-01-01" "$("$IXWIRE" value DATE 4 000063e0 --iso)"
+check "NULL" "NULL" "$("$IXWIRE" value INTEGER 4 80000000)"
+check "MONEY" '-$98765.43' "$("$IXWIRE" value MONEY 0x0c02 3c5a0c22390000)"
+check "INTERVAL" "  3 03:27:01.12345" "$("$IXWIRE" value INTERVAL 0x0e4f c403031b010c223200)"
+check "type code" "t" "$("$IXWIRE" value 45 1 000000000101)"
+out=$("$IXWIRE" decode --from client 002400067465737464620000000c)
+check "decode" '000000 SQ_DBOPEN "testdb" flags=0
+000012 SQ_EOT' "$out"
+echo 002400097379736d6173746572000000000c | "$IXWIRE" decode --from client - > /dev/null
+check "decode stdin" 0 $?
+err=$("$IXWIRE" value DECIMAL 0x0804 c201172d 2>&1 >/dev/null); rc=$?
+check "short value exit" 2 $rc
+check "short value message" "ixwire: malformed input at offset 4: DECIMAL value needs 5 bytes, got 4" "$err"
+err=$("$IXWIRE" value DECIMAL 0x0804 c2ff172d00 2>&1 >/dev/null); rc=$?
+check "bad value exit" 2 $rc
+err=$("$IXWIRE" decode --from client 0024000674657374 2>&1 >/dev/null); rc=$?
+check "truncated exit" 2 $rc
+check "truncated message" "ixwire: malformed input at offset 8: input ends inside a message" "$err"
+err=$("$IXWIRE" decode --from client 000c1234 2>&1 >/dev/null); rc=$?
+check "unknown tag exit" 2 $rc
+check "unknown tag message" "ixwire: malformed input at offset 2: unknown message tag" "$err"
+err=$("$IXWIRE" decode --from server 0002 2>&1 >/dev/null); rc=$?
+check "wrong direction exit" 2 $rc
+"$IXWIRE" value > /dev/null 2>&1
+check "usage exit" 1 $?
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
