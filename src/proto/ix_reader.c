@@ -46,9 +46,9 @@ int ix_reader_feed(ix_reader *r, const void *p, size_t n) {
 
 int ix_reader_next(ix_reader *r, ix_msg *m) {
     if (r->err) return r->err;
-    const uint8_t *p = r->buf + r->start;
     size_t n = r->end - r->start;
     if (n == 0) return IX_NEED_MORE;
+    const uint8_t *p = r->buf + r->start;
     size_t at = 0;
     const char *why = NULL;
     int rc;

@@ -42,7 +42,9 @@ void ixd_engine_close(ixd_engine *e);
  * 0x14 unlogged, | 0x02 for MODE ANSI; §2.8). */
 int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out, int *flags,
                 ixd_err *err);
-/* Closes it; an open transaction rolls back. NULL is a no-op. */
+/* Closes it; an open transaction rolls back. NULL is a no-op. Statements
+ * prepared on it may still be freed with ixd_stmt_free afterwards (nothing
+ * else may be called on them). */
 void ixd_db_close(ixd_db *db);
 
 /* A session with no database open still runs CREATE DATABASE, DATABASE and
@@ -101,5 +103,19 @@ int ixd_begin(ixd_db *db, ixd_err *err);
 int ixd_commit(ixd_db *db, ixd_err *err);
 int ixd_rollback(ixd_db *db, ixd_err *err);
 int ixd_in_transaction(const ixd_db *db);
+
+/* A time limit for the statements of db: an ixd_execute, ixd_open or
+ * ixd_fetch call that runs longer than ms milliseconds stops with -213
+ * ("Statement interrupted by user."). 0 (the default) = no limit. */
+void ixd_set_timeout(ixd_db *db, int ms);
+/* Stops the statement now running on db with -213 (for SQ_CANCEL). Safe to
+ * call from another thread while db is open; a no-op when nothing runs. */
+void ixd_interrupt(ixd_db *db);
+
+/* The standard Informix message text of an SQLCODE or ISAM code (e.g. -206
+ * "The specified table (%s) is not in the database."; -154 "ISAM error: Lock
+ * Timeout Expired"); "Unknown error." for codes ixd does not know. Static,
+ * never NULL. */
+const char *ixd_errtext(int sqlcode);
 
 #endif

@@ -1,7 +1,94 @@
-/* ixd: an Informix-compatible server backed by SQLite (in progress). */
+/*
+ * ixd: an Informix-compatible server backed by SQLite.
+ *
+ *   ixd --data DIR [--listen HOST:PORT] [--server-name NAME] [--users FILE]
+ *       [--tls-cert F --tls-key F] [--verbose] [--port-file F]
+ *   ixd --make-user NAME        (reads the password from standard input and
+ *                                prints a users-file line)
+ */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-int main(void) {
-    fprintf(stderr, "ixd: not built yet\n");
-    return 1;
+#include "ixd_server.h"
+
+static int usage(void) {
+    fprintf(stderr, "usage: ixd --data DIR [--listen HOST:PORT] [--server-name NAME] "
+                    "[--users FILE]\n"
+                    "           [--tls-cert FILE --tls-key FILE] [--verbose] [--port-file FILE]\n"
+                    "       ixd --make-user NAME   (password on standard input)\n");
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    ixd_server srv = {0};
+    ixd_listen_opts lo = {0};
+    const char *users = NULL, *listen_at = "127.0.0.1:9088";
+    srv.server_name = "ixd";
+    srv.banner = "IBM Informix Dynamic Server Version 14.10.FC10";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--make-user") == 0 && v) {
+            char pw[256];
+            if (!fgets(pw, sizeof pw, stdin)) return usage();
+            pw[strcspn(pw, "\r\n")] = 0;
+            char line[512];
+            if (ixd_users_make_line(v, pw, line, sizeof line)) return 1;
+            printf("%s\n", line);
+            return 0;
+        } else if (strcmp(a, "--data") == 0 && v) {
+            srv.data_dir = v, i++;
+        } else if (strcmp(a, "--listen") == 0 && v) {
+            listen_at = v, i++;
+        } else if (strcmp(a, "--server-name") == 0 && v) {
+            srv.server_name = v, i++;
+        } else if (strcmp(a, "--users") == 0 && v) {
+            users = v, i++;
+        } else if (strcmp(a, "--tls-cert") == 0 && v) {
+            lo.tls_cert = v, i++;
+        } else if (strcmp(a, "--tls-key") == 0 && v) {
+            lo.tls_key = v, i++;
+        } else if (strcmp(a, "--port-file") == 0 && v) {
+            lo.port_file = v, i++;
+        } else if (strcmp(a, "--verbose") == 0) {
+            srv.verbose = 1;
+        } else {
+            return usage();
+        }
+    }
+    if (!srv.data_dir || (!lo.tls_cert) != (!lo.tls_key)) return usage();
+    /* HOST:PORT, [V6]:PORT or PORT. */
+    static char host[256];
+    const char *colon = strrchr(listen_at, ':');
+    if (colon) {
+        const char *h = listen_at;
+        size_t hl = (size_t)(colon - listen_at);
+        if (hl >= 2 && h[0] == '[' && h[hl - 1] == ']') h++, hl -= 2;
+        if (hl >= sizeof host) return usage();
+        memcpy(host, h, hl);
+        host[hl] = 0;
+        lo.host = host[0] ? host : NULL;
+        lo.port = atoi(colon + 1);
+    } else {
+        lo.port = atoi(listen_at);
+    }
+    if (lo.port < 0 || lo.port > 65535) return usage();
+    pthread_mutex_init(&srv.log_lock, NULL);
+    char err[256];
+    if (ixd_users_load(&srv.users, users, err, sizeof err) != 0) {
+        fprintf(stderr, "ixd: %s\n", err);
+        return 1;
+    }
+    ixd_err e = {0};
+    if (ixd_engine_open(&srv.engine, srv.data_dir, &e) != 0) {
+        fprintf(stderr, "ixd: cannot open data directory %s: %d %s %s\n", srv.data_dir, e.sqlcode,
+                ixd_errtext(e.sqlcode), e.text);
+        ixd_users_free(srv.users);
+        return 1;
+    }
+    int rc = ixd_listen_run(&srv, &lo);
+    ixd_engine_close(srv.engine);
+    ixd_users_free(srv.users);
+    return rc == 0 ? 0 : 1;
 }

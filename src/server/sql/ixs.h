@@ -23,21 +23,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ixd_engine.h"
-#include "ixd_int.h"
+#include "server/ixd_engine.h"
+#include "server/ixd_int.h"
+#include "proto/ix_msg.h"
 #include "types/ix_datetime.h"
 #include "types/ix_decimal.h"
 #include "types/ix_types.h"
 #include "types/ix_value.h"
 
 /* ---- limits ---------------------------------------------------------------- */
-#define IXS_MAX_SQL     (1u << 20) /* statement text */
-#define IXS_MAX_TOKENS  100000
-#define IXS_MAX_DEPTH   64   /* expression / subquery nesting */
-#define IXS_MAX_PARAMS  4096
-#define IXS_MAX_COLS    1000 /* columns of a table or a select list */
-#define IXS_MAX_TABS    64   /* tables in one FROM */
-#define IXS_NAME_MAX    128
+#define IXS_MAX_SQL         (1u << 20) /* statement text */
+#define IXS_MAX_TOKENS      100000
+#define IXS_MAX_DEPTH       64 /* expression / subquery nesting */
+#define IXS_MAX_PARAMS      4096
+#define IXS_MAX_COLS        1000 /* columns of a table or a select list */
+#define IXS_MAX_TABS        64   /* tables in one FROM */
+#define IXS_NAME_MAX        128
 #define IXS_WAIT_FOREVER_MS (300 * 1000) /* SET LOCK MODE TO WAIT (no n) */
 #define IXS_NOWAIT_GRACE_MS 200
 
@@ -51,7 +52,7 @@ void sb_addn(sb *b, const char *s, size_t n);
 void sb_add(sb *b, const char *s);
 void sb_addc(sb *b, char c);
 void sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sb_ident(sb *b, const char *name); /* "name" quoted for SQLite */
+void sb_ident(sb *b, const char *name);         /* "name" quoted for SQLite */
 void sb_strlit(sb *b, const char *s, size_t n); /* 'text' quoted for SQLite */
 void sb_free(sb *b);
 char *sb_take(sb *b); /* returns the NUL-terminated text (caller frees) */
@@ -64,11 +65,11 @@ typedef struct ityp {
     uint32_t len;
 } ityp;
 
-int ixs_is_int(int code);      /* SMALLINT, INTEGER, SERIAL, INT8, SERIAL8, BIGINT, BIGSERIAL */
-int ixs_is_float(int code);    /* FLOAT, SMALLFLOAT */
-int ixs_is_dec(int code);      /* DECIMAL, MONEY */
+int ixs_is_int(int code);   /* SMALLINT, INTEGER, SERIAL, INT8, SERIAL8, BIGINT, BIGSERIAL */
+int ixs_is_float(int code); /* FLOAT, SMALLFLOAT */
+int ixs_is_dec(int code);   /* DECIMAL, MONEY */
 int ixs_is_numeric(int code);
-int ixs_is_char(int code);     /* CHAR, NCHAR, VARCHAR, NVARCHAR, LVARCHAR, TEXT */
+int ixs_is_char(int code); /* CHAR, NCHAR, VARCHAR, NVARCHAR, LVARCHAR, TEXT */
 ityp ixs_t(int code, uint32_t len);
 ityp ixs_t_default(int code); /* with the fixed width / default length */
 /* The describe form of a type: code (40/41 for LVARCHAR/BOOLEAN) and xname. */
@@ -104,7 +105,7 @@ int ixs_convert(ityp from, const sval *v, ityp to, sval *out);
 int ixs_cvt_code(ityp to, int ixrc);
 
 /* decimal helpers */
-int ixs_dec_from_sval(const sval *v, ix_decimal *d); /* any storage class */
+int ixs_dec_from_sval(const sval *v, ix_decimal *d);                /* any storage class */
 void ixs_dec_to_blob(const ix_decimal *d, uint8_t *buf, size_t *n); /* buf >= 18 */
 int ixs_dec_add(const ix_decimal *a, const ix_decimal *b, int sub, ix_decimal *r);
 int ixs_dec_mul(const ix_decimal *a, const ix_decimal *b, ix_decimal *r);
@@ -112,6 +113,8 @@ int ixs_dec_div(const ix_decimal *a, const ix_decimal *b, ix_decimal *r);
 
 /* Registers the ixd_* SQL functions on a connection; ud is the ixd_db. */
 int ixs_register_functions(sqlite3 *h, void *ud);
+/* Registers the eponymous virtual table ixd_databases (ixd_catalog_vt.c). */
+int ixs_register_vtabs(sqlite3 *h, void *db);
 
 /* ---- the database handle ------------------------------------------------------------ */
 struct ixd_engine {
@@ -123,9 +126,9 @@ struct ixd_db {
     sqlite3 *h;
     char name[IXS_NAME_MAX + 1];
     char user[IXS_NAME_MAX + 1];
-    int logmode;      /* 0 none, 1 log, 2 buffered log, 3 ANSI */
-    int in_txn;       /* explicit BEGIN WORK (or implicit in ANSI) */
-    int wait_ms;      /* SET LOCK MODE: -1 = NOT WAIT */
+    int logmode; /* 0 none, 1 log, 2 buffered log, 3 ANSI */
+    int in_txn;  /* explicit BEGIN WORK (or implicit in ANSI) */
+    int wait_ms; /* SET LOCK MODE: -1 = NOT WAIT */
     int64_t last_serial;
     int64_t last_serial8;
     int64_t last_bigserial;
@@ -133,7 +136,13 @@ struct ixd_db {
     int64_t stmt_serial8;
     int64_t stmt_bigserial;
     int nsavepoints;
+    int timeout_ms;   /* ixd_set_timeout; 0 = none */
+    int64_t deadline; /* monotonic ms, 0 = none */
+    int has_temp;     /* the session's temp catalog (temp._ixd_ttables) exists */
 };
+
+#define IXS_TEMP_TABID 1000000 /* temp tables get tabids from here */
+int ixs_temp_catalog(ixd_db *db, ixd_err *err);
 
 /* Runs SQL (no results) and maps errors. */
 int ixs_exec(ixd_db *db, const char *sql, ixd_err *err);
@@ -141,14 +150,15 @@ int ixs_exec(ixd_db *db, const char *sql, ixd_err *err);
  * statement type for lock errors, table a table name for texts. */
 int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *err);
 void ixs_set_busy(ixd_db *db);
+void ixs_arm(ixd_db *db); /* starts the statement time limit */
 
 /* ---- catalog --------------------------------------------------------------------- */
 typedef struct icol {
     char name[IXS_NAME_MAX + 1];
     ityp t;
     int notnull;
-    int colno; /* 1-based */
-    int serial; /* 0, 1 SERIAL, 2 SERIAL8, 3 BIGSERIAL */
+    int colno;    /* 1-based */
+    int serial;   /* 0, 1 SERIAL, 2 SERIAL8, 3 BIGSERIAL */
     char *defsql; /* default as an SQLite expression in storage form, or NULL */
 } icol;
 typedef struct itab {
@@ -176,15 +186,15 @@ typedef struct ocol { /* a described column */
 
 enum {
     SK_SELECT = 1,
-    SK_DML,     /* INSERT/UPDATE/DELETE: one SQLite statement */
-    SK_SQL,     /* other statements run from text at execute time (DDL, ...) */
+    SK_DML, /* INSERT/UPDATE/DELETE: one SQLite statement */
+    SK_SQL, /* other statements run from text at execute time (DDL, ...) */
 };
 
 struct ixd_stmt {
     ixd_db *db;
     int kind;
-    int stype;      /* IX_STMT_* / sqlstype number */
-    char *text;     /* the Informix text (for SK_SQL) */
+    int stype;  /* IX_STMT_* / sqlstype number */
+    char *text; /* the Informix text (for SK_SQL) */
     size_t textn;
     char *sqlite_sql; /* translated (SK_SELECT/SK_DML) */
     sqlite3_stmt *st;
@@ -195,7 +205,7 @@ struct ixd_stmt {
     sval *pvals;
     int *pset;
     char table[IXS_NAME_MAX + 1]; /* target table for error texts */
-    int has_fk;     /* target table has foreign keys (child) */
+    int has_fk;                   /* target table has foreign keys (child) */
     /* cursor */
     int open, done, scroll;
     uint8_t **rows;

@@ -1,0 +1,676 @@
+/* ixd_engine.c: the engine API of ixd_engine.h over SQLite: databases (one
+ * file per database), statements, cursors, transactions, error mapping. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "server/sql/ixs.h"
+
+/* ---- errors -------------------------------------------------------------------- */
+
+static int lock_code(int stype) {
+    switch (stype) {
+    case IX_STMT_INSERT: return -271;
+    case IX_STMT_UPDATE: return -346;
+    case IX_STMT_DELETE: return -240;
+    case IX_STMT_SELECT: return -244;
+    default: return -243;
+    }
+}
+
+/* Finds the index/constraint of table `tab` whose columns are `cols` (a
+ * comma-separated list of names). */
+static int unique_err(ixd_db *db, const char *tab, const char *cols, ixd_err *err) {
+    sqlite3_stmt *st;
+    const char *sql = "SELECT i.idxname, i.is_constraint, i.cols, "
+                      "(SELECT constrname FROM _ixd_constraints c WHERE c.idxname = i.idxname) "
+                      "FROM _ixd_indexes i JOIN _ixd_tables t ON t.tabid = i.tabid "
+                      "WHERE t.tabname = ? AND i.idxtype = 'U'";
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const char *ic = (const char *)sqlite3_column_text(st, 2);
+            if (ic && !strcmp(ic, cols)) {
+                const char *iname = (const char *)sqlite3_column_text(st, 0);
+                const char *cname = (const char *)sqlite3_column_text(st, 3);
+                int isc = sqlite3_column_int(st, 1);
+                char nm[IXS_NAME_MAX * 2 + 2];
+                snprintf(nm, sizeof nm, "%s.%s", db->user,
+                         isc && cname ? cname : (iname ? iname : ""));
+                sqlite3_finalize(st);
+                if (isc) return ixd_seterr(err, -268, -100, 0, "%s", nm);
+                return ixd_seterr(err, -239, -100, 0, "%s", nm);
+            }
+        }
+        sqlite3_finalize(st);
+    }
+    return ixd_seterr(err, -239, -100, 0, "%s", cols);
+}
+
+static int fk_name(ixd_db *db, const char *tab, int child, char *buf, size_t n) {
+    sqlite3_stmt *st;
+    const char *sql =
+        child ? "SELECT constrname FROM _ixd_constraints c JOIN _ixd_tables t ON t.tabid = "
+                "c.tabid WHERE t.tabname = ? AND c.constrtype = 'R' ORDER BY constrid"
+              : "SELECT constrname FROM _ixd_constraints c JOIN _ixd_tables t ON t.tabid = "
+                "c.reftabid WHERE t.tabname = ? AND c.constrtype = 'R' ORDER BY constrid";
+    buf[0] = 0;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) return 0;
+    sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
+    int found = 0;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        snprintf(buf, n, "%s.%s", db->user, (const char *)sqlite3_column_text(st, 0));
+        found = 1;
+    }
+    sqlite3_finalize(st);
+    return found;
+}
+
+int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *err) {
+    if (stype == 32) stype = IX_STMT_DELETE; /* DELETE / UPDATE without WHERE */
+    if (stype == 33) stype = IX_STMT_UPDATE;
+    const char *msg = db && db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(rc);
+    int ext = db && db->h ? sqlite3_extended_errcode(db->h) : rc;
+    if (!msg) msg = "";
+    if (!strncmp(msg, "ixd:", 4)) {
+        int code = atoi(msg + 4);
+        const char *t = strchr(msg + 4, ':');
+        return ixd_seterr(err, code ? code : -999, 0, 0, "%s", t ? t + 1 : "");
+    }
+    int prim = rc & 0xff;
+    if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED || (ext & 0xff) == SQLITE_BUSY)
+        return ixd_seterr(err, lock_code(stype), db && db->wait_ms < 0 ? -107 : -154, 0, "%s",
+                          table ? table : "");
+    if (prim == SQLITE_NOMEM) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (prim == SQLITE_INTERRUPT) return ixd_seterr(err, -213, 0, 0, NULL);
+    if (prim == SQLITE_CONSTRAINT) {
+        const char *p;
+        if (ext == SQLITE_CONSTRAINT_NOTNULL && (p = strstr(msg, "failed: "))) {
+            p += 8;
+            const char *dot = strchr(p, '.');
+            return ixd_seterr(err, -391, 0, 0, "%s", dot ? dot + 1 : p);
+        }
+        if ((ext == SQLITE_CONSTRAINT_UNIQUE || ext == SQLITE_CONSTRAINT_PRIMARYKEY) &&
+            (p = strstr(msg, "failed: "))) {
+            /* "t.a, t.b" -> "a,b" */
+            char cols[512], tab[IXS_NAME_MAX + 1];
+            size_t k = 0;
+            tab[0] = 0;
+            p += 8;
+            while (*p && k + 1 < sizeof cols) {
+                const char *dot = strchr(p, '.');
+                const char *end = strstr(p, ", ");
+                if (!end) end = p + strlen(p);
+                if (dot && dot < end) {
+                    snprintf(tab, sizeof tab, "%.*s", (int)(dot - p), p);
+                    p = dot + 1;
+                }
+                if (k) cols[k++] = ',';
+                while (p < end && k + 1 < sizeof cols)
+                    cols[k++] = *p++;
+                if (*p) p += 2;
+            }
+            cols[k] = 0;
+            return unique_err(db, tab[0] ? tab : (table ? table : ""), cols, err);
+        }
+        if (ext == SQLITE_CONSTRAINT_CHECK && (p = strstr(msg, "failed: "))) {
+            return ixd_seterr(err, -530, 0, 0, "%s.%s", db->user, p + 8);
+        }
+        if (ext == SQLITE_CONSTRAINT_FOREIGNKEY) {
+            char nm[300];
+            int child = stype != IX_STMT_DELETE;
+            if (stype == IX_STMT_UPDATE && !fk_name(db, table ? table : "", 1, nm, sizeof nm))
+                child = 0;
+            fk_name(db, table ? table : "", child, nm, sizeof nm);
+            return ixd_seterr(err, child ? -691 : -692, 0, 0, "%s", nm);
+        }
+    }
+    if (strstr(msg, "no such savepoint")) return ixd_seterr(err, -83, 0, 0, NULL);
+    if (!strncmp(msg, "no such table: ", 15)) return ixd_seterr(err, -206, 0, 0, "%s", msg + 15);
+    if (!strncmp(msg, "no such column: ", 16)) return ixd_seterr(err, -217, 0, 0, "%s", msg + 16);
+    if (strstr(msg, "cannot modify") && strstr(msg, "view"))
+        return ixd_seterr(err, -999, 0, 0, "%.200s", msg);
+    if (strstr(msg, "integer overflow")) return ixd_seterr(err, -1215, 0, 0, NULL);
+    return ixd_seterr(err, -999, 0, 0, "%.200s", msg);
+}
+
+int ixs_exec(ixd_db *db, const char *sql, ixd_err *err) {
+    int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
+    if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, 0, NULL, err);
+    return 0;
+}
+
+static int64_t mono_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int progress(void *ud) {
+    ixd_db *db = ud;
+    return db->deadline && mono_ms() > db->deadline;
+}
+
+void ixs_arm(ixd_db *db) {
+    db->deadline = db->timeout_ms > 0 ? mono_ms() + db->timeout_ms : 0;
+}
+
+void ixd_set_timeout(ixd_db *db, int ms) {
+    if (db) db->timeout_ms = ms > 0 ? ms : 0;
+}
+
+void ixd_interrupt(ixd_db *db) {
+    if (db && db->h) sqlite3_interrupt(db->h);
+}
+
+void ixs_set_busy(ixd_db *db) {
+    int ms = db->wait_ms < 0 ? IXS_NOWAIT_GRACE_MS : db->wait_ms;
+    sqlite3_busy_timeout(db->h, ms);
+}
+
+/* ---- engine and databases ------------------------------------------------------------- */
+
+int ixs_db_path(ixd_engine *e, const char *name, char *buf, size_t n, ixd_err *err) {
+    size_t len = strlen(name);
+    if (len == 0 || len > IXS_NAME_MAX) return ixd_seterr(err, -354, 0, 0, "%s", name);
+    for (size_t i = 0; i < len; i++) {
+        char c = name[i];
+        int ok = (c >= 'a' && c <= 'z') || c == '_' || (i > 0 && c >= '0' && c <= '9') ||
+                 (c >= 'A' && c <= 'Z');
+        if (!ok) return ixd_seterr(err, -354, 0, 0, "%s", name);
+    }
+    char low[IXS_NAME_MAX + 1];
+    for (size_t i = 0; i <= len; i++)
+        low[i] = (char)((name[i] >= 'A' && name[i] <= 'Z') ? name[i] + 32 : name[i]);
+    int k = snprintf(buf, n, "%s/%s.db", e->dir, low);
+    if (k < 0 || (size_t)k >= n) return ixd_seterr(err, -354, 0, 0, "%s", name);
+    return 0;
+}
+
+static int open_file(const char *path, int create, sqlite3 **out) {
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
+    sqlite3 *h = NULL;
+    int rc = sqlite3_open_v2(path, &h, flags, NULL);
+    if (rc != SQLITE_OK) {
+        sqlite3_close(h);
+        return -1;
+    }
+    sqlite3_extended_result_codes(h, 1);
+    sqlite3_busy_timeout(h, 5000);
+    sqlite3_exec(h,
+                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
+                 " PRAGMA case_sensitive_like=ON;",
+                 NULL, NULL, NULL);
+    *out = h;
+    return 0;
+}
+
+static int create_db(ixd_engine *e, const char *name, int logmode, const char *user, ixd_err *err) {
+    char path[4096];
+    if (ixs_db_path(e, name, path, sizeof path, err)) return -1;
+    struct stat st;
+    if (stat(path, &st) == 0) return ixd_seterr(err, -330, 0, 0, "%s", name);
+    sqlite3 *h;
+    if (open_file(path, 1, &h)) return ixd_seterr(err, -330, 0, 0, "%s", name);
+    int r = ixs_cat_init(h, logmode, user, err);
+    sqlite3_close(h);
+    if (r) {
+        unlink(path);
+        return -1;
+    }
+    return 0;
+}
+
+int ixd_engine_open(ixd_engine **out, const char *dir, ixd_err *err) {
+    *out = NULL;
+    if (!dir || !*dir) return ixd_seterr(err, -329, 0, 0, "data directory");
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) return ixd_seterr(err, -329, 0, 0, "%s", dir);
+    ixd_engine *e = calloc(1, sizeof *e);
+    if (!e) return ixd_seterr(err, -208, 0, 0, NULL);
+    e->dir = strdup(dir);
+    if (!e->dir) {
+        free(e);
+        return ixd_seterr(err, -208, 0, 0, NULL);
+    }
+    char path[4096];
+    struct stat st;
+    if (ixs_db_path(e, "sysmaster", path, sizeof path, err) == 0 && stat(path, &st) != 0) {
+        if (create_db(e, "sysmaster", 1, "informix", err)) {
+            ixd_engine_close(e);
+            return -1;
+        }
+    }
+    *out = e;
+    return 0;
+}
+
+void ixd_engine_close(ixd_engine *e) {
+    if (!e) return;
+    free(e->dir);
+    free(e);
+}
+
+int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out, int *flags,
+                ixd_err *err) {
+    *out = NULL;
+    char path[4096];
+    if (ixs_db_path(e, name, path, sizeof path, err)) return -1;
+    struct stat st;
+    if (stat(path, &st) != 0) return ixd_seterr(err, -329, 0, 0, "%s", name);
+    ixd_db *db = calloc(1, sizeof *db);
+    if (!db) return ixd_seterr(err, -208, 0, 0, NULL);
+    db->e = e;
+    size_t k;
+    for (k = 0; name[k] && k < IXS_NAME_MAX; k++)
+        db->name[k] = (char)((name[k] >= 'A' && name[k] <= 'Z') ? name[k] + 32 : name[k]);
+    snprintf(db->user, sizeof db->user, "%s", user && *user ? user : "informix");
+    if (open_file(path, 0, &db->h)) {
+        free(db);
+        return ixd_seterr(err, -329, 0, 0, "%s", name);
+    }
+    db->logmode = ixs_cat_logmode(db->h);
+    if (db->logmode < 0 || ixs_register_functions(db->h, db) || ixs_register_vtabs(db->h, db)) {
+        sqlite3_close(db->h);
+        free(db);
+        return ixd_seterr(err, -329, 0, 0, "%s", name);
+    }
+    db->wait_ms = -1;
+    ixs_set_busy(db);
+    sqlite3_progress_handler(db->h, 1000, progress, db);
+    /* the connected user appears in sysusers */
+    sqlite3_stmt *ins;
+    if (sqlite3_prepare_v2(db->h, "INSERT OR IGNORE INTO _ixd_users VALUES(?, 'D')", -1, &ins,
+                           NULL) == SQLITE_OK) {
+        sqlite3_bind_text(ins, 1, db->user, -1, SQLITE_STATIC);
+        sqlite3_step(ins);
+        sqlite3_finalize(ins);
+    }
+    if (flags) *flags = (db->logmode ? 0x15 : 0x14) | (db->logmode == 3 ? 0x02 : 0);
+    *out = db;
+    return 0;
+}
+
+void ixd_db_close(ixd_db *db) {
+    if (!db) return;
+    if (db->in_txn || !sqlite3_get_autocommit(db->h))
+        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+    /* statements still prepared keep the connection alive until they are
+     * freed (ixd_stmt_free only touches its own SQLite statement) */
+    sqlite3_close_v2(db->h);
+    free(db);
+}
+
+/* ---- transactions ------------------------------------------------------------------ */
+
+int ixs_begin(ixd_db *db, ixd_err *err) {
+    if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
+    if (db->in_txn) {
+        if (db->logmode == 3 && db->nsavepoints == 0 && sqlite3_get_autocommit(db->h) == 0)
+            return 0; /* ANSI: BEGIN WORK inside the implicit transaction */
+        return ixd_seterr(err, -535, 0, 0, NULL);
+    }
+    if (ixs_exec(db, "BEGIN", err)) return -1;
+    db->in_txn = 1;
+    db->nsavepoints = 0;
+    return 0;
+}
+
+int ixs_ansi_autobegin(ixd_db *db, ixd_err *err) {
+    if (db->logmode != 3 || db->in_txn) return 0;
+    return ixs_begin(db, err);
+}
+
+int ixs_commit(ixd_db *db, ixd_err *err) {
+    if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
+    if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
+    int rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+    if (rc != SQLITE_OK) {
+        ixs_sqlite_err(db, rc, 0, NULL, err);
+        if (!sqlite3_get_autocommit(db->h)) return -1; /* still open: may retry */
+        db->in_txn = 0;
+        return -1;
+    }
+    db->in_txn = 0;
+    db->nsavepoints = 0;
+    return 0;
+}
+
+int ixs_rollback(ixd_db *db, ixd_err *err) {
+    if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
+    if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
+    if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+    db->in_txn = 0;
+    db->nsavepoints = 0;
+    return 0;
+}
+
+int ixd_begin(ixd_db *db, ixd_err *err) {
+    if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
+    return ixs_begin(db, err);
+}
+int ixd_commit(ixd_db *db, ixd_err *err) {
+    if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
+    return ixs_commit(db, err);
+}
+int ixd_rollback(ixd_db *db, ixd_err *err) {
+    if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
+    return ixs_rollback(db, err);
+}
+int ixd_in_transaction(const ixd_db *db) {
+    return db ? db->in_txn : 0;
+}
+
+/* ---- session statements ---------------------------------------------------------------- */
+
+int ixd_session_exec(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **db,
+                     int *dbflags, ixd_err *err) {
+    return ixs_dbstmt(e, user, sql, n, db, dbflags, err);
+}
+
+int ixs_create_database(ixd_engine *e, const char *name, int logmode, const char *user,
+                        ixd_err *err);
+int ixs_create_database(ixd_engine *e, const char *name, int logmode, const char *user,
+                        ixd_err *err) {
+    return create_db(e, name, logmode, user, err);
+}
+
+/* ---- statements -------------------------------------------------------------------- */
+
+int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *err) {
+    *out = NULL;
+    if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
+    if (n > IXS_MAX_SQL) return ixd_seterr(err, -201, 0, 0, NULL);
+    ixd_stmt *s = calloc(1, sizeof *s);
+    if (!s) return ixd_seterr(err, -208, 0, 0, NULL);
+    s->db = db;
+    ixs_arm(db);
+    if (ixs_translate(db, s, sql, n, err)) {
+        ixd_stmt_free(s);
+        return -1;
+    }
+    if (s->kind == SK_SELECT || s->kind == SK_DML) {
+        int rc = sqlite3_prepare_v2(db->h, s->sqlite_sql, -1, &s->st, NULL);
+        if (rc != SQLITE_OK) {
+            ixs_sqlite_err(db, rc, s->stype, s->table, err);
+            ixd_stmt_free(s);
+            return -1;
+        }
+    }
+    if (s->nparams) {
+        s->pvals = calloc((size_t)s->nparams, sizeof(sval));
+        s->pset = calloc((size_t)s->nparams, sizeof(int));
+        if (!s->pvals || !s->pset) {
+            ixd_stmt_free(s);
+            return ixd_seterr(err, -208, 0, 0, NULL);
+        }
+    }
+    *out = s;
+    return 0;
+}
+
+static void free_rows(ixd_stmt *s) {
+    for (int64_t i = 0; i < s->nrows; i++)
+        free(s->rows[i]);
+    free(s->rows);
+    free(s->rowlen);
+    s->rows = NULL;
+    s->rowlen = NULL;
+    s->nrows = s->caprows = 0;
+}
+
+void ixd_stmt_free(ixd_stmt *s) {
+    if (!s) return;
+    free_rows(s);
+    sqlite3_finalize(s->st);
+    for (int i = 0; i < s->ncols; i++)
+        free(s->cols[i].name);
+    free(s->cols);
+    for (int i = 0; s->pvals && i < s->nparams; i++)
+        sval_free(&s->pvals[i]);
+    free(s->pvals);
+    free(s->pset);
+    free(s->ptypes);
+    free(s->text);
+    free(s->sqlite_sql);
+    free(s);
+}
+
+int ixd_stmt_type(const ixd_stmt *s) {
+    return s->stype;
+}
+int ixd_stmt_nparams(const ixd_stmt *s) {
+    return s->nparams;
+}
+int ixd_stmt_ncols(const ixd_stmt *s) {
+    return s->ncols;
+}
+void ixd_stmt_col(const ixd_stmt *s, int i, ixd_col *out) {
+    memset(out, 0, sizeof *out);
+    if (i < 0 || i >= s->ncols) return;
+    const ocol *c = &s->cols[i];
+    out->name = c->name;
+    out->type = ixs_desc_code(c->t.code, &out->xname) | (c->notnull ? IX_TF_NOTNULL : 0);
+    out->enclen = c->t.len;
+}
+ix_vtype ixd_stmt_param_type(const ixd_stmt *s, int i) {
+    ix_vtype t = {IX_T_CHAR, 0};
+    if (i < 0 || i >= s->nparams) return t;
+    ityp p = s->ptypes[i];
+    if (p.code < 0) {
+        t.code = IX_T_VARCHAR;
+        t.enclen = 255;
+        return t;
+    }
+    t.code = p.code;
+    t.enclen = p.len;
+    return t;
+}
+
+int ixd_bind(ixd_stmt *s, int i, ix_vtype t, const uint8_t *p, size_t n, ixd_err *err) {
+    if (i < 0 || i >= s->nparams) return ixd_seterr(err, -254, 0, 0, NULL);
+    sval_free(&s->pvals[i]);
+    s->pset[i] = 1;
+    if (!p) {
+        s->pvals[i].kind = SQLITE_NULL;
+        return 0;
+    }
+    ityp from = ixs_t(ix_vtype_resolve(t.code, NULL), t.enclen);
+    sval v;
+    int rc = ixs_tuple_to_sval(from, p, n, &v);
+    if (rc) return ixd_seterr(err, rc, 0, 0, NULL);
+    ityp to = s->ptypes[i];
+    if (to.code < 0 || v.kind == SQLITE_NULL) {
+        s->pvals[i] = v;
+        return 0;
+    }
+    sval o;
+    rc = ixs_convert(from, &v, to, &o);
+    sval_free(&v);
+    if (rc) return ixd_seterr(err, rc, 0, 0, NULL);
+    s->pvals[i] = o;
+    return 0;
+}
+
+static int bind_all(ixd_stmt *s, ixd_err *err) {
+    sqlite3_reset(s->st);
+    sqlite3_clear_bindings(s->st);
+    for (int i = 0; i < s->nparams; i++) {
+        if (!s->pset[i]) continue;
+        if (sval_bind(&s->pvals[i], s->st, i + 1) != SQLITE_OK)
+            return ixd_seterr(err, -208, 0, 0, NULL);
+    }
+    return 0;
+}
+
+int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixd_err *err) {
+    ixd_db *db = s->db;
+    if (rows) *rows = 0;
+    if (serial) *serial = 0;
+    if (serial8) *serial8 = 0;
+    if (s->kind == SK_SELECT) return ixd_seterr(err, -260, 0, 0, NULL);
+    ixs_arm(db);
+    if (s->kind == SK_SQL) {
+        int64_t r = 0;
+        if (ixs_run_sql(db, s->text, s->textn, &r, err)) return -1;
+        if (rows) *rows = r;
+        return 0;
+    }
+    if (ixs_ansi_autobegin(db, err)) return -1;
+    if (bind_all(s, err)) return -1;
+    db->stmt_serial = db->stmt_serial8 = db->stmt_bigserial = 0;
+    int rc;
+    while ((rc = sqlite3_step(s->st)) == SQLITE_ROW) {
+    }
+    if (rc != SQLITE_DONE) {
+        ixs_sqlite_err(db, rc, s->stype, s->table, err);
+        sqlite3_reset(s->st);
+        return -1;
+    }
+    sqlite3_reset(s->st);
+    if (rows) *rows = sqlite3_changes64(db->h);
+    if (db->stmt_serial) {
+        db->last_serial = db->stmt_serial;
+        if (serial) *serial = (int32_t)db->stmt_serial;
+    }
+    if (db->stmt_serial8) {
+        db->last_serial8 = db->stmt_serial8;
+        if (serial8) *serial8 = db->stmt_serial8;
+    }
+    if (db->stmt_bigserial) {
+        db->last_bigserial = db->stmt_bigserial;
+        if (serial8) *serial8 = db->stmt_bigserial;
+    }
+    return 0;
+}
+
+/* Converts the current row of s->st to tuple bytes. */
+static int row_tuple(ixd_stmt *s, ix_wbuf *out, ixd_err *err) {
+    size_t start = out->len;
+    for (int i = 0; i < s->ncols; i++) {
+        sval v;
+        sval_from_column(&v, s->st, i);
+        int rc = ixs_sval_to_tuple(s->cols[i].t, &v, out);
+        if (rc) {
+            out->len = start;
+            return ixd_seterr(err, rc, 0, 0, NULL);
+        }
+    }
+    if (out->err) {
+        out->len = start;
+        return ixd_seterr(err, -208, 0, 0, NULL);
+    }
+    return 0;
+}
+
+static int step_row(ixd_stmt *s, ixd_err *err) {
+    int rc = sqlite3_step(s->st);
+    if (rc == SQLITE_ROW) return 1;
+    if (rc == SQLITE_DONE) return 0;
+    ixs_sqlite_err(s->db, rc, IX_STMT_SELECT, s->table, err);
+    sqlite3_reset(s->st);
+    return -1;
+}
+
+int ixd_open(ixd_stmt *s, int scroll, ixd_err *err) {
+    if (s->kind != SK_SELECT) return ixd_seterr(err, -404, 0, 0, NULL);
+    ixd_close(s);
+    ixs_arm(s->db);
+    if (ixs_ansi_autobegin(s->db, err)) return -1;
+    if (bind_all(s, err)) return -1;
+    s->open = 1;
+    s->done = 0;
+    s->scroll = scroll;
+    s->pos = 0;
+    if (!scroll) return 0;
+    /* a scroll cursor materialises its rows */
+    ix_wbuf b;
+    ix_wbuf_init(&b, NULL);
+    for (;;) {
+        int r = step_row(s, err);
+        if (r < 0) {
+            ix_wbuf_free(&b);
+            ixd_close(s);
+            return -1;
+        }
+        if (r == 0) break;
+        ix_wbuf_reset(&b);
+        if (row_tuple(s, &b, err)) {
+            ix_wbuf_free(&b);
+            ixd_close(s);
+            return -1;
+        }
+        if (s->nrows == s->caprows) {
+            int64_t nc = s->caprows ? s->caprows * 2 : 64;
+            uint8_t **nr = realloc(s->rows, sizeof(uint8_t *) * (size_t)nc);
+            if (nr) s->rows = nr;
+            size_t *nl = realloc(s->rowlen, sizeof(size_t) * (size_t)nc);
+            if (nl) s->rowlen = nl;
+            if (!nr || !nl) {
+                ix_wbuf_free(&b);
+                ixd_close(s);
+                return ixd_seterr(err, -208, 0, 0, NULL);
+            }
+            s->caprows = nc;
+        }
+        uint8_t *row = malloc(b.len ? b.len : 1);
+        if (!row) {
+            ix_wbuf_free(&b);
+            ixd_close(s);
+            return ixd_seterr(err, -208, 0, 0, NULL);
+        }
+        if (b.len) memcpy(row, b.data, b.len);
+        s->rows[s->nrows] = row;
+        s->rowlen[s->nrows] = b.len;
+        s->nrows++;
+    }
+    ix_wbuf_free(&b);
+    sqlite3_reset(s->st);
+    return 0;
+}
+
+int ixd_fetch(ixd_stmt *s, ix_wbuf *out, ixd_err *err) {
+    if (!s->open) return ixd_seterr(err, -404, 0, 0, NULL);
+    if (s->scroll) {
+        if (s->pos >= s->nrows) {
+            s->pos = s->nrows + 1;
+            return 0;
+        }
+        ix_put_bytes(out, s->rows[s->pos], s->rowlen[s->pos]);
+        s->pos++;
+        return out->err ? ixd_seterr(err, -208, 0, 0, NULL) : 1;
+    }
+    if (s->done) return 0;
+    ixs_arm(s->db);
+    int r = step_row(s, err);
+    if (r <= 0) {
+        s->done = 1;
+        return r;
+    }
+    if (row_tuple(s, out, err)) return -1;
+    return 1;
+}
+
+int ixd_fetch_at(ixd_stmt *s, int64_t pos, ix_wbuf *out, ixd_err *err) {
+    if (!s->open || !s->scroll) return ixd_seterr(err, -404, 0, 0, NULL);
+    if (pos < 1 || pos > s->nrows) return 0;
+    s->pos = pos;
+    ix_put_bytes(out, s->rows[pos - 1], s->rowlen[pos - 1]);
+    return out->err ? ixd_seterr(err, -208, 0, 0, NULL) : 1;
+}
+
+int64_t ixd_row_count(ixd_stmt *s) {
+    return s->open && s->scroll ? s->nrows : 0;
+}
+
+void ixd_close(ixd_stmt *s) {
+    if (!s) return;
+    if (s->st) sqlite3_reset(s->st);
+    free_rows(s);
+    s->open = 0;
+    s->done = 0;
+    s->pos = 0;
+}

@@ -1,0 +1,728 @@
+/*
+ * ixd_session.c: one client connection's SQLI protocol state machine.
+ *
+ * Sans-I/O: bytes in (ixd_sess_input), reply bytes out. Messages are handled
+ * in order as they are decoded; the replies of a request group are collected
+ * and the group's EOT closes them, so a client may pipeline many groups and
+ * gets their answers in order (sqli-protocol.md §5, rules 1-9).
+ *
+ * After an SQ_ERR the rest of the group up to its EOT is read and discarded
+ * (§3.10).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ixd_server.h"
+#include "proto/ix_login.h"
+#include "proto/ix_print.h"
+#include "proto/ix_reader.h"
+#include "types/ix_types.h"
+
+#define MAX_STMTS 4096 /* statement ids per session */
+
+/* One prepared statement (a statement id). */
+typedef struct sess_stmt {
+    int used;
+    ixd_stmt *st;      /* NULL for a session statement (DATABASE, CREATE DATABASE, ...) */
+    char *session_sql; /* the text of a session statement */
+    int stmt_type;
+    char cursor[129]; /* cursor name, or "" */
+    int scroll, hold, autofree;
+    int open;      /* cursor opened */
+    int exhausted; /* the cursor's last row has been sent with DONE */
+    int64_t fetched;
+    int64_t scroll_pos; /* current position of a scroll cursor */
+    ix_wbuf ahead;      /* one row read ahead, to know whether a reply ends the data */
+    int has_ahead;
+    /* binds waiting for EXECUTE or OPEN */
+    ix_wbuf binds; /* tuple bytes of all values */
+    int nbinds;
+    struct bindref {
+        ix_vtype t;
+        size_t off, len;
+        int null;
+    } * bindv;
+    int bindcap;
+} sess_stmt;
+
+struct ixd_sess {
+    ixd_server *srv;
+    unsigned long id;
+    char peer[64];
+    ix_reader rd;
+    ix_printer pr;
+    ix_reader vrd; /* --verbose: decodes the replies for the log */
+    ix_printer vpr;
+    ix_caps caps;
+    int logged_in;
+    char user[64];
+    ixd_db *db;
+    int dbflags;
+    char dbname[129];
+    sess_stmt *stmts[MAX_STMTS];
+    int cur;       /* statement id named by the last SQ_ID, -1 if none */
+    int skipping;  /* an error was sent; discard until EOT */
+    int done_sent; /* a DONE was sent for the current statement in this group */
+    ix_wbuf reply; /* replies of the current group */
+    ix_wbuf tmp;   /* scratch */
+};
+
+/* ---- replies ------------------------------------------------------------- */
+
+static void send_err(ixd_sess *s, const ixd_err *e) {
+    ix_enc_err(&s->reply, &s->caps, e->sqlcode, e->isamcode, e->offset, e->text, strlen(e->text));
+    s->skipping = 1;
+    ixd_log(s->srv, s->id, "error %d (isam %d) %s%s%s", e->sqlcode, e->isamcode,
+            ixd_errtext(e->sqlcode), e->text[0] ? " / " : "", e->text);
+}
+
+static void send_errcode(ixd_sess *s, int sqlcode, int isam, const char *text) {
+    ixd_err e = {sqlcode, isam, 0, {0}};
+    if (text) snprintf(e.text, sizeof e.text, "%s", text);
+    send_err(s, &e);
+}
+
+/* COST with an estimate libsqli cannot mistake for a tag (§3.9): 1. */
+static void send_done(ixd_sess *s, int warnings, int64_t rows, int32_t serial) {
+    ix_enc_done(&s->reply, &s->caps, warnings, rows, 0, serial);
+    ix_enc_cost(&s->reply, 1, 1);
+    s->done_sent = 1;
+}
+
+/* XACTSTAT event and levels are unresolved (§8 #17). ixd sends event 2 (the
+ * only value libsqli stays in step with), new/old level 1 inside a
+ * transaction and 0 outside. */
+static void send_xactstat(ixd_sess *s, int was_in) {
+    ix_enc_xactstat(&s->reply, 2, s->db && ixd_in_transaction(s->db) ? 1 : 0, was_in ? 1 : 0);
+}
+
+/* ---- statements ----------------------------------------------------------- */
+
+static void stmt_free(sess_stmt *t) {
+    if (!t) return;
+    ixd_stmt_free(t->st);
+    free(t->session_sql);
+    ix_wbuf_free(&t->ahead);
+    ix_wbuf_free(&t->binds);
+    free(t->bindv);
+    free(t);
+}
+
+static sess_stmt *cur_stmt(ixd_sess *s) {
+    if (s->cur < 0 || s->cur >= MAX_STMTS) return NULL;
+    return s->stmts[s->cur];
+}
+
+/* Session statements run by ixd_session_exec, not ixd_prepare: the first
+ * words DATABASE, CLOSE DATABASE, CREATE DATABASE, DROP DATABASE. Returns
+ * their IX_STMT_* type, or 0. */
+static int session_stmt_type(const char *sql, size_t n) {
+    char w[3][16];
+    int nw = 0;
+    size_t i = 0;
+    while (nw < 3) {
+        while (i < n && isspace((unsigned char)sql[i]))
+            i++;
+        size_t k = 0;
+        while (i < n && isalpha((unsigned char)sql[i])) {
+            if (k < sizeof w[0] - 1) w[nw][k++] = (char)toupper((unsigned char)sql[i]);
+            i++;
+        }
+        w[nw][k] = 0;
+        if (k == 0) break;
+        nw++;
+    }
+    if (nw >= 1 && strcmp(w[0], "DATABASE") == 0) return IX_STMT_DATABASE;
+    if (nw >= 2 && strcmp(w[1], "DATABASE") == 0) {
+        if (strcmp(w[0], "CLOSE") == 0) return IX_STMT_CLOSE_DB;
+        if (strcmp(w[0], "CREATE") == 0) return IX_STMT_CREATE_DB;
+        if (strcmp(w[0], "DROP") == 0) return 9; /* DROP DATABASE (sqlstype.h) */
+    }
+    return 0;
+}
+
+/* PREPARE / COMMAND: makes statement id `id` (the lowest free one). */
+static int do_prepare(ixd_sess *s, const uint8_t *sql, size_t n) {
+    int id = -1;
+    for (int i = 0; i < MAX_STMTS; i++)
+        if (!s->stmts[i]) {
+            id = i;
+            break;
+        }
+    if (id < 0) {
+        send_errcode(s, -210, 0, NULL); /* too many statements */
+        return -1;
+    }
+    sess_stmt *t = calloc(1, sizeof *t);
+    if (!t) {
+        send_errcode(s, -208, 0, NULL);
+        return -1;
+    }
+    ix_wbuf_init(&t->ahead, NULL);
+    ix_wbuf_init(&t->binds, NULL);
+    int st = session_stmt_type((const char *)sql, n);
+    if (st) {
+        t->stmt_type = st;
+        t->session_sql = malloc(n + 1);
+        if (!t->session_sql) {
+            stmt_free(t);
+            send_errcode(s, -208, 0, NULL);
+            return -1;
+        }
+        memcpy(t->session_sql, sql, n);
+        t->session_sql[n] = 0;
+    } else {
+        if (!s->db) {
+            stmt_free(t);
+            send_errcode(s, -349, 0, NULL); /* database not selected yet */
+            return -1;
+        }
+        ixd_err e = {0};
+        if (ixd_prepare(s->db, (const char *)sql, n, &t->st, &e) != 0) {
+            stmt_free(t);
+            send_err(s, &e);
+            return -1;
+        }
+        t->stmt_type = ixd_stmt_type(t->st);
+    }
+    t->used = 1;
+    s->stmts[id] = t;
+    s->cur = id;
+    s->done_sent = 0;
+    return id;
+}
+
+static void do_describe(ixd_sess *s) {
+    sess_stmt *t = cur_stmt(s);
+    if (!t) return send_errcode(s, -410, 0, NULL);
+    int n = t->st ? ixd_stmt_ncols(t->st) : 0;
+    ix_column *cols = n ? calloc((size_t)n, sizeof *cols) : NULL;
+    if (n && !cols) return send_errcode(s, -208, 0, NULL);
+    for (int i = 0; i < n; i++) {
+        ixd_col c;
+        ixd_stmt_col(t->st, i, &c);
+        cols[i].name = (ix_bytes){(const uint8_t *)c.name, strlen(c.name)};
+        cols[i].type = (int16_t)c.type;
+        cols[i].enclen = (int32_t)c.enclen;
+        if (c.xname) {
+            cols[i].xowner = (ix_bytes){(const uint8_t *)"informix", 8};
+            cols[i].xname = (ix_bytes){(const uint8_t *)c.xname, strlen(c.xname)};
+            cols[i].xid = strcmp(c.xname, "lvarchar") == 0  ? 1
+                          : strcmp(c.xname, "boolean") == 0 ? 5
+                                                            : 0;
+        }
+    }
+    ix_describe d = {.stmt_type = (int16_t)t->stmt_type, .stmt_id = (int16_t)s->cur, .est_rows = 1};
+    if (ix_enc_describe(&s->reply, &s->caps, &d, cols, n) == IX_ERANGE)
+        send_errcode(s, -1248, 0, NULL); /* row too wide to describe */
+    free(cols);
+    /* A real server follows an INSERT's describe with INSERTDONE (§3.1). */
+    if (t->stmt_type == IX_STMT_INSERT) ix_enc_insertdone(&s->reply, &s->caps, 0, 0);
+}
+
+/* SQ_BIND: converts every value to its tuple form and keeps it for the
+ * next EXECUTE or OPEN. */
+static void do_bind(ixd_sess *s, const ix_msg *m) {
+    sess_stmt *t = cur_stmt(s);
+    if (!t) return send_errcode(s, -410, 0, NULL);
+    ix_wbuf_reset(&t->binds);
+    t->nbinds = 0;
+    if (m->u.bind.count > t->bindcap) {
+        struct bindref *b = realloc(t->bindv, (size_t)m->u.bind.count * sizeof *b);
+        if (!b) return send_errcode(s, -208, 0, NULL);
+        t->bindv = b;
+        t->bindcap = m->u.bind.count;
+    }
+    size_t pos = 0;
+    ix_bindval v;
+    while (ix_bind_next(m, &pos, &v)) {
+        struct bindref *r = &t->bindv[t->nbinds];
+        r->t = ix_bind_vtype(&v);
+        r->off = t->binds.len;
+        r->null = v.indicator != IX_IND_VALUE;
+        if (!r->null) {
+            /* Passed in the bind's own type; the engine converts it to the
+             * parameter's type where Informix would. */
+            int rc = ix_value_from_bind(r->t, v.value.p, v.value.n, &t->binds);
+            if (rc != IX_OK) {
+                t->nbinds = 0;
+                return send_errcode(s, -1213, 0, NULL);
+            }
+        }
+        r->len = t->binds.len - r->off;
+        t->nbinds++;
+    }
+}
+
+/* Hands the kept binds to the engine. */
+static int apply_binds(ixd_sess *s, sess_stmt *t) {
+    if (!t->st) return 0;
+    int want = ixd_stmt_nparams(t->st);
+    if (t->nbinds != want && !(t->nbinds == 0 && want == 0)) {
+        ixd_err e = {-254, 0, 0, {0}}; /* too many or too few host variables */
+        send_err(s, &e);
+        return -1;
+    }
+    for (int i = 0; i < t->nbinds; i++) {
+        struct bindref *r = &t->bindv[i];
+        ixd_err e = {0};
+        if (ixd_bind(t->st, i, r->t, r->null ? NULL : t->binds.data + r->off, r->len, &e) != 0) {
+            send_err(s, &e);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void do_execute(ixd_sess *s) {
+    sess_stmt *t = cur_stmt(s);
+    if (!t) return send_errcode(s, -410, 0, NULL);
+    ixd_err e = {0};
+    if (t->session_sql) {
+        int r = ixd_session_exec(s->srv->engine, s->user, t->session_sql, strlen(t->session_sql),
+                                 &s->db, &s->dbflags, &e);
+        if (r < 0) return send_err(s, &e);
+        return send_done(s, t->stmt_type == IX_STMT_DATABASE ? s->dbflags : 0, 0, 0);
+    }
+    if (t->stmt_type == IX_STMT_SELECT) return send_errcode(s, -260, 0, NULL);
+    if (apply_binds(s, t)) return;
+    int64_t rows = 0, serial8 = 0;
+    int32_t serial = 0;
+    if (ixd_execute(t->st, &rows, &serial, &serial8, &e) != 0) return send_err(s, &e);
+    if (serial8) ix_enc_insertdone(&s->reply, &s->caps, serial8, s->caps.f54 ? serial8 : 0);
+    send_done(s, 0, rows, serial);
+}
+
+static void do_open(ixd_sess *s) {
+    sess_stmt *t = cur_stmt(s);
+    if (!t) return send_errcode(s, -410, 0, NULL);
+    if (!t->st || t->stmt_type != IX_STMT_SELECT) return send_errcode(s, -481, 0, NULL);
+    if (t->open) ixd_close(t->st);
+    if (apply_binds(s, t)) return;
+    ixd_err e = {0};
+    if (ixd_open(t->st, t->scroll, &e) != 0) return send_err(s, &e);
+    t->open = 1;
+    t->exhausted = 0;
+    t->fetched = 0;
+    t->scroll_pos = 0;
+    t->has_ahead = 0;
+    ix_wbuf_reset(&t->ahead);
+}
+
+/* Reads the next row into t->ahead. Returns 1, 0 at the end, -1 on error. */
+static int read_ahead(ixd_sess *s, sess_stmt *t) {
+    if (t->has_ahead) return 1;
+    ix_wbuf_reset(&t->ahead);
+    ixd_err e = {0};
+    int r = ixd_fetch(t->st, &t->ahead, &e);
+    if (r < 0) {
+        send_err(s, &e);
+        return -1;
+    }
+    if (t->ahead.err) {
+        send_errcode(s, -208, 0, NULL);
+        return -1;
+    }
+    t->has_ahead = r == 1;
+    return r;
+}
+
+/*
+ * NFETCH (§3.6): as many whole tuples as fit in the client's buffer (at
+ * least one), counted by their payload bytes. When the data ends inside this
+ * reply, DONE (row id 0) + COST follow the tuples; a fetch on an exhausted
+ * cursor gets DONE with rows 0. The rows count of the final DONE is
+ * unresolved (§8 #4); ixd reports the rows fetched in this reply.
+ */
+static void do_nfetch(ixd_sess *s, int32_t bufsize) {
+    sess_stmt *t = cur_stmt(s);
+    if (!t) return send_errcode(s, -410, 0, NULL);
+    if (!t->open) return send_errcode(s, -404, 0, NULL); /* cursor not open */
+    if (t->exhausted) return send_done(s, 0, 0, 0);
+    size_t used = 0;
+    int64_t sent = 0;
+    for (;;) {
+        int r = read_ahead(s, t);
+        if (r < 0) return;
+        if (r == 0) {
+            t->exhausted = 1;
+            return send_done(s, 0, sent, 0);
+        }
+        if (sent > 0 && used + t->ahead.len > (size_t)(bufsize > 0 ? bufsize : 0)) break;
+        ix_enc_tuple(&s->reply, 0, t->ahead.data, t->ahead.len);
+        used += t->ahead.len;
+        sent++;
+        t->fetched++;
+        t->has_ahead = 0;
+    }
+}
+
+/*
+ * SFETCH (§3.13) on a scroll cursor: directions 1 NEXT, 4 LAST, 6 ABSOLUTE
+ * are from two sources; 2 PRIOR, 3 FIRST, 5 CURRENT and 7 RELATIVE follow
+ * ESQL/C's fetch orientations (unresolved). Each row is sent as SQ_TUPID
+ * (i32, 1-based position) + SQ_TUPLE; NEXT sends as many as fit the buffer,
+ * the others one. A position outside the result ends the data (DONE rows 0).
+ */
+static void do_sfetch(ixd_sess *s, const ix_msg *m) {
+    sess_stmt *t = cur_stmt(s);
+    if (!t) return send_errcode(s, -410, 0, NULL);
+    if (!t->open) return send_errcode(s, -404, 0, NULL);
+    if (!t->scroll) return send_errcode(s, -482, 0, NULL); /* not a scroll cursor */
+    int64_t n = ixd_row_count(t->st);
+    int64_t pos;
+    switch (m->u.sfetch.direction) {
+    case 1: pos = t->scroll_pos + 1; break;
+    case 2: pos = t->scroll_pos - 1; break;
+    case 3: pos = 1; break;
+    case 4: pos = n; break;
+    case 5: pos = t->scroll_pos; break;
+    case 6: pos = m->u.sfetch.position; break;
+    case 7: pos = t->scroll_pos + m->u.sfetch.position; break;
+    default: return send_errcode(s, -201, 0, NULL);
+    }
+    size_t used = 0;
+    int sent = 0;
+    while (pos >= 1 && pos <= n) {
+        ix_wbuf_reset(&s->tmp);
+        ixd_err e = {0};
+        if (ixd_fetch_at(t->st, pos, &s->tmp, &e) != 1) {
+            if (e.sqlcode) return send_err(s, &e);
+            break;
+        }
+        if (sent && used + s->tmp.len > (size_t)(m->u.sfetch.bufsize > 0 ? m->u.sfetch.bufsize : 0))
+            break;
+        ix_enc_tupid(&s->reply, (int32_t)pos);
+        ix_enc_tuple(&s->reply, 0, s->tmp.data, s->tmp.len);
+        used += s->tmp.len;
+        sent++;
+        t->scroll_pos = pos;
+        if (m->u.sfetch.direction != 1) break;
+        pos++;
+    }
+    if (!sent) {
+        if (pos < 1) t->scroll_pos = 0;
+        if (pos > n) t->scroll_pos = n + 1;
+        send_done(s, 0, 0, 0);
+    }
+}
+
+static void do_close(ixd_sess *s) {
+    sess_stmt *t = cur_stmt(s);
+    if (!t) return send_errcode(s, -410, 0, NULL);
+    if (t->st && t->open) ixd_close(t->st);
+    t->open = 0;
+    t->has_ahead = 0;
+    if (t->autofree) {
+        stmt_free(t);
+        s->stmts[s->cur] = NULL;
+    }
+}
+
+static void do_release(ixd_sess *s) {
+    sess_stmt *t = cur_stmt(s);
+    if (!t) return; /* releasing an unknown id is harmless */
+    if (t->st && t->open) ixd_close(t->st);
+    stmt_free(t);
+    s->stmts[s->cur] = NULL;
+}
+
+static void do_transaction(ixd_sess *s, int tag) {
+    if (!s->db) return send_errcode(s, -349, 0, NULL);
+    int was = ixd_in_transaction(s->db);
+    ixd_err e = {0};
+    int r = tag == IX_SQ_BEGIN      ? ixd_begin(s->db, &e)
+            : tag == IX_SQ_CMMTWORK ? ixd_commit(s->db, &e)
+                                    : ixd_rollback(s->db, &e);
+    if (r != 0) return send_err(s, &e);
+    send_xactstat(s, was);
+}
+
+/* Savepoint messages (single source, libsqli): run as SQL. */
+static void do_savepoint(ixd_sess *s, const ix_msg *m) {
+    if (!s->db) return send_errcode(s, -349, 0, NULL);
+    const ix_bytes *name = m->tag == IX_SQ_SVPOINT ? &m->u.svpoint.name : &m->u.name;
+    char sql[300];
+    const char *verb = m->tag == IX_SQ_SVPOINT      ? "SAVEPOINT"
+                       : m->tag == IX_SQ_RELSVPOINT ? "RELEASE SAVEPOINT"
+                                                    : "ROLLBACK WORK TO SAVEPOINT";
+    if (name->n > 128) return send_errcode(s, -201, 0, NULL);
+    snprintf(sql, sizeof sql, "%s %.*s", verb, (int)name->n, (const char *)name->p);
+    ixd_stmt *st = NULL;
+    ixd_err e = {0};
+    int64_t rows, s8;
+    int32_t ser;
+    if (ixd_prepare(s->db, sql, strlen(sql), &st, &e) != 0 ||
+        ixd_execute(st, &rows, &ser, &s8, &e) != 0) {
+        ixd_stmt_free(st);
+        return send_err(s, &e);
+    }
+    ixd_stmt_free(st);
+}
+
+/* ---- login ------------------------------------------------------------------- */
+
+static void ascstr_copy(char *dst, size_t cap, const ix_ascstr *a) {
+    size_t n = a->n < cap - 1 ? a->n : cap - 1;
+    if (n) memcpy(dst, a->p, n);
+    dst[n] = 0;
+}
+
+/* CONREQ -> CONACC, or CONREJ with svc_error and the end of the session. */
+static int do_login(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
+    ix_conreq req;
+    size_t used = 0, at = 0;
+    const char *why = NULL;
+    int rc =
+        ix_conreq_decode(m->u.login.packet.p, m->u.login.packet.n, NULL, &req, &used, &at, &why);
+    if (rc != IX_OK || m->u.login.sl_type != IX_SL_CONREQ) {
+        ixd_log(s->srv, s->id, "bad login packet at offset %zu: %s", at,
+                why ? why : "not a connection request");
+        return -1;
+    }
+    char user[64], pass[256], server[129];
+    ascstr_copy(user, sizeof user, &req.user);
+    ascstr_copy(pass, sizeof pass, &req.password);
+    ascstr_copy(server, sizeof server, &req.server);
+    int svc = 0;
+    if (server[0] && strcmp(server, s->srv->server_name) != 0) {
+        svc = -761; /* INFORMIXSERVER does not match DBSERVERNAME */
+    } else {
+        int ok = ixd_users_check(s->srv->users, user, pass);
+        if (ok == 0) svc = -951; /* unknown user */
+        if (ok < 0) svc = -952;  /* wrong password */
+    }
+    memset(pass, 0, sizeof pass);
+    ix_conacc acc;
+    if (svc) {
+        ix_conrej_defaults(&acc, s->srv->server_name, s->srv->banner, svc);
+        ix_conacc_encode(&acc, out);
+        ixd_log(s->srv, s->id, "login rejected for user \"%s\" from %s: %d %s", user, s->peer, svc,
+                ixd_errtext(svc));
+        return 1;
+    }
+    ix_conacc_defaults(&acc, s->srv->server_name, s->srv->banner);
+    ix_conacc_encode(&acc, out);
+    snprintf(s->user, sizeof s->user, "%s", user);
+    s->logged_in = 1;
+    ixd_log(s->srv, s->id, "login user \"%s\" from %s", user, s->peer);
+    return 0;
+}
+
+/* ---- dispatch ---------------------------------------------------------------- */
+
+/* Handles one post-login message. Returns 0, or 1 when the session ends. */
+static int handle(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
+    if (m->tag == IX_SQ_EOT) {
+        ix_put_bytes(out, s->reply.data, s->reply.len);
+        ix_wbuf_reset(&s->reply);
+        ix_enc_tag(out, IX_SQ_EOT);
+        s->skipping = 0;
+        s->done_sent = 0;
+        return 0;
+    }
+    if (m->tag == IX_SQ_EXIT) {
+        /* §2.9: act at once; an open transaction rolls back. */
+        ix_put_bytes(out, s->reply.data, s->reply.len);
+        ix_wbuf_reset(&s->reply);
+        if (s->db && ixd_in_transaction(s->db)) {
+            ixd_err e;
+            ixd_rollback(s->db, &e);
+        }
+        ix_enc_tag(out, IX_SQ_EXIT);
+        return 1;
+    }
+    if (s->skipping) return 0;
+    switch (m->tag) {
+    case IX_SQ_PROTOCOLS: {
+        uint8_t ans[IX_CAPS_ANSWER_LEN];
+        s->caps = ix_caps_answer(m->u.protocols.p, m->u.protocols.n, ix_caps_ixd, ans);
+        s->rd.caps = s->caps;
+        s->pr.caps = s->caps;
+        ix_enc_protocols(&s->reply, ans, sizeof ans);
+        break;
+    }
+    case IX_SQ_INFO: break; /* environment: accepted, nothing to answer */
+    case IX_SQ_DBOPEN: {
+        char name[129];
+        size_t n = m->u.dbopen.name.n < 128 ? m->u.dbopen.name.n : 128;
+        memcpy(name, m->u.dbopen.name.p, n);
+        name[n] = 0;
+        ixd_db *db = NULL;
+        int flags = 0;
+        ixd_err e = {0};
+        if (ixd_db_open(s->srv->engine, name, s->user, &db, &flags, &e) != 0) {
+            send_err(s, &e);
+            break;
+        }
+        ixd_db_close(s->db);
+        s->db = db;
+        s->dbflags = flags;
+        snprintf(s->dbname, sizeof s->dbname, "%s", name);
+        send_done(s, flags, 0, 0);
+        break;
+    }
+    case IX_SQ_DBCLOSE:
+        ixd_db_close(s->db);
+        s->db = NULL;
+        break;
+    case IX_SQ_PREPARE:
+    case IX_SQ_COMMAND: do_prepare(s, m->u.stmt.sql.p, m->u.stmt.sql.n); break;
+    case IX_SQ_NDESCRIBE: do_describe(s); break;
+    case IX_SQ_WANTDONE:
+        if (!s->done_sent) send_done(s, 0, 0, 0);
+        break;
+    case IX_SQ_ID:
+        s->cur = m->u.id;
+        s->done_sent = 0;
+        if (!cur_stmt(s)) send_errcode(s, -410, 0, NULL); /* statement not prepared */
+        break;
+    case IX_SQ_BIND: do_bind(s, m); break;
+    case IX_SQ_EXECUTE: do_execute(s); break;
+    case IX_SQ_CURNAME: {
+        sess_stmt *t = cur_stmt(s);
+        if (!t) {
+            send_errcode(s, -410, 0, NULL);
+            break;
+        }
+        size_t n = m->u.name.n < sizeof t->cursor - 1 ? m->u.name.n : sizeof t->cursor - 1;
+        memcpy(t->cursor, m->u.name.p, n);
+        t->cursor[n] = 0;
+        t->scroll = t->hold = t->autofree = 0;
+        break;
+    }
+    case IX_SQ_SCROLL:
+    case IX_SQ_HOLD:
+    case IX_SQ_AUTOFREE: {
+        sess_stmt *t = cur_stmt(s);
+        if (!t) {
+            send_errcode(s, -410, 0, NULL);
+            break;
+        }
+        if (m->tag == IX_SQ_SCROLL) t->scroll = 1;
+        if (m->tag == IX_SQ_HOLD) t->hold = 1;
+        if (m->tag == IX_SQ_AUTOFREE) t->autofree = 1;
+        break;
+    }
+    case IX_SQ_OPEN: do_open(s); break;
+    case IX_SQ_NFETCH: do_nfetch(s, m->u.nfetch.bufsize); break;
+    case IX_SQ_SFETCH: do_sfetch(s, m); break;
+    case IX_SQ_RET_TYPE: break; /* the described types are kept (§8 #25) */
+    case IX_SQ_CLOSE: do_close(s); break;
+    case IX_SQ_RELEASE: do_release(s); break;
+    case IX_SQ_BEGIN:
+    case IX_SQ_CMMTWORK:
+    case IX_SQ_RBWORK: do_transaction(s, m->tag); break;
+    case IX_SQ_SVPOINT:
+    case IX_SQ_RELSVPOINT:
+    case IX_SQ_RBSVPOINT: do_savepoint(s, m); break;
+    case IX_SQ_GENKEYS:
+    case IX_SQ_BATCH_START:
+    case IX_SQ_BATCH_END: break;                                 /* accepted; nothing to do */
+    case IX_SQ_FETCHBLOB: send_errcode(s, -609, 0, NULL); break; /* BYTE/TEXT not yet */
+    default:
+        /* PAM messages and the like: ixd never grants PAM. */
+        ixd_log(s->srv, s->id, "unexpected %s", ix_tag_name(m->tag));
+        send_errcode(s, -408, 0, NULL);
+        break;
+    }
+    return 0;
+}
+
+ixd_sess *ixd_sess_new(ixd_server *srv, unsigned long id, const char *peer) {
+    ixd_sess *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->srv = srv;
+    s->id = id;
+    snprintf(s->peer, sizeof s->peer, "%s", peer ? peer : "?");
+    ix_reader_init(&s->rd, IX_FROM_CLIENT, NULL);
+    s->rd.lim = srv->limits;
+    s->rd.max_buffer = srv->max_buffer;
+    ix_printer_init(&s->pr, NULL);
+    ix_reader_init(&s->vrd, IX_FROM_SERVER, NULL);
+    ix_printer_init(&s->vpr, NULL);
+    ix_wbuf_init(&s->reply, NULL);
+    ix_wbuf_init(&s->tmp, NULL);
+    s->cur = -1;
+    return s;
+}
+
+/* --verbose: prints the reply messages appended to out since `from`. */
+static void log_replies(ixd_sess *s, const ix_wbuf *out, size_t from) {
+    if (!s->srv->verbose || out->len <= from) return;
+    s->vrd.caps = s->caps;
+    s->vpr.caps = s->caps;
+    if (ix_reader_feed(&s->vrd, out->data + from, out->len - from) != IX_OK) return;
+    ix_msg m;
+    while (ix_reader_next(&s->vrd, &m) == IX_OK) {
+        ix_wbuf_reset(&s->tmp);
+        ix_print_msg(&s->vpr, IX_FROM_SERVER, &m, &s->tmp);
+        ixd_log(s->srv, s->id, "> %.*s", (int)s->tmp.len, (const char *)s->tmp.data);
+    }
+}
+
+static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ix_wbuf *out);
+
+int ixd_sess_input(ixd_sess *s, const uint8_t *p, size_t n, ix_wbuf *out) {
+    size_t from = out->len;
+    int rc = sess_input(s, p, n, out);
+    log_replies(s, out, from);
+    return rc;
+}
+
+static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ix_wbuf *out) {
+    int rc = ix_reader_feed(&s->rd, p, n);
+    if (rc != IX_OK) {
+        ixd_log(s->srv, s->id, "input refused: %s (%zu bytes waiting)", ix_rc_str(rc),
+                ix_reader_pending(&s->rd));
+        return -1;
+    }
+    for (;;) {
+        ix_msg m;
+        rc = ix_reader_next(&s->rd, &m);
+        if (rc == IX_NEED_MORE) return 0;
+        if (rc != IX_OK) {
+            ixd_log(s->srv, s->id, "malformed input at stream offset %llu: %s",
+                    (unsigned long long)ix_reader_offset(&s->rd),
+                    ix_reader_why(&s->rd) ? ix_reader_why(&s->rd) : ix_rc_str(rc));
+            return -1;
+        }
+        if (s->srv->verbose) {
+            ix_wbuf_reset(&s->tmp);
+            ix_print_msg(&s->pr, IX_FROM_CLIENT, &m, &s->tmp);
+            ixd_log(s->srv, s->id, "< %.*s", (int)s->tmp.len, (const char *)s->tmp.data);
+        }
+        int end;
+        if (m.tag == IX_MSG_LOGIN)
+            end = do_login(s, &m, out);
+        else if (!s->logged_in)
+            end = -1;
+        else
+            end = handle(s, &m, out);
+        if (s->reply.err || out->err) {
+            ixd_log(s->srv, s->id, "out of memory building a reply");
+            return -1;
+        }
+        if (end) return end;
+    }
+}
+
+void ixd_sess_free(ixd_sess *s, const char *reason) {
+    if (!s) return;
+    for (int i = 0; i < MAX_STMTS; i++)
+        stmt_free(s->stmts[i]);
+    int rolled = s->db && ixd_in_transaction(s->db);
+    ixd_db_close(s->db); /* rolls back an open transaction */
+    ixd_log(s->srv, s->id, "session ends: %s%s", reason ? reason : "closed",
+            rolled ? " (open transaction rolled back)" : "");
+    ix_reader_free(&s->rd);
+    ix_printer_free(&s->pr);
+    ix_reader_free(&s->vrd);
+    ix_printer_free(&s->vpr);
+    ix_wbuf_free(&s->reply);
+    ix_wbuf_free(&s->tmp);
+    free(s);
+}

@@ -1,0 +1,1057 @@
+/* ixd_store.c: the storage mapping of ixd (Informix value <-> SQLite value),
+ * the string builder, type helpers, exact DECIMAL arithmetic on ix_decimal,
+ * and the conversions used by binds, fetches and literals. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/sql/ixs.h"
+
+/* ---- string builder ---------------------------------------------------------- */
+
+static int sb_grow(sb *b, size_t more) {
+    if (b->oom) return 0;
+    if (b->n + more + 1 <= b->cap) return 1;
+    size_t nc = b->cap ? b->cap : 64;
+    while (nc < b->n + more + 1) {
+        if (nc > (SIZE_MAX / 4)) {
+            b->oom = 1;
+            return 0;
+        }
+        nc *= 2;
+    }
+    char *np = realloc(b->p, nc);
+    if (!np) {
+        b->oom = 1;
+        return 0;
+    }
+    b->p = np;
+    b->cap = nc;
+    return 1;
+}
+
+void sb_addn(sb *b, const char *s, size_t n) {
+    if (!sb_grow(b, n)) return;
+    if (n) memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+void sb_add(sb *b, const char *s) {
+    sb_addn(b, s, strlen(s));
+}
+void sb_addc(sb *b, char c) {
+    sb_addn(b, &c, 1);
+}
+void sb_printf(sb *b, const char *fmt, ...) {
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (k < 0) return;
+    if ((size_t)k < sizeof tmp) {
+        sb_addn(b, tmp, (size_t)k);
+        return;
+    }
+    if (!sb_grow(b, (size_t)k)) return;
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
+    va_end(ap);
+    b->n += (size_t)k;
+}
+void sb_ident(sb *b, const char *name) {
+    sb_addc(b, '"');
+    for (const char *q = name; *q; q++) {
+        if (*q == '"') sb_addc(b, '"');
+        sb_addc(b, *q);
+    }
+    sb_addc(b, '"');
+}
+void sb_strlit(sb *b, const char *s, size_t n) {
+    sb_addc(b, '\'');
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\'') sb_addc(b, '\'');
+        if (s[i] == 0) continue; /* SQLite text literals cannot hold NUL */
+        sb_addc(b, s[i]);
+    }
+    sb_addc(b, '\'');
+}
+void sb_free(sb *b) {
+    free(b->p);
+    memset(b, 0, sizeof *b);
+}
+char *sb_take(sb *b) {
+    if (b->oom) {
+        sb_free(b);
+        return NULL;
+    }
+    if (!b->p) sb_addn(b, "", 0);
+    char *p = b->p;
+    memset(b, 0, sizeof *b);
+    return p;
+}
+
+/* ---- types --------------------------------------------------------------------- */
+
+int ixs_is_int(int c) {
+    return c == IX_T_SMALLINT || c == IX_T_INTEGER || c == IX_T_SERIAL || c == IX_T_INT8 ||
+           c == IX_T_SERIAL8 || c == IX_T_BIGINT || c == IX_T_BIGSERIAL;
+}
+int ixs_is_float(int c) {
+    return c == IX_T_FLOAT || c == IX_T_SMALLFLOAT;
+}
+int ixs_is_dec(int c) {
+    return c == IX_T_DECIMAL || c == IX_T_MONEY;
+}
+int ixs_is_numeric(int c) {
+    return ixs_is_int(c) || ixs_is_float(c) || ixs_is_dec(c);
+}
+int ixs_is_char(int c) {
+    return c == IX_T_CHAR || c == IX_T_NCHAR || c == IX_T_VARCHAR || c == IX_T_NVARCHAR ||
+           c == IX_T_LVARCHAR || c == IX_T_TEXT;
+}
+ityp ixs_t(int code, uint32_t len) {
+    ityp t = {code, len};
+    return t;
+}
+ityp ixs_t_default(int code) {
+    switch (code) {
+    case IX_T_SMALLINT: return ixs_t(code, 2);
+    case IX_T_INTEGER:
+    case IX_T_SERIAL:
+    case IX_T_DATE:
+    case IX_T_SMALLFLOAT: return ixs_t(code, 4);
+    case IX_T_FLOAT:
+    case IX_T_BIGINT:
+    case IX_T_BIGSERIAL: return ixs_t(code, 8);
+    case IX_T_INT8:
+    case IX_T_SERIAL8: return ixs_t(code, 10);
+    case IX_T_DECIMAL: return ixs_t(code, 16u << 8 | 0xff);
+    case IX_T_MONEY: return ixs_t(code, 16u << 8 | 2);
+    case IX_T_BOOLEAN: return ixs_t(code, 1);
+    case IX_T_LVARCHAR: return ixs_t(code, 2048);
+    case IX_T_CHAR:
+    case IX_T_NCHAR: return ixs_t(code, 1);
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR: return ixs_t(code, 1);
+    case IX_T_BYTE:
+    case IX_T_TEXT: return ixs_t(code, 56);
+    case IX_T_DATETIME: return ixs_t(code, ix_dt_qual(IX_TU_YEAR, IX_TU_F(3)));
+    default: return ixs_t(code, 0);
+    }
+}
+int ixs_desc_code(int code, const char **xname) {
+    if (xname) *xname = NULL;
+    if (code == IX_T_LVARCHAR) {
+        if (xname) *xname = "lvarchar";
+        return IX_T_UDTVAR;
+    }
+    if (code == IX_T_BOOLEAN) {
+        if (xname) *xname = "boolean";
+        return IX_T_UDTFIXED;
+    }
+    return code;
+}
+
+static const char *unit_name(int u) {
+    switch (u) {
+    case IX_TU_YEAR: return "YEAR";
+    case IX_TU_MONTH: return "MONTH";
+    case IX_TU_DAY: return "DAY";
+    case IX_TU_HOUR: return "HOUR";
+    case IX_TU_MINUTE: return "MINUTE";
+    case IX_TU_SECOND: return "SECOND";
+    default: return "FRACTION";
+    }
+}
+
+void ixs_type_text(ityp t, char *buf, size_t n) {
+    switch (t.code) {
+    case IX_T_DECIMAL:
+    case IX_T_MONEY:
+        if ((t.len & 0xff) == 0xff)
+            snprintf(buf, n, "%s(%u)", ix_type_name(t.code), t.len >> 8);
+        else
+            snprintf(buf, n, "%s(%u,%u)", ix_type_name(t.code), t.len >> 8, t.len & 0xff);
+        return;
+    case IX_T_CHAR:
+    case IX_T_NCHAR:
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR:
+    case IX_T_LVARCHAR: snprintf(buf, n, "%s(%u)", ix_type_name(t.code), t.len & 0xffff); return;
+    case IX_T_DATETIME:
+    case IX_T_INTERVAL: {
+        int s = IX_QUAL_START(t.len), e = IX_QUAL_END(t.len);
+        char es[16];
+        if (e > IX_TU_SECOND)
+            snprintf(es, sizeof es, "FRACTION(%d)", e - 10);
+        else
+            snprintf(es, sizeof es, "%s", unit_name(e));
+        snprintf(buf, n, "%s %s TO %s", ix_type_name(t.code), unit_name(s), es);
+        return;
+    }
+    default: snprintf(buf, n, "%s", t.code < 0 ? "UNKNOWN" : ix_type_name(t.code)); return;
+    }
+}
+
+/* ---- storage values ---------------------------------------------------------------- */
+
+void sval_free(sval *v) {
+    free(v->own);
+    memset(v, 0, sizeof *v);
+}
+
+static int sval_own(sval *v, int kind, const void *p, size_t n) {
+    v->kind = kind;
+    v->own = malloc(n + 1);
+    if (!v->own) return -208;
+    if (n) memcpy(v->own, p, n);
+    v->own[n] = 0;
+    v->p = v->own;
+    v->n = n;
+    return 0;
+}
+
+void sval_from_sqlite(sval *v, sqlite3_value *x) {
+    memset(v, 0, sizeof *v);
+    v->kind = sqlite3_value_type(x);
+    switch (v->kind) {
+    case SQLITE_INTEGER: v->i = sqlite3_value_int64(x); break;
+    case SQLITE_FLOAT: v->d = sqlite3_value_double(x); break;
+    case SQLITE_TEXT:
+        v->p = sqlite3_value_text(x);
+        v->n = (size_t)sqlite3_value_bytes(x);
+        if (!v->p) v->kind = SQLITE_NULL;
+        break;
+    case SQLITE_BLOB:
+        v->p = sqlite3_value_blob(x);
+        v->n = (size_t)sqlite3_value_bytes(x);
+        if (!v->p) v->p = (const uint8_t *)"";
+        break;
+    default: v->kind = SQLITE_NULL;
+    }
+}
+
+void sval_from_column(sval *v, sqlite3_stmt *st, int i) {
+    sval_from_sqlite(v, sqlite3_column_value(st, i));
+}
+
+int sval_bind(const sval *v, sqlite3_stmt *st, int idx) {
+    switch (v->kind) {
+    case SQLITE_INTEGER: return sqlite3_bind_int64(st, idx, v->i);
+    case SQLITE_FLOAT: return sqlite3_bind_double(st, idx, v->d);
+    case SQLITE_TEXT:
+        return sqlite3_bind_text(st, idx, (const char *)v->p, (int)v->n, SQLITE_TRANSIENT);
+    case SQLITE_BLOB: return sqlite3_bind_blob(st, idx, v->p, (int)v->n, SQLITE_TRANSIENT);
+    default: return sqlite3_bind_null(st, idx);
+    }
+}
+
+void sval_result(const sval *v, sqlite3_context *ctx) {
+    switch (v->kind) {
+    case SQLITE_INTEGER: sqlite3_result_int64(ctx, v->i); break;
+    case SQLITE_FLOAT: sqlite3_result_double(ctx, v->d); break;
+    case SQLITE_TEXT:
+        sqlite3_result_text(ctx, (const char *)v->p, (int)v->n, SQLITE_TRANSIENT);
+        break;
+    case SQLITE_BLOB: sqlite3_result_blob(ctx, v->p, (int)v->n, SQLITE_TRANSIENT); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+
+void sval_sql(const sval *v, sb *out) {
+    switch (v->kind) {
+    case SQLITE_INTEGER: sb_printf(out, "%lld", (long long)v->i); break;
+    case SQLITE_FLOAT:
+        if (isinf(v->d))
+            sb_add(out, v->d > 0 ? "9e999" : "-9e999");
+        else if (isnan(v->d))
+            sb_add(out, "NULL");
+        else if (v->d == 0 && signbit(v->d))
+            sb_add(out, "(-0.0)");
+        else
+            sb_printf(out, "%.17g", v->d);
+        if (v->d == floor(v->d) && isfinite(v->d) && v->d != 0 && fabs(v->d) < 1e17)
+            sb_add(out, ".0");
+        break;
+    case SQLITE_TEXT: sb_strlit(out, (const char *)v->p, v->n); break;
+    case SQLITE_BLOB:
+        sb_add(out, "X'");
+        for (size_t i = 0; i < v->n; i++)
+            sb_printf(out, "%02X", v->p[i]);
+        sb_addc(out, '\'');
+        break;
+    default: sb_add(out, "NULL");
+    }
+}
+
+/* ---- decimal helpers ------------------------------------------------------------------ */
+
+void ixs_dec_to_blob(const ix_decimal *d, uint8_t *buf, size_t *n) {
+    size_t w = (size_t)d->ndig + 1;
+    if (ix_dec_pack(d, w, buf) != IX_OK) {
+        buf[0] = 0x80;
+        w = 1;
+    }
+    *n = w;
+}
+
+int ixs_dec_from_sval(const sval *v, ix_decimal *d) {
+    switch (v->kind) {
+    case SQLITE_NULL: ix_dec_null(d); return 1;
+    case SQLITE_INTEGER: ix_dec_from_i64(d, v->i); return 0;
+    case SQLITE_FLOAT:
+        if (ix_dec_from_double(d, v->d) != IX_OK) return -1226;
+        return 0;
+    case SQLITE_TEXT: {
+        int rc = ix_dec_from_text(d, (const char *)v->p, v->n);
+        if (rc == IX_ERANGE) return -1226;
+        if (rc != IX_OK) return -1213;
+        return 0;
+    }
+    default: {
+        if (v->n == 0 || v->n > 18) return -1213;
+        uint8_t tmp[18];
+        memset(tmp, 0, sizeof tmp);
+        memcpy(tmp, v->p, v->n);
+        size_t w = v->n < 2 ? 2 : v->n;
+        int rc = ix_dec_decode(d, tmp, w);
+        if (rc == IX_NULL_VALUE) return 1;
+        if (rc != IX_OK) return -1213;
+        return 0;
+    }
+    }
+}
+
+/* Exact arithmetic on base-100 digit arrays. A number is sign * sum dig[i] *
+ * 100^(exp-1-i). We work with up to W pairs and round to 16 pairs (32 digits). */
+#define DW 80
+typedef struct bigd {
+    int sign;
+    int exp;
+    int n;
+    int dig[DW];
+} bigd;
+
+static void bd_from(const ix_decimal *a, bigd *b) {
+    b->sign = a->sign;
+    b->exp = a->exp;
+    b->n = a->ndig;
+    for (int i = 0; i < a->ndig; i++)
+        b->dig[i] = a->dig[i];
+}
+
+/* Normalises and rounds to 32 significant digits, into r. */
+static int bd_to(bigd *b, ix_decimal *r) {
+    /* strip leading zero pairs */
+    int lead = 0;
+    while (lead < b->n && b->dig[lead] == 0)
+        lead++;
+    if (lead == b->n) {
+        ix_dec_zero(r);
+        return 0;
+    }
+    if (lead) {
+        memmove(b->dig, b->dig + lead, sizeof(int) * (size_t)(b->n - lead));
+        b->n -= lead;
+        b->exp -= lead;
+    }
+    /* round to 32 significant decimal digits: the first pair may hold 1 or 2 */
+    int sigdigits = b->dig[0] >= 10 ? 2 : 1;
+    int keep_digits = 32;
+    /* digits available: sigdigits + 2*(n-1) */
+    int total = sigdigits + 2 * (b->n - 1);
+    if (total > keep_digits) {
+        /* drop (total - keep) decimal digits from the end */
+        int drop = total - keep_digits;
+        /* express as pairs: position of last kept digit */
+        int lastpair, half; /* half = 1 when we cut inside a pair (keep tens digit) */
+        int kept_after_first = keep_digits - sigdigits; /* digits after first pair */
+        lastpair = kept_after_first / 2;                /* index of last pair fully/partly kept */
+        half = kept_after_first % 2;
+        (void)drop;
+        int roundup = 0;
+        if (half) {
+            /* keep tens digit of pair lastpair+1 */
+            int p = lastpair + 1;
+            int units = b->dig[p] % 10;
+            roundup = units >= 5;
+            b->dig[p] -= units;
+            b->n = p + 1;
+            if (roundup) b->dig[p] += 10;
+            for (int i = p; i > 0 && b->dig[i] >= 100; i--) {
+                b->dig[i] -= 100;
+                b->dig[i - 1]++;
+            }
+        } else {
+            int p = lastpair; /* last kept pair index */
+            roundup = b->dig[p + 1] >= 50;
+            b->n = p + 1;
+            if (roundup) b->dig[p]++;
+            for (int i = p; i > 0 && b->dig[i] >= 100; i--) {
+                b->dig[i] -= 100;
+                b->dig[i - 1]++;
+            }
+        }
+        if (b->dig[0] >= 100) {
+            memmove(b->dig + 1, b->dig, sizeof(int) * (size_t)b->n);
+            b->dig[0] = b->dig[1] / 100;
+            b->dig[1] %= 100;
+            b->n++;
+            b->exp++;
+        }
+    }
+    while (b->n > 0 && b->dig[b->n - 1] == 0)
+        b->n--;
+    if (b->n > IX_DEC_MAXPAIRS) b->n = IX_DEC_MAXPAIRS;
+    if (b->exp > IX_DEC_MAXEXP || b->exp < IX_DEC_MINEXP) return -1226;
+    memset(r, 0, sizeof *r);
+    r->sign = (int8_t)(b->sign < 0 ? -1 : 1);
+    r->exp = (int16_t)b->exp;
+    r->ndig = (uint8_t)b->n;
+    for (int i = 0; i < b->n; i++)
+        r->dig[i] = (uint8_t)b->dig[i];
+    return 0;
+}
+
+/* |a| compared with |b| at aligned exponents */
+static int bd_cmpabs(const bigd *a, const bigd *b) {
+    if (a->n == 0 || b->n == 0) return (a->n != 0) - (b->n != 0);
+    if (a->exp != b->exp) return a->exp > b->exp ? 1 : -1;
+    int m = a->n > b->n ? a->n : b->n;
+    for (int i = 0; i < m; i++) {
+        int x = i < a->n ? a->dig[i] : 0, y = i < b->n ? b->dig[i] : 0;
+        if (x != y) return x > y ? 1 : -1;
+    }
+    return 0;
+}
+
+int ixs_dec_add(const ix_decimal *x, const ix_decimal *y, int sub, ix_decimal *r) {
+    if (x->is_null || y->is_null) {
+        ix_dec_null(r);
+        return 1;
+    }
+    bigd a, b, c;
+    bd_from(x, &a);
+    bd_from(y, &b);
+    if (sub) b.sign = -b.sign;
+    if (a.n == 0) return bd_to(&b, r);
+    if (b.n == 0) return bd_to(&a, r);
+    /* align: top exponent, result pairs */
+    int top = (a.exp > b.exp ? a.exp : b.exp) + 1;
+    int lowa = a.exp - a.n, lowb = b.exp - b.n;
+    int low = lowa < lowb ? lowa : lowb;
+    int width = top - low;
+    if (width > DW) { /* the smaller operand is below 32-digit precision: drop it */
+        int lim = top - DW;
+        if (lowa < lim) a.n = a.exp - lim > 0 ? a.exp - lim : 0;
+        if (lowb < lim) b.n = b.exp - lim > 0 ? b.exp - lim : 0;
+        low = lim;
+        width = DW;
+    }
+    int va[DW], vb[DW];
+    memset(va, 0, sizeof va);
+    memset(vb, 0, sizeof vb);
+    for (int i = 0; i < a.n; i++) {
+        int pos = top - (a.exp - i); /* index from the top, 1-based weight */
+        if (pos >= 0 && pos < width) va[pos] = a.dig[i];
+    }
+    for (int i = 0; i < b.n; i++) {
+        int pos = top - (b.exp - i);
+        if (pos >= 0 && pos < width) vb[pos] = b.dig[i];
+    }
+    c.exp = top;
+    c.n = width;
+    if (a.sign == b.sign) {
+        int carry = 0;
+        for (int i = width - 1; i >= 0; i--) {
+            int s = va[i] + vb[i] + carry;
+            c.dig[i] = s % 100;
+            carry = s / 100;
+        }
+        c.sign = a.sign;
+    } else {
+        /* subtract the smaller magnitude from the larger */
+        int cmp = 0;
+        for (int i = 0; i < width && !cmp; i++)
+            if (va[i] != vb[i]) cmp = va[i] > vb[i] ? 1 : -1;
+        if (cmp == 0) {
+            ix_dec_zero(r);
+            return 0;
+        }
+        int *big = cmp > 0 ? va : vb, *sm = cmp > 0 ? vb : va;
+        c.sign = cmp > 0 ? a.sign : b.sign;
+        int borrow = 0;
+        for (int i = width - 1; i >= 0; i--) {
+            int s = big[i] - sm[i] - borrow;
+            borrow = s < 0;
+            if (s < 0) s += 100;
+            c.dig[i] = s;
+        }
+    }
+    (void)bd_cmpabs;
+    return bd_to(&c, r);
+}
+
+int ixs_dec_mul(const ix_decimal *x, const ix_decimal *y, ix_decimal *r) {
+    if (x->is_null || y->is_null) {
+        ix_dec_null(r);
+        return 1;
+    }
+    if (x->ndig == 0 || y->ndig == 0) {
+        ix_dec_zero(r);
+        return 0;
+    }
+    bigd c;
+    int n = x->ndig + y->ndig;
+    int acc[2 * IX_DEC_MAXPAIRS + 2];
+    memset(acc, 0, sizeof acc);
+    for (int i = 0; i < x->ndig; i++)
+        for (int j = 0; j < y->ndig; j++)
+            acc[i + j + 1] += x->dig[i] * y->dig[j];
+    for (int k = n - 1; k > 0; k--) {
+        acc[k - 1] += acc[k] / 100;
+        acc[k] %= 100;
+    }
+    c.sign = x->sign * y->sign;
+    c.exp = x->exp + y->exp;
+    c.n = n;
+    for (int i = 0; i < n; i++)
+        c.dig[i] = acc[i];
+    return bd_to(&c, r);
+}
+
+int ixs_dec_div(const ix_decimal *x, const ix_decimal *y, ix_decimal *r) {
+    if (x->is_null || y->is_null) {
+        ix_dec_null(r);
+        return 1;
+    }
+    if (y->ndig == 0) return -1202;
+    if (x->ndig == 0) {
+        ix_dec_zero(r);
+        return 0;
+    }
+    /* Q = (xint * 100^K) / yint by schoolbook long division in base 100;
+     * value = 0.Q * 100^(xe - ye + yn). */
+    int yn = y->ndig, K = 18 + yn, L = x->ndig + K;
+    if (L > DW) L = DW;
+    int cw = yn + 1; /* remainder width (pairs), right aligned */
+    int cur[IX_DEC_MAXPAIRS + 2];
+    memset(cur, 0, sizeof cur);
+    bigd c;
+    for (int i = 0; i < L; i++) {
+        /* cur = cur * 100 + D[i] */
+        memmove(cur, cur + 1, sizeof(int) * (size_t)(cw - 1));
+        cur[cw - 1] = i < x->ndig ? x->dig[i] : 0;
+        int q = 0, lo = 0, hi = 99;
+        while (lo <= hi) {
+            int mid = (lo + hi) / 2;
+            int prod[IX_DEC_MAXPAIRS + 2];
+            int carry = 0;
+            for (int k = yn - 1; k >= 0; k--) {
+                int s = y->dig[k] * mid + carry;
+                prod[k + 1] = s % 100;
+                carry = s / 100;
+            }
+            prod[0] = carry;
+            int cmp = 0;
+            for (int k = 0; k < cw && !cmp; k++)
+                if (cur[k] != prod[k]) cmp = cur[k] > prod[k] ? 1 : -1;
+            if (cmp >= 0) {
+                q = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if (q) {
+            int carry = 0, borrow = 0;
+            for (int k = cw - 1; k >= 0; k--) {
+                int yi = k - 1;
+                int pv = carry + (yi >= 0 ? y->dig[yi] * q : 0);
+                carry = pv / 100;
+                pv %= 100;
+                int s = cur[k] - pv - borrow;
+                borrow = s < 0;
+                if (s < 0) s += 100;
+                cur[k] = s;
+            }
+        }
+        c.dig[i] = q;
+    }
+    c.n = L;
+    c.sign = x->sign * y->sign;
+    c.exp = x->exp - y->exp + yn;
+    return bd_to(&c, r);
+}
+
+/* ---- conversions ---------------------------------------------------------------------- */
+
+int ixs_cvt_code(ityp to, int rc) {
+    switch (to.code) {
+    case IX_T_SMALLINT: return rc == IX_ERANGE ? -1214 : -1213;
+    case IX_T_INTEGER:
+    case IX_T_SERIAL: return rc == IX_ERANGE ? -1215 : -1213;
+    case IX_T_INT8:
+    case IX_T_SERIAL8:
+    case IX_T_BIGINT:
+    case IX_T_BIGSERIAL: return rc == IX_ERANGE ? -1215 : -1213;
+    case IX_T_FLOAT:
+    case IX_T_SMALLFLOAT: return rc == IX_ERANGE ? -1226 : -1213;
+    case IX_T_DECIMAL:
+    case IX_T_MONEY: return rc == IX_ERANGE ? -1226 : -1213;
+    case IX_T_DATE: return rc == IX_ERANGE ? -1206 : -1218;
+    case IX_T_DATETIME:
+    case IX_T_INTERVAL: return rc == IX_ERANGE ? -1263 : -1262;
+    case IX_T_BOOLEAN: return -1213;
+    default: return -1213;
+    }
+}
+
+static int dt_from_text(uint32_t q, const sval *v, ix_datetime *dt) {
+    if (v->kind != SQLITE_TEXT) return -1262;
+    int rc = ix_dt_parse(q, (const char *)v->p, v->n, dt);
+    if (rc != IX_OK) return rc == IX_ERANGE ? -1263 : -1262;
+    return 0;
+}
+
+static int iv_is_ym(uint32_t q) {
+    return IX_QUAL_START(q) <= IX_TU_MONTH;
+}
+
+int ixs_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
+    memset(out, 0, sizeof *out);
+    ix_vtype vt = {t.code, t.len};
+    int z = ix_value_is_null(vt, p, n);
+    if (z < 0) return -1213;
+    if (z) {
+        out->kind = SQLITE_NULL;
+        return 0;
+    }
+    switch (t.code) {
+    case IX_T_SMALLINT:
+    case IX_T_INTEGER:
+    case IX_T_SERIAL:
+    case IX_T_INT8:
+    case IX_T_SERIAL8:
+    case IX_T_BIGINT:
+    case IX_T_BIGSERIAL:
+    case IX_T_DATE:
+        out->kind = SQLITE_INTEGER;
+        return ix_value_get_int(vt, p, n, &out->i) == IX_OK ? 0 : -1213;
+    case IX_T_BOOLEAN: {
+        int b;
+        if (ix_value_get_bool(vt, p, n, &b) != IX_OK) return -1213;
+        out->kind = SQLITE_INTEGER;
+        out->i = b ? 1 : 0;
+        return 0;
+    }
+    case IX_T_FLOAT:
+    case IX_T_SMALLFLOAT:
+        out->kind = SQLITE_FLOAT;
+        return ix_value_get_double(vt, p, n, &out->d) == IX_OK ? 0 : -1213;
+    case IX_T_DECIMAL:
+    case IX_T_MONEY: {
+        ix_decimal d;
+        if (ix_dec_decode(&d, p, n) != IX_OK) return -1213;
+        uint8_t buf[20];
+        size_t bn;
+        ixs_dec_to_blob(&d, buf, &bn);
+        return sval_own(out, SQLITE_BLOB, buf, bn);
+    }
+    case IX_T_DATETIME: {
+        ix_datetime dt;
+        if (ix_dt_decode(t.len, p, n, &dt) != IX_OK) return -1262;
+        ix_wbuf b;
+        ix_wbuf_init(&b, NULL);
+        int rc = ix_dt_format(t.len, &dt, &b);
+        int r = rc == IX_OK ? sval_own(out, SQLITE_TEXT, b.data, b.len) : -1262;
+        ix_wbuf_free(&b);
+        return r;
+    }
+    case IX_T_INTERVAL: {
+        ix_interval iv;
+        if (ix_iv_decode(t.len, p, n, &iv) != IX_OK) return -1262;
+        out->kind = SQLITE_INTEGER;
+        out->i = iv.sign * (iv_is_ym(t.len) ? iv.months : iv.units);
+        return 0;
+    }
+    case IX_T_CHAR:
+    case IX_T_NCHAR:
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR:
+    case IX_T_LVARCHAR: {
+        const uint8_t *d;
+        size_t len;
+        if (ix_value_get_bytes(vt, p, n, &d, &len) != IX_OK) return -1213;
+        if (t.code == IX_T_CHAR || t.code == IX_T_NCHAR)
+            while (len > 0 && d[len - 1] == ' ')
+                len--;
+        return sval_own(out, SQLITE_TEXT, d, len);
+    }
+    default: return -608; /* BYTE/TEXT values travel outside tuples */
+    }
+}
+
+static int put_text_type(ityp t, const uint8_t *s, size_t n, ix_wbuf *out) {
+    switch (t.code) {
+    case IX_T_CHAR:
+    case IX_T_NCHAR: {
+        size_t w = t.len & 0xffff;
+        if (w == 0) w = 1;
+        if (n > w) n = w;
+        ix_put_bytes(out, s, n);
+        for (size_t i = n; i < w; i++)
+            ix_put_u8(out, ' ');
+        return 0;
+    }
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR: {
+        size_t w = t.len & 0xff;
+        if (w == 0) w = 255;
+        if (n > w) n = w;
+        ix_put_u8(out, (uint8_t)n);
+        ix_put_bytes(out, s, n);
+        return 0;
+    }
+    default: { /* LVARCHAR */
+        size_t w = t.len ? t.len : 2048;
+        if (n > w) n = w;
+        ix_put_u8(out, 0);
+        ix_put_i32(out, (int64_t)n);
+        ix_put_bytes(out, s, n);
+        return 0;
+    }
+    }
+}
+
+static int int_fits(int code, int64_t v) {
+    switch (code) {
+    case IX_T_SMALLINT: return v > -32768 && v <= 32767;
+    case IX_T_INTEGER:
+    case IX_T_SERIAL:
+    case IX_T_DATE: return v > INT32_MIN && v <= INT32_MAX;
+    default: return v != INT64_MIN;
+    }
+}
+
+int ixs_sval_to_tuple(ityp t, const sval *v, ix_wbuf *out) {
+    ix_vtype vt = {t.code, t.len};
+    if (v->kind == SQLITE_NULL) {
+        if (t.code == IX_T_LVARCHAR || t.code == IX_T_BOOLEAN) {
+            ix_put_u8(out, 1);
+            ix_put_i32(out, 0);
+            return 0;
+        }
+        if (t.code == IX_T_BYTE || t.code == IX_T_TEXT)
+            return ix_value_put_null(vt, out) ? -608 : 0;
+        return ix_value_put_null(vt, out) == IX_OK ? 0 : -1213;
+    }
+    switch (t.code) {
+    case IX_T_SMALLINT:
+    case IX_T_INTEGER:
+    case IX_T_SERIAL:
+    case IX_T_INT8:
+    case IX_T_SERIAL8:
+    case IX_T_BIGINT:
+    case IX_T_BIGSERIAL:
+    case IX_T_DATE: {
+        int64_t x;
+        if (v->kind == SQLITE_INTEGER) {
+            x = v->i;
+        } else if (v->kind == SQLITE_FLOAT) {
+            if (!(v->d >= -9.2e18 && v->d <= 9.2e18)) return ixs_cvt_code(t, IX_ERANGE);
+            x = (int64_t)v->d;
+        } else {
+            ix_decimal d;
+            int rc = ixs_dec_from_sval(v, &d);
+            if (rc) return rc < 0 ? ixs_cvt_code(t, rc == -1226 ? IX_ERANGE : IX_EINVAL) : 0;
+            if (ix_dec_to_i64(&d, &x) != IX_OK) return ixs_cvt_code(t, IX_ERANGE);
+        }
+        if (!int_fits(t.code, x)) return ixs_cvt_code(t, IX_ERANGE);
+        if (t.code == IX_T_DATE && (x < IX_DATE_MIN || x > IX_DATE_MAX)) return -1206;
+        return ix_value_put_int(vt, x, out) == IX_OK ? 0 : ixs_cvt_code(t, IX_ERANGE);
+    }
+    case IX_T_BOOLEAN: {
+        int64_t x = v->kind == SQLITE_INTEGER ? v->i : v->kind == SQLITE_FLOAT ? (v->d != 0) : -1;
+        if (v->kind == SQLITE_TEXT && v->n >= 1) {
+            char c = (char)v->p[0];
+            x = (c == 't' || c == 'T' || c == '1')   ? 1
+                : (c == 'f' || c == 'F' || c == '0') ? 0
+                                                     : -1;
+        }
+        if (x < 0) return -1213;
+        return ix_value_put_bool(vt, x != 0, out) == IX_OK ? 0 : -1213;
+    }
+    case IX_T_FLOAT:
+    case IX_T_SMALLFLOAT: {
+        double x;
+        if (v->kind == SQLITE_FLOAT)
+            x = v->d;
+        else if (v->kind == SQLITE_INTEGER)
+            x = (double)v->i;
+        else {
+            ix_decimal d;
+            int rc = ixs_dec_from_sval(v, &d);
+            if (rc) return rc < 0 ? rc : 0;
+            ix_dec_to_double(&d, &x);
+        }
+        return ix_value_put_double(vt, x, out) == IX_OK ? 0 : -1226;
+    }
+    case IX_T_DECIMAL:
+    case IX_T_MONEY: {
+        ix_decimal d;
+        int rc = ixs_dec_from_sval(v, &d);
+        if (rc < 0) return rc;
+        int p = (int)(t.len >> 8), s = (int)(t.len & 0xff);
+        rc = ix_dec_encode(&d, p, s, out);
+        if (rc == IX_ERANGE) return -1226;
+        return rc == IX_OK ? 0 : -1213;
+    }
+    case IX_T_DATETIME: {
+        ix_datetime dt;
+        int rc = dt_from_text(t.len, v, &dt);
+        if (rc) return rc;
+        return ix_dt_encode(t.len, &dt, out) == IX_OK ? 0 : -1263;
+    }
+    case IX_T_INTERVAL: {
+        if (v->kind != SQLITE_INTEGER) return -1262;
+        ix_interval iv;
+        iv.sign = v->i < 0 ? -1 : 1;
+        int64_t mag = v->i < 0 ? -v->i : v->i;
+        if (v->i == INT64_MIN) return -1263;
+        iv.months = iv_is_ym(t.len) ? mag : 0;
+        iv.units = iv_is_ym(t.len) ? 0 : mag;
+        int rc = ix_iv_encode(t.len, &iv, out);
+        return rc == IX_OK ? 0 : -1263;
+    }
+    case IX_T_CHAR:
+    case IX_T_NCHAR:
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR:
+    case IX_T_LVARCHAR: {
+        if (v->kind == SQLITE_TEXT || v->kind == SQLITE_BLOB)
+            return put_text_type(t, v->p, v->n, out);
+        char tmp[64];
+        int k = v->kind == SQLITE_INTEGER ? snprintf(tmp, sizeof tmp, "%lld", (long long)v->i)
+                                          : snprintf(tmp, sizeof tmp, "%.15g", v->d);
+        return put_text_type(t, (const uint8_t *)tmp, (size_t)k, out);
+    }
+    case IX_T_BYTE:
+    case IX_T_TEXT: return ix_value_put_null(vt, out) == IX_OK ? 0 : -608;
+    default: return -1213;
+    }
+}
+
+int ixs_text_to_sval(ityp t, const char *s, size_t n, sval *out) {
+    memset(out, 0, sizeof *out);
+    if (ixs_is_char(t.code) && t.code != IX_T_TEXT) {
+        size_t len = n;
+        if (t.code == IX_T_CHAR || t.code == IX_T_NCHAR) {
+            size_t w = t.len & 0xffff;
+            if (w && len > w) len = w;
+            while (len > 0 && s[len - 1] == ' ')
+                len--;
+        } else if (t.code != IX_T_LVARCHAR) {
+            size_t w = t.len & 0xff;
+            if (w && len > w) len = w;
+        } else if (t.len && len > t.len) {
+            len = t.len;
+        }
+        return sval_own(out, SQLITE_TEXT, s, len);
+    }
+    if (t.code == IX_T_TEXT) return sval_own(out, SQLITE_TEXT, s, n);
+    if (t.code == IX_T_BYTE) return sval_own(out, SQLITE_BLOB, s, n);
+    if (t.code == IX_T_DECIMAL && (t.len & 0xff) == 0xff) {
+        /* floating decimal: keep every digit (up to 32) */
+        ix_decimal d;
+        int rc = ix_dec_from_text(&d, s, n);
+        if (rc != IX_OK) return ixs_cvt_code(t, rc);
+        uint8_t buf[20];
+        size_t bn;
+        ixs_dec_to_blob(&d, buf, &bn);
+        return sval_own(out, SQLITE_BLOB, buf, bn);
+    }
+    ix_wbuf b;
+    ix_wbuf_init(&b, NULL);
+    ix_vtype vt = {t.code, t.len};
+    int rc = ix_value_parse(vt, s, n, NULL, &b);
+    int r;
+    if (rc == IX_EINVAL && (t.code == IX_T_DATETIME || t.code == IX_T_INTERVAL) && n <= 64) {
+        /* a valid value followed by junk: -1264 */
+        r = ixs_cvt_code(t, rc);
+        for (size_t k = n; k-- > 1;) {
+            ix_wbuf_reset(&b);
+            if (ix_value_parse(vt, s, k, NULL, &b) == IX_OK) {
+                r = -1264;
+                break;
+            }
+        }
+    } else if (rc != IX_OK)
+        r = ixs_cvt_code(t, rc);
+    else
+        r = ixs_tuple_to_sval(t, b.data, b.len, out);
+    ix_wbuf_free(&b);
+    return r;
+}
+
+int ixs_sval_to_text(ityp t, const sval *v, ix_wbuf *out) {
+    if (v->kind == SQLITE_NULL) return 1;
+    if (ixs_is_char(t.code) || t.code < 0 || t.code == IX_T_BYTE) {
+        if (v->kind == SQLITE_TEXT || v->kind == SQLITE_BLOB) {
+            ix_put_bytes(out, v->p, v->n);
+        } else if (v->kind == SQLITE_INTEGER) {
+            char tmp[32];
+            int k = snprintf(tmp, sizeof tmp, "%lld", (long long)v->i);
+            ix_put_bytes(out, tmp, (size_t)k);
+        } else {
+            char tmp[40];
+            int k = snprintf(tmp, sizeof tmp, "%.15g", v->d);
+            ix_put_bytes(out, tmp, (size_t)k);
+        }
+        return 0;
+    }
+    if (t.code == IX_T_DECIMAL && (t.len & 0xff) == 0xff) {
+        ix_decimal d;
+        int rc = ixs_dec_from_sval(v, &d);
+        if (rc) return rc < 0 ? rc : 1;
+        ix_dec_to_text(&d, -1, out);
+        return 0;
+    }
+    ix_wbuf b;
+    ix_wbuf_init(&b, NULL);
+    int rc = ixs_sval_to_tuple(t, v, &b);
+    if (rc == 0) {
+        ix_vtype vt = {t.code, t.len};
+        int k = ix_value_format(vt, b.data, b.len, NULL, out);
+        if (k == IX_NULL_VALUE)
+            rc = 1;
+        else if (k != IX_OK)
+            rc = -1213;
+        else if (t.code == IX_T_MONEY) {
+            /* MONEY text without the currency symbol, as a number */
+        }
+    }
+    ix_wbuf_free(&b);
+    return rc;
+}
+
+/* Storage class of a type: 'i' integer, 'f' real, 'd' decimal blob, 't'
+ * text, 'b' blob. */
+static int sclass(int code) {
+    if (ixs_is_int(code) || code == IX_T_DATE || code == IX_T_BOOLEAN || code == IX_T_INTERVAL)
+        return 'i';
+    if (ixs_is_float(code)) return 'f';
+    if (ixs_is_dec(code)) return 'd';
+    if (code == IX_T_BYTE) return 'b';
+    return 't';
+}
+
+int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
+    memset(out, 0, sizeof *out);
+    if (v->kind == SQLITE_NULL) return 0;
+    int fc = sclass(from.code), tc = sclass(to.code);
+    /* numeric to numeric without text */
+    if (ixs_is_numeric(from.code) && ixs_is_numeric(to.code)) {
+        if (tc == 'd') {
+            ix_decimal d;
+            int rc = ixs_dec_from_sval(v, &d);
+            if (rc < 0) return rc;
+            if ((to.len & 0xff) != 0xff) {
+                ix_dec_round(&d, (int)(to.len & 0xff));
+                int intd = (int)(to.len >> 8) - (int)(to.len & 0xff);
+                int pt;
+                if (ix_dec_digits(&d, &pt) && pt > intd) return -1226;
+            }
+            uint8_t buf[20];
+            size_t bn;
+            ixs_dec_to_blob(&d, buf, &bn);
+            return sval_own(out, SQLITE_BLOB, buf, bn);
+        }
+        if (tc == 'f') {
+            out->kind = SQLITE_FLOAT;
+            if (v->kind == SQLITE_INTEGER) {
+                out->d = (double)v->i;
+                return 0;
+            }
+            if (v->kind == SQLITE_FLOAT) {
+                out->d = v->d;
+                return 0;
+            }
+            ix_decimal d;
+            int rc = ixs_dec_from_sval(v, &d);
+            if (rc < 0) return rc;
+            ix_dec_to_double(&d, &out->d);
+            return 0;
+        }
+        /* to integer */
+        int64_t x;
+        if (v->kind == SQLITE_INTEGER)
+            x = v->i;
+        else if (v->kind == SQLITE_FLOAT) {
+            if (!(v->d >= -9.2e18 && v->d <= 9.2e18)) return ixs_cvt_code(to, IX_ERANGE);
+            x = (int64_t)v->d;
+        } else {
+            ix_decimal d;
+            int rc = ixs_dec_from_sval(v, &d);
+            if (rc < 0) return rc;
+            if (ix_dec_to_i64(&d, &x) != IX_OK) return ixs_cvt_code(to, IX_ERANGE);
+        }
+        if (!int_fits(to.code, x)) return ixs_cvt_code(to, IX_ERANGE);
+        out->kind = SQLITE_INTEGER;
+        out->i = x;
+        return 0;
+    }
+    if (from.code == to.code && fc == tc &&
+        (from.len == to.len || ixs_is_char(to.code) || to.code == IX_T_BOOLEAN ||
+         to.code == IX_T_DATE)) {
+        if (v->kind == SQLITE_TEXT || v->kind == SQLITE_BLOB) {
+            size_t n = v->n;
+            if (ixs_is_char(to.code) && to.code != IX_T_TEXT && to.code != IX_T_LVARCHAR) {
+                size_t w = (to.code == IX_T_CHAR || to.code == IX_T_NCHAR) ? (to.len & 0xffff)
+                                                                           : (to.len & 0xff);
+                if (w && n > w) n = w;
+            }
+            return sval_own(out, v->kind, v->p, n);
+        }
+        *out = *v;
+        out->own = NULL;
+        return 0;
+    }
+    if (ixs_is_char(to.code) && ixs_is_char(from.code)) {
+        if (v->kind == SQLITE_TEXT || v->kind == SQLITE_BLOB)
+            return ixs_text_to_sval(to, (const char *)v->p, v->n, out);
+    }
+    /* through text */
+    ix_wbuf b;
+    ix_wbuf_init(&b, NULL);
+    int rc;
+    if (ixs_is_char(from.code) || from.code < 0) {
+        if (v->kind == SQLITE_TEXT || v->kind == SQLITE_BLOB)
+            ix_put_bytes(&b, v->p, v->n);
+        else
+            ixs_sval_to_text(ixs_t(-1, 0), v, &b);
+        rc = 0;
+    } else {
+        rc = ixs_sval_to_text(from, v, &b);
+    }
+    if (rc == 1) {
+        out->kind = SQLITE_NULL;
+        rc = 0;
+    } else if (rc == 0) {
+        if (ixs_is_numeric(to.code) || to.code == IX_T_DATE || to.code == IX_T_DATETIME ||
+            to.code == IX_T_INTERVAL || to.code == IX_T_BOOLEAN) {
+            /* trim blanks of CHAR text */
+            size_t n = b.len;
+            while (n > 0 && b.data[n - 1] == ' ')
+                n--;
+            rc = ixs_text_to_sval(to, (const char *)b.data, n, out);
+        } else {
+            rc = ixs_text_to_sval(to, (const char *)(b.data ? b.data : (uint8_t *)""), b.len, out);
+        }
+    }
+    ix_wbuf_free(&b);
+    return rc;
+}

@@ -1,0 +1,680 @@
+/* ixd_store_fn.c: the SQL functions ixd registers on every SQLite connection
+ * (exact DECIMAL arithmetic and aggregates, conversions, date and time
+ * built-ins, MATCHES, serial assignment). Errors are raised as
+ * "ixd:<sqlcode>:<insertion text>" and mapped back by ixs_sqlite_err. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "server/sql/ixs.h"
+
+static void fn_err(sqlite3_context *ctx, int code, const char *text) {
+    char buf[300];
+    snprintf(buf, sizeof buf, "ixd:%d:%s", code, text ? text : "");
+    sqlite3_result_error(ctx, buf, -1);
+}
+
+static void res_dec(sqlite3_context *ctx, const ix_decimal *d) {
+    if (d->is_null) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    uint8_t buf[20];
+    size_t n;
+    ixs_dec_to_blob(d, buf, &n);
+    sqlite3_result_blob(ctx, buf, (int)n, SQLITE_TRANSIENT);
+}
+
+static int arg_dec(sqlite3_context *ctx, sqlite3_value *x, ix_decimal *d) {
+    sval v;
+    sval_from_sqlite(&v, x);
+    int rc = ixs_dec_from_sval(&v, d);
+    if (rc < 0) {
+        fn_err(ctx, rc, NULL);
+        return -1;
+    }
+    return rc; /* 1 = NULL */
+}
+
+static void f_dec(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    ix_decimal d;
+    int rc = arg_dec(ctx, argv[0], &d);
+    if (rc < 0) return;
+    if (rc == 1) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    res_dec(ctx, &d);
+}
+
+static void f_dbl(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    int t = sqlite3_value_type(argv[0]);
+    if (t == SQLITE_NULL) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    if (t == SQLITE_INTEGER || t == SQLITE_FLOAT) {
+        sqlite3_result_double(ctx, sqlite3_value_double(argv[0]));
+        return;
+    }
+    ix_decimal d;
+    if (arg_dec(ctx, argv[0], &d) != 0) return;
+    double x;
+    ix_dec_to_double(&d, &x);
+    sqlite3_result_double(ctx, x);
+}
+
+static void f_darith(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    int op = (int)(intptr_t)sqlite3_user_data(ctx);
+    ix_decimal a, b, r;
+    int ra = arg_dec(ctx, argv[0], &a);
+    if (ra < 0) return;
+    int rb = arg_dec(ctx, argv[1], &b);
+    if (rb < 0) return;
+    if (ra == 1 || rb == 1) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    int rc;
+    switch (op) {
+    case '+': rc = ixs_dec_add(&a, &b, 0, &r); break;
+    case '-': rc = ixs_dec_add(&a, &b, 1, &r); break;
+    case '*': rc = ixs_dec_mul(&a, &b, &r); break;
+    default: rc = ixs_dec_div(&a, &b, &r); break;
+    }
+    if (rc < 0) {
+        fn_err(ctx, rc, NULL);
+        return;
+    }
+    res_dec(ctx, &r);
+}
+
+static void f_fdiv(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    double b = sqlite3_value_double(argv[1]);
+    if (b == 0) {
+        fn_err(ctx, -1202, NULL);
+        return;
+    }
+    sqlite3_result_double(ctx, sqlite3_value_double(argv[0]) / b);
+}
+
+static void f_idiv(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    /* integer (interval) division, truncating */
+    (void)argc;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    int64_t b = sqlite3_value_int64(argv[1]);
+    if (b == 0) {
+        fn_err(ctx, -1202, NULL);
+        return;
+    }
+    int64_t a = sqlite3_value_int64(argv[0]);
+    if (a == INT64_MIN && b == -1) {
+        fn_err(ctx, -1215, NULL);
+        return;
+    }
+    sqlite3_result_int64(ctx, a / b);
+}
+
+/* SUM / AVG over DECIMAL (and integers) */
+typedef struct dagg {
+    ix_decimal sum;
+    int64_t n;
+    int err;
+} dagg;
+
+static void agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    dagg *a = sqlite3_aggregate_context(ctx, sizeof *a);
+    if (!a) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    if (a->err) return;
+    if (a->n == 0) ix_dec_zero(&a->sum);
+    sval v;
+    sval_from_sqlite(&v, argv[0]);
+    if (v.kind == SQLITE_NULL) return;
+    ix_decimal d, r;
+    int rc = ixs_dec_from_sval(&v, &d);
+    if (rc < 0) {
+        a->err = rc;
+        return;
+    }
+    rc = ixs_dec_add(&a->sum, &d, 0, &r);
+    if (rc < 0) {
+        a->err = rc;
+        return;
+    }
+    a->sum = r;
+    a->n++;
+}
+
+static void agg_final(sqlite3_context *ctx) {
+    int avg = (int)(intptr_t)sqlite3_user_data(ctx);
+    dagg *a = sqlite3_aggregate_context(ctx, 0);
+    if (a && a->err) {
+        fn_err(ctx, a->err, NULL);
+        return;
+    }
+    if (!a || a->n == 0) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    if (avg) {
+        ix_decimal cnt, r;
+        ix_dec_from_i64(&cnt, a->n);
+        if (ixs_dec_div(&a->sum, &cnt, &r) < 0) {
+            fn_err(ctx, -1226, NULL);
+            return;
+        }
+        res_dec(ctx, &r);
+        return;
+    }
+    res_dec(ctx, &a->sum);
+}
+
+/* ixd_dtrunc(x, n): x truncated (toward zero) to n fraction digits */
+static void f_dtrunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    ix_decimal d;
+    int rc = arg_dec(ctx, argv[0], &d);
+    if (rc < 0) return;
+    if (rc == 1) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    int n = sqlite3_value_int(argv[1]);
+    for (int i = 0; i < d.ndig; i++) {
+        int w = 2 * (d.exp - 1 - i); /* decimal weight of the pair's units digit */
+        if (w >= -n) continue;
+        if (w + 1 >= -n)
+            d.dig[i] = (uint8_t)(d.dig[i] - d.dig[i] % 10);
+        else
+            d.dig[i] = 0;
+    }
+    while (d.ndig > 0 && d.dig[d.ndig - 1] == 0)
+        d.ndig--;
+    if (d.ndig == 0) ix_dec_zero(&d);
+    res_dec(ctx, &d);
+}
+
+/* ixd_cvt(v, fromcode, fromlen, tocode, tolen) */
+static void f_cvt(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    sval v, o;
+    sval_from_sqlite(&v, argv[0]);
+    if (v.kind == SQLITE_NULL) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    ityp from = ixs_t(sqlite3_value_int(argv[1]), (uint32_t)sqlite3_value_int64(argv[2]));
+    ityp to = ixs_t(sqlite3_value_int(argv[3]), (uint32_t)sqlite3_value_int64(argv[4]));
+    int rc = ixs_convert(from, &v, to, &o);
+    if (rc < 0) {
+        fn_err(ctx, rc, NULL);
+        return;
+    }
+    sval_result(&o, ctx);
+    sval_free(&o);
+}
+
+/* ---- dates and times ---------------------------------------------------------------- */
+
+static void now_dt(ix_datetime *dt) {
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    time_t t = tv.tv_sec;
+    struct tm tmv;
+    localtime_r(&t, &tmv);
+    dt->year = tmv.tm_year + 1900;
+    dt->month = tmv.tm_mon + 1;
+    dt->day = tmv.tm_mday;
+    dt->hour = tmv.tm_hour;
+    dt->minute = tmv.tm_min;
+    dt->second = tmv.tm_sec > 59 ? 59 : tmv.tm_sec;
+    dt->fraction = (int32_t)(tv.tv_usec / 10);
+}
+
+/* Reads a DATE (int) or DATETIME (text, qualifier q) argument into a full
+ * datetime: missing leading fields from the current time, missing trailing
+ * fields zero (month/day 1). Returns 0, 1 for NULL, or an SQLCODE. */
+static int arg_full_dt(sqlite3_value *x, int code, uint32_t q, ix_datetime *dt) {
+    int t = sqlite3_value_type(x);
+    if (t == SQLITE_NULL) return 1;
+    if (code == IX_T_DATE || (t == SQLITE_INTEGER && code != IX_T_DATETIME)) {
+        int64_t days = sqlite3_value_int64(x);
+        if (days < IX_DATE_MIN || days > IX_DATE_MAX) return -1206;
+        memset(dt, 0, sizeof *dt);
+        ix_date_to_ymd((int32_t)days, &dt->year, &dt->month, &dt->day);
+        return 0;
+    }
+    if (t != SQLITE_TEXT) return -1262;
+    const char *s = (const char *)sqlite3_value_text(x);
+    size_t n = (size_t)sqlite3_value_bytes(x);
+    ix_datetime v;
+    memset(&v, 0, sizeof v);
+    if (code != IX_T_DATETIME || !ix_dt_qual_valid(q)) {
+        /* a string: try full forms */
+        static const int ends[] = {IX_TU_F(5), IX_TU_SECOND, IX_TU_MINUTE, IX_TU_HOUR, IX_TU_DAY};
+        int ok = 0;
+        for (size_t i = 0; i < sizeof ends / sizeof ends[0] && !ok; i++) {
+            uint32_t qq = ix_dt_qual(IX_TU_YEAR, ends[i]);
+            if (ix_dt_parse(qq, s, n, &v) == IX_OK) {
+                ok = 1;
+                q = qq;
+            }
+        }
+        if (!ok) {
+            int32_t days;
+            if (ix_date_parse(s, n, NULL, &days) != IX_OK) return -1262;
+            memset(dt, 0, sizeof *dt);
+            ix_date_to_ymd(days, &dt->year, &dt->month, &dt->day);
+            return 0;
+        }
+    } else {
+        int rc = ix_dt_parse(q, s, n, &v);
+        if (rc != IX_OK) return rc == IX_ERANGE ? -1263 : -1262;
+    }
+    ix_datetime now;
+    now_dt(&now);
+    int st = IX_QUAL_START(q), en = IX_QUAL_END(q);
+    dt->year = st <= IX_TU_YEAR ? v.year : now.year;
+    dt->month = st <= IX_TU_MONTH && en >= IX_TU_MONTH ? v.month : st > IX_TU_MONTH ? now.month : 1;
+    dt->day = st <= IX_TU_DAY && en >= IX_TU_DAY ? v.day : st > IX_TU_DAY ? now.day : 1;
+    dt->hour = st <= IX_TU_HOUR && en >= IX_TU_HOUR ? v.hour : st > IX_TU_HOUR ? now.hour : 0;
+    dt->minute = st <= IX_TU_MINUTE && en >= IX_TU_MINUTE ? v.minute
+                 : st > IX_TU_MINUTE                      ? now.minute
+                                                          : 0;
+    dt->second = st <= IX_TU_SECOND && en >= IX_TU_SECOND ? v.second
+                 : st > IX_TU_SECOND                      ? now.second
+                                                          : 0;
+    dt->fraction = en > IX_TU_SECOND ? v.fraction : 0;
+    if (st > IX_TU_DAY || (st > IX_TU_MONTH && en >= IX_TU_DAY)) {
+        /* a day taken from the current month may not exist in it */
+        int dim = ix_days_in_month(dt->year, dt->month);
+        if (dt->day > dim) return -1263;
+    }
+    return 0;
+}
+
+static void res_dt(sqlite3_context *ctx, uint32_t q, const ix_datetime *dt) {
+    ix_wbuf b;
+    ix_wbuf_init(&b, NULL);
+    ix_datetime c = *dt;
+    /* truncate fractions below the end unit */
+    int en = IX_QUAL_END(q);
+    if (en > IX_TU_SECOND) {
+        int32_t div = 1;
+        for (int k = en - 10; k < 5; k++)
+            div *= 10;
+        c.fraction = c.fraction / div * div;
+    }
+    if (ix_dt_check(q, &c) != IX_OK || ix_dt_format(q, &c, &b) != IX_OK) {
+        ix_wbuf_free(&b);
+        fn_err(ctx, -1263, NULL);
+        return;
+    }
+    sqlite3_result_text(ctx, (const char *)b.data, (int)b.len, SQLITE_TRANSIENT);
+    ix_wbuf_free(&b);
+}
+
+/* ixd_extend(v, fromcode, fromlen, toq) */
+static void f_extend(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    ix_datetime dt;
+    int rc = arg_full_dt(argv[0], sqlite3_value_int(argv[1]),
+                         (uint32_t)sqlite3_value_int64(argv[2]), &dt);
+    if (rc == 1) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    if (rc < 0) {
+        fn_err(ctx, rc, NULL);
+        return;
+    }
+    res_dt(ctx, (uint32_t)sqlite3_value_int64(argv[3]), &dt);
+}
+
+/* ixd_part(v, code, len, which): 0 year 1 month 2 day 3 weekday 4 date */
+static void f_part(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    ix_datetime dt;
+    int rc = arg_full_dt(argv[0], sqlite3_value_int(argv[1]),
+                         (uint32_t)sqlite3_value_int64(argv[2]), &dt);
+    if (rc == 1) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    if (rc < 0) {
+        fn_err(ctx, rc, NULL);
+        return;
+    }
+    int32_t days = 0;
+    int which = sqlite3_value_int(argv[3]);
+    if (which >= 3 && ix_date_from_ymd(dt.year, dt.month, dt.day, &days) != IX_OK) {
+        fn_err(ctx, -1206, NULL);
+        return;
+    }
+    switch (which) {
+    case 0: sqlite3_result_int(ctx, dt.year); break;
+    case 1: sqlite3_result_int(ctx, dt.month); break;
+    case 2: sqlite3_result_int(ctx, dt.day); break;
+    case 3: sqlite3_result_int(ctx, ix_date_weekday(days)); break;
+    default: sqlite3_result_int(ctx, days); break;
+    }
+}
+
+static void f_mdy(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    for (int i = 0; i < 3; i++)
+        if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
+            sqlite3_result_null(ctx);
+            return;
+        }
+    int64_t m = sqlite3_value_int64(argv[0]), d = sqlite3_value_int64(argv[1]),
+            y = sqlite3_value_int64(argv[2]);
+    if (m < 1 || m > 12) {
+        fn_err(ctx, -1205, NULL);
+        return;
+    }
+    if (y < 1 || y > 9999) {
+        fn_err(ctx, -1204, NULL);
+        return;
+    }
+    int32_t days;
+    if (d < 1 || d > 31 || ix_date_from_ymd((int)y, (int)m, (int)d, &days) != IX_OK) {
+        fn_err(ctx, -1206, NULL);
+        return;
+    }
+    sqlite3_result_int(ctx, days);
+}
+
+static void f_today(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    (void)argv;
+    ix_datetime now;
+    now_dt(&now);
+    int32_t days = 0;
+    ix_date_from_ymd(now.year, now.month, now.day, &days);
+    sqlite3_result_int(ctx, days);
+}
+
+static void f_current(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    ix_datetime now;
+    now_dt(&now);
+    res_dt(ctx, (uint32_t)sqlite3_value_int64(argv[0]), &now);
+}
+
+/* ixd_dtsub(a, qa, b, qb, resq) -> interval units */
+static void f_dtsub(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    ix_datetime a, b;
+    int ca = sqlite3_value_type(argv[0]) == SQLITE_INTEGER ? IX_T_DATE : IX_T_DATETIME;
+    int cb = sqlite3_value_type(argv[2]) == SQLITE_INTEGER ? IX_T_DATE : IX_T_DATETIME;
+    int r1 = arg_full_dt(argv[0], ca, (uint32_t)sqlite3_value_int64(argv[1]), &a);
+    int r2 = arg_full_dt(argv[2], cb, (uint32_t)sqlite3_value_int64(argv[3]), &b);
+    if (r1 == 1 || r2 == 1) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    if (r1 < 0 || r2 < 0) {
+        fn_err(ctx, r1 < 0 ? r1 : r2, NULL);
+        return;
+    }
+    ix_interval iv;
+    if (ix_dt_diff(&a, &b, &iv) != IX_OK) {
+        fn_err(ctx, -1263, NULL);
+        return;
+    }
+    uint32_t rq = (uint32_t)sqlite3_value_int64(argv[4]);
+    int64_t unit = 1;
+    int en = IX_QUAL_END(rq);
+    switch (en) {
+    case IX_TU_DAY: unit = 86400LL * IX_UNITS_PER_SECOND; break;
+    case IX_TU_HOUR: unit = 3600LL * IX_UNITS_PER_SECOND; break;
+    case IX_TU_MINUTE: unit = 60LL * IX_UNITS_PER_SECOND; break;
+    case IX_TU_SECOND: unit = IX_UNITS_PER_SECOND; break;
+    default:
+        for (int k = en - 10; k < 5; k++)
+            unit *= 10;
+    }
+    int64_t u = iv.units / unit * unit;
+    sqlite3_result_int64(ctx, iv.sign * u);
+}
+
+/* ixd_dtadd(dt, q, iv, ivq, sign) -> datetime text in q (DATE if q == 0) */
+static void f_dtadd(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    if (sqlite3_value_type(argv[2]) == SQLITE_NULL) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    uint32_t q = (uint32_t)sqlite3_value_int64(argv[1]);
+    ix_datetime a, r;
+    int rc = arg_full_dt(argv[0], q ? IX_T_DATETIME : IX_T_DATE, q, &a);
+    if (rc == 1) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    if (rc < 0) {
+        fn_err(ctx, rc, NULL);
+        return;
+    }
+    uint32_t ivq = (uint32_t)sqlite3_value_int64(argv[3]);
+    int64_t v = sqlite3_value_int64(argv[2]) * sqlite3_value_int(argv[4]);
+    ix_interval iv;
+    iv.sign = v < 0 ? -1 : 1;
+    int64_t mag = v < 0 ? -v : v;
+    iv.months = (IX_QUAL_START(ivq) <= IX_TU_MONTH) ? mag : 0;
+    iv.units = (IX_QUAL_START(ivq) <= IX_TU_MONTH) ? 0 : mag;
+    if (ix_dt_add(&a, &iv, &r) != IX_OK) {
+        fn_err(ctx, -1263, NULL);
+        return;
+    }
+    if (q == 0) {
+        int32_t days;
+        if (ix_date_from_ymd(r.year, r.month, r.day, &days) != IX_OK) {
+            fn_err(ctx, -1263, NULL);
+            return;
+        }
+        sqlite3_result_int(ctx, days);
+        return;
+    }
+    res_dt(ctx, q, &r);
+}
+
+/* ---- MATCHES ------------------------------------------------------------------------- */
+
+/* One pattern element at p[j] against character c: returns the element's
+ * length (> 0) if it matches, 0 if not, -1 for a malformed class. */
+static int match_one(const char *p, size_t pn, size_t j, char c) {
+    if (p[j] == '?') return 1;
+    if (p[j] == '[') {
+        size_t k = j + 1;
+        int neg = 0, hit = 0;
+        if (k < pn && p[k] == '^') {
+            neg = 1;
+            k++;
+        }
+        size_t start = k;
+        while (k < pn && (p[k] != ']' || k == start)) {
+            if (k + 2 < pn && p[k + 1] == '-' && p[k + 2] != ']') {
+                if (c >= p[k] && c <= p[k + 2]) hit = 1;
+                k += 3;
+            } else {
+                if (c == p[k]) hit = 1;
+                k++;
+            }
+        }
+        if (k >= pn) return -1;
+        return hit != neg ? (int)(k + 1 - j) : 0;
+    }
+    if (p[j] == '\\' && j + 1 < pn) return p[j + 1] == c ? 2 : 0;
+    return p[j] == c ? 1 : 0;
+}
+
+/* Informix MATCHES: * ? [..] [^..] and \ escapes; linear-time greedy
+ * matching with backtracking to the last '*' only. */
+static int matches(const char *s, size_t sn, const char *p, size_t pn) {
+    size_t i = 0, j = 0, star_j = (size_t)-1, star_i = 0;
+    while (i < sn) {
+        if (j < pn && p[j] == '*') {
+            star_j = ++j;
+            star_i = i;
+            continue;
+        }
+        if (j < pn) {
+            int m = match_one(p, pn, j, s[i]);
+            if (m < 0) return 0;
+            if (m > 0) {
+                i++;
+                j += (size_t)m;
+                continue;
+            }
+        }
+        if (star_j == (size_t)-1) return 0;
+        j = star_j;
+        i = ++star_i;
+    }
+    while (j < pn && p[j] == '*')
+        j++;
+    return j == pn;
+}
+
+static void f_matches(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    const char *s = (const char *)sqlite3_value_text(argv[0]);
+    size_t sn = (size_t)sqlite3_value_bytes(argv[0]);
+    const char *p = (const char *)sqlite3_value_text(argv[1]);
+    size_t pn = (size_t)sqlite3_value_bytes(argv[1]);
+    if (!s || !p) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    /* CHAR values compare without trailing blanks */
+    while (sn > 0 && s[sn - 1] == ' ')
+        sn--;
+    while (pn > 0 && p[pn - 1] == ' ')
+        pn--;
+    sqlite3_result_int(ctx, matches(s, sn, p, pn));
+}
+
+/* ---- serials ------------------------------------------------------------------------- */
+
+/* ixd_serial(tabid, kind, v): v NULL/0 -> next value; else v (bumping). */
+static void f_serial(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    ixd_db *db = sqlite3_user_data(ctx);
+    int tabid = sqlite3_value_int(argv[0]);
+    int kind = sqlite3_value_int(argv[1]);
+    int64_t v = 0;
+    int t = sqlite3_value_type(argv[2]);
+    if (t != SQLITE_NULL) {
+        sval sv, o;
+        sval_from_sqlite(&sv, argv[2]);
+        int rc = ixs_convert(ixs_t(t == SQLITE_INTEGER ? IX_T_BIGINT : -1, 8), &sv,
+                             ixs_t(IX_T_BIGINT, 8), &o);
+        if (rc < 0) {
+            fn_err(ctx, rc, NULL);
+            return;
+        }
+        v = o.i;
+        sval_free(&o);
+    }
+    if (v < 0) {
+        fn_err(ctx, -1215, NULL);
+        return;
+    }
+    int ok = 0;
+    int64_t r = ixs_serial_next(db, tabid, kind, v, &ok);
+    if (!ok) {
+        fn_err(ctx, -1215, NULL);
+        return;
+    }
+    if (kind == 1) db->stmt_serial = r;
+    if (kind == 2) db->stmt_serial8 = r;
+    if (kind == 3) db->stmt_bigserial = r;
+    sqlite3_result_int64(ctx, r);
+}
+
+static void f_dbinfo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    ixd_db *db = sqlite3_user_data(ctx);
+    const char *k = (const char *)sqlite3_value_text(argv[0]);
+    if (!k) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    if (!sqlite3_stricmp(k, "sqlca.sqlerrd1"))
+        sqlite3_result_int64(ctx, db->last_serial);
+    else if (!sqlite3_stricmp(k, "serial8"))
+        sqlite3_result_int64(ctx, db->last_serial8);
+    else if (!sqlite3_stricmp(k, "bigserial"))
+        sqlite3_result_int64(ctx, db->last_bigserial);
+    else if (!sqlite3_stricmp(k, "dbname"))
+        sqlite3_result_text(ctx, db->name, -1, SQLITE_TRANSIENT);
+    else if (!sqlite3_stricmp(k, "dbhostname"))
+        sqlite3_result_text(ctx, "localhost", -1, SQLITE_STATIC);
+    else if (!sqlite3_stricmp(k, "version"))
+        sqlite3_result_text(ctx, "ixd 0.1", -1, SQLITE_STATIC);
+    else if (!sqlite3_stricmp(k, "sessionid"))
+        sqlite3_result_int64(ctx, (int64_t)(((uintptr_t)db >> 4) & 0x7fffffff));
+    else
+        fn_err(ctx, -728, k);
+}
+
+static void f_raise(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    fn_err(ctx, sqlite3_value_int(argv[0]), (const char *)sqlite3_value_text(argv[1]));
+}
+
+int ixs_register_functions(sqlite3 *h, void *ud) {
+    const int det = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+    int rc = 0;
+    rc |= sqlite3_create_function(h, "ixd_dec", 1, det, NULL, f_dec, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_dbl", 1, det, NULL, f_dbl, NULL, NULL);
+    rc |=
+        sqlite3_create_function(h, "ixd_dadd", 2, det, (void *)(intptr_t)'+', f_darith, NULL, NULL);
+    rc |=
+        sqlite3_create_function(h, "ixd_dsub", 2, det, (void *)(intptr_t)'-', f_darith, NULL, NULL);
+    rc |=
+        sqlite3_create_function(h, "ixd_dmul", 2, det, (void *)(intptr_t)'*', f_darith, NULL, NULL);
+    rc |=
+        sqlite3_create_function(h, "ixd_ddiv", 2, det, (void *)(intptr_t)'/', f_darith, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_fdiv", 2, det, NULL, f_fdiv, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_idiv", 2, det, NULL, f_idiv, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_dsum", 1, det, (void *)0, NULL, agg_step, agg_final);
+    rc |= sqlite3_create_function(h, "ixd_davg", 1, det, (void *)1, NULL, agg_step, agg_final);
+    rc |= sqlite3_create_function(h, "ixd_cvt", 5, det, NULL, f_cvt, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_dtrunc", 2, det, NULL, f_dtrunc, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_extend", 4, SQLITE_UTF8, NULL, f_extend, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_part", 4, SQLITE_UTF8, NULL, f_part, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_mdy", 3, det, NULL, f_mdy, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_today", 0, SQLITE_UTF8, NULL, f_today, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_current", 1, SQLITE_UTF8, NULL, f_current, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_dtsub", 5, SQLITE_UTF8, NULL, f_dtsub, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_dtadd", 5, SQLITE_UTF8, NULL, f_dtadd, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_matches", 2, det, NULL, f_matches, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_serial", 3, SQLITE_UTF8, ud, f_serial, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_dbinfo", 1, SQLITE_UTF8, ud, f_dbinfo, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_raise", 2, SQLITE_UTF8, NULL, f_raise, NULL, NULL);
+    return rc ? -1 : 0;
+}

@@ -1,0 +1,2172 @@
+/* ixs_ddl.c: statement dispatch (ixs_translate), DDL (CREATE/DROP/ALTER/
+ * RENAME), transaction control, SET statements, and the database-level
+ * statements of a session (CREATE/DROP DATABASE, DATABASE, CLOSE DATABASE). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "server/sql/ixs_parse.h"
+
+#define MAXC IXS_MAX_COLS
+
+typedef struct cdef {
+    char name[IXS_NAME_MAX + 1];
+    ityp t;
+    uint32_t collen;
+    int notnull;
+    int serial;
+    int64_t start;
+    char *defsql;
+    int oldno; /* column number in the old table (ALTER), 0 = new */
+    ityp oldt;
+} cdef;
+
+typedef struct kdef {
+    char type; /* P U C R */
+    char name[IXS_NAME_MAX + 1];
+    char *cols;     /* "a,b" */
+    char *checksql; /* translated, unqualified column names */
+    int check_tok;  /* token index of the condition while parsing */
+    char reftab[IXS_NAME_MAX + 1];
+    char *refcols;
+    int cascade;
+} kdef;
+
+typedef struct xdef {
+    char name[IXS_NAME_MAX + 1];
+    int uniq;
+    char *cols;
+    int parts[16];
+} xdef;
+
+typedef struct tdef {
+    char name[IXS_NAME_MAX + 1];
+    char owner[IXS_NAME_MAX + 1];
+    int tabid;
+    int created;
+    int64_t serial_next, serial8_next;
+    int ncols;
+    cdef *cols;
+    int nk;
+    kdef *k;
+    int nx;
+    xdef *x;
+} tdef;
+
+static void tdef_free(tdef *t) {
+    for (int i = 0; i < t->ncols; i++)
+        free(t->cols[i].defsql);
+    free(t->cols);
+    for (int i = 0; i < t->nk; i++) {
+        free(t->k[i].cols);
+        free(t->k[i].checksql);
+        free(t->k[i].refcols);
+    }
+    free(t->k);
+    for (int i = 0; i < t->nx; i++)
+        free(t->x[i].cols);
+    free(t->x);
+    memset(t, 0, sizeof *t);
+}
+
+static cdef *tdef_addcol(px *p, tdef *t) {
+    if (t->ncols >= MAXC) {
+        px_fail(p);
+        return NULL;
+    }
+    cdef *n = realloc(t->cols, sizeof(cdef) * (size_t)(t->ncols + 1));
+    if (!n) {
+        px_failc(p, -208, NULL);
+        return NULL;
+    }
+    t->cols = n;
+    memset(&n[t->ncols], 0, sizeof(cdef));
+    return &n[t->ncols++];
+}
+
+static kdef *tdef_addk(px *p, tdef *t) {
+    if (t->nk >= MAXC) {
+        px_fail(p);
+        return NULL;
+    }
+    kdef *n = realloc(t->k, sizeof(kdef) * (size_t)(t->nk + 1));
+    if (!n) {
+        px_failc(p, -208, NULL);
+        return NULL;
+    }
+    t->k = n;
+    memset(&n[t->nk], 0, sizeof(kdef));
+    n[t->nk].check_tok = -1;
+    return &n[t->nk++];
+}
+
+static int find_cdef(const tdef *t, const char *name) {
+    for (int i = 0; i < t->ncols; i++)
+        if (!strcmp(t->cols[i].name, name)) return i;
+    return -1;
+}
+
+static int col_list(px *p, const tdef *t, char **out) {
+    sb b = {0};
+    if (px_expect_op(p, "(")) return -1;
+    do {
+        char c[IXS_NAME_MAX + 1];
+        if (px_ident(p, c, sizeof c)) {
+            sb_free(&b);
+            return -1;
+        }
+        if (t && find_cdef(t, c) < 0) {
+            sb_free(&b);
+            return px_failc(p, -217, "%s", c);
+        }
+        if (b.n) sb_addc(&b, ',');
+        sb_add(&b, c);
+    } while (px_acc_op(p, ","));
+    if (px_expect_op(p, ")")) {
+        sb_free(&b);
+        return -1;
+    }
+    *out = sb_take(&b);
+    return *out ? 0 : px_failc(p, -208, NULL);
+}
+
+static int opt_cname(px *p, kdef *k) {
+    if (px_acc(p, "constraint")) return px_ident(p, k->name, sizeof k->name);
+    return 0;
+}
+
+static int references(px *p, kdef *k) {
+    char a[IXS_NAME_MAX + 1];
+    if (px_ident(p, a, sizeof a)) return -1;
+    if (px_acc_op(p, ".")) {
+        if (px_ident(p, a, sizeof a)) return -1;
+    }
+    snprintf(k->reftab, sizeof k->reftab, "%s", a);
+    if (px_op(p, p->i, "(") && col_list(p, NULL, &k->refcols)) return -1;
+    if (px_acc(p, "on")) {
+        if (px_expect(p, "delete") || px_expect(p, "cascade")) return -1;
+        k->cascade = 1;
+    }
+    return 0;
+}
+
+/* DEFAULT value -> storage SQL */
+static int default_value(px *p, cdef *c) {
+    sb d = {0};
+    if (px_acc(p, "null")) {
+        sb_add(&d, "NULL");
+    } else if (px_acc(p, "today")) {
+        sb_add(&d, "ixd_today()");
+    } else if (px_kw(p, p->i, "current") || px_kw(p, p->i, "sysdate")) {
+        p->i++;
+        uint32_t q = c->t.code == IX_T_DATETIME ? c->t.len : ix_dt_qual(IX_TU_YEAR, IX_TU_F(3));
+        if (px_is_ident(p, p->i) && !px_kw(p, p->i, "not") && !px_kw(p, p->i, "null") &&
+            !px_kw(p, p->i, "primary") && !px_kw(p, p->i, "unique") && !px_kw(p, p->i, "check") &&
+            !px_kw(p, p->i, "references") && !px_kw(p, p->i, "constraint") &&
+            !px_kw(p, p->i, "distinct")) {
+            if (ixs_parse_qual(p, 0, &q)) return -1;
+        }
+        if (c->t.code == IX_T_DATETIME)
+            sb_printf(&d, "ixd_extend(ixd_current(%u),%d,%u,%u)", q, IX_T_DATETIME, q, c->t.len);
+        else
+            sb_printf(&d, "ixd_current(%u)", q);
+    } else if (px_acc(p, "user")) {
+        sb_strlit(&d, p->db->user, strlen(p->db->user));
+    } else {
+        xv v;
+        int at = p->i;
+        if (ixs_expr(p, &v)) {
+            xv_free(&v);
+            return -1;
+        }
+        if (v.k != XK_STR && v.k != XK_NUM && v.k != XK_INT && v.k != XK_EXPR) {
+            xv_free(&v);
+            p->i = at;
+            return px_fail(p);
+        }
+        if (v.k == XK_EXPR && v.lk != LB_CONST) {
+            xv_free(&v);
+            p->i = at;
+            return px_fail(p);
+        }
+        ixs_to_type(p, &v, c->t);
+        if (p->failed) {
+            xv_free(&v);
+            return -1;
+        }
+        sb_add(&d, v.s.p ? v.s.p : "NULL");
+        xv_free(&v);
+    }
+    free(c->defsql);
+    c->defsql = sb_take(&d);
+    return c->defsql ? 0 : px_failc(p, -208, NULL);
+}
+
+/* name type [DEFAULT ...] [NOT NULL] [constraints...] */
+static int column_def(px *p, tdef *t, cdef *c, int modify) {
+    if (px_ident(p, c->name, sizeof c->name)) return -1;
+    for (int i = 0; i < t->ncols; i++)
+        if (!modify && &t->cols[i] != c && !strcmp(t->cols[i].name, c->name))
+            return px_failc(p, -328, "%s", c->name);
+    if (ixs_parse_type(p, &c->t, &c->serial, &c->start, &c->collen)) return -1;
+    if (c->serial) c->notnull = 1;
+    for (;;) {
+        if (px_acc(p, "default")) {
+            if (default_value(p, c)) return -1;
+        } else if (px_acc(p, "not")) {
+            if (px_expect(p, "null")) return -1;
+            c->notnull = 1;
+            kdef tmp;
+            memset(&tmp, 0, sizeof tmp);
+            if (opt_cname(p, &tmp)) return -1;
+        } else if (px_acc(p, "null")) {
+        } else if (px_kw(p, p->i, "primary") || px_kw(p, p->i, "unique") ||
+                   px_kw(p, p->i, "distinct")) {
+            int pk = px_acc(p, "primary");
+            if (pk && px_expect(p, "key")) return -1;
+            if (!pk) p->i++;
+            int ci = (int)(c - t->cols);
+            kdef *k = tdef_addk(p, t);
+            if (!k) return -1;
+            c = &t->cols[ci];
+            k->type = pk ? 'P' : 'U';
+            k->cols = strdup(c->name);
+            if (!k->cols) return px_failc(p, -208, NULL);
+            if (pk) c->notnull = 1;
+            if (opt_cname(p, k)) return -1;
+        } else if (px_acc(p, "check")) {
+            int ci = (int)(c - t->cols);
+            kdef *k = tdef_addk(p, t);
+            if (!k) return -1;
+            c = &t->cols[ci];
+            k->type = 'C';
+            if (px_expect_op(p, "(")) return -1;
+            k->check_tok = p->i;
+            int depth = 1;
+            while (p->i < p->nt && p->t[p->i].k != T_EOF && depth) {
+                if (px_op(p, p->i, "(")) depth++;
+                if (px_op(p, p->i, ")")) depth--;
+                p->i++;
+            }
+            if (depth) return px_fail(p);
+            if (opt_cname(p, k)) return -1;
+        } else if (px_acc(p, "references")) {
+            int ci = (int)(c - t->cols);
+            kdef *k = tdef_addk(p, t);
+            if (!k) return -1;
+            c = &t->cols[ci];
+            k->type = 'R';
+            k->cols = strdup(c->name);
+            if (!k->cols) return px_failc(p, -208, NULL);
+            if (references(p, k) || opt_cname(p, k)) return -1;
+        } else
+            break;
+    }
+    return 0;
+}
+
+static int table_constraint(px *p, tdef *t) {
+    char pre[IXS_NAME_MAX + 1] = "";
+    if (px_acc(p, "constraint") && px_ident(p, pre, sizeof pre)) return -1;
+    kdef *k = tdef_addk(p, t);
+    if (!k) return -1;
+    if (px_acc(p, "primary")) {
+        if (px_expect(p, "key") || col_list(p, t, &k->cols)) return -1;
+        k->type = 'P';
+        char *s = k->cols;
+        /* primary key columns are NOT NULL */
+        char buf[IXS_NAME_MAX + 1];
+        while (s && *s) {
+            size_t l = strcspn(s, ",");
+            snprintf(buf, sizeof buf, "%.*s", (int)l, s);
+            int ci = find_cdef(t, buf);
+            if (ci >= 0) t->cols[ci].notnull = 1;
+            s += l;
+            if (*s) s++;
+        }
+    } else if (px_acc(p, "unique") || px_acc(p, "distinct")) {
+        if (col_list(p, t, &k->cols)) return -1;
+        k->type = 'U';
+    } else if (px_acc(p, "check")) {
+        k->type = 'C';
+        if (px_expect_op(p, "(")) return -1;
+        k->check_tok = p->i;
+        int depth = 1;
+        while (p->i < p->nt && p->t[p->i].k != T_EOF && depth) {
+            if (px_op(p, p->i, "(")) depth++;
+            if (px_op(p, p->i, ")")) depth--;
+            p->i++;
+        }
+        if (depth) return px_fail(p);
+    } else if (px_acc(p, "foreign")) {
+        if (px_expect(p, "key") || col_list(p, t, &k->cols) || px_expect(p, "references") ||
+            references(p, k))
+            return -1;
+        k->type = 'R';
+    } else {
+        return px_fail(p);
+    }
+    if (pre[0]) snprintf(k->name, sizeof k->name, "%s", pre);
+    return opt_cname(p, k);
+}
+
+/* Translates the pending CHECK conditions with the table's columns. */
+static int translate_checks(px *p, tdef *t) {
+    tref tr;
+    memset(&tr, 0, sizeof tr);
+    tr.tab.ncols = t->ncols;
+    tr.tab.cols = calloc((size_t)(t->ncols ? t->ncols : 1), sizeof(icol));
+    if (!tr.tab.cols) return px_failc(p, -208, NULL);
+    for (int i = 0; i < t->ncols; i++) {
+        snprintf(tr.tab.cols[i].name, sizeof tr.tab.cols[i].name, "%s", t->cols[i].name);
+        tr.tab.cols[i].t = t->cols[i].t;
+        tr.tab.cols[i].colno = i + 1;
+    }
+    snprintf(tr.tab.name, sizeof tr.tab.name, "%s", t->name);
+    scope sc;
+    memset(&sc, 0, sizeof sc);
+    sc.t[0] = &tr;
+    sc.n = 1;
+    scope *save = p->sc;
+    int save_i = p->i, rc = 0;
+    p->sc = &sc;
+    for (int i = 0; i < t->nk && !rc; i++) {
+        kdef *k = &t->k[i];
+        if (k->type != 'C' || k->check_tok < 0) continue;
+        p->i = k->check_tok;
+        xv c;
+        rc = ixs_cond(p, &c);
+        if (!rc && !px_op(p, p->i, ")")) rc = px_fail(p);
+        if (!rc) {
+            k->checksql = c.s.p;
+            memset(&c.s, 0, sizeof c.s);
+            k->check_tok = -1;
+        }
+        xv_free(&c);
+    }
+    p->sc = save;
+    p->i = save_i;
+    free(tr.tab.cols);
+    return rc;
+}
+
+/* ---- catalog I/O -------------------------------------------------------------------- */
+
+static int q_int(ixd_db *db, const char *sql, const char *arg, int64_t *out) {
+    sqlite3_stmt *st;
+    *out = 0;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) return -1;
+    if (arg) sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) *out = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+static void add_cols_sql(sb *s, const char *cols, const int *parts);
+
+static int table_exists(ixd_db *db, const char *name) {
+    int64_t v;
+    if (q_int(db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", name, &v) == 1) return 1;
+    if (q_int(db, "SELECT 1 FROM sqlite_master WHERE lower(name) = ?", name, &v) == 1) return 1;
+    if (db->has_temp && q_int(db, "SELECT 1 FROM _ixd_ttables WHERE tabname = ?", name, &v) == 1)
+        return 2;
+    return 0;
+}
+
+/* A session-private TEMP table: SQLite's temp schema, catalog rows in the
+ * session's temp catalog. Constraints: NOT NULL, DEFAULT, CHECK, PRIMARY
+ * KEY/UNIQUE (as unique indexes); no REFERENCES. */
+static int temp_materialize(px *p, tdef *t) {
+    ixd_db *db = p->db;
+    if (ixs_temp_catalog(db, p->err)) {
+        p->failed = 1;
+        return -1;
+    }
+    int64_t maxid;
+    q_int(db, "SELECT max(tabid) FROM _ixd_ttables", NULL, &maxid);
+    t->tabid = maxid < IXS_TEMP_TABID ? IXS_TEMP_TABID : (int)maxid + 1;
+    sb s = {0};
+    sb_add(&s, "CREATE TEMP TABLE ");
+    sb_ident(&s, t->name);
+    sb_add(&s, " (");
+    for (int i = 0; i < t->ncols; i++) {
+        cdef *c = &t->cols[i];
+        if (i) sb_add(&s, ", ");
+        sb_ident(&s, c->name);
+        if (c->notnull) sb_add(&s, " NOT NULL");
+        if (c->defsql) sb_printf(&s, " DEFAULT (%s)", c->defsql);
+    }
+    int nk = 0;
+    for (int i = 0; i < t->nk; i++) {
+        kdef *k = &t->k[i];
+        if (!k->name[0]) snprintf(k->name, sizeof k->name, "c%d_%d", t->tabid, ++nk);
+        if (k->type == 'R') {
+            sb_free(&s);
+            return px_failc(p, -999, "REFERENCES in a TEMP table");
+        }
+        if (k->type == 'C') {
+            sb_add(&s, ", CONSTRAINT ");
+            sb_ident(&s, k->name);
+            sb_printf(&s, " CHECK (%s)", k->checksql ? k->checksql : "1");
+        }
+    }
+    sb_add(&s, ");");
+    for (int i = 0; i < t->nk; i++) {
+        kdef *k = &t->k[i];
+        if (k->type != 'P' && k->type != 'U') continue;
+        sb_add(&s, "CREATE UNIQUE INDEX temp.");
+        sb_ident(&s, k->name);
+        sb_add(&s, " ON ");
+        sb_ident(&s, t->name);
+        sb_addc(&s, '(');
+        add_cols_sql(&s, k->cols, NULL);
+        sb_add(&s, ");");
+    }
+    int64_t s1 = 1, s8 = 1;
+    for (int i = 0; i < t->ncols; i++) {
+        if (t->cols[i].serial == 1) s1 = t->cols[i].start;
+        if (t->cols[i].serial >= 2) s8 = t->cols[i].start;
+    }
+    sb_printf(&s,
+              "INSERT INTO _ixd_ttables(tabid, tabname, owner, serial_next, serial8_next)"
+              " VALUES(%d, ",
+              t->tabid);
+    sb_strlit(&s, t->name, strlen(t->name));
+    sb_addc(&s, ',');
+    sb_strlit(&s, db->user, strlen(db->user));
+    sb_printf(&s, ", %lld, %lld);", (long long)s1, (long long)s8);
+    for (int i = 0; i < t->ncols; i++) {
+        cdef *c = &t->cols[i];
+        sb_printf(&s,
+                  "INSERT INTO _ixd_tcolumns(tabid, colno, colname, coltype, collength, serial,"
+                  " defsql) VALUES(%d, %d, ",
+                  t->tabid, i + 1);
+        sb_strlit(&s, c->name, strlen(c->name));
+        sb_printf(&s, ", %d, %u, %d, ", c->t.code | (c->notnull ? IX_TF_NOTNULL : 0), c->collen,
+                  c->serial);
+        if (c->defsql)
+            sb_strlit(&s, c->defsql, strlen(c->defsql));
+        else
+            sb_add(&s, "NULL");
+        sb_add(&s, ");");
+    }
+    if (s.oom) {
+        sb_free(&s);
+        return px_failc(p, -208, NULL);
+    }
+    int r = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
+    sb_free(&s);
+    if (r != SQLITE_OK) {
+        ixs_sqlite_err(db, r, 0, t->name, p->err);
+        p->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static char *col_dup(sqlite3_stmt *st, int i) {
+    const char *s = (const char *)sqlite3_column_text(st, i);
+    return s ? strdup(s) : NULL;
+}
+
+/* Loads a table definition from the catalog. 1 found, 0 not, -1 error */
+static int tdef_load(px *p, const char *name, tdef *t) {
+    memset(t, 0, sizeof *t);
+    ixd_db *db = p->db;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT tabid, owner, created, serial_next, serial8_next, tabtype FROM "
+                           "_ixd_tables WHERE tabname = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        return px_failc(p, -999, "catalog");
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return 0;
+    }
+    t->tabid = sqlite3_column_int(st, 0);
+    snprintf(t->owner, sizeof t->owner, "%s",
+             sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1) : "");
+    t->created = sqlite3_column_int(st, 2);
+    t->serial_next = sqlite3_column_int64(st, 3);
+    t->serial8_next = sqlite3_column_int64(st, 4);
+    const char *tt = (const char *)sqlite3_column_text(st, 5);
+    int isview = tt && strcmp(tt, "T");
+    snprintf(t->name, sizeof t->name, "%s", name);
+    sqlite3_finalize(st);
+    if (t->tabid < 100 || isview) return px_failc(p, -999, "%s is not a table", name);
+    sqlite3_prepare_v2(db->h,
+                       "SELECT colname, coltype, collength, serial, defsql, colno FROM "
+                       "_ixd_columns WHERE tabid = ? ORDER BY colno",
+                       -1, &st, NULL);
+    sqlite3_bind_int(st, 1, t->tabid);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        cdef *c = tdef_addcol(p, t);
+        if (!c) break;
+        snprintf(c->name, sizeof c->name, "%s", (const char *)sqlite3_column_text(st, 0));
+        int ct = sqlite3_column_int(st, 1);
+        c->collen = (uint32_t)sqlite3_column_int64(st, 2);
+        c->t = ixs_t(ct & 0xff, c->collen);
+        if (c->t.code == IX_T_VARCHAR || c->t.code == IX_T_NVARCHAR) c->t.len &= 0xff;
+        c->notnull = (ct & IX_TF_NOTNULL) != 0;
+        c->serial = sqlite3_column_int(st, 3);
+        c->defsql = col_dup(st, 4);
+        c->oldno = sqlite3_column_int(st, 5);
+        c->oldt = c->t;
+    }
+    sqlite3_finalize(st);
+    sqlite3_prepare_v2(db->h,
+                       "SELECT constrtype, constrname, cols, checktext, (SELECT tabname FROM "
+                       "_ixd_tables x WHERE x.tabid = c.reftabid), refcols, ondelete FROM "
+                       "_ixd_constraints c WHERE tabid = ? ORDER BY constrid",
+                       -1, &st, NULL);
+    sqlite3_bind_int(st, 1, t->tabid);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        kdef *k = tdef_addk(p, t);
+        if (!k) break;
+        const char *ty = (const char *)sqlite3_column_text(st, 0);
+        k->type = ty ? ty[0] : 'C';
+        snprintf(k->name, sizeof k->name, "%s", (const char *)sqlite3_column_text(st, 1));
+        k->cols = col_dup(st, 2);
+        k->checksql = col_dup(st, 3);
+        const char *rt = (const char *)sqlite3_column_text(st, 4);
+        snprintf(k->reftab, sizeof k->reftab, "%s", rt ? rt : "");
+        k->refcols = col_dup(st, 5);
+        k->cascade = sqlite3_column_text(st, 6) != NULL;
+    }
+    sqlite3_finalize(st);
+    sqlite3_prepare_v2(
+        db->h,
+        "SELECT idxname, idxtype, cols, part1, part2, part3, part4, part5, part6, "
+        "part7, part8, part9, part10, part11, part12, part13, part14, part15, part16 "
+        "FROM _ixd_indexes WHERE tabid = ? AND is_constraint = 0",
+        -1, &st, NULL);
+    sqlite3_bind_int(st, 1, t->tabid);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        xdef *n = realloc(t->x, sizeof(xdef) * (size_t)(t->nx + 1));
+        if (!n) break;
+        t->x = n;
+        xdef *x = &t->x[t->nx++];
+        memset(x, 0, sizeof *x);
+        snprintf(x->name, sizeof x->name, "%s", (const char *)sqlite3_column_text(st, 0));
+        const char *ty = (const char *)sqlite3_column_text(st, 1);
+        x->uniq = ty && ty[0] == 'U';
+        x->cols = col_dup(st, 2);
+        for (int i = 0; i < 16; i++)
+            x->parts[i] = sqlite3_column_int(st, 3 + i);
+    }
+    sqlite3_finalize(st);
+    return p->failed ? -1 : 1;
+}
+
+static void add_cols_sql(sb *s, const char *cols, const int *parts) {
+    const char *c = cols ? cols : "";
+    int i = 0;
+    while (*c) {
+        size_t l = strcspn(c, ",");
+        char nm[IXS_NAME_MAX + 1];
+        snprintf(nm, sizeof nm, "%.*s", (int)l, c);
+        if (i) sb_addc(s, ',');
+        sb_ident(s, nm);
+        if (parts && i < 16 && parts[i] < 0) sb_add(s, " DESC");
+        c += l;
+        if (*c) c++;
+        i++;
+    }
+}
+
+static int colno_of(const tdef *t, const char *cols, int *parts) {
+    const char *c = cols ? cols : "";
+    int i = 0;
+    while (*c && i < 16) {
+        size_t l = strcspn(c, ",");
+        char nm[IXS_NAME_MAX + 1];
+        snprintf(nm, sizeof nm, "%.*s", (int)l, c);
+        int k = find_cdef(t, nm);
+        if (k < 0) return -1;
+        if (parts[i] >= 0)
+            parts[i] = k + 1;
+        else
+            parts[i] = -(k + 1);
+        c += l;
+        if (*c) c++;
+        i++;
+    }
+    return 0;
+}
+
+static uint32_t col_width(ityp t) {
+    switch (t.code) {
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR: return (t.len & 0xff) + 1;
+    case IX_T_LVARCHAR: return t.len + 5;
+    case IX_T_BOOLEAN: return 6;
+    case IX_T_DECIMAL:
+    case IX_T_MONEY: return (uint32_t)ix_dec_width((int)(t.len >> 8), (int)(t.len & 0xff));
+    case IX_T_DATETIME:
+    case IX_T_INTERVAL: return (uint32_t)ix_qual_width(t.len);
+    default: {
+        ix_vtype v = {t.code, t.len};
+        size_t w = ix_value_fixed_width(v);
+        return (uint32_t)(w ? w : t.len);
+    }
+    }
+}
+
+/* Writes t into SQLite and the catalog. rebuild: copy rows from the existing
+ * table of the same name (ALTER). */
+static int materialize(px *p, tdef *t, int rebuild) {
+    ixd_db *db = p->db;
+    int64_t maxid;
+    if (!t->tabid) {
+        q_int(db, "SELECT max(tabid) FROM _ixd_tables", NULL, &maxid);
+        t->tabid = maxid < 99 ? 100 : (int)maxid + 1;
+    }
+    int64_t kid;
+    q_int(db, "SELECT max(constrid) FROM _ixd_constraints", NULL, &kid);
+    /* resolve constraints */
+    for (int i = 0; i < t->nk; i++) {
+        kdef *k = &t->k[i];
+        kid++;
+        if (!k->name[0]) {
+            char pfx = k->type == 'C' ? 'c' : k->type == 'R' ? 'r' : 'u';
+            snprintf(k->name, sizeof k->name, "%c%d_%lld", pfx, t->tabid, (long long)kid);
+        }
+        if (k->type == 'R') {
+            if (strcmp(k->reftab, t->name)) {
+                int64_t rid;
+                if (q_int(db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", k->reftab, &rid) !=
+                    1)
+                    return px_failc(p, -206, "%s", k->reftab);
+                if (!k->refcols) {
+                    sqlite3_stmt *st;
+                    sqlite3_prepare_v2(db->h,
+                                       "SELECT cols FROM _ixd_constraints WHERE tabid = ? AND "
+                                       "constrtype = 'P'",
+                                       -1, &st, NULL);
+                    sqlite3_bind_int64(st, 1, rid);
+                    if (sqlite3_step(st) == SQLITE_ROW) k->refcols = col_dup(st, 0);
+                    sqlite3_finalize(st);
+                }
+            } else if (!k->refcols) {
+                for (int j = 0; j < t->nk; j++)
+                    if (t->k[j].type == 'P' && t->k[j].cols) k->refcols = strdup(t->k[j].cols);
+            }
+            if (!k->refcols) return px_failc(p, -999, "no primary key in %s", k->reftab);
+        }
+    }
+    sb s = {0};
+    const char *target = rebuild ? "_ixd_new" : t->name;
+    sb_add(&s, "CREATE TABLE ");
+    sb_ident(&s, target);
+    sb_add(&s, " (");
+    uint32_t rowsize = 0;
+    for (int i = 0; i < t->ncols; i++) {
+        cdef *c = &t->cols[i];
+        if (i) sb_add(&s, ", ");
+        sb_ident(&s, c->name);
+        if (c->notnull) sb_add(&s, " NOT NULL");
+        if (c->defsql) sb_printf(&s, " DEFAULT (%s)", c->defsql);
+        rowsize += col_width(c->t);
+    }
+    for (int i = 0; i < t->nk; i++) {
+        kdef *k = &t->k[i];
+        if (k->type == 'C') {
+            sb_add(&s, ", CONSTRAINT ");
+            sb_ident(&s, k->name);
+            sb_printf(&s, " CHECK (%s)", k->checksql ? k->checksql : "1");
+        } else if (k->type == 'R') {
+            sb_add(&s, ", CONSTRAINT ");
+            sb_ident(&s, k->name);
+            sb_add(&s, " FOREIGN KEY (");
+            add_cols_sql(&s, k->cols, NULL);
+            sb_add(&s, ") REFERENCES ");
+            sb_ident(&s, k->reftab);
+            sb_addc(&s, '(');
+            add_cols_sql(&s, k->refcols, NULL);
+            sb_addc(&s, ')');
+            if (k->cascade) sb_add(&s, " ON DELETE CASCADE");
+        }
+    }
+    sb_add(&s, ");");
+    if (rebuild) {
+        sb_add(&s, "INSERT INTO \"_ixd_new\"(");
+        int n = 0;
+        for (int i = 0; i < t->ncols; i++) {
+            if (!t->cols[i].oldno) continue;
+            if (n++) sb_addc(&s, ',');
+            sb_ident(&s, t->cols[i].name);
+        }
+        sb_add(&s, ") SELECT ");
+        n = 0;
+        for (int i = 0; i < t->ncols; i++) {
+            cdef *c = &t->cols[i];
+            if (!c->oldno) continue;
+            if (n++) sb_addc(&s, ',');
+            if (c->oldt.code == c->t.code && c->oldt.len == c->t.len) {
+                sb_printf(&s, "\"_ixd_old%d\"", c->oldno);
+            } else {
+                sb_printf(&s, "ixd_cvt(\"_ixd_old%d\",%d,%u,%d,%u)", c->oldno, c->oldt.code,
+                          c->oldt.len, c->t.code, c->t.len);
+            }
+        }
+        sb_add(&s, " FROM ");
+        sb_ident(&s, t->name);
+        sb_add(&s, ";DROP TABLE ");
+        sb_ident(&s, t->name);
+        sb_add(&s, ";ALTER TABLE \"_ixd_new\" RENAME TO ");
+        sb_ident(&s, t->name);
+        sb_add(&s, ";");
+    }
+    /* unique constraints and indexes */
+    for (int i = 0; i < t->nk; i++) {
+        kdef *k = &t->k[i];
+        if (k->type != 'P' && k->type != 'U') continue;
+        sb_add(&s, "CREATE UNIQUE INDEX ");
+        sb_ident(&s, k->name);
+        sb_add(&s, " ON ");
+        sb_ident(&s, t->name);
+        sb_addc(&s, '(');
+        add_cols_sql(&s, k->cols, NULL);
+        sb_add(&s, ");");
+    }
+    for (int i = 0; i < t->nx; i++) {
+        xdef *x = &t->x[i];
+        sb_printf(&s, "CREATE %sINDEX ", x->uniq ? "UNIQUE " : "");
+        sb_ident(&s, x->name);
+        sb_add(&s, " ON ");
+        sb_ident(&s, t->name);
+        sb_addc(&s, '(');
+        add_cols_sql(&s, x->cols, x->parts);
+        sb_add(&s, ");");
+    }
+    /* catalog */
+    sb_printf(&s, "DELETE FROM _ixd_columns WHERE tabid = %d;", t->tabid);
+    sb_printf(&s, "DELETE FROM _ixd_constraints WHERE tabid = %d;", t->tabid);
+    sb_printf(&s, "DELETE FROM _ixd_indexes WHERE tabid = %d;", t->tabid);
+    int64_t s1 = 1, s8 = 1;
+    for (int i = 0; i < t->ncols; i++) {
+        if (t->cols[i].serial == 1) s1 = t->cols[i].start;
+        if (t->cols[i].serial >= 2) s8 = t->cols[i].start;
+    }
+    if (rebuild) {
+        s1 = t->serial_next > s1 ? t->serial_next : s1;
+        s8 = t->serial8_next > s8 ? t->serial8_next : s8;
+    }
+    sb_printf(&s,
+              "INSERT OR REPLACE INTO _ixd_tables(tabid, tabname, owner, created, tabtype, rowsize,"
+              " serial_next, serial8_next) VALUES(%d, ",
+              t->tabid);
+    sb_strlit(&s, t->name, strlen(t->name));
+    sb_addc(&s, ',');
+    sb_strlit(&s, t->owner, strlen(t->owner));
+    sb_printf(&s, ", %d, 'T', %u, %lld, %lld);", t->created, rowsize, (long long)s1, (long long)s8);
+    for (int i = 0; i < t->ncols; i++) {
+        cdef *c = &t->cols[i];
+        sb_printf(&s,
+                  "INSERT INTO _ixd_columns(tabid, colno, colname, coltype, collength, serial, "
+                  "defsql) VALUES(%d, %d, ",
+                  t->tabid, i + 1);
+        sb_strlit(&s, c->name, strlen(c->name));
+        sb_printf(&s, ", %d, %u, %d, ", c->t.code | (c->notnull ? IX_TF_NOTNULL : 0), c->collen,
+                  c->serial);
+        if (c->defsql)
+            sb_strlit(&s, c->defsql, strlen(c->defsql));
+        else
+            sb_add(&s, "NULL");
+        sb_add(&s, ");");
+    }
+    for (int i = 0; i < t->nk; i++) {
+        kdef *k = &t->k[i];
+        int isidx = k->type == 'P' || k->type == 'U';
+        sb_add(&s, "INSERT INTO _ixd_constraints(constrname, owner, tabid, constrtype, idxname,"
+                   " cols, reftabid, refcols, ondelete, checktext) VALUES(");
+        sb_strlit(&s, k->name, strlen(k->name));
+        sb_addc(&s, ',');
+        sb_strlit(&s, t->owner, strlen(t->owner));
+        sb_printf(&s, ", %d, '%c', ", t->tabid, k->type);
+        if (isidx)
+            sb_strlit(&s, k->name, strlen(k->name));
+        else
+            sb_add(&s, "NULL");
+        sb_addc(&s, ',');
+        if (k->cols)
+            sb_strlit(&s, k->cols, strlen(k->cols));
+        else
+            sb_add(&s, "NULL");
+        if (k->type == 'R') {
+            sb_add(&s, ", (SELECT tabid FROM _ixd_tables WHERE tabname = ");
+            sb_strlit(&s, k->reftab, strlen(k->reftab));
+            sb_add(&s, "), ");
+            sb_strlit(&s, k->refcols, strlen(k->refcols));
+            sb_add(&s, k->cascade ? ", 'C'" : ", NULL");
+        } else
+            sb_add(&s, ", NULL, NULL, NULL");
+        sb_addc(&s, ',');
+        if (k->checksql)
+            sb_strlit(&s, k->checksql, strlen(k->checksql));
+        else
+            sb_add(&s, "NULL");
+        sb_add(&s, ");");
+        if (isidx) {
+            int parts[16] = {0};
+            if (colno_of(t, k->cols, parts)) {
+                sb_free(&s);
+                return px_failc(p, -217, "%s", k->cols);
+            }
+            sb_add(&s, "INSERT INTO _ixd_indexes(idxname, owner, tabid, idxtype, is_constraint, "
+                       "cols, part1, part2, part3, part4, part5, part6, part7, part8, part9, "
+                       "part10, part11, part12, part13, part14, part15, part16) VALUES(");
+            sb_strlit(&s, k->name, strlen(k->name));
+            sb_addc(&s, ',');
+            sb_strlit(&s, t->owner, strlen(t->owner));
+            sb_printf(&s, ", %d, 'U', 1, ", t->tabid);
+            sb_strlit(&s, k->cols, strlen(k->cols));
+            for (int j = 0; j < 16; j++)
+                sb_printf(&s, ", %d", parts[j]);
+            sb_add(&s, ");");
+        }
+    }
+    for (int i = 0; i < t->nx; i++) {
+        xdef *x = &t->x[i];
+        if (colno_of(t, x->cols, x->parts)) {
+            sb_free(&s);
+            return px_failc(p, -217, "%s", x->cols);
+        }
+        sb_add(&s, "INSERT INTO _ixd_indexes(idxname, owner, tabid, idxtype, is_constraint, "
+                   "cols, part1, part2, part3, part4, part5, part6, part7, part8, part9, "
+                   "part10, part11, part12, part13, part14, part15, part16) VALUES(");
+        sb_strlit(&s, x->name, strlen(x->name));
+        sb_addc(&s, ',');
+        sb_strlit(&s, t->owner, strlen(t->owner));
+        sb_printf(&s, ", %d, '%c', 0, ", t->tabid, x->uniq ? 'U' : 'D');
+        sb_strlit(&s, x->cols, strlen(x->cols));
+        for (int j = 0; j < 16; j++)
+            sb_printf(&s, ", %d", x->parts[j]);
+        sb_add(&s, ");");
+    }
+    if (s.oom) {
+        sb_free(&s);
+        return px_failc(p, -208, NULL);
+    }
+    int rc = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
+    sb_free(&s);
+    if (rc != SQLITE_OK) {
+        ixs_sqlite_err(db, rc, 0, t->name, p->err);
+        if (p->err->sqlcode == -239 || p->err->sqlcode == -268) p->err->sqlcode = -371;
+        p->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs fn inside a savepoint; foreign keys off when possible for rebuilds. */
+static int ddl_begin(px *p) {
+    if (ixs_exec(p->db, "SAVEPOINT ixd_ddl", p->err)) {
+        p->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+static int ddl_end(px *p, int ok) {
+    if (ok) {
+        if (ixs_exec(p->db, "RELEASE ixd_ddl", p->err) == 0) return 0;
+        p->failed = 1;
+    }
+    sqlite3_exec(p->db->h, "ROLLBACK TO ixd_ddl; RELEASE ixd_ddl", NULL, NULL, NULL);
+    return -1;
+}
+
+static int32_t today(void) {
+    time_t tt = time(NULL);
+    struct tm tmv;
+    localtime_r(&tt, &tmv);
+    int32_t d = 0;
+    ix_date_from_ymd(tmv.tm_year + 1900, tmv.tm_mon + 1, tmv.tm_mday, &d);
+    return d;
+}
+
+static void skip_table_options(px *p) {
+    for (;;) {
+        if (px_acc(p, "with")) {
+            (void)(px_acc(p, "no") && px_acc(p, "log"));
+            px_acc(p, "crcols");
+            px_acc(p, "rowids");
+            px_acc(p, "erkey");
+        } else if (px_acc(p, "in")) {
+            char d[IXS_NAME_MAX + 1];
+            px_ident(p, d, sizeof d);
+        } else if (px_acc(p, "extent") || px_acc(p, "next")) {
+            int64_t v;
+            px_acc(p, "size");
+            px_int(p, &v);
+        } else if (px_acc(p, "lock")) {
+            px_acc(p, "mode");
+            if (!px_acc(p, "row") && !px_acc(p, "page")) px_acc(p, "table");
+        } else
+            return;
+        if (p->failed) return;
+    }
+}
+
+static int create_table(px *p, int temp) {
+    int ifne = 0;
+    if (px_acc(p, "if")) {
+        if (px_expect(p, "not") || px_expect(p, "exists")) return -1;
+        ifne = 1;
+    }
+    tdef t;
+    memset(&t, 0, sizeof t);
+    char a[IXS_NAME_MAX + 1];
+    if (px_ident(p, a, sizeof a)) return -1;
+    if (px_acc_op(p, ".") && px_ident(p, a, sizeof a)) return -1;
+    snprintf(t.name, sizeof t.name, "%s", a);
+    snprintf(t.owner, sizeof t.owner, "%s", p->db->user);
+    t.created = today();
+    int rc = -1;
+    if (px_expect_op(p, "(")) goto out;
+    for (;;) {
+        if (px_kw(p, p->i, "primary") || px_kw(p, p->i, "unique") || px_kw(p, p->i, "check") ||
+            px_kw(p, p->i, "foreign") || px_kw(p, p->i, "constraint") ||
+            (px_kw(p, p->i, "distinct") && px_op(p, p->i + 1, "("))) {
+            if (table_constraint(p, &t)) goto out;
+        } else {
+            cdef *c = tdef_addcol(p, &t);
+            if (!c || column_def(p, &t, c, 0)) goto out;
+        }
+        if (!px_acc_op(p, ",")) break;
+    }
+    if (px_expect_op(p, ")")) goto out;
+    skip_table_options(p);
+    if (p->failed) goto out;
+    if (translate_checks(p, &t)) goto out;
+    int serials = 0, serial8s = 0;
+    for (int i = 0; i < t.ncols; i++) {
+        serials += t.cols[i].serial == 1;
+        serial8s += t.cols[i].serial >= 2;
+    }
+    if (serials > 1 || serial8s > 1) {
+        px_fail(p);
+        goto out;
+    }
+    if (p->dry) {
+        rc = 0;
+        goto out;
+    }
+    if (table_exists(p->db, t.name)) {
+        rc = ifne ? 0 : px_failc(p, -310, "%s", t.name);
+        goto out;
+    }
+    if (ddl_begin(p)) goto out;
+    rc = ddl_end(p, (temp ? temp_materialize(p, &t) : materialize(p, &t, 0)) == 0);
+out:
+    tdef_free(&t);
+    return rc;
+}
+
+static int create_index(px *p, int uniq) {
+    px_acc(p, "cluster");
+    if (px_expect(p, "index")) return -1;
+    int ifne = 0;
+    if (px_acc(p, "if")) {
+        if (px_expect(p, "not") || px_expect(p, "exists")) return -1;
+        ifne = 1;
+    }
+    char name[IXS_NAME_MAX + 1], tab[IXS_NAME_MAX + 1];
+    if (px_ident(p, name, sizeof name)) return -1;
+    if (px_acc_op(p, ".") && px_ident(p, name, sizeof name)) return -1;
+    if (px_expect(p, "on") || px_ident(p, tab, sizeof tab)) return -1;
+    if (px_acc_op(p, ".") && px_ident(p, tab, sizeof tab)) return -1;
+    if (px_expect_op(p, "(")) return -1;
+    sb cols = {0};
+    int parts[16] = {0}, n = 0;
+    do {
+        char c[IXS_NAME_MAX + 1];
+        if (px_ident(p, c, sizeof c)) {
+            sb_free(&cols);
+            return -1;
+        }
+        if (n >= 16) {
+            sb_free(&cols);
+            return px_fail(p);
+        }
+        int desc = px_acc(p, "desc");
+        if (!desc) px_acc(p, "asc");
+        parts[n++] = desc ? -1 : 1;
+        if (cols.n) sb_addc(&cols, ',');
+        sb_add(&cols, c);
+    } while (px_acc_op(p, ","));
+    if (px_expect_op(p, ")")) {
+        sb_free(&cols);
+        return -1;
+    }
+    if (px_acc(p, "using")) {
+        char u[IXS_NAME_MAX + 1];
+        px_ident(p, u, sizeof u);
+    }
+    skip_table_options(p);
+    if (px_acc(p, "online")) {
+    }
+    if (p->failed || p->dry) {
+        sb_free(&cols);
+        return p->failed ? -1 : 0;
+    }
+    tdef t;
+    int64_t v;
+    int rc = -1;
+    if (q_int(p->db, "SELECT 1 FROM _ixd_indexes WHERE idxname = ?", name, &v) == 1 ||
+        q_int(p->db, "SELECT 1 FROM sqlite_master WHERE lower(name) = ?", name, &v) == 1) {
+        sb_free(&cols);
+        return ifne ? 0 : px_failc(p, -316, "%s", name);
+    }
+    int lr = tdef_load(p, tab, &t);
+    if (lr <= 0) {
+        sb_free(&cols);
+        tdef_free(&t);
+        return lr == 0 ? px_failc(p, -206, "%s", tab) : -1;
+    }
+    if (colno_of(&t, cols.p, parts)) {
+        /* find the bad column for the message */
+        const char *c = cols.p;
+        char bad[IXS_NAME_MAX + 1] = "";
+        while (*c) {
+            size_t l = strcspn(c, ",");
+            snprintf(bad, sizeof bad, "%.*s", (int)l, c);
+            if (find_cdef(&t, bad) < 0) break;
+            c += l;
+            if (*c) c++;
+        }
+        px_failc(p, -217, "%s", bad);
+        goto out;
+    }
+    {
+        sb s = {0};
+        sb_printf(&s, "CREATE %sINDEX ", uniq ? "UNIQUE " : "");
+        sb_ident(&s, name);
+        sb_add(&s, " ON ");
+        sb_ident(&s, tab);
+        sb_addc(&s, '(');
+        add_cols_sql(&s, cols.p, parts);
+        sb_add(&s, ");");
+        sb_add(&s, "INSERT INTO _ixd_indexes(idxname, owner, tabid, idxtype, is_constraint, "
+                   "cols, part1, part2, part3, part4, part5, part6, part7, part8, part9, "
+                   "part10, part11, part12, part13, part14, part15, part16) VALUES(");
+        sb_strlit(&s, name, strlen(name));
+        sb_addc(&s, ',');
+        sb_strlit(&s, p->db->user, strlen(p->db->user));
+        sb_printf(&s, ", %d, '%c', 0, ", t.tabid, uniq ? 'U' : 'D');
+        sb_strlit(&s, cols.p, cols.n);
+        for (int j = 0; j < 16; j++)
+            sb_printf(&s, ", %d", parts[j]);
+        sb_add(&s, ");");
+        if (ddl_begin(p)) {
+            sb_free(&s);
+            goto out;
+        }
+        int r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
+        sb_free(&s);
+        if (r != SQLITE_OK) {
+            ixs_sqlite_err(p->db, r, 0, tab, p->err);
+            if (p->err->sqlcode == -239 || p->err->sqlcode == -268) {
+                p->err->sqlcode = -371;
+                p->err->isamcode = -100;
+                snprintf(p->err->text, sizeof p->err->text, "%s", name);
+            }
+            p->failed = 1;
+        }
+        rc = ddl_end(p, r == SQLITE_OK);
+    }
+out:
+    sb_free(&cols);
+    tdef_free(&t);
+    return rc;
+}
+
+static int drop_stmt(px *p) {
+    int what = px_acc(p, "table") ? 1 : px_acc(p, "index") ? 2 : px_acc(p, "view") ? 3 : 0;
+    if (!what) {
+        if (px_kw(p, p->i, "database")) return px_failc(p, -999, "DROP DATABASE needs a session");
+        return px_fail(p);
+    }
+    int ife = 0;
+    if (px_acc(p, "if")) {
+        if (px_expect(p, "exists")) return -1;
+        ife = 1;
+    }
+    char name[IXS_NAME_MAX + 1];
+    if (px_ident(p, name, sizeof name)) return -1;
+    if (px_acc_op(p, ".") && px_ident(p, name, sizeof name)) return -1;
+    if (px_acc(p, "cascade") || px_acc(p, "restrict")) {
+    }
+    if (p->dry) return 0;
+    ixd_db *db = p->db;
+    int64_t tabid;
+    sb s = {0};
+    if (what == 2) {
+        int64_t isc;
+        if (q_int(db, "SELECT is_constraint FROM _ixd_indexes WHERE idxname = ?", name, &isc) != 1)
+            return ife ? 0 : px_failc(p, -319, "%s", name);
+        if (isc) return px_failc(p, -999, "index %s belongs to a constraint", name);
+        sb_add(&s, "DROP INDEX ");
+        sb_ident(&s, name);
+        sb_add(&s, "; DELETE FROM _ixd_indexes WHERE idxname = ");
+        sb_strlit(&s, name, strlen(name));
+    } else if (what == 1 && table_exists(db, name) == 2) {
+        int64_t tid;
+        q_int(db, "SELECT tabid FROM _ixd_ttables WHERE tabname = ?", name, &tid);
+        sb_add(&s, "DROP TABLE temp.");
+        sb_ident(&s, name);
+        sb_printf(&s,
+                  "; DELETE FROM _ixd_tcolumns WHERE tabid = %lld; DELETE FROM _ixd_ttables "
+                  "WHERE tabid = %lld;",
+                  (long long)tid, (long long)tid);
+    } else {
+        char tt[8] = "";
+        sqlite3_stmt *st;
+        sqlite3_prepare_v2(db->h, "SELECT tabid, tabtype FROM _ixd_tables WHERE tabname = ?", -1,
+                           &st, NULL);
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+        int found = sqlite3_step(st) == SQLITE_ROW;
+        tabid = found ? sqlite3_column_int64(st, 0) : 0;
+        if (found) snprintf(tt, sizeof tt, "%s", (const char *)sqlite3_column_text(st, 1));
+        sqlite3_finalize(st);
+        if (!found) return ife ? 0 : px_failc(p, -206, "%s", name);
+        if (tabid < 100) return px_failc(p, -999, "cannot drop the system catalog");
+        if ((what == 3) != (tt[0] == 'V')) return px_failc(p, -206, "%s", name);
+        /* referencing constraints of other tables go with it (Informix cascade) */
+        int64_t refs;
+        q_int(db,
+              "SELECT count(*) FROM _ixd_constraints c JOIN _ixd_tables t ON t.tabid = c.reftabid"
+              " WHERE t.tabname = ? AND c.tabid <> t.tabid",
+              name, &refs);
+        if (refs) return px_failc(p, -999, "table %s is referenced by a foreign key", name);
+        sb_printf(&s, "DROP %s ", what == 3 ? "VIEW" : "TABLE");
+        sb_ident(&s, name);
+        sb_printf(&s,
+                  "; DELETE FROM _ixd_columns WHERE tabid = %lld; DELETE FROM _ixd_indexes WHERE "
+                  "tabid = %lld; DELETE FROM _ixd_constraints WHERE tabid = %lld; DELETE FROM "
+                  "_ixd_tables WHERE tabid = %lld;",
+                  (long long)tabid, (long long)tabid, (long long)tabid, (long long)tabid);
+    }
+    if (s.oom) {
+        sb_free(&s);
+        return px_failc(p, -208, NULL);
+    }
+    if (ddl_begin(p)) {
+        sb_free(&s);
+        return -1;
+    }
+    int r = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
+    sb_free(&s);
+    if (r != SQLITE_OK) {
+        ixs_sqlite_err(db, r, 0, name, p->err);
+        p->failed = 1;
+    }
+    return ddl_end(p, r == SQLITE_OK);
+}
+
+static int list_has(const char *list, const char *name) {
+    const char *c = list ? list : "";
+    size_t nl = strlen(name);
+    while (*c) {
+        size_t l = strcspn(c, ",");
+        if (l == nl && !strncmp(c, name, l)) return 1;
+        c += l;
+        if (*c) c++;
+    }
+    return 0;
+}
+
+static void drop_column_refs(tdef *t, const char *col) {
+    char q[IXS_NAME_MAX + 4];
+    snprintf(q, sizeof q, "\"%s\"", col);
+    for (int i = 0; i < t->nk; i++) {
+        kdef *k = &t->k[i];
+        int hit = list_has(k->cols, col) || (k->checksql && strstr(k->checksql, q));
+        if (hit) {
+            free(k->cols);
+            free(k->checksql);
+            free(k->refcols);
+            memmove(k, k + 1, sizeof(kdef) * (size_t)(t->nk - i - 1));
+            t->nk--;
+            i--;
+        }
+    }
+    for (int i = 0; i < t->nx; i++)
+        if (list_has(t->x[i].cols, col)) {
+            free(t->x[i].cols);
+            memmove(&t->x[i], &t->x[i + 1], sizeof(xdef) * (size_t)(t->nx - i - 1));
+            t->nx--;
+            i--;
+        }
+}
+
+static int alter_table(px *p) {
+    if (px_expect(p, "table")) return -1;
+    char name[IXS_NAME_MAX + 1];
+    if (px_ident(p, name, sizeof name)) return -1;
+    if (px_acc_op(p, ".") && px_ident(p, name, sizeof name)) return -1;
+    tdef t;
+    memset(&t, 0, sizeof t);
+    int rc = -1;
+    if (!p->dry) {
+        int lr = tdef_load(p, name, &t);
+        if (lr <= 0) {
+            tdef_free(&t);
+            return lr == 0 ? px_failc(p, -206, "%s", name) : -1;
+        }
+    } else {
+        snprintf(t.name, sizeof t.name, "%s", name);
+    }
+    int nk0 = t.nk;
+    (void)nk0;
+    do {
+        if (px_acc(p, "add")) {
+            if (px_acc(p, "constraint")) {
+                int paren = px_acc_op(p, "(");
+                do {
+                    if (table_constraint(p, &t)) goto out;
+                } while (paren && px_acc_op(p, ","));
+                if (paren && px_expect_op(p, ")")) goto out;
+            } else {
+                int paren = px_acc_op(p, "(");
+                do {
+                    cdef *c = tdef_addcol(p, &t);
+                    if (!c || column_def(p, &t, c, 0)) goto out;
+                    c = &t.cols[t.ncols - 1];
+                    if (c->notnull && !c->defsql && !c->serial && !p->dry) {
+                        int64_t n;
+                        char q[300];
+                        snprintf(q, sizeof q, "SELECT count(*) FROM \"%s\"", name);
+                        q_int(p->db, q, NULL, &n);
+                        if (n) {
+                            px_failc(p, -391, "%s", c->name);
+                            goto out;
+                        }
+                    }
+                    if (px_acc(p, "before")) {
+                        char b[IXS_NAME_MAX + 1];
+                        if (px_ident(p, b, sizeof b)) goto out;
+                        int bi = find_cdef(&t, b);
+                        if (bi < 0 && !p->dry) {
+                            px_failc(p, -217, "%s", b);
+                            goto out;
+                        }
+                        if (bi >= 0) {
+                            cdef tmp = t.cols[t.ncols - 1];
+                            memmove(&t.cols[bi + 1], &t.cols[bi],
+                                    sizeof(cdef) * (size_t)(t.ncols - 1 - bi));
+                            t.cols[bi] = tmp;
+                        }
+                    }
+                } while (paren && px_acc_op(p, ","));
+                if (paren && px_expect_op(p, ")")) goto out;
+            }
+        } else if (px_acc(p, "drop")) {
+            if (px_acc(p, "constraint")) {
+                int paren = px_acc_op(p, "(");
+                do {
+                    char cn[IXS_NAME_MAX + 1];
+                    if (px_ident(p, cn, sizeof cn)) goto out;
+                    int found = 0;
+                    for (int i = 0; i < t.nk; i++)
+                        if (!strcmp(t.k[i].name, cn)) {
+                            free(t.k[i].cols);
+                            free(t.k[i].checksql);
+                            free(t.k[i].refcols);
+                            memmove(&t.k[i], &t.k[i + 1], sizeof(kdef) * (size_t)(t.nk - i - 1));
+                            t.nk--;
+                            found = 1;
+                            break;
+                        }
+                    if (!found && !p->dry) {
+                        px_failc(p, -623, "%s", cn);
+                        goto out;
+                    }
+                } while (paren && px_acc_op(p, ","));
+                if (paren && px_expect_op(p, ")")) goto out;
+            } else {
+                int paren = px_acc_op(p, "(");
+                do {
+                    char cn[IXS_NAME_MAX + 1];
+                    if (px_ident(p, cn, sizeof cn)) goto out;
+                    int ci = find_cdef(&t, cn);
+                    if (ci < 0 && !p->dry) {
+                        px_failc(p, -217, "%s", cn);
+                        goto out;
+                    }
+                    if (ci >= 0) {
+                        free(t.cols[ci].defsql);
+                        memmove(&t.cols[ci], &t.cols[ci + 1],
+                                sizeof(cdef) * (size_t)(t.ncols - ci - 1));
+                        t.ncols--;
+                        drop_column_refs(&t, cn);
+                    }
+                } while (paren && px_acc_op(p, ","));
+                if (paren && px_expect_op(p, ")")) goto out;
+                if (!p->dry && t.ncols == 0) {
+                    px_fail(p);
+                    goto out;
+                }
+            }
+        } else if (px_acc(p, "modify")) {
+            int paren = px_acc_op(p, "(");
+            do {
+                cdef nc;
+                memset(&nc, 0, sizeof nc);
+                tdef tmp;
+                memset(&tmp, 0, sizeof tmp);
+                int kbefore = t.nk;
+                if (column_def(p, &t, &nc, 1)) {
+                    free(nc.defsql);
+                    goto out;
+                }
+                (void)tmp;
+                int ci = find_cdef(&t, nc.name);
+                if (ci < 0 && !p->dry) {
+                    free(nc.defsql);
+                    px_failc(p, -217, "%s", nc.name);
+                    goto out;
+                }
+                if (ci >= 0) {
+                    nc.oldno = t.cols[ci].oldno;
+                    nc.oldt = t.cols[ci].oldt;
+                    if (!nc.serial && t.cols[ci].serial) nc.serial = 0;
+                    free(t.cols[ci].defsql);
+                    t.cols[ci] = nc;
+                } else
+                    free(nc.defsql);
+                (void)kbefore;
+            } while (paren && px_acc_op(p, ","));
+            if (paren && px_expect_op(p, ")")) goto out;
+        } else if (px_acc(p, "lock")) {
+            px_acc(p, "mode");
+            if (px_expect_op(p, "(")) goto out;
+            if (!px_acc(p, "row") && !px_acc(p, "page")) px_acc(p, "table");
+            if (px_expect_op(p, ")")) goto out;
+        } else {
+            px_fail(p);
+            goto out;
+        }
+    } while (px_acc_op(p, ","));
+    if (translate_checks(p, &t)) goto out;
+    if (p->dry) {
+        rc = 0;
+        goto out;
+    }
+    {
+        /* rename the old columns so the copy can name them unambiguously */
+        sb s = {0};
+        tdef old;
+        memset(&old, 0, sizeof old);
+        int lr = tdef_load(p, name, &old);
+        if (lr <= 0) {
+            tdef_free(&old);
+            goto out;
+        }
+        if (ddl_begin(p)) {
+            tdef_free(&old);
+            goto out;
+        }
+        sqlite3_exec(p->db->h, "PRAGMA defer_foreign_keys = ON", NULL, NULL, NULL);
+        for (int i = 0; i < old.ncols; i++) {
+            sb_add(&s, "ALTER TABLE ");
+            sb_ident(&s, name);
+            sb_add(&s, " RENAME COLUMN ");
+            sb_ident(&s, old.cols[i].name);
+            sb_printf(&s, " TO \"_ixd_old%d\";", old.cols[i].oldno);
+        }
+        tdef_free(&old);
+        int r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
+        sb_free(&s);
+        if (r != SQLITE_OK) {
+            ixs_sqlite_err(p->db, r, 0, name, p->err);
+            p->failed = 1;
+            ddl_end(p, 0);
+            goto out;
+        }
+        rc = ddl_end(p, materialize(p, &t, 1) == 0);
+    }
+out:
+    tdef_free(&t);
+    return rc;
+}
+
+static void replace_in_list(ixd_db *db, const char *table, const char *col, const char *keycol,
+                            const char *where, const char *from, const char *to) {
+    /* rewrites comma lists in catalog text columns */
+    char sql[512];
+    snprintf(sql, sizeof sql, "SELECT rowid, %s FROM %s WHERE %s", col, table, where);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) return;
+    (void)keycol;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *v = (const char *)sqlite3_column_text(st, 1);
+        if (!v) continue;
+        sb n = {0};
+        const char *c = v;
+        while (*c) {
+            size_t l = strcspn(c, ",");
+            if (n.n) sb_addc(&n, ',');
+            if (l == strlen(from) && !strncmp(c, from, l))
+                sb_add(&n, to);
+            else
+                sb_addn(&n, c, l);
+            c += l;
+            if (*c) c++;
+        }
+        char up[256];
+        snprintf(up, sizeof up, "UPDATE %s SET %s = ? WHERE rowid = ?", table, col);
+        sqlite3_stmt *u;
+        if (sqlite3_prepare_v2(db->h, up, -1, &u, NULL) == SQLITE_OK) {
+            sqlite3_bind_text(u, 1, n.p ? n.p : "", -1, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(u, 2, sqlite3_column_int64(st, 0));
+            sqlite3_step(u);
+            sqlite3_finalize(u);
+        }
+        sb_free(&n);
+    }
+    sqlite3_finalize(st);
+}
+
+static int rename_stmt(px *p) {
+    if (px_acc(p, "table")) {
+        char a[IXS_NAME_MAX + 1], b[IXS_NAME_MAX + 1];
+        if (px_ident(p, a, sizeof a)) return -1;
+        if (px_acc_op(p, ".") && px_ident(p, a, sizeof a)) return -1;
+        if (px_expect(p, "to") || px_ident(p, b, sizeof b)) return -1;
+        if (p->dry) return 0;
+        int64_t tabid;
+        if (q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", a, &tabid) != 1)
+            return px_failc(p, -206, "%s", a);
+        if (tabid < 100) return px_failc(p, -999, "system catalog");
+        if (table_exists(p->db, b)) return px_failc(p, -310, "%s", b);
+        sb s = {0};
+        sb_add(&s, "ALTER TABLE ");
+        sb_ident(&s, a);
+        sb_add(&s, " RENAME TO ");
+        sb_ident(&s, b);
+        sb_add(&s, "; UPDATE _ixd_tables SET tabname = ");
+        sb_strlit(&s, b, strlen(b));
+        sb_printf(&s, " WHERE tabid = %lld;", (long long)tabid);
+        if (ddl_begin(p)) {
+            sb_free(&s);
+            return -1;
+        }
+        int r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
+        sb_free(&s);
+        if (r != SQLITE_OK) {
+            ixs_sqlite_err(p->db, r, 0, a, p->err);
+            p->failed = 1;
+        }
+        return ddl_end(p, r == SQLITE_OK);
+    }
+    if (px_acc(p, "column")) {
+        char t[IXS_NAME_MAX + 1], a[IXS_NAME_MAX + 1], b[IXS_NAME_MAX + 1];
+        if (px_ident(p, t, sizeof t) || px_expect_op(p, ".") || px_ident(p, a, sizeof a)) return -1;
+        if (px_acc_op(p, ".")) { /* owner.table.column */
+            snprintf(t, sizeof t, "%s", a);
+            if (px_ident(p, a, sizeof a)) return -1;
+        }
+        if (px_expect(p, "to") || px_ident(p, b, sizeof b)) return -1;
+        if (p->dry) return 0;
+        int64_t tabid, x;
+        if (q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", t, &tabid) != 1)
+            return px_failc(p, -206, "%s", t);
+        if (tabid < 100) return px_failc(p, -999, "system catalog");
+        char w[128];
+        snprintf(w, sizeof w, "SELECT 1 FROM _ixd_columns WHERE tabid = %lld AND colname = ?",
+                 (long long)tabid);
+        if (q_int(p->db, w, a, &x) != 1) return px_failc(p, -217, "%s", a);
+        if (q_int(p->db, w, b, &x) == 1) return px_failc(p, -328, "%s", b);
+        sb s = {0};
+        sb_add(&s, "ALTER TABLE ");
+        sb_ident(&s, t);
+        sb_add(&s, " RENAME COLUMN ");
+        sb_ident(&s, a);
+        sb_add(&s, " TO ");
+        sb_ident(&s, b);
+        sb_add(&s, "; UPDATE _ixd_columns SET colname = ");
+        sb_strlit(&s, b, strlen(b));
+        sb_printf(&s, " WHERE tabid = %lld AND colname = ", (long long)tabid);
+        sb_strlit(&s, a, strlen(a));
+        /* check texts name the column quoted */
+        sb_printf(&s,
+                  "; UPDATE _ixd_constraints SET checktext = replace(checktext, '\"%s\"', "
+                  "'\"%s\"') WHERE tabid = %lld;",
+                  a, b, (long long)tabid);
+        if (ddl_begin(p)) {
+            sb_free(&s);
+            return -1;
+        }
+        int r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
+        sb_free(&s);
+        if (r == SQLITE_OK) {
+            char wh[64];
+            snprintf(wh, sizeof wh, "tabid = %lld", (long long)tabid);
+            replace_in_list(p->db, "_ixd_constraints", "cols", NULL, wh, a, b);
+            replace_in_list(p->db, "_ixd_indexes", "cols", NULL, wh, a, b);
+            snprintf(wh, sizeof wh, "reftabid = %lld", (long long)tabid);
+            replace_in_list(p->db, "_ixd_constraints", "refcols", NULL, wh, a, b);
+        } else {
+            ixs_sqlite_err(p->db, r, 0, t, p->err);
+            p->failed = 1;
+        }
+        return ddl_end(p, r == SQLITE_OK);
+    }
+    return px_fail(p);
+}
+
+static int create_view(px *p) {
+    char name[IXS_NAME_MAX + 1];
+    if (px_ident(p, name, sizeof name)) return -1;
+    char colnames[64][IXS_NAME_MAX + 1];
+    int ncn = 0;
+    if (px_acc_op(p, "(")) {
+        do {
+            if (ncn >= 64) return px_fail(p);
+            if (px_ident(p, colnames[ncn], sizeof colnames[0])) return -1;
+            ncn++;
+        } while (px_acc_op(p, ","));
+        if (px_expect_op(p, ")")) return -1;
+    }
+    if (px_expect(p, "as")) return -1;
+    qres q;
+    memset(&q, 0, sizeof q);
+    if (ixs_select(p, &q)) {
+        qres_free(&q);
+        return -1;
+    }
+    if (px_acc(p, "with")) {
+        if (px_expect(p, "check") || px_expect(p, "option")) {
+            qres_free(&q);
+            return -1;
+        }
+    }
+    if (ncn && ncn != q.ncols) {
+        qres_free(&q);
+        return px_fail(p);
+    }
+    if (p->dry) {
+        qres_free(&q);
+        return 0;
+    }
+    if (table_exists(p->db, name)) {
+        qres_free(&q);
+        return px_failc(p, -310, "%s", name);
+    }
+    int64_t maxid;
+    q_int(p->db, "SELECT max(tabid) FROM _ixd_tables", NULL, &maxid);
+    int tabid = maxid < 99 ? 100 : (int)maxid + 1;
+    sb s = {0};
+    sb_add(&s, "CREATE VIEW ");
+    sb_ident(&s, name);
+    sb_addc(&s, '(');
+    for (int i = 0; i < q.ncols; i++) {
+        if (i) sb_addc(&s, ',');
+        sb_ident(&s, ncn ? colnames[i] : q.cols[i].name);
+    }
+    sb_printf(&s, ") AS %s;", q.sql.p);
+    sb_printf(&s, "INSERT INTO _ixd_tables(tabid, tabname, owner, created, tabtype) VALUES(%d,",
+              tabid);
+    sb_strlit(&s, name, strlen(name));
+    sb_addc(&s, ',');
+    sb_strlit(&s, p->db->user, strlen(p->db->user));
+    sb_printf(&s, ",%d,'V');", today());
+    for (int i = 0; i < q.ncols; i++) {
+        const char *cn = ncn ? colnames[i] : q.cols[i].name;
+        sb_printf(&s,
+                  "INSERT INTO _ixd_columns(tabid,colno,colname,coltype,collength) VALUES(%d,%d,",
+                  tabid, i + 1);
+        sb_strlit(&s, cn, strlen(cn));
+        sb_printf(&s, ",%d,%u);", q.cols[i].t.code, q.cols[i].t.len);
+    }
+    qres_free(&q);
+    if (ddl_begin(p)) {
+        sb_free(&s);
+        return -1;
+    }
+    int r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
+    sb_free(&s);
+    if (r != SQLITE_OK) {
+        ixs_sqlite_err(p->db, r, 0, name, p->err);
+        p->failed = 1;
+    }
+    return ddl_end(p, r == SQLITE_OK);
+}
+
+static void skip_rest(px *p) {
+    while (p->i < p->nt && p->t[p->i].k != T_EOF && !px_op(p, p->i, ";"))
+        p->i++;
+}
+
+static int savepoint_name(px *p, char *name) {
+    if (px_ident(p, name, IXS_NAME_MAX + 1)) return -1;
+    return 0;
+}
+
+/* transaction control, SET, DDL. p->dry: syntax only. */
+/* SELECT ... INTO TEMP t [WITH NO LOG] */
+static int select_into_temp(px *p, int64_t *rows) {
+    qres q;
+    memset(&q, 0, sizeof q);
+    tdef t;
+    memset(&t, 0, sizeof t);
+    int rc = -1;
+    if (ixs_select(p, &q)) goto out;
+    if (px_expect(p, "into") || px_expect(p, "temp") || px_ident(p, t.name, sizeof t.name))
+        goto out;
+    if (px_acc(p, "with") && (px_expect(p, "no") || px_expect(p, "log"))) goto out;
+    if (table_exists(p->db, t.name)) {
+        px_failc(p, -310, "%s", t.name);
+        goto out;
+    }
+    for (int i = 0; i < q.ncols; i++) {
+        cdef *c = tdef_addcol(p, &t);
+        if (!c) goto out;
+        snprintf(c->name, sizeof c->name, "%s", q.cols[i].name);
+        c->t = q.cols[i].t;
+        if (c->t.code == IX_T_SERIAL) c->t = ixs_t(IX_T_INTEGER, 4);
+        if (c->t.code == IX_T_SERIAL8) c->t = ixs_t(IX_T_INT8, 10);
+        if (c->t.code == IX_T_BIGSERIAL) c->t = ixs_t(IX_T_BIGINT, 8);
+        c->collen = c->t.len;
+    }
+    snprintf(t.owner, sizeof t.owner, "%s", p->db->user);
+    if (ddl_begin(p)) goto out;
+    int ok = temp_materialize(p, &t) == 0;
+    if (ok) {
+        sb s = {0};
+        sb_add(&s, "INSERT INTO temp.");
+        sb_ident(&s, t.name);
+        sb_printf(&s, " SELECT * FROM (%s)", q.sql.p);
+        int r = s.oom ? SQLITE_NOMEM : sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
+        sb_free(&s);
+        if (r != SQLITE_OK) {
+            ixs_sqlite_err(p->db, r, IX_STMT_SELECT, t.name, p->err);
+            p->failed = 1;
+            ok = 0;
+        } else if (rows)
+            *rows = sqlite3_changes64(p->db->h);
+    }
+    rc = ddl_end(p, ok);
+out:
+    qres_free(&q);
+    tdef_free(&t);
+    return rc;
+}
+
+static int other_stmt(px *p, int *stype) {
+    ixd_db *db = p->db;
+    *stype = 0;
+    if (px_acc(p, "create")) {
+        int temp = px_acc(p, "temp") || px_acc(p, "raw") || px_acc(p, "standard");
+        if (px_acc(p, "table")) {
+            *stype = temp ? 45 : 14;
+            return create_table(p, temp);
+        }
+        if (px_kw(p, p->i, "unique") || px_kw(p, p->i, "distinct") || px_kw(p, p->i, "index") ||
+            px_kw(p, p->i, "cluster")) {
+            int u = px_acc(p, "unique") || px_acc(p, "distinct");
+            *stype = 16;
+            return create_index(p, u);
+        }
+        if (px_acc(p, "view")) {
+            *stype = 40;
+            return create_view(p);
+        }
+        if (px_kw(p, p->i, "database")) {
+            *stype = IX_STMT_CREATE_DB;
+            return p->dry ? 0 : px_failc(p, -999, "CREATE DATABASE needs a session");
+        }
+        return px_failc(p, -999, "CREATE %.*s", p->i < p->nt ? p->t[p->i].len : 0,
+                        p->i < p->nt ? p->sql + p->t[p->i].pos : "");
+    }
+    if (px_acc(p, "drop")) {
+        *stype = px_kw(p, p->i, "index") ? 17 : px_kw(p, p->i, "view") ? 41 : 15;
+        return drop_stmt(p);
+    }
+    if (px_acc(p, "alter")) {
+        *stype = 29;
+        return alter_table(p);
+    }
+    if (px_acc(p, "rename")) {
+        *stype = px_kw(p, p->i, "column") ? 21 : 20;
+        return rename_stmt(p);
+    }
+    if (px_acc(p, "begin")) {
+        *stype = 34;
+        (void)(px_acc(p, "work") || px_acc(p, "transaction"));
+        if (p->failed || p->dry) return p->failed ? -1 : 0;
+        if (p->i < p->nt && p->t[p->i].k != T_EOF && !px_op(p, p->i, ";")) return px_fail(p);
+        if (ixs_begin(db, p->err)) {
+            p->failed = 1;
+            return -1;
+        }
+        return 0;
+    }
+    if (px_acc(p, "commit")) {
+        *stype = 35;
+        (void)(px_acc(p, "work") || px_acc(p, "transaction"));
+        if (p->dry) return 0;
+        if (ixs_commit(db, p->err)) {
+            p->failed = 1;
+            return -1;
+        }
+        return 0;
+    }
+    if (px_acc(p, "rollback")) {
+        *stype = 36;
+        (void)(px_acc(p, "work") || px_acc(p, "transaction"));
+        if (px_acc(p, "to")) {
+            px_acc(p, "savepoint");
+            char name[IXS_NAME_MAX + 1] = "";
+            if (px_is_ident(p, p->i) && savepoint_name(p, name)) return -1;
+            if (p->dry) return 0;
+            if (!db->in_txn || db->logmode == 0)
+                return px_failc(p, db->logmode ? -255 : -256, NULL);
+            sb s = {0};
+            sb_add(&s, "ROLLBACK TO ");
+            if (name[0]) {
+                sb_ident(&s, name);
+            } else
+                sb_add(&s, "ixd_sp_outer");
+            int r = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
+            sb_free(&s);
+            if (r != SQLITE_OK) {
+                ixs_sqlite_err(db, r, 0, NULL, p->err);
+                if (strstr(sqlite3_errmsg(db->h), "no such savepoint"))
+                    ixd_seterr(p->err, -83, 0, 0, "%s", name);
+                p->failed = 1;
+                return -1;
+            }
+            return 0;
+        }
+        if (p->dry) return 0;
+        if (ixs_rollback(db, p->err)) {
+            p->failed = 1;
+            return -1;
+        }
+        return 0;
+    }
+    if (px_acc(p, "savepoint")) {
+        *stype = 37;
+        char name[IXS_NAME_MAX + 1];
+        if (savepoint_name(p, name)) return -1;
+        px_acc(p, "unique");
+        if (p->dry) return 0;
+        if (db->logmode == 0) return px_failc(p, -256, NULL);
+        if (!db->in_txn) return px_failc(p, -255, NULL);
+        sb s = {0};
+        sb_add(&s, "SAVEPOINT ");
+        sb_ident(&s, name);
+        int r = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
+        sb_free(&s);
+        if (r != SQLITE_OK) {
+            ixs_sqlite_err(db, r, 0, NULL, p->err);
+            p->failed = 1;
+            return -1;
+        }
+        db->nsavepoints++;
+        return 0;
+    }
+    if (px_acc(p, "release")) {
+        *stype = 37;
+        if (px_expect(p, "savepoint")) return -1;
+        char name[IXS_NAME_MAX + 1];
+        if (savepoint_name(p, name)) return -1;
+        if (p->dry) return 0;
+        if (db->logmode == 0) return px_failc(p, -256, NULL);
+        if (!db->in_txn) return px_failc(p, -255, NULL);
+        sb s = {0};
+        sb_add(&s, "RELEASE ");
+        sb_ident(&s, name);
+        int r = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
+        sb_free(&s);
+        if (r != SQLITE_OK) {
+            ixs_sqlite_err(db, r, 0, NULL, p->err);
+            if (strstr(sqlite3_errmsg(db->h), "no such savepoint"))
+                ixd_seterr(p->err, -83, 0, 0, "%s", name);
+            p->failed = 1;
+            return -1;
+        }
+        return 0;
+    }
+    if (px_acc(p, "set")) {
+        if (px_acc(p, "lock")) {
+            *stype = 46;
+            if (px_expect(p, "mode") || px_expect(p, "to")) return -1;
+            int notw = px_acc(p, "not");
+            if (px_expect(p, "wait")) return -1;
+            int64_t n = -1;
+            if (!notw && p->i < p->nt && p->t[p->i].k == T_INT && px_int(p, &n)) return -1;
+            if (p->dry) return 0;
+            if (notw)
+                db->wait_ms = -1;
+            else if (n < 0)
+                db->wait_ms = IXS_WAIT_FOREVER_MS;
+            else
+                db->wait_ms = n > 86400 ? 86400 * 1000 : (int)n * 1000;
+            ixs_set_busy(db);
+            return 0;
+        }
+        if (px_acc(p, "isolation")) {
+            *stype = 48;
+            px_acc(p, "to");
+            if (px_acc(p, "dirty")) {
+                if (px_expect(p, "read")) return -1;
+                if (px_acc(p, "with") && (px_expect(p, "warning"))) return -1;
+            } else if (px_acc(p, "committed")) {
+                if (px_expect(p, "read")) return -1;
+                if (px_acc(p, "last") && px_expect(p, "committed")) return -1;
+            } else if (px_acc(p, "cursor")) {
+                if (px_expect(p, "stability")) return -1;
+            } else if (px_acc(p, "repeatable")) {
+                if (px_expect(p, "read")) return -1;
+            } else
+                return px_fail(p);
+            (void)(px_acc(p, "retain") && px_acc(p, "update") && px_acc(p, "locks"));
+            return 0;
+        }
+        if (px_acc(p, "transaction")) {
+            *stype = 48;
+            skip_rest(p);
+            return 0;
+        }
+        *stype = px_kw(p, p->i, "explain")        ? 50
+                 : px_kw(p, p->i, "log")          ? 49
+                 : px_kw(p, p->i, "optimization") ? 52
+                 : px_kw(p, p->i, "constraints")  ? 55
+                                                  : 0;
+        static const char *ok[] = {"explain",      "pdqpriority",
+                                   "optimization", "environment",
+                                   "role",         "constraints",
+                                   "log",          "dataskip",
+                                   "collation",    "deferred_prepare",
+                                   "statement",    "debug",
+                                   "session",      "encryption",
+                                   "all_mutables", "autofree",
+                                   "connection",   NULL};
+        for (int k = 0; ok[k]; k++)
+            if (px_acc(p, ok[k])) {
+                skip_rest(p);
+                return 0;
+            }
+        return px_fail(p);
+    }
+    if (px_acc(p, "update")) {
+        if (px_expect(p, "statistics")) return -1;
+        *stype = 30;
+        skip_rest(p);
+        return 0;
+    }
+    if (px_acc(p, "lock") || px_acc(p, "unlock")) {
+        *stype = px_kw(p, p->i - 1, "lock") ? 10 : 11;
+        if (px_expect(p, "table")) return -1;
+        char t[IXS_NAME_MAX + 1];
+        if (px_ident(p, t, sizeof t)) return -1;
+        skip_rest(p);
+        if (p->dry) return 0;
+        if (!table_exists(db, t)) return px_failc(p, -206, "%s", t);
+        return 0;
+    }
+    if (px_acc(p, "grant") || px_acc(p, "revoke")) {
+        *stype = px_kw(p, p->i - 1, "grant") ? 18 : 19;
+        skip_rest(p);
+        return 0;
+    }
+    if (px_kw(p, p->i, "database") || px_kw(p, p->i, "close")) {
+        *stype = px_kw(p, p->i, "close") ? IX_STMT_CLOSE_DB : IX_STMT_DATABASE;
+        skip_rest(p);
+        return p->dry ? 0 : px_failc(p, -999, "database statements need a session");
+    }
+    return px_fail(p);
+}
+
+static int at_end(px *p) {
+    px_acc_op(p, ";");
+    if (p->i < p->nt && p->t[p->i].k != T_EOF) return px_fail(p);
+    return 0;
+}
+
+static int px_init(px *p, ixd_db *db, const char *sql, size_t n, ixd_err *err) {
+    memset(p, 0, sizeof *p);
+    p->db = db;
+    p->sql = sql;
+    p->n = n;
+    p->err = err;
+    memset(err, 0, sizeof *err);
+    for (size_t i = 0; i < n; i++)
+        if (sql[i] == 0) return ixd_seterr(err, -201, 0, (int)i, NULL);
+    if (ixs_lex(p)) return -1;
+    int np = 0;
+    for (int i = 0; i < p->nt; i++)
+        if (p->t[i].k == T_PARAM) np++;
+    p->ptypes = calloc((size_t)(np ? np : 1), sizeof(ityp));
+    if (!p->ptypes) return ixd_seterr(err, -208, 0, 0, NULL);
+    for (int i = 0; i < np; i++)
+        p->ptypes[i].code = -1;
+    p->nparams = np;
+    return 0;
+}
+
+static void px_done(px *p) {
+    free(p->t);
+    free(p->ptypes);
+    p->t = NULL;
+    p->ptypes = NULL;
+}
+
+int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *err) {
+    px p;
+    if (px_init(&p, db, sql, n, err)) {
+        px_done(&p);
+        return -1;
+    }
+    int rc;
+    if (px_kw(&p, 0, "select") || (px_op(&p, 0, "(") && px_kw(&p, 1, "select"))) {
+        qres q;
+        memset(&q, 0, sizeof q);
+        s->kind = SK_SELECT;
+        s->stype = IX_STMT_SELECT;
+        rc = ixs_select(&p, &q);
+        int into = 0;
+        if (!rc && px_acc(&p, "into")) {
+            char tn[IXS_NAME_MAX + 1];
+            into = 1;
+            if (px_expect(&p, "temp") || px_ident(&p, tn, sizeof tn)) rc = -1;
+            if (!rc && px_acc(&p, "with") && (px_expect(&p, "no") || px_expect(&p, "log"))) rc = -1;
+            if (!rc && p.nparams) rc = px_failc(&p, -999, "parameters in SELECT INTO TEMP");
+        }
+        if (!rc) rc = at_end(&p);
+        if (!rc && into) {
+            /* run at execute time, like DDL */
+            qres_free(&q);
+            s->kind = SK_SQL;
+            s->stype = 3;
+            s->text = malloc(n + 1);
+            if (!s->text)
+                rc = ixd_seterr(err, -208, 0, 0, NULL);
+            else {
+                memcpy(s->text, sql, n);
+                s->text[n] = 0;
+                s->textn = n;
+            }
+            px_done(&p);
+            return rc ? -1 : 0;
+        }
+        if (!rc) {
+            s->sqlite_sql = sb_take(&q.sql);
+            s->cols = q.cols;
+            s->ncols = q.ncols;
+            q.cols = NULL;
+            q.ncols = 0;
+            if (!s->sqlite_sql) rc = ixd_seterr(err, -208, 0, 0, NULL);
+        }
+        qres_free(&q);
+    } else if (px_kw(&p, 0, "insert") || px_kw(&p, 0, "update") || px_kw(&p, 0, "delete")) {
+        s->kind = SK_DML;
+        rc = ixs_dml(&p, s);
+        if (!rc) rc = at_end(&p);
+        if (!rc) {
+            /* child tables with foreign keys give -691 */
+            int64_t v;
+            s->has_fk = q_int(db,
+                              "SELECT 1 FROM _ixd_constraints c JOIN _ixd_tables t ON "
+                              "t.tabid = c.tabid WHERE t.tabname = ? AND c.constrtype = 'R'",
+                              s->table, &v) == 1;
+        }
+    } else {
+        s->kind = SK_SQL;
+        p.dry = 1;
+        int st = 0;
+        rc = other_stmt(&p, &st);
+        if (!rc) rc = at_end(&p);
+        s->stype = st;
+        if (!rc) {
+            s->text = malloc(n + 1);
+            if (!s->text)
+                rc = ixd_seterr(err, -208, 0, 0, NULL);
+            else {
+                memcpy(s->text, sql, n);
+                s->text[n] = 0;
+                s->textn = n;
+            }
+        }
+    }
+    if (!rc && s->kind != SK_SQL) {
+        s->nparams = p.nparams;
+        s->ptypes = p.ptypes;
+        p.ptypes = NULL;
+    }
+    px_done(&p);
+    return rc ? -1 : 0;
+}
+
+int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *err) {
+    px p;
+    *rows = 0;
+    if (px_init(&p, db, sql, n, err)) {
+        px_done(&p);
+        return -1;
+    }
+    int st;
+    int txn = px_kw(&p, 0, "begin") || px_kw(&p, 0, "commit") || px_kw(&p, 0, "rollback") ||
+              px_kw(&p, 0, "set") || px_kw(&p, 0, "savepoint") || px_kw(&p, 0, "release");
+    int rc = 0;
+    if (!txn) rc = ixs_ansi_autobegin(db, err);
+    if (!rc && px_kw(&p, 0, "select"))
+        rc = select_into_temp(&p, rows);
+    else if (!rc)
+        rc = other_stmt(&p, &st);
+    px_done(&p);
+    return rc ? -1 : 0;
+}
+
+/* ---- database statements of a session ------------------------------------------------------ */
+
+int ixs_create_database(ixd_engine *e, const char *name, int logmode, const char *user,
+                        ixd_err *err);
+
+int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **dbp,
+               int *dbflags, ixd_err *err) {
+    px p;
+    ixd_db dummy;
+    memset(&dummy, 0, sizeof dummy);
+    if (px_init(&p, &dummy, sql, n, err)) {
+        px_done(&p);
+        /* not ours if it does not even tokenize: let prepare report it */
+        memset(err, 0, sizeof *err);
+        return 0;
+    }
+    int rc = 0;
+    char name[IXS_NAME_MAX + 1];
+    int isdb = (px_kw(&p, 0, "create") && px_kw(&p, 1, "database")) || px_kw(&p, 0, "database") ||
+               (px_kw(&p, 0, "close") && px_kw(&p, 1, "database"));
+    if (isdb && *dbp && (*dbp)->in_txn && (*dbp)->logmode != 3) {
+        rc = ixd_seterr(err, -377, 0, 0, NULL);
+        goto out;
+    }
+    if (px_kw(&p, 0, "create") && px_kw(&p, 1, "database")) {
+        p.i = 2;
+        int ifne = 0;
+        if (px_acc(&p, "if")) {
+            if (px_expect(&p, "not") || px_expect(&p, "exists")) goto syn;
+            ifne = 1;
+        }
+        if (px_ident(&p, name, sizeof name)) goto syn;
+        if (px_acc(&p, "in")) {
+            char d[IXS_NAME_MAX + 1];
+            if (px_ident(&p, d, sizeof d)) goto syn;
+        }
+        int mode = 0;
+        if (px_acc(&p, "with")) {
+            if (px_acc(&p, "buffered")) {
+                if (px_expect(&p, "log")) goto syn;
+                mode = 2;
+            } else if (px_acc(&p, "log")) {
+                mode = 1;
+                if (px_acc(&p, "mode")) {
+                    if (px_expect(&p, "ansi")) goto syn;
+                    mode = 3;
+                }
+            } else
+                goto syn;
+        }
+        (void)(px_acc(&p, "nlscase") && (px_acc(&p, "sensitive") || px_acc(&p, "insensitive")));
+        if (at_end(&p)) goto syn;
+        char path[4096];
+        if (ixs_db_path(e, name, path, sizeof path, err)) {
+            rc = -1;
+            goto out;
+        }
+        struct stat stt;
+        if (stat(path, &stt) == 0) {
+            if (!ifne) rc = ixd_seterr(err, -330, 0, 0, "%s", name);
+            goto out;
+        }
+        if (ixs_create_database(e, name, mode, user, err)) {
+            rc = -1;
+            goto out;
+        }
+        /* the new database becomes the current one */
+        ixd_db *ndb;
+        int fl = 0;
+        if (ixd_db_open(e, name, user, &ndb, &fl, err)) {
+            rc = -1;
+            goto out;
+        }
+        ixd_db_close(*dbp);
+        *dbp = ndb;
+        if (dbflags) *dbflags = fl;
+        rc = 1;
+    } else if (px_kw(&p, 0, "drop") && px_kw(&p, 1, "database")) {
+        p.i = 2;
+        int ife = 0;
+        if (px_acc(&p, "if")) {
+            if (px_expect(&p, "exists")) goto syn;
+            ife = 1;
+        }
+        if (px_ident(&p, name, sizeof name) || at_end(&p)) goto syn;
+        char path[4096];
+        if (ixs_db_path(e, name, path, sizeof path, err)) {
+            rc = -1;
+            goto out;
+        }
+        struct stat stt;
+        if (stat(path, &stt) != 0) {
+            rc = ife ? 1 : ixd_seterr(err, -329, 0, 0, "%s", name);
+            goto out;
+        }
+        if (!strcmp(name, "sysmaster") || (*dbp && !strcmp((*dbp)->name, name))) {
+            rc = ixd_seterr(err, -425, 0, 0, "%s", name);
+            goto out;
+        }
+        char aux[4200];
+        unlink(path);
+        snprintf(aux, sizeof aux, "%s-wal", path);
+        unlink(aux);
+        snprintf(aux, sizeof aux, "%s-shm", path);
+        unlink(aux);
+        rc = 1;
+    } else if (px_kw(&p, 0, "database")) {
+        p.i = 1;
+        if (px_ident(&p, name, sizeof name)) goto syn;
+        if (px_acc_op(&p, "@")) {
+            char srv[IXS_NAME_MAX + 1];
+            if (px_ident(&p, srv, sizeof srv)) goto syn;
+        }
+        px_acc(&p, "exclusive");
+        if (at_end(&p)) goto syn;
+        ixd_db *ndb;
+        int fl = 0;
+        if (ixd_db_open(e, name, user, &ndb, &fl, err)) {
+            rc = -1;
+            goto out;
+        }
+        ixd_db_close(*dbp);
+        *dbp = ndb;
+        if (dbflags) *dbflags = fl;
+        rc = 1;
+    } else if (px_kw(&p, 0, "close") && px_kw(&p, 1, "database")) {
+        p.i = 2;
+        if (at_end(&p)) goto syn;
+        if (!*dbp) {
+            rc = ixd_seterr(err, -349, 0, 0, NULL);
+            goto out;
+        }
+        ixd_db_close(*dbp);
+        *dbp = NULL;
+        rc = 1;
+    }
+out:
+    px_done(&p);
+    return rc;
+syn:
+    px_fail(&p); /* sets -201 unless a more precise error is already set */
+    px_done(&p);
+    return -1;
+}

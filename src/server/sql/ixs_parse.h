@@ -1,0 +1,106 @@
+/* ixs_parse.h: the Informix SQL tokenizer and translator internals. */
+#ifndef IXS_PARSE_H
+#define IXS_PARSE_H
+
+#include "server/sql/ixs.h"
+
+enum { T_EOF, T_ID, T_INT, T_NUM, T_STR, T_OP, T_PARAM };
+
+typedef struct tok {
+    int k;
+    int pos;
+    int len;
+    int pidx; /* T_PARAM: its number in text order */
+} tok;
+
+typedef struct tref {
+    char alias[IXS_NAME_MAX + 1]; /* as emitted; "" = unqualified (CHECK) */
+    itab tab;
+    int outer; /* Informix OUTER table */
+    int derived;
+} tref;
+
+typedef struct scope {
+    tref *t[IXS_MAX_TABS];
+    int n;
+    struct scope *up;
+    uint64_t refmask; /* tables of this scope referenced by the current conjunct */
+    int outer_ref;    /* a reference into an enclosing scope happened */
+} scope;
+
+enum { XK_EXPR, XK_STR, XK_NUM, XK_INT, XK_NULL, XK_PARAM, XK_COL, XK_PRED };
+enum { LB_EXPR, LB_COL, LB_AGG, LB_CONST };
+
+typedef struct xv {
+    sb s;
+    ityp t;
+    int k;
+    char *lit; /* literal text (XK_STR decoded, XK_NUM/XK_INT as written) */
+    size_t litn;
+    int pidx;
+    int agg;
+    int notnull;
+    int lk;
+    char label[IXS_NAME_MAX + 1];
+} xv;
+
+typedef struct px {
+    ixd_db *db;
+    const char *sql;
+    size_t n;
+    tok *t;
+    int nt;
+    int i;
+    ixd_err *err;
+    int failed;
+    int depth;
+    int nparams;
+    ityp *ptypes;
+    scope *sc;
+    int in_agg;
+    int dry; /* DDL syntax check only */
+} px;
+
+/* queries */
+typedef struct qres {
+    sb sql;
+    int ncols;
+    ocol *cols;
+} qres;
+/* lexer */
+int ixs_lex(px *p);
+int px_kw(px *p, int i, const char *kw); /* token i is keyword kw */
+int px_acc(px *p, const char *kw);       /* accept keyword */
+int px_op(px *p, int i, const char *op);
+int px_acc_op(px *p, const char *op);
+int px_fail(px *p); /* -201 at the current token */
+int px_failc(px *p, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int px_expect(px *p, const char *kw);
+int px_expect_op(px *p, const char *op);
+/* identifier at the current token, lower-cased into buf; advances. */
+int px_ident(px *p, char *buf, size_t n);
+int px_is_ident(px *p, int i);
+void px_tokstr(px *p, int i, sb *out); /* decoded string literal */
+int px_int(px *p, int64_t *v);         /* integer literal (optionally signed) */
+
+/* expressions */
+void xv_free(xv *v);
+int ixs_expr(px *p, xv *out);
+int ixs_cond(px *p, xv *out); /* a search condition */
+int ixs_conj(px *p, xv *out); /* one conjunct (NOT-level) of a condition */
+int ixs_select_sub(px *p, qres *out, int *start);
+void ixs_to_type(px *p, xv *v, ityp t); /* coerce to t's storage domain */
+ityp ixs_lit_type(const xv *v);
+int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t *collen);
+int ixs_parse_qual(px *p, int interval, uint32_t *q);
+
+void qres_free(qres *q);
+int ixs_select(px *p, qres *out); /* SELECT [... UNION ...] [ORDER BY] */
+int ixs_dml(px *p, ixd_stmt *s);  /* INSERT/UPDATE/DELETE */
+tref *ixs_tref_new(px *p, const char *name, const char *alias);
+void ixs_tref_free(tref *t);
+
+/* DDL and others (run at execute time; dry = syntax check) */
+int ixs_other(px *p, int64_t *rows);
+
+#endif

@@ -1,0 +1,1 @@
+alter table u add (z interval hour to minute), modify (amt decimal(8,3))

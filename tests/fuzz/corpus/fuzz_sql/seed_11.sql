@@ -1,0 +1,1 @@
+select extend(ts, year to day), mdy(1, 2, 2024), weekday(dt), nvl(v, 'x'), decode(s, 1, 'a', 'b') from t

@@ -1,0 +1,1 @@
+select tabname, colname, coltype from systables t, syscolumns c where t.tabid = c.tabid and t.tabid >= 100

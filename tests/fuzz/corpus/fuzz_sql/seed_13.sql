@@ -1,0 +1,1 @@
+begin work; rollback work

@@ -1,0 +1,1 @@
+select case when i > 0 then iv else interval(1) day to day end, ym * 2, 5 units day from t

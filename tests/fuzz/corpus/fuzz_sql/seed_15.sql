@@ -1,0 +1,1 @@
+select (select max(amt) from u), exists (select 1 from u) from t where id = ?

@@ -1,0 +1,1 @@
+select c[1,2], v from t where c matches '[ab]*' into temp x1 with no log

@@ -1,0 +1,1 @@
+select name, is_logging from sysmaster:sysdatabases order by 1

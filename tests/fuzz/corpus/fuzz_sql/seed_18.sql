@@ -1,0 +1,1 @@
+create temp table tt (a serial, b varchar(5) not null unique, check (a > 0))

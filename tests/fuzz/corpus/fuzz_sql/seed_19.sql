@@ -1,0 +1,1 @@
+select decode(s, 1, 'one', 2, 'twenty'), nvl(d, 1.25), trunc(d / 3, 1), round(m, 1) from t

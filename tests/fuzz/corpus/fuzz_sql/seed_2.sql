@@ -1,0 +1,1 @@
+select c, v, d * 2, dt + 1, ts - datetime(2024-01-01) year to day from t where d > 1.5 order by 1

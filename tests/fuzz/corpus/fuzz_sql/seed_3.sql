@@ -1,0 +1,1 @@
+select count(*), sum(d), avg(i), max(ts) from t group by c having count(*) > 0

@@ -1,0 +1,1 @@
+insert into t (c, d) values ('q', ?)

@@ -1,0 +1,1 @@
+update t set v = 'z' || v where id in (select id from u) and dt < today

@@ -1,0 +1,1 @@
+delete from u where name matches '[a-z]*' or amt between 1 and 2

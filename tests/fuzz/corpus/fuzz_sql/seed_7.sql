@@ -1,0 +1,1 @@
+select first 1 skip 1 t.id, u.name from t, outer u where u.id = t.id

@@ -1,0 +1,1 @@
+select c from t union all select name from u order by 1 desc

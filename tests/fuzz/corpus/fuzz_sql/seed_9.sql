@@ -1,0 +1,1 @@
+create table n (a decimal(32,10) default 1.5 not null, b datetime year to second, check (a > 0))

@@ -1,0 +1,71 @@
+/*
+ * libFuzzer target: raw bytes into ixd's request handling, in-process.
+ * One engine on a scratch data directory serves every input; each input is
+ * one session. Byte 0 selects: bit 0 = start from a valid login and
+ * SQ_PROTOCOLS prefix (so the fuzzer reaches the statement phase), bit 1 =
+ * also open sysmaster; byte 1 = chunk size for feeding. The session must
+ * never crash, leak or hang, whatever it is fed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proto/ix_login.h"
+#include "server/ixd_server.h"
+
+static ixd_server srv;
+static ix_wbuf prefix[4];
+
+static void setup(void) {
+    static char dir[] = "/tmp/ixd-fuzz.XXXXXX";
+    if (!mkdtemp(dir)) abort();
+    srv.data_dir = dir;
+    srv.server_name = "ixd";
+    srv.banner = "IBM Informix Dynamic Server Version 14.10.FC10";
+    srv.limits.max_tuple = 1 << 16;
+    srv.limits.max_sql = 1 << 16;
+    srv.max_buffer = 1 << 20;
+    pthread_mutex_init(&srv.log_lock, NULL);
+    char err[128];
+    ixd_err e;
+    if (ixd_users_load(&srv.users, NULL, err, sizeof err) || ixd_engine_open(&srv.engine, dir, &e))
+        abort();
+    for (int i = 0; i < 4; i++)
+        ix_wbuf_init(&prefix[i], NULL);
+    for (int i = 1; i < 4; i++) {
+        ix_conreq req;
+        ix_conreq_defaults(&req, "informix", "in4mix", "ixd");
+        ix_conreq_encode(&req, &prefix[i]);
+        ix_enc_protocols(&prefix[i], ix_caps_jdbc_offer, sizeof ix_caps_jdbc_offer);
+        ix_enc_tag(&prefix[i], IX_SQ_EOT);
+        if (i & 2) {
+            ix_enc_dbopen(&prefix[i], "sysmaster", 9, 0);
+            ix_enc_tag(&prefix[i], IX_SQ_EOT);
+        }
+    }
+    /* stderr logging would drown the fuzzer's output */
+    if (!freopen("/dev/null", "w", stderr)) abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (!srv.engine) setup();
+    if (size < 2) return 0;
+    int sel = data[0] & 3;
+    size_t chunk = data[1] ? data[1] : size;
+    data += 2;
+    size -= 2;
+    ixd_sess *s = ixd_sess_new(&srv, 1, "fuzz");
+    ix_wbuf out;
+    ix_wbuf_init(&out, NULL);
+    int rc = 0;
+    if (sel) rc = ixd_sess_input(s, prefix[sel].data, prefix[sel].len, &out);
+    for (size_t off = 0; rc == 0 && off < size; off += chunk) {
+        ix_wbuf_reset(&out);
+        rc = ixd_sess_input(s, data + off, size - off < chunk ? size - off : chunk, &out);
+    }
+    ix_wbuf_free(&out);
+    ixd_sess_free(s, "fuzz input done");
+    return 0;
+}

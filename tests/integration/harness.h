@@ -1,0 +1,376 @@
+/*
+ * harness.h: starts a real ixd on a free loopback port with a temporary data
+ * directory, and talks to it over TCP through the codec (a minimal
+ * synchronous client; libixdb replaces it in the client-library tests).
+ */
+#ifndef IX_HARNESS_H
+#define IX_HARNESS_H
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proto/ix_login.h"
+#include "proto/ix_msg.h"
+#include "proto/ix_reader.h"
+#include "types/ix_types.h"
+#include "types/ix_value.h"
+
+typedef struct ixd_proc {
+    pid_t pid;
+    int port;
+    char dir[256];
+    char log[300];
+} ixd_proc;
+
+/* Starts ixd on dir (a fresh temp dir when dir is NULL). Returns 0 or -1. */
+static int ixd_start(ixd_proc *p, const char *dir, const char *extra_arg) {
+    if (!dir) {
+        snprintf(p->dir, sizeof p->dir, "/tmp/ixdtest.XXXXXX");
+        if (!mkdtemp(p->dir)) return -1;
+    } else if (dir != p->dir) {
+        snprintf(p->dir, sizeof p->dir, "%s", dir);
+    }
+    char portfile[300];
+    snprintf(portfile, sizeof portfile, "%s/.port", p->dir);
+    unlink(portfile);
+    snprintf(p->log, sizeof p->log, "%s/.ixd.log", p->dir);
+    p->pid = fork();
+    if (p->pid < 0) return -1;
+    if (p->pid == 0) {
+        int fd = open(p->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        if (fd >= 0) { /* the test's stdout must not stay open in the server */
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+        execl(IXD_BIN, IXD_BIN, "--data", p->dir, "--listen", "127.0.0.1:0", "--port-file",
+              portfile, extra_arg, (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 500; i++) { /* up to 5 s */
+        FILE *f = fopen(portfile, "r");
+        if (f) {
+            int ok = fscanf(f, "%d", &p->port) == 1;
+            fclose(f);
+            if (ok && p->port > 0) return 0;
+        }
+        int st;
+        if (waitpid(p->pid, &st, WNOHANG) == p->pid) return -1;
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    return -1;
+}
+
+/* Stops ixd with sig (SIGTERM or SIGKILL) and waits. Returns its status. */
+static int ixd_stop(ixd_proc *p, int sig) {
+    int st = 0;
+    kill(p->pid, sig);
+    waitpid(p->pid, &st, 0);
+    return st;
+}
+
+static void ixd_rmdir(ixd_proc *p) {
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", p->dir);
+    if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", p->dir);
+}
+
+/* A client connection. */
+typedef struct tconn {
+    int fd;
+    ix_caps caps;
+    ix_reader rd;
+    ix_wbuf out;
+    int closed;
+} tconn;
+
+static int tconn_open(tconn *c, int port) {
+    memset(c, 0, sizeof *c);
+    c->fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(c->fd, (struct sockaddr *)&a, sizeof a) != 0) return -1;
+    int one = 1;
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    ix_reader_init(&c->rd, IX_FROM_SERVER, NULL);
+    ix_wbuf_init(&c->out, NULL);
+    return 0;
+}
+
+static void tconn_close(tconn *c) {
+    if (c->fd >= 0) close(c->fd);
+    c->fd = -1;
+    ix_reader_free(&c->rd);
+    ix_wbuf_free(&c->out);
+}
+
+/* Sends what is in c->out and empties it. */
+static int tconn_flush(tconn *c) {
+    size_t off = 0;
+    while (off < c->out.len) {
+        ssize_t n = send(c->fd, c->out.data + off, c->out.len - off, MSG_NOSIGNAL);
+        if (n <= 0) return -1;
+        off += (size_t)n;
+    }
+    ix_wbuf_reset(&c->out);
+    return 0;
+}
+
+/* Reads the next message (waiting up to 5 s). Returns IX_OK, or -1 on a
+ * timeout, a closed socket or a decoding error. The message is valid until
+ * the next call. */
+static int tconn_next(tconn *c, ix_msg *m) {
+    for (;;) {
+        int rc = ix_reader_next(&c->rd, m);
+        if (rc == IX_OK) {
+            if (m->tag == IX_SQ_PROTOCOLS)
+                c->rd.caps = c->caps = ix_caps_from_bits(m->u.protocols.p, m->u.protocols.n);
+            return IX_OK;
+        }
+        if (rc != IX_NEED_MORE) return -1;
+        struct pollfd pf = {c->fd, POLLIN, 0};
+        if (poll(&pf, 1, 5000) <= 0) return -1;
+        uint8_t buf[65536];
+        ssize_t n = recv(c->fd, buf, sizeof buf, 0);
+        if (n <= 0) {
+            c->closed = 1;
+            return -1;
+        }
+        ix_reader_feed(&c->rd, buf, (size_t)n);
+    }
+}
+
+/* The result of one request group. */
+typedef struct treply {
+    int ntags;
+    int tags[4096];
+    int sqlcode, isamcode, offset;
+    char errtext[256];
+    int64_t rows;
+    int32_t serial;
+    int64_t serial8;
+    int done_warnings;
+    int ntuples;
+    ix_wbuf tuples; /* tuple payloads, each preceded by a u32 length */
+    int stmt_id;    /* from DESCRIBE */
+    int ncols;
+    ix_vtype cols[64];
+    char names[64][64];
+    int coltypes[64];
+} treply;
+
+/* Reads messages up to and including the group's EOT (or EXIT). Returns 0,
+ * or -1 if the connection failed first. */
+static int tconn_reply(tconn *c, treply *r) {
+    ix_wbuf keep = r->tuples;
+    memset(r, 0, sizeof *r);
+    r->tuples = keep;
+    if (!r->tuples.data) ix_wbuf_init(&r->tuples, NULL);
+    ix_wbuf_reset(&r->tuples);
+    r->stmt_id = -1;
+    ix_msg m;
+    while (tconn_next(c, &m) == IX_OK) {
+        if (r->ntags < 4096) r->tags[r->ntags++] = m.tag;
+        switch (m.tag) {
+        case IX_SQ_ERR:
+            r->sqlcode = m.u.err.sqlcode;
+            r->isamcode = m.u.err.isamcode;
+            r->offset = m.u.err.offset;
+            snprintf(r->errtext, sizeof r->errtext, "%.*s", (int)m.u.err.msg.n,
+                     (const char *)m.u.err.msg.p);
+            break;
+        case IX_SQ_DONE:
+            r->rows = m.u.done.rows;
+            r->serial = m.u.done.serial;
+            r->done_warnings = m.u.done.warnings;
+            break;
+        case IX_SQ_INSERTDONE: r->serial8 = m.u.insertdone.serial8; break;
+        case IX_SQ_TUPLE: {
+            uint8_t l[4];
+            ix_st32(l, (uint32_t)m.u.tuple.data.n);
+            ix_put_bytes(&r->tuples, l, 4);
+            ix_put_bytes(&r->tuples, m.u.tuple.data.p, m.u.tuple.data.n);
+            r->ntuples++;
+            break;
+        }
+        case IX_SQ_DESCRIBE: {
+            r->stmt_id = m.u.describe.stmt_id;
+            size_t pos = 0;
+            ix_column col;
+            while (r->ncols < 64 && ix_describe_next(&m, &pos, &col)) {
+                char xn[32] = {0};
+                if (col.xname.n < sizeof xn) memcpy(xn, col.xname.p, col.xname.n);
+                r->cols[r->ncols] =
+                    (ix_vtype){ix_vtype_resolve(col.type & 0xff, xn), (uint32_t)col.enclen};
+                r->coltypes[r->ncols] = col.type;
+                snprintf(r->names[r->ncols], 64, "%.*s", (int)col.name.n, (const char *)col.name.p);
+                r->ncols++;
+            }
+            break;
+        }
+        default: break;
+        }
+        if (m.tag == IX_SQ_EOT || m.tag == IX_SQ_EXIT) return 0;
+    }
+    return -1;
+}
+
+/* Full connect: login, SQ_PROTOCOLS, SQ_INFO, and DBOPEN when db != NULL.
+ * Returns 0, the svc_error of a rejected login, or the sqlcode of DBOPEN. */
+static int tconn_login(tconn *c, int port, const char *user, const char *pw, const char *db) {
+    if (tconn_open(c, port)) return -9999;
+    ix_conreq req;
+    ix_conreq_defaults(&req, user, pw, "ixd");
+    ix_conreq_encode(&req, &c->out);
+    tconn_flush(c);
+    ix_msg m;
+    if (tconn_next(c, &m) != IX_OK || m.tag != IX_MSG_LOGIN) return -9998;
+    ix_conacc acc;
+    if (ix_conacc_decode(m.u.login.packet.p, m.u.login.packet.n, NULL, &acc, NULL, NULL, NULL) !=
+        IX_OK)
+        return -9997;
+    if (acc.svc_error) return acc.svc_error;
+    ix_enc_protocols(&c->out, ix_caps_jdbc_offer, sizeof ix_caps_jdbc_offer);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ix_bytes k = {(const uint8_t *)"DBTEMP", 6}, v = {(const uint8_t *)"/tmp", 4};
+    ix_enc_info(&c->out, &k, &v, 1);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    tconn_flush(c);
+    treply r = {0};
+    if (tconn_reply(c, &r) || tconn_reply(c, &r)) return -9996;
+    if (db) {
+        ix_enc_dbopen(&c->out, db, strlen(db), 0);
+        ix_enc_tag(&c->out, IX_SQ_EOT);
+        tconn_flush(c);
+        if (tconn_reply(c, &r)) return -9995;
+        if (r.sqlcode) {
+            ix_wbuf_free(&r.tuples);
+            return r.sqlcode;
+        }
+    }
+    ix_wbuf_free(&r.tuples);
+    return 0;
+}
+
+/* COMMAND (execute immediately). */
+static int tconn_command(tconn *c, const char *sql, treply *r) {
+    ix_enc_command(&c->out, &c->caps, sql, strlen(sql));
+    ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
+    ix_enc_tag(&c->out, IX_SQ_EXECUTE);
+    ix_enc_tag(&c->out, IX_SQ_RELEASE);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    if (tconn_flush(c)) return -1;
+    return tconn_reply(c, r);
+}
+
+/* PREPARE + NDESCRIBE + WANTDONE; returns the statement id or -1 (r has the
+ * error). */
+static int tconn_prepare(tconn *c, const char *sql, int nparams, treply *r) {
+    ix_enc_prepare(&c->out, &c->caps, nparams, sql, strlen(sql));
+    ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
+    ix_enc_tag(&c->out, IX_SQ_WANTDONE);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    if (tconn_flush(c) || tconn_reply(c, r)) return -1;
+    return r->sqlcode ? -1 : r->stmt_id;
+}
+
+/* Runs a SELECT through a cursor and fetches everything with buffer
+ * `bufsize`. Counts the NFETCH round trips in *trips. */
+static int tconn_select(tconn *c, const char *sql, int32_t bufsize, treply *r, int *trips) {
+    int id = tconn_prepare(c, sql, 0, r);
+    if (id < 0) return -1;
+    treply d = *r; /* keep the describe */
+    ix_enc_id(&c->out, id);
+    ix_enc_curname(&c->out, "_ifxc0000000000001", 18);
+    ix_enc_tag(&c->out, IX_SQ_OPEN);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    tconn_flush(c);
+    if (tconn_reply(c, r) || r->sqlcode) return -1;
+    ix_wbuf all;
+    ix_wbuf_init(&all, NULL);
+    int n = 0, t = 0;
+    for (;;) {
+        ix_enc_id(&c->out, id);
+        ix_enc_nfetch(&c->out, bufsize);
+        ix_enc_tag(&c->out, IX_SQ_EOT);
+        tconn_flush(c);
+        t++;
+        if (tconn_reply(c, r) || r->sqlcode) break;
+        ix_put_bytes(&all, r->tuples.data, r->tuples.len);
+        n += r->ntuples;
+        int done = 0;
+        for (int i = 0; i < r->ntags; i++)
+            done |= r->tags[i] == IX_SQ_DONE;
+        if (done) break;
+    }
+    int err = r->sqlcode;
+    ix_enc_id(&c->out, id);
+    ix_enc_tag(&c->out, IX_SQ_CLOSE);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ix_enc_id(&c->out, id);
+    ix_enc_tag(&c->out, IX_SQ_RELEASE);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    tconn_flush(c);
+    ix_wbuf tk = r->tuples;
+    *r = d;
+    r->tuples = tk;
+    treply tmp = {0};
+    tconn_reply(c, &tmp);
+    tconn_reply(c, &tmp);
+    ix_wbuf_free(&tmp.tuples);
+    ix_wbuf_reset(&r->tuples);
+    ix_put_bytes(&r->tuples, all.data, all.len);
+    ix_wbuf_free(&all);
+    r->ntuples = n;
+    r->sqlcode = err;
+    if (trips) *trips = t;
+    return err ? -1 : 0;
+}
+
+/* Formats column `col` of tuple number `row` of r as text ("NULL" for NULL)
+ * into buf. Returns buf. */
+static const char *treply_value(const treply *r, int row, int col, char *buf, size_t cap) {
+    const uint8_t *p = r->tuples.data;
+    size_t off = 0;
+    snprintf(buf, cap, "?");
+    for (int i = 0; i <= row && off + 4 <= r->tuples.len; i++) {
+        uint32_t n = ix_be32(p + off);
+        if (i < row) {
+            off += 4 + n;
+            continue;
+        }
+        const uint8_t *t = p + off + 4;
+        size_t pos = 0;
+        for (int k = 0; k < r->ncols; k++) {
+            size_t used = 0;
+            if (ix_value_extent(r->cols[k], t + pos, n - pos, n, 0, &used) != IX_OK) return buf;
+            if (k == col) {
+                ix_wbuf w;
+                ix_wbuf_init(&w, NULL);
+                int rc = ix_value_format(r->cols[k], t + pos, used, NULL, &w);
+                if (rc == IX_NULL_VALUE)
+                    snprintf(buf, cap, "NULL");
+                else if (rc == IX_OK)
+                    snprintf(buf, cap, "%.*s", (int)w.len, (const char *)w.data);
+                ix_wbuf_free(&w);
+                return buf;
+            }
+            pos += used;
+        }
+    }
+    return buf;
+}
+
+#endif
