@@ -10,20 +10,24 @@
  *     code on success, a negative IX_E* code on failure.
  *   - The library never calls exit() and never prints.
  *
- * The connection and statement API is added by the client library; until
- * then this header defines the status codes and the version that every part
- * (codec, server, shell) shares.
+ * Contents: status codes and version (shared by every part: codec, server,
+ * shell), then the client library libixdb: connections (ix_conn), errors,
+ * statements (ix_stmt: prepare / bind / step / column), one-shot execution,
+ * transactions, streaming cursors, pipelined batches, tracing and TLS.
  */
 #ifndef IXDB_H
 #define IXDB_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define IXDB_VERSION_MAJOR 0
-#define IXDB_VERSION_MINOR 1
-#define IXDB_VERSION_PATCH 0
+#define IXDB_VERSION_MAJOR  0
+#define IXDB_VERSION_MINOR  1
+#define IXDB_VERSION_PATCH  0
 #define IXDB_VERSION_STRING "0.1.0"
 
 /* Status codes. Never renumbered; new codes are appended. */
@@ -37,12 +41,423 @@ typedef enum ix_rc {
     IX_EINVAL = -4,     /* an argument is out of range (bad type, bad text, misuse) */
     IX_ERANGE = -5,     /* a value does not fit the target type */
     IX_ESPACE = -6,     /* a caller-supplied output buffer is too small */
+    /* Client library codes (libixdb). */
+    IX_ECONN = -7,    /* the connection is dead (I/O error, peer closed, lost sync) */
+    IX_ESQL = -8,     /* the server reported an SQL error: see ix_sqlcode / ix_errmsg */
+    IX_ETIMEOUT = -9, /* connect or read timeout expired (the connection is then dead) */
+    IX_ETLS = -10,    /* TLS handshake, certificate verification or TLS I/O failed */
+    IX_EMISUSE = -11, /* API misuse: NULL handle, wrong state, bad index, closed conn */
+    IX_EPROTO = -12,  /* the server sent something this client cannot handle */
+    IX_ROW = 100,     /* ix_step: a row is ready */
+    IX_DONE = 101,    /* ix_step: the statement has finished */
 } ix_rc;
 
 /* Returns a static, NUL-terminated English name for rc ("malformed input",
  * ...). Never NULL; unknown codes give "unknown status". The caller must not
  * free it. */
 const char *ix_rc_str(int rc);
+
+/* ========================================================================== *
+ * libixdb: the client library                                                *
+ * ========================================================================== *
+ *
+ * Threads: a connection and its statements are used by one thread at a time;
+ * different connections may be used from different threads at once. The
+ * library keeps no mutable global state.
+ *
+ * Errors: every function that can fail returns an int status (IX_OK, or a
+ * positive informational code such as IX_ROW / IX_DONE, or a negative IX_E*
+ * code) and records the details on the connection: ix_errcode, ix_sqlcode,
+ * ix_isamcode, ix_sqlstate, ix_erroffset and ix_errmsg describe the most
+ * recent failure and are cleared by the next call that talks to the server.
+ * IX_ECONN, IX_ETIMEOUT, IX_ETLS and IX_EPROTO mark the connection dead: from
+ * then on every call on it (and on its statements) returns IX_ECONN at once,
+ * without I/O.
+ *
+ * Memory: results belong to the statement that produced them; strings
+ * returned by accessors are borrowed and their validity is stated per
+ * function. Nothing returned by the library is freed by the caller except
+ * through ix_close / ix_finalize.
+ */
+
+typedef struct ix_conn ix_conn; /* one connection (session) to a server */
+typedef struct ix_stmt ix_stmt; /* one prepared statement on a connection */
+
+/* ---- connecting ------------------------------------------------------------ */
+
+/*
+ * Opens a connection. dsn is either a URL
+ *
+ *   informix://user:password@host:port/database?server=NAME&key=value...
+ *
+ * (user, password and database are %-decoded; host may be [IPv6]) or a
+ * keyword string "host=h port=9088 server=NAME database=db user=u
+ * password=p ..." (values may be single-quoted, \\' and \\\\ escape inside
+ * quotes). Keys (both forms):
+ *   host (default "localhost"), port (default 9088), server (default
+ *   $INFORMIXSERVER, else empty), database (none: no SQ_DBOPEN), user
+ *   (default $USER), password, fetch_buffer (bytes per NFETCH; default
+ *   $FET_BUF_SIZE, else 4096), readahead (NFETCH requests kept in flight
+ *   while the application reads a batch; default 1, 0 = off),
+ *   connect_timeout and read_timeout (seconds, may be fractional; 0 = none;
+ *   defaults 30 and 0), client_locale / db_locale / dbdate (default
+ *   $CLIENT_LOCALE / $DB_LOCALE / $DBDATE; sent in the login environment
+ *   only when set), tls (0/1; default 0), tls_verify (default 1: the server
+ *   certificate and host name are checked), tls_ca (a PEM CA file; default:
+ *   the system store).
+ * Unknown keys are an error (IX_EINVAL), so a typo does not go unnoticed.
+ * dsn NULL or "" uses only the defaults.
+ *
+ * If $IXDB_TRACE names a file, every message in both directions is appended
+ * to it, one line each (see ix_set_trace).
+ *
+ * *out always receives a handle (NULL only when even that allocation fails,
+ * with IX_ENOMEM), so that the error can be read from it; release it with
+ * ix_close whatever this returns.
+ * Returns IX_OK; IX_EINVAL (bad dsn; message in ix_errmsg); IX_ECONN (cannot
+ * resolve or reach the server, or it closed the connection); IX_ETIMEOUT;
+ * IX_ETLS; IX_ESQL (login rejected: ix_sqlcode -951/-952/-387/-761..., with
+ * the standard text; or the database could not be opened, e.g. -329: the
+ * session is then open without a database); IX_EPROTO (unexpected reply,
+ * e.g. a PAM conversation or a redirect); IX_ENOMEM.
+ */
+int ix_connect(ix_conn **out, const char *dsn);
+
+/*
+ * Says goodbye to the server (SQ_EXIT) if the connection is alive, closes
+ * the socket and frees the connection. Statements of the connection that are
+ * still open are detached: their current row stays readable, every other
+ * call on them returns IX_EMISUSE, and ix_finalize still frees them. An open
+ * transaction is rolled back by the server. conn NULL is a no-op.
+ */
+void ix_close(ix_conn *conn);
+
+/* 1 if the connection is dead (see "Errors" above) or conn is NULL, else 0. */
+int ix_conn_is_dead(const ix_conn *conn);
+
+/* Setters; each returns IX_OK, IX_EMISUSE (NULL conn) or IX_EINVAL.
+ *   ix_set_fetch_buffer: bytes asked for in each NFETCH for statements
+ *     prepared from now on (1 .. 2^31-1; values below a row's size still
+ *     fetch one row per round trip).
+ *   ix_set_readahead: NFETCH requests kept in flight (0 .. 64; 0 = off).
+ *   ix_set_read_timeout: milliseconds to wait for the server (0 = forever);
+ *     expiry kills the connection with IX_ETIMEOUT. */
+int ix_set_fetch_buffer(ix_conn *conn, int32_t bytes);
+int ix_set_readahead(ix_conn *conn, int depth);
+int ix_set_read_timeout(ix_conn *conn, int millis);
+
+/* Server facts from the login: the DBSERVERNAME and the version banner
+ * (borrowed, valid until ix_close; "" if unknown). */
+const char *ix_server_name(const ix_conn *conn);
+const char *ix_server_version(const ix_conn *conn);
+
+/* ---- errors -------------------------------------------------------------- */
+
+/* The IX_* code of the last failure on conn (IX_OK if the last call
+ * succeeded). NULL conn gives IX_ENOMEM (ix_connect could not allocate). */
+int ix_errcode(const ix_conn *conn);
+/* The Informix SQLCODE of the last failure (negative, e.g. -201), 0 when the
+ * failure was not reported by the server. */
+int ix_sqlcode(const ix_conn *conn);
+/* The secondary ISAM code (e.g. -100 with -239), or 0. */
+int ix_isamcode(const ix_conn *conn);
+/* The byte offset in the SQL text that the server blamed (syntax errors),
+ * else 0. */
+int ix_erroffset(const ix_conn *conn);
+/*
+ * A five-character SQLSTATE derived from the SQLCODE the way Informix JDBC
+ * classes its errors (static string, never NULL):
+ *   "00000" success; "02000" no data (100);
+ *   "42000" syntax/access (-201, -202, -236, -254, -349, -481, -410, -404),
+ *   "42S02" unknown table (-206), "42S22" unknown column (-217),
+ *   "42S01" table exists (-310), "42S11" index exists (-316);
+ *   "23000" integrity (-239, -268, -391, -530, -691, -692, -703);
+ *   "22xxx" data: "22018" conversion (-1213), "22003" overflow (-1215,
+ *     -1226), "22007" datetime format (-1262, -1263, -1264), "22012"
+ *     division by zero (-1202), "22008" date fields (-1204, -1205, -1206);
+ *   "25000" transaction state (-255, -256, -535);
+ *   "40001" lock conflicts and deadlock (-107, -143, -154, -243, -244);
+ *   "28000" authorization (-951, -952, -387);
+ *   "08001" cannot connect (-908, -761, -25580 and client IX_ECONN before the
+ *     login), "08004" server rejected (-329, -408), "08006" connection
+ *     failure (IX_ECONN, IX_ETIMEOUT after the login), "08000" IX_ETLS,
+ *     "08S01" IX_EPROTO (communication link failure);
+ *   "HY000" other client-side errors (IX_EINVAL, IX_EMISUSE, ...);
+ *   "IX000" any other server error (Informix's own class).
+ */
+const char *ix_sqlstate(const ix_conn *conn);
+/*
+ * The full message of the last failure (never NULL; "" after success): for
+ * a server error the standard Informix text for the SQLCODE with the
+ * server's insertion text in place of %s (e.g. "The specified table (t1) is
+ * not in the database."), followed by the ISAM text in brackets when there
+ * is an ISAM code; otherwise a client-side description. Borrowed: valid
+ * until the next call on conn or one of its statements.
+ */
+const char *ix_errmsg(const ix_conn *conn);
+/* The standard text of an SQLCODE or ISAM code from the built-in catalogue
+ * (with %s left in place), or NULL if the code is not in it. Static. */
+const char *ix_errtext(int sqlcode);
+const char *ix_isam_errtext(int isamcode);
+
+/* ---- statements ---------------------------------------------------------- */
+
+/*
+ * Prepares one SQL statement (PREPARE + describe). len is the byte length of
+ * sql, or -1 when sql is NUL-terminated. The number of ? placeholders
+ * (outside quotes and comments) is counted here.
+ * On success *out receives a statement owned by the caller (ix_finalize it);
+ * on failure *out is NULL.
+ * Returns IX_OK; IX_ESQL (e.g. -201 with ix_erroffset, -206, -217);
+ * IX_EMISUSE (NULL argument); IX_ENOMEM; IX_ECONN / IX_ETIMEOUT / IX_ETLS.
+ */
+int ix_prepare(ix_conn *conn, const char *sql, int len, ix_stmt **out);
+
+/* The connection of stmt (NULL after ix_close of it). */
+ix_conn *ix_stmt_conn(const ix_stmt *stmt);
+/* Number of ? placeholders. */
+int ix_bind_parameter_count(const ix_stmt *stmt);
+
+/* Lifetime of bound text and blobs (like SQLITE_STATIC / SQLITE_TRANSIENT):
+ * IX_STATIC: the caller keeps the bytes unchanged until the statement is
+ * finalized or the parameter is re-bound or cleared; IX_TRANSIENT: the
+ * library copies them before the bind call returns; any other function
+ * pointer: the library keeps the pointer and calls it with the pointer when
+ * it no longer needs the bytes (also when the bind call fails). */
+typedef void (*ix_destructor)(void *);
+#define IX_STATIC    ((ix_destructor)0)
+#define IX_TRANSIENT ((ix_destructor)(intptr_t)-1)
+
+/*
+ * Bind a value to parameter i (1-based, like SQLite). Values stay bound
+ * across ix_step / ix_reset until re-bound or ix_clear_bindings; a parameter
+ * never bound is sent as NULL. What goes on the wire (sqli-protocol §3.4):
+ *   null      indicator -1
+ *   int/int64 INTEGER (2) when the value fits 32 bits, else BIGINT (52)
+ *   double    FLOAT (3)
+ *   text      VARCHAR (13), i16 length: n bytes (n -1: strlen), at most 32767
+ *   blob      VARCHAR (13) with the bytes as they are (SQLI has no bind form
+ *             for BYTE; use it for CHAR/VARCHAR/LVARCHAR columns)
+ *   bool      BOOLEAN (45), one byte 01/00
+ *   decimal_text  DECIMAL (5): exact, text such as "-123.4500" or "1e-5";
+ *             the scale slot is the number of fraction digits written
+ *   date      DATE (7): day number (0 = 1899-12-31), or year/month/day
+ *   datetime_text DATETIME (10) "YYYY-MM-DD hh:mm:ss.fffff" cut to the
+ *             qualifier; qualifier 0 infers it from the text's shape
+ *   interval_text INTERVAL (14) "[-]dd hh:mm:ss.fff" or "[-]yyyy-mm";
+ *             qualifier 0 infers it (leading precision = digits written)
+ * Returns IX_OK; IX_ERANGE (index out of range, string longer than 32767,
+ * value out of the type's range); IX_EINVAL (text that does not parse);
+ * IX_EMISUSE (NULL stmt, or a cursor is open: ix_reset first); IX_ENOMEM.
+ * Failures are recorded on the connection.
+ */
+int ix_bind_null(ix_stmt *stmt, int i);
+int ix_bind_int(ix_stmt *stmt, int i, int v);
+int ix_bind_int64(ix_stmt *stmt, int i, int64_t v);
+int ix_bind_double(ix_stmt *stmt, int i, double v);
+int ix_bind_bool(ix_stmt *stmt, int i, int v);
+int ix_bind_text(ix_stmt *stmt, int i, const char *s, int n, ix_destructor lifetime);
+int ix_bind_blob(ix_stmt *stmt, int i, const void *p, int n, ix_destructor lifetime);
+int ix_bind_decimal_text(ix_stmt *stmt, int i, const char *s, int n);
+int ix_bind_date(ix_stmt *stmt, int i, int32_t days);
+int ix_bind_date_ymd(ix_stmt *stmt, int i, int year, int month, int day);
+int ix_bind_datetime_text(ix_stmt *stmt, int i, const char *s, int n, unsigned qualifier);
+int ix_bind_interval_text(ix_stmt *stmt, int i, const char *s, int n, unsigned qualifier);
+/* Unbinds every parameter (they become NULL). Returns IX_OK or IX_EMISUSE. */
+int ix_clear_bindings(ix_stmt *stmt);
+
+/* Qualifiers for the temporal binds: IX_QUAL_DT(start, end) for DATETIME,
+ * IX_QUAL_IV(precision, start, end) for INTERVAL, with the units below
+ * (end IX_TU_FRAC(n) for FRACTION(n), n = 1..5). ix_qualifier_check returns
+ * 1 for a legal DATETIME (is_interval 0) or INTERVAL qualifier, else 0. */
+#define IX_UNIT_YEAR     0
+#define IX_UNIT_MONTH    2
+#define IX_UNIT_DAY      4
+#define IX_UNIT_HOUR     6
+#define IX_UNIT_MINUTE   8
+#define IX_UNIT_SECOND   10
+#define IX_UNIT_FRACTION 12
+#define IX_UNIT_FRAC(n)  (10 + (n))
+unsigned ix_qualifier_dt(int start, int end);
+unsigned ix_qualifier_iv(int precision, int start, int end);
+int ix_qualifier_check(unsigned qualifier, int is_interval);
+
+/*
+ * Runs the statement one step.
+ *   A statement that returns rows (SELECT, EXECUTE FUNCTION) opens a cursor
+ *   on its first step and returns IX_ROW for each row, then IX_DONE. Rows
+ *   arrive in batches of at most the fetch buffer size; with read-ahead the
+ *   next NFETCH is sent as soon as a batch has arrived, before the
+ *   application reads it (memory stays bounded by buffer x (depth + 1)).
+ *   Any other statement executes on its first step and returns IX_DONE
+ *   (ix_changes then gives the rows affected).
+ * After IX_DONE, further steps return IX_DONE until ix_reset.
+ * Returns IX_ROW, IX_DONE, IX_ESQL (server error, e.g. -239 on an INSERT;
+ * the statement is then reset), IX_EMISUSE, IX_ENOMEM, IX_ECONN,
+ * IX_ETIMEOUT, IX_ETLS, IX_EPROTO.
+ */
+int ix_step(ix_stmt *stmt);
+
+/* Closes the open cursor, if any (its pending replies are drained later,
+ * pipelined with the next request), and makes the statement ready to run
+ * again with the same bindings. Returns IX_OK, IX_EMISUSE or a connection
+ * error. */
+int ix_reset(ix_stmt *stmt);
+
+/* Releases the statement on the server (pipelined, no round trip of its
+ * own) and frees it; every pointer obtained from it becomes invalid. NULL is
+ * a no-op. Returns IX_OK or the connection error that prevented the release
+ * (the statement is freed anyway). */
+int ix_finalize(ix_stmt *stmt);
+
+/* Per-statement fetch buffer (bytes per NFETCH) and read-ahead depth, in
+ * effect from the next cursor open. Returns IX_OK, IX_EINVAL, IX_EMISUSE. */
+int ix_stmt_set_fetch_buffer(ix_stmt *stmt, int32_t bytes);
+int ix_stmt_set_readahead(ix_stmt *stmt, int depth);
+/* Number of NFETCH round trips the current or last cursor has made. */
+int64_t ix_stmt_fetch_count(const ix_stmt *stmt);
+
+/* ---- result columns ------------------------------------------------------- */
+
+/* Number of result columns (0 for a statement that returns no rows). */
+int ix_column_count(const ix_stmt *stmt);
+/* Column name (0-based i), NUL-terminated, valid until ix_finalize; NULL
+ * if i is out of range. */
+const char *ix_column_name(const ix_stmt *stmt, int i);
+/* Informix type code of column i (IX_T_* numbers, sqli-protocol §4.1:
+ * 0 CHAR, 2 INTEGER, 5 DECIMAL, 10 DATETIME, 13 VARCHAR, 52 BIGINT, 43
+ * LVARCHAR, 45 BOOLEAN, ...; flag bits removed), or -1 if out of range. */
+int ix_column_type(const ix_stmt *stmt, int i);
+/* 1 if column i was described NOT NULL, else 0. */
+int ix_column_notnull(const ix_stmt *stmt, int i);
+/* The described encoded length: n for CHAR(n)/VARCHAR(n), p<<8|s for
+ * DECIMAL/MONEY, the qualifier for DATETIME/INTERVAL, the width of fixed
+ * types; -1 if out of range. */
+int ix_column_enclen(const ix_stmt *stmt, int i);
+
+/*
+ * Values of the current row (after ix_step returned IX_ROW). Borrowed
+ * pointers are valid until the next ix_step, ix_reset or ix_finalize of the
+ * statement. An index out of range or no current row gives the NULL/0
+ * answer and records IX_EMISUSE on the connection.
+ *   ix_column_is_null: 1 for SQL NULL, else 0.
+ *   ix_column_text: the value as dbaccess prints it (DATE per $DBDATE
+ *     "MDY4/", DECIMAL with its scale, DATETIME "2026-06-20 12:34:56", ...),
+ *     NUL-terminated; NULL for SQL NULL. ix_column_text_len: its length.
+ *   ix_column_raw / ix_column_bytes: the value's bytes exactly as they came
+ *     in the tuple, and their count (VARCHAR keeps its length byte).
+ *   ix_column_blob: the characters of CHAR/VARCHAR/LVARCHAR without
+ *     envelope (CHAR as stored, blank-padded), with *n set; NULL for NULL.
+ *   ix_column_int64 / ix_column_int / ix_column_double: converted values
+ *     (integers, DATE day numbers, DECIMAL truncated toward zero, FLOAT,
+ *     BOOLEAN 1/0, numeric text); 0 for NULL or when the value does not
+ *     convert (then ix_column_get_* says why).
+ *   ix_column_get_int64 / ix_column_get_double: the same with a status:
+ *     IX_OK, IX_NULL_VALUE, IX_ERANGE (does not fit), IX_EINVAL (type does
+ *     not convert), IX_EMISUSE.
+ */
+int ix_column_is_null(ix_stmt *stmt, int i);
+const char *ix_column_text(ix_stmt *stmt, int i);
+size_t ix_column_text_len(ix_stmt *stmt, int i);
+const void *ix_column_raw(ix_stmt *stmt, int i);
+size_t ix_column_bytes(ix_stmt *stmt, int i);
+const void *ix_column_blob(ix_stmt *stmt, int i, size_t *n);
+int64_t ix_column_int64(ix_stmt *stmt, int i);
+int ix_column_int(ix_stmt *stmt, int i);
+double ix_column_double(ix_stmt *stmt, int i);
+int ix_column_get_int64(ix_stmt *stmt, int i, int64_t *out);
+int ix_column_get_double(ix_stmt *stmt, int i, double *out);
+
+/* ---- results of execution -------------------------------------------------- */
+
+/* Rows affected by the last execution of stmt (for a batch: the sum over
+ * its rows), or by the last statement executed on conn. */
+int64_t ix_changes(const ix_stmt *stmt);
+int64_t ix_conn_changes(const ix_conn *conn);
+/* The SERIAL value the last INSERT on conn generated (0 if none). */
+int64_t ix_last_serial(const ix_conn *conn);
+/* The SERIAL8 / BIGSERIAL value the last INSERT on conn generated (0 if
+ * none): the SERIAL8 of SQ_INSERTDONE if non-zero, else its BIGSERIAL. */
+int64_t ix_last_serial8(const ix_conn *conn);
+
+/*
+ * Executes one statement that returns no rows, in one round trip
+ * (SQ_COMMAND). sql is NUL-terminated. Returns IX_OK, IX_ESQL, IX_EMISUSE,
+ * or a connection error. ix_conn_changes / ix_last_serial report on it.
+ */
+int ix_exec(ix_conn *conn, const char *sql);
+
+/* ---- transactions ----------------------------------------------------------- */
+
+/* BEGIN WORK / COMMIT WORK / ROLLBACK WORK (SQ_BEGIN / SQ_CMMTWORK /
+ * SQ_RBWORK, each its own round trip). Returns IX_OK, IX_ESQL (-535
+ * already in transaction, -255 not in transaction, -256 transaction not
+ * available: unlogged database), IX_EMISUSE, or a connection error.
+ * Savepoints are plain SQL: ix_exec(conn, "SAVEPOINT s1") etc. */
+int ix_begin(ix_conn *conn);
+int ix_commit(ix_conn *conn);
+int ix_rollback(ix_conn *conn);
+/* 1 if each statement commits by itself (no transaction open through
+ * ix_begin or BEGIN WORK run through ix_exec/ix_prepare), 0 inside a
+ * transaction or in an ANSI-mode database, -1 for NULL conn. */
+int ix_autocommit(const ix_conn *conn);
+
+/* ---- pipelined batches ------------------------------------------------------- */
+
+/* Called for each row of a batch, before the row's request is written: bind
+ * the row's values on stmt with the ix_bind_* calls. Return 0 to go on, or a
+ * negative value to stop the batch (rows not yet written are not sent). */
+typedef int (*ix_batch_row_fn)(ix_stmt *stmt, int64_t row, void *userdata);
+
+/*
+ * Executes a non-SELECT statement nrows times, pipelined: every row's
+ * ID+BIND+EXECUTE+EOT group is written before any reply is awaited (writes
+ * and reads are interleaved with poll(), so full socket buffers on either
+ * side cannot deadlock), and the replies are matched to rows in order.
+ * row_fn binds row r's values (it is called in row order, each row once).
+ * sqlcodes (may be NULL) receives nrows entries: 0 for a row that succeeded,
+ * its SQLCODE for a row the server refused, and for rows that got no reply
+ * (connection lost, or row_fn stopped the batch) the entries are left as
+ * they were; ix_batch_replied tells how many rows got a reply. A refused row
+ * does not stop the others; the connection stays aligned.
+ * Returns IX_OK (every row succeeded); IX_ESQL (some rows failed: the first
+ * failure is in ix_errmsg/ix_sqlcode, *nfailed holds their count); a
+ * connection error (rows >= ix_batch_replied have no reply); IX_EMISUSE
+ * (SELECT statement, NULL argument); or row_fn's negative value.
+ * ix_changes(stmt) afterwards: rows affected by the whole batch.
+ */
+int ix_batch_execute(ix_stmt *stmt, int64_t nrows, ix_batch_row_fn row_fn, void *userdata,
+                     int *sqlcodes, int64_t *nfailed);
+
+/* Column arrays for ix_batch_execute_arrays: one per parameter. */
+typedef enum ix_array_kind {
+    IX_ARRAY_INT64 = 1,  /* values: const int64_t[nrows] */
+    IX_ARRAY_DOUBLE = 2, /* values: const double[nrows] */
+    IX_ARRAY_TEXT = 3,   /* values: const char *const[nrows] (NUL-terminated; NULL = NULL) */
+    IX_ARRAY_INT32 = 4,  /* values: const int32_t[nrows] */
+} ix_array_kind;
+typedef struct ix_array {
+    ix_array_kind kind;
+    const void *values;
+    const unsigned char *is_null; /* nrows flags (non-zero = NULL), or NULL for none */
+} ix_array;
+/* ix_batch_execute with the values of parameter k+1 taken from cols[k]
+ * (ncols arrays, ncols <= the parameter count). Same results. */
+int ix_batch_execute_arrays(ix_stmt *stmt, int64_t nrows, const ix_array *cols, int ncols,
+                            int *sqlcodes, int64_t *nfailed);
+/* Rows of the last batch on stmt whose reply was read: rows [0, n) were
+ * answered, row n is the first without a reply (n == nrows when all were). */
+int64_t ix_batch_replied(const ix_stmt *stmt);
+
+/* ---- tracing ---------------------------------------------------------------- */
+
+/* Receives one line per message, without newline, e.g. "C->S SQ_PREPARE
+ * nparams=1 sql=\"...\"" / "S->C SQ_DONE rows=1 ..." (the ixwire format;
+ * passwords are never printed). The line is borrowed for the call only. */
+typedef void (*ix_trace_fn)(void *userdata, const char *line);
+/* Sets (fn non-NULL) or removes the trace callback; replaces $IXDB_TRACE.
+ * Returns IX_OK or IX_EMISUSE. */
+int ix_set_trace(ix_conn *conn, ix_trace_fn fn, void *userdata);
 
 #ifdef __cplusplus
 }

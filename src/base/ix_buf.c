@@ -172,6 +172,14 @@ const char *ix_rc_str(int rc) {
     case IX_EINVAL: return "invalid argument";
     case IX_ERANGE: return "value out of range";
     case IX_ESPACE: return "output buffer too small";
+    case IX_ECONN: return "connection is dead";
+    case IX_ESQL: return "SQL error";
+    case IX_ETIMEOUT: return "timed out";
+    case IX_ETLS: return "TLS failure";
+    case IX_EMISUSE: return "API misuse";
+    case IX_EPROTO: return "protocol violation";
+    case IX_ROW: return "row";
+    case IX_DONE: return "done";
     default: return "unknown status";
     }
 }

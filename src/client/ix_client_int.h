@@ -1,0 +1,211 @@
+/*
+ * ix_client_int.h: internals of libixdb shared by its source files. Not part
+ * of the public API (include/ixdb.h); tests may include it to reach the
+ * transport seam (ixc_connect_transport).
+ */
+#ifndef IX_CLIENT_INT_H
+#define IX_CLIENT_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ixdb.h"
+#include "base/ix_buf.h"
+#include "proto/ix_caps.h"
+#include "proto/ix_login.h"
+#include "proto/ix_msg.h"
+#include "proto/ix_print.h"
+#include "proto/ix_reader.h"
+#include "types/ix_types.h"
+#include "types/ix_value.h"
+
+/* ---- transport (ix_transport.c) ---------------------------------------------
+ * A byte stream behind a tiny vtable: plain TCP or TLS over TCP. Tests may
+ * plug in their own (a memory stream) through ixc_connect_transport.
+ *
+ * send/recv return the number of bytes moved (> 0), 0 for end of stream
+ * (recv only), IXC_WANT_READ / IXC_WANT_WRITE when the call would block
+ * (poll the fd for that event, then call again), or IXC_IOERR with a
+ * message written to the transport's err buffer. */
+#define IXC_WANT_READ  (-100)
+#define IXC_WANT_WRITE (-101)
+#define IXC_IOERR      (-102)
+
+typedef struct ixc_transport ixc_transport;
+typedef struct ixc_transport_vt {
+    long (*send)(ixc_transport *t, const void *p, size_t n);
+    long (*recv)(ixc_transport *t, void *p, size_t n);
+    size_t (*pending)(ixc_transport *t); /* bytes readable without the fd (TLS) */
+    void (*close)(ixc_transport *t);     /* closes and frees t */
+} ixc_transport_vt;
+
+struct ixc_transport {
+    const ixc_transport_vt *vt;
+    int fd; /* pollable descriptor, or -1: always ready (memory streams) */
+    char err[256];
+};
+
+typedef struct ixc_tcp_opts {
+    const char *host;
+    const char *port;
+    int connect_timeout_ms; /* 0 = none */
+    int tls;
+    int tls_verify;
+    const char *tls_ca;
+} ixc_tcp_opts;
+
+/* Connects (and runs the TLS handshake when o->tls). Returns IX_OK with *out,
+ * or IX_ECONN / IX_ETIMEOUT / IX_ETLS / IX_ENOMEM with a message in err. */
+int ixc_transport_open(const ixc_tcp_opts *o, ixc_transport **out, char *err, size_t errlen);
+
+/* ---- error catalogue (ix_errtext.c) --------------------------------------- */
+const char *ixc_sqlstate_for(int ixrc, int sqlcode, int logged_in);
+
+/* ---- connection ------------------------------------------------------------ */
+
+/* Kinds of replies the connection still expects, in request order. */
+enum { PEND_DISCARD = 1, PEND_FETCH = 2 };
+typedef struct ixc_pend {
+    int kind;
+    ix_stmt *owner; /* PEND_FETCH: the statement the batch goes to (NULL: discard) */
+} ixc_pend;
+
+/* One fetched batch: tuples as [u32 length][bytes] records. */
+typedef struct ixc_batch {
+    ix_wbuf data;
+    int ntuples;
+    int done; /* DONE arrived: the cursor is exhausted after these rows */
+    int sqlcode, isamcode;
+    int32_t offset;
+    char msg[256];
+    struct ixc_batch *next;
+} ixc_batch;
+
+typedef struct ixc_param {
+    int set;
+    int16_t type;
+    int16_t indicator;
+    int16_t slot;
+    ix_wbuf val; /* the value bytes exactly as in SQ_BIND (copied at bind time) */
+} ixc_param;
+
+typedef struct ixc_col {
+    char *name;
+    ix_vtype vt;
+    int16_t type; /* as described, with flags */
+    /* current row */
+    size_t off, len;
+    int is_null;
+    int text_ok;
+    ix_wbuf text;
+} ixc_col;
+
+struct ix_stmt {
+    ix_conn *conn;
+    ix_stmt *prev, *next; /* the connection's list */
+    int id;               /* server statement id */
+    char *sql;            /* copy of the SQL text */
+    size_t sql_len;
+    int stmt_type;
+    int is_cursor;
+    int nparams;
+    ixc_param *params;
+    int ncols;
+    ixc_col *cols;
+    int32_t fetch_buffer;
+    int readahead;
+    /* execution state */
+    int state;        /* 0 ready, 1 cursor open, 2 done */
+    int inflight;     /* NFETCH requests sent whose reply is not read */
+    int fetch_done;   /* the server has said the cursor is exhausted */
+    ixc_batch *cur;   /* the batch being read */
+    size_t cur_pos;   /* read position in cur->data */
+    ixc_batch *queue; /* batches read ahead (drained from the wire) */
+    ixc_batch *queue_tail;
+    int has_row;
+    int64_t fetches;
+    int64_t changes;
+    int64_t replied;
+    int named;
+    char curname[24];
+};
+
+struct ix_conn {
+    ixc_transport *tr;
+    ix_reader rd;
+    ix_wbuf out; /* bytes not yet sent: data[sent .. len) */
+    size_t sent;
+    ix_caps caps;
+    int dead;
+    int logged_in;
+    int read_timeout_ms;
+    int32_t fetch_buffer;
+    int readahead;
+    int db_open;
+    int db_logged, db_ansi;
+    int in_txn;
+    char *server_name, *server_version;
+    char *dbdate; /* DBDATE for text formatting, or NULL */
+    /* pending replies */
+    ixc_pend *pend;
+    size_t pend_head, pend_len, pend_cap;
+    ix_stmt *stmts;
+    unsigned cursor_seq;
+    /* results of the last statement */
+    int64_t changes, serial, serial8;
+    /* error record */
+    int err;
+    int sqlcode, isamcode;
+    int32_t erroffset;
+    char errmsg[512];
+    /* tracing */
+    ix_trace_fn trace;
+    void *trace_ud;
+    int trace_fd;
+    ix_printer pr_in, pr_out;
+    ix_wbuf line;
+};
+
+/* Reply of one request group, gathered by ixc_read_reply. */
+typedef struct ixc_reply {
+    int sqlcode, isamcode;
+    int32_t offset;
+    char msg[256];
+    int has_done, has_describe, has_xact;
+    int64_t rows, rowid;
+    int32_t serial;
+    int has_insertdone;
+    int64_t serial8, bigserial;
+    int done_warnings;
+    /* describe */
+    int stmt_type, stmt_id, ncols;
+    ixc_col *cols; /* allocated when want_describe */
+    int want_describe;
+    ixc_batch *tuples; /* where SQ_TUPLEs go, or NULL to drop them */
+} ixc_reply;
+
+/* conn.c helpers used by stmt.c */
+int ixc_fail(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int ixc_fail_sql(ix_conn *c, int sqlcode, int isamcode, int32_t offset, const char *ins);
+void ixc_clear_err(ix_conn *c);
+int ixc_kill(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+size_t ixc_mark(ix_conn *c);
+void ixc_traced(ix_conn *c, size_t from);
+int ixc_flush(ix_conn *c);
+int ixc_push_pend(ix_conn *c, int kind, ix_stmt *owner);
+int ixc_drain(ix_conn *c);
+int ixc_read_reply(ix_conn *c, ixc_reply *r);
+int ixc_next_msg(ix_conn *c, ix_msg *m);
+int ixc_io(ix_conn *c, int want_write);
+void ixc_reply_free(ixc_reply *r);
+int ixc_check(const ix_conn *c);
+void ixc_stmt_detach_all(ix_conn *c);
+void ixc_batch_free(ixc_batch *b);
+void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t n);
+
+/* For tests: connect over a caller-made transport (takes ownership of tr,
+ * freed by ix_close). dsn gives user, password, server, database, etc.; host
+ * and port are ignored. Same results as ix_connect. */
+int ixc_connect_transport(ix_conn **out, const char *dsn, ixc_transport *tr);
+
+#endif /* IX_CLIENT_INT_H */

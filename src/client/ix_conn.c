@@ -1,0 +1,1198 @@
+/*
+ * ix_conn.c: connections. DSN parsing, the login sequence (sqli-protocol.md
+ * §2.10), the I/O pump over the transport, the queue of replies still
+ * expected (pipelining), the error record, tracing, one-shot execution and
+ * transactions.
+ *
+ * I/O model: requests are encoded into c->out (whole groups ending in EOT)
+ * and sent by ixc_io, which always also reads whatever the server has sent
+ * into the push parser c->rd, so neither side can block the other. Every
+ * reply group the connection still expects but has not read is an entry of
+ * the FIFO c->pend (read-ahead fetches, CLOSE/RELEASE replies); a caller
+ * that wants its own reply first drains the FIFO (ixc_drain), then reads.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ix_client_int.h"
+
+/* ---- options and DSN parsing --------------------------------------------- */
+
+typedef struct dsn_opts {
+    char *host, *port, *server, *database, *user, *password;
+    char *client_locale, *db_locale, *dbdate, *tls_ca;
+    int32_t fetch_buffer;
+    int readahead;
+    int connect_timeout_ms, read_timeout_ms;
+    int tls, tls_verify;
+} dsn_opts;
+
+static void opts_free(dsn_opts *o) {
+    char **s[] = {&o->host,     &o->port,          &o->server,    &o->database, &o->user,
+                  &o->password, &o->client_locale, &o->db_locale, &o->dbdate,   &o->tls_ca};
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
+        free(*s[i]);
+        *s[i] = NULL;
+    }
+}
+
+static int set_str(char **dst, const char *v, size_t n) {
+    char *s = malloc(n + 1);
+    if (!s) return IX_ENOMEM;
+    memcpy(s, v, n);
+    s[n] = 0;
+    free(*dst);
+    *dst = s;
+    return IX_OK;
+}
+
+static int parse_long(const char *v, long lo, long hi, long *out) {
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi) return -1;
+    *out = x;
+    return 0;
+}
+
+static int parse_secs(const char *v, int *ms) {
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (errno || end == v || *end || !(x >= 0) || x > 86400.0 * 365) return -1;
+    *ms = (int)(x * 1000 + 0.5);
+    if (x > 0 && *ms == 0) *ms = 1;
+    return 0;
+}
+
+/* Sets one option from a NUL-terminated value. Returns IX_OK, IX_EINVAL
+ * (unknown key or bad value) or IX_ENOMEM. */
+static int set_opt(dsn_opts *o, const char *k, const char *v) {
+    struct {
+        const char *key;
+        char **dst;
+    } strs[] = {{"host", &o->host},           {"port", &o->port},
+                {"server", &o->server},       {"database", &o->database},
+                {"db", &o->database},         {"user", &o->user},
+                {"password", &o->password},   {"client_locale", &o->client_locale},
+                {"db_locale", &o->db_locale}, {"dbdate", &o->dbdate},
+                {"tls_ca", &o->tls_ca}};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        if (strcasecmp(k, strs[i].key) == 0) return set_str(strs[i].dst, v, strlen(v));
+    long x;
+    if (strcasecmp(k, "fetch_buffer") == 0 || strcasecmp(k, "fet_buf_size") == 0) {
+        if (parse_long(v, 1, INT32_MAX, &x)) return IX_EINVAL;
+        o->fetch_buffer = (int32_t)x;
+        return IX_OK;
+    }
+    if (strcasecmp(k, "readahead") == 0) {
+        if (parse_long(v, 0, 64, &x)) return IX_EINVAL;
+        o->readahead = (int)x;
+        return IX_OK;
+    }
+    if (strcasecmp(k, "tls") == 0 || strcasecmp(k, "tls_verify") == 0) {
+        if (parse_long(v, 0, 1, &x)) return IX_EINVAL;
+        *(strcasecmp(k, "tls") == 0 ? &o->tls : &o->tls_verify) = (int)x;
+        return IX_OK;
+    }
+    if (strcasecmp(k, "connect_timeout") == 0)
+        return parse_secs(v, &o->connect_timeout_ms) ? IX_EINVAL : IX_OK;
+    if (strcasecmp(k, "read_timeout") == 0)
+        return parse_secs(v, &o->read_timeout_ms) ? IX_EINVAL : IX_OK;
+    return IX_EINVAL;
+}
+
+static int hexval(int ch) {
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+}
+
+/* %-decodes s[0..n) into a new string (also '+' stays '+'). NULL on a bad
+ * escape or no memory (*rc says which). */
+static char *pct_decode(const char *s, size_t n, int *rc) {
+    char *d = malloc(n + 1);
+    if (!d) {
+        *rc = IX_ENOMEM;
+        return NULL;
+    }
+    size_t j = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '%') {
+            if (i + 2 >= n) {
+                free(d);
+                *rc = IX_EINVAL;
+                return NULL;
+            }
+            int h = hexval(s[i + 1]), l = hexval(s[i + 2]);
+            if (h < 0 || l < 0) {
+                free(d);
+                *rc = IX_EINVAL;
+                return NULL;
+            }
+            d[j++] = (char)(h << 4 | l);
+            i += 2;
+        } else {
+            d[j++] = s[i];
+        }
+    }
+    d[j] = 0;
+    return d;
+}
+
+static int set_opt_n(dsn_opts *o, const char *k, size_t kn, const char *v, size_t vn, int pct,
+                     char *err, size_t errlen) {
+    char key[64];
+    if (kn == 0 || kn >= sizeof key) {
+        snprintf(err, errlen, "bad connection option name");
+        return IX_EINVAL;
+    }
+    memcpy(key, k, kn);
+    key[kn] = 0;
+    int rc = IX_OK;
+    char *val = pct ? pct_decode(v, vn, &rc) : NULL;
+    if (!pct) {
+        val = malloc(vn + 1);
+        if (!val) return IX_ENOMEM;
+        memcpy(val, v, vn);
+        val[vn] = 0;
+    }
+    if (!val) {
+        snprintf(err, errlen, "bad %%-escape in the value of \"%s\"", key);
+        return rc;
+    }
+    rc = set_opt(o, key, val);
+    if (rc == IX_EINVAL)
+        snprintf(err, errlen, "unknown connection option or bad value: %s=%s", key,
+                 strcasecmp(key, "password") == 0 ? "***" : val);
+    free(val);
+    return rc;
+}
+
+static int parse_url(dsn_opts *o, const char *s, char *err, size_t errlen) {
+    const char *p = strstr(s, "://") + 3;
+    const char *end = p + strcspn(p, "/?");
+    const char *at = NULL;
+    for (const char *q = p; q < end; q++)
+        if (*q == '@') at = q;
+    int rc;
+    if (at) {
+        const char *colon = memchr(p, ':', (size_t)(at - p));
+        size_t un = colon ? (size_t)(colon - p) : (size_t)(at - p);
+        if (un && (rc = set_opt_n(o, "user", 4, p, un, 1, err, errlen))) return rc;
+        if (colon &&
+            (rc = set_opt_n(o, "password", 8, colon + 1, (size_t)(at - colon - 1), 1, err, errlen)))
+            return rc;
+        p = at + 1;
+    }
+    const char *hend = end, *port = NULL;
+    if (*p == '[') {
+        const char *rb = memchr(p, ']', (size_t)(end - p));
+        if (!rb) return snprintf(err, errlen, "bad IPv6 address in URL"), IX_EINVAL;
+        if ((rc = set_opt_n(o, "host", 4, p + 1, (size_t)(rb - p - 1), 0, err, errlen))) return rc;
+        if (rb + 1 < end && rb[1] == ':') port = rb + 2;
+    } else {
+        const char *colon = memchr(p, ':', (size_t)(end - p));
+        if (colon) {
+            hend = colon;
+            port = colon + 1;
+        }
+        if (hend > p && (rc = set_opt_n(o, "host", 4, p, (size_t)(hend - p), 1, err, errlen)))
+            return rc;
+    }
+    if (port && end > port &&
+        (rc = set_opt_n(o, "port", 4, port, (size_t)(end - port), 0, err, errlen)))
+        return rc;
+    p = end;
+    if (*p == '/') {
+        p++;
+        size_t dn = strcspn(p, "?");
+        if (dn && (rc = set_opt_n(o, "database", 8, p, dn, 1, err, errlen))) return rc;
+        p += dn;
+    }
+    if (*p == '?') {
+        p++;
+        while (*p) {
+            size_t n = strcspn(p, "&");
+            const char *eq = memchr(p, '=', n);
+            if (!eq)
+                return snprintf(err, errlen, "URL option without '=': %.*s", (int)n, p), IX_EINVAL;
+            if ((rc = set_opt_n(o, p, (size_t)(eq - p), eq + 1, n - (size_t)(eq - p) - 1, 1, err,
+                                errlen)))
+                return rc;
+            p += n;
+            if (*p == '&') p++;
+        }
+    }
+    return IX_OK;
+}
+
+static int parse_keywords(dsn_opts *o, const char *s, char *err, size_t errlen) {
+    const char *p = s;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == ';')
+            p++;
+        if (!*p) return IX_OK;
+        const char *k = p;
+        while (*p && *p != '=' && *p != ' ' && *p != '\t')
+            p++;
+        size_t kn = (size_t)(p - k);
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p != '=') return snprintf(err, errlen, "expected key=value in \"%s\"", k), IX_EINVAL;
+        p++;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        char val[1024];
+        size_t vn = 0;
+        if (*p == '\'') {
+            p++;
+            while (*p && *p != '\'') {
+                if (*p == '\\' && p[1]) p++;
+                if (vn + 1 >= sizeof val) return snprintf(err, errlen, "value too long"), IX_EINVAL;
+                val[vn++] = *p++;
+            }
+            if (*p != '\'') return snprintf(err, errlen, "unterminated quoted value"), IX_EINVAL;
+            p++;
+        } else {
+            while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != ';') {
+                if (vn + 1 >= sizeof val) return snprintf(err, errlen, "value too long"), IX_EINVAL;
+                val[vn++] = *p++;
+            }
+        }
+        int rc = set_opt_n(o, k, kn, val, vn, 0, err, errlen);
+        if (rc) return rc;
+    }
+}
+
+static int opts_load(dsn_opts *o, const char *dsn, char *err, size_t errlen) {
+    memset(o, 0, sizeof *o);
+    o->fetch_buffer = 4096;
+    o->readahead = 1;
+    o->connect_timeout_ms = 30000;
+    o->tls_verify = 1;
+    const char *e;
+    long x;
+    int rc = IX_OK;
+    if ((e = getenv("FET_BUF_SIZE")) && parse_long(e, 1, INT32_MAX, &x) == 0)
+        o->fetch_buffer = (int32_t)x;
+    if ((e = getenv("INFORMIXSERVER")) && *e) rc |= set_str(&o->server, e, strlen(e));
+    if ((e = getenv("CLIENT_LOCALE")) && *e) rc |= set_str(&o->client_locale, e, strlen(e));
+    if ((e = getenv("DB_LOCALE")) && *e) rc |= set_str(&o->db_locale, e, strlen(e));
+    if ((e = getenv("DBDATE")) && *e) rc |= set_str(&o->dbdate, e, strlen(e));
+    if ((e = getenv("USER")) && *e) rc |= set_str(&o->user, e, strlen(e));
+    if (rc) return IX_ENOMEM;
+    if (dsn && *dsn) {
+        rc = strstr(dsn, "://") ? parse_url(o, dsn, err, errlen)
+                                : parse_keywords(o, dsn, err, errlen);
+        if (rc) return rc;
+        if (strstr(dsn, "://") && strncasecmp(dsn, "informix://", 11) != 0 &&
+            strncasecmp(dsn, "ixdb://", 7) != 0)
+            return snprintf(err, errlen, "URL scheme must be informix://"), IX_EINVAL;
+    }
+    if (!o->host && set_str(&o->host, "localhost", 9)) return IX_ENOMEM;
+    if (!o->port && set_str(&o->port, "9088", 4)) return IX_ENOMEM;
+    return IX_OK;
+}
+
+/* ---- error record ----------------------------------------------------------- */
+
+void ixc_clear_err(ix_conn *c) {
+    c->err = IX_OK;
+    c->sqlcode = c->isamcode = 0;
+    c->erroffset = 0;
+    c->errmsg[0] = 0;
+}
+
+int ixc_fail(ix_conn *c, int rc, const char *fmt, ...) {
+    if (!c) return rc;
+    c->err = rc;
+    c->sqlcode = c->isamcode = 0;
+    c->erroffset = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->errmsg, sizeof c->errmsg, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* Appends the catalogue text for sqlcode with %s replaced by ins. */
+static void fmt_sql_text(char *out, size_t cap, int sqlcode, const char *ins) {
+    const char *t = ix_errtext(sqlcode);
+    size_t j = 0;
+    if (!t) {
+        if (ins && *ins)
+            snprintf(out, cap, "SQL error %d: %s", sqlcode, ins);
+        else
+            snprintf(out, cap, "SQL error %d.", sqlcode);
+        return;
+    }
+    for (const char *p = t; *p && j + 1 < cap; p++) {
+        if (p[0] == '%' && p[1] == 's') {
+            for (const char *q = ins ? ins : ""; *q && j + 1 < cap; q++)
+                out[j++] = *q;
+            p++;
+        } else {
+            out[j++] = *p;
+        }
+    }
+    out[j] = 0;
+}
+
+int ixc_fail_sql(ix_conn *c, int sqlcode, int isamcode, int32_t offset, const char *ins) {
+    c->err = IX_ESQL;
+    c->sqlcode = sqlcode;
+    c->isamcode = isamcode;
+    c->erroffset = offset;
+    fmt_sql_text(c->errmsg, sizeof c->errmsg, sqlcode, ins);
+    if (isamcode) {
+        size_t l = strlen(c->errmsg);
+        const char *it = ix_isam_errtext(isamcode);
+        if (it)
+            snprintf(c->errmsg + l, sizeof c->errmsg - l, " [%d: %s]", isamcode, it);
+        else
+            snprintf(c->errmsg + l, sizeof c->errmsg - l, " [ISAM error %d]", isamcode);
+    }
+    return IX_ESQL;
+}
+
+int ixc_kill(ix_conn *c, int rc, const char *fmt, ...) {
+    c->err = rc;
+    c->sqlcode = c->isamcode = 0;
+    c->erroffset = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->errmsg, sizeof c->errmsg, fmt, ap);
+    va_end(ap);
+    c->dead = 1;
+    if (c->tr) {
+        c->tr->vt->close(c->tr);
+        c->tr = NULL;
+    }
+    return rc;
+}
+
+int ixc_check(const ix_conn *c) {
+    if (!c) return IX_EMISUSE;
+    if (c->dead) return IX_ECONN;
+    return IX_OK;
+}
+
+/* Returns IX_ECONN for a dead connection and records it (so that every call
+ * on a dead connection says so at once). */
+static int dead_rc(ix_conn *c) {
+    if (c->err != IX_ECONN) {
+        c->err = IX_ECONN;
+        c->sqlcode = c->isamcode = 0;
+        if (!c->errmsg[0]) snprintf(c->errmsg, sizeof c->errmsg, "the connection is dead");
+    }
+    return IX_ECONN;
+}
+
+/* ---- tracing ------------------------------------------------------------------ */
+
+static void emit_line(ix_conn *c, const char *dir) {
+    if (c->line.err) {
+        ix_wbuf_reset(&c->line);
+        return;
+    }
+    ix_put_u8(&c->line, 0);
+    if (c->line.err) return;
+    if (c->trace) {
+        char pre[512];
+        snprintf(pre, sizeof pre, "%s %s", dir, (const char *)c->line.data);
+        if (c->line.len < 500) {
+            c->trace(c->trace_ud, pre);
+        } else {
+            ix_wbuf w;
+            ix_wbuf_init(&w, NULL);
+            ix_put_bytes(&w, dir, strlen(dir));
+            ix_put_u8(&w, ' ');
+            ix_put_bytes(&w, c->line.data, c->line.len);
+            if (!w.err) c->trace(c->trace_ud, (const char *)w.data);
+            ix_wbuf_free(&w);
+        }
+    } else if (c->trace_fd >= 0) {
+        c->line.data[c->line.len - 1] = '\n';
+        size_t off = 0;
+        ssize_t k;
+        while (off < strlen(dir) && (k = write(c->trace_fd, dir + off, strlen(dir) - off)) > 0)
+            off += (size_t)k;
+        if (write(c->trace_fd, " ", 1) != 1) return;
+        off = 0;
+        while (off < c->line.len &&
+               (k = write(c->trace_fd, c->line.data + off, c->line.len - off)) > 0)
+            off += (size_t)k;
+    }
+    ix_wbuf_reset(&c->line);
+}
+
+static int tracing(const ix_conn *c) {
+    return c->trace || c->trace_fd >= 0;
+}
+
+size_t ixc_mark(ix_conn *c) {
+    return c->out.len;
+}
+
+/* Traces the client messages encoded at out[from..len). */
+void ixc_traced(ix_conn *c, size_t from) {
+    if (!tracing(c) || c->out.err) return;
+    const uint8_t *p = c->out.data + from;
+    size_t n = c->out.len - from;
+    if (!c->logged_in && n >= 6 && ix_sl_looks_like(p, n)) {
+        ix_login_print(p, n, &c->line);
+        emit_line(c, "C->S");
+        return;
+    }
+    while (n > 0) {
+        ix_msg m;
+        size_t at = 0;
+        const char *why = NULL;
+        int rc = ix_msg_decode(p, n, IX_FROM_CLIENT, &c->caps, NULL, &m, &at, &why);
+        if (rc != IX_OK) {
+            ix_printf(&c->line, "<%zu bytes not decodable: %s>", n, why ? why : ix_rc_str(rc));
+            emit_line(c, "C->S");
+            return;
+        }
+        ix_print_msg(&c->pr_out, IX_FROM_CLIENT, &m, &c->line);
+        emit_line(c, "C->S");
+        p += m.len;
+        n -= m.len;
+    }
+}
+
+int ix_set_trace(ix_conn *conn, ix_trace_fn fn, void *userdata) {
+    if (!conn) return IX_EMISUSE;
+    conn->trace = fn;
+    conn->trace_ud = userdata;
+    if (fn && conn->trace_fd >= 0) {
+        close(conn->trace_fd);
+        conn->trace_fd = -1;
+    }
+    return IX_OK;
+}
+
+/* ---- I/O ------------------------------------------------------------------ */
+
+static int64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int do_recv(ix_conn *c) {
+    uint8_t buf[65536];
+    long k = c->tr->vt->recv(c->tr, buf, sizeof buf);
+    if (k > 0) {
+        int rc = ix_reader_feed(&c->rd, buf, (size_t)k);
+        if (rc != IX_OK)
+            return ixc_kill(c, rc == IX_ENOMEM ? IX_ENOMEM : IX_EPROTO,
+                            "cannot buffer the server's reply: %s", ix_rc_str(rc));
+        return IX_OK;
+    }
+    if (k == 0) return ixc_kill(c, IX_ECONN, "the server closed the connection");
+    if (k == IXC_IOERR) return ixc_kill(c, IX_ECONN, "%s", c->tr->err);
+    return IX_OK; /* would block */
+}
+
+static int do_send(ix_conn *c) {
+    if (c->sent >= c->out.len) return IX_OK;
+    long k = c->tr->vt->send(c->tr, c->out.data + c->sent, c->out.len - c->sent);
+    if (k > 0) {
+        c->sent += (size_t)k;
+        if (c->sent == c->out.len) {
+            ix_wbuf_reset(&c->out);
+            c->sent = 0;
+        } else if (c->sent >= 65536 && c->sent * 2 >= c->out.len) {
+            /* A pipelined batch never empties the buffer: drop the sent part. */
+            memmove(c->out.data, c->out.data + c->sent, c->out.len - c->sent);
+            c->out.len -= c->sent;
+            c->sent = 0;
+        }
+        return IX_OK;
+    }
+    if (k == IXC_IOERR) return ixc_kill(c, IX_ECONN, "%s", c->tr->err);
+    return IX_OK;
+}
+
+/* One round: waits (up to the read timeout) until the socket is readable,
+ * or writable when want_write and output is pending, and moves bytes. */
+int ixc_io(ix_conn *c, int want_write) {
+    if (c->dead) return dead_rc(c);
+    if (c->out.err)
+        return ixc_kill(c, c->out.err, "cannot encode the request: %s", ix_rc_str(c->out.err));
+    int wr = want_write && c->sent < c->out.len;
+    if (c->tr->vt->pending(c->tr) > 0) return do_recv(c);
+    if (c->tr->fd < 0) { /* memory transport: always ready */
+        return wr ? do_send(c) : do_recv(c);
+    }
+    int64_t deadline = c->read_timeout_ms > 0 ? now_ms() + c->read_timeout_ms : 0;
+    for (;;) {
+        struct pollfd pf = {c->tr->fd, (short)(POLLIN | (wr ? POLLOUT : 0)), 0};
+        int ms = -1;
+        if (deadline) {
+            int64_t left = deadline - now_ms();
+            ms = left > 0 ? (int)left : 0;
+        }
+        int k = poll(&pf, 1, ms);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            return ixc_kill(c, IX_ECONN, "poll: %s", strerror(errno));
+        }
+        if (k == 0)
+            return ixc_kill(c, IX_ETIMEOUT, "timed out after %d ms waiting for the server",
+                            c->read_timeout_ms);
+        int rc = IX_OK;
+        if (pf.revents & (POLLIN | POLLERR | POLLHUP)) rc = do_recv(c);
+        if (rc == IX_OK && !c->dead && (pf.revents & POLLOUT)) rc = do_send(c);
+        return rc;
+    }
+}
+
+int ixc_flush(ix_conn *c) {
+    while (!c->dead && c->sent < c->out.len) {
+        int rc = ixc_io(c, 1);
+        if (rc != IX_OK) return rc;
+    }
+    return c->dead ? dead_rc(c) : IX_OK;
+}
+
+int ixc_next_msg(ix_conn *c, ix_msg *m) {
+    for (;;) {
+        /* Replies already received are still read after the connection
+         * died (a batch reports every row that got its answer). */
+        int rc = ix_reader_pending(&c->rd) > 0 ? ix_reader_next(&c->rd, m) : IX_NEED_MORE;
+        if (rc == IX_OK) {
+            if (tracing(c)) {
+                if (m->tag == IX_MSG_LOGIN)
+                    ix_login_print(m->u.login.packet.p, m->u.login.packet.n, &c->line);
+                else
+                    ix_print_msg(&c->pr_in, IX_FROM_SERVER, m, &c->line);
+                emit_line(c, "S->C");
+            }
+            return IX_OK;
+        }
+        if (rc == IX_NEED_MORE && c->dead) return dead_rc(c);
+        if (rc != IX_NEED_MORE) {
+            const char *why = ix_reader_why(&c->rd);
+            return ixc_kill(c, IX_EPROTO, "lost sync with the server at byte %llu: %s",
+                            (unsigned long long)ix_reader_offset(&c->rd),
+                            why ? why : ix_rc_str(rc));
+        }
+        rc = ixc_io(c, 1);
+        if (rc != IX_OK) return rc;
+    }
+}
+
+void ixc_batch_free(ixc_batch *b) {
+    while (b) {
+        ixc_batch *n = b->next;
+        ix_wbuf_free(&b->data);
+        free(b);
+        b = n;
+    }
+}
+
+static void cols_free(ixc_col *cols, int n) {
+    if (!cols) return;
+    for (int i = 0; i < n; i++) {
+        free(cols[i].name);
+        ix_wbuf_free(&cols[i].text);
+    }
+    free(cols);
+}
+
+void ixc_reply_free(ixc_reply *r) {
+    cols_free(r->cols, r->ncols);
+    r->cols = NULL;
+    r->ncols = 0;
+}
+
+static void set_caps(ix_conn *c, const ix_caps *caps) {
+    c->caps = *caps;
+    c->rd.caps = *caps;
+    c->pr_in.caps = *caps;
+    c->pr_out.caps = *caps;
+}
+
+static int copy_describe(ix_conn *c, const ix_msg *m, ixc_reply *r) {
+    r->stmt_type = m->u.describe.stmt_type;
+    r->stmt_id = m->u.describe.stmt_id;
+    r->has_describe = 1;
+    if (!r->want_describe) return IX_OK;
+    int n = m->u.describe.ncols;
+    cols_free(r->cols, r->ncols);
+    r->ncols = 0;
+    r->cols = n > 0 ? calloc((size_t)n, sizeof *r->cols) : NULL;
+    if (n > 0 && !r->cols) return ixc_kill(c, IX_ENOMEM, "out of memory");
+    size_t pos = 0;
+    ix_column col;
+    while (r->ncols < n && ix_describe_next(m, &pos, &col)) {
+        ixc_col *d = &r->cols[r->ncols++];
+        char xn[64] = "";
+        if (col.xname.n < sizeof xn) memcpy(xn, col.xname.p, col.xname.n);
+        d->vt.code = ix_vtype_resolve(col.type & 0xff, xn);
+        d->vt.enclen = (uint32_t)col.enclen;
+        d->type = col.type;
+        d->name = malloc(col.name.n + 1);
+        if (!d->name) return ixc_kill(c, IX_ENOMEM, "out of memory");
+        memcpy(d->name, col.name.p, col.name.n);
+        d->name[col.name.n] = 0;
+        ix_wbuf_init(&d->text, NULL);
+    }
+    return IX_OK;
+}
+
+/* Reads one reply group (up to its EOT) into *r. Returns IX_OK (a server
+ * error is in r->sqlcode, not in the return value), or a connection error. */
+int ixc_read_reply(ix_conn *c, ixc_reply *r) {
+    ix_msg m;
+    for (;;) {
+        int rc = ixc_next_msg(c, &m);
+        if (rc != IX_OK) return rc;
+        switch (m.tag) {
+        case IX_SQ_EOT: return IX_OK;
+        case IX_SQ_ERR:
+            if (!r->sqlcode) {
+                r->sqlcode = m.u.err.sqlcode ? m.u.err.sqlcode : -1;
+                r->isamcode = m.u.err.isamcode;
+                r->offset = m.u.err.offset;
+                size_t n = m.u.err.msg.n < sizeof r->msg - 1 ? m.u.err.msg.n : sizeof r->msg - 1;
+                memcpy(r->msg, m.u.err.msg.p, n);
+                r->msg[n] = 0;
+            }
+            break;
+        case IX_SQ_DONE:
+            r->has_done = 1;
+            r->rows = m.u.done.rows;
+            r->rowid = m.u.done.rowid;
+            r->serial = m.u.done.serial;
+            r->done_warnings = m.u.done.warnings;
+            break;
+        case IX_SQ_INSERTDONE:
+            r->has_insertdone = 1;
+            r->serial8 = m.u.insertdone.serial8;
+            r->bigserial = m.u.insertdone.has_bigserial ? m.u.insertdone.bigserial : 0;
+            break;
+        case IX_SQ_DESCRIBE:
+            if ((rc = copy_describe(c, &m, r)) != IX_OK) return rc;
+            break;
+        case IX_SQ_TUPLE:
+            if (r->tuples) {
+                uint8_t l[4];
+                ix_st32(l, (uint32_t)m.u.tuple.data.n);
+                ix_put_bytes(&r->tuples->data, l, 4);
+                ix_put_bytes(&r->tuples->data, m.u.tuple.data.p, m.u.tuple.data.n);
+                r->tuples->ntuples++;
+                if (r->tuples->data.err)
+                    return ixc_kill(c, IX_ENOMEM, "out of memory for a fetched row");
+            }
+            break;
+        case IX_SQ_XACTSTAT: r->has_xact = 1; break;
+        case IX_SQ_PROTOCOLS: {
+            ix_caps caps = ix_caps_from_bits(m.u.protocols.p, m.u.protocols.n);
+            set_caps(c, &caps);
+            break;
+        }
+        case IX_SQ_EXIT: return ixc_kill(c, IX_ECONN, "the server ended the session");
+        case IX_SQ_CLOSE: /* server auto-closed the cursor: end of data */ r->has_done = 1; break;
+        case IX_SQ_COST:
+        case IX_SQ_TUPID:
+        case IX_SQ_GENKEYS_REPLY: break;
+        default:
+            return ixc_kill(c, IX_EPROTO, "unexpected %s in a reply",
+                            ix_tag_name(m.tag) ? ix_tag_name(m.tag) : "message");
+        }
+    }
+}
+
+/* ---- the queue of expected replies ------------------------------------------- */
+
+int ixc_push_pend(ix_conn *c, int kind, ix_stmt *owner) {
+    if (c->pend_len == c->pend_cap) {
+        size_t cap = c->pend_cap ? c->pend_cap * 2 : 16;
+        ixc_pend *p = malloc(cap * sizeof *p);
+        if (!p) return ixc_kill(c, IX_ENOMEM, "out of memory");
+        for (size_t i = 0; i < c->pend_len; i++)
+            p[i] = c->pend[(c->pend_head + i) % c->pend_cap];
+        free(c->pend);
+        c->pend = p;
+        c->pend_cap = cap;
+        c->pend_head = 0;
+    }
+    c->pend[(c->pend_head + c->pend_len) % c->pend_cap] = (ixc_pend){kind, owner};
+    c->pend_len++;
+    return IX_OK;
+}
+
+/* Reads the reply for the oldest pending entry. */
+static int pend_one(ix_conn *c) {
+    ixc_pend e = c->pend[c->pend_head];
+    c->pend_head = (c->pend_head + 1) % c->pend_cap;
+    c->pend_len--;
+    ixc_reply r;
+    memset(&r, 0, sizeof r);
+    ixc_batch *b = NULL;
+    if (e.kind == PEND_FETCH && e.owner) {
+        b = calloc(1, sizeof *b);
+        if (!b) return ixc_kill(c, IX_ENOMEM, "out of memory");
+        ix_wbuf_init(&b->data, NULL);
+        r.tuples = b;
+    }
+    int rc = ixc_read_reply(c, &r);
+    if (e.kind == PEND_FETCH && e.owner) {
+        ix_stmt *s = e.owner;
+        s->inflight--;
+        if (rc != IX_OK) {
+            ixc_batch_free(b);
+            return rc;
+        }
+        b->done = r.has_done || r.sqlcode != 0;
+        b->sqlcode = r.sqlcode;
+        b->isamcode = r.isamcode;
+        b->offset = r.offset;
+        memcpy(b->msg, r.msg, sizeof b->msg);
+        if (s->queue_tail)
+            s->queue_tail->next = b;
+        else
+            s->queue = b;
+        s->queue_tail = b;
+    }
+    return rc;
+}
+
+int ixc_drain(ix_conn *c) {
+    while (c->pend_len > 0) {
+        int rc = ixc_flush(c);
+        if (rc == IX_OK) rc = pend_one(c);
+        if (rc != IX_OK) return rc;
+    }
+    return IX_OK;
+}
+
+/* Drains until stmt has a read-ahead batch (or nothing is pending). */
+int ixc_drain_for(ix_conn *c, ix_stmt *s);
+int ixc_drain_for(ix_conn *c, ix_stmt *s) {
+    while (c->pend_len > 0 && !s->queue) {
+        int rc = ixc_flush(c);
+        if (rc == IX_OK) rc = pend_one(c);
+        if (rc != IX_OK) return rc;
+    }
+    return IX_OK;
+}
+
+/* ---- connecting ------------------------------------------------------------ */
+
+static ix_conn *conn_new(void) {
+    ix_conn *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    ix_reader_init(&c->rd, IX_FROM_SERVER, NULL);
+    ix_wbuf_init(&c->out, NULL);
+    ix_wbuf_init(&c->line, NULL);
+    ix_printer_init(&c->pr_in, NULL);
+    ix_printer_init(&c->pr_out, NULL);
+    c->trace_fd = -1;
+    c->fetch_buffer = 4096;
+    c->readahead = 1;
+    const char *tf = getenv("IXDB_TRACE");
+    if (tf && *tf) c->trace_fd = open(tf, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    return c;
+}
+
+static char *dupstr(const char *s, size_t n) {
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
+/* Sends a group already encoded in c->out (from `mark`) after tracing it. */
+static int send_group(ix_conn *c, size_t mark) {
+    ixc_traced(c, mark);
+    return ixc_flush(c);
+}
+
+static int login(ix_conn *c, const dsn_opts *o) {
+    ix_conreq *q = calloc(1, sizeof *q); /* large: kept off the stack */
+    if (!q) return ixc_fail(c, IX_ENOMEM, "out of memory");
+    ix_conreq_defaults(q, o->user ? o->user : "", o->password, o->server ? o->server : "");
+    const char *names[] = {"CLIENT_LOCALE", "DB_LOCALE", "DBDATE"};
+    const char *vals[] = {o->client_locale, o->db_locale, o->dbdate};
+    for (int i = 0; i < 3; i++) {
+        if (!vals[i] || q->nenv >= IX_LOGIN_MAXENV) continue;
+        q->env[q->nenv].name = ix_ascstr_of(names[i]);
+        q->env[q->nenv].value = ix_ascstr_of(vals[i]);
+        q->nenv++;
+    }
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    q->pinfo.pid = (int32_t)getpid();
+    q->pinfo.host = ix_ascstr_of(host);
+    size_t mark = ixc_mark(c);
+    int rc = ix_conreq_encode(q, &c->out);
+    free(q);
+    if (rc != IX_OK)
+        return ixc_fail(c, rc == IX_ENOMEM ? IX_ENOMEM : IX_EINVAL,
+                        "cannot encode the login request: %s", ix_rc_str(rc));
+    if ((rc = send_group(c, mark)) != IX_OK) return rc;
+    ix_msg m;
+    if ((rc = ixc_next_msg(c, &m)) != IX_OK) return rc;
+    if (m.tag != IX_MSG_LOGIN) return ixc_kill(c, IX_EPROTO, "the server did not answer the login");
+    ix_conacc *a = calloc(1, sizeof *a);
+    if (!a) return ixc_kill(c, IX_ENOMEM, "out of memory");
+    size_t at = 0;
+    const char *why = NULL;
+    rc = ix_conacc_decode(m.u.login.packet.p, m.u.login.packet.n, NULL, a, NULL, &at, &why);
+    if (rc != IX_OK) {
+        free(a);
+        return ixc_kill(c, IX_EPROTO, "bad login reply at byte %zu: %s", at,
+                        why ? why : ix_rc_str(rc));
+    }
+    if (a->sl_type == IX_SL_REDIRECT) {
+        free(a);
+        return ixc_kill(c, IX_EPROTO, "the server redirected the connection (not supported)");
+    }
+    if (a->sl_type == IX_SL_CONREJ || (a->result == IX_ASC_INITRESP && a->svc_error != 0)) {
+        int code = a->result == IX_ASC_INITRESP && a->svc_error ? a->svc_error : -908;
+        char ins[256];
+        if (a->result == IX_ASC_INITRESP && a->nmsg > 0)
+            snprintf(ins, sizeof ins, "%.*s", (int)a->msg[0].text.n,
+                     (const char *)a->msg[0].text.p);
+        else if (code == -908)
+            snprintf(ins, sizeof ins, "%s", o->server ? o->server : "");
+        else
+            snprintf(ins, sizeof ins, "%s", o->user ? o->user : "");
+        free(a);
+        ixc_kill(c, IX_ESQL, "login rejected");
+        return ixc_fail_sql(c, code, 0, 0, ins);
+    }
+    c->server_name = dupstr(a->server_name.p ? a->server_name.p : "", a->server_name.n);
+    c->server_version = dupstr(a->version.p ? a->version.p : "", a->version.n);
+    free(a);
+    if (!c->server_name || !c->server_version) return ixc_kill(c, IX_ENOMEM, "out of memory");
+    c->logged_in = 1;
+
+    /* SQ_PROTOCOLS: the granted set is the answer. */
+    mark = ixc_mark(c);
+    ix_enc_protocols(&c->out, ix_caps_jdbc_offer, sizeof ix_caps_jdbc_offer);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    if ((rc = send_group(c, mark)) != IX_OK) return rc;
+    ixc_reply r;
+    memset(&r, 0, sizeof r);
+    if ((rc = ixc_read_reply(c, &r)) != IX_OK) return rc;
+    if (r.sqlcode)
+        return ixc_kill(c, IX_EPROTO, "the server refused the protocol offer (%d)", r.sqlcode);
+    if (c->caps.f44)
+        return ixc_kill(c, IX_EPROTO, "the server asks for a PAM conversation (not supported)");
+
+    /* SQ_INFO and SQ_DBOPEN, pipelined. */
+    mark = ixc_mark(c);
+    ix_bytes keys[2] = {{(const uint8_t *)"DBTEMP", 6}, {(const uint8_t *)"SUBQCACHESZ", 11}};
+    ix_bytes vals2[2] = {{(const uint8_t *)"/tmp", 4}, {(const uint8_t *)"10", 2}};
+    ix_enc_info(&c->out, keys, vals2, 2);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    if (o->database && *o->database) {
+        ix_enc_dbopen(&c->out, o->database, strlen(o->database), 0);
+        ix_enc_tag(&c->out, IX_SQ_EOT);
+    }
+    if ((rc = send_group(c, mark)) != IX_OK) return rc;
+    memset(&r, 0, sizeof r);
+    if ((rc = ixc_read_reply(c, &r)) != IX_OK) return rc;
+    if (o->database && *o->database) {
+        memset(&r, 0, sizeof r);
+        if ((rc = ixc_read_reply(c, &r)) != IX_OK) return rc;
+        if (r.sqlcode)
+            return ixc_fail_sql(c, r.sqlcode, r.isamcode, 0, r.msg[0] ? r.msg : o->database);
+        c->db_open = 1;
+        c->db_logged = r.done_warnings & 1;
+        c->db_ansi = (r.done_warnings & 2) != 0;
+    }
+    return IX_OK;
+}
+
+static int connect_common(ix_conn **out, const char *dsn, ixc_transport *tr) {
+    ix_conn *c = conn_new();
+    *out = c;
+    if (!c) {
+        if (tr) tr->vt->close(tr);
+        return IX_ENOMEM;
+    }
+    dsn_opts o;
+    char err[300] = "";
+    int rc = opts_load(&o, dsn, err, sizeof err);
+    if (rc != IX_OK) {
+        opts_free(&o);
+        if (tr) tr->vt->close(tr);
+        c->dead = 1;
+        return ixc_fail(c, rc, "%s", err[0] ? err : "out of memory");
+    }
+    c->fetch_buffer = o.fetch_buffer;
+    c->readahead = o.readahead;
+    c->read_timeout_ms = o.read_timeout_ms;
+    if (o.dbdate && !(c->dbdate = dupstr(o.dbdate, strlen(o.dbdate)))) {
+        opts_free(&o);
+        if (tr) tr->vt->close(tr);
+        c->dead = 1;
+        return ixc_fail(c, IX_ENOMEM, "out of memory");
+    }
+    if (!tr) {
+        ixc_tcp_opts t = {o.host, o.port, o.connect_timeout_ms, o.tls, o.tls_verify, o.tls_ca};
+        rc = ixc_transport_open(&t, &tr, err, sizeof err);
+        if (rc != IX_OK) {
+            opts_free(&o);
+            c->dead = 1;
+            return ixc_fail(c, rc, "%s", err);
+        }
+    }
+    c->tr = tr;
+    /* The login exchange is bounded by the connect timeout as well. */
+    int rt = c->read_timeout_ms;
+    if (o.connect_timeout_ms > 0 && (rt == 0 || rt > o.connect_timeout_ms))
+        c->read_timeout_ms = o.connect_timeout_ms;
+    rc = login(c, &o);
+    c->read_timeout_ms = rt;
+    opts_free(&o);
+    if (rc == IX_OK) ixc_clear_err(c);
+    return rc;
+}
+
+int ix_connect(ix_conn **out, const char *dsn) {
+    if (!out) return IX_EMISUSE;
+    return connect_common(out, dsn, NULL);
+}
+
+int ixc_connect_transport(ix_conn **out, const char *dsn, ixc_transport *tr) {
+    return connect_common(out, dsn, tr);
+}
+
+void ix_close(ix_conn *c) {
+    if (!c) return;
+    if (!c->dead && c->tr) {
+        /* Pending CLOSE/RELEASE replies need not be read: SQ_EXIT ends all. */
+        size_t mark = ixc_mark(c);
+        ix_enc_tag(&c->out, IX_SQ_EXIT);
+        ixc_traced(c, mark);
+        int save = c->read_timeout_ms;
+        if (save == 0 || save > 2000) c->read_timeout_ms = 2000;
+        if (ixc_flush(c) == IX_OK) {
+            /* Wait for the server's SQ_EXIT (or the close) so that the
+             * session ends cleanly; other replies still queued are skipped. */
+            ix_msg m;
+            while (ixc_next_msg(c, &m) == IX_OK && m.tag != IX_SQ_EXIT) {
+            }
+        }
+        c->read_timeout_ms = save;
+    }
+    ixc_stmt_detach_all(c);
+    if (c->tr) c->tr->vt->close(c->tr);
+    if (c->trace_fd >= 0) close(c->trace_fd);
+    ix_reader_free(&c->rd);
+    ix_wbuf_free(&c->out);
+    ix_wbuf_free(&c->line);
+    ix_printer_free(&c->pr_in);
+    ix_printer_free(&c->pr_out);
+    free(c->pend);
+    free(c->server_name);
+    free(c->server_version);
+    free(c->dbdate);
+    free(c);
+}
+
+int ix_conn_is_dead(const ix_conn *c) {
+    return !c || c->dead;
+}
+
+int ix_set_fetch_buffer(ix_conn *c, int32_t bytes) {
+    if (!c) return IX_EMISUSE;
+    if (bytes < 1) return ixc_fail(c, IX_EINVAL, "fetch buffer must be at least 1 byte");
+    c->fetch_buffer = bytes;
+    return IX_OK;
+}
+
+int ix_set_readahead(ix_conn *c, int depth) {
+    if (!c) return IX_EMISUSE;
+    if (depth < 0 || depth > 64) return ixc_fail(c, IX_EINVAL, "read-ahead depth must be 0..64");
+    c->readahead = depth;
+    return IX_OK;
+}
+
+int ix_set_read_timeout(ix_conn *c, int millis) {
+    if (!c) return IX_EMISUSE;
+    if (millis < 0) return ixc_fail(c, IX_EINVAL, "timeout must be >= 0");
+    c->read_timeout_ms = millis;
+    return IX_OK;
+}
+
+const char *ix_server_name(const ix_conn *c) {
+    return c && c->server_name ? c->server_name : "";
+}
+
+const char *ix_server_version(const ix_conn *c) {
+    return c && c->server_version ? c->server_version : "";
+}
+
+/* ---- error accessors ------------------------------------------------------------ */
+
+int ix_errcode(const ix_conn *c) {
+    return c ? c->err : IX_ENOMEM;
+}
+int ix_sqlcode(const ix_conn *c) {
+    return c ? c->sqlcode : 0;
+}
+int ix_isamcode(const ix_conn *c) {
+    return c ? c->isamcode : 0;
+}
+int ix_erroffset(const ix_conn *c) {
+    return c ? (int)c->erroffset : 0;
+}
+const char *ix_sqlstate(const ix_conn *c) {
+    if (!c) return "HY001";
+    return ixc_sqlstate_for(c->err, c->sqlcode, c->logged_in);
+}
+const char *ix_errmsg(const ix_conn *c) {
+    if (!c) return "out of memory";
+    return c->errmsg;
+}
+
+/* ---- results ------------------------------------------------------------------ */
+
+int64_t ix_conn_changes(const ix_conn *c) {
+    return c ? c->changes : 0;
+}
+int64_t ix_last_serial(const ix_conn *c) {
+    return c ? c->serial : 0;
+}
+int64_t ix_last_serial8(const ix_conn *c) {
+    return c ? c->serial8 : 0;
+}
+
+/* ---- transaction tracking ---------------------------------------------------- */
+
+/* Skips blanks and comments; returns the next word's length in *n. */
+static const char *next_word(const char *s, const char *end, size_t *n) {
+    for (;;) {
+        while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+            s++;
+        if (s + 1 < end && s[0] == '-' && s[1] == '-') {
+            while (s < end && *s != '\n')
+                s++;
+        } else if (s < end && *s == '{') {
+            while (s < end && *s != '}')
+                s++;
+            if (s < end) s++;
+        } else if (s + 1 < end && s[0] == '/' && s[1] == '*') {
+            s += 2;
+            while (s + 1 < end && !(s[0] == '*' && s[1] == '/'))
+                s++;
+            s = s + 2 <= end ? s + 2 : end;
+        } else {
+            break;
+        }
+    }
+    const char *w = s;
+    while (s < end && ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+        s++;
+    *n = (size_t)(s - w);
+    return w;
+}
+
+static int word_is(const char *w, size_t n, const char *k) {
+    return n == strlen(k) && strncasecmp(w, k, n) == 0;
+}
+
+/* Called after a statement succeeded: BEGIN [WORK] opens a transaction,
+ * COMMIT / ROLLBACK [WORK] (not ROLLBACK TO SAVEPOINT) close it. */
+void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t len) {
+    const char *end = sql + len;
+    size_t n, n2;
+    const char *w = next_word(sql, end, &n);
+    const char *w2 = next_word(w + n, end, &n2);
+    if (word_is(w2, n2, "WORK")) w2 = next_word(w2 + n2, end, &n2);
+    if (word_is(w, n, "BEGIN"))
+        c->in_txn = 1;
+    else if (word_is(w, n, "COMMIT"))
+        c->in_txn = 0;
+    else if (word_is(w, n, "ROLLBACK") && !word_is(w2, n2, "TO"))
+        c->in_txn = 0;
+    else if (word_is(w, n, "DATABASE") || word_is(w, n, "CLOSE"))
+        c->in_txn = 0;
+}
+
+/* ---- one-shot execution and transactions ------------------------------------- */
+
+static int simple_request(ix_conn *c, size_t mark, ixc_reply *r) {
+    int rc = send_group(c, mark);
+    if (rc == IX_OK) rc = ixc_drain(c);
+    if (rc == IX_OK) rc = ixc_read_reply(c, r);
+    return rc;
+}
+
+int ix_exec(ix_conn *c, const char *sql) {
+    if (!c || !sql) return c ? ixc_fail(c, IX_EMISUSE, "NULL SQL text") : IX_EMISUSE;
+    if (c->dead) return dead_rc(c);
+    ixc_clear_err(c);
+    size_t n = strlen(sql), mark = ixc_mark(c);
+    ix_enc_command(&c->out, &c->caps, sql, n);
+    ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
+    ix_enc_tag(&c->out, IX_SQ_EXECUTE);
+    ix_enc_tag(&c->out, IX_SQ_RELEASE);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixc_reply r;
+    memset(&r, 0, sizeof r);
+    int rc = simple_request(c, mark, &r);
+    if (rc != IX_OK) return rc;
+    if (r.sqlcode) return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
+    c->changes = r.rows;
+    if (r.serial) c->serial = r.serial;
+    if (r.has_insertdone && (r.serial8 || r.bigserial))
+        c->serial8 = r.serial8 ? r.serial8 : r.bigserial;
+    ixc_note_txn_sql(c, sql, n);
+    if (r.has_describe && (r.stmt_type == IX_STMT_DATABASE || r.stmt_type == IX_STMT_CREATE_DB ||
+                           r.stmt_type == IX_STMT_START_DB))
+        c->db_open = 1;
+    return IX_OK;
+}
+
+static int txn_op(ix_conn *c, int tag, int opens) {
+    if (!c) return IX_EMISUSE;
+    if (c->dead) return dead_rc(c);
+    ixc_clear_err(c);
+    size_t mark = ixc_mark(c);
+    ix_enc_tag(&c->out, tag);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixc_reply r;
+    memset(&r, 0, sizeof r);
+    int rc = simple_request(c, mark, &r);
+    if (rc != IX_OK) return rc;
+    if (r.sqlcode) return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
+    c->in_txn = opens;
+    return IX_OK;
+}
+
+int ix_begin(ix_conn *c) {
+    return txn_op(c, IX_SQ_BEGIN, 1);
+}
+int ix_commit(ix_conn *c) {
+    return txn_op(c, IX_SQ_CMMTWORK, 0);
+}
+int ix_rollback(ix_conn *c) {
+    return txn_op(c, IX_SQ_RBWORK, 0);
+}
+
+int ix_autocommit(const ix_conn *c) {
+    if (!c) return -1;
+    if (c->db_ansi || c->in_txn) return 0;
+    return 1;
+}

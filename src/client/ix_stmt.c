@@ -1,0 +1,1114 @@
+/*
+ * ix_stmt.c: statements. PREPARE + describe, parameter binding (§3.4 bind
+ * forms), execution, streaming cursors with read-ahead (§3.6), column
+ * accessors, and pipelined batches.
+ *
+ * Request groups written here (sqli-protocol.md §3):
+ *   prepare   PREPARE nparams sql, NDESCRIBE, WANTDONE, EOT
+ *   execute   ID id, [BIND], EXECUTE, EOT
+ *   open      ID id, CURNAME name, [BIND], OPEN, EOT   + fetch, pipelined
+ *   fetch     ID id, NFETCH bufsize, EOT
+ *   close     ID id, CLOSE, EOT        (reply read lazily: PEND_DISCARD)
+ *   release   ID id, RELEASE, EOT      (reply read lazily: PEND_DISCARD)
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ix_client_int.h"
+#include "types/ix_datetime.h"
+#include "types/ix_decimal.h"
+
+int ixc_drain_for(ix_conn *c, ix_stmt *s);
+
+enum { ST_READY = 0, ST_OPEN = 1, ST_DONE = 2 };
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+static int stmt_check(const ix_stmt *s) {
+    if (!s) return IX_EMISUSE;
+    if (!s->conn) return IX_EMISUSE;
+    return IX_OK;
+}
+
+static int dead(ix_conn *c) {
+    if (!c->dead) return 0;
+    if (c->err != IX_ECONN) {
+        c->err = IX_ECONN;
+        c->sqlcode = c->isamcode = 0;
+    }
+    return 1;
+}
+
+/* Counts ? outside quotes and comments. */
+static int count_params(const char *s, size_t n) {
+    int k = 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (ch == '\'' || ch == '"') {
+            for (i++; i < n; i++) {
+                if (s[i] == ch) {
+                    if (i + 1 < n && s[i + 1] == ch)
+                        i++;
+                    else
+                        break;
+                }
+            }
+        } else if (ch == '-' && i + 1 < n && s[i + 1] == '-') {
+            while (i < n && s[i] != '\n')
+                i++;
+        } else if (ch == '{') {
+            while (i < n && s[i] != '}')
+                i++;
+        } else if (ch == '/' && i + 1 < n && s[i + 1] == '*') {
+            for (i += 2; i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'); i++) {
+            }
+            i++;
+        } else if (ch == '?') {
+            k++;
+        }
+    }
+    return k;
+}
+
+static void link_stmt(ix_conn *c, ix_stmt *s) {
+    s->next = c->stmts;
+    if (c->stmts) c->stmts->prev = s;
+    c->stmts = s;
+}
+
+static void unlink_stmt(ix_stmt *s) {
+    ix_conn *c = s->conn;
+    if (!c) return;
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        c->stmts = s->next;
+    if (s->next) s->next->prev = s->prev;
+    s->prev = s->next = NULL;
+}
+
+static void disown_pending(ix_conn *c, ix_stmt *s) {
+    for (size_t i = 0; i < c->pend_len; i++) {
+        ixc_pend *e = &c->pend[(c->pend_head + i) % c->pend_cap];
+        if (e->owner == s) e->owner = NULL;
+    }
+    s->inflight = 0;
+}
+
+static void free_batches(ix_stmt *s) {
+    ixc_batch_free(s->cur);
+    ixc_batch_free(s->queue);
+    s->cur = s->queue = s->queue_tail = NULL;
+    s->cur_pos = 0;
+    s->has_row = 0;
+}
+
+void ixc_stmt_detach_all(ix_conn *c) {
+    ix_stmt *s = c->stmts;
+    while (s) {
+        ix_stmt *n = s->next;
+        s->conn = NULL;
+        s->prev = s->next = NULL;
+        s->inflight = 0;
+        s = n;
+    }
+    c->stmts = NULL;
+}
+
+/* ---- prepare ---------------------------------------------------------------- */
+
+int ix_prepare(ix_conn *c, const char *sql, int len, ix_stmt **out) {
+    if (out) *out = NULL;
+    if (!c) return IX_EMISUSE;
+    if (!sql || !out) return ixc_fail(c, IX_EMISUSE, "NULL argument to ix_prepare");
+    if (dead(c)) return IX_ECONN;
+    ixc_clear_err(c);
+    size_t n = len < 0 ? strlen(sql) : (size_t)len;
+    ix_stmt *s = calloc(1, sizeof *s);
+    if (!s) return ixc_fail(c, IX_ENOMEM, "out of memory");
+    s->sql = malloc(n + 1);
+    if (!s->sql) {
+        free(s);
+        return ixc_fail(c, IX_ENOMEM, "out of memory");
+    }
+    memcpy(s->sql, sql, n);
+    s->sql[n] = 0;
+    s->sql_len = n;
+    s->nparams = count_params(sql, n);
+    if (s->nparams > 0) {
+        s->params = calloc((size_t)s->nparams, sizeof *s->params);
+        if (!s->params) {
+            free(s->sql);
+            free(s);
+            return ixc_fail(c, IX_ENOMEM, "out of memory");
+        }
+        for (int i = 0; i < s->nparams; i++)
+            ix_wbuf_init(&s->params[i].val, NULL);
+    }
+    s->fetch_buffer = c->fetch_buffer;
+    s->readahead = c->readahead;
+
+    size_t mark = ixc_mark(c);
+    ix_enc_prepare(&c->out, &c->caps, s->nparams, sql, n);
+    ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
+    ix_enc_tag(&c->out, IX_SQ_WANTDONE);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixc_traced(c, mark);
+    ixc_reply r;
+    memset(&r, 0, sizeof r);
+    r.want_describe = 1;
+    int rc = ixc_flush(c);
+    if (rc == IX_OK) rc = ixc_drain(c);
+    if (rc == IX_OK) rc = ixc_read_reply(c, &r);
+    if (rc == IX_OK && r.sqlcode) rc = ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
+    if (rc == IX_OK && !r.has_describe)
+        rc = ixc_kill(c, IX_EPROTO, "the server did not describe the prepared statement");
+    if (rc != IX_OK) {
+        ixc_reply_free(&r);
+        s->conn = NULL;
+        ix_finalize(s);
+        return rc;
+    }
+    s->id = r.stmt_id;
+    s->stmt_type = r.stmt_type;
+    s->is_cursor = r.stmt_type == IX_STMT_SELECT ||
+                   (r.ncols > 0 && r.stmt_type != IX_STMT_INSERT && r.stmt_type != IX_STMT_UPDATE &&
+                    r.stmt_type != IX_STMT_DELETE);
+    if (s->is_cursor) {
+        s->cols = r.cols;
+        s->ncols = r.ncols;
+        r.cols = NULL;
+        r.ncols = 0;
+    }
+    ixc_reply_free(&r);
+    s->conn = c;
+    link_stmt(c, s);
+    *out = s;
+    return IX_OK;
+}
+
+ix_conn *ix_stmt_conn(const ix_stmt *s) {
+    return s ? s->conn : NULL;
+}
+
+int ix_bind_parameter_count(const ix_stmt *s) {
+    return s ? s->nparams : 0;
+}
+
+/* ---- binding ------------------------------------------------------------------ */
+
+/* Returns the parameter slot or NULL (error recorded). */
+static ixc_param *param_at(ix_stmt *s, int i, int *rc) {
+    *rc = stmt_check(s);
+    if (*rc) return NULL;
+    if (s->state == ST_OPEN) {
+        *rc = ixc_fail(s->conn, IX_EMISUSE, "cannot bind while a cursor is open (ix_reset first)");
+        return NULL;
+    }
+    if (i < 1 || i > s->nparams) {
+        *rc = ixc_fail(s->conn, IX_ERANGE, "parameter index %d out of range 1..%d", i, s->nparams);
+        return NULL;
+    }
+    ixc_param *p = &s->params[i - 1];
+    ix_wbuf_reset(&p->val);
+    p->set = 0;
+    return p;
+}
+
+static int param_done(ix_stmt *s, ixc_param *p, int type, int slot) {
+    if (p->val.err) {
+        int e = p->val.err;
+        ix_wbuf_reset(&p->val);
+        return ixc_fail(s->conn, e == IX_ENOMEM ? IX_ENOMEM : IX_ERANGE, "cannot store the value");
+    }
+    p->set = 1;
+    p->type = (int16_t)type;
+    p->indicator = IX_IND_VALUE;
+    p->slot = (int16_t)slot;
+    return IX_OK;
+}
+
+int ix_bind_null(ix_stmt *s, int i) {
+    int rc;
+    ixc_param *p = param_at(s, i, &rc);
+    if (!p) return rc;
+    p->set = 1;
+    p->type = IX_T_VARCHAR;
+    p->indicator = IX_IND_NULL;
+    p->slot = 0;
+    return IX_OK;
+}
+
+int ix_bind_int64(ix_stmt *s, int i, int64_t v) {
+    int rc;
+    ixc_param *p = param_at(s, i, &rc);
+    if (!p) return rc;
+    if (v > INT32_MIN && v <= INT32_MAX) {
+        ix_put_i32(&p->val, v);
+        return param_done(s, p, IX_T_INTEGER, 0x0a00);
+    }
+    if (v == INT64_MIN) return ixc_fail(s->conn, IX_ERANGE, "%s", "-2^63 is BIGINT's NULL form");
+    ix_put_i64(&p->val, v);
+    return param_done(s, p, IX_T_BIGINT, 0x1300);
+}
+
+int ix_bind_int(ix_stmt *s, int i, int v) {
+    return ix_bind_int64(s, i, v);
+}
+
+int ix_bind_double(ix_stmt *s, int i, double v) {
+    int rc;
+    ixc_param *p = param_at(s, i, &rc);
+    if (!p) return rc;
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    if (u == UINT64_MAX) u = 0x7ff8000000000000ull; /* all-ff is FLOAT's NULL form */
+    ix_put_i64(&p->val, (int64_t)u);
+    return param_done(s, p, IX_T_FLOAT, 0);
+}
+
+int ix_bind_bool(ix_stmt *s, int i, int v) {
+    int rc;
+    ixc_param *p = param_at(s, i, &rc);
+    if (!p) return rc;
+    ix_put_u8(&p->val, v ? 1 : 0);
+    return param_done(s, p, IX_T_BOOLEAN, 0);
+}
+
+static int bind_bytes(ix_stmt *s, int i, const void *b, int n, ix_destructor del) {
+    int rc;
+    ixc_param *p = param_at(s, i, &rc);
+    size_t len = b && n < 0 ? strlen(b) : (size_t)(n < 0 ? 0 : n);
+    if (p && !b)
+        rc = ixc_fail(s->conn, IX_EMISUSE, "NULL pointer bound (use ix_bind_null)");
+    else if (p && len > 32767)
+        rc =
+            ixc_fail(s->conn, IX_ERANGE, "a bound string is limited to 32767 bytes (got %zu)", len);
+    else if (p) {
+        ix_put_i16(&p->val, (int)len);
+        ix_put_bytes(&p->val, b, len);
+        rc = param_done(s, p, IX_T_VARCHAR, 0);
+    }
+    /* The bytes are copied into the request form at once: IX_STATIC and
+     * IX_TRANSIENT behave alike, and a destructor is called right away. */
+    if (del != IX_STATIC && del != IX_TRANSIENT && b) del((void *)(uintptr_t)b);
+    return rc;
+}
+
+int ix_bind_text(ix_stmt *s, int i, const char *str, int n, ix_destructor del) {
+    return bind_bytes(s, i, str, n, del);
+}
+
+int ix_bind_blob(ix_stmt *s, int i, const void *b, int n, ix_destructor del) {
+    return bind_bytes(s, i, b, n < 0 ? 0 : n, del);
+}
+
+int ix_bind_decimal_text(ix_stmt *s, int i, const char *str, int n) {
+    int rc;
+    ixc_param *p = param_at(s, i, &rc);
+    if (!p) return rc;
+    if (!str) return ixc_fail(s->conn, IX_EMISUSE, "NULL text (use ix_bind_null)");
+    size_t len = n < 0 ? strlen(str) : (size_t)n;
+    ix_decimal d;
+    rc = ix_dec_from_text(&d, str, len);
+    if (rc != IX_OK)
+        return ixc_fail(s->conn, rc, "not a DECIMAL value: \"%.*s\"", (int)(len > 60 ? 60 : len),
+                        str);
+    /* Scale slot: the fraction digits written, or floating for exponents. */
+    int scale = 0, in_frac = 0, expo = 0;
+    for (size_t k = 0; k < len; k++) {
+        if (str[k] == '.')
+            in_frac = 1;
+        else if (str[k] == 'e' || str[k] == 'E')
+            expo = 1;
+        else if (in_frac && str[k] >= '0' && str[k] <= '9')
+            scale++;
+    }
+    int slot = expo || scale > 32 ? IX_DEC_FLOAT : scale;
+    rc = ix_dec_encode_bind(&d, &p->val);
+    if (rc != IX_OK) {
+        ix_wbuf_reset(&p->val);
+        return ixc_fail(s->conn, rc == IX_ENOMEM ? rc : IX_ERANGE, "DECIMAL value out of range");
+    }
+    return param_done(s, p, IX_T_DECIMAL, slot);
+}
+
+int ix_bind_date(ix_stmt *s, int i, int32_t days) {
+    int rc;
+    ixc_param *p = param_at(s, i, &rc);
+    if (!p) return rc;
+    if (days < IX_DATE_MIN || days > IX_DATE_MAX)
+        return ixc_fail(s->conn, IX_ERANGE, "day number %ld outside 0001-01-01..9999-12-31",
+                        (long)days);
+    ix_put_i32(&p->val, days);
+    return param_done(s, p, IX_T_DATE, 0);
+}
+
+int ix_bind_date_ymd(ix_stmt *s, int i, int y, int m, int d) {
+    int32_t days;
+    if (ix_date_from_ymd(y, m, d, &days) != IX_OK) {
+        if (!s || !s->conn) return IX_EMISUSE;
+        return ixc_fail(s->conn, IX_ERANGE, "no such date %04d-%02d-%02d", y, m, d);
+    }
+    return ix_bind_date(s, i, days);
+}
+
+unsigned ix_qualifier_dt(int start, int end) {
+    return ix_dt_qual(start, end);
+}
+
+unsigned ix_qualifier_iv(int precision, int start, int end) {
+    return ix_iv_qual(precision, start, end);
+}
+
+int ix_qualifier_check(unsigned q, int is_interval) {
+    return is_interval ? ix_iv_qual_valid(q) : ix_dt_qual_valid(q);
+}
+
+/* Digits after the first '.', 0 if none (capped at 5). */
+static int frac_digits(const char *str, size_t n) {
+    const char *dot = memchr(str, '.', n);
+    if (!dot) return 0;
+    int k = 0;
+    for (const char *q = dot + 1; q < str + n && *q >= '0' && *q <= '9'; q++)
+        k++;
+    return k > 5 ? 5 : k;
+}
+
+static uint32_t infer_dt(const char *str, size_t n) {
+    int f = frac_digits(str, n);
+    static const int pairs[][2] = {{0, 10}, {0, 8}, {0, 6}, {0, 4},  {0, 2}, {0, 0},
+                                   {6, 10}, {6, 8}, {2, 4}, {8, 10}, {4, 4}, {6, 6}};
+    ix_datetime dt;
+    if (f) {
+        static const int fs[] = {0, 6, 8, 10};
+        for (size_t k = 0; k < sizeof fs / sizeof fs[0]; k++) {
+            uint32_t q = ix_dt_qual(fs[k], IX_TU_F(f));
+            if (q && ix_dt_parse(q, str, n, &dt) == IX_OK) return q;
+        }
+    }
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        uint32_t q = ix_dt_qual(pairs[k][0], pairs[k][1]);
+        if (q && ix_dt_parse(q, str, n, &dt) == IX_OK) return q;
+    }
+    return 0;
+}
+
+static uint32_t infer_iv(const char *str, size_t n) {
+    size_t k = 0;
+    while (k < n && (str[k] == ' ' || str[k] == '+' || str[k] == '-'))
+        k++;
+    int prec = 0;
+    while (k < n && str[k] >= '0' && str[k] <= '9')
+        prec++, k++;
+    if (prec < 1) prec = 1;
+    if (prec > 9) return 0;
+    int f = frac_digits(str, n);
+    int ends[] = {f ? IX_TU_F(f) : -1, 10, 8, 6, 4, 2, 0};
+    static const int starts[] = {0, 4, 6, 8, 10};
+    ix_interval iv;
+    for (size_t si = 0; si < sizeof starts / sizeof starts[0]; si++) {
+        for (size_t ei = 0; ei < sizeof ends / sizeof ends[0]; ei++) {
+            if (ends[ei] < 0) continue;
+            uint32_t q = ix_iv_qual(prec, starts[si], ends[ei]);
+            if (q && ix_iv_parse(q, str, n, &iv) == IX_OK) return q;
+        }
+    }
+    if (f) {
+        uint32_t q = ix_iv_qual(f, IX_TU_FRACTION, IX_TU_F(f));
+        if (q && ix_iv_parse(q, str, n, &iv) == IX_OK) return q;
+    }
+    return 0;
+}
+
+int ix_bind_datetime_text(ix_stmt *s, int i, const char *str, int n, unsigned q) {
+    int rc;
+    ixc_param *p = param_at(s, i, &rc);
+    if (!p) return rc;
+    if (!str) return ixc_fail(s->conn, IX_EMISUSE, "NULL text (use ix_bind_null)");
+    size_t len = n < 0 ? strlen(str) : (size_t)n;
+    if (q == 0) q = infer_dt(str, len);
+    if (!q || !ix_dt_qual_valid(q))
+        return ixc_fail(s->conn, IX_EINVAL, "no DATETIME qualifier fits \"%.*s\"",
+                        (int)(len > 60 ? 60 : len), str);
+    ix_datetime dt;
+    rc = ix_dt_parse(q, str, len, &dt);
+    if (rc != IX_OK)
+        return ixc_fail(s->conn, rc, "not a DATETIME value: \"%.*s\"", (int)(len > 60 ? 60 : len),
+                        str);
+    rc = ix_dt_encode_bind(q, &dt, &p->val);
+    if (rc != IX_OK) {
+        ix_wbuf_reset(&p->val);
+        return ixc_fail(s->conn, rc, "cannot encode the DATETIME value");
+    }
+    return param_done(s, p, IX_T_DATETIME, (int)(int16_t)q);
+}
+
+int ix_bind_interval_text(ix_stmt *s, int i, const char *str, int n, unsigned q) {
+    int rc;
+    ixc_param *p = param_at(s, i, &rc);
+    if (!p) return rc;
+    if (!str) return ixc_fail(s->conn, IX_EMISUSE, "NULL text (use ix_bind_null)");
+    size_t len = n < 0 ? strlen(str) : (size_t)n;
+    if (q == 0) q = infer_iv(str, len);
+    if (!q || !ix_iv_qual_valid(q))
+        return ixc_fail(s->conn, IX_EINVAL, "no INTERVAL qualifier fits \"%.*s\"",
+                        (int)(len > 60 ? 60 : len), str);
+    ix_interval iv;
+    rc = ix_iv_parse(q, str, len, &iv);
+    if (rc != IX_OK)
+        return ixc_fail(s->conn, rc, "not an INTERVAL value: \"%.*s\"", (int)(len > 60 ? 60 : len),
+                        str);
+    rc = ix_iv_encode_bind(q, &iv, &p->val);
+    if (rc != IX_OK) {
+        ix_wbuf_reset(&p->val);
+        return ixc_fail(s->conn, rc, "cannot encode the INTERVAL value");
+    }
+    return param_done(s, p, IX_T_INTERVAL, (int)(int16_t)q);
+}
+
+int ix_clear_bindings(ix_stmt *s) {
+    if (!s) return IX_EMISUSE;
+    for (int i = 0; i < s->nparams; i++) {
+        s->params[i].set = 0;
+        ix_wbuf_reset(&s->params[i].val);
+    }
+    return IX_OK;
+}
+
+/* Appends SQ_BIND with every parameter (unbound ones as NULL). */
+static void encode_bind(ix_stmt *s) {
+    if (s->nparams == 0) return;
+    ix_conn *c = s->conn;
+    ix_bindval local[16] = {0};
+    ix_bindval *v = s->nparams <= 16 ? local : calloc((size_t)s->nparams, sizeof *v);
+    if (!v) {
+        c->out.err = IX_ENOMEM;
+        return;
+    }
+    for (int i = 0; i < s->nparams; i++) {
+        ixc_param *p = &s->params[i];
+        memset(&v[i], 0, sizeof v[i]);
+        if (!p->set) {
+            v[i].type = IX_T_VARCHAR;
+            v[i].indicator = IX_IND_NULL;
+            continue;
+        }
+        v[i].type = p->type;
+        v[i].indicator = p->indicator;
+        v[i].slot = p->slot;
+        v[i].value.p = p->val.data;
+        v[i].value.n = p->val.len;
+    }
+    ix_enc_bind(&c->out, v, s->nparams);
+    if (v != local) free(v);
+}
+
+/* ---- execution -------------------------------------------------------------- */
+
+static void send_fetch(ix_stmt *s) {
+    ix_conn *c = s->conn;
+    size_t mark = ixc_mark(c);
+    ix_enc_id(&c->out, s->id);
+    ix_enc_nfetch(&c->out, s->fetch_buffer);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixc_traced(c, mark);
+    if (ixc_push_pend(c, PEND_FETCH, s) == IX_OK) {
+        s->inflight++;
+        s->fetches++;
+    }
+}
+
+static int exec_plain(ix_stmt *s) {
+    ix_conn *c = s->conn;
+    size_t mark = ixc_mark(c);
+    ix_enc_id(&c->out, s->id);
+    encode_bind(s);
+    ix_enc_tag(&c->out, IX_SQ_EXECUTE);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixc_traced(c, mark);
+    ixc_reply r;
+    memset(&r, 0, sizeof r);
+    int rc = ixc_flush(c);
+    if (rc == IX_OK) rc = ixc_drain(c);
+    if (rc == IX_OK) rc = ixc_read_reply(c, &r);
+    if (rc != IX_OK) return rc;
+    if (r.sqlcode) return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
+    s->changes = r.rows;
+    c->changes = r.rows;
+    if (r.serial) c->serial = r.serial;
+    if (r.has_insertdone && (r.serial8 || r.bigserial))
+        c->serial8 = r.serial8 ? r.serial8 : r.bigserial;
+    ixc_note_txn_sql(c, s->sql, s->sql_len);
+    s->state = ST_DONE;
+    return IX_DONE;
+}
+
+static int open_cursor(ix_stmt *s) {
+    ix_conn *c = s->conn;
+    if (!s->named) {
+        snprintf(s->curname, sizeof s->curname, "_ixc%012u", ++c->cursor_seq);
+        s->named = 1;
+    }
+    size_t mark = ixc_mark(c);
+    ix_enc_id(&c->out, s->id);
+    ix_enc_curname(&c->out, s->curname, strlen(s->curname));
+    encode_bind(s);
+    ix_enc_tag(&c->out, IX_SQ_OPEN);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixc_traced(c, mark);
+    s->fetches = 0;
+    s->fetch_done = 0;
+    int rc = ixc_flush(c);
+    if (rc == IX_OK) rc = ixc_drain(c);
+    /* The first fetch goes out right behind the OPEN (one round trip). */
+    send_fetch(s);
+    if (rc == IX_OK) rc = ixc_flush(c);
+    ixc_reply r;
+    memset(&r, 0, sizeof r);
+    if (rc == IX_OK) rc = ixc_read_reply(c, &r);
+    if (rc != IX_OK) return rc;
+    if (r.sqlcode) {
+        /* The fetch that followed is answered with an error too: drop it. */
+        disown_pending(c, s);
+        return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
+    }
+    s->state = ST_OPEN;
+    s->changes = 0;
+    return IX_OK;
+}
+
+/* Splits the tuple at cur_pos into the columns. */
+static int load_row(ix_stmt *s, const uint8_t *t, size_t n) {
+    ix_conn *c = s->conn;
+    size_t pos = 0;
+    for (int i = 0; i < s->ncols; i++) {
+        ixc_col *col = &s->cols[i];
+        size_t used = 0;
+        int rc = ix_value_extent(col->vt, t + pos, n - pos, n, c->caps.f70 ? IX_VF_F70 : 0, &used);
+        if (rc != IX_OK)
+            return ixc_kill(c, IX_EPROTO, "cannot walk column %d (%s) of a row: %s", i + 1,
+                            ix_type_name(col->vt.code), ix_rc_str(rc));
+        col->off = (size_t)(t - s->cur->data.data) + pos;
+        col->len = used;
+        col->is_null = ix_value_is_null(col->vt, t + pos, used) == 1;
+        col->text_ok = 0;
+        pos += used;
+    }
+    s->has_row = 1;
+    return IX_ROW;
+}
+
+static int cursor_fail(ix_stmt *s, const ixc_batch *b) {
+    ix_conn *c = s->conn;
+    int code = b->sqlcode, isam = b->isamcode;
+    int32_t off = b->offset;
+    char msg[256];
+    memcpy(msg, b->msg, sizeof msg);
+    ix_reset(s);
+    return ixc_fail_sql(c, code, isam, off, msg);
+}
+
+static int next_row(ix_stmt *s) {
+    ix_conn *c = s->conn;
+    s->has_row = 0;
+    for (;;) {
+        ixc_batch *b = s->cur;
+        if (b && s->cur_pos + 4 <= b->data.len) {
+            uint32_t n = ix_be32(b->data.data + s->cur_pos);
+            const uint8_t *t = b->data.data + s->cur_pos + 4;
+            s->cur_pos += 4 + (size_t)n;
+            return load_row(s, t, n);
+        }
+        if (b) {
+            if (b->sqlcode) return cursor_fail(s, b);
+            if (b->done) {
+                s->fetch_done = 1;
+                s->state = ST_DONE;
+                return IX_DONE;
+            }
+            ixc_batch_free(b);
+            s->cur = NULL;
+        }
+        if (!s->queue) {
+            if (s->inflight == 0) send_fetch(s);
+            int rc = ixc_drain_for(c, s);
+            if (rc != IX_OK) return rc;
+            if (!s->queue) return ixc_kill(c, IX_EPROTO, "fetch reply lost");
+        }
+        b = s->queue;
+        s->queue = b->next;
+        if (!s->queue) s->queue_tail = NULL;
+        b->next = NULL;
+        s->cur = b;
+        s->cur_pos = 0;
+        /* Read-ahead: ask for the next batches before the application reads
+         * this one. */
+        if (!b->done && !b->sqlcode) {
+            while (s->inflight < s->readahead)
+                send_fetch(s);
+            if (c->sent < c->out.len) {
+                int rc = ixc_flush(c);
+                if (rc != IX_OK) return rc;
+            }
+        }
+    }
+}
+
+int ix_step(ix_stmt *s) {
+    int rc = stmt_check(s);
+    if (rc) return rc;
+    ix_conn *c = s->conn;
+    if (dead(c)) return IX_ECONN;
+    ixc_clear_err(c);
+    if (s->state == ST_DONE) return IX_DONE;
+    if (!s->is_cursor) return exec_plain(s);
+    if (s->state == ST_READY) {
+        rc = open_cursor(s);
+        if (rc != IX_OK) return rc;
+    }
+    return next_row(s);
+}
+
+int ix_reset(ix_stmt *s) {
+    int rc = stmt_check(s);
+    if (rc) return rc;
+    ix_conn *c = s->conn;
+    free_batches(s);
+    if (s->is_cursor && s->state != ST_READY) {
+        disown_pending(c, s);
+        s->state = ST_READY;
+        if (c->dead) return IX_ECONN;
+        size_t mark = ixc_mark(c);
+        ix_enc_id(&c->out, s->id);
+        ix_enc_tag(&c->out, IX_SQ_CLOSE);
+        ix_enc_tag(&c->out, IX_SQ_EOT);
+        ixc_traced(c, mark);
+        return ixc_push_pend(c, PEND_DISCARD, NULL);
+    }
+    s->state = ST_READY;
+    return IX_OK;
+}
+
+int ix_finalize(ix_stmt *s) {
+    if (!s) return IX_OK;
+    int rc = IX_OK;
+    ix_conn *c = s->conn;
+    if (c) {
+        rc = ix_reset(s);
+        if (!c->dead) {
+            size_t mark = ixc_mark(c);
+            ix_enc_id(&c->out, s->id);
+            ix_enc_tag(&c->out, IX_SQ_RELEASE);
+            ix_enc_tag(&c->out, IX_SQ_EOT);
+            ixc_traced(c, mark);
+            int r2 = ixc_push_pend(c, PEND_DISCARD, NULL);
+            if (rc == IX_OK) rc = r2;
+        }
+        disown_pending(c, s);
+        unlink_stmt(s);
+    }
+    free_batches(s);
+    for (int i = 0; i < s->nparams; i++)
+        ix_wbuf_free(&s->params[i].val);
+    free(s->params);
+    for (int i = 0; i < s->ncols; i++) {
+        free(s->cols[i].name);
+        ix_wbuf_free(&s->cols[i].text);
+    }
+    free(s->cols);
+    free(s->sql);
+    free(s);
+    return rc;
+}
+
+int ix_stmt_set_fetch_buffer(ix_stmt *s, int32_t bytes) {
+    int rc = stmt_check(s);
+    if (rc) return rc;
+    if (bytes < 1) return ixc_fail(s->conn, IX_EINVAL, "fetch buffer must be at least 1 byte");
+    s->fetch_buffer = bytes;
+    return IX_OK;
+}
+
+int ix_stmt_set_readahead(ix_stmt *s, int depth) {
+    int rc = stmt_check(s);
+    if (rc) return rc;
+    if (depth < 0 || depth > 64)
+        return ixc_fail(s->conn, IX_EINVAL, "read-ahead depth must be 0..64");
+    s->readahead = depth;
+    return IX_OK;
+}
+
+int64_t ix_stmt_fetch_count(const ix_stmt *s) {
+    return s ? s->fetches : 0;
+}
+
+int64_t ix_changes(const ix_stmt *s) {
+    return s ? s->changes : 0;
+}
+
+/* ---- columns ------------------------------------------------------------------ */
+
+int ix_column_count(const ix_stmt *s) {
+    return s ? s->ncols : 0;
+}
+
+const char *ix_column_name(const ix_stmt *s, int i) {
+    return s && i >= 0 && i < s->ncols ? s->cols[i].name : NULL;
+}
+
+int ix_column_type(const ix_stmt *s, int i) {
+    return s && i >= 0 && i < s->ncols ? s->cols[i].vt.code : -1;
+}
+
+int ix_column_notnull(const ix_stmt *s, int i) {
+    return s && i >= 0 && i < s->ncols ? (s->cols[i].type & IX_TF_NOTNULL) != 0 : 0;
+}
+
+int ix_column_enclen(const ix_stmt *s, int i) {
+    return s && i >= 0 && i < s->ncols ? (int)s->cols[i].vt.enclen : -1;
+}
+
+/* The current row's column i, or NULL (IX_EMISUSE recorded). */
+static ixc_col *cur_col(ix_stmt *s, int i) {
+    if (!s) return NULL;
+    if (!s->has_row || !s->cur || i < 0 || i >= s->ncols) {
+        if (s->conn)
+            ixc_fail(s->conn, IX_EMISUSE,
+                     i < 0 || i >= s->ncols ? "column index %d out of range"
+                                            : "no current row (column %d)",
+                     i);
+        return NULL;
+    }
+    return &s->cols[i];
+}
+
+static const uint8_t *col_bytes(const ix_stmt *s, const ixc_col *col) {
+    return s->cur->data.data + col->off;
+}
+
+int ix_column_is_null(ix_stmt *s, int i) {
+    ixc_col *col = cur_col(s, i);
+    return col ? col->is_null : 0;
+}
+
+const void *ix_column_raw(ix_stmt *s, int i) {
+    ixc_col *col = cur_col(s, i);
+    return col ? col_bytes(s, col) : NULL;
+}
+
+size_t ix_column_bytes(ix_stmt *s, int i) {
+    ixc_col *col = cur_col(s, i);
+    return col ? col->len : 0;
+}
+
+static int make_text(ix_stmt *s, ixc_col *col) {
+    if (col->text_ok) return IX_OK;
+    ix_wbuf_reset(&col->text);
+    ix_fmt fmt = {s->conn ? s->conn->dbdate : NULL, NULL};
+    int rc = ix_value_format(col->vt, col_bytes(s, col), col->len, &fmt, &col->text);
+    if (rc == IX_OK) ix_put_u8(&col->text, 0);
+    if (rc == IX_OK && col->text.err) rc = IX_ENOMEM;
+    if (rc != IX_OK) return rc;
+    col->text_ok = 1;
+    return IX_OK;
+}
+
+const char *ix_column_text(ix_stmt *s, int i) {
+    ixc_col *col = cur_col(s, i);
+    if (!col || col->is_null) return NULL;
+    int rc = make_text(s, col);
+    if (rc != IX_OK) {
+        if (s->conn) ixc_fail(s->conn, rc, "cannot format column %d: %s", i, ix_rc_str(rc));
+        return NULL;
+    }
+    return (const char *)col->text.data;
+}
+
+size_t ix_column_text_len(ix_stmt *s, int i) {
+    const char *t = ix_column_text(s, i);
+    return t ? s->cols[i].text.len - 1 : 0;
+}
+
+const void *ix_column_blob(ix_stmt *s, int i, size_t *n) {
+    if (n) *n = 0;
+    ixc_col *col = cur_col(s, i);
+    if (!col || col->is_null) return NULL;
+    const uint8_t *d;
+    size_t len;
+    if (ix_value_get_bytes(col->vt, col_bytes(s, col), col->len, &d, &len) != IX_OK) {
+        if (s->conn) ixc_fail(s->conn, IX_EINVAL, "column %d is not a character column", i);
+        return NULL;
+    }
+    if (n) *n = len;
+    return d;
+}
+
+static int text_number(const uint8_t *d, size_t len, int want_int, int64_t *iv, double *dv) {
+    char buf[80];
+    while (len && (*d == ' '))
+        d++, len--;
+    while (len && d[len - 1] == ' ')
+        len--;
+    if (len == 0 || len >= sizeof buf) return IX_EINVAL;
+    memcpy(buf, d, len);
+    buf[len] = 0;
+    char *end;
+    errno = 0;
+    if (want_int) {
+        long long x = strtoll(buf, &end, 10);
+        if (*end) return IX_EINVAL;
+        if (errno) return IX_ERANGE;
+        *iv = x;
+    } else {
+        double x = strtod(buf, &end);
+        if (*end) return IX_EINVAL;
+        *dv = x;
+    }
+    return IX_OK;
+}
+
+int ix_column_get_int64(ix_stmt *s, int i, int64_t *out) {
+    *out = 0;
+    ixc_col *col = cur_col(s, i);
+    if (!col) return IX_EMISUSE;
+    if (col->is_null) return IX_NULL_VALUE;
+    const uint8_t *p = col_bytes(s, col);
+    int64_t v = 0;
+    double d;
+    int b, rc;
+    switch (col->vt.code) {
+    case IX_T_FLOAT:
+    case IX_T_SMALLFLOAT:
+        rc = ix_value_get_double(col->vt, p, col->len, &d);
+        if (rc != IX_OK) return rc;
+        if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0)) return IX_ERANGE;
+        v = (int64_t)d;
+        break;
+    case IX_T_DECIMAL:
+    case IX_T_MONEY: {
+        ix_decimal x;
+        rc = ix_dec_decode(&x, p, col->len);
+        if (rc == IX_OK) rc = ix_dec_to_i64(&x, &v);
+        if (rc != IX_OK) return rc;
+        break;
+    }
+    case IX_T_BOOLEAN:
+        rc = ix_value_get_bool(col->vt, p, col->len, &b);
+        if (rc != IX_OK) return rc;
+        v = b;
+        break;
+    case IX_T_CHAR:
+    case IX_T_NCHAR:
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR:
+    case IX_T_LVARCHAR: {
+        const uint8_t *t;
+        size_t n;
+        rc = ix_value_get_bytes(col->vt, p, col->len, &t, &n);
+        if (rc == IX_OK) rc = text_number(t, n, 1, &v, &d);
+        if (rc != IX_OK) return rc;
+        break;
+    }
+    default:
+        rc = ix_value_get_int(col->vt, p, col->len, &v);
+        if (rc != IX_OK) return rc;
+    }
+    *out = v;
+    return IX_OK;
+}
+
+int ix_column_get_double(ix_stmt *s, int i, double *out) {
+    *out = 0;
+    ixc_col *col = cur_col(s, i);
+    if (!col) return IX_EMISUSE;
+    if (col->is_null) return IX_NULL_VALUE;
+    const uint8_t *p = col_bytes(s, col);
+    double d = 0;
+    int64_t v;
+    int b, rc;
+    switch (col->vt.code) {
+    case IX_T_FLOAT:
+    case IX_T_SMALLFLOAT:
+        rc = ix_value_get_double(col->vt, p, col->len, &d);
+        if (rc != IX_OK) return rc;
+        break;
+    case IX_T_DECIMAL:
+    case IX_T_MONEY: {
+        ix_decimal x;
+        rc = ix_dec_decode(&x, p, col->len);
+        if (rc == IX_OK) rc = ix_dec_to_double(&x, &d);
+        if (rc != IX_OK) return rc;
+        break;
+    }
+    case IX_T_BOOLEAN:
+        rc = ix_value_get_bool(col->vt, p, col->len, &b);
+        if (rc != IX_OK) return rc;
+        d = b;
+        break;
+    case IX_T_CHAR:
+    case IX_T_NCHAR:
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR:
+    case IX_T_LVARCHAR: {
+        const uint8_t *t;
+        size_t n;
+        rc = ix_value_get_bytes(col->vt, p, col->len, &t, &n);
+        if (rc == IX_OK) rc = text_number(t, n, 0, &v, &d);
+        if (rc != IX_OK) return rc;
+        break;
+    }
+    default:
+        rc = ix_value_get_int(col->vt, p, col->len, &v);
+        if (rc != IX_OK) return rc;
+        d = (double)v;
+    }
+    *out = d;
+    return IX_OK;
+}
+
+int64_t ix_column_int64(ix_stmt *s, int i) {
+    int64_t v;
+    return ix_column_get_int64(s, i, &v) == IX_OK ? v : 0;
+}
+
+int ix_column_int(ix_stmt *s, int i) {
+    int64_t v = ix_column_int64(s, i);
+    return v < INT32_MIN || v > INT32_MAX ? 0 : (int)v;
+}
+
+double ix_column_double(ix_stmt *s, int i) {
+    double d;
+    return ix_column_get_double(s, i, &d) == IX_OK ? d : 0;
+}
+
+/* ---- pipelined batches ---------------------------------------------------------- */
+
+#define BATCH_AHEAD (256 * 1024) /* bytes of requests kept written ahead of replies */
+
+int ix_batch_execute(ix_stmt *s, int64_t nrows, ix_batch_row_fn row_fn, void *ud, int *sqlcodes,
+                     int64_t *nfailed) {
+    if (nfailed) *nfailed = 0;
+    int rc = stmt_check(s);
+    if (rc) return rc;
+    ix_conn *c = s->conn;
+    if (dead(c)) return IX_ECONN;
+    ixc_clear_err(c);
+    if (s->is_cursor)
+        return ixc_fail(c, IX_EMISUSE, "ix_batch_execute needs a statement without rows");
+    if (!row_fn || nrows < 0) return ixc_fail(c, IX_EMISUSE, "bad batch arguments");
+    s->replied = 0;
+    s->changes = 0;
+    if ((rc = ixc_drain(c)) != IX_OK) return rc;
+    int64_t written = 0, failed = 0, first_err = -1;
+    int stop = 0;
+    ixc_reply first;
+    memset(&first, 0, sizeof first);
+    while (s->replied < written || (!stop && written < nrows)) {
+        /* Write ahead while the unsent output is small. */
+        while (!stop && written < nrows && c->out.len - c->sent < BATCH_AHEAD) {
+            int u = row_fn(s, written, ud);
+            if (u < 0) {
+                stop = u;
+                break;
+            }
+            size_t mark = ixc_mark(c);
+            ix_enc_id(&c->out, s->id);
+            encode_bind(s);
+            ix_enc_tag(&c->out, IX_SQ_EXECUTE);
+            ix_enc_tag(&c->out, IX_SQ_EOT);
+            ixc_traced(c, mark);
+            if (c->out.err) return ixc_kill(c, c->out.err, "cannot encode the batch");
+            written++;
+        }
+        if (s->replied == written) {
+            if (c->sent < c->out.len && (rc = ixc_flush(c)) != IX_OK) return rc;
+            continue;
+        }
+        /* Reading one reply also writes pending output (ixc_io polls both). */
+        ixc_reply r;
+        memset(&r, 0, sizeof r);
+        rc = ixc_read_reply(c, &r);
+        if (rc != IX_OK) return rc;
+        int64_t row = s->replied++;
+        if (r.sqlcode) {
+            failed++;
+            if (first_err < 0) {
+                first_err = row;
+                first = r;
+            }
+            if (sqlcodes) sqlcodes[row] = r.sqlcode;
+        } else {
+            if (sqlcodes) sqlcodes[row] = 0;
+            s->changes += r.rows;
+            if (r.serial) c->serial = r.serial;
+            if (r.has_insertdone && (r.serial8 || r.bigserial))
+                c->serial8 = r.serial8 ? r.serial8 : r.bigserial;
+        }
+    }
+    c->changes = s->changes;
+    if (nfailed) *nfailed = failed;
+    if (first_err >= 0) {
+        ixc_fail_sql(c, first.sqlcode, first.isamcode, first.offset, first.msg);
+        size_t l = strlen(c->errmsg);
+        snprintf(c->errmsg + l, sizeof c->errmsg - l, " (batch row %lld; %lld rows failed)",
+                 (long long)first_err, (long long)failed);
+        return stop ? stop : IX_ESQL;
+    }
+    return stop ? stop : IX_OK;
+}
+
+typedef struct arrays_ctx {
+    const ix_array *cols;
+    int ncols;
+} arrays_ctx;
+
+static int bind_arrays_row(ix_stmt *s, int64_t row, void *ud) {
+    const arrays_ctx *a = ud;
+    for (int k = 0; k < a->ncols; k++) {
+        const ix_array *col = &a->cols[k];
+        int rc;
+        if (col->is_null && col->is_null[row]) {
+            rc = ix_bind_null(s, k + 1);
+        } else {
+            switch (col->kind) {
+            case IX_ARRAY_INT64:
+                rc = ix_bind_int64(s, k + 1, ((const int64_t *)col->values)[row]);
+                break;
+            case IX_ARRAY_INT32:
+                rc = ix_bind_int64(s, k + 1, ((const int32_t *)col->values)[row]);
+                break;
+            case IX_ARRAY_DOUBLE:
+                rc = ix_bind_double(s, k + 1, ((const double *)col->values)[row]);
+                break;
+            case IX_ARRAY_TEXT: {
+                const char *t = ((const char *const *)col->values)[row];
+                rc = t ? ix_bind_text(s, k + 1, t, -1, IX_STATIC) : ix_bind_null(s, k + 1);
+                break;
+            }
+            default: rc = ixc_fail(s->conn, IX_EINVAL, "bad array kind for parameter %d", k + 1);
+            }
+        }
+        if (rc != IX_OK) return rc;
+    }
+    return 0;
+}
+
+int ix_batch_execute_arrays(ix_stmt *s, int64_t nrows, const ix_array *cols, int ncols,
+                            int *sqlcodes, int64_t *nfailed) {
+    if (nfailed) *nfailed = 0;
+    int rc = stmt_check(s);
+    if (rc) return rc;
+    if ((!cols && ncols > 0) || ncols < 0 || ncols > s->nparams)
+        return ixc_fail(s->conn, IX_EMISUSE, "ix_batch_execute_arrays: %d arrays for %d parameters",
+                        ncols, s->nparams);
+    arrays_ctx a = {cols, ncols};
+    return ix_batch_execute(s, nrows, bind_arrays_row, &a, sqlcodes, nfailed);
+}
+
+int64_t ix_batch_replied(const ix_stmt *s) {
+    return s ? s->replied : 0;
+}

@@ -1,0 +1,393 @@
+/* test_replay.c: the client's receive path fed with recorded bytes, no
+ * server: the real GBase login accept from messages.tsv (assembled from its
+ * CONACC segments as tests/unit/test_login.c does), fed whole and byte by
+ * byte through a memory transport; what the client sends back (CONREQ with
+ * the DSN's and the environment's values, SQ_PROTOCOLS, SQ_INFO, DBOPEN);
+ * a login rejection; lost sync; DSN errors. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/ix_buf.h"
+#include "base/ix_hex.h"
+#include "client/ix_client_int.h"
+#include "ixdb.h"
+#include "proto/ix_login.h"
+#include "proto/ix_msg.h"
+#include "tap.h"
+#include "tsv.h"
+
+/* ---- a memory transport ---------------------------------------------------- */
+
+typedef struct mem_tr {
+    ixc_transport base;
+    const uint8_t *in;
+    size_t in_len, in_pos, chunk;
+    ix_wbuf *sent; /* owned by the test, outlives the transport */
+} mem_tr;
+
+static long mem_send(ixc_transport *t, const void *p, size_t n) {
+    mem_tr *m = (mem_tr *)t;
+    ix_put_bytes(m->sent, p, n);
+    return (long)n;
+}
+
+static long mem_recv(ixc_transport *t, void *p, size_t n) {
+    mem_tr *m = (mem_tr *)t;
+    size_t k = m->in_len - m->in_pos;
+    if (k > m->chunk) k = m->chunk;
+    if (k > n) k = n;
+    memcpy(p, m->in + m->in_pos, k);
+    m->in_pos += k;
+    return (long)k; /* 0 at the end: the peer closed */
+}
+
+static size_t mem_pending(ixc_transport *t) {
+    (void)t;
+    return 0;
+}
+
+static void mem_close(ixc_transport *t) {
+    free(t);
+}
+
+static const ixc_transport_vt mem_vt = {mem_send, mem_recv, mem_pending, mem_close};
+
+static ixc_transport *mem_new(const ix_wbuf *in, size_t chunk, ix_wbuf *sent) {
+    mem_tr *m = calloc(1, sizeof *m);
+    m->base.vt = &mem_vt;
+    m->base.fd = -1;
+    m->in = in->data;
+    m->in_len = in->len;
+    m->chunk = chunk;
+    m->sent = sent;
+    return &m->base;
+}
+
+/* ---- the recorded accept ------------------------------------------------------ */
+
+static tsv_file T;
+static int c_msg, c_hex;
+
+static int load_hex(ix_wbuf *w, const char *name) {
+    for (int i = 0; i < T.nrows; i++) {
+        tsv_row *r = &T.rows[i];
+        if (r->ncols <= c_hex || strcmp(r->col[c_msg], name) != 0) continue;
+        return ix_hex_decode(r->col[c_hex], strlen(r->col[c_hex]), w, NULL) == IX_OK ? 0 : -1;
+    }
+    return -1;
+}
+
+static void filler_asc(ix_wbuf *w, size_t total, const char *stem) {
+    size_t chars = total - 3, k = strlen(stem);
+    ix_put_i16(w, (int)(chars + 1));
+    for (size_t i = 0; i < chars; i++)
+        ix_put_u8(w, (uint8_t)stem[i % k]);
+    ix_put_u8(w, 0);
+}
+
+/* The GBase CONACC: segments 1-4 with the left-out personal fields filled
+ * in as test_login.c does (same lengths as the capture). */
+static int assemble_conacc(ix_wbuf *w) {
+    char name[64];
+    int rc = 0;
+    for (int i = 0; i < 4; i++) {
+        snprintf(name, sizeof name, "CONACC (SL type 2) segment %d", i + 1);
+        rc |= load_hex(w, name);
+        if (i == 0) filler_asc(w, 16, "gbase_srv_000");
+        if (i == 1) {
+            filler_asc(w, 15, "server-host");
+            ix_put_i16(w, 0);
+            filler_asc(w, 4, "/");
+        }
+        if (i == 2) filler_asc(w, 26, "/opt/gbase/bin/oninit");
+    }
+    return rc || w->err ? -1 : 0;
+}
+
+static const uint8_t answer[] = {0x00, 0x7e, 0x00, 0x0a, 0xff, 0xfc, 0x7f, 0xfc,
+                                 0x3c, 0x00, 0x02, 0x03, 0x00, 0x00, 0x00, 0x0c};
+
+/* What a server sends after the accept: the SQ_PROTOCOLS answer, the
+ * SQ_INFO reply, a DBOPEN reply (when db), then `extra`, then SQ_EXIT. */
+static void script_after_login(ix_wbuf *w, int db) {
+    ix_caps caps = ix_caps_from_bits(answer + 4, 10);
+    ix_put_bytes(w, answer, sizeof answer);
+    ix_enc_tag(w, IX_SQ_EOT); /* SQ_INFO */
+    if (db) {
+        ix_enc_done(w, &caps, 0x15, 0, 0, 0);
+        ix_enc_cost(w, 1, 1);
+        ix_enc_tag(w, IX_SQ_EOT);
+    }
+}
+
+/* Walks the messages the client sent after its CONREQ; returns the tags. */
+static int client_tags(const ix_wbuf *sent, size_t from, int *tags, int max, char *dbname,
+                       size_t dblen) {
+    int n = 0;
+    ix_caps caps = ix_caps_from_bits(answer + 4, 10);
+    size_t pos = from;
+    while (pos < sent->len && n < max) {
+        ix_msg m;
+        if (ix_msg_decode(sent->data + pos, sent->len - pos, IX_FROM_CLIENT, &caps, NULL, &m, NULL,
+                          NULL) != IX_OK)
+            return -1;
+        tags[n++] = m.tag;
+        if (m.tag == IX_SQ_DBOPEN && dbname)
+            snprintf(dbname, dblen, "%.*s", (int)m.u.dbopen.name.n,
+                     (const char *)m.u.dbopen.name.p);
+        if (m.tag == IX_SQ_PROTOCOLS)
+            CHECK(m.u.protocols.n == sizeof ix_caps_jdbc_offer &&
+                      memcmp(m.u.protocols.p, ix_caps_jdbc_offer, m.u.protocols.n) == 0,
+                  "the client offers the JDBC capability set");
+        pos += m.len;
+    }
+    return n;
+}
+
+static int env_has(const ix_conreq *q, const char *name, const char *value) {
+    for (int i = 0; i < q->nenv; i++)
+        if (q->env[i].name.n == strlen(name) &&
+            memcmp(q->env[i].name.p, name, q->env[i].name.n) == 0)
+            return value == NULL || (q->env[i].value.n == strlen(value) &&
+                                     memcmp(q->env[i].value.p, value, q->env[i].value.n) == 0);
+    return 0;
+}
+
+static int asc_is(const ix_ascstr *a, const char *s) {
+    return a->form == 1 && a->n == strlen(s) && memcmp(a->p, s, a->n) == 0;
+}
+
+static void test_accept(size_t chunk) {
+    ix_wbuf in, sent;
+    ix_wbuf_init(&in, NULL);
+    ix_wbuf_init(&sent, NULL);
+    CHECK(assemble_conacc(&in) == 0, "CONACC assembled from messages.tsv");
+    size_t acc_len = in.len;
+    CHECK(acc_len == 267, "the real accept is 267 bytes (got %zu)", acc_len);
+    script_after_login(&in, 1);
+    ix_enc_tag(&in, IX_SQ_EXIT);
+
+    setenv("CLIENT_LOCALE", "en_US.utf8", 1);
+    setenv("DB_LOCALE", "en_US.819", 1);
+    unsetenv("DBDATE");
+    ix_conn *c = NULL;
+    int rc =
+        ixc_connect_transport(&c, "user=alice password='s3 cr\\'t' server=ol_test database=stores",
+                              mem_new(&in, chunk, &sent));
+    CHECK(rc == IX_OK, "chunk %zu: accepted: rc=%d %s", chunk, rc, ix_errmsg(c));
+    CHECK(strcmp(ix_server_version(c), "GBase Server Version 9.56.FC4G1AEE") == 0,
+          "server version \"%s\"", ix_server_version(c));
+    CHECK(strncmp(ix_server_name(c), "gbase_srv_000", 13) == 0, "server name \"%s\"",
+          ix_server_name(c));
+    CHECK(!ix_conn_is_dead(c) && ix_errcode(c) == IX_OK && ix_autocommit(c) == 1,
+          "alive, no error");
+
+    /* What the client sent: a CONREQ with our values, then the groups. */
+    static ix_conreq q;
+    size_t used = 0;
+    rc = ix_conreq_decode(sent.data, sent.len, NULL, &q, &used, NULL, NULL);
+    CHECK(rc == IX_OK, "the client's CONREQ decodes (rc=%d)", rc);
+    if (rc == IX_OK) {
+        CHECK(asc_is(&q.user, "alice"), "user");
+        CHECK(asc_is(&q.password, "s3 cr't"), "password from a quoted keyword value");
+        CHECK(asc_is(&q.server, "ol_test"), "server");
+        CHECK(env_has(&q, "CLIENT_LOCALE", "en_US.utf8") && env_has(&q, "DB_LOCALE", "en_US.819"),
+              "locales from the environment are in the login env");
+        CHECK(!env_has(&q, "DBDATE", NULL), "DBDATE only when set");
+        CHECK(env_has(&q, "DBPATH", ".") && env_has(&q, "CLNT_PAM_CAPABLE", "1"), "JDBC env pairs");
+    }
+    int tags[16];
+    char db[64] = "";
+    int n = client_tags(&sent, used, tags, 16, db, sizeof db);
+    CHECK(n == 6 && tags[0] == IX_SQ_PROTOCOLS && tags[1] == IX_SQ_EOT && tags[2] == IX_SQ_INFO &&
+              tags[3] == IX_SQ_EOT && tags[4] == IX_SQ_DBOPEN && tags[5] == IX_SQ_EOT,
+          "PROTOCOLS, INFO, DBOPEN groups (%d messages)", n);
+    CHECK(strcmp(db, "stores") == 0, "DBOPEN stores (%s)", db);
+    size_t before = sent.len;
+    ix_close(c);
+    CHECK(sent.len == before + 2 && sent.data[before] == 0 && sent.data[before + 1] == IX_SQ_EXIT,
+          "ix_close sends SQ_EXIT");
+    unsetenv("CLIENT_LOCALE");
+    unsetenv("DB_LOCALE");
+    ix_wbuf_free(&in);
+    ix_wbuf_free(&sent);
+}
+
+static void test_reject(void) {
+    ix_wbuf in, sent;
+    ix_wbuf_init(&in, NULL);
+    ix_wbuf_init(&sent, NULL);
+    ix_conacc a;
+    ix_conrej_defaults(&a, "ixd", NULL, -952);
+    CHECK(ix_conacc_encode(&a, &in) == IX_OK, "CONREJ encodes");
+    ix_conn *c = NULL;
+    int rc =
+        ixc_connect_transport(&c, "informix://bob:nope@h:1?server=ixd", mem_new(&in, 5, &sent));
+    CHECK(rc == IX_ESQL && ix_sqlcode(c) == -952, "rejected: rc=%d sqlcode=%d", rc, ix_sqlcode(c));
+    CHECK(strcmp(ix_errmsg(c), "User (bob)'s password is not correct for the database server.") ==
+              0,
+          "message: %s", ix_errmsg(c));
+    CHECK(strcmp(ix_sqlstate(c), "28000") == 0, "sqlstate %s", ix_sqlstate(c));
+    CHECK(ix_conn_is_dead(c), "a rejected connection is dead");
+    CHECK(ix_exec(c, "select 1 from systables") == IX_ECONN, "calls on it give IX_ECONN");
+    ix_close(c);
+    ix_wbuf_free(&in);
+    ix_wbuf_free(&sent);
+}
+
+static void test_lost_sync(void) {
+    ix_wbuf in, sent;
+    ix_wbuf_init(&in, NULL);
+    ix_wbuf_init(&sent, NULL);
+    assemble_conacc(&in);
+    script_after_login(&in, 0);
+    ix_put_i16(&in, 0x7f7f); /* no such tag */
+    ix_conn *c = NULL;
+    int rc = ixc_connect_transport(&c, "user=u password=p", mem_new(&in, 4096, &sent));
+    CHECK(rc == IX_OK, "login: rc=%d %s", rc, ix_errmsg(c));
+    rc = ix_exec(c, "create table t (a int)");
+    CHECK(rc == IX_EPROTO && ix_conn_is_dead(c), "unknown tag: rc=%d (%s)", rc, ix_errmsg(c));
+    ix_stmt *s = (ix_stmt *)1;
+    CHECK(ix_prepare(c, "select 1", -1, &s) == IX_ECONN && s == NULL, "then IX_ECONN at once");
+    CHECK(ix_begin(c) == IX_ECONN && ix_errcode(c) == IX_ECONN, "begin too");
+    ix_close(c);
+
+    /* The server closing the socket in the middle of a reply. */
+    ix_wbuf_reset(&in);
+    ix_wbuf_reset(&sent);
+    assemble_conacc(&in);
+    script_after_login(&in, 0);
+    ix_put_i16(&in, IX_SQ_DONE);
+    c = NULL;
+    rc = ixc_connect_transport(&c, "user=u", mem_new(&in, 3, &sent));
+    rc = ix_exec(c, "delete from t");
+    CHECK(rc == IX_ECONN && ix_conn_is_dead(c) && strcmp(ix_sqlstate(c), "08006") == 0,
+          "closed mid-reply: rc=%d %s %s", rc, ix_sqlstate(c), ix_errmsg(c));
+    ix_close(c);
+    ix_wbuf_free(&in);
+    ix_wbuf_free(&sent);
+}
+
+static void test_exec_reply(void) {
+    ix_wbuf in, sent;
+    ix_wbuf_init(&in, NULL);
+    ix_wbuf_init(&sent, NULL);
+    assemble_conacc(&in);
+    script_after_login(&in, 0);
+    ix_caps caps = ix_caps_from_bits(answer + 4, 10);
+    /* ix_exec reply: DESCRIBE-less INSERTDONE, DONE rows 3 serial 42. */
+    ix_enc_insertdone(&in, &caps, 7, 0);
+    ix_enc_done(&in, &caps, 0, 3, 0, 42);
+    ix_enc_cost(&in, 1, 1);
+    ix_enc_tag(&in, IX_SQ_EOT);
+    /* then an error reply with insertion text and an ISAM code */
+    ix_enc_err(&in, &caps, -239, -100, 0, "ix_u", 4);
+    ix_enc_tag(&in, IX_SQ_EOT);
+    ix_conn *c = NULL;
+    int rc = ixc_connect_transport(&c, "user=u", mem_new(&in, 4096, &sent));
+    CHECK(rc == IX_OK, "login");
+    CHECK(ix_exec(c, "insert into t values (0)") == IX_OK && ix_conn_changes(c) == 3 &&
+              ix_last_serial(c) == 42 && ix_last_serial8(c) == 7,
+          "changes %lld serial %lld serial8 %lld", (long long)ix_conn_changes(c),
+          (long long)ix_last_serial(c), (long long)ix_last_serial8(c));
+    rc = ix_exec(c, "insert into t values (0)");
+    CHECK(rc == IX_ESQL && ix_sqlcode(c) == -239 && ix_isamcode(c) == -100, "-239/-100");
+    CHECK(strstr(ix_errmsg(c), "UNIQUE INDEX column (ix_u).") &&
+              strstr(ix_errmsg(c), "ISAM error: duplicate value"),
+          "message: %s", ix_errmsg(c));
+    CHECK(strcmp(ix_sqlstate(c), "23000") == 0, "integrity class");
+    CHECK(!ix_conn_is_dead(c), "an SQL error leaves the connection alive");
+    ix_close(c);
+    ix_wbuf_free(&in);
+    ix_wbuf_free(&sent);
+}
+
+static void test_dsn(void) {
+    ix_conn *c = NULL;
+    int rc = ix_connect(&c, "host=localhost bogus=1");
+    CHECK(rc == IX_EINVAL && c && strstr(ix_errmsg(c), "bogus"), "unknown key: %s", ix_errmsg(c));
+    ix_close(c);
+    rc = ix_connect(&c, "informix://u:p@localhost:1/db?fetch_buffer=x");
+    CHECK(rc == IX_EINVAL, "bad fetch_buffer");
+    ix_close(c);
+    rc = ix_connect(&c, "postgres://u@h/db");
+    CHECK(rc == IX_EINVAL, "wrong scheme");
+    ix_close(c);
+    rc = ix_connect(&c, "host=127.0.0.1 port=1 connect_timeout=2");
+    CHECK(rc == IX_ECONN && ix_conn_is_dead(c) && strcmp(ix_sqlstate(c), "08001") == 0,
+          "refused: rc=%d %s", rc, ix_errmsg(c));
+    ix_close(c);
+    ix_close(NULL);
+    CHECK(ix_errcode(NULL) == IX_ENOMEM && ix_conn_is_dead(NULL), "NULL handle answers");
+
+    /* URL %-escapes and options reach the wire. */
+    ix_wbuf in, sent;
+    ix_wbuf_init(&in, NULL);
+    ix_wbuf_init(&sent, NULL);
+    assemble_conacc(&in);
+    script_after_login(&in, 1);
+    setenv("DBDATE", "Y4MD-", 1);
+    rc = ixc_connect_transport(&c, "informix://a%20b:p%40ss@[::1]:9/my%5Fdb?server=s1&readahead=0",
+                               mem_new(&in, 4096, &sent));
+    CHECK(rc == IX_OK, "URL login: %s", ix_errmsg(c));
+    static ix_conreq q;
+    size_t used = 0;
+    if (ix_conreq_decode(sent.data, sent.len, NULL, &q, &used, NULL, NULL) == IX_OK) {
+        CHECK(asc_is(&q.user, "a b") && asc_is(&q.password, "p@ss") && asc_is(&q.server, "s1"),
+              "user, password, server from the URL");
+        CHECK(env_has(&q, "DBDATE", "Y4MD-"), "DBDATE from the environment");
+    } else {
+        CHECK(0, "CONREQ decodes");
+    }
+    int tags[16];
+    char db[64] = "";
+    client_tags(&sent, used, tags, 16, db, sizeof db);
+    CHECK(strcmp(db, "my_db") == 0, "database %%-decoded: %s", db);
+    unsetenv("DBDATE");
+    ix_close(c);
+    ix_wbuf_free(&in);
+    ix_wbuf_free(&sent);
+}
+
+static void test_catalogue(void) {
+    static const int codes[] = {100,   -201,  -206,  -217,  -239, -268, -243, -244, -255,  -256,
+                                -329,  -387,  -951,  -952,  -761, -368, -260, -535, -107,  -154,
+                                -1213, -1226, -1262, -1264, -310, -316, -330, -349, -404,  -410,
+                                -481,  -482,  -530,  -691,  -692, -391, -408, -908, -25580};
+    int missing = 0;
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        if (!ix_errtext(codes[i])) {
+            missing++;
+            printf("# no text for %d\n", codes[i]);
+        }
+    CHECK(missing == 0, "every required code has a text");
+    static const int isam[] = {-100, -107, -111, -143, -154};
+    for (size_t i = 0; i < sizeof isam / sizeof isam[0]; i++)
+        CHECK(ix_isam_errtext(isam[i]) != NULL, "ISAM %d", isam[i]);
+    CHECK(strcmp(ix_errtext(-206), "The specified table (%s) is not in the database.") == 0,
+          "-206");
+    CHECK(ix_errtext(-12345) == NULL, "unknown code");
+}
+
+int main(void) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/messages.tsv", IXDB_VECTORS_DIR);
+    if (tsv_load(&T, path) != 0) {
+        CHECK(0, "cannot read %s", path);
+        return tap_done();
+    }
+    c_msg = tsv_colidx(&T, "message");
+    c_hex = tsv_colidx(&T, "hex");
+    test_accept(65536);
+    test_accept(1);
+    test_accept(7);
+    test_reject();
+    test_lost_sync();
+    test_exec_reply();
+    test_dsn();
+    test_catalogue();
+    tsv_free(&T);
+    return tap_done();
+}
