@@ -335,6 +335,22 @@ int ix_column_notnull(const ix_stmt *stmt, int i);
  * types; -1 if out of range. */
 int ix_column_enclen(const ix_stmt *stmt, int i);
 
+/* Statement types as the server describes them (IBM sqlstype.h numbers). */
+enum {
+    IX_STMTTYPE_DATABASE = 1,
+    IX_STMTTYPE_SELECT = 2,
+    IX_STMTTYPE_UPDATE = 4,
+    IX_STMTTYPE_DELETE = 5,
+    IX_STMTTYPE_INSERT = 6,
+    IX_STMTTYPE_CREATE_DB = 12,
+    IX_STMTTYPE_CREATE_TABLE = 14,
+    IX_STMTTYPE_CLOSE_DB = 31,
+};
+
+/* The statement type the server reported when stmt was prepared (one of
+ * IX_STMTTYPE_* or another sqlstype.h number), or -1 for a NULL stmt. */
+int ix_stmt_type(const ix_stmt *stmt);
+
 /*
  * Values of the current row (after ix_step returned IX_ROW). Borrowed
  * pointers are valid until the next ix_step, ix_reset or ix_finalize of the

@@ -1112,3 +1112,7 @@ int ix_batch_execute_arrays(ix_stmt *s, int64_t nrows, const ix_array *cols, int
 int64_t ix_batch_replied(const ix_stmt *s) {
     return s ? s->replied : 0;
 }
+
+int ix_stmt_type(const ix_stmt *stmt) {
+    return stmt ? stmt->stmt_type : -1;
+}
