@@ -3,6 +3,7 @@
  *
  *   ixd --data DIR [--listen HOST:PORT] [--server-name NAME] [--users FILE]
  *       [--tls-cert F --tls-key F] [--verbose] [--port-file F]
+ *       [--max-message BYTES] [--max-columns N]
  *   ixd --make-user NAME        (reads the password from standard input and
  *                                prints a users-file line)
  */
@@ -16,6 +17,7 @@ static int usage(void) {
     fprintf(stderr, "usage: ixd --data DIR [--listen HOST:PORT] [--server-name NAME] "
                     "[--users FILE]\n"
                     "           [--tls-cert FILE --tls-key FILE] [--verbose] [--port-file FILE]\n"
+                    "           [--max-message BYTES] [--max-columns N]\n"
                     "       ixd --make-user NAME   (password on standard input)\n");
     return 2;
 }
@@ -51,6 +53,18 @@ int main(int argc, char **argv) {
             lo.tls_key = v, i++;
         } else if (strcmp(a, "--port-file") == 0 && v) {
             lo.port_file = v, i++;
+        } else if (strcmp(a, "--max-message") == 0 && v) {
+            /* the largest SQL text, bind value or undecoded input accepted */
+            long long m = atoll(v);
+            if (m < 1024 || m > (1LL << 30)) return usage();
+            srv.limits.max_sql = srv.limits.max_value = srv.limits.max_tuple = (uint32_t)m;
+            srv.max_buffer = (size_t)m + 65536;
+            i++;
+        } else if (strcmp(a, "--max-columns") == 0 && v) {
+            long n = atol(v);
+            if (n < 1 || n > 32767) return usage();
+            srv.limits.max_columns = (uint32_t)n;
+            i++;
         } else if (strcmp(a, "--verbose") == 0) {
             srv.verbose = 1;
         } else {

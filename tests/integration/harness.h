@@ -35,8 +35,9 @@ typedef struct ixd_proc {
     char log[300];
 } ixd_proc;
 
-/* Starts ixd on dir (a fresh temp dir when dir is NULL). Returns 0 or -1. */
-static int ixd_start(ixd_proc *p, const char *dir, const char *extra_arg) {
+/* Starts ixd on dir (a fresh temp dir when dir is NULL) with up to two
+ * extra arguments. Returns 0 or -1. */
+static int ixd_start2(ixd_proc *p, const char *dir, const char *extra_arg, const char *extra2) {
     if (!dir) {
         snprintf(p->dir, sizeof p->dir, "/tmp/ixdtest.XXXXXX");
         if (!mkdtemp(p->dir)) return -1;
@@ -56,7 +57,7 @@ static int ixd_start(ixd_proc *p, const char *dir, const char *extra_arg) {
             dup2(fd, 2);
         }
         execl(IXD_BIN, IXD_BIN, "--data", p->dir, "--listen", "127.0.0.1:0", "--port-file",
-              portfile, extra_arg, (char *)NULL);
+              portfile, extra_arg, extra2, (char *)NULL);
         _exit(127);
     }
     for (int i = 0; i < 500; i++) { /* up to 5 s */
@@ -71,6 +72,10 @@ static int ixd_start(ixd_proc *p, const char *dir, const char *extra_arg) {
         nanosleep(&(struct timespec){0, 10000000}, NULL);
     }
     return -1;
+}
+
+static int ixd_start(ixd_proc *p, const char *dir, const char *extra_arg) {
+    return ixd_start2(p, dir, extra_arg, NULL);
 }
 
 /* Stops ixd with sig (SIGTERM or SIGKILL) and waits. Returns its status. */

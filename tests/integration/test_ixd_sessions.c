@@ -320,6 +320,36 @@ static void test_verbose(void) {
     ixd_rmdir(&p);
 }
 
+/* Lengths over the configured limit end the session; others go on. */
+static void test_limits(void) {
+    ixd_proc p;
+    CHECK(ixd_start2(&p, NULL, "--max-message", "4096") == 0, "ixd --max-message 4096 starts");
+    tconn c, d;
+    CHECK(tconn_login(&c, p.port, U, P, "sysmaster") == 0, "login");
+    CHECK(tconn_login(&d, p.port, U, P, "sysmaster") == 0, "second login");
+    char *sql = malloc(10000);
+    memset(sql, ' ', 9999);
+    memcpy(sql, "SELECT", 6);
+    sql[9999] = 0;
+    ix_enc_prepare(&c.out, &c.caps, 0, sql, strlen(sql));
+    ix_enc_tag(&c.out, IX_SQ_EOT);
+    tconn_flush(&c);
+    ix_msg m;
+    CHECK(tconn_next(&c, &m) != IX_OK && c.closed, "oversized SQL text ends the session");
+    free(sql);
+    treply r = {0};
+    tconn_select(&d, "SELECT FIRST 1 tabname FROM systables", 4096, &r, NULL);
+    CHECK(r.sqlcode == 0 && r.ntuples == 1, "the other session is untouched");
+    ix_wbuf_free(&r.tuples);
+    tconn_close(&c);
+    tconn_close(&d);
+    ixd_stop(&p, SIGTERM);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "grep -q 'exceeds limit' %s/.ixd.log", p.dir);
+    CHECK(run(cmd) == 0, "the reason is logged");
+    ixd_rmdir(&p);
+}
+
 int main(void) {
     signal(SIGPIPE, SIG_IGN);
     ixd_proc p;
@@ -336,5 +366,6 @@ int main(void) {
     test_users();
     test_tls();
     test_verbose();
+    test_limits();
     return tap_done();
 }
