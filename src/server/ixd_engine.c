@@ -420,6 +420,74 @@ static void free_rows(ixd_stmt *s) {
     s->rows = NULL;
     s->rowlen = NULL;
     s->nrows = s->caprows = 0;
+    for (uint32_t i = 0; i < s->nblobs; i++)
+        free(s->blobs[i]);
+    free(s->blobs);
+    free(s->bloblen);
+    s->blobs = NULL;
+    s->bloblen = NULL;
+    s->nblobs = s->capblobs = 0;
+}
+
+/*
+ * The BYTE/TEXT descriptor ixd sends in a tuple (56 bytes; sqli-protocol.md
+ * §3.14, single restricted source for the size and flag offsets):
+ * | off | size | field                                                   |
+ * |   0 |    4 | 0                                                       |
+ * |   4 |    4 | ixd's handle: 1-based index of the value in the cursor  |
+ * |   8 |    4 | size in bytes (also at 12 and 16)                       |
+ * |  38 |    2 | flags: 0x0001 = NULL                                    |
+ * Everything else is zero. The handle field is ixd's own choice: the real
+ * server's descriptor layout there is not published.
+ */
+#define BLOB_DESC 56
+static int put_blob(ixd_stmt *s, const sval *v, ix_wbuf *out) {
+    if (v->kind == SQLITE_NULL) {
+        uint8_t d[BLOB_DESC] = {0};
+        d[39] = 1;
+        ix_put_bytes(out, d, sizeof d);
+        return 0;
+    }
+    if (v->n > INT32_MAX || s->nblobs >= UINT32_MAX - 1) return -1;
+    if (s->nblobs == s->capblobs) {
+        uint32_t cap = s->capblobs ? s->capblobs * 2 : 16;
+        uint8_t **b = realloc(s->blobs, cap * sizeof *b);
+        if (!b) return -208;
+        s->blobs = b;
+        size_t *l = realloc(s->bloblen, cap * sizeof *l);
+        if (!l) return -208;
+        s->bloblen = l;
+        s->capblobs = cap;
+    }
+    uint8_t *copy = malloc(v->n ? v->n : 1);
+    if (!copy) return -208;
+    if (v->n) memcpy(copy, v->p, v->n);
+    s->blobs[s->nblobs] = copy;
+    s->bloblen[s->nblobs] = v->n;
+    s->nblobs++;
+    uint8_t d[BLOB_DESC] = {0};
+    ix_st32(d + 4, s->nblobs);
+    ix_st32(d + 8, (uint32_t)v->n);
+    ix_st32(d + 12, (uint32_t)v->n);
+    ix_st32(d + 16, (uint32_t)v->n);
+    ix_put_bytes(out, d, sizeof d);
+    return 0;
+}
+
+int ixd_fetch_blob(ixd_stmt *s, const uint8_t *desc, size_t n, const uint8_t **data, size_t *len,
+                   ixd_err *err) {
+    if (!s->open) return ixd_seterr(err, -404, 0, 0, NULL);
+    if (n < BLOB_DESC) return ixd_seterr(err, -608, 0, 0, NULL);
+    if (desc[39] & 1) {
+        *data = NULL;
+        *len = 0;
+        return 0;
+    }
+    uint32_t h = ix_be32(desc + 4);
+    if (h == 0 || h > s->nblobs) return ixd_seterr(err, -608, 0, 0, NULL);
+    *data = s->blobs[h - 1];
+    *len = s->bloblen[h - 1];
+    return 0;
 }
 
 void ixd_stmt_free(ixd_stmt *s) {
@@ -553,7 +621,9 @@ static int row_tuple(ixd_stmt *s, ix_wbuf *out, ixd_err *err) {
     for (int i = 0; i < s->ncols; i++) {
         sval v;
         sval_from_column(&v, s->st, i);
-        int rc = ixs_sval_to_tuple(s->cols[i].t, &v, out);
+        int code = s->cols[i].t.code;
+        int rc = code == IX_T_BYTE || code == IX_T_TEXT ? put_blob(s, &v, out)
+                                                        : ixs_sval_to_tuple(s->cols[i].t, &v, out);
         if (rc) {
             out->len = start;
             return ixd_seterr(err, rc, 0, 0, NULL);

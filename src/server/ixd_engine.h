@@ -94,6 +94,12 @@ int ixd_open(ixd_stmt *s, int scroll, ixd_err *err);
 int ixd_fetch(ixd_stmt *s, ix_wbuf *out, ixd_err *err);
 int ixd_fetch_at(ixd_stmt *s, int64_t pos, ix_wbuf *out, ixd_err *err);
 int64_t ixd_row_count(ixd_stmt *s); /* rows of an open scroll cursor */
+/* The BYTE/TEXT value a fetched descriptor names (SQ_FETCHBLOB). *data is
+ * borrowed, valid until the cursor closes; NULL with *len 0 for the NULL
+ * descriptor. Returns 0 or -1 with *err (-608 for a descriptor this cursor
+ * did not send, -404 when the cursor is not open). */
+int ixd_fetch_blob(ixd_stmt *s, const uint8_t *desc, size_t n, const uint8_t **data, size_t *len,
+                   ixd_err *err);
 void ixd_close(ixd_stmt *s);
 
 /* Transactions, as a logged non-ANSI Informix database (§3.12): without

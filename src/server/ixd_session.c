@@ -63,11 +63,12 @@ struct ixd_sess {
     int dbflags;
     char dbname[129];
     sess_stmt *stmts[MAX_STMTS];
-    int cur;       /* statement id named by the last SQ_ID, -1 if none */
-    int skipping;  /* an error was sent; discard until EOT */
-    int done_sent; /* a DONE was sent for the current statement in this group */
-    ix_wbuf reply; /* replies of the current group */
-    ix_wbuf tmp;   /* scratch */
+    int cur;        /* statement id named by the last SQ_ID, -1 if none */
+    int skipping;   /* an error was sent; discard until EOT */
+    int done_sent;  /* a DONE was sent for the current statement in this group */
+    int after_blob; /* the last message was SQ_FETCHBLOB, answered with its EOT */
+    ix_wbuf reply;  /* replies of the current group */
+    ix_wbuf tmp;    /* scratch */
 };
 
 /* ---- replies ------------------------------------------------------------- */
@@ -243,7 +244,14 @@ static void do_bind(ixd_sess *s, const ix_msg *m) {
         r->t = ix_bind_vtype(&v);
         r->off = t->binds.len;
         r->null = v.indicator != IX_IND_VALUE;
-        if (!r->null) {
+        if (!r->null && (r->t.code == IX_T_BYTE || r->t.code == IX_T_TEXT)) {
+            /* ixdb's own BYTE/TEXT bind (i32 length, bytes): handed to the
+             * engine as an LVARCHAR tuple value, which it stores as is. */
+            uint32_t n = v.value.n >= 4 ? ix_be32(v.value.p) : 0;
+            r->t = (ix_vtype){IX_T_LVARCHAR, n};
+            ix_put_u8(&t->binds, 0);
+            ix_put_bytes(&t->binds, v.value.p, v.value.n);
+        } else if (!r->null) {
             /* Passed in the bind's own type; the engine converts it to the
              * parameter's type where Informix would. */
             int rc = ix_value_from_bind(r->t, v.value.p, v.value.n, &t->binds);
@@ -410,6 +418,36 @@ static void do_sfetch(ixd_sess *s, const ix_msg *m) {
     }
 }
 
+/*
+ * SQ_FETCHBLOB (§3.14): the value a descriptor names, as SQ_BLOB chunks of at
+ * most 32000 bytes, then DONE + COST (libsqli's reading; the terminator is
+ * unresolved, §8 #21). libsqli sends FETCHBLOB without an EOT and JDBC ends
+ * every group with one, so ixd answers at once with the EOT and swallows an
+ * EOT that directly follows.
+ */
+static void do_fetchblob(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
+    sess_stmt *t = cur_stmt(s);
+    if (!t || !t->st) {
+        send_errcode(s, -410, 0, NULL);
+    } else {
+        const uint8_t *data;
+        size_t len;
+        ixd_err e = {0};
+        if (ixd_fetch_blob(t->st, m->u.blobdesc.p, m->u.blobdesc.n, &data, &len, &e) != 0) {
+            send_err(s, &e);
+        } else {
+            for (size_t off = 0; off < len; off += 32000)
+                ix_enc_blob(&s->reply, data + off, len - off < 32000 ? len - off : 32000);
+            send_done(s, 0, 0, 0);
+        }
+    }
+    ix_put_bytes(out, s->reply.data, s->reply.len);
+    ix_wbuf_reset(&s->reply);
+    ix_enc_tag(out, IX_SQ_EOT);
+    s->skipping = 0;
+    s->done_sent = 0;
+}
+
 static void do_close(ixd_sess *s) {
     sess_stmt *t = cur_stmt(s);
     if (!t) return send_errcode(s, -410, 0, NULL);
@@ -516,6 +554,14 @@ static int do_login(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
 
 /* Handles one post-login message. Returns 0, or 1 when the session ends. */
 static int handle(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
+    int after_blob = s->after_blob;
+    s->after_blob = 0;
+    if (m->tag == IX_SQ_EOT && after_blob && s->reply.len == 0) return 0;
+    if (m->tag == IX_SQ_FETCHBLOB) {
+        do_fetchblob(s, m, out);
+        s->after_blob = 1;
+        return 0;
+    }
     if (m->tag == IX_SQ_EOT) {
         ix_put_bytes(out, s->reply.data, s->reply.len);
         ix_wbuf_reset(&s->reply);
@@ -621,8 +667,7 @@ static int handle(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
     case IX_SQ_RBSVPOINT: do_savepoint(s, m); break;
     case IX_SQ_GENKEYS:
     case IX_SQ_BATCH_START:
-    case IX_SQ_BATCH_END: break;                                 /* accepted; nothing to do */
-    case IX_SQ_FETCHBLOB: send_errcode(s, -609, 0, NULL); break; /* BYTE/TEXT not yet */
+    case IX_SQ_BATCH_END: break; /* accepted; nothing to do */
     default:
         /* PAM messages and the like: ixd never grants PAM. */
         ixd_log(s->srv, s->id, "unexpected %s", ix_tag_name(m->tag));

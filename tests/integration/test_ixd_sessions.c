@@ -16,6 +16,12 @@ static int exec_sql(tconn *c, const char *sql, treply *r) {
     return rc ? -99999 : r->sqlcode;
 }
 
+static int has_blob(const treply *r) {
+    for (int i = 0; i < r->ntags; i++)
+        if (r->tags[i] == IX_SQ_BLOB) return 1;
+    return 0;
+}
+
 static void ok(tconn *c, const char *sql) {
     treply r = {0};
     int code = exec_sql(c, sql, &r);
@@ -320,6 +326,93 @@ static void test_verbose(void) {
     ixd_rmdir(&p);
 }
 
+/* BYTE and TEXT: inserted through ixdb's bind form, fetched as descriptors,
+ * and read back with SQ_FETCHBLOB in SQ_BLOB chunks. */
+static void test_blobs(ixd_proc *p) {
+    tconn c;
+    CHECK(tconn_login(&c, p->port, U, P, "s2") == 0, "login");
+    ok(&c, "CREATE TABLE bt (id INTEGER, b BYTE, t TEXT)");
+    treply r = {0};
+    int id = tconn_prepare(&c, "INSERT INTO bt VALUES (?, ?, ?)", 3, &r);
+    size_t big = 70000;
+    uint8_t *blob = malloc(4 + big), *txt = malloc(4 + 11);
+    ix_st32(blob, (uint32_t)big);
+    for (size_t i = 0; i < big; i++)
+        blob[4 + i] = (uint8_t)(i * 7);
+    ix_st32(txt, 11);
+    memcpy(txt + 4, "hello, TEXT", 11);
+    uint8_t one[4] = {0, 0, 0, 1};
+    ix_bindval v[3] = {{.type = IX_T_INTEGER, .value = {one, 4}},
+                       {.type = IX_T_BYTE, .value = {blob, 4 + big}},
+                       {.type = IX_T_TEXT, .value = {txt, 4 + 11}}};
+    ix_enc_id(&c.out, id);
+    ix_enc_bind(&c.out, v, 3);
+    ix_enc_tag(&c.out, IX_SQ_EXECUTE);
+    ix_enc_tag(&c.out, IX_SQ_EOT);
+    tconn_flush(&c);
+    tconn_reply(&c, &r);
+    CHECK(r.sqlcode == 0 && r.rows == 1, "BYTE/TEXT insert (%d %s)", r.sqlcode, r.errtext);
+    ok(&c, "INSERT INTO bt (id) VALUES (2)");
+    /* Open a cursor, fetch the rows, then the blobs by their descriptors. */
+    id = tconn_prepare(&c, "SELECT b, t FROM bt ORDER BY id", 0, &r);
+    CHECK(r.ncols == 2 && r.cols[0].code == IX_T_BYTE && r.cols[1].code == IX_T_TEXT,
+          "described as BYTE and TEXT");
+    ix_enc_id(&c.out, id);
+    ix_enc_curname(&c.out, "cb", 2);
+    ix_enc_tag(&c.out, IX_SQ_OPEN);
+    ix_enc_id(&c.out, id);
+    ix_enc_nfetch(&c.out, 4096);
+    ix_enc_tag(&c.out, IX_SQ_EOT);
+    tconn_flush(&c);
+    tconn_reply(&c, &r);
+    CHECK(r.ntuples == 2, "two rows (%d)", r.ntuples);
+    uint8_t desc[4][56];
+    for (int row = 0; row < 2 && r.tuples.len >= 2 * (4 + 112); row++) {
+        const uint8_t *t = r.tuples.data + row * (4 + 112) + 4;
+        memcpy(desc[row * 2], t, 56);
+        memcpy(desc[row * 2 + 1], t + 56, 56);
+    }
+    CHECK(ix_be32(desc[0] + 8) == big && ix_be32(desc[1] + 8) == 11, "descriptors carry sizes");
+    CHECK(ix_value_is_null((ix_vtype){IX_T_BYTE, 56}, desc[2], 56) == 1 &&
+              ix_value_is_null((ix_vtype){IX_T_BYTE, 56}, desc[0], 56) == 0,
+          "NULL and non-NULL descriptors");
+    for (int k = 0; k < 2; k++) {
+        ix_enc_id(&c.out, id);
+        ix_enc_fetchblob(&c.out, desc[k], 56);
+        tconn_flush(&c); /* no EOT, as libsqli sends it */
+        ix_wbuf got;
+        ix_wbuf_init(&got, NULL);
+        ix_msg m;
+        int chunks = 0, done = 0;
+        while (tconn_next(&c, &m) == IX_OK && m.tag != IX_SQ_EOT) {
+            if (m.tag == IX_SQ_BLOB) {
+                ix_put_bytes(&got, m.u.blob.p, m.u.blob.n);
+                chunks++;
+            }
+            done |= m.tag == IX_SQ_DONE;
+        }
+        const uint8_t *want = k == 0 ? blob + 4 : txt + 4;
+        size_t wn = k == 0 ? big : 11;
+        CHECK(done && got.len == wn && memcmp(got.data, want, wn) == 0,
+              "FETCHBLOB %d returns the value (%zu bytes in %d chunks)", k, got.len, chunks);
+        ix_wbuf_free(&got);
+    }
+    /* With an EOT after it (JDBC style): the EOT is swallowed, nothing extra. */
+    ix_enc_id(&c.out, id);
+    ix_enc_fetchblob(&c.out, desc[1], 56);
+    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ix_enc_tag(&c.out, IX_SQ_EOT);
+    tconn_flush(&c);
+    tconn_reply(&c, &r);
+    CHECK(has_blob(&r), "FETCHBLOB + EOT answered once");
+    tconn_reply(&c, &r);
+    CHECK(r.ntags == 1 && r.tags[0] == IX_SQ_EOT, "a following lone EOT gets a lone EOT");
+    free(blob);
+    free(txt);
+    ix_wbuf_free(&r.tuples);
+    tconn_close(&c);
+}
+
 /* Lengths over the configured limit end the session; others go on. */
 static void test_limits(void) {
     ixd_proc p;
@@ -358,6 +451,7 @@ int main(void) {
     test_scroll_and_serials(&p);
     test_locks(&p);
     test_many(&p);
+    test_blobs(&p);
     ixd_stop(&p, SIGTERM);
     if (!tap_fail)
         ixd_rmdir(&p);

@@ -211,6 +211,11 @@ struct ixd_stmt {
     uint8_t **rows;
     size_t *rowlen;
     int64_t nrows, caprows, pos;
+    /* BYTE/TEXT values of the open cursor, fetched with SQ_FETCHBLOB by the
+     * handle their descriptor carries; freed when the cursor closes. */
+    uint8_t **blobs;
+    size_t *bloblen;
+    uint32_t nblobs, capblobs;
 };
 
 /* The translator. ixs_translate fills s (kind, stype, sqlite_sql, cols,
