@@ -41,7 +41,10 @@ static inline int ixd_start_args(ixd_proc *p, const char *dir, const char *const
     if (p->pid < 0) return -1;
     if (p->pid == 0) {
         int fd = open(p->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-        if (fd >= 0) dup2(fd, 2);
+        if (fd >= 0) { /* the test's stdout must not stay open in the server */
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
         const char *argv[20] = {IXD_BIN,       "--data",      p->dir,  "--listen",
                                 "127.0.0.1:0", "--port-file", portfile};
         int argc = 7;

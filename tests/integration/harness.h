@@ -28,68 +28,11 @@
 #include "types/ix_types.h"
 #include "types/ix_value.h"
 
-typedef struct ixd_proc {
-    pid_t pid;
-    int port;
-    char dir[256];
-    char log[300];
-} ixd_proc;
+#include "ixd_proc.h" /* starting and stopping ixd (shared with the client tests) */
 
-/* Starts ixd on dir (a fresh temp dir when dir is NULL) with up to two
- * extra arguments. Returns 0 or -1. */
-static int ixd_start2(ixd_proc *p, const char *dir, const char *extra_arg, const char *extra2) {
-    if (!dir) {
-        snprintf(p->dir, sizeof p->dir, "/tmp/ixdtest.XXXXXX");
-        if (!mkdtemp(p->dir)) return -1;
-    } else if (dir != p->dir) {
-        snprintf(p->dir, sizeof p->dir, "%s", dir);
-    }
-    char portfile[300];
-    snprintf(portfile, sizeof portfile, "%s/.port", p->dir);
-    unlink(portfile);
-    snprintf(p->log, sizeof p->log, "%s/.ixd.log", p->dir);
-    p->pid = fork();
-    if (p->pid < 0) return -1;
-    if (p->pid == 0) {
-        int fd = open(p->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-        if (fd >= 0) { /* the test's stdout must not stay open in the server */
-            dup2(fd, 1);
-            dup2(fd, 2);
-        }
-        execl(IXD_BIN, IXD_BIN, "--data", p->dir, "--listen", "127.0.0.1:0", "--port-file",
-              portfile, extra_arg, extra2, (char *)NULL);
-        _exit(127);
-    }
-    for (int i = 0; i < 500; i++) { /* up to 5 s */
-        FILE *f = fopen(portfile, "r");
-        if (f) {
-            int ok = fscanf(f, "%d", &p->port) == 1;
-            fclose(f);
-            if (ok && p->port > 0) return 0;
-        }
-        int st;
-        if (waitpid(p->pid, &st, WNOHANG) == p->pid) return -1;
-        nanosleep(&(struct timespec){0, 10000000}, NULL);
-    }
-    return -1;
-}
-
-static int ixd_start(ixd_proc *p, const char *dir, const char *extra_arg) {
-    return ixd_start2(p, dir, extra_arg, NULL);
-}
-
-/* Stops ixd with sig (SIGTERM or SIGKILL) and waits. Returns its status. */
-static int ixd_stop(ixd_proc *p, int sig) {
-    int st = 0;
-    kill(p->pid, sig);
-    waitpid(p->pid, &st, 0);
-    return st;
-}
-
-static void ixd_rmdir(ixd_proc *p) {
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", p->dir);
-    if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", p->dir);
+static inline int ixd_start2(ixd_proc *p, const char *dir, const char *a1, const char *a2) {
+    const char *extra[3] = {a1, a2, NULL};
+    return ixd_start_args(p, dir, extra);
 }
 
 /* A client connection. */
@@ -101,7 +44,7 @@ typedef struct tconn {
     int closed;
 } tconn;
 
-static int tconn_open(tconn *c, int port) {
+static inline int tconn_open(tconn *c, int port) {
     memset(c, 0, sizeof *c);
     c->fd = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
@@ -114,7 +57,7 @@ static int tconn_open(tconn *c, int port) {
     return 0;
 }
 
-static void tconn_close(tconn *c) {
+static inline void tconn_close(tconn *c) {
     if (c->fd >= 0) close(c->fd);
     c->fd = -1;
     ix_reader_free(&c->rd);
@@ -122,7 +65,7 @@ static void tconn_close(tconn *c) {
 }
 
 /* Sends what is in c->out and empties it. */
-static int tconn_flush(tconn *c) {
+static inline int tconn_flush(tconn *c) {
     size_t off = 0;
     while (off < c->out.len) {
         ssize_t n = send(c->fd, c->out.data + off, c->out.len - off, MSG_NOSIGNAL);
@@ -136,7 +79,7 @@ static int tconn_flush(tconn *c) {
 /* Reads the next message (waiting up to 5 s). Returns IX_OK, or -1 on a
  * timeout, a closed socket or a decoding error. The message is valid until
  * the next call. */
-static int tconn_next(tconn *c, ix_msg *m) {
+static inline int tconn_next(tconn *c, ix_msg *m) {
     for (;;) {
         int rc = ix_reader_next(&c->rd, m);
         if (rc == IX_OK) {
@@ -178,7 +121,7 @@ typedef struct treply {
 
 /* Reads messages up to and including the group's EOT (or EXIT). Returns 0,
  * or -1 if the connection failed first. */
-static int tconn_reply(tconn *c, treply *r) {
+static inline int tconn_reply(tconn *c, treply *r) {
     ix_wbuf keep = r->tuples;
     memset(r, 0, sizeof *r);
     r->tuples = keep;
@@ -234,7 +177,8 @@ static int tconn_reply(tconn *c, treply *r) {
 
 /* Full connect: login, SQ_PROTOCOLS, SQ_INFO, and DBOPEN when db != NULL.
  * Returns 0, the svc_error of a rejected login, or the sqlcode of DBOPEN. */
-static int tconn_login(tconn *c, int port, const char *user, const char *pw, const char *db) {
+static inline int tconn_login(tconn *c, int port, const char *user, const char *pw,
+                              const char *db) {
     if (tconn_open(c, port)) return -9999;
     ix_conreq req;
     ix_conreq_defaults(&req, user, pw, "ixd");
@@ -270,7 +214,7 @@ static int tconn_login(tconn *c, int port, const char *user, const char *pw, con
 }
 
 /* COMMAND (execute immediately). */
-static int tconn_command(tconn *c, const char *sql, treply *r) {
+static inline int tconn_command(tconn *c, const char *sql, treply *r) {
     ix_enc_command(&c->out, &c->caps, sql, strlen(sql));
     ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
     ix_enc_tag(&c->out, IX_SQ_EXECUTE);
@@ -282,7 +226,7 @@ static int tconn_command(tconn *c, const char *sql, treply *r) {
 
 /* PREPARE + NDESCRIBE + WANTDONE; returns the statement id or -1 (r has the
  * error). */
-static int tconn_prepare(tconn *c, const char *sql, int nparams, treply *r) {
+static inline int tconn_prepare(tconn *c, const char *sql, int nparams, treply *r) {
     ix_enc_prepare(&c->out, &c->caps, nparams, sql, strlen(sql));
     ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
     ix_enc_tag(&c->out, IX_SQ_WANTDONE);
@@ -293,7 +237,7 @@ static int tconn_prepare(tconn *c, const char *sql, int nparams, treply *r) {
 
 /* Runs a SELECT through a cursor and fetches everything with buffer
  * `bufsize`. Counts the NFETCH round trips in *trips. */
-static int tconn_select(tconn *c, const char *sql, int32_t bufsize, treply *r, int *trips) {
+static inline int tconn_select(tconn *c, const char *sql, int32_t bufsize, treply *r, int *trips) {
     int id = tconn_prepare(c, sql, 0, r);
     if (id < 0) return -1;
     treply d = *r; /* keep the describe */
@@ -346,7 +290,7 @@ static int tconn_select(tconn *c, const char *sql, int32_t bufsize, treply *r, i
 
 /* Formats column `col` of tuple number `row` of r as text ("NULL" for NULL)
  * into buf. Returns buf. */
-static const char *treply_value(const treply *r, int row, int col, char *buf, size_t cap) {
+static inline const char *treply_value(const treply *r, int row, int col, char *buf, size_t cap) {
     const uint8_t *p = r->tuples.data;
     size_t off = 0;
     snprintf(buf, cap, "?");

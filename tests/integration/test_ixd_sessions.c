@@ -184,41 +184,10 @@ static void test_users(void) {
     CHECK(run(cmd) == 0, "ixd --make-user writes a users line");
     snprintf(cmd, sizeof cmd, "grep -q 'S3cret' %s/users", p.dir);
     CHECK(run(cmd) != 0, "the password is not stored in clear");
-    char arg[300];
-    snprintf(arg, sizeof arg, "--users=%s/users", p.dir);
-    /* ixd takes "--users FILE"; the harness passes one extra argument, so
-     * use the two-word form through a tiny wrapper script. */
-    char wrapper[400];
-    snprintf(wrapper, sizeof wrapper, "%s/ixd.sh", p.dir);
-    FILE *f = fopen(wrapper, "w");
-    fprintf(f, "#!/bin/sh\nexec %s \"$@\" --users %s/users\n", IXD_BIN, p.dir);
-    fclose(f);
-    chmod(wrapper, 0755);
-    (void)arg;
-    pid_t pid = fork();
-    if (pid == 0) {
-        char pf[300], lg[300];
-        snprintf(pf, sizeof pf, "%s/.port", p.dir);
-        snprintf(lg, sizeof lg, "%s/.ixd.log", p.dir);
-        int fd = open(lg, O_WRONLY | O_CREAT | O_APPEND, 0644);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        execl(wrapper, wrapper, "--data", p.dir, "--listen", "127.0.0.1:0", "--port-file", pf,
-              (char *)NULL);
-        _exit(127);
-    }
-    p.pid = pid;
-    p.port = 0;
-    for (int i = 0; i < 500 && !p.port; i++) {
-        char pf[300];
-        snprintf(pf, sizeof pf, "%s/.port", p.dir);
-        FILE *pfh = fopen(pf, "r");
-        if (pfh) {
-            if (fscanf(pfh, "%d", &p.port) != 1) p.port = 0;
-            fclose(pfh);
-        }
-        nanosleep(&(struct timespec){0, 10000000}, NULL);
-    }
+    char users[300];
+    snprintf(users, sizeof users, "%s/users", p.dir);
+    const char *extra[] = {"--users", users, NULL};
+    CHECK(ixd_start_args(&p, p.dir, extra) == 0, "ixd --users starts");
     tconn c;
     CHECK(p.port && tconn_login(&c, p.port, "alice", "S3cret!", "sysmaster") == 0,
           "users-file user logs in");
@@ -242,37 +211,12 @@ static void test_tls(void) {
              "-keyout %s/key.pem -out %s/cert.pem >/dev/null 2>&1",
              p.dir, p.dir);
     CHECK(run(cmd) == 0, "openssl makes a test certificate");
-    char wrapper[400];
-    snprintf(wrapper, sizeof wrapper, "%s/ixd.sh", p.dir);
-    FILE *f = fopen(wrapper, "w");
-    fprintf(f, "#!/bin/sh\nexec %s \"$@\" --tls-cert %s/cert.pem --tls-key %s/key.pem\n", IXD_BIN,
-            p.dir, p.dir);
-    fclose(f);
-    chmod(wrapper, 0755);
-    pid_t pid = fork();
-    if (pid == 0) {
-        char pf[300], lg[300];
-        snprintf(pf, sizeof pf, "%s/.port", p.dir);
-        snprintf(lg, sizeof lg, "%s/.ixd.log", p.dir);
-        int fd = open(lg, O_WRONLY | O_CREAT | O_APPEND, 0644);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        execl(wrapper, wrapper, "--data", p.dir, "--listen", "127.0.0.1:0", "--port-file", pf,
-              (char *)NULL);
-        _exit(127);
-    }
-    p.pid = pid;
+    char cert[300], key[300];
+    snprintf(cert, sizeof cert, "%s/cert.pem", p.dir);
+    snprintf(key, sizeof key, "%s/key.pem", p.dir);
+    const char *extra[] = {"--tls-cert", cert, "--tls-key", key, NULL};
     p.port = 0;
-    for (int i = 0; i < 500 && !p.port; i++) {
-        char pf[300];
-        snprintf(pf, sizeof pf, "%s/.port", p.dir);
-        FILE *pfh = fopen(pf, "r");
-        if (pfh) {
-            if (fscanf(pfh, "%d", &p.port) != 1) p.port = 0;
-            fclose(pfh);
-        }
-        nanosleep(&(struct timespec){0, 10000000}, NULL);
-    }
+    ixd_start_args(&p, p.dir, extra);
     CHECK(p.port > 0, "ixd with TLS starts");
     /* A TLS client that verifies the server against the test certificate. */
     SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
