@@ -140,7 +140,7 @@ static int session_stmt_type(const char *sql, size_t n) {
     if (nw >= 2 && strcmp(w[1], "DATABASE") == 0) {
         if (strcmp(w[0], "CLOSE") == 0) return IX_STMT_CLOSE_DB;
         if (strcmp(w[0], "CREATE") == 0) return IX_STMT_CREATE_DB;
-        if (strcmp(w[0], "DROP") == 0) return 9; /* DROP DATABASE (sqlstype.h) */
+        if (strcmp(w[0], "DROP") == 0) return 13; /* SQ_DROPDB (sqlstype.h) */
     }
     return 0;
 }
