@@ -8,8 +8,9 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_RUNS  ?= 20000
 CTEST_ARGS ?= --output-on-failure
+PREFIX     ?= /usr/local
 
-.PHONY: all build run test test-main test-asan fuzz format clean
+.PHONY: all build run test test-main test-asan fuzz format clean install
 
 all: build
 
@@ -19,6 +20,10 @@ build:
 
 run: build
 	sh scripts/run-main.sh $(BUILD)
+
+# libixdb (shared + static), ixdb.h, ixdb.pc and the programs: make install PREFIX=/tmp/x
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 test: test-main test-asan
 

@@ -96,17 +96,40 @@ typedef struct ix_stmt ix_stmt; /* one prepared statement on a connection */
  * quotes). Keys (both forms):
  *   host (default "localhost"), port (default 9088), server (default
  *   $INFORMIXSERVER, else empty), database (none: no SQ_DBOPEN), user
- *   (default $USER), password, fetch_buffer (bytes per NFETCH; default
- *   $FET_BUF_SIZE, else 4096), readahead (NFETCH requests kept in flight
- *   while the application reads a batch; default 1, 0 = off),
- *   connect_timeout and read_timeout (seconds, may be fractional; 0 = none;
- *   defaults 30 and 0), client_locale / db_locale / dbdate (default
- *   $CLIENT_LOCALE / $DB_LOCALE / $DBDATE; sent in the login environment
- *   only when set), tls (0/1; default 0), tls_verify (default 1: the server
- *   certificate and host name are checked), tls_ca (a PEM CA file; default:
- *   the system store).
+ *   (default $USER), password, fetch_buffer (bytes per NFETCH, or "auto":
+ *   see IX_FETCH_AUTO; default $FET_BUF_SIZE, else 4096), readahead (NFETCH
+ *   requests kept in flight while the application reads a batch; default 1,
+ *   0 = off), connect_timeout and read_timeout (seconds, may be fractional;
+ *   0 = none; defaults 30 and 0), client_locale / db_locale / dbdate
+ *   (default $CLIENT_LOCALE / $DB_LOCALE / $DBDATE; sent in the login
+ *   environment only when set; the locales also choose the code-set
+ *   conversion, see ix_locale_codeset), sqlhosts (the sqlhosts file;
+ *   default $INFORMIXSQLHOSTS, else $INFORMIXDIR/etc/sqlhosts), tls (0/1;
+ *   default 0), tls_verify (default 1: the server certificate and host name
+ *   are checked), tls_ca (a PEM CA file; default: the system store).
  * Unknown keys are an error (IX_EINVAL), so a typo does not go unnoticed.
  * dsn NULL or "" uses only the defaults.
+ *
+ * sqlhosts: when the DSN gives neither host nor port (a URL such as
+ * informix://u:p@/db?server=NAME has neither) and a server name is known,
+ * the server is looked up in the sqlhosts file. Lines are "dbservername
+ * nettype hostname servicename [options]" ('#' comments); nettypes
+ * onsoctcp / ontlitcp (TCP; also with the ol, dr prefixes) and onsocssl
+ * (TLS, verified per tls_verify / tls_ca); the service is a port number or
+ * a services-database name (getservbyname_r). A group line "NAME group - -
+ * [i=n]" stands for the lines carrying the option g=NAME, tried in file
+ * order: the first member that accepts the TCP (and TLS) connection is
+ * used, and its dbservername is sent in the login (members whose connect
+ * fails or times out are passed over; a login refused by a member that did
+ * accept is not retried elsewhere). A named sqlhosts file that cannot be
+ * read or does not list the server gives IX_ECONN; when only the default
+ * file is missing, host and port keep their defaults.
+ *
+ * Other session variables are sent in the login environment when they are
+ * set in the process environment: DBCENTURY, DBTIME, DBMONEY, DBLANG,
+ * GL_DATE, GL_DATETIME, DBTEMP, DBSPACETEMP, OPTCOMPIND, PDQPRIORITY,
+ * DELIMIDENT, NODEFDAC, IFX_UPDDESC, IFX_AUTOFREE, IFX_DEFERRED_PREPARE,
+ * OPT_GOAL, PSORT_NPROCS, DBNLS, IFX_LOB_XFERSIZE.
  *
  * If $IXDB_TRACE names a file, every message in both directions is appended
  * to it, one line each (see ix_set_trace).
@@ -114,8 +137,10 @@ typedef struct ix_stmt ix_stmt; /* one prepared statement on a connection */
  * *out always receives a handle (NULL only when even that allocation fails,
  * with IX_ENOMEM), so that the error can be read from it; release it with
  * ix_close whatever this returns.
- * Returns IX_OK; IX_EINVAL (bad dsn; message in ix_errmsg); IX_ECONN (cannot
- * resolve or reach the server, or it closed the connection); IX_ETIMEOUT;
+ * Returns IX_OK; IX_EINVAL (bad dsn, a locale whose code set is unknown, or
+ * an unusable sqlhosts entry; message in ix_errmsg); IX_ECONN (cannot
+ * resolve or reach the server or any member of its group, it closed the
+ * connection, or the server is not in a named sqlhosts file); IX_ETIMEOUT;
  * IX_ETLS; IX_ESQL (login rejected: ix_sqlcode -951/-952/-387/-761..., with
  * the standard text; or the database could not be opened, e.g. -329: the
  * session is then open without a database); IX_EPROTO (unexpected reply,
@@ -135,10 +160,53 @@ void ix_close(ix_conn *conn);
 /* 1 if the connection is dead (see "Errors" above) or conn is NULL, else 0. */
 int ix_conn_is_dead(const ix_conn *conn);
 
+/*
+ * Code sets. The client side is UTF-8 unless CLIENT_LOCALE names another
+ * code set. When DB_LOCALE's code set differs from the client's, the
+ * connection converts (with iconv) the SQL text of ix_prepare / ix_exec and
+ * the text of ix_bind_text to the database code set, and the values of
+ * CHAR, NCHAR, VARCHAR, NVARCHAR, LVARCHAR and TEXT columns to the client
+ * code set in ix_column_text / ix_column_text_len. ix_column_raw and
+ * ix_column_blob, ix_bind_blob, column names and server error texts keep
+ * the database's bytes. A character the target code set lacks makes the
+ * call fail with IX_EINVAL.
+ *
+ * ix_locale_codeset maps an Informix locale name (language_territory.
+ * codeset[@modifier]; only the code set part matters) or a bare code set to
+ * the iconv name, case-insensitively; NULL when unknown:
+ *   utf8, 57372 -> UTF-8           8859-1, 819 -> ISO-8859-1
+ *   8859-2, 912 -> ISO-8859-2      8859-5, 915 -> ISO-8859-5
+ *   8859-6, 1089 -> ISO-8859-6     8859-7, 813 -> ISO-8859-7
+ *   8859-8, 916 -> ISO-8859-8      8859-9, 920 -> ISO-8859-9
+ *   8859-13, 921 -> ISO-8859-13    8859-15, 923 -> ISO-8859-15
+ *   CP1250..CP1257, 1250..1257 -> CP1250..CP1257
+ *   pc-latin-1, 850 -> CP850       pc-latin-2, 852 -> CP852
+ *   437 -> CP437                   koi8-r, 878 -> KOI8-R
+ *   sjis-s, sjis, 932 -> CP932     ujis, eucjp, 5050 -> EUC-JP
+ *   big5, 950 -> BIG5              gb, gb2312-80, 1381 -> GB2312
+ *   gb18030-2000, 5488 -> GB18030  ksc, ksc5601, 970 -> EUC-KR
+ *   thai620, 874 -> TIS-620        ascii, 646, 367 -> ASCII
+ * The result is a static string.
+ */
+const char *ix_locale_codeset(const char *informix_locale);
+
+/* The fetch buffer size meaning "automatic" (ix_set_fetch_buffer,
+ * ix_stmt_set_fetch_buffer, fetch_buffer=auto, FET_BUF_SIZE=auto): each
+ * NFETCH is sized from the row width (the describe's tuple size) and the
+ * measured round trip. A cursor starts at IX_FETCH_AUTO_MIN bytes (at least
+ * one row) and doubles the size after each reply that came back full while
+ * the round trip (send to first reply byte, the smallest seen on the
+ * cursor) is at least 1/16 of the reply's own transfer time (first to last
+ * byte, decoding included), up to IX_FETCH_AUTO_MAX. Memory stays bounded
+ * by IX_FETCH_AUTO_MAX x (read-ahead depth + 1). */
+#define IX_FETCH_AUTO     (-1)
+#define IX_FETCH_AUTO_MIN 4096
+#define IX_FETCH_AUTO_MAX (4 * 1024 * 1024)
+
 /* Setters; each returns IX_OK, IX_EMISUSE (NULL conn) or IX_EINVAL.
  *   ix_set_fetch_buffer: bytes asked for in each NFETCH for statements
- *     prepared from now on (1 .. 2^31-1; values below a row's size still
- *     fetch one row per round trip).
+ *     prepared from now on (1 .. 2^31-1, or IX_FETCH_AUTO; values below a
+ *     row's size still fetch one row per round trip).
  *   ix_set_readahead: NFETCH requests kept in flight (0 .. 64; 0 = off).
  *   ix_set_read_timeout: milliseconds to wait for the server (0 = forever);
  *     expiry kills the connection with IX_ETIMEOUT. */
@@ -310,12 +378,22 @@ int ix_reset(ix_stmt *stmt);
  * (the statement is freed anyway). */
 int ix_finalize(ix_stmt *stmt);
 
-/* Per-statement fetch buffer (bytes per NFETCH) and read-ahead depth, in
- * effect from the next cursor open. Returns IX_OK, IX_EINVAL, IX_EMISUSE. */
+/* Per-statement fetch buffer (bytes per NFETCH, or IX_FETCH_AUTO) and
+ * read-ahead depth, in effect from the next cursor open. Returns IX_OK,
+ * IX_EINVAL, IX_EMISUSE. */
 int ix_stmt_set_fetch_buffer(ix_stmt *stmt, int32_t bytes);
 int ix_stmt_set_readahead(ix_stmt *stmt, int depth);
-/* Number of NFETCH round trips the current or last cursor has made. */
+/* Counters of the current or last cursor of stmt (reset when a cursor
+ * opens; 0 for NULL stmt):
+ *   ix_stmt_fetch_count: NFETCH requests sent (read-ahead included);
+ *   ix_stmt_fetch_roundtrips: NFETCH replies read (round trips);
+ *   ix_stmt_fetch_bytes: bytes of those replies as they came on the wire;
+ *   ix_stmt_fetch_size: the buffer size of the last NFETCH sent (before
+ *     the first, the size the next one will ask for). */
 int64_t ix_stmt_fetch_count(const ix_stmt *stmt);
+int64_t ix_stmt_fetch_roundtrips(const ix_stmt *stmt);
+int64_t ix_stmt_fetch_bytes(const ix_stmt *stmt);
+int32_t ix_stmt_fetch_size(const ix_stmt *stmt);
 
 /* ---- result columns ------------------------------------------------------- */
 
@@ -359,11 +437,14 @@ int ix_stmt_type(const ix_stmt *stmt);
  *   ix_column_is_null: 1 for SQL NULL, else 0.
  *   ix_column_text: the value as dbaccess prints it (DATE per $DBDATE
  *     "MDY4/", DECIMAL with its scale, DATETIME "2026-06-20 12:34:56", ...),
- *     NUL-terminated; NULL for SQL NULL. ix_column_text_len: its length.
+ *     character values in the client code set (see ix_locale_codeset),
+ *     NUL-terminated; NULL for SQL NULL (and for a value that does not
+ *     convert: IX_EINVAL recorded). ix_column_text_len: its length.
  *   ix_column_raw / ix_column_bytes: the value's bytes exactly as they came
  *     in the tuple, and their count (VARCHAR keeps its length byte).
  *   ix_column_blob: the characters of CHAR/VARCHAR/LVARCHAR without
- *     envelope (CHAR as stored, blank-padded), with *n set; NULL for NULL.
+ *     envelope (CHAR as stored, blank-padded; database code set), with *n
+ *     set; NULL for NULL.
  *   ix_column_int64 / ix_column_int / ix_column_double: converted values
  *     (integers, DATE day numbers, DECIMAL truncated toward zero, FLOAT,
  *     BOOLEAN 1/0, numeric text); 0 for NULL or when the value does not
@@ -451,6 +532,7 @@ typedef enum ix_array_kind {
     IX_ARRAY_DOUBLE = 2, /* values: const double[nrows] */
     IX_ARRAY_TEXT = 3,   /* values: const char *const[nrows] (NUL-terminated; NULL = NULL) */
     IX_ARRAY_INT32 = 4,  /* values: const int32_t[nrows] */
+    IX_ARRAY_DATE = 5,   /* values: const int32_t[nrows], DATE day numbers (ix_bind_date) */
 } ix_array_kind;
 typedef struct ix_array {
     ix_array_kind kind;
@@ -474,6 +556,16 @@ typedef void (*ix_trace_fn)(void *userdata, const char *line);
 /* Sets (fn non-NULL) or removes the trace callback; replaces $IXDB_TRACE.
  * Returns IX_OK or IX_EMISUSE. */
 int ix_set_trace(ix_conn *conn, ix_trace_fn fn, void *userdata);
+
+/* ---- statement completeness (for shells) ------------------------------------ */
+
+/* 1 if the first n bytes of sql hold at least one complete statement, that
+ * is a ';' outside '...' and "..." strings (a doubled quote stays inside)
+ * and outside comments (-- to the end of the line, { ... }, and slash-star
+ * ... star-slash), else 0 (also for sql NULL). Stored procedure bodies (CREATE
+ * PROCEDURE ... END PROCEDURE) are not recognised: their first ';' counts.
+ * Pure: no connection, no allocation. ixsql splits its input with it. */
+int ix_complete(const char *sql, size_t n);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 #ifndef IX_CLIENT_INT_H
 #define IX_CLIENT_INT_H
 
+#include <iconv.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,6 +59,45 @@ typedef struct ixc_tcp_opts {
  * or IX_ECONN / IX_ETIMEOUT / IX_ETLS / IX_ENOMEM with a message in err. */
 int ixc_transport_open(const ixc_tcp_opts *o, ixc_transport **out, char *err, size_t errlen);
 
+/* ---- sqlhosts (ix_sqlhosts.c) ------------------------------------------------
+ * One place to connect to: a server line of the sqlhosts file, or one member
+ * of a group (members in file order). */
+typedef struct ixc_hostent {
+    char server[128]; /* dbservername (sent in the login) */
+    char host[256];
+    char port[32]; /* numeric: a service name is resolved while parsing */
+    int tls;       /* onsocssl */
+} ixc_hostent;
+#define IXC_SQLHOSTS_MAX 32
+
+/* Looks server up in the sqlhosts file at path: a server line gives one
+ * entry, a group line gives its members (lines with g=group) in file order.
+ * Returns the number of entries written to out (at most max; 0: the name is
+ * not in the file), or -1 when the file cannot be read, or -2 when an entry
+ * cannot be used (unsupported nettype, unknown service); err says why. */
+int ixc_sqlhosts_lookup(const char *path, const char *server, ixc_hostent *out, int max, char *err,
+                        size_t errlen);
+
+/* ---- code sets (ix_locale.c) ------------------------------------------------ */
+
+/* Sets up c->cv_to_db / c->cv_from_db for the code sets of the two locales
+ * (client default UTF-8; DB default: the client's). Returns IX_OK or
+ * IX_EINVAL (unknown code set, or iconv has no such conversion; err says
+ * which). */
+int ixc_locale_setup(ix_conn *c, const char *client_locale, const char *db_locale, char *err,
+                     size_t errlen);
+void ixc_locale_free(ix_conn *c);
+/* Converts in[0..n) with cd, appending to out. Returns IX_OK, IX_EINVAL (a
+ * character the target code set lacks, or an invalid sequence) or
+ * IX_ENOMEM. */
+int ixc_convert(iconv_t cd, const void *in, size_t n, ix_wbuf *out);
+/* 1 for the character types whose values are converted (CHAR, NCHAR,
+ * VARCHAR, NVARCHAR, LVARCHAR, TEXT). */
+int ixc_is_char_type(int code);
+/* SQL text to send: sql itself, or its conversion in c->conv (valid until
+ * the next call). Returns IX_OK, or IX_EINVAL / IX_ENOMEM recorded on c. */
+int ixc_sql_to_db(ix_conn *c, const char *sql, size_t n, const char **wire, size_t *wn);
+
 /* ---- error catalogue (ix_errtext.c) --------------------------------------- */
 const char *ixc_sqlstate_for(int ixrc, int sqlcode, int logged_in);
 
@@ -67,7 +107,9 @@ const char *ixc_sqlstate_for(int ixrc, int sqlcode, int logged_in);
 enum { PEND_DISCARD = 1, PEND_FETCH = 2 };
 typedef struct ixc_pend {
     int kind;
-    ix_stmt *owner; /* PEND_FETCH: the statement the batch goes to (NULL: discard) */
+    ix_stmt *owner;  /* PEND_FETCH: the statement the batch goes to (NULL: discard) */
+    int64_t sent_us; /* when the request was queued (monotonic microseconds) */
+    int32_t asked;   /* PEND_FETCH: the NFETCH buffer size */
 } ixc_pend;
 
 /* One fetched batch: tuples as [u32 length][bytes] records. */
@@ -112,8 +154,15 @@ struct ix_stmt {
     ixc_param *params;
     int ncols;
     ixc_col *cols;
-    int32_t fetch_buffer;
+    int32_t fetch_buffer; /* bytes, or IX_FETCH_AUTO */
     int readahead;
+    int32_t tuple_size; /* from the describe */
+    /* fetch-buffer auto-sizing and counters (per cursor open) */
+    int32_t auto_size;  /* the next NFETCH size when fetch_buffer is IX_FETCH_AUTO */
+    int64_t rtt_min_us; /* smallest send-to-first-byte time seen, -1: none */
+    int32_t last_asked; /* the size of the last NFETCH sent */
+    int64_t roundtrips; /* NFETCH replies read */
+    int64_t bytes_in;   /* bytes of those replies */
     /* execution state */
     int state;        /* 0 ready, 1 cursor open, 2 done */
     int inflight;     /* NFETCH requests sent whose reply is not read */
@@ -146,6 +195,9 @@ struct ix_conn {
     int in_txn;
     char *server_name, *server_version;
     char *dbdate; /* DBDATE for text formatting, or NULL */
+    /* code-set conversion, (iconv_t)-1 when none is needed */
+    iconv_t cv_to_db, cv_from_db;
+    ix_wbuf conv; /* scratch for converted SQL text */
     /* pending replies */
     ixc_pend *pend;
     size_t pend_head, pend_len, pend_cap;
@@ -181,7 +233,9 @@ typedef struct ixc_reply {
     int stmt_type, stmt_id, ncols;
     ixc_col *cols; /* allocated when want_describe */
     int want_describe;
-    ixc_batch *tuples; /* where SQ_TUPLEs go, or NULL to drop them */
+    int32_t tuple_size;
+    int64_t first_us, end_us; /* when the first message / the EOT was read */
+    ixc_batch *tuples;        /* where SQ_TUPLEs go, or NULL to drop them */
 } ixc_reply;
 
 /* conn.c helpers used by stmt.c */
@@ -193,6 +247,10 @@ size_t ixc_mark(ix_conn *c);
 void ixc_traced(ix_conn *c, size_t from);
 int ixc_flush(ix_conn *c);
 int ixc_push_pend(ix_conn *c, int kind, ix_stmt *owner);
+int64_t ixc_now_us(void);
+/* stmt.c: a fetch reply for s arrived (asked bytes, send-to-first-byte and
+ * first-to-last-byte times in microseconds, last: the cursor ended). */
+void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_us, int last);
 int ixc_drain(ix_conn *c);
 int ixc_read_reply(ix_conn *c, ixc_reply *r);
 int ixc_next_msg(ix_conn *c, ix_msg *m);

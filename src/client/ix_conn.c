@@ -28,16 +28,18 @@
 
 typedef struct dsn_opts {
     char *host, *port, *server, *database, *user, *password;
-    char *client_locale, *db_locale, *dbdate, *tls_ca;
-    int32_t fetch_buffer;
+    char *client_locale, *db_locale, *dbdate, *tls_ca, *sqlhosts;
+    int addr_given;       /* host or port came from the DSN */
+    int32_t fetch_buffer; /* bytes, or IX_FETCH_AUTO */
     int readahead;
     int connect_timeout_ms, read_timeout_ms;
     int tls, tls_verify;
 } dsn_opts;
 
 static void opts_free(dsn_opts *o) {
-    char **s[] = {&o->host,     &o->port,          &o->server,    &o->database, &o->user,
-                  &o->password, &o->client_locale, &o->db_locale, &o->dbdate,   &o->tls_ca};
+    char **s[] = {&o->host,   &o->port,     &o->server,        &o->database,
+                  &o->user,   &o->password, &o->client_locale, &o->db_locale,
+                  &o->dbdate, &o->tls_ca,   &o->sqlhosts};
     for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
         free(*s[i]);
         *s[i] = NULL;
@@ -84,11 +86,15 @@ static int set_opt(dsn_opts *o, const char *k, const char *v) {
                 {"db", &o->database},         {"user", &o->user},
                 {"password", &o->password},   {"client_locale", &o->client_locale},
                 {"db_locale", &o->db_locale}, {"dbdate", &o->dbdate},
-                {"tls_ca", &o->tls_ca}};
+                {"tls_ca", &o->tls_ca},       {"sqlhosts", &o->sqlhosts}};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         if (strcasecmp(k, strs[i].key) == 0) return set_str(strs[i].dst, v, strlen(v));
     long x;
     if (strcasecmp(k, "fetch_buffer") == 0 || strcasecmp(k, "fet_buf_size") == 0) {
+        if (strcasecmp(v, "auto") == 0) {
+            o->fetch_buffer = IX_FETCH_AUTO;
+            return IX_OK;
+        }
         if (parse_long(v, 1, INT32_MAX, &x)) return IX_EINVAL;
         o->fetch_buffer = (int32_t)x;
         return IX_OK;
@@ -283,8 +289,11 @@ static int opts_load(dsn_opts *o, const char *dsn, char *err, size_t errlen) {
     const char *e;
     long x;
     int rc = IX_OK;
-    if ((e = getenv("FET_BUF_SIZE")) && parse_long(e, 1, INT32_MAX, &x) == 0)
+    if ((e = getenv("FET_BUF_SIZE")) && strcasecmp(e, "auto") == 0)
+        o->fetch_buffer = IX_FETCH_AUTO;
+    else if (e && parse_long(e, 1, INT32_MAX, &x) == 0)
         o->fetch_buffer = (int32_t)x;
+    if ((e = getenv("INFORMIXSQLHOSTS")) && *e) rc |= set_str(&o->sqlhosts, e, strlen(e));
     if ((e = getenv("INFORMIXSERVER")) && *e) rc |= set_str(&o->server, e, strlen(e));
     if ((e = getenv("CLIENT_LOCALE")) && *e) rc |= set_str(&o->client_locale, e, strlen(e));
     if ((e = getenv("DB_LOCALE")) && *e) rc |= set_str(&o->db_locale, e, strlen(e));
@@ -299,6 +308,7 @@ static int opts_load(dsn_opts *o, const char *dsn, char *err, size_t errlen) {
             strncasecmp(dsn, "ixdb://", 7) != 0)
             return snprintf(err, errlen, "URL scheme must be informix://"), IX_EINVAL;
     }
+    o->addr_given = o->host || o->port;
     if (!o->host && set_str(&o->host, "localhost", 9)) return IX_ENOMEM;
     if (!o->port && set_str(&o->port, "9088", 4)) return IX_ENOMEM;
     return IX_OK;
@@ -484,6 +494,12 @@ int ix_set_trace(ix_conn *conn, ix_trace_fn fn, void *userdata) {
 
 /* ---- I/O ------------------------------------------------------------------ */
 
+int64_t ixc_now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 static int64_t now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -628,6 +644,7 @@ static void set_caps(ix_conn *c, const ix_caps *caps) {
 static int copy_describe(ix_conn *c, const ix_msg *m, ixc_reply *r) {
     r->stmt_type = m->u.describe.stmt_type;
     r->stmt_id = m->u.describe.stmt_id;
+    r->tuple_size = m->u.describe.tuple_size;
     r->has_describe = 1;
     if (!r->want_describe) return IX_OK;
     int n = m->u.describe.ncols;
@@ -660,8 +677,9 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
     for (;;) {
         int rc = ixc_next_msg(c, &m);
         if (rc != IX_OK) return rc;
+        if (!r->first_us) r->first_us = ixc_now_us();
         switch (m.tag) {
-        case IX_SQ_EOT: return IX_OK;
+        case IX_SQ_EOT: r->end_us = ixc_now_us(); return IX_OK;
         case IX_SQ_ERR:
             if (!r->sqlcode) {
                 r->sqlcode = m.u.err.sqlcode ? m.u.err.sqlcode : -1;
@@ -730,7 +748,7 @@ int ixc_push_pend(ix_conn *c, int kind, ix_stmt *owner) {
         c->pend_cap = cap;
         c->pend_head = 0;
     }
-    c->pend[(c->pend_head + c->pend_len) % c->pend_cap] = (ixc_pend){kind, owner};
+    c->pend[(c->pend_head + c->pend_len) % c->pend_cap] = (ixc_pend){kind, owner, ixc_now_us(), 0};
     c->pend_len++;
     return IX_OK;
 }
@@ -749,6 +767,7 @@ static int pend_one(ix_conn *c) {
         ix_wbuf_init(&b->data, NULL);
         r.tuples = b;
     }
+    uint64_t at = ix_reader_offset(&c->rd);
     int rc = ixc_read_reply(c, &r);
     if (e.kind == PEND_FETCH && e.owner) {
         ix_stmt *s = e.owner;
@@ -757,6 +776,10 @@ static int pend_one(ix_conn *c) {
             ixc_batch_free(b);
             return rc;
         }
+        s->roundtrips++;
+        s->bytes_in += (int64_t)(ix_reader_offset(&c->rd) - at);
+        ixc_fetch_feedback(s, e.asked, r.first_us - e.sent_us, r.end_us - r.first_us,
+                           r.has_done || r.sqlcode != 0);
         b->done = r.has_done || r.sqlcode != 0;
         b->sqlcode = r.sqlcode;
         b->isamcode = r.isamcode;
@@ -802,6 +825,8 @@ static ix_conn *conn_new(void) {
     ix_printer_init(&c->pr_in, NULL);
     ix_printer_init(&c->pr_out, NULL);
     c->trace_fd = -1;
+    c->cv_to_db = c->cv_from_db = (iconv_t)-1;
+    ix_wbuf_init(&c->conv, NULL);
     c->fetch_buffer = 4096;
     c->readahead = 1;
     const char *tf = getenv("IXDB_TRACE");
@@ -824,6 +849,15 @@ static int send_group(ix_conn *c, size_t mark) {
     return ixc_flush(c);
 }
 
+/* Session variables sent in the login environment when they are set in the
+ * process environment (besides CLIENT_LOCALE, DB_LOCALE and DBDATE, which
+ * also have DSN keys). */
+static const char *const session_vars[] = {
+    "DBCENTURY",   "DBTIME",       "DBMONEY",     "DBLANG",          "GL_DATE",
+    "GL_DATETIME", "DBTEMP",       "DBSPACETEMP", "OPTCOMPIND",      "PDQPRIORITY",
+    "DELIMIDENT",  "NODEFDAC",     "IFX_UPDDESC", "IFX_AUTOFREE",    "IFX_DEFERRED_PREPARE",
+    "OPT_GOAL",    "PSORT_NPROCS", "DBNLS",       "IFX_LOB_XFERSIZE"};
+
 static int login(ix_conn *c, const dsn_opts *o) {
     ix_conreq *q = calloc(1, sizeof *q); /* large: kept off the stack */
     if (!q) return ixc_fail(c, IX_ENOMEM, "out of memory");
@@ -834,6 +868,14 @@ static int login(ix_conn *c, const dsn_opts *o) {
         if (!vals[i] || q->nenv >= IX_LOGIN_MAXENV) continue;
         q->env[q->nenv].name = ix_ascstr_of(names[i]);
         q->env[q->nenv].value = ix_ascstr_of(vals[i]);
+        q->nenv++;
+    }
+    /* The other session variables, from the environment when set. */
+    for (size_t i = 0; i < sizeof session_vars / sizeof session_vars[0]; i++) {
+        const char *v = getenv(session_vars[i]);
+        if (!v || !*v || q->nenv >= IX_LOGIN_MAXENV) continue;
+        q->env[q->nenv].name = ix_ascstr_of(session_vars[i]);
+        q->env[q->nenv].value = ix_ascstr_of(v);
         q->nenv++;
     }
     char host[256] = "";
@@ -922,6 +964,56 @@ static int login(ix_conn *c, const dsn_opts *o) {
     return IX_OK;
 }
 
+/* Connects the transport: to host:port, or, when the DSN names neither but
+ * names a server, to the server's sqlhosts entry (a group: to its first
+ * member that accepts the connection). o->server becomes the name of the
+ * entry connected to. */
+static int open_transport(dsn_opts *o, ixc_transport **tr, char *err, size_t errlen) {
+    ixc_tcp_opts t = {o->host, o->port, o->connect_timeout_ms, o->tls, o->tls_verify, o->tls_ca};
+    if (o->addr_given || !o->server || !*o->server) return ixc_transport_open(&t, tr, err, errlen);
+    char def[512];
+    const char *path = o->sqlhosts;
+    if (!path) {
+        const char *dir = getenv("INFORMIXDIR");
+        snprintf(def, sizeof def, "%s/etc/sqlhosts", dir && *dir ? dir : "/opt/IBM/informix");
+        path = def;
+    }
+    ixc_hostent *ents = calloc(IXC_SQLHOSTS_MAX, sizeof *ents);
+    if (!ents) return snprintf(err, errlen, "out of memory"), IX_ENOMEM;
+    int n = ixc_sqlhosts_lookup(path, o->server, ents, IXC_SQLHOSTS_MAX, err, errlen);
+    if (n == -1 && !o->sqlhosts) {
+        /* No default sqlhosts file: host and port keep their defaults. */
+        free(ents);
+        return ixc_transport_open(&t, tr, err, errlen);
+    }
+    int rc = n == -2 ? IX_EINVAL : IX_ECONN;
+    char last[300] = "";
+    for (int i = 0; i < n; i++) {
+        t.host = ents[i].host;
+        t.port = ents[i].port;
+        t.tls = ents[i].tls || o->tls;
+        rc = ixc_transport_open(&t, tr, last, sizeof last);
+        if (rc == IX_OK) {
+            rc = set_str(&o->server, ents[i].server, strlen(ents[i].server));
+            if (rc != IX_OK) {
+                (*tr)->vt->close(*tr);
+                *tr = NULL;
+            }
+            break;
+        }
+        if (rc != IX_ECONN && rc != IX_ETIMEOUT) break; /* TLS, memory: no fail-over */
+    }
+    if (rc != IX_OK && n > 0) {
+        if (n > 1)
+            snprintf(err, errlen, "no member of group %s accepted the connection (last: %s)",
+                     o->server, last);
+        else
+            snprintf(err, errlen, "%s", last);
+    }
+    free(ents);
+    return rc;
+}
+
 static int connect_common(ix_conn **out, const char *dsn, ixc_transport *tr) {
     ix_conn *c = conn_new();
     *out = c;
@@ -947,9 +1039,14 @@ static int connect_common(ix_conn **out, const char *dsn, ixc_transport *tr) {
         c->dead = 1;
         return ixc_fail(c, IX_ENOMEM, "out of memory");
     }
+    if ((rc = ixc_locale_setup(c, o.client_locale, o.db_locale, err, sizeof err)) != IX_OK) {
+        opts_free(&o);
+        if (tr) tr->vt->close(tr);
+        c->dead = 1;
+        return ixc_fail(c, rc, "%s", err);
+    }
     if (!tr) {
-        ixc_tcp_opts t = {o.host, o.port, o.connect_timeout_ms, o.tls, o.tls_verify, o.tls_ca};
-        rc = ixc_transport_open(&t, &tr, err, sizeof err);
+        rc = open_transport(&o, &tr, err, sizeof err);
         if (rc != IX_OK) {
             opts_free(&o);
             c->dead = 1;
@@ -1007,6 +1104,8 @@ void ix_close(ix_conn *c) {
     free(c->server_name);
     free(c->server_version);
     free(c->dbdate);
+    ixc_locale_free(c);
+    ix_wbuf_free(&c->conv);
     free(c);
 }
 
@@ -1016,7 +1115,8 @@ int ix_conn_is_dead(const ix_conn *c) {
 
 int ix_set_fetch_buffer(ix_conn *c, int32_t bytes) {
     if (!c) return IX_EMISUSE;
-    if (bytes < 1) return ixc_fail(c, IX_EINVAL, "fetch buffer must be at least 1 byte");
+    if (bytes < 1 && bytes != IX_FETCH_AUTO)
+        return ixc_fail(c, IX_EINVAL, "fetch buffer must be at least 1 byte (or IX_FETCH_AUTO)");
     c->fetch_buffer = bytes;
     return IX_OK;
 }
@@ -1144,14 +1244,18 @@ int ix_exec(ix_conn *c, const char *sql) {
     if (c->dead) return dead_rc(c);
     ixc_clear_err(c);
     size_t n = strlen(sql), mark = ixc_mark(c);
-    ix_enc_command(&c->out, &c->caps, sql, n);
+    const char *wire = sql;
+    size_t wn = n;
+    int rc = ixc_sql_to_db(c, sql, n, &wire, &wn);
+    if (rc != IX_OK) return rc;
+    ix_enc_command(&c->out, &c->caps, wire, wn);
     ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
     ix_enc_tag(&c->out, IX_SQ_EXECUTE);
     ix_enc_tag(&c->out, IX_SQ_RELEASE);
     ix_enc_tag(&c->out, IX_SQ_EOT);
     ixc_reply r;
     memset(&r, 0, sizeof r);
-    int rc = simple_request(c, mark, &r);
+    rc = simple_request(c, mark, &r);
     if (rc != IX_OK) return rc;
     if (r.sqlcode) return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
     c->changes = r.rows;

@@ -151,8 +151,16 @@ int ix_prepare(ix_conn *c, const char *sql, int len, ix_stmt **out) {
     s->fetch_buffer = c->fetch_buffer;
     s->readahead = c->readahead;
 
+    const char *wire;
+    size_t wn;
+    int rc = ixc_sql_to_db(c, sql, n, &wire, &wn);
+    if (rc != IX_OK) {
+        s->conn = NULL;
+        ix_finalize(s);
+        return rc;
+    }
     size_t mark = ixc_mark(c);
-    ix_enc_prepare(&c->out, &c->caps, s->nparams, sql, n);
+    ix_enc_prepare(&c->out, &c->caps, s->nparams, wire, wn);
     ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
     ix_enc_tag(&c->out, IX_SQ_WANTDONE);
     ix_enc_tag(&c->out, IX_SQ_EOT);
@@ -160,7 +168,7 @@ int ix_prepare(ix_conn *c, const char *sql, int len, ix_stmt **out) {
     ixc_reply r;
     memset(&r, 0, sizeof r);
     r.want_describe = 1;
-    int rc = ixc_flush(c);
+    rc = ixc_flush(c);
     if (rc == IX_OK) rc = ixc_drain(c);
     if (rc == IX_OK) rc = ixc_read_reply(c, &r);
     if (rc == IX_OK && r.sqlcode) rc = ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
@@ -174,6 +182,7 @@ int ix_prepare(ix_conn *c, const char *sql, int len, ix_stmt **out) {
     }
     s->id = r.stmt_id;
     s->stmt_type = r.stmt_type;
+    s->tuple_size = r.tuple_size;
     s->is_cursor = r.stmt_type == IX_STMT_SELECT ||
                    (r.ncols > 0 && r.stmt_type != IX_STMT_INSERT && r.stmt_type != IX_STMT_UPDATE &&
                     r.stmt_type != IX_STMT_DELETE);
@@ -278,10 +287,27 @@ int ix_bind_bool(ix_stmt *s, int i, int v) {
     return param_done(s, p, IX_T_BOOLEAN, 0);
 }
 
-static int bind_bytes(ix_stmt *s, int i, const void *b, int n, ix_destructor del) {
+static int bind_bytes(ix_stmt *s, int i, const void *b, int n, ix_destructor del, int text) {
     int rc;
     ixc_param *p = param_at(s, i, &rc);
     size_t len = b && n < 0 ? strlen(b) : (size_t)(n < 0 ? 0 : n);
+    ix_wbuf conv;
+    ix_wbuf_init(&conv, NULL);
+    if (p && b && text && s->conn->cv_to_db != (iconv_t)-1) {
+        /* Text goes to the database in its code set. */
+        rc = ixc_convert(s->conn->cv_to_db, b, len, &conv);
+        if (rc != IX_OK) {
+            ix_wbuf_free(&conv);
+            if (del != IX_STATIC && del != IX_TRANSIENT) del((void *)(uintptr_t)b);
+            return ixc_fail(s->conn, rc,
+                            rc == IX_ENOMEM ? "out of memory"
+                                            : "parameter %d has a character that the database "
+                                              "code set cannot hold",
+                            i);
+        }
+    }
+    const void *bytes = conv.data ? conv.data : b;
+    if (conv.data) len = conv.len;
     if (p && !b)
         rc = ixc_fail(s->conn, IX_EMISUSE, "NULL pointer bound (use ix_bind_null)");
     else if (p && len > 32767)
@@ -289,9 +315,10 @@ static int bind_bytes(ix_stmt *s, int i, const void *b, int n, ix_destructor del
             ixc_fail(s->conn, IX_ERANGE, "a bound string is limited to 32767 bytes (got %zu)", len);
     else if (p) {
         ix_put_i16(&p->val, (int)len);
-        ix_put_bytes(&p->val, b, len);
+        ix_put_bytes(&p->val, bytes, len);
         rc = param_done(s, p, IX_T_VARCHAR, 0);
     }
+    ix_wbuf_free(&conv);
     /* The bytes are copied into the request form at once: IX_STATIC and
      * IX_TRANSIENT behave alike, and a destructor is called right away. */
     if (del != IX_STATIC && del != IX_TRANSIENT && b) del((void *)(uintptr_t)b);
@@ -299,11 +326,11 @@ static int bind_bytes(ix_stmt *s, int i, const void *b, int n, ix_destructor del
 }
 
 int ix_bind_text(ix_stmt *s, int i, const char *str, int n, ix_destructor del) {
-    return bind_bytes(s, i, str, n, del);
+    return bind_bytes(s, i, str, n, del, 1);
 }
 
 int ix_bind_blob(ix_stmt *s, int i, const void *b, int n, ix_destructor del) {
-    return bind_bytes(s, i, b, n < 0 ? 0 : n, del);
+    return bind_bytes(s, i, b, n < 0 ? 0 : n, del, 0);
 }
 
 int ix_bind_decimal_text(ix_stmt *s, int i, const char *str, int n) {
@@ -509,14 +536,46 @@ static void encode_bind(ix_stmt *s) {
 
 /* ---- execution -------------------------------------------------------------- */
 
+/* ---- fetch-buffer sizing ---------------------------------------------------
+ * A static size is sent as it is. IX_FETCH_AUTO starts at IX_FETCH_AUTO_MIN
+ * (Informix's own default; at least one row, from the describe's tuple size)
+ * and doubles after each full reply (the cursor did not end in it) while the
+ * round trip is significant: while the smallest send-to-first-byte time seen
+ * on the cursor is at least 1/IXC_AUTO_RATIO of the time the reply took to
+ * arrive and be decoded, from its first byte to its last (so round trips
+ * end up costing at most about 6% on top of the transfer). Over a high-latency link a large result
+ * therefore reaches big batches in a few round trips; once the transfer
+ * time dominates, growth stops; a result that fits in the first reply never
+ * asks for more. The size never exceeds IX_FETCH_AUTO_MAX. */
+
+#define IXC_AUTO_RATIO 16
+
+static int32_t fetch_size(const ix_stmt *s) {
+    return s->fetch_buffer == IX_FETCH_AUTO ? s->auto_size : s->fetch_buffer;
+}
+
+void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_us, int last) {
+    if (rtt_us < 0) rtt_us = 0;
+    if (xfer_us < 0) xfer_us = 0;
+    if (s->rtt_min_us < 0 || rtt_us < s->rtt_min_us) s->rtt_min_us = rtt_us;
+    if (s->fetch_buffer != IX_FETCH_AUTO || last) return;
+    if (asked < s->auto_size) return; /* an older, smaller request: already grown */
+    if (s->rtt_min_us * IXC_AUTO_RATIO < xfer_us) return;
+    int64_t next = (int64_t)s->auto_size * 2;
+    s->auto_size = (int32_t)(next > IX_FETCH_AUTO_MAX ? IX_FETCH_AUTO_MAX : next);
+}
+
 static void send_fetch(ix_stmt *s) {
     ix_conn *c = s->conn;
+    int32_t size = fetch_size(s);
     size_t mark = ixc_mark(c);
     ix_enc_id(&c->out, s->id);
-    ix_enc_nfetch(&c->out, s->fetch_buffer);
+    ix_enc_nfetch(&c->out, size);
     ix_enc_tag(&c->out, IX_SQ_EOT);
     ixc_traced(c, mark);
     if (ixc_push_pend(c, PEND_FETCH, s) == IX_OK) {
+        c->pend[(c->pend_head + c->pend_len - 1) % c->pend_cap].asked = size;
+        s->last_asked = size;
         s->inflight++;
         s->fetches++;
     }
@@ -562,6 +621,12 @@ static int open_cursor(ix_stmt *s) {
     ixc_traced(c, mark);
     s->fetches = 0;
     s->fetch_done = 0;
+    s->roundtrips = 0;
+    s->bytes_in = 0;
+    s->rtt_min_us = -1;
+    s->auto_size = s->tuple_size > IX_FETCH_AUTO_MIN
+                       ? (s->tuple_size > IX_FETCH_AUTO_MAX ? IX_FETCH_AUTO_MAX : s->tuple_size)
+                       : IX_FETCH_AUTO_MIN;
     int rc = ixc_flush(c);
     if (rc == IX_OK) rc = ixc_drain(c);
     /* The first fetch goes out right behind the OPEN (one round trip). */
@@ -728,7 +793,9 @@ int ix_finalize(ix_stmt *s) {
 int ix_stmt_set_fetch_buffer(ix_stmt *s, int32_t bytes) {
     int rc = stmt_check(s);
     if (rc) return rc;
-    if (bytes < 1) return ixc_fail(s->conn, IX_EINVAL, "fetch buffer must be at least 1 byte");
+    if (bytes < 1 && bytes != IX_FETCH_AUTO)
+        return ixc_fail(s->conn, IX_EINVAL,
+                        "fetch buffer must be at least 1 byte (or IX_FETCH_AUTO)");
     s->fetch_buffer = bytes;
     return IX_OK;
 }
@@ -744,6 +811,20 @@ int ix_stmt_set_readahead(ix_stmt *s, int depth) {
 
 int64_t ix_stmt_fetch_count(const ix_stmt *s) {
     return s ? s->fetches : 0;
+}
+
+int64_t ix_stmt_fetch_roundtrips(const ix_stmt *s) {
+    return s ? s->roundtrips : 0;
+}
+
+int64_t ix_stmt_fetch_bytes(const ix_stmt *s) {
+    return s ? s->bytes_in : 0;
+}
+
+int32_t ix_stmt_fetch_size(const ix_stmt *s) {
+    if (!s) return 0;
+    if (s->last_asked) return s->last_asked;
+    return s->fetch_buffer == IX_FETCH_AUTO ? IX_FETCH_AUTO_MIN : s->fetch_buffer;
 }
 
 int64_t ix_changes(const ix_stmt *s) {
@@ -810,6 +891,19 @@ static int make_text(ix_stmt *s, ixc_col *col) {
     ix_wbuf_reset(&col->text);
     ix_fmt fmt = {s->conn ? s->conn->dbdate : NULL, NULL};
     int rc = ix_value_format(col->vt, col_bytes(s, col), col->len, &fmt, &col->text);
+    if (rc == IX_OK && s->conn && s->conn->cv_from_db != (iconv_t)-1 &&
+        ixc_is_char_type(col->vt.code) && !col->text.err) {
+        /* Character values come back in the client's code set. */
+        ix_wbuf t;
+        ix_wbuf_init(&t, NULL);
+        rc = ixc_convert(s->conn->cv_from_db, col->text.data, col->text.len, &t);
+        if (rc == IX_OK) {
+            ix_wbuf_free(&col->text);
+            col->text = t;
+        } else {
+            ix_wbuf_free(&t);
+        }
+    }
     if (rc == IX_OK) ix_put_u8(&col->text, 0);
     if (rc == IX_OK && col->text.err) rc = IX_ENOMEM;
     if (rc != IX_OK) return rc;
@@ -1080,6 +1174,9 @@ static int bind_arrays_row(ix_stmt *s, int64_t row, void *ud) {
                 break;
             case IX_ARRAY_INT32:
                 rc = ix_bind_int64(s, k + 1, ((const int32_t *)col->values)[row]);
+                break;
+            case IX_ARRAY_DATE:
+                rc = ix_bind_date(s, k + 1, ((const int32_t *)col->values)[row]);
                 break;
             case IX_ARRAY_DOUBLE:
                 rc = ix_bind_double(s, k + 1, ((const double *)col->values)[row]);

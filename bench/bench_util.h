@@ -1,0 +1,65 @@
+/* bench_util.h: timing and statistics shared by the libixdb benchmarks:
+ * a monotonic clock, the median and interquartile range of the rounds, and
+ * the ixd they run against (tests/client/ixd_proc.h). */
+#ifndef IX_BENCH_UTIL_H
+#define IX_BENCH_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ixd_proc.h"
+#include "ixdb.h"
+
+static inline double bench_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int bench_cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Quantile q (0..1) of n sorted values, linear interpolation. */
+static inline double bench_quantile(const double *v, int n, double q) {
+    double pos = q * (n - 1);
+    int i = (int)pos;
+    if (i + 1 >= n) return v[n - 1];
+    return v[i] + (v[i + 1] - v[i]) * (pos - i);
+}
+
+typedef struct bench_stat {
+    double median, q1, q3;
+} bench_stat;
+
+static inline bench_stat bench_stats(const double *samples, int n) {
+    double *v = malloc((size_t)n * sizeof *v);
+    bench_stat st = {0, 0, 0};
+    if (!v || n == 0) {
+        free(v);
+        return st;
+    }
+    memcpy(v, samples, (size_t)n * sizeof *v);
+    qsort(v, (size_t)n, sizeof *v, bench_cmp);
+    st.median = bench_quantile(v, n, 0.5);
+    st.q1 = bench_quantile(v, n, 0.25);
+    st.q3 = bench_quantile(v, n, 0.75);
+    free(v);
+    return st;
+}
+
+#define BENCH_CHECK(conn, call)                                                                    \
+    do {                                                                                           \
+        int rc_ = (call);                                                                          \
+        if (rc_ < 0) {                                                                             \
+            fprintf(stderr, "%s:%d: %s: rc=%d %s\n", __FILE__, __LINE__, #call, rc_,               \
+                    ix_errmsg(conn));                                                              \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+#endif

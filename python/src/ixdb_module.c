@@ -1,0 +1,2122 @@
+/*
+ * ixdb_module.c: the C part of the Python DB-API 2.0 driver (module
+ * ixdb._ixdb), written on libixdb's public API (include/ixdb.h) only.
+ *
+ * Objects: Connection, Cursor, Months (YEAR TO MONTH intervals) and the
+ * PEP 249 exception classes. Rows are built here, column by column, from the
+ * statement's current row; the GIL is released around every call that may
+ * wait for the network. See docs/python.md.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <datetime.h>
+#include <structmember.h>
+
+#include <ixdb.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Informix type codes (ix_column_type). */
+enum {
+    IXT_CHAR = 0,
+    IXT_SMALLINT = 1,
+    IXT_INTEGER = 2,
+    IXT_FLOAT = 3,
+    IXT_SMALLFLOAT = 4,
+    IXT_DECIMAL = 5,
+    IXT_SERIAL = 6,
+    IXT_DATE = 7,
+    IXT_MONEY = 8,
+    IXT_DATETIME = 10,
+    IXT_BYTE = 11,
+    IXT_TEXT = 12,
+    IXT_VARCHAR = 13,
+    IXT_INTERVAL = 14,
+    IXT_NCHAR = 15,
+    IXT_NVARCHAR = 16,
+    IXT_INT8 = 17,
+    IXT_SERIAL8 = 18,
+    IXT_LVARCHAR = 43,
+    IXT_BOOLEAN = 45,
+    IXT_BIGINT = 52,
+    IXT_BIGSERIAL = 53,
+};
+
+/* Statement types (sqlstype.h) that need special handling. */
+enum {
+    ST_DATABASE = 1,
+    ST_SELECT = 2,
+    ST_INSERT = 6,
+    ST_CREATE_DB = 12,
+    ST_DROP_DB = 13,
+    ST_CLOSE_DB = 31,
+    ST_UPDATE_ALL = 33,
+    ST_BEGIN = 34,
+    ST_COMMIT = 35,
+    ST_ROLLBACK = 36,
+    ST_START_DB = 38,
+};
+
+/* Day number of 1970-01-01 (day 0 is 1899-12-31). */
+#define UNIX_EPOCH_DAY 25568
+
+/* ---- module state (single-phase init: one interpreter) -------------------- */
+
+static PyObject *Warning_, *Error, *InterfaceError, *DatabaseError, *DataError, *OperationalError,
+    *IntegrityError, *InternalError, *ProgrammingError, *NotSupportedError;
+static PyObject *DecimalType; /* decimal.Decimal */
+static PyTypeObject MonthsType;
+static PyTypeObject ConnectionType;
+static PyTypeObject CursorType;
+
+/* ---- Months ---------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD long long months;
+} MonthsObject;
+
+static PyObject *months_new_value(long long m) {
+    MonthsObject *o = PyObject_New(MonthsObject, &MonthsType);
+    if (o) o->months = m;
+    return (PyObject *)o;
+}
+
+static PyObject *Months_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"months", "years", NULL};
+    long long months = 0, years = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|LL:Months", kwlist, &months, &years)) return NULL;
+    if (years > 999999999 || years < -999999999 || months > 11999999999LL ||
+        months < -11999999999LL) {
+        PyErr_SetString(PyExc_OverflowError, "Months out of range");
+        return NULL;
+    }
+    MonthsObject *o = (MonthsObject *)type->tp_alloc(type, 0);
+    if (o) o->months = years * 12 + months;
+    return (PyObject *)o;
+}
+
+static PyObject *Months_repr(PyObject *self) {
+    return PyUnicode_FromFormat("ixdb.Months(%lld)", ((MonthsObject *)self)->months);
+}
+
+static PyObject *Months_str(PyObject *self) {
+    long long m = ((MonthsObject *)self)->months;
+    unsigned long long a = m < 0 ? (unsigned long long)-m : (unsigned long long)m;
+    return PyUnicode_FromFormat("%s%llu-%02llu", m < 0 ? "-" : "", a / 12, a % 12);
+}
+
+static Py_hash_t Months_hash(PyObject *self) {
+    Py_hash_t h = (Py_hash_t)((MonthsObject *)self)->months * 1000003 + 0x4d6f;
+    return h == -1 ? -2 : h;
+}
+
+static PyObject *Months_richcompare(PyObject *a, PyObject *b, int op) {
+    if (!PyObject_TypeCheck(a, &MonthsType) || !PyObject_TypeCheck(b, &MonthsType))
+        Py_RETURN_NOTIMPLEMENTED;
+    long long x = ((MonthsObject *)a)->months, y = ((MonthsObject *)b)->months;
+    Py_RETURN_RICHCOMPARE(x, y, op);
+}
+
+static PyObject *Months_int(PyObject *self) {
+    return PyLong_FromLongLong(((MonthsObject *)self)->months);
+}
+
+static PyObject *Months_neg(PyObject *self) {
+    return months_new_value(-((MonthsObject *)self)->months);
+}
+
+static PyObject *Months_add(PyObject *a, PyObject *b) {
+    if (!PyObject_TypeCheck(a, &MonthsType) || !PyObject_TypeCheck(b, &MonthsType))
+        Py_RETURN_NOTIMPLEMENTED;
+    return months_new_value(((MonthsObject *)a)->months + ((MonthsObject *)b)->months);
+}
+
+static PyObject *Months_sub(PyObject *a, PyObject *b) {
+    if (!PyObject_TypeCheck(a, &MonthsType) || !PyObject_TypeCheck(b, &MonthsType))
+        Py_RETURN_NOTIMPLEMENTED;
+    return months_new_value(((MonthsObject *)a)->months - ((MonthsObject *)b)->months);
+}
+
+static PyObject *Months_years(PyObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLongLong(((MonthsObject *)self)->months / 12);
+}
+
+static PyObject *Months_reduce(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return Py_BuildValue("O(L)", Py_TYPE(self), ((MonthsObject *)self)->months);
+}
+
+static PyMemberDef Months_members[] = {
+    {"months", T_LONGLONG, offsetof(MonthsObject, months), READONLY, "the signed number of months"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef Months_getset[] = {
+    {"years", Months_years, NULL, "whole years (truncated toward zero)", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef Months_methods[] = {
+    {"__reduce__", Months_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyNumberMethods Months_as_number = {
+    .nb_add = Months_add,
+    .nb_subtract = Months_sub,
+    .nb_negative = Months_neg,
+    .nb_int = Months_int,
+    .nb_index = Months_int,
+};
+
+static PyTypeObject MonthsType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ixdb.Months",
+    .tp_basicsize = sizeof(MonthsObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Months(months=0, years=0): an INTERVAL YEAR TO MONTH value",
+    .tp_new = Months_new,
+    .tp_repr = Months_repr,
+    .tp_str = Months_str,
+    .tp_hash = Months_hash,
+    .tp_richcompare = Months_richcompare,
+    .tp_members = Months_members,
+    .tp_getset = Months_getset,
+    .tp_methods = Months_methods,
+    .tp_as_number = &Months_as_number,
+};
+
+/* ---- Connection and Cursor structures -------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD ix_conn *conn; /* NULL once closed */
+    int autocommit;              /* the DB-API setting */
+    int nolog;                   /* BEGIN WORK gave -256: no transactions */
+    int busy;                    /* a call with the GIL released is running */
+    const char *encoding;        /* NULL: UTF-8 fast path (blob bytes) */
+    char encbuf[64];
+    ix_stmt **zombies; /* statements to finalize when the connection is free */
+    size_t nzombies, capzombies;
+} ConnectionObject;
+
+typedef struct {
+    int type, enclen, kind;
+} colinfo;
+
+enum {
+    K_INT,
+    K_FLOAT,
+    K_DEC,
+    K_DATE,
+    K_CHAR,
+    K_BOOL,
+    K_DT,
+    K_IV,
+    K_BYTES,
+    K_OTHER,
+};
+
+typedef struct {
+    PyObject_HEAD ConnectionObject *conn;
+    ix_stmt *stmt;
+    PyObject *sql; /* the text stmt was prepared from */
+    int stmt_type;
+    int ncols;
+    colinfo *cols;
+    int has_rows; /* a result set is open and not exhausted */
+    int closed;
+    PyObject *description; /* tuple or None */
+    PyObject *typenames;   /* list or None */
+    PyObject *errors;      /* list of (row, sqlcode) of the last executemany */
+    PyObject *lastrowid;
+    long long rowcount;
+    Py_ssize_t arraysize;
+    /* GIL predictor: rows read from the current batch and the last batch's size */
+    int64_t last_rt;
+    long since, batch_est;
+    int release_next;
+} CursorObject;
+
+/* ---- errors ------------------------------------------------------------------ */
+
+static PyObject *class_for_sqlcode(int sqlcode) {
+    switch (sqlcode) {
+    case -239:
+    case -268:
+    case -371:
+    case -391:
+    case -530:
+    case -691:
+    case -692:
+    case -703: return IntegrityError;
+    case -201:
+    case -202:
+    case -206:
+    case -217:
+    case -236:
+    case -254:
+    case -255:
+    case -260:
+    case -273:
+    case -310:
+    case -316:
+    case -319:
+    case -324:
+    case -328:
+    case -330:
+    case -349:
+    case -354:
+    case -404:
+    case -410:
+    case -425:
+    case -481:
+    case -482:
+    case -535:
+    case -623:
+    case -674:
+    case -728:
+    case -83: return ProgrammingError;
+    case -284: return DataError;
+    case -999: return NotSupportedError;
+    case -208: return InternalError;
+    case -107:
+    case -143:
+    case -154:
+    case -213:
+    case -240:
+    case -243:
+    case -244:
+    case -256:
+    case -271:
+    case -329:
+    case -346:
+    case -377:
+    case -387:
+    case -408:
+    case -761:
+    case -908:
+    case -951:
+    case -952:
+    case -25580: return OperationalError;
+    default:
+        if (sqlcode <= -1200 && sqlcode >= -1299) return DataError;
+        return DatabaseError;
+    }
+}
+
+static PyObject *class_for_rc(int rc, int sqlcode) {
+    switch (rc) {
+    case IX_ESQL: return class_for_sqlcode(sqlcode);
+    case IX_ECONN:
+    case IX_ETIMEOUT:
+    case IX_ETLS:
+    case IX_EPROTO: return OperationalError;
+    case IX_EINVAL:
+    case IX_ERANGE: return DataError;
+    case IX_EMISUSE: return InterfaceError;
+    case IX_ENOMEM: return InternalError;
+    default: return sqlcode ? class_for_sqlcode(sqlcode) : DatabaseError;
+    }
+}
+
+/* Raises cls(msg) with the attributes of a libixdb failure. Returns NULL. */
+static PyObject *raise_full(PyObject *cls, const char *msg, int errcode, int sqlcode, int isam,
+                            const char *sqlstate, int offset) {
+    PyObject *m = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
+    if (!m) return NULL;
+    PyObject *e = PyObject_CallOneArg(cls, m);
+    Py_DECREF(m);
+    if (!e) return NULL;
+    PyObject *v;
+    if ((v = PyLong_FromLong(sqlcode)) && !PyObject_SetAttrString(e, "sqlcode", v)) {
+        Py_DECREF(v);
+        v = PyLong_FromLong(isam);
+        if (v && !PyObject_SetAttrString(e, "isamcode", v)) {
+            Py_DECREF(v);
+            v = PyUnicode_FromString(sqlstate);
+            if (v && !PyObject_SetAttrString(e, "sqlstate", v)) {
+                Py_DECREF(v);
+                v = PyLong_FromLong(offset);
+                if (v && !PyObject_SetAttrString(e, "offset", v)) {
+                    Py_DECREF(v);
+                    v = PyLong_FromLong(errcode);
+                    if (v && !PyObject_SetAttrString(e, "errcode", v)) {
+                        Py_DECREF(v);
+                        PyErr_SetObject(cls, e);
+                        Py_DECREF(e);
+                        return NULL;
+                    }
+                }
+            }
+        }
+    }
+    Py_XDECREF(v);
+    Py_DECREF(e);
+    return NULL;
+}
+
+/* Raises the failure recorded on c (rc is the failing call's status). */
+static PyObject *raise_conn(ix_conn *c, int rc) {
+    int sqlcode = ix_sqlcode(c);
+    const char *msg = ix_errmsg(c);
+    char buf[96];
+    if (!msg || !*msg) {
+        snprintf(buf, sizeof buf, "%s", ix_rc_str(rc));
+        msg = buf;
+    }
+    return raise_full(class_for_rc(rc, sqlcode), msg, rc, sqlcode, ix_isamcode(c), ix_sqlstate(c),
+                      ix_erroffset(c));
+}
+
+static PyObject *raise_simple(PyObject *cls, const char *msg) {
+    return raise_full(cls, msg, 0, 0, 0, cls == InterfaceError ? "HY000" : "HY000", 0);
+}
+
+/* ---- connection helpers ---------------------------------------------------------- */
+
+static void conn_flush_zombies(ConnectionObject *co) {
+    for (size_t i = 0; i < co->nzombies; i++)
+        ix_finalize(co->zombies[i]);
+    co->nzombies = 0;
+}
+
+/* Finalizes a statement now, or later if another thread is using the
+ * connection (a cursor collected while its connection is busy). */
+static void conn_release_stmt(ConnectionObject *co, ix_stmt *s) {
+    if (!s) return;
+    if (!co || !co->busy || !co->conn) {
+        ix_finalize(s);
+        return;
+    }
+    if (co->nzombies == co->capzombies) {
+        size_t cap = co->capzombies ? co->capzombies * 2 : 8;
+        ix_stmt **z = realloc(co->zombies, cap * sizeof *z);
+        if (!z) return; /* leak rather than race */
+        co->zombies = z;
+        co->capzombies = cap;
+    }
+    co->zombies[co->nzombies++] = s;
+}
+
+/* Checks the connection is open and free; marks it busy. Returns 0 or -1. */
+static int conn_enter(ConnectionObject *co) {
+    if (!co->conn) {
+        raise_simple(InterfaceError, "the connection is closed");
+        return -1;
+    }
+    if (co->busy) {
+        raise_simple(ProgrammingError, "the connection is in use by another thread");
+        return -1;
+    }
+    co->busy = 1;
+    if (co->nzombies) conn_flush_zombies(co);
+    return 0;
+}
+
+static void conn_leave(ConnectionObject *co) {
+    co->busy = 0;
+}
+
+#define NOGIL(stmt)                                                                                \
+    do {                                                                                           \
+        Py_BEGIN_ALLOW_THREADS stmt;                                                               \
+        Py_END_ALLOW_THREADS                                                                       \
+    } while (0)
+
+/* Begins the implicit transaction of autocommit-off mode when none is open.
+ * Called with the connection entered. Returns 0 or -1 (exception set). */
+static int conn_maybe_begin(ConnectionObject *co, int stmt_type) {
+    if (co->autocommit || co->nolog) return 0;
+    switch (stmt_type) {
+    case ST_DATABASE:
+    case ST_CREATE_DB:
+    case ST_DROP_DB:
+    case ST_CLOSE_DB:
+    case ST_START_DB:
+    case ST_BEGIN:
+    case ST_COMMIT:
+    case ST_ROLLBACK: return 0;
+    }
+    if (ix_autocommit(co->conn) != 1) return 0;
+    int rc;
+    NOGIL(rc = ix_begin(co->conn));
+    if (rc == IX_OK) return 0;
+    if (rc == IX_ESQL && ix_sqlcode(co->conn) == -256) {
+        co->nolog = 1; /* unlogged database: statements commit one by one */
+        return 0;
+    }
+    if (rc == IX_ESQL && ix_sqlcode(co->conn) == -349) return 0; /* no database yet */
+    raise_conn(co->conn, rc);
+    return -1;
+}
+
+/* ---- dates and times --------------------------------------------------------------- */
+
+/* Days since 1970-01-01 of a civil date (H. Hinnant's algorithm). */
+static long long days_from_civil(long long y, unsigned m, unsigned d) {
+    y -= m <= 2;
+    const long long era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = (unsigned)(y - era * 400);
+    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (long long)doe - 719468;
+}
+
+static void civil_from_days(long long z, int *y, int *m, int *d) {
+    z += 719468;
+    const long long era = (z >= 0 ? z : z - 146096) / 146097;
+    const unsigned doe = (unsigned)(z - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const long long yy = (long long)yoe + era * 400;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+    *y = (int)(yy + (*m <= 2));
+}
+
+static PyObject *date_from_daynum(int64_t day) {
+    int y, m, d;
+    civil_from_days((long long)day - UNIX_EPOCH_DAY, &y, &m, &d);
+    if (y < 1 || y > 9999) {
+        char buf[80];
+        snprintf(buf, sizeof buf, "DATE day number %lld is outside datetime.date's range",
+                 (long long)day);
+        return raise_simple(DataError, buf);
+    }
+    return PyDate_FromDate(y, m, d);
+}
+
+/* Reads an unsigned decimal field after skipping separators. */
+static const char *read_field(const char *p, const char *end, long long *v, int *ndig) {
+    while (p < end && (*p < '0' || *p > '9'))
+        p++;
+    long long x = 0;
+    int n = 0;
+    while (p < end && *p >= '0' && *p <= '9') {
+        if (n < 18) x = x * 10 + (*p - '0');
+        n++;
+        p++;
+    }
+    *v = x;
+    if (ndig) *ndig = n;
+    return p;
+}
+
+/* DATETIME text ("YYYY-MM-DD hh:mm:ss.fffff" cut to the qualifier) to a
+ * datetime.time (qualifiers starting at HOUR or later) or datetime.datetime;
+ * missing leading fields are taken from 2000-01-01. */
+static PyObject *datetime_from_text(const char *t, size_t n, unsigned q) {
+    int start = (int)((q >> 4) & 0xf), endu = (int)(q & 0xf);
+    long long f[6] = {2000, 1, 1, 0, 0, 0};
+    long long us = 0;
+    const char *p = t, *e = t + n;
+    for (int u = start; u <= endu && u <= 10; u += 2)
+        p = read_field(p, e, &f[u / 2], NULL);
+    if (endu > 10) {
+        while (p < e && *p != '.')
+            p++;
+        int nd;
+        long long fr;
+        p = read_field(p, e, &fr, &nd);
+        if (nd > 6) {
+            for (; nd > 6; nd--)
+                fr /= 10;
+        }
+        for (; nd < 6; nd++)
+            fr *= 10;
+        us = fr;
+    }
+    PyObject *r;
+    if (start >= 6)
+        r = PyTime_FromTime((int)f[3], (int)f[4], (int)f[5], (int)us);
+    else
+        r = PyDateTime_FromDateAndTime((int)f[0], (int)f[1], (int)f[2], (int)f[3], (int)f[4],
+                                       (int)f[5], (int)us);
+    if (!r && PyErr_ExceptionMatches(PyExc_ValueError)) {
+        PyErr_Clear();
+        return raise_simple(DataError, "DATETIME value outside Python's datetime range");
+    }
+    return r;
+}
+
+/* INTERVAL text to ixdb.Months (YEAR/MONTH class) or datetime.timedelta. */
+static PyObject *interval_from_text(const char *t, size_t n, unsigned q) {
+    int start = (int)((q >> 4) & 0xf), endu = (int)(q & 0xf);
+    const char *p = t, *e = t + n;
+    while (p < e && *p == ' ')
+        p++;
+    int neg = 0;
+    if (p < e && *p == '-') {
+        neg = 1;
+        p++;
+    }
+    if (start <= 2) {
+        long long y = 0, m = 0;
+        if (start == 0) p = read_field(p, e, &y, NULL);
+        if (endu >= 2) p = read_field(p, e, &m, NULL);
+        long long tot = y * 12 + m;
+        return months_new_value(neg ? -tot : tot);
+    }
+    long long f[6] = {0, 0, 0, 0, 0, 0};
+    for (int u = start; u <= endu && u <= 10; u += 2)
+        p = read_field(p, e, &f[u / 2], NULL);
+    long long us = 0;
+    if (endu > 10) {
+        while (p < e && *p != '.')
+            p++;
+        int nd;
+        p = read_field(p, e, &us, &nd);
+        for (; nd > 6; nd--)
+            us /= 10;
+        for (; nd < 6; nd++)
+            us *= 10;
+    }
+    long long secs = f[3] * 3600 + f[4] * 60 + f[5];
+    long long days = f[2] + secs / 86400;
+    secs %= 86400;
+    if (days > 999999999) return raise_simple(DataError, "INTERVAL outside timedelta's range");
+    if (neg) return PyDelta_FromDSU(-(int)days, -(int)secs, -(int)us);
+    return PyDelta_FromDSU((int)days, (int)secs, (int)us);
+}
+
+/* ---- DECIMAL / MONEY from the tuple bytes ----------------------------------------- */
+
+/* The tuple form (docs/types.md): byte 0 sign and base-100 exponent, then
+ * base-100 pairs (complemented for negative values). Exact; never a double.
+ * scale 0xff (floating) drops trailing fraction zeros, otherwise exactly
+ * `scale` fraction digits are kept. */
+static PyObject *decimal_from_raw(const uint8_t *p, size_t n, int scale) {
+    if (n < 1 || n > 18) return raise_simple(DataError, "malformed DECIMAL value");
+    uint8_t pr[17];
+    size_t k = n - 1;
+    memcpy(pr, p + 1, k);
+    int neg = !(p[0] & 0x80);
+    int exp = neg ? (int)((p[0] ^ 0x7f) & 0x7f) - 64 : (int)(p[0] & 0x7f) - 64;
+    if (neg) {
+        long j = (long)k - 1;
+        while (j >= 0 && pr[j] == 0)
+            j--;
+        if (j >= 0) {
+            pr[j] = (uint8_t)(100 - pr[j]);
+            for (long i = 0; i < j; i++)
+                pr[i] = (uint8_t)(99 - pr[i]);
+        }
+    }
+    char digits[40];
+    size_t nd = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (pr[i] > 99) return raise_simple(DataError, "malformed DECIMAL value");
+        digits[nd++] = (char)('0' + pr[i] / 10);
+        digits[nd++] = (char)('0' + pr[i] % 10);
+    }
+    long pos = 2L * exp; /* the point is after digit pos */
+    /* integer part, fraction part */
+    char out[400];
+    size_t o = 0;
+    int allzero = 1;
+    for (size_t i = 0; i < nd; i++)
+        if (digits[i] != '0') allzero = 0;
+    if (neg && !allzero) out[o++] = '-';
+    /* integer digits */
+    size_t io = o;
+    for (long i = 0; i < pos && o < 200; i++) {
+        char ch = i < (long)nd ? digits[i] : '0';
+        if (o == io && ch == '0') continue; /* leading zeros */
+        out[o++] = ch;
+    }
+    if (o == io) out[o++] = '0';
+    /* fraction digits */
+    char frac[300];
+    long nf = 0;
+    for (long i = pos < 0 ? pos : pos; i < (long)nd && nf < 280; i++)
+        frac[nf++] = i < 0 ? '0' : digits[i];
+    if (scale == 0xff || scale < 0) {
+        while (nf > 0 && frac[nf - 1] == '0')
+            nf--;
+    } else {
+        while (nf > scale && frac[nf - 1] == '0')
+            nf--;
+        while (nf < scale && nf < 280)
+            frac[nf++] = '0';
+    }
+    if (nf > 0) {
+        out[o++] = '.';
+        memcpy(out + o, frac, (size_t)nf);
+        o += (size_t)nf;
+    }
+    PyObject *s = PyUnicode_FromStringAndSize(out, (Py_ssize_t)o);
+    if (!s) return NULL;
+    PyObject *r = PyObject_CallOneArg(DecimalType, s);
+    Py_DECREF(s);
+    return r;
+}
+
+/* ---- fetching ------------------------------------------------------------------- */
+
+static int kind_of(int type) {
+    switch (type) {
+    case IXT_SMALLINT:
+    case IXT_INTEGER:
+    case IXT_SERIAL:
+    case IXT_INT8:
+    case IXT_SERIAL8:
+    case IXT_BIGINT:
+    case IXT_BIGSERIAL: return K_INT;
+    case IXT_FLOAT:
+    case IXT_SMALLFLOAT: return K_FLOAT;
+    case IXT_DECIMAL:
+    case IXT_MONEY: return K_DEC;
+    case IXT_DATE: return K_DATE;
+    case IXT_CHAR:
+    case IXT_NCHAR:
+    case IXT_VARCHAR:
+    case IXT_NVARCHAR:
+    case IXT_LVARCHAR: return K_CHAR;
+    case IXT_BOOLEAN: return K_BOOL;
+    case IXT_DATETIME: return K_DT;
+    case IXT_INTERVAL: return K_IV;
+    case IXT_BYTE:
+    case IXT_TEXT: return K_BYTES;
+    default: return K_OTHER;
+    }
+}
+
+static PyObject *col_error(ix_stmt *s, int rc) {
+    ix_conn *c = ix_stmt_conn(s);
+    if (c) return raise_conn(c, rc);
+    return raise_simple(DataError, ix_rc_str(rc));
+}
+
+static PyObject *fetch_value(CursorObject *cu, int i) {
+    ix_stmt *s = cu->stmt;
+    const colinfo *ci = &cu->cols[i];
+    int64_t iv;
+    double dv;
+    int rc;
+    switch (ci->kind) {
+    case K_INT:
+        rc = ix_column_get_int64(s, i, &iv);
+        if (rc == IX_OK) return PyLong_FromLongLong(iv);
+        if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
+        return col_error(s, rc);
+    case K_FLOAT:
+        rc = ix_column_get_double(s, i, &dv);
+        if (rc == IX_OK) return PyFloat_FromDouble(dv);
+        if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
+        return col_error(s, rc);
+    case K_BOOL:
+        rc = ix_column_get_int64(s, i, &iv);
+        if (rc == IX_OK) return PyBool_FromLong(iv != 0);
+        if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
+        return col_error(s, rc);
+    case K_DATE:
+        rc = ix_column_get_int64(s, i, &iv);
+        if (rc == IX_OK) return date_from_daynum(iv);
+        if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
+        return col_error(s, rc);
+    case K_CHAR: {
+        if (!cu->conn->encoding) {
+            size_t n;
+            const char *b = ix_column_blob(s, i, &n);
+            if (!b) {
+                if (ix_column_is_null(s, i)) Py_RETURN_NONE;
+                return col_error(s, IX_EINVAL);
+            }
+            return PyUnicode_DecodeUTF8(b, (Py_ssize_t)n, "surrogateescape");
+        }
+        const char *t = ix_column_text(s, i);
+        if (!t) {
+            if (ix_column_is_null(s, i)) Py_RETURN_NONE;
+            return col_error(s, IX_EINVAL);
+        }
+        return PyUnicode_Decode(t, (Py_ssize_t)ix_column_text_len(s, i), cu->conn->encoding,
+                                "surrogateescape");
+    }
+    case K_DEC:
+        if (ix_column_is_null(s, i)) Py_RETURN_NONE;
+        return decimal_from_raw(ix_column_raw(s, i), ix_column_bytes(s, i), ci->enclen & 0xff);
+    case K_DT:
+    case K_IV: {
+        if (ix_column_is_null(s, i)) Py_RETURN_NONE;
+        const char *t = ix_column_text(s, i);
+        if (!t) return col_error(s, IX_EINVAL);
+        size_t n = ix_column_text_len(s, i);
+        return ci->kind == K_DT ? datetime_from_text(t, n, (unsigned)ci->enclen)
+                                : interval_from_text(t, n, (unsigned)ci->enclen);
+    }
+    case K_BYTES:
+        if (ix_column_is_null(s, i)) Py_RETURN_NONE;
+        return PyBytes_FromStringAndSize(ix_column_raw(s, i), (Py_ssize_t)ix_column_bytes(s, i));
+    default: {
+        if (ix_column_is_null(s, i)) Py_RETURN_NONE;
+        const char *t = ix_column_text(s, i);
+        if (!t) return col_error(s, IX_EINVAL);
+        return PyUnicode_DecodeUTF8(t, (Py_ssize_t)ix_column_text_len(s, i), "surrogateescape");
+    }
+    }
+}
+
+static PyObject *build_row(CursorObject *cu) {
+    PyObject *row = PyTuple_New(cu->ncols);
+    if (!row) return NULL;
+    for (int i = 0; i < cu->ncols; i++) {
+        PyObject *v = fetch_value(cu, i);
+        if (!v) {
+            Py_DECREF(row);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(row, i, v);
+    }
+    return row;
+}
+
+/* ix_step with the GIL released when the step is likely to wait for the
+ * network: on the first step and when the rows of the current batch are
+ * used up (predicted from the size of the previous batch, using
+ * ix_stmt_fetch_roundtrips to see batch boundaries). Called with the
+ * connection entered. */
+static int cursor_step(CursorObject *cu) {
+    int rc;
+    ix_stmt *s = cu->stmt;
+    if (cu->release_next) {
+        NOGIL(rc = ix_step(s));
+    } else {
+        rc = ix_step(s);
+    }
+    int64_t rt = ix_stmt_fetch_roundtrips(s);
+    if (rt != cu->last_rt) {
+        cu->batch_est = cu->since;
+        cu->since = 0;
+        cu->last_rt = rt;
+    }
+    cu->since++;
+    cu->release_next = cu->since >= cu->batch_est;
+    return rc;
+}
+
+/* ---- binding ---------------------------------------------------------------------- */
+
+enum { P_NULL, P_INT, P_DOUBLE, P_BOOL, P_TEXT, P_BLOB, P_DEC, P_DATE, P_DT, P_IV };
+
+typedef struct {
+    int kind;
+    int n;         /* byte length of text kinds */
+    unsigned qual; /* P_DT / P_IV */
+    union {
+        int64_t i;
+        double d;
+        size_t off; /* text kinds: offset in the arena */
+    } u;
+} pval;
+
+typedef struct {
+    char *data;
+    size_t len, cap;
+} arena;
+
+static int arena_put(arena *a, const char *s, size_t n, size_t *off) {
+    if (a->len + n + 1 > a->cap) {
+        size_t cap = a->cap ? a->cap : 4096;
+        while (cap < a->len + n + 1)
+            cap *= 2;
+        char *d = realloc(a->data, cap);
+        if (!d) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        a->data = d;
+        a->cap = cap;
+    }
+    memcpy(a->data + a->len, s, n);
+    a->data[a->len + n] = 0;
+    *off = a->len;
+    a->len += n + 1;
+    return 0;
+}
+
+static int text_val(pval *v, arena *a, int kind, const char *s, size_t n) {
+    if (n > 32767) {
+        raise_simple(DataError, "a bound string or bytes value is longer than 32767 bytes");
+        return -1;
+    }
+    v->kind = kind;
+    v->n = (int)n;
+    return arena_put(a, s, n, &v->u.off);
+}
+
+static int convert_param(ConnectionObject *co, PyObject *o, pval *v, arena *a) {
+    char buf[64];
+    v->qual = 0;
+    if (o == Py_None) {
+        v->kind = P_NULL;
+        return 0;
+    }
+    if (PyBool_Check(o)) {
+        v->kind = P_BOOL;
+        v->u.i = o == Py_True;
+        return 0;
+    }
+    if (PyLong_Check(o)) {
+        int overflow;
+        long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (x == -1 && PyErr_Occurred()) return -1;
+        if (!overflow) {
+            v->kind = P_INT;
+            v->u.i = x;
+            return 0;
+        }
+        PyObject *s = PyObject_Str(o);
+        if (!s) return -1;
+        Py_ssize_t n;
+        const char *t = PyUnicode_AsUTF8AndSize(s, &n);
+        int r = t ? text_val(v, a, P_DEC, t, (size_t)n) : -1;
+        Py_DECREF(s);
+        return r;
+    }
+    if (PyFloat_Check(o)) {
+        v->kind = P_DOUBLE;
+        v->u.d = PyFloat_AS_DOUBLE(o);
+        return 0;
+    }
+    if (PyUnicode_Check(o)) {
+        if (!co->encoding) {
+            Py_ssize_t n;
+            const char *t = PyUnicode_AsUTF8AndSize(o, &n);
+            if (t) return text_val(v, a, P_TEXT, t, (size_t)n);
+            PyErr_Clear();
+        }
+        PyObject *b =
+            PyUnicode_AsEncodedString(o, co->encoding ? co->encoding : "utf-8", "surrogateescape");
+        if (!b) return -1;
+        int r = text_val(v, a, P_TEXT, PyBytes_AS_STRING(b), (size_t)PyBytes_GET_SIZE(b));
+        Py_DECREF(b);
+        return r;
+    }
+    if (PyBytes_Check(o))
+        return text_val(v, a, P_BLOB, PyBytes_AS_STRING(o), (size_t)PyBytes_GET_SIZE(o));
+    if (PyByteArray_Check(o) || PyMemoryView_Check(o)) {
+        Py_buffer view;
+        if (PyObject_GetBuffer(o, &view, PyBUF_SIMPLE) < 0) return -1;
+        int r = text_val(v, a, P_BLOB, view.buf, (size_t)view.len);
+        PyBuffer_Release(&view);
+        return r;
+    }
+    if (PyDateTime_Check(o)) {
+        int us = PyDateTime_DATE_GET_MICROSECOND(o);
+        int n =
+            snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d", PyDateTime_GET_YEAR(o),
+                     PyDateTime_GET_MONTH(o), PyDateTime_GET_DAY(o), PyDateTime_DATE_GET_HOUR(o),
+                     PyDateTime_DATE_GET_MINUTE(o), PyDateTime_DATE_GET_SECOND(o));
+        if (us) n += snprintf(buf + n, sizeof buf - (size_t)n, ".%05d", us / 10);
+        if (text_val(v, a, P_DT, buf, (size_t)n) < 0) return -1;
+        v->qual = ix_qualifier_dt(IX_UNIT_YEAR, us ? IX_UNIT_FRAC(5) : IX_UNIT_SECOND);
+        return 0;
+    }
+    if (PyDate_Check(o)) {
+        v->kind = P_DATE;
+        v->u.i = days_from_civil(PyDateTime_GET_YEAR(o), (unsigned)PyDateTime_GET_MONTH(o),
+                                 (unsigned)PyDateTime_GET_DAY(o)) +
+                 UNIX_EPOCH_DAY;
+        return 0;
+    }
+    if (PyTime_Check(o)) {
+        int us = PyDateTime_TIME_GET_MICROSECOND(o);
+        int n = snprintf(buf, sizeof buf, "%02d:%02d:%02d", PyDateTime_TIME_GET_HOUR(o),
+                         PyDateTime_TIME_GET_MINUTE(o), PyDateTime_TIME_GET_SECOND(o));
+        if (us) n += snprintf(buf + n, sizeof buf - (size_t)n, ".%05d", us / 10);
+        if (text_val(v, a, P_DT, buf, (size_t)n) < 0) return -1;
+        v->qual = ix_qualifier_dt(IX_UNIT_HOUR, us ? IX_UNIT_FRAC(5) : IX_UNIT_SECOND);
+        return 0;
+    }
+    if (PyDelta_Check(o)) {
+        long long days = PyDateTime_DELTA_GET_DAYS(o);
+        long long secs = PyDateTime_DELTA_GET_SECONDS(o);
+        long long us = PyDateTime_DELTA_GET_MICROSECONDS(o);
+        int neg = days < 0;
+        if (neg) { /* negate: -(d, s, us) normalised to non-negative fields */
+            long long tot_s = -(days * 86400 + secs);
+            long long tot_us = -us;
+            if (tot_us < 0) {
+                tot_us += 1000000;
+                tot_s -= 1;
+            }
+            days = tot_s / 86400;
+            secs = tot_s % 86400;
+            us = tot_us;
+        }
+        int n = snprintf(buf, sizeof buf, "%s%lld %02lld:%02lld:%02lld", neg ? "-" : "", days,
+                         secs / 3600, secs / 60 % 60, secs % 60);
+        if (us) n += snprintf(buf + n, sizeof buf - (size_t)n, ".%05lld", us / 10);
+        if (text_val(v, a, P_IV, buf, (size_t)n) < 0) return -1;
+        v->qual = ix_qualifier_iv(9, IX_UNIT_DAY, us ? IX_UNIT_FRAC(5) : IX_UNIT_SECOND);
+        return 0;
+    }
+    if (PyObject_TypeCheck(o, &MonthsType)) {
+        long long m = ((MonthsObject *)o)->months;
+        unsigned long long am = m < 0 ? (unsigned long long)-m : (unsigned long long)m;
+        int n = snprintf(buf, sizeof buf, "%s%llu-%02llu", m < 0 ? "-" : "", am / 12, am % 12);
+        if (text_val(v, a, P_IV, buf, (size_t)n) < 0) return -1;
+        v->qual = ix_qualifier_iv(9, IX_UNIT_YEAR, IX_UNIT_MONTH);
+        return 0;
+    }
+    int isdec = PyObject_IsInstance(o, DecimalType);
+    if (isdec < 0) return -1;
+    if (isdec) {
+        PyObject *fin = PyObject_CallMethod(o, "is_finite", NULL);
+        if (!fin) return -1;
+        int ok = PyObject_IsTrue(fin);
+        Py_DECREF(fin);
+        if (!ok) {
+            raise_simple(DataError, "DECIMAL cannot hold NaN or Infinity");
+            return -1;
+        }
+        PyObject *s = PyObject_Str(o);
+        if (!s) return -1;
+        Py_ssize_t n;
+        const char *t = PyUnicode_AsUTF8AndSize(s, &n);
+        int r = t ? text_val(v, a, P_DEC, t, (size_t)n) : -1;
+        Py_DECREF(s);
+        return r;
+    }
+    PyErr_Format(ProgrammingError, "cannot bind a value of type %.100s", Py_TYPE(o)->tp_name);
+    return -1;
+}
+
+/* Binds one converted value (no Python calls: safe without the GIL). */
+static int bind_pval(ix_stmt *s, int i, const pval *v, const char *base, ix_destructor life) {
+    switch (v->kind) {
+    case P_NULL: return ix_bind_null(s, i);
+    case P_INT: return ix_bind_int64(s, i, v->u.i);
+    case P_DOUBLE: return ix_bind_double(s, i, v->u.d);
+    case P_BOOL: return ix_bind_bool(s, i, (int)v->u.i);
+    case P_DATE: return ix_bind_date(s, i, (int32_t)v->u.i);
+    case P_TEXT: return ix_bind_text(s, i, base + v->u.off, v->n, life);
+    case P_BLOB: return ix_bind_blob(s, i, base + v->u.off, v->n, life);
+    case P_DEC: return ix_bind_decimal_text(s, i, base + v->u.off, v->n);
+    case P_DT: return ix_bind_datetime_text(s, i, base + v->u.off, v->n, v->qual);
+    case P_IV: return ix_bind_interval_text(s, i, base + v->u.off, v->n, v->qual);
+    }
+    return IX_EINVAL;
+}
+
+/* Converts params (a sequence) into n values. Returns 0 or -1. */
+static int convert_row(ConnectionObject *co, PyObject *params, int nparams, pval *out, arena *a) {
+    PyObject *seq = PySequence_Fast(params, "parameters must be a sequence");
+    if (!seq) {
+        PyErr_Clear();
+        PyErr_SetString(ProgrammingError, "parameters must be a sequence (tuple or list)");
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n != nparams) {
+        Py_DECREF(seq);
+        PyErr_Format(ProgrammingError,
+                     "the statement has %d parameter(s) but %zd value(s) were given", nparams, n);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (convert_param(co, items[i], &out[i], a) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* ---- cursor ------------------------------------------------------------------------- */
+
+static void cursor_clear_result(CursorObject *cu) {
+    cu->has_rows = 0;
+    free(cu->cols);
+    cu->cols = NULL;
+    cu->ncols = 0;
+    Py_CLEAR(cu->description);
+    Py_CLEAR(cu->typenames);
+    cu->description = Py_NewRef(Py_None);
+    cu->typenames = Py_NewRef(Py_None);
+}
+
+static void cursor_drop_stmt(CursorObject *cu) {
+    if (cu->stmt) {
+        conn_release_stmt(cu->conn, cu->stmt);
+        cu->stmt = NULL;
+    }
+    Py_CLEAR(cu->sql);
+}
+
+static int cursor_check(CursorObject *cu) {
+    if (cu->closed) {
+        raise_simple(InterfaceError, "the cursor is closed");
+        return -1;
+    }
+    if (!cu->conn->conn) {
+        raise_simple(InterfaceError, "the connection is closed");
+        return -1;
+    }
+    return 0;
+}
+
+static const char *type_name(int t) {
+    switch (t) {
+    case IXT_CHAR: return "CHAR";
+    case IXT_SMALLINT: return "SMALLINT";
+    case IXT_INTEGER: return "INTEGER";
+    case IXT_FLOAT: return "FLOAT";
+    case IXT_SMALLFLOAT: return "SMALLFLOAT";
+    case IXT_DECIMAL: return "DECIMAL";
+    case IXT_SERIAL: return "SERIAL";
+    case IXT_DATE: return "DATE";
+    case IXT_MONEY: return "MONEY";
+    case 9: return "NULL";
+    case IXT_DATETIME: return "DATETIME";
+    case IXT_BYTE: return "BYTE";
+    case IXT_TEXT: return "TEXT";
+    case IXT_VARCHAR: return "VARCHAR";
+    case IXT_INTERVAL: return "INTERVAL";
+    case IXT_NCHAR: return "NCHAR";
+    case IXT_NVARCHAR: return "NVARCHAR";
+    case IXT_INT8: return "INT8";
+    case IXT_SERIAL8: return "SERIAL8";
+    case IXT_LVARCHAR: return "LVARCHAR";
+    case IXT_BOOLEAN: return "BOOLEAN";
+    case IXT_BIGINT: return "BIGINT";
+    case IXT_BIGSERIAL: return "BIGSERIAL";
+    default: return "UNKNOWN";
+    }
+}
+
+static const char *unit_name(int u) {
+    static const char *names[] = {"YEAR", "?", "MONTH",  "?", "DAY",   "?",
+                                  "HOUR", "?", "MINUTE", "?", "SECOND"};
+    if (u >= 0 && u <= 10) return names[u];
+    return "FRACTION";
+}
+
+/* "DECIMAL(10,2)", "DATETIME YEAR TO FRACTION(5)", "VARCHAR(64)", ... */
+static PyObject *full_type_name(int t, int len) {
+    const char *b = type_name(t);
+    switch (t) {
+    case IXT_CHAR:
+    case IXT_NCHAR:
+    case IXT_VARCHAR:
+    case IXT_NVARCHAR:
+    case IXT_LVARCHAR:
+        return PyUnicode_FromFormat("%s(%d)", b, len & (t == IXT_LVARCHAR ? 0x7fffffff : 0xffff));
+    case IXT_DECIMAL:
+    case IXT_MONEY:
+        if ((len & 0xff) == 0xff) return PyUnicode_FromFormat("%s(%d)", b, (len >> 8) & 0xff);
+        return PyUnicode_FromFormat("%s(%d,%d)", b, (len >> 8) & 0xff, len & 0xff);
+    case IXT_DATETIME:
+    case IXT_INTERVAL: {
+        int s = (len >> 4) & 0xf, e = len & 0xf, digits = (len >> 8) & 0xff;
+        char first[32], last[32];
+        snprintf(first, sizeof first, "%s", unit_name(s));
+        if (t == IXT_INTERVAL) {
+            /* leading precision = digits - the digits of the other fields */
+            int other = 0;
+            for (int u = s + 2; u <= e && u <= 10; u += 2)
+                other += 2;
+            if (e > 10) other += e - 10;
+            int lead = digits - other;
+            int deflead = s == 0 ? 4 : 2;
+            if (s <= 10 && lead != deflead)
+                snprintf(first, sizeof first, "%s(%d)", unit_name(s), lead);
+        }
+        if (e > 10)
+            snprintf(last, sizeof last, "FRACTION(%d)", e - 10);
+        else
+            snprintf(last, sizeof last, "%s", unit_name(e));
+        return PyUnicode_FromFormat("%s %s TO %s", b, first, last);
+    }
+    default: return PyUnicode_FromString(b);
+    }
+}
+
+/* Builds cols, description and typenames for a statement with rows. */
+static int cursor_describe(CursorObject *cu) {
+    int n = ix_column_count(cu->stmt);
+    cu->ncols = n;
+    cu->cols = calloc((size_t)(n ? n : 1), sizeof *cu->cols);
+    if (!cu->cols) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    PyObject *desc = PyTuple_New(n), *names = PyList_New(n);
+    if (!desc || !names) goto fail;
+    for (int i = 0; i < n; i++) {
+        int t = ix_column_type(cu->stmt, i), len = ix_column_enclen(cu->stmt, i);
+        cu->cols[i].type = t;
+        cu->cols[i].enclen = len;
+        cu->cols[i].kind = kind_of(t);
+        const char *nm = ix_column_name(cu->stmt, i);
+        PyObject *name =
+            PyUnicode_DecodeUTF8(nm ? nm : "", nm ? (Py_ssize_t)strlen(nm) : 0, "replace");
+        PyObject *dsize = Py_NewRef(Py_None), *isize = Py_NewRef(Py_None),
+                 *prec = Py_NewRef(Py_None), *scale = Py_NewRef(Py_None);
+        if (cu->cols[i].kind == K_CHAR) {
+            Py_SETREF(dsize, PyLong_FromLong(t == IXT_LVARCHAR ? len : len & 0xffff));
+            Py_SETREF(isize, Py_NewRef(dsize));
+        } else if (cu->cols[i].kind == K_DEC) {
+            Py_SETREF(prec, PyLong_FromLong((len >> 8) & 0xff));
+            if ((len & 0xff) != 0xff) Py_SETREF(scale, PyLong_FromLong(len & 0xff));
+        } else if (cu->cols[i].kind == K_INT || cu->cols[i].kind == K_FLOAT) {
+            int p = t == IXT_SMALLINT                       ? 5
+                    : (t == IXT_INTEGER || t == IXT_SERIAL) ? 10
+                    : t == IXT_FLOAT                        ? 53
+                    : t == IXT_SMALLFLOAT                   ? 24
+                                                            : 19;
+            Py_SETREF(prec, PyLong_FromLong(p));
+        }
+        PyObject *tup = Py_BuildValue("(NiNNNNO)", name, t, dsize, isize, prec, scale,
+                                      ix_column_notnull(cu->stmt, i) ? Py_False : Py_True);
+        if (!tup) goto fail;
+        PyTuple_SET_ITEM(desc, i, tup);
+        PyObject *tn = full_type_name(t, len);
+        if (!tn) goto fail;
+        PyList_SET_ITEM(names, i, tn);
+    }
+    Py_XSETREF(cu->description, desc);
+    Py_XSETREF(cu->typenames, names);
+    return 0;
+fail:
+    Py_XDECREF(desc);
+    Py_XDECREF(names);
+    return -1;
+}
+
+/* Prepares sql on the cursor (reusing the statement when the text is the
+ * same). Called with the connection entered. Returns 0 or -1. */
+static int cursor_prepare(CursorObject *cu, PyObject *sql) {
+    ConnectionObject *co = cu->conn;
+    if (cu->stmt && cu->sql && PyUnicode_Compare(cu->sql, sql) == 0) {
+        int rc = ix_reset(cu->stmt);
+        if (rc == IX_OK) return 0;
+        raise_conn(co->conn, rc);
+        return -1;
+    }
+    cursor_drop_stmt(cu);
+    Py_ssize_t n;
+    const char *text = PyUnicode_AsUTF8AndSize(sql, &n);
+    PyObject *encoded = NULL;
+    if (!text) return -1;
+    if (co->encoding) {
+        encoded = PyUnicode_AsEncodedString(sql, co->encoding, "strict");
+        if (!encoded) return -1;
+        text = PyBytes_AS_STRING(encoded);
+        n = PyBytes_GET_SIZE(encoded);
+    }
+    if (n > 0x7fffffff) {
+        Py_XDECREF(encoded);
+        raise_simple(ProgrammingError, "SQL text too long");
+        return -1;
+    }
+    ix_stmt *s = NULL;
+    int rc;
+    NOGIL(rc = ix_prepare(co->conn, text, (int)n, &s));
+    if (rc == IX_OK && ix_stmt_type(s) == ST_UPDATE_ALL && ix_column_count(s) > 0) {
+        /* Work-around: libixdb opens a cursor for an UPDATE without WHERE
+         * that ixd described with its SET columns (-481 on execute). */
+        ix_finalize(s);
+        s = NULL;
+        while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\n' || text[n - 1] == '\t' ||
+                         text[n - 1] == ';' || text[n - 1] == '\r'))
+            n--;
+        char *t2 = malloc((size_t)n + 16);
+        if (!t2) {
+            Py_XDECREF(encoded);
+            PyErr_NoMemory();
+            return -1;
+        }
+        memcpy(t2, text, (size_t)n);
+        memcpy(t2 + n, " WHERE 1=1", 11);
+        NOGIL(rc = ix_prepare(co->conn, t2, -1, &s));
+        free(t2);
+    }
+    Py_XDECREF(encoded);
+    if (rc != IX_OK) {
+        raise_conn(co->conn, rc);
+        return -1;
+    }
+    cu->stmt = s;
+    cu->sql = Py_NewRef(sql);
+    cu->stmt_type = ix_stmt_type(s);
+    return 0;
+}
+
+/* Statement kinds that are run as one-shot commands (database changes). */
+static int is_db_statement(int t) {
+    return t == ST_DATABASE || t == ST_CREATE_DB || t == ST_DROP_DB || t == ST_CLOSE_DB ||
+           t == ST_START_DB;
+}
+
+static void set_lastrowid(CursorObject *cu) {
+    int64_t v = 0;
+    if (cu->stmt_type == ST_INSERT) {
+        v = ix_last_serial8(cu->conn->conn);
+        if (!v) v = ix_last_serial(cu->conn->conn);
+    }
+    Py_XSETREF(cu->lastrowid, v ? PyLong_FromLongLong(v) : Py_NewRef(Py_None));
+    if (!cu->lastrowid) {
+        PyErr_Clear();
+        cu->lastrowid = Py_NewRef(Py_None);
+    }
+}
+
+static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *params) {
+    if (cursor_check(cu) < 0) return NULL;
+    if (!PyUnicode_Check(sql)) {
+        PyErr_SetString(ProgrammingError, "the SQL text must be a str");
+        return NULL;
+    }
+    ConnectionObject *co = cu->conn;
+    if (conn_enter(co) < 0) return NULL;
+    cursor_clear_result(cu);
+    cu->rowcount = -1;
+    Py_CLEAR(cu->errors);
+    Py_XSETREF(cu->lastrowid, Py_NewRef(Py_None));
+    pval small[16], *vals = small;
+    arena a = {NULL, 0, 0};
+    PyObject *ret = NULL;
+    if (cursor_prepare(cu, sql) < 0) goto out;
+    int np = ix_bind_parameter_count(cu->stmt);
+    if (params == Py_None || params == NULL) {
+        if (np > 0) {
+            PyErr_Format(ProgrammingError, "the statement has %d parameter(s) but none were given",
+                         np);
+            goto out;
+        }
+    } else {
+        if (np > 16 && !(vals = malloc(sizeof(pval) * (size_t)np))) {
+            PyErr_NoMemory();
+            goto out;
+        }
+        if (convert_row(co, params, np, vals, &a) < 0) goto out;
+        for (int i = 0; i < np; i++) {
+            int rc = bind_pval(cu->stmt, i + 1, &vals[i], a.data, IX_TRANSIENT);
+            if (rc != IX_OK) {
+                raise_conn(co->conn, rc);
+                goto out;
+            }
+        }
+    }
+    int rc;
+    if (is_db_statement(cu->stmt_type) && np == 0) {
+        /* DATABASE / CREATE DATABASE ...: a one-shot command. */
+        Py_ssize_t n;
+        const char *text = PyUnicode_AsUTF8AndSize(sql, &n);
+        if (!text) goto out;
+        NOGIL(rc = ix_exec(co->conn, text));
+        if (rc != IX_OK) {
+            raise_conn(co->conn, rc);
+            goto out;
+        }
+        cu->rowcount = ix_conn_changes(co->conn);
+        ret = Py_NewRef((PyObject *)cu);
+        goto out;
+    }
+    if (conn_maybe_begin(co, cu->stmt_type) < 0) goto out;
+    if (ix_column_count(cu->stmt) > 0) {
+        if (cursor_describe(cu) < 0) goto out;
+        cu->has_rows = 1;
+        cu->last_rt = 0;
+        cu->since = 0;
+        cu->batch_est = 0;
+        cu->release_next = 1;
+        ret = Py_NewRef((PyObject *)cu);
+        goto out;
+    }
+    NOGIL(rc = ix_step(cu->stmt));
+    if (rc != IX_DONE && rc != IX_ROW) {
+        raise_conn(co->conn, rc);
+        goto out;
+    }
+    cu->rowcount = ix_changes(cu->stmt);
+    set_lastrowid(cu);
+    ret = Py_NewRef((PyObject *)cu);
+out:
+    conn_leave(co);
+    if (vals != small) free(vals);
+    free(a.data);
+    return ret;
+}
+
+static PyObject *Cursor_execute(CursorObject *cu, PyObject *args) {
+    PyObject *sql, *params = NULL;
+    if (!PyArg_ParseTuple(args, "U|O:execute", &sql, &params)) return NULL;
+    return cursor_execute_impl(cu, sql, params);
+}
+
+/* executemany: rows are converted under the GIL into C values, then sent in
+ * pipelined batches with the GIL released. */
+typedef struct {
+    const pval *vals;
+    const char *base;
+    int np;
+    int64_t first;
+} batch_ctx;
+
+static int batch_bind_row(ix_stmt *s, int64_t row, void *ud) {
+    const batch_ctx *b = ud;
+    const pval *v = b->vals + (size_t)row * (size_t)b->np;
+    for (int i = 0; i < b->np; i++) {
+        int rc = bind_pval(s, i + 1, &v[i], b->base, IX_STATIC);
+        if (rc != IX_OK) return rc;
+    }
+    return 0;
+}
+
+#define BATCH_ROWS 8192
+
+/* Runs rows [0, nrows) of the converted chunk; fills codes. Uses
+ * ix_batch_execute_arrays when every column is INT64 / DOUBLE / TEXT (with
+ * NULLs), else ix_batch_execute with a binding callback. */
+static int run_chunk(ix_stmt *s, const pval *vals, const char *base, int np, int64_t nrows,
+                     int *codes, int64_t *nfailed) {
+    int use_arrays = np > 0;
+    int *kinds = calloc((size_t)(np ? np : 1), sizeof *kinds);
+    if (!kinds) return IX_ENOMEM;
+    for (int c = 0; c < np && use_arrays; c++) {
+        int k = P_NULL;
+        for (int64_t r = 0; r < nrows; r++) {
+            const pval *v = &vals[(size_t)r * (size_t)np + (size_t)c];
+            if (v->kind == P_NULL) continue;
+            int vk = v->kind;
+            if (vk == P_TEXT && (int)strlen(base + v->u.off) != v->n) vk = -1; /* NUL inside */
+            if (vk != P_INT && vk != P_DOUBLE && vk != P_TEXT) {
+                use_arrays = 0;
+                break;
+            }
+            if (k == P_NULL) k = vk;
+            if (k != vk) {
+                use_arrays = 0;
+                break;
+            }
+        }
+        kinds[c] = k == P_NULL ? P_INT : k;
+    }
+    int rc;
+    if (!use_arrays) {
+        batch_ctx b = {vals, base, np, 0};
+        free(kinds);
+        return ix_batch_execute(s, nrows, batch_bind_row, &b, codes, nfailed);
+    }
+    ix_array *cols = calloc((size_t)np, sizeof *cols);
+    void **bufs = calloc((size_t)np, sizeof *bufs);
+    unsigned char **nulls = calloc((size_t)np, sizeof *nulls);
+    rc = cols && bufs && nulls ? IX_OK : IX_ENOMEM;
+    for (int c = 0; c < np && rc == IX_OK; c++) {
+        size_t esz = kinds[c] == P_TEXT ? sizeof(char *) : 8;
+        bufs[c] = malloc(esz * (size_t)(nrows ? nrows : 1));
+        nulls[c] = malloc((size_t)(nrows ? nrows : 1));
+        if (!bufs[c] || !nulls[c]) {
+            rc = IX_ENOMEM;
+            break;
+        }
+        for (int64_t r = 0; r < nrows; r++) {
+            const pval *v = &vals[(size_t)r * (size_t)np + (size_t)c];
+            nulls[c][r] = v->kind == P_NULL;
+            if (kinds[c] == P_INT)
+                ((int64_t *)bufs[c])[r] = v->kind == P_NULL ? 0 : v->u.i;
+            else if (kinds[c] == P_DOUBLE)
+                ((double *)bufs[c])[r] = v->kind == P_NULL ? 0 : v->u.d;
+            else
+                ((const char **)bufs[c])[r] = v->kind == P_NULL ? NULL : base + v->u.off;
+        }
+        cols[c].kind = kinds[c] == P_INT      ? IX_ARRAY_INT64
+                       : kinds[c] == P_DOUBLE ? IX_ARRAY_DOUBLE
+                                              : IX_ARRAY_TEXT;
+        cols[c].values = bufs[c];
+        cols[c].is_null = nulls[c];
+    }
+    if (rc == IX_OK) rc = ix_batch_execute_arrays(s, nrows, cols, np, codes, nfailed);
+    for (int c = 0; c < np && bufs && nulls; c++) {
+        free(bufs[c]);
+        free(nulls[c]);
+    }
+    free(bufs);
+    free(nulls);
+    free(cols);
+    free(kinds);
+    return rc;
+}
+
+static PyObject *Cursor_executemany(CursorObject *cu, PyObject *args) {
+    PyObject *sql, *seq_of_params;
+    if (!PyArg_ParseTuple(args, "UO:executemany", &sql, &seq_of_params)) return NULL;
+    if (cursor_check(cu) < 0) return NULL;
+    ConnectionObject *co = cu->conn;
+    PyObject *it = PyObject_GetIter(seq_of_params);
+    if (!it) return NULL;
+    if (conn_enter(co) < 0) {
+        Py_DECREF(it);
+        return NULL;
+    }
+    cursor_clear_result(cu);
+    cu->rowcount = -1;
+    Py_CLEAR(cu->errors);
+    Py_XSETREF(cu->lastrowid, Py_NewRef(Py_None));
+    PyObject *ret = NULL, *errors = NULL;
+    pval *vals = NULL;
+    int *codes = NULL;
+    arena a = {NULL, 0, 0};
+    int64_t total = 0, changes = 0, nfailed_all = 0;
+    int first_code = 0, first_isam = 0, first_off = 0, first_rc = IX_OK;
+    int64_t first_row = -1;
+    char first_msg[600] = "", first_state[8] = "";
+    if (cursor_prepare(cu, sql) < 0) goto out;
+    if (ix_column_count(cu->stmt) > 0) {
+        raise_simple(ProgrammingError, "executemany() cannot run a statement that returns rows");
+        goto out;
+    }
+    if (conn_maybe_begin(co, cu->stmt_type) < 0) goto out;
+    int np = ix_bind_parameter_count(cu->stmt);
+    size_t rowsz = (size_t)(np ? np : 1);
+    vals = malloc(sizeof(pval) * rowsz * BATCH_ROWS);
+    codes = malloc(sizeof(int) * BATCH_ROWS);
+    errors = PyList_New(0);
+    if (!vals || !codes || !errors) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto out;
+    }
+    for (;;) {
+        int64_t n = 0;
+        a.len = 0;
+        PyObject *item;
+        while (n < BATCH_ROWS && (item = PyIter_Next(it))) {
+            int r = convert_row(co, item, np, vals + (size_t)n * rowsz, &a);
+            Py_DECREF(item);
+            if (r < 0) {
+                PyObject *et, *ev, *tb;
+                PyErr_Fetch(&et, &ev, &tb);
+                PyErr_NormalizeException(&et, &ev, &tb);
+                if (ev) {
+                    PyObject *ri = PyLong_FromLongLong(total + n);
+                    if (ri) PyObject_SetAttrString(ev, "rowindex", ri);
+                    Py_XDECREF(ri);
+                }
+                PyErr_Restore(et, ev, tb);
+                goto out;
+            }
+            n++;
+        }
+        if (PyErr_Occurred()) goto out;
+        if (n == 0) break;
+        int64_t nf = 0;
+        int rc;
+        for (int64_t r = 0; r < n; r++)
+            codes[r] = 0;
+        const pval *cv = vals;
+        const char *base = a.data;
+        ix_stmt *s = cu->stmt;
+        NOGIL(rc = run_chunk(s, cv, base, np, n, codes, &nf));
+        changes += ix_changes(s);
+        if (rc == IX_ESQL) {
+            if (first_row < 0) {
+                first_rc = rc;
+                first_code = ix_sqlcode(co->conn);
+                first_isam = ix_isamcode(co->conn);
+                first_off = ix_erroffset(co->conn);
+                snprintf(first_msg, sizeof first_msg, "%s", ix_errmsg(co->conn));
+                snprintf(first_state, sizeof first_state, "%s", ix_sqlstate(co->conn));
+            }
+            for (int64_t r = 0; r < n; r++)
+                if (codes[r]) {
+                    if (first_row < 0) first_row = total + r;
+                    PyObject *e = Py_BuildValue("(Li)", (long long)(total + r), codes[r]);
+                    if (!e || PyList_Append(errors, e) < 0) {
+                        Py_XDECREF(e);
+                        goto out;
+                    }
+                    Py_DECREF(e);
+                }
+            nfailed_all += nf;
+        } else if (rc != IX_OK) {
+            /* connection error: rows from ix_batch_replied on got no reply */
+            int64_t replied = ix_batch_replied(s);
+            raise_conn(co->conn, rc);
+            PyObject *et, *ev, *tb;
+            PyErr_Fetch(&et, &ev, &tb);
+            PyErr_NormalizeException(&et, &ev, &tb);
+            if (ev) {
+                PyObject *ri = PyLong_FromLongLong(total + replied);
+                if (ri) PyObject_SetAttrString(ev, "rowindex", ri);
+                Py_XDECREF(ri);
+                PyObject_SetAttrString(ev, "errors", errors);
+            }
+            PyErr_Restore(et, ev, tb);
+            cu->rowcount = changes;
+            cu->errors = Py_NewRef(errors);
+            goto out;
+        }
+        total += n;
+    }
+    cu->rowcount = changes;
+    set_lastrowid(cu);
+    cu->errors = Py_NewRef(errors);
+    if (first_row >= 0) {
+        char msg[800];
+        char *cut = strstr(first_msg, " (batch row "); /* chunk-relative: replaced */
+        if (cut) *cut = 0;
+        snprintf(msg, sizeof msg, "%s (executemany: %lld of %lld rows failed, first row %lld)",
+                 first_msg, (long long)nfailed_all, (long long)total, (long long)first_row);
+        raise_full(class_for_rc(first_rc, first_code), msg, first_rc, first_code, first_isam,
+                   first_state, first_off);
+        PyObject *et, *ev, *tb;
+        PyErr_Fetch(&et, &ev, &tb);
+        PyErr_NormalizeException(&et, &ev, &tb);
+        if (ev) {
+            PyObject *ri = PyLong_FromLongLong(first_row);
+            if (ri) PyObject_SetAttrString(ev, "rowindex", ri);
+            Py_XDECREF(ri);
+            PyObject_SetAttrString(ev, "errors", errors);
+        }
+        PyErr_Restore(et, ev, tb);
+        goto out;
+    }
+    ret = Py_NewRef((PyObject *)cu);
+out:
+    conn_leave(co);
+    Py_DECREF(it);
+    Py_XDECREF(errors);
+    free(vals);
+    free(codes);
+    free(a.data);
+    return ret;
+}
+
+/* Fetches up to max rows (max < 0: all) into a list, or one row (as_one). */
+static PyObject *cursor_fetch(CursorObject *cu, Py_ssize_t max, int as_one) {
+    if (cursor_check(cu) < 0) return NULL;
+    if (!cu->stmt || cu->description == Py_None || !cu->description) {
+        raise_simple(ProgrammingError, "no result set: execute a query first");
+        return NULL;
+    }
+    PyObject *list = NULL;
+    if (!as_one && !(list = PyList_New(0))) return NULL;
+    if (!cu->has_rows) return as_one ? Py_NewRef(Py_None) : list;
+    ConnectionObject *co = cu->conn;
+    if (conn_enter(co) < 0) {
+        Py_XDECREF(list);
+        return NULL;
+    }
+    Py_ssize_t got = 0;
+    PyObject *ret = NULL;
+    while (max < 0 || got < max) {
+        int rc = cursor_step(cu);
+        if (rc == IX_DONE) {
+            cu->has_rows = 0;
+            break;
+        }
+        if (rc != IX_ROW) {
+            cu->has_rows = 0;
+            raise_conn(co->conn, rc);
+            goto out;
+        }
+        PyObject *row = build_row(cu);
+        if (!row) goto out;
+        if (as_one) {
+            ret = row;
+            goto out;
+        }
+        if (PyList_Append(list, row) < 0) {
+            Py_DECREF(row);
+            goto out;
+        }
+        Py_DECREF(row);
+        got++;
+    }
+    if (as_one)
+        ret = Py_NewRef(Py_None);
+    else
+        ret = Py_NewRef(list);
+out:
+    conn_leave(co);
+    Py_XDECREF(list);
+    return ret;
+}
+
+static PyObject *Cursor_fetchone(CursorObject *cu, PyObject *unused) {
+    (void)unused;
+    return cursor_fetch(cu, 1, 1);
+}
+
+static PyObject *Cursor_fetchmany(CursorObject *cu, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"size", NULL};
+    Py_ssize_t size = cu->arraysize;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|n:fetchmany", kwlist, &size)) return NULL;
+    if (size < 0) size = 0;
+    return cursor_fetch(cu, size, 0);
+}
+
+static PyObject *Cursor_fetchall(CursorObject *cu, PyObject *unused) {
+    (void)unused;
+    return cursor_fetch(cu, -1, 0);
+}
+
+static PyObject *Cursor_iternext(CursorObject *cu) {
+    PyObject *r = cursor_fetch(cu, 1, 1);
+    if (r == Py_None) {
+        Py_DECREF(r);
+        return NULL; /* StopIteration */
+    }
+    return r;
+}
+
+static PyObject *Cursor_close(CursorObject *cu, PyObject *unused) {
+    (void)unused;
+    if (cu->closed) Py_RETURN_NONE;
+    if (cu->conn->busy) return raise_simple(ProgrammingError, "the connection is in use");
+    cu->closed = 1;
+    cursor_drop_stmt(cu);
+    cursor_clear_result(cu);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Cursor_callproc(CursorObject *cu, PyObject *args) {
+    PyObject *name, *params = NULL;
+    if (!PyArg_ParseTuple(args, "U|O:callproc", &name, &params)) return NULL;
+    Py_ssize_t n = 0;
+    if (params && params != Py_None) {
+        n = PySequence_Size(params);
+        if (n < 0) return NULL;
+    }
+    PyObject *marks = PyUnicode_FromString("");
+    for (Py_ssize_t i = 0; marks && i < n; i++)
+        Py_SETREF(marks, PyUnicode_FromFormat("%U%s?", marks, i ? ", " : ""));
+    if (!marks) return NULL;
+    PyObject *sql = PyUnicode_FromFormat("EXECUTE PROCEDURE %U(%U)", name, marks);
+    Py_DECREF(marks);
+    if (!sql) return NULL;
+    PyObject *r = cursor_execute_impl(cu, sql, n ? params : NULL);
+    Py_DECREF(sql);
+    if (!r) return NULL;
+    Py_DECREF(r);
+    if (!params || params == Py_None) Py_RETURN_NONE;
+    return PySequence_Tuple(params);
+}
+
+static PyObject *Cursor_noop(CursorObject *cu, PyObject *args) {
+    (void)cu;
+    (void)args;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Cursor_enter(CursorObject *cu, PyObject *unused) {
+    (void)unused;
+    return Py_NewRef((PyObject *)cu);
+}
+
+static PyObject *Cursor_exit(CursorObject *cu, PyObject *args) {
+    (void)args;
+    PyObject *r = Cursor_close(cu, NULL);
+    if (!r) return NULL;
+    Py_DECREF(r);
+    Py_RETURN_FALSE;
+}
+
+static PyObject *Cursor_iter(PyObject *self) {
+    return Py_NewRef(self);
+}
+
+static void Cursor_dealloc(CursorObject *cu) {
+    PyObject_GC_UnTrack(cu);
+    if (cu->stmt) conn_release_stmt(cu->conn, cu->stmt);
+    cu->stmt = NULL;
+    free(cu->cols);
+    Py_CLEAR(cu->sql);
+    Py_CLEAR(cu->description);
+    Py_CLEAR(cu->typenames);
+    Py_CLEAR(cu->errors);
+    Py_CLEAR(cu->lastrowid);
+    Py_CLEAR(cu->conn);
+    Py_TYPE(cu)->tp_free((PyObject *)cu);
+}
+
+static int Cursor_traverse(CursorObject *cu, visitproc visit, void *arg) {
+    Py_VISIT(cu->conn);
+    Py_VISIT(cu->errors);
+    return 0;
+}
+
+static PyObject *Cursor_get_description(CursorObject *cu, void *c) {
+    (void)c;
+    return Py_NewRef(cu->description ? cu->description : Py_None);
+}
+static PyObject *Cursor_get_typenames(CursorObject *cu, void *c) {
+    (void)c;
+    return Py_NewRef(cu->typenames ? cu->typenames : Py_None);
+}
+static PyObject *Cursor_get_rowcount(CursorObject *cu, void *c) {
+    (void)c;
+    return PyLong_FromLongLong(cu->rowcount);
+}
+static PyObject *Cursor_get_lastrowid(CursorObject *cu, void *c) {
+    (void)c;
+    return Py_NewRef(cu->lastrowid ? cu->lastrowid : Py_None);
+}
+static PyObject *Cursor_get_errors(CursorObject *cu, void *c) {
+    (void)c;
+    if (!cu->errors) return PyList_New(0);
+    return Py_NewRef(cu->errors);
+}
+static PyObject *Cursor_get_connection(CursorObject *cu, void *c) {
+    (void)c;
+    return Py_NewRef((PyObject *)cu->conn);
+}
+static PyObject *Cursor_get_closed(CursorObject *cu, void *c) {
+    (void)c;
+    return PyBool_FromLong(cu->closed || !cu->conn->conn);
+}
+static PyObject *Cursor_get_fetch_stats(CursorObject *cu, void *c) {
+    (void)c;
+    if (!cu->stmt) Py_RETURN_NONE;
+    return Py_BuildValue("{sLsLsLsi}", "requests", (long long)ix_stmt_fetch_count(cu->stmt),
+                         "roundtrips", (long long)ix_stmt_fetch_roundtrips(cu->stmt), "bytes",
+                         (long long)ix_stmt_fetch_bytes(cu->stmt), "buffer",
+                         (int)ix_stmt_fetch_size(cu->stmt));
+}
+
+static PyGetSetDef Cursor_getset[] = {
+    {"description", (getter)Cursor_get_description, NULL, "PEP 249 column descriptions", NULL},
+    {"typenames", (getter)Cursor_get_typenames, NULL, "Informix type names of the columns", NULL},
+    {"rowcount", (getter)Cursor_get_rowcount, NULL, "rows affected by the last execute", NULL},
+    {"lastrowid", (getter)Cursor_get_lastrowid, NULL, "SERIAL/SERIAL8/BIGSERIAL of the INSERT",
+     NULL},
+    {"errors", (getter)Cursor_get_errors, NULL, "(row, sqlcode) of the last executemany", NULL},
+    {"connection", (getter)Cursor_get_connection, NULL, "the cursor's connection", NULL},
+    {"closed", (getter)Cursor_get_closed, NULL, "True once closed", NULL},
+    {"fetch_stats", (getter)Cursor_get_fetch_stats, NULL, "NFETCH counters of the cursor", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMemberDef Cursor_members[] = {
+    {"arraysize", T_PYSSIZET, offsetof(CursorObject, arraysize), 0, "rows per fetchmany()"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyMethodDef Cursor_methods[] = {
+    {"execute", (PyCFunction)Cursor_execute, METH_VARARGS, "execute(sql, params=None)"},
+    {"executemany", (PyCFunction)Cursor_executemany, METH_VARARGS,
+     "executemany(sql, seq_of_params): pipelined batch"},
+    {"fetchone", (PyCFunction)Cursor_fetchone, METH_NOARGS, NULL},
+    {"fetchmany", (PyCFunction)(void (*)(void))Cursor_fetchmany, METH_VARARGS | METH_KEYWORDS,
+     NULL},
+    {"fetchall", (PyCFunction)Cursor_fetchall, METH_NOARGS, NULL},
+    {"close", (PyCFunction)Cursor_close, METH_NOARGS, NULL},
+    {"callproc", (PyCFunction)Cursor_callproc, METH_VARARGS, "callproc(name, params=())"},
+    {"setinputsizes", (PyCFunction)Cursor_noop, METH_VARARGS, "no-op"},
+    {"setoutputsize", (PyCFunction)Cursor_noop, METH_VARARGS, "no-op"},
+    {"__enter__", (PyCFunction)Cursor_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)Cursor_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject CursorType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ixdb.Cursor",
+    .tp_basicsize = sizeof(CursorObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "A DB-API 2.0 cursor (create with Connection.cursor())",
+    .tp_dealloc = (destructor)Cursor_dealloc,
+    .tp_traverse = (traverseproc)Cursor_traverse,
+    .tp_iter = Cursor_iter,
+    .tp_iternext = (iternextfunc)Cursor_iternext,
+    .tp_methods = Cursor_methods,
+    .tp_members = Cursor_members,
+    .tp_getset = Cursor_getset,
+};
+
+/* ---- connection ---------------------------------------------------------------------- */
+
+static PyObject *Connection_cursor(ConnectionObject *co, PyObject *unused) {
+    (void)unused;
+    if (!co->conn) return raise_simple(InterfaceError, "the connection is closed");
+    CursorObject *cu = PyObject_GC_New(CursorObject, &CursorType);
+    if (!cu) return NULL;
+    cu->conn = (ConnectionObject *)Py_NewRef((PyObject *)co);
+    cu->stmt = NULL;
+    cu->sql = NULL;
+    cu->stmt_type = -1;
+    cu->ncols = 0;
+    cu->cols = NULL;
+    cu->has_rows = 0;
+    cu->closed = 0;
+    cu->description = Py_NewRef(Py_None);
+    cu->typenames = Py_NewRef(Py_None);
+    cu->errors = NULL;
+    cu->lastrowid = Py_NewRef(Py_None);
+    cu->rowcount = -1;
+    cu->arraysize = 1;
+    cu->last_rt = 0;
+    cu->since = cu->batch_est = 0;
+    cu->release_next = 1;
+    PyObject_GC_Track(cu);
+    return (PyObject *)cu;
+}
+
+static PyObject *conn_txn(ConnectionObject *co, int commit) {
+    if (conn_enter(co) < 0) return NULL;
+    int rc = IX_OK;
+    if (ix_autocommit(co->conn) == 0) {
+        if (commit)
+            NOGIL(rc = ix_commit(co->conn));
+        else
+            NOGIL(rc = ix_rollback(co->conn));
+    }
+    conn_leave(co);
+    if (rc != IX_OK) return raise_conn(co->conn, rc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Connection_commit(ConnectionObject *co, PyObject *unused) {
+    (void)unused;
+    return conn_txn(co, 1);
+}
+
+static PyObject *Connection_rollback(ConnectionObject *co, PyObject *unused) {
+    (void)unused;
+    return conn_txn(co, 0);
+}
+
+static PyObject *Connection_close(ConnectionObject *co, PyObject *unused) {
+    (void)unused;
+    if (!co->conn) Py_RETURN_NONE;
+    if (co->busy) return raise_simple(ProgrammingError, "the connection is in use");
+    conn_flush_zombies(co);
+    ix_conn *c = co->conn;
+    co->conn = NULL;
+    NOGIL(ix_close(c));
+    Py_RETURN_NONE;
+}
+
+static PyObject *Connection_enter(ConnectionObject *co, PyObject *unused) {
+    (void)unused;
+    return Py_NewRef((PyObject *)co);
+}
+
+/* Leaving the block commits (or rolls back on an exception) and closes. */
+static PyObject *Connection_exit(ConnectionObject *co, PyObject *args) {
+    PyObject *et = Py_None, *ev = Py_None, *tb = Py_None;
+    if (!PyArg_ParseTuple(args, "|OOO", &et, &ev, &tb)) return NULL;
+    if (co->conn) {
+        PyObject *r = et == Py_None ? Connection_commit(co, NULL) : Connection_rollback(co, NULL);
+        if (!r) {
+            if (et != Py_None)
+                PyErr_Clear();
+            else {
+                PyObject *x, *y, *z;
+                PyErr_Fetch(&x, &y, &z);
+                PyObject *c = Connection_close(co, NULL);
+                Py_XDECREF(c);
+                PyErr_Restore(x, y, z);
+                return NULL;
+            }
+        }
+        Py_XDECREF(r);
+        PyObject *c = Connection_close(co, NULL);
+        if (!c) return NULL;
+        Py_DECREF(c);
+    }
+    Py_RETURN_FALSE;
+}
+
+static PyObject *Connection_get_autocommit(ConnectionObject *co, void *c) {
+    (void)c;
+    return PyBool_FromLong(co->autocommit);
+}
+
+static int Connection_set_autocommit(ConnectionObject *co, PyObject *v, void *c) {
+    (void)c;
+    if (!v) {
+        PyErr_SetString(PyExc_AttributeError, "cannot delete autocommit");
+        return -1;
+    }
+    int on = PyObject_IsTrue(v);
+    if (on < 0) return -1;
+    if (on && !co->autocommit && co->conn && ix_autocommit(co->conn) == 0 && !co->nolog) {
+        PyObject *r = conn_txn(co, 1); /* switching on commits the open transaction */
+        if (!r) return -1;
+        Py_DECREF(r);
+    }
+    co->autocommit = on;
+    return 0;
+}
+
+static PyObject *Connection_get_closed(ConnectionObject *co, void *c) {
+    (void)c;
+    return PyBool_FromLong(co->conn == NULL);
+}
+
+static PyObject *Connection_get_server(ConnectionObject *co, void *c) {
+    if (!co->conn) return raise_simple(InterfaceError, "the connection is closed");
+    return PyUnicode_FromString(c ? ix_server_version(co->conn) : ix_server_name(co->conn));
+}
+
+static PyObject *Connection_get_in_transaction(ConnectionObject *co, void *c) {
+    (void)c;
+    if (!co->conn) Py_RETURN_FALSE;
+    return PyBool_FromLong(ix_autocommit(co->conn) == 0);
+}
+
+static PyGetSetDef Connection_getset[] = {
+    {"autocommit", (getter)Connection_get_autocommit, (setter)Connection_set_autocommit,
+     "True: every statement commits by itself", NULL},
+    {"closed", (getter)Connection_get_closed, NULL, NULL, NULL},
+    {"server_name", (getter)Connection_get_server, NULL, "DBSERVERNAME from the login", NULL},
+    {"server_version", (getter)Connection_get_server, NULL, "server version banner", "v"},
+    {"in_transaction", (getter)Connection_get_in_transaction, NULL,
+     "True while a transaction is open", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef Connection_methods[] = {
+    {"cursor", (PyCFunction)Connection_cursor, METH_NOARGS, NULL},
+    {"commit", (PyCFunction)Connection_commit, METH_NOARGS, NULL},
+    {"rollback", (PyCFunction)Connection_rollback, METH_NOARGS, NULL},
+    {"close", (PyCFunction)Connection_close, METH_NOARGS, NULL},
+    {"__enter__", (PyCFunction)Connection_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)Connection_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static void Connection_dealloc(ConnectionObject *co) {
+    conn_flush_zombies(co);
+    free(co->zombies);
+    if (co->conn) ix_close(co->conn);
+    Py_TYPE(co)->tp_free((PyObject *)co);
+}
+
+static PyTypeObject ConnectionType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ixdb.Connection",
+    .tp_basicsize = sizeof(ConnectionObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A DB-API 2.0 connection (create with ixdb.connect())",
+    .tp_dealloc = (destructor)Connection_dealloc,
+    .tp_methods = Connection_methods,
+    .tp_getset = Connection_getset,
+};
+
+/* _connect(dsn, autocommit, encoding): the keyword handling is in Python. */
+static PyObject *mod_connect(PyObject *mod, PyObject *args) {
+    (void)mod;
+    const char *dsn, *encoding = NULL;
+    int autocommit = 0;
+    if (!PyArg_ParseTuple(args, "sp|z:_connect", &dsn, &autocommit, &encoding)) return NULL;
+    ix_conn *c = NULL;
+    int rc;
+    NOGIL(rc = ix_connect(&c, dsn));
+    if (!c) return PyErr_NoMemory();
+    if (rc != IX_OK) {
+        raise_conn(c, rc);
+        ix_close(c);
+        return NULL;
+    }
+    ConnectionObject *co = PyObject_New(ConnectionObject, &ConnectionType);
+    if (!co) {
+        ix_close(c);
+        return NULL;
+    }
+    co->conn = c;
+    co->autocommit = autocommit;
+    co->nolog = 0;
+    co->busy = 0;
+    co->zombies = NULL;
+    co->nzombies = co->capzombies = 0;
+    co->encoding = NULL;
+    if (encoding && *encoding) {
+        snprintf(co->encbuf, sizeof co->encbuf, "%s", encoding);
+        co->encoding = co->encbuf;
+    }
+    return (PyObject *)co;
+}
+
+static PyObject *mod_locale_codeset(PyObject *mod, PyObject *args) {
+    (void)mod;
+    const char *loc;
+    if (!PyArg_ParseTuple(args, "s", &loc)) return NULL;
+    const char *cs = ix_locale_codeset(loc);
+    if (!cs) Py_RETURN_NONE;
+    return PyUnicode_FromString(cs);
+}
+
+static PyMethodDef module_methods[] = {
+    {"_connect", mod_connect, METH_VARARGS, "_connect(dsn, autocommit, encoding)"},
+    {"_locale_codeset", mod_locale_codeset, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT,
+    "ixdb._ixdb",
+    "C core of the ixdb DB-API driver",
+    -1,
+    module_methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+};
+
+static PyObject *new_exc(PyObject *m, const char *name, PyObject *base, const char *doc) {
+    char full[64];
+    snprintf(full, sizeof full, "ixdb.%s", name);
+    PyObject *e = PyErr_NewExceptionWithDoc(full, doc, base, NULL);
+    if (!e) return NULL;
+    if (PyModule_AddObjectRef(m, name, e) < 0) {
+        Py_DECREF(e);
+        return NULL;
+    }
+    return e;
+}
+
+PyMODINIT_FUNC PyInit__ixdb(void);
+
+PyMODINIT_FUNC PyInit__ixdb(void) {
+    PyDateTime_IMPORT;
+    if (!PyDateTimeAPI) return NULL;
+    PyObject *decmod = PyImport_ImportModule("decimal");
+    if (!decmod) return NULL;
+    DecimalType = PyObject_GetAttrString(decmod, "Decimal");
+    Py_DECREF(decmod);
+    if (!DecimalType) return NULL;
+    if (PyType_Ready(&MonthsType) < 0 || PyType_Ready(&ConnectionType) < 0 ||
+        PyType_Ready(&CursorType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&moduledef);
+    if (!m) return NULL;
+    if (!(Warning_ = new_exc(m, "Warning", PyExc_Exception, "important warnings")) ||
+        !(Error = new_exc(m, "Error", PyExc_Exception, "base class of the ixdb errors")) ||
+        !(InterfaceError = new_exc(m, "InterfaceError", Error, "errors of the driver")) ||
+        !(DatabaseError = new_exc(m, "DatabaseError", Error, "errors of the database")) ||
+        !(DataError = new_exc(m, "DataError", DatabaseError, "bad data")) ||
+        !(OperationalError = new_exc(m, "OperationalError", DatabaseError, "operation")) ||
+        !(IntegrityError = new_exc(m, "IntegrityError", DatabaseError, "integrity")) ||
+        !(InternalError = new_exc(m, "InternalError", DatabaseError, "internal")) ||
+        !(ProgrammingError = new_exc(m, "ProgrammingError", DatabaseError, "programming")) ||
+        !(NotSupportedError = new_exc(m, "NotSupportedError", DatabaseError, "not supported")))
+        goto fail;
+    /* Defaults of the error attributes (instances raised here override them). */
+    PyObject *zero = PyLong_FromLong(0), *st = PyUnicode_FromString("HY000");
+    if (!zero || !st) goto fail;
+    int bad = PyObject_SetAttrString(Error, "sqlcode", zero) ||
+              PyObject_SetAttrString(Error, "isamcode", zero) ||
+              PyObject_SetAttrString(Error, "offset", zero) ||
+              PyObject_SetAttrString(Error, "errcode", zero) ||
+              PyObject_SetAttrString(Error, "sqlstate", st) ||
+              PyObject_SetAttrString(Error, "rowindex", Py_None) ||
+              PyObject_SetAttrString(Error, "errors", Py_None);
+    Py_DECREF(zero);
+    Py_DECREF(st);
+    if (bad) goto fail;
+    if (PyModule_AddObjectRef(m, "Months", (PyObject *)&MonthsType) < 0 ||
+        PyModule_AddObjectRef(m, "Connection", (PyObject *)&ConnectionType) < 0 ||
+        PyModule_AddObjectRef(m, "Cursor", (PyObject *)&CursorType) < 0 ||
+        PyModule_AddStringConstant(m, "libixdb_version", IXDB_VERSION_STRING) < 0)
+        goto fail;
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}

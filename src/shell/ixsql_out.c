@@ -1,0 +1,377 @@
+/*
+ * ixsql_out.c: running one statement and printing its result the way
+ * dbaccess does: rows in a horizontal table when a row fits in 80 columns,
+ * else one "name  value" line per column; confirmations ("Table created.",
+ * "3 row(s) inserted."); errors as "  201: A syntax error has occurred."
+ * with the ISAM line and the line / character position.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ixsql.h"
+
+#define IXSQL_LINE_WIDTH 80
+
+void ixsql_message(const char *fmt, ...) {
+    va_list ap;
+    fflush(stdout);
+    fputc('\n', stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\n\n", stderr);
+}
+
+const char *ixsql_skip_trivia(const char *p, const char *end) {
+    while (p < end) {
+        if (isspace((unsigned char)*p)) {
+            p++;
+        } else if (*p == '-' && p + 1 < end && p[1] == '-') {
+            while (p < end && *p != '\n')
+                p++;
+        } else if (*p == '{') {
+            while (p < end && *p != '}')
+                p++;
+            if (p < end) p++;
+        } else if (*p == '/' && p + 1 < end && p[1] == '*') {
+            p += 2;
+            while (p < end && !(*p == '*' && p + 1 < end && p[1] == '/'))
+                p++;
+            p = p < end ? p + 2 : end;
+        } else {
+            break;
+        }
+    }
+    return p;
+}
+
+/* ---- errors ----------------------------------------------------------------- */
+
+/* ix_errmsg appends " [isam: text]" when there is an ISAM code; dbaccess
+ * prints the ISAM text on a line of its own, so take the suffix off. */
+static size_t sql_text_len(const char *msg, int isam) {
+    size_t n = strlen(msg);
+    if (!isam) return n;
+    char suffix[300];
+    const char *it = ix_isam_errtext(isam);
+    if (it)
+        snprintf(suffix, sizeof suffix, " [%d: %s]", isam, it);
+    else
+        snprintf(suffix, sizeof suffix, " [ISAM error %d]", isam);
+    size_t k = strlen(suffix);
+    if (n >= k && memcmp(msg + n - k, suffix, k) == 0) return n - k;
+    return n;
+}
+
+void ixsql_print_error(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) {
+    int code = ix_sqlcode(conn), isam = ix_isamcode(conn), off = ix_erroffset(conn);
+    const char *msg = ix_errmsg(conn);
+    fflush(stdout);
+    if (code == 0) { /* not from the server: connection or client error */
+        fprintf(stderr, "\nixsql: %s\n", msg[0] ? msg : ix_rc_str(ix_errcode(conn)));
+        return;
+    }
+    fprintf(stderr, "\n%5d: %.*s\n", -code, (int)sql_text_len(msg, isam), msg);
+    if (isam) {
+        const char *it = ix_isam_errtext(isam);
+        if (it && strncmp(it, "ISAM error: ", 12) == 0 && it[12] != ' ')
+            /* dbaccess's message file has two blanks after the colon */
+            fprintf(stderr, "\n%5d: ISAM error:  %s\n", -isam, it + 12);
+        else if (it)
+            fprintf(stderr, "\n%5d: %s\n", -isam, it);
+        else
+            fprintf(stderr, "\n%5d: ISAM error %d.\n", -isam, isam);
+    }
+    /* The offset is a 0-based byte offset into the text sent; 0 means "none"
+     * except for a syntax error, which always has a position. */
+    if (sql && (off > 0 || code == -201) && (size_t)off <= len) {
+        int line = at.line, col = at.col;
+        for (int i = 0; i < off; i++) {
+            if (sql[i] == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        fprintf(stderr, "Error in line %d\nNear character position %d\n", line, col);
+    }
+}
+
+/* ---- widths -------------------------------------------------------------------- */
+
+/* Characters of a DATETIME / INTERVAL qualifier's text: its digits plus one
+ * separator between fields (YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, FRACTION). */
+static int qualifier_width(int enclen) {
+    int digits = (enclen >> 8) & 0xff, start = (enclen >> 4) & 0xf, end = enclen & 0xf;
+    int fields = 0;
+    for (int u = IX_UNIT_YEAR; u <= IX_UNIT_SECOND; u += 2)
+        if (u >= start && u <= end) fields++;
+    if (end > IX_UNIT_SECOND) fields++;
+    return fields > 0 ? digits + fields - 1 : digits;
+}
+
+int ixsql_display_width(int type, int enclen, int *numeric) {
+    int p = (enclen >> 8) & 0xff, s = enclen & 0xff;
+    *numeric = 1;
+    switch (type) {
+    case 1: return 6;   /* SMALLINT */
+    case 2:             /* INTEGER */
+    case 6: return 11;  /* SERIAL */
+    case 17:            /* INT8 */
+    case 18:            /* SERIAL8 */
+    case 52:            /* BIGINT */
+    case 53: return 20; /* BIGSERIAL */
+    case 4: return 14;  /* SMALLFLOAT */
+    case 3: return 17;  /* FLOAT */
+    case 5: /* DECIMAL(p,s): sign and point; floating: and a 0 */ return s == 0xff ? p + 3 : p + 2;
+    case 8: return p + 3; /* MONEY: and the currency symbol */
+    default: break;
+    }
+    *numeric = 0;
+    switch (type) {
+    case 7: return 10;                       /* DATE */
+    case 10:                                 /* DATETIME */
+    case 14: return qualifier_width(enclen); /* INTERVAL */
+    case 45: return 1;                       /* BOOLEAN */
+    case 11: return 12;                      /* BYTE: "<BYTE value>" */
+    case 12: return 2 * IXSQL_LINE_WIDTH;    /* TEXT: always vertical */
+    case 0:                                  /* CHAR */
+    case 13:                                 /* VARCHAR */
+    case 15:                                 /* NCHAR */
+    case 16:                                 /* NVARCHAR */
+    case 43:                                 /* LVARCHAR */
+    default: return enclen > 0 ? enclen : 1;
+    }
+}
+
+/* ---- rows ------------------------------------------------------------------------ */
+
+/* Screen columns of UTF-8 text (continuation bytes do not count). */
+static int text_cols(const char *s) {
+    int n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xc0) != 0x80) n++;
+    return n;
+}
+
+static void pad(int n) {
+    for (; n > 0; n--)
+        putchar(' ');
+}
+
+/* One field: left- or right-aligned in width columns (never cut). */
+static void field(const char *s, int width, int right) {
+    int n = text_cols(s);
+    if (right) pad(width - n);
+    fputs(s, stdout);
+    if (!right) pad(width - n);
+}
+
+int ixsql_print_rows(ix_stmt *stmt, const char *sql, size_t len, ixsql_pos at) {
+    ix_conn *conn = ix_stmt_conn(stmt);
+    int ncols = ix_column_count(stmt);
+    int *width = calloc((size_t)ncols, sizeof *width);
+    int *numeric = calloc((size_t)ncols, sizeof *numeric);
+    if (!width || !numeric) {
+        free(width);
+        free(numeric);
+        fflush(stdout);
+        fprintf(stderr, "\nixsql: out of memory\n");
+        return IXSQL_FATAL;
+    }
+    int total = 0, namew = 0;
+    for (int i = 0; i < ncols; i++) {
+        const char *name = ix_column_name(stmt, i);
+        int nw = text_cols(name ? name : "");
+        width[i] =
+            ixsql_display_width(ix_column_type(stmt, i), ix_column_enclen(stmt, i), &numeric[i]);
+        if (nw > width[i]) width[i] = nw;
+        if (nw > namew) namew = nw;
+        total += width[i] + (i > 0);
+    }
+    int vertical = total > IXSQL_LINE_WIDTH;
+    long long rows = 0;
+    int rc;
+    while ((rc = ix_step(stmt)) == IX_ROW) {
+        if (rows == 0) {
+            putchar('\n');
+            if (!vertical) {
+                for (int i = 0; i < ncols; i++) {
+                    if (i) putchar(' ');
+                    field(ix_column_name(stmt, i), width[i], numeric[i]);
+                }
+                putchar('\n');
+                putchar('\n');
+            }
+        } else if (vertical) {
+            putchar('\n');
+        }
+        for (int i = 0; i < ncols; i++) {
+            const char *v = ix_column_text(stmt, i);
+            if (!v) v = ""; /* NULL prints as nothing */
+            if (vertical) {
+                field(ix_column_name(stmt, i), namew, 0);
+                fputs("  ", stdout);
+                fputs(v, stdout);
+                putchar('\n');
+            } else {
+                if (i) putchar(' ');
+                field(v, width[i], numeric[i]);
+            }
+        }
+        if (!vertical) putchar('\n');
+        rows++;
+    }
+    free(width);
+    free(numeric);
+    if (rc != IX_DONE) {
+        ixsql_print_error(conn, sql, len, at);
+        return ix_conn_is_dead(conn) ? IXSQL_FATAL : IXSQL_FAILED;
+    }
+    if (rows == 0)
+        ixsql_message("No rows found.");
+    else
+        ixsql_message("%lld row(s) retrieved.", rows);
+    return IXSQL_OK;
+}
+
+/* ---- confirmations ----------------------------------------------------------------- */
+
+/* The first words of the statement, upper-cased and blank-separated, into
+ * out (at most three words). */
+static void first_words(const char *sql, size_t len, char *out, size_t cap) {
+    const char *p = ixsql_skip_trivia(sql, sql + len), *end = sql + len;
+    size_t k = 0;
+    for (int w = 0; w < 3 && p < end; w++) {
+        if (w && k + 1 < cap) out[k++] = ' ';
+        while (p < end && (isalnum((unsigned char)*p) || *p == '_') && k + 1 < cap)
+            out[k++] = (char)toupper((unsigned char)*p++);
+        while (p < end && isspace((unsigned char)*p))
+            p++;
+        if (p < end && !(isalnum((unsigned char)*p) || *p == '_')) break;
+    }
+    out[k] = 0;
+}
+
+static int starts(const char *words, const char *prefix) {
+    return strncmp(words, prefix, strlen(prefix)) == 0;
+}
+
+const char *ixsql_confirmation(int stmt_type, const char *sql, size_t len, long long changes,
+                               char *buf, size_t cap) {
+    char w[64];
+    first_words(sql, len, w, sizeof w);
+    switch (stmt_type) {
+    case 1: return "Database selected.";
+    case 3: snprintf(buf, cap, "%lld row(s) retrieved into temp table.", changes); return buf;
+    case 4:
+    case 33: snprintf(buf, cap, "%lld row(s) updated.", changes); return buf;
+    case 5:
+    case 32: snprintf(buf, cap, "%lld row(s) deleted.", changes); return buf;
+    case 6: snprintf(buf, cap, "%lld row(s) inserted.", changes); return buf;
+    case 10: return "Table locked.";
+    case 11: return "Table unlocked.";
+    case 12: return "Database created.";
+    case 13: return "Database dropped.";
+    case 14:
+    case 45: return "Table created.";
+    case 15: return "Table dropped.";
+    case 16: return "Index created.";
+    case 17: return "Index dropped.";
+    case 18: return "Permission granted.";
+    case 19: return "Permission revoked.";
+    case 20: return "Table renamed.";
+    case 21: return "Column renamed.";
+    case 29: return "Table altered.";
+    case 30: return "Statistics updated.";
+    case 31: return "Database closed.";
+    case 34: return "Started transaction.";
+    case 35: return "Data committed.";
+    case 36: return "Data rolled back.";
+    case 37:
+        if (starts(w, "RELEASE")) return "Savepoint released.";
+        if (starts(w, "ROLLBACK")) return "Data rolled back.";
+        return "Savepoint set.";
+    case 40: return "View created.";
+    case 41: return "View dropped.";
+    case 43: return "Synonym created.";
+    case 44: return "Synonym dropped.";
+    case 46: return "Lock mode set.";
+    case 47: return "Index altered.";
+    case 48: return "Isolation level set.";
+    case 49: return "Log set.";
+    case 50: return "Explain set.";
+    case 52: return "Optimization set.";
+    case 53: return "Routine created.";
+    case 54: return "Routine dropped.";
+    case 55: return "Constraint mode set.";
+    default: break;
+    }
+    /* Types a server reports differently (ixd gives DROP DATABASE 9) or as 0. */
+    if (starts(w, "DROP DATABASE")) return "Database dropped.";
+    if (starts(w, "SET ENVIRONMENT")) return "Environment set.";
+    if (starts(w, "SET PDQPRIORITY")) return "PDQ priority set.";
+    if (starts(w, "SET ROLE")) return "Role set.";
+    return NULL;
+}
+
+/* ---- one statement ------------------------------------------------------------------- */
+
+static int failed(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) {
+    ixsql_print_error(conn, sql, len, at);
+    return ix_conn_is_dead(conn) ? IXSQL_FATAL : IXSQL_FAILED;
+}
+
+/* Statement types that never return rows. */
+static int is_dml(int t) {
+    return t == 4 || t == 5 || t == 6 || t == 32 || t == 33;
+}
+
+int ixsql_run(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) {
+    ix_stmt *s = NULL;
+    char buf[96];
+    if (len > 0x7fffffff) len = 0x7fffffff;
+    if (ix_prepare(conn, sql, (int)len, &s) != IX_OK) return failed(conn, sql, len, at);
+    int type = ix_stmt_type(s), rc;
+    if (ix_column_count(s) > 0 && !is_dml(type)) {
+        rc = ixsql_print_rows(s, sql, len, at);
+        ix_finalize(s);
+        return rc;
+    }
+    if (ix_column_count(s) > 0) {
+        /* Work-around: libixdb opens a cursor for a DML statement that was
+         * described with columns (ixd describes UPDATE without WHERE, type
+         * 33, with its SET columns), which fails with -481. Run it as a
+         * one-shot command instead. */
+        ix_finalize(s);
+        char *text = malloc(len + 1);
+        if (!text) {
+            fflush(stdout);
+            fprintf(stderr, "\nixsql: out of memory\n");
+            return IXSQL_FATAL;
+        }
+        memcpy(text, sql, len);
+        text[len] = 0;
+        rc = ix_exec(conn, text);
+        free(text);
+        if (rc != IX_OK) return failed(conn, sql, len, at);
+        const char *m =
+            ixsql_confirmation(type, sql, len, (long long)ix_conn_changes(conn), buf, sizeof buf);
+        if (m) ixsql_message("%s", m);
+        return IXSQL_OK;
+    }
+    rc = ix_step(s);
+    if (rc != IX_DONE) {
+        rc = failed(conn, sql, len, at); /* before ix_finalize clears the error */
+        ix_finalize(s);
+        return rc;
+    }
+    const char *m = ixsql_confirmation(type, sql, len, (long long)ix_changes(s), buf, sizeof buf);
+    ix_finalize(s);
+    if (m) ixsql_message("%s", m);
+    return IXSQL_OK;
+}
