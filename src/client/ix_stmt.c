@@ -183,9 +183,14 @@ int ix_prepare(ix_conn *c, const char *sql, int len, ix_stmt **out) {
     s->id = r.stmt_id;
     s->stmt_type = r.stmt_type;
     s->tuple_size = r.tuple_size;
-    s->is_cursor = r.stmt_type == IX_STMT_SELECT ||
-                   (r.ncols > 0 && r.stmt_type != IX_STMT_INSERT && r.stmt_type != IX_STMT_UPDATE &&
-                    r.stmt_type != IX_STMT_DELETE);
+    /* A SELECT, or another statement that returns columns (EXECUTE
+     * FUNCTION). INSERT/UPDATE/DELETE describe their target columns, and so
+     * do UPDATE/DELETE without WHERE (sqlstype.h 33/32) and SELECT ... INTO
+     * TEMP (3), which return no rows. */
+    int dml = r.stmt_type == IX_STMT_INSERT || r.stmt_type == IX_STMT_UPDATE ||
+              r.stmt_type == IX_STMT_DELETE || r.stmt_type == 3 || r.stmt_type == 32 ||
+              r.stmt_type == 33;
+    s->is_cursor = r.stmt_type == IX_STMT_SELECT || (r.ncols > 0 && !dml);
     if (s->is_cursor) {
         s->cols = r.cols;
         s->ncols = r.ncols;
