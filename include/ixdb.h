@@ -334,6 +334,61 @@ int ix_bind_interval_text(ix_stmt *stmt, int i, const char *s, int n, unsigned q
 /* Unbinds every parameter (they become NULL). Returns IX_OK or IX_EMISUSE. */
 int ix_clear_bindings(ix_stmt *stmt);
 
+/*
+ * DATETIME and INTERVAL values as structs (for ix_bind_datetime /
+ * ix_bind_interval and ix_column_datetime / ix_column_interval). fraction is
+ * in units of 10 microseconds (0..99999: 12345 is .12345 s), the
+ * FRACTION(5) resolution of Informix; binding to FRACTION(n) with n < 5
+ * truncates the digits below it.
+ *
+ * ix_datetime_t: fields outside the qualifier are ignored when binding and
+ * 0 after a read.
+ */
+typedef struct ix_datetime_t {
+    int year, month, day;     /* 1..9999, 1..12, 1..days in the month */
+    int hour, minute, second; /* 0..23, 0..59, 0..59 */
+    int fraction;             /* 0..99999, 10 us units */
+} ix_datetime_t;
+
+/*
+ * ix_interval_t: an INTERVAL as a sign and non-negative field magnitudes.
+ * A year-month interval uses years and months (its value is years x 12 +
+ * months months); a day-time interval uses days .. fraction (its value is
+ * the sum of the fields). When binding, fields may exceed their usual range
+ * (hours 30 is 1 day 6 hours) and the total is converted to the qualifier;
+ * each field must be 0 .. 999999999 (fraction 0 .. 99999), and fields of the
+ * other class must be 0. After a read (ix_column_interval) the value is
+ * split at the qualifier: the leading field takes what does not fit the
+ * fields below (INTERVAL HOUR(3) TO MINUTE 30:15 is hours 30, minutes 15,
+ * days 0) and fields outside the qualifier are 0. sign is +1 or -1 (zero
+ * reads back as +1; when binding, 0 counts as +1).
+ */
+typedef struct ix_interval_t {
+    int sign;
+    int64_t years, months;
+    int64_t days, hours, minutes, seconds;
+    int64_t fraction; /* 0..99999, 10 us units */
+} ix_interval_t;
+
+/*
+ * Bind a DATETIME / INTERVAL from a struct (copied; v is not kept).
+ *   ix_bind_datetime: DATETIME (10) with the given qualifier (see
+ *     ix_qualifier_dt below); qualifier 0 means YEAR TO FRACTION(5). The fields
+ *     the qualifier covers are checked (a real date, hour 0..23, ...).
+ *   ix_bind_interval: INTERVAL (14) with the given qualifier; qualifier 0
+ *     means YEAR(9) TO MONTH when only years/months are set, else DAY(9) TO
+ *     FRACTION(5). The value must be exact at the qualifier's end unit (30
+ *     seconds does not fit HOUR TO MINUTE) and its leading field must fit
+ *     the leading precision.
+ * Returns IX_OK; IX_EINVAL (illegal qualifier, or a year-month value for a
+ * day-time qualifier and vice versa); IX_ERANGE (index out of range, a field
+ * out of range, the value does not fit the qualifier); IX_EMISUSE (NULL
+ * stmt or v, or a cursor is open); IX_ENOMEM. Failures are recorded on the
+ * connection.
+ */
+int ix_bind_datetime(ix_stmt *stmt, int i, unsigned qualifier, const ix_datetime_t *v);
+int ix_bind_interval(ix_stmt *stmt, int i, unsigned qualifier, const ix_interval_t *v);
+
 /* Qualifiers for the temporal binds: IX_QUAL_DT(start, end) for DATETIME,
  * IX_QUAL_IV(precision, start, end) for INTERVAL, with the units below
  * (end IX_TU_FRAC(n) for FRACTION(n), n = 1..5). ix_qualifier_check returns
@@ -465,6 +520,25 @@ double ix_column_double(ix_stmt *stmt, int i);
 int ix_column_get_int64(ix_stmt *stmt, int i, int64_t *out);
 int ix_column_get_double(ix_stmt *stmt, int i, double *out);
 
+/*
+ * Temporal values of the current row as structs (OUT: *out, always
+ * written; zeroed unless IX_OK).
+ *   ix_column_datetime: a DATETIME column (fields outside its qualifier are
+ *     0; the qualifier is ix_column_enclen) or a DATE column (year, month,
+ *     day; the rest 0).
+ *   ix_column_interval: an INTERVAL column, split as ix_interval_t says.
+ *   ix_column_date_ymd: a DATE column, or a DATETIME whose qualifier starts
+ *     at YEAR and reaches DAY; year, month and day go to *y, *m, *d (each
+ *     may be NULL; they are set to 0 unless IX_OK).
+ * Returns IX_OK; IX_NULL_VALUE (SQL NULL); IX_EINVAL (the column has
+ * another type or qualifier); IX_EMALFORMED (bytes that are not a value of
+ * the type); IX_EMISUSE (NULL stmt or out, index out of range, no current
+ * row; recorded on the connection).
+ */
+int ix_column_datetime(ix_stmt *stmt, int i, ix_datetime_t *out);
+int ix_column_interval(ix_stmt *stmt, int i, ix_interval_t *out);
+int ix_column_date_ymd(ix_stmt *stmt, int i, int *y, int *m, int *d);
+
 /* ---- results of execution -------------------------------------------------- */
 
 /* Rows affected by the last execution of stmt (for a batch: the sum over
@@ -494,10 +568,69 @@ int ix_exec(ix_conn *conn, const char *sql);
 int ix_begin(ix_conn *conn);
 int ix_commit(ix_conn *conn);
 int ix_rollback(ix_conn *conn);
-/* 1 if each statement commits by itself (no transaction open through
- * ix_begin or BEGIN WORK run through ix_exec/ix_prepare), 0 inside a
- * transaction or in an ANSI-mode database, -1 for NULL conn. */
+
+/*
+ * Autocommit. In a logged, non-ANSI Informix database every statement
+ * commits by itself unless a transaction was opened (BEGIN WORK); that is
+ * autocommit "on", the state after ix_connect. ix_set_autocommit(conn, 0)
+ * turns it off the way IBM's JDBC setAutoCommit(false) does: the library
+ * keeps a transaction open at all times.
+ *   Turning off: unless a transaction is already open, SQ_BEGIN is sent at
+ *     once (one round trip), so an unlogged database (or no database) fails
+ *     here: IX_ESQL with ix_sqlcode -256 "Transaction not available" (or
+ *     the server's code, e.g. -349 without a database), and autocommit
+ *     stays on. In an ANSI-mode database autocommit is always off and this
+ *     is a no-op returning IX_OK.
+ *   While off: ix_commit / ix_rollback (and COMMIT WORK / ROLLBACK WORK
+ *     through ix_exec or a statement) end the transaction, and the library
+ *     sends SQ_BEGIN (its own round trip) before the next statement that
+ *     executes: ix_exec, the first ix_step of a statement, ix_batch_execute
+ *     (not before BEGIN / COMMIT / ROLLBACK / SAVEPOINT / SET statements,
+ *     nor before DATABASE, CREATE / DROP / CLOSE DATABASE). If that SQ_BEGIN
+ *     fails, the statement is not sent and its call returns IX_ESQL with the
+ *     server's code. ix_set_isolation / ix_set_lock_wait do not start one.
+ *   A DATABASE, CREATE DATABASE, DROP DATABASE or CLOSE DATABASE statement
+ *     that succeeds turns autocommit back on (the mode is per database).
+ *     With autocommit off a transaction is open until ix_commit /
+ *     ix_rollback, and the server refuses to change the database inside
+ *     one (-377 for DATABASE / CLOSE DATABASE): end it first.
+ *   Turning on (on non-zero) while off: an open transaction is committed
+ *     first (SQ_CMMTWORK; if that fails, IX_ESQL and autocommit stays off).
+ *     In an ANSI-mode database this fails with IX_EINVAL. Turning it on
+ *     while on is a no-op (a transaction opened with ix_begin stays open).
+ * Returns IX_OK; IX_ESQL; IX_EINVAL (ANSI database, on); IX_EMISUSE (NULL
+ * conn); IX_ECONN (dead connection) or another connection error.
+ */
+int ix_set_autocommit(ix_conn *conn, int on);
+/* 1 if each statement commits by itself: autocommit is on and no
+ * transaction is open (through ix_begin or BEGIN WORK run through ix_exec /
+ * ix_prepare); 0 when autocommit is off (ix_set_autocommit), inside a
+ * transaction, or in an ANSI-mode database; -1 for NULL conn. */
 int ix_autocommit(const ix_conn *conn);
+
+/* Isolation levels for ix_set_isolation. */
+typedef enum ix_isolation {
+    IX_ISO_DIRTY_READ = 1,       /* SET ISOLATION TO DIRTY READ */
+    IX_ISO_COMMITTED_READ = 2,   /* SET ISOLATION TO COMMITTED READ */
+    IX_ISO_CURSOR_STABILITY = 3, /* SET ISOLATION TO CURSOR STABILITY */
+    IX_ISO_REPEATABLE_READ = 4,  /* SET ISOLATION TO REPEATABLE READ */
+} ix_isolation;
+
+/*
+ * ix_set_isolation: runs SET ISOLATION TO <level> (one round trip, as
+ * ix_exec). ix_set_lock_wait: runs SET LOCK MODE TO WAIT (seconds -1: wait
+ * forever), SET LOCK MODE TO NOT WAIT (0: a conflicting lock fails at once,
+ * Informix's default) or SET LOCK MODE TO WAIT n (n > 0 seconds). A
+ * statement that runs out of lock wait fails with IX_ESQL and an SQLCODE
+ * such as -244 / -271 / -346 / -240 / -243 with ISAM -154 (lock timeout)
+ * after a wait, or ISAM -107 (record locked) in NOT WAIT mode.
+ * Neither starts a transaction when autocommit is off.
+ * Returns IX_OK; IX_EINVAL (level not an IX_ISO_* value, seconds < -1);
+ * IX_ESQL (the server refused, e.g. -349 without a database); IX_EMISUSE
+ * (NULL conn); IX_ECONN or another connection error.
+ */
+int ix_set_isolation(ix_conn *conn, int level);
+int ix_set_lock_wait(ix_conn *conn, int seconds);
 
 /* ---- pipelined batches ------------------------------------------------------- */
 

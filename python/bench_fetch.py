@@ -35,7 +35,9 @@ def timeit(fn, rounds):
 
 def main():
     srv = ixdtest.server()
-    conn = srv.connect(autocommit=True, fetch_buffer=65536)
+    # autocommit off: ixd syncs every commit to disk (synchronous=FULL), so each
+    # round is one transaction, committed at its end
+    conn = srv.connect(autocommit=False, fetch_buffer=65536)
     cu = conn.cursor()
     cu.execute("drop table if exists bench")
     cu.execute("create table bench (a int, b varchar(64), c int, d float, e date)")
@@ -43,11 +45,13 @@ def main():
     rows = [(i, "name %08d" % i, i * 7, i / 3, base + dt.timedelta(days=i % 9000))
             for i in range(N)]
     cu.executemany("insert into bench values (?, ?, ?, ?, ?)", rows)
+    conn.commit()
 
     def fetch():
         cu.execute("select a, b, c, d, e from bench")
         r = cu.fetchall()
         assert len(r) == N
+        conn.commit()
 
     cols = [(i, "name %08d" % i, i * 7, i / 3, i % 9000) for i in range(N)]
 
@@ -58,15 +62,18 @@ def main():
     cu2 = conn.cursor()
     cu2.execute("drop table if exists bench2")
     cu2.execute("create table bench2 (a int, b varchar(64), c int, d float, e date)")
+    conn.commit()
 
     def many():
         cu2.execute("delete from bench2")
         cu2.executemany("insert into bench2 values (?, ?, ?, ?, ?)", rows)
+        conn.commit()
 
     def loop():
         cu2.execute("delete from bench2")
         for r in rows:
             cu2.execute("insert into bench2 values (?, ?, ?, ?, ?)", r)
+        conn.commit()
 
     fetch()
     f = timeit(fetch, ROUNDS)

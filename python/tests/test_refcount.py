@@ -28,7 +28,10 @@ class Leaks(unittest.TestCase):
                  dt.datetime(2024, 1, 1, 0, 0, 0, 10 + i % 1000 * 10), dt.timedelta(seconds=i),
                  i / 3, bool(i & 1), ixdb.Months(i % 500), None if i % 7 == 0 else i * 1000003)
                 for i in range(N)]
+        cls.conn.autocommit = False  # one commit (ixd syncs each commit to disk)
         cu.executemany("insert into big values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        cls.conn.commit()
+        cls.conn.autocommit = True
 
     @classmethod
     def tearDownClass(cls):

@@ -87,15 +87,13 @@ class Types(unittest.TestCase):
         self.assertEqual(cu.fetchall(), [("ba",), ("raw bytes",)])
         self.assertIs(ixdb.Binary, bytes)
 
-    @unittest.expectedFailure
     def test_long_strings(self):
-        # libixdb/ixd: a bound string longer than 255 bytes fails with -1213
+        # a bound string longer than a VARCHAR can hold (255 bytes)
         self.roundtrip("lvarchar(5000)", ["y" * 5000])
 
-    @unittest.expectedFailure
     def test_datetime_other_qualifier(self):
-        # ixd (not Informix) refuses a bound DATETIME whose qualifier is not
-        # the column's: a value without microseconds is sent YEAR TO SECOND
+        # a value without microseconds is sent YEAR TO SECOND and extended
+        # to the column's qualifier, as Informix does
         self.roundtrip("datetime year to fraction(5)", [dt.datetime(2000, 1, 1)])
 
     def test_bool(self):

@@ -193,6 +193,7 @@ struct ix_conn {
     int db_open;
     int db_logged, db_ansi;
     int in_txn;
+    int manual_commit; /* ix_set_autocommit(conn, 0): keep a transaction open */
     char *server_name, *server_version;
     char *dbdate; /* DBDATE for text formatting, or NULL */
     /* code-set conversion, (iconv_t)-1 when none is needed */
@@ -260,6 +261,11 @@ int ixc_check(const ix_conn *c);
 void ixc_stmt_detach_all(ix_conn *c);
 void ixc_batch_free(ixc_batch *b);
 void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t n);
+/* With autocommit off and no transaction open, sends SQ_BEGIN (one round
+ * trip) unless sql (n bytes) is a statement that needs none (transaction
+ * control, SET, DATABASE statements). Returns IX_OK or the failure, recorded
+ * on c. */
+int ixc_auto_begin(ix_conn *c, const char *sql, size_t n);
 
 /* For tests: connect over a caller-made transport (takes ownership of tr,
  * freed by ix_close). dsn gives user, password, server, database, etc.; host

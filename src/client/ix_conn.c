@@ -1226,8 +1226,37 @@ void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t len) {
         c->in_txn = 0;
     else if (word_is(w, n, "ROLLBACK") && !word_is(w2, n2, "TO"))
         c->in_txn = 0;
-    else if (word_is(w, n, "DATABASE") || word_is(w, n, "CLOSE"))
+    else if (word_is(w, n, "DATABASE") ||
+             ((word_is(w, n, "CLOSE") || word_is(w, n, "CREATE") || word_is(w, n, "DROP")) &&
+              word_is(w2, n2, "DATABASE"))) {
+        /* A new (or no) current database: autocommit is back on. */
         c->in_txn = 0;
+        c->manual_commit = 0;
+    }
+}
+
+/* 1 if sql needs no transaction of its own: BEGIN, COMMIT, ROLLBACK,
+ * SAVEPOINT, RELEASE SAVEPOINT, SET ..., DATABASE, CLOSE/CREATE/DROP
+ * DATABASE. */
+static int txn_neutral(const char *sql, size_t len) {
+    const char *end = sql + len;
+    size_t n, n2;
+    const char *w = next_word(sql, end, &n);
+    const char *w2 = next_word(w + n, end, &n2);
+    static const char *const first[] = {"BEGIN", "COMMIT",   "ROLLBACK", "SAVEPOINT",
+                                        "SET",   "DATABASE", "RELEASE"};
+    for (size_t k = 0; k < sizeof first / sizeof first[0]; k++)
+        if (word_is(w, n, first[k])) return 1;
+    return (word_is(w, n, "CLOSE") || word_is(w, n, "CREATE") || word_is(w, n, "DROP")) &&
+           word_is(w2, n2, "DATABASE");
+}
+
+static int txn_op(ix_conn *c, int tag, int opens);
+
+int ixc_auto_begin(ix_conn *c, const char *sql, size_t n) {
+    if (!c->manual_commit || c->in_txn || c->db_ansi) return IX_OK;
+    if (sql && txn_neutral(sql, n)) return IX_OK;
+    return txn_op(c, IX_SQ_BEGIN, 1);
 }
 
 /* ---- one-shot execution and transactions ------------------------------------- */
@@ -1239,14 +1268,18 @@ static int simple_request(ix_conn *c, size_t mark, ixc_reply *r) {
     return rc;
 }
 
-int ix_exec(ix_conn *c, const char *sql) {
+/* ix_exec; auto_begin 0 never starts a transaction (ix_set_isolation ...). */
+static int exec_sql(ix_conn *c, const char *sql, int auto_begin) {
     if (!c || !sql) return c ? ixc_fail(c, IX_EMISUSE, "NULL SQL text") : IX_EMISUSE;
     if (c->dead) return dead_rc(c);
     ixc_clear_err(c);
-    size_t n = strlen(sql), mark = ixc_mark(c);
+    size_t n = strlen(sql);
+    int rc;
+    if (auto_begin && (rc = ixc_auto_begin(c, sql, n)) != IX_OK) return rc;
+    size_t mark = ixc_mark(c);
     const char *wire = sql;
     size_t wn = n;
-    int rc = ixc_sql_to_db(c, sql, n, &wire, &wn);
+    rc = ixc_sql_to_db(c, sql, n, &wire, &wn);
     if (rc != IX_OK) return rc;
     ix_enc_command(&c->out, &c->caps, wire, wn);
     ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
@@ -1264,9 +1297,18 @@ int ix_exec(ix_conn *c, const char *sql) {
         c->serial8 = r.serial8 ? r.serial8 : r.bigserial;
     ixc_note_txn_sql(c, sql, n);
     if (r.has_describe && (r.stmt_type == IX_STMT_DATABASE || r.stmt_type == IX_STMT_CREATE_DB ||
-                           r.stmt_type == IX_STMT_START_DB))
+                           r.stmt_type == IX_STMT_START_DB)) {
         c->db_open = 1;
+        /* The DONE of DATABASE carries the database's flags (1 logged,
+         * 2 ANSI), as SQ_DBOPEN's does. */
+        c->db_logged = r.done_warnings & 1;
+        c->db_ansi = (r.done_warnings & 2) != 0;
+    }
     return IX_OK;
+}
+
+int ix_exec(ix_conn *c, const char *sql) {
+    return exec_sql(c, sql, 1);
 }
 
 static int txn_op(ix_conn *c, int tag, int opens) {
@@ -1295,8 +1337,64 @@ int ix_rollback(ix_conn *c) {
     return txn_op(c, IX_SQ_RBWORK, 0);
 }
 
+int ix_set_autocommit(ix_conn *c, int on) {
+    if (!c) return IX_EMISUSE;
+    if (c->dead) return dead_rc(c);
+    ixc_clear_err(c);
+    if (c->db_ansi) {
+        if (on) return ixc_fail(c, IX_EINVAL, "an ANSI-mode database has no autocommit");
+        return IX_OK;
+    }
+    if (on) {
+        if (!c->manual_commit) return IX_OK;
+        if (c->in_txn) {
+            int rc = txn_op(c, IX_SQ_CMMTWORK, 0);
+            if (rc != IX_OK) return rc;
+        }
+        c->manual_commit = 0;
+        return IX_OK;
+    }
+    if (c->manual_commit) return IX_OK;
+    if (!c->in_txn) {
+        int rc = txn_op(c, IX_SQ_BEGIN, 1);
+        if (rc != IX_OK) return rc;
+    }
+    c->manual_commit = 1;
+    return IX_OK;
+}
+
 int ix_autocommit(const ix_conn *c) {
     if (!c) return -1;
-    if (c->db_ansi || c->in_txn) return 0;
+    if (c->db_ansi || c->in_txn || c->manual_commit) return 0;
     return 1;
+}
+
+int ix_set_isolation(ix_conn *c, int level) {
+    static const char *const sql[] = {
+        NULL,
+        "SET ISOLATION TO DIRTY READ",
+        "SET ISOLATION TO COMMITTED READ",
+        "SET ISOLATION TO CURSOR STABILITY",
+        "SET ISOLATION TO REPEATABLE READ",
+    };
+    if (!c) return IX_EMISUSE;
+    if (c->dead) return dead_rc(c);
+    if (level < IX_ISO_DIRTY_READ || level > IX_ISO_REPEATABLE_READ)
+        return ixc_fail(c, IX_EINVAL, "unknown isolation level %d", level);
+    return exec_sql(c, sql[level], 0);
+}
+
+int ix_set_lock_wait(ix_conn *c, int seconds) {
+    if (!c) return IX_EMISUSE;
+    if (c->dead) return dead_rc(c);
+    if (seconds < -1)
+        return ixc_fail(c, IX_EINVAL, "lock wait must be -1, 0 or a number of seconds");
+    char sql[64];
+    if (seconds < 0)
+        snprintf(sql, sizeof sql, "SET LOCK MODE TO WAIT");
+    else if (seconds == 0)
+        snprintf(sql, sizeof sql, "SET LOCK MODE TO NOT WAIT");
+    else
+        snprintf(sql, sizeof sql, "SET LOCK MODE TO WAIT %d", seconds);
+    return exec_sql(c, sql, 0);
 }

@@ -502,6 +502,70 @@ int ix_bind_interval_text(ix_stmt *s, int i, const char *str, int n, unsigned q)
     return param_done(s, p, IX_T_INTERVAL, (int)(int16_t)q);
 }
 
+/* ---- DATETIME / INTERVAL from structs ------------------------------------------ */
+
+#define IV_FIELD_MAX 999999999LL
+
+int ix_bind_datetime(ix_stmt *s, int i, unsigned q, const ix_datetime_t *v) {
+    int rc;
+    ixc_param *p = param_at(s, i, &rc);
+    if (!p) return rc;
+    if (!v) return ixc_fail(s->conn, IX_EMISUSE, "NULL DATETIME value (use ix_bind_null)");
+    if (q == 0) q = ix_dt_qual(IX_TU_YEAR, IX_TU_F(5));
+    if (!ix_dt_qual_valid(q))
+        return ixc_fail(s->conn, IX_EINVAL, "0x%x is not a DATETIME qualifier", q);
+    ix_datetime dt = {v->year, v->month, v->day, v->hour, v->minute, v->second, v->fraction};
+    rc = ix_dt_check(q, &dt);
+    if (rc != IX_OK)
+        return ixc_fail(s->conn, rc,
+                        "DATETIME field out of range (%04d-%02d-%02d %02d:%02d:%02d.%05d)", v->year,
+                        v->month, v->day, v->hour, v->minute, v->second, v->fraction);
+    rc = ix_dt_encode_bind(q, &dt, &p->val);
+    if (rc != IX_OK) {
+        ix_wbuf_reset(&p->val);
+        return ixc_fail(s->conn, rc == IX_ENOMEM ? rc : IX_ERANGE,
+                        "cannot encode the DATETIME value");
+    }
+    return param_done(s, p, IX_T_DATETIME, (int)(int16_t)q);
+}
+
+int ix_bind_interval(ix_stmt *s, int i, unsigned q, const ix_interval_t *v) {
+    int rc;
+    ixc_param *p = param_at(s, i, &rc);
+    if (!p) return rc;
+    if (!v) return ixc_fail(s->conn, IX_EMISUSE, "NULL INTERVAL value (use ix_bind_null)");
+    const int64_t f[7] = {v->years,   v->months,  v->days,    v->hours,
+                          v->minutes, v->seconds, v->fraction};
+    for (int k = 0; k < 7; k++)
+        if (f[k] < 0 || f[k] > (k == 6 ? 99999 : IV_FIELD_MAX))
+            return ixc_fail(s->conn, IX_ERANGE, "INTERVAL field %d out of range", k);
+    int ym = v->years || v->months,
+        dtime = v->days || v->hours || v->minutes || v->seconds || v->fraction;
+    if (q == 0)
+        q = ym && !dtime ? ix_iv_qual(9, IX_TU_YEAR, IX_TU_MONTH)
+                         : ix_iv_qual(9, IX_TU_DAY, IX_TU_F(5));
+    if (!ix_iv_qual_valid(q))
+        return ixc_fail(s->conn, IX_EINVAL, "0x%x is not an INTERVAL qualifier", q);
+    int q_ym = IX_QUAL_START(q) <= IX_TU_MONTH;
+    if ((q_ym && dtime) || (!q_ym && ym))
+        return ixc_fail(s->conn, IX_EINVAL,
+                        q_ym ? "a day-time value for a year-month INTERVAL qualifier"
+                             : "a year-month value for a day-time INTERVAL qualifier");
+    ix_interval iv = {v->sign < 0 ? -1 : 1, 0, 0};
+    iv.months = v->years * 12 + v->months;
+    iv.units = (((v->days * 24 + v->hours) * 60 + v->minutes) * 60 + v->seconds) *
+                   (int64_t)IX_UNITS_PER_SECOND +
+               v->fraction;
+    if (iv.months == 0 && iv.units == 0) iv.sign = 1;
+    rc = ix_iv_encode_bind(q, &iv, &p->val);
+    if (rc != IX_OK) {
+        ix_wbuf_reset(&p->val);
+        return ixc_fail(s->conn, rc == IX_ENOMEM ? rc : IX_ERANGE,
+                        "the INTERVAL value does not fit its qualifier");
+    }
+    return param_done(s, p, IX_T_INTERVAL, (int)(int16_t)q);
+}
+
 int ix_clear_bindings(ix_stmt *s) {
     if (!s) return IX_EMISUSE;
     for (int i = 0; i < s->nparams; i++) {
@@ -735,6 +799,7 @@ int ix_step(ix_stmt *s) {
     if (dead(c)) return IX_ECONN;
     ixc_clear_err(c);
     if (s->state == ST_DONE) return IX_DONE;
+    if (s->state == ST_READY && (rc = ixc_auto_begin(c, s->sql, s->sql_len)) != IX_OK) return rc;
     if (!s->is_cursor) return exec_plain(s);
     if (s->state == ST_READY) {
         rc = open_cursor(s);
@@ -1069,6 +1134,102 @@ int ix_column_get_double(ix_stmt *s, int i, double *out) {
     return IX_OK;
 }
 
+/* ---- DATETIME / INTERVAL into structs ------------------------------------------ */
+
+int ix_column_datetime(ix_stmt *s, int i, ix_datetime_t *out) {
+    if (out) memset(out, 0, sizeof *out);
+    ixc_col *col = cur_col(s, i);
+    if (!col) return IX_EMISUSE;
+    if (!out) return ixc_fail(s->conn, IX_EMISUSE, "NULL output struct");
+    if (col->is_null) return IX_NULL_VALUE;
+    const uint8_t *p = col_bytes(s, col);
+    if (col->vt.code == IX_T_DATE) {
+        int64_t days;
+        int rc = ix_value_get_int(col->vt, p, col->len, &days);
+        if (rc != IX_OK) return rc;
+        ix_date_to_ymd((int32_t)days, &out->year, &out->month, &out->day);
+        return IX_OK;
+    }
+    if (col->vt.code != IX_T_DATETIME) return IX_EINVAL;
+    ix_datetime dt;
+    int rc = ix_dt_decode((uint32_t)col->vt.enclen, p, col->len, &dt);
+    if (rc == IX_NULL_VALUE) return rc;
+    if (rc != IX_OK) return IX_EMALFORMED;
+    *out = (ix_datetime_t){dt.year, dt.month, dt.day, dt.hour, dt.minute, dt.second, dt.fraction};
+    return IX_OK;
+}
+
+int ix_column_interval(ix_stmt *s, int i, ix_interval_t *out) {
+    if (out) memset(out, 0, sizeof *out);
+    ixc_col *col = cur_col(s, i);
+    if (!col) return IX_EMISUSE;
+    if (!out) return ixc_fail(s->conn, IX_EMISUSE, "NULL output struct");
+    if (col->is_null) return IX_NULL_VALUE;
+    if (col->vt.code != IX_T_INTERVAL) return IX_EINVAL;
+    uint32_t q = (uint32_t)col->vt.enclen;
+    ix_interval iv;
+    int rc = ix_iv_decode(q, col_bytes(s, col), col->len, &iv);
+    if (rc == IX_NULL_VALUE) return rc;
+    if (rc != IX_OK) return IX_EMALFORMED;
+    out->sign = iv.sign < 0 ? -1 : 1;
+    int start = IX_QUAL_START(q);
+    if (start <= IX_TU_MONTH) {
+        if (start == IX_TU_YEAR) {
+            out->years = iv.months / 12;
+            out->months = iv.months % 12;
+        } else {
+            out->months = iv.months;
+        }
+        return IX_OK;
+    }
+    /* Split the units from the bottom; the leading field keeps the rest. */
+    int64_t u = iv.units;
+    out->fraction = u % IX_UNITS_PER_SECOND;
+    u /= IX_UNITS_PER_SECOND;
+    if (start == IX_TU_FRACTION) {
+        out->fraction += u * IX_UNITS_PER_SECOND;
+        return IX_OK;
+    }
+    if (start == IX_TU_SECOND) {
+        out->seconds = u;
+        return IX_OK;
+    }
+    out->seconds = u % 60;
+    u /= 60;
+    if (start == IX_TU_MINUTE) {
+        out->minutes = u;
+        return IX_OK;
+    }
+    out->minutes = u % 60;
+    u /= 60;
+    if (start == IX_TU_HOUR) {
+        out->hours = u;
+        return IX_OK;
+    }
+    out->hours = u % 24;
+    out->days = u / 24;
+    return IX_OK;
+}
+
+int ix_column_date_ymd(ix_stmt *s, int i, int *y, int *m, int *d) {
+    if (y) *y = 0;
+    if (m) *m = 0;
+    if (d) *d = 0;
+    ixc_col *col = cur_col(s, i);
+    if (!col) return IX_EMISUSE;
+    if (col->vt.code == IX_T_DATETIME && (IX_QUAL_START((uint32_t)col->vt.enclen) != IX_TU_YEAR ||
+                                          IX_QUAL_END((uint32_t)col->vt.enclen) < IX_TU_DAY))
+        return IX_EINVAL;
+    if (col->vt.code != IX_T_DATE && col->vt.code != IX_T_DATETIME) return IX_EINVAL;
+    ix_datetime_t dt;
+    int rc = ix_column_datetime(s, i, &dt);
+    if (rc != IX_OK) return rc;
+    if (y) *y = dt.year;
+    if (m) *m = dt.month;
+    if (d) *d = dt.day;
+    return IX_OK;
+}
+
 int64_t ix_column_int64(ix_stmt *s, int i) {
     int64_t v;
     return ix_column_get_int64(s, i, &v) == IX_OK ? v : 0;
@@ -1102,6 +1263,7 @@ int ix_batch_execute(ix_stmt *s, int64_t nrows, ix_batch_row_fn row_fn, void *ud
     s->replied = 0;
     s->changes = 0;
     if ((rc = ixc_drain(c)) != IX_OK) return rc;
+    if ((rc = ixc_auto_begin(c, s->sql, s->sql_len)) != IX_OK) return rc;
     int64_t written = 0, failed = 0, first_err = -1;
     int stop = 0;
     ixc_reply first;

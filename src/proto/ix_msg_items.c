@@ -196,7 +196,12 @@ ix_vtype ix_bind_vtype(const ix_bindval *v) {
     case IX_T_NCHAR:
     case IX_T_NVARCHAR:
     case IX_T_LVARCHAR:
-    case IX_T_UDTVAR: enclen = v->value.n >= 2 ? (uint32_t)(v->value.n - 2) : 0; break;
+    case IX_T_UDTVAR:
+        enclen = v->value.n >= 2 ? (uint32_t)(v->value.n - 2) : 0;
+        /* A VARCHAR value holds at most 255 bytes; a longer string bound as
+         * VARCHAR (libsqli's type 13) is taken as LVARCHAR. */
+        if ((code == IX_T_VARCHAR || code == IX_T_NVARCHAR) && enclen > 255) code = IX_T_LVARCHAR;
+        break;
     default: enclen = (uint32_t)ix_value_fixed_width((ix_vtype){code, 0}); break;
     }
     return (ix_vtype){code, enclen};

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "server/sql/ixs.h"
 
@@ -949,6 +950,49 @@ static int sclass(int code) {
     return 't';
 }
 
+/*
+ * DATETIME to DATETIME and INTERVAL to INTERVAL of another qualifier, as
+ * Informix converts a bound value into a column: DATETIME fields below the
+ * source's end are zero, fields above its start come from the current local
+ * time (EXTEND); an INTERVAL keeps its value (same class only) and fails if
+ * it does not fit the target's leading precision. Returns 0, 1 if this is not
+ * such a conversion, or a negative SQLCODE.
+ */
+static int convert_temporal(ityp from, const sval *v, ityp to, sval *out) {
+    if (from.code != to.code || from.len == to.len ||
+        (to.code != IX_T_DATETIME && to.code != IX_T_INTERVAL))
+        return 1;
+    ix_wbuf a, b;
+    ix_wbuf_init(&a, NULL);
+    ix_wbuf_init(&b, NULL);
+    int rc = ixs_sval_to_tuple(from, v, &a);
+    if (rc == 0 && to.code == IX_T_DATETIME) {
+        ix_datetime dt;
+        rc = ix_dt_decode(from.len, a.data, a.len, &dt) == IX_OK ? 0 : -1263;
+        int fs = (int)((from.len >> 4) & 15), ts = (int)((to.len >> 4) & 15);
+        if (rc == 0 && ts < fs) {
+            time_t now = time(NULL);
+            struct tm tm;
+            localtime_r(&now, &tm);
+            int cur[5] = {tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min};
+            int *f[5] = {&dt.year, &dt.month, &dt.day, &dt.hour, &dt.minute};
+            for (int k = 0; k < 5 && 2 * k < fs; k++)
+                *f[k] = cur[k];
+        }
+        if (rc == 0) rc = ix_dt_encode(to.len, &dt, &b) == IX_OK ? 0 : -1263;
+    } else if (rc == 0) {
+        ix_interval iv;
+        rc = ix_iv_decode(from.len, a.data, a.len, &iv) == IX_OK ? 0 : -1263;
+        int ym_from = ((from.len >> 4) & 15) <= 2, ym_to = ((to.len >> 4) & 15) <= 2;
+        if (rc == 0 && ym_from != ym_to) rc = -1266; /* incompatible interval classes */
+        if (rc == 0) rc = ix_iv_encode(to.len, &iv, &b) == IX_OK ? 0 : -1265;
+    }
+    if (rc == 0) rc = ixs_tuple_to_sval(to, b.data, b.len, out);
+    ix_wbuf_free(&a);
+    ix_wbuf_free(&b);
+    return rc;
+}
+
 int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
     memset(out, 0, sizeof *out);
     if (v->kind == SQLITE_NULL) return 0;
@@ -1024,6 +1068,8 @@ int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
         if (v->kind == SQLITE_TEXT || v->kind == SQLITE_BLOB)
             return ixs_text_to_sval(to, (const char *)v->p, v->n, out);
     }
+    int trc = convert_temporal(from, v, to, out);
+    if (trc != 1) return trc;
     /* through text */
     ix_wbuf b;
     ix_wbuf_init(&b, NULL);

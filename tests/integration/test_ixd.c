@@ -1,6 +1,15 @@
 /*
  * Integration tests: a real ixd on a free loopback port with a temporary
  * data directory, driven over TCP through the codec.
+ *
+ * The SQL-level checks here (login errors, CREATE DATABASE, describe,
+ * errors, fetch buffers, pipelined inserts, transactions, the catalog,
+ * kill -9 and SIGTERM) are also made through libixdb in
+ * tests/client/test_server.c. This file stays for what only the wire shows:
+ * message tags (ERR then EOT, INSERTDONE after an INSERT's describe,
+ * XACTSTAT after SQ_BEGIN), the granted capability bits, SQ_EXIT answered
+ * and the socket closed, -260 for EXECUTE of a SELECT, garbage before the
+ * login, unknown tags, and a client vanishing mid-statement.
  */
 #include "harness.h"
 #include "tap.h"

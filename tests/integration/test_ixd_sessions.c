@@ -1,6 +1,12 @@
 /*
  * Integration tests, part 2: scroll cursors, SERIAL8/BIGSERIAL, concurrent
  * sessions with lock waits, a users file, TLS, and --verbose tracing.
+ *
+ * SERIAL8, lock waits, -535 and concurrent sessions are also checked through
+ * libixdb in tests/client/test_server.c. This file stays for what only the
+ * wire shows: scroll cursors (SFETCH, TUPID; libixdb has no scroll cursor),
+ * BYTE/TEXT through FETCHBLOB and lone EOTs, message-size limits, and the
+ * server's TLS listener, users file and --verbose log.
  */
 #include <openssl/err.h>
 #include <openssl/ssl.h>
