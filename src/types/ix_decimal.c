@@ -33,10 +33,13 @@ static void d10_trim(dec10 *x) {
 }
 
 static void to10(const ix_decimal *d, dec10 *x) {
+    /* ndig <= IX_DEC_MAXPAIRS is an invariant of ix_decimal; the bound keeps
+     * a corrupted value from writing past x->d. */
+    int n = d->ndig <= IX_DEC_MAXPAIRS ? d->ndig : IX_DEC_MAXPAIRS;
     x->sign = d->sign < 0 ? -1 : 1;
-    x->nd = 2 * d->ndig;
+    x->nd = 2 * n;
     x->pt = 2 * d->exp;
-    for (int i = 0; i < d->ndig; i++) {
+    for (int i = 0; i < n; i++) {
         x->d[2 * i] = (uint8_t)(d->dig[i] / 10);
         x->d[2 * i + 1] = (uint8_t)(d->dig[i] % 10);
     }
