@@ -304,8 +304,11 @@ typedef void (*ix_destructor)(void *);
  *   int/int64 INTEGER (2) when the value fits 32 bits, else BIGINT (52)
  *   double    FLOAT (3)
  *   text      VARCHAR (13), i16 length: n bytes (n -1: strlen), at most 32767
- *   blob      VARCHAR (13) with the bytes as they are (SQLI has no bind form
- *             for BYTE; use it for CHAR/VARCHAR/LVARCHAR columns)
+ *   blob      VARCHAR (13) with the bytes as they are, up to 32767 bytes;
+ *             longer values go as BYTE (11) with an i32 length, ixdb's own
+ *             form (no public source documents how a real server takes
+ *             BYTE/TEXT values; ixd accepts this for BYTE, TEXT, CHAR-family
+ *             and LVARCHAR columns)
  *   bool      BOOLEAN (45), one byte 01/00
  *   decimal_text  DECIMAL (5): exact, text such as "-123.4500" or "1e-5";
  *             the scale slot is the number of fraction digits written
@@ -499,7 +502,12 @@ int ix_stmt_type(const ix_stmt *stmt);
  *     in the tuple, and their count (VARCHAR keeps its length byte).
  *   ix_column_blob: the characters of CHAR/VARCHAR/LVARCHAR without
  *     envelope (CHAR as stored, blank-padded; database code set), with *n
- *     set; NULL for NULL.
+ *     set; NULL for NULL. For a BYTE or TEXT column the tuple holds only a
+ *     descriptor: the first call fetches the value from the server
+ *     (SQ_FETCHBLOB, one round trip after any read-ahead replies) and may
+ *     therefore fail with the connection's error codes (NULL returned); the
+ *     bytes stay valid until the next step. ix_column_text of a TEXT column
+ *     gives its characters the same way; ix_column_raw gives the descriptor.
  *   ix_column_int64 / ix_column_int / ix_column_double: converted values
  *     (integers, DATE day numbers, DECIMAL truncated toward zero, FLOAT,
  *     BOOLEAN 1/0, numeric text); 0 for NULL or when the value does not

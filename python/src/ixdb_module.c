@@ -677,8 +677,8 @@ static int kind_of(int type) {
     case IXT_BOOLEAN: return K_BOOL;
     case IXT_DATETIME: return K_DT;
     case IXT_INTERVAL: return K_IV;
-    case IXT_BYTE:
-    case IXT_TEXT: return K_BYTES;
+    case IXT_BYTE: return K_BYTES;
+    case IXT_TEXT: return K_OTHER; /* str, through ix_column_text */
     default: return K_OTHER;
     }
 }
@@ -746,9 +746,15 @@ static PyObject *fetch_value(CursorObject *cu, int i) {
         return ci->kind == K_DT ? datetime_from_text(t, n, (unsigned)ci->enclen)
                                 : interval_from_text(t, n, (unsigned)ci->enclen);
     }
-    case K_BYTES:
+    case K_BYTES: {
+        /* BYTE: libixdb fetches the value the descriptor names (one round
+         * trip, SQ_FETCHBLOB). */
         if (ix_column_is_null(s, i)) Py_RETURN_NONE;
-        return PyBytes_FromStringAndSize(ix_column_raw(s, i), (Py_ssize_t)ix_column_bytes(s, i));
+        size_t n = 0;
+        const void *b = ix_column_blob(s, i, &n);
+        if (!b) return col_error(s, ix_errcode(ix_stmt_conn(s)));
+        return PyBytes_FromStringAndSize(b, (Py_ssize_t)n);
+    }
     default: {
         if (ix_column_is_null(s, i)) Py_RETURN_NONE;
         const char *t = ix_column_text(s, i);
@@ -837,8 +843,10 @@ static int arena_put(arena *a, const char *s, size_t n, size_t *off) {
 }
 
 static int text_val(pval *v, arena *a, int kind, const char *s, size_t n) {
-    if (n > 32767) {
-        raise_simple(DataError, "a bound string or bytes value is longer than 32767 bytes");
+    /* bytes of any size bind (libixdb sends large ones in its BYTE form);
+     * strings are limited to what a VARCHAR/LVARCHAR bind carries */
+    if (n > 32767 && kind != P_BLOB) {
+        raise_simple(DataError, "a bound string value is longer than 32767 bytes");
         return -1;
     }
     v->kind = kind;

@@ -77,6 +77,17 @@ class Types(unittest.TestCase):
         self.roundtrip("char(6)", ["ab", "abcdef"], ["ab    ", "abcdef"])
         self.roundtrip("nchar(3)", ["a"], ["a  "])
 
+    def test_byte_and_text(self):
+        # BYTE comes back as bytes (fetched through SQ_FETCHBLOB), TEXT as str
+        cu = self.conn.cursor()
+        cu.execute("drop table if exists bt")
+        cu.execute("create table bt (n integer, b byte, t text)")
+        values = [(1, b"", "x"), (2, bytes(range(256)) * 3, "text two"),
+                  (3, bytes(200000), "t" * 1000), (4, None, None)]
+        cu.executemany("insert into bt values (?, ?, ?)", values)
+        cu.execute("select n, b, t from bt order by n")
+        self.assertEqual(cu.fetchall(), values)
+
     def test_bytes_into_varchar(self):
         cu = self.conn.cursor()
         cu.execute("drop table if exists rb")

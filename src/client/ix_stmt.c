@@ -315,10 +315,21 @@ static int bind_bytes(ix_stmt *s, int i, const void *b, int n, ix_destructor del
     if (conv.data) len = conv.len;
     if (p && !b)
         rc = ixc_fail(s->conn, IX_EMISUSE, "NULL pointer bound (use ix_bind_null)");
-    else if (p && len > 32767)
+    else if (p && len > 32767 && text)
         rc =
             ixc_fail(s->conn, IX_ERANGE, "a bound string is limited to 32767 bytes (got %zu)", len);
-    else if (p) {
+    else if (p && len > 32767) {
+        /* Bytes beyond what a VARCHAR bind carries: the BYTE form (type 11,
+         * i32 length). No public source documents how a real server takes
+         * BYTE values; this is the form ixd accepts (docs/server.md). */
+        if (len > INT32_MAX) {
+            rc = ixc_fail(s->conn, IX_ERANGE, "a bound value is limited to 2 GiB");
+        } else {
+            ix_put_i32(&p->val, (int64_t)len);
+            ix_put_bytes(&p->val, bytes, len);
+            rc = param_done(s, p, IX_T_BYTE, 0);
+        }
+    } else if (p) {
         ix_put_i16(&p->val, (int)len);
         ix_put_bytes(&p->val, bytes, len);
         rc = param_done(s, p, IX_T_VARCHAR, 0);
@@ -956,8 +967,12 @@ size_t ix_column_bytes(ix_stmt *s, int i) {
     return col ? col->len : 0;
 }
 
+static int fetch_blob(ix_stmt *s, ixc_col *col);
+
 static int make_text(ix_stmt *s, ixc_col *col) {
     if (col->text_ok) return IX_OK;
+    if (col->vt.code == IX_T_TEXT) /* a TEXT value prints as its characters */
+        return fetch_blob(s, col);
     ix_wbuf_reset(&col->text);
     ix_fmt fmt = {s->conn ? s->conn->dbdate : NULL, NULL};
     int rc = ix_value_format(col->vt, col_bytes(s, col), col->len, &fmt, &col->text);
@@ -997,10 +1012,62 @@ size_t ix_column_text_len(ix_stmt *s, int i) {
     return t ? s->cols[i].text.len - 1 : 0;
 }
 
+/*
+ * A BYTE or TEXT value: the tuple holds only a descriptor, so the data is
+ * asked for with ID + SQ_FETCHBLOB + EOT and arrives as SQ_BLOB chunks, then
+ * DONE/COST and one EOT (§3.14; ixd answers FETCHBLOB with its EOT at once
+ * and swallows the EOT that follows). Earlier replies (read-ahead batches)
+ * are drained first, so this is one round trip. The value is kept in the
+ * column's text buffer until the next step.
+ */
+static int fetch_blob(ix_stmt *s, ixc_col *col) {
+    if (col->text_ok) return IX_OK;
+    ix_conn *c = s->conn;
+    int rc = ixc_check(c);
+    if (rc == IX_OK) rc = ixc_drain(c);
+    if (rc != IX_OK) return rc;
+    size_t mark = ixc_mark(c);
+    ix_enc_id(&c->out, s->id);
+    ix_enc_fetchblob(&c->out, col_bytes(s, col), col->len);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixc_traced(c, mark);
+    if ((rc = ixc_flush(c)) != IX_OK) return rc;
+    ix_wbuf_reset(&col->text);
+    int sqlcode = 0, isam = 0;
+    int32_t off = 0;
+    char ins[256] = "";
+    ix_msg m;
+    while ((rc = ixc_next_msg(c, &m)) == IX_OK && m.tag != IX_SQ_EOT) {
+        if (m.tag == IX_SQ_BLOB) {
+            ix_put_bytes(&col->text, m.u.blob.p, m.u.blob.n);
+        } else if (m.tag == IX_SQ_ERR) {
+            sqlcode = m.u.err.sqlcode;
+            isam = m.u.err.isamcode;
+            off = m.u.err.offset;
+            snprintf(ins, sizeof ins, "%.*s", (int)m.u.err.msg.n, (const char *)m.u.err.msg.p);
+        }
+    }
+    if (rc != IX_OK) return rc;
+    if (sqlcode) return ixc_fail_sql(c, sqlcode, isam, off, ins);
+    ix_put_u8(&col->text, 0); /* a NUL after the bytes, counted as make_text counts it */
+    if (col->text.err) return ixc_fail(c, IX_ENOMEM, "out of memory");
+    col->text_ok = 1;
+    return IX_OK;
+}
+
+static int is_blob_col(const ixc_col *col) {
+    return col->vt.code == IX_T_BYTE || col->vt.code == IX_T_TEXT;
+}
+
 const void *ix_column_blob(ix_stmt *s, int i, size_t *n) {
     if (n) *n = 0;
     ixc_col *col = cur_col(s, i);
     if (!col || col->is_null) return NULL;
+    if (is_blob_col(col)) {
+        if (fetch_blob(s, col) != IX_OK) return NULL;
+        if (n) *n = col->text.len - 1;
+        return col->text.data ? col->text.data : (const uint8_t *)"";
+    }
     const uint8_t *d;
     size_t len;
     if (ix_value_get_bytes(col->vt, col_bytes(s, col), col->len, &d, &len) != IX_OK) {
