@@ -49,3 +49,12 @@ format:
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
+
+# Comparison benchmarks (programs, not tests; docs/benchmarks-comparisons.md):
+# report and plots in bench/results/. bench-quick takes under 2 minutes.
+.PHONY: bench bench-quick
+bench: build
+	sh bench/run_all.sh $(BUILD)
+
+bench-quick: build
+	sh bench/run_all.sh $(BUILD) --quick

@@ -1,0 +1,160 @@
+"""Benchmark (not a test): table 1 of docs/benchmarks-comparisons.md, Python
+side. The workloads of bench/bench_drivers.c through the ixdb Python module
+(default settings), plus the limits: building the same tuples in Python from
+memory (tuples_1k/10k/100k) and Python's own per-row baseline (a loop of
+cursor.execute). Writes "name median_s iqr_s" lines for
+bench_drivers --py FILE and prints them.
+
+    IXD_BIN=build/ixd PYTHONPATH=build/python \
+        python3 bench/bench_py_drivers.py [--quick] [--rounds N] [--out FILE]
+"""
+
+import argparse
+import datetime as dt
+import os
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python", "tests"))
+import ixdtest  # noqa: E402  (starts ixd, finds the built module)
+
+ixdb = ixdtest.ixdb
+SIZES = [(1000, "1k"), (10000, "10k"), (100000, "100k")]
+BASE = dt.date(1899, 12, 31)
+
+
+def stats(xs):
+    if len(xs) == 1:
+        return xs[0], 0.0
+    q = statistics.quantiles(xs, n=4, method="inclusive")
+    return statistics.median(xs), q[2] - q[0]
+
+
+def make_rows(n):
+    return [(i, "customer name number %08d of the bench" % i, i * 7 % 1000, i * 1.25,
+             BASE + dt.timedelta(days=45000 + i % 3650)) for i in range(n)]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--rounds", type=int, default=None)
+    ap.add_argument("--out", default=None)
+    a = ap.parse_args()
+    rounds = a.rounds or (5 if a.quick else 10)
+    rounds_big = min(rounds, 3) if a.quick else rounds
+    rounds_loop = 1 if a.quick else min(rounds, 3)
+
+    srv = ixdtest.Server()
+    try:
+        c0 = ixdb.connect(srv.dsn())
+        c0.cursor().execute("create database bench with log")
+        c0.close()
+        conn = srv.connect("bench", autocommit=False)
+        cu = conn.cursor()
+        rows = make_rows(SIZES[-1][0])
+        cols = [(r[0], r[1], r[2], r[3], 45000 + r[0] % 3650) for r in rows]
+        cu.execute("create table em (id int, name varchar(64), counter int, value float, "
+                   "created date)")
+        for n, name in SIZES:
+            cu.execute("create table sel_%d (id int, name varchar(64), counter int, "
+                       "value float, created date)" % n)
+            cu.executemany("insert into sel_%d values (?, ?, ?, ?, ?)" % n, rows[:n])
+        conn.commit()
+
+        def w_one():
+            cu.execute("select tabname from systables where tabid = 1")
+            assert len(cu.fetchall()) == 1
+            conn.commit()
+
+        def w_ten():
+            cu.execute("select first 10 * from systables")
+            assert len(cu.fetchall()) == 10
+            conn.commit()
+
+        def w_connect():
+            srv.connect("bench").close()
+
+        def w_many(n):
+            def f():
+                cu.executemany("insert into em values (?, ?, ?, ?, ?)", rows[:n])
+                conn.commit()
+            return f
+
+        def w_sel(n):
+            def f():
+                cu.execute("select id, name, counter, value, created from sel_%d" % n)
+                assert len(cu.fetchall()) == n
+                conn.commit()
+            return f
+
+        def w_tuples(n):
+            src = cols[:n]
+
+            def f():  # the same tuples built in Python from data in memory
+                r = [(i, s, c, v, BASE + dt.timedelta(days=d)) for i, s, c, v, d in src]
+                assert len(r) == n
+            return f
+
+        def w_loop(n):
+            def f():
+                for r in rows[:n]:
+                    cu.execute("insert into em values (?, ?, ?, ?, ?)", r)
+                conn.commit()
+            return f
+
+        def empty():
+            cu.execute("delete from em")
+            conn.commit()
+
+        work = [("select_one_row", w_one, rounds, None),
+                ("select_systables_first_10", w_ten, rounds, None),
+                ("cold_connect_disconnect", w_connect, rounds, None)]
+        for n, name in SIZES:
+            work.append(("executemany_" + name, w_many(n), rounds_big if n >= 100000 else rounds,
+                         empty))
+        for n, name in SIZES:
+            work.append(("select_" + name, w_sel(n), rounds_big if n >= 100000 else rounds, None))
+            work.append(("tuples_" + name, w_tuples(n), rounds_big if n >= 100000 else rounds,
+                         None))
+        work.append(("python_execute_loop_100k", w_loop(100000), rounds_loop, empty))
+
+        samples = {name: [] for name, _, _, _ in work}
+        for name, fn, _, setup in work:  # warm-up (the execute loop is long: skipped)
+            if name.startswith("python_execute_loop"):
+                continue
+            if setup:
+                setup()
+            fn()
+        t0 = time.perf_counter()
+        for r in range(rounds):
+            for k in range(len(work)):
+                name, fn, nr, setup = work[(k + r) % len(work)]
+                if r >= nr:
+                    continue
+                if setup:
+                    setup()
+                t = time.perf_counter()
+                fn()
+                samples[name].append(time.perf_counter() - t)
+        elapsed = time.perf_counter() - t0
+        conn.close()
+    finally:
+        srv.stop()
+    out = open(a.out, "w") if a.out else None
+    print("bench_py_drivers%s: python %s, %d rounds (%d for 100k, %d for the execute loop), "
+          "%.0f s" % (" --quick" if a.quick else "", sys.version.split()[0], rounds,
+                      rounds_big, rounds_loop, elapsed))
+    for name, _, _, _ in work:
+        med, iqr = stats(samples[name])
+        print("%-28s median %10.3f ms  IQR %8.3f ms" % (name, med * 1e3, iqr * 1e3))
+        if out:
+            out.write("%s %.9f %.9f\n" % (name, med, iqr))
+    if out:
+        out.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+#!/bin/sh
+# bench/run_all.sh: the comparison benchmarks (docs/benchmarks-comparisons.md)
+# and their report. Used by `make bench` and `make bench-quick`.
+#
+#   sh bench/run_all.sh [BUILD_DIR=build] [--quick]
+#
+# Writes bench/results/: report.md (proxy self-test, table 1, table 2),
+# table1.md, table2.md, proxy_selftest.txt, py_drivers.txt/.tsv,
+# drivers.dat, fetchbuf.rtt*.dat and, when gnuplot is available, drivers.png
+# and fetchbuf.png. Without gnuplot the plots are skipped (set
+# BENCH_INSTALL_GNUPLOT=1 to let this script try `apt-get install -y
+# gnuplot-nox` as root). Each program runs under `timeout`.
+set -u
+BUILD=build
+QUICK=
+for a in "$@"; do
+    case "$a" in
+    --quick) QUICK=--quick ;;
+    *) BUILD=$a ;;
+    esac
+done
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 1
+RES=bench/results
+mkdir -p "$RES"
+if [ -n "$QUICK" ]; then T=300; else T=7200; fi
+
+cmake --build "$BUILD" --target bench ixd || exit 1
+
+echo "== ixproxy self-test"
+timeout 120 "$BUILD/ixproxy" --selftest --pings 2000 >"$RES/proxy_selftest.txt" || exit 1
+timeout 120 "$BUILD/ixproxy" --selftest --rtt-ms 5 --pings 200 >>"$RES/proxy_selftest.txt" || exit 1
+cat "$RES/proxy_selftest.txt"
+
+echo "== table 1, Python side"
+PYARG=
+rm -f "$RES/py_drivers.tsv"
+if [ -d "$BUILD/python/ixdb" ] && command -v python3 >/dev/null 2>&1; then
+    if IXD_BIN="$BUILD/ixd" IXDB_PYTHONPATH="$BUILD/python" timeout "$T" \
+        python3 bench/bench_py_drivers.py $QUICK --out "$RES/py_drivers.tsv" \
+        >"$RES/py_drivers.txt" 2>&1; then
+        PYARG="--py $RES/py_drivers.tsv"
+    else
+        echo "bench_py_drivers.py failed (see $RES/py_drivers.txt); Python column left empty"
+    fi
+    cat "$RES/py_drivers.txt"
+else
+    echo "no Python module in $BUILD/python: Python column left empty" | tee "$RES/py_drivers.txt"
+fi
+
+echo "== table 1, C side"
+# shellcheck disable=SC2086
+timeout "$T" "$BUILD/bench_drivers" $QUICK $PYARG --dat "$RES/drivers.dat" \
+    >"$RES/table1.md" || exit 1
+cat "$RES/table1.md"
+
+echo "== table 2"
+timeout "$T" "$BUILD/bench_fetchbuf" $QUICK --dat "$RES/fetchbuf" >"$RES/table2.md" || exit 1
+cat "$RES/table2.md"
+
+PLOTS="(plots skipped: gnuplot not found; install gnuplot-nox, or set BENCH_INSTALL_GNUPLOT=1)"
+if ! command -v gnuplot >/dev/null 2>&1 && [ "${BENCH_INSTALL_GNUPLOT:-0}" = 1 ] &&
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    timeout 600 apt-get install -y gnuplot-nox >/dev/null 2>&1 || true
+fi
+if command -v gnuplot >/dev/null 2>&1; then
+    if timeout 120 gnuplot -e "resdir='$RES'" bench/plot.gp; then
+        PLOTS="![table 1](drivers.png)
+
+![table 2](fetchbuf.png)"
+    else
+        PLOTS="(plots failed: gnuplot error)"
+    fi
+fi
+
+{
+    echo "# ixdb comparison benchmarks${QUICK:+ (quick)}"
+    echo
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo ' (modified tree)'), $(uname -srm), $(nproc) CPUs, $(${CC:-cc} --version 2>/dev/null | head -1)."
+    echo "Method: docs/benchmarks-comparisons.md."
+    echo
+    echo "## Proxy self-test"
+    echo
+    echo '```'
+    cat "$RES/proxy_selftest.txt"
+    echo '```'
+    echo
+    cat "$RES/table1.md"
+    echo
+    echo "Python side (bench_py_drivers.py):"
+    echo
+    echo '```'
+    cat "$RES/py_drivers.txt"
+    echo '```'
+    echo
+    cat "$RES/table2.md"
+    echo
+    echo "## Plots"
+    echo
+    echo "$PLOTS"
+} >"$RES/report.md"
+echo "== report: $RES/report.md"
