@@ -7,9 +7,9 @@
 # Writes bench/results/: report.md (proxy self-test, table 1, table 2),
 # table1.md, table2.md, proxy_selftest.txt, py_drivers.txt/.tsv,
 # drivers.dat, fetchbuf.rtt*.dat and, when gnuplot is available, drivers.png
-# and fetchbuf.png. Without gnuplot the plots are skipped (set
-# BENCH_INSTALL_GNUPLOT=1 to let this script try `apt-get install -y
-# gnuplot-nox` as root). Each program runs under `timeout`.
+# and fetchbuf.png. When gnuplot is missing the script installs Debian's
+# gnuplot-nox (as root; BENCH_INSTALL_GNUPLOT=0 turns that off) and skips the
+# plots if it cannot. Each program runs under `timeout`.
 set -u
 BUILD=build
 QUICK=
@@ -58,8 +58,8 @@ echo "== table 2"
 timeout "$T" "$BUILD/bench_fetchbuf" $QUICK --dat "$RES/fetchbuf" >"$RES/table2.md" || exit 1
 cat "$RES/table2.md"
 
-PLOTS="(plots skipped: gnuplot not found; install gnuplot-nox, or set BENCH_INSTALL_GNUPLOT=1)"
-if ! command -v gnuplot >/dev/null 2>&1 && [ "${BENCH_INSTALL_GNUPLOT:-0}" = 1 ] &&
+PLOTS="(plots skipped: gnuplot not found and could not be installed; install gnuplot-nox)"
+if ! command -v gnuplot >/dev/null 2>&1 && [ "${BENCH_INSTALL_GNUPLOT:-1}" = 1 ] &&
     [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     timeout 600 apt-get install -y gnuplot-nox >/dev/null 2>&1 || true
 fi
