@@ -61,7 +61,8 @@ cat "$RES/table2.md"
 PLOTS="(plots skipped: gnuplot not found and could not be installed; install gnuplot-nox)"
 if ! command -v gnuplot >/dev/null 2>&1 && [ "${BENCH_INSTALL_GNUPLOT:-1}" = 1 ] &&
     [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    timeout 600 apt-get install -y gnuplot-nox >/dev/null 2>&1 || true
+    { timeout 600 apt-get install -y gnuplot-nox || { timeout 600 apt-get update -qq &&
+        timeout 600 apt-get install -y gnuplot-nox; }; } >/dev/null 2>&1 || true
 fi
 if command -v gnuplot >/dev/null 2>&1; then
     if timeout 120 gnuplot -e "resdir='$RES'" bench/plot.gp; then
