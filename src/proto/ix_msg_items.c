@@ -102,22 +102,20 @@ static int64_t bind_value_len(ix_rbuf *r, int type, const ix_bytes *xname, const
         }
         return 4 + (int64_t)n;
     }
-    case IX_T_SMALLINT: return 2;
-    case IX_T_INTEGER:
-    case IX_T_SERIAL:
-    case IX_T_DATE:
-    case IX_T_SMALLFLOAT: return 4;
-    case IX_T_FLOAT:
-    case IX_T_BIGINT:
-    case IX_T_BIGSERIAL: return 8;
-    case IX_T_INT8:
-    case IX_T_SERIAL8: return 10;
     case IX_T_BOOLEAN: return 1;
     case IX_T_UDTFIXED:
         if (xname->n == 7 && memcmp(xname->p, "boolean", 7) == 0) return 1;
         ix_rbuf_fail(r, IX_EMALFORMED, at, "UDT in BIND is not boolean");
         return -1;
-    default: ix_rbuf_fail(r, IX_EMALFORMED, at, "type not allowed in BIND"); return -1;
+    default: {
+        /* SMALLINT, INTEGER, SERIAL, DATE, SMALLFLOAT, FLOAT, BIGINT,
+         * BIGSERIAL, INT8, SERIAL8: their tuple width (§3.4). */
+        int base = type & 0xff;
+        size_t w = base == IX_T_NULL ? 0 : ix_value_fixed_width((ix_vtype){base, 0});
+        if (w) return (int64_t)w;
+        ix_rbuf_fail(r, IX_EMALFORMED, at, "type not allowed in BIND");
+        return -1;
+    }
     }
 }
 
