@@ -23,38 +23,11 @@
 #define USER "informix"
 #define PASS "in4mix"
 
-typedef struct data {
-    int64_t n;
-    int32_t *id, *counter, *created;
-    double *value;
-    char **name;
-    char *names;
-} data;
-
-static void make_data(data *d, int64_t n) {
-    d->n = n;
-    d->id = malloc((size_t)n * sizeof *d->id);
-    d->counter = malloc((size_t)n * sizeof *d->counter);
-    d->created = malloc((size_t)n * sizeof *d->created);
-    d->value = malloc((size_t)n * sizeof *d->value);
-    d->name = malloc((size_t)n * sizeof *d->name);
-    d->names = malloc((size_t)n * 48);
-    if (!d->id || !d->counter || !d->created || !d->value || !d->name || !d->names) exit(1);
-    for (int64_t i = 0; i < n; i++) {
-        d->id[i] = (int32_t)i;
-        d->counter[i] = (int32_t)(i * 7 % 1000);
-        d->value[i] = (double)i * 1.25;
-        d->created[i] = 45000 + (int32_t)(i % 3650);
-        d->name[i] = d->names + i * 48;
-        snprintf(d->name[i], 48, "customer name number %08d of the bench", (int)(i % 100000000));
-    }
-}
-
 static void reset_table(ix_conn *c) {
     BENCH_CHECK(c, ix_exec(c, "delete from bench"));
 }
 
-static double run_pipelined(ix_conn *c, const data *d) {
+static double run_pipelined(ix_conn *c, const cmp_data *d) {
     double t = bench_now();
     ix_stmt *s = NULL;
     BENCH_CHECK(c, ix_begin(c));
@@ -70,7 +43,7 @@ static double run_pipelined(ix_conn *c, const data *d) {
     return bench_now() - t;
 }
 
-static double run_per_row(ix_conn *c, const data *d) {
+static double run_per_row(ix_conn *c, const cmp_data *d) {
     double t = bench_now();
     ix_stmt *s = NULL;
     BENCH_CHECK(c, ix_begin(c));
@@ -113,8 +86,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "setup: %s\n", ix_errmsg(c));
         return 1;
     }
-    data d;
-    make_data(&d, nrows);
+    cmp_data d;
+    cmp_make_data(&d, nrows);
     double *tp = calloc((size_t)rounds, sizeof *tp), *tr = calloc((size_t)rounds, sizeof *tr);
     for (int r = 0; r < rounds; r++) {
         if (r % 2 == 0) {
@@ -141,6 +114,7 @@ int main(int argc, char **argv) {
     printf("pipelined is %.2fx faster (median per-row / median pipelined)\n", q.median / p.median);
     free(tp);
     free(tr);
+    cmp_free_data(&d);
     ix_close(c);
     ixd_stop(&P, SIGTERM);
     ixd_rmdir(&P);

@@ -62,4 +62,39 @@ static inline bench_stat bench_stats(const double *samples, int n) {
         }                                                                                          \
     } while (0)
 
+/* The rows every benchmark inserts: (id INT, name VARCHAR(64), counter INT,
+ * value FLOAT, created DATE) as column arrays. The arrays are owned by the
+ * struct; cmp_free_data frees them. */
+typedef struct cmp_data {
+    int64_t n;
+    int32_t *id, *counter, *created;
+    double *value;
+    char **name;
+    char *names;
+} cmp_data;
+
+static inline void cmp_make_data(cmp_data *d, int64_t n) {
+    d->n = n;
+    d->id = malloc((size_t)n * sizeof *d->id);
+    d->counter = malloc((size_t)n * sizeof *d->counter);
+    d->created = malloc((size_t)n * sizeof *d->created);
+    d->value = malloc((size_t)n * sizeof *d->value);
+    d->name = malloc((size_t)n * sizeof *d->name);
+    d->names = malloc((size_t)n * 48);
+    if (!d->id || !d->counter || !d->created || !d->value || !d->name || !d->names) exit(1);
+    for (int64_t i = 0; i < n; i++) {
+        d->id[i] = (int32_t)i;
+        d->counter[i] = (int32_t)(i * 7 % 1000);
+        d->value[i] = (double)i * 1.25;
+        d->created[i] = 45000 + (int32_t)(i % 3650);
+        d->name[i] = d->names + i * 48;
+        snprintf(d->name[i], 48, "customer name number %08d of the bench", (int)(i % 100000000));
+    }
+}
+
+static inline void cmp_free_data(cmp_data *d) {
+    free(d->id), free(d->counter), free(d->created), free(d->value), free(d->name);
+    free(d->names);
+}
+
 #endif

@@ -25,14 +25,13 @@
 
 /* One prepared statement (a statement id). */
 typedef struct sess_stmt {
-    int used;
     ixd_stmt *st;      /* NULL for a session statement (DATABASE, CREATE DATABASE, ...) */
     char *session_sql; /* the text of a session statement */
     int stmt_type;
-    char cursor[129]; /* cursor name, or "" */
-    int scroll, hold, autofree;
-    int open;      /* cursor opened */
-    int exhausted; /* the cursor's last row has been sent with DONE */
+    char cursor[129];     /* cursor name, or "" */
+    int scroll, autofree; /* no HOLD flag: the session never closes cursors at COMMIT */
+    int open;             /* cursor opened */
+    int exhausted;        /* the cursor's last row has been sent with DONE */
     int64_t fetched;
     int64_t scroll_pos; /* current position of a scroll cursor */
     ix_wbuf ahead;      /* one row read ahead, to know whether a reply ends the data */
@@ -189,7 +188,6 @@ static int do_prepare(ixd_sess *s, const uint8_t *sql, size_t n) {
         }
         t->stmt_type = ixd_stmt_type(t->st);
     }
-    t->used = 1;
     s->stmts[id] = t;
     s->cur = id;
     s->done_sent = 0;
@@ -637,7 +635,7 @@ static int handle(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
         size_t n = m->u.name.n < sizeof t->cursor - 1 ? m->u.name.n : sizeof t->cursor - 1;
         memcpy(t->cursor, m->u.name.p, n);
         t->cursor[n] = 0;
-        t->scroll = t->hold = t->autofree = 0;
+        t->scroll = t->autofree = 0;
         break;
     }
     case IX_SQ_SCROLL:
@@ -649,7 +647,6 @@ static int handle(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
             break;
         }
         if (m->tag == IX_SQ_SCROLL) t->scroll = 1;
-        if (m->tag == IX_SQ_HOLD) t->hold = 1;
         if (m->tag == IX_SQ_AUTOFREE) t->autofree = 1;
         break;
     }
