@@ -1,6 +1,6 @@
 /* ix_login.c: SL header, CONREQ and CONACC/CONREJ/REDIRECT codec, printer.
  * Layouts: sqli-protocol.md §2.2-2.4; evidence: the GBase capture in
- * shared/vectors/messages.tsv (CONREQ/CONACC segments). */
+ * tests/vectors/messages.tsv (CONREQ/CONACC segments). */
 #include "proto/ix_login.h"
 
 #include <stdarg.h>

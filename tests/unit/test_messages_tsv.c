@@ -1,5 +1,5 @@
 /*
- * Every post-login row of ../shared/vectors/messages.tsv is a test (the
+ * Every post-login row of tests/vectors/messages.tsv is a test (the
  * CONREQ/CONACC capture segments are tested in test_login.c):
  *   - decoding the row's bytes gives exactly the messages its `check` column
  *     lists (rendered here in that column's notation);

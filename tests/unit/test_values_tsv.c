@@ -1,4 +1,4 @@
-/* test_values_tsv.c: every row of ../shared/vectors/values.tsv. For each row:
+/* test_values_tsv.c: every row of tests/vectors/values.tsv. For each row:
  * decode the hex with (type_code, encoded_length), check NULL-ness and the
  * value against sql_literal_or_value, then encode the expected value and
  * check the bytes and the width. */

@@ -1,5 +1,5 @@
 /* tsv.h: reads a tab-separated file with one header line, for the tests that
- * run every row of ../shared/vectors. Fields are NUL-terminated in place. */
+ * run every row of tests/vectors. Fields are NUL-terminated in place. */
 #ifndef IX_TSV_H
 #define IX_TSV_H
 
