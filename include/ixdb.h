@@ -263,6 +263,14 @@ const char *ix_sqlstate(const ix_conn *conn);
  * until the next call on conn or one of its statements.
  */
 const char *ix_errmsg(const ix_conn *conn);
+/* SQLCODEs the library itself acts on (the standard Informix codes). */
+enum {
+    IX_SQLCODE_INTERRUPTED = -213,      /* Statement interrupted by user (ix_cancel) */
+    IX_SQLCODE_NOT_IN_TXN = -255,       /* Not in transaction */
+    IX_SQLCODE_TXN_UNAVAILABLE = -256,  /* Transaction not available (unlogged database) */
+    IX_SQLCODE_LONG_TXN_ABORTED = -458, /* Long transaction aborted (rolled back) */
+    IX_SQLCODE_ALREADY_IN_TXN = -535,   /* Already in transaction */
+};
 /* The standard text of an SQLCODE or ISAM code from the built-in catalogue
  * (with %s left in place), or NULL if the code is not in it. Static. */
 const char *ix_errtext(int sqlcode);

@@ -261,6 +261,9 @@ int ixc_check(const ix_conn *c);
 void ixc_stmt_detach_all(ix_conn *c);
 void ixc_batch_free(ixc_batch *b);
 void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t n);
+/* After sql failed with reply r: finds out whether a failed COMMIT left the
+ * server's transaction open (a BEGIN probe). IX_OK or a connection error. */
+int ixc_note_txn_failure(ix_conn *c, const char *sql, size_t n, const ixc_reply *r);
 /* With autocommit off and no transaction open, sends SQ_BEGIN (one round
  * trip) unless sql (n bytes) is a statement that needs none (transaction
  * control, SET, DATABASE statements). Returns IX_OK or the failure, recorded

@@ -384,6 +384,7 @@ int ixc_kill(ix_conn *c, int rc, const char *fmt, ...) {
     vsnprintf(c->errmsg, sizeof c->errmsg, fmt, ap);
     va_end(ap);
     c->dead = 1;
+    c->in_txn = 0; /* the server rolls back a session that ends */
     if (c->tr) {
         c->tr->vt->close(c->tr);
         c->tr = NULL;
@@ -670,6 +671,26 @@ static int copy_describe(ix_conn *c, const ix_msg *m, ixc_reply *r) {
     return IX_OK;
 }
 
+/*
+ * What a reply says about the server's transaction moves c->in_txn, on
+ * every path (one-shot, statements, pipelined batches, fetches):
+ *   SQ_XACTSTAT       new level 0: no transaction; otherwise one is open.
+ *                     (Event and level values are unresolved for real
+ *                     servers, sqli-protocol.md §8 #17; ixd sends event 2
+ *                     and level 1 inside a transaction, 0 outside.)
+ *   SQ_ERR -255 / -256 / -458: no transaction (none open, none possible,
+ *                     or the server rolled it back).
+ *   SQ_ERR -535       a transaction is open.
+ */
+static void txn_from_err(ix_conn *c, int sqlcode) {
+    switch (sqlcode) {
+    case IX_SQLCODE_NOT_IN_TXN:
+    case IX_SQLCODE_TXN_UNAVAILABLE:
+    case IX_SQLCODE_LONG_TXN_ABORTED: c->in_txn = 0; break;
+    case IX_SQLCODE_ALREADY_IN_TXN: c->in_txn = 1; break;
+    }
+}
+
 /* Reads one reply group (up to its EOT) into *r. Returns IX_OK (a server
  * error is in r->sqlcode, not in the return value), or a connection error. */
 int ixc_read_reply(ix_conn *c, ixc_reply *r) {
@@ -681,6 +702,7 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
         switch (m.tag) {
         case IX_SQ_EOT: r->end_us = ixc_now_us(); return IX_OK;
         case IX_SQ_ERR:
+            txn_from_err(c, m.u.err.sqlcode);
             if (!r->sqlcode) {
                 r->sqlcode = m.u.err.sqlcode ? m.u.err.sqlcode : -1;
                 r->isamcode = m.u.err.isamcode;
@@ -716,7 +738,10 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
                     return ixc_kill(c, IX_ENOMEM, "out of memory for a fetched row");
             }
             break;
-        case IX_SQ_XACTSTAT: r->has_xact = 1; break;
+        case IX_SQ_XACTSTAT:
+            r->has_xact = 1;
+            c->in_txn = m.u.xactstat.new_level != 0;
+            break;
         case IX_SQ_PROTOCOLS: {
             ix_caps caps = ix_caps_from_bits(m.u.protocols.p, m.u.protocols.n);
             set_caps(c, &caps);
@@ -1235,6 +1260,19 @@ void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t len) {
     }
 }
 
+static int txn_resync(ix_conn *c);
+
+/* Called after a statement failed with the reply r: a COMMIT [WORK] that
+ * failed inside a transaction, without the server saying whether the
+ * transaction survived, is followed by txn_resync. Returns IX_OK or a
+ * connection error. */
+int ixc_note_txn_failure(ix_conn *c, const char *sql, size_t len, const ixc_reply *r) {
+    size_t n;
+    const char *w = next_word(sql, sql + len, &n);
+    if (!word_is(w, n, "COMMIT") || !c->in_txn || r->has_xact) return IX_OK;
+    return txn_resync(c);
+}
+
 /* 1 if sql needs no transaction of its own: BEGIN, COMMIT, ROLLBACK,
  * SAVEPOINT, RELEASE SAVEPOINT, SET ..., DATABASE, CLOSE/CREATE/DROP
  * DATABASE. */
@@ -1256,7 +1294,12 @@ static int txn_op(ix_conn *c, int tag, int opens);
 int ixc_auto_begin(ix_conn *c, const char *sql, size_t n) {
     if (!c->manual_commit || c->in_txn || c->db_ansi) return IX_OK;
     if (sql && txn_neutral(sql, n)) return IX_OK;
-    return txn_op(c, IX_SQ_BEGIN, 1);
+    int rc = txn_op(c, IX_SQ_BEGIN, 1);
+    if (rc == IX_ESQL && c->sqlcode == IX_SQLCODE_ALREADY_IN_TXN) {
+        ixc_clear_err(c); /* the server's transaction is the one wanted */
+        return IX_OK;
+    }
+    return rc;
 }
 
 /* ---- one-shot execution and transactions ------------------------------------- */
@@ -1289,6 +1332,7 @@ static int exec_sql(ix_conn *c, const char *sql, int auto_begin) {
     ixc_reply r;
     memset(&r, 0, sizeof r);
     rc = simple_request(c, mark, &r);
+    if (rc == IX_OK && r.sqlcode) rc = ixc_note_txn_failure(c, sql, n, &r);
     if (rc != IX_OK) return rc;
     if (r.sqlcode) return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
     c->changes = r.rows;
@@ -1311,19 +1355,49 @@ int ix_exec(ix_conn *c, const char *sql) {
     return exec_sql(c, sql, 1);
 }
 
+/* Sends one BEGIN / COMMIT / ROLLBACK message and reads its reply. */
+static int txn_send(ix_conn *c, int tag, ixc_reply *r) {
+    size_t mark = ixc_mark(c);
+    ix_enc_tag(&c->out, tag);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    memset(r, 0, sizeof *r);
+    return simple_request(c, mark, r);
+}
+
+/*
+ * After a COMMIT failed without the server saying (no XACTSTAT, no code
+ * above) whether its transaction survived, asks it: a BEGIN either opens
+ * one (there was none: the server ended it) or fails with -535 (it is
+ * still open). In autocommit mode the probe's own transaction is committed
+ * at once (it is empty); in manual-commit mode it is kept, as the library
+ * keeps one open there anyway. The connection's error record is untouched.
+ */
+static int txn_resync(ix_conn *c) {
+    ixc_reply r;
+    int rc = txn_send(c, IX_SQ_BEGIN, &r);
+    if (rc != IX_OK || r.sqlcode || c->manual_commit) return rc;
+    c->in_txn = 1;
+    rc = txn_send(c, IX_SQ_CMMTWORK, &r);
+    if (rc == IX_OK && !r.sqlcode) c->in_txn = 0;
+    return rc;
+}
+
 static int txn_op(ix_conn *c, int tag, int opens) {
     if (!c) return IX_EMISUSE;
     if (c->dead) return dead_rc(c);
     ixc_clear_err(c);
-    size_t mark = ixc_mark(c);
-    ix_enc_tag(&c->out, tag);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
     ixc_reply r;
-    memset(&r, 0, sizeof r);
-    int rc = simple_request(c, mark, &r);
+    int rc = txn_send(c, tag, &r);
     if (rc != IX_OK) return rc;
-    if (r.sqlcode) return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
-    c->in_txn = opens;
+    if (r.sqlcode) {
+        int was = c->in_txn;
+        if (tag == IX_SQ_RBWORK) c->in_txn = 0; /* a failed ROLLBACK leaves none open */
+        if (tag == IX_SQ_CMMTWORK && was && c->in_txn && !r.has_xact &&
+            (rc = txn_resync(c)) != IX_OK)
+            return rc;
+        return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
+    }
+    c->in_txn = opens; /* what the message did is known, whatever XACTSTAT's levels mean */
     return IX_OK;
 }
 

@@ -674,6 +674,7 @@ static int exec_plain(ix_stmt *s) {
     int rc = ixc_flush(c);
     if (rc == IX_OK) rc = ixc_drain(c);
     if (rc == IX_OK) rc = ixc_read_reply(c, &r);
+    if (rc == IX_OK && r.sqlcode) rc = ixc_note_txn_failure(c, s->sql, s->sql_len, &r);
     if (rc != IX_OK) return rc;
     if (r.sqlcode) return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
     s->changes = r.rows;

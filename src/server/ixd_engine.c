@@ -329,9 +329,14 @@ int ixs_commit(ixd_db *db, ixd_err *err) {
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
     int rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
+        /* A COMMIT that fails ends the transaction, as in Informix: what
+         * SQLite left open is rolled back, so the session and its client
+         * agree that nothing of it was committed (the session reports the
+         * change with SQ_XACTSTAT). */
         ixs_sqlite_err(db, rc, 0, NULL, err);
-        if (!sqlite3_get_autocommit(db->h)) return -1; /* still open: may retry */
+        if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
         db->in_txn = 0;
+        db->nsavepoints = 0;
         return -1;
     }
     db->in_txn = 0;
@@ -362,6 +367,15 @@ int ixd_rollback(ixd_db *db, ixd_err *err) {
 }
 int ixd_in_transaction(const ixd_db *db) {
     return db ? db->in_txn : 0;
+}
+
+int ixd_txn_sync(ixd_db *db) {
+    /* SQLite rolls a transaction back by itself after some errors (a full
+     * disk, an I/O error, out of memory): then none is open any more. */
+    if (!db || !db->in_txn || !sqlite3_get_autocommit(db->h)) return 0;
+    db->in_txn = 0;
+    db->nsavepoints = 0;
+    return 1;
 }
 
 /* ---- session statements ---------------------------------------------------------------- */

@@ -109,6 +109,9 @@ int ixd_begin(ixd_db *db, ixd_err *err);
 int ixd_commit(ixd_db *db, ixd_err *err);
 int ixd_rollback(ixd_db *db, ixd_err *err);
 int ixd_in_transaction(const ixd_db *db);
+/* Brings the transaction flag in line with SQLite after an error that made
+ * SQLite roll back by itself. Returns 1 if a transaction just ended so. */
+int ixd_txn_sync(ixd_db *db);
 
 /* A time limit for the statements of db: an ixd_execute, ixd_open or
  * ixd_fetch call that runs longer than ms milliseconds stops with -213

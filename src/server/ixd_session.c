@@ -468,13 +468,11 @@ static void do_release(ixd_sess *s) {
 
 static void do_transaction(ixd_sess *s, int tag) {
     if (!s->db) return send_errcode(s, -349, 0, NULL);
-    int was = ixd_in_transaction(s->db);
     ixd_err e = {0};
     int r = tag == IX_SQ_BEGIN      ? ixd_begin(s->db, &e)
             : tag == IX_SQ_CMMTWORK ? ixd_commit(s->db, &e)
                                     : ixd_rollback(s->db, &e);
-    if (r != 0) return send_err(s, &e);
-    send_xactstat(s, was);
+    if (r != 0) send_err(s, &e); /* handle() sends the XACTSTAT */
 }
 
 /* Savepoint messages (single source, libsqli): run as SQL. */
@@ -550,8 +548,32 @@ static int do_login(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
 
 /* ---- dispatch ---------------------------------------------------------------- */
 
-/* Handles one post-login message. Returns 0, or 1 when the session ends. */
+static int handle_msg(ixd_sess *s, const ix_msg *m, ix_wbuf *out);
+
+static int is_txn_tag(int tag) {
+    return tag == IX_SQ_BEGIN || tag == IX_SQ_CMMTWORK || tag == IX_SQ_RBWORK;
+}
+
+/*
+ * Handles one post-login message. Returns 0, or 1 when the session ends.
+ * SQ_XACTSTAT tells the client of every change of the transaction state:
+ * the answer to a BEGIN / COMMIT / ROLLBACK message that succeeded, and any
+ * other message that opened or ended a transaction (BEGIN WORK as SQL, a
+ * COMMIT that failed and so ended it, an error after which SQLite rolled
+ * back by itself).
+ */
 static int handle(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
+    ixd_db *db = s->db;
+    int was = ixd_in_transaction(db);
+    int end = handle_msg(s, m, out);
+    if (end || s->db != db || !db) return end;
+    ixd_txn_sync(db);
+    int ok = is_txn_tag(m->tag) && !s->skipping;
+    if (ok || ixd_in_transaction(db) != was) send_xactstat(s, was);
+    return 0;
+}
+
+static int handle_msg(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
     int after_blob = s->after_blob;
     s->after_blob = 0;
     if (m->tag == IX_SQ_EOT && after_blob && s->reply.len == 0) return 0;

@@ -304,6 +304,127 @@ static void test_exec_reply(void) {
     ix_wbuf_free(&sent);
 }
 
+/* Appends the replies of one transaction message: XACTSTAT (levels as ixd
+ * sends them), EOT. */
+static void reply_xact(ix_wbuf *w, int new_level, int old_level) {
+    ix_enc_xactstat(w, 2, new_level, old_level);
+    ix_enc_tag(w, IX_SQ_EOT);
+}
+
+static void reply_done(ix_wbuf *w, const ix_caps *caps) {
+    ix_enc_done(w, caps, 0, 1, 0, 0);
+    ix_enc_cost(w, 1, 1);
+    ix_enc_tag(w, IX_SQ_EOT);
+}
+
+/* Counts the messages tagged `tag` the client sent from `from` on, and
+ * returns the tag sequence in *tags. */
+static int sent_tags(const ix_wbuf *sent, size_t from, int *tags, int max) {
+    return client_tags(sent, from, tags, max, NULL, 0);
+}
+
+static int tags_are(const int *tags, int n, const int *want, int nw) {
+    if (n != nw) return 0;
+    for (int i = 0; i < n; i++)
+        if (tags[i] != want[i]) return 0;
+    return 1;
+}
+
+/*
+ * A COMMIT that fails on the server: the client's idea of the transaction
+ * must follow the server's, or an application in manual-commit mode runs
+ * every later statement in autocommit. Three server behaviours:
+ *   - the error ends the transaction and says so (XACTSTAT new level 0):
+ *     the next statement is preceded by a BEGIN;
+ *   - the error ends it silently (no XACTSTAT, as a real server may do):
+ *     libixdb probes with a BEGIN (kept in manual-commit mode, committed at
+ *     once in autocommit mode);
+ *   - -255 not in transaction: none is open.
+ */
+static void test_commit_failure(void) {
+    ix_wbuf in, sent;
+    ix_wbuf_init(&in, NULL);
+    ix_wbuf_init(&sent, NULL);
+    assemble_conacc(&in);
+    script_after_login(&in, 1);
+    ix_caps caps = ix_caps_from_bits(answer + 4, 10);
+    /* 1: autocommit mode; ix_begin, insert, commit fails silently, probe */
+    reply_xact(&in, 1, 0);                         /* BEGIN */
+    reply_done(&in, &caps);                        /* insert */
+    ix_enc_err(&in, &caps, -271, -131, 0, "t", 1); /* COMMIT fails, no XACTSTAT */
+    ix_enc_tag(&in, IX_SQ_EOT);
+    reply_xact(&in, 1, 0); /* probe BEGIN succeeds: the server had none */
+    reply_xact(&in, 0, 1); /* probe's COMMIT */
+    /* 2: manual-commit mode; commit fails and the server says it ended */
+    reply_xact(&in, 1, 0);  /* BEGIN from ix_set_autocommit(0) */
+    reply_done(&in, &caps); /* insert */
+    ix_enc_err(&in, &caps, -271, -131, 0, "t", 1);
+    ix_enc_xactstat(&in, 2, 0, 1);
+    ix_enc_tag(&in, IX_SQ_EOT);
+    reply_xact(&in, 1, 0);  /* BEGIN the library sends before the next insert */
+    reply_done(&in, &caps); /* insert */
+    /* 3: manual mode; commit fails silently, probe BEGIN answered -535 */
+    ix_enc_err(&in, &caps, -271, -131, 0, "t", 1);
+    ix_enc_tag(&in, IX_SQ_EOT);
+    ix_enc_err(&in, &caps, IX_SQLCODE_ALREADY_IN_TXN, 0, 0, NULL, 0);
+    ix_enc_tag(&in, IX_SQ_EOT);
+    /* 4: manual mode; ROLLBACK answered -255: none open; BEGIN next */
+    ix_enc_err(&in, &caps, IX_SQLCODE_NOT_IN_TXN, 0, 0, NULL, 0);
+    ix_enc_tag(&in, IX_SQ_EOT);
+    reply_xact(&in, 1, 0);
+    reply_done(&in, &caps);
+
+    ix_conn *c = NULL;
+    int rc = ixc_connect_transport(&c, "user=u database=d", mem_new(&in, 4096, &sent));
+    CHECK(rc == IX_OK, "login");
+    int tags[32], n;
+    size_t from = sent.len;
+
+    CHECK(ix_begin(c) == IX_OK && ix_autocommit(c) == 0, "begin");
+    CHECK(ix_exec(c, "insert into t values (1)") == IX_OK, "insert");
+    rc = ix_commit(c);
+    CHECK(rc == IX_ESQL && ix_sqlcode(c) == -271 && ix_isamcode(c) == -131,
+          "the COMMIT's own error is reported: %d %d", ix_sqlcode(c), ix_isamcode(c));
+    CHECK(ix_autocommit(c) == 1, "after the probe no transaction is open");
+    n = sent_tags(&sent, from, tags, 32);
+    int want1[] = {IX_SQ_BEGIN,   IX_SQ_EOT,      IX_SQ_COMMAND,  IX_SQ_NDESCRIBE, IX_SQ_EXECUTE,
+                   IX_SQ_RELEASE, IX_SQ_EOT,      IX_SQ_CMMTWORK, IX_SQ_EOT,       IX_SQ_BEGIN,
+                   IX_SQ_EOT,     IX_SQ_CMMTWORK, IX_SQ_EOT};
+    CHECK(tags_are(tags, n, want1, (int)(sizeof want1 / sizeof *want1)),
+          "a silent COMMIT failure is probed with BEGIN, then COMMIT (%d messages)", n);
+
+    from = sent.len;
+    CHECK(ix_set_autocommit(c, 0) == IX_OK, "manual commit");
+    CHECK(ix_exec(c, "insert into t values (2)") == IX_OK, "insert");
+    CHECK(ix_commit(c) == IX_ESQL && ix_sqlcode(c) == -271, "commit fails");
+    CHECK(ix_autocommit(c) == 0, "manual mode");
+    CHECK(ix_exec(c, "insert into t values (3)") == IX_OK, "insert after the failed commit");
+    n = sent_tags(&sent, from, tags, 32);
+    int want2[] = {IX_SQ_BEGIN,     IX_SQ_EOT,     IX_SQ_COMMAND, IX_SQ_NDESCRIBE,
+                   IX_SQ_EXECUTE,   IX_SQ_RELEASE, IX_SQ_EOT,     IX_SQ_CMMTWORK,
+                   IX_SQ_EOT,       IX_SQ_BEGIN,   IX_SQ_EOT,     IX_SQ_COMMAND,
+                   IX_SQ_NDESCRIBE, IX_SQ_EXECUTE, IX_SQ_RELEASE, IX_SQ_EOT};
+    CHECK(tags_are(tags, n, want2, (int)(sizeof want2 / sizeof *want2)),
+          "after XACTSTAT level 0 the next statement runs in a new transaction (%d)", n);
+
+    from = sent.len;
+    CHECK(ix_commit(c) == IX_ESQL && ix_sqlcode(c) == -271, "commit fails again");
+    n = sent_tags(&sent, from, tags, 32);
+    int want3[] = {IX_SQ_CMMTWORK, IX_SQ_EOT, IX_SQ_BEGIN, IX_SQ_EOT};
+    CHECK(tags_are(tags, n, want3, 4), "probe BEGIN (%d)", n);
+    CHECK(ix_autocommit(c) == 0, "-535: the transaction is still open");
+
+    from = sent.len;
+    CHECK(ix_rollback(c) == IX_ESQL && ix_sqlcode(c) == IX_SQLCODE_NOT_IN_TXN, "-255");
+    CHECK(ix_exec(c, "insert into t values (4)") == IX_OK, "insert after -255");
+    n = sent_tags(&sent, from, tags, 32);
+    CHECK(n >= 4 && tags[0] == IX_SQ_RBWORK && tags[2] == IX_SQ_BEGIN && tags[4] == IX_SQ_COMMAND,
+          "-255 ends the client's transaction: BEGIN before the next statement");
+    ix_close(c);
+    ix_wbuf_free(&in);
+    ix_wbuf_free(&sent);
+}
+
 static void test_dsn(void) {
     ix_conn *c = NULL;
     int rc = ix_connect(&c, "host=localhost bogus=1");
@@ -386,6 +507,7 @@ int main(void) {
     test_reject();
     test_lost_sync();
     test_exec_reply();
+    test_commit_failure();
     test_dsn();
     test_catalogue();
     tsv_free(&T);
