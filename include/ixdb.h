@@ -214,6 +214,33 @@ int ix_set_fetch_buffer(ix_conn *conn, int32_t bytes);
 int ix_set_readahead(ix_conn *conn, int depth);
 int ix_set_read_timeout(ix_conn *conn, int millis);
 
+/*
+ * Interrupts the statement the server is running for conn, as ESQL/C's
+ * sqlbreak() does: the call waiting for it (in the thread using conn)
+ * returns IX_ESQL with ix_sqlcode IX_SQLCODE_INTERRUPTED (-213 "Statement
+ * interrupted by user"), and the connection stays usable; cursors, the
+ * transaction and the database stay as they were (roll back if the work
+ * must not stand). A statement that ends before the server sees the request
+ * is not affected, and a connection with nothing in flight ignores it.
+ * Safe from another thread and from a signal handler (async-signal-safe:
+ * one send() of TCP urgent data on the connection's socket, see
+ * docs/protocol.md "Interrupts"); it must not race with ix_close(conn).
+ * Returns IX_OK (sent, already on its way, or nothing to interrupt),
+ * IX_ECONN (no live connection), IX_EMISUSE (NULL conn). Records nothing on
+ * conn.
+ */
+int ix_cancel(ix_conn *conn);
+
+/*
+ * A function called (in the thread using conn) when a wait for the server
+ * is interrupted by a signal (EINTR): returning non-zero calls ix_cancel and
+ * the wait goes on for the server's answer (then -213); 0 just goes on
+ * waiting. The Python module uses it to turn Ctrl-C into a cancel. fn NULL
+ * removes it. ud is borrowed. Returns IX_OK or IX_EMISUSE (NULL conn).
+ */
+typedef int (*ix_signal_fn)(void *ud);
+int ix_set_signal_handler(ix_conn *conn, ix_signal_fn fn, void *ud);
+
 /* Server facts from the login: the DBSERVERNAME and the version banner
  * (borrowed, valid until ix_close; "" if unknown). */
 const char *ix_server_name(const ix_conn *conn);

@@ -7,6 +7,7 @@
 #define IX_CLIENT_INT_H
 
 #include <iconv.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,11 +54,14 @@ typedef struct ixc_tcp_opts {
     int tls;
     int tls_verify;
     const char *tls_ca;
+    int keepalive_s; /* TCP keepalive: idle seconds before the first probe; 0 = off */
 } ixc_tcp_opts;
 
 /* Connects (and runs the TLS handshake when o->tls). Returns IX_OK with *out,
  * or IX_ECONN / IX_ETIMEOUT / IX_ETLS / IX_ENOMEM with a message in err. */
 int ixc_transport_open(const ixc_tcp_opts *o, ixc_transport **out, char *err, size_t errlen);
+/* Sends the interrupt on socket fd (async-signal-safe). 0 or -1. */
+int ixc_send_interrupt(int fd);
 
 /* ---- sqlhosts (ix_sqlhosts.c) ------------------------------------------------
  * One place to connect to: a server line of the sqlhosts file, or one member
@@ -186,6 +190,16 @@ struct ix_conn {
     size_t sent;
     ix_caps caps;
     int dead;
+    /* ix_cancel (any thread, signal handlers): lock-free atomics only.
+     * cancel_fd: the socket it writes to (-1 when none). inflight: request
+     * groups sent and not yet answered (one per ixc_queued after the login,
+     * one less per EOT read). cancel_wait: answers still due for the groups
+     * sent before the last interrupt; another interrupt waits until 0, so
+     * that the server has read past the first (a second urgent byte before
+     * the first is read would turn the first into stream data). */
+    atomic_int cancel_fd, inflight, cancel_wait;
+    ix_signal_fn on_signal; /* called when a wait is interrupted by a signal */
+    void *on_signal_ud;
     int logged_in;
     int read_timeout_ms;
     int32_t fetch_buffer;
@@ -245,7 +259,7 @@ int ixc_fail_sql(ix_conn *c, int sqlcode, int isamcode, int32_t offset, const ch
 void ixc_clear_err(ix_conn *c);
 int ixc_kill(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 size_t ixc_mark(ix_conn *c);
-void ixc_traced(ix_conn *c, size_t from);
+void ixc_queued(ix_conn *c, size_t from);
 int ixc_flush(ix_conn *c);
 int ixc_push_pend(ix_conn *c, int kind, ix_stmt *owner);
 int64_t ixc_now_us(void);

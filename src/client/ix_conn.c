@@ -33,6 +33,7 @@ typedef struct dsn_opts {
     int32_t fetch_buffer; /* bytes, or IX_FETCH_AUTO */
     int readahead;
     int connect_timeout_ms, read_timeout_ms;
+    int keepalive_s;
     int tls, tls_verify;
 } dsn_opts;
 
@@ -113,6 +114,11 @@ static int set_opt(dsn_opts *o, const char *k, const char *v) {
         return parse_secs(v, &o->connect_timeout_ms) ? IX_EINVAL : IX_OK;
     if (strcasecmp(k, "read_timeout") == 0)
         return parse_secs(v, &o->read_timeout_ms) ? IX_EINVAL : IX_OK;
+    if (strcasecmp(k, "keepalive") == 0) {
+        if (parse_long(v, 0, 86400, &x)) return IX_EINVAL;
+        o->keepalive_s = (int)x;
+        return IX_OK;
+    }
     return IX_EINVAL;
 }
 
@@ -285,6 +291,7 @@ static int opts_load(dsn_opts *o, const char *dsn, char *err, size_t errlen) {
     o->fetch_buffer = 4096;
     o->readahead = 1;
     o->connect_timeout_ms = 30000;
+    o->keepalive_s = 60;
     o->tls_verify = 1;
     const char *e;
     long x;
@@ -385,6 +392,7 @@ int ixc_kill(ix_conn *c, int rc, const char *fmt, ...) {
     va_end(ap);
     c->dead = 1;
     c->in_txn = 0; /* the server rolls back a session that ends */
+    atomic_store(&c->cancel_fd, -1);
     if (c->tr) {
         c->tr->vt->close(c->tr);
         c->tr = NULL;
@@ -455,8 +463,10 @@ size_t ixc_mark(ix_conn *c) {
     return c->out.len;
 }
 
-/* Traces the client messages encoded at out[from..len). */
-void ixc_traced(ix_conn *c, size_t from) {
+/* A request group was encoded at out[from..len): counts it as in flight
+ * (after the login) and traces its messages. */
+void ixc_queued(ix_conn *c, size_t from) {
+    if (c->logged_in) atomic_fetch_add(&c->inflight, 1);
     if (!tracing(c) || c->out.err) return;
     const uint8_t *p = c->out.data + from;
     size_t n = c->out.len - from;
@@ -563,7 +573,10 @@ int ixc_io(ix_conn *c, int want_write) {
         }
         int k = poll(&pf, 1, ms);
         if (k < 0) {
-            if (errno == EINTR) continue;
+            if (errno == EINTR) {
+                if (c->on_signal && c->on_signal(c->on_signal_ud)) ix_cancel(c);
+                continue;
+            }
             return ixc_kill(c, IX_ECONN, "poll: %s", strerror(errno));
         }
         if (k == 0)
@@ -584,11 +597,20 @@ int ixc_flush(ix_conn *c) {
     return c->dead ? dead_rc(c) : IX_OK;
 }
 
+/* An EOT ended the answer to the oldest group in flight. */
+static void group_answered(ix_conn *c) {
+    if (atomic_load(&c->inflight) > 0) atomic_fetch_sub(&c->inflight, 1);
+    int w = atomic_load(&c->cancel_wait);
+    /* only ix_cancel raises it, and only from 0: no lost update */
+    if (w > 0) atomic_compare_exchange_strong(&c->cancel_wait, &w, w - 1);
+}
+
 int ixc_next_msg(ix_conn *c, ix_msg *m) {
     for (;;) {
         /* Replies already received are still read after the connection
          * died (a batch reports every row that got its answer). */
         int rc = ix_reader_pending(&c->rd) > 0 ? ix_reader_next(&c->rd, m) : IX_NEED_MORE;
+        if (rc == IX_OK && m->tag == IX_SQ_EOT) group_answered(c);
         if (rc == IX_OK) {
             if (tracing(c)) {
                 if (m->tag == IX_MSG_LOGIN)
@@ -854,6 +876,9 @@ static ix_conn *conn_new(void) {
     ix_wbuf_init(&c->conv, NULL);
     c->fetch_buffer = 4096;
     c->readahead = 1;
+    atomic_init(&c->cancel_fd, -1);
+    atomic_init(&c->inflight, 0);
+    atomic_init(&c->cancel_wait, 0);
     const char *tf = getenv("IXDB_TRACE");
     if (tf && *tf) c->trace_fd = open(tf, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     return c;
@@ -870,7 +895,7 @@ static char *dupstr(const char *s, size_t n) {
 
 /* Sends a group already encoded in c->out (from `mark`) after tracing it. */
 static int send_group(ix_conn *c, size_t mark) {
-    ixc_traced(c, mark);
+    ixc_queued(c, mark);
     return ixc_flush(c);
 }
 
@@ -994,7 +1019,8 @@ static int login(ix_conn *c, const dsn_opts *o) {
  * member that accepts the connection). o->server becomes the name of the
  * entry connected to. */
 static int open_transport(dsn_opts *o, ixc_transport **tr, char *err, size_t errlen) {
-    ixc_tcp_opts t = {o->host, o->port, o->connect_timeout_ms, o->tls, o->tls_verify, o->tls_ca};
+    ixc_tcp_opts t = {o->host,       o->port,   o->connect_timeout_ms, o->tls,
+                      o->tls_verify, o->tls_ca, o->keepalive_s};
     if (o->addr_given || !o->server || !*o->server) return ixc_transport_open(&t, tr, err, errlen);
     char def[512];
     const char *path = o->sqlhosts;
@@ -1085,6 +1111,7 @@ static int connect_common(ix_conn **out, const char *dsn, ixc_transport *tr) {
         c->read_timeout_ms = o.connect_timeout_ms;
     rc = login(c, &o);
     c->read_timeout_ms = rt;
+    if (rc == IX_OK) atomic_store(&c->cancel_fd, tr->fd);
     opts_free(&o);
     if (rc == IX_OK) ixc_clear_err(c);
     return rc;
@@ -1105,7 +1132,7 @@ void ix_close(ix_conn *c) {
         /* Pending CLOSE/RELEASE replies need not be read: SQ_EXIT ends all. */
         size_t mark = ixc_mark(c);
         ix_enc_tag(&c->out, IX_SQ_EXIT);
-        ixc_traced(c, mark);
+        ixc_queued(c, mark);
         int save = c->read_timeout_ms;
         if (save == 0 || save > 2000) c->read_timeout_ms = 2000;
         if (ixc_flush(c) == IX_OK) {
@@ -1118,6 +1145,7 @@ void ix_close(ix_conn *c) {
         c->read_timeout_ms = save;
     }
     ixc_stmt_detach_all(c);
+    atomic_store(&c->cancel_fd, -1);
     if (c->tr) c->tr->vt->close(c->tr);
     if (c->trace_fd >= 0) close(c->trace_fd);
     ix_reader_free(&c->rd);
@@ -1150,6 +1178,25 @@ int ix_set_readahead(ix_conn *c, int depth) {
     if (!c) return IX_EMISUSE;
     if (depth < 0 || depth > 64) return ixc_fail(c, IX_EINVAL, "read-ahead depth must be 0..64");
     c->readahead = depth;
+    return IX_OK;
+}
+
+int ix_cancel(ix_conn *c) {
+    if (!c) return IX_EMISUSE;
+    int fd = atomic_load(&c->cancel_fd);
+    if (fd < 0) return IX_ECONN;
+    int inflight = atomic_load(&c->inflight);
+    if (inflight <= 0) return IX_OK; /* idle: nothing to interrupt */
+    int zero = 0;
+    if (!atomic_compare_exchange_strong(&c->cancel_wait, &zero, inflight))
+        return IX_OK; /* the last interrupt has not been read yet */
+    return ixc_send_interrupt(fd) == 0 ? IX_OK : IX_ECONN;
+}
+
+int ix_set_signal_handler(ix_conn *c, ix_signal_fn fn, void *ud) {
+    if (!c) return IX_EMISUSE;
+    c->on_signal = fn;
+    c->on_signal_ud = ud;
     return IX_OK;
 }
 

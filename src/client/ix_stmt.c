@@ -164,7 +164,7 @@ int ix_prepare(ix_conn *c, const char *sql, int len, ix_stmt **out) {
     ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
     ix_enc_tag(&c->out, IX_SQ_WANTDONE);
     ix_enc_tag(&c->out, IX_SQ_EOT);
-    ixc_traced(c, mark);
+    ixc_queued(c, mark);
     ixc_reply r;
     memset(&r, 0, sizeof r);
     r.want_describe = 1;
@@ -652,7 +652,7 @@ static void send_fetch(ix_stmt *s) {
     ix_enc_id(&c->out, s->id);
     ix_enc_nfetch(&c->out, size);
     ix_enc_tag(&c->out, IX_SQ_EOT);
-    ixc_traced(c, mark);
+    ixc_queued(c, mark);
     if (ixc_push_pend(c, PEND_FETCH, s) == IX_OK) {
         c->pend[(c->pend_head + c->pend_len - 1) % c->pend_cap].asked = size;
         s->last_asked = size;
@@ -668,7 +668,7 @@ static int exec_plain(ix_stmt *s) {
     encode_bind(s);
     ix_enc_tag(&c->out, IX_SQ_EXECUTE);
     ix_enc_tag(&c->out, IX_SQ_EOT);
-    ixc_traced(c, mark);
+    ixc_queued(c, mark);
     ixc_reply r;
     memset(&r, 0, sizeof r);
     int rc = ixc_flush(c);
@@ -699,7 +699,7 @@ static int open_cursor(ix_stmt *s) {
     encode_bind(s);
     ix_enc_tag(&c->out, IX_SQ_OPEN);
     ix_enc_tag(&c->out, IX_SQ_EOT);
-    ixc_traced(c, mark);
+    ixc_queued(c, mark);
     s->fetches = 0;
     s->fetch_done = 0;
     s->roundtrips = 0;
@@ -833,7 +833,7 @@ int ix_reset(ix_stmt *s) {
         ix_enc_id(&c->out, s->id);
         ix_enc_tag(&c->out, IX_SQ_CLOSE);
         ix_enc_tag(&c->out, IX_SQ_EOT);
-        ixc_traced(c, mark);
+        ixc_queued(c, mark);
         return ixc_push_pend(c, PEND_DISCARD, NULL);
     }
     s->state = ST_READY;
@@ -851,7 +851,7 @@ int ix_finalize(ix_stmt *s) {
             ix_enc_id(&c->out, s->id);
             ix_enc_tag(&c->out, IX_SQ_RELEASE);
             ix_enc_tag(&c->out, IX_SQ_EOT);
-            ixc_traced(c, mark);
+            ixc_queued(c, mark);
             int r2 = ixc_push_pend(c, PEND_DISCARD, NULL);
             if (rc == IX_OK) rc = r2;
         }
@@ -1031,7 +1031,7 @@ static int fetch_blob(ix_stmt *s, ixc_col *col) {
     ix_enc_id(&c->out, s->id);
     ix_enc_fetchblob(&c->out, col_bytes(s, col), col->len);
     ix_enc_tag(&c->out, IX_SQ_EOT);
-    ixc_traced(c, mark);
+    ixc_queued(c, mark);
     if ((rc = ixc_flush(c)) != IX_OK) return rc;
     ix_wbuf_reset(&col->text);
     int sqlcode = 0, isam = 0;
@@ -1349,7 +1349,7 @@ int ix_batch_execute(ix_stmt *s, int64_t nrows, ix_batch_row_fn row_fn, void *ud
             encode_bind(s);
             ix_enc_tag(&c->out, IX_SQ_EXECUTE);
             ix_enc_tag(&c->out, IX_SQ_EOT);
-            ixc_traced(c, mark);
+            ixc_queued(c, mark);
             if (c->out.err) return ixc_kill(c, c->out.err, "cannot encode the batch");
             written++;
         }

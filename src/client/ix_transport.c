@@ -27,6 +27,7 @@
 #include <openssl/x509v3.h>
 
 #include "ix_client_int.h"
+#include "proto/ix_interrupt.h"
 
 typedef struct tcp_tr {
     ixc_transport base;
@@ -57,6 +58,18 @@ static long tcp_send(ixc_transport *t, const void *p, size_t n) {
     if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return IXC_WANT_WRITE;
     set_err(t->err, sizeof t->err, "send: %s", strerror(errno));
     return IXC_IOERR;
+}
+
+/* The interrupt (docs/protocol.md "Interrupts"; the doubt is named in
+ * proto/ix_interrupt.h): one byte of TCP urgent data. Async-signal-safe. */
+int ixc_send_interrupt(int fd) {
+    static const unsigned char b = IX_INTERRUPT_BYTE;
+    for (;;) {
+        ssize_t k = send(fd, &b, 1, MSG_OOB | MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (k == 1) return 0;
+        if (k < 0 && errno == EINTR) continue;
+        return -1;
+    }
 }
 
 static long tcp_recv(ixc_transport *t, void *p, size_t n) {
@@ -147,6 +160,20 @@ static int wait_fd(int fd, short ev, int64_t deadline) {
         if (k == 0) return 0;
         if (errno != EINTR) return -1;
     }
+}
+
+/* TCP keepalive: probes after idle_s seconds of silence, then every 10 s;
+ * 6 unanswered probes end the connection (a dead host or a cut network is
+ * noticed about a minute after the idle time). A server process that is
+ * stopped but whose host is up still answers probes: read_timeout covers
+ * that case. */
+static void set_keepalive(int fd, int idle_s) {
+    int on = idle_s > 0, intvl = 10, cnt = 6;
+    setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
+    if (!on) return;
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle_s, sizeof idle_s);
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl);
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
 }
 
 static int connect_one(const struct addrinfo *ai, int64_t deadline, char *err, size_t errlen,
@@ -265,6 +292,7 @@ int ixc_transport_open(const ixc_tcp_opts *o, ixc_transport **out, char *err, si
         set_err(err, errlen, "out of memory");
         return IX_ENOMEM;
     }
+    set_keepalive(fd, o->keepalive_s);
     x->base.vt = o->tls ? &tls_vt : &tcp_vt;
     x->base.fd = fd;
     if (o->tls) {

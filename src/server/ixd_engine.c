@@ -82,6 +82,7 @@ int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *er
         return ixd_seterr(err, code ? code : -999, 0, 0, "%s", t ? t + 1 : "");
     }
     int prim = rc & 0xff;
+    if (db && db->interrupted) return ixd_seterr(err, -213, 0, 0, NULL);
     if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED || (ext & 0xff) == SQLITE_BUSY)
         return ixd_seterr(err, lock_code(stype), db && db->wait_ms < 0 ? -107 : -154, 0, "%s",
                           table ? table : "");
@@ -150,13 +151,47 @@ static int64_t mono_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* 1 if the session asked to stop the running statement (a client
+ * interrupt, shutdown); remembered so that the error becomes -213. */
+static int interrupt_asked(ixd_db *db) {
+    if (!db->interrupted && db->intr_fn && db->intr_fn(db->intr_ud)) db->interrupted = 1;
+    return db->interrupted;
+}
+
+/* SQLite's progress callback, every 1000 virtual-machine steps. */
 static int progress(void *ud) {
     ixd_db *db = ud;
-    return db->deadline && mono_ms() > db->deadline;
+    return interrupt_asked(db) || (db->deadline && mono_ms() > db->deadline);
+}
+
+/* Lock waits (SET LOCK MODE): SQLite's busy callback, sleeping in steps of
+ * at most 20 ms so that an interrupt ends the wait. */
+static int busy_wait(void *ud, int count) {
+    ixd_db *db = ud;
+    int limit = db->wait_ms < 0 ? IXS_NOWAIT_GRACE_MS : db->wait_ms;
+    static const int steps[] = {1, 2, 5, 10, 20};
+    int n = (int)(sizeof steps / sizeof *steps);
+    int slept = 0; /* steps[0] + ... + steps[count - 1] */
+    for (int i = 0; i < count && i < n; i++)
+        slept += steps[i];
+    if (count > n) slept += (count - n) * steps[n - 1];
+    if (slept >= limit || interrupt_asked(db)) return 0;
+    int ms = steps[count < n ? count : n - 1];
+    if (ms > limit - slept) ms = limit - slept;
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+    return 1;
 }
 
 void ixs_arm(ixd_db *db) {
     db->deadline = db->timeout_ms > 0 ? mono_ms() + db->timeout_ms : 0;
+    db->interrupted = 0;
+}
+
+void ixd_set_interrupt_check(ixd_db *db, int (*fn)(void *ud), void *ud) {
+    if (!db) return;
+    db->intr_fn = fn;
+    db->intr_ud = ud;
 }
 
 void ixd_set_timeout(ixd_db *db, int ms) {
@@ -168,8 +203,7 @@ void ixd_interrupt(ixd_db *db) {
 }
 
 void ixs_set_busy(ixd_db *db) {
-    int ms = db->wait_ms < 0 ? IXS_NOWAIT_GRACE_MS : db->wait_ms;
-    sqlite3_busy_timeout(db->h, ms);
+    sqlite3_busy_handler(db->h, busy_wait, db);
 }
 
 /* ---- engine and databases ------------------------------------------------------------- */

@@ -60,7 +60,7 @@ int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *
 void ixd_stmt_free(ixd_stmt *s);
 
 /* What DESCRIBE reports. */
-int ixd_stmt_type(const ixd_stmt *s);  /* IX_STMT_SELECT, IX_STMT_INSERT, ... */
+int ixd_stmt_type(const ixd_stmt *s); /* IX_STMT_SELECT, IX_STMT_INSERT, ... */
 int ixd_stmt_nparams(const ixd_stmt *s);
 int ixd_stmt_ncols(const ixd_stmt *s); /* result columns; for INSERT/UPDATE the target columns */
 typedef struct ixd_col {
@@ -120,6 +120,10 @@ void ixd_set_timeout(ixd_db *db, int ms);
 /* Stops the statement now running on db with -213 (for SQ_CANCEL). Safe to
  * call from another thread while db is open; a no-op when nothing runs. */
 void ixd_interrupt(ixd_db *db);
+/* fn(ud) is called while a statement runs (every 1000 SQLite steps and
+ * during lock waits); when it returns 1 the statement stops with -213
+ * "Statement interrupted by user". fn NULL: none. fn must be cheap. */
+void ixd_set_interrupt_check(ixd_db *db, int (*fn)(void *ud), void *ud);
 
 /* The standard Informix message text of an SQLCODE or ISAM code (e.g. -206
  * "The specified table (%s) is not in the database."; -154 "ISAM error: Lock

@@ -14,17 +14,22 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "ixd_server.h"
 
 static int stop_pipe[2] = {-1, -1};
+/* Set once shutdown begins: running statements are interrupted. */
+static atomic_int stopping;
 
 void ixd_listen_stop(void) {
+    atomic_store(&stopping, 1); /* lock-free: async-signal-safe */
     if (stop_pipe[1] >= 0) {
         char c = 1;
         ssize_t r = write(stop_pipe[1], &c, 1);
@@ -55,8 +60,37 @@ typedef struct conn {
     char peer[64];
     pthread_t th;
     int done;
+    int64_t next_intr_poll; /* conn_interrupted: when to look at the socket next */
     struct conn *next;
 } conn;
+
+static int64_t coarse_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The session's interrupt check (ixd_sess_set_interrupt_check), called while
+ * a statement runs: 1 on shutdown, or when the client's interrupt (one
+ * urgent byte, proto/ix_interrupt.h) is waiting on the socket; the byte is
+ * read so that it counts once. The kernel drops the urgent mark once the
+ * reads pass it, so an interrupt sent before requests that follow it never
+ * reaches them. The socket is looked at every 10 ms at most.
+ */
+static int conn_interrupted(void *ud) {
+    conn *c = ud;
+    if (atomic_load(&stopping)) return 1;
+    int64_t now = coarse_ms();
+    if (now < c->next_intr_poll) return 0;
+    c->next_intr_poll = now + 10;
+    struct pollfd pf = {c->fd, POLLPRI, 0};
+    if (poll(&pf, 1, 0) != 1 || !(pf.revents & POLLPRI)) return 0;
+    unsigned char b;
+    if (recv(c->fd, &b, 1, MSG_OOB | MSG_DONTWAIT) != 1) return 0;
+    ixd_log(c->srv, c->id, "interrupt from the client");
+    return 1;
+}
 
 static pthread_mutex_t conns_lock = PTHREAD_MUTEX_INITIALIZER;
 static conn *conns;
@@ -104,6 +138,7 @@ static void *conn_main(void *arg) {
         reason = "out of memory";
         goto out;
     }
+    ixd_sess_set_interrupt_check(s, conn_interrupted, c);
     ixd_log(srv, c->id, "connection from %s%s", c->peer, c->ssl ? " (TLS)" : "");
     ix_wbuf out;
     ix_wbuf_init(&out, NULL);
@@ -170,6 +205,7 @@ static void on_signal(int sig) {
 
 int ixd_listen_run(ixd_server *srv, const ixd_listen_opts *o) {
     const char *host = o->host ? o->host : "127.0.0.1";
+    atomic_store(&stopping, 0);
     char port[16];
     snprintf(port, sizeof port, "%d", o->port);
     SSL_CTX *ctx = NULL;

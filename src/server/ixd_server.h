@@ -58,15 +58,19 @@ ixd_sess *ixd_sess_new(ixd_server *srv, unsigned long id, const char *peer);
  * login rejection that has been answered), -1 when it must be dropped (the
  * reason is logged). Reply bytes are appended to out in every case. */
 int ixd_sess_input(ixd_sess *s, const uint8_t *p, size_t n, ix_wbuf *out);
+/* fn(ud) is asked, while a statement of the session runs, whether to stop
+ * it (-213): the listener answers from the socket (a client interrupt,
+ * proto/ix_interrupt.h) and from shutdown. */
+void ixd_sess_set_interrupt_check(ixd_sess *s, int (*fn)(void *ud), void *ud);
 /* Ends the session: an open transaction rolls back. NULL is a no-op. */
 void ixd_sess_free(ixd_sess *s, const char *reason);
 
 /* ---- the listener (ixd_listen.c) ------------------------------------------ */
 typedef struct ixd_listen_opts {
-    const char *host; /* default 127.0.0.1 */
-    int port;         /* default 9088; 0 = any free port */
+    const char *host;               /* default 127.0.0.1 */
+    int port;                       /* default 9088; 0 = any free port */
     const char *tls_cert, *tls_key; /* both set: TLS from the first byte (onsocssl) */
-    const char *port_file; /* if set, the bound port is written there once listening */
+    const char *port_file;          /* if set, the bound port is written there once listening */
 } ixd_listen_opts;
 
 /* Listens and serves until SIGTERM/SIGINT (or ixd_listen_stop). Each

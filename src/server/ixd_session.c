@@ -62,13 +62,20 @@ struct ixd_sess {
     int dbflags;
     char dbname[129];
     sess_stmt *stmts[MAX_STMTS];
-    int cur;        /* statement id named by the last SQ_ID, -1 if none */
-    int skipping;   /* an error was sent; discard until EOT */
-    int done_sent;  /* a DONE was sent for the current statement in this group */
-    int after_blob; /* the last message was SQ_FETCHBLOB, answered with its EOT */
-    ix_wbuf reply;  /* replies of the current group */
-    ix_wbuf tmp;    /* scratch */
+    int cur;                  /* statement id named by the last SQ_ID, -1 if none */
+    int skipping;             /* an error was sent; discard until EOT */
+    int done_sent;            /* a DONE was sent for the current statement in this group */
+    int after_blob;           /* the last message was SQ_FETCHBLOB, answered with its EOT */
+    ix_wbuf reply;            /* replies of the current group */
+    ix_wbuf tmp;              /* scratch */
+    int (*intr_fn)(void *ud); /* asks running statements to stop (client interrupt) */
+    void *intr_ud;
 };
+
+void ixd_sess_set_interrupt_check(ixd_sess *s, int (*fn)(void *ud), void *ud) {
+    s->intr_fn = fn;
+    s->intr_ud = ud;
+}
 
 /* ---- replies ------------------------------------------------------------- */
 
@@ -565,6 +572,7 @@ static int is_txn_tag(int tag) {
 static int handle(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
     ixd_db *db = s->db;
     int was = ixd_in_transaction(db);
+    ixd_set_interrupt_check(db, s->intr_fn, s->intr_ud);
     int end = handle_msg(s, m, out);
     if (end || s->db != db || !db) return end;
     ixd_txn_sync(db);

@@ -138,6 +138,9 @@ struct ixd_db {
     int nsavepoints;
     int timeout_ms;   /* ixd_set_timeout; 0 = none */
     int64_t deadline; /* monotonic ms, 0 = none */
+    int (*intr_fn)(void *ud); /* ixd_set_interrupt_check: 1 = stop the statement */
+    void *intr_ud;
+    int interrupted; /* the running statement was stopped by intr_fn: -213 */
     int has_temp;     /* the session's temp catalog (temp._ixd_ttables) exists */
 };
 
