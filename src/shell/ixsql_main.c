@@ -12,11 +12,42 @@
  * statement worked, 1 when a statement or the connection failed, 2 for a
  * usage error.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ixsql.h"
+
+/*
+ * Ctrl-C (SIGINT) never ends the shell. While a statement runs it asks the
+ * server to stop it (ix_cancel, async-signal-safe): the statement ends with
+ * -213 "Statement interrupted by user." and what remained of the input
+ * already read (the rest of a pasted line) is dropped. At the prompt it
+ * drops the statement being typed. Reading a script that is not a terminal,
+ * an interrupt also ends the script (as after a fatal error); interactive
+ * input goes on with the next line.
+ */
+static ix_conn *volatile interrupt_conn;
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig) {
+    (void)sig;
+    interrupted = 1;
+    ix_conn *c = interrupt_conn;
+    if (c) ix_cancel(c);
+}
+
+static void catch_sigint(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: a read at the prompt returns EINTR */
+    sigaction(SIGINT, &sa, NULL);
+}
 
 typedef struct script {
     char *buf; /* text from the start of the line holding buf[pos] */
@@ -61,7 +92,7 @@ static void run_text(shell *sh, script *sc, size_t from, size_t to) {
 
 /* Runs every complete statement in the unread text. */
 static void run_complete(shell *sh, script *sc) {
-    while (!sh->dead && ix_complete(sc->buf + sc->pos, sc->len - sc->pos)) {
+    while (!sh->dead && !interrupted && ix_complete(sc->buf + sc->pos, sc->len - sc->pos)) {
         size_t end = sc->pos;
         /* The first ';' that completes the text is the statement's end. */
         for (size_t k = sc->pos; k < sc->len; k++) {
@@ -119,7 +150,7 @@ static void run_string(shell *sh, const char *text) {
         return;
     }
     run_complete(sh, &sc);
-    run_text(sh, &sc, sc.pos, sc.len); /* the last statement needs no ';' */
+    if (!interrupted) run_text(sh, &sc, sc.pos, sc.len); /* the last one needs no ';' */
     free(sc.buf);
 }
 
@@ -130,15 +161,30 @@ static void run_stream(shell *sh, FILE *in) {
     char *line = NULL;
     size_t lcap = 0;
     ssize_t n;
-    while (!sh->dead && (n = getline(&line, &lcap, in)) > 0) {
+    int tty = isatty(fileno(in));
+    for (;;) {
+        interrupted = 0;
+        errno = 0;
+        n = sh->dead ? -1 : getline(&line, &lcap, in);
+        if (n < 0 && interrupted && errno == EINTR) { /* Ctrl-C at the prompt */
+            clearerr(in);
+            sc.len = sc.pos = 0; /* the statement being typed is dropped */
+            fputc('\n', stderr);
+            continue;
+        }
+        if (n <= 0) break;
         if (append(&sc, line, (size_t)n) != 0) {
             oom(sh);
             break;
         }
         run_complete(sh, &sc);
+        if (interrupted) {
+            sc.pos = sc.len; /* the rest of what was read is dropped */
+            if (!tty) break;
+        }
         compact(&sc);
     }
-    if (!sh->dead) run_text(sh, &sc, sc.pos, sc.len);
+    if (!sh->dead && !interrupted) run_text(sh, &sc, sc.pos, sc.len);
     free(line);
     free(sc.buf);
 }
@@ -231,7 +277,9 @@ int main(int argc, char **argv) {
         free(jobs);
         return 1;
     }
-    for (int j = 0; j < njobs && !sh.dead; j++) {
+    interrupt_conn = sh.conn;
+    catch_sigint();
+    for (int j = 0; j < njobs && !sh.dead && !interrupted; j++) {
         if (jobs[j].kind == JOB_SQL) {
             run_string(&sh, jobs[j].arg);
         } else if (strcmp(jobs[j].arg, "-") == 0) {
@@ -248,6 +296,7 @@ int main(int argc, char **argv) {
             fclose(f);
         }
     }
+    interrupt_conn = NULL;
     ix_close(sh.conn);
     free(jobs);
     fflush(stdout);
