@@ -356,8 +356,45 @@ static PyObject *raise_full(PyObject *cls, const char *msg, int errcode, int sql
     return NULL;
 }
 
+/*
+ * Signals while a call waits for the server (ix_set_signal_handler): the
+ * thread takes the GIL and runs Python's signal handlers. If one raises
+ * (KeyboardInterrupt for Ctrl-C), the statement is cancelled (ix_cancel):
+ * the call returns soon with -213 and the connection stays usable. A
+ * KeyboardInterrupt is given back to Python as a pending SIGINT, so it is
+ * raised as the call returns whether or not the statement was stopped in
+ * time (raise_conn raises it in place of the -213 error); any other
+ * exception from a handler is kept and raised in place of the call's
+ * error.
+ */
+static PyObject *sig_type, *sig_value, *sig_tb; /* the kept exception (GIL held) */
+
+static int on_wait_signal(void *ud) {
+    (void)ud;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int stop = PyErr_CheckSignals() < 0;
+    if (stop) {
+        if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
+            PyErr_Clear();
+            PyErr_SetInterrupt(); /* raised again when the call returns */
+        } else if (!sig_type) {
+            PyErr_Fetch(&sig_type, &sig_value, &sig_tb);
+        } else {
+            PyErr_Clear();
+        }
+    }
+    PyGILState_Release(g);
+    return stop;
+}
+
 /* Raises the failure recorded on c (rc is the failing call's status). */
 static PyObject *raise_conn(ix_conn *c, int rc) {
+    if (sig_type) { /* a signal handler's exception comes first */
+        PyErr_Restore(sig_type, sig_value, sig_tb);
+        sig_type = sig_value = sig_tb = NULL;
+        return NULL;
+    }
+    if (PyErr_CheckSignals() < 0) return NULL; /* KeyboardInterrupt */
     int sqlcode = ix_sqlcode(c);
     const char *msg = ix_errmsg(c);
     char buf[96];
@@ -2027,6 +2064,7 @@ static PyObject *mod_connect(PyObject *mod, PyObject *args) {
         return NULL;
     }
     co->conn = c;
+    ix_set_signal_handler(c, on_wait_signal, NULL);
     co->autocommit = autocommit;
     co->nolog = 0;
     co->busy = 0;
