@@ -100,7 +100,10 @@ typedef struct ix_stmt ix_stmt; /* one prepared statement on a connection */
  *   see IX_FETCH_AUTO; default $FET_BUF_SIZE, else 4096), readahead (NFETCH
  *   requests kept in flight while the application reads a batch; default 1,
  *   0 = off), connect_timeout and read_timeout (seconds, may be fractional;
- *   0 = none; defaults 30 and 0), client_locale / db_locale / dbdate
+ *   0 = none; defaults 30 and 0; a server that hangs while its host is up is
+ *   only noticed through read_timeout), keepalive (TCP keepalive: idle
+ *   seconds before the first probe, then every 10 s, 6 probes; default 60,
+ *   0 = off), client_locale / db_locale / dbdate
  *   (default $CLIENT_LOCALE / $DB_LOCALE / $DBDATE; sent in the login
  *   environment only when set; the locales also choose the code-set
  *   conversion, see ix_locale_codeset), sqlhosts (the sqlhosts file;
