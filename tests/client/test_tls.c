@@ -42,6 +42,34 @@ static double now_s(void) {
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static ix_conn *alarm_conn;
+static void on_alarm(int sig) {
+    (void)sig;
+    ix_cancel(alarm_conn);
+}
+
+/* The interrupt's urgent byte travels beside the TLS records: the statement
+ * stops with -213 and the TLS stream stays intact. */
+static void cancel_through_tls(ix_conn *c) {
+    alarm_conn = c;
+    signal(SIGALRM, on_alarm);
+    alarm(1);
+    ix_stmt *s = NULL;
+    double t0 = now_s();
+    int rc = ix_prepare(c, "select count(*) from t a, t b, t c", -1, &s);
+    if (rc == IX_OK) rc = ix_step(s);
+    double t = now_s() - t0;
+    ix_finalize(s);
+    CHECK(rc == IX_ESQL && ix_sqlcode(c) == IX_SQLCODE_INTERRUPTED && t < 2.5,
+          "interrupt through TLS: rc=%d sqlcode %d after %.2f s", rc, ix_sqlcode(c), t);
+    rc = ix_prepare(c, "select count(*) from t", -1, &s);
+    if (rc == IX_OK) rc = ix_step(s);
+    CHECK(rc == IX_ROW && ix_column_int64(s, 0) == 5000, "TLS stream intact after it: %s",
+          ix_errmsg(c));
+    ix_finalize(s);
+    signal(SIGALRM, SIG_DFL);
+}
+
 int main(void) {
     signal(SIGPIPE, SIG_IGN);
     if (make_cert() != 0) {
@@ -106,6 +134,7 @@ int main(void) {
         CHECK(rc == IX_DONE && n == 5000 && bad == 0, "cursor through TLS: %lld rows, rc=%d %s",
               (long long)n, rc, ix_errmsg(c));
         ix_finalize(s);
+        cancel_through_tls(c);
     }
     ix_close(c);
 
