@@ -695,7 +695,11 @@ typedef int (*ix_batch_row_fn)(ix_stmt *stmt, int64_t row, void *userdata);
  * its SQLCODE for a row the server refused, and for rows that got no reply
  * (connection lost, or row_fn stopped the batch) the entries are left as
  * they were; ix_batch_replied tells how many rows got a reply. A refused row
- * does not stop the others; the connection stays aligned.
+ * does not stop the others; the connection stays aligned. But a failure
+ * that ends the transaction the batch runs in (the server says so, e.g. a
+ * full disk) stops it: the rows not yet sent are not sent, since they would
+ * commit one by one (rows already in flight have their replies;
+ * ix_batch_replied tells how many).
  * Returns IX_OK (every row succeeded); IX_ESQL (some rows failed: the first
  * failure is in ix_errmsg/ix_sqlcode, *nfailed holds their count); a
  * connection error (rows >= ix_batch_replied have no reply); IX_EMISUSE

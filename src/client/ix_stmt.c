@@ -1334,11 +1334,14 @@ int ix_batch_execute(ix_stmt *s, int64_t nrows, ix_batch_row_fn row_fn, void *ud
     if ((rc = ixc_auto_begin(c, s->sql, s->sql_len)) != IX_OK) return rc;
     int64_t written = 0, failed = 0, first_err = -1;
     int stop = 0;
+    /* A failure that ends the batch's transaction stops the rows not yet
+     * sent: they would run in autocommit, one by one. */
+    int in_txn = c->in_txn, txn_lost = 0;
     ixc_reply first;
     memset(&first, 0, sizeof first);
-    while (s->replied < written || (!stop && written < nrows)) {
+    while (s->replied < written || (!stop && !txn_lost && written < nrows)) {
         /* Write ahead while the unsent output is small. */
-        while (!stop && written < nrows && c->out.len - c->sent < BATCH_AHEAD) {
+        while (!stop && !txn_lost && written < nrows && c->out.len - c->sent < BATCH_AHEAD) {
             int u = row_fn(s, written, ud);
             if (u < 0) {
                 stop = u;
@@ -1363,6 +1366,7 @@ int ix_batch_execute(ix_stmt *s, int64_t nrows, ix_batch_row_fn row_fn, void *ud
         rc = ixc_read_reply(c, &r);
         if (rc != IX_OK) return rc;
         int64_t row = s->replied++;
+        if (in_txn && !c->in_txn) txn_lost = 1;
         if (r.sqlcode) {
             failed++;
             if (first_err < 0) {

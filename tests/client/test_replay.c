@@ -304,6 +304,11 @@ static void test_exec_reply(void) {
     ix_wbuf_free(&sent);
 }
 
+static int bind_int_row(ix_stmt *s, int64_t row, void *ud) {
+    (void)ud;
+    return ix_bind_int64(s, 1, row);
+}
+
 /* Appends the replies of one transaction message: XACTSTAT (levels as ixd
  * sends them), EOT. */
 static void reply_xact(ix_wbuf *w, int new_level, int old_level) {
@@ -425,6 +430,51 @@ static void test_commit_failure(void) {
     ix_wbuf_free(&sent);
 }
 
+/* A pipelined batch in manual-commit mode whose first row fails and ends the
+ * transaction (XACTSTAT level 0): the rows not yet written are not sent. */
+static void test_batch_txn_lost(void) {
+    enum { NROWS = 40000 }; /* about 560 KB of requests: more than the write-ahead */
+    ix_wbuf in, sent;
+    ix_wbuf_init(&in, NULL);
+    ix_wbuf_init(&sent, NULL);
+    assemble_conacc(&in);
+    script_after_login(&in, 1);
+    ix_caps caps = ix_caps_from_bits(answer + 4, 10);
+    reply_xact(&in, 1, 0); /* BEGIN from ix_set_autocommit(0) */
+    ix_column col;
+    memset(&col, 0, sizeof col);
+    col.name = (ix_bytes){(const uint8_t *)"i", 1};
+    col.type = IX_T_INTEGER;
+    col.enclen = 4;
+    ix_describe d = {.stmt_type = IX_STMT_INSERT, .stmt_id = 0, .est_rows = 1};
+    ix_enc_describe(&in, &caps, &d, &col, 1);
+    ix_enc_insertdone(&in, &caps, 0, 0);
+    reply_done(&in, &caps); /* PREPARE */
+    ix_enc_err(&in, &caps, -271, -131, 0, "t", 1);
+    ix_enc_xactstat(&in, 2, 0, 1);
+    ix_enc_tag(&in, IX_SQ_EOT); /* row 0 fails and ends the transaction */
+    for (int i = 1; i < NROWS; i++)
+        reply_done(&in, &caps);
+    ix_conn *c = NULL;
+    int rc = ixc_connect_transport(&c, "user=u database=d", mem_new(&in, 1 << 20, &sent));
+    CHECK(rc == IX_OK, "login");
+    CHECK(ix_set_autocommit(c, 0) == IX_OK, "manual commit");
+    ix_stmt *s = NULL;
+    CHECK(ix_prepare(c, "insert into t values (?)", -1, &s) == IX_OK, "prepare: %s", ix_errmsg(c));
+    int64_t nf = 0;
+    rc = ix_batch_execute(s, NROWS, bind_int_row, NULL, NULL, &nf);
+    int64_t replied = ix_batch_replied(s);
+    CHECK(rc == IX_ESQL && ix_sqlcode(c) == -271, "the first row's error: %d", ix_sqlcode(c));
+    CHECK(replied > 1 && replied < NROWS,
+          "the batch stopped sending once the transaction was gone (%lld of %d rows sent)",
+          (long long)replied, NROWS);
+    CHECK(ix_autocommit(c) == 0, "manual mode stays");
+    ix_finalize(s);
+    ix_close(c);
+    ix_wbuf_free(&in);
+    ix_wbuf_free(&sent);
+}
+
 static void test_dsn(void) {
     ix_conn *c = NULL;
     int rc = ix_connect(&c, "host=localhost bogus=1");
@@ -508,6 +558,7 @@ int main(void) {
     test_lost_sync();
     test_exec_reply();
     test_commit_failure();
+    test_batch_txn_lost();
     test_dsn();
     test_catalogue();
     tsv_free(&T);
