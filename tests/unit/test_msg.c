@@ -290,6 +290,9 @@ static void test_server(const ix_caps *caps) {
                       c.enclen == cols[i].enclen && c.start == starts[i],
                   "DESCRIBE column %d (start %d)", i, c.start);
             if (caps->f63) CHECK(eqb(c.xname, cols[i].xname), "DESCRIBE column %d xname", i);
+            if (!caps->f63)
+                CHECK(c.xname.p && c.xname.n == 0 && c.xowner.p && c.xowner.n == 0,
+                      "old layout column %d: empty, non-NULL extended names", i);
             i++;
         }
         CHECK(i == nc, "DESCRIBE walked %d columns", i);
