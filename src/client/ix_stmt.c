@@ -630,8 +630,13 @@ static void encode_bind(ix_stmt *s) {
 
 #define IXC_AUTO_RATIO 16
 
+/* The size asked for, within what the negotiated NFETCH field can carry: an
+ * i32 when the server granted f62, an i16 (at most 32767) when it did not, as
+ * an IDS 11.50-era server expects (ix_fetch_bufsize_max). */
 static int32_t fetch_size(const ix_stmt *s) {
-    return s->fetch_buffer == IX_FETCH_AUTO ? s->auto_size : s->fetch_buffer;
+    int32_t n = s->fetch_buffer == IX_FETCH_AUTO ? s->auto_size : s->fetch_buffer;
+    int32_t max = ix_fetch_bufsize_max(&s->conn->caps);
+    return n > max ? max : n;
 }
 
 void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_us, int last) {
@@ -650,7 +655,7 @@ static void send_fetch(ix_stmt *s) {
     int32_t size = fetch_size(s);
     size_t mark = ixc_mark(c);
     ix_enc_id(&c->out, s->id);
-    ix_enc_nfetch(&c->out, size);
+    ix_enc_nfetch(&c->out, &c->caps, size);
     ix_enc_tag(&c->out, IX_SQ_EOT);
     ixc_queued(c, mark);
     if (ixc_push_pend(c, PEND_FETCH, s) == IX_OK) {

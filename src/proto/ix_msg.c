@@ -48,6 +48,7 @@ static const struct {
     {IX_SQ_SFETCH, "SQ_SFETCH", 1},
     {IX_SQ_SCROLL, "SQ_SCROLL", 1},
     {IX_SQ_TUPID, "SQ_TUPID", 2},
+    {IX_SQ_DBLIST, "SQ_DBLIST", 3},
     {IX_SQ_BEGIN, "SQ_BEGIN", 1},
     {IX_SQ_DBOPEN, "SQ_DBOPEN", 1},
     {IX_SQ_DBCLOSE, "SQ_DBCLOSE", 1},
@@ -125,6 +126,48 @@ static void wr_sqltext(ix_wbuf *out, const ix_caps *caps, const void *p, size_t 
     ix_put_pad(out, n);
 }
 
+/*
+ * Width of the NFETCH / SFETCH buffer-size field. This is the one place
+ * that decides it.
+ *
+ * Evidence: clients that were granted (or at least offered) f62 send an
+ * i32: IBM JDBC 4.50.11 through JDD (offer ff fc 7f fc 3c 8c aa 97, NFETCH
+ * 00 09 00 00 10 00 00 00), DBX's live trace and libsqli. The NMAP library,
+ * tested against IDS 11.50 with the 7-byte offer ff fc 7f fc 3c 8c 8a (no
+ * bit past 55), sends an i16: 00 09 10 00 00 00. IFXDB reports that IBM JDBC
+ * chooses the width from what it knows of the server, and that a modern
+ * server hung on an SFETCH whose size was an i16. So the width follows the
+ * protocol level the two sides agreed on, and bit 62 ("remove 64K limit",
+ * which already widens SQLTEXT lengths and the SQ_ERR offset from i16 to
+ * i32) is the natural switch.
+ *
+ * UNRESOLVED: which bit governs it is SINGLE SOURCE for the i16 side (NMAP)
+ * and inferred, not observed: no capture shows a server that grants f63
+ * without f62 or the reverse (NMAP's offer has neither, JDD's both), so f63
+ * could be the switch as well. Without f62 (no SQ_PROTOCOLS at all, or an
+ * NMAP-era offer) the field is an i16; with it, an i32. SFETCH has no old-
+ * client source at all; its buffer size follows the same rule (its position
+ * stays an i32). sqli-protocol.md §8 #5.
+ */
+static int fetch_size_is_i32(const ix_caps *caps) {
+    return caps && caps->f62;
+}
+
+int32_t ix_fetch_bufsize_max(const ix_caps *caps) {
+    return fetch_size_is_i32(caps) ? INT32_MAX : INT16_MAX;
+}
+
+static int32_t rd_fetch_size(ix_rbuf *r, const ix_caps *caps) {
+    return fetch_size_is_i32(caps) ? ix_get_i32(r) : ix_get_i16(r);
+}
+
+static void wr_fetch_size(ix_wbuf *out, const ix_caps *caps, int32_t n) {
+    if (fetch_size_is_i32(caps))
+        ix_put_i32(out, n);
+    else
+        ix_put_i16(out, n > INT16_MAX ? INT16_MAX : n < INT16_MIN ? INT16_MIN : n);
+}
+
 void ix_enc_char(ix_wbuf *out, const void *p, size_t n) {
     ix_put_i16(out, (int)n);
     ix_put_bytes(out, p, n);
@@ -149,9 +192,10 @@ static void decode_client(ix_rbuf *r, int tag, const ix_caps *caps, const ix_lim
     /* §3.5 ID: i16 statement id. */
     case IX_SQ_ID: m->u.id = ix_get_i16(r); break;
     case IX_SQ_BIND: ix_rd_bind(r, lim, m); break;
-    /* §3.6 NFETCH: i32 buffer size, i16 fetch array size (0). */
+    /* §3.6 NFETCH: buffer size (i32 with f62, i16 without: fetch_size_is_i32),
+     * i16 fetch array size (0). */
     case IX_SQ_NFETCH:
-        m->u.nfetch.bufsize = ix_get_i32(r);
+        m->u.nfetch.bufsize = rd_fetch_size(r, caps);
         m->u.nfetch.arraysize = ix_get_i16(r);
         break;
     /* §3.12 RBWORK: optional i16 0 flag word (libsqli, single source). */
@@ -164,11 +208,11 @@ static void decode_client(ix_rbuf *r, int tag, const ix_caps *caps, const ix_lim
         }
         break;
     }
-    /* §3.13 SFETCH: i16 direction, i32 position, i32 buffer size. */
+    /* §3.13 SFETCH: i16 direction, i32 position, buffer size (as NFETCH's). */
     case IX_SQ_SFETCH:
         m->u.sfetch.direction = ix_get_i16(r);
         m->u.sfetch.position = ix_get_i32(r);
-        m->u.sfetch.bufsize = ix_get_i32(r);
+        m->u.sfetch.bufsize = rd_fetch_size(r, caps);
         break;
     /* §2.8 DBOPEN: CHAR name, i16 flags. */
     case IX_SQ_DBOPEN:
@@ -197,6 +241,48 @@ static void decode_client(ix_rbuf *r, int tag, const ix_caps *caps, const ix_lim
         break;
     default: /* body-less: OPEN, EXECUTE, CLOSE, RELEASE, EOT, ... */ break;
     }
+}
+
+/*
+ * SQ_DBLIST reply (NMAP's reader against IDS 11.50, single source), after
+ * the tag:
+ * | per database: u16 length (> 0) | name bytes | pad to even |
+ * | u16 0 (end of the list)                                   |
+ * The group's EOT follows as a message of its own. The client's request is
+ * the bare tag (00 1a, then EOT).
+ */
+static void rd_dblist(ix_rbuf *r, const ix_limits *lim, ix_msg *m) {
+    size_t start = r->pos;
+    for (;;) {
+        size_t at = r->pos;
+        ix_bytes name;
+        if (!ix_rd_char(r, lim->max_string, &name)) return;
+        if (name.n == 0) break;
+        if ((uint32_t)++m->u.dblist.count > lim->max_items)
+            return ix_rbuf_fail(r, IX_ELIMIT, at, "too many SQ_DBLIST names");
+    }
+    m->u.dblist.raw.p = r->p + start;
+    m->u.dblist.raw.n = r->pos - start - 2;
+}
+
+int ix_dblist_next(const ix_msg *m, size_t *pos, ix_bytes *name) {
+    if (*pos >= m->u.dblist.raw.n) return 0;
+    ix_rbuf r;
+    ix_rbuf_init(&r, m->u.dblist.raw.p, m->u.dblist.raw.n);
+    r.pos = *pos;
+    if (!ix_rd_char(&r, UINT32_MAX, name) || name->n == 0) return 0;
+    *pos = r.pos;
+    return 1;
+}
+
+int ix_enc_dblist(ix_wbuf *out, const ix_bytes *names, int n) {
+    for (int i = 0; i < n; i++)
+        if (names[i].n == 0 || names[i].n > UINT16_MAX) return IX_EINVAL;
+    ix_put_i16(out, IX_SQ_DBLIST);
+    for (int i = 0; i < n; i++)
+        ix_enc_char(out, names[i].p, names[i].n);
+    ix_put_i16(out, 0);
+    return out->err;
 }
 
 static void decode_server(ix_rbuf *r, int tag, const ix_caps *caps, const ix_limits *lim,
@@ -273,6 +359,7 @@ static void decode_server(ix_rbuf *r, int tag, const ix_caps *caps, const ix_lim
         break;
     /* §1.1 generated-keys reply: u16 length (4), bytes. Single source (JDD). */
     case IX_SQ_GENKEYS_REPLY: ix_rd_char(r, 64, &m->u.genkey); break;
+    case IX_SQ_DBLIST: rd_dblist(r, lim, m); break;
     default: /* body-less: EOT, CLOSE, EXIT, ACCEPT */ break;
     }
 }
@@ -339,17 +426,18 @@ void ix_enc_curname(ix_wbuf *out, const char *name, size_t n) {
     ix_enc_char(out, name, n);
 }
 
-void ix_enc_nfetch(ix_wbuf *out, int32_t bufsize) {
+void ix_enc_nfetch(ix_wbuf *out, const ix_caps *caps, int32_t bufsize) {
     ix_put_i16(out, IX_SQ_NFETCH);
-    ix_put_i32(out, bufsize);
+    wr_fetch_size(out, caps, bufsize);
     ix_put_i16(out, 0);
 }
 
-void ix_enc_sfetch(ix_wbuf *out, int direction, int32_t position, int32_t bufsize) {
+void ix_enc_sfetch(ix_wbuf *out, const ix_caps *caps, int direction, int32_t position,
+                   int32_t bufsize) {
     ix_put_i16(out, IX_SQ_SFETCH);
     ix_put_i16(out, direction);
     ix_put_i32(out, position);
-    ix_put_i32(out, bufsize);
+    wr_fetch_size(out, caps, bufsize);
 }
 
 void ix_enc_dbopen(ix_wbuf *out, const char *name, size_t n, int flags) {
@@ -475,7 +563,7 @@ int ix_msg_encode(ix_wbuf *out, ix_role role, const ix_caps *caps, const ix_msg 
         break;
     case IX_SQ_NFETCH:
         ix_put_i16(out, IX_SQ_NFETCH);
-        ix_put_i32(out, m->u.nfetch.bufsize);
+        wr_fetch_size(out, caps, m->u.nfetch.bufsize);
         ix_put_i16(out, m->u.nfetch.arraysize);
         break;
     case IX_SQ_RBWORK:
@@ -483,7 +571,7 @@ int ix_msg_encode(ix_wbuf *out, ix_role role, const ix_caps *caps, const ix_msg 
         if (m->u.rbwork.has_flag) ix_put_i16(out, 0);
         break;
     case IX_SQ_SFETCH:
-        ix_enc_sfetch(out, m->u.sfetch.direction, m->u.sfetch.position, m->u.sfetch.bufsize);
+        ix_enc_sfetch(out, caps, m->u.sfetch.direction, m->u.sfetch.position, m->u.sfetch.bufsize);
         break;
     case IX_SQ_DBOPEN:
         ix_put_i16(out, IX_SQ_DBOPEN);
@@ -543,6 +631,13 @@ int ix_msg_encode(ix_wbuf *out, ix_role role, const ix_caps *caps, const ix_msg 
     case IX_SQ_GENKEYS_REPLY:
         ix_put_i16(out, IX_SQ_GENKEYS_REPLY);
         ix_enc_char(out, m->u.genkey.p, m->u.genkey.n);
+        break;
+    case IX_SQ_DBLIST:
+        ix_put_i16(out, IX_SQ_DBLIST);
+        if (role == IX_FROM_SERVER) {
+            ix_put_bytes(out, m->u.dblist.raw.p, m->u.dblist.raw.n);
+            ix_put_i16(out, 0);
+        }
         break;
     default: ix_put_i16(out, m->tag); break;
     }

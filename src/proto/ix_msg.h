@@ -44,6 +44,7 @@ enum {
     IX_SQ_SFETCH = 23,
     IX_SQ_SCROLL = 24,
     IX_SQ_TUPID = 25,
+    IX_SQ_DBLIST = 26,
     IX_SQ_BEGIN = 35,
     IX_SQ_DBOPEN = 36,
     IX_SQ_DBCLOSE = 37,
@@ -103,7 +104,7 @@ typedef struct ix_limits {
     uint32_t max_string;  /* CHAR items, names, messages (default 64 KiB) */
     uint32_t max_columns; /* DESCRIBE / RET_TYPE columns, BIND values (default 32767) */
     uint32_t max_value;   /* one BIND value (default 64 MiB) */
-    uint32_t max_items;   /* SQ_INFO pairs (default 1024) */
+    uint32_t max_items;   /* SQ_INFO pairs, SQ_DBLIST names (default 1024) */
 } ix_limits;
 
 /* Fills the defaults into every zero field of *l. */
@@ -209,6 +210,10 @@ typedef struct ix_msg {
         } challenge;
         ix_bytes genkey; /* SQ_GENKEYS_REPLY bytes */
         struct {
+            int count;    /* names in the list */
+            ix_bytes raw; /* the entries without the final u16 0, walk with ix_dblist_next */
+        } dblist;         /* SQ_DBLIST from the server (the client's request has no body) */
+        struct {
             int sl_type;
             ix_bytes packet; /* the whole SL packet, decode with ix_login.h */
         } login;
@@ -281,6 +286,17 @@ int ix_info_next(const ix_msg *m, size_t *pos, ix_bytes *key, ix_bytes *value);
  * JDBC way (total = 6 + sum(4 + even(key) + even(value))). */
 int ix_enc_info(ix_wbuf *out, const ix_bytes *keys, const ix_bytes *values, int n);
 
+/* One database name of a server's SQ_DBLIST reply (validated by
+ * ix_msg_decode). *pos starts at 0. Returns 1 and fills *name, or 0 after the
+ * last one. */
+int ix_dblist_next(const ix_msg *m, size_t *pos, ix_bytes *name);
+/* Server side: appends the SQ_DBLIST reply listing n database names (NMAP):
+ * { u16 length, name, pad } per name, then u16 0. Returns IX_OK, IX_EINVAL
+ * (nothing appended) for an empty name or one longer than 65535 bytes, or
+ * the buffer's sticky error. The client's request is ix_enc_tag(out,
+ * IX_SQ_DBLIST). */
+int ix_enc_dblist(ix_wbuf *out, const ix_bytes *names, int n);
+
 /* One SQ_DESCRIBE column (§3.2). */
 typedef struct ix_column {
     ix_bytes name;     /* from the name table, without its NUL */
@@ -326,8 +342,16 @@ void ix_enc_command(ix_wbuf *out, const ix_caps *caps, const char *sql, size_t n
 void ix_enc_prepare(ix_wbuf *out, const ix_caps *caps, int nparams, const char *sql, size_t n);
 void ix_enc_id(ix_wbuf *out, int id);
 void ix_enc_curname(ix_wbuf *out, const char *name, size_t n);
-void ix_enc_nfetch(ix_wbuf *out, int32_t bufsize);
-void ix_enc_sfetch(ix_wbuf *out, int direction, int32_t position, int32_t bufsize);
+/* NFETCH / SFETCH: the buffer size is an i32 or an i16 as the granted
+ * capabilities say (ix_fetch_bufsize_max); a larger size is sent as that
+ * maximum. */
+void ix_enc_nfetch(ix_wbuf *out, const ix_caps *caps, int32_t bufsize);
+void ix_enc_sfetch(ix_wbuf *out, const ix_caps *caps, int direction, int32_t position,
+                   int32_t bufsize);
+/* The largest buffer size NFETCH/SFETCH can carry under caps: INT32_MAX when
+ * the field is an i32, INT16_MAX when it is an i16 (see fetch_size_is_i32 in
+ * ix_msg.c for which capability decides). */
+int32_t ix_fetch_bufsize_max(const ix_caps *caps);
 void ix_enc_dbopen(ix_wbuf *out, const char *name, size_t n, int flags);
 void ix_enc_protocols(ix_wbuf *out, const uint8_t *bits, size_t n);
 void ix_enc_fetchblob(ix_wbuf *out, const uint8_t *desc, size_t n);

@@ -378,6 +378,9 @@ static int rd_column(ix_rbuf *r, int extended, const ix_limits *lim, ix_column *
         c->source_type = ix_get_i32(r);
         c->enclen = ix_get_i32(r);
     } else {
+        /* no extended owner/name in this layout: empty (not NULL) strings */
+        static const uint8_t none[1];
+        c->xowner = c->xname = (ix_bytes){none, 0};
         c->name_off = ix_get_i16(r);
         c->start = ix_get_i32(r);
         c->type = ix_get_i16(r);

@@ -182,8 +182,20 @@ static void print_bind(ix_printer *p, const ix_msg *m, ix_wbuf *out) {
     if (i) ix_put_u8(out, ']');
 }
 
+/* A server's database list: the count, then the names. */
+static void print_dblist(const ix_msg *m, ix_wbuf *out) {
+    ix_printf(out, " count=%d", m->u.dblist.count);
+    size_t pos = 0;
+    ix_bytes name;
+    int i = 0;
+    while (ix_dblist_next(m, &pos, &name)) {
+        ix_printf(out, "%s", i++ ? ", " : " [");
+        ix_print_quoted(out, name.p, name.n);
+    }
+    if (i) ix_put_u8(out, ']');
+}
+
 int ix_print_msg(ix_printer *p, ix_role role, const ix_msg *m, ix_wbuf *out) {
-    (void)role;
     if (m->tag == IX_MSG_LOGIN) {
         ix_login_print(m->u.login.packet.p, m->u.login.packet.n, out);
         return out->err;
@@ -302,6 +314,9 @@ int ix_print_msg(ix_printer *p, ix_role role, const ix_msg *m, ix_wbuf *out) {
         ix_print_quoted(out, m->u.challenge.prompt.p, m->u.challenge.prompt.n);
         break;
     case IX_SQ_GENKEYS_REPLY: ix_printf(out, " %zu bytes", m->u.genkey.n); break;
+    case IX_SQ_DBLIST:
+        if (role == IX_FROM_SERVER) print_dblist(m, out);
+        break;
     default: break;
     }
     return out->err;

@@ -1,5 +1,6 @@
 /* ixd_engine.c: the engine API of ixd_engine.h over SQLite: databases (one
  * file per database), statements, cursors, transactions, error mapping. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proto/ix_login.h"
 #include "server/sql/ixs.h"
 
 /* ---- errors -------------------------------------------------------------------- */
@@ -285,7 +287,104 @@ int ixd_engine_open(ixd_engine **out, const char *dir, ixd_err *err) {
 void ixd_engine_close(ixd_engine *e) {
     if (!e) return;
     free(e->dir);
+    free(e->banner);
     free(e);
+}
+
+int ixd_engine_set_banner(ixd_engine *e, const char *banner) {
+    char *b = strdup(banner ? banner : IX_LOGIN_DEFAULT_BANNER);
+    if (!b) return -1;
+    free(e->banner);
+    e->banner = b;
+    return 0;
+}
+
+const char *ixd_engine_banner(const ixd_engine *e) {
+    return e && e->banner ? e->banner : IX_LOGIN_DEFAULT_BANNER;
+}
+
+/* 1 if DIR/<name>.db is an ixd database (it has the _ixd_meta table), the
+ * test the catalogue view sysdatabases applies too. */
+static int is_database(const char *path) {
+    sqlite3 *h;
+    int ok = 0;
+    if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK) {
+        sqlite3_busy_timeout(h, 1000);
+        sqlite3_stmt *st;
+        ok = sqlite3_prepare_v2(h, "SELECT 1 FROM _ixd_meta", -1, &st, NULL) == SQLITE_OK;
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(h);
+    return ok;
+}
+
+static int cmp_name(const void *a, const void *b) {
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* Appends the database names of e's directory to (*rows, *n, *cap): rows of
+ * IXS_NAME_MAX + 1 bytes. Returns 0, or -1 when out of memory. */
+static int scan_databases(ixd_engine *e, char **rows, int *n, int *cap) {
+    DIR *d = opendir(e->dir);
+    if (!d) return 0;
+    struct dirent *de;
+    int rc = 0;
+    while (rc == 0 && (de = readdir(d)) != NULL) {
+        size_t l = strlen(de->d_name);
+        if (l < 4 || l - 3 > IXS_NAME_MAX || strcmp(de->d_name + l - 3, ".db")) continue;
+        char name[IXS_NAME_MAX + 1], path[4096], found[4096];
+        snprintf(name, sizeof name, "%.*s", (int)(l - 3), de->d_name);
+        snprintf(found, sizeof found, "%s/%s", e->dir, de->d_name);
+        ixd_err err;
+        /* a valid name whose file DBOPEN would open (names are lower case) */
+        if (ixs_db_path(e, name, path, sizeof path, &err) || strcmp(path, found) ||
+            !is_database(path))
+            continue;
+        if (*n == *cap) {
+            int nc = *cap ? *cap * 2 : 16;
+            char *nr = nc <= 100000 ? realloc(*rows, (size_t)nc * (IXS_NAME_MAX + 1)) : NULL;
+            if (!nr) {
+                rc = -1;
+                break;
+            }
+            *rows = nr;
+            *cap = nc;
+        }
+        memcpy(*rows + (size_t)*n * (IXS_NAME_MAX + 1), name, sizeof name);
+        (*n)++;
+    }
+    closedir(d);
+    return rc;
+}
+
+int ixd_db_list(ixd_engine *e, char ***out, ixd_err *err) {
+    *out = NULL;
+    char *rows = NULL;
+    int n = 0, cap = 0;
+    if (scan_databases(e, &rows, &n, &cap)) {
+        free(rows);
+        return ixd_seterr(err, -208, 0, 0, NULL);
+    }
+    if (n) qsort(rows, (size_t)n, IXS_NAME_MAX + 1, cmp_name);
+    /* one block: n pointers, then the names */
+    size_t bytes = (size_t)n * sizeof(char *) + 1;
+    for (int i = 0; i < n; i++)
+        bytes += strlen(rows + (size_t)i * (IXS_NAME_MAX + 1)) + 1;
+    char **v = malloc(bytes);
+    if (!v) {
+        free(rows);
+        return ixd_seterr(err, -208, 0, 0, NULL);
+    }
+    char *p = (char *)(v + n);
+    for (int i = 0; i < n; i++) {
+        size_t l = strlen(rows + (size_t)i * (IXS_NAME_MAX + 1)) + 1;
+        memcpy(p, rows + (size_t)i * (IXS_NAME_MAX + 1), l);
+        v[i] = p;
+        p += l;
+    }
+    free(rows);
+    *out = v;
+    return n;
 }
 
 int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out, int *flags,

@@ -37,6 +37,19 @@ typedef struct ixd_stmt ixd_stmt;
 int ixd_engine_open(ixd_engine **out, const char *dir, ixd_err *err);
 void ixd_engine_close(ixd_engine *e);
 
+/* The server's version banner, the one string the login accept (CONACC)
+ * carries and DBINFO('version', ...) reports. ixd_engine_set_banner copies
+ * it (NULL: IX_LOGIN_DEFAULT_BANNER) and returns 0, or -1 when out of
+ * memory (the old banner stays). ixd_engine_banner never returns NULL. */
+int ixd_engine_set_banner(ixd_engine *e, const char *banner);
+const char *ixd_engine_banner(const ixd_engine *e);
+
+/* The databases of the data directory, in name order (SQ_DBLIST; the same
+ * set as the sysdatabases view). Returns their count n with *names an array
+ * of n strings in one allocation, to be freed with free() (also when n is
+ * 0), or -1 with *err (-208 out of memory) and *names NULL. */
+int ixd_db_list(ixd_engine *e, char ***names, ixd_err *err);
+
 /* Opens database `name` for a session logged in as `user`. -329 if it does
  * not exist. *flags gets the SQ_DONE warnings of DBOPEN (0x15 logged,
  * 0x14 unlogged, | 0x02 for MODE ANSI; §2.8). */

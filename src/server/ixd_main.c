@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ixd_server.h"
+#include "proto/ix_login.h"
 
 static int usage(void) {
     fprintf(stderr, "usage: ixd --data DIR [--listen HOST:PORT] [--server-name NAME] "
@@ -27,7 +28,9 @@ int main(int argc, char **argv) {
     ixd_listen_opts lo = {0};
     const char *users = NULL, *listen_at = "127.0.0.1:9088";
     srv.server_name = "ixd";
-    srv.banner = "IBM Informix Dynamic Server Version 14.10.FC10";
+    /* The one banner: the login accept carries it and the engine reports it
+     * in DBINFO('version', ...). */
+    srv.banner = IX_LOGIN_DEFAULT_BANNER;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -98,6 +101,12 @@ int main(int argc, char **argv) {
     if (ixd_engine_open(&srv.engine, srv.data_dir, &e) != 0) {
         fprintf(stderr, "ixd: cannot open data directory %s: %d %s %s\n", srv.data_dir, e.sqlcode,
                 ixd_errtext(e.sqlcode), e.text);
+        ixd_users_free(srv.users);
+        return 1;
+    }
+    if (ixd_engine_set_banner(srv.engine, srv.banner) != 0) {
+        fprintf(stderr, "ixd: out of memory\n");
+        ixd_engine_close(srv.engine);
         ixd_users_free(srv.users);
         return 1;
     }

@@ -151,8 +151,15 @@ static int session_stmt_type(const char *sql, size_t n) {
     return 0;
 }
 
-/* PREPARE / COMMAND: makes statement id `id` (the lowest free one). */
+/* PREPARE / COMMAND: makes statement id `id` (the lowest free one).
+ *
+ * The SQL text may end in one NUL that its length counts: NMAP's library
+ * appends one to every even-length text (and IDS 11.50 accepted it), JDD
+ * writes one into SQ_COMMAND's length (sqli-protocol.md §3.1, §3.3). One
+ * such NUL is dropped before the text is parsed; a second one is text (a
+ * syntax error). Error offsets are unchanged: only the last byte goes. */
 static int do_prepare(ixd_sess *s, const uint8_t *sql, size_t n) {
+    if (n > 0 && sql[n - 1] == 0) n--;
     int id = -1;
     for (int i = 0; i < MAX_STMTS; i++)
         if (!s->stmts[i]) {
@@ -453,9 +460,11 @@ static void do_fetchblob(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
     s->done_sent = 0;
 }
 
+/* CLOSE of an id that is not (or no longer) prepared is answered like any
+ * CLOSE, with nothing but the group's EOT (see do_release). */
 static void do_close(ixd_sess *s) {
     sess_stmt *t = cur_stmt(s);
-    if (!t) return send_errcode(s, -410, 0, NULL);
+    if (!t) return;
     if (t->st && t->open) ixd_close(t->st);
     t->open = 0;
     t->has_ahead = 0;
@@ -465,12 +474,42 @@ static void do_close(ixd_sess *s) {
     }
 }
 
+/*
+ * RELEASE (§3.11): `00 04 id 00 0b 00 0c` is answered with a bare EOT, also
+ * when id is not (or no longer) prepared (§3.11 knows no error reply to it):
+ * clients free statements the server may already have freed (AUTOFREE at
+ * CLOSE, a second close of the same JDBC Statement). CLOSE is treated the
+ * same way: §3.11 gives CLOSE and RELEASE the same exchange, and IBM's CLOSE
+ * statement takes no action on a cursor that is not open (non-ANSI
+ * databases).
+ * Every other use of an unknown id (DESCRIBE, BIND, EXECUTE, CURNAME, OPEN,
+ * NFETCH, SFETCH, FETCHBLOB, ...) is -410.
+ */
 static void do_release(ixd_sess *s) {
     sess_stmt *t = cur_stmt(s);
-    if (!t) return; /* releasing an unknown id is harmless */
+    if (!t) return;
     if (t->st && t->open) ixd_close(t->st);
     stmt_free(t);
     s->stmts[s->cur] = NULL;
+}
+
+/* SQ_DBLIST (NMAP, single source): the names of every database in the data
+ * directory, whether or not one is open. */
+static void do_dblist(ixd_sess *s) {
+    char **names = NULL;
+    ixd_err e = {0};
+    int n = ixd_db_list(s->srv->engine, &names, &e);
+    if (n < 0) return send_err(s, &e);
+    ix_bytes *v = n ? calloc((size_t)n, sizeof *v) : NULL;
+    if (n && !v) {
+        free(names);
+        return send_errcode(s, -208, 0, NULL);
+    }
+    for (int i = 0; i < n; i++)
+        v[i] = (ix_bytes){(const uint8_t *)names[i], strlen(names[i])};
+    ix_enc_dblist(&s->reply, v, n);
+    free(v);
+    free(names);
 }
 
 static void do_transaction(ixd_sess *s, int tag) {
@@ -643,6 +682,7 @@ static int handle_msg(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
         ixd_db_close(s->db);
         s->db = NULL;
         break;
+    case IX_SQ_DBLIST: do_dblist(s); break;
     case IX_SQ_PREPARE:
     case IX_SQ_COMMAND: do_prepare(s, m->u.stmt.sql.p, m->u.stmt.sql.n); break;
     case IX_SQ_NDESCRIBE: do_describe(s); break;
@@ -650,9 +690,10 @@ static int handle_msg(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
         if (!s->done_sent) send_done(s, 0, 0, 0);
         break;
     case IX_SQ_ID:
+        /* An unknown id is not an error by itself: the message that uses it
+         * answers -410, except CLOSE and RELEASE (do_release). */
         s->cur = m->u.id;
         s->done_sent = 0;
-        if (!cur_stmt(s)) send_errcode(s, -410, 0, NULL); /* statement not prepared */
         break;
     case IX_SQ_BIND: do_bind(s, m); break;
     case IX_SQ_EXECUTE: do_execute(s); break;

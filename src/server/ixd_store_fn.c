@@ -615,8 +615,43 @@ static void f_serial(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_int64(ctx, r);
 }
 
+/*
+ * DBINFO('version', part) from the server banner, the string the login
+ * accept carries (ixd_engine_banner), as IBM documents the parts for
+ * "Informix Version 11.50.UC6": 'server-type' the text before " Version "
+ * ("Informix"), 'major' "11", 'minor' "50", 'os' the letter after the second
+ * dot ("U"; F is 64-bit UNIX), 'level' the rest ("C6"), 'full' the whole
+ * string. For ixd's banner "IBM Informix Dynamic Server Version 14.10.FC10":
+ * "IBM Informix Dynamic Server", "14", "10", "F", "C10". A banner without
+ * " Version " is all server type, and its other parts are empty.
+ */
+static void version_part(const char *banner, const char *part, char *out, size_t cap) {
+    const char *v = NULL;
+    for (const char *q = strstr(banner, " Version "); q; q = strstr(q + 1, " Version "))
+        v = q;
+    size_t type_len = v ? (size_t)(v - banner) : strlen(banner);
+    const char *num = v ? v + strlen(" Version ") : "";
+    const char *dot1 = strchr(num, '.');
+    const char *dot2 = dot1 ? strchr(dot1 + 1, '.') : NULL;
+    const char *p = "";
+    size_t n = 0;
+    if (!sqlite3_stricmp(part, "full")) {
+        p = banner, n = strlen(banner);
+    } else if (!sqlite3_stricmp(part, "server-type")) {
+        p = banner, n = type_len;
+    } else if (!sqlite3_stricmp(part, "major")) {
+        p = num, n = dot1 ? (size_t)(dot1 - num) : strlen(num);
+    } else if (!sqlite3_stricmp(part, "minor") && dot1) {
+        p = dot1 + 1, n = dot2 ? (size_t)(dot2 - p) : strlen(p);
+    } else if (!sqlite3_stricmp(part, "os") && dot2 && dot2[1]) {
+        p = dot2 + 1, n = 1;
+    } else if (!sqlite3_stricmp(part, "level") && dot2 && dot2[1]) {
+        p = dot2 + 2, n = strlen(p);
+    }
+    snprintf(out, cap, "%.*s", (int)n, p);
+}
+
 static void f_dbinfo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-    (void)argc;
     ixd_db *db = sqlite3_user_data(ctx);
     const char *k = (const char *)sqlite3_value_text(argv[0]);
     if (!k) {
@@ -633,9 +668,12 @@ static void f_dbinfo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         sqlite3_result_text(ctx, db->name, -1, SQLITE_TRANSIENT);
     else if (!sqlite3_stricmp(k, "dbhostname"))
         sqlite3_result_text(ctx, "localhost", -1, SQLITE_STATIC);
-    else if (!sqlite3_stricmp(k, "version"))
-        sqlite3_result_text(ctx, "ixd 0.1", -1, SQLITE_STATIC);
-    else if (!sqlite3_stricmp(k, "sessionid"))
+    else if (!sqlite3_stricmp(k, "version") && argc == 2 && sqlite3_value_text(argv[1])) {
+        char part[256];
+        version_part(ixd_engine_banner(db->e), (const char *)sqlite3_value_text(argv[1]), part,
+                     sizeof part);
+        sqlite3_result_text(ctx, part, -1, SQLITE_TRANSIENT);
+    } else if (!sqlite3_stricmp(k, "sessionid"))
         sqlite3_result_int64(ctx, (int64_t)(((uintptr_t)db >> 4) & 0x7fffffff));
     else
         fn_err(ctx, -728, k);
@@ -675,6 +713,7 @@ int ixs_register_functions(sqlite3 *h, void *ud) {
     rc |= sqlite3_create_function(h, "ixd_matches", 2, det, NULL, f_matches, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_serial", 3, SQLITE_UTF8, ud, f_serial, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_dbinfo", 1, SQLITE_UTF8, ud, f_dbinfo, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_dbinfo", 2, SQLITE_UTF8, ud, f_dbinfo, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_raise", 2, SQLITE_UTF8, NULL, f_raise, NULL, NULL);
     return rc ? -1 : 0;
 }

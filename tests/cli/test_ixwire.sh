@@ -17,6 +17,18 @@ check "type code" "t" "$("$IXWIRE" value 45 1 000000000101)"
 out=$("$IXWIRE" decode --from client 002400067465737464620000000c)
 check "decode" '000000 SQ_DBOPEN "testdb" flags=0
 000012 SQ_EOT' "$out"
+# An NMAP-era client (7-byte offer, no f62): an i16 NFETCH size, SQ_DBLIST.
+out=$("$IXWIRE" decode --from client 007e0007fffc7ffc3c8c8a00000c00040001000910000000000c001a000c)
+check "decode old client" '000000 SQ_PROTOCOLS 7 bytes fffc7ffc3c8c8a ( f44 f54)
+000012 SQ_EOT
+000014 SQ_ID 1
+000018 SQ_NFETCH bufsize=4096 arraysize=0
+000024 SQ_EOT
+000026 SQ_DBLIST
+000028 SQ_EOT' "$out"
+out=$("$IXWIRE" decode --from server 001a00056f6c6464620000097379736d6173746572000000000c)
+check "decode DBLIST" '000000 SQ_DBLIST count=2 ["olddb", "sysmaster"]
+000024 SQ_EOT' "$out"
 echo 002400097379736d6173746572000000000c | "$IXWIRE" decode --from client - > /dev/null
 check "decode stdin" 0 $?
 err=$("$IXWIRE" value DECIMAL 0x0804 c201172d 2>&1 >/dev/null); rc=$?

@@ -475,6 +475,71 @@ static void test_batch_txn_lost(void) {
     ix_wbuf_free(&sent);
 }
 
+/* A server that grants neither f62 nor f63 (what an IDS 11.50-era server
+ * answers to an offer without them): libixdb then sends i16 SQL lengths and
+ * an i16 NFETCH buffer size, at most 32767, as such a server reads them
+ * (sqli-protocol.md §8 #5; ix_fetch_bufsize_max). */
+static void test_old_server(void) {
+    static const uint8_t old_answer[] = {0x00, 0x7e, 0x00, 0x0a, 0xff, 0xfc, 0x7f, 0xfc,
+                                         0x3c, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x0c};
+    ix_caps caps = ix_caps_from_bits(old_answer + 4, 10);
+    ix_wbuf in, sent;
+    ix_wbuf_init(&in, NULL);
+    ix_wbuf_init(&sent, NULL);
+    assemble_conacc(&in);
+    ix_put_bytes(&in, old_answer, sizeof old_answer);
+    ix_enc_tag(&in, IX_SQ_EOT); /* SQ_INFO */
+    ix_column col = {.name = {(const uint8_t *)"a", 1}, .type = IX_T_INTEGER, .enclen = 4};
+    ix_describe d = {.stmt_type = IX_STMT_SELECT, .stmt_id = 0, .est_rows = 1};
+    ix_enc_describe(&in, &caps, &d, &col, 1); /* PREPARE reply, old layout */
+    ix_enc_done(&in, &caps, 0, 0, 0, 0);
+    ix_enc_cost(&in, 1, 1);
+    ix_enc_tag(&in, IX_SQ_EOT);
+    ix_enc_tag(&in, IX_SQ_EOT); /* OPEN */
+    static const uint8_t seven[] = {0, 0, 0, 7};
+    ix_enc_tuple(&in, 0, seven, 4); /* NFETCH */
+    ix_enc_done(&in, &caps, 0, 1, 0, 0);
+    ix_enc_cost(&in, 1, 1);
+    ix_enc_tag(&in, IX_SQ_EOT);
+    for (int i = 0; i < 4; i++)
+        ix_enc_tag(&in, IX_SQ_EOT); /* CLOSE, RELEASE */
+    ix_conn *c = NULL;
+    int rc = ixc_connect_transport(&c, "user=u fetch_buffer=100000 readahead=0",
+                                   mem_new(&in, 4096, &sent));
+    CHECK(rc == IX_OK, "login to an old server: %s", ix_errmsg(c));
+    ix_stmt *s = NULL;
+    CHECK(ix_prepare(c, "select a from t", -1, &s) == IX_OK, "prepare: %s", ix_errmsg(c));
+    CHECK(ix_step(s) == IX_ROW && ix_column_int(s, 0) == 7, "one row: %s", ix_errmsg(c));
+    CHECK(ix_step(s) == IX_DONE, "then done: %s", ix_errmsg(c));
+    ix_finalize(s);
+    ix_close(c);
+    /* What the client sent, decoded as the old server reads it. */
+    static ix_conreq q;
+    size_t pos = 0;
+    ix_conreq_decode(sent.data, sent.len, NULL, &q, &pos, NULL, NULL);
+    int prepares = 0, fetches = 0, bad = 0;
+    while (pos < sent.len) {
+        ix_msg m;
+        if (ix_msg_decode(sent.data + pos, sent.len - pos, IX_FROM_CLIENT, &caps, NULL, &m, NULL,
+                          NULL) != IX_OK) {
+            bad = 1;
+            break;
+        }
+        if (m.tag == IX_SQ_PREPARE)
+            prepares += m.u.stmt.sql.n == 15 && memcmp(m.u.stmt.sql.p, "select a from t", 15) == 0;
+        if (m.tag == IX_SQ_NFETCH) {
+            fetches++;
+            CHECK(m.u.nfetch.bufsize == 32767 && m.u.nfetch.arraysize == 0,
+                  "NFETCH asks for 32767 bytes in an i16 (%d)", m.u.nfetch.bufsize);
+        }
+        pos += m.len;
+    }
+    CHECK(!bad && prepares == 1 && fetches == 1,
+          "everything sent decodes with i16 widths (prepare %d, fetch %d)", prepares, fetches);
+    ix_wbuf_free(&in);
+    ix_wbuf_free(&sent);
+}
+
 static void test_dsn(void) {
     ix_conn *c = NULL;
     int rc = ix_connect(&c, "host=localhost bogus=1");
@@ -559,6 +624,7 @@ int main(void) {
     test_exec_reply();
     test_commit_failure();
     test_batch_txn_lost();
+    test_old_server();
     test_dsn();
     test_catalogue();
     tsv_free(&T);

@@ -22,7 +22,7 @@ static void setup(void) {
     if (!mkdtemp(dir)) abort();
     srv.data_dir = dir;
     srv.server_name = "ixd";
-    srv.banner = "IBM Informix Dynamic Server Version 14.10.FC10";
+    srv.banner = IX_LOGIN_DEFAULT_BANNER;
     srv.limits.max_tuple = 1 << 16;
     srv.limits.max_sql = 1 << 16;
     srv.max_buffer = 1 << 20;

@@ -252,7 +252,7 @@ static inline int tconn_select(tconn *c, const char *sql, int32_t bufsize, trepl
     int n = 0, t = 0;
     for (;;) {
         ix_enc_id(&c->out, id);
-        ix_enc_nfetch(&c->out, bufsize);
+        ix_enc_nfetch(&c->out, &c->caps, bufsize);
         ix_enc_tag(&c->out, IX_SQ_EOT);
         tconn_flush(c);
         t++;

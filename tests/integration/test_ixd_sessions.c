@@ -68,7 +68,7 @@ static void test_scroll_and_serials(ixd_proc *p) {
                  {IX_FETCH_ABSOLUTE, 11, 0, NULL}, {IX_FETCH_ABSOLUTE, 0, 0, NULL}};
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
         ix_enc_id(&c.out, id);
-        ix_enc_sfetch(&c.out, steps[i].dir, steps[i].pos, 4096);
+        ix_enc_sfetch(&c.out, &c.caps, steps[i].dir, steps[i].pos, 4096);
         ix_enc_tag(&c.out, IX_SQ_EOT);
         tconn_flush(&c);
         tconn_reply(&c, &r);
@@ -311,7 +311,7 @@ static void test_blobs(ixd_proc *p) {
     ix_enc_curname(&c.out, "cb", 2);
     ix_enc_tag(&c.out, IX_SQ_OPEN);
     ix_enc_id(&c.out, id);
-    ix_enc_nfetch(&c.out, 4096);
+    ix_enc_nfetch(&c.out, &c.caps, 4096);
     ix_enc_tag(&c.out, IX_SQ_EOT);
     tconn_flush(&c);
     tconn_reply(&c, &r);

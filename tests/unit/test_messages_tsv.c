@@ -100,7 +100,7 @@ static void rebuild(const ix_msg *m, const ix_caps *caps, ix_wbuf *o) {
     case IX_SQ_DBOPEN:
         ix_enc_dbopen(o, (const char *)m->u.dbopen.name.p, m->u.dbopen.name.n, m->u.dbopen.flags);
         break;
-    case IX_SQ_NFETCH: ix_enc_nfetch(o, m->u.nfetch.bufsize); break;
+    case IX_SQ_NFETCH: ix_enc_nfetch(o, caps, m->u.nfetch.bufsize); break;
     case IX_SQ_PROTOCOLS: ix_enc_protocols(o, m->u.protocols.p, m->u.protocols.n); break;
     case IX_SQ_INFO: {
         ix_bytes k[16], v[16];
@@ -173,7 +173,11 @@ int main(void) {
         ix_role role = strcmp(row->col[c_dir], "C->S") == 0 ? IX_FROM_CLIENT : IX_FROM_SERVER;
         ix_caps caps = {0};
         const char *ctx = row->col[c_ctx];
-        if (strstr(ctx, "f62 granted") || strstr(ctx, "4-byte SQL length")) caps.f62 = 1;
+        /* The fetch rows were sent by clients that offered f62 (JDBC, DBX,
+         * libsqli): their i32 buffer size is the f62 form. */
+        if (strstr(ctx, "f62 granted") || strstr(ctx, "4-byte SQL length") ||
+            strstr(ctx, "fetch buffer as i32"))
+            caps.f62 = 1;
         ix_wbuf bytes;
         ix_wbuf_init(&bytes, NULL);
         CHECK(ix_hex_decode(row->col[c_hex], strlen(row->col[c_hex]), &bytes, NULL) == IX_OK,

@@ -10,6 +10,7 @@
 #include "base/ix_hex.h"
 #include "proto/ix_caps.h"
 #include "proto/ix_msg.h"
+#include "proto/ix_print.h"
 #include "proto/ix_reader.h"
 #include "tap.h"
 #include "types/ix_types.h"
@@ -79,16 +80,22 @@ static void test_client(const ix_caps *caps) {
         CHECK(m.u.stmt.nparams == 0 && eqb(m.u.stmt.sql, B("DROP TABLE t")), "COMMAND fields");
 
     ix_wbuf_reset(&w);
-    ix_enc_sfetch(&w, IX_FETCH_ABSOLUTE, 42, 32000);
+    ix_enc_sfetch(&w, caps, IX_FETCH_ABSOLUTE, 42, 32000);
     if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "SFETCH"))
         CHECK(m.u.sfetch.direction == 6 && m.u.sfetch.position == 42 && m.u.sfetch.bufsize == 32000,
               "SFETCH fields");
+    CHECK(w.len == 2 + 2 + 4 + (caps->f62 ? 4u : 2u), "SFETCH buffer size width follows f62");
+    ix_wbuf_reset(&w);
+    ix_enc_nfetch(&w, caps, 4096);
+    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "NFETCH"))
+        CHECK(m.u.nfetch.bufsize == 4096 && m.u.nfetch.arraysize == 0, "NFETCH fields");
+    CHECK(w.len == 2 + (caps->f62 ? 4u : 2u) + 2, "NFETCH buffer size width follows f62");
 
-    static const int bare[] = {IX_SQ_OPEN,     IX_SQ_EXECUTE,  IX_SQ_CLOSE,     IX_SQ_RELEASE,
-                               IX_SQ_EOT,      IX_SQ_CMMTWORK, IX_SQ_NDESCRIBE, IX_SQ_SCROLL,
-                               IX_SQ_BEGIN,    IX_SQ_DBCLOSE,  IX_SQ_HOLD,      IX_SQ_WANTDONE,
-                               IX_SQ_EXIT,     IX_SQ_AUTOFREE, IX_SQ_ACK,       IX_SQ_BATCH_START,
-                               IX_SQ_BATCH_END};
+    static const int bare[] = {IX_SQ_OPEN,      IX_SQ_EXECUTE,  IX_SQ_CLOSE,     IX_SQ_RELEASE,
+                               IX_SQ_EOT,       IX_SQ_CMMTWORK, IX_SQ_NDESCRIBE, IX_SQ_SCROLL,
+                               IX_SQ_BEGIN,     IX_SQ_DBCLOSE,  IX_SQ_HOLD,      IX_SQ_WANTDONE,
+                               IX_SQ_EXIT,      IX_SQ_AUTOFREE, IX_SQ_ACK,       IX_SQ_BATCH_START,
+                               IX_SQ_BATCH_END, IX_SQ_DBLIST};
     for (size_t i = 0; i < sizeof bare / sizeof bare[0]; i++) {
         ix_wbuf_reset(&w);
         ix_enc_tag(&w, bare[i]);
@@ -283,6 +290,9 @@ static void test_server(const ix_caps *caps) {
                       c.enclen == cols[i].enclen && c.start == starts[i],
                   "DESCRIBE column %d (start %d)", i, c.start);
             if (caps->f63) CHECK(eqb(c.xname, cols[i].xname), "DESCRIBE column %d xname", i);
+            if (!caps->f63)
+                CHECK(c.xname.p && c.xname.n == 0 && c.xowner.p && c.xowner.n == 0,
+                      "old layout column %d: empty, non-NULL extended names", i);
             i++;
         }
         CHECK(i == nc, "DESCRIBE walked %d columns", i);
@@ -351,6 +361,128 @@ static void test_server(const ix_caps *caps) {
         roundtrip(&w, IX_FROM_SERVER, caps, &m, ix_tag_name(bare[i]));
     }
     ix_wbuf_free(&w);
+}
+
+/* Hex of w's bytes, for exact comparisons. */
+static int bytes_are(const ix_wbuf *w, const char *hex) {
+    ix_wbuf h;
+    ix_wbuf_init(&h, NULL);
+    ix_hex_encode(w->data, w->len, &h);
+    int ok = h.len == strlen(hex) && memcmp(h.data, hex, h.len) == 0;
+    ix_wbuf_free(&h);
+    return ok;
+}
+
+/* Decodes hex as `role` under caps into *m (whose bytes live in *keep). */
+static int decode_hex(const char *hex, ix_role role, const ix_caps *caps, const ix_limits *lim,
+                      ix_wbuf *keep, ix_msg *m, size_t *at) {
+    ix_wbuf_reset(keep);
+    ix_hex_decode(hex, strlen(hex), keep, NULL);
+    return ix_msg_decode(keep->data, keep->len, role, caps, lim, m, at, NULL);
+}
+
+/* The fetch buffer size is an i16 unless f62 was granted (§8 #5): the NMAP
+ * form against IDS 11.50 and the JDBC 4.50 form, decoded and encoded. */
+static void test_fetch_width(void) {
+    ix_caps none = {0}, f62 = {.f62 = 1};
+    ix_wbuf w, k;
+    ix_wbuf_init(&w, NULL);
+    ix_wbuf_init(&k, NULL);
+    ix_msg m;
+    /* NMAP's "continue" group: ID 1, NFETCH i16 4096, i16 0, EOT. */
+    const char *nmap = "00040001000910000000000c";
+    CHECK(decode_hex(nmap + 8, IX_FROM_CLIENT, &none, NULL, &k, &m, NULL) == IX_OK &&
+              m.tag == IX_SQ_NFETCH && m.len == 6 && m.u.nfetch.bufsize == 4096 &&
+              m.u.nfetch.arraysize == 0,
+          "NFETCH without f62: i16 buffer size, the EOT is left (NMAP)");
+    CHECK(decode_hex(nmap + 8, IX_FROM_CLIENT, &f62, NULL, &k, &m, NULL) == IX_OK && m.len == 8,
+          "the same bytes read as the f62 form swallow the EOT (why the width matters)");
+    CHECK(decode_hex("0009000010000000", IX_FROM_CLIENT, &f62, NULL, &k, &m, NULL) == IX_OK &&
+              m.len == 8 && m.u.nfetch.bufsize == 4096,
+          "NFETCH with f62: i32 buffer size (JDBC 4.50, JDD)");
+    ix_enc_nfetch(&w, &none, 4096);
+    CHECK(bytes_are(&w, "000910000000"), "NFETCH encoded without f62 is 00 09 10 00 00 00");
+    ix_wbuf_reset(&w);
+    ix_enc_nfetch(&w, &f62, 4096);
+    CHECK(bytes_are(&w, "0009000010000000"), "NFETCH encoded with f62 is 00 09 00 00 10 00 00 00");
+    ix_wbuf_reset(&w);
+    ix_enc_nfetch(&w, &none, 1 << 20);
+    CHECK(bytes_are(&w, "00097fff0000"), "a size over the i16 field is sent as 32767");
+    ix_wbuf_reset(&w);
+    ix_enc_sfetch(&w, &none, IX_FETCH_NEXT, 0, 4096);
+    CHECK(bytes_are(&w, "00170001000000001000"), "SFETCH without f62: i16 buffer size");
+    CHECK(ix_fetch_bufsize_max(&none) == 32767 && ix_fetch_bufsize_max(&f62) == INT32_MAX &&
+              ix_fetch_bufsize_max(NULL) == 32767,
+          "ix_fetch_bufsize_max follows f62");
+    /* No SQ_PROTOCOLS, and the NMAP-era 7-byte offer, both leave f62 out. */
+    static const uint8_t nmap_offer[] = {0xff, 0xfc, 0x7f, 0xfc, 0x3c, 0x8c, 0x8a};
+    uint8_t ans[IX_CAPS_ANSWER_LEN];
+    ix_caps g = ix_caps_answer(nmap_offer, sizeof nmap_offer, ix_caps_ixd, ans);
+    CHECK(ix_fetch_bufsize_max(&g) == 32767, "NMAP-era offer: i16 fetch size");
+    ix_wbuf_free(&w);
+    ix_wbuf_free(&k);
+}
+
+/* SQ_DBLIST (26): the bare request and NMAP's reply layout. */
+static void test_dblist(void) {
+    ix_caps caps = {0};
+    ix_wbuf w, k;
+    ix_wbuf_init(&w, NULL);
+    ix_wbuf_init(&k, NULL);
+    ix_msg m;
+    ix_bytes names[] = {B("sysmaster"), B("demo"), B("abc")};
+    CHECK(ix_enc_dblist(&w, names, 3) == IX_OK, "DBLIST encodes");
+    CHECK(bytes_are(&w, "001a0009"
+                        "7379736d617374657200"
+                        "000464656d6f"
+                        "000361626300"
+                        "0000"),
+          "DBLIST: {u16 length, name, pad} per name, then u16 0");
+    if (roundtrip(&w, IX_FROM_SERVER, &caps, &m, "DBLIST")) {
+        size_t pos = 0;
+        ix_bytes got;
+        int i = 0;
+        while (ix_dblist_next(&m, &pos, &got)) {
+            CHECK(i < 3 && eqb(got, names[i]), "DBLIST name %d", i);
+            i++;
+        }
+        CHECK(i == 3 && m.u.dblist.count == 3, "DBLIST walked %d names", i);
+        ix_printer pr;
+        ix_printer_init(&pr, NULL);
+        ix_wbuf line;
+        ix_wbuf_init(&line, NULL);
+        ix_print_msg(&pr, IX_FROM_SERVER, &m, &line);
+        const char *want = "SQ_DBLIST count=3 [\"sysmaster\", \"demo\", \"abc\"]";
+        CHECK(line.len == strlen(want) && memcmp(line.data, want, line.len) == 0,
+              "DBLIST printed: %.*s", (int)line.len, (const char *)line.data);
+        ix_printer_free(&pr);
+        ix_wbuf_free(&line);
+    }
+    ix_wbuf_reset(&w);
+    CHECK(ix_enc_dblist(&w, NULL, 0) == IX_OK && bytes_are(&w, "001a0000"), "empty DBLIST");
+    if (roundtrip(&w, IX_FROM_SERVER, &caps, &m, "DBLIST empty"))
+        CHECK(m.u.dblist.count == 0, "empty DBLIST has no names");
+    ix_wbuf_reset(&w);
+    ix_bytes bad[] = {B("a"), B("")};
+    CHECK(ix_enc_dblist(&w, bad, 2) == IX_EINVAL && w.len == 0, "an empty name is refused");
+    /* The request NMAP sends: 00 1a 00 0c. */
+    CHECK(decode_hex("001a000c", IX_FROM_CLIENT, &caps, NULL, &k, &m, NULL) == IX_OK &&
+              m.tag == IX_SQ_DBLIST && m.len == 2,
+          "DBLIST request is the bare tag");
+    /* Limits: names and their count. */
+    ix_limits lim = {.max_items = 1};
+    size_t at = 0;
+    CHECK(decode_hex("001a00016100000162000000", IX_FROM_SERVER, &caps, &lim, &k, &m, &at) ==
+                  IX_ELIMIT &&
+              at == 6,
+          "too many DBLIST names is a limit error at the extra name (at %zu)", at);
+    lim = (ix_limits){.max_string = 2};
+    CHECK(decode_hex("001a0003616263000000", IX_FROM_SERVER, &caps, &lim, &k, &m, &at) ==
+                  IX_ELIMIT &&
+              at == 2,
+          "a DBLIST name over max_string is a limit error at its length");
+    ix_wbuf_free(&w);
+    ix_wbuf_free(&k);
 }
 
 static void expect_err(const char *hex, ix_role role, int want, size_t want_at, const char *what) {
@@ -504,5 +636,7 @@ int main(void) {
     }
     test_errors();
     test_caps();
+    test_fetch_width();
+    test_dblist();
     return tap_done();
 }

@@ -79,7 +79,7 @@ static void build(ix_wbuf *c, ix_wbuf *s) {
     ix_enc_curname(c, "_ifxc0000000000001", 18);
     ix_enc_tag(c, IX_SQ_OPEN);
     ix_enc_id(c, 0);
-    ix_enc_nfetch(c, 4096);
+    ix_enc_nfetch(c, &caps, 4096);
     ix_enc_tag(c, IX_SQ_EOT);
     ix_vtype t[4] = {{IX_T_SERIAL, 4}, {IX_T_VARCHAR, 20}, {IX_T_MONEY, 0x0802}, {IX_T_DATE, 4}};
     const char *r1[4] = {"1", "Ada Lovelace", "123.45", "12/10/1815"};

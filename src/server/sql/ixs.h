@@ -119,6 +119,7 @@ int ixs_register_vtabs(sqlite3 *h, void *db);
 /* ---- the database handle ------------------------------------------------------------ */
 struct ixd_engine {
     char *dir;
+    char *banner; /* ixd_engine_set_banner; NULL: IX_LOGIN_DEFAULT_BANNER */
 };
 
 struct ixd_db {

@@ -630,6 +630,49 @@ static int tu_factor(int u, int64_t *f, int *ym) {
     }
 }
 
+/*
+ * DBINFO(key [, parameter]) as ixd_dbinfo(key [, parameter]). Keys and
+ * their types: 'sqlca.sqlerrd1' INTEGER, 'serial8' INT8, 'bigserial' BIGINT,
+ * 'sessionid' INTEGER, 'dbname' and 'dbhostname' VARCHAR(128), and
+ * 'version' with one of the parameters IBM documents ('server-type',
+ * 'major', 'minor', 'os', 'level', 'full'), VARCHAR(128): the parts of the
+ * server's banner (f_dbinfo). Any other key, a 'version' without a known
+ * parameter, or a parameter after another key is -728.
+ */
+static int dbinfo_call(px *p, xv *args, int na, xv *out) {
+    static const char *const parts[] = {"server-type", "major", "minor", "os", "level", "full"};
+    if (args[0].k != XK_STR) return px_failc(p, -728, "%s", "");
+    const char *k = args[0].lit;
+    int version = !strcasecmp(k, "version");
+    if (version) {
+        int ok = na == 2 && args[1].k == XK_STR;
+        for (size_t i = 0; ok && i < sizeof parts / sizeof parts[0]; i++)
+            if (!strcasecmp(args[1].lit, parts[i])) ok = 2;
+        if (ok != 2) return px_failc(p, -728, "%s", k);
+        out->t = ixs_t(IX_T_VARCHAR, 128);
+    } else if (na != 1) {
+        return px_failc(p, -728, "%s", k);
+    } else if (!strcasecmp(k, "sqlca.sqlerrd1") || !strcasecmp(k, "sessionid")) {
+        out->t = ixs_t(IX_T_INTEGER, 4);
+    } else if (!strcasecmp(k, "serial8")) {
+        out->t = ixs_t(IX_T_INT8, 10);
+    } else if (!strcasecmp(k, "bigserial")) {
+        out->t = ixs_t(IX_T_BIGINT, 8);
+    } else if (!strcasecmp(k, "dbname") || !strcasecmp(k, "dbhostname")) {
+        out->t = ixs_t(IX_T_VARCHAR, 128);
+    } else {
+        return px_failc(p, -728, "%s", k);
+    }
+    sb_add(&out->s, "ixd_dbinfo(");
+    sb_strlit(&out->s, k, strlen(k));
+    if (version) {
+        sb_addc(&out->s, ',');
+        sb_strlit(&out->s, args[1].lit, strlen(args[1].lit));
+    }
+    sb_addc(&out->s, ')');
+    return 0;
+}
+
 static int func_call(px *p, const char *fn, xv *out) {
     /* after '(' */
     if (!strcmp(fn, "count") || !strcmp(fn, "sum") || !strcmp(fn, "avg") || !strcmp(fn, "min") ||
@@ -850,29 +893,7 @@ static int func_call(px *p, const char *fn, xv *out) {
         out->t = ixs_t(IX_T_VARCHAR, char_len(args[0].t) > 255 ? 255 : char_len(args[0].t));
     } else if (!strcmp(fn, "dbinfo")) {
         NARGS(1, 2);
-        if (args[0].k != XK_STR) {
-            rc = px_failc(p, -728, "%s", "");
-            goto done;
-        }
-        const char *k = args[0].lit;
-        if (!strcasecmp(k, "sqlca.sqlerrd1"))
-            out->t = ixs_t(IX_T_INTEGER, 4);
-        else if (!strcasecmp(k, "serial8"))
-            out->t = ixs_t(IX_T_INT8, 10);
-        else if (!strcasecmp(k, "bigserial"))
-            out->t = ixs_t(IX_T_BIGINT, 8);
-        else if (!strcasecmp(k, "sessionid"))
-            out->t = ixs_t(IX_T_INTEGER, 4);
-        else if (!strcasecmp(k, "dbname") || !strcasecmp(k, "dbhostname") ||
-                 !strcasecmp(k, "version"))
-            out->t = ixs_t(IX_T_VARCHAR, 128);
-        else {
-            rc = px_failc(p, -728, "%s", k);
-            goto done;
-        }
-        sb_add(&out->s, "ixd_dbinfo(");
-        sb_strlit(&out->s, k, strlen(k));
-        sb_addc(&out->s, ')');
+        rc = dbinfo_call(p, args, na, out);
     } else if (!strcmp(fn, "abs")) {
         NARGS(1, 1);
         make_num(p, &args[0]);
