@@ -67,6 +67,7 @@ static void cancel_through_tls(ix_conn *c) {
     CHECK(rc == IX_ROW && ix_column_int64(s, 0) == 5000, "TLS stream intact after it: %s",
           ix_errmsg(c));
     ix_finalize(s);
+    alarm(0);
     signal(SIGALRM, SIG_DFL);
 }
 
