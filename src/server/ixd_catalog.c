@@ -231,8 +231,9 @@ fail:
 void ixs_cat_upgrade(sqlite3 *h) {
     sqlite3_stmt *st;
     int old = 0;
-    if (sqlite3_prepare_v2(h, "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = "
-                              "'sysdatabases'",
+    if (sqlite3_prepare_v2(h,
+                           "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = "
+                           "'sysdatabases'",
                            -1, &st, NULL) != SQLITE_OK)
         return;
     if (sqlite3_step(st) == SQLITE_ROW) {

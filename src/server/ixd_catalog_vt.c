@@ -155,5 +155,5 @@ static const sqlite3_module mod = {
 
 int ixs_register_vtabs(sqlite3 *h, void *db) {
     return sqlite3_create_module(h, IXS_INTERNAL_PREFIX "databases", &mod, db) == SQLITE_OK ? 0
-                                                                                        : -1;
+                                                                                            : -1;
 }

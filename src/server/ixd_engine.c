@@ -12,14 +12,40 @@
 
 /* ---- errors -------------------------------------------------------------------- */
 
-int ixs_no_space(sqlite3 *h, int rc) {
-    if ((rc & 0xff) == SQLITE_FULL) return 1;
-    if ((rc & 0xff) != SQLITE_IOERR || !h) return 0;
-    int e = sqlite3_system_errno(h);
+static int space_errno(int e) {
 #ifdef EDQUOT
     if (e == EDQUOT) return 1;
 #endif
     return e == ENOSPC || e == EFBIG;
+}
+
+/* The errno values SQLite recorded for its last failed system calls on h:
+ * its own record (not always kept), and those of the WAL (or rollback
+ * journal) file and of the database file, where the unix VFS keeps the errno
+ * of a failed write. */
+static void os_errnos(sqlite3 *h, int e[3]) {
+    e[0] = sqlite3_system_errno(h);
+    e[1] = e[2] = 0;
+    sqlite3_file *j = NULL;
+    if (sqlite3_file_control(h, "main", SQLITE_FCNTL_JOURNAL_POINTER, &j) == SQLITE_OK && j &&
+        j->pMethods && j->pMethods->xFileControl)
+        j->pMethods->xFileControl(j, SQLITE_FCNTL_LAST_ERRNO, &e[1]);
+    sqlite3_file_control(h, "main", SQLITE_FCNTL_LAST_ERRNO, &e[2]);
+}
+
+int ixs_no_space(sqlite3 *h, int rc) {
+    if ((rc & 0xff) == SQLITE_FULL) return 1;
+    if ((rc & 0xff) != SQLITE_IOERR || !h) return 0;
+    int e[3];
+    os_errnos(h, e);
+    return space_errno(e[0]) || space_errno(e[1]) || space_errno(e[2]);
+}
+
+/* The errno of the last failed system call on h's files, or 0. */
+static int os_errno(sqlite3 *h) {
+    int e[3];
+    os_errnos(h, e);
+    return e[0] ? e[0] : e[1] ? e[1] : e[2];
 }
 
 int ixs_no_space_code(int stype) {
@@ -345,7 +371,8 @@ static int create_db(ixd_engine *e, const char *name, int logmode, const char *u
         remove_db_files(path);
     } else {
         r = ixs_cat_init(h, logmode, user, err);
-        if (r && err && err->isamcode == IXS_ISAM_NO_SPACE) snprintf(err->text, sizeof err->text, "%s", name);
+        if (r && err && err->isamcode == IXS_ISAM_NO_SPACE)
+            snprintf(err->text, sizeof err->text, "%s", name);
         sqlite3_close(h);
         if (r) remove_db_files(path);
     }
@@ -418,7 +445,7 @@ static int db_connect(ixd_db *db, const char *path, ixd_err *err) {
     if (db->logmode < 0) {
         int ext = sqlite3_extended_errcode(db->h), prim = ext & 0xff;
         if (prim == SQLITE_CANTOPEN || prim == SQLITE_IOERR || prim == SQLITE_READONLY)
-            return file_err(err, sqlite3_system_errno(db->h), path);
+            return file_err(err, os_errno(db->h), path);
         return ixd_seterr(err, -329, 0, 0, "%s", db->name);
     }
     if (ixs_register_functions(db->h, db) || ixs_register_vtabs(db->h, db))
@@ -440,9 +467,9 @@ int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out,
     /* counted before the files are touched, so that DROP DATABASE sees it */
     struct stat st;
     pthread_mutex_lock(&e->mu);
-    int r = stat(path, &st) != 0 ? ixd_seterr(err, -329, 0, 0, "%s", name)
+    int r = stat(path, &st) != 0   ? ixd_seterr(err, -329, 0, 0, "%s", name)
             : use_add(e, db->name) ? ixd_seterr(err, -208, 0, 0, NULL)
-                                    : 0;
+                                   : 0;
     pthread_mutex_unlock(&e->mu);
     if (r) {
         free(db);
@@ -514,7 +541,7 @@ int ixs_commit(ixd_db *db, ixd_err *err) {
         if (prim == SQLITE_FULL || prim == SQLITE_IOERR) {
             if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
             if (err && err->isamcode != IXS_ISAM_NO_SPACE) {
-                int oserr = sqlite3_system_errno(db->h);
+                int oserr = os_errno(db->h);
                 ixd_seterr(err, IXS_E_COMMIT_FAILED, oserr ? -oserr : 0, 0, NULL);
             }
         }
@@ -559,7 +586,6 @@ int ixd_session_exec(ixd_engine *e, const char *user, const char *sql, size_t n,
                      int *dbflags, ixd_err *err) {
     return ixs_dbstmt(e, user, sql, n, db, dbflags, err);
 }
-
 
 /* ---- statements -------------------------------------------------------------------- */
 

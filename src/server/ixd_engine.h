@@ -70,7 +70,7 @@ int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *
 void ixd_stmt_free(ixd_stmt *s);
 
 /* What DESCRIBE reports. */
-int ixd_stmt_type(const ixd_stmt *s);  /* IX_STMT_SELECT, IX_STMT_INSERT, ... */
+int ixd_stmt_type(const ixd_stmt *s); /* IX_STMT_SELECT, IX_STMT_INSERT, ... */
 int ixd_stmt_nparams(const ixd_stmt *s);
 int ixd_stmt_ncols(const ixd_stmt *s); /* result columns; for INSERT/UPDATE the target columns */
 typedef struct ixd_col {

@@ -500,8 +500,7 @@ static void do_savepoint(ixd_sess *s, const ix_msg *m) {
     ixd_err e = {0};
     int64_t rows, s8;
     int32_t ser;
-    if (ixd_prepare(s->db, sql, k, &st, &e) != 0 ||
-        ixd_execute(st, &rows, &ser, &s8, &e) != 0) {
+    if (ixd_prepare(s->db, sql, k, &st, &e) != 0 || ixd_execute(st, &rows, &ser, &s8, &e) != 0) {
         ixd_stmt_free(st);
         return send_err(s, &e);
     }

@@ -45,21 +45,21 @@
 
 /* ---- Informix codes ixd reports for storage faults and names ----------------- */
 enum {
-    IXS_ISAM_NO_SPACE = -131,       /* ISAM error: no free disk space */
-    IXS_E_ADD_INDEX = -212,         /* Cannot add index. */
-    IXS_E_OPEN_FILE = -215,         /* Cannot open file for table (%s). */
-    IXS_E_CREATE_FILE = -261,       /* Cannot create file for table (%s). */
-    IXS_E_INSERT = -271,            /* Could not insert new row into the table. */
-    IXS_E_UPDATE = -346,            /* Could not update a row in the table. */
-    IXS_E_DELETE = -240,            /* Could not delete a row. */
-    IXS_E_TEMP_WRITE = -264,        /* Could not write to a temporary file. */
-    IXS_E_CATALOG_UPDATE = -312,    /* Cannot update system catalog (%s). */
-    IXS_E_CREATE_DB = -330,         /* Cannot create or rename the database. */
-    IXS_E_DB_NAME = -354,           /* Incorrect database or cursor name format. */
-    IXS_E_DROP_CURRENT_DB = -359,   /* Cannot drop or rename the current database ... */
-    IXS_E_DB_IN_USE = -425,         /* Database is currently opened by another user. */
-    IXS_E_CATALOG_MODIFY = -511,    /* Cannot modify system catalog (%s). */
-    IXS_E_COMMIT_FAILED = -942,     /* Transaction commit failed - transaction will be rolled back. */
+    IXS_ISAM_NO_SPACE = -131,     /* ISAM error: no free disk space */
+    IXS_E_ADD_INDEX = -212,       /* Cannot add index. */
+    IXS_E_OPEN_FILE = -215,       /* Cannot open file for table (%s). */
+    IXS_E_CREATE_FILE = -261,     /* Cannot create file for table (%s). */
+    IXS_E_INSERT = -271,          /* Could not insert new row into the table. */
+    IXS_E_UPDATE = -346,          /* Could not update a row in the table. */
+    IXS_E_DELETE = -240,          /* Could not delete a row. */
+    IXS_E_TEMP_WRITE = -264,      /* Could not write to a temporary file. */
+    IXS_E_CATALOG_UPDATE = -312,  /* Cannot update system catalog (%s). */
+    IXS_E_CREATE_DB = -330,       /* Cannot create or rename the database. */
+    IXS_E_DB_NAME = -354,         /* Incorrect database or cursor name format. */
+    IXS_E_DROP_CURRENT_DB = -359, /* Cannot drop or rename the current database ... */
+    IXS_E_DB_IN_USE = -425,       /* Database is currently opened by another user. */
+    IXS_E_CATALOG_MODIFY = -511,  /* Cannot modify system catalog (%s). */
+    IXS_E_COMMIT_FAILED = -942,   /* Transaction commit failed - transaction will be rolled back. */
 };
 
 /* ---- internal names --------------------------------------------------------------- */

@@ -1216,14 +1216,11 @@ static int alter_table(px *p) {
     tdef t;
     memset(&t, 0, sizeof t);
     int rc = -1;
-    if (!p->dry) {
-        int lr = tdef_load(p, name, &t);
-        if (lr <= 0) {
-            tdef_free(&t);
-            return lr == 0 ? px_failc(p, -206, "%s", name) : -1;
-        }
-    } else {
-        snprintf(t.name, sizeof t.name, "%s", name);
+    /* loaded at prepare too: the clauses name its columns */
+    int lr = tdef_load(p, name, &t);
+    if (lr <= 0) {
+        tdef_free(&t);
+        return lr == 0 ? px_failc(p, -206, "%s", name) : -1;
     }
     int nk0 = t.nk;
     (void)nk0;
@@ -1366,8 +1363,7 @@ static int alter_table(px *p) {
         sb s = {0};
         tdef old;
         memset(&old, 0, sizeof old);
-        int lr = tdef_load(p, name, &old);
-        if (lr <= 0) {
+        if (tdef_load(p, name, &old) <= 0) {
             tdef_free(&old);
             goto out;
         }

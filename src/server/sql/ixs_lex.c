@@ -196,8 +196,7 @@ int px_is_ident(px *p, int i) {
     return i < p->nt && p->t[i].k == T_ID;
 }
 int px_is_name(px *p, int i) {
-    return px_is_ident(p, i) ||
-           (i < p->nt && p->t[i].k == T_STR && p->sql[p->t[i].pos] == '"');
+    return px_is_ident(p, i) || (i < p->nt && p->t[i].k == T_STR && p->sql[p->t[i].pos] == '"');
 }
 int px_newname(px *p, char *buf, size_t n) {
     if (px_ident(p, buf, n)) return -1;
