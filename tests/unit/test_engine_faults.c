@@ -553,8 +553,17 @@ static void test_long_names(void) {
     CHECK_RUN(sql, 0);
 }
 
+/* every code these faults give has its standard text */
+static void test_texts(void) {
+    static const int codes[] = {-131, -212, -215, -261, -264, -271, -346, -240,
+                                -312, -330, -354, -359, -425, -511, -942};
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        CHECK(strcmp(ixd_errtext(codes[i]), "Unknown error."), "text of %d", codes[i]);
+}
+
 int main(void) {
     eu_setup("faults");
+    test_texts();
     test_page_limit();
     test_file_limit();
     test_wal_files();
