@@ -124,6 +124,64 @@ static int fk_name(ixd_db *db, const char *tab, int child, char *buf, size_t n) 
     return found;
 }
 
+/* A constraint violation as Informix reports it (-391, -268/-239, -530,
+ * -691/-692). Returns 1 with *err set, 0 when ext is not one of those. */
+static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const char *table,
+                          ixd_err *err) {
+    const char *p;
+    if (ext == SQLITE_CONSTRAINT_NOTNULL && (p = strstr(msg, "failed: "))) {
+        p += 8;
+        const char *dot = strchr(p, '.');
+        ixd_seterr(err, -391, 0, 0, "%s", dot ? dot + 1 : p);
+        return 1;
+    }
+    if ((ext == SQLITE_CONSTRAINT_UNIQUE || ext == SQLITE_CONSTRAINT_PRIMARYKEY) &&
+        (p = strstr(msg, "failed: "))) {
+        /* "t.a, t.b" -> "a,b" */
+        char cols[512], tab[IXS_NAME_MAX + 1];
+        size_t k = 0;
+        tab[0] = 0;
+        p += 8;
+        while (*p && k + 1 < sizeof cols) {
+            const char *dot = strchr(p, '.');
+            const char *end = strstr(p, ", ");
+            if (!end) end = p + strlen(p);
+            if (dot && dot < end) {
+                snprintf(tab, sizeof tab, "%.*s", (int)(dot - p), p);
+                p = dot + 1;
+            }
+            if (k) cols[k++] = ',';
+            while (p < end && k + 1 < sizeof cols)
+                cols[k++] = *p++;
+            if (*p) p += 2;
+        }
+        cols[k] = 0;
+        unique_err(db, tab[0] ? tab : (table ? table : ""), cols, err);
+        return 1;
+    }
+    if (ext == SQLITE_CONSTRAINT_CHECK && (p = strstr(msg, "failed: "))) {
+        ixd_seterr(err, -530, 0, 0, "%s.%s", db->user, p + 8);
+        return 1;
+    }
+    if (ext == SQLITE_CONSTRAINT_FOREIGNKEY) {
+        char nm[300];
+        int child = stype != IX_STMT_DELETE;
+        if (stype == IX_STMT_UPDATE && !fk_name(db, table ? table : "", 1, nm, sizeof nm))
+            child = 0;
+        fk_name(db, table ? table : "", child, nm, sizeof nm);
+        ixd_seterr(err, child ? -691 : -692, 0, 0, "%s", nm);
+        return 1;
+    }
+    return 0;
+}
+
+void ixs_txn_sync(ixd_db *db) {
+    if (db && db->h && db->in_txn && sqlite3_get_autocommit(db->h)) {
+        db->in_txn = 0;
+        db->nsavepoints = 0;
+    }
+}
+
 int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *err) {
     if (stype == 32) stype = IX_STMT_DELETE; /* DELETE / UPDATE without WHERE */
     if (stype == 33) stype = IX_STMT_UPDATE;
@@ -131,12 +189,7 @@ int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *er
     const char *msg = h ? sqlite3_errmsg(h) : sqlite3_errstr(rc);
     int ext = h ? sqlite3_extended_errcode(h) : rc;
     if (!msg) msg = "";
-    /* SQLite may have rolled the whole transaction back (an I/O error, a full
-     * disk): then the transaction has ended */
-    if (h && db->in_txn && sqlite3_get_autocommit(h)) {
-        db->in_txn = 0;
-        db->nsavepoints = 0;
-    }
+    ixs_txn_sync(db);
     if (ixs_no_space(h, rc) || ixs_no_space(h, ext))
         return ixd_seterr(err, ixs_no_space_code(stype), IXS_ISAM_NO_SPACE, 0, "%s",
                           table ? table : "");
@@ -151,48 +204,7 @@ int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *er
                           table ? table : "");
     if (prim == SQLITE_NOMEM) return ixd_seterr(err, -208, 0, 0, NULL);
     if (prim == SQLITE_INTERRUPT) return ixd_seterr(err, -213, 0, 0, NULL);
-    if (prim == SQLITE_CONSTRAINT) {
-        const char *p;
-        if (ext == SQLITE_CONSTRAINT_NOTNULL && (p = strstr(msg, "failed: "))) {
-            p += 8;
-            const char *dot = strchr(p, '.');
-            return ixd_seterr(err, -391, 0, 0, "%s", dot ? dot + 1 : p);
-        }
-        if ((ext == SQLITE_CONSTRAINT_UNIQUE || ext == SQLITE_CONSTRAINT_PRIMARYKEY) &&
-            (p = strstr(msg, "failed: "))) {
-            /* "t.a, t.b" -> "a,b" */
-            char cols[512], tab[IXS_NAME_MAX + 1];
-            size_t k = 0;
-            tab[0] = 0;
-            p += 8;
-            while (*p && k + 1 < sizeof cols) {
-                const char *dot = strchr(p, '.');
-                const char *end = strstr(p, ", ");
-                if (!end) end = p + strlen(p);
-                if (dot && dot < end) {
-                    snprintf(tab, sizeof tab, "%.*s", (int)(dot - p), p);
-                    p = dot + 1;
-                }
-                if (k) cols[k++] = ',';
-                while (p < end && k + 1 < sizeof cols)
-                    cols[k++] = *p++;
-                if (*p) p += 2;
-            }
-            cols[k] = 0;
-            return unique_err(db, tab[0] ? tab : (table ? table : ""), cols, err);
-        }
-        if (ext == SQLITE_CONSTRAINT_CHECK && (p = strstr(msg, "failed: "))) {
-            return ixd_seterr(err, -530, 0, 0, "%s.%s", db->user, p + 8);
-        }
-        if (ext == SQLITE_CONSTRAINT_FOREIGNKEY) {
-            char nm[300];
-            int child = stype != IX_STMT_DELETE;
-            if (stype == IX_STMT_UPDATE && !fk_name(db, table ? table : "", 1, nm, sizeof nm))
-                child = 0;
-            fk_name(db, table ? table : "", child, nm, sizeof nm);
-            return ixd_seterr(err, child ? -691 : -692, 0, 0, "%s", nm);
-        }
-    }
+    if (prim == SQLITE_CONSTRAINT && constraint_err(db, ext, msg, stype, table, err)) return -1;
     if (strstr(msg, "no such savepoint")) return ixd_seterr(err, -83, 0, 0, NULL);
     if (!strncmp(msg, "no such table: ", 15)) return ixd_seterr(err, -206, 0, 0, "%s", msg + 15);
     if (!strncmp(msg, "no such column: ", 16)) return ixd_seterr(err, -217, 0, 0, "%s", msg + 16);
@@ -313,9 +325,12 @@ static int aux_file_errno(const char *dir, const char *path) {
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) return EISDIR;
         if (!S_ISREG(st.st_mode)) return EINVAL;
-        return access(path, R_OK | W_OK) == 0 ? 0 : errno;
+        if (access(path, R_OK | W_OK) == 0) return 0;
+        /* another session's last close may remove it meanwhile: then as missing */
+        if (errno != ENOENT) return errno;
+    } else if (errno != ENOENT) {
+        return errno;
     }
-    if (errno != ENOENT) return errno;
     return access(dir, W_OK | X_OK) == 0 ? 0 : errno;
 }
 
@@ -511,6 +526,7 @@ void ixd_db_close(ixd_db *db) {
 /* ---- transactions ------------------------------------------------------------------ */
 
 int ixs_begin(ixd_db *db, ixd_err *err) {
+    ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (db->in_txn) {
         if (db->logmode == 3 && db->nsavepoints == 0 && sqlite3_get_autocommit(db->h) == 0)
@@ -529,6 +545,7 @@ int ixs_ansi_autobegin(ixd_db *db, ixd_err *err) {
 }
 
 int ixs_commit(ixd_db *db, ixd_err *err) {
+    ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
     int rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
@@ -556,6 +573,7 @@ int ixs_commit(ixd_db *db, ixd_err *err) {
 }
 
 int ixs_rollback(ixd_db *db, ixd_err *err) {
+    ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
     if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
@@ -577,7 +595,8 @@ int ixd_rollback(ixd_db *db, ixd_err *err) {
     return ixs_rollback(db, err);
 }
 int ixd_in_transaction(const ixd_db *db) {
-    return db ? db->in_txn : 0;
+    /* SQLite's own state decides: it may have rolled the transaction back */
+    return db && db->in_txn && db->h && !sqlite3_get_autocommit(db->h);
 }
 
 /* ---- session statements ---------------------------------------------------------------- */

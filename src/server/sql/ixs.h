@@ -200,6 +200,9 @@ int ixs_no_space(sqlite3 *h, int rc);
  * CREATE TABLE / SELECT INTO TEMP / ALTER TABLE, -212 CREATE INDEX, -942
  * COMMIT, -312 other statements (they update the catalog). */
 int ixs_no_space_code(int stype);
+/* Ends db's transaction when SQLite has rolled it back by itself (after an
+ * I/O error or a full disk): in_txn follows SQLite's autocommit state. */
+void ixs_txn_sync(ixd_db *db);
 void ixs_set_busy(ixd_db *db);
 void ixs_arm(ixd_db *db); /* starts the statement time limit */
 

@@ -2021,6 +2021,7 @@ int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *e
 int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *err) {
     px p;
     *rows = 0;
+    ixs_txn_sync(db);
     if (px_init(&p, db, sql, n, err)) {
         px_done(&p);
         return -1;
@@ -2067,6 +2068,7 @@ int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_d
     char name[IXS_NAME_MAX + 1];
     int isdb = (px_kw(&p, 0, "create") && px_kw(&p, 1, "database")) || px_kw(&p, 0, "database") ||
                (px_kw(&p, 0, "close") && px_kw(&p, 1, "database"));
+    ixs_txn_sync(*dbp);
     if (isdb && *dbp && (*dbp)->in_txn && (*dbp)->logmode != 3) {
         rc = ixd_seterr(err, -377, 0, 0, NULL);
         goto out;
