@@ -64,7 +64,7 @@ static int message(tconn *c, int tag, const char *name, treply *r) {
 static int set_fsize(pid_t pid, rlim_t cur) {
     struct rlimit rl;
     if (prlimit(pid, RLIMIT_FSIZE, NULL, &rl)) return -1;
-    rl.rlim_cur = cur;
+    rl.rlim_cur = cur < rl.rlim_max ? cur : rl.rlim_max;
     return prlimit(pid, RLIMIT_FSIZE, &rl, NULL);
 }
 

@@ -131,7 +131,7 @@ static FILE *REPORT;
 static int set_fsize(rlim_t cur) {
     struct rlimit rl;
     if (getrlimit(RLIMIT_FSIZE, &rl)) return -1;
-    rl.rlim_cur = cur;
+    rl.rlim_cur = cur < rl.rlim_max ? cur : rl.rlim_max;
     return setrlimit(RLIMIT_FSIZE, &rl);
 }
 
