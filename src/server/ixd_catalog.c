@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "server/sql/ixs.h"
@@ -44,12 +45,25 @@ static const char *cat_ddl =
     "CREATE VIEW sysusers AS SELECT username, usertype, 0 AS priority, NULL AS password,"
     " NULL AS defrole FROM _ixd_users;"
     "CREATE VIEW sysconstraints AS SELECT constrid, constrname, owner, tabid, constrtype,"
-    " idxname FROM _ixd_constraints;"
+    " idxname FROM _ixd_constraints;";
+
+/* sysdatabases reads the eponymous virtual table _ixd_databases
+ * (ixd_catalog_vt.c). Files made before it had its internal name read
+ * "ixd_databases" (ixs_cat_upgrade replaces that view). */
+static const char *sysdatabases_ddl =
     "CREATE VIEW sysdatabases AS SELECT name, 1048576 + rowid AS partnum, 'informix' AS owner,"
     " created, CASE WHEN logmode > 0 THEN 1 ELSE 0 END AS is_logging,"
     " CASE WHEN logmode = 2 THEN 1 ELSE 0 END AS is_buff_log,"
     " CASE WHEN logmode = 3 THEN 1 ELSE 0 END AS is_ansi, 0 AS is_nls, 0 AS flags"
-    " FROM ixd_databases ORDER BY name;";
+    " FROM " IXS_INTERNAL_PREFIX "databases ORDER BY name;";
+#define OLD_SYSDATABASES_FROM " FROM ixd_databases "
+
+int ixs_internal_name(const char *name) {
+    static const char *const prefixes[] = {IXS_INTERNAL_PREFIX, "sqlite_"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (!strncasecmp(name, prefixes[i], strlen(prefixes[i]))) return 1;
+    return 0;
+}
 
 /* The catalog tables as Informix types them: name, type code, length. */
 typedef struct catcol {
@@ -154,6 +168,11 @@ static int32_t today_days(void) {
 static int xexec(sqlite3 *h, const char *sql, ixd_err *err) {
     char *msg = NULL;
     int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
+    if (ixs_no_space(h, rc)) {
+        ixd_seterr(err, IXS_E_CREATE_DB, IXS_ISAM_NO_SPACE, 0, NULL);
+        sqlite3_free(msg);
+        return -1;
+    }
     if (rc != SQLITE_OK) {
         ixd_seterr(err, -999, 0, 0, "%s", msg ? msg : sqlite3_errstr(rc));
         sqlite3_free(msg);
@@ -164,7 +183,7 @@ static int xexec(sqlite3 *h, const char *sql, ixd_err *err) {
 
 int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err) {
     if (xexec(h, "BEGIN IMMEDIATE", err)) return -1;
-    if (xexec(h, cat_ddl, err)) goto fail;
+    if (xexec(h, cat_ddl, err) || xexec(h, sysdatabases_ddl, err)) goto fail;
     sb q = {0};
     int32_t today = today_days();
     sb_printf(&q, "INSERT INTO _ixd_meta VALUES('logmode', %d), ('created', %d);", logmode,
@@ -209,6 +228,28 @@ fail:
     return -1;
 }
 
+void ixs_cat_upgrade(sqlite3 *h) {
+    sqlite3_stmt *st;
+    int old = 0;
+    if (sqlite3_prepare_v2(h,
+                           "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = "
+                           "'sysdatabases'",
+                           -1, &st, NULL) != SQLITE_OK)
+        return;
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        const char *sql = (const char *)sqlite3_column_text(st, 0);
+        old = sql && strstr(sql, OLD_SYSDATABASES_FROM) != NULL;
+    }
+    sqlite3_finalize(st);
+    if (!old) return;
+    if (sqlite3_exec(h, "BEGIN IMMEDIATE; DROP VIEW sysdatabases;", NULL, NULL, NULL) ==
+            SQLITE_OK &&
+        sqlite3_exec(h, sysdatabases_ddl, NULL, NULL, NULL) == SQLITE_OK &&
+        sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+        return;
+    if (!sqlite3_get_autocommit(h)) sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+}
+
 int ixs_cat_logmode(sqlite3 *h) {
     sqlite3_stmt *st;
     int mode = -1;
@@ -246,6 +287,7 @@ int ixs_temp_catalog(ixd_db *db, ixd_err *err) {
 
 int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err) {
     memset(out, 0, sizeof *out);
+    if (ixs_internal_name(name)) return 0; /* never a table of user SQL */
     sqlite3_stmt *st;
     int temp = 0;
     if (db->has_temp &&

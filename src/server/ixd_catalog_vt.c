@@ -1,4 +1,4 @@
-/* ixd_catalog_vt.c: the eponymous virtual table ixd_databases, which lists
+/* ixd_catalog_vt.c: the eponymous virtual table _ixd_databases, which lists
  * the databases of the data directory (DIR/<name>.db) with their logging
  * mode; the catalog view sysdatabases is built on it. */
 #include <dirent.h>
@@ -154,5 +154,6 @@ static const sqlite3_module mod = {
     NULL,     NULL,      NULL,      NULL,     NULL,         NULL,         NULL,   NULL};
 
 int ixs_register_vtabs(sqlite3 *h, void *db) {
-    return sqlite3_create_module(h, "ixd_databases", &mod, db) == SQLITE_OK ? 0 : -1;
+    return sqlite3_create_module(h, IXS_INTERNAL_PREFIX "databases", &mod, db) == SQLITE_OK ? 0
+                                                                                            : -1;
 }

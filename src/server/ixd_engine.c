@@ -14,6 +14,60 @@
 
 /* ---- errors -------------------------------------------------------------------- */
 
+static int space_errno(int e) {
+#ifdef EDQUOT
+    if (e == EDQUOT) return 1;
+#endif
+    return e == ENOSPC || e == EFBIG;
+}
+
+/* The errno values SQLite recorded for its last failed system calls on h:
+ * its own record (not always kept), and those of the WAL (or rollback
+ * journal) file and of the database file, where the unix VFS keeps the errno
+ * of a failed write. */
+static void os_errnos(sqlite3 *h, int e[3]) {
+    e[0] = sqlite3_system_errno(h);
+    e[1] = e[2] = 0;
+    sqlite3_file *j = NULL;
+    if (sqlite3_file_control(h, "main", SQLITE_FCNTL_JOURNAL_POINTER, &j) == SQLITE_OK && j &&
+        j->pMethods && j->pMethods->xFileControl)
+        j->pMethods->xFileControl(j, SQLITE_FCNTL_LAST_ERRNO, &e[1]);
+    sqlite3_file_control(h, "main", SQLITE_FCNTL_LAST_ERRNO, &e[2]);
+}
+
+int ixs_no_space(sqlite3 *h, int rc) {
+    if ((rc & 0xff) == SQLITE_FULL) return 1;
+    if ((rc & 0xff) != SQLITE_IOERR || !h) return 0;
+    int e[3];
+    os_errnos(h, e);
+    return space_errno(e[0]) || space_errno(e[1]) || space_errno(e[2]);
+}
+
+/* The errno of the last failed system call on h's files, or 0. */
+static int os_errno(sqlite3 *h) {
+    int e[3];
+    os_errnos(h, e);
+    return e[0] ? e[0] : e[1] ? e[1] : e[2];
+}
+
+int ixs_no_space_code(int stype) {
+    switch (stype) {
+    case IX_STMT_INSERT: return IXS_E_INSERT;
+    case IX_STMT_UPDATE:
+    case 33: /* UPDATE without WHERE */ return IXS_E_UPDATE;
+    case IX_STMT_DELETE:
+    case 32: /* DELETE without WHERE */ return IXS_E_DELETE;
+    case IX_STMT_SELECT: return IXS_E_TEMP_WRITE;
+    case IX_STMT_CREATE_TABLE:
+    case 45: /* CREATE TEMP TABLE */
+    case 3:  /* SELECT ... INTO TEMP */
+    case 29: /* ALTER TABLE (rebuilds the table) */ return IXS_E_CREATE_FILE;
+    case 16: /* CREATE INDEX */ return IXS_E_ADD_INDEX;
+    case 35: /* COMMIT WORK */ return IXS_E_COMMIT_FAILED;
+    default: return IXS_E_CATALOG_UPDATE;
+    }
+}
+
 static int lock_code(int stype) {
     switch (stype) {
     case IX_STMT_INSERT: return -271;
@@ -72,12 +126,75 @@ static int fk_name(ixd_db *db, const char *tab, int child, char *buf, size_t n) 
     return found;
 }
 
+/* A constraint violation as Informix reports it (-391, -268/-239, -530,
+ * -691/-692). Returns 1 with *err set, 0 when ext is not one of those. */
+static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const char *table,
+                          ixd_err *err) {
+    const char *p;
+    if (ext == SQLITE_CONSTRAINT_NOTNULL && (p = strstr(msg, "failed: "))) {
+        p += 8;
+        const char *dot = strchr(p, '.');
+        ixd_seterr(err, -391, 0, 0, "%s", dot ? dot + 1 : p);
+        return 1;
+    }
+    if ((ext == SQLITE_CONSTRAINT_UNIQUE || ext == SQLITE_CONSTRAINT_PRIMARYKEY) &&
+        (p = strstr(msg, "failed: "))) {
+        /* "t.a, t.b" -> "a,b" */
+        char cols[512], tab[IXS_NAME_MAX + 1];
+        size_t k = 0;
+        tab[0] = 0;
+        p += 8;
+        while (*p && k + 1 < sizeof cols) {
+            const char *dot = strchr(p, '.');
+            const char *end = strstr(p, ", ");
+            if (!end) end = p + strlen(p);
+            if (dot && dot < end) {
+                snprintf(tab, sizeof tab, "%.*s", (int)(dot - p), p);
+                p = dot + 1;
+            }
+            if (k) cols[k++] = ',';
+            while (p < end && k + 1 < sizeof cols)
+                cols[k++] = *p++;
+            if (*p) p += 2;
+        }
+        cols[k] = 0;
+        unique_err(db, tab[0] ? tab : (table ? table : ""), cols, err);
+        return 1;
+    }
+    if (ext == SQLITE_CONSTRAINT_CHECK && (p = strstr(msg, "failed: "))) {
+        ixd_seterr(err, -530, 0, 0, "%s.%s", db->user, p + 8);
+        return 1;
+    }
+    if (ext == SQLITE_CONSTRAINT_FOREIGNKEY) {
+        char nm[300];
+        int child = stype != IX_STMT_DELETE;
+        if (stype == IX_STMT_UPDATE && !fk_name(db, table ? table : "", 1, nm, sizeof nm))
+            child = 0;
+        fk_name(db, table ? table : "", child, nm, sizeof nm);
+        ixd_seterr(err, child ? -691 : -692, 0, 0, "%s", nm);
+        return 1;
+    }
+    return 0;
+}
+
+void ixs_txn_sync(ixd_db *db) {
+    if (db && db->h && db->in_txn && sqlite3_get_autocommit(db->h)) {
+        db->in_txn = 0;
+        db->nsavepoints = 0;
+    }
+}
+
 int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *err) {
     if (stype == 32) stype = IX_STMT_DELETE; /* DELETE / UPDATE without WHERE */
     if (stype == 33) stype = IX_STMT_UPDATE;
-    const char *msg = db && db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(rc);
-    int ext = db && db->h ? sqlite3_extended_errcode(db->h) : rc;
+    sqlite3 *h = db ? db->h : NULL;
+    const char *msg = h ? sqlite3_errmsg(h) : sqlite3_errstr(rc);
+    int ext = h ? sqlite3_extended_errcode(h) : rc;
     if (!msg) msg = "";
+    ixs_txn_sync(db);
+    if (ixs_no_space(h, rc) || ixs_no_space(h, ext))
+        return ixd_seterr(err, ixs_no_space_code(stype), IXS_ISAM_NO_SPACE, 0, "%s",
+                          table ? table : "");
     if (!strncmp(msg, "ixd:", 4)) {
         int code = atoi(msg + 4);
         const char *t = strchr(msg + 4, ':');
@@ -90,48 +207,7 @@ int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *er
                           table ? table : "");
     if (prim == SQLITE_NOMEM) return ixd_seterr(err, -208, 0, 0, NULL);
     if (prim == SQLITE_INTERRUPT) return ixd_seterr(err, -213, 0, 0, NULL);
-    if (prim == SQLITE_CONSTRAINT) {
-        const char *p;
-        if (ext == SQLITE_CONSTRAINT_NOTNULL && (p = strstr(msg, "failed: "))) {
-            p += 8;
-            const char *dot = strchr(p, '.');
-            return ixd_seterr(err, -391, 0, 0, "%s", dot ? dot + 1 : p);
-        }
-        if ((ext == SQLITE_CONSTRAINT_UNIQUE || ext == SQLITE_CONSTRAINT_PRIMARYKEY) &&
-            (p = strstr(msg, "failed: "))) {
-            /* "t.a, t.b" -> "a,b" */
-            char cols[512], tab[IXS_NAME_MAX + 1];
-            size_t k = 0;
-            tab[0] = 0;
-            p += 8;
-            while (*p && k + 1 < sizeof cols) {
-                const char *dot = strchr(p, '.');
-                const char *end = strstr(p, ", ");
-                if (!end) end = p + strlen(p);
-                if (dot && dot < end) {
-                    snprintf(tab, sizeof tab, "%.*s", (int)(dot - p), p);
-                    p = dot + 1;
-                }
-                if (k) cols[k++] = ',';
-                while (p < end && k + 1 < sizeof cols)
-                    cols[k++] = *p++;
-                if (*p) p += 2;
-            }
-            cols[k] = 0;
-            return unique_err(db, tab[0] ? tab : (table ? table : ""), cols, err);
-        }
-        if (ext == SQLITE_CONSTRAINT_CHECK && (p = strstr(msg, "failed: "))) {
-            return ixd_seterr(err, -530, 0, 0, "%s.%s", db->user, p + 8);
-        }
-        if (ext == SQLITE_CONSTRAINT_FOREIGNKEY) {
-            char nm[300];
-            int child = stype != IX_STMT_DELETE;
-            if (stype == IX_STMT_UPDATE && !fk_name(db, table ? table : "", 1, nm, sizeof nm))
-                child = 0;
-            fk_name(db, table ? table : "", child, nm, sizeof nm);
-            return ixd_seterr(err, child ? -691 : -692, 0, 0, "%s", nm);
-        }
-    }
+    if (prim == SQLITE_CONSTRAINT && constraint_err(db, ext, msg, stype, table, err)) return -1;
     if (strstr(msg, "no such savepoint")) return ixd_seterr(err, -83, 0, 0, NULL);
     if (!strncmp(msg, "no such table: ", 15)) return ixd_seterr(err, -206, 0, 0, "%s", msg + 15);
     if (!strncmp(msg, "no such column: ", 16)) return ixd_seterr(err, -217, 0, 0, "%s", msg + 16);
@@ -210,20 +286,107 @@ void ixs_set_busy(ixd_db *db) {
 
 /* ---- engine and databases ------------------------------------------------------------- */
 
+/* The name as the data directory has it: lower case. */
+static void fold_name(const char *name, char *out) {
+    size_t k;
+    for (k = 0; name[k] && k < IXS_NAME_MAX; k++)
+        out[k] = (char)((name[k] >= 'A' && name[k] <= 'Z') ? name[k] + 32 : name[k]);
+    out[k] = 0;
+}
+
 int ixs_db_path(ixd_engine *e, const char *name, char *buf, size_t n, ixd_err *err) {
     size_t len = strlen(name);
-    if (len == 0 || len > IXS_NAME_MAX) return ixd_seterr(err, -354, 0, 0, "%s", name);
+    if (len == 0 || len > IXS_NAME_MAX) return ixd_seterr(err, IXS_E_DB_NAME, 0, 0, "%s", name);
     for (size_t i = 0; i < len; i++) {
         char c = name[i];
         int ok = (c >= 'a' && c <= 'z') || c == '_' || (i > 0 && c >= '0' && c <= '9') ||
                  (c >= 'A' && c <= 'Z');
-        if (!ok) return ixd_seterr(err, -354, 0, 0, "%s", name);
+        if (!ok) return ixd_seterr(err, IXS_E_DB_NAME, 0, 0, "%s", name);
     }
     char low[IXS_NAME_MAX + 1];
-    for (size_t i = 0; i <= len; i++)
-        low[i] = (char)((name[i] >= 'A' && name[i] <= 'Z') ? name[i] + 32 : name[i]);
+    fold_name(name, low);
     int k = snprintf(buf, n, "%s/%s.db", e->dir, low);
-    if (k < 0 || (size_t)k >= n) return ixd_seterr(err, -354, 0, 0, "%s", name);
+    if (k < 0 || (size_t)k >= n) return ixd_seterr(err, IXS_E_DB_NAME, 0, 0, "%s", name);
+    return 0;
+}
+
+/* Removes a database file with SQLite's -wal and -shm beside it. */
+static void remove_db_files(const char *path) {
+    char aux[4200];
+    unlink(path);
+    snprintf(aux, sizeof aux, "%s-wal", path);
+    unlink(aux);
+    snprintf(aux, sizeof aux, "%s-shm", path);
+    unlink(aux);
+}
+
+/* ---- which databases are open (e->mu held) ---- */
+
+static ixs_dbuse *use_find(ixd_engine *e, const char *low) {
+    for (int i = 0; i < e->nuse; i++)
+        if (!strcmp(e->use[i].name, low)) return &e->use[i];
+    return NULL;
+}
+
+static int use_add(ixd_engine *e, const char *low) {
+    ixs_dbuse *u = use_find(e, low);
+    if (u) {
+        u->n++;
+        return 0;
+    }
+    if (e->nuse == e->capuse) {
+        int cap = e->capuse ? e->capuse * 2 : 16;
+        ixs_dbuse *nu = realloc(e->use, sizeof *nu * (size_t)cap);
+        if (!nu) return -1;
+        e->use = nu;
+        e->capuse = cap;
+    }
+    snprintf(e->use[e->nuse].name, sizeof e->use[0].name, "%s", low);
+    e->use[e->nuse++].n = 1;
+    return 0;
+}
+
+static void use_del(ixd_engine *e, const char *low) {
+    ixs_dbuse *u = use_find(e, low);
+    if (u && --u->n == 0) *u = e->use[--e->nuse];
+}
+
+/* ---- files ---- */
+
+/* Why SQLite could not create or write file `path` beside a database (its
+ * -wal or -shm): 0 when it can, else an errno (EISDIR when a directory has
+ * the name, EACCES or EROFS when the data directory cannot be written). */
+static int aux_file_errno(const char *dir, const char *path) {
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return EISDIR;
+        if (!S_ISREG(st.st_mode)) return EINVAL;
+        if (access(path, R_OK | W_OK) == 0) return 0;
+        /* another session's last close may remove it meanwhile: then as missing */
+        if (errno != ENOENT) return errno;
+    } else if (errno != ENOENT) {
+        return errno;
+    }
+    return access(dir, W_OK | X_OK) == 0 ? 0 : errno;
+}
+
+/* -215 "Cannot open file for table (file)." with the OS errno as the ISAM code. */
+static int file_err(ixd_err *err, int oserr, const char *file) {
+    return ixd_seterr(err, IXS_E_OPEN_FILE, oserr ? -oserr : 0, 0, "%s", file);
+}
+
+/* A database must be writable, and so must the -wal and -shm that WAL mode
+ * keeps beside it: otherwise SQLite opens it read only or not at all, and
+ * the first write fails far from the cause. Returns 0 or -1 with *err. */
+static int check_db_files(ixd_engine *e, const char *path, ixd_err *err) {
+    if (access(path, R_OK | W_OK) != 0) return file_err(err, errno, path);
+    static const char *const sfx[] = {"-wal", "-shm"};
+    for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
+        char aux[4200];
+        snprintf(aux, sizeof aux, "%s%s", path, sfx[i]);
+        int oserr = aux_file_errno(e->dir, aux);
+        if (oserr) return file_err(err, oserr, aux);
+    }
     return 0;
 }
 
@@ -248,17 +411,49 @@ static int open_file(const char *path, int create, sqlite3 **out) {
 static int create_db(ixd_engine *e, const char *name, int logmode, const char *user, ixd_err *err) {
     char path[4096];
     if (ixs_db_path(e, name, path, sizeof path, err)) return -1;
+    pthread_mutex_lock(&e->mu);
     struct stat st;
-    if (stat(path, &st) == 0) return ixd_seterr(err, -330, 0, 0, "%s", name);
     sqlite3 *h;
-    if (open_file(path, 1, &h)) return ixd_seterr(err, -330, 0, 0, "%s", name);
-    int r = ixs_cat_init(h, logmode, user, err);
-    sqlite3_close(h);
-    if (r) {
-        unlink(path);
-        return -1;
+    int r = 0;
+    if (stat(path, &st) == 0) {
+        r = ixd_seterr(err, -330, 0, 0, "%s", name);
+    } else if (open_file(path, 1, &h)) {
+        r = ixd_seterr(err, -330, 0, 0, "%s", name);
+        remove_db_files(path);
+    } else {
+        r = ixs_cat_init(h, logmode, user, err);
+        if (r && err && err->isamcode == IXS_ISAM_NO_SPACE)
+            snprintf(err->text, sizeof err->text, "%s", name);
+        sqlite3_close(h);
+        if (r) remove_db_files(path);
     }
-    return 0;
+    pthread_mutex_unlock(&e->mu);
+    return r ? -1 : 0;
+}
+
+int ixs_create_database(ixd_engine *e, const char *name, int logmode, const char *user,
+                        ixd_err *err) {
+    return create_db(e, name, logmode, user, err);
+}
+
+int ixs_drop_database(ixd_engine *e, const char *name, const ixd_db *cur, int if_exists,
+                      ixd_err *err) {
+    char path[4096], low[IXS_NAME_MAX + 1];
+    if (ixs_db_path(e, name, path, sizeof path, err)) return -1;
+    fold_name(name, low);
+    struct stat st;
+    int r = 0;
+    pthread_mutex_lock(&e->mu);
+    if (stat(path, &st) != 0)
+        r = if_exists ? 0 : ixd_seterr(err, -329, 0, 0, "%s", name);
+    else if (cur && !strcmp(cur->name, low))
+        r = ixd_seterr(err, IXS_E_DROP_CURRENT_DB, 0, 0, "%s", name);
+    else if (!strcmp(low, "sysmaster") || use_find(e, low))
+        r = ixd_seterr(err, IXS_E_DB_IN_USE, 0, 0, "%s", name);
+    else
+        remove_db_files(path);
+    pthread_mutex_unlock(&e->mu);
+    return r;
 }
 
 int ixd_engine_open(ixd_engine **out, const char *dir, ixd_err *err) {
@@ -268,7 +463,8 @@ int ixd_engine_open(ixd_engine **out, const char *dir, ixd_err *err) {
     ixd_engine *e = calloc(1, sizeof *e);
     if (!e) return ixd_seterr(err, -208, 0, 0, NULL);
     e->dir = strdup(dir);
-    if (!e->dir) {
+    if (!e->dir || pthread_mutex_init(&e->mu, NULL) != 0) {
+        free(e->dir);
         free(e);
         return ixd_seterr(err, -208, 0, 0, NULL);
     }
@@ -286,6 +482,8 @@ int ixd_engine_open(ixd_engine **out, const char *dir, ixd_err *err) {
 
 void ixd_engine_close(ixd_engine *e) {
     if (!e) return;
+    pthread_mutex_destroy(&e->mu);
+    free(e->use);
     free(e->dir);
     free(e->banner);
     free(e);
@@ -387,29 +585,47 @@ int ixd_db_list(ixd_engine *e, char ***out, ixd_err *err) {
     return n;
 }
 
+/* Opens the SQLite connection of a database whose use is already counted. */
+static int db_connect(ixd_db *db, const char *path, ixd_err *err) {
+    if (check_db_files(db->e, path, err)) return -1;
+    if (open_file(path, 0, &db->h)) return file_err(err, errno, path);
+    db->logmode = ixs_cat_logmode(db->h);
+    if (db->logmode < 0) {
+        int ext = sqlite3_extended_errcode(db->h), prim = ext & 0xff;
+        if (prim == SQLITE_CANTOPEN || prim == SQLITE_IOERR || prim == SQLITE_READONLY)
+            return file_err(err, os_errno(db->h), path);
+        return ixd_seterr(err, -329, 0, 0, "%s", db->name);
+    }
+    if (ixs_register_functions(db->h, db) || ixs_register_vtabs(db->h, db))
+        return ixd_seterr(err, -208, 0, 0, NULL);
+    ixs_cat_upgrade(db->h);
+    return 0;
+}
+
 int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out, int *flags,
                 ixd_err *err) {
     *out = NULL;
     char path[4096];
     if (ixs_db_path(e, name, path, sizeof path, err)) return -1;
-    struct stat st;
-    if (stat(path, &st) != 0) return ixd_seterr(err, -329, 0, 0, "%s", name);
     ixd_db *db = calloc(1, sizeof *db);
     if (!db) return ixd_seterr(err, -208, 0, 0, NULL);
     db->e = e;
-    size_t k;
-    for (k = 0; name[k] && k < IXS_NAME_MAX; k++)
-        db->name[k] = (char)((name[k] >= 'A' && name[k] <= 'Z') ? name[k] + 32 : name[k]);
+    fold_name(name, db->name);
     snprintf(db->user, sizeof db->user, "%s", user && *user ? user : "informix");
-    if (open_file(path, 0, &db->h)) {
+    /* counted before the files are touched, so that DROP DATABASE sees it */
+    struct stat st;
+    pthread_mutex_lock(&e->mu);
+    int r = stat(path, &st) != 0   ? ixd_seterr(err, -329, 0, 0, "%s", name)
+            : use_add(e, db->name) ? ixd_seterr(err, -208, 0, 0, NULL)
+                                   : 0;
+    pthread_mutex_unlock(&e->mu);
+    if (r) {
         free(db);
-        return ixd_seterr(err, -329, 0, 0, "%s", name);
+        return -1;
     }
-    db->logmode = ixs_cat_logmode(db->h);
-    if (db->logmode < 0 || ixs_register_functions(db->h, db) || ixs_register_vtabs(db->h, db)) {
-        sqlite3_close(db->h);
-        free(db);
-        return ixd_seterr(err, -329, 0, 0, "%s", name);
+    if (db_connect(db, path, err)) {
+        ixd_db_close(db);
+        return -1;
     }
     db->wait_ms = -1;
     ixs_set_busy(db);
@@ -429,17 +645,21 @@ int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out,
 
 void ixd_db_close(ixd_db *db) {
     if (!db) return;
-    if (db->in_txn || !sqlite3_get_autocommit(db->h))
+    if (db->h && (db->in_txn || !sqlite3_get_autocommit(db->h)))
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
     /* statements still prepared keep the connection alive until they are
      * freed (ixd_stmt_free only touches its own SQLite statement) */
     sqlite3_close_v2(db->h);
+    pthread_mutex_lock(&db->e->mu);
+    use_del(db->e, db->name);
+    pthread_mutex_unlock(&db->e->mu);
     free(db);
 }
 
 /* ---- transactions ------------------------------------------------------------------ */
 
 int ixs_begin(ixd_db *db, ixd_err *err) {
+    ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (db->in_txn) {
         if (db->logmode == 3 && db->nsavepoints == 0 && sqlite3_get_autocommit(db->h) == 0)
@@ -458,16 +678,24 @@ int ixs_ansi_autobegin(ixd_db *db, ixd_err *err) {
 }
 
 int ixs_commit(ixd_db *db, ixd_err *err) {
+    ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
     int rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
-        /* A COMMIT that fails ends the transaction, as in Informix: what
-         * SQLite left open is rolled back, so the session and its client
-         * agree that nothing of it was committed (the session reports the
-         * change with SQ_XACTSTAT). */
-        ixs_sqlite_err(db, rc, 0, NULL, err);
-        if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+        ixs_sqlite_err(db, rc, 35 /* COMMIT WORK */, NULL, err);
+        /* A write that failed (full disk, I/O error) leaves nothing to retry:
+         * the transaction is rolled back and ends, as Informix's -942 says.
+         * Other failures (a lock) keep it open for another COMMIT. */
+        int prim = rc & 0xff;
+        if (prim == SQLITE_FULL || prim == SQLITE_IOERR) {
+            if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+            if (err && err->isamcode != IXS_ISAM_NO_SPACE) {
+                int oserr = os_errno(db->h);
+                ixd_seterr(err, IXS_E_COMMIT_FAILED, oserr ? -oserr : 0, 0, NULL);
+            }
+        }
+        if (!sqlite3_get_autocommit(db->h)) return -1; /* still open: may retry */
         db->in_txn = 0;
         db->nsavepoints = 0;
         return -1;
@@ -478,6 +706,7 @@ int ixs_commit(ixd_db *db, ixd_err *err) {
 }
 
 int ixs_rollback(ixd_db *db, ixd_err *err) {
+    ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
     if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
@@ -499,16 +728,8 @@ int ixd_rollback(ixd_db *db, ixd_err *err) {
     return ixs_rollback(db, err);
 }
 int ixd_in_transaction(const ixd_db *db) {
-    return db ? db->in_txn : 0;
-}
-
-int ixd_txn_sync(ixd_db *db) {
-    /* SQLite rolls a transaction back by itself after some errors (a full
-     * disk, an I/O error, out of memory): then none is open any more. */
-    if (!db || !db->in_txn || !sqlite3_get_autocommit(db->h)) return 0;
-    db->in_txn = 0;
-    db->nsavepoints = 0;
-    return 1;
+    /* SQLite's own state decides: it may have rolled the transaction back */
+    return db && db->in_txn && db->h && !sqlite3_get_autocommit(db->h);
 }
 
 /* ---- session statements ---------------------------------------------------------------- */
@@ -516,13 +737,6 @@ int ixd_txn_sync(ixd_db *db) {
 int ixd_session_exec(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **db,
                      int *dbflags, ixd_err *err) {
     return ixs_dbstmt(e, user, sql, n, db, dbflags, err);
-}
-
-int ixs_create_database(ixd_engine *e, const char *name, int logmode, const char *user,
-                        ixd_err *err);
-int ixs_create_database(ixd_engine *e, const char *name, int logmode, const char *user,
-                        ixd_err *err) {
-    return create_db(e, name, logmode, user, err);
 }
 
 /* ---- statements -------------------------------------------------------------------- */
@@ -730,7 +944,12 @@ int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, i
     ixs_arm(db);
     if (s->kind == SK_SQL) {
         int64_t r = 0;
-        if (ixs_run_sql(db, s->text, s->textn, &r, err)) return -1;
+        if (ixs_run_sql(db, s->text, s->textn, &r, err)) {
+            /* the statement's own SQLCODE for a full disk */
+            if (err && err->isamcode == IXS_ISAM_NO_SPACE)
+                err->sqlcode = ixs_no_space_code(s->stype);
+            return -1;
+        }
         if (rows) *rows = r;
         return 0;
     }

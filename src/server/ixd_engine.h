@@ -33,7 +33,9 @@ typedef struct ixd_db ixd_db;
 typedef struct ixd_stmt ixd_stmt;
 
 /* Creates the engine over data directory `dir` (created if missing), and the
- * sysmaster database if it does not exist. Returns 0, or -1 with *err set. */
+ * sysmaster database if it does not exist. Returns 0, or -1 with *err set.
+ * The engine knows which databases its sessions have open (thread-safe);
+ * close every ixd_db before ixd_engine_close. */
 int ixd_engine_open(ixd_engine **out, const char *dir, ixd_err *err);
 void ixd_engine_close(ixd_engine *e);
 
@@ -50,12 +52,20 @@ const char *ixd_engine_banner(const ixd_engine *e);
  * 0), or -1 with *err (-208 out of memory) and *names NULL. */
 int ixd_db_list(ixd_engine *e, char ***names, ixd_err *err);
 
+/* The longest database name, in bytes; a longer one is -354. */
+#define IXD_DBNAME_MAX 128
+
 /* Opens database `name` for a session logged in as `user`. -329 if it does
- * not exist. *flags gets the SQ_DONE warnings of DBOPEN (0x15 logged,
- * 0x14 unlogged, | 0x02 for MODE ANSI; §2.8). */
+ * not exist, -354 for a name that is not 1..IXD_DBNAME_MAX characters of
+ * [A-Za-z_][A-Za-z0-9_]*, -215 (ISAM code: minus the errno) when the file or
+ * the -wal/-shm files SQLite needs beside it cannot be written or created
+ * (text: that file's path). *flags gets the SQ_DONE warnings of DBOPEN (0x15
+ * logged, 0x14 unlogged, | 0x02 for MODE ANSI; §2.8). While it is open, DROP
+ * DATABASE of it from any session is refused (-425). */
 int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out, int *flags,
                 ixd_err *err);
-/* Closes it; an open transaction rolls back. NULL is a no-op. Statements
+/* Closes it; an open transaction rolls back. NULL is a no-op. The engine
+ * must still be open. Statements
  * prepared on it may still be freed with ixd_stmt_free afterwards (nothing
  * else may be called on them). */
 void ixd_db_close(ixd_db *db);
@@ -95,7 +105,10 @@ int ixd_bind(ixd_stmt *s, int i, ix_vtype t, const uint8_t *p, size_t n, ixd_err
 /* Runs a statement without a cursor (DDL, DML, transaction control, SET,
  * ...). *rows gets the rows affected, *serial the SERIAL assigned by an
  * INSERT (0 if none), *serial8 the SERIAL8/BIGSERIAL value (0 if none).
- * A SELECT here is -260. Returns 0 or -1 with *err. */
+ * A SELECT here is -260. Returns 0 or -1 with *err. When the disk (or the
+ * file size limit) is full: ISAM -131 with the statement's SQLCODE (-271
+ * INSERT, -346 UPDATE, -240 DELETE, -261 CREATE TABLE, -212 CREATE INDEX,
+ * -942 COMMIT, ...; docs/server-sql.md); the statement has no effect. */
 int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixd_err *err);
 
 /* Cursors. ixd_open starts the query (scroll: rows may be fetched by
@@ -117,14 +130,15 @@ void ixd_close(ixd_stmt *s);
 
 /* Transactions, as a logged non-ANSI Informix database (§3.12): without
  * BEGIN WORK each statement commits by itself. These return 0 or -1 with
- * *err (-255 not in transaction, -256 no log, -535 already in transaction). */
+ * *err (-255 not in transaction, -256 no log, -535 already in transaction).
+ * A COMMIT whose writes fail (-942; ISAM -131 for a full disk) rolls the
+ * transaction back and ends it. After any failed call, ixd_in_transaction
+ * says whether the transaction is still open (SQLite may have rolled it
+ * back, e.g. after an I/O error). */
 int ixd_begin(ixd_db *db, ixd_err *err);
 int ixd_commit(ixd_db *db, ixd_err *err);
 int ixd_rollback(ixd_db *db, ixd_err *err);
 int ixd_in_transaction(const ixd_db *db);
-/* Brings the transaction flag in line with SQLite after an error that made
- * SQLite roll back by itself. Returns 1 if a transaction just ended so. */
-int ixd_txn_sync(ixd_db *db);
 
 /* A time limit for the statements of db: an ixd_execute, ixd_open or
  * ixd_fetch call that runs longer than ms milliseconds stops with -213

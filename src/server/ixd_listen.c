@@ -257,7 +257,7 @@ int ixd_listen_run(ixd_server *srv, const ixd_listen_opts *o) {
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
-    signal(SIGXFSZ, SIG_IGN); /* a file-size limit is a full disk (EFBIG), not a kill */
+    signal(SIGXFSZ, SIG_IGN); /* a file-size limit fails the write (a full disk), not ixd */
     if (o->port_file) {
         FILE *f = fopen(o->port_file, "w");
         if (f) {

@@ -521,22 +521,30 @@ static void do_transaction(ixd_sess *s, int tag) {
     if (r != 0) send_err(s, &e); /* handle() sends the XACTSTAT */
 }
 
-/* Savepoint messages (single source, libsqli): run as SQL. */
+/* Savepoint messages (single source, libsqli): run as SQL. The name travels
+ * as a delimited identifier ("name", quotes doubled), so that any name the
+ * message carries, a keyword or one with blanks or quotes, reaches the engine
+ * as it is and names the same savepoint as SAVEPOINT "name" in SQL text. */
 static void do_savepoint(ixd_sess *s, const ix_msg *m) {
     if (!s->db) return send_errcode(s, -349, 0, NULL);
     const ix_bytes *name = m->tag == IX_SQ_SVPOINT ? &m->u.svpoint.name : &m->u.name;
-    char sql[300];
+    char sql[32 + 2 * 128 + 3];
     const char *verb = m->tag == IX_SQ_SVPOINT      ? "SAVEPOINT"
                        : m->tag == IX_SQ_RELSVPOINT ? "RELEASE SAVEPOINT"
                                                     : "ROLLBACK WORK TO SAVEPOINT";
     if (name->n > 128) return send_errcode(s, -201, 0, NULL);
-    snprintf(sql, sizeof sql, "%s %.*s", verb, (int)name->n, (const char *)name->p);
+    size_t k = (size_t)snprintf(sql, sizeof sql, "%s \"", verb);
+    for (size_t i = 0; i < name->n; i++) {
+        if (name->p[i] == '"') sql[k++] = '"';
+        sql[k++] = (char)name->p[i];
+    }
+    sql[k++] = '"';
+    sql[k] = 0;
     ixd_stmt *st = NULL;
     ixd_err e = {0};
     int64_t rows, s8;
     int32_t ser;
-    if (ixd_prepare(s->db, sql, strlen(sql), &st, &e) != 0 ||
-        ixd_execute(st, &rows, &ser, &s8, &e) != 0) {
+    if (ixd_prepare(s->db, sql, k, &st, &e) != 0 || ixd_execute(st, &rows, &ser, &s8, &e) != 0) {
         ixd_stmt_free(st);
         return send_err(s, &e);
     }
@@ -606,7 +614,7 @@ static int is_txn_tag(int tag) {
  * the answer to a BEGIN / COMMIT / ROLLBACK message that succeeded, and any
  * other message that opened or ended a transaction (BEGIN WORK as SQL, a
  * COMMIT that failed and so ended it, an error after which SQLite rolled
- * back by itself).
+ * back by itself: the engine follows SQLite's state, ixs_txn_sync).
  */
 static int handle(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
     ixd_db *db = s->db;
@@ -614,7 +622,6 @@ static int handle(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
     ixd_set_interrupt_check(db, s->intr_fn, s->intr_ud);
     int end = handle_msg(s, m, out);
     if (end || s->db != db || !db) return end;
-    ixd_txn_sync(db);
     int ok = is_txn_tag(m->tag) && !s->skipping;
     if (ok || ixd_in_transaction(db) != was) send_xactstat(s, was);
     return 0;
@@ -660,8 +667,15 @@ static int handle_msg(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
     }
     case IX_SQ_INFO: break; /* environment: accepted, nothing to answer */
     case IX_SQ_DBOPEN: {
-        char name[129];
-        size_t n = m->u.dbopen.name.n < 128 ? m->u.dbopen.name.n : 128;
+        /* a name that does not fit (or holds a NUL) is malformed, not missing */
+        char name[IXD_DBNAME_MAX + 1];
+        size_t n = m->u.dbopen.name.n;
+        if (n > IXD_DBNAME_MAX || (n && memchr(m->u.dbopen.name.p, 0, n))) {
+            snprintf(name, sizeof name, "%.*s", (int)(n < IXD_DBNAME_MAX ? n : IXD_DBNAME_MAX),
+                     (const char *)m->u.dbopen.name.p);
+            send_errcode(s, -354, 0, name); /* incorrect database name format */
+            break;
+        }
         memcpy(name, m->u.dbopen.name.p, n);
         name[n] = 0;
         ixd_db *db = NULL;

@@ -19,6 +19,7 @@
 #ifndef IXS_H
 #define IXS_H
 
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,6 +42,36 @@
 #define IXS_NAME_MAX        128
 #define IXS_WAIT_FOREVER_MS (300 * 1000) /* SET LOCK MODE TO WAIT (no n) */
 #define IXS_NOWAIT_GRACE_MS 200
+
+/* ---- Informix codes ixd reports for storage faults and names ----------------- */
+enum {
+    IXS_ISAM_NO_SPACE = -131,     /* ISAM error: no free disk space */
+    IXS_E_ADD_INDEX = -212,       /* Cannot add index. */
+    IXS_E_OPEN_FILE = -215,       /* Cannot open file for table (%s). */
+    IXS_E_CREATE_FILE = -261,     /* Cannot create file for table (%s). */
+    IXS_E_INSERT = -271,          /* Could not insert new row into the table. */
+    IXS_E_UPDATE = -346,          /* Could not update a row in the table. */
+    IXS_E_DELETE = -240,          /* Could not delete a row. */
+    IXS_E_TEMP_WRITE = -264,      /* Could not write to a temporary file. */
+    IXS_E_CATALOG_UPDATE = -312,  /* Cannot update system catalog (%s). */
+    IXS_E_CREATE_DB = -330,       /* Cannot create or rename the database. */
+    IXS_E_DB_NAME = -354,         /* Incorrect database or cursor name format. */
+    IXS_E_DROP_CURRENT_DB = -359, /* Cannot drop or rename the current database ... */
+    IXS_E_DB_IN_USE = -425,       /* Database is currently opened by another user. */
+    IXS_E_CATALOG_MODIFY = -511,  /* Cannot modify system catalog (%s). */
+    IXS_E_COMMIT_FAILED = -942,   /* Transaction commit failed - transaction will be rolled back. */
+};
+
+/* ---- internal names --------------------------------------------------------------- */
+/* Every object ixd keeps for itself in a database file (the _ixd_* catalog
+ * tables, the session catalog temp._ixd_t*, the _ixd_databases virtual table,
+ * the _ixd_new table of an ALTER rebuild and its _ixd_old<n> columns) has a
+ * name that starts with IXS_INTERNAL_PREFIX; SQLite keeps sqlite_* for itself.
+ * User SQL can neither name nor create such objects: the catalog lookup treats
+ * them as missing, and every name a statement defines is checked. */
+#define IXS_INTERNAL_PREFIX "_ixd_"
+/* 1 when name (any case) is in ixd's or SQLite's internal name space. */
+int ixs_internal_name(const char *name);
 
 /* ---- string builder ---------------------------------------------------------- */
 typedef struct sb {
@@ -113,13 +144,24 @@ int ixs_dec_div(const ix_decimal *a, const ix_decimal *b, ix_decimal *r);
 
 /* Registers the ixd_* SQL functions on a connection; ud is the ixd_db. */
 int ixs_register_functions(sqlite3 *h, void *ud);
-/* Registers the eponymous virtual table ixd_databases (ixd_catalog_vt.c). */
+/* Registers the eponymous virtual table _ixd_databases (ixd_catalog_vt.c). */
 int ixs_register_vtabs(sqlite3 *h, void *db);
 
 /* ---- the database handle ------------------------------------------------------------ */
+/* The databases open in sessions, by name, with the number of handles on
+ * each (ixd_db_open adds one, ixd_db_close removes it). DROP DATABASE looks
+ * here; every field after dir is guarded by mu. */
+typedef struct ixs_dbuse {
+    char name[IXS_NAME_MAX + 1];
+    int n;
+} ixs_dbuse;
+
 struct ixd_engine {
     char *dir;
     char *banner; /* ixd_engine_set_banner; NULL: IX_LOGIN_DEFAULT_BANNER */
+    pthread_mutex_t mu;
+    ixs_dbuse *use;
+    int nuse, capuse;
 };
 
 struct ixd_db {
@@ -137,12 +179,12 @@ struct ixd_db {
     int64_t stmt_serial8;
     int64_t stmt_bigserial;
     int nsavepoints;
-    int timeout_ms;   /* ixd_set_timeout; 0 = none */
-    int64_t deadline; /* monotonic ms, 0 = none */
+    int timeout_ms;           /* ixd_set_timeout; 0 = none */
+    int64_t deadline;         /* monotonic ms, 0 = none */
     int (*intr_fn)(void *ud); /* ixd_set_interrupt_check: 1 = stop the statement */
     void *intr_ud;
     int interrupted; /* the running statement was stopped by intr_fn: -213 */
-    int has_temp;     /* the session's temp catalog (temp._ixd_ttables) exists */
+    int has_temp;    /* the session's temp catalog (temp._ixd_ttables) exists */
 };
 
 #define IXS_TEMP_TABID 1000000 /* temp tables get tabids from here */
@@ -153,6 +195,18 @@ int ixs_exec(ixd_db *db, const char *sql, ixd_err *err);
 /* Maps a SQLite failure on db (rc from step/prepare) to *err. stype is the
  * statement type for lock errors, table a table name for texts. */
 int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *err);
+/* 1 when rc (a result of h) says a write failed for want of space: SQLITE_FULL
+ * (a full disk, or PRAGMA max_page_count), or an I/O error with errno ENOSPC,
+ * EDQUOT or EFBIG (the file size limit). */
+int ixs_no_space(sqlite3 *h, int rc);
+/* The SQLCODE of a statement of type stype that ran out of space (ISAM -131):
+ * -271 INSERT, -346 UPDATE, -240 DELETE, -264 SELECT (temporary files), -261
+ * CREATE TABLE / SELECT INTO TEMP / ALTER TABLE, -212 CREATE INDEX, -942
+ * COMMIT, -312 other statements (they update the catalog). */
+int ixs_no_space_code(int stype);
+/* Ends db's transaction when SQLite has rolled it back by itself (after an
+ * I/O error or a full disk): in_txn follows SQLite's autocommit state. */
+void ixs_txn_sync(ixd_db *db);
 void ixs_set_busy(ixd_db *db);
 void ixs_arm(ixd_db *db); /* starts the statement time limit */
 
@@ -176,8 +230,12 @@ typedef struct itab {
 /* Loads table `name` (lower case). Returns 1 found, 0 not found, -1 error. */
 int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err);
 void ixs_itab_free(itab *t);
+/* Creates ixd's catalog in a new database file (space: -330, ISAM -131). */
 int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err);
 int ixs_cat_logmode(sqlite3 *h);
+/* Brings the catalog of a file made by an earlier ixd up to date (best
+ * effort: a file that cannot be written keeps working as before). */
+void ixs_cat_upgrade(sqlite3 *h);
 /* Next serial value bookkeeping (inside the running statement). */
 int64_t ixs_serial_next(ixd_db *db, int tabid, int kind, int64_t v, int *ok);
 
@@ -233,6 +291,15 @@ int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *e
 int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **db,
                int *dbflags, ixd_err *err);
 int ixs_db_path(ixd_engine *e, const char *name, char *buf, size_t n, ixd_err *err);
+/* CREATE DATABASE: creates the file and its catalog (-330 if it exists). */
+int ixs_create_database(ixd_engine *e, const char *name, int logmode, const char *user,
+                        ixd_err *err);
+/* DROP DATABASE: removes the files of database name unless a session has
+ * it open: -359 when it is cur (the caller's current database), -425 when
+ * another session has it (or for sysmaster), -329 when it does not exist
+ * (0 with if_exists). Returns 0 or -1 with *err. */
+int ixs_drop_database(ixd_engine *e, const char *name, const ixd_db *cur, int if_exists,
+                      ixd_err *err);
 
 /* Transactions */
 int ixs_begin(ixd_db *db, ixd_err *err);

@@ -134,7 +134,7 @@ static int col_list(px *p, const tdef *t, char **out) {
 }
 
 static int opt_cname(px *p, kdef *k) {
-    if (px_acc(p, "constraint")) return px_ident(p, k->name, sizeof k->name);
+    if (px_acc(p, "constraint")) return px_newname(p, k->name, sizeof k->name);
     return 0;
 }
 
@@ -207,7 +207,7 @@ static int default_value(px *p, cdef *c) {
 
 /* name type [DEFAULT ...] [NOT NULL] [constraints...] */
 static int column_def(px *p, tdef *t, cdef *c, int modify) {
-    if (px_ident(p, c->name, sizeof c->name)) return -1;
+    if (px_newname(p, c->name, sizeof c->name)) return -1;
     for (int i = 0; i < t->ncols; i++)
         if (!modify && &t->cols[i] != c && !strcmp(t->cols[i].name, c->name))
             return px_failc(p, -328, "%s", c->name);
@@ -270,7 +270,7 @@ static int column_def(px *p, tdef *t, cdef *c, int modify) {
 
 static int table_constraint(px *p, tdef *t) {
     char pre[IXS_NAME_MAX + 1] = "";
-    if (px_acc(p, "constraint") && px_ident(p, pre, sizeof pre)) return -1;
+    if (px_acc(p, "constraint") && px_newname(p, pre, sizeof pre)) return -1;
     kdef *k = tdef_addk(p, t);
     if (!k) return -1;
     if (px_acc(p, "primary")) {
@@ -370,6 +370,7 @@ static void add_cols_sql(sb *s, const char *cols, const int *parts);
 
 static int table_exists(ixd_db *db, const char *name) {
     int64_t v;
+    if (ixs_internal_name(name)) return 0;
     if (q_int(db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", name, &v) == 1) return 1;
     if (q_int(db, "SELECT 1 FROM sqlite_master WHERE lower(name) = ?", name, &v) == 1) return 1;
     if (db->has_temp && q_int(db, "SELECT 1 FROM _ixd_ttables WHERE tabname = ?", name, &v) == 1)
@@ -866,7 +867,7 @@ static int materialize(px *p, tdef *t, int rebuild) {
 
 /* Runs fn inside a savepoint; foreign keys off when possible for rebuilds. */
 static int ddl_begin(px *p) {
-    if (ixs_exec(p->db, "SAVEPOINT ixd_ddl", p->err)) {
+    if (ixs_exec(p->db, "SAVEPOINT " IXS_INTERNAL_PREFIX "ddl", p->err)) {
         p->failed = 1;
         return -1;
     }
@@ -874,10 +875,12 @@ static int ddl_begin(px *p) {
 }
 static int ddl_end(px *p, int ok) {
     if (ok) {
-        if (ixs_exec(p->db, "RELEASE ixd_ddl", p->err) == 0) return 0;
+        if (ixs_exec(p->db, "RELEASE " IXS_INTERNAL_PREFIX "ddl", p->err) == 0) return 0;
         p->failed = 1;
     }
-    sqlite3_exec(p->db->h, "ROLLBACK TO ixd_ddl; RELEASE ixd_ddl", NULL, NULL, NULL);
+    sqlite3_exec(p->db->h,
+                 "ROLLBACK TO " IXS_INTERNAL_PREFIX "ddl; RELEASE " IXS_INTERNAL_PREFIX "ddl", NULL,
+                 NULL, NULL);
     return -1;
 }
 
@@ -922,8 +925,8 @@ static int create_table(px *p, int temp) {
     tdef t;
     memset(&t, 0, sizeof t);
     char a[IXS_NAME_MAX + 1];
-    if (px_ident(p, a, sizeof a)) return -1;
-    if (px_acc_op(p, ".") && px_ident(p, a, sizeof a)) return -1;
+    if (px_newname(p, a, sizeof a)) return -1;
+    if (px_acc_op(p, ".") && px_newname(p, a, sizeof a)) return -1;
     snprintf(t.name, sizeof t.name, "%s", a);
     snprintf(t.owner, sizeof t.owner, "%s", p->db->user);
     t.created = today();
@@ -977,8 +980,8 @@ static int create_index(px *p, int uniq) {
         ifne = 1;
     }
     char name[IXS_NAME_MAX + 1], tab[IXS_NAME_MAX + 1];
-    if (px_ident(p, name, sizeof name)) return -1;
-    if (px_acc_op(p, ".") && px_ident(p, name, sizeof name)) return -1;
+    if (px_newname(p, name, sizeof name)) return -1;
+    if (px_acc_op(p, ".") && px_newname(p, name, sizeof name)) return -1;
     if (px_expect(p, "on") || px_ident(p, tab, sizeof tab)) return -1;
     if (px_acc_op(p, ".") && px_ident(p, tab, sizeof tab)) return -1;
     if (px_expect_op(p, "(")) return -1;
@@ -1213,14 +1216,11 @@ static int alter_table(px *p) {
     tdef t;
     memset(&t, 0, sizeof t);
     int rc = -1;
-    if (!p->dry) {
-        int lr = tdef_load(p, name, &t);
-        if (lr <= 0) {
-            tdef_free(&t);
-            return lr == 0 ? px_failc(p, -206, "%s", name) : -1;
-        }
-    } else {
-        snprintf(t.name, sizeof t.name, "%s", name);
+    /* loaded at prepare too: the clauses name its columns */
+    int lr = tdef_load(p, name, &t);
+    if (lr <= 0) {
+        tdef_free(&t);
+        return lr == 0 ? px_failc(p, -206, "%s", name) : -1;
     }
     int nk0 = t.nk;
     (void)nk0;
@@ -1363,8 +1363,7 @@ static int alter_table(px *p) {
         sb s = {0};
         tdef old;
         memset(&old, 0, sizeof old);
-        int lr = tdef_load(p, name, &old);
-        if (lr <= 0) {
+        if (tdef_load(p, name, &old) <= 0) {
             tdef_free(&old);
             goto out;
         }
@@ -1438,7 +1437,7 @@ static int rename_stmt(px *p) {
         char a[IXS_NAME_MAX + 1], b[IXS_NAME_MAX + 1];
         if (px_ident(p, a, sizeof a)) return -1;
         if (px_acc_op(p, ".") && px_ident(p, a, sizeof a)) return -1;
-        if (px_expect(p, "to") || px_ident(p, b, sizeof b)) return -1;
+        if (px_expect(p, "to") || px_newname(p, b, sizeof b)) return -1;
         if (p->dry) return 0;
         int64_t tabid;
         if (q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", a, &tabid) != 1)
@@ -1472,7 +1471,7 @@ static int rename_stmt(px *p) {
             snprintf(t, sizeof t, "%s", a);
             if (px_ident(p, a, sizeof a)) return -1;
         }
-        if (px_expect(p, "to") || px_ident(p, b, sizeof b)) return -1;
+        if (px_expect(p, "to") || px_newname(p, b, sizeof b)) return -1;
         if (p->dry) return 0;
         int64_t tabid, x;
         if (q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", t, &tabid) != 1)
@@ -1523,13 +1522,13 @@ static int rename_stmt(px *p) {
 
 static int create_view(px *p) {
     char name[IXS_NAME_MAX + 1];
-    if (px_ident(p, name, sizeof name)) return -1;
+    if (px_newname(p, name, sizeof name)) return -1;
     char colnames[64][IXS_NAME_MAX + 1];
     int ncn = 0;
     if (px_acc_op(p, "(")) {
         do {
             if (ncn >= 64) return px_fail(p);
-            if (px_ident(p, colnames[ncn], sizeof colnames[0])) return -1;
+            if (px_newname(p, colnames[ncn], sizeof colnames[0])) return -1;
             ncn++;
         } while (px_acc_op(p, ","));
         if (px_expect_op(p, ")")) return -1;
@@ -1609,6 +1608,31 @@ static int savepoint_name(px *p, char *name) {
     return 0;
 }
 
+/*
+ * Runs SAVEPOINT, RELEASE or ROLLBACK TO (verb) on the user savepoint name.
+ * User savepoints live in a SQLite name space of their own ("u_" + name), so
+ * that no user name can reach ixd's own savepoints (_ixd_ddl around DDL).
+ * name is as px_ident read it: folded to lower case unless it was quoted;
+ * SQLite compares savepoint names without regard to case.
+ */
+static int run_savepoint(px *p, const char *verb, const char *name) {
+    ixd_db *db = p->db;
+    char sp[IXS_NAME_MAX + 3];
+    snprintf(sp, sizeof sp, "u_%s", name);
+    sb s = {0};
+    sb_add(&s, verb);
+    sb_addc(&s, ' ');
+    sb_ident(&s, sp);
+    int r = s.oom ? SQLITE_NOMEM : sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
+    sb_free(&s);
+    if (r == SQLITE_OK) return 0;
+    ixs_sqlite_err(db, r, 0, NULL, p->err);
+    if (strstr(sqlite3_errmsg(db->h), "no such savepoint"))
+        ixd_seterr(p->err, -83, 0, 0, "%s", name);
+    p->failed = 1;
+    return -1;
+}
+
 /* transaction control, SET, DDL. p->dry: syntax only. */
 /* SELECT ... INTO TEMP t [WITH NO LOG] */
 static int select_into_temp(px *p, int64_t *rows) {
@@ -1618,7 +1642,7 @@ static int select_into_temp(px *p, int64_t *rows) {
     memset(&t, 0, sizeof t);
     int rc = -1;
     if (ixs_select(p, &q)) goto out;
-    if (px_expect(p, "into") || px_expect(p, "temp") || px_ident(p, t.name, sizeof t.name))
+    if (px_expect(p, "into") || px_expect(p, "temp") || px_newname(p, t.name, sizeof t.name))
         goto out;
     if (px_acc(p, "with") && (px_expect(p, "no") || px_expect(p, "log"))) goto out;
     if (table_exists(p->db, t.name)) {
@@ -1682,6 +1706,20 @@ static int other_stmt(px *p, int *stype) {
             *stype = IX_STMT_CREATE_DB;
             return p->dry ? 0 : px_failc(p, -999, "CREATE DATABASE needs a session");
         }
+        int syn = px_kw(p, p->i, "synonym") ? 1
+                  : (px_kw(p, p->i, "public") || px_kw(p, p->i, "private")) &&
+                          px_kw(p, p->i + 1, "synonym")
+                      ? 2
+                      : 0;
+        if (syn) {
+            /* not implemented, but its name is checked like every new name */
+            char sn[IXS_NAME_MAX + 1];
+            p->i += syn;
+            if (px_acc(p, "if") && (px_expect(p, "not") || px_expect(p, "exists"))) return -1;
+            if (px_newname(p, sn, sizeof sn)) return -1;
+            if (px_acc_op(p, ".") && px_newname(p, sn, sizeof sn)) return -1;
+            return px_failc(p, -999, "CREATE SYNONYM");
+        }
         return px_failc(p, -999, "CREATE %.*s", p->i < p->nt ? p->t[p->i].len : 0,
                         p->i < p->nt ? p->sql + p->t[p->i].pos : "");
     }
@@ -1724,22 +1762,17 @@ static int other_stmt(px *p, int *stype) {
         if (px_acc(p, "to")) {
             px_acc(p, "savepoint");
             char name[IXS_NAME_MAX + 1] = "";
-            if (px_is_ident(p, p->i) && savepoint_name(p, name)) return -1;
+            if (px_is_name(p, p->i) && savepoint_name(p, name)) return -1;
             if (p->dry) return 0;
             if (!db->in_txn || db->logmode == 0)
                 return px_failc(p, db->logmode ? -255 : -256, NULL);
-            sb s = {0};
-            sb_add(&s, "ROLLBACK TO ");
-            if (name[0]) {
-                sb_ident(&s, name);
-            } else
-                sb_add(&s, "ixd_sp_outer");
-            int r = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
-            sb_free(&s);
+            if (name[0]) return run_savepoint(p, "ROLLBACK TO", name);
+            int r = sqlite3_exec(db->h, "ROLLBACK TO " IXS_INTERNAL_PREFIX "sp_outer", NULL, NULL,
+                                 NULL);
             if (r != SQLITE_OK) {
                 ixs_sqlite_err(db, r, 0, NULL, p->err);
                 if (strstr(sqlite3_errmsg(db->h), "no such savepoint"))
-                    ixd_seterr(p->err, -83, 0, 0, "%s", name);
+                    ixd_seterr(p->err, -83, 0, 0, NULL);
                 p->failed = 1;
                 return -1;
             }
@@ -1760,16 +1793,7 @@ static int other_stmt(px *p, int *stype) {
         if (p->dry) return 0;
         if (db->logmode == 0) return px_failc(p, -256, NULL);
         if (!db->in_txn) return px_failc(p, -255, NULL);
-        sb s = {0};
-        sb_add(&s, "SAVEPOINT ");
-        sb_ident(&s, name);
-        int r = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
-        sb_free(&s);
-        if (r != SQLITE_OK) {
-            ixs_sqlite_err(db, r, 0, NULL, p->err);
-            p->failed = 1;
-            return -1;
-        }
+        if (run_savepoint(p, "SAVEPOINT", name)) return -1;
         db->nsavepoints++;
         return 0;
     }
@@ -1781,19 +1805,7 @@ static int other_stmt(px *p, int *stype) {
         if (p->dry) return 0;
         if (db->logmode == 0) return px_failc(p, -256, NULL);
         if (!db->in_txn) return px_failc(p, -255, NULL);
-        sb s = {0};
-        sb_add(&s, "RELEASE ");
-        sb_ident(&s, name);
-        int r = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
-        sb_free(&s);
-        if (r != SQLITE_OK) {
-            ixs_sqlite_err(db, r, 0, NULL, p->err);
-            if (strstr(sqlite3_errmsg(db->h), "no such savepoint"))
-                ixd_seterr(p->err, -83, 0, 0, "%s", name);
-            p->failed = 1;
-            return -1;
-        }
-        return 0;
+        return run_savepoint(p, "RELEASE", name);
     }
     if (px_acc(p, "set")) {
         if (px_acc(p, "lock")) {
@@ -1937,7 +1949,7 @@ int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *e
         if (!rc && px_acc(&p, "into")) {
             char tn[IXS_NAME_MAX + 1];
             into = 1;
-            if (px_expect(&p, "temp") || px_ident(&p, tn, sizeof tn)) rc = -1;
+            if (px_expect(&p, "temp") || px_newname(&p, tn, sizeof tn)) rc = -1;
             if (!rc && px_acc(&p, "with") && (px_expect(&p, "no") || px_expect(&p, "log"))) rc = -1;
             if (!rc && p.nparams) rc = px_failc(&p, -999, "parameters in SELECT INTO TEMP");
         }
@@ -2009,6 +2021,7 @@ int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *e
 int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *err) {
     px p;
     *rows = 0;
+    ixs_txn_sync(db);
     if (px_init(&p, db, sql, n, err)) {
         px_done(&p);
         return -1;
@@ -2028,8 +2041,17 @@ int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *e
 
 /* ---- database statements of a session ------------------------------------------------------ */
 
-int ixs_create_database(ixd_engine *e, const char *name, int logmode, const char *user,
-                        ixd_err *err);
+/* A database name: an identifier or a "quoted" one; longer than 128 bytes is
+ * -354 "Incorrect database or cursor name format." (not a syntax error). */
+static int db_name(px *p, char *name) {
+    if (px_is_name(p, p->i)) {
+        const tok *t = &p->t[p->i];
+        int quoted = t->k == T_STR;
+        if (t->len - (quoted ? 2 : 0) > IXS_NAME_MAX)
+            return px_failc(p, IXS_E_DB_NAME, "%.*s", IXS_NAME_MAX, p->sql + t->pos + quoted);
+    }
+    return px_ident(p, name, IXS_NAME_MAX + 1);
+}
 
 int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **dbp,
                int *dbflags, ixd_err *err) {
@@ -2046,6 +2068,7 @@ int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_d
     char name[IXS_NAME_MAX + 1];
     int isdb = (px_kw(&p, 0, "create") && px_kw(&p, 1, "database")) || px_kw(&p, 0, "database") ||
                (px_kw(&p, 0, "close") && px_kw(&p, 1, "database"));
+    ixs_txn_sync(*dbp);
     if (isdb && *dbp && (*dbp)->in_txn && (*dbp)->logmode != 3) {
         rc = ixd_seterr(err, -377, 0, 0, NULL);
         goto out;
@@ -2057,7 +2080,7 @@ int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_d
             if (px_expect(&p, "not") || px_expect(&p, "exists")) goto syn;
             ifne = 1;
         }
-        if (px_ident(&p, name, sizeof name)) goto syn;
+        if (db_name(&p, name)) goto syn;
         if (px_acc(&p, "in")) {
             char d[IXS_NAME_MAX + 1];
             if (px_ident(&p, d, sizeof d)) goto syn;
@@ -2110,31 +2133,11 @@ int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_d
             if (px_expect(&p, "exists")) goto syn;
             ife = 1;
         }
-        if (px_ident(&p, name, sizeof name) || at_end(&p)) goto syn;
-        char path[4096];
-        if (ixs_db_path(e, name, path, sizeof path, err)) {
-            rc = -1;
-            goto out;
-        }
-        struct stat stt;
-        if (stat(path, &stt) != 0) {
-            rc = ife ? 1 : ixd_seterr(err, -329, 0, 0, "%s", name);
-            goto out;
-        }
-        if (!strcmp(name, "sysmaster") || (*dbp && !strcmp((*dbp)->name, name))) {
-            rc = ixd_seterr(err, -425, 0, 0, "%s", name);
-            goto out;
-        }
-        char aux[4200];
-        unlink(path);
-        snprintf(aux, sizeof aux, "%s-wal", path);
-        unlink(aux);
-        snprintf(aux, sizeof aux, "%s-shm", path);
-        unlink(aux);
-        rc = 1;
+        if (db_name(&p, name) || at_end(&p)) goto syn;
+        rc = ixs_drop_database(e, name, *dbp, ife, err) ? -1 : 1;
     } else if (px_kw(&p, 0, "database")) {
         p.i = 1;
-        if (px_ident(&p, name, sizeof name)) goto syn;
+        if (db_name(&p, name)) goto syn;
         if (px_acc_op(&p, "@")) {
             char srv[IXS_NAME_MAX + 1];
             if (px_ident(&p, srv, sizeof srv)) goto syn;

@@ -195,6 +195,14 @@ int px_expect_op(px *p, const char *op) {
 int px_is_ident(px *p, int i) {
     return i < p->nt && p->t[i].k == T_ID;
 }
+int px_is_name(px *p, int i) {
+    return px_is_ident(p, i) || (i < p->nt && p->t[i].k == T_STR && p->sql[p->t[i].pos] == '"');
+}
+int px_newname(px *p, char *buf, size_t n) {
+    if (px_ident(p, buf, n)) return -1;
+    if (ixs_internal_name(buf)) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", buf);
+    return 0;
+}
 int px_ident(px *p, char *buf, size_t n) {
     if (!px_is_ident(p, p->i)) {
         /* "quoted" identifiers are strings in Informix without DELIMIDENT;

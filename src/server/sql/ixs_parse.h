@@ -80,6 +80,13 @@ int px_expect_op(px *p, const char *op);
 /* identifier at the current token, lower-cased into buf; advances. */
 int px_ident(px *p, char *buf, size_t n);
 int px_is_ident(px *p, int i);
+/* token i can be a name: an identifier or a "quoted" identifier */
+int px_is_name(px *p, int i);
+/* The name of an object the statement defines (table, view, index, synonym,
+ * constraint, column, new name of a RENAME), as px_ident reads it; a name in
+ * ixd's internal name space (ixs_internal_name) is -511 "Cannot modify system
+ * catalog (name)." */
+int px_newname(px *p, char *buf, size_t n);
 void px_tokstr(px *p, int i, sb *out); /* decoded string literal */
 int px_int(px *p, int64_t *v);         /* integer literal (optionally signed) */
 
