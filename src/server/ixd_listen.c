@@ -152,15 +152,17 @@ static const char *io_reason(conn *c, int logged_in, const char *otherwise, char
     return buf;
 }
 
-/* Holds the login answer back for the login throttle: waits ms, or less if
- * the client goes away. */
-static void hold(conn *c, long ms) {
+/* Holds the login answer back for the login throttle: waits ms. Returns 0,
+ * or -1 when the client closed (or half-closed) its side first, or ixd is
+ * stopping: then it gets no answer, so that hanging up early gains nothing. */
+static int hold(conn *c, long ms) {
     int64_t until = ixd_now_ms() + ms;
     for (int64_t left = ms; left > 0; left = until - ixd_now_ms()) {
         struct pollfd pf = {c->fd, POLLRDHUP, 0};
         int r = poll(&pf, 1, (int)left);
-        if (r > 0 || (r < 0 && errno != EINTR)) return;
+        if (r > 0 || (r < 0 && errno != EINTR)) return -1;
     }
+    return 0;
 }
 
 /* The session's read-decode-write loop. Returns why it ended. */
@@ -185,7 +187,7 @@ static const char *serve(conn *c, ixd_sess *s, uint8_t *buf, ix_wbuf *out, char 
         long wait = logged ? 0 : ixd_sess_take_login_wait(s);
         if (wait > 0) {
             atomic_store(&c->deadline_ms, 0); /* the server's delay, not the client's */
-            hold(c, wait);
+            if (hold(c, wait)) return "client closed the connection (login held back)";
         }
         if (out->len && conn_write(c, out->data, out->len, logged ? idle : 0))
             return io_reason(c, logged, "write error (client gone)", why, whylen);

@@ -17,6 +17,8 @@
 
 static const char *U = "informix", *P = "in4mix";
 
+enum { IXD_THROTTLE_FREE_N = 5 }; /* failed logins not held back (docs/server.md) */
+
 /* ---- helpers ------------------------------------------------------------- */
 
 static double now_s(void) {
@@ -84,8 +86,10 @@ static void make_conreq(ix_wbuf *w, const char *user, const char *pw) {
 }
 
 /* Logs in from source address src and returns the svc_error (0 accepted),
- * or -9999 when no answer came. *secs: how long the answer took. */
-static int login_from(int port, const char *src, const char *user, const char *pw, double *secs) {
+ * or -9999 when no answer came. *secs: how long the answer took. With
+ * half_close, the client shuts its sending side after the CONREQ. */
+static int login_hc(int port, const char *src, const char *user, const char *pw, double *secs,
+                    int half_close) {
     double t0 = now_s();
     int fd = raw_connect(port, src);
     if (fd < 0) return -9999;
@@ -93,6 +97,7 @@ static int login_from(int port, const char *src, const char *user, const char *p
     make_conreq(&w, user, pw);
     send_all(fd, w.data, w.len);
     ix_wbuf_free(&w);
+    if (half_close) shutdown(fd, SHUT_WR);
     ix_reader rd;
     ix_reader_init(&rd, IX_FROM_SERVER, NULL);
     int svc = -9999;
@@ -115,6 +120,10 @@ static int login_from(int port, const char *src, const char *user, const char *p
     ix_reader_free(&rd);
     close(fd);
     return svc;
+}
+
+static int login_from(int port, const char *src, const char *user, const char *pw, double *secs) {
+    return login_hc(port, src, user, pw, secs, 0);
 }
 
 /* A field of /proc/PID/status in kB (VmRSS, VmHWM). */
@@ -235,7 +244,7 @@ static void test_deadlines(void) {
         sleep_ms(300);
     }
     CHECK(busy_ok, "a session that keeps asking is never idle");
-    double ts = wait_closed(silent, 100), td = wait_closed(drip, 100), tc = wait_closed(cut, 100);
+    double ts = wait_closed(silent, 1500), td = wait_closed(drip, 100), tc = wait_closed(cut, 100);
     CHECK(ts >= 0 && td >= 0 && tc >= 0,
           "silent, slow-drip and truncated logins are closed after the 1 s login deadline "
           "(%.2f %.2f %.2f)",
@@ -245,7 +254,7 @@ static void test_deadlines(void) {
     close(silent), close(drip), close(cut);
     CHECK(log_count(&p, "session ends: login timeout") == 3, "three login timeouts logged (%d)",
           log_count(&p, "session ends: login timeout"));
-    CHECK(wait_closed(idle.fd, 100) >= 0, "the idle session has been ended");
+    CHECK(wait_closed(idle.fd, 1500) >= 0, "the idle session has been ended");
     CHECK(log_count(&p, "session ends: idle timeout") == 1 &&
               log_count(&p, "open transaction rolled back") == 1,
           "idle timeout logged, its transaction rolled back");
@@ -276,8 +285,9 @@ static void test_bad_login_header(void) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int fd = raw_connect(p.port, NULL);
         send_all(fd, cases[i].b, cases[i].n);
-        double t = wait_closed(fd, 2000);
-        CHECK(t >= 0 && t < 1.0, "%s: closed at once (%.2f s)", cases[i].what, t);
+        double t = wait_closed(fd, 5000);
+        CHECK(t >= 0 && t < 3.0, "%s: closed at once, not at the 10 s deadline (%.2f s)",
+              cases[i].what, t);
         close(fd);
     }
     CHECK(log_count(&p, "login refused") == 4, "each refusal logged (%d)",
@@ -361,42 +371,51 @@ typedef struct bg_login {
     double secs;
 } bg_login;
 
-static void *bg_wrong_login(void *arg) {
+static void *bg_right_login(void *arg) {
     bg_login *b = arg;
-    b->svc = login_from(b->port, "127.0.0.1", U, "wrong", &b->secs);
+    b->svc = login_from(b->port, "127.0.0.1", U, P, &b->secs);
     __atomic_store_n(&b->done, 1, __ATOMIC_SEQ_CST);
     return NULL;
 }
 
+/* Lower bounds are the server's own delays; upper bounds leave a loaded
+ * machine room (a login takes milliseconds). */
 static void test_throttle(void) {
     ixd_proc p;
     if (start(&p, NULL)) return;
-    double t;
+    double t, t0 = now_s();
     int unknown = login_from(p.port, "127.0.0.1", "nobody", P, &t);
     int wrong = login_from(p.port, "127.0.0.1", U, "wrong", &t);
     CHECK(unknown == -951 && wrong == -951, "unknown user and wrong password both get -951 (%d %d)",
           unknown, wrong);
-    int fast = 1;
-    for (int i = 0; i < 3; i++) /* failures 3, 4, 5: not held back */
-        fast &= login_from(p.port, "127.0.0.1", U, "wrong", &t) == -951 && t < 0.2;
-    CHECK(fast, "the first five failures are answered at once");
+    int all = 1;
+    for (int i = 0; i < 3; i++) /* failures 3, 4, 5 */
+        all &= login_from(p.port, "127.0.0.1", U, "wrong", &t) == -951;
+    t = now_s() - t0;
+    CHECK(all && t < 1.0, "the first five failures are answered at once (%.3f s)", t);
     int svc = login_from(p.port, "127.0.0.1", U, "wrong", &t);
-    CHECK(svc == -951 && t >= 0.22, "the sixth attempt is held back 250 ms (%.3f s)", t);
+    CHECK(svc == -951 && t >= 0.24, "the sixth attempt is held back 250 ms (%.3f s)", t);
+    svc = login_from(p.port, "127.0.0.1", U, "wrong", &t);
+    CHECK(svc == -951 && t >= 0.49, "the seventh 500 ms (%.3f s)", t);
     bg_login b = {.port = p.port};
     pthread_t th;
-    pthread_create(&th, NULL, bg_wrong_login, &b);
+    pthread_create(&th, NULL, bg_right_login, &b);
     sleep_ms(100); /* b's answer is being held back now */
     svc = login_from(p.port, "127.0.0.2", U, P, &t);
-    CHECK(svc == 0 && t < 0.3 && !__atomic_load_n(&b.done, __ATOMIC_SEQ_CST),
-          "another address logs in at once meanwhile (%d, %.3f s)", svc, t);
+    CHECK(svc == 0 && !__atomic_load_n(&b.done, __ATOMIC_SEQ_CST),
+          "another address logs in meanwhile, unaffected (%d, %.3f s)", svc, t);
     pthread_join(th, NULL);
-    CHECK(b.svc == -951 && b.secs >= 0.47, "the seventh is held back 500 ms (%.3f s)", b.secs);
-    svc = login_from(p.port, "127.0.0.1", U, P, &t);
-    CHECK(svc == 0 && t >= 0.95, "a correct password waits its turn too, 1 s (%d, %.3f s)", svc, t);
+    CHECK(b.svc == 0 && b.secs >= 0.99, "a right password waits its turn too, 1 s (%d, %.3f s)",
+          b.svc, b.secs);
     svc = login_from(p.port, "127.0.0.1", U, "wrong", &t);
-    CHECK(svc == -951 && t < 0.2, "a successful login resets the address (%.3f s)", t);
-    CHECK(log_count(&p, "held back") == 3, "held-back logins logged (%d)",
-          log_count(&p, "held back"));
+    CHECK(svc == -951 && t < 0.8, "the success reset the address: not held back 1 s (%.3f s)", t);
+    /* Hanging up early does not fetch a held-back answer sooner. */
+    for (int i = 0; i < IXD_THROTTLE_FREE_N; i++)
+        login_from(p.port, "127.0.0.3", U, "wrong", &t);
+    svc = login_hc(p.port, "127.0.0.3", U, "wrong", &t, 1);
+    CHECK(svc == -9999, "a client that half-closes while held back gets no answer (%d)", svc);
+    CHECK(log_count(&p, "ms (failed logins)") == 4, "four held-back logins logged (%d)",
+          log_count(&p, "ms (failed logins)"));
     stop(&p);
 }
 
