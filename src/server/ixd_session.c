@@ -762,11 +762,11 @@ long ixd_sess_take_login_wait(ixd_sess *s) {
 /* Before the login: refuses at once input that cannot begin a CONREQ,
  * instead of waiting for the length its header declares. */
 static int login_header_ok(ixd_sess *s) {
-    if (s->logged_in || !s->rd.expect_login) return 1;
-    const char *why = ixd_login_header_why(s->rd.buf + s->rd.start, ix_reader_pending(&s->rd));
-    if (!why) return 1;
     size_t n = ix_reader_pending(&s->rd);
+    if (s->logged_in || !s->rd.expect_login || n == 0) return 1;
     const uint8_t *b = s->rd.buf + s->rd.start;
+    const char *why = ixd_login_header_why(b, n);
+    if (!why) return 1;
     ixd_log(s->srv, s->id, "login refused from %s: %s (first bytes %02x %02x)", s->peer, why,
             n > 0 ? b[0] : 0, n > 1 ? b[1] : 0);
     return 0;
