@@ -38,7 +38,7 @@ class Errors(Base):
     def test_connect_errors(self):
         with self.assertRaises(ixdb.OperationalError) as cm:
             ixdb.connect("host=127.0.0.1 port=%d user=informix password=wrong" % self.srv.port)
-        self.assertEqual(cm.exception.sqlcode, -952)
+        self.assertEqual(cm.exception.sqlcode, -951)
         self.assertEqual(cm.exception.sqlstate, "28000")
         with self.assertRaises(ixdb.OperationalError):
             ixdb.connect(self.srv.dsn("nosuchdb"))

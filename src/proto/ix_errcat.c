@@ -103,6 +103,7 @@ static const errtext sql_texts[] = {
     {-1264, "Extra characters at the end of a datetime or interval."},
     {-1266, "Intervals or Datetimes are incompatible for the operation."},
     {-1265, "Overflow occurred on a datetime or interval operation."},
+    {-25571, "Cannot create a user thread."},
     {-25580, "System error occurred in network function."},
     {-25582, "Network connection is broken."},
 };

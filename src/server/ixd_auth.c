@@ -1,6 +1,7 @@
 /*
- * ixd_auth.c: users and passwords. Passwords are kept only as salted
- * PBKDF2-HMAC-SHA256 hashes (OpenSSL), compared in constant time.
+ * ixd_auth.c: users and passwords, the login throttle, and the first check
+ * of a login packet. Passwords are kept only as salted PBKDF2-HMAC-SHA256
+ * hashes (OpenSSL), compared in constant time.
  */
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -8,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ixd_server.h"
+#include "proto/ix_login.h"
 
 #define ROUNDS   10000
 #define SALT_LEN 16
@@ -25,6 +28,7 @@ typedef struct user {
 struct ixd_users {
     user *v;
     int n;
+    user dummy; /* checked for an unknown user, so that it costs the same */
 };
 
 static int hash_pw(const char *pw, const uint8_t *salt, size_t salt_len, uint8_t out[HASH_LEN]) {
@@ -69,6 +73,11 @@ int ixd_users_load(ixd_users **out, const char *path, char *errbuf, size_t errle
     ixd_users *u = calloc(1, sizeof *u);
     *out = NULL;
     if (!u) return snprintf(errbuf, errlen, "out of memory"), -1;
+    u->dummy.salt_len = SALT_LEN;
+    if (RAND_bytes(u->dummy.salt, SALT_LEN) != 1 || RAND_bytes(u->dummy.hash, HASH_LEN) != 1) {
+        ixd_users_free(u);
+        return snprintf(errbuf, errlen, "no random bytes for the salt"), -1;
+    }
     if (!path) {
         if (add_user(u, "informix", "in4mix")) {
             ixd_users_free(u);
@@ -120,13 +129,19 @@ void ixd_users_free(ixd_users *u) {
 }
 
 int ixd_users_check(const ixd_users *u, const char *name, const char *password) {
-    for (int i = 0; i < u->n; i++) {
-        if (strcmp(u->v[i].name, name) != 0) continue;
-        uint8_t h[HASH_LEN];
-        if (hash_pw(password, u->v[i].salt, u->v[i].salt_len, h)) return -1;
-        return CRYPTO_memcmp(h, u->v[i].hash, HASH_LEN) == 0 ? 1 : -1;
-    }
-    return 0;
+    const user *x = &u->dummy;
+    for (int i = 0; i < u->n; i++)
+        if (strcmp(u->v[i].name, name) == 0) {
+            x = &u->v[i];
+            break;
+        }
+    /* The same derivation and comparison whether the user exists or not. */
+    uint8_t h[HASH_LEN];
+    int match =
+        hash_pw(password, x->salt, x->salt_len, h) == 0 && CRYPTO_memcmp(h, x->hash, HASH_LEN) == 0;
+    OPENSSL_cleanse(h, sizeof h);
+    if (x == &u->dummy) return 0;
+    return match ? 1 : -1;
 }
 
 int ixd_users_make_line(const char *name, const char *password, char *line, size_t len) {
@@ -136,4 +151,108 @@ int ixd_users_make_line(const char *name, const char *password, char *line, size
     tohex(salt, SALT_LEN, sx);
     tohex(h, HASH_LEN, hx);
     return snprintf(line, len, "%s:%s:%s", name, sx, hx) < (int)len ? 0 : -1;
+}
+
+/* ---- login throttle --------------------------------------------------------- */
+
+typedef struct throttle_entry {
+    char addr[64];   /* "" = free */
+    int fails;       /* failed logins, counted while each follows the last within the window */
+    int64_t last_ms; /* time of the last failure */
+    int64_t next_ms; /* earliest time the next held-back answer may go out */
+} throttle_entry;
+
+struct ixd_throttle {
+    pthread_mutex_t lock;
+    throttle_entry v[IXD_THROTTLE_SLOTS];
+};
+
+int64_t ixd_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+ixd_throttle *ixd_throttle_new(void) {
+    ixd_throttle *t = calloc(1, sizeof *t);
+    if (t) pthread_mutex_init(&t->lock, NULL);
+    return t;
+}
+
+void ixd_throttle_free(ixd_throttle *t) {
+    if (!t) return;
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+}
+
+static int entry_live(const throttle_entry *e, int64_t now_ms) {
+    return e->addr[0] && now_ms - e->last_ms < IXD_THROTTLE_WINDOW_MS;
+}
+
+/* The entry of addr, or NULL; with `make`, a new one in a free, expired or
+ * else the stalest slot. Called with the lock held. */
+static throttle_entry *throttle_find(ixd_throttle *t, const char *addr, int64_t now_ms, int make) {
+    throttle_entry *victim = NULL;
+    for (int i = 0; i < IXD_THROTTLE_SLOTS; i++) {
+        throttle_entry *e = &t->v[i];
+        if (e->addr[0] && strcmp(e->addr, addr) == 0) {
+            if (entry_live(e, now_ms)) return e;
+            e->addr[0] = 0; /* expired: forgotten */
+        }
+        if (!victim ||
+            (victim->addr[0] && (!entry_live(e, now_ms) || e->last_ms < victim->last_ms)))
+            victim = e;
+    }
+    if (!make) return NULL;
+    memset(victim, 0, sizeof *victim);
+    snprintf(victim->addr, sizeof victim->addr, "%s", addr);
+    return victim;
+}
+
+long ixd_throttle_begin(ixd_throttle *t, const char *addr, int64_t now_ms) {
+    if (!t) return 0;
+    long wait = 0;
+    pthread_mutex_lock(&t->lock);
+    throttle_entry *e = throttle_find(t, addr, now_ms, 0);
+    if (e && e->fails >= IXD_THROTTLE_FREE) {
+        int shift = e->fails - IXD_THROTTLE_FREE;
+        int64_t delay = shift > 16 ? IXD_THROTTLE_CAP_MS : (int64_t)IXD_THROTTLE_BASE_MS << shift;
+        if (delay > IXD_THROTTLE_CAP_MS) delay = IXD_THROTTLE_CAP_MS;
+        int64_t slot = (e->next_ms > now_ms ? e->next_ms : now_ms) + delay;
+        if (slot - now_ms > IXD_THROTTLE_MAX_WAIT_MS) {
+            wait = -1;
+        } else {
+            e->next_ms = slot;
+            wait = (long)(slot - now_ms);
+        }
+    }
+    pthread_mutex_unlock(&t->lock);
+    return wait;
+}
+
+void ixd_throttle_end(ixd_throttle *t, const char *addr, int ok, int64_t now_ms) {
+    if (!t) return;
+    pthread_mutex_lock(&t->lock);
+    throttle_entry *e = throttle_find(t, addr, now_ms, !ok);
+    if (e && ok) {
+        e->addr[0] = 0;
+    } else if (e) {
+        e->fails++;
+        e->last_ms = now_ms;
+    }
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* ---- login packets ------------------------------------------------------------ */
+
+/* The SL header's layout is the table above sl_check in src/proto/ix_login.c. */
+const char *ixd_login_header_why(const uint8_t *p, size_t n) {
+    if (n >= 2) {
+        uint16_t total = ix_be16(p);
+        if (total < IXD_LOGIN_MIN_LEN) return "declared login length too small for a CONREQ";
+        if (total > IXD_LOGIN_MAX_LEN) return "declared login length over the limit";
+    }
+    if (n >= 3 && p[2] != IX_SL_CONREQ) return "not a connection request (SL type is not 1)";
+    if (n >= 4 && p[3] != IX_SL_PROTO) return "SL protocol is not 60";
+    return NULL;
 }

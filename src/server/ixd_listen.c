@@ -2,6 +2,9 @@
 /*
  * ixd_listen.c: the TCP listener (optionally TLS from the first byte, as an
  * onsocssl listener), one thread per connection, clean shutdown on SIGTERM.
+ * The accept loop is also the watchdog of the login and idle deadlines,
+ * enforces the connection cap, and pauses when accept() runs out of
+ * descriptors or memory.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,10 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "ixd_server.h"
+#include "proto/ix_login.h"
+#include "proto/ix_reader.h"
 
 static int stop_pipe[2] = {-1, -1};
 /* Set once shutdown begins: running statements are interrupted. */
@@ -51,15 +57,50 @@ void ixd_log(ixd_server *srv, unsigned long session, const char *fmt, ...) {
     pthread_mutex_unlock(&srv->log_lock);
 }
 
+/*
+ * Connection threads get a bounded stack instead of the default 8 MiB of
+ * address space each. The deepest statements the SQL translator accepts
+ * (nesting up to IXS_MAX_DEPTH, then SQLite preparing them) were measured to
+ * need between 256 and 320 KiB; 1 MiB leaves a margin of three. Sanitizer
+ * builds use several times more stack and keep the default.
+ */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CONN_STACK (8u << 20)
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define CONN_STACK (8u << 20)
+#endif
+#endif
+#ifndef CONN_STACK
+#define CONN_STACK (1u << 20)
+#endif
+
+#define READ_CHUNK            65536     /* bytes read from a client at once */
+#define WRITE_CHUNK           65536     /* bytes written per idle-deadline period */
+#define REJECT_SLOTS          8         /* connections over the cap being answered at once */
+#define REJECT_TIMEOUT_S      5         /* at most this long to read their login */
+#define ACCEPT_BACKOFF_MIN_MS 100       /* first pause after accept() ran out of resources */
+#define ACCEPT_BACKOFF_MAX_MS 1000      /* the pause doubles up to this */
+#define SWEEP_MAX_MS          1000      /* the accept loop wakes at least this often */
+#define NOFILE_WANTED         (1 << 20) /* the soft RLIMIT_NOFILE ixd raises itself to */
+
 /* One connection. */
 typedef struct conn {
     ixd_server *srv;
+    const ixd_listen_opts *o;
     int fd;
     SSL *ssl;
     unsigned long id;
     char peer[64];
     pthread_t th;
-    int done;
+    int done;   /* under conns_lock */
+    int reject; /* over the connection cap: answered IXD_EBUSY, then closed */
+    /* The watchdog (the accept loop) shuts the socket down once this passes
+     * (CLOCK_MONOTONIC ms, 0: none): the login deadline from accept until
+     * the login is answered, then the idle deadline while the session waits
+     * on its client. */
+    _Atomic int64_t deadline_ms;
+    atomic_int expired;     /* set by the watchdog when it shut the socket down */
     int64_t next_intr_poll; /* conn_interrupted: when to look at the socket next */
     struct conn *next;
 } conn;
@@ -94,6 +135,11 @@ static int conn_interrupted(void *ud) {
 
 static pthread_mutex_t conns_lock = PTHREAD_MUTEX_INITIALIZER;
 static conn *conns;
+static int nlive, nreject; /* sessions / rejections in progress, under conns_lock */
+
+static void set_deadline(conn *c, int seconds) {
+    atomic_store(&c->deadline_ms, seconds > 0 ? ixd_now_ms() + (int64_t)seconds * 1000 : 0);
+}
 
 static ssize_t conn_read(conn *c, void *buf, size_t n) {
     if (c->ssl) {
@@ -107,16 +153,21 @@ static ssize_t conn_read(conn *c, void *buf, size_t n) {
     }
 }
 
-static int conn_write(conn *c, const uint8_t *p, size_t n) {
+/* Writes p[0..n). With idle > 0, each WRITE_CHUNK must be taken by the
+ * client within idle seconds. */
+static int conn_write(conn *c, const uint8_t *p, size_t n, int idle) {
     while (n > 0) {
+        size_t k = n > WRITE_CHUNK ? WRITE_CHUNK : n;
         ssize_t r;
+        if (idle) set_deadline(c, idle);
         if (c->ssl) {
-            int w = SSL_write(c->ssl, p, (int)(n > 1 << 30 ? 1 << 30 : n));
+            int w = SSL_write(c->ssl, p, (int)k);
             r = w > 0 ? w : -1;
         } else {
-            r = send(c->fd, p, n, MSG_NOSIGNAL);
-            if (r < 0 && errno == EINTR) continue;
+            r = send(c->fd, p, k, MSG_NOSIGNAL);
         }
+        if (idle) set_deadline(c, 0);
+        if (r < 0 && !c->ssl && errno == EINTR) continue;
         if (r <= 0) return -1;
         p += r;
         n -= (size_t)r;
@@ -124,48 +175,125 @@ static int conn_write(conn *c, const uint8_t *p, size_t n) {
     return 0;
 }
 
+/* The reason a read or write failed: a deadline, or `otherwise`. */
+static const char *io_reason(conn *c, int logged_in, const char *otherwise, char *buf, size_t cap) {
+    if (!atomic_load(&c->expired)) return otherwise;
+    if (logged_in)
+        snprintf(buf, cap, "idle timeout (%d s without the client)", c->o->idle_timeout);
+    else
+        snprintf(buf, cap, "login timeout (no login within %d s)", c->o->login_timeout);
+    return buf;
+}
+
+/* Holds the login answer back for the login throttle: waits ms. Returns 0,
+ * or -1 when the client closed (or half-closed) its side first, or ixd is
+ * stopping: then it gets no answer, so that hanging up early gains nothing. */
+static int hold(conn *c, long ms) {
+    int64_t until = ixd_now_ms() + ms;
+    for (int64_t left = ms; left > 0; left = until - ixd_now_ms()) {
+        struct pollfd pf = {c->fd, POLLRDHUP, 0};
+        int r = poll(&pf, 1, (int)left);
+        if (r > 0 || (r < 0 && errno != EINTR)) return -1;
+    }
+    return 0;
+}
+
+/* The session's read-decode-write loop. Returns why it ended. */
+static const char *serve(conn *c, ixd_sess *s, uint8_t *buf, ix_wbuf *out, char *why,
+                         size_t whylen) {
+    int idle = c->o->idle_timeout, logged = 0;
+    for (;;) {
+        if (logged && !(c->ssl && SSL_pending(c->ssl))) set_deadline(c, idle);
+        ssize_t n = conn_read(c, buf, READ_CHUNK);
+        if (logged) set_deadline(c, 0);
+        if (n <= 0)
+            return io_reason(c, logged, n == 0 ? "client closed the connection" : "read error", why,
+                             whylen);
+        ix_wbuf_reset(out);
+        int rc = ixd_sess_input(s, buf, (size_t)n, out);
+        while (rc == IXD_SESS_MORE) { /* backpressure: write, then decode on */
+            if (conn_write(c, out->data, out->len, logged ? idle : 0))
+                return io_reason(c, logged, "write error (client gone)", why, whylen);
+            ix_wbuf_reset(out);
+            rc = ixd_sess_input(s, NULL, 0, out);
+        }
+        long wait = logged ? 0 : ixd_sess_take_login_wait(s);
+        if (wait > 0) {
+            atomic_store(&c->deadline_ms, 0); /* the server's delay, not the client's */
+            if (hold(c, wait)) return "client closed the connection (login held back)";
+        }
+        if (out->len && conn_write(c, out->data, out->len, logged ? idle : 0))
+            return io_reason(c, logged, "write error (client gone)", why, whylen);
+        if (!logged && ixd_sess_logged_in(s)) {
+            logged = 1;
+            atomic_store(&c->deadline_ms, 0);
+        }
+        if (rc > 0) return logged ? "client exited" : "login rejected";
+        if (rc < 0) return "protocol error";
+    }
+}
+
+/* A connection over the cap: reads its login packet (so that closing does
+ * not reset the connection before the client has read the answer), answers
+ * CONREJ with IXD_EBUSY, closes. Returns why it ended. */
+static const char *reject_busy(conn *c, uint8_t *buf) {
+    ix_reader rd;
+    ix_reader_init(&rd, IX_FROM_CLIENT, NULL);
+    rd.max_buffer = IXD_LOGIN_MAX_LEN;
+    const char *why = "connection limit reached (answered -25571)";
+    for (;;) {
+        ix_msg m;
+        int rc = ix_reader_next(&rd, &m);
+        if (rc == IX_OK) break;
+        if (rc != IX_NEED_MORE) {
+            why = "connection limit reached; bad login packet";
+            goto out;
+        }
+        ssize_t n = conn_read(c, buf, READ_CHUNK);
+        if (n <= 0 || ix_reader_feed(&rd, buf, (size_t)n) != IX_OK ||
+            ixd_login_header_why(rd.buf + rd.start, ix_reader_pending(&rd))) {
+            why = "connection limit reached; no login";
+            goto out;
+        }
+    }
+    ix_conacc acc;
+    ix_wbuf w;
+    ix_wbuf_init(&w, NULL);
+    ix_conrej_defaults(&acc, c->srv->server_name, c->srv->banner, IXD_EBUSY);
+    if (ix_conacc_encode(&acc, &w) == IX_OK) conn_write(c, w.data, w.len, 0);
+    ix_wbuf_free(&w);
+out:
+    ix_reader_free(&rd);
+    return why;
+}
+
 static void *conn_main(void *arg) {
     conn *c = arg;
     ixd_server *srv = c->srv;
-    const char *reason = "client closed the connection";
+    const char *reason = "out of memory";
+    char why[128];
     ixd_sess *s = NULL;
+    ix_wbuf out;
+    ix_wbuf_init(&out, NULL);
+    uint8_t *buf = malloc(READ_CHUNK);
+    if (!buf) goto out;
     if (c->ssl && SSL_accept(c->ssl) != 1) {
-        reason = "TLS handshake failed";
+        reason = io_reason(c, 0, "TLS handshake failed", why, sizeof why);
+        goto out;
+    }
+    if (c->reject) {
+        reason = reject_busy(c, buf);
+        if (srv->verbose) ixd_log(srv, c->id, "%s: %s", c->peer, reason);
         goto out;
     }
     s = ixd_sess_new(srv, c->id, c->peer);
-    if (!s) {
-        reason = "out of memory";
-        goto out;
-    }
+    if (!s) goto out;
     ixd_sess_set_interrupt_check(s, conn_interrupted, c);
     ixd_log(srv, c->id, "connection from %s%s", c->peer, c->ssl ? " (TLS)" : "");
-    ix_wbuf out;
-    ix_wbuf_init(&out, NULL);
-    uint8_t buf[65536];
-    for (;;) {
-        ssize_t n = conn_read(c, buf, sizeof buf);
-        if (n <= 0) {
-            reason = n == 0 ? "client closed the connection" : "read error";
-            break;
-        }
-        ix_wbuf_reset(&out);
-        int rc = ixd_sess_input(s, buf, (size_t)n, &out);
-        if (out.len && conn_write(c, out.data, out.len) != 0) {
-            reason = "write error (client gone)";
-            break;
-        }
-        if (rc > 0) {
-            reason = "client exited";
-            break;
-        }
-        if (rc < 0) {
-            reason = "protocol error";
-            break;
-        }
-    }
-    ix_wbuf_free(&out);
+    reason = serve(c, s, buf, &out, why, sizeof why);
 out:
+    ix_wbuf_free(&out);
+    free(buf);
     ixd_sess_free(s, reason);
     if (c->ssl) {
         SSL_shutdown(c->ssl);
@@ -173,29 +301,187 @@ out:
     }
     pthread_mutex_lock(&conns_lock);
     c->done = 1; /* from here on the listener no longer touches c->fd */
+    if (c->reject)
+        nreject--;
+    else
+        nlive--;
     pthread_mutex_unlock(&conns_lock);
     close(c->fd);
     return NULL;
 }
 
-/* Joins finished connection threads (all of them when `all`). */
-static void reap(int all) {
+/* Joins finished connection threads and shuts down the sockets of
+ * connections past their deadline. Returns the milliseconds to the nearest
+ * deadline left, at most SWEEP_MAX_MS. */
+static int sweep(int64_t now) {
+    int next = SWEEP_MAX_MS;
     pthread_mutex_lock(&conns_lock);
     conn **pp = &conns;
     while (*pp) {
         conn *c = *pp;
-        if (all && !c->done) shutdown(c->fd, SHUT_RDWR);
-        if (c->done || all) {
+        if (c->done) {
             *pp = c->next;
             pthread_mutex_unlock(&conns_lock);
             pthread_join(c->th, NULL);
             free(c);
             pthread_mutex_lock(&conns_lock);
-        } else {
-            pp = &c->next;
+            continue;
         }
+        int64_t d = atomic_load(&c->deadline_ms);
+        if (d && d <= now) {
+            if (!atomic_exchange(&c->expired, 1)) shutdown(c->fd, SHUT_RDWR);
+        } else if (d && d - now < next) {
+            next = (int)(d - now);
+        }
+        pp = &c->next;
     }
     pthread_mutex_unlock(&conns_lock);
+    return next;
+}
+
+/* At shutdown: ends every connection and joins its thread. */
+static void reap_all(void) {
+    pthread_mutex_lock(&conns_lock);
+    while (conns) {
+        conn *c = conns;
+        if (!c->done) shutdown(c->fd, SHUT_RDWR);
+        conns = c->next;
+        pthread_mutex_unlock(&conns_lock);
+        pthread_join(c->th, NULL);
+        free(c);
+        pthread_mutex_lock(&conns_lock);
+    }
+    pthread_mutex_unlock(&conns_lock);
+}
+
+int ixd_default_max_connections(void) {
+    struct rlimit rl;
+    long long fds = 1024;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
+        fds = rl.rlim_cur == RLIM_INFINITY ? NOFILE_WANTED : (long long)rl.rlim_cur;
+    long long by_fds = (fds - 64) / 6;
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    long long by_mem = pages > 0 && psz > 0 ? (long long)pages * psz / (16LL << 20) : by_fds;
+    long long n = by_fds < by_mem ? by_fds : by_mem;
+    if (n > (1 << 20)) n = 1 << 20;
+    return n < 1 ? 1 : (int)n;
+}
+
+/* Raises the soft descriptor limit towards the hard one (each connection
+ * needs a socket and SQLite's files). */
+static void raise_nofile(void) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= NOFILE_WANTED) return;
+    rlim_t want =
+        rl.rlim_max == RLIM_INFINITY || rl.rlim_max > NOFILE_WANTED ? NOFILE_WANTED : rl.rlim_max;
+    if (want <= rl.rlim_cur) return;
+    rl.rlim_cur = want;
+    setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+/* The accept loop's state between iterations. */
+typedef struct accept_state {
+    unsigned long next_id;
+    unsigned long accept_fails; /* failed accepts in the current episode */
+    int backoff_ms;
+    int64_t paused_until;  /* no accept before this (CLOCK_MONOTONIC ms) */
+    unsigned long refused; /* connections refused in the current episode at the cap */
+} accept_state;
+
+/* accept() failed: pauses for resource errors, logged once per episode. */
+static void accept_failed(ixd_server *srv, accept_state *st, int err) {
+    if (err != EMFILE && err != ENFILE && err != ENOBUFS && err != ENOMEM) return;
+    if (st->accept_fails++ == 0)
+        ixd_log(srv, 0,
+                "cannot accept connections: %s; pausing (%d ms, doubling up to %d ms) "
+                "until resources are free",
+                strerror(err), ACCEPT_BACKOFF_MIN_MS, ACCEPT_BACKOFF_MAX_MS);
+    st->backoff_ms = st->backoff_ms ? st->backoff_ms * 2 : ACCEPT_BACKOFF_MIN_MS;
+    if (st->backoff_ms > ACCEPT_BACKOFF_MAX_MS) st->backoff_ms = ACCEPT_BACKOFF_MAX_MS;
+    st->paused_until = ixd_now_ms() + st->backoff_ms;
+}
+
+static void peer_name(const struct sockaddr_storage *pa, char *out, size_t cap) {
+    char h[INET6_ADDRSTRLEN] = "?";
+    int pport = 0;
+    if (pa->ss_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)pa)->sin_addr, h, sizeof h);
+        pport = ntohs(((const struct sockaddr_in *)pa)->sin_port);
+    } else if (pa->ss_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)pa)->sin6_addr, h, sizeof h);
+        pport = ntohs(((const struct sockaddr_in6 *)pa)->sin6_port);
+    }
+    snprintf(out, cap, "%s:%d", h, pport);
+}
+
+/* Decides between a session, a rejection and closing at once; counts it.
+ * Returns 1 for a rejection, 0 for a session, -1 to close. Under conns_lock. */
+static int admit(ixd_server *srv, const ixd_listen_opts *o, accept_state *st) {
+    if (nlive < o->max_connections) {
+        if (st->refused)
+            ixd_log(srv, 0, "below the connection limit again (%lu connections refused)",
+                    st->refused);
+        st->refused = 0;
+        nlive++;
+        return 0;
+    }
+    if (st->refused++ == 0)
+        ixd_log(srv, 0, "connection limit (%d) reached: new connections get %d %s",
+                o->max_connections, IXD_EBUSY, ixd_errtext(IXD_EBUSY));
+    if (nreject >= REJECT_SLOTS) return -1;
+    nreject++;
+    return 1;
+}
+
+/* Starts the thread of a newly accepted socket (or closes it). */
+static void start_conn(ixd_server *srv, const ixd_listen_opts *o, SSL_CTX *ctx, accept_state *st,
+                       int fd, const struct sockaddr_storage *pa) {
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    conn *c = calloc(1, sizeof *c);
+    if (!c) {
+        close(fd);
+        return;
+    }
+    c->srv = srv;
+    c->o = o;
+    c->fd = fd;
+    c->id = st->next_id++;
+    peer_name(pa, c->peer, sizeof c->peer);
+    if (ctx) {
+        c->ssl = SSL_new(ctx);
+        if (!c->ssl || SSL_set_fd(c->ssl, fd) != 1) {
+            SSL_free(c->ssl);
+            close(fd);
+            free(c);
+            return;
+        }
+    }
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, CONN_STACK);
+    pthread_mutex_lock(&conns_lock);
+    int kind = admit(srv, o, st);
+    int limit = kind == 1
+                    ? (o->login_timeout && o->login_timeout < REJECT_TIMEOUT_S ? o->login_timeout
+                                                                               : REJECT_TIMEOUT_S)
+                    : o->login_timeout;
+    c->reject = kind == 1;
+    set_deadline(c, limit);
+    c->next = conns;
+    conns = c;
+    if (kind < 0 || pthread_create(&c->th, &attr, conn_main, c) != 0) {
+        conns = c->next;
+        if (kind == 1) nreject--;
+        if (kind == 0) nlive--;
+        pthread_mutex_unlock(&conns_lock);
+        SSL_free(c->ssl);
+        close(fd);
+        free(c);
+    } else {
+        pthread_mutex_unlock(&conns_lock);
+    }
+    pthread_attr_destroy(&attr);
 }
 
 static void on_signal(int sig) {
@@ -204,6 +490,9 @@ static void on_signal(int sig) {
 }
 
 int ixd_listen_run(ixd_server *srv, const ixd_listen_opts *o) {
+    raise_nofile();
+    ixd_listen_opts lo = *o;
+    if (lo.max_connections <= 0) lo.max_connections = ixd_default_max_connections();
     const char *host = o->host ? o->host : "127.0.0.1";
     atomic_store(&stopping, 0);
     char port[16];
@@ -267,62 +556,36 @@ int ixd_listen_run(ixd_server *srv, const ixd_listen_opts *o) {
     }
     ixd_log(srv, 0, "listening on %s:%d as %s%s, data in %s", host, bound, srv->server_name,
             ctx ? " (TLS)" : "", srv->data_dir);
-    unsigned long next_id = 1;
+    ixd_log(srv, 0, "at most %d connections; login timeout %d s, idle timeout %d s",
+            lo.max_connections, lo.login_timeout, lo.idle_timeout);
+    accept_state st = {.next_id = 1};
     for (;;) {
-        struct pollfd pf[2] = {{lfd, POLLIN, 0}, {stop_pipe[0], POLLIN, 0}};
-        int pr = poll(pf, 2, 1000);
-        reap(0);
+        int64_t now = ixd_now_ms();
+        int timeout = sweep(now);
+        int paused = st.paused_until > now;
+        if (paused && st.paused_until - now < timeout) timeout = (int)(st.paused_until - now);
+        struct pollfd pf[2] = {{paused ? -1 : lfd, POLLIN, 0}, {stop_pipe[0], POLLIN, 0}};
+        int pr = poll(pf, 2, timeout);
         if (pr < 0 && errno != EINTR) break;
         if (pf[1].revents) break;
         if (pr <= 0 || !(pf[0].revents & POLLIN)) continue;
         struct sockaddr_storage pa;
         socklen_t pl = sizeof pa;
         int fd = accept4(lfd, (struct sockaddr *)&pa, &pl, SOCK_CLOEXEC);
-        if (fd < 0) continue;
-        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        conn *c = calloc(1, sizeof *c);
-        if (!c) {
-            close(fd);
+        if (fd < 0) {
+            accept_failed(srv, &st, errno);
             continue;
         }
-        c->srv = srv;
-        c->fd = fd;
-        c->id = next_id++;
-        char h[INET6_ADDRSTRLEN] = "?";
-        int pport = 0;
-        if (pa.ss_family == AF_INET) {
-            inet_ntop(AF_INET, &((struct sockaddr_in *)&pa)->sin_addr, h, sizeof h);
-            pport = ntohs(((struct sockaddr_in *)&pa)->sin_port);
-        } else if (pa.ss_family == AF_INET6) {
-            inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&pa)->sin6_addr, h, sizeof h);
-            pport = ntohs(((struct sockaddr_in6 *)&pa)->sin6_port);
-        }
-        snprintf(c->peer, sizeof c->peer, "%s:%d", h, pport);
-        if (ctx) {
-            c->ssl = SSL_new(ctx);
-            if (!c->ssl || SSL_set_fd(c->ssl, fd) != 1) {
-                SSL_free(c->ssl);
-                close(fd);
-                free(c);
-                continue;
-            }
-        }
-        pthread_mutex_lock(&conns_lock);
-        c->next = conns;
-        conns = c;
-        if (pthread_create(&c->th, NULL, conn_main, c) != 0) {
-            conns = c->next;
-            pthread_mutex_unlock(&conns_lock);
-            SSL_free(c->ssl);
-            close(fd);
-            free(c);
-            continue;
-        }
-        pthread_mutex_unlock(&conns_lock);
+        if (st.accept_fails)
+            ixd_log(srv, 0, "accepting connections again (after %lu failed accepts)",
+                    st.accept_fails);
+        st.accept_fails = 0;
+        st.backoff_ms = 0;
+        start_conn(srv, &lo, ctx, &st, fd, &pa);
     }
     ixd_log(srv, 0, "shutting down");
     close(lfd);
-    reap(1);
+    reap_all();
     close(stop_pipe[0]);
     close(stop_pipe[1]);
     stop_pipe[0] = stop_pipe[1] = -1;

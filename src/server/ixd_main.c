@@ -3,10 +3,13 @@
  *
  *   ixd --data DIR [--listen HOST:PORT] [--server-name NAME] [--users FILE]
  *       [--tls-cert F --tls-key F] [--verbose] [--port-file F]
- *       [--max-message BYTES] [--max-columns N]
+ *       [--max-message BYTES] [--max-columns N] [--max-reply BYTES]
+ *       [--login-timeout SECONDS] [--idle-timeout SECONDS] [--max-connections N]
  *   ixd --make-user NAME        (reads the password from standard input and
  *                                prints a users-file line)
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,18 +17,31 @@
 #include "ixd_server.h"
 #include "proto/ix_login.h"
 
+/* A whole decimal number in [lo, hi] into *out; 0, or -1 if v is not one. */
+static int parse_num(const char *v, long long lo, long long hi, long long *out) {
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi) return -1;
+    *out = x;
+    return 0;
+}
+
 static int usage(void) {
     fprintf(stderr, "usage: ixd --data DIR [--listen HOST:PORT] [--server-name NAME] "
                     "[--users FILE]\n"
                     "           [--tls-cert FILE --tls-key FILE] [--verbose] [--port-file FILE]\n"
-                    "           [--max-message BYTES] [--max-columns N]\n"
+                    "           [--max-message BYTES] [--max-columns N] [--max-reply BYTES]\n"
+                    "           [--login-timeout SECONDS] [--idle-timeout SECONDS]\n"
+                    "           [--max-connections N]\n"
                     "       ixd --make-user NAME   (password on standard input)\n");
     return 2;
 }
 
 int main(int argc, char **argv) {
     ixd_server srv = {0};
-    ixd_listen_opts lo = {0};
+    ixd_listen_opts lo = {.login_timeout = IXD_LOGIN_TIMEOUT};
+    long long num;
     const char *users = NULL, *listen_at = "127.0.0.1:9088";
     srv.server_name = "ixd";
     /* The one banner: the login accept carries it and the engine reports it
@@ -68,6 +84,18 @@ int main(int argc, char **argv) {
             if (n < 1 || n > 32767) return usage();
             srv.limits.max_columns = (uint32_t)n;
             i++;
+        } else if (strcmp(a, "--max-reply") == 0 && v) {
+            if (parse_num(v, 1024, 1LL << 30, &num)) return usage();
+            srv.max_reply = (size_t)num, i++;
+        } else if (strcmp(a, "--login-timeout") == 0 && v) {
+            if (parse_num(v, 0, 86400, &num)) return usage();
+            lo.login_timeout = (int)num, i++;
+        } else if (strcmp(a, "--idle-timeout") == 0 && v) {
+            if (parse_num(v, 0, INT_MAX / 1000, &num)) return usage();
+            lo.idle_timeout = (int)num, i++;
+        } else if (strcmp(a, "--max-connections") == 0 && v) {
+            if (parse_num(v, 1, 1 << 20, &num)) return usage();
+            lo.max_connections = (int)num, i++;
         } else if (strcmp(a, "--verbose") == 0) {
             srv.verbose = 1;
         } else {
@@ -97,10 +125,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "ixd: %s\n", err);
         return 1;
     }
+    srv.throttle = ixd_throttle_new();
     ixd_err e = {0};
-    if (ixd_engine_open(&srv.engine, srv.data_dir, &e) != 0) {
+    if (!srv.throttle || ixd_engine_open(&srv.engine, srv.data_dir, &e) != 0) {
         fprintf(stderr, "ixd: cannot open data directory %s: %d %s %s\n", srv.data_dir, e.sqlcode,
                 ixd_errtext(e.sqlcode), e.text);
+        ixd_throttle_free(srv.throttle);
         ixd_users_free(srv.users);
         return 1;
     }
@@ -112,6 +142,7 @@ int main(int argc, char **argv) {
     }
     int rc = ixd_listen_run(&srv, &lo);
     ixd_engine_close(srv.engine);
+    ixd_throttle_free(srv.throttle);
     ixd_users_free(srv.users);
     return rc == 0 ? 0 : 1;
 }

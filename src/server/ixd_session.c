@@ -57,6 +57,7 @@ struct ixd_sess {
     ix_printer vpr;
     ix_caps caps;
     int logged_in;
+    long login_wait_ms; /* the login throttle's hold on the login answer */
     char user[64];
     ixd_db *db;
     int dbflags;
@@ -350,6 +351,14 @@ static int read_ahead(ixd_sess *s, sess_stmt *t) {
     return r;
 }
 
+/* The tuple bytes a fetch reply may carry: the client's buffer size, at
+ * most the server's max_reply (a client asking more simply fetches again). */
+static size_t reply_cap(const ixd_sess *s, int32_t bufsize) {
+    size_t max = s->srv->max_reply ? s->srv->max_reply : IXD_MAX_REPLY;
+    size_t want = bufsize > 0 ? (size_t)bufsize : 0;
+    return want < max ? want : max;
+}
+
 /*
  * NFETCH (§3.6): as many whole tuples as fit in the client's buffer (at
  * least one), counted by their payload bytes. When the data ends inside this
@@ -362,7 +371,7 @@ static void do_nfetch(ixd_sess *s, int32_t bufsize) {
     if (!t) return send_errcode(s, -410, 0, NULL);
     if (!t->open) return send_errcode(s, -404, 0, NULL); /* cursor not open */
     if (t->exhausted) return send_done(s, 0, 0, 0);
-    size_t used = 0;
+    size_t cap = reply_cap(s, bufsize), used = 0;
     int64_t sent = 0;
     for (;;) {
         int r = read_ahead(s, t);
@@ -371,7 +380,7 @@ static void do_nfetch(ixd_sess *s, int32_t bufsize) {
             t->exhausted = 1;
             return send_done(s, 0, sent, 0);
         }
-        if (sent > 0 && used + t->ahead.len > (size_t)(bufsize > 0 ? bufsize : 0)) break;
+        if (sent > 0 && used + t->ahead.len > cap) break;
         ix_enc_tuple(&s->reply, 0, t->ahead.data, t->ahead.len);
         used += t->ahead.len;
         sent++;
@@ -404,7 +413,7 @@ static void do_sfetch(ixd_sess *s, const ix_msg *m) {
     case 7: pos = t->scroll_pos + m->u.sfetch.position; break;
     default: return send_errcode(s, -201, 0, NULL);
     }
-    size_t used = 0;
+    size_t cap = reply_cap(s, m->u.sfetch.bufsize), used = 0;
     int sent = 0;
     while (pos >= 1 && pos <= n) {
         ix_wbuf_reset(&s->tmp);
@@ -413,8 +422,7 @@ static void do_sfetch(ixd_sess *s, const ix_msg *m) {
             if (e.sqlcode) return send_err(s, &e);
             break;
         }
-        if (sent && used + s->tmp.len > (size_t)(m->u.sfetch.bufsize > 0 ? m->u.sfetch.bufsize : 0))
-            break;
+        if (sent && used + s->tmp.len > cap) break;
         ix_enc_tupid(&s->reply, (int32_t)pos);
         ix_enc_tuple(&s->reply, 0, s->tmp.data, s->tmp.len);
         used += s->tmp.len;
@@ -559,6 +567,33 @@ static void ascstr_copy(char *dst, size_t cap, const ix_ascstr *a) {
     dst[n] = 0;
 }
 
+/* The peer's address without its port ("1.2.3.4:5" -> "1.2.3.4"). */
+static void peer_addr(const ixd_sess *s, char *buf, size_t cap) {
+    const char *colon = strrchr(s->peer, ':');
+    size_t n = colon ? (size_t)(colon - s->peer) : strlen(s->peer);
+    snprintf(buf, cap, "%.*s", (int)n, s->peer);
+}
+
+/* Checks user/password through the login throttle. Returns 0 or the
+ * svc_error, the same (IXD_ELOGIN) for an unknown user and a wrong password
+ * (Informix does the same); *detail says which in the server's log. Sets
+ * s->login_wait_ms. */
+static int check_user(ixd_sess *s, const char *user, const char *pass, const char **detail) {
+    char addr[64];
+    peer_addr(s, addr, sizeof addr);
+    long wait = ixd_throttle_begin(s->srv->throttle, addr, ixd_now_ms());
+    if (wait < 0) {
+        *detail = " (too many failed logins from this address; password not checked)";
+        return IXD_ELOGIN;
+    }
+    s->login_wait_ms = wait;
+    int ok = ixd_users_check(s->srv->users, user, pass);
+    ixd_throttle_end(s->srv->throttle, addr, ok == 1, ixd_now_ms());
+    if (wait) ixd_log(s->srv, s->id, "login from %s held back %ld ms (failed logins)", addr, wait);
+    *detail = ok == 0 ? " (unknown user)" : ok < 0 ? " (wrong password)" : "";
+    return ok == 1 ? 0 : IXD_ELOGIN;
+}
+
 /* CONREQ -> CONACC, or CONREJ with svc_error and the end of the session. */
 static int do_login(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
     ix_conreq req;
@@ -576,20 +611,19 @@ static int do_login(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
     ascstr_copy(pass, sizeof pass, &req.password);
     ascstr_copy(server, sizeof server, &req.server);
     int svc = 0;
+    const char *detail = "";
     if (server[0] && strcmp(server, s->srv->server_name) != 0) {
         svc = -761; /* INFORMIXSERVER does not match DBSERVERNAME */
     } else {
-        int ok = ixd_users_check(s->srv->users, user, pass);
-        if (ok == 0) svc = -951; /* unknown user */
-        if (ok < 0) svc = -952;  /* wrong password */
+        svc = check_user(s, user, pass, &detail);
     }
     memset(pass, 0, sizeof pass);
     ix_conacc acc;
     if (svc) {
         ix_conrej_defaults(&acc, s->srv->server_name, s->srv->banner, svc);
         ix_conacc_encode(&acc, out);
-        ixd_log(s->srv, s->id, "login rejected for user \"%s\" from %s: %d %s", user, s->peer, svc,
-                ixd_errtext(svc));
+        ixd_log(s->srv, s->id, "login rejected for user \"%s\" from %s: %d %s%s", user, s->peer,
+                svc, ixd_errtext(svc), detail);
         return 1;
     }
     ix_conacc_defaults(&acc, s->srv->server_name, s->srv->banner);
@@ -800,6 +834,40 @@ int ixd_sess_input(ixd_sess *s, const uint8_t *p, size_t n, ix_wbuf *out) {
     return rc;
 }
 
+int ixd_sess_logged_in(const ixd_sess *s) {
+    return s->logged_in;
+}
+
+long ixd_sess_take_login_wait(ixd_sess *s) {
+    long w = s->login_wait_ms;
+    s->login_wait_ms = 0;
+    return w;
+}
+
+/* Before the login: refuses at once input that cannot begin a CONREQ,
+ * instead of waiting for the length its header declares. */
+static int login_header_ok(ixd_sess *s) {
+    size_t n = ix_reader_pending(&s->rd);
+    if (s->logged_in || !s->rd.expect_login || n == 0) return 1;
+    const uint8_t *b = s->rd.buf + s->rd.start;
+    const char *why = ixd_login_header_why(b, n);
+    if (!why) return 1;
+    ixd_log(s->srv, s->id, "login refused from %s: %s (first bytes %02x %02x)", s->peer, why,
+            n > 0 ? b[0] : 0, n > 1 ? b[1] : 0);
+    return 0;
+}
+
+/* Output backpressure: true when the replies waiting (in out, and those of
+ * the current group) reach IXD_OUT_HIGH and more input is buffered. The
+ * replies of an unfinished group then move to out, so that writing out makes
+ * room: the client reads them after its EOT just the same. */
+static int out_full(ixd_sess *s, ix_wbuf *out) {
+    if (out->len + s->reply.len < IXD_OUT_HIGH || ix_reader_pending(&s->rd) == 0) return 0;
+    ix_put_bytes(out, s->reply.data, s->reply.len);
+    ix_wbuf_reset(&s->reply);
+    return 1;
+}
+
 static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ix_wbuf *out) {
     int rc = ix_reader_feed(&s->rd, p, n);
     if (rc != IX_OK) {
@@ -807,7 +875,9 @@ static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ix_wbuf *out) {
                 ix_reader_pending(&s->rd));
         return -1;
     }
+    if (!login_header_ok(s)) return -1;
     for (;;) {
+        if (out_full(s, out)) return IXD_SESS_MORE;
         ix_msg m;
         rc = ix_reader_next(&s->rd, &m);
         if (rc == IX_NEED_MORE) return 0;

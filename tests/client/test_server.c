@@ -1,7 +1,7 @@
 /*
  * test_server.c: the SQL-level checks of ixd's codec-level integration tests
  * (tests/integration/test_ixd.c and test_ixd_sessions.c) expressed through
- * libixdb: login errors (-951, -952, -329), CREATE DATABASE and -330, column
+ * libixdb: login errors (-951, -329), CREATE DATABASE and -330, column
  * types, encoded lengths and names from the describe, errors (-201, -206,
  * -217, -268, -391) with offsets and texts, a SELECT through ix_step (a
  * cursor, never the EXECUTE that the server answers with -260), fetch-buffer
@@ -105,9 +105,9 @@ static int64_t read_all(ix_conn *c, const char *sql, int32_t buf, int ra, int64_
 static void test_login(void) {
     ix_conn *c;
     int rc = try_connect(&c, P.port, USER, "wrong", NULL);
-    CHECK(rc == IX_ESQL && ix_sqlcode(c) == -952, "wrong password gets -952 (%d %d)", rc,
+    CHECK(rc == IX_ESQL && ix_sqlcode(c) == -951, "wrong password gets -951 (%d %d)", rc,
           ix_sqlcode(c));
-    CHECK(strcmp(ix_sqlstate(c), "28000") == 0, "-952 is SQLSTATE 28000 (%s)", ix_sqlstate(c));
+    CHECK(strcmp(ix_sqlstate(c), "28000") == 0, "-951 is SQLSTATE 28000 (%s)", ix_sqlstate(c));
     ix_close(c);
     rc = try_connect(&c, P.port, "nobody", PASS, NULL);
     CHECK(rc == IX_ESQL && ix_sqlcode(c) == -951, "unknown user gets -951 (%d)", ix_sqlcode(c));

@@ -64,6 +64,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t off = 0; rc == 0 && off < size; off += chunk) {
         ix_wbuf_reset(&out);
         rc = ixd_sess_input(s, data + off, size - off < chunk ? size - off : chunk, &out);
+        while (rc == IXD_SESS_MORE) { /* the caller writes out, then resumes */
+            ix_wbuf_reset(&out);
+            rc = ixd_sess_input(s, NULL, 0, &out);
+        }
     }
     ix_wbuf_free(&out);
     ixd_sess_free(s, "fuzz input done");

@@ -52,7 +52,7 @@ static const char *one(tconn *c, const char *sql, char *buf, size_t cap) {
 
 static void test_login(ixd_proc *p) {
     tconn c;
-    CHECK(tconn_login(&c, p->port, U, "wrong", NULL) == -952, "wrong password gets -952");
+    CHECK(tconn_login(&c, p->port, U, "wrong", NULL) == -951, "wrong password gets -951");
     tconn_close(&c);
     CHECK(tconn_login(&c, p->port, "nobody", P, NULL) == -951, "unknown user gets -951");
     tconn_close(&c);

@@ -198,7 +198,7 @@ static void test_users(void) {
     CHECK(p.port && tconn_login(&c, p.port, "alice", "S3cret!", "sysmaster") == 0,
           "users-file user logs in");
     tconn_close(&c);
-    CHECK(tconn_login(&c, p.port, "alice", "wrong", NULL) == -952, "wrong password -952");
+    CHECK(tconn_login(&c, p.port, "alice", "wrong", NULL) == -951, "wrong password -951");
     tconn_close(&c);
     CHECK(tconn_login(&c, p.port, U, P, NULL) == -951, "default user gone with a users file");
     tconn_close(&c);

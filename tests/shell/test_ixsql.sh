@@ -228,7 +228,7 @@ rc=0" "$out"
 # --- connection failures and usage ---------------------------------------------
 out=$(run "informix://informix:wrong@127.0.0.1:$(cat "$DIR/port")/sh" -e "select 1 from t")
 check "bad password" "
-  952: User (informix)'s password is not correct for the database server.
+  951: Incorrect password or user informix is not known on the database server.
 rc=1" "$out"
 out=$(run "$URL/nosuchdb" -e "select 1 from t")
 check "no database" "

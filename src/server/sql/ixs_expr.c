@@ -555,10 +555,15 @@ static ityp merge_type(ityp a, ityp b) {
 #define MAXWHEN 256
 
 static int parse_case(px *p, xv *out) {
-    /* after CASE: collect the branches, then type and emit them */
-    xv sel, w[MAXWHEN], r[MAXWHEN + 1];
+    /* after CASE: collect the branches, then type and emit them (on the
+     * heap: 257 branches would take 100 KiB of a connection's stack) */
+    xv sel, *w = malloc(MAXWHEN * sizeof *w), *r = malloc((MAXWHEN + 1) * sizeof *r);
     int nw = 0, has_else = 0, simple = 0, rc = -1;
     xv_init(&sel);
+    if (!w || !r) {
+        px_failc(p, -208, NULL);
+        goto out;
+    }
     if (!px_kw(p, p->i, "when")) {
         if (parse_or(p, &sel)) goto out;
         simple = 1;
@@ -614,6 +619,8 @@ out:
         xv_free(&r[i]);
     }
     if (has_else) xv_free(&r[nw]);
+    free(w);
+    free(r);
     return rc;
 }
 

@@ -1,0 +1,282 @@
+/* test_ixd_limits_unit.c: ixd's login guards and output backpressure,
+ * in-process: one key derivation for known and unknown users, the login
+ * throttle on a made-up clock, the first check of a login packet (and the
+ * smallest CONREQ), and ixd_sess_input stopping at IXD_OUT_HIGH and
+ * resuming. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proto/ix_caps.h"
+#include "proto/ix_login.h"
+#include "proto/ix_reader.h"
+#include "server/ixd_server.h"
+#include "tap.h"
+
+/* ---- users ------------------------------------------------------------------ */
+
+/* This thread's CPU time: a busy machine delays a check but does not make
+ * it cost more CPU. */
+static double secs(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int cmp_d(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void test_users(void) {
+    ixd_users *u;
+    char err[128];
+    CHECK(ixd_users_load(&u, NULL, err, sizeof err) == 0, "default users load");
+    CHECK(ixd_users_check(u, "informix", "in4mix") == 1, "right password");
+    CHECK(ixd_users_check(u, "informix", "nope") == -1, "wrong password");
+    CHECK(ixd_users_check(u, "nobody", "in4mix") == 0, "unknown user");
+    /* Medians of the CPU time of interleaved tries. An unknown user without
+     * the key derivation takes microseconds, a known one milliseconds; a
+     * factor of 4 either way still tells them apart. */
+    enum { N = 9 };
+    double unknown[N], wrong[N];
+    for (int i = 0; i < N; i++) {
+        double t0 = secs();
+        ixd_users_check(u, "nobody", "guess");
+        double t1 = secs();
+        ixd_users_check(u, "informix", "guess");
+        double t2 = secs();
+        unknown[i] = t1 - t0;
+        wrong[i] = t2 - t1;
+    }
+    qsort(unknown, N, sizeof *unknown, cmp_d);
+    qsort(wrong, N, sizeof *wrong, cmp_d);
+    double mu = unknown[N / 2], mw = wrong[N / 2];
+    CHECK(mu * 4 > mw && mw * 4 > mu,
+          "unknown user and wrong password cost the same (medians %.3f ms, %.3f ms)", mu * 1e3,
+          mw * 1e3);
+    ixd_users_free(u);
+}
+
+/* ---- throttle ------------------------------------------------------------------ */
+
+/* One failed attempt at time now; returns its wait. */
+static long fail_at(ixd_throttle *t, const char *addr, int64_t now) {
+    long w = ixd_throttle_begin(t, addr, now);
+    if (w >= 0) ixd_throttle_end(t, addr, 0, now);
+    return w;
+}
+
+static void test_throttle(void) {
+    ixd_throttle *t = ixd_throttle_new();
+    int64_t now = 1000000;
+    int free_ok = 1;
+    for (int i = 0; i < IXD_THROTTLE_FREE; i++)
+        free_ok &= fail_at(t, "10.0.0.1", now++) == 0;
+    CHECK(free_ok, "the first %d failures are not held back", IXD_THROTTLE_FREE);
+    CHECK(fail_at(t, "10.0.0.1", now) == IXD_THROTTLE_BASE_MS, "then %d ms", IXD_THROTTLE_BASE_MS);
+    now += 10000;
+    CHECK(fail_at(t, "10.0.0.1", now) == 2 * IXD_THROTTLE_BASE_MS, "then twice that");
+    CHECK(ixd_throttle_begin(t, "10.0.0.2", now) == 0, "another address is not held back");
+    /* Parallel attempts queue: each waits for the slot after the last. */
+    now += 10000;
+    long a = ixd_throttle_begin(t, "10.0.0.1", now), b = ixd_throttle_begin(t, "10.0.0.1", now);
+    CHECK(a == 4 * IXD_THROTTLE_BASE_MS && b == 8 * IXD_THROTTLE_BASE_MS,
+          "parallel attempts queue (%ld, %ld)", a, b);
+    ixd_throttle_end(t, "10.0.0.1", 0, now);
+    ixd_throttle_end(t, "10.0.0.1", 0, now);
+    now += 60000;
+    long w = 0;
+    int grew = 1, capped = 0;
+    for (int i = 0; i < 12 && w >= 0; i++, now += 60000) {
+        long nw = fail_at(t, "10.0.0.1", now);
+        grew &= nw >= w || nw < 0;
+        capped |= nw == IXD_THROTTLE_CAP_MS;
+        w = nw;
+    }
+    CHECK(grew && capped, "the delay grows up to %d ms", IXD_THROTTLE_CAP_MS);
+    /* Queued attempts past IXD_THROTTLE_MAX_WAIT_MS are refused outright. */
+    int refused = 0;
+    for (int i = 0; i < 4; i++)
+        refused |= ixd_throttle_begin(t, "10.0.0.1", now) < 0;
+    CHECK(refused, "a queue longer than %d ms is refused", IXD_THROTTLE_MAX_WAIT_MS);
+    now += 60000;
+    CHECK(ixd_throttle_begin(t, "10.0.0.1", now) > 0, "still held back");
+    ixd_throttle_end(t, "10.0.0.1", 1, now);
+    CHECK(ixd_throttle_begin(t, "10.0.0.1", now) == 0, "a success forgets the address");
+    for (int i = 0; i < 8; i++)
+        fail_at(t, "10.0.0.3", now);
+    now += IXD_THROTTLE_WINDOW_MS;
+    CHECK(ixd_throttle_begin(t, "10.0.0.3", now) == 0, "failures expire after the window");
+    /* A full table forgets the stalest address, never grows. */
+    char addr[32];
+    for (int i = 0; i < IXD_THROTTLE_SLOTS + 10; i++) {
+        snprintf(addr, sizeof addr, "10.1.%d.%d", i / 256, i % 256);
+        fail_at(t, addr, now + i);
+    }
+    for (int i = 0; i < IXD_THROTTLE_FREE; i++)
+        fail_at(t, addr, now + 100000);
+    CHECK(ixd_throttle_begin(t, addr, now + 100000) > 0, "the table still works when full");
+    CHECK(ixd_throttle_begin(NULL, addr, now) == 0, "no throttle: no wait");
+    ixd_throttle_free(t);
+}
+
+/* ---- login header ------------------------------------------------------------ */
+
+static void test_login_header(void) {
+    ix_conreq r;
+    memset(&r, 0, sizeof r); /* every string empty, no environment, no 107/116 */
+    ix_wbuf w;
+    ix_wbuf_init(&w, NULL);
+    CHECK(ix_conreq_encode(&r, &w) == IX_OK && w.len == IXD_LOGIN_MIN_LEN,
+          "the smallest CONREQ is %d bytes (%zu)", IXD_LOGIN_MIN_LEN, w.len);
+    ix_conreq back;
+    CHECK(ix_conreq_decode(w.data, w.len, NULL, &back, NULL, NULL, NULL) == IX_OK, "and decodes");
+    CHECK(ixd_login_header_why(w.data, w.len) == NULL, "and passes the header check");
+    for (size_t n = 0; n <= 4; n++)
+        CHECK(ixd_login_header_why(w.data, n) == NULL, "its first %zu bytes pass", n);
+    uint8_t b[4];
+    ix_st16(b, IXD_LOGIN_MIN_LEN - 1);
+    CHECK(ixd_login_header_why(b, 2) != NULL, "one byte less is refused on 2 bytes");
+    ix_st16(b, IXD_LOGIN_MAX_LEN + 1);
+    CHECK(ixd_login_header_why(b, 2) != NULL, "over the limit is refused on 2 bytes");
+    static const uint8_t exit_tag[2] = {0x00, 0x38}, conacc[3] = {0x01, 0x00, IX_SL_CONACC};
+    CHECK(ixd_login_header_why(exit_tag, 2) != NULL, "00 38 is refused");
+    CHECK(ixd_login_header_why(conacc, 3) != NULL, "a CONACC from a client is refused");
+    ix_wbuf_reset(&w);
+    ix_conreq_defaults(&r, "informix", "in4mix", "ixd");
+    for (int i = 0; i < IX_LOGIN_MAXENV - 4; i++) /* a full environment */
+        r.env[r.nenv++] = (ix_login_env){ix_ascstr_of("IFX_SOME_LONG_VARIABLE_NAME"),
+                                         ix_ascstr_of("/some/long/value/of/a/path/that/is/long")};
+    CHECK(ix_conreq_encode(&r, &w) == IX_OK && ixd_login_header_why(w.data, w.len) == NULL,
+          "a CONREQ with %d environment pairs passes (%zu bytes)", r.nenv, w.len);
+    ix_wbuf_free(&w);
+}
+
+/* ---- backpressure --------------------------------------------------------------- */
+
+enum { FETCHES = 1000, ROWS_PER_FETCH = 8 };
+
+/* Feeds `in` to a session and then resumes while it says IXD_SESS_MORE;
+ * counts the tuples and EOTs of the whole output. Returns the last rc. */
+static int drive(ixd_sess *s, const ix_wbuf *in, size_t *largest, int *more, int *tuples, int *eots,
+                 const ix_caps *caps) {
+    ix_reader rd;
+    ix_reader_init(&rd, IX_FROM_SERVER, NULL);
+    rd.expect_login = 1;
+    ix_wbuf out;
+    ix_wbuf_init(&out, NULL);
+    int rc = ixd_sess_input(s, in->data, in->len, &out);
+    for (;;) {
+        if (out.len > *largest) *largest = out.len;
+        ix_reader_feed(&rd, out.data, out.len);
+        ix_msg m;
+        while (ix_reader_next(&rd, &m) == IX_OK) {
+            if (m.tag == IX_MSG_LOGIN) rd.caps = *caps;
+            *tuples += m.tag == IX_SQ_TUPLE;
+            *eots += m.tag == IX_SQ_EOT;
+        }
+        if (rc != IXD_SESS_MORE) break;
+        (*more)++;
+        ix_wbuf_reset(&out);
+        rc = ixd_sess_input(s, NULL, 0, &out);
+    }
+    ix_wbuf_free(&out);
+    ix_reader_free(&rd);
+    return rc;
+}
+
+/* Runs one statement on the engine (as the test harness of the engine
+ * does); returns its SQLCODE. */
+static int run(ixd_engine *e, ixd_db **db, const char *sql) {
+    ixd_err err = {0};
+    int flags = 0;
+    int h = ixd_session_exec(e, "informix", sql, strlen(sql), db, &flags, &err);
+    if (h == 1) return 0;
+    if (h < 0) return err.sqlcode ? err.sqlcode : -201;
+    ixd_stmt *st;
+    if (ixd_prepare(*db, sql, strlen(sql), &st, &err)) return err.sqlcode;
+    int64_t rows, s8;
+    int32_t ser;
+    int rc = ixd_execute(st, &rows, &ser, &s8, &err);
+    ixd_stmt_free(st);
+    return rc ? err.sqlcode : 0;
+}
+
+static void test_backpressure(void) {
+    char dir[64], cmd[128];
+    snprintf(dir, sizeof dir, "/tmp/ixd_test_limits_%d", (int)getpid());
+    ixd_engine *E = NULL;
+    ixd_db *D = NULL;
+    ixd_err e = {0};
+    if (ixd_engine_open(&E, dir, &e)) {
+        CHECK(0, "engine opens in %s (%d)", dir, e.sqlcode);
+        return;
+    }
+    int bad = run(E, &D, "CREATE DATABASE bp WITH LOG") ||
+              run(E, &D, "CREATE TABLE t10 (n INTEGER)") ||
+              run(E, &D, "CREATE TABLE padt (pad CHAR(500))") ||
+              run(E, &D, "INSERT INTO padt VALUES ('x')");
+    for (int i = 0; i < 25 && !bad; i++) /* 25^3 rows below */
+        bad = run(E, &D, "INSERT INTO t10 VALUES (1)");
+    CHECK(!bad, "set up");
+    ixd_db_close(D);
+    ixd_server srv = {.data_dir = dir, .server_name = "ixd", .banner = "test", .engine = E};
+    pthread_mutex_init(&srv.log_lock, NULL);
+    char err[128];
+    ixd_users_load(&srv.users, NULL, err, sizeof err);
+    if (!freopen("/dev/null", "w", stderr)) return; /* the session logs */
+    uint8_t ans[IX_CAPS_ANSWER_LEN];
+    ix_caps caps = ix_caps_answer(ix_caps_jdbc_offer, sizeof ix_caps_jdbc_offer, ix_caps_ixd, ans);
+    for (int grouped = 0; grouped < 2; grouped++) {
+        ix_wbuf in;
+        ix_wbuf_init(&in, NULL);
+        ix_conreq req;
+        ix_conreq_defaults(&req, "informix", "in4mix", "ixd");
+        ix_conreq_encode(&req, &in);
+        ix_enc_protocols(&in, ix_caps_jdbc_offer, sizeof ix_caps_jdbc_offer);
+        ix_enc_tag(&in, IX_SQ_EOT);
+        ix_enc_dbopen(&in, "bp", 2, 0);
+        ix_enc_tag(&in, IX_SQ_EOT);
+        /* 25^3 rows of 500 bytes; 8 fit a 4096-byte buffer */
+        const char *sql = "SELECT p.pad FROM t10 a, t10 b, t10 c, padt p";
+        ix_enc_prepare(&in, &caps, 0, sql, strlen(sql));
+        ix_enc_tag(&in, IX_SQ_EOT);
+        ix_enc_id(&in, 0);
+        ix_enc_curname(&in, "c1", 2);
+        ix_enc_tag(&in, IX_SQ_OPEN);
+        ix_enc_tag(&in, IX_SQ_EOT);
+        for (int i = 0; i < FETCHES; i++) { /* grouped: one group of FETCHES NFETCHes */
+            ix_enc_id(&in, 0);
+            ix_enc_nfetch(&in, &caps, 4096);
+            if (!grouped || i == FETCHES - 1) ix_enc_tag(&in, IX_SQ_EOT);
+        }
+        ixd_sess *s = ixd_sess_new(&srv, 1, "127.0.0.1:1");
+        size_t largest = 0;
+        int more = 0, tuples = 0, eots = 0;
+        int rc = drive(s, &in, &largest, &more, &tuples, &eots, &caps);
+        int want_eots = 4 + (grouped ? 1 : FETCHES);
+        CHECK(rc == 0 && more > 0 && largest < IXD_OUT_HIGH + 8192,
+              "%s: input stops at IXD_OUT_HIGH and resumes (rc %d, %d stops, largest out %zu)",
+              grouped ? "one group" : "groups", rc, more, largest);
+        CHECK(tuples == FETCHES * ROWS_PER_FETCH && eots == want_eots,
+              "%s: every reply comes (%d tuples, %d EOTs)", grouped ? "one group" : "groups",
+              tuples, eots);
+        ixd_sess_free(s, "done");
+        ix_wbuf_free(&in);
+    }
+    ixd_users_free(srv.users);
+    ixd_engine_close(E);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) printf("cannot remove %s\n", dir);
+}
+
+int main(void) {
+    test_users();
+    test_throttle();
+    test_login_header();
+    test_backpressure();
+    return tap_done();
+}
