@@ -144,7 +144,8 @@ int ixd_in_transaction(const ixd_db *db);
  * ixd_fetch call that runs longer than ms milliseconds stops with -213
  * ("Statement interrupted by user."). 0 (the default) = no limit. */
 void ixd_set_timeout(ixd_db *db, int ms);
-/* Stops the statement now running on db with -213 (for SQ_CANCEL). Safe to
+/* Stops the statement now running on db with -213 (in-process callers; a
+ * client interrupt goes through ixd_set_interrupt_check). Safe to
  * call from another thread while db is open; a no-op when nothing runs. */
 void ixd_interrupt(ixd_db *db);
 /* fn(ud) is called while a statement runs (every 1000 SQLite steps and
