@@ -8,13 +8,18 @@
  *       row per NFETCH (fetch buffer below a row, read-ahead off).
  * (b), the Python module, is measured by bench/bench_py_drivers.py; pass its
  * output file with --py FILE to print the three side by side.
- * Workloads: select_one_row, select_systables_first_10, cold_connect_disconnect,
+ * Workloads: select_one_row, select_one_row_prepared (prepared once, then 1000
+ * executions; the time per execution), select_systables_first_10,
+ * cold_connect_disconnect,
  * executemany_{1k,10k,100k} (one transaction, table (id INT, name VARCHAR(64),
  * counter INT, value FLOAT, created DATE)), select_{1k,10k,100k} (whole table of
  * that many rows, 5 columns read). For the selects, the limit is a raw TCP
  * transfer of the same bytes over loopback. ixd runs on loopback, no proxy.
  *
- * Usage: bench_drivers [--quick] [--rounds N] [--py FILE] [--dat FILE]
+ * Prints the goals of the speed work beside their figures (bench_goal).
+ * --instr FILE: bench_instr's --tsv output, printed under the table.
+ *
+ * Usage: bench_drivers [--quick] [--rounds N] [--py FILE] [--instr FILE] [--dat FILE]
  *                      [--no-callgrind]
  *   --quick: 5 rounds (3 for the 100k workloads) instead of 10.
  *   With valgrind on PATH, also counts the client's instructions per fetched
@@ -36,6 +41,8 @@
 #define NSIZES 3
 static const int64_t SIZES[NSIZES] = {1000, 10000, 100000};
 static const char *const SIZE_NAMES[NSIZES] = {"1k", "10k", "100k"};
+
+#define PREP_EXECS 1000 /* executions per sample of select_one_row_prepared */
 
 static cmp_data D;
 static int g_port;
@@ -156,6 +163,7 @@ static double raw_tcp(int64_t bytes) {
 typedef struct work {
     char name[48];
     int has_base;
+    int k; /* size index (executemany_*, select_*) */
     double *c, *base, *limit;
     int n;
     int64_t bytes;
@@ -165,8 +173,9 @@ typedef struct work {
 static work W[MAXW];
 static int NW;
 
-static work *add_work(const char *name, int rounds, int has_base, int has_limit) {
+static work *add_work(const char *name, int rounds, int has_base, int has_limit, int k) {
     work *w = &W[NW++];
+    w->k = k;
     snprintf(w->name, sizeof w->name, "%s", name);
     w->has_base = has_base;
     w->c = calloc((size_t)rounds, sizeof(double));
@@ -181,6 +190,21 @@ static void run_one(work *w, int k, ix_conn *c, int which) {
     if (strcmp(w->name, "select_one_row") == 0) {
         drv_fetch(c, "select tabname from systables where tabid = 1", which ? 1 : 0,
                   which ? 0 : -1);
+    } else if (strcmp(w->name, "select_one_row_prepared") == 0) {
+        ix_stmt *s = NULL; /* prepared once (untimed), executed PREP_EXECS times */
+        BENCH_CHECK(c, ix_prepare(c, "select tabname from systables where tabid = 1", -1, &s));
+        t = bench_now();
+        for (int e = 0; e < PREP_EXECS; e++) {
+            int rc;
+            while ((rc = ix_step(s)) == IX_ROW)
+                ;
+            BENCH_CHECK(c, rc);
+            BENCH_CHECK(c, ix_reset(s));
+        }
+        t = bench_now() - t;
+        ix_finalize(s);
+        (which ? w->base : w->c)[w->n] = t / PREP_EXECS; /* per execution */
+        return;
     } else if (strcmp(w->name, "select_systables_first_10") == 0) {
         drv_fetch(c, "select first 10 * from systables", which ? 1 : 0, which ? 0 : -1);
     } else if (strcmp(w->name, "cold_connect_disconnect") == 0) {
@@ -221,6 +245,48 @@ static const pyrow *py_find(const char *name) {
     return NULL;
 }
 
+/* bench_instr's results (--instr FILE): lines "name instructions_per_row". */
+static pyrow INSTR[32];
+static int NINSTR;
+
+static double instr_find(const char *name) {
+    for (int i = 0; i < NINSTR; i++)
+        if (strcmp(INSTR[i].name, name) == 0) return INSTR[i].med;
+    return -1;
+}
+
+static bench_stat work_stat(const char *name) {
+    bench_stat none = {-1, -1, -1};
+    for (int i = 0; i < NW; i++)
+        if (strcmp(W[i].name, name) == 0 && W[i].n > 0) return bench_stats(W[i].c, W[i].n);
+    return none;
+}
+
+static void print_goals(void) {
+    printf("\nGoals (C API with default settings, ixd on loopback):\n\n");
+    bench_goal_header();
+    bench_stat s = work_stat("select_100k");
+    bench_goal("fetch wall time per row, end to end, default settings (select_100k)",
+               s.median < 0 ? -1 : s.median / 1e5 * 1e6, "us", 1, 0.25, NULL);
+    s = work_stat("executemany_100k");
+    bench_goal("pipelined insert wall time per row, end to end (executemany_100k)",
+               s.median < 0 ? -1 : s.median / 1e5 * 1e6, "us", 1, 1.0, NULL);
+    s = work_stat("select_one_row_prepared");
+    bench_goal("select_one_row, prepared once, per execution (1000 executions)",
+               s.median < 0 ? -1 : s.median * 1e6, "us", 1, 40, NULL);
+    s = work_stat("cold_connect_disconnect");
+    bench_goal("connect + close", s.median < 0 ? -1 : s.median * 1e3, "ms", 1, 2, NULL);
+    for (int k = 0; k < NSIZES; k++) {
+        char a[48], b[48], what[96];
+        snprintf(a, sizeof a, "select_%s", SIZE_NAMES[k]);
+        snprintf(b, sizeof b, "tuples_%s", SIZE_NAMES[k]);
+        snprintf(what, sizeof what, "Python fetchall / building the tuples from memory (%s)",
+                 SIZE_NAMES[k]);
+        const pyrow *p = py_find(a), *q = py_find(b);
+        bench_goal(what, p && q && q->med > 0 ? p->med / q->med : -1, "x", 1, 1.2, NULL);
+    }
+}
+
 static double callgrind_per_row(int port, int64_t rows, const char *dir) {
     char out[400], cmd[1200], self[512];
     ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -256,7 +322,7 @@ int main(int argc, char **argv) {
         return f.rows == 10000 ? 0 : 1;
     }
     int rounds = 10, quick = 0, use_cg = 1;
-    const char *pyfile = NULL, *dat = NULL;
+    const char *pyfile = NULL, *dat = NULL, *instrfile = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--quick") == 0)
@@ -269,9 +335,11 @@ int main(int argc, char **argv) {
             pyfile = v, i++;
         else if (v && strcmp(a, "--dat") == 0)
             dat = v, i++;
+        else if (v && strcmp(a, "--instr") == 0)
+            instrfile = v, i++;
         else {
             fprintf(stderr, "usage: bench_drivers [--quick] [--rounds N] [--py FILE] "
-                            "[--dat FILE] [--no-callgrind]\n");
+                            "[--instr FILE] [--dat FILE] [--no-callgrind]\n");
             return 2;
         }
     }
@@ -288,6 +356,16 @@ int main(int argc, char **argv) {
         fclose(f);
     }
 
+    if (instrfile) {
+        FILE *f = fopen(instrfile, "r");
+        if (!f) {
+            perror(instrfile);
+            return 1;
+        }
+        while (NINSTR < 32 && fscanf(f, "%47s %lf", INSTR[NINSTR].name, &INSTR[NINSTR].med) == 2)
+            NINSTR++;
+        fclose(f);
+    }
     ixd_proc P;
     cmp_start_ixd(&P);
     g_port = P.port;
@@ -301,31 +379,31 @@ int main(int argc, char **argv) {
         cmp_insert(c, tn, &D, SIZES[k]);
     }
 
-    add_work("select_one_row", rounds, 1, 0);
-    add_work("select_systables_first_10", rounds, 1, 0);
-    add_work("cold_connect_disconnect", rounds, 0, 0);
+    add_work("select_one_row", rounds, 1, 0, 0);
+    add_work("select_one_row_prepared", rounds, 0, 0, 0);
+    add_work("select_systables_first_10", rounds, 1, 0, 0);
+    add_work("cold_connect_disconnect", rounds, 0, 0, 0);
     for (int k = 0; k < NSIZES; k++) {
         char n[48];
         snprintf(n, sizeof n, "executemany_%s", SIZE_NAMES[k]);
-        add_work(n, rounds, 1, 0);
+        add_work(n, rounds, 1, 0, k);
     }
     for (int k = 0; k < NSIZES; k++) {
         char n[48];
         snprintf(n, sizeof n, "select_%s", SIZE_NAMES[k]);
-        add_work(n, rounds, 1, 1);
+        add_work(n, rounds, 1, 1, k);
     }
     double t0 = bench_now();
     for (int i = 0; i < NW; i++) { /* warm-up */
         work *w = &W[i];
-        int k = i >= 3 ? (i - 3) % NSIZES : 0;
-        run_one(w, k, c, 0);
+        run_one(w, w->k, c, 0);
     }
     for (int r = 0; r < rounds; r++) {
         for (int q = 0; q < NW; q++) {
             int i = (q + r) % NW;
             work *w = &W[i];
-            int k = i >= 3 ? (i - 3) % NSIZES : 0;
-            int big = i >= 3 && k == NSIZES - 1;
+            int k = w->k;
+            int big = k == NSIZES - 1;
             if (big && r >= rounds_big) continue;
             int first = r % 2; /* alternate which goes first */
             for (int m = 0; m < 2; m++) {
@@ -404,6 +482,14 @@ int main(int argc, char **argv) {
     else
         printf("\ncallgrind: not run (%s).\n",
                use_cg ? "valgrind not found or failed" : "--no-callgrind");
+    if (NINSTR > 0)
+        printf("\nInstructions per row (bench_instr, callgrind, fixed cost removed by fitting two "
+               "sizes): select_* client %.0f, ixd %.0f; executemany_* client %.0f, ixd %.0f; "
+               "baseline inserts (one round trip per row) client %.0f, ixd %.0f.\n",
+               instr_find("client_fetch"), instr_find("ixd_fetch"),
+               instr_find("client_insert_pipelined"), instr_find("ixd_insert_pipelined"),
+               instr_find("client_insert_per_row"), instr_find("ixd_insert_per_row"));
+    print_goals();
     ix_close(c);
     cmp_free_data(&D);
     for (int i = 0; i < NW; i++)

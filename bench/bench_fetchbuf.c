@@ -93,6 +93,10 @@ __attribute__((noinline)) static result query(ix_conn *c, int z, const cfg *g) {
     return r;
 }
 
+/* A cell's rate in bytes/s: measured, or (not run) estimated; *est set. */
+typedef struct cell cell;
+static double cell_rate(const cell *e, const cell *at0, int *est);
+
 typedef struct cell {
     double *t;
     int n;         /* samples taken */
@@ -100,6 +104,48 @@ typedef struct cell {
     double est;    /* estimated seconds when not run */
     bench_stat st; /* of t */
 } cell;
+
+static double cell_rate(const cell *e, const cell *at0, int *est) {
+    *est = !e->n;
+    if (e->n) return (double)e->res.bytes / e->st.median;
+    return e->est > 0 ? (double)at0->res.bytes / e->est : -1;
+}
+
+/* The goals for the default settings: >= 0.9 of the best static buffer in
+ * every row, and >= 1.5x where one round trip beats two: for the ~1 KB and
+ * ~256 KB results at an added RTT more than twice the best static cell's
+ * time at 0 ms (saving a round trip then saves more than the transfer). */
+static void print_goals(cell C[NRTT][NSIZE][NCFG]) {
+    printf("Goals (default settings: fetch buffer 4096, read-ahead 1; rate over the rate of "
+           "the best static buffer of the same row):\n\n");
+    bench_goal_header();
+    for (int k = 0; k < NRTT; k++)
+        for (int z = 0; z < NSIZE; z++) {
+            double bs = 0, bs0 = 0;
+            for (int j = 0; j < NCFG; j++) {
+                if (!CFGS[j].is_static) continue;
+                if (C[k][z][j].n && (double)C[k][z][j].res.bytes / C[k][z][j].st.median > bs)
+                    bs = (double)C[k][z][j].res.bytes / C[k][z][j].st.median;
+                if (C[0][z][j].n && (bs0 == 0 || C[0][z][j].st.median < bs0))
+                    bs0 = C[0][z][j].st.median;
+            }
+            int est;
+            double d = cell_rate(&C[k][z][CFG_DEF], &C[0][z][CFG_DEF], &est);
+            double ratio = bs > 0 && d > 0 ? d / bs : -1;
+            char what[128];
+            snprintf(what, sizeof what, "fetch-buffer study: default / best static, %s at %g ms",
+                     SIZES[z].name, RTTS[k]);
+            bench_goal(what, ratio, "x", 0, 0.9, est ? "(estimate, cell not run)" : NULL);
+            if (z < 2 && RTTS[k] > 0 && bs0 > 0 && bs0 < RTTS[k] / 2e3) {
+                snprintf(what, sizeof what,
+                         "fetch-buffer study: default / best static, %s at %g ms (one round "
+                         "trip beats two)",
+                         SIZES[z].name, RTTS[k]);
+                bench_goal(what, ratio, "x", 0, 1.5, est ? "(estimate, cell not run)" : NULL);
+            }
+        }
+    printf("\n");
+}
 
 static void fmt_eff(char *out, size_t n, double e, double pub) {
     char p[32] = "";
@@ -329,6 +375,7 @@ int main(int argc, char **argv) {
         }
         printf("\n");
     }
+    print_goals(C);
     for (int k = 0; k < NRTT; k++)
         for (int z = 0; z < NSIZE; z++)
             for (int j = 0; j < NCFG; j++)

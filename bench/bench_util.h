@@ -97,4 +97,36 @@ static inline void cmp_free_data(cmp_data *d) {
     free(d->names);
 }
 
+/* One row of a goals table: "| goal: WHAT | MEASURED | TARGET | STATUS |".
+ * le: the goal is measured <= target (else >=). STATUS is "met", or how far
+ * the figure still is from the target ("short: 2.50x over" / "short: needs
+ * 1.60x"); note (may be NULL) is appended to the measured figure, e.g.
+ * "(estimate)". Lines starting with "| goal: " are collected by
+ * bench/run_all.sh into the report's goals table. */
+static inline void bench_goal(const char *what, double measured, const char *unit, int le,
+                              double target, const char *note) {
+    char st[64];
+    if (!(measured == measured) || measured < 0)
+        snprintf(st, sizeof st, "not measured");
+    else if (le ? measured <= target : measured >= target)
+        snprintf(st, sizeof st, "met");
+    else if (le)
+        snprintf(st, sizeof st, "short: %.2fx over", target > 0 ? measured / target : 0);
+    else
+        snprintf(st, sizeof st, "short: needs %.2fx", measured > 0 ? target / measured : 0);
+    if (!(measured == measured) || measured < 0)
+        printf("| goal: %s | - | %s %g %s | %s |\n", what, le ? "<=" : ">=", target, unit, st);
+    else
+        printf("| goal: %s | %.*f %s%s%s | %s %g %s | %s |\n", what,
+               measured >= 100 ? 0
+               : measured >= 1 ? 2
+                               : 3,
+               measured, unit, note ? " " : "", note ? note : "", le ? "<=" : ">=", target, unit,
+               st);
+}
+
+static inline void bench_goal_header(void) {
+    printf("| goal | measured | target | status |\n|---|---:|---:|---|\n");
+}
+
 #endif

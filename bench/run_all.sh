@@ -4,7 +4,8 @@
 #
 #   sh bench/run_all.sh [BUILD_DIR=build] [--quick]
 #
-# Writes bench/results/: report.md (proxy self-test, table 1, table 2),
+# Writes bench/results/: report.md (goals, proxy self-test, instructions per
+# row, round trips, table 1, table 2), goals.md, instr.md/.tsv, rtt.md,
 # table1.md, table2.md, proxy_selftest.txt, py_drivers.txt/.tsv,
 # drivers.dat, fetchbuf.rtt*.dat and, when gnuplot is available, drivers.png
 # and fetchbuf.png. When gnuplot is missing the script installs Debian's
@@ -32,6 +33,19 @@ timeout 120 "$BUILD/ixproxy" --selftest --pings 2000 >"$RES/proxy_selftest.txt" 
 timeout 120 "$BUILD/ixproxy" --selftest --rtt-ms 5 --pings 200 >>"$RES/proxy_selftest.txt" || exit 1
 cat "$RES/proxy_selftest.txt"
 
+echo "== instructions per row (callgrind)"
+INSTRARG=
+if timeout "$T" "$BUILD/bench_instr" $QUICK --tsv "$RES/instr.tsv" >"$RES/instr.md"; then
+    [ -s "$RES/instr.tsv" ] && INSTRARG="--instr $RES/instr.tsv"
+else
+    echo "bench_instr failed; instruction counts left out" >>"$RES/instr.md"
+fi
+cat "$RES/instr.md"
+
+echo "== round trips per statement (proxy, 20 ms)"
+timeout "$T" "$BUILD/bench_rtt" $QUICK >"$RES/rtt.md" || exit 1
+cat "$RES/rtt.md"
+
 echo "== table 1, Python side"
 PYARG=
 rm -f "$RES/py_drivers.tsv"
@@ -50,13 +64,26 @@ fi
 
 echo "== table 1, C side"
 # shellcheck disable=SC2086
-timeout "$T" "$BUILD/bench_drivers" $QUICK $PYARG --dat "$RES/drivers.dat" \
+timeout "$T" "$BUILD/bench_drivers" $QUICK $PYARG $INSTRARG --dat "$RES/drivers.dat" \
     >"$RES/table1.md" || exit 1
 cat "$RES/table1.md"
 
 echo "== table 2"
 timeout "$T" "$BUILD/bench_fetchbuf" $QUICK --dat "$RES/fetchbuf" >"$RES/table2.md" || exit 1
 cat "$RES/table2.md"
+
+# every goal, from the "| goal: " rows the programs print beside their figures
+{
+    echo "## Goals"
+    echo
+    echo "Collected from the sections below (\"met\", or how far the figure still is)."
+    echo
+    echo "| goal | measured | target | status |"
+    echo "|---|---:|---:|---|"
+    cat "$RES/instr.md" "$RES/rtt.md" "$RES/table1.md" "$RES/table2.md" |
+        grep '^| goal: ' | sed 's/^| goal: /| /'
+} >"$RES/goals.md"
+cat "$RES/goals.md"
 
 PLOTS="(plots skipped: gnuplot not found and could not be installed; install gnuplot-nox)"
 if ! command -v gnuplot >/dev/null 2>&1 && [ "${BENCH_INSTALL_GNUPLOT:-1}" = 1 ] &&
@@ -80,11 +107,17 @@ fi
     echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo ' (modified tree)'), $(uname -srm), $(nproc) CPUs, $(${CC:-cc} --version 2>/dev/null | head -1)."
     echo "Method: docs/benchmarks-comparisons.md."
     echo
+    cat "$RES/goals.md"
+    echo
     echo "## Proxy self-test"
     echo
     echo '```'
     cat "$RES/proxy_selftest.txt"
     echo '```'
+    echo
+    cat "$RES/instr.md"
+    echo
+    cat "$RES/rtt.md"
     echo
     cat "$RES/table1.md"
     echo
