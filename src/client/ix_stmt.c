@@ -5,8 +5,11 @@
  *
  * Request groups written here (sqli-protocol.md §3):
  *   prepare   PREPARE nparams sql, NDESCRIBE, WANTDONE, EOT
+ *             (deferred: the same without EOT, at the head of the first
+ *             open or execute group, whose SQ_ID it replaces)
  *   execute   ID id, [BIND], EXECUTE, EOT
- *   open      ID id, CURNAME name, [BIND], OPEN, EOT   + fetch, pipelined
+ *   open      ID id, CURNAME name, [BIND], OPEN, ID id, NFETCH bufsize, EOT
+ *             (optofc=0: OPEN, EOT, then the fetch group)
  *   fetch     ID id, NFETCH bufsize, EOT
  *   close     ID id, CLOSE, EOT        (reply read lazily: PEND_DISCARD)
  *   release   ID id, RELEASE, EOT      (reply read lazily: PEND_DISCARD)
