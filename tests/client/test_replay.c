@@ -669,6 +669,7 @@ static void test_flights(size_t chunk) {
     CHECK(rc == IX_DONE && ix_changes(s) == 1 && c->roundtrips - r0 == 1,
           "[%zu] prepared INSERT, first execution: 1 round trip (%lld) %s", chunk,
           (long long)(c->roundtrips - r0), ix_errmsg(c));
+    ix_finalize(s);
     ix_close(c);
     ix_wbuf_free(&in);
     ix_wbuf_free(&sent);
