@@ -149,7 +149,8 @@ typedef struct ixc_col {
 struct ix_stmt {
     ix_conn *conn;
     ix_stmt *prev, *next; /* the connection's list */
-    int id;               /* server statement id */
+    int id;               /* server statement id (valid when prepared) */
+    int prepared;         /* the server has prepared it and told its id */
     char *sql;            /* copy of the SQL text */
     size_t sql_len;
     int stmt_type;
@@ -208,6 +209,12 @@ struct ix_conn {
     int db_logged, db_ansi;
     int in_txn;
     int manual_commit; /* ix_set_autocommit(conn, 0): keep a transaction open */
+    /* request sequences (DSN keys deferred_prepare, optofc) */
+    int deferred_prepare; /* PREPARE travels with the first OPEN / EXECUTE */
+    int optofc;           /* OPEN and the first NFETCH in one group */
+    /* round trips: reply flights read after a request was sent (for tests) */
+    int64_t roundtrips;
+    int sent_since_read;
     char *server_name, *server_version;
     char *dbdate; /* DBDATE for text formatting, or NULL */
     /* code-set conversion, (iconv_t)-1 when none is needed */
@@ -250,6 +257,8 @@ typedef struct ixc_reply {
     int want_describe;
     int32_t tuple_size;
     int64_t first_us, end_us; /* when the first message / the EOT was read */
+    int stop_at_done;         /* return after the first SQ_DONE (deferred PREPARE's part) */
+    int at_eot;               /* the group's EOT was read */
     ixc_batch *tuples;        /* where SQ_TUPLEs go, or NULL to drop them */
 } ixc_reply;
 

@@ -35,6 +35,7 @@ typedef struct dsn_opts {
     int connect_timeout_ms, read_timeout_ms;
     int keepalive_s;
     int tls, tls_verify;
+    int deferred_prepare, optofc, pipeline_login;
 } dsn_opts;
 
 static void opts_free(dsn_opts *o) {
@@ -103,6 +104,14 @@ static int set_opt(dsn_opts *o, const char *k, const char *v) {
     if (strcasecmp(k, "readahead") == 0) {
         if (parse_long(v, 0, 64, &x)) return IX_EINVAL;
         o->readahead = (int)x;
+        return IX_OK;
+    }
+    static const char *const flags[] = {"deferred_prepare", "optofc", "pipeline_login"};
+    int *flag_dst[] = {&o->deferred_prepare, &o->optofc, &o->pipeline_login};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        if (strcasecmp(k, flags[i]) != 0) continue;
+        if (parse_long(v, 0, 1, &x)) return IX_EINVAL;
+        *flag_dst[i] = (int)x;
         return IX_OK;
     }
     if (strcasecmp(k, "tls") == 0 || strcasecmp(k, "tls_verify") == 0) {
@@ -293,6 +302,7 @@ static int opts_load(dsn_opts *o, const char *dsn, char *err, size_t errlen) {
     o->connect_timeout_ms = 30000;
     o->keepalive_s = 60;
     o->tls_verify = 1;
+    o->deferred_prepare = o->optofc = o->pipeline_login = 1;
     const char *e;
     long x;
     int rc = IX_OK;
@@ -537,6 +547,7 @@ static int do_send(ix_conn *c) {
     long k = c->tr->vt->send(c->tr, c->out.data + c->sent, c->out.len - c->sent);
     if (k > 0) {
         c->sent += (size_t)k;
+        c->sent_since_read = 1;
         if (c->sent == c->out.len) {
             ix_wbuf_reset(&c->out);
             c->sent = 0;
@@ -611,6 +622,11 @@ int ixc_next_msg(ix_conn *c, ix_msg *m) {
          * died (a batch reports every row that got its answer). */
         int rc = ix_reader_pending(&c->rd) > 0 ? ix_reader_next(&c->rd, m) : IX_NEED_MORE;
         if (rc == IX_OK && m->tag == IX_SQ_EOT) group_answered(c);
+        if (rc == IX_OK && c->sent_since_read) {
+            /* the first reply message read since a request went out */
+            c->roundtrips++;
+            c->sent_since_read = 0;
+        }
         if (rc == IX_OK) {
             if (tracing(c)) {
                 if (m->tag == IX_MSG_LOGIN)
@@ -722,7 +738,10 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
         if (rc != IX_OK) return rc;
         if (!r->first_us) r->first_us = ixc_now_us();
         switch (m.tag) {
-        case IX_SQ_EOT: r->end_us = ixc_now_us(); return IX_OK;
+        case IX_SQ_EOT:
+            r->end_us = ixc_now_us();
+            r->at_eot = 1;
+            return IX_OK;
         case IX_SQ_ERR:
             txn_from_err(c, m.u.err.sqlcode);
             if (!r->sqlcode) {
@@ -740,6 +759,7 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
             r->rowid = m.u.done.rowid;
             r->serial = m.u.done.serial;
             r->done_warnings = m.u.done.warnings;
+            if (r->stop_at_done) return IX_OK;
             break;
         case IX_SQ_INSERTDONE:
             r->has_insertdone = 1;
@@ -908,6 +928,23 @@ static const char *const session_vars[] = {
     "DELIMIDENT",  "NODEFDAC",     "IFX_UPDDESC", "IFX_AUTOFREE",    "IFX_DEFERRED_PREPARE",
     "OPT_GOAL",    "PSORT_NPROCS", "DBNLS",       "IFX_LOB_XFERSIZE"};
 
+/* Queues SQ_INFO and (when the DSN names a database) SQ_DBOPEN, each its
+ * own group (§2.7, §2.8). */
+static void queue_info_dbopen(ix_conn *c, const dsn_opts *o) {
+    size_t mark = ixc_mark(c);
+    ix_bytes keys[2] = {{(const uint8_t *)"DBTEMP", 6}, {(const uint8_t *)"SUBQCACHESZ", 11}};
+    ix_bytes vals[2] = {{(const uint8_t *)"/tmp", 4}, {(const uint8_t *)"10", 2}};
+    ix_enc_info(&c->out, keys, vals, 2);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixc_queued(c, mark);
+    if (o->database && *o->database) {
+        mark = ixc_mark(c);
+        ix_enc_dbopen(&c->out, o->database, strlen(o->database), 0);
+        ix_enc_tag(&c->out, IX_SQ_EOT);
+        ixc_queued(c, mark);
+    }
+}
+
 static int login(ix_conn *c, const dsn_opts *o) {
     ix_conreq *q = calloc(1, sizeof *q); /* large: kept off the stack */
     if (!q) return ixc_fail(c, IX_ENOMEM, "out of memory");
@@ -976,11 +1013,16 @@ static int login(ix_conn *c, const dsn_opts *o) {
     if (!c->server_name || !c->server_version) return ixc_kill(c, IX_ENOMEM, "out of memory");
     c->logged_in = 1;
 
-    /* SQ_PROTOCOLS: the granted set is the answer. */
+    /* SQ_PROTOCOLS, SQ_INFO and SQ_DBOPEN: one flight when pipeline_login
+     * (neither SQ_INFO nor SQ_DBOPEN depends on the granted capabilities,
+     * and their replies are decoded after the answer has set them); else
+     * SQ_PROTOCOLS alone first. */
     mark = ixc_mark(c);
     ix_enc_protocols(&c->out, ix_caps_jdbc_offer, sizeof ix_caps_jdbc_offer);
     ix_enc_tag(&c->out, IX_SQ_EOT);
-    if ((rc = send_group(c, mark)) != IX_OK) return rc;
+    ixc_queued(c, mark);
+    if (o->pipeline_login) queue_info_dbopen(c, o);
+    if ((rc = ixc_flush(c)) != IX_OK) return rc;
     ixc_reply r;
     memset(&r, 0, sizeof r);
     if ((rc = ixc_read_reply(c, &r)) != IX_OK) return rc;
@@ -988,18 +1030,10 @@ static int login(ix_conn *c, const dsn_opts *o) {
         return ixc_kill(c, IX_EPROTO, "the server refused the protocol offer (%d)", r.sqlcode);
     if (c->caps.f44)
         return ixc_kill(c, IX_EPROTO, "the server asks for a PAM conversation (not supported)");
-
-    /* SQ_INFO and SQ_DBOPEN, pipelined. */
-    mark = ixc_mark(c);
-    ix_bytes keys[2] = {{(const uint8_t *)"DBTEMP", 6}, {(const uint8_t *)"SUBQCACHESZ", 11}};
-    ix_bytes vals2[2] = {{(const uint8_t *)"/tmp", 4}, {(const uint8_t *)"10", 2}};
-    ix_enc_info(&c->out, keys, vals2, 2);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
-    if (o->database && *o->database) {
-        ix_enc_dbopen(&c->out, o->database, strlen(o->database), 0);
-        ix_enc_tag(&c->out, IX_SQ_EOT);
+    if (!o->pipeline_login) {
+        queue_info_dbopen(c, o);
+        if ((rc = ixc_flush(c)) != IX_OK) return rc;
     }
-    if ((rc = send_group(c, mark)) != IX_OK) return rc;
     memset(&r, 0, sizeof r);
     if ((rc = ixc_read_reply(c, &r)) != IX_OK) return rc;
     if (o->database && *o->database) {
@@ -1083,6 +1117,8 @@ static int connect_common(ix_conn **out, const char *dsn, ixc_transport *tr) {
     }
     c->fetch_buffer = o.fetch_buffer;
     c->readahead = o.readahead;
+    c->deferred_prepare = o.deferred_prepare;
+    c->optofc = o.optofc;
     c->read_timeout_ms = o.read_timeout_ms;
     if (o.dbdate && !(c->dbdate = dupstr(o.dbdate, strlen(o.dbdate)))) {
         opts_free(&o);

@@ -5,8 +5,11 @@
  *
  * Request groups written here (sqli-protocol.md §3):
  *   prepare   PREPARE nparams sql, NDESCRIBE, WANTDONE, EOT
+ *             (deferred: the same without EOT, at the head of the first
+ *             open or execute group, whose SQ_ID it replaces)
  *   execute   ID id, [BIND], EXECUTE, EOT
- *   open      ID id, CURNAME name, [BIND], OPEN, EOT   + fetch, pipelined
+ *   open      ID id, CURNAME name, [BIND], OPEN, ID id, NFETCH bufsize, EOT
+ *             (optofc=0: OPEN, EOT, then the fetch group)
  *   fetch     ID id, NFETCH bufsize, EOT
  *   close     ID id, CLOSE, EOT        (reply read lazily: PEND_DISCARD)
  *   release   ID id, RELEASE, EOT      (reply read lazily: PEND_DISCARD)
@@ -118,7 +121,171 @@ void ixc_stmt_detach_all(ix_conn *c) {
     c->stmts = NULL;
 }
 
-/* ---- prepare ---------------------------------------------------------------- */
+/* ---- prepare ----------------------------------------------------------------
+ * Deferred PREPARE (DSN key deferred_prepare, on by default; IBM's
+ * IFX_DEFERRED_PREPARE): ix_prepare sends nothing for a statement whose kind
+ * the text settles, and the PREPARE travels at the head of the first OPEN or
+ * EXECUTE group (docs/protocol.md "Request sequences"):
+ *
+ *   PREPARE nparams sql, NDESCRIBE, WANTDONE, CURNAME, [BIND], OPEN, NFETCH, EOT
+ *   PREPARE nparams sql, NDESCRIBE, WANTDONE, [BIND], EXECUTE, EOT
+ *
+ * No SQ_ID: the server's current statement is the one just prepared, whose
+ * id the DESCRIBE at the head of the reply tells. An error in the PREPARE
+ * makes the server skip the rest of the group (§3.10). Anything that needs
+ * the description before the first step (ix_column_count, ...) sends the
+ * PREPARE on its own first. */
+
+enum { DEFER_NO = 0, DEFER_CURSOR = 1, DEFER_EXEC = 2 };
+
+/* The next word of s[*i..n) outside quotes and comments, upper-cased into w
+ * (cap bytes); "" at the end. Quoted strings and punctuation are skipped. */
+static void next_word_of(const char *s, size_t n, size_t *i, char *w, size_t cap) {
+    size_t k = 0;
+    while (*i < n) {
+        char ch = s[*i];
+        if (ch == '\'' || ch == '"') {
+            for ((*i)++; *i < n && s[*i] != ch; (*i)++) {
+            }
+            (*i)++;
+        } else if (ch == '-' && *i + 1 < n && s[*i + 1] == '-') {
+            while (*i < n && s[*i] != '\n')
+                (*i)++;
+        } else if (ch == '{') {
+            while (*i < n && s[*i] != '}')
+                (*i)++;
+            (*i)++;
+        } else if (ch == '/' && *i + 1 < n && s[*i + 1] == '*') {
+            for (*i += 2; *i + 1 < n && !(s[*i] == '*' && s[*i + 1] == '/'); (*i)++) {
+            }
+            *i += 2;
+        } else if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_') {
+            while (*i < n && ((s[*i] >= 'A' && s[*i] <= 'Z') || (s[*i] >= 'a' && s[*i] <= 'z') ||
+                              (s[*i] >= '0' && s[*i] <= '9') || s[*i] == '_')) {
+                if (k + 1 < cap) w[k++] = (char)(s[*i] & ~0x20);
+                (*i)++;
+            }
+            break;
+        } else {
+            (*i)++;
+        }
+    }
+    w[k] = 0;
+}
+
+/* Whether the text settles the statement's kind: a SELECT without INTO
+ * (INTO TEMP / SCRATCH / EXTERNAL returns no rows) is a cursor; INSERT,
+ * UPDATE and DELETE are executed. Anything else is prepared at once. */
+static int defer_kind(const char *sql, size_t n) {
+    size_t i = 0;
+    char w[16];
+    next_word_of(sql, n, &i, w, sizeof w);
+    if (strcmp(w, "INSERT") == 0 || strcmp(w, "UPDATE") == 0 || strcmp(w, "DELETE") == 0)
+        return DEFER_EXEC;
+    if (strcmp(w, "SELECT") != 0) return DEFER_NO;
+    for (;;) {
+        next_word_of(sql, n, &i, w, sizeof w);
+        if (!w[0]) return DEFER_CURSOR;
+        if (strcmp(w, "INTO") == 0) return DEFER_NO;
+    }
+}
+
+/* Takes what the DESCRIBE of a PREPARE said (r's columns move to s). */
+static void apply_describe(ix_stmt *s, ixc_reply *r) {
+    s->id = r->stmt_id;
+    s->prepared = 1;
+    s->stmt_type = r->stmt_type;
+    s->tuple_size = r->tuple_size;
+    /* A SELECT, or another statement that returns columns (EXECUTE
+     * FUNCTION). INSERT/UPDATE/DELETE describe their target columns, and so
+     * do UPDATE/DELETE without WHERE (sqlstype.h 33/32) and SELECT ... INTO
+     * TEMP (3), which return no rows. */
+    int dml = r->stmt_type == IX_STMT_INSERT || r->stmt_type == IX_STMT_UPDATE ||
+              r->stmt_type == IX_STMT_DELETE || r->stmt_type == 3 || r->stmt_type == 32 ||
+              r->stmt_type == 33;
+    s->is_cursor = r->stmt_type == IX_STMT_SELECT || (r->ncols > 0 && !dml);
+    if (s->is_cursor) {
+        s->cols = r->cols;
+        s->ncols = r->ncols;
+        r->cols = NULL;
+        r->ncols = 0;
+    }
+}
+
+/* Appends PREPARE nparams sql, NDESCRIBE, WANTDONE (no EOT). */
+static int encode_prepare(ix_stmt *s) {
+    ix_conn *c = s->conn;
+    const char *wire;
+    size_t wn;
+    int rc = ixc_sql_to_db(c, s->sql, s->sql_len, &wire, &wn);
+    if (rc != IX_OK) return rc;
+    ix_enc_prepare(&c->out, &c->caps, s->nparams, wire, wn);
+    ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
+    ix_enc_tag(&c->out, IX_SQ_WANTDONE);
+    return IX_OK;
+}
+
+/* Reads the PREPARE's part of a reply: DESCRIBE, [INSERTDONE], DONE (the
+ * WANTDONE's). On an error the server skipped the rest of the group and
+ * the whole reply has been read (r->at_eot). Returns IX_OK with the
+ * description applied to s, the server's error (recorded), or a connection
+ * error. */
+static int read_prepare_part(ix_stmt *s, ixc_reply *r) {
+    ix_conn *c = s->conn;
+    r->want_describe = 1;
+    r->stop_at_done = 1;
+    int rc = ixc_read_reply(c, r);
+    if (rc == IX_OK && !r->sqlcode && r->at_eot && !r->has_describe)
+        rc = ixc_kill(c, IX_EPROTO, "the server did not describe the prepared statement");
+    if (rc == IX_OK && !r->sqlcode && !r->at_eot && !r->has_describe)
+        rc = ixc_kill(c, IX_EPROTO, "SQ_DONE before the prepared statement's describe");
+    if (rc == IX_OK && r->sqlcode && !r->at_eot) {
+        /* an error after the describe: the rest of the group is skipped */
+        ixc_reply rest;
+        memset(&rest, 0, sizeof rest);
+        rc = ixc_read_reply(c, &rest);
+    }
+    if (rc == IX_OK && r->sqlcode) rc = ixc_fail_sql(c, r->sqlcode, r->isamcode, r->offset, r->msg);
+    if (rc == IX_OK && !r->sqlcode) apply_describe(s, r);
+    ixc_reply_free(r);
+    return rc;
+}
+
+/* PREPARE on its own: one round trip. */
+static int prepare_now(ix_stmt *s) {
+    ix_conn *c = s->conn;
+    int rc = ixc_check(c);
+    if (rc != IX_OK) return rc;
+    size_t mark = ixc_mark(c);
+    if ((rc = encode_prepare(s)) != IX_OK) return rc;
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixc_queued(c, mark);
+    ixc_reply r;
+    memset(&r, 0, sizeof r);
+    rc = ixc_flush(c);
+    if (rc == IX_OK) rc = ixc_drain(c);
+    if (rc == IX_OK) rc = read_prepare_part(s, &r);
+    if (rc == IX_OK && !r.at_eot) {
+        ixc_reply rest; /* the COST after the DONE, and the EOT */
+        memset(&rest, 0, sizeof rest);
+        rc = ixc_read_reply(c, &rest);
+        if (rc == IX_OK && rest.sqlcode)
+            rc = ixc_fail_sql(c, rest.sqlcode, rest.isamcode, rest.offset, rest.msg);
+    }
+    return rc;
+}
+
+/* A deferred statement is prepared now (for its description). */
+static int ensure_prepared(ix_stmt *s) {
+    if (!s || !s->conn || s->prepared) return IX_OK;
+    return prepare_now(s);
+}
+
+/* For the describe accessors, which take a const statement. */
+static const ix_stmt *described(const ix_stmt *s) {
+    if (s && s->conn && !s->prepared) ensure_prepared((ix_stmt *)(uintptr_t)s);
+    return s;
+}
 
 int ix_prepare(ix_conn *c, const char *sql, int len, ix_stmt **out) {
     if (out) *out = NULL;
@@ -150,55 +317,19 @@ int ix_prepare(ix_conn *c, const char *sql, int len, ix_stmt **out) {
     }
     s->fetch_buffer = c->fetch_buffer;
     s->readahead = c->readahead;
-
+    s->conn = c;
+    int kind = c->deferred_prepare ? defer_kind(sql, n) : DEFER_NO;
     const char *wire;
     size_t wn;
+    /* the text must convert now, deferred or not */
     int rc = ixc_sql_to_db(c, sql, n, &wire, &wn);
+    if (rc == IX_OK && kind == DEFER_NO) rc = prepare_now(s);
     if (rc != IX_OK) {
         s->conn = NULL;
         ix_finalize(s);
         return rc;
     }
-    size_t mark = ixc_mark(c);
-    ix_enc_prepare(&c->out, &c->caps, s->nparams, wire, wn);
-    ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
-    ix_enc_tag(&c->out, IX_SQ_WANTDONE);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
-    ixc_queued(c, mark);
-    ixc_reply r;
-    memset(&r, 0, sizeof r);
-    r.want_describe = 1;
-    rc = ixc_flush(c);
-    if (rc == IX_OK) rc = ixc_drain(c);
-    if (rc == IX_OK) rc = ixc_read_reply(c, &r);
-    if (rc == IX_OK && r.sqlcode) rc = ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
-    if (rc == IX_OK && !r.has_describe)
-        rc = ixc_kill(c, IX_EPROTO, "the server did not describe the prepared statement");
-    if (rc != IX_OK) {
-        ixc_reply_free(&r);
-        s->conn = NULL;
-        ix_finalize(s);
-        return rc;
-    }
-    s->id = r.stmt_id;
-    s->stmt_type = r.stmt_type;
-    s->tuple_size = r.tuple_size;
-    /* A SELECT, or another statement that returns columns (EXECUTE
-     * FUNCTION). INSERT/UPDATE/DELETE describe their target columns, and so
-     * do UPDATE/DELETE without WHERE (sqlstype.h 33/32) and SELECT ... INTO
-     * TEMP (3), which return no rows. */
-    int dml = r.stmt_type == IX_STMT_INSERT || r.stmt_type == IX_STMT_UPDATE ||
-              r.stmt_type == IX_STMT_DELETE || r.stmt_type == 3 || r.stmt_type == 32 ||
-              r.stmt_type == 33;
-    s->is_cursor = r.stmt_type == IX_STMT_SELECT || (r.ncols > 0 && !dml);
-    if (s->is_cursor) {
-        s->cols = r.cols;
-        s->ncols = r.ncols;
-        r.cols = NULL;
-        r.ncols = 0;
-    }
-    ixc_reply_free(&r);
-    s->conn = c;
+    if (!s->prepared) s->is_cursor = kind == DEFER_CURSOR;
     link_stmt(c, s);
     *out = s;
     return IX_OK;
@@ -650,35 +781,26 @@ void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_
     s->auto_size = (int32_t)(next > IX_FETCH_AUTO_MAX ? IX_FETCH_AUTO_MAX : next);
 }
 
+static void encode_fetch(ix_stmt *s, int id);
+static void expect_fetch(ix_stmt *s, int64_t sent_us);
+
 static void send_fetch(ix_stmt *s) {
     ix_conn *c = s->conn;
-    int32_t size = fetch_size(s);
     size_t mark = ixc_mark(c);
-    ix_enc_id(&c->out, s->id);
-    ix_enc_nfetch(&c->out, &c->caps, size);
+    encode_fetch(s, 1);
     ix_enc_tag(&c->out, IX_SQ_EOT);
     ixc_queued(c, mark);
-    if (ixc_push_pend(c, PEND_FETCH, s) == IX_OK) {
-        c->pend[(c->pend_head + c->pend_len - 1) % c->pend_cap].asked = size;
-        s->last_asked = size;
-        s->inflight++;
-        s->fetches++;
-    }
+    expect_fetch(s, 0);
 }
 
-static int exec_plain(ix_stmt *s) {
+static int open_cursor(ix_stmt *s);
+
+/* The reply to an EXECUTE (after the PREPARE's part when deferred). */
+static int exec_reply(ix_stmt *s) {
     ix_conn *c = s->conn;
-    size_t mark = ixc_mark(c);
-    ix_enc_id(&c->out, s->id);
-    encode_bind(s);
-    ix_enc_tag(&c->out, IX_SQ_EXECUTE);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
-    ixc_queued(c, mark);
     ixc_reply r;
     memset(&r, 0, sizeof r);
-    int rc = ixc_flush(c);
-    if (rc == IX_OK) rc = ixc_drain(c);
-    if (rc == IX_OK) rc = ixc_read_reply(c, &r);
+    int rc = ixc_read_reply(c, &r);
     if (rc == IX_OK && r.sqlcode) rc = ixc_note_txn_failure(c, s->sql, s->sql_len, &r);
     if (rc != IX_OK) return rc;
     if (r.sqlcode) return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
@@ -692,19 +814,74 @@ static int exec_plain(ix_stmt *s) {
     return IX_DONE;
 }
 
+/* [ID id | deferred PREPARE], [BIND], EXECUTE, EOT: one round trip. */
+static int exec_plain(ix_stmt *s) {
+    ix_conn *c = s->conn;
+    int deferred = !s->prepared;
+    size_t mark = ixc_mark(c);
+    int rc = deferred ? encode_prepare(s) : IX_OK;
+    if (rc != IX_OK) return rc;
+    if (!deferred) ix_enc_id(&c->out, s->id);
+    encode_bind(s);
+    ix_enc_tag(&c->out, IX_SQ_EXECUTE);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixc_queued(c, mark);
+    rc = ixc_flush(c);
+    if (rc == IX_OK) rc = ixc_drain(c);
+    if (rc == IX_OK && deferred) {
+        ixc_reply r;
+        memset(&r, 0, sizeof r);
+        if ((rc = read_prepare_part(s, &r)) != IX_OK) return rc;
+        if (s->is_cursor) {
+            /* The text looked like a statement without rows but the server
+             * describes rows: its EXECUTE failed (-260); open it instead. */
+            ixc_reply rest;
+            memset(&rest, 0, sizeof rest);
+            if ((rc = ixc_read_reply(c, &rest)) != IX_OK) return rc;
+            ixc_clear_err(c);
+            return open_cursor(s); /* IX_OK: the caller steps to the first row */
+        }
+    }
+    if (rc != IX_OK) return rc;
+    return exec_reply(s);
+}
+
+/* Appends ID id, NFETCH size and expects its reply (PEND_FETCH); `id`: 0
+ * leaves the SQ_ID out (the statement just prepared or opened in this group
+ * is the server's current one). */
+static void encode_fetch(ix_stmt *s, int id) {
+    ix_conn *c = s->conn;
+    int32_t size = fetch_size(s);
+    if (id) ix_enc_id(&c->out, s->id);
+    ix_enc_nfetch(&c->out, &c->caps, size);
+    s->last_asked = size;
+}
+
+static void expect_fetch(ix_stmt *s, int64_t sent_us) {
+    ix_conn *c = s->conn;
+    if (ixc_push_pend(c, PEND_FETCH, s) == IX_OK) {
+        ixc_pend *e = &c->pend[(c->pend_head + c->pend_len - 1) % c->pend_cap];
+        e->asked = s->last_asked;
+        if (sent_us) e->sent_us = sent_us;
+        s->inflight++;
+        s->fetches++;
+    }
+}
+
+/*
+ * OPEN and the first fetch. With optofc (the default) they form one group,
+ * answered with one reply: [ID id | deferred PREPARE], CURNAME, [BIND], OPEN,
+ * [ID id], NFETCH, EOT. Without it the OPEN is its own group and the NFETCH
+ * follows it (pipelined when the id is known). Errors of the OPEN come back
+ * as the fetch's reply (ix_step reports them).
+ */
 static int open_cursor(ix_stmt *s) {
     ix_conn *c = s->conn;
     if (!s->named) {
         snprintf(s->curname, sizeof s->curname, "_ixc%012u", ++c->cursor_seq);
         s->named = 1;
     }
-    size_t mark = ixc_mark(c);
-    ix_enc_id(&c->out, s->id);
-    ix_enc_curname(&c->out, s->curname, strlen(s->curname));
-    encode_bind(s);
-    ix_enc_tag(&c->out, IX_SQ_OPEN);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
-    ixc_queued(c, mark);
+    int deferred = !s->prepared;
     s->fetches = 0;
     s->fetch_done = 0;
     s->roundtrips = 0;
@@ -713,20 +890,48 @@ static int open_cursor(ix_stmt *s) {
     s->auto_size = s->tuple_size > IX_FETCH_AUTO_MIN
                        ? (s->tuple_size > IX_FETCH_AUTO_MAX ? IX_FETCH_AUTO_MAX : s->tuple_size)
                        : IX_FETCH_AUTO_MIN;
-    int rc = ixc_flush(c);
-    if (rc == IX_OK) rc = ixc_drain(c);
-    /* The first fetch goes out right behind the OPEN (one round trip). */
-    send_fetch(s);
-    if (rc == IX_OK) rc = ixc_flush(c);
-    ixc_reply r;
-    memset(&r, 0, sizeof r);
-    if (rc == IX_OK) rc = ixc_read_reply(c, &r);
+    size_t mark = ixc_mark(c);
+    int rc = deferred ? encode_prepare(s) : IX_OK;
     if (rc != IX_OK) return rc;
-    if (r.sqlcode) {
-        /* The fetch that followed is answered with an error too: drop it. */
-        disown_pending(c, s);
-        return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
+    if (!deferred) ix_enc_id(&c->out, s->id);
+    ix_enc_curname(&c->out, s->curname, strlen(s->curname));
+    encode_bind(s);
+    ix_enc_tag(&c->out, IX_SQ_OPEN);
+    int one_group = c->optofc;
+    /* deferred: the describe (and so the tuple size) is not known yet */
+    if (one_group) encode_fetch(s, !deferred);
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixc_queued(c, mark);
+    int64_t t0 = ixc_now_us();
+    if (!deferred && one_group) expect_fetch(s, t0);
+    rc = ixc_flush(c);
+    if (rc == IX_OK && (deferred || !one_group)) rc = ixc_drain(c);
+    if (rc == IX_OK && deferred) {
+        ixc_reply r;
+        memset(&r, 0, sizeof r);
+        if ((rc = read_prepare_part(s, &r)) != IX_OK) return rc;
+        if (!s->is_cursor) return ixc_kill(c, IX_EPROTO, "a SELECT was described without rows");
+        if (one_group) expect_fetch(s, t0);
     }
+    if (rc == IX_OK && !one_group) {
+        if (!deferred) { /* the first fetch goes out right behind the OPEN */
+            send_fetch(s);
+            rc = ixc_flush(c);
+        }
+        ixc_reply r; /* the OPEN's reply (the rest of it, when deferred) */
+        memset(&r, 0, sizeof r);
+        if (rc == IX_OK) rc = ixc_read_reply(c, &r);
+        if (rc != IX_OK) return rc;
+        if (r.sqlcode) {
+            disown_pending(c, s); /* the fetch behind it is answered with an error too */
+            return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
+        }
+        if (deferred) {
+            send_fetch(s);
+            rc = ixc_flush(c);
+        }
+    }
+    if (rc != IX_OK) return rc;
     s->state = ST_OPEN;
     s->changes = 0;
     return IX_OK;
@@ -817,7 +1022,11 @@ int ix_step(ix_stmt *s) {
     ixc_clear_err(c);
     if (s->state == ST_DONE) return IX_DONE;
     if (s->state == ST_READY && (rc = ixc_auto_begin(c, s->sql, s->sql_len)) != IX_OK) return rc;
-    if (!s->is_cursor) return exec_plain(s);
+    if (!s->is_cursor) {
+        rc = exec_plain(s);
+        /* IX_OK: a deferred statement turned out to return rows (opened) */
+        if (rc != IX_OK || !s->is_cursor) return rc;
+    }
     if (s->state == ST_READY) {
         rc = open_cursor(s);
         if (rc != IX_OK) return rc;
@@ -851,7 +1060,7 @@ int ix_finalize(ix_stmt *s) {
     ix_conn *c = s->conn;
     if (c) {
         rc = ix_reset(s);
-        if (!c->dead) {
+        if (!c->dead && s->prepared) {
             size_t mark = ixc_mark(c);
             ix_enc_id(&c->out, s->id);
             ix_enc_tag(&c->out, IX_SQ_RELEASE);
@@ -921,22 +1130,27 @@ int64_t ix_changes(const ix_stmt *s) {
 /* ---- columns ------------------------------------------------------------------ */
 
 int ix_column_count(const ix_stmt *s) {
+    s = described(s);
     return s ? s->ncols : 0;
 }
 
 const char *ix_column_name(const ix_stmt *s, int i) {
+    s = described(s);
     return s && i >= 0 && i < s->ncols ? s->cols[i].name : NULL;
 }
 
 int ix_column_type(const ix_stmt *s, int i) {
+    s = described(s);
     return s && i >= 0 && i < s->ncols ? s->cols[i].vt.code : -1;
 }
 
 int ix_column_notnull(const ix_stmt *s, int i) {
+    s = described(s);
     return s && i >= 0 && i < s->ncols ? (s->cols[i].type & IX_TF_NOTNULL) != 0 : 0;
 }
 
 int ix_column_enclen(const ix_stmt *s, int i) {
+    s = described(s);
     return s && i >= 0 && i < s->ncols ? (int)s->cols[i].vt.enclen : -1;
 }
 
@@ -1330,6 +1544,7 @@ int ix_batch_execute(ix_stmt *s, int64_t nrows, ix_batch_row_fn row_fn, void *ud
     ix_conn *c = s->conn;
     if (dead(c)) return IX_ECONN;
     ixc_clear_err(c);
+    if ((rc = ensure_prepared(s)) != IX_OK) return rc;
     if (s->is_cursor)
         return ixc_fail(c, IX_EMISUSE, "ix_batch_execute needs a statement without rows");
     if (!row_fn || nrows < 0) return ixc_fail(c, IX_EMISUSE, "bad batch arguments");
@@ -1455,5 +1670,6 @@ int64_t ix_batch_replied(const ix_stmt *s) {
 }
 
 int ix_stmt_type(const ix_stmt *stmt) {
+    stmt = described(stmt);
     return stmt ? stmt->stmt_type : -1;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "client/ix_client_int.h"
 #include "ixd_proc.h"
 #include "ixdb.h"
 #include "tap.h"
@@ -275,7 +276,10 @@ static void test_types(void) {
 /* ---- errors, rows affected, serials --------------------------------------------------- */
 
 static void test_errors(void) {
-    ix_conn *c = connect_db("clientdb");
+    char dsn[512];
+    snprintf(dsn, sizeof dsn, "%s database=clientdb deferred_prepare=0", kw_base);
+    ix_conn *c = NULL;
+    CHECK(ix_connect(&c, dsn) == IX_OK, "connect without deferred PREPARE: %s", ix_errmsg(c));
     ix_stmt *s = (ix_stmt *)1;
     int rc = ix_prepare(c, "select * from nosuchtable", -1, &s);
     CHECK(rc == IX_ESQL && s == NULL && ix_sqlcode(c) == -206, "unknown table: rc=%d %d", rc,
@@ -589,6 +593,62 @@ static void test_trace(void) {
     CHECK(lines > 10 && pw == 0, "IXDB_TRACE file: %d lines, password never printed", lines);
 }
 
+/* ---- request sequences against ixd: round trips per operation ------------------------- */
+
+static void test_roundtrips(void) {
+    ix_conn *c = connect_db("clientdb");
+    CHECK(c && c->roundtrips == 2, "connect: 2 round trips (%lld)", (long long)c->roundtrips);
+    EXEC_OK(c, "create table rt (a int, b varchar(10))");
+    int64_t r0 = c->roundtrips;
+    ix_stmt *s = NULL;
+    CHECK(ix_prepare(c, "insert into rt values (?, ?)", -1, &s) == IX_OK, "prepare insert");
+    ix_bind_int(s, 1, 1);
+    ix_bind_text(s, 2, "one", -1, IX_STATIC);
+    CHECK(ix_step(s) == IX_DONE && ix_changes(s) == 1 && c->roundtrips - r0 == 1,
+          "prepared INSERT, first execution: 1 round trip (%lld) %s",
+          (long long)(c->roundtrips - r0), ix_errmsg(c));
+    ix_finalize(s);
+    for (int k = 0; k < 2; k++) { /* the second carries the first's CLOSE and RELEASE */
+        r0 = c->roundtrips;
+        CHECK(ix_prepare(c, "select a, b from rt where a = ?", -1, &s) == IX_OK, "prepare");
+        ix_bind_int(s, 1, 1);
+        CHECK(ix_step(s) == IX_ROW && ix_column_int(s, 0) == 1 &&
+                  strcmp(ix_column_text(s, 1), "one") == 0 && ix_step(s) == IX_DONE,
+              "SELECT %d: %s", k, ix_errmsg(c));
+        CHECK(c->roundtrips - r0 == 1, "SELECT of one row: 1 round trip (%lld)",
+              (long long)(c->roundtrips - r0));
+        ix_finalize(s);
+    }
+    /* a PREPARE error in the flight: the rest is skipped, the connection stays in step */
+    r0 = c->roundtrips;
+    CHECK(ix_prepare(c, "select nosuchcol from rt", -1, &s) == IX_OK && ix_step(s) == IX_ESQL &&
+              ix_sqlcode(c) == -217 && c->roundtrips - r0 == 1,
+          "deferred PREPARE error at the first step: %d", ix_sqlcode(c));
+    ix_finalize(s);
+    CHECK(ix_prepare(c, "insert into rt values (1, 'a', 'too many')", -1, &s) == IX_OK &&
+              ix_step(s) == IX_ESQL && ix_sqlcode(c) < 0,
+          "deferred INSERT error: %d", ix_sqlcode(c));
+    ix_finalize(s);
+    /* the description before the first step sends the PREPARE on its own */
+    r0 = c->roundtrips;
+    CHECK(ix_prepare(c, "select a from rt", -1, &s) == IX_OK && ix_column_count(s) == 1 &&
+              c->roundtrips - r0 == 1 && ix_step(s) == IX_ROW && c->roundtrips - r0 == 2,
+          "ix_column_count before the step: PREPARE first (%lld)", (long long)(c->roundtrips - r0));
+    ix_finalize(s);
+    ix_close(c);
+    char dsn[512];
+    snprintf(dsn, sizeof dsn, "%s database=clientdb pipeline_login=0 deferred_prepare=0", kw_base);
+    c = NULL;
+    CHECK(ix_connect(&c, dsn) == IX_OK && c->roundtrips == 3, "pipeline_login=0: 3 (%lld)",
+          (long long)(c ? c->roundtrips : -1));
+    r0 = c->roundtrips;
+    CHECK(ix_prepare(c, "select a from rt", -1, &s) == IX_OK && ix_step(s) == IX_ROW &&
+              c->roundtrips - r0 == 2,
+          "deferred_prepare=0: SELECT in 2 round trips (%lld)", (long long)(c->roundtrips - r0));
+    ix_finalize(s);
+    ix_close(c);
+}
+
 int main(void) {
     signal(SIGPIPE, SIG_IGN);
     if (ixd_start(&P, NULL, NULL) != 0) {
@@ -601,6 +661,7 @@ int main(void) {
     test_connect();
     test_types();
     test_errors();
+    test_roundtrips();
     test_cursors();
     test_batch();
     test_transactions();

@@ -504,8 +504,9 @@ static void test_old_server(void) {
     for (int i = 0; i < 4; i++)
         ix_enc_tag(&in, IX_SQ_EOT); /* CLOSE, RELEASE */
     ix_conn *c = NULL;
-    int rc = ixc_connect_transport(&c, "user=u fetch_buffer=100000 readahead=0",
-                                   mem_new(&in, 4096, &sent));
+    int rc = ixc_connect_transport(
+        &c, "user=u fetch_buffer=100000 readahead=0 deferred_prepare=0 optofc=0",
+        mem_new(&in, 4096, &sent));
     CHECK(rc == IX_OK, "login to an old server: %s", ix_errmsg(c));
     ix_stmt *s = NULL;
     CHECK(ix_prepare(c, "select a from t", -1, &s) == IX_OK, "prepare: %s", ix_errmsg(c));
@@ -536,6 +537,172 @@ static void test_old_server(void) {
     }
     CHECK(!bad && prepares == 1 && fetches == 1,
           "everything sent decodes with i16 widths (prepare %d, fetch %d)", prepares, fetches);
+    ix_wbuf_free(&in);
+    ix_wbuf_free(&sent);
+}
+
+/* ---- request sequences: pipelined flights, counted in round trips ------------------ */
+
+static ix_caps flight_caps(void) {
+    return ix_caps_from_bits(answer + 4, 10);
+}
+
+/* The PREPARE's part of a reply: DESCRIBE (one INTEGER column "a" for a
+ * SELECT, none for an INSERT), [INSERTDONE], DONE, COST. */
+static void reply_prepared(ix_wbuf *w, int stmt_type, int id) {
+    ix_caps caps = flight_caps();
+    ix_column col = {.name = {(const uint8_t *)"a", 1}, .type = IX_T_INTEGER, .enclen = 4};
+    ix_describe d = {.stmt_type = (int16_t)stmt_type, .stmt_id = (int16_t)id, .est_rows = 1};
+    ix_enc_describe(w, &caps, &d, &col, stmt_type == IX_STMT_SELECT ? 1 : 0);
+    if (stmt_type == IX_STMT_INSERT) ix_enc_insertdone(w, &caps, 0, 0);
+    ix_enc_done(w, &caps, 0, 0, 0, 0);
+    ix_enc_cost(w, 1, 1);
+}
+
+static void reply_rows_end(ix_wbuf *w, int32_t v) {
+    ix_caps caps = flight_caps();
+    uint8_t t[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+    ix_enc_tuple(w, 0, t, 4);
+    ix_enc_done(w, &caps, 0, 1, 0, 0);
+    ix_enc_cost(w, 1, 1);
+    ix_enc_tag(w, IX_SQ_EOT);
+}
+
+/* One SELECT of one row through ix_prepare / ix_step; returns its value,
+ * or -1 (an error), -2 (no row / no end). */
+static int select_one(ix_conn *c) {
+    ix_stmt *s = NULL;
+    if (ix_prepare(c, "select a from t", -1, &s) != IX_OK) return -1;
+    int rc = ix_step(s);
+    int v = rc == IX_ROW ? ix_column_int(s, 0) : rc == IX_ESQL ? -1 : -2;
+    if (rc == IX_ROW && ix_step(s) != IX_DONE) v = -2;
+    ix_finalize(s);
+    return v;
+}
+
+/*
+ * Each flight fed whole, byte by byte and in 7-byte pieces:
+ *   connect: CONREQ | PROTOCOLS + INFO + DBOPEN           2 round trips
+ *   SELECT one row: PREPARE..CURNAME, OPEN, NFETCH, EOT   1
+ *   the next SELECT, with the CLOSE and RELEASE of the first in its flight: 1
+ *   a PREPARE error: ERR, EOT (the rest of the group skipped); the next
+ *   SELECT is read in step                                 1 each
+ *   an error after the describe (OPEN/NFETCH): ERR, EOT    1
+ *   a prepared INSERT, first execution: PREPARE..BIND, EXECUTE, EOT: 1
+ */
+static void test_flights(size_t chunk) {
+    ix_wbuf in, sent;
+    ix_wbuf_init(&in, NULL);
+    ix_wbuf_init(&sent, NULL);
+    ix_caps caps = flight_caps();
+    assemble_conacc(&in);
+    script_after_login(&in, 1);
+    reply_prepared(&in, IX_STMT_SELECT, 0); /* SELECT 1 */
+    reply_rows_end(&in, 7);
+    ix_enc_tag(&in, IX_SQ_EOT);             /* its CLOSE */
+    ix_enc_tag(&in, IX_SQ_EOT);             /* its RELEASE */
+    reply_prepared(&in, IX_STMT_SELECT, 0); /* SELECT 2 */
+    reply_rows_end(&in, 8);
+    ix_enc_tag(&in, IX_SQ_EOT);                      /* CLOSE */
+    ix_enc_tag(&in, IX_SQ_EOT);                      /* RELEASE */
+    ix_enc_err(&in, &caps, -217, 0, 7, "nosuch", 6); /* SELECT 3: PREPARE fails */
+    ix_enc_tag(&in, IX_SQ_EOT);
+    reply_prepared(&in, IX_STMT_SELECT, 1); /* SELECT 4: error after the describe */
+    ix_enc_err(&in, &caps, -244, -107, 0, "", 0);
+    ix_enc_tag(&in, IX_SQ_EOT);
+    ix_enc_tag(&in, IX_SQ_EOT);             /* its CLOSE */
+    ix_enc_tag(&in, IX_SQ_EOT);             /* its RELEASE */
+    reply_prepared(&in, IX_STMT_SELECT, 0); /* SELECT 5 */
+    reply_rows_end(&in, 9);
+    ix_enc_tag(&in, IX_SQ_EOT);             /* CLOSE */
+    ix_enc_tag(&in, IX_SQ_EOT);             /* RELEASE */
+    reply_prepared(&in, IX_STMT_INSERT, 2); /* INSERT */
+    ix_enc_done(&in, &caps, 0, 1, 0, 0);
+    ix_enc_cost(&in, 1, 1);
+    ix_enc_tag(&in, IX_SQ_EOT);
+    ix_conn *c = NULL;
+    int rc = ixc_connect_transport(&c, "user=u database=d", mem_new(&in, chunk, &sent));
+    CHECK(rc == IX_OK && c->roundtrips == 2, "[%zu] connect: 2 round trips (%lld) %s", chunk,
+          (long long)c->roundtrips, ix_errmsg(c));
+    static ix_conreq q;
+    size_t login_end = 0;
+    ix_conreq_decode(sent.data, sent.len, NULL, &q, &login_end, NULL, NULL);
+    int tags[64];
+    int n = sent_tags(&sent, login_end, tags, 64);
+    static const int connect_want[] = {IX_SQ_PROTOCOLS, IX_SQ_EOT,    IX_SQ_INFO,
+                                       IX_SQ_EOT,       IX_SQ_DBOPEN, IX_SQ_EOT};
+    CHECK(tags_are(tags, n, connect_want, 6), "[%zu] connect flight: PROTOCOLS, INFO, DBOPEN",
+          chunk);
+    int64_t r0 = c->roundtrips;
+    size_t from = sent.len;
+    CHECK(select_one(c) == 7 && c->roundtrips - r0 == 1, "[%zu] SELECT: 1 round trip (%lld)", chunk,
+          (long long)(c->roundtrips - r0));
+    n = sent_tags(&sent, from, tags, 64);
+    static const int select_want[] = {IX_SQ_PREPARE, IX_SQ_NDESCRIBE, IX_SQ_WANTDONE, IX_SQ_CURNAME,
+                                      IX_SQ_OPEN,    IX_SQ_NFETCH,    IX_SQ_EOT};
+    CHECK(tags_are(tags, n, select_want, 7),
+          "[%zu] deferred PREPARE, CURNAME, OPEN, NFETCH in one group (%d messages)", chunk, n);
+    r0 = c->roundtrips;
+    from = sent.len;
+    int v8 = select_one(c);
+    CHECK(v8 == 8 && c->roundtrips - r0 == 1,
+          "[%zu] next SELECT: 1 round trip with the CLOSE and RELEASE in its flight (%lld)", chunk,
+          (long long)(c->roundtrips - r0));
+    n = sent_tags(&sent, from, tags, 64);
+    CHECK(n == 6 + 7 && tags[1] == IX_SQ_CLOSE && tags[4] == IX_SQ_RELEASE &&
+              tags[6] == IX_SQ_PREPARE,
+          "[%zu] CLOSE and RELEASE go out with the next request (%d messages)", chunk, n);
+    r0 = c->roundtrips;
+    CHECK(select_one(c) == -1 && ix_sqlcode(c) == -217 && c->roundtrips - r0 == 1,
+          "[%zu] PREPARE error: %d, 1 round trip", chunk, ix_sqlcode(c));
+    r0 = c->roundtrips;
+    CHECK(select_one(c) == -1 && ix_sqlcode(c) == -244 && ix_isamcode(c) == -107,
+          "[%zu] error in the middle of the flight: %d", chunk, ix_sqlcode(c));
+    CHECK(select_one(c) == 9 && !ix_conn_is_dead(c), "[%zu] still in step after the errors: %s",
+          chunk, ix_errmsg(c));
+    ix_stmt *s = NULL;
+    r0 = c->roundtrips;
+    CHECK(ix_prepare(c, "insert into t values (?)", -1, &s) == IX_OK && c->roundtrips == r0,
+          "[%zu] deferred INSERT: ix_prepare sends nothing", chunk);
+    ix_bind_int(s, 1, 5);
+    rc = ix_step(s);
+    CHECK(rc == IX_DONE && ix_changes(s) == 1 && c->roundtrips - r0 == 1,
+          "[%zu] prepared INSERT, first execution: 1 round trip (%lld) %s", chunk,
+          (long long)(c->roundtrips - r0), ix_errmsg(c));
+    ix_finalize(s);
+    ix_close(c);
+    ix_wbuf_free(&in);
+    ix_wbuf_free(&sent);
+}
+
+/* The sequences turned off: connect in 3 round trips, a SELECT in 2
+ * (PREPARE, then OPEN + NFETCH in one group), with optofc=0 the OPEN and
+ * the NFETCH in two groups. */
+static void test_flights_off(void) {
+    ix_wbuf in, sent;
+    ix_wbuf_init(&in, NULL);
+    ix_wbuf_init(&sent, NULL);
+    assemble_conacc(&in);
+    script_after_login(&in, 1);
+    reply_prepared(&in, IX_STMT_SELECT, 0);
+    ix_enc_tag(&in, IX_SQ_EOT);
+    reply_rows_end(&in, 7); /* OPEN + NFETCH */
+    ix_conn *c = NULL;
+    int rc = ixc_connect_transport(&c, "user=u database=d pipeline_login=0 deferred_prepare=0",
+                                   mem_new(&in, 4096, &sent));
+    CHECK(rc == IX_OK && c->roundtrips == 3, "pipeline_login=0: 3 round trips (%lld)",
+          (long long)c->roundtrips);
+    int64_t r0 = c->roundtrips;
+    size_t from = sent.len;
+    CHECK(select_one(c) == 7 && c->roundtrips - r0 == 2, "deferred_prepare=0: 2 round trips (%lld)",
+          (long long)(c->roundtrips - r0));
+    int tags[64];
+    int n = sent_tags(&sent, from, tags, 64);
+    static const int want[] = {IX_SQ_PREPARE, IX_SQ_NDESCRIBE, IX_SQ_WANTDONE, IX_SQ_EOT,
+                               IX_SQ_ID,      IX_SQ_CURNAME,   IX_SQ_OPEN,     IX_SQ_ID,
+                               IX_SQ_NFETCH,  IX_SQ_EOT};
+    CHECK(tags_are(tags, n, want, 10), "PREPARE, then ID CURNAME OPEN ID NFETCH (%d)", n);
+    ix_close(c);
     ix_wbuf_free(&in);
     ix_wbuf_free(&sent);
 }
@@ -625,6 +792,10 @@ int main(void) {
     test_commit_failure();
     test_batch_txn_lost();
     test_old_server();
+    test_flights(65536);
+    test_flights(1);
+    test_flights(7);
+    test_flights_off();
     test_dsn();
     test_catalogue();
     tsv_free(&T);
