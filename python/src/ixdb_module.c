@@ -215,8 +215,9 @@ enum {
     K_TIME,    /* DATETIME from HOUR or later: datetime.time */
     K_IV_DS,   /* INTERVAL DAY .. FRACTION class: datetime.timedelta */
     K_IV_YM,   /* INTERVAL YEAR / MONTH class: ixdb.Months */
-    K_BYTES,   /* BYTE: bytes */
-    K_TEXTISH, /* TEXT and anything else: str of ix_column_text */
+    K_BYTES,   /* BYTE: bytes (its own round trip) */
+    K_TEXT,    /* TEXT: str (its own round trip) */
+    K_TEXTISH, /* any other type: str of ix_column_text */
 };
 
 typedef struct {
@@ -239,10 +240,13 @@ typedef struct {
     PyObject *lastrowid;
     long long rowcount;
     Py_ssize_t arraysize;
-    /* GIL predictor: rows read from the current batch and the last batch's size */
-    int64_t last_rt;
-    long since, batch_est;
-    int release_next;
+    /* GIL predictor (cursor_step): round trips and reply bytes at the
+     * start of the current batch, rows of the batches before it, rows read
+     * from it, its predicted rows (0: unknown), the row count of the next
+     * probe; steps run without the GIL, batch starts stepped with it */
+    int64_t last_rt, last_bytes, rows_done;
+    long since, batch_est, next_probe;
+    int64_t released, missed;
 } CursorObject;
 
 /* ---- errors ------------------------------------------------------------------ */
@@ -539,12 +543,13 @@ static PyObject *date_from_daynum(int64_t day) {
 
 /* A DATETIME (struct from ix_column_datetime) as datetime.datetime, or as
  * datetime.time when the qualifier starts at HOUR or later (as_time);
- * leading fields the qualifier lacks are taken from 2000-01-01. */
+ * date fields the qualifier lacks are taken from 2000-01-01 (YEAR TO YEAR
+ * is January 1st of the year). */
 static PyObject *datetime_from_struct(const ix_datetime_t *v, unsigned q, int as_time) {
-    int start = (int)((q >> 4) & 0xf);
+    int start = (int)((q >> 4) & 0xf), end = (int)(q & 0xf);
     int year = start > IX_UNIT_YEAR ? 2000 : v->year;
-    int month = start > IX_UNIT_MONTH ? 1 : v->month;
-    int day = start > IX_UNIT_DAY ? 1 : v->day;
+    int month = start > IX_UNIT_MONTH || end < IX_UNIT_MONTH ? 1 : v->month;
+    int day = start > IX_UNIT_DAY || end < IX_UNIT_DAY ? 1 : v->day;
     int us = v->fraction * US_PER_FRACTION;
     PyObject *r =
         as_time ? PyTime_FromTime(v->hour, v->minute, v->second, us)
@@ -668,7 +673,8 @@ static int kind_of(int type, int enclen, int encoded) {
     case IXT_DATETIME: return ((enclen >> 4) & 0xf) >= IX_UNIT_HOUR ? K_TIME : K_DT;
     case IXT_INTERVAL: return ((enclen >> 4) & 0xf) <= IX_UNIT_MONTH ? K_IV_YM : K_IV_DS;
     case IXT_BYTE: return K_BYTES;
-    default: return K_TEXTISH; /* TEXT and the rest: str, through ix_column_text */
+    case IXT_TEXT: return K_TEXT;
+    default: return K_TEXTISH;
     }
 }
 
@@ -729,6 +735,18 @@ static PyObject *temporal_value(ix_stmt *s, int i, const colinfo *ci) {
     return col_error(s, rc);
 }
 
+/* A BYTE (bytes) or TEXT (str) value: libixdb fetches the value the
+ * descriptor names (one round trip, SQ_FETCHBLOB), without the GIL. */
+static PyObject *blob_value(ix_stmt *s, int i, int text) {
+    if (ix_column_is_null(s, i)) Py_RETURN_NONE;
+    size_t n = 0;
+    const char *b;
+    NOGIL(b = ix_column_blob(s, i, &n));
+    if (!b) return col_last_error(s);
+    if (text) return PyUnicode_DecodeUTF8(b, (Py_ssize_t)n, "surrogateescape");
+    return PyBytes_FromStringAndSize(b, (Py_ssize_t)n);
+}
+
 /* Column i of the current row as a new reference (None for NULL). */
 static PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
     int64_t iv;
@@ -756,15 +774,8 @@ static PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *e
     case K_TIME:
     case K_IV_DS:
     case K_IV_YM: return temporal_value(s, i, ci);
-    case K_BYTES: {
-        /* BYTE: libixdb fetches the value the descriptor names (one round
-         * trip, SQ_FETCHBLOB). */
-        if (ix_column_is_null(s, i)) Py_RETURN_NONE;
-        size_t n = 0;
-        const void *b = ix_column_blob(s, i, &n);
-        if (!b) return col_last_error(s);
-        return PyBytes_FromStringAndSize(b, (Py_ssize_t)n);
-    }
+    case K_BYTES:
+    case K_TEXT: return blob_value(s, i, ci->kind == K_TEXT);
     default: {
         if (ix_column_is_null(s, i)) Py_RETURN_NONE;
         const char *t = ix_column_text(s, i);
@@ -798,27 +809,60 @@ static PyObject *build_row(CursorObject *cu) {
     return row;
 }
 
-/* ix_step with the GIL released when the step is likely to wait for the
- * network: on the first step and when the rows of the current batch are
- * used up (predicted from the size of the previous batch, using
- * ix_stmt_fetch_roundtrips to see batch boundaries). Called with the
- * connection entered. */
+/* Starts the GIL predictor for a new result set. */
+static void cursor_predict_reset(CursorObject *cu) {
+    cu->last_rt = cu->last_bytes = cu->rows_done = 0;
+    cu->since = cu->batch_est = cu->next_probe = 0;
+    cu->released = cu->missed = 0;
+}
+
+/* At the step that began a batch (k rows were read from the one before):
+ * its rows are predicted from its bytes (ix_stmt_fetch_bytes) at the
+ * bytes per row of the batches before it. */
+static void cursor_predict_batch(CursorObject *cu, int64_t rt, long k) {
+    int64_t bytes = ix_stmt_fetch_bytes(cu->stmt);
+    cu->rows_done += k;
+    long est = 0;
+    if (cu->rows_done > 0 && cu->last_bytes > 0 && bytes > cu->last_bytes)
+        est = (long)((double)(bytes - cu->last_bytes) * (double)cu->rows_done /
+                     (double)cu->last_bytes);
+    cu->batch_est = est;
+    cu->last_rt = rt;
+    cu->last_bytes = bytes;
+    cu->since = 1;
+    cu->next_probe = est > 0 ? est + est / 32 + 3 : 1;
+}
+
+/*
+ * ix_step with the GIL released when the step is likely to wait for the
+ * network, not on every row. A step waits when the rows that have arrived
+ * are used up; ix_stmt_fetch_roundtrips shows where a batch (or several
+ * read-ahead batches) began. The GIL is released on the first step;
+ * around the predicted end of the batch (cursor_predict_batch; the rows
+ * within est/32 + 2 of it); and, when no prediction is known (the first
+ * batch) or the batch outgrows it, at probes spaced 1.5 times further apart
+ * each time. Called with the connection entered.
+ */
 static int cursor_step(CursorObject *cu) {
     int rc;
     ix_stmt *s = cu->stmt;
-    if (cu->release_next) {
+    long k = cu->since, est = cu->batch_est, w = est / 32 + 2;
+    int probe = k >= cu->next_probe;
+    int nogil = probe || (est > 0 && k >= est - w && k <= est + w);
+    if (nogil) {
         NOGIL(rc = ix_step(s));
+        cu->released++;
     } else {
         rc = ix_step(s);
     }
     int64_t rt = ix_stmt_fetch_roundtrips(s);
     if (rt != cu->last_rt) {
-        cu->batch_est = cu->since;
-        cu->since = 0;
-        cu->last_rt = rt;
+        cu->missed += !nogil;
+        cursor_predict_batch(cu, rt, k);
+        return rc;
     }
-    cu->since++;
-    cu->release_next = cu->since >= cu->batch_est;
+    if (probe) cu->next_probe = k + 1 + k / 2;
+    cu->since = k + 1;
     return rc;
 }
 
@@ -1351,10 +1395,7 @@ static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *
     if (ix_column_count(cu->stmt) > 0) {
         if (cursor_describe(cu) < 0) goto out;
         cu->has_rows = 1;
-        cu->last_rt = 0;
-        cu->since = 0;
-        cu->batch_est = 0;
-        cu->release_next = 1;
+        cursor_predict_reset(cu);
         ret = Py_NewRef((PyObject *)cu);
         goto out;
     }
@@ -1824,10 +1865,11 @@ static PyObject *Cursor_get_closed(CursorObject *cu, void *c) {
 static PyObject *Cursor_get_fetch_stats(CursorObject *cu, void *c) {
     (void)c;
     if (!cu->stmt) Py_RETURN_NONE;
-    return Py_BuildValue("{sLsLsLsi}", "requests", (long long)ix_stmt_fetch_count(cu->stmt),
+    return Py_BuildValue("{sLsLsLsisLsL}", "requests", (long long)ix_stmt_fetch_count(cu->stmt),
                          "roundtrips", (long long)ix_stmt_fetch_roundtrips(cu->stmt), "bytes",
                          (long long)ix_stmt_fetch_bytes(cu->stmt), "buffer",
-                         (int)ix_stmt_fetch_size(cu->stmt));
+                         (int)ix_stmt_fetch_size(cu->stmt), "gil_releases", (long long)cu->released,
+                         "gil_missed", (long long)cu->missed);
 }
 
 static PyGetSetDef Cursor_getset[] = {
@@ -1901,9 +1943,7 @@ static PyObject *Connection_cursor(ConnectionObject *co, PyObject *unused) {
     cu->lastrowid = Py_NewRef(Py_None);
     cu->rowcount = -1;
     cu->arraysize = 1;
-    cu->last_rt = 0;
-    cu->since = cu->batch_est = 0;
-    cu->release_next = 1;
+    cursor_predict_reset(cu);
     PyObject_GC_Track(cu);
     return (PyObject *)cu;
 }
