@@ -324,7 +324,8 @@ static PyObject *class_for_rc(int rc, int sqlcode) {
     case IX_ETLS:
     case IX_EPROTO: return OperationalError;
     case IX_EINVAL:
-    case IX_ERANGE: return DataError;
+    case IX_ERANGE:
+    case IX_EMALFORMED: return DataError;
     case IX_EMISUSE: return InterfaceError;
     case IX_ENOMEM: return InternalError;
     default: return sqlcode ? class_for_sqlcode(sqlcode) : DatabaseError;
@@ -816,6 +817,18 @@ static void cursor_predict_reset(CursorObject *cu) {
     cu->released = cu->missed = 0;
 }
 
+/* How far (in rows) the end of a batch of est predicted rows may be from
+ * the prediction: the error of a byte-based estimate grows about as the
+ * square root of the rows; bounded by est/32 for small batches. Each row
+ * in the window is stepped without the GIL, and with other threads
+ * running each release can hand them the GIL, so the window is narrow. */
+static long predict_window(long est) {
+    long r = 0;
+    while ((r + 1) * (r + 1) <= est)
+        r++;
+    return (est / 32 < r ? est / 32 : r) + 2;
+}
+
 /* At the step that began a batch (k rows were read from the one before):
  * its rows are predicted from its bytes (ix_stmt_fetch_bytes) at the
  * bytes per row of the batches before it. */
@@ -830,7 +843,7 @@ static void cursor_predict_batch(CursorObject *cu, int64_t rt, long k) {
     cu->last_rt = rt;
     cu->last_bytes = bytes;
     cu->since = 1;
-    cu->next_probe = est > 0 ? est + est / 32 + 3 : 1;
+    cu->next_probe = est > 0 ? est + predict_window(est) + 1 : 1;
 }
 
 /*
@@ -839,14 +852,14 @@ static void cursor_predict_batch(CursorObject *cu, int64_t rt, long k) {
  * are used up; ix_stmt_fetch_roundtrips shows where a batch (or several
  * read-ahead batches) began. The GIL is released on the first step;
  * around the predicted end of the batch (cursor_predict_batch; the rows
- * within est/32 + 2 of it); and, when no prediction is known (the first
+ * within predict_window of it); and, when no prediction is known (the first
  * batch) or the batch outgrows it, at probes spaced 1.5 times further apart
  * each time. Called with the connection entered.
  */
 static int cursor_step(CursorObject *cu) {
     int rc;
     ix_stmt *s = cu->stmt;
-    long k = cu->since, est = cu->batch_est, w = est / 32 + 2;
+    long k = cu->since, est = cu->batch_est, w = predict_window(est);
     int probe = k >= cu->next_probe;
     int nogil = probe || (est > 0 && k >= est - w && k <= est + w);
     if (nogil) {
