@@ -242,10 +242,11 @@ typedef struct {
     Py_ssize_t arraysize;
     /* GIL predictor (cursor_step): round trips and reply bytes at the
      * start of the current batch, rows of the batches before it, rows read
-     * from it, its predicted rows (0: unknown), the row count of the next
-     * probe; steps run without the GIL, batch starts stepped with it */
+     * from it, its predicted rows (0: unknown) and the window around them
+     * (predict_window), the row count of the next probe; steps run without
+     * the GIL, batch starts stepped with it */
     int64_t last_rt, last_bytes, rows_done;
-    long since, batch_est, next_probe;
+    long since, batch_est, window, next_probe;
     int64_t released, missed;
 } CursorObject;
 
@@ -813,7 +814,7 @@ static PyObject *build_row(CursorObject *cu) {
 /* Starts the GIL predictor for a new result set. */
 static void cursor_predict_reset(CursorObject *cu) {
     cu->last_rt = cu->last_bytes = cu->rows_done = 0;
-    cu->since = cu->batch_est = cu->next_probe = 0;
+    cu->since = cu->batch_est = cu->window = cu->next_probe = 0;
     cu->released = cu->missed = 0;
 }
 
@@ -843,7 +844,8 @@ static void cursor_predict_batch(CursorObject *cu, int64_t rt, long k) {
     cu->last_rt = rt;
     cu->last_bytes = bytes;
     cu->since = 1;
-    cu->next_probe = est > 0 ? est + predict_window(est) + 1 : 1;
+    cu->window = predict_window(est);
+    cu->next_probe = est > 0 ? est + cu->window + 1 : 1;
 }
 
 /*
@@ -859,7 +861,7 @@ static void cursor_predict_batch(CursorObject *cu, int64_t rt, long k) {
 static int cursor_step(CursorObject *cu) {
     int rc;
     ix_stmt *s = cu->stmt;
-    long k = cu->since, est = cu->batch_est, w = predict_window(est);
+    long k = cu->since, est = cu->batch_est, w = cu->window;
     int probe = k >= cu->next_probe;
     int nogil = probe || (est > 0 && k >= est - w && k <= est + w);
     if (nogil) {
