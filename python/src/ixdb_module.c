@@ -200,22 +200,29 @@ typedef struct {
     size_t nzombies, capzombies;
 } ConnectionObject;
 
+/* How a column's values become Python objects: chosen once per statement
+ * (cursor_describe) from the type, the qualifier and the connection's code
+ * set, so that building a row is one switch per value. */
+enum {
+    K_INT,     /* SMALLINT .. BIGSERIAL: int */
+    K_FLOAT,   /* FLOAT, SMALLFLOAT: float */
+    K_DEC,     /* DECIMAL, MONEY: decimal.Decimal */
+    K_DATE,    /* DATE: datetime.date */
+    K_STR,     /* character types, no locale: str from the bytes (UTF-8) */
+    K_STR_ENC, /* character types with CLIENT_LOCALE: str in its code set */
+    K_BOOL,    /* BOOLEAN: bool */
+    K_DT,      /* DATETIME from YEAR, MONTH or DAY: datetime.datetime */
+    K_TIME,    /* DATETIME from HOUR or later: datetime.time */
+    K_IV_DS,   /* INTERVAL DAY .. FRACTION class: datetime.timedelta */
+    K_IV_YM,   /* INTERVAL YEAR / MONTH class: ixdb.Months */
+    K_BYTES,   /* BYTE: bytes (its own round trip) */
+    K_TEXT,    /* TEXT: str (its own round trip) */
+    K_TEXTISH, /* any other type: str of ix_column_text */
+};
+
 typedef struct {
     int type, enclen, kind;
 } colinfo;
-
-enum {
-    K_INT,
-    K_FLOAT,
-    K_DEC,
-    K_DATE,
-    K_CHAR,
-    K_BOOL,
-    K_DT,
-    K_IV,
-    K_BYTES,
-    K_OTHER,
-};
 
 typedef struct {
     PyObject_HEAD ConnectionObject *conn;
@@ -224,6 +231,7 @@ typedef struct {
     int stmt_type;
     int ncols;
     colinfo *cols;
+    int untrack;  /* rows hold only atomic objects: built untracked by the GC */
     int has_rows; /* a result set is open and not exhausted */
     int closed;
     PyObject *description; /* tuple or None */
@@ -232,10 +240,14 @@ typedef struct {
     PyObject *lastrowid;
     long long rowcount;
     Py_ssize_t arraysize;
-    /* GIL predictor: rows read from the current batch and the last batch's size */
-    int64_t last_rt;
-    long since, batch_est;
-    int release_next;
+    /* GIL predictor (cursor_step): round trips and reply bytes at the
+     * start of the current batch, rows of the batches before it, rows read
+     * from it, its predicted rows (0: unknown) and the window around them
+     * (predict_window), the row count of the next probe; steps run without
+     * the GIL, batch starts stepped with it */
+    int64_t last_rt, last_bytes, rows_done;
+    long since, batch_est, window, next_probe;
+    int64_t released, missed;
 } CursorObject;
 
 /* ---- errors ------------------------------------------------------------------ */
@@ -313,7 +325,8 @@ static PyObject *class_for_rc(int rc, int sqlcode) {
     case IX_ETLS:
     case IX_EPROTO: return OperationalError;
     case IX_EINVAL:
-    case IX_ERANGE: return DataError;
+    case IX_ERANGE:
+    case IX_EMALFORMED: return DataError;
     case IX_EMISUSE: return InterfaceError;
     case IX_ENOMEM: return InternalError;
     default: return sqlcode ? class_for_sqlcode(sqlcode) : DatabaseError;
@@ -525,52 +538,24 @@ static PyObject *date_from_daynum(int64_t day) {
     return PyDate_FromDate(y, m, d);
 }
 
-/* Reads an unsigned decimal field after skipping separators. */
-static const char *read_field(const char *p, const char *end, long long *v, int *ndig) {
-    while (p < end && (*p < '0' || *p > '9'))
-        p++;
-    long long x = 0;
-    int n = 0;
-    while (p < end && *p >= '0' && *p <= '9') {
-        if (n < 18) x = x * 10 + (*p - '0');
-        n++;
-        p++;
-    }
-    *v = x;
-    if (ndig) *ndig = n;
-    return p;
-}
+/* Microseconds per FRACTION unit (ix_datetime_t / ix_interval_t count
+ * 10 us units). */
+#define US_PER_FRACTION      10
+#define FRACTIONS_PER_SECOND 100000
 
-/* DATETIME text ("YYYY-MM-DD hh:mm:ss.fffff" cut to the qualifier) to a
- * datetime.time (qualifiers starting at HOUR or later) or datetime.datetime;
- * missing leading fields are taken from 2000-01-01. */
-static PyObject *datetime_from_text(const char *t, size_t n, unsigned q) {
-    int start = (int)((q >> 4) & 0xf), endu = (int)(q & 0xf);
-    long long f[6] = {2000, 1, 1, 0, 0, 0};
-    long long us = 0;
-    const char *p = t, *e = t + n;
-    for (int u = start; u <= endu && u <= 10; u += 2)
-        p = read_field(p, e, &f[u / 2], NULL);
-    if (endu > 10) {
-        while (p < e && *p != '.')
-            p++;
-        int nd;
-        long long fr;
-        p = read_field(p, e, &fr, &nd);
-        if (nd > 6) {
-            for (; nd > 6; nd--)
-                fr /= 10;
-        }
-        for (; nd < 6; nd++)
-            fr *= 10;
-        us = fr;
-    }
-    PyObject *r;
-    if (start >= 6)
-        r = PyTime_FromTime((int)f[3], (int)f[4], (int)f[5], (int)us);
-    else
-        r = PyDateTime_FromDateAndTime((int)f[0], (int)f[1], (int)f[2], (int)f[3], (int)f[4],
-                                       (int)f[5], (int)us);
+/* A DATETIME (struct from ix_column_datetime) as datetime.datetime, or as
+ * datetime.time when the qualifier starts at HOUR or later (as_time);
+ * date fields the qualifier lacks are taken from 2000-01-01 (YEAR TO YEAR
+ * is January 1st of the year). */
+static PyObject *datetime_from_struct(const ix_datetime_t *v, unsigned q, int as_time) {
+    int start = (int)((q >> 4) & 0xf), end = (int)(q & 0xf);
+    int year = start > IX_UNIT_YEAR ? 2000 : v->year;
+    int month = start > IX_UNIT_MONTH || end < IX_UNIT_MONTH ? 1 : v->month;
+    int day = start > IX_UNIT_DAY || end < IX_UNIT_DAY ? 1 : v->day;
+    int us = v->fraction * US_PER_FRACTION;
+    PyObject *r =
+        as_time ? PyTime_FromTime(v->hour, v->minute, v->second, us)
+                : PyDateTime_FromDateAndTime(year, month, day, v->hour, v->minute, v->second, us);
     if (!r && PyErr_ExceptionMatches(PyExc_ValueError)) {
         PyErr_Clear();
         return raise_simple(DataError, "DATETIME value outside Python's datetime range");
@@ -578,44 +563,17 @@ static PyObject *datetime_from_text(const char *t, size_t n, unsigned q) {
     return r;
 }
 
-/* INTERVAL text to ixdb.Months (YEAR/MONTH class) or datetime.timedelta. */
-static PyObject *interval_from_text(const char *t, size_t n, unsigned q) {
-    int start = (int)((q >> 4) & 0xf), endu = (int)(q & 0xf);
-    const char *p = t, *e = t + n;
-    while (p < e && *p == ' ')
-        p++;
-    int neg = 0;
-    if (p < e && *p == '-') {
-        neg = 1;
-        p++;
-    }
-    if (start <= 2) {
-        long long y = 0, m = 0;
-        if (start == 0) p = read_field(p, e, &y, NULL);
-        if (endu >= 2) p = read_field(p, e, &m, NULL);
-        long long tot = y * 12 + m;
-        return months_new_value(neg ? -tot : tot);
-    }
-    long long f[6] = {0, 0, 0, 0, 0, 0};
-    for (int u = start; u <= endu && u <= 10; u += 2)
-        p = read_field(p, e, &f[u / 2], NULL);
-    long long us = 0;
-    if (endu > 10) {
-        while (p < e && *p != '.')
-            p++;
-        int nd;
-        p = read_field(p, e, &us, &nd);
-        for (; nd > 6; nd--)
-            us /= 10;
-        for (; nd < 6; nd++)
-            us *= 10;
-    }
-    long long secs = f[3] * 3600 + f[4] * 60 + f[5];
-    long long days = f[2] + secs / 86400;
+/* A day-time INTERVAL (struct from ix_column_interval; the leading field
+ * may exceed its usual range) as datetime.timedelta. */
+static PyObject *timedelta_from_struct(const ix_interval_t *v) {
+    int64_t fr = v->fraction;
+    int64_t secs = v->hours * 3600 + v->minutes * 60 + v->seconds + fr / FRACTIONS_PER_SECOND;
+    int64_t days = v->days + secs / 86400;
+    int sign = v->sign < 0 ? -1 : 1;
     secs %= 86400;
     if (days > 999999999) return raise_simple(DataError, "INTERVAL outside timedelta's range");
-    if (neg) return PyDelta_FromDSU(-(int)days, -(int)secs, -(int)us);
-    return PyDelta_FromDSU((int)days, (int)secs, (int)us);
+    int us = (int)(fr % FRACTIONS_PER_SECOND) * US_PER_FRACTION;
+    return PyDelta_FromDSU(sign * (int)days, sign * (int)secs, sign * us);
 }
 
 /* ---- DECIMAL / MONEY from the tuple bytes ----------------------------------------- */
@@ -692,7 +650,9 @@ static PyObject *decimal_from_raw(const uint8_t *p, size_t n, int scale) {
 
 /* ---- fetching ------------------------------------------------------------------- */
 
-static int kind_of(int type) {
+/* The converter of a column (the K_* kinds above); encoded: the connection
+ * has a code set other than UTF-8. */
+static int kind_of(int type, int enclen, int encoded) {
     switch (type) {
     case IXT_SMALLINT:
     case IXT_INTEGER:
@@ -710,14 +670,20 @@ static int kind_of(int type) {
     case IXT_NCHAR:
     case IXT_VARCHAR:
     case IXT_NVARCHAR:
-    case IXT_LVARCHAR: return K_CHAR;
+    case IXT_LVARCHAR: return encoded ? K_STR_ENC : K_STR;
     case IXT_BOOLEAN: return K_BOOL;
-    case IXT_DATETIME: return K_DT;
-    case IXT_INTERVAL: return K_IV;
+    case IXT_DATETIME: return ((enclen >> 4) & 0xf) >= IX_UNIT_HOUR ? K_TIME : K_DT;
+    case IXT_INTERVAL: return ((enclen >> 4) & 0xf) <= IX_UNIT_MONTH ? K_IV_YM : K_IV_DS;
     case IXT_BYTE: return K_BYTES;
-    case IXT_TEXT: return K_OTHER; /* str, through ix_column_text */
-    default: return K_OTHER;
+    case IXT_TEXT: return K_TEXT;
+    default: return K_TEXTISH;
     }
+}
+
+/* 1 if the values of kind k are objects the cyclic GC does not track (a
+ * tuple of them can never be part of a reference cycle). */
+static int kind_is_atomic(int k) {
+    return k != K_DEC || !PyType_IS_GC((PyTypeObject *)DecimalType);
 }
 
 static PyObject *col_error(ix_stmt *s, int rc) {
@@ -726,116 +692,192 @@ static PyObject *col_error(ix_stmt *s, int rc) {
     return raise_simple(DataError, ix_rc_str(rc));
 }
 
-static PyObject *fetch_value(CursorObject *cu, int i) {
-    ix_stmt *s = cu->stmt;
-    const colinfo *ci = &cu->cols[i];
+/* The failure an accessor recorded on the connection (IX_EINVAL if none). */
+static PyObject *col_last_error(ix_stmt *s) {
+    ix_conn *c = ix_stmt_conn(s);
+    int rc = c ? ix_errcode(c) : IX_EINVAL;
+    return col_error(s, rc != IX_OK ? rc : IX_EINVAL);
+}
+
+/* The str of a character column: the bytes as they came (UTF-8 code set),
+ * or ix_column_text in the client code set (enc). */
+static PyObject *str_value(ix_stmt *s, int i, const char *enc) {
+    size_t n;
+    const char *b;
+    if (!enc) {
+        b = ix_column_blob(s, i, &n);
+        if (b) return PyUnicode_DecodeUTF8(b, (Py_ssize_t)n, "surrogateescape");
+    } else {
+        b = ix_column_text(s, i);
+        if (b)
+            return PyUnicode_Decode(b, (Py_ssize_t)ix_column_text_len(s, i), enc,
+                                    "surrogateescape");
+    }
+    if (ix_column_is_null(s, i)) Py_RETURN_NONE;
+    return col_error(s, IX_EINVAL);
+}
+
+/* DATETIME and INTERVAL values through the typed accessors. */
+static PyObject *temporal_value(ix_stmt *s, int i, const colinfo *ci) {
+    int rc;
+    if (ci->kind == K_DT || ci->kind == K_TIME) {
+        ix_datetime_t v;
+        rc = ix_column_datetime(s, i, &v);
+        if (rc == IX_OK) return datetime_from_struct(&v, (unsigned)ci->enclen, ci->kind == K_TIME);
+    } else {
+        ix_interval_t v;
+        rc = ix_column_interval(s, i, &v);
+        if (rc == IX_OK && ci->kind == K_IV_YM) {
+            long long m = (long long)(v.years * 12 + v.months);
+            return months_new_value(v.sign < 0 ? -m : m);
+        }
+        if (rc == IX_OK) return timedelta_from_struct(&v);
+    }
+    if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
+    return col_error(s, rc);
+}
+
+/* A BYTE (bytes) or TEXT (str) value: libixdb fetches the value the
+ * descriptor names (one round trip, SQ_FETCHBLOB), without the GIL. */
+static PyObject *blob_value(ix_stmt *s, int i, int text) {
+    if (ix_column_is_null(s, i)) Py_RETURN_NONE;
+    size_t n = 0;
+    const char *b;
+    NOGIL(b = ix_column_blob(s, i, &n));
+    if (!b) return col_last_error(s);
+    if (text) return PyUnicode_DecodeUTF8(b, (Py_ssize_t)n, "surrogateescape");
+    return PyBytes_FromStringAndSize(b, (Py_ssize_t)n);
+}
+
+/* Column i of the current row as a new reference (None for NULL). */
+static PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
     int64_t iv;
     double dv;
     int rc;
     switch (ci->kind) {
     case K_INT:
-        rc = ix_column_get_int64(s, i, &iv);
-        if (rc == IX_OK) return PyLong_FromLongLong(iv);
-        if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
-        return col_error(s, rc);
+        if ((rc = ix_column_get_int64(s, i, &iv)) == IX_OK) return PyLong_FromLongLong(iv);
+        break;
     case K_FLOAT:
-        rc = ix_column_get_double(s, i, &dv);
-        if (rc == IX_OK) return PyFloat_FromDouble(dv);
-        if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
-        return col_error(s, rc);
-    case K_BOOL:
-        rc = ix_column_get_int64(s, i, &iv);
-        if (rc == IX_OK) return PyBool_FromLong(iv != 0);
-        if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
-        return col_error(s, rc);
+        if ((rc = ix_column_get_double(s, i, &dv)) == IX_OK) return PyFloat_FromDouble(dv);
+        break;
     case K_DATE:
-        rc = ix_column_get_int64(s, i, &iv);
-        if (rc == IX_OK) return date_from_daynum(iv);
-        if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
-        return col_error(s, rc);
-    case K_CHAR: {
-        if (!cu->conn->encoding) {
-            size_t n;
-            const char *b = ix_column_blob(s, i, &n);
-            if (!b) {
-                if (ix_column_is_null(s, i)) Py_RETURN_NONE;
-                return col_error(s, IX_EINVAL);
-            }
-            return PyUnicode_DecodeUTF8(b, (Py_ssize_t)n, "surrogateescape");
-        }
-        const char *t = ix_column_text(s, i);
-        if (!t) {
-            if (ix_column_is_null(s, i)) Py_RETURN_NONE;
-            return col_error(s, IX_EINVAL);
-        }
-        return PyUnicode_Decode(t, (Py_ssize_t)ix_column_text_len(s, i), cu->conn->encoding,
-                                "surrogateescape");
-    }
+        if ((rc = ix_column_get_int64(s, i, &iv)) == IX_OK) return date_from_daynum(iv);
+        break;
+    case K_STR: return str_value(s, i, NULL);
+    case K_STR_ENC: return str_value(s, i, enc);
+    case K_BOOL:
+        if ((rc = ix_column_get_int64(s, i, &iv)) == IX_OK) return PyBool_FromLong(iv != 0);
+        break;
     case K_DEC:
         if (ix_column_is_null(s, i)) Py_RETURN_NONE;
         return decimal_from_raw(ix_column_raw(s, i), ix_column_bytes(s, i), ci->enclen & 0xff);
     case K_DT:
-    case K_IV: {
-        if (ix_column_is_null(s, i)) Py_RETURN_NONE;
-        const char *t = ix_column_text(s, i);
-        if (!t) return col_error(s, IX_EINVAL);
-        size_t n = ix_column_text_len(s, i);
-        return ci->kind == K_DT ? datetime_from_text(t, n, (unsigned)ci->enclen)
-                                : interval_from_text(t, n, (unsigned)ci->enclen);
-    }
-    case K_BYTES: {
-        /* BYTE: libixdb fetches the value the descriptor names (one round
-         * trip, SQ_FETCHBLOB). */
-        if (ix_column_is_null(s, i)) Py_RETURN_NONE;
-        size_t n = 0;
-        const void *b = ix_column_blob(s, i, &n);
-        if (!b) return col_error(s, ix_errcode(ix_stmt_conn(s)));
-        return PyBytes_FromStringAndSize(b, (Py_ssize_t)n);
-    }
+    case K_TIME:
+    case K_IV_DS:
+    case K_IV_YM: return temporal_value(s, i, ci);
+    case K_BYTES:
+    case K_TEXT: return blob_value(s, i, ci->kind == K_TEXT);
     default: {
         if (ix_column_is_null(s, i)) Py_RETURN_NONE;
         const char *t = ix_column_text(s, i);
-        if (!t) return col_error(s, IX_EINVAL);
+        if (!t) return col_last_error(s);
         return PyUnicode_DecodeUTF8(t, (Py_ssize_t)ix_column_text_len(s, i), "surrogateescape");
     }
     }
+    if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
+    return col_error(s, rc);
 }
 
+/* The current row as a tuple. A tuple of atomic values is untracked at once
+ * (CPython would untrack it at its first collection): the rows of a large
+ * fetch then cost the collector nothing. */
 static PyObject *build_row(CursorObject *cu) {
-    PyObject *row = PyTuple_New(cu->ncols);
+    ix_stmt *s = cu->stmt;
+    const colinfo *cols = cu->cols;
+    const char *enc = cu->conn->encoding;
+    const int n = cu->ncols;
+    PyObject *row = PyTuple_New(n);
     if (!row) return NULL;
-    for (int i = 0; i < cu->ncols; i++) {
-        PyObject *v = fetch_value(cu, i);
+    for (int i = 0; i < n; i++) {
+        PyObject *v = fetch_value(s, i, &cols[i], enc);
         if (!v) {
             Py_DECREF(row);
             return NULL;
         }
         PyTuple_SET_ITEM(row, i, v);
     }
+    if (cu->untrack) PyObject_GC_UnTrack(row);
     return row;
 }
 
-/* ix_step with the GIL released when the step is likely to wait for the
- * network: on the first step and when the rows of the current batch are
- * used up (predicted from the size of the previous batch, using
- * ix_stmt_fetch_roundtrips to see batch boundaries). Called with the
- * connection entered. */
+/* Starts the GIL predictor for a new result set. */
+static void cursor_predict_reset(CursorObject *cu) {
+    cu->last_rt = cu->last_bytes = cu->rows_done = 0;
+    cu->since = cu->batch_est = cu->window = cu->next_probe = 0;
+    cu->released = cu->missed = 0;
+}
+
+/* How far (in rows) the end of a batch of est predicted rows may be from
+ * the prediction: the error of a byte-based estimate grows about as the
+ * square root of the rows; bounded by est/32 for small batches. Each row
+ * in the window is stepped without the GIL, and with other threads
+ * running each release can hand them the GIL, so the window is narrow. */
+static long predict_window(long est) {
+    long r = 0;
+    while ((r + 1) * (r + 1) <= est)
+        r++;
+    return (est / 32 < r ? est / 32 : r) + 2;
+}
+
+/* At the step that began a batch (k rows were read from the one before):
+ * its rows are predicted from its bytes (ix_stmt_fetch_bytes) at the
+ * bytes per row of the batches before it. */
+static void cursor_predict_batch(CursorObject *cu, int64_t rt, long k) {
+    int64_t bytes = ix_stmt_fetch_bytes(cu->stmt);
+    cu->rows_done += k;
+    long est = 0;
+    if (cu->rows_done > 0 && cu->last_bytes > 0 && bytes > cu->last_bytes)
+        est = (long)((double)(bytes - cu->last_bytes) * (double)cu->rows_done /
+                     (double)cu->last_bytes);
+    cu->batch_est = est;
+    cu->last_rt = rt;
+    cu->last_bytes = bytes;
+    cu->since = 1;
+    cu->window = predict_window(est);
+    cu->next_probe = est > 0 ? est + cu->window + 1 : 1;
+}
+
+/*
+ * ix_step with the GIL released when the step is likely to wait for the
+ * network, not on every row. A step waits when the rows that have arrived
+ * are used up; ix_stmt_fetch_roundtrips shows where a batch (or several
+ * read-ahead batches) began. The GIL is released on the first step;
+ * around the predicted end of the batch (cursor_predict_batch; the rows
+ * within predict_window of it); and, when no prediction is known (the first
+ * batch) or the batch outgrows it, at probes spaced 1.5 times further apart
+ * each time. Called with the connection entered.
+ */
 static int cursor_step(CursorObject *cu) {
     int rc;
     ix_stmt *s = cu->stmt;
-    if (cu->release_next) {
+    long k = cu->since, est = cu->batch_est, w = cu->window;
+    int probe = k >= cu->next_probe;
+    int nogil = probe || (est > 0 && k >= est - w && k <= est + w);
+    if (nogil) {
         NOGIL(rc = ix_step(s));
+        cu->released++;
     } else {
         rc = ix_step(s);
     }
     int64_t rt = ix_stmt_fetch_roundtrips(s);
     if (rt != cu->last_rt) {
-        cu->batch_est = cu->since;
-        cu->since = 0;
-        cu->last_rt = rt;
+        cu->missed += !nogil;
+        cursor_predict_batch(cu, rt, k);
+        return rc;
     }
-    cu->since++;
-    cu->release_next = cu->since >= cu->batch_est;
+    if (probe) cu->next_probe = k + 1 + k / 2;
+    cu->since = k + 1;
     return rc;
 }
 
@@ -1184,6 +1226,7 @@ static PyObject *full_type_name(int t, int len) {
 static int cursor_describe(CursorObject *cu) {
     int n = ix_column_count(cu->stmt);
     cu->ncols = n;
+    cu->untrack = 1;
     cu->cols = calloc((size_t)(n ? n : 1), sizeof *cu->cols);
     if (!cu->cols) {
         PyErr_NoMemory();
@@ -1195,13 +1238,14 @@ static int cursor_describe(CursorObject *cu) {
         int t = ix_column_type(cu->stmt, i), len = ix_column_enclen(cu->stmt, i);
         cu->cols[i].type = t;
         cu->cols[i].enclen = len;
-        cu->cols[i].kind = kind_of(t);
+        cu->cols[i].kind = kind_of(t, len, cu->conn->encoding != NULL);
+        if (!kind_is_atomic(cu->cols[i].kind)) cu->untrack = 0;
         const char *nm = ix_column_name(cu->stmt, i);
         PyObject *name =
             PyUnicode_DecodeUTF8(nm ? nm : "", nm ? (Py_ssize_t)strlen(nm) : 0, "replace");
         PyObject *dsize = Py_NewRef(Py_None), *isize = Py_NewRef(Py_None),
                  *prec = Py_NewRef(Py_None), *scale = Py_NewRef(Py_None);
-        if (cu->cols[i].kind == K_CHAR) {
+        if (cu->cols[i].kind == K_STR || cu->cols[i].kind == K_STR_ENC) {
             Py_SETREF(dsize, PyLong_FromLong(t == IXT_LVARCHAR ? len : len & 0xffff));
             Py_SETREF(isize, Py_NewRef(dsize));
         } else if (cu->cols[i].kind == K_DEC) {
@@ -1366,10 +1410,7 @@ static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *
     if (ix_column_count(cu->stmt) > 0) {
         if (cursor_describe(cu) < 0) goto out;
         cu->has_rows = 1;
-        cu->last_rt = 0;
-        cu->since = 0;
-        cu->batch_est = 0;
-        cu->release_next = 1;
+        cursor_predict_reset(cu);
         ret = Py_NewRef((PyObject *)cu);
         goto out;
     }
@@ -1632,6 +1673,46 @@ out:
     return ret;
 }
 
+/* Rows a fetchmany list is preallocated for at most (more are appended). */
+#define PREALLOC_ROWS 65536
+
+/* Steps to the next row and builds it: 1 with *row set, 0 at the end of
+ * the result set, -1 with an exception. Called with the connection
+ * entered. */
+static int cursor_next_row(CursorObject *cu, PyObject **row) {
+    int rc = cursor_step(cu);
+    if (rc == IX_ROW) {
+        *row = build_row(cu);
+        return *row ? 1 : -1;
+    }
+    cu->has_rows = 0;
+    if (rc == IX_DONE) return 0;
+    raise_conn(cu->conn->conn, rc);
+    return -1;
+}
+
+/* Fills list with up to max rows (max < 0: all); the first npre slots of
+ * list are preallocated (NULL), the rest are appended. On success the
+ * unused slots are removed. Returns 0 or -1. */
+static int cursor_fill(CursorObject *cu, PyObject *list, Py_ssize_t max, Py_ssize_t npre) {
+    Py_ssize_t got = 0;
+    int r = 1;
+    while (cu->has_rows && (max < 0 || got < max)) {
+        PyObject *row;
+        if ((r = cursor_next_row(cu, &row)) <= 0) break;
+        if (got < npre) {
+            PyList_SET_ITEM(list, got, row); /* steals row */
+        } else {
+            int bad = PyList_Append(list, row);
+            Py_DECREF(row);
+            if (bad < 0) return -1;
+        }
+        got++;
+    }
+    if (r < 0) return -1;
+    return got < npre ? PyList_SetSlice(list, got, npre, NULL) : 0;
+}
+
 /* Fetches up to max rows (max < 0: all) into a list, or one row (as_one). */
 static PyObject *cursor_fetch(CursorObject *cu, Py_ssize_t max, int as_one) {
     if (cursor_check(cu) < 0) return NULL;
@@ -1639,46 +1720,27 @@ static PyObject *cursor_fetch(CursorObject *cu, Py_ssize_t max, int as_one) {
         raise_simple(ProgrammingError, "no result set: execute a query first");
         return NULL;
     }
+    if (!cu->has_rows) return as_one ? Py_NewRef(Py_None) : PyList_New(0);
+    Py_ssize_t npre = max < 0 || as_one ? 0 : max < PREALLOC_ROWS ? max : PREALLOC_ROWS;
     PyObject *list = NULL;
-    if (!as_one && !(list = PyList_New(0))) return NULL;
-    if (!cu->has_rows) return as_one ? Py_NewRef(Py_None) : list;
+    if (!as_one && !(list = PyList_New(npre))) return NULL;
+    /* Not visible to gc.get_objects() while it has NULL slots (the GIL is
+     * released while the rows arrive). */
+    if (npre) PyObject_GC_UnTrack(list);
     ConnectionObject *co = cu->conn;
     if (conn_enter(co) < 0) {
         Py_XDECREF(list);
         return NULL;
     }
-    Py_ssize_t got = 0;
     PyObject *ret = NULL;
-    while (max < 0 || got < max) {
-        int rc = cursor_step(cu);
-        if (rc == IX_DONE) {
-            cu->has_rows = 0;
-            break;
-        }
-        if (rc != IX_ROW) {
-            cu->has_rows = 0;
-            raise_conn(co->conn, rc);
-            goto out;
-        }
-        PyObject *row = build_row(cu);
-        if (!row) goto out;
-        if (as_one) {
-            ret = row;
-            goto out;
-        }
-        if (PyList_Append(list, row) < 0) {
-            Py_DECREF(row);
-            goto out;
-        }
-        Py_DECREF(row);
-        got++;
-    }
-    if (as_one)
-        ret = Py_NewRef(Py_None);
-    else
+    if (as_one) {
+        int r = cursor_next_row(cu, &ret);
+        if (r == 0) ret = Py_NewRef(Py_None);
+    } else if (cursor_fill(cu, list, max, npre) == 0) {
         ret = Py_NewRef(list);
-out:
+    }
     conn_leave(co);
+    if (npre) PyObject_GC_Track(list);
     Py_XDECREF(list);
     return ret;
 }
@@ -1818,10 +1880,11 @@ static PyObject *Cursor_get_closed(CursorObject *cu, void *c) {
 static PyObject *Cursor_get_fetch_stats(CursorObject *cu, void *c) {
     (void)c;
     if (!cu->stmt) Py_RETURN_NONE;
-    return Py_BuildValue("{sLsLsLsi}", "requests", (long long)ix_stmt_fetch_count(cu->stmt),
+    return Py_BuildValue("{sLsLsLsisLsL}", "requests", (long long)ix_stmt_fetch_count(cu->stmt),
                          "roundtrips", (long long)ix_stmt_fetch_roundtrips(cu->stmt), "bytes",
                          (long long)ix_stmt_fetch_bytes(cu->stmt), "buffer",
-                         (int)ix_stmt_fetch_size(cu->stmt));
+                         (int)ix_stmt_fetch_size(cu->stmt), "gil_releases", (long long)cu->released,
+                         "gil_missed", (long long)cu->missed);
 }
 
 static PyGetSetDef Cursor_getset[] = {
@@ -1886,6 +1949,7 @@ static PyObject *Connection_cursor(ConnectionObject *co, PyObject *unused) {
     cu->stmt_type = -1;
     cu->ncols = 0;
     cu->cols = NULL;
+    cu->untrack = 0;
     cu->has_rows = 0;
     cu->closed = 0;
     cu->description = Py_NewRef(Py_None);
@@ -1894,9 +1958,7 @@ static PyObject *Connection_cursor(ConnectionObject *co, PyObject *unused) {
     cu->lastrowid = Py_NewRef(Py_None);
     cu->rowcount = -1;
     cu->arraysize = 1;
-    cu->last_rt = 0;
-    cu->since = cu->batch_est = 0;
-    cu->release_next = 1;
+    cursor_predict_reset(cu);
     PyObject_GC_Track(cu);
     return (PyObject *)cu;
 }
