@@ -753,6 +753,10 @@ int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *
         ixd_stmt_free(s);
         return -1;
     }
+    if (s->kind == SK_SELECT && ixs_row_plan(s)) {
+        ixd_stmt_free(s);
+        return ixd_seterr(err, -208, 0, 0, NULL);
+    }
     if (s->kind == SK_SELECT || s->kind == SK_DML) {
         int rc = sqlite3_prepare_v2(db->h, s->sqlite_sql, -1, &s->st, NULL);
         if (rc != SQLITE_OK) {
@@ -764,7 +768,9 @@ int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *
     if (s->nparams) {
         s->pvals = calloc((size_t)s->nparams, sizeof(sval));
         s->pset = calloc((size_t)s->nparams, sizeof(int));
-        if (!s->pvals || !s->pset) {
+        s->pbuf = calloc((size_t)s->nparams, sizeof(uint8_t *));
+        s->pcap = calloc((size_t)s->nparams, sizeof(size_t));
+        if (!s->pvals || !s->pset || !s->pbuf || !s->pcap) {
             ixd_stmt_free(s);
             return ixd_seterr(err, -208, 0, 0, NULL);
         }
@@ -862,6 +868,11 @@ void ixd_stmt_free(ixd_stmt *s) {
         sval_free(&s->pvals[i]);
     free(s->pvals);
     free(s->pset);
+    for (int i = 0; s->pbuf && i < s->nparams; i++)
+        free(s->pbuf[i]);
+    free(s->pbuf);
+    free(s->pcap);
+    free(s->rplan);
     free(s->ptypes);
     free(s->text);
     free(s->sqlite_sql);
@@ -901,13 +912,19 @@ ix_vtype ixd_stmt_param_type(const ixd_stmt *s, int i) {
 
 int ixd_bind(ixd_stmt *s, int i, ix_vtype t, const uint8_t *p, size_t n, ixd_err *err) {
     if (i < 0 || i >= s->nparams) return ixd_seterr(err, -254, 0, 0, NULL);
-    sval_free(&s->pvals[i]);
+    /* SQLite holds the parameters' bytes without a copy (bind_all): a
+     * cursor still reading them is closed before they change. */
+    if (s->open && !s->scroll && !s->done) ixd_close(s);
     s->pset[i] = 1;
     if (!p) {
+        sval_free(&s->pvals[i]);
         s->pvals[i].kind = SQLITE_NULL;
         return 0;
     }
     ityp from = ixs_t(ix_vtype_resolve(t.code, NULL), t.enclen);
+    int fast = ixs_bind_fast(s, i, from, p, n);
+    if (fast <= 0) return fast ? ixd_seterr(err, fast, 0, 0, NULL) : 0;
+    sval_free(&s->pvals[i]);
     sval v;
     int rc = ixs_tuple_to_sval(from, p, n, &v);
     if (rc) return ixd_seterr(err, rc, 0, 0, NULL);
@@ -924,13 +941,15 @@ int ixd_bind(ixd_stmt *s, int i, ix_vtype t, const uint8_t *p, size_t n, ixd_err
     return 0;
 }
 
+/* Binds every parameter (an unset one is NULL). Text and blob bytes are
+ * bound without a copy: they live in s->pvals until the next ixd_bind of
+ * that parameter, which closes a cursor still reading them. */
 static int bind_all(ixd_stmt *s, ixd_err *err) {
     sqlite3_reset(s->st);
-    sqlite3_clear_bindings(s->st);
     for (int i = 0; i < s->nparams; i++) {
-        if (!s->pset[i]) continue;
-        if (sval_bind(&s->pvals[i], s->st, i + 1) != SQLITE_OK)
-            return ixd_seterr(err, -208, 0, 0, NULL);
+        int rc = s->pset[i] ? sval_bind_static(&s->pvals[i], s->st, i + 1)
+                            : sqlite3_bind_null(s->st, i + 1);
+        if (rc != SQLITE_OK) return ixd_seterr(err, -208, 0, 0, NULL);
     }
     return 0;
 }
@@ -981,12 +1000,31 @@ int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, i
     return 0;
 }
 
-/* Converts the current row of s->st to tuple bytes. */
+/* 1 when b has room for n more bytes (grown if need be); 0 when n would
+ * pass b's limit (the general path then writes what really fits) or on
+ * out of memory (b's sticky error set). */
+static int room_for(ix_wbuf *b, size_t n) {
+    if (b->cap - b->len >= n) return 1;
+    if (b->max && (b->len > b->max || n > b->max - b->len)) return 0;
+    return ix_wbuf_reserve(b, n) == IX_OK;
+}
+
+/* Converts the current row of s->st to tuple bytes: the columns of
+ * s->rplan's direct kinds with direct stores into room reserved once (again
+ * after a column of the general path), the others through ixs_sval_to_tuple. */
 static int row_tuple(ixd_stmt *s, ix_wbuf *out, ixd_err *err) {
     size_t start = out->len;
+    const ixs_rcol *plan = s->rplan;
+    int room = room_for(out, plan[0].rest);
     for (int i = 0; i < s->ncols; i++) {
+        sqlite3_value *x = sqlite3_column_value(s->st, i);
+        int w = room && plan[i].width ? ixs_fast_put(&plan[i], x, out->data + out->len) : -1;
+        if (w >= 0) {
+            out->len += (size_t)w;
+            continue;
+        }
         sval v;
-        sval_from_column(&v, s->st, i);
+        sval_from_sqlite(&v, x);
         int code = s->cols[i].t.code;
         int rc = code == IX_T_BYTE || code == IX_T_TEXT ? put_blob(s, &v, out)
                                                         : ixs_sval_to_tuple(s->cols[i].t, &v, out);
@@ -994,6 +1032,7 @@ static int row_tuple(ixd_stmt *s, ix_wbuf *out, ixd_err *err) {
             out->len = start;
             return ixd_seterr(err, rc, 0, 0, NULL);
         }
+        room = room_for(out, plan[i + 1].rest);
     }
     if (out->err) {
         out->len = start;

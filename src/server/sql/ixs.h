@@ -121,6 +121,9 @@ void sval_free(sval *v);
 void sval_from_sqlite(sval *v, sqlite3_value *x); /* borrowed */
 void sval_from_column(sval *v, sqlite3_stmt *st, int i);
 int sval_bind(const sval *v, sqlite3_stmt *st, int idx);
+/* As sval_bind, without copying text and blob bytes: v must outlive the
+ * binding. */
+int sval_bind_static(const sval *v, sqlite3_stmt *st, int idx);
 void sval_result(const sval *v, sqlite3_context *ctx);
 void sval_sql(const sval *v, sb *out); /* as an SQL literal */
 
@@ -132,6 +135,9 @@ int ixs_sval_to_text(ityp t, const sval *v, ix_wbuf *out); /* NULL -> nothing, r
 /* Converts a storage value of type from into type to (via text when the
  * storage classes differ). */
 int ixs_convert(ityp from, const sval *v, ityp to, sval *out);
+/* 1 if v fits integer type code (SMALLINT, INTEGER/SERIAL/DATE: their NULL
+ * forms excluded; the 8-byte types: all but INT64_MIN). */
+int ixs_int_fits(int code, int64_t v);
 /* SQLCODE for a failed conversion to t (IX_EINVAL/IX_ERANGE). */
 int ixs_cvt_code(ityp to, int ixrc);
 
@@ -246,6 +252,16 @@ typedef struct ocol { /* a described column */
     int notnull;
 } ocol;
 
+/* How a result column is encoded per row (ixd_store_row.c): a kind with
+ * direct stores for the common types (RK_GENERIC: through sval and
+ * ixs_sval_to_tuple), its width, and `rest`, the most bytes the direct
+ * columns from this one to the last write, so that one reserve covers them. */
+typedef struct ixs_rcol {
+    int kind;
+    uint32_t width;
+    size_t rest;
+} ixs_rcol;
+
 enum {
     SK_SELECT = 1,
     SK_DML, /* INSERT/UPDATE/DELETE: one SQLite statement */
@@ -266,6 +282,9 @@ struct ixd_stmt {
     ityp *ptypes;
     sval *pvals;
     int *pset;
+    uint8_t **pbuf; /* reused bytes of TEXT parameters bound by ixs_bind_fast */
+    size_t *pcap;
+    ixs_rcol *rplan;              /* per result column, made by ixs_row_plan */
     char table[IXS_NAME_MAX + 1]; /* target table for error texts */
     int has_fk;                   /* target table has foreign keys (child) */
     /* cursor */
@@ -279,6 +298,18 @@ struct ixd_stmt {
     size_t *bloblen;
     uint32_t nblobs, capblobs;
 };
+
+/* Per-row fast paths (ixd_store_row.c). ixs_row_plan fills s->rplan from
+ * s->cols (0, or -208 out of memory). ixs_fast_put writes value x of a
+ * column planned as c at dst (c->width bytes at most reserved) and returns
+ * the bytes written, or -1 when the value takes the general path (NULL of
+ * some types, another storage class, a value out of range: the general path
+ * gives the exact result or error). ixs_bind_fast sets parameter i from a
+ * tuple value of type from when the conversion to the parameter's type is
+ * direct; returns 0, 1 for the general path, or -208. */
+int ixs_row_plan(ixd_stmt *s);
+int ixs_fast_put(const ixs_rcol *c, sqlite3_value *x, uint8_t *dst);
+int ixs_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n);
 
 /* The translator. ixs_translate fills s (kind, stype, sqlite_sql, cols,
  * params) for SELECT/INSERT/UPDATE/DELETE, or sets kind SK_SQL after a
