@@ -245,9 +245,11 @@ static void do_describe(ixd_sess *s) {
  * value its bytes padded to even. The types: SMALLINT, INTEGER, SERIAL,
  * DATE, BIGINT, BIGSERIAL, FLOAT, SMALLFLOAT (fixed width, the tuple form's
  * bytes), VARCHAR and NVARCHAR (i16 length, bytes; the tuple form has a u8
- * length). Appends the tuple form to t->binds and returns the bytes read,
- * or 0 when the value takes the general path (another type, NULL forms and
- * values ix_value_from_bind refuses or rewrites: those give its result).
+ * length). Appends the tuple form to t->binds, which has room for it (the
+ * tuple form is never longer than the bind form: do_bind reserves the whole
+ * message once), and returns the bytes read, or 0 when the value takes the
+ * general path (another type, NULL forms and values ix_value_from_bind
+ * refuses or rewrites: those give its result).
  */
 static size_t bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindref *r) {
     if (n < 6) return 0;
@@ -275,7 +277,6 @@ static size_t bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindref
         size_t len = ix_be16(v);
         if (len > 255 || left - 2 < len || (len == 1 && v[2] == 0)) return 0;
         r->t = (ix_vtype){code, (uint32_t)len};
-        if (ix_wbuf_reserve(&t->binds, len + 1) != IX_OK) return 0;
         t->binds.data[t->binds.len] = (uint8_t)len;
         memcpy(t->binds.data + t->binds.len + 1, v + 2, len);
         t->binds.len += len + 1;
@@ -295,8 +296,9 @@ static size_t bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindref
         return 0;
     }
     r->t = (ix_vtype){code, (uint32_t)w};
-    ix_put_bytes(&t->binds, v, w);
-    return t->binds.err ? 0 : 6 + w;
+    memcpy(t->binds.data + t->binds.len, v, w);
+    t->binds.len += w;
+    return 6 + w;
 }
 
 /* One bind value of any type through the decoder's walker; 0 when the
@@ -338,11 +340,15 @@ static void do_bind(ixd_sess *s, const ix_msg *m) {
     }
     const uint8_t *raw = m->u.bind.raw.p;
     size_t pos = 0, n = m->u.bind.raw.n;
+    int room = ix_wbuf_reserve(&t->binds, n) == IX_OK;
     while (pos < n && t->nbinds < m->u.bind.count) {
         struct bindref *r = &t->bindv[t->nbinds];
         r->off = t->binds.len;
         r->null = 0;
-        size_t used = bind_fast(t, raw + pos, n - pos, r);
+        /* the general path may use the room the message reserved */
+        size_t used = room && t->binds.cap - t->binds.len >= n - pos
+                          ? bind_fast(t, raw + pos, n - pos, r)
+                          : 0;
         if (used) {
             pos += used;
         } else {
@@ -425,11 +431,13 @@ static int read_ahead(ixd_sess *s, sess_stmt *t, size_t *at, size_t *n) {
         t->has_ahead = 0;
         return 1;
     }
-    ix_put_i16(o, IX_SQ_TUPLE);
-    ix_put_i16(o, 0);
-    ix_put_i32(o, 0);
+    if (ix_wbuf_reserve(o, 8) == IX_OK) {
+        ix_st16(o->data + o->len, IX_SQ_TUPLE);
+        memset(o->data + o->len + 2, 0, 6);
+        o->len += 8;
+    }
     ixd_err e = {0};
-    int r = ixd_fetch(t->st, o, &e);
+    int r = o->err ? 1 : ixd_fetch(t->st, o, &e);
     if (r <= 0 || o->err) {
         if (!o->err) o->len = *at;
         if (r < 0) send_err(s, &e);
@@ -437,8 +445,12 @@ static int read_ahead(ixd_sess *s, sess_stmt *t, size_t *at, size_t *n) {
         return r > 0 ? -1 : r;
     }
     *n = o->len - *at - 8;
-    ix_patch_i32(o, *at + 4, (int64_t)*n);
-    ix_put_pad(o, *n);
+    ix_st32(o->data + *at + 4, (uint32_t)*n);
+    if (*n & 1) ix_put_u8(o, 0);
+    if (o->err) {
+        send_errcode(s, -208, 0, NULL);
+        return -1;
+    }
     return 1;
 }
 

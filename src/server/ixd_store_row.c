@@ -61,7 +61,7 @@ int ixs_row_plan(ixd_stmt *s) {
 }
 
 /* An integer column's value; 0 when it takes the general path. */
-static int fast_int(const ixs_rcol *c, sqlite3_value *x, int64_t *v) {
+static inline int fast_int(const ixs_rcol *c, sqlite3_value *x, int64_t *v) {
     if (sqlite3_value_type(x) != SQLITE_INTEGER) return 0;
     *v = sqlite3_value_int64(x);
     switch (c->kind) {
@@ -72,7 +72,7 @@ static int fast_int(const ixs_rcol *c, sqlite3_value *x, int64_t *v) {
     }
 }
 
-static int put_text(const ixs_rcol *c, sqlite3_value *x, uint8_t *dst) {
+static inline int put_text(const ixs_rcol *c, sqlite3_value *x, uint8_t *dst) {
     if (sqlite3_value_type(x) != SQLITE_TEXT) return -1;
     const unsigned char *p = sqlite3_value_text(x);
     if (!p) return -1;
@@ -88,7 +88,7 @@ static int put_text(const ixs_rcol *c, sqlite3_value *x, uint8_t *dst) {
     return (int)c->width;
 }
 
-int ixs_fast_put(const ixs_rcol *c, sqlite3_value *x, uint8_t *dst) {
+static inline int fast_put(const ixs_rcol *c, sqlite3_value *x, uint8_t *dst) {
     int64_t v;
     switch (c->kind) {
     case RK_I16:
@@ -135,6 +135,40 @@ int ixs_fast_put(const ixs_rcol *c, sqlite3_value *x, uint8_t *dst) {
     case RK_CHAR: return put_text(c, x, dst);
     default: return -1;
     }
+}
+
+/* 1 when b has room for n more bytes (grown if need be); 0 when n would
+ * pass b's limit (the general path then writes what really fits) or on
+ * out of memory (b's sticky error set). */
+static int room_for(ix_wbuf *b, size_t n) {
+    if (b->cap - b->len >= n) return 1;
+    if (b->max && (b->len > b->max || n > b->max - b->len)) return 0;
+    return ix_wbuf_reserve(b, n) == IX_OK;
+}
+
+int ixs_row_encode(ixd_stmt *s, ix_wbuf *out, ixs_put_fn general) {
+    size_t start = out->len;
+    const ixs_rcol *plan = s->rplan;
+    int room = room_for(out, plan[0].rest);
+    for (int i = 0; i < s->ncols; i++) {
+        sqlite3_value *x = sqlite3_column_value(s->st, i);
+        int w = room && plan[i].width ? fast_put(&plan[i], x, out->data + out->len) : -1;
+        if (w >= 0) {
+            out->len += (size_t)w;
+            continue;
+        }
+        int rc = general(s, i, x, out);
+        if (rc) {
+            out->len = start;
+            return rc;
+        }
+        room = room_for(out, plan[i + 1].rest);
+    }
+    if (out->err) {
+        out->len = start;
+        return -208;
+    }
+    return 0;
 }
 
 /* ---- binds ------------------------------------------------------------------ */

@@ -300,15 +300,17 @@ struct ixd_stmt {
 };
 
 /* Per-row fast paths (ixd_store_row.c). ixs_row_plan fills s->rplan from
- * s->cols (0, or -208 out of memory). ixs_fast_put writes value x of a
- * column planned as c at dst (c->width bytes at most reserved) and returns
- * the bytes written, or -1 when the value takes the general path (NULL of
- * some types, another storage class, a value out of range: the general path
- * gives the exact result or error). ixs_bind_fast sets parameter i from a
+ * s->cols (0, or -208 out of memory). ixs_row_encode appends the tuple of
+ * the current row of s->st to out: the values of the planned kinds with
+ * direct stores, one capacity check per row, and every other value (NULL of
+ * some types, another storage class, a value out of range, other types)
+ * through general(), which gives the exact result or error; returns 0 or a
+ * negative SQLCODE (out as it was). ixs_bind_fast sets parameter i from a
  * tuple value of type from when the conversion to the parameter's type is
  * direct; returns 0, 1 for the general path, or -208. */
+typedef int (*ixs_put_fn)(ixd_stmt *s, int i, sqlite3_value *x, ix_wbuf *out);
 int ixs_row_plan(ixd_stmt *s);
-int ixs_fast_put(const ixs_rcol *c, sqlite3_value *x, uint8_t *dst);
+int ixs_row_encode(ixd_stmt *s, ix_wbuf *out, ixs_put_fn general);
 int ixs_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n);
 
 /* The translator. ixs_translate fills s (kind, stype, sqlite_sql, cols,
