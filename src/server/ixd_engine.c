@@ -647,6 +647,7 @@ void ixd_db_close(ixd_db *db) {
     if (!db) return;
     if (db->h && (db->in_txn || !sqlite3_get_autocommit(db->h)))
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+    ixs_cat_close(db);
     /* statements still prepared keep the connection alive until they are
      * freed (ixd_stmt_free only touches its own SQLite statement) */
     sqlite3_close_v2(db->h);
@@ -1000,45 +1001,20 @@ int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, i
     return 0;
 }
 
-/* 1 when b has room for n more bytes (grown if need be); 0 when n would
- * pass b's limit (the general path then writes what really fits) or on
- * out of memory (b's sticky error set). */
-static int room_for(ix_wbuf *b, size_t n) {
-    if (b->cap - b->len >= n) return 1;
-    if (b->max && (b->len > b->max || n > b->max - b->len)) return 0;
-    return ix_wbuf_reserve(b, n) == IX_OK;
+/* A column value of the general path: through sval (BYTE/TEXT as a
+ * descriptor). Returns 0 or a negative SQLCODE. */
+static int put_general(ixd_stmt *s, int i, sqlite3_value *x, ix_wbuf *out) {
+    sval v;
+    sval_from_sqlite(&v, x);
+    int code = s->cols[i].t.code;
+    return code == IX_T_BYTE || code == IX_T_TEXT ? put_blob(s, &v, out)
+                                                  : ixs_sval_to_tuple(s->cols[i].t, &v, out);
 }
 
-/* Converts the current row of s->st to tuple bytes: the columns of
- * s->rplan's direct kinds with direct stores into room reserved once (again
- * after a column of the general path), the others through ixs_sval_to_tuple. */
+/* Converts the current row of s->st to tuple bytes. */
 static int row_tuple(ixd_stmt *s, ix_wbuf *out, ixd_err *err) {
-    size_t start = out->len;
-    const ixs_rcol *plan = s->rplan;
-    int room = room_for(out, plan[0].rest);
-    for (int i = 0; i < s->ncols; i++) {
-        sqlite3_value *x = sqlite3_column_value(s->st, i);
-        int w = room && plan[i].width ? ixs_fast_put(&plan[i], x, out->data + out->len) : -1;
-        if (w >= 0) {
-            out->len += (size_t)w;
-            continue;
-        }
-        sval v;
-        sval_from_sqlite(&v, x);
-        int code = s->cols[i].t.code;
-        int rc = code == IX_T_BYTE || code == IX_T_TEXT ? put_blob(s, &v, out)
-                                                        : ixs_sval_to_tuple(s->cols[i].t, &v, out);
-        if (rc) {
-            out->len = start;
-            return ixd_seterr(err, rc, 0, 0, NULL);
-        }
-        room = room_for(out, plan[i + 1].rest);
-    }
-    if (out->err) {
-        out->len = start;
-        return ixd_seterr(err, -208, 0, 0, NULL);
-    }
-    return 0;
+    int rc = ixs_row_encode(s, out, put_general);
+    return rc ? ixd_seterr(err, rc, 0, 0, NULL) : 0;
 }
 
 static int step_row(ixd_stmt *s, ixd_err *err) {

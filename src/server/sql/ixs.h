@@ -170,6 +170,7 @@ struct ixd_engine {
     int nuse, capuse;
 };
 
+#define IXS_CAT_NSTMT 4 /* catalog lookup statements cached per connection */
 struct ixd_db {
     ixd_engine *e;
     sqlite3 *h;
@@ -189,8 +190,9 @@ struct ixd_db {
     int64_t deadline;         /* monotonic ms, 0 = none */
     int (*intr_fn)(void *ud); /* ixd_set_interrupt_check: 1 = stop the statement */
     void *intr_ud;
-    int interrupted; /* the running statement was stopped by intr_fn: -213 */
-    int has_temp;    /* the session's temp catalog (temp._ixd_ttables) exists */
+    int interrupted;                     /* the running statement was stopped by intr_fn: -213 */
+    int has_temp;                        /* the session's temp catalog (temp._ixd_ttables) exists */
+    sqlite3_stmt *cat_st[IXS_CAT_NSTMT]; /* ixs_cat_table's lookups, prepared once */
 };
 
 #define IXS_TEMP_TABID 1000000 /* temp tables get tabids from here */
@@ -235,6 +237,9 @@ typedef struct itab {
 } itab;
 /* Loads table `name` (lower case). Returns 1 found, 0 not found, -1 error. */
 int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err);
+/* Finalizes the catalog statements ixs_cat_table keeps (before the
+ * connection closes). */
+void ixs_cat_close(ixd_db *db);
 void ixs_itab_free(itab *t);
 /* Creates ixd's catalog in a new database file (space: -330, ISAM -131). */
 int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err);
