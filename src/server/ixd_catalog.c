@@ -317,6 +317,18 @@ void ixs_cat_close(ixd_db *db) {
     }
 }
 
+unsigned ixs_data_version(ixd_db *db, int fresh) {
+    sqlite3_stmt *st;
+    if (fresh && sqlite3_get_autocommit(db->h) && (st = cat_stmt(db, CAT_TAB)) != NULL) {
+        sqlite3_bind_text(st, 1, "", 0, SQLITE_STATIC);
+        (void)sqlite3_step(st); /* a read transaction: sees other connections' commits */
+        cat_done(st);
+    }
+    unsigned v = 0;
+    if (sqlite3_file_control(db->h, "main", SQLITE_FCNTL_DATA_VERSION, &v) != SQLITE_OK) v = 0;
+    return v;
+}
+
 /* The columns of table tabid into out (statement st, bound, stepped here).
  * Returns the last step's result. */
 static int cat_columns(sqlite3_stmt *st, itab *out) {

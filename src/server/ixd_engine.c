@@ -179,6 +179,7 @@ static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const
 
 void ixs_txn_sync(ixd_db *db) {
     if (db && db->h && db->in_txn && sqlite3_get_autocommit(db->h)) {
+        db->gen++;
         db->in_txn = 0;
         db->nsavepoints = 0;
     }
@@ -643,10 +644,13 @@ int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out,
     return 0;
 }
 
+static void stmts_detach(ixd_db *db);
+
 void ixd_db_close(ixd_db *db) {
     if (!db) return;
     if (db->h && (db->in_txn || !sqlite3_get_autocommit(db->h)))
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+    stmts_detach(db);
     ixs_cat_close(db);
     /* statements still prepared keep the connection alive until they are
      * freed (ixd_stmt_free only touches its own SQLite statement) */
@@ -660,6 +664,7 @@ void ixd_db_close(ixd_db *db) {
 /* ---- transactions ------------------------------------------------------------------ */
 
 int ixs_begin(ixd_db *db, ixd_err *err) {
+    db->gen++; /* the catalog may change back or for others: no statement reuse */
     ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (db->in_txn) {
@@ -679,6 +684,7 @@ int ixs_ansi_autobegin(ixd_db *db, ixd_err *err) {
 }
 
 int ixs_commit(ixd_db *db, ixd_err *err) {
+    db->gen++; /* the catalog may change back or for others: no statement reuse */
     ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
@@ -707,6 +713,7 @@ int ixs_commit(ixd_db *db, ixd_err *err) {
 }
 
 int ixs_rollback(ixd_db *db, ixd_err *err) {
+    db->gen++; /* the catalog may change back or for others: no statement reuse */
     ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
@@ -742,29 +749,108 @@ int ixd_session_exec(ixd_engine *e, const char *user, const char *sql, size_t n,
 
 /* ---- statements -------------------------------------------------------------------- */
 
-int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *err) {
-    *out = NULL;
-    if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
-    if (n > IXS_MAX_SQL) return ixd_seterr(err, -201, 0, 0, NULL);
+/* ---- statement reuse -----------------------------------------------------------------
+ * A client that prepares, runs and frees the same statement again and again
+ * (a single-row lookup) would translate it and prepare its SQLite statement
+ * each time. ixd_stmt_free keeps a freed SELECT or DML statement instead
+ * (IXS_PARKED per connection, the oldest dropped), reset to its prepared
+ * state; ixd_prepare of the same text takes it back when db->gen and the
+ * data version are still those of before its translation, so that the
+ * catalog it was translated against cannot have changed since. Anything
+ * else prepares afresh. */
+
+static void live_add(ixd_db *db, ixd_stmt *s) {
+    s->live = 1;
+    s->live_prev = NULL;
+    s->live_next = db->live;
+    if (db->live) db->live->live_prev = s;
+    db->live = s;
+}
+
+static void live_del(ixd_db *db, ixd_stmt *s) {
+    if (!s->live) return;
+    if (s->live_prev)
+        s->live_prev->live_next = s->live_next;
+    else
+        db->live = s->live_next;
+    if (s->live_next) s->live_next->live_prev = s->live_prev;
+    s->live = 0;
+    s->live_prev = s->live_next = NULL;
+}
+
+static void stmt_destroy(ixd_stmt *s);
+
+/* Keeps s for reuse; returns 0 when it is not kept (then destroy it). */
+static int park(ixd_db *db, ixd_stmt *s) {
+    if (!s->key || !s->st || (s->kind != SK_SELECT && s->kind != SK_DML)) return 0;
+    ixd_close(s);
+    sqlite3_clear_bindings(s->st);
+    for (int i = 0; i < s->nparams; i++) {
+        sval_free(&s->pvals[i]);
+        s->pset[i] = 0;
+    }
+    if (db->nparked == IXS_PARKED) {
+        stmt_destroy(db->parked[0]);
+        memmove(db->parked, db->parked + 1, (IXS_PARKED - 1) * sizeof *db->parked);
+        db->nparked--;
+    }
+    db->parked[db->nparked++] = s;
+    return 1;
+}
+
+/* The kept statement of text sql, still valid, or NULL. */
+static ixd_stmt *unpark(ixd_db *db, const char *sql, size_t n) {
+    for (int i = db->nparked; i-- > 0;) {
+        ixd_stmt *s = db->parked[i];
+        if (s->keyn != n || memcmp(s->key, sql, n) != 0) continue;
+        db->nparked--;
+        memmove(db->parked + i, db->parked + i + 1, (size_t)(db->nparked - i) * sizeof *db->parked);
+        if (s->gen == db->gen && s->dver == ixs_data_version(db, 1)) return s;
+        stmt_destroy(s);
+        return NULL;
+    }
+    return NULL;
+}
+
+/* Before db closes: kept statements go, live ones forget db. */
+static void stmts_detach(ixd_db *db) {
+    while (db->nparked > 0)
+        stmt_destroy(db->parked[--db->nparked]);
+    for (ixd_stmt *s = db->live, *next; s; s = next) {
+        next = s->live_next;
+        s->live = 0;
+        s->live_prev = s->live_next = NULL;
+        s->db = NULL;
+    }
+    db->live = NULL;
+}
+
+static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *err) {
     ixd_stmt *s = calloc(1, sizeof *s);
     if (!s) return ixd_seterr(err, -208, 0, 0, NULL);
     s->db = db;
-    ixs_arm(db);
+    /* what the translation is made against: read before it, so that a
+     * change during it counts as a change after it */
+    s->gen = db->gen;
+    s->dver = ixs_data_version(db, 0);
     if (ixs_translate(db, s, sql, n, err)) {
-        ixd_stmt_free(s);
+        stmt_destroy(s);
         return -1;
     }
     if (s->kind == SK_SELECT && ixs_row_plan(s)) {
-        ixd_stmt_free(s);
+        stmt_destroy(s);
         return ixd_seterr(err, -208, 0, 0, NULL);
     }
     if (s->kind == SK_SELECT || s->kind == SK_DML) {
         int rc = sqlite3_prepare_v2(db->h, s->sqlite_sql, -1, &s->st, NULL);
         if (rc != SQLITE_OK) {
             ixs_sqlite_err(db, rc, s->stype, s->table, err);
-            ixd_stmt_free(s);
+            stmt_destroy(s);
             return -1;
         }
+        s->key = malloc(n ? n : 1);
+        if (s->key) memcpy(s->key, sql, n);
+        s->keyn = n;
     }
     if (s->nparams) {
         s->pvals = calloc((size_t)s->nparams, sizeof(sval));
@@ -772,10 +858,22 @@ int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *
         s->pbuf = calloc((size_t)s->nparams, sizeof(uint8_t *));
         s->pcap = calloc((size_t)s->nparams, sizeof(size_t));
         if (!s->pvals || !s->pset || !s->pbuf || !s->pcap) {
-            ixd_stmt_free(s);
+            stmt_destroy(s);
             return ixd_seterr(err, -208, 0, 0, NULL);
         }
     }
+    *out = s;
+    return 0;
+}
+
+int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *err) {
+    *out = NULL;
+    if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
+    if (n > IXS_MAX_SQL) return ixd_seterr(err, -201, 0, 0, NULL);
+    ixs_arm(db);
+    ixd_stmt *s = unpark(db, sql, n);
+    if (!s && prepare_new(db, sql, n, &s, err)) return -1;
+    live_add(db, s);
     *out = s;
     return 0;
 }
@@ -860,6 +958,14 @@ int ixd_fetch_blob(ixd_stmt *s, const uint8_t *desc, size_t n, const uint8_t **d
 
 void ixd_stmt_free(ixd_stmt *s) {
     if (!s) return;
+    if (s->db) {
+        live_del(s->db, s);
+        if (park(s->db, s)) return;
+    }
+    stmt_destroy(s);
+}
+
+static void stmt_destroy(ixd_stmt *s) {
     free_rows(s);
     sqlite3_finalize(s->st);
     for (int i = 0; i < s->ncols; i++)
@@ -877,6 +983,7 @@ void ixd_stmt_free(ixd_stmt *s) {
     free(s->ptypes);
     free(s->text);
     free(s->sqlite_sql);
+    free(s->key);
     free(s);
 }
 
@@ -964,6 +1071,7 @@ int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, i
     ixs_arm(db);
     if (s->kind == SK_SQL) {
         int64_t r = 0;
+        db->gen++; /* DDL, SET, savepoints, ...: kept statements are not reused */
         if (ixs_run_sql(db, s->text, s->textn, &r, err)) {
             /* the statement's own SQLCODE for a full disk */
             if (err && err->isamcode == IXS_ISAM_NO_SPACE)

@@ -170,7 +170,8 @@ struct ixd_engine {
     int nuse, capuse;
 };
 
-#define IXS_CAT_NSTMT 4 /* catalog lookup statements cached per connection */
+#define IXS_CAT_NSTMT 4  /* catalog lookup statements cached per connection */
+#define IXS_PARKED    16 /* freed statements kept per connection for reuse */
 struct ixd_db {
     ixd_engine *e;
     sqlite3 *h;
@@ -193,6 +194,15 @@ struct ixd_db {
     int interrupted;                     /* the running statement was stopped by intr_fn: -213 */
     int has_temp;                        /* the session's temp catalog (temp._ixd_ttables) exists */
     sqlite3_stmt *cat_st[IXS_CAT_NSTMT]; /* ixs_cat_table's lookups, prepared once */
+    /* Statement reuse (ixd_engine.c): a freed SELECT/DML statement is kept
+     * for the next prepare of the same text while nothing that may change
+     * its translation has happened since: gen counts such local events
+     * (every other statement, transaction ends), the data version
+     * (ixs_data_version) any commit, local or by another connection. */
+    ixd_stmt *live; /* statements prepared on db and not yet freed */
+    ixd_stmt *parked[IXS_PARKED];
+    int nparked;
+    uint64_t gen;
 };
 
 #define IXS_TEMP_TABID 1000000 /* temp tables get tabids from here */
@@ -240,6 +250,10 @@ int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err);
 /* Finalizes the catalog statements ixs_cat_table keeps (before the
  * connection closes). */
 void ixs_cat_close(ixd_db *db);
+/* The data version of db's main file (changes with every commit, by this
+ * connection or another) as of its last read; with fresh, as of now
+ * (outside a transaction a read is started for it). */
+unsigned ixs_data_version(ixd_db *db, int fresh);
 void ixs_itab_free(itab *t);
 /* Creates ixd's catalog in a new database file (space: -330, ISAM -131). */
 int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err);
@@ -289,7 +303,15 @@ struct ixd_stmt {
     int *pset;
     uint8_t **pbuf; /* reused bytes of TEXT parameters bound by ixs_bind_fast */
     size_t *pcap;
-    ixs_rcol *rplan;              /* per result column, made by ixs_row_plan */
+    ixs_rcol *rplan; /* per result column, made by ixs_row_plan */
+    /* reuse (see ixd_db): the Informix text, db->gen and the data version
+     * when parked, the links of db->live (live: on that list) */
+    char *key;
+    size_t keyn;
+    uint64_t gen;
+    unsigned dver;
+    int live;
+    ixd_stmt *live_prev, *live_next;
     char table[IXS_NAME_MAX + 1]; /* target table for error texts */
     int has_fk;                   /* target table has foreign keys (child) */
     /* cursor */
