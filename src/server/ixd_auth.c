@@ -5,6 +5,7 @@
  */
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,10 +26,34 @@ typedef struct user {
     uint8_t hash[HASH_LEN];
 } user;
 
+/*
+ * The verified-login cache. A login that passed the full PBKDF2 check leaves
+ * a tag HMAC-SHA256(key, name NUL salt hash password) in one of
+ * PW_CACHE_SLOTS slots (the oldest is replaced); the same user with the same
+ * password then matches the tag instead of deriving the key again. `key` is
+ * random per process, so a tag says nothing outside it and the password is
+ * never stored. Only successes are cached: a wrong password or an unknown
+ * user misses (the dummy user is never cached) and costs the full
+ * derivation every time. The tag is computed and compared for every check,
+ * hit or miss, known user or not.
+ */
+#define PW_CACHE_SLOTS 64
+#define PW_TAG_LEN     32
+#define PW_TAG_INPUT   512 /* longer name + password: not cached */
+
+typedef struct pw_cache {
+    pthread_mutex_t lock;
+    uint8_t key[32];
+    uint8_t tag[PW_CACHE_SLOTS][PW_TAG_LEN];
+    int used[PW_CACHE_SLOTS];
+    unsigned next; /* the slot the next new entry takes */
+} pw_cache;
+
 struct ixd_users {
     user *v;
     int n;
-    user dummy; /* checked for an unknown user, so that it costs the same */
+    user dummy;      /* checked for an unknown user, so that it costs the same */
+    pw_cache *cache; /* a pointer: checks of a const ixd_users fill it */
 };
 
 static int hash_pw(const char *pw, const uint8_t *salt, size_t salt_len, uint8_t out[HASH_LEN]) {
@@ -73,6 +98,16 @@ int ixd_users_load(ixd_users **out, const char *path, char *errbuf, size_t errle
     ixd_users *u = calloc(1, sizeof *u);
     *out = NULL;
     if (!u) return snprintf(errbuf, errlen, "out of memory"), -1;
+    u->cache = calloc(1, sizeof *u->cache);
+    if (!u->cache) {
+        free(u);
+        return snprintf(errbuf, errlen, "out of memory"), -1;
+    }
+    pthread_mutex_init(&u->cache->lock, NULL);
+    if (RAND_bytes(u->cache->key, sizeof u->cache->key) != 1) {
+        ixd_users_free(u);
+        return snprintf(errbuf, errlen, "no random bytes for the login cache key"), -1;
+    }
     u->dummy.salt_len = SALT_LEN;
     if (RAND_bytes(u->dummy.salt, SALT_LEN) != 1 || RAND_bytes(u->dummy.hash, HASH_LEN) != 1) {
         ixd_users_free(u);
@@ -125,7 +160,49 @@ void ixd_users_free(ixd_users *u) {
     if (!u) return;
     OPENSSL_cleanse(u->v, (size_t)u->n * sizeof *u->v);
     free(u->v);
+    if (u->cache) {
+        pthread_mutex_destroy(&u->cache->lock);
+        OPENSSL_cleanse(u->cache, sizeof *u->cache);
+        free(u->cache);
+    }
     free(u);
+}
+
+/* The cache tag of (user x, name, password). Returns 0, or -1 when the
+ * input is too long to be cached or HMAC fails. */
+static int pw_tag(const pw_cache *c, const user *x, const char *name, const char *password,
+                  uint8_t tag[PW_TAG_LEN]) {
+    size_t nn = strlen(name), pn = strlen(password);
+    uint8_t in[PW_TAG_INPUT];
+    size_t need = nn + 1 + x->salt_len + HASH_LEN + pn;
+    if (need > sizeof in) return -1;
+    memcpy(in, name, nn + 1);
+    memcpy(in + nn + 1, x->salt, x->salt_len);
+    memcpy(in + nn + 1 + x->salt_len, x->hash, HASH_LEN);
+    memcpy(in + nn + 1 + x->salt_len + HASH_LEN, password, pn);
+    unsigned len = 0;
+    uint8_t *r = HMAC(EVP_sha256(), c->key, (int)sizeof c->key, in, need, tag, &len);
+    OPENSSL_cleanse(in, need);
+    return r && len == PW_TAG_LEN ? 0 : -1;
+}
+
+/* 1 if tag is in the cache. Every slot is compared, in constant time. */
+static int pw_cache_has(pw_cache *c, const uint8_t tag[PW_TAG_LEN]) {
+    int hit = 0;
+    pthread_mutex_lock(&c->lock);
+    for (int i = 0; i < PW_CACHE_SLOTS; i++)
+        hit |= c->used[i] & (CRYPTO_memcmp(c->tag[i], tag, PW_TAG_LEN) == 0);
+    pthread_mutex_unlock(&c->lock);
+    return hit;
+}
+
+static void pw_cache_add(pw_cache *c, const uint8_t tag[PW_TAG_LEN]) {
+    pthread_mutex_lock(&c->lock);
+    unsigned i = c->next % PW_CACHE_SLOTS;
+    memcpy(c->tag[i], tag, PW_TAG_LEN);
+    c->used[i] = 1;
+    c->next = i + 1;
+    pthread_mutex_unlock(&c->lock);
 }
 
 int ixd_users_check(const ixd_users *u, const char *name, const char *password) {
@@ -135,11 +212,21 @@ int ixd_users_check(const ixd_users *u, const char *name, const char *password) 
             x = &u->v[i];
             break;
         }
+    /* A login verified before: the tag matches, no derivation. The tag is
+     * computed for the dummy too (never cached, so never a hit). */
+    uint8_t tag[PW_TAG_LEN];
+    int tagged = pw_tag(u->cache, x, name, password, tag) == 0;
+    if (tagged && pw_cache_has(u->cache, tag) && x != &u->dummy) {
+        OPENSSL_cleanse(tag, sizeof tag);
+        return 1;
+    }
     /* The same derivation and comparison whether the user exists or not. */
     uint8_t h[HASH_LEN];
     int match =
         hash_pw(password, x->salt, x->salt_len, h) == 0 && CRYPTO_memcmp(h, x->hash, HASH_LEN) == 0;
     OPENSSL_cleanse(h, sizeof h);
+    if (match && tagged && x != &u->dummy) pw_cache_add(u->cache, tag);
+    OPENSSL_cleanse(tag, sizeof tag);
     if (x == &u->dummy) return 0;
     return match ? 1 : -1;
 }

@@ -285,57 +285,59 @@ int ixs_temp_catalog(ixd_db *db, ixd_err *err) {
     return 0;
 }
 
-int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err) {
-    memset(out, 0, sizeof *out);
-    if (ixs_internal_name(name)) return 0; /* never a table of user SQL */
+/* The catalog lookups every statement that names a table makes, prepared
+ * once per connection (SQLite prepares them again by itself after a schema
+ * change) and reset after each use, so that they hold no read transaction. */
+static const char *const CAT_SQL[IXS_CAT_NSTMT] = {
+    "SELECT tabid, owner, tabtype FROM _ixd_ttables WHERE tabname = ?",
+    "SELECT tabid, owner, tabtype FROM _ixd_tables WHERE tabname = ?",
+    "SELECT colno, colname, coltype, collength, serial, defsql FROM _ixd_tcolumns WHERE tabid = ? "
+    "ORDER BY colno",
+    "SELECT colno, colname, coltype, collength, serial, defsql FROM _ixd_columns WHERE tabid = ? "
+    "ORDER BY colno",
+};
+enum { CAT_TTAB, CAT_TAB, CAT_TCOLS, CAT_COLS };
+
+static sqlite3_stmt *cat_stmt(ixd_db *db, int k) {
+    if (!db->cat_st[k] && sqlite3_prepare_v3(db->h, CAT_SQL[k], -1, SQLITE_PREPARE_PERSISTENT,
+                                             &db->cat_st[k], NULL) != SQLITE_OK)
+        db->cat_st[k] = NULL;
+    return db->cat_st[k];
+}
+
+static void cat_done(sqlite3_stmt *st) {
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+}
+
+void ixs_cat_close(ixd_db *db) {
+    for (int k = 0; k < IXS_CAT_NSTMT; k++) {
+        sqlite3_finalize(db->cat_st[k]);
+        db->cat_st[k] = NULL;
+    }
+}
+
+unsigned ixs_data_version(ixd_db *db, int fresh) {
     sqlite3_stmt *st;
-    int temp = 0;
-    if (db->has_temp &&
-        sqlite3_prepare_v2(db->h,
-                           "SELECT tabid, owner, tabtype FROM _ixd_ttables WHERE tabname = ?", -1,
-                           &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-        temp = sqlite3_step(st) == SQLITE_ROW;
-        sqlite3_finalize(st);
+    if (fresh && sqlite3_get_autocommit(db->h) && (st = cat_stmt(db, CAT_TAB)) != NULL) {
+        sqlite3_bind_text(st, 1, "", 0, SQLITE_STATIC);
+        (void)sqlite3_step(st); /* a read transaction: sees other connections' commits */
+        cat_done(st);
     }
-    if (sqlite3_prepare_v2(db->h,
-                           temp ? "SELECT tabid, owner, tabtype FROM _ixd_ttables WHERE tabname = ?"
-                                : "SELECT tabid, owner, tabtype FROM _ixd_tables WHERE tabname = ?",
-                           -1, &st, NULL) != SQLITE_OK)
-        return ixs_sqlite_err(db, sqlite3_errcode(db->h), 0, name, err);
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW) {
-        sqlite3_finalize(st);
-        if (rc == SQLITE_DONE) return 0;
-        return ixs_sqlite_err(db, rc, IX_STMT_SELECT, name, err);
-    }
-    out->tabid = sqlite3_column_int(st, 0);
-    const char *ow = (const char *)sqlite3_column_text(st, 1);
-    snprintf(out->owner, sizeof out->owner, "%s", ow ? ow : "");
-    const char *tt = (const char *)sqlite3_column_text(st, 2);
-    out->is_view = out->tabid < 100 || (tt && tt[0] == 'V');
-    (void)tt;
-    snprintf(out->name, sizeof out->name, "%s", name);
-    sqlite3_finalize(st);
-    if (sqlite3_prepare_v2(db->h,
-                           temp ? "SELECT colno, colname, coltype, collength, serial, defsql FROM "
-                                  "_ixd_tcolumns WHERE tabid = ? ORDER BY colno"
-                                : "SELECT colno, colname, coltype, collength, serial, defsql FROM "
-                                  "_ixd_columns WHERE tabid = ? ORDER BY colno",
-                           -1, &st, NULL) != SQLITE_OK)
-        return ixs_sqlite_err(db, sqlite3_errcode(db->h), 0, name, err);
-    sqlite3_bind_int(st, 1, out->tabid);
-    int cap = 0;
+    unsigned v = 0;
+    if (sqlite3_file_control(db->h, "main", SQLITE_FCNTL_DATA_VERSION, &v) != SQLITE_OK) v = 0;
+    return v;
+}
+
+/* The columns of table tabid into out (statement st, bound, stepped here).
+ * Returns the last step's result. */
+static int cat_columns(sqlite3_stmt *st, itab *out) {
+    int rc, cap = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (out->ncols == cap) {
             cap = cap ? cap * 2 : 16;
             icol *nc = realloc(out->cols, sizeof(icol) * (size_t)cap);
-            if (!nc) {
-                sqlite3_finalize(st);
-                ixs_itab_free(out);
-                return ixd_seterr(err, -208, 0, 0, NULL);
-            }
+            if (!nc) return SQLITE_NOMEM;
             out->cols = nc;
         }
         icol *c = &out->cols[out->ncols++];
@@ -351,7 +353,44 @@ int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err) {
         const char *ds = (const char *)sqlite3_column_text(st, 5);
         if (ds) c->defsql = strdup(ds);
     }
-    sqlite3_finalize(st);
+    return rc;
+}
+
+int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err) {
+    memset(out, 0, sizeof *out);
+    if (ixs_internal_name(name)) return 0; /* never a table of user SQL */
+    sqlite3_stmt *st;
+    int temp = 0;
+    if (db->has_temp && (st = cat_stmt(db, CAT_TTAB)) != NULL) {
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+        temp = sqlite3_step(st) == SQLITE_ROW;
+        cat_done(st);
+    }
+    if (!(st = cat_stmt(db, temp ? CAT_TTAB : CAT_TAB)))
+        return ixs_sqlite_err(db, sqlite3_errcode(db->h), 0, name, err);
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        cat_done(st);
+        if (rc == SQLITE_DONE) return 0;
+        return ixs_sqlite_err(db, rc, IX_STMT_SELECT, name, err);
+    }
+    out->tabid = sqlite3_column_int(st, 0);
+    const char *ow = (const char *)sqlite3_column_text(st, 1);
+    snprintf(out->owner, sizeof out->owner, "%s", ow ? ow : "");
+    const char *tt = (const char *)sqlite3_column_text(st, 2);
+    out->is_view = out->tabid < 100 || (tt && tt[0] == 'V');
+    snprintf(out->name, sizeof out->name, "%s", name);
+    cat_done(st);
+    if (!(st = cat_stmt(db, temp ? CAT_TCOLS : CAT_COLS)))
+        return ixs_sqlite_err(db, sqlite3_errcode(db->h), 0, name, err);
+    sqlite3_bind_int(st, 1, out->tabid);
+    rc = cat_columns(st, out);
+    cat_done(st);
+    if (rc == SQLITE_NOMEM) {
+        ixs_itab_free(out);
+        return ixd_seterr(err, -208, 0, 0, NULL);
+    }
     if (rc != SQLITE_DONE) {
         ixs_itab_free(out);
         return ixs_sqlite_err(db, rc, IX_STMT_SELECT, name, err);

@@ -179,6 +179,7 @@ static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const
 
 void ixs_txn_sync(ixd_db *db) {
     if (db && db->h && db->in_txn && sqlite3_get_autocommit(db->h)) {
+        db->gen++;
         db->in_txn = 0;
         db->nsavepoints = 0;
     }
@@ -643,10 +644,14 @@ int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out,
     return 0;
 }
 
+static void stmts_detach(ixd_db *db);
+
 void ixd_db_close(ixd_db *db) {
     if (!db) return;
     if (db->h && (db->in_txn || !sqlite3_get_autocommit(db->h)))
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+    stmts_detach(db);
+    ixs_cat_close(db);
     /* statements still prepared keep the connection alive until they are
      * freed (ixd_stmt_free only touches its own SQLite statement) */
     sqlite3_close_v2(db->h);
@@ -659,6 +664,7 @@ void ixd_db_close(ixd_db *db) {
 /* ---- transactions ------------------------------------------------------------------ */
 
 int ixs_begin(ixd_db *db, ixd_err *err) {
+    db->gen++; /* the catalog may change back or for others: no statement reuse */
     ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (db->in_txn) {
@@ -678,6 +684,7 @@ int ixs_ansi_autobegin(ixd_db *db, ixd_err *err) {
 }
 
 int ixs_commit(ixd_db *db, ixd_err *err) {
+    db->gen++; /* the catalog may change back or for others: no statement reuse */
     ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
@@ -706,6 +713,7 @@ int ixs_commit(ixd_db *db, ixd_err *err) {
 }
 
 int ixs_rollback(ixd_db *db, ixd_err *err) {
+    db->gen++; /* the catalog may change back or for others: no statement reuse */
     ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
@@ -741,34 +749,131 @@ int ixd_session_exec(ixd_engine *e, const char *user, const char *sql, size_t n,
 
 /* ---- statements -------------------------------------------------------------------- */
 
-int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *err) {
-    *out = NULL;
-    if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
-    if (n > IXS_MAX_SQL) return ixd_seterr(err, -201, 0, 0, NULL);
+/* ---- statement reuse -----------------------------------------------------------------
+ * A client that prepares, runs and frees the same statement again and again
+ * (a single-row lookup) would translate it and prepare its SQLite statement
+ * each time. ixd_stmt_free keeps a freed SELECT or DML statement instead
+ * (IXS_PARKED per connection, the oldest dropped), reset to its prepared
+ * state; ixd_prepare of the same text takes it back when db->gen and the
+ * data version are still those of before its translation, so that the
+ * catalog it was translated against cannot have changed since. Anything
+ * else prepares afresh. */
+
+static void live_add(ixd_db *db, ixd_stmt *s) {
+    s->live = 1;
+    s->live_prev = NULL;
+    s->live_next = db->live;
+    if (db->live) db->live->live_prev = s;
+    db->live = s;
+}
+
+static void live_del(ixd_db *db, ixd_stmt *s) {
+    if (!s->live) return;
+    if (s->live_prev)
+        s->live_prev->live_next = s->live_next;
+    else
+        db->live = s->live_next;
+    if (s->live_next) s->live_next->live_prev = s->live_prev;
+    s->live = 0;
+    s->live_prev = s->live_next = NULL;
+}
+
+static void stmt_destroy(ixd_stmt *s);
+
+/* Keeps s for reuse; returns 0 when it is not kept (then destroy it). */
+static int park(ixd_db *db, ixd_stmt *s) {
+    if (!s->key || !s->st || (s->kind != SK_SELECT && s->kind != SK_DML)) return 0;
+    ixd_close(s);
+    sqlite3_clear_bindings(s->st);
+    for (int i = 0; i < s->nparams; i++) {
+        sval_free(&s->pvals[i]);
+        s->pset[i] = 0;
+    }
+    if (db->nparked == IXS_PARKED) {
+        stmt_destroy(db->parked[0]);
+        memmove(db->parked, db->parked + 1, (IXS_PARKED - 1) * sizeof *db->parked);
+        db->nparked--;
+    }
+    db->parked[db->nparked++] = s;
+    return 1;
+}
+
+/* The kept statement of text sql, still valid, or NULL. */
+static ixd_stmt *unpark(ixd_db *db, const char *sql, size_t n) {
+    for (int i = db->nparked; i-- > 0;) {
+        ixd_stmt *s = db->parked[i];
+        if (s->keyn != n || memcmp(s->key, sql, n) != 0) continue;
+        db->nparked--;
+        memmove(db->parked + i, db->parked + i + 1, (size_t)(db->nparked - i) * sizeof *db->parked);
+        if (s->gen == db->gen && s->dver == ixs_data_version(db, 1)) return s;
+        stmt_destroy(s);
+        return NULL;
+    }
+    return NULL;
+}
+
+/* Before db closes: kept statements go, live ones forget db. */
+static void stmts_detach(ixd_db *db) {
+    while (db->nparked > 0)
+        stmt_destroy(db->parked[--db->nparked]);
+    for (ixd_stmt *s = db->live, *next; s; s = next) {
+        next = s->live_next;
+        s->live = 0;
+        s->live_prev = s->live_next = NULL;
+        s->db = NULL;
+    }
+    db->live = NULL;
+}
+
+static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *err) {
     ixd_stmt *s = calloc(1, sizeof *s);
     if (!s) return ixd_seterr(err, -208, 0, 0, NULL);
     s->db = db;
-    ixs_arm(db);
+    /* what the translation is made against: read before it, so that a
+     * change during it counts as a change after it */
+    s->gen = db->gen;
+    s->dver = ixs_data_version(db, 0);
     if (ixs_translate(db, s, sql, n, err)) {
-        ixd_stmt_free(s);
+        stmt_destroy(s);
         return -1;
+    }
+    if (s->kind == SK_SELECT && ixs_row_plan(s)) {
+        stmt_destroy(s);
+        return ixd_seterr(err, -208, 0, 0, NULL);
     }
     if (s->kind == SK_SELECT || s->kind == SK_DML) {
         int rc = sqlite3_prepare_v2(db->h, s->sqlite_sql, -1, &s->st, NULL);
         if (rc != SQLITE_OK) {
             ixs_sqlite_err(db, rc, s->stype, s->table, err);
-            ixd_stmt_free(s);
+            stmt_destroy(s);
             return -1;
         }
+        s->key = malloc(n ? n : 1);
+        if (s->key) memcpy(s->key, sql, n);
+        s->keyn = n;
     }
     if (s->nparams) {
         s->pvals = calloc((size_t)s->nparams, sizeof(sval));
         s->pset = calloc((size_t)s->nparams, sizeof(int));
-        if (!s->pvals || !s->pset) {
-            ixd_stmt_free(s);
+        s->pbuf = calloc((size_t)s->nparams, sizeof(uint8_t *));
+        s->pcap = calloc((size_t)s->nparams, sizeof(size_t));
+        if (!s->pvals || !s->pset || !s->pbuf || !s->pcap) {
+            stmt_destroy(s);
             return ixd_seterr(err, -208, 0, 0, NULL);
         }
     }
+    *out = s;
+    return 0;
+}
+
+int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *err) {
+    *out = NULL;
+    if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
+    if (n > IXS_MAX_SQL) return ixd_seterr(err, -201, 0, 0, NULL);
+    ixs_arm(db);
+    ixd_stmt *s = unpark(db, sql, n);
+    if (!s && prepare_new(db, sql, n, &s, err)) return -1;
+    live_add(db, s);
     *out = s;
     return 0;
 }
@@ -853,6 +958,14 @@ int ixd_fetch_blob(ixd_stmt *s, const uint8_t *desc, size_t n, const uint8_t **d
 
 void ixd_stmt_free(ixd_stmt *s) {
     if (!s) return;
+    if (s->db) {
+        live_del(s->db, s);
+        if (park(s->db, s)) return;
+    }
+    stmt_destroy(s);
+}
+
+static void stmt_destroy(ixd_stmt *s) {
     free_rows(s);
     sqlite3_finalize(s->st);
     for (int i = 0; i < s->ncols; i++)
@@ -862,9 +975,15 @@ void ixd_stmt_free(ixd_stmt *s) {
         sval_free(&s->pvals[i]);
     free(s->pvals);
     free(s->pset);
+    for (int i = 0; s->pbuf && i < s->nparams; i++)
+        free(s->pbuf[i]);
+    free(s->pbuf);
+    free(s->pcap);
+    free(s->rplan);
     free(s->ptypes);
     free(s->text);
     free(s->sqlite_sql);
+    free(s->key);
     free(s);
 }
 
@@ -901,13 +1020,19 @@ ix_vtype ixd_stmt_param_type(const ixd_stmt *s, int i) {
 
 int ixd_bind(ixd_stmt *s, int i, ix_vtype t, const uint8_t *p, size_t n, ixd_err *err) {
     if (i < 0 || i >= s->nparams) return ixd_seterr(err, -254, 0, 0, NULL);
-    sval_free(&s->pvals[i]);
+    /* SQLite holds the parameters' bytes without a copy (bind_all): a
+     * cursor still reading them is closed before they change. */
+    if (s->open && !s->scroll && !s->done) ixd_close(s);
     s->pset[i] = 1;
     if (!p) {
+        sval_free(&s->pvals[i]);
         s->pvals[i].kind = SQLITE_NULL;
         return 0;
     }
     ityp from = ixs_t(ix_vtype_resolve(t.code, NULL), t.enclen);
+    int fast = ixs_bind_fast(s, i, from, p, n);
+    if (fast <= 0) return fast ? ixd_seterr(err, fast, 0, 0, NULL) : 0;
+    sval_free(&s->pvals[i]);
     sval v;
     int rc = ixs_tuple_to_sval(from, p, n, &v);
     if (rc) return ixd_seterr(err, rc, 0, 0, NULL);
@@ -924,13 +1049,15 @@ int ixd_bind(ixd_stmt *s, int i, ix_vtype t, const uint8_t *p, size_t n, ixd_err
     return 0;
 }
 
+/* Binds every parameter (an unset one is NULL). Text and blob bytes are
+ * bound without a copy: they live in s->pvals until the next ixd_bind of
+ * that parameter, which closes a cursor still reading them. */
 static int bind_all(ixd_stmt *s, ixd_err *err) {
     sqlite3_reset(s->st);
-    sqlite3_clear_bindings(s->st);
     for (int i = 0; i < s->nparams; i++) {
-        if (!s->pset[i]) continue;
-        if (sval_bind(&s->pvals[i], s->st, i + 1) != SQLITE_OK)
-            return ixd_seterr(err, -208, 0, 0, NULL);
+        int rc = s->pset[i] ? sval_bind_static(&s->pvals[i], s->st, i + 1)
+                            : sqlite3_bind_null(s->st, i + 1);
+        if (rc != SQLITE_OK) return ixd_seterr(err, -208, 0, 0, NULL);
     }
     return 0;
 }
@@ -944,6 +1071,7 @@ int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, i
     ixs_arm(db);
     if (s->kind == SK_SQL) {
         int64_t r = 0;
+        db->gen++; /* DDL, SET, savepoints, ...: kept statements are not reused */
         if (ixs_run_sql(db, s->text, s->textn, &r, err)) {
             /* the statement's own SQLCODE for a full disk */
             if (err && err->isamcode == IXS_ISAM_NO_SPACE)
@@ -981,25 +1109,20 @@ int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, i
     return 0;
 }
 
+/* A column value of the general path: through sval (BYTE/TEXT as a
+ * descriptor). Returns 0 or a negative SQLCODE. */
+static int put_general(ixd_stmt *s, int i, sqlite3_value *x, ix_wbuf *out) {
+    sval v;
+    sval_from_sqlite(&v, x);
+    int code = s->cols[i].t.code;
+    return code == IX_T_BYTE || code == IX_T_TEXT ? put_blob(s, &v, out)
+                                                  : ixs_sval_to_tuple(s->cols[i].t, &v, out);
+}
+
 /* Converts the current row of s->st to tuple bytes. */
 static int row_tuple(ixd_stmt *s, ix_wbuf *out, ixd_err *err) {
-    size_t start = out->len;
-    for (int i = 0; i < s->ncols; i++) {
-        sval v;
-        sval_from_column(&v, s->st, i);
-        int code = s->cols[i].t.code;
-        int rc = code == IX_T_BYTE || code == IX_T_TEXT ? put_blob(s, &v, out)
-                                                        : ixs_sval_to_tuple(s->cols[i].t, &v, out);
-        if (rc) {
-            out->len = start;
-            return ixd_seterr(err, rc, 0, 0, NULL);
-        }
-    }
-    if (out->err) {
-        out->len = start;
-        return ixd_seterr(err, -208, 0, 0, NULL);
-    }
-    return 0;
+    int rc = ixs_row_encode(s, out, put_general);
+    return rc ? ixd_seterr(err, rc, 0, 0, NULL) : 0;
 }
 
 static int step_row(ixd_stmt *s, ixd_err *err) {

@@ -19,6 +19,7 @@
 #include "proto/ix_login.h"
 #include "proto/ix_print.h"
 #include "proto/ix_reader.h"
+#include "types/ix_datetime.h"
 #include "types/ix_types.h"
 
 #define MAX_STMTS 4096 /* statement ids per session */
@@ -237,6 +238,93 @@ static void do_describe(ixd_sess *s) {
     if (t->stmt_type == IX_STMT_INSERT) ix_enc_insertdone(&s->reply, &s->caps, 0, 0);
 }
 
+/*
+ * One bind value of a common type, read straight from the SQ_BIND bytes the
+ * decoder validated (layout: the table above rd_bindval in
+ * src/proto/ix_msg_items.c): i16 type, i16 indicator, i16 slot, then for a
+ * value its bytes padded to even. The types: SMALLINT, INTEGER, SERIAL,
+ * DATE, BIGINT, BIGSERIAL, FLOAT, SMALLFLOAT (fixed width, the tuple form's
+ * bytes), VARCHAR and NVARCHAR (i16 length, bytes; the tuple form has a u8
+ * length). Appends the tuple form to t->binds, which has room for it (the
+ * tuple form is never longer than the bind form: do_bind reserves the whole
+ * message once), and returns the bytes read, or 0 when the value takes the
+ * general path (another type, NULL forms and values ix_value_from_bind
+ * refuses or rewrites: those give its result).
+ */
+static size_t bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindref *r) {
+    if (n < 6) return 0;
+    int code = ix_be16(p) & 0xff;
+    int16_t ind = (int16_t)ix_be16(p + 2);
+    size_t w;
+    switch (code) {
+    case IX_T_SMALLINT: w = 2; break;
+    case IX_T_INTEGER:
+    case IX_T_SERIAL:
+    case IX_T_DATE:
+    case IX_T_SMALLFLOAT: w = 4; break;
+    case IX_T_BIGINT:
+    case IX_T_BIGSERIAL:
+    case IX_T_FLOAT: w = 8; break;
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR: w = 0; break;
+    default: return 0;
+    }
+    if (ind != IX_IND_VALUE) return 0;
+    const uint8_t *v = p + 6;
+    size_t left = n - 6;
+    if (w == 0) { /* VARCHAR: at most 255 bytes, not the 01 00 NULL form */
+        if (left < 2) return 0;
+        size_t len = ix_be16(v);
+        if (len > 255 || left - 2 < len || (len == 1 && v[2] == 0)) return 0;
+        r->t = (ix_vtype){code, (uint32_t)len};
+        t->binds.data[t->binds.len] = (uint8_t)len;
+        memcpy(t->binds.data + t->binds.len + 1, v + 2, len);
+        t->binds.len += len + 1;
+        return 6 + 2 + len + (len & 1);
+    }
+    if (left < w) return 0;
+    uint64_t u = w == 2 ? ix_be16(v) : w == 4 ? ix_be32(v) : ix_be64(v);
+    uint64_t nullform = (uint64_t)1 << (8 * w - 1);
+    if (code == IX_T_FLOAT || code == IX_T_SMALLFLOAT) {
+        /* NaN is rewritten by the general path */
+        uint64_t exp = w == 8 ? 0x7ff0000000000000ull : 0x7f800000u;
+        uint64_t frac = w == 8 ? 0x000fffffffffffffull : 0x007fffffu;
+        if ((u & exp) == exp && (u & frac)) return 0;
+    } else if (u == nullform) {
+        return 0;
+    } else if (code == IX_T_DATE && ((int32_t)u < IX_DATE_MIN || (int32_t)u > IX_DATE_MAX)) {
+        return 0;
+    }
+    r->t = (ix_vtype){code, (uint32_t)w};
+    memcpy(t->binds.data + t->binds.len, v, w);
+    t->binds.len += w;
+    return 6 + w;
+}
+
+/* One bind value of any type through the decoder's walker; 0 when the
+ * value cannot be converted (-1213 sent). */
+static int bind_general(ixd_sess *s, sess_stmt *t, const ix_bindval *v, struct bindref *r) {
+    r->t = ix_bind_vtype(v);
+    r->null = v->indicator != IX_IND_VALUE;
+    if (!r->null && (r->t.code == IX_T_BYTE || r->t.code == IX_T_TEXT)) {
+        /* ixdb's own BYTE/TEXT bind (i32 length, bytes): handed to the
+         * engine as an LVARCHAR tuple value, which it stores as is. */
+        uint32_t n = v->value.n >= 4 ? ix_be32(v->value.p) : 0;
+        r->t = (ix_vtype){IX_T_LVARCHAR, n};
+        ix_put_u8(&t->binds, 0);
+        ix_put_bytes(&t->binds, v->value.p, v->value.n);
+    } else if (!r->null) {
+        /* Passed in the bind's own type; the engine converts it to the
+         * parameter's type where Informix would. */
+        if (ix_value_from_bind(r->t, v->value.p, v->value.n, &t->binds) != IX_OK) {
+            t->nbinds = 0;
+            send_errcode(s, -1213, 0, NULL);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* SQ_BIND: converts every value to its tuple form and keeps it for the
  * next EXECUTE or OPEN. */
 static void do_bind(ixd_sess *s, const ix_msg *m) {
@@ -250,28 +338,24 @@ static void do_bind(ixd_sess *s, const ix_msg *m) {
         t->bindv = b;
         t->bindcap = m->u.bind.count;
     }
-    size_t pos = 0;
-    ix_bindval v;
-    while (ix_bind_next(m, &pos, &v)) {
+    const uint8_t *raw = m->u.bind.raw.p;
+    size_t pos = 0, n = m->u.bind.raw.n;
+    int room = ix_wbuf_reserve(&t->binds, n) == IX_OK;
+    while (pos < n && t->nbinds < m->u.bind.count) {
         struct bindref *r = &t->bindv[t->nbinds];
-        r->t = ix_bind_vtype(&v);
         r->off = t->binds.len;
-        r->null = v.indicator != IX_IND_VALUE;
-        if (!r->null && (r->t.code == IX_T_BYTE || r->t.code == IX_T_TEXT)) {
-            /* ixdb's own BYTE/TEXT bind (i32 length, bytes): handed to the
-             * engine as an LVARCHAR tuple value, which it stores as is. */
-            uint32_t n = v.value.n >= 4 ? ix_be32(v.value.p) : 0;
-            r->t = (ix_vtype){IX_T_LVARCHAR, n};
-            ix_put_u8(&t->binds, 0);
-            ix_put_bytes(&t->binds, v.value.p, v.value.n);
-        } else if (!r->null) {
-            /* Passed in the bind's own type; the engine converts it to the
-             * parameter's type where Informix would. */
-            int rc = ix_value_from_bind(r->t, v.value.p, v.value.n, &t->binds);
-            if (rc != IX_OK) {
-                t->nbinds = 0;
-                return send_errcode(s, -1213, 0, NULL);
-            }
+        r->null = 0;
+        /* the general path may use the room the message reserved */
+        size_t used = room && t->binds.cap - t->binds.len >= n - pos
+                          ? bind_fast(t, raw + pos, n - pos, r)
+                          : 0;
+        if (used) {
+            pos += used;
+        } else {
+            ix_bindval v;
+            t->binds.len = r->off;
+            if (!ix_bind_next(m, &pos, &v)) break;
+            if (!bind_general(s, t, &v, r)) return;
         }
         r->len = t->binds.len - r->off;
         t->nbinds++;
@@ -333,22 +417,55 @@ static void do_open(ixd_sess *s) {
     ix_wbuf_reset(&t->ahead);
 }
 
-/* Reads the next row into t->ahead. Returns 1, 0 at the end, -1 on error. */
-static int read_ahead(ixd_sess *s, sess_stmt *t) {
-    if (t->has_ahead) return 1;
-    ix_wbuf_reset(&t->ahead);
+/* Appends the next row to the reply as an SQ_TUPLE (i16 tag, i16
+ * warnings, i32 length, payload padded to even; ix_enc_tuple's layout), the
+ * payload written there by the engine: a row kept in t->ahead from the last
+ * reply first. Returns 1 with *n its payload length and *at where the
+ * message starts, 0 at the end, -1 on error (sent). */
+static int read_ahead(ixd_sess *s, sess_stmt *t, size_t *at, size_t *n) {
+    ix_wbuf *o = &s->reply;
+    *at = o->len;
+    if (t->has_ahead) {
+        ix_enc_tuple(o, 0, t->ahead.data, t->ahead.len);
+        *n = t->ahead.len;
+        t->has_ahead = 0;
+        return 1;
+    }
+    if (ix_wbuf_reserve(o, 8) == IX_OK) {
+        ix_st16(o->data + o->len, IX_SQ_TUPLE);
+        memset(o->data + o->len + 2, 0, 6);
+        o->len += 8;
+    }
     ixd_err e = {0};
-    int r = ixd_fetch(t->st, &t->ahead, &e);
-    if (r < 0) {
-        send_err(s, &e);
+    int r = o->err ? 1 : ixd_fetch(t->st, o, &e);
+    if (r <= 0 || o->err) {
+        if (!o->err) o->len = *at;
+        if (r < 0) send_err(s, &e);
+        if (r > 0) send_errcode(s, -208, 0, NULL);
+        return r > 0 ? -1 : r;
+    }
+    *n = o->len - *at - 8;
+    ix_st32(o->data + *at + 4, (uint32_t)*n);
+    if (*n & 1) ix_put_u8(o, 0);
+    if (o->err) {
+        send_errcode(s, -208, 0, NULL);
         return -1;
     }
+    return 1;
+}
+
+/* Takes the tuple at `at` (payload n bytes) back out of the reply and keeps
+ * it in t->ahead for the next one. Returns 0, or -1 (sent) out of memory. */
+static int keep_ahead(ixd_sess *s, sess_stmt *t, size_t at, size_t n) {
+    ix_wbuf_reset(&t->ahead);
+    ix_put_bytes(&t->ahead, s->reply.data + at + 8, n);
+    s->reply.len = at;
     if (t->ahead.err) {
         send_errcode(s, -208, 0, NULL);
         return -1;
     }
-    t->has_ahead = r == 1;
-    return r;
+    t->has_ahead = 1;
+    return 0;
 }
 
 /* The tuple bytes a fetch reply may carry: the client's buffer size, at
@@ -374,18 +491,20 @@ static void do_nfetch(ixd_sess *s, int32_t bufsize) {
     size_t cap = reply_cap(s, bufsize), used = 0;
     int64_t sent = 0;
     for (;;) {
-        int r = read_ahead(s, t);
+        size_t at, n;
+        int r = read_ahead(s, t, &at, &n);
         if (r < 0) return;
         if (r == 0) {
             t->exhausted = 1;
             return send_done(s, 0, sent, 0);
         }
-        if (sent > 0 && used + t->ahead.len > cap) break;
-        ix_enc_tuple(&s->reply, 0, t->ahead.data, t->ahead.len);
-        used += t->ahead.len;
+        if (sent > 0 && used + n > cap) {
+            keep_ahead(s, t, at, n);
+            return;
+        }
+        used += n;
         sent++;
         t->fetched++;
-        t->has_ahead = 0;
     }
 }
 

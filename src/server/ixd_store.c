@@ -250,6 +250,15 @@ int sval_bind(const sval *v, sqlite3_stmt *st, int idx) {
     }
 }
 
+int sval_bind_static(const sval *v, sqlite3_stmt *st, int idx) {
+    switch (v->kind) {
+    case SQLITE_TEXT:
+        return sqlite3_bind_text(st, idx, (const char *)v->p, (int)v->n, SQLITE_STATIC);
+    case SQLITE_BLOB: return sqlite3_bind_blob(st, idx, v->p, (int)v->n, SQLITE_STATIC);
+    default: return sval_bind(v, st, idx);
+    }
+}
+
 void sval_result(const sval *v, sqlite3_context *ctx) {
     switch (v->kind) {
     case SQLITE_INTEGER: sqlite3_result_int64(ctx, v->i); break;
@@ -728,7 +737,7 @@ static int put_text_type(ityp t, const uint8_t *s, size_t n, ix_wbuf *out) {
     }
 }
 
-static int int_fits(int code, int64_t v) {
+int ixs_int_fits(int code, int64_t v) {
     switch (code) {
     case IX_T_SMALLINT: return v > -32768 && v <= 32767;
     case IX_T_INTEGER:
@@ -771,7 +780,7 @@ int ixs_sval_to_tuple(ityp t, const sval *v, ix_wbuf *out) {
             if (rc) return rc < 0 ? ixs_cvt_code(t, rc == -1226 ? IX_ERANGE : IX_EINVAL) : 0;
             if (ix_dec_to_i64(&d, &x) != IX_OK) return ixs_cvt_code(t, IX_ERANGE);
         }
-        if (!int_fits(t.code, x)) return ixs_cvt_code(t, IX_ERANGE);
+        if (!ixs_int_fits(t.code, x)) return ixs_cvt_code(t, IX_ERANGE);
         if (t.code == IX_T_DATE && (x < IX_DATE_MIN || x > IX_DATE_MAX)) return -1206;
         return ix_value_put_int(vt, x, out) == IX_OK ? 0 : ixs_cvt_code(t, IX_ERANGE);
     }
@@ -1043,7 +1052,7 @@ int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
             if (rc < 0) return rc;
             if (ix_dec_to_i64(&d, &x) != IX_OK) return ixs_cvt_code(to, IX_ERANGE);
         }
-        if (!int_fits(to.code, x)) return ixs_cvt_code(to, IX_ERANGE);
+        if (!ixs_int_fits(to.code, x)) return ixs_cvt_code(to, IX_ERANGE);
         out->kind = SQLITE_INTEGER;
         out->i = x;
         return 0;

@@ -57,6 +57,60 @@ static void test_users(void) {
     CHECK(mu * 4 > mw && mw * 4 > mu,
           "unknown user and wrong password cost the same (medians %.3f ms, %.3f ms)", mu * 1e3,
           mw * 1e3);
+    /* A verified login is cached: the same user and password again skip the
+     * derivation; a wrong password (also one that extends the right one)
+     * still pays it in full, and still fails. */
+    double right[N], miss[N];
+    for (int i = 0; i < N; i++) {
+        double t0 = secs();
+        int ok = ixd_users_check(u, "informix", "in4mix");
+        double t1 = secs();
+        int bad = ixd_users_check(u, "informix", "in4mixx");
+        double t2 = secs();
+        right[i] = ok == 1 ? t1 - t0 : 1e9;
+        miss[i] = bad == -1 ? t2 - t1 : 0;
+    }
+    qsort(right, N, sizeof *right, cmp_d);
+    qsort(miss, N, sizeof *miss, cmp_d);
+    CHECK(right[N / 2] * 20 < miss[N / 2],
+          "a repeated right login skips the key derivation (medians %.3f ms, wrong %.3f ms)",
+          right[N / 2] * 1e3, miss[N / 2] * 1e3);
+    CHECK(miss[N / 2] * 4 > mw, "a wrong password after a cached one costs the full derivation");
+    CHECK(ixd_users_check(u, "nobody", "in4mix") == 0, "unknown user after the cache");
+    CHECK(ixd_users_check(u, "informix", "") == -1, "empty password after the cache");
+    ixd_users_free(u);
+}
+
+/* The cache is bounded: more distinct verified logins than it holds
+ * evict the oldest, and every one of them still checks. */
+static void test_users_cache_bound(void) {
+    char path[] = "/tmp/ixd_users_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    CHECK(f != NULL, "temp users file");
+    if (!f) return;
+    enum { USERS = 70 };
+    for (int i = 0; i < USERS; i++) {
+        char name[16], pw[16], line[256];
+        snprintf(name, sizeof name, "u%d", i);
+        snprintf(pw, sizeof pw, "p%d", i);
+        if (ixd_users_make_line(name, pw, line, sizeof line) == 0) fprintf(f, "%s\n", line);
+    }
+    fclose(f);
+    ixd_users *u;
+    char err[128];
+    CHECK(ixd_users_load(&u, path, err, sizeof err) == 0, "users file loads");
+    unlink(path);
+    int all = 1;
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < USERS; i++) {
+            char name[16], pw[16];
+            snprintf(name, sizeof name, "u%d", i);
+            snprintf(pw, sizeof pw, "p%d", i);
+            all &= ixd_users_check(u, name, pw) == 1;
+            all &= ixd_users_check(u, name, "p") == -1;
+        }
+    CHECK(all, "%d users, each right and wrong, twice: every answer right", USERS);
     ixd_users_free(u);
 }
 
@@ -275,6 +329,7 @@ static void test_backpressure(void) {
 
 int main(void) {
     test_users();
+    test_users_cache_bound();
     test_throttle();
     test_login_header();
     test_backpressure();

@@ -121,6 +121,9 @@ void sval_free(sval *v);
 void sval_from_sqlite(sval *v, sqlite3_value *x); /* borrowed */
 void sval_from_column(sval *v, sqlite3_stmt *st, int i);
 int sval_bind(const sval *v, sqlite3_stmt *st, int idx);
+/* As sval_bind, without copying text and blob bytes: v must outlive the
+ * binding. */
+int sval_bind_static(const sval *v, sqlite3_stmt *st, int idx);
 void sval_result(const sval *v, sqlite3_context *ctx);
 void sval_sql(const sval *v, sb *out); /* as an SQL literal */
 
@@ -132,6 +135,9 @@ int ixs_sval_to_text(ityp t, const sval *v, ix_wbuf *out); /* NULL -> nothing, r
 /* Converts a storage value of type from into type to (via text when the
  * storage classes differ). */
 int ixs_convert(ityp from, const sval *v, ityp to, sval *out);
+/* 1 if v fits integer type code (SMALLINT, INTEGER/SERIAL/DATE: their NULL
+ * forms excluded; the 8-byte types: all but INT64_MIN). */
+int ixs_int_fits(int code, int64_t v);
 /* SQLCODE for a failed conversion to t (IX_EINVAL/IX_ERANGE). */
 int ixs_cvt_code(ityp to, int ixrc);
 
@@ -164,6 +170,8 @@ struct ixd_engine {
     int nuse, capuse;
 };
 
+#define IXS_CAT_NSTMT 4  /* catalog lookup statements cached per connection */
+#define IXS_PARKED    16 /* freed statements kept per connection for reuse */
 struct ixd_db {
     ixd_engine *e;
     sqlite3 *h;
@@ -183,8 +191,18 @@ struct ixd_db {
     int64_t deadline;         /* monotonic ms, 0 = none */
     int (*intr_fn)(void *ud); /* ixd_set_interrupt_check: 1 = stop the statement */
     void *intr_ud;
-    int interrupted; /* the running statement was stopped by intr_fn: -213 */
-    int has_temp;    /* the session's temp catalog (temp._ixd_ttables) exists */
+    int interrupted;                     /* the running statement was stopped by intr_fn: -213 */
+    int has_temp;                        /* the session's temp catalog (temp._ixd_ttables) exists */
+    sqlite3_stmt *cat_st[IXS_CAT_NSTMT]; /* ixs_cat_table's lookups, prepared once */
+    /* Statement reuse (ixd_engine.c): a freed SELECT/DML statement is kept
+     * for the next prepare of the same text while nothing that may change
+     * its translation has happened since: gen counts such local events
+     * (every other statement, transaction ends), the data version
+     * (ixs_data_version) any commit, local or by another connection. */
+    ixd_stmt *live; /* statements prepared on db and not yet freed */
+    ixd_stmt *parked[IXS_PARKED];
+    int nparked;
+    uint64_t gen;
 };
 
 #define IXS_TEMP_TABID 1000000 /* temp tables get tabids from here */
@@ -229,6 +247,13 @@ typedef struct itab {
 } itab;
 /* Loads table `name` (lower case). Returns 1 found, 0 not found, -1 error. */
 int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err);
+/* Finalizes the catalog statements ixs_cat_table keeps (before the
+ * connection closes). */
+void ixs_cat_close(ixd_db *db);
+/* The data version of db's main file (changes with every commit, by this
+ * connection or another) as of its last read; with fresh, as of now
+ * (outside a transaction a read is started for it). */
+unsigned ixs_data_version(ixd_db *db, int fresh);
 void ixs_itab_free(itab *t);
 /* Creates ixd's catalog in a new database file (space: -330, ISAM -131). */
 int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err);
@@ -245,6 +270,16 @@ typedef struct ocol { /* a described column */
     ityp t;
     int notnull;
 } ocol;
+
+/* How a result column is encoded per row (ixd_store_row.c): a kind with
+ * direct stores for the common types (RK_GENERIC: through sval and
+ * ixs_sval_to_tuple), its width, and `rest`, the most bytes the direct
+ * columns from this one to the last write, so that one reserve covers them. */
+typedef struct ixs_rcol {
+    int kind;
+    uint32_t width;
+    size_t rest;
+} ixs_rcol;
 
 enum {
     SK_SELECT = 1,
@@ -266,6 +301,17 @@ struct ixd_stmt {
     ityp *ptypes;
     sval *pvals;
     int *pset;
+    uint8_t **pbuf; /* reused bytes of TEXT parameters bound by ixs_bind_fast */
+    size_t *pcap;
+    ixs_rcol *rplan; /* per result column, made by ixs_row_plan */
+    /* reuse (see ixd_db): the Informix text, db->gen and the data version
+     * when parked, the links of db->live (live: on that list) */
+    char *key;
+    size_t keyn;
+    uint64_t gen;
+    unsigned dver;
+    int live;
+    ixd_stmt *live_prev, *live_next;
     char table[IXS_NAME_MAX + 1]; /* target table for error texts */
     int has_fk;                   /* target table has foreign keys (child) */
     /* cursor */
@@ -279,6 +325,20 @@ struct ixd_stmt {
     size_t *bloblen;
     uint32_t nblobs, capblobs;
 };
+
+/* Per-row fast paths (ixd_store_row.c). ixs_row_plan fills s->rplan from
+ * s->cols (0, or -208 out of memory). ixs_row_encode appends the tuple of
+ * the current row of s->st to out: the values of the planned kinds with
+ * direct stores, one capacity check per row, and every other value (NULL of
+ * some types, another storage class, a value out of range, other types)
+ * through general(), which gives the exact result or error; returns 0 or a
+ * negative SQLCODE (out as it was). ixs_bind_fast sets parameter i from a
+ * tuple value of type from when the conversion to the parameter's type is
+ * direct; returns 0, 1 for the general path, or -208. */
+typedef int (*ixs_put_fn)(ixd_stmt *s, int i, sqlite3_value *x, ix_wbuf *out);
+int ixs_row_plan(ixd_stmt *s);
+int ixs_row_encode(ixd_stmt *s, ix_wbuf *out, ixs_put_fn general);
+int ixs_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n);
 
 /* The translator. ixs_translate fills s (kind, stype, sqlite_sql, cols,
  * params) for SELECT/INSERT/UPDATE/DELETE, or sets kind SK_SQL after a
