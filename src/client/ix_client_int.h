@@ -20,6 +20,7 @@
 #include "proto/ix_reader.h"
 #include "types/ix_types.h"
 #include "types/ix_value.h"
+#include "client/ix_rowplan.h"
 
 /* ---- transport (ix_transport.c) ---------------------------------------------
  * A byte stream behind a tiny vtable: plain TCP or TLS over TCP. Tests may
@@ -116,7 +117,8 @@ typedef struct ixc_pend {
     int32_t asked;   /* PEND_FETCH: the NFETCH buffer size */
 } ixc_pend;
 
-/* One fetched batch: tuples as [u32 length][bytes] records. */
+/* One fetched batch: tuples as [u32 length, host order][bytes] records,
+ * each checked against the statement's row plan when it arrived. */
 typedef struct ixc_batch {
     ix_wbuf data;
     int ntuples;
@@ -138,11 +140,8 @@ typedef struct ixc_param {
 typedef struct ixc_col {
     char *name;
     ix_vtype vt;
-    int16_t type; /* as described, with flags */
-    /* current row */
-    size_t off, len;
-    int is_null;
-    int text_ok;
+    int16_t type;      /* as described, with flags */
+    uint64_t text_row; /* text holds the value of this row (ix_stmt.row_seq) */
     ix_wbuf text;
 } ixc_col;
 
@@ -176,6 +175,13 @@ struct ix_stmt {
     ixc_batch *queue; /* batches read ahead (drained from the wire) */
     ixc_batch *queue_tail;
     int has_row;
+    /* the row plan (built when the first fetched batch arrives) and the
+     * current row: its bytes and the offsets of its columns (ncols + 1) */
+    int planned;
+    ixc_rowplan plan;
+    const uint8_t *row;
+    uint32_t *off;
+    uint64_t row_seq; /* counts rows read (text caches are per row) */
     int64_t fetches;
     int64_t changes;
     int64_t replied;
@@ -251,6 +257,7 @@ typedef struct ixc_reply {
     int32_t tuple_size;
     int64_t first_us, end_us; /* when the first message / the EOT was read */
     ixc_batch *tuples;        /* where SQ_TUPLEs go, or NULL to drop them */
+    const ixc_rowplan *plan;  /* with tuples: every tuple is checked against it */
 } ixc_reply;
 
 /* conn.c helpers used by stmt.c */
@@ -266,6 +273,8 @@ int64_t ixc_now_us(void);
 /* stmt.c: a fetch reply for s arrived (asked bytes, send-to-first-byte and
  * first-to-last-byte times in microseconds, last: the cursor ended). */
 void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_us, int last);
+/* stmt.c: s's row plan, built on first use; NULL (IX_ENOMEM recorded). */
+const ixc_rowplan *ixc_stmt_plan(ix_stmt *s);
 int ixc_drain(ix_conn *c);
 int ixc_read_reply(ix_conn *c, ixc_reply *r);
 int ixc_next_msg(ix_conn *c, ix_msg *m);

@@ -713,6 +713,39 @@ static void txn_from_err(ix_conn *c, int sqlcode) {
     }
 }
 
+/* A tuple that is not one row of the statement's plan: the stream cannot be
+ * trusted any more (as for any protocol error, the connection is closed). */
+static int bad_tuple(ix_conn *c, const ixc_rowplan *p, int rc, int col, size_t n) {
+    if (rc == IX_ELIMIT)
+        return ixc_kill(c, IX_EPROTO,
+                        "malformed row from the server: bytes after column %d (%zu bytes)",
+                        p->ncols, n);
+    const char *tn = ix_type_name(p->col[col].vt.code);
+    if (rc == IX_EINVAL)
+        return ixc_kill(c, IX_EPROTO, "cannot walk column %d (%s) of a row: unknown layout",
+                        col + 1, tn ? tn : "unknown type");
+    return ixc_kill(
+        c, IX_EPROTO, "malformed row from the server: %s in column %d (%s), row of %zu bytes",
+        rc == IX_NEED_MORE ? "the row ends" : "bad length", col + 1, tn ? tn : "unknown type", n);
+}
+
+/* Appends one SQ_TUPLE's payload t[0..n) to r->tuples as a [u32 n][bytes]
+ * record (one copy), after checking it once against r->plan. */
+static int take_tuple(ix_conn *c, ixc_reply *r, const uint8_t *t, size_t n) {
+    int col = 0;
+    int rc = ixc_rowplan_check(r->plan, t, n, &col);
+    if (rc != IX_OK) return bad_tuple(c, r->plan, rc, col, n);
+    ix_wbuf *w = &r->tuples->data;
+    if (n > UINT32_MAX - 4 || ix_wbuf_reserve(w, 4 + n) != IX_OK)
+        return ixc_kill(c, IX_ENOMEM, "out of memory for a fetched row");
+    uint32_t l = (uint32_t)n;
+    memcpy(w->data + w->len, &l, 4);
+    memcpy(w->data + w->len + 4, t, n);
+    w->len += 4 + n;
+    r->tuples->ntuples++;
+    return IX_OK;
+}
+
 /* Reads one reply group (up to its EOT) into *r. Returns IX_OK (a server
  * error is in r->sqlcode, not in the return value), or a connection error. */
 int ixc_read_reply(ix_conn *c, ixc_reply *r) {
@@ -750,15 +783,8 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
             if ((rc = copy_describe(c, &m, r)) != IX_OK) return rc;
             break;
         case IX_SQ_TUPLE:
-            if (r->tuples) {
-                uint8_t l[4];
-                ix_st32(l, (uint32_t)m.u.tuple.data.n);
-                ix_put_bytes(&r->tuples->data, l, 4);
-                ix_put_bytes(&r->tuples->data, m.u.tuple.data.p, m.u.tuple.data.n);
-                r->tuples->ntuples++;
-                if (r->tuples->data.err)
-                    return ixc_kill(c, IX_ENOMEM, "out of memory for a fetched row");
-            }
+            if (r->tuples && (rc = take_tuple(c, r, m.u.tuple.data.p, m.u.tuple.data.n)) != IX_OK)
+                return rc;
             break;
         case IX_SQ_XACTSTAT:
             r->has_xact = 1;
@@ -813,9 +839,10 @@ static int pend_one(ix_conn *c) {
         if (!b) return ixc_kill(c, IX_ENOMEM, "out of memory");
         ix_wbuf_init(&b->data, NULL);
         r.tuples = b;
+        r.plan = ixc_stmt_plan(e.owner);
     }
     uint64_t at = ix_reader_offset(&c->rd);
-    int rc = ixc_read_reply(c, &r);
+    int rc = b && !r.plan ? ixc_kill(c, IX_ENOMEM, "out of memory") : ixc_read_reply(c, &r);
     if (e.kind == PEND_FETCH && e.owner) {
         ix_stmt *s = e.owner;
         s->inflight--;

@@ -732,23 +732,40 @@ static int open_cursor(ix_stmt *s) {
     return IX_OK;
 }
 
-/* Splits the tuple at cur_pos into the columns. */
-static int load_row(ix_stmt *s, const uint8_t *t, size_t n) {
-    ix_conn *c = s->conn;
-    size_t pos = 0;
-    for (int i = 0; i < s->ncols; i++) {
-        ixc_col *col = &s->cols[i];
-        size_t used = 0;
-        int rc = ix_value_extent(col->vt, t + pos, n - pos, n, c->caps.f70 ? IX_VF_F70 : 0, &used);
-        if (rc != IX_OK)
-            return ixc_kill(c, IX_EPROTO, "cannot walk column %d (%s) of a row: %s", i + 1,
-                            ix_type_name(col->vt.code), ix_rc_str(rc));
-        col->off = (size_t)(t - s->cur->data.data) + pos;
-        col->len = used;
-        col->is_null = ix_value_is_null(col->vt, t + pos, used) == 1;
-        col->text_ok = 0;
-        pos += used;
+/* ---- the row plan ---------------------------------------------------------------
+ * Built from the describe when the first fetched batch arrives; every tuple
+ * of every batch was checked against it then (ixc_read_reply), so a row is
+ * made current by pointing at it and, for a variable layout only, computing
+ * the offsets of the columns from the first variable one on. */
+
+const ixc_rowplan *ixc_stmt_plan(ix_stmt *s) {
+    if (s->planned) return &s->plan;
+    int n = s->ncols;
+    ix_vtype *vt = malloc((n > 0 ? (size_t)n : 1) * sizeof *vt);
+    uint32_t *off = malloc(((size_t)n + 1) * sizeof *off);
+    int rc = vt && off ? IX_OK : IX_ENOMEM;
+    for (int i = 0; rc == IX_OK && i < n; i++)
+        vt[i] = s->cols[i].vt;
+    if (rc == IX_OK) rc = ixc_rowplan_build(&s->plan, vt, n, s->conn && s->conn->caps.f70);
+    free(vt);
+    if (rc != IX_OK) {
+        free(off);
+        return NULL;
     }
+    memcpy(off, s->plan.off0, ((size_t)n + 1) * sizeof *off);
+    s->off = off;
+    s->planned = 1;
+    return &s->plan;
+}
+
+/* Makes the record at t (n bytes, checked at arrival) the current row. */
+static int load_row(ix_stmt *s, const uint8_t *t, size_t n) {
+    s->row = t;
+    if (s->plan.first_var < s->ncols)
+        ixc_rowplan_offsets(&s->plan, t, n, s->off);
+    else
+        s->off[s->ncols] = (uint32_t)n;
+    s->row_seq++;
     s->has_row = 1;
     return IX_ROW;
 }
@@ -768,8 +785,9 @@ static int next_row(ix_stmt *s) {
     s->has_row = 0;
     for (;;) {
         ixc_batch *b = s->cur;
-        if (b && s->cur_pos + 4 <= b->data.len) {
-            uint32_t n = ix_be32(b->data.data + s->cur_pos);
+        if (b && s->cur_pos < b->data.len) { /* whole records only (take_tuple) */
+            uint32_t n;
+            memcpy(&n, b->data.data + s->cur_pos, 4);
             const uint8_t *t = b->data.data + s->cur_pos + 4;
             s->cur_pos += 4 + (size_t)n;
             return load_row(s, t, n);
@@ -872,6 +890,8 @@ int ix_finalize(ix_stmt *s) {
         ix_wbuf_free(&s->cols[i].text);
     }
     free(s->cols);
+    if (s->planned) ixc_rowplan_free(&s->plan);
+    free(s->off);
     free(s->sql);
     free(s);
     return rc;
@@ -940,50 +960,91 @@ int ix_column_enclen(const ix_stmt *s, int i) {
     return s && i >= 0 && i < s->ncols ? (int)s->cols[i].vt.enclen : -1;
 }
 
-/* The current row's column i, or NULL (IX_EMISUSE recorded). */
-static ixc_col *cur_col(ix_stmt *s, int i) {
-    if (!s) return NULL;
-    if (!s->has_row || !s->cur || i < 0 || i >= s->ncols) {
-        if (s->conn)
-            ixc_fail(s->conn, IX_EMISUSE,
-                     i < 0 || i >= s->ncols ? "column index %d out of range"
-                                            : "no current row (column %d)",
-                     i);
-        return NULL;
-    }
-    return &s->cols[i];
+/* Records a column accessor's misuse: no current row, or i out of range. */
+static void cell_misuse(ix_stmt *s, int i) {
+    if (s && s->conn)
+        ixc_fail(s->conn, IX_EMISUSE,
+                 i < 0 || i >= s->ncols ? "column index %d out of range"
+                                        : "no current row (column %d)",
+                 i);
 }
 
-static const uint8_t *col_bytes(const ix_stmt *s, const ixc_col *col) {
-    return s->cur->data.data + col->off;
+/* The current row's column i: its value's bytes (*n of them, as checked when
+ * the row arrived), or NULL (IX_EMISUSE recorded). */
+static inline const uint8_t *cell(ix_stmt *s, int i, size_t *n) {
+    if (!s || !s->has_row || (unsigned)i >= (unsigned)s->ncols) {
+        cell_misuse(s, i);
+        *n = 0;
+        return NULL;
+    }
+    uint32_t a = s->off[i];
+    *n = s->off[i + 1] - a;
+    return s->row + a;
+}
+
+static int cell_null(const ix_stmt *s, int i, const uint8_t *p, size_t n) {
+    return ixc_rowplan_is_null(&s->plan.col[i], p, n);
 }
 
 int ix_column_is_null(ix_stmt *s, int i) {
-    ixc_col *col = cur_col(s, i);
-    return col ? col->is_null : 0;
+    size_t n;
+    const uint8_t *p = cell(s, i, &n);
+    return p ? cell_null(s, i, p, n) : 0;
 }
 
 const void *ix_column_raw(ix_stmt *s, int i) {
-    ixc_col *col = cur_col(s, i);
-    return col ? col_bytes(s, col) : NULL;
+    size_t n;
+    return cell(s, i, &n);
 }
 
 size_t ix_column_bytes(ix_stmt *s, int i) {
-    ixc_col *col = cur_col(s, i);
-    return col ? col->len : 0;
+    size_t n;
+    cell(s, i, &n);
+    return n;
 }
 
-static int fetch_blob(ix_stmt *s, ixc_col *col);
+static int fetch_blob(ix_stmt *s, ixc_col *col, const uint8_t *p, size_t n);
 
-static int make_text(ix_stmt *s, ixc_col *col) {
-    if (col->text_ok) return IX_OK;
+/* The characters of a CHAR / VARCHAR / LVARCHAR value read in place (the
+ * row plan's text kind), or IX_EINVAL when the value must be formatted (or
+ * is longer than its column allows: the formatter reports that). */
+static int plain_chars(const ixc_rpcol *pc, const uint8_t *p, size_t n, const uint8_t **d,
+                       size_t *len) {
+    switch (pc->text_kind) {
+    case RT_RAW: *d = p, *len = n; return IX_OK;
+    case RT_VAR1:
+        if (n - 1 > pc->max_len) return IX_EINVAL;
+        *d = p + 1, *len = n - 1;
+        return IX_OK;
+    case RT_ENV:
+        if (pc->max_len && n - 5 > pc->max_len) return IX_EINVAL;
+        *d = p + 5, *len = n - 5;
+        return IX_OK;
+    default: return IX_EINVAL;
+    }
+}
+
+static int no_conversion(const ix_stmt *s) {
+    return !s->conn || s->conn->cv_from_db == (iconv_t)-1;
+}
+
+static int make_text(ix_stmt *s, int i, const uint8_t *p, size_t n) {
+    ixc_col *col = &s->cols[i];
+    if (col->text_row == s->row_seq) return IX_OK;
     if (col->vt.code == IX_T_TEXT) /* a TEXT value prints as its characters */
-        return fetch_blob(s, col);
+        return fetch_blob(s, col, p, n);
     ix_wbuf_reset(&col->text);
-    ix_fmt fmt = {s->conn ? s->conn->dbdate : NULL, NULL};
-    int rc = ix_value_format(col->vt, col_bytes(s, col), col->len, &fmt, &col->text);
-    if (rc == IX_OK && s->conn && s->conn->cv_from_db != (iconv_t)-1 &&
-        ixc_is_char_type(col->vt.code) && !col->text.err) {
+    const uint8_t *d;
+    size_t len;
+    int rc;
+    if (no_conversion(s) && plain_chars(&s->plan.col[i], p, n, &d, &len) == IX_OK) {
+        ix_put_bytes(&col->text, d, len);
+        rc = IX_OK;
+    } else {
+        ix_fmt fmt = {s->conn ? s->conn->dbdate : NULL, NULL};
+        rc = ix_value_format(col->vt, p, n, &fmt, &col->text);
+    }
+    if (rc == IX_OK && !no_conversion(s) && ixc_is_char_type(col->vt.code) && !col->text.err) {
         /* Character values come back in the client's code set. */
         ix_wbuf t;
         ix_wbuf_init(&t, NULL);
@@ -998,22 +1059,28 @@ static int make_text(ix_stmt *s, ixc_col *col) {
     if (rc == IX_OK) ix_put_u8(&col->text, 0);
     if (rc == IX_OK && col->text.err) rc = IX_ENOMEM;
     if (rc != IX_OK) return rc;
-    col->text_ok = 1;
+    col->text_row = s->row_seq;
     return IX_OK;
 }
 
 const char *ix_column_text(ix_stmt *s, int i) {
-    ixc_col *col = cur_col(s, i);
-    if (!col || col->is_null) return NULL;
-    int rc = make_text(s, col);
+    size_t n;
+    const uint8_t *p = cell(s, i, &n);
+    if (!p || cell_null(s, i, p, n)) return NULL;
+    int rc = make_text(s, i, p, n);
     if (rc != IX_OK) {
         if (s->conn) ixc_fail(s->conn, rc, "cannot format column %d: %s", i, ix_rc_str(rc));
         return NULL;
     }
-    return (const char *)col->text.data;
+    return (const char *)s->cols[i].text.data;
 }
 
 size_t ix_column_text_len(ix_stmt *s, int i) {
+    size_t n, len;
+    const uint8_t *p = cell(s, i, &n), *d;
+    if (!p || cell_null(s, i, p, n)) return 0;
+    /* Characters read in place have their length without a copy. */
+    if (no_conversion(s) && plain_chars(&s->plan.col[i], p, n, &d, &len) == IX_OK) return len;
     const char *t = ix_column_text(s, i);
     return t ? s->cols[i].text.len - 1 : 0;
 }
@@ -1026,15 +1093,15 @@ size_t ix_column_text_len(ix_stmt *s, int i) {
  * are drained first, so this is one round trip. The value is kept in the
  * column's text buffer until the next step.
  */
-static int fetch_blob(ix_stmt *s, ixc_col *col) {
-    if (col->text_ok) return IX_OK;
+static int fetch_blob(ix_stmt *s, ixc_col *col, const uint8_t *p, size_t n) {
+    if (col->text_row == s->row_seq) return IX_OK;
     ix_conn *c = s->conn;
     int rc = ixc_check(c);
     if (rc == IX_OK) rc = ixc_drain(c);
     if (rc != IX_OK) return rc;
     size_t mark = ixc_mark(c);
     ix_enc_id(&c->out, s->id);
-    ix_enc_fetchblob(&c->out, col_bytes(s, col), col->len);
+    ix_enc_fetchblob(&c->out, p, n);
     ix_enc_tag(&c->out, IX_SQ_EOT);
     ixc_queued(c, mark);
     if ((rc = ixc_flush(c)) != IX_OK) return rc;
@@ -1057,7 +1124,7 @@ static int fetch_blob(ix_stmt *s, ixc_col *col) {
     if (sqlcode) return ixc_fail_sql(c, sqlcode, isam, off, ins);
     ix_put_u8(&col->text, 0); /* a NUL after the bytes, counted as make_text counts it */
     if (col->text.err) return ixc_fail(c, IX_ENOMEM, "out of memory");
-    col->text_ok = 1;
+    col->text_row = s->row_seq;
     return IX_OK;
 }
 
@@ -1067,16 +1134,18 @@ static int is_blob_col(const ixc_col *col) {
 
 const void *ix_column_blob(ix_stmt *s, int i, size_t *n) {
     if (n) *n = 0;
-    ixc_col *col = cur_col(s, i);
-    if (!col || col->is_null) return NULL;
+    size_t vn;
+    const uint8_t *p = cell(s, i, &vn);
+    if (!p || cell_null(s, i, p, vn)) return NULL;
+    ixc_col *col = &s->cols[i];
     if (is_blob_col(col)) {
-        if (fetch_blob(s, col) != IX_OK) return NULL;
+        if (fetch_blob(s, col, p, vn) != IX_OK) return NULL;
         if (n) *n = col->text.len - 1;
         return col->text.data ? col->text.data : (const uint8_t *)"";
     }
     const uint8_t *d;
     size_t len;
-    if (ix_value_get_bytes(col->vt, col_bytes(s, col), col->len, &d, &len) != IX_OK) {
+    if (ix_value_get_bytes(col->vt, p, vn, &d, &len) != IX_OK) {
         if (s->conn) ixc_fail(s->conn, IX_EINVAL, "column %d is not a character column", i);
         return NULL;
     }
@@ -1108,19 +1177,17 @@ static int text_number(const uint8_t *d, size_t len, int want_int, int64_t *iv, 
     return IX_OK;
 }
 
-int ix_column_get_int64(ix_stmt *s, int i, int64_t *out) {
-    *out = 0;
-    ixc_col *col = cur_col(s, i);
-    if (!col) return IX_EMISUSE;
-    if (col->is_null) return IX_NULL_VALUE;
-    const uint8_t *p = col_bytes(s, col);
+/* The general conversions of ix_column_get_int64, for the value p[0..vn). */
+static int int64_slow(ix_stmt *s, int i, const uint8_t *p, size_t vn, int64_t *out) {
+    ixc_col *col = &s->cols[i];
+    if (cell_null(s, i, p, vn)) return IX_NULL_VALUE;
     int64_t v = 0;
     double d;
     int b, rc;
     switch (col->vt.code) {
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT:
-        rc = ix_value_get_double(col->vt, p, col->len, &d);
+        rc = ix_value_get_double(col->vt, p, vn, &d);
         if (rc != IX_OK) return rc;
         if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0)) return IX_ERANGE;
         v = (int64_t)d;
@@ -1128,13 +1195,13 @@ int ix_column_get_int64(ix_stmt *s, int i, int64_t *out) {
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
         ix_decimal x;
-        rc = ix_dec_decode(&x, p, col->len);
+        rc = ix_dec_decode(&x, p, vn);
         if (rc == IX_OK) rc = ix_dec_to_i64(&x, &v);
         if (rc != IX_OK) return rc;
         break;
     }
     case IX_T_BOOLEAN:
-        rc = ix_value_get_bool(col->vt, p, col->len, &b);
+        rc = ix_value_get_bool(col->vt, p, vn, &b);
         if (rc != IX_OK) return rc;
         v = b;
         break;
@@ -1145,44 +1212,42 @@ int ix_column_get_int64(ix_stmt *s, int i, int64_t *out) {
     case IX_T_LVARCHAR: {
         const uint8_t *t;
         size_t n;
-        rc = ix_value_get_bytes(col->vt, p, col->len, &t, &n);
+        rc = ix_value_get_bytes(col->vt, p, vn, &t, &n);
         if (rc == IX_OK) rc = text_number(t, n, 1, &v, &d);
         if (rc != IX_OK) return rc;
         break;
     }
     default:
-        rc = ix_value_get_int(col->vt, p, col->len, &v);
+        rc = ix_value_get_int(col->vt, p, vn, &v);
         if (rc != IX_OK) return rc;
     }
     *out = v;
     return IX_OK;
 }
 
-int ix_column_get_double(ix_stmt *s, int i, double *out) {
-    *out = 0;
-    ixc_col *col = cur_col(s, i);
-    if (!col) return IX_EMISUSE;
-    if (col->is_null) return IX_NULL_VALUE;
-    const uint8_t *p = col_bytes(s, col);
+/* The general conversions of ix_column_get_double, for the value p[0..vn). */
+static int double_slow(ix_stmt *s, int i, const uint8_t *p, size_t vn, double *out) {
+    ixc_col *col = &s->cols[i];
+    if (cell_null(s, i, p, vn)) return IX_NULL_VALUE;
     double d = 0;
     int64_t v;
     int b, rc;
     switch (col->vt.code) {
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT:
-        rc = ix_value_get_double(col->vt, p, col->len, &d);
+        rc = ix_value_get_double(col->vt, p, vn, &d);
         if (rc != IX_OK) return rc;
         break;
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
         ix_decimal x;
-        rc = ix_dec_decode(&x, p, col->len);
+        rc = ix_dec_decode(&x, p, vn);
         if (rc == IX_OK) rc = ix_dec_to_double(&x, &d);
         if (rc != IX_OK) return rc;
         break;
     }
     case IX_T_BOOLEAN:
-        rc = ix_value_get_bool(col->vt, p, col->len, &b);
+        rc = ix_value_get_bool(col->vt, p, vn, &b);
         if (rc != IX_OK) return rc;
         d = b;
         break;
@@ -1193,13 +1258,13 @@ int ix_column_get_double(ix_stmt *s, int i, double *out) {
     case IX_T_LVARCHAR: {
         const uint8_t *t;
         size_t n;
-        rc = ix_value_get_bytes(col->vt, p, col->len, &t, &n);
+        rc = ix_value_get_bytes(col->vt, p, vn, &t, &n);
         if (rc == IX_OK) rc = text_number(t, n, 0, &v, &d);
         if (rc != IX_OK) return rc;
         break;
     }
     default:
-        rc = ix_value_get_int(col->vt, p, col->len, &v);
+        rc = ix_value_get_int(col->vt, p, vn, &v);
         if (rc != IX_OK) return rc;
         d = (double)v;
     }
@@ -1207,25 +1272,91 @@ int ix_column_get_double(ix_stmt *s, int i, double *out) {
     return IX_OK;
 }
 
+/* A fixed-width number read in place (the row plan's get kind). */
+#define NULL_I16 0x8000u
+#define NULL_I32 0x80000000u
+#define NULL_I64 ((uint64_t)1 << 63)
+#define NULL_F32 0xffffffffu
+#define NULL_F64 UINT64_MAX
+
+int ix_column_get_int64(ix_stmt *s, int i, int64_t *out) {
+    size_t n;
+    const uint8_t *p = cell(s, i, &n);
+    *out = 0;
+    if (!p) return IX_EMISUSE;
+    switch (s->plan.col[i].get_kind) {
+    case RG_I32: {
+        uint32_t u = ix_be32(p);
+        if (u == NULL_I32) return IX_NULL_VALUE;
+        *out = (int32_t)u;
+        return IX_OK;
+    }
+    case RG_I16: {
+        uint16_t u = ix_be16(p);
+        if (u == NULL_I16) return IX_NULL_VALUE;
+        *out = (int16_t)u;
+        return IX_OK;
+    }
+    case RG_I64: {
+        uint64_t u = ix_be64(p);
+        if (u == NULL_I64) return IX_NULL_VALUE;
+        *out = (int64_t)u;
+        return IX_OK;
+    }
+    default: return int64_slow(s, i, p, n, out);
+    }
+}
+
+int ix_column_get_double(ix_stmt *s, int i, double *out) {
+    size_t n;
+    const uint8_t *p = cell(s, i, &n);
+    *out = 0;
+    if (!p) return IX_EMISUSE;
+    switch (s->plan.col[i].get_kind) {
+    case RG_F64: {
+        uint64_t u = ix_be64(p);
+        if (u == NULL_F64) return IX_NULL_VALUE;
+        memcpy(out, &u, 8);
+        return IX_OK;
+    }
+    case RG_F32: {
+        uint32_t u = ix_be32(p);
+        if (u == NULL_F32) return IX_NULL_VALUE;
+        float f;
+        memcpy(&f, &u, 4);
+        *out = f;
+        return IX_OK;
+    }
+    case RG_I32: {
+        uint32_t u = ix_be32(p);
+        if (u == NULL_I32) return IX_NULL_VALUE;
+        *out = (int32_t)u;
+        return IX_OK;
+    }
+    default: return double_slow(s, i, p, n, out);
+    }
+}
+
 /* ---- DATETIME / INTERVAL into structs ------------------------------------------ */
 
 int ix_column_datetime(ix_stmt *s, int i, ix_datetime_t *out) {
     if (out) memset(out, 0, sizeof *out);
-    ixc_col *col = cur_col(s, i);
-    if (!col) return IX_EMISUSE;
+    size_t vn;
+    const uint8_t *p = cell(s, i, &vn);
+    if (!p) return IX_EMISUSE;
     if (!out) return ixc_fail(s->conn, IX_EMISUSE, "NULL output struct");
-    if (col->is_null) return IX_NULL_VALUE;
-    const uint8_t *p = col_bytes(s, col);
+    if (cell_null(s, i, p, vn)) return IX_NULL_VALUE;
+    const ixc_col *col = &s->cols[i];
     if (col->vt.code == IX_T_DATE) {
         int64_t days;
-        int rc = ix_value_get_int(col->vt, p, col->len, &days);
+        int rc = ix_value_get_int(col->vt, p, vn, &days);
         if (rc != IX_OK) return rc;
         ix_date_to_ymd((int32_t)days, &out->year, &out->month, &out->day);
         return IX_OK;
     }
     if (col->vt.code != IX_T_DATETIME) return IX_EINVAL;
     ix_datetime dt;
-    int rc = ix_dt_decode((uint32_t)col->vt.enclen, p, col->len, &dt);
+    int rc = ix_dt_decode((uint32_t)col->vt.enclen, p, vn, &dt);
     if (rc == IX_NULL_VALUE) return rc;
     if (rc != IX_OK) return IX_EMALFORMED;
     *out = (ix_datetime_t){dt.year, dt.month, dt.day, dt.hour, dt.minute, dt.second, dt.fraction};
@@ -1234,14 +1365,16 @@ int ix_column_datetime(ix_stmt *s, int i, ix_datetime_t *out) {
 
 int ix_column_interval(ix_stmt *s, int i, ix_interval_t *out) {
     if (out) memset(out, 0, sizeof *out);
-    ixc_col *col = cur_col(s, i);
-    if (!col) return IX_EMISUSE;
+    size_t vn;
+    const uint8_t *p = cell(s, i, &vn);
+    if (!p) return IX_EMISUSE;
     if (!out) return ixc_fail(s->conn, IX_EMISUSE, "NULL output struct");
-    if (col->is_null) return IX_NULL_VALUE;
+    if (cell_null(s, i, p, vn)) return IX_NULL_VALUE;
+    const ixc_col *col = &s->cols[i];
     if (col->vt.code != IX_T_INTERVAL) return IX_EINVAL;
     uint32_t q = (uint32_t)col->vt.enclen;
     ix_interval iv;
-    int rc = ix_iv_decode(q, col_bytes(s, col), col->len, &iv);
+    int rc = ix_iv_decode(q, p, vn, &iv);
     if (rc == IX_NULL_VALUE) return rc;
     if (rc != IX_OK) return IX_EMALFORMED;
     out->sign = iv.sign < 0 ? -1 : 1;
@@ -1288,8 +1421,9 @@ int ix_column_date_ymd(ix_stmt *s, int i, int *y, int *m, int *d) {
     if (y) *y = 0;
     if (m) *m = 0;
     if (d) *d = 0;
-    ixc_col *col = cur_col(s, i);
-    if (!col) return IX_EMISUSE;
+    size_t vn;
+    if (!cell(s, i, &vn)) return IX_EMISUSE;
+    const ixc_col *col = &s->cols[i];
     if (col->vt.code == IX_T_DATETIME && (IX_QUAL_START((uint32_t)col->vt.enclen) != IX_TU_YEAR ||
                                           IX_QUAL_END((uint32_t)col->vt.enclen) < IX_TU_DAY))
         return IX_EINVAL;

@@ -1,0 +1,90 @@
+/*
+ * ix_rowplan.h: a statement's row plan, compiled once from its DESCRIBE.
+ *
+ * For every column the plan records how its value is laid out in a tuple
+ * (sqli-protocol.md §4.2), how its NULL form is recognised and how the typed
+ * accessors read it, so that a fetched row is walked once, when it arrives
+ * (ixc_rowplan_check), and read afterwards with no per-call type dispatch:
+ *
+ *   | layout     | types                                   | value bytes              |
+ *   |------------|-----------------------------------------|--------------------------|
+ *   | RP_FIXED   | integers, floats, DATE, DECIMAL, MONEY, | width bytes              |
+ *   |            | DATETIME, INTERVAL, CHAR, BYTE/TEXT     | (BYTE/TEXT: 56, 68 f70)  |
+ *   | RP_VAR1    | VARCHAR, NVARCHAR                       | u8 len, len bytes        |
+ *   | RP_ENV     | LVARCHAR, BOOLEAN, UDTVAR, UDTFIXED     | u8 flag 0/1, i32 len,    |
+ *   |            |                                         | len bytes                |
+ *   | RP_BAD     | a type whose layout is not known        | (a row cannot be walked) |
+ *
+ * Offsets: the columns before the first variable one (all of them when the
+ * layout is fixed) sit at offsets fixed by the plan; only the later ones are
+ * computed per row, by ixc_rowplan_offsets, from a tuple that
+ * ixc_rowplan_check accepted (so the walk needs no bounds checks).
+ */
+#ifndef IX_ROWPLAN_H
+#define IX_ROWPLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "types/ix_types.h"
+
+enum { RP_FIXED = 0, RP_VAR1, RP_ENV, RP_BAD };
+
+/* NULL tests (the NULL forms of ix_value.h). */
+enum {
+    RN_I16 = 0, /* i16 0x8000 */
+    RN_I32,     /* i32 0x80000000 */
+    RN_I64,     /* i64 1 << 63 */
+    RN_INT8,    /* sign word 0 */
+    RN_ALLFF,   /* every byte ff (FLOAT, SMALLFLOAT) */
+    RN_ALL00,   /* every byte 00 (DECIMAL, MONEY, DATETIME, INTERVAL) */
+    RN_VAR1,    /* length 1, byte 00 */
+    RN_CALL,    /* ix_value_is_null: the forms that rest on a choice made in
+                 * ix_value.c (CHAR, the envelopes, the BYTE/TEXT descriptor) */
+    RN_NONE     /* RP_BAD: never NULL (never read) */
+};
+
+/* How ix_column_get_int64 / ix_column_get_double read a non-NULL value
+ * directly; RG_OTHER goes through the general conversions. */
+enum { RG_I16 = 0, RG_I32, RG_I64, RG_F32, RG_F64, RG_OTHER };
+
+/* How ix_column_text reads a character value without formatting:
+ * RT_OTHER formats (ix_value_format). */
+enum { RT_RAW = 0, RT_VAR1, RT_ENV, RT_OTHER };
+
+typedef struct ixc_rpcol {
+    uint8_t layout, null_kind, get_kind, text_kind;
+    uint32_t width;   /* RP_FIXED: bytes */
+    uint32_t max_len; /* RT_VAR1 / RT_ENV: the declared maximum (0: none) */
+    ix_vtype vt;      /* the column's type (RN_CALL, the general conversions) */
+} ixc_rpcol;
+
+typedef struct ixc_rowplan {
+    int ncols;
+    ixc_rpcol *col;
+    int first_var;       /* index of the first non-RP_FIXED column, ncols if none */
+    int bad;             /* index of the first RP_BAD column, -1 if none */
+    uint32_t prefix_len; /* bytes of the columns before first_var */
+    uint32_t *off0;      /* ncols + 1 offsets; [0 .. first_var] are fixed */
+} ixc_rowplan;
+
+/* Compiles the plan for ncols columns of the given types (vt[i]); f70: the
+ * BYTE/TEXT descriptors are 68 bytes. Returns IX_OK or IX_ENOMEM. */
+int ixc_rowplan_build(ixc_rowplan *p, const ix_vtype *vt, int ncols, int f70);
+void ixc_rowplan_free(ixc_rowplan *p);
+
+/* Checks that t[0..n) is exactly one row of the plan. Returns IX_OK, or
+ * IX_NEED_MORE (the row ends inside column *col), IX_EMALFORMED (a bad
+ * envelope flag or length in column *col), IX_ELIMIT (bytes after the last
+ * column; *col = ncols) or IX_EINVAL (column *col has a type whose layout is
+ * not known). */
+int ixc_rowplan_check(const ixc_rowplan *p, const uint8_t *t, size_t n, int *col);
+
+/* Fills off[first_var + 1 .. ncols] for a row ixc_rowplan_check accepted
+ * (off[0 .. first_var] are p->off0's). */
+void ixc_rowplan_offsets(const ixc_rowplan *p, const uint8_t *t, size_t n, uint32_t *off);
+
+/* 1 if the value v[0..n) of a column planned as c is NULL, else 0. */
+int ixc_rowplan_is_null(const ixc_rpcol *c, const uint8_t *v, size_t n);
+
+#endif /* IX_ROWPLAN_H */
