@@ -517,14 +517,19 @@ static int64_t now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+#define RECV_CHUNK 65536 /* bytes asked of one recv */
+
+/* Reads what the transport has straight into the reader's buffer (the only
+ * copy before a fetched row is stored in its batch). */
 static int do_recv(ix_conn *c) {
-    uint8_t buf[65536];
-    long k = c->tr->vt->recv(c->tr, buf, sizeof buf);
+    int rc;
+    uint8_t *buf = ix_reader_space(&c->rd, RECV_CHUNK, &rc);
+    if (!buf)
+        return ixc_kill(c, rc == IX_ENOMEM ? IX_ENOMEM : IX_EPROTO,
+                        "cannot buffer the server's reply: %s", ix_rc_str(rc));
+    long k = c->tr->vt->recv(c->tr, buf, RECV_CHUNK);
     if (k > 0) {
-        int rc = ix_reader_feed(&c->rd, buf, (size_t)k);
-        if (rc != IX_OK)
-            return ixc_kill(c, rc == IX_ENOMEM ? IX_ENOMEM : IX_EPROTO,
-                            "cannot buffer the server's reply: %s", ix_rc_str(rc));
+        ix_reader_commit(&c->rd, (size_t)k);
         return IX_OK;
     }
     if (k == 0) return ixc_kill(c, IX_ECONN, "the server closed the connection");
@@ -750,8 +755,16 @@ static int take_tuple(ix_conn *c, ixc_reply *r, const uint8_t *t, size_t n) {
  * error is in r->sqlcode, not in the return value), or a connection error. */
 int ixc_read_reply(ix_conn *c, ixc_reply *r) {
     ix_msg m;
+    int fast = r->tuples && !tracing(c);
     for (;;) {
-        int rc = ixc_next_msg(c, &m);
+        const uint8_t *t;
+        size_t tn;
+        int rc;
+        while (fast && ix_reader_next_tuple(&c->rd, &t, &tn)) { /* rows: no general decode */
+            if (!r->first_us) r->first_us = ixc_now_us();
+            if ((rc = take_tuple(c, r, t, tn)) != IX_OK) return rc;
+        }
+        rc = ixc_next_msg(c, &m);
         if (rc != IX_OK) return rc;
         if (!r->first_us) r->first_us = ixc_now_us();
         switch (m.tag) {
@@ -894,6 +907,7 @@ static ix_conn *conn_new(void) {
     ix_conn *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     ix_reader_init(&c->rd, IX_FROM_SERVER, NULL);
+    ix_limits_default(&c->rd.lim); /* set once: the row fast path reads max_tuple */
     ix_wbuf_init(&c->out, NULL);
     ix_wbuf_init(&c->line, NULL);
     ix_printer_init(&c->pr_in, NULL);

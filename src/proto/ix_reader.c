@@ -18,12 +18,12 @@ void ix_reader_free(ix_reader *r) {
     r->start = r->end = r->cap = 0;
 }
 
-int ix_reader_feed(ix_reader *r, const void *p, size_t n) {
-    if (r->err) return r->err;
-    if (n == 0) return IX_OK;
+uint8_t *ix_reader_space(ix_reader *r, size_t n, int *rc) {
+    *rc = r->err;
+    if (r->err) return NULL;
     size_t max = r->max_buffer ? r->max_buffer : (64u << 20) + (64u << 10);
     size_t pending = r->end - r->start;
-    if (n > max || pending > max - n) return IX_ELIMIT;
+    if (n > max || pending > max - n) return *rc = IX_ELIMIT, NULL;
     if (r->start > 0) { /* compact: the previous message is no longer valid */
         memmove(r->buf, r->buf + r->start, pending);
         r->base += r->start;
@@ -35,13 +35,46 @@ int ix_reader_feed(ix_reader *r, const void *p, size_t n) {
         while (cap < r->end + n)
             cap *= 2;
         uint8_t *b = ix_realloc(r->alloc, r->buf, cap);
-        if (!b) return IX_ENOMEM;
+        if (!b) return *rc = IX_ENOMEM, NULL;
         r->buf = b;
         r->cap = cap;
     }
-    memcpy(r->buf + r->end, p, n);
+    return r->buf + r->end;
+}
+
+void ix_reader_commit(ix_reader *r, size_t n) {
+    r->end += n;
+}
+
+int ix_reader_feed(ix_reader *r, const void *p, size_t n) {
+    if (r->err) return r->err;
+    if (n == 0) return IX_OK;
+    int rc;
+    uint8_t *d = ix_reader_space(r, n, &rc);
+    if (!d) return rc;
+    memcpy(d, p, n);
     r->end += n;
     return IX_OK;
+}
+
+/* §3.7 SQ_TUPLE: i16 tag, i16 warnings, i32 length, payload, pad to even. */
+int ix_reader_next_tuple(ix_reader *r, const uint8_t **p, size_t *n) {
+    if (r->err || r->expect_login || r->role != IX_FROM_SERVER) return 0;
+    size_t avail = r->end - r->start;
+    const uint8_t *b = r->buf + r->start;
+    if (avail < 8 || ix_be16(b) != IX_SQ_TUPLE) return 0;
+    uint32_t len = ix_be32(b + 4);
+    if (len > r->lim.max_tuple) { /* past the limit, or no limit set: the full check */
+        ix_limits lim = r->lim;
+        ix_limits_default(&lim);
+        if (len > INT32_MAX || len > lim.max_tuple) return 0;
+    }
+    size_t total = 8 + (size_t)len + (len & 1);
+    if (avail < total) return 0;
+    *p = b + 8;
+    *n = len;
+    r->start += total;
+    return 1;
 }
 
 int ix_reader_next(ix_reader *r, ix_msg *m) {

@@ -41,6 +41,18 @@ void ix_reader_free(ix_reader *r);
  * message returned by the previous ix_reader_next. */
 int ix_reader_feed(ix_reader *r, const void *p, size_t n);
 
+/* Room for n more bytes at the end of the buffer, to be filled in place
+ * (e.g. by recv) and then counted with ix_reader_commit: the same as
+ * ix_reader_feed without its copy. NULL with *rc = IX_ELIMIT, IX_ENOMEM or
+ * the sticky error. Invalidates the previous message. */
+uint8_t *ix_reader_space(ix_reader *r, size_t n, int *rc);
+void ix_reader_commit(ix_reader *r, size_t n);
+/* A fast path for a client reading rows: when the next message (sent by a
+ * server) is an SQ_TUPLE that is wholly buffered and within the limits,
+ * consumes it and returns 1 with its payload in *p, *n (borrowed as with
+ * ix_reader_next); otherwise returns 0 and consumes nothing (ix_reader_next
+ * then decodes the message or reports its error). */
+int ix_reader_next_tuple(ix_reader *r, const uint8_t **p, size_t *n);
 /* Decodes the next whole message into *m. Returns IX_OK, IX_NEED_MORE (feed
  * more bytes), or a sticky error (IX_EMALFORMED / IX_ELIMIT) after which the
  * stream cannot continue. The message borrows the reader's buffer and stays
