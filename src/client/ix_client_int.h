@@ -263,7 +263,12 @@ typedef struct ixc_reply {
 /* conn.c helpers used by stmt.c */
 int ixc_fail(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int ixc_fail_sql(ix_conn *c, int sqlcode, int isamcode, int32_t offset, const char *ins);
-void ixc_clear_err(ix_conn *c);
+static inline void ixc_clear_err(ix_conn *c) {
+    c->err = IX_OK;
+    c->sqlcode = c->isamcode = 0;
+    c->erroffset = 0;
+    c->errmsg[0] = 0;
+}
 int ixc_kill(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 size_t ixc_mark(ix_conn *c);
 void ixc_queued(ix_conn *c, size_t from);

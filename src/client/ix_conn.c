@@ -323,13 +323,6 @@ static int opts_load(dsn_opts *o, const char *dsn, char *err, size_t errlen) {
 
 /* ---- error record ----------------------------------------------------------- */
 
-void ixc_clear_err(ix_conn *c) {
-    c->err = IX_OK;
-    c->sqlcode = c->isamcode = 0;
-    c->erroffset = 0;
-    c->errmsg[0] = 0;
-}
-
 int ixc_fail(ix_conn *c, int rc, const char *fmt, ...) {
     if (!c) return rc;
     c->err = rc;
@@ -741,7 +734,7 @@ static int take_tuple(ix_conn *c, ixc_reply *r, const uint8_t *t, size_t n) {
     int rc = ixc_rowplan_check(r->plan, t, n, &col);
     if (rc != IX_OK) return bad_tuple(c, r->plan, rc, col, n);
     ix_wbuf *w = &r->tuples->data;
-    if (n > UINT32_MAX - 4 || ix_wbuf_reserve(w, 4 + n) != IX_OK)
+    if (w->cap - w->len < 4 + n && (n > UINT32_MAX - 4 || ix_wbuf_reserve(w, 4 + n) != IX_OK))
         return ixc_kill(c, IX_ENOMEM, "out of memory for a fetched row");
     uint32_t l = (uint32_t)n;
     memcpy(w->data + w->len, &l, 4);

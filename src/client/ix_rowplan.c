@@ -39,19 +39,21 @@ static void plan_col(ixc_rpcol *c, ix_vtype t, int f70) {
     c->vt = t;
     c->max_len = 0;
     if (ix_vtype_check(t) != IX_OK) {
-        *c = (ixc_rpcol){RP_BAD, RN_NONE, RG_OTHER, RT_OTHER, 0, 0, t};
+        *c = (ixc_rpcol){RP_BAD, RN_NONE, RG_OTHER, RT_OTHER, 0, 0, 0, t};
         return;
     }
     switch (t.code) {
     case IX_T_VARCHAR:
     case IX_T_NVARCHAR:
         *c = (ixc_rpcol){
-            RP_VAR1, RN_VAR1, RG_OTHER, RT_VAR1, 0, (uint32_t)ix_value_varchar_max(t.enclen), t};
+            RP_VAR1, RN_VAR1, RG_OTHER, RT_VAR1, 0, 0, (uint32_t)ix_value_varchar_max(t.enclen), t};
         return;
-    case IX_T_LVARCHAR: *c = (ixc_rpcol){RP_ENV, RN_CALL, RG_OTHER, RT_ENV, 0, t.enclen, t}; return;
+    case IX_T_LVARCHAR:
+        *c = (ixc_rpcol){RP_ENV, RN_CALL, RG_OTHER, RT_ENV, 0, 0, t.enclen, t};
+        return;
     case IX_T_BOOLEAN:
     case IX_T_UDTVAR:
-    case IX_T_UDTFIXED: *c = (ixc_rpcol){RP_ENV, RN_CALL, RG_OTHER, RT_OTHER, 0, 0, t}; return;
+    case IX_T_UDTFIXED: *c = (ixc_rpcol){RP_ENV, RN_CALL, RG_OTHER, RT_OTHER, 0, 0, 0, t}; return;
     default: plan_fixed(c, t, f70); return;
     }
 }
@@ -60,7 +62,10 @@ int ixc_rowplan_build(ixc_rowplan *p, const ix_vtype *vt, int ncols, int f70) {
     p->ncols = ncols;
     p->col = calloc(ncols > 0 ? (size_t)ncols : 1, sizeof *p->col);
     p->off0 = calloc((size_t)ncols + 1, sizeof *p->off0);
-    if (!p->col || !p->off0) {
+    p->seg = calloc(ncols > 0 ? (size_t)ncols : 1, sizeof *p->seg);
+    p->rel = calloc(ncols > 0 ? (size_t)ncols : 1, sizeof *p->rel);
+    p->nseg = 0;
+    if (!p->col || !p->off0 || !p->seg || !p->rel) {
         ixc_rowplan_free(p);
         return IX_ENOMEM;
     }
@@ -78,14 +83,29 @@ int ixc_rowplan_build(ixc_rowplan *p, const ix_vtype *vt, int ncols, int f70) {
     }
     p->off0[p->first_var] = pos;
     p->prefix_len = pos;
+    for (int i = p->first_var; i < ncols; i++) {
+        ixc_rpcol *c = &p->col[i];
+        if (c->layout != RP_FIXED) {
+            p->seg[p->nseg++] = (ixc_rpseg){i, 0, c->layout, 0};
+            continue;
+        }
+        ixc_rpseg *g = &p->seg[p->nseg - 1];
+        c->rel = p->rel[i] = g->tail;
+        g->tail += c->width;
+        g->nfixed++;
+    }
     return IX_OK;
 }
 
 void ixc_rowplan_free(ixc_rowplan *p) {
     free(p->col);
     free(p->off0);
+    free(p->seg);
+    free(p->rel);
+    p->rel = NULL;
     p->col = NULL;
     p->off0 = NULL;
+    p->seg = NULL;
     p->ncols = 0;
 }
 
@@ -112,9 +132,8 @@ static int extent(const ixc_rpcol *c, const uint8_t *t, size_t pos, size_t n, si
     return *used > avail ? IX_NEED_MORE : IX_OK;
 }
 
-int ixc_rowplan_check(const ixc_rowplan *p, const uint8_t *t, size_t n, int *col) {
+int ixc_rowplan_locate(const ixc_rowplan *p, const uint8_t *t, size_t n, int *col) {
     if (n < p->prefix_len) {
-        /* Which column the row ends in. */
         int i = 0;
         while (i + 1 < p->first_var && p->off0[i + 1] <= n)
             i++;
@@ -127,21 +146,21 @@ int ixc_rowplan_check(const ixc_rowplan *p, const uint8_t *t, size_t n, int *col
         if (rc != IX_OK) return *col = i, rc;
         pos += used;
     }
-    if (pos != n) return *col = p->ncols, IX_ELIMIT;
-    return IX_OK;
+    return *col = p->ncols, pos == n ? IX_OK : IX_ELIMIT;
 }
 
-void ixc_rowplan_offsets(const ixc_rowplan *p, const uint8_t *t, size_t n, uint32_t *off) {
+void ixc_rowplan_offsets(const ixc_rowplan *restrict p, const uint8_t *restrict t, size_t n,
+                         uint32_t *restrict off) {
     uint32_t pos = p->prefix_len;
-    for (int i = p->first_var; i < p->ncols; i++) {
-        const ixc_rpcol *c = &p->col[i];
-        off[i] = pos;
-        if (c->layout == RP_FIXED)
-            pos += c->width;
-        else if (c->layout == RP_VAR1)
-            pos += 1 + (uint32_t)t[pos];
-        else
-            pos += 5 + ix_be32(t + pos + 1);
+    const uint32_t *rel = p->rel;
+    for (const ixc_rpseg *g = p->seg, *end = p->seg + p->nseg; g < end; g++) {
+        uint32_t *o = off + g->col;
+        const uint32_t *r = rel + g->col + 1;
+        o[0] = pos;
+        pos += g->layout == RP_VAR1 ? 1 + (uint32_t)t[pos] : 5 + ix_be32(t + pos + 1);
+        for (int j = 0, k = g->nfixed; j < k; j++)
+            o[1 + j] = pos + r[j];
+        pos += g->tail;
     }
     off[p->ncols] = (uint32_t)n;
 }
@@ -152,15 +171,10 @@ static int all_bytes(const uint8_t *v, size_t n, uint8_t b) {
     return 1;
 }
 
-int ixc_rowplan_is_null(const ixc_rpcol *c, const uint8_t *v, size_t n) {
+int ixc_rowplan_is_null_general(const ixc_rpcol *c, const uint8_t *v, size_t n) {
     switch (c->null_kind) {
-    case RN_I16: return ix_be16(v) == 0x8000;
-    case RN_I32: return ix_be32(v) == 0x80000000u;
-    case RN_I64: return ix_be64(v) == (uint64_t)1 << 63;
-    case RN_INT8: return ix_be16(v) == 0;
     case RN_ALLFF: return all_bytes(v, n, 0xff);
     case RN_ALL00: return all_bytes(v, n, 0x00);
-    case RN_VAR1: return n == 2 && v[0] == 1 && v[1] == 0;
     case RN_CALL: return ix_value_is_null(c->vt, v, n) == 1;
     default: return 0;
     }

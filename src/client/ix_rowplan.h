@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/ix_buf.h"
+#include "ixdb.h"
 #include "types/ix_types.h"
 
 enum { RP_FIXED = 0, RP_VAR1, RP_ENV, RP_BAD };
@@ -55,9 +57,18 @@ enum { RT_RAW = 0, RT_VAR1, RT_ENV, RT_OTHER };
 typedef struct ixc_rpcol {
     uint8_t layout, null_kind, get_kind, text_kind;
     uint32_t width;   /* RP_FIXED: bytes */
+    uint32_t rel;     /* RP_FIXED after a variable column: offset from its end */
     uint32_t max_len; /* RT_VAR1 / RT_ENV: the declared maximum (0: none) */
     ix_vtype vt;      /* the column's type (RN_CALL, the general conversions) */
 } ixc_rpcol;
+
+/* A variable column and the fixed ones that follow it up to the next
+ * variable one (tail: their bytes). */
+typedef struct ixc_rpseg {
+    int col, nfixed;
+    uint8_t layout;
+    uint32_t tail;
+} ixc_rpseg;
 
 typedef struct ixc_rowplan {
     int ncols;
@@ -66,6 +77,9 @@ typedef struct ixc_rowplan {
     int bad;             /* index of the first RP_BAD column, -1 if none */
     uint32_t prefix_len; /* bytes of the columns before first_var */
     uint32_t *off0;      /* ncols + 1 offsets; [0 .. first_var] are fixed */
+    uint32_t *rel;       /* ncols: each column's ixc_rpcol.rel, packed */
+    int nseg;            /* segments from first_var on */
+    ixc_rpseg *seg;
 } ixc_rowplan;
 
 /* Compiles the plan for ncols columns of the given types (vt[i]); f70: the
@@ -73,18 +87,54 @@ typedef struct ixc_rowplan {
 int ixc_rowplan_build(ixc_rowplan *p, const ix_vtype *vt, int ncols, int f70);
 void ixc_rowplan_free(ixc_rowplan *p);
 
+/* The walk of t[0..n) one column at a time, for the error report of
+ * ixc_rowplan_check: its result, with *col the column it fails in. */
+int ixc_rowplan_locate(const ixc_rowplan *p, const uint8_t *t, size_t n, int *col);
+
+/* The bytes of the variable value at t[pos..n) (layout RP_VAR1 / RP_ENV),
+ * or SIZE_MAX when it does not fit or is malformed (or the layout is not
+ * known). */
+static inline size_t ixc_rowplan_var_len(uint8_t layout, const uint8_t *t, size_t pos, size_t n) {
+    size_t avail = n - pos;
+    if (layout == RP_VAR1) return avail >= 1 ? 1 + (size_t)t[pos] : SIZE_MAX;
+    if (layout != RP_ENV || avail < 5 || t[pos] > 1) return SIZE_MAX;
+    uint32_t l = ix_be32(t + pos + 1);
+    return l > INT32_MAX ? SIZE_MAX : 5 + (size_t)l;
+}
+
 /* Checks that t[0..n) is exactly one row of the plan. Returns IX_OK, or
  * IX_NEED_MORE (the row ends inside column *col), IX_EMALFORMED (a bad
  * envelope flag or length in column *col), IX_ELIMIT (bytes after the last
  * column; *col = ncols) or IX_EINVAL (column *col has a type whose layout is
  * not known). */
-int ixc_rowplan_check(const ixc_rowplan *p, const uint8_t *t, size_t n, int *col);
+static inline int ixc_rowplan_check(const ixc_rowplan *p, const uint8_t *t, size_t n, int *col) {
+    size_t pos = p->prefix_len;
+    if (n < pos) return ixc_rowplan_locate(p, t, n, col);
+    for (int k = 0; k < p->nseg; k++) {
+        const ixc_rpseg *g = &p->seg[k];
+        size_t used = ixc_rowplan_var_len(g->layout, t, pos, n);
+        if (used > n - pos || g->tail > n - pos - used) return ixc_rowplan_locate(p, t, n, col);
+        pos += used + g->tail;
+    }
+    return pos == n ? IX_OK : ixc_rowplan_locate(p, t, n, col);
+}
 
 /* Fills off[first_var + 1 .. ncols] for a row ixc_rowplan_check accepted
  * (off[0 .. first_var] are p->off0's). */
 void ixc_rowplan_offsets(const ixc_rowplan *p, const uint8_t *t, size_t n, uint32_t *off);
 
+int ixc_rowplan_is_null_general(const ixc_rpcol *c, const uint8_t *v, size_t n);
+
 /* 1 if the value v[0..n) of a column planned as c is NULL, else 0. */
-int ixc_rowplan_is_null(const ixc_rpcol *c, const uint8_t *v, size_t n);
+static inline int ixc_rowplan_is_null(const ixc_rpcol *c, const uint8_t *v, size_t n) {
+    switch (c->null_kind) {
+    case RN_I16: return ix_be16(v) == 0x8000;
+    case RN_I32: return ix_be32(v) == 0x80000000u;
+    case RN_I64: return ix_be64(v) == (uint64_t)1 << 63;
+    case RN_INT8: return ix_be16(v) == 0;
+    case RN_VAR1: return n == 2 && v[0] == 1 && v[1] == 0;
+    default: return ixc_rowplan_is_null_general(c, v, n);
+    }
+}
 
 #endif /* IX_ROWPLAN_H */

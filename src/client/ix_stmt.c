@@ -759,7 +759,7 @@ const ixc_rowplan *ixc_stmt_plan(ix_stmt *s) {
 }
 
 /* Makes the record at t (n bytes, checked at arrival) the current row. */
-static int load_row(ix_stmt *s, const uint8_t *t, size_t n) {
+static inline int load_row(ix_stmt *s, const uint8_t *t, size_t n) {
     s->row = t;
     if (s->plan.first_var < s->ncols)
         ixc_rowplan_offsets(&s->plan, t, n, s->off);
@@ -827,7 +827,7 @@ static int next_row(ix_stmt *s) {
     }
 }
 
-int ix_step(ix_stmt *s) {
+static int step_general(ix_stmt *s) {
     int rc = stmt_check(s);
     if (rc) return rc;
     ix_conn *c = s->conn;
@@ -841,6 +841,20 @@ int ix_step(ix_stmt *s) {
         if (rc != IX_OK) return rc;
     }
     return next_row(s);
+}
+
+int ix_step(ix_stmt *s) {
+    /* The common case first: the next row of the batch being read. */
+    ixc_batch *b = s ? s->cur : NULL;
+    if (b && s->state == ST_OPEN && s->cur_pos < b->data.len && s->conn && !s->conn->dead) {
+        ixc_clear_err(s->conn);
+        uint32_t n;
+        memcpy(&n, b->data.data + s->cur_pos, 4);
+        const uint8_t *t = b->data.data + s->cur_pos + 4;
+        s->cur_pos += 4 + (size_t)n;
+        return load_row(s, t, n);
+    }
+    return step_general(s);
 }
 
 int ix_reset(ix_stmt *s) {
@@ -982,7 +996,7 @@ static inline const uint8_t *cell(ix_stmt *s, int i, size_t *n) {
     return s->row + a;
 }
 
-static int cell_null(const ix_stmt *s, int i, const uint8_t *p, size_t n) {
+static inline int cell_null(const ix_stmt *s, int i, const uint8_t *p, size_t n) {
     return ixc_rowplan_is_null(&s->plan.col[i], p, n);
 }
 
@@ -1008,8 +1022,8 @@ static int fetch_blob(ix_stmt *s, ixc_col *col, const uint8_t *p, size_t n);
 /* The characters of a CHAR / VARCHAR / LVARCHAR value read in place (the
  * row plan's text kind), or IX_EINVAL when the value must be formatted (or
  * is longer than its column allows: the formatter reports that). */
-static int plain_chars(const ixc_rpcol *pc, const uint8_t *p, size_t n, const uint8_t **d,
-                       size_t *len) {
+static inline int plain_chars(const ixc_rpcol *pc, const uint8_t *p, size_t n, const uint8_t **d,
+                              size_t *len) {
     switch (pc->text_kind) {
     case RT_RAW: *d = p, *len = n; return IX_OK;
     case RT_VAR1:
@@ -1024,7 +1038,7 @@ static int plain_chars(const ixc_rpcol *pc, const uint8_t *p, size_t n, const ui
     }
 }
 
-static int no_conversion(const ix_stmt *s) {
+static inline int no_conversion(const ix_stmt *s) {
     return !s->conn || s->conn->cv_from_db == (iconv_t)-1;
 }
 
@@ -1279,62 +1293,80 @@ static int double_slow(ix_stmt *s, int i, const uint8_t *p, size_t vn, double *o
 #define NULL_F32 0xffffffffu
 #define NULL_F64 UINT64_MAX
 
-int ix_column_get_int64(ix_stmt *s, int i, int64_t *out) {
-    size_t n;
-    const uint8_t *p = cell(s, i, &n);
-    *out = 0;
-    if (!p) return IX_EMISUSE;
+/* The value of column i of the current row when it is a non-NULL integer
+ * the plan reads in place (1), else 0: then the general path (which also
+ * records misuse) answers. No calls, so the accessors below need no frame. */
+static inline int fast_int(const ix_stmt *s, int i, int64_t *v) {
+    if (!s || !s->has_row || (unsigned)i >= (unsigned)s->ncols) return 0;
+    const uint8_t *p = s->row + s->off[i];
     switch (s->plan.col[i].get_kind) {
     case RG_I32: {
         uint32_t u = ix_be32(p);
-        if (u == NULL_I32) return IX_NULL_VALUE;
-        *out = (int32_t)u;
-        return IX_OK;
+        *v = (int32_t)u;
+        return u != NULL_I32;
     }
     case RG_I16: {
         uint16_t u = ix_be16(p);
-        if (u == NULL_I16) return IX_NULL_VALUE;
-        *out = (int16_t)u;
-        return IX_OK;
+        *v = (int16_t)u;
+        return u != NULL_I16;
     }
     case RG_I64: {
         uint64_t u = ix_be64(p);
-        if (u == NULL_I64) return IX_NULL_VALUE;
-        *out = (int64_t)u;
-        return IX_OK;
+        *v = (int64_t)u;
+        return u != NULL_I64;
     }
-    default: return int64_slow(s, i, p, n, out);
+    default: return 0;
     }
 }
 
-int ix_column_get_double(ix_stmt *s, int i, double *out) {
+static int get_int64_general(ix_stmt *s, int i, int64_t *out) {
     size_t n;
     const uint8_t *p = cell(s, i, &n);
     *out = 0;
     if (!p) return IX_EMISUSE;
-    switch (s->plan.col[i].get_kind) {
-    case RG_F64: {
-        uint64_t u = ix_be64(p);
-        if (u == NULL_F64) return IX_NULL_VALUE;
-        memcpy(out, &u, 8);
-        return IX_OK;
+    return int64_slow(s, i, p, n, out);
+}
+
+static int get_double_general(ix_stmt *s, int i, double *out) {
+    size_t n;
+    const uint8_t *p = cell(s, i, &n);
+    *out = 0;
+    if (!p) return IX_EMISUSE;
+    return double_slow(s, i, p, n, out);
+}
+
+int ix_column_get_int64(ix_stmt *s, int i, int64_t *out) {
+    if (fast_int(s, i, out)) return IX_OK;
+    return get_int64_general(s, i, out);
+}
+
+int ix_column_get_double(ix_stmt *s, int i, double *out) {
+    if (s && s->has_row && (unsigned)i < (unsigned)s->ncols) {
+        const uint8_t *p = s->row + s->off[i];
+        switch (s->plan.col[i].get_kind) {
+        case RG_F64: {
+            uint64_t u = ix_be64(p);
+            if (u == NULL_F64) break;
+            memcpy(out, &u, 8);
+            return IX_OK;
+        }
+        case RG_F32: {
+            uint32_t u = ix_be32(p);
+            if (u == NULL_F32) break;
+            float f;
+            memcpy(&f, &u, 4);
+            *out = f;
+            return IX_OK;
+        }
+        default: {
+            int64_t v;
+            if (!fast_int(s, i, &v)) break;
+            *out = (double)v;
+            return IX_OK;
+        }
+        }
     }
-    case RG_F32: {
-        uint32_t u = ix_be32(p);
-        if (u == NULL_F32) return IX_NULL_VALUE;
-        float f;
-        memcpy(&f, &u, 4);
-        *out = f;
-        return IX_OK;
-    }
-    case RG_I32: {
-        uint32_t u = ix_be32(p);
-        if (u == NULL_I32) return IX_NULL_VALUE;
-        *out = (int32_t)u;
-        return IX_OK;
-    }
-    default: return double_slow(s, i, p, n, out);
-    }
+    return get_double_general(s, i, out);
 }
 
 /* ---- DATETIME / INTERVAL into structs ------------------------------------------ */
@@ -1439,11 +1471,13 @@ int ix_column_date_ymd(ix_stmt *s, int i, int *y, int *m, int *d) {
 
 int64_t ix_column_int64(ix_stmt *s, int i) {
     int64_t v;
-    return ix_column_get_int64(s, i, &v) == IX_OK ? v : 0;
+    if (fast_int(s, i, &v)) return v;
+    return get_int64_general(s, i, &v) == IX_OK ? v : 0;
 }
 
 int ix_column_int(ix_stmt *s, int i) {
-    int64_t v = ix_column_int64(s, i);
+    int64_t v;
+    if (!fast_int(s, i, &v) && get_int64_general(s, i, &v) != IX_OK) return 0;
     return v < INT32_MIN || v > INT32_MAX ? 0 : (int)v;
 }
 

@@ -57,26 +57,6 @@ int ix_reader_feed(ix_reader *r, const void *p, size_t n) {
     return IX_OK;
 }
 
-/* §3.7 SQ_TUPLE: i16 tag, i16 warnings, i32 length, payload, pad to even. */
-int ix_reader_next_tuple(ix_reader *r, const uint8_t **p, size_t *n) {
-    if (r->err || r->expect_login || r->role != IX_FROM_SERVER) return 0;
-    size_t avail = r->end - r->start;
-    const uint8_t *b = r->buf + r->start;
-    if (avail < 8 || ix_be16(b) != IX_SQ_TUPLE) return 0;
-    uint32_t len = ix_be32(b + 4);
-    if (len > r->lim.max_tuple) { /* past the limit, or no limit set: the full check */
-        ix_limits lim = r->lim;
-        ix_limits_default(&lim);
-        if (len > INT32_MAX || len > lim.max_tuple) return 0;
-    }
-    size_t total = 8 + (size_t)len + (len & 1);
-    if (avail < total) return 0;
-    *p = b + 8;
-    *n = len;
-    r->start += total;
-    return 1;
-}
-
 int ix_reader_next(ix_reader *r, ix_msg *m) {
     if (r->err) return r->err;
     size_t n = r->end - r->start;

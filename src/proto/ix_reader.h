@@ -52,7 +52,25 @@ void ix_reader_commit(ix_reader *r, size_t n);
  * consumes it and returns 1 with its payload in *p, *n (borrowed as with
  * ix_reader_next); otherwise returns 0 and consumes nothing (ix_reader_next
  * then decodes the message or reports its error). */
-int ix_reader_next_tuple(ix_reader *r, const uint8_t **p, size_t *n);
+static inline int ix_reader_next_tuple(ix_reader *r, const uint8_t **p, size_t *n) {
+    /* §3.7 SQ_TUPLE: i16 tag, i16 warnings, i32 length, payload, pad to even. */
+    if (r->err || r->expect_login || r->role != IX_FROM_SERVER) return 0;
+    size_t avail = r->end - r->start;
+    const uint8_t *b = r->buf + r->start;
+    if (avail < 8 || ix_be16(b) != IX_SQ_TUPLE) return 0;
+    uint32_t len = ix_be32(b + 4);
+    if (len > r->lim.max_tuple) { /* past the limit, or no limit set: the full check */
+        ix_limits lim = r->lim;
+        ix_limits_default(&lim);
+        if (len > INT32_MAX || len > lim.max_tuple) return 0;
+    }
+    size_t total = 8 + (size_t)len + (len & 1);
+    if (avail < total) return 0;
+    *p = b + 8;
+    *n = len;
+    r->start += total;
+    return 1;
+}
 /* Decodes the next whole message into *m. Returns IX_OK, IX_NEED_MORE (feed
  * more bytes), or a sticky error (IX_EMALFORMED / IX_ELIMIT) after which the
  * stream cannot continue. The message borrows the reader's buffer and stays
