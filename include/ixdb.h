@@ -204,7 +204,7 @@ const char *ix_locale_codeset(const char *informix_locale);
  * by IX_FETCH_AUTO_MAX x (read-ahead depth + 1). */
 #define IX_FETCH_AUTO     (-1)
 #define IX_FETCH_AUTO_MIN 4096
-#define IX_FETCH_AUTO_MAX (4 * 1024 * 1024)
+#define IX_FETCH_AUTO_MAX (1024 * 1024)
 
 /* Setters; each returns IX_OK, IX_EMISUSE (NULL conn) or IX_EINVAL.
  *   ix_set_fetch_buffer: bytes asked for in each NFETCH for statements

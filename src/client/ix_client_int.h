@@ -108,6 +108,10 @@ const char *ixc_sqlstate_for(int ixrc, int sqlcode, int logged_in);
 
 /* ---- connection ------------------------------------------------------------ */
 
+/* readahead of a connection / statement when none was asked for: adaptive
+ * with the automatic fetch buffer, 1 with a static one (ix_stmt.c). */
+#define IXC_READAHEAD_AUTO (-1)
+
 /* Kinds of replies the connection still expects, in request order. */
 enum { PEND_DISCARD = 1, PEND_FETCH = 2 };
 typedef struct ixc_pend {
@@ -162,6 +166,7 @@ struct ix_stmt {
     int32_t tuple_size; /* from the describe */
     /* fetch-buffer auto-sizing and counters (per cursor open) */
     int32_t auto_size;  /* the next NFETCH size when fetch_buffer is IX_FETCH_AUTO */
+    int auto_depth;     /* its read-ahead depth (when readahead is IXC_READAHEAD_AUTO) */
     int64_t rtt_min_us; /* smallest send-to-first-byte time seen, -1: none */
     int32_t last_asked; /* the size of the last NFETCH sent */
     int64_t roundtrips; /* NFETCH replies read */

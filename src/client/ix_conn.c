@@ -288,8 +288,8 @@ static int parse_keywords(dsn_opts *o, const char *s, char *err, size_t errlen) 
 
 static int opts_load(dsn_opts *o, const char *dsn, char *err, size_t errlen) {
     memset(o, 0, sizeof *o);
-    o->fetch_buffer = 4096;
-    o->readahead = 1;
+    o->fetch_buffer = IX_FETCH_AUTO;
+    o->readahead = IXC_READAHEAD_AUTO;
     o->connect_timeout_ms = 30000;
     o->keepalive_s = 60;
     o->tls_verify = 1;
@@ -908,8 +908,8 @@ static ix_conn *conn_new(void) {
     c->trace_fd = -1;
     c->cv_to_db = c->cv_from_db = (iconv_t)-1;
     ix_wbuf_init(&c->conv, NULL);
-    c->fetch_buffer = 4096;
-    c->readahead = 1;
+    c->fetch_buffer = IX_FETCH_AUTO;
+    c->readahead = IXC_READAHEAD_AUTO;
     atomic_init(&c->cancel_fd, -1);
     atomic_init(&c->inflight, 0);
     atomic_init(&c->cancel_wait, 0);

@@ -11,11 +11,13 @@
  *   close     ID id, CLOSE, EOT        (reply read lazily: PEND_DISCARD)
  *   release   ID id, RELEASE, EOT      (reply read lazily: PEND_DISCARD)
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ix_client_int.h"
 #include "types/ix_datetime.h"
@@ -617,18 +619,36 @@ static void encode_bind(ix_stmt *s) {
 /* ---- execution -------------------------------------------------------------- */
 
 /* ---- fetch-buffer sizing ---------------------------------------------------
- * A static size is sent as it is. IX_FETCH_AUTO starts at IX_FETCH_AUTO_MIN
- * (Informix's own default; at least one row, from the describe's tuple size)
- * and doubles after each full reply (the cursor did not end in it) while the
- * round trip is significant: while the smallest send-to-first-byte time seen
- * on the cursor is at least 1/IXC_AUTO_RATIO of the time the reply took to
- * arrive and be decoded, from its first byte to its last (so round trips
- * end up costing at most about 6% on top of the transfer). Over a high-latency link a large result
- * therefore reaches big batches in a few round trips; once the transfer
- * time dominates, growth stops; a result that fits in the first reply never
- * asks for more. The size never exceeds IX_FETCH_AUTO_MAX. */
+ * A static size (fetch_buffer=N, FET_BUF_SIZE=N, ix_*set_fetch_buffer) is sent
+ * as it is, with the read-ahead depth asked for (1 when none was).
+ *
+ * IX_FETCH_AUTO (the default):
+ *   first NFETCH  IXC_AUTO_FIRST (256 KiB: a result of a few thousand rows in
+ *                 one round trip), less when the statement says how many rows
+ *                 it wants (SELECT [SKIP m] FIRST n / LIMIT n: n rows of the
+ *                 describe's tuple size), never less than IX_FETCH_AUTO_MIN
+ *                 or one row.
+ *   after a full  when the round trip (send to first reply byte, the smallest
+ *   reply         seen on the cursor) is at least 1/IXC_AUTO_RATIO of the
+ *                 reply's own transfer time (first to last byte, decoding
+ *                 included), the size grows IXC_AUTO_GROWTH times, up to
+ *                 IX_FETCH_AUTO_MAX, and the read-ahead depth becomes the
+ *                 number of such replies one round trip takes (at least 1);
+ *                 otherwise the round trip hardly costs anything: batches of
+ *                 IXC_AUTO_STEADY (cache-sized), one ahead.
+ *   bound         requests in flight + batches queued + the batch being read
+ *                 stay within IXC_AUTO_BUDGET bytes asked (4 MiB: depth at
+ *                 most 3 at 1 MiB), plus at most one row per reply (a reply
+ *                 always carries one row).
+ * An explicit read-ahead depth (readahead=N, ix_*set_readahead) is kept as
+ * it is with either kind of size. */
 
-#define IXC_AUTO_RATIO 16
+#define IXC_AUTO_RATIO  16
+#define IXC_AUTO_FIRST  (256 * 1024)
+#define IXC_AUTO_STEADY (64 * 1024)
+#define IXC_AUTO_GROWTH 4
+#define IXC_AUTO_BUDGET (4 * 1024 * 1024)
+#define IXC_TUPLE_WIRE  8 /* SQ_TUPLE header bytes around each row (§3.7) */
 
 /* The size asked for, within what the negotiated NFETCH field can carry: an
  * i32 when the server granted f62, an i16 (at most 32767) when it did not, as
@@ -639,15 +659,90 @@ static int32_t fetch_size(const ix_stmt *s) {
     return n > max ? max : n;
 }
 
+static int word_at(const char *p, const char *end, const char *w) {
+    size_t n = strlen(w);
+    return (size_t)(end - p) > n && strncasecmp(p, w, n) == 0 && isspace((unsigned char)p[n]);
+}
+
+static const char *skip_space(const char *p, const char *end) {
+    while (p < end && isspace((unsigned char)*p))
+        p++;
+    return p;
+}
+
+/* n of a leading "SELECT [SKIP m] FIRST n" or "SELECT [SKIP m] LIMIT n", or 0. */
+static int64_t sql_first_rows(const char *sql, size_t len) {
+    const char *p = sql, *end = sql + len;
+    p = skip_space(p, end);
+    if (!word_at(p, end, "select")) return 0;
+    p = skip_space(p + 6, end);
+    for (int k = 0; k < 2; k++) {
+        int skip = word_at(p, end, "skip");
+        if (!skip && !word_at(p, end, "first") && !word_at(p, end, "limit")) return 0;
+        p = skip_space(p + (skip ? 4 : 5), end);
+        int64_t n = 0;
+        const char *d = p;
+        while (p < end && isdigit((unsigned char)*p) && n < INT32_MAX)
+            n = n * 10 + (*p++ - '0');
+        if (p == d || (p < end && !isspace((unsigned char)*p))) return 0;
+        if (!skip) return n;
+        p = skip_space(p, end);
+    }
+    return 0;
+}
+
+/* The size of an automatic cursor's first NFETCH. */
+static int32_t auto_first(const ix_stmt *s) {
+    int64_t row = (s->tuple_size > 0 ? s->tuple_size : 1) + IXC_TUPLE_WIRE;
+    int64_t want = IXC_AUTO_FIRST, n = sql_first_rows(s->sql, s->sql_len);
+    if (n > 0 && n < want / row) want = n * row;
+    if (want < IX_FETCH_AUTO_MIN) want = IX_FETCH_AUTO_MIN;
+    if (want < row) want = row;
+    return (int32_t)(want > IX_FETCH_AUTO_MAX ? IX_FETCH_AUTO_MAX : want);
+}
+
+static void auto_reset(ix_stmt *s) {
+    s->rtt_min_us = -1;
+    s->auto_size = auto_first(s);
+    s->auto_depth = 1;
+}
+
+/* NFETCH requests to keep in flight. */
+static int fetch_depth(const ix_stmt *s) {
+    if (s->readahead != IXC_READAHEAD_AUTO) return s->readahead;
+    return s->fetch_buffer == IX_FETCH_AUTO ? s->auto_depth : 1;
+}
+
 void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_us, int last) {
     if (rtt_us < 0) rtt_us = 0;
     if (xfer_us < 0) xfer_us = 0;
     if (s->rtt_min_us < 0 || rtt_us < s->rtt_min_us) s->rtt_min_us = rtt_us;
     if (s->fetch_buffer != IX_FETCH_AUTO || last) return;
-    if (asked < s->auto_size) return; /* an older, smaller request: already grown */
-    if (s->rtt_min_us * IXC_AUTO_RATIO < xfer_us) return;
-    int64_t next = (int64_t)s->auto_size * 2;
-    s->auto_size = (int32_t)(next > IX_FETCH_AUTO_MAX ? IX_FETCH_AUTO_MAX : next);
+    if (asked != fetch_size(s)) return; /* asked before the last change: already counted */
+    int64_t row = (s->tuple_size > 0 ? s->tuple_size : 1) + IXC_TUPLE_WIRE;
+    if (s->rtt_min_us * IXC_AUTO_RATIO < xfer_us) {
+        int64_t steady = IXC_AUTO_STEADY > row ? IXC_AUTO_STEADY : row;
+        if (s->auto_size > steady) s->auto_size = (int32_t)steady;
+        s->auto_depth = 1;
+        return;
+    }
+    int64_t next = (int64_t)s->auto_size * IXC_AUTO_GROWTH;
+    if (next > IX_FETCH_AUTO_MAX) next = IX_FETCH_AUTO_MAX;
+    /* Replies of the next size one round trip takes, within the budget. */
+    int64_t xfer_next = xfer_us * next / (asked > 0 ? asked : 1);
+    int64_t depth = xfer_next > 0 ? (s->rtt_min_us + xfer_next - 1) / xfer_next : IXC_AUTO_BUDGET;
+    int64_t cap = IXC_AUTO_BUDGET / next - 1;
+    if (depth > cap) depth = cap;
+    s->auto_size = (int32_t)next;
+    s->auto_depth = depth < 1 ? 1 : (int)depth;
+}
+
+/* Batches that arrived for s and are not being read yet. */
+static int queued(const ix_stmt *s) {
+    int n = 0;
+    for (const ixc_batch *b = s->queue; b; b = b->next)
+        n++;
+    return n;
 }
 
 static void send_fetch(ix_stmt *s) {
@@ -709,10 +804,7 @@ static int open_cursor(ix_stmt *s) {
     s->fetch_done = 0;
     s->roundtrips = 0;
     s->bytes_in = 0;
-    s->rtt_min_us = -1;
-    s->auto_size = s->tuple_size > IX_FETCH_AUTO_MIN
-                       ? (s->tuple_size > IX_FETCH_AUTO_MAX ? IX_FETCH_AUTO_MAX : s->tuple_size)
-                       : IX_FETCH_AUTO_MIN;
+    auto_reset(s);
     int rc = ixc_flush(c);
     if (rc == IX_OK) rc = ixc_drain(c);
     /* The first fetch goes out right behind the OPEN (one round trip). */
@@ -817,7 +909,9 @@ static int next_row(ix_stmt *s) {
         /* Read-ahead: ask for the next batches before the application reads
          * this one. */
         if (!b->done && !b->sqlcode) {
-            while (s->inflight < s->readahead)
+            /* The adaptive depth counts queued batches too (the budget). */
+            int depth = fetch_depth(s), q = s->readahead == IXC_READAHEAD_AUTO ? queued(s) : 0;
+            while (s->inflight + q < depth)
                 send_fetch(s);
             if (c->sent < c->out.len) {
                 int rc = ixc_flush(c);
@@ -945,7 +1039,7 @@ int64_t ix_stmt_fetch_bytes(const ix_stmt *s) {
 int32_t ix_stmt_fetch_size(const ix_stmt *s) {
     if (!s) return 0;
     if (s->last_asked) return s->last_asked;
-    return s->fetch_buffer == IX_FETCH_AUTO ? IX_FETCH_AUTO_MIN : s->fetch_buffer;
+    return s->fetch_buffer == IX_FETCH_AUTO ? auto_first(s) : s->fetch_buffer;
 }
 
 int64_t ix_changes(const ix_stmt *s) {
