@@ -909,8 +909,8 @@ static int next_row(ix_stmt *s) {
         /* Read-ahead: ask for the next batches before the application reads
          * this one. */
         if (!b->done && !b->sqlcode) {
-            /* The adaptive depth counts queued batches too (the budget). */
-            int depth = fetch_depth(s), q = s->readahead == IXC_READAHEAD_AUTO ? queued(s) : 0;
+            /* Batches ahead: in flight or queued (the memory bound). */
+            int depth = fetch_depth(s), q = queued(s);
             while (s->inflight + q < depth)
                 send_fetch(s);
             if (c->sent < c->out.len) {
