@@ -185,8 +185,9 @@ struct ix_stmt {
     int planned;
     ixc_rowplan plan;
     const uint8_t *row;
-    uint32_t *off;
-    uint64_t row_seq; /* counts rows read (text caches are per row) */
+    uint32_t *segat;   /* ixc_rowplan_segments of the current row (nseg + 1) */
+    unsigned row_cols; /* ncols while a row is current, else 0 */
+    uint64_t row_seq;  /* counts rows read (text caches are per row) */
     int64_t fetches;
     int64_t changes;
     int64_t replied;

@@ -2,6 +2,7 @@
 #include "client/ix_rowplan.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/ix_buf.h"
 #include "types/ix_value.h"
@@ -58,14 +59,34 @@ static void plan_col(ixc_rpcol *c, ix_vtype t, int f70) {
     }
 }
 
+/* Fills p->at from the columns and segments (ix_rowplan.h, ixc_rpat). */
+static void plan_at(ixc_rowplan *p) {
+    for (int i = 0; i < p->first_var; i++)
+        p->at[i] = (ixc_rpat){p->off0[i], 0, p->col[i].get_kind, 0};
+    for (int k = 0; k < p->nseg; k++) {
+        const ixc_rpseg *g = &p->seg[k];
+        uint32_t start = k == 0 ? p->prefix_len : p->seg[k - 1].tail;
+        p->at[g->col] = (ixc_rpat){start, (uint16_t)k, p->col[g->col].get_kind, 0};
+        for (int j = g->col + 1; j <= g->col + g->nfixed; j++)
+            p->at[j] = (ixc_rpat){p->col[j].rel, (uint16_t)(k + 1), p->col[j].get_kind, 0};
+    }
+    p->at[p->ncols] = p->nseg == 0
+                          ? (ixc_rpat){p->prefix_len, 0, RG_OTHER, 0}
+                          : (ixc_rpat){p->seg[p->nseg - 1].tail, (uint16_t)p->nseg, RG_OTHER, 0};
+}
+
 int ixc_rowplan_build(ixc_rowplan *p, const ix_vtype *vt, int ncols, int f70) {
+    if (ncols > UINT16_MAX) {
+        memset(p, 0, sizeof *p);
+        return IX_ELIMIT;
+    }
     p->ncols = ncols;
     p->col = calloc(ncols > 0 ? (size_t)ncols : 1, sizeof *p->col);
     p->off0 = calloc((size_t)ncols + 1, sizeof *p->off0);
     p->seg = calloc(ncols > 0 ? (size_t)ncols : 1, sizeof *p->seg);
-    p->rel = calloc(ncols > 0 ? (size_t)ncols : 1, sizeof *p->rel);
+    p->at = calloc((size_t)ncols + 1, sizeof *p->at);
     p->nseg = 0;
-    if (!p->col || !p->off0 || !p->seg || !p->rel) {
+    if (!p->col || !p->off0 || !p->seg || !p->at) {
         ixc_rowplan_free(p);
         return IX_ENOMEM;
     }
@@ -90,10 +111,11 @@ int ixc_rowplan_build(ixc_rowplan *p, const ix_vtype *vt, int ncols, int f70) {
             continue;
         }
         ixc_rpseg *g = &p->seg[p->nseg - 1];
-        c->rel = p->rel[i] = g->tail;
+        c->rel = g->tail;
         g->tail += c->width;
         g->nfixed++;
     }
+    plan_at(p);
     return IX_OK;
 }
 
@@ -101,8 +123,8 @@ void ixc_rowplan_free(ixc_rowplan *p) {
     free(p->col);
     free(p->off0);
     free(p->seg);
-    free(p->rel);
-    p->rel = NULL;
+    free(p->at);
+    p->at = NULL;
     p->col = NULL;
     p->off0 = NULL;
     p->seg = NULL;
@@ -149,20 +171,10 @@ int ixc_rowplan_locate(const ixc_rowplan *p, const uint8_t *t, size_t n, int *co
     return *col = p->ncols, pos == n ? IX_OK : IX_ELIMIT;
 }
 
-void ixc_rowplan_offsets(const ixc_rowplan *restrict p, const uint8_t *restrict t, size_t n,
-                         uint32_t *restrict off) {
-    uint32_t pos = p->prefix_len;
-    const uint32_t *rel = p->rel;
-    for (const ixc_rpseg *g = p->seg, *end = p->seg + p->nseg; g < end; g++) {
-        uint32_t *o = off + g->col;
-        const uint32_t *r = rel + g->col + 1;
-        o[0] = pos;
-        pos += g->layout == RP_VAR1 ? 1 + (uint32_t)t[pos] : 5 + ix_be32(t + pos + 1);
-        for (int j = 0, k = g->nfixed; j < k; j++)
-            o[1 + j] = pos + r[j];
-        pos += g->tail;
-    }
-    off[p->ncols] = (uint32_t)n;
+void ixc_rowplan_offsets(const ixc_rowplan *p, const uint8_t *t, uint32_t *segat, uint32_t *off) {
+    ixc_rowplan_segments(p, t, segat);
+    for (int i = 0; i <= p->ncols; i++)
+        off[i] = ixc_rowplan_at(p, segat, i);
 }
 
 static int all_bytes(const uint8_t *v, size_t n, uint8_t b) {

@@ -70,6 +70,16 @@ typedef struct ixc_rpseg {
     uint32_t tail;
 } ixc_rpseg;
 
+/* Where column i starts in a row: segat[base] + rel, segat being the
+ * per-row array ixc_rowplan_segments fills (segat[0] = 0; segat[k] = the
+ * end of the k-th variable column's value). Entry ncols gives the end of
+ * the row. The accessors' get kind rides along. */
+typedef struct ixc_rpat {
+    uint32_t rel;
+    uint16_t base;
+    uint8_t get_kind, pad;
+} ixc_rpat;
+
 typedef struct ixc_rowplan {
     int ncols;
     ixc_rpcol *col;
@@ -77,13 +87,14 @@ typedef struct ixc_rowplan {
     int bad;             /* index of the first RP_BAD column, -1 if none */
     uint32_t prefix_len; /* bytes of the columns before first_var */
     uint32_t *off0;      /* ncols + 1 offsets; [0 .. first_var] are fixed */
-    uint32_t *rel;       /* ncols: each column's ixc_rpcol.rel, packed */
+    ixc_rpat *at;        /* ncols + 1 */
     int nseg;            /* segments from first_var on */
     ixc_rpseg *seg;
 } ixc_rowplan;
 
 /* Compiles the plan for ncols columns of the given types (vt[i]); f70: the
- * BYTE/TEXT descriptors are 68 bytes. Returns IX_OK or IX_ENOMEM. */
+ * BYTE/TEXT descriptors are 68 bytes. Returns IX_OK, IX_ENOMEM or IX_ELIMIT
+ * (more than 65535 columns). */
 int ixc_rowplan_build(ixc_rowplan *p, const ix_vtype *vt, int ncols, int f70);
 void ixc_rowplan_free(ixc_rowplan *p);
 
@@ -119,9 +130,26 @@ static inline int ixc_rowplan_check(const ixc_rowplan *p, const uint8_t *t, size
     return pos == n ? IX_OK : ixc_rowplan_locate(p, t, n, col);
 }
 
-/* Fills off[first_var + 1 .. ncols] for a row ixc_rowplan_check accepted
- * (off[0 .. first_var] are p->off0's). */
-void ixc_rowplan_offsets(const ixc_rowplan *p, const uint8_t *t, size_t n, uint32_t *off);
+/* Fills segat[0 .. nseg] for a row ixc_rowplan_check accepted. */
+static inline void ixc_rowplan_segments(const ixc_rowplan *p, const uint8_t *t, uint32_t *segat) {
+    uint32_t pos = p->prefix_len;
+    segat[0] = 0;
+    for (int k = 0; k < p->nseg; k++) {
+        const ixc_rpseg *g = &p->seg[k];
+        pos += g->layout == RP_VAR1 ? 1 + (uint32_t)t[pos] : 5 + ix_be32(t + pos + 1);
+        segat[k + 1] = pos;
+        pos += g->tail;
+    }
+}
+
+/* The offset of column i (0 .. ncols: ncols gives the row's end). */
+static inline uint32_t ixc_rowplan_at(const ixc_rowplan *p, const uint32_t *segat, int i) {
+    return segat[p->at[i].base] + p->at[i].rel;
+}
+
+/* Fills off[0 .. ncols] for a row ixc_rowplan_check accepted (segat: room
+ * for nseg + 1). */
+void ixc_rowplan_offsets(const ixc_rowplan *p, const uint8_t *t, uint32_t *segat, uint32_t *off);
 
 int ixc_rowplan_is_null_general(const ixc_rpcol *c, const uint8_t *v, size_t n);
 

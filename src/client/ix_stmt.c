@@ -106,6 +106,7 @@ static void free_batches(ix_stmt *s) {
     s->cur = s->queue = s->queue_tail = NULL;
     s->cur_pos = 0;
     s->has_row = 0;
+    s->row_cols = 0;
 }
 
 void ixc_stmt_detach_all(ix_conn *c) {
@@ -834,31 +835,28 @@ const ixc_rowplan *ixc_stmt_plan(ix_stmt *s) {
     if (s->planned) return &s->plan;
     int n = s->ncols;
     ix_vtype *vt = malloc((n > 0 ? (size_t)n : 1) * sizeof *vt);
-    uint32_t *off = malloc(((size_t)n + 1) * sizeof *off);
-    int rc = vt && off ? IX_OK : IX_ENOMEM;
+    int rc = vt ? IX_OK : IX_ENOMEM;
     for (int i = 0; rc == IX_OK && i < n; i++)
         vt[i] = s->cols[i].vt;
     if (rc == IX_OK) rc = ixc_rowplan_build(&s->plan, vt, n, s->conn && s->conn->caps.f70);
     free(vt);
-    if (rc != IX_OK) {
-        free(off);
+    if (rc != IX_OK) return NULL;
+    s->segat = calloc((size_t)s->plan.nseg + 1, sizeof *s->segat);
+    if (!s->segat) {
+        ixc_rowplan_free(&s->plan);
         return NULL;
     }
-    memcpy(off, s->plan.off0, ((size_t)n + 1) * sizeof *off);
-    s->off = off;
     s->planned = 1;
     return &s->plan;
 }
 
-/* Makes the record at t (n bytes, checked at arrival) the current row. */
-static inline int load_row(ix_stmt *s, const uint8_t *t, size_t n) {
+/* Makes the record at t (checked at arrival) the current row. */
+static inline int load_row(ix_stmt *s, const uint8_t *t) {
     s->row = t;
-    if (s->plan.first_var < s->ncols)
-        ixc_rowplan_offsets(&s->plan, t, n, s->off);
-    else
-        s->off[s->ncols] = (uint32_t)n;
+    if (s->plan.nseg) ixc_rowplan_segments(&s->plan, t, s->segat);
     s->row_seq++;
     s->has_row = 1;
+    s->row_cols = (unsigned)s->ncols;
     return IX_ROW;
 }
 
@@ -875,6 +873,7 @@ static int cursor_fail(ix_stmt *s, const ixc_batch *b) {
 static int next_row(ix_stmt *s) {
     ix_conn *c = s->conn;
     s->has_row = 0;
+    s->row_cols = 0;
     for (;;) {
         ixc_batch *b = s->cur;
         if (b && s->cur_pos < b->data.len) { /* whole records only (take_tuple) */
@@ -882,7 +881,7 @@ static int next_row(ix_stmt *s) {
             memcpy(&n, b->data.data + s->cur_pos, 4);
             const uint8_t *t = b->data.data + s->cur_pos + 4;
             s->cur_pos += 4 + (size_t)n;
-            return load_row(s, t, n);
+            return load_row(s, t);
         }
         if (b) {
             if (b->sqlcode) return cursor_fail(s, b);
@@ -946,7 +945,7 @@ int ix_step(ix_stmt *s) {
         memcpy(&n, b->data.data + s->cur_pos, 4);
         const uint8_t *t = b->data.data + s->cur_pos + 4;
         s->cur_pos += 4 + (size_t)n;
-        return load_row(s, t, n);
+        return load_row(s, t);
     }
     return step_general(s);
 }
@@ -999,7 +998,7 @@ int ix_finalize(ix_stmt *s) {
     }
     free(s->cols);
     if (s->planned) ixc_rowplan_free(&s->plan);
-    free(s->off);
+    free(s->segat);
     free(s->sql);
     free(s);
     return rc;
@@ -1080,13 +1079,13 @@ static void cell_misuse(ix_stmt *s, int i) {
 /* The current row's column i: its value's bytes (*n of them, as checked when
  * the row arrived), or NULL (IX_EMISUSE recorded). */
 static inline const uint8_t *cell(ix_stmt *s, int i, size_t *n) {
-    if (!s || !s->has_row || (unsigned)i >= (unsigned)s->ncols) {
+    if (!s || (unsigned)i >= s->row_cols) {
         cell_misuse(s, i);
         *n = 0;
         return NULL;
     }
-    uint32_t a = s->off[i];
-    *n = s->off[i + 1] - a;
+    uint32_t a = ixc_rowplan_at(&s->plan, s->segat, i);
+    *n = ixc_rowplan_at(&s->plan, s->segat, i + 1) - a;
     return s->row + a;
 }
 
@@ -1183,14 +1182,22 @@ const char *ix_column_text(ix_stmt *s, int i) {
     return (const char *)s->cols[i].text.data;
 }
 
-size_t ix_column_text_len(ix_stmt *s, int i) {
-    size_t n, len;
-    const uint8_t *p = cell(s, i, &n), *d;
-    if (!p || cell_null(s, i, p, n)) return 0;
-    /* Characters read in place have their length without a copy. */
-    if (no_conversion(s) && plain_chars(&s->plan.col[i], p, n, &d, &len) == IX_OK) return len;
+static __attribute__((noinline)) size_t text_len_general(ix_stmt *s, int i) {
     const char *t = ix_column_text(s, i);
     return t ? s->cols[i].text.len - 1 : 0;
+}
+
+size_t ix_column_text_len(ix_stmt *s, int i) {
+    /* Characters read in place have their length without a copy. */
+    if (s && (unsigned)i < s->row_cols && no_conversion(s)) {
+        uint32_t a = ixc_rowplan_at(&s->plan, s->segat, i);
+        size_t n = ixc_rowplan_at(&s->plan, s->segat, i + 1) - a, len;
+        const uint8_t *p = s->row + a, *d;
+        const ixc_rpcol *pc = &s->plan.col[i];
+        if (ixc_rowplan_is_null(pc, p, n)) return 0;
+        if (plain_chars(pc, p, n, &d, &len) == IX_OK) return len;
+    }
+    return text_len_general(s, i);
 }
 
 /*
@@ -1391,9 +1398,10 @@ static int double_slow(ix_stmt *s, int i, const uint8_t *p, size_t vn, double *o
  * the plan reads in place (1), else 0: then the general path (which also
  * records misuse) answers. No calls, so the accessors below need no frame. */
 static inline int fast_int(const ix_stmt *s, int i, int64_t *v) {
-    if (!s || !s->has_row || (unsigned)i >= (unsigned)s->ncols) return 0;
-    const uint8_t *p = s->row + s->off[i];
-    switch (s->plan.col[i].get_kind) {
+    if (!s || (unsigned)i >= s->row_cols) return 0;
+    const ixc_rpat *a = &s->plan.at[i];
+    const uint8_t *p = s->row + s->segat[a->base] + a->rel;
+    switch (a->get_kind) {
     case RG_I32: {
         uint32_t u = ix_be32(p);
         *v = (int32_t)u;
@@ -1413,7 +1421,7 @@ static inline int fast_int(const ix_stmt *s, int i, int64_t *v) {
     }
 }
 
-static int get_int64_general(ix_stmt *s, int i, int64_t *out) {
+static __attribute__((noinline)) int get_int64_general(ix_stmt *s, int i, int64_t *out) {
     size_t n;
     const uint8_t *p = cell(s, i, &n);
     *out = 0;
@@ -1421,7 +1429,7 @@ static int get_int64_general(ix_stmt *s, int i, int64_t *out) {
     return int64_slow(s, i, p, n, out);
 }
 
-static int get_double_general(ix_stmt *s, int i, double *out) {
+static __attribute__((noinline)) int get_double_general(ix_stmt *s, int i, double *out) {
     size_t n;
     const uint8_t *p = cell(s, i, &n);
     *out = 0;
@@ -1434,32 +1442,36 @@ int ix_column_get_int64(ix_stmt *s, int i, int64_t *out) {
     return get_int64_general(s, i, out);
 }
 
-int ix_column_get_double(ix_stmt *s, int i, double *out) {
-    if (s && s->has_row && (unsigned)i < (unsigned)s->ncols) {
-        const uint8_t *p = s->row + s->off[i];
-        switch (s->plan.col[i].get_kind) {
-        case RG_F64: {
-            uint64_t u = ix_be64(p);
-            if (u == NULL_F64) break;
-            memcpy(out, &u, 8);
-            return IX_OK;
-        }
-        case RG_F32: {
-            uint32_t u = ix_be32(p);
-            if (u == NULL_F32) break;
-            float f;
-            memcpy(&f, &u, 4);
-            *out = f;
-            return IX_OK;
-        }
-        default: {
-            int64_t v;
-            if (!fast_int(s, i, &v)) break;
-            *out = (double)v;
-            return IX_OK;
-        }
-        }
+/* The value of column i as a double when the plan reads it in place and it
+ * is not NULL (1), else 0. */
+static inline int fast_double(const ix_stmt *s, int i, double *out) {
+    if (!s || (unsigned)i >= s->row_cols) return 0;
+    const ixc_rpat *a = &s->plan.at[i];
+    const uint8_t *p = s->row + s->segat[a->base] + a->rel;
+    switch (a->get_kind) {
+    case RG_F64: {
+        uint64_t u = ix_be64(p);
+        memcpy(out, &u, 8);
+        return u != NULL_F64;
     }
+    case RG_F32: {
+        uint32_t u = ix_be32(p);
+        float f;
+        memcpy(&f, &u, 4);
+        *out = f;
+        return u != NULL_F32;
+    }
+    default: {
+        int64_t v;
+        if (!fast_int(s, i, &v)) return 0;
+        *out = (double)v;
+        return 1;
+    }
+    }
+}
+
+int ix_column_get_double(ix_stmt *s, int i, double *out) {
+    if (fast_double(s, i, out)) return IX_OK;
     return get_double_general(s, i, out);
 }
 
@@ -1563,21 +1575,40 @@ int ix_column_date_ymd(ix_stmt *s, int i, int *y, int *m, int *d) {
     return IX_OK;
 }
 
+/* The slow halves of the accessors below: kept out of line, so that the
+ * fast halves need no stack frame. */
+static __attribute__((noinline)) int64_t int64_general(ix_stmt *s, int i) {
+    int64_t v;
+    return get_int64_general(s, i, &v) == IX_OK ? v : 0;
+}
+
+static __attribute__((noinline)) int int_general(ix_stmt *s, int i) {
+    int64_t v;
+    if (get_int64_general(s, i, &v) != IX_OK) return 0;
+    return v < INT32_MIN || v > INT32_MAX ? 0 : (int)v;
+}
+
+static __attribute__((noinline)) double double_general(ix_stmt *s, int i) {
+    double d;
+    return get_double_general(s, i, &d) == IX_OK ? d : 0;
+}
+
 int64_t ix_column_int64(ix_stmt *s, int i) {
     int64_t v;
     if (fast_int(s, i, &v)) return v;
-    return get_int64_general(s, i, &v) == IX_OK ? v : 0;
+    return int64_general(s, i);
 }
 
 int ix_column_int(ix_stmt *s, int i) {
     int64_t v;
-    if (!fast_int(s, i, &v) && get_int64_general(s, i, &v) != IX_OK) return 0;
-    return v < INT32_MIN || v > INT32_MAX ? 0 : (int)v;
+    if (fast_int(s, i, &v)) return v < INT32_MIN || v > INT32_MAX ? 0 : (int)v;
+    return int_general(s, i);
 }
 
 double ix_column_double(ix_stmt *s, int i) {
     double d;
-    return ix_column_get_double(s, i, &d) == IX_OK ? d : 0;
+    if (fast_double(s, i, &d)) return d;
+    return double_general(s, i);
 }
 
 /* ---- pipelined batches ---------------------------------------------------------- */

@@ -40,9 +40,8 @@ static void check_value(int ln, ix_vtype t, const uint8_t *b, size_t n, int want
     int col = -1;
     CHECK(ixc_rowplan_build(&p, &t, 1, 0) == IX_OK, "line %d: plan", ln);
     CHECK(ixc_rowplan_check(&p, b, n, &col) == IX_OK, "line %d: one value is one row", ln);
-    uint32_t off[6];
-    memcpy(off, p.off0, 2 * sizeof *off);
-    ixc_rowplan_offsets(&p, b, n, off);
+    uint32_t off[6], segat[6];
+    ixc_rowplan_offsets(&p, b, segat, off);
     CHECK(off[0] == 0 && off[1] == n, "line %d: offsets 0..%zu", ln, n);
     CHECK(ixc_rowplan_is_null(&p.col[0], b, n) == want_null &&
               ix_value_is_null(t, b, n) == want_null,
@@ -71,8 +70,7 @@ static void check_value(int ln, ix_vtype t, const uint8_t *b, size_t n, int want
     memcpy(row + k, b, n), k += n;
     memcpy(row + k, "\x80\x00", 2), k += 2; /* SMALLINT NULL */
     CHECK(ixc_rowplan_check(&p, row, k, &col) == IX_OK, "line %d: five columns", ln);
-    memcpy(off, p.off0, 6 * sizeof *off);
-    ixc_rowplan_offsets(&p, row, k, off);
+    ixc_rowplan_offsets(&p, row, segat, off);
     CHECK(off[0] == 0 && off[1] == 4 && off[2] == 4 + n && off[3] == 8 + n && off[4] == 8 + 2 * n &&
               off[5] == k,
           "line %d: offsets %u %u %u %u %u", ln, off[1], off[2], off[3], off[4], off[5]);
@@ -155,9 +153,9 @@ static void test_nulls(void) {
         CHECK(ixc_rowplan_build(&p, types, n, f70) == IX_OK, "plan of every type (f70 %d)", f70);
         CHECK(ixc_rowplan_check(&p, row.data, row.len, &col) == IX_OK,
               "a row of NULLs is one row (f70 %d, col %d)", f70, col);
-        uint32_t off[33];
-        memcpy(off, p.off0, ((size_t)n + 1) * sizeof *off);
-        ixc_rowplan_offsets(&p, row.data, row.len, off);
+        uint32_t off[33], segat[33];
+        ixc_rowplan_offsets(&p, row.data, segat, off);
+        CHECK(off[n] == row.len, "f70 %d: the row ends at %u", f70, off[n]);
         for (int i = 0; i < n; i++) {
             CHECK(off[i] == at[i] && off[i + 1] == at[i + 1], "f70 %d: type %d at %u (want %zu)",
                   f70, types[i].code, off[i], at[i]);
