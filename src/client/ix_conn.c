@@ -713,7 +713,8 @@ static void txn_from_err(ix_conn *c, int sqlcode) {
 
 /* A tuple that is not one row of the statement's plan: the stream cannot be
  * trusted any more (as for any protocol error, the connection is closed). */
-static int bad_tuple(ix_conn *c, const ixc_rowplan *p, int rc, int col, size_t n) {
+static __attribute__((noinline)) int bad_tuple(ix_conn *c, const ixc_rowplan *p, int rc, int col,
+                                               size_t n) {
     if (rc == IX_ELIMIT)
         return ixc_kill(c, IX_EPROTO,
                         "malformed row from the server: bytes after column %d (%zu bytes)",
@@ -729,7 +730,7 @@ static int bad_tuple(ix_conn *c, const ixc_rowplan *p, int rc, int col, size_t n
 
 /* Appends one SQ_TUPLE's payload t[0..n) to r->tuples as a [u32 n][bytes]
  * record (one copy), after checking it once against r->plan. */
-static int take_tuple(ix_conn *c, ixc_reply *r, const uint8_t *t, size_t n) {
+static inline int take_tuple(ix_conn *c, ixc_reply *r, const uint8_t *t, size_t n) {
     int col = 0;
     int rc = ixc_rowplan_check(r->plan, t, n, &col);
     if (rc != IX_OK) return bad_tuple(c, r->plan, rc, col, n);
@@ -844,6 +845,9 @@ static int pend_one(ix_conn *c) {
         b = calloc(1, sizeof *b);
         if (!b) return ixc_kill(c, IX_ENOMEM, "out of memory");
         ix_wbuf_init(&b->data, NULL);
+        /* Room for the reply asked for, up to RECV_CHUNK (fewer reallocs). */
+        ix_wbuf_reserve(&b->data,
+                        e.asked > 0 && e.asked < RECV_CHUNK ? (size_t)e.asked : RECV_CHUNK);
         r.tuples = b;
         r.plan = ixc_stmt_plan(e.owner);
     }

@@ -172,6 +172,7 @@ int ixc_rowplan_locate(const ixc_rowplan *p, const uint8_t *t, size_t n, int *co
 }
 
 void ixc_rowplan_offsets(const ixc_rowplan *p, const uint8_t *t, uint32_t *segat, uint32_t *off) {
+    segat[0] = 0;
     ixc_rowplan_segments(p, t, segat);
     for (int i = 0; i <= p->ncols; i++)
         off[i] = ixc_rowplan_at(p, segat, i);

@@ -130,10 +130,10 @@ static inline int ixc_rowplan_check(const ixc_rowplan *p, const uint8_t *t, size
     return pos == n ? IX_OK : ixc_rowplan_locate(p, t, n, col);
 }
 
-/* Fills segat[0 .. nseg] for a row ixc_rowplan_check accepted. */
+/* Fills segat[1 .. nseg] for a row ixc_rowplan_check accepted (segat[0] is
+ * always 0: the caller sets it once). */
 static inline void ixc_rowplan_segments(const ixc_rowplan *p, const uint8_t *t, uint32_t *segat) {
     uint32_t pos = p->prefix_len;
-    segat[0] = 0;
     for (int k = 0; k < p->nseg; k++) {
         const ixc_rpseg *g = &p->seg[k];
         pos += g->layout == RP_VAR1 ? 1 + (uint32_t)t[pos] : 5 + ix_be32(t + pos + 1);

@@ -920,7 +920,7 @@ static int next_row(ix_stmt *s) {
     }
 }
 
-static int step_general(ix_stmt *s) {
+static __attribute__((noinline)) int step_general(ix_stmt *s) {
     int rc = stmt_check(s);
     if (rc) return rc;
     ix_conn *c = s->conn;
