@@ -516,11 +516,12 @@ static int64_t now_ms(void) {
  * copy before a fetched row is stored in its batch). */
 static int do_recv(ix_conn *c) {
     int rc;
-    uint8_t *buf = ix_reader_space(&c->rd, RECV_CHUNK, &rc);
+    size_t room = RECV_CHUNK;
+    uint8_t *buf = ix_reader_space(&c->rd, &room, &rc);
     if (!buf)
         return ixc_kill(c, rc == IX_ENOMEM ? IX_ENOMEM : IX_EPROTO,
                         "cannot buffer the server's reply: %s", ix_rc_str(rc));
-    long k = c->tr->vt->recv(c->tr, buf, RECV_CHUNK);
+    long k = c->tr->vt->recv(c->tr, buf, room);
     if (k > 0) {
         ix_reader_commit(&c->rd, (size_t)k);
         return IX_OK;

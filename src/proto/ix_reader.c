@@ -18,12 +18,14 @@ void ix_reader_free(ix_reader *r) {
     r->start = r->end = r->cap = 0;
 }
 
-uint8_t *ix_reader_space(ix_reader *r, size_t n, int *rc) {
+uint8_t *ix_reader_space(ix_reader *r, size_t *want, int *rc) {
     *rc = r->err;
     if (r->err) return NULL;
     size_t max = r->max_buffer ? r->max_buffer : (64u << 20) + (64u << 10);
     size_t pending = r->end - r->start;
-    if (n > max || pending > max - n) return *rc = IX_ELIMIT, NULL;
+    if (pending >= max) return *rc = IX_ELIMIT, NULL;
+    if (*want > max - pending) *want = max - pending;
+    size_t n = *want;
     if (r->start > 0) { /* compact: the previous message is no longer valid */
         memmove(r->buf, r->buf + r->start, pending);
         r->base += r->start;
@@ -50,8 +52,10 @@ int ix_reader_feed(ix_reader *r, const void *p, size_t n) {
     if (r->err) return r->err;
     if (n == 0) return IX_OK;
     int rc;
-    uint8_t *d = ix_reader_space(r, n, &rc);
+    size_t room = n;
+    uint8_t *d = ix_reader_space(r, &room, &rc);
     if (!d) return rc;
+    if (room < n) return IX_ELIMIT;
     memcpy(d, p, n);
     r->end += n;
     return IX_OK;

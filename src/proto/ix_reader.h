@@ -41,11 +41,12 @@ void ix_reader_free(ix_reader *r);
  * message returned by the previous ix_reader_next. */
 int ix_reader_feed(ix_reader *r, const void *p, size_t n);
 
-/* Room for n more bytes at the end of the buffer, to be filled in place
- * (e.g. by recv) and then counted with ix_reader_commit: the same as
- * ix_reader_feed without its copy. NULL with *rc = IX_ELIMIT, IX_ENOMEM or
- * the sticky error. Invalidates the previous message. */
-uint8_t *ix_reader_space(ix_reader *r, size_t n, int *rc);
+/* Room for *want more bytes (lowered to what max_buffer still allows) at the
+ * end of the buffer, to be filled in place (e.g. by recv) and then counted
+ * with ix_reader_commit (at most *want): ix_reader_feed without its copy.
+ * NULL with *rc = IX_ELIMIT (the buffer is full), IX_ENOMEM or the sticky
+ * error. Invalidates the previous message. */
+uint8_t *ix_reader_space(ix_reader *r, size_t *want, int *rc);
 void ix_reader_commit(ix_reader *r, size_t n);
 /* A fast path for a client reading rows: when the next message (sent by a
  * server) is an SQ_TUPLE that is wholly buffered and within the limits,
