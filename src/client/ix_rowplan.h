@@ -16,9 +16,11 @@
  *   | RP_BAD     | a type whose layout is not known        | (a row cannot be walked) |
  *
  * Offsets: the columns before the first variable one (all of them when the
- * layout is fixed) sit at offsets fixed by the plan; only the later ones are
- * computed per row, by ixc_rowplan_offsets, from a tuple that
- * ixc_rowplan_check accepted (so the walk needs no bounds checks).
+ * layout is fixed) sit at offsets fixed by the plan; a later column sits at a
+ * fixed distance from the end of the variable value before it. So per row
+ * only the ends of the variable values are noted (ixc_rowplan_segments, from
+ * a tuple that ixc_rowplan_check accepted, so with no bounds checks), and a
+ * column's offset is segat[base] + rel (ixc_rowplan_at).
  */
 #ifndef IX_ROWPLAN_H
 #define IX_ROWPLAN_H

@@ -828,8 +828,9 @@ static int open_cursor(ix_stmt *s) {
 /* ---- the row plan ---------------------------------------------------------------
  * Built from the describe when the first fetched batch arrives; every tuple
  * of every batch was checked against it then (ixc_read_reply), so a row is
- * made current by pointing at it and, for a variable layout only, computing
- * the offsets of the columns from the first variable one on. */
+ * made current by pointing at it and, for a variable layout only, noting
+ * where each variable value ends (ixc_rowplan_segments); a column's offset is
+ * then one addition away (ixc_rowplan_at). */
 
 const ixc_rowplan *ixc_stmt_plan(ix_stmt *s) {
     if (s->planned) return &s->plan;
