@@ -639,8 +639,8 @@ static void encode_bind(ix_stmt *s) {
  *                 IXC_AUTO_STEADY (cache-sized), one ahead.
  *   bound         requests in flight + batches queued + the batch being read
  *                 stay within IXC_AUTO_BUDGET bytes asked (4 MiB: depth at
- *                 most 3 at 1 MiB), plus at most one row per reply (a reply
- *                 always carries one row).
+ *                 most 3 at 1 MiB; at most 64 requests), plus at most one row
+ *                 per reply (a reply always carries one row).
  * An explicit read-ahead depth (readahead=N, ix_*set_readahead) is kept as
  * it is with either kind of size. */
 
@@ -649,7 +649,8 @@ static void encode_bind(ix_stmt *s) {
 #define IXC_AUTO_STEADY (64 * 1024)
 #define IXC_AUTO_GROWTH 4
 #define IXC_AUTO_BUDGET (4 * 1024 * 1024)
-#define IXC_TUPLE_WIRE  8 /* SQ_TUPLE header bytes around each row (§3.7) */
+#define IXC_TUPLE_WIRE  8  /* SQ_TUPLE header bytes around each row (§3.7) */
+#define IXC_DEPTH_MAX   64 /* the largest read-ahead depth (ix_set_readahead) */
 
 /* The size asked for, within what the negotiated NFETCH field can carry: an
  * i32 when the server granted f62, an i16 (at most 32767) when it did not, as
@@ -729,10 +730,14 @@ void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_
     }
     int64_t next = (int64_t)s->auto_size * IXC_AUTO_GROWTH;
     if (next > IX_FETCH_AUTO_MAX) next = IX_FETCH_AUTO_MAX;
-    /* Replies of the next size one round trip takes, within the budget. */
-    int64_t xfer_next = xfer_us * next / (asked > 0 ? asked : 1);
+    /* Replies of the next size (as sent: an old server's is smaller) one
+     * round trip takes, within the budget and the read-ahead maximum. */
+    int64_t sent = next, max = ix_fetch_bufsize_max(&s->conn->caps);
+    if (sent > max) sent = max;
+    int64_t xfer_next = xfer_us * sent / (asked > 0 ? asked : 1);
     int64_t depth = xfer_next > 0 ? (s->rtt_min_us + xfer_next - 1) / xfer_next : IXC_AUTO_BUDGET;
-    int64_t cap = IXC_AUTO_BUDGET / next - 1;
+    int64_t cap = IXC_AUTO_BUDGET / sent - 1;
+    if (cap > IXC_DEPTH_MAX) cap = IXC_DEPTH_MAX;
     if (depth > cap) depth = cap;
     s->auto_size = (int32_t)next;
     s->auto_depth = depth < 1 ? 1 : (int)depth;
