@@ -97,9 +97,9 @@ typedef struct ix_stmt ix_stmt; /* one prepared statement on a connection */
  *   host (default "localhost"), port (default 9088), server (default
  *   $INFORMIXSERVER, else empty), database (none: no SQ_DBOPEN), user
  *   (default $USER), password, fetch_buffer (bytes per NFETCH, or "auto":
- *   see IX_FETCH_AUTO; default $FET_BUF_SIZE, else 4096), readahead (NFETCH
- *   requests kept in flight while the application reads a batch; default 1,
- *   0 = off), connect_timeout and read_timeout (seconds, may be fractional;
+ *   see IX_FETCH_AUTO; default $FET_BUF_SIZE, else auto), readahead (NFETCH
+ *   requests kept in flight while the application reads a batch, 0 = off;
+ *   default: adaptive with the automatic buffer, 1 with a static one), connect_timeout and read_timeout (seconds, may be fractional;
  *   0 = none; defaults 30 and 0; a server that hangs while its host is up is
  *   only noticed through read_timeout), keepalive (TCP keepalive: idle
  *   seconds before the first probe, then every 10 s, 6 probes; default 60,
@@ -193,18 +193,23 @@ int ix_conn_is_dead(const ix_conn *conn);
  */
 const char *ix_locale_codeset(const char *informix_locale);
 
-/* The fetch buffer size meaning "automatic" (ix_set_fetch_buffer,
+/* The fetch buffer size meaning "automatic", the default (ix_set_fetch_buffer,
  * ix_stmt_set_fetch_buffer, fetch_buffer=auto, FET_BUF_SIZE=auto): each
- * NFETCH is sized from the row width (the describe's tuple size) and the
- * measured round trip. A cursor starts at IX_FETCH_AUTO_MIN bytes (at least
- * one row) and doubles the size after each reply that came back full while
- * the round trip (send to first reply byte, the smallest seen on the
- * cursor) is at least 1/16 of the reply's own transfer time (first to last
- * byte, decoding included), up to IX_FETCH_AUTO_MAX. Memory stays bounded
- * by IX_FETCH_AUTO_MAX x (read-ahead depth + 1). */
+ * NFETCH is sized from the row width (the describe's tuple size), the rows
+ * the statement asks for (SELECT FIRST n / LIMIT n) and the measured round
+ * trip. A cursor's first NFETCH asks for 256 KiB (n rows for FIRST n; at
+ * least IX_FETCH_AUTO_MIN and one row); after each full reply whose round
+ * trip (send to first reply byte, the smallest seen on the cursor) is at
+ * least 1/16 of its own transfer time (first to last byte, decoding
+ * included), the size grows 4 times, up to IX_FETCH_AUTO_MAX, and the
+ * read-ahead depth (unless one was set) becomes the number of such replies
+ * one round trip takes; when the round trip is cheaper, batches of 64 KiB,
+ * one ahead. One statement never has more than 4 MiB of NFETCH sizes asked
+ * for at once (in flight, queued and being read), plus one row per reply
+ * (docs/c-api.md). */
 #define IX_FETCH_AUTO     (-1)
 #define IX_FETCH_AUTO_MIN 4096
-#define IX_FETCH_AUTO_MAX (4 * 1024 * 1024)
+#define IX_FETCH_AUTO_MAX (1024 * 1024)
 
 /* Setters; each returns IX_OK, IX_EMISUSE (NULL conn) or IX_EINVAL.
  *   ix_set_fetch_buffer: bytes asked for in each NFETCH for statements

@@ -20,6 +20,7 @@
 #include "proto/ix_reader.h"
 #include "types/ix_types.h"
 #include "types/ix_value.h"
+#include "client/ix_rowplan.h"
 
 /* ---- transport (ix_transport.c) ---------------------------------------------
  * A byte stream behind a tiny vtable: plain TCP or TLS over TCP. Tests may
@@ -107,6 +108,10 @@ const char *ixc_sqlstate_for(int ixrc, int sqlcode, int logged_in);
 
 /* ---- connection ------------------------------------------------------------ */
 
+/* readahead of a connection / statement when none was asked for: adaptive
+ * with the automatic fetch buffer, 1 with a static one (ix_stmt.c). */
+#define IXC_READAHEAD_AUTO (-1)
+
 /* Kinds of replies the connection still expects, in request order. */
 enum { PEND_DISCARD = 1, PEND_FETCH = 2 };
 typedef struct ixc_pend {
@@ -116,7 +121,8 @@ typedef struct ixc_pend {
     int32_t asked;   /* PEND_FETCH: the NFETCH buffer size */
 } ixc_pend;
 
-/* One fetched batch: tuples as [u32 length][bytes] records. */
+/* One fetched batch: tuples as [u32 length, host order][bytes] records,
+ * each checked against the statement's row plan when it arrived. */
 typedef struct ixc_batch {
     ix_wbuf data;
     int ntuples;
@@ -138,11 +144,8 @@ typedef struct ixc_param {
 typedef struct ixc_col {
     char *name;
     ix_vtype vt;
-    int16_t type; /* as described, with flags */
-    /* current row */
-    size_t off, len;
-    int is_null;
-    int text_ok;
+    int16_t type;      /* as described, with flags */
+    uint64_t text_row; /* text holds the value of this row (ix_stmt.row_seq) */
     ix_wbuf text;
 } ixc_col;
 
@@ -164,6 +167,7 @@ struct ix_stmt {
     int32_t tuple_size; /* from the describe */
     /* fetch-buffer auto-sizing and counters (per cursor open) */
     int32_t auto_size;  /* the next NFETCH size when fetch_buffer is IX_FETCH_AUTO */
+    int auto_depth;     /* its read-ahead depth (when readahead is IXC_READAHEAD_AUTO) */
     int64_t rtt_min_us; /* smallest send-to-first-byte time seen, -1: none */
     int32_t last_asked; /* the size of the last NFETCH sent */
     int64_t roundtrips; /* NFETCH replies read */
@@ -177,6 +181,14 @@ struct ix_stmt {
     ixc_batch *queue; /* batches read ahead (drained from the wire) */
     ixc_batch *queue_tail;
     int has_row;
+    /* the row plan (built when the first fetched batch arrives) and the
+     * current row: its bytes and the offsets of its columns (ncols + 1) */
+    int planned;
+    ixc_rowplan plan;
+    const uint8_t *row;
+    uint32_t *segat;   /* ixc_rowplan_segments of the current row (nseg + 1) */
+    unsigned row_cols; /* ncols while a row is current, else 0 */
+    uint64_t row_seq;  /* counts rows read (text caches are per row) */
     int64_t fetches;
     int64_t changes;
     int64_t replied;
@@ -260,12 +272,18 @@ typedef struct ixc_reply {
     int stop_at_done;         /* return after the first SQ_DONE (deferred PREPARE's part) */
     int at_eot;               /* the group's EOT was read */
     ixc_batch *tuples;        /* where SQ_TUPLEs go, or NULL to drop them */
+    const ixc_rowplan *plan;  /* with tuples: every tuple is checked against it */
 } ixc_reply;
 
 /* conn.c helpers used by stmt.c */
 int ixc_fail(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int ixc_fail_sql(ix_conn *c, int sqlcode, int isamcode, int32_t offset, const char *ins);
-void ixc_clear_err(ix_conn *c);
+static inline void ixc_clear_err(ix_conn *c) {
+    c->err = IX_OK;
+    c->sqlcode = c->isamcode = 0;
+    c->erroffset = 0;
+    c->errmsg[0] = 0;
+}
 int ixc_kill(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 size_t ixc_mark(ix_conn *c);
 void ixc_queued(ix_conn *c, size_t from);
@@ -275,6 +293,8 @@ int64_t ixc_now_us(void);
 /* stmt.c: a fetch reply for s arrived (asked bytes, send-to-first-byte and
  * first-to-last-byte times in microseconds, last: the cursor ended). */
 void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_us, int last);
+/* stmt.c: s's row plan, built on first use; NULL (IX_ENOMEM recorded). */
+const ixc_rowplan *ixc_stmt_plan(ix_stmt *s);
 int ixc_drain(ix_conn *c);
 int ixc_read_reply(ix_conn *c, ixc_reply *r);
 int ixc_next_msg(ix_conn *c, ix_msg *m);

@@ -297,8 +297,8 @@ static int parse_keywords(dsn_opts *o, const char *s, char *err, size_t errlen) 
 
 static int opts_load(dsn_opts *o, const char *dsn, char *err, size_t errlen) {
     memset(o, 0, sizeof *o);
-    o->fetch_buffer = 4096;
-    o->readahead = 1;
+    o->fetch_buffer = IX_FETCH_AUTO;
+    o->readahead = IXC_READAHEAD_AUTO;
     o->connect_timeout_ms = 30000;
     o->keepalive_s = 60;
     o->tls_verify = 1;
@@ -332,13 +332,6 @@ static int opts_load(dsn_opts *o, const char *dsn, char *err, size_t errlen) {
 }
 
 /* ---- error record ----------------------------------------------------------- */
-
-void ixc_clear_err(ix_conn *c) {
-    c->err = IX_OK;
-    c->sqlcode = c->isamcode = 0;
-    c->erroffset = 0;
-    c->errmsg[0] = 0;
-}
 
 int ixc_fail(ix_conn *c, int rc, const char *fmt, ...) {
     if (!c) return rc;
@@ -527,14 +520,20 @@ static int64_t now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+#define RECV_CHUNK 65536 /* bytes asked of one recv */
+
+/* Reads what the transport has straight into the reader's buffer (the only
+ * copy before a fetched row is stored in its batch). */
 static int do_recv(ix_conn *c) {
-    uint8_t buf[65536];
-    long k = c->tr->vt->recv(c->tr, buf, sizeof buf);
+    int rc;
+    size_t room = RECV_CHUNK;
+    uint8_t *buf = ix_reader_space(&c->rd, &room, &rc);
+    if (!buf)
+        return ixc_kill(c, rc == IX_ENOMEM ? IX_ENOMEM : IX_EPROTO,
+                        "cannot buffer the server's reply: %s", ix_rc_str(rc));
+    long k = c->tr->vt->recv(c->tr, buf, room);
     if (k > 0) {
-        int rc = ix_reader_feed(&c->rd, buf, (size_t)k);
-        if (rc != IX_OK)
-            return ixc_kill(c, rc == IX_ENOMEM ? IX_ENOMEM : IX_EPROTO,
-                            "cannot buffer the server's reply: %s", ix_rc_str(rc));
+        ix_reader_commit(&c->rd, (size_t)k);
         return IX_OK;
     }
     if (k == 0) return ixc_kill(c, IX_ECONN, "the server closed the connection");
@@ -729,12 +728,54 @@ static void txn_from_err(ix_conn *c, int sqlcode) {
     }
 }
 
+/* A tuple that is not one row of the statement's plan: the stream cannot be
+ * trusted any more (as for any protocol error, the connection is closed). */
+static __attribute__((noinline)) int bad_tuple(ix_conn *c, const ixc_rowplan *p, int rc, int col,
+                                               size_t n) {
+    if (rc == IX_ELIMIT)
+        return ixc_kill(c, IX_EPROTO,
+                        "malformed row from the server: bytes after column %d (%zu bytes)",
+                        p->ncols, n);
+    const char *tn = ix_type_name(p->col[col].vt.code);
+    if (rc == IX_EINVAL)
+        return ixc_kill(c, IX_EPROTO, "cannot walk column %d (%s) of a row: unknown layout",
+                        col + 1, tn ? tn : "unknown type");
+    return ixc_kill(
+        c, IX_EPROTO, "malformed row from the server: %s in column %d (%s), row of %zu bytes",
+        rc == IX_NEED_MORE ? "the row ends" : "bad length", col + 1, tn ? tn : "unknown type", n);
+}
+
+/* Appends one SQ_TUPLE's payload t[0..n) to r->tuples as a [u32 n][bytes]
+ * record (one copy), after checking it once against r->plan. */
+static inline int take_tuple(ix_conn *c, ixc_reply *r, const uint8_t *t, size_t n) {
+    int col = 0;
+    int rc = ixc_rowplan_check(r->plan, t, n, &col);
+    if (rc != IX_OK) return bad_tuple(c, r->plan, rc, col, n);
+    ix_wbuf *w = &r->tuples->data;
+    if (w->cap - w->len < 4 + n && (n > UINT32_MAX - 4 || ix_wbuf_reserve(w, 4 + n) != IX_OK))
+        return ixc_kill(c, IX_ENOMEM, "out of memory for a fetched row");
+    uint32_t l = (uint32_t)n;
+    memcpy(w->data + w->len, &l, 4);
+    memcpy(w->data + w->len + 4, t, n);
+    w->len += 4 + n;
+    r->tuples->ntuples++;
+    return IX_OK;
+}
+
 /* Reads one reply group (up to its EOT) into *r. Returns IX_OK (a server
  * error is in r->sqlcode, not in the return value), or a connection error. */
 int ixc_read_reply(ix_conn *c, ixc_reply *r) {
     ix_msg m;
+    int fast = r->tuples && !tracing(c);
     for (;;) {
-        int rc = ixc_next_msg(c, &m);
+        const uint8_t *t;
+        size_t tn;
+        int rc;
+        while (fast && ix_reader_next_tuple(&c->rd, &t, &tn)) { /* rows: no general decode */
+            if (!r->first_us) r->first_us = ixc_now_us();
+            if ((rc = take_tuple(c, r, t, tn)) != IX_OK) return rc;
+        }
+        rc = ixc_next_msg(c, &m);
         if (rc != IX_OK) return rc;
         if (!r->first_us) r->first_us = ixc_now_us();
         switch (m.tag) {
@@ -770,15 +811,8 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
             if ((rc = copy_describe(c, &m, r)) != IX_OK) return rc;
             break;
         case IX_SQ_TUPLE:
-            if (r->tuples) {
-                uint8_t l[4];
-                ix_st32(l, (uint32_t)m.u.tuple.data.n);
-                ix_put_bytes(&r->tuples->data, l, 4);
-                ix_put_bytes(&r->tuples->data, m.u.tuple.data.p, m.u.tuple.data.n);
-                r->tuples->ntuples++;
-                if (r->tuples->data.err)
-                    return ixc_kill(c, IX_ENOMEM, "out of memory for a fetched row");
-            }
+            if (r->tuples && (rc = take_tuple(c, r, m.u.tuple.data.p, m.u.tuple.data.n)) != IX_OK)
+                return rc;
             break;
         case IX_SQ_XACTSTAT:
             r->has_xact = 1;
@@ -832,10 +866,14 @@ static int pend_one(ix_conn *c) {
         b = calloc(1, sizeof *b);
         if (!b) return ixc_kill(c, IX_ENOMEM, "out of memory");
         ix_wbuf_init(&b->data, NULL);
+        /* Room for the reply asked for, up to RECV_CHUNK (fewer reallocs). */
+        ix_wbuf_reserve(&b->data,
+                        e.asked > 0 && e.asked < RECV_CHUNK ? (size_t)e.asked : RECV_CHUNK);
         r.tuples = b;
+        r.plan = ixc_stmt_plan(e.owner);
     }
     uint64_t at = ix_reader_offset(&c->rd);
-    int rc = ixc_read_reply(c, &r);
+    int rc = b && !r.plan ? ixc_kill(c, IX_ENOMEM, "out of memory") : ixc_read_reply(c, &r);
     if (e.kind == PEND_FETCH && e.owner) {
         ix_stmt *s = e.owner;
         s->inflight--;
@@ -887,6 +925,7 @@ static ix_conn *conn_new(void) {
     ix_conn *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     ix_reader_init(&c->rd, IX_FROM_SERVER, NULL);
+    ix_limits_default(&c->rd.lim); /* set once: the row fast path reads max_tuple */
     ix_wbuf_init(&c->out, NULL);
     ix_wbuf_init(&c->line, NULL);
     ix_printer_init(&c->pr_in, NULL);
@@ -894,8 +933,8 @@ static ix_conn *conn_new(void) {
     c->trace_fd = -1;
     c->cv_to_db = c->cv_from_db = (iconv_t)-1;
     ix_wbuf_init(&c->conv, NULL);
-    c->fetch_buffer = 4096;
-    c->readahead = 1;
+    c->fetch_buffer = IX_FETCH_AUTO;
+    c->readahead = IXC_READAHEAD_AUTO;
     atomic_init(&c->cancel_fd, -1);
     atomic_init(&c->inflight, 0);
     atomic_init(&c->cancel_wait, 0);

@@ -14,11 +14,13 @@
  *   close     ID id, CLOSE, EOT        (reply read lazily: PEND_DISCARD)
  *   release   ID id, RELEASE, EOT      (reply read lazily: PEND_DISCARD)
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ix_client_int.h"
 #include "types/ix_datetime.h"
@@ -107,6 +109,7 @@ static void free_batches(ix_stmt *s) {
     s->cur = s->queue = s->queue_tail = NULL;
     s->cur_pos = 0;
     s->has_row = 0;
+    s->row_cols = 0;
 }
 
 void ixc_stmt_detach_all(ix_conn *c) {
@@ -748,18 +751,37 @@ static void encode_bind(ix_stmt *s) {
 /* ---- execution -------------------------------------------------------------- */
 
 /* ---- fetch-buffer sizing ---------------------------------------------------
- * A static size is sent as it is. IX_FETCH_AUTO starts at IX_FETCH_AUTO_MIN
- * (Informix's own default; at least one row, from the describe's tuple size)
- * and doubles after each full reply (the cursor did not end in it) while the
- * round trip is significant: while the smallest send-to-first-byte time seen
- * on the cursor is at least 1/IXC_AUTO_RATIO of the time the reply took to
- * arrive and be decoded, from its first byte to its last (so round trips
- * end up costing at most about 6% on top of the transfer). Over a high-latency link a large result
- * therefore reaches big batches in a few round trips; once the transfer
- * time dominates, growth stops; a result that fits in the first reply never
- * asks for more. The size never exceeds IX_FETCH_AUTO_MAX. */
+ * A static size (fetch_buffer=N, FET_BUF_SIZE=N, ix_*set_fetch_buffer) is sent
+ * as it is, with the read-ahead depth asked for (1 when none was).
+ *
+ * IX_FETCH_AUTO (the default):
+ *   first NFETCH  IXC_AUTO_FIRST (256 KiB: a result of a few thousand rows in
+ *                 one round trip), less when the statement says how many rows
+ *                 it wants (SELECT [SKIP m] FIRST n / LIMIT n: n rows of the
+ *                 describe's tuple size), never less than IX_FETCH_AUTO_MIN
+ *                 or one row.
+ *   after a full  when the round trip (send to first reply byte, the smallest
+ *   reply         seen on the cursor) is at least 1/IXC_AUTO_RATIO of the
+ *                 reply's own transfer time (first to last byte, decoding
+ *                 included), the size grows IXC_AUTO_GROWTH times, up to
+ *                 IX_FETCH_AUTO_MAX, and the read-ahead depth becomes the
+ *                 number of such replies one round trip takes (at least 1);
+ *                 otherwise the round trip hardly costs anything: batches of
+ *                 IXC_AUTO_STEADY (cache-sized), one ahead.
+ *   bound         requests in flight + batches queued + the batch being read
+ *                 stay within IXC_AUTO_BUDGET bytes asked (4 MiB: depth at
+ *                 most 3 at 1 MiB; at most 64 requests), plus at most one row
+ *                 per reply (a reply always carries one row).
+ * An explicit read-ahead depth (readahead=N, ix_*set_readahead) is kept as
+ * it is with either kind of size. */
 
-#define IXC_AUTO_RATIO 16
+#define IXC_AUTO_RATIO  16
+#define IXC_AUTO_FIRST  (256 * 1024)
+#define IXC_AUTO_STEADY (64 * 1024)
+#define IXC_AUTO_GROWTH 4
+#define IXC_AUTO_BUDGET (4 * 1024 * 1024)
+#define IXC_TUPLE_WIRE  8  /* SQ_TUPLE header bytes around each row (§3.7) */
+#define IXC_DEPTH_MAX   64 /* the largest read-ahead depth (ix_set_readahead) */
 
 /* The size asked for, within what the negotiated NFETCH field can carry: an
  * i32 when the server granted f62, an i16 (at most 32767) when it did not, as
@@ -770,15 +792,94 @@ static int32_t fetch_size(const ix_stmt *s) {
     return n > max ? max : n;
 }
 
+static int word_at(const char *p, const char *end, const char *w) {
+    size_t n = strlen(w);
+    return (size_t)(end - p) > n && strncasecmp(p, w, n) == 0 && isspace((unsigned char)p[n]);
+}
+
+static const char *skip_space(const char *p, const char *end) {
+    while (p < end && isspace((unsigned char)*p))
+        p++;
+    return p;
+}
+
+/* n of a leading "SELECT [SKIP m] FIRST n" or "SELECT [SKIP m] LIMIT n", or 0. */
+static int64_t sql_first_rows(const char *sql, size_t len) {
+    const char *p = sql, *end = sql + len;
+    p = skip_space(p, end);
+    if (!word_at(p, end, "select")) return 0;
+    p = skip_space(p + 6, end);
+    for (int k = 0; k < 2; k++) {
+        int skip = word_at(p, end, "skip");
+        if (!skip && !word_at(p, end, "first") && !word_at(p, end, "limit")) return 0;
+        p = skip_space(p + (skip ? 4 : 5), end);
+        int64_t n = 0;
+        const char *d = p;
+        while (p < end && isdigit((unsigned char)*p) && n < INT32_MAX)
+            n = n * 10 + (*p++ - '0');
+        if (p == d || (p < end && !isspace((unsigned char)*p))) return 0;
+        if (!skip) return n;
+        p = skip_space(p, end);
+    }
+    return 0;
+}
+
+/* The size of an automatic cursor's first NFETCH. */
+static int32_t auto_first(const ix_stmt *s) {
+    int64_t row = (s->tuple_size > 0 ? s->tuple_size : 1) + IXC_TUPLE_WIRE;
+    int64_t want = IXC_AUTO_FIRST, n = sql_first_rows(s->sql, s->sql_len);
+    if (n > 0 && n < want / row) want = n * row;
+    if (want < IX_FETCH_AUTO_MIN) want = IX_FETCH_AUTO_MIN;
+    if (want < row) want = row;
+    return (int32_t)(want > IX_FETCH_AUTO_MAX ? IX_FETCH_AUTO_MAX : want);
+}
+
+static void auto_reset(ix_stmt *s) {
+    s->rtt_min_us = -1;
+    s->auto_size = auto_first(s);
+    s->auto_depth = 1;
+}
+
+/* NFETCH requests to keep in flight. */
+static int fetch_depth(const ix_stmt *s) {
+    if (s->readahead != IXC_READAHEAD_AUTO) return s->readahead;
+    return s->fetch_buffer == IX_FETCH_AUTO ? s->auto_depth : 1;
+}
+
 void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_us, int last) {
     if (rtt_us < 0) rtt_us = 0;
     if (xfer_us < 0) xfer_us = 0;
     if (s->rtt_min_us < 0 || rtt_us < s->rtt_min_us) s->rtt_min_us = rtt_us;
     if (s->fetch_buffer != IX_FETCH_AUTO || last) return;
-    if (asked < s->auto_size) return; /* an older, smaller request: already grown */
-    if (s->rtt_min_us * IXC_AUTO_RATIO < xfer_us) return;
-    int64_t next = (int64_t)s->auto_size * 2;
-    s->auto_size = (int32_t)(next > IX_FETCH_AUTO_MAX ? IX_FETCH_AUTO_MAX : next);
+    if (asked != fetch_size(s)) return; /* asked before the last change: already counted */
+    int64_t row = (s->tuple_size > 0 ? s->tuple_size : 1) + IXC_TUPLE_WIRE;
+    if (s->rtt_min_us * IXC_AUTO_RATIO < xfer_us) {
+        int64_t steady = IXC_AUTO_STEADY > row ? IXC_AUTO_STEADY : row;
+        if (s->auto_size > steady) s->auto_size = (int32_t)steady;
+        s->auto_depth = 1;
+        return;
+    }
+    int64_t next = (int64_t)s->auto_size * IXC_AUTO_GROWTH;
+    if (next > IX_FETCH_AUTO_MAX) next = IX_FETCH_AUTO_MAX;
+    /* Replies of the next size (as sent: an old server's is smaller) one
+     * round trip takes, within the budget and the read-ahead maximum. */
+    int64_t sent = next, max = ix_fetch_bufsize_max(&s->conn->caps);
+    if (sent > max) sent = max;
+    int64_t xfer_next = xfer_us * sent / (asked > 0 ? asked : 1);
+    int64_t depth = xfer_next > 0 ? (s->rtt_min_us + xfer_next - 1) / xfer_next : IXC_AUTO_BUDGET;
+    int64_t cap = IXC_AUTO_BUDGET / sent - 1;
+    if (cap > IXC_DEPTH_MAX) cap = IXC_DEPTH_MAX;
+    if (depth > cap) depth = cap;
+    s->auto_size = (int32_t)next;
+    s->auto_depth = depth < 1 ? 1 : (int)depth;
+}
+
+/* Batches that arrived for s and are not being read yet. */
+static int queued(const ix_stmt *s) {
+    int n = 0;
+    for (const ixc_batch *b = s->queue; b; b = b->next)
+        n++;
+    return n;
 }
 
 static void encode_fetch(ix_stmt *s, int id);
@@ -886,10 +987,7 @@ static int open_cursor(ix_stmt *s) {
     s->fetch_done = 0;
     s->roundtrips = 0;
     s->bytes_in = 0;
-    s->rtt_min_us = -1;
-    s->auto_size = s->tuple_size > IX_FETCH_AUTO_MIN
-                       ? (s->tuple_size > IX_FETCH_AUTO_MAX ? IX_FETCH_AUTO_MAX : s->tuple_size)
-                       : IX_FETCH_AUTO_MIN;
+    auto_reset(s);
     size_t mark = ixc_mark(c);
     int rc = deferred ? encode_prepare(s) : IX_OK;
     if (rc != IX_OK) return rc;
@@ -937,24 +1035,39 @@ static int open_cursor(ix_stmt *s) {
     return IX_OK;
 }
 
-/* Splits the tuple at cur_pos into the columns. */
-static int load_row(ix_stmt *s, const uint8_t *t, size_t n) {
-    ix_conn *c = s->conn;
-    size_t pos = 0;
-    for (int i = 0; i < s->ncols; i++) {
-        ixc_col *col = &s->cols[i];
-        size_t used = 0;
-        int rc = ix_value_extent(col->vt, t + pos, n - pos, n, c->caps.f70 ? IX_VF_F70 : 0, &used);
-        if (rc != IX_OK)
-            return ixc_kill(c, IX_EPROTO, "cannot walk column %d (%s) of a row: %s", i + 1,
-                            ix_type_name(col->vt.code), ix_rc_str(rc));
-        col->off = (size_t)(t - s->cur->data.data) + pos;
-        col->len = used;
-        col->is_null = ix_value_is_null(col->vt, t + pos, used) == 1;
-        col->text_ok = 0;
-        pos += used;
+/* ---- the row plan ---------------------------------------------------------------
+ * Built from the describe when the first fetched batch arrives; every tuple
+ * of every batch was checked against it then (ixc_read_reply), so a row is
+ * made current by pointing at it and, for a variable layout only, noting
+ * where each variable value ends (ixc_rowplan_segments); a column's offset is
+ * then one addition away (ixc_rowplan_at). */
+
+const ixc_rowplan *ixc_stmt_plan(ix_stmt *s) {
+    if (s->planned) return &s->plan;
+    int n = s->ncols;
+    ix_vtype *vt = malloc((n > 0 ? (size_t)n : 1) * sizeof *vt);
+    int rc = vt ? IX_OK : IX_ENOMEM;
+    for (int i = 0; rc == IX_OK && i < n; i++)
+        vt[i] = s->cols[i].vt;
+    if (rc == IX_OK) rc = ixc_rowplan_build(&s->plan, vt, n, s->conn && s->conn->caps.f70);
+    free(vt);
+    if (rc != IX_OK) return NULL;
+    s->segat = calloc((size_t)s->plan.nseg + 1, sizeof *s->segat);
+    if (!s->segat) {
+        ixc_rowplan_free(&s->plan);
+        return NULL;
     }
+    s->planned = 1;
+    return &s->plan;
+}
+
+/* Makes the record at t (checked at arrival) the current row. */
+static inline int load_row(ix_stmt *s, const uint8_t *t) {
+    s->row = t;
+    if (s->plan.nseg) ixc_rowplan_segments(&s->plan, t, s->segat);
+    s->row_seq++;
     s->has_row = 1;
+    s->row_cols = (unsigned)s->ncols;
     return IX_ROW;
 }
 
@@ -971,13 +1084,15 @@ static int cursor_fail(ix_stmt *s, const ixc_batch *b) {
 static int next_row(ix_stmt *s) {
     ix_conn *c = s->conn;
     s->has_row = 0;
+    s->row_cols = 0;
     for (;;) {
         ixc_batch *b = s->cur;
-        if (b && s->cur_pos + 4 <= b->data.len) {
-            uint32_t n = ix_be32(b->data.data + s->cur_pos);
+        if (b && s->cur_pos < b->data.len) { /* whole records only (take_tuple) */
+            uint32_t n;
+            memcpy(&n, b->data.data + s->cur_pos, 4);
             const uint8_t *t = b->data.data + s->cur_pos + 4;
             s->cur_pos += 4 + (size_t)n;
-            return load_row(s, t, n);
+            return load_row(s, t);
         }
         if (b) {
             if (b->sqlcode) return cursor_fail(s, b);
@@ -1004,7 +1119,9 @@ static int next_row(ix_stmt *s) {
         /* Read-ahead: ask for the next batches before the application reads
          * this one. */
         if (!b->done && !b->sqlcode) {
-            while (s->inflight < s->readahead)
+            /* Batches ahead: in flight or queued (the memory bound). */
+            int depth = fetch_depth(s), q = queued(s);
+            while (s->inflight + q < depth)
                 send_fetch(s);
             if (c->sent < c->out.len) {
                 int rc = ixc_flush(c);
@@ -1014,7 +1131,7 @@ static int next_row(ix_stmt *s) {
     }
 }
 
-int ix_step(ix_stmt *s) {
+static __attribute__((noinline)) int step_general(ix_stmt *s) {
     int rc = stmt_check(s);
     if (rc) return rc;
     ix_conn *c = s->conn;
@@ -1032,6 +1149,20 @@ int ix_step(ix_stmt *s) {
         if (rc != IX_OK) return rc;
     }
     return next_row(s);
+}
+
+int ix_step(ix_stmt *s) {
+    /* The common case first: the next row of the batch being read. */
+    ixc_batch *b = s ? s->cur : NULL;
+    if (b && s->state == ST_OPEN && s->cur_pos < b->data.len && s->conn && !s->conn->dead) {
+        ixc_clear_err(s->conn);
+        uint32_t n;
+        memcpy(&n, b->data.data + s->cur_pos, 4);
+        const uint8_t *t = b->data.data + s->cur_pos + 4;
+        s->cur_pos += 4 + (size_t)n;
+        return load_row(s, t);
+    }
+    return step_general(s);
 }
 
 int ix_reset(ix_stmt *s) {
@@ -1081,6 +1212,8 @@ int ix_finalize(ix_stmt *s) {
         ix_wbuf_free(&s->cols[i].text);
     }
     free(s->cols);
+    if (s->planned) ixc_rowplan_free(&s->plan);
+    free(s->segat);
     free(s->sql);
     free(s);
     return rc;
@@ -1120,7 +1253,7 @@ int64_t ix_stmt_fetch_bytes(const ix_stmt *s) {
 int32_t ix_stmt_fetch_size(const ix_stmt *s) {
     if (!s) return 0;
     if (s->last_asked) return s->last_asked;
-    return s->fetch_buffer == IX_FETCH_AUTO ? IX_FETCH_AUTO_MIN : s->fetch_buffer;
+    return s->fetch_buffer == IX_FETCH_AUTO ? auto_first(s) : s->fetch_buffer;
 }
 
 int64_t ix_changes(const ix_stmt *s) {
@@ -1154,50 +1287,91 @@ int ix_column_enclen(const ix_stmt *s, int i) {
     return s && i >= 0 && i < s->ncols ? (int)s->cols[i].vt.enclen : -1;
 }
 
-/* The current row's column i, or NULL (IX_EMISUSE recorded). */
-static ixc_col *cur_col(ix_stmt *s, int i) {
-    if (!s) return NULL;
-    if (!s->has_row || !s->cur || i < 0 || i >= s->ncols) {
-        if (s->conn)
-            ixc_fail(s->conn, IX_EMISUSE,
-                     i < 0 || i >= s->ncols ? "column index %d out of range"
-                                            : "no current row (column %d)",
-                     i);
-        return NULL;
-    }
-    return &s->cols[i];
+/* Records a column accessor's misuse: no current row, or i out of range. */
+static void cell_misuse(ix_stmt *s, int i) {
+    if (s && s->conn)
+        ixc_fail(s->conn, IX_EMISUSE,
+                 i < 0 || i >= s->ncols ? "column index %d out of range"
+                                        : "no current row (column %d)",
+                 i);
 }
 
-static const uint8_t *col_bytes(const ix_stmt *s, const ixc_col *col) {
-    return s->cur->data.data + col->off;
+/* The current row's column i: its value's bytes (*n of them, as checked when
+ * the row arrived), or NULL (IX_EMISUSE recorded). */
+static inline const uint8_t *cell(ix_stmt *s, int i, size_t *n) {
+    if (!s || (unsigned)i >= s->row_cols) {
+        cell_misuse(s, i);
+        *n = 0;
+        return NULL;
+    }
+    uint32_t a = ixc_rowplan_at(&s->plan, s->segat, i);
+    *n = ixc_rowplan_at(&s->plan, s->segat, i + 1) - a;
+    return s->row + a;
+}
+
+static inline int cell_null(const ix_stmt *s, int i, const uint8_t *p, size_t n) {
+    return ixc_rowplan_is_null(&s->plan.col[i], p, n);
 }
 
 int ix_column_is_null(ix_stmt *s, int i) {
-    ixc_col *col = cur_col(s, i);
-    return col ? col->is_null : 0;
+    size_t n;
+    const uint8_t *p = cell(s, i, &n);
+    return p ? cell_null(s, i, p, n) : 0;
 }
 
 const void *ix_column_raw(ix_stmt *s, int i) {
-    ixc_col *col = cur_col(s, i);
-    return col ? col_bytes(s, col) : NULL;
+    size_t n;
+    return cell(s, i, &n);
 }
 
 size_t ix_column_bytes(ix_stmt *s, int i) {
-    ixc_col *col = cur_col(s, i);
-    return col ? col->len : 0;
+    size_t n;
+    cell(s, i, &n);
+    return n;
 }
 
-static int fetch_blob(ix_stmt *s, ixc_col *col);
+static int fetch_blob(ix_stmt *s, ixc_col *col, const uint8_t *p, size_t n);
 
-static int make_text(ix_stmt *s, ixc_col *col) {
-    if (col->text_ok) return IX_OK;
+/* The characters of a CHAR / VARCHAR / LVARCHAR value read in place (the
+ * row plan's text kind), or IX_EINVAL when the value must be formatted (or
+ * is longer than its column allows: the formatter reports that). */
+static inline int plain_chars(const ixc_rpcol *pc, const uint8_t *p, size_t n, const uint8_t **d,
+                              size_t *len) {
+    switch (pc->text_kind) {
+    case RT_RAW: *d = p, *len = n; return IX_OK;
+    case RT_VAR1:
+        if (n - 1 > pc->max_len) return IX_EINVAL;
+        *d = p + 1, *len = n - 1;
+        return IX_OK;
+    case RT_ENV:
+        if (pc->max_len && n - 5 > pc->max_len) return IX_EINVAL;
+        *d = p + 5, *len = n - 5;
+        return IX_OK;
+    default: return IX_EINVAL;
+    }
+}
+
+static inline int no_conversion(const ix_stmt *s) {
+    return !s->conn || s->conn->cv_from_db == (iconv_t)-1;
+}
+
+static int make_text(ix_stmt *s, int i, const uint8_t *p, size_t n) {
+    ixc_col *col = &s->cols[i];
+    if (col->text_row == s->row_seq) return IX_OK;
     if (col->vt.code == IX_T_TEXT) /* a TEXT value prints as its characters */
-        return fetch_blob(s, col);
+        return fetch_blob(s, col, p, n);
     ix_wbuf_reset(&col->text);
-    ix_fmt fmt = {s->conn ? s->conn->dbdate : NULL, NULL};
-    int rc = ix_value_format(col->vt, col_bytes(s, col), col->len, &fmt, &col->text);
-    if (rc == IX_OK && s->conn && s->conn->cv_from_db != (iconv_t)-1 &&
-        ixc_is_char_type(col->vt.code) && !col->text.err) {
+    const uint8_t *d;
+    size_t len;
+    int rc;
+    if (no_conversion(s) && plain_chars(&s->plan.col[i], p, n, &d, &len) == IX_OK) {
+        ix_put_bytes(&col->text, d, len);
+        rc = IX_OK;
+    } else {
+        ix_fmt fmt = {s->conn ? s->conn->dbdate : NULL, NULL};
+        rc = ix_value_format(col->vt, p, n, &fmt, &col->text);
+    }
+    if (rc == IX_OK && !no_conversion(s) && ixc_is_char_type(col->vt.code) && !col->text.err) {
         /* Character values come back in the client's code set. */
         ix_wbuf t;
         ix_wbuf_init(&t, NULL);
@@ -1212,24 +1386,38 @@ static int make_text(ix_stmt *s, ixc_col *col) {
     if (rc == IX_OK) ix_put_u8(&col->text, 0);
     if (rc == IX_OK && col->text.err) rc = IX_ENOMEM;
     if (rc != IX_OK) return rc;
-    col->text_ok = 1;
+    col->text_row = s->row_seq;
     return IX_OK;
 }
 
 const char *ix_column_text(ix_stmt *s, int i) {
-    ixc_col *col = cur_col(s, i);
-    if (!col || col->is_null) return NULL;
-    int rc = make_text(s, col);
+    size_t n;
+    const uint8_t *p = cell(s, i, &n);
+    if (!p || cell_null(s, i, p, n)) return NULL;
+    int rc = make_text(s, i, p, n);
     if (rc != IX_OK) {
         if (s->conn) ixc_fail(s->conn, rc, "cannot format column %d: %s", i, ix_rc_str(rc));
         return NULL;
     }
-    return (const char *)col->text.data;
+    return (const char *)s->cols[i].text.data;
+}
+
+static __attribute__((noinline)) size_t text_len_general(ix_stmt *s, int i) {
+    const char *t = ix_column_text(s, i);
+    return t ? s->cols[i].text.len - 1 : 0;
 }
 
 size_t ix_column_text_len(ix_stmt *s, int i) {
-    const char *t = ix_column_text(s, i);
-    return t ? s->cols[i].text.len - 1 : 0;
+    /* Characters read in place have their length without a copy. */
+    if (s && (unsigned)i < s->row_cols && no_conversion(s)) {
+        uint32_t a = ixc_rowplan_at(&s->plan, s->segat, i);
+        size_t n = ixc_rowplan_at(&s->plan, s->segat, i + 1) - a, len;
+        const uint8_t *p = s->row + a, *d;
+        const ixc_rpcol *pc = &s->plan.col[i];
+        if (ixc_rowplan_is_null(pc, p, n)) return 0;
+        if (plain_chars(pc, p, n, &d, &len) == IX_OK) return len;
+    }
+    return text_len_general(s, i);
 }
 
 /*
@@ -1240,15 +1428,15 @@ size_t ix_column_text_len(ix_stmt *s, int i) {
  * are drained first, so this is one round trip. The value is kept in the
  * column's text buffer until the next step.
  */
-static int fetch_blob(ix_stmt *s, ixc_col *col) {
-    if (col->text_ok) return IX_OK;
+static int fetch_blob(ix_stmt *s, ixc_col *col, const uint8_t *p, size_t n) {
+    if (col->text_row == s->row_seq) return IX_OK;
     ix_conn *c = s->conn;
     int rc = ixc_check(c);
     if (rc == IX_OK) rc = ixc_drain(c);
     if (rc != IX_OK) return rc;
     size_t mark = ixc_mark(c);
     ix_enc_id(&c->out, s->id);
-    ix_enc_fetchblob(&c->out, col_bytes(s, col), col->len);
+    ix_enc_fetchblob(&c->out, p, n);
     ix_enc_tag(&c->out, IX_SQ_EOT);
     ixc_queued(c, mark);
     if ((rc = ixc_flush(c)) != IX_OK) return rc;
@@ -1271,7 +1459,7 @@ static int fetch_blob(ix_stmt *s, ixc_col *col) {
     if (sqlcode) return ixc_fail_sql(c, sqlcode, isam, off, ins);
     ix_put_u8(&col->text, 0); /* a NUL after the bytes, counted as make_text counts it */
     if (col->text.err) return ixc_fail(c, IX_ENOMEM, "out of memory");
-    col->text_ok = 1;
+    col->text_row = s->row_seq;
     return IX_OK;
 }
 
@@ -1281,16 +1469,18 @@ static int is_blob_col(const ixc_col *col) {
 
 const void *ix_column_blob(ix_stmt *s, int i, size_t *n) {
     if (n) *n = 0;
-    ixc_col *col = cur_col(s, i);
-    if (!col || col->is_null) return NULL;
+    size_t vn;
+    const uint8_t *p = cell(s, i, &vn);
+    if (!p || cell_null(s, i, p, vn)) return NULL;
+    ixc_col *col = &s->cols[i];
     if (is_blob_col(col)) {
-        if (fetch_blob(s, col) != IX_OK) return NULL;
+        if (fetch_blob(s, col, p, vn) != IX_OK) return NULL;
         if (n) *n = col->text.len - 1;
         return col->text.data ? col->text.data : (const uint8_t *)"";
     }
     const uint8_t *d;
     size_t len;
-    if (ix_value_get_bytes(col->vt, col_bytes(s, col), col->len, &d, &len) != IX_OK) {
+    if (ix_value_get_bytes(col->vt, p, vn, &d, &len) != IX_OK) {
         if (s->conn) ixc_fail(s->conn, IX_EINVAL, "column %d is not a character column", i);
         return NULL;
     }
@@ -1322,19 +1512,17 @@ static int text_number(const uint8_t *d, size_t len, int want_int, int64_t *iv, 
     return IX_OK;
 }
 
-int ix_column_get_int64(ix_stmt *s, int i, int64_t *out) {
-    *out = 0;
-    ixc_col *col = cur_col(s, i);
-    if (!col) return IX_EMISUSE;
-    if (col->is_null) return IX_NULL_VALUE;
-    const uint8_t *p = col_bytes(s, col);
+/* The general conversions of ix_column_get_int64, for the value p[0..vn). */
+static int int64_slow(ix_stmt *s, int i, const uint8_t *p, size_t vn, int64_t *out) {
+    ixc_col *col = &s->cols[i];
+    if (cell_null(s, i, p, vn)) return IX_NULL_VALUE;
     int64_t v = 0;
     double d;
     int b, rc;
     switch (col->vt.code) {
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT:
-        rc = ix_value_get_double(col->vt, p, col->len, &d);
+        rc = ix_value_get_double(col->vt, p, vn, &d);
         if (rc != IX_OK) return rc;
         if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0)) return IX_ERANGE;
         v = (int64_t)d;
@@ -1342,13 +1530,13 @@ int ix_column_get_int64(ix_stmt *s, int i, int64_t *out) {
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
         ix_decimal x;
-        rc = ix_dec_decode(&x, p, col->len);
+        rc = ix_dec_decode(&x, p, vn);
         if (rc == IX_OK) rc = ix_dec_to_i64(&x, &v);
         if (rc != IX_OK) return rc;
         break;
     }
     case IX_T_BOOLEAN:
-        rc = ix_value_get_bool(col->vt, p, col->len, &b);
+        rc = ix_value_get_bool(col->vt, p, vn, &b);
         if (rc != IX_OK) return rc;
         v = b;
         break;
@@ -1359,44 +1547,42 @@ int ix_column_get_int64(ix_stmt *s, int i, int64_t *out) {
     case IX_T_LVARCHAR: {
         const uint8_t *t;
         size_t n;
-        rc = ix_value_get_bytes(col->vt, p, col->len, &t, &n);
+        rc = ix_value_get_bytes(col->vt, p, vn, &t, &n);
         if (rc == IX_OK) rc = text_number(t, n, 1, &v, &d);
         if (rc != IX_OK) return rc;
         break;
     }
     default:
-        rc = ix_value_get_int(col->vt, p, col->len, &v);
+        rc = ix_value_get_int(col->vt, p, vn, &v);
         if (rc != IX_OK) return rc;
     }
     *out = v;
     return IX_OK;
 }
 
-int ix_column_get_double(ix_stmt *s, int i, double *out) {
-    *out = 0;
-    ixc_col *col = cur_col(s, i);
-    if (!col) return IX_EMISUSE;
-    if (col->is_null) return IX_NULL_VALUE;
-    const uint8_t *p = col_bytes(s, col);
+/* The general conversions of ix_column_get_double, for the value p[0..vn). */
+static int double_slow(ix_stmt *s, int i, const uint8_t *p, size_t vn, double *out) {
+    ixc_col *col = &s->cols[i];
+    if (cell_null(s, i, p, vn)) return IX_NULL_VALUE;
     double d = 0;
     int64_t v;
     int b, rc;
     switch (col->vt.code) {
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT:
-        rc = ix_value_get_double(col->vt, p, col->len, &d);
+        rc = ix_value_get_double(col->vt, p, vn, &d);
         if (rc != IX_OK) return rc;
         break;
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
         ix_decimal x;
-        rc = ix_dec_decode(&x, p, col->len);
+        rc = ix_dec_decode(&x, p, vn);
         if (rc == IX_OK) rc = ix_dec_to_double(&x, &d);
         if (rc != IX_OK) return rc;
         break;
     }
     case IX_T_BOOLEAN:
-        rc = ix_value_get_bool(col->vt, p, col->len, &b);
+        rc = ix_value_get_bool(col->vt, p, vn, &b);
         if (rc != IX_OK) return rc;
         d = b;
         break;
@@ -1407,13 +1593,13 @@ int ix_column_get_double(ix_stmt *s, int i, double *out) {
     case IX_T_LVARCHAR: {
         const uint8_t *t;
         size_t n;
-        rc = ix_value_get_bytes(col->vt, p, col->len, &t, &n);
+        rc = ix_value_get_bytes(col->vt, p, vn, &t, &n);
         if (rc == IX_OK) rc = text_number(t, n, 0, &v, &d);
         if (rc != IX_OK) return rc;
         break;
     }
     default:
-        rc = ix_value_get_int(col->vt, p, col->len, &v);
+        rc = ix_value_get_int(col->vt, p, vn, &v);
         if (rc != IX_OK) return rc;
         d = (double)v;
     }
@@ -1421,25 +1607,114 @@ int ix_column_get_double(ix_stmt *s, int i, double *out) {
     return IX_OK;
 }
 
+/* A fixed-width number read in place (the row plan's get kind). */
+#define NULL_I16 0x8000u
+#define NULL_I32 0x80000000u
+#define NULL_I64 ((uint64_t)1 << 63)
+#define NULL_F32 0xffffffffu
+#define NULL_F64 UINT64_MAX
+
+/* The value of column i of the current row when it is a non-NULL integer
+ * the plan reads in place (1), else 0: then the general path (which also
+ * records misuse) answers. No calls, so the accessors below need no frame. */
+static inline int fast_int(const ix_stmt *s, int i, int64_t *v) {
+    if (!s || (unsigned)i >= s->row_cols) return 0;
+    const ixc_rpat *a = &s->plan.at[i];
+    const uint8_t *p = s->row + s->segat[a->base] + a->rel;
+    switch (a->get_kind) {
+    case RG_I32: {
+        uint32_t u = ix_be32(p);
+        *v = (int32_t)u;
+        return u != NULL_I32;
+    }
+    case RG_I16: {
+        uint16_t u = ix_be16(p);
+        *v = (int16_t)u;
+        return u != NULL_I16;
+    }
+    case RG_I64: {
+        uint64_t u = ix_be64(p);
+        *v = (int64_t)u;
+        return u != NULL_I64;
+    }
+    default: return 0;
+    }
+}
+
+static __attribute__((noinline)) int get_int64_general(ix_stmt *s, int i, int64_t *out) {
+    size_t n;
+    const uint8_t *p = cell(s, i, &n);
+    *out = 0;
+    if (!p) return IX_EMISUSE;
+    return int64_slow(s, i, p, n, out);
+}
+
+static __attribute__((noinline)) int get_double_general(ix_stmt *s, int i, double *out) {
+    size_t n;
+    const uint8_t *p = cell(s, i, &n);
+    *out = 0;
+    if (!p) return IX_EMISUSE;
+    return double_slow(s, i, p, n, out);
+}
+
+int ix_column_get_int64(ix_stmt *s, int i, int64_t *out) {
+    if (fast_int(s, i, out)) return IX_OK;
+    return get_int64_general(s, i, out);
+}
+
+/* The value of column i as a double when the plan reads it in place and it
+ * is not NULL (1), else 0. */
+static inline int fast_double(const ix_stmt *s, int i, double *out) {
+    if (!s || (unsigned)i >= s->row_cols) return 0;
+    const ixc_rpat *a = &s->plan.at[i];
+    const uint8_t *p = s->row + s->segat[a->base] + a->rel;
+    switch (a->get_kind) {
+    case RG_F64: {
+        uint64_t u = ix_be64(p);
+        memcpy(out, &u, 8);
+        return u != NULL_F64;
+    }
+    case RG_F32: {
+        uint32_t u = ix_be32(p);
+        float f;
+        memcpy(&f, &u, 4);
+        *out = f;
+        return u != NULL_F32;
+    }
+    default: {
+        int64_t v;
+        if (!fast_int(s, i, &v)) return 0;
+        *out = (double)v;
+        return 1;
+    }
+    }
+}
+
+int ix_column_get_double(ix_stmt *s, int i, double *out) {
+    if (fast_double(s, i, out)) return IX_OK;
+    return get_double_general(s, i, out);
+}
+
 /* ---- DATETIME / INTERVAL into structs ------------------------------------------ */
 
 int ix_column_datetime(ix_stmt *s, int i, ix_datetime_t *out) {
     if (out) memset(out, 0, sizeof *out);
-    ixc_col *col = cur_col(s, i);
-    if (!col) return IX_EMISUSE;
+    size_t vn;
+    const uint8_t *p = cell(s, i, &vn);
+    if (!p) return IX_EMISUSE;
     if (!out) return ixc_fail(s->conn, IX_EMISUSE, "NULL output struct");
-    if (col->is_null) return IX_NULL_VALUE;
-    const uint8_t *p = col_bytes(s, col);
+    if (cell_null(s, i, p, vn)) return IX_NULL_VALUE;
+    const ixc_col *col = &s->cols[i];
     if (col->vt.code == IX_T_DATE) {
         int64_t days;
-        int rc = ix_value_get_int(col->vt, p, col->len, &days);
+        int rc = ix_value_get_int(col->vt, p, vn, &days);
         if (rc != IX_OK) return rc;
         ix_date_to_ymd((int32_t)days, &out->year, &out->month, &out->day);
         return IX_OK;
     }
     if (col->vt.code != IX_T_DATETIME) return IX_EINVAL;
     ix_datetime dt;
-    int rc = ix_dt_decode((uint32_t)col->vt.enclen, p, col->len, &dt);
+    int rc = ix_dt_decode((uint32_t)col->vt.enclen, p, vn, &dt);
     if (rc == IX_NULL_VALUE) return rc;
     if (rc != IX_OK) return IX_EMALFORMED;
     *out = (ix_datetime_t){dt.year, dt.month, dt.day, dt.hour, dt.minute, dt.second, dt.fraction};
@@ -1448,14 +1723,16 @@ int ix_column_datetime(ix_stmt *s, int i, ix_datetime_t *out) {
 
 int ix_column_interval(ix_stmt *s, int i, ix_interval_t *out) {
     if (out) memset(out, 0, sizeof *out);
-    ixc_col *col = cur_col(s, i);
-    if (!col) return IX_EMISUSE;
+    size_t vn;
+    const uint8_t *p = cell(s, i, &vn);
+    if (!p) return IX_EMISUSE;
     if (!out) return ixc_fail(s->conn, IX_EMISUSE, "NULL output struct");
-    if (col->is_null) return IX_NULL_VALUE;
+    if (cell_null(s, i, p, vn)) return IX_NULL_VALUE;
+    const ixc_col *col = &s->cols[i];
     if (col->vt.code != IX_T_INTERVAL) return IX_EINVAL;
     uint32_t q = (uint32_t)col->vt.enclen;
     ix_interval iv;
-    int rc = ix_iv_decode(q, col_bytes(s, col), col->len, &iv);
+    int rc = ix_iv_decode(q, p, vn, &iv);
     if (rc == IX_NULL_VALUE) return rc;
     if (rc != IX_OK) return IX_EMALFORMED;
     out->sign = iv.sign < 0 ? -1 : 1;
@@ -1502,8 +1779,9 @@ int ix_column_date_ymd(ix_stmt *s, int i, int *y, int *m, int *d) {
     if (y) *y = 0;
     if (m) *m = 0;
     if (d) *d = 0;
-    ixc_col *col = cur_col(s, i);
-    if (!col) return IX_EMISUSE;
+    size_t vn;
+    if (!cell(s, i, &vn)) return IX_EMISUSE;
+    const ixc_col *col = &s->cols[i];
     if (col->vt.code == IX_T_DATETIME && (IX_QUAL_START((uint32_t)col->vt.enclen) != IX_TU_YEAR ||
                                           IX_QUAL_END((uint32_t)col->vt.enclen) < IX_TU_DAY))
         return IX_EINVAL;
@@ -1517,19 +1795,40 @@ int ix_column_date_ymd(ix_stmt *s, int i, int *y, int *m, int *d) {
     return IX_OK;
 }
 
+/* The slow halves of the accessors below: kept out of line, so that the
+ * fast halves need no stack frame. */
+static __attribute__((noinline)) int64_t int64_general(ix_stmt *s, int i) {
+    int64_t v;
+    return get_int64_general(s, i, &v) == IX_OK ? v : 0;
+}
+
+static __attribute__((noinline)) int int_general(ix_stmt *s, int i) {
+    int64_t v;
+    if (get_int64_general(s, i, &v) != IX_OK) return 0;
+    return v < INT32_MIN || v > INT32_MAX ? 0 : (int)v;
+}
+
+static __attribute__((noinline)) double double_general(ix_stmt *s, int i) {
+    double d;
+    return get_double_general(s, i, &d) == IX_OK ? d : 0;
+}
+
 int64_t ix_column_int64(ix_stmt *s, int i) {
     int64_t v;
-    return ix_column_get_int64(s, i, &v) == IX_OK ? v : 0;
+    if (fast_int(s, i, &v)) return v;
+    return int64_general(s, i);
 }
 
 int ix_column_int(ix_stmt *s, int i) {
-    int64_t v = ix_column_int64(s, i);
-    return v < INT32_MIN || v > INT32_MAX ? 0 : (int)v;
+    int64_t v;
+    if (fast_int(s, i, &v)) return v < INT32_MIN || v > INT32_MAX ? 0 : (int)v;
+    return int_general(s, i);
 }
 
 double ix_column_double(ix_stmt *s, int i) {
     double d;
-    return ix_column_get_double(s, i, &d) == IX_OK ? d : 0;
+    if (fast_double(s, i, &d)) return d;
+    return double_general(s, i);
 }
 
 /* ---- pipelined batches ---------------------------------------------------------- */

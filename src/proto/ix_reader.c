@@ -18,12 +18,14 @@ void ix_reader_free(ix_reader *r) {
     r->start = r->end = r->cap = 0;
 }
 
-int ix_reader_feed(ix_reader *r, const void *p, size_t n) {
-    if (r->err) return r->err;
-    if (n == 0) return IX_OK;
+uint8_t *ix_reader_space(ix_reader *r, size_t *want, int *rc) {
+    *rc = r->err;
+    if (r->err) return NULL;
     size_t max = r->max_buffer ? r->max_buffer : (64u << 20) + (64u << 10);
     size_t pending = r->end - r->start;
-    if (n > max || pending > max - n) return IX_ELIMIT;
+    if (pending >= max) return *rc = IX_ELIMIT, NULL;
+    if (*want > max - pending) *want = max - pending;
+    size_t n = *want;
     if (r->start > 0) { /* compact: the previous message is no longer valid */
         memmove(r->buf, r->buf + r->start, pending);
         r->base += r->start;
@@ -35,11 +37,26 @@ int ix_reader_feed(ix_reader *r, const void *p, size_t n) {
         while (cap < r->end + n)
             cap *= 2;
         uint8_t *b = ix_realloc(r->alloc, r->buf, cap);
-        if (!b) return IX_ENOMEM;
+        if (!b) return *rc = IX_ENOMEM, NULL;
         r->buf = b;
         r->cap = cap;
     }
-    memcpy(r->buf + r->end, p, n);
+    return r->buf + r->end;
+}
+
+void ix_reader_commit(ix_reader *r, size_t n) {
+    r->end += n;
+}
+
+int ix_reader_feed(ix_reader *r, const void *p, size_t n) {
+    if (r->err) return r->err;
+    if (n == 0) return IX_OK;
+    int rc;
+    size_t room = n;
+    uint8_t *d = ix_reader_space(r, &room, &rc);
+    if (!d) return rc;
+    if (room < n) return IX_ELIMIT;
+    memcpy(d, p, n);
     r->end += n;
     return IX_OK;
 }

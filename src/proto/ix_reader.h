@@ -41,6 +41,37 @@ void ix_reader_free(ix_reader *r);
  * message returned by the previous ix_reader_next. */
 int ix_reader_feed(ix_reader *r, const void *p, size_t n);
 
+/* Room for *want more bytes (lowered to what max_buffer still allows) at the
+ * end of the buffer, to be filled in place (e.g. by recv) and then counted
+ * with ix_reader_commit (at most *want): ix_reader_feed without its copy.
+ * NULL with *rc = IX_ELIMIT (the buffer is full), IX_ENOMEM or the sticky
+ * error. Invalidates the previous message. */
+uint8_t *ix_reader_space(ix_reader *r, size_t *want, int *rc);
+void ix_reader_commit(ix_reader *r, size_t n);
+/* A fast path for a client reading rows: when the next message (sent by a
+ * server) is an SQ_TUPLE that is wholly buffered and within the limits,
+ * consumes it and returns 1 with its payload in *p, *n (borrowed as with
+ * ix_reader_next); otherwise returns 0 and consumes nothing (ix_reader_next
+ * then decodes the message or reports its error). */
+static inline int ix_reader_next_tuple(ix_reader *r, const uint8_t **p, size_t *n) {
+    /* §3.7 SQ_TUPLE: i16 tag, i16 warnings, i32 length, payload, pad to even. */
+    if (r->err || r->expect_login || r->role != IX_FROM_SERVER) return 0;
+    size_t avail = r->end - r->start;
+    const uint8_t *b = r->buf + r->start;
+    if (avail < 8 || ix_be16(b) != IX_SQ_TUPLE) return 0;
+    uint32_t len = ix_be32(b + 4);
+    if (len > r->lim.max_tuple) { /* past the limit, or no limit set: the full check */
+        ix_limits lim = r->lim;
+        ix_limits_default(&lim);
+        if (len > INT32_MAX || len > lim.max_tuple) return 0;
+    }
+    size_t total = 8 + (size_t)len + (len & 1);
+    if (avail < total) return 0;
+    *p = b + 8;
+    *n = len;
+    r->start += total;
+    return 1;
+}
 /* Decodes the next whole message into *m. Returns IX_OK, IX_NEED_MORE (feed
  * more bytes), or a sticky error (IX_EMALFORMED / IX_ELIMIT) after which the
  * stream cannot continue. The message borrows the reader's buffer and stays

@@ -50,7 +50,7 @@ static size_t blob_null_byte(size_t desc_len) {
 /* §3.2.1 / §8 #16 VARCHAR encoded_length: whether a minimum length is packed
  * in is unresolved. Choice: the low byte is the maximum (ESQL/C collength
  * convention max | min << 8); 0 means 255. */
-static size_t varchar_max(uint32_t enclen) {
+size_t ix_value_varchar_max(uint32_t enclen) {
     size_t m = enclen & 0xff;
     return m ? m : 255;
 }
@@ -333,7 +333,7 @@ int ix_value_get_bytes(ix_vtype t, const uint8_t *p, size_t n, const uint8_t **d
     int rc = null_or_bad(t, p, n);
     if (rc != IX_OK) return rc;
     size_t off = t.code == IX_T_LVARCHAR ? 5 : (t.code == IX_T_VARCHAR || t.code == IX_T_NVARCHAR);
-    if (off == 1 && n - 1 > varchar_max(t.enclen)) return IX_EMALFORMED;
+    if (off == 1 && n - 1 > ix_value_varchar_max(t.enclen)) return IX_EMALFORMED;
     if (off == 5 && t.enclen && n - 5 > t.enclen) return IX_EMALFORMED;
     *data = p + off;
     *len = n - off;
@@ -713,7 +713,7 @@ static int parse_impl(ix_vtype t, const char *s, size_t n, const ix_fmt *fmt, ix
         return out->err;
     case IX_T_VARCHAR:
     case IX_T_NVARCHAR:
-        if (n > varchar_max(t.enclen)) return IX_ERANGE;
+        if (n > ix_value_varchar_max(t.enclen)) return IX_ERANGE;
         if (n == 1 && s[0] == 0) return IX_ERANGE; /* 01 00 is the NULL form */
         ix_put_u8(out, (uint8_t)n);
         ix_put_bytes(out, s, n);

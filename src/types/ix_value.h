@@ -61,6 +61,10 @@ int ix_vtype_check(ix_vtype t);
  * 56 (the non-f70 descriptor). */
 size_t ix_value_fixed_width(ix_vtype t);
 
+/* The longest VARCHAR / NVARCHAR value (bytes) a column of this encoded
+ * length holds (sqli-protocol.md §8 #16: the low byte, 0 meaning 255). */
+size_t ix_value_varchar_max(uint32_t enclen);
+
 /* Length in bytes of the one value starting at p (avail bytes available):
  * VARCHAR u8 len + bytes; LVARCHAR/BOOLEAN/UDTVAR/UDTFIXED u8 flag (0 or 1),
  * i32 length, bytes; fixed types their width; BYTE/TEXT 56, or 68 with

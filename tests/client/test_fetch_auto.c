@@ -1,8 +1,9 @@
 /* test_fetch_auto.c: the automatic fetch buffer against a real ixd. A ~4.5 MB
  * result over loopback needs far fewer round trips with IX_FETCH_AUTO than
- * with 4096 bytes, returns the same rows, and a small result asks for 4096
- * once; the per-statement counters (round trips, bytes); fetch_buffer=auto
- * and FET_BUF_SIZE=auto. */
+ * with 4096 bytes, returns the same rows, and a small result comes back in
+ * one reply; FIRST n / LIMIT n size the first NFETCH; auto is the default; the
+ * per-statement counters (round trips, bytes); fetch_buffer=auto and
+ * FET_BUF_SIZE=auto. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ static result fetch_all(ix_conn *c, const char *sql, int32_t buf, int readahead)
         return r;
     }
     if (buf) ix_stmt_set_fetch_buffer(s, buf);
-    ix_stmt_set_readahead(s, readahead);
+    if (readahead >= 0) ix_stmt_set_readahead(s, readahead);
     int rc;
     while ((rc = ix_step(s)) == IX_ROW) {
         r.rows++;
@@ -103,11 +104,29 @@ int main(void) {
     result deep = fetch_all(c, big, IX_FETCH_AUTO, 4);
     CHECK(deep.rows == 65536 && deep.sum == fixed.sum, "auto with read-ahead 4: same rows");
 
-    /* A small result never asks for more than the first 4096. */
+    /* A small result comes back in the first reply (256 KiB asked). */
     result small = fetch_all(c, "select id, id from t where id < 10", IX_FETCH_AUTO, 1);
-    CHECK(small.rows == 10 && small.roundtrips == 1 && small.last_size == 4096,
+    CHECK(small.rows == 10 && small.roundtrips == 1 && small.last_size == 256 * 1024,
           "small result: %lld round trip(s), NFETCH %d", (long long)small.roundtrips,
           small.last_size);
+    /* FIRST n sizes the first NFETCH for n rows (at least IX_FETCH_AUTO_MIN). */
+    result first = fetch_all(c, "select first 10 id, id from t", IX_FETCH_AUTO, 1);
+    CHECK(first.rows == 10 && first.roundtrips == 1 && first.last_size == IX_FETCH_AUTO_MIN,
+          "FIRST 10: %lld round trip(s), NFETCH %d", (long long)first.roundtrips, first.last_size);
+    result first2 =
+        fetch_all(c, "SELECT SKIP 2 LIMIT 3000 a.id, b.id from t a, t b", IX_FETCH_AUTO, 1);
+    CHECK(first2.rows == 3000 && first2.last_size > IX_FETCH_AUTO_MIN &&
+              first2.last_size < 256 * 1024,
+          "SKIP 2 LIMIT 3000: %lld rows, NFETCH %d", (long long)first2.rows, first2.last_size);
+    /* The default is automatic, with an adaptive read-ahead; a static size
+     * is kept exactly. */
+    result def = fetch_all(c, big, 0, -1);
+    CHECK(def.rows == 65536 && def.roundtrips * 10 < fixed.roundtrips &&
+              def.last_size <= IX_FETCH_AUTO_MAX,
+          "default: auto (%lld round trips, last NFETCH %d)", (long long)def.roundtrips,
+          def.last_size);
+    CHECK(fixed.last_size == 4096 && fixed.fetches == fixed.roundtrips,
+          "a static 4096 is asked as it is (%d)", fixed.last_size);
     CHECK(ix_set_fetch_buffer(c, IX_FETCH_AUTO) == IX_OK, "ix_set_fetch_buffer(AUTO)");
     CHECK(ix_set_fetch_buffer(c, 0) == IX_EINVAL, "0 is not a size");
     ix_close(c);

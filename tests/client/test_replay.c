@@ -16,6 +16,7 @@
 #include "proto/ix_login.h"
 #include "proto/ix_msg.h"
 #include "tap.h"
+#include "types/ix_value.h"
 #include "tsv.h"
 
 /* ---- a memory transport ---------------------------------------------------- */
@@ -480,14 +481,14 @@ static void test_batch_txn_lost(void) {
  * an i16 NFETCH buffer size, at most 32767, as such a server reads them
  * (sqli-protocol.md §8 #5; ix_fetch_bufsize_max). */
 static void test_old_server(void) {
-    static const uint8_t old_answer[] = {0x00, 0x7e, 0x00, 0x0a, 0xff, 0xfc, 0x7f, 0xfc,
-                                         0x3c, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x0c};
-    ix_caps caps = ix_caps_from_bits(old_answer + 4, 10);
+    static const uint8_t old_ans[] = {0x00, 0x7e, 0x00, 0x0a, 0xff, 0xfc, 0x7f, 0xfc,
+                                      0x3c, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x0c};
+    ix_caps caps = ix_caps_from_bits(old_ans + 4, 10);
     ix_wbuf in, sent;
     ix_wbuf_init(&in, NULL);
     ix_wbuf_init(&sent, NULL);
     assemble_conacc(&in);
-    ix_put_bytes(&in, old_answer, sizeof old_answer);
+    ix_put_bytes(&in, old_ans, sizeof old_ans);
     ix_enc_tag(&in, IX_SQ_EOT); /* SQ_INFO */
     ix_column col = {.name = {(const uint8_t *)"a", 1}, .type = IX_T_INTEGER, .enclen = 4};
     ix_describe d = {.stmt_type = IX_STMT_SELECT, .stmt_id = 0, .est_rows = 1};
@@ -707,6 +708,166 @@ static void test_flights_off(void) {
     ix_wbuf_free(&sent);
 }
 
+/* ---- rows through the row plan ------------------------------------------------
+ * A cursor of (INT, VARCHAR(20), FLOAT, DATE, SMALLINT, CHAR(3)) after a
+ * login answered with `ans` (the modern capabilities, extended DESCRIBE, or
+ * an old server's, old DESCRIBE): PREPARE, OPEN and one NFETCH answered with
+ * the SQ_TUPLEs in rows then DONE; then the EOTs of CLOSE and RELEASE. */
+
+static const uint8_t old_answer[] = {0x00, 0x7e, 0x00, 0x0a, 0xff, 0xfc, 0x7f, 0xfc,
+                                     0x3c, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x0c};
+
+static void script_select(ix_wbuf *in, const uint8_t *ans, const ix_vtype *types, int ncols,
+                          const ix_wbuf *rows) {
+    ix_caps caps = ix_caps_from_bits(ans + 4, 10);
+    assemble_conacc(in);
+    ix_put_bytes(in, ans, sizeof answer);
+    ix_enc_tag(in, IX_SQ_EOT); /* SQ_INFO */
+    static const char *names[] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+    ix_column cols[8];
+    memset(cols, 0, sizeof cols);
+    for (int i = 0; i < ncols; i++) {
+        cols[i].name = (ix_bytes){(const uint8_t *)names[i], 1};
+        cols[i].type = (int16_t)types[i].code;
+        cols[i].enclen = (int32_t)types[i].enclen;
+    }
+    ix_describe d = {.stmt_type = IX_STMT_SELECT, .stmt_id = 0, .est_rows = 3};
+    ix_enc_describe(in, &caps, &d, cols, ncols);
+    ix_enc_done(in, &caps, 0, 0, 0, 0);
+    ix_enc_cost(in, 1, 1);
+    ix_enc_tag(in, IX_SQ_EOT);
+    ix_enc_tag(in, IX_SQ_EOT); /* OPEN */
+    ix_put_bytes(in, rows->data, rows->len);
+    ix_enc_done(in, &caps, 0, 3, 0, 0);
+    ix_enc_cost(in, 1, 1);
+    ix_enc_tag(in, IX_SQ_EOT);
+    for (int i = 0; i < 4; i++)
+        ix_enc_tag(in, IX_SQ_EOT); /* CLOSE, RELEASE */
+}
+
+static const ix_vtype SIX[6] = {{IX_T_INTEGER, 4}, {IX_T_VARCHAR, 20}, {IX_T_FLOAT, 8},
+                                {IX_T_DATE, 4},    {IX_T_SMALLINT, 2}, {IX_T_CHAR, 3}};
+
+static void put_row(ix_wbuf *rows, int32_t a, const char *b, double c, int32_t d, int e,
+                    const char *f) {
+    ix_wbuf t;
+    ix_wbuf_init(&t, NULL);
+    ix_put_i32(&t, a);
+    ix_put_u8(&t, (uint8_t)strlen(b));
+    ix_put_bytes(&t, b, strlen(b));
+    uint64_t u;
+    memcpy(&u, &c, 8);
+    ix_put_i64(&t, (int64_t)u);
+    ix_put_i32(&t, d);
+    ix_put_i16(&t, e);
+    ix_put_bytes(&t, f, 3);
+    ix_enc_tuple(rows, 0, t.data, t.len);
+    ix_wbuf_free(&t);
+}
+
+static void put_null_row(ix_wbuf *rows) {
+    ix_wbuf t;
+    ix_wbuf_init(&t, NULL);
+    for (int i = 0; i < 6; i++)
+        ix_value_put_null(SIX[i], &t);
+    ix_enc_tuple(rows, 0, t.data, t.len);
+    ix_wbuf_free(&t);
+}
+
+static void test_rows(const uint8_t *ans, size_t chunk) {
+    const char *layout = ans == answer ? "extended" : "old";
+    ix_wbuf in, sent, rows;
+    ix_wbuf_init(&in, NULL);
+    ix_wbuf_init(&sent, NULL);
+    ix_wbuf_init(&rows, NULL);
+    put_row(&rows, 7, "hello", 1.5, 45000, -3, "abc");
+    put_null_row(&rows);
+    put_row(&rows, -8, "", -2.25, 1, 32767, "x  ");
+    script_select(&in, ans, SIX, 6, &rows);
+    ix_conn *c = NULL;
+    int rc = ixc_connect_transport(&c, "user=u", mem_new(&in, chunk, &sent));
+    CHECK(rc == IX_OK, "%s layout, chunk %zu: login: %s", layout, chunk, ix_errmsg(c));
+    ix_stmt *s = NULL;
+    CHECK(ix_prepare(c, "select a, b, c, d, e, f from t", -1, &s) == IX_OK, "prepare: %s",
+          ix_errmsg(c));
+    CHECK(ix_step(s) == IX_ROW, "row 1: %s", ix_errmsg(c));
+    int y = 0, m = 0, dd = 0;
+    ix_column_date_ymd(s, 3, &y, &m, &dd);
+    CHECK(ix_column_int(s, 0) == 7 && strcmp(ix_column_text(s, 1), "hello") == 0 &&
+              ix_column_text_len(s, 1) == 5 && ix_column_double(s, 2) == 1.5 &&
+              ix_column_int(s, 3) == 45000 && y == 2023 && ix_column_int(s, 4) == -3 &&
+              strcmp(ix_column_text(s, 5), "abc") == 0 && ix_column_double(s, 0) == 7.0,
+          "%s layout, chunk %zu: row 1 values", layout, chunk);
+    int nulls = 0;
+    for (int i = 0; i < 6; i++)
+        nulls += ix_column_is_null(s, i);
+    CHECK(nulls == 0, "row 1 has no NULL");
+    CHECK(ix_step(s) == IX_ROW, "row 2: %s", ix_errmsg(c));
+    int64_t v = 1;
+    double dv = 1;
+    nulls = 0;
+    for (int i = 0; i < 6; i++)
+        nulls += ix_column_is_null(s, i) && ix_column_text(s, i) == NULL;
+    CHECK(nulls == 6 && ix_column_get_int64(s, 0, &v) == IX_NULL_VALUE && v == 0 &&
+              ix_column_get_double(s, 2, &dv) == IX_NULL_VALUE && dv == 0 &&
+              ix_column_get_int64(s, 4, &v) == IX_NULL_VALUE && ix_column_text_len(s, 1) == 0,
+          "%s layout, chunk %zu: row 2 is all NULL (%d)", layout, chunk, nulls);
+    CHECK(ix_step(s) == IX_ROW, "row 3: %s", ix_errmsg(c));
+    CHECK(ix_column_int(s, 0) == -8 && ix_column_text_len(s, 1) == 0 &&
+              strcmp(ix_column_text(s, 1), "") == 0 && !ix_column_is_null(s, 1) &&
+              ix_column_double(s, 2) == -2.25 && ix_column_int(s, 4) == 32767 &&
+              ix_column_bytes(s, 5) == 3 && ix_column_int64(s, 3) == 1,
+          "%s layout, chunk %zu: row 3 values", layout, chunk);
+    CHECK(ix_column_int(s, 6) == 0 && ix_errcode(c) == IX_EMISUSE, "column 6 is out of range");
+    CHECK(ix_step(s) == IX_DONE, "then done: %s", ix_errmsg(c));
+    CHECK(ix_column_int(s, 0) == 0 && ix_errcode(c) == IX_EMISUSE, "no row after the end");
+    ix_finalize(s);
+    ix_close(c);
+    ix_wbuf_free(&in);
+    ix_wbuf_free(&sent);
+    ix_wbuf_free(&rows);
+}
+
+/* A malformed tuple after a good one in the same reply: refused when the
+ * reply arrives (the good row is not handed out either), as a protocol
+ * error that closes the connection. */
+static void test_bad_tuple(const char *what, const uint8_t *bad, size_t n, size_t chunk) {
+    static const ix_vtype TWO[2] = {{IX_T_INTEGER, 4}, {IX_T_VARCHAR, 20}};
+    static const uint8_t good[] = {0, 0, 0, 1, 2, 'o', 'k'};
+    ix_wbuf in, sent, rows;
+    ix_wbuf_init(&in, NULL);
+    ix_wbuf_init(&sent, NULL);
+    ix_wbuf_init(&rows, NULL);
+    ix_enc_tuple(&rows, 0, good, sizeof good);
+    ix_enc_tuple(&rows, 0, bad, n);
+    script_select(&in, answer, TWO, 2, &rows);
+    ix_conn *c = NULL;
+    int rc = ixc_connect_transport(&c, "user=u", mem_new(&in, chunk, &sent));
+    CHECK(rc == IX_OK, "login: %s", ix_errmsg(c));
+    ix_stmt *s = NULL;
+    CHECK(ix_prepare(c, "select a, b from t", -1, &s) == IX_OK, "prepare: %s", ix_errmsg(c));
+    rc = ix_step(s);
+    CHECK(rc == IX_EPROTO && ix_conn_is_dead(c) && strstr(ix_errmsg(c), "malformed row"),
+          "%s (chunk %zu): refused on arrival: rc %d, %s", what, chunk, rc, ix_errmsg(c));
+    CHECK(ix_step(s) == IX_ECONN && ix_column_raw(s, 0) == NULL, "%s: then IX_ECONN", what);
+    ix_finalize(s);
+    ix_close(c);
+    ix_wbuf_free(&in);
+    ix_wbuf_free(&sent);
+    ix_wbuf_free(&rows);
+}
+
+static void test_bad_tuples(void) {
+    static const uint8_t short_int[] = {0, 0};
+    static const uint8_t past_end[] = {0, 0, 0, 2, 9, 'a', 'b'};
+    static const uint8_t trailing[] = {0, 0, 0, 3, 1, 'x', 0};
+    for (size_t chunk = 1; chunk <= 4096; chunk *= 4096) {
+        test_bad_tuple("a row ending inside the INT", short_int, sizeof short_int, chunk);
+        test_bad_tuple("a VARCHAR length past the end", past_end, sizeof past_end, chunk);
+        test_bad_tuple("a byte after the last column", trailing, sizeof trailing, chunk);
+    }
+}
+
 static void test_dsn(void) {
     ix_conn *c = NULL;
     int rc = ix_connect(&c, "host=localhost bogus=1");
@@ -796,6 +957,11 @@ int main(void) {
     test_flights(1);
     test_flights(7);
     test_flights_off();
+    test_rows(answer, 4096);
+    test_rows(answer, 1);
+    test_rows(old_answer, 4096);
+    test_rows(old_answer, 1);
+    test_bad_tuples();
     test_dsn();
     test_catalogue();
     tsv_free(&T);

@@ -550,6 +550,46 @@ static void test_errors(void) {
     CHECK(ix_reader_feed(&r, s, 6) == IX_OK && ix_reader_feed(&r, s, 6) == IX_ELIMIT,
           "reader refuses more than max_buffer pending bytes");
     ix_reader_free(&r);
+    /* Filling the buffer in place: the room granted stops at max_buffer. */
+    ix_reader_init(&r, IX_FROM_SERVER, NULL);
+    r.expect_login = 0;
+    r.max_buffer = 10;
+    size_t want = 64;
+    int rc = 0;
+    uint8_t *room = ix_reader_space(&r, &want, &rc);
+    CHECK(room && want == 10, "room is lowered to max_buffer (%zu)", want);
+    if (room) memcpy(room, s, 6), ix_reader_commit(&r, 6);
+    want = 64;
+    room = ix_reader_space(&r, &want, &rc);
+    CHECK(room && want == 4, "then to what is left (%zu)", want);
+    if (room) memset(room, 0, 4), ix_reader_commit(&r, 4);
+    want = 1;
+    CHECK(ix_reader_space(&r, &want, &rc) == NULL && rc == IX_ELIMIT, "then none");
+    CHECK(ix_reader_next(&r, &m) == IX_OK && m.tag == 12 && ix_reader_pending(&r) == 8,
+          "bytes written in place decode");
+    ix_reader_free(&r);
+    /* The row fast path: a whole SQ_TUPLE (odd length: one pad byte), then
+     * nothing for a partial one or another message. */
+    ix_reader_init(&r, IX_FROM_SERVER, NULL);
+    r.expect_login = 0;
+    static const uint8_t tup[] = {0, IX_SQ_TUPLE, 0,           0, 0, 0, 0, 3, 'a', 'b', 'c',
+                                  0, 0,           IX_SQ_TUPLE, 0, 0, 0, 0, 0, 3,   'x'};
+    ix_reader_feed(&r, tup, sizeof tup);
+    const uint8_t *tp = NULL;
+    size_t tn = 0;
+    CHECK(ix_reader_next_tuple(&r, &tp, &tn) == 1 && tn == 3 && memcmp(tp, "abc", 3) == 0 &&
+              ix_reader_offset(&r) == 12,
+          "a whole tuple is taken with its pad");
+    CHECK(ix_reader_next_tuple(&r, &tp, &tn) == 0 && ix_reader_offset(&r) == 12,
+          "a partial tuple is left for more bytes");
+    ix_reader_free(&r);
+    ix_reader_init(&r, IX_FROM_SERVER, NULL);
+    r.expect_login = 0;
+    r.lim.max_tuple = 2;
+    ix_reader_feed(&r, tup, 12);
+    CHECK(ix_reader_next_tuple(&r, &tp, &tn) == 0 && ix_reader_next(&r, &m) == IX_ELIMIT,
+          "a tuple past the limit is left to ix_reader_next, which refuses it");
+    ix_reader_free(&r);
 }
 
 static void test_caps(void) {
