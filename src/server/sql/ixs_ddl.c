@@ -865,9 +865,20 @@ static int materialize(px *p, tdef *t, int rebuild) {
     return 0;
 }
 
-/* Runs fn inside a savepoint; foreign keys off when possible for rebuilds. */
+/*
+ * DDL runs inside a savepoint. Outside a transaction that savepoint is the
+ * transaction, and it begins as a writer (BEGIN IMMEDIATE, waiting for the
+ * write lock as SET LOCK MODE says): a deferred one would read the
+ * catalogue first, and SQLite cannot turn a reader into a writer once
+ * another session has committed since (SQLITE_BUSY_SNAPSHOT, answered at
+ * once, whatever the lock wait).
+ */
 static int ddl_begin(px *p) {
-    if (ixs_exec(p->db, "SAVEPOINT " IXS_INTERNAL_PREFIX "ddl", p->err)) {
+    p->ddl_own = sqlite3_get_autocommit(p->db->h);
+    if ((p->ddl_own && ixs_exec(p->db, "BEGIN IMMEDIATE", p->err)) ||
+        ixs_exec(p->db, "SAVEPOINT " IXS_INTERNAL_PREFIX "ddl", p->err)) {
+        if (p->ddl_own && !sqlite3_get_autocommit(p->db->h))
+            sqlite3_exec(p->db->h, "ROLLBACK", NULL, NULL, NULL);
         p->failed = 1;
         return -1;
     }
@@ -875,12 +886,17 @@ static int ddl_begin(px *p) {
 }
 static int ddl_end(px *p, int ok) {
     if (ok) {
-        if (ixs_exec(p->db, "RELEASE " IXS_INTERNAL_PREFIX "ddl", p->err) == 0) return 0;
+        if (ixs_exec(p->db, "RELEASE " IXS_INTERNAL_PREFIX "ddl", p->err) == 0 &&
+            (!p->ddl_own || ixs_exec(p->db, "COMMIT", p->err) == 0))
+            return 0;
         p->failed = 1;
     }
-    sqlite3_exec(p->db->h,
-                 "ROLLBACK TO " IXS_INTERNAL_PREFIX "ddl; RELEASE " IXS_INTERNAL_PREFIX "ddl", NULL,
-                 NULL, NULL);
+    if (!sqlite3_get_autocommit(p->db->h))
+        sqlite3_exec(p->db->h,
+                     p->ddl_own ? "ROLLBACK"
+                                : "ROLLBACK TO " IXS_INTERNAL_PREFIX
+                                  "ddl; RELEASE " IXS_INTERNAL_PREFIX "ddl",
+                     NULL, NULL, NULL);
     return -1;
 }
 

@@ -58,7 +58,8 @@ typedef struct px {
     ityp *ptypes;
     scope *sc;
     int in_agg;
-    int dry; /* DDL syntax check only */
+    int dry;     /* DDL syntax check only */
+    int ddl_own; /* ddl_begin began the transaction (none was open) */
 } px;
 
 /* queries */
