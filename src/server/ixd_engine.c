@@ -1062,6 +1062,30 @@ static int bind_all(ixd_stmt *s, ixd_err *err) {
     return 0;
 }
 
+/*
+ * A transaction that has only read so far cannot become a writer once
+ * another session has committed since its snapshot (SQLITE_BUSY_SNAPSHOT),
+ * and SQLite does not wait for the write lock on its behalf either (the
+ * busy callback is skipped where waiting could deadlock): both answer
+ * SQLITE_BUSY at once, whatever the lock wait. With nothing
+ * written yet (and no savepoint), the transaction restarts as a writer,
+ * waiting for the write lock as SET LOCK MODE says, and the statement runs
+ * again: under Informix's committed read, what the earlier statements read
+ * stays valid. Returns 1 when st may run again.
+ */
+static int restart_as_writer(ixd_db *db, sqlite3_stmt *st) {
+    if ((sqlite3_extended_errcode(db->h) & 0xff) != SQLITE_BUSY || !db->in_txn || db->nsavepoints ||
+        sqlite3_txn_state(db->h, NULL) != SQLITE_TXN_READ)
+        return 0;
+    sqlite3_reset(st);
+    if (sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK) return 0;
+    if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK) return 1;
+    /* no write lock in time: the transaction goes on as a reader, and the
+     * statement fails with the lock error */
+    sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL);
+    return 0;
+}
+
 int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixd_err *err) {
     ixd_db *db = s->db;
     if (rows) *rows = 0;
@@ -1083,10 +1107,12 @@ int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, i
     }
     if (ixs_ansi_autobegin(db, err)) return -1;
     if (bind_all(s, err)) return -1;
-    db->stmt_serial = db->stmt_serial8 = db->stmt_bigserial = 0;
-    int rc;
-    while ((rc = sqlite3_step(s->st)) == SQLITE_ROW) {
-    }
+    int rc, again = 1;
+    do {
+        db->stmt_serial = db->stmt_serial8 = db->stmt_bigserial = 0;
+        while ((rc = sqlite3_step(s->st)) == SQLITE_ROW) {
+        }
+    } while (rc != SQLITE_DONE && again-- && restart_as_writer(db, s->st));
     if (rc != SQLITE_DONE) {
         ixs_sqlite_err(db, rc, s->stype, s->table, err);
         sqlite3_reset(s->st);

@@ -48,13 +48,12 @@ static int bind_row(ix_stmt *s, int64_t row, void *ud) {
 static void *worker(void *arg) {
     job *j = arg;
     char dsn[256];
-    /* The INSERT is prepared before BEGIN: ixd's engine (SQLite) cannot turn
-     * a transaction that has read (a PREPARE reads the schema) into a writer
-     * while another session writes, so a PREPARE deferred into the
-     * transaction would fail with -154 here. */
+    /* With the default deferred PREPARE the INSERT is prepared inside each
+     * transaction: ixd must turn that reading transaction into a writer
+     * while the other threads write (restart_as_writer in ixd_engine.c). */
     snprintf(dsn, sizeof dsn,
              "host=127.0.0.1 port=%d user=" USER " password=" PASS
-             " server=ixd database=thr read_timeout=120 deferred_prepare=0",
+             " server=ixd database=thr read_timeout=120",
              P.port);
     ix_conn *c = NULL;
     ix_stmt *ins = NULL, *sel = NULL;
