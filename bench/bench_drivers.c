@@ -1,7 +1,7 @@
 /*
  * bench_drivers.c: the driver comparison (table 1 of
  * docs/benchmarks-comparisons.md), C API side. Each workload runs through
- *   (a) libixdb with its default settings (fetch buffer 4096, read-ahead 1;
+ *   (a) libixdb with its default settings (auto fetch buffer, adaptive read-ahead;
  *       executemany = ix_batch_execute_arrays, pipelined), and
  *   (c) a baseline paying one round trip per row: prepare once, then bind +
  *       execute per row (as IfxPy's execute loop does); fetches ask for one
@@ -422,8 +422,8 @@ int main(int argc, char **argv) {
         cg = callgrind_per_row(P.port, 10000, P.dir);
 
     printf("## Table 1: driver comparison\n\n");
-    printf("bench_drivers%s: ixd on loopback (no proxy), libixdb defaults (fetch buffer 4096, "
-           "read-ahead 1); %d rounds (%d for the 100k workloads%s); %.0f s for the C side. "
+    printf("bench_drivers%s: ixd on loopback (no proxy), libixdb defaults (auto fetch buffer, "
+           "adaptive read-ahead); %d rounds (%d for the 100k workloads%s); %.0f s for the C side. "
            "Median ms [IQR ms]; \"x\" = baseline median / ixdb median (higher is better).\n\n",
            quick ? " --quick" : "", rounds, rounds_big,
            quick ? ", quick variant: fewer than the 10 of the full run" : "", elapsed);

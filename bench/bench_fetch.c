@@ -2,7 +2,7 @@
  * bench_fetch.c: fetch of N rows (default 100000) of
  *   (id INT, name VARCHAR(64), counter INT, value FLOAT, created DATE)
  * through ix_step + ix_column_*, from an ixd started on a temporary
- * directory, with the default fetch buffer (4096), IX_FETCH_AUTO and static
+ * directory, with Informix's fetch buffer (4096), IX_FETCH_AUTO (the default) and static
  * sizes. Every configuration runs once per round, in the same run, rounds
  * interleaved; the report gives the median and IQR per configuration and the
  * ratio to the default. If valgrind is on PATH, one fetch per configuration
@@ -29,7 +29,7 @@ typedef struct cfg {
 } cfg;
 
 static const cfg CFGS[] = {
-    {"default 4096", 4096}, {"auto", IX_FETCH_AUTO}, {"16 KiB", 16384},
+    {"4096 (Informix)", 4096}, {"auto", IX_FETCH_AUTO}, {"16 KiB", 16384},
     {"64 KiB", 65536},      {"256 KiB", 262144},     {"1 MiB", 1048576},
 };
 #define NCFG ((int)(sizeof CFGS / sizeof CFGS[0]))
