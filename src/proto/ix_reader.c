@@ -84,9 +84,8 @@ int ix_reader_next(ix_reader *r, ix_msg *m) {
             why = "bad SL login header";
         }
     } else {
-        ix_limits lim = r->lim;
-        ix_limits_default(&lim);
-        rc = ix_msg_decode(p, n, r->role, &r->caps, &lim, m, &at, &why);
+        /* ix_msg_decode fills the defaults into its own copy */
+        rc = ix_msg_decode(p, n, r->role, &r->caps, &r->lim, m, &at, &why);
     }
     if (rc == IX_OK) {
         r->start += m->len;
