@@ -1029,7 +1029,7 @@ int ixd_bind(ixd_stmt *s, int i, ix_vtype t, const uint8_t *p, size_t n, ixd_err
         s->pvals[i].kind = SQLITE_NULL;
         return 0;
     }
-    ityp from = ixs_t(ix_vtype_resolve(t.code, NULL), t.enclen);
+    ityp from = ixs_t(IX_T_BASE(t.code), t.enclen); /* ix_vtype_resolve without a name */
     int fast = ixs_bind_fast(s, i, from, p, n);
     if (fast <= 0) return fast ? ixd_seterr(err, fast, 0, 0, NULL) : 0;
     sval_free(&s->pvals[i]);

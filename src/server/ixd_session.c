@@ -362,18 +362,19 @@ static void do_bind(ixd_sess *s, const ix_msg *m) {
     }
 }
 
-/* Hands the kept binds to the engine. */
+/* Hands the kept binds to the engine. One error record for all of them:
+ * the engine fills it only on the error that ends the loop. */
 static int apply_binds(ixd_sess *s, sess_stmt *t) {
     if (!t->st) return 0;
+    ixd_err e = {0};
     int want = ixd_stmt_nparams(t->st);
     if (t->nbinds != want && !(t->nbinds == 0 && want == 0)) {
-        ixd_err e = {-254, 0, 0, {0}}; /* too many or too few host variables */
+        e.sqlcode = -254; /* too many or too few host variables */
         send_err(s, &e);
         return -1;
     }
     for (int i = 0; i < t->nbinds; i++) {
         struct bindref *r = &t->bindv[i];
-        ixd_err e = {0};
         if (ixd_bind(t->st, i, r->t, r->null ? NULL : t->binds.data + r->off, r->len, &e) != 0) {
             send_err(s, &e);
             return -1;

@@ -200,7 +200,7 @@ void ixs_type_text(ityp t, char *buf, size_t n) {
 /* ---- storage values ---------------------------------------------------------------- */
 
 void sval_free(sval *v) {
-    free(v->own);
+    if (v->own) free(v->own);
     memset(v, 0, sizeof *v);
 }
 
