@@ -191,6 +191,36 @@ static void test_client(const ix_caps *caps) {
         }
         CHECK(i == nv, "BIND walked %d of %d values", i, nv);
     }
+    /* Malformed BIND values of the common types: the error and its offset
+     * (tag, count, type, indicator at 6, slot, inner length at 10). */
+    static const struct {
+        const char *hex;
+        int rc;
+        size_t at;
+    } badbind[] = {
+        {"0005000100000005000000000001", IX_EMALFORMED, 6},      /* INTEGER, indicator 5 */
+        {"000500010000fffd000000000001", IX_EMALFORMED, 6},      /* INTEGER, indicator -3 */
+        {"000500010000000000000005616263646500", IX_ELIMIT, 10}, /* VARCHAR 5 > limit 4 */
+        {"00050001000d00000000ffff", IX_EMALFORMED, 10},         /* VARCHAR length -1 */
+        {"0005000100050000000000130000", IX_EMALFORMED, 10},     /* DECIMAL 19 bytes */
+        {"0005000100000000000000036162", IX_NEED_MORE, 14},      /* CHAR short */
+        {"000500010000000000000003616263", IX_NEED_MORE, 15},    /* CHAR 3, no pad */
+        {"00050001000200000000000000", IX_NEED_MORE, 13},        /* INTEGER short */
+        {"000500010009000000000000", IX_EMALFORMED, 10},         /* NULL type as a value */
+    };
+    for (size_t k = 0; k < sizeof badbind / sizeof badbind[0]; k++) {
+        ix_wbuf bb;
+        ix_wbuf_init(&bb, NULL);
+        ix_hex_decode(badbind[k].hex, strlen(badbind[k].hex), &bb, NULL);
+        ix_limits lim = {.max_value = 4};
+        ix_msg bm;
+        size_t at = 0;
+        const char *why = NULL;
+        int rc = ix_msg_decode(bb.data, bb.len, IX_FROM_CLIENT, caps, &lim, &bm, &at, &why);
+        CHECK(rc == badbind[k].rc && (rc == IX_NEED_MORE || at == badbind[k].at),
+              "bad BIND %zu: rc %d at %zu (%s)", k, rc, at, why ? why : "");
+        ix_wbuf_free(&bb);
+    }
     /* The example of §3.4: one DATE 1970-01-01 then execute. */
     static const char *date_bind = "0004000000050001000700000000000063e00007000c";
     ix_wbuf ex;
