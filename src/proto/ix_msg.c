@@ -27,18 +27,19 @@ static const struct {
     const char *name;
     unsigned dirs; /* bit 0: client may send it, bit 1: server may send it */
 } tags[] = {
+    /* the messages of a pipelined statement first: tag_index scans */
+    {IX_SQ_BIND, "SQ_BIND", 1},
+    {IX_SQ_EXECUTE, "SQ_EXECUTE", 1},
+    {IX_SQ_EOT, "SQ_EOT", 3},
+    {IX_SQ_ID, "SQ_ID", 1},
     {IX_SQ_COMMAND, "SQ_COMMAND", 1},
     {IX_SQ_PREPARE, "SQ_PREPARE", 1},
     {IX_SQ_CURNAME, "SQ_CURNAME", 1},
-    {IX_SQ_ID, "SQ_ID", 1},
-    {IX_SQ_BIND, "SQ_BIND", 1},
     {IX_SQ_OPEN, "SQ_OPEN", 1},
-    {IX_SQ_EXECUTE, "SQ_EXECUTE", 1},
     {IX_SQ_DESCRIBE, "SQ_DESCRIBE", 2},
     {IX_SQ_NFETCH, "SQ_NFETCH", 1},
     {IX_SQ_CLOSE, "SQ_CLOSE", 3},
     {IX_SQ_RELEASE, "SQ_RELEASE", 1},
-    {IX_SQ_EOT, "SQ_EOT", 3},
     {IX_SQ_ERR, "SQ_ERR", 2},
     {IX_SQ_TUPLE, "SQ_TUPLE", 2},
     {IX_SQ_DONE, "SQ_DONE", 2},
@@ -476,24 +477,37 @@ void ix_enc_tuple(ix_wbuf *out, int warnings, const uint8_t *p, size_t n) {
     ix_put_pad(out, n);
 }
 
+/*
+ * SQ_DONE, written with one reservation (nothing written when it fails):
+ * | i16 SQ_DONE | i16 warnings | rows | rowid | i32 serial |
+ * rows and rowid are i64 with f70, i32 without.
+ */
 void ix_enc_done(ix_wbuf *out, const ix_caps *caps, int warnings, int64_t rows, int64_t rowid,
                  int32_t serial) {
-    ix_put_i16(out, IX_SQ_DONE);
-    ix_put_i16(out, warnings);
-    if (caps->f70) {
-        ix_put_i64(out, rows);
-        ix_put_i64(out, rowid);
+    size_t w = caps->f70 ? 8 : 4, n = 8 + 2 * w;
+    if (ix_wbuf_reserve(out, n) != IX_OK) return;
+    uint8_t *p = out->data + out->len;
+    ix_st16(p, IX_SQ_DONE);
+    ix_st16(p + 2, (uint16_t)warnings);
+    if (w == 8) {
+        ix_st64(p + 4, (uint64_t)rows);
+        ix_st64(p + 12, (uint64_t)rowid);
     } else {
-        ix_put_i32(out, rows);
-        ix_put_i32(out, rowid);
+        ix_st32(p + 4, (uint32_t)rows);
+        ix_st32(p + 8, (uint32_t)rowid);
     }
-    ix_put_i32(out, serial);
+    ix_st32(p + 4 + 2 * w, (uint32_t)serial);
+    out->len += n;
 }
 
+/* SQ_COST, one reservation: | i16 SQ_COST | i32 estimated rows | i32 estimated cost | */
 void ix_enc_cost(ix_wbuf *out, int32_t est_rows, int32_t est_cost) {
-    ix_put_i16(out, IX_SQ_COST);
-    ix_put_i32(out, est_rows);
-    ix_put_i32(out, est_cost);
+    if (ix_wbuf_reserve(out, 10) != IX_OK) return;
+    uint8_t *p = out->data + out->len;
+    ix_st16(p, IX_SQ_COST);
+    ix_st32(p + 2, (uint32_t)est_rows);
+    ix_st32(p + 6, (uint32_t)est_cost);
+    out->len += 10;
 }
 
 void ix_enc_xactstat(ix_wbuf *out, int event, int new_level, int old_level) {

@@ -772,8 +772,11 @@ static int is_txn_tag(int tag) {
  */
 static int handle(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
     ixd_db *db = s->db;
-    int was = ixd_in_transaction(db);
     ixd_set_interrupt_check(db, s->intr_fn, s->intr_ud);
+    /* SQ_ID and SQ_BIND only pick a statement and keep values (a cursor
+     * they close keeps the transaction): no transaction change to tell */
+    if (m->tag == IX_SQ_BIND || m->tag == IX_SQ_ID) return handle_msg(s, m, out);
+    int was = ixd_in_transaction(db);
     int end = handle_msg(s, m, out);
     if (end || s->db != db || !db) return end;
     int ok = is_txn_tag(m->tag) && !s->skipping;
