@@ -374,8 +374,10 @@ int ix_msg_decode(const uint8_t *p, size_t n, ix_role role, const ix_caps *caps,
     ix_rbuf r;
     ix_rbuf_init(&r, p, n);
     memset(m, 0, sizeof *m);
-    int tag = ix_get_i16(&r);
-    if (r.st == IX_OK) {
+    int tag = 0;
+    if (ix_need(&r, 2)) { /* the i16 tag, a direct load */
+        tag = (int16_t)ix_be16(p);
+        r.pos = 2;
         int i = tag_index(tag);
         unsigned dir = role == IX_FROM_CLIENT ? 1u : 2u;
         if (i < 0)
