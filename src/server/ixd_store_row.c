@@ -185,10 +185,8 @@ static int bind_text(ixd_stmt *s, int i, const uint8_t *p, size_t n) {
     memcpy(s->pbuf[i], p, n);
     s->pbuf[i][n] = 0;
     sval *v = &s->pvals[i];
-    sval_free(v);
-    v->kind = SQLITE_TEXT;
-    v->p = s->pbuf[i];
-    v->n = n;
+    if (v->own) sval_free(v);
+    *v = (sval){.kind = SQLITE_TEXT, .p = s->pbuf[i], .n = n};
     return 0;
 }
 
@@ -232,17 +230,17 @@ static int tuple_double(int code, const uint8_t *p, size_t n, double *d) {
     return 0;
 }
 
+/* The fast values replace the parameter's value in place (sval_free only
+ * when it owns bytes). */
 static int set_int(ixd_stmt *s, int i, int64_t x) {
-    sval_free(&s->pvals[i]);
-    s->pvals[i].kind = SQLITE_INTEGER;
-    s->pvals[i].i = x;
+    if (s->pvals[i].own) sval_free(&s->pvals[i]);
+    s->pvals[i] = (sval){.kind = SQLITE_INTEGER, .i = x};
     return 0;
 }
 
 static int set_double(ixd_stmt *s, int i, double d) {
-    sval_free(&s->pvals[i]);
-    s->pvals[i].kind = SQLITE_FLOAT;
-    s->pvals[i].d = d;
+    if (s->pvals[i].own) sval_free(&s->pvals[i]);
+    s->pvals[i] = (sval){.kind = SQLITE_FLOAT, .d = d};
     return 0;
 }
 
