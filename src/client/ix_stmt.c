@@ -798,7 +798,10 @@ static uint8_t *put_param(uint8_t *o, const ixc_param *p) {
  * items go, or NULL (c->out.err set). */
 static uint8_t *group_begin(ix_stmt *s, size_t body) {
     ix_wbuf *out = &s->conn->out;
-    if (ix_wbuf_reserve(out, GROUP_FIXED + body)) return NULL;
+    size_t need = GROUP_FIXED + body;
+    /* (the common case without a call: room left, no bound, no error) */
+    if ((out->err || out->max || out->cap - out->len < need) && ix_wbuf_reserve(out, need))
+        return NULL;
     uint8_t *o = out->data + out->len;
     ix_st16(o, IX_SQ_ID);
     ix_st16(o + 2, (uint16_t)s->id);
@@ -2040,7 +2043,10 @@ int ix_batch_execute(ix_stmt *s, int64_t nrows, ix_batch_row_fn row_fn, void *ud
 typedef struct arrays_ctx {
     const ix_array *cols;
     int ncols;
-    size_t *lens; /* per column: the text length of the row being encoded */
+    int general;   /* every row through ix_bind_* (text to convert, a bad kind) */
+    size_t fixed;  /* the most bytes the fixed-width columns' items take */
+    ix_wbuf extra; /* the items of the parameters past the arrays (as bound) */
+    size_t *lens;  /* per text column: the length in the row being encoded */
 } arrays_ctx;
 
 /* The general path of one row: ix_bind_* for every array, then the bound
@@ -2079,82 +2085,49 @@ static int bind_arrays_row(ix_stmt *s, int64_t row, const arrays_ctx *a) {
     return 0;
 }
 
-/* An integer's item size (INTEGER when it fits 32 bits, else BIGINT), 0
- * for -2^63 (an error the general path reports). */
-static size_t int_item(int64_t v) {
-    if (v > INT32_MIN && v <= INT32_MAX) return ITEM_HEAD + 4;
-    return v == INT64_MIN ? 0 : ITEM_HEAD + 8;
+static uint8_t *put_head(uint8_t *o, int type, int slot) {
+    ix_st16(o, (uint16_t)type);
+    ix_st16(o + 2, (uint16_t)IX_IND_VALUE);
+    ix_st16(o + 4, (uint16_t)slot);
+    return o + ITEM_HEAD;
 }
 
-/* Column k's item size in row `row`, 0 when the row needs the general
- * path (text to convert or longer than a VARCHAR bind, a value out of
- * range, an unknown kind). Sets a->lens[k] for text. */
-static size_t array_item_size(const ix_stmt *s, const arrays_ctx *a, int k, int64_t row) {
-    const ix_array *col = &a->cols[k];
-    if (col->is_null && col->is_null[row]) return ITEM_HEAD;
-    switch (col->kind) {
-    case IX_ARRAY_INT64: return int_item(((const int64_t *)col->values)[row]);
-    case IX_ARRAY_INT32: return int_item(((const int32_t *)col->values)[row]);
-    case IX_ARRAY_DOUBLE: return ITEM_HEAD + 8;
-    case IX_ARRAY_DATE: {
-        int32_t d = ((const int32_t *)col->values)[row];
-        return d < IX_DATE_MIN || d > IX_DATE_MAX ? 0 : ITEM_HEAD + 4;
-    }
-    case IX_ARRAY_TEXT: {
-        const char *t = ((const char *const *)col->values)[row];
-        if (!t) return ITEM_HEAD;
-        if (s->conn->cv_to_db != (iconv_t)-1) return 0;
-        size_t n = strlen(t);
-        if (n > IX_BIND_VARCHAR_MAX) return 0;
-        a->lens[k] = n;
-        return item_size(IX_IND_VALUE, 2 + n);
-    }
-    default: return 0;
-    }
-}
-
+/* INTEGER when the value fits 32 bits, else BIGINT (as ix_bind_int64);
+ * NULL for -2^63 (an error the general path reports). */
 static uint8_t *put_int(uint8_t *o, int64_t v) {
     if (v > INT32_MIN && v <= INT32_MAX) {
-        ix_st16(o, IX_T_INTEGER);
-        ix_st16(o + 2, (uint16_t)IX_IND_VALUE);
-        ix_st16(o + 4, SLOT_INTEGER);
-        ix_st32(o + ITEM_HEAD, (uint32_t)v);
+        ix_st32(put_head(o, IX_T_INTEGER, SLOT_INTEGER), (uint32_t)v);
         return o + ITEM_HEAD + 4;
     }
-    ix_st16(o, IX_T_BIGINT);
-    ix_st16(o + 2, (uint16_t)IX_IND_VALUE);
-    ix_st16(o + 4, SLOT_BIGINT);
-    ix_st64(o + ITEM_HEAD, (uint64_t)v);
+    if (v == INT64_MIN) return NULL;
+    ix_st64(put_head(o, IX_T_BIGINT, SLOT_BIGINT), (uint64_t)v);
     return o + ITEM_HEAD + 8;
 }
 
-/* Column k's item of row `row` (array_item_size said it fits). The bytes
- * are those ix_bind_* + encode_bind write for the same value. */
+/* Column k's item of row `row` at o (room reserved: a->fixed for the fixed
+ * widths, lens[k] for text); NULL when the value needs the general path (out
+ * of range). The bytes are those ix_bind_* + encode_exec write. */
 static uint8_t *put_array_item(uint8_t *o, const arrays_ctx *a, int k, int64_t row) {
     const ix_array *col = &a->cols[k];
-    const char *t = NULL;
-    if (col->kind == IX_ARRAY_TEXT) t = ((const char *const *)col->values)[row];
-    if ((col->is_null && col->is_null[row]) || (col->kind == IX_ARRAY_TEXT && !t))
+    if (col->is_null && col->is_null[row])
         return put_item(o, IX_T_VARCHAR, IX_IND_NULL, 0, NULL, 0);
     switch (col->kind) {
     case IX_ARRAY_INT64: return put_int(o, ((const int64_t *)col->values)[row]);
     case IX_ARRAY_INT32: return put_int(o, ((const int32_t *)col->values)[row]);
-    case IX_ARRAY_DOUBLE: {
-        uint8_t be[8];
-        ix_st64(be, float_bits(((const double *)col->values)[row]));
-        return put_item(o, IX_T_FLOAT, IX_IND_VALUE, 0, be, 8);
-    }
+    case IX_ARRAY_DOUBLE:
+        ix_st64(put_head(o, IX_T_FLOAT, 0), float_bits(((const double *)col->values)[row]));
+        return o + ITEM_HEAD + 8;
     case IX_ARRAY_DATE: {
-        uint8_t be[4];
-        ix_st32(be, (uint32_t)((const int32_t *)col->values)[row]);
-        return put_item(o, IX_T_DATE, IX_IND_VALUE, 0, be, 4);
+        int32_t d = ((const int32_t *)col->values)[row];
+        if (d < IX_DATE_MIN || d > IX_DATE_MAX) return NULL;
+        ix_st32(put_head(o, IX_T_DATE, 0), (uint32_t)d);
+        return o + ITEM_HEAD + 4;
     }
-    default: { /* IX_ARRAY_TEXT: | i16 length | bytes | (one VARCHAR value) */
+    default: { /* IX_ARRAY_TEXT: one VARCHAR value, | i16 length | bytes | */
+        const char *t = ((const char *const *)col->values)[row];
+        if (!t) return put_item(o, IX_T_VARCHAR, IX_IND_NULL, 0, NULL, 0);
         size_t n = a->lens[k];
-        ix_st16(o, IX_T_VARCHAR);
-        ix_st16(o + 2, (uint16_t)IX_IND_VALUE);
-        ix_st16(o + 4, 0);
-        ix_st16(o + ITEM_HEAD, (uint16_t)n);
+        ix_st16(put_head(o, IX_T_VARCHAR, 0), (uint16_t)n);
         memcpy(o + ITEM_HEAD + 2, t, n);
         o += ITEM_HEAD + 2 + n;
         if (n & 1) *o++ = 0;
@@ -2163,27 +2136,56 @@ static uint8_t *put_array_item(uint8_t *o, const arrays_ctx *a, int k, int64_t r
     }
 }
 
-/* ix_batch_execute_arrays's rows: encoded straight from the arrays (the
- * parameters past the arrays as bound), or by the general path when a
- * value needs it. */
+/* ix_batch_execute_arrays's rows: encoded straight from the arrays into
+ * the room reserved for the row, the parameters past the arrays copied as
+ * bound; a row with a value that needs more goes through ix_bind_* (the
+ * room is then given up). */
 static int enc_arrays_row(ix_stmt *s, int64_t row, void *ud) {
-    const arrays_ctx *a = ud;
-    size_t body = 0;
+    arrays_ctx *a = ud;
+    if (a->general) return bind_arrays_row(s, row, a);
+    size_t body = a->fixed + a->extra.len;
     for (int k = 0; k < a->ncols; k++) {
-        size_t n = array_item_size(s, a, k, row);
-        if (n == 0) return bind_arrays_row(s, row, a);
-        body += n;
+        const ix_array *col = &a->cols[k];
+        if (col->kind != IX_ARRAY_TEXT || (col->is_null && col->is_null[row])) continue;
+        const char *t = ((const char *const *)col->values)[row];
+        size_t n = t ? strlen(t) : 0;
+        if (n > IX_BIND_VARCHAR_MAX) return bind_arrays_row(s, row, a);
+        a->lens[k] = n;
+        body += item_size(IX_IND_VALUE, 2 + n);
     }
-    for (int k = a->ncols; k < s->nparams; k++)
-        body += param_size(&s->params[k]);
     uint8_t *o = group_begin(s, body);
     if (!o) return 0; /* c->out.err: the batch ends */
-    for (int k = 0; k < a->ncols; k++)
+    for (int k = 0; k < a->ncols && o; k++)
         o = put_array_item(o, a, k, row);
+    if (!o) return bind_arrays_row(s, row, a);
+    if (a->extra.len) memcpy(o, a->extra.data, a->extra.len);
+    group_end(s, o + a->extra.len);
+    return 0;
+}
+
+/* Sets up a: the fast path's fixed room, the extra parameters' items. */
+static int arrays_prepare(ix_stmt *s, arrays_ctx *a) {
+    for (int k = 0; k < a->ncols; k++) {
+        switch (a->cols[k].kind) {
+        case IX_ARRAY_INT64:
+        case IX_ARRAY_INT32:
+        case IX_ARRAY_DOUBLE:
+        case IX_ARRAY_DATE: a->fixed += ITEM_HEAD + 8; break;
+        case IX_ARRAY_TEXT:
+            if (s->conn->cv_to_db != (iconv_t)-1) a->general = 1;
+            break;
+        default: a->general = 1;
+        }
+    }
+    size_t body = 0;
+    for (int k = a->ncols; k < s->nparams; k++)
+        body += param_size(&s->params[k]);
+    if (ix_wbuf_reserve(&a->extra, body)) return IX_ENOMEM;
+    uint8_t *o = a->extra.data;
     for (int k = a->ncols; k < s->nparams; k++)
         o = put_param(o, &s->params[k]);
-    group_end(s, o);
-    return 0;
+    a->extra.len = body;
+    return IX_OK;
 }
 
 int ix_batch_execute_arrays(ix_stmt *s, int64_t nrows, const ix_array *cols, int ncols,
@@ -2195,10 +2197,17 @@ int ix_batch_execute_arrays(ix_stmt *s, int64_t nrows, const ix_array *cols, int
         return ixc_fail(s->conn, IX_EMISUSE, "ix_batch_execute_arrays: %d arrays for %d parameters",
                         ncols, s->nparams);
     size_t local[16];
-    arrays_ctx a = {cols, ncols, ncols <= 16 ? local : malloc((size_t)ncols * sizeof(size_t))};
-    if (!a.lens) return ixc_fail(s->conn, IX_ENOMEM, "out of memory");
+    arrays_ctx a = {cols, ncols, 0, 0, {0}, NULL};
+    ix_wbuf_init(&a.extra, NULL);
+    a.lens = ncols <= 16 ? local : malloc((size_t)ncols * sizeof(size_t));
+    if (!a.lens || arrays_prepare(s, &a) != IX_OK) {
+        if (a.lens != local) free(a.lens);
+        ix_wbuf_free(&a.extra);
+        return ixc_fail(s->conn, IX_ENOMEM, "out of memory");
+    }
     rc = batch_run(s, nrows, enc_arrays_row, &a, sqlcodes, nfailed);
     if (a.lens != local) free(a.lens);
+    ix_wbuf_free(&a.extra);
     /* The arrays' parameters are left unbound (rows may or may not have
      * gone through ix_bind_*): the same state whatever the values were. */
     for (int k = 0; k < ncols; k++) {

@@ -1049,7 +1049,7 @@ static void test_batch_arrays_bytes(void) {
     ix_enc_describe(&in, &caps, &d, &col, 1);
     ix_enc_insertdone(&in, &caps, 0, 0);
     reply_done(&in, &caps); /* PREPARE */
-    for (int i = 0; i < 2 * AROWS; i++)
+    for (int i = 0; i < 2 * AROWS + 1; i++)
         reply_done(&in, &caps);
     ix_conn *c = NULL;
     int rc = ixc_connect_transport(&c, "user=u database=d", mem_new(&in, 1 << 20, &sent));
@@ -1098,6 +1098,12 @@ static void test_batch_arrays_bytes(void) {
                   ix_batch_replied(s) == 0 && sent.len == before,
               "bad value %d: IX_ERANGE, nothing sent (%s)", k, ix_errmsg(c));
     }
+    /* A bad value in the middle: the rows before it are sent and answered. */
+    static const int32_t mixed[3] = {1, IX_DATE_MIN - 1, 2};
+    ix_array mid_bad = {IX_ARRAY_DATE, mixed, NULL};
+    CHECK(ix_batch_execute_arrays(s, 3, &mid_bad, 1, NULL, &nf) == IX_ERANGE &&
+              ix_batch_replied(s) == 1,
+          "a bad value in row 1: row 0 sent and answered (%lld)", (long long)ix_batch_replied(s));
     ix_array badkind = {(ix_array_kind)99, A_I64, NULL};
     CHECK(ix_batch_execute_arrays(s, 1, &badkind, 1, NULL, &nf) == IX_EINVAL, "bad array kind");
     ix_finalize(s);
