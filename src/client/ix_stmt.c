@@ -1982,9 +1982,12 @@ static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int 
             if (c->sent < c->out.len && (rc = ixc_flush(c)) != IX_OK) return rc;
             continue;
         }
-        /* Reading one reply also writes pending output (ixc_io polls both). */
+        /* Reading one reply also writes pending output (ixc_io polls both).
+         * The message text is only read after an SQ_ERR wrote it: only its
+         * first byte is cleared. */
         ixc_reply r;
-        memset(&r, 0, sizeof r);
+        memset(&r, 0, offsetof(ixc_reply, msg) + 1);
+        memset(&r.has_done, 0, sizeof r - offsetof(ixc_reply, has_done));
         rc = ixc_read_reply(c, &r);
         if (rc != IX_OK) return rc;
         int64_t row = s->replied++;
