@@ -728,7 +728,9 @@ typedef struct ix_array {
     const unsigned char *is_null; /* nrows flags (non-zero = NULL), or NULL for none */
 } ix_array;
 /* ix_batch_execute with the values of parameter k+1 taken from cols[k]
- * (ncols arrays, ncols <= the parameter count). Same results. */
+ * (ncols arrays, ncols <= the parameter count). Same results and the same
+ * bytes on the wire. Parameters 1..ncols are unbound afterwards; the others
+ * keep their bindings (used by every row). */
 int ix_batch_execute_arrays(ix_stmt *stmt, int64_t nrows, const ix_array *cols, int ncols,
                             int *sqlcodes, int64_t *nfailed);
 /* Rows of the last batch on stmt whose reply was read: rows [0, n) were

@@ -133,12 +133,19 @@ typedef struct ixc_batch {
     struct ixc_batch *next;
 } ixc_batch;
 
+/* A bound parameter: its SQ_BIND item (type, indicator, slot) and value
+ * bytes exactly as on the wire, stored at bind time. A fixed-width value
+ * (INTEGER, BIGINT, FLOAT, DATE, BOOLEAN) is stored in fix[0..nfix) with no
+ * buffer call; any other value (nfix == 0) in val. encode_bind copies them
+ * into the request in one reserve per row. */
 typedef struct ixc_param {
     int set;
     int16_t type;
     int16_t indicator;
     int16_t slot;
-    ix_wbuf val; /* the value bytes exactly as in SQ_BIND (copied at bind time) */
+    uint8_t nfix;
+    uint8_t fix[8];
+    ix_wbuf val;
 } ixc_param;
 
 typedef struct ixc_col {

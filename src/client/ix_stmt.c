@@ -363,7 +363,19 @@ static ixc_param *param_at(ix_stmt *s, int i, int *rc) {
     ixc_param *p = &s->params[i - 1];
     ix_wbuf_reset(&p->val);
     p->set = 0;
+    p->nfix = 0;
     return p;
+}
+
+/* Stores a fixed-width value (n <= 8 bytes, already big-endian in be). */
+static int param_fixed(ixc_param *p, const uint8_t *be, int n, int type, int slot) {
+    memcpy(p->fix, be, (size_t)n);
+    p->nfix = (uint8_t)n;
+    p->set = 1;
+    p->type = (int16_t)type;
+    p->indicator = IX_IND_VALUE;
+    p->slot = (int16_t)slot;
+    return IX_OK;
 }
 
 static int param_done(ix_stmt *s, ixc_param *p, int type, int slot) {
@@ -377,6 +389,18 @@ static int param_done(ix_stmt *s, ixc_param *p, int type, int slot) {
     p->indicator = IX_IND_VALUE;
     p->slot = (int16_t)slot;
     return IX_OK;
+}
+
+/* The slots of the integer binds (docs/c-api.md). */
+#define IX_BIND_VARCHAR_MAX 32767 /* bytes of a VARCHAR bind (i16 length) */
+#define SLOT_INTEGER        0x0a00
+#define SLOT_BIGINT         0x1300
+
+/* A double's FLOAT bytes: all-ff is FLOAT's NULL form, sent as a NaN. */
+static uint64_t float_bits(double v) {
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    return u == UINT64_MAX ? 0x7ff8000000000000ull : u;
 }
 
 int ix_bind_null(ix_stmt *s, int i) {
@@ -394,13 +418,14 @@ int ix_bind_int64(ix_stmt *s, int i, int64_t v) {
     int rc;
     ixc_param *p = param_at(s, i, &rc);
     if (!p) return rc;
+    uint8_t be[8];
     if (v > INT32_MIN && v <= INT32_MAX) {
-        ix_put_i32(&p->val, v);
-        return param_done(s, p, IX_T_INTEGER, 0x0a00);
+        ix_st32(be, (uint32_t)v);
+        return param_fixed(p, be, 4, IX_T_INTEGER, SLOT_INTEGER);
     }
     if (v == INT64_MIN) return ixc_fail(s->conn, IX_ERANGE, "%s", "-2^63 is BIGINT's NULL form");
-    ix_put_i64(&p->val, v);
-    return param_done(s, p, IX_T_BIGINT, 0x1300);
+    ix_st64(be, (uint64_t)v);
+    return param_fixed(p, be, 8, IX_T_BIGINT, SLOT_BIGINT);
 }
 
 int ix_bind_int(ix_stmt *s, int i, int v) {
@@ -411,19 +436,17 @@ int ix_bind_double(ix_stmt *s, int i, double v) {
     int rc;
     ixc_param *p = param_at(s, i, &rc);
     if (!p) return rc;
-    uint64_t u;
-    memcpy(&u, &v, 8);
-    if (u == UINT64_MAX) u = 0x7ff8000000000000ull; /* all-ff is FLOAT's NULL form */
-    ix_put_i64(&p->val, (int64_t)u);
-    return param_done(s, p, IX_T_FLOAT, 0);
+    uint8_t be[8];
+    ix_st64(be, float_bits(v));
+    return param_fixed(p, be, 8, IX_T_FLOAT, 0);
 }
 
 int ix_bind_bool(ix_stmt *s, int i, int v) {
     int rc;
     ixc_param *p = param_at(s, i, &rc);
     if (!p) return rc;
-    ix_put_u8(&p->val, v ? 1 : 0);
-    return param_done(s, p, IX_T_BOOLEAN, 0);
+    uint8_t be[1] = {v ? 1 : 0};
+    return param_fixed(p, be, 1, IX_T_BOOLEAN, 0);
 }
 
 static int bind_bytes(ix_stmt *s, int i, const void *b, int n, ix_destructor del, int text) {
@@ -449,10 +472,10 @@ static int bind_bytes(ix_stmt *s, int i, const void *b, int n, ix_destructor del
     if (conv.data) len = conv.len;
     if (p && !b)
         rc = ixc_fail(s->conn, IX_EMISUSE, "NULL pointer bound (use ix_bind_null)");
-    else if (p && len > 32767 && text)
-        rc =
-            ixc_fail(s->conn, IX_ERANGE, "a bound string is limited to 32767 bytes (got %zu)", len);
-    else if (p && len > 32767) {
+    else if (p && len > IX_BIND_VARCHAR_MAX && text)
+        rc = ixc_fail(s->conn, IX_ERANGE, "a bound string is limited to %d bytes (got %zu)",
+                      IX_BIND_VARCHAR_MAX, len);
+    else if (p && len > IX_BIND_VARCHAR_MAX) {
         /* Bytes beyond what a VARCHAR bind carries: the BYTE form (type 11,
          * i32 length). No public source documents how a real server takes
          * BYTE values; this is the form ixd accepts (docs/server.md). */
@@ -520,8 +543,9 @@ int ix_bind_date(ix_stmt *s, int i, int32_t days) {
     if (days < IX_DATE_MIN || days > IX_DATE_MAX)
         return ixc_fail(s->conn, IX_ERANGE, "day number %ld outside 0001-01-01..9999-12-31",
                         (long)days);
-    ix_put_i32(&p->val, days);
-    return param_done(s, p, IX_T_DATE, 0);
+    uint8_t be[4];
+    ix_st32(be, (uint32_t)days);
+    return param_fixed(p, be, 4, IX_T_DATE, 0);
 }
 
 int ix_bind_date_ymd(ix_stmt *s, int i, int y, int m, int d) {
@@ -715,37 +739,116 @@ int ix_clear_bindings(ix_stmt *s) {
     if (!s) return IX_EMISUSE;
     for (int i = 0; i < s->nparams; i++) {
         s->params[i].set = 0;
+        s->params[i].nfix = 0;
         ix_wbuf_reset(&s->params[i].val);
     }
     return IX_OK;
 }
 
-/* Appends SQ_BIND with every parameter (unbound ones as NULL). */
+/*
+ * One execution's request group, written with one reserve and direct stores:
+ * | i16 SQ_ID | i16 id |
+ * | i16 SQ_BIND | i16 n | n x item |        (no SQ_BIND when n == 0)
+ * | i16 SQ_EXECUTE | i16 SQ_EOT |
+ * item: | i16 type | i16 indicator | i16 slot | [value bytes | 00 if odd] |
+ * (value bytes only when indicator is IX_IND_VALUE; the layout of
+ * ix_enc_bind, without the extended-type names, which binds never carry).
+ */
+#define GROUP_FIXED 12 /* ID, id, EXECUTE, EOT + the BIND tag and count */
+#define ITEM_HEAD   6
+
+/* Bytes of one item with n value bytes. */
+static size_t item_size(int indicator, size_t n) {
+    return ITEM_HEAD + (indicator == IX_IND_VALUE ? n + (n & 1) : 0);
+}
+
+static uint8_t *put_item(uint8_t *o, int type, int indicator, int slot, const void *v, size_t n) {
+    ix_st16(o, (uint16_t)type);
+    ix_st16(o + 2, (uint16_t)indicator);
+    ix_st16(o + 4, (uint16_t)slot);
+    o += ITEM_HEAD;
+    if (indicator != IX_IND_VALUE) return o;
+    if (n) memcpy(o, v, n);
+    o += n;
+    if (n & 1) *o++ = 0;
+    return o;
+}
+
+/* Parameter i's item as bound (unbound: a NULL VARCHAR). */
+static const uint8_t *param_bytes(const ixc_param *p, size_t *n) {
+    *n = p->nfix ? p->nfix : p->val.len;
+    return p->nfix ? p->fix : p->val.data;
+}
+
+static size_t param_size(const ixc_param *p) {
+    size_t n;
+    param_bytes(p, &n);
+    return p->set ? item_size(p->indicator, n) : ITEM_HEAD;
+}
+
+static uint8_t *put_param(uint8_t *o, const ixc_param *p) {
+    if (!p->set) return put_item(o, IX_T_VARCHAR, IX_IND_NULL, 0, NULL, 0);
+    size_t n;
+    const uint8_t *v = param_bytes(p, &n);
+    return put_item(o, p->type, p->indicator, p->slot, v, n);
+}
+
+/* Reserves a group of `body` bytes of BIND items on c->out and writes its
+ * head (ID and, with parameters, the BIND tag and count); returns where the
+ * items go, or NULL (c->out.err set). */
+static uint8_t *group_begin(ix_stmt *s, size_t body) {
+    ix_wbuf *out = &s->conn->out;
+    size_t need = GROUP_FIXED + body;
+    /* (the common case without a call: room left, no bound, no error) */
+    if ((out->err || out->max || out->cap - out->len < need) && ix_wbuf_reserve(out, need))
+        return NULL;
+    uint8_t *o = out->data + out->len;
+    ix_st16(o, IX_SQ_ID);
+    ix_st16(o + 2, (uint16_t)s->id);
+    o += 4;
+    if (s->nparams) {
+        ix_st16(o, IX_SQ_BIND);
+        ix_st16(o + 2, (uint16_t)s->nparams);
+        o += 4;
+    }
+    return o;
+}
+
+/* Writes EXECUTE and EOT after the items ending at o. */
+static void group_end(ix_stmt *s, uint8_t *o) {
+    ix_wbuf *out = &s->conn->out;
+    ix_st16(o, IX_SQ_EXECUTE);
+    ix_st16(o + 2, IX_SQ_EOT);
+    out->len = (size_t)(o + 4 - out->data);
+}
+
+/* Appends SQ_BIND with every parameter (none when the statement has none). */
 static void encode_bind(ix_stmt *s) {
     if (s->nparams == 0) return;
-    ix_conn *c = s->conn;
-    ix_bindval local[16] = {0};
-    ix_bindval *v = s->nparams <= 16 ? local : calloc((size_t)s->nparams, sizeof *v);
-    if (!v) {
-        c->out.err = IX_ENOMEM;
-        return;
-    }
-    for (int i = 0; i < s->nparams; i++) {
-        ixc_param *p = &s->params[i];
-        memset(&v[i], 0, sizeof v[i]);
-        if (!p->set) {
-            v[i].type = IX_T_VARCHAR;
-            v[i].indicator = IX_IND_NULL;
-            continue;
-        }
-        v[i].type = p->type;
-        v[i].indicator = p->indicator;
-        v[i].slot = p->slot;
-        v[i].value.p = p->val.data;
-        v[i].value.n = p->val.len;
-    }
-    ix_enc_bind(&c->out, v, s->nparams);
-    if (v != local) free(v);
+    ix_wbuf *out = &s->conn->out;
+    size_t body = 4;
+    for (int i = 0; i < s->nparams; i++)
+        body += param_size(&s->params[i]);
+    if (ix_wbuf_reserve(out, body)) return;
+    uint8_t *o = out->data + out->len;
+    ix_st16(o, IX_SQ_BIND);
+    ix_st16(o + 2, (uint16_t)s->nparams);
+    o += 4;
+    for (int i = 0; i < s->nparams; i++)
+        o = put_param(o, &s->params[i]);
+    out->len = (size_t)(o - out->data);
+}
+
+/* Appends the group that executes s with its bound parameters. */
+static void encode_exec(ix_stmt *s) {
+    size_t body = 0;
+    for (int i = 0; i < s->nparams; i++)
+        body += param_size(&s->params[i]);
+    uint8_t *o = group_begin(s, body);
+    if (!o) return;
+    for (int i = 0; i < s->nparams; i++)
+        o = put_param(o, &s->params[i]);
+    group_end(s, o);
 }
 
 /* ---- execution -------------------------------------------------------------- */
@@ -1835,7 +1938,11 @@ double ix_column_double(ix_stmt *s, int i) {
 
 #define BATCH_AHEAD (256 * 1024) /* bytes of requests kept written ahead of replies */
 
-int ix_batch_execute(ix_stmt *s, int64_t nrows, ix_batch_row_fn row_fn, void *ud, int *sqlcodes,
+/* Encodes row `row`'s request group on s->conn->out; < 0 stops the batch
+ * (nothing encoded). */
+typedef int (*batch_enc_fn)(ix_stmt *s, int64_t row, void *ud);
+
+static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int *sqlcodes,
                      int64_t *nfailed) {
     if (nfailed) *nfailed = 0;
     int rc = stmt_check(s);
@@ -1846,7 +1953,7 @@ int ix_batch_execute(ix_stmt *s, int64_t nrows, ix_batch_row_fn row_fn, void *ud
     if ((rc = ensure_prepared(s)) != IX_OK) return rc;
     if (s->is_cursor)
         return ixc_fail(c, IX_EMISUSE, "ix_batch_execute needs a statement without rows");
-    if (!row_fn || nrows < 0) return ixc_fail(c, IX_EMISUSE, "bad batch arguments");
+    if (nrows < 0) return ixc_fail(c, IX_EMISUSE, "bad batch arguments");
     s->replied = 0;
     s->changes = 0;
     if ((rc = ixc_drain(c)) != IX_OK) return rc;
@@ -1861,16 +1968,12 @@ int ix_batch_execute(ix_stmt *s, int64_t nrows, ix_batch_row_fn row_fn, void *ud
     while (s->replied < written || (!stop && !txn_lost && written < nrows)) {
         /* Write ahead while the unsent output is small. */
         while (!stop && !txn_lost && written < nrows && c->out.len - c->sent < BATCH_AHEAD) {
-            int u = row_fn(s, written, ud);
+            size_t mark = ixc_mark(c);
+            int u = enc(s, written, ud);
             if (u < 0) {
                 stop = u;
                 break;
             }
-            size_t mark = ixc_mark(c);
-            ix_enc_id(&c->out, s->id);
-            encode_bind(s);
-            ix_enc_tag(&c->out, IX_SQ_EXECUTE);
-            ix_enc_tag(&c->out, IX_SQ_EOT);
             ixc_queued(c, mark);
             if (c->out.err) return ixc_kill(c, c->out.err, "cannot encode the batch");
             written++;
@@ -1879,9 +1982,12 @@ int ix_batch_execute(ix_stmt *s, int64_t nrows, ix_batch_row_fn row_fn, void *ud
             if (c->sent < c->out.len && (rc = ixc_flush(c)) != IX_OK) return rc;
             continue;
         }
-        /* Reading one reply also writes pending output (ixc_io polls both). */
+        /* Reading one reply also writes pending output (ixc_io polls both).
+         * The message text is only read after an SQ_ERR wrote it: only its
+         * first byte is cleared. */
         ixc_reply r;
-        memset(&r, 0, sizeof r);
+        memset(&r, 0, offsetof(ixc_reply, msg) + 1);
+        memset(&r.has_done, 0, sizeof r - offsetof(ixc_reply, has_done));
         rc = ixc_read_reply(c, &r);
         if (rc != IX_OK) return rc;
         int64_t row = s->replied++;
@@ -1913,13 +2019,42 @@ int ix_batch_execute(ix_stmt *s, int64_t nrows, ix_batch_row_fn row_fn, void *ud
     return stop ? stop : IX_OK;
 }
 
+typedef struct rowfn_ctx {
+    ix_batch_row_fn fn;
+    void *ud;
+} rowfn_ctx;
+
+/* ix_batch_execute's rows: the callback binds, the bindings are encoded. */
+static int enc_bound_row(ix_stmt *s, int64_t row, void *ud) {
+    const rowfn_ctx *r = ud;
+    int u = r->fn(s, row, r->ud);
+    if (u < 0) return u;
+    encode_exec(s);
+    return 0;
+}
+
+int ix_batch_execute(ix_stmt *s, int64_t nrows, ix_batch_row_fn row_fn, void *ud, int *sqlcodes,
+                     int64_t *nfailed) {
+    if (nfailed) *nfailed = 0;
+    int rc = stmt_check(s);
+    if (rc) return rc;
+    if (!row_fn) return ixc_fail(s->conn, IX_EMISUSE, "bad batch arguments");
+    rowfn_ctx r = {row_fn, ud};
+    return batch_run(s, nrows, enc_bound_row, &r, sqlcodes, nfailed);
+}
+
 typedef struct arrays_ctx {
     const ix_array *cols;
     int ncols;
+    int general;   /* every row through ix_bind_* (text to convert, a bad kind) */
+    size_t fixed;  /* the most bytes the fixed-width columns' items take */
+    ix_wbuf extra; /* the items of the parameters past the arrays (as bound) */
+    size_t *lens;  /* per text column: the length in the row being encoded */
 } arrays_ctx;
 
-static int bind_arrays_row(ix_stmt *s, int64_t row, void *ud) {
-    const arrays_ctx *a = ud;
+/* The general path of one row: ix_bind_* for every array, then the bound
+ * parameters are encoded (conversions, range errors, long values). */
+static int bind_arrays_row(ix_stmt *s, int64_t row, const arrays_ctx *a) {
     for (int k = 0; k < a->ncols; k++) {
         const ix_array *col = &a->cols[k];
         int rc;
@@ -1949,7 +2084,111 @@ static int bind_arrays_row(ix_stmt *s, int64_t row, void *ud) {
         }
         if (rc != IX_OK) return rc;
     }
+    encode_exec(s);
     return 0;
+}
+
+static uint8_t *put_head(uint8_t *o, int type, int slot) {
+    ix_st16(o, (uint16_t)type);
+    ix_st16(o + 2, (uint16_t)IX_IND_VALUE);
+    ix_st16(o + 4, (uint16_t)slot);
+    return o + ITEM_HEAD;
+}
+
+/* INTEGER when the value fits 32 bits, else BIGINT (as ix_bind_int64);
+ * NULL for -2^63 (an error the general path reports). */
+static uint8_t *put_int(uint8_t *o, int64_t v) {
+    if (v > INT32_MIN && v <= INT32_MAX) {
+        ix_st32(put_head(o, IX_T_INTEGER, SLOT_INTEGER), (uint32_t)v);
+        return o + ITEM_HEAD + 4;
+    }
+    if (v == INT64_MIN) return NULL;
+    ix_st64(put_head(o, IX_T_BIGINT, SLOT_BIGINT), (uint64_t)v);
+    return o + ITEM_HEAD + 8;
+}
+
+/* Column k's item of row `row` at o (room reserved: a->fixed for the fixed
+ * widths, lens[k] for text); NULL when the value needs the general path (out
+ * of range). The bytes are those ix_bind_* + encode_exec write. */
+static uint8_t *put_array_item(uint8_t *o, const arrays_ctx *a, int k, int64_t row) {
+    const ix_array *col = &a->cols[k];
+    if (col->is_null && col->is_null[row])
+        return put_item(o, IX_T_VARCHAR, IX_IND_NULL, 0, NULL, 0);
+    switch (col->kind) {
+    case IX_ARRAY_INT64: return put_int(o, ((const int64_t *)col->values)[row]);
+    case IX_ARRAY_INT32: return put_int(o, ((const int32_t *)col->values)[row]);
+    case IX_ARRAY_DOUBLE:
+        ix_st64(put_head(o, IX_T_FLOAT, 0), float_bits(((const double *)col->values)[row]));
+        return o + ITEM_HEAD + 8;
+    case IX_ARRAY_DATE: {
+        int32_t d = ((const int32_t *)col->values)[row];
+        if (d < IX_DATE_MIN || d > IX_DATE_MAX) return NULL;
+        ix_st32(put_head(o, IX_T_DATE, 0), (uint32_t)d);
+        return o + ITEM_HEAD + 4;
+    }
+    default: { /* IX_ARRAY_TEXT: one VARCHAR value, | i16 length | bytes | */
+        const char *t = ((const char *const *)col->values)[row];
+        if (!t) return put_item(o, IX_T_VARCHAR, IX_IND_NULL, 0, NULL, 0);
+        size_t n = a->lens[k];
+        ix_st16(put_head(o, IX_T_VARCHAR, 0), (uint16_t)n);
+        memcpy(o + ITEM_HEAD + 2, t, n);
+        o += ITEM_HEAD + 2 + n;
+        if (n & 1) *o++ = 0;
+        return o;
+    }
+    }
+}
+
+/* ix_batch_execute_arrays's rows: encoded straight from the arrays into
+ * the room reserved for the row, the parameters past the arrays copied as
+ * bound; a row with a value that needs more goes through ix_bind_* (the
+ * room is then given up). */
+static int enc_arrays_row(ix_stmt *s, int64_t row, void *ud) {
+    arrays_ctx *a = ud;
+    if (a->general) return bind_arrays_row(s, row, a);
+    size_t body = a->fixed + a->extra.len;
+    for (int k = 0; k < a->ncols; k++) {
+        const ix_array *col = &a->cols[k];
+        if (col->kind != IX_ARRAY_TEXT || (col->is_null && col->is_null[row])) continue;
+        const char *t = ((const char *const *)col->values)[row];
+        size_t n = t ? strlen(t) : 0;
+        if (n > IX_BIND_VARCHAR_MAX) return bind_arrays_row(s, row, a);
+        a->lens[k] = n;
+        body += item_size(IX_IND_VALUE, 2 + n);
+    }
+    uint8_t *o = group_begin(s, body);
+    if (!o) return 0; /* c->out.err: the batch ends */
+    for (int k = 0; k < a->ncols && o; k++)
+        o = put_array_item(o, a, k, row);
+    if (!o) return bind_arrays_row(s, row, a);
+    if (a->extra.len) memcpy(o, a->extra.data, a->extra.len);
+    group_end(s, o + a->extra.len);
+    return 0;
+}
+
+/* Sets up a: the fast path's fixed room, the extra parameters' items. */
+static int arrays_prepare(ix_stmt *s, arrays_ctx *a) {
+    for (int k = 0; k < a->ncols; k++) {
+        switch (a->cols[k].kind) {
+        case IX_ARRAY_INT64:
+        case IX_ARRAY_INT32:
+        case IX_ARRAY_DOUBLE:
+        case IX_ARRAY_DATE: a->fixed += ITEM_HEAD + 8; break;
+        case IX_ARRAY_TEXT:
+            if (s->conn->cv_to_db != (iconv_t)-1) a->general = 1;
+            break;
+        default: a->general = 1;
+        }
+    }
+    size_t body = 0;
+    for (int k = a->ncols; k < s->nparams; k++)
+        body += param_size(&s->params[k]);
+    if (ix_wbuf_reserve(&a->extra, body)) return IX_ENOMEM;
+    uint8_t *o = a->extra.data;
+    for (int k = a->ncols; k < s->nparams; k++)
+        o = put_param(o, &s->params[k]);
+    a->extra.len = body;
+    return IX_OK;
 }
 
 int ix_batch_execute_arrays(ix_stmt *s, int64_t nrows, const ix_array *cols, int ncols,
@@ -1960,8 +2199,26 @@ int ix_batch_execute_arrays(ix_stmt *s, int64_t nrows, const ix_array *cols, int
     if ((!cols && ncols > 0) || ncols < 0 || ncols > s->nparams)
         return ixc_fail(s->conn, IX_EMISUSE, "ix_batch_execute_arrays: %d arrays for %d parameters",
                         ncols, s->nparams);
-    arrays_ctx a = {cols, ncols};
-    return ix_batch_execute(s, nrows, bind_arrays_row, &a, sqlcodes, nfailed);
+    size_t local[16];
+    arrays_ctx a = {cols, ncols, 0, 0, {0}, NULL};
+    ix_wbuf_init(&a.extra, NULL);
+    a.lens = ncols <= 16 ? local : malloc((size_t)ncols * sizeof(size_t));
+    if (!a.lens || arrays_prepare(s, &a) != IX_OK) {
+        if (a.lens != local) free(a.lens);
+        ix_wbuf_free(&a.extra);
+        return ixc_fail(s->conn, IX_ENOMEM, "out of memory");
+    }
+    rc = batch_run(s, nrows, enc_arrays_row, &a, sqlcodes, nfailed);
+    if (a.lens != local) free(a.lens);
+    ix_wbuf_free(&a.extra);
+    /* The arrays' parameters are left unbound (rows may or may not have
+     * gone through ix_bind_*): the same state whatever the values were. */
+    for (int k = 0; k < ncols; k++) {
+        s->params[k].set = 0;
+        s->params[k].nfix = 0;
+        ix_wbuf_reset(&s->params[k].val);
+    }
+    return rc;
 }
 
 int64_t ix_batch_replied(const ix_stmt *s) {

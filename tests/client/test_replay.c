@@ -16,6 +16,7 @@
 #include "proto/ix_login.h"
 #include "proto/ix_msg.h"
 #include "tap.h"
+#include "types/ix_datetime.h"
 #include "types/ix_value.h"
 #include "tsv.h"
 
@@ -935,6 +936,183 @@ static void test_catalogue(void) {
     CHECK(ix_errtext(-12345) == NULL, "unknown code");
 }
 
+/* ---- ix_batch_execute_arrays: the arrays' encoding ------------------------ */
+
+enum { AROWS = 8, ACOLS = 5, APARAMS = 11 };
+
+static const int64_t A_I64[AROWS] = {0,         1,         -1, INT32_MAX, (int64_t)INT32_MAX + 1,
+                                     INT32_MIN, INT64_MAX, -5};
+static const int32_t A_I32[AROWS] = {7, INT32_MIN, 0, -1, INT32_MAX, 42, -42, 3};
+static const int32_t A_DATE[AROWS] = {0, IX_DATE_MIN, IX_DATE_MAX, 45000, -1, 1, 2, 3};
+static const char *const A_TEXT[AROWS] = {"", "a", "ab", NULL, "odd", "even", "x", "yz"};
+static const unsigned char A_NULL0[AROWS] = {0, 0, 0, 0, 0, 0, 0, 1};
+static const unsigned char A_NULL2[AROWS] = {0, 0, 1, 0, 0, 0, 0, 0};
+static double a_dbl[AROWS];
+
+/* The batch's bound parameters past the arrays: DECIMAL, DATETIME,
+ * INTERVAL, a BYTE-sized blob is not used (VARCHAR blob), BOOLEAN, NULL and
+ * one left unbound. */
+static int bind_extra(ix_stmt *s) {
+    static const uint8_t blob[3] = {1, 0, 2};
+    int rc = ix_bind_decimal_text(s, 6, "-123.450", -1);
+    if (!rc) rc = ix_bind_datetime_text(s, 7, "2024-02-29 13:14:15.678", -1, 0);
+    if (!rc) rc = ix_bind_interval_text(s, 8, "3 04:05:06", -1, 0);
+    if (!rc) rc = ix_bind_blob(s, 9, blob, 3, IX_TRANSIENT);
+    if (!rc) rc = ix_bind_bool(s, 10, 1);
+    return rc; /* parameter 11 unbound: NULL */
+}
+
+/* The same rows through ix_bind_* (the general path). */
+static int bind_arrays_general(ix_stmt *s, int64_t row, void *ud) {
+    (void)ud;
+    int rc = A_NULL0[row] ? ix_bind_null(s, 1) : ix_bind_int64(s, 1, A_I64[row]);
+    if (!rc) rc = ix_bind_int64(s, 2, A_I32[row]);
+    if (!rc) rc = A_NULL2[row] ? ix_bind_null(s, 3) : ix_bind_double(s, 3, a_dbl[row]);
+    if (!rc) rc = ix_bind_date(s, 4, A_DATE[row]);
+    if (!rc)
+        rc = A_TEXT[row] ? ix_bind_text(s, 5, A_TEXT[row], -1, IX_TRANSIENT) : ix_bind_null(s, 5);
+    return rc;
+}
+
+static void ref_fixed(ix_bindval *v, int type, int slot, uint8_t *buf, size_t n) {
+    *v = (ix_bindval){.type = (int16_t)type, .slot = (int16_t)slot, .value = {buf, n}};
+}
+
+static void ref_int(ix_bindval *v, int64_t x, uint8_t *buf) {
+    if (x > INT32_MIN && x <= INT32_MAX) {
+        ix_st32(buf, (uint32_t)x);
+        ref_fixed(v, IX_T_INTEGER, 0x0a00, buf, 4);
+    } else {
+        ix_st64(buf, (uint64_t)x);
+        ref_fixed(v, IX_T_BIGINT, 0x1300, buf, 8);
+    }
+}
+
+/* The request groups of the rows built with ix_enc_bind from the C values
+ * (the extra parameters' value bytes as bound). */
+static void ref_rows(ix_wbuf *w, const ix_stmt *s) {
+    static const ix_bindval null = {.type = IX_T_VARCHAR, .indicator = IX_IND_NULL};
+    for (int r = 0; r < AROWS; r++) {
+        uint8_t b[ACOLS][8], txt[16];
+        ix_bindval v[APARAMS];
+        if (A_NULL0[r])
+            v[0] = null;
+        else
+            ref_int(&v[0], A_I64[r], b[0]);
+        ref_int(&v[1], A_I32[r], b[1]);
+        uint64_t u;
+        memcpy(&u, &a_dbl[r], 8);
+        ix_st64(b[2], u == UINT64_MAX ? 0x7ff8000000000000ull : u);
+        if (A_NULL2[r])
+            v[2] = null;
+        else
+            ref_fixed(&v[2], IX_T_FLOAT, 0, b[2], 8);
+        ix_st32(b[3], (uint32_t)A_DATE[r]);
+        ref_fixed(&v[3], IX_T_DATE, 0, b[3], 4);
+        if (A_TEXT[r]) {
+            size_t n = strlen(A_TEXT[r]);
+            ix_st16(txt, (uint16_t)n);
+            memcpy(txt + 2, A_TEXT[r], n);
+            ref_fixed(&v[4], IX_T_VARCHAR, 0, txt, n + 2);
+        } else {
+            v[4] = null;
+        }
+        for (int k = ACOLS; k < APARAMS - 2; k++) {
+            const ixc_param *p = &s->params[k];
+            v[k] =
+                (ix_bindval){.type = p->type, .slot = p->slot, .value = {p->val.data, p->val.len}};
+        }
+        static uint8_t one[1] = {1};
+        ref_fixed(&v[APARAMS - 2], IX_T_BOOLEAN, 0, one, 1);
+        v[APARAMS - 1] = null;
+        ix_enc_id(w, s->id);
+        ix_enc_bind(w, v, APARAMS);
+        ix_enc_tag(w, IX_SQ_EXECUTE);
+        ix_enc_tag(w, IX_SQ_EOT);
+    }
+}
+
+static void test_batch_arrays_bytes(void) {
+    uint64_t allff = UINT64_MAX;
+    const double init[AROWS] = {0.5, -1e300, 0.0, 1.0 / 3.0, -0.0, 2.5e-308, 1e15, 7};
+    memcpy(a_dbl, init, sizeof init);
+    memcpy(&a_dbl[2], &allff, 8); /* FLOAT's NULL form: sent as a NaN */
+    ix_wbuf in, sent, ref;
+    ix_wbuf_init(&in, NULL);
+    ix_wbuf_init(&sent, NULL);
+    ix_wbuf_init(&ref, NULL);
+    assemble_conacc(&in);
+    script_after_login(&in, 1);
+    ix_caps caps = ix_caps_from_bits(answer + 4, 10);
+    ix_column col = {.name = {(const uint8_t *)"i", 1}, .type = IX_T_INTEGER, .enclen = 4};
+    ix_describe d = {.stmt_type = IX_STMT_INSERT, .stmt_id = 0, .est_rows = 1};
+    ix_enc_describe(&in, &caps, &d, &col, 1);
+    ix_enc_insertdone(&in, &caps, 0, 0);
+    reply_done(&in, &caps); /* PREPARE */
+    for (int i = 0; i < 2 * AROWS + 1; i++)
+        reply_done(&in, &caps);
+    ix_conn *c = NULL;
+    int rc = ixc_connect_transport(&c, "user=u database=d", mem_new(&in, 1 << 20, &sent));
+    CHECK(rc == IX_OK, "login");
+    ix_stmt *s = NULL;
+    CHECK(ix_prepare(c, "insert into t values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &s) == IX_OK,
+          "prepare: %s", ix_errmsg(c));
+    CHECK(bind_extra(s) == IX_OK, "extra parameters: %s", ix_errmsg(c));
+    CHECK(ix_bind_int(s, 1, 99) == IX_OK, "a binding the arrays replace");
+    ix_array cols[ACOLS] = {{IX_ARRAY_INT64, A_I64, A_NULL0},
+                            {IX_ARRAY_INT32, A_I32, NULL},
+                            {IX_ARRAY_DOUBLE, a_dbl, A_NULL2},
+                            {IX_ARRAY_DATE, A_DATE, NULL},
+                            {IX_ARRAY_TEXT, A_TEXT, NULL}};
+    size_t from = sent.len;
+    int64_t nf = -1;
+    CHECK(ix_batch_execute_arrays(s, AROWS, cols, ACOLS, NULL, &nf) == IX_OK && nf == 0,
+          "arrays batch: %s", ix_errmsg(c));
+    CHECK(ixc_flush(c) == IX_OK, "flush"); /* the last rows' requests may still be queued */
+    size_t mid = sent.len;
+    CHECK(!s->params[0].set && !s->params[ACOLS - 1].set && s->params[ACOLS].set,
+          "the arrays' parameters are left unbound, the others as bound");
+    CHECK(ix_batch_execute(s, AROWS, bind_arrays_general, NULL, NULL, &nf) == IX_OK && nf == 0,
+          "general batch: %s", ix_errmsg(c));
+    CHECK(ixc_flush(c) == IX_OK, "flush");
+    ref_rows(&ref, s);
+    size_t fast_n = mid - from, gen_n = sent.len - mid;
+    /* (the arrays' batch begins with the deferred PREPARE) */
+    CHECK(fast_n > ref.len && memcmp(sent.data + mid - ref.len, ref.data, ref.len) == 0,
+          "the arrays' rows are the bytes of ix_enc_bind (%zu, %zu bytes)", fast_n, ref.len);
+    CHECK(gen_n == ref.len && memcmp(sent.data + mid, ref.data, ref.len) == 0,
+          "ix_bind_* rows are the bytes of ix_enc_bind (%zu, %zu bytes)", gen_n, ref.len);
+    /* Values the general path refuses stop the batch before anything is sent. */
+    static const int32_t bad_date[1] = {IX_DATE_MAX + 1};
+    static const int64_t nul64[1] = {INT64_MIN};
+    char big[40000];
+    memset(big, 'b', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    const char *bigp[1] = {big};
+    ix_array bad[3] = {{IX_ARRAY_DATE, bad_date, NULL},
+                       {IX_ARRAY_INT64, nul64, NULL},
+                       {IX_ARRAY_TEXT, bigp, NULL}};
+    for (int k = 0; k < 3; k++) {
+        size_t before = sent.len;
+        CHECK(ix_batch_execute_arrays(s, 1, &bad[k], 1, NULL, &nf) == IX_ERANGE &&
+                  ix_batch_replied(s) == 0 && sent.len == before,
+              "bad value %d: IX_ERANGE, nothing sent (%s)", k, ix_errmsg(c));
+    }
+    /* A bad value in the middle: the rows before it are sent and answered. */
+    static const int32_t mixed[3] = {1, IX_DATE_MIN - 1, 2};
+    ix_array mid_bad = {IX_ARRAY_DATE, mixed, NULL};
+    CHECK(ix_batch_execute_arrays(s, 3, &mid_bad, 1, NULL, &nf) == IX_ERANGE &&
+              ix_batch_replied(s) == 1,
+          "a bad value in row 1: row 0 sent and answered (%lld)", (long long)ix_batch_replied(s));
+    ix_array badkind = {(ix_array_kind)99, A_I64, NULL};
+    CHECK(ix_batch_execute_arrays(s, 1, &badkind, 1, NULL, &nf) == IX_EINVAL, "bad array kind");
+    ix_finalize(s);
+    ix_close(c);
+    ix_wbuf_free(&in);
+    ix_wbuf_free(&sent);
+    ix_wbuf_free(&ref);
+}
+
 int main(void) {
     char path[1024];
     snprintf(path, sizeof path, "%s/messages.tsv", IXDB_VECTORS_DIR);
@@ -952,6 +1130,7 @@ int main(void) {
     test_exec_reply();
     test_commit_failure();
     test_batch_txn_lost();
+    test_batch_arrays_bytes();
     test_old_server();
     test_flights(65536);
     test_flights(1);
