@@ -317,10 +317,19 @@ const char *ix_isam_errtext(int isamcode);
  * Prepares one SQL statement (PREPARE + describe). len is the byte length of
  * sql, or -1 when sql is NUL-terminated. The number of ? placeholders
  * (outside quotes and comments) is counted here.
+ * Deferred PREPARE (the default; DSN key deferred_prepare=0 turns it off):
+ * for a SELECT without INTO and for INSERT / UPDATE / DELETE nothing is sent
+ * here; the PREPARE travels with the first ix_step / ix_batch_execute (one
+ * round trip in all), and the statement's SQL errors (-201, -206, -217, ...)
+ * are returned there, as with Informix's IFX_DEFERRED_PREPARE. The describe
+ * calls (ix_column_count, ix_column_name, ix_stmt_type, ...) before the first
+ * step send the PREPARE on their own (one round trip). Other statements are
+ * prepared at once.
  * On success *out receives a statement owned by the caller (ix_finalize it);
  * on failure *out is NULL.
- * Returns IX_OK; IX_ESQL (e.g. -201 with ix_erroffset, -206, -217);
- * IX_EMISUSE (NULL argument); IX_ENOMEM; IX_ECONN / IX_ETIMEOUT / IX_ETLS.
+ * Returns IX_OK; IX_ESQL (e.g. -201 with ix_erroffset, -206, -217; deferred
+ * statements: at the first step instead); IX_EMISUSE (NULL argument);
+ * IX_ENOMEM; IX_ECONN / IX_ETIMEOUT / IX_ETLS.
  */
 int ix_prepare(ix_conn *conn, const char *sql, int len, ix_stmt **out);
 
