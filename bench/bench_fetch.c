@@ -30,7 +30,7 @@ typedef struct cfg {
 
 static const cfg CFGS[] = {
     {"4096 (Informix)", 4096}, {"auto", IX_FETCH_AUTO}, {"16 KiB", 16384},
-    {"64 KiB", 65536},      {"256 KiB", 262144},     {"1 MiB", 1048576},
+    {"64 KiB", 65536},         {"256 KiB", 262144},     {"1 MiB", 1048576},
 };
 #define NCFG ((int)(sizeof CFGS / sizeof CFGS[0]))
 

@@ -4,8 +4,8 @@
  * fastest cell of its table) of fetch buffers of 5000, 50000 and 500000 bytes
  * (read-ahead off, like the study's client), IX_FETCH_AUTO (read-ahead off),
  * IX_FETCH_AUTO with read-ahead 1, and libixdb's defaults (nothing set on the
- * statement: the auto buffer with adaptive read-ahead), for results of ~1 KB, ~256 KB and ~4 MB, with 0, 5 and 100 ms
- * added to the round trip by bench/proxy/ixproxy (every cell goes through the
+ * statement: the auto buffer with adaptive read-ahead), for results of ~1 KB, ~256 KB and ~4 MB,
+ * with 0, 5 and 100 ms added to the round trip by bench/proxy/ixproxy (every cell goes through the
  * proxy, 0 ms included). One query = prepare + every row read (5 columns) +
  * finalize, timed as the application sees it.
  *

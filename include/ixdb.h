@@ -99,19 +99,16 @@ typedef struct ix_stmt ix_stmt; /* one prepared statement on a connection */
  *   (default $USER), password, fetch_buffer (bytes per NFETCH, or "auto":
  *   see IX_FETCH_AUTO; default $FET_BUF_SIZE, else auto), readahead (NFETCH
  *   requests kept in flight while the application reads a batch, 0 = off;
- *   default: adaptive with the automatic buffer, 1 with a static one), connect_timeout and read_timeout (seconds, may be fractional;
- *   0 = none; defaults 30 and 0; a server that hangs while its host is up is
- *   only noticed through read_timeout), keepalive (TCP keepalive: idle
- *   seconds before the first probe, then every 10 s, 6 probes; default 60,
- *   0 = off), client_locale / db_locale / dbdate
- *   (default $CLIENT_LOCALE / $DB_LOCALE / $DBDATE; sent in the login
- *   environment only when set; the locales also choose the code-set
- *   conversion, see ix_locale_codeset), sqlhosts (the sqlhosts file;
- *   default $INFORMIXSQLHOSTS, else $INFORMIXDIR/etc/sqlhosts), tls (0/1;
- *   default 0), tls_verify (default 1: the server certificate and host name
- *   are checked), tls_ca (a PEM CA file; default: the system store).
- * Unknown keys are an error (IX_EINVAL), so a typo does not go unnoticed.
- * dsn NULL or "" uses only the defaults.
+ *   default: adaptive with the automatic buffer, 1 with a static one), connect_timeout and
+ * read_timeout (seconds, may be fractional; 0 = none; defaults 30 and 0; a server that hangs while
+ * its host is up is only noticed through read_timeout), keepalive (TCP keepalive: idle seconds
+ * before the first probe, then every 10 s, 6 probes; default 60, 0 = off), client_locale /
+ * db_locale / dbdate (default $CLIENT_LOCALE / $DB_LOCALE / $DBDATE; sent in the login environment
+ * only when set; the locales also choose the code-set conversion, see ix_locale_codeset), sqlhosts
+ * (the sqlhosts file; default $INFORMIXSQLHOSTS, else $INFORMIXDIR/etc/sqlhosts), tls (0/1; default
+ * 0), tls_verify (default 1: the server certificate and host name are checked), tls_ca (a PEM CA
+ * file; default: the system store). Unknown keys are an error (IX_EINVAL), so a typo does not go
+ * unnoticed. dsn NULL or "" uses only the defaults.
  *
  * sqlhosts: when the DSN gives neither host nor port (a URL such as
  * informix://u:p@/db?server=NAME has neither) and a server name is known,
