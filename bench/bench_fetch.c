@@ -60,11 +60,7 @@ __attribute__((noinline)) int64_t fetch_rows(ix_conn *c, int32_t buf, int64_t *r
     int64_t rows = 0, sum = 0;
     int rc;
     while ((rc = ix_step(s)) == IX_ROW) {
-        sum += ix_column_int(s, 0);
-        sum += (int64_t)ix_column_text_len(s, 1);
-        sum += ix_column_int(s, 2);
-        sum += (int64_t)ix_column_double(s, 3);
-        sum += ix_column_int(s, 4);
+        sum += bench_read_row5(s);
         rows++;
     }
     BENCH_CHECK(c, rc);
