@@ -1388,11 +1388,17 @@ static int txn_resync(ix_conn *c);
  * failed inside a transaction, without the server saying whether the
  * transaction survived, is followed by txn_resync. Returns IX_OK or a
  * connection error. */
+/* A COMMIT (message or SQL) failed with reply r: unless the reply already
+ * settled the state (XACTSTAT, or an error that txn_from_err acted on), ask
+ * the server. IX_OK or a connection error. */
+static int after_failed_commit(ix_conn *c, const ixc_reply *r) {
+    return c->in_txn && !r->has_xact ? txn_resync(c) : IX_OK;
+}
+
 int ixc_note_txn_failure(ix_conn *c, const char *sql, size_t len, const ixc_reply *r) {
     size_t n;
     const char *w = next_word(sql, sql + len, &n);
-    if (!word_is(w, n, "COMMIT") || !c->in_txn || r->has_xact) return IX_OK;
-    return txn_resync(c);
+    return word_is(w, n, "COMMIT") ? after_failed_commit(c, r) : IX_OK;
 }
 
 /* 1 if sql needs no transaction of its own: BEGIN, COMMIT, ROLLBACK,
@@ -1512,11 +1518,8 @@ static int txn_op(ix_conn *c, int tag, int opens) {
     int rc = txn_send(c, tag, &r);
     if (rc != IX_OK) return rc;
     if (r.sqlcode) {
-        int was = c->in_txn;
         if (tag == IX_SQ_RBWORK) c->in_txn = 0; /* a failed ROLLBACK leaves none open */
-        if (tag == IX_SQ_CMMTWORK && was && c->in_txn && !r.has_xact &&
-            (rc = txn_resync(c)) != IX_OK)
-            return rc;
+        if (tag == IX_SQ_CMMTWORK && (rc = after_failed_commit(c, &r)) != IX_OK) return rc;
         return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
     }
     c->in_txn = opens; /* what the message did is known, whatever XACTSTAT's levels mean */
