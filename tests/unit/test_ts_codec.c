@@ -411,8 +411,8 @@ static void test_hostile(void) {
     CHECK(decode_bytes(rle_short, sizeof rle_short, TS_K_INT) == TS_EBADCHUNK, "runs short");
     static const uint8_t pad[] = {1, 9, 1, TS_C_CONST, 0x11, 3, 0x00, 0x02, 0}; /* bit 9 */
     CHECK(decode_bytes(pad, sizeof pad, TS_K_INT) == TS_EBADCHUNK, "bitmap padding bit");
-    static const uint8_t freq[] = {1, 3, 1, TS_C_DELTA, 0x12, 7, 0, 0, 1, 1, 1, 0, 0};
-    CHECK(decode_bytes(freq, sizeof freq, TS_K_INT) == TS_EBADCHUNK, "frequencies not 4096");
+    static const uint8_t freq[] = {1, 3, 1, TS_C_DELTA, 0x12, 8, 0, 0, 1, 8, 1, 1, 0, 0};
+    CHECK(decode_bytes(freq, sizeof freq, TS_K_INT) == TS_EBADCHUNK, "frequencies not 2^bits");
     static const uint8_t uv[] = {1,    1,    1,    TS_C_CONST, 0x10, 11,   0xff, 0xff, 0xff,
                                  0xff, 0xff, 0xff, 0xff,       0xff, 0xff, 0xff, 0x01};
     CHECK(decode_bytes(uv, sizeof uv, TS_K_INT) == TS_EBADCHUNK, "11-byte varint");

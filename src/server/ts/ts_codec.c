@@ -101,7 +101,7 @@ typedef struct ts_ews {
     uint64_t sm[TS_CHUNK_MAX]; /* mantissas of a decimal-scaled double column */
     uint64_t r[TS_CHUNK_MAX];  /* residuals */
     uint8_t sym[TS_CHUNK_MAX];
-    uint16_t words[TS_CHUNK_MAX + 4];
+    uint16_t words[TS_CHUNK_MAX + 8];
     ix_wbuf best, trial;
 } ts_ews;
 
@@ -163,8 +163,9 @@ static void put_frames(ix_wbuf *b, const uint64_t *r, uint32_t cnt) {
 }
 
 /* Range-coded residuals: base (varint), alphabet size - 1 (byte), then
- * when the alphabet has more than one symbol the frequencies (varints,
- * total TS_RANS_M) and the rANS stream. -1: the alphabet is too wide. */
+ * when the alphabet has more than one symbol the precision bits (byte),
+ * the frequencies (varints, total 2^bits) and the rANS stream. -1: the
+ * alphabet is too wide. */
 static int put_entropy(ix_wbuf *b, const uint64_t *r, uint32_t cnt, ts_ews *ws) {
     uint64_t mn = r[0], mx = r[0];
     for (uint32_t j = 1; j < cnt; j++) {
@@ -181,10 +182,12 @@ static int put_entropy(ix_wbuf *b, const uint64_t *r, uint32_t cnt, ts_ews *ws) 
         ws->sym[j] = (uint8_t)(r[j] - mn);
         cnts[ws->sym[j]]++;
     }
-    ts_rans_norm(cnts, a, cnt, freq);
+    int bits = ts_rans_bits(cnt);
+    ts_rans_norm(cnts, a, cnt, bits, freq);
+    ix_put_u8(b, (uint8_t)bits);
     for (int s = 0; s < a; s++)
         ts_put_uv(b, freq[s]);
-    ts_rans_encode(ws->sym, cnt, freq, a, ws->words, b);
+    ts_rans_encode(ws->sym, cnt, freq, a, bits, ws->words, b);
     return 0;
 }
 
@@ -433,8 +436,8 @@ static int put_column(ts_ews *ws, const ts_colv *cv, uint32_t n, int force, ix_w
  *     residual - min in width bits each, low bit first
  *   with TS_FL_ENTROPY, once for all residuals:
  *     varint base, byte a - 1 (alphabet 1..256; symbol = residual - base),
- *     when a > 1: a varints of frequencies (total TS_RANS_M) and the rANS
- *     stream of ts_entropy.h to the end of the payload
+ *     when a > 1: byte bits (8..12), a varints of frequencies (total
+ *     2^bits) and the rANS stream of ts_entropy.h to the end of the payload
  *
  * Nothing may follow the last column; a body must fill its payload.
  */
@@ -477,7 +480,9 @@ typedef struct ts_dcol {
 
 typedef struct ts_dpriv {
     ts_dcol col[TS_MAX_COLS];
-    uint32_t tab[TS_RANS_M];
+    uint32_t tab[TS_RANS_MMAX];
+    uint8_t sym[TS_CHUNK_MAX];
+    uint8_t stream[4 * TS_RANS_NS + 2 * TS_CHUNK_MAX + 16]; /* a padded rANS stream */
     uint8_t frame[TS_FRAME * 8 + TS_FRAME_PAD];
 } ts_dpriv;
 
@@ -621,16 +626,22 @@ static int get_entropy(ts_rd *r, uint64_t *out, uint32_t cnt, ts_dpriv *pv) {
             out[j] = base;
         return 0;
     }
+    int bits = ts_get_u8(r);
+    if (bits < TS_RANS_BITS_MIN || bits > TS_RANS_BITS_MAX) return -1;
     uint32_t freq[TS_ALPHA_MAX];
     uint64_t sum = 0;
     for (int s = 0; s < a; s++) {
         uint64_t f = ts_get_uv(r);
-        if (f > TS_RANS_M) return -1;
+        if (f > TS_RANS_MMAX) return -1;
         freq[s] = (uint32_t)f;
         sum += f;
     }
-    if (r->bad || sum != TS_RANS_M) return -1;
-    if (ts_rans_decode(r->p, ts_rd_left(r), freq, a, pv->tab, base, out, cnt)) return -1;
+    /* at most one renormalisation word a symbol */
+    size_t len = ts_rd_left(r);
+    if (r->bad || sum != 1u << bits || len > 4 * TS_RANS_NS + 2 * (size_t)cnt) return -1;
+    if (ts_rans_decode(r->p, len, freq, a, bits, pv->tab, pv->stream, pv->sym, cnt)) return -1;
+    for (uint32_t j = 0; j < cnt; j++)
+        out[j] = base + pv->sym[j];
     r->p = r->end;
     return 0;
 }
