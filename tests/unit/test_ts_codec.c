@@ -393,13 +393,13 @@ static void test_hostile(void) {
     static const uint8_t ok_frames[] = {1, 3, 1, TS_C_DELTA, 0x10, 4, 0, 0, 2, 0x0a};
     CHECK(decode_bytes(ok_frames, sizeof ok_frames, TS_K_INT) == TS_OK && D.cols[0].i[2] == 2,
           "hand-made DELTA frames");
-    uint8_t b[sizeof ok_frames];
-    memcpy(b, ok_frames, sizeof b);
-    b[8] = 65; /* frame width */
-    CHECK(decode_bytes(b, sizeof b, TS_K_INT) == TS_EBADCHUNK, "width 65");
-    memcpy(b, ok_frames, sizeof b);
+    uint8_t b[32] = {1, 3, 1, TS_C_DELTA, 0x10, 20, 0, 0, 65}; /* width 65, 17 bytes */
+    CHECK(decode_bytes(b, 26, TS_K_INT) == TS_EBADCHUNK, "width 65");
+    b[5] = 19, b[8] = 64; /* width 64: 16 bytes */
+    CHECK(decode_bytes(b, 25, TS_K_INT) == TS_OK, "width 64");
+    memcpy(b, ok_frames, sizeof ok_frames);
     b[0] = 2;
-    CHECK(decode_bytes(b, sizeof b, TS_K_INT) == TS_EBADCHUNK, "version 2");
+    CHECK(decode_bytes(b, sizeof ok_frames, TS_K_INT) == TS_EBADCHUNK, "version 2");
     static const uint8_t big_n[] = {1, 0x81, 0x20, 1, TS_C_CONST, 0x10, 1, 0}; /* n 4097 */
     CHECK(decode_bytes(big_n, sizeof big_n, TS_K_INT) == TS_EBADCHUNK, "n > TS_CHUNK_MAX");
     CHECK(ts_chunk_count(big_n, sizeof big_n) == 0, "count of n 4097");
