@@ -5,8 +5,8 @@
 #   sh bench/run_all.sh [BUILD_DIR=build] [--quick]
 #
 # Writes bench/results/: report.md (goals, proxy self-test, instructions per
-# row, round trips, table 1, table 2), goals.md, instr.md/.tsv, rtt.md,
-# table1.md, table2.md, proxy_selftest.txt, py_drivers.txt/.tsv,
+# row, round trips, table 1, table 2, table 3), goals.md, instr.md/.tsv, rtt.md,
+# table1.md, table2.md, table3.md, proxy_selftest.txt, py_drivers.txt/.tsv,
 # drivers.dat, fetchbuf.rtt*.dat and, when gnuplot is available, drivers.png
 # and fetchbuf.png. When gnuplot is missing the script installs Debian's
 # gnuplot-nox (as root; BENCH_INSTALL_GNUPLOT=0 turns that off) and skips the
@@ -72,6 +72,10 @@ echo "== table 2"
 timeout "$T" "$BUILD/bench_fetchbuf" $QUICK --dat "$RES/fetchbuf" >"$RES/table2.md" || exit 1
 cat "$RES/table2.md"
 
+echo "== table 3 (TimeSeries)"
+timeout "$T" "$BUILD/bench_ts" $QUICK >"$RES/table3.md" || exit 1
+cat "$RES/table3.md"
+
 # every goal, from the "| goal: " rows the programs print beside their figures
 {
     echo "## Goals"
@@ -80,7 +84,7 @@ cat "$RES/table2.md"
     echo
     echo "| goal | measured | target | status |"
     echo "|---|---:|---:|---|"
-    cat "$RES/instr.md" "$RES/rtt.md" "$RES/table1.md" "$RES/table2.md" |
+    cat "$RES/instr.md" "$RES/rtt.md" "$RES/table1.md" "$RES/table2.md" "$RES/table3.md" |
         grep '^| goal: ' | sed 's/^| goal: /| /'
 } >"$RES/goals.md"
 cat "$RES/goals.md"
@@ -128,6 +132,8 @@ fi
     echo '```'
     echo
     cat "$RES/table2.md"
+    echo
+    cat "$RES/table3.md"
     echo
     echo "## Plots"
     echo
