@@ -328,6 +328,39 @@ static void test_rollback(void) {
     CHECK(count_rows("5", NULL, NULL) == 0, "none after ROLLBACK");
 }
 
+/* NULL handles and arguments: IX_EMISUSE or the documented answer. */
+static void test_misuse(void) {
+    ix_ts_writer *w = (ix_ts_writer *)1;
+    CHECK(ix_ts_writer_open(NULL, "t", "c", NULL, &w) == IX_EMISUSE && w == NULL, "open NULL");
+    w = (ix_ts_writer *)1;
+    CHECK(ix_ts_writer_open(c, NULL, "c", NULL, &w) == IX_EMISUSE && w == NULL, "NULL table");
+    CHECK(ix_ts_writer_add(NULL, "1", "x", -1) == IX_EMISUSE &&
+              ix_ts_writer_add_values(NULL, "1", NULL, 0, NULL, NULL, 0) == IX_EMISUSE &&
+              ix_ts_writer_flush(NULL) == IX_EMISUSE && ix_ts_writer_close(NULL) == IX_OK,
+          "writer calls on NULL");
+    const char *k = "x";
+    int64_t e = 5;
+    CHECK(ix_ts_writer_written(NULL) == 0 && ix_ts_writer_pending(NULL) == 0 &&
+              ix_ts_writer_failure(NULL, &k, &e) == 0 && k == NULL && e == -1,
+          "writer accessors on NULL");
+    ix_ts_reader *r = (ix_ts_reader *)1;
+    const char *json = "x";
+    CHECK(ix_ts_reader_open(NULL, "t", "c", "1", NULL, NULL, NULL, &r) == IX_EMISUSE && !r,
+          "reader open NULL");
+    r = (ix_ts_reader *)1;
+    CHECK(ix_ts_reader_open(c, "t", "c", NULL, NULL, NULL, NULL, &r) == IX_EMISUSE && !r,
+          "reader NULL key");
+    CHECK(ix_ts_reader_next(NULL, &json, NULL) == IX_EMISUSE && !json &&
+              ix_ts_reader_pages(NULL) == 0,
+          "reader calls on NULL");
+    ix_stmt *s = (ix_stmt *)1;
+    CHECK(ix_ts_rows_open(NULL, "t", "c", "1", NULL, NULL, &s) == IX_EMISUSE && !s,
+          "rows open NULL");
+    s = (ix_stmt *)1;
+    CHECK(ix_ts_rows_open(c, "t", NULL, "1", NULL, NULL, &s) == IX_EMISUSE && !s,
+          "rows NULL column");
+}
+
 int main(void) {
     signal(SIGPIPE, SIG_IGN);
     ixd_proc p;
@@ -336,6 +369,7 @@ int main(void) {
     char dsn[200];
     snprintf(dsn, sizeof dsn, "informix://informix:in4mix@127.0.0.1:%d/sysmaster", p.port);
     CHECK(ix_connect(&c, dsn) == IX_OK, "connect: %s", ix_errmsg(c));
+    test_misuse();
     CHECK(ix_exec(c, "CREATE DATABASE tsdb WITH LOG") == IX_OK, "create db: %s", ix_errmsg(c));
     CHECK(ix_exec(c, "CREATE ROW TYPE reading_t (ts DATETIME YEAR TO FRACTION(5), m1 FLOAT, "
                      "m2 FLOAT, m3 FLOAT)") == IX_OK,
