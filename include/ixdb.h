@@ -842,8 +842,9 @@ int64_t ix_ts_writer_pending(const ix_ts_writer *w);
  * OUT *element (may be NULL) receives the 0-based position of the element
  * the server blamed among all elements added for that key since the writer
  * was opened (the server's "line N"), or -1 when it named none.
- * Returns 1 when the writer has failed (and sets *key), 0 when it has not
- * (*key NULL), or 0 for NULL w.
+ * Returns 1 when a batch row was refused (and sets *key); 0 when the writer
+ * has not failed, or failed for another reason (a connection error: *key
+ * NULL), or for NULL w.
  */
 int ix_ts_writer_failure(const ix_ts_writer *w, const char **key, int64_t *element);
 
