@@ -258,11 +258,10 @@ class Misc(Base):
         self.assertEqual(len(self.cu.fetchall()), 9)
 
     def test_callproc(self):
-        # ixd rejects EXECUTE PROCEDURE (-999): NotSupportedError
+        # an unknown routine: -674 "Routine (myproc) can not be resolved."
         with self.assertRaises(ixdb.Error) as cm:
             self.cu.callproc("myproc", (1, "a"))
-        # ixd rejects EXECUTE PROCEDURE (-201 syntax, or -999 not implemented)
-        self.assertIn(cm.exception.sqlcode, (-201, -999))
+        self.assertEqual(cm.exception.sqlcode, -674)
         self.assertIsInstance(cm.exception, (ixdb.NotSupportedError, ixdb.ProgrammingError))
 
     def test_closed_connection_with_live_cursors(self):

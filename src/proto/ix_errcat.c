@@ -81,6 +81,7 @@ static const errtext sql_texts[] = {
     {-692, "Key value for constraint (%s) is still being referenced."},
     {-703, "Primary key on table (%s) has a field with a null key value."},
     {-728, "Unknown first argument of dbinfo(%s)."},
+    {-746, "%s"},
     {-761, "INFORMIXSERVER does not match either DBSERVERNAME or DBSERVERALIASES."},
     {-908, "Attempt to connect to database server (%s) failed."},
     {-942, "Transaction commit failed - transaction will be rolled back."},

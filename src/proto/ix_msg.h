@@ -86,6 +86,9 @@ enum {
     IX_STMT_CREATE_TABLE = 14,
     IX_STMT_CLOSE_DB = 31,
     IX_STMT_START_DB = 38,
+    IX_STMT_EXECUTE_PROC = 56,   /* EXECUTE PROCEDURE / FUNCTION */
+    IX_STMT_CREATE_ROWTYPE = 90, /* CREATE ROW TYPE (named) */
+    IX_STMT_DROP_ROWTYPE = 91,   /* DROP ROW TYPE */
 };
 
 /* SQ_SFETCH directions (§3.13; 1 is single source). */

@@ -11,6 +11,7 @@
 
 #include "proto/ix_login.h"
 #include "server/sql/ixs.h"
+#include "server/ts/ts.h"
 
 /* ---- errors -------------------------------------------------------------------- */
 
@@ -601,7 +602,8 @@ static int db_connect(ixd_db *db, const char *path, ixd_err *err) {
             return file_err(err, os_errno(db->h), path);
         return ixd_seterr(err, -329, 0, 0, "%s", db->name);
     }
-    if (ixs_register_functions(db->h, db) || ixs_register_vtabs(db->h, db))
+    if (ixs_register_functions(db->h, db) || ixs_register_vtabs(db->h, db) ||
+        ts_register(db, db->h))
         return ixd_seterr(err, -208, 0, 0, NULL);
     ixs_cat_upgrade(db->h);
     return 0;
@@ -656,6 +658,7 @@ void ixd_db_close(ixd_db *db) {
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
     stmts_detach(db);
     ixs_cat_close(db);
+    ts_close(db);
     /* statements still prepared keep the connection alive until they are
      * freed (ixd_stmt_free only touches its own SQLite statement) */
     sqlite3_close_v2(db->h);
@@ -994,6 +997,9 @@ static void stmt_destroy(ixd_stmt *s) {
 int ixd_stmt_type(const ixd_stmt *s) {
     return s->stype;
 }
+int ixd_stmt_is_cursor(const ixd_stmt *s) {
+    return s->kind == SK_SELECT;
+}
 int ixd_stmt_nparams(const ixd_stmt *s) {
     return s->nparams;
 }
@@ -1090,7 +1096,29 @@ static int restart_as_writer(ixd_db *db, sqlite3_stmt *st) {
     return 0;
 }
 
+static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixd_err *err);
+static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixd_err *), void *arg, ixd_err *err);
+
+typedef struct exec_args {
+    int64_t *rows;
+    int32_t *serial;
+    int64_t *serial8;
+} exec_args;
+
+static int execute_in_txn(ixd_stmt *s, void *arg, ixd_err *err) {
+    exec_args *a = arg;
+    return execute(s, a->rows, a->serial, a->serial8, err);
+}
+
 int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixd_err *err) {
+    if (s->ts_write && s->kind == SK_DML && sqlite3_get_autocommit(s->db->h)) {
+        exec_args a = {rows, serial, serial8};
+        return own_txn(s, execute_in_txn, &a, err);
+    }
+    return execute(s, rows, serial, serial8, err);
+}
+
+static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixd_err *err) {
     ixd_db *db = s->db;
     if (rows) *rows = 0;
     if (serial) *serial = 0;
@@ -1112,9 +1140,13 @@ int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, i
     if (ixs_ansi_autobegin(db, err)) return -1;
     if (bind_all(s, err)) return -1;
     int rc, again = 1;
+    int64_t result = 0; /* EXECUTE PROCEDURE: the routine's INTEGER value */
     do {
         db->stmt_serial = db->stmt_serial8 = db->stmt_bigserial = 0;
         while ((rc = sqlite3_step(s->st)) == SQLITE_ROW) {
+            if (s->stype == IX_STMT_EXECUTE_PROC && sqlite3_column_count(s->st) > 0 &&
+                sqlite3_column_type(s->st, 0) == SQLITE_INTEGER)
+                result = sqlite3_column_int64(s->st, 0);
         }
     } while (rc != SQLITE_DONE && again-- && restart_as_writer(db, s->st));
     if (rc != SQLITE_DONE) {
@@ -1123,7 +1155,7 @@ int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, i
         return -1;
     }
     sqlite3_reset(s->st);
-    if (rows) *rows = sqlite3_changes64(db->h);
+    if (rows) *rows = s->stype == IX_STMT_EXECUTE_PROC ? result : sqlite3_changes64(db->h);
     if (db->stmt_serial) {
         db->last_serial = db->stmt_serial;
         if (serial) *serial = (int32_t)db->stmt_serial;
@@ -1164,8 +1196,45 @@ static int step_row(ixd_stmt *s, ixd_err *err) {
     return -1;
 }
 
+static int open_rows(ixd_stmt *s, int scroll, ixd_err *err);
+
+/* A statement that calls a TimeSeries write routine writes from inside its
+ * SELECT. Outside a transaction it gets one of its own, begun as a writer
+ * and committed when the statement has run (its rows are kept, as a scroll
+ * cursor's), so that the call commits by itself or not at all. Returns 0
+ * or -1 with *err; run(s) is the statement's own work. */
+static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixd_err *), void *arg,
+                   ixd_err *err) {
+    ixd_db *db = s->db;
+    if (ixs_exec(db, "BEGIN IMMEDIATE", err)) return -1;
+    if (run(s, arg, err)) {
+        if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    if (ixs_exec(db, "COMMIT", err)) {
+        if (err->isamcode == IXS_ISAM_NO_SPACE) err->sqlcode = IXS_E_COMMIT_FAILED;
+        if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+static int open_materialized(ixd_stmt *s, void *arg, ixd_err *err) {
+    (void)arg;
+    return open_rows(s, 1, err);
+}
+
 int ixd_open(ixd_stmt *s, int scroll, ixd_err *err) {
     if (s->kind != SK_SELECT) return ixd_seterr(err, -404, 0, 0, NULL);
+    if (s->ts_write && sqlite3_get_autocommit(s->db->h)) {
+        int rc = own_txn(s, open_materialized, NULL, err);
+        if (rc) ixd_close(s);
+        return rc;
+    }
+    return open_rows(s, scroll, err);
+}
+
+static int open_rows(ixd_stmt *s, int scroll, ixd_err *err) {
     ixd_close(s);
     ixs_arm(s->db);
     if (ixs_ansi_autobegin(s->db, err)) return -1;

@@ -84,6 +84,8 @@ void ixd_stmt_free(ixd_stmt *s);
 
 /* What DESCRIBE reports. */
 int ixd_stmt_type(const ixd_stmt *s); /* IX_STMT_SELECT, IX_STMT_INSERT, ... */
+/* 1 when s returns rows through a cursor (SELECT, EXECUTE FUNCTION). */
+int ixd_stmt_is_cursor(const ixd_stmt *s);
 int ixd_stmt_nparams(const ixd_stmt *s);
 int ixd_stmt_ncols(const ixd_stmt *s); /* result columns; for INSERT/UPDATE the target columns */
 typedef struct ixd_col {

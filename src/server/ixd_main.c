@@ -5,10 +5,12 @@
  *       [--tls-cert F --tls-key F] [--verbose] [--port-file F]
  *       [--max-message BYTES] [--max-columns N] [--max-reply BYTES]
  *       [--login-timeout SECONDS] [--idle-timeout SECONDS] [--max-connections N]
+ *       [--load-dir DIR]   (the only files oni_ts_write_file may read)
  *   ixd --make-user NAME        (reads the password from standard input and
  *                                prints a users-file line)
  */
 #include <errno.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 
 #include "ixd_server.h"
 #include "proto/ix_login.h"
+#include "server/ts/ts.h"
 
 /* A whole decimal number in [lo, hi] into *out; 0, or -1 if v is not one. */
 static int parse_num(const char *v, long long lo, long long hi, long long *out) {
@@ -33,7 +36,7 @@ static int usage(void) {
                     "           [--tls-cert FILE --tls-key FILE] [--verbose] [--port-file FILE]\n"
                     "           [--max-message BYTES] [--max-columns N] [--max-reply BYTES]\n"
                     "           [--login-timeout SECONDS] [--idle-timeout SECONDS]\n"
-                    "           [--max-connections N]\n"
+                    "           [--max-connections N] [--load-dir DIR]\n"
                     "       ixd --make-user NAME   (password on standard input)\n");
     return 2;
 }
@@ -96,6 +99,14 @@ int main(int argc, char **argv) {
         } else if (strcmp(a, "--max-connections") == 0 && v) {
             if (parse_num(v, 1, 1 << 20, &num)) return usage();
             lo.max_connections = (int)num, i++;
+        } else if (strcmp(a, "--load-dir") == 0 && v) {
+            struct stat st;
+            if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                fprintf(stderr, "ixd: --load-dir %s: not a directory\n", v);
+                return 2;
+            }
+            ts_set_load_dir(v);
+            i++;
         } else if (strcmp(a, "--verbose") == 0) {
             srv.verbose = 1;
         } else {

@@ -29,6 +29,7 @@ typedef struct sess_stmt {
     ixd_stmt *st;      /* NULL for a session statement (DATABASE, CREATE DATABASE, ...) */
     char *session_sql; /* the text of a session statement */
     int stmt_type;
+    int is_cursor;        /* rows come through OPEN/FETCH (ixd_stmt_is_cursor) */
     char cursor[129];     /* cursor name, or "" */
     int scroll, autofree; /* no HOLD flag: the session never closes cursors at COMMIT */
     int open;             /* cursor opened */
@@ -203,6 +204,7 @@ static int do_prepare(ixd_sess *s, const uint8_t *sql, size_t n) {
             return -1;
         }
         t->stmt_type = ixd_stmt_type(t->st);
+        t->is_cursor = ixd_stmt_is_cursor(t->st);
     }
     s->stmts[id] = t;
     s->cur = id;
@@ -393,7 +395,7 @@ static void do_execute(ixd_sess *s) {
         if (r < 0) return send_err(s, &e);
         return send_done(s, t->stmt_type == IX_STMT_DATABASE ? s->dbflags : 0, 0, 0);
     }
-    if (t->stmt_type == IX_STMT_SELECT) return send_errcode(s, -260, 0, NULL);
+    if (t->is_cursor) return send_errcode(s, -260, 0, NULL);
     if (apply_binds(s, t)) return;
     int64_t rows = 0, serial8 = 0;
     int32_t serial = 0;
@@ -405,7 +407,7 @@ static void do_execute(ixd_sess *s) {
 static void do_open(ixd_sess *s) {
     sess_stmt *t = cur_stmt(s);
     if (!t) return send_errcode(s, -410, 0, NULL);
-    if (!t->st || t->stmt_type != IX_STMT_SELECT) return send_errcode(s, -481, 0, NULL);
+    if (!t->st || !t->is_cursor) return send_errcode(s, -481, 0, NULL);
     if (t->open) ixd_close(t->st);
     if (apply_binds(s, t)) return;
     ixd_err e = {0};

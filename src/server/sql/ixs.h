@@ -199,7 +199,8 @@ struct ixd_db {
      * its translation has happened since: gen counts such local events
      * (every other statement, transaction ends), the data version
      * (ixs_data_version) any commit, local or by another connection. */
-    ixd_stmt *live; /* statements prepared on db and not yet freed */
+    struct ts_conn *ts; /* the TimeSeries state (src/server/ts) */
+    ixd_stmt *live;     /* statements prepared on db and not yet freed */
     ixd_stmt *parked[IXS_PARKED];
     int nparked;
     uint64_t gen;
@@ -314,6 +315,7 @@ struct ixd_stmt {
     ixd_stmt *live_prev, *live_next;
     char table[IXS_NAME_MAX + 1]; /* target table for error texts */
     int has_fk;                   /* target table has foreign keys (child) */
+    int ts_write;                 /* calls a TimeSeries write routine (ixd_open) */
     /* cursor */
     int open, done, scroll;
     uint8_t **rows;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "server/sql/ixs_parse.h"
+#include "server/ts/ts.h"
 
 #define MAXC IXS_MAX_COLS
 
@@ -22,6 +23,7 @@ typedef struct cdef {
     char *defsql;
     int oldno; /* column number in the old table (ALTER), 0 = new */
     ityp oldt;
+    char tsrow[IXS_NAME_MAX + 1]; /* TIMESERIES(row type): its name, else "" */
 } cdef;
 
 typedef struct kdef {
@@ -211,7 +213,14 @@ static int column_def(px *p, tdef *t, cdef *c, int modify) {
     for (int i = 0; i < t->ncols; i++)
         if (!modify && &t->cols[i] != c && !strcmp(t->cols[i].name, c->name))
             return px_failc(p, -328, "%s", c->name);
-    if (ixs_parse_type(p, &c->t, &c->serial, &c->start, &c->collen)) return -1;
+    int ts = ixs_ts_coltype(p, c->tsrow, sizeof c->tsrow);
+    if (ts < 0) return -1;
+    if (ts) {
+        /* the column shows the series header (docs/timeseries.md) */
+        c->t = ixs_t(IX_T_LVARCHAR, 2048);
+        c->collen = 2048;
+    } else if (ixs_parse_type(p, &c->t, &c->serial, &c->start, &c->collen))
+        return -1;
     if (c->serial) c->notnull = 1;
     for (;;) {
         if (px_acc(p, "default")) {
@@ -873,7 +882,7 @@ static int materialize(px *p, tdef *t, int rebuild) {
  * another session has committed since (SQLITE_BUSY_SNAPSHOT, answered at
  * once, whatever the lock wait).
  */
-static int ddl_begin(px *p) {
+int ixs_ddl_begin(px *p) {
     p->ddl_own = sqlite3_get_autocommit(p->db->h);
     if ((p->ddl_own && ixs_exec(p->db, "BEGIN IMMEDIATE", p->err)) ||
         ixs_exec(p->db, "SAVEPOINT " IXS_INTERNAL_PREFIX "ddl", p->err)) {
@@ -884,7 +893,7 @@ static int ddl_begin(px *p) {
     }
     return 0;
 }
-static int ddl_end(px *p, int ok) {
+int ixs_ddl_end(px *p, int ok) {
     if (ok) {
         if (ixs_exec(p->db, "RELEASE " IXS_INTERNAL_PREFIX "ddl", p->err) == 0 &&
             (!p->ddl_own || ixs_exec(p->db, "COMMIT", p->err) == 0))
@@ -930,6 +939,23 @@ static void skip_table_options(px *p) {
             return;
         if (p->failed) return;
     }
+}
+
+/* Records the TIMESERIES columns of the new table t (its one-column
+ * primary key is the series key). */
+static int ts_columns(px *p, const tdef *t, int temp) {
+    const char *key = NULL;
+    for (int i = 0; i < t->nk; i++)
+        if (t->k[i].type == 'P' && t->k[i].cols && !strchr(t->k[i].cols, ',')) key = t->k[i].cols;
+    for (int i = 0; i < t->ncols; i++) {
+        if (!t->cols[i].tsrow[0]) continue;
+        if (temp) return px_failc(p, -746, "A temporary table cannot have a TIMESERIES column");
+        if (ts_column_add(p->db->h, t->name, t->cols[i].name, t->cols[i].tsrow, key, p->err)) {
+            p->failed = 1;
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static int create_table(px *p, int temp) {
@@ -980,8 +1006,9 @@ static int create_table(px *p, int temp) {
         rc = ifne ? 0 : px_failc(p, -310, "%s", t.name);
         goto out;
     }
-    if (ddl_begin(p)) goto out;
-    rc = ddl_end(p, (temp ? temp_materialize(p, &t) : materialize(p, &t, 0)) == 0);
+    if (ixs_ddl_begin(p)) goto out;
+    int ok = (temp ? temp_materialize(p, &t) : materialize(p, &t, 0)) == 0;
+    rc = ixs_ddl_end(p, ok && ts_columns(p, &t, temp) == 0);
 out:
     tdef_free(&t);
     return rc;
@@ -1082,7 +1109,7 @@ static int create_index(px *p, int uniq) {
         for (int j = 0; j < 16; j++)
             sb_printf(&s, ", %d", parts[j]);
         sb_add(&s, ");");
-        if (ddl_begin(p)) {
+        if (ixs_ddl_begin(p)) {
             sb_free(&s);
             goto out;
         }
@@ -1097,7 +1124,7 @@ static int create_index(px *p, int uniq) {
             }
             p->failed = 1;
         }
-        rc = ddl_end(p, r == SQLITE_OK);
+        rc = ixs_ddl_end(p, r == SQLITE_OK);
     }
 out:
     sb_free(&cols);
@@ -1175,7 +1202,7 @@ static int drop_stmt(px *p) {
         sb_free(&s);
         return px_failc(p, -208, NULL);
     }
-    if (ddl_begin(p)) {
+    if (ixs_ddl_begin(p)) {
         sb_free(&s);
         return -1;
     }
@@ -1184,8 +1211,11 @@ static int drop_stmt(px *p) {
     if (r != SQLITE_OK) {
         ixs_sqlite_err(db, r, 0, name, p->err);
         p->failed = 1;
+    } else if (what == 1 && ts_table_dropped(db->h, name, p->err)) {
+        r = SQLITE_ERROR; /* its series go with it */
+        p->failed = 1;
     }
-    return ddl_end(p, r == SQLITE_OK);
+    return ixs_ddl_end(p, r == SQLITE_OK);
 }
 
 static int list_has(const char *list, const char *name) {
@@ -1383,7 +1413,7 @@ static int alter_table(px *p) {
             tdef_free(&old);
             goto out;
         }
-        if (ddl_begin(p)) {
+        if (ixs_ddl_begin(p)) {
             tdef_free(&old);
             goto out;
         }
@@ -1401,10 +1431,10 @@ static int alter_table(px *p) {
         if (r != SQLITE_OK) {
             ixs_sqlite_err(p->db, r, 0, name, p->err);
             p->failed = 1;
-            ddl_end(p, 0);
+            ixs_ddl_end(p, 0);
             goto out;
         }
-        rc = ddl_end(p, materialize(p, &t, 1) == 0);
+        rc = ixs_ddl_end(p, materialize(p, &t, 1) == 0);
     }
 out:
     tdef_free(&t);
@@ -1468,7 +1498,7 @@ static int rename_stmt(px *p) {
         sb_add(&s, "; UPDATE _ixd_tables SET tabname = ");
         sb_strlit(&s, b, strlen(b));
         sb_printf(&s, " WHERE tabid = %lld;", (long long)tabid);
-        if (ddl_begin(p)) {
+        if (ixs_ddl_begin(p)) {
             sb_free(&s);
             return -1;
         }
@@ -1478,7 +1508,7 @@ static int rename_stmt(px *p) {
             ixs_sqlite_err(p->db, r, 0, a, p->err);
             p->failed = 1;
         }
-        return ddl_end(p, r == SQLITE_OK);
+        return ixs_ddl_end(p, r == SQLITE_OK);
     }
     if (px_acc(p, "column")) {
         char t[IXS_NAME_MAX + 1], a[IXS_NAME_MAX + 1], b[IXS_NAME_MAX + 1];
@@ -1514,7 +1544,7 @@ static int rename_stmt(px *p) {
                   "; UPDATE _ixd_constraints SET checktext = replace(checktext, '\"%s\"', "
                   "'\"%s\"') WHERE tabid = %lld;",
                   a, b, (long long)tabid);
-        if (ddl_begin(p)) {
+        if (ixs_ddl_begin(p)) {
             sb_free(&s);
             return -1;
         }
@@ -1531,7 +1561,7 @@ static int rename_stmt(px *p) {
             ixs_sqlite_err(p->db, r, 0, t, p->err);
             p->failed = 1;
         }
-        return ddl_end(p, r == SQLITE_OK);
+        return ixs_ddl_end(p, r == SQLITE_OK);
     }
     return px_fail(p);
 }
@@ -1601,7 +1631,7 @@ static int create_view(px *p) {
         sb_printf(&s, ",%d,%u);", q.cols[i].t.code, q.cols[i].t.len);
     }
     qres_free(&q);
-    if (ddl_begin(p)) {
+    if (ixs_ddl_begin(p)) {
         sb_free(&s);
         return -1;
     }
@@ -1611,7 +1641,7 @@ static int create_view(px *p) {
         ixs_sqlite_err(p->db, r, 0, name, p->err);
         p->failed = 1;
     }
-    return ddl_end(p, r == SQLITE_OK);
+    return ixs_ddl_end(p, r == SQLITE_OK);
 }
 
 static void skip_rest(px *p) {
@@ -1676,7 +1706,7 @@ static int select_into_temp(px *p, int64_t *rows) {
         c->collen = c->t.len;
     }
     snprintf(t.owner, sizeof t.owner, "%s", p->db->user);
-    if (ddl_begin(p)) goto out;
+    if (ixs_ddl_begin(p)) goto out;
     int ok = temp_materialize(p, &t) == 0;
     if (ok) {
         sb s = {0};
@@ -1692,7 +1722,7 @@ static int select_into_temp(px *p, int64_t *rows) {
         } else if (rows)
             *rows = sqlite3_changes64(p->db->h);
     }
-    rc = ddl_end(p, ok);
+    rc = ixs_ddl_end(p, ok);
 out:
     qres_free(&q);
     tdef_free(&t);
@@ -1703,6 +1733,8 @@ static int other_stmt(px *p, int *stype) {
     ixd_db *db = p->db;
     *stype = 0;
     if (px_acc(p, "create")) {
+        int rt = ixs_ts_rowtype_stmt(p, 1, stype);
+        if (rt) return rt < 0 ? -1 : 0;
         int temp = px_acc(p, "temp") || px_acc(p, "raw") || px_acc(p, "standard");
         if (px_acc(p, "table")) {
             *stype = temp ? 45 : 14;
@@ -1740,6 +1772,8 @@ static int other_stmt(px *p, int *stype) {
                         p->i < p->nt ? p->sql + p->t[p->i].pos : "");
     }
     if (px_acc(p, "drop")) {
+        int rt = ixs_ts_rowtype_stmt(p, 0, stype);
+        if (rt) return rt < 0 ? -1 : 0;
         *stype = px_kw(p, p->i, "index") ? 17 : px_kw(p, p->i, "view") ? 41 : 15;
         return drop_stmt(p);
     }
@@ -1995,6 +2029,9 @@ int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *e
             if (!s->sqlite_sql) rc = ixd_seterr(err, -208, 0, 0, NULL);
         }
         qres_free(&q);
+    } else if (px_kw(&p, 0, "execute") && (px_kw(&p, 1, "function") || px_kw(&p, 1, "procedure"))) {
+        rc = ixs_ts_execute(&p, s);
+        if (!rc) rc = at_end(&p);
     } else if (px_kw(&p, 0, "insert") || px_kw(&p, 0, "update") || px_kw(&p, 0, "delete")) {
         s->kind = SK_DML;
         rc = ixs_dml(&p, s);
@@ -2026,6 +2063,7 @@ int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *e
         }
     }
     if (!rc && s->kind != SK_SQL) {
+        s->ts_write = p.ts_write;
         s->nparams = p.nparams;
         s->ptypes = p.ptypes;
         p.ptypes = NULL;

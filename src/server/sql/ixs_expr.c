@@ -682,6 +682,7 @@ static int dbinfo_call(px *p, xv *args, int na, xv *out) {
 
 static int func_call(px *p, const char *fn, xv *out) {
     /* after '(' */
+    if (!strncmp(fn, "oni_ts_", 7)) return ixs_ts_call(p, fn, out);
     if (!strcmp(fn, "count") || !strcmp(fn, "sum") || !strcmp(fn, "avg") || !strcmp(fn, "min") ||
         !strcmp(fn, "max"))
         return agg_call(p, fn, out);

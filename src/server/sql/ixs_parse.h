@@ -58,8 +58,9 @@ typedef struct px {
     ityp *ptypes;
     scope *sc;
     int in_agg;
-    int dry;     /* DDL syntax check only */
-    int ddl_own; /* ddl_begin began the transaction (none was open) */
+    int dry;      /* DDL syntax check only */
+    int ddl_own;  /* ddl_begin began the transaction (none was open) */
+    int ts_write; /* a TimeSeries write routine is called */
 } px;
 
 /* queries */
@@ -110,5 +111,23 @@ void ixs_tref_free(tref *t);
 
 /* DDL and others (run at execute time; dry = syntax check) */
 int ixs_other(px *p, int64_t *rows);
+/* A DDL change in its own savepoint (and transaction when none is open):
+ * ixs_ddl_end releases it when ok, else rolls it back; both return 0 or
+ * -1 (p->failed). */
+int ixs_ddl_begin(px *p);
+int ixs_ddl_end(px *p, int ok);
+
+/* TimeSeries (ixs_ts.c). ixs_ts_call: a routine call in an expression,
+ * after its '('. ixs_ts_from: TABLE(routine(...)) in FROM, from TABLE, as a
+ * SELECT into q. ixs_ts_execute: EXECUTE FUNCTION / PROCEDURE into s.
+ * ixs_ts_coltype: TIMESERIES(row_type) at the current token: 1 with its
+ * row type name, 0 not that type, -1 error. ixs_ts_rowtype_stmt: CREATE /
+ * DROP ROW TYPE after CREATE or DROP: 1 done, 0 not such a statement, -1
+ * error. */
+int ixs_ts_call(px *p, const char *fn, xv *out);
+int ixs_ts_from(px *p, qres *q);
+int ixs_ts_execute(px *p, ixd_stmt *s);
+int ixs_ts_coltype(px *p, char *rowtype, size_t n);
+int ixs_ts_rowtype_stmt(px *p, int create, int *stype);
 
 #endif

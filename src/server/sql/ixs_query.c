@@ -105,22 +105,9 @@ static int add_tref(px *p, scope *sc, tref *t) {
     return 0;
 }
 
-static int table_ref(px *p, scope *sc, sb *out, int outer) {
-    if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
-    int rc = 0;
-    if (px_op(p, p->i, "(") && px_kw(p, p->i + 1, "select")) {
-        p->i++;
-        qres q;
-        memset(&q, 0, sizeof q);
-        int st;
-        scope *save = p->sc;
-        p->sc = sc->up;
-        rc = ixs_select_sub(p, &q, &st);
-        p->sc = save;
-        if (rc || px_expect_op(p, ")")) {
-            qres_free(&q);
-            return -1;
-        }
+/* A derived table: the query q (SELECT or table function), its alias. */
+static int derived_ref(px *p, scope *sc, sb *out, int outer, qres q) {
+    {
         char alias[IXS_NAME_MAX + 1];
         if (opt_alias(p, alias, sizeof alias)) {
             qres_free(&q);
@@ -153,6 +140,34 @@ static int table_ref(px *p, scope *sc, sb *out, int outer) {
         qres_free(&q);
         p->depth--;
         return add_tref(p, sc, t);
+    }
+}
+
+static int table_ref(px *p, scope *sc, sb *out, int outer) {
+    if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
+    if (px_op(p, p->i, "(") && px_kw(p, p->i + 1, "select")) {
+        p->i++;
+        qres q;
+        memset(&q, 0, sizeof q);
+        int st;
+        scope *save = p->sc;
+        p->sc = sc->up;
+        int rc = ixs_select_sub(p, &q, &st);
+        p->sc = save;
+        if (rc || px_expect_op(p, ")")) {
+            qres_free(&q);
+            return -1;
+        }
+        return derived_ref(p, sc, out, outer, q);
+    }
+    if (px_kw(p, p->i, "table") && px_op(p, p->i + 1, "(")) {
+        qres q;
+        memset(&q, 0, sizeof q);
+        if (ixs_ts_from(p, &q)) {
+            qres_free(&q);
+            return -1;
+        }
+        return derived_ref(p, sc, out, outer, q);
     }
     if (px_op(p, p->i, "(")) {
         p->i++;

@@ -58,7 +58,13 @@ typedef enum ts_codec_id {
  * - dscale: decoder output for TS_K_F64/F32 only: -1, or the decimal scale
  *   s (0..15) of a decimal-scaled block, in which case the decoder also
  *   fills i with the scaled integers: d[k] == (double)i[k] / 10^s exactly
- *   (the JSON writer prints them without formatting a double). */
+ *   (for TS_K_F32: d[k] == (double)(float)((double)i[k] / 10^s)), so the
+ *   JSON writer prints them without formatting a double. With dscale -1 a
+ *   double column's i is NULL.
+ * A block is decimal-scaled when every non-NULL value v satisfies, for the
+ * smallest s in 0..15 that works for all: m = llround(v * 10^s), |m| <
+ * 2^53 and m / 10^s == v bit for bit (rounded to float for F32); so never
+ * with -0.0, an infinity or a NaN. */
 typedef struct ts_colv {
     int kind;
     uint8_t *null;
@@ -74,8 +80,11 @@ enum { TS_OK = 0, TS_EBADCHUNK = -1, TS_ENOMEM = -2, TS_EINVAL = -3 };
 /* Appends the compressed chunk of n elements (1..TS_CHUNK_MAX) of ncols
  * columns (1..TS_MAX_COLS; cols[c].kind set, null/i/d as the kind needs)
  * to out. Returns TS_OK, TS_EINVAL (n, ncols or a kind out of range, a
- * DEC scale out of range) or TS_ENOMEM (out's sticky error). The caller
- * owns everything; nothing is kept. */
+ * DEC scale out of range, a TS_K_F32 value that is not exactly a float,
+ * i or d NULL where a non-NULL value needs it; out is left as it was) or
+ * TS_ENOMEM (out's sticky error, or the encoder's workspace of about
+ * 100 KB, one malloc per call). The caller owns everything; nothing is
+ * kept. */
 int ts_chunk_encode(uint32_t n, int ncols, const ts_colv *cols, ix_wbuf *out);
 
 /* Decoded chunk. The decoder owns the arrays and reuses them across calls:
@@ -94,8 +103,10 @@ void ts_dec_free(ts_dec *d);
 
 /* Decodes a chunk blob p[0..len) made by ts_chunk_encode with columns of the
  * given kinds (ncols of them: the row type the chunk was written with).
- * mask: bit c set = decode column c (columns not asked for are skipped and
- * their cols[c] arrays left NULL); ~0ull for all. Returns TS_OK,
+ * mask: bit c set = decode column c (columns not asked for are skipped, but
+ * their headers checked, and their cols[c] arrays left NULL; kind and scale
+ * are set); bit 63 stands for columns 63 and 64; ~0ull for all. On an error
+ * n is 0 and every cols[c] is zeroed. Returns TS_OK,
  * TS_EBADCHUNK (malformed, truncated, trailing bytes, a count beyond
  * TS_CHUNK_MAX, kinds not those of the blob) or TS_ENOMEM. */
 int ts_chunk_decode(ts_dec *d, const uint8_t *p, size_t len, int ncols, const int *kinds,

@@ -1,0 +1,327 @@
+/*
+ * ixs_ts.c: the TimeSeries statements and routine calls of Informix SQL,
+ * translated for the engine in src/server/ts (through ts.h only):
+ *
+ *   CREATE ROW TYPE name ( field type [, ...] )        run by ixd (DDL)
+ *   DROP ROW TYPE name [RESTRICT]
+ *   column type TIMESERIES ( row_type )                in CREATE TABLE
+ *   EXECUTE FUNCTION oni_ts_x ( args )                 a cursor of the result
+ *   EXECUTE PROCEDURE oni_ts_x ( args )                the result discarded;
+ *                                                      an INTEGER result is the
+ *                                                      rows-processed count
+ *   oni_ts_x ( args )                                  in expressions
+ *   TABLE ( [FUNCTION] oni_ts_read_rows ( args )
+ *           [ :: MULTISET ( row_type ) ] )             in FROM
+ *
+ * Scalar routines become calls of SQLite functions, the table routines
+ * (oni_ts_read_rows, oni_ts_aggregate) a SELECT from their virtual table
+ * with columns named after the row type.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/sql/ixs_parse.h"
+#include "server/ts/ts.h"
+
+#define TS_MAX_ARGS 8
+
+enum {
+    IXS_E_ROUTINE_UNRESOLVED = -674, /* Routine (%s) can not be resolved. */
+    IXS_E_MANY_ROWS = -686,          /* Function (%s) has returned more than one row. */
+    IXS_E_ROUTINE = -746,            /* %s */
+};
+
+/* The arguments of a call, after its '(' up to and including ')'. */
+typedef struct targs {
+    xv v[TS_MAX_ARGS];
+    int n;
+} targs;
+
+static void targs_free(targs *a) {
+    for (int k = 0; k < a->n; k++)
+        xv_free(&a->v[k]);
+    a->n = 0;
+}
+
+/* Argument k of routine r: the key (2) keeps its type (an untyped ? is
+ * VARCHAR); element lists are TEXT when bound; the rest is text. */
+static void arg_type(px *p, const ts_routine *r, int k, xv *v) {
+    if (k == 2 && strcmp(r->name, "oni_ts_write_file")) {
+        if (v->k == XK_PARAM) ixs_to_type(p, v, ixs_t(IX_T_VARCHAR, 255));
+        return;
+    }
+    if (k == 3 && v->k == XK_PARAM &&
+        (!strcmp(r->name, "oni_ts_write_many") || !strcmp(r->name, "oni_ts_write"))) {
+        ixs_to_type(p, v, ixs_t(IX_T_TEXT, 56));
+        return;
+    }
+    ixs_to_type(p, v, ixs_t(IX_T_LVARCHAR, 32739));
+}
+
+static int parse_args(px *p, const ts_routine *r, targs *a) {
+    a->n = 0;
+    if (r->writes) p->ts_write = 1;
+    if (!px_acc_op(p, ")")) {
+        do {
+            if (a->n >= TS_MAX_ARGS) return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", r->name);
+            xv *v = &a->v[a->n++];
+            memset(v, 0, sizeof *v);
+            v->t.code = -1;
+            v->pidx = -1;
+            if (ixs_expr(p, v)) return -1;
+        } while (px_acc_op(p, ","));
+        if (px_expect_op(p, ")")) return -1;
+    }
+    if (a->n < r->min_args || a->n > r->max_args)
+        return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", r->name);
+    for (int k = 0; k < a->n; k++)
+        arg_type(p, r, k, &a->v[k]);
+    return p->failed ? -1 : 0;
+}
+
+/* Appends "name(a, b, ...)" to out. */
+static void emit_call(const char *name, const targs *a, sb *out) {
+    sb_add(out, name);
+    sb_addc(out, '(');
+    for (int k = 0; k < a->n; k++) {
+        if (k) sb_add(out, ", ");
+        sb_add(out, a->v[k].s.p ? a->v[k].s.p : "NULL");
+    }
+    sb_addc(out, ')');
+}
+
+static ityp ret_type(const ts_routine *r) {
+    return r->ret == TS_RET_INT ? ixs_t(IX_T_INTEGER, 4) : ixs_t(IX_T_LVARCHAR, 32739);
+}
+
+/* ---- in expressions ------------------------------------------------------------------ */
+
+int ixs_ts_call(px *p, const char *fn, xv *out) {
+    const ts_routine *r = ts_routine_find(fn);
+    if (!r) return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
+    if (r->ret == TS_RET_ROWS || r->ret == TS_RET_AGG)
+        return px_failc(p, IXS_E_MANY_ROWS, "%s", fn);
+    targs a;
+    int rc = parse_args(p, r, &a);
+    if (!rc) {
+        emit_call(r->sqlite_name, &a, &out->s);
+        out->t = ret_type(r);
+        out->k = XK_EXPR;
+        out->lk = LB_EXPR;
+    }
+    targs_free(&a);
+    return rc;
+}
+
+/* ---- the rows of a table routine ----------------------------------------------------------- */
+
+static int add_out(px *p, qres *q, const char *name, ityp t) {
+    ocol *nc = realloc(q->cols, sizeof *nc * (size_t)(q->ncols + 1));
+    if (!nc) return px_failc(p, -208, NULL);
+    q->cols = nc;
+    q->cols[q->ncols].name = strdup(name);
+    q->cols[q->ncols].t = t;
+    q->cols[q->ncols].notnull = 0;
+    if (!q->cols[q->ncols].name) return px_failc(p, -208, NULL);
+    q->ncols++;
+    return 0;
+}
+
+/* The row type of a table routine's series: the cast's, else the one of the
+ * (literal) table and column arguments. */
+static int call_rowtype(px *p, const ts_routine *r, const targs *a, const char *cast,
+                        ts_rowtype *rt) {
+    char name[IXS_NAME_MAX + 1];
+    if (cast && *cast) {
+        snprintf(name, sizeof name, "%s", cast);
+    } else {
+        const xv *t = &a->v[0], *c = &a->v[1];
+        if (!t->lit || !c->lit)
+            return px_failc(p, IXS_E_ROUTINE,
+                            "%s needs literal table and column names, or ::MULTISET(row_type)",
+                            r->name);
+        char tab[IXS_NAME_MAX + 1], col[IXS_NAME_MAX + 1];
+        snprintf(tab, sizeof tab, "%s", t->lit);
+        snprintf(col, sizeof col, "%s", c->lit);
+        for (char *s = tab; *s; s++)
+            *s = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
+        for (char *s = col; *s; s++)
+            *s = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
+        int f = ts_column_rowtype(p->db->h, tab, col, name, sizeof name);
+        if (f < 0) return px_failc(p, -208, NULL);
+        if (!f) return px_failc(p, IXS_E_ROUTINE, "%s.%s is not a TIMESERIES column", tab, col);
+    }
+    int f = ts_rowtype_load(p->db->h, name, rt);
+    if (f <= 0) return px_failc(p, IXS_E_ROUTINE, "Row type %s does not exist", name);
+    return 0;
+}
+
+/* SELECT of the rows of table routine r into q (SQL and columns). */
+static int table_select(px *p, const ts_routine *r, const targs *a, const char *cast, qres *q) {
+    ts_rowtype rt;
+    if (call_rowtype(p, r, a, cast, &rt)) return -1;
+    sb *s = &q->sql;
+    sb_add(s, "SELECT c0 AS ");
+    if (r->ret == TS_RET_ROWS) {
+        sb_ident(s, rt.f[0].name);
+        if (add_out(p, q, rt.f[0].name, ixs_t(IX_T_DATETIME, rt.f[0].len))) return -1;
+        for (int m = 1; m < rt.nf; m++) {
+            sb_printf(s, ", c%d AS ", m);
+            sb_ident(s, rt.f[m].name);
+            if (add_out(p, q, rt.f[m].name, ixs_t(rt.f[m].code, rt.f[m].len))) return -1;
+        }
+    } else {
+        const xv *aggs = &a->v[6];
+        int ids[TS_NAGG];
+        int na = aggs->lit ? ts_agg_parse(aggs->lit, ids) : -1;
+        if (na < 0)
+            return px_failc(p, IXS_E_ROUTINE,
+                            "oni_ts_aggregate needs a literal list of min, max, avg, sum, count, "
+                            "first, last");
+        sb_add(s, "\"ts\"");
+        if (add_out(p, q, "ts", ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5)))))
+            return -1;
+        for (int m = 1; m < rt.nf; m++)
+            for (int k = 0; k < na; k++) {
+                char nm[IXS_NAME_MAX + 16];
+                snprintf(nm, sizeof nm, "%s_%s", rt.f[m].name, ts_agg_name(ids[k]));
+                ityp t = ids[k] == TS_AGG_COUNT ? ixs_t(IX_T_INTEGER, 4)
+                         : ids[k] == TS_AGG_SUM || ids[k] == TS_AGG_AVG
+                             ? ixs_t(IX_T_FLOAT, 8)
+                             : ixs_t(rt.f[m].code, rt.f[m].len);
+                sb_printf(s, ", c%d AS ", 1 + (m - 1) * TS_NAGG + ids[k]);
+                sb_ident(s, nm);
+                if (add_out(p, q, nm, t)) return -1;
+            }
+    }
+    sb_add(s, " FROM ");
+    emit_call(r->sqlite_name, a, s);
+    return s->oom ? px_failc(p, -208, NULL) : 0;
+}
+
+/* TABLE ( [FUNCTION] name ( args ) [ :: MULTISET ( row_type ) ] ), at TABLE. */
+int ixs_ts_from(px *p, qres *q) {
+    if (px_expect(p, "table") || px_expect_op(p, "(")) return -1;
+    px_acc(p, "function");
+    char fn[IXS_NAME_MAX + 1];
+    if (px_ident(p, fn, sizeof fn) || px_expect_op(p, "(")) return -1;
+    const ts_routine *r = ts_routine_find(fn);
+    if (!r) return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
+    if (r->ret != TS_RET_ROWS && r->ret != TS_RET_AGG)
+        return px_failc(p, IXS_E_ROUTINE, "%s does not return rows", fn);
+    targs a;
+    char cast[IXS_NAME_MAX + 1] = "";
+    int rc = parse_args(p, r, &a);
+    if (!rc && px_acc_op(p, "::")) {
+        if (!px_acc(p, "multiset") && !px_acc(p, "set") && !px_acc(p, "list")) rc = px_fail(p);
+        if (!rc && (px_expect_op(p, "(") || px_ident(p, cast, sizeof cast))) rc = -1;
+        if (!rc && px_acc(p, "not") && px_expect(p, "null")) rc = -1;
+        if (!rc && px_expect_op(p, ")")) rc = -1;
+    }
+    if (!rc && px_expect_op(p, ")")) rc = -1;
+    if (!rc) rc = table_select(p, r, &a, cast, q);
+    targs_free(&a);
+    return rc;
+}
+
+/* ---- EXECUTE FUNCTION / PROCEDURE ------------------------------------------------------- */
+
+int ixs_ts_execute(px *p, ixd_stmt *s) {
+    if (px_expect(p, "execute")) return -1;
+    int proc = px_acc(p, "procedure");
+    if (!proc && px_expect(p, "function")) return -1;
+    char fn[IXS_NAME_MAX + 1];
+    if (px_ident(p, fn, sizeof fn) || px_expect_op(p, "(")) return -1;
+    const ts_routine *r = ts_routine_find(fn);
+    if (!r) return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
+    targs a;
+    qres q;
+    memset(&q, 0, sizeof q);
+    int rc = parse_args(p, r, &a);
+    if (!rc && (r->ret == TS_RET_ROWS || r->ret == TS_RET_AGG)) {
+        if (proc) rc = px_failc(p, IXS_E_MANY_ROWS, "%s", fn);
+        if (!rc) rc = table_select(p, r, &a, NULL, &q);
+    } else if (!rc) {
+        sb_add(&q.sql, "SELECT ");
+        emit_call(r->sqlite_name, &a, &q.sql);
+        if (!proc) rc = add_out(p, &q, "(expression)", ret_type(r));
+    }
+    targs_free(&a);
+    if (!rc && q.sql.oom) rc = px_failc(p, -208, NULL);
+    if (!rc) {
+        s->kind = proc ? SK_DML : SK_SELECT;
+        s->stype = IX_STMT_EXECUTE_PROC;
+        s->sqlite_sql = sb_take(&q.sql);
+        s->cols = q.cols;
+        s->ncols = q.ncols;
+        q.cols = NULL;
+        q.ncols = 0;
+        if (!s->sqlite_sql) rc = px_failc(p, -208, NULL);
+    }
+    qres_free(&q);
+    return rc;
+}
+
+/* ---- DDL -------------------------------------------------------------------------------- */
+
+int ixs_ts_coltype(px *p, char *rowtype, size_t n) {
+    if (!px_kw(p, p->i, "timeseries")) return 0;
+    p->i++;
+    if (px_expect_op(p, "(") || px_ident(p, rowtype, n) || px_expect_op(p, ")")) return -1;
+    ts_rowtype rt;
+    if (ts_rowtype_load(p->db->h, rowtype, &rt) <= 0)
+        return px_failc(p, IXS_E_ROUTINE, "Row type %s does not exist", rowtype);
+    return 1;
+}
+
+/* CREATE ROW TYPE name ( field type, ... ), after CREATE. */
+static int create_rowtype(px *p) {
+    ts_rowtype rt;
+    memset(&rt, 0, sizeof rt);
+    if (px_newname(p, rt.name, sizeof rt.name)) return -1;
+    if (px_acc_op(p, ".") && px_newname(p, rt.name, sizeof rt.name)) return -1;
+    if (px_expect_op(p, "(")) return -1;
+    do {
+        if (rt.nf > TS_MAX_METRICS) return px_failc(p, IXS_E_ROUTINE, "Too many fields");
+        ts_field *f = &rt.f[rt.nf++];
+        ityp t;
+        int serial;
+        int64_t start;
+        uint32_t collen;
+        if (px_newname(p, f->name, sizeof f->name) ||
+            ixs_parse_type(p, &t, &serial, &start, &collen))
+            return -1;
+        if (serial) return px_fail(p);
+        if (px_acc(p, "not") && px_expect(p, "null")) return -1;
+        f->code = t.code;
+        f->len = t.len;
+    } while (px_acc_op(p, ","));
+    if (px_expect_op(p, ")")) return -1;
+    if (p->dry) return 0;
+    if (ixs_ddl_begin(p)) return -1;
+    int ok = ts_rowtype_create(p->db->h, &rt, p->db->user, p->err) == 0;
+    if (!ok) p->failed = 1;
+    return ixs_ddl_end(p, ok);
+}
+
+/* DROP ROW TYPE name [RESTRICT], after DROP. */
+static int drop_rowtype(px *p) {
+    int ife = px_acc(p, "if") && !px_expect(p, "exists");
+    char name[IXS_NAME_MAX + 1];
+    if (p->failed || px_ident(p, name, sizeof name)) return -1;
+    if (px_acc_op(p, ".") && px_ident(p, name, sizeof name)) return -1;
+    px_acc(p, "restrict");
+    if (p->dry) return 0;
+    if (ixs_ddl_begin(p)) return -1;
+    int ok = ts_rowtype_drop(p->db->h, name, ife, p->err) == 0;
+    if (!ok) p->failed = 1;
+    return ixs_ddl_end(p, ok);
+}
+
+int ixs_ts_rowtype_stmt(px *p, int create, int *stype) {
+    if (!px_kw(p, p->i, "row") || !px_kw(p, p->i + 1, "type")) return 0;
+    p->i += 2;
+    *stype = create ? IX_STMT_CREATE_ROWTYPE : IX_STMT_DROP_ROWTYPE;
+    return (create ? create_rowtype(p) : drop_rowtype(p)) ? -1 : 1;
+}

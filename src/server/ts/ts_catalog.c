@@ -1,0 +1,218 @@
+/* ts_catalog.c: row types and TIMESERIES columns in the database file, and
+ * the TimeSeries tables (made with the first row type). Run by DDL inside
+ * its transaction. */
+#include <stdio.h>
+#include <string.h>
+
+#include "server/ts/ts_int.h"
+
+static const char *const schema =
+    "CREATE TABLE IF NOT EXISTS _ixd_rowtypes(name TEXT PRIMARY KEY, owner TEXT,"
+    " fields TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS _ixd_ts_columns(tab TEXT, col TEXT, rowtype TEXT,"
+    " keycol TEXT, keytype INTEGER, PRIMARY KEY(tab, col));"
+    "CREATE TABLE IF NOT EXISTS _ixd_ts_series(sid INTEGER PRIMARY KEY, tab TEXT, col TEXT,"
+    " key, origin INTEGER, step INTEGER, n INTEGER DEFAULT 0, nhead INTEGER DEFAULT 0,"
+    " hi INTEGER, last INTEGER, lastv BLOB, UNIQUE(tab, col, key));"
+    "CREATE TABLE IF NOT EXISTS _ixd_ts_chunk(sid INTEGER, t0 INTEGER, t1 INTEGER,"
+    " n INTEGER, data BLOB, summ BLOB, PRIMARY KEY(sid, t0));"
+    "CREATE TABLE IF NOT EXISTS _ixd_ts_head(sid INTEGER, t INTEGER, v BLOB,"
+    " PRIMARY KEY(sid, t)) WITHOUT ROWID;";
+
+static int exec_err(sqlite3 *h, const char *sql, ixd_err *err) {
+    char *msg = NULL;
+    int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
+    if (rc != SQLITE_OK) {
+        ixd_seterr(err, rc == SQLITE_FULL ? -312 : -746, rc == SQLITE_FULL ? IXS_ISAM_NO_SPACE : 0,
+                   0, "%s", msg ? msg : sqlite3_errstr(rc));
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* 1 when the TimeSeries tables exist. */
+static int have_schema(sqlite3 *h) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(h,
+                           "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                           "name = '_ixd_ts_columns'",
+                           -1, &st, NULL))
+        return 0;
+    int r = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return r;
+}
+
+static int rowtype_check(const ts_rowtype *rt, ixd_err *err) {
+    const ts_field *t = &rt->f[0];
+    if (rt->nf < 2 || rt->nf > TS_MAX_METRICS + 1)
+        return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
+                          "A TimeSeries row type has a timestamp and 1 to %d metrics",
+                          TS_MAX_METRICS);
+    if (t->code != IX_T_DATETIME || IX_QUAL_START(t->len) != IX_TU_YEAR ||
+        IX_QUAL_END(t->len) <= IX_TU_SECOND)
+        return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
+                          "The first field of %s must be DATETIME YEAR TO FRACTION(n)", rt->name);
+    for (int m = 1; m < rt->nf; m++) {
+        const ts_field *f = &rt->f[m];
+        if (!ts_field_kind(f))
+            return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
+                              "Field %s: a TimeSeries metric is SMALLINT, INTEGER, INT8, "
+                              "BIGINT, SMALLFLOAT, FLOAT or DECIMAL",
+                              f->name);
+        if (f->code == IX_T_DECIMAL && (f->len >> 8) > 18)
+            return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
+                              "Field %s: DECIMAL metrics hold at most 18 digits", f->name);
+        for (int k = 0; k < m; k++)
+            if (!strcmp(rt->f[k].name, f->name))
+                return ixd_seterr(err, TS_E_ROUTINE, 0, 0, "Field %s appears twice", f->name);
+    }
+    return 0;
+}
+
+int ts_rowtype_create(sqlite3 *h, const ts_rowtype *rt, const char *owner, ixd_err *err) {
+    if (rowtype_check(rt, err)) return -1;
+    if (exec_err(h, schema, err)) return -1;
+    ts_rowtype old;
+    if (ts_rowtype_load(h, rt->name, &old) != 0)
+        return ixd_seterr(err, TS_E_ROUTINE, 0, 0, "Row type %s already exists", rt->name);
+    sb f = {0};
+    for (int k = 0; k < rt->nf; k++)
+        sb_printf(&f, "%s%s %d %u", k ? ";" : "", rt->f[k].name, rt->f[k].code, rt->f[k].len);
+    sqlite3_stmt *st;
+    int rc = f.oom ? SQLITE_NOMEM
+                   : sqlite3_prepare_v2(h, "INSERT INTO _ixd_rowtypes VALUES(?1, ?2, ?3)", -1, &st,
+                                        NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, rt->name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, owner, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, f.p, (int)f.n, SQLITE_STATIC);
+        rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+    }
+    sb_free(&f);
+    if (rc != SQLITE_OK)
+        return ixd_seterr(err, rc == SQLITE_FULL ? -312 : -746, 0, 0, "%s", sqlite3_errmsg(h));
+    return 0;
+}
+
+int ts_rowtype_drop(sqlite3 *h, const char *name, int if_exists, ixd_err *err) {
+    ts_rowtype rt;
+    int r = ts_rowtype_load(h, name, &rt);
+    if (r <= 0)
+        return if_exists && r == 0
+                   ? 0
+                   : ixd_seterr(err, TS_E_ROUTINE, 0, 0, "Row type %s does not exist", name);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(h, "SELECT tab, col FROM _ixd_ts_columns WHERE rowtype = ?1", -1, &st,
+                           NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            ixd_seterr(err, TS_E_ROUTINE, 0, 0, "Row type %s is used by %s.%s", name,
+                       sqlite3_column_text(st, 0), sqlite3_column_text(st, 1));
+            sqlite3_finalize(st);
+            return -1;
+        }
+        sqlite3_finalize(st);
+    }
+    if (sqlite3_prepare_v2(h, "DELETE FROM _ixd_rowtypes WHERE name = ?1", -1, &st, NULL))
+        return ixd_seterr(err, -746, 0, 0, "%s", sqlite3_errmsg(h));
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : ixd_seterr(err, -746, 0, 0, "%s", sqlite3_errmsg(h));
+}
+
+/* The Informix type code of column col of table tab (from ixd's catalog). */
+static int column_code(sqlite3 *h, const char *tab, const char *col) {
+    sqlite3_stmt *st;
+    int code = -1;
+    if (sqlite3_prepare_v2(h,
+                           "SELECT c.coltype FROM _ixd_columns c JOIN _ixd_tables t ON "
+                           "t.tabid = c.tabid WHERE t.tabname = ?1 AND c.colname = ?2",
+                           -1, &st, NULL))
+        return -1;
+    sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) code = sqlite3_column_int(st, 0) & 0xff;
+    sqlite3_finalize(st);
+    return code;
+}
+
+int ts_column_add(sqlite3 *h, const char *tab, const char *col, const char *rowtype,
+                  const char *keycol, ixd_err *err) {
+    if (!keycol)
+        return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
+                          "Table %s with a TIMESERIES column needs a one-column primary key", tab);
+    int keycode = column_code(h, tab, keycol);
+    if (keycode < 0) return ixd_seterr(err, TS_E_NO_COLUMN, 0, 0, "%s", keycol);
+    sb q = {0};
+    sb_add(&q, "INSERT INTO _ixd_ts_columns VALUES(");
+    sb_strlit(&q, tab, strlen(tab));
+    sb_addc(&q, ',');
+    sb_strlit(&q, col, strlen(col));
+    sb_addc(&q, ',');
+    sb_strlit(&q, rowtype, strlen(rowtype));
+    sb_addc(&q, ',');
+    sb_strlit(&q, keycol, strlen(keycol));
+    sb_printf(&q, ",%d);", keycode);
+    /* a row's series goes with the row */
+    char trig[TS_NAME_MAX + 32];
+    snprintf(trig, sizeof trig, "_ixd_ts_del_%s", tab);
+    sb_add(&q, "CREATE TRIGGER IF NOT EXISTS ");
+    sb_ident(&q, trig);
+    sb_add(&q, " AFTER DELETE ON ");
+    sb_ident(&q, tab);
+    sb q2 = {0};
+    sb_add(&q2, "(SELECT sid FROM _ixd_ts_series WHERE tab = ");
+    sb_strlit(&q2, tab, strlen(tab));
+    sb_add(&q2, " AND key = old.");
+    sb_ident(&q2, keycol);
+    sb_addc(&q2, ')');
+    sb_printf(&q,
+              " BEGIN DELETE FROM _ixd_ts_chunk WHERE sid IN %s;"
+              " DELETE FROM _ixd_ts_head WHERE sid IN %s;"
+              " DELETE FROM _ixd_ts_series WHERE sid IN %s; END;",
+              q2.p ? q2.p : "", q2.p ? q2.p : "", q2.p ? q2.p : "");
+    int rc = q.oom || q2.oom ? ixd_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
+    sb_free(&q);
+    sb_free(&q2);
+    return rc;
+}
+
+int ts_column_rowtype(sqlite3 *h, const char *tab, const char *col, char *buf, size_t n) {
+    if (!have_schema(h)) return 0;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(h, "SELECT rowtype FROM _ixd_ts_columns WHERE tab = ?1 AND col = ?2", -1,
+                           &st, NULL))
+        return -1;
+    sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st), found = 0;
+    if (rc == SQLITE_ROW) {
+        snprintf(buf, n, "%s", (const char *)sqlite3_column_text(st, 0));
+        found = 1;
+    } else if (rc != SQLITE_DONE)
+        found = -1;
+    sqlite3_finalize(st);
+    return found;
+}
+
+int ts_table_dropped(sqlite3 *h, const char *tab, ixd_err *err) {
+    if (!have_schema(h)) return 0;
+    sb q = {0}, t = {0};
+    sb_strlit(&t, tab, strlen(tab));
+    const char *lit = t.p ? t.p : "''";
+    sb_printf(&q,
+              "DELETE FROM _ixd_ts_chunk WHERE sid IN (SELECT sid FROM _ixd_ts_series WHERE "
+              "tab = %s); DELETE FROM _ixd_ts_head WHERE sid IN (SELECT sid FROM _ixd_ts_series "
+              "WHERE tab = %s); DELETE FROM _ixd_ts_series WHERE tab = %s; DELETE FROM "
+              "_ixd_ts_columns WHERE tab = %s;",
+              lit, lit, lit, lit);
+    int rc = q.oom || t.oom ? ixd_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
+    sb_free(&q);
+    sb_free(&t);
+    return rc;
+}

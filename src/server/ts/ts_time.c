@@ -1,0 +1,236 @@
+/* ts_time.c: timestamps and intervals of the TimeSeries engine as
+ * microseconds (since 1970-01-01 00:00:00; no time zone, as Informix
+ * DATETIME), parsed from and formatted as Informix DATETIME text. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "server/ts/ts_int.h"
+
+#define US_PER_SEC 1000000LL
+#define US_PER_DAY (86400LL * US_PER_SEC)
+
+int ts_fail(ts_err *e, int code, const char *fmt, ...) {
+    e->code = code;
+    e->text[0] = 0;
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->text, sizeof e->text, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
+ * days_from_civil) and back. */
+static int64_t days_from_civil(int64_t y, int m, int d) {
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+static void civil_from_days(int64_t z, int *y, int *m, int *d) {
+    z += 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153;
+    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+    *y = (int)(yoe + era * 400 + (*m <= 2));
+}
+
+static int is_leap(int y) {
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int mdays(int y, int m) {
+    static const int d[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    return m == 2 && is_leap(y) ? 29 : d[m - 1];
+}
+
+/* Reads 1..maxd digits at s[*i]; -1 when there is none. */
+static int64_t digits(const char *s, size_t n, size_t *i, int maxd, int *nd) {
+    int64_t v = 0;
+    int k = 0;
+    while (*i < n && k < maxd && s[*i] >= '0' && s[*i] <= '9') {
+        v = v * 10 + (s[*i] - '0');
+        (*i)++;
+        k++;
+    }
+    if (nd) *nd = k;
+    return k ? v : -1;
+}
+
+int ts_time_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    int64_t f[6] = {0, 1, 1, 0, 0, 0};
+    static const char sep[6] = {0, '-', '-', ' ', ':', ':'};
+    static const int maxd[6] = {4, 2, 2, 2, 2, 2};
+    int nf = 0, nd;
+    for (; nf < 6; nf++) {
+        if (nf) {
+            if (i >= n) break;
+            if (s[i] != sep[nf] && !(nf == 3 && s[i] == 'T')) break;
+            i++;
+        }
+        int64_t v = digits(s, n, &i, maxd[nf], &nd);
+        if (v < 0) return ts_fail(e, TS_E_DT_CHAR, NULL);
+        f[nf] = v;
+    }
+    if (nf < 3) return ts_fail(e, TS_E_DT_CHAR, NULL);
+    int64_t frac = 0;
+    if (i < n && s[i] == '.' && nf == 6) {
+        i++;
+        int64_t v = digits(s, n, &i, 6, &nd);
+        if (v < 0) return ts_fail(e, TS_E_DT_CHAR, NULL);
+        frac = v;
+        for (int k = nd; k < 6; k++)
+            frac *= 10;
+    }
+    if (i != n) return ts_fail(e, TS_E_DT_CHAR, NULL);
+    if (f[0] < 1 || f[1] < 1 || f[1] > 12 || f[2] < 1 || f[2] > mdays((int)f[0], (int)f[1]) ||
+        f[3] > 23 || f[4] > 59 || f[5] > 59)
+        return ts_fail(e, TS_E_DT_FIELD, NULL);
+    int64_t days = days_from_civil(f[0], (int)f[1], (int)f[2]);
+    *us = days * US_PER_DAY + ((f[3] * 60 + f[4]) * 60 + f[5]) * US_PER_SEC + frac;
+    return 0;
+}
+
+static char *put2(char *p, int v) {
+    p[0] = (char)('0' + v / 10);
+    p[1] = (char)('0' + v % 10);
+    return p + 2;
+}
+
+size_t ts_time_format(int64_t us, int fdig, char *buf) {
+    int64_t days = us / US_PER_DAY, rem = us % US_PER_DAY;
+    if (rem < 0) {
+        rem += US_PER_DAY;
+        days--;
+    }
+    int y, m, d;
+    civil_from_days(days, &y, &m, &d);
+    int64_t secs = rem / US_PER_SEC, frac = rem % US_PER_SEC;
+    char *p = buf;
+    if (y < 0 || y > 9999) y = 0; /* outside DATETIME: not reachable from parsed input */
+    p = put2(p, y / 100);
+    p = put2(p, y % 100);
+    *p++ = '-';
+    p = put2(p, m);
+    *p++ = '-';
+    p = put2(p, d);
+    *p++ = ' ';
+    p = put2(p, (int)(secs / 3600));
+    *p++ = ':';
+    p = put2(p, (int)(secs / 60 % 60));
+    *p++ = ':';
+    p = put2(p, (int)(secs % 60));
+    if (fdig > 0) {
+        if (fdig > 6) fdig = 6;
+        *p++ = '.';
+        int64_t div = 100000;
+        for (int k = 0; k < fdig; k++, div /= 10)
+            *p++ = (char)('0' + frac / div % 10);
+    }
+    *p = 0;
+    return (size_t)(p - buf);
+}
+
+/* Units of '<n> <unit>' intervals. */
+static const struct {
+    const char *name;
+    int64_t us;
+} units[] = {
+    {"microsecond", 1},          {"millisecond", 1000},       {"second", US_PER_SEC},
+    {"minute", 60 * US_PER_SEC}, {"hour", 3600 * US_PER_SEC}, {"day", US_PER_DAY},
+    {"week", 7 * US_PER_DAY},
+};
+/* Informix TimeSeries calendar names. */
+static const struct {
+    const char *name;
+    int64_t us;
+} calendars[] = {
+    {"ts_1sec", US_PER_SEC},         {"ts_1min", 60 * US_PER_SEC},
+    {"ts_5min", 300 * US_PER_SEC},   {"ts_15min", 900 * US_PER_SEC},
+    {"ts_30min", 1800 * US_PER_SEC}, {"ts_1hour", 3600 * US_PER_SEC},
+    {"ts_1day", US_PER_DAY},         {"ts_1week", 7 * US_PER_DAY},
+};
+
+/* 'D HH:MI:SS[.f]' (D optional) */
+static int dtf_interval(const char *s, size_t n, int64_t *us) {
+    size_t i = 0;
+    int nd;
+    int64_t days = 0, h, mi, sec, frac = 0;
+    const char *sp = memchr(s, ' ', n);
+    if (sp) {
+        days = digits(s, n, &i, 9, &nd);
+        if (days < 0 || s + i != sp) return -1;
+        i++;
+    }
+    if ((h = digits(s, n, &i, 2, &nd)) < 0 || i >= n || s[i++] != ':') return -1;
+    if ((mi = digits(s, n, &i, 2, &nd)) < 0 || i >= n || s[i++] != ':') return -1;
+    if ((sec = digits(s, n, &i, 2, &nd)) < 0) return -1;
+    if (i < n && s[i] == '.') {
+        i++;
+        if ((frac = digits(s, n, &i, 6, &nd)) < 0) return -1;
+        for (int k = nd; k < 6; k++)
+            frac *= 10;
+    }
+    if (i != n || h > 23 || mi > 59 || sec > 59) return -1;
+    *us = days * US_PER_DAY + ((h * 60 + mi) * 60 + sec) * US_PER_SEC + frac;
+    return 0;
+}
+
+int ts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
+    while (n && s[n - 1] == ' ')
+        n--;
+    while (n && *s == ' ')
+        s++, n--;
+    for (size_t k = 0; k < sizeof calendars / sizeof calendars[0]; k++)
+        if (strlen(calendars[k].name) == n && !strncasecmp(s, calendars[k].name, n)) {
+            *us = calendars[k].us;
+            return 0;
+        }
+    size_t i = 0;
+    int nd;
+    int64_t v = digits(s, n, &i, 12, &nd);
+    if (v > 0 && i < n && s[i] == ' ') {
+        size_t j = i;
+        while (j < n && s[j] == ' ')
+            j++;
+        size_t ul = n - j;
+        if (ul && (s[n - 1] == 's' || s[n - 1] == 'S')) ul--;
+        for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
+            if (strlen(units[k].name) == ul && !strncasecmp(s + j, units[k].name, ul)) {
+                if (v > INT64_MAX / units[k].us / 1000) break;
+                *us = v * units[k].us;
+                return 0;
+            }
+        if (ul >= 4 && (!strncasecmp(s + j, "month", 5) || !strncasecmp(s + j, "year", 4)))
+            return ts_fail(e, TS_E_ROUTINE,
+                           "Month and year intervals are not supported (use days)");
+    }
+    if (dtf_interval(s, n, us) == 0 && *us > 0) return 0;
+    return ts_fail(e, TS_E_ROUTINE, "Bad interval '%.*s'", (int)(n > 60 ? 60 : n), s);
+}
+
+void ts_interval_format(int64_t us, char *buf, size_t n) {
+    for (int k = (int)(sizeof units / sizeof units[0]) - 1; k >= 0; k--)
+        if (us % units[k].us == 0) {
+            int64_t v = us / units[k].us;
+            snprintf(buf, n, "%lld %s%s", (long long)v, units[k].name, v == 1 ? "" : "s");
+            return;
+        }
+    snprintf(buf, n, "%lld microseconds", (long long)us);
+}

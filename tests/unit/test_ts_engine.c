@@ -1,0 +1,348 @@
+/* test_ts_engine.c: the TimeSeries routines through the engine (SQL in,
+ * rows out): every metric type and NULL, regular and irregular series,
+ * duplicates, late writes, delete and retention, JSON paging at the byte
+ * limit, aggregates against the rows, transactions, and the errors of bad
+ * input (each leaves nothing written). */
+#include <math.h>
+#include <sys/stat.h>
+
+#include "server/ts/ts.h"
+#include "test_engine_util.h"
+
+static char BIG[1 << 20];
+
+/* The value of the first row as an integer (-999999 on error). */
+static long long qint(const char *sql) {
+    const char *r = q(sql);
+    if (!strncmp(r, "ERR", 3)) return -999999;
+    return atoll(r);
+}
+
+static long long count_rows(const char *key, const char *from, const char *to) {
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM TABLE(oni_ts_read_rows('dev','s',%s,%s,%s)::MULTISET(all_t))",
+             key, from, to);
+    return qint(sql);
+}
+
+static long long elements(const char *tab, const char *col, const char *key) {
+    char sql[512];
+    snprintf(sql, sizeof sql, "EXECUTE FUNCTION oni_ts_info('%s','%s',%s)", tab, col, key);
+    const char *r = q(sql);
+    const char *p = strstr(r, "\"elements\":");
+    return p ? atoll(p + 11) : -1;
+}
+
+static void setup_schema(void) {
+    CHECK_RUN("create database tsdb with log", 0);
+    CHECK_RUN("create row type all_t (ts datetime year to fraction(5), a smallint, b integer, "
+              "c int8, d bigint, e smallfloat, f float, g decimal(10,2), h decimal(16))",
+              0);
+    CHECK_RUN("create row type all_t (ts datetime year to fraction(5), a smallint)", -746);
+    CHECK_RUN("create row type bad_t (a integer, b float)", -746);
+    CHECK_RUN("create row type bad_t (ts datetime year to fraction(5), b char(10))", -746);
+    CHECK_RUN("create table dev (id int primary key, name varchar(20), s timeseries(all_t))", 0);
+    CHECK_RUN("create table nokey (id int, s timeseries(all_t))", -746);
+    CHECK_RUN("create table badt (id int primary key, s timeseries(nosuch_t))", -746);
+    CHECK_Q("execute function oni_ts_create('dev','s',1,'2026-01-01 00:00','1 minute')", "1");
+    CHECK_Q("execute function oni_ts_create('DEV','S',1,'2026-01-01 00:00','ts_1min')", "0");
+    CHECK_Q("execute function oni_ts_create('dev','s',1,'2026-01-01 00:00','1 hour')", "ERR -746");
+    CHECK_Q("execute function oni_ts_create('dev','s',2,'2026-01-01 00:00',NULL)", "1");
+    CHECK_Q("select id, s from dev order by id",
+            "1|origin(2026-01-01 00:00:00.00000), interval(1 minute), regular\n"
+            "2|origin(2026-01-01 00:00:00.00000), irregular");
+    CHECK_Q("execute function oni_ts_create('dev','name',3,'2026-01-01',NULL)", "ERR -746");
+    CHECK_Q("execute function oni_ts_create('nosuch','s',3,'2026-01-01',NULL)", "ERR -746");
+}
+
+static void types_and_nulls(void) {
+    CHECK_Q("execute function oni_ts_write('dev','s',1,'2026-01-01 00:00:00.00000|-32767|"
+            "2147483647|-9223372036854775807|9223372036854775807|1.5|0.1|12345678.91|"
+            "-123456789012.3456')",
+            "1");
+    CHECK_Q("execute function oni_ts_write('dev','s',1,'2026-01-01 00:01|||||||||')", "1");
+    CHECK_Q("execute function oni_ts_write('dev','s',1,'2026-01-01 00:02|0|0|0|0|-0|-0|0|0|')",
+            "1");
+    CHECK_Q("execute function oni_ts_write('dev','s',1,'2026-01-01 00:03|1|1|1|1|inf|-inf|1|1')",
+            "1");
+    CHECK_Q("execute function oni_ts_write('dev','s',1,'2026-01-01 00:04|1|1|1|1|nan|nan|1|1')",
+            "1");
+    CHECK_Q("select * from table(oni_ts_read_rows('dev','s',1,NULL,NULL)::multiset(all_t))",
+            "2026-01-01 00:00:00.00000|-32767|2147483647|-9223372036854775807|"
+            "9223372036854775807|1.500000|0.100000000000000|12345678.91|-123456789012.3456\n"
+            "2026-01-01 00:01:00.00000|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL\n"
+            "2026-01-01 00:02:00.00000|0|0|0|0|-0.000000|-0.00000000000000|0.00|0\n"
+            "2026-01-01 00:03:00.00000|1|1|1|1|Infinity|-Infinity|1.00|1\n"
+            /* NaN is kept in storage and JSON; FLOAT's tuple NULL is a NaN
+             * pattern, so rows show it as NULL (docs/timeseries.md) */
+            "2026-01-01 00:04:00.00000|1|1|1|1|NULL|NULL|1.00|1");
+    CHECK_Q("execute function oni_ts_last('dev','s',1)",
+            "2026-01-01 00:04:00.00000|1|1|1|1|nan|nan|1.00|1");
+    const char *j = q("execute function oni_ts_read('dev','s',1,'2026-01-01 00:01',"
+                      "'2026-01-01 00:03')");
+    CHECK(!strcmp(j, "{\"n\":3,\"start\":\"2026-01-01 00:01:00.00000\",\"step\":60000000,"
+                     "\"a\":[null,0,1],\"b\":[null,0,1],\"c\":[null,0,1],\"d\":[null,0,1],"
+                     "\"e\":[null,-0,\"Infinity\"],\"f\":[null,-0,\"-Infinity\"],"
+                     "\"g\":[null,0.00,1.00],\"h\":[null,0,1],\"next\":null}"),
+          "JSON of NULL, -0 and infinities: %s", j);
+    /* out of range and malformed values: an error, nothing written */
+    CHECK_Q("execute function oni_ts_write('dev','s',1,'2026-01-01 00:05|32768|1|1|1|1|1|1|1')",
+            "ERR -746");
+    CHECK_Q("execute function oni_ts_write('dev','s',1,'2026-01-01 00:05|1|x|1|1|1|1|1|1')",
+            "ERR -746");
+    CHECK_Q(
+        "execute function oni_ts_write('dev','s',1,'2026-01-01 00:05|1|1|1|1|1|1|123456789.1|1')",
+        "ERR -746");
+    CHECK_Q("execute function oni_ts_write('dev','s',1,'2026-13-01 00:05|1|1|1|1|1|1|1|1')",
+            "ERR -746");
+    CHECK_Q("execute function oni_ts_write('dev','s',1,'2026-01-01 00:05|1|1')", "ERR -746");
+    CHECK_Q("execute function oni_ts_write('dev','s',1,'2026-01-01 00:05|1|1|1|1|1|1|1|1|1|1')",
+            "ERR -746");
+    CHECK_Q("execute function oni_ts_write('dev','s',1,'2025-12-31 23:59|1|1|1|1|1|1|1|1')",
+            "ERR -746");
+    CHECK(strstr(ERR.text, "before the origin") != NULL, "before origin: %s", ERR.text);
+    CHECK_Q("execute function oni_ts_write('dev','s',99,'2026-01-01 00:05|1|1|1|1|1|1|1|1')",
+            "ERR -746");
+    CHECK(elements("dev", "s", "1") == 5, "nothing written by the failed calls");
+    CHECK_Q("execute function oni_ts_write_many('dev','s',1,'2026-01-01 00:06|1|1|1|1|1|1|1|1\n"
+            "2026-01-01 00:07|1|1|1|1|1|zz|1|1')",
+            "ERR -746");
+    CHECK(strstr(ERR.text, "line 2") != NULL, "bad line named: %s", ERR.text);
+    CHECK(elements("dev", "s", "1") == 5, "a batch with a bad line writes nothing");
+}
+
+/* n elements of series key from minute m0, one per minute, written in
+ * batches of 400 (a string literal holds 32,767 bytes); b is the element
+ * number, f a walk in 0.01 steps. */
+static void write_walk(int key, int m0, int n) {
+    long long w = 2000;
+    for (int k0 = 0; k0 < n; k0 += 400) {
+        size_t o = 0;
+        int nb = n - k0 < 400 ? n - k0 : 400;
+        for (int k = k0; k < k0 + nb; k++) {
+            int m = m0 + k;
+            w += (k * 7919 % 3) - 1;
+            o += (size_t)snprintf(
+                BIG + o, sizeof BIG - o,
+                "2026-01-%02d %02d:%02d:00|%d|%d|%d|%d|%d.5|%lld.%02lld|%d.25|%d\n", 1 + m / 1440,
+                m / 60 % 24, m % 60, k % 100, k, k, k, k % 7, w / 100, w % 100, k % 1000, k);
+        }
+        char sql[40000];
+        snprintf(sql, sizeof sql, "execute procedure oni_ts_write_many('dev','s',%d,'%.*s')", key,
+                 (int)o, BIG);
+        CHECK_RUN(sql, 0);
+        CHECK(ROWS == nb, "write_many wrote %lld of %d", (long long)ROWS, nb);
+    }
+}
+
+static void bulk_and_pages(void) {
+    CHECK_Q("execute function oni_ts_create('dev','s',10,'2026-01-01 00:00','1 minute')", "1");
+    write_walk(10, 0, 3 * 1440); /* three days: three day-aligned chunks */
+    CHECK(elements("dev", "s", "10") == 3 * 1440, "elements %lld", elements("dev", "s", "10"));
+    const char *info = q("execute function oni_ts_info('dev','s',10)");
+    /* batches of 400 fill each day's chunk (a chunk never spans two days) */
+    CHECK(strstr(info, "\"head\":0") != NULL && atoll(strstr(info, "\"chunks\":") + 9) <= 6,
+          "sealed in few chunks: %s", info);
+    CHECK(count_rows("10", "'2026-01-01 12:00'", "'2026-01-02 12:00'") == 1441, "rows window");
+    /* pages: concatenated they are the window; each within its limit, full */
+    char from[64] = "NULL";
+    long long total = 0;
+    int pages = 0, tight = 1;
+    for (;;) {
+        char sql[256];
+        snprintf(sql, sizeof sql, "execute function oni_ts_read('dev','s',10,%s,NULL,'max=2000')",
+                 from);
+        const char *r = q(sql);
+        size_t len = strlen(r);
+        long long n = atoll(strstr(r, "\"n\":") + 4);
+        CHECK(len <= 2000, "page %d is %zu bytes", pages, len);
+        total += n;
+        pages++;
+        const char *nx = strstr(r, "\"next\":");
+        if (!nx || !strncmp(nx + 7, "null", 4)) break;
+        snprintf(from, sizeof from, "'%.25s'", nx + 8);
+        /* one more element would not have fitted */
+        snprintf(sql, sizeof sql, "execute function oni_ts_read('dev','s',10,%s,NULL,'limit=%lld')",
+                 pages == 1 ? "NULL" : "NULL", n + 1);
+        if (pages == 1) tight = strlen(q(sql)) > 2000;
+        if (pages > 1000) break;
+    }
+    CHECK(total == 3 * 1440, "pages hold %lld elements", total);
+    CHECK(pages > 10 && tight, "%d pages, split at the limit: %d", pages, tight);
+}
+
+/* The benchmark's shape: three FLOAT walks in 0.01 steps, one a minute. A
+ * default page (32,739 bytes) holds at least 1,200 of them. */
+static void page_capacity(void) {
+    CHECK_RUN("create row type reading_t (ts datetime year to fraction(5), m1 float, m2 float, "
+              "m3 float)",
+              0);
+    CHECK_RUN("create table meters (id int primary key, readings timeseries(reading_t))", 0);
+    CHECK_Q("execute function oni_ts_create('meters','readings',1,'2026-01-01','1 minute')", "1");
+    long long w[3] = {2001, 5010, 100000};
+    for (int k0 = 0; k0 < 2000; k0 += 400) {
+        size_t o = 0;
+        for (int k = k0; k < k0 + 400; k++) {
+            for (int m = 0; m < 3; m++)
+                w[m] += (k * 31 + m * 17) % 3 - 1;
+            o += (size_t)snprintf(BIG + o, sizeof BIG - o,
+                                  "2026-01-%02d %02d:%02d|%lld.%02lld|%lld.%02lld|%lld.%02lld\n",
+                                  1 + k / 1440, k / 60 % 24, k % 60, w[0] / 100, w[0] % 100,
+                                  w[1] / 100, w[1] % 100, w[2] / 100, w[2] % 100);
+        }
+        char sql[40000];
+        snprintf(sql, sizeof sql,
+                 "execute procedure oni_ts_write_many('meters','readings',1,'%.*s')", (int)o, BIG);
+        CHECK_RUN(sql, 0);
+    }
+    const char *r = q("execute function oni_ts_read('meters','readings',1,NULL,NULL)");
+    long long n = atoll(strstr(r, "\"n\":") + 4);
+    CHECK(strlen(r) <= 32739 && n >= 1200, "default page: %zu bytes, %lld elements", strlen(r), n);
+}
+
+static void aggregates(void) {
+    /* from summaries (day buckets on day chunks) and by decoding (hours) */
+    char agg[4096];
+    snprintf(agg, sizeof agg, "%s",
+             q("execute function oni_ts_aggregate('dev','s',10,NULL,NULL,'1 day',"
+               "'count,min,max,sum')"));
+    char want[1024];
+    snprintf(want, sizeof want, "%s",
+             q("select count(a), min(a), max(a), sum(a) from table(oni_ts_read_rows('dev','s',10,"
+               "'2026-01-02 00:00','2026-01-02 23:59')::multiset(all_t))"));
+    CHECK(strstr(agg, "2026-01-02 00:00:00.00000|1440|") != NULL, "day buckets: %s", agg);
+    char line[256];
+    long long c, mn, mx;
+    double sm;
+    CHECK(sscanf(want, "%lld|%lld|%lld|%lf", &c, &mn, &mx, &sm) == 4, "rows agg %s", want);
+    snprintf(line, sizeof line, "2026-01-02 00:00:00.00000|%lld|%lld|%lld|", c, mn, mx);
+    CHECK(strstr(agg, line) != NULL, "summary aggregate %s in %s", line, agg);
+    const char *h = q("execute function oni_ts_aggregate('dev','s',10,'2026-01-01 00:30',"
+                      "'2026-01-01 02:59','1 hour','count,first,last')");
+    CHECK(!strncmp(h, "2026-01-01 00:00:00.00000|30|", 29), "partial first hour: %s", h);
+    CHECK_Q("select count(*) from table(oni_ts_aggregate('dev','s',10,NULL,NULL,'1 hour','avg')"
+            ")",
+            "72");
+    CHECK_Q("execute function oni_ts_aggregate('dev','s',10,NULL,NULL,'1 hour','median')",
+            "ERR -746");
+}
+
+static void duplicates_and_late(void) {
+    long long before = elements("dev", "s", "10");
+    /* a duplicate in a sealed chunk replaces the element */
+    CHECK_Q("execute function oni_ts_write('dev','s',10,'2026-01-02 10:00|1|-5|1|1|1|1|1|1')", "1");
+    CHECK(elements("dev", "s", "10") == before, "replace keeps the count");
+    CHECK_Q("select b from table(oni_ts_read_rows('dev','s',10,'2026-01-02 10:00',"
+            "'2026-01-02 10:00')::multiset(all_t))",
+            "-5");
+    CHECK_Q("execute function oni_ts_write('dev','s',10,'2026-01-02 10:00|1|-6|1|1|1|1|1|1',"
+            "'dup=error')",
+            "ERR -268");
+    CHECK_Q("execute function oni_ts_write('dev','s',10,'2026-01-02 10:00|1|-6|1|1|1|1|1|1',"
+            "'dup=maybe')",
+            "ERR -746");
+    /* a gap, then a late write into it */
+    CHECK_Q("execute function oni_ts_delete('dev','s',10,'2026-01-02 00:00','2026-01-02 23:59')",
+            "1440");
+    CHECK(elements("dev", "s", "10") == before - 1440, "delete count");
+    const char *j = q("execute function oni_ts_read('dev','s',10,'2026-01-01 23:58',"
+                      "'2026-01-03 00:01','limit=3')");
+    CHECK(strstr(j, "\"i\":[0,1,1442]") != NULL, "a gap gives slot offsets: %s", j);
+    CHECK_Q("execute function oni_ts_write('dev','s',10,'2026-01-02 12:00|1|77|1|1|1|1|1|1')", "1");
+    CHECK(count_rows("10", "'2026-01-02 00:00'", "'2026-01-02 23:59'") == 1, "late write");
+    CHECK_Q("select b from table(oni_ts_read_rows('dev','s',10,'2026-01-02 00:00',"
+            "'2026-01-02 23:59')::multiset(all_t))",
+            "77");
+    /* retention: whole chunks before the cut-off */
+    CHECK_Q("execute function oni_ts_retain('dev','s',10,'2026-01-02 00:00')", "1440");
+    CHECK(count_rows("10", "NULL", "'2026-01-01 23:59'") == 0, "retained");
+    CHECK(elements("dev", "s", "10") == 1441, "after retention %lld", elements("dev", "s", "10"));
+}
+
+static void irregular(void) {
+    CHECK_Q("execute function oni_ts_write_many('dev','s',2,"
+            "'2026-03-01 00:00:05.000007|1|1|1|1|1|1|1|1\n"
+            "2026-03-01 00:00:01|2|2|2|2|2|2|2|2\n"
+            "2026-03-01 00:00:03.5|3|3|3|3|3|3|3|3')",
+            "3");
+    CHECK_Q("select a from table(oni_ts_read_rows('dev','s',2,NULL,NULL)::multiset(all_t))",
+            "2\n3\n1");
+    const char *j = q("execute function oni_ts_read('dev','s',2,NULL,NULL)");
+    CHECK(strstr(j, "\"start\":\"2026-03-01 00:00:01.00000\",\"t\":[0,2500000,4000007]") != NULL,
+          "irregular JSON: %s", j);
+    CHECK_Q("execute function oni_ts_last('dev','s',2)",
+            "2026-03-01 00:00:05.00000|1|1|1|1|1|1|1.00|1");
+}
+
+static void transactions(void) {
+    long long before = elements("dev", "s", "1");
+    CHECK_RUN("begin work", 0);
+    CHECK_Q("execute function oni_ts_write('dev','s',1,'2026-01-01 00:10|1|1|1|1|1|1|1|1')", "1");
+    CHECK(elements("dev", "s", "1") == before + 1, "visible in the transaction");
+    CHECK_RUN("rollback work", 0);
+    CHECK(elements("dev", "s", "1") == before, "ROLLBACK removes the element");
+    CHECK_RUN("begin work", 0);
+    CHECK_Q("execute function oni_ts_write('dev','s',1,'2026-01-01 00:10|1|1|1|1|1|1|1|1')", "1");
+    CHECK_RUN("commit work", 0);
+    CHECK(elements("dev", "s", "1") == before + 1, "COMMIT keeps it");
+}
+
+static void write_file(void) {
+    char dir[300], path[400], cmd[900];
+    snprintf(dir, sizeof dir, "%s_load", DIR_);
+    mkdir(dir, 0700);
+    CHECK_Q("execute function oni_ts_write_file('dev','s','x.unl')", "ERR -746");
+    CHECK(strstr(ERR.text, "--load-dir") != NULL, "disabled without a load dir: %s", ERR.text);
+    ts_set_load_dir(dir);
+    snprintf(path, sizeof path, "%s/x.unl", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "1|2026-01-01 01:00|5|5|5|5|5|5|5|5|\n2|2026-04-01 00:00|6|6|6|6|6|6|6|6|\n"
+               "1|2026-01-01 01:01|7|7|7|7|7|7|7|7|\n");
+    fclose(f);
+    long long e1 = elements("dev", "s", "1"), e2 = elements("dev", "s", "2");
+    CHECK_Q("execute function oni_ts_write_file('dev','s','x.unl')", "3");
+    CHECK(elements("dev", "s", "1") == e1 + 2 && elements("dev", "s", "2") == e2 + 1, "loaded");
+    f = fopen(path, "w");
+    fprintf(f, "1|2026-01-01 02:00|5|5|5|5|5|5|5|5|\n42|2026-01-01 02:00|5|5|5|5|5|5|5|5|\n");
+    fclose(f);
+    CHECK_Q("execute function oni_ts_write_file('dev','s','x.unl')", "ERR -746");
+    CHECK(strstr(ERR.text, "line 2") != NULL, "missing series named: %s", ERR.text);
+    CHECK(elements("dev", "s", "1") == e1 + 2, "a failed load writes nothing");
+    CHECK_Q("execute function oni_ts_write_file('dev','s','../x.unl')", "ERR -746");
+    CHECK_Q("execute function oni_ts_write_file('dev','s','/etc/passwd')", "ERR -746");
+    snprintf(cmd, sizeof cmd, "ln -sf /etc/passwd %s/link.unl", dir);
+    CHECK(system(cmd) == 0, "symlink");
+    CHECK_Q("execute function oni_ts_write_file('dev','s','link.unl')", "ERR -746");
+    CHECK(strstr(ERR.text, "outside") != NULL, "symlink out refused: %s", ERR.text);
+    ts_set_load_dir(NULL);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0, "cleanup");
+}
+
+static void drops(void) {
+    CHECK_RUN("drop row type all_t restrict", -746);
+    CHECK_RUN("delete from dev where id = 2", 0);
+    CHECK_Q("execute function oni_ts_info('dev','s',2)", "ERR -746");
+    CHECK_Q("select count(*) from _ixd_ts_series", "ERR -206");
+    CHECK_RUN("drop table dev", 0);
+    CHECK_RUN("drop row type all_t", 0);
+    CHECK_RUN("drop row type all_t", -746);
+    CHECK_RUN("drop row type if exists all_t", 0);
+}
+
+int main(void) {
+    eu_setup("ts");
+    setup_schema();
+    types_and_nulls();
+    bulk_and_pages();
+    page_capacity();
+    aggregates();
+    duplicates_and_late();
+    irregular();
+    transactions();
+    write_file();
+    drops();
+    eu_teardown();
+    return tap_done();
+}
