@@ -141,8 +141,10 @@ class Writer:
             sql = _WRITE
             rows = [(self._table, self._column, k, "\n".join(self._bufs[k][0])) for k in keys]
         counts = [len(self._bufs[k][0]) for k in keys]
-        for k in keys:
-            self._bufs[k] = [[], 0]
+        for k in keys:  # emptied in place: the caller may hold the buffer
+            b = self._bufs[k]
+            b[0] = []
+            b[1] = 0
         self.pending -= sum(counts)
         try:
             self._cur.executemany(sql, rows)

@@ -314,7 +314,10 @@ static int send_chosen(ix_ts_writer *w) {
     size_t first_bad = nrows;
     for (k = 0; k < nrows && k < (size_t)replied; k++) {
         ts_slot *s = &w->slots[w->rows[k]];
-        if (codes[k] && first_bad == nrows) first_bad = k;
+        if (codes[k] && first_bad == nrows && rc == IX_ESQL) {
+            first_bad = k; /* the batch's error is this row's */
+            writer_fail_row(w, w->rows[k], rc);
+        }
         w->pending -= s->n; /* written, or refused: gone either way */
         s->len = 0;
         s->n = 0;
@@ -326,7 +329,7 @@ static int send_chosen(ix_ts_writer *w) {
     ix_bind_null(w->stmt, 3); /* nothing keeps pointing into the buffers */
     ix_bind_null(w->stmt, 4);
     if (rc == IX_OK) return IX_OK;
-    if (rc == IX_ESQL && first_bad < nrows) return writer_fail_row(w, w->rows[first_bad], rc);
+    if (first_bad < nrows) return writer_refail(w);
     /* A connection failure: what was not answered is unknown. */
     w->failed_rc = rc;
     w->failed_slot = (size_t)-1;
