@@ -272,7 +272,7 @@ static void irregular(void) {
     CHECK(strstr(j, "\"start\":\"2026-03-01 00:00:01.00000\",\"t\":[0,2500000,4000007]") != NULL,
           "irregular JSON: %s", j);
     CHECK_Q("execute function oni_ts_last('dev','s',2)",
-            "2026-03-01 00:00:05.00000|1|1|1|1|1|1|1.00|1");
+            "2026-03-01 00:00:05.000007|1|1|1|1|1|1|1.00|1");
 }
 
 static void transactions(void) {

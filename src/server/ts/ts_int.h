@@ -100,8 +100,11 @@ void ts_els_free(ts_els *a);
  * or -1 for a floating DECIMAL(p)). */
 int ts_field_kind(const ts_field *f);
 int ts_field_scale(const ts_field *f);
-/* Fraction digits of the timestamp field (1..5). */
+/* Fraction digits of the timestamp field (1..5), and the digits to print
+ * time us with: the field's, or more when us has finer digits (an
+ * irregular series keeps microseconds). */
 int ts_rowtype_fdig(const ts_rowtype *rt);
+int ts_time_digits(const ts_rowtype *rt, int64_t us);
 
 /* Parses element text "ts|v1|v2|...[|]" of row type rt into *el. Returns 0
  * or -1 with *e (wrong number of fields -746, a bad number -1213 / -1214 /

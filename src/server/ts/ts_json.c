@@ -45,17 +45,10 @@ static int parse_opts(const char *o, jopts *j, ts_err *e) {
     return 0;
 }
 
-/* Fraction digits for time t: the row type's, or 6 when t needs them. */
-static int tdig(const ts_series *s, int64_t us) {
-    int f = ts_rowtype_fdig(&s->rt);
-    if (f < 6 && us % 10) return 6;
-    return f < 5 && us % 10000 ? 5 : f;
-}
-
 static void add_time(const ts_series *s, int64_t us, sb *out) {
     char b[TS_TIME_TEXT];
     sb_addc(out, '"');
-    sb_addn(out, b, ts_time_format(us, tdig(s, us), b));
+    sb_addn(out, b, ts_time_format(us, ts_time_digits(&s->rt, us), b));
     sb_addc(out, '"');
 }
 

@@ -204,7 +204,7 @@ int ts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
         }
     size_t i = 0;
     int nd;
-    int64_t v = digits(s, n, &i, 12, &nd);
+    int64_t v = digits(s, n, &i, 18, &nd);
     if (v > 0 && i < n && s[i] == ' ') {
         size_t j = i;
         while (j < n && s[j] == ' ')
@@ -217,7 +217,8 @@ int ts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
                 *us = v * units[k].us;
                 return 0;
             }
-        if (ul >= 4 && (!strncasecmp(s + j, "month", 5) || !strncasecmp(s + j, "year", 4)))
+        if ((ul >= 5 && !strncasecmp(s + j, "month", 5)) ||
+            (ul >= 4 && !strncasecmp(s + j, "year", 4)))
             return ts_fail(e, TS_E_ROUTINE,
                            "Month and year intervals are not supported (use days)");
     }
