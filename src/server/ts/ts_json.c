@@ -89,50 +89,64 @@ static char *put_i64(char *o, int64_t v) {
     return put_u64(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
 }
 
+static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
+                                     "25262728293031323334353637383940414243444546474849"
+                                     "50515253545556575859606162636465666768697071727374"
+                                     "75767778798081828384858687888990919293949596979899";
+
 /* v * 10^-sc with trailing zeros dropped (the shortest text of a
- * decimal-scaled double). Digits two at a time. */
+ * decimal-scaled double), written from its last digit backwards; values
+ * that fit 32 bits (nearly all) two digits at a time in 32-bit arithmetic. */
 static char *put_scaled(char *o, int64_t v, int sc) {
-    static const char pairs[] =
-        "00010203040506070809101112131415161718192021222324252627282930313233"
-        "343536373839404142434445464748495051525354555657585960616263646566"
-        "6768697071727374757677787980818283848586878889909192939495969798"
-        "99";
-    while (sc > 0 && v % 10 == 0)
-        v /= 10, sc--;
-    if (!sc) return put_i64(o, v);
     if (v < 0) *o++ = '-';
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    char t[48];
-    int k = 48, d = 0;
-    for (; d + 1 < sc; d += 2) {
-        memcpy(t + k - 2, pairs + 2 * (u % 100), 2);
-        k -= 2;
-        u /= 100;
+    while (sc > 0 && u % 10 == 0)
+        u /= 10, sc--;
+    if (u > UINT32_MAX) {
+        if (!sc) return put_u64(o, u);
+        char t[48];
+        int k = 48;
+        for (int d = 0; d < sc; d++, u /= 10)
+            t[--k] = (char)('0' + u % 10);
+        t[--k] = '.';
+        for (; u; u /= 10)
+            t[--k] = (char)('0' + u % 10);
+        memcpy(o, t + k, (size_t)(48 - k));
+        return o + (48 - k);
     }
-    if (d < sc) {
-        t[--k] = (char)('0' + u % 10);
-        u /= 10;
+    uint32_t x = (uint32_t)u;
+    int nd = x >= 1000000000u  ? 10
+             : x >= 100000000u ? 9
+             : x >= 10000000u  ? 8
+             : x >= 1000000u   ? 7
+             : x >= 100000u    ? 6
+             : x >= 10000u     ? 5
+             : x >= 1000u      ? 4
+             : x >= 100u       ? 3
+             : x >= 10u        ? 2
+                               : 1;
+    int lead = sc >= nd ? sc + 1 : nd; /* digits with the leading zeros of 0.0x */
+    char *e = o + lead + (sc > 0), *p = e;
+    for (int d = 0; d < lead; d++) {
+        if (sc && d == sc) *--p = '.';
+        if (d + 1 < lead && d + 1 != sc && x >= 10) {
+            p -= 2;
+            memcpy(p, digit_pairs + 2 * (x % 100), 2);
+            x /= 100;
+            d++;
+        } else {
+            *--p = (char)('0' + x % 10);
+            x /= 10;
+        }
     }
-    t[--k] = '.';
-    while (u >= 100) {
-        memcpy(t + k - 2, pairs + 2 * (u % 100), 2);
-        k -= 2;
-        u /= 100;
-    }
-    if (u >= 10) {
-        memcpy(t + k - 2, pairs + 2 * u, 2);
-        k -= 2;
-    } else
-        t[--k] = (char)('0' + u);
-    memcpy(o, t + k, (size_t)(48 - k));
-    return o + (48 - k);
+    return e;
 }
 
 /* Writes metric m of the iterator's element as a JSON value at o (room for
  * JB_VALUE_MAX bytes); returns the end. The scaled integers of a
  * decimal-scaled chunk and integers are printed without a double. */
 static char *put_val(const ts_iter *it, int m, char *o) {
-    const ts_colv *cv = ts_iter_col(it, m);
+    const ts_colv *cv = it->cur_chunk ? &it->dec.cols[m + 1] : NULL;
     if (cv && cv->i && !(cv->null && cv->null[it->cur_k])) {
         if (cv->dscale >= 0 && (cv->kind == TS_K_F64 || cv->kind == TS_K_F32))
             return put_scaled(o, cv->i[it->cur_k], cv->dscale);
