@@ -164,7 +164,6 @@ enum {
     TS_Q_CHUNK_WIN,  /* the chunks of a window */
     TS_Q_CHUNK_DEL,  /* one chunk by rowid */
     TS_Q_CHUNK_UPD,  /* rewrite one chunk by rowid */
-    TS_Q_ROWTYPE,    /* a row type's fields */
     TS_Q_COLUMN,     /* a TIMESERIES column's row type and key */
     TS_Q_LASTV,      /* the last element of a series */
     TS_Q_SAVE,       /* SAVEPOINT of a write routine */

@@ -54,9 +54,9 @@ static const char *const qsql[TS_NQ] = {
     [TS_Q_CHUNK_DEL] = "DELETE FROM _ixd_ts_chunk WHERE rowid = ?1",
     [TS_Q_CHUNK_UPD] = "UPDATE _ixd_ts_chunk SET t0 = ?2, t1 = ?3, n = ?4, data = ?5, summ = ?6 "
                        "WHERE rowid = ?1",
-    [TS_Q_ROWTYPE] = "SELECT fields FROM _ixd_rowtypes WHERE name = ?1",
-    [TS_Q_COLUMN] = "SELECT rowtype, keycol, keytype FROM _ixd_ts_columns WHERE tab = ?1 AND "
-                    "col = ?2",
+    [TS_Q_COLUMN] = "SELECT c.rowtype, c.keycol, c.keytype, r.fields FROM _ixd_ts_columns c "
+                    "LEFT JOIN _ixd_rowtypes r ON r.name = c.rowtype WHERE c.tab = ?1 AND "
+                    "c.col = ?2",
     [TS_Q_LASTV] = "SELECT lastv FROM _ixd_ts_series WHERE sid = ?1",
     [TS_Q_SAVE] = "SAVEPOINT _ixd_ts",
     [TS_Q_RELEASE] = "RELEASE _ixd_ts",
@@ -100,19 +100,34 @@ static int step_done(ts_conn *c, sqlite3_stmt *st, ts_err *e) {
 
 /* ---- row types and columns ------------------------------------------------------ */
 
-/* Row type fields as stored: "name code len;name code len;...". */
+/* A decimal number at *s (advanced); -1 when there is none. */
+static int64_t field_num(const char **s) {
+    int64_t v = 0;
+    const char *p = *s;
+    if (*p < '0' || *p > '9') return -1;
+    while (*p >= '0' && *p <= '9' && v < (1LL << 40))
+        v = v * 10 + (*p++ - '0');
+    *s = p;
+    return v;
+}
+
+/* Row type fields as stored (ts_rowtype_create): "name code len;...". Read
+ * on every routine call, so by hand. */
 static int fields_parse(const char *s, ts_rowtype *rt) {
     rt->nf = 0;
-    while (*s) {
+    while (s && *s) {
         if (rt->nf > TS_MAX_METRICS) return -1;
         ts_field *f = &rt->f[rt->nf];
-        unsigned long len;
-        int code, used = 0;
-        if (sscanf(s, "%128s %d %lu%n", f->name, &code, &len, &used) != 3) return -1;
-        f->code = code;
+        size_t l = strcspn(s, " ");
+        if (!l || l > TS_NAME_MAX || s[l] != ' ') return -1;
+        memcpy(f->name, s, l);
+        f->name[l] = 0;
+        s += l + 1;
+        int64_t code = field_num(&s), len = (*s == ' ' ? (s++, field_num(&s)) : -1);
+        if (code < 0 || len < 0 || len > UINT32_MAX || (*s && *s != ';')) return -1;
+        f->code = (int)code;
         f->len = (uint32_t)len;
         rt->nf++;
-        s += used;
         if (*s == ';') s++;
     }
     return rt->nf >= 2 ? 0 : -1;
@@ -149,12 +164,7 @@ int ts_column_open(ts_conn *c, const char *tab, const char *col, ts_rowtype *rt,
     snprintf(rtname, sizeof rtname, "%s", (const char *)sqlite3_column_text(st, 0));
     if (keycol) snprintf(keycol, TS_NAME_MAX + 1, "%s", (const char *)sqlite3_column_text(st, 1));
     if (keycode) *keycode = sqlite3_column_int(st, 2);
-    sqlite3_reset(st);
-    st = ts_q(c, TS_Q_ROWTYPE, e);
-    if (!st) return -1;
-    sqlite3_bind_text(st, 1, rtname, -1, SQLITE_STATIC);
-    rc = sqlite3_step(st);
-    int ok = rc == SQLITE_ROW && fields_parse((const char *)sqlite3_column_text(st, 0), rt) == 0;
+    int ok = fields_parse((const char *)sqlite3_column_text(st, 3), rt) == 0;
     sqlite3_reset(st);
     if (!ok) return ts_fail(e, TS_E_ROUTINE, "Row type %s of %s.%s is missing", rtname, tab, col);
     snprintf(rt->name, sizeof rt->name, "%s", rtname);
