@@ -372,6 +372,31 @@ static void test_rollback(void) {
 }
 
 /* NULL handles and arguments: IX_EMISUSE or the documented answer. */
+/* oni_ts_write_many with a batch larger than an LVARCHAR, bound as BYTE
+ * (ix_bind_blob): 4,000 elements (about 150 KB) in one call, twice. (A text
+ * bind stops at 32,767 bytes in libixdb today.) */
+static void test_big_batch(void) {
+    static char buf[300000];
+    for (int pass = 0; pass < 2; pass++) {
+        size_t o = 0;
+        for (int m = 0; m < 4000; m++) {
+            int d = 10 + pass * 5 + m / 1440, mm = m % 1440;
+            o += (size_t)snprintf(buf + o, sizeof buf - o,
+                                  "2026-01-%02d %02d:%02d|%d.5|1234.25|-0.125\n", d, mm / 60,
+                                  mm % 60, m);
+        }
+        CHECK(o > 32739, "the batch is %zu bytes", o);
+        ix_stmt *s;
+        int rc =
+            ix_prepare(c, "EXECUTE PROCEDURE oni_ts_write_many('meters','readings',9,?)", -1, &s);
+        if (rc == IX_OK) rc = ix_bind_blob(s, 1, buf, (int)o, IX_STATIC);
+        if (rc == IX_OK) rc = ix_step(s);
+        CHECK(rc == IX_DONE && ix_changes(s) == 4000, "batch of %zu bytes: rc %d, %lld written: %s",
+              o, rc, (long long)ix_changes(s), ix_errmsg(c));
+        ix_finalize(s);
+    }
+}
+
 static void test_misuse(void) {
     ix_ts_writer *w = (ix_ts_writer *)1;
     CHECK(ix_ts_writer_open(NULL, "t", "c", NULL, &w) == IX_EMISUSE && w == NULL, "open NULL");
@@ -431,6 +456,7 @@ int main(void) {
         test_irregular();
         test_reader();
         test_rollback();
+        test_big_batch();
     }
     CHECK(!ix_conn_is_dead(c), "connection still aligned");
     ix_close(c);
