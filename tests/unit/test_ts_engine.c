@@ -308,6 +308,29 @@ static void transactions(void) {
     CHECK_Q("execute function oni_ts_write('dev','s',1,'2026-01-01 00:10|1|1|1|1|1|1|1|1')", "1");
     CHECK_RUN("commit work", 0);
     CHECK(elements("dev", "s", "1") == before + 1, "COMMIT keeps it");
+    /* one element per call in a transaction: COMMIT seals a head of 256 or
+     * more (fewer stay staged) */
+    CHECK_Q("execute function oni_ts_create('dev','s',20,'2026-05-01 00:00','1 second')", "1");
+    for (int round = 0; round < 2; round++) {
+        int n = round ? 300 : 100;
+        CHECK_RUN("begin work", 0);
+        for (int k = 0; k < n; k++) {
+            char sql[200];
+            int t = round * 1000 + k;
+            snprintf(
+                sql, sizeof sql,
+                "execute procedure oni_ts_write('dev','s',20,'2026-05-01 00:%02d:%02d|%d|1|1|1|"
+                "1|1|1|1')",
+                t / 60, t % 60, k % 100);
+            CHECK_RUN(sql, 0);
+        }
+        CHECK_RUN("commit work", 0);
+        const char *i = q("execute function oni_ts_info('dev','s',20)");
+        CHECK(strstr(i, round ? "\"head\":0" : "\"head\":100") != NULL, "after %d writes: %s", n,
+              i);
+    }
+    CHECK(elements("dev", "s", "20") == 400, "all 400 kept");
+    CHECK(count_rows("20", "NULL", "NULL") == 400, "and read back");
 }
 
 static void write_file(void) {

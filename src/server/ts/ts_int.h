@@ -171,12 +171,27 @@ enum {
     TS_Q_ROLLBACK,
     TS_NQ
 };
+/* A series whose head grew in the running transaction (sealed at commit
+ * when it has TS_SEAL_MIN elements: ts_before_commit). */
+typedef struct ts_touched {
+    char tab[TS_NAME_MAX + 1], col[TS_NAME_MAX + 1];
+    int64_t sid;
+} ts_touched;
+#define TS_TOUCHED_MAX 32
+
 typedef struct ts_conn {
     ixd_db *db;
     sqlite3 *h;
     sqlite3_stmt *q[TS_NQ];
     ts_dec dec;
+    ts_touched touched[TS_TOUCHED_MAX];
+    int ntouched;
 } ts_conn;
+
+/* Records that s's head grew in this transaction. */
+void ts_touch(ts_conn *c, const ts_series *s);
+/* Seals s's head into chunks when it has TS_SEAL_MIN elements or more. */
+int ts_seal(ts_conn *c, ts_series *s, ts_err *e);
 
 /* The cached statement q of c (prepared on first use), reset and with its
  * bindings cleared; NULL with *e on failure. */

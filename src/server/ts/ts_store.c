@@ -384,6 +384,8 @@ static int chunk_elems(ts_conn *c, const ts_rowtype *rt, const uint8_t *p, size_
 
 /* ---- writes -------------------------------------------------------------------------- */
 
+static int series_save(ts_conn *c, ts_series *s, const ts_elem *last, ts_err *e);
+
 /* Sorts els by t (stable: of equal times the one written last stays) and
  * removes duplicates; *dupfound tells whether there were any. */
 static int sort_dedupe(ts_els *els, int *dupfound, ts_err *e) {
@@ -671,6 +673,52 @@ static int extend_last(ts_conn *c, ts_series *s, const ts_els *all, size_t n, ts
     return r;
 }
 
+/* Cuts all (sorted, after the sealed end, the head already deleted) into
+ * groups of at most TS_CHUNK_MAX elements of one block: a group is sealed
+ * (into the last chunk when extend_last can) when a later element exists or
+ * it has TS_SEAL_MIN elements; the rest becomes the head. */
+static int seal_groups(ts_conn *c, ts_series *s, const ts_els *all, ts_err *e) {
+    int64_t b = block_slots(s);
+    int rc = 0;
+    s->nhead = 0;
+    size_t k = 0;
+    while (!rc && k < all->n) {
+        size_t j = k + 1, cap = k + TS_CHUNK_MAX < all->n ? k + TS_CHUNK_MAX : all->n;
+        int64_t blk = b ? block_of(ts_at(all, k)->t, b) : 0;
+        while (j < cap && (!b || block_of(ts_at(all, j)->t, b) == blk))
+            j++;
+        int r = k == 0 ? extend_last(c, s, all, j, e) : 0;
+        if (r < 0) {
+            rc = -1;
+        } else if (r > 0) {
+            /* the first group went into the last chunk */
+        } else if (j < all->n || j - k >= TS_SEAL_MIN) {
+            rc = chunk_put(c, s, 0, all, k, (uint32_t)(j - k), e);
+        } else {
+            for (size_t h = k; !rc && h < j; h++) {
+                if (head_put(c, s, ts_at(all, h), TS_DUP_REPLACE, e) < 0) rc = -1;
+                s->nhead++;
+            }
+        }
+        k = j;
+    }
+    return rc;
+}
+
+int ts_seal(ts_conn *c, ts_series *s, ts_err *e) {
+    if (s->nhead < TS_SEAL_MIN) return 0;
+    ts_els all;
+    ts_els_init(&all, s->rt.nf);
+    ts_elem last;
+    int rc = head_load(c, s, INT64_MIN, INT64_MAX, &all, e);
+    if (!rc) rc = head_delete(c, s, INT64_MIN, INT64_MAX, e);
+    if (!rc) rc = seal_groups(c, s, &all, e);
+    if (!rc && ts_last(c, s, &last, e) < 0) rc = -1;
+    if (!rc) rc = series_save(c, s, s->n ? &last : NULL, e);
+    ts_els_free(&all);
+    return rc;
+}
+
 /* Writes the new elements els[from..n) (sorted, all t > s->hi). Cheap path:
  * each goes into the head. Otherwise the head and the new elements are
  * merged and cut into groups (at most TS_CHUNK_MAX elements of one block);
@@ -685,6 +733,7 @@ static int write_new(ts_conn *c, ts_series *s, const ts_els *els, size_t from, i
                      (block_of(ts_at(els, from)->t, b) == block_of(s->last, b) &&
                       block_of(ts_at(els, els->n - 1)->t, b) == block_of(s->last, b));
     if (s->nhead + (int64_t)n < TS_CHUNK_MAX && n < TS_SEAL_MIN && same_block) {
+        ts_touch(c, s);
         for (size_t k = from; k < els->n; k++) {
             int r = head_put(c, s, ts_at(els, k), dup, e);
             if (r < 0) return -1;
@@ -698,28 +747,7 @@ static int write_new(ts_conn *c, ts_series *s, const ts_els *els, size_t from, i
     int rc = s->nhead ? head_load(c, s, INT64_MIN, INT64_MAX, &all, e) : 0;
     if (!rc) rc = merge_into(&all, els, from, els->n, dup, added, e);
     if (!rc && s->nhead) rc = head_delete(c, s, INT64_MIN, INT64_MAX, e);
-    s->nhead = 0;
-    size_t k = 0;
-    while (!rc && k < all.n) {
-        size_t j = k + 1, cap = k + TS_CHUNK_MAX < all.n ? k + TS_CHUNK_MAX : all.n;
-        int64_t blk = b ? block_of(ts_at(&all, k)->t, b) : 0;
-        while (j < cap && (!b || block_of(ts_at(&all, j)->t, b) == blk))
-            j++;
-        int r = k == 0 ? extend_last(c, s, &all, j, e) : 0;
-        if (r < 0) {
-            rc = -1;
-        } else if (r > 0) {
-            /* the first group went into the last chunk */
-        } else if (j < all.n || j - k >= TS_SEAL_MIN) {
-            rc = chunk_put(c, s, 0, &all, k, (uint32_t)(j - k), e);
-        } else {
-            for (size_t h = k; !rc && h < j; h++) {
-                if (head_put(c, s, ts_at(&all, h), TS_DUP_REPLACE, e) < 0) rc = -1;
-                s->nhead++;
-            }
-        }
-        k = j;
-    }
+    if (!rc) rc = seal_groups(c, s, &all, e);
     ts_els_free(&all);
     return rc;
 }
