@@ -10,6 +10,9 @@
 
 #define US_PER_SEC 1000000LL
 #define US_PER_DAY (86400LL * US_PER_SEC)
+/* The longest interval: 100,000 days (any longer one is refused, so that
+ * every accepted interval also reads back from its text). */
+#define IV_MAX_US (100000LL * US_PER_DAY)
 
 int ts_fail(ts_err *e, int code, const char *fmt, ...) {
     e->code = code;
@@ -187,9 +190,9 @@ static int dtf_interval(const char *s, size_t n, int64_t *us) {
         for (int k = nd; k < 6; k++)
             frac *= 10;
     }
-    if (i != n || h > 23 || mi > 59 || sec > 59) return -1;
+    if (i != n || h > 23 || mi > 59 || sec > 59 || days > IV_MAX_US / US_PER_DAY) return -1;
     *us = days * US_PER_DAY + ((h * 60 + mi) * 60 + sec) * US_PER_SEC + frac;
-    return 0;
+    return *us <= IV_MAX_US ? 0 : -1;
 }
 
 int ts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
@@ -213,7 +216,7 @@ int ts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
         if (ul && (s[n - 1] == 's' || s[n - 1] == 'S')) ul--;
         for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
             if (strlen(units[k].name) == ul && !strncasecmp(s + j, units[k].name, ul)) {
-                if (v > INT64_MAX / units[k].us / 1000) break;
+                if (v > IV_MAX_US / units[k].us) break;
                 *us = v * units[k].us;
                 return 0;
             }
