@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "client/ix_client_int.h"
+#include "types/ix_datetime.h"
 
 #define TS_FLUSH_DEFAULT 1000
 #define TS_FLUSH_MAX     100000
@@ -426,19 +427,6 @@ static void put2(char *p, int v) {
     p[1] = (char)('0' + v % 10);
 }
 
-/* Civil date of a day count from 1970-01-01 (proleptic Gregorian). */
-static void civil_from_days(int64_t z, int *y, int *m, int *d) {
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    *y = (int)(yoe + era * 400 + (*m <= 2));
-}
-
 #define US_PER_DAY   86400000000LL
 #define US_YEAR1     (-62135596800000000LL) /* 0001-01-01 00:00:00 */
 #define US_YEAR10000 253402300800000000LL   /* 10000-01-01 00:00:00 */
@@ -450,7 +438,7 @@ static size_t put_timestamp(char *p, int64_t us) {
     int64_t days = us >= 0 ? us / US_PER_DAY : -((-us + US_PER_DAY - 1) / US_PER_DAY);
     int64_t rest = us - days * US_PER_DAY;
     int y, m, d;
-    civil_from_days(days, &y, &m, &d);
+    ix_date_to_ymd((int32_t)(days + IX_DATE_UNIX_EPOCH), &y, &m, &d);
     int secs = (int)(rest / 1000000), frac = (int)(rest % 1000000);
     put2(p, y / 100);
     put2(p + 2, y % 100);

@@ -266,14 +266,20 @@ int ts_elem_parse(const ts_rowtype *rt, const char *s, size_t n, ts_elem *el, ts
 
 /* ---- numbers as text ----------------------------------------------------------- */
 
-static void put_u64(uint64_t v, sb *out) {
-    char b[24];
+char *ts_put_u64(char *o, uint64_t u) {
+    char t[24];
     int k = 24;
     do {
-        b[--k] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    sb_addn(out, b + k, (size_t)(24 - k));
+        t[--k] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    memcpy(o, t + k, (size_t)(24 - k));
+    return o + (24 - k);
+}
+
+static void put_u64(uint64_t v, sb *out) {
+    char b[24];
+    sb_addn(out, b, (size_t)(ts_put_u64(b, v) - b));
 }
 
 void ts_dec_text(int64_t m, int scale, sb *out) {

@@ -118,6 +118,8 @@ int ts_val_parse(const ts_field *f, const char *s, size_t n, ts_val *v, ts_err *
  * inf/-inf/nan, or with json as "Infinity"/"-Infinity"/"NaN" strings;
  * NULL as nothing, or with json as null). */
 void ts_val_text(const ts_field *f, const ts_val *v, int json, sb *out);
+/* Writes the digits of u at o (room for 20); returns the end. */
+char *ts_put_u64(char *o, uint64_t u);
 /* Appends a decimal number m * 10^-scale (scale 0..32) as text. */
 void ts_dec_text(int64_t m, int scale, sb *out);
 /* Appends a double as the shortest text that reads back to it. */
@@ -179,6 +181,12 @@ typedef struct ts_touched {
 } ts_touched;
 #define TS_TOUCHED_MAX 32
 
+/* The client data of a table function's module: which table it is. */
+typedef struct ts_vtkind {
+    struct ts_conn *c;
+    int agg;
+} ts_vtkind;
+
 typedef struct ts_conn {
     ixd_db *db;
     sqlite3 *h;
@@ -186,6 +194,7 @@ typedef struct ts_conn {
     ts_dec dec;
     ts_touched touched[TS_TOUCHED_MAX];
     int ntouched;
+    ts_vtkind vt_rows, vt_agg;
 } ts_conn;
 
 /* Records that s's head grew in this transaction. */

@@ -72,21 +72,9 @@ static int jb_room(jbuf *b, size_t need) {
     return 0;
 }
 
-/* Digits of u at o; returns the end. */
-static char *put_u64(char *o, uint64_t u) {
-    char t[24];
-    int k = 24;
-    do {
-        t[--k] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    memcpy(o, t + k, (size_t)(24 - k));
-    return o + (24 - k);
-}
-
 static char *put_i64(char *o, int64_t v) {
     if (v < 0) *o++ = '-';
-    return put_u64(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+    return ts_put_u64(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
 }
 
 static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
@@ -103,7 +91,7 @@ static char *put_scaled(char *o, int64_t v, int sc) {
     while (sc > 0 && u % 10 == 0)
         u /= 10, sc--;
     if (u > UINT32_MAX) {
-        if (!sc) return put_u64(o, u);
+        if (!sc) return ts_put_u64(o, u);
         char t[48];
         int k = 48;
         for (int d = 0; d < sc; d++, u /= 10)
