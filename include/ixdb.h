@@ -13,7 +13,8 @@
  * Contents: status codes and version (shared by every part: codec, server,
  * shell), then the client library libixdb: connections (ix_conn), errors,
  * statements (ix_stmt: prepare / bind / step / column), one-shot execution,
- * transactions, streaming cursors, pipelined batches, tracing and TLS.
+ * transactions, streaming cursors, pipelined batches, TimeSeries helpers,
+ * tracing and TLS.
  */
 #ifndef IXDB_H
 #define IXDB_H
@@ -742,6 +743,163 @@ int ix_batch_execute_arrays(ix_stmt *stmt, int64_t nrows, const ix_array *cols, 
 /* Rows of the last batch on stmt whose reply was read: rows [0, n) were
  * answered, row n is the first without a reply (n == nrows when all were). */
 int64_t ix_batch_replied(const ix_stmt *stmt);
+
+/* ---- TimeSeries helpers ------------------------------------------------------ */
+
+/*
+ * Clients of ixd's TimeSeries routines (docs/timeseries.md, "Clients"): a
+ * buffered writer over oni_ts_write_many and readers over oni_ts_read (JSON
+ * pages) and oni_ts_read_rows (rows). Series keys are given as text (the
+ * primary-key value as SQL text: "42", "meter-7"); the server converts it
+ * to the key column's type. The helpers use only the public calls above and
+ * record their failures on the connection like every other call.
+ */
+
+/* The most bytes of element text one oni_ts_write_many call takes as
+ * LVARCHAR, and the most bytes of one oni_ts_read page. */
+#define IX_TS_MAX_TEXT 32739
+
+typedef struct ix_ts_writer ix_ts_writer;
+
+/*
+ * Opens a writer of the series in table.column. The writer keeps one
+ * buffer per series key (element lines joined by '\n'); a buffer is flushed
+ * when it holds `flush` elements or when the next element would make it
+ * longer than IX_TS_MAX_TEXT bytes. A flush sends that buffer together with
+ * every other buffer at least half full (elements or bytes) in one
+ * pipelined ix_batch_execute of EXECUTE PROCEDURE oni_ts_write_many(table,
+ * column, key, elements[, options]): one batch row per buffer, all rows
+ * written before any reply is read.
+ * options: NULL or "name=value" pairs separated by commas:
+ *   flush=N      elements per buffer (1 .. 100000; default 1000)
+ *   dup=replace  (default) an element at the timestamp of an existing one
+ *                replaces it; dup=error: the server refuses it (-268) and
+ *                nothing of that batch row is written. dup=error is passed
+ *                to the routine as its fifth argument.
+ * The statement is prepared here (one round trip): an unknown routine
+ * fails now. table and column are copied.
+ * *out receives the writer (free it with ix_ts_writer_close), NULL on
+ * failure. Returns IX_OK; IX_EINVAL (bad option; message on conn);
+ * IX_EMISUSE (NULL argument); IX_ENOMEM; or the error of the prepare
+ * (IX_ESQL, connection errors).
+ */
+int ix_ts_writer_open(ix_conn *conn, const char *table, const char *column, const char *options,
+                      ix_ts_writer **out);
+
+/*
+ * Appends one element to key's buffer. element is element text
+ * ("2026-01-01 00:01|20.5|50.1|" as docs/timeseries.md describes), len its
+ * length or -1 when NUL-terminated; it must not contain a newline. key and
+ * element are copied. May flush (see ix_ts_writer_open), and so may block
+ * and fail with the errors of ix_ts_writer_flush.
+ * Returns IX_OK; IX_EINVAL (a newline in the element, an element longer
+ * than IX_TS_MAX_TEXT, an empty key); IX_EMISUSE (NULL argument); IX_ENOMEM;
+ * or the failure of the flush it ran (or of an earlier one: see
+ * ix_ts_writer_flush).
+ */
+int ix_ts_writer_add(ix_ts_writer *w, const char *key, const char *element, int len);
+
+/*
+ * Appends one element built from values: the timestamp is ts (text
+ * "YYYY-MM-DD HH:MI:SS.fffff", copied as it is) or, when ts is NULL, us:
+ * microseconds since 1970-01-01 00:00:00 (no time zone), written with as
+ * many fraction digits as it needs (none, 5, or 6). Then nvalues fields
+ * (0 .. 64): values[k], or NULL (an empty field) when is_null is non-NULL
+ * and is_null[k] is non-zero. Doubles are written as the shortest text that
+ * reads back to the same double ("20.01", "-3", "1e+300"; "nan", "inf",
+ * "-inf"); an integral value prints as an integer, so integer metrics take
+ * them. No allocation unless a buffer grows.
+ * Returns as ix_ts_writer_add; also IX_EINVAL for nvalues out of range or a
+ * timestamp before year 1 or after 9999.
+ */
+int ix_ts_writer_add_values(ix_ts_writer *w, const char *key, const char *ts, int64_t us,
+                            const double *values, const unsigned char *is_null, int nvalues);
+
+/*
+ * Sends every non-empty buffer in one pipelined batch and waits for the
+ * replies. Returns IX_OK when every batch row succeeded. When a row
+ * fails, the writer stops: the elements of that row are not written (the
+ * routine writes nothing of a call that fails), the rows after it in the
+ * same batch were sent and stand when they succeeded, and every later call
+ * on the writer returns the same failure again (re-recorded on the
+ * connection) without sending anything; ix_ts_writer_failure names the
+ * key. The connection's error record then has the server's SQLCODE
+ * (ix_sqlcode: -746 for bad element text, -268 for dup=error, ...) and
+ * ix_errmsg "series KEY: <the server's message>". Returns IX_ESQL (a row
+ * failed); IX_EMISUSE (NULL w); IX_ENOMEM; a connection error (the rows
+ * without a reply are unknown: the connection is dead).
+ */
+int ix_ts_writer_flush(ix_ts_writer *w);
+
+/* Elements the server reported written (the row counts of the batches sent
+ * so far); elements buffered and not yet sent. 0 for NULL w. */
+int64_t ix_ts_writer_written(const ix_ts_writer *w);
+int64_t ix_ts_writer_pending(const ix_ts_writer *w);
+
+/*
+ * After a failed flush: OUT *key (borrowed, valid until
+ * ix_ts_writer_close) names the series of the first failing batch row and
+ * OUT *element (may be NULL) receives the 0-based position of the element
+ * the server blamed among all elements added for that key since the writer
+ * was opened (the server's "line N"), or -1 when it named none.
+ * Returns 1 when a batch row was refused (and sets *key); 0 when the writer
+ * has not failed, or failed for another reason (a connection error: *key
+ * NULL), or for NULL w.
+ */
+int ix_ts_writer_failure(const ix_ts_writer *w, const char **key, int64_t *element);
+
+/* Flushes what is buffered (unless the writer has failed), finalizes the
+ * statement and frees the writer. Returns IX_OK or the failure of that
+ * flush (or the earlier one). NULL is a no-op returning IX_OK. The
+ * connection must still be open (ix_close it after). */
+int ix_ts_writer_close(ix_ts_writer *w);
+
+typedef struct ix_ts_reader ix_ts_reader;
+
+/*
+ * Opens a reader of key's series in table.column over the window [from,
+ * to] (timestamp text; NULL = unbounded), in JSON pages: each
+ * ix_ts_reader_next runs EXECUTE FUNCTION oni_ts_read(table, column, key,
+ * from, to, options) with from = the previous page's "next", until a page
+ * says "next":null. options (NULL for none) goes to the routine as it is
+ * ("shape=rows", "limit=N", "max=B"). Nothing is sent here; the arguments
+ * are copied. *out receives the reader (ix_ts_reader_close it), NULL on
+ * failure. Returns IX_OK, IX_EMISUSE (NULL conn, table, column, key or
+ * out), IX_ENOMEM.
+ */
+int ix_ts_reader_open(ix_conn *conn, const char *table, const char *column, const char *key,
+                      const char *from, const char *to, const char *options, ix_ts_reader **out);
+
+/*
+ * Reads the next page. OUT *json (NUL-terminated, owned by the reader,
+ * valid until the next call on it or ix_ts_reader_close) and *len (may be
+ * NULL) receive the page. Returns IX_ROW with a page; IX_DONE when the
+ * last page has been given (json NULL); IX_ESQL (the server's error, e.g.
+ * -746); IX_EPROTO (a page that is not a JSON object with "next", or a
+ * "next" that does not move forward; the connection stays usable);
+ * IX_EMISUSE; IX_ENOMEM; connection errors. After an error every call
+ * returns IX_DONE.
+ */
+int ix_ts_reader_next(ix_ts_reader *r, const char **json, size_t *len);
+
+/* Pages read so far. 0 for NULL r. */
+int64_t ix_ts_reader_pages(const ix_ts_reader *r);
+
+/* Frees the reader (finalizes its statement). NULL is a no-op. */
+void ix_ts_reader_close(ix_ts_reader *r);
+
+/*
+ * Prepares SELECT * FROM TABLE(oni_ts_read_rows('table', 'column', ?, ?,
+ * ?)) with key, from and to bound (table and column are literals in the
+ * text, quotes doubled, so that the server takes the column's row type).
+ * The rows are the row type's fields, the timestamp first (DATETIME YEAR TO
+ * FRACTION(5)); read them with ix_step and the ix_column_* accessors.
+ * *out receives the statement (owned by the caller: ix_finalize it), NULL
+ * on failure. Returns as ix_prepare and the ix_bind_text calls
+ * (IX_EMISUSE for NULL conn, table, column, key or out).
+ */
+int ix_ts_rows_open(ix_conn *conn, const char *table, const char *column, const char *key,
+                    const char *from, const char *to, ix_stmt **out);
 
 /* ---- tracing ---------------------------------------------------------------- */
 

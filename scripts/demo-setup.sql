@@ -63,3 +63,13 @@ insert into orders values (0, 4, 2, 0, 0.00, '2024-03-08 12:00:00', NULL, NULL, 
 
 insert into audit (msg, at) values ('shop opened', '2024-03-01 08:00:00.000');
 insert into audit (msg, at) values ('first order', '2024-03-01 09:15:00.001');
+
+-- A TimeSeries: a row type, a table with one series per row, elements.
+create row type reading_t (ts datetime year to fraction(5), temp float, hum float, watts integer);
+create table meter (id int primary key, site varchar(20), readings timeseries(reading_t));
+execute function oni_ts_create('meter', 'readings', 1, '2024-03-01 00:00', '15 minutes');
+execute procedure oni_ts_write_many('meter', 'readings', 1, '2024-03-01 00:00|20.5|41.0|1200
+2024-03-01 00:15|20.75|41.5|1180
+2024-03-01 00:30|21.0||1175
+2024-03-01 00:45|21.25|42.0|1190
+2024-03-01 01:00|21.5|42.5|1210');

@@ -54,3 +54,10 @@ select count(*) remaining, sum(amount) total from orders;
 
 insert into audit (msg, at) values ('demo done', '2024-03-31 23:59:59.999');
 select id, msg, at from audit order by id;
+
+-- The TimeSeries: rows, a JSON page, an hourly aggregate, the last element.
+select * from table(oni_ts_read_rows('meter', 'readings', 1, '2024-03-01 00:00',
+    '2024-03-01 00:45')::multiset(reading_t));
+execute function oni_ts_read('meter', 'readings', 1, null, null);
+execute function oni_ts_aggregate('meter', 'readings', 1, null, null, '1 hour', 'count,avg,max');
+select id, oni_ts_last('meter', 'readings', id) last_reading from meter;

@@ -695,6 +695,7 @@ int ixs_commit(ixd_db *db, ixd_err *err) {
     ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
+    ts_before_commit(db);
     int rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
         ixs_sqlite_err(db, rc, 35 /* COMMIT WORK */, NULL, err);
@@ -724,6 +725,7 @@ int ixs_rollback(ixd_db *db, ixd_err *err) {
     ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
+    ts_txn_end(db);
     if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
     db->in_txn = 0;
     db->nsavepoints = 0;
@@ -1208,9 +1210,11 @@ static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixd_err *), void 
     ixd_db *db = s->db;
     if (ixs_exec(db, "BEGIN IMMEDIATE", err)) return -1;
     if (run(s, arg, err)) {
+        ts_txn_end(db);
         if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
+    ts_before_commit(db);
     if (ixs_exec(db, "COMMIT", err)) {
         if (err->isamcode == IXS_ISAM_NO_SPACE) err->sqlcode = IXS_E_COMMIT_FAILED;
         if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);

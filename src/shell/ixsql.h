@@ -53,6 +53,12 @@ const char *ixsql_confirmation(int stmt_type, const char *sql, size_t len, long 
  * end if there is none. */
 const char *ixsql_skip_trivia(const char *p, const char *end);
 
+/* LOAD SERIES FROM 'file' INTO table(column) [DELIMITER 'c'] (ixsql_ts.c):
+ * ixsql_is_load_series says whether sql starts with LOAD SERIES;
+ * ixsql_load_series runs it and prints its result. */
+int ixsql_is_load_series(const char *sql, size_t len);
+int ixsql_load_series(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
+
 /* Runs one statement (len bytes, no trailing ';') and prints its result. */
 int ixsql_run(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
 

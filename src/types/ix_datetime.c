@@ -73,16 +73,14 @@ static void civil_from_days(int64_t z, int *y, int *m, int *d) {
     *y = (int)(yy + (*m <= 2));
 }
 
-#define UNIX_TO_IX 25568 /* 1970-01-01 is Informix day 25568 */
-
 int ix_date_from_ymd(int y, int m, int d, int32_t *days) {
     if (!ix_date_valid(y, m, d)) return IX_ERANGE;
-    *days = (int32_t)(days_from_civil(y, m, d) + UNIX_TO_IX);
+    *days = (int32_t)(days_from_civil(y, m, d) + IX_DATE_UNIX_EPOCH);
     return IX_OK;
 }
 
 void ix_date_to_ymd(int32_t days, int *y, int *m, int *d) {
-    civil_from_days((int64_t)days - UNIX_TO_IX, y, m, d);
+    civil_from_days((int64_t)days - IX_DATE_UNIX_EPOCH, y, m, d);
 }
 
 int ix_date_weekday(int32_t days) {

@@ -34,9 +34,10 @@ enum ix_time_unit {
 
 /* ---- DATE ---------------------------------------------------------------- */
 
-#define IX_DATE_NULL INT32_MIN /* tuple NULL 80 00 00 00 */
-#define IX_DATE_MIN  (-693594) /* 0001-01-01 */
-#define IX_DATE_MAX  2958464   /* 9999-12-31 */
+#define IX_DATE_NULL       INT32_MIN /* tuple NULL 80 00 00 00 */
+#define IX_DATE_UNIX_EPOCH 25568     /* 1970-01-01 as a day number */
+#define IX_DATE_MIN        (-693594) /* 0001-01-01 */
+#define IX_DATE_MAX        2958464   /* 9999-12-31 */
 
 /* 1 if y is a Gregorian leap year. */
 int ix_is_leap(int y);

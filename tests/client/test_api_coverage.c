@@ -44,6 +44,7 @@
  *   ix_batch_execute, ix_batch_execute_arrays, ix_batch_replied  test_client, test_kill
  *   ix_set_trace                     test_client, here (test_autocommit)
  *   ix_complete                      here (test_misc)
+ *   ix_ts_writer_*, ix_ts_reader_*, ix_ts_rows_open  test_ts_client (misuse there too)
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -56,6 +56,21 @@ static int setup(void) {
           "'01/02/2024', current, '1 02:03:04', '1-02', 't')");
     exec1("insert into t (c, v, s, i, d, dt) values ('b', 'y', -1, -2, -3.5, today)");
     exec1("insert into u values (1, 'n1', 1.5)");
+    /* a TimeSeries with a sealed chunk and a head */
+    exec1("create row type r_t (ts datetime year to fraction(5), a float, b integer, "
+          "c decimal(8,2))");
+    exec1("create table ts (id int primary key, s timeseries(r_t))");
+    exec1("execute procedure oni_ts_create('ts','s',1,'2026-01-01','1 minute')");
+    exec1("execute procedure oni_ts_create('ts','s',2,'2026-01-01',NULL)");
+    {
+        static char w[40000];
+        size_t o = (size_t)snprintf(w, sizeof w, "execute procedure oni_ts_write_many('ts','s',1,'");
+        for (int k = 0; k < 300; k++)
+            o += (size_t)snprintf(w + o, sizeof w - o, "2026-01-01 %02d:%02d|%d.25|%d|%d.5\n",
+                                  k / 60, k % 60, k % 7, k, k % 3);
+        snprintf(w + o, sizeof w - o, "2026-01-02 00:00|1|1|1')");
+        exec1(w);
+    }
     ixd_set_timeout(db, 1000);
     atexit(cleanup);
     return 0;
@@ -81,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             ixd_stmt_col(s, i, &c);
             if (!c.name) abort();
         }
-        if (ixd_stmt_type(s) == 2) {
+        if (ixd_stmt_type(s) == 2 || ixd_stmt_is_cursor(s)) {
             ix_wbuf b;
             ix_wbuf_init(&b, NULL);
             if (ixd_open(s, size & 1, &e) == 0) {

@@ -199,6 +199,28 @@ static void page_capacity(void) {
     const char *r = q("execute function oni_ts_read('meters','readings',1,NULL,NULL)");
     long long n = atoll(strstr(r, "\"n\":") + 4);
     CHECK(strlen(r) <= 32739 && n >= 1200, "default page: %zu bytes, %lld elements", strlen(r), n);
+    /* decimal-scaled values print as written (a sealed chunk of 300) */
+    static const char *vals[] = {"0.05",     "0.123", "19.9",  "1000.01", "-0.5", "0.0123",
+                                 "123456.7", "-20",   "99.99", "5e-3",    "1.10", "4294967296.25"};
+    static const char *want[] = {"0.05",     "0.123", "19.9",  "1000.01", "-0.5", "0.0123",
+                                 "123456.7", "-20",   "99.99", "0.005",   "1.1",  "4294967296.25"};
+    CHECK_Q("execute function oni_ts_create('meters','readings',2,'2026-01-01','1 minute')", "1");
+    size_t o = (size_t)snprintf(BIG, sizeof BIG,
+                                "execute procedure oni_ts_write_many('meters','readings',2,'");
+    for (int k = 0; k < 300; k++)
+        o += (size_t)snprintf(BIG + o, sizeof BIG - o, "2026-01-01 %02d:%02d|%s|%s|1\n", k / 60,
+                              k % 60, vals[k % 12], vals[(k + 5) % 12]);
+    snprintf(BIG + o, sizeof BIG - o, "')");
+    CHECK_RUN(BIG, 0);
+    q("execute function oni_ts_info('meters','readings',2)");
+    CHECK(strstr(OUT, "\"head\":0") && strstr(OUT, "\"name\":\"m1\"") &&
+              !strstr(strstr(OUT, "\"name\":\"m1\""), "xor"),
+          "sealed and decimal-scaled (not XOR): %s", OUT);
+    r = q("execute function oni_ts_read('meters','readings',2,NULL,NULL,'limit=12')");
+    char m1[512] = "\"m1\":[";
+    for (int k = 0; k < 12; k++)
+        snprintf(m1 + strlen(m1), sizeof m1 - strlen(m1), "%s%s", k ? "," : "", want[k]);
+    CHECK(strstr(r, m1) != NULL, "scaled values %s in %s", m1, r);
 }
 
 static void aggregates(void) {
@@ -272,7 +294,7 @@ static void irregular(void) {
     CHECK(strstr(j, "\"start\":\"2026-03-01 00:00:01.00000\",\"t\":[0,2500000,4000007]") != NULL,
           "irregular JSON: %s", j);
     CHECK_Q("execute function oni_ts_last('dev','s',2)",
-            "2026-03-01 00:00:05.00000|1|1|1|1|1|1|1.00|1");
+            "2026-03-01 00:00:05.000007|1|1|1|1|1|1|1.00|1");
 }
 
 static void transactions(void) {
@@ -286,6 +308,29 @@ static void transactions(void) {
     CHECK_Q("execute function oni_ts_write('dev','s',1,'2026-01-01 00:10|1|1|1|1|1|1|1|1')", "1");
     CHECK_RUN("commit work", 0);
     CHECK(elements("dev", "s", "1") == before + 1, "COMMIT keeps it");
+    /* one element per call in a transaction: COMMIT seals a head of 256 or
+     * more (fewer stay staged) */
+    CHECK_Q("execute function oni_ts_create('dev','s',20,'2026-05-01 00:00','1 second')", "1");
+    for (int round = 0; round < 2; round++) {
+        int n = round ? 300 : 100;
+        CHECK_RUN("begin work", 0);
+        for (int k = 0; k < n; k++) {
+            char sql[200];
+            int t = round * 1000 + k;
+            snprintf(
+                sql, sizeof sql,
+                "execute procedure oni_ts_write('dev','s',20,'2026-05-01 00:%02d:%02d|%d|1|1|1|"
+                "1|1|1|1')",
+                t / 60, t % 60, k % 100);
+            CHECK_RUN(sql, 0);
+        }
+        CHECK_RUN("commit work", 0);
+        const char *i = q("execute function oni_ts_info('dev','s',20)");
+        CHECK(strstr(i, round ? "\"head\":0" : "\"head\":100") != NULL, "after %d writes: %s", n,
+              i);
+    }
+    CHECK(elements("dev", "s", "20") == 400, "all 400 kept");
+    CHECK(count_rows("20", "NULL", "NULL") == 400, "and read back");
 }
 
 static void write_file(void) {

@@ -42,6 +42,12 @@ int ts_register(ixd_db *db, sqlite3 *h);
 /* Frees the connection's TimeSeries state (cached statements); before the
  * connection closes. */
 void ts_close(ixd_db *db);
+/* Before db's COMMIT: the heads that grew in the transaction and hold at
+ * least 256 elements are sealed into chunks (in a savepoint: a failure
+ * leaves them as they are and is not reported; the COMMIT goes on). Then
+ * the list is forgotten, as it is by ts_txn_end after a ROLLBACK. */
+void ts_before_commit(ixd_db *db);
+void ts_txn_end(ixd_db *db);
 /* The directory oni_ts_write_file reads from (NULL: the routine is
  * disabled). The engine keeps one copy; set before sessions start. */
 void ts_set_load_dir(const char *dir);

@@ -770,6 +770,11 @@ static int get_body(ts_rd *r, const colhdr *h, uint64_t *o, uint32_t m, ts_dpriv
     }
 }
 
+double ts_scaled_double(int64_t m, int s, int kind) {
+    double v = (double)m / p10[s < 0 ? 0 : s > 15 ? 15 : s];
+    return kind == TS_K_F32 ? (double)(float)v : v;
+}
+
 /* The values of a double column from its words: bits, or decimal
  * mantissas m / 10^s (rounded to float for F32). */
 static void to_doubles(const colhdr *h, const uint64_t *w, double *d, uint32_t m) {
@@ -821,7 +826,10 @@ static int dec_column(ts_dec *d, ts_dpriv *pv, int c, const colhdr *h) {
     }
     uint64_t *w = (uint64_t *)dc->i;
     if (get_body(&r, h, w, m, pv) != 0 || r.bad || r.p != r.end) return TS_EBADCHUNK;
-    if (is_double(h->kind)) {
+    if (is_double(h->kind) && (h->flags & TS_FL_SCALED) && d->scaled_lazy) {
+        cv->i = dc->i;
+        cv->dscale = h->scale;
+    } else if (is_double(h->kind)) {
         if (grow((void **)&dc->d, &dc->cap_d, n, 8)) return TS_ENOMEM;
         to_doubles(h, w, dc->d, m);
         cv->d = dc->d;

@@ -94,9 +94,18 @@ typedef struct ts_dec {
     uint32_t n;
     int ncols;
     ts_colv cols[TS_MAX_COLS];
+    /* in (set after ts_dec_init, kept across calls): 1 = a decimal-scaled
+     * double column is given as i and dscale only, d NULL (the value is
+     * ts_scaled_double(i[k], dscale, kind)); readers that print or sum the
+     * scaled integers skip one division per value */
+    int scaled_lazy;
     /* private: buffers and their capacities */
     void *priv;
 } ts_dec;
+
+/* The double of scaled integer m of a decimal-scaled column (scale s
+ * 0..15, kind TS_K_F64 or TS_K_F32): exactly what the decoder gives as d. */
+double ts_scaled_double(int64_t m, int s, int kind);
 
 void ts_dec_init(ts_dec *d);
 void ts_dec_free(ts_dec *d);

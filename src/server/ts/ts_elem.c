@@ -29,6 +29,15 @@ int ts_field_scale(const ts_field *f) {
     return s == 0xff ? -1 : s;
 }
 
+int ts_time_digits(const ts_rowtype *rt, int64_t us) {
+    int f = ts_rowtype_fdig(rt);
+    if (f < 6 && us % 10) return 6;
+    static const int64_t unit[6] = {1000000, 100000, 10000, 1000, 100, 10};
+    while (f < 5 && us % unit[f])
+        f++;
+    return f;
+}
+
 int ts_rowtype_fdig(const ts_rowtype *rt) {
     /* DATETIME qualifier: (length << 8) | (start << 4) | end; FRACTION(n) ends at 10 + n */
     int end = (int)(rt->f[0].len & 0xf);
@@ -257,14 +266,20 @@ int ts_elem_parse(const ts_rowtype *rt, const char *s, size_t n, ts_elem *el, ts
 
 /* ---- numbers as text ----------------------------------------------------------- */
 
-static void put_u64(uint64_t v, sb *out) {
-    char b[24];
+char *ts_put_u64(char *o, uint64_t u) {
+    char t[24];
     int k = 24;
     do {
-        b[--k] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    sb_addn(out, b + k, (size_t)(24 - k));
+        t[--k] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    memcpy(o, t + k, (size_t)(24 - k));
+    return o + (24 - k);
+}
+
+static void put_u64(uint64_t v, sb *out) {
+    char b[24];
+    sb_addn(out, b, (size_t)(ts_put_u64(b, v) - b));
 }
 
 void ts_dec_text(int64_t m, int scale, sb *out) {
@@ -332,7 +347,7 @@ void ts_val_text(const ts_field *f, const ts_val *v, int json, sb *out) {
 
 void ts_elem_text(const ts_rowtype *rt, const ts_elem *el, sb *out) {
     char tb[TS_TIME_TEXT];
-    sb_addn(out, tb, ts_time_format(el->t, ts_rowtype_fdig(rt), tb));
+    sb_addn(out, tb, ts_time_format(el->t, ts_time_digits(rt, el->t), tb));
     for (int m = 1; m < rt->nf; m++) {
         sb_addc(out, '|');
         ts_val_text(&rt->f[m], &el->v[m - 1], 0, out);

@@ -100,8 +100,11 @@ void ts_els_free(ts_els *a);
  * or -1 for a floating DECIMAL(p)). */
 int ts_field_kind(const ts_field *f);
 int ts_field_scale(const ts_field *f);
-/* Fraction digits of the timestamp field (1..5). */
+/* Fraction digits of the timestamp field (1..5), and the digits to print
+ * time us with: the field's, or more when us has finer digits (an
+ * irregular series keeps microseconds). */
 int ts_rowtype_fdig(const ts_rowtype *rt);
+int ts_time_digits(const ts_rowtype *rt, int64_t us);
 
 /* Parses element text "ts|v1|v2|...[|]" of row type rt into *el. Returns 0
  * or -1 with *e (wrong number of fields -746, a bad number -1213 / -1214 /
@@ -115,6 +118,8 @@ int ts_val_parse(const ts_field *f, const char *s, size_t n, ts_val *v, ts_err *
  * inf/-inf/nan, or with json as "Infinity"/"-Infinity"/"NaN" strings;
  * NULL as nothing, or with json as null). */
 void ts_val_text(const ts_field *f, const ts_val *v, int json, sb *out);
+/* Writes the digits of u at o (room for 20); returns the end. */
+char *ts_put_u64(char *o, uint64_t u);
 /* Appends a decimal number m * 10^-scale (scale 0..32) as text. */
 void ts_dec_text(int64_t m, int scale, sb *out);
 /* Appends a double as the shortest text that reads back to it. */
@@ -161,7 +166,6 @@ enum {
     TS_Q_CHUNK_WIN,  /* the chunks of a window */
     TS_Q_CHUNK_DEL,  /* one chunk by rowid */
     TS_Q_CHUNK_UPD,  /* rewrite one chunk by rowid */
-    TS_Q_ROWTYPE,    /* a row type's fields */
     TS_Q_COLUMN,     /* a TIMESERIES column's row type and key */
     TS_Q_LASTV,      /* the last element of a series */
     TS_Q_SAVE,       /* SAVEPOINT of a write routine */
@@ -169,12 +173,34 @@ enum {
     TS_Q_ROLLBACK,
     TS_NQ
 };
+/* A series whose head grew in the running transaction (sealed at commit
+ * when it has TS_SEAL_MIN elements: ts_before_commit). */
+typedef struct ts_touched {
+    char tab[TS_NAME_MAX + 1], col[TS_NAME_MAX + 1];
+    int64_t sid;
+} ts_touched;
+#define TS_TOUCHED_MAX 32
+
+/* The client data of a table function's module: which table it is. */
+typedef struct ts_vtkind {
+    struct ts_conn *c;
+    int agg;
+} ts_vtkind;
+
 typedef struct ts_conn {
     ixd_db *db;
     sqlite3 *h;
     sqlite3_stmt *q[TS_NQ];
     ts_dec dec;
+    ts_touched touched[TS_TOUCHED_MAX];
+    int ntouched;
+    ts_vtkind vt_rows, vt_agg;
 } ts_conn;
+
+/* Records that s's head grew in this transaction. */
+void ts_touch(ts_conn *c, const ts_series *s);
+/* Seals s's head into chunks when it has TS_SEAL_MIN elements or more. */
+int ts_seal(ts_conn *c, ts_series *s, ts_err *e);
 
 /* The cached statement q of c (prepared on first use), reset and with its
  * bindings cleared; NULL with *e on failure. */

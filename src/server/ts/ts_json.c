@@ -45,45 +45,121 @@ static int parse_opts(const char *o, jopts *j, ts_err *e) {
     return 0;
 }
 
-/* Fraction digits for time t: the row type's, or 6 when t needs them. */
-static int tdig(const ts_series *s, int64_t us) {
-    int f = ts_rowtype_fdig(&s->rt);
-    if (f < 6 && us % 10) return 6;
-    return f < 5 && us % 10000 ? 5 : f;
-}
-
 static void add_time(const ts_series *s, int64_t us, sb *out) {
     char b[TS_TIME_TEXT];
     sb_addc(out, '"');
-    sb_addn(out, b, ts_time_format(us, tdig(s, us), b));
+    sb_addn(out, b, ts_time_format(us, ts_time_digits(&s->rt, us), b));
     sb_addc(out, '"');
 }
 
-/* Appends metric m of the iterator's element as a JSON value: the scaled
- * integers of a decimal-scaled chunk are printed without a double. */
-static void add_val(const ts_iter *it, int m, sb *out) {
-    const ts_colv *cv = ts_iter_col(it, m);
-    if (cv && cv->dscale >= 0 && cv->i && !(cv->null && cv->null[it->cur_k])) {
-        int64_t v = cv->i[it->cur_k];
-        int sc = cv->dscale;
-        while (sc > 0 && v % 10 == 0)
-            v /= 10, sc--;
-        ts_dec_text(v, sc, out);
-        return;
+/* An array of the page: bytes written straight in (the hot path), with
+ * room for one more value always reserved. */
+typedef struct jbuf {
+    char *p;
+    size_t n, cap;
+} jbuf;
+#define JB_VALUE_MAX 48 /* the longest JSON value text ("-9223372036854775808", doubles) */
+
+static int jb_room(jbuf *b, size_t need) {
+    if (b->n + need <= b->cap) return 0;
+    size_t nc = b->cap ? b->cap * 2 : 4096;
+    while (nc < b->n + need)
+        nc *= 2;
+    char *np = realloc(b->p, nc);
+    if (!np) return -1;
+    b->p = np;
+    b->cap = nc;
+    return 0;
+}
+
+static char *put_i64(char *o, int64_t v) {
+    if (v < 0) *o++ = '-';
+    return ts_put_u64(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+}
+
+static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
+                                     "25262728293031323334353637383940414243444546474849"
+                                     "50515253545556575859606162636465666768697071727374"
+                                     "75767778798081828384858687888990919293949596979899";
+
+/* v * 10^-sc with trailing zeros dropped (the shortest text of a
+ * decimal-scaled double), written from its last digit backwards; values
+ * that fit 32 bits (nearly all) two digits at a time in 32-bit arithmetic. */
+static char *put_scaled(char *o, int64_t v, int sc) {
+    if (v < 0) *o++ = '-';
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    while (sc > 0 && u % 10 == 0)
+        u /= 10, sc--;
+    if (u > UINT32_MAX) {
+        if (!sc) return ts_put_u64(o, u);
+        char t[48];
+        int k = 48;
+        for (int d = 0; d < sc; d++, u /= 10)
+            t[--k] = (char)('0' + u % 10);
+        t[--k] = '.';
+        for (; u; u /= 10)
+            t[--k] = (char)('0' + u % 10);
+        memcpy(o, t + k, (size_t)(48 - k));
+        return o + (48 - k);
+    }
+    uint32_t x = (uint32_t)u;
+    int nd = x >= 1000000000u  ? 10
+             : x >= 100000000u ? 9
+             : x >= 10000000u  ? 8
+             : x >= 1000000u   ? 7
+             : x >= 100000u    ? 6
+             : x >= 10000u     ? 5
+             : x >= 1000u      ? 4
+             : x >= 100u       ? 3
+             : x >= 10u        ? 2
+                               : 1;
+    int lead = sc >= nd ? sc + 1 : nd; /* digits with the leading zeros of 0.0x */
+    char *e = o + lead + (sc > 0), *p = e;
+    for (int d = 0; d < lead; d++) {
+        if (sc && d == sc) *--p = '.';
+        if (d + 1 < lead && d + 1 != sc && x >= 10) {
+            p -= 2;
+            memcpy(p, digit_pairs + 2 * (x % 100), 2);
+            x /= 100;
+            d++;
+        } else {
+            *--p = (char)('0' + x % 10);
+            x /= 10;
+        }
+    }
+    return e;
+}
+
+/* Writes metric m of the iterator's element as a JSON value at o (room for
+ * JB_VALUE_MAX bytes); returns the end. The scaled integers of a
+ * decimal-scaled chunk and integers are printed without a double. */
+static char *put_val(const ts_iter *it, int m, char *o) {
+    const ts_colv *cv = it->cur_chunk ? &it->dec.cols[m + 1] : NULL;
+    if (cv && cv->i && !(cv->null && cv->null[it->cur_k])) {
+        if (cv->dscale >= 0 && (cv->kind == TS_K_F64 || cv->kind == TS_K_F32))
+            return put_scaled(o, cv->i[it->cur_k], cv->dscale);
+        if (cv->kind == TS_K_INT) return put_i64(o, cv->i[it->cur_k]);
     }
     ts_val v;
     ts_iter_val(it, m, &v);
-    ts_val_text(&it->s->rt.f[m + 1], &v, 1, out);
+    sb t = {0};
+    ts_val_text(&it->s->rt.f[m + 1], &v, 1, &t);
+    size_t n = t.n < JB_VALUE_MAX ? t.n : 0;
+    if (n) memcpy(o, t.p, n);
+    sb_free(&t);
+    return o + n;
 }
 
 /* The page under construction. */
 typedef struct page {
-    sb arr[TS_MAX_METRICS + 1]; /* metric arrays; arr[nm] = time offsets */
+    jbuf arr[TS_MAX_METRICS + 1]; /* metric arrays (rows: arr[0]); arr[nm] = time offsets */
     int nm;
     int64_t n;
     int64_t start, prev; /* first and previous element time (storage units) */
-    int gaps;            /* regular series: a slot was skipped */
-    size_t fixed;        /* bytes of the metric arrays with their names */
+    int gaps;            /* regular series: a slot was skipped (offsets then written) */
+    size_t names;        /* bytes of the metric arrays' names and brackets */
+    size_t base;         /* bytes besides the arrays and the digits of n */
+    size_t vals;         /* bytes in the metric arrays (or the rows) */
 } page;
 
 static size_t ndigits(int64_t v) {
@@ -95,45 +171,78 @@ static size_t ndigits(int64_t v) {
 
 /* The length the page would have with n elements and a "next" time: the
  * exact length of what page_emit writes, the next time at its longest. */
-static size_t page_bytes(const page *pg, const ts_series *s, int rows, int64_t n) {
+static size_t page_bytes(const page *pg, const ts_series *s, int64_t n) {
+    size_t b = pg->base + ndigits(n) + pg->vals;
+    if (!s->regular || pg->gaps) b += strlen(",\"t\":[]") + pg->arr[pg->nm].n;
+    return b;
+}
+
+/* page_bytes without the arrays and the digits of n. */
+static size_t page_base(const page *pg, const ts_series *s, int rows) {
     size_t tl = 2 + 20 + (size_t)(s->regular ? ts_rowtype_fdig(&s->rt) : 6);
-    size_t b = strlen("{\"n\":") + ndigits(n) + strlen(",\"next\":") + tl + 1;
-    if (rows) return b + strlen(",\"rows\":[]") + pg->arr[0].n;
+    size_t b = strlen("{\"n\":") + strlen(",\"next\":") + tl + 1;
+    if (rows) return b + strlen(",\"rows\":[]");
     b += strlen(",\"start\":") + tl;
     if (s->regular) b += strlen(",\"step\":") + ndigits(s->step);
-    if (!s->regular || pg->gaps) b += strlen(",\"t\":[]") + pg->arr[pg->nm].n;
-    return b + pg->fixed;
+    return b + pg->names;
 }
 
-/* Appends element of it to pg (columns). */
-static void page_add_cols(page *pg, const ts_iter *it) {
+/* Appends the time offset off of element k (k > 0: after a comma). */
+static int put_offset(jbuf *t, int64_t k, int64_t off) {
+    if (jb_room(t, JB_VALUE_MAX)) return -1;
+    if (k) t->p[t->n++] = ',';
+    t->n = (size_t)(put_i64(t->p + t->n, off) - t->p);
+    return 0;
+}
+
+/* Appends element of it to pg (columns). -1 when out of memory. */
+static int page_add_cols(page *pg, const ts_iter *it) {
     const ts_series *s = it->s;
     for (int m = 0; m < pg->nm; m++) {
-        if (pg->n) sb_addc(&pg->arr[m], ',');
-        add_val(it, m, &pg->arr[m]);
+        jbuf *b = &pg->arr[m];
+        if (jb_room(b, JB_VALUE_MAX + 1)) return -1;
+        size_t was = b->n;
+        if (pg->n) b->p[b->n++] = ',';
+        b->n = (size_t)(put_val(it, m, b->p + b->n) - b->p);
+        pg->vals += b->n - was;
     }
-    sb *t = &pg->arr[pg->nm];
-    if (pg->n) sb_addc(t, ',');
+    jbuf *t = &pg->arr[pg->nm];
     int64_t off = it->cur_t - pg->start;
-    if (s->regular && pg->n && it->cur_t != pg->prev + 1) pg->gaps = 1;
-    sb_printf(t, "%lld", (long long)(s->regular ? off : off));
+    if (!s->regular) return put_offset(t, pg->n, off);
+    if (!pg->gaps && pg->n && it->cur_t != pg->prev + 1) {
+        /* the first gap: the offsets so far were 0, 1, 2, ... */
+        pg->gaps = 1;
+        for (int64_t k = 0; k < pg->n; k++)
+            if (put_offset(t, k, k)) return -1;
+    }
+    return pg->gaps ? put_offset(t, pg->n, off) : 0;
 }
 
-static void page_add_row(page *pg, const ts_iter *it) {
-    sb *r = &pg->arr[0];
-    if (pg->n) sb_addc(r, ',');
-    sb_add(r, "{\"ts\":");
-    add_time(it->s, ts_time_of(it->s, it->cur_t), r);
+static int page_add_row(page *pg, const ts_iter *it) {
+    sb r = {0};
+    if (pg->n) sb_addc(&r, ',');
+    sb_add(&r, "{\"ts\":");
+    add_time(it->s, ts_time_of(it->s, it->cur_t), &r);
     for (int m = 0; m < it->s->rt.nf - 1; m++) {
-        sb_printf(r, ",\"%s\":", it->s->rt.f[m + 1].name);
-        add_val(it, m, r);
+        char v[JB_VALUE_MAX];
+        sb_printf(&r, ",\"%s\":", it->s->rt.f[m + 1].name);
+        sb_addn(&r, v, (size_t)(put_val(it, m, v) - v));
     }
-    sb_addc(r, '}');
+    sb_addc(&r, '}');
+    jbuf *b = &pg->arr[0];
+    int rc = r.oom || jb_room(b, r.n) ? -1 : 0;
+    if (!rc) {
+        memcpy(b->p + b->n, r.p, r.n);
+        b->n += r.n;
+        pg->vals += r.n;
+    }
+    sb_free(&r);
+    return rc;
 }
 
 static void page_free(page *pg) {
     for (int m = 0; m <= TS_MAX_METRICS; m++)
-        sb_free(&pg->arr[m]);
+        free(pg->arr[m].p);
 }
 
 /* Writes the finished page. next: time of the first element left out. */
@@ -143,7 +252,7 @@ static void page_emit(const page *pg, const ts_series *s, const jopts *j, int ha
     if (pg->n) {
         if (j->rows) {
             sb_add(out, ",\"rows\":[");
-            sb_addn(out, pg->arr[0].p, pg->arr[0].n);
+            sb_addn(out, pg->arr[0].p ? pg->arr[0].p : "", pg->arr[0].n);
             sb_addc(out, ']');
         } else {
             sb_add(out, ",\"start\":");
@@ -151,12 +260,12 @@ static void page_emit(const page *pg, const ts_series *s, const jopts *j, int ha
             if (s->regular) sb_printf(out, ",\"step\":%lld", (long long)s->step);
             if (!s->regular || pg->gaps) {
                 sb_add(out, s->regular ? ",\"i\":[" : ",\"t\":[");
-                sb_addn(out, pg->arr[pg->nm].p, pg->arr[pg->nm].n);
+                sb_addn(out, pg->arr[pg->nm].p ? pg->arr[pg->nm].p : "", pg->arr[pg->nm].n);
                 sb_addc(out, ']');
             }
             for (int m = 0; m < pg->nm; m++) {
                 sb_printf(out, ",\"%s\":[", s->rt.f[m + 1].name);
-                sb_addn(out, pg->arr[m].p, pg->arr[m].n);
+                sb_addn(out, pg->arr[m].p ? pg->arr[m].p : "", pg->arr[m].n);
                 sb_addc(out, ']');
             }
         }
@@ -170,10 +279,10 @@ static void page_emit(const page *pg, const ts_series *s, const jopts *j, int ha
 }
 
 /* Bytes of the metric arrays' names and brackets. */
-static size_t page_fixed(const ts_series *s, const page *pg) {
+static size_t page_names(const ts_series *s) {
     size_t b = 0;
-    for (int m = 0; m < pg->nm; m++)
-        b += strlen(s->rt.f[m + 1].name) + strlen(",\"\":[]") + pg->arr[m].n;
+    for (int m = 1; m < s->rt.nf; m++)
+        b += strlen(s->rt.f[m].name) + strlen(",\"\":[]");
     return b;
 }
 
@@ -184,6 +293,8 @@ int ts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char *o
     page pg;
     memset(&pg, 0, sizeof pg);
     pg.nm = j.rows ? 1 : s->rt.nf - 1;
+    pg.names = j.rows ? 0 : page_names(s);
+    pg.base = page_base(&pg, s, j.rows);
     ts_iter it;
     int rc = ts_iter_open(&it, c, s, lo, hi, e);
     int has_next = 0;
@@ -197,23 +308,19 @@ int ts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char *o
             next = it.cur_t;
             break;
         }
-        size_t keep[TS_MAX_METRICS + 1];
+        size_t keep[TS_MAX_METRICS + 1], vals = pg.vals;
         for (int m = 0; m <= pg.nm; m++)
             keep[m] = pg.arr[m].n;
         int gaps = pg.gaps;
         if (!pg.n) pg.start = it.cur_t;
-        if (j.rows)
-            page_add_row(&pg, &it);
-        else
-            page_add_cols(&pg, &it);
-        if (pg.arr[0].oom || pg.arr[pg.nm].oom) {
+        if (j.rows ? page_add_row(&pg, &it) : page_add_cols(&pg, &it)) {
             rc = ts_fail(e, TS_E_NOMEM, NULL);
             break;
         }
-        pg.fixed = j.rows ? 0 : page_fixed(s, &pg);
-        if (page_bytes(&pg, s, j.rows, pg.n + 1) > j.max) {
+        if (page_bytes(&pg, s, pg.n + 1) > j.max) {
             for (int m = 0; m <= pg.nm; m++)
                 pg.arr[m].n = keep[m];
+            pg.vals = vals;
             pg.gaps = gaps;
             has_next = 1;
             next = it.cur_t;

@@ -31,6 +31,7 @@ int ts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi, 
     it->lo = lo;
     it->hi = hi;
     ts_dec_init(&it->dec);
+    it->dec.scaled_lazy = 1; /* ts_iter_val makes the doubles it is asked for */
     it->head = calloc(1, sizeof *it->head);
     if (!it->head) return ts_fail(e, TS_E_NOMEM, NULL);
     if (lo > hi) {
@@ -152,7 +153,7 @@ void ts_iter_val(const ts_iter *it, int m, ts_val *v) {
     uint32_t k = it->cur_k;
     v->null = cv->null ? cv->null[k] : 0;
     v->i = cv->i ? cv->i[k] : 0;
-    v->d = cv->d ? cv->d[k] : 0;
+    v->d = cv->d ? cv->d[k] : cv->dscale >= 0 ? ts_scaled_double(v->i, cv->dscale, cv->kind) : 0;
     v->scale = cv->kind == TS_K_DEC ? (int8_t)cv->scale : 0;
 }
 

@@ -584,6 +584,49 @@ static void f_retain(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_int64(ctx, total);
 }
 
+/* ---- commit -------------------------------------------------------------------------- */
+
+void ts_touch(ts_conn *c, const ts_series *s) {
+    for (int k = 0; k < c->ntouched; k++)
+        if (c->touched[k].sid == s->sid) return;
+    if (c->ntouched == TS_TOUCHED_MAX) return; /* sealed later, when full or by a batch */
+    ts_touched *t = &c->touched[c->ntouched++];
+    snprintf(t->tab, sizeof t->tab, "%s", s->tab);
+    snprintf(t->col, sizeof t->col, "%s", s->col);
+    t->sid = s->sid;
+}
+
+void ts_txn_end(ixd_db *db) {
+    if (db->ts) db->ts->ntouched = 0;
+}
+
+void ts_before_commit(ixd_db *db) {
+    ts_conn *c = db->ts;
+    if (!c || !c->ntouched) return;
+    ts_err e = {0};
+    if (sp_begin(c, &e)) {
+        c->ntouched = 0;
+        return;
+    }
+    int ok = 1;
+    for (int k = 0; k < c->ntouched && ok; k++) {
+        ts_touched *t = &c->touched[k];
+        ts_series s;
+        sqlite3_stmt *st;
+        /* the key of the series, then the series as the routines open it */
+        if (sqlite3_prepare_v2(c->h, "SELECT key FROM _ixd_ts_series WHERE sid = ?1", -1, &st,
+                               NULL) != SQLITE_OK)
+            break;
+        sqlite3_bind_int64(st, 1, t->sid);
+        if (sqlite3_step(st) == SQLITE_ROW &&
+            ts_series_open(c, t->tab, t->col, sqlite3_column_value(st, 0), &s, &e) > 0)
+            ok = ts_seal(c, &s, &e) == 0;
+        sqlite3_finalize(st);
+    }
+    sp_end(c, ok, &e);
+    c->ntouched = 0;
+}
+
 /* ---- registration --------------------------------------------------------------------- */
 
 int ts_register_functions(ts_conn *c) {

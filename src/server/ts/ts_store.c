@@ -54,9 +54,9 @@ static const char *const qsql[TS_NQ] = {
     [TS_Q_CHUNK_DEL] = "DELETE FROM _ixd_ts_chunk WHERE rowid = ?1",
     [TS_Q_CHUNK_UPD] = "UPDATE _ixd_ts_chunk SET t0 = ?2, t1 = ?3, n = ?4, data = ?5, summ = ?6 "
                        "WHERE rowid = ?1",
-    [TS_Q_ROWTYPE] = "SELECT fields FROM _ixd_rowtypes WHERE name = ?1",
-    [TS_Q_COLUMN] = "SELECT rowtype, keycol, keytype FROM _ixd_ts_columns WHERE tab = ?1 AND "
-                    "col = ?2",
+    [TS_Q_COLUMN] = "SELECT c.rowtype, c.keycol, c.keytype, r.fields FROM _ixd_ts_columns c "
+                    "LEFT JOIN _ixd_rowtypes r ON r.name = c.rowtype WHERE c.tab = ?1 AND "
+                    "c.col = ?2",
     [TS_Q_LASTV] = "SELECT lastv FROM _ixd_ts_series WHERE sid = ?1",
     [TS_Q_SAVE] = "SAVEPOINT _ixd_ts",
     [TS_Q_RELEASE] = "RELEASE _ixd_ts",
@@ -100,19 +100,34 @@ static int step_done(ts_conn *c, sqlite3_stmt *st, ts_err *e) {
 
 /* ---- row types and columns ------------------------------------------------------ */
 
-/* Row type fields as stored: "name code len;name code len;...". */
+/* A decimal number at *s (advanced); -1 when there is none. */
+static int64_t field_num(const char **s) {
+    int64_t v = 0;
+    const char *p = *s;
+    if (*p < '0' || *p > '9') return -1;
+    while (*p >= '0' && *p <= '9' && v < (1LL << 40))
+        v = v * 10 + (*p++ - '0');
+    *s = p;
+    return v;
+}
+
+/* Row type fields as stored (ts_rowtype_create): "name code len;...". Read
+ * on every routine call, so by hand. */
 static int fields_parse(const char *s, ts_rowtype *rt) {
     rt->nf = 0;
-    while (*s) {
+    while (s && *s) {
         if (rt->nf > TS_MAX_METRICS) return -1;
         ts_field *f = &rt->f[rt->nf];
-        unsigned long len;
-        int code, used = 0;
-        if (sscanf(s, "%128s %d %lu%n", f->name, &code, &len, &used) != 3) return -1;
-        f->code = code;
+        size_t l = strcspn(s, " ");
+        if (!l || l > TS_NAME_MAX || s[l] != ' ') return -1;
+        memcpy(f->name, s, l);
+        f->name[l] = 0;
+        s += l + 1;
+        int64_t code = field_num(&s), len = (*s == ' ' ? (s++, field_num(&s)) : -1);
+        if (code < 0 || len < 0 || len > UINT32_MAX || (*s && *s != ';')) return -1;
+        f->code = (int)code;
         f->len = (uint32_t)len;
         rt->nf++;
-        s += used;
         if (*s == ';') s++;
     }
     return rt->nf >= 2 ? 0 : -1;
@@ -149,12 +164,7 @@ int ts_column_open(ts_conn *c, const char *tab, const char *col, ts_rowtype *rt,
     snprintf(rtname, sizeof rtname, "%s", (const char *)sqlite3_column_text(st, 0));
     if (keycol) snprintf(keycol, TS_NAME_MAX + 1, "%s", (const char *)sqlite3_column_text(st, 1));
     if (keycode) *keycode = sqlite3_column_int(st, 2);
-    sqlite3_reset(st);
-    st = ts_q(c, TS_Q_ROWTYPE, e);
-    if (!st) return -1;
-    sqlite3_bind_text(st, 1, rtname, -1, SQLITE_STATIC);
-    rc = sqlite3_step(st);
-    int ok = rc == SQLITE_ROW && fields_parse((const char *)sqlite3_column_text(st, 0), rt) == 0;
+    int ok = fields_parse((const char *)sqlite3_column_text(st, 3), rt) == 0;
     sqlite3_reset(st);
     if (!ok) return ts_fail(e, TS_E_ROUTINE, "Row type %s of %s.%s is missing", rtname, tab, col);
     snprintf(rt->name, sizeof rt->name, "%s", rtname);
@@ -373,6 +383,8 @@ static int chunk_elems(ts_conn *c, const ts_rowtype *rt, const uint8_t *p, size_
 }
 
 /* ---- writes -------------------------------------------------------------------------- */
+
+static int series_save(ts_conn *c, ts_series *s, const ts_elem *last, ts_err *e);
 
 /* Sorts els by t (stable: of equal times the one written last stays) and
  * removes duplicates; *dupfound tells whether there were any. */
@@ -661,6 +673,52 @@ static int extend_last(ts_conn *c, ts_series *s, const ts_els *all, size_t n, ts
     return r;
 }
 
+/* Cuts all (sorted, after the sealed end, the head already deleted) into
+ * groups of at most TS_CHUNK_MAX elements of one block: a group is sealed
+ * (into the last chunk when extend_last can) when a later element exists or
+ * it has TS_SEAL_MIN elements; the rest becomes the head. */
+static int seal_groups(ts_conn *c, ts_series *s, const ts_els *all, ts_err *e) {
+    int64_t b = block_slots(s);
+    int rc = 0;
+    s->nhead = 0;
+    size_t k = 0;
+    while (!rc && k < all->n) {
+        size_t j = k + 1, cap = k + TS_CHUNK_MAX < all->n ? k + TS_CHUNK_MAX : all->n;
+        int64_t blk = b ? block_of(ts_at(all, k)->t, b) : 0;
+        while (j < cap && (!b || block_of(ts_at(all, j)->t, b) == blk))
+            j++;
+        int r = k == 0 ? extend_last(c, s, all, j, e) : 0;
+        if (r < 0) {
+            rc = -1;
+        } else if (r > 0) {
+            /* the first group went into the last chunk */
+        } else if (j < all->n || j - k >= TS_SEAL_MIN) {
+            rc = chunk_put(c, s, 0, all, k, (uint32_t)(j - k), e);
+        } else {
+            for (size_t h = k; !rc && h < j; h++) {
+                if (head_put(c, s, ts_at(all, h), TS_DUP_REPLACE, e) < 0) rc = -1;
+                s->nhead++;
+            }
+        }
+        k = j;
+    }
+    return rc;
+}
+
+int ts_seal(ts_conn *c, ts_series *s, ts_err *e) {
+    if (s->nhead < TS_SEAL_MIN) return 0;
+    ts_els all;
+    ts_els_init(&all, s->rt.nf);
+    ts_elem last;
+    int rc = head_load(c, s, INT64_MIN, INT64_MAX, &all, e);
+    if (!rc) rc = head_delete(c, s, INT64_MIN, INT64_MAX, e);
+    if (!rc) rc = seal_groups(c, s, &all, e);
+    if (!rc && ts_last(c, s, &last, e) < 0) rc = -1;
+    if (!rc) rc = series_save(c, s, s->n ? &last : NULL, e);
+    ts_els_free(&all);
+    return rc;
+}
+
 /* Writes the new elements els[from..n) (sorted, all t > s->hi). Cheap path:
  * each goes into the head. Otherwise the head and the new elements are
  * merged and cut into groups (at most TS_CHUNK_MAX elements of one block);
@@ -675,6 +733,7 @@ static int write_new(ts_conn *c, ts_series *s, const ts_els *els, size_t from, i
                      (block_of(ts_at(els, from)->t, b) == block_of(s->last, b) &&
                       block_of(ts_at(els, els->n - 1)->t, b) == block_of(s->last, b));
     if (s->nhead + (int64_t)n < TS_CHUNK_MAX && n < TS_SEAL_MIN && same_block) {
+        ts_touch(c, s);
         for (size_t k = from; k < els->n; k++) {
             int r = head_put(c, s, ts_at(els, k), dup, e);
             if (r < 0) return -1;
@@ -688,28 +747,7 @@ static int write_new(ts_conn *c, ts_series *s, const ts_els *els, size_t from, i
     int rc = s->nhead ? head_load(c, s, INT64_MIN, INT64_MAX, &all, e) : 0;
     if (!rc) rc = merge_into(&all, els, from, els->n, dup, added, e);
     if (!rc && s->nhead) rc = head_delete(c, s, INT64_MIN, INT64_MAX, e);
-    s->nhead = 0;
-    size_t k = 0;
-    while (!rc && k < all.n) {
-        size_t j = k + 1, cap = k + TS_CHUNK_MAX < all.n ? k + TS_CHUNK_MAX : all.n;
-        int64_t blk = b ? block_of(ts_at(&all, k)->t, b) : 0;
-        while (j < cap && (!b || block_of(ts_at(&all, j)->t, b) == blk))
-            j++;
-        int r = k == 0 ? extend_last(c, s, &all, j, e) : 0;
-        if (r < 0) {
-            rc = -1;
-        } else if (r > 0) {
-            /* the first group went into the last chunk */
-        } else if (j < all.n || j - k >= TS_SEAL_MIN) {
-            rc = chunk_put(c, s, 0, &all, k, (uint32_t)(j - k), e);
-        } else {
-            for (size_t h = k; !rc && h < j; h++) {
-                if (head_put(c, s, ts_at(&all, h), TS_DUP_REPLACE, e) < 0) rc = -1;
-                s->nhead++;
-            }
-        }
-        k = j;
-    }
+    if (!rc) rc = seal_groups(c, s, &all, e);
     ts_els_free(&all);
     return rc;
 }

@@ -7,9 +7,13 @@
 #include <strings.h>
 
 #include "server/ts/ts_int.h"
+#include "types/ix_datetime.h"
 
 #define US_PER_SEC 1000000LL
 #define US_PER_DAY (86400LL * US_PER_SEC)
+/* The longest interval: 100,000 days (any longer one is refused, so that
+ * every accepted interval also reads back from its text). */
+#define IV_MAX_US (100000LL * US_PER_DAY)
 
 int ts_fail(ts_err *e, int code, const char *fmt, ...) {
     e->code = code;
@@ -21,38 +25,6 @@ int ts_fail(ts_err *e, int code, const char *fmt, ...) {
         va_end(ap);
     }
     return -1;
-}
-
-/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
- * days_from_civil) and back. */
-static int64_t days_from_civil(int64_t y, int m, int d) {
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-static void civil_from_days(int64_t z, int *y, int *m, int *d) {
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    *y = (int)(yoe + era * 400 + (*m <= 2));
-}
-
-static int is_leap(int y) {
-    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-static int mdays(int y, int m) {
-    static const int d[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    return m == 2 && is_leap(y) ? 29 : d[m - 1];
 }
 
 /* Reads 1..maxd digits at s[*i]; -1 when there is none. */
@@ -99,10 +71,11 @@ int ts_time_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
             frac *= 10;
     }
     if (i != n) return ts_fail(e, TS_E_DT_CHAR, NULL);
-    if (f[0] < 1 || f[1] < 1 || f[1] > 12 || f[2] < 1 || f[2] > mdays((int)f[0], (int)f[1]) ||
-        f[3] > 23 || f[4] > 59 || f[5] > 59)
+    int32_t day;
+    if (f[3] > 23 || f[4] > 59 || f[5] > 59 ||
+        ix_date_from_ymd((int)f[0], (int)f[1], (int)f[2], &day) != IX_OK)
         return ts_fail(e, TS_E_DT_FIELD, NULL);
-    int64_t days = days_from_civil(f[0], (int)f[1], (int)f[2]);
+    int64_t days = (int64_t)day - IX_DATE_UNIX_EPOCH;
     *us = days * US_PER_DAY + ((f[3] * 60 + f[4]) * 60 + f[5]) * US_PER_SEC + frac;
     return 0;
 }
@@ -120,7 +93,7 @@ size_t ts_time_format(int64_t us, int fdig, char *buf) {
         days--;
     }
     int y, m, d;
-    civil_from_days(days, &y, &m, &d);
+    ix_date_to_ymd((int32_t)(days + IX_DATE_UNIX_EPOCH), &y, &m, &d);
     int64_t secs = rem / US_PER_SEC, frac = rem % US_PER_SEC;
     char *p = buf;
     if (y < 0 || y > 9999) y = 0; /* outside DATETIME: not reachable from parsed input */
@@ -187,9 +160,9 @@ static int dtf_interval(const char *s, size_t n, int64_t *us) {
         for (int k = nd; k < 6; k++)
             frac *= 10;
     }
-    if (i != n || h > 23 || mi > 59 || sec > 59) return -1;
+    if (i != n || h > 23 || mi > 59 || sec > 59 || days > IV_MAX_US / US_PER_DAY) return -1;
     *us = days * US_PER_DAY + ((h * 60 + mi) * 60 + sec) * US_PER_SEC + frac;
-    return 0;
+    return *us <= IV_MAX_US ? 0 : -1;
 }
 
 int ts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
@@ -204,7 +177,7 @@ int ts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
         }
     size_t i = 0;
     int nd;
-    int64_t v = digits(s, n, &i, 12, &nd);
+    int64_t v = digits(s, n, &i, 18, &nd);
     if (v > 0 && i < n && s[i] == ' ') {
         size_t j = i;
         while (j < n && s[j] == ' ')
@@ -213,11 +186,12 @@ int ts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
         if (ul && (s[n - 1] == 's' || s[n - 1] == 'S')) ul--;
         for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
             if (strlen(units[k].name) == ul && !strncasecmp(s + j, units[k].name, ul)) {
-                if (v > INT64_MAX / units[k].us / 1000) break;
+                if (v > IV_MAX_US / units[k].us) break;
                 *us = v * units[k].us;
                 return 0;
             }
-        if (ul >= 4 && (!strncasecmp(s + j, "month", 5) || !strncasecmp(s + j, "year", 4)))
+        if ((ul >= 5 && !strncasecmp(s + j, "month", 5)) ||
+            (ul >= 4 && !strncasecmp(s + j, "year", 4)))
             return ts_fail(e, TS_E_ROUTINE,
                            "Month and year intervals are not supported (use days)");
     }

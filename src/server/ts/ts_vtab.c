@@ -74,14 +74,16 @@ typedef struct tcur {
     size_t nb, capb, at;
 } tcur;
 
-static int t_create(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
-                    char **err, int agg) {
+static int t_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
+                     char **err) {
+    const ts_vtkind *kind = aux;
+    int agg = kind->agg;
     (void)argc;
     (void)argv;
     (void)err;
     tvtab *v = calloc(1, sizeof *v);
     if (!v) return SQLITE_NOMEM;
-    v->c = aux;
+    v->c = kind->c;
     v->agg = agg;
     v->nval = agg ? TS_AGG_COLS : TS_ROWS_COLS;
     v->nargs = agg ? 7 : 5;
@@ -100,16 +102,6 @@ static int t_create(sqlite3 *db, void *aux, int argc, const char *const *argv, s
     }
     *out = &v->base;
     return SQLITE_OK;
-}
-
-static int rows_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
-                        sqlite3_vtab **out, char **err) {
-    return t_create(db, aux, argc, argv, out, err, 0);
-}
-
-static int agg_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
-                       sqlite3_vtab **out, char **err) {
-    return t_create(db, aux, argc, argv, out, err, 1);
 }
 
 static int t_disconnect(sqlite3_vtab *v) {
@@ -385,20 +377,10 @@ static int t_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *r) {
     return SQLITE_OK;
 }
 
-static sqlite3_module rows_module = {
-    .xConnect = rows_connect,
-    .xBestIndex = t_best,
-    .xDisconnect = t_disconnect,
-    .xOpen = t_open,
-    .xClose = t_close,
-    .xFilter = t_filter,
-    .xNext = t_next,
-    .xEof = t_eof,
-    .xColumn = t_column,
-    .xRowid = t_rowid,
-};
-static sqlite3_module agg_module = {
-    .xConnect = agg_connect,
+/* One module for both tables; its client data says which (ts_conn's
+ * vt_rows / vt_agg). */
+static sqlite3_module module = {
+    .xConnect = t_connect,
     .xBestIndex = t_best,
     .xDisconnect = t_disconnect,
     .xOpen = t_open,
@@ -411,7 +393,9 @@ static sqlite3_module agg_module = {
 };
 
 int ts_register_vtabs(ts_conn *c) {
-    int rc = sqlite3_create_module(c->h, "_ixd_ts_rows", &rows_module, c);
-    if (rc == SQLITE_OK) rc = sqlite3_create_module(c->h, "_ixd_ts_agg", &agg_module, c);
+    c->vt_rows = (ts_vtkind){c, 0};
+    c->vt_agg = (ts_vtkind){c, 1};
+    int rc = sqlite3_create_module(c->h, "_ixd_ts_rows", &module, &c->vt_rows);
+    if (rc == SQLITE_OK) rc = sqlite3_create_module(c->h, "_ixd_ts_agg", &module, &c->vt_agg);
     return rc;
 }

@@ -1,0 +1,1 @@
+execute function oni_ts_read('ts','s',1,NULL,NULL,'max=300')

@@ -1,0 +1,1 @@
+select * from table(oni_ts_read_rows('ts','s',1,'2026-01-01 01:00',NULL)::multiset(r_t))

@@ -1,0 +1,1 @@
+execute function oni_ts_aggregate('ts','s',1,NULL,NULL,'1 hour','min,max,avg,sum,count,first,last')

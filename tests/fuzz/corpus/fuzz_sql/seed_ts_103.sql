@@ -1,0 +1,1 @@
+execute procedure oni_ts_write('ts','s',2,'2026-01-01 00:00:01.5|1|2|3')

@@ -1,0 +1,1 @@
+execute function oni_ts_write_many('ts','s',1,'2026-01-01 00:30|9|9|9')

@@ -1,0 +1,1 @@
+execute function oni_ts_delete('ts','s',1,'2026-01-01 02:00','2026-01-01 03:00')

@@ -1,0 +1,1 @@
+select oni_ts_last('ts','s',id), oni_ts_info('ts','s',id) from ts

@@ -1,0 +1,1 @@
+execute function oni_ts_retain('ts','s',NULL,'2026-01-01 04:00')
