@@ -260,6 +260,30 @@ static void expect_count(const char *what, int64_t got, int64_t want) {
     }
 }
 
+static pid_t g_ixd_pid;
+
+/* CPU time ixd's threads have run, in seconds (the sum of the first field
+ * of /proc/PID/task/TID/schedstat, nanoseconds); -1 if not available. */
+static double ixd_cpu(void) {
+    char path[128];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)g_ixd_pid);
+    DIR *dir = opendir(path);
+    if (!dir) return -1;
+    double ns = 0;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        char f[400];
+        snprintf(f, sizeof f, "%s/%.64s/schedstat", path, e->d_name);
+        FILE *fp = fopen(f, "r");
+        unsigned long long run = 0;
+        if (fp && fscanf(fp, "%llu", &run) == 1) ns += (double)run;
+        if (fp) fclose(fp);
+    }
+    closedir(dir);
+    return ns / 1e9;
+}
+
 /* ---- bulk load ---------------------------------------------------------------------------- */
 
 /* The relational table, the fastest way ixdb offers: one transaction, one
@@ -479,19 +503,24 @@ static double write_ts(ix_conn *c, const dataset *d, int per, int pipelined) {
     return bench_now() - t;
 }
 
-static void bench_writes(const dataset *d, int rounds, double *t[WR_N]) {
+static void bench_writes(const dataset *d, int rounds, double *t[WR_N], double *cpu[WR_N]) {
     ix_conn *c = open_db("wr", 1);
     ix_exec(c, ROW_TYPE_DDL);
     for (int r = 0; r < rounds; r++)
         for (int j = 0; j < WR_N; j++) {
             int v = (r + j) % WR_N;
+            double c0;
             if (v < 2) {
                 rel_reset(c);
+                c0 = ixd_cpu();
                 t[v][r] = write_insert(c, d, v == 1);
+                cpu[v][r] = ixd_cpu() - c0;
                 expect_count("inserts", query_int(c, "select count(*) from rel"), WRITE_N);
             } else {
                 ts_reset(c, 1);
+                c0 = ixd_cpu();
                 t[v][r] = write_ts(c, d, PER_CALL[(v - 2) / 2], (v - 2) % 2);
+                cpu[v][r] = ixd_cpu() - c0;
                 expect_count("ts writes", ts_elements(c, 1), WRITE_N);
             }
         }
@@ -776,30 +805,6 @@ typedef struct callres {
     size_t page_bytes;
 } callres;
 
-static pid_t g_ixd_pid;
-
-/* CPU time ixd's threads have run, in seconds (the sum of the first field
- * of /proc/PID/task/TID/schedstat, nanoseconds); -1 if not available. */
-static double ixd_cpu(void) {
-    char path[128];
-    snprintf(path, sizeof path, "/proc/%d/task", (int)g_ixd_pid);
-    DIR *dir = opendir(path);
-    if (!dir) return -1;
-    double ns = 0;
-    struct dirent *e;
-    while ((e = readdir(dir)) != NULL) {
-        if (e->d_name[0] == '.') continue;
-        char f[400];
-        snprintf(f, sizeof f, "%s/%.64s/schedstat", path, e->d_name);
-        FILE *fp = fopen(f, "r");
-        unsigned long long run = 0;
-        if (fp && fscanf(fp, "%llu", &run) == 1) ns += (double)run;
-        if (fp) fclose(fp);
-    }
-    closedir(dir);
-    return ns / 1e9;
-}
-
 static double one_page(ix_conn *c, ix_stmt *sp, const window *w, callres *cr) {
     double t = bench_now();
     ix_bind_int(sp, 1, 1);
@@ -944,13 +949,13 @@ static void print_load(const dataset *d, int rounds, double *t[LD_N], double *ra
     printf("\n");
 }
 
-static void print_writes(int rounds, double *t[WR_N], double *single_us) {
+static void print_writes(int rounds, double *t[WR_N], double *cpu[WR_N], double *single_us) {
     double ins = bench_stats(t[0], rounds).median / WRITE_N * 1e6;
     double one = bench_stats(t[2], rounds).median / WRITE_N * 1e6;
     printf("### Writes per call (%d elements in one transaction, %d rounds)\n\n", WRITE_N, rounds);
     printf("| per call | method | calls | median ms | IQR ms | us/call | us/element | "
-           "vs INSERT (per element) | per element / single call | published |\n"
-           "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+           "vs INSERT (per element) | per element / single call | ixd CPU us/call | published |\n"
+           "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (int v = 0; v < WR_N; v++) {
         int per = v < 2 ? 1 : PER_CALL[(v - 2) / 2], pipe = v < 2 ? v : (v - 2) % 2;
         int calls = WRITE_N / per;
@@ -961,16 +966,18 @@ static void print_writes(int rounds, double *t[WR_N], double *single_us) {
                           : pipe      ? "-"
                           : per >= 50 ? "as fast as an INSERT per element; ~1/10 of a call"
                                       : "-";
-        printf("| %d | %s%s | %d | %.2f | %.2f | %.1f | %.2f | %.2fx | %.3f | %s |\n", per,
+        double cpu_us = bench_stats(cpu[v], rounds).median * 1e6 / calls;
+        printf("| %d | %s%s | %d | %.2f | %.2f | %.1f | %.2f | %.2fx | %.3f | %.1f | %s |\n", per,
                v < 2      ? "INSERT"
                : per == 1 ? "oni_ts_write"
                           : "oni_ts_write_many",
                pipe ? " (pipelined)" : "", calls, st.median * 1e3, (st.q3 - st.q1) * 1e3,
-               us / calls, us / WRITE_N, (us / WRITE_N) / ins, (us / WRITE_N) / one, pub);
+               us / calls, us / WRITE_N, (us / WRITE_N) / ins, (us / WRITE_N) / one, cpu_us, pub);
     }
     *single_us = one;
     printf("\n\"vs INSERT\": us per element over the one-by-one INSERT's (%.1f us); above 1 is "
-           "slower. \"per element / single call\": over oni_ts_write one by one (%.1f us).\n\n",
+           "slower. \"per element / single call\": over oni_ts_write one by one (%.1f us). "
+           "\"ixd CPU\": ixd's run time over the run (prepare, calls, commit), per call.\n\n",
            ins, one);
 }
 
@@ -1184,6 +1191,7 @@ int main(int argc, char **argv) {
     write_load_file(&d, path);
 
     double **tl = alloc_times(LD_N, o.rounds), **tw = alloc_times(WR_N, o.rounds);
+    double **cw = alloc_times(WR_N, o.rounds);
     readtimes rt;
     for (int wi = 0; wi <= NWIN; wi++) {
         for (int v = 0; v < JS_N && wi < NWIN; v++)
@@ -1192,7 +1200,7 @@ int main(int argc, char **argv) {
             rt.rows[wi][v] = xmalloc((size_t)o.rounds * sizeof(double));
     }
     bench_load(&d, o.rounds, tl);
-    bench_writes(&d, o.rounds, tw);
+    bench_writes(&d, o.rounds, tw, cw);
     callres cr;
     size_and_reads(&d, o.rounds, &rt, &cr);
     ixd_stop(&P, SIGTERM);
@@ -1207,7 +1215,7 @@ int main(int argc, char **argv) {
     double rate_file;
     int64_t pages7;
     print_load(&d, o.rounds, tl, &g.rate_many, &rate_file);
-    print_writes(o.rounds, tw, &g.single_us);
+    print_writes(o.rounds, tw, cw, &g.single_us);
     print_json(&d, o.rounds, &rt, &pages7);
     print_rows(&d, o.rounds, &rt, &g.full_ms);
     print_calls(&cr);
