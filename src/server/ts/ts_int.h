@@ -187,6 +187,17 @@ typedef struct ts_vtkind {
     int agg;
 } ts_vtkind;
 
+/* The last chunk a cached iterator decoded, found again by its series,
+ * first time, length and a 64-bit hash of its bytes (so a chunk rewritten
+ * by anyone is never taken for the old one). */
+typedef struct ts_ccache {
+    int valid;
+    int64_t sid, t0;
+    size_t len;
+    uint64_t hash;
+    ts_dec dec;
+} ts_ccache;
+
 typedef struct ts_conn {
     ixd_db *db;
     sqlite3 *h;
@@ -195,6 +206,7 @@ typedef struct ts_conn {
     ts_touched touched[TS_TOUCHED_MAX];
     int ntouched;
     ts_vtkind vt_rows, vt_agg;
+    ts_ccache cache;
 } ts_conn;
 
 /* Records that s's head grew in this transaction. */
@@ -273,7 +285,9 @@ typedef struct ts_iter {
     int64_t lo, hi; /* window in storage units, inclusive */
     int phase;      /* 0 chunks, 1 head, 2 done */
     sqlite3_stmt *st;
-    ts_dec dec;
+    ts_dec *dec; /* own, or the connection's chunk cache (ts_iter_open's cached) */
+    ts_dec own;
+    int cached;       /* dec is the connection's cache */
     int decoded;      /* the current chunk is in dec */
     uint32_t k, kend; /* next element of dec, end of the window in it */
     /* the current chunk (phase 0) */
@@ -287,7 +301,11 @@ typedef struct ts_iter {
     int cur_chunk; /* the current element is dec's element cur_k */
     uint32_t cur_k;
 } ts_iter;
-int ts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi, ts_err *e);
+/* cached: decode into the connection's one-chunk cache, so that the next
+ * call reading on from inside the same chunk (the next JSON page) finds it
+ * decoded; only for an iterator that is closed before its call returns. */
+int ts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int cached,
+                 ts_err *e);
 /* Moves to the next chunk of the window without decoding it: 1 (t0, t1,
  * cn, summ, whole set), 0 no more chunks (the head comes next), -1 error. */
 int ts_iter_next_chunk(ts_iter *it, ts_err *e);

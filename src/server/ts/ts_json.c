@@ -82,59 +82,75 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
                                      "50515253545556575859606162636465666768697071727374"
                                      "75767778798081828384858687888990919293949596979899";
 
+/* x (< 2^32) at o; returns the end. Up to four digits through the pairs. */
+static char *put_u32(char *o, uint32_t x) {
+    if (x < 10) {
+        *o = (char)('0' + x);
+        return o + 1;
+    }
+    if (x < 100) {
+        memcpy(o, digit_pairs + 2 * x, 2);
+        return o + 2;
+    }
+    if (x < 1000) {
+        *o = (char)('0' + x / 100);
+        memcpy(o + 1, digit_pairs + 2 * (x % 100), 2);
+        return o + 3;
+    }
+    if (x < 10000) {
+        memcpy(o, digit_pairs + 2 * (x / 100), 2);
+        memcpy(o + 2, digit_pairs + 2 * (x % 100), 2);
+        return o + 4;
+    }
+    return ts_put_u64(o, x);
+}
+
+/* f as exactly n digits (zeros in front) at o; returns the end. */
+static char *put_fixed(char *o, uint32_t f, int n) {
+    char *p = o + n;
+    for (; p - o >= 2; f /= 100) {
+        p -= 2;
+        memcpy(p, digit_pairs + 2 * (f % 100), 2);
+    }
+    if (p > o) *--p = (char)('0' + f % 10);
+    return o + n;
+}
+
 /* v * 10^-sc with trailing zeros dropped (the shortest text of a
- * decimal-scaled double), written from its last digit backwards; values
- * that fit 32 bits (nearly all) two digits at a time in 32-bit arithmetic. */
+ * decimal-scaled double): the integer part, the point, sc digits. */
 static char *put_scaled(char *o, int64_t v, int sc) {
+    static const uint32_t p10u[10] = {1,      10,      100,      1000,      10000,
+                                      100000, 1000000, 10000000, 100000000, 1000000000};
     if (v < 0) *o++ = '-';
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     while (sc > 0 && u % 10 == 0)
         u /= 10, sc--;
-    if (u > UINT32_MAX) {
-        if (!sc) return ts_put_u64(o, u);
-        char t[48];
-        int k = 48;
-        for (int d = 0; d < sc; d++, u /= 10)
-            t[--k] = (char)('0' + u % 10);
-        t[--k] = '.';
-        for (; u; u /= 10)
-            t[--k] = (char)('0' + u % 10);
-        memcpy(o, t + k, (size_t)(48 - k));
-        return o + (48 - k);
+    if (!sc) return ts_put_u64(o, u);
+    if (u > UINT32_MAX || sc > 9) {
+        uint64_t p = 1;
+        for (int k = 0; k < sc; k++)
+            p *= 10;
+        o = ts_put_u64(o, u / p);
+        *o++ = '.';
+        char t[24];
+        char *e = ts_put_u64(t, u % p);
+        int len = (int)(e - t);
+        for (int k = len; k < sc; k++)
+            *o++ = '0';
+        memcpy(o, t, (size_t)len);
+        return o + len;
     }
-    uint32_t x = (uint32_t)u;
-    int nd = x >= 1000000000u  ? 10
-             : x >= 100000000u ? 9
-             : x >= 10000000u  ? 8
-             : x >= 1000000u   ? 7
-             : x >= 100000u    ? 6
-             : x >= 10000u     ? 5
-             : x >= 1000u      ? 4
-             : x >= 100u       ? 3
-             : x >= 10u        ? 2
-                               : 1;
-    int lead = sc >= nd ? sc + 1 : nd; /* digits with the leading zeros of 0.0x */
-    char *e = o + lead + (sc > 0), *p = e;
-    for (int d = 0; d < lead; d++) {
-        if (sc && d == sc) *--p = '.';
-        if (d + 1 < lead && d + 1 != sc && x >= 10) {
-            p -= 2;
-            memcpy(p, digit_pairs + 2 * (x % 100), 2);
-            x /= 100;
-            d++;
-        } else {
-            *--p = (char)('0' + x % 10);
-            x /= 10;
-        }
-    }
-    return e;
+    uint32_t x = (uint32_t)u, ip = x / p10u[sc];
+    o = put_u32(o, ip);
+    *o++ = '.';
+    return put_fixed(o, x - ip * p10u[sc], sc);
 }
 
 /* Writes metric m of the iterator's element as a JSON value at o (room for
  * JB_VALUE_MAX bytes); returns the end. The scaled integers of a
  * decimal-scaled chunk and integers are printed without a double. */
 static char *put_val(const ts_iter *it, int m, char *o) {
-    const ts_colv *cv = it->cur_chunk ? &it->dec.cols[m + 1] : NULL;
+    const ts_colv *cv = it->cur_chunk ? &it->dec->cols[m + 1] : NULL;
     if (cv && cv->i && !(cv->null && cv->null[it->cur_k])) {
         if (cv->dscale >= 0 && (cv->kind == TS_K_F64 || cv->kind == TS_K_F32))
             return put_scaled(o, cv->i[it->cur_k], cv->dscale);
@@ -296,7 +312,7 @@ int ts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char *o
     pg.names = j.rows ? 0 : page_names(s);
     pg.base = page_base(&pg, s, j.rows);
     ts_iter it;
-    int rc = ts_iter_open(&it, c, s, lo, hi, e);
+    int rc = ts_iter_open(&it, c, s, lo, hi, 1, e);
     int has_next = 0;
     int64_t next = 0;
     while (!rc) {

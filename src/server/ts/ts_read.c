@@ -24,14 +24,17 @@ static int iter_stmt(ts_iter *it, const char *sql, ts_err *e) {
     return 0;
 }
 
-int ts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi, ts_err *e) {
+int ts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int cached,
+                 ts_err *e) {
     memset(it, 0, sizeof *it);
     it->c = c;
     it->s = s;
     it->lo = lo;
     it->hi = hi;
-    ts_dec_init(&it->dec);
-    it->dec.scaled_lazy = 1; /* ts_iter_val makes the doubles it is asked for */
+    ts_dec_init(&it->own);
+    it->cached = cached;
+    it->dec = cached ? &c->cache.dec : &it->own;
+    it->dec->scaled_lazy = 1; /* ts_iter_val makes the doubles it is asked for */
     it->head = calloc(1, sizeof *it->head);
     if (!it->head) return ts_fail(e, TS_E_NOMEM, NULL);
     if (lo > hi) {
@@ -49,7 +52,7 @@ int ts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi, 
 void ts_iter_close(ts_iter *it) {
     if (it->st) sqlite3_finalize(it->st);
     it->st = NULL;
-    ts_dec_free(&it->dec);
+    ts_dec_free(&it->own);
     free(it->head);
     it->head = NULL;
 }
@@ -75,6 +78,23 @@ int ts_iter_next_chunk(ts_iter *it, ts_err *e) {
     return 0;
 }
 
+/* A 64-bit hash of a chunk blob (FNV-1a over 8-byte words, then mixed). */
+static uint64_t blob_hash(const uint8_t *p, size_t n) {
+    uint64_t h = 0xcbf29ce484222325ull ^ n;
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t w;
+        memcpy(&w, p + k, 8);
+        h = (h ^ w) * 0x100000001b3ull;
+        h ^= h >> 29;
+    }
+    for (; k < n; k++)
+        h = (h ^ p[k]) * 0x100000001b3ull;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    return h ^ (h >> 33);
+}
+
 /* Decodes the current chunk and finds the window in it. */
 int ts_iter_decode(ts_iter *it, ts_err *e) {
     const ts_rowtype *rt = &it->s->rt;
@@ -82,13 +102,20 @@ int ts_iter_decode(ts_iter *it, ts_err *e) {
     kinds[0] = TS_K_INT;
     for (int m = 1; m < rt->nf; m++)
         kinds[m] = ts_field_kind(&rt->f[m]);
+    ts_ccache *cc = &it->c->cache;
     const uint8_t *p = sqlite3_column_blob(it->st, 3);
     size_t n = (size_t)sqlite3_column_bytes(it->st, 3);
-    int rc = ts_chunk_decode(&it->dec, p, n, rt->nf, kinds, ~0ull);
-    if (rc == TS_ENOMEM) return ts_fail(e, TS_E_NOMEM, NULL);
-    if (rc != TS_OK) return ts_fail(e, TS_E_ROUTINE, "A chunk of the series is damaged");
-    const int64_t *t = it->dec.cols[0].i;
-    uint32_t lo = 0, hi = it->dec.n;
+    uint64_t h = it->cached ? blob_hash(p, n) : 0;
+    if (!it->cached || !cc->valid || cc->sid != it->s->sid || cc->t0 != it->t0 || cc->len != n ||
+        cc->hash != h) {
+        if (it->cached) cc->valid = 0;
+        int rc = ts_chunk_decode(it->dec, p, n, rt->nf, kinds, ~0ull);
+        if (rc == TS_ENOMEM) return ts_fail(e, TS_E_NOMEM, NULL);
+        if (rc != TS_OK) return ts_fail(e, TS_E_ROUTINE, "A chunk of the series is damaged");
+        if (it->cached) *cc = (ts_ccache){1, it->s->sid, it->t0, n, h, cc->dec};
+    }
+    const int64_t *t = it->dec->cols[0].i;
+    uint32_t lo = 0, hi = it->dec->n;
     while (lo < hi) { /* first t >= it->lo */
         uint32_t mid = lo + (hi - lo) / 2;
         if (t[mid] < it->lo)
@@ -97,7 +124,7 @@ int ts_iter_decode(ts_iter *it, ts_err *e) {
             hi = mid;
     }
     it->k = lo;
-    hi = it->dec.n;
+    hi = it->dec->n;
     uint32_t a = lo;
     while (a < hi) { /* first t > it->hi */
         uint32_t mid = a + (hi - a) / 2;
@@ -117,7 +144,7 @@ int ts_iter_next(ts_iter *it, ts_err *e) {
             if (it->decoded && it->k < it->kend) {
                 it->cur_chunk = 1;
                 it->cur_k = it->k++;
-                it->cur_t = it->dec.cols[0].i[it->cur_k];
+                it->cur_t = it->dec->cols[0].i[it->cur_k];
                 return 1;
             }
             int r = ts_iter_next_chunk(it, e);
@@ -149,7 +176,7 @@ void ts_iter_val(const ts_iter *it, int m, ts_val *v) {
         *v = it->head->v[m];
         return;
     }
-    const ts_colv *cv = &it->dec.cols[m + 1];
+    const ts_colv *cv = &it->dec->cols[m + 1];
     uint32_t k = it->cur_k;
     v->null = cv->null ? cv->null[k] : 0;
     v->i = cv->i ? cv->i[k] : 0;
@@ -158,7 +185,7 @@ void ts_iter_val(const ts_iter *it, int m, ts_val *v) {
 }
 
 const ts_colv *ts_iter_col(const ts_iter *it, int m) {
-    return it->cur_chunk ? &it->dec.cols[m + 1] : NULL;
+    return it->cur_chunk ? &it->dec->cols[m + 1] : NULL;
 }
 
 /* ---- summaries ----------------------------------------------------------------------

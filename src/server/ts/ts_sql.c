@@ -662,6 +662,7 @@ int ts_register(ixd_db *db, sqlite3 *h) {
     c->db = db;
     c->h = h;
     ts_dec_init(&c->dec);
+    ts_dec_init(&c->cache.dec);
     db->ts = c;
     int rc = ts_register_functions(c);
     if (rc == SQLITE_OK) rc = ts_register_vtabs(c);
@@ -674,6 +675,7 @@ void ts_close(ixd_db *db) {
     for (int q = 0; q < TS_NQ; q++)
         if (c->q[q]) sqlite3_finalize(c->q[q]);
     ts_dec_free(&c->dec);
+    ts_dec_free(&c->cache.dec);
     free(c);
     db->ts = NULL;
 }

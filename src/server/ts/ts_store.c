@@ -336,6 +336,7 @@ static int chunk_put(ts_conn *c, ts_series *s, int64_t rowid, const ts_els *els,
         if (summ.err) rc = ts_fail(e, TS_E_NOMEM, NULL);
     }
     colset_free(&cs);
+    c->cache.valid = 0; /* a chunk changes */
     sqlite3_stmt *st = rc ? NULL : ts_q(c, rowid > 0 ? TS_Q_CHUNK_UPD : TS_Q_CHUNK_INS, e);
     if (!rc && !st) rc = -1;
     if (!rc) {
@@ -657,10 +658,13 @@ static int head_put(ts_conn *c, ts_series *s, const ts_elem *el, int dup, ts_err
 /* Appends all[0..n) (one block's group after the series' sealed end) to
  * the last chunk when it is in the same block and has room, so that batch
  * writes fill a block's chunk instead of leaving small ones: 1 done, 0 not
- * possible, -1 error. */
-static int extend_last(ts_conn *c, ts_series *s, const ts_els *all, size_t n, ts_err *e) {
+ * possible, -1 error. A group of the open block smaller than TS_SEAL_MIN
+ * (closed = 0) stays in the head instead: rewriting a chunk for a few
+ * elements per call would cost a chunk per call. */
+static int extend_last(ts_conn *c, ts_series *s, const ts_els *all, size_t n, int closed,
+                       ts_err *e) {
     int64_t b = block_slots(s);
-    if (s->hi == TS_NO_TIME || n < TS_SEAL_MIN) return 0;
+    if (s->hi == TS_NO_TIME || (!closed && n < TS_SEAL_MIN)) return 0;
     if (b && block_of(ts_at(all, 0)->t, b) != block_of(s->hi, b)) return 0;
     ts_els last;
     ts_els_init(&last, s->rt.nf);
@@ -687,7 +691,7 @@ static int seal_groups(ts_conn *c, ts_series *s, const ts_els *all, ts_err *e) {
         int64_t blk = b ? block_of(ts_at(all, k)->t, b) : 0;
         while (j < cap && (!b || block_of(ts_at(all, j)->t, b) == blk))
             j++;
-        int r = k == 0 ? extend_last(c, s, all, j, e) : 0;
+        int r = k == 0 ? extend_last(c, s, all, j, j < all->n, e) : 0;
         if (r < 0) {
             rc = -1;
         } else if (r > 0) {
@@ -873,6 +877,7 @@ static int series_refresh(ts_conn *c, ts_series *s, ts_err *e) {
 
 /* Deletes one chunk by rowid. */
 static int chunk_drop(ts_conn *c, int64_t rowid, ts_err *e) {
+    c->cache.valid = 0;
     sqlite3_stmt *d = ts_q(c, TS_Q_CHUNK_DEL, e);
     if (!d) return -1;
     sqlite3_bind_int64(d, 1, rowid);
@@ -948,6 +953,7 @@ int ts_retain(ts_conn *c, ts_series *s, int64_t cut, int64_t *dropped, ts_err *e
         return ts_sqlerr(c, sqlite3_errcode(c->h), e);
     sqlite3_bind_int64(st, 1, s->sid);
     sqlite3_bind_int64(st, 2, cut);
+    c->cache.valid = 0;
     int r = sqlite3_step(st);
     int changed = sqlite3_changes(c->h);
     sqlite3_finalize(st);

@@ -249,7 +249,7 @@ static int aggregate(tcur *c, ts_err *e) {
         for (; it->k < it->kend; it->k++) {
             it->cur_chunk = 1;
             it->cur_k = it->k;
-            it->cur_t = it->dec.cols[0].i[it->k];
+            it->cur_t = it->dec->cols[0].i[it->k];
             if (fold_elem(c)) return ts_fail(e, TS_E_NOMEM, NULL);
         }
     }
@@ -288,7 +288,7 @@ static int t_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs, int arg
             return fail(c, &e);
         }
     }
-    if (ts_iter_open(&c->it, v->c, &c->s, lo, hi, &e)) {
+    if (ts_iter_open(&c->it, v->c, &c->s, lo, hi, 0, &e)) {
         ts_iter_close(&c->it);
         return fail(c, &e);
     }
