@@ -373,6 +373,16 @@ static void write_file(void) {
 
 static void drops(void) {
     CHECK_RUN("drop row type all_t restrict", -746);
+    /* ALTER TABLE rebuilds the table: the series stay, a row's delete still
+     * deletes its series, a TIMESERIES column can be added and dropped */
+    CHECK_RUN("alter table dev add (note varchar(10))", 0);
+    CHECK(elements("dev", "s", "2") > 0, "series kept by ALTER");
+    CHECK_RUN("alter table dev add (s2 timeseries(all_t))", 0);
+    CHECK_Q("execute function oni_ts_create('dev','s2',2,'2026-01-01',NULL)", "1");
+    CHECK_Q("execute function oni_ts_write('dev','s2',2,'2026-01-01|1|1|1|1|1|1|1|1')", "1");
+    CHECK_RUN("alter table dev drop (s2)", 0);
+    CHECK_Q("execute function oni_ts_info('dev','s2',2)", "ERR -746");
+    CHECK(elements("dev", "s", "2") > 0, "the other column's series kept");
     CHECK_RUN("delete from dev where id = 2", 0);
     CHECK_Q("execute function oni_ts_info('dev','s',2)", "ERR -746");
     CHECK_Q("select count(*) from _ixd_ts_series", "ERR -206");

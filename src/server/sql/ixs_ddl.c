@@ -941,12 +941,18 @@ static void skip_table_options(px *p) {
     }
 }
 
-/* Records the TIMESERIES columns of the new table t (its one-column
- * primary key is the series key). */
-static int ts_columns(px *p, const tdef *t, int temp) {
+/* The one-column primary key of t (the series key), or NULL. */
+static const char *ts_key(const tdef *t) {
     const char *key = NULL;
     for (int i = 0; i < t->nk; i++)
         if (t->k[i].type == 'P' && t->k[i].cols && !strchr(t->k[i].cols, ',')) key = t->k[i].cols;
+    return key;
+}
+
+/* Records the TIMESERIES columns of the new table t (or those ALTER TABLE
+ * adds to it). */
+static int ts_columns(px *p, const tdef *t, int temp) {
+    const char *key = ts_key(t);
     for (int i = 0; i < t->ncols; i++) {
         if (!t->cols[i].tsrow[0]) continue;
         if (temp) return px_failc(p, -746, "A temporary table cannot have a TIMESERIES column");
@@ -1434,7 +1440,12 @@ static int alter_table(px *p) {
             ixs_ddl_end(p, 0);
             goto out;
         }
-        rc = ixs_ddl_end(p, materialize(p, &t, 1) == 0);
+        int ok = materialize(p, &t, 1) == 0 && ts_columns(p, &t, 0) == 0;
+        if (ok && ts_table_altered(p->db->h, t.name, ts_key(&t), p->err)) {
+            p->failed = 1;
+            ok = 0;
+        }
+        rc = ixs_ddl_end(p, ok);
     }
 out:
     tdef_free(&t);

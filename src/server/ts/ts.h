@@ -67,6 +67,11 @@ int ts_rowtype_load(sqlite3 *h, const char *name, ts_rowtype *out);
  * and makes the trigger that deletes a row's series with the row. */
 int ts_column_add(sqlite3 *h, const char *tab, const char *col, const char *rowtype,
                   const char *keycol, ixd_err *err);
+/* ALTER TABLE tab has rebuilt the table (keycol: its one-column primary
+ * key, or NULL): the series of dropped TIMESERIES columns are deleted, the
+ * others keep their key (-746 when the table no longer has one) and get
+ * their trigger back. */
+int ts_table_altered(sqlite3 *h, const char *tab, const char *keycol, ixd_err *err);
 /* The row type name of a TIMESERIES column into buf: 1, 0 not such a
  * column, -1 error. */
 int ts_column_rowtype(sqlite3 *h, const char *tab, const char *col, char *buf, size_t n);

@@ -141,6 +141,35 @@ static int column_code(sqlite3 *h, const char *tab, const char *col) {
     return code;
 }
 
+/* The trigger that deletes a row's series with the row (made again after
+ * ALTER TABLE rebuilds the table). */
+static int make_trigger(sqlite3 *h, const char *tab, const char *keycol, ixd_err *err) {
+    char trig[TS_NAME_MAX + 32];
+    snprintf(trig, sizeof trig, "_ixd_ts_del_%s", tab);
+    sb q = {0}, sel = {0};
+    sb_add(&sel, "(SELECT sid FROM _ixd_ts_series WHERE tab = ");
+    sb_strlit(&sel, tab, strlen(tab));
+    sb_add(&sel, " AND key = old.");
+    sb_ident(&sel, keycol);
+    sb_addc(&sel, ')');
+    sb_add(&q, "DROP TRIGGER IF EXISTS ");
+    sb_ident(&q, trig);
+    sb_add(&q, "; CREATE TRIGGER ");
+    sb_ident(&q, trig);
+    sb_add(&q, " AFTER DELETE ON ");
+    sb_ident(&q, tab);
+    const char *in = sel.p ? sel.p : "";
+    sb_printf(&q,
+              " BEGIN DELETE FROM _ixd_ts_chunk WHERE sid IN %s;"
+              " DELETE FROM _ixd_ts_head WHERE sid IN %s;"
+              " DELETE FROM _ixd_ts_series WHERE sid IN %s; END;",
+              in, in, in);
+    int rc = q.oom || sel.oom ? ixd_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
+    sb_free(&q);
+    sb_free(&sel);
+    return rc;
+}
+
 int ts_column_add(sqlite3 *h, const char *tab, const char *col, const char *rowtype,
                   const char *keycol, ixd_err *err) {
     if (!keycol)
@@ -148,38 +177,70 @@ int ts_column_add(sqlite3 *h, const char *tab, const char *col, const char *rowt
                           "Table %s with a TIMESERIES column needs a one-column primary key", tab);
     int keycode = column_code(h, tab, keycol);
     if (keycode < 0) return ixd_seterr(err, TS_E_NO_COLUMN, 0, 0, "%s", keycol);
-    sb q = {0};
-    sb_add(&q, "INSERT INTO _ixd_ts_columns VALUES(");
-    sb_strlit(&q, tab, strlen(tab));
-    sb_addc(&q, ',');
-    sb_strlit(&q, col, strlen(col));
-    sb_addc(&q, ',');
-    sb_strlit(&q, rowtype, strlen(rowtype));
-    sb_addc(&q, ',');
-    sb_strlit(&q, keycol, strlen(keycol));
-    sb_printf(&q, ",%d);", keycode);
-    /* a row's series goes with the row */
-    char trig[TS_NAME_MAX + 32];
-    snprintf(trig, sizeof trig, "_ixd_ts_del_%s", tab);
-    sb_add(&q, "CREATE TRIGGER IF NOT EXISTS ");
-    sb_ident(&q, trig);
-    sb_add(&q, " AFTER DELETE ON ");
-    sb_ident(&q, tab);
-    sb q2 = {0};
-    sb_add(&q2, "(SELECT sid FROM _ixd_ts_series WHERE tab = ");
-    sb_strlit(&q2, tab, strlen(tab));
-    sb_add(&q2, " AND key = old.");
-    sb_ident(&q2, keycol);
-    sb_addc(&q2, ')');
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(h, "INSERT INTO _ixd_ts_columns VALUES(?1, ?2, ?3, ?4, ?5)", -1,
+                                &st, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, rowtype, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, keycol, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 5, keycode);
+        rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+    }
+    if (rc != SQLITE_DONE)
+        return ixd_seterr(err, rc == SQLITE_FULL ? -312 : -746, 0, 0, "%s", sqlite3_errmsg(h));
+    return make_trigger(h, tab, keycol, err);
+}
+
+int ts_table_altered(sqlite3 *h, const char *tab, const char *keycol, ixd_err *err) {
+    if (!have_schema(h)) return 0;
+    sb q = {0}, t = {0};
+    sb_strlit(&t, tab, strlen(tab));
+    const char *lit = t.p ? t.p : "''";
+    /* the series of TIMESERIES columns the ALTER dropped go with them */
     sb_printf(&q,
-              " BEGIN DELETE FROM _ixd_ts_chunk WHERE sid IN %s;"
-              " DELETE FROM _ixd_ts_head WHERE sid IN %s;"
-              " DELETE FROM _ixd_ts_series WHERE sid IN %s; END;",
-              q2.p ? q2.p : "", q2.p ? q2.p : "", q2.p ? q2.p : "");
-    int rc = q.oom || q2.oom ? ixd_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
+              "CREATE TEMP TABLE IF NOT EXISTS _ixd_ts_gone(sid INTEGER PRIMARY KEY);"
+              "DELETE FROM _ixd_ts_gone;"
+              "INSERT INTO _ixd_ts_gone SELECT s.sid FROM _ixd_ts_series s WHERE s.tab = %s AND "
+              "s.col NOT IN (SELECT c.colname FROM _ixd_columns c JOIN _ixd_tables tt ON "
+              "tt.tabid = c.tabid WHERE tt.tabname = %s);"
+              "DELETE FROM _ixd_ts_chunk WHERE sid IN (SELECT sid FROM _ixd_ts_gone);"
+              "DELETE FROM _ixd_ts_head WHERE sid IN (SELECT sid FROM _ixd_ts_gone);"
+              "DELETE FROM _ixd_ts_series WHERE sid IN (SELECT sid FROM _ixd_ts_gone);"
+              "DELETE FROM _ixd_ts_columns WHERE tab = %s AND col NOT IN (SELECT c.colname "
+              "FROM _ixd_columns c JOIN _ixd_tables tt ON tt.tabid = c.tabid WHERE "
+              "tt.tabname = %s);",
+              lit, lit, lit, lit);
+    int rc = q.oom || t.oom ? ixd_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
     sb_free(&q);
-    sb_free(&q2);
-    return rc;
+    sb_free(&t);
+    if (rc) return -1;
+    /* the columns that remain keep their key and their trigger */
+    sqlite3_stmt *st;
+    int n = 0;
+    if (sqlite3_prepare_v2(h, "SELECT count(*) FROM _ixd_ts_columns WHERE tab = ?1", -1, &st,
+                           NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int(st, 0);
+        sqlite3_finalize(st);
+    }
+    if (!n) return 0;
+    if (!keycol)
+        return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
+                          "Table %s with a TIMESERIES column needs a one-column primary key", tab);
+    int keycode = column_code(h, tab, keycol);
+    if (sqlite3_prepare_v2(h, "UPDATE _ixd_ts_columns SET keycol = ?2, keytype = ?3 WHERE tab = ?1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return ixd_seterr(err, -746, 0, 0, "%s", sqlite3_errmsg(h));
+    sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, keycol, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, keycode);
+    int r = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (r != SQLITE_DONE) return ixd_seterr(err, -746, 0, 0, "%s", sqlite3_errmsg(h));
+    return make_trigger(h, tab, keycol, err);
 }
 
 int ts_column_rowtype(sqlite3 *h, const char *tab, const char *col, char *buf, size_t n) {
