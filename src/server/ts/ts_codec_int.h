@@ -81,14 +81,6 @@ static inline void ts_put_uv(ix_wbuf *b, uint64_t v) {
     b->len = (size_t)(p - b->data);
 }
 
-static inline size_t ts_uv_len(uint64_t v) {
-    size_t n = 1;
-    while (v >= 0x80) {
-        v >>= 7;
-        n++;
-    }
-    return n;
-}
 
 /* A bit writer, low bit first, into a wbuf (reserved by the caller: at
  * most 8 bytes per ts_bw_put plus 8 for ts_bw_flush). */

@@ -313,9 +313,6 @@ int ts_iter_next_chunk(ts_iter *it, ts_err *e);
  * -1 error. Decodes the current chunk when ts_iter_next_chunk did not. */
 int ts_iter_next(ts_iter *it, ts_err *e);
 void ts_iter_val(const ts_iter *it, int m, ts_val *v);
-/* The current element's metric column of the decoded chunk (NULL for a
- * head element): for fast paths reading dscale. */
-const ts_colv *ts_iter_col(const ts_iter *it, int m);
 void ts_iter_close(ts_iter *it);
 
 /* Summaries: encode n elements' per-metric summaries, decode one. */

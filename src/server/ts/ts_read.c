@@ -184,9 +184,6 @@ void ts_iter_val(const ts_iter *it, int m, ts_val *v) {
     v->scale = cv->kind == TS_K_DEC ? (int8_t)cv->scale : 0;
 }
 
-const ts_colv *ts_iter_col(const ts_iter *it, int m) {
-    return it->cur_chunk ? &it->dec->cols[m + 1] : NULL;
-}
 
 /* ---- summaries ----------------------------------------------------------------------
  *
