@@ -1216,6 +1216,7 @@ static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixd_err *), void 
     }
     ts_before_commit(db);
     if (ixs_exec(db, "COMMIT", err)) {
+        ts_txn_end(db);
         if (err->isamcode == IXS_ISAM_NO_SPACE) err->sqlcode = IXS_E_COMMIT_FAILED;
         if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
         return -1;

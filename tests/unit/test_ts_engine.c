@@ -339,6 +339,54 @@ static void transactions(void) {
     CHECK(count_rows("20", "NULL", "NULL") == 400, "and read back");
 }
 
+/* The value of a one-row query on another connection d2. */
+static long long qint2(ixd_db *d2, const char *sql) {
+    ixd_db *save = D;
+    D = d2;
+    long long v = qint(sql);
+    D = save;
+    return v;
+}
+
+/* A series a call kept for the next one is not used once the data changed
+ * under it: a write by another connection, the row deleted by SQL, a
+ * ROLLBACK. */
+static void series_cache(void) {
+    ixd_db *d2 = NULL;
+    int fl;
+    CHECK(ixd_db_open(E, "tsdb", "other", &d2, &fl, &ERR) == 0, "second connection");
+    if (!d2) return;
+    CHECK_Q("execute function oni_ts_create('dev','s',30,'2026-01-01',NULL)", "1");
+    CHECK_Q("execute function oni_ts_write('dev','s',30,'2026-01-01 00:00|1|1|1|1|1|1|1|1')", "1");
+    /* a read keeps the series; another connection writes; the next read sees it */
+    CHECK_Q("execute function oni_ts_last('dev','s',30)",
+            "2026-01-01 00:00:00.00000|1|1|1|1|1|1|1.00|1");
+    CHECK(qint2(d2, "execute function oni_ts_write('dev','s',30,'2026-01-01 00:01|2|2|2|2|2|2|2|"
+                    "2')") == 1,
+          "written by the other connection");
+    CHECK(elements("dev", "s", "30") == 2, "the other connection's element seen: %lld",
+          elements("dev", "s", "30"));
+    CHECK_Q("execute function oni_ts_last('dev','s',30)",
+            "2026-01-01 00:01:00.00000|2|2|2|2|2|2|2.00|2");
+    /* in a transaction: writes reuse the series, a ROLLBACK drops it */
+    CHECK_RUN("begin work", 0);
+    CHECK_Q("execute function oni_ts_write('dev','s',30,'2026-01-01 00:03|4|4|4|4|4|4|4|4')", "1");
+    CHECK_Q("execute function oni_ts_write('dev','s',30,'2026-01-01 00:04|5|5|5|5|5|5|5|5')", "1");
+    CHECK(elements("dev", "s", "30") == 4, "two more: %lld", elements("dev", "s", "30"));
+    CHECK_RUN("rollback work", 0);
+    CHECK(elements("dev", "s", "30") == 2, "after the rollback: %lld", elements("dev", "s", "30"));
+    /* the row deleted by SQL in the transaction: the series is gone at once */
+    CHECK_RUN("begin work", 0);
+    CHECK_Q("execute function oni_ts_write('dev','s',30,'2026-01-01 00:05|6|6|6|6|6|6|6|6')", "1");
+    CHECK_RUN("delete from dev where id = 30", 0);
+    CHECK_Q("execute function oni_ts_write('dev','s',30,'2026-01-01 00:06|7|7|7|7|7|7|7|7')",
+            "ERR -746");
+    CHECK_RUN("rollback work", 0);
+    CHECK(elements("dev", "s", "30") == 2, "all rolled back: %lld", elements("dev", "s", "30"));
+    CHECK_RUN("delete from dev where id = 30", 0);
+    ixd_db_close(d2);
+}
+
 static void write_file(void) {
     char dir[300], path[400], cmd[900];
     snprintf(dir, sizeof dir, "%s_load", DIR_);
@@ -402,6 +450,7 @@ int main(void) {
     duplicates_and_late();
     irregular();
     transactions();
+    series_cache();
     write_file();
     drops();
     eu_teardown();

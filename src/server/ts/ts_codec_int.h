@@ -81,7 +81,6 @@ static inline void ts_put_uv(ix_wbuf *b, uint64_t v) {
     b->len = (size_t)(p - b->data);
 }
 
-
 /* A bit writer, low bit first, into a wbuf (reserved by the caller: at
  * most 8 bytes per ts_bw_put plus 8 for ts_bw_flush). */
 typedef struct ts_bw {

@@ -144,13 +144,34 @@ void ts_val_result(const ts_field *f, const ts_val *v, sqlite3_context *ctx);
 typedef struct ts_series {
     int64_t sid;
     char tab[TS_NAME_MAX + 1], col[TS_NAME_MAX + 1];
-    ts_rowtype rt;
     int regular;
     int64_t origin, step; /* microseconds; step 0 = irregular */
     int64_t n, nhead;     /* elements in all, in the head */
     int64_t hi;           /* the last t of the sealed chunks, TS_NO_TIME when none */
     int64_t last;         /* the last t of the series, TS_NO_TIME when empty */
+    ts_rowtype rt;        /* last: a copy takes only its rt.nf fields */
 } ts_series;
+
+/* The last series a routine call opened, for the next call on the same
+ * series (one element per call, page after page): used while this
+ * connection has changed no row since (sqlite3_total_changes64 counts every
+ * INSERT, UPDATE and DELETE, triggers' too), run no other kind of statement
+ * and ended no transaction (the db's gen), stayed in or out of its
+ * transaction (autocommit) and no other connection has committed (the data
+ * version). A failed call drops it. */
+typedef struct ts_scache {
+    int valid;
+    char tab[TS_NAME_MAX + 1], col[TS_NAME_MAX + 1];
+    int ktype; /* SQLITE_INTEGER or SQLITE_TEXT */
+    int64_t ki;
+    char kt[256];
+    int ktn;
+    uint64_t gen;
+    unsigned dver;
+    int64_t changes;
+    int autocommit;
+    ts_series s;
+} ts_scache;
 
 /* The connection's TimeSeries state. */
 enum {
@@ -207,7 +228,11 @@ typedef struct ts_conn {
     int ntouched;
     ts_vtkind vt_rows, vt_agg;
     ts_ccache cache;
+    ts_scache sc;
 } ts_conn;
+
+/* Keeps s as the connection's last series (after a call that succeeded). */
+void ts_scache_put(ts_conn *c, const ts_series *s, sqlite3_value *key);
 
 /* Records that s's head grew in this transaction. */
 void ts_touch(ts_conn *c, const ts_series *s);

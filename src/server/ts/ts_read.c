@@ -184,7 +184,6 @@ void ts_iter_val(const ts_iter *it, int m, ts_val *v) {
     v->scale = cv->kind == TS_K_DEC ? (int8_t)cv->scale : 0;
 }
 
-
 /* ---- summaries ----------------------------------------------------------------------
  *
  * Per metric, in row type order:

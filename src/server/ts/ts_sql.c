@@ -101,9 +101,68 @@ static int arg_dup(int argc, sqlite3_value **argv, int at, int *dup, ts_err *e) 
 
 /* The series named by (table, column, key) arguments argv[0..2], which
  * must exist. */
+/* Copies a series: its fields and the row type's nf fields. */
+static void series_copy(ts_series *dst, const ts_series *src) {
+    memcpy(dst, src, offsetof(ts_series, rt.f) + (size_t)src->rt.nf * sizeof(ts_field));
+}
+
+/* The state the series cache is valid in. */
+static void scache_stamp(ts_conn *c, uint64_t *gen, unsigned *dver, int64_t *changes, int *ac) {
+    *gen = c->db->gen;
+    /* outside a transaction the calling SELECT may not have read yet:
+     * a fresh version, so that another connection's commit shows */
+    *dver = ixs_data_version(c->db, 1);
+    *changes = sqlite3_total_changes64(c->h);
+    *ac = sqlite3_get_autocommit(c->h);
+}
+
+void ts_scache_put(ts_conn *c, const ts_series *s, sqlite3_value *key) {
+    ts_scache *sc = &c->sc;
+    sc->valid = 0;
+    int kt = sqlite3_value_type(key);
+    if (kt == SQLITE_INTEGER) {
+        sc->ki = sqlite3_value_int64(key);
+    } else if (kt == SQLITE_TEXT && sqlite3_value_bytes(key) < (int)sizeof sc->kt) {
+        sc->ktn = sqlite3_value_bytes(key);
+        memcpy(sc->kt, sqlite3_value_text(key), (size_t)sc->ktn);
+    } else
+        return;
+    sc->ktype = kt;
+    snprintf(sc->tab, sizeof sc->tab, "%s", s->tab);
+    snprintf(sc->col, sizeof sc->col, "%s", s->col);
+    series_copy(&sc->s, s);
+    scache_stamp(c, &sc->gen, &sc->dver, &sc->changes, &sc->autocommit);
+    sc->valid = 1;
+}
+
+/* The cached series when it is (tab, col, key) and still valid. */
+static int scache_get(ts_conn *c, const char *tab, const char *col, sqlite3_value *key,
+                      ts_series *s) {
+    ts_scache *sc = &c->sc;
+    if (!sc->valid || strcmp(sc->tab, tab) || strcmp(sc->col, col)) return 0;
+    int kt = sqlite3_value_type(key);
+    if (kt != sc->ktype) return 0;
+    if (kt == SQLITE_INTEGER ? sqlite3_value_int64(key) != sc->ki
+                             : sqlite3_value_bytes(key) != sc->ktn ||
+                                   memcmp(sqlite3_value_text(key), sc->kt, (size_t)sc->ktn))
+        return 0;
+    uint64_t gen;
+    unsigned dver;
+    int64_t changes;
+    int ac;
+    scache_stamp(c, &gen, &dver, &changes, &ac);
+    if (gen != sc->gen || dver != sc->dver || changes != sc->changes || ac != sc->autocommit) {
+        sc->valid = 0;
+        return 0;
+    }
+    series_copy(s, &sc->s);
+    return 1;
+}
+
 int ts_args_series(ts_conn *c, sqlite3_value **argv, ts_series *s, ts_err *e) {
     char tab[TS_NAME_MAX + 1], col[TS_NAME_MAX + 1];
     if (arg_name(argv[0], tab, "table", e) || arg_name(argv[1], col, "column", e)) return -1;
+    if (scache_get(c, tab, col, argv[2], s)) return 0;
     int r = ts_series_open(c, tab, col, argv[2], s, e);
     if (r == 0) {
         const char *k = (const char *)sqlite3_value_text(argv[2]);
@@ -269,6 +328,7 @@ static void f_create(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     ts_conn *c = conn_of(ctx);
     ts_err e = {0};
+    c->sc.valid = 0;
     if (sp_begin(c, &e)) return result_err(ctx, &e);
     int r = create_series(c, argv, &e);
     if (sp_end(c, r >= 0, &e)) return result_err(ctx, &e);
@@ -338,7 +398,11 @@ static void f_write(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         if (!rc) rc = sp_end(c, ts_write(c, &s, &els, dup, &e) == 0, &e);
     }
     ts_els_free(&els);
-    if (rc) return result_err(ctx, &e);
+    if (rc) {
+        c->sc.valid = 0;
+        return result_err(ctx, &e);
+    }
+    ts_scache_put(c, &s, argv[2]);
     sqlite3_result_int64(ctx, written);
 }
 
@@ -453,6 +517,7 @@ static void f_write_file(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     ts_err e = {0};
     loader *L = calloc(1, sizeof *L);
     if (!L) return sqlite3_result_error_nomem(ctx);
+    c->sc.valid = 0;
     L->c = c;
     const char *path = (const char *)sqlite3_value_text(argv[2]);
     FILE *f = NULL;
@@ -485,6 +550,7 @@ static void f_read(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         sb_free(&out);
         return result_err(ctx, &e);
     }
+    ts_scache_put(c, &s, argv[2]);
     sqlite3_result_text(ctx, out.p, (int)out.n, free);
 }
 
@@ -497,6 +563,7 @@ static void f_delete(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (ts_args_series(c, argv, &s, &e) || ts_args_window(&s, argv, 3, &lo, &hi, &e) ||
         sp_begin(c, &e))
         return result_err(ctx, &e);
+    c->sc.valid = 0;
     if (sp_end(c, ts_delete(c, &s, lo, hi, &n, &e) == 0, &e)) return result_err(ctx, &e);
     sqlite3_result_int64(ctx, n);
 }
@@ -510,6 +577,7 @@ static void f_last(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (ts_args_series(c, argv, &s, &e)) return result_err(ctx, &e);
     int r = ts_last(c, &s, &el, &e);
     if (r < 0) return result_err(ctx, &e);
+    ts_scache_put(c, &s, argv[2]);
     if (!r) return sqlite3_result_null(ctx);
     el.t = ts_time_of(&s, el.t);
     sb out = {0};
@@ -539,6 +607,7 @@ static void f_retain(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     ts_err e = {0};
     char tab[TS_NAME_MAX + 1], col[TS_NAME_MAX + 1];
     int64_t cut, total = 0;
+    c->sc.valid = 0;
     if (arg_name(argv[0], tab, "table", &e) || arg_name(argv[1], col, "column", &e))
         return result_err(ctx, &e);
     int r = arg_time(argv[3], &cut, &e);
@@ -597,12 +666,16 @@ void ts_touch(ts_conn *c, const ts_series *s) {
 }
 
 void ts_txn_end(ixd_db *db) {
-    if (db->ts) db->ts->ntouched = 0;
+    if (!db->ts) return;
+    db->ts->ntouched = 0;
+    db->ts->sc.valid = 0;
 }
 
 void ts_before_commit(ixd_db *db) {
     ts_conn *c = db->ts;
-    if (!c || !c->ntouched) return;
+    if (!c) return;
+    c->sc.valid = 0; /* sealing changes the series */
+    if (!c->ntouched) return;
     ts_err e = {0};
     if (sp_begin(c, &e)) {
         c->ntouched = 0;
