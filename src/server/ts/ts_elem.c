@@ -316,6 +316,18 @@ void ts_double_text(double d, int is_float, sb *out) {
         put_u64(v < 0 ? 0 - (uint64_t)v : (uint64_t)v, out);
         return;
     }
+    /* a decimal with few fraction digits (what text such as 20.01 gives):
+     * the fewest digits m / 10^s that read back, without formatting */
+    if (!is_float && fabs(d) >= 1e-4 && fabs(d) < 1e15) {
+        static const double p10[9] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+        for (int sc = 1; sc < 9; sc++) {
+            double m = nearbyint(d * p10[sc]);
+            if (fabs(m) < 9007199254740992.0 && m / p10[sc] == d) {
+                ts_dec_text((int64_t)m, sc, out);
+                return;
+            }
+        }
+    }
     char buf[40];
     int lo = is_float ? 6 : 15, hi = is_float ? 9 : 17;
     for (int p = lo; p <= hi; p++) {
