@@ -39,13 +39,14 @@ typedef struct ts_rowtype {
 /* Registers the oni_ts_* SQL functions and the row and aggregate virtual
  * tables on db's connection. Returns SQLITE_OK or an SQLite error code. */
 int ts_register(ixd_db *db, sqlite3 *h);
-/* Frees the connection's TimeSeries state (cached statements); before the
- * connection closes. */
+/* Frees the connection's TimeSeries state (cached statements, the kept
+ * chunk and series); before the connection closes. */
 void ts_close(ixd_db *db);
 /* Before db's COMMIT: the heads that grew in the transaction and hold at
  * least 256 elements are sealed into chunks (in a savepoint: a failure
  * leaves them as they are and is not reported; the COMMIT goes on). Then
- * the list is forgotten, as it is by ts_txn_end after a ROLLBACK. */
+ * the list and the kept series are forgotten, as ts_txn_end does after a
+ * ROLLBACK or a failed COMMIT. */
 void ts_before_commit(ixd_db *db);
 void ts_txn_end(ixd_db *db);
 /* The directory oni_ts_write_file reads from (NULL: the routine is
@@ -55,8 +56,9 @@ void ts_set_load_dir(const char *dir);
 /* ---- catalogue (run by DDL, inside the DDL's transaction) ----------------- */
 
 /* Validates rt (first field DATETIME YEAR TO FRACTION, 1..64 metrics of the
- * supported types) and records it. Returns 0 or -1 with *err (-746 bad
- * field, -9xx name taken as -310 style: "row type exists"). */
+ * supported types) and records it (making the TimeSeries tables with the
+ * first one). Returns 0 or -1 with *err (-746: a bad field, or the name is
+ * taken). */
 int ts_rowtype_create(sqlite3 *h, const ts_rowtype *rt, const char *owner, ixd_err *err);
 /* DROP ROW TYPE: -1 with *err when missing or in use. */
 int ts_rowtype_drop(sqlite3 *h, const char *name, int if_exists, ixd_err *err);
