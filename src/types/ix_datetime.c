@@ -538,9 +538,98 @@ int ix_dt_check(uint32_t q, const ix_datetime *dt) {
     return IX_OK;
 }
 
+/* ---- fast paths: YEAR TO SECOND and YEAR TO FRACTION(5) -------------------
+ *
+ * The two full forms nearly every DATETIME column has, with a year of 100 or
+ * later: their tuple is a positive DECIMAL with seven base-100 pairs before
+ * the point, so it starts 0xC7 and the fields are the pairs themselves:
+ *
+ *   C7 | YY YY | MM | DD | HH | MI | SS [| F1F2 | F3F4 | F50]
+ *
+ * and their canonical text is "YYYY-MM-DD HH:MI:SS[.FFFFF]". Anything else
+ * (another qualifier, an early year, a pair over 99, other text) takes the
+ * general path, which gives the same result for these forms
+ * (tests/unit/test_types_datetime.c compares the two). */
+#define DT_Y2S  IX_QUAL(14, IX_TU_YEAR, IX_TU_SECOND)
+#define DT_Y2F5 IX_QUAL(19, IX_TU_YEAR, IX_TU_F(5))
+#define DT_C7   0xC7
+
+static int fast_fields_ok(const ix_datetime *dt) {
+    return dt->year >= 100 && dt->year <= 9999 && dt->month >= 1 && dt->month <= 12 &&
+           dt->day >= 1 && dt->day <= ix_days_in_month(dt->year, dt->month) && dt->hour >= 0 &&
+           dt->hour <= 23 && dt->minute >= 0 && dt->minute <= 59 && dt->second >= 0 &&
+           dt->second <= 59 && dt->fraction >= 0 && dt->fraction <= 99999;
+}
+
+/* 1 when decoded here, 0 for the general path. */
+static int fast_decode(uint32_t q, const uint8_t *p, size_t n, ix_datetime *dt) {
+    if ((q != DT_Y2S && q != DT_Y2F5) || n != ix_qual_width(q) || p[0] != DT_C7 || !p[1]) return 0;
+    for (size_t k = 1; k < n; k++)
+        if (p[k] > 99) return 0;
+    if (q == DT_Y2F5 && p[10] % 10) return 0;
+    ix_datetime v = {p[1] * 100 + p[2],
+                     p[3],
+                     p[4],
+                     p[5],
+                     p[6],
+                     p[7],
+                     q == DT_Y2F5 ? p[8] * 1000 + p[9] * 10 + p[10] / 10 : 0};
+    if (!fast_fields_ok(&v)) return 0;
+    *dt = v;
+    return 1;
+}
+
+/* 1 when packed here (buf, *w), 0 for the general path. */
+static int fast_pack(uint32_t q, const ix_datetime *dt, uint8_t *buf, size_t *w) {
+    if ((q != DT_Y2S && q != DT_Y2F5) || !dt || !fast_fields_ok(dt)) return 0;
+    buf[0] = DT_C7;
+    buf[1] = (uint8_t)(dt->year / 100);
+    buf[2] = (uint8_t)(dt->year % 100);
+    buf[3] = (uint8_t)dt->month;
+    buf[4] = (uint8_t)dt->day;
+    buf[5] = (uint8_t)dt->hour;
+    buf[6] = (uint8_t)dt->minute;
+    buf[7] = (uint8_t)dt->second;
+    *w = 8;
+    if (q == DT_Y2F5) {
+        int f = dt->fraction;
+        buf[8] = (uint8_t)(f / 1000);
+        buf[9] = (uint8_t)(f / 10 % 100);
+        buf[10] = (uint8_t)(f % 10 * 10);
+        *w = 11;
+    }
+    return 1;
+}
+
+/* Two digits of s at i (-1 if not digits). */
+static int two(const char *s, size_t i) {
+    unsigned a = (unsigned)(s[i] - '0'), b = (unsigned)(s[i + 1] - '0');
+    return a < 10 && b < 10 ? (int)(a * 10 + b) : -1;
+}
+
+/* 1 when parsed here, 0 for the general path. */
+static int fast_parse(uint32_t q, const char *s, size_t n, ix_datetime *dt) {
+    if (!((q == DT_Y2S && n == 19) || (q == DT_Y2F5 && n == 25))) return 0;
+    if (s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':') return 0;
+    int y1 = two(s, 0), y2 = two(s, 2);
+    ix_datetime v = {y1 * 100 + y2, two(s, 5), two(s, 8), two(s, 11), two(s, 14), two(s, 17), 0};
+    if (y1 < 0 || y2 < 0) return 0;
+    if (n == 25) {
+        if (s[19] != '.') return 0;
+        int f1 = two(s, 20), f2 = two(s, 22);
+        unsigned f3 = (unsigned)(s[24] - '0');
+        if (f1 < 0 || f2 < 0 || f3 > 9) return 0;
+        v.fraction = f1 * 1000 + f2 * 10 + (int)f3;
+    }
+    if (!fast_fields_ok(&v)) return 0;
+    *dt = v;
+    return 1;
+}
+
 int ix_dt_decode(uint32_t q, const uint8_t *p, size_t n, ix_datetime *dt) {
     fields f;
     int neg;
+    if (fast_decode(q, p, n, dt)) return IX_OK;
     memset(dt, 0, sizeof *dt);
     if (!ix_dt_qual_valid(q)) return IX_EINVAL;
     if (n != ix_qual_width(q)) return IX_EMALFORMED;
@@ -557,6 +646,7 @@ int ix_dt_decode(uint32_t q, const uint8_t *p, size_t n, ix_datetime *dt) {
 
 static int dt_pack(uint32_t q, const ix_datetime *dt, uint8_t *buf, size_t *w) {
     fields f;
+    if (fast_pack(q, dt, buf, w)) return IX_OK;
     if (!ix_dt_qual_valid(q)) return IX_EINVAL;
     *w = ix_qual_width(q);
     if (!dt) {
@@ -591,6 +681,7 @@ int ix_dt_format(uint32_t q, const ix_datetime *dt, ix_wbuf *out) {
 int ix_dt_parse(uint32_t q, const char *s, size_t n, ix_datetime *dt) {
     fields f;
     int neg;
+    if (fast_parse(q, s, n, dt)) return IX_OK;
     memset(dt, 0, sizeof *dt);
     if (!ix_dt_qual_valid(q)) return IX_EINVAL;
     int rc = fields_parse(q, 0, dt_lead(q), s, n, &f, &neg);

@@ -4,6 +4,7 @@
 
 #include "tap.h"
 #include "types/ix_datetime.h"
+#include "types/ix_decimal.h"
 #include "types/ix_types.h"
 #include "types/ix_value.h"
 
@@ -466,6 +467,53 @@ static void arithmetic_cases(void) {
           "stamp of 0001-01-01");
 }
 
+/* The fast paths of YEAR TO SECOND and YEAR TO FRACTION(5) (every year,
+ * the early ones through the general path) against the DECIMAL codec: the
+ * tuple is the decimal YYYYMMDDHHMISS[.FFFFF] packed to the width; text and
+ * tuple read back to the same fields. */
+static void fast_path_cases(void) {
+    uint32_t quals[2] = {ix_dt_qual(IX_TU_YEAR, IX_TU_SECOND), ix_dt_qual(IX_TU_YEAR, IX_TU_F(5))};
+    unsigned seed = 12345;
+    int bad = 0;
+    for (int k = 0; k < 20000 && bad < 5; k++) {
+        seed = seed * 1103515245u + 12345u;
+        uint32_t q = quals[k & 1];
+        ix_datetime dt = {1 + (int)(seed >> 8) % 9999,
+                          1 + k % 12,
+                          1,
+                          (k / 7) % 24,
+                          (k / 3) % 60,
+                          (k / 11) % 60,
+                          (int32_t)((seed >> 4) % 100000)};
+        dt.day = 1 + (int)((seed >> 16) % (unsigned)ix_days_in_month(dt.year, dt.month));
+        if (k % 100 == 0) dt.year = 1 + k % 150; /* early years */
+        if (q == quals[0]) dt.fraction = 0;
+        ix_wbuf_reset(&wb);
+        if (ix_dt_encode(q, &dt, &wb) != IX_OK) {
+            bad++;
+            CHECK(0, "encode %d", k);
+            continue;
+        }
+        char txt[64];
+        snprintf(txt, sizeof txt, "%04d%02d%02d%02d%02d%02d.%05d", dt.year, dt.month, dt.day,
+                 dt.hour, dt.minute, dt.second, (int)dt.fraction);
+        ix_decimal d;
+        uint8_t ref[32];
+        int ok = ix_dec_from_text(&d, txt, strlen(txt)) == IX_OK &&
+                 ix_dec_pack(&d, ix_qual_width(q), ref) == IX_OK && wb.len == ix_qual_width(q) &&
+                 !memcmp(ref, wb.data, wb.len);
+        ix_datetime back, parsed;
+        ok = ok && ix_dt_decode(q, wb.data, wb.len, &back) == IX_OK &&
+             !memcmp(&back, &dt, sizeof dt);
+        ix_wbuf_reset(&wb2);
+        ok = ok && ix_dt_format(q, &dt, &wb2) == IX_OK &&
+             ix_dt_parse(q, (const char *)wb2.data, wb2.len, &parsed) == IX_OK &&
+             !memcmp(&parsed, &dt, sizeof dt);
+        if (!ok) bad++;
+        CHECK(ok, "fast path %d: %s (q %#x)", k, txt, q);
+    }
+}
+
 int main(void) {
     static uint32_t dtq[IX_DT_NQUALS], ivq[IX_IV_NQUALS];
     ix_wbuf_init(&wb, NULL);
@@ -476,6 +524,7 @@ int main(void) {
     malformed_cases();
     roundtrip_all(dtq, ivq);
     arithmetic_cases();
+    fast_path_cases();
     ix_wbuf_free(&wb);
     ix_wbuf_free(&wb2);
     return tap_done();
