@@ -59,6 +59,7 @@ int ixs_no_space_code(int stype) {
     case IX_STMT_DELETE:
     case 32: /* DELETE without WHERE */ return IXS_E_DELETE;
     case IX_STMT_SELECT: return IXS_E_TEMP_WRITE;
+    case IX_STMT_EXECUTE_PROC: /* a TimeSeries routine's rows */ return IXS_E_INSERT;
     case IX_STMT_CREATE_TABLE:
     case 45: /* CREATE TEMP TABLE */
     case 3:  /* SELECT ... INTO TEMP */
@@ -1193,7 +1194,7 @@ static int step_row(ixd_stmt *s, ixd_err *err) {
     int rc = sqlite3_step(s->st);
     if (rc == SQLITE_ROW) return 1;
     if (rc == SQLITE_DONE) return 0;
-    ixs_sqlite_err(s->db, rc, IX_STMT_SELECT, s->table, err);
+    ixs_sqlite_err(s->db, rc, s->stype, s->table, err);
     sqlite3_reset(s->st);
     return -1;
 }
@@ -1217,7 +1218,8 @@ static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixd_err *), void 
     ts_before_commit(db);
     if (ixs_exec(db, "COMMIT", err)) {
         ts_txn_end(db);
-        if (err->isamcode == IXS_ISAM_NO_SPACE) err->sqlcode = IXS_E_COMMIT_FAILED;
+        /* the statement's own code, as an autocommit INSERT reports it */
+        if (err->isamcode == IXS_ISAM_NO_SPACE) err->sqlcode = ixs_no_space_code(s->stype);
         if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }

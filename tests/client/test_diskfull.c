@@ -72,6 +72,36 @@ int main(void) {
     CHECK(count(c, "select count(*) from t") == 0, "the failed transaction left nothing");
     CHECK(ix_exec(c, "insert into u values (2)") == IX_OK, "writes resume");
     CHECK(count(c, "select count(*) from u") == 1, "and stay");
+
+    /* a TimeSeries load that runs out of space: -271 with ISAM -131, and
+     * the series holds what it held */
+    CHECK(ix_exec(c, "create row type r_t (ts datetime year to fraction(5), a float, b float)") ==
+                  IX_OK &&
+              ix_exec(c, "create table m (id int primary key, s timeseries(r_t))") == IX_OK &&
+              ix_exec(c, "execute procedure oni_ts_create('m','s',1,'2026-01-01',NULL)") == IX_OK &&
+              ix_exec(c, "execute procedure oni_ts_write('m','s',1,'2026-01-01|1|1')") == IX_OK,
+          "a series: %s", ix_errmsg(c));
+    static char batch[400000];
+    size_t o = 0;
+    for (int k = 0; k < 6000 && o < sizeof batch - 100;
+         k++) /* irregular, values that do not compress */
+        o += (size_t)snprintf(batch + o, sizeof batch - o, "2026-01-02 00:00:%02d.%06d|%d.%d|-%d\n",
+                              k / 1000, k * 997 % 1000000, k * 7919, k, k * 104729);
+    CHECK(limit_files(64 * 1024) == 0, "the limit again");
+    s = NULL;
+    rc = ix_prepare(c, "execute procedure oni_ts_write_many('m','s',1,?)", -1, &s);
+    if (rc == IX_OK) rc = ix_bind_blob(s, 1, batch, (int)o, IX_STATIC);
+    if (rc == IX_OK) rc = ix_step(s);
+    CHECK(rc == IX_ESQL && ix_sqlcode(c) == -271 && ix_isamcode(c) == -131,
+          "the load fails for space: rc %d, %d / %d %s", rc, ix_sqlcode(c), ix_isamcode(c),
+          ix_errmsg(c));
+    ix_finalize(s);
+    CHECK(limit_files(RLIM_INFINITY) == 0, "space again");
+    s = NULL;
+    rc = ix_prepare(c, "execute function oni_ts_info('m','s',1)", -1, &s);
+    const char *info = rc == IX_OK && ix_step(s) == IX_ROW ? ix_column_text(s, 0) : "";
+    CHECK(strstr(info, "\"elements\":1,") != NULL, "the series as it was: %s", info);
+    ix_finalize(s);
     ix_close(c);
     ixd_stop(&P, SIGTERM);
     ixd_rmdir(&P);
