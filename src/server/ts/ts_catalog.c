@@ -194,29 +194,37 @@ int ts_column_add(sqlite3 *h, const char *tab, const char *col, const char *rowt
     return make_trigger(h, tab, keycol, err);
 }
 
-int ts_table_altered(sqlite3 *h, const char *tab, const char *keycol, ixd_err *err) {
-    if (!have_schema(h)) return 0;
-    sb q = {0}, t = {0};
+/* Deletes the series of table tab (gone_only: only those of TIMESERIES
+ * columns the table no longer has), their chunks and heads, and their
+ * column records. */
+static int drop_series(sqlite3 *h, const char *tab, int gone_only, ixd_err *err) {
+    sb q = {0}, t = {0}, which = {0};
     sb_strlit(&t, tab, strlen(tab));
     const char *lit = t.p ? t.p : "''";
-    /* the series of TIMESERIES columns the ALTER dropped go with them */
+    sb_printf(&which, "tab = %s", lit);
+    if (gone_only)
+        sb_printf(&which,
+                  " AND col NOT IN (SELECT c.colname FROM _ixd_columns c JOIN _ixd_tables tt "
+                  "ON tt.tabid = c.tabid WHERE tt.tabname = %s)",
+                  lit);
+    const char *w = which.p ? which.p : "0";
     sb_printf(&q,
-              "CREATE TEMP TABLE IF NOT EXISTS _ixd_ts_gone(sid INTEGER PRIMARY KEY);"
-              "DELETE FROM _ixd_ts_gone;"
-              "INSERT INTO _ixd_ts_gone SELECT s.sid FROM _ixd_ts_series s WHERE s.tab = %s AND "
-              "s.col NOT IN (SELECT c.colname FROM _ixd_columns c JOIN _ixd_tables tt ON "
-              "tt.tabid = c.tabid WHERE tt.tabname = %s);"
-              "DELETE FROM _ixd_ts_chunk WHERE sid IN (SELECT sid FROM _ixd_ts_gone);"
-              "DELETE FROM _ixd_ts_head WHERE sid IN (SELECT sid FROM _ixd_ts_gone);"
-              "DELETE FROM _ixd_ts_series WHERE sid IN (SELECT sid FROM _ixd_ts_gone);"
-              "DELETE FROM _ixd_ts_columns WHERE tab = %s AND col NOT IN (SELECT c.colname "
-              "FROM _ixd_columns c JOIN _ixd_tables tt ON tt.tabid = c.tabid WHERE "
-              "tt.tabname = %s);",
-              lit, lit, lit, lit);
-    int rc = q.oom || t.oom ? ixd_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
+              "DELETE FROM _ixd_ts_chunk WHERE sid IN (SELECT sid FROM _ixd_ts_series WHERE %s);"
+              "DELETE FROM _ixd_ts_head WHERE sid IN (SELECT sid FROM _ixd_ts_series WHERE %s);"
+              "DELETE FROM _ixd_ts_series WHERE %s; DELETE FROM _ixd_ts_columns WHERE %s;",
+              w, w, w, w);
+    int rc =
+        q.oom || t.oom || which.oom ? ixd_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
     sb_free(&q);
     sb_free(&t);
-    if (rc) return -1;
+    sb_free(&which);
+    return rc;
+}
+
+int ts_table_altered(sqlite3 *h, const char *tab, const char *keycol, ixd_err *err) {
+    if (!have_schema(h)) return 0;
+    /* the series of TIMESERIES columns the ALTER dropped go with them */
+    if (drop_series(h, tab, 1, err)) return -1;
     /* the columns that remain keep their key and their trigger */
     sqlite3_stmt *st;
     int n = 0;
@@ -262,18 +270,5 @@ int ts_column_rowtype(sqlite3 *h, const char *tab, const char *col, char *buf, s
 }
 
 int ts_table_dropped(sqlite3 *h, const char *tab, ixd_err *err) {
-    if (!have_schema(h)) return 0;
-    sb q = {0}, t = {0};
-    sb_strlit(&t, tab, strlen(tab));
-    const char *lit = t.p ? t.p : "''";
-    sb_printf(&q,
-              "DELETE FROM _ixd_ts_chunk WHERE sid IN (SELECT sid FROM _ixd_ts_series WHERE "
-              "tab = %s); DELETE FROM _ixd_ts_head WHERE sid IN (SELECT sid FROM _ixd_ts_series "
-              "WHERE tab = %s); DELETE FROM _ixd_ts_series WHERE tab = %s; DELETE FROM "
-              "_ixd_ts_columns WHERE tab = %s;",
-              lit, lit, lit, lit);
-    int rc = q.oom || t.oom ? ixd_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
-    sb_free(&q);
-    sb_free(&t);
-    return rc;
+    return have_schema(h) ? drop_series(h, tab, 0, err) : 0;
 }
