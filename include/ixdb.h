@@ -510,9 +510,43 @@ int ix_column_count(const ix_stmt *stmt);
 /* Column name (0-based i), NUL-terminated, valid until ix_finalize; NULL
  * if i is out of range. */
 const char *ix_column_name(const ix_stmt *stmt, int i);
-/* Informix type code of column i (IX_T_* numbers, sqli-protocol §4.1:
- * 0 CHAR, 2 INTEGER, 5 DECIMAL, 10 DATETIME, 13 VARCHAR, 52 BIGINT, 43
- * LVARCHAR, 45 BOOLEAN, ...; flag bits removed), or -1 if out of range. */
+/* Informix type codes: the low byte of the type a column is described with
+ * (sqli-protocol §4.1; IBM sqltypes.h numbers), as ix_column_type reports
+ * them. */
+typedef enum ix_type {
+    IX_T_CHAR = 0,
+    IX_T_SMALLINT = 1,
+    IX_T_INTEGER = 2,
+    IX_T_FLOAT = 3,
+    IX_T_SMALLFLOAT = 4,
+    IX_T_DECIMAL = 5,
+    IX_T_SERIAL = 6,
+    IX_T_DATE = 7,
+    IX_T_MONEY = 8,
+    IX_T_NULL = 9,
+    IX_T_DATETIME = 10,
+    IX_T_BYTE = 11,
+    IX_T_TEXT = 12,
+    IX_T_VARCHAR = 13,
+    IX_T_INTERVAL = 14,
+    IX_T_NCHAR = 15,
+    IX_T_NVARCHAR = 16,
+    IX_T_INT8 = 17,
+    IX_T_SERIAL8 = 18,
+    IX_T_SET = 19,
+    IX_T_MULTISET = 20,
+    IX_T_LIST = 21,
+    IX_T_ROW = 22,
+    IX_T_UDTVAR = 40,
+    IX_T_UDTFIXED = 41,
+    IX_T_LVARCHAR = 43,
+    IX_T_BOOLEAN = 45,
+    IX_T_BIGINT = 52,
+    IX_T_BIGSERIAL = 53,
+} ix_type;
+
+/* Informix type code of column i (ix_type: IX_T_CHAR, IX_T_INTEGER, ...;
+ * flag bits removed), or -1 if out of range. */
 int ix_column_type(const ix_stmt *stmt, int i);
 /* 1 if column i was described NOT NULL, else 0. */
 int ix_column_notnull(const ix_stmt *stmt, int i);
@@ -521,17 +555,56 @@ int ix_column_notnull(const ix_stmt *stmt, int i);
  * types; -1 if out of range. */
 int ix_column_enclen(const ix_stmt *stmt, int i);
 
-/* Statement types as the server describes them (IBM sqlstype.h numbers). */
-enum {
+/* Statement types as the server describes them (IBM sqlstype.h numbers):
+ * ix_stmt_type, and ixd's describe of every statement it runs. */
+typedef enum ix_stmttype {
+    IX_STMTTYPE_OTHER = 0, /* SET forms without a number of their own */
     IX_STMTTYPE_DATABASE = 1,
     IX_STMTTYPE_SELECT = 2,
+    IX_STMTTYPE_SELECT_INTO_TEMP = 3,
     IX_STMTTYPE_UPDATE = 4,
     IX_STMTTYPE_DELETE = 5,
     IX_STMTTYPE_INSERT = 6,
+    IX_STMTTYPE_LOCK_TABLE = 10,
+    IX_STMTTYPE_UNLOCK_TABLE = 11,
     IX_STMTTYPE_CREATE_DB = 12,
+    IX_STMTTYPE_DROP_DB = 13,
     IX_STMTTYPE_CREATE_TABLE = 14,
+    IX_STMTTYPE_DROP_TABLE = 15,
+    IX_STMTTYPE_CREATE_INDEX = 16,
+    IX_STMTTYPE_DROP_INDEX = 17,
+    IX_STMTTYPE_GRANT = 18,
+    IX_STMTTYPE_REVOKE = 19,
+    IX_STMTTYPE_RENAME_TABLE = 20,
+    IX_STMTTYPE_RENAME_COLUMN = 21,
+    IX_STMTTYPE_ALTER_TABLE = 29,
+    IX_STMTTYPE_UPDATE_STATISTICS = 30,
     IX_STMTTYPE_CLOSE_DB = 31,
-};
+    IX_STMTTYPE_DELETE_ALL = 32, /* DELETE without WHERE */
+    IX_STMTTYPE_UPDATE_ALL = 33, /* UPDATE without WHERE */
+    IX_STMTTYPE_BEGIN_WORK = 34,
+    IX_STMTTYPE_COMMIT_WORK = 35,
+    IX_STMTTYPE_ROLLBACK_WORK = 36,
+    IX_STMTTYPE_SAVEPOINT = 37,
+    IX_STMTTYPE_START_DB = 38,
+    IX_STMTTYPE_CREATE_VIEW = 40,
+    IX_STMTTYPE_DROP_VIEW = 41,
+    IX_STMTTYPE_CREATE_SYNONYM = 43,
+    IX_STMTTYPE_DROP_SYNONYM = 44,
+    IX_STMTTYPE_CREATE_TEMP_TABLE = 45,
+    IX_STMTTYPE_SET_LOCK_MODE = 46,
+    IX_STMTTYPE_ALTER_INDEX = 47,
+    IX_STMTTYPE_SET_ISOLATION = 48,
+    IX_STMTTYPE_SET_LOG = 49,
+    IX_STMTTYPE_SET_EXPLAIN = 50,
+    IX_STMTTYPE_SET_OPTIMIZATION = 52,
+    IX_STMTTYPE_CREATE_PROC = 53,
+    IX_STMTTYPE_DROP_PROC = 54,
+    IX_STMTTYPE_SET_CONSTRAINTS = 55,
+    IX_STMTTYPE_EXECUTE_PROC = 56, /* EXECUTE PROCEDURE / FUNCTION */
+    IX_STMTTYPE_CREATE_ROWTYPE = 90,
+    IX_STMTTYPE_DROP_ROWTYPE = 91,
+} ix_stmttype;
 
 /* The statement type the server reported when stmt was prepared (one of
  * IX_STMTTYPE_* or another sqlstype.h number), or -1 for a NULL stmt. */

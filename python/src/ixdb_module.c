@@ -17,47 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Informix type codes (ix_column_type). */
-enum {
-    IXT_CHAR = 0,
-    IXT_SMALLINT = 1,
-    IXT_INTEGER = 2,
-    IXT_FLOAT = 3,
-    IXT_SMALLFLOAT = 4,
-    IXT_DECIMAL = 5,
-    IXT_SERIAL = 6,
-    IXT_DATE = 7,
-    IXT_MONEY = 8,
-    IXT_DATETIME = 10,
-    IXT_BYTE = 11,
-    IXT_TEXT = 12,
-    IXT_VARCHAR = 13,
-    IXT_INTERVAL = 14,
-    IXT_NCHAR = 15,
-    IXT_NVARCHAR = 16,
-    IXT_INT8 = 17,
-    IXT_SERIAL8 = 18,
-    IXT_LVARCHAR = 43,
-    IXT_BOOLEAN = 45,
-    IXT_BIGINT = 52,
-    IXT_BIGSERIAL = 53,
-};
-
-/* Statement types (sqlstype.h) that need special handling. */
-enum {
-    ST_DATABASE = 1,
-    ST_SELECT = 2,
-    ST_INSERT = 6,
-    ST_CREATE_DB = 12,
-    ST_DROP_DB = 13,
-    ST_CLOSE_DB = 31,
-    ST_UPDATE_ALL = 33,
-    ST_BEGIN = 34,
-    ST_COMMIT = 35,
-    ST_ROLLBACK = 36,
-    ST_START_DB = 38,
-};
-
 /* Day number of 1970-01-01 (day 0 is 1899-12-31). */
 #define UNIX_EPOCH_DAY 25568
 
@@ -479,14 +438,14 @@ static void conn_leave(ConnectionObject *co) {
 static int conn_maybe_begin(ConnectionObject *co, int stmt_type) {
     if (co->autocommit || co->nolog) return 0;
     switch (stmt_type) {
-    case ST_DATABASE:
-    case ST_CREATE_DB:
-    case ST_DROP_DB:
-    case ST_CLOSE_DB:
-    case ST_START_DB:
-    case ST_BEGIN:
-    case ST_COMMIT:
-    case ST_ROLLBACK: return 0;
+    case IX_STMTTYPE_DATABASE:
+    case IX_STMTTYPE_CREATE_DB:
+    case IX_STMTTYPE_DROP_DB:
+    case IX_STMTTYPE_CLOSE_DB:
+    case IX_STMTTYPE_START_DB:
+    case IX_STMTTYPE_BEGIN_WORK:
+    case IX_STMTTYPE_COMMIT_WORK:
+    case IX_STMTTYPE_ROLLBACK_WORK: return 0;
     }
     if (ix_autocommit(co->conn) != 1) return 0;
     int rc;
@@ -654,28 +613,28 @@ static PyObject *decimal_from_raw(const uint8_t *p, size_t n, int scale) {
  * has a code set other than UTF-8. */
 static int kind_of(int type, int enclen, int encoded) {
     switch (type) {
-    case IXT_SMALLINT:
-    case IXT_INTEGER:
-    case IXT_SERIAL:
-    case IXT_INT8:
-    case IXT_SERIAL8:
-    case IXT_BIGINT:
-    case IXT_BIGSERIAL: return K_INT;
-    case IXT_FLOAT:
-    case IXT_SMALLFLOAT: return K_FLOAT;
-    case IXT_DECIMAL:
-    case IXT_MONEY: return K_DEC;
-    case IXT_DATE: return K_DATE;
-    case IXT_CHAR:
-    case IXT_NCHAR:
-    case IXT_VARCHAR:
-    case IXT_NVARCHAR:
-    case IXT_LVARCHAR: return encoded ? K_STR_ENC : K_STR;
-    case IXT_BOOLEAN: return K_BOOL;
-    case IXT_DATETIME: return ((enclen >> 4) & 0xf) >= IX_UNIT_HOUR ? K_TIME : K_DT;
-    case IXT_INTERVAL: return ((enclen >> 4) & 0xf) <= IX_UNIT_MONTH ? K_IV_YM : K_IV_DS;
-    case IXT_BYTE: return K_BYTES;
-    case IXT_TEXT: return K_TEXT;
+    case IX_T_SMALLINT:
+    case IX_T_INTEGER:
+    case IX_T_SERIAL:
+    case IX_T_INT8:
+    case IX_T_SERIAL8:
+    case IX_T_BIGINT:
+    case IX_T_BIGSERIAL: return K_INT;
+    case IX_T_FLOAT:
+    case IX_T_SMALLFLOAT: return K_FLOAT;
+    case IX_T_DECIMAL:
+    case IX_T_MONEY: return K_DEC;
+    case IX_T_DATE: return K_DATE;
+    case IX_T_CHAR:
+    case IX_T_NCHAR:
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR:
+    case IX_T_LVARCHAR: return encoded ? K_STR_ENC : K_STR;
+    case IX_T_BOOLEAN: return K_BOOL;
+    case IX_T_DATETIME: return ((enclen >> 4) & 0xf) >= IX_UNIT_HOUR ? K_TIME : K_DT;
+    case IX_T_INTERVAL: return ((enclen >> 4) & 0xf) <= IX_UNIT_MONTH ? K_IV_YM : K_IV_DS;
+    case IX_T_BYTE: return K_BYTES;
+    case IX_T_TEXT: return K_TEXT;
     default: return K_TEXTISH;
     }
 }
@@ -1148,29 +1107,29 @@ static int cursor_check(CursorObject *cu) {
 
 static const char *type_name(int t) {
     switch (t) {
-    case IXT_CHAR: return "CHAR";
-    case IXT_SMALLINT: return "SMALLINT";
-    case IXT_INTEGER: return "INTEGER";
-    case IXT_FLOAT: return "FLOAT";
-    case IXT_SMALLFLOAT: return "SMALLFLOAT";
-    case IXT_DECIMAL: return "DECIMAL";
-    case IXT_SERIAL: return "SERIAL";
-    case IXT_DATE: return "DATE";
-    case IXT_MONEY: return "MONEY";
-    case 9: return "NULL";
-    case IXT_DATETIME: return "DATETIME";
-    case IXT_BYTE: return "BYTE";
-    case IXT_TEXT: return "TEXT";
-    case IXT_VARCHAR: return "VARCHAR";
-    case IXT_INTERVAL: return "INTERVAL";
-    case IXT_NCHAR: return "NCHAR";
-    case IXT_NVARCHAR: return "NVARCHAR";
-    case IXT_INT8: return "INT8";
-    case IXT_SERIAL8: return "SERIAL8";
-    case IXT_LVARCHAR: return "LVARCHAR";
-    case IXT_BOOLEAN: return "BOOLEAN";
-    case IXT_BIGINT: return "BIGINT";
-    case IXT_BIGSERIAL: return "BIGSERIAL";
+    case IX_T_CHAR: return "CHAR";
+    case IX_T_SMALLINT: return "SMALLINT";
+    case IX_T_INTEGER: return "INTEGER";
+    case IX_T_FLOAT: return "FLOAT";
+    case IX_T_SMALLFLOAT: return "SMALLFLOAT";
+    case IX_T_DECIMAL: return "DECIMAL";
+    case IX_T_SERIAL: return "SERIAL";
+    case IX_T_DATE: return "DATE";
+    case IX_T_MONEY: return "MONEY";
+    case IX_T_NULL: return "NULL";
+    case IX_T_DATETIME: return "DATETIME";
+    case IX_T_BYTE: return "BYTE";
+    case IX_T_TEXT: return "TEXT";
+    case IX_T_VARCHAR: return "VARCHAR";
+    case IX_T_INTERVAL: return "INTERVAL";
+    case IX_T_NCHAR: return "NCHAR";
+    case IX_T_NVARCHAR: return "NVARCHAR";
+    case IX_T_INT8: return "INT8";
+    case IX_T_SERIAL8: return "SERIAL8";
+    case IX_T_LVARCHAR: return "LVARCHAR";
+    case IX_T_BOOLEAN: return "BOOLEAN";
+    case IX_T_BIGINT: return "BIGINT";
+    case IX_T_BIGSERIAL: return "BIGSERIAL";
     default: return "UNKNOWN";
     }
 }
@@ -1186,22 +1145,22 @@ static const char *unit_name(int u) {
 static PyObject *full_type_name(int t, int len) {
     const char *b = type_name(t);
     switch (t) {
-    case IXT_CHAR:
-    case IXT_NCHAR:
-    case IXT_VARCHAR:
-    case IXT_NVARCHAR:
-    case IXT_LVARCHAR:
-        return PyUnicode_FromFormat("%s(%d)", b, len & (t == IXT_LVARCHAR ? 0x7fffffff : 0xffff));
-    case IXT_DECIMAL:
-    case IXT_MONEY:
+    case IX_T_CHAR:
+    case IX_T_NCHAR:
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR:
+    case IX_T_LVARCHAR:
+        return PyUnicode_FromFormat("%s(%d)", b, len & (t == IX_T_LVARCHAR ? 0x7fffffff : 0xffff));
+    case IX_T_DECIMAL:
+    case IX_T_MONEY:
         if ((len & 0xff) == 0xff) return PyUnicode_FromFormat("%s(%d)", b, (len >> 8) & 0xff);
         return PyUnicode_FromFormat("%s(%d,%d)", b, (len >> 8) & 0xff, len & 0xff);
-    case IXT_DATETIME:
-    case IXT_INTERVAL: {
+    case IX_T_DATETIME:
+    case IX_T_INTERVAL: {
         int s = (len >> 4) & 0xf, e = len & 0xf, digits = (len >> 8) & 0xff;
         char first[32], last[32];
         snprintf(first, sizeof first, "%s", unit_name(s));
-        if (t == IXT_INTERVAL) {
+        if (t == IX_T_INTERVAL) {
             /* leading precision = digits - the digits of the other fields */
             int other = 0;
             for (int u = s + 2; u <= e && u <= 10; u += 2)
@@ -1246,17 +1205,17 @@ static int cursor_describe(CursorObject *cu) {
         PyObject *dsize = Py_NewRef(Py_None), *isize = Py_NewRef(Py_None),
                  *prec = Py_NewRef(Py_None), *scale = Py_NewRef(Py_None);
         if (cu->cols[i].kind == K_STR || cu->cols[i].kind == K_STR_ENC) {
-            Py_SETREF(dsize, PyLong_FromLong(t == IXT_LVARCHAR ? len : len & 0xffff));
+            Py_SETREF(dsize, PyLong_FromLong(t == IX_T_LVARCHAR ? len : len & 0xffff));
             Py_SETREF(isize, Py_NewRef(dsize));
         } else if (cu->cols[i].kind == K_DEC) {
             Py_SETREF(prec, PyLong_FromLong((len >> 8) & 0xff));
             if ((len & 0xff) != 0xff) Py_SETREF(scale, PyLong_FromLong(len & 0xff));
         } else if (cu->cols[i].kind == K_INT || cu->cols[i].kind == K_FLOAT) {
-            int p = t == IXT_SMALLINT                       ? 5
-                    : (t == IXT_INTEGER || t == IXT_SERIAL) ? 10
-                    : t == IXT_FLOAT                        ? 53
-                    : t == IXT_SMALLFLOAT                   ? 24
-                                                            : 19;
+            int p = t == IX_T_SMALLINT                        ? 5
+                    : (t == IX_T_INTEGER || t == IX_T_SERIAL) ? 10
+                    : t == IX_T_FLOAT                         ? 53
+                    : t == IX_T_SMALLFLOAT                    ? 24
+                                                              : 19;
             Py_SETREF(prec, PyLong_FromLong(p));
         }
         PyObject *tup = Py_BuildValue("(NiNNNNO)", name, t, dsize, isize, prec, scale,
@@ -1305,7 +1264,7 @@ static int cursor_prepare(CursorObject *cu, PyObject *sql) {
     ix_stmt *s = NULL;
     int rc;
     NOGIL(rc = ix_prepare(co->conn, text, (int)n, &s));
-    if (rc == IX_OK && ix_stmt_type(s) == ST_UPDATE_ALL && ix_column_count(s) > 0) {
+    if (rc == IX_OK && ix_stmt_type(s) == IX_STMTTYPE_UPDATE_ALL && ix_column_count(s) > 0) {
         /* Work-around: libixdb opens a cursor for an UPDATE without WHERE
          * that ixd described with its SET columns (-481 on execute). */
         ix_finalize(s);
@@ -1337,13 +1296,13 @@ static int cursor_prepare(CursorObject *cu, PyObject *sql) {
 
 /* Statement kinds that are run as one-shot commands (database changes). */
 static int is_db_statement(int t) {
-    return t == ST_DATABASE || t == ST_CREATE_DB || t == ST_DROP_DB || t == ST_CLOSE_DB ||
-           t == ST_START_DB;
+    return t == IX_STMTTYPE_DATABASE || t == IX_STMTTYPE_CREATE_DB || t == IX_STMTTYPE_DROP_DB ||
+           t == IX_STMTTYPE_CLOSE_DB || t == IX_STMTTYPE_START_DB;
 }
 
 static void set_lastrowid(CursorObject *cu) {
     int64_t v = 0;
-    if (cu->stmt_type == ST_INSERT) {
+    if (cu->stmt_type == IX_STMTTYPE_INSERT) {
         v = ix_last_serial8(cu->conn->conn);
         if (!v) v = ix_last_serial(cu->conn->conn);
     }

@@ -1468,8 +1468,9 @@ static int exec_sql(ix_conn *c, const char *sql, int auto_begin) {
     if (r.has_insertdone && (r.serial8 || r.bigserial))
         c->serial8 = r.serial8 ? r.serial8 : r.bigserial;
     ixc_note_txn_sql(c, sql, n);
-    if (r.has_describe && (r.stmt_type == IX_STMT_DATABASE || r.stmt_type == IX_STMT_CREATE_DB ||
-                           r.stmt_type == IX_STMT_START_DB)) {
+    if (r.has_describe &&
+        (r.stmt_type == IX_STMTTYPE_DATABASE || r.stmt_type == IX_STMTTYPE_CREATE_DB ||
+         r.stmt_type == IX_STMTTYPE_START_DB)) {
         c->db_open = 1;
         /* The DONE of DATABASE carries the database's flags (1 logged,
          * 2 ANSI), as SQ_DBOPEN's does. */

@@ -203,10 +203,10 @@ static void apply_describe(ix_stmt *s, ixc_reply *r) {
      * FUNCTION). INSERT/UPDATE/DELETE describe their target columns, and so
      * do UPDATE/DELETE without WHERE (sqlstype.h 33/32) and SELECT ... INTO
      * TEMP (3), which return no rows. */
-    int dml = r->stmt_type == IX_STMT_INSERT || r->stmt_type == IX_STMT_UPDATE ||
-              r->stmt_type == IX_STMT_DELETE || r->stmt_type == 3 || r->stmt_type == 32 ||
-              r->stmt_type == 33;
-    s->is_cursor = r->stmt_type == IX_STMT_SELECT || (r->ncols > 0 && !dml);
+    int dml = r->stmt_type == IX_STMTTYPE_INSERT || r->stmt_type == IX_STMTTYPE_UPDATE ||
+              r->stmt_type == IX_STMTTYPE_DELETE || r->stmt_type == IX_STMTTYPE_SELECT_INTO_TEMP ||
+              r->stmt_type == IX_STMTTYPE_DELETE_ALL || r->stmt_type == IX_STMTTYPE_UPDATE_ALL;
+    s->is_cursor = r->stmt_type == IX_STMTTYPE_SELECT || (r->ncols > 0 && !dml);
     if (s->is_cursor) {
         s->cols = r->cols;
         s->ncols = r->ncols;

@@ -75,21 +75,7 @@ enum {
     IX_MSG_LOGIN = 0x10000,
 };
 
-/* Statement types in SQ_DESCRIBE (IBM sqlstype.h numbers). */
-enum {
-    IX_STMT_DATABASE = 1,
-    IX_STMT_SELECT = 2,
-    IX_STMT_UPDATE = 4,
-    IX_STMT_DELETE = 5,
-    IX_STMT_INSERT = 6,
-    IX_STMT_CREATE_DB = 12,
-    IX_STMT_CREATE_TABLE = 14,
-    IX_STMT_CLOSE_DB = 31,
-    IX_STMT_START_DB = 38,
-    IX_STMT_EXECUTE_PROC = 56,   /* EXECUTE PROCEDURE / FUNCTION */
-    IX_STMT_CREATE_ROWTYPE = 90, /* CREATE ROW TYPE (named) */
-    IX_STMT_DROP_ROWTYPE = 91,   /* DROP ROW TYPE */
-};
+/* Statement types in SQ_DESCRIBE: ix_stmttype (include/ixdb.h). */
 
 /* SQ_SFETCH directions (§3.13; 1 is single source). */
 enum { IX_FETCH_NEXT = 1, IX_FETCH_LAST = 4, IX_FETCH_ABSOLUTE = 6 };

@@ -53,15 +53,15 @@ void ix_printer_free(ix_printer *p) {
 
 static const char *stmt_type_name(int t) {
     switch (t) {
-    case IX_STMT_DATABASE: return "DATABASE";
-    case IX_STMT_SELECT: return "SELECT";
-    case IX_STMT_UPDATE: return "UPDATE";
-    case IX_STMT_DELETE: return "DELETE";
-    case IX_STMT_INSERT: return "INSERT";
-    case IX_STMT_CREATE_DB: return "CREATE DATABASE";
-    case IX_STMT_CREATE_TABLE: return "CREATE TABLE";
-    case IX_STMT_CLOSE_DB: return "CLOSE DATABASE";
-    case IX_STMT_START_DB: return "START DATABASE";
+    case IX_STMTTYPE_DATABASE: return "DATABASE";
+    case IX_STMTTYPE_SELECT: return "SELECT";
+    case IX_STMTTYPE_UPDATE: return "UPDATE";
+    case IX_STMTTYPE_DELETE: return "DELETE";
+    case IX_STMTTYPE_INSERT: return "INSERT";
+    case IX_STMTTYPE_CREATE_DB: return "CREATE DATABASE";
+    case IX_STMTTYPE_CREATE_TABLE: return "CREATE TABLE";
+    case IX_STMTTYPE_CLOSE_DB: return "CLOSE DATABASE";
+    case IX_STMTTYPE_START_DB: return "START DATABASE";
     default: return NULL;
     }
 }

@@ -373,7 +373,7 @@ int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err) {
     if (rc != SQLITE_ROW) {
         cat_done(st);
         if (rc == SQLITE_DONE) return 0;
-        return ixs_sqlite_err(db, rc, IX_STMT_SELECT, name, err);
+        return ixs_sqlite_err(db, rc, IX_STMTTYPE_SELECT, name, err);
     }
     out->tabid = sqlite3_column_int(st, 0);
     const char *ow = (const char *)sqlite3_column_text(st, 1);
@@ -393,7 +393,7 @@ int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err) {
     }
     if (rc != SQLITE_DONE) {
         ixs_itab_free(out);
-        return ixs_sqlite_err(db, rc, IX_STMT_SELECT, name, err);
+        return ixs_sqlite_err(db, rc, IX_STMTTYPE_SELECT, name, err);
     }
     return 1;
 }

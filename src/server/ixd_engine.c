@@ -53,29 +53,29 @@ static int os_errno(sqlite3 *h) {
 
 int ixs_no_space_code(int stype) {
     switch (stype) {
-    case IX_STMT_INSERT: return IXS_E_INSERT;
-    case IX_STMT_UPDATE:
-    case 33: /* UPDATE without WHERE */ return IXS_E_UPDATE;
-    case IX_STMT_DELETE:
-    case 32: /* DELETE without WHERE */ return IXS_E_DELETE;
-    case IX_STMT_SELECT: return IXS_E_TEMP_WRITE;
-    case IX_STMT_EXECUTE_PROC: /* a TimeSeries routine's rows */ return IXS_E_INSERT;
-    case IX_STMT_CREATE_TABLE:
-    case 45: /* CREATE TEMP TABLE */
-    case 3:  /* SELECT ... INTO TEMP */
-    case 29: /* ALTER TABLE (rebuilds the table) */ return IXS_E_CREATE_FILE;
-    case 16: /* CREATE INDEX */ return IXS_E_ADD_INDEX;
-    case 35: /* COMMIT WORK */ return IXS_E_COMMIT_FAILED;
+    case IX_STMTTYPE_INSERT: return IXS_E_INSERT;
+    case IX_STMTTYPE_UPDATE:
+    case IX_STMTTYPE_UPDATE_ALL: return IXS_E_UPDATE;
+    case IX_STMTTYPE_DELETE:
+    case IX_STMTTYPE_DELETE_ALL: return IXS_E_DELETE;
+    case IX_STMTTYPE_SELECT: return IXS_E_TEMP_WRITE;
+    case IX_STMTTYPE_EXECUTE_PROC: /* a TimeSeries routine's rows */ return IXS_E_INSERT;
+    case IX_STMTTYPE_CREATE_TABLE:
+    case IX_STMTTYPE_CREATE_TEMP_TABLE:
+    case IX_STMTTYPE_SELECT_INTO_TEMP:
+    case IX_STMTTYPE_ALTER_TABLE: /* rebuilds the table */ return IXS_E_CREATE_FILE;
+    case IX_STMTTYPE_CREATE_INDEX: return IXS_E_ADD_INDEX;
+    case IX_STMTTYPE_COMMIT_WORK: return IXS_E_COMMIT_FAILED;
     default: return IXS_E_CATALOG_UPDATE;
     }
 }
 
 static int lock_code(int stype) {
     switch (stype) {
-    case IX_STMT_INSERT: return -271;
-    case IX_STMT_UPDATE: return -346;
-    case IX_STMT_DELETE: return -240;
-    case IX_STMT_SELECT: return -244;
+    case IX_STMTTYPE_INSERT: return -271;
+    case IX_STMTTYPE_UPDATE: return -346;
+    case IX_STMTTYPE_DELETE: return -240;
+    case IX_STMTTYPE_SELECT: return -244;
     default: return -243;
     }
 }
@@ -169,8 +169,8 @@ static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const
     }
     if (ext == SQLITE_CONSTRAINT_FOREIGNKEY) {
         char nm[300];
-        int child = stype != IX_STMT_DELETE;
-        if (stype == IX_STMT_UPDATE && !fk_name(db, table ? table : "", 1, nm, sizeof nm))
+        int child = stype != IX_STMTTYPE_DELETE;
+        if (stype == IX_STMTTYPE_UPDATE && !fk_name(db, table ? table : "", 1, nm, sizeof nm))
             child = 0;
         fk_name(db, table ? table : "", child, nm, sizeof nm);
         ixd_seterr(err, child ? -691 : -692, 0, 0, "%s", nm);
@@ -188,8 +188,8 @@ void ixs_txn_sync(ixd_db *db) {
 }
 
 int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *err) {
-    if (stype == 32) stype = IX_STMT_DELETE; /* DELETE / UPDATE without WHERE */
-    if (stype == 33) stype = IX_STMT_UPDATE;
+    if (stype == IX_STMTTYPE_DELETE_ALL) stype = IX_STMTTYPE_DELETE;
+    if (stype == IX_STMTTYPE_UPDATE_ALL) stype = IX_STMTTYPE_UPDATE;
     sqlite3 *h = db ? db->h : NULL;
     const char *msg = h ? sqlite3_errmsg(h) : sqlite3_errstr(rc);
     int ext = h ? sqlite3_extended_errcode(h) : rc;
@@ -699,7 +699,7 @@ int ixs_commit(ixd_db *db, ixd_err *err) {
     ts_before_commit(db);
     int rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
-        ixs_sqlite_err(db, rc, 35 /* COMMIT WORK */, NULL, err);
+        ixs_sqlite_err(db, rc, IX_STMTTYPE_COMMIT_WORK, NULL, err);
         /* A write that failed (full disk, I/O error) leaves nothing to retry:
          * the transaction is rolled back and ends, as Informix's -942 says.
          * Other failures (a lock) keep it open for another COMMIT. */
@@ -1147,7 +1147,7 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
     do {
         db->stmt_serial = db->stmt_serial8 = db->stmt_bigserial = 0;
         while ((rc = sqlite3_step(s->st)) == SQLITE_ROW) {
-            if (s->stype == IX_STMT_EXECUTE_PROC && sqlite3_column_count(s->st) > 0 &&
+            if (s->stype == IX_STMTTYPE_EXECUTE_PROC && sqlite3_column_count(s->st) > 0 &&
                 sqlite3_column_type(s->st, 0) == SQLITE_INTEGER)
                 result = sqlite3_column_int64(s->st, 0);
         }
@@ -1158,7 +1158,7 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
         return -1;
     }
     sqlite3_reset(s->st);
-    if (rows) *rows = s->stype == IX_STMT_EXECUTE_PROC ? result : sqlite3_changes64(db->h);
+    if (rows) *rows = s->stype == IX_STMTTYPE_EXECUTE_PROC ? result : sqlite3_changes64(db->h);
     if (db->stmt_serial) {
         db->last_serial = db->stmt_serial;
         if (serial) *serial = (int32_t)db->stmt_serial;

@@ -3,7 +3,7 @@
  * session (ixd_session.c) and SQLite.
  *
  * The engine takes Informix SQL, runs it on SQLite, and speaks in Informix
- * terms: statement types (IX_STMT_*), column types and encoded lengths
+ * terms: statement types (ix_stmttype), column types and encoded lengths
  * (§3.2.1), values in their SQLI tuple encoding (src/types), and errors as
  * SQLCODE + ISAM code + statement offset + insertion text.
  *
@@ -83,7 +83,7 @@ int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *
 void ixd_stmt_free(ixd_stmt *s);
 
 /* What DESCRIBE reports. */
-int ixd_stmt_type(const ixd_stmt *s); /* IX_STMT_SELECT, IX_STMT_INSERT, ... */
+int ixd_stmt_type(const ixd_stmt *s); /* IX_STMTTYPE_SELECT, IX_STMTTYPE_INSERT, ... */
 /* 1 when s returns rows through a cursor (SELECT, EXECUTE FUNCTION). */
 int ixd_stmt_is_cursor(const ixd_stmt *s);
 int ixd_stmt_nparams(const ixd_stmt *s);

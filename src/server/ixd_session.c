@@ -128,7 +128,7 @@ static sess_stmt *cur_stmt(ixd_sess *s) {
 
 /* Session statements run by ixd_session_exec, not ixd_prepare: the first
  * words DATABASE, CLOSE DATABASE, CREATE DATABASE, DROP DATABASE. Returns
- * their IX_STMT_* type, or 0. */
+ * their ix_stmttype, or 0. */
 static int session_stmt_type(const char *sql, size_t n) {
     char w[3][16];
     int nw = 0;
@@ -145,11 +145,11 @@ static int session_stmt_type(const char *sql, size_t n) {
         if (k == 0) break;
         nw++;
     }
-    if (nw >= 1 && strcmp(w[0], "DATABASE") == 0) return IX_STMT_DATABASE;
+    if (nw >= 1 && strcmp(w[0], "DATABASE") == 0) return IX_STMTTYPE_DATABASE;
     if (nw >= 2 && strcmp(w[1], "DATABASE") == 0) {
-        if (strcmp(w[0], "CLOSE") == 0) return IX_STMT_CLOSE_DB;
-        if (strcmp(w[0], "CREATE") == 0) return IX_STMT_CREATE_DB;
-        if (strcmp(w[0], "DROP") == 0) return 13; /* SQ_DROPDB (sqlstype.h) */
+        if (strcmp(w[0], "CLOSE") == 0) return IX_STMTTYPE_CLOSE_DB;
+        if (strcmp(w[0], "CREATE") == 0) return IX_STMTTYPE_CREATE_DB;
+        if (strcmp(w[0], "DROP") == 0) return IX_STMTTYPE_DROP_DB;
     }
     return 0;
 }
@@ -237,7 +237,7 @@ static void do_describe(ixd_sess *s) {
         send_errcode(s, -1248, 0, NULL); /* row too wide to describe */
     free(cols);
     /* A real server follows an INSERT's describe with INSERTDONE (§3.1). */
-    if (t->stmt_type == IX_STMT_INSERT) ix_enc_insertdone(&s->reply, &s->caps, 0, 0);
+    if (t->stmt_type == IX_STMTTYPE_INSERT) ix_enc_insertdone(&s->reply, &s->caps, 0, 0);
 }
 
 /*
@@ -393,7 +393,7 @@ static void do_execute(ixd_sess *s) {
         int r = ixd_session_exec(s->srv->engine, s->user, t->session_sql, strlen(t->session_sql),
                                  &s->db, &s->dbflags, &e);
         if (r < 0) return send_err(s, &e);
-        return send_done(s, t->stmt_type == IX_STMT_DATABASE ? s->dbflags : 0, 0, 0);
+        return send_done(s, t->stmt_type == IX_STMTTYPE_DATABASE ? s->dbflags : 0, 0, 0);
     }
     if (t->is_cursor) return send_errcode(s, -260, 0, NULL);
     if (apply_binds(s, t)) return;

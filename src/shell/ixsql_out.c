@@ -118,32 +118,32 @@ int ixsql_display_width(int type, int enclen, int *numeric) {
     int p = (enclen >> 8) & 0xff, s = enclen & 0xff;
     *numeric = 1;
     switch (type) {
-    case 1: return 6;   /* SMALLINT */
-    case 2:             /* INTEGER */
-    case 6: return 11;  /* SERIAL */
-    case 17:            /* INT8 */
-    case 18:            /* SERIAL8 */
-    case 52:            /* BIGINT */
-    case 53: return 20; /* BIGSERIAL */
-    case 4: return 14;  /* SMALLFLOAT */
-    case 3: return 17;  /* FLOAT */
-    case 5: /* DECIMAL(p,s): sign and point; floating: and a 0 */ return s == 0xff ? p + 3 : p + 2;
-    case 8: return p + 3; /* MONEY: and the currency symbol */
+    case IX_T_SMALLINT: return 6;
+    case IX_T_INTEGER:
+    case IX_T_SERIAL: return 11;
+    case IX_T_INT8:
+    case IX_T_SERIAL8:
+    case IX_T_BIGINT:
+    case IX_T_BIGSERIAL: return 20;
+    case IX_T_SMALLFLOAT: return 14;
+    case IX_T_FLOAT: return 17;
+    case IX_T_DECIMAL: /* sign and point; floating: and a 0 */ return s == 0xff ? p + 3 : p + 2;
+    case IX_T_MONEY: return p + 3; /* and the currency symbol */
     default: break;
     }
     *numeric = 0;
     switch (type) {
-    case 7: return 10;                       /* DATE */
-    case 10:                                 /* DATETIME */
-    case 14: return qualifier_width(enclen); /* INTERVAL */
-    case 45: return 1;                       /* BOOLEAN */
-    case 11: return 12;                      /* BYTE: "<BYTE value>" */
-    case 12: return 2 * IXSQL_LINE_WIDTH;    /* TEXT: always vertical */
-    case 0:                                  /* CHAR */
-    case 13:                                 /* VARCHAR */
-    case 15:                                 /* NCHAR */
-    case 16:                                 /* NVARCHAR */
-    case 43:                                 /* LVARCHAR */
+    case IX_T_DATE: return 10;
+    case IX_T_DATETIME:
+    case IX_T_INTERVAL: return qualifier_width(enclen);
+    case IX_T_BOOLEAN: return 1;
+    case IX_T_BYTE: return 12;                   /* "<BYTE value>" */
+    case IX_T_TEXT: return 2 * IXSQL_LINE_WIDTH; /* always vertical */
+    case IX_T_CHAR:
+    case IX_T_VARCHAR:
+    case IX_T_NCHAR:
+    case IX_T_NVARCHAR:
+    case IX_T_LVARCHAR:
     default: return enclen > 0 ? enclen : 1;
     }
 }
@@ -266,49 +266,51 @@ const char *ixsql_confirmation(int stmt_type, const char *sql, size_t len, long 
     char w[64];
     first_words(sql, len, w, sizeof w);
     switch (stmt_type) {
-    case 1: return "Database selected.";
-    case 3: snprintf(buf, cap, "%lld row(s) retrieved into temp table.", changes); return buf;
-    case 4:
-    case 33: snprintf(buf, cap, "%lld row(s) updated.", changes); return buf;
-    case 5:
-    case 32: snprintf(buf, cap, "%lld row(s) deleted.", changes); return buf;
-    case 6: snprintf(buf, cap, "%lld row(s) inserted.", changes); return buf;
-    case 10: return "Table locked.";
-    case 11: return "Table unlocked.";
-    case 12: return "Database created.";
-    case 13: return "Database dropped.";
-    case 14:
-    case 45: return "Table created.";
-    case 15: return "Table dropped.";
-    case 16: return "Index created.";
-    case 17: return "Index dropped.";
-    case 18: return "Permission granted.";
-    case 19: return "Permission revoked.";
-    case 20: return "Table renamed.";
-    case 21: return "Column renamed.";
-    case 29: return "Table altered.";
-    case 30: return "Statistics updated.";
-    case 31: return "Database closed.";
-    case 34: return "Started transaction.";
-    case 35: return "Data committed.";
-    case 36: return "Data rolled back.";
-    case 37:
+    case IX_STMTTYPE_DATABASE: return "Database selected.";
+    case IX_STMTTYPE_SELECT_INTO_TEMP:
+        snprintf(buf, cap, "%lld row(s) retrieved into temp table.", changes);
+        return buf;
+    case IX_STMTTYPE_UPDATE:
+    case IX_STMTTYPE_UPDATE_ALL: snprintf(buf, cap, "%lld row(s) updated.", changes); return buf;
+    case IX_STMTTYPE_DELETE:
+    case IX_STMTTYPE_DELETE_ALL: snprintf(buf, cap, "%lld row(s) deleted.", changes); return buf;
+    case IX_STMTTYPE_INSERT: snprintf(buf, cap, "%lld row(s) inserted.", changes); return buf;
+    case IX_STMTTYPE_LOCK_TABLE: return "Table locked.";
+    case IX_STMTTYPE_UNLOCK_TABLE: return "Table unlocked.";
+    case IX_STMTTYPE_CREATE_DB: return "Database created.";
+    case IX_STMTTYPE_DROP_DB: return "Database dropped.";
+    case IX_STMTTYPE_CREATE_TABLE:
+    case IX_STMTTYPE_CREATE_TEMP_TABLE: return "Table created.";
+    case IX_STMTTYPE_DROP_TABLE: return "Table dropped.";
+    case IX_STMTTYPE_CREATE_INDEX: return "Index created.";
+    case IX_STMTTYPE_DROP_INDEX: return "Index dropped.";
+    case IX_STMTTYPE_GRANT: return "Permission granted.";
+    case IX_STMTTYPE_REVOKE: return "Permission revoked.";
+    case IX_STMTTYPE_RENAME_TABLE: return "Table renamed.";
+    case IX_STMTTYPE_RENAME_COLUMN: return "Column renamed.";
+    case IX_STMTTYPE_ALTER_TABLE: return "Table altered.";
+    case IX_STMTTYPE_UPDATE_STATISTICS: return "Statistics updated.";
+    case IX_STMTTYPE_CLOSE_DB: return "Database closed.";
+    case IX_STMTTYPE_BEGIN_WORK: return "Started transaction.";
+    case IX_STMTTYPE_COMMIT_WORK: return "Data committed.";
+    case IX_STMTTYPE_ROLLBACK_WORK: return "Data rolled back.";
+    case IX_STMTTYPE_SAVEPOINT:
         if (starts(w, "RELEASE")) return "Savepoint released.";
         if (starts(w, "ROLLBACK")) return "Data rolled back.";
         return "Savepoint set.";
-    case 40: return "View created.";
-    case 41: return "View dropped.";
-    case 43: return "Synonym created.";
-    case 44: return "Synonym dropped.";
-    case 46: return "Lock mode set.";
-    case 47: return "Index altered.";
-    case 48: return "Isolation level set.";
-    case 49: return "Log set.";
-    case 50: return "Explain set.";
-    case 52: return "Optimization set.";
-    case 53: return "Routine created.";
-    case 54: return "Routine dropped.";
-    case 55: return "Constraint mode set.";
+    case IX_STMTTYPE_CREATE_VIEW: return "View created.";
+    case IX_STMTTYPE_DROP_VIEW: return "View dropped.";
+    case IX_STMTTYPE_CREATE_SYNONYM: return "Synonym created.";
+    case IX_STMTTYPE_DROP_SYNONYM: return "Synonym dropped.";
+    case IX_STMTTYPE_SET_LOCK_MODE: return "Lock mode set.";
+    case IX_STMTTYPE_ALTER_INDEX: return "Index altered.";
+    case IX_STMTTYPE_SET_ISOLATION: return "Isolation level set.";
+    case IX_STMTTYPE_SET_LOG: return "Log set.";
+    case IX_STMTTYPE_SET_EXPLAIN: return "Explain set.";
+    case IX_STMTTYPE_SET_OPTIMIZATION: return "Optimization set.";
+    case IX_STMTTYPE_CREATE_PROC: return "Routine created.";
+    case IX_STMTTYPE_DROP_PROC: return "Routine dropped.";
+    case IX_STMTTYPE_SET_CONSTRAINTS: return "Constraint mode set.";
     default: break;
     }
     /* Types a server reports differently (ixd gives DROP DATABASE 9) or as 0. */
@@ -328,7 +330,8 @@ static int failed(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) {
 
 /* Statement types that never return rows. */
 static int is_dml(int t) {
-    return t == 4 || t == 5 || t == 6 || t == 32 || t == 33;
+    return t == IX_STMTTYPE_UPDATE || t == IX_STMTTYPE_DELETE || t == IX_STMTTYPE_INSERT ||
+           t == IX_STMTTYPE_DELETE_ALL || t == IX_STMTTYPE_UPDATE_ALL;
 }
 
 int ixsql_run(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) {

@@ -7,38 +7,10 @@
 
 #include <stdint.h>
 
-/* Low byte of the describe/bind type field (§4.1). */
-enum ix_type_code {
-    IX_T_CHAR = 0,
-    IX_T_SMALLINT = 1,
-    IX_T_INTEGER = 2,
-    IX_T_FLOAT = 3,
-    IX_T_SMALLFLOAT = 4,
-    IX_T_DECIMAL = 5,
-    IX_T_SERIAL = 6,
-    IX_T_DATE = 7,
-    IX_T_MONEY = 8,
-    IX_T_NULL = 9,
-    IX_T_DATETIME = 10,
-    IX_T_BYTE = 11,
-    IX_T_TEXT = 12,
-    IX_T_VARCHAR = 13,
-    IX_T_INTERVAL = 14,
-    IX_T_NCHAR = 15,
-    IX_T_NVARCHAR = 16,
-    IX_T_INT8 = 17,
-    IX_T_SERIAL8 = 18,
-    IX_T_SET = 19,
-    IX_T_MULTISET = 20,
-    IX_T_LIST = 21,
-    IX_T_ROW = 22,
-    IX_T_UDTVAR = 40,
-    IX_T_UDTFIXED = 41,
-    IX_T_LVARCHAR = 43,
-    IX_T_BOOLEAN = 45,
-    IX_T_BIGINT = 52,
-    IX_T_BIGSERIAL = 53,
-};
+#include "ixdb.h"
+
+/* The type codes are ix_type in include/ixdb.h (one enumeration for every
+ * layer and client). */
 
 /* Flag bits in the high byte of the type field (IBMH, §4.1). */
 #define IX_TF_NOTNULL      0x0100

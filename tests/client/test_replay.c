@@ -448,7 +448,7 @@ static void test_batch_txn_lost(void) {
     col.name = (ix_bytes){(const uint8_t *)"i", 1};
     col.type = IX_T_INTEGER;
     col.enclen = 4;
-    ix_describe d = {.stmt_type = IX_STMT_INSERT, .stmt_id = 0, .est_rows = 1};
+    ix_describe d = {.stmt_type = IX_STMTTYPE_INSERT, .stmt_id = 0, .est_rows = 1};
     ix_enc_describe(&in, &caps, &d, &col, 1);
     ix_enc_insertdone(&in, &caps, 0, 0);
     reply_done(&in, &caps); /* PREPARE */
@@ -492,7 +492,7 @@ static void test_old_server(void) {
     ix_put_bytes(&in, old_ans, sizeof old_ans);
     ix_enc_tag(&in, IX_SQ_EOT); /* SQ_INFO */
     ix_column col = {.name = {(const uint8_t *)"a", 1}, .type = IX_T_INTEGER, .enclen = 4};
-    ix_describe d = {.stmt_type = IX_STMT_SELECT, .stmt_id = 0, .est_rows = 1};
+    ix_describe d = {.stmt_type = IX_STMTTYPE_SELECT, .stmt_id = 0, .est_rows = 1};
     ix_enc_describe(&in, &caps, &d, &col, 1); /* PREPARE reply, old layout */
     ix_enc_done(&in, &caps, 0, 0, 0, 0);
     ix_enc_cost(&in, 1, 1);
@@ -555,8 +555,8 @@ static void reply_prepared(ix_wbuf *w, int stmt_type, int id) {
     ix_caps caps = flight_caps();
     ix_column col = {.name = {(const uint8_t *)"a", 1}, .type = IX_T_INTEGER, .enclen = 4};
     ix_describe d = {.stmt_type = (int16_t)stmt_type, .stmt_id = (int16_t)id, .est_rows = 1};
-    ix_enc_describe(w, &caps, &d, &col, stmt_type == IX_STMT_SELECT ? 1 : 0);
-    if (stmt_type == IX_STMT_INSERT) ix_enc_insertdone(w, &caps, 0, 0);
+    ix_enc_describe(w, &caps, &d, &col, stmt_type == IX_STMTTYPE_SELECT ? 1 : 0);
+    if (stmt_type == IX_STMTTYPE_INSERT) ix_enc_insertdone(w, &caps, 0, 0);
     ix_enc_done(w, &caps, 0, 0, 0, 0);
     ix_enc_cost(w, 1, 1);
 }
@@ -599,26 +599,26 @@ static void test_flights(size_t chunk) {
     ix_caps caps = flight_caps();
     assemble_conacc(&in);
     script_after_login(&in, 1);
-    reply_prepared(&in, IX_STMT_SELECT, 0); /* SELECT 1 */
+    reply_prepared(&in, IX_STMTTYPE_SELECT, 0); /* SELECT 1 */
     reply_rows_end(&in, 7);
-    ix_enc_tag(&in, IX_SQ_EOT);             /* its CLOSE */
-    ix_enc_tag(&in, IX_SQ_EOT);             /* its RELEASE */
-    reply_prepared(&in, IX_STMT_SELECT, 0); /* SELECT 2 */
+    ix_enc_tag(&in, IX_SQ_EOT);                 /* its CLOSE */
+    ix_enc_tag(&in, IX_SQ_EOT);                 /* its RELEASE */
+    reply_prepared(&in, IX_STMTTYPE_SELECT, 0); /* SELECT 2 */
     reply_rows_end(&in, 8);
     ix_enc_tag(&in, IX_SQ_EOT);                      /* CLOSE */
     ix_enc_tag(&in, IX_SQ_EOT);                      /* RELEASE */
     ix_enc_err(&in, &caps, -217, 0, 7, "nosuch", 6); /* SELECT 3: PREPARE fails */
     ix_enc_tag(&in, IX_SQ_EOT);
-    reply_prepared(&in, IX_STMT_SELECT, 1); /* SELECT 4: error after the describe */
+    reply_prepared(&in, IX_STMTTYPE_SELECT, 1); /* SELECT 4: error after the describe */
     ix_enc_err(&in, &caps, -244, -107, 0, "", 0);
     ix_enc_tag(&in, IX_SQ_EOT);
-    ix_enc_tag(&in, IX_SQ_EOT);             /* its CLOSE */
-    ix_enc_tag(&in, IX_SQ_EOT);             /* its RELEASE */
-    reply_prepared(&in, IX_STMT_SELECT, 0); /* SELECT 5 */
+    ix_enc_tag(&in, IX_SQ_EOT);                 /* its CLOSE */
+    ix_enc_tag(&in, IX_SQ_EOT);                 /* its RELEASE */
+    reply_prepared(&in, IX_STMTTYPE_SELECT, 0); /* SELECT 5 */
     reply_rows_end(&in, 9);
-    ix_enc_tag(&in, IX_SQ_EOT);             /* CLOSE */
-    ix_enc_tag(&in, IX_SQ_EOT);             /* RELEASE */
-    reply_prepared(&in, IX_STMT_INSERT, 2); /* INSERT */
+    ix_enc_tag(&in, IX_SQ_EOT);                 /* CLOSE */
+    ix_enc_tag(&in, IX_SQ_EOT);                 /* RELEASE */
+    reply_prepared(&in, IX_STMTTYPE_INSERT, 2); /* INSERT */
     ix_enc_done(&in, &caps, 0, 1, 0, 0);
     ix_enc_cost(&in, 1, 1);
     ix_enc_tag(&in, IX_SQ_EOT);
@@ -686,7 +686,7 @@ static void test_flights_off(void) {
     ix_wbuf_init(&sent, NULL);
     assemble_conacc(&in);
     script_after_login(&in, 1);
-    reply_prepared(&in, IX_STMT_SELECT, 0);
+    reply_prepared(&in, IX_STMTTYPE_SELECT, 0);
     ix_enc_tag(&in, IX_SQ_EOT);
     reply_rows_end(&in, 7); /* OPEN + NFETCH */
     ix_conn *c = NULL;
@@ -732,7 +732,7 @@ static void script_select(ix_wbuf *in, const uint8_t *ans, const ix_vtype *types
         cols[i].type = (int16_t)types[i].code;
         cols[i].enclen = (int32_t)types[i].enclen;
     }
-    ix_describe d = {.stmt_type = IX_STMT_SELECT, .stmt_id = 0, .est_rows = 3};
+    ix_describe d = {.stmt_type = IX_STMTTYPE_SELECT, .stmt_id = 0, .est_rows = 3};
     ix_enc_describe(in, &caps, &d, cols, ncols);
     ix_enc_done(in, &caps, 0, 0, 0, 0);
     ix_enc_cost(in, 1, 1);
@@ -1045,7 +1045,7 @@ static void test_batch_arrays_bytes(void) {
     script_after_login(&in, 1);
     ix_caps caps = ix_caps_from_bits(answer + 4, 10);
     ix_column col = {.name = {(const uint8_t *)"i", 1}, .type = IX_T_INTEGER, .enclen = 4};
-    ix_describe d = {.stmt_type = IX_STMT_INSERT, .stmt_id = 0, .est_rows = 1};
+    ix_describe d = {.stmt_type = IX_STMTTYPE_INSERT, .stmt_id = 0, .est_rows = 1};
     ix_enc_describe(&in, &caps, &d, &col, 1);
     ix_enc_insertdone(&in, &caps, 0, 0);
     reply_done(&in, &caps); /* PREPARE */

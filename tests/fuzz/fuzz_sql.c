@@ -64,7 +64,8 @@ static int setup(void) {
     exec1("execute procedure oni_ts_create('ts','s',2,'2026-01-01',NULL)");
     {
         static char w[40000];
-        size_t o = (size_t)snprintf(w, sizeof w, "execute procedure oni_ts_write_many('ts','s',1,'");
+        size_t o =
+            (size_t)snprintf(w, sizeof w, "execute procedure oni_ts_write_many('ts','s',1,'");
         for (int k = 0; k < 300; k++)
             o += (size_t)snprintf(w + o, sizeof w - o, "2026-01-01 %02d:%02d|%d.25|%d|%d.5\n",
                                   k / 60, k % 60, k % 7, k, k % 3);
@@ -96,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             ixd_stmt_col(s, i, &c);
             if (!c.name) abort();
         }
-        if (ixd_stmt_type(s) == 2 || ixd_stmt_is_cursor(s)) {
+        if (ixd_stmt_is_cursor(s)) {
             ix_wbuf b;
             ix_wbuf_init(&b, NULL);
             if (ixd_open(s, size & 1, &e) == 0) {

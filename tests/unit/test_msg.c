@@ -304,7 +304,7 @@ static void test_server(const ix_caps *caps) {
         col("f", IX_T_FLOAT, 8, NULL, NULL),
     };
     int nc = (int)(sizeof cols / sizeof cols[0]);
-    ix_describe d = {.stmt_type = IX_STMT_SELECT, .stmt_id = 3, .est_rows = 10};
+    ix_describe d = {.stmt_type = IX_STMTTYPE_SELECT, .stmt_id = 3, .est_rows = 10};
     CHECK(ix_enc_describe(&w, caps, &d, cols, nc) == IX_OK, "DESCRIBE encodes");
     if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "DESCRIBE")) {
         CHECK(m.u.describe.ncols == nc && m.u.describe.stmt_id == 3 &&
@@ -331,7 +331,7 @@ static void test_server(const ix_caps *caps) {
     }
     /* A DDL describe: no columns, empty name table. */
     ix_wbuf_reset(&w);
-    ix_describe ddl = {.stmt_type = IX_STMT_CREATE_TABLE};
+    ix_describe ddl = {.stmt_type = IX_STMTTYPE_CREATE_TABLE};
     ix_enc_describe(&w, caps, &ddl, NULL, 0);
     if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "DESCRIBE DDL"))
         CHECK(m.u.describe.ncols == 0 && m.u.describe.names_len == 0, "DDL describe is empty");

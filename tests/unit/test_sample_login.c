@@ -69,7 +69,7 @@ static void build(ix_wbuf *c, ix_wbuf *s) {
         {.name = {(const uint8_t *)"name", 4}, .type = IX_T_VARCHAR, .enclen = 20},
         {.name = {(const uint8_t *)"price", 5}, .type = IX_T_MONEY, .enclen = 0x0802},
         {.name = {(const uint8_t *)"day", 3}, .type = IX_T_DATE, .enclen = 4}};
-    ix_describe d = {.stmt_type = IX_STMT_SELECT, .stmt_id = 0, .est_rows = 2};
+    ix_describe d = {.stmt_type = IX_STMTTYPE_SELECT, .stmt_id = 0, .est_rows = 2};
     ix_enc_describe(s, &caps, &d, cols, 4);
     ix_enc_done(s, &caps, 0, 0, 0, 0);
     ix_enc_cost(s, 2, 1);

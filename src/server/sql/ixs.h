@@ -291,7 +291,7 @@ enum {
 struct ixd_stmt {
     ixd_db *db;
     int kind;
-    int stype;  /* IX_STMT_* / sqlstype number */
+    int stype;  /* ix_stmttype */
     char *text; /* the Informix text (for SK_SQL) */
     size_t textn;
     char *sqlite_sql; /* translated (SK_SELECT/SK_DML) */

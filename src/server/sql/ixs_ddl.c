@@ -1727,7 +1727,7 @@ static int select_into_temp(px *p, int64_t *rows) {
         int r = s.oom ? SQLITE_NOMEM : sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
         sb_free(&s);
         if (r != SQLITE_OK) {
-            ixs_sqlite_err(p->db, r, IX_STMT_SELECT, t.name, p->err);
+            ixs_sqlite_err(p->db, r, IX_STMTTYPE_SELECT, t.name, p->err);
             p->failed = 1;
             ok = 0;
         } else if (rows)
@@ -1742,27 +1742,27 @@ out:
 
 static int other_stmt(px *p, int *stype) {
     ixd_db *db = p->db;
-    *stype = 0;
+    *stype = IX_STMTTYPE_OTHER;
     if (px_acc(p, "create")) {
         int rt = ixs_ts_rowtype_stmt(p, 1, stype);
         if (rt) return rt < 0 ? -1 : 0;
         int temp = px_acc(p, "temp") || px_acc(p, "raw") || px_acc(p, "standard");
         if (px_acc(p, "table")) {
-            *stype = temp ? 45 : 14;
+            *stype = temp ? IX_STMTTYPE_CREATE_TEMP_TABLE : IX_STMTTYPE_CREATE_TABLE;
             return create_table(p, temp);
         }
         if (px_kw(p, p->i, "unique") || px_kw(p, p->i, "distinct") || px_kw(p, p->i, "index") ||
             px_kw(p, p->i, "cluster")) {
             int u = px_acc(p, "unique") || px_acc(p, "distinct");
-            *stype = 16;
+            *stype = IX_STMTTYPE_CREATE_INDEX;
             return create_index(p, u);
         }
         if (px_acc(p, "view")) {
-            *stype = 40;
+            *stype = IX_STMTTYPE_CREATE_VIEW;
             return create_view(p);
         }
         if (px_kw(p, p->i, "database")) {
-            *stype = IX_STMT_CREATE_DB;
+            *stype = IX_STMTTYPE_CREATE_DB;
             return p->dry ? 0 : px_failc(p, -999, "CREATE DATABASE needs a session");
         }
         int syn = px_kw(p, p->i, "synonym") ? 1
@@ -1785,19 +1785,21 @@ static int other_stmt(px *p, int *stype) {
     if (px_acc(p, "drop")) {
         int rt = ixs_ts_rowtype_stmt(p, 0, stype);
         if (rt) return rt < 0 ? -1 : 0;
-        *stype = px_kw(p, p->i, "index") ? 17 : px_kw(p, p->i, "view") ? 41 : 15;
+        *stype = px_kw(p, p->i, "index")  ? IX_STMTTYPE_DROP_INDEX
+                 : px_kw(p, p->i, "view") ? IX_STMTTYPE_DROP_VIEW
+                                          : IX_STMTTYPE_DROP_TABLE;
         return drop_stmt(p);
     }
     if (px_acc(p, "alter")) {
-        *stype = 29;
+        *stype = IX_STMTTYPE_ALTER_TABLE;
         return alter_table(p);
     }
     if (px_acc(p, "rename")) {
-        *stype = px_kw(p, p->i, "column") ? 21 : 20;
+        *stype = px_kw(p, p->i, "column") ? IX_STMTTYPE_RENAME_COLUMN : IX_STMTTYPE_RENAME_TABLE;
         return rename_stmt(p);
     }
     if (px_acc(p, "begin")) {
-        *stype = 34;
+        *stype = IX_STMTTYPE_BEGIN_WORK;
         (void)(px_acc(p, "work") || px_acc(p, "transaction"));
         if (p->failed || p->dry) return p->failed ? -1 : 0;
         if (p->i < p->nt && p->t[p->i].k != T_EOF && !px_op(p, p->i, ";")) return px_fail(p);
@@ -1808,7 +1810,7 @@ static int other_stmt(px *p, int *stype) {
         return 0;
     }
     if (px_acc(p, "commit")) {
-        *stype = 35;
+        *stype = IX_STMTTYPE_COMMIT_WORK;
         (void)(px_acc(p, "work") || px_acc(p, "transaction"));
         if (p->dry) return 0;
         if (ixs_commit(db, p->err)) {
@@ -1818,7 +1820,7 @@ static int other_stmt(px *p, int *stype) {
         return 0;
     }
     if (px_acc(p, "rollback")) {
-        *stype = 36;
+        *stype = IX_STMTTYPE_ROLLBACK_WORK;
         (void)(px_acc(p, "work") || px_acc(p, "transaction"));
         if (px_acc(p, "to")) {
             px_acc(p, "savepoint");
@@ -1847,7 +1849,7 @@ static int other_stmt(px *p, int *stype) {
         return 0;
     }
     if (px_acc(p, "savepoint")) {
-        *stype = 37;
+        *stype = IX_STMTTYPE_SAVEPOINT;
         char name[IXS_NAME_MAX + 1];
         if (savepoint_name(p, name)) return -1;
         px_acc(p, "unique");
@@ -1859,7 +1861,7 @@ static int other_stmt(px *p, int *stype) {
         return 0;
     }
     if (px_acc(p, "release")) {
-        *stype = 37;
+        *stype = IX_STMTTYPE_SAVEPOINT;
         if (px_expect(p, "savepoint")) return -1;
         char name[IXS_NAME_MAX + 1];
         if (savepoint_name(p, name)) return -1;
@@ -1870,7 +1872,7 @@ static int other_stmt(px *p, int *stype) {
     }
     if (px_acc(p, "set")) {
         if (px_acc(p, "lock")) {
-            *stype = 46;
+            *stype = IX_STMTTYPE_SET_LOCK_MODE;
             if (px_expect(p, "mode") || px_expect(p, "to")) return -1;
             int notw = px_acc(p, "not");
             if (px_expect(p, "wait")) return -1;
@@ -1887,7 +1889,7 @@ static int other_stmt(px *p, int *stype) {
             return 0;
         }
         if (px_acc(p, "isolation")) {
-            *stype = 48;
+            *stype = IX_STMTTYPE_SET_ISOLATION;
             px_acc(p, "to");
             if (px_acc(p, "dirty")) {
                 if (px_expect(p, "read")) return -1;
@@ -1905,7 +1907,7 @@ static int other_stmt(px *p, int *stype) {
             return 0;
         }
         if (px_acc(p, "transaction")) {
-            *stype = 48;
+            *stype = IX_STMTTYPE_SET_ISOLATION;
             skip_rest(p);
             return 0;
         }
@@ -1932,7 +1934,7 @@ static int other_stmt(px *p, int *stype) {
     }
     if (px_acc(p, "update")) {
         if (px_expect(p, "statistics")) return -1;
-        *stype = 30;
+        *stype = IX_STMTTYPE_UPDATE_STATISTICS;
         skip_rest(p);
         return 0;
     }
@@ -1952,7 +1954,7 @@ static int other_stmt(px *p, int *stype) {
         return 0;
     }
     if (px_kw(p, p->i, "database") || px_kw(p, p->i, "close")) {
-        *stype = px_kw(p, p->i, "close") ? IX_STMT_CLOSE_DB : IX_STMT_DATABASE;
+        *stype = px_kw(p, p->i, "close") ? IX_STMTTYPE_CLOSE_DB : IX_STMTTYPE_DATABASE;
         skip_rest(p);
         return p->dry ? 0 : px_failc(p, -999, "database statements need a session");
     }
@@ -2004,7 +2006,7 @@ int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *e
         qres q;
         memset(&q, 0, sizeof q);
         s->kind = SK_SELECT;
-        s->stype = IX_STMT_SELECT;
+        s->stype = IX_STMTTYPE_SELECT;
         rc = ixs_select(&p, &q);
         int into = 0;
         if (!rc && px_acc(&p, "into")) {
@@ -2019,7 +2021,7 @@ int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *e
             /* run at execute time, like DDL */
             qres_free(&q);
             s->kind = SK_SQL;
-            s->stype = 3;
+            s->stype = IX_STMTTYPE_SELECT_INTO_TEMP;
             s->text = malloc(n + 1);
             if (!s->text)
                 rc = ixd_seterr(err, -208, 0, 0, NULL);

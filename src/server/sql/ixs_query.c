@@ -957,8 +957,8 @@ out:
 static int where_clause(px *p, sb *sql, ixd_stmt *s) {
     if (!px_acc(p, "where")) {
         /* sqlstype: UPDATE/DELETE without WHERE */
-        if (s->stype == IX_STMT_DELETE) s->stype = 32;
-        if (s->stype == IX_STMT_UPDATE) s->stype = 33;
+        if (s->stype == IX_STMTTYPE_DELETE) s->stype = IX_STMTTYPE_DELETE_ALL;
+        if (s->stype == IX_STMTTYPE_UPDATE) s->stype = IX_STMTTYPE_UPDATE_ALL;
         return 0;
     }
     if (px_acc(p, "current")) return px_failc(p, -999, "WHERE CURRENT OF");
@@ -1124,15 +1124,15 @@ out:
 
 int ixs_dml(px *p, ixd_stmt *s) {
     if (px_acc(p, "insert")) {
-        s->stype = IX_STMT_INSERT;
+        s->stype = IX_STMTTYPE_INSERT;
         return do_insert(p, s);
     }
     if (px_acc(p, "update")) {
-        s->stype = IX_STMT_UPDATE;
+        s->stype = IX_STMTTYPE_UPDATE;
         return do_update(p, s);
     }
     if (px_acc(p, "delete")) {
-        s->stype = IX_STMT_DELETE;
+        s->stype = IX_STMTTYPE_DELETE;
         return do_delete(p, s);
     }
     return px_fail(p);

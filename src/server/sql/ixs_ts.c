@@ -251,7 +251,7 @@ int ixs_ts_execute(px *p, ixd_stmt *s) {
     if (!rc && q.sql.oom) rc = px_failc(p, -208, NULL);
     if (!rc) {
         s->kind = proc ? SK_DML : SK_SELECT;
-        s->stype = IX_STMT_EXECUTE_PROC;
+        s->stype = IX_STMTTYPE_EXECUTE_PROC;
         s->sqlite_sql = sb_take(&q.sql);
         s->cols = q.cols;
         s->ncols = q.ncols;
@@ -322,6 +322,6 @@ static int drop_rowtype(px *p) {
 int ixs_ts_rowtype_stmt(px *p, int create, int *stype) {
     if (!px_kw(p, p->i, "row") || !px_kw(p, p->i + 1, "type")) return 0;
     p->i += 2;
-    *stype = create ? IX_STMT_CREATE_ROWTYPE : IX_STMT_DROP_ROWTYPE;
+    *stype = create ? IX_STMTTYPE_CREATE_ROWTYPE : IX_STMTTYPE_DROP_ROWTYPE;
     return (create ? create_rowtype(p) : drop_rowtype(p)) ? -1 : 1;
 }
