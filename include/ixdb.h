@@ -442,10 +442,13 @@ typedef struct ix_interval_t {
 int ix_bind_datetime(ix_stmt *stmt, int i, unsigned qualifier, const ix_datetime_t *v);
 int ix_bind_interval(ix_stmt *stmt, int i, unsigned qualifier, const ix_interval_t *v);
 
-/* Qualifiers for the temporal binds: IX_QUAL_DT(start, end) for DATETIME,
- * IX_QUAL_IV(precision, start, end) for INTERVAL, with the units below
- * (end IX_TU_FRAC(n) for FRACTION(n), n = 1..5). ix_qualifier_check returns
- * 1 for a legal DATETIME (is_interval 0) or INTERVAL qualifier, else 0. */
+/* Qualifiers for the temporal binds: ix_qualifier_dt(start, end) for
+ * DATETIME and ix_qualifier_iv(precision, start, end) for INTERVAL return
+ * the qualifier (0 for an illegal one), with the units below (end
+ * IX_UNIT_FRAC(n) for FRACTION(n), n = 1..5): DATETIME YEAR TO FRACTION(5)
+ * is ix_qualifier_dt(IX_UNIT_YEAR, IX_UNIT_FRAC(5)). ix_qualifier_check
+ * returns 1 for a legal DATETIME (is_interval 0) or INTERVAL qualifier,
+ * else 0. */
 #define IX_UNIT_YEAR     0
 #define IX_UNIT_MONTH    2
 #define IX_UNIT_DAY      4
