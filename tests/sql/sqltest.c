@@ -1,0 +1,143 @@
+/* sqltest.c: runs SQL test files (tests/sql/NAME.test) through ixd's engine, in
+ * the style of sqllogictest. Each file runs on a fresh data directory.
+ *
+ * A file is records separated by blank lines; '#' starts a comment line.
+ *
+ *   statement ok            the statement succeeds
+ *   <sql, one or more lines>
+ *
+ *   statement error -268    the statement fails with this SQLCODE
+ *   <sql>
+ *
+ *   query                   the rows, one a line, values joined by '|'
+ *   <sql>                   (NULL as NULL, values as the engine formats
+ *   ----                    them for dbaccess-style output)
+ *   <expected rows>
+ *
+ * Statements that CREATE, DROP or open a DATABASE run as a session does.
+ * Prints "file:line: ..." for every record that fails; exit 1 if any did. */
+#include "test_engine_util.h"
+
+#define MAX_SQL (1 << 20)
+
+typedef struct record {
+    int kind; /* 0 ok, 1 error, 2 query */
+    int code;
+    int line;
+    char *sql;
+    size_t sqln;
+    char *want;
+    size_t wantn;
+} record;
+
+static char *slurp(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *b = malloc(MAX_SQL + 1);
+    *n = b ? fread(b, 1, MAX_SQL, f) : 0;
+    fclose(f);
+    if (b) b[*n] = 0;
+    return b;
+}
+
+/* The next line of text at *p (its end cut at '\n'); NULL at the end. */
+static char *next_line(char **p) {
+    if (!**p) return NULL;
+    char *l = *p, *e = strchr(l, '\n');
+    if (e) {
+        *e = 0;
+        *p = e + 1;
+    } else
+        *p = l + strlen(l);
+    return l;
+}
+
+static void append(char **buf, size_t *n, const char *line) {
+    size_t l = strlen(line);
+    *buf = realloc(*buf, *n + l + 2);
+    if (*n) (*buf)[(*n)++] = '\n';
+    memcpy(*buf + *n, line, l + 1);
+    *n += l;
+}
+
+static int run_record(const char *file, const record *r) {
+    if (r->kind == 2) {
+        const char *got = q(r->sql);
+        if (strcmp(got, r->want ? r->want : "")) {
+            printf("%s:%d: query\n%s\n  got:\n%s\n  want:\n%s\n", file, r->line, r->sql, got,
+                   r->want ? r->want : "");
+            return 1;
+        }
+        return 0;
+    }
+    int rc = run(r->sql);
+    int want = r->kind == 0 ? 0 : r->code;
+    if (rc != want) {
+        printf("%s:%d: %s gave %d (%s), want %d\n", file, r->line, r->sql, rc, ERR.text, want);
+        return 1;
+    }
+    return 0;
+}
+
+static int run_file(const char *path) {
+    size_t n;
+    char *text = slurp(path, &n);
+    if (!text) {
+        printf("%s: cannot read\n", path);
+        return 1;
+    }
+    eu_setup("sqltest");
+    int failures = 0, records = 0, lineno = 0;
+    char *p = text, *l;
+    while ((l = next_line(&p)) != NULL) {
+        lineno++;
+        if (!*l || *l == '#') continue;
+        record r = {0};
+        r.line = lineno;
+        if (!strcmp(l, "statement ok"))
+            r.kind = 0;
+        else if (!strncmp(l, "statement error ", 16)) {
+            r.kind = 1;
+            r.code = atoi(l + 16);
+        } else if (!strcmp(l, "query"))
+            r.kind = 2;
+        else {
+            printf("%s:%d: expected a record header, got '%s'\n", path, lineno, l);
+            failures++;
+            break;
+        }
+        int in_want = 0;
+        while ((l = next_line(&p)) != NULL) {
+            lineno++;
+            if (!*l) break;
+            if (r.kind == 2 && !in_want && !strcmp(l, "----")) {
+                in_want = 1;
+                r.want = calloc(1, 1);
+                continue;
+            }
+            if (in_want)
+                append(&r.want, &r.wantn, l);
+            else
+                append(&r.sql, &r.sqln, l);
+        }
+        if (r.sql) {
+            failures += run_record(path, &r);
+            records++;
+        }
+        free(r.sql);
+        free(r.want);
+    }
+    eu_teardown();
+    D = NULL;
+    E = NULL;
+    free(text);
+    printf("%s: %d records, %d failed\n", path, records, failures);
+    return failures;
+}
+
+int main(int argc, char **argv) {
+    int failures = 0;
+    for (int i = 1; i < argc; i++)
+        failures += run_file(argv[i]);
+    return failures ? 1 : 0;
+}
