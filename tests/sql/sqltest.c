@@ -14,6 +14,11 @@
  *   ----                    them for dbaccess-style output)
  *   <expected rows>
  *
+ *   describe 1              result column 1 (0-based) as described:
+ *   <sql>                   its name, type and encoded length (hex)
+ *   ----
+ *   (sum) 0x5 0x2002
+ *
  * Statements that CREATE, DROP or open a DATABASE run as a session does.
  * Prints "file:line: ..." for every record that fails; exit 1 if any did. */
 #include "test_engine_util.h"
@@ -21,7 +26,7 @@
 #define MAX_SQL (1 << 20)
 
 typedef struct record {
-    int kind; /* 0 ok, 1 error, 2 query */
+    int kind; /* 0 ok, 1 error, 2 query, 3 describe (code: the column) */
     int code;
     int line;
     char *sql;
@@ -60,7 +65,35 @@ static void append(char **buf, size_t *n, const char *line) {
     *n += l;
 }
 
+/* "name 0xTYPE 0xENCLEN" of result column i of sql into out. */
+static void describe(const char *sql, int i, char *out, size_t n) {
+    ixd_stmt *s;
+    if (ixd_prepare(D, sql, strlen(sql), &s, &ERR)) {
+        snprintf(out, n, "ERR %d", ERR.sqlcode);
+        return;
+    }
+    ixd_col c;
+    memset(&c, 0, sizeof c);
+    if (i >= ixd_stmt_ncols(s))
+        snprintf(out, n, "no column %d", i);
+    else {
+        ixd_stmt_col(s, i, &c);
+        snprintf(out, n, "%s 0x%x 0x%x", c.name ? c.name : "?", (unsigned)c.type, (unsigned)c.enclen);
+    }
+    ixd_stmt_free(s);
+}
+
 static int run_record(const char *file, const record *r) {
+    if (r->kind == 3) {
+        char got[300];
+        describe(r->sql, r->code, got, sizeof got);
+        if (strcmp(got, r->want ? r->want : "")) {
+            printf("%s:%d: describe %d\n%s\n  got:  %s\n  want: %s\n", file, r->line, r->code,
+                   r->sql, got, r->want ? r->want : "");
+            return 1;
+        }
+        return 0;
+    }
     if (r->kind == 2) {
         const char *got = q(r->sql);
         if (strcmp(got, r->want ? r->want : "")) {
@@ -101,7 +134,10 @@ static int run_file(const char *path) {
             r.code = atoi(l + 16);
         } else if (!strcmp(l, "query"))
             r.kind = 2;
-        else {
+        else if (!strncmp(l, "describe ", 9)) {
+            r.kind = 3;
+            r.code = atoi(l + 9);
+        } else {
             printf("%s:%d: expected a record header, got '%s'\n", path, lineno, l);
             failures++;
             break;
@@ -110,7 +146,7 @@ static int run_file(const char *path) {
         while ((l = next_line(&p)) != NULL) {
             lineno++;
             if (!*l) break;
-            if (r.kind == 2 && !in_want && !strcmp(l, "----")) {
+            if (r.kind >= 2 && !in_want && !strcmp(l, "----")) {
                 in_want = 1;
                 r.want = calloc(1, 1);
                 continue;
