@@ -298,14 +298,7 @@ static double callgrind_per_row(int port, int64_t rows, const char *dir) {
              "'%s' --cg-child %d >/dev/null 2>&1",
              out, self, port);
     if (system(cmd) != 0) return -1;
-    FILE *f = fopen(out, "r");
-    if (!f) return -1;
-    char line[512];
-    double ir = -1;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "totals:", 7) == 0 || strncmp(line, "summary:", 8) == 0)
-            ir = strtod(strchr(line, ':') + 1, NULL);
-    fclose(f);
+    double ir = cmp_cg_total(out);
     return ir < 0 ? -1 : ir / (double)rows;
 }
 

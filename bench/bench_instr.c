@@ -198,31 +198,7 @@ static int start_ixd_cg(ixd_proc *p) {
         execvp("valgrind", (char *const *)argv);
         _exit(127);
     }
-    for (int i = 0; i < 6000; i++) { /* up to 60 s: valgrind starts slowly */
-        FILE *f = fopen(portfile, "r");
-        if (f) {
-            int ok = fscanf(f, "%d", &p->port) == 1;
-            fclose(f);
-            if (ok && p->port > 0) return 0;
-        }
-        int st;
-        if (waitpid(p->pid, &st, WNOHANG) == p->pid) return -1;
-        pause_ms(10);
-    }
-    return -1;
-}
-
-/* Instructions in a callgrind profile ("summary:" or "totals:" line), or -1. */
-static double cg_total(const char *path) {
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    char line[512];
-    double ir = -1;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "totals:", 7) == 0 || strncmp(line, "summary:", 8) == 0)
-            ir = strtod(strchr(line, ':') + 1, NULL);
-    fclose(f);
-    return ir;
+    return ixd_wait_port(p, portfile, 6000); /* up to 60 s: valgrind starts slowly */
 }
 
 typedef struct fit {
@@ -306,9 +282,9 @@ int main(int argc, char **argv) {
             char f[400];
             int part = w * 2 + z + 1;
             snprintf(f, sizeof f, "%s/client.cg.%d", P.dir, part);
-            ci[w][z] = cg_total(f);
+            ci[w][z] = cmp_cg_total(f);
             snprintf(f, sizeof f, "%s/ixd.cg.%d", P.dir, part + 1 + LOAD_CONNS);
-            si[w][z] = cg_total(f);
+            si[w][z] = cmp_cg_total(f);
         }
     char last[400], extra[400];
     snprintf(last, sizeof last, "%s/ixd.cg.%d", P.dir, 2 * NWORK + 1 + LOAD_CONNS);

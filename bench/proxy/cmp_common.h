@@ -59,6 +59,19 @@ static inline void cmp_create(ix_conn *c, const char *table) {
     BENCH_CHECK(c, ix_exec(c, sql));
 }
 
+/* Instructions in a callgrind profile ("summary:" or "totals:" line), or -1. */
+static inline double cmp_cg_total(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char line[512];
+    double ir = -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "totals:", 7) == 0 || strncmp(line, "summary:", 8) == 0)
+            ir = strtod(strchr(line, ':') + 1, NULL);
+    fclose(f);
+    return ir;
+}
+
 /* Starts ixd with database `bench` (logged). */
 static inline void cmp_start_ixd(ixd_proc *p) {
     if (ixd_start(p, NULL, NULL) != 0) {

@@ -24,6 +24,23 @@ typedef struct ixd_proc {
     char log[300];
 } ixd_proc;
 
+/* Waits up to tries x 10 ms for the port ixd writes to portfile (p->port),
+ * giving up early when ixd (p->pid) exits. Returns 0 or -1. */
+static inline int ixd_wait_port(ixd_proc *p, const char *portfile, int tries) {
+    for (int i = 0; i < tries; i++) {
+        FILE *f = fopen(portfile, "r");
+        if (f) {
+            int ok = fscanf(f, "%d", &p->port) == 1;
+            fclose(f);
+            if (ok && p->port > 0) return 0;
+        }
+        int st;
+        if (waitpid(p->pid, &st, WNOHANG) == p->pid) return -1;
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    return -1;
+}
+
 /* Starts ixd on dir (a fresh temp dir when dir is NULL) with up to 8 extra
  * arguments (a NULL-terminated list, or NULL). Returns 0 or -1. */
 static inline int ixd_start_args(ixd_proc *p, const char *dir, const char *const *extra) {
@@ -54,18 +71,7 @@ static inline int ixd_start_args(ixd_proc *p, const char *dir, const char *const
         execv(IXD_BIN, (char *const *)argv);
         _exit(127);
     }
-    for (int i = 0; i < 500; i++) { /* up to 5 s */
-        FILE *f = fopen(portfile, "r");
-        if (f) {
-            int ok = fscanf(f, "%d", &p->port) == 1;
-            fclose(f);
-            if (ok && p->port > 0) return 0;
-        }
-        int st;
-        if (waitpid(p->pid, &st, WNOHANG) == p->pid) return -1;
-        nanosleep(&(struct timespec){0, 10000000}, NULL);
-    }
-    return -1;
+    return ixd_wait_port(p, portfile, 500); /* up to 5 s */
 }
 
 /* ixd_start_args with one extra argument (or NULL). */

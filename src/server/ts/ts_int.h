@@ -79,7 +79,8 @@ typedef struct ts_elem {
 } ts_elem;
 
 /* Arrays of elements of one row type: sz bytes each (only the row type's
- * metrics are there, so never assign a ts_elem from one: copy sz bytes). */
+ * metrics are there, so never assign a ts_elem from one: copy sz bytes).
+ * The array owns p; ts_els_free releases it. */
 typedef struct ts_els {
     uint8_t *p;
     size_t n, cap, sz;
@@ -144,7 +145,6 @@ void ts_val_result(const ts_field *f, const ts_val *v, sqlite3_context *ctx);
 typedef struct ts_series {
     int64_t sid;
     char tab[TS_NAME_MAX + 1], col[TS_NAME_MAX + 1];
-    int regular;
     int64_t origin, step; /* microseconds; step 0 = irregular */
     int64_t n, nhead;     /* elements in all, in the head */
     int64_t hi;           /* the last t of the sealed chunks, TS_NO_TIME when none */
@@ -173,7 +173,8 @@ typedef struct ts_scache {
     ts_series s;
 } ts_scache;
 
-/* The connection's TimeSeries state. */
+/* The connection's TimeSeries state: made by ts_register, owned by the
+ * ixd_db (db->ts), freed by ts_close. */
 enum {
     TS_Q_SERIES,     /* series by table, column, key */
     TS_Q_SERIES_SET, /* n, nhead, hi, last, lastv */
@@ -239,6 +240,8 @@ void ts_touch(ts_conn *c, const ts_series *s);
 /* Seals s's head into chunks when it has TS_SEAL_MIN elements or more. */
 int ts_seal(ts_conn *c, ts_series *s, ts_err *e);
 
+/* The SQL of statement q (for a reader that prepares its own copy). */
+const char *ts_q_sql(int q);
 /* The cached statement q of c (prepared on first use), reset and with its
  * bindings cleared; NULL with *e on failure. */
 sqlite3_stmt *ts_q(ts_conn *c, int q, ts_err *e);
@@ -252,8 +255,9 @@ typedef struct ts_key {
     int code; /* the key column's Informix type */
 } ts_key;
 
-/* Finds the series of (tab, col, key). Returns 1 found, 0 the column has no
- * such series (also *col_ok = 1 when the column itself exists), -1 error. */
+/* Finds the series of (tab, col, key) into *s. Returns 1 found, 0 the
+ * column has no such series, -1 error (-746 when (tab, col) is not a
+ * TIMESERIES column). */
 int ts_series_open(ts_conn *c, const char *tab, const char *col, sqlite3_value *key, ts_series *s,
                    ts_err *e);
 /* Loads the column's row type and key type: 0 or -1 (-206, -217, -746). */
@@ -331,6 +335,9 @@ typedef struct ts_iter {
  * decoded; only for an iterator that is closed before its call returns. */
 int ts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int cached,
                  ts_err *e);
+/* ts_iter_close frees what the iterator owns (its statement, its decoder
+ * and head element; never the connection's cache); call it after a failed
+ * ts_iter_open too. */
 /* Moves to the next chunk of the window without decoding it: 1 (t0, t1,
  * cn, summ, whole set), 0 no more chunks (the head comes next), -1 error. */
 int ts_iter_next_chunk(ts_iter *it, ts_err *e);
@@ -345,7 +352,8 @@ void ts_summ_build(const ts_rowtype *rt, uint32_t n, const ts_colv *cols, ix_wbu
 int ts_summ_get(const ts_rowtype *rt, const uint8_t *p, size_t n, int m, ts_msum *out);
 
 /* The JSON page of a window (ts_json.c). opts: "shape=rows", "limit=N",
- * "max=B". Appends the document to out. */
+ * "max=B". Appends the document to out (the caller's buffer); ts_info_json
+ * likewise. */
 int ts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char *opts, sb *out,
                  ts_err *e);
 int ts_info_json(ts_conn *c, ts_series *s, sb *out, ts_err *e);

@@ -189,17 +189,17 @@ static size_t ndigits(int64_t v) {
  * exact length of what page_emit writes, the next time at its longest. */
 static size_t page_bytes(const page *pg, const ts_series *s, int64_t n) {
     size_t b = pg->base + ndigits(n) + pg->vals;
-    if (!s->regular || pg->gaps) b += strlen(",\"t\":[]") + pg->arr[pg->nm].n;
+    if (!s->step || pg->gaps) b += strlen(",\"t\":[]") + pg->arr[pg->nm].n;
     return b;
 }
 
 /* page_bytes without the arrays and the digits of n. */
 static size_t page_base(const page *pg, const ts_series *s, int rows) {
-    size_t tl = 2 + 20 + (size_t)(s->regular ? ts_rowtype_fdig(&s->rt) : 6);
+    size_t tl = 2 + 20 + (size_t)(s->step ? ts_rowtype_fdig(&s->rt) : 6);
     size_t b = strlen("{\"n\":") + strlen(",\"next\":") + tl + 1;
     if (rows) return b + strlen(",\"rows\":[]");
     b += strlen(",\"start\":") + tl;
-    if (s->regular) b += strlen(",\"step\":") + ndigits(s->step);
+    if (s->step) b += strlen(",\"step\":") + ndigits(s->step);
     return b + pg->names;
 }
 
@@ -224,7 +224,7 @@ static int page_add_cols(page *pg, const ts_iter *it) {
     }
     jbuf *t = &pg->arr[pg->nm];
     int64_t off = it->cur_t - pg->start;
-    if (!s->regular) return put_offset(t, pg->n, off);
+    if (!s->step) return put_offset(t, pg->n, off);
     if (!pg->gaps && pg->n && it->cur_t != pg->prev + 1) {
         /* the first gap: the offsets so far were 0, 1, 2, ... */
         pg->gaps = 1;
@@ -273,9 +273,9 @@ static void page_emit(const page *pg, const ts_series *s, const jopts *j, int ha
         } else {
             sb_add(out, ",\"start\":");
             add_time(s, ts_time_of(s, pg->start), out);
-            if (s->regular) sb_printf(out, ",\"step\":%lld", (long long)s->step);
-            if (!s->regular || pg->gaps) {
-                sb_add(out, s->regular ? ",\"i\":[" : ",\"t\":[");
+            if (s->step) sb_printf(out, ",\"step\":%lld", (long long)s->step);
+            if (!s->step || pg->gaps) {
+                sb_add(out, s->step ? ",\"i\":[" : ",\"t\":[");
                 sb_addn(out, pg->arr[pg->nm].p ? pg->arr[pg->nm].p : "", pg->arr[pg->nm].n);
                 sb_addc(out, ']');
             }
@@ -386,8 +386,8 @@ int ts_info_json(ts_conn *c, ts_series *s, sb *out, ts_err *e) {
               "{\"elements\":%lld,\"chunks\":%lld,\"head\":%lld,\"bytes\":%lld,"
               "\"regular\":%s,\"origin\":\"%s\"",
               (long long)s->n, (long long)chunks, (long long)s->nhead, (long long)bytes,
-              s->regular ? "true" : "false", ob);
-    if (s->regular) {
+              s->step ? "true" : "false", ob);
+    if (s->step) {
         ts_interval_format(s->step, iv, sizeof iv);
         sb_printf(out, ",\"interval\":\"%s\"", iv);
     }

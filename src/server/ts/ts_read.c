@@ -6,13 +6,6 @@
 
 #include "server/ts/ts_int.h"
 
-static const char *const win_sql =
-    "SELECT t0, t1, n, data, summ FROM _ixd_ts_chunk WHERE sid = ?1 AND "
-    "t0 >= coalesce((SELECT max(t0) FROM _ixd_ts_chunk WHERE sid = ?1 AND t0 <= ?2), ?2) "
-    "AND t0 <= ?3 ORDER BY t0";
-static const char *const head_sql =
-    "SELECT t, v FROM _ixd_ts_head WHERE sid = ?1 AND t BETWEEN ?2 AND ?3 ORDER BY t";
-
 static int iter_stmt(ts_iter *it, const char *sql, ts_err *e) {
     if (it->st) sqlite3_finalize(it->st);
     it->st = NULL;
@@ -44,9 +37,9 @@ int ts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi, 
     /* no sealed chunk reaches the window: straight to the head */
     if (s->hi == TS_NO_TIME || lo > s->hi) {
         it->phase = 1;
-        return iter_stmt(it, head_sql, e);
+        return iter_stmt(it, ts_q_sql(TS_Q_HEAD_GET), e);
     }
-    return iter_stmt(it, win_sql, e);
+    return iter_stmt(it, ts_q_sql(TS_Q_CHUNK_WIN), e);
 }
 
 void ts_iter_close(ts_iter *it) {
@@ -73,7 +66,7 @@ int ts_iter_next_chunk(ts_iter *it, ts_err *e) {
         }
         if (rc != SQLITE_DONE) return ts_sqlerr(it->c, rc, e);
         it->phase = 1;
-        if (iter_stmt(it, head_sql, e)) return -1;
+        if (iter_stmt(it, ts_q_sql(TS_Q_HEAD_GET), e)) return -1;
     }
     return 0;
 }
@@ -267,7 +260,7 @@ int ts_summ_get(const ts_rowtype *rt, const uint8_t *p, size_t n, int m, ts_msum
     for (int f = 1; f < rt->nf; f++) {
         int kind = ts_field_kind(&rt->f[f]);
         size_t sz = 44 + (kind == TS_K_DEC);
-        if (n - at < sz || at > n) return -1;
+        if (at > n || n - at < sz) return -1;
         if (f - 1 == m) {
             const uint8_t *q = p + at;
             memset(out, 0, sizeof *out);

@@ -63,6 +63,10 @@ static const char *const qsql[TS_NQ] = {
     [TS_Q_ROLLBACK] = "ROLLBACK TO _ixd_ts",
 };
 
+const char *ts_q_sql(int q) {
+    return qsql[q];
+}
+
 sqlite3_stmt *ts_q(ts_conn *c, int q, ts_err *e) {
     if (!c->q[q]) {
         int rc = sqlite3_prepare_v3(c->h, qsql[q], -1, SQLITE_PREPARE_PERSISTENT, &c->q[q], NULL);
@@ -204,7 +208,6 @@ int ts_series_lookup(ts_conn *c, const char *tab, const char *col, const ts_rowt
         s->sid = sqlite3_column_int64(st, 0);
         s->origin = sqlite3_column_int64(st, 1);
         s->step = sqlite3_column_int64(st, 2);
-        s->regular = s->step > 0;
         s->n = sqlite3_column_int64(st, 3);
         s->nhead = sqlite3_column_int64(st, 4);
         s->hi =
