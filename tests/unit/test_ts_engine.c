@@ -161,11 +161,11 @@ static void bulk_and_pages(void) {
         pages++;
         const char *nx = strstr(r, "\"next\":");
         if (!nx || !strncmp(nx + 7, "null", 4)) break;
-        snprintf(from, sizeof from, "'%.25s'", nx + 8);
-        /* one more element would not have fitted */
+        /* one more element would not have fitted in this page */
         snprintf(sql, sizeof sql, "execute function oni_ts_read('dev','s',10,%s,NULL,'limit=%lld')",
-                 pages == 1 ? "NULL" : "NULL", n + 1);
-        if (pages == 1) tight = strlen(q(sql)) > 2000;
+                 from, n + 1);
+        snprintf(from, sizeof from, "'%.25s'", nx + 8);
+        if (strlen(q(sql)) <= 2000) tight = 0;
         if (pages > 1000) break;
     }
     CHECK(total == 3 * 1440, "pages hold %lld elements", total);
