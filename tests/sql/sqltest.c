@@ -9,6 +9,15 @@
  *   statement error -268    the statement fails with this SQLCODE
  *   <sql>
  *
+ *   Either header may go on with what else the statement must give:
+ *     statement ok 3                 3 rows processed (a bare number)
+ *     statement ok serial 101        the SERIAL value the insert gave
+ *     statement ok serial8 5         the SERIAL8/BIGSERIAL value it gave
+ *     statement error -239 isam -100 the ISAM code of the error
+ *     statement error -201 offset 16 the error's position in the text
+ *     statement error -391 text n    the error's insertion text (the rest
+ *                                    of the line, may hold blanks)
+ *
  *   query                   the rows, one a line, values joined by '|'
  *   <sql>                   (NULL as NULL, values as the engine formats
  *   ----                    them for dbaccess-style output)
@@ -20,15 +29,34 @@
  *   (sum) 0x5 0x2002
  *
  * Statements that CREATE, DROP or open a DATABASE run as a session does.
- * Prints "file:line: ..." for every record that fails; exit 1 if any did. */
+ * Prints "file:line: ..." for every record that fails (a record with a
+ * header it cannot read too) and goes on to the next; exit 1 if any did. */
 #include "test_engine_util.h"
 
 #define MAX_SQL (1 << 20)
+
+/* What a statement record checks besides its SQLCODE (bits of `has`). */
+enum {
+    EXP_ROWS = 1,
+    EXP_SERIAL = 2,
+    EXP_SERIAL8 = 4,
+    EXP_ISAM = 8,
+    EXP_OFFSET = 16,
+    EXP_TEXT = 32,
+};
+
+typedef struct expect {
+    int has;
+    int64_t rows, serial, serial8;
+    int isam, offset;
+    char text[256];
+} expect;
 
 typedef struct record {
     int kind; /* 0 ok, 1 error, 2 query, 3 describe (code: the column) */
     int code;
     int line;
+    expect x;
     char *sql;
     size_t sqln;
     char *want;
@@ -78,9 +106,96 @@ static void describe(const char *sql, int i, char *out, size_t n) {
         snprintf(out, n, "no column %d", i);
     else {
         ixd_stmt_col(s, i, &c);
-        snprintf(out, n, "%s 0x%x 0x%x", c.name ? c.name : "?", (unsigned)c.type, (unsigned)c.enclen);
+        snprintf(out, n, "%s 0x%x 0x%x", c.name ? c.name : "?", (unsigned)c.type,
+                 (unsigned)c.enclen);
     }
     ixd_stmt_free(s);
+}
+
+/* The rest of a statement header after its SQLCODE: a bare row count, or
+ * "serial N", "serial8 N", "isam N", "offset N", "text REST-OF-LINE".
+ * Returns 0, or -1 for a word it does not know. */
+static int parse_expect(const char *p, expect *x) {
+    for (;;) {
+        while (*p == ' ')
+            p++;
+        if (!*p) return 0;
+        char *end;
+        if ((*p >= '0' && *p <= '9') || *p == '-') {
+            x->rows = strtoll(p, &end, 10);
+            x->has |= EXP_ROWS;
+        } else if (!strncmp(p, "serial ", 7)) {
+            x->serial = strtoll(p + 7, &end, 10);
+            x->has |= EXP_SERIAL;
+        } else if (!strncmp(p, "serial8 ", 8)) {
+            x->serial8 = strtoll(p + 8, &end, 10);
+            x->has |= EXP_SERIAL8;
+        } else if (!strncmp(p, "isam ", 5)) {
+            x->isam = (int)strtol(p + 5, &end, 10);
+            x->has |= EXP_ISAM;
+        } else if (!strncmp(p, "offset ", 7)) {
+            x->offset = (int)strtol(p + 7, &end, 10);
+            x->has |= EXP_OFFSET;
+        } else if (!strncmp(p, "text ", 5)) {
+            snprintf(x->text, sizeof x->text, "%s", p + 5);
+            x->has |= EXP_TEXT;
+            return 0;
+        } else
+            return -1;
+        if (end == p || (*end && *end != ' ')) return -1;
+        p = end;
+    }
+}
+
+/* The row count, serial values and error details the last run() gave
+ * against what record r expects; 1 (and a message) if any differ. */
+static int check_expect(const char *file, const record *r) {
+    const expect *x = &r->x;
+    char got[400] = "", want[400] = "";
+    size_t g = 0, w = 0;
+#define EXP_CMP(bit, fmt, have, exp)                                                               \
+    if ((x->has & (bit)) && (have) != (exp)) {                                                     \
+        g += (size_t)snprintf(got + g, sizeof got - g, fmt, (long long)(have));                    \
+        w += (size_t)snprintf(want + w, sizeof want - w, fmt, (long long)(exp));                   \
+    }
+    EXP_CMP(EXP_ROWS, " rows %lld", ROWS, x->rows)
+    EXP_CMP(EXP_SERIAL, " serial %lld", SERIAL, x->serial)
+    EXP_CMP(EXP_SERIAL8, " serial8 %lld", SERIAL8, x->serial8)
+    EXP_CMP(EXP_ISAM, " isam %lld", ERR.isamcode, x->isam)
+    EXP_CMP(EXP_OFFSET, " offset %lld", ERR.offset, x->offset)
+#undef EXP_CMP
+    if ((x->has & EXP_TEXT) && strcmp(ERR.text, x->text)) {
+        snprintf(got + g, sizeof got - g, " text '%s'", ERR.text);
+        snprintf(want + w, sizeof want - w, " text '%s'", x->text);
+    }
+    if (!got[0]) return 0;
+    printf("%s:%d: %s\n  got: %s\n  want:%s\n", file, r->line, r->sql, got, want);
+    return 1;
+}
+
+/* Reads a record header line into r; -1 if it is not one. */
+static int parse_header(const char *l, record *r) {
+    char *end;
+    if (!strncmp(l, "statement ok", 12) && (!l[12] || l[12] == ' ')) {
+        r->kind = 0;
+        return parse_expect(l + 12, &r->x);
+    }
+    if (!strncmp(l, "statement error ", 16)) {
+        r->kind = 1;
+        r->code = (int)strtol(l + 16, &end, 10);
+        if (end == l + 16) return -1;
+        return parse_expect(end, &r->x);
+    }
+    if (!strcmp(l, "query")) {
+        r->kind = 2;
+        return 0;
+    }
+    if (!strncmp(l, "describe ", 9)) {
+        r->kind = 3;
+        r->code = atoi(l + 9);
+        return 0;
+    }
+    return -1;
 }
 
 static int run_record(const char *file, const record *r) {
@@ -106,10 +221,11 @@ static int run_record(const char *file, const record *r) {
     int rc = run(r->sql);
     int want = r->kind == 0 ? 0 : r->code;
     if (rc != want) {
-        printf("%s:%d: %s gave %d (%s), want %d\n", file, r->line, r->sql, rc, ERR.text, want);
+        printf("%s:%d: %s gave %d (%s) at offset %d, want %d\n", file, r->line, r->sql, rc,
+               ERR.text, ERR.offset, want);
         return 1;
     }
-    return 0;
+    return check_expect(file, r);
 }
 
 static int run_file(const char *path) {
@@ -127,20 +243,10 @@ static int run_file(const char *path) {
         if (!*l || *l == '#') continue;
         record r = {0};
         r.line = lineno;
-        if (!strcmp(l, "statement ok"))
-            r.kind = 0;
-        else if (!strncmp(l, "statement error ", 16)) {
-            r.kind = 1;
-            r.code = atoi(l + 16);
-        } else if (!strcmp(l, "query"))
-            r.kind = 2;
-        else if (!strncmp(l, "describe ", 9)) {
-            r.kind = 3;
-            r.code = atoi(l + 9);
-        } else {
+        int bad = parse_header(l, &r);
+        if (bad) {
             printf("%s:%d: expected a record header, got '%s'\n", path, lineno, l);
             failures++;
-            break;
         }
         int in_want = 0;
         while ((l = next_line(&p)) != NULL) {
@@ -156,7 +262,7 @@ static int run_file(const char *path) {
             else
                 append(&r.sql, &r.sqln, l);
         }
-        if (r.sql) {
+        if (r.sql && !bad) {
             failures += run_record(path, &r);
             records++;
         }
