@@ -11,8 +11,11 @@
  *   data directory the user cannot write): -215 with the errno, naming it.
  * - DROP DATABASE of a database another session has open (-425), of the
  *   current one (-359), and from threads racing sessions that open it.
- * - Internal names (_ixd_*, sqlite_*) out of reach of user SQL.
- * - Quoted savepoint names; database names over 128 bytes (-354).
+ * - A catalog made by an earlier ixd replaced when the database opens.
+ * - Database names over 128 bytes (-354) through the C API.
+ * Internal names (_ixd_*, sqlite_*) out of reach of user SQL, quoted
+ * savepoint names and long database names in SQL are data-file tests:
+ * tests/sql/engine_names.test and engine_txn.test.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -388,88 +391,7 @@ static void test_drop_race(void) {
     CHECK_RUN("drop database hot", 0); /* nobody has it open now */
 }
 
-/* ---- internal names ------------------------------------------------------------------------ */
-
-static void test_internal_names(void) {
-    CHECK_RUN("create database names with log", 0);
-    CHECK_RUN("create table t (a integer)", 0);
-    /* a user table may have the name the catalog virtual table once had,
-     * and it no longer stands in for it */
-    CHECK_RUN("create table ixd_databases (name char(20), logmode integer, created integer)", 0);
-    CHECK_RUN("insert into ixd_databases values ('spoofed', 1, 0)", 0);
-    CHECK_Q("select count(*) from sysdatabases where name = 'spoofed'", "0");
-    CHECK_Q("select count(*) from sysdatabases where name = 'names'", "1");
-    /* creating anything with an internal name */
-    static const char *const create[] = {
-        "create table _ixd_tables (a integer)",
-        "create table \"_IXD_Tables\" (a integer)",
-        "create table _ixd_new (a integer)",
-        "create table owner._ixd_x (a integer)",
-        "create temp table _ixd_ttables (a integer)",
-        "create table sqlite_x (a integer)",
-        "create table u (_ixd_old1 integer)",
-        "create table u (a integer, constraint _ixd_c unique (a))",
-        "create table u (a integer unique constraint _ixd_c)",
-        "create view _ixd_v as select a from t",
-        "create view v (_ixd_a) as select a from t",
-        "create index _ixd_i on t (a)",
-        "create index sqlite_autoindex_t_9 on t (a)",
-        "create synonym _ixd_s for t",
-        "create public synonym _ixd_databases for t",
-        "select a from t into temp _ixd_tt",
-        "rename table t to _ixd_meta",
-        "rename column t.a to _ixd_a",
-        "alter table t add (_ixd_b integer)",
-        "alter table t add constraint unique (a) constraint _ixd_u",
-        "alter table t add constraint check (a > 0) constraint _ixd_k",
-        NULL};
-    for (int i = 0; create[i]; i++) {
-        CHECK_RUN(create[i], -511);
-        CHECK(ERR.text[0] == '_' || ERR.text[0] == 's', "names it: '%s'", ERR.text);
-    }
-    /* naming one: as for a table that does not exist */
-    static const char *const use[] = {"insert into _ixd_users values ('x', 'D')",
-                                      "update _ixd_meta set v = 0",
-                                      "delete from _ixd_tables",
-                                      "delete from \"_IXD_COLUMNS\"",
-                                      "drop table _ixd_tables",
-                                      "drop view _ixd_tables",
-                                      "alter table _ixd_tables add (x integer)",
-                                      "rename table _ixd_tables to x",
-                                      "rename column _ixd_tables.tabname to x",
-                                      "lock table _ixd_tables in share mode",
-                                      "create index i on _ixd_tables (tabid)",
-                                      "insert into sqlite_master values (1,2,3,4,5)",
-                                      NULL};
-    for (int i = 0; use[i]; i++)
-        CHECK_RUN(use[i], -206);
-    static const char *const read[] = {"select * from _ixd_tables",
-                                       "select * from \"_Ixd_Meta\"",
-                                       "select * from _ixd_databases",
-                                       "select * from temp._ixd_ttables",
-                                       "select * from sqlite_master",
-                                       "select * from sqlite_schema",
-                                       "select count(*) from t, _ixd_users",
-                                       "select a from t where a in (select tabid from _ixd_tables)",
-                                       NULL};
-    for (int i = 0; read[i]; i++)
-        CHECK_Q(read[i], "ERR -206");
-    /* the Informix catalog keeps working, and so does ALTER (which rebuilds
-     * through _ixd_new) */
-    CHECK_Q("select tabname from systables where tabid = 1", "systables");
-    CHECK_Q("select count(*) from systables where tabname = 't'", "1");
-    CHECK_Q("select colname from syscolumns c, systables t where c.tabid = t.tabid and "
-            "t.tabname = 't'",
-            "a");
-    CHECK_Q("select count(*) from sysmaster:sysdatabases where name = 'sysmaster'", "1");
-    CHECK_RUN("alter table t add (b integer)", 0);
-    CHECK_RUN("insert into t values (1, 2)", 0);
-    CHECK_Q("select a, b from t", "1|2");
-    CHECK_RUN("create temp table tt (a integer)", 0);
-    CHECK_RUN("insert into tt values (5)", 0);
-    CHECK_Q("select a from tt", "5");
-    CHECK_RUN("close database", 0);
-}
+/* ---- internal names (the SQL of them: tests/sql/engine_names.test) ---------------------- */
 
 /* A file made by an earlier ixd: its sysdatabases read "ixd_databases", a
  * name user SQL could take. Opening it replaces the view. */
@@ -493,64 +415,17 @@ static void test_old_catalog(void) {
     CHECK_RUN("close database", 0);
 }
 
-/* ---- savepoint names --------------------------------------------------------------------- */
-
-static void test_savepoints(void) {
-    CHECK_RUN("create database svp with log", 0);
-    CHECK_RUN("create table t (a integer)", 0);
-    CHECK_RUN("begin work", 0);
-    static const char *const names[] = {
-        "\"Quoted\"", "\"my savepoint\"", "\"a\"\"b\"", "\"select\"",
-        "plain",      "\"_ixd_ddl\"",     NULL};
-    for (int i = 0; names[i]; i++) {
-        char sql[200];
-        snprintf(sql, sizeof sql, "savepoint %s", names[i]);
-        CHECK_RUN(sql, 0);
-        CHECK_RUN("insert into t values (1)", 0);
-        snprintf(sql, sizeof sql, "rollback work to savepoint %s", names[i]);
-        CHECK_RUN(sql, 0);
-        CHECK_Q("select count(*) from t", "0");
-        snprintf(sql, sizeof sql, "rollback to %s", names[i]);
-        CHECK_RUN(sql, 0);
-        snprintf(sql, sizeof sql, "release savepoint %s", names[i]);
-        CHECK_RUN(sql, 0);
-        CHECK_RUN(sql, -83);
-    }
-    /* a user savepoint is not ixd's own DDL savepoint */
-    CHECK_RUN("savepoint ixd_ddl", 0);
-    CHECK_RUN("create table t2 (a integer)", 0);
-    CHECK_RUN("rollback work to savepoint ixd_ddl", 0);
-    CHECK_Q("select count(*) from t2", "ERR -206");
-    CHECK_RUN("rollback work to savepoint \"nosuch\"", -83);
-    CHECK_RUN("commit work", 0);
-    CHECK_RUN("close database", 0);
-}
-
-/* ---- database names over 128 bytes ---------------------------------------------------------- */
+/* ---- database names over 128 bytes (their SQL: tests/sql/engine_names.test) -------------- */
 
 static void test_long_names(void) {
-    char name[200], sql[300];
+    char name[200];
     memset(name, 'd', 129);
     name[129] = 0;
-    static const char *const fmt[] = {"database %s", "create database %s", "drop database %s",
-                                      "database \"%s\"", NULL};
-    for (int i = 0; fmt[i]; i++) {
-        snprintf(sql, sizeof sql, fmt[i], name);
-        CHECK_RUN(sql, -354);
-    }
     ixd_db *db = NULL;
     int fl;
     ixd_err e;
     CHECK(ixd_db_open(E, name, "u", &db, &fl, &e) == -1 && e.sqlcode == -354, "ixd_db_open -> %d",
           e.sqlcode);
-    name[128] = 0; /* 128 bytes: a valid name, just not there */
-    snprintf(sql, sizeof sql, "database %s", name);
-    CHECK_RUN(sql, -329);
-    snprintf(sql, sizeof sql, "create database %s", name);
-    CHECK_RUN(sql, 0);
-    CHECK_RUN("close database", 0);
-    snprintf(sql, sizeof sql, "drop database %s", name);
-    CHECK_RUN(sql, 0);
 }
 
 /* every code these faults give has its standard text */
@@ -569,9 +444,7 @@ int main(void) {
     test_wal_files();
     test_drop_in_use();
     test_drop_race();
-    test_internal_names();
     test_old_catalog();
-    test_savepoints();
     test_long_names();
     eu_teardown();
     return tap_done();

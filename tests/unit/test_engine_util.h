@@ -98,7 +98,7 @@ static int fmt_row(ixd_stmt *s, const uint8_t *p, size_t n, char *out, size_t ca
 }
 
 /* Runs a query; returns the rows as "a|b\n..." in OUT, or "ERR <code>". */
-static const char *q(const char *sql) {
+static inline const char *q(const char *sql) {
     memset(&ERR, 0, sizeof ERR);
     OUT[0] = 0;
     ixd_stmt *s;
