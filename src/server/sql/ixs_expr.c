@@ -103,6 +103,17 @@ static int int_width(int c) {
 
 /* ---- coercion ----------------------------------------------------------------------- */
 
+/* A number literal as a DATE: a day count (Informix: 1 = 1900-01-01). */
+static int num_to_date(const xv *v, sval *out) {
+    sval n;
+    int rc =
+        ixs_text_to_sval(ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff), v->lit ? v->lit : "", v->litn, &n);
+    if (rc) return rc;
+    rc = ixs_convert(ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff), &n, ixs_t(IX_T_DATE, 4), out);
+    sval_free(&n);
+    return rc;
+}
+
 void ixs_to_type(px *p, xv *v, ityp t) {
     if (p->failed || t.code < 0) return;
     if (v->k == XK_NULL) {
@@ -116,7 +127,9 @@ void ixs_to_type(px *p, xv *v, ityp t) {
     }
     if (v->k == XK_STR || v->k == XK_NUM || v->k == XK_INT) {
         sval sv;
-        int rc = ixs_text_to_sval(t, v->lit ? v->lit : "", v->litn, &sv);
+        int rc = v->k != XK_STR && t.code == IX_T_DATE
+                     ? num_to_date(v, &sv)
+                     : ixs_text_to_sval(t, v->lit ? v->lit : "", v->litn, &sv);
         if (rc) {
             px_failc(p, rc, NULL);
             return;
@@ -873,6 +886,32 @@ static int unary(px *p, xv *out) {
     return rc;
 }
 
+/* The result of exact arithmetic with a MONEY operand (*rt holds the
+ * DECIMAL rule's type): for + and - MONEY with that precision and scale; for
+ * * and / MONEY(32, s) at the scale s of the MONEY operand (the larger of
+ * two), the value rounded to it (MONEY(8,2) * 1.5 is MONEY(32,2), as AVG);
+ * MONEY / MONEY is a DECIMAL ratio. */
+static void money_result(ityp lt, ityp rt0, char op, ityp *rt, sb *s) {
+    if (op == '/' && lt.code == IX_T_MONEY && rt0.code == IX_T_MONEY) return;
+    if (op == '+' || op == '-') {
+        rt->code = IX_T_MONEY;
+        return;
+    }
+    int sa = lt.code == IX_T_MONEY ? (int)(lt.len & 0xff) : -1;
+    int sb2 = rt0.code == IX_T_MONEY ? (int)(rt0.len & 0xff) : -1;
+    int sc = sa > sb2 ? sa : sb2;
+    if (sc < 0 || sc > 32) sc = 2;
+    ityp m = ixs_t(IX_T_MONEY, 32u << 8 | (uint32_t)sc);
+    if ((rt->len & 0xff) != (uint32_t)sc) {
+        sb n = {0};
+        sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", s->p ? s->p : "NULL", IX_T_DECIMAL,
+                  32u << 8 | 0xff, m.code, m.len);
+        sb_free(s);
+        *s = n;
+    }
+    *rt = m;
+}
+
 /* arithmetic */
 static int arith(px *p, xv *l, char op, xv *r, xv *out) {
     settle(p, l);
@@ -1019,7 +1058,6 @@ static int arith(px *p, xv *l, char op, xv *r, xv *out) {
     sb_printf(&out->s, "%s(%s,%s)", fn, L, R);
     int pa = (int)(da.len >> 8), sa = (int)(da.len & 0xff), pb = (int)(db.len >> 8),
         sbb = (int)(db.len & 0xff);
-    int money = (a == IX_T_MONEY || b == IX_T_MONEY) && op != '/';
     ityp rt = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
     if (sa != 0xff && sbb != 0xff && op != '/') {
         int s, pr;
@@ -1034,7 +1072,7 @@ static int arith(px *p, xv *l, char op, xv *r, xv *out) {
         if (pr > 32) pr = 32;
         if (s <= pr) rt = ixs_t(IX_T_DECIMAL, (uint32_t)pr << 8 | (uint32_t)s);
     }
-    if (money) rt.code = IX_T_MONEY;
+    if (a == IX_T_MONEY || b == IX_T_MONEY) money_result(l->t, r->t, op, &rt, &out->s);
     out->t = rt;
     return 0;
 }

@@ -829,12 +829,6 @@ static const fdef *lookup(const char *name) {
                    fdef_cmp);
 }
 
-int ixs_func_table_check(void) {
-    for (size_t i = 1; i < sizeof builtins / sizeof builtins[0]; i++)
-        if (strcmp(builtins[i - 1].name, builtins[i].name) >= 0) return -1;
-    return 0;
-}
-
 /* The result type of rule rt for a call with first argument a0. */
 static void apply_rt(int rt, const xv *a0, xv *out) {
     switch (rt) {

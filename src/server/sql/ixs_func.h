@@ -7,8 +7,6 @@
 
 /* Registers the functions of ixs_func_impl.c on h (ud: the ixd_db); 0 or -1. */
 int ixs_register_builtins(sqlite3 *h, void *ud);
-/* 0 when the table of built-ins (ixs_func.c) is sorted by name, else -1. */
-int ixs_func_table_check(void);
 
 /* ixd_store_fn.c. ixs_fn_err raises SQLCODE code (with its insertion text)
  * from a function. ixs_fn_arg_dec reads any number into d: 0, 1 for NULL,

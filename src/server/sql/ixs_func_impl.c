@@ -385,10 +385,11 @@ static void format_dt(const char *fmt, const ix_datetime *dt, ix_wbuf *b) {
         }
         const char *start = f++;
         if (*f == 'i' && (f[1] == 'y' || f[1] == 'Y')) f++;
+        char c = *f;
         int fp = 2;
-        if (*f == 'F' && f[1] >= '0' && f[1] <= '9') fp = *++f - '0';
+        if (c == 'F' && f[1] >= '0' && f[1] <= '9') fp = *++f - '0';
         if (fp > 5) fp = 5;
-        if (put_directive(b, *f, fp, dt, wday)) ix_put_bytes(b, start, (size_t)(f - start + 1));
+        if (put_directive(b, c, fp, dt, wday)) ix_put_bytes(b, start, (size_t)(f - start + 1));
     }
 }
 
@@ -509,9 +510,10 @@ static int scan_dt(const char *s, const char *fmt, ix_datetime *dt) {
         }
         f++;
         if (*f == 'i' && (f[1] == 'y' || f[1] == 'Y')) f++;
+        char c = *f;
         int fp = 5;
-        if (*f == 'F' && f[1] >= '1' && f[1] <= '5') fp = *++f - '0';
-        if (scan_directive(&s, *f, fp, dt, &pm)) return -1;
+        if (c == 'F' && f[1] >= '1' && f[1] <= '5') fp = *++f - '0';
+        if (scan_directive(&s, c, fp, dt, &pm)) return -1;
     }
     while (isspace((unsigned char)*s))
         s++;
