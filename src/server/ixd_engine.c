@@ -493,6 +493,7 @@ void ixd_engine_close(ixd_engine *e) {
     free(e->use);
     free(e->dir);
     free(e->banner);
+    free(e->server_name);
     free(e);
 }
 
@@ -506,6 +507,18 @@ int ixd_engine_set_banner(ixd_engine *e, const char *banner) {
 
 const char *ixd_engine_banner(const ixd_engine *e) {
     return e && e->banner ? e->banner : IX_LOGIN_DEFAULT_BANNER;
+}
+
+int ixd_engine_set_server_name(ixd_engine *e, const char *name) {
+    char *b = strdup(name ? name : "ixd");
+    if (!b) return -1;
+    free(e->server_name);
+    e->server_name = b;
+    return 0;
+}
+
+const char *ixd_engine_server_name(const ixd_engine *e) {
+    return e && e->server_name ? e->server_name : "ixd";
 }
 
 /* 1 if DIR/<name>.db is an ixd database (it has the _ixd_meta table), the
@@ -1159,6 +1172,7 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
     }
     sqlite3_reset(s->st);
     if (rows) *rows = s->stype == IX_STMTTYPE_EXECUTE_PROC ? result : sqlite3_changes64(db->h);
+    if (s->stype != IX_STMTTYPE_EXECUTE_PROC) db->last_rows = sqlite3_changes64(db->h);
     if (db->stmt_serial) {
         db->last_serial = db->stmt_serial;
         if (serial) *serial = (int32_t)db->stmt_serial;

@@ -45,6 +45,10 @@ void ixd_engine_close(ixd_engine *e);
  * memory (the old banner stays). ixd_engine_banner never returns NULL. */
 int ixd_engine_set_banner(ixd_engine *e, const char *banner);
 const char *ixd_engine_banner(const ixd_engine *e);
+/* The server's name (DBSERVERNAME, SITENAME): as the banner; the default
+ * (NULL) is "ixd". */
+int ixd_engine_set_server_name(ixd_engine *e, const char *name);
+const char *ixd_engine_server_name(const ixd_engine *e);
 
 /* The databases of the data directory, in name order (SQ_DBLIST; the same
  * set as the sysdatabases view). Returns their count n with *names an array

@@ -145,7 +145,8 @@ int main(int argc, char **argv) {
         ixd_users_free(srv.users);
         return 1;
     }
-    if (ixd_engine_set_banner(srv.engine, srv.banner) != 0) {
+    if (ixd_engine_set_banner(srv.engine, srv.banner) != 0 ||
+        ixd_engine_set_server_name(srv.engine, srv.server_name) != 0) {
         fprintf(stderr, "ixd: out of memory\n");
         ixd_engine_close(srv.engine);
         ixd_users_free(srv.users);

@@ -855,6 +855,40 @@ int ixs_sval_to_tuple(ityp t, const sval *v, ix_wbuf *out) {
     }
 }
 
+/*
+ * The implicit conversions Informix makes from text that the value parser
+ * refuses: a DATE in the DBDATE order with any of the separators '/', '-'
+ * and '.' ('03-27-1982'), and a number with a fraction into an integer type
+ * (truncated toward zero: '11.22' is 11). Returns 0, 1 when s is not such a
+ * text, or a negative SQLCODE.
+ */
+static int text_lenient(ityp t, const char *s, size_t n, sval *out) {
+    if (t.code == IX_T_DATE && n < 64) {
+        char b[64];
+        int changed = 0;
+        for (size_t i = 0; i < n; i++) {
+            b[i] = s[i] == '-' || s[i] == '.' ? '/' : s[i];
+            changed |= b[i] != s[i];
+        }
+        int32_t days;
+        if (!changed || ix_date_parse(b, n, NULL, &days) != IX_OK) return 1;
+        out->kind = SQLITE_INTEGER;
+        out->i = days;
+        return 0;
+    }
+    if (ixs_is_int(t.code) && n < 64 && memchr(s, '.', n)) {
+        ix_decimal d;
+        int64_t x;
+        if (ix_dec_from_text(&d, s, n) != IX_OK) return 1;
+        if (ix_dec_to_i64(&d, &x) != IX_OK || !ixs_int_fits(t.code, x))
+            return ixs_cvt_code(t, IX_ERANGE);
+        out->kind = SQLITE_INTEGER;
+        out->i = x;
+        return 0;
+    }
+    return 1;
+}
+
 int ixs_text_to_sval(ityp t, const char *s, size_t n, sval *out) {
     memset(out, 0, sizeof *out);
     if (ixs_is_char(t.code) && t.code != IX_T_TEXT) {
@@ -899,9 +933,10 @@ int ixs_text_to_sval(ityp t, const char *s, size_t n, sval *out) {
                 break;
             }
         }
-    } else if (rc != IX_OK)
-        r = ixs_cvt_code(t, rc);
-    else
+    } else if (rc != IX_OK) {
+        r = text_lenient(t, s, n, out);
+        if (r == 1) r = ixs_cvt_code(t, rc);
+    } else
         r = ixs_tuple_to_sval(t, b.data, b.len, out);
     ix_wbuf_free(&b);
     return r;
@@ -1079,6 +1114,12 @@ int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
     }
     int trc = convert_temporal(from, v, to, out);
     if (trc != 1) return trc;
+    if (to.code == IX_T_DATE && ixs_is_numeric(from.code)) {
+        /* a number is a day count (1 = 1900-01-01), truncated */
+        int rc = ixs_convert(from, v, ixs_t(IX_T_INTEGER, 4), out);
+        if (rc == 0 && (out->i < IX_DATE_MIN || out->i > IX_DATE_MAX)) rc = -1206;
+        return rc;
+    }
     /* through text */
     ix_wbuf b;
     ix_wbuf_init(&b, NULL);

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "server/sql/ixs.h"
+#include "server/sql/ixs_func.h"
 
 static void fn_err(sqlite3_context *ctx, int code, const char *text) {
     char buf[300];
@@ -651,6 +652,34 @@ static void version_part(const char *banner, const char *part, char *out, size_t
     snprintf(out, cap, "%.*s", (int)n, p);
 }
 
+/* DBINFO('utc_to_datetime', seconds): the local DATETIME YEAR TO SECOND of
+ * seconds since 1970-01-01 00:00:00 UTC (fractions ignored) */
+static void utc_to_datetime(sqlite3_context *ctx, sqlite3_value *x) {
+    if (sqlite3_value_type(x) == SQLITE_NULL) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    double s = sqlite3_value_double(x);
+    if (!(s > -6e10 && s < 2.5e11)) {
+        fn_err(ctx, -1263, NULL);
+        return;
+    }
+    time_t t = (time_t)(s < 0 ? -(int64_t)(-s) : (int64_t)s);
+    struct tm tmv;
+    if (!localtime_r(&t, &tmv)) {
+        fn_err(ctx, -1263, NULL);
+        return;
+    }
+    ix_datetime dt = {tmv.tm_year + 1900,
+                      tmv.tm_mon + 1,
+                      tmv.tm_mday,
+                      tmv.tm_hour,
+                      tmv.tm_min,
+                      tmv.tm_sec > 59 ? 59 : tmv.tm_sec,
+                      0};
+    res_dt(ctx, ix_dt_qual(IX_TU_YEAR, IX_TU_SECOND), &dt);
+}
+
 static void f_dbinfo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     ixd_db *db = sqlite3_user_data(ctx);
     const char *k = (const char *)sqlite3_value_text(argv[0]);
@@ -675,6 +704,15 @@ static void f_dbinfo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         sqlite3_result_text(ctx, part, -1, SQLITE_TRANSIENT);
     } else if (!sqlite3_stricmp(k, "sessionid"))
         sqlite3_result_int64(ctx, (int64_t)(((uintptr_t)db >> 4) & 0x7fffffff));
+    else if (!sqlite3_stricmp(k, "sqlca.sqlerrd2"))
+        sqlite3_result_int64(ctx, db->last_rows);
+    else if (!sqlite3_stricmp(k, "utc_current"))
+        sqlite3_result_int64(ctx, (int64_t)time(NULL));
+    else if (!sqlite3_stricmp(k, "get_tz")) {
+        const char *tz = getenv("TZ");
+        sqlite3_result_text(ctx, tz ? tz : "", -1, SQLITE_TRANSIENT);
+    } else if (!sqlite3_stricmp(k, "utc_to_datetime") && argc == 2)
+        utc_to_datetime(ctx, argv[1]);
     else
         fn_err(ctx, -728, k);
 }
@@ -682,6 +720,25 @@ static void f_dbinfo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 static void f_raise(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     fn_err(ctx, sqlite3_value_int(argv[0]), (const char *)sqlite3_value_text(argv[1]));
+}
+
+/* ---- shared with ixs_func_impl.c --------------------------------------------------------------
+ */
+
+void ixs_fn_err(sqlite3_context *ctx, int code, const char *text) {
+    fn_err(ctx, code, text);
+}
+int ixs_fn_arg_dec(sqlite3_context *ctx, sqlite3_value *x, ix_decimal *d) {
+    return arg_dec(ctx, x, d);
+}
+void ixs_fn_res_dec(sqlite3_context *ctx, const ix_decimal *d) {
+    res_dec(ctx, d);
+}
+int ixs_fn_full_dt(sqlite3_value *x, int code, uint32_t q, ix_datetime *dt) {
+    return arg_full_dt(x, code, q, dt);
+}
+void ixs_fn_res_dt(sqlite3_context *ctx, uint32_t q, const ix_datetime *dt) {
+    res_dt(ctx, q, dt);
 }
 
 int ixs_register_functions(sqlite3 *h, void *ud) {
@@ -715,5 +772,6 @@ int ixs_register_functions(sqlite3 *h, void *ud) {
     rc |= sqlite3_create_function(h, "ixd_dbinfo", 1, SQLITE_UTF8, ud, f_dbinfo, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_dbinfo", 2, SQLITE_UTF8, ud, f_dbinfo, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_raise", 2, SQLITE_UTF8, NULL, f_raise, NULL, NULL);
+    rc |= ixs_register_builtins(h, ud);
     return rc ? -1 : 0;
 }

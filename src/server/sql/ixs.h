@@ -164,7 +164,8 @@ typedef struct ixs_dbuse {
 
 struct ixd_engine {
     char *dir;
-    char *banner; /* ixd_engine_set_banner; NULL: IX_LOGIN_DEFAULT_BANNER */
+    char *banner;      /* ixd_engine_set_banner; NULL: IX_LOGIN_DEFAULT_BANNER */
+    char *server_name; /* ixd_engine_set_server_name; NULL: "ixd" */
     pthread_mutex_t mu;
     ixs_dbuse *use;
     int nuse, capuse;
@@ -183,6 +184,7 @@ struct ixd_db {
     int64_t last_serial;
     int64_t last_serial8;
     int64_t last_bigserial;
+    int64_t last_rows;   /* rows of the last INSERT/UPDATE/DELETE: DBINFO('sqlca.sqlerrd2') */
     int64_t stmt_serial; /* values assigned by the current statement */
     int64_t stmt_serial8;
     int64_t stmt_bigserial;

@@ -103,6 +103,17 @@ static int int_width(int c) {
 
 /* ---- coercion ----------------------------------------------------------------------- */
 
+/* A number literal as a DATE: a day count (Informix: 1 = 1900-01-01). */
+static int num_to_date(const xv *v, sval *out) {
+    sval n;
+    int rc =
+        ixs_text_to_sval(ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff), v->lit ? v->lit : "", v->litn, &n);
+    if (rc) return rc;
+    rc = ixs_convert(ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff), &n, ixs_t(IX_T_DATE, 4), out);
+    sval_free(&n);
+    return rc;
+}
+
 void ixs_to_type(px *p, xv *v, ityp t) {
     if (p->failed || t.code < 0) return;
     if (v->k == XK_NULL) {
@@ -116,7 +127,9 @@ void ixs_to_type(px *p, xv *v, ityp t) {
     }
     if (v->k == XK_STR || v->k == XK_NUM || v->k == XK_INT) {
         sval sv;
-        int rc = ixs_text_to_sval(t, v->lit ? v->lit : "", v->litn, &sv);
+        int rc = v->k != XK_STR && t.code == IX_T_DATE
+                     ? num_to_date(v, &sv)
+                     : ixs_text_to_sval(t, v->lit ? v->lit : "", v->litn, &sv);
         if (rc) {
             px_failc(p, rc, NULL);
             return;
@@ -403,22 +416,6 @@ static int typed_literal(px *p, int interval, xv *out) {
     return 0;
 }
 
-static int arg_list(px *p, xv *args, int max, int *nargs) {
-    *nargs = 0;
-    if (px_acc_op(p, ")")) return 0;
-    for (;;) {
-        if (*nargs >= max) return px_fail(p);
-        xv_init(&args[*nargs]);
-        if (parse_or(p, &args[*nargs])) {
-            (*nargs)++;
-            return -1;
-        }
-        (*nargs)++;
-        if (px_acc_op(p, ",")) continue;
-        return px_expect_op(p, ")");
-    }
-}
-
 static uint32_t char_len(ityp t) {
     if (t.code == IX_T_VARCHAR || t.code == IX_T_NVARCHAR) return t.len & 0xff;
     if (ixs_is_char(t.code)) return t.len ? t.len : 1;
@@ -449,71 +446,6 @@ static void make_num(px *p, xv *v) {
         ixs_to_type(p, v, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
     else if (ixs_is_char(v->t.code))
         ixs_to_type(p, v, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
-}
-
-static int agg_call(px *p, const char *fn, xv *out) {
-    /* after '(' */
-    int distinct = px_acc(p, "distinct") || px_acc(p, "unique");
-    if (!distinct) px_acc(p, "all");
-    if (!strcmp(fn, "count") && px_acc_op(p, "*")) {
-        if (px_expect_op(p, ")")) return -1;
-        sb_add(&out->s, "count(*)");
-        out->t = ixs_t(IX_T_INTEGER, 4);
-        snprintf(out->label, sizeof out->label, "(count(*))");
-        out->lk = LB_AGG;
-        out->agg = 1;
-        return 0;
-    }
-    if (p->in_agg) return px_fail(p);
-    p->in_agg = 1;
-    xv a;
-    xv_init(&a);
-    int rc = parse_or(p, &a);
-    p->in_agg = 0;
-    if (rc || px_expect_op(p, ")")) {
-        xv_free(&a);
-        return -1;
-    }
-    settle(p, &a);
-    const char *d = distinct ? "DISTINCT " : "";
-    snprintf(out->label, sizeof out->label, "(%s)", fn);
-    out->lk = LB_AGG;
-    out->agg = 1;
-    if (!strcmp(fn, "count")) {
-        sb_printf(&out->s, "count(%s%s)", d, xs(&a));
-        out->t = ixs_t(IX_T_INTEGER, 4);
-    } else if (!strcmp(fn, "min") || !strcmp(fn, "max")) {
-        sb_printf(&out->s, "%s(%s%s)", fn, d, xs(&a));
-        out->t = a.t.code < 0 ? ixs_t(IX_T_VARCHAR, 255) : a.t;
-        if (out->t.code == IX_T_SERIAL) out->t = ixs_t(IX_T_INTEGER, 4);
-        if (out->t.code == IX_T_SERIAL8) out->t = ixs_t(IX_T_INT8, 10);
-        if (out->t.code == IX_T_BIGSERIAL) out->t = ixs_t(IX_T_BIGINT, 8);
-    } else {
-        make_num(p, &a);
-        if (ixs_is_float(a.t.code)) {
-            sb_printf(&out->s, "%s(%s%s)", fn, d, xs(&a));
-            out->t = ixs_t(IX_T_FLOAT, 8);
-        } else if (!ixs_is_numeric(a.t.code) && a.t.code != IX_T_INTERVAL) {
-            xv_free(&a);
-            return px_failc(p, -1213, NULL);
-        } else if (a.t.code == IX_T_INTERVAL) {
-            sb_printf(&out->s, "CAST(%s(%s%s) AS INTEGER)", !strcmp(fn, "sum") ? "sum" : "avg", d,
-                      xs(&a));
-            out->t = a.t;
-        } else {
-            int avg = !strcmp(fn, "avg");
-            sb_printf(&out->s, "ixd_d%s(%s%s)", avg ? "avg" : "sum", d, xs(&a));
-            if (avg)
-                out->t = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
-            else if (ixs_is_dec(a.t.code))
-                out->t = ixs_t(a.t.code,
-                               32u << 8 | ((a.t.len & 0xff) == 0xff ? 0xff : (a.t.len & 0xff)));
-            else
-                out->t = ixs_t(IX_T_DECIMAL, 32u << 8);
-        }
-    }
-    xv_free(&a);
-    return 0;
 }
 
 /* The type that holds both a and b (CASE, DECODE, NVL results). */
@@ -635,343 +567,6 @@ static int tu_factor(int u, int64_t *f, int *ym) {
     case IX_TU_SECOND: *f = IX_UNITS_PER_SECOND; return 0;
     default: *f = 1; return 0;
     }
-}
-
-/*
- * DBINFO(key [, parameter]) as ixd_dbinfo(key [, parameter]). Keys and
- * their types: 'sqlca.sqlerrd1' INTEGER, 'serial8' INT8, 'bigserial' BIGINT,
- * 'sessionid' INTEGER, 'dbname' and 'dbhostname' VARCHAR(128), and
- * 'version' with one of the parameters IBM documents ('server-type',
- * 'major', 'minor', 'os', 'level', 'full'), VARCHAR(128): the parts of the
- * server's banner (f_dbinfo). Any other key, a 'version' without a known
- * parameter, or a parameter after another key is -728.
- */
-static int dbinfo_call(px *p, xv *args, int na, xv *out) {
-    static const char *const parts[] = {"server-type", "major", "minor", "os", "level", "full"};
-    if (args[0].k != XK_STR) return px_failc(p, -728, "%s", "");
-    const char *k = args[0].lit;
-    int version = !strcasecmp(k, "version");
-    if (version) {
-        int ok = na == 2 && args[1].k == XK_STR;
-        for (size_t i = 0; ok && i < sizeof parts / sizeof parts[0]; i++)
-            if (!strcasecmp(args[1].lit, parts[i])) ok = 2;
-        if (ok != 2) return px_failc(p, -728, "%s", k);
-        out->t = ixs_t(IX_T_VARCHAR, 128);
-    } else if (na != 1) {
-        return px_failc(p, -728, "%s", k);
-    } else if (!strcasecmp(k, "sqlca.sqlerrd1") || !strcasecmp(k, "sessionid")) {
-        out->t = ixs_t(IX_T_INTEGER, 4);
-    } else if (!strcasecmp(k, "serial8")) {
-        out->t = ixs_t(IX_T_INT8, 10);
-    } else if (!strcasecmp(k, "bigserial")) {
-        out->t = ixs_t(IX_T_BIGINT, 8);
-    } else if (!strcasecmp(k, "dbname") || !strcasecmp(k, "dbhostname")) {
-        out->t = ixs_t(IX_T_VARCHAR, 128);
-    } else {
-        return px_failc(p, -728, "%s", k);
-    }
-    sb_add(&out->s, "ixd_dbinfo(");
-    sb_strlit(&out->s, k, strlen(k));
-    if (version) {
-        sb_addc(&out->s, ',');
-        sb_strlit(&out->s, args[1].lit, strlen(args[1].lit));
-    }
-    sb_addc(&out->s, ')');
-    return 0;
-}
-
-static int func_call(px *p, const char *fn, xv *out) {
-    /* after '(' */
-    if (!strncmp(fn, "oni_ts_", 7)) return ixs_ts_call(p, fn, out);
-    if (!strcmp(fn, "count") || !strcmp(fn, "sum") || !strcmp(fn, "avg") || !strcmp(fn, "min") ||
-        !strcmp(fn, "max"))
-        return agg_call(p, fn, out);
-    out->lk = LB_EXPR;
-    if (!strcmp(fn, "extend")) {
-        xv a;
-        xv_init(&a);
-        if (parse_or(p, &a)) {
-            xv_free(&a);
-            return -1;
-        }
-        settle(p, &a);
-        uint32_t q = 0;
-        if (px_acc_op(p, ",")) {
-            if (ixs_parse_qual(p, 0, &q)) {
-                xv_free(&a);
-                return -1;
-            }
-        } else {
-            q = a.t.code == IX_T_DATETIME ? a.t.len : ix_dt_qual(IX_TU_YEAR, IX_TU_DAY);
-        }
-        if (px_expect_op(p, ")")) {
-            xv_free(&a);
-            return -1;
-        }
-        if (ixs_is_char(a.t.code) || a.k == XK_PARAM)
-            ixs_to_type(p, &a, ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5))));
-        sb_printf(&out->s, "ixd_extend(%s,%d,%u,%u)", xs(&a), a.t.code, a.t.len, q);
-        out->t = ixs_t(IX_T_DATETIME, q);
-        xv_free(&a);
-        return p->failed ? -1 : 0;
-    }
-    if (!strcmp(fn, "substring")) {
-        xv a, b, c;
-        xv_init(&a);
-        xv_init(&b);
-        xv_init(&c);
-        int rc = parse_or(p, &a);
-        if (!rc) rc = px_expect(p, "from");
-        if (!rc) rc = parse_add(p, &b);
-        int hasc = 0;
-        if (!rc && px_acc(p, "for")) {
-            hasc = 1;
-            rc = parse_add(p, &c);
-        }
-        if (!rc) rc = px_expect_op(p, ")");
-        if (!rc) {
-            as_text(p, &a);
-            ixs_to_type(p, &b, ixs_t(IX_T_INTEGER, 4));
-            if (hasc) ixs_to_type(p, &c, ixs_t(IX_T_INTEGER, 4));
-            if (hasc)
-                sb_printf(&out->s, "substr(%s,%s,%s)", xs(&a), xs(&b), xs(&c));
-            else
-                sb_printf(&out->s, "substr(%s,%s)", xs(&a), xs(&b));
-            out->t = ixs_t(IX_T_VARCHAR, char_len(a.t) > 255 ? 255 : char_len(a.t));
-        }
-        xv_free(&a);
-        xv_free(&b);
-        xv_free(&c);
-        return rc || p->failed ? -1 : 0;
-    }
-    if (!strcmp(fn, "trim")) {
-        const char *f = "trim";
-        if (px_acc(p, "leading"))
-            f = "ltrim";
-        else if (px_acc(p, "trailing"))
-            f = "rtrim";
-        else
-            px_acc(p, "both");
-        xv a, c;
-        xv_init(&a);
-        xv_init(&c);
-        int hasc = 0, rc = 0;
-        if (px_acc(p, "from")) {
-        } else {
-            rc = parse_or(p, &a);
-            if (!rc && px_acc(p, "from")) {
-                c = a;
-                xv_init(&a);
-                hasc = 1;
-            }
-        }
-        if (!rc && !a.s.p) rc = parse_or(p, &a);
-        if (!rc) rc = px_expect_op(p, ")");
-        if (!rc) {
-            as_text(p, &a);
-            if (hasc) as_text(p, &c);
-            if (hasc)
-                sb_printf(&out->s, "%s(%s,%s)", f, xs(&a), xs(&c));
-            else
-                sb_printf(&out->s, "%s(%s,' ')", f, xs(&a));
-            out->t = ixs_t(IX_T_VARCHAR, char_len(a.t) > 255 ? 255 : char_len(a.t));
-        }
-        xv_free(&a);
-        xv_free(&c);
-        return rc || p->failed ? -1 : 0;
-    }
-    if (!strcmp(fn, "cast")) {
-        xv a;
-        xv_init(&a);
-        if (parse_or(p, &a) || px_expect(p, "as")) {
-            xv_free(&a);
-            return -1;
-        }
-        ityp t;
-        int serial;
-        int64_t st;
-        uint32_t cl;
-        if (ixs_parse_type(p, &t, &serial, &st, &cl) || px_expect_op(p, ")")) {
-            xv_free(&a);
-            return -1;
-        }
-        settle(p, &a);
-        ixs_to_type(p, &a, t);
-        out->s = a.s;
-        memset(&a.s, 0, sizeof a.s);
-        out->t = t;
-        xv_free(&a);
-        return p->failed ? -1 : 0;
-    }
-    xv args[64];
-    int na = 0;
-    if (arg_list(p, args, 64, &na)) {
-        for (int i = 0; i < na; i++)
-            xv_free(&args[i]);
-        return -1;
-    }
-    int rc = 0;
-#define NARGS(lo, hi)                                                                              \
-    do {                                                                                           \
-        if (na < (lo) || na > (hi)) {                                                              \
-            rc = px_failc(p, -674, "%s", fn);                                                      \
-            goto done;                                                                             \
-        }                                                                                          \
-    } while (0)
-    for (int i = 0; i < na; i++)
-        settle(p, &args[i]);
-    if (!strcmp(fn, "nvl")) {
-        NARGS(2, 2);
-        ityp rt =
-            merge_type(args[0].k == XK_NULL || args[0].k == XK_PARAM ? ixs_t(-1, 0) : args[0].t,
-                       args[1].k == XK_NULL || args[1].k == XK_PARAM ? ixs_t(-1, 0) : args[1].t);
-        if (rt.code < 0) rt = ixs_t(IX_T_CHAR, 1);
-        ixs_to_type(p, &args[0], rt);
-        ixs_to_type(p, &args[1], rt);
-        sb_printf(&out->s, "ifnull(%s,%s)", xs(&args[0]), xs(&args[1]));
-        out->t = rt;
-    } else if (!strcmp(fn, "decode")) {
-        NARGS(3, 63);
-        ityp rt = ixs_t(-1, 0);
-        int i;
-        for (i = 2; i < na; i += 2)
-            if (args[i].k != XK_NULL && args[i].k != XK_PARAM) rt = merge_type(rt, args[i].t);
-        if (na % 2 == 0 && args[na - 1].k != XK_NULL && args[na - 1].k != XK_PARAM)
-            rt = merge_type(rt, args[na - 1].t);
-        if (rt.code < 0) rt = ixs_t(IX_T_CHAR, 1);
-        sb_printf(&out->s, "CASE %s", xs(&args[0]));
-        for (i = 1; i + 1 < na; i += 2) {
-            cmp_coerce(p, &args[0], &args[i]);
-            ixs_to_type(p, &args[i + 1], rt);
-            sb_printf(&out->s, " WHEN %s THEN %s", xs(&args[i]), xs(&args[i + 1]));
-        }
-        if (i < na) {
-            ixs_to_type(p, &args[i], rt);
-            sb_printf(&out->s, " ELSE %s", xs(&args[i]));
-        }
-        sb_add(&out->s, " END");
-        out->t = rt;
-    } else if (!strcmp(fn, "mdy")) {
-        NARGS(3, 3);
-        for (int i = 0; i < 3; i++)
-            ixs_to_type(p, &args[i], ixs_t(IX_T_INTEGER, 4));
-        sb_printf(&out->s, "ixd_mdy(%s,%s,%s)", xs(&args[0]), xs(&args[1]), xs(&args[2]));
-        out->t = ixs_t(IX_T_DATE, 4);
-    } else if (!strcmp(fn, "year") || !strcmp(fn, "month") || !strcmp(fn, "day") ||
-               !strcmp(fn, "weekday") || !strcmp(fn, "date")) {
-        NARGS(1, 1);
-        int which = !strcmp(fn, "year")      ? 0
-                    : !strcmp(fn, "month")   ? 1
-                    : !strcmp(fn, "day")     ? 2
-                    : !strcmp(fn, "weekday") ? 3
-                                             : 4;
-        xv *a = &args[0];
-        if (a->k == XK_PARAM || ixs_is_char(a->t.code)) ixs_to_type(p, a, ixs_t(IX_T_DATE, 4));
-        if (which == 4 && ixs_is_int(a->t.code))
-            sb_printf(&out->s, "(%s)", xs(a));
-        else if (a->t.code != IX_T_DATE && a->t.code != IX_T_DATETIME && !ixs_is_int(a->t.code))
-            rc = px_failc(p, -1218, NULL);
-        else
-            sb_printf(&out->s, "ixd_part(%s,%d,%u,%d)", xs(a),
-                      ixs_is_int(a->t.code) ? IX_T_DATE : a->t.code, a->t.len, which);
-        out->t = which == 4 ? ixs_t(IX_T_DATE, 4) : ixs_t(IX_T_SMALLINT, 2);
-    } else if (!strcmp(fn, "length") || !strcmp(fn, "char_length") ||
-               !strcmp(fn, "character_length") || !strcmp(fn, "octet_length")) {
-        NARGS(1, 1);
-        as_text(p, &args[0]);
-        if (!strcmp(fn, "octet_length"))
-            sb_printf(&out->s, "length(CAST(rtrim(%s,' ') AS BLOB))", xs(&args[0]));
-        else
-            sb_printf(&out->s, "length(rtrim(%s,' '))", xs(&args[0]));
-        out->t = ixs_t(IX_T_INTEGER, 4);
-    } else if (!strcmp(fn, "upper") || !strcmp(fn, "lower")) {
-        NARGS(1, 1);
-        as_text(p, &args[0]);
-        sb_printf(&out->s, "%s(%s)", fn, xs(&args[0]));
-        out->t = args[0].t.code < 0 ? ixs_t(IX_T_VARCHAR, 255) : args[0].t;
-    } else if (!strcmp(fn, "substr")) {
-        NARGS(2, 3);
-        as_text(p, &args[0]);
-        ixs_to_type(p, &args[1], ixs_t(IX_T_INTEGER, 4));
-        if (na == 3) ixs_to_type(p, &args[2], ixs_t(IX_T_INTEGER, 4));
-        if (na == 3)
-            sb_printf(&out->s, "substr(%s,%s,%s)", xs(&args[0]), xs(&args[1]), xs(&args[2]));
-        else
-            sb_printf(&out->s, "substr(%s,%s)", xs(&args[0]), xs(&args[1]));
-        out->t = ixs_t(IX_T_VARCHAR, char_len(args[0].t) > 255 ? 255 : char_len(args[0].t));
-    } else if (!strcmp(fn, "dbinfo")) {
-        NARGS(1, 2);
-        rc = dbinfo_call(p, args, na, out);
-    } else if (!strcmp(fn, "abs")) {
-        NARGS(1, 1);
-        make_num(p, &args[0]);
-        if (ixs_is_dec(args[0].t.code))
-            sb_printf(&out->s, "(CASE WHEN %s < X'80' THEN ixd_dsub(X'80',%s) ELSE %s END)",
-                      xs(&args[0]), xs(&args[0]), xs(&args[0]));
-        else
-            sb_printf(&out->s, "abs(%s)", xs(&args[0]));
-        out->t = args[0].t;
-    } else if (!strcmp(fn, "mod")) {
-        NARGS(2, 2);
-        ixs_to_type(p, &args[0], ixs_t(IX_T_BIGINT, 8));
-        ixs_to_type(p, &args[1], ixs_t(IX_T_BIGINT, 8));
-        sb_printf(&out->s, "(%s - ixd_idiv(%s,%s) * %s)", xs(&args[0]), xs(&args[0]), xs(&args[1]),
-                  xs(&args[1]));
-        out->t = ixs_t(IX_T_INTEGER, 4);
-    } else if (!strcmp(fn, "round") || !strcmp(fn, "trunc")) {
-        NARGS(1, 2);
-        int64_t nd = 0;
-        if (na == 2) {
-            if (args[1].k != XK_INT) {
-                rc = px_fail(p);
-                goto done;
-            }
-            nd = strtoll(args[1].lit, NULL, 10);
-        }
-        if (nd < 0 || nd > 32) nd = 0;
-        make_num(p, &args[0]);
-        if (ixs_is_float(args[0].t.code)) {
-            if (!strcmp(fn, "round"))
-                sb_printf(&out->s, "round(%s,%d)", xs(&args[0]), (int)nd);
-            else
-                sb_printf(&out->s, "(CAST(%s * 1e%d AS INTEGER) / 1e%d)", xs(&args[0]), (int)nd,
-                          (int)nd);
-            out->t = args[0].t;
-        } else if (ixs_is_int(args[0].t.code)) {
-            sb_printf(&out->s, "(%s)", xs(&args[0]));
-            out->t = args[0].t;
-        } else {
-            ityp dt = dec_of(args[0].t);
-            ityp r = ixs_t(IX_T_DECIMAL, 32u << 8 | (uint32_t)nd);
-            if (!strcmp(fn, "round"))
-                sb_printf(&out->s, "ixd_cvt(%s,%d,%u,%d,%u)", xs(&args[0]), dt.code, dt.len, r.code,
-                          r.len);
-            else
-                sb_printf(&out->s, "ixd_cvt(ixd_dtrunc(%s,%d),5,%u,5,%u)", xs(&args[0]), (int)nd,
-                          32u << 8 | 0xff, r.len);
-            out->t = r;
-        }
-    } else if (!strcmp(fn, "sqrt") || !strcmp(fn, "exp") || !strcmp(fn, "log10") ||
-               !strcmp(fn, "logn") || !strcmp(fn, "pow") || !strcmp(fn, "power")) {
-        NARGS(1, 2);
-        for (int i = 0; i < na; i++) {
-            make_num(p, &args[i]);
-            ixs_to_type(p, &args[i], ixs_t(IX_T_FLOAT, 8));
-        }
-        const char *sf = !strcmp(fn, "logn") ? "ln" : !strcmp(fn, "power") ? "pow" : fn;
-        if (na == 2)
-            sb_printf(&out->s, "%s(%s,%s)", sf, xs(&args[0]), xs(&args[1]));
-        else
-            sb_printf(&out->s, "%s(%s)", sf, xs(&args[0]));
-        out->t = ixs_t(IX_T_FLOAT, 8);
-    } else {
-        rc = px_failc(p, -674, "%s", fn);
-    }
-done:
-    for (int i = 0; i < na; i++)
-        xv_free(&args[i]);
-    return rc || p->failed ? -1 : 0;
-#undef NARGS
 }
 
 static int subquery(px *p, xv *out, int exists) {
@@ -1136,6 +731,7 @@ static int primary(px *p, xv *out) {
             out->lk = LB_EXPR;
             return 0;
         }
+        if (ixs_func_niladic(p, out)) return 0;
         if (px_kw(p, p->i, "user") && !nextparen) {
             p->i++;
             sb_strlit(&out->s, p->db->user, strlen(p->db->user));
@@ -1162,7 +758,7 @@ static int primary(px *p, xv *out) {
             char fn[IXS_NAME_MAX + 1];
             if (px_ident(p, fn, sizeof fn)) return -1;
             p->i++; /* ( */
-            return func_call(p, fn, out);
+            return ixs_func_call(p, fn, out);
         }
     }
     /* column: [owner.]table.col, table.col, col */
@@ -1288,6 +884,32 @@ static int unary(px *p, xv *out) {
     }
     p->depth--;
     return rc;
+}
+
+/* The result of exact arithmetic with a MONEY operand (*rt holds the
+ * DECIMAL rule's type): for + and - MONEY with that precision and scale; for
+ * * and / MONEY(32, s) at the scale s of the MONEY operand (the larger of
+ * two), the value rounded to it (MONEY(8,2) * 1.5 is MONEY(32,2), as AVG);
+ * MONEY / MONEY is a DECIMAL ratio. */
+static void money_result(ityp lt, ityp rt0, char op, ityp *rt, sb *s) {
+    if (op == '/' && lt.code == IX_T_MONEY && rt0.code == IX_T_MONEY) return;
+    if (op == '+' || op == '-') {
+        rt->code = IX_T_MONEY;
+        return;
+    }
+    int sa = lt.code == IX_T_MONEY ? (int)(lt.len & 0xff) : -1;
+    int sb2 = rt0.code == IX_T_MONEY ? (int)(rt0.len & 0xff) : -1;
+    int sc = sa > sb2 ? sa : sb2;
+    if (sc < 0 || sc > 32) sc = 2;
+    ityp m = ixs_t(IX_T_MONEY, 32u << 8 | (uint32_t)sc);
+    if ((rt->len & 0xff) != (uint32_t)sc) {
+        sb n = {0};
+        sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", s->p ? s->p : "NULL", IX_T_DECIMAL,
+                  32u << 8 | 0xff, m.code, m.len);
+        sb_free(s);
+        *s = n;
+    }
+    *rt = m;
 }
 
 /* arithmetic */
@@ -1436,7 +1058,6 @@ static int arith(px *p, xv *l, char op, xv *r, xv *out) {
     sb_printf(&out->s, "%s(%s,%s)", fn, L, R);
     int pa = (int)(da.len >> 8), sa = (int)(da.len & 0xff), pb = (int)(db.len >> 8),
         sbb = (int)(db.len & 0xff);
-    int money = (a == IX_T_MONEY || b == IX_T_MONEY) && op != '/';
     ityp rt = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
     if (sa != 0xff && sbb != 0xff && op != '/') {
         int s, pr;
@@ -1451,7 +1072,7 @@ static int arith(px *p, xv *l, char op, xv *r, xv *out) {
         if (pr > 32) pr = 32;
         if (s <= pr) rt = ixs_t(IX_T_DECIMAL, (uint32_t)pr << 8 | (uint32_t)s);
     }
-    if (money) rt.code = IX_T_MONEY;
+    if (a == IX_T_MONEY || b == IX_T_MONEY) money_result(l->t, r->t, op, &rt, &out->s);
     out->t = rt;
     return 0;
 }
@@ -1911,4 +1532,43 @@ int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t 
     *collen = t->len;
     return 0;
 #undef OPTARGS
+}
+
+/* ---- for the built-in functions (ixs_func.c) ----------------------------------------------- */
+
+void ixs_xv_init(xv *v) {
+    xv_init(v);
+}
+const char *ixs_xs(const xv *v) {
+    return xs(v);
+}
+void ixs_xv_set_sql(xv *v, sb *nsql) {
+    xv_set_sql(v, nsql);
+}
+void ixs_settle(px *p, xv *v) {
+    settle(p, v);
+}
+void ixs_as_text(px *p, xv *v) {
+    as_text(p, v);
+}
+void ixs_make_num(px *p, xv *v) {
+    make_num(p, v);
+}
+void ixs_cmp_coerce(px *p, xv *l, xv *r) {
+    cmp_coerce(p, l, r);
+}
+ityp ixs_merge_type(ityp a, ityp b) {
+    return merge_type(a, b);
+}
+ityp ixs_dec_of(ityp t) {
+    return dec_of(t);
+}
+uint32_t ixs_char_len(ityp t) {
+    return char_len(t);
+}
+int ixs_parse_or(px *p, xv *out) {
+    return parse_or(p, out);
+}
+int ixs_parse_add(px *p, xv *out) {
+    return parse_add(p, out);
 }

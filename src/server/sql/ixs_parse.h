@@ -130,4 +130,29 @@ int ixs_ts_execute(px *p, ixd_stmt *s);
 int ixs_ts_coltype(px *p, char *rowtype, size_t n);
 int ixs_ts_rowtype_stmt(px *p, int create, int *stype);
 
+/* Built-in functions (ixs_func.c). ixs_func_call: a call of fn (lower case)
+ * in an expression, after its '(': looked up in the table of built-ins, else
+ * ixs_call_unknown. ixs_call_unknown: a routine that is not a built-in, after
+ * its '(' (its arguments not read yet): -674 "Routine (%s) can not be
+ * resolved." after a syntax check of the arguments. ixs_func_niladic: a
+ * built-in written without parentheses (DBSERVERNAME, SITENAME,
+ * CURRENT_USER) at the current token: 1 done (token consumed), 0 not one. */
+int ixs_func_call(px *p, const char *fn, xv *out);
+int ixs_call_unknown(px *p, const char *name, xv *out);
+int ixs_func_niladic(px *p, xv *out);
+
+/* Expression helpers the built-ins use (ixs_expr.c). */
+void ixs_xv_init(xv *v);
+const char *ixs_xs(const xv *v); /* the SQL text, "NULL" when empty */
+void ixs_xv_set_sql(xv *v, sb *nsql);
+void ixs_settle(px *p, xv *v);   /* an untyped literal gets its own type */
+void ixs_as_text(px *p, xv *v);  /* any value as text */
+void ixs_make_num(px *p, xv *v); /* strings and parameters as DECIMAL */
+void ixs_cmp_coerce(px *p, xv *l, xv *r);
+ityp ixs_merge_type(ityp a, ityp b); /* the type holding both (CASE, NVL) */
+ityp ixs_dec_of(ityp t);             /* the DECIMAL form of a number type */
+uint32_t ixs_char_len(ityp t);       /* characters of a value's text form */
+int ixs_parse_or(px *p, xv *out);
+int ixs_parse_add(px *p, xv *out);
+
 #endif

@@ -1,0 +1,912 @@
+/* ixs_func.c: the built-in functions of Informix SQL as one table.
+ *
+ * A call `name(args)` in an expression is looked up by name in `builtins`
+ * (sorted, binary search). A row gives the arity, the rule for the result
+ * type and the emitter that writes the SQLite SQL. Most rows read their
+ * arguments as a list of expressions (`emit`); a few have their own syntax
+ * inside the parentheses (aggregates, CAST, EXTEND, SUBSTRING, TRIM) and read
+ * it themselves (`raw`). A name not in the table goes to ixs_call_unknown,
+ * the one place where routines that are not built-ins are resolved. The
+ * values are computed by SQLite's own functions or by the ixd_* functions of
+ * ixd_store_fn.c and ixs_func_impl.c. Result types: docs/server-sql.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "server/sql/ixs_func.h"
+#include "server/sql/ixs_parse.h"
+
+#define MAXARGS 64
+
+enum {
+    IXS_E_ROUTINE = -674,      /* Routine (%s) can not be resolved. */
+    IXS_E_DBINFO = -728,       /* Unknown first argument of dbinfo(%s). */
+    IXS_E_NOT_NUMERIC = -1213, /* A character to numeric conversion process failed. */
+    IXS_E_NOT_DATE = -1218,    /* String to date conversion error. */
+};
+
+/* The rule for the type of a call's result, applied after the emitter. */
+enum {
+    RT_EMIT,   /* the emitter sets it */
+    RT_INT,    /* INTEGER */
+    RT_SMALL,  /* SMALLINT */
+    RT_FLOAT,  /* FLOAT */
+    RT_DATE,   /* DATE */
+    RT_ARG0,   /* the first argument's type */
+    RT_VCHAR0, /* VARCHAR of the first argument's length (<= 255) */
+    RT_DEC0,   /* DECIMAL(32,0) */
+    RT_DECF,   /* DECIMAL(32) floating */
+    RT_DT5,    /* DATETIME YEAR TO FRACTION(5) */
+    RT_VC128,  /* VARCHAR(128) */
+    RT_CHAR1,  /* CHAR(1) */
+    RT_NVC,    /* NVARCHAR(255) (TO_CHAR) */
+    RT_HEX,    /* VARCHAR(18): "0x" and up to 16 digits */
+};
+
+typedef struct fdef fdef;
+/* An emitter: the call of f with its na arguments a (read and settled) into
+ * out->s; 0 or -1 with p failed. */
+typedef int (*femit)(px *p, const fdef *f, xv *a, int na, xv *out);
+/* A function with its own syntax: reads from after '(' to its ')'. */
+typedef int (*fraw)(px *p, const fdef *f, xv *out);
+
+struct fdef {
+    const char *name;
+    int min, max;    /* number of arguments (emit only) */
+    int rt;          /* RT_* */
+    femit emit;      /* or */
+    fraw raw;        /* reads its own arguments */
+    const char *sql; /* the SQLite function the emitter writes */
+    int k;           /* a parameter of the emitter */
+};
+
+#define XS(v) ixs_xs(v)
+
+/* ---- argument helpers ------------------------------------------------------------------------ */
+
+static int arg_list(px *p, xv *args, int max, int *nargs) {
+    *nargs = 0;
+    if (px_acc_op(p, ")")) return 0;
+    for (;;) {
+        if (*nargs >= max) return px_fail(p);
+        ixs_xv_init(&args[*nargs]);
+        if (ixs_parse_or(p, &args[*nargs])) {
+            (*nargs)++;
+            return -1;
+        }
+        (*nargs)++;
+        if (px_acc_op(p, ",")) continue;
+        return px_expect_op(p, ")");
+    }
+}
+
+static void to_int(px *p, xv *v) {
+    ixs_to_type(p, v, ixs_t(IX_T_INTEGER, 4));
+}
+
+static void to_float(px *p, xv *v) {
+    ixs_make_num(p, v);
+    ixs_to_type(p, v, ixs_t(IX_T_FLOAT, 8));
+}
+
+/* A DATE or DATETIME argument (a string or parameter becomes a DATE);
+ * -1218 for other types. */
+static int date_arg(px *p, xv *v) {
+    if (v->k == XK_PARAM || ixs_is_char(v->t.code)) ixs_to_type(p, v, ixs_t(IX_T_DATE, 4));
+    if (p->failed) return -1;
+    if (v->k == XK_NULL) {
+        v->t = ixs_t(IX_T_DATE, 4);
+        return 0;
+    }
+    if (v->t.code != IX_T_DATE && v->t.code != IX_T_DATETIME)
+        return px_failc(p, IXS_E_NOT_DATE, NULL);
+    return 0;
+}
+
+/* "sql,code,len" of a DATE/DATETIME argument for the ixd_* date functions */
+static void date_sql(sb *s, const xv *v) {
+    sb_printf(s, "%s,%d,%u", XS(v), v->t.code, v->t.len);
+}
+
+/* A string literal argument (formats, DBINFO keys): its text or NULL. */
+static const char *lit_str(const xv *v) {
+    return v->k == XK_STR ? v->lit : NULL;
+}
+
+/* ---- emitters: text ---------------------------------------------------------------------- */
+
+/* sql(a0, a1, ...) with every argument as text */
+static int e_text(px *p, const fdef *f, xv *a, int na, xv *out) {
+    sb_printf(&out->s, "%s(", f->sql);
+    for (int i = 0; i < na; i++) {
+        ixs_as_text(p, &a[i]);
+        sb_printf(&out->s, "%s%s", i ? "," : "", XS(&a[i]));
+    }
+    sb_addc(&out->s, ')');
+    return 0;
+}
+
+/* LENGTH family: characters (k 0) or bytes (k 1), without trailing blanks */
+static int e_length(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)na;
+    ixs_as_text(p, &a[0]);
+    if (f->k)
+        sb_printf(&out->s, "length(CAST(rtrim(%s,' ') AS BLOB))", XS(&a[0]));
+    else
+        sb_printf(&out->s, "length(rtrim(%s,' '))", XS(&a[0]));
+    return 0;
+}
+
+/* UPPER, LOWER, INITCAP: the argument's type */
+static int e_case(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)na;
+    ixs_as_text(p, &a[0]);
+    sb_printf(&out->s, "%s(%s)", f->sql, XS(&a[0]));
+    out->t = a[0].t.code < 0 ? ixs_t(IX_T_VARCHAR, 255) : a[0].t;
+    return 0;
+}
+
+static int e_substr(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)f;
+    ixs_as_text(p, &a[0]);
+    to_int(p, &a[1]);
+    if (na == 3) to_int(p, &a[2]);
+    if (na == 3)
+        sb_printf(&out->s, "substr(%s,%s,%s)", XS(&a[0]), XS(&a[1]), XS(&a[2]));
+    else
+        sb_printf(&out->s, "substr(%s,%s)", XS(&a[0]), XS(&a[1]));
+    return 0;
+}
+
+/* The type of a string result of up to n characters from source type t:
+ * LVARCHAR when t is or n is beyond 255, else VARCHAR(n). */
+static ityp str_result(ityp t, uint32_t n) {
+    if (t.code == IX_T_LVARCHAR || t.code == IX_T_TEXT || n > 255)
+        return ixs_t(IX_T_LVARCHAR, n > 32739 ? 32739 : n);
+    return ixs_t(IX_T_VARCHAR, n ? n : 1);
+}
+
+/* REPLACE(s, old [, new]): without new, occurrences of old are removed */
+static int e_replace(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)f;
+    for (int i = 0; i < na; i++)
+        ixs_as_text(p, &a[i]);
+    sb_printf(&out->s, "replace(%s,%s,%s)", XS(&a[0]), XS(&a[1]), na == 3 ? XS(&a[2]) : "''");
+    out->t = str_result(a[0].t, 255);
+    return 0;
+}
+
+/* LTRIM/RTRIM(s [, set]): the characters of set removed at that end */
+static int e_trimset(px *p, const fdef *f, xv *a, int na, xv *out) {
+    for (int i = 0; i < na; i++)
+        ixs_as_text(p, &a[i]);
+    sb_printf(&out->s, "%s(%s,%s)", f->sql, XS(&a[0]), na == 2 ? XS(&a[1]) : "' '");
+    out->t = str_result(a[0].t, ixs_char_len(a[0].t) > 255 ? 255 : ixs_char_len(a[0].t));
+    return 0;
+}
+
+/* LPAD/RPAD(s, n [, pad]) as ixd_pad(s, n, pad, left, width): a CHAR(w)
+ * source keeps its trailing blanks (width w) */
+static int e_pad(px *p, const fdef *f, xv *a, int na, xv *out) {
+    ityp t0 = a[0].t;
+    ixs_as_text(p, &a[0]);
+    to_int(p, &a[1]);
+    if (na == 3) ixs_as_text(p, &a[2]);
+    uint32_t w = t0.code == IX_T_CHAR || t0.code == IX_T_NCHAR ? t0.len : 0;
+    sb_printf(&out->s, "ixd_pad(%s,%s,%s,%d,%u)", XS(&a[0]), XS(&a[1]), na == 3 ? XS(&a[2]) : "' '",
+              f->k, w);
+    uint32_t n = 255;
+    if (a[1].k == XK_EXPR && a[1].lit) n = (uint32_t)strtoul(a[1].lit, NULL, 10);
+    if (a[1].lit && n == 0) n = 1;
+    out->t = str_result(t0, n > 32739 ? 32739 : n);
+    return 0;
+}
+
+/* CONCAT(a, b): as a || b */
+static int e_concat(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)f;
+    (void)na;
+    ixs_as_text(p, &a[0]);
+    ixs_as_text(p, &a[1]);
+    sb_printf(&out->s, "(%s || %s)", XS(&a[0]), XS(&a[1]));
+    uint32_t n = ixs_char_len(ixs_lit_type(&a[0])) + ixs_char_len(ixs_lit_type(&a[1]));
+    if (a[0].t.code == IX_T_CHAR && a[1].t.code == IX_T_CHAR && n <= 32767)
+        out->t = ixs_t(IX_T_CHAR, n);
+    else
+        out->t = str_result(ixs_t(IX_T_VARCHAR, 0), n);
+    return 0;
+}
+
+/* sql(a0) with a0 as an integer (CHR, HEX) */
+static int e_int1(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)na;
+    ixs_make_num(p, &a[0]);
+    if (!ixs_is_int(a[0].t.code)) ixs_to_type(p, &a[0], ixs_t(IX_T_BIGINT, 8));
+    sb_printf(&out->s, "%s(%s)", f->sql, XS(&a[0]));
+    return 0;
+}
+
+/* ---- emitters: choices ----------------------------------------------------------------------- */
+
+static ityp known(const xv *v) {
+    return v->k == XK_NULL || v->k == XK_PARAM ? ixs_t(-1, 0) : v->t;
+}
+
+/* NVL(a, b), COALESCE(a, b, ...), GREATEST/LEAST(a, b, ...): every argument
+ * in the type holding them all */
+static int e_merge(px *p, const fdef *f, xv *a, int na, xv *out) {
+    ityp rt = ixs_t(-1, 0);
+    for (int i = 0; i < na; i++)
+        rt = ixs_merge_type(rt, known(&a[i]));
+    if (rt.code < 0) rt = ixs_t(IX_T_CHAR, 1);
+    sb_printf(&out->s, "%s(", f->sql);
+    for (int i = 0; i < na; i++) {
+        ixs_to_type(p, &a[i], rt);
+        sb_printf(&out->s, "%s%s", i ? "," : "", XS(&a[i]));
+    }
+    sb_addc(&out->s, ')');
+    out->t = rt;
+    return 0;
+}
+
+/* NULLIF(a, b): NULL when a = b, else a */
+static int e_nullif(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)f;
+    (void)na;
+    ixs_cmp_coerce(p, &a[0], &a[1]);
+    sb_printf(&out->s, "nullif(%s,%s)", XS(&a[0]), XS(&a[1]));
+    out->t = a[0].t.code < 0 ? (a[1].t.code < 0 ? ixs_t(IX_T_CHAR, 1) : a[1].t) : a[0].t;
+    return 0;
+}
+
+static int e_decode(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)f;
+    ityp rt = ixs_t(-1, 0);
+    int i;
+    for (i = 2; i < na; i += 2)
+        rt = ixs_merge_type(rt, known(&a[i]));
+    if (na % 2 == 0) rt = ixs_merge_type(rt, known(&a[na - 1]));
+    if (rt.code < 0) rt = ixs_t(IX_T_CHAR, 1);
+    sb_printf(&out->s, "CASE %s", XS(&a[0]));
+    for (i = 1; i + 1 < na; i += 2) {
+        ixs_cmp_coerce(p, &a[0], &a[i]);
+        ixs_to_type(p, &a[i + 1], rt);
+        sb_printf(&out->s, " WHEN %s THEN %s", XS(&a[i]), XS(&a[i + 1]));
+    }
+    if (i < na) {
+        ixs_to_type(p, &a[i], rt);
+        sb_printf(&out->s, " ELSE %s", XS(&a[i]));
+    }
+    sb_add(&out->s, " END");
+    out->t = rt;
+    return 0;
+}
+
+/* ---- emitters: numbers ----------------------------------------------------------------------- */
+
+static int e_abs(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)f;
+    (void)na;
+    ixs_make_num(p, &a[0]);
+    if (ixs_is_dec(a[0].t.code))
+        sb_printf(&out->s, "(CASE WHEN %s < X'80' THEN ixd_dsub(X'80',%s) ELSE %s END)", XS(&a[0]),
+                  XS(&a[0]), XS(&a[0]));
+    else
+        sb_printf(&out->s, "abs(%s)", XS(&a[0]));
+    out->t = a[0].t;
+    return 0;
+}
+
+static int e_mod(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)f;
+    (void)na;
+    ixs_to_type(p, &a[0], ixs_t(IX_T_BIGINT, 8));
+    ixs_to_type(p, &a[1], ixs_t(IX_T_BIGINT, 8));
+    sb_printf(&out->s, "(%s - ixd_idiv(%s,%s) * %s)", XS(&a[0]), XS(&a[0]), XS(&a[1]), XS(&a[1]));
+    out->t = ixs_t(IX_T_INTEGER, 4);
+    return 0;
+}
+
+/* ROUND/TRUNC(date [, 'unit']) (k 0 round, 1 trunc) as ixd_dround */
+static int date_round(px *p, const fdef *f, xv *a, int na, xv *out) {
+    const char *u = na == 2 ? lit_str(&a[1]) : "dd";
+    if (!u) return px_fail(p);
+    sb_add(&out->s, "ixd_dround(");
+    date_sql(&out->s, &a[0]);
+    sb_addc(&out->s, ',');
+    sb_strlit(&out->s, u, strlen(u));
+    sb_printf(&out->s, ",%d)", f->k);
+    out->t = a[0].t;
+    return 0;
+}
+
+/* ROUND/TRUNC(x [, n]) (k 0 round, 1 trunc); of DATE/DATETIME: date_round */
+static int e_round(px *p, const fdef *f, xv *a, int na, xv *out) {
+    if (a[0].t.code == IX_T_DATE || a[0].t.code == IX_T_DATETIME)
+        return date_round(p, f, a, na, out);
+    int64_t nd = 0;
+    if (na == 2) {
+        if (a[1].k != XK_INT) return px_fail(p);
+        nd = strtoll(a[1].lit, NULL, 10);
+    }
+    if (nd < 0 || nd > 32) nd = 0;
+    ixs_make_num(p, &a[0]);
+    if (ixs_is_float(a[0].t.code)) {
+        if (!f->k)
+            sb_printf(&out->s, "round(%s,%d)", XS(&a[0]), (int)nd);
+        else
+            sb_printf(&out->s, "(CAST(%s * 1e%d AS INTEGER) / 1e%d)", XS(&a[0]), (int)nd, (int)nd);
+        out->t = a[0].t;
+    } else if (ixs_is_int(a[0].t.code)) {
+        sb_printf(&out->s, "(%s)", XS(&a[0]));
+        out->t = a[0].t;
+    } else {
+        ityp dt = ixs_dec_of(a[0].t);
+        ityp r = ixs_t(IX_T_DECIMAL, 32u << 8 | (uint32_t)nd);
+        if (!f->k)
+            sb_printf(&out->s, "ixd_cvt(%s,%d,%u,%d,%u)", XS(&a[0]), dt.code, dt.len, r.code,
+                      r.len);
+        else
+            sb_printf(&out->s, "ixd_cvt(ixd_dtrunc(%s,%d),5,%u,5,%u)", XS(&a[0]), (int)nd,
+                      32u << 8 | 0xff, r.len);
+        out->t = r;
+    }
+    return 0;
+}
+
+/* CEIL/FLOOR(x) (k +1 / -1): DECIMAL(32,0) */
+static int e_ceil(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)na;
+    ixs_make_num(p, &a[0]);
+    if (!ixs_is_numeric(a[0].t.code)) return px_failc(p, IXS_E_NOT_NUMERIC, NULL);
+    sb_printf(&out->s, "ixd_ceil(%s,%d)", XS(&a[0]), f->k);
+    return 0;
+}
+
+/* SQRT, EXP, LOG10, LOGN, POW: FLOAT arguments, sql(a0 [, a1]) */
+static int e_math(px *p, const fdef *f, xv *a, int na, xv *out) {
+    sb_printf(&out->s, "%s(", f->sql);
+    for (int i = 0; i < na; i++) {
+        to_float(p, &a[i]);
+        sb_printf(&out->s, "%s%s", i ? "," : "", XS(&a[i]));
+    }
+    sb_addc(&out->s, ')');
+    return 0;
+}
+
+/* ---- emitters: dates ------------------------------------------------------------------------- */
+
+static int e_mdy(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)f;
+    (void)na;
+    for (int i = 0; i < 3; i++)
+        to_int(p, &a[i]);
+    sb_printf(&out->s, "ixd_mdy(%s,%s,%s)", XS(&a[0]), XS(&a[1]), XS(&a[2]));
+    return 0;
+}
+
+/* YEAR, MONTH, DAY, WEEKDAY (k 0..3): SMALLINT; DATE (k 4): DATE */
+static int e_datepart(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)na;
+    xv *v = &a[0];
+    if (v->k == XK_PARAM || ixs_is_char(v->t.code)) ixs_to_type(p, v, ixs_t(IX_T_DATE, 4));
+    if (f->k == 4 && ixs_is_int(v->t.code))
+        sb_printf(&out->s, "(%s)", XS(v));
+    else if (v->t.code != IX_T_DATE && v->t.code != IX_T_DATETIME && !ixs_is_int(v->t.code))
+        return px_failc(p, IXS_E_NOT_DATE, NULL);
+    else
+        sb_printf(&out->s, "ixd_part(%s,%d,%u,%d)", XS(v),
+                  ixs_is_int(v->t.code) ? IX_T_DATE : v->t.code, v->t.len, f->k);
+    out->t = f->k == 4 ? ixs_t(IX_T_DATE, 4) : ixs_t(IX_T_SMALLINT, 2);
+    return 0;
+}
+
+/* ADD_MONTHS(d, n): the type of d */
+static int e_add_months(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)f;
+    (void)na;
+    if (date_arg(p, &a[0])) return -1;
+    to_int(p, &a[1]);
+    sb_add(&out->s, "ixd_add_months(");
+    date_sql(&out->s, &a[0]);
+    sb_printf(&out->s, ",%s)", XS(&a[1]));
+    out->t = a[0].t;
+    return 0;
+}
+
+/* sql(date args...): LAST_DAY (DATE), MONTHS_BETWEEN (DECIMAL) */
+static int e_dates(px *p, const fdef *f, xv *a, int na, xv *out) {
+    sb_printf(&out->s, "%s(", f->sql);
+    for (int i = 0; i < na; i++) {
+        if (date_arg(p, &a[i])) return -1;
+        if (i) sb_addc(&out->s, ',');
+        date_sql(&out->s, &a[i]);
+    }
+    sb_addc(&out->s, ')');
+    return 0;
+}
+
+/* TO_CHAR(x [, format]): DATE/DATETIME with GL_DATETIME directives, or a
+ * number with a numeric format (ixs_func_impl.c) */
+static int e_to_char(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)f;
+    xv *v = &a[0];
+    if (na == 2) ixs_as_text(p, &a[1]);
+    const char *fmt = na == 2 ? XS(&a[1]) : "NULL";
+    if (v->t.code == IX_T_DATE || v->t.code == IX_T_DATETIME) {
+        sb_add(&out->s, "ixd_to_char_dt(");
+        date_sql(&out->s, v);
+        sb_printf(&out->s, ",%s)", fmt);
+    } else if (ixs_is_numeric(v->t.code) || v->k == XK_PARAM) {
+        ixs_make_num(p, v);
+        sb_printf(&out->s, "ixd_to_char_num(%s,%s)", XS(v), fmt);
+    } else if (v->k == XK_NULL) {
+        sb_add(&out->s, "NULL");
+    } else {
+        ixs_as_text(p, v);
+        sb_printf(&out->s, "(%s)", XS(v));
+    }
+    return 0;
+}
+
+/* TO_DATE(s [, format]): DATETIME YEAR TO FRACTION(5) */
+static int e_to_date(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)f;
+    ixs_as_text(p, &a[0]);
+    if (na == 2) ixs_as_text(p, &a[1]);
+    sb_printf(&out->s, "ixd_to_date(%s,%s)", XS(&a[0]), na == 2 ? XS(&a[1]) : "NULL");
+    return 0;
+}
+
+/* ---- DBINFO ---------------------------------------------------------------------------------- */
+
+/*
+ * DBINFO(key [, parameter]) as ixd_dbinfo(key [, parameter]). Keys and
+ * their types: 'sqlca.sqlerrd1' and 'sqlca.sqlerrd2' INTEGER, 'serial8'
+ * INT8, 'bigserial' BIGINT, 'sessionid' INTEGER, 'dbname' and 'dbhostname'
+ * VARCHAR(128), 'get_tz' VARCHAR(128), 'utc_current' INTEGER,
+ * 'utc_to_datetime' with a number DATETIME YEAR TO SECOND, and 'version'
+ * with one of the parameters IBM documents ('server-type', 'major', 'minor',
+ * 'os', 'level', 'full'), VARCHAR(128): the parts of the server's banner
+ * (f_dbinfo). Any other key, a 'version' without a known parameter, or a
+ * parameter after another key is -728.
+ */
+static const struct dbinfo_key {
+    const char *key;
+    int code;
+    uint32_t len;
+    int nargs; /* 1 or 2 (the second a value, for 'version' a part name) */
+} dbinfo_keys[] = {
+    {"bigserial", IX_T_BIGINT, 8, 1},       {"dbhostname", IX_T_VARCHAR, 128, 1},
+    {"dbname", IX_T_VARCHAR, 128, 1},       {"get_tz", IX_T_VARCHAR, 128, 1},
+    {"serial8", IX_T_INT8, 10, 1},          {"sessionid", IX_T_INTEGER, 4, 1},
+    {"sqlca.sqlerrd1", IX_T_INTEGER, 4, 1}, {"sqlca.sqlerrd2", IX_T_INTEGER, 4, 1},
+    {"utc_current", IX_T_INTEGER, 4, 1},    {"utc_to_datetime", IX_T_DATETIME, 0, 2},
+    {"version", IX_T_VARCHAR, 128, 2},
+};
+
+static int e_dbinfo(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)f;
+    static const char *const parts[] = {"server-type", "major", "minor", "os", "level", "full"};
+    const char *k = lit_str(&a[0]);
+    if (!k) return px_failc(p, IXS_E_DBINFO, "%s", "");
+    const struct dbinfo_key *d = NULL;
+    for (size_t i = 0; i < sizeof dbinfo_keys / sizeof dbinfo_keys[0]; i++)
+        if (!strcasecmp(k, dbinfo_keys[i].key)) d = &dbinfo_keys[i];
+    if (!d || na != d->nargs) return px_failc(p, IXS_E_DBINFO, "%s", k);
+    out->t = ixs_t(d->code, d->len);
+    sb_add(&out->s, "ixd_dbinfo(");
+    sb_strlit(&out->s, d->key, strlen(d->key));
+    if (d->code == IX_T_DATETIME) { /* 'utc_to_datetime', seconds */
+        ixs_make_num(p, &a[1]);
+        ixs_to_type(p, &a[1], ixs_t(IX_T_FLOAT, 8));
+        sb_printf(&out->s, ",%s", XS(&a[1]));
+        out->t = ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_SECOND));
+    } else if (na == 2) { /* 'version', part */
+        const char *part = lit_str(&a[1]);
+        int ok = 0;
+        for (size_t i = 0; part && i < sizeof parts / sizeof parts[0]; i++)
+            if (!strcasecmp(part, parts[i])) ok = 1;
+        if (!ok) return px_failc(p, IXS_E_DBINFO, "%s", k);
+        sb_addc(&out->s, ',');
+        sb_strlit(&out->s, part, strlen(part));
+    }
+    sb_addc(&out->s, ')');
+    return 0;
+}
+
+/* ---- aggregates ------------------------------------------------------------------------------ */
+
+/* SUM/AVG of an exact number: DECIMAL sums (ixd_dsum, ixd_davg). SUM of
+ * DECIMAL(p,s)/MONEY(p,s) is DECIMAL(32,s)/MONEY(32,s), of integers
+ * DECIMAL(32,0); AVG is DECIMAL(32) floating, but of MONEY(p,s) MONEY(32,s)
+ * (rounded: MONEY has no floating form). */
+static void agg_exact(const char *fn, const char *d, const xv *a, xv *out) {
+    int avg = !strcmp(fn, "avg");
+    int sc = (int)(a->t.len & 0xff);
+    if (avg && a->t.code == IX_T_MONEY && sc != 0xff) {
+        ityp r = ixs_t(IX_T_MONEY, 32u << 8 | (uint32_t)sc);
+        sb_printf(&out->s, "ixd_cvt(ixd_davg(%s%s),%d,%u,%d,%u)", d, XS(a), IX_T_DECIMAL,
+                  32u << 8 | 0xff, r.code, r.len);
+        out->t = r;
+        return;
+    }
+    sb_printf(&out->s, "ixd_d%s(%s%s)", avg ? "avg" : "sum", d, XS(a));
+    if (avg)
+        out->t = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+    else if (ixs_is_dec(a->t.code))
+        out->t = ixs_t(a->t.code, 32u << 8 | (uint32_t)sc);
+    else
+        out->t = ixs_t(IX_T_DECIMAL, 32u << 8);
+}
+
+/* RANGE(x): MAX(x) - MIN(x), of numbers only; the type of x (integers
+ * widened to INTEGER, DECIMAL/MONEY(p,s) to (32,s)) */
+static int agg_range(px *p, const char *d, xv *a, xv *out) {
+    ixs_make_num(p, a);
+    int c = a->t.code;
+    if (!ixs_is_numeric(c)) return px_failc(p, IXS_E_NOT_NUMERIC, NULL);
+    if (ixs_is_dec(c)) {
+        sb_printf(&out->s, "ixd_dsub(max(%s%s),min(%s%s))", d, XS(a), d, XS(a));
+        out->t = ixs_t(c, 32u << 8 | (a->t.len & 0xff));
+        return 0;
+    }
+    sb_printf(&out->s, "(max(%s%s) - min(%s%s))", d, XS(a), d, XS(a));
+    out->t = ixs_is_float(c)                                               ? ixs_t(IX_T_FLOAT, 8)
+             : c == IX_T_SMALLINT || c == IX_T_INTEGER || c == IX_T_SERIAL ? ixs_t(IX_T_INTEGER, 4)
+             : c == IX_T_BIGINT || c == IX_T_BIGSERIAL                     ? ixs_t(IX_T_BIGINT, 8)
+                                                                           : ixs_t(IX_T_INT8, 10);
+    return 0;
+}
+
+/* The aggregate fn over a (settled), DISTINCT when d is "DISTINCT ". */
+static int agg_emit(px *p, const char *fn, const char *d, xv *a, xv *out) {
+    if (!strcmp(fn, "count")) {
+        sb_printf(&out->s, "count(%s%s)", d, XS(a));
+        out->t = ixs_t(IX_T_INTEGER, 4);
+        return 0;
+    }
+    if (!strcmp(fn, "min") || !strcmp(fn, "max")) {
+        sb_printf(&out->s, "%s(%s%s)", fn, d, XS(a));
+        out->t = a->t.code < 0 ? ixs_t(IX_T_VARCHAR, 255) : a->t;
+        if (out->t.code == IX_T_SERIAL) out->t = ixs_t(IX_T_INTEGER, 4);
+        if (out->t.code == IX_T_SERIAL8) out->t = ixs_t(IX_T_INT8, 10);
+        if (out->t.code == IX_T_BIGSERIAL) out->t = ixs_t(IX_T_BIGINT, 8);
+        return 0;
+    }
+    if (!strcmp(fn, "range")) return agg_range(p, d, a, out);
+    ixs_make_num(p, a);
+    if (!strcmp(fn, "stdev") || !strcmp(fn, "variance")) {
+        if (!ixs_is_numeric(a->t.code)) return px_failc(p, IXS_E_NOT_NUMERIC, NULL);
+        ixs_to_type(p, a, ixs_t(IX_T_FLOAT, 8));
+        sb_printf(&out->s, "ixd_%s(%s%s)", fn, d, XS(a));
+        out->t = ixs_t(IX_T_FLOAT, 8);
+        return 0;
+    }
+    if (ixs_is_float(a->t.code)) {
+        sb_printf(&out->s, "%s(%s%s)", fn, d, XS(a));
+        out->t = ixs_t(IX_T_FLOAT, 8);
+    } else if (a->t.code == IX_T_INTERVAL) {
+        sb_printf(&out->s, "CAST(%s(%s%s) AS INTEGER)", !strcmp(fn, "sum") ? "sum" : "avg", d,
+                  XS(a));
+        out->t = a->t;
+    } else if (!ixs_is_numeric(a->t.code)) {
+        return px_failc(p, IXS_E_NOT_NUMERIC, NULL);
+    } else {
+        agg_exact(fn, d, a, out);
+    }
+    return 0;
+}
+
+/* ---- functions with their own syntax --------------------------------------------------------- */
+
+/* [DISTINCT | UNIQUE | ALL] expr ')' or '*' ')' for COUNT */
+static int r_agg(px *p, const fdef *f, xv *out) {
+    const char *fn = f->name;
+    int distinct = px_acc(p, "distinct") || px_acc(p, "unique");
+    if (!distinct) px_acc(p, "all");
+    out->lk = LB_AGG;
+    out->agg = 1;
+    if (!strcmp(fn, "count") && px_acc_op(p, "*")) {
+        if (px_expect_op(p, ")")) return -1;
+        sb_add(&out->s, "count(*)");
+        out->t = ixs_t(IX_T_INTEGER, 4);
+        snprintf(out->label, sizeof out->label, "(count(*))");
+        return 0;
+    }
+    if (p->in_agg) return px_fail(p);
+    p->in_agg = 1;
+    xv a;
+    ixs_xv_init(&a);
+    int rc = ixs_parse_or(p, &a);
+    p->in_agg = 0;
+    if (rc || px_expect_op(p, ")")) {
+        xv_free(&a);
+        return -1;
+    }
+    ixs_settle(p, &a);
+    snprintf(out->label, sizeof out->label, "(%s)", fn);
+    rc = agg_emit(p, fn, distinct ? "DISTINCT " : "", &a, out);
+    xv_free(&a);
+    return rc;
+}
+
+/* EXTEND(x [, q1 TO q2]) */
+static int r_extend(px *p, const fdef *f, xv *out) {
+    (void)f;
+    xv a;
+    ixs_xv_init(&a);
+    if (ixs_parse_or(p, &a)) {
+        xv_free(&a);
+        return -1;
+    }
+    ixs_settle(p, &a);
+    uint32_t q = 0;
+    if (px_acc_op(p, ",")) {
+        if (ixs_parse_qual(p, 0, &q)) {
+            xv_free(&a);
+            return -1;
+        }
+    } else {
+        q = a.t.code == IX_T_DATETIME ? a.t.len : ix_dt_qual(IX_TU_YEAR, IX_TU_DAY);
+    }
+    if (px_expect_op(p, ")")) {
+        xv_free(&a);
+        return -1;
+    }
+    if (ixs_is_char(a.t.code) || a.k == XK_PARAM)
+        ixs_to_type(p, &a, ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5))));
+    sb_printf(&out->s, "ixd_extend(%s,%d,%u,%u)", XS(&a), a.t.code, a.t.len, q);
+    out->t = ixs_t(IX_T_DATETIME, q);
+    xv_free(&a);
+    return p->failed ? -1 : 0;
+}
+
+/* SUBSTRING(x FROM a [FOR b]) */
+static int r_substring(px *p, const fdef *f, xv *out) {
+    (void)f;
+    xv a[3];
+    for (int i = 0; i < 3; i++)
+        ixs_xv_init(&a[i]);
+    int rc = ixs_parse_or(p, &a[0]);
+    if (!rc) rc = px_expect(p, "from");
+    if (!rc) rc = ixs_parse_add(p, &a[1]);
+    int n = 2;
+    if (!rc && px_acc(p, "for")) {
+        n = 3;
+        rc = ixs_parse_add(p, &a[2]);
+    }
+    if (!rc) rc = px_expect_op(p, ")");
+    if (!rc) {
+        for (int i = 0; i < n; i++)
+            ixs_settle(p, &a[i]);
+        rc = e_substr(p, f, a, n, out);
+        out->t = ixs_t(IX_T_VARCHAR, ixs_char_len(a[0].t) > 255 ? 255 : ixs_char_len(a[0].t));
+    }
+    for (int i = 0; i < 3; i++)
+        xv_free(&a[i]);
+    return rc || p->failed ? -1 : 0;
+}
+
+/* TRIM([LEADING | TRAILING | BOTH] [c] [FROM] x) */
+static int r_trim(px *p, const fdef *f, xv *out) {
+    (void)f;
+    const char *fn = "trim";
+    if (px_acc(p, "leading"))
+        fn = "ltrim";
+    else if (px_acc(p, "trailing"))
+        fn = "rtrim";
+    else
+        px_acc(p, "both");
+    xv a, c;
+    ixs_xv_init(&a);
+    ixs_xv_init(&c);
+    int hasc = 0, rc = 0;
+    if (!px_acc(p, "from")) {
+        rc = ixs_parse_or(p, &a);
+        if (!rc && px_acc(p, "from")) {
+            c = a;
+            ixs_xv_init(&a);
+            hasc = 1;
+        }
+    }
+    if (!rc && !a.s.p) rc = ixs_parse_or(p, &a);
+    if (!rc) rc = px_expect_op(p, ")");
+    if (!rc) {
+        ixs_as_text(p, &a);
+        if (hasc) ixs_as_text(p, &c);
+        sb_printf(&out->s, "%s(%s,%s)", fn, XS(&a), hasc ? XS(&c) : "' '");
+        out->t = ixs_t(IX_T_VARCHAR, ixs_char_len(a.t) > 255 ? 255 : ixs_char_len(a.t));
+    }
+    xv_free(&a);
+    xv_free(&c);
+    return rc || p->failed ? -1 : 0;
+}
+
+/* CAST(x AS type) */
+static int r_cast(px *p, const fdef *f, xv *out) {
+    (void)f;
+    xv a;
+    ixs_xv_init(&a);
+    if (ixs_parse_or(p, &a) || px_expect(p, "as")) {
+        xv_free(&a);
+        return -1;
+    }
+    ityp t;
+    int serial;
+    int64_t st;
+    uint32_t cl;
+    if (ixs_parse_type(p, &t, &serial, &st, &cl) || px_expect_op(p, ")")) {
+        xv_free(&a);
+        return -1;
+    }
+    ixs_settle(p, &a);
+    ixs_to_type(p, &a, t);
+    out->s = a.s;
+    memset(&a.s, 0, sizeof a.s);
+    out->t = t;
+    xv_free(&a);
+    return p->failed ? -1 : 0;
+}
+
+/* ---- the table (sorted by name) -------------------------------------------------------------- */
+
+#define RAW(n, fn)                                                                                 \
+    { n, 0, 0, RT_EMIT, NULL, fn, NULL, 0 }
+#define FN(n, lo, hi, rt, e, s, k)                                                                 \
+    { n, lo, hi, rt, e, NULL, s, k }
+
+static const fdef builtins[] = {
+    FN("abs", 1, 1, RT_EMIT, e_abs, NULL, 0),
+    FN("add_months", 2, 2, RT_EMIT, e_add_months, NULL, 0),
+    FN("ascii", 1, 1, RT_INT, e_text, "ixd_ascii", 0),
+    RAW("avg", r_agg),
+    RAW("cast", r_cast),
+    FN("ceil", 1, 1, RT_DEC0, e_ceil, NULL, 1),
+    FN("char_length", 1, 1, RT_INT, e_length, NULL, 0),
+    FN("character_length", 1, 1, RT_INT, e_length, NULL, 0),
+    FN("chr", 1, 1, RT_CHAR1, e_int1, "ixd_chr", 0),
+    FN("coalesce", 2, MAXARGS, RT_EMIT, e_merge, "coalesce", 0),
+    FN("concat", 2, 2, RT_EMIT, e_concat, NULL, 0),
+    RAW("count", r_agg),
+    FN("date", 1, 1, RT_EMIT, e_datepart, NULL, 4),
+    FN("day", 1, 1, RT_EMIT, e_datepart, NULL, 2),
+    FN("dbinfo", 1, 2, RT_EMIT, e_dbinfo, NULL, 0),
+    FN("decode", 3, MAXARGS - 1, RT_EMIT, e_decode, NULL, 0),
+    FN("exp", 1, 1, RT_FLOAT, e_math, "exp", 0),
+    RAW("extend", r_extend),
+    FN("floor", 1, 1, RT_DEC0, e_ceil, NULL, -1),
+    FN("greatest", 2, MAXARGS, RT_EMIT, e_merge, "max", 0),
+    FN("hex", 1, 1, RT_HEX, e_int1, "ixd_hex", 0),
+    FN("initcap", 1, 1, RT_EMIT, e_case, "ixd_initcap", 0),
+    FN("last_day", 1, 1, RT_DATE, e_dates, "ixd_last_day", 0),
+    FN("least", 2, MAXARGS, RT_EMIT, e_merge, "min", 0),
+    FN("len", 1, 1, RT_INT, e_length, NULL, 0),
+    FN("length", 1, 1, RT_INT, e_length, NULL, 0),
+    FN("log10", 1, 1, RT_FLOAT, e_math, "log10", 0),
+    FN("logn", 1, 1, RT_FLOAT, e_math, "ln", 0),
+    FN("lower", 1, 1, RT_EMIT, e_case, "lower", 0),
+    FN("lpad", 2, 3, RT_EMIT, e_pad, NULL, 1),
+    FN("ltrim", 1, 2, RT_EMIT, e_trimset, "ltrim", 0),
+    RAW("max", r_agg),
+    FN("mdy", 3, 3, RT_DATE, e_mdy, NULL, 0),
+    RAW("min", r_agg),
+    FN("mod", 2, 2, RT_EMIT, e_mod, NULL, 0),
+    FN("month", 1, 1, RT_EMIT, e_datepart, NULL, 1),
+    FN("months_between", 2, 2, RT_DECF, e_dates, "ixd_months_between", 0),
+    FN("nullif", 2, 2, RT_EMIT, e_nullif, NULL, 0),
+    FN("nvl", 2, 2, RT_EMIT, e_merge, "ifnull", 0),
+    FN("octet_length", 1, 1, RT_INT, e_length, NULL, 1),
+    FN("pow", 2, 2, RT_FLOAT, e_math, "pow", 0),
+    FN("power", 2, 2, RT_FLOAT, e_math, "pow", 0),
+    RAW("range", r_agg),
+    FN("replace", 2, 3, RT_EMIT, e_replace, NULL, 0),
+    FN("round", 1, 2, RT_EMIT, e_round, NULL, 0),
+    FN("rpad", 2, 3, RT_EMIT, e_pad, NULL, 0),
+    FN("rtrim", 1, 2, RT_EMIT, e_trimset, "rtrim", 0),
+    FN("sqrt", 1, 1, RT_FLOAT, e_math, "sqrt", 0),
+    RAW("stdev", r_agg),
+    FN("substr", 2, 3, RT_VCHAR0, e_substr, NULL, 0),
+    RAW("substring", r_substring),
+    RAW("sum", r_agg),
+    FN("to_char", 1, 2, RT_NVC, e_to_char, NULL, 0),
+    FN("to_date", 1, 2, RT_DT5, e_to_date, NULL, 0),
+    RAW("trim", r_trim),
+    FN("trunc", 1, 2, RT_EMIT, e_round, NULL, 1),
+    FN("upper", 1, 1, RT_EMIT, e_case, "upper", 0),
+    RAW("variance", r_agg),
+    FN("weekday", 1, 1, RT_EMIT, e_datepart, NULL, 3),
+    FN("year", 1, 1, RT_EMIT, e_datepart, NULL, 0),
+};
+
+static int fdef_cmp(const void *key, const void *el) {
+    return strcmp(key, ((const fdef *)el)->name);
+}
+
+static const fdef *lookup(const char *name) {
+    return bsearch(name, builtins, sizeof builtins / sizeof builtins[0], sizeof builtins[0],
+                   fdef_cmp);
+}
+
+/* The result type of rule rt for a call with first argument a0. */
+static void apply_rt(int rt, const xv *a0, xv *out) {
+    switch (rt) {
+    case RT_INT: out->t = ixs_t(IX_T_INTEGER, 4); break;
+    case RT_SMALL: out->t = ixs_t(IX_T_SMALLINT, 2); break;
+    case RT_FLOAT: out->t = ixs_t(IX_T_FLOAT, 8); break;
+    case RT_DATE: out->t = ixs_t(IX_T_DATE, 4); break;
+    case RT_ARG0: out->t = a0->t; break;
+    case RT_VCHAR0: {
+        uint32_t n = ixs_char_len(a0->t);
+        out->t = ixs_t(IX_T_VARCHAR, n > 255 ? 255 : n);
+        break;
+    }
+    case RT_DEC0: out->t = ixs_t(IX_T_DECIMAL, 32u << 8); break;
+    case RT_DECF: out->t = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff); break;
+    case RT_DT5: out->t = ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5))); break;
+    case RT_VC128: out->t = ixs_t(IX_T_VARCHAR, 128); break;
+    case RT_CHAR1: out->t = ixs_t(IX_T_CHAR, 1); break;
+    case RT_NVC: out->t = ixs_t(IX_T_NVARCHAR, 255); break;
+    case RT_HEX: out->t = ixs_t(IX_T_VARCHAR, 18); break;
+    default: break;
+    }
+}
+
+int ixs_func_call(px *p, const char *fn, xv *out) {
+    /* after '(' */
+    if (!strncmp(fn, "oni_ts_", 7)) return ixs_ts_call(p, fn, out);
+    const fdef *f = lookup(fn);
+    if (!f) return ixs_call_unknown(p, fn, out);
+    out->lk = LB_EXPR;
+    if (f->raw) return f->raw(p, f, out);
+    xv args[MAXARGS];
+    int na = 0, rc;
+    if (arg_list(p, args, MAXARGS, &na)) {
+        rc = -1;
+    } else if (na < f->min || na > f->max) {
+        rc = px_failc(p, IXS_E_ROUTINE, "%s", fn);
+    } else {
+        for (int i = 0; i < na; i++)
+            ixs_settle(p, &args[i]);
+        rc = f->emit(p, f, args, na, out);
+        if (!rc) apply_rt(f->rt, &args[0], out);
+    }
+    for (int i = 0; i < na; i++)
+        xv_free(&args[i]);
+    return rc || p->failed ? -1 : 0;
+}
+
+int ixs_call_unknown(px *p, const char *name, xv *out) {
+    (void)out;
+    xv args[MAXARGS];
+    int na = 0;
+    int rc = arg_list(p, args, MAXARGS, &na);
+    for (int i = 0; i < na; i++)
+        xv_free(&args[i]);
+    if (rc) return -1;
+    return px_failc(p, IXS_E_ROUTINE, "%s", name);
+}
+
+/* ---- built-ins without parentheses ------------------------------------------------------------
+ */
+
+int ixs_func_niladic(px *p, xv *out) {
+    static const char *const names[] = {"dbservername", "sitename", "current_user"};
+    int which = -1;
+    for (int k = 0; k < 3; k++)
+        if (px_kw(p, p->i, names[k]) && !px_op(p, p->i + 1, "(") && !px_op(p, p->i + 1, "."))
+            which = k;
+    if (which < 0) return 0;
+    p->i++;
+    if (which == 2) {
+        sb_strlit(&out->s, p->db->user, strlen(p->db->user));
+        out->t = ixs_t(IX_T_VARCHAR, 32);
+    } else {
+        const char *s = ixd_engine_server_name(p->db->e);
+        sb_strlit(&out->s, s, strlen(s));
+        out->t = ixs_t(IX_T_VARCHAR, 128);
+    }
+    out->lk = LB_EXPR;
+    return 1;
+}
