@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "server/sql/ixs_parse.h"
+#include "server/sql/ixs_spl.h"
 
 void xv_free(xv *v) {
     sb_free(&v->s);
@@ -965,7 +966,7 @@ static int func_call(px *p, const char *fn, xv *out) {
             sb_printf(&out->s, "%s(%s)", sf, xs(&args[0]));
         out->t = ixs_t(IX_T_FLOAT, 8);
     } else {
-        rc = px_failc(p, -674, "%s", fn);
+        rc = ixs_spl_call(p, fn, args, na, out); /* a user routine, else -674 */
     }
 done:
     for (int i = 0; i < na; i++)
