@@ -994,8 +994,9 @@ int ix_set_trace(ix_conn *conn, ix_trace_fn fn, void *userdata);
 /* 1 if the first n bytes of sql hold at least one complete statement, that
  * is a ';' outside '...' and "..." strings (a doubled quote stays inside)
  * and outside comments (-- to the end of the line, { ... }, and slash-star
- * ... star-slash), else 0 (also for sql NULL). Stored procedure bodies (CREATE
- * PROCEDURE ... END PROCEDURE) are not recognised: their first ';' counts.
+ * ... star-slash), else 0 (also for sql NULL). A statement that begins CREATE
+ * [DBA] PROCEDURE|FUNCTION ends only at a ';' after END PROCEDURE|FUNCTION
+ * (the ';' of its body do not count).
  * Pure: no connection, no allocation. ixsql splits its input with it. */
 int ix_complete(const char *sql, size_t n);
 
