@@ -19,6 +19,7 @@ typedef struct sps {
     int nvis;
     int loops[64]; /* the enclosing loop kinds */
     int nloops;
+    int depth; /* nesting of statements and ELIF (bounded: hostile input) */
 } sps;
 
 static spl_node *node_new(sps *s, int kind) {
@@ -386,6 +387,7 @@ static int if_stmt(sps *s, spl_node *n) {
     px *p = s->p;
     if (cond(s, then, &n->q) || px_expect(p, "then") || stmts(s, &n->body, ends)) return -1;
     if (px_acc(p, "elif")) {
+        if (++s->depth > IXS_MAX_DEPTH) return px_fail(p);
         spl_node *e = node_new(s, SN_IF);
         if (!e) return -1;
         n->elsep = e;
@@ -586,9 +588,10 @@ static int handler(sps *s, spl_node *blk) {
 static int stmt(sps *s, spl_node **out) {
     px *p = s->p;
     *out = NULL;
+    if (s->depth + 1 > IXS_MAX_DEPTH) return px_fail(p);
     spl_node *n = node_new(s, SN_SQL);
     if (!n) return -1;
-    int rc;
+    int rc, depth = s->depth++;
     if (px_acc(p, "let")) {
         n->kind = SN_LET;
         rc = let_stmt(s, n);
@@ -653,6 +656,7 @@ static int stmt(sps *s, spl_node **out) {
         if (!rc) rc = px_expect_op(p, ";");
     } else
         rc = px_fail(p);
+    s->depth = depth;
     if (rc) {
         node_free(n);
         return -1;
