@@ -605,6 +605,8 @@ typedef enum ix_stmttype {
     IX_STMTTYPE_DROP_PROC = 54,
     IX_STMTTYPE_SET_CONSTRAINTS = 55,
     IX_STMTTYPE_EXECUTE_PROC = 56, /* EXECUTE PROCEDURE / FUNCTION */
+    IX_STMTTYPE_CREATE_TRIGGER = 70,
+    IX_STMTTYPE_DROP_TRIGGER = 71,
     IX_STMTTYPE_CREATE_ROWTYPE = 90,
     IX_STMTTYPE_DROP_ROWTYPE = 91,
 } ix_stmttype;
@@ -992,8 +994,9 @@ int ix_set_trace(ix_conn *conn, ix_trace_fn fn, void *userdata);
 /* 1 if the first n bytes of sql hold at least one complete statement, that
  * is a ';' outside '...' and "..." strings (a doubled quote stays inside)
  * and outside comments (-- to the end of the line, { ... }, and slash-star
- * ... star-slash), else 0 (also for sql NULL). Stored procedure bodies (CREATE
- * PROCEDURE ... END PROCEDURE) are not recognised: their first ';' counts.
+ * ... star-slash), else 0 (also for sql NULL). A statement that begins CREATE
+ * [DBA] PROCEDURE|FUNCTION ends only at a ';' after END PROCEDURE|FUNCTION
+ * (the ';' of its body do not count).
  * Pure: no connection, no allocation. ixsql splits its input with it. */
 int ix_complete(const char *sql, size_t n);
 

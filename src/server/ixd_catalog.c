@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "server/sql/ixs.h"
+#include "server/sql/ixs_spl.h"
 
 static const char *cat_ddl =
     "CREATE TABLE _ixd_meta(k TEXT PRIMARY KEY, v);"
@@ -184,6 +185,7 @@ static int xexec(sqlite3 *h, const char *sql, ixd_err *err) {
 int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err) {
     if (xexec(h, "BEGIN IMMEDIATE", err)) return -1;
     if (xexec(h, cat_ddl, err) || xexec(h, sysdatabases_ddl, err)) goto fail;
+    if (ixs_spl_cat_init(h, err)) goto fail;
     sb q = {0};
     int32_t today = today_days();
     sb_printf(&q, "INSERT INTO _ixd_meta VALUES('logmode', %d), ('created', %d);", logmode,
@@ -231,6 +233,7 @@ fail:
 void ixs_cat_upgrade(sqlite3 *h) {
     sqlite3_stmt *st;
     int old = 0;
+    ixs_spl_cat_upgrade(h);
     if (sqlite3_prepare_v2(h,
                            "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = "
                            "'sysdatabases'",

@@ -11,6 +11,7 @@
 
 #include "proto/ix_login.h"
 #include "server/sql/ixs.h"
+#include "server/sql/ixs_spl.h"
 #include "server/ts/ts.h"
 
 /* ---- errors -------------------------------------------------------------------- */
@@ -199,9 +200,10 @@ int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *er
         return ixd_seterr(err, ixs_no_space_code(stype), IXS_ISAM_NO_SPACE, 0, "%s",
                           table ? table : "");
     if (!strncmp(msg, "ixd:", 4)) {
-        int code = atoi(msg + 4);
-        const char *t = strchr(msg + 4, ':');
-        return ixd_seterr(err, code ? code : -999, 0, 0, "%s", t ? t + 1 : "");
+        int code = atoi(msg + 4); /* ixd:<sqlcode>[,<isam>]:<text> */
+        const char *t = strchr(msg + 4, ':'), *c = strchr(msg + 4, ',');
+        int isam = c && t && c < t ? atoi(c + 1) : 0;
+        return ixd_seterr(err, code ? code : -999, isam, 0, "%s", t ? t + 1 : "");
     }
     int prim = rc & 0xff;
     if (db && db->interrupted) return ixd_seterr(err, -213, 0, 0, NULL);
@@ -617,7 +619,7 @@ static int db_connect(ixd_db *db, const char *path, ixd_err *err) {
         return ixd_seterr(err, -329, 0, 0, "%s", db->name);
     }
     if (ixs_register_functions(db->h, db) || ixs_register_vtabs(db->h, db) ||
-        ts_register(db, db->h))
+        ts_register(db, db->h) || ixs_spl_register(db->h, db))
         return ixd_seterr(err, -208, 0, 0, NULL);
     ixs_cat_upgrade(db->h);
     return 0;
@@ -670,6 +672,7 @@ void ixd_db_close(ixd_db *db) {
     if (!db) return;
     if (db->h && (db->in_txn || !sqlite3_get_autocommit(db->h)))
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+    ixs_spl_close(db);
     stmts_detach(db);
     ixs_cat_close(db);
     ts_close(db);

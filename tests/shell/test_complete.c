@@ -55,6 +55,20 @@ int main(void) {
         {"select 1 -;", 1},
         {"select 6 / 2;", 1},
         {"select a -- x\n - 1 -- y;\n", 0},
+        /* routines: one statement up to END PROCEDURE|FUNCTION */
+        {"create procedure p() define i int; let i = 1;", 0},
+        {"create procedure p() define i int; let i = 1; end procedure", 0},
+        {"create procedure p() define i int; let i = 1; end procedure;", 1},
+        {"CREATE DBA FUNCTION f() RETURNING int; RETURN 1; END FUNCTION;", 1},
+        {"create dba function f() returning int; return 1;", 0},
+        {"create function f() returning int; if 1 = 1 then return 1; end if;", 0},
+        {"create procedure p() insert into t values (';'); end procedure\n"
+         "document 'a;b';",
+         1},
+        {"create procedure p() -- end procedure;\n", 0},
+        {"create table procedure (a int);", 1},
+        {"create view v as select 1 from t;", 1},
+        {"execute procedure p(); end procedure;", 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int got = complete(cases[i].sql);

@@ -202,6 +202,7 @@ struct ixd_db {
      * (every other statement, transaction ends), the data version
      * (ixs_data_version) any commit, local or by another connection. */
     struct ts_conn *ts; /* the TimeSeries state (src/server/ts) */
+    struct spl_conn *spl; /* SPL routines and globals (ixs_spl_exec.c) */
     ixd_stmt *live;     /* statements prepared on db and not yet freed */
     ixd_stmt *parked[IXS_PARKED];
     int nparked;

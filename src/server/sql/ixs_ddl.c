@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "server/sql/ixs_parse.h"
+#include "server/sql/ixs_spl.h"
 #include "server/ts/ts.h"
 
 #define MAXC IXS_MAX_COLS
@@ -1745,6 +1746,8 @@ static int other_stmt(px *p, int *stype) {
     *stype = IX_STMTTYPE_OTHER;
     if (px_acc(p, "create")) {
         int rt = ixs_ts_rowtype_stmt(p, 1, stype);
+        if (!rt) rt = ixs_spl_create_stmt(p, stype);
+        if (!rt) rt = ixs_trigger_create_stmt(p, stype);
         if (rt) return rt < 0 ? -1 : 0;
         int temp = px_acc(p, "temp") || px_acc(p, "raw") || px_acc(p, "standard");
         if (px_acc(p, "table")) {
@@ -1784,6 +1787,8 @@ static int other_stmt(px *p, int *stype) {
     }
     if (px_acc(p, "drop")) {
         int rt = ixs_ts_rowtype_stmt(p, 0, stype);
+        if (!rt) rt = ixs_spl_drop_stmt(p, stype);
+        if (!rt) rt = ixs_trigger_drop_stmt(p, stype);
         if (rt) return rt < 0 ? -1 : 0;
         *stype = px_kw(p, p->i, "index")  ? IX_STMTTYPE_DROP_INDEX
                  : px_kw(p, p->i, "view") ? IX_STMTTYPE_DROP_VIEW

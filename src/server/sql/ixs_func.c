@@ -16,6 +16,7 @@
 
 #include "server/sql/ixs_func.h"
 #include "server/sql/ixs_parse.h"
+#include "server/sql/ixs_spl.h"
 
 #define MAXARGS 64
 
@@ -878,14 +879,17 @@ int ixs_func_call(px *p, const char *fn, xv *out) {
 }
 
 int ixs_call_unknown(px *p, const char *name, xv *out) {
-    (void)out;
     xv args[MAXARGS];
     int na = 0;
     int rc = arg_list(p, args, MAXARGS, &na);
+    if (!rc) {
+        for (int i = 0; i < na; i++)
+            ixs_settle(p, &args[i]);
+        rc = ixs_spl_call(p, name, args, na, out); /* a user routine, else -674 */
+    }
     for (int i = 0; i < na; i++)
         xv_free(&args[i]);
-    if (rc) return -1;
-    return px_failc(p, IXS_E_ROUTINE, "%s", name);
+    return rc || p->failed ? -1 : 0;
 }
 
 /* ---- built-ins without parentheses ------------------------------------------------------------

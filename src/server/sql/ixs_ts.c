@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "server/sql/ixs_parse.h"
+#include "server/sql/ixs_spl.h"
 #include "server/ts/ts.h"
 
 #define TS_MAX_ARGS 8
@@ -234,6 +235,8 @@ int ixs_ts_execute(px *p, ixd_stmt *s) {
     char fn[IXS_NAME_MAX + 1];
     if (px_ident(p, fn, sizeof fn) || px_expect_op(p, "(")) return -1;
     const ts_routine *r = ts_routine_find(fn);
+    int spl = r ? 0 : ixs_spl_execute(p, s, proc, fn); /* a user routine */
+    if (spl) return spl < 0 ? -1 : 0;
     if (!r) return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
     targs a;
     qres q;

@@ -1,0 +1,196 @@
+/*
+ * ixs_spl.h: stored procedures and functions in SPL (docs/server-sql.md,
+ * "Stored procedures").
+ *
+ * Stages:
+ *   ixs_spl_parse.c  CREATE PROCEDURE / FUNCTION text -> spl_rt, a tree of
+ *                    spl_node (no catalogue or SQLite access). Expressions
+ *                    and embedded SQL stay Informix SQL text in which every
+ *                    SPL variable has become a '?' (spl_sql), translated by
+ *                    the ordinary translator when first run.
+ *   ixs_spl_cat.c    the catalogue: sysprocedures and sysprocbody (the text,
+ *                    parsed again into a tree when a connection first calls
+ *                    the routine), CREATE / DROP.
+ *   ixs_spl_exec.c   the interpreter, the per-connection tree cache, EXECUTE
+ *                    PROCEDURE / FUNCTION, and the SQLite function and table
+ *                    that run a routine from inside SQL.
+ */
+#ifndef IXS_SPL_H
+#define IXS_SPL_H
+
+#include "server/sql/ixs_parse.h"
+
+#define SPL_MAX_ARGS  32 /* parameters of a routine (columns of _ixd_spl) */
+#define SPL_MAX_RET   32 /* values a RETURN gives */
+#define SPL_MAX_VARS  1024
+#define SPL_MAX_DEPTH 32 /* nested routine calls */
+
+/* The Informix codes of routines. */
+enum {
+    IXS_E_SPL_EXISTS = -673,        /* Function (%s) already exists in database. */
+    IXS_E_SPL_UNRESOLVED = -674,    /* Routine (%s) can not be resolved. */
+    IXS_E_SPL_MANY_ROWS = -686,     /* Function (%s) has returned more than one row. */
+    IXS_E_SPL_SYSTEM = -668,        /* The system command cannot be executed. */
+    IXS_E_SPL_ONE_ROW = -284,       /* A subquery has returned not exactly one row. */
+    IXS_E_SPL_NOT_PROC = -9750,     /* Routine (%s) cannot be executed as a procedure/function */
+    IXS_E_SPL_DEPTH = -9752,        /* nesting of routine calls too deep */
+    IXS_E_SPL_RET_COUNT = -9762,    /* RETURN gives a different number of values */
+    IXS_E_SPL_TOO_MANY_ARGS = -9753 /* more arguments than parameters */
+};
+
+/* Statement kinds of the tree. */
+enum {
+    SN_BLOCK = 1, /* BEGIN ... END, and the routine's body */
+    SN_LET,
+    SN_IF,
+    SN_FOR,     /* FOR v = a TO b [STEP s] */
+    SN_FORIN,   /* FOR v IN (e, ...) */
+    SN_FOREACH, /* FOREACH SELECT ... INTO / FOREACH EXECUTE ... INTO */
+    SN_WHILE,
+    SN_EXIT,
+    SN_CONTINUE,
+    SN_RETURN,
+    SN_RAISE,
+    SN_SQL,  /* an embedded SQL statement (SELECT INTO, DML, DDL) */
+    SN_CALL, /* CALL / EXECUTE PROCEDURE / EXECUTE FUNCTION / LET a = f() */
+    SN_SYSTEM,
+    SN_TRACE
+};
+
+/* Loop kinds of EXIT / CONTINUE. */
+enum { SPL_LOOP_FOR = 1, SPL_LOOP_WHILE, SPL_LOOP_FOREACH };
+
+/* An SPL variable (parameters first, then every DEFINE in text order). */
+typedef struct spl_var {
+    char name[IXS_NAME_MAX + 1];
+    ityp t;
+    int global;
+    char *defsql; /* DEFAULT (parameters and GLOBAL): "SELECT expr", or NULL */
+} spl_var;
+
+/* Informix SQL with the SPL variables it names replaced by '?', the
+ * variables in the order of those marks, and SELECT ... INTO targets. The
+ * translation (an ixd_stmt) is kept here while db->gen says it is valid. */
+typedef struct spl_sql {
+    char *text;
+    int *slots, nslots;
+    int *into, ninto;
+    int pos; /* where it starts in the CREATE text */
+    ixd_stmt *st;
+    uint64_t gen;
+    int busy; /* st is stepping (a recursive call prepares its own) */
+} spl_sql;
+
+typedef struct spl_node spl_node;
+
+/* ON EXCEPTION [IN (codes)] [SET sqlv, isamv, textv] body END EXCEPTION
+ * [WITH RESUME] */
+typedef struct spl_handler {
+    int *codes, ncodes; /* 0: every error */
+    int setv[3];        /* variable slots, -1 none */
+    int resume;
+    spl_node *body;
+} spl_handler;
+
+struct spl_node {
+    int kind;
+    int pos;
+    spl_node *next;
+    spl_sql q;                     /* the expression list, condition or statement */
+    char callee[IXS_NAME_MAX + 1]; /* SN_CALL, FOREACH EXECUTE */
+    int *tgt, ntgt;                /* LET targets, FOR variable, INTO of a call */
+    spl_node *body;                /* block, loop, THEN */
+    spl_node *elsep;               /* IF: the ELIF (an SN_IF) or ELSE block */
+    int loop;                      /* EXIT / CONTINUE: SPL_LOOP_* */
+    int resume;                    /* RETURN WITH RESUME */
+    int first_var, nvars;          /* SN_BLOCK: the variables it defines */
+    spl_handler *h;
+    int nh;
+};
+
+/* A routine. */
+typedef struct spl_rt {
+    char name[IXS_NAME_MAX + 1];
+    char owner[IXS_NAME_MAX + 1];
+    char specific[IXS_NAME_MAX + 1];
+    char *document;
+    int procid;
+    int isproc; /* CREATE PROCEDURE */
+    int dba;
+    int nparams;
+    int nvars;
+    spl_var *vars;
+    int nret;
+    ityp ret[SPL_MAX_RET];
+    char retname[SPL_MAX_RET][IXS_NAME_MAX + 1];
+    int variant, handlesnulls;
+    spl_node *body; /* an SN_BLOCK */
+    /* the per-connection cache */
+    int active;
+    int stale;
+    struct spl_rt *next;
+} spl_rt;
+
+/* ---- parsing (ixs_spl_parse.c) --------------------------------------------------- */
+/* Parses CREATE [DBA] PROCEDURE|FUNCTION ... END PROCEDURE|FUNCTION [DOCUMENT
+ * ...] [WITH LISTING IN ...] from token p->i (at CREATE) into *out. Returns 0
+ * or -1 with p's error (-201 at the token, unknown variables -201 too). */
+int spl_parse_create(px *p, spl_rt **out);
+void spl_rt_free(spl_rt *r);
+/* 1 when tokens from p->i are CREATE [DBA] PROCEDURE|FUNCTION. */
+int spl_is_create(px *p);
+
+/* ---- catalogue (ixs_spl_cat.c) ---------------------------------------------------- */
+/* Creates sysprocedures, sysprocbody, systriggers and systrigbody with their
+ * catalogue rows (in the transaction of ixs_cat_init); ixs_spl_cat_upgrade
+ * adds them to a file made before them. */
+int ixs_spl_cat_init(sqlite3 *h, ixd_err *err);
+void ixs_spl_cat_upgrade(sqlite3 *h);
+/* The procid and text of routine name: 1 found, 0 not, -1 error. *text is
+ * malloc'ed. */
+int spl_cat_find(ixd_db *db, const char *name, int *procid, char **text, ixd_err *err);
+/* Writes a catalogue body (sysprocbody / systrigbody) in CHAR(256) chunks. */
+int spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key, const char *text,
+                     size_t n, ixd_err *err);
+
+/* ---- execution (ixs_spl_exec.c) --------------------------------------------------- */
+/* The routine of that name for db (parsed from the catalogue and cached):
+ * 1 found (*out valid until the next DDL), 0 not, -1 error. */
+int spl_get(ixd_db *db, const char *name, spl_rt **out, ixd_err *err);
+/* Forgets the cached routine name (after DROP / CREATE). */
+void spl_forget(ixd_db *db, const char *name);
+/* Frees the per-connection state (before the connection closes). */
+void ixs_spl_close(ixd_db *db);
+/* Registers ixd_spl_fn() and the table _ixd_spl on a connection. */
+int ixs_spl_register(sqlite3 *h, ixd_db *db);
+
+/* The rows a routine returns. */
+typedef struct spl_rows {
+    int ncols;
+    int n, cap;
+    sval *v; /* n * ncols values */
+} spl_rows;
+void spl_rows_free(spl_rows *r);
+/* Runs r with args (storage values of its parameter types; nargs may be
+ * fewer than its parameters: DEFAULTs fill the rest). */
+int spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixd_err *err);
+
+/* ---- hooks of the translator ---------------------------------------------------- */
+/* CREATE / DROP PROCEDURE|FUNCTION|ROUTINE after the statement's first
+ * token: 1 handled, 0 not such a statement, -1 error. */
+int ixs_spl_create_stmt(px *p, int *stype);
+int ixs_spl_drop_stmt(px *p, int *stype);
+/* EXECUTE PROCEDURE|FUNCTION name ( after '(' of a user routine into s: 1
+ * done, 0 no such routine, -1 error. */
+int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name);
+/* A call of user routine fn in an expression, its arguments parsed: 0 done,
+ * -1 error (-674 when there is no such routine). */
+int ixs_spl_call(px *p, const char *fn, xv *args, int na, xv *out);
+
+/* ---- triggers (ixs_trigger.c) ----------------------------------------------------- */
+/* CREATE / DROP TRIGGER after the statement's first token: 1 handled, 0 not
+ * such a statement, -1 error. */
+int ixs_trigger_create_stmt(px *p, int *stype);
+int ixs_trigger_drop_stmt(px *p, int *stype);
+
+#endif

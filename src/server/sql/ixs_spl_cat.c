@@ -1,0 +1,341 @@
+/*
+ * ixs_spl_cat.c: the catalogue of routines and triggers, and CREATE / DROP
+ * PROCEDURE / FUNCTION / ROUTINE.
+ *
+ * The four catalogue tables are SQLite tables of those names (read only to
+ * user SQL: their tabids are below 100), registered in _ixd_tables and
+ * _ixd_columns with the Informix types:
+ *   sysprocedures (16)  one row per routine
+ *   sysprocbody   (17)  its text: datakey 'T' the CREATE statement, 'D' the
+ *                       DOCUMENT text, in CHAR(256) pieces numbered from 1
+ *   systriggers   (22)  one row per trigger
+ *   systrigbody   (23)  datakey 'D' the header, 'A' the actions
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/sql/ixs_spl.h"
+
+#define BODY_CHUNK 256
+
+typedef struct spcol {
+    const char *name;
+    int code;
+    uint32_t len;
+} spcol;
+
+static const spcol c_sysprocedures[] = {
+    {"procname", IX_T_VARCHAR, 128},     {"owner", IX_T_CHAR, 32},
+    {"procid", IX_T_SERIAL, 4},          {"mode", IX_T_CHAR, 1},
+    {"retsize", IX_T_INTEGER, 4},        {"symsize", IX_T_INTEGER, 4},
+    {"datasize", IX_T_INTEGER, 4},       {"codesize", IX_T_INTEGER, 4},
+    {"numargs", IX_T_SMALLINT, 2},       {"isproc", IX_T_CHAR, 1},
+    {"specificname", IX_T_VARCHAR, 128}, {"externalname", IX_T_VARCHAR, 255},
+    {"paramstyle", IX_T_CHAR, 1},        {"langid", IX_T_INTEGER, 4},
+    {"paramtypes", IX_T_LVARCHAR, 2048}, {"variant", IX_T_BOOLEAN, 1},
+    {"client", IX_T_BOOLEAN, 1},         {"handlesnulls", IX_T_BOOLEAN, 1},
+    {"iterator", IX_T_BOOLEAN, 1},       {"percallcost", IX_T_INTEGER, 4},
+    {"commutator", IX_T_VARCHAR, 128},   {"negator", IX_T_VARCHAR, 128},
+    {"selfunc", IX_T_VARCHAR, 128},      {"internal", IX_T_BOOLEAN, 1},
+    {"class", IX_T_VARCHAR, 128},        {"stack", IX_T_INTEGER, 4},
+    {"parallelizable", IX_T_BOOLEAN, 1}, {"costfunc", IX_T_VARCHAR, 128},
+    {"selconst", IX_T_SMALLFLOAT, 4},    {"collation", IX_T_CHAR, 32},
+    {"procflags", IX_T_INTEGER, 4},      {NULL, 0, 0}};
+static const spcol c_sysprocbody[] = {{"procid", IX_T_INTEGER, 4},
+                                      {"datakey", IX_T_CHAR, 1},
+                                      {"seqno", IX_T_INTEGER, 4},
+                                      {"data", IX_T_CHAR, BODY_CHUNK},
+                                      {NULL, 0, 0}};
+static const spcol c_systriggers[] = {{"trigid", IX_T_SERIAL, 4},   {"trigname", IX_T_VARCHAR, 128},
+                                      {"owner", IX_T_CHAR, 32},     {"tabid", IX_T_INTEGER, 4},
+                                      {"event", IX_T_CHAR, 1},      {"old", IX_T_VARCHAR, 128},
+                                      {"new", IX_T_VARCHAR, 128},   {"mode", IX_T_CHAR, 1},
+                                      {"collation", IX_T_CHAR, 32}, {NULL, 0, 0}};
+static const spcol c_systrigbody[] = {{"trigid", IX_T_INTEGER, 4},
+                                      {"datakey", IX_T_CHAR, 1},
+                                      {"seqno", IX_T_INTEGER, 4},
+                                      {"data", IX_T_CHAR, BODY_CHUNK},
+                                      {NULL, 0, 0}};
+
+enum {
+    TABID_SYSPROCEDURES = 16,
+    TABID_SYSPROCBODY = 17,
+    TABID_SYSTRIGGERS = 22,
+    TABID_SYSTRIGBODY = 23
+};
+
+static const struct {
+    const char *name;
+    int tabid;
+    const spcol *cols;
+    const char *ddl;
+} sp_tabs[] = {
+    {"sysprocedures", TABID_SYSPROCEDURES, c_sysprocedures,
+     "CREATE TABLE IF NOT EXISTS sysprocedures(procname TEXT, owner TEXT, procid INTEGER PRIMARY "
+     "KEY, mode TEXT, retsize INTEGER, symsize INTEGER, datasize INTEGER, codesize INTEGER, "
+     "numargs INTEGER, isproc TEXT, specificname TEXT, externalname TEXT, paramstyle TEXT, "
+     "langid INTEGER, paramtypes TEXT, variant INTEGER, client INTEGER, handlesnulls INTEGER, "
+     "iterator INTEGER, percallcost INTEGER, commutator TEXT, negator TEXT, selfunc TEXT, "
+     "internal INTEGER, class TEXT, stack INTEGER, parallelizable INTEGER, costfunc TEXT, "
+     "selconst REAL, collation TEXT, procflags INTEGER);"
+     "CREATE UNIQUE INDEX IF NOT EXISTS " IXS_INTERNAL_PREFIX
+     "procname ON sysprocedures(procname);"},
+    {"sysprocbody", TABID_SYSPROCBODY, c_sysprocbody,
+     "CREATE TABLE IF NOT EXISTS sysprocbody(procid INTEGER, datakey TEXT, seqno INTEGER, data "
+     "TEXT, PRIMARY KEY(procid, datakey, seqno));"},
+    {"systriggers", TABID_SYSTRIGGERS, c_systriggers,
+     "CREATE TABLE IF NOT EXISTS systriggers(trigid INTEGER PRIMARY KEY, trigname TEXT UNIQUE, "
+     "owner TEXT, tabid INTEGER, event TEXT, old TEXT, new TEXT, mode TEXT, collation TEXT);"},
+    {"systrigbody", TABID_SYSTRIGBODY, c_systrigbody,
+     "CREATE TABLE IF NOT EXISTS systrigbody(trigid INTEGER, datakey TEXT, seqno INTEGER, data "
+     "TEXT, PRIMARY KEY(trigid, datakey, seqno));"},
+};
+
+static int run(sqlite3 *h, const char *sql, ixd_err *err) {
+    char *msg = NULL;
+    int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
+    if (rc != SQLITE_OK) {
+        if (err) ixd_seterr(err, IXS_E_CREATE_DB, 0, 0, "%s", msg ? msg : "");
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+int ixs_spl_cat_init(sqlite3 *h, ixd_err *err) {
+    for (size_t i = 0; i < sizeof sp_tabs / sizeof sp_tabs[0]; i++) {
+        if (run(h, sp_tabs[i].ddl, err)) return -1;
+        sb q = {0};
+        int ncol = 0;
+        for (const spcol *c = sp_tabs[i].cols; c->name; c++)
+            sb_printf(&q,
+                      "INSERT OR IGNORE INTO _ixd_columns(tabid,colno,colname,coltype,collength)"
+                      " VALUES(%d,%d,'%s',%d,%u);",
+                      sp_tabs[i].tabid, ++ncol, c->name, c->code, c->len);
+        sb_printf(&q,
+                  "INSERT OR IGNORE INTO _ixd_tables(tabid,tabname,owner,created,tabtype)"
+                  " VALUES(%d,'%s','informix',CAST(julianday('now', 'localtime') -"
+                  " julianday('1899-12-31') AS INTEGER),'T');",
+                  sp_tabs[i].tabid, sp_tabs[i].name);
+        int rc = q.oom ? -1 : run(h, q.p, err);
+        sb_free(&q);
+        if (rc) return -1;
+    }
+    return 0;
+}
+
+void ixs_spl_cat_upgrade(sqlite3 *h) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(h, "SELECT 1 FROM sqlite_master WHERE name = 'systrigbody'", -1, &st,
+                           NULL) != SQLITE_OK)
+        return;
+    int have = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    if (have || sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return;
+    if (ixs_spl_cat_init(h, NULL) == 0 && sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+        return;
+    if (!sqlite3_get_autocommit(h)) sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key, const char *text,
+                     size_t n, ixd_err *err) {
+    char sql[128];
+    snprintf(sql, sizeof sql, "INSERT INTO %s VALUES(?, ?, ?, ?)", table);
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, IX_STMTTYPE_CREATE_PROC, table, err);
+    int seq = 0;
+    for (size_t off = 0; off < n || (n == 0 && seq == 0); off += BODY_CHUNK) {
+        size_t len = n - off < BODY_CHUNK ? n - off : BODY_CHUNK;
+        sqlite3_bind_int(st, 1, id);
+        sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 3, ++seq);
+        sqlite3_bind_text(st, 4, text + off, (int)len, SQLITE_STATIC);
+        rc = sqlite3_step(st);
+        sqlite3_reset(st);
+        if (rc != SQLITE_DONE) {
+            sqlite3_finalize(st);
+            return ixs_sqlite_err(db, rc, IX_STMTTYPE_CREATE_PROC, table, err);
+        }
+        if (n == 0) break;
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
+int spl_cat_find(ixd_db *db, const char *name, int *procid, char **text, ixd_err *err) {
+    sqlite3_stmt *st;
+    *procid = 0;
+    if (text) *text = NULL;
+    int rc = sqlite3_prepare_v2(db->h,
+                                "SELECT p.procid, b.data FROM sysprocedures p LEFT JOIN "
+                                "sysprocbody b ON b.procid = p.procid AND b.datakey = 'T' WHERE "
+                                "p.procname = ? ORDER BY b.seqno",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, IX_STMTTYPE_EXECUTE_PROC, NULL, err);
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sb b = {0};
+    int found = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        found = 1;
+        *procid = sqlite3_column_int(st, 0);
+        const char *d = (const char *)sqlite3_column_text(st, 1);
+        if (d) sb_addn(&b, d, (size_t)sqlite3_column_bytes(st, 1));
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        sb_free(&b);
+        return ixs_sqlite_err(db, rc, IX_STMTTYPE_EXECUTE_PROC, NULL, err);
+    }
+    if (b.oom) {
+        sb_free(&b);
+        return ixd_seterr(err, -208, 0, 0, NULL);
+    }
+    if (text && found)
+        *text = b.p ? sb_take(&b) : strdup("");
+    else
+        sb_free(&b);
+    if (text && found && !*text) return ixd_seterr(err, -208, 0, 0, NULL);
+    return found;
+}
+
+/* "integer,char(15)" */
+static void param_types(const spl_rt *r, sb *out) {
+    for (int k = 0; k < r->nparams; k++) {
+        char tn[64];
+        ixs_type_text(r->vars[k].t, tn, sizeof tn);
+        for (char *c = tn; *c; c++)
+            *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+        if (k) sb_addc(out, ',');
+        sb_add(out, tn);
+    }
+    if (!out->p) sb_addn(out, "", 0);
+}
+
+static int insert_proc(px *p, const spl_rt *r, int procid, const char *text, size_t n) {
+    ixd_db *db = p->db;
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(
+        db->h,
+        "INSERT INTO sysprocedures(procname, owner, procid, mode, retsize, symsize, datasize, "
+        "codesize, numargs, isproc, specificname, externalname, paramstyle, langid, paramtypes, "
+        "variant, client, handlesnulls, iterator, percallcost, commutator, negator, selfunc, "
+        "internal, class, stack, parallelizable, costfunc, selconst, collation, procflags) "
+        "VALUES(?1, ?2, ?3, ?4, ?5, 0, 0, ?6, ?7, ?8, ?9, NULL, 'I', 2, ?10, ?11, 0, ?12, 0, 0, "
+        "NULL, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, 'en_US.819', 0)",
+        -1, &st, NULL);
+    if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, IX_STMTTYPE_CREATE_PROC, NULL, p->err);
+    sb pt = {0};
+    param_types(r, &pt);
+    const char *owner = r->owner[0] ? r->owner : db->user;
+    sqlite3_bind_text(st, 1, r->name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, owner, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, procid);
+    sqlite3_bind_text(st, 4, r->dba ? "D" : "O", -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 5, r->nret);
+    sqlite3_bind_int64(st, 6, (int64_t)n);
+    sqlite3_bind_int(st, 7, r->nparams);
+    sqlite3_bind_text(st, 8, r->isproc ? "t" : "f", -1, SQLITE_STATIC);
+    if (r->specific[0]) sqlite3_bind_text(st, 9, r->specific, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 10, pt.p ? pt.p : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 11, r->variant);
+    sqlite3_bind_int(st, 12, r->handlesnulls);
+    rc = pt.oom ? SQLITE_NOMEM : sqlite3_step(st);
+    sqlite3_finalize(st);
+    sb_free(&pt);
+    if (rc != SQLITE_DONE) return ixs_sqlite_err(db, rc, IX_STMTTYPE_CREATE_PROC, NULL, p->err);
+    if (spl_cat_put_body(db, "sysprocbody", procid, "T", text, n, p->err)) return -1;
+    if (r->document &&
+        spl_cat_put_body(db, "sysprocbody", procid, "D", r->document, strlen(r->document), p->err))
+        return -1;
+    return 0;
+}
+
+static int next_id(ixd_db *db, const char *sql) {
+    sqlite3_stmt *st;
+    int id = 1;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW) id = sqlite3_column_int(st, 0) + 1;
+        sqlite3_finalize(st);
+    }
+    return id;
+}
+
+int ixs_spl_create_stmt(px *p, int *stype) {
+    if (!px_kw(p, p->i, "dba") && !px_kw(p, p->i, "procedure") && !px_kw(p, p->i, "function"))
+        return 0;
+    p->i--; /* at CREATE */
+    *stype = IX_STMTTYPE_CREATE_PROC;
+    int start = p->t[p->i].pos;
+    int ine = px_kw(p, p->i + 1, "if") || (px_kw(p, p->i + 2, "if") && px_kw(p, p->i + 1, "dba"));
+    spl_rt *r;
+    if (spl_parse_create(p, &r)) return -1;
+    int end = p->t[p->i - 1].pos + p->t[p->i - 1].len;
+    int rc = 1;
+    if (!p->dry) {
+        int procid;
+        int f = spl_cat_find(p->db, r->name, &procid, NULL, p->err);
+        if (f < 0) {
+            p->failed = 1;
+            rc = -1;
+        } else if (f) {
+            if (!ine) rc = px_failc(p, IXS_E_SPL_EXISTS, "%s", r->name);
+        } else if (ixs_ddl_begin(p)) {
+            rc = -1;
+        } else {
+            procid = next_id(p->db, "SELECT max(procid) FROM sysprocedures");
+            int ok = insert_proc(p, r, procid, p->sql + start, (size_t)(end - start)) == 0;
+            if (!ok) p->failed = 1;
+            if (ixs_ddl_end(p, ok)) rc = -1;
+            spl_forget(p->db, r->name);
+        }
+    }
+    spl_rt_free(r);
+    return rc;
+}
+
+/* DROP PROCEDURE|FUNCTION|ROUTINE [IF EXISTS] [owner.]name [( [type, ...] )],
+ * after DROP */
+int ixs_spl_drop_stmt(px *p, int *stype) {
+    if (!px_kw(p, p->i, "procedure") && !px_kw(p, p->i, "function") && !px_kw(p, p->i, "routine"))
+        return 0;
+    p->i++;
+    *stype = IX_STMTTYPE_DROP_PROC;
+    int ife = 0;
+    if (px_acc(p, "if")) {
+        if (px_expect(p, "exists")) return -1;
+        ife = 1;
+    }
+    char name[IXS_NAME_MAX + 1];
+    if (px_ident(p, name, sizeof name)) return -1;
+    if (px_acc_op(p, ".") && px_ident(p, name, sizeof name)) return -1;
+    if (px_acc_op(p, "(") && !px_acc_op(p, ")")) {
+        do {
+            ityp t;
+            int serial;
+            int64_t st;
+            uint32_t cl;
+            if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
+        } while (px_acc_op(p, ","));
+        if (px_expect_op(p, ")")) return -1;
+    }
+    if (p->dry) return 1;
+    int procid;
+    int f = spl_cat_find(p->db, name, &procid, NULL, p->err);
+    if (f < 0) {
+        p->failed = 1;
+        return -1;
+    }
+    if (!f) return ife ? 1 : px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", name);
+    if (ixs_ddl_begin(p)) return -1;
+    char sql[160];
+    snprintf(sql, sizeof sql,
+             "DELETE FROM sysprocbody WHERE procid = %d; DELETE FROM sysprocedures WHERE procid "
+             "= %d;",
+             procid, procid);
+    int ok = ixs_exec(p->db, sql, p->err) == 0;
+    if (!ok) p->failed = 1;
+    spl_forget(p->db, name);
+    return ixs_ddl_end(p, ok) ? -1 : 1;
+}

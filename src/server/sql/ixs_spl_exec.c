@@ -1,0 +1,786 @@
+/*
+ * ixs_spl_exec.c: the SPL interpreter (ixs_spl.h).
+ *
+ * A routine's tree is parsed from sysprocbody the first time a connection
+ * calls it and kept in db->spl until the routine changes (its procid is
+ * checked again when db->gen or the data version moved). Every spl_sql of
+ * the tree keeps its translated statement, so a loop translates once.
+ *
+ * From SQL a routine runs through SQLite:
+ *   ixd_spl_fn('name', a1, ...)            one value (a call in an expression)
+ *   SELECT c0, ... FROM _ixd_spl('name', a1, ...)
+ *                                          every row of RETURN [WITH RESUME]
+ *                                          (EXECUTE PROCEDURE / FUNCTION)
+ * An error inside travels as the SQLite message "ixd:<sqlcode>,<isam>:<text>".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "server/sql/ixs_spl.h"
+
+typedef struct spl_global {
+    char name[IXS_NAME_MAX + 1];
+    ityp t;
+    sval v;
+} spl_global;
+
+typedef struct spl_conn {
+    spl_rt *rts;
+    uint64_t gen; /* db->gen and data version when rts were last checked */
+    unsigned dver;
+    spl_global *g;
+    int ng;
+    int depth;
+} spl_conn;
+
+/* Control flow of the statements. */
+enum { C_OK = 0, C_RETURN, C_EXIT, C_CONTINUE, C_ERR = -1 };
+
+typedef struct frame {
+    ixd_db *db;
+    spl_rt *r;
+    sval *v;
+    spl_rows *out;
+    ixd_err *err;
+    int loop; /* C_EXIT / C_CONTINUE: the loop kind */
+} frame;
+
+static void sval_copy(const sval *from, sval *to) {
+    memset(to, 0, sizeof *to);
+    *to = *from;
+    to->own = NULL;
+    if ((from->kind == SQLITE_TEXT || from->kind == SQLITE_BLOB)) {
+        to->own = malloc(from->n + 1);
+        if (!to->own) {
+            to->kind = SQLITE_NULL;
+            return;
+        }
+        if (from->n) memcpy(to->own, from->p, from->n);
+        to->own[from->n] = 0;
+        to->p = to->own;
+    }
+}
+
+void spl_rows_free(spl_rows *r) {
+    for (int k = 0; k < r->n * r->ncols; k++)
+        sval_free(&r->v[k]);
+    free(r->v);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- the cache ---------------------------------------------------------------------- */
+
+static spl_conn *conn(ixd_db *db) {
+    if (!db->spl) db->spl = calloc(1, sizeof(spl_conn));
+    return db->spl;
+}
+
+void spl_forget(ixd_db *db, const char *name) {
+    spl_conn *c = db->spl;
+    if (!c) return;
+    for (spl_rt **pp = &c->rts; *pp;) {
+        spl_rt *r = *pp;
+        if (name && strcmp(r->name, name)) {
+            pp = &r->next;
+            continue;
+        }
+        *pp = r->next;
+        if (r->active)
+            r->stale = 1; /* freed when its last call ends */
+        else
+            spl_rt_free(r);
+    }
+}
+
+void ixs_spl_close(ixd_db *db) {
+    spl_conn *c = db->spl;
+    if (!c) return;
+    spl_forget(db, NULL);
+    for (int k = 0; k < c->ng; k++)
+        sval_free(&c->g[k].v);
+    free(c->g);
+    free(c);
+    db->spl = NULL;
+}
+
+static int parse_text(ixd_db *db, const char *text, int procid, spl_rt **out, ixd_err *err) {
+    px p;
+    memset(&p, 0, sizeof p);
+    p.db = db;
+    p.sql = text;
+    p.n = strlen(text);
+    p.err = err;
+    int rc = ixs_lex(&p) ? -1 : spl_parse_create(&p, out);
+    free(p.t);
+    free(p.ptypes);
+    if (!rc) (*out)->procid = procid;
+    return rc;
+}
+
+int spl_get(ixd_db *db, const char *name, spl_rt **out, ixd_err *err) {
+    *out = NULL;
+    spl_conn *c = conn(db);
+    if (!c) return ixd_seterr(err, -208, 0, 0, NULL);
+    unsigned dv = ixs_data_version(db, 0);
+    int fresh = c->gen == db->gen && c->dver == dv;
+    spl_rt *r = c->rts;
+    while (r && strcmp(r->name, name))
+        r = r->next;
+    if (r && fresh) {
+        *out = r;
+        return 1;
+    }
+    if (!fresh) {
+        c->gen = db->gen;
+        c->dver = dv;
+    }
+    int procid;
+    char *text = NULL;
+    int f = spl_cat_find(db, name, &procid, r ? NULL : &text, err);
+    if (f <= 0) {
+        if (r) spl_forget(db, name);
+        return f;
+    }
+    if (r && r->procid == procid) {
+        *out = r;
+        return 1;
+    }
+    if (r) {
+        spl_forget(db, name);
+        f = spl_cat_find(db, name, &procid, &text, err);
+        if (f <= 0) return f;
+    }
+    spl_rt *nr;
+    int rc = parse_text(db, text, procid, &nr, err);
+    free(text);
+    if (rc) return -1;
+    nr->next = c->rts;
+    c->rts = nr;
+    *out = nr;
+    return 1;
+}
+
+/* ---- statements of the tree ------------------------------------------------------------ */
+
+static int prep(ixd_db *db, const char *text, ixd_stmt **out, ixd_err *err) {
+    int64_t dl = db->deadline;
+    int intr = db->interrupted;
+    int rc = ixd_prepare(db, text, strlen(text), out, err);
+    db->deadline = dl;
+    db->interrupted = intr;
+    return rc;
+}
+
+/* The translated statement of q (*temp: prepared for this use only). */
+static int q_stmt(frame *f, spl_sql *q, ixd_stmt **st, int *temp) {
+    *temp = 0;
+    if (q->busy) {
+        *temp = 1;
+        return prep(f->db, q->text, st, f->err);
+    }
+    if (q->st && q->gen != f->db->gen) {
+        ixd_stmt_free(q->st);
+        q->st = NULL;
+    }
+    if (!q->st) {
+        if (prep(f->db, q->text, &q->st, f->err)) return -1;
+        q->gen = f->db->gen;
+    }
+    *st = q->st;
+    return 0;
+}
+
+static void q_done(spl_sql *q, ixd_stmt *st, int temp) {
+    if (temp)
+        ixd_stmt_free(st);
+    else {
+        if (st->st) sqlite3_reset(st->st);
+        q->busy = 0;
+    }
+}
+
+/* Sets the parameters of st from the variables of q. */
+static int q_bind(frame *f, spl_sql *q, ixd_stmt *st) {
+    if (st->nparams != q->nslots) return ixd_seterr(f->err, -999, 0, 0, "SPL variables");
+    for (int i = 0; i < st->nparams; i++) {
+        const sval *v = &f->v[q->slots[i]];
+        ityp vt = f->r->vars[q->slots[i]].t, pt = st->ptypes[i];
+        sval_free(&st->pvals[i]);
+        st->pset[i] = 1;
+        if (v->kind == SQLITE_NULL) continue;
+        if (pt.code < 0) {
+            sval_copy(v, &st->pvals[i]);
+            continue;
+        }
+        int rc = ixs_convert(vt, v, pt, &st->pvals[i]);
+        if (rc) return ixd_seterr(f->err, rc, 0, 0, NULL);
+    }
+    if (st->kind != SK_SELECT) return 0;
+    sqlite3_reset(st->st);
+    for (int i = 0; i < st->nparams; i++)
+        if (sval_bind(&st->pvals[i], st->st, i + 1) != SQLITE_OK)
+            return ixd_seterr(f->err, -208, 0, 0, NULL);
+    return 0;
+}
+
+/* Assigns value v of type t to variable slot k. */
+static int assign(frame *f, int k, ityp t, const sval *v) {
+    sval o;
+    int rc = ixs_convert(t, v, f->r->vars[k].t, &o);
+    if (rc) return ixd_seterr(f->err, rc, 0, 0, NULL);
+    sval_free(&f->v[k]);
+    f->v[k] = o;
+    if (o.kind != SQLITE_NULL && !o.own && (o.kind == SQLITE_TEXT || o.kind == SQLITE_BLOB))
+        sval_copy(&o, &f->v[k]);
+    return 0;
+}
+
+static int step(frame *f, ixd_stmt *st) {
+    int rc = sqlite3_step(st->st);
+    if (rc == SQLITE_ROW) return 1;
+    if (rc == SQLITE_DONE) return 0;
+    ixs_sqlite_err(f->db, rc, st->stype, st->table, f->err);
+    return -1;
+}
+
+/* Runs q as a SELECT and calls row(f, st, ud) for each row (stops when it
+ * returns non-zero: that value is returned; C_ERR on error). */
+typedef int (*row_fn)(frame *f, ixd_stmt *st, void *ud);
+static int q_rows(frame *f, spl_sql *q, row_fn row, void *ud) {
+    ixd_stmt *st;
+    int temp;
+    if (q_stmt(f, q, &st, &temp)) return C_ERR;
+    if (st->kind != SK_SELECT) {
+        q_done(q, st, temp);
+        return ixd_seterr(f->err, -201, 0, q->pos, NULL);
+    }
+    if (q_bind(f, q, st)) {
+        q_done(q, st, temp);
+        return C_ERR;
+    }
+    if (!temp) q->busy = 1;
+    int rc = 0;
+    for (;;) {
+        int s = step(f, st);
+        if (s < 0) {
+            rc = C_ERR;
+            break;
+        }
+        if (s == 0) break;
+        rc = row(f, st, ud);
+        if (rc) break;
+    }
+    q_done(q, st, temp);
+    return rc;
+}
+
+/* The values of the one row of "SELECT e1, ..." into vals (caller frees). */
+typedef struct vals {
+    int n;
+    ityp t[SPL_MAX_RET + SPL_MAX_ARGS];
+    sval v[SPL_MAX_RET + SPL_MAX_ARGS];
+    int rows;
+} vals;
+
+static int take_row(frame *f, ixd_stmt *st, void *ud) {
+    vals *x = ud;
+    if (x->rows++) return ixd_seterr(f->err, IXS_E_SPL_ONE_ROW, 0, 0, NULL);
+    x->n = st->ncols < SPL_MAX_RET + SPL_MAX_ARGS ? st->ncols : SPL_MAX_RET + SPL_MAX_ARGS;
+    for (int k = 0; k < x->n; k++) {
+        sval b;
+        sval_from_column(&b, st->st, k);
+        sval_copy(&b, &x->v[k]);
+        x->t[k] = st->cols[k].t;
+    }
+    return 0;
+}
+
+static void vals_free(vals *x) {
+    for (int k = 0; k < x->n; k++)
+        sval_free(&x->v[k]);
+    x->n = 0;
+}
+
+static int eval(frame *f, spl_sql *q, vals *x) {
+    memset(x, 0, sizeof *x);
+    int rc = q_rows(f, q, take_row, x);
+    if (rc) vals_free(x);
+    return rc ? C_ERR : 0;
+}
+
+/* A condition: 1 true, 0 false (or unknown), -1 error. */
+static int truth(frame *f, spl_sql *q) {
+    vals x;
+    if (eval(f, q, &x)) return -1;
+    int t = x.rows > 0;
+    vals_free(&x);
+    return t;
+}
+
+/* ---- routine calls ------------------------------------------------------------------- */
+
+static int call_values(frame *f, spl_node *n, spl_rows *rows) {
+    spl_rt *r;
+    int found = spl_get(f->db, n->callee, &r, f->err);
+    if (found < 0) return C_ERR;
+    if (!found) return ixd_seterr(f->err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", n->callee);
+    vals a;
+    memset(&a, 0, sizeof a);
+    if (n->q.text && eval(f, &n->q, &a)) return C_ERR;
+    if (a.n > r->nparams) {
+        vals_free(&a);
+        return ixd_seterr(f->err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", n->callee);
+    }
+    sval args[SPL_MAX_ARGS];
+    int rc = 0;
+    for (int k = 0; k < a.n; k++) {
+        rc = ixs_convert(a.t[k], &a.v[k], r->vars[k].t, &args[k]);
+        if (rc) {
+            for (int j = 0; j < k; j++)
+                sval_free(&args[j]);
+            vals_free(&a);
+            return ixd_seterr(f->err, rc, 0, 0, NULL);
+        }
+    }
+    int na = a.n;
+    vals_free(&a);
+    rc = spl_run(f->db, r, args, na, rows, f->err);
+    for (int k = 0; k < na; k++)
+        sval_free(&args[k]);
+    return rc ? C_ERR : 0;
+}
+
+static int stmts(frame *f, spl_node *n);
+
+static int call_stmt(frame *f, spl_node *n) {
+    spl_rows rows;
+    memset(&rows, 0, sizeof rows);
+    if (call_values(f, n, &rows)) return C_ERR;
+    spl_rt *r;
+    int rc = 0;
+    if (n->ntgt && spl_get(f->db, n->callee, &r, f->err) == 1) {
+        if (rows.n > 1) rc = ixd_seterr(f->err, IXS_E_SPL_MANY_ROWS, 0, 0, "%s", n->callee);
+        for (int k = 0; !rc && k < n->ntgt; k++) {
+            sval nul = {0};
+            nul.kind = SQLITE_NULL;
+            const sval *v = rows.n && k < rows.ncols ? &rows.v[k] : &nul;
+            rc = assign(f, n->tgt[k], k < r->nret ? r->ret[k] : ixs_t(-1, 0), v);
+        }
+    }
+    spl_rows_free(&rows);
+    return rc ? C_ERR : 0;
+}
+
+/* ---- loops --------------------------------------------------------------------------- */
+
+/* C_EXIT / C_CONTINUE of this loop kind end here. */
+static int loop_result(frame *f, int rc, int kind, int *stop) {
+    *stop = 0;
+    if ((rc == C_EXIT || rc == C_CONTINUE) && f->loop == kind) {
+        *stop = rc == C_EXIT;
+        return 0;
+    }
+    if (rc) *stop = 1;
+    return rc;
+}
+
+static int check_intr(frame *f) {
+    ixd_db *db = f->db;
+    if (db->interrupted || (db->intr_fn && db->intr_fn(db->intr_ud))) {
+        db->interrupted = 1;
+        return ixd_seterr(f->err, -213, 0, 0, NULL);
+    }
+    if (db->deadline) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        if ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 > db->deadline)
+            return ixd_seterr(f->err, -213, 0, 0, NULL);
+    }
+    return 0;
+}
+
+typedef struct each {
+    spl_node *n;
+    int rc;
+} each;
+
+static int foreach_row(frame *f, ixd_stmt *st, void *ud) {
+    each *e = ud;
+    for (int k = 0; k < e->n->ntgt && k < st->ncols; k++) {
+        sval b;
+        sval_from_column(&b, st->st, k);
+        if (assign(f, e->n->tgt[k], st->cols[k].t, &b)) return e->rc = C_ERR;
+    }
+    if (check_intr(f)) return e->rc = C_ERR;
+    int stop;
+    int rc = loop_result(f, stmts(f, e->n->body), SPL_LOOP_FOREACH, &stop);
+    e->rc = rc;
+    return stop ? (rc ? rc : 1) : 0;
+}
+
+static int foreach_stmt(frame *f, spl_node *n) {
+    if (n->callee[0]) {
+        spl_rows rows;
+        memset(&rows, 0, sizeof rows);
+        spl_rt *r;
+        if (call_values(f, n, &rows) || spl_get(f->db, n->callee, &r, f->err) != 1) {
+            spl_rows_free(&rows);
+            return C_ERR;
+        }
+        int rc = 0;
+        for (int i = 0; i < rows.n && !rc; i++) {
+            for (int k = 0; !rc && k < n->ntgt && k < rows.ncols; k++)
+                rc = assign(f, n->tgt[k], r->ret[k], &rows.v[i * rows.ncols + k]);
+            if (rc || (rc = check_intr(f))) break;
+            int stop;
+            rc = loop_result(f, stmts(f, n->body), SPL_LOOP_FOREACH, &stop);
+            if (stop) break;
+        }
+        spl_rows_free(&rows);
+        return rc;
+    }
+    each e = {n, 0};
+    int rc = q_rows(f, &n->q, foreach_row, &e);
+    if (rc == C_ERR || e.rc == C_ERR) return C_ERR;
+    return e.rc;
+}
+
+static int set_int(frame *f, int slot, int64_t v) {
+    sval x = {0};
+    x.kind = SQLITE_INTEGER;
+    x.i = v;
+    return assign(f, slot, ixs_t(IX_T_BIGINT, 8), &x);
+}
+
+static int for_stmt(frame *f, spl_node *n) {
+    vals x;
+    if (eval(f, &n->q, &x)) return C_ERR;
+    int rc = 0;
+    if (n->kind == SN_FORIN) {
+        for (int k = 0; k < x.n && !rc; k++) {
+            if ((rc = assign(f, n->tgt[0], x.t[k], &x.v[k])) || (rc = check_intr(f))) break;
+            int stop;
+            rc = loop_result(f, stmts(f, n->body), SPL_LOOP_FOR, &stop);
+            if (stop) break;
+        }
+        vals_free(&x);
+        return rc;
+    }
+    int64_t b[3] = {0, 0, 1};
+    for (int k = 0; k < 3; k++) {
+        sval o;
+        if (x.v[k].kind == SQLITE_NULL || ixs_convert(x.t[k], &x.v[k], ixs_t(IX_T_BIGINT, 8), &o)) {
+            vals_free(&x);
+            return ixd_seterr(f->err, -1213, 0, 0, NULL);
+        }
+        b[k] = o.i;
+    }
+    vals_free(&x);
+    if (b[2] == 0) return ixd_seterr(f->err, -1202, 0, 0, NULL);
+    for (int64_t i = b[0]; b[2] > 0 ? i <= b[1] : i >= b[1]; i += b[2]) {
+        if (set_int(f, n->tgt[0], i) || check_intr(f)) return C_ERR;
+        int stop;
+        rc = loop_result(f, stmts(f, n->body), SPL_LOOP_FOR, &stop);
+        if (stop) break;
+    }
+    return rc;
+}
+
+static int while_stmt(frame *f, spl_node *n) {
+    for (;;) {
+        int t = truth(f, &n->q);
+        if (t <= 0) return t < 0 ? C_ERR : 0;
+        if (check_intr(f)) return C_ERR;
+        int stop;
+        int rc = loop_result(f, stmts(f, n->body), SPL_LOOP_WHILE, &stop);
+        if (stop) return rc;
+    }
+}
+
+/* ---- the other statements --------------------------------------------------------------- */
+
+static int let_stmt(frame *f, spl_node *n) {
+    vals x;
+    if (eval(f, &n->q, &x)) return C_ERR;
+    int rc = 0;
+    for (int k = 0; k < n->ntgt && !rc; k++) {
+        sval nul = {0};
+        nul.kind = SQLITE_NULL;
+        rc = assign(f, n->tgt[k], k < x.n ? x.t[k] : ixs_t(-1, 0), k < x.n ? &x.v[k] : &nul);
+    }
+    vals_free(&x);
+    return rc ? C_ERR : 0;
+}
+
+static int return_stmt(frame *f, spl_node *n) {
+    if (n->q.text) {
+        vals x;
+        if (eval(f, &n->q, &x)) return C_ERR;
+        spl_rows *o = f->out;
+        if (o->n == o->cap) {
+            int cap = o->cap ? o->cap * 2 : 4;
+            sval *nv = realloc(o->v, sizeof(sval) * (size_t)(cap * o->ncols + 1));
+            if (!nv) {
+                vals_free(&x);
+                return ixd_seterr(f->err, -208, 0, 0, NULL);
+            }
+            o->v = nv;
+            o->cap = cap;
+        }
+        sval *row = &o->v[o->n * o->ncols];
+        int rc = 0;
+        for (int k = 0; k < o->ncols; k++) {
+            memset(&row[k], 0, sizeof row[k]);
+            row[k].kind = SQLITE_NULL;
+            if (!rc && k < x.n) rc = ixs_convert(x.t[k], &x.v[k], f->r->ret[k], &row[k]);
+            if (!rc && !row[k].own && (row[k].kind == SQLITE_TEXT || row[k].kind == SQLITE_BLOB)) {
+                sval c;
+                sval_copy(&row[k], &c);
+                row[k] = c;
+            }
+        }
+        o->n++;
+        vals_free(&x);
+        if (rc) return ixd_seterr(f->err, rc, 0, 0, NULL);
+    }
+    return n->resume ? 0 : C_RETURN;
+}
+
+static int raise_stmt(frame *f, spl_node *n) {
+    vals x;
+    if (eval(f, &n->q, &x)) return C_ERR;
+    int64_t c[2] = {0, 0};
+    for (int k = 0; k < 2 && k < x.n; k++) {
+        sval o;
+        if (x.v[k].kind != SQLITE_NULL && !ixs_convert(x.t[k], &x.v[k], ixs_t(IX_T_INTEGER, 4), &o))
+            c[k] = o.i;
+    }
+    char text[256] = "";
+    if (x.n > 2 && x.v[2].kind != SQLITE_NULL) {
+        ix_wbuf b;
+        ix_wbuf_init(&b, NULL);
+        if (ixs_sval_to_text(x.t[2], &x.v[2], &b) == 0)
+            snprintf(text, sizeof text, "%.*s", (int)b.len, (const char *)b.data);
+        ix_wbuf_free(&b);
+    }
+    vals_free(&x);
+    ixd_seterr(f->err, c[0] ? (int)c[0] : -746, (int)c[1], 0, "%s", text);
+    return C_ERR;
+}
+
+static int sql_stmt(frame *f, spl_node *n) {
+    if (n->q.ninto) {
+        vals x;
+        if (eval(f, &n->q, &x)) return C_ERR;
+        int rc = 0;
+        if (x.rows == 0) {
+            /* no row: the variables keep their values (SQLCODE 100) */
+        } else
+            for (int k = 0; k < n->q.ninto && !rc; k++)
+                rc = k < x.n ? assign(f, n->q.into[k], x.t[k], &x.v[k]) : 0;
+        vals_free(&x);
+        return rc ? C_ERR : 0;
+    }
+    ixd_stmt *st;
+    int temp;
+    if (q_stmt(f, &n->q, &st, &temp)) return C_ERR;
+    int rc = q_bind(f, &n->q, st);
+    if (!rc && st->kind == SK_SELECT) {
+        /* a SELECT without INTO: run for its effects */
+        int s;
+        while ((s = step(f, st)) > 0) {
+        }
+        rc = s < 0;
+    } else if (!rc) {
+        int64_t rows, s8;
+        int32_t s4;
+        int64_t dl = f->db->deadline;
+        rc = ixd_execute(st, &rows, &s4, &s8, f->err);
+        f->db->deadline = dl;
+    }
+    q_done(&n->q, st, temp);
+    return rc ? C_ERR : 0;
+}
+
+static int block(frame *f, spl_node *b);
+
+static int stmt(frame *f, spl_node *n) {
+    switch (n->kind) {
+    case SN_BLOCK: return block(f, n);
+    case SN_LET: return let_stmt(f, n);
+    case SN_IF:
+        for (spl_node *c = n; c; c = c->elsep) {
+            if (c->kind == SN_BLOCK) return stmts(f, c->body);
+            int t = truth(f, &c->q);
+            if (t < 0) return C_ERR;
+            if (t) return stmts(f, c->body);
+        }
+        return 0;
+    case SN_FOR:
+    case SN_FORIN: return for_stmt(f, n);
+    case SN_FOREACH: return foreach_stmt(f, n);
+    case SN_WHILE: return while_stmt(f, n);
+    case SN_EXIT:
+    case SN_CONTINUE: f->loop = n->loop; return n->kind == SN_EXIT ? C_EXIT : C_CONTINUE;
+    case SN_RETURN: return return_stmt(f, n);
+    case SN_RAISE: return raise_stmt(f, n);
+    case SN_SQL: return sql_stmt(f, n);
+    case SN_CALL: return call_stmt(f, n);
+    case SN_SYSTEM: return ixd_seterr(f->err, IXS_E_SPL_SYSTEM, 0, 0, NULL);
+    case SN_TRACE: return 0;
+    }
+    return ixd_seterr(f->err, -999, 0, 0, "SPL statement");
+}
+
+static int stmts(frame *f, spl_node *n) {
+    for (; n; n = n->next) {
+        int rc = stmt(f, n);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static const spl_handler *handler_for(const spl_node *b, int code) {
+    for (int k = 0; k < b->nh; k++) {
+        const spl_handler *h = &b->h[k];
+        if (!h->ncodes) return h;
+        for (int j = 0; j < h->ncodes; j++)
+            if (h->codes[j] == code) return h;
+    }
+    return NULL;
+}
+
+/* Runs a block: its variables start NULL; an error in one of its
+ * statements goes to its ON EXCEPTION handler (then, WITH RESUME, on with the
+ * next statement, else out of the block). */
+static int block(frame *f, spl_node *b) {
+    for (int k = b->first_var; k < b->first_var + b->nvars; k++)
+        if (!f->r->vars[k].global) {
+            sval_free(&f->v[k]);
+            f->v[k].kind = SQLITE_NULL;
+        }
+    for (spl_node *n = b->body; n; n = n->next) {
+        int rc = stmt(f, n);
+        if (rc != C_ERR) {
+            if (rc) return rc;
+            continue;
+        }
+        const spl_handler *h = f->err->sqlcode == -213 ? NULL : handler_for(b, f->err->sqlcode);
+        if (!h) return C_ERR;
+        ixd_err e = *f->err;
+        memset(f->err, 0, sizeof *f->err);
+        int64_t v3[2] = {e.sqlcode, e.isamcode};
+        for (int k = 0; k < 2; k++)
+            if (h->setv[k] >= 0 && set_int(f, h->setv[k], v3[k])) return C_ERR;
+        if (h->setv[2] >= 0) {
+            sval t = {0};
+            t.kind = SQLITE_TEXT;
+            t.p = (const uint8_t *)e.text;
+            t.n = strlen(e.text);
+            if (assign(f, h->setv[2], ixs_t(IX_T_VARCHAR, 255), &t)) return C_ERR;
+        }
+        rc = stmts(f, h->body);
+        if (rc) return rc;
+        if (!h->resume) return 0;
+    }
+    return 0;
+}
+
+/* ---- running a routine -------------------------------------------------------------- */
+
+static spl_global *global_find(spl_conn *c, const char *name) {
+    for (int k = 0; k < c->ng; k++)
+        if (!strcmp(c->g[k].name, name)) return &c->g[k];
+    return NULL;
+}
+
+/* A DEFAULT ("SELECT expr") into variable k. */
+static int set_default(frame *f, int k) {
+    spl_sql q;
+    memset(&q, 0, sizeof q);
+    q.text = f->r->vars[k].defsql;
+    vals x;
+    int rc = eval(f, &q, &x);
+    ixd_stmt_free(q.st);
+    if (rc) return C_ERR;
+    rc = x.n ? assign(f, k, x.t[0], &x.v[0]) : 0;
+    vals_free(&x);
+    return rc;
+}
+
+/* GLOBAL variables: in from the session (the first DEFAULT sets them), and
+ * back out when the routine ends (out 1). */
+static int globals(frame *f, int out) {
+    spl_conn *c = f->db->spl;
+    for (int k = 0; k < f->r->nvars; k++) {
+        spl_var *v = &f->r->vars[k];
+        if (!v->global) continue;
+        spl_global *g = global_find(c, v->name);
+        if (out) {
+            if (g) {
+                sval_free(&g->v);
+                sval_copy(&f->v[k], &g->v);
+            }
+            continue;
+        }
+        if (g) {
+            if (assign(f, k, g->t, &g->v)) return C_ERR;
+            continue;
+        }
+        if (v->defsql && set_default(f, k)) return C_ERR;
+        spl_global *ng = realloc(c->g, sizeof *ng * (size_t)(c->ng + 1));
+        if (!ng) return ixd_seterr(f->err, -208, 0, 0, NULL);
+        c->g = ng;
+        g = &c->g[c->ng++];
+        memset(g, 0, sizeof *g);
+        snprintf(g->name, sizeof g->name, "%s", v->name);
+        g->t = v->t;
+        sval_copy(&f->v[k], &g->v);
+    }
+    return 0;
+}
+
+int spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixd_err *err) {
+    spl_conn *c = conn(db);
+    memset(out, 0, sizeof *out);
+    if (!c) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (c->depth >= SPL_MAX_DEPTH) return ixd_seterr(err, IXS_E_SPL_DEPTH, 0, 0, "%s", r->name);
+    if (nargs > r->nparams) return ixd_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", r->name);
+    frame f = {db, r, NULL, out, err, 0};
+    f.v = calloc((size_t)(r->nvars ? r->nvars : 1), sizeof(sval));
+    if (!f.v) return ixd_seterr(err, -208, 0, 0, NULL);
+    out->ncols = r->nret;
+    c->depth++;
+    r->active++;
+    int rc = 0;
+    for (int k = 0; k < r->nvars; k++)
+        f.v[k].kind = SQLITE_NULL;
+    for (int k = 0; k < nargs && !rc; k++)
+        sval_copy(&args[k], &f.v[k]);
+    for (int k = nargs; k < r->nparams && !rc; k++) {
+        if (!r->vars[k].defsql)
+            rc = ixd_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", r->name);
+        else
+            rc = set_default(&f, k);
+    }
+    if (!rc) rc = globals(&f, 0);
+    if (!rc) {
+        rc = block(&f, r->body);
+        if (rc == C_RETURN) rc = 0;
+        if (rc != C_ERR) rc = globals(&f, 1);
+    }
+    for (int k = 0; k < r->nvars; k++)
+        sval_free(&f.v[k]);
+    free(f.v);
+    c->depth--;
+    r->active--;
+    if (!r->active && r->stale) spl_rt_free(r);
+    if (rc) {
+        spl_rows_free(out);
+        if (!err->sqlcode) ixd_seterr(err, -999, 0, 0, "SPL");
+        return -1;
+    }
+    return 0;
+}

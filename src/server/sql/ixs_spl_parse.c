@@ -1,0 +1,862 @@
+/*
+ * ixs_spl_parse.c: CREATE PROCEDURE / FUNCTION into a tree (ixs_spl.h).
+ * Only tokens are read here: no catalogue, no SQLite. Expressions and
+ * embedded SQL are kept as Informix SQL text with the variables replaced by
+ * '?' marks (the order of the marks is spl_sql.slots).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "server/sql/ixs_spl.h"
+
+/* The parse state: px and the visible variables (slot numbers). */
+typedef struct sps {
+    px *p;
+    spl_rt *r;
+    int vis[SPL_MAX_VARS];
+    int nvis;
+    int loops[64]; /* the enclosing loop kinds */
+    int nloops;
+    int depth; /* nesting of statements and ELIF (bounded: hostile input) */
+} sps;
+
+static spl_node *node_new(sps *s, int kind) {
+    spl_node *n = calloc(1, sizeof *n);
+    if (!n) {
+        px_failc(s->p, -208, NULL);
+        return NULL;
+    }
+    n->kind = kind;
+    n->pos = s->p->i < s->p->nt ? s->p->t[s->p->i].pos : 0;
+    return n;
+}
+
+static void sql_free(spl_sql *q) {
+    free(q->text);
+    free(q->slots);
+    free(q->into);
+    ixd_stmt_free(q->st);
+    memset(q, 0, sizeof *q);
+}
+
+static void node_free(spl_node *n) {
+    while (n) {
+        spl_node *next = n->next;
+        sql_free(&n->q);
+        free(n->tgt);
+        node_free(n->body);
+        node_free(n->elsep);
+        for (int k = 0; k < n->nh; k++) {
+            free(n->h[k].codes);
+            node_free(n->h[k].body);
+        }
+        free(n->h);
+        free(n);
+        n = next;
+    }
+}
+
+void spl_rt_free(spl_rt *r) {
+    if (!r) return;
+    for (int k = 0; k < r->nvars; k++)
+        free(r->vars[k].defsql);
+    free(r->vars);
+    free(r->document);
+    node_free(r->body);
+    free(r);
+}
+
+/* ---- variables ---------------------------------------------------------------------- */
+
+static int var_find(sps *s, const char *name) {
+    for (int k = s->nvis; k-- > 0;)
+        if (!strcmp(s->r->vars[s->vis[k]].name, name)) return s->vis[k];
+    return -1;
+}
+
+/* The slot of the variable named by token i, or -1. */
+static int var_at(sps *s, int i) {
+    px *p = s->p;
+    if (!px_is_ident(p, i)) return -1;
+    const tok *t = &p->t[i];
+    if (t->len > IXS_NAME_MAX) return -1;
+    char b[IXS_NAME_MAX + 1];
+    for (int k = 0; k < t->len; k++) {
+        char c = p->sql[t->pos + k];
+        b[k] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    b[t->len] = 0;
+    return var_find(s, b);
+}
+
+static int var_add(sps *s, const char *name, ityp t) {
+    spl_rt *r = s->r;
+    if (r->nvars >= SPL_MAX_VARS || s->nvis >= SPL_MAX_VARS) return px_fail(s->p);
+    spl_var *nv = realloc(r->vars, sizeof *nv * (size_t)(r->nvars + 1));
+    if (!nv) return px_failc(s->p, -208, NULL);
+    r->vars = nv;
+    memset(&nv[r->nvars], 0, sizeof *nv);
+    snprintf(nv[r->nvars].name, sizeof nv[r->nvars].name, "%s", name);
+    nv[r->nvars].t = t;
+    s->vis[s->nvis++] = r->nvars;
+    return r->nvars++;
+}
+
+/* A variable name at the current token (it must be visible): its slot. */
+static int var_ref(sps *s) {
+    int v = var_at(s, s->p->i);
+    if (v < 0) return px_fail(s->p);
+    s->p->i++;
+    return v;
+}
+
+/* v [, v ...] into *out (malloc'ed). */
+static int var_list(sps *s, int **out, int *n) {
+    *n = 0;
+    *out = NULL;
+    do {
+        int v = var_ref(s);
+        if (v < 0) return -1;
+        int *no = realloc(*out, sizeof(int) * (size_t)(*n + 1));
+        if (!no) return px_failc(s->p, -208, NULL);
+        *out = no;
+        (*out)[(*n)++] = v;
+    } while (px_acc_op(s->p, ","));
+    return 0;
+}
+
+/* ---- SQL text with variables ---------------------------------------------------------- */
+
+/* Keywords after which a name is a table, not a variable. */
+static int names_table(px *p, int i) {
+    static const char *kw[] = {"from", "into", "update", "table", "join", "index", NULL};
+    for (int k = 0; kw[k]; k++)
+        if (px_kw(p, i, kw[k])) return 1;
+    return 0;
+}
+
+/* Appends tokens [a, b) of the source to q->text (as written), the
+ * variables among them as '?' (cast: "(?::type)", for expressions whose
+ * type the translator must know) with their slots; tokens [skip_a, skip_b)
+ * are left out. */
+static int emit(sps *s, int a, int b, int skip_a, int skip_b, int cast, sb *out, spl_sql *q) {
+    px *p = s->p;
+    int from = a < p->nt ? p->t[a].pos : (int)p->n;
+    for (int i = a; i < b; i++) {
+        if (i == skip_a) {
+            sb_addn(out, p->sql + from, (size_t)(p->t[i].pos - from));
+            i = skip_b - 1;
+            from = skip_b < p->nt ? p->t[skip_b].pos : (int)p->n;
+            continue;
+        }
+        int v = var_at(s, i);
+        if (v < 0 || (i > 0 && px_op(p, i - 1, ".")) || px_op(p, i + 1, ".") ||
+            px_op(p, i + 1, "(") || (i > 0 && names_table(p, i - 1)))
+            continue;
+        sb_addn(out, p->sql + from, (size_t)(p->t[i].pos - from));
+        if (cast) {
+            char tn[64];
+            ixs_type_text(s->r->vars[v].t, tn, sizeof tn);
+            sb_printf(out, "(?::%s)", tn);
+        } else
+            sb_addc(out, '?');
+        int *ns = realloc(q->slots, sizeof(int) * (size_t)(q->nslots + 1));
+        if (!ns) return px_failc(p, -208, NULL);
+        q->slots = ns;
+        q->slots[q->nslots++] = v;
+        from = p->t[i].pos + p->t[i].len;
+    }
+    int end = b > a ? p->t[b - 1].pos + p->t[b - 1].len : from;
+    if (end > from) sb_addn(out, p->sql + from, (size_t)(end - from));
+    return out->oom ? px_failc(p, -208, NULL) : 0;
+}
+
+static int take(sps *s, sb *b, spl_sql *q) {
+    if (b->oom) return px_failc(s->p, -208, NULL);
+    q->text = sb_take(b);
+    return q->text ? 0 : px_failc(s->p, -208, NULL);
+}
+
+/* The end of an expression from the current token: the first token at
+ * parenthesis depth 0 that is ',' (when comma) or one of the stop
+ * keywords, ';' or the end. */
+static int expr_end(sps *s, int comma, const char *const *stop) {
+    px *p = s->p;
+    int depth = 0, i = p->i;
+    for (; i < p->nt && p->t[i].k != T_EOF; i++) {
+        if (px_op(p, i, "(") || px_op(p, i, "[")) depth++;
+        if (px_op(p, i, ")") || px_op(p, i, "]")) {
+            if (depth == 0) break;
+            depth--;
+        }
+        if (depth) continue;
+        if (px_op(p, i, ";") || (comma && px_op(p, i, ","))) break;
+        int hit = 0;
+        for (int k = 0; stop && stop[k]; k++)
+            if (px_kw(p, i, stop[k])) hit = 1;
+        if (hit) break;
+    }
+    return i;
+}
+
+/* expr [, expr ...] up to a stop keyword or ';', as "SELECT e1, e2" into q;
+ * *count gets the number of expressions. */
+static int expr_list(sps *s, const char *const *stop, spl_sql *q, int *count) {
+    px *p = s->p;
+    sb b = {0};
+    sb_add(&b, "SELECT ");
+    int n = 0;
+    q->pos = p->i < p->nt ? p->t[p->i].pos : 0;
+    for (;;) {
+        int e = expr_end(s, 1, stop);
+        if (e == p->i) {
+            sb_free(&b);
+            return px_fail(p);
+        }
+        if (n) sb_add(&b, ", ");
+        if (emit(s, p->i, e, -1, -1, 1, &b, q)) {
+            sb_free(&b);
+            return -1;
+        }
+        n++;
+        p->i = e;
+        if (!px_acc_op(p, ",")) break;
+    }
+    *count = n;
+    return take(s, &b, q);
+}
+
+/* A condition up to a stop keyword, as "SELECT 1 FROM systables WHERE
+ * tabid = 1 AND (cond)" (true when it returns a row). */
+static int cond(sps *s, const char *const *stop, spl_sql *q) {
+    px *p = s->p;
+    int e = expr_end(s, 0, stop);
+    if (e == p->i) return px_fail(p);
+    sb b = {0};
+    q->pos = p->t[p->i].pos;
+    sb_add(&b, "SELECT 1 FROM systables WHERE tabid = 1 AND (");
+    if (emit(s, p->i, e, -1, -1, 1, &b, q)) {
+        sb_free(&b);
+        return -1;
+    }
+    sb_addc(&b, ')');
+    p->i = e;
+    return take(s, &b, q);
+}
+
+/* An embedded SQL statement up to ';': a SELECT loses its INTO v, ... list
+ * (the targets, into q->into). */
+static int sql_stmt(sps *s, spl_sql *q, const char *const *stop) {
+    px *p = s->p;
+    int a = p->i, e = expr_end(s, 0, stop);
+    int ia = -1, ib = -1;
+    if (px_kw(p, a, "select")) {
+        int depth = 0;
+        for (int i = a; i < e; i++) {
+            if (px_op(p, i, "(")) depth++;
+            if (px_op(p, i, ")")) depth--;
+            if (depth || !px_kw(p, i, "into") || px_kw(p, i + 1, "temp") ||
+                px_kw(p, i + 1, "external") || px_kw(p, i + 1, "raw") || px_kw(p, i + 1, "scratch"))
+                continue;
+            p->i = i + 1;
+            if (var_list(s, &q->into, &q->ninto)) return -1;
+            ia = i;
+            ib = p->i;
+            break;
+        }
+    }
+    sb b = {0};
+    q->pos = p->t[a].pos;
+    if (emit(s, a, e, ia, ib, 0, &b, q)) {
+        sb_free(&b);
+        return -1;
+    }
+    p->i = e;
+    return take(s, &b, q);
+}
+
+/* ---- statements ---------------------------------------------------------------------- */
+
+static int stmts(sps *s, spl_node **out, const char *const *end);
+static int block_body(sps *s, spl_node *blk, const char *const *end);
+
+static int end_of(sps *s, const char *what) {
+    if (px_expect(s->p, "end") || px_expect(s->p, what)) return -1;
+    return 0;
+}
+
+/* DEFINE [GLOBAL] v [, v ...] type [DEFAULT expr] */
+static int define_stmt(sps *s) {
+    px *p = s->p;
+    int global = px_acc(p, "global");
+    char names[64][IXS_NAME_MAX + 1];
+    int n = 0;
+    do {
+        if (n == 64 || px_newname(p, names[n], sizeof names[n])) return px_fail(p);
+        n++;
+    } while (px_acc_op(p, ","));
+    ityp t;
+    int serial;
+    int64_t st;
+    uint32_t cl;
+    if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
+    if (serial) return px_fail(p);
+    char *def = NULL;
+    if (px_acc(p, "default")) {
+        static const char *const none[] = {NULL};
+        spl_sql q;
+        memset(&q, 0, sizeof q);
+        int cnt = 0;
+        if (expr_list(s, none, &q, &cnt) || cnt != 1 || q.nslots) {
+            sql_free(&q);
+            return px_fail(p);
+        }
+        def = q.text;
+        q.text = NULL;
+        sql_free(&q);
+    } else if (global)
+        return px_fail(p); /* a GLOBAL needs its DEFAULT */
+    for (int k = 0; k < n; k++) {
+        int v = var_add(s, names[k], t);
+        if (v < 0) {
+            free(def);
+            return -1;
+        }
+        s->r->vars[v].global = global;
+        if (def) s->r->vars[v].defsql = k == n - 1 ? def : strdup(def);
+    }
+    return px_expect_op(p, ";");
+}
+
+static const char *const STMT_KW[] = {
+    "let",      "if",       "for",    "foreach",  "while",  "return", "raise",
+    "call",     "execute",  "insert", "update",   "delete", "select", "exit",
+    "continue", "begin",    "system", "trace",    "create", "drop",   "alter",
+    "lock",     "unlock",   "set",    "define",   "on",     "grant",  "revoke",
+    "rename",   "truncate", "commit", "rollback", NULL};
+
+/* LET v [, v ...] = expr [, expr ...] | LET v, ... = routine(args) */
+static int let_stmt(sps *s, spl_node *n) {
+    px *p = s->p;
+    if (var_list(s, &n->tgt, &n->ntgt) || px_expect_op(p, "=")) return -1;
+    /* a user routine giving several values: LET a, b = f(x) */
+    int name_at = p->i;
+    if (n->ntgt > 1 && px_is_ident(p, name_at) && px_op(p, name_at + 1, "(") &&
+        var_at(s, name_at) < 0) {
+        int e = expr_end(s, 0, NULL);
+        if (px_op(p, e - 1, ")")) {
+            n->kind = SN_CALL;
+            px_ident(p, n->callee, sizeof n->callee);
+            p->i++;
+            int cnt = 0;
+            if (!px_op(p, p->i, ")")) {
+                static const char *const none[] = {NULL};
+                if (expr_list(s, none, &n->q, &cnt)) return -1;
+            }
+            if (px_expect_op(p, ")")) return -1;
+            return px_expect_op(p, ";");
+        }
+    }
+    /* LET a, b = (SELECT x, y ...) */
+    if (n->ntgt > 1 && px_op(p, p->i, "(") && px_kw(p, p->i + 1, "select")) {
+        int save = p->i;
+        p->i++;
+        int e = expr_end(s, 0, NULL);
+        if (px_op(p, e, ")") && (px_op(p, e + 1, ";"))) {
+            sb b = {0};
+            n->q.pos = p->t[p->i].pos;
+            if (emit(s, p->i, e, -1, -1, 0, &b, &n->q) || take(s, &b, &n->q)) return -1;
+            p->i = e + 1;
+            return px_expect_op(p, ";");
+        }
+        p->i = save;
+    }
+    static const char *const none[] = {NULL};
+    int cnt = 0;
+    if (expr_list(s, none, &n->q, &cnt)) return -1;
+    if (cnt != n->ntgt) return px_fail(p);
+    return px_expect_op(p, ";");
+}
+
+/* IF cond THEN stmts {ELIF cond THEN stmts} [ELSE stmts] END IF */
+static int if_stmt(sps *s, spl_node *n) {
+    static const char *const then[] = {"then", NULL};
+    static const char *const ends[] = {"elif", "else", "end", NULL};
+    px *p = s->p;
+    if (cond(s, then, &n->q) || px_expect(p, "then") || stmts(s, &n->body, ends)) return -1;
+    if (px_acc(p, "elif")) {
+        if (++s->depth > IXS_MAX_DEPTH) return px_fail(p);
+        spl_node *e = node_new(s, SN_IF);
+        if (!e) return -1;
+        n->elsep = e;
+        return if_stmt(s, e);
+    }
+    if (px_acc(p, "else")) {
+        static const char *const endk[] = {"end", NULL};
+        spl_node *b = node_new(s, SN_BLOCK);
+        if (!b) return -1;
+        n->elsep = b;
+        if (stmts(s, &b->body, endk)) return -1;
+    }
+    return end_of(s, "if") || px_expect_op(p, ";");
+}
+
+static int loop_body(sps *s, spl_node *n, int kind, const char *what) {
+    static const char *const endk[] = {"end", NULL};
+    if (s->nloops == 64) return px_fail(s->p);
+    s->loops[s->nloops++] = kind;
+    int rc = stmts(s, &n->body, endk);
+    s->nloops--;
+    if (rc || end_of(s, what)) return -1;
+    return px_expect_op(s->p, ";");
+}
+
+/* FOR v = a TO b [STEP s] ... END FOR | FOR v IN (e, ...) ... END FOR */
+static int for_stmt(sps *s, spl_node *n) {
+    px *p = s->p;
+    n->tgt = malloc(sizeof(int));
+    if (!n->tgt) return px_failc(p, -208, NULL);
+    n->ntgt = 1;
+    if ((n->tgt[0] = var_ref(s)) < 0) return -1;
+    if (px_acc(p, "in")) {
+        static const char *const none[] = {NULL};
+        int cnt;
+        n->kind = SN_FORIN;
+        if (px_expect_op(p, "(") || expr_list(s, none, &n->q, &cnt) || px_expect_op(p, ")"))
+            return -1;
+        return loop_body(s, n, SPL_LOOP_FOR, "for");
+    }
+    if (px_expect_op(p, "=")) return -1;
+    /* "SELECT a, b, s": the bounds are evaluated once, at the start */
+    static const char *const to[] = {"to", NULL};
+    static const char *const step[] = {"step", NULL};
+    sb b = {0};
+    sb_add(&b, "SELECT ");
+    n->q.pos = p->t[p->i].pos;
+    int e = expr_end(s, 0, to);
+    if (e == p->i || !px_kw(p, e, "to") || emit(s, p->i, e, -1, -1, 1, &b, &n->q)) goto fail;
+    p->i = e + 1;
+    e = expr_end(s, 0, step);
+    for (int i = p->i; i < e; i++) /* the body starts after the bound */
+        if (i > p->i)
+            for (int k = 0; STMT_KW[k]; k++)
+                if (px_kw(p, i, STMT_KW[k]) && !px_op(p, i - 1, "(")) {
+                    e = i;
+                    break;
+                }
+    sb_add(&b, ", ");
+    if (e == p->i || emit(s, p->i, e, -1, -1, 1, &b, &n->q)) goto fail;
+    p->i = e;
+    sb_add(&b, ", ");
+    if (px_acc(p, "step")) {
+        e = expr_end(s, 0, STMT_KW);
+        if (e == p->i || emit(s, p->i, e, -1, -1, 1, &b, &n->q)) goto fail;
+        p->i = e;
+    } else
+        sb_add(&b, "1");
+    if (take(s, &b, &n->q)) return -1;
+    return loop_body(s, n, SPL_LOOP_FOR, "for");
+fail:
+    sb_free(&b);
+    return px_fail(p);
+}
+
+/* WHILE cond ... END WHILE */
+static int while_stmt(sps *s, spl_node *n) {
+    if (cond(s, STMT_KW, &n->q)) return -1;
+    return loop_body(s, n, SPL_LOOP_WHILE, "while");
+}
+
+/* EXECUTE PROCEDURE|FUNCTION name ( args ) / CALL name ( args ), after the
+ * first keyword(s): the callee and "SELECT args" into n. */
+static int call_head(sps *s, spl_node *n) {
+    px *p = s->p;
+    if (px_ident(p, n->callee, sizeof n->callee)) return -1;
+    if (px_acc_op(p, ".") && px_ident(p, n->callee, sizeof n->callee)) return -1;
+    if (px_expect_op(p, "(")) return -1;
+    if (!px_op(p, p->i, ")")) {
+        static const char *const none[] = {NULL};
+        int cnt;
+        if (expr_list(s, none, &n->q, &cnt)) return -1;
+    }
+    return px_expect_op(p, ")");
+}
+
+/* FOREACH [cursor [WITH HOLD] FOR] SELECT ... INTO v, ... | FOREACH EXECUTE
+ * PROCEDURE|FUNCTION name(args) INTO v, ... ; stmts END FOREACH */
+static int foreach_stmt(sps *s, spl_node *n) {
+    px *p = s->p;
+    if (px_is_ident(p, p->i) && !px_kw(p, p->i, "select") && !px_kw(p, p->i, "execute")) {
+        char cur[IXS_NAME_MAX + 1];
+        if (px_ident(p, cur, sizeof cur)) return -1;
+        if (px_acc(p, "with") && px_expect(p, "hold")) return -1;
+        if (px_expect(p, "for")) return -1;
+    }
+    if (px_acc(p, "execute")) {
+        if (!px_acc(p, "procedure") && px_expect(p, "function")) return -1;
+        if (call_head(s, n) || px_expect(p, "into") || var_list(s, &n->tgt, &n->ntgt)) return -1;
+        px_acc_op(p, ";");
+    } else {
+        if (!px_kw(p, p->i, "select")) return px_fail(p);
+        /* the SELECT ends at ';' or where the body's first statement starts */
+        static const char *const body[] = {
+            "let",    "if",   "foreach",  "while", "return", "raise", "call", "execute", "insert",
+            "delete", "exit", "continue", "begin", "system", "trace", "end",  NULL};
+        if (sql_stmt(s, &n->q, body)) return -1;
+        if (!n->q.ninto) return px_fail(p);
+        n->tgt = n->q.into;
+        n->ntgt = n->q.ninto;
+        n->q.into = NULL;
+        n->q.ninto = 0;
+        px_acc_op(p, ";");
+    }
+    return loop_body(s, n, SPL_LOOP_FOREACH, "foreach");
+}
+
+static int loop_kind(px *p) {
+    return px_acc(p, "for")       ? SPL_LOOP_FOR
+           : px_acc(p, "while")   ? SPL_LOOP_WHILE
+           : px_acc(p, "foreach") ? SPL_LOOP_FOREACH
+                                  : 0;
+}
+
+/* EXIT|CONTINUE FOR|WHILE|FOREACH (inside such a loop) */
+static int exit_stmt(sps *s, spl_node *n) {
+    n->loop = loop_kind(s->p);
+    int in = 0;
+    for (int k = 0; k < s->nloops; k++)
+        if (s->loops[k] == n->loop) in = 1;
+    if (!n->loop || !in) return px_fail(s->p);
+    return px_expect_op(s->p, ";");
+}
+
+/* RETURN [expr, ...] [WITH RESUME] */
+static int return_stmt(sps *s, spl_node *n) {
+    px *p = s->p;
+    static const char *const with[] = {"with", NULL};
+    int cnt = 0;
+    if (!px_op(p, p->i, ";") && !px_kw(p, p->i, "with") && expr_list(s, with, &n->q, &cnt))
+        return -1;
+    if (cnt && cnt != s->r->nret) return px_fail(p);
+    if (px_acc(p, "with")) {
+        if (px_expect(p, "resume")) return -1;
+        n->resume = 1;
+    }
+    return px_expect_op(p, ";");
+}
+
+/* ON EXCEPTION [IN (code, ...)] [SET v, v, v] stmts END EXCEPTION [WITH RESUME] */
+static int handler(sps *s, spl_node *blk) {
+    px *p = s->p;
+    spl_handler *nh = realloc(blk->h, sizeof *nh * (size_t)(blk->nh + 1));
+    if (!nh) return px_failc(p, -208, NULL);
+    blk->h = nh;
+    spl_handler *h = &nh[blk->nh++];
+    memset(h, 0, sizeof *h);
+    h->setv[0] = h->setv[1] = h->setv[2] = -1;
+    if (px_acc(p, "in")) {
+        if (px_expect_op(p, "(")) return -1;
+        do {
+            int64_t c;
+            if (px_int(p, &c)) return -1;
+            int *nc = realloc(h->codes, sizeof(int) * (size_t)(h->ncodes + 1));
+            if (!nc) return px_failc(p, -208, NULL);
+            h->codes = nc;
+            h->codes[h->ncodes++] = (int)c;
+        } while (px_acc_op(p, ","));
+        if (px_expect_op(p, ")")) return -1;
+    }
+    if (px_acc(p, "set")) {
+        int k = 0;
+        do {
+            if (k == 3 || (h->setv[k++] = var_ref(s)) < 0) return px_fail(p);
+        } while (px_acc_op(p, ","));
+    }
+    static const char *const endk[] = {"end", NULL};
+    if (stmts(s, &h->body, endk) || end_of(s, "exception")) return -1;
+    if (px_acc(p, "with")) {
+        if (px_expect(p, "resume")) return -1;
+        h->resume = 1;
+    }
+    return px_expect_op(p, ";");
+}
+
+/* One statement at the current token into *out (NULL for DEFINE, which
+ * only adds variables). */
+static int stmt(sps *s, spl_node **out) {
+    px *p = s->p;
+    *out = NULL;
+    if (s->depth + 1 > IXS_MAX_DEPTH) return px_fail(p);
+    spl_node *n = node_new(s, SN_SQL);
+    if (!n) return -1;
+    int rc, depth = s->depth++;
+    if (px_acc(p, "let")) {
+        n->kind = SN_LET;
+        rc = let_stmt(s, n);
+    } else if (px_acc(p, "if")) {
+        n->kind = SN_IF;
+        rc = if_stmt(s, n);
+    } else if (px_acc(p, "for")) {
+        n->kind = SN_FOR;
+        rc = for_stmt(s, n);
+    } else if (px_acc(p, "foreach")) {
+        n->kind = SN_FOREACH;
+        rc = foreach_stmt(s, n);
+    } else if (px_acc(p, "while")) {
+        n->kind = SN_WHILE;
+        rc = while_stmt(s, n);
+    } else if (px_acc(p, "exit")) {
+        n->kind = SN_EXIT;
+        rc = exit_stmt(s, n);
+    } else if (px_acc(p, "continue")) {
+        n->kind = SN_CONTINUE;
+        rc = exit_stmt(s, n);
+    } else if (px_acc(p, "return")) {
+        n->kind = SN_RETURN;
+        rc = return_stmt(s, n);
+    } else if (px_kw(p, p->i, "raise") && px_kw(p, p->i + 1, "exception")) {
+        static const char *const none[] = {NULL};
+        int cnt;
+        p->i += 2;
+        n->kind = SN_RAISE;
+        rc = expr_list(s, none, &n->q, &cnt);
+        if (!rc && cnt > 3) rc = px_fail(p);
+        if (!rc) rc = px_expect_op(p, ";");
+    } else if (px_acc(p, "call") ||
+               (px_kw(p, p->i, "execute") &&
+                (px_kw(p, p->i + 1, "procedure") || px_kw(p, p->i + 1, "function")) &&
+                (p->i += 2))) {
+        int callkw = px_kw(p, p->i - 1, "call");
+        n->kind = SN_CALL;
+        rc = call_head(s, n);
+        if (!rc && (px_acc(p, callkw ? "returning" : "into"))) rc = var_list(s, &n->tgt, &n->ntgt);
+        if (!rc) rc = px_expect_op(p, ";");
+    } else if (px_kw(p, p->i, "begin") && !px_kw(p, p->i + 1, "work")) {
+        static const char *const endk[] = {"end", NULL};
+        p->i++;
+        n->kind = SN_BLOCK;
+        rc = block_body(s, n, endk);
+        if (!rc) rc = px_expect(p, "end") || px_expect_op(p, ";");
+    } else if (px_acc(p, "system")) {
+        static const char *const none[] = {NULL};
+        int cnt;
+        n->kind = SN_SYSTEM;
+        rc = expr_list(s, none, &n->q, &cnt);
+        if (!rc) rc = px_expect_op(p, ";");
+    } else if (px_acc(p, "trace")) {
+        n->kind = SN_TRACE;
+        p->i = expr_end(s, 0, NULL);
+        rc = px_expect_op(p, ";");
+    } else if (px_kw(p, p->i, "define") || px_kw(p, p->i, "on")) {
+        rc = px_fail(p); /* only at the start of a block */
+    } else if (px_is_ident(p, p->i)) {
+        rc = sql_stmt(s, &n->q, NULL);
+        if (!rc) rc = px_expect_op(p, ";");
+    } else
+        rc = px_fail(p);
+    s->depth = depth;
+    if (rc) {
+        node_free(n);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
+/* Statements up to (not including) one of the end keywords. */
+static int stmts(sps *s, spl_node **out, const char *const *end) {
+    px *p = s->p;
+    spl_node **tail = out;
+    for (;;) {
+        while (px_acc_op(p, ";")) {
+        }
+        if (p->i >= p->nt || p->t[p->i].k == T_EOF) return px_fail(p);
+        for (int k = 0; end[k]; k++)
+            if (px_kw(p, p->i, end[k])) return 0;
+        spl_node *n;
+        if (stmt(s, &n)) return -1;
+        *tail = n;
+        tail = &n->next;
+    }
+}
+
+/* [DEFINE ...;]... [ON EXCEPTION ... END EXCEPTION;]... stmts, into blk
+ * (its variables are visible inside only). */
+static int block_body(sps *s, spl_node *blk, const char *const *end) {
+    px *p = s->p;
+    int nvis = s->nvis;
+    blk->first_var = s->r->nvars;
+    while (px_acc(p, "define"))
+        if (define_stmt(s)) return -1;
+    blk->nvars = s->r->nvars - blk->first_var;
+    while (px_kw(p, p->i, "on") && px_kw(p, p->i + 1, "exception")) {
+        p->i += 2;
+        if (handler(s, blk)) return -1;
+    }
+    int rc = stmts(s, &blk->body, end);
+    s->nvis = nvis;
+    return rc;
+}
+
+/* ---- the routine header --------------------------------------------------------------- */
+
+int spl_is_create(px *p) {
+    int i = p->i;
+    if (!px_kw(p, i, "create")) return 0;
+    i++;
+    if (px_kw(p, i, "dba")) i++;
+    return px_kw(p, i, "procedure") || px_kw(p, i, "function");
+}
+
+/* ( [[OUT|INOUT] name type [DEFAULT expr]] [, ...] ) */
+static int params(sps *s) {
+    px *p = s->p;
+    if (px_expect_op(p, "(")) return -1;
+    if (px_acc_op(p, ")")) return 0;
+    do {
+        (void)(px_acc(p, "out") || px_acc(p, "inout") || px_acc(p, "in"));
+        char name[IXS_NAME_MAX + 1];
+        ityp t;
+        int serial;
+        int64_t st;
+        uint32_t cl;
+        if (px_newname(p, name, sizeof name) || ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
+        if (serial || s->r->nparams >= SPL_MAX_ARGS) return px_fail(p);
+        int v = var_add(s, name, t);
+        if (v < 0) return -1;
+        s->r->nparams++;
+        if (px_acc(p, "default")) {
+            static const char *const none[] = {NULL};
+            spl_sql q;
+            memset(&q, 0, sizeof q);
+            int e = expr_end(s, 1, none);
+            sb b = {0};
+            sb_add(&b, "SELECT ");
+            if (e == p->i || emit(s, p->i, e, -1, -1, 1, &b, &q) || q.nslots) {
+                sb_free(&b);
+                sql_free(&q);
+                return px_fail(p);
+            }
+            p->i = e;
+            s->r->vars[v].defsql = sb_take(&b);
+            sql_free(&q);
+        }
+    } while (px_acc_op(p, ","));
+    return px_expect_op(p, ")");
+}
+
+/* RETURNING|RETURNS type [AS name] [, ...] */
+static int returning(sps *s) {
+    px *p = s->p;
+    do {
+        if (s->r->nret == SPL_MAX_RET) return px_fail(p);
+        ityp t;
+        int serial;
+        int64_t st;
+        uint32_t cl;
+        if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
+        if (serial) return px_fail(p);
+        s->r->ret[s->r->nret] = t;
+        if (px_acc(p, "as") && px_ident(p, s->r->retname[s->r->nret], sizeof s->r->retname[0]))
+            return -1;
+        s->r->nret++;
+    } while (px_acc_op(p, ","));
+    return 0;
+}
+
+/* WITH ( modifier [, ...] ) */
+static int modifiers(sps *s) {
+    px *p = s->p;
+    if (px_expect_op(p, "(")) return -1;
+    do {
+        if (px_acc(p, "not")) {
+            if (px_expect(p, "variant")) return -1;
+        } else if (px_acc(p, "variant"))
+            s->r->variant = 1;
+        else if (px_acc(p, "handlesnulls"))
+            s->r->handlesnulls = 1;
+        else if (px_is_ident(p, p->i)) {
+            p->i++;
+            if (px_acc_op(p, "=")) p->i++;
+        } else
+            return px_fail(p);
+    } while (px_acc_op(p, ","));
+    return px_expect_op(p, ")");
+}
+
+/* The clauses after END PROCEDURE|FUNCTION: DOCUMENT 'text' [, ...] and
+ * WITH LISTING IN 'file' (accepted, no listing is written). */
+static int trailer(sps *s) {
+    px *p = s->p;
+    if (px_acc(p, "document")) {
+        sb d = {0};
+        do {
+            if (p->i >= p->nt || p->t[p->i].k != T_STR) {
+                sb_free(&d);
+                return px_fail(p);
+            }
+            if (d.n) sb_addc(&d, '\n');
+            px_tokstr(p, p->i++, &d);
+        } while (px_acc_op(p, ","));
+        s->r->document = sb_take(&d);
+    }
+    if (px_acc(p, "with")) {
+        if (px_expect(p, "listing") || px_expect(p, "in")) return -1;
+        if (p->i >= p->nt || p->t[p->i].k != T_STR) return px_fail(p);
+        p->i++;
+    }
+    return 0;
+}
+
+/*
+ * CREATE [DBA] PROCEDURE|FUNCTION [IF NOT EXISTS] [owner.]name ( params )
+ *     [RETURNING|RETURNS type [AS name] [, ...]] [;]
+ *     [SPECIFIC [owner.]name] [WITH ( modifiers )] [;]
+ *     [DEFINE ...;]... [ON EXCEPTION ...]... statements
+ * END PROCEDURE|FUNCTION [DOCUMENT 'text' [, ...]] [WITH LISTING IN 'file']
+ */
+int spl_parse_create(px *p, spl_rt **out) {
+    *out = NULL;
+    sps s;
+    memset(&s, 0, sizeof s);
+    s.p = p;
+    s.r = calloc(1, sizeof *s.r);
+    if (!s.r) return px_failc(p, -208, NULL);
+    spl_rt *r = s.r;
+    int rc = -1;
+    if (px_expect(p, "create")) goto out;
+    r->dba = px_acc(p, "dba");
+    r->isproc = px_acc(p, "procedure");
+    if (!r->isproc && px_expect(p, "function")) goto out;
+    if (px_acc(p, "if") && (px_expect(p, "not") || px_expect(p, "exists"))) goto out;
+    if (px_newname(p, r->name, sizeof r->name)) goto out;
+    if (px_acc_op(p, ".")) {
+        snprintf(r->owner, sizeof r->owner, "%s", r->name);
+        if (px_newname(p, r->name, sizeof r->name)) goto out;
+    }
+    if (params(&s)) goto out;
+    if ((px_acc(p, "returning") || px_acc(p, "returns")) && returning(&s)) goto out;
+    px_acc_op(p, ";");
+    if (px_acc(p, "specific")) {
+        if (px_ident(p, r->specific, sizeof r->specific)) goto out;
+        if (px_acc_op(p, ".") && px_ident(p, r->specific, sizeof r->specific)) goto out;
+    }
+    if (px_acc(p, "with") && modifiers(&s)) goto out;
+    px_acc_op(p, ";");
+    if (px_acc(p, "language") && px_expect(p, "spl")) goto out;
+    r->body = node_new(&s, SN_BLOCK);
+    static const char *const endk[] = {"end", NULL};
+    if (!r->body || block_body(&s, r->body, endk)) goto out;
+    if (px_expect(p, "end") || px_expect(p, r->isproc ? "procedure" : "function")) goto out;
+    if (trailer(&s)) goto out;
+    rc = 0;
+out:
+    if (rc) {
+        spl_rt_free(r);
+        return -1;
+    }
+    *out = r;
+    return 0;
+}

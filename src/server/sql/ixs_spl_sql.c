@@ -1,0 +1,312 @@
+/*
+ * ixs_spl_sql.c: routines called from SQL.
+ *
+ *   EXECUTE PROCEDURE|FUNCTION name ( args )
+ *       -> SELECT c0 AS "ret1", ... FROM _ixd_spl('name', args)   (a cursor when
+ *          the routine returns values, else run for its effects)
+ *   name ( args ) in an expression
+ *       -> ixd_spl_fn('name', args)   (its one value: more rows are -686)
+ *
+ * The arguments are converted to the parameters' types by the translator;
+ * the values come back in the storage form of the RETURNING types. Such
+ * statements run in a transaction of their own when none is open (the
+ * routine may write, as a TimeSeries write routine does: s->ts_write).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/sql/ixs_spl.h"
+
+/* An error as the SQLite message ixs_sqlite_err turns back into it. */
+static char *err_msg(const ixd_err *e) {
+    return sqlite3_mprintf("ixd:%d,%d:%s", e->sqlcode ? e->sqlcode : -999, e->isamcode, e->text);
+}
+
+/* Runs routine name with the SQLite values argv (storage forms). */
+static int run_values(ixd_db *db, sqlite3_value **argv, int argc, spl_rows *rows, ixd_err *err,
+                      spl_rt **rt) {
+    const char *name = (const char *)sqlite3_value_text(argv[0]);
+    if (!name) return ixd_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, NULL);
+    spl_rt *r;
+    int f = spl_get(db, name, &r, err);
+    if (f <= 0) return f < 0 ? -1 : ixd_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", name);
+    sval args[SPL_MAX_ARGS];
+    int na = argc - 1 < SPL_MAX_ARGS ? argc - 1 : SPL_MAX_ARGS;
+    for (int k = 0; k < na; k++)
+        sval_from_sqlite(&args[k], argv[k + 1]);
+    *rt = r;
+    return spl_run(db, r, args, na, rows, err);
+}
+
+static void fn_call(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    ixd_db *db = sqlite3_user_data(ctx);
+    ixd_err err;
+    memset(&err, 0, sizeof err);
+    spl_rows rows;
+    spl_rt *r = NULL;
+    if (run_values(db, argv, argc, &rows, &err, &r)) {
+        char *m = err_msg(&err);
+        sqlite3_result_error(ctx, m ? m : "ixd:-208,0:", -1);
+        sqlite3_free(m);
+        return;
+    }
+    if (rows.n > 1) {
+        ixd_seterr(&err, IXS_E_SPL_MANY_ROWS, 0, 0, "%s", r->name);
+        char *m = err_msg(&err);
+        sqlite3_result_error(ctx, m ? m : "ixd:-208,0:", -1);
+        sqlite3_free(m);
+    } else if (rows.n == 1 && rows.ncols > 0)
+        sval_result(&rows.v[0], ctx);
+    else
+        sqlite3_result_null(ctx);
+    spl_rows_free(&rows);
+}
+
+/* ---- the table _ixd_spl: c0..c31 the values, then the hidden name, a0..a31 --------- */
+
+typedef struct spl_vtab {
+    sqlite3_vtab base;
+    ixd_db *db;
+} spl_vtab;
+
+typedef struct spl_cur {
+    sqlite3_vtab_cursor base;
+    spl_rows rows;
+    int row;
+} spl_cur;
+
+static int vt_connect(sqlite3 *h, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
+                      char **msg) {
+    (void)argc;
+    (void)argv;
+    (void)msg;
+    sb s = {0};
+    sb_add(&s, "CREATE TABLE x(");
+    for (int k = 0; k < SPL_MAX_RET; k++)
+        sb_printf(&s, "c%d, ", k);
+    sb_add(&s, "name HIDDEN");
+    for (int k = 0; k < SPL_MAX_ARGS; k++)
+        sb_printf(&s, ", a%d HIDDEN", k);
+    sb_addc(&s, ')');
+    int rc = s.oom ? SQLITE_NOMEM : sqlite3_declare_vtab(h, s.p);
+    sb_free(&s);
+    if (rc != SQLITE_OK) return rc;
+    spl_vtab *v = sqlite3_malloc(sizeof *v);
+    if (!v) return SQLITE_NOMEM;
+    memset(v, 0, sizeof *v);
+    v->db = aux;
+    *out = &v->base;
+    return SQLITE_OK;
+}
+
+static int vt_disconnect(sqlite3_vtab *v) {
+    sqlite3_free(v);
+    return SQLITE_OK;
+}
+
+/* Every argument is an equality constraint on a hidden column: they are
+ * passed in column order (name, a0, a1, ...); idxNum is their count. */
+static int vt_best(sqlite3_vtab *v, sqlite3_index_info *ii) {
+    (void)v;
+    int n = 0, have_name = 0;
+    for (int k = 0; k < ii->nConstraint; k++) {
+        const struct sqlite3_index_constraint *c = &ii->aConstraint[k];
+        if (c->iColumn < SPL_MAX_RET) continue;
+        if (!c->usable || c->op != SQLITE_INDEX_CONSTRAINT_EQ) return SQLITE_CONSTRAINT;
+        ii->aConstraintUsage[k].argvIndex = c->iColumn - SPL_MAX_RET + 1;
+        ii->aConstraintUsage[k].omit = 1;
+        if (c->iColumn == SPL_MAX_RET) have_name = 1;
+        n++;
+    }
+    if (!have_name) return SQLITE_CONSTRAINT;
+    ii->idxNum = n;
+    ii->estimatedCost = 1;
+    ii->estimatedRows = 1;
+    return SQLITE_OK;
+}
+
+static int vt_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out) {
+    (void)v;
+    spl_cur *c = sqlite3_malloc(sizeof *c);
+    if (!c) return SQLITE_NOMEM;
+    memset(c, 0, sizeof *c);
+    *out = &c->base;
+    return SQLITE_OK;
+}
+
+static int vt_close(sqlite3_vtab_cursor *cur) {
+    spl_cur *c = (spl_cur *)cur;
+    spl_rows_free(&c->rows);
+    sqlite3_free(c);
+    return SQLITE_OK;
+}
+
+static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *s, int argc,
+                     sqlite3_value **argv) {
+    (void)idx;
+    (void)s;
+    spl_cur *c = (spl_cur *)cur;
+    spl_vtab *v = (spl_vtab *)cur->pVtab;
+    spl_rows_free(&c->rows);
+    c->row = 0;
+    ixd_err err;
+    memset(&err, 0, sizeof err);
+    spl_rt *r;
+    if (run_values(v->db, argv, argc, &c->rows, &err, &r)) {
+        sqlite3_free(v->base.zErrMsg);
+        v->base.zErrMsg = err_msg(&err);
+        return SQLITE_ERROR;
+    }
+    return SQLITE_OK;
+}
+
+static int vt_next(sqlite3_vtab_cursor *cur) {
+    ((spl_cur *)cur)->row++;
+    return SQLITE_OK;
+}
+
+static int vt_eof(sqlite3_vtab_cursor *cur) {
+    spl_cur *c = (spl_cur *)cur;
+    return c->row >= c->rows.n;
+}
+
+static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
+    spl_cur *c = (spl_cur *)cur;
+    if (i < c->rows.ncols && c->row < c->rows.n)
+        sval_result(&c->rows.v[c->row * c->rows.ncols + i], ctx);
+    else
+        sqlite3_result_null(ctx);
+    return SQLITE_OK;
+}
+
+static int vt_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *id) {
+    *id = ((spl_cur *)cur)->row;
+    return SQLITE_OK;
+}
+
+static const sqlite3_module spl_module = {
+    .iVersion = 0,
+    .xConnect = vt_connect,
+    .xBestIndex = vt_best,
+    .xDisconnect = vt_disconnect,
+    .xOpen = vt_open,
+    .xClose = vt_close,
+    .xFilter = vt_filter,
+    .xNext = vt_next,
+    .xEof = vt_eof,
+    .xColumn = vt_column,
+    .xRowid = vt_rowid,
+};
+
+int ixs_spl_register(sqlite3 *h, ixd_db *db) {
+    if (sqlite3_create_function(h, "ixd_spl_fn", -1, SQLITE_UTF8, db, fn_call, NULL, NULL) !=
+        SQLITE_OK)
+        return -1;
+    return sqlite3_create_module(h, IXS_INTERNAL_PREFIX "spl", &spl_module, db) == SQLITE_OK ? 0
+                                                                                             : -1;
+}
+
+/* ---- the translator's side ---------------------------------------------------------------- */
+
+/* Arguments after '(' up to and including ')', converted to r's parameter
+ * types, into args. */
+static int parse_args(px *p, spl_rt *r, xv *args, int *na) {
+    *na = 0;
+    if (!px_acc_op(p, ")")) {
+        do {
+            if (*na >= r->nparams) return px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", r->name);
+            xv *v = &args[(*na)++];
+            memset(v, 0, sizeof *v);
+            v->t.code = -1;
+            v->pidx = -1;
+            if (ixs_expr(p, v)) return -1;
+        } while (px_acc_op(p, ","));
+        if (px_expect_op(p, ")")) return -1;
+    }
+    for (int k = 0; k < *na; k++)
+        ixs_to_type(p, &args[k], r->vars[k].t);
+    for (int k = *na; k < r->nparams; k++)
+        if (!r->vars[k].defsql) return px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", r->name);
+    return p->failed ? -1 : 0;
+}
+
+static void emit_args(const char *name, const xv *args, int na, sb *out) {
+    sb_strlit(out, name, strlen(name));
+    for (int k = 0; k < na; k++) {
+        sb_add(out, ", ");
+        sb_add(out, args[k].s.p ? args[k].s.p : "NULL");
+    }
+}
+
+static int add_col(px *p, ixd_stmt *s, const char *name, ityp t) {
+    ocol *nc = realloc(s->cols, sizeof *nc * (size_t)(s->ncols + 1));
+    if (!nc) return px_failc(p, -208, NULL);
+    s->cols = nc;
+    nc[s->ncols].name = strdup(name);
+    nc[s->ncols].t = t;
+    nc[s->ncols].notnull = 0;
+    if (!nc[s->ncols].name) return px_failc(p, -208, NULL);
+    s->ncols++;
+    return 0;
+}
+
+int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name) {
+    (void)proc;
+    spl_rt *r;
+    int f = spl_get(p->db, name, &r, p->err);
+    if (f < 0) {
+        p->failed = 1;
+        return -1;
+    }
+    if (!f) return 0;
+    xv args[SPL_MAX_ARGS];
+    int na = 0;
+    int rc = parse_args(p, r, args, &na);
+    sb q = {0};
+    if (!rc) {
+        sb_add(&q, "SELECT ");
+        for (int k = 0; k < r->nret; k++)
+            sb_printf(&q, "%sc%d", k ? ", " : "", k);
+        if (!r->nret) sb_add(&q, "NULL");
+        sb_add(&q, " FROM " IXS_INTERNAL_PREFIX "spl(");
+        emit_args(r->name, args, na, &q);
+        sb_addc(&q, ')');
+        for (int k = 0; k < r->nret && !rc; k++)
+            rc = add_col(p, s, r->retname[k][0] ? r->retname[k] : "(expression)", r->ret[k]);
+    }
+    for (int k = 0; k < na; k++)
+        xv_free(&args[k]);
+    if (!rc && q.oom) rc = px_failc(p, -208, NULL);
+    if (rc) {
+        sb_free(&q);
+        return -1;
+    }
+    s->kind = r->nret ? SK_SELECT : SK_DML;
+    s->stype = IX_STMTTYPE_EXECUTE_PROC;
+    s->sqlite_sql = sb_take(&q);
+    p->ts_write = 1;
+    return s->sqlite_sql ? 1 : px_failc(p, -208, NULL);
+}
+
+int ixs_spl_call(px *p, const char *fn, xv *args, int na, xv *out) {
+    spl_rt *r;
+    int f = spl_get(p->db, fn, &r, p->err);
+    if (f < 0) {
+        p->failed = 1;
+        return -1;
+    }
+    if (!f || r->nret == 0 || na > r->nparams) return px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", fn);
+    for (int k = 0; k < na; k++)
+        ixs_to_type(p, &args[k], r->vars[k].t);
+    for (int k = na; k < r->nparams; k++)
+        if (!r->vars[k].defsql) return px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", fn);
+    sb_add(&out->s, "ixd_spl_fn(");
+    emit_args(r->name, args, na, &out->s);
+    sb_addc(&out->s, ')');
+    out->t = r->ret[0];
+    out->k = XK_EXPR;
+    out->lk = LB_EXPR;
+    p->ts_write = 1;
+    return p->failed ? -1 : 0;
+}
