@@ -200,6 +200,8 @@ struct ixd_db {
      * (every other statement, transaction ends), the data version
      * (ixs_data_version) any commit, local or by another connection. */
     struct ts_conn *ts; /* the TimeSeries state (src/server/ts) */
+    struct ixs_seqsess *seq; /* the session's sequence counters (ixs_seq.c) */
+    int64_t stmt_vrows;      /* rows changed through updatable views (ixs_view.c) */
     ixd_stmt *live;     /* statements prepared on db and not yet freed */
     ixd_stmt *parked[IXS_PARKED];
     int nparked;
