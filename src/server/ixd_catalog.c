@@ -9,6 +9,9 @@
 
 #include "server/sql/ixs.h"
 #include "server/sql/ixs_spl.h"
+#include "server/sql/ixs_objs.h"
+
+#define IXS_SYN_DEPTH 8 /* synonyms of synonyms followed by the lookup */
 
 static const char *cat_ddl =
     "CREATE TABLE _ixd_meta(k TEXT PRIMARY KEY, v);"
@@ -224,6 +227,10 @@ int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err) {
     int r = xexec(h, q.p, err);
     sb_free(&q);
     if (r) goto fail;
+    if (ixs_objs_cat_init(h) != SQLITE_OK) {
+        ixd_seterr(err, IXS_E_CREATE_DB, 0, 0, "%s", sqlite3_errmsg(h));
+        goto fail;
+    }
     return xexec(h, "COMMIT", err);
 fail:
     sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
@@ -231,6 +238,7 @@ fail:
 }
 
 void ixs_cat_upgrade(sqlite3 *h) {
+    ixs_objs_cat_upgrade(h);
     sqlite3_stmt *st;
     int old = 0;
     ixs_spl_cat_upgrade(h);
@@ -359,7 +367,8 @@ static int cat_columns(sqlite3_stmt *st, itab *out) {
     return rc;
 }
 
-int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err) {
+/* The lookup of ixs_cat_table; depth counts the synonyms followed. */
+static int cat_lookup(ixd_db *db, const char *name, itab *out, ixd_err *err, int depth) {
     memset(out, 0, sizeof *out);
     if (ixs_internal_name(name)) return 0; /* never a table of user SQL */
     sqlite3_stmt *st;
@@ -382,6 +391,17 @@ int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err) {
     const char *ow = (const char *)sqlite3_column_text(st, 1);
     snprintf(out->owner, sizeof out->owner, "%s", ow ? ow : "");
     const char *tt = (const char *)sqlite3_column_text(st, 2);
+    char ttc = tt ? tt[0] : 'T';
+    if (ttc == 'S' || ttc == 'P' || ttc == 'Q') { /* synonym or sequence (ixs_synonym.c) */
+        cat_done(st);
+        char base[IXS_NAME_MAX + 1];
+        int r = depth < IXS_SYN_DEPTH
+                    ? ixs_syn_base(db, out->tabid, ttc, out->owner, base, sizeof base)
+                    : 0;
+        memset(out, 0, sizeof *out);
+        if (r < 0) return ixs_sqlite_err(db, sqlite3_errcode(db->h), 0, name, err);
+        return r ? cat_lookup(db, base, out, err, depth + 1) : 0;
+    }
     out->is_view = out->tabid < 100 || (tt && tt[0] == 'V');
     snprintf(out->name, sizeof out->name, "%s", name);
     cat_done(st);
@@ -399,6 +419,10 @@ int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err) {
         return ixs_sqlite_err(db, rc, IX_STMTTYPE_SELECT, name, err);
     }
     return 1;
+}
+
+int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err) {
+    return cat_lookup(db, name, out, err, 0);
 }
 
 int64_t ixs_serial_next(ixd_db *db, int tabid, int kind, int64_t v, int *ok) {

@@ -12,6 +12,7 @@
 #include "proto/ix_login.h"
 #include "server/sql/ixs.h"
 #include "server/sql/ixs_spl.h"
+#include "server/sql/ixs_objs.h"
 #include "server/ts/ts.h"
 
 /* ---- errors -------------------------------------------------------------------- */
@@ -323,6 +324,11 @@ static void remove_db_files(const char *path) {
     unlink(aux);
     snprintf(aux, sizeof aux, "%s-shm", path);
     unlink(aux);
+    static const char *const seqf[] = {"-seq", "-seq-wal", "-seq-shm"}; /* ixs_seq.c */
+    for (size_t i = 0; i < sizeof seqf / sizeof seqf[0]; i++) {
+        snprintf(aux, sizeof aux, "%s%s", path, seqf[i]);
+        unlink(aux);
+    }
 }
 
 /* ---- which databases are open (e->mu held) ---- */
@@ -619,7 +625,7 @@ static int db_connect(ixd_db *db, const char *path, ixd_err *err) {
         return ixd_seterr(err, -329, 0, 0, "%s", db->name);
     }
     if (ixs_register_functions(db->h, db) || ixs_register_vtabs(db->h, db) ||
-        ts_register(db, db->h) || ixs_spl_register(db->h, db))
+        ts_register(db, db->h) || ixs_spl_register(db->h, db) || ixs_objs_register(db->h, db))
         return ixd_seterr(err, -208, 0, 0, NULL);
     ixs_cat_upgrade(db->h);
     return 0;
@@ -676,6 +682,7 @@ void ixd_db_close(ixd_db *db) {
     stmts_detach(db);
     ixs_cat_close(db);
     ts_close(db);
+    ixs_seq_close(db);
     /* statements still prepared keep the connection alive until they are
      * freed (ixd_stmt_free only touches its own SQLite statement) */
     sqlite3_close_v2(db->h);
@@ -1161,7 +1168,7 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
     int rc, again = 1;
     int64_t result = 0; /* EXECUTE PROCEDURE: the routine's INTEGER value */
     do {
-        db->stmt_serial = db->stmt_serial8 = db->stmt_bigserial = 0;
+        db->stmt_serial = db->stmt_serial8 = db->stmt_bigserial = db->stmt_vrows = 0;
         while ((rc = sqlite3_step(s->st)) == SQLITE_ROW) {
             if (s->stype == IX_STMTTYPE_EXECUTE_PROC && sqlite3_column_count(s->st) > 0 &&
                 sqlite3_column_type(s->st, 0) == SQLITE_INTEGER)
@@ -1174,8 +1181,11 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
         return -1;
     }
     sqlite3_reset(s->st);
-    if (rows) *rows = s->stype == IX_STMTTYPE_EXECUTE_PROC ? result : sqlite3_changes64(db->h);
-    if (s->stype != IX_STMTTYPE_EXECUTE_PROC) db->last_rows = sqlite3_changes64(db->h);
+    if (rows)
+        *rows = s->stype == IX_STMTTYPE_EXECUTE_PROC ? result
+                                                     : sqlite3_changes64(db->h) + db->stmt_vrows;
+    if (s->stype != IX_STMTTYPE_EXECUTE_PROC)
+        db->last_rows = sqlite3_changes64(db->h) + db->stmt_vrows;
     if (db->stmt_serial) {
         db->last_serial = db->stmt_serial;
         if (serial) *serial = (int32_t)db->stmt_serial;

@@ -203,6 +203,8 @@ struct ixd_db {
      * (ixs_data_version) any commit, local or by another connection. */
     struct ts_conn *ts; /* the TimeSeries state (src/server/ts) */
     struct spl_conn *spl; /* SPL routines and globals (ixs_spl_exec.c) */
+    struct ixs_seqsess *seq; /* the session's sequence counters (ixs_seq.c) */
+    int64_t stmt_vrows;      /* rows changed through updatable views (ixs_view.c) */
     ixd_stmt *live;     /* statements prepared on db and not yet freed */
     ixd_stmt *parked[IXS_PARKED];
     int nparked;

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "server/sql/ixs_objs.h"
 #include "server/sql/ixs_parse.h"
 #include "server/sql/ixs_spl.h"
 #include "server/ts/ts.h"
@@ -1594,6 +1595,7 @@ static int create_view(px *p) {
     if (px_expect(p, "as")) return -1;
     qres q;
     memset(&q, 0, sizeof q);
+    int sel = p->i, chk = 0; /* for ixs_view_plan */
     if (ixs_select(p, &q)) {
         qres_free(&q);
         return -1;
@@ -1603,6 +1605,7 @@ static int create_view(px *p) {
             qres_free(&q);
             return -1;
         }
+        chk = 1;
     }
     if (ncn && ncn != q.ncols) {
         qres_free(&q);
@@ -1620,14 +1623,22 @@ static int create_view(px *p) {
     q_int(p->db, "SELECT max(tabid) FROM _ixd_tables", NULL, &maxid);
     int tabid = maxid < 99 ? 100 : (int)maxid + 1;
     sb s = {0};
-    sb_add(&s, "CREATE VIEW ");
-    sb_ident(&s, name);
-    sb_addc(&s, '(');
-    for (int i = 0; i < q.ncols; i++) {
-        if (i) sb_addc(&s, ',');
-        sb_ident(&s, ncn ? colnames[i] : q.cols[i].name);
+    int upd = ixs_view_plan(p, name, sel, chk, ncn ? colnames : NULL, &q, &s);
+    if (upd < 0) {
+        qres_free(&q);
+        sb_free(&s);
+        return -1;
     }
-    sb_printf(&s, ") AS %s;", q.sql.p);
+    if (!upd) {
+        sb_add(&s, "CREATE VIEW ");
+        sb_ident(&s, name);
+        sb_addc(&s, '(');
+        for (int i = 0; i < q.ncols; i++) {
+            if (i) sb_addc(&s, ',');
+            sb_ident(&s, ncn ? colnames[i] : q.cols[i].name);
+        }
+        sb_printf(&s, ") AS %s;", q.sql.p);
+    }
     sb_printf(&s, "INSERT INTO _ixd_tables(tabid, tabname, owner, created, tabtype) VALUES(%d,",
               tabid);
     sb_strlit(&s, name, strlen(name));
@@ -1749,6 +1760,7 @@ static int other_stmt(px *p, int *stype) {
         if (!rt) rt = ixs_spl_create_stmt(p, stype);
         if (!rt) rt = ixs_trigger_create_stmt(p, stype);
         if (rt) return rt < 0 ? -1 : 0;
+        if (ixs_objs_stmt(p, 'C', stype)) return p->failed ? -1 : 0;
         int temp = px_acc(p, "temp") || px_acc(p, "raw") || px_acc(p, "standard");
         if (px_acc(p, "table")) {
             *stype = temp ? IX_STMTTYPE_CREATE_TEMP_TABLE : IX_STMTTYPE_CREATE_TABLE;
@@ -1768,20 +1780,6 @@ static int other_stmt(px *p, int *stype) {
             *stype = IX_STMTTYPE_CREATE_DB;
             return p->dry ? 0 : px_failc(p, -999, "CREATE DATABASE needs a session");
         }
-        int syn = px_kw(p, p->i, "synonym") ? 1
-                  : (px_kw(p, p->i, "public") || px_kw(p, p->i, "private")) &&
-                          px_kw(p, p->i + 1, "synonym")
-                      ? 2
-                      : 0;
-        if (syn) {
-            /* not implemented, but its name is checked like every new name */
-            char sn[IXS_NAME_MAX + 1];
-            p->i += syn;
-            if (px_acc(p, "if") && (px_expect(p, "not") || px_expect(p, "exists"))) return -1;
-            if (px_newname(p, sn, sizeof sn)) return -1;
-            if (px_acc_op(p, ".") && px_newname(p, sn, sizeof sn)) return -1;
-            return px_failc(p, -999, "CREATE SYNONYM");
-        }
         return px_failc(p, -999, "CREATE %.*s", p->i < p->nt ? p->t[p->i].len : 0,
                         p->i < p->nt ? p->sql + p->t[p->i].pos : "");
     }
@@ -1790,16 +1788,19 @@ static int other_stmt(px *p, int *stype) {
         if (!rt) rt = ixs_spl_drop_stmt(p, stype);
         if (!rt) rt = ixs_trigger_drop_stmt(p, stype);
         if (rt) return rt < 0 ? -1 : 0;
+        if (ixs_objs_stmt(p, 'D', stype)) return p->failed ? -1 : 0;
         *stype = px_kw(p, p->i, "index")  ? IX_STMTTYPE_DROP_INDEX
                  : px_kw(p, p->i, "view") ? IX_STMTTYPE_DROP_VIEW
                                           : IX_STMTTYPE_DROP_TABLE;
         return drop_stmt(p);
     }
     if (px_acc(p, "alter")) {
+        if (ixs_objs_stmt(p, 'A', stype)) return p->failed ? -1 : 0;
         *stype = IX_STMTTYPE_ALTER_TABLE;
         return alter_table(p);
     }
     if (px_acc(p, "rename")) {
+        if (ixs_objs_stmt(p, 'R', stype)) return p->failed ? -1 : 0;
         *stype = px_kw(p, p->i, "column") ? IX_STMTTYPE_RENAME_COLUMN : IX_STMTTYPE_RENAME_TABLE;
         return rename_stmt(p);
     }
@@ -1953,6 +1954,10 @@ static int other_stmt(px *p, int *stype) {
         if (!table_exists(db, t)) return px_failc(p, -206, "%s", t);
         return 0;
     }
+    if (px_acc(p, "merge")) {
+        *stype = IX_STMTTYPE_MERGE;
+        return ixs_merge(p, &p->rows);
+    }
     if (px_acc(p, "grant") || px_acc(p, "revoke")) {
         *stype = px_kw(p, p->i - 1, "grant") ? 18 : 19;
         skip_rest(p);
@@ -2098,7 +2103,7 @@ int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *e
         px_done(&p);
         return -1;
     }
-    int st;
+    int st = 0;
     int txn = px_kw(&p, 0, "begin") || px_kw(&p, 0, "commit") || px_kw(&p, 0, "rollback") ||
               px_kw(&p, 0, "set") || px_kw(&p, 0, "savepoint") || px_kw(&p, 0, "release");
     int rc = 0;
@@ -2107,6 +2112,7 @@ int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *e
         rc = select_into_temp(&p, rows);
     else if (!rc)
         rc = other_stmt(&p, &st);
+    if (!rc && st == IX_STMTTYPE_MERGE) *rows = p.rows;
     px_done(&p);
     return rc ? -1 : 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "server/sql/ixs_objs.h"
 #include "server/sql/ixs_parse.h"
 
 void xv_free(xv *v) {
@@ -332,6 +333,13 @@ static int find_col(px *p, const char *q, const char *name, xv *out) {
     }
     if (q) return px_failc(p, -217, "%s.%s", q, name);
     return px_failc(p, -217, "%s", name);
+}
+
+/* name.NEXTVAL / name.CURRVAL of a sequence (ixs_seq.c): 1, 0 not one, -1. */
+static int seq_ref(px *p, const char *name, const char *what, xv *out) {
+    int next = !strcmp(what, "nextval");
+    if (!next && strcmp(what, "currval")) return 0;
+    return ixs_seq_ref(p, name, next, out);
 }
 
 /* ---- primaries --------------------------------------------------------------------- */
@@ -768,8 +776,11 @@ static int primary(px *p, xv *out) {
         if (px_ident(p, b, sizeof b)) return -1;
         if (px_acc_op(p, ".")) {
             if (px_ident(p, c, sizeof c)) return -1;
-            return find_col(p, b, c, out);
+            int sq = seq_ref(p, b, c, out); /* owner.seq.NEXTVAL */
+            return sq ? (sq < 0 ? -1 : 0) : find_col(p, b, c, out);
         }
+        int sq = seq_ref(p, a, b, out); /* seq.NEXTVAL, seq.CURRVAL */
+        if (sq) return sq < 0 ? -1 : 0;
         return find_col(p, a, b, out);
     }
     return find_col(p, NULL, a, out);

@@ -44,6 +44,7 @@ typedef struct xv {
     char label[IXS_NAME_MAX + 1];
 } xv;
 
+#define IXS_MAX_SEQREF 16
 typedef struct px {
     ixd_db *db;
     const char *sql;
@@ -61,6 +62,9 @@ typedef struct px {
     int dry;      /* DDL syntax check only */
     int ddl_own;  /* ddl_begin began the transaction (none was open) */
     int ts_write; /* a TimeSeries write routine is called */
+    int seq_done[IXS_MAX_SEQREF]; /* sequences this statement increments (ixs_seq.c) */
+    int nseq_done;
+    int64_t rows; /* MERGE: rows changed */
 } px;
 
 /* queries */

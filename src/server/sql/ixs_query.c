@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/sql/ixs_objs.h"
 #include "server/sql/ixs_parse.h"
 
 void qres_free(qres *q) {
@@ -182,8 +183,8 @@ static int table_ref(px *p, scope *sc, sb *out, int outer) {
     tref *t = ixs_tref_new(p, name, alias);
     if (!t) return -1;
     t->outer = outer;
-    sb_ident(out, name);
-    if (strcmp(t->alias, name)) {
+    sb_ident(out, t->tab.name); /* a synonym's table */
+    if (strcmp(t->alias, t->tab.name)) {
         sb_add(out, " AS ");
         sb_ident(out, t->alias);
     }
@@ -790,7 +791,7 @@ static int do_insert(px *p, ixd_stmt *s) {
     if (px_expect(p, "into") || table_name(p, name, sizeof name)) return -1;
     tref *t = ixs_tref_new(p, name, NULL);
     if (!t) return -1;
-    snprintf(s->table, sizeof s->table, "%s", name);
+    snprintf(s->table, sizeof s->table, "%s", t->tab.name);
     int rc = -1;
     icol **cols = calloc((size_t)t->tab.ncols + 1, sizeof(icol *));
     int nc = 0;
@@ -801,8 +802,8 @@ static int do_insert(px *p, ixd_stmt *s) {
         px_failc(p, -208, NULL);
         goto out;
     }
-    if (t->tab.is_view) {
-        px_failc(p, -273, NULL);
+    if (t->tab.is_view && !ixs_view_updatable(p->db, t->tab.name)) {
+        px_failc(p, IXS_E_VIEW_READONLY, "%s", t->tab.name);
         goto out;
     }
     if (px_acc_op(p, "(")) {
@@ -832,7 +833,7 @@ static int do_insert(px *p, ixd_stmt *s) {
     }
     if (set_desc_cols(p, s, cols, nc)) goto out;
     sb_add(&sql, "INSERT INTO ");
-    sb_ident(&sql, name);
+    sb_ident(&sql, t->tab.name);
     sb_addc(&sql, '(');
     for (int i = 0; i < nc; i++) {
         if (i) sb_addc(&sql, ',');
@@ -977,7 +978,7 @@ static int do_update(px *p, ixd_stmt *s) {
     if (table_name(p, name, sizeof name)) return -1;
     tref *t = ixs_tref_new(p, name, NULL);
     if (!t) return -1;
-    snprintf(s->table, sizeof s->table, "%s", name);
+    snprintf(s->table, sizeof s->table, "%s", t->tab.name);
     int rc = -1;
     scope sc;
     memset(&sc, 0, sizeof sc);
@@ -992,13 +993,17 @@ static int do_update(px *p, ixd_stmt *s) {
         px_failc(p, -208, NULL);
         goto out;
     }
-    if (t->tab.is_view) {
-        px_failc(p, -273, NULL);
+    if (t->tab.is_view && !ixs_view_updatable(p->db, t->tab.name)) {
+        px_failc(p, IXS_E_VIEW_READONLY, "%s", t->tab.name);
         goto out;
     }
     if (px_expect(p, "set")) goto out;
     sb_add(&sql, "UPDATE ");
-    sb_ident(&sql, name);
+    sb_ident(&sql, t->tab.name);
+    if (strcmp(t->alias, t->tab.name)) { /* a synonym: its name qualifies columns */
+        sb_add(&sql, " AS ");
+        sb_ident(&sql, t->alias);
+    }
     sb_add(&sql, " SET ");
     if (px_op(p, p->i, "(") || px_op(p, p->i, "*")) {
         if (px_acc_op(p, "*")) {
@@ -1093,7 +1098,7 @@ static int do_delete(px *p, ixd_stmt *s) {
     if (table_name(p, name, sizeof name)) return -1;
     tref *t = ixs_tref_new(p, name, NULL);
     if (!t) return -1;
-    snprintf(s->table, sizeof s->table, "%s", name);
+    snprintf(s->table, sizeof s->table, "%s", t->tab.name);
     int rc = -1;
     scope sc;
     memset(&sc, 0, sizeof sc);
@@ -1102,12 +1107,16 @@ static int do_delete(px *p, ixd_stmt *s) {
     scope *save = p->sc;
     p->sc = &sc;
     sb sql = {0};
-    if (t->tab.is_view) {
-        px_failc(p, -273, NULL);
+    if (t->tab.is_view && !ixs_view_updatable(p->db, t->tab.name)) {
+        px_failc(p, IXS_E_VIEW_READONLY, "%s", t->tab.name);
         goto out;
     }
     sb_add(&sql, "DELETE FROM ");
-    sb_ident(&sql, name);
+    sb_ident(&sql, t->tab.name);
+    if (strcmp(t->alias, t->tab.name)) { /* a synonym: its name qualifies columns */
+        sb_add(&sql, " AS ");
+        sb_ident(&sql, t->alias);
+    }
     if (where_clause(p, &sql, s)) goto out;
     s->sqlite_sql = sb_take(&sql);
     if (!s->sqlite_sql) {

@@ -1,0 +1,452 @@
+/* ixs_merge.c: MERGE.
+ *
+ * Stage 1 parses the statement into an mtree: names, aliases and the token
+ * where each clause starts (no catalog access). Stage 2 resolves and emits:
+ * the clauses are translated against a scope of the target and the source,
+ * and MERGE runs as SQLite statements in one savepoint:
+ *   1. the source is copied into a temporary table (a table, a view or a
+ *      SELECT alike), each row numbered (_ixd_sid);
+ *   2. the pairs (target rowid, source number) meeting ON are computed once,
+ *      and of them the pairs the MATCHED clause acts on (its AND condition);
+ *      a target row in two such pairs is an error;
+ *   3. UPDATE ... FROM / DELETE of those target rows;
+ *   4. INSERT ... SELECT of the source rows in no pair (NOT MATCHED, with its
+ *      AND condition). The pairs were fixed in 2., so rows the INSERT adds
+ *      are never matched, and rows the UPDATE changes are not matched again.
+ * Triggers and constraints act as for the single statements. The row count
+ * is the rows updated, deleted and inserted. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/sql/ixs_objs.h"
+
+#define M_SRC  IXS_INTERNAL_PREFIX "msrc"
+#define M_PAIR IXS_INTERNAL_PREFIX "mpair"
+#define M_ACT  IXS_INTERNAL_PREFIX "mact"
+#define M_SID  IXS_INTERNAL_PREFIX "sid" /* the source row's number (UPDATE FROM has no rowid) */
+
+enum { MW_NONE, MW_UPDATE, MW_DELETE, MW_INSERT };
+
+typedef struct mwhen {
+    int kind;
+    int cond; /* token after AND, or -1 */
+    int body; /* token after SET, or of INSERT's '(' / VALUES */
+} mwhen;
+
+typedef struct mtree {
+    char target[IXS_NAME_MAX + 1], talias[IXS_NAME_MAX + 1];
+    char source[IXS_NAME_MAX + 1], salias[IXS_NAME_MAX + 1];
+    int src_sel; /* token of SELECT of a (SELECT ...) source, or -1 */
+    int on;      /* token after ON */
+    mwhen matched, notmatched;
+} mtree;
+
+/* Skips to the next token at parenthesis depth 0 that is one of the
+ * keywords (or the end). */
+static void skip_to(px *p, const char *const *kw) {
+    int depth = 0;
+    for (; p->i < p->nt && p->t[p->i].k != T_EOF; p->i++) {
+        if (px_op(p, p->i, "(")) depth++;
+        if (px_op(p, p->i, ")")) depth--;
+        if (depth < 0) return;
+        if (depth == 0 && px_op(p, p->i, ";")) return;
+        for (int k = 0; depth == 0 && kw[k]; k++)
+            if (px_kw(p, p->i, kw[k])) return;
+    }
+}
+
+static const char *const KW_WHEN[] = {"when", NULL};
+static const char *const KW_THEN[] = {"then", NULL};
+
+/* [db:][owner.]name */
+static int m_name(px *p, char *name) {
+    if (px_ident(p, name, IXS_NAME_MAX + 1)) return -1;
+    if (px_acc_op(p, ":") && px_ident(p, name, IXS_NAME_MAX + 1)) return -1;
+    if (px_acc_op(p, ".") && px_ident(p, name, IXS_NAME_MAX + 1)) return -1;
+    return 0;
+}
+
+static int m_alias(px *p, char *alias) {
+    alias[0] = 0;
+    if (px_acc(p, "as")) return px_ident(p, alias, IXS_NAME_MAX + 1);
+    if (px_is_ident(p, p->i) && !px_kw(p, p->i, "using") && !px_kw(p, p->i, "on"))
+        return px_ident(p, alias, IXS_NAME_MAX + 1);
+    return 0;
+}
+
+/*
+ * when := WHEN MATCHED [AND cond] THEN { UPDATE SET col = expr {, ...} | DELETE }
+ *       | WHEN NOT MATCHED [AND cond] THEN INSERT [(col {, col})] VALUES (expr {, ...})
+ */
+static int parse_when(px *p, mtree *m) {
+    int notm = px_acc(p, "not");
+    if (px_expect(p, "matched")) return -1;
+    mwhen *w = notm ? &m->notmatched : &m->matched;
+    if (w->kind) return px_fail(p); /* each clause once */
+    w->cond = -1;
+    if (px_acc(p, "and")) {
+        w->cond = p->i;
+        skip_to(p, KW_THEN);
+    }
+    if (px_expect(p, "then")) return -1;
+    if (!notm && px_acc(p, "update")) {
+        if (px_expect(p, "set")) return -1;
+        w->kind = MW_UPDATE;
+    } else if (!notm && px_acc(p, "delete")) {
+        w->kind = MW_DELETE;
+    } else if (notm && px_acc(p, "insert")) {
+        w->kind = MW_INSERT;
+    } else
+        return px_fail(p);
+    w->body = p->i;
+    skip_to(p, KW_WHEN);
+    return 0;
+}
+
+/*
+ * MERGE INTO [owner.]target [[AS] t] USING { [owner.]source | (SELECT ...) } [[AS] s]
+ *       ON cond when [when]
+ */
+static int parse_merge(px *p, mtree *m) {
+    memset(m, 0, sizeof *m);
+    m->src_sel = -1;
+    if (px_expect(p, "into") || m_name(p, m->target) || m_alias(p, m->talias)) return -1;
+    if (px_expect(p, "using")) return -1;
+    if (px_op(p, p->i, "(")) {
+        m->src_sel = p->i + 1;
+        p->i++;
+        skip_to(p, KW_WHEN); /* stops at the closing ')' */
+        if (px_expect_op(p, ")")) return -1;
+    } else if (m_name(p, m->source))
+        return -1;
+    if (m_alias(p, m->salias) || px_expect(p, "on")) return -1;
+    m->on = p->i;
+    skip_to(p, KW_WHEN);
+    if (!px_kw(p, p->i, "when")) return px_fail(p);
+    while (px_acc(p, "when"))
+        if (parse_when(p, m)) return -1;
+    return 0;
+}
+
+/* ---- stage 2 ------------------------------------------------------------------------ */
+
+/* The source as a tref over the temporary copy M_SRC (its columns), and the
+ * SQL that fills the copy. */
+static tref *source_ref(px *p, const mtree *m, sb *fill) {
+    qres q;
+    memset(&q, 0, sizeof q);
+    tref *t = calloc(1, sizeof *t), *st = NULL;
+    if (!t) {
+        px_failc(p, -208, NULL);
+        return NULL;
+    }
+    int n = 0;
+    if (m->src_sel >= 0) {
+        int stype, save = p->i;
+        p->i = m->src_sel;
+        if (ixs_select_sub(p, &q, &stype)) goto fail;
+        p->i = save;
+        n = q.ncols;
+    } else {
+        if (!(st = ixs_tref_new(p, m->source, NULL))) goto fail;
+        n = st->tab.ncols;
+    }
+    t->derived = 1;
+    snprintf(t->alias, sizeof t->alias, "%s", m->salias[0] ? m->salias : m->source);
+    snprintf(t->tab.name, sizeof t->tab.name, "%s", t->alias);
+    if (!(t->tab.cols = calloc((size_t)(n ? n : 1), sizeof(icol)))) goto fail;
+    t->tab.ncols = n;
+    sb_add(fill, "CREATE TEMP TABLE " M_SRC "(" M_SID " INTEGER PRIMARY KEY");
+    sb cl = {0};
+    for (int i = 0; i < n; i++) {
+        icol *c = &t->tab.cols[i];
+        snprintf(c->name, sizeof c->name, "%s", st ? st->tab.cols[i].name : q.cols[i].name);
+        c->t = st ? st->tab.cols[i].t : q.cols[i].t;
+        c->colno = i + 1;
+        sb_addc(fill, ',');
+        sb_ident(fill, c->name);
+        if (i) sb_addc(&cl, ',');
+        sb_ident(&cl, c->name);
+    }
+    sb_printf(fill, "); INSERT INTO " M_SRC "(%s) SELECT ", cl.p ? cl.p : "");
+    sb_free(&cl);
+    if (st) {
+        for (int i = 0; i < n; i++) {
+            if (i) sb_addc(fill, ',');
+            sb_ident(fill, st->tab.cols[i].name);
+        }
+        sb_add(fill, " FROM ");
+        sb_ident(fill, st->tab.name);
+    } else
+        sb_printf(fill, "* FROM (%s)", q.sql.p);
+    sb_add(fill, ";");
+    ixs_tref_free(st);
+    qres_free(&q);
+    return t;
+fail:
+    ixs_tref_free(st);
+    qres_free(&q);
+    ixs_tref_free(t);
+    return NULL;
+}
+
+/* The condition at token at, into out. */
+static int m_cond(px *p, int at, sb *out) {
+    p->i = at;
+    xv c;
+    int rc = ixs_cond(p, &c);
+    if (!rc) sb_add(out, c.s.p);
+    xv_free(&c);
+    return rc;
+}
+
+static icol *target_col(px *p, tref *t, const char *name) {
+    for (int i = 0; i < t->tab.ncols; i++)
+        if (!strcmp(t->tab.cols[i].name, name)) return &t->tab.cols[i];
+    px_failc(p, -217, "%s", name);
+    return NULL;
+}
+
+/* SET [t.]col = expr {, ...} as UPDATE ... FROM of the acted-on pairs. */
+static int emit_update(px *p, tref *t, tref *s, sb *out) {
+    sb_add(out, "UPDATE ");
+    sb_ident(out, t->tab.name);
+    sb_add(out, " AS ");
+    sb_ident(out, t->alias);
+    sb_add(out, " SET ");
+    int n = 0;
+    do {
+        char cn[IXS_NAME_MAX + 1];
+        if (px_ident(p, cn, sizeof cn)) return -1;
+        if (px_acc_op(p, ".") && px_ident(p, cn, sizeof cn)) return -1;
+        icol *c = target_col(p, t, cn);
+        if (!c || px_expect_op(p, "=")) return -1;
+        xv v;
+        if (ixs_expr(p, &v)) {
+            xv_free(&v);
+            return -1;
+        }
+        if (v.k == XK_PRED) v.t = ixs_t(IX_T_BOOLEAN, 1);
+        ixs_to_type(p, &v, c->t);
+        if (n++) sb_add(out, ", ");
+        sb_ident(out, c->name);
+        sb_printf(out, " = %s", v.s.p ? v.s.p : "NULL");
+        xv_free(&v);
+        if (p->failed) return -1;
+    } while (px_acc_op(p, ","));
+    sb_add(out, " FROM " M_SRC " AS ");
+    sb_ident(out, s->alias);
+    sb_add(out, ", " M_ACT " AS _m WHERE _m.trid = ");
+    sb_ident(out, t->alias);
+    sb_add(out, ".rowid AND _m.srid = ");
+    sb_ident(out, s->alias);
+    sb_add(out, "." M_SID);
+    return 0;
+}
+
+/* [(cols)] VALUES (exprs) as INSERT ... SELECT of the unmatched source rows. */
+static int emit_insert(px *p, tref *t, tref *s, const char *cond, sb *out) {
+    icol *cols[IXS_MAX_COLS];
+    int nc = 0;
+    if (px_acc_op(p, "(")) {
+        do {
+            char cn[IXS_NAME_MAX + 1];
+            if (nc >= t->tab.ncols || px_ident(p, cn, sizeof cn)) return px_fail(p);
+            if (px_acc_op(p, ".") && px_ident(p, cn, sizeof cn)) return -1;
+            if (!(cols[nc++] = target_col(p, t, cn))) return -1;
+        } while (px_acc_op(p, ","));
+        if (px_expect_op(p, ")")) return -1;
+    } else
+        for (int i = 0; i < t->tab.ncols; i++)
+            cols[nc++] = &t->tab.cols[i];
+    if (px_expect(p, "values") || px_expect_op(p, "(")) return -1;
+    sb vals = {0};
+    sb_add(out, "INSERT INTO ");
+    sb_ident(out, t->tab.name);
+    sb_addc(out, '(');
+    for (int i = 0; i < nc; i++) {
+        xv v;
+        if ((i && px_expect_op(p, ",")) || ixs_expr(p, &v)) {
+            sb_free(&vals);
+            return -1;
+        }
+        ixs_to_type(p, &v, cols[i]->t);
+        if (i) {
+            sb_addc(out, ',');
+            sb_addc(&vals, ',');
+        }
+        sb_ident(out, cols[i]->name);
+        if (cols[i]->serial)
+            sb_printf(&vals, "ixd_serial(%d,%d,%s)", t->tab.tabid, cols[i]->serial, v.s.p);
+        else
+            sb_add(&vals, v.s.p ? v.s.p : "NULL");
+        xv_free(&v);
+    }
+    for (int i = 0; i < t->tab.ncols; i++) { /* unlisted serials */
+        int listed = 0;
+        for (int k = 0; k < nc; k++)
+            listed |= cols[k] == &t->tab.cols[i];
+        if (listed || !t->tab.cols[i].serial) continue;
+        sb_addc(out, ',');
+        sb_ident(out, t->tab.cols[i].name);
+        sb_printf(&vals, ",ixd_serial(%d,%d,NULL)", t->tab.tabid, t->tab.cols[i].serial);
+    }
+    sb_printf(out, ") SELECT %s FROM " M_SRC " AS ", vals.p ? vals.p : "");
+    sb_ident(out, s->alias);
+    sb_add(out, " WHERE NOT EXISTS (SELECT 1 FROM " M_PAIR " _m WHERE _m.srid = ");
+    sb_ident(out, s->alias);
+    sb_add(out, "." M_SID ")");
+    if (cond) sb_printf(out, " AND (%s)", cond);
+    sb_free(&vals);
+    if (p->failed) return -1;
+    return px_expect_op(p, ")");
+}
+
+/* The pair tables: M_PAIR (ON), M_ACT (ON and the MATCHED condition). */
+static void emit_pairs(const tref *t, const tref *s, const char *on, const char *mcond, sb *out) {
+    sb_add(out, "CREATE TEMP TABLE " M_PAIR " AS SELECT ");
+    sb_ident(out, t->alias);
+    sb_add(out, ".rowid AS trid, ");
+    sb_ident(out, s->alias);
+    sb_add(out, "." M_SID " AS srid FROM ");
+    sb_ident(out, t->tab.name);
+    sb_add(out, " AS ");
+    sb_ident(out, t->alias);
+    sb_add(out, " JOIN " M_SRC " AS ");
+    sb_ident(out, s->alias);
+    sb_printf(out, " ON %s;", on);
+    sb_add(out, "CREATE TEMP TABLE " M_ACT " AS SELECT _m.trid, _m.srid FROM " M_PAIR " _m");
+    if (mcond) {
+        sb_add(out, " JOIN ");
+        sb_ident(out, t->tab.name);
+        sb_add(out, " AS ");
+        sb_ident(out, t->alias);
+        sb_add(out, " ON ");
+        sb_ident(out, t->alias);
+        sb_add(out, ".rowid = _m.trid JOIN " M_SRC " AS ");
+        sb_ident(out, s->alias);
+        sb_add(out, " ON ");
+        sb_ident(out, s->alias);
+        sb_printf(out, "." M_SID " = _m.srid WHERE %s", mcond);
+    }
+    sb_add(out, ";");
+}
+
+typedef struct mplan {
+    sb fill, pairs, action, insert;
+} mplan;
+
+static void mplan_free(mplan *m) {
+    sb_free(&m->fill);
+    sb_free(&m->pairs);
+    sb_free(&m->action);
+    sb_free(&m->insert);
+}
+
+/* Translates the clauses of m (stage 2) into pl. */
+static int merge_emit(px *p, const mtree *m, tref *t, tref *s, mplan *pl) {
+    scope sc;
+    memset(&sc, 0, sizeof sc);
+    sc.t[0] = t;
+    sc.t[1] = s;
+    sc.n = 2;
+    scope *save = p->sc;
+    p->sc = &sc;
+    sb on = {0}, mc = {0}, nc = {0};
+    int rc = m_cond(p, m->on, &on);
+    if (!rc && m->matched.cond >= 0) rc = m_cond(p, m->matched.cond, &mc);
+    if (!rc && m->notmatched.kind && m->notmatched.cond >= 0)
+        rc = m_cond(p, m->notmatched.cond, &nc);
+    if (!rc) emit_pairs(t, s, on.p, m->matched.cond >= 0 ? mc.p : NULL, &pl->pairs);
+    p->i = m->matched.body;
+    if (!rc && m->matched.kind == MW_UPDATE) rc = emit_update(p, t, s, &pl->action);
+    if (!rc && m->matched.kind == MW_DELETE) {
+        sb_add(&pl->action, "DELETE FROM ");
+        sb_ident(&pl->action, t->tab.name);
+        sb_add(&pl->action, " WHERE rowid IN (SELECT trid FROM " M_ACT ")");
+    }
+    p->i = m->notmatched.body;
+    if (!rc && m->notmatched.kind)
+        rc = emit_insert(p, t, s, m->notmatched.cond >= 0 ? nc.p : NULL, &pl->insert);
+    p->sc = save;
+    sb_free(&on);
+    sb_free(&mc);
+    sb_free(&nc);
+    return rc ? -1 : 0;
+}
+
+/* Runs sql; adds its changes to *rows when count. */
+static int m_exec(px *p, const char *sql, int count, int64_t *rows) {
+    int r = sqlite3_exec(p->db->h, sql, NULL, NULL, NULL);
+    if (r != SQLITE_OK) {
+        ixs_sqlite_err(p->db, r, IX_STMTTYPE_UPDATE, NULL, p->err);
+        p->failed = 1;
+        return -1;
+    }
+    if (count) *rows += sqlite3_changes64(p->db->h);
+    return 0;
+}
+
+static int merge_run(px *p, const mplan *pl, int has_matched, int64_t *rows) {
+    if (ixs_ddl_begin(p)) return -1;
+    int ok = !m_exec(p,
+                     "DROP TABLE IF EXISTS temp." M_SRC "; DROP TABLE IF EXISTS temp." M_PAIR
+                     "; DROP TABLE IF EXISTS temp." M_ACT ";",
+                     0, rows) &&
+             !m_exec(p, pl->fill.p, 0, rows) && !m_exec(p, pl->pairs.p, 0, rows);
+    if (ok && has_matched) {
+        sqlite3_stmt *st;
+        int dup = 0;
+        if (sqlite3_prepare_v2(p->db->h,
+                               "SELECT 1 FROM " M_ACT " GROUP BY trid HAVING count(*) > 1", -1, &st,
+                               NULL) == SQLITE_OK) {
+            dup = sqlite3_step(st) == SQLITE_ROW;
+            sqlite3_finalize(st);
+        }
+        if (dup) {
+            px_failc(p, IXS_E_MERGE_TWICE, NULL);
+            ok = 0;
+        }
+    }
+    if (ok && pl->action.p) ok = !m_exec(p, pl->action.p, 1, rows);
+    if (ok && pl->insert.p) ok = !m_exec(p, pl->insert.p, 1, rows);
+    if (ok)
+        ok = !m_exec(
+            p, "DROP TABLE temp." M_SRC "; DROP TABLE temp." M_PAIR "; DROP TABLE temp." M_ACT ";",
+            0, rows);
+    return ixs_ddl_end(p, ok);
+}
+
+int ixs_merge(px *p, int64_t *rows) {
+    mtree m;
+    *rows = 0;
+    if (parse_merge(p, &m)) return -1;
+    if (p->dry) return 0;
+    int end = p->i, rc = -1;
+    mplan pl;
+    memset(&pl, 0, sizeof pl);
+    tref *t = ixs_tref_new(p, m.target, m.talias), *s = NULL;
+    if (!t) return -1;
+    if (t->tab.is_view || t->tab.tabid >= IXS_TEMP_TABID) {
+        px_failc(p, IXS_E_VIEW_READONLY, "%s", m.target);
+        goto out;
+    }
+    if (!(s = source_ref(p, &m, &pl.fill))) goto out;
+    if (!strcmp(t->alias, s->alias)) {
+        px_failc(p, -201, NULL);
+        goto out;
+    }
+    if (merge_emit(p, &m, t, s, &pl)) goto out;
+    if (pl.fill.oom || pl.pairs.oom || pl.action.oom || pl.insert.oom) {
+        px_failc(p, -208, NULL);
+        goto out;
+    }
+    rc = merge_run(p, &pl, m.matched.kind != MW_NONE, rows);
+out:
+    p->i = end;
+    mplan_free(&pl);
+    ixs_tref_free(t);
+    ixs_tref_free(s);
+    return rc;
+}

@@ -1,0 +1,64 @@
+/* ixs_objs.h: sequences (ixs_seq.c), synonyms (ixs_synonym.c), updatable
+ * views (ixs_view.c) and MERGE (ixs_merge.c): the hooks the dispatch, the
+ * catalog lookup and the expression parser call. */
+#ifndef IXS_OBJS_H
+#define IXS_OBJS_H
+
+#include "server/sql/ixs_parse.h"
+
+/* Informix codes of these statements (docs/server-sql.md, "Sequences"). */
+enum {
+    IXS_E_SEQ_VALUE = -8301,   /* a sequence option value out of range or inconsistent */
+    IXS_E_SEQ_CURRVAL = -8315, /* CURRVAL before NEXTVAL in this session */
+    IXS_E_SEQ_LIMIT = -8316,   /* NEXTVAL past MAXVALUE/MINVALUE of a NOCYCLE sequence */
+    IXS_E_VIEW_CHECK = -530,   /* a change through a WITH CHECK OPTION view leaves it */
+    IXS_E_VIEW_READONLY = -273,
+    IXS_E_MERGE_TWICE = -346, /* MERGE: a target row matched by two source rows */
+};
+
+/* The catalog tables and views of this file group (_ixd_sequences,
+ * _ixd_syntable, syssequences, syssynonyms, syssyntable) in database h, each
+ * created when missing. Returns a SQLite result code. */
+int ixs_objs_cat_init(sqlite3 *h);
+/* The same for a file made before them (best effort, as ixs_cat_upgrade). */
+void ixs_objs_cat_upgrade(sqlite3 *h);
+
+/* CREATE/DROP/ALTER/RENAME (verb 'C', 'D', 'A', 'R', already read) of a
+ * SEQUENCE or [PUBLIC|PRIVATE] SYNONYM at the current token: 1 when such a
+ * statement (done, or failed with p->failed), 0 when the statement is some
+ * other kind (nothing consumed). */
+int ixs_objs_stmt(px *p, int verb, int *stype);
+
+/* CREATE/DROP SYNONYM at [PUBLIC|PRIVATE] SYNONYM (ixs_synonym.c); 0 or -1. */
+int ixs_syn_stmt(px *p, int create, int *stype);
+/* ixd_vrow(), the row counter of updatable views (ixs_view.c). */
+int ixs_view_register(sqlite3 *h, ixd_db *db);
+
+/* seq.NEXTVAL / seq.CURRVAL in an expression: name is the sequence, next 1
+ * for NEXTVAL. 1 handled (out filled), 0 no such sequence, -1 error. */
+int ixs_seq_ref(px *p, const char *name, int next, xv *out);
+/* The SQL functions of sequences and updatable views on connection h. */
+int ixs_objs_register(sqlite3 *h, ixd_db *db);
+/* Frees the session's sequence state (before the connection closes). */
+void ixs_seq_close(ixd_db *db);
+
+/* A synonym, private one or sequence found by the catalog lookup (tabid,
+ * tabtype tt, owner): 1 with the name of the table it stands for in base, 0
+ * when the name is no table for db's user (a sequence, another user's
+ * private synonym), -1 error. */
+int ixs_syn_base(ixd_db *db, int tabid, char tt, const char *owner, char *base, size_t n);
+
+/* CREATE VIEW of a simple updatable view: appends to out the SQLite view
+ * (with the base rowid as an extra column) and its INSTEAD OF triggers.
+ * sel is the token of SELECT, chk the WITH CHECK OPTION flag, cn the
+ * column names (NULL: the select labels, q). 1 done, 0 not updatable
+ * (nothing appended), -1 error. */
+int ixs_view_plan(px *p, const char *name, int sel, int chk, char (*cn)[IXS_NAME_MAX + 1],
+                  const qres *q, sb *out);
+/* 1 when view (lower case) was created updatable. */
+int ixs_view_updatable(ixd_db *db, const char *view);
+
+/* MERGE INTO ... (after MERGE): runs it, *rows the rows changed. */
+int ixs_merge(px *p, int64_t *rows);
+
+#endif

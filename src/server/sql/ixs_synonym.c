@@ -1,0 +1,183 @@
+/* ixs_synonym.c: CREATE/DROP SYNONYM and what a synonym stands for.
+ *
+ * A synonym is a row of _ixd_tables (tabtype 'S' public, 'P' private, owner
+ * its creator) and a row of _ixd_syntable (the table it stands for: owner,
+ * name, btabid). The catalog lookup that every statement makes for a table
+ * name (ixs_cat_table) follows it to the table, view or other synonym, so a
+ * synonym works wherever a table name is read. A private synonym is visible
+ * to its owner only; for other users the name is not there (-206). */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "server/sql/ixs_objs.h"
+
+typedef struct syndef {
+    char name[IXS_NAME_MAX + 1];
+    char target[IXS_NAME_MAX + 1];
+    int private_;
+    int ife;
+} syndef;
+
+/* [db[@server]:][owner.]name: the name (the database must be the current one
+ * or sysmaster, as for tables). */
+static int object_name(px *p, char *name, int define) {
+    char a[IXS_NAME_MAX + 1];
+    if (px_ident(p, a, sizeof a)) return -1;
+    if (px_acc_op(p, "@") && px_ident(p, name, IXS_NAME_MAX + 1)) return -1;
+    if (px_acc_op(p, ":")) {
+        if (strcmp(a, p->db->name) && strcmp(a, "sysmaster")) return px_failc(p, -206, "%s", a);
+        if (px_ident(p, a, sizeof a)) return -1;
+    }
+    if (px_acc_op(p, ".") && px_ident(p, a, sizeof a)) return -1;
+    if (define && ixs_internal_name(a)) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", a);
+    snprintf(name, IXS_NAME_MAX + 1, "%s", a);
+    return 0;
+}
+
+/* tabid, tabtype and owner of name in _ixd_tables: 1, 0 none, -1 error. */
+static int obj_find(ixd_db *db, const char *name, int *tabid, char *tt, char *owner) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT tabid, tabtype, owner FROM " IXS_INTERNAL_PREFIX
+                           "tables WHERE tabname = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *tabid = sqlite3_column_int(st, 0);
+        const char *t = (const char *)sqlite3_column_text(st, 1);
+        *tt = t ? t[0] : 'T';
+        const char *o = (const char *)sqlite3_column_text(st, 2);
+        snprintf(owner, IXS_NAME_MAX + 1, "%s", o ? o : "");
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int32_t today_days(void) {
+    time_t t = time(NULL);
+    struct tm tmv;
+    localtime_r(&t, &tmv);
+    int32_t d = 0;
+    ix_date_from_ymd(tmv.tm_year + 1900, tmv.tm_mon + 1, tmv.tm_mday, &d);
+    return d;
+}
+
+static int run_sql(px *p, sb *s, const char *name) {
+    if (s->oom) {
+        sb_free(s);
+        return px_failc(p, -208, NULL);
+    }
+    if (ixs_ddl_begin(p)) {
+        sb_free(s);
+        return -1;
+    }
+    int r = sqlite3_exec(p->db->h, s->p, NULL, NULL, NULL);
+    sb_free(s);
+    if (r != SQLITE_OK) {
+        ixs_sqlite_err(p->db, r, 0, name, p->err);
+        p->failed = 1;
+    }
+    return ixs_ddl_end(p, r == SQLITE_OK);
+}
+
+static int run_create(px *p, const syndef *d) {
+    ixd_db *db = p->db;
+    int btabid, tabid;
+    char btt, bowner[IXS_NAME_MAX + 1], tt, owner[IXS_NAME_MAX + 1];
+    int f = obj_find(db, d->name, &tabid, &tt, owner);
+    if (f < 0) return px_failc(p, -999, "%s", sqlite3_errmsg(db->h));
+    if (f) return d->ife ? 0 : px_failc(p, -310, "%s", d->name);
+    f = obj_find(db, d->target, &btabid, &btt, bowner);
+    if (f < 0) return px_failc(p, -999, "%s", sqlite3_errmsg(db->h));
+    if (!f || (btt == 'P' && strcmp(bowner, db->user))) return px_failc(p, -206, "%s", d->target);
+    int64_t maxid = 0;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, "SELECT max(tabid) FROM " IXS_INTERNAL_PREFIX "tables", -1, &st,
+                           NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW) maxid = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    tabid = maxid < 99 ? 100 : (int)maxid + 1;
+    sb s = {0};
+    sb_printf(&s,
+              "INSERT INTO " IXS_INTERNAL_PREFIX
+              "tables(tabid, tabname, owner, created, tabtype) VALUES(%d, ",
+              tabid);
+    sb_strlit(&s, d->name, strlen(d->name));
+    sb_addc(&s, ',');
+    sb_strlit(&s, db->user, strlen(db->user));
+    sb_printf(&s, ", %d, '%c');", (int)today_days(), d->private_ ? 'P' : 'S');
+    sb_printf(&s, "INSERT INTO " IXS_INTERNAL_PREFIX "syntable VALUES(%d, ", tabid);
+    sb_strlit(&s, bowner, strlen(bowner));
+    sb_addc(&s, ',');
+    sb_strlit(&s, d->target, strlen(d->target));
+    sb_printf(&s, ", %d);", btabid);
+    return run_sql(p, &s, d->name);
+}
+
+static int run_drop(px *p, const syndef *d) {
+    ixd_db *db = p->db;
+    int tabid;
+    char tt, owner[IXS_NAME_MAX + 1];
+    int f = obj_find(db, d->name, &tabid, &tt, owner);
+    if (f < 0) return px_failc(p, -999, "%s", sqlite3_errmsg(db->h));
+    int visible = f && (tt == 'S' || (tt == 'P' && !strcmp(owner, db->user)));
+    if (!visible) return d->ife ? 0 : px_failc(p, -206, "%s", d->name);
+    sb s = {0};
+    sb_printf(&s,
+              "DELETE FROM " IXS_INTERNAL_PREFIX "syntable WHERE tabid = %d;"
+              "DELETE FROM " IXS_INTERNAL_PREFIX "tables WHERE tabid = %d;",
+              tabid, tabid);
+    return run_sql(p, &s, d->name);
+}
+
+/*
+ * At [PUBLIC|PRIVATE] SYNONYM, after CREATE or DROP:
+ *   CREATE [PUBLIC|PRIVATE] SYNONYM [IF NOT EXISTS] [owner.]syn
+ *          FOR [db[@server]:][owner.]table|view|sequence|synonym
+ *   DROP SYNONYM [IF EXISTS] [owner.]syn
+ * (PUBLIC is the default, as in a database that is not ANSI.)
+ */
+int ixs_syn_stmt(px *p, int create, int *stype) {
+    syndef d;
+    memset(&d, 0, sizeof d);
+    *stype = create ? IX_STMTTYPE_CREATE_SYNONYM : IX_STMTTYPE_DROP_SYNONYM;
+    if (px_acc(p, "private"))
+        d.private_ = 1;
+    else
+        px_acc(p, "public");
+    if (!create && p->i > 0 && (d.private_ || px_kw(p, p->i - 1, "public"))) return px_fail(p);
+    if (px_expect(p, "synonym")) return -1;
+    if (px_acc(p, "if")) {
+        if (create && px_expect(p, "not")) return -1;
+        if (px_expect(p, "exists")) return -1;
+        d.ife = 1;
+    }
+    if (object_name(p, d.name, create)) return -1;
+    if (create && (px_expect(p, "for") || object_name(p, d.target, 0))) return -1;
+    if (p->dry) return 0;
+    return create ? run_create(p, &d) : run_drop(p, &d);
+}
+
+int ixs_syn_base(ixd_db *db, int tabid, char tt, const char *owner, char *base, size_t n) {
+    if (tt != 'S' && tt != 'P') return 0; /* a sequence */
+    if (tt == 'P' && strcmp(owner, db->user)) return 0;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT t.tabname FROM " IXS_INTERNAL_PREFIX
+                           "syntable s JOIN " IXS_INTERNAL_PREFIX
+                           "tables t ON t.tabid = s.btabid WHERE s.tabid = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int(st, 1, tabid);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const char *b = (const char *)sqlite3_column_text(st, 0);
+        snprintf(base, n, "%s", b ? b : "");
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}

@@ -1,0 +1,282 @@
+/* ixs_view.c: updatable views.
+ *
+ * SQLite views are read only. A simple view (one table, plain columns, no
+ * DISTINCT, aggregate, GROUP BY, UNION, ORDER BY or FIRST) is created with the
+ * base table's rowid as a hidden last column (_ixd_rowid, absent from ixd's
+ * catalog, so Informix SQL never sees it) and three INSTEAD OF triggers that
+ * apply INSERT, UPDATE and DELETE of the view to the base table; the
+ * translator then runs DML on the view as on a table. WITH CHECK OPTION adds a
+ * check to the INSERT and UPDATE triggers: the changed base row must satisfy
+ * the view's WHERE, else -530 naming the view. Each trigger counts its row
+ * (ixd_vrow), because SQLite's change count leaves out INSTEAD OF triggers.
+ * DML on any other view is -273. */
+#include <stdio.h>
+#include <string.h>
+
+#include "server/sql/ixs_objs.h"
+
+#define VIEW_ROWID   IXS_INTERNAL_PREFIX "rowid"
+#define VIEW_TRIG_I  IXS_INTERNAL_PREFIX "vi_"
+#define VIEW_TRIG_U  IXS_INTERNAL_PREFIX "vu_"
+#define VIEW_TRIG_D  IXS_INTERNAL_PREFIX "vd_"
+#define VIEW_MAXCOLS IXS_MAX_COLS
+
+/* The simple view: its base table, and per view column the base column. */
+typedef struct vplan {
+    char base[IXS_NAME_MAX + 1];
+    char alias[IXS_NAME_MAX + 1];
+    int ncols;
+    int star; /* SELECT *: the base columns in order */
+    char (*col)[IXS_NAME_MAX + 1];
+    int cond_tok; /* token after WHERE, or -1 */
+} vplan;
+
+/* 1 when token i ends the view's SELECT (end, ';' or WITH CHECK OPTION). */
+static int sel_end(px *p, int i) {
+    return i >= p->nt || p->t[i].k == T_EOF || px_op(p, i, ";") || px_kw(p, i, "with");
+}
+
+/*
+ * simple := SELECT [ALL] item {, item} FROM [owner.]table [[AS] alias]
+ *           [WHERE cond]
+ * item   := * | column | alias.column
+ * Returns 1 when the SELECT at p->i has this form (v filled), else 0.
+ */
+static int parse_simple(px *p, vplan *v, char (*cols)[IXS_NAME_MAX + 1]) {
+    if (!px_acc(p, "select")) return 0;
+    px_acc(p, "all");
+    if (px_acc_op(p, "*"))
+        v->star = 1;
+    else
+        do {
+            if (v->ncols >= VIEW_MAXCOLS || !px_is_ident(p, p->i)) return 0;
+            if (px_ident(p, cols[v->ncols], IXS_NAME_MAX + 1)) return 0;
+            if (px_acc_op(p, ".") && px_ident(p, cols[v->ncols], IXS_NAME_MAX + 1)) return 0;
+            if (px_kw(p, p->i, "from") == 0 && !px_op(p, p->i, ",")) return 0;
+            v->ncols++;
+        } while (px_acc_op(p, ","));
+    if (!px_acc(p, "from") || !px_is_ident(p, p->i)) return 0;
+    if (px_ident(p, v->base, sizeof v->base)) return 0;
+    if (px_acc_op(p, ".") && px_ident(p, v->base, sizeof v->base)) return 0;
+    snprintf(v->alias, sizeof v->alias, "%s", v->base);
+    if (px_acc(p, "as") ||
+        (px_is_ident(p, p->i) && !px_kw(p, p->i, "where") && !px_kw(p, p->i, "with")))
+        if (px_ident(p, v->alias, sizeof v->alias)) return 0;
+    v->cond_tok = -1;
+    if (px_acc(p, "where")) {
+        v->cond_tok = p->i;
+        return 1; /* its end is checked after translating it */
+    }
+    return sel_end(p, p->i);
+}
+
+/* The view's WHERE translated for the base table (aliased), into out;
+ * 1 when it ends the SELECT, 0 not a simple view, -1 error. */
+static int plan_cond(px *p, const vplan *v, tref *t, sb *out) {
+    scope sc;
+    memset(&sc, 0, sizeof sc);
+    sc.t[0] = t;
+    sc.n = 1;
+    scope *save = p->sc;
+    p->sc = &sc;
+    p->i = v->cond_tok;
+    xv c;
+    int rc = ixs_cond(p, &c);
+    p->sc = save;
+    if (!rc) sb_add(out, c.s.p);
+    xv_free(&c);
+    if (rc) return -1;
+    return sel_end(p, p->i);
+}
+
+/* The base column of view column i. */
+static const char *base_col(const vplan *v, const tref *t, int i) {
+    return v->star ? t->tab.cols[i].name : v->col[i];
+}
+
+static void check_stmt(sb *s, const vplan *v, const char *owner, const char *view, const char *cond,
+                       const char *rid) {
+    sb msg = {0};
+    sb_printf(&msg, "ixd:%d:%s.%s", IXS_E_VIEW_CHECK, owner, view);
+    sb_add(s, " SELECT RAISE(ABORT, ");
+    sb_strlit(s, msg.p ? msg.p : "", msg.n);
+    sb_add(s, ") WHERE NOT EXISTS (SELECT 1 FROM ");
+    sb_ident(s, v->base);
+    sb_add(s, " AS ");
+    sb_ident(s, v->alias);
+    sb_add(s, " WHERE ");
+    sb_ident(s, v->alias);
+    sb_printf(s, ".rowid = %s AND (%s));", rid, cond);
+    sb_free(&msg);
+}
+
+static void trig_head(sb *s, const char *prefix, const char *what, const char *view) {
+    sb tn = {0};
+    sb_add(&tn, prefix);
+    sb_add(&tn, view);
+    sb_add(s, "CREATE TRIGGER ");
+    sb_ident(s, tn.p ? tn.p : "");
+    sb_printf(s, " INSTEAD OF %s ON ", what);
+    sb_ident(s, view);
+    sb_add(s, " BEGIN ");
+    sb_free(&tn);
+}
+
+/* The INSERT trigger: the view's columns and the base table's serials. */
+static void trig_insert(sb *s, const vplan *v, const tref *t, char (*vc)[IXS_NAME_MAX + 1]) {
+    sb_add(s, "INSERT INTO ");
+    sb_ident(s, v->base);
+    sb_addc(s, '(');
+    sb vals = {0};
+    int n = 0;
+    for (int k = 0; k < t->tab.ncols; k++) {
+        const icol *c = &t->tab.cols[k];
+        int vi = -1;
+        for (int i = 0; i < v->ncols && vi < 0; i++)
+            if (!strcmp(base_col(v, t, i), c->name)) vi = i;
+        if (vi < 0 && !c->serial) continue;
+        if (n++) {
+            sb_addc(s, ',');
+            sb_addc(&vals, ',');
+        }
+        sb_ident(s, c->name);
+        sb nv = {0};
+        if (vi >= 0) {
+            sb_add(&nv, "NEW.");
+            sb_ident(&nv, vc[vi]);
+        } else
+            sb_add(&nv, "NULL");
+        if (c->serial)
+            sb_printf(&vals, "ixd_serial(%d,%d,%s)", t->tab.tabid, c->serial, nv.p);
+        else
+            sb_add(&vals, nv.p);
+        sb_free(&nv);
+    }
+    sb_printf(s, ") VALUES(%s);", vals.p ? vals.p : "");
+    sb_free(&vals);
+}
+
+static void emit_view(sb *s, const char *name, const vplan *v, const tref *t,
+                      char (*vc)[IXS_NAME_MAX + 1], const char *cond, int chk, const char *owner) {
+    sb_add(s, "CREATE VIEW ");
+    sb_ident(s, name);
+    sb_addc(s, '(');
+    for (int i = 0; i < v->ncols; i++) {
+        sb_ident(s, vc[i]);
+        sb_addc(s, ',');
+    }
+    sb_add(s, VIEW_ROWID ") AS SELECT ");
+    for (int i = 0; i < v->ncols; i++) {
+        sb_ident(s, v->alias);
+        sb_addc(s, '.');
+        sb_ident(s, base_col(v, t, i));
+        sb_addc(s, ',');
+    }
+    sb_ident(s, v->alias);
+    sb_add(s, ".rowid FROM ");
+    sb_ident(s, v->base);
+    sb_add(s, " AS ");
+    sb_ident(s, v->alias);
+    if (cond) sb_printf(s, " WHERE %s", cond);
+    sb_add(s, ";");
+    trig_head(s, VIEW_TRIG_I, "INSERT", name);
+    trig_insert(s, v, t, vc);
+    sb_add(s, " SELECT ixd_vrow();");
+    if (chk && cond) check_stmt(s, v, owner, name, cond, "last_insert_rowid()");
+    sb_add(s, " END;");
+    trig_head(s, VIEW_TRIG_U, "UPDATE", name);
+    sb_add(s, "UPDATE ");
+    sb_ident(s, v->base);
+    sb_add(s, " SET ");
+    for (int i = 0; i < v->ncols; i++) {
+        if (i) sb_addc(s, ',');
+        sb_ident(s, base_col(v, t, i));
+        sb_add(s, " = NEW.");
+        sb_ident(s, vc[i]);
+    }
+    sb_add(s, " WHERE rowid = OLD." VIEW_ROWID "; SELECT ixd_vrow();");
+    if (chk && cond) check_stmt(s, v, owner, name, cond, "OLD." VIEW_ROWID);
+    sb_add(s, " END;");
+    trig_head(s, VIEW_TRIG_D, "DELETE", name);
+    sb_add(s, "DELETE FROM ");
+    sb_ident(s, v->base);
+    sb_add(s, " WHERE rowid = OLD." VIEW_ROWID "; SELECT ixd_vrow(); END;");
+}
+
+/* The base table of a simple view: a table of the database (not a view,
+ * catalog or temp table), every listed column one of its columns. */
+static int base_ok(const vplan *v, const tref *t) {
+    if (t->tab.is_view || t->tab.tabid < 100 || t->tab.tabid >= IXS_TEMP_TABID) return 0;
+    for (int i = 0; i < v->ncols && !v->star; i++) {
+        int found = 0;
+        for (int k = 0; k < t->tab.ncols; k++)
+            if (!strcmp(t->tab.cols[k].name, v->col[i])) found = 1;
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+int ixs_view_plan(px *p, const char *name, int sel, int chk, char (*cn)[IXS_NAME_MAX + 1],
+                  const qres *q, sb *out) {
+    static char cols[VIEW_MAXCOLS][IXS_NAME_MAX + 1];
+    vplan v;
+    memset(&v, 0, sizeof v);
+    v.col = cols;
+    int save_i = p->i, rc = 0;
+    p->i = sel;
+    if (!parse_simple(p, &v, cols)) goto done;
+    tref *t = ixs_tref_new(p, v.base, v.alias);
+    if (!t) {
+        rc = -1;
+        goto done;
+    }
+    if (v.star) v.ncols = t->tab.ncols;
+    sb cond = {0};
+    int simple = v.ncols == q->ncols && base_ok(&v, t);
+    if (simple && v.cond_tok >= 0) {
+        simple = plan_cond(p, &v, t, &cond);
+        if (simple < 0) rc = -1;
+    }
+    if (simple > 0) {
+        char(*vc)[IXS_NAME_MAX + 1] = cn;
+        static char labels[VIEW_MAXCOLS][IXS_NAME_MAX + 1];
+        if (!vc) {
+            for (int i = 0; i < q->ncols; i++)
+                snprintf(labels[i], sizeof labels[i], "%s", q->cols[i].name);
+            vc = labels;
+        }
+        emit_view(out, name, &v, t, vc, v.cond_tok >= 0 ? cond.p : NULL, chk, p->db->user);
+        rc = 1;
+    }
+    sb_free(&cond);
+    ixs_tref_free(t);
+done:
+    p->i = save_i;
+    return rc;
+}
+
+int ixs_view_updatable(ixd_db *db, const char *view) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(
+            db->h,
+            "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = '" VIEW_TRIG_U "' || ?",
+            -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(st, 1, view, -1, SQLITE_STATIC);
+    int r = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return r;
+}
+
+/* ixd_vrow(): one row changed through a view. */
+static void f_vrow(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    (void)argv;
+    ixd_db *db = sqlite3_user_data(ctx);
+    db->stmt_vrows++;
+    sqlite3_result_null(ctx);
+}
+
+int ixs_view_register(sqlite3 *h, ixd_db *db) {
+    return sqlite3_create_function(h, "ixd_vrow", 0, SQLITE_UTF8, db, f_vrow, NULL, NULL);
+}
