@@ -9,6 +9,11 @@
  *   statement error -268    the statement fails with this SQLCODE
  *   <sql>
  *
+ *   statement error -201 at 7   ... and this error offset (0-based byte)
+ *
+ *   stmttype 30             the statement prepares with this statement
+ *   <sql>                   type (ixd_stmt_type) and then runs without error
+ *
  *   query                   the rows, one a line, values joined by '|'
  *   <sql>                   (NULL as NULL, values as the engine formats
  *   ----                    them for dbaccess-style output)
@@ -26,8 +31,9 @@
 #define MAX_SQL (1 << 20)
 
 typedef struct record {
-    int kind; /* 0 ok, 1 error, 2 query, 3 describe (code: the column) */
+    int kind; /* 0 ok, 1 error, 2 query, 3 describe (code: the column), 4 stmttype */
     int code;
+    int at; /* kind 1: the error offset wanted, -1 = any */
     int line;
     char *sql;
     size_t sqln;
@@ -83,7 +89,26 @@ static void describe(const char *sql, int i, char *out, size_t n) {
     ixd_stmt_free(s);
 }
 
+/* A stmttype record: prepare sql, compare its statement type, execute it. */
+static int run_stmttype(const char *file, const record *r) {
+    ixd_stmt *s;
+    memset(&ERR, 0, sizeof ERR);
+    if (ixd_prepare(D, r->sql, strlen(r->sql), &s, &ERR)) {
+        printf("%s:%d: %s: prepare gave %d\n", file, r->line, r->sql, ERR.sqlcode);
+        return 1;
+    }
+    int t = ixd_stmt_type(s), rc = ixd_execute(s, &ROWS, &SERIAL, &SERIAL8, &ERR);
+    ixd_stmt_free(s);
+    if (t != r->code || rc) {
+        printf("%s:%d: %s: type %d (want %d), execute %d\n", file, r->line, r->sql, t, r->code,
+               rc ? ERR.sqlcode : 0);
+        return 1;
+    }
+    return 0;
+}
+
 static int run_record(const char *file, const record *r) {
+    if (r->kind == 4) return run_stmttype(file, r);
     if (r->kind == 3) {
         char got[300];
         describe(r->sql, r->code, got, sizeof got);
@@ -109,6 +134,10 @@ static int run_record(const char *file, const record *r) {
         printf("%s:%d: %s gave %d (%s), want %d\n", file, r->line, r->sql, rc, ERR.text, want);
         return 1;
     }
+    if (r->kind == 1 && r->at >= 0 && ERR.offset != r->at) {
+        printf("%s:%d: %s gave offset %d, want %d\n", file, r->line, r->sql, ERR.offset, r->at);
+        return 1;
+    }
     return 0;
 }
 
@@ -127,11 +156,17 @@ static int run_file(const char *path) {
         if (!*l || *l == '#') continue;
         record r = {0};
         r.line = lineno;
+        r.at = -1;
         if (!strcmp(l, "statement ok"))
             r.kind = 0;
         else if (!strncmp(l, "statement error ", 16)) {
             r.kind = 1;
             r.code = atoi(l + 16);
+            const char *at = strstr(l + 16, " at ");
+            if (at) r.at = atoi(at + 4);
+        } else if (!strncmp(l, "stmttype ", 9)) {
+            r.kind = 4;
+            r.code = atoi(l + 9);
         } else if (!strcmp(l, "query"))
             r.kind = 2;
         else if (!strncmp(l, "describe ", 9)) {
