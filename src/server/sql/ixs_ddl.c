@@ -1250,8 +1250,9 @@ static int drop_stmt(px *p) {
         sb_printf(&s,
                   "; DELETE FROM _ixd_columns WHERE tabid = %lld; DELETE FROM _ixd_indexes WHERE "
                   "tabid = %lld; DELETE FROM _ixd_constraints WHERE tabid = %lld; DELETE FROM "
-                  "_ixd_tables WHERE tabid = %lld;",
-                  (long long)tabid, (long long)tabid, (long long)tabid, (long long)tabid);
+                  "_ixd_tables WHERE tabid = %lld; DELETE FROM _ixd_views WHERE tabid = %lld;",
+                  (long long)tabid, (long long)tabid, (long long)tabid, (long long)tabid,
+                  (long long)tabid);
     }
     if (s.oom) {
         sb_free(&s);
