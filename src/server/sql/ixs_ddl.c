@@ -1998,8 +1998,8 @@ static int other_stmt(px *p, int *stype) {
             }
         return px_fail(p);
     }
-    if (px_acc(p, "update")) {
-        if (px_expect(p, "statistics")) return -1;
+    if (ixs_is_update_statistics(p)) {
+        p->i += 2;
         return ixs_update_statistics(p, stype);
     }
     if (px_acc(p, "truncate")) {
@@ -2115,7 +2115,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
     } else if (px_kw(&p, 0, "execute") && (px_kw(&p, 1, "function") || px_kw(&p, 1, "procedure"))) {
         rc = ixs_ts_execute(&p, s);
         if (!rc) rc = at_end(&p);
-    } else if (px_kw(&p, 0, "insert") || (px_kw(&p, 0, "update") && !px_kw(&p, 1, "statistics")) ||
+    } else if (px_kw(&p, 0, "insert") || (px_kw(&p, 0, "update") && !ixs_is_update_statistics(&p)) ||
                px_kw(&p, 0, "delete")) {
         s->kind = SK_DML;
         rc = ixs_dml(&p, s);

@@ -102,6 +102,12 @@ static int stats_options(px *p, char *table, size_t n) {
     }
 }
 
+int ixs_is_update_statistics(px *p) {
+    int i = p->i;
+    return px_kw(p, i, "update") && px_kw(p, i + 1, "statistics") && !px_kw(p, i + 2, "set") &&
+           !px_op(p, i + 2, ".") && !px_kw(p, i + 2, "as");
+}
+
 /* UPDATE STATISTICS, after these two words:
  *   UPDATE STATISTICS [LOW | MEDIUM | HIGH] [options]
  *   UPDATE STATISTICS FOR [SPECIFIC] PROCEDURE|FUNCTION|ROUTINE [name [(types)]]
@@ -190,7 +196,8 @@ int ixs_truncate(px *p) {
         return px_failc(p, -208, NULL);
     }
     int rc = run_ddl(p, s.p, name);
-    if (rc && p->err->sqlcode == IXS_E_DELETE) p->err->sqlcode = -692;
+    if (rc && (p->err->sqlcode == IXS_E_DELETE || p->err->sqlcode == -691))
+        p->err->sqlcode = -692; /* rows of a parent that are still referenced */
     sb_free(&s);
     return rc;
 }

@@ -148,6 +148,9 @@ int ixs_ddl_end(px *p, int ok);
  * that records the text of the CREATE VIEW statement p for view tabid in
  * sysviews (64-character pieces, as Informix stores them). */
 int ixs_update_statistics(px *p, int *stype);
+/* 1 when the statement at the current token is UPDATE STATISTICS (not an
+ * UPDATE of a table named statistics). */
+int ixs_is_update_statistics(px *p);
 int ixs_truncate(px *p);
 int ixs_create_schema(px *p, int64_t *rows);
 void ixs_cat_view_text(px *p, int tabid, sb *s);
