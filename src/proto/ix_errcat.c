@@ -83,6 +83,7 @@ static const errtext sql_texts[] = {
     {-728, "Unknown first argument of dbinfo(%s)."},
     {-746, "%s"},
     {-761, "INFORMIXSERVER does not match either DBSERVERNAME or DBSERVERALIASES."},
+    {-886, "Cannot drop table or view because of existing dependencies."},
     {-908, "Attempt to connect to database server (%s) failed."},
     {-942, "Transaction commit failed - transaction will be rolled back."},
     {-951, "Incorrect password or user %s is not known on the database server."},

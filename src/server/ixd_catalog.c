@@ -17,7 +17,10 @@ static const char *cat_ddl =
     "CREATE TABLE _ixd_meta(k TEXT PRIMARY KEY, v);"
     "CREATE TABLE _ixd_tables(tabid INTEGER PRIMARY KEY, tabname TEXT UNIQUE NOT NULL,"
     " owner TEXT, created INTEGER, tabtype TEXT DEFAULT 'T', rowsize INTEGER DEFAULT 0,"
-    " serial_next INTEGER DEFAULT 1, serial8_next INTEGER DEFAULT 1, site TEXT);"
+    " serial_next INTEGER DEFAULT 1, serial8_next INTEGER DEFAULT 1, site TEXT,"
+    " nrows INTEGER DEFAULT 0);"
+    "CREATE TABLE _ixd_views(tabid INTEGER, seqno INTEGER, viewtext TEXT,"
+    " PRIMARY KEY(tabid, seqno));"
     "CREATE TABLE _ixd_columns(tabid INTEGER, colno INTEGER, colname TEXT, coltype INTEGER,"
     " collength INTEGER, serial INTEGER DEFAULT 0, defsql TEXT, PRIMARY KEY(tabid, colno));"
     "CREATE TABLE _ixd_indexes(idxname TEXT PRIMARY KEY, owner TEXT, tabid INTEGER,"
@@ -32,12 +35,6 @@ static const char *cat_ddl =
     " owner TEXT, tabid INTEGER, constrtype TEXT, idxname TEXT, cols TEXT, reftabid INTEGER,"
     " refcols TEXT, ondelete TEXT, checktext TEXT);"
     "CREATE TABLE _ixd_users(username TEXT PRIMARY KEY, usertype TEXT);"
-    "CREATE VIEW systables AS SELECT tabname, owner, 1048576 + tabid AS partnum, tabid,"
-    " rowsize, (SELECT count(*) FROM _ixd_columns c WHERE c.tabid = t.tabid) AS ncols,"
-    " (SELECT count(*) FROM _ixd_indexes i WHERE i.tabid = t.tabid) AS nindexes,"
-    " 0.0 AS nrows, created, tabid * 65536 AS version, tabtype, 'P' AS locklevel,"
-    " 0.0 AS npused, 16 AS fextsize, 16 AS nextsize, 0 AS flags, site, NULL AS dbname"
-    " FROM _ixd_tables t ORDER BY tabid;"
     "CREATE VIEW syscolumns AS SELECT colname, tabid, colno, coltype, collength,"
     " 0 AS colmin, 0 AS colmax, CASE coltype & 255 WHEN 43 THEN 1 WHEN 45 THEN 5 ELSE 0 END"
     " AS extended_id FROM _ixd_columns;"
@@ -76,25 +73,25 @@ typedef struct catcol {
     uint32_t len;
 } catcol;
 #define VC(n) IX_T_VARCHAR, n
-static const catcol c_systables[] = {{"tabname", VC(128)},
-                                     {"owner", IX_T_CHAR, 32},
-                                     {"partnum", IX_T_INTEGER, 4},
-                                     {"tabid", IX_T_SERIAL, 4},
-                                     {"rowsize", IX_T_SMALLINT, 2},
-                                     {"ncols", IX_T_SMALLINT, 2},
-                                     {"nindexes", IX_T_SMALLINT, 2},
-                                     {"nrows", IX_T_FLOAT, 8},
-                                     {"created", IX_T_DATE, 4},
-                                     {"version", IX_T_INTEGER, 4},
-                                     {"tabtype", IX_T_CHAR, 1},
-                                     {"locklevel", IX_T_CHAR, 1},
-                                     {"npused", IX_T_FLOAT, 8},
-                                     {"fextsize", IX_T_INTEGER, 4},
-                                     {"nextsize", IX_T_INTEGER, 4},
-                                     {"flags", IX_T_SMALLINT, 2},
-                                     {"site", VC(128)},
-                                     {"dbname", VC(128)},
-                                     {NULL, 0, 0}};
+#define DT_YF5 IX_T_DATETIME, 0 /* DATETIME YEAR TO FRACTION(5) (length set at init) */
+#define CH(n)  IX_T_CHAR, n
+#define INT    IX_T_INTEGER, 4
+#define SMALL  IX_T_SMALLINT, 2
+#define SER    IX_T_SERIAL, 4
+#define I8     IX_T_INT8, 10
+#define FLT    IX_T_FLOAT, 8
+#define BOOL   IX_T_BOOLEAN, 1
+#define LVC    IX_T_LVARCHAR, 2048
+static const catcol c_systables[] = {
+    {"tabname", VC(128)},  {"owner", CH(32)},    {"partnum", INT},
+    {"tabid", SER},        {"rowsize", SMALL},   {"ncols", SMALL},
+    {"nindexes", SMALL},   {"nrows", FLT},       {"created", IX_T_DATE, 4},
+    {"version", INT},      {"tabtype", CH(1)},   {"locklevel", CH(1)},
+    {"npused", FLT},       {"fextsize", INT},    {"nextsize", INT},
+    {"flags", SMALL},      {"site", VC(128)},    {"dbname", VC(128)},
+    {"type_xid", INT},     {"am_id", INT},       {"pagesize", INT},
+    {"ustlowts", DT_YF5},  {"secpolicyid", INT}, {"protgranularity", CH(1)},
+    {"statchange", SMALL}, {"statlevel", CH(1)}, {NULL, 0, 0}};
 static const catcol c_syscolumns[] = {
     {"colname", VC(128)},          {"tabid", IX_T_INTEGER, 4},       {"colno", IX_T_SMALLINT, 2},
     {"coltype", IX_T_SMALLINT, 2}, {"collength", IX_T_SMALLINT, 2},  {"colmin", IX_T_INTEGER, 4},
@@ -145,20 +142,222 @@ static const catcol c_sysdatabases[] = {{"name", VC(128)},
                                         {"flags", IX_T_SMALLINT, 2},
                                         {NULL, 0, 0}};
 
+static const catcol c_systabauth[] = {
+    {"grantor", CH(32)}, {"grantee", CH(32)}, {"tabid", INT}, {"tabauth", CH(9)}, {NULL, 0, 0}};
+static const catcol c_syscolauth[] = {{"grantor", CH(32)}, {"grantee", CH(32)}, {"tabid", INT},
+                                      {"colno", SMALL},    {"colauth", CH(3)},  {NULL, 0, 0}};
+static const catcol c_sysviews[] = {
+    {"tabid", INT}, {"seqno", SMALL}, {"viewtext", CH(64)}, {NULL, 0, 0}};
+static const catcol c_sysdepend[] = {
+    {"btabid", INT}, {"btype", CH(1)}, {"dtabid", INT}, {"dtype", CH(1)}, {NULL, 0, 0}};
+static const catcol c_sysreferences[] = {
+    {"constrid", INT},  {"primary", INT},     {"ptabid", INT},    {"updrule", CH(1)},
+    {"delrule", CH(1)}, {"matchtype", CH(1)}, {"pendant", CH(1)}, {NULL, 0, 0}};
+static const catcol c_syschecks[] = {
+    {"constrid", INT}, {"type", CH(1)}, {"seqno", SMALL}, {"checktext", CH(32)}, {NULL, 0, 0}};
+static const catcol c_sysdefaults[] = {{"tabid", INT},       {"colno", SMALL}, {"type", CH(1)},
+                                       {"default", CH(256)}, {"class", CH(1)}, {NULL, 0, 0}};
+static const catcol c_syscoldepend[] = {
+    {"constrid", INT}, {"tabid", INT}, {"colno", SMALL}, {NULL, 0, 0}};
+static const catcol c_sysprocplan[] = {
+    {"procid", INT},   {"planid", INT},           {"datakey", CH(1)},
+    {"seqno", INT},    {"created", IX_T_DATE, 4}, {"datasize", INT},
+    {"data", CH(256)}, {"collation", CH(32)},     {NULL, 0, 0}};
+static const catcol c_sysprocauth[] = {
+    {"grantor", CH(32)}, {"grantee", CH(32)}, {"procid", INT}, {"procauth", CH(1)}, {NULL, 0, 0}};
+static const catcol c_sysblobs[] = {
+    {"spacename", VC(128)}, {"type", CH(1)}, {"tabid", INT}, {"colno", SMALL}, {NULL, 0, 0}};
+static const catcol c_sysopclstr[] = {
+    {"owner", CH(32)},    {"clstrname", VC(128)}, {"clstrsize", INT},
+    {"tabid", INT},       {"blobcol1", SMALL},    {"blobcol2", SMALL},
+    {"clstrkey1", SMALL}, {"clstrkey2", SMALL},   {NULL, 0, 0}};
+static const catcol c_sysdistrib[] = {
+    {"tabid", INT},  {"colno", SMALL},    {"seqno", INT},      {"constructed", IX_T_DATE, 4},
+    {"mode", CH(1)}, {"resolution", FLT}, {"confidence", FLT}, {"encdat", LVC},
+    {NULL, 0, 0}};
+static const catcol c_sysfragments[] = {
+    {"fragtype", CH(1)}, {"tabid", INT},      {"indexname", VC(128)}, {"colno", SMALL},
+    {"partn", INT},      {"strategy", CH(1)}, {"location", CH(1)},    {"servername", VC(128)},
+    {"evalpos", INT},    {"exprtext", LVC},   {"dbspace", VC(128)},   {"levels", SMALL},
+    {"npused", FLT},     {"nrows", FLT},      {"clust", INT},         {"partition", VC(128)},
+    {NULL, 0, 0}};
+static const catcol c_sysobjstate[] = {{"objtype", CH(1)}, {"owner", CH(32)}, {"name", VC(128)},
+                                       {"tabid", INT},     {"state", CH(1)},  {NULL, 0, 0}};
+static const catcol c_sysviolations[] = {
+    {"targettid", INT}, {"viotid", INT}, {"diatid", INT}, {"maxrows", INT}, {NULL, 0, 0}};
+static const catcol c_sysfragauth[] = {{"grantor", CH(32)},   {"grantee", CH(32)}, {"tabid", INT},
+                                       {"fragment", VC(128)}, {"fragauth", CH(6)}, {NULL, 0, 0}};
+static const catcol c_sysroleauth[] = {
+    {"rolename", CH(32)}, {"grantee", CH(32)}, {"is_grantable", CH(1)}, {NULL, 0, 0}};
+static const catcol c_sysxtdtypes[] = {
+    {"extended_id", SER}, {"domain", CH(1)},  {"mode", CH(1)},       {"owner", CH(32)},
+    {"name", VC(128)},    {"type", SMALL},    {"source", INT},       {"maxlen", INT},
+    {"length", INT},      {"byvalue", CH(1)}, {"cannothash", CH(1)}, {"align", SMALL},
+    {"locator", INT},     {NULL, 0, 0}};
+static const catcol c_sysattrtypes[] = {
+    {"extended_id", INT},   {"seqno", SMALL},   {"levelno", SMALL}, {"parent_no", SMALL},
+    {"fieldname", VC(128)}, {"fieldno", SMALL}, {"type", SMALL},    {"length", SMALL},
+    {"xtd_type_id", INT},   {NULL, 0, 0}};
+static const catcol c_sysxtddesc[] = {
+    {"extended_id", INT}, {"seqno", SMALL}, {"description", CH(256)}, {NULL, 0, 0}};
+static const catcol c_sysinherits[] = {
+    {"child", INT}, {"parent", INT}, {"class", CH(1)}, {NULL, 0, 0}};
+static const catcol c_syscolattribs[] = {{"tabid", INT}, {"colno", SMALL}, {"extentsize", INT},
+                                         {"flags", INT}, {"flags1", INT},  {"sbspace", VC(128)},
+                                         {NULL, 0, 0}};
+static const catcol c_syslogmap[] = {
+    {"tabloc", INT}, {"tabid", INT}, {"fragid", INT}, {NULL, 0, 0}};
+static const catcol c_syscasts[] = {
+    {"owner", CH(32)},         {"argument_type", SMALL}, {"argument_xid", INT},
+    {"result_type", SMALL},    {"result_xid", INT},      {"routine_name", VC(128)},
+    {"routine_owner", CH(32)}, {"class", CH(1)},         {NULL, 0, 0}};
+static const catcol c_sysxtdtypeauth[] = {
+    {"grantor", CH(32)}, {"grantee", CH(32)}, {"type", INT}, {"auth", CH(2)}, {NULL, 0, 0}};
+static const catcol c_sysroutinelangs[] = {{"langid", SER},           {"langname", CH(30)},
+                                           {"langinitfunc", VC(128)}, {"langpath", CH(255)},
+                                           {"langclass", CH(128)},    {NULL, 0, 0}};
+static const catcol c_syslangauth[] = {
+    {"grantor", CH(32)}, {"grantee", CH(32)}, {"langid", INT}, {"langauth", CH(1)}, {NULL, 0, 0}};
+static const catcol c_sysams[] = {{"am_name", VC(128)}, {"am_owner", CH(32)}, {"am_id", INT},
+                                  {"am_type", CH(1)},   {"am_sptype", CH(3)}, {NULL, 0, 0}};
+static const catcol c_systabamdata[] = {
+    {"tabid", INT}, {"am_param", LVC}, {"am_space", VC(128)}, {NULL, 0, 0}};
+static const catcol c_sysopclasses[] = {
+    {"opclassname", VC(128)}, {"owner", CH(32)}, {"amid", INT}, {"opclassid", SER}, {"ops", LVC},
+    {"support", LVC},         {NULL, 0, 0}};
+static const catcol c_syserrors[] = {{"sqlstate", CH(5)}, {"locale", CH(36)},   {"level", SMALL},
+                                     {"seqno", SMALL},    {"message", VC(255)}, {NULL, 0, 0}};
+static const catcol c_systraceclasses[] = {{"name", CH(18)}, {"classid", SER}, {NULL, 0, 0}};
+static const catcol c_systracemsgs[] = {{"name", VC(128)}, {"msgid", SER},       {"locale", CH(36)},
+                                        {"seqno", SMALL},  {"message", VC(255)}, {NULL, 0, 0}};
+static const catcol c_sysaggregates[] = {
+    {"name", VC(128)},       {"owner", CH(32)},      {"aggid", SER},
+    {"init_func", VC(128)},  {"iter_func", VC(128)}, {"combine_func", VC(128)},
+    {"final_func", VC(128)}, {"handlesnulls", BOOL}, {NULL, 0, 0}};
+static const catcol c_sysdual[] = {{"dummy", CH(1)}, {NULL, 0, 0}};
+
+/* The views over ixd's catalog tables; a catalogue table without one is an
+ * empty view with its columns (ixd has no such objects: no privileges,
+ * fragments, extended types, ...). */
+static const char v_systables[] =
+    "SELECT tabname, owner, 1048576 + tabid AS partnum, tabid, rowsize,"
+    " (SELECT count(*) FROM _ixd_columns c WHERE c.tabid = t.tabid) AS ncols,"
+    " (SELECT count(*) FROM _ixd_indexes i WHERE i.tabid = t.tabid) AS nindexes,"
+    " CAST(nrows AS REAL) AS nrows, created, tabid * 65536 AS version, tabtype,"
+    " CASE WHEN tabtype = 'T' THEN 'P' ELSE NULL END AS locklevel, 0.0 AS npused,"
+    " 16 AS fextsize, 16 AS nextsize, 0 AS flags, site, NULL AS dbname, 0 AS type_xid,"
+    " 0 AS am_id, 2048 AS pagesize, NULL AS ustlowts, 0 AS secpolicyid,"
+    " NULL AS protgranularity, NULL AS statchange, NULL AS statlevel"
+    " FROM _ixd_tables t ORDER BY tabid";
+static const char v_sysviews[] =
+    "SELECT tabid, seqno, viewtext FROM _ixd_views ORDER BY tabid, seqno";
+static const char v_sysreferences[] =
+    "SELECT c.constrid, (SELECT k.constrid FROM _ixd_constraints k WHERE k.tabid = c.reftabid"
+    " AND k.constrtype IN ('P', 'U') AND k.cols = c.refcols) AS \"primary\","
+    " c.reftabid AS ptabid, 'R' AS updrule, CASE WHEN c.ondelete IS NULL THEN 'R' ELSE 'C' END"
+    " AS delrule, 'N' AS matchtype, 'N' AS pendant FROM _ixd_constraints c"
+    " WHERE c.constrtype = 'R'";
+static const char v_syscoldepend[] =
+    "SELECT k.constrid, k.tabid, c.colno FROM _ixd_constraints k JOIN _ixd_columns c"
+    " ON c.tabid = k.tabid AND instr(k.checktext, '\"' || c.colname || '\"') > 0"
+    " WHERE k.constrtype = 'C'";
+static const char v_sysdual[] = "SELECT 'x' AS dummy";
+
+/* The catalogue tables with the tabids of IBM's Guide to SQL: Reference
+ * (systables 1 ... sysaggregates 46). The tables of routines and triggers
+ * (sysprocedures 16, sysprocbody 17, systriggers 22, systrigbody 23) are made
+ * by ixs_spl_cat.c, those of synonyms and sequences (syssynonyms 9,
+ * syssyntable 10, syssequences 47) by ixs_seq.c, each with its systables
+ * and syscolumns rows. ixd adds sysindexes (50, the
+ * compatibility view of sysindices), sysdatabases and sysdual (60 and 61,
+ * sysmaster tables that every ixd database has). */
 static const struct {
     const char *name;
     int tabid;
     const char *type;
     const catcol *cols;
+    const char *view; /* NULL: made by cat_ddl, "": empty */
 } cat_tabs[] = {
-    {"systables", 1, "T", c_systables},
-    {"syscolumns", 2, "T", c_syscolumns},
-    {"sysindices", 3, "T", c_sysindices},
-    {"sysusers", 7, "T", c_sysusers},
-    {"sysconstraints", 11, "T", c_sysconstraints},
-    {"sysindexes", 50, "V", c_sysindexes},
-    {"sysdatabases", 60, "V", c_sysdatabases},
+    {"systables", 1, "T", c_systables, v_systables},
+    {"syscolumns", 2, "T", c_syscolumns, NULL},
+    {"sysindices", 3, "T", c_sysindices, NULL},
+    {"systabauth", 4, "T", c_systabauth, ""},
+    {"syscolauth", 5, "T", c_syscolauth, ""},
+    {"sysviews", 6, "T", c_sysviews, v_sysviews},
+    {"sysusers", 7, "T", c_sysusers, NULL},
+    {"sysdepend", 8, "T", c_sysdepend, ""},
+    {"sysconstraints", 11, "T", c_sysconstraints, NULL},
+    {"sysreferences", 12, "T", c_sysreferences, v_sysreferences},
+    {"syschecks", 13, "T", c_syschecks, ""},
+    {"sysdefaults", 14, "T", c_sysdefaults, ""},
+    {"syscoldepend", 15, "T", c_syscoldepend, v_syscoldepend},
+    {"sysprocplan", 18, "T", c_sysprocplan, ""},
+    {"sysprocauth", 19, "T", c_sysprocauth, ""},
+    {"sysblobs", 20, "T", c_sysblobs, ""},
+    {"sysopclstr", 21, "T", c_sysopclstr, ""},
+    {"sysdistrib", 24, "T", c_sysdistrib, ""},
+    {"sysfragments", 25, "T", c_sysfragments, ""},
+    {"sysobjstate", 26, "T", c_sysobjstate, ""},
+    {"sysviolations", 27, "T", c_sysviolations, ""},
+    {"sysfragauth", 28, "T", c_sysfragauth, ""},
+    {"sysroleauth", 29, "T", c_sysroleauth, ""},
+    {"sysxtdtypes", 30, "T", c_sysxtdtypes, ""},
+    {"sysattrtypes", 31, "T", c_sysattrtypes, ""},
+    {"sysxtddesc", 32, "T", c_sysxtddesc, ""},
+    {"sysinherits", 33, "T", c_sysinherits, ""},
+    {"syscolattribs", 34, "T", c_syscolattribs, ""},
+    {"syslogmap", 35, "T", c_syslogmap, ""},
+    {"syscasts", 36, "T", c_syscasts, ""},
+    {"sysxtdtypeauth", 37, "T", c_sysxtdtypeauth, ""},
+    {"sysroutinelangs", 38, "T", c_sysroutinelangs, ""},
+    {"syslangauth", 39, "T", c_syslangauth, ""},
+    {"sysams", 40, "T", c_sysams, ""},
+    {"systabamdata", 41, "T", c_systabamdata, ""},
+    {"sysopclasses", 42, "T", c_sysopclasses, ""},
+    {"syserrors", 43, "T", c_syserrors, ""},
+    {"systraceclasses", 44, "T", c_systraceclasses, ""},
+    {"systracemsgs", 45, "T", c_systracemsgs, ""},
+    {"sysaggregates", 46, "T", c_sysaggregates, ""},
+    {"sysindexes", 50, "V", c_sysindexes, NULL},
+    {"sysdatabases", 60, "V", c_sysdatabases, NULL},
+    {"sysdual", 61, "T", c_sysdual, v_sysdual},
 };
+#define CAT_VERSION 2 /* _ixd_meta 'catversion': the catalogue above */
+
+/* The SQL that makes catalogue table i (its view unless cat_ddl does, its
+ * systables and syscolumns rows) into q, replacing an older one. */
+static void cat_table_sql(sb *q, size_t i, int32_t today) {
+    const char *v = cat_tabs[i].view;
+    if (v) {
+        sb_add(q, "DROP VIEW IF EXISTS ");
+        sb_add(q, cat_tabs[i].name);
+        sb_printf(q, "; CREATE VIEW %s AS ", cat_tabs[i].name);
+        if (*v)
+            sb_add(q, v);
+        else {
+            sb_add(q, "SELECT ");
+            for (const catcol *c = cat_tabs[i].cols; c->name; c++)
+                sb_printf(q, "%sNULL AS \"%s\"", c == cat_tabs[i].cols ? "" : ", ", c->name);
+            sb_add(q, " WHERE 0");
+        }
+        sb_addc(q, ';');
+    }
+    sb_printf(q, "DELETE FROM _ixd_columns WHERE tabid = %d;", cat_tabs[i].tabid);
+    int ncol = 0, rowsize = 0;
+    for (const catcol *c = cat_tabs[i].cols; c->name; c++) {
+        uint32_t len = c->code == IX_T_DATETIME ? ix_dt_qual(IX_TU_YEAR, IX_TU_F(5)) : c->len;
+        ncol++;
+        sb_printf(q,
+                  "INSERT INTO _ixd_columns(tabid,colno,colname,coltype,collength)"
+                  " VALUES(%d,%d,'%s',%d,%u);",
+                  cat_tabs[i].tabid, ncol, c->name, c->code, len);
+        rowsize += c->code == IX_T_VARCHAR ? (int)c->len + 1 : (int)c->len;
+    }
+    sb_printf(q,
+              "INSERT OR REPLACE INTO _ixd_tables(tabid,tabname,owner,created,tabtype,rowsize)"
+              " VALUES(%d,'%s','informix',%d,'%s',%d);",
+              cat_tabs[i].tabid, cat_tabs[i].name, (int)today, cat_tabs[i].type, rowsize);
+}
 
 static int32_t today_days(void) {
     time_t t = time(NULL);
@@ -193,21 +392,9 @@ int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err) {
     int32_t today = today_days();
     sb_printf(&q, "INSERT INTO _ixd_meta VALUES('logmode', %d), ('created', %d);", logmode,
               (int)today);
-    for (size_t i = 0; i < sizeof cat_tabs / sizeof cat_tabs[0]; i++) {
-        int ncol = 0, rowsize = 0;
-        for (const catcol *c = cat_tabs[i].cols; c->name; c++) {
-            ncol++;
-            sb_printf(&q,
-                      "INSERT INTO _ixd_columns(tabid,colno,colname,coltype,collength)"
-                      " VALUES(%d,%d,'%s',%d,%u);",
-                      cat_tabs[i].tabid, ncol, c->name, c->code, c->len);
-            rowsize += c->code == IX_T_VARCHAR ? (int)c->len + 1 : (int)c->len;
-        }
-        sb_printf(&q,
-                  "INSERT INTO _ixd_tables(tabid,tabname,owner,created,tabtype,rowsize)"
-                  " VALUES(%d,'%s','informix',%d,'%s',%d);",
-                  cat_tabs[i].tabid, cat_tabs[i].name, (int)today, cat_tabs[i].type, rowsize);
-    }
+    for (size_t i = 0; i < sizeof cat_tabs / sizeof cat_tabs[0]; i++)
+        cat_table_sql(&q, i, today);
+    sb_printf(&q, "INSERT INTO _ixd_meta VALUES('catversion', %d);", CAT_VERSION);
     sb_printf(&q,
               "INSERT INTO _ixd_tables(tabid,tabname,owner,created,tabtype,site) VALUES"
               "(90,' GL_COLLATE','informix',%d,'L','en_US.819'),"
@@ -237,7 +424,35 @@ fail:
     return -1;
 }
 
+/* Brings a catalogue older than CAT_VERSION up to it: the nrows column,
+ * _ixd_views, and every catalogue table of cat_tabs (best effort, in one
+ * transaction: on failure the file keeps its older catalogue). */
+static void cat_upgrade_tables(sqlite3 *h) {
+    sqlite3_stmt *st;
+    int ver = 0;
+    if (sqlite3_prepare_v2(h, "SELECT v FROM _ixd_meta WHERE k = 'catversion'", -1, &st, NULL) !=
+        SQLITE_OK)
+        return;
+    if (sqlite3_step(st) == SQLITE_ROW) ver = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (ver >= CAT_VERSION || sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return;
+    sqlite3_exec(h, "ALTER TABLE _ixd_tables ADD COLUMN nrows INTEGER DEFAULT 0", NULL, NULL,
+                 NULL); /* fails when it is there */
+    sb q = {0};
+    sb_add(&q, "CREATE TABLE IF NOT EXISTS _ixd_views(tabid INTEGER, seqno INTEGER, viewtext TEXT,"
+               " PRIMARY KEY(tabid, seqno));");
+    for (size_t i = 0; i < sizeof cat_tabs / sizeof cat_tabs[0]; i++)
+        cat_table_sql(&q, i, today_days());
+    sb_printf(&q, "INSERT OR REPLACE INTO _ixd_meta VALUES('catversion', %d);", CAT_VERSION);
+    int ok = !q.oom && sqlite3_exec(h, q.p, NULL, NULL, NULL) == SQLITE_OK;
+    sb_free(&q);
+    sqlite3_exec(h, ok ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
+    if (!sqlite3_get_autocommit(h)) sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+}
+
 void ixs_cat_upgrade(sqlite3 *h) {
+    cat_upgrade_tables(h);
     ixs_objs_cat_upgrade(h);
     sqlite3_stmt *st;
     int old = 0;

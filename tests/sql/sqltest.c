@@ -23,6 +23,9 @@
  *   ----                    them for dbaccess-style output)
  *   <expected rows>
  *
+ *   stmttype 30             the statement prepares with this statement
+ *   <sql>                   type (ixd_stmt_type) and then runs without error
+ *
  *   describe 1              result column 1 (0-based) as described:
  *   <sql>                   its name, type and encoded length (hex)
  *   ----
@@ -53,7 +56,7 @@ typedef struct expect {
 } expect;
 
 typedef struct record {
-    int kind; /* 0 ok, 1 error, 2 query, 3 describe (code: the column) */
+    int kind; /* 0 ok, 1 error, 2 query, 3 describe (code: the column), 4 stmttype */
     int code;
     int line;
     expect x;
@@ -190,6 +193,11 @@ static int parse_header(const char *l, record *r) {
         r->kind = 2;
         return 0;
     }
+    if (!strncmp(l, "stmttype ", 9)) {
+        r->kind = 4;
+        r->code = atoi(l + 9);
+        return 0;
+    }
     if (!strncmp(l, "describe ", 9)) {
         r->kind = 3;
         r->code = atoi(l + 9);
@@ -198,7 +206,26 @@ static int parse_header(const char *l, record *r) {
     return -1;
 }
 
+/* A stmttype record: prepare sql, compare its statement type, execute it. */
+static int run_stmttype(const char *file, const record *r) {
+    ixd_stmt *s;
+    memset(&ERR, 0, sizeof ERR);
+    if (ixd_prepare(D, r->sql, strlen(r->sql), &s, &ERR)) {
+        printf("%s:%d: %s: prepare gave %d\n", file, r->line, r->sql, ERR.sqlcode);
+        return 1;
+    }
+    int t = ixd_stmt_type(s), rc = ixd_execute(s, &ROWS, &SERIAL, &SERIAL8, &ERR);
+    ixd_stmt_free(s);
+    if (t != r->code || rc) {
+        printf("%s:%d: %s: type %d (want %d), execute %d\n", file, r->line, r->sql, t, r->code,
+               rc ? ERR.sqlcode : 0);
+        return 1;
+    }
+    return 0;
+}
+
 static int run_record(const char *file, const record *r) {
+    if (r->kind == 4) return run_stmttype(file, r);
     if (r->kind == 3) {
         char got[300];
         describe(r->sql, r->code, got, sizeof got);

@@ -59,6 +59,7 @@ enum {
     IXS_E_DROP_CURRENT_DB = -359, /* Cannot drop or rename the current database ... */
     IXS_E_DB_IN_USE = -425,       /* Database is currently opened by another user. */
     IXS_E_CATALOG_MODIFY = -511,  /* Cannot modify system catalog (%s). */
+    IXS_E_DROP_DEPENDENT = -886,  /* Cannot drop table or view because of existing dependencies. */
     IXS_E_COMMIT_FAILED = -942,   /* Transaction commit failed - transaction will be rolled back. */
 };
 

@@ -31,6 +31,7 @@ typedef struct cdef {
 typedef struct kdef {
     char type; /* P U C R */
     char name[IXS_NAME_MAX + 1];
+    char owner[IXS_NAME_MAX + 1]; /* CONSTRAINT owner.name; "" = the table's */
     char *cols;     /* "a,b" */
     char *checksql; /* translated, unqualified column names */
     int check_tok;  /* token index of the condition while parsing */
@@ -41,6 +42,7 @@ typedef struct kdef {
 
 typedef struct xdef {
     char name[IXS_NAME_MAX + 1];
+    char owner[IXS_NAME_MAX + 1];
     int uniq;
     char *cols;
     int parts[16];
@@ -137,18 +139,19 @@ static int col_list(px *p, const tdef *t, char **out) {
     return *out ? 0 : px_failc(p, -208, NULL);
 }
 
+/* [CONSTRAINT [owner.]name] */
 static int opt_cname(px *p, kdef *k) {
-    if (px_acc(p, "constraint")) return px_newname(p, k->name, sizeof k->name);
+    if (!px_acc(p, "constraint")) return 0;
+    ixs_name o;
+    if (ixs_name_parse(p, IXS_NAME_NEW, &o)) return -1;
+    snprintf(k->name, sizeof k->name, "%s", o.name);
+    snprintf(k->owner, sizeof k->owner, "%s", o.owner);
     return 0;
 }
 
+/* REFERENCES [db:][owner.]table [(cols)] [ON DELETE CASCADE], after REFERENCES */
 static int references(px *p, kdef *k) {
-    char a[IXS_NAME_MAX + 1];
-    if (px_ident(p, a, sizeof a)) return -1;
-    if (px_acc_op(p, ".")) {
-        if (px_ident(p, a, sizeof a)) return -1;
-    }
-    snprintf(k->reftab, sizeof k->reftab, "%s", a);
+    if (px_objname(p, IXS_NAME_DB, k->reftab, sizeof k->reftab)) return -1;
     if (px_op(p, p->i, "(") && col_list(p, NULL, &k->refcols)) return -1;
     if (px_acc(p, "on")) {
         if (px_expect(p, "delete") || px_expect(p, "cascade")) return -1;
@@ -280,8 +283,9 @@ static int column_def(px *p, tdef *t, cdef *c, int modify) {
 }
 
 static int table_constraint(px *p, tdef *t) {
-    char pre[IXS_NAME_MAX + 1] = "";
-    if (px_acc(p, "constraint") && px_newname(p, pre, sizeof pre)) return -1;
+    ixs_name pre;
+    memset(&pre, 0, sizeof pre);
+    if (px_acc(p, "constraint") && ixs_name_parse(p, IXS_NAME_NEW, &pre)) return -1;
     kdef *k = tdef_addk(p, t);
     if (!k) return -1;
     if (px_acc(p, "primary")) {
@@ -320,7 +324,10 @@ static int table_constraint(px *p, tdef *t) {
     } else {
         return px_fail(p);
     }
-    if (pre[0]) snprintf(k->name, sizeof k->name, "%s", pre);
+    if (pre.name[0]) {
+        snprintf(k->name, sizeof k->name, "%s", pre.name);
+        snprintf(k->owner, sizeof k->owner, "%s", pre.owner);
+    }
     return opt_cname(p, k);
 }
 
@@ -533,7 +540,7 @@ static int tdef_load(px *p, const char *name, tdef *t) {
     sqlite3_finalize(st);
     sqlite3_prepare_v2(db->h,
                        "SELECT constrtype, constrname, cols, checktext, (SELECT tabname FROM "
-                       "_ixd_tables x WHERE x.tabid = c.reftabid), refcols, ondelete FROM "
+                       "_ixd_tables x WHERE x.tabid = c.reftabid), refcols, ondelete, owner FROM "
                        "_ixd_constraints c WHERE tabid = ? ORDER BY constrid",
                        -1, &st, NULL);
     sqlite3_bind_int(st, 1, t->tabid);
@@ -549,12 +556,14 @@ static int tdef_load(px *p, const char *name, tdef *t) {
         snprintf(k->reftab, sizeof k->reftab, "%s", rt ? rt : "");
         k->refcols = col_dup(st, 5);
         k->cascade = sqlite3_column_text(st, 6) != NULL;
+        const char *ko = (const char *)sqlite3_column_text(st, 7);
+        snprintf(k->owner, sizeof k->owner, "%s", ko ? ko : "");
     }
     sqlite3_finalize(st);
     sqlite3_prepare_v2(
         db->h,
         "SELECT idxname, idxtype, cols, part1, part2, part3, part4, part5, part6, "
-        "part7, part8, part9, part10, part11, part12, part13, part14, part15, part16 "
+        "part7, part8, part9, part10, part11, part12, part13, part14, part15, part16, owner "
         "FROM _ixd_indexes WHERE tabid = ? AND is_constraint = 0",
         -1, &st, NULL);
     sqlite3_bind_int(st, 1, t->tabid);
@@ -570,6 +579,8 @@ static int tdef_load(px *p, const char *name, tdef *t) {
         x->cols = col_dup(st, 2);
         for (int i = 0; i < 16; i++)
             x->parts[i] = sqlite3_column_int(st, 3 + i);
+        const char *xo = (const char *)sqlite3_column_text(st, 19);
+        snprintf(x->owner, sizeof x->owner, "%s", xo ? xo : "");
     }
     sqlite3_finalize(st);
     return p->failed ? -1 : 1;
@@ -799,7 +810,8 @@ static int materialize(px *p, tdef *t, int rebuild) {
                    " cols, reftabid, refcols, ondelete, checktext) VALUES(");
         sb_strlit(&s, k->name, strlen(k->name));
         sb_addc(&s, ',');
-        sb_strlit(&s, t->owner, strlen(t->owner));
+        const char *kown = k->owner[0] ? k->owner : t->owner;
+        sb_strlit(&s, kown, strlen(kown));
         sb_printf(&s, ", %d, '%c', ", t->tabid, k->type);
         if (isidx)
             sb_strlit(&s, k->name, strlen(k->name));
@@ -835,7 +847,7 @@ static int materialize(px *p, tdef *t, int rebuild) {
                        "part10, part11, part12, part13, part14, part15, part16) VALUES(");
             sb_strlit(&s, k->name, strlen(k->name));
             sb_addc(&s, ',');
-            sb_strlit(&s, t->owner, strlen(t->owner));
+            sb_strlit(&s, kown, strlen(kown));
             sb_printf(&s, ", %d, 'U', 1, ", t->tabid);
             sb_strlit(&s, k->cols, strlen(k->cols));
             for (int j = 0; j < 16; j++)
@@ -854,7 +866,8 @@ static int materialize(px *p, tdef *t, int rebuild) {
                    "part10, part11, part12, part13, part14, part15, part16) VALUES(");
         sb_strlit(&s, x->name, strlen(x->name));
         sb_addc(&s, ',');
-        sb_strlit(&s, t->owner, strlen(t->owner));
+        const char *xown = x->owner[0] ? x->owner : t->owner;
+        sb_strlit(&s, xown, strlen(xown));
         sb_printf(&s, ", %d, '%c', 0, ", t->tabid, x->uniq ? 'U' : 'D');
         sb_strlit(&s, x->cols, strlen(x->cols));
         for (int j = 0; j < 16; j++)
@@ -974,11 +987,10 @@ static int create_table(px *p, int temp) {
     }
     tdef t;
     memset(&t, 0, sizeof t);
-    char a[IXS_NAME_MAX + 1];
-    if (px_newname(p, a, sizeof a)) return -1;
-    if (px_acc_op(p, ".") && px_newname(p, a, sizeof a)) return -1;
-    snprintf(t.name, sizeof t.name, "%s", a);
-    snprintf(t.owner, sizeof t.owner, "%s", p->db->user);
+    ixs_name o;
+    if (ixs_name_parse(p, IXS_NAME_DB | IXS_NAME_NEW, &o)) return -1;
+    snprintf(t.name, sizeof t.name, "%s", o.name);
+    snprintf(t.owner, sizeof t.owner, "%s", ixs_name_owner(&o, p->db));
     t.created = today();
     int rc = -1;
     if (px_expect_op(p, "(")) goto out;
@@ -1031,10 +1043,10 @@ static int create_index(px *p, int uniq) {
         ifne = 1;
     }
     char name[IXS_NAME_MAX + 1], tab[IXS_NAME_MAX + 1];
-    if (px_newname(p, name, sizeof name)) return -1;
-    if (px_acc_op(p, ".") && px_newname(p, name, sizeof name)) return -1;
-    if (px_expect(p, "on") || px_ident(p, tab, sizeof tab)) return -1;
-    if (px_acc_op(p, ".") && px_ident(p, tab, sizeof tab)) return -1;
+    ixs_name io;
+    if (ixs_name_parse(p, IXS_NAME_DB | IXS_NAME_NEW, &io)) return -1;
+    snprintf(name, sizeof name, "%s", io.name);
+    if (px_expect(p, "on") || px_objname(p, IXS_NAME_DB, tab, sizeof tab)) return -1;
     if (px_expect_op(p, "(")) return -1;
     sb cols = {0};
     int parts[16] = {0}, n = 0;
@@ -1111,7 +1123,8 @@ static int create_index(px *p, int uniq) {
                    "part10, part11, part12, part13, part14, part15, part16) VALUES(");
         sb_strlit(&s, name, strlen(name));
         sb_addc(&s, ',');
-        sb_strlit(&s, p->db->user, strlen(p->db->user));
+        const char *iown = ixs_name_owner(&io, p->db);
+        sb_strlit(&s, iown, strlen(iown));
         sb_printf(&s, ", %d, '%c', 0, ", t.tabid, uniq ? 'U' : 'D');
         sb_strlit(&s, cols.p, cols.n);
         for (int j = 0; j < 16; j++)
@@ -1140,6 +1153,42 @@ out:
     return rc;
 }
 
+/* DROP TABLE ... CASCADE: the foreign keys of other tables that reference
+ * table tabid go first, each by ALTER TABLE child DROP CONSTRAINT (inside the
+ * DROP's savepoint when it fails). Returns 0 or -1. */
+static int drop_referencing(px *p, int tabid) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(p->db->h,
+                           "SELECT t.tabname, c.constrname FROM _ixd_constraints c JOIN "
+                           "_ixd_tables t ON t.tabid = c.tabid WHERE c.reftabid = ? AND "
+                           "c.tabid <> c.reftabid AND c.constrtype = 'R'",
+                           -1, &st, NULL) != SQLITE_OK)
+        return px_failc(p, -999, "catalog");
+    sqlite3_bind_int(st, 1, tabid);
+    sb s = {0};
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        sb_add(&s, "alter table \"");
+        sb_add(&s, (const char *)sqlite3_column_text(st, 0));
+        sb_add(&s, "\" drop constraint \"");
+        sb_add(&s, (const char *)sqlite3_column_text(st, 1));
+        sb_addc(&s, '"');
+        sb_addc(&s, 0);
+    }
+    sqlite3_finalize(st);
+    if (s.oom) {
+        sb_free(&s);
+        return px_failc(p, -208, NULL);
+    }
+    int rc = 0;
+    for (size_t off = 0; rc == 0 && off < s.n; off += strlen(s.p + off) + 1) {
+        int64_t n;
+        rc = ixs_run_sql(p->db, s.p + off, strlen(s.p + off), &n, p->err);
+    }
+    sb_free(&s);
+    if (rc) p->failed = 1;
+    return rc;
+}
+
 static int drop_stmt(px *p) {
     int what = px_acc(p, "table") ? 1 : px_acc(p, "index") ? 2 : px_acc(p, "view") ? 3 : 0;
     if (!what) {
@@ -1152,10 +1201,9 @@ static int drop_stmt(px *p) {
         ife = 1;
     }
     char name[IXS_NAME_MAX + 1];
-    if (px_ident(p, name, sizeof name)) return -1;
-    if (px_acc_op(p, ".") && px_ident(p, name, sizeof name)) return -1;
-    if (px_acc(p, "cascade") || px_acc(p, "restrict")) {
-    }
+    if (px_objname(p, IXS_NAME_DB, name, sizeof name)) return -1;
+    int cascade = !px_acc(p, "restrict");
+    if (cascade) px_acc(p, "cascade");
     if (p->dry) return 0;
     ixd_db *db = p->db;
     int64_t tabid;
@@ -1197,14 +1245,16 @@ static int drop_stmt(px *p) {
               "SELECT count(*) FROM _ixd_constraints c JOIN _ixd_tables t ON t.tabid = c.reftabid"
               " WHERE t.tabname = ? AND c.tabid <> t.tabid",
               name, &refs);
-        if (refs) return px_failc(p, -999, "table %s is referenced by a foreign key", name);
+        if (refs && !cascade) return px_failc(p, IXS_E_DROP_DEPENDENT, NULL);
+        if (refs && drop_referencing(p, (int)tabid)) return -1;
         sb_printf(&s, "DROP %s ", what == 3 ? "VIEW" : "TABLE");
         sb_ident(&s, name);
         sb_printf(&s,
                   "; DELETE FROM _ixd_columns WHERE tabid = %lld; DELETE FROM _ixd_indexes WHERE "
                   "tabid = %lld; DELETE FROM _ixd_constraints WHERE tabid = %lld; DELETE FROM "
-                  "_ixd_tables WHERE tabid = %lld;",
-                  (long long)tabid, (long long)tabid, (long long)tabid, (long long)tabid);
+                  "_ixd_tables WHERE tabid = %lld; DELETE FROM _ixd_views WHERE tabid = %lld;",
+                  (long long)tabid, (long long)tabid, (long long)tabid, (long long)tabid,
+                  (long long)tabid);
     }
     if (s.oom) {
         sb_free(&s);
@@ -1265,8 +1315,7 @@ static void drop_column_refs(tdef *t, const char *col) {
 static int alter_table(px *p) {
     if (px_expect(p, "table")) return -1;
     char name[IXS_NAME_MAX + 1];
-    if (px_ident(p, name, sizeof name)) return -1;
-    if (px_acc_op(p, ".") && px_ident(p, name, sizeof name)) return -1;
+    if (px_objname(p, IXS_NAME_DB, name, sizeof name)) return -1;
     tdef t;
     memset(&t, 0, sizeof t);
     int rc = -1;
@@ -1280,7 +1329,15 @@ static int alter_table(px *p) {
     (void)nk0;
     do {
         if (px_acc(p, "add")) {
-            if (px_acc(p, "constraint")) {
+            /* ADD CONSTRAINT n UNIQUE (..) (ANSI order): CONSTRAINT stays
+             * for table_constraint, which reads the name before the kind */
+            int ansi = px_kw(p, p->i, "constraint") && px_is_name(p, p->i + 1) &&
+                       !px_op(p, p->i + 1, "(") && !px_kw(p, p->i + 1, "primary") &&
+                       !px_kw(p, p->i + 1, "unique") && !px_kw(p, p->i + 1, "check") &&
+                       !px_kw(p, p->i + 1, "foreign") && !px_kw(p, p->i + 1, "distinct");
+            if (ansi) {
+                if (table_constraint(p, &t)) goto out;
+            } else if (px_acc(p, "constraint")) {
                 int paren = px_acc_op(p, "(");
                 do {
                     if (table_constraint(p, &t)) goto out;
@@ -1494,8 +1551,7 @@ static void replace_in_list(ixd_db *db, const char *table, const char *col, cons
 static int rename_stmt(px *p) {
     if (px_acc(p, "table")) {
         char a[IXS_NAME_MAX + 1], b[IXS_NAME_MAX + 1];
-        if (px_ident(p, a, sizeof a)) return -1;
-        if (px_acc_op(p, ".") && px_ident(p, a, sizeof a)) return -1;
+        if (px_objname(p, IXS_NAME_DB, a, sizeof a)) return -1;
         if (px_expect(p, "to") || px_newname(p, b, sizeof b)) return -1;
         if (p->dry) return 0;
         int64_t tabid;
@@ -1581,7 +1637,9 @@ static int rename_stmt(px *p) {
 
 static int create_view(px *p) {
     char name[IXS_NAME_MAX + 1];
-    if (px_newname(p, name, sizeof name)) return -1;
+    ixs_name vo;
+    if (ixs_name_parse(p, IXS_NAME_DB | IXS_NAME_NEW, &vo)) return -1;
+    snprintf(name, sizeof name, "%s", vo.name);
     char colnames[64][IXS_NAME_MAX + 1];
     int ncn = 0;
     if (px_acc_op(p, "(")) {
@@ -1643,8 +1701,10 @@ static int create_view(px *p) {
               tabid);
     sb_strlit(&s, name, strlen(name));
     sb_addc(&s, ',');
-    sb_strlit(&s, p->db->user, strlen(p->db->user));
+    const char *vown = ixs_name_owner(&vo, p->db);
+    sb_strlit(&s, vown, strlen(vown));
     sb_printf(&s, ",%d,'V');", today());
+    ixs_cat_view_text(p, tabid, &s);
     for (int i = 0; i < q.ncols; i++) {
         const char *cn = ncn ? colnames[i] : q.cols[i].name;
         sb_printf(&s,
@@ -1775,6 +1835,12 @@ static int other_stmt(px *p, int *stype) {
         if (px_acc(p, "view")) {
             *stype = IX_STMTTYPE_CREATE_VIEW;
             return create_view(p);
+        }
+        if (px_acc(p, "schema")) {
+            *stype = IX_STMTTYPE_CREATE_SCHEMA;
+            int64_t n;
+            if (px_expect(p, "authorization")) return -1;
+            return ixs_create_schema(p, &n);
         }
         if (px_kw(p, p->i, "database")) {
             *stype = IX_STMTTYPE_CREATE_DB;
@@ -1938,17 +2004,19 @@ static int other_stmt(px *p, int *stype) {
             }
         return px_fail(p);
     }
-    if (px_acc(p, "update")) {
-        if (px_expect(p, "statistics")) return -1;
-        *stype = IX_STMTTYPE_UPDATE_STATISTICS;
-        skip_rest(p);
-        return 0;
+    if (ixs_is_update_statistics(p)) {
+        p->i += 2;
+        return ixs_update_statistics(p, stype);
+    }
+    if (px_acc(p, "truncate")) {
+        *stype = IX_STMTTYPE_TRUNCATE;
+        return ixs_truncate(p);
     }
     if (px_acc(p, "lock") || px_acc(p, "unlock")) {
         *stype = px_kw(p, p->i - 1, "lock") ? 10 : 11;
         if (px_expect(p, "table")) return -1;
         char t[IXS_NAME_MAX + 1];
-        if (px_ident(p, t, sizeof t)) return -1;
+        if (px_objname(p, IXS_NAME_DB, t, sizeof t)) return -1;
         skip_rest(p);
         if (p->dry) return 0;
         if (!table_exists(db, t)) return px_failc(p, -206, "%s", t);
@@ -2005,12 +2073,14 @@ static void px_done(px *p) {
     p->ptypes = NULL;
 }
 
-int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *err) {
+static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *err,
+                      int syntax_only) {
     px p;
     if (px_init(&p, db, sql, n, err)) {
         px_done(&p);
         return -1;
     }
+    p.syntax_only = syntax_only;
     int rc;
     if (px_kw(&p, 0, "select") || (px_op(&p, 0, "(") && px_kw(&p, 1, "select"))) {
         qres q;
@@ -2055,7 +2125,8 @@ int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *e
     } else if (px_kw(&p, 0, "execute") && (px_kw(&p, 1, "function") || px_kw(&p, 1, "procedure"))) {
         rc = ixs_ts_execute(&p, s);
         if (!rc) rc = at_end(&p);
-    } else if (px_kw(&p, 0, "insert") || px_kw(&p, 0, "update") || px_kw(&p, 0, "delete")) {
+    } else if (px_kw(&p, 0, "insert") || (px_kw(&p, 0, "update") && !ixs_is_update_statistics(&p)) ||
+               px_kw(&p, 0, "delete")) {
         s->kind = SK_DML;
         rc = ixs_dml(&p, s);
         if (!rc) rc = at_end(&p);
@@ -2093,6 +2164,28 @@ int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *e
     }
     px_done(&p);
     return rc ? -1 : 0;
+}
+
+/* Informix checks the syntax of a statement before it looks up its names,
+ * so a statement that names an unknown table or column and also has a
+ * syntax error is -201 (at the error) rather than -206 or -217: when the
+ * translation fails for a name, a second pass without name lookups (into a
+ * scratch statement) says whether the text is well formed. */
+int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *err) {
+    if (translate1(db, s, sql, n, err, 0) == 0) return 0;
+    if (err->sqlcode != -206 && err->sqlcode != -217) return -1;
+    ixd_stmt x;
+    ixd_err e2;
+    memset(&x, 0, sizeof x);
+    x.db = db;
+    if (translate1(db, &x, sql, n, &e2, 1) && e2.sqlcode == -201) *err = e2;
+    free(x.sqlite_sql);
+    free(x.text);
+    free(x.ptypes);
+    for (int i = 0; i < x.ncols; i++)
+        free(x.cols[i].name);
+    free(x.cols);
+    return -1;
 }
 
 int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *err) {

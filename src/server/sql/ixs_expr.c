@@ -302,6 +302,11 @@ static int tref_match(const tref *t, const char *q) {
 }
 
 static int find_col(px *p, const char *q, const char *name, xv *out) {
+    if (p->syntax_only) { /* any name is a column of unknown type */
+        sb_add(&out->s, "NULL");
+        out->lk = LB_COL;
+        return 0;
+    }
     for (scope *sc = p->sc; sc; sc = sc->up) {
         int hit_t = -1, hit_c = -1, nhit = 0, qual_found = 0;
         for (int ti = 0; ti < sc->n; ti++) {
@@ -667,6 +672,10 @@ static int primary(px *p, xv *out) {
         sval_free(&v);
         return 0;
     }
+    if (ixs_name_is_owner_colref(p, p->i)) {
+        p->i += 2; /* "owner".table.column: the owner does not take part */
+        t = &p->t[p->i];
+    }
     if (t->k == T_STR) {
         sb b = {0};
         px_tokstr(p, p->i, &b);
@@ -769,6 +778,7 @@ static int primary(px *p, xv *out) {
             return ixs_func_call(p, fn, out);
         }
     }
+    if (!nextdot && px_is_clause_kw(p, p->i)) return px_fail(p); /* -201, not -217 */
     /* column: [owner.]table.col, table.col, col */
     char a[IXS_NAME_MAX + 1], b[IXS_NAME_MAX + 1], c[IXS_NAME_MAX + 1];
     if (px_ident(p, a, sizeof a)) return -1;
@@ -1449,6 +1459,7 @@ int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t 
     *serial_start = 1;
     int64_t a = -1, b = -1;
     char nm[IXS_NAME_MAX + 1];
+    ixs_name_skip_owner(p); /* "informix".boolean */
     int at = p->i;
     if (px_ident(p, nm, sizeof nm)) return -1;
 #define OPTARGS()                                                                                  \

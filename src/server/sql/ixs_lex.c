@@ -17,10 +17,22 @@ static int is_digit(unsigned char c) {
     return c >= '0' && c <= '9';
 }
 
+/* 1 when the last token is SET, MULTISET or LIST: a '{' after it opens a
+ * collection literal (SET{1, 2}), not a comment. */
+static int coll_open(const px *p) {
+    if (p->nt == 0 || p->t[p->nt - 1].k != T_ID) return 0;
+    const tok *t = &p->t[p->nt - 1];
+    static const char *const kw[] = {"set", "multiset", "list"};
+    for (size_t k = 0; k < sizeof kw / sizeof kw[0]; k++)
+        if ((size_t)t->len == strlen(kw[k]) && !strncasecmp(p->sql + t->pos, kw[k], strlen(kw[k])))
+            return 1;
+    return 0;
+}
+
 int ixs_lex(px *p) {
     const char *s = p->sql;
     size_t n = p->n, i = 0;
-    int cap = 0, np = 0;
+    int cap = 0, np = 0, coll = 0; /* coll: open collection braces */
     for (;;) {
         /* blanks and comments */
         for (;;) {
@@ -32,7 +44,7 @@ int ixs_lex(px *p) {
                     i++;
                 continue;
             }
-            if (i < n && s[i] == '{') {
+            if (i < n && s[i] == '{' && !coll_open(p)) {
                 size_t st = i;
                 while (i < n && s[i] != '}')
                     i++;
@@ -125,6 +137,11 @@ int ixs_lex(px *p) {
                         done = 1;
                         break;
                     }
+            if (!done && (c == '{' || (c == '}' && coll > 0))) {
+                coll += c == '{' ? 1 : -1;
+                i++;
+                done = 1;
+            }
             if (!done) {
                 if (!strchr("(),.;*+-/=<>:[]@", c))
                     return ixd_seterr(p->err, -201, 0, (int)i, NULL);
@@ -142,6 +159,16 @@ int px_kw(px *p, int i, const char *kw) {
     if (t->k != T_ID) return 0;
     size_t l = strlen(kw);
     return (size_t)t->len == l && strncasecmp(p->sql + t->pos, kw, l) == 0;
+}
+int px_is_clause_kw(px *p, int i) {
+    /* words that start or join the clauses of a statement: never a column */
+    static const char *const kw[] = {"select", "from", "where",     "group",  "order", "having",
+                                     "union",  "into", "intersect", "except", "minus", "values",
+                                     "join",   "on",   "by",        "and",    "or",    "then",
+                                     "else",   "when", "as",        NULL};
+    for (int k = 0; kw[k]; k++)
+        if (px_kw(p, i, kw[k])) return 1;
+    return 0;
 }
 int px_acc(px *p, const char *kw) {
     if (px_kw(p, p->i, kw)) {

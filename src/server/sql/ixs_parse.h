@@ -65,6 +65,8 @@ typedef struct px {
     int seq_done[IXS_MAX_SEQREF]; /* sequences this statement increments (ixs_seq.c) */
     int nseq_done;
     int64_t rows; /* MERGE: rows changed */
+    int syntax_only; /* a second pass for the syntax alone: unknown tables
+                        and columns are not errors (ixs_translate) */
 } px;
 
 /* queries */
@@ -77,6 +79,9 @@ typedef struct qres {
 int ixs_lex(px *p);
 int px_kw(px *p, int i, const char *kw); /* token i is keyword kw */
 int px_acc(px *p, const char *kw);       /* accept keyword */
+/* token i is a keyword that starts or joins clauses (FROM, WHERE, AND, ...):
+ * where an operand is expected it is a syntax error, not a column */
+int px_is_clause_kw(px *p, int i);
 int px_op(px *p, int i, const char *op);
 int px_acc_op(px *p, const char *op);
 int px_fail(px *p); /* -201 at the current token */
@@ -93,6 +98,27 @@ int px_is_name(px *p, int i);
  * ixd's internal name space (ixs_internal_name) is -511 "Cannot modify system
  * catalog (name)." */
 int px_newname(px *p, char *buf, size_t n);
+/* Object names (ixs_name.c): [database[@server]:][owner.]name. */
+enum {
+    IXS_NAME_DB = 1,  /* a database[@server]: prefix may come first */
+    IXS_NAME_NEW = 2, /* the statement defines it: an internal name is -511 */
+};
+typedef struct ixs_name {
+    char db[IXS_NAME_MAX + 1];     /* "" when not given */
+    char server[IXS_NAME_MAX + 1]; /* "" when not given */
+    char owner[IXS_NAME_MAX + 1];  /* "" when not given */
+    char name[IXS_NAME_MAX + 1];
+    int pos; /* byte offset of the name's first token */
+} ixs_name;
+int ixs_name_parse(px *p, int flags, ixs_name *o);
+/* ixs_name_parse keeping only the name. */
+int px_objname(px *p, int flags, char *name, size_t n);
+/* Skips `owner .` before a name at the current token: 1 skipped, 0 not. */
+int ixs_name_skip_owner(px *p);
+/* 1 when token i starts "owner".table.column. */
+int ixs_name_is_owner_colref(px *p, int i);
+/* The owner to record for o: its own, else the session user. */
+const char *ixs_name_owner(const ixs_name *o, const ixd_db *db);
 void px_tokstr(px *p, int i, sb *out); /* decoded string literal */
 int px_int(px *p, int64_t *v);         /* integer literal (optionally signed) */
 
@@ -120,6 +146,23 @@ int ixs_other(px *p, int64_t *rows);
  * -1 (p->failed). */
 int ixs_ddl_begin(px *p);
 int ixs_ddl_end(px *p, int ok);
+
+/* Statements of ixs_ddl_misc.c; each is called after its first keyword(s)
+ * and returns 0 or -1 (p->failed). ixs_cat_view_text appends to s the SQL
+ * that records the text of the CREATE VIEW statement p for view tabid in
+ * sysviews (64-character pieces, as Informix stores them). */
+int ixs_update_statistics(px *p, int *stype);
+/* 1 when the statement at the current token is UPDATE STATISTICS (not an
+ * UPDATE of a table named statistics). */
+int ixs_is_update_statistics(px *p);
+int ixs_truncate(px *p);
+int ixs_create_schema(px *p, int64_t *rows);
+void ixs_cat_view_text(px *p, int tabid, sb *s);
+
+/* TABLE(SET{...}) in FROM (ixs_collfrom.c): ixs_collfrom_at says whether
+ * the current token starts one, ixs_collfrom reads it as a SELECT into q. */
+int ixs_collfrom_at(px *p);
+int ixs_collfrom(px *p, qres *q);
 
 /* TimeSeries (ixs_ts.c). ixs_ts_call: a routine call in an expression,
  * after its '('. ixs_ts_from: TABLE(routine(...)) in FROM, from TABLE, as a

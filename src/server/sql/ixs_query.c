@@ -22,6 +22,10 @@ tref *ixs_tref_new(px *p, const char *name, const char *alias) {
         return NULL;
     }
     int r = ixs_cat_table(p->db, name, &t->tab, p->err);
+    if (r == 0 && p->syntax_only) { /* a table without columns */
+        snprintf(t->tab.name, sizeof t->tab.name, "%s", name);
+        r = 1;
+    }
     if (r <= 0) {
         free(t);
         if (r == 0)
@@ -58,23 +62,9 @@ static int is_reserved(px *p, int i) {
     return 0;
 }
 
-/* [db[@server]:][owner.]name */
+/* [db[@server]:][owner.]name (ixs_name.c) */
 static int table_name(px *p, char *name, size_t n) {
-    char a[IXS_NAME_MAX + 1];
-    if (px_ident(p, a, sizeof a)) return -1;
-    if (px_acc_op(p, "@")) {
-        char srv[IXS_NAME_MAX + 1];
-        if (px_ident(p, srv, sizeof srv)) return -1;
-    }
-    if (px_acc_op(p, ":")) {
-        if (strcmp(a, p->db->name) && strcmp(a, "sysmaster")) return px_failc(p, -206, "%s", a);
-        if (px_ident(p, a, sizeof a)) return -1;
-    }
-    if (px_acc_op(p, ".")) {
-        if (px_ident(p, a, sizeof a)) return -1;
-    }
-    snprintf(name, n, "%s", a);
-    return 0;
+    return px_objname(p, IXS_NAME_DB, name, n);
 }
 
 static int opt_alias(px *p, char *alias, size_t n) {
@@ -106,11 +96,43 @@ static int add_tref(px *p, scope *sc, tref *t) {
     return 0;
 }
 
+/* [(name, ...)] after a derived table's alias: new names of its columns,
+ * as many as it has. */
+static int derived_colnames(px *p, qres *q) {
+    if (!px_acc_op(p, "(")) return 0;
+    sb w = {0};
+    sb_add(&w, "SELECT ");
+    int k = 0;
+    do {
+        char c[IXS_NAME_MAX + 1];
+        if (k >= q->ncols || px_newname(p, c, sizeof c)) {
+            sb_free(&w);
+            return px_fail(p);
+        }
+        char *d = strdup(c);
+        if (!d) {
+            sb_free(&w);
+            return px_failc(p, -208, NULL);
+        }
+        if (k) sb_add(&w, ", ");
+        sb_ident(&w, q->cols[k].name);
+        sb_add(&w, " AS ");
+        sb_ident(&w, d);
+        free(q->cols[k].name);
+        q->cols[k++].name = d;
+    } while (px_acc_op(p, ","));
+    sb_printf(&w, " FROM (%s)", q->sql.p ? q->sql.p : "");
+    sb_free(&q->sql);
+    q->sql = w;
+    if (k != q->ncols) return px_fail(p);
+    return w.oom ? px_failc(p, -208, NULL) : px_expect_op(p, ")");
+}
+
 /* A derived table: the query q (SELECT or table function), its alias. */
 static int derived_ref(px *p, scope *sc, sb *out, int outer, qres q) {
     {
         char alias[IXS_NAME_MAX + 1];
-        if (opt_alias(p, alias, sizeof alias)) {
+        if (opt_alias(p, alias, sizeof alias) || (alias[0] && derived_colnames(p, &q))) {
             qres_free(&q);
             return -1;
         }
@@ -164,7 +186,7 @@ static int table_ref(px *p, scope *sc, sb *out, int outer) {
     if (px_kw(p, p->i, "table") && px_op(p, p->i + 1, "(")) {
         qres q;
         memset(&q, 0, sizeof q);
-        if (ixs_ts_from(p, &q)) {
+        if (ixs_collfrom_at(p) ? ixs_collfrom(p, &q) : ixs_ts_from(p, &q)) {
             qres_free(&q);
             return -1;
         }

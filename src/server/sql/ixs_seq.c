@@ -27,7 +27,7 @@
 #define SEQ_CACHE_DEF   20
 #define SEQ_TABID_SYN   9  /* syssynonyms */
 #define SEQ_TABID_SYNT  10 /* syssyntable */
-#define SEQ_TABID_SEQ   53 /* syssequences */
+#define SEQ_TABID_SEQ   47 /* syssequences */
 
 /* ---- catalog --------------------------------------------------------------------- */
 

@@ -1,0 +1,265 @@
+/* ixs_ddl_misc.c: UPDATE STATISTICS, TRUNCATE, CREATE SCHEMA AUTHORIZATION
+ * and the view text kept for sysviews. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/sql/ixs_parse.h"
+
+#define VIEWTEXT_PIECE 64 /* sysviews.viewtext is CHAR(64) */
+
+/* The catalogue row of a user table: 1 found (tabid set), 0 not, -1 error. */
+static int user_table(px *p, const char *name, int *tabid) {
+    itab t;
+    int r = ixs_cat_table(p->db, name, &t, p->err);
+    if (r < 0) {
+        p->failed = 1;
+        return -1;
+    }
+    *tabid = t.tabid;
+    int ok = r == 1 && !t.is_view && t.tabid < IXS_TEMP_TABID;
+    int found = r == 1;
+    if (ok) {
+        ixs_itab_free(&t);
+        return 1;
+    }
+    ixs_itab_free(&t);
+    return found ? 2 : 0; /* 2: a view, a catalogue or a temp table */
+}
+
+/* Runs sql in the statement's DDL savepoint. */
+static int run_ddl(px *p, const char *sql, const char *table) {
+    if (ixs_ddl_begin(p)) return -1;
+    int r = sqlite3_exec(p->db->h, sql, NULL, NULL, NULL);
+    if (r != SQLITE_OK) {
+        ixs_sqlite_err(p->db, r, 0, table, p->err);
+        p->failed = 1;
+    }
+    return ixs_ddl_end(p, r == SQLITE_OK);
+}
+
+/* Statistics of table tabid/name: systables.nrows and SQLite's ANALYZE. */
+static void stats_sql(sb *s, int tabid, const char *name) {
+    sb_add(s, "ANALYZE ");
+    sb_ident(s, name);
+    sb_add(s, "; UPDATE " IXS_INTERNAL_PREFIX "tables SET nrows = (SELECT count(*) FROM ");
+    sb_ident(s, name);
+    sb_printf(s, ") WHERE tabid = %d;", tabid);
+}
+
+/* [(col, ...)] after FOR TABLE name: each must be a column of the table. */
+static int stats_columns(px *p, const char *table) {
+    if (!px_acc_op(p, "(")) return 0;
+    itab t;
+    int r = p->dry ? 0 : ixs_cat_table(p->db, table, &t, p->err);
+    if (r < 0) return p->failed = 1, -1;
+    do {
+        char c[IXS_NAME_MAX + 1];
+        if (px_ident(p, c, sizeof c)) break;
+        int hit = r != 1;
+        for (int i = 0; r == 1 && i < t.ncols; i++)
+            hit |= !strcmp(t.cols[i].name, c);
+        if (!hit) px_failc(p, -217, "%s", c);
+    } while (!p->failed && px_acc_op(p, ","));
+    if (r == 1) ixs_itab_free(&t);
+    if (p->failed) return -1;
+    return px_expect_op(p, ")");
+}
+
+/* The options after the mode (any order):
+ *   [FOR TABLE [ONLY] [name [(col, ...)]]] [DROP DISTRIBUTIONS [ONLY]]
+ *   [DISTRIBUTIONS ONLY] [RESOLUTION pct [conf]] [SAMPLING SIZE n]
+ *   [FORCE | AUTO]
+ * The table, if any, into table ("" = all tables). */
+static int stats_options(px *p, char *table, size_t n) {
+    for (;;) {
+        if (px_acc(p, "for")) {
+            if (px_expect(p, "table")) return -1;
+            px_acc(p, "only");
+            if (px_is_name(p, p->i)) {
+                if (px_objname(p, IXS_NAME_DB, table, n)) return -1;
+                int tabid;
+                int r = p->dry ? 1 : user_table(p, table, &tabid);
+                if (r < 0) return -1;
+                if (r == 0) return px_failc(p, -206, "%s", table);
+                if (stats_columns(p, table)) return -1;
+            }
+        } else if (px_acc(p, "drop")) {
+            if (px_expect(p, "distributions")) return -1;
+            px_acc(p, "only");
+        } else if (px_acc(p, "distributions")) {
+            if (px_expect(p, "only")) return -1;
+        } else if (px_acc(p, "resolution")) {
+            if (p->i >= p->nt || (p->t[p->i].k != T_INT && p->t[p->i].k != T_NUM))
+                return px_fail(p);
+            p->i++;
+            if (p->t[p->i].k == T_INT || p->t[p->i].k == T_NUM) p->i++;
+        } else if (px_acc(p, "sampling")) {
+            int64_t v;
+            if (px_expect(p, "size") || px_int(p, &v)) return -1;
+        } else if (!px_acc(p, "force") && !px_acc(p, "auto"))
+            return 0;
+    }
+}
+
+int ixs_is_update_statistics(px *p) {
+    int i = p->i;
+    return px_kw(p, i, "update") && px_kw(p, i + 1, "statistics") && !px_kw(p, i + 2, "set") &&
+           !px_op(p, i + 2, ".") && !px_kw(p, i + 2, "as");
+}
+
+/* UPDATE STATISTICS, after these two words:
+ *   UPDATE STATISTICS [LOW | MEDIUM | HIGH] [options]
+ *   UPDATE STATISTICS FOR [SPECIFIC] PROCEDURE|FUNCTION|ROUTINE [name [(types)]]
+ * For tables ixd records the row count (systables.nrows) and runs SQLite's
+ * ANALYZE, for every user table when none is named. Routines have no
+ * statistics of their own in ixd: that form is accepted and does nothing. */
+int ixs_update_statistics(px *p, int *stype) {
+    *stype = IX_STMTTYPE_UPDATE_STATISTICS;
+    int routine = px_kw(p, p->i, "for") &&
+                  (px_kw(p, p->i + 1, "procedure") || px_kw(p, p->i + 1, "function") ||
+                   px_kw(p, p->i + 1, "routine") || px_kw(p, p->i + 1, "specific"));
+    if (routine) {
+        *stype = IX_STMTTYPE_PROC_STATISTICS;
+        p->i += 2;
+        if (px_kw(p, p->i - 1, "specific") && !px_acc(p, "procedure") && !px_acc(p, "function") &&
+            !px_acc(p, "routine"))
+            return px_fail(p);
+        if (px_is_name(p, p->i)) {
+            char name[IXS_NAME_MAX + 1];
+            if (px_objname(p, IXS_NAME_DB, name, sizeof name)) return -1;
+            if (px_acc_op(p, "(")) {
+                int depth = 1;
+                while (p->i < p->nt && p->t[p->i].k != T_EOF && depth) {
+                    depth += px_op(p, p->i, "(") - px_op(p, p->i, ")");
+                    p->i++;
+                }
+                if (depth) return px_fail(p);
+            }
+        }
+        return 0;
+    }
+    (void)(px_acc(p, "low") || px_acc(p, "medium") || px_acc(p, "high"));
+    char table[IXS_NAME_MAX + 1] = "";
+    if (stats_options(p, table, sizeof table)) return -1;
+    if (p->dry) return 0;
+    sb s = {0};
+    if (table[0]) {
+        int tabid;
+        if (user_table(p, table, &tabid) < 0) return -1;
+        stats_sql(&s, tabid, table);
+    } else {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(p->db->h,
+                               "SELECT tabid, tabname FROM " IXS_INTERNAL_PREFIX
+                               "tables WHERE tabid >= 100 AND tabtype = 'T' ORDER BY tabid",
+                               -1, &st, NULL) != SQLITE_OK)
+            return px_failc(p, -999, "catalog");
+        while (sqlite3_step(st) == SQLITE_ROW)
+            stats_sql(&s, sqlite3_column_int(st, 0), (const char *)sqlite3_column_text(st, 1));
+        sqlite3_finalize(st);
+    }
+    if (s.oom) {
+        sb_free(&s);
+        return px_failc(p, -208, NULL);
+    }
+    int rc = s.p ? run_ddl(p, s.p, table) : 0;
+    sb_free(&s);
+    return rc;
+}
+
+/* TRUNCATE, after its keyword:
+ *   TRUNCATE [TABLE] [ONLY] [db:][owner.]table [DROP STORAGE | REUSE STORAGE]
+ *   [KEEP STATISTICS]
+ * Removes every row (a view or a catalogue table is -206, as a table that
+ * does not exist; a parent whose rows are still referenced is -692). The
+ * SERIAL counters are kept, as a DELETE keeps them. */
+int ixs_truncate(px *p) {
+    px_acc(p, "table");
+    px_acc(p, "only");
+    char name[IXS_NAME_MAX + 1];
+    if (px_objname(p, IXS_NAME_DB, name, sizeof name)) return -1;
+    if (px_acc(p, "drop") || px_acc(p, "reuse")) {
+        if (px_expect(p, "storage")) return -1;
+    }
+    if (px_acc(p, "keep") && px_expect(p, "statistics")) return -1;
+    if (p->dry) return 0;
+    int tabid;
+    int r = user_table(p, name, &tabid);
+    if (r < 0) return -1;
+    if (r != 1) return px_failc(p, -206, "%s", name);
+    sb s = {0};
+    sb_add(&s, "DELETE FROM ");
+    sb_ident(&s, name);
+    if (s.oom) {
+        sb_free(&s);
+        return px_failc(p, -208, NULL);
+    }
+    int rc = run_ddl(p, s.p, name);
+    if (rc && (p->err->sqlcode == IXS_E_DELETE || p->err->sqlcode == -691))
+        p->err->sqlcode = -692; /* rows of a parent that are still referenced */
+    sb_free(&s);
+    return rc;
+}
+
+/* 1 when token i starts a statement of a CREATE SCHEMA. */
+static int schema_stmt_at(px *p, int i) {
+    return px_kw(p, i, "create") || px_kw(p, i, "grant");
+}
+
+/* CREATE SCHEMA AUTHORIZATION, after these three words:
+ *   CREATE SCHEMA AUTHORIZATION user { create_table | create_view |
+ *       create_index | grant | create_synonym | create_trigger } ...
+ * The statements run in order, as one unit (any failure undoes them all),
+ * and the objects they create are owned by user. At prepare time only the
+ * form is checked: a statement may name a table an earlier one creates. */
+int ixs_create_schema(px *p, int64_t *rows) {
+    char user[IXS_NAME_MAX + 1];
+    if (px_ident(p, user, sizeof user)) return -1;
+    if (!schema_stmt_at(p, p->i)) return px_fail(p);
+    int start = p->i, end = p->nt - 1;
+    while (end > start && (p->t[end].k == T_EOF || px_op(p, end, ";")))
+        end--;
+    if (p->dry) {
+        p->i = end + 1;
+        return 0;
+    }
+    if (ixs_ddl_begin(p)) return -1;
+    char saved[IXS_NAME_MAX + 1];
+    snprintf(saved, sizeof saved, "%s", p->db->user);
+    snprintf(p->db->user, sizeof p->db->user, "%s", user);
+    int ok = 1, depth = 0;
+    for (int i = start; ok && i <= end;) {
+        int j = i + 1;
+        for (; j <= end; j++) {
+            depth += px_op(p, j, "(") - px_op(p, j, ")");
+            if (depth == 0 && schema_stmt_at(p, j)) break;
+        }
+        size_t a = (size_t)p->t[i].pos;
+        size_t b = (size_t)(p->t[j - 1].pos + p->t[j - 1].len);
+        int64_t n = 0;
+        ok = ixs_run_sql(p->db, p->sql + a, b - a, &n, p->err) == 0;
+        if (!ok) p->err->offset += (int)a; /* offsets of the whole statement */
+        i = j;
+    }
+    snprintf(p->db->user, sizeof p->db->user, "%s", saved);
+    *rows = 0;
+    p->i = end + 1;
+    if (!ok) p->failed = 1;
+    return ixs_ddl_end(p, ok);
+}
+
+void ixs_cat_view_text(px *p, int tabid, sb *s) {
+    size_t a = (size_t)p->t[0].pos, b = a;
+    for (int i = 0; i < p->i && p->t[i].k != T_EOF; i++)
+        if (!px_op(p, i, ";")) b = (size_t)(p->t[i].pos + p->t[i].len);
+    for (int seq = 0; a < b; seq++) {
+        size_t n = b - a > VIEWTEXT_PIECE ? VIEWTEXT_PIECE : b - a;
+        sb_printf(
+            s, "INSERT INTO " IXS_INTERNAL_PREFIX "views(tabid, seqno, viewtext) VALUES(%d, %d, ",
+            tabid, seq);
+        sb_strlit(s, p->sql + a, n);
+        sb_add(s, ");");
+        a += n;
+    }
+}
