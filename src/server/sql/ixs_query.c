@@ -83,13 +83,6 @@ static int opt_alias(px *p, char *alias, size_t n) {
     return 0;
 }
 
-typedef struct fitem {
-    sb sql;
-    int outer;
-    int tix; /* scope index of an OUTER table */
-    sb on;   /* conjuncts moved to its ON */
-} fitem;
-
 static int add_tref(px *p, scope *sc, tref *t) {
     if (sc->n >= IXS_MAX_TABS) {
         ixs_tref_free(t);
@@ -143,6 +136,8 @@ static int derived_ref(px *p, scope *sc, sb *out, int outer, qres q) {
     }
 }
 
+static int join_chain(px *p, scope *sc, sb *out, int outer);
+
 static int table_ref(px *p, scope *sc, sb *out, int outer) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     if (px_op(p, p->i, "(") && px_kw(p, p->i + 1, "select")) {
@@ -170,12 +165,16 @@ static int table_ref(px *p, scope *sc, sb *out, int outer) {
         return derived_ref(p, sc, out, outer, q);
     }
     if (px_op(p, p->i, "(")) {
+        /* ( join_chain ): parentheses kept around a join only (SQLite
+         * hides the alias of one parenthesized table from later ONs) */
         p->i++;
-        sb_addc(out, '(');
-        if (table_ref(p, sc, out, outer)) return -1;
-        sb_addc(out, ')');
+        int t0 = sc->n;
+        sb in = {0};
+        int rc = join_chain(p, sc, &in, outer);
+        if (!rc) sb_printf(out, sc->n - t0 > 1 ? "(%s)" : "%s", in.p);
+        sb_free(&in);
         p->depth--;
-        return px_expect_op(p, ")");
+        return rc ? -1 : px_expect_op(p, ")");
     }
     char name[IXS_NAME_MAX + 1], alias[IXS_NAME_MAX + 1];
     if (table_name(p, name, sizeof name) || opt_alias(p, alias, sizeof alias)) return -1;
@@ -191,88 +190,224 @@ static int table_ref(px *p, scope *sc, sb *out, int outer) {
     return add_tref(p, sc, t);
 }
 
-/* A FROM item with ANSI joins. */
-static int join_chain(px *p, scope *sc, sb *out) {
-    if (table_ref(p, sc, out, 0)) return -1;
+/* ---- ANSI joins ------------------------------------------------------------------------ */
+
+enum { JK_NONE, JK_INNER, JK_CROSS, JK_LEFT, JK_RIGHT, JK_FULL };
+static const char *const jk_sql[] = {
+    "", " JOIN ", " CROSS JOIN ", " LEFT JOIN ", " RIGHT JOIN ", " FULL JOIN "};
+
+/* join_kw := [INNER | CROSS | LEFT [OUTER] | RIGHT [OUTER] | FULL [OUTER]] JOIN
+ * *kind is JK_NONE when no join starts at the current token; a join type
+ * without JOIN is -201. */
+static int join_kw(px *p, int *kind) {
+    int save = p->i, k = JK_INNER;
+    *kind = JK_NONE;
+    if (px_acc(p, "inner"))
+        k = JK_INNER;
+    else if (px_acc(p, "cross"))
+        k = JK_CROSS;
+    else if (px_acc(p, "left"))
+        k = JK_LEFT;
+    else if (px_acc(p, "right"))
+        k = JK_RIGHT;
+    else if (px_acc(p, "full"))
+        k = JK_FULL;
+    if (k == JK_LEFT || k == JK_RIGHT || k == JK_FULL) px_acc(p, "outer");
+    if (px_acc(p, "join")) {
+        *kind = k;
+        return 0;
+    }
+    if (p->i != save) {
+        p->i = save;
+        return px_fail(p);
+    }
+    return 0;
+}
+
+/* The tables from..to-1 of the scope can be NULL-extended. */
+static void mark_outer(scope *sc, int from, int to) {
+    for (int i = from; i < to; i++)
+        sc->t[i]->outer = 1;
+}
+
+static int join_on(px *p, scope *sc, sb *out) {
+    if (px_expect(p, "on")) return -1;
+    xv c;
+    scope *save_sc = p->sc;
+    p->sc = sc;
+    int rc = ixs_cond(p, &c);
+    p->sc = save_sc;
+    if (!rc) sb_printf(out, " ON %s", c.s.p);
+    xv_free(&c);
+    return rc;
+}
+
+/* The joins after a join operand whose tables start at scope index first.
+ *   join     := CROSS JOIN table_ref
+ *             | [INNER | LEFT [OUTER] | RIGHT [OUTER] | FULL [OUTER]] JOIN join_rhs ON cond
+ *   join_rhs := table_ref { join }
+ * The right side of a join takes the joins that follow it until its own ON,
+ * so `a JOIN b JOIN c ON c1 ON c2` is `a JOIN (b JOIN c ON c1) ON c2`; a
+ * join whose right side is complete (`a JOIN b ON c1 JOIN c ON c2`) groups
+ * to the left. */
+static int join_tail(px *p, scope *sc, sb *out, int first, int outer) {
     for (;;) {
-        const char *jt = NULL;
-        int nullable_left = 0, nullable_right = 0;
-        int save = p->i;
-        if (px_acc(p, "inner"))
-            jt = "JOIN";
-        else if (px_acc(p, "cross"))
-            jt = "CROSS JOIN";
-        else if (px_acc(p, "left")) {
-            px_acc(p, "outer");
-            jt = "LEFT JOIN";
-            nullable_right = 1;
-        } else if (px_acc(p, "right")) {
-            px_acc(p, "outer");
-            jt = "RIGHT JOIN";
-            nullable_left = 1;
-        } else if (px_acc(p, "full")) {
-            px_acc(p, "outer");
-            jt = "FULL JOIN";
-            nullable_left = nullable_right = 1;
+        int k;
+        if (join_kw(p, &k)) return -1;
+        if (k == JK_NONE) return 0;
+        if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
+        int r0 = sc->n, rout = outer || k == JK_LEFT || k == JK_FULL;
+        sb r = {0};
+        int rc = table_ref(p, sc, &r, rout);
+        size_t simple = r.n;
+        if (!rc && k != JK_CROSS) rc = join_tail(p, sc, &r, r0, rout);
+        p->depth--;
+        if (!rc) {
+            if (k == JK_LEFT || k == JK_FULL) mark_outer(sc, r0, sc->n);
+            if (k == JK_RIGHT || k == JK_FULL) mark_outer(sc, first, r0);
+            sb_add(out, jk_sql[k]);
+            sb_printf(out, r.n != simple ? "(%s)" : "%s", r.p);
+            if (k != JK_CROSS) rc = join_on(p, sc, out);
         }
-        if (!px_acc(p, "join")) {
-            if (jt) {
-                p->i = save;
-                return px_fail(p);
-            }
-            return 0;
-        }
-        if (!jt) jt = "JOIN";
-        if (nullable_left)
-            for (int i = 0; i < sc->n; i++)
-                sc->t[i]->outer = 1;
-        sb_printf(out, " %s ", jt);
-        int first_new = sc->n;
-        if (table_ref(p, sc, out, nullable_right)) return -1;
-        (void)first_new;
-        if (strcmp(jt, "CROSS JOIN") && px_acc(p, "on")) {
-            xv c;
-            scope *save_sc = p->sc;
-            p->sc = sc;
-            int rc = ixs_cond(p, &c);
-            p->sc = save_sc;
-            if (rc) {
-                xv_free(&c);
-                return -1;
-            }
-            sb_printf(out, " ON %s", c.s.p);
-            xv_free(&c);
-        } else if (strcmp(jt, "CROSS JOIN")) {
-            return px_fail(p);
-        }
+        sb_free(&r);
+        if (rc) return -1;
     }
 }
 
-static int from_clause(px *p, scope *sc, fitem *items, int *nitems) {
-    *nitems = 0;
+/* join_chain := table_ref { join } */
+static int join_chain(px *p, scope *sc, sb *out, int outer) {
+    int first = sc->n;
+    if (table_ref(p, sc, out, outer)) return -1;
+    return join_tail(p, sc, out, first, outer);
+}
+
+/* ---- Informix OUTER ---------------------------------------------------------------------
+ * The FROM list is a tree of groups: group 0 holds the dominant tables, each
+ * OUTER item is a group under the group it appears in, and the tables of an
+ * OUTER ( list ) are its group's own tables, with the OUTER items of the list
+ * as its subgroups. A group is LEFT JOINed to its parent; the WHERE
+ * conjuncts that mention its tables become the join condition. */
+typedef struct ogroup {
+    int parent; /* -1 for group 0 */
+    int depth;
+    sb own; /* its tables and ANSI joins, ", " between the items */
+    sb on;  /* the conjuncts placed as its join condition */
+} ogroup;
+
+typedef struct ofrom {
+    ogroup g[IXS_MAX_TABS];
+    int ng;
+    int tg[IXS_MAX_TABS]; /* the group of each table of the scope */
+} ofrom;
+
+static void ofrom_free(ofrom *f) {
+    if (!f) return;
+    for (int i = 0; i < f->ng; i++) {
+        sb_free(&f->g[i].own);
+        sb_free(&f->g[i].on);
+    }
+    free(f);
+}
+
+/* from_list := from_item { , from_item }      (the items of group gi)
+ * from_item := OUTER ( from_list ) | OUTER table_ref | join_chain */
+static int from_list(px *p, scope *sc, ofrom *f, int gi, int outer) {
     for (;;) {
-        if (*nitems >= IXS_MAX_TABS) return px_fail(p);
-        fitem *f = &items[(*nitems)++];
-        memset(f, 0, sizeof *f);
+        int t0 = sc->n, rc, into = gi;
         if (px_acc(p, "outer")) {
+            if (f->ng >= IXS_MAX_TABS || ++p->depth > IXS_MAX_DEPTH) return px_fail(p);
+            into = f->ng++;
+            f->g[into].parent = gi;
+            f->g[into].depth = f->g[gi].depth + 1;
             if (px_op(p, p->i, "(") && !px_kw(p, p->i + 1, "select")) {
-                return px_failc(p, -999, "OUTER (table list)");
-            }
-            f->outer = 1;
-            f->tix = sc->n;
-            if (table_ref(p, sc, &f->sql, 1)) return -1;
+                p->i++;
+                rc = from_list(p, sc, f, into, 1);
+                if (!rc) rc = px_expect_op(p, ")");
+            } else
+                rc = table_ref(p, sc, &f->g[into].own, 1);
+            p->depth--;
         } else {
-            if (join_chain(p, sc, &f->sql)) return -1;
+            sb *own = &f->g[gi].own;
+            if (own->n) sb_add(own, ", ");
+            rc = join_chain(p, sc, own, outer);
         }
+        if (rc) return -1;
+        for (int t = t0; t < sc->n; t++)
+            if (f->tg[t] == 0) f->tg[t] = into; /* nested items set theirs first */
         if (!px_acc_op(p, ",")) return 0;
     }
 }
 
-static void fitems_free(fitem *items, int n) {
-    for (int i = 0; i < n; i++) {
-        sb_free(&items[i].sql);
-        sb_free(&items[i].on);
+static int from_clause(px *p, scope *sc, ofrom **out) {
+    ofrom *f = calloc(1, sizeof *f);
+    *out = f;
+    if (!f) return px_failc(p, -208, NULL);
+    f->ng = 1;
+    f->g[0].parent = -1;
+    return from_list(p, sc, f, 0, 0);
+}
+
+static int in_subtree(const ofrom *f, int g, int top) {
+    for (; g >= 0; g = f->g[g].parent)
+        if (g == top) return 1;
+    return 0;
+}
+
+/* The group whose join condition takes a conjunct that mentions the tables
+ * in mask: the deepest group among them (the later one of two at the same
+ * depth), moved up while a table it mentions is outside what that group's
+ * ON can see (its parent group and what the parent nests); 0 = WHERE. */
+static int conj_group(const ofrom *f, int ntabs, uint64_t mask) {
+    int best = 0;
+    for (int t = 0; t < ntabs; t++) {
+        if (!(mask >> t & 1)) continue;
+        int g = f->tg[t];
+        if (f->g[g].depth > f->g[best].depth || (f->g[g].depth == f->g[best].depth && g > best))
+            best = g;
     }
+    while (best > 0) {
+        int par = f->g[best].parent, seen = 1;
+        for (int t = 0; t < ntabs && seen; t++)
+            if (mask >> t & 1) seen = in_subtree(f, f->tg[t], par);
+        if (seen) break;
+        best = par;
+    }
+    return best;
+}
+
+static void and_to(sb *dst, const char *c) {
+    if (dst->n) sb_add(dst, " AND ");
+    sb_add(dst, c);
+}
+
+/* Group gi as FROM text: its own items, then each subgroup LEFT JOINed ON
+ * its conditions (a group with no tables of its own starts with its first
+ * subgroup, whose conditions go to sink). Groups other than 0 are
+ * parenthesized when they hold more than one table. */
+static void emit_group(const ofrom *f, int gi, int ntabs, sb *out, sb *sink) {
+    const ogroup *g = &f->g[gi];
+    int n = 0;
+    for (int t = 0; t < ntabs; t++)
+        n += in_subtree(f, f->tg[t], gi);
+    int wrap = gi && n > 1, any = g->own.n > 0;
+    if (wrap) sb_addc(out, '(');
+    if (any) sb_add(out, g->own.p);
+    for (int k = gi + 1; k < f->ng; k++) {
+        if (f->g[k].parent != gi) continue;
+        sb on = {0};
+        if (f->g[k].on.n) sb_add(&on, f->g[k].on.p);
+        if (!any) {
+            emit_group(f, k, ntabs, out, &on);
+            if (on.n) and_to(sink, on.p);
+            any = 1;
+        } else {
+            sb_add(out, " LEFT JOIN ");
+            emit_group(f, k, ntabs, out, &on);
+            sb_printf(out, " ON %s", on.n ? on.p : "1");
+        }
+        sb_free(&on);
+    }
+    if (wrap) sb_addc(out, ')');
 }
 
 static int add_col(px *p, qres *q, const char *label, ityp t, int notnull) {
@@ -332,6 +467,34 @@ static int limit_arg(px *p, sb *out) {
     return 0;
 }
 
+/* Splits a WHERE condition into conjuncts and places each one (ixs_conj,
+ * refmask) as the join condition of an Informix OUTER group or in *where;
+ * a top-level OR makes the whole condition one conjunct. */
+static int where_split(px *p, scope *sc, ofrom *f, sb *where) {
+    int wstart = p->i;
+    for (int whole = 0;; whole = 1) {
+        sb_free(where);
+        for (int i = 0; f && i < f->ng; i++)
+            sb_free(&f->g[i].on);
+        for (;;) {
+            sc->refmask = 0;
+            xv c;
+            int r = whole ? ixs_cond(p, &c) : ixs_conj(p, &c);
+            if (!r && c.k != XK_PRED && c.t.code != IX_T_BOOLEAN) r = px_fail(p);
+            if (r) {
+                xv_free(&c);
+                return -1;
+            }
+            int g = f ? conj_group(f, sc->n, sc->refmask) : 0;
+            and_to(g ? &f->g[g].on : where, c.s.p);
+            xv_free(&c);
+            if (whole || !px_acc(p, "and")) break;
+        }
+        if (whole || !px_kw(p, p->i, "or")) return 0;
+        p->i = wstart;
+    }
+}
+
 /* One SELECT core. On return the scope (sc) holds the FROM tables. */
 static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
     if (px_expect(p, "select")) return -1;
@@ -357,23 +520,24 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
             depth++;
         else if (px_op(p, k, ")")) {
             if (--depth < 0) break;
-        } else if (depth == 0 && (px_kw(p, k, "from") || px_kw(p, k, "union") ||
-                                  px_kw(p, k, "order") || px_kw(p, k, "into")))
+        } else if (depth == 0 &&
+                   (px_kw(p, k, "from") || px_kw(p, k, "union") || px_kw(p, k, "intersect") ||
+                    px_kw(p, k, "except") || px_kw(p, k, "minus") || px_kw(p, k, "order") ||
+                    px_kw(p, k, "into")))
             break;
     }
     int list_end = k;
-    fitem items[IXS_MAX_TABS];
-    int nitems = 0;
+    ofrom *from = NULL;
     sc->up = p->sc;
     int rc = 0;
     if (px_kw(p, k, "from")) {
         p->i = k + 1;
         scope *save = p->sc;
         p->sc = sc;
-        rc = from_clause(p, sc, items, &nitems);
+        rc = from_clause(p, sc, &from);
         p->sc = save;
         if (rc) {
-            fitems_free(items, nitems);
+            ofrom_free(from);
             return -1;
         }
     }
@@ -457,63 +621,7 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
     }
     p->i = after_from;
     /* WHERE: conjuncts, split for Informix OUTER tables */
-    if (px_acc(p, "where")) {
-        /* conjuncts, split for Informix OUTER tables; a top-level OR makes
-         * the whole condition one conjunct */
-        int wstart = p->i, whole = 0;
-        sb saved_on[IXS_MAX_TABS];
-        for (;;) {
-            for (int i = 0; i < nitems; i++)
-                saved_on[i] = items[i].on;
-            int ok = 1;
-            sb_free(&where);
-            for (int i = 0; i < nitems; i++)
-                memset(&items[i].on, 0, sizeof(sb));
-            for (;;) {
-                sc->refmask = 0;
-                xv c;
-                int r = whole ? ixs_cond(p, &c) : ixs_conj(p, &c);
-                if (r) {
-                    xv_free(&c);
-                    ok = -1;
-                    break;
-                }
-                if (c.k != XK_PRED && c.t.code != IX_T_BOOLEAN) {
-                    xv_free(&c);
-                    px_fail(p);
-                    ok = -1;
-                    break;
-                }
-                uint64_t m = sc->refmask;
-                int placed = 0;
-                for (int i = 0; i < nitems && m; i++) {
-                    if (!items[i].outer) continue;
-                    uint64_t bit = (uint64_t)1 << items[i].tix;
-                    if (m & bit) {
-                        if (items[i].on.n) sb_add(&items[i].on, " AND ");
-                        sb_add(&items[i].on, c.s.p);
-                        placed = 1;
-                        break;
-                    }
-                }
-                if (!placed) {
-                    if (where.n) sb_add(&where, " AND ");
-                    sb_add(&where, c.s.p);
-                }
-                xv_free(&c);
-                if (whole || !px_acc(p, "and")) break;
-            }
-            for (int i = 0; i < nitems; i++)
-                sb_free(&saved_on[i]);
-            if (ok < 0) goto fail;
-            if (!whole && px_kw(p, p->i, "or")) {
-                whole = 1;
-                p->i = wstart;
-                continue;
-            }
-            break;
-        }
-    }
+    if (px_acc(p, "where") && where_split(p, sc, from, &where)) goto fail;
     if (px_acc(p, "group")) {
         if (px_expect(p, "by")) goto fail;
         for (;;) {
@@ -552,34 +660,14 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
     /* assemble */
     sb_add(&q->sql, distinct ? "SELECT DISTINCT " : "SELECT ");
     sb_add(&q->sql, list.p ? list.p : "NULL");
-    if (nitems) {
+    if (from) {
         sb_add(&q->sql, " FROM ");
-        int first = 1;
-        for (int i = 0; i < nitems; i++) {
-            if (items[i].outer) continue;
-            if (!first) sb_add(&q->sql, ", ");
-            sb_add(&q->sql, items[i].sql.p);
-            first = 0;
-        }
-        for (int i = 0; i < nitems; i++) {
-            if (!items[i].outer) continue;
-            if (first) {
-                sb_add(&q->sql, items[i].sql.p);
-                first = 0;
-                if (items[i].on.n) {
-                    if (where.n) sb_add(&where, " AND ");
-                    sb_add(&where, items[i].on.p);
-                }
-                continue;
-            }
-            sb_printf(&q->sql, " LEFT JOIN %s ON %s", items[i].sql.p,
-                      items[i].on.n ? items[i].on.p : "1");
-        }
+        emit_group(from, 0, sc->n, &q->sql, &where);
     }
     if (where.n) sb_printf(&q->sql, " WHERE %s", where.p);
     if (group.n) sb_printf(&q->sql, " GROUP BY %s", group.p);
     if (having.n) sb_printf(&q->sql, " HAVING %s", having.p);
-    fitems_free(items, nitems);
+    ofrom_free(from);
     sb_free(&list);
     sb_free(&where);
     sb_free(&group);
@@ -587,7 +675,7 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
     return p->failed ? -1 : 0;
 fail:
     p->sc = save;
-    fitems_free(items, nitems);
+    ofrom_free(from);
     sb_free(&list);
     sb_free(&where);
     sb_free(&group);
