@@ -6,6 +6,10 @@
 
 #include "server/sql/ixs_parse.h"
 
+enum {
+    IXS_E_SUBQUERY_ROWS = -284, /* A subquery has returned not exactly one row. */
+};
+
 void qres_free(qres *q) {
     sb_free(&q->sql);
     for (int i = 0; i < q->ncols; i++)
@@ -683,6 +687,120 @@ fail:
     return -1;
 }
 
+/* ---- set operators --------------------------------------------------------------------- */
+
+/* The storage class of a numeric type ('i', 'd' or 'f'), 0 for others. */
+static int num_class(int code) {
+    return ixs_is_int(code) ? 'i' : ixs_is_dec(code) ? 'd' : ixs_is_float(code) ? 'f' : 0;
+}
+
+/* The result type of a column of a combined query: the first SELECT's,
+ * CHAR lengths widened, integers widened to the DECIMAL or FLOAT of the
+ * other side. */
+static void set_merge(ocol *a, const ocol *b, int op) {
+    if (ixs_is_char(a->t.code) && ixs_is_char(b->t.code) && b->t.len > a->t.len)
+        a->t.len = b->t.len;
+    if (ixs_is_int(a->t.code) && (ixs_is_dec(b->t.code) || ixs_is_float(b->t.code))) a->t = b->t;
+    if (op == 'u')
+        a->notnull &= b->notnull;
+    else if (op == 'i')
+        a->notnull |= b->notnull;
+}
+
+/* Operand q of a combined query as SQL into body: as it is, or, when a
+ * numeric column is stored in another class than the result's (an INTEGER
+ * against a DECIMAL), read through a conversion, so that INTERSECT, EXCEPT
+ * and UNION's duplicate removal compare equal values as equal. */
+static int set_operand(px *p, const qres *q, const qres *res, sb *body) {
+    int wrap = 0;
+    for (int i = 0; i < res->ncols; i++) {
+        int a = num_class(q->cols[i].t.code), b = num_class(res->cols[i].t.code);
+        wrap |= a && b && a != b;
+    }
+    if (!wrap) {
+        sb_add(body, q->sql.p ? q->sql.p : "");
+        return 0;
+    }
+    sb_add(body, "SELECT ");
+    for (int i = 0; i < res->ncols; i++) {
+        xv v;
+        memset(&v, 0, sizeof v);
+        v.pidx = -1;
+        v.k = XK_COL;
+        v.t = q->cols[i].t;
+        sb_add(&v.s, "_o.");
+        sb_ident(&v.s, q->cols[i].name);
+        if (num_class(v.t.code) && num_class(res->cols[i].t.code))
+            ixs_to_type(p, &v, res->cols[i].t);
+        sb_printf(body, "%s%s AS ", i ? ", " : "", v.s.p);
+        sb_ident(body, res->cols[i].name);
+        xv_free(&v);
+    }
+    sb_printf(body, " FROM (%s) AS _o", q->sql.p);
+    return p->failed ? -1 : 0;
+}
+
+/* set_ops := { set_op select_core }
+ * set_op  := UNION [ALL] | INTERSECT | EXCEPT | MINUS
+ * after the first core (in out): the combined SQL into body. INTERSECT and
+ * EXCEPT (MINUS) return distinct rows and take no ALL; NULLs compare equal;
+ * the operators apply left to right. */
+static int set_ops(px *p, qres *out, sb *body, int *nops) {
+    qres *ops = NULL, first = *out;
+    const char **opsql = NULL;
+    int n = 0, rc = 0;
+    /* the first core's own column types (out->cols become the result's) */
+    first.cols = malloc(sizeof(ocol) * (size_t)(out->ncols ? out->ncols : 1));
+    if (!first.cols) return px_failc(p, -208, NULL);
+    memcpy(first.cols, out->cols, sizeof(ocol) * (size_t)out->ncols);
+    for (;;) {
+        const char *op = px_kw(p, p->i, "union")       ? " UNION "
+                         : px_kw(p, p->i, "intersect") ? " INTERSECT "
+                         : px_kw(p, p->i, "except")    ? " EXCEPT "
+                         : px_kw(p, p->i, "minus")     ? " EXCEPT "
+                                                       : NULL;
+        if (!op) break;
+        p->i++;
+        if (op[1] == 'U' && px_acc(p, "all")) op = " UNION ALL ";
+        qres *nq = realloc(ops, sizeof *ops * (size_t)(n + 1));
+        const char **no = nq ? realloc(opsql, sizeof *opsql * (size_t)(n + 1)) : NULL;
+        if (nq) ops = nq;
+        if (no) opsql = no;
+        if (!nq || !no) {
+            rc = px_failc(p, -208, NULL);
+            break;
+        }
+        memset(&ops[n], 0, sizeof ops[n]);
+        opsql[n] = op;
+        scope sc2;
+        memset(&sc2, 0, sizeof sc2);
+        sb l2 = {0}, o2 = {0};
+        rc = select_core(p, &sc2, &ops[n++], &l2, &o2);
+        scope_free(&sc2);
+        sb_free(&l2);
+        sb_free(&o2);
+        if (!rc && ops[n - 1].ncols != out->ncols) rc = px_fail(p);
+        if (rc) break;
+        for (int i = 0; i < out->ncols; i++)
+            set_merge(&out->cols[i], &ops[n - 1].cols[i],
+                      op[1] == 'U'   ? 'u'
+                      : op[1] == 'I' ? 'i'
+                                     : 'e');
+    }
+    if (!rc) rc = set_operand(p, &first, out, body);
+    free(first.cols);
+    for (int k = 0; k < n && !rc; k++) {
+        sb_add(body, opsql[k]);
+        rc = set_operand(p, &ops[k], out, body);
+    }
+    for (int k = 0; k < n; k++)
+        qres_free(&ops[k]);
+    free(ops);
+    free(opsql);
+    *nops = n;
+    return rc;
+}
+
 int ixs_select_sub(px *p, qres *out, int *start) {
     *start = p->i;
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
@@ -692,34 +810,9 @@ int ixs_select_sub(px *p, qres *out, int *start) {
     sb limit = {0}, offset = {0}, body = {0};
     int rc = select_core(p, &sc0, out, &limit, &offset);
     if (rc) goto done;
-    sb_add(&body, out->sql.p ? out->sql.p : "");
     int nunion = 0;
-    while (px_kw(p, p->i, "union")) {
-        p->i++;
-        int all = px_acc(p, "all");
-        qres q2;
-        memset(&q2, 0, sizeof q2);
-        scope sc2;
-        memset(&sc2, 0, sizeof sc2);
-        sb l2 = {0}, o2 = {0};
-        rc = select_core(p, &sc2, &q2, &l2, &o2);
-        scope_free(&sc2);
-        sb_free(&l2);
-        sb_free(&o2);
-        if (!rc && q2.ncols != out->ncols) rc = px_fail(p);
-        if (!rc) {
-            for (int i = 0; i < out->ncols; i++) {
-                ityp *a = &out->cols[i].t, b = q2.cols[i].t;
-                if (ixs_is_char(a->code) && ixs_is_char(b.code) && b.len > a->len) a->len = b.len;
-                if (ixs_is_int(a->code) && (ixs_is_dec(b.code) || ixs_is_float(b.code))) *a = b;
-                out->cols[i].notnull &= q2.cols[i].notnull;
-            }
-            sb_printf(&body, " UNION %s%s", all ? "ALL " : "", q2.sql.p);
-        }
-        qres_free(&q2);
-        nunion++;
-        if (rc) goto done;
-    }
+    rc = set_ops(p, out, &body, &nunion);
+    if (rc) goto done;
     if (px_acc(p, "order")) {
         if (px_expect(p, "by")) {
             rc = -1;
@@ -1060,6 +1153,65 @@ static int where_clause(px *p, sb *sql, ixd_stmt *s) {
     return 0;
 }
 
+/* The index of the ')' that closes the '(' at token i, or -1. */
+static int close_paren(px *p, int i) {
+    for (int depth = 0; i < p->nt && p->t[i].k != T_EOF; i++) {
+        if (px_op(p, i, "("))
+            depth++;
+        else if (px_op(p, i, ")") && --depth == 0)
+            return i;
+    }
+    return -1;
+}
+
+/* row_subquery := ( SELECT ... ) | ( ( SELECT ... ) )
+ * after `SET (cols) =`: the columns set from the one row of a query, as
+ * `(c1, c2) = (SELECT ...)` into sql. No row sets NULLs; more than one row
+ * is -284, as for a scalar subquery. Returns 1 (nothing read) when the
+ * value list is not a row subquery. */
+static int set_row_subquery(px *p, icol **cols, int nc, sb *sql) {
+    int i = p->i, dbl = px_op(p, i, "(") && px_op(p, i + 1, "(") && px_kw(p, i + 2, "select");
+    if (dbl) {
+        int c = close_paren(p, i + 1);
+        dbl = c > 0 && px_op(p, c + 1, ")");
+    }
+    if (!dbl && !(px_op(p, i, "(") && px_kw(p, i + 1, "select"))) return 1;
+    p->i += dbl ? 2 : 1;
+    qres q;
+    memset(&q, 0, sizeof q);
+    int st;
+    int rc = ixs_select_sub(p, &q, &st);
+    if (!rc) rc = px_expect_op(p, ")");
+    if (!rc && dbl) rc = px_expect_op(p, ")");
+    if (!rc && q.ncols != nc) rc = px_fail(p);
+    for (int k = 0; k < nc && !rc; k++) {
+        sb_add(sql, k ? ", " : "(");
+        sb_ident(sql, cols[k]->name);
+    }
+    if (!rc) sb_add(sql, ") = (SELECT ");
+    for (int k = 0; k < nc && !rc; k++) {
+        xv v;
+        memset(&v, 0, sizeof v);
+        v.pidx = -1;
+        v.k = XK_EXPR;
+        v.t = q.cols[k].t;
+        sb_add(&v.s, "min(_q1.");
+        sb_ident(&v.s, q.cols[k].name);
+        sb_addc(&v.s, ')');
+        ixs_to_type(p, &v, cols[k]->t);
+        if (k)
+            sb_printf(sql, ", %s", v.s.p);
+        else
+            sb_printf(sql, "CASE WHEN count(*) > 1 THEN ixd_raise(%d, '') ELSE %s END",
+                      IXS_E_SUBQUERY_ROWS, v.s.p);
+        xv_free(&v);
+        if (p->failed) rc = -1;
+    }
+    if (!rc) sb_printf(sql, " FROM (SELECT * FROM (%s) LIMIT 2) AS _q1)", q.sql.p);
+    qres_free(&q);
+    return rc ? -1 : 0;
+}
+
 static int do_update(px *p, ixd_stmt *s) {
     char name[IXS_NAME_MAX + 1];
     if (table_name(p, name, sizeof name)) return -1;
@@ -1110,7 +1262,11 @@ static int do_update(px *p, ixd_stmt *s) {
             } while (px_acc_op(p, ","));
             if (px_expect_op(p, ")")) goto out;
         }
-        if (px_expect_op(p, "=") || px_expect_op(p, "(")) goto out;
+        if (px_expect_op(p, "=")) goto out;
+        int r = set_row_subquery(p, cols, nc, &sql);
+        if (r < 0) goto out;
+        if (r == 0) goto where;
+        if (px_expect_op(p, "(")) goto out;
         for (int i = 0; i < nc; i++) {
             if (i && px_expect_op(p, ",")) goto out;
             xv v;
@@ -1159,6 +1315,7 @@ static int do_update(px *p, ixd_stmt *s) {
             if (!px_acc_op(p, ",")) break;
         }
     }
+where:
     if (set_desc_cols(p, s, cols, nc)) goto out;
     if (where_clause(p, &sql, s)) goto out;
     s->sqlite_sql = sb_take(&sql);
