@@ -516,6 +516,10 @@ static int agg_call(px *p, const char *fn, xv *out) {
     return 0;
 }
 
+int ixs_agg_call(px *p, const char *fn, xv *out) {
+    return agg_call(p, fn, out);
+}
+
 /* The type that holds both a and b (CASE, DECODE, NVL results). */
 static ityp merge_type(ityp a, ityp b) {
     if (a.code < 0) return b;
@@ -1158,6 +1162,7 @@ static int primary(px *p, xv *out) {
             if (!px_kw(p, p->i, "select")) return px_fail(p);
             return subquery(p, out, 1);
         }
+        if (nextparen && ixs_window_at(p)) return ixs_window_call(p, out);
         if (nextparen) {
             char fn[IXS_NAME_MAX + 1];
             if (px_ident(p, fn, sizeof fn)) return -1;

@@ -61,6 +61,7 @@ typedef struct px {
     int dry;      /* DDL syntax check only */
     int ddl_own;  /* ddl_begin began the transaction (none was open) */
     int ts_write; /* a TimeSeries write routine is called */
+    int olap_ok;  /* OLAP window expressions allowed here (projection, ORDER BY) */
 } px;
 
 /* queries */
@@ -129,5 +130,12 @@ int ixs_ts_from(px *p, qres *q);
 int ixs_ts_execute(px *p, ixd_stmt *s);
 int ixs_ts_coltype(px *p, char *rowtype, size_t n);
 int ixs_ts_rowtype_stmt(px *p, int create, int *stype);
+
+/* OLAP window expressions (ixs_window.c). ixs_window_at: the tokens at the
+ * current one are `name ( ... ) OVER`. ixs_window_call: such an expression
+ * into out. ixs_agg_call: an aggregate call after its '(' (ixs_expr.c). */
+int ixs_window_at(px *p);
+int ixs_window_call(px *p, xv *out);
+int ixs_agg_call(px *p, const char *fn, xv *out);
 
 #endif

@@ -538,7 +538,10 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
         p->i = k + 1;
         scope *save = p->sc;
         p->sc = sc;
+        int olap_from = p->olap_ok;
+        p->olap_ok = 0;
         rc = from_clause(p, sc, &from);
+        p->olap_ok = olap_from;
         p->sc = save;
         if (rc) {
             ofrom_free(from);
@@ -551,6 +554,8 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
     p->i = list_start;
     scope *save = p->sc;
     p->sc = sc;
+    int olap0 = p->olap_ok;
+    p->olap_ok = 1;
     sb list = {0}, where = {0}, group = {0}, having = {0};
     int has_agg = 0;
     for (;;) {
@@ -623,6 +628,7 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
         px_fail(p);
         goto fail;
     }
+    p->olap_ok = 0;
     p->i = after_from;
     /* WHERE: conjuncts, split for Informix OUTER tables */
     if (px_acc(p, "where") && where_split(p, sc, from, &where)) goto fail;
@@ -676,8 +682,10 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
     sb_free(&where);
     sb_free(&group);
     sb_free(&having);
+    p->olap_ok = olap0;
     return p->failed ? -1 : 0;
 fail:
+    p->olap_ok = olap0;
     p->sc = save;
     ofrom_free(from);
     sb_free(&list);
@@ -822,6 +830,8 @@ int ixs_select_sub(px *p, qres *out, int *start) {
         scope *save = p->sc;
         sc0.up = p->sc;
         p->sc = &sc0;
+        int olap0 = p->olap_ok;
+        p->olap_ok = 1;
         for (;;) {
             if (ord.n) sb_add(&ord, ", ");
             int done_item = 0;
@@ -886,6 +896,7 @@ int ixs_select_sub(px *p, qres *out, int *start) {
             }
             if (!px_acc_op(p, ",")) break;
         }
+        p->olap_ok = olap0;
         p->sc = save;
         if (!rc) sb_printf(&body, " ORDER BY %s", ord.p);
         sb_free(&ord);
