@@ -34,7 +34,9 @@ static const char *cat_ddl =
     " 0.0 AS nrows, created, tabid * 65536 AS version, tabtype, 'P' AS locklevel,"
     " 0.0 AS npused, 16 AS fextsize, 16 AS nextsize, 0 AS flags, site, NULL AS dbname"
     " FROM _ixd_tables t ORDER BY tabid;"
-    "CREATE VIEW syscolumns AS SELECT colname, tabid, colno, coltype, collength,"
+    /* a collection's collength holds its element type (ixs_collection.c) */
+    "CREATE VIEW syscolumns AS SELECT colname, tabid, colno, coltype,"
+    " CASE WHEN coltype & 255 BETWEEN 19 AND 21 THEN 2048 ELSE collength END AS collength,"
     " 0 AS colmin, 0 AS colmax, CASE coltype & 255 WHEN 43 THEN 1 WHEN 45 THEN 5 ELSE 0 END"
     " AS extended_id FROM _ixd_columns;"
     "CREATE VIEW sysindexes AS SELECT idxname, owner, tabid, idxtype, clustered, part1, part2,"

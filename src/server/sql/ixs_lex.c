@@ -17,6 +17,18 @@ static int is_digit(unsigned char c) {
     return c >= '0' && c <= '9';
 }
 
+/* A '{' right after SET, MULTISET or LIST opens a collection literal, not a
+ * comment (SET{1,2}); its '}' is then a token too. */
+static int coll_brace(const px *p) {
+    if (p->nt == 0 || p->t[p->nt - 1].k != T_ID) return 0;
+    const tok *t = &p->t[p->nt - 1];
+    static const char *kw[] = {"set", "multiset", "list"};
+    for (size_t k = 0; k < sizeof kw / sizeof kw[0]; k++)
+        if ((size_t)t->len == strlen(kw[k]) && !strncasecmp(p->sql + t->pos, kw[k], strlen(kw[k])))
+            return 1;
+    return 0;
+}
+
 int ixs_lex(px *p) {
     const char *s = p->sql;
     size_t n = p->n, i = 0;
@@ -32,7 +44,7 @@ int ixs_lex(px *p) {
                     i++;
                 continue;
             }
-            if (i < n && s[i] == '{') {
+            if (i < n && s[i] == '{' && !coll_brace(p)) {
                 size_t st = i;
                 while (i < n && s[i] != '}')
                     i++;
@@ -126,7 +138,7 @@ int ixs_lex(px *p) {
                         break;
                     }
             if (!done) {
-                if (!strchr("(),.;*+-/=<>:[]@", c))
+                if (!strchr("(),.;*+-/=<>:[]@{}", c))
                     return ixd_seterr(p->err, -201, 0, (int)i, NULL);
                 i++;
             }

@@ -138,4 +138,20 @@ int ixs_window_at(px *p);
 int ixs_window_call(px *p, xv *out);
 int ixs_agg_call(px *p, const char *fn, xv *out);
 
+/* Collections SET, MULTISET, LIST (ixs_collection.c). ixs_coll_type_at:
+ * such a type at the current token; ixs_coll_parse_type reads it.
+ * ixs_coll_literal: a literal `SET{...}` at the current token.
+ * ixs_coll_to_type: v converted to collection type t (ixs_to_type's part).
+ * ixs_coll_in: `x [NOT] IN coll` as SQL into out. ixs_coll_canon: text s as
+ * the canonical literal of t into out (0 or an SQLCODE). */
+#define IXS_COLL_DESC_LEN 2048 /* collections are described as LVARCHAR(2048) */
+int ixs_coll_is(int code);
+ityp ixs_coll_elem(ityp t);
+int ixs_coll_type_at(px *p);
+int ixs_coll_parse_type(px *p, ityp *t, uint32_t *collen);
+int ixs_coll_literal(px *p, xv *out);
+void ixs_coll_to_type(px *p, xv *v, ityp t);
+int ixs_coll_in(px *p, xv *x, xv *coll, int neg, sb *out);
+int ixs_coll_canon(ityp t, const char *s, size_t n, sb *out);
+
 #endif

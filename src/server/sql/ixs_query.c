@@ -432,6 +432,7 @@ static int add_col(px *p, qres *q, const char *label, ityp t, int notnull) {
     if (!q->cols[q->ncols].name) return px_failc(p, -208, NULL);
     if (t.code < 0) t = ixs_t(IX_T_CHAR, 1);
     if (t.code == IX_T_TEXT || t.code == IX_T_BYTE) t.len = 56;
+    if (ixs_coll_is(t.code)) t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN); /* ixs_collection.c */
     q->cols[q->ncols].t = t;
     q->cols[q->ncols].notnull = notnull;
     q->ncols++;
@@ -960,6 +961,7 @@ static int set_desc_cols(px *p, ixd_stmt *s, icol **cols, int n) {
         if (!s->cols[i].name) return px_failc(p, -208, NULL);
         s->cols[i].t = cols[i]->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : cols[i]->t;
         if (s->cols[i].t.code == IX_T_TEXT || s->cols[i].t.code == IX_T_BYTE) s->cols[i].t.len = 56;
+        if (ixs_coll_is(s->cols[i].t.code)) s->cols[i].t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
         s->cols[i].notnull = cols[i]->notnull;
         s->ncols = i + 1;
     }
