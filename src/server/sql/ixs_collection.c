@@ -1,9 +1,9 @@
 /* ixs_collection.c: the collection types SET, MULTISET and LIST.
  *
  * Type: an ityp with code IX_T_SET, IX_T_MULTISET or IX_T_LIST and len =
- * element type code << 16 | element length (16 bits; 0 0 = not known yet,
- * for a literal before it meets a column). The catalog keeps that len as the
- * column's collength.
+ * COLL_TYPED | element type code << 16 | element length (16 bits); len 0:
+ * the element type is not known yet (a literal before it meets a column).
+ * The catalog keeps that len as the column's collength.
  *
  * Storage: TEXT in Informix's literal form, canonical: the kind, then the
  * elements between braces, separated by ',' without blanks, each in the
@@ -32,7 +32,8 @@ enum {
     IXS_E_NO_CAST = -9634,   /* No cast from %s to %s. */
 };
 
-#define COLL_MAX_TEXT 32739 /* the longest LVARCHAR */
+#define COLL_MAX_TEXT 32739      /* the longest LVARCHAR */
+#define COLL_TYPED    (1u << 24) /* len carries the element type */
 
 static const struct {
     const char *kw;
@@ -81,7 +82,7 @@ int ixs_coll_parse_type(px *p, ityp *t, uint32_t *collen) {
         return px_fail(p);
     }
     if (px_expect(p, "not") || px_expect(p, "null") || px_expect_op(p, ")")) return -1;
-    *t = ixs_t(code, (uint32_t)e.code << 16 | e.len);
+    *t = ixs_t(code, COLL_TYPED | (uint32_t)e.code << 16 | e.len);
     *collen = t->len;
     return 0;
 }
@@ -192,7 +193,8 @@ int ixs_coll_canon(ityp t, const char *s, size_t n, sb *out) {
         if (!rc && null) rc = IXS_E_COLL_NULL;
         size_t at = out->n + (ne ? 1 : 0);
         if (!rc && ne) sb_addc(out, ',');
-        if (!rc) rc = et.code ? canon_elem(et, e.p ? e.p : "", e.n, out) : IXS_E_COLL_TEXT;
+        if (!rc)
+            rc = (t.len & COLL_TYPED) ? canon_elem(et, e.p ? e.p : "", e.n, out) : IXS_E_COLL_TEXT;
         sb_free(&e);
         if (rc) break;
         if (t.code == IX_T_SET && seen_before(out, at, starts, ne)) {
@@ -320,14 +322,53 @@ void ixs_coll_to_type(px *p, xv *v, ityp t) {
     v->t = t;
 }
 
+/* The element type of a literal whose elements are not typed yet: INTEGER
+ * when all are integers, DECIMAL(32) when all are numbers, else CHAR of the
+ * longest element (as Informix types a constructor's constants). */
+static ityp literal_elem(const xv *v) {
+    const char *s = v->lit ? v->lit : "";
+    size_t n = v->litn, i = 0, longest = 1;
+    int num = 1, integer = 1, any = 0;
+    while (i < n && s[i] != '{')
+        i++;
+    for (i++; i < n && s[i] != '}';) {
+        sb e = {0};
+        int null, quoted = s[i] == '\'';
+        if (read_elem(s, n, &i, &e, &null)) {
+            sb_free(&e);
+            break;
+        }
+        any = 1;
+        if (e.n > longest) longest = e.n;
+        if (quoted)
+            num = integer = 0;
+        else if (e.p && strpbrk(e.p, ".eE"))
+            integer = 0;
+        sb_free(&e);
+        if (i < n && s[i] == ',') i++;
+    }
+    if (!any || integer) return ixs_t(IX_T_INTEGER, 4);
+    if (num) return ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+    return ixs_t(IX_T_CHAR, (uint32_t)(longest > 32767 ? 32767 : longest));
+}
+
+int ixs_coll_typed(px *p, xv *v) {
+    if (v->k == XK_STR && ixs_coll_is(v->t.code) && !(v->t.len & COLL_TYPED)) {
+        ityp e = literal_elem(v);
+        ixs_coll_to_type(p, v, ixs_t(v->t.code, COLL_TYPED | (uint32_t)e.code << 16 | e.len));
+    }
+    if (p->failed) return -1;
+    return ixs_coll_is(v->t.code) && (v->t.len & COLL_TYPED) ? 0 : px_fail(p);
+}
+
 int ixs_coll_in(px *p, xv *x, xv *coll, int neg, sb *out) {
     if (!ixs_coll_is(coll->t.code)) return px_fail(p);
     if (x->t.code < 0 && x->k != XK_PARAM && x->k != XK_NULL) x->t = ixs_lit_type(x);
     ityp ct = coll->t;
-    if (!(ct.len >> 16)) {
+    if (!(ct.len & COLL_TYPED)) {
         /* a literal: its elements take the type of the value sought */
         if (x->t.code < 0) return px_fail(p);
-        ct = ixs_t(ct.code, (uint32_t)x->t.code << 16 | (x->t.len & 0xffff));
+        ct = ixs_t(ct.code, COLL_TYPED | (uint32_t)x->t.code << 16 | (x->t.len & 0xffff));
         ixs_coll_to_type(p, coll, ct);
     }
     ityp et = ixs_coll_elem(ct);
@@ -348,7 +389,7 @@ static void coll_err(sqlite3_context *ctx, int code) {
 
 static int arg_type(sqlite3_value **argv, ityp *t) {
     *t = ixs_t(sqlite3_value_int(argv[1]), (uint32_t)sqlite3_value_int64(argv[2]));
-    return ixs_coll_is(t->code) && (t->len >> 16) ? 0 : IXS_E_COLL_TEXT;
+    return ixs_coll_is(t->code) && (t->len & COLL_TYPED) ? 0 : IXS_E_COLL_TEXT;
 }
 
 /* ixd_coll(x, code, len) */
@@ -418,9 +459,163 @@ static void f_coll_has(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         sqlite3_result_int(ctx, found);
 }
 
+/* ---- the table-valued function ixd_coll_each(coll, code, len) ------------------------------
+ * The elements of a canonical collection as rows of one column, value, in
+ * the element type's storage form (the collection-derived table TABLE(x)). */
+
+typedef struct each_cur {
+    sqlite3_vtab_cursor base;
+    sval *v;
+    int n, cap, i;
+} each_cur;
+
+enum { EACH_VALUE, EACH_COLL, EACH_CODE, EACH_LEN };
+
+static int each_connect(sqlite3 *h, void *aux, int argc, const char *const *argv,
+                        sqlite3_vtab **out, char **err) {
+    (void)aux;
+    (void)argc;
+    (void)argv;
+    (void)err;
+    int rc = sqlite3_declare_vtab(h, "CREATE TABLE x(value, coll HIDDEN, code HIDDEN, len HIDDEN)");
+    if (rc != SQLITE_OK) return rc;
+    sqlite3_vtab *v = sqlite3_malloc(sizeof *v);
+    if (!v) return SQLITE_NOMEM;
+    memset(v, 0, sizeof *v);
+    *out = v;
+    return SQLITE_OK;
+}
+
+static int each_disconnect(sqlite3_vtab *v) {
+    sqlite3_free(v);
+    return SQLITE_OK;
+}
+
+/* The three hidden arguments must all be given (as equality constraints). */
+static int each_best(sqlite3_vtab *v, sqlite3_index_info *info) {
+    (void)v;
+    int got = 0;
+    for (int i = 0; i < info->nConstraint; i++) {
+        const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+        if (c->iColumn < EACH_COLL || c->op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
+        if (!c->usable) return SQLITE_CONSTRAINT;
+        info->aConstraintUsage[i].argvIndex = c->iColumn;
+        info->aConstraintUsage[i].omit = 1;
+        got |= 1 << c->iColumn;
+    }
+    if (got != (1 << EACH_COLL | 1 << EACH_CODE | 1 << EACH_LEN)) return SQLITE_CONSTRAINT;
+    info->estimatedCost = 10;
+    info->estimatedRows = 10;
+    return SQLITE_OK;
+}
+
+static void each_clear(each_cur *c) {
+    for (int i = 0; i < c->n; i++)
+        sval_free(&c->v[i]);
+    c->n = c->i = 0;
+}
+
+static int each_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out) {
+    (void)v;
+    each_cur *c = sqlite3_malloc(sizeof *c);
+    if (!c) return SQLITE_NOMEM;
+    memset(c, 0, sizeof *c);
+    *out = &c->base;
+    return SQLITE_OK;
+}
+
+static int each_close(sqlite3_vtab_cursor *cur) {
+    each_cur *c = (each_cur *)cur;
+    each_clear(c);
+    free(c->v);
+    sqlite3_free(c);
+    return SQLITE_OK;
+}
+
+static int each_fail(sqlite3_vtab_cursor *cur, int code) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "ixd:%d:", code);
+    sqlite3_free(cur->pVtab->zErrMsg);
+    cur->pVtab->zErrMsg = sqlite3_mprintf("%s", buf);
+    return SQLITE_ERROR;
+}
+
+static int each_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs, int argc,
+                       sqlite3_value **argv) {
+    (void)idx;
+    (void)idxs;
+    each_cur *c = (each_cur *)cur;
+    each_clear(c);
+    if (argc != 3 || sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_OK;
+    ityp t = ixs_t(sqlite3_value_int(argv[1]), (uint32_t)sqlite3_value_int64(argv[2]));
+    if (!ixs_coll_is(t.code) || !(t.len & COLL_TYPED)) return each_fail(cur, IXS_E_COLL_TEXT);
+    ityp et = ixs_coll_elem(t);
+    const char *s = (const char *)sqlite3_value_text(argv[0]);
+    size_t n = (size_t)sqlite3_value_bytes(argv[0]), i = 0;
+    while (i < n && s[i] != '{')
+        i++;
+    for (i++; i < n && s[i] != '}';) {
+        if (c->n == c->cap) {
+            int nc = c->cap ? c->cap * 2 : 8;
+            sval *nv = realloc(c->v, sizeof *nv * (size_t)nc);
+            if (!nv) return SQLITE_NOMEM;
+            c->v = nv;
+            c->cap = nc;
+        }
+        sb e = {0};
+        int null;
+        int rc = read_elem(s, n, &i, &e, &null);
+        if (!rc) rc = ixs_text_to_sval(et, e.p ? e.p : "", e.n, &c->v[c->n]);
+        sb_free(&e);
+        if (rc) return each_fail(cur, rc);
+        c->n++;
+        if (i < n && s[i] == ',') i++;
+    }
+    return SQLITE_OK;
+}
+
+static int each_next(sqlite3_vtab_cursor *cur) {
+    ((each_cur *)cur)->i++;
+    return SQLITE_OK;
+}
+
+static int each_eof(sqlite3_vtab_cursor *cur) {
+    each_cur *c = (each_cur *)cur;
+    return c->i >= c->n;
+}
+
+static int each_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
+    each_cur *c = (each_cur *)cur;
+    if (col == EACH_VALUE)
+        sval_result(&c->v[c->i], ctx);
+    else
+        sqlite3_result_null(ctx);
+    return SQLITE_OK;
+}
+
+static int each_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
+    *rowid = ((each_cur *)cur)->i + 1;
+    return SQLITE_OK;
+}
+
+static sqlite3_module each_module = {
+    .iVersion = 0,
+    .xConnect = each_connect,
+    .xBestIndex = each_best,
+    .xDisconnect = each_disconnect,
+    .xOpen = each_open,
+    .xClose = each_close,
+    .xFilter = each_filter,
+    .xNext = each_next,
+    .xEof = each_eof,
+    .xColumn = each_column,
+    .xRowid = each_rowid,
+};
+
 int ixs_coll_register(sqlite3 *h) {
     int det = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
     int rc = sqlite3_create_function(h, "ixd_coll", 3, det, NULL, f_coll, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_coll_has", 4, det, NULL, f_coll_has, NULL, NULL);
+    rc |= sqlite3_create_module(h, "ixd_coll_each", &each_module, NULL);
     return rc;
 }

@@ -153,5 +153,8 @@ int ixs_coll_literal(px *p, xv *out);
 void ixs_coll_to_type(px *p, xv *v, ityp t);
 int ixs_coll_in(px *p, xv *x, xv *coll, int neg, sb *out);
 int ixs_coll_canon(ityp t, const char *s, size_t n, sb *out);
+/* v has a collection type with a known element type (a literal's is
+ * inferred from its elements); else -201. */
+int ixs_coll_typed(px *p, xv *v);
 
 #endif

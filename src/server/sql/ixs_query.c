@@ -142,6 +142,52 @@ static int derived_ref(px *p, scope *sc, sb *out, int outer, qres q) {
 
 static int join_chain(px *p, scope *sc, sb *out, int outer);
 
+/* coll_table := TABLE ( collection_expr ) [[AS] alias [( column )]]
+ * A collection-derived table: the elements of a collection as rows of one
+ * column (named column, else after the collection's column, else
+ * "(expression)"). collection_expr: a collection column (one of an outer
+ * query makes it correlated), a literal, or a subquery that returns one
+ * collection. */
+static int coll_table_ref(px *p, scope *sc, sb *out, int outer) {
+    p->i += 2;
+    xv v;
+    scope *save = p->sc;
+    p->sc = sc->up; /* not lateral: the FROM list's own tables are not visible */
+    int rc = ixs_expr(p, &v);
+    p->sc = save;
+    if (!rc) rc = ixs_coll_typed(p, &v);
+    if (!rc) rc = px_expect_op(p, ")");
+    char alias[IXS_NAME_MAX + 1], col[IXS_NAME_MAX + 1];
+    snprintf(col, sizeof col, "%s", v.lk == LB_COL ? v.label : "(expression)");
+    if (!rc) rc = opt_alias(p, alias, sizeof alias);
+    if (!rc && alias[0] && px_acc_op(p, "("))
+        rc = px_ident(p, col, sizeof col) || px_expect_op(p, ")");
+    tref *t = rc ? NULL : calloc(1, sizeof *t);
+    if (!rc && (!t || !(t->tab.cols = calloc(1, sizeof(icol))))) rc = px_failc(p, -208, NULL);
+    if (rc) {
+        if (t) free(t);
+        xv_free(&v);
+        return -1;
+    }
+    if (!alias[0]) snprintf(alias, sizeof alias, "_d%d", sc->n);
+    t->derived = 1;
+    t->outer = outer;
+    snprintf(t->alias, sizeof t->alias, "%s", alias);
+    snprintf(t->tab.name, sizeof t->tab.name, "%s", alias);
+    t->tab.ncols = 1;
+    snprintf(t->tab.cols[0].name, sizeof t->tab.cols[0].name, "%s", col);
+    t->tab.cols[0].t = ixs_coll_elem(v.t);
+    t->tab.cols[0].notnull = 1;
+    t->tab.cols[0].colno = 1;
+    sb_add(out, "(SELECT value AS ");
+    sb_ident(out, col);
+    sb_printf(out, " FROM ixd_coll_each(%s,%d,%u)) AS ", v.s.p, v.t.code, v.t.len);
+    sb_ident(out, alias);
+    xv_free(&v);
+    p->depth--;
+    return add_tref(p, sc, t);
+}
+
 static int table_ref(px *p, scope *sc, sb *out, int outer) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     if (px_op(p, p->i, "(") && px_kw(p, p->i + 1, "select")) {
@@ -159,6 +205,9 @@ static int table_ref(px *p, scope *sc, sb *out, int outer) {
         }
         return derived_ref(p, sc, out, outer, q);
     }
+    if (px_kw(p, p->i, "table") && px_op(p, p->i + 1, "(") && !px_kw(p, p->i + 2, "function") &&
+        !(px_is_ident(p, p->i + 2) && px_op(p, p->i + 3, "(")))
+        return coll_table_ref(p, sc, out, outer);
     if (px_kw(p, p->i, "table") && px_op(p, p->i + 1, "(")) {
         qres q;
         memset(&q, 0, sizeof q);
@@ -432,7 +481,6 @@ static int add_col(px *p, qres *q, const char *label, ityp t, int notnull) {
     if (!q->cols[q->ncols].name) return px_failc(p, -208, NULL);
     if (t.code < 0) t = ixs_t(IX_T_CHAR, 1);
     if (t.code == IX_T_TEXT || t.code == IX_T_BYTE) t.len = 56;
-    if (ixs_coll_is(t.code)) t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN); /* ixs_collection.c */
     q->cols[q->ncols].t = t;
     q->cols[q->ncols].notnull = notnull;
     q->ncols++;
@@ -948,7 +996,13 @@ done:
 
 int ixs_select(px *p, qres *out) {
     int st;
-    return ixs_select_sub(p, out, &st);
+    int rc = ixs_select_sub(p, out, &st);
+    /* a statement's collection columns are described as LVARCHAR text
+     * (ixs_collection.c); inside it they keep their type */
+    for (int i = 0; !rc && i < out->ncols; i++)
+        if (ixs_coll_is(out->cols[i].t.code))
+            out->cols[i].t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
+    return rc;
 }
 
 /* ---- INSERT / UPDATE / DELETE ---------------------------------------------------------- */
