@@ -11,9 +11,10 @@
  * doubled), e.g. SET{1,2} or LIST{'a','b'}. A SET keeps the first of equal
  * elements, MULTISET and LIST keep all, in the order given.
  *
- * Clients see such a column as LVARCHAR holding that text (add_col in
- * ixs_query.c): the tuple layout of Informix's collection types (codes
- * 19-21) is not established by public evidence (docs/server-sql.md).
+ * Clients see such a column as LVARCHAR holding that text (ixs_select and
+ * set_desc_cols in ixs_query.c): the tuple layout of Informix's collection
+ * types (codes 19-21) is not established by public evidence
+ * (docs/server-sql.md).
  *
  * Runtime (SQLite functions): ixd_coll(x, code, len) the canonical text of
  * x as that collection type, ixd_coll_has(coll, code, len, v) 1 when an
