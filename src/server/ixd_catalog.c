@@ -35,7 +35,9 @@ static const char *cat_ddl =
     " owner TEXT, tabid INTEGER, constrtype TEXT, idxname TEXT, cols TEXT, reftabid INTEGER,"
     " refcols TEXT, ondelete TEXT, checktext TEXT);"
     "CREATE TABLE _ixd_users(username TEXT PRIMARY KEY, usertype TEXT);"
-    "CREATE VIEW syscolumns AS SELECT colname, tabid, colno, coltype, collength,"
+    /* a collection's collength holds its element type (ixs_collection.c) */
+    "CREATE VIEW syscolumns AS SELECT colname, tabid, colno, coltype,"
+    " CASE WHEN coltype & 255 BETWEEN 19 AND 21 THEN 2048 ELSE collength END AS collength,"
     " 0 AS colmin, 0 AS colmax, CASE coltype & 255 WHEN 43 THEN 1 WHEN 45 THEN 5 ELSE 0 END"
     " AS extended_id FROM _ixd_columns;"
     "CREATE VIEW sysindexes AS SELECT idxname, owner, tabid, idxtype, clustered, part1, part2,"

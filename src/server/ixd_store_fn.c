@@ -163,6 +163,26 @@ static void agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     a->n++;
 }
 
+/* The inverse step of ixd_dsum/ixd_davg as window functions: the value
+ * leaving the window frame is taken out of the sum (exact in decimal). */
+static void agg_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    dagg *a = sqlite3_aggregate_context(ctx, sizeof *a);
+    if (!a || a->err) return;
+    sval v;
+    sval_from_sqlite(&v, argv[0]);
+    if (v.kind == SQLITE_NULL || a->n == 0) return;
+    ix_decimal d, r;
+    int rc = ixs_dec_from_sval(&v, &d);
+    if (rc >= 0) rc = ixs_dec_add(&a->sum, &d, 1, &r);
+    if (rc < 0) {
+        a->err = rc;
+        return;
+    }
+    a->sum = r;
+    a->n--;
+}
+
 static void agg_final(sqlite3_context *ctx) {
     int avg = (int)(intptr_t)sqlite3_user_data(ctx);
     dagg *a = sqlite3_aggregate_context(ctx, 0);
@@ -756,8 +776,11 @@ int ixs_register_functions(sqlite3 *h, void *ud) {
         sqlite3_create_function(h, "ixd_ddiv", 2, det, (void *)(intptr_t)'/', f_darith, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_fdiv", 2, det, NULL, f_fdiv, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_idiv", 2, det, NULL, f_idiv, NULL, NULL);
-    rc |= sqlite3_create_function(h, "ixd_dsum", 1, det, (void *)0, NULL, agg_step, agg_final);
-    rc |= sqlite3_create_function(h, "ixd_davg", 1, det, (void *)1, NULL, agg_step, agg_final);
+    /* aggregates that are also window functions (agg_final as xValue) */
+    rc |= sqlite3_create_window_function(h, "ixd_dsum", 1, det, (void *)0, agg_step, agg_final,
+                                         agg_final, agg_inverse, NULL);
+    rc |= sqlite3_create_window_function(h, "ixd_davg", 1, det, (void *)1, agg_step, agg_final,
+                                         agg_final, agg_inverse, NULL);
     rc |= sqlite3_create_function(h, "ixd_cvt", 5, det, NULL, f_cvt, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_dtrunc", 2, det, NULL, f_dtrunc, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_extend", 4, SQLITE_UTF8, NULL, f_extend, NULL, NULL);
@@ -773,5 +796,6 @@ int ixs_register_functions(sqlite3 *h, void *ud) {
     rc |= sqlite3_create_function(h, "ixd_dbinfo", 2, SQLITE_UTF8, ud, f_dbinfo, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_raise", 2, SQLITE_UTF8, NULL, f_raise, NULL, NULL);
     rc |= ixs_register_builtins(h, ud);
+    rc |= ixs_coll_register(h);
     return rc ? -1 : 0;
 }

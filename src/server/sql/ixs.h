@@ -153,6 +153,8 @@ int ixs_dec_div(const ix_decimal *a, const ix_decimal *b, ix_decimal *r);
 int ixs_register_functions(sqlite3 *h, void *ud);
 /* Registers the eponymous virtual table _ixd_databases (ixd_catalog_vt.c). */
 int ixs_register_vtabs(sqlite3 *h, void *db);
+/* Registers the collection functions ixd_coll, ixd_coll_has (ixs_collection.c). */
+int ixs_coll_register(sqlite3 *h);
 
 /* ---- the database handle ------------------------------------------------------------ */
 /* The databases open in sessions, by name, with the number of handles on

@@ -117,6 +117,10 @@ static int num_to_date(const xv *v, sval *out) {
 
 void ixs_to_type(px *p, xv *v, ityp t) {
     if (p->failed || t.code < 0) return;
+    if (ixs_coll_is(t.code)) {
+        ixs_coll_to_type(p, v, t);
+        return;
+    }
     if (v->k == XK_NULL) {
         v->t = t;
         return;
@@ -715,6 +719,7 @@ static int primary(px *p, xv *out) {
         return 0;
     }
     if (t->k != T_ID) return px_fail(p);
+    if (px_op(p, p->i + 1, "{")) return ixs_coll_literal(p, out);
     int nextparen = px_op(p, p->i + 1, "(");
     int nextdot = px_op(p, p->i + 1, ".");
     if (!nextdot) {
@@ -771,6 +776,7 @@ static int primary(px *p, xv *out) {
             if (!px_kw(p, p->i, "select")) return px_fail(p);
             return subquery(p, out, 1);
         }
+        if (nextparen && ixs_window_at(p)) return ixs_window_call(p, out);
         if (nextparen) {
             char fn[IXS_NAME_MAX + 1];
             if (px_ident(p, fn, sizeof fn)) return -1;
@@ -1256,6 +1262,9 @@ static int pred(px *p, xv *out) {
         cmp_coerce(p, out, &hi);
         sb_printf(&s, "(%s %sBETWEEN %s AND %s)", xs(out), neg ? "NOT " : "", xs(&r), xs(&hi));
         xv_free(&hi);
+    } else if (px_kw(p, p->i, "in") && !px_op(p, p->i + 1, "(")) {
+        p->i++; /* x IN collection */
+        if (parse_add(p, &r) || ixs_coll_in(p, out, &r, neg, &s)) goto fail;
     } else if (px_acc(p, "in")) {
         if (px_expect_op(p, "(")) goto fail;
         if (px_kw(p, p->i, "select")) {
@@ -1457,6 +1466,7 @@ int ixs_cond(px *p, xv *out) {
 int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t *collen) {
     *serial = 0;
     *serial_start = 1;
+    if (ixs_coll_type_at(p)) return ixs_coll_parse_type(p, t, collen);
     int64_t a = -1, b = -1;
     char nm[IXS_NAME_MAX + 1];
     ixs_name_skip_owner(p); /* "informix".boolean */

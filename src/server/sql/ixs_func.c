@@ -633,6 +633,11 @@ static int r_agg(px *p, const fdef *f, xv *out) {
     return rc;
 }
 
+int ixs_agg_call(px *p, const char *fn, xv *out) {
+    const fdef f = {.name = fn};
+    return r_agg(p, &f, out);
+}
+
 /* EXTEND(x [, q1 TO q2]) */
 static int r_extend(px *p, const fdef *f, xv *out) {
     (void)f;

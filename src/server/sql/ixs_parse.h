@@ -67,6 +67,7 @@ typedef struct px {
     int64_t rows; /* MERGE: rows changed */
     int syntax_only; /* a second pass for the syntax alone: unknown tables
                         and columns are not errors (ixs_translate) */
+    int olap_ok;  /* OLAP window expressions allowed here (projection, ORDER BY) */
 } px;
 
 /* queries */
@@ -159,10 +160,6 @@ int ixs_truncate(px *p);
 int ixs_create_schema(px *p, int64_t *rows);
 void ixs_cat_view_text(px *p, int tabid, sb *s);
 
-/* TABLE(SET{...}) in FROM (ixs_collfrom.c): ixs_collfrom_at says whether
- * the current token starts one, ixs_collfrom reads it as a SELECT into q. */
-int ixs_collfrom_at(px *p);
-int ixs_collfrom(px *p, qres *q);
 
 /* TimeSeries (ixs_ts.c). ixs_ts_call: a routine call in an expression,
  * after its '('. ixs_ts_from: TABLE(routine(...)) in FROM, from TABLE, as a
@@ -201,5 +198,30 @@ ityp ixs_dec_of(ityp t);             /* the DECIMAL form of a number type */
 uint32_t ixs_char_len(ityp t);       /* characters of a value's text form */
 int ixs_parse_or(px *p, xv *out);
 int ixs_parse_add(px *p, xv *out);
+/* OLAP window expressions (ixs_window.c). ixs_window_at: the tokens at the
+ * current one are `name ( ... ) OVER`. ixs_window_call: such an expression
+ * into out. ixs_agg_call: an aggregate call after its '(' (ixs_expr.c). */
+int ixs_window_at(px *p);
+int ixs_window_call(px *p, xv *out);
+int ixs_agg_call(px *p, const char *fn, xv *out);
+
+/* Collections SET, MULTISET, LIST (ixs_collection.c). ixs_coll_type_at:
+ * such a type at the current token; ixs_coll_parse_type reads it.
+ * ixs_coll_literal: a literal `SET{...}` at the current token.
+ * ixs_coll_to_type: v converted to collection type t (ixs_to_type's part).
+ * ixs_coll_in: `x [NOT] IN coll` as SQL into out. ixs_coll_canon: text s as
+ * the canonical literal of t into out (0 or an SQLCODE). */
+#define IXS_COLL_DESC_LEN 2048 /* collections are described as LVARCHAR(2048) */
+int ixs_coll_is(int code);
+ityp ixs_coll_elem(ityp t);
+int ixs_coll_type_at(px *p);
+int ixs_coll_parse_type(px *p, ityp *t, uint32_t *collen);
+int ixs_coll_literal(px *p, xv *out);
+void ixs_coll_to_type(px *p, xv *v, ityp t);
+int ixs_coll_in(px *p, xv *x, xv *coll, int neg, sb *out);
+int ixs_coll_canon(ityp t, const char *s, size_t n, sb *out);
+/* v has a collection type with a known element type (a literal's is
+ * inferred from its elements); else -201. */
+int ixs_coll_typed(px *p, xv *v);
 
 #endif

@@ -7,6 +7,10 @@
 #include "server/sql/ixs_objs.h"
 #include "server/sql/ixs_parse.h"
 
+enum {
+    IXS_E_SUBQUERY_ROWS = -284, /* A subquery has returned not exactly one row. */
+};
+
 void qres_free(qres *q) {
     sb_free(&q->sql);
     for (int i = 0; i < q->ncols; i++)
@@ -73,13 +77,6 @@ static int opt_alias(px *p, char *alias, size_t n) {
     if (px_is_ident(p, p->i) && !is_reserved(p, p->i)) return px_ident(p, alias, n);
     return 0;
 }
-
-typedef struct fitem {
-    sb sql;
-    int outer;
-    int tix; /* scope index of an OUTER table */
-    sb on;   /* conjuncts moved to its ON */
-} fitem;
 
 static int add_tref(px *p, scope *sc, tref *t) {
     if (sc->n >= IXS_MAX_TABS) {
@@ -166,6 +163,54 @@ static int derived_ref(px *p, scope *sc, sb *out, int outer, qres q) {
     }
 }
 
+static int join_chain(px *p, scope *sc, sb *out, int outer);
+
+/* coll_table := TABLE ( collection_expr ) [[AS] alias [( column )]]
+ * A collection-derived table: the elements of a collection as rows of one
+ * column (named column, else after the collection's column, else
+ * "(expression)"). collection_expr: a collection column (one of an outer
+ * query makes it correlated), a literal, or a subquery that returns one
+ * collection. */
+static int coll_table_ref(px *p, scope *sc, sb *out, int outer) {
+    p->i += 2;
+    xv v;
+    scope *save = p->sc;
+    p->sc = sc->up; /* not lateral: the FROM list's own tables are not visible */
+    int rc = ixs_expr(p, &v);
+    p->sc = save;
+    if (!rc) rc = ixs_coll_typed(p, &v);
+    if (!rc) rc = px_expect_op(p, ")");
+    char alias[IXS_NAME_MAX + 1], col[IXS_NAME_MAX + 1];
+    snprintf(col, sizeof col, "%s", v.lk == LB_COL ? v.label : "(expression)");
+    if (!rc) rc = opt_alias(p, alias, sizeof alias);
+    if (!rc && alias[0] && px_acc_op(p, "("))
+        rc = px_ident(p, col, sizeof col) || px_expect_op(p, ")");
+    tref *t = rc ? NULL : calloc(1, sizeof *t);
+    if (!rc && (!t || !(t->tab.cols = calloc(1, sizeof(icol))))) rc = px_failc(p, -208, NULL);
+    if (rc) {
+        if (t) free(t);
+        xv_free(&v);
+        return -1;
+    }
+    if (!alias[0]) snprintf(alias, sizeof alias, "_d%d", sc->n);
+    t->derived = 1;
+    t->outer = outer;
+    snprintf(t->alias, sizeof t->alias, "%s", alias);
+    snprintf(t->tab.name, sizeof t->tab.name, "%s", alias);
+    t->tab.ncols = 1;
+    snprintf(t->tab.cols[0].name, sizeof t->tab.cols[0].name, "%s", col);
+    t->tab.cols[0].t = ixs_coll_elem(v.t);
+    t->tab.cols[0].notnull = 1;
+    t->tab.cols[0].colno = 1;
+    sb_add(out, "(SELECT value AS ");
+    sb_ident(out, col);
+    sb_printf(out, " FROM ixd_coll_each(%s,%d,%u)) AS ", v.s.p, v.t.code, v.t.len);
+    sb_ident(out, alias);
+    xv_free(&v);
+    p->depth--;
+    return add_tref(p, sc, t);
+}
+
 static int table_ref(px *p, scope *sc, sb *out, int outer) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     if (px_op(p, p->i, "(") && px_kw(p, p->i + 1, "select")) {
@@ -183,22 +228,29 @@ static int table_ref(px *p, scope *sc, sb *out, int outer) {
         }
         return derived_ref(p, sc, out, outer, q);
     }
+    if (px_kw(p, p->i, "table") && px_op(p, p->i + 1, "(") && !px_kw(p, p->i + 2, "function") &&
+        !(px_is_ident(p, p->i + 2) && px_op(p, p->i + 3, "(")))
+        return coll_table_ref(p, sc, out, outer);
     if (px_kw(p, p->i, "table") && px_op(p, p->i + 1, "(")) {
         qres q;
         memset(&q, 0, sizeof q);
-        if (ixs_collfrom_at(p) ? ixs_collfrom(p, &q) : ixs_ts_from(p, &q)) {
+        if (ixs_ts_from(p, &q)) {
             qres_free(&q);
             return -1;
         }
         return derived_ref(p, sc, out, outer, q);
     }
     if (px_op(p, p->i, "(")) {
+        /* ( join_chain ): parentheses kept around a join only (SQLite
+         * hides the alias of one parenthesized table from later ONs) */
         p->i++;
-        sb_addc(out, '(');
-        if (table_ref(p, sc, out, outer)) return -1;
-        sb_addc(out, ')');
+        int t0 = sc->n;
+        sb in = {0};
+        int rc = join_chain(p, sc, &in, outer);
+        if (!rc) sb_printf(out, sc->n - t0 > 1 ? "(%s)" : "%s", in.p);
+        sb_free(&in);
         p->depth--;
-        return px_expect_op(p, ")");
+        return rc ? -1 : px_expect_op(p, ")");
     }
     char name[IXS_NAME_MAX + 1], alias[IXS_NAME_MAX + 1];
     if (table_name(p, name, sizeof name) || opt_alias(p, alias, sizeof alias)) return -1;
@@ -214,88 +266,224 @@ static int table_ref(px *p, scope *sc, sb *out, int outer) {
     return add_tref(p, sc, t);
 }
 
-/* A FROM item with ANSI joins. */
-static int join_chain(px *p, scope *sc, sb *out) {
-    if (table_ref(p, sc, out, 0)) return -1;
+/* ---- ANSI joins ------------------------------------------------------------------------ */
+
+enum { JK_NONE, JK_INNER, JK_CROSS, JK_LEFT, JK_RIGHT, JK_FULL };
+static const char *const jk_sql[] = {
+    "", " JOIN ", " CROSS JOIN ", " LEFT JOIN ", " RIGHT JOIN ", " FULL JOIN "};
+
+/* join_kw := [INNER | CROSS | LEFT [OUTER] | RIGHT [OUTER] | FULL [OUTER]] JOIN
+ * *kind is JK_NONE when no join starts at the current token; a join type
+ * without JOIN is -201. */
+static int join_kw(px *p, int *kind) {
+    int save = p->i, k = JK_INNER;
+    *kind = JK_NONE;
+    if (px_acc(p, "inner"))
+        k = JK_INNER;
+    else if (px_acc(p, "cross"))
+        k = JK_CROSS;
+    else if (px_acc(p, "left"))
+        k = JK_LEFT;
+    else if (px_acc(p, "right"))
+        k = JK_RIGHT;
+    else if (px_acc(p, "full"))
+        k = JK_FULL;
+    if (k == JK_LEFT || k == JK_RIGHT || k == JK_FULL) px_acc(p, "outer");
+    if (px_acc(p, "join")) {
+        *kind = k;
+        return 0;
+    }
+    if (p->i != save) {
+        p->i = save;
+        return px_fail(p);
+    }
+    return 0;
+}
+
+/* The tables from..to-1 of the scope can be NULL-extended. */
+static void mark_outer(scope *sc, int from, int to) {
+    for (int i = from; i < to; i++)
+        sc->t[i]->outer = 1;
+}
+
+static int join_on(px *p, scope *sc, sb *out) {
+    if (px_expect(p, "on")) return -1;
+    xv c;
+    scope *save_sc = p->sc;
+    p->sc = sc;
+    int rc = ixs_cond(p, &c);
+    p->sc = save_sc;
+    if (!rc) sb_printf(out, " ON %s", c.s.p);
+    xv_free(&c);
+    return rc;
+}
+
+/* The joins after a join operand whose tables start at scope index first.
+ *   join     := CROSS JOIN table_ref
+ *             | [INNER | LEFT [OUTER] | RIGHT [OUTER] | FULL [OUTER]] JOIN join_rhs ON cond
+ *   join_rhs := table_ref { join }
+ * The right side of a join takes the joins that follow it until its own ON,
+ * so `a JOIN b JOIN c ON c1 ON c2` is `a JOIN (b JOIN c ON c1) ON c2`; a
+ * join whose right side is complete (`a JOIN b ON c1 JOIN c ON c2`) groups
+ * to the left. */
+static int join_tail(px *p, scope *sc, sb *out, int first, int outer) {
     for (;;) {
-        const char *jt = NULL;
-        int nullable_left = 0, nullable_right = 0;
-        int save = p->i;
-        if (px_acc(p, "inner"))
-            jt = "JOIN";
-        else if (px_acc(p, "cross"))
-            jt = "CROSS JOIN";
-        else if (px_acc(p, "left")) {
-            px_acc(p, "outer");
-            jt = "LEFT JOIN";
-            nullable_right = 1;
-        } else if (px_acc(p, "right")) {
-            px_acc(p, "outer");
-            jt = "RIGHT JOIN";
-            nullable_left = 1;
-        } else if (px_acc(p, "full")) {
-            px_acc(p, "outer");
-            jt = "FULL JOIN";
-            nullable_left = nullable_right = 1;
+        int k;
+        if (join_kw(p, &k)) return -1;
+        if (k == JK_NONE) return 0;
+        if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
+        int r0 = sc->n, rout = outer || k == JK_LEFT || k == JK_FULL;
+        sb r = {0};
+        int rc = table_ref(p, sc, &r, rout);
+        size_t simple = r.n;
+        if (!rc && k != JK_CROSS) rc = join_tail(p, sc, &r, r0, rout);
+        p->depth--;
+        if (!rc) {
+            if (k == JK_LEFT || k == JK_FULL) mark_outer(sc, r0, sc->n);
+            if (k == JK_RIGHT || k == JK_FULL) mark_outer(sc, first, r0);
+            sb_add(out, jk_sql[k]);
+            sb_printf(out, r.n != simple ? "(%s)" : "%s", r.p);
+            if (k != JK_CROSS) rc = join_on(p, sc, out);
         }
-        if (!px_acc(p, "join")) {
-            if (jt) {
-                p->i = save;
-                return px_fail(p);
-            }
-            return 0;
-        }
-        if (!jt) jt = "JOIN";
-        if (nullable_left)
-            for (int i = 0; i < sc->n; i++)
-                sc->t[i]->outer = 1;
-        sb_printf(out, " %s ", jt);
-        int first_new = sc->n;
-        if (table_ref(p, sc, out, nullable_right)) return -1;
-        (void)first_new;
-        if (strcmp(jt, "CROSS JOIN") && px_acc(p, "on")) {
-            xv c;
-            scope *save_sc = p->sc;
-            p->sc = sc;
-            int rc = ixs_cond(p, &c);
-            p->sc = save_sc;
-            if (rc) {
-                xv_free(&c);
-                return -1;
-            }
-            sb_printf(out, " ON %s", c.s.p);
-            xv_free(&c);
-        } else if (strcmp(jt, "CROSS JOIN")) {
-            return px_fail(p);
-        }
+        sb_free(&r);
+        if (rc) return -1;
     }
 }
 
-static int from_clause(px *p, scope *sc, fitem *items, int *nitems) {
-    *nitems = 0;
+/* join_chain := table_ref { join } */
+static int join_chain(px *p, scope *sc, sb *out, int outer) {
+    int first = sc->n;
+    if (table_ref(p, sc, out, outer)) return -1;
+    return join_tail(p, sc, out, first, outer);
+}
+
+/* ---- Informix OUTER ---------------------------------------------------------------------
+ * The FROM list is a tree of groups: group 0 holds the dominant tables, each
+ * OUTER item is a group under the group it appears in, and the tables of an
+ * OUTER ( list ) are its group's own tables, with the OUTER items of the list
+ * as its subgroups. A group is LEFT JOINed to its parent; the WHERE
+ * conjuncts that mention its tables become the join condition. */
+typedef struct ogroup {
+    int parent; /* -1 for group 0 */
+    int depth;
+    sb own; /* its tables and ANSI joins, ", " between the items */
+    sb on;  /* the conjuncts placed as its join condition */
+} ogroup;
+
+typedef struct ofrom {
+    ogroup g[IXS_MAX_TABS];
+    int ng;
+    int tg[IXS_MAX_TABS]; /* the group of each table of the scope */
+} ofrom;
+
+static void ofrom_free(ofrom *f) {
+    if (!f) return;
+    for (int i = 0; i < f->ng; i++) {
+        sb_free(&f->g[i].own);
+        sb_free(&f->g[i].on);
+    }
+    free(f);
+}
+
+/* from_list := from_item { , from_item }      (the items of group gi)
+ * from_item := OUTER ( from_list ) | OUTER table_ref | join_chain */
+static int from_list(px *p, scope *sc, ofrom *f, int gi, int outer) {
     for (;;) {
-        if (*nitems >= IXS_MAX_TABS) return px_fail(p);
-        fitem *f = &items[(*nitems)++];
-        memset(f, 0, sizeof *f);
+        int t0 = sc->n, rc, into = gi;
         if (px_acc(p, "outer")) {
+            if (f->ng >= IXS_MAX_TABS || ++p->depth > IXS_MAX_DEPTH) return px_fail(p);
+            into = f->ng++;
+            f->g[into].parent = gi;
+            f->g[into].depth = f->g[gi].depth + 1;
             if (px_op(p, p->i, "(") && !px_kw(p, p->i + 1, "select")) {
-                return px_failc(p, -999, "OUTER (table list)");
-            }
-            f->outer = 1;
-            f->tix = sc->n;
-            if (table_ref(p, sc, &f->sql, 1)) return -1;
+                p->i++;
+                rc = from_list(p, sc, f, into, 1);
+                if (!rc) rc = px_expect_op(p, ")");
+            } else
+                rc = table_ref(p, sc, &f->g[into].own, 1);
+            p->depth--;
         } else {
-            if (join_chain(p, sc, &f->sql)) return -1;
+            sb *own = &f->g[gi].own;
+            if (own->n) sb_add(own, ", ");
+            rc = join_chain(p, sc, own, outer);
         }
+        if (rc) return -1;
+        for (int t = t0; t < sc->n; t++)
+            if (f->tg[t] == 0) f->tg[t] = into; /* nested items set theirs first */
         if (!px_acc_op(p, ",")) return 0;
     }
 }
 
-static void fitems_free(fitem *items, int n) {
-    for (int i = 0; i < n; i++) {
-        sb_free(&items[i].sql);
-        sb_free(&items[i].on);
+static int from_clause(px *p, scope *sc, ofrom **out) {
+    ofrom *f = calloc(1, sizeof *f);
+    *out = f;
+    if (!f) return px_failc(p, -208, NULL);
+    f->ng = 1;
+    f->g[0].parent = -1;
+    return from_list(p, sc, f, 0, 0);
+}
+
+static int in_subtree(const ofrom *f, int g, int top) {
+    for (; g >= 0; g = f->g[g].parent)
+        if (g == top) return 1;
+    return 0;
+}
+
+/* The group whose join condition takes a conjunct that mentions the tables
+ * in mask: the deepest group among them (the later one of two at the same
+ * depth), moved up while a table it mentions is outside what that group's
+ * ON can see (its parent group and what the parent nests); 0 = WHERE. */
+static int conj_group(const ofrom *f, int ntabs, uint64_t mask) {
+    int best = 0;
+    for (int t = 0; t < ntabs; t++) {
+        if (!(mask >> t & 1)) continue;
+        int g = f->tg[t];
+        if (f->g[g].depth > f->g[best].depth || (f->g[g].depth == f->g[best].depth && g > best))
+            best = g;
     }
+    while (best > 0) {
+        int par = f->g[best].parent, seen = 1;
+        for (int t = 0; t < ntabs && seen; t++)
+            if (mask >> t & 1) seen = in_subtree(f, f->tg[t], par);
+        if (seen) break;
+        best = par;
+    }
+    return best;
+}
+
+static void and_to(sb *dst, const char *c) {
+    if (dst->n) sb_add(dst, " AND ");
+    sb_add(dst, c);
+}
+
+/* Group gi as FROM text: its own items, then each subgroup LEFT JOINed ON
+ * its conditions (a group with no tables of its own starts with its first
+ * subgroup, whose conditions go to sink). Groups other than 0 are
+ * parenthesized when they hold more than one table. */
+static void emit_group(const ofrom *f, int gi, int ntabs, sb *out, sb *sink) {
+    const ogroup *g = &f->g[gi];
+    int n = 0;
+    for (int t = 0; t < ntabs; t++)
+        n += in_subtree(f, f->tg[t], gi);
+    int wrap = gi && n > 1, any = g->own.n > 0;
+    if (wrap) sb_addc(out, '(');
+    if (any) sb_add(out, g->own.p);
+    for (int k = gi + 1; k < f->ng; k++) {
+        if (f->g[k].parent != gi) continue;
+        sb on = {0};
+        if (f->g[k].on.n) sb_add(&on, f->g[k].on.p);
+        if (!any) {
+            emit_group(f, k, ntabs, out, &on);
+            if (on.n) and_to(sink, on.p);
+            any = 1;
+        } else {
+            sb_add(out, " LEFT JOIN ");
+            emit_group(f, k, ntabs, out, &on);
+            sb_printf(out, " ON %s", on.n ? on.p : "1");
+        }
+        sb_free(&on);
+    }
+    if (wrap) sb_addc(out, ')');
 }
 
 static int add_col(px *p, qres *q, const char *label, ityp t, int notnull) {
@@ -355,6 +543,34 @@ static int limit_arg(px *p, sb *out) {
     return 0;
 }
 
+/* Splits a WHERE condition into conjuncts and places each one (ixs_conj,
+ * refmask) as the join condition of an Informix OUTER group or in *where;
+ * a top-level OR makes the whole condition one conjunct. */
+static int where_split(px *p, scope *sc, ofrom *f, sb *where) {
+    int wstart = p->i;
+    for (int whole = 0;; whole = 1) {
+        sb_free(where);
+        for (int i = 0; f && i < f->ng; i++)
+            sb_free(&f->g[i].on);
+        for (;;) {
+            sc->refmask = 0;
+            xv c;
+            int r = whole ? ixs_cond(p, &c) : ixs_conj(p, &c);
+            if (!r && c.k != XK_PRED && c.t.code != IX_T_BOOLEAN) r = px_fail(p);
+            if (r) {
+                xv_free(&c);
+                return -1;
+            }
+            int g = f ? conj_group(f, sc->n, sc->refmask) : 0;
+            and_to(g ? &f->g[g].on : where, c.s.p);
+            xv_free(&c);
+            if (whole || !px_acc(p, "and")) break;
+        }
+        if (whole || !px_kw(p, p->i, "or")) return 0;
+        p->i = wstart;
+    }
+}
+
 /* One SELECT core. On return the scope (sc) holds the FROM tables. */
 static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
     if (px_expect(p, "select")) return -1;
@@ -380,23 +596,27 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
             depth++;
         else if (px_op(p, k, ")")) {
             if (--depth < 0) break;
-        } else if (depth == 0 && (px_kw(p, k, "from") || px_kw(p, k, "union") ||
-                                  px_kw(p, k, "order") || px_kw(p, k, "into")))
+        } else if (depth == 0 &&
+                   (px_kw(p, k, "from") || px_kw(p, k, "union") || px_kw(p, k, "intersect") ||
+                    px_kw(p, k, "except") || px_kw(p, k, "minus") || px_kw(p, k, "order") ||
+                    px_kw(p, k, "into")))
             break;
     }
     int list_end = k;
-    fitem items[IXS_MAX_TABS];
-    int nitems = 0;
+    ofrom *from = NULL;
     sc->up = p->sc;
     int rc = 0;
     if (px_kw(p, k, "from")) {
         p->i = k + 1;
         scope *save = p->sc;
         p->sc = sc;
-        rc = from_clause(p, sc, items, &nitems);
+        int olap_from = p->olap_ok;
+        p->olap_ok = 0;
+        rc = from_clause(p, sc, &from);
+        p->olap_ok = olap_from;
         p->sc = save;
         if (rc) {
-            fitems_free(items, nitems);
+            ofrom_free(from);
             return -1;
         }
     }
@@ -406,6 +626,8 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
     p->i = list_start;
     scope *save = p->sc;
     p->sc = sc;
+    int olap0 = p->olap_ok;
+    p->olap_ok = 1;
     sb list = {0}, where = {0}, group = {0}, having = {0};
     int has_agg = 0;
     for (;;) {
@@ -478,65 +700,10 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
         px_fail(p);
         goto fail;
     }
+    p->olap_ok = 0;
     p->i = after_from;
     /* WHERE: conjuncts, split for Informix OUTER tables */
-    if (px_acc(p, "where")) {
-        /* conjuncts, split for Informix OUTER tables; a top-level OR makes
-         * the whole condition one conjunct */
-        int wstart = p->i, whole = 0;
-        sb saved_on[IXS_MAX_TABS];
-        for (;;) {
-            for (int i = 0; i < nitems; i++)
-                saved_on[i] = items[i].on;
-            int ok = 1;
-            sb_free(&where);
-            for (int i = 0; i < nitems; i++)
-                memset(&items[i].on, 0, sizeof(sb));
-            for (;;) {
-                sc->refmask = 0;
-                xv c;
-                int r = whole ? ixs_cond(p, &c) : ixs_conj(p, &c);
-                if (r) {
-                    xv_free(&c);
-                    ok = -1;
-                    break;
-                }
-                if (c.k != XK_PRED && c.t.code != IX_T_BOOLEAN) {
-                    xv_free(&c);
-                    px_fail(p);
-                    ok = -1;
-                    break;
-                }
-                uint64_t m = sc->refmask;
-                int placed = 0;
-                for (int i = 0; i < nitems && m; i++) {
-                    if (!items[i].outer) continue;
-                    uint64_t bit = (uint64_t)1 << items[i].tix;
-                    if (m & bit) {
-                        if (items[i].on.n) sb_add(&items[i].on, " AND ");
-                        sb_add(&items[i].on, c.s.p);
-                        placed = 1;
-                        break;
-                    }
-                }
-                if (!placed) {
-                    if (where.n) sb_add(&where, " AND ");
-                    sb_add(&where, c.s.p);
-                }
-                xv_free(&c);
-                if (whole || !px_acc(p, "and")) break;
-            }
-            for (int i = 0; i < nitems; i++)
-                sb_free(&saved_on[i]);
-            if (ok < 0) goto fail;
-            if (!whole && px_kw(p, p->i, "or")) {
-                whole = 1;
-                p->i = wstart;
-                continue;
-            }
-            break;
-        }
-    }
+    if (px_acc(p, "where") && where_split(p, sc, from, &where)) goto fail;
     if (px_acc(p, "group")) {
         if (px_expect(p, "by")) goto fail;
         for (;;) {
@@ -575,47 +742,143 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
     /* assemble */
     sb_add(&q->sql, distinct ? "SELECT DISTINCT " : "SELECT ");
     sb_add(&q->sql, list.p ? list.p : "NULL");
-    if (nitems) {
+    if (from) {
         sb_add(&q->sql, " FROM ");
-        int first = 1;
-        for (int i = 0; i < nitems; i++) {
-            if (items[i].outer) continue;
-            if (!first) sb_add(&q->sql, ", ");
-            sb_add(&q->sql, items[i].sql.p);
-            first = 0;
-        }
-        for (int i = 0; i < nitems; i++) {
-            if (!items[i].outer) continue;
-            if (first) {
-                sb_add(&q->sql, items[i].sql.p);
-                first = 0;
-                if (items[i].on.n) {
-                    if (where.n) sb_add(&where, " AND ");
-                    sb_add(&where, items[i].on.p);
-                }
-                continue;
-            }
-            sb_printf(&q->sql, " LEFT JOIN %s ON %s", items[i].sql.p,
-                      items[i].on.n ? items[i].on.p : "1");
-        }
+        emit_group(from, 0, sc->n, &q->sql, &where);
     }
     if (where.n) sb_printf(&q->sql, " WHERE %s", where.p);
     if (group.n) sb_printf(&q->sql, " GROUP BY %s", group.p);
     if (having.n) sb_printf(&q->sql, " HAVING %s", having.p);
-    fitems_free(items, nitems);
+    ofrom_free(from);
     sb_free(&list);
     sb_free(&where);
     sb_free(&group);
     sb_free(&having);
+    p->olap_ok = olap0;
     return p->failed ? -1 : 0;
 fail:
+    p->olap_ok = olap0;
     p->sc = save;
-    fitems_free(items, nitems);
+    ofrom_free(from);
     sb_free(&list);
     sb_free(&where);
     sb_free(&group);
     sb_free(&having);
     return -1;
+}
+
+/* ---- set operators --------------------------------------------------------------------- */
+
+/* The storage class of a numeric type ('i', 'd' or 'f'), 0 for others. */
+static int num_class(int code) {
+    return ixs_is_int(code) ? 'i' : ixs_is_dec(code) ? 'd' : ixs_is_float(code) ? 'f' : 0;
+}
+
+/* The result type of a column of a combined query: the first SELECT's,
+ * CHAR lengths widened, integers widened to the DECIMAL or FLOAT of the
+ * other side. */
+static void set_merge(ocol *a, const ocol *b, int op) {
+    if (ixs_is_char(a->t.code) && ixs_is_char(b->t.code) && b->t.len > a->t.len)
+        a->t.len = b->t.len;
+    if (ixs_is_int(a->t.code) && (ixs_is_dec(b->t.code) || ixs_is_float(b->t.code))) a->t = b->t;
+    if (op == 'u')
+        a->notnull &= b->notnull;
+    else if (op == 'i')
+        a->notnull |= b->notnull;
+}
+
+/* Operand q of a combined query as SQL into body: as it is, or, when a
+ * numeric column is stored in another class than the result's (an INTEGER
+ * against a DECIMAL), read through a conversion, so that INTERSECT, EXCEPT
+ * and UNION's duplicate removal compare equal values as equal. */
+static int set_operand(px *p, const qres *q, const qres *res, sb *body) {
+    int wrap = 0;
+    for (int i = 0; i < res->ncols; i++) {
+        int a = num_class(q->cols[i].t.code), b = num_class(res->cols[i].t.code);
+        wrap |= a && b && a != b;
+    }
+    if (!wrap) {
+        sb_add(body, q->sql.p ? q->sql.p : "");
+        return 0;
+    }
+    sb_add(body, "SELECT ");
+    for (int i = 0; i < res->ncols; i++) {
+        xv v;
+        memset(&v, 0, sizeof v);
+        v.pidx = -1;
+        v.k = XK_COL;
+        v.t = q->cols[i].t;
+        sb_add(&v.s, "_o.");
+        sb_ident(&v.s, q->cols[i].name);
+        if (num_class(v.t.code) && num_class(res->cols[i].t.code))
+            ixs_to_type(p, &v, res->cols[i].t);
+        sb_printf(body, "%s%s AS ", i ? ", " : "", v.s.p);
+        sb_ident(body, res->cols[i].name);
+        xv_free(&v);
+    }
+    sb_printf(body, " FROM (%s) AS _o", q->sql.p);
+    return p->failed ? -1 : 0;
+}
+
+/* set_ops := { set_op select_core }
+ * set_op  := UNION [ALL] | INTERSECT | EXCEPT | MINUS
+ * after the first core (in out): the combined SQL into body. INTERSECT and
+ * EXCEPT (MINUS) return distinct rows and take no ALL; NULLs compare equal;
+ * the operators apply left to right. */
+static int set_ops(px *p, qres *out, sb *body, int *nops) {
+    qres *ops = NULL, first = *out;
+    const char **opsql = NULL;
+    int n = 0, rc = 0;
+    /* the first core's own column types (out->cols become the result's) */
+    first.cols = malloc(sizeof(ocol) * (size_t)(out->ncols ? out->ncols : 1));
+    if (!first.cols) return px_failc(p, -208, NULL);
+    memcpy(first.cols, out->cols, sizeof(ocol) * (size_t)out->ncols);
+    for (;;) {
+        const char *op = px_kw(p, p->i, "union")       ? " UNION "
+                         : px_kw(p, p->i, "intersect") ? " INTERSECT "
+                         : px_kw(p, p->i, "except")    ? " EXCEPT "
+                         : px_kw(p, p->i, "minus")     ? " EXCEPT "
+                                                       : NULL;
+        if (!op) break;
+        p->i++;
+        if (op[1] == 'U' && px_acc(p, "all")) op = " UNION ALL ";
+        qres *nq = realloc(ops, sizeof *ops * (size_t)(n + 1));
+        const char **no = nq ? realloc(opsql, sizeof *opsql * (size_t)(n + 1)) : NULL;
+        if (nq) ops = nq;
+        if (no) opsql = no;
+        if (!nq || !no) {
+            rc = px_failc(p, -208, NULL);
+            break;
+        }
+        memset(&ops[n], 0, sizeof ops[n]);
+        opsql[n] = op;
+        scope sc2;
+        memset(&sc2, 0, sizeof sc2);
+        sb l2 = {0}, o2 = {0};
+        rc = select_core(p, &sc2, &ops[n++], &l2, &o2);
+        scope_free(&sc2);
+        sb_free(&l2);
+        sb_free(&o2);
+        if (!rc && ops[n - 1].ncols != out->ncols) rc = px_fail(p);
+        if (rc) break;
+        for (int i = 0; i < out->ncols; i++)
+            set_merge(&out->cols[i], &ops[n - 1].cols[i],
+                      op[1] == 'U'   ? 'u'
+                      : op[1] == 'I' ? 'i'
+                                     : 'e');
+    }
+    if (!rc) rc = set_operand(p, &first, out, body);
+    free(first.cols);
+    for (int k = 0; k < n && !rc; k++) {
+        sb_add(body, opsql[k]);
+        rc = set_operand(p, &ops[k], out, body);
+    }
+    for (int k = 0; k < n; k++)
+        qres_free(&ops[k]);
+    free(ops);
+    free(opsql);
+    *nops = n;
+    return rc;
 }
 
 int ixs_select_sub(px *p, qres *out, int *start) {
@@ -627,34 +890,9 @@ int ixs_select_sub(px *p, qres *out, int *start) {
     sb limit = {0}, offset = {0}, body = {0};
     int rc = select_core(p, &sc0, out, &limit, &offset);
     if (rc) goto done;
-    sb_add(&body, out->sql.p ? out->sql.p : "");
     int nunion = 0;
-    while (px_kw(p, p->i, "union")) {
-        p->i++;
-        int all = px_acc(p, "all");
-        qres q2;
-        memset(&q2, 0, sizeof q2);
-        scope sc2;
-        memset(&sc2, 0, sizeof sc2);
-        sb l2 = {0}, o2 = {0};
-        rc = select_core(p, &sc2, &q2, &l2, &o2);
-        scope_free(&sc2);
-        sb_free(&l2);
-        sb_free(&o2);
-        if (!rc && q2.ncols != out->ncols) rc = px_fail(p);
-        if (!rc) {
-            for (int i = 0; i < out->ncols; i++) {
-                ityp *a = &out->cols[i].t, b = q2.cols[i].t;
-                if (ixs_is_char(a->code) && ixs_is_char(b.code) && b.len > a->len) a->len = b.len;
-                if (ixs_is_int(a->code) && (ixs_is_dec(b.code) || ixs_is_float(b.code))) *a = b;
-                out->cols[i].notnull &= q2.cols[i].notnull;
-            }
-            sb_printf(&body, " UNION %s%s", all ? "ALL " : "", q2.sql.p);
-        }
-        qres_free(&q2);
-        nunion++;
-        if (rc) goto done;
-    }
+    rc = set_ops(p, out, &body, &nunion);
+    if (rc) goto done;
     if (px_acc(p, "order")) {
         if (px_expect(p, "by")) {
             rc = -1;
@@ -664,6 +902,8 @@ int ixs_select_sub(px *p, qres *out, int *start) {
         scope *save = p->sc;
         sc0.up = p->sc;
         p->sc = &sc0;
+        int olap0 = p->olap_ok;
+        p->olap_ok = 1;
         for (;;) {
             if (ord.n) sb_add(&ord, ", ");
             int done_item = 0;
@@ -728,6 +968,7 @@ int ixs_select_sub(px *p, qres *out, int *start) {
             }
             if (!px_acc_op(p, ",")) break;
         }
+        p->olap_ok = olap0;
         p->sc = save;
         if (!rc) sb_printf(&body, " ORDER BY %s", ord.p);
         sb_free(&ord);
@@ -778,7 +1019,13 @@ done:
 
 int ixs_select(px *p, qres *out) {
     int st;
-    return ixs_select_sub(p, out, &st);
+    int rc = ixs_select_sub(p, out, &st);
+    /* a statement's collection columns are described as LVARCHAR text
+     * (ixs_collection.c); inside it they keep their type */
+    for (int i = 0; !rc && i < out->ncols; i++)
+        if (ixs_coll_is(out->cols[i].t.code))
+            out->cols[i].t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
+    return rc;
 }
 
 /* ---- INSERT / UPDATE / DELETE ---------------------------------------------------------- */
@@ -791,6 +1038,7 @@ static int set_desc_cols(px *p, ixd_stmt *s, icol **cols, int n) {
         if (!s->cols[i].name) return px_failc(p, -208, NULL);
         s->cols[i].t = cols[i]->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : cols[i]->t;
         if (s->cols[i].t.code == IX_T_TEXT || s->cols[i].t.code == IX_T_BYTE) s->cols[i].t.len = 56;
+        if (ixs_coll_is(s->cols[i].t.code)) s->cols[i].t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
         s->cols[i].notnull = cols[i]->notnull;
         s->ncols = i + 1;
     }
@@ -995,6 +1243,65 @@ static int where_clause(px *p, sb *sql, ixd_stmt *s) {
     return 0;
 }
 
+/* The index of the ')' that closes the '(' at token i, or -1. */
+static int close_paren(px *p, int i) {
+    for (int depth = 0; i < p->nt && p->t[i].k != T_EOF; i++) {
+        if (px_op(p, i, "("))
+            depth++;
+        else if (px_op(p, i, ")") && --depth == 0)
+            return i;
+    }
+    return -1;
+}
+
+/* row_subquery := ( SELECT ... ) | ( ( SELECT ... ) )
+ * after `SET (cols) =`: the columns set from the one row of a query, as
+ * `(c1, c2) = (SELECT ...)` into sql. No row sets NULLs; more than one row
+ * is -284, as for a scalar subquery. Returns 1 (nothing read) when the
+ * value list is not a row subquery. */
+static int set_row_subquery(px *p, icol **cols, int nc, sb *sql) {
+    int i = p->i, dbl = px_op(p, i, "(") && px_op(p, i + 1, "(") && px_kw(p, i + 2, "select");
+    if (dbl) {
+        int c = close_paren(p, i + 1);
+        dbl = c > 0 && px_op(p, c + 1, ")");
+    }
+    if (!dbl && !(px_op(p, i, "(") && px_kw(p, i + 1, "select"))) return 1;
+    p->i += dbl ? 2 : 1;
+    qres q;
+    memset(&q, 0, sizeof q);
+    int st;
+    int rc = ixs_select_sub(p, &q, &st);
+    if (!rc) rc = px_expect_op(p, ")");
+    if (!rc && dbl) rc = px_expect_op(p, ")");
+    if (!rc && q.ncols != nc) rc = px_fail(p);
+    for (int k = 0; k < nc && !rc; k++) {
+        sb_add(sql, k ? ", " : "(");
+        sb_ident(sql, cols[k]->name);
+    }
+    if (!rc) sb_add(sql, ") = (SELECT ");
+    for (int k = 0; k < nc && !rc; k++) {
+        xv v;
+        memset(&v, 0, sizeof v);
+        v.pidx = -1;
+        v.k = XK_EXPR;
+        v.t = q.cols[k].t;
+        sb_add(&v.s, "min(_q1.");
+        sb_ident(&v.s, q.cols[k].name);
+        sb_addc(&v.s, ')');
+        ixs_to_type(p, &v, cols[k]->t);
+        if (k)
+            sb_printf(sql, ", %s", v.s.p);
+        else
+            sb_printf(sql, "CASE WHEN count(*) > 1 THEN ixd_raise(%d, '') ELSE %s END",
+                      IXS_E_SUBQUERY_ROWS, v.s.p);
+        xv_free(&v);
+        if (p->failed) rc = -1;
+    }
+    if (!rc) sb_printf(sql, " FROM (SELECT * FROM (%s) LIMIT 2) AS _q1)", q.sql.p);
+    qres_free(&q);
+    return rc ? -1 : 0;
+}
+
 static int do_update(px *p, ixd_stmt *s) {
     char name[IXS_NAME_MAX + 1];
     if (table_name(p, name, sizeof name)) return -1;
@@ -1049,7 +1356,11 @@ static int do_update(px *p, ixd_stmt *s) {
             } while (px_acc_op(p, ","));
             if (px_expect_op(p, ")")) goto out;
         }
-        if (px_expect_op(p, "=") || px_expect_op(p, "(")) goto out;
+        if (px_expect_op(p, "=")) goto out;
+        int r = set_row_subquery(p, cols, nc, &sql);
+        if (r < 0) goto out;
+        if (r == 0) goto where;
+        if (px_expect_op(p, "(")) goto out;
         for (int i = 0; i < nc; i++) {
             if (i && px_expect_op(p, ",")) goto out;
             xv v;
@@ -1098,6 +1409,7 @@ static int do_update(px *p, ixd_stmt *s) {
             if (!px_acc_op(p, ",")) break;
         }
     }
+where:
     if (set_desc_cols(p, s, cols, nc)) goto out;
     if (where_clause(p, &sql, s)) goto out;
     s->sqlite_sql = sb_take(&sql);
