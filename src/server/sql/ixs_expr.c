@@ -815,6 +815,7 @@ static int postfix(px *p, xv *out) {
             ixs_to_type(p, out, t);
             out->t = t;
             out->lk = LB_EXPR;
+            if (out->k == XK_PARAM) out->k = XK_EXPR; /* a typed value now: ?::INTEGER */
             if (p->failed) return -1;
             continue;
         }
