@@ -465,8 +465,9 @@ static int temp_materialize(px *p, tdef *t) {
                   " defsql) VALUES(%d, %d, ",
                   t->tabid, i + 1);
         sb_strlit(&s, c->name, strlen(c->name));
-        sb_printf(&s, ", %d, %u, %d, ", c->t.code | (c->notnull ? IX_TF_NOTNULL : 0), c->collen,
-                  c->serial);
+        sb_printf(&s, ", %d, %u, %d, ",
+                  ixs_row_coltype(c->t.code, c->t.len, p->db->h) | (c->notnull ? IX_TF_NOTNULL : 0),
+                  c->collen, c->serial);
         if (c->defsql)
             sb_strlit(&s, c->defsql, strlen(c->defsql));
         else
@@ -795,8 +796,9 @@ static int materialize(px *p, tdef *t, int rebuild) {
                   "defsql) VALUES(%d, %d, ",
                   t->tabid, i + 1);
         sb_strlit(&s, c->name, strlen(c->name));
-        sb_printf(&s, ", %d, %u, %d, ", c->t.code | (c->notnull ? IX_TF_NOTNULL : 0), c->collen,
-                  c->serial);
+        sb_printf(&s, ", %d, %u, %d, ",
+                  ixs_row_coltype(c->t.code, c->t.len, p->db->h) | (c->notnull ? IX_TF_NOTNULL : 0),
+                  c->collen, c->serial);
         if (c->defsql)
             sb_strlit(&s, c->defsql, strlen(c->defsql));
         else

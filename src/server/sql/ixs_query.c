@@ -521,7 +521,9 @@ static int sel_item(px *p, qres *q, sb *list, xv *v, const char *alias) {
                         : v->lk == LB_CONST                  ? "(constant)"
                                                              : "(expression)";
     if (q->ncols) sb_add(list, ", ");
+    size_t at = list->n;
     sb_add(list, v->s.p ? v->s.p : "NULL");
+    ixs_row_out(p, list, at, v->t); /* a row is shown as its text */
     if (add_col(p, q, label, v->t, v->notnull)) return -1;
     sb_add(list, " AS ");
     sb_ident(list, q->cols[q->ncols - 1].name);
@@ -637,9 +639,11 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
                 for (int ci = 0; ci < sc->t[ti]->tab.ncols; ci++) {
                     icol *c = &sc->t[ti]->tab.cols[ci];
                     if (q->ncols) sb_add(&list, ", ");
+                    size_t at = list.n;
                     sb_ident(&list, sc->t[ti]->alias);
                     sb_addc(&list, '.');
                     sb_ident(&list, c->name);
+                    ixs_row_out(p, &list, at, c->t);
                     ityp t = c->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : c->t;
                     if (add_col(p, q, c->name, t, c->notnull && !sc->t[ti]->outer)) goto fail;
                     sb_add(&list, " AS ");
@@ -656,9 +660,11 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
                 for (int ci = 0; ci < sc->t[ti]->tab.ncols; ci++) {
                     icol *c = &sc->t[ti]->tab.cols[ci];
                     if (q->ncols) sb_add(&list, ", ");
+                    size_t at = list.n;
                     sb_ident(&list, sc->t[ti]->alias);
                     sb_addc(&list, '.');
                     sb_ident(&list, c->name);
+                    ixs_row_out(p, &list, at, c->t);
                     ityp t = c->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : c->t;
                     if (add_col(p, q, c->name, t, c->notnull && !sc->t[ti]->outer)) goto fail;
                     sb_add(&list, " AS ");
@@ -1018,12 +1024,14 @@ done:
 }
 
 int ixs_select(px *p, qres *out) {
-    int st;
+    int st, top = p->row_top;
+    p->row_top = 1;
     int rc = ixs_select_sub(p, out, &st);
+    p->row_top = top;
     /* a statement's collection columns are described as LVARCHAR text
      * (ixs_collection.c); inside it they keep their type */
     for (int i = 0; !rc && i < out->ncols; i++)
-        if (ixs_coll_is(out->cols[i].t.code))
+        if (ixs_coll_is(out->cols[i].t.code) || out->cols[i].t.code == IX_T_ROW)
             out->cols[i].t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
     return rc;
 }
@@ -1038,7 +1046,8 @@ static int set_desc_cols(px *p, ixd_stmt *s, icol **cols, int n) {
         if (!s->cols[i].name) return px_failc(p, -208, NULL);
         s->cols[i].t = cols[i]->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : cols[i]->t;
         if (s->cols[i].t.code == IX_T_TEXT || s->cols[i].t.code == IX_T_BYTE) s->cols[i].t.len = 56;
-        if (ixs_coll_is(s->cols[i].t.code)) s->cols[i].t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
+        if (ixs_coll_is(s->cols[i].t.code) || s->cols[i].t.code == IX_T_ROW)
+            s->cols[i].t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
         s->cols[i].notnull = cols[i]->notnull;
         s->ncols = i + 1;
     }
