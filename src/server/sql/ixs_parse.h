@@ -220,7 +220,7 @@ int ixs_coll_parse_type(px *p, ityp *t, uint32_t *collen);
 int ixs_coll_literal(px *p, xv *out);
 void ixs_coll_to_type(px *p, xv *v, ityp t);
 int ixs_coll_in(px *p, xv *x, xv *coll, int neg, sb *out);
-int ixs_coll_canon(ityp t, const char *s, size_t n, sb *out);
+int ixs_coll_canon(sqlite3 *h, ityp t, const char *s, size_t n, sb *out);
 /* v has a collection type with a known element type (a literal's is
  * inferred from its elements); else -201. */
 int ixs_coll_typed(px *p, xv *v);
@@ -244,8 +244,12 @@ int ixs_row_literal(px *p, xv *out);
 int ixs_row_field(px *p, xv *out, const char *field);
 int ixs_row_colref(px *p, const char *q, const char *name);
 void ixs_row_out(px *p, sb *list, size_t start, ityp t);
-int ixs_row_order_check(px *p, const xv *v);
+int ixs_row_order_check(px *p, ityp t); /* ORDER BY a row: -9926 */
 int ixs_row_stmt(px *p, int create, int *stype);
 int ixs_row_coltype(int code, uint32_t len, sqlite3 *h);
+/* Row elements of collections: the text s of a row of type id as a packed
+ * row (own bytes), or in its canonical text form (0 or an SQLCODE). */
+int ixs_row_from_text(sqlite3 *h, int id, const char *s, size_t n, sval *out);
+int ixs_row_canon(sqlite3 *h, int id, const char *s, size_t n, sb *out);
 
 #endif

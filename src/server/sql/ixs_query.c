@@ -922,6 +922,10 @@ int ixs_select_sub(px *p, qres *out, int *start) {
                 }
                 sb_printf(&ord, "%lld", (long long)pos);
                 done_item = 1;
+                if (ixs_row_order_check(p, out->cols[pos - 1].t)) {
+                    rc = -1;
+                    break;
+                }
             } else if (px_is_ident(p, p->i) && !px_op(p, p->i + 1, ".") &&
                        !px_op(p, p->i + 1, "(")) {
                 char nm[IXS_NAME_MAX + 1];
@@ -941,6 +945,10 @@ int ixs_select_sub(px *p, qres *out, int *start) {
                 if (hit && endish) {
                     sb_printf(&ord, "%d", hit);
                     done_item = 1;
+                    if (ixs_row_order_check(p, out->cols[hit - 1].t)) {
+                        rc = -1;
+                        break;
+                    }
                 } else
                     p->i = at;
             }
@@ -956,7 +964,12 @@ int ixs_select_sub(px *p, qres *out, int *start) {
                     break;
                 }
                 sb_add(&ord, e.s.p ? e.s.p : "NULL");
+                ityp et = e.t;
                 xv_free(&e);
+                if (ixs_row_order_check(p, et)) {
+                    rc = -1;
+                    break;
+                }
             }
             if (px_acc(p, "desc"))
                 sb_add(&ord, " DESC");

@@ -533,8 +533,8 @@ void ixs_row_out(px *p, sb *list, size_t start, ityp t) {
     free(e);
 }
 
-int ixs_row_order_check(px *p, const xv *v) {
-    if (v->t.code == IX_T_ROW) return px_failc(p, IXS_E_ROW_NO_ORDER, NULL);
+int ixs_row_order_check(px *p, ityp t) {
+    if (t.code == IX_T_ROW) return px_failc(p, IXS_E_ROW_NO_ORDER, NULL);
     return 0;
 }
 
@@ -837,9 +837,9 @@ static int read_field(const char *s, size_t n, size_t *i, sb *out, int *null) {
 }
 
 /* The text form ROW(f1, ..., fn) for desc into w: 0 or an SQLCODE. */
-static int parse_text(const char *s, size_t n, sqlite3_value *desc, ix_wbuf *w) {
+static int parse_text(const char *s, size_t n, const uint8_t *desc, size_t dn, ix_wbuf *w) {
     size_t i = 0;
-    int nf = sqlite3_value_bytes(desc) / 5;
+    int nf = (int)(dn / 5);
     skip_blanks(s, n, &i);
     if (n - i < 4 || strncasecmp(s + i, "row", 3)) return IXS_E_ROW_TEXT;
     i += 3;
@@ -852,7 +852,7 @@ static int parse_text(const char *s, size_t n, sqlite3_value *desc, ix_wbuf *w) 
         int null;
         ityp t;
         int rc = read_field(s, n, &i, &e, &null);
-        if (!rc && desc_get(desc, k, &t)) rc = IXS_E_ROW_TEXT;
+        if (!rc) t = ixs_t(desc[k * 5], get_u32(desc + k * 5 + 1));
         sval v;
         memset(&v, 0, sizeof v);
         if (!rc && !null) rc = ixs_text_to_sval(t, e.p ? e.p : "", e.n, &v);
@@ -875,8 +875,10 @@ static void f_in(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     ix_wbuf w;
     ix_wbuf_init(&w, NULL);
-    int rc = parse_text((const char *)sqlite3_value_text(argv[0]),
-                        (size_t)sqlite3_value_bytes(argv[0]), argv[1], &w);
+    const uint8_t *d = sqlite3_value_blob(argv[1]);
+    int rc =
+        parse_text((const char *)sqlite3_value_text(argv[0]), (size_t)sqlite3_value_bytes(argv[0]),
+                   d, d ? (size_t)sqlite3_value_bytes(argv[1]) : 0, &w);
     if (rc) {
         ix_wbuf_free(&w);
         row_err(ctx, rc);
@@ -909,28 +911,19 @@ static void f_field(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sval_result(&v, ctx);
 }
 
-/* ixd_row_text(row): ROW(1,'x'), numbers bare, NULL fields as NULL. */
-static void f_text(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-    (void)argc;
-    const uint8_t *b;
-    size_t n, at = 3;
-    if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
-        sqlite3_result_null(ctx);
-        return;
-    }
-    int nf = row_head(argv[0], &b, &n), rc = nf < 0 ? IXS_E_ROW_TEXT : 0;
-    sb out = {0};
-    sb_add(&out, "ROW(");
+/* The text ROW(1,'x') of packed row b[0..n) into out: numbers bare, NULL
+ * fields as NULL, CHAR(n) with its n characters. 0 or an SQLCODE. */
+static int row_to_text(const uint8_t *b, size_t n, sb *out) {
+    size_t at = 3;
+    int nf = n < 3 || b[0] != ROW_MAGIC ? -1 : b[1] << 8 | b[2], rc = nf < 0 ? IXS_E_ROW_TEXT : 0;
+    sb_add(out, "ROW(");
     for (int k = 0; !rc && k < nf; k++) {
         ityp t;
         sval v;
-        if (get_field(b, n, &at, &t, &v)) {
-            rc = IXS_E_ROW_TEXT;
-            break;
-        }
-        if (k) sb_addc(&out, ',');
+        if (get_field(b, n, &at, &t, &v)) return IXS_E_ROW_TEXT;
+        if (k) sb_addc(out, ',');
         if (v.kind == SQLITE_NULL) {
-            sb_add(&out, "NULL");
+            sb_add(out, "NULL");
             continue;
         }
         ix_wbuf w;
@@ -941,18 +934,70 @@ static void f_text(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         while (!rc && w.len < width && !w.err)
             ix_put_u8(&w, ' '); /* CHAR(n) shows its n characters */
         if (!rc && ixs_is_numeric(t.code))
-            sb_addn(&out, (const char *)w.data, w.len);
+            sb_addn(out, (const char *)w.data, w.len);
         else if (!rc)
-            sb_strlit(&out, (const char *)w.data, w.len);
+            sb_strlit(out, (const char *)w.data, w.len);
         ix_wbuf_free(&w);
     }
-    sb_addc(&out, ')');
-    if (!rc && out.oom) rc = -208;
+    sb_addc(out, ')');
+    return !rc && out->oom ? -208 : rc;
+}
+
+/* ixd_row_text(row) */
+static void f_text(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    sb out = {0};
+    int rc =
+        sqlite3_value_type(argv[0]) == SQLITE_BLOB
+            ? row_to_text(sqlite3_value_blob(argv[0]), (size_t)sqlite3_value_bytes(argv[0]), &out)
+            : IXS_E_ROW_TEXT;
     if (rc)
         row_err(ctx, rc);
     else
         sqlite3_result_text(ctx, out.p, (int)out.n, SQLITE_TRANSIENT);
     sb_free(&out);
+}
+
+/* The row of type id for text s as a packed row (own bytes) into out. */
+int ixs_row_from_text(sqlite3 *h, int id, const char *s, size_t n, sval *out) {
+    rtype *r = malloc(sizeof *r);
+    if (!r) return -208;
+    int rc = rt_load(h, id, NULL, r) == 1 ? 0 : IXS_E_ROW_TEXT;
+    sb d = {0};
+    for (int k = 0; !rc && k < r->nf; k++) {
+        uint8_t f[5] = {(uint8_t)r->f[k].t.code, (uint8_t)(r->f[k].t.len >> 24),
+                        (uint8_t)(r->f[k].t.len >> 16), (uint8_t)(r->f[k].t.len >> 8),
+                        (uint8_t)r->f[k].t.len};
+        sb_addn(&d, (const char *)f, 5);
+    }
+    free(r);
+    ix_wbuf w;
+    ix_wbuf_init(&w, NULL);
+    if (!rc) rc = d.oom ? -208 : parse_text(s, n, (const uint8_t *)d.p, d.n, &w);
+    sb_free(&d);
+    if (!rc && w.err) rc = -208;
+    memset(out, 0, sizeof *out);
+    if (!rc) {
+        out->kind = SQLITE_BLOB;
+        out->own = w.data;
+        out->p = w.data;
+        out->n = w.len;
+    } else {
+        ix_wbuf_free(&w);
+    }
+    return rc;
+}
+
+int ixs_row_canon(sqlite3 *h, int id, const char *s, size_t n, sb *out) {
+    sval v;
+    int rc = ixs_row_from_text(h, id, s, n, &v);
+    if (!rc) rc = row_to_text(v.p, v.n, out);
+    if (!rc) sval_free(&v);
+    return rc;
 }
 
 int ixs_row_register(sqlite3 *h) {
