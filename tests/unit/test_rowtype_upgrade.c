@@ -21,8 +21,7 @@ static void make_old_file(void) {
              "INSERT INTO _ixd_rowtypes VALUES('reading_t', 'tester', 'ts %d %u;m1 %d 8');",
              IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5)), IX_T_FLOAT);
     char *msg = NULL;
-    CHECK(sqlite3_exec(h, sql, NULL, NULL, &msg) == SQLITE_OK, "old catalogue: %s",
-          msg ? msg : "");
+    CHECK(sqlite3_exec(h, sql, NULL, NULL, &msg) == SQLITE_OK, "old catalogue: %s", msg ? msg : "");
     sqlite3_free(msg);
     sqlite3_close(h);
 }

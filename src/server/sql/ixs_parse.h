@@ -68,7 +68,8 @@ typedef struct px {
     int syntax_only; /* a second pass for the syntax alone: unknown tables
                         and columns are not errors (ixs_translate) */
     int olap_ok;  /* OLAP window expressions allowed here (projection, ORDER BY) */
-    int row_top;  /* a statement's own SELECT: its ROW items become text (ixs_rowtype.c) */
+    int row_top;  /* set for a statement's own SELECT (and INTO TEMP): its ROW items are
+                     text, described as LVARCHAR (ixs_rowtype.c, ixs_select) */
 } px;
 
 /* queries */

@@ -1037,14 +1037,12 @@ done:
 }
 
 int ixs_select(px *p, qres *out) {
-    int st, top = p->row_top;
-    p->row_top = 1;
+    int st, top = p->row_top; /* a statement's own rows: their ROW items are text */
     int rc = ixs_select_sub(p, out, &st);
-    p->row_top = top;
     /* a statement's collection columns are described as LVARCHAR text
      * (ixs_collection.c); inside it they keep their type */
     for (int i = 0; !rc && i < out->ncols; i++)
-        if (ixs_coll_is(out->cols[i].t.code) || out->cols[i].t.code == IX_T_ROW)
+        if (ixs_coll_is(out->cols[i].t.code) || (top && out->cols[i].t.code == IX_T_ROW))
             out->cols[i].t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
     return rc;
 }
