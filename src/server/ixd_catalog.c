@@ -38,7 +38,8 @@ static const char *cat_ddl =
     /* a collection's collength holds its element type (ixs_collection.c) */
     "CREATE VIEW syscolumns AS SELECT colname, tabid, colno, coltype,"
     " CASE WHEN coltype & 255 BETWEEN 19 AND 21 THEN 2048 ELSE collength END AS collength,"
-    " 0 AS colmin, 0 AS colmax, CASE coltype & 255 WHEN 43 THEN 1 WHEN 45 THEN 5 ELSE 0 END"
+    " 0 AS colmin, 0 AS colmax, CASE coltype & 255 WHEN 43 THEN 1 WHEN 45 THEN 5 WHEN 22 THEN"
+    " collength ELSE 0 END"
     " AS extended_id FROM _ixd_columns;"
     "CREATE VIEW sysindexes AS SELECT idxname, owner, tabid, idxtype, clustered, part1, part2,"
     " part3, part4, part5, part6, part7, part8, part9, part10, part11, part12, part13, part14,"
@@ -303,8 +304,8 @@ static const struct {
     {"sysviolations", 27, "T", c_sysviolations, ""},
     {"sysfragauth", 28, "T", c_sysfragauth, ""},
     {"sysroleauth", 29, "T", c_sysroleauth, ""},
-    {"sysxtdtypes", 30, "T", c_sysxtdtypes, ""},
-    {"sysattrtypes", 31, "T", c_sysattrtypes, ""},
+    {"sysxtdtypes", 30, "T", c_sysxtdtypes, NULL}, /* views of ixs_rowtype.c */
+    {"sysattrtypes", 31, "T", c_sysattrtypes, NULL},
     {"sysxtddesc", 32, "T", c_sysxtddesc, ""},
     {"sysinherits", 33, "T", c_sysinherits, ""},
     {"syscolattribs", 34, "T", c_syscolattribs, ""},
@@ -390,6 +391,10 @@ int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err) {
     if (xexec(h, "BEGIN IMMEDIATE", err)) return -1;
     if (xexec(h, cat_ddl, err) || xexec(h, sysdatabases_ddl, err)) goto fail;
     if (ixs_spl_cat_init(h, err)) goto fail;
+    if (ixs_row_cat_init(h) != SQLITE_OK) {
+        ixd_seterr(err, IXS_E_CREATE_DB, 0, 0, "%s", sqlite3_errmsg(h));
+        goto fail;
+    }
     sb q = {0};
     int32_t today = today_days();
     sb_printf(&q, "INSERT INTO _ixd_meta VALUES('logmode', %d), ('created', %d);", logmode,
@@ -459,6 +464,7 @@ void ixs_cat_upgrade(sqlite3 *h) {
     sqlite3_stmt *st;
     int old = 0;
     ixs_spl_cat_upgrade(h);
+    ixs_row_cat_upgrade(h);
     if (sqlite3_prepare_v2(h,
                            "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = "
                            "'sysdatabases'",

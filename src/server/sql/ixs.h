@@ -155,6 +155,12 @@ int ixs_register_functions(sqlite3 *h, void *ud);
 int ixs_register_vtabs(sqlite3 *h, void *db);
 /* Registers the collection functions ixd_coll, ixd_coll_has (ixs_collection.c). */
 int ixs_coll_register(sqlite3 *h);
+/* Registers the ROW functions ixd_row_* (ixs_rowtype.c); ixs_row_cat_init
+ * makes the row type catalogue (in the transaction of ixs_cat_init),
+ * ixs_row_cat_upgrade brings an older file's one up to date. */
+int ixs_row_register(sqlite3 *h);
+int ixs_row_cat_init(sqlite3 *h);
+void ixs_row_cat_upgrade(sqlite3 *h);
 
 /* ---- the database handle ------------------------------------------------------------ */
 /* The databases open in sessions, by name, with the number of handles on

@@ -95,6 +95,30 @@ static void skip_blanks(const char *s, size_t n, size_t *i) {
         (*i)++;
 }
 
+/* A ROW(...) element at s[*i] as written into out (up to its closing
+ * parenthesis, quoted parentheses skipped). */
+static int read_row(const char *s, size_t n, size_t *i, sb *out) {
+    size_t st = *i;
+    int depth = 0;
+    char q = 0;
+    for (; *i < n; (*i)++) {
+        char c = s[*i];
+        if (q) {
+            if (c == q) q = 0; /* a doubled quote closes and opens again */
+        } else if (c == '\'' || c == '"') {
+            q = c;
+        } else if (c == '(') {
+            depth++;
+        } else if (c == ')' && --depth == 0) {
+            (*i)++;
+            sb_addn(out, s + st, *i - st);
+            skip_blanks(s, n, i);
+            return 0;
+        }
+    }
+    return IXS_E_COLL_TEXT;
+}
+
 /* One element of a literal at s[*i] into out (quotes removed); *null when
  * it is the word NULL. Returns 0 or IXS_E_COLL_TEXT. */
 static int read_elem(const char *s, size_t n, size_t *i, sb *out, int *null) {
@@ -115,6 +139,8 @@ static int read_elem(const char *s, size_t n, size_t *i, sb *out, int *null) {
             }
             sb_addc(out, s[(*i)++]);
         }
+    } else if (n - *i > 3 && !strncasecmp(s + *i, "row", 3)) {
+        return read_row(s, n, i, out);
     } else {
         size_t st = *i;
         while (*i < n && s[*i] != ',' && s[*i] != '}' && s[*i] != ' ' && s[*i] != '\'' &&
@@ -129,11 +155,12 @@ static int read_elem(const char *s, size_t n, size_t *i, sb *out, int *null) {
 }
 
 static int elem_quoted(int code) {
-    return !ixs_is_numeric(code);
+    return !ixs_is_numeric(code) && code != IX_T_ROW; /* ROW(...) as it is */
 }
 
 /* Element text e (n bytes) as element type et in canonical form into out. */
-static int canon_elem(ityp et, const char *e, size_t n, sb *out) {
+static int canon_elem(sqlite3 *h, ityp et, const char *e, size_t n, sb *out) {
+    if (et.code == IX_T_ROW) return ixs_row_canon(h, (int)et.len, e, n, out);
     sval v;
     int rc = ixs_text_to_sval(et, e, n, &v);
     if (rc) return rc;
@@ -163,7 +190,7 @@ static int seen_before(const sb *out, size_t at, const size_t *starts, int n) {
     return 0;
 }
 
-int ixs_coll_canon(ityp t, const char *s, size_t n, sb *out) {
+int ixs_coll_canon(sqlite3 *h, ityp t, const char *s, size_t n, sb *out) {
     size_t i = 0;
     skip_blanks(s, n, &i);
     size_t kw = i;
@@ -195,7 +222,8 @@ int ixs_coll_canon(ityp t, const char *s, size_t n, sb *out) {
         size_t at = out->n + (ne ? 1 : 0);
         if (!rc && ne) sb_addc(out, ',');
         if (!rc)
-            rc = (t.len & COLL_TYPED) ? canon_elem(et, e.p ? e.p : "", e.n, out) : IXS_E_COLL_TEXT;
+            rc = (t.len & COLL_TYPED) ? canon_elem(h, et, e.p ? e.p : "", e.n, out)
+                                      : IXS_E_COLL_TEXT;
         sb_free(&e);
         if (rc) break;
         if (t.code == IX_T_SET && seen_before(out, at, starts, ne)) {
@@ -253,7 +281,16 @@ int ixs_coll_literal(px *p, xv *out) {
             sb_free(&e);
         } else if (px_kw(p, p->i, "null"))
             sb_add(&txt, "NULL");
-        else
+        else if (px_kw(p, p->i, "row") && px_op(p, p->i + 1, "(")) {
+            int from = p->t[p->i].pos, depth = 0;
+            do { /* ROW(...) of constants: its text, read when typed */
+                if (p->i >= p->nt || p->t[p->i].k == T_EOF) goto syntax;
+                depth += px_op(p, p->i, "(") - px_op(p, p->i, ")");
+                p->i++;
+            } while (depth > 0 || px_kw(p, p->i - 1, "row"));
+            sb_addn(&txt, p->sql + from, (size_t)(p->t[p->i - 1].pos + p->t[p->i - 1].len - from));
+            continue;
+        } else
             goto syntax;
         p->i++;
     }
@@ -294,7 +331,7 @@ void ixs_coll_to_type(px *p, xv *v, ityp t) {
         sb_printf(&n, "ixd_coll(?%d,%d,%u)", v->pidx + 1, t.code, t.len);
     } else if (v->k == XK_STR) {
         /* a literal or a string in the literal form: converted now */
-        int rc = ixs_coll_canon(t, v->lit ? v->lit : "", v->litn, &n);
+        int rc = ixs_coll_canon(p->db->h, t, v->lit ? v->lit : "", v->litn, &n);
         if (!rc) {
             sb q = {0};
             sb_strlit(&q, n.p, n.n);
@@ -406,7 +443,8 @@ static void f_coll(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     int rc = arg_type(argv, &t);
     sb out = {0};
     if (!rc)
-        rc = ixs_coll_canon(t, (const char *)sqlite3_value_text(argv[0]),
+        rc = ixs_coll_canon(sqlite3_context_db_handle(ctx), t,
+                            (const char *)sqlite3_value_text(argv[0]),
                             (size_t)sqlite3_value_bytes(argv[0]), &out);
     if (rc)
         coll_err(ctx, rc);
@@ -420,6 +458,12 @@ static int sval_eq(const sval *a, const sval *b) {
     if (a->kind == SQLITE_INTEGER) return a->i == b->i;
     if (a->kind == SQLITE_FLOAT) return a->d == b->d;
     return a->n == b->n && (a->n == 0 || !memcmp(a->p, b->p, a->n));
+}
+
+/* Element text e of type et as its storage value (a ROW's: its packed row). */
+static int elem_sval(sqlite3 *h, ityp et, const sb *e, sval *v) {
+    if (et.code == IX_T_ROW) return ixs_row_from_text(h, (int)et.len, e->p ? e->p : "", e->n, v);
+    return ixs_text_to_sval(et, e->p ? e->p : "", e->n, v);
 }
 
 /* ixd_coll_has(coll, code, len, v): the elements of a canonical collection
@@ -449,7 +493,7 @@ static void f_coll_has(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         int null;
         rc = read_elem(s, n, &i, &e, &null);
         sval v;
-        if (!rc) rc = ixs_text_to_sval(et, e.p ? e.p : "", e.n, &v);
+        if (!rc) rc = elem_sval(sqlite3_context_db_handle(ctx), et, &e, &v);
         sb_free(&e);
         if (rc) break;
         found = sval_eq(&v, &want);
@@ -474,6 +518,11 @@ typedef struct each_cur {
 
 enum { EACH_VALUE, EACH_COLL, EACH_CODE, EACH_LEN };
 
+typedef struct each_vtab {
+    sqlite3_vtab base;
+    sqlite3 *h; /* the connection (row elements read the row type catalogue) */
+} each_vtab;
+
 static int each_connect(sqlite3 *h, void *aux, int argc, const char *const *argv,
                         sqlite3_vtab **out, char **err) {
     (void)aux;
@@ -482,10 +531,11 @@ static int each_connect(sqlite3 *h, void *aux, int argc, const char *const *argv
     (void)err;
     int rc = sqlite3_declare_vtab(h, "CREATE TABLE x(value, coll HIDDEN, code HIDDEN, len HIDDEN)");
     if (rc != SQLITE_OK) return rc;
-    sqlite3_vtab *v = sqlite3_malloc(sizeof *v);
+    each_vtab *v = sqlite3_malloc(sizeof *v);
     if (!v) return SQLITE_NOMEM;
     memset(v, 0, sizeof *v);
-    *out = v;
+    v->h = h;
+    *out = &v->base;
     return SQLITE_OK;
 }
 
@@ -568,7 +618,7 @@ static int each_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs, int 
         sb e = {0};
         int null;
         int rc = read_elem(s, n, &i, &e, &null);
-        if (!rc) rc = ixs_text_to_sval(et, e.p ? e.p : "", e.n, &c->v[c->n]);
+        if (!rc) rc = elem_sval(((each_vtab *)cur->pVtab)->h, et, &e, &c->v[c->n]);
         sb_free(&e);
         if (rc) return each_fail(cur, rc);
         c->n++;

@@ -465,8 +465,9 @@ static int temp_materialize(px *p, tdef *t) {
                   " defsql) VALUES(%d, %d, ",
                   t->tabid, i + 1);
         sb_strlit(&s, c->name, strlen(c->name));
-        sb_printf(&s, ", %d, %u, %d, ", c->t.code | (c->notnull ? IX_TF_NOTNULL : 0), c->collen,
-                  c->serial);
+        sb_printf(&s, ", %d, %u, %d, ",
+                  ixs_row_coltype(c->t.code, c->t.len, p->db->h) | (c->notnull ? IX_TF_NOTNULL : 0),
+                  c->collen, c->serial);
         if (c->defsql)
             sb_strlit(&s, c->defsql, strlen(c->defsql));
         else
@@ -795,8 +796,9 @@ static int materialize(px *p, tdef *t, int rebuild) {
                   "defsql) VALUES(%d, %d, ",
                   t->tabid, i + 1);
         sb_strlit(&s, c->name, strlen(c->name));
-        sb_printf(&s, ", %d, %u, %d, ", c->t.code | (c->notnull ? IX_TF_NOTNULL : 0), c->collen,
-                  c->serial);
+        sb_printf(&s, ", %d, %u, %d, ",
+                  ixs_row_coltype(c->t.code, c->t.len, p->db->h) | (c->notnull ? IX_TF_NOTNULL : 0),
+                  c->collen, c->serial);
         if (c->defsql)
             sb_strlit(&s, c->defsql, strlen(c->defsql));
         else
@@ -1770,6 +1772,7 @@ static int select_into_temp(px *p, int64_t *rows) {
     tdef t;
     memset(&t, 0, sizeof t);
     int rc = -1;
+    p->row_top = 1; /* ROW values become text in the table */
     if (ixs_select(p, &q)) goto out;
     if (px_expect(p, "into") || px_expect(p, "temp") || px_newname(p, t.name, sizeof t.name))
         goto out;
@@ -2087,6 +2090,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
         memset(&q, 0, sizeof q);
         s->kind = SK_SELECT;
         s->stype = IX_STMTTYPE_SELECT;
+        p.row_top = 1; /* its ROW values are sent as text */
         rc = ixs_select(&p, &q);
         int into = 0;
         if (!rc && px_acc(&p, "into")) {

@@ -117,6 +117,10 @@ static int num_to_date(const xv *v, sval *out) {
 
 void ixs_to_type(px *p, xv *v, ityp t) {
     if (p->failed || t.code < 0) return;
+    if (t.code == IX_T_ROW) {
+        ixs_row_to_type(p, v, t);
+        return;
+    }
     if (ixs_coll_is(t.code)) {
         ixs_coll_to_type(p, v, t);
         return;
@@ -195,7 +199,7 @@ void ixs_to_type(px *p, xv *v, ityp t) {
 
 /* Brings two operands of a comparison to one storage domain. */
 static void cmp_coerce(px *p, xv *l, xv *r) {
-    if (p->failed) return;
+    if (p->failed || ixs_row_cmp(p, l, r)) return;
     int ll = is_lit(l), rl = is_lit(r);
     if (ll && !rl && r->t.code >= 0) {
         ixs_to_type(p, l, r->t);
@@ -776,6 +780,7 @@ static int primary(px *p, xv *out) {
             if (!px_kw(p, p->i, "select")) return px_fail(p);
             return subquery(p, out, 1);
         }
+        if (nextparen && px_kw(p, p->i, "row")) return ixs_row_literal(p, out);
         if (nextparen && ixs_window_at(p)) return ixs_window_call(p, out);
         if (nextparen) {
             char fn[IXS_NAME_MAX + 1];
@@ -792,9 +797,13 @@ static int primary(px *p, xv *out) {
         if (px_ident(p, b, sizeof b)) return -1;
         if (px_acc_op(p, ".")) {
             if (px_ident(p, c, sizeof c)) return -1;
+            if (ixs_row_colref(p, a, b)) /* table.column.field */
+                return find_col(p, a, b, out) ? -1 : ixs_row_field(p, out, c);
             int sq = seq_ref(p, b, c, out); /* owner.seq.NEXTVAL */
             return sq ? (sq < 0 ? -1 : 0) : find_col(p, b, c, out);
         }
+        if (ixs_row_colref(p, NULL, a)) /* column.field */
+            return find_col(p, NULL, a, out) ? -1 : ixs_row_field(p, out, b);
         int sq = seq_ref(p, a, b, out); /* seq.NEXTVAL, seq.CURRVAL */
         if (sq) return sq < 0 ? -1 : 0;
         return find_col(p, a, b, out);
@@ -1468,10 +1477,10 @@ int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t 
     *serial = 0;
     *serial_start = 1;
     if (ixs_coll_type_at(p)) return ixs_coll_parse_type(p, t, collen);
+    if (ixs_row_type_at(p)) return ixs_row_parse_type(p, t, collen);
     int64_t a = -1, b = -1;
     char nm[IXS_NAME_MAX + 1];
     ixs_name_skip_owner(p); /* "informix".boolean */
-    int at = p->i;
     if (px_ident(p, nm, sizeof nm)) return -1;
 #define OPTARGS()                                                                                  \
     do {                                                                                           \
@@ -1559,8 +1568,7 @@ int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t 
         }
         *t = ixs_t(nm[0] == 'b' ? IX_T_BYTE : IX_T_TEXT, 56);
     } else {
-        p->i = at;
-        return px_fail(p);
+        return ixs_row_named_type(p, nm, t, collen); /* a named row type */
     }
     *collen = t->len;
     return 0;

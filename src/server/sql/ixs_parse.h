@@ -68,6 +68,8 @@ typedef struct px {
     int syntax_only; /* a second pass for the syntax alone: unknown tables
                         and columns are not errors (ixs_translate) */
     int olap_ok;  /* OLAP window expressions allowed here (projection, ORDER BY) */
+    int row_top;  /* set for a statement's own SELECT (and INTO TEMP): its ROW items are
+                     text, described as LVARCHAR (ixs_rowtype.c, ixs_select) */
 } px;
 
 /* queries */
@@ -219,9 +221,36 @@ int ixs_coll_parse_type(px *p, ityp *t, uint32_t *collen);
 int ixs_coll_literal(px *p, xv *out);
 void ixs_coll_to_type(px *p, xv *v, ityp t);
 int ixs_coll_in(px *p, xv *x, xv *coll, int neg, sb *out);
-int ixs_coll_canon(ityp t, const char *s, size_t n, sb *out);
+int ixs_coll_canon(sqlite3 *h, ityp t, const char *s, size_t n, sb *out);
 /* v has a collection type with a known element type (a literal's is
  * inferred from its elements); else -201. */
 int ixs_coll_typed(px *p, xv *v);
+
+/* ROW types (ixs_rowtype.c). ixs_row_type_at: ROW( at the current token
+ * (an unnamed type); ixs_row_parse_type reads it; ixs_row_named_type: the
+ * type of named row type name (-9628 when none). ixs_row_to_type: v as row
+ * type t (ixs_to_type's part). ixs_row_cmp: the operands of a comparison
+ * when one is a row (1 done). ixs_row_literal: ROW(expr, ...) at ROW.
+ * ixs_row_field: field of the row value out. ixs_row_colref: 1 when
+ * [q.]name is a ROW column of the scope (name.field). ixs_row_out: the
+ * select item at list->p + start is shown as its text (top level only).
+ * ixs_row_stmt: CREATE / DROP ROW TYPE after CREATE or DROP: 1 done, 0 not
+ * such a statement, -1 error. ixs_row_coltype: the coltype to record. */
+int ixs_row_type_at(px *p);
+int ixs_row_parse_type(px *p, ityp *t, uint32_t *collen);
+int ixs_row_named_type(px *p, const char *name, ityp *t, uint32_t *collen);
+void ixs_row_to_type(px *p, xv *v, ityp t);
+int ixs_row_cmp(px *p, xv *l, xv *r);
+int ixs_row_literal(px *p, xv *out);
+int ixs_row_field(px *p, xv *out, const char *field);
+int ixs_row_colref(px *p, const char *q, const char *name);
+void ixs_row_out(px *p, sb *list, size_t start, ityp t);
+int ixs_row_order_check(px *p, ityp t); /* ORDER BY a row: -9926 */
+int ixs_row_stmt(px *p, int create, int *stype);
+int ixs_row_coltype(int code, uint32_t len, sqlite3 *h);
+/* Row elements of collections: the text s of a row of type id as a packed
+ * row (own bytes), or in its canonical text form (0 or an SQLCODE). */
+int ixs_row_from_text(sqlite3 *h, int id, const char *s, size_t n, sval *out);
+int ixs_row_canon(sqlite3 *h, int id, const char *s, size_t n, sb *out);
 
 #endif

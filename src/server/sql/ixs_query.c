@@ -521,7 +521,9 @@ static int sel_item(px *p, qres *q, sb *list, xv *v, const char *alias) {
                         : v->lk == LB_CONST                  ? "(constant)"
                                                              : "(expression)";
     if (q->ncols) sb_add(list, ", ");
+    size_t at = list->n;
     sb_add(list, v->s.p ? v->s.p : "NULL");
+    ixs_row_out(p, list, at, v->t); /* a row is shown as its text */
     if (add_col(p, q, label, v->t, v->notnull)) return -1;
     sb_add(list, " AS ");
     sb_ident(list, q->cols[q->ncols - 1].name);
@@ -637,9 +639,11 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
                 for (int ci = 0; ci < sc->t[ti]->tab.ncols; ci++) {
                     icol *c = &sc->t[ti]->tab.cols[ci];
                     if (q->ncols) sb_add(&list, ", ");
+                    size_t at = list.n;
                     sb_ident(&list, sc->t[ti]->alias);
                     sb_addc(&list, '.');
                     sb_ident(&list, c->name);
+                    ixs_row_out(p, &list, at, c->t);
                     ityp t = c->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : c->t;
                     if (add_col(p, q, c->name, t, c->notnull && !sc->t[ti]->outer)) goto fail;
                     sb_add(&list, " AS ");
@@ -656,9 +660,11 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
                 for (int ci = 0; ci < sc->t[ti]->tab.ncols; ci++) {
                     icol *c = &sc->t[ti]->tab.cols[ci];
                     if (q->ncols) sb_add(&list, ", ");
+                    size_t at = list.n;
                     sb_ident(&list, sc->t[ti]->alias);
                     sb_addc(&list, '.');
                     sb_ident(&list, c->name);
+                    ixs_row_out(p, &list, at, c->t);
                     ityp t = c->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : c->t;
                     if (add_col(p, q, c->name, t, c->notnull && !sc->t[ti]->outer)) goto fail;
                     sb_add(&list, " AS ");
@@ -916,6 +922,10 @@ int ixs_select_sub(px *p, qres *out, int *start) {
                 }
                 sb_printf(&ord, "%lld", (long long)pos);
                 done_item = 1;
+                if (ixs_row_order_check(p, out->cols[pos - 1].t)) {
+                    rc = -1;
+                    break;
+                }
             } else if (px_is_ident(p, p->i) && !px_op(p, p->i + 1, ".") &&
                        !px_op(p, p->i + 1, "(")) {
                 char nm[IXS_NAME_MAX + 1];
@@ -935,6 +945,10 @@ int ixs_select_sub(px *p, qres *out, int *start) {
                 if (hit && endish) {
                     sb_printf(&ord, "%d", hit);
                     done_item = 1;
+                    if (ixs_row_order_check(p, out->cols[hit - 1].t)) {
+                        rc = -1;
+                        break;
+                    }
                 } else
                     p->i = at;
             }
@@ -950,7 +964,12 @@ int ixs_select_sub(px *p, qres *out, int *start) {
                     break;
                 }
                 sb_add(&ord, e.s.p ? e.s.p : "NULL");
+                ityp et = e.t;
                 xv_free(&e);
+                if (ixs_row_order_check(p, et)) {
+                    rc = -1;
+                    break;
+                }
             }
             if (px_acc(p, "desc"))
                 sb_add(&ord, " DESC");
@@ -1018,12 +1037,12 @@ done:
 }
 
 int ixs_select(px *p, qres *out) {
-    int st;
+    int st, top = p->row_top; /* a statement's own rows: their ROW items are text */
     int rc = ixs_select_sub(p, out, &st);
     /* a statement's collection columns are described as LVARCHAR text
      * (ixs_collection.c); inside it they keep their type */
     for (int i = 0; !rc && i < out->ncols; i++)
-        if (ixs_coll_is(out->cols[i].t.code))
+        if (ixs_coll_is(out->cols[i].t.code) || (top && out->cols[i].t.code == IX_T_ROW))
             out->cols[i].t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
     return rc;
 }
@@ -1038,7 +1057,8 @@ static int set_desc_cols(px *p, ixd_stmt *s, icol **cols, int n) {
         if (!s->cols[i].name) return px_failc(p, -208, NULL);
         s->cols[i].t = cols[i]->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : cols[i]->t;
         if (s->cols[i].t.code == IX_T_TEXT || s->cols[i].t.code == IX_T_BYTE) s->cols[i].t.len = 56;
-        if (ixs_coll_is(s->cols[i].t.code)) s->cols[i].t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
+        if (ixs_coll_is(s->cols[i].t.code) || s->cols[i].t.code == IX_T_ROW)
+            s->cols[i].t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
         s->cols[i].notnull = cols[i]->notnull;
         s->ncols = i + 1;
     }

@@ -2,8 +2,7 @@
  * ixs_ts.c: the TimeSeries statements and routine calls of Informix SQL,
  * translated for the engine in src/server/ts (through ts.h only):
  *
- *   CREATE ROW TYPE name ( field type [, ...] )        run by ixd (DDL)
- *   DROP ROW TYPE name [RESTRICT]
+ *   CREATE / DROP ROW TYPE                             ixs_rowtype.c
  *   column type TIMESERIES ( row_type )                in CREATE TABLE
  *   EXECUTE FUNCTION oni_ts_x ( args )                 a cursor of the result
  *   EXECUTE PROCEDURE oni_ts_x ( args )                the result discarded;
@@ -275,56 +274,13 @@ int ixs_ts_coltype(px *p, char *rowtype, size_t n) {
     ts_rowtype rt;
     if (ts_rowtype_load(p->db->h, rowtype, &rt) <= 0)
         return px_failc(p, IXS_E_ROUTINE, "Row type %s does not exist", rowtype);
+    if (ts_rowtype_check(&rt, p->err)) { /* a TimeSeries row type */
+        p->failed = 1;
+        return -1;
+    }
     return 1;
 }
 
-/* CREATE ROW TYPE name ( field type, ... ), after CREATE. */
-static int create_rowtype(px *p) {
-    ts_rowtype rt;
-    memset(&rt, 0, sizeof rt);
-    if (px_newname(p, rt.name, sizeof rt.name)) return -1;
-    if (px_acc_op(p, ".") && px_newname(p, rt.name, sizeof rt.name)) return -1;
-    if (px_expect_op(p, "(")) return -1;
-    do {
-        if (rt.nf > TS_MAX_METRICS) return px_failc(p, IXS_E_ROUTINE, "Too many fields");
-        ts_field *f = &rt.f[rt.nf++];
-        ityp t;
-        int serial;
-        int64_t start;
-        uint32_t collen;
-        if (px_newname(p, f->name, sizeof f->name) ||
-            ixs_parse_type(p, &t, &serial, &start, &collen))
-            return -1;
-        if (serial) return px_fail(p);
-        if (px_acc(p, "not") && px_expect(p, "null")) return -1;
-        f->code = t.code;
-        f->len = t.len;
-    } while (px_acc_op(p, ","));
-    if (px_expect_op(p, ")")) return -1;
-    if (p->dry) return 0;
-    if (ixs_ddl_begin(p)) return -1;
-    int ok = ts_rowtype_create(p->db->h, &rt, p->db->user, p->err) == 0;
-    if (!ok) p->failed = 1;
-    return ixs_ddl_end(p, ok);
-}
-
-/* DROP ROW TYPE name [RESTRICT], after DROP. */
-static int drop_rowtype(px *p) {
-    int ife = px_acc(p, "if") && !px_expect(p, "exists");
-    char name[IXS_NAME_MAX + 1];
-    if (p->failed || px_ident(p, name, sizeof name)) return -1;
-    if (px_acc_op(p, ".") && px_ident(p, name, sizeof name)) return -1;
-    px_acc(p, "restrict");
-    if (p->dry) return 0;
-    if (ixs_ddl_begin(p)) return -1;
-    int ok = ts_rowtype_drop(p->db->h, name, ife, p->err) == 0;
-    if (!ok) p->failed = 1;
-    return ixs_ddl_end(p, ok);
-}
-
 int ixs_ts_rowtype_stmt(px *p, int create, int *stype) {
-    if (!px_kw(p, p->i, "row") || !px_kw(p, p->i + 1, "type")) return 0;
-    p->i += 2;
-    *stype = create ? IX_STMTTYPE_CREATE_ROWTYPE : IX_STMTTYPE_DROP_ROWTYPE;
-    return (create ? create_rowtype(p) : drop_rowtype(p)) ? -1 : 1;
+    return ixs_row_stmt(p, create, stype); /* one catalogue of row types (ixs_rowtype.c) */
 }

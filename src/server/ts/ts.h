@@ -55,13 +55,11 @@ void ts_set_load_dir(const char *dir);
 
 /* ---- catalogue (run by DDL, inside the DDL's transaction) ----------------- */
 
-/* Validates rt (first field DATETIME YEAR TO FRACTION, 1..64 metrics of the
- * supported types) and records it (making the TimeSeries tables with the
- * first one). Returns 0 or -1 with *err (-746: a bad field, or the name is
- * taken). */
-int ts_rowtype_create(sqlite3 *h, const ts_rowtype *rt, const char *owner, ixd_err *err);
-/* DROP ROW TYPE: -1 with *err when missing or in use. */
-int ts_rowtype_drop(sqlite3 *h, const char *name, int if_exists, ixd_err *err);
+/* 0 when rt can be the row type of a TIMESERIES column (first field
+ * DATETIME YEAR TO FRACTION, 1..64 metrics of the supported types), else -1
+ * with *err (-746). Row types themselves are made by CREATE ROW TYPE
+ * (src/server/sql/ixs_rowtype.c). */
+int ts_rowtype_check(const ts_rowtype *rt, ixd_err *err);
 /* Loads row type `name` (lower case): 1 found, 0 not, -1 error. */
 int ts_rowtype_load(sqlite3 *h, const char *name, ts_rowtype *out);
 /* Records that column `col` of the new table `tab` is TIMESERIES(rowtype)

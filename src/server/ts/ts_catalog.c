@@ -1,14 +1,13 @@
-/* ts_catalog.c: row types and TIMESERIES columns in the database file, and
- * the TimeSeries tables (made with the first row type). Run by DDL inside
- * its transaction. */
+/* ts_catalog.c: TIMESERIES columns in the database file, and the
+ * TimeSeries tables (made with the first such column). Row types are in the
+ * catalogue of all row types (src/server/sql/ixs_rowtype.c), read here
+ * through its view _ixd_rowtypes. Run by DDL inside its transaction. */
 #include <stdio.h>
 #include <string.h>
 
 #include "server/ts/ts_int.h"
 
 static const char *const schema =
-    "CREATE TABLE IF NOT EXISTS _ixd_rowtypes(name TEXT PRIMARY KEY, owner TEXT,"
-    " fields TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS _ixd_ts_columns(tab TEXT, col TEXT, rowtype TEXT,"
     " keycol TEXT, keytype INTEGER, PRIMARY KEY(tab, col));"
     "CREATE TABLE IF NOT EXISTS _ixd_ts_series(sid INTEGER PRIMARY KEY, tab TEXT, col TEXT,"
@@ -44,7 +43,7 @@ static int have_schema(sqlite3 *h) {
     return r;
 }
 
-static int rowtype_check(const ts_rowtype *rt, ixd_err *err) {
+int ts_rowtype_check(const ts_rowtype *rt, ixd_err *err) {
     const ts_field *t = &rt->f[0];
     if (rt->nf < 2 || rt->nf > TS_MAX_METRICS + 1)
         return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
@@ -69,60 +68,6 @@ static int rowtype_check(const ts_rowtype *rt, ixd_err *err) {
                 return ixd_seterr(err, TS_E_ROUTINE, 0, 0, "Field %s appears twice", f->name);
     }
     return 0;
-}
-
-int ts_rowtype_create(sqlite3 *h, const ts_rowtype *rt, const char *owner, ixd_err *err) {
-    if (rowtype_check(rt, err)) return -1;
-    if (exec_err(h, schema, err)) return -1;
-    ts_rowtype old;
-    if (ts_rowtype_load(h, rt->name, &old) != 0)
-        return ixd_seterr(err, TS_E_ROUTINE, 0, 0, "Row type %s already exists", rt->name);
-    sb f = {0};
-    for (int k = 0; k < rt->nf; k++)
-        sb_printf(&f, "%s%s %d %u", k ? ";" : "", rt->f[k].name, rt->f[k].code, rt->f[k].len);
-    sqlite3_stmt *st;
-    int rc = f.oom ? SQLITE_NOMEM
-                   : sqlite3_prepare_v2(h, "INSERT INTO _ixd_rowtypes VALUES(?1, ?2, ?3)", -1, &st,
-                                        NULL);
-    if (rc == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, rt->name, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, owner, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 3, f.p, (int)f.n, SQLITE_STATIC);
-        rc = sqlite3_step(st);
-        sqlite3_finalize(st);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-    }
-    sb_free(&f);
-    if (rc != SQLITE_OK)
-        return ixd_seterr(err, rc == SQLITE_FULL ? -312 : -746, 0, 0, "%s", sqlite3_errmsg(h));
-    return 0;
-}
-
-int ts_rowtype_drop(sqlite3 *h, const char *name, int if_exists, ixd_err *err) {
-    ts_rowtype rt;
-    int r = ts_rowtype_load(h, name, &rt);
-    if (r <= 0)
-        return if_exists && r == 0
-                   ? 0
-                   : ixd_seterr(err, TS_E_ROUTINE, 0, 0, "Row type %s does not exist", name);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(h, "SELECT tab, col FROM _ixd_ts_columns WHERE rowtype = ?1", -1, &st,
-                           NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) == SQLITE_ROW) {
-            ixd_seterr(err, TS_E_ROUTINE, 0, 0, "Row type %s is used by %s.%s", name,
-                       sqlite3_column_text(st, 0), sqlite3_column_text(st, 1));
-            sqlite3_finalize(st);
-            return -1;
-        }
-        sqlite3_finalize(st);
-    }
-    if (sqlite3_prepare_v2(h, "DELETE FROM _ixd_rowtypes WHERE name = ?1", -1, &st, NULL))
-        return ixd_seterr(err, -746, 0, 0, "%s", sqlite3_errmsg(h));
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : ixd_seterr(err, -746, 0, 0, "%s", sqlite3_errmsg(h));
 }
 
 /* The Informix type code of column col of table tab (from ixd's catalog). */
@@ -175,6 +120,7 @@ int ts_column_add(sqlite3 *h, const char *tab, const char *col, const char *rowt
     if (!keycol)
         return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
                           "Table %s with a TIMESERIES column needs a one-column primary key", tab);
+    if (exec_err(h, schema, err)) return -1; /* the TimeSeries tables, with the first column */
     int keycode = column_code(h, tab, keycol);
     if (keycode < 0) return ixd_seterr(err, TS_E_NO_COLUMN, 0, 0, "%s", keycol);
     sqlite3_stmt *st;
