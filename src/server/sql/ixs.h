@@ -324,6 +324,7 @@ struct ixd_stmt {
     char table[IXS_NAME_MAX + 1]; /* target table for error texts */
     int has_fk;                   /* target table has foreign keys (child) */
     int ts_write;                 /* calls a TimeSeries write routine (ixd_open) */
+    struct trg_stmt *trg;         /* statement-level triggers (ixs_trigger_stmt.c) */
     /* cursor */
     int open, done, scroll;
     uint8_t **rows;

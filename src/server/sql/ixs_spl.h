@@ -187,7 +187,38 @@ int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name);
  * -1 error (-674 when there is no such routine). */
 int ixs_spl_call(px *p, const char *fn, xv *args, int na, xv *out);
 
-/* ---- triggers (ixs_trigger.c) ----------------------------------------------------- */
+/* ---- triggers (ixs_trigger.c, ixs_trigger_stmt.c) --------------------------------- */
+#define TRG_MAX_ACTIONS 32 /* actions of one clause */
+#define TRG_MAX_CLAUSES 16 /* [WHEN (...)] (actions) clauses of one trigger */
+enum { TRG_BEFORE = 'B', TRG_ROW = 'R', TRG_AFTER = 'A' };
+typedef struct trg_range {
+    int a, b; /* tokens [a, b) */
+} trg_range;
+typedef struct trg_clause {
+    char phase; /* TRG_BEFORE, TRG_ROW, TRG_AFTER */
+    trg_range when;
+    trg_range act[TRG_MAX_ACTIONS];
+    unsigned char bare[TRG_MAX_ACTIONS]; /* EXECUTE PROCEDURE name: no "()" */
+    int nact;
+} trg_clause;
+typedef struct trg_body {
+    trg_clause c[TRG_MAX_CLAUSES];
+    int n;
+} trg_body;
+/* The sections of a trigger (BEFORE / FOR EACH ROW / AFTER) from token p->i
+ * into b: 0 or -1 (-201). */
+int trg_parse_body(px *p, trg_body *b);
+/* Statement-level actions of the INSERT / UPDATE / DELETE s (its BEFORE and
+ * AFTER clauses, found once per prepared statement and found again when
+ * db->gen or the schema moved). ixs_trg_stmt_before runs the BEFORE clauses
+ * in a savepoint: 0 (nothing to do or done) or -1 with *err (nothing
+ * changed). ixs_trg_stmt_after runs the AFTER clauses when ok (the
+ * statement succeeded) and ends the savepoint (rolled back on any failure):
+ * 0 or -1 with *err. ixs_trg_stmt_free frees the cache of s. */
+typedef struct trg_stmt trg_stmt;
+int ixs_trg_stmt_before(ixd_stmt *s, ixd_err *err);
+int ixs_trg_stmt_after(ixd_stmt *s, int ok, ixd_err *err);
+void ixs_trg_stmt_free(ixd_stmt *s);
 /* CREATE / DROP TRIGGER after the statement's first token: 1 handled, 0 not
  * such a statement, -1 error. */
 int ixs_trigger_create_stmt(px *p, int *stype);
