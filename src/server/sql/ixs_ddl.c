@@ -1255,6 +1255,7 @@ static int drop_stmt(px *p) {
                   "_ixd_tables WHERE tabid = %lld; DELETE FROM _ixd_views WHERE tabid = %lld;",
                   (long long)tabid, (long long)tabid, (long long)tabid, (long long)tabid,
                   (long long)tabid);
+        if (what == 1) ixs_trigger_drop_table_sql((int)tabid, &s);
     }
     if (s.oom) {
         sb_free(&s);
@@ -1499,7 +1500,8 @@ static int alter_table(px *p) {
             ixs_ddl_end(p, 0);
             goto out;
         }
-        int ok = materialize(p, &t, 1) == 0 && ts_columns(p, &t, 0) == 0;
+        int ok = materialize(p, &t, 1) == 0 && ts_columns(p, &t, 0) == 0 &&
+                 ixs_trigger_rebuild(p, t.name) == 0;
         if (ok && ts_table_altered(p->db->h, t.name, ts_key(&t), p->err)) {
             p->failed = 1;
             ok = 0;

@@ -223,5 +223,11 @@ void ixs_trg_stmt_free(ixd_stmt *s);
  * such a statement, -1 error. */
 int ixs_trigger_create_stmt(px *p, int *stype);
 int ixs_trigger_drop_stmt(px *p, int *stype);
+/* DROP TABLE: appends to s the SQL that removes the catalogue rows of the
+ * triggers of table tabid (SQLite drops its own triggers with the table). */
+void ixs_trigger_drop_table_sql(int tabid, sb *s);
+/* After an ALTER TABLE rebuild of table: its triggers made again from
+ * their catalogue text: 0 or -1 (p->failed). */
+int ixs_trigger_rebuild(px *p, const char *table);
 
 #endif

@@ -446,3 +446,74 @@ int ixs_trigger_drop_stmt(px *p, int *stype) {
     if (!ok) p->failed = 1;
     return ixs_ddl_end(p, ok) ? -1 : 1;
 }
+
+/* ---- the table changes ------------------------------------------------------------ */
+
+void ixs_trigger_drop_table_sql(int tabid, sb *s) {
+    sb_printf(s,
+              "DELETE FROM systrigbody WHERE trigid IN (SELECT trigid FROM systriggers WHERE "
+              "tabid = %d); DELETE FROM systriggers WHERE tabid = %d;",
+              tabid, tabid);
+}
+
+/* The SQLite triggers of the trigger whose CREATE text is text, made again
+ * on table tab (after an ALTER TABLE rebuild). */
+static int remake(px *outer, const char *text, const itab *tab) {
+    px p;
+    memset(&p, 0, sizeof p);
+    p.db = outer->db;
+    p.sql = text;
+    p.n = strlen(text);
+    p.err = outer->err;
+    trg t;
+    int rc = ixs_lex(&p);
+    if (!rc) rc = px_expect(&p, "create") || px_expect(&p, "trigger") || parse(&p, &t) ? -1 : 0;
+    sb q = {0};
+    if (!rc) rc = sqlite_triggers(&p, &t, tab, &q);
+    if (!rc) rc = q.oom ? px_failc(&p, -208, NULL) : ixs_exec(p.db, q.p, p.err);
+    sb_free(&q);
+    free(p.t);
+    free(p.ptypes);
+    return rc ? -1 : 0;
+}
+
+int ixs_trigger_rebuild(px *p, const char *table) {
+    itab tab;
+    int f = ixs_cat_table(p->db, table, &tab, p->err);
+    if (f <= 0) {
+        p->failed = 1;
+        return f < 0 ? -1 : px_failc(p, -206, "%s", table);
+    }
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(p->db->h,
+                                "SELECT b.trigid, b.data FROM systriggers t JOIN systrigbody b "
+                                "ON b.trigid = t.trigid WHERE t.tabid = ? AND b.datakey IN ('D', "
+                                "'A') ORDER BY b.trigid, b.datakey DESC, b.seqno",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK) { /* a file without the trigger catalogue */
+        ixs_itab_free(&tab);
+        return 0;
+    }
+    sqlite3_bind_int(st, 1, tab.tabid);
+    sb text = {0};
+    int id = 0, step;
+    rc = 0;
+    for (;;) {
+        step = sqlite3_step(st);
+        int nid = step == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+        if (id && nid != id) {
+            rc = text.oom ? px_failc(p, -208, NULL) : remake(p, text.p, &tab);
+            text.n = 0;
+            if (text.p) text.p[0] = 0;
+        }
+        if (step != SQLITE_ROW || rc) break;
+        id = nid;
+        const char *d = (const char *)sqlite3_column_text(st, 1);
+        sb_add(&text, d ? d : "");
+    }
+    sqlite3_finalize(st);
+    sb_free(&text);
+    ixs_itab_free(&tab);
+    if (rc) p->failed = 1;
+    return rc ? -1 : 0;
+}
