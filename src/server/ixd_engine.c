@@ -1342,9 +1342,11 @@ int ixd_fetch(ixd_stmt *s, ix_wbuf *out, ixd_err *err) {
     int r = step_row(s, err);
     if (r <= 0) {
         s->done = 1;
+        s->cur_valid = 0;
         return r;
     }
     if (row_tuple(s, out, err)) return -1;
+    ixs_cursor_fetched(s);
     return 1;
 }
 
@@ -1367,4 +1369,5 @@ void ixd_close(ixd_stmt *s) {
     s->open = 0;
     s->done = 0;
     s->pos = 0;
+    s->cur_valid = 0;
 }

@@ -2089,6 +2089,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
         memset(&q, 0, sizeof q);
         s->kind = SK_SELECT;
         s->stype = IX_STMTTYPE_SELECT;
+        p.rowid_want = ixs_cursor_wanted(&p);
         rc = ixs_select(&p, &q);
         int into = 0;
         if (!rc && px_acc(&p, "into")) {
@@ -2119,6 +2120,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
             s->sqlite_sql = sb_take(&q.sql);
             s->cols = q.cols;
             s->ncols = q.ncols;
+            ixs_cursor_stmt(&p, s);
             q.cols = NULL;
             q.ncols = 0;
             if (!s->sqlite_sql) rc = ixd_seterr(err, -208, 0, 0, NULL);

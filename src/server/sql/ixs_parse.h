@@ -68,6 +68,8 @@ typedef struct px {
     int syntax_only; /* a second pass for the syntax alone: unknown tables
                         and columns are not errors (ixs_translate) */
     int olap_ok;  /* OLAP window expressions allowed here (projection, ORDER BY) */
+    int rowid_want; /* 1: an update cursor's query (ixs_cursor.c); 2: rowid appended */
+    char rowid_table[IXS_NAME_MAX + 1];
 } px;
 
 /* queries */
@@ -223,5 +225,16 @@ int ixs_coll_canon(ityp t, const char *s, size_t n, sb *out);
 /* v has a collection type with a known element type (a literal's is
  * inferred from its elements); else -201. */
 int ixs_coll_typed(px *p, xv *v);
+
+/* Update cursors and WHERE CURRENT OF (ixs_cursor.c). ixs_cursor_wanted:
+ * 1 when the SELECT at token 0 ends with FOR UPDATE [OF ...] and has no set
+ * operator (its one table's rowid is then selected after the columns:
+ * ixs_cursor_rowid, from the select list's assembly); ixs_cursor_stmt marks
+ * s as an update cursor when that happened. ixs_current_of: `CURRENT OF
+ * name` after WHERE of the UPDATE / DELETE s, as its SQLite condition. */
+int ixs_cursor_wanted(px *p);
+void ixs_cursor_rowid(px *p, const tref *t, sb *list);
+void ixs_cursor_stmt(px *p, ixd_stmt *s);
+int ixs_current_of(px *p, sb *sql, ixd_stmt *s);
 
 #endif

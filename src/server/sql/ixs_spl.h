@@ -98,6 +98,7 @@ struct spl_node {
     spl_node *next;
     spl_sql q;                     /* the expression list, condition or statement */
     char callee[IXS_NAME_MAX + 1]; /* SN_CALL, FOREACH EXECUTE */
+    char cursor[IXS_NAME_MAX + 1]; /* FOREACH cursor FOR SELECT: its name */
     int *tgt, ntgt;                /* LET targets, FOR variable, INTO of a call */
     spl_node *body;                /* block, loop, THEN */
     spl_node *elsep;               /* IF: the ELIF (an SN_IF) or ELSE block */
@@ -186,6 +187,15 @@ int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name);
 /* A call of user routine fn in an expression, its arguments parsed: 0 done,
  * -1 error (-674 when there is no such routine). */
 int ixs_spl_call(px *p, const char *fn, xv *args, int na, xv *out);
+
+/* ---- WHERE CURRENT OF (ixs_cursor.c) --------------------------------------------- */
+/* A named FOREACH running (db->spl_cursors, innermost first): st is its
+ * update cursor once it has stepped onto a row. */
+typedef struct ixs_curframe {
+    char name[IXS_NAME_MAX + 1];
+    ixd_stmt *st;
+    struct ixs_curframe *up;
+} ixs_curframe;
 
 /* ---- triggers (ixs_trigger.c, ixs_trigger_stmt.c) --------------------------------- */
 #define TRG_MAX_ACTIONS 32 /* actions of one clause */

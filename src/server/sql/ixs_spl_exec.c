@@ -404,10 +404,15 @@ static int check_intr(frame *f) {
 typedef struct each {
     spl_node *n;
     int rc;
+    ixs_curframe *cur; /* a named FOREACH: its cursor (WHERE CURRENT OF) */
 } each;
 
 static int foreach_row(frame *f, ixd_stmt *st, void *ud) {
     each *e = ud;
+    if (e->cur) {
+        e->cur->st = st;
+        ixs_cursor_fetched(st);
+    }
     for (int k = 0; k < e->n->ntgt && k < st->ncols; k++) {
         sval b;
         sval_from_column(&b, st->st, k);
@@ -441,8 +446,14 @@ static int foreach_stmt(frame *f, spl_node *n) {
         spl_rows_free(&rows);
         return rc;
     }
-    each e = {n, 0};
+    ixs_curframe cf = {.up = f->db->spl_cursors};
+    each e = {n, 0, n->cursor[0] ? &cf : NULL};
+    if (e.cur) {
+        snprintf(cf.name, sizeof cf.name, "%s", n->cursor);
+        f->db->spl_cursors = &cf;
+    }
     int rc = q_rows(f, &n->q, foreach_row, &e);
+    if (e.cur) f->db->spl_cursors = cf.up;
     if (rc == C_ERR || e.rc == C_ERR) return C_ERR;
     return e.rc;
 }

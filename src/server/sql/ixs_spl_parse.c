@@ -196,6 +196,7 @@ static int expr_end(sps *s, int comma, const char *const *stop) {
         int hit = 0;
         for (int k = 0; stop && stop[k]; k++)
             if (px_kw(p, i, stop[k])) hit = 1;
+        if (hit && px_kw(p, i, "update") && i > 0 && px_kw(p, i - 1, "for")) hit = 0; /* FOR UPDATE */
         if (hit) break;
     }
     return i;
@@ -489,8 +490,8 @@ static int call_head(sps *s, spl_node *n) {
 static int foreach_stmt(sps *s, spl_node *n) {
     px *p = s->p;
     if (px_is_ident(p, p->i) && !px_kw(p, p->i, "select") && !px_kw(p, p->i, "execute")) {
-        char cur[IXS_NAME_MAX + 1];
-        if (px_ident(p, cur, sizeof cur)) return -1;
+        char *cur = n->cursor;
+        if (px_ident(p, cur, sizeof n->cursor)) return -1;
         if (px_acc(p, "with") && px_expect(p, "hold")) return -1;
         if (px_expect(p, "for")) return -1;
     }
@@ -503,9 +504,17 @@ static int foreach_stmt(sps *s, spl_node *n) {
         /* the SELECT ends at ';' or where the body's first statement starts */
         static const char *const body[] = {
             "let",    "if",   "foreach",  "while", "return", "raise", "call", "execute", "insert",
-            "delete", "exit", "continue", "begin", "system", "trace", "end",  NULL};
+            "delete", "update", "exit", "continue", "begin", "system", "trace", "end", NULL};
         if (sql_stmt(s, &n->q, body)) return -1;
         if (!n->q.ninto) return px_fail(p);
+        if (n->cursor[0]) { /* a named FOREACH is an update cursor (ixs_cursor.c) */
+            static const char fu[] = " for update";
+            size_t l = strlen(n->q.text);
+            char *t = realloc(n->q.text, l + sizeof fu);
+            if (!t) return px_failc(p, -208, NULL);
+            memcpy(t + l, fu, sizeof fu);
+            n->q.text = t;
+        }
         n->tgt = n->q.into;
         n->ntgt = n->q.ninto;
         n->q.into = NULL;

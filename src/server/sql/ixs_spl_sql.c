@@ -201,7 +201,8 @@ static const sqlite3_module spl_module = {
 
 int ixs_spl_register(sqlite3 *h, ixd_db *db) {
     if (sqlite3_create_function(h, "ixd_spl_fn", -1, SQLITE_UTF8, db, fn_call, NULL, NULL) !=
-        SQLITE_OK)
+            SQLITE_OK ||
+        ixs_cursor_register(h, db))
         return -1;
     return sqlite3_create_module(h, IXS_INTERNAL_PREFIX "spl", &spl_module, db) == SQLITE_OK ? 0
                                                                                              : -1;
