@@ -112,8 +112,8 @@ static void fn_current_of(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
     if (!spl && !st) return fail(ctx, IXS_E_CUR_NOT_FOUND, name);
     if (st && !st->rowid_col) return fail(ctx, IXS_E_CUR_NOT_UPDATE, NULL);
     if (!spl && !st->open) return fail(ctx, IXS_E_CUR_NOT_OPEN, NULL);
+    if (st && strcmp(st->table, table)) return fail(ctx, IXS_E_CUR_TABLE, table);
     if (!st || !st->cur_valid) return fail(ctx, IXS_E_CUR_NO_ROW, NULL);
-    if (strcmp(st->table, table)) return fail(ctx, IXS_E_CUR_TABLE, table);
     sqlite3_result_int64(ctx, st->cur_rowid);
     if (sqlite3_value_int(argv[2])) st->cur_valid = 0; /* a DELETE: no current row after it */
 }
