@@ -100,6 +100,7 @@ struct spl_node {
     char callee[IXS_NAME_MAX + 1]; /* SN_CALL, FOREACH EXECUTE */
     char cursor[IXS_NAME_MAX + 1]; /* FOREACH cursor FOR SELECT: its name */
     int *tgt, ntgt;                /* LET targets, FOR variable, INTO of a call */
+    int *forin, nforin;            /* SN_FORIN: values of each item (1, or 3: a TO b STEP s) */
     spl_node *body;                /* block, loop, THEN */
     spl_node *elsep;               /* IF: the ELIF (an SN_IF) or ELSE block */
     int loop;                      /* EXIT / CONTINUE: SPL_LOOP_* */

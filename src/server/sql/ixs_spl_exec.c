@@ -465,37 +465,55 @@ static int set_int(frame *f, int slot, int64_t v) {
     return assign(f, slot, ixs_t(IX_T_BIGINT, 8), &x);
 }
 
+/* FOR v = a TO b STEP s over the values x->v[k..k+2]; *stop when the loop
+ * is left (EXIT, RETURN, error). */
+static int range_loop(frame *f, spl_node *n, const vals *x, int k, int *stop) {
+    int64_t b[3] = {0, 0, 1};
+    *stop = 0;
+    for (int j = 0; j < 3; j++) {
+        sval o;
+        if (k + j >= x->n || x->v[k + j].kind == SQLITE_NULL ||
+            ixs_convert(x->t[k + j], &x->v[k + j], ixs_t(IX_T_BIGINT, 8), &o)) {
+            *stop = 1;
+            return ixd_seterr(f->err, -1213, 0, 0, NULL);
+        }
+        b[j] = o.i;
+    }
+    *stop = 1;
+    if (b[2] == 0) return ixd_seterr(f->err, -1202, 0, 0, NULL);
+    *stop = 0;
+    int rc = 0;
+    for (int64_t i = b[0]; b[2] > 0 ? i <= b[1] : i >= b[1]; i += b[2]) {
+        if (set_int(f, n->tgt[0], i) || check_intr(f)) {
+            *stop = 1;
+            return C_ERR;
+        }
+        rc = loop_result(f, stmts(f, n->body), SPL_LOOP_FOR, stop);
+        if (*stop) return rc;
+    }
+    return rc;
+}
+
 static int for_stmt(frame *f, spl_node *n) {
     vals x;
     if (eval(f, &n->q, &x)) return C_ERR;
-    int rc = 0;
+    int rc = 0, stop = 0;
     if (n->kind == SN_FORIN) {
-        for (int k = 0; k < x.n && !rc; k++) {
-            if ((rc = assign(f, n->tgt[0], x.t[k], &x.v[k])) || (rc = check_intr(f))) break;
-            int stop;
+        for (int item = 0, k = 0; item < n->nforin && !rc && !stop; k += n->forin[item++]) {
+            if (n->forin[item] == 3) {
+                rc = range_loop(f, n, &x, k, &stop);
+                if (!stop) continue;
+                break;
+            }
+            if (k >= x.n || (rc = assign(f, n->tgt[0], x.t[k], &x.v[k])) || (rc = check_intr(f)))
+                break;
             rc = loop_result(f, stmts(f, n->body), SPL_LOOP_FOR, &stop);
-            if (stop) break;
         }
         vals_free(&x);
         return rc;
     }
-    int64_t b[3] = {0, 0, 1};
-    for (int k = 0; k < 3; k++) {
-        sval o;
-        if (x.v[k].kind == SQLITE_NULL || ixs_convert(x.t[k], &x.v[k], ixs_t(IX_T_BIGINT, 8), &o)) {
-            vals_free(&x);
-            return ixd_seterr(f->err, -1213, 0, 0, NULL);
-        }
-        b[k] = o.i;
-    }
+    rc = range_loop(f, n, &x, 0, &stop);
     vals_free(&x);
-    if (b[2] == 0) return ixd_seterr(f->err, -1202, 0, 0, NULL);
-    for (int64_t i = b[0]; b[2] > 0 ? i <= b[1] : i >= b[1]; i += b[2]) {
-        if (set_int(f, n->tgt[0], i) || check_intr(f)) return C_ERR;
-        int stop;
-        rc = loop_result(f, stmts(f, n->body), SPL_LOOP_FOR, &stop);
-        if (stop) break;
-    }
     return rc;
 }
 
