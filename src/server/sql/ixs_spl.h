@@ -210,6 +210,7 @@ typedef struct trg_clause {
     trg_range when;
     trg_range act[TRG_MAX_ACTIONS];
     unsigned char bare[TRG_MAX_ACTIONS]; /* EXECUTE PROCEDURE name: no "()" */
+    int into[TRG_MAX_ACTIONS]; /* EXECUTE PROCEDURE ... INTO cols: the INTO token, else 0 */
     int nact;
 } trg_clause;
 typedef struct trg_body {

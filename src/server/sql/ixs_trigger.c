@@ -59,17 +59,30 @@ static int actions(px *p, trg_clause *c) {
     if (end < 0) return px_fail(p);
     while (p->i < end) {
         if (c->nact == TRG_MAX_ACTIONS) return px_fail(p);
-        int depth = 0, i = p->i;
+        int depth = 0, i = p->i, into = 0;
         for (; i < end; i++) {
             if (px_op(p, i, "(")) depth++;
             if (px_op(p, i, ")")) depth--;
-            if (!depth && px_op(p, i, ",")) break;
+            if (!depth && px_kw(p, i, "into") && px_kw(p, p->i, "execute")) into = 1;
+            /* the columns of EXECUTE ... INTO a, b run on to the next action */
+            if (!depth && px_op(p, i, ",") &&
+                (!into || px_kw(p, i + 1, "insert") || px_kw(p, i + 1, "update") ||
+                 px_kw(p, i + 1, "delete") || px_kw(p, i + 1, "execute")))
+                break;
         }
         if (i == p->i) return px_fail(p);
         if (!px_kw(p, p->i, "insert") && !px_kw(p, p->i, "update") && !px_kw(p, p->i, "delete") &&
             !px_kw(p, p->i, "execute"))
             return px_fail(p);
-        c->bare[c->nact] = px_kw(p, p->i, "execute") && i - p->i <= 5 && !px_op(p, i - 1, ")");
+        int ex = px_kw(p, p->i, "execute"), nm = p->i + 2;
+        if (ex && px_op(p, nm + 1, ".")) nm += 2; /* owner.name */
+        c->bare[c->nact] = ex && !px_op(p, nm + 1, "(");
+        c->into[c->nact] = 0;
+        for (int k = p->i, d = 0; ex && k < i; k++) {
+            if (px_op(p, k, "(")) d++;
+            if (px_op(p, k, ")")) d--;
+            if (!d && px_kw(p, k, "into")) c->into[c->nact] = k;
+        }
         c->act[c->nact].a = p->i;
         c->act[c->nact++].b = i;
         p->i = i < end ? i + 1 : i;
@@ -201,7 +214,7 @@ static int with_marks(px *p, const trg *t, const itab *tab, range r, sb *out, re
 
 /* The SQLite text of Informix statement text: translated, its ?N marks
  * replaced by OLD."col" / NEW."col", appended to out. */
-static int translate(px *p, const char *text, const refs *rf, sb *out) {
+static int translate(px *p, const char *text, const refs *rf, sb *out, ixd_stmt **keep) {
     ixd_stmt *s;
     ixd_db *db = p->db;
     int64_t dl = db->deadline;
@@ -237,8 +250,63 @@ static int translate(px *p, const char *text, const refs *rf, sb *out) {
         }
         sb_addc(out, c);
     }
-    ixd_stmt_free(s);
+    if (keep)
+        *keep = s;
+    else
+        ixd_stmt_free(s);
     return 0;
+}
+
+/*
+ * EXECUTE PROCEDURE p(args) INTO col [, col ...] in a FOR EACH ROW section:
+ * the values the routine returns become the new row's columns. SQLite's row
+ * triggers run after the change, so the row is updated in place:
+ *   UPDATE "t" SET ("c1", ...) = (SELECT <c0 as c1's type>, ... FROM
+ *     (<the routine's query>) LIMIT 1) WHERE rowid = NEW.rowid
+ * (no row returned: the columns become NULL). cols: the INTO list.
+ */
+static int set_new_row(px *p, const char *text, const refs *rf, const itab *tab, range cols,
+                       sb *out) {
+    sb q = {0};
+    ixd_stmt *s = NULL;
+    if (translate(p, text, rf, &q, &s)) {
+        sb_free(&q);
+        return -1;
+    }
+    int rc = s->stype == IX_STMTTYPE_EXECUTE_PROC ? 0 : px_fail(p);
+    sb set = {0}, val = {0};
+    int n = 0;
+    for (p->i = cols.a; !rc && p->i < cols.b; n++) {
+        char cn[IXS_NAME_MAX + 1];
+        if (n && px_expect_op(p, ",")) rc = -1;
+        if (!rc && px_ident(p, cn, sizeof cn)) rc = -1;
+        const icol *c = NULL;
+        for (int k = 0; !rc && k < tab->ncols && !c; k++)
+            if (!strcmp(tab->cols[k].name, cn)) c = &tab->cols[k];
+        if (!rc && !c) rc = px_failc(p, -217, "%s", cn);
+        if (!rc && n >= s->ncols) rc = px_failc(p, IXS_E_SPL_RET_COUNT, NULL);
+        if (rc) break;
+        sb_add(&set, n ? ", " : "");
+        sb_ident(&set, c->name);
+        ityp from = s->cols[n].t;
+        if (from.code == c->t.code && from.len == c->t.len)
+            sb_printf(&val, "%s_r.c%d", n ? ", " : "", n);
+        else
+            sb_printf(&val, "%sixd_cvt(_r.c%d, %d, %u, %d, %u)", n ? ", " : "", n, from.code,
+                      from.len, c->t.code, c->t.len);
+    }
+    if (!rc && n != s->ncols) rc = px_failc(p, IXS_E_SPL_RET_COUNT, NULL);
+    if (!rc) {
+        sb_add(out, "UPDATE ");
+        sb_ident(out, tab->name);
+        sb_printf(out, " SET (%s) = (SELECT %s FROM (%s) AS _r LIMIT 1) WHERE rowid = NEW.rowid",
+                  set.p, val.p, q.p);
+    }
+    ixd_stmt_free(s);
+    sb_free(&q);
+    sb_free(&set);
+    sb_free(&val);
+    return rc;
 }
 
 /* The SQLite name of row clause k of trigger name into buf. */
@@ -276,7 +344,7 @@ static int sqlite_trigger(px *p, const trg *t, const trg_clause *c, int k, const
         int rc = with_marks(p, t, tab, c->when, &w, &rf);
         sb_addc(&w, ')');
         sb_add(out, " WHEN EXISTS (");
-        if (!rc) rc = w.oom ? px_failc(p, -208, NULL) : translate(p, w.p, &rf, out);
+        if (!rc) rc = w.oom ? px_failc(p, -208, NULL) : translate(p, w.p, &rf, out, NULL);
         sb_free(&w);
         if (rc) return -1;
         sb_addc(out, ')');
@@ -285,9 +353,16 @@ static int sqlite_trigger(px *p, const trg *t, const trg_clause *c, int k, const
     for (int i = 0; i < c->nact; i++) {
         refs rf = {0};
         sb a = {0};
-        int rc = with_marks(p, t, tab, c->act[i], &a, &rf);
+        range r = c->act[i];
+        if (c->into[i]) r.b = c->into[i];
+        int rc = with_marks(p, t, tab, r, &a, &rf);
         if (c->bare[i]) sb_add(&a, "()");
-        if (!rc) rc = a.oom ? px_failc(p, -208, NULL) : translate(p, a.p, &rf, out);
+        if (!rc && a.oom) rc = px_failc(p, -208, NULL);
+        if (!rc && c->into[i]) {
+            range cols = {c->into[i] + 1, c->act[i].b};
+            rc = t->event == 'D' ? px_fail(p) : set_new_row(p, a.p, &rf, tab, cols, out);
+        } else if (!rc)
+            rc = translate(p, a.p, &rf, out, NULL);
         sb_free(&a);
         if (rc) return -1;
         sb_add(out, "; ");
