@@ -35,7 +35,8 @@ enum {
     IXS_E_SPL_NOT_PROC = -9750,     /* Routine (%s) cannot be executed as a procedure/function */
     IXS_E_SPL_DEPTH = -9752,        /* nesting of routine calls too deep */
     IXS_E_SPL_RET_COUNT = -9762,    /* RETURN gives a different number of values */
-    IXS_E_SPL_TOO_MANY_ARGS = -9753 /* more arguments than parameters */
+    IXS_E_SPL_TOO_MANY_ARGS = -9753, /* more arguments than parameters */
+    IXS_E_SPL_AMBIGUOUS = -9700      /* Routine (%s) ambiguous - more than one routine ... */
 };
 
 /* Statement kinds of the tree. */
@@ -101,6 +102,7 @@ struct spl_node {
     char cursor[IXS_NAME_MAX + 1]; /* FOREACH cursor FOR SELECT: its name */
     int *tgt, ntgt;                /* LET targets, FOR variable, INTO of a call */
     int *forin, nforin;            /* SN_FORIN: values of each item (1, or 3: a TO b STEP s) */
+    int nargs;                     /* SN_CALL, FOREACH EXECUTE: arguments of the call */
     spl_node *body;                /* block, loop, THEN */
     spl_node *elsep;               /* IF: the ELIF (an SN_IF) or ELSE block */
     int loop;                      /* EXIT / CONTINUE: SPL_LOOP_* */
@@ -128,6 +130,7 @@ typedef struct spl_rt {
     int variant, handlesnulls;
     spl_node *body; /* an SN_BLOCK */
     /* the per-connection cache */
+    int key_nargs; /* the argument count it was looked up with (-1: any) */
     int active;
     int stale;
     struct spl_rt *next;
@@ -148,17 +151,20 @@ int spl_is_create(px *p);
  * adds them to a file made before them. */
 int ixs_spl_cat_init(sqlite3 *h, ixd_err *err);
 void ixs_spl_cat_upgrade(sqlite3 *h);
-/* The procid and text of routine name: 1 found, 0 not, -1 error. *text is
- * malloc'ed. */
-int spl_cat_find(ixd_db *db, const char *name, int *procid, char **text, ixd_err *err);
+/* The procid and text of routine name called with nargs arguments (-1: any):
+ * routines overload by their number of parameters; the one with exactly
+ * nargs, else the one with the fewest parameters above nargs (DEFAULTs fill
+ * the rest). 1 found, 0 not, -1 error. *text is malloc'ed. */
+int spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char **text, ixd_err *err);
 /* Writes a catalogue body (sysprocbody / systrigbody) in CHAR(256) chunks. */
 int spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key, const char *text,
                      size_t n, ixd_err *err);
 
 /* ---- execution (ixs_spl_exec.c) --------------------------------------------------- */
-/* The routine of that name for db (parsed from the catalogue and cached):
- * 1 found (*out valid until the next DDL), 0 not, -1 error. */
-int spl_get(ixd_db *db, const char *name, spl_rt **out, ixd_err *err);
+/* The routine of that name for a call with nargs arguments (-1: any; see
+ * spl_cat_find) for db (parsed from the catalogue and cached): 1 found (*out
+ * valid until the next DDL), 0 not, -1 error. */
+int spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixd_err *err);
 /* Forgets the cached routine name (after DROP / CREATE). */
 void spl_forget(ixd_db *db, const char *name);
 /* Frees the per-connection state (before the connection closes). */

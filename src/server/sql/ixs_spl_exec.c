@@ -119,14 +119,14 @@ static int parse_text(ixd_db *db, const char *text, int procid, spl_rt **out, ix
     return rc;
 }
 
-int spl_get(ixd_db *db, const char *name, spl_rt **out, ixd_err *err) {
+int spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixd_err *err) {
     *out = NULL;
     spl_conn *c = conn(db);
     if (!c) return ixd_seterr(err, -208, 0, 0, NULL);
     unsigned dv = ixs_data_version(db, 0);
     int fresh = c->gen == db->gen && c->dver == dv;
     spl_rt *r = c->rts;
-    while (r && strcmp(r->name, name))
+    while (r && (strcmp(r->name, name) || r->key_nargs != nargs))
         r = r->next;
     if (r && fresh) {
         *out = r;
@@ -138,7 +138,7 @@ int spl_get(ixd_db *db, const char *name, spl_rt **out, ixd_err *err) {
     }
     int procid;
     char *text = NULL;
-    int f = spl_cat_find(db, name, &procid, r ? NULL : &text, err);
+    int f = spl_cat_find(db, name, nargs, &procid, r ? NULL : &text, err);
     if (f <= 0) {
         if (r) spl_forget(db, name);
         return f;
@@ -149,13 +149,14 @@ int spl_get(ixd_db *db, const char *name, spl_rt **out, ixd_err *err) {
     }
     if (r) {
         spl_forget(db, name);
-        f = spl_cat_find(db, name, &procid, &text, err);
+        f = spl_cat_find(db, name, nargs, &procid, &text, err);
         if (f <= 0) return f;
     }
     spl_rt *nr;
     int rc = parse_text(db, text, procid, &nr, err);
     free(text);
     if (rc) return -1;
+    nr->key_nargs = nargs;
     nr->next = c->rts;
     c->rts = nr;
     *out = nr;
@@ -323,7 +324,7 @@ static int truth(frame *f, spl_sql *q) {
 
 static int call_values(frame *f, spl_node *n, spl_rows *rows) {
     spl_rt *r;
-    int found = spl_get(f->db, n->callee, &r, f->err);
+    int found = spl_get(f->db, n->callee, n->nargs, &r, f->err);
     if (found < 0) return C_ERR;
     if (!found) return ixd_seterr(f->err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", n->callee);
     vals a;
@@ -360,7 +361,7 @@ static int call_stmt(frame *f, spl_node *n) {
     if (call_values(f, n, &rows)) return C_ERR;
     spl_rt *r;
     int rc = 0;
-    if (n->ntgt && spl_get(f->db, n->callee, &r, f->err) == 1) {
+    if (n->ntgt && spl_get(f->db, n->callee, n->nargs, &r, f->err) == 1) {
         if (rows.n > 1) rc = ixd_seterr(f->err, IXS_E_SPL_MANY_ROWS, 0, 0, "%s", n->callee);
         for (int k = 0; !rc && k < n->ntgt; k++) {
             sval nul = {0};
@@ -430,7 +431,7 @@ static int foreach_stmt(frame *f, spl_node *n) {
         spl_rows rows;
         memset(&rows, 0, sizeof rows);
         spl_rt *r;
-        if (call_values(f, n, &rows) || spl_get(f->db, n->callee, &r, f->err) != 1) {
+        if (call_values(f, n, &rows) || spl_get(f->db, n->callee, n->nargs, &r, f->err) != 1) {
             spl_rows_free(&rows);
             return C_ERR;
         }

@@ -437,10 +437,9 @@ static int let_stmt(sps *s, spl_node *n) {
             n->kind = SN_CALL;
             px_ident(p, n->callee, sizeof n->callee);
             p->i++;
-            int cnt = 0;
             if (!px_op(p, p->i, ")")) {
                 static const char *const none[] = {NULL};
-                if (expr_list(s, none, &n->q, &cnt)) return -1;
+                if (expr_list(s, none, &n->q, &n->nargs)) return -1;
             }
             if (px_expect_op(p, ")")) return -1;
             return px_expect_op(p, ";");
@@ -562,8 +561,7 @@ static int call_head(sps *s, spl_node *n) {
     if (px_expect_op(p, "(")) return -1;
     if (!px_op(p, p->i, ")")) {
         static const char *const none[] = {NULL};
-        int cnt;
-        if (expr_list(s, none, &n->q, &cnt)) return -1;
+        if (expr_list(s, none, &n->q, &n->nargs)) return -1;
     }
     return px_expect_op(p, ")");
 }
