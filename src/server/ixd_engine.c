@@ -1000,6 +1000,7 @@ void ixd_stmt_free(ixd_stmt *s) {
 
 static void stmt_destroy(ixd_stmt *s) {
     free_rows(s);
+    ixs_trg_stmt_free(s);
     sqlite3_finalize(s->st);
     for (int i = 0; i < s->ncols; i++)
         free(s->cols[i].name);
@@ -1165,6 +1166,7 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
     }
     if (ixs_ansi_autobegin(db, err)) return -1;
     if (bind_all(s, err)) return -1;
+    if (ixs_trg_stmt_before(s, err)) return -1; /* BEFORE triggers */
     int rc, again = 1;
     int64_t result = 0; /* EXECUTE PROCEDURE: the routine's INTEGER value */
     do {
@@ -1178,7 +1180,7 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
     if (rc != SQLITE_DONE) {
         ixs_sqlite_err(db, rc, s->stype, s->table, err);
         sqlite3_reset(s->st);
-        return -1;
+        return ixs_trg_stmt_after(s, 0, err);
     }
     sqlite3_reset(s->st);
     if (rows)
@@ -1198,7 +1200,7 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
         db->last_bigserial = db->stmt_bigserial;
         if (serial8) *serial8 = db->stmt_bigserial;
     }
-    return 0;
+    return ixs_trg_stmt_after(s, 1, err); /* AFTER triggers */
 }
 
 /* A column value of the general path: through sval (BYTE/TEXT as a
@@ -1340,9 +1342,11 @@ int ixd_fetch(ixd_stmt *s, ix_wbuf *out, ixd_err *err) {
     int r = step_row(s, err);
     if (r <= 0) {
         s->done = 1;
+        s->cur_valid = 0;
         return r;
     }
     if (row_tuple(s, out, err)) return -1;
+    ixs_cursor_fetched(s);
     return 1;
 }
 
@@ -1365,4 +1369,5 @@ void ixd_close(ixd_stmt *s) {
     s->open = 0;
     s->done = 0;
     s->pos = 0;
+    s->cur_valid = 0;
 }

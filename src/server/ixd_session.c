@@ -385,6 +385,17 @@ static int apply_binds(ixd_sess *s, sess_stmt *t) {
     return 0;
 }
 
+/* The statement of the cursor named name (SQ_CURNAME), for WHERE CURRENT OF
+ * (ixd_set_cursor_lookup). */
+static ixd_stmt *sess_cursor(void *ud, const char *name) {
+    ixd_sess *s = ud;
+    for (int i = 0; i < MAX_STMTS; i++) {
+        sess_stmt *t = s->stmts[i];
+        if (t && t->st && t->cursor[0] && !strcasecmp(t->cursor, name)) return t->st;
+    }
+    return NULL;
+}
+
 static void do_execute(ixd_sess *s) {
     sess_stmt *t = cur_stmt(s);
     if (!t) return send_errcode(s, -410, 0, NULL);
@@ -397,6 +408,7 @@ static void do_execute(ixd_sess *s) {
     }
     if (t->is_cursor) return send_errcode(s, -260, 0, NULL);
     if (apply_binds(s, t)) return;
+    ixd_set_cursor_lookup(s->db, sess_cursor, s);
     int64_t rows = 0, serial8 = 0;
     int32_t serial = 0;
     if (ixd_execute(t->st, &rows, &serial, &serial8, &e) != 0) return send_err(s, &e);
@@ -508,6 +520,7 @@ static void do_nfetch(ixd_sess *s, int32_t bufsize) {
         used += n;
         sent++;
         t->fetched++;
+        if (ixd_stmt_for_update(t->st)) return; /* an update cursor: its current row */
     }
 }
 

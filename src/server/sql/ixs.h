@@ -214,6 +214,11 @@ struct ixd_db {
     struct spl_conn *spl; /* SPL routines and globals (ixs_spl_exec.c) */
     struct ixs_seqsess *seq; /* the session's sequence counters (ixs_seq.c) */
     int64_t stmt_vrows;      /* rows changed through updatable views (ixs_view.c) */
+    /* WHERE CURRENT OF (ixs_cursor.c): the session's cursors by name, the
+     * named FOREACH cursors of running SPL routines (innermost first) */
+    ixd_stmt *(*cursor_fn)(void *ud, const char *name);
+    void *cursor_ud;
+    struct ixs_curframe *spl_cursors;
     ixd_stmt *live;     /* statements prepared on db and not yet freed */
     ixd_stmt *parked[IXS_PARKED];
     int nparked;
@@ -330,6 +335,11 @@ struct ixd_stmt {
     char table[IXS_NAME_MAX + 1]; /* target table for error texts */
     int has_fk;                   /* target table has foreign keys (child) */
     int ts_write;                 /* calls a TimeSeries write routine (ixd_open) */
+    struct trg_stmt *trg;         /* statement-level triggers (ixs_trigger_stmt.c) */
+    /* an update cursor (SELECT ... FOR UPDATE on one table): SQLite column
+     * ncols is the row's rowid; the rowid of the row last fetched */
+    int rowid_col, cur_valid;
+    int64_t cur_rowid;
     /* cursor */
     int open, done, scroll;
     uint8_t **rows;
@@ -355,6 +365,11 @@ typedef int (*ixs_put_fn)(ixd_stmt *s, int i, sqlite3_value *x, ix_wbuf *out);
 int ixs_row_plan(ixd_stmt *s);
 int ixs_row_encode(ixd_stmt *s, ix_wbuf *out, ixs_put_fn general);
 int ixs_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n);
+/* The current row of an update cursor: after ixd_fetch (or an SPL FOREACH)
+ * stepped s->st onto a row (ixs_cursor.c). */
+void ixs_cursor_fetched(ixd_stmt *s);
+/* Registers ixd_current_of() on a connection (ixs_cursor.c). */
+int ixs_cursor_register(sqlite3 *h, ixd_db *db);
 
 /* The translator. ixs_translate fills s (kind, stype, sqlite_sql, cols,
  * params) for SELECT/INSERT/UPDATE/DELETE, or sets kind SK_SQL after a

@@ -1257,6 +1257,7 @@ static int drop_stmt(px *p) {
                   "_ixd_tables WHERE tabid = %lld; DELETE FROM _ixd_views WHERE tabid = %lld;",
                   (long long)tabid, (long long)tabid, (long long)tabid, (long long)tabid,
                   (long long)tabid);
+        if (what == 1) ixs_trigger_drop_table_sql((int)tabid, &s);
     }
     if (s.oom) {
         sb_free(&s);
@@ -1501,7 +1502,8 @@ static int alter_table(px *p) {
             ixs_ddl_end(p, 0);
             goto out;
         }
-        int ok = materialize(p, &t, 1) == 0 && ts_columns(p, &t, 0) == 0;
+        int ok = materialize(p, &t, 1) == 0 && ts_columns(p, &t, 0) == 0 &&
+                 ixs_trigger_rebuild(p, t.name) == 0;
         if (ok && ts_table_altered(p->db->h, t.name, ts_key(&t), p->err)) {
             p->failed = 1;
             ok = 0;
@@ -2091,6 +2093,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
         s->kind = SK_SELECT;
         s->stype = IX_STMTTYPE_SELECT;
         p.row_top = 1; /* its ROW values are sent as text */
+        p.rowid_want = ixs_cursor_wanted(&p);
         rc = ixs_select(&p, &q);
         int into = 0;
         if (!rc && px_acc(&p, "into")) {
@@ -2121,6 +2124,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
             s->sqlite_sql = sb_take(&q.sql);
             s->cols = q.cols;
             s->ncols = q.ncols;
+            ixs_cursor_stmt(&p, s);
             q.cols = NULL;
             q.ncols = 0;
             if (!s->sqlite_sql) rc = ixd_seterr(err, -208, 0, 0, NULL);

@@ -70,6 +70,8 @@ typedef struct px {
     int olap_ok;  /* OLAP window expressions allowed here (projection, ORDER BY) */
     int row_top;  /* set for a statement's own SELECT (and INTO TEMP): its ROW items are
                      text, described as LVARCHAR (ixs_rowtype.c, ixs_select) */
+    int rowid_want; /* 1: an update cursor's query (ixs_cursor.c); 2: rowid appended */
+    char rowid_table[IXS_NAME_MAX + 1];
 } px;
 
 /* queries */
@@ -252,5 +254,15 @@ int ixs_row_coltype(int code, uint32_t len, sqlite3 *h);
  * row (own bytes), or in its canonical text form (0 or an SQLCODE). */
 int ixs_row_from_text(sqlite3 *h, int id, const char *s, size_t n, sval *out);
 int ixs_row_canon(sqlite3 *h, int id, const char *s, size_t n, sb *out);
+/* Update cursors and WHERE CURRENT OF (ixs_cursor.c). ixs_cursor_wanted:
+ * 1 when the SELECT at token 0 ends with FOR UPDATE [OF ...] and has no set
+ * operator (its one table's rowid is then selected after the columns:
+ * ixs_cursor_rowid, from the select list's assembly); ixs_cursor_stmt marks
+ * s as an update cursor when that happened. ixs_current_of: `CURRENT OF
+ * name` after WHERE of the UPDATE / DELETE s, as its SQLite condition. */
+int ixs_cursor_wanted(px *p);
+void ixs_cursor_rowid(px *p, const tref *t, sb *list);
+void ixs_cursor_stmt(px *p, ixd_stmt *s);
+int ixs_current_of(px *p, sb *sql, ixd_stmt *s);
 
 #endif

@@ -743,8 +743,9 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
         sb_add(&having, h.s.p);
         xv_free(&h);
     }
-    (void)has_agg;
     p->sc = save;
+    if (p->rowid_want == 1 && p->depth == 1 && sc->n == 1 && !distinct && !has_agg && !group.n)
+        ixs_cursor_rowid(p, sc->t[0], &list);
     /* assemble */
     sb_add(&q->sql, distinct ? "SELECT DISTINCT " : "SELECT ");
     sb_add(&q->sql, list.p ? list.p : "NULL");
@@ -1252,7 +1253,7 @@ static int where_clause(px *p, sb *sql, ixd_stmt *s) {
         if (s->stype == IX_STMTTYPE_UPDATE) s->stype = IX_STMTTYPE_UPDATE_ALL;
         return 0;
     }
-    if (px_acc(p, "current")) return px_failc(p, -999, "WHERE CURRENT OF");
+    if (px_acc(p, "current")) return ixs_current_of(p, sql, s);
     xv c;
     if (ixs_cond(p, &c)) {
         xv_free(&c);

@@ -27,15 +27,16 @@
 
 /* The Informix codes of routines. */
 enum {
-    IXS_E_SPL_EXISTS = -673,        /* Function (%s) already exists in database. */
-    IXS_E_SPL_UNRESOLVED = -674,    /* Routine (%s) can not be resolved. */
-    IXS_E_SPL_MANY_ROWS = -686,     /* Function (%s) has returned more than one row. */
-    IXS_E_SPL_SYSTEM = -668,        /* The system command cannot be executed. */
-    IXS_E_SPL_ONE_ROW = -284,       /* A subquery has returned not exactly one row. */
-    IXS_E_SPL_NOT_PROC = -9750,     /* Routine (%s) cannot be executed as a procedure/function */
-    IXS_E_SPL_DEPTH = -9752,        /* nesting of routine calls too deep */
-    IXS_E_SPL_RET_COUNT = -9762,    /* RETURN gives a different number of values */
-    IXS_E_SPL_TOO_MANY_ARGS = -9753 /* more arguments than parameters */
+    IXS_E_SPL_EXISTS = -673,         /* Function (%s) already exists in database. */
+    IXS_E_SPL_UNRESOLVED = -674,     /* Routine (%s) can not be resolved. */
+    IXS_E_SPL_MANY_ROWS = -686,      /* Function (%s) has returned more than one row. */
+    IXS_E_SPL_SYSTEM = -668,         /* The system command cannot be executed. */
+    IXS_E_SPL_ONE_ROW = -284,        /* A subquery has returned not exactly one row. */
+    IXS_E_SPL_NOT_PROC = -9750,      /* Routine (%s) cannot be executed as a procedure/function */
+    IXS_E_SPL_DEPTH = -9752,         /* nesting of routine calls too deep */
+    IXS_E_SPL_RET_COUNT = -9762,     /* RETURN gives a different number of values */
+    IXS_E_SPL_TOO_MANY_ARGS = -9753, /* more arguments than parameters */
+    IXS_E_SPL_AMBIGUOUS = -9700      /* Routine (%s) ambiguous - more than one routine ... */
 };
 
 /* Statement kinds of the tree. */
@@ -98,7 +99,10 @@ struct spl_node {
     spl_node *next;
     spl_sql q;                     /* the expression list, condition or statement */
     char callee[IXS_NAME_MAX + 1]; /* SN_CALL, FOREACH EXECUTE */
+    char cursor[IXS_NAME_MAX + 1]; /* FOREACH cursor FOR SELECT: its name */
     int *tgt, ntgt;                /* LET targets, FOR variable, INTO of a call */
+    int *forin, nforin;            /* SN_FORIN: values of each item (1, or 3: a TO b STEP s) */
+    int nargs;                     /* SN_CALL, FOREACH EXECUTE: arguments of the call */
     spl_node *body;                /* block, loop, THEN */
     spl_node *elsep;               /* IF: the ELIF (an SN_IF) or ELSE block */
     int loop;                      /* EXIT / CONTINUE: SPL_LOOP_* */
@@ -126,6 +130,7 @@ typedef struct spl_rt {
     int variant, handlesnulls;
     spl_node *body; /* an SN_BLOCK */
     /* the per-connection cache */
+    int key_nargs; /* the argument count it was looked up with (-1: any) */
     int active;
     int stale;
     struct spl_rt *next;
@@ -146,17 +151,20 @@ int spl_is_create(px *p);
  * adds them to a file made before them. */
 int ixs_spl_cat_init(sqlite3 *h, ixd_err *err);
 void ixs_spl_cat_upgrade(sqlite3 *h);
-/* The procid and text of routine name: 1 found, 0 not, -1 error. *text is
- * malloc'ed. */
-int spl_cat_find(ixd_db *db, const char *name, int *procid, char **text, ixd_err *err);
+/* The procid and text of routine name called with nargs arguments (-1: any):
+ * routines overload by their number of parameters; the one with exactly
+ * nargs, else the one with the fewest parameters above nargs (DEFAULTs fill
+ * the rest). 1 found, 0 not, -1 error. *text is malloc'ed. */
+int spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char **text, ixd_err *err);
 /* Writes a catalogue body (sysprocbody / systrigbody) in CHAR(256) chunks. */
 int spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key, const char *text,
                      size_t n, ixd_err *err);
 
 /* ---- execution (ixs_spl_exec.c) --------------------------------------------------- */
-/* The routine of that name for db (parsed from the catalogue and cached):
- * 1 found (*out valid until the next DDL), 0 not, -1 error. */
-int spl_get(ixd_db *db, const char *name, spl_rt **out, ixd_err *err);
+/* The routine of that name for a call with nargs arguments (-1: any; see
+ * spl_cat_find) for db (parsed from the catalogue and cached): 1 found (*out
+ * valid until the next DDL), 0 not, -1 error. */
+int spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixd_err *err);
 /* Forgets the cached routine name (after DROP / CREATE). */
 void spl_forget(ixd_db *db, const char *name);
 /* Frees the per-connection state (before the connection closes). */
@@ -187,10 +195,57 @@ int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name);
  * -1 error (-674 when there is no such routine). */
 int ixs_spl_call(px *p, const char *fn, xv *args, int na, xv *out);
 
-/* ---- triggers (ixs_trigger.c) ----------------------------------------------------- */
+/* ---- WHERE CURRENT OF (ixs_cursor.c) --------------------------------------------- */
+/* A named FOREACH running (db->spl_cursors, innermost first): st is its
+ * update cursor once it has stepped onto a row. */
+typedef struct ixs_curframe {
+    char name[IXS_NAME_MAX + 1];
+    ixd_stmt *st;
+    struct ixs_curframe *up;
+} ixs_curframe;
+
+/* ---- triggers (ixs_trigger.c, ixs_trigger_stmt.c) --------------------------------- */
+#define TRG_MAX_ACTIONS 32 /* actions of one clause */
+#define TRG_MAX_CLAUSES 16 /* [WHEN (...)] (actions) clauses of one trigger */
+enum { TRG_BEFORE = 'B', TRG_ROW = 'R', TRG_AFTER = 'A' };
+typedef struct trg_range {
+    int a, b; /* tokens [a, b) */
+} trg_range;
+typedef struct trg_clause {
+    char phase; /* TRG_BEFORE, TRG_ROW, TRG_AFTER */
+    trg_range when;
+    trg_range act[TRG_MAX_ACTIONS];
+    unsigned char bare[TRG_MAX_ACTIONS]; /* EXECUTE PROCEDURE name: no "()" */
+    int into[TRG_MAX_ACTIONS]; /* EXECUTE PROCEDURE ... INTO cols: the INTO token, else 0 */
+    int nact;
+} trg_clause;
+typedef struct trg_body {
+    trg_clause c[TRG_MAX_CLAUSES];
+    int n;
+} trg_body;
+/* The sections of a trigger (BEFORE / FOR EACH ROW / AFTER) from token p->i
+ * into b: 0 or -1 (-201). */
+int trg_parse_body(px *p, trg_body *b);
+/* Statement-level actions of the INSERT / UPDATE / DELETE s (its BEFORE and
+ * AFTER clauses, found once per prepared statement and found again when
+ * db->gen or the schema moved). ixs_trg_stmt_before runs the BEFORE clauses
+ * in a savepoint: 0 (nothing to do or done) or -1 with *err (nothing
+ * changed). ixs_trg_stmt_after runs the AFTER clauses when ok (the
+ * statement succeeded) and ends the savepoint (rolled back on any failure):
+ * 0 or -1 with *err. ixs_trg_stmt_free frees the cache of s. */
+typedef struct trg_stmt trg_stmt;
+int ixs_trg_stmt_before(ixd_stmt *s, ixd_err *err);
+int ixs_trg_stmt_after(ixd_stmt *s, int ok, ixd_err *err);
+void ixs_trg_stmt_free(ixd_stmt *s);
 /* CREATE / DROP TRIGGER after the statement's first token: 1 handled, 0 not
  * such a statement, -1 error. */
 int ixs_trigger_create_stmt(px *p, int *stype);
 int ixs_trigger_drop_stmt(px *p, int *stype);
+/* DROP TABLE: appends to s the SQL that removes the catalogue rows of the
+ * triggers of table tabid (SQLite drops its own triggers with the table). */
+void ixs_trigger_drop_table_sql(int tabid, sb *s);
+/* After an ALTER TABLE rebuild of table: its triggers made again from
+ * their catalogue text: 0 or -1 (p->failed). */
+int ixs_trigger_rebuild(px *p, const char *table);
 
 #endif

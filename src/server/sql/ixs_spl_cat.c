@@ -80,7 +80,7 @@ static const struct {
      "internal INTEGER, class TEXT, stack INTEGER, parallelizable INTEGER, costfunc TEXT, "
      "selconst REAL, collation TEXT, procflags INTEGER);"
      "CREATE UNIQUE INDEX IF NOT EXISTS " IXS_INTERNAL_PREFIX
-     "procname ON sysprocedures(procname);"},
+     "procsig ON sysprocedures(procname, numargs);"},
     {"sysprocbody", TABID_SYSPROCBODY, c_sysprocbody,
      "CREATE TABLE IF NOT EXISTS sysprocbody(procid INTEGER, datakey TEXT, seqno INTEGER, data "
      "TEXT, PRIMARY KEY(procid, datakey, seqno));"},
@@ -125,7 +125,28 @@ int ixs_spl_cat_init(sqlite3 *h, ixd_err *err) {
     return 0;
 }
 
+/* Routines overload by their number of parameters: a file made when a name
+ * was unique gets the (name, numargs) index instead (best effort). */
+static void upgrade_overloading(sqlite3 *h) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(
+            h, "SELECT 1 FROM sqlite_master WHERE name = '" IXS_INTERNAL_PREFIX "procname'", -1,
+            &st, NULL) != SQLITE_OK)
+        return;
+    int old = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    if (!old || sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return;
+    if (sqlite3_exec(h,
+                     "DROP INDEX " IXS_INTERNAL_PREFIX
+                     "procname; CREATE UNIQUE INDEX " IXS_INTERNAL_PREFIX
+                     "procsig ON sysprocedures(procname, numargs); COMMIT",
+                     NULL, NULL, NULL) != SQLITE_OK &&
+        !sqlite3_get_autocommit(h))
+        sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+}
+
 void ixs_spl_cat_upgrade(sqlite3 *h) {
+    upgrade_overloading(h);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(h, "SELECT 1 FROM sqlite_master WHERE name = 'systrigbody'", -1, &st,
                            NULL) != SQLITE_OK)
@@ -164,17 +185,20 @@ int spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key, con
     return 0;
 }
 
-int spl_cat_find(ixd_db *db, const char *name, int *procid, char **text, ixd_err *err) {
+int spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char **text, ixd_err *err) {
     sqlite3_stmt *st;
     *procid = 0;
     if (text) *text = NULL;
-    int rc = sqlite3_prepare_v2(db->h,
-                                "SELECT p.procid, b.data FROM sysprocedures p LEFT JOIN "
-                                "sysprocbody b ON b.procid = p.procid AND b.datakey = 'T' WHERE "
-                                "p.procname = ? ORDER BY b.seqno",
-                                -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(
+        db->h,
+        "SELECT p.procid, b.data FROM sysprocedures p LEFT JOIN sysprocbody b ON b.procid = "
+        "p.procid AND b.datakey = 'T' WHERE p.procid = (SELECT procid FROM sysprocedures WHERE "
+        "procname = ?1 AND (?2 < 0 OR numargs >= ?2) ORDER BY numargs <> ?2, numargs, procid "
+        "LIMIT 1) ORDER BY b.seqno",
+        -1, &st, NULL);
     if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, IX_STMTTYPE_EXECUTE_PROC, NULL, err);
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, nargs);
     sb b = {0};
     int found = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -262,6 +286,39 @@ static int next_id(ixd_db *db, const char *sql) {
     return id;
 }
 
+/* The routines of name with exactly nargs parameters (name NULL: the one of
+ * specific name spec; nargs -1: any count): their number (-1 error), the
+ * first's procid in *procid. */
+static int routine_id(ixd_db *db, const char *name, int nargs, const char *spec, int *procid) {
+    sqlite3_stmt *st;
+    *procid = 0;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT procid FROM sysprocedures WHERE (?1 IS NULL OR procname = ?1) "
+                           "AND (?2 < 0 OR numargs = ?2) AND (?3 IS NULL OR specificname = ?3) "
+                           "ORDER BY procid",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    if (name) sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, nargs);
+    if (spec) sqlite3_bind_text(st, 3, spec, -1, SQLITE_STATIC);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (!n++) *procid = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? n : -1;
+}
+
+static void routine_name(ixd_db *db, int procid, char *name, size_t n) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h, "SELECT procname FROM sysprocedures WHERE procid = ?", -1, &st,
+                           NULL) != SQLITE_OK)
+        return;
+    sqlite3_bind_int(st, 1, procid);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        snprintf(name, n, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+}
+
 int ixs_spl_create_stmt(px *p, int *stype) {
     if (!px_kw(p, p->i, "dba") && !px_kw(p, p->i, "procedure") && !px_kw(p, p->i, "function"))
         return 0;
@@ -275,7 +332,7 @@ int ixs_spl_create_stmt(px *p, int *stype) {
     int rc = 1;
     if (!p->dry) {
         int procid;
-        int f = spl_cat_find(p->db, r->name, &procid, NULL, p->err);
+        int f = routine_id(p->db, r->name, r->nparams, NULL, &procid);
         if (f < 0) {
             p->failed = 1;
             rc = -1;
@@ -295,14 +352,19 @@ int ixs_spl_create_stmt(px *p, int *stype) {
     return rc;
 }
 
-/* DROP PROCEDURE|FUNCTION|ROUTINE [IF EXISTS] [owner.]name [( [type, ...] )],
- * after DROP */
+/* DROP { PROCEDURE | FUNCTION | ROUTINE } [IF EXISTS] [owner.]name [( [type, ...] )]
+ * | DROP SPECIFIC { PROCEDURE | FUNCTION | ROUTINE } [IF EXISTS] [owner.]specific_name,
+ * after DROP. Without the types, a name of several routines is -9700. */
 int ixs_spl_drop_stmt(px *p, int *stype) {
-    if (!px_kw(p, p->i, "procedure") && !px_kw(p, p->i, "function") && !px_kw(p, p->i, "routine"))
+    if (!px_kw(p, p->i, "procedure") && !px_kw(p, p->i, "function") && !px_kw(p, p->i, "routine") &&
+        !px_kw(p, p->i, "specific"))
         return 0;
-    p->i++;
     *stype = IX_STMTTYPE_DROP_PROC;
     int ife = 0;
+    int specific = px_acc(p, "specific");
+    if (specific && !px_acc(p, "procedure") && !px_acc(p, "function") && px_expect(p, "routine"))
+        return -1;
+    if (!specific) p->i++; /* PROCEDURE | FUNCTION | ROUTINE */
     if (px_acc(p, "if")) {
         if (px_expect(p, "exists")) return -1;
         ife = 1;
@@ -310,24 +372,31 @@ int ixs_spl_drop_stmt(px *p, int *stype) {
     char name[IXS_NAME_MAX + 1];
     if (px_ident(p, name, sizeof name)) return -1;
     if (px_acc_op(p, ".") && px_ident(p, name, sizeof name)) return -1;
-    if (px_acc_op(p, "(") && !px_acc_op(p, ")")) {
-        do {
-            ityp t;
-            int serial;
-            int64_t st;
-            uint32_t cl;
-            if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
-        } while (px_acc_op(p, ","));
-        if (px_expect_op(p, ")")) return -1;
+    int nargs = -1;
+    if (!specific && px_acc_op(p, "(")) {
+        nargs = 0;
+        if (!px_acc_op(p, ")")) {
+            do {
+                ityp t;
+                int serial;
+                int64_t st;
+                uint32_t cl;
+                if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
+                nargs++;
+            } while (px_acc_op(p, ","));
+            if (px_expect_op(p, ")")) return -1;
+        }
     }
     if (p->dry) return 1;
     int procid;
-    int f = spl_cat_find(p->db, name, &procid, NULL, p->err);
+    int f = routine_id(p->db, specific ? NULL : name, nargs, specific ? name : NULL, &procid);
     if (f < 0) {
         p->failed = 1;
         return -1;
     }
+    if (f > 1) return px_failc(p, IXS_E_SPL_AMBIGUOUS, "%s", name);
     if (!f) return ife ? 1 : px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", name);
+    if (specific) routine_name(p->db, procid, name, sizeof name);
     if (ixs_ddl_begin(p)) return -1;
     char sql[160];
     snprintf(sql, sizeof sql,

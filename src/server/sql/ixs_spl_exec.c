@@ -119,14 +119,14 @@ static int parse_text(ixd_db *db, const char *text, int procid, spl_rt **out, ix
     return rc;
 }
 
-int spl_get(ixd_db *db, const char *name, spl_rt **out, ixd_err *err) {
+int spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixd_err *err) {
     *out = NULL;
     spl_conn *c = conn(db);
     if (!c) return ixd_seterr(err, -208, 0, 0, NULL);
     unsigned dv = ixs_data_version(db, 0);
     int fresh = c->gen == db->gen && c->dver == dv;
     spl_rt *r = c->rts;
-    while (r && strcmp(r->name, name))
+    while (r && (strcmp(r->name, name) || r->key_nargs != nargs))
         r = r->next;
     if (r && fresh) {
         *out = r;
@@ -138,7 +138,7 @@ int spl_get(ixd_db *db, const char *name, spl_rt **out, ixd_err *err) {
     }
     int procid;
     char *text = NULL;
-    int f = spl_cat_find(db, name, &procid, r ? NULL : &text, err);
+    int f = spl_cat_find(db, name, nargs, &procid, r ? NULL : &text, err);
     if (f <= 0) {
         if (r) spl_forget(db, name);
         return f;
@@ -149,13 +149,14 @@ int spl_get(ixd_db *db, const char *name, spl_rt **out, ixd_err *err) {
     }
     if (r) {
         spl_forget(db, name);
-        f = spl_cat_find(db, name, &procid, &text, err);
+        f = spl_cat_find(db, name, nargs, &procid, &text, err);
         if (f <= 0) return f;
     }
     spl_rt *nr;
     int rc = parse_text(db, text, procid, &nr, err);
     free(text);
     if (rc) return -1;
+    nr->key_nargs = nargs;
     nr->next = c->rts;
     c->rts = nr;
     *out = nr;
@@ -323,7 +324,7 @@ static int truth(frame *f, spl_sql *q) {
 
 static int call_values(frame *f, spl_node *n, spl_rows *rows) {
     spl_rt *r;
-    int found = spl_get(f->db, n->callee, &r, f->err);
+    int found = spl_get(f->db, n->callee, n->nargs, &r, f->err);
     if (found < 0) return C_ERR;
     if (!found) return ixd_seterr(f->err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", n->callee);
     vals a;
@@ -360,7 +361,7 @@ static int call_stmt(frame *f, spl_node *n) {
     if (call_values(f, n, &rows)) return C_ERR;
     spl_rt *r;
     int rc = 0;
-    if (n->ntgt && spl_get(f->db, n->callee, &r, f->err) == 1) {
+    if (n->ntgt && spl_get(f->db, n->callee, n->nargs, &r, f->err) == 1) {
         if (rows.n > 1) rc = ixd_seterr(f->err, IXS_E_SPL_MANY_ROWS, 0, 0, "%s", n->callee);
         for (int k = 0; !rc && k < n->ntgt; k++) {
             sval nul = {0};
@@ -404,10 +405,15 @@ static int check_intr(frame *f) {
 typedef struct each {
     spl_node *n;
     int rc;
+    ixs_curframe *cur; /* a named FOREACH: its cursor (WHERE CURRENT OF) */
 } each;
 
 static int foreach_row(frame *f, ixd_stmt *st, void *ud) {
     each *e = ud;
+    if (e->cur) {
+        e->cur->st = st;
+        ixs_cursor_fetched(st);
+    }
     for (int k = 0; k < e->n->ntgt && k < st->ncols; k++) {
         sval b;
         sval_from_column(&b, st->st, k);
@@ -425,7 +431,7 @@ static int foreach_stmt(frame *f, spl_node *n) {
         spl_rows rows;
         memset(&rows, 0, sizeof rows);
         spl_rt *r;
-        if (call_values(f, n, &rows) || spl_get(f->db, n->callee, &r, f->err) != 1) {
+        if (call_values(f, n, &rows) || spl_get(f->db, n->callee, n->nargs, &r, f->err) != 1) {
             spl_rows_free(&rows);
             return C_ERR;
         }
@@ -441,8 +447,14 @@ static int foreach_stmt(frame *f, spl_node *n) {
         spl_rows_free(&rows);
         return rc;
     }
-    each e = {n, 0};
+    ixs_curframe cf = {.up = f->db->spl_cursors};
+    each e = {n, 0, n->cursor[0] ? &cf : NULL};
+    if (e.cur) {
+        snprintf(cf.name, sizeof cf.name, "%s", n->cursor);
+        f->db->spl_cursors = &cf;
+    }
     int rc = q_rows(f, &n->q, foreach_row, &e);
+    if (e.cur) f->db->spl_cursors = cf.up;
     if (rc == C_ERR || e.rc == C_ERR) return C_ERR;
     return e.rc;
 }
@@ -454,37 +466,55 @@ static int set_int(frame *f, int slot, int64_t v) {
     return assign(f, slot, ixs_t(IX_T_BIGINT, 8), &x);
 }
 
+/* FOR v = a TO b STEP s over the values x->v[k..k+2]; *stop when the loop
+ * is left (EXIT, RETURN, error). */
+static int range_loop(frame *f, spl_node *n, const vals *x, int k, int *stop) {
+    int64_t b[3] = {0, 0, 1};
+    *stop = 0;
+    for (int j = 0; j < 3; j++) {
+        sval o;
+        if (k + j >= x->n || x->v[k + j].kind == SQLITE_NULL ||
+            ixs_convert(x->t[k + j], &x->v[k + j], ixs_t(IX_T_BIGINT, 8), &o)) {
+            *stop = 1;
+            return ixd_seterr(f->err, -1213, 0, 0, NULL);
+        }
+        b[j] = o.i;
+    }
+    *stop = 1;
+    if (b[2] == 0) return ixd_seterr(f->err, -1202, 0, 0, NULL);
+    *stop = 0;
+    int rc = 0;
+    for (int64_t i = b[0]; b[2] > 0 ? i <= b[1] : i >= b[1]; i += b[2]) {
+        if (set_int(f, n->tgt[0], i) || check_intr(f)) {
+            *stop = 1;
+            return C_ERR;
+        }
+        rc = loop_result(f, stmts(f, n->body), SPL_LOOP_FOR, stop);
+        if (*stop) return rc;
+    }
+    return rc;
+}
+
 static int for_stmt(frame *f, spl_node *n) {
     vals x;
     if (eval(f, &n->q, &x)) return C_ERR;
-    int rc = 0;
+    int rc = 0, stop = 0;
     if (n->kind == SN_FORIN) {
-        for (int k = 0; k < x.n && !rc; k++) {
-            if ((rc = assign(f, n->tgt[0], x.t[k], &x.v[k])) || (rc = check_intr(f))) break;
-            int stop;
+        for (int item = 0, k = 0; item < n->nforin && !rc && !stop; k += n->forin[item++]) {
+            if (n->forin[item] == 3) {
+                rc = range_loop(f, n, &x, k, &stop);
+                if (!stop) continue;
+                break;
+            }
+            if (k >= x.n || (rc = assign(f, n->tgt[0], x.t[k], &x.v[k])) || (rc = check_intr(f)))
+                break;
             rc = loop_result(f, stmts(f, n->body), SPL_LOOP_FOR, &stop);
-            if (stop) break;
         }
         vals_free(&x);
         return rc;
     }
-    int64_t b[3] = {0, 0, 1};
-    for (int k = 0; k < 3; k++) {
-        sval o;
-        if (x.v[k].kind == SQLITE_NULL || ixs_convert(x.t[k], &x.v[k], ixs_t(IX_T_BIGINT, 8), &o)) {
-            vals_free(&x);
-            return ixd_seterr(f->err, -1213, 0, 0, NULL);
-        }
-        b[k] = o.i;
-    }
+    rc = range_loop(f, n, &x, 0, &stop);
     vals_free(&x);
-    if (b[2] == 0) return ixd_seterr(f->err, -1202, 0, 0, NULL);
-    for (int64_t i = b[0]; b[2] > 0 ? i <= b[1] : i >= b[1]; i += b[2]) {
-        if (set_int(f, n->tgt[0], i) || check_intr(f)) return C_ERR;
-        int stop;
-        rc = loop_result(f, stmts(f, n->body), SPL_LOOP_FOR, &stop);
-        if (stop) break;
-    }
     return rc;
 }
 

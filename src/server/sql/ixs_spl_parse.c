@@ -46,6 +46,7 @@ static void node_free(spl_node *n) {
         spl_node *next = n->next;
         sql_free(&n->q);
         free(n->tgt);
+        free(n->forin);
         node_free(n->body);
         node_free(n->elsep);
         for (int k = 0; k < n->nh; k++) {
@@ -196,6 +197,8 @@ static int expr_end(sps *s, int comma, const char *const *stop) {
         int hit = 0;
         for (int k = 0; stop && stop[k]; k++)
             if (px_kw(p, i, stop[k])) hit = 1;
+        if (hit && px_kw(p, i, "update") && i > 0 && px_kw(p, i - 1, "for"))
+            hit = 0; /* FOR UPDATE */
         if (hit) break;
     }
     return i;
@@ -226,6 +229,61 @@ static int expr_list(sps *s, const char *const *stop, spl_sql *q, int *count) {
     }
     *count = n;
     return take(s, &b, q);
+}
+
+/* One expression of a FOR list up to ',', ')' or a stop keyword, appended
+ * to b. */
+static int forin_expr(sps *s, const char *const *stop, sb *b, spl_sql *q) {
+    px *p = s->p;
+    int e = expr_end(s, 1, stop);
+    if (e == p->i) return px_fail(p);
+    if (emit(s, p->i, e, -1, -1, 1, b, q)) return -1;
+    p->i = e;
+    return 0;
+}
+
+/*
+ * FOR v IN ( item [, item ...] )
+ * item := expr | expr TO expr [STEP expr]
+ * as "SELECT e, a, b, s, ..." into n->q, n->forin[k] the number of values
+ * of item k (1, or 3 for a range).
+ */
+static int forin_list(sps *s, spl_node *n) {
+    static const char *const to[] = {"to", NULL};
+    static const char *const step[] = {"step", NULL};
+    px *p = s->p;
+    sb b = {0};
+    sb_add(&b, "SELECT ");
+    n->q.pos = p->i < p->nt ? p->t[p->i].pos : 0;
+    int rc = 0;
+    do {
+        int *f = realloc(n->forin, sizeof(int) * (size_t)(n->nforin + 1));
+        if (!f) {
+            rc = px_failc(p, -208, NULL);
+            break;
+        }
+        n->forin = f;
+        if (n->nforin) sb_add(&b, ", ");
+        if ((rc = forin_expr(s, to, &b, &n->q))) break;
+        n->forin[n->nforin] = 1;
+        if (px_acc(p, "to")) {
+            n->forin[n->nforin] = 3;
+            sb_add(&b, ", ");
+            if ((rc = forin_expr(s, step, &b, &n->q))) break;
+            sb_add(&b, ", ");
+            if (px_acc(p, "step"))
+                rc = forin_expr(s, NULL, &b, &n->q);
+            else
+                sb_add(&b, "1");
+            if (rc) break;
+        }
+        n->nforin++;
+    } while (px_acc_op(p, ","));
+    if (rc) {
+        sb_free(&b);
+        return -1;
+    }
+    return take(s, &b, &n->q);
 }
 
 /* A condition up to a stop keyword, as "SELECT 1 FROM systables WHERE
@@ -287,7 +345,33 @@ static int end_of(sps *s, const char *what) {
     return 0;
 }
 
-/* DEFINE [GLOBAL] v [, v ...] type [DEFAULT expr] */
+/* LIKE [owner.]table.column: the column's type (a SERIAL's is INTEGER, a
+ * SERIAL8's INT8, a BIGSERIAL's BIGINT, as the catalogue keeps them).
+ * -206 / -217 for unknown names. */
+static int like_type(px *p, ityp *t) {
+    char a[IXS_NAME_MAX + 1], b[IXS_NAME_MAX + 1];
+    if (px_ident(p, a, sizeof a) || px_expect_op(p, ".") || px_ident(p, b, sizeof b)) return -1;
+    if (px_acc_op(p, ".")) { /* owner.table.column */
+        snprintf(a, sizeof a, "%s", b);
+        if (px_ident(p, b, sizeof b)) return -1;
+    }
+    itab tab;
+    int f = p->db ? ixs_cat_table(p->db, a, &tab, p->err) : 0;
+    if (f < 0) {
+        p->failed = 1;
+        return -1;
+    }
+    if (!f) return px_failc(p, -206, "%s", a);
+    const icol *c = NULL;
+    for (int k = 0; k < tab.ncols && !c; k++)
+        if (!strcmp(tab.cols[k].name, b)) c = &tab.cols[k];
+    if (c) *t = c->t; /* a SERIAL column's type is its INTEGER form */
+    int rc = c ? 0 : px_failc(p, -217, "%s", b);
+    ixs_itab_free(&tab);
+    return rc;
+}
+
+/* DEFINE [GLOBAL] v [, v ...] { type | LIKE [owner.]table.column } [DEFAULT expr] */
 static int define_stmt(sps *s) {
     px *p = s->p;
     int global = px_acc(p, "global");
@@ -298,10 +382,13 @@ static int define_stmt(sps *s) {
         n++;
     } while (px_acc_op(p, ","));
     ityp t;
-    int serial;
+    int serial = 0;
     int64_t st;
     uint32_t cl;
-    if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
+    if (px_acc(p, "like")) {
+        if (like_type(p, &t)) return -1;
+    } else if (ixs_parse_type(p, &t, &serial, &st, &cl))
+        return -1;
     if (serial) return px_fail(p);
     char *def = NULL;
     if (px_acc(p, "default")) {
@@ -350,10 +437,9 @@ static int let_stmt(sps *s, spl_node *n) {
             n->kind = SN_CALL;
             px_ident(p, n->callee, sizeof n->callee);
             p->i++;
-            int cnt = 0;
             if (!px_op(p, p->i, ")")) {
                 static const char *const none[] = {NULL};
-                if (expr_list(s, none, &n->q, &cnt)) return -1;
+                if (expr_list(s, none, &n->q, &n->nargs)) return -1;
             }
             if (px_expect_op(p, ")")) return -1;
             return px_expect_op(p, ";");
@@ -421,11 +507,8 @@ static int for_stmt(sps *s, spl_node *n) {
     n->ntgt = 1;
     if ((n->tgt[0] = var_ref(s)) < 0) return -1;
     if (px_acc(p, "in")) {
-        static const char *const none[] = {NULL};
-        int cnt;
         n->kind = SN_FORIN;
-        if (px_expect_op(p, "(") || expr_list(s, none, &n->q, &cnt) || px_expect_op(p, ")"))
-            return -1;
+        if (px_expect_op(p, "(") || forin_list(s, n) || px_expect_op(p, ")")) return -1;
         return loop_body(s, n, SPL_LOOP_FOR, "for");
     }
     if (px_expect_op(p, "=")) return -1;
@@ -478,8 +561,7 @@ static int call_head(sps *s, spl_node *n) {
     if (px_expect_op(p, "(")) return -1;
     if (!px_op(p, p->i, ")")) {
         static const char *const none[] = {NULL};
-        int cnt;
-        if (expr_list(s, none, &n->q, &cnt)) return -1;
+        if (expr_list(s, none, &n->q, &n->nargs)) return -1;
     }
     return px_expect_op(p, ")");
 }
@@ -489,8 +571,8 @@ static int call_head(sps *s, spl_node *n) {
 static int foreach_stmt(sps *s, spl_node *n) {
     px *p = s->p;
     if (px_is_ident(p, p->i) && !px_kw(p, p->i, "select") && !px_kw(p, p->i, "execute")) {
-        char cur[IXS_NAME_MAX + 1];
-        if (px_ident(p, cur, sizeof cur)) return -1;
+        char *cur = n->cursor;
+        if (px_ident(p, cur, sizeof n->cursor)) return -1;
         if (px_acc(p, "with") && px_expect(p, "hold")) return -1;
         if (px_expect(p, "for")) return -1;
     }
@@ -501,11 +583,20 @@ static int foreach_stmt(sps *s, spl_node *n) {
     } else {
         if (!px_kw(p, p->i, "select")) return px_fail(p);
         /* the SELECT ends at ';' or where the body's first statement starts */
-        static const char *const body[] = {
-            "let",    "if",   "foreach",  "while", "return", "raise", "call", "execute", "insert",
-            "delete", "exit", "continue", "begin", "system", "trace", "end",  NULL};
+        static const char *const body[] = {"let",    "if",   "foreach",  "while",  "return",
+                                           "raise",  "call", "execute",  "insert", "delete",
+                                           "update", "exit", "continue", "begin",  "system",
+                                           "trace",  "end",  NULL};
         if (sql_stmt(s, &n->q, body)) return -1;
         if (!n->q.ninto) return px_fail(p);
+        if (n->cursor[0]) { /* a named FOREACH is an update cursor (ixs_cursor.c) */
+            static const char fu[] = " for update";
+            size_t l = strlen(n->q.text);
+            char *t = realloc(n->q.text, l + sizeof fu);
+            if (!t) return px_failc(p, -208, NULL);
+            memcpy(t + l, fu, sizeof fu);
+            n->q.text = t;
+        }
         n->tgt = n->q.into;
         n->ntgt = n->q.ninto;
         n->q.into = NULL;

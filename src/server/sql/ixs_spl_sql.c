@@ -29,7 +29,7 @@ static int run_values(ixd_db *db, sqlite3_value **argv, int argc, spl_rows *rows
     const char *name = (const char *)sqlite3_value_text(argv[0]);
     if (!name) return ixd_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, NULL);
     spl_rt *r;
-    int f = spl_get(db, name, &r, err);
+    int f = spl_get(db, name, argc - 1, &r, err);
     if (f <= 0) return f < 0 ? -1 : ixd_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", name);
     sval args[SPL_MAX_ARGS];
     int na = argc - 1 < SPL_MAX_ARGS ? argc - 1 : SPL_MAX_ARGS;
@@ -201,7 +201,8 @@ static const sqlite3_module spl_module = {
 
 int ixs_spl_register(sqlite3 *h, ixd_db *db) {
     if (sqlite3_create_function(h, "ixd_spl_fn", -1, SQLITE_UTF8, db, fn_call, NULL, NULL) !=
-        SQLITE_OK)
+            SQLITE_OK ||
+        ixs_cursor_register(h, db))
         return -1;
     return sqlite3_create_module(h, IXS_INTERNAL_PREFIX "spl", &spl_module, db) == SQLITE_OK ? 0
                                                                                              : -1;
@@ -251,10 +252,22 @@ static int add_col(px *p, ixd_stmt *s, const char *name, ityp t) {
     return 0;
 }
 
+/* The arguments of a call after its '(': their number. */
+static int count_args(px *p) {
+    int n = 0, depth = 0;
+    for (int i = p->i; i < p->nt && p->t[i].k != T_EOF; i++) {
+        if (px_op(p, i, "(")) depth++;
+        if (px_op(p, i, ")") && depth-- == 0) break;
+        if (!n) n = 1;
+        if (!depth && px_op(p, i, ",")) n++;
+    }
+    return n;
+}
+
 int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name) {
     (void)proc;
     spl_rt *r;
-    int f = spl_get(p->db, name, &r, p->err);
+    int f = spl_get(p->db, name, count_args(p), &r, p->err);
     if (f < 0) {
         p->failed = 1;
         return -1;
@@ -291,7 +304,7 @@ int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name) {
 
 int ixs_spl_call(px *p, const char *fn, xv *args, int na, xv *out) {
     spl_rt *r;
-    int f = spl_get(p->db, fn, &r, p->err);
+    int f = spl_get(p->db, fn, na, &r, p->err);
     if (f < 0) {
         p->failed = 1;
         return -1;

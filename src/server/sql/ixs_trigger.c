@@ -1,14 +1,17 @@
 /*
  * ixs_trigger.c: CREATE / DROP TRIGGER.
  *
- * A FOR EACH ROW section becomes one SQLite trigger, AFTER the row's change
+ * Each [WHEN (...)] (actions) clause of the FOR EACH ROW section becomes
+ * one SQLite trigger, AFTER the row's change
  * (Informix runs row actions after each row is changed): every action is
  * translated by the ordinary translator with each old.col / new.col as a
  * typed '?', and those marks are then replaced by SQLite's OLD."col" /
  * NEW."col". A failing action fails the triggering statement, which SQLite
  * undoes as a whole. The WHEN condition becomes the SQLite trigger's WHEN
- * EXISTS (...). Statement-level BEFORE / AFTER sections are refused
- * (docs/server-sql.md).
+ * EXISTS (...). The statement-level BEFORE / AFTER clauses run around the
+ * statement (ixs_trigger_stmt.c); a trigger without a row section still
+ * gets a SQLite trigger that never fires (WHEN 0), so that every trigger
+ * change moves SQLite's schema version, which that file watches.
  *
  * The catalogue: systriggers (event 'I', 'U', 'D'), systrigbody 'D' the
  * header text and 'A' the actions text.
@@ -19,19 +22,15 @@
 
 #include "server/sql/ixs_spl.h"
 
-#define TRG_MAX_ACTIONS 32
-#define TRG_MAX_REFS    256
-#define TRG_PREFIX      IXS_INTERNAL_PREFIX "trg_"
+#define TRG_MAX_REFS 256
+#define TRG_PREFIX   IXS_INTERNAL_PREFIX "trg_"
 
 enum {
     IXS_E_TRG_EXISTS = -504,    /* Cannot create trigger: a trigger of that name exists. */
     IXS_E_TRG_NOT_FOUND = -522, /* the trigger does not exist */
-    IXS_E_TRG_SECTION = -999,   /* statement-level sections: not supported */
 };
 
-typedef struct range {
-    int a, b; /* tokens [a, b) */
-} range;
+typedef trg_range range;
 
 typedef struct trg {
     char name[IXS_NAME_MAX + 1];
@@ -39,9 +38,7 @@ typedef struct trg {
     char oldn[IXS_NAME_MAX + 1], newn[IXS_NAME_MAX + 1];
     char event; /* 'I', 'U', 'D' */
     range cols; /* UPDATE OF col, ... */
-    range when;
-    range act[TRG_MAX_ACTIONS];
-    int nact;
+    trg_body body;
     int head_end, body_start; /* text offsets */
 } trg;
 
@@ -55,25 +52,39 @@ static int close_paren(px *p) {
     return -1;
 }
 
-/* ( action [, action ...] ): the actions' token ranges */
-static int actions(px *p, trg *t) {
+/* ( action [, action ...] ): the actions' token ranges into c */
+static int actions(px *p, trg_clause *c) {
     if (px_expect_op(p, "(")) return -1;
     int end = close_paren(p);
     if (end < 0) return px_fail(p);
     while (p->i < end) {
-        if (t->nact == TRG_MAX_ACTIONS) return px_fail(p);
-        int depth = 0, i = p->i;
+        if (c->nact == TRG_MAX_ACTIONS) return px_fail(p);
+        int depth = 0, i = p->i, into = 0;
         for (; i < end; i++) {
             if (px_op(p, i, "(")) depth++;
             if (px_op(p, i, ")")) depth--;
-            if (!depth && px_op(p, i, ",")) break;
+            if (!depth && px_kw(p, i, "into") && px_kw(p, p->i, "execute")) into = 1;
+            /* the columns of EXECUTE ... INTO a, b run on to the next action */
+            if (!depth && px_op(p, i, ",") &&
+                (!into || px_kw(p, i + 1, "insert") || px_kw(p, i + 1, "update") ||
+                 px_kw(p, i + 1, "delete") || px_kw(p, i + 1, "execute")))
+                break;
         }
         if (i == p->i) return px_fail(p);
         if (!px_kw(p, p->i, "insert") && !px_kw(p, p->i, "update") && !px_kw(p, p->i, "delete") &&
             !px_kw(p, p->i, "execute"))
             return px_fail(p);
-        t->act[t->nact].a = p->i;
-        t->act[t->nact++].b = i;
+        int ex = px_kw(p, p->i, "execute"), nm = p->i + 2;
+        if (ex && px_op(p, nm + 1, ".")) nm += 2; /* owner.name */
+        c->bare[c->nact] = ex && !px_op(p, nm + 1, "(");
+        c->into[c->nact] = 0;
+        for (int k = p->i, d = 0; ex && k < i; k++) {
+            if (px_op(p, k, "(")) d++;
+            if (px_op(p, k, ")")) d--;
+            if (!d && px_kw(p, k, "into")) c->into[c->nact] = k;
+        }
+        c->act[c->nact].a = p->i;
+        c->act[c->nact++].b = i;
         p->i = i < end ? i + 1 : i;
     }
     p->i = end + 1;
@@ -81,10 +92,49 @@ static int actions(px *p, trg *t) {
 }
 
 /*
+ * triggered_action := clause [, clause ...]
+ * clause := [WHEN ( condition )] ( action [, action ...] )
+ */
+static int section(px *p, trg_body *b, char phase) {
+    do {
+        if (b->n == TRG_MAX_CLAUSES) return px_fail(p);
+        trg_clause *c = &b->c[b->n++];
+        memset(c, 0, sizeof *c);
+        c->phase = phase;
+        if (px_acc(p, "when")) {
+            if (px_expect_op(p, "(")) return -1;
+            int e = close_paren(p);
+            if (e < 0 || e == p->i) return px_fail(p);
+            c->when.a = p->i;
+            c->when.b = e;
+            p->i = e + 1;
+        }
+        if (actions(p, c)) return -1;
+    } while ((px_op(p, p->i, ",") && (px_kw(p, p->i + 1, "when") || px_op(p, p->i + 1, "("))) &&
+             px_acc_op(p, ","));
+    return 0;
+}
+
+/*
+ * body := [BEFORE triggered_action] [FOR EACH ROW triggered_action]
+ *         [AFTER triggered_action]          (at least one section)
+ */
+int trg_parse_body(px *p, trg_body *b) {
+    memset(b, 0, sizeof *b);
+    if (px_acc(p, "before") && section(p, b, TRG_BEFORE)) return -1;
+    if (px_kw(p, p->i, "for")) {
+        if (px_expect(p, "for") || px_expect(p, "each") || px_expect(p, "row")) return -1;
+        if (section(p, b, TRG_ROW)) return -1;
+    }
+    if (px_acc(p, "after") && section(p, b, TRG_AFTER)) return -1;
+    return b->n ? 0 : px_fail(p);
+}
+
+/*
  * CREATE TRIGGER [owner.]name
  *     { INSERT | DELETE | UPDATE [OF col [, ...]] } ON [owner.]table
  *     [REFERENCING { OLD [AS] name | NEW [AS] name } ...]
- *     FOR EACH ROW [WHEN ( condition )] ( action [, ...] )
+ *     body
  * action: INSERT ... | UPDATE ... | DELETE ... | EXECUTE PROCEDURE name(args)
  */
 static int parse(px *p, trg *t) {
@@ -118,21 +168,7 @@ static int parse(px *p, trg *t) {
     }
     t->head_end = p->i < p->nt ? p->t[p->i].pos : (int)p->n;
     t->body_start = t->head_end;
-    if (px_kw(p, p->i, "before") || px_kw(p, p->i, "after"))
-        return px_failc(p, IXS_E_TRG_SECTION, "statement-level trigger actions");
-    if (px_expect(p, "for") || px_expect(p, "each") || px_expect(p, "row")) return -1;
-    if (px_acc(p, "when")) {
-        if (px_expect_op(p, "(")) return -1;
-        int e = close_paren(p);
-        if (e < 0 || e == p->i) return px_fail(p);
-        t->when.a = p->i;
-        t->when.b = e;
-        p->i = e + 1;
-    }
-    if (actions(p, t)) return -1;
-    if (px_kw(p, p->i, "before") || px_kw(p, p->i, "after"))
-        return px_failc(p, IXS_E_TRG_SECTION, "statement-level trigger actions");
-    return 0;
+    return trg_parse_body(p, &t->body);
 }
 
 /* ---- translation -------------------------------------------------------------------- */
@@ -178,7 +214,7 @@ static int with_marks(px *p, const trg *t, const itab *tab, range r, sb *out, re
 
 /* The SQLite text of Informix statement text: translated, its ?N marks
  * replaced by OLD."col" / NEW."col", appended to out. */
-static int translate(px *p, const char *text, const refs *rf, sb *out) {
+static int translate(px *p, const char *text, const refs *rf, sb *out, ixd_stmt **keep) {
     ixd_stmt *s;
     ixd_db *db = p->db;
     int64_t dl = db->deadline;
@@ -214,16 +250,80 @@ static int translate(px *p, const char *text, const refs *rf, sb *out) {
         }
         sb_addc(out, c);
     }
-    ixd_stmt_free(s);
+    if (keep)
+        *keep = s;
+    else
+        ixd_stmt_free(s);
     return 0;
 }
 
-/* CREATE TRIGGER "_ixd_trg_name" AFTER event ON "table" FOR EACH ROW
- * [WHEN EXISTS (...)] BEGIN actions; END */
-static int sqlite_trigger(px *p, const trg *t, const itab *tab, sb *out) {
+/*
+ * EXECUTE PROCEDURE p(args) INTO col [, col ...] in a FOR EACH ROW section:
+ * the values the routine returns become the new row's columns. SQLite's row
+ * triggers run after the change, so the row is updated in place:
+ *   UPDATE "t" SET ("c1", ...) = (SELECT <c0 as c1's type>, ... FROM
+ *     (<the routine's query>) LIMIT 1) WHERE rowid = NEW.rowid
+ * (no row returned: the columns become NULL). cols: the INTO list.
+ */
+static int set_new_row(px *p, const char *text, const refs *rf, const itab *tab, range cols,
+                       sb *out) {
+    sb q = {0};
+    ixd_stmt *s = NULL;
+    if (translate(p, text, rf, &q, &s)) {
+        sb_free(&q);
+        return -1;
+    }
+    int rc = s->stype == IX_STMTTYPE_EXECUTE_PROC ? 0 : px_fail(p);
+    sb set = {0}, val = {0};
+    int n = 0;
+    for (p->i = cols.a; !rc && p->i < cols.b; n++) {
+        char cn[IXS_NAME_MAX + 1];
+        if (n && px_expect_op(p, ",")) rc = -1;
+        if (!rc && px_ident(p, cn, sizeof cn)) rc = -1;
+        const icol *c = NULL;
+        for (int k = 0; !rc && k < tab->ncols && !c; k++)
+            if (!strcmp(tab->cols[k].name, cn)) c = &tab->cols[k];
+        if (!rc && !c) rc = px_failc(p, -217, "%s", cn);
+        if (!rc && n >= s->ncols) rc = px_failc(p, IXS_E_SPL_RET_COUNT, NULL);
+        if (rc) break;
+        sb_add(&set, n ? ", " : "");
+        sb_ident(&set, c->name);
+        ityp from = s->cols[n].t;
+        if (from.code == c->t.code && from.len == c->t.len)
+            sb_printf(&val, "%s_r.c%d", n ? ", " : "", n);
+        else
+            sb_printf(&val, "%sixd_cvt(_r.c%d, %d, %u, %d, %u)", n ? ", " : "", n, from.code,
+                      from.len, c->t.code, c->t.len);
+    }
+    if (!rc && n != s->ncols) rc = px_failc(p, IXS_E_SPL_RET_COUNT, NULL);
+    if (!rc) {
+        sb_add(out, "UPDATE ");
+        sb_ident(out, tab->name);
+        sb_printf(out, " SET (%s) = (SELECT %s FROM (%s) AS _r LIMIT 1) WHERE rowid = NEW.rowid",
+                  set.p, val.p, q.p);
+    }
+    ixd_stmt_free(s);
+    sb_free(&q);
+    sb_free(&set);
+    sb_free(&val);
+    return rc;
+}
+
+/* The SQLite name of row clause k of trigger name into buf. */
+static void sqlite_name(const char *name, int k, char *buf, size_t n) {
+    if (k)
+        snprintf(buf, n, TRG_PREFIX "%s#%d", name, k + 1);
+    else
+        snprintf(buf, n, TRG_PREFIX "%s", name);
+}
+
+/* CREATE TRIGGER "_ixd_trg_name[#k]" AFTER event ON "table" FOR EACH ROW
+ * [WHEN EXISTS (...)] BEGIN actions; END; for the row clause c, the k-th */
+static int sqlite_trigger(px *p, const trg *t, const trg_clause *c, int k, const itab *tab,
+                          sb *out) {
     sb_add(out, "CREATE TRIGGER ");
-    char nm[IXS_NAME_MAX + 16];
-    snprintf(nm, sizeof nm, TRG_PREFIX "%s", t->name);
+    char nm[IXS_NAME_MAX + 32];
+    sqlite_name(t->name, k, nm, sizeof nm);
     sb_ident(out, nm);
     sb_add(out, t->event == 'I'   ? " AFTER INSERT"
                 : t->event == 'D' ? " AFTER DELETE"
@@ -234,32 +334,88 @@ static int sqlite_trigger(px *p, const trg *t, const itab *tab, sb *out) {
                 (size_t)(p->t[t->cols.b - 1].pos + p->t[t->cols.b - 1].len - p->t[t->cols.a].pos));
     }
     sb_add(out, " ON ");
-    sb_ident(out, t->table);
+    sb_ident(out, tab->name);
     sb_add(out, " FOR EACH ROW");
-    if (t->when.b > t->when.a) {
+    if (!c->nact) sb_add(out, " WHEN 0 BEGIN SELECT 1; ");
+    if (c->when.b > c->when.a) {
         refs rf = {0};
         sb w = {0};
         sb_add(&w, "SELECT 1 FROM systables WHERE tabid = 1 AND (");
-        int rc = with_marks(p, t, tab, t->when, &w, &rf);
+        int rc = with_marks(p, t, tab, c->when, &w, &rf);
         sb_addc(&w, ')');
         sb_add(out, " WHEN EXISTS (");
-        if (!rc) rc = w.oom ? px_failc(p, -208, NULL) : translate(p, w.p, &rf, out);
+        if (!rc) rc = w.oom ? px_failc(p, -208, NULL) : translate(p, w.p, &rf, out, NULL);
         sb_free(&w);
         if (rc) return -1;
         sb_addc(out, ')');
     }
-    sb_add(out, " BEGIN ");
-    for (int k = 0; k < t->nact; k++) {
+    if (c->nact) sb_add(out, " BEGIN ");
+    for (int i = 0; i < c->nact; i++) {
         refs rf = {0};
         sb a = {0};
-        int rc = with_marks(p, t, tab, t->act[k], &a, &rf);
-        if (!rc) rc = a.oom ? px_failc(p, -208, NULL) : translate(p, a.p, &rf, out);
+        range r = c->act[i];
+        if (c->into[i]) r.b = c->into[i];
+        int rc = with_marks(p, t, tab, r, &a, &rf);
+        if (c->bare[i]) sb_add(&a, "()");
+        if (!rc && a.oom) rc = px_failc(p, -208, NULL);
+        if (!rc && c->into[i]) {
+            range cols = {c->into[i] + 1, c->act[i].b};
+            rc = t->event == 'D' ? px_fail(p) : set_new_row(p, a.p, &rf, tab, cols, out);
+        } else if (!rc)
+            rc = translate(p, a.p, &rf, out, NULL);
         sb_free(&a);
         if (rc) return -1;
         sb_add(out, "; ");
     }
-    sb_add(out, "END");
+    sb_add(out, "END;");
     return out->oom ? px_failc(p, -208, NULL) : 0;
+}
+
+/* A statement-level action: prepared (and freed) to check its names. */
+static int check_action(px *p, const char *text) {
+    ixd_stmt *s;
+    int64_t dl = p->db->deadline;
+    int rc = ixd_prepare(p->db, text, strlen(text), &s, p->err);
+    p->db->deadline = dl;
+    if (rc) {
+        p->failed = 1;
+        return -1;
+    }
+    ixd_stmt_free(s);
+    return 0;
+}
+
+/* The SQLite triggers of every row clause of t, in reverse order (SQLite
+ * runs the triggers of one event newest first, Informix the clauses in
+ * order), into out; the statement-level clauses are checked by preparing
+ * their actions (they run as their own statements: ixs_trigger_stmt.c). */
+static int sqlite_triggers(px *p, const trg *t, const itab *tab, sb *out) {
+    int k = 0;
+    for (int i = 0; i < t->body.n; i++)
+        if (t->body.c[i].phase == TRG_ROW) k++;
+    if (!k) { /* no row section: a trigger that never fires marks the schema */
+        trg_clause none = {.phase = TRG_ROW};
+        if (sqlite_trigger(p, t, &none, 0, tab, out)) return -1;
+    }
+    for (int i = t->body.n; i-- > 0;) {
+        const trg_clause *c = &t->body.c[i];
+        if (c->phase == TRG_ROW) {
+            if (sqlite_trigger(p, t, c, --k, tab, out)) return -1;
+            continue;
+        }
+        for (int j = 0; j < c->nact; j++) {
+            refs rf = {0};
+            sb a = {0};
+            (void)rf;
+            const tok *x = &p->t[c->act[j].a], *y = &p->t[c->act[j].b - 1];
+            sb_addn(&a, p->sql + x->pos, (size_t)(y->pos + y->len - x->pos));
+            if (c->bare[j]) sb_add(&a, "()");
+            int rc = a.oom ? px_failc(p, -208, NULL) : check_action(p, a.p);
+            sb_free(&a);
+            if (rc) return -1;
+        }
+    }
+    return 0;
 }
 
 /* ---- the statements --------------------------------------------------------------- */
@@ -324,7 +480,7 @@ int ixs_trigger_create_stmt(px *p, int *stype) {
     else if (trigger_id(p->db, t.name))
         rc = px_failc(p, IXS_E_TRG_EXISTS, "%s", t.name);
     sb q = {0};
-    if (rc > 0 && sqlite_trigger(p, &t, &tab, &q)) rc = -1;
+    if (rc > 0 && sqlite_triggers(p, &t, &tab, &q)) rc = -1;
     if (rc > 0 && ixs_ddl_begin(p)) rc = -1;
     if (rc > 0) {
         int ok = ixs_exec(p->db, q.p, p->err) == 0 && store(p, &t, &tab, start, end) == 0;
@@ -349,16 +505,90 @@ int ixs_trigger_drop_stmt(px *p, int *stype) {
     if (!id) return ife ? 1 : px_failc(p, IXS_E_TRG_NOT_FOUND, "%s", name);
     if (ixs_ddl_begin(p)) return -1;
     sb q = {0};
-    sb_add(&q, "DROP TRIGGER IF EXISTS ");
-    char nm[IXS_NAME_MAX + 16];
-    snprintf(nm, sizeof nm, TRG_PREFIX "%s", name);
-    sb_ident(&q, nm);
+    for (int k = 0; k < TRG_MAX_CLAUSES; k++) {
+        char nm[IXS_NAME_MAX + 32];
+        sqlite_name(name, k, nm, sizeof nm);
+        sb_add(&q, "DROP TRIGGER IF EXISTS ");
+        sb_ident(&q, nm);
+        sb_add(&q, "; ");
+    }
     sb_printf(&q,
-              "; DELETE FROM systrigbody WHERE trigid = %d; DELETE FROM systriggers WHERE "
+              "DELETE FROM systrigbody WHERE trigid = %d; DELETE FROM systriggers WHERE "
               "trigid = %d;",
               id, id);
     int ok = !q.oom && ixs_exec(p->db, q.p, p->err) == 0;
     sb_free(&q);
     if (!ok) p->failed = 1;
     return ixs_ddl_end(p, ok) ? -1 : 1;
+}
+
+/* ---- the table changes ------------------------------------------------------------ */
+
+void ixs_trigger_drop_table_sql(int tabid, sb *s) {
+    sb_printf(s,
+              "DELETE FROM systrigbody WHERE trigid IN (SELECT trigid FROM systriggers WHERE "
+              "tabid = %d); DELETE FROM systriggers WHERE tabid = %d;",
+              tabid, tabid);
+}
+
+/* The SQLite triggers of the trigger whose CREATE text is text, made again
+ * on table tab (after an ALTER TABLE rebuild). */
+static int remake(px *outer, const char *text, const itab *tab) {
+    px p;
+    memset(&p, 0, sizeof p);
+    p.db = outer->db;
+    p.sql = text;
+    p.n = strlen(text);
+    p.err = outer->err;
+    trg t;
+    int rc = ixs_lex(&p);
+    if (!rc) rc = px_expect(&p, "create") || px_expect(&p, "trigger") || parse(&p, &t) ? -1 : 0;
+    sb q = {0};
+    if (!rc) rc = sqlite_triggers(&p, &t, tab, &q);
+    if (!rc) rc = q.oom ? px_failc(&p, -208, NULL) : ixs_exec(p.db, q.p, p.err);
+    sb_free(&q);
+    free(p.t);
+    free(p.ptypes);
+    return rc ? -1 : 0;
+}
+
+int ixs_trigger_rebuild(px *p, const char *table) {
+    itab tab;
+    int f = ixs_cat_table(p->db, table, &tab, p->err);
+    if (f <= 0) {
+        p->failed = 1;
+        return f < 0 ? -1 : px_failc(p, -206, "%s", table);
+    }
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(p->db->h,
+                                "SELECT b.trigid, b.data FROM systriggers t JOIN systrigbody b "
+                                "ON b.trigid = t.trigid WHERE t.tabid = ? AND b.datakey IN ('D', "
+                                "'A') ORDER BY b.trigid, b.datakey DESC, b.seqno",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK) { /* a file without the trigger catalogue */
+        ixs_itab_free(&tab);
+        return 0;
+    }
+    sqlite3_bind_int(st, 1, tab.tabid);
+    sb text = {0};
+    int id = 0, step;
+    rc = 0;
+    for (;;) {
+        step = sqlite3_step(st);
+        int nid = step == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+        if (id && nid != id) {
+            rc = text.oom ? px_failc(p, -208, NULL) : remake(p, text.p, &tab);
+            text.n = 0;
+            if (text.p) text.p[0] = 0;
+        }
+        if (step != SQLITE_ROW || rc) break;
+        id = nid;
+        const char *d = (const char *)sqlite3_column_text(st, 1);
+        sb_add(&text, d ? d : "");
+    }
+    sqlite3_finalize(st);
+    sb_free(&text);
+    ixs_itab_free(&tab);
+    if (rc) p->failed = 1;
+    return rc ? -1 : 0;
 }

@@ -1,0 +1,126 @@
+/*
+ * ixs_cursor.c: update cursors and UPDATE / DELETE ... WHERE CURRENT OF.
+ *
+ * An update cursor is a SELECT ... FOR UPDATE of one table (a client cursor
+ * named with SQ_CURNAME), or the SELECT of a named SPL FOREACH (Informix
+ * treats it as FOR UPDATE). Its SQLite query selects the table's rowid after
+ * the described columns; each fetch keeps the rowid of the row it returned
+ * (ixd_stmt.cur_rowid). WHERE CURRENT OF c becomes
+ *
+ *     WHERE rowid = ixd_current_of('c', 'table', is_delete)
+ *
+ * and ixd_current_of finds cursor c (the innermost FOREACH of that name,
+ * else the session's cursor) when the statement runs:
+ *
+ *   -507  Cursor (c) not found.
+ *   -259  Cursor not open.
+ *   -290  Cursor not declared with FOR UPDATE clause.
+ *   -266  There is no current row for UPDATE/DELETE cursor. (before the
+ *         first fetch, after the last, after a DELETE of the row)
+ *   -277  UPDATE table (t) is not the same as the cursor table.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "server/sql/ixs_spl.h"
+
+enum {
+    IXS_E_CUR_NOT_OPEN = -259,
+    IXS_E_CUR_NO_ROW = -266,
+    IXS_E_CUR_TABLE = -277,
+    IXS_E_CUR_NOT_UPDATE = -290,
+    IXS_E_CUR_NOT_FOUND = -507,
+};
+
+int ixs_cursor_wanted(px *p) {
+    int depth = 0, want = 0;
+    for (int i = 0; i < p->nt && p->t[i].k != T_EOF; i++) {
+        if (px_op(p, i, "(")) depth++;
+        if (px_op(p, i, ")")) depth--;
+        if (depth) continue;
+        if (px_kw(p, i, "union") || px_kw(p, i, "intersect") || px_kw(p, i, "except") ||
+            px_kw(p, i, "minus"))
+            return 0;
+        if (px_kw(p, i, "for") && px_kw(p, i + 1, "update")) want = 1;
+    }
+    return want;
+}
+
+void ixs_cursor_rowid(px *p, const tref *t, sb *list) {
+    if (t->derived || t->tab.is_view || t->tab.tabid >= IXS_TEMP_TABID) return;
+    sb_add(list, ", ");
+    sb_ident(list, t->alias);
+    sb_add(list, ".rowid");
+    p->rowid_want = 2;
+    snprintf(p->rowid_table, sizeof p->rowid_table, "%s", t->tab.name);
+}
+
+void ixs_cursor_stmt(px *p, ixd_stmt *s) {
+    if (p->rowid_want != 2) return;
+    s->rowid_col = 1;
+    snprintf(s->table, sizeof s->table, "%s", p->rowid_table);
+}
+
+/* CURRENT OF name, after WHERE */
+int ixs_current_of(px *p, sb *sql, ixd_stmt *s) {
+    char name[IXS_NAME_MAX + 1];
+    if (px_expect(p, "of") || px_ident(p, name, sizeof name)) return -1;
+    sb_add(sql, " WHERE rowid = ixd_current_of(");
+    sb_strlit(sql, name, strlen(name));
+    sb_addc(sql, ',');
+    sb_strlit(sql, s->table, strlen(s->table));
+    sb_printf(sql, ", %d)", s->stype == IX_STMTTYPE_DELETE);
+    return 0;
+}
+
+void ixs_cursor_fetched(ixd_stmt *s) {
+    if (!s->rowid_col || !s->st) return;
+    s->cur_rowid = sqlite3_column_int64(s->st, s->ncols);
+    s->cur_valid = 1;
+}
+
+void ixd_set_cursor_lookup(ixd_db *db, ixd_stmt *(*fn)(void *ud, const char *name), void *ud) {
+    if (!db) return;
+    db->cursor_fn = fn;
+    db->cursor_ud = ud;
+}
+
+int ixd_stmt_for_update(const ixd_stmt *s) {
+    return s && s->rowid_col;
+}
+
+static void fail(sqlite3_context *ctx, int code, const char *text) {
+    char *m = sqlite3_mprintf("ixd:%d,0:%s", code, text ? text : "");
+    sqlite3_result_error(ctx, m ? m : "ixd:-208,0:", -1);
+    sqlite3_free(m);
+}
+
+/* ixd_current_of(name, table, is_delete): the rowid of the current row */
+static void fn_current_of(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    ixd_db *db = sqlite3_user_data(ctx);
+    const char *name = (const char *)sqlite3_value_text(argv[0]);
+    const char *table = (const char *)sqlite3_value_text(argv[1]);
+    if (argc != 3 || !name || !table) return fail(ctx, IXS_E_CUR_NOT_FOUND, "");
+    ixd_stmt *st = NULL;
+    int spl = 0;
+    for (const ixs_curframe *f = db->spl_cursors; f && !spl; f = f->up)
+        if (!strcmp(f->name, name)) {
+            st = f->st;
+            spl = 1;
+        }
+    if (!spl && db->cursor_fn) st = db->cursor_fn(db->cursor_ud, name);
+    if (!spl && !st) return fail(ctx, IXS_E_CUR_NOT_FOUND, name);
+    if (st && !st->rowid_col) return fail(ctx, IXS_E_CUR_NOT_UPDATE, NULL);
+    if (!spl && !st->open) return fail(ctx, IXS_E_CUR_NOT_OPEN, NULL);
+    if (st && strcmp(st->table, table)) return fail(ctx, IXS_E_CUR_TABLE, table);
+    if (!st || !st->cur_valid) return fail(ctx, IXS_E_CUR_NO_ROW, NULL);
+    sqlite3_result_int64(ctx, st->cur_rowid);
+    if (sqlite3_value_int(argv[2])) st->cur_valid = 0; /* a DELETE: no current row after it */
+}
+
+int ixs_cursor_register(sqlite3 *h, ixd_db *db) {
+    return sqlite3_create_function(h, "ixd_current_of", 3, SQLITE_UTF8, db, fn_current_of, NULL,
+                                   NULL) == SQLITE_OK
+               ? 0
+               : -1;
+}
