@@ -294,7 +294,12 @@ enum {
     SK_SELECT = 1,
     SK_DML, /* INSERT/UPDATE/DELETE: one SQLite statement */
     SK_SQL, /* other statements run from text at execute time (DDL, ...) */
+    SK_MERGE, /* MERGE: a plan of SQLite statements (ixs_merge.c) */
 };
+
+/* A prepared MERGE's statements (ixs_merge.c); ixs_mplan_free(NULL) is a no-op. */
+typedef struct ixs_mplan ixs_mplan;
+void ixs_mplan_free(ixs_mplan *m);
 
 struct ixd_stmt {
     ixd_db *db;
@@ -313,6 +318,7 @@ struct ixd_stmt {
     uint8_t **pbuf; /* reused bytes of TEXT parameters bound by ixs_bind_fast */
     size_t *pcap;
     ixs_rcol *rplan; /* per result column, made by ixs_row_plan */
+    ixs_mplan *mplan; /* SK_MERGE */
     /* reuse (see ixd_db): the Informix text, db->gen and the data version
      * when parked, the links of db->live (live: on that list) */
     char *key;

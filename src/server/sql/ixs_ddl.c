@@ -2125,6 +2125,12 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
     } else if (px_kw(&p, 0, "execute") && (px_kw(&p, 1, "function") || px_kw(&p, 1, "procedure"))) {
         rc = ixs_ts_execute(&p, s);
         if (!rc) rc = at_end(&p);
+    } else if (px_kw(&p, 0, "merge")) {
+        s->kind = SK_MERGE;
+        s->stype = IX_STMTTYPE_MERGE;
+        p.i = 1;
+        rc = ixs_merge_prepare(&p, s);
+        if (!rc) rc = at_end(&p);
     } else if (px_kw(&p, 0, "insert") || (px_kw(&p, 0, "update") && !ixs_is_update_statistics(&p)) ||
                px_kw(&p, 0, "delete")) {
         s->kind = SK_DML;

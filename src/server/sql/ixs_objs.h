@@ -60,5 +60,10 @@ int ixs_view_updatable(ixd_db *db, const char *view);
 
 /* MERGE INTO ... (after MERGE): runs it, *rows the rows changed. */
 int ixs_merge(px *p, int64_t *rows);
+/* MERGE INTO ... (after MERGE) prepared: its plan into st->mplan, its
+ * parameters counted in p (0 or -1). ixs_merge_exec runs the plan with the
+ * parameters bound to st, *rows the rows changed (0 or -1 with *err). */
+int ixs_merge_prepare(px *p, ixd_stmt *st);
+int ixs_merge_exec(ixd_stmt *st, int64_t *rows, ixd_err *err);
 
 #endif
