@@ -48,6 +48,12 @@ void ixs_seq_close(ixd_db *db);
  * private synonym), -1 error. */
 int ixs_syn_base(ixd_db *db, int tabid, char tt, const char *owner, char *base, size_t n);
 
+/* The sequence name stands for, directly or through (visible) synonyms, at
+ * most IXS_SEQ_SYN_DEPTH of them: 1 with its tabid, 0 when name is no such
+ * sequence, -1 error. */
+#define IXS_SEQ_SYN_DEPTH 16
+int ixs_syn_sequence(ixd_db *db, const char *name, int *tabid);
+
 /* CREATE VIEW of a simple updatable view: appends to out the SQLite view
  * (with the base rowid as an extra column) and its INSTEAD OF triggers.
  * sel is the token of SELECT, chk the WITH CHECK OPTION flag, cn the

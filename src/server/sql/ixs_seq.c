@@ -472,10 +472,18 @@ int ixs_objs_stmt(px *p, int verb, int *stype) {
 /* ---- NEXTVAL and CURRVAL in expressions ------------------------------------------- */
 
 /* 1 when the statement has name.NEXTVAL anywhere. */
-static int stmt_has_nextval(px *p, const char *name) {
-    for (int i = 0; i + 2 < p->nt; i++)
-        if (px_kw(p, i, name) && px_op(p, i + 1, ".") && px_kw(p, i + 2, "nextval")) return 1;
-    return 0;
+static int stmt_has_nextval(px *p, int tabid) {
+    int save = p->i, found = 0;
+    for (int i = 0; !found && i + 2 < p->nt; i++) {
+        if (!px_is_ident(p, i) || !px_op(p, i + 1, ".") || !px_kw(p, i + 2, "nextval")) continue;
+        char name[IXS_NAME_MAX + 1]; /* the sequence's name, or a synonym's */
+        int t;
+        p->i = i;
+        if (px_ident(p, name, sizeof name) == 0 && ixs_syn_sequence(p->db, name, &t) == 1)
+            found = t == tabid;
+    }
+    p->i = save;
+    return found;
 }
 
 /* One statement increments a sequence once: the first reference to it (in
@@ -484,19 +492,16 @@ static int stmt_has_nextval(px *p, const char *name) {
  * sequence.NEXTVAL in the same SQL statement returns the same value", and so
  * does CURRVAL there). */
 int ixs_seq_ref(px *p, const char *name, int next, xv *out) {
-    int64_t tabid;
-    int f = q_int1(p->db,
-                   "SELECT tabid FROM " IXS_INTERNAL_PREFIX
-                   "tables WHERE tabname = ? AND tabtype = 'Q'",
-                   name, &tabid);
+    int tabid;
+    int f = ixs_syn_sequence(p->db, name, &tabid); /* the sequence, or a synonym of it */
     if (f < 0) return px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
     if (!f) return 0;
     int seen = 0;
     for (int k = 0; k < p->nseq_done; k++)
         if (p->seq_done[k] == tabid) seen = 1;
-    int emit_next = !seen && (next || stmt_has_nextval(p, name));
-    if (emit_next && p->nseq_done < IXS_MAX_SEQREF) p->seq_done[p->nseq_done++] = (int)tabid;
-    sb_printf(&out->s, "ixd_seq_%s(%d)", emit_next ? "next" : "curr", (int)tabid);
+    int emit_next = !seen && (next || stmt_has_nextval(p, tabid));
+    if (emit_next && p->nseq_done < IXS_MAX_SEQREF) p->seq_done[p->nseq_done++] = tabid;
+    sb_printf(&out->s, "ixd_seq_%s(%d)", emit_next ? "next" : "curr", tabid);
     out->t = ixs_t(IX_T_INT8, 10);
     out->k = XK_EXPR;
     out->lk = LB_COL;
