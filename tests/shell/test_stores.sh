@@ -3,7 +3,8 @@
 # schema as dbschema writes it (tests/sql/data/stores_schema.sql) and its rows
 # (tests/sql/data/stores_data.sql, made from tests/sql/stores.test by
 # scripts/stores-data.sh) load with no failed statement; then the counts, a
-# join and the upqty_i trigger, read back through ixsql.
+# join and the upqty_i trigger, read back through ixsql; MERGE's confirmation
+# and the texts of a few error codes.
 # usage: test_stores.sh IXSQL IXD SRCDIR
 IXSQL=$1
 IXD=$2
@@ -107,6 +108,24 @@ check "trigger log" "
 
        1003           3                                  3 informix
 rc=0" "$out"
+
+# MERGE's count, and the texts of codes checked against the published
+# message list (a sequence's CURRVAL before NEXTVAL, an unknown trigger).
+out=$("$IXSQL" "$URL/stores_demo" -e "merge into state s using (select 'XX' code, 'Nowhere' sname
+  from sysmaster:sysdual) x on s.code = x.code when not matched then insert values (x.code, x.sname)" \
+    -e "create sequence sq" -e "select sq.currval from sysmaster:sysdual" \
+    -e "drop trigger nosuch" 2>&1; echo "rc=$?")
+check "merge and error texts" "
+1 row(s) merged.
+
+
+Sequence created.
+
+
+ 8315: Sequence (sq) CURRVAL is not yet defined in this session.
+
+  634: Object does not exist.
+rc=1" "$out"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
