@@ -1014,6 +1014,7 @@ static void stmt_destroy(ixd_stmt *s) {
     free(s->pbuf);
     free(s->pcap);
     free(s->rplan);
+    ixs_mplan_free(s->mplan);
     free(s->ptypes);
     free(s->text);
     free(s->sqlite_sql);
@@ -1162,6 +1163,13 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
             return -1;
         }
         if (rows) *rows = r;
+        return 0;
+    }
+    if (s->kind == SK_MERGE) {
+        int64_t r = 0;
+        if (ixs_merge_exec(s, &r, err)) return -1;
+        if (rows) *rows = r;
+        db->last_rows = r;
         return 0;
     }
     if (ixs_ansi_autobegin(db, err)) return -1;

@@ -311,6 +311,14 @@ const char *ixsql_confirmation(int stmt_type, const char *sql, size_t len, long 
     case IX_STMTTYPE_CREATE_PROC: return "Routine created.";
     case IX_STMTTYPE_DROP_PROC: return "Routine dropped.";
     case IX_STMTTYPE_SET_CONSTRAINTS: return "Constraint mode set.";
+    case IX_STMTTYPE_CREATE_TRIGGER: return "Trigger created.";
+    case IX_STMTTYPE_DROP_TRIGGER: return "Trigger dropped.";
+    case IX_STMTTYPE_CREATE_SEQUENCE: return "Sequence created.";
+    case IX_STMTTYPE_DROP_SEQUENCE: return "Sequence dropped.";
+    case IX_STMTTYPE_ALTER_SEQUENCE: return "Sequence altered.";
+    case IX_STMTTYPE_RENAME_SEQUENCE: return "Sequence renamed.";
+    case IX_STMTTYPE_TRUNCATE: return "Table truncated.";
+    case IX_STMTTYPE_MERGE: snprintf(buf, cap, "%lld row(s) merged.", changes); return buf;
     default: break;
     }
     /* Types a server reports differently (ixd gives DROP DATABASE 9) or as 0. */

@@ -17,6 +17,9 @@
  *     statement error -201 offset 16 the error's position in the text
  *     statement error -391 text n    the error's insertion text (the rest
  *                                    of the line, may hold blanks)
+ *     statement ok params 7|ab|NULL  prepared with `?` parameters bound to
+ *                                    these values (VARCHAR text, NULL for
+ *                                    NULL; the rest of the line), then run
  *
  *   query                   the rows, one a line, values joined by '|'
  *   <sql>                   (NULL as NULL, values as the engine formats
@@ -46,6 +49,7 @@ enum {
     EXP_ISAM = 8,
     EXP_OFFSET = 16,
     EXP_TEXT = 32,
+    EXP_PARAMS = 64,
 };
 
 typedef struct expect {
@@ -53,6 +57,7 @@ typedef struct expect {
     int64_t rows, serial, serial8;
     int isam, offset;
     char text[256];
+    char params[256];
 } expect;
 
 typedef struct record {
@@ -143,6 +148,10 @@ static int parse_expect(const char *p, expect *x) {
             snprintf(x->text, sizeof x->text, "%s", p + 5);
             x->has |= EXP_TEXT;
             return 0;
+        } else if (!strncmp(p, "params ", 7)) {
+            snprintf(x->params, sizeof x->params, "%s", p + 7);
+            x->has |= EXP_PARAMS;
+            return 0;
         } else
             return -1;
         if (end == p || (*end && *end != ' ')) return -1;
@@ -224,6 +233,31 @@ static int run_stmttype(const char *file, const record *r) {
     return 0;
 }
 
+/* Prepares sql, binds its parameters to the '|'-separated values of vals
+ * (as VARCHAR; NULL is NULL) and executes it: 0 or the SQLCODE. */
+static int run_params(const char *sql, const char *vals) {
+    ixd_stmt *s;
+    memset(&ERR, 0, sizeof ERR);
+    ROWS = SERIAL = SERIAL8 = 0;
+    if (ixd_prepare(D, sql, strlen(sql), &s, &ERR)) return ERR.sqlcode;
+    ix_vtype t = {IX_T_VARCHAR, 255};
+    int rc = 0;
+    for (int i = 0; !rc && *vals; i++) {
+        const char *e = strchr(vals, '|');
+        size_t n = e ? (size_t)(e - vals) : strlen(vals);
+        ix_wbuf b;
+        ix_wbuf_init(&b, NULL);
+        int null = n == 4 && !strncmp(vals, "NULL", 4);
+        if (!null && ix_value_parse(t, vals, n, NULL, &b) != IX_OK) rc = -9999;
+        if (!rc && ixd_bind(s, i, t, null ? NULL : b.data, b.len, &ERR)) rc = ERR.sqlcode;
+        ix_wbuf_free(&b);
+        vals += n + (e ? 1 : 0);
+    }
+    if (!rc && ixd_execute(s, &ROWS, &SERIAL, &SERIAL8, &ERR)) rc = ERR.sqlcode;
+    ixd_stmt_free(s);
+    return rc;
+}
+
 static int run_record(const char *file, const record *r) {
     if (r->kind == 4) return run_stmttype(file, r);
     if (r->kind == 3) {
@@ -245,7 +279,7 @@ static int run_record(const char *file, const record *r) {
         }
         return 0;
     }
-    int rc = run(r->sql);
+    int rc = (r->x.has & EXP_PARAMS) ? run_params(r->sql, r->x.params) : run(r->sql);
     int want = r->kind == 0 ? 0 : r->code;
     if (rc != want) {
         printf("%s:%d: %s gave %d (%s) at offset %d, want %d\n", file, r->line, r->sql, rc,

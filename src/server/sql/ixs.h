@@ -59,6 +59,8 @@ enum {
     IXS_E_DROP_CURRENT_DB = -359, /* Cannot drop or rename the current database ... */
     IXS_E_DB_IN_USE = -425,       /* Database is currently opened by another user. */
     IXS_E_CATALOG_MODIFY = -511,  /* Cannot modify system catalog (%s). */
+    IXS_E_CATALOG_RENAME = -584,  /* Cannot rename system catalog. */
+    IXS_E_CATALOG_RENCOL = -585,  /* Cannot rename column in system catalog. */
     IXS_E_DROP_DEPENDENT = -886,  /* Cannot drop table or view because of existing dependencies. */
     IXS_E_COMMIT_FAILED = -942,   /* Transaction commit failed - transaction will be rolled back. */
 };
@@ -303,9 +305,14 @@ typedef struct ixs_rcol {
 
 enum {
     SK_SELECT = 1,
-    SK_DML, /* INSERT/UPDATE/DELETE: one SQLite statement */
-    SK_SQL, /* other statements run from text at execute time (DDL, ...) */
+    SK_DML,   /* INSERT/UPDATE/DELETE: one SQLite statement */
+    SK_SQL,   /* other statements run from text at execute time (DDL, ...) */
+    SK_MERGE, /* MERGE: a plan of SQLite statements (ixs_merge.c) */
 };
+
+/* A prepared MERGE's statements (ixs_merge.c); ixs_mplan_free(NULL) is a no-op. */
+typedef struct ixs_mplan ixs_mplan;
+void ixs_mplan_free(ixs_mplan *m);
 
 struct ixd_stmt {
     ixd_db *db;
@@ -324,6 +331,7 @@ struct ixd_stmt {
     uint8_t **pbuf; /* reused bytes of TEXT parameters bound by ixs_bind_fast */
     size_t *pcap;
     ixs_rcol *rplan; /* per result column, made by ixs_row_plan */
+    ixs_mplan *mplan; /* SK_MERGE */
     /* reuse (see ixd_db): the Informix text, db->gen and the data version
      * when parked, the links of db->live (live: on that list) */
     char *key;

@@ -518,7 +518,8 @@ static int tdef_load(px *p, const char *name, tdef *t) {
     int isview = tt && strcmp(tt, "T");
     snprintf(t->name, sizeof t->name, "%s", name);
     sqlite3_finalize(st);
-    if (t->tabid < 100 || isview) return px_failc(p, -999, "%s is not a table", name);
+    if (t->tabid < 100) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", name);
+    if (isview) return px_failc(p, -999, "%s is not a table", name);
     sqlite3_prepare_v2(db->h,
                        "SELECT colname, coltype, collength, serial, defsql, colno FROM "
                        "_ixd_columns WHERE tabid = ? ORDER BY colno",
@@ -1239,7 +1240,7 @@ static int drop_stmt(px *p) {
         if (found) snprintf(tt, sizeof tt, "%s", (const char *)sqlite3_column_text(st, 1));
         sqlite3_finalize(st);
         if (!found) return ife ? 0 : px_failc(p, -206, "%s", name);
-        if (tabid < 100) return px_failc(p, -999, "cannot drop the system catalog");
+        if (tabid < 100) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", name);
         if ((what == 3) != (tt[0] == 'V')) return px_failc(p, -206, "%s", name);
         /* referencing constraints of other tables go with it (Informix cascade) */
         int64_t refs;
@@ -1561,7 +1562,7 @@ static int rename_stmt(px *p) {
         int64_t tabid;
         if (q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", a, &tabid) != 1)
             return px_failc(p, -206, "%s", a);
-        if (tabid < 100) return px_failc(p, -999, "system catalog");
+        if (tabid < 100) return px_failc(p, IXS_E_CATALOG_RENAME, NULL);
         if (table_exists(p->db, b)) return px_failc(p, -310, "%s", b);
         sb s = {0};
         sb_add(&s, "ALTER TABLE ");
@@ -1595,7 +1596,7 @@ static int rename_stmt(px *p) {
         int64_t tabid, x;
         if (q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", t, &tabid) != 1)
             return px_failc(p, -206, "%s", t);
-        if (tabid < 100) return px_failc(p, -999, "system catalog");
+        if (tabid < 100) return px_failc(p, IXS_E_CATALOG_RENCOL, NULL);
         char w[128];
         snprintf(w, sizeof w, "SELECT 1 FROM _ixd_columns WHERE tabid = %lld AND colname = ?",
                  (long long)tabid);
@@ -2132,6 +2133,12 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
         qres_free(&q);
     } else if (px_kw(&p, 0, "execute") && (px_kw(&p, 1, "function") || px_kw(&p, 1, "procedure"))) {
         rc = ixs_ts_execute(&p, s);
+        if (!rc) rc = at_end(&p);
+    } else if (px_kw(&p, 0, "merge")) {
+        s->kind = SK_MERGE;
+        s->stype = IX_STMTTYPE_MERGE;
+        p.i = 1;
+        rc = ixs_merge_prepare(&p, s);
         if (!rc) rc = at_end(&p);
     } else if (px_kw(&p, 0, "insert") || (px_kw(&p, 0, "update") && !ixs_is_update_statistics(&p)) ||
                px_kw(&p, 0, "delete")) {

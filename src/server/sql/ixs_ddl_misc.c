@@ -187,6 +187,7 @@ int ixs_truncate(px *p) {
     int tabid;
     int r = user_table(p, name, &tabid);
     if (r < 0) return -1;
+    if (r == 2 && tabid > 0 && tabid < 100) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", name);
     if (r != 1) return px_failc(p, -206, "%s", name);
     sb s = {0};
     sb_add(&s, "DELETE FROM ");

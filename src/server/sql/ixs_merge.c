@@ -2,29 +2,38 @@
  *
  * Stage 1 parses the statement into an mtree: names, aliases and the token
  * where each clause starts (no catalog access). Stage 2 resolves and emits:
- * the clauses are translated against a scope of the target and the source,
- * and MERGE runs as SQLite statements in one savepoint:
+ * the clauses are translated against a scope of the target and the source
+ * into a plan (ixs_mplan) of SQLite statements, made once when the
+ * statement is prepared; `?` parameters in it are numbered ?N as in any
+ * translated statement and bound to each statement of the plan when it runs.
+ * The plan runs in one savepoint:
  *   1. the source is copied into a temporary table (a table, a view or a
  *      SELECT alike), each row numbered (_ixd_sid);
- *   2. the pairs (target rowid, source number) meeting ON are computed once,
- *      and of them the pairs the MATCHED clause acts on (its AND condition);
- *      a target row in two such pairs is an error;
- *   3. UPDATE ... FROM / DELETE of those target rows;
+ *   2. the pairs (target row, source number) meeting ON are computed once,
+ *      and of them the pairs a MATCHED clause acts on, each with the number
+ *      of the first MATCHED clause whose AND condition it meets; a target row
+ *      in two such pairs is an error;
+ *   3. per MATCHED clause, UPDATE ... FROM / DELETE of its target rows;
  *   4. INSERT ... SELECT of the source rows in no pair (NOT MATCHED, with its
  *      AND condition). The pairs were fixed in 2., so rows the INSERT adds
  *      are never matched, and rows the UPDATE changes are not matched again.
- * Triggers and constraints act as for the single statements. The row count
- * is the rows updated, deleted and inserted. */
+ * The target is a table or a simple updatable view (ixs_view.c): a view's
+ * rows are named by the base rowid it carries (_ixd_rowid), and its INSTEAD
+ * OF triggers apply the changes to the base table. Triggers and constraints
+ * act as for the single statements. The row count is the rows updated,
+ * deleted and inserted. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "server/sql/ixs_objs.h"
 
-#define M_SRC  IXS_INTERNAL_PREFIX "msrc"
-#define M_PAIR IXS_INTERNAL_PREFIX "mpair"
-#define M_ACT  IXS_INTERNAL_PREFIX "mact"
-#define M_SID  IXS_INTERNAL_PREFIX "sid" /* the source row's number (UPDATE FROM has no rowid) */
+#define M_SRC         IXS_INTERNAL_PREFIX "msrc"
+#define M_PAIR        IXS_INTERNAL_PREFIX "mpair"
+#define M_ACT         IXS_INTERNAL_PREFIX "mact"
+#define M_SID         IXS_INTERNAL_PREFIX "sid" /* the source row's number (UPDATE FROM has no rowid) */
+#define M_VROWID      IXS_INTERNAL_PREFIX "rowid" /* a view's base rowid (ixs_view.c) */
+#define M_MAX_MATCHED 8                           /* WHEN MATCHED clauses of one MERGE */
 
 enum { MW_NONE, MW_UPDATE, MW_DELETE, MW_INSERT };
 
@@ -39,8 +48,15 @@ typedef struct mtree {
     char source[IXS_NAME_MAX + 1], salias[IXS_NAME_MAX + 1];
     int src_sel; /* token of SELECT of a (SELECT ...) source, or -1 */
     int on;      /* token after ON */
-    mwhen matched, notmatched;
+    mwhen matched[M_MAX_MATCHED], notmatched;
+    int nmatched;
 } mtree;
+
+/* The statements a prepared MERGE runs (see the top of the file). */
+struct ixs_mplan {
+    sb fill, pairs, action, insert;
+    int has_matched;
+};
 
 /* Skips to the next token at parenthesis depth 0 that is one of the
  * keywords (or the end). */
@@ -82,8 +98,9 @@ static int m_alias(px *p, char *alias) {
 static int parse_when(px *p, mtree *m) {
     int notm = px_acc(p, "not");
     if (px_expect(p, "matched")) return -1;
-    mwhen *w = notm ? &m->notmatched : &m->matched;
-    if (w->kind) return px_fail(p); /* each clause once */
+    if (!notm && m->nmatched == M_MAX_MATCHED) return px_fail(p);
+    mwhen *w = notm ? &m->notmatched : &m->matched[m->nmatched++];
+    if (w->kind) return px_fail(p); /* NOT MATCHED once */
     w->cond = -1;
     if (px_acc(p, "and")) {
         w->cond = p->i;
@@ -106,7 +123,8 @@ static int parse_when(px *p, mtree *m) {
 
 /*
  * MERGE INTO [owner.]target [[AS] t] USING { [owner.]source | (SELECT ...) } [[AS] s]
- *       ON cond when [when]
+ *       ON cond when {when}
+ * (WHEN MATCHED up to M_MAX_MATCHED times, WHEN NOT MATCHED once)
  */
 static int parse_merge(px *p, mtree *m) {
     memset(m, 0, sizeof *m);
@@ -208,8 +226,15 @@ static icol *target_col(px *p, tref *t, const char *name) {
     return NULL;
 }
 
-/* SET [t.]col = expr {, ...} as UPDATE ... FROM of the acted-on pairs. */
-static int emit_update(px *p, tref *t, tref *s, sb *out) {
+/* The SQL naming a target row: its rowid, or a view's base rowid. */
+static void target_rid(const tref *t, sb *out) {
+    sb_ident(out, t->alias);
+    sb_add(out, t->tab.is_view ? "." M_VROWID : ".rowid");
+}
+
+/* SET [t.]col = expr {, ...} as UPDATE ... FROM of the pairs of MATCHED
+ * clause k. */
+static int emit_update(px *p, tref *t, tref *s, int k, sb *out) {
     sb_add(out, "UPDATE ");
     sb_ident(out, t->tab.name);
     sb_add(out, " AS ");
@@ -238,11 +263,19 @@ static int emit_update(px *p, tref *t, tref *s, sb *out) {
     sb_add(out, " FROM " M_SRC " AS ");
     sb_ident(out, s->alias);
     sb_add(out, ", " M_ACT " AS _m WHERE _m.trid = ");
-    sb_ident(out, t->alias);
-    sb_add(out, ".rowid AND _m.srid = ");
+    target_rid(t, out);
+    sb_add(out, " AND _m.srid = ");
     sb_ident(out, s->alias);
-    sb_add(out, "." M_SID);
+    sb_printf(out, "." M_SID " AND _m.w = %d;", k);
     return 0;
+}
+
+/* DELETE of the target rows of the pairs of MATCHED clause k. */
+static void emit_delete(const tref *t, int k, sb *out) {
+    sb_add(out, "DELETE FROM ");
+    sb_ident(out, t->tab.name);
+    sb_add(out, t->tab.is_view ? " WHERE " M_VROWID : " WHERE rowid");
+    sb_printf(out, " IN (SELECT trid FROM " M_ACT " WHERE w = %d);", k);
 }
 
 /* [(cols)] VALUES (exprs) as INSERT ... SELECT of the unmatched source rows. */
@@ -298,16 +331,18 @@ static int emit_insert(px *p, tref *t, tref *s, const char *cond, sb *out) {
     sb_ident(out, s->alias);
     sb_add(out, "." M_SID ")");
     if (cond) sb_printf(out, " AND (%s)", cond);
+    sb_addc(out, ';');
     sb_free(&vals);
     if (p->failed) return -1;
     return px_expect_op(p, ")");
 }
 
-/* The pair tables: M_PAIR (ON), M_ACT (ON and the MATCHED condition). */
-static void emit_pairs(const tref *t, const tref *s, const char *on, const char *mcond, sb *out) {
+/* The pair tables: M_PAIR (ON), M_ACT (the pairs a MATCHED clause acts on,
+ * w the number of the first clause whose condition holds). */
+static void emit_pairs(const tref *t, const tref *s, const char *on, const char *w, sb *out) {
     sb_add(out, "CREATE TEMP TABLE " M_PAIR " AS SELECT ");
-    sb_ident(out, t->alias);
-    sb_add(out, ".rowid AS trid, ");
+    target_rid(t, out);
+    sb_add(out, " AS trid, ");
     sb_ident(out, s->alias);
     sb_add(out, "." M_SID " AS srid FROM ");
     sb_ident(out, t->tab.name);
@@ -316,36 +351,54 @@ static void emit_pairs(const tref *t, const tref *s, const char *on, const char 
     sb_add(out, " JOIN " M_SRC " AS ");
     sb_ident(out, s->alias);
     sb_printf(out, " ON %s;", on);
-    sb_add(out, "CREATE TEMP TABLE " M_ACT " AS SELECT _m.trid, _m.srid FROM " M_PAIR " _m");
-    if (mcond) {
-        sb_add(out, " JOIN ");
-        sb_ident(out, t->tab.name);
-        sb_add(out, " AS ");
-        sb_ident(out, t->alias);
-        sb_add(out, " ON ");
-        sb_ident(out, t->alias);
-        sb_add(out, ".rowid = _m.trid JOIN " M_SRC " AS ");
-        sb_ident(out, s->alias);
-        sb_add(out, " ON ");
-        sb_ident(out, s->alias);
-        sb_printf(out, "." M_SID " = _m.srid WHERE %s", mcond);
-    }
-    sb_add(out, ";");
+    sb_printf(out,
+              "CREATE TEMP TABLE " M_ACT " AS SELECT * FROM (SELECT _m.trid, _m.srid, %s AS w "
+              "FROM " M_PAIR " _m JOIN ",
+              w);
+    sb_ident(out, t->tab.name);
+    sb_add(out, " AS ");
+    sb_ident(out, t->alias);
+    sb_add(out, " ON ");
+    target_rid(t, out);
+    sb_add(out, " = _m.trid JOIN " M_SRC " AS ");
+    sb_ident(out, s->alias);
+    sb_add(out, " ON ");
+    sb_ident(out, s->alias);
+    sb_add(out, "." M_SID " = _m.srid) WHERE w IS NOT NULL;");
 }
 
-typedef struct mplan {
-    sb fill, pairs, action, insert;
-} mplan;
-
-static void mplan_free(mplan *m) {
+static void mplan_free(ixs_mplan *m) {
     sb_free(&m->fill);
     sb_free(&m->pairs);
     sb_free(&m->action);
     sb_free(&m->insert);
 }
 
+void ixs_mplan_free(ixs_mplan *m) {
+    if (!m) return;
+    mplan_free(m);
+    free(m);
+}
+
+/* CASE WHEN cond0 THEN 0 WHEN cond1 THEN 1 ... END: the MATCHED clause a
+ * pair meets first (a clause without AND: always). */
+static int matched_case(px *p, const mtree *m, sb *w) {
+    sb_add(w, "CASE");
+    for (int k = 0; k < m->nmatched; k++) {
+        sb c = {0};
+        if (m->matched[k].cond >= 0 && m_cond(p, m->matched[k].cond, &c)) {
+            sb_free(&c);
+            return -1;
+        }
+        sb_printf(w, " WHEN %s THEN %d", c.p ? c.p : "1", k);
+        sb_free(&c);
+    }
+    sb_add(w, " END");
+    return 0;
+}
+
 /* Translates the clauses of m (stage 2) into pl. */
-static int merge_emit(px *p, const mtree *m, tref *t, tref *s, mplan *pl) {
+static int merge_emit(px *p, const mtree *m, tref *t, tref *s, ixs_mplan *pl) {
     scope sc;
     memset(&sc, 0, sizeof sc);
     sc.t[0] = t;
@@ -353,49 +406,79 @@ static int merge_emit(px *p, const mtree *m, tref *t, tref *s, mplan *pl) {
     sc.n = 2;
     scope *save = p->sc;
     p->sc = &sc;
-    sb on = {0}, mc = {0}, nc = {0};
+    sb on = {0}, w = {0}, nc = {0};
     int rc = m_cond(p, m->on, &on);
-    if (!rc && m->matched.cond >= 0) rc = m_cond(p, m->matched.cond, &mc);
+    if (!rc) rc = matched_case(p, m, &w);
     if (!rc && m->notmatched.kind && m->notmatched.cond >= 0)
         rc = m_cond(p, m->notmatched.cond, &nc);
-    if (!rc) emit_pairs(t, s, on.p, m->matched.cond >= 0 ? mc.p : NULL, &pl->pairs);
-    p->i = m->matched.body;
-    if (!rc && m->matched.kind == MW_UPDATE) rc = emit_update(p, t, s, &pl->action);
-    if (!rc && m->matched.kind == MW_DELETE) {
-        sb_add(&pl->action, "DELETE FROM ");
-        sb_ident(&pl->action, t->tab.name);
-        sb_add(&pl->action, " WHERE rowid IN (SELECT trid FROM " M_ACT ")");
+    if (!rc) emit_pairs(t, s, on.p, m->nmatched ? w.p : "NULL", &pl->pairs);
+    for (int k = 0; !rc && k < m->nmatched; k++) {
+        p->i = m->matched[k].body;
+        if (m->matched[k].kind == MW_UPDATE)
+            rc = emit_update(p, t, s, k, &pl->action);
+        else
+            emit_delete(t, k, &pl->action);
     }
     p->i = m->notmatched.body;
     if (!rc && m->notmatched.kind)
         rc = emit_insert(p, t, s, m->notmatched.cond >= 0 ? nc.p : NULL, &pl->insert);
     p->sc = save;
     sb_free(&on);
-    sb_free(&mc);
+    sb_free(&w);
     sb_free(&nc);
+    pl->has_matched = m->nmatched > 0;
     return rc ? -1 : 0;
 }
 
-/* Runs sql; adds its changes to *rows when count. */
-static int m_exec(px *p, const char *sql, int count, int64_t *rows) {
-    int r = sqlite3_exec(p->db->h, sql, NULL, NULL, NULL);
-    if (r != SQLITE_OK) {
-        ixs_sqlite_err(p->db, r, IX_STMTTYPE_UPDATE, NULL, p->err);
-        p->failed = 1;
-        return -1;
+/* Binds the ?N parameters of st from s (unset or no s: NULL). */
+static int bind_params(const ixd_stmt *s, sqlite3_stmt *st) {
+    for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
+        const char *nm = sqlite3_bind_parameter_name(st, i);
+        int k = nm && nm[0] == '?' ? atoi(nm + 1) - 1 : -1;
+        int rc = s && k >= 0 && k < s->nparams && s->pset[k] ? sval_bind_static(&s->pvals[k], st, i)
+                                                             : sqlite3_bind_null(st, i);
+        if (rc != SQLITE_OK) return rc;
     }
-    if (count) *rows += sqlite3_changes64(p->db->h);
+    return SQLITE_OK;
+}
+
+/* Runs the statements of sql one by one, their parameters bound from s;
+ * adds the rows they change (through views too) to *rows when count. */
+static int m_exec(px *p, const ixd_stmt *s, const char *sql, int count, int64_t *rows) {
+    const char *next = sql;
+    while (next && *next) {
+        sqlite3_stmt *st = NULL;
+        int r = sqlite3_prepare_v2(p->db->h, next, -1, &st, &next);
+        if (r == SQLITE_OK && !st) continue; /* blanks at the end */
+        int64_t v0 = p->db->stmt_vrows;
+        if (r == SQLITE_OK) r = bind_params(s, st);
+        if (r == SQLITE_OK) {
+            while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+            }
+            if (r == SQLITE_DONE) r = SQLITE_OK;
+        }
+        if (r != SQLITE_OK) {
+            ixs_sqlite_err(p->db, r, IX_STMTTYPE_UPDATE, NULL, p->err);
+            sqlite3_finalize(st);
+            p->failed = 1;
+            return -1;
+        }
+        if (count) *rows += sqlite3_changes64(p->db->h) + (p->db->stmt_vrows - v0);
+        sqlite3_finalize(st);
+    }
     return 0;
 }
 
-static int merge_run(px *p, const mplan *pl, int has_matched, int64_t *rows) {
+#define M_DROP                                                                                     \
+    "DROP TABLE IF EXISTS temp." M_SRC "; DROP TABLE IF EXISTS temp." M_PAIR                       \
+    "; DROP TABLE IF EXISTS temp." M_ACT ";"
+
+static int merge_run(px *p, const ixs_mplan *pl, const ixd_stmt *s, int64_t *rows) {
+    *rows = 0;
     if (ixs_ddl_begin(p)) return -1;
-    int ok = !m_exec(p,
-                     "DROP TABLE IF EXISTS temp." M_SRC "; DROP TABLE IF EXISTS temp." M_PAIR
-                     "; DROP TABLE IF EXISTS temp." M_ACT ";",
-                     0, rows) &&
-             !m_exec(p, pl->fill.p, 0, rows) && !m_exec(p, pl->pairs.p, 0, rows);
-    if (ok && has_matched) {
+    int ok = !m_exec(p, NULL, M_DROP, 0, rows) && !m_exec(p, s, pl->fill.p, 0, rows) &&
+             !m_exec(p, s, pl->pairs.p, 0, rows);
+    if (ok && pl->has_matched) {
         sqlite3_stmt *st;
         int dup = 0;
         if (sqlite3_prepare_v2(p->db->h,
@@ -409,13 +492,65 @@ static int merge_run(px *p, const mplan *pl, int has_matched, int64_t *rows) {
             ok = 0;
         }
     }
-    if (ok && pl->action.p) ok = !m_exec(p, pl->action.p, 1, rows);
-    if (ok && pl->insert.p) ok = !m_exec(p, pl->insert.p, 1, rows);
-    if (ok)
-        ok = !m_exec(
-            p, "DROP TABLE temp." M_SRC "; DROP TABLE temp." M_PAIR "; DROP TABLE temp." M_ACT ";",
-            0, rows);
+    if (ok && pl->action.p) ok = !m_exec(p, s, pl->action.p, 1, rows);
+    if (ok && pl->insert.p) ok = !m_exec(p, s, pl->insert.p, 1, rows);
+    if (ok) ok = !m_exec(p, NULL, M_DROP, 0, rows);
     return ixs_ddl_end(p, ok);
+}
+
+/* Stage 2 of the parsed m: the plan into *out (NULL when it fails). */
+static int merge_plan(px *p, const mtree *m, ixs_mplan **out) {
+    int rc = -1;
+    *out = NULL;
+    ixs_mplan *pl = calloc(1, sizeof *pl);
+    tref *t = ixs_tref_new(p, m->target, m->talias), *s = NULL;
+    if (!pl || !t) {
+        if (!pl) px_failc(p, -208, NULL);
+        goto out;
+    }
+    if ((t->tab.is_view && !ixs_view_updatable(p->db, t->tab.name)) ||
+        t->tab.tabid >= IXS_TEMP_TABID) {
+        px_failc(p, IXS_E_VIEW_READONLY, "%s", m->target);
+        goto out;
+    }
+    if (!(s = source_ref(p, m, &pl->fill))) goto out;
+    if (!strcmp(t->alias, s->alias)) {
+        px_failc(p, -201, NULL);
+        goto out;
+    }
+    if (merge_emit(p, m, t, s, pl)) goto out;
+    if (pl->fill.oom || pl->pairs.oom || pl->action.oom || pl->insert.oom) {
+        px_failc(p, -208, NULL);
+        goto out;
+    }
+    *out = pl;
+    pl = NULL;
+    rc = 0;
+out:
+    ixs_mplan_free(pl);
+    ixs_tref_free(t);
+    ixs_tref_free(s);
+    return rc;
+}
+
+int ixs_merge_prepare(px *p, ixd_stmt *st) {
+    mtree m;
+    if (parse_merge(p, &m)) return -1;
+    if (p->syntax_only) return 0;
+    int end = p->i, rc = merge_plan(p, &m, &st->mplan);
+    p->i = end;
+    return rc;
+}
+
+int ixs_merge_exec(ixd_stmt *s, int64_t *rows, ixd_err *err) {
+    px p;
+    memset(&p, 0, sizeof p);
+    p.db = s->db;
+    p.err = err;
+    *rows = 0;
+    if (!s->mplan) return ixd_seterr(err, -201, 0, 0, NULL);
+    if (ixs_ansi_autobegin(s->db, err)) return -1;
+    return merge_run(&p, s->mplan, s, rows);
 }
 
 int ixs_merge(px *p, int64_t *rows) {
@@ -423,30 +558,12 @@ int ixs_merge(px *p, int64_t *rows) {
     *rows = 0;
     if (parse_merge(p, &m)) return -1;
     if (p->dry) return 0;
-    int end = p->i, rc = -1;
-    mplan pl;
-    memset(&pl, 0, sizeof pl);
-    tref *t = ixs_tref_new(p, m.target, m.talias), *s = NULL;
-    if (!t) return -1;
-    if (t->tab.is_view || t->tab.tabid >= IXS_TEMP_TABID) {
-        px_failc(p, IXS_E_VIEW_READONLY, "%s", m.target);
-        goto out;
-    }
-    if (!(s = source_ref(p, &m, &pl.fill))) goto out;
-    if (!strcmp(t->alias, s->alias)) {
-        px_failc(p, -201, NULL);
-        goto out;
-    }
-    if (merge_emit(p, &m, t, s, &pl)) goto out;
-    if (pl.fill.oom || pl.pairs.oom || pl.action.oom || pl.insert.oom) {
-        px_failc(p, -208, NULL);
-        goto out;
-    }
-    rc = merge_run(p, &pl, m.matched.kind != MW_NONE, rows);
-out:
+    int end = p->i;
+    ixs_mplan *pl;
+    int rc = merge_plan(p, &m, &pl);
     p->i = end;
-    mplan_free(&pl);
-    ixs_tref_free(t);
-    ixs_tref_free(s);
+    if (rc) return -1;
+    rc = merge_run(p, pl, NULL, rows);
+    ixs_mplan_free(pl);
     return rc;
 }

@@ -6,11 +6,22 @@
 
 #include "server/sql/ixs_parse.h"
 
-/* Informix codes of these statements (docs/server-sql.md, "Sequences"). */
+/* Informix codes of these statements (docs/server-sql.md, "Sequences";
+ * the texts are in src/proto/ix_errcat.c). */
 enum {
-    IXS_E_SEQ_VALUE = -8301,   /* a sequence option value out of range or inconsistent */
-    IXS_E_SEQ_CURRVAL = -8315, /* CURRVAL before NEXTVAL in this session */
-    IXS_E_SEQ_LIMIT = -8316,   /* NEXTVAL past MAXVALUE/MINVALUE of a NOCYCLE sequence */
+    IXS_E_SEQ_NOT_FOUND = -8300, /* The specified sequence object (%s) is not in the database. */
+    IXS_E_SEQ_EXISTS = -8301,    /* Sequence (%s) already exists in the database. */
+    IXS_E_SEQ_VALUE = -8302,   /* A Sequence object definition value is invalid or out of range. */
+    IXS_E_SEQ_DUP = -8303,     /* Duplicate or conflicting (%s) specification ... */
+    IXS_E_SEQ_MINMAX = -8304,  /* MAXVALUE cannot be less than MINVALUE. */
+    IXS_E_SEQ_INC0 = -8305,    /* INCREMENT 0 is not allowed in sequences. */
+    IXS_E_SEQ_CACHE = -8307,   /* CACHE size should be less than one cycle. ... */
+    IXS_E_SEQ_START = -8308,   /* Cannot set START value less than MINVALUE or greater ... */
+    IXS_E_SEQ_RESTART = -8309, /* Cannot RESTART the sequence at a value less than ... */
+    IXS_E_SEQ_NO_OPTS = -8312, /* No options specified for ALTER SEQUENCE. */
+    IXS_E_SEQ_MAX = -8313,     /* Sequence (%s) exceeds its MAXVALUE. */
+    IXS_E_SEQ_MIN = -8314,     /* Sequence (%s) goes below its MINVALUE. */
+    IXS_E_SEQ_CURRVAL = -8315, /* Sequence (%s) CURRVAL is not yet defined in this session. */
     IXS_E_VIEW_CHECK = -530,   /* a change through a WITH CHECK OPTION view leaves it */
     IXS_E_VIEW_READONLY = -273,
     IXS_E_MERGE_TWICE = -346, /* MERGE: a target row matched by two source rows */
@@ -48,6 +59,12 @@ void ixs_seq_close(ixd_db *db);
  * private synonym), -1 error. */
 int ixs_syn_base(ixd_db *db, int tabid, char tt, const char *owner, char *base, size_t n);
 
+/* The sequence name stands for, directly or through (visible) synonyms, at
+ * most IXS_SEQ_SYN_DEPTH of them: 1 with its tabid, 0 when name is no such
+ * sequence, -1 error. */
+#define IXS_SEQ_SYN_DEPTH 16
+int ixs_syn_sequence(ixd_db *db, const char *name, int *tabid);
+
 /* CREATE VIEW of a simple updatable view: appends to out the SQLite view
  * (with the base rowid as an extra column) and its INSTEAD OF triggers.
  * sel is the token of SELECT, chk the WITH CHECK OPTION flag, cn the
@@ -60,5 +77,10 @@ int ixs_view_updatable(ixd_db *db, const char *view);
 
 /* MERGE INTO ... (after MERGE): runs it, *rows the rows changed. */
 int ixs_merge(px *p, int64_t *rows);
+/* MERGE INTO ... (after MERGE) prepared: its plan into st->mplan, its
+ * parameters counted in p (0 or -1). ixs_merge_exec runs the plan with the
+ * parameters bound to st, *rows the rows changed (0 or -1 with *err). */
+int ixs_merge_prepare(px *p, ixd_stmt *st);
+int ixs_merge_exec(ixd_stmt *st, int64_t *rows, ixd_err *err);
 
 #endif

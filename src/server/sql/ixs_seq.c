@@ -153,6 +153,16 @@ static int name_taken(ixd_db *db, const char *name) {
                1;
 }
 
+/* The code for a name in use: -8301 a sequence, -310 a table, view or synonym. */
+static int taken_code(ixd_db *db, const char *name) {
+    int64_t v;
+    return q_int1(db,
+                  "SELECT 1 FROM " IXS_INTERNAL_PREFIX "tables WHERE tabname = ? AND tabtype = 'Q'",
+                  name, &v) == 1
+               ? IXS_E_SEQ_EXISTS
+               : -310;
+}
+
 static int next_tabid(ixd_db *db) {
     int64_t maxid = 0;
     q_int1(db, "SELECT max(tabid) FROM " IXS_INTERNAL_PREFIX "tables", NULL, &maxid);
@@ -210,9 +220,12 @@ static int seq_name(px *p, char *name, int define) {
 }
 
 /* One option has one value: a second INCREMENT, or MAXVALUE with
- * NOMAXVALUE, is a syntax error. */
+ * NOMAXVALUE, is -8303 naming the option (the keyword just read). */
 static int opt_once(px *p, seqdef *d, int k) {
-    if (d->set[k]) return px_fail(p);
+    if (d->set[k]) {
+        const tok *t = &p->t[p->i - 1];
+        return px_failc(p, IXS_E_SEQ_DUP, "%.*s", t->len, p->sql + t->pos);
+    }
     d->set[k] = 1;
     return 0;
 }
@@ -277,11 +290,15 @@ static int parse_create(px *p, seqdef *d) {
 }
 
 /* Applies the options of d to r (defaults for a new sequence when create),
- * then checks the result: -8301 when inconsistent. */
+ * then checks the result: -8305 INCREMENT 0, -8304 MINVALUE not below
+ * MAXVALUE, -8302 a CACHE of 1 or less than 0 (Informix: "an integer > 1"),
+ * -8307 a CACHE given of more than one cycle (the default 20 is not
+ * checked), -8308 / -8309 a START / RESTART
+ * value outside [MINVALUE, MAXVALUE]. */
 static int seq_apply(px *p, const seqdef *d, seqrow *r, int create) {
     if (d->set[SO_INC]) r->inc = d->inc;
     if (create && !d->set[SO_INC]) r->inc = 1;
-    if (r->inc == 0) return px_failc(p, IXS_E_SEQ_VALUE, "INCREMENT 0");
+    if (r->inc == 0) return px_failc(p, IXS_E_SEQ_INC0, NULL);
     if (d->set[SO_MAX] && !d->nomax) r->max = d->max;
     if ((create && !d->set[SO_MAX]) || d->nomax) r->max = r->inc > 0 ? SEQ_MAX_DEF : -1;
     if (d->set[SO_MIN] && !d->nomin) r->min = d->min;
@@ -295,10 +312,15 @@ static int seq_apply(px *p, const seqdef *d, seqrow *r, int create) {
         r->has_restart = 1;
         r->restart = d->restart_val ? d->restart : r->start;
     }
-    if (r->min >= r->max) return px_failc(p, IXS_E_SEQ_VALUE, "MINVALUE >= MAXVALUE");
-    if (r->cache < 0 || r->cache == 1) return px_failc(p, IXS_E_SEQ_VALUE, "CACHE");
+    if (r->min >= r->max) return px_failc(p, IXS_E_SEQ_MINMAX, NULL);
+    if (r->cache < 0 || r->cache == 1) return px_failc(p, IXS_E_SEQ_VALUE, NULL);
+    uint64_t span = (uint64_t)r->max - (uint64_t)r->min;
+    uint64_t step = r->inc > 0 ? (uint64_t)r->inc : 0 - (uint64_t)r->inc;
+    if (d->set[SO_CACHE] && r->cache > 0 && (uint64_t)r->cache > span / step + 1)
+        return px_failc(p, IXS_E_SEQ_CACHE, NULL);
     int64_t first = r->has_restart ? r->restart : r->start;
-    if (first < r->min || first > r->max) return px_failc(p, IXS_E_SEQ_VALUE, "START");
+    if (first < r->min || first > r->max)
+        return px_failc(p, r->has_restart ? IXS_E_SEQ_RESTART : IXS_E_SEQ_START, NULL);
     return 0;
 }
 
@@ -322,7 +344,8 @@ static int run_create(px *p, const seqdef *d) {
     seqrow r;
     memset(&r, 0, sizeof r);
     if (seq_apply(p, d, &r, 1)) return -1;
-    if (name_taken(p->db, d->name)) return d->ife ? 0 : px_failc(p, -310, "%s", d->name);
+    if (name_taken(p->db, d->name))
+        return d->ife ? 0 : px_failc(p, taken_code(p->db, d->name), "%s", d->name);
     int tabid = next_tabid(p->db);
     sb s = {0};
     sb_printf(&s,
@@ -374,13 +397,17 @@ static int seq_load(ixd_db *db, const char *name, seqrow *r) {
 static int load_or_fail(px *p, const char *name, seqrow *r) {
     int f = seq_load(p->db, name, r);
     if (f < 0) return px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
-    if (!f) return px_failc(p, -206, "%s", name);
+    if (!f) return px_failc(p, IXS_E_SEQ_NOT_FOUND, "%s", name);
     return 0;
 }
 
 /* ALTER SEQUENCE [owner.]name options (RESTART keeps the row's other values) */
 static int run_alter(px *p, const seqdef *d) {
     seqrow r;
+    int any = 0;
+    for (int k = 0; k < SO_N; k++)
+        any |= d->set[k];
+    if (!any) return px_failc(p, IXS_E_SEQ_NO_OPTS, NULL);
     if (load_or_fail(p, d->name, &r)) return -1;
     r.has_restart = 0;
     if (seq_apply(p, d, &r, 0)) return -1;
@@ -407,7 +434,8 @@ static int run_drop(px *p, const seqdef *d) {
 static int run_rename(px *p, const seqdef *d) {
     seqrow r;
     if (load_or_fail(p, d->name, &r)) return -1;
-    if (name_taken(p->db, d->newname)) return px_failc(p, -310, "%s", d->newname);
+    if (name_taken(p->db, d->newname))
+        return px_failc(p, taken_code(p->db, d->newname), "%s", d->newname);
     sb s = {0};
     sb_add(&s, "UPDATE " IXS_INTERNAL_PREFIX "tables SET tabname = ");
     sb_strlit(&s, d->newname, strlen(d->newname));
@@ -472,10 +500,18 @@ int ixs_objs_stmt(px *p, int verb, int *stype) {
 /* ---- NEXTVAL and CURRVAL in expressions ------------------------------------------- */
 
 /* 1 when the statement has name.NEXTVAL anywhere. */
-static int stmt_has_nextval(px *p, const char *name) {
-    for (int i = 0; i + 2 < p->nt; i++)
-        if (px_kw(p, i, name) && px_op(p, i + 1, ".") && px_kw(p, i + 2, "nextval")) return 1;
-    return 0;
+static int stmt_has_nextval(px *p, int tabid) {
+    int save = p->i, found = 0;
+    for (int i = 0; !found && i + 2 < p->nt; i++) {
+        if (!px_is_ident(p, i) || !px_op(p, i + 1, ".") || !px_kw(p, i + 2, "nextval")) continue;
+        char name[IXS_NAME_MAX + 1]; /* the sequence's name, or a synonym's */
+        int t;
+        p->i = i;
+        if (px_ident(p, name, sizeof name) == 0 && ixs_syn_sequence(p->db, name, &t) == 1)
+            found = t == tabid;
+    }
+    p->i = save;
+    return found;
 }
 
 /* One statement increments a sequence once: the first reference to it (in
@@ -484,19 +520,16 @@ static int stmt_has_nextval(px *p, const char *name) {
  * sequence.NEXTVAL in the same SQL statement returns the same value", and so
  * does CURRVAL there). */
 int ixs_seq_ref(px *p, const char *name, int next, xv *out) {
-    int64_t tabid;
-    int f = q_int1(p->db,
-                   "SELECT tabid FROM " IXS_INTERNAL_PREFIX
-                   "tables WHERE tabname = ? AND tabtype = 'Q'",
-                   name, &tabid);
+    int tabid;
+    int f = ixs_syn_sequence(p->db, name, &tabid); /* the sequence, or a synonym of it */
     if (f < 0) return px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
     if (!f) return 0;
     int seen = 0;
     for (int k = 0; k < p->nseq_done; k++)
         if (p->seq_done[k] == tabid) seen = 1;
-    int emit_next = !seen && (next || stmt_has_nextval(p, name));
-    if (emit_next && p->nseq_done < IXS_MAX_SEQREF) p->seq_done[p->nseq_done++] = (int)tabid;
-    sb_printf(&out->s, "ixd_seq_%s(%d)", emit_next ? "next" : "curr", (int)tabid);
+    int emit_next = !seen && (next || stmt_has_nextval(p, tabid));
+    if (emit_next && p->nseq_done < IXS_MAX_SEQREF) p->seq_done[p->nseq_done++] = tabid;
+    sb_printf(&out->s, "ixd_seq_%s(%d)", emit_next ? "next" : "curr", tabid);
     out->t = ixs_t(IX_T_INT8, 10);
     out->k = XK_EXPR;
     out->lk = LB_COL;
@@ -668,7 +701,7 @@ static void f_seq_next(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     int rc = seq_file_open(db);
     if (rc == SQLITE_OK) rc = file_next(db->seq->h, tabid, &r, token, &v);
     if (rc == 1) {
-        fn_fail(ctx, IXS_E_SEQ_LIMIT, name);
+        fn_fail(ctx, r.inc > 0 ? IXS_E_SEQ_MAX : IXS_E_SEQ_MIN, name);
         return;
     }
     int64_t *slot = rc == SQLITE_OK ? cur_slot(db, tabid, 1) : NULL;

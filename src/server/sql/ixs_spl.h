@@ -33,7 +33,7 @@ enum {
     IXS_E_SPL_SYSTEM = -668,         /* The system command cannot be executed. */
     IXS_E_SPL_ONE_ROW = -284,        /* A subquery has returned not exactly one row. */
     IXS_E_SPL_NOT_PROC = -9750,      /* Routine (%s) cannot be executed as a procedure/function */
-    IXS_E_SPL_DEPTH = -9752,         /* nesting of routine calls too deep */
+    IXS_E_SPL_DEPTH = -722,          /* Out of stack space. (routine calls nested too deep) */
     IXS_E_SPL_RET_COUNT = -9762,     /* RETURN gives a different number of values */
     IXS_E_SPL_TOO_MANY_ARGS = -9753, /* more arguments than parameters */
     IXS_E_SPL_AMBIGUOUS = -9700      /* Routine (%s) ambiguous - more than one routine ... */

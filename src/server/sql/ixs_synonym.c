@@ -181,3 +181,40 @@ int ixs_syn_base(ixd_db *db, int tabid, char tt, const char *owner, char *base, 
     sqlite3_finalize(st);
     return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
+
+/* tabtype and owner of tabid, and the tabid a synonym stands for (0 for
+ * other objects): 1, 0 none, -1 error. */
+static int obj_by_id(ixd_db *db, int tabid, char *tt, int *visible, int *btabid) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT t.tabtype, t.owner, s.btabid FROM " IXS_INTERNAL_PREFIX
+                           "tables t LEFT JOIN " IXS_INTERNAL_PREFIX
+                           "syntable s ON s.tabid = t.tabid WHERE t.tabid = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_int(st, 1, tabid);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        const char *o = (const char *)sqlite3_column_text(st, 1);
+        *tt = t ? t[0] : 'T';
+        *visible = *tt != 'P' || (o && !strcmp(o, db->user));
+        *btabid = sqlite3_column_int(st, 2);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+int ixs_syn_sequence(ixd_db *db, const char *name, int *tabid) {
+    char tt, owner[IXS_NAME_MAX + 1];
+    int f = obj_find(db, name, tabid, &tt, owner);
+    for (int depth = 0; f == 1 && depth < IXS_SEQ_SYN_DEPTH; depth++) {
+        int visible, btabid;
+        f = obj_by_id(db, *tabid, &tt, &visible, &btabid);
+        if (f != 1) break;
+        if (tt == 'Q') return 1;
+        if ((tt != 'S' && tt != 'P') || !visible || !btabid) return 0;
+        *tabid = btabid;
+    }
+    return f < 0 ? -1 : 0;
+}

@@ -26,8 +26,8 @@
 #define TRG_PREFIX   IXS_INTERNAL_PREFIX "trg_"
 
 enum {
-    IXS_E_TRG_EXISTS = -504,    /* Cannot create trigger: a trigger of that name exists. */
-    IXS_E_TRG_NOT_FOUND = -522, /* the trigger does not exist */
+    IXS_E_TRG_EXISTS = -743,    /* Object (%s) already exists in database. */
+    IXS_E_TRG_NOT_FOUND = -634, /* Object does not exist. */
 };
 
 typedef trg_range range;

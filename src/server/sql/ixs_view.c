@@ -39,7 +39,9 @@ static int sel_end(px *p, int i) {
 /*
  * simple := SELECT [ALL] item {, item} FROM [owner.]table [[AS] alias]
  *           [WHERE cond]
- * item   := * | column | alias.column
+ * item   := * | { column | alias.column } [[AS] label]
+ * (a label names the view column when the view has no column list: the
+ * select labels become the view's column names)
  * Returns 1 when the SELECT at p->i has this form (v filled), else 0.
  */
 static int parse_simple(px *p, vplan *v, char (*cols)[IXS_NAME_MAX + 1]) {
@@ -52,6 +54,10 @@ static int parse_simple(px *p, vplan *v, char (*cols)[IXS_NAME_MAX + 1]) {
             if (v->ncols >= VIEW_MAXCOLS || !px_is_ident(p, p->i)) return 0;
             if (px_ident(p, cols[v->ncols], IXS_NAME_MAX + 1)) return 0;
             if (px_acc_op(p, ".") && px_ident(p, cols[v->ncols], IXS_NAME_MAX + 1)) return 0;
+            char label[IXS_NAME_MAX + 1];
+            if ((px_acc(p, "as") || (px_is_ident(p, p->i) && !px_kw(p, p->i, "from"))) &&
+                px_ident(p, label, sizeof label))
+                return 0;
             if (px_kw(p, p->i, "from") == 0 && !px_op(p, p->i, ",")) return 0;
             v->ncols++;
         } while (px_acc_op(p, ","));
