@@ -140,8 +140,7 @@ int ixs_dml(px *p, ixd_stmt *s);  /* INSERT/UPDATE/DELETE */
 tref *ixs_tref_new(px *p, const char *name, const char *alias);
 void ixs_tref_free(tref *t);
 
-/* DDL and others (run at execute time; dry = syntax check) */
-int ixs_other(px *p, int64_t *rows);
+/* DDL and others: parsed at prepare (ixs_ddl_tree.h), run at execute */
 /* A DDL change in its own savepoint (and transaction when none is open):
  * ixs_ddl_end releases it when ok, else rolls it back; both return 0 or
  * -1 (p->failed). */
@@ -152,14 +151,17 @@ int ixs_ddl_end(px *p, int ok);
  * and returns 0 or -1 (p->failed). ixs_cat_view_text appends to s the SQL
  * that records the text of the CREATE VIEW statement p for view tabid in
  * sysviews (64-character pieces, as Informix stores them). */
-int ixs_update_statistics(px *p, int *stype);
 /* 1 when the statement at the current token is UPDATE STATISTICS (not an
  * UPDATE of a table named statistics). */
 int ixs_is_update_statistics(px *p);
-int ixs_truncate(px *p);
-int ixs_create_schema(px *p, int64_t *rows);
 void ixs_cat_view_text(px *p, int tabid, sb *s);
-
+/* The statement parse state (ixs_ddl.c): ixs_px_init lexes sql; ixs_at_end
+ * accepts a final ';' and fails unless the text ends there. */
+int ixs_px_init(px *p, ixd_db *db, const char *sql, size_t n, ixd_err *err);
+void ixs_px_done(px *p);
+int ixs_at_end(px *p);
+/* Parses a DDL or other statement of p once into s->ddl (kind SK_SQL). */
+int ixs_ddl_prepare(px *p, ixd_stmt *s);
 
 /* TimeSeries (ixs_ts.c). ixs_ts_call: a routine call in an expression,
  * after its '('. ixs_ts_from: TABLE(routine(...)) in FROM, from TABLE, as a
