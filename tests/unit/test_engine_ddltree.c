@@ -91,12 +91,22 @@ static void resolved_at_execute(void) {
             "a\nd");
 }
 
+/* Row types of TIMESERIES columns are looked up when the statement runs. */
+static void ts_rowtype_at_execute(void) {
+    CHECK_RUN("create table tsx (id int primary key, r timeseries(no_such_t))", -746);
+    CHECK(strcmp(ERR.text, "Row type no_such_t does not exist") == 0, "text '%s'", ERR.text);
+    CHECK_RUN("create table tsx (id int primary key)", 0);
+    CHECK_RUN("alter table tsx add (r timeseries(no_such_t))", -746);
+    CHECK_RUN("alter table tsx add (id timeseries(no_such_t))", -328);
+}
+
 int main(void) {
     eu_setup("ddltree");
     CHECK_RUN("create database dt with log", 0);
     parsed_once();
     executed_twice();
     resolved_at_execute();
+    ts_rowtype_at_execute();
     eu_teardown();
     return tap_done();
 }

@@ -211,21 +211,80 @@ static int default_value(px *p, cdef *c) {
     return c->defsql ? 0 : px_failc(p, -208, NULL);
 }
 
-/* name type [DEFAULT ...] [NOT NULL] [constraints...] */
+/* The condition of CHECK ( cond ), after CHECK: its first token into k (it
+ * is translated once the columns are known). */
+static int check_clause(px *p, kdef *k) {
+    k->type = KDEF_CHECK;
+    if (px_expect_op(p, "(")) return -1;
+    k->check_tok = p->i;
+    int depth = 1;
+    while (p->i < p->nt && p->t[p->i].k != T_EOF && depth) {
+        if (px_op(p, p->i, "(")) depth++;
+        if (px_op(p, p->i, ")")) depth--;
+        p->i++;
+    }
+    return depth ? px_fail(p) : 0;
+}
+
+/* A constraint of column ci of t, at its keyword:
+ *   { PRIMARY KEY | UNIQUE | DISTINCT | CHECK ( cond ) | REFERENCES ... }
+ *   [CONSTRAINT [owner.]name] */
+static int column_constraint(px *p, tdef *t, int ci) {
+    int pk = px_kw(p, p->i, "primary"), chk = px_kw(p, p->i, "check");
+    int ref = px_kw(p, p->i, "references");
+    p->i++;
+    if (pk && px_expect(p, "key")) return -1;
+    kdef *k = ixs_tdef_addk(p, t);
+    if (!k) return -1;
+    cdef *c = &t->cols[ci];
+    if (chk) return check_clause(p, k) || opt_cname(p, k) ? -1 : 0;
+    k->type = pk ? KDEF_PRIMARY : ref ? KDEF_REFERENCES : KDEF_UNIQUE;
+    k->cols = strdup(c->name);
+    if (!k->cols) return px_failc(p, -208, NULL);
+    if (pk) c->notnull = 1;
+    if (ref && references(p, k)) return -1;
+    return opt_cname(p, k);
+}
+
+/* TIMESERIES ( row_type ): 1 with the row type's name in c (it must exist
+ * when the statement runs: ixs_ts_rowtypes), 0 not that type, -1 error. */
+static int ts_coltype(px *p, cdef *c) {
+    if (!px_kw(p, p->i, "timeseries")) return 0;
+    p->i++;
+    if (px_expect_op(p, "(") || px_ident(p, c->tsrow, sizeof c->tsrow) || px_expect_op(p, ")"))
+        return -1;
+    /* the column shows the series header (docs/timeseries.md) */
+    c->t = ixs_t(IX_T_LVARCHAR, 2048);
+    c->collen = 2048;
+    return 1;
+}
+
+int ixs_ts_rowtypes(px *p, const tdef *t) {
+    for (int i = 0; i < t->ncols; i++) {
+        ts_rowtype rt;
+        if (t->cols[i].tsrow[0] && ts_rowtype_load(p->db->h, t->cols[i].tsrow, &rt) <= 0)
+            return px_failc(p, IXS_E_TS_ROWTYPE, "Row type %s does not exist", t->cols[i].tsrow);
+    }
+    return 0;
+}
+
+/*
+ * A column of CREATE TABLE / ALTER TABLE ADD (modify: MODIFY) into c, a
+ * column of t (its constraints go to t):
+ *   name type [DEFAULT value] [NOT NULL [CONSTRAINT name]] [NULL]
+ *        [column_constraint ...]
+ * A name t already has is -328 (not for MODIFY).
+ */
 int ixs_column_def(px *p, tdef *t, cdef *c, int modify) {
     if (px_newname(p, c->name, sizeof c->name)) return -1;
     for (int i = 0; i < t->ncols; i++)
         if (!modify && &t->cols[i] != c && !strcmp(t->cols[i].name, c->name))
             return px_failc(p, -328, "%s", c->name);
-    int ts = ixs_ts_coltype(p, c->tsrow, sizeof c->tsrow);
+    int ts = ts_coltype(p, c);
     if (ts < 0) return -1;
-    if (ts) {
-        /* the column shows the series header (docs/timeseries.md) */
-        c->t = ixs_t(IX_T_LVARCHAR, 2048);
-        c->collen = 2048;
-    } else if (ixs_parse_type(p, &c->t, &c->serial, &c->start, &c->collen))
-        return -1;
+    if (!ts && ixs_parse_type(p, &c->t, &c->serial, &c->start, &c->collen)) return -1;
     if (c->serial) c->notnull = 1;
+    int ci = (int)(c - t->cols);
     for (;;) {
         if (px_acc(p, "default")) {
             if (default_value(p, c)) return -1;
@@ -237,48 +296,13 @@ int ixs_column_def(px *p, tdef *t, cdef *c, int modify) {
             if (opt_cname(p, &tmp)) return -1;
         } else if (px_acc(p, "null")) {
         } else if (px_kw(p, p->i, "primary") || px_kw(p, p->i, "unique") ||
-                   px_kw(p, p->i, "distinct")) {
-            int pk = px_acc(p, "primary");
-            if (pk && px_expect(p, "key")) return -1;
-            if (!pk) p->i++;
-            int ci = (int)(c - t->cols);
-            kdef *k = ixs_tdef_addk(p, t);
-            if (!k) return -1;
+                   px_kw(p, p->i, "distinct") || px_kw(p, p->i, "check") ||
+                   px_kw(p, p->i, "references")) {
+            if (column_constraint(p, t, ci)) return -1;
             c = &t->cols[ci];
-            k->type = pk ? 'P' : 'U';
-            k->cols = strdup(c->name);
-            if (!k->cols) return px_failc(p, -208, NULL);
-            if (pk) c->notnull = 1;
-            if (opt_cname(p, k)) return -1;
-        } else if (px_acc(p, "check")) {
-            int ci = (int)(c - t->cols);
-            kdef *k = ixs_tdef_addk(p, t);
-            if (!k) return -1;
-            c = &t->cols[ci];
-            k->type = 'C';
-            if (px_expect_op(p, "(")) return -1;
-            k->check_tok = p->i;
-            int depth = 1;
-            while (p->i < p->nt && p->t[p->i].k != T_EOF && depth) {
-                if (px_op(p, p->i, "(")) depth++;
-                if (px_op(p, p->i, ")")) depth--;
-                p->i++;
-            }
-            if (depth) return px_fail(p);
-            if (opt_cname(p, k)) return -1;
-        } else if (px_acc(p, "references")) {
-            int ci = (int)(c - t->cols);
-            kdef *k = ixs_tdef_addk(p, t);
-            if (!k) return -1;
-            c = &t->cols[ci];
-            k->type = 'R';
-            k->cols = strdup(c->name);
-            if (!k->cols) return px_failc(p, -208, NULL);
-            if (references(p, k) || opt_cname(p, k)) return -1;
         } else
-            break;
+            return 0;
     }
-    return 0;
 }
 
 int ixs_table_constraint(px *p, tdef *t) {
@@ -305,16 +329,7 @@ int ixs_table_constraint(px *p, tdef *t) {
         if (col_list(p, t, &k->cols)) return -1;
         k->type = 'U';
     } else if (px_acc(p, "check")) {
-        k->type = 'C';
-        if (px_expect_op(p, "(")) return -1;
-        k->check_tok = p->i;
-        int depth = 1;
-        while (p->i < p->nt && p->t[p->i].k != T_EOF && depth) {
-            if (px_op(p, p->i, "(")) depth++;
-            if (px_op(p, p->i, ")")) depth--;
-            p->i++;
-        }
-        if (depth) return px_fail(p);
+        if (check_clause(p, k)) return -1;
     } else if (px_acc(p, "foreign")) {
         if (px_expect(p, "key") || col_list(p, t, &k->cols) || px_expect(p, "references") ||
             references(p, k))
@@ -403,6 +418,77 @@ int ixs_table_exists(ixd_db *db, const char *name) {
     return table_exists(db, name);
 }
 
+/* CREATE TEMP TABLE t (columns, CHECK constraints) and the unique indexes
+ * of its PRIMARY KEY / UNIQUE constraints into s; REFERENCES is -999. */
+static int temp_create_sql(px *p, sb *s, tdef *t) {
+    sb_add(s, "CREATE TEMP TABLE ");
+    sb_ident(s, t->name);
+    sb_add(s, " (");
+    for (int i = 0; i < t->ncols; i++) {
+        cdef *c = &t->cols[i];
+        if (i) sb_add(s, ", ");
+        sb_ident(s, c->name);
+        if (c->notnull) sb_add(s, " NOT NULL");
+        if (c->defsql) sb_printf(s, " DEFAULT (%s)", c->defsql);
+    }
+    int nk = 0;
+    for (int i = 0; i < t->nk; i++) {
+        kdef *k = &t->k[i];
+        if (!k->name[0]) snprintf(k->name, sizeof k->name, "c%d_%d", t->tabid, ++nk);
+        if (k->type == KDEF_REFERENCES) return px_failc(p, -999, "REFERENCES in a TEMP table");
+        if (k->type == KDEF_CHECK) {
+            sb_add(s, ", CONSTRAINT ");
+            sb_ident(s, k->name);
+            sb_printf(s, " CHECK (%s)", k->checksql ? k->checksql : "1");
+        }
+    }
+    sb_add(s, ");");
+    for (int i = 0; i < t->nk; i++) {
+        kdef *k = &t->k[i];
+        if (k->type != KDEF_PRIMARY && k->type != KDEF_UNIQUE) continue;
+        sb_add(s, "CREATE UNIQUE INDEX temp.");
+        sb_ident(s, k->name);
+        sb_add(s, " ON ");
+        sb_ident(s, t->name);
+        sb_addc(s, '(');
+        add_cols_sql(s, k->cols, NULL);
+        sb_add(s, ");");
+    }
+    return 0;
+}
+
+/* The session catalogue rows of temp table t (owner: the session user). */
+static void temp_cat_sql(sb *s, const tdef *t, const char *user) {
+    int64_t s1 = 1, s8 = 1;
+    for (int i = 0; i < t->ncols; i++) {
+        if (t->cols[i].serial == 1) s1 = t->cols[i].start;
+        if (t->cols[i].serial >= 2) s8 = t->cols[i].start;
+    }
+    sb_printf(s,
+              "INSERT INTO _ixd_ttables(tabid, tabname, owner, serial_next, serial8_next)"
+              " VALUES(%d, ",
+              t->tabid);
+    sb_strlit(s, t->name, strlen(t->name));
+    sb_addc(s, ',');
+    sb_strlit(s, user, strlen(user));
+    sb_printf(s, ", %lld, %lld);", (long long)s1, (long long)s8);
+    for (int i = 0; i < t->ncols; i++) {
+        const cdef *c = &t->cols[i];
+        sb_printf(s,
+                  "INSERT INTO _ixd_tcolumns(tabid, colno, colname, coltype, collength, serial,"
+                  " defsql) VALUES(%d, %d, ",
+                  t->tabid, i + 1);
+        sb_strlit(s, c->name, strlen(c->name));
+        sb_printf(s, ", %d, %u, %d, ", c->t.code | (c->notnull ? IX_TF_NOTNULL : 0), c->collen,
+                  c->serial);
+        if (c->defsql)
+            sb_strlit(s, c->defsql, strlen(c->defsql));
+        else
+            sb_add(s, "NULL");
+        sb_add(s, ");");
+    }
+}
+
 /* A session-private TEMP table: SQLite's temp schema, catalog rows in the
  * session's temp catalog. Constraints: NOT NULL, DEFAULT, CHECK, PRIMARY
  * KEY/UNIQUE (as unique indexes); no REFERENCES. */
@@ -416,70 +502,11 @@ static int temp_materialize(px *p, tdef *t) {
     q_int(db, "SELECT max(tabid) FROM _ixd_ttables", NULL, &maxid);
     t->tabid = maxid < IXS_TEMP_TABID ? IXS_TEMP_TABID : (int)maxid + 1;
     sb s = {0};
-    sb_add(&s, "CREATE TEMP TABLE ");
-    sb_ident(&s, t->name);
-    sb_add(&s, " (");
-    for (int i = 0; i < t->ncols; i++) {
-        cdef *c = &t->cols[i];
-        if (i) sb_add(&s, ", ");
-        sb_ident(&s, c->name);
-        if (c->notnull) sb_add(&s, " NOT NULL");
-        if (c->defsql) sb_printf(&s, " DEFAULT (%s)", c->defsql);
+    if (temp_create_sql(p, &s, t)) {
+        sb_free(&s);
+        return -1;
     }
-    int nk = 0;
-    for (int i = 0; i < t->nk; i++) {
-        kdef *k = &t->k[i];
-        if (!k->name[0]) snprintf(k->name, sizeof k->name, "c%d_%d", t->tabid, ++nk);
-        if (k->type == 'R') {
-            sb_free(&s);
-            return px_failc(p, -999, "REFERENCES in a TEMP table");
-        }
-        if (k->type == 'C') {
-            sb_add(&s, ", CONSTRAINT ");
-            sb_ident(&s, k->name);
-            sb_printf(&s, " CHECK (%s)", k->checksql ? k->checksql : "1");
-        }
-    }
-    sb_add(&s, ");");
-    for (int i = 0; i < t->nk; i++) {
-        kdef *k = &t->k[i];
-        if (k->type != 'P' && k->type != 'U') continue;
-        sb_add(&s, "CREATE UNIQUE INDEX temp.");
-        sb_ident(&s, k->name);
-        sb_add(&s, " ON ");
-        sb_ident(&s, t->name);
-        sb_addc(&s, '(');
-        add_cols_sql(&s, k->cols, NULL);
-        sb_add(&s, ");");
-    }
-    int64_t s1 = 1, s8 = 1;
-    for (int i = 0; i < t->ncols; i++) {
-        if (t->cols[i].serial == 1) s1 = t->cols[i].start;
-        if (t->cols[i].serial >= 2) s8 = t->cols[i].start;
-    }
-    sb_printf(&s,
-              "INSERT INTO _ixd_ttables(tabid, tabname, owner, serial_next, serial8_next)"
-              " VALUES(%d, ",
-              t->tabid);
-    sb_strlit(&s, t->name, strlen(t->name));
-    sb_addc(&s, ',');
-    sb_strlit(&s, db->user, strlen(db->user));
-    sb_printf(&s, ", %lld, %lld);", (long long)s1, (long long)s8);
-    for (int i = 0; i < t->ncols; i++) {
-        cdef *c = &t->cols[i];
-        sb_printf(&s,
-                  "INSERT INTO _ixd_tcolumns(tabid, colno, colname, coltype, collength, serial,"
-                  " defsql) VALUES(%d, %d, ",
-                  t->tabid, i + 1);
-        sb_strlit(&s, c->name, strlen(c->name));
-        sb_printf(&s, ", %d, %u, %d, ", c->t.code | (c->notnull ? IX_TF_NOTNULL : 0), c->collen,
-                  c->serial);
-        if (c->defsql)
-            sb_strlit(&s, c->defsql, strlen(c->defsql));
-        else
-            sb_add(&s, "NULL");
-        sb_add(&s, ");");
-    }
+    temp_cat_sql(&s, t, db->user);
     if (s.oom) {
         sb_free(&s);
         return px_failc(p, -208, NULL);
@@ -499,33 +526,10 @@ static char *col_dup(sqlite3_stmt *st, int i) {
     return s ? strdup(s) : NULL;
 }
 
-/* Loads a table definition from the catalog. 1 found, 0 not, -1 error */
-int ixs_tdef_load(px *p, const char *name, tdef *t) {
-    memset(t, 0, sizeof *t);
-    ixd_db *db = p->db;
+/* The _ixd_columns rows of table t->tabid into t. */
+static void load_columns(px *p, tdef *t) {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db->h,
-                           "SELECT tabid, owner, created, serial_next, serial8_next, tabtype FROM "
-                           "_ixd_tables WHERE tabname = ?",
-                           -1, &st, NULL) != SQLITE_OK)
-        return px_failc(p, -999, "catalog");
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        sqlite3_finalize(st);
-        return 0;
-    }
-    t->tabid = sqlite3_column_int(st, 0);
-    snprintf(t->owner, sizeof t->owner, "%s",
-             sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1) : "");
-    t->created = sqlite3_column_int(st, 2);
-    t->serial_next = sqlite3_column_int64(st, 3);
-    t->serial8_next = sqlite3_column_int64(st, 4);
-    const char *tt = (const char *)sqlite3_column_text(st, 5);
-    int isview = tt && strcmp(tt, "T");
-    snprintf(t->name, sizeof t->name, "%s", name);
-    sqlite3_finalize(st);
-    if (t->tabid < 100 || isview) return px_failc(p, -999, "%s is not a table", name);
-    sqlite3_prepare_v2(db->h,
+    sqlite3_prepare_v2(p->db->h,
                        "SELECT colname, coltype, collength, serial, defsql, colno FROM "
                        "_ixd_columns WHERE tabid = ? ORDER BY colno",
                        -1, &st, NULL);
@@ -545,7 +549,12 @@ int ixs_tdef_load(px *p, const char *name, tdef *t) {
         c->oldt = c->t;
     }
     sqlite3_finalize(st);
-    sqlite3_prepare_v2(db->h,
+}
+
+/* The _ixd_constraints rows of table t->tabid into t, in creation order. */
+static void load_constraints(px *p, tdef *t) {
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(p->db->h,
                        "SELECT constrtype, constrname, cols, checktext, (SELECT tabname FROM "
                        "_ixd_tables x WHERE x.tabid = c.reftabid), refcols, ondelete, owner FROM "
                        "_ixd_constraints c WHERE tabid = ? ORDER BY constrid",
@@ -555,7 +564,7 @@ int ixs_tdef_load(px *p, const char *name, tdef *t) {
         kdef *k = ixs_tdef_addk(p, t);
         if (!k) break;
         const char *ty = (const char *)sqlite3_column_text(st, 0);
-        k->type = ty ? ty[0] : 'C';
+        k->type = ty ? ty[0] : KDEF_CHECK;
         snprintf(k->name, sizeof k->name, "%s", (const char *)sqlite3_column_text(st, 1));
         k->cols = col_dup(st, 2);
         k->checksql = col_dup(st, 3);
@@ -567,8 +576,13 @@ int ixs_tdef_load(px *p, const char *name, tdef *t) {
         snprintf(k->owner, sizeof k->owner, "%s", ko ? ko : "");
     }
     sqlite3_finalize(st);
+}
+
+/* The indexes of table t->tabid that belong to no constraint into t. */
+static void load_indexes(px *p, tdef *t) {
+    sqlite3_stmt *st;
     sqlite3_prepare_v2(
-        db->h,
+        p->db->h,
         "SELECT idxname, idxtype, cols, part1, part2, part3, part4, part5, part6, "
         "part7, part8, part9, part10, part11, part12, part13, part14, part15, part16, owner "
         "FROM _ixd_indexes WHERE tabid = ? AND is_constraint = 0",
@@ -590,6 +604,37 @@ int ixs_tdef_load(px *p, const char *name, tdef *t) {
         snprintf(x->owner, sizeof x->owner, "%s", xo ? xo : "");
     }
     sqlite3_finalize(st);
+}
+
+/* Loads a table definition from the catalog. 1 found, 0 not, -1 error (a
+ * view or a catalogue table is -999). */
+int ixs_tdef_load(px *p, const char *name, tdef *t) {
+    memset(t, 0, sizeof *t);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(p->db->h,
+                           "SELECT tabid, owner, created, serial_next, serial8_next, tabtype FROM "
+                           "_ixd_tables WHERE tabname = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        return px_failc(p, -999, "catalog");
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return 0;
+    }
+    t->tabid = sqlite3_column_int(st, 0);
+    snprintf(t->owner, sizeof t->owner, "%s",
+             sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1) : "");
+    t->created = sqlite3_column_int(st, 2);
+    t->serial_next = sqlite3_column_int64(st, 3);
+    t->serial8_next = sqlite3_column_int64(st, 4);
+    const char *tt = (const char *)sqlite3_column_text(st, 5);
+    int isview = tt && strcmp(tt, "T");
+    snprintf(t->name, sizeof t->name, "%s", name);
+    sqlite3_finalize(st);
+    if (t->tabid < 100 || isview) return px_failc(p, -999, "%s is not a table", name);
+    load_columns(p, t);
+    load_constraints(p, t);
+    load_indexes(p, t);
     return p->failed ? -1 : 1;
 }
 
@@ -1066,6 +1111,7 @@ int ixs_create_table_parse(px *p, int temp, ddl_create_table *ct) {
  * EXISTS), else the table, its catalogue rows and its TIMESERIES columns,
  * in one savepoint. The tree is kept as it is (a copy is resolved). */
 int ixs_create_table_run(px *p, const ddl_create_table *ct) {
+    if (ixs_ts_rowtypes(p, &ct->t)) return -1;
     if (ixs_table_exists(p->db, ct->t.name))
         return ct->ifne ? 0 : px_failc(p, -310, "%s", ct->t.name);
     tdef t;

@@ -211,6 +211,7 @@ static int add_constraints(px *p, tdef *t, const tdef *a) {
 static int add_column(px *p, tdef *t, const ddl_action *a) {
     const cdef *src = &a->def.cols[0];
     if (ixs_tdef_find(t, src->name) >= 0) return px_failc(p, -328, "%s", src->name);
+    if (ixs_ts_rowtypes(p, &a->def)) return -1;
     cdef *c = ixs_tdef_addcol(p, t);
     if (!c || ixs_cdef_copy(p, c, src)) return -1;
     if (add_constraints(p, t, &a->def)) return -1;
@@ -262,6 +263,7 @@ static int drop_column(px *p, tdef *t, const ddl_action *a) {
 /* MODIFY column: -217 when t has none; the data are converted at the copy. */
 static int modify_column(px *p, tdef *t, const ddl_action *a) {
     const cdef *src = &a->def.cols[0];
+    if (ixs_ts_rowtypes(p, &a->def)) return -1;
     int ci = ixs_tdef_find(t, src->name);
     if (ci < 0) return px_failc(p, -217, "%s", src->name);
     cdef nc;

@@ -20,6 +20,10 @@
 
 #include "server/sql/ixs_parse.h"
 
+enum {
+    IXS_E_TS_ROWTYPE = -746, /* %s: TIMESERIES of a row type that does not exist */
+};
+
 /* ---- table definitions (CREATE TABLE, ALTER TABLE, the catalogue form) ------- */
 typedef struct cdef {
     char name[IXS_NAME_MAX + 1];
@@ -218,6 +222,8 @@ int ixs_ddl_q_int(ixd_db *db, const char *sql, const char *arg, int64_t *out);
 /* 1 a table or view, 2 a session temp table, 0 neither */
 int ixs_table_exists(ixd_db *db, const char *name);
 void ixs_drop_column_refs(tdef *t, const char *col);
+/* The row types of t's TIMESERIES columns exist (-746 naming one that does not). */
+int ixs_ts_rowtypes(px *p, const tdef *t);
 
 /* The statements of ixs_ddl.c and ixs_ddl_alter.c, parse (after the
  * statement's first keywords) and run. */
