@@ -1525,100 +1525,128 @@ int ixs_rename_column_run(px *p, const ddl_rename *rn) {
 }
 
 /*
- * CREATE VIEW, after VIEW (DDL_TEXT: its SELECT is translated against the
- * catalogue, at prepare for its checks and again at execute):
+ * CREATE VIEW, after VIEW:
  *   [db:][owner.]name [( column [, ...] )] AS select [WITH CHECK OPTION]
+ * The SELECT names tables and columns: it is translated when the statement
+ * runs (ixs_create_view_run); here its first token is kept.
  */
-int ixs_create_view(px *p) {
-    char name[IXS_NAME_MAX + 1];
+int ixs_create_view_parse(px *p, ddl_view *v) {
     ixs_name vo;
     if (ixs_name_parse(p, IXS_NAME_DB | IXS_NAME_NEW, &vo)) return -1;
-    snprintf(name, sizeof name, "%s", vo.name);
-    char colnames[64][IXS_NAME_MAX + 1];
-    int ncn = 0;
+    snprintf(v->name, sizeof v->name, "%s", vo.name);
+    snprintf(v->owner, sizeof v->owner, "%s", ixs_name_owner(&vo, p->db));
     if (px_acc_op(p, "(")) {
+        v->cn = calloc(IXS_VIEW_MAX_COLS, sizeof *v->cn);
+        if (!v->cn) return px_failc(p, -208, NULL);
         do {
-            if (ncn >= 64) return px_fail(p);
-            if (px_newname(p, colnames[ncn], sizeof colnames[0])) return -1;
-            ncn++;
+            if (v->ncn >= IXS_VIEW_MAX_COLS) return px_fail(p);
+            if (px_newname(p, v->cn[v->ncn], sizeof v->cn[0])) return -1;
+            v->ncn++;
         } while (px_acc_op(p, ","));
         if (px_expect_op(p, ")")) return -1;
     }
     if (px_expect(p, "as")) return -1;
+    v->sel = p->i;
+    while (p->i < p->nt && p->t[p->i].k != T_EOF) /* the rest is the SELECT's */
+        p->i++;
+    return 0;
+}
+
+/* The SELECT of view v (and WITH CHECK OPTION) into q, to the statement's
+ * end; a column list of another length than the select list is -201. */
+static int view_select(px *p, const ddl_view *v, qres *q, int *chk) {
+    p->i = v->sel;
+    if (ixs_select(p, q)) return -1;
+    if (px_acc(p, "with")) {
+        if (px_expect(p, "check") || px_expect(p, "option")) return -1;
+        *chk = 1;
+    }
+    if (v->ncn && v->ncn != q->ncols) return px_fail(p);
+    return ixs_at_end(p);
+}
+
+/* view_select, with the rule of ixs_translate: when a name is unknown, a
+ * syntax error anywhere in the SELECT is reported instead (-201). */
+static int view_select_checked(px *p, const ddl_view *v, qres *q, int *chk) {
+    if (view_select(p, v, q, chk) == 0) return 0;
+    if (p->err->sqlcode != -206 && p->err->sqlcode != -217) return -1;
+    px p2 = *p;
+    ixd_err e2;
+    memset(&e2, 0, sizeof e2);
+    p2.err = &e2;
+    p2.failed = 0;
+    p2.syntax_only = 1;
+    qres q2;
+    memset(&q2, 0, sizeof q2);
+    int chk2 = 0;
+    if (view_select(&p2, v, &q2, &chk2) && e2.sqlcode == -201) *p->err = e2;
+    qres_free(&q2);
+    return -1;
+}
+
+/* The SQLite view of v (when it is not an updatable one) and its catalogue
+ * rows (systables, sysviews, syscolumns) into s, as table tabid. */
+static void view_sql(px *p, const ddl_view *v, const qres *q, int tabid, int upd, sb *s) {
+    if (!upd) {
+        sb_add(s, "CREATE VIEW ");
+        sb_ident(s, v->name);
+        sb_addc(s, '(');
+        for (int i = 0; i < q->ncols; i++) {
+            if (i) sb_addc(s, ',');
+            sb_ident(s, v->ncn ? v->cn[i] : q->cols[i].name);
+        }
+        sb_printf(s, ") AS %s;", q->sql.p);
+    }
+    sb_printf(s, "INSERT INTO _ixd_tables(tabid, tabname, owner, created, tabtype) VALUES(%d,",
+              tabid);
+    sb_strlit(s, v->name, strlen(v->name));
+    sb_addc(s, ',');
+    sb_strlit(s, v->owner, strlen(v->owner));
+    sb_printf(s, ",%d,'V');", today());
+    ixs_cat_view_text(p, tabid, s);
+    for (int i = 0; i < q->ncols; i++) {
+        const char *cn = v->ncn ? v->cn[i] : q->cols[i].name;
+        sb_printf(s,
+                  "INSERT INTO _ixd_columns(tabid,colno,colname,coltype,collength) VALUES(%d,%d,",
+                  tabid, i + 1);
+        sb_strlit(s, cn, strlen(cn));
+        sb_printf(s, ",%d,%u);", q->cols[i].t.code, q->cols[i].t.len);
+    }
+}
+
+/* Runs CREATE VIEW: the SELECT translated, -310 when the name is taken, the
+ * view (updatable ones by ixs_view_plan) and its catalogue rows. */
+int ixs_create_view_run(px *p, const ddl_view *v) {
     qres q;
     memset(&q, 0, sizeof q);
-    int sel = p->i, chk = 0; /* for ixs_view_plan */
-    if (ixs_select(p, &q)) {
-        qres_free(&q);
-        return -1;
-    }
-    if (px_acc(p, "with")) {
-        if (px_expect(p, "check") || px_expect(p, "option")) {
-            qres_free(&q);
-            return -1;
-        }
-        chk = 1;
-    }
-    if (ncn && ncn != q.ncols) {
-        qres_free(&q);
-        return px_fail(p);
-    }
-    if (p->dry) {
-        qres_free(&q);
-        return 0;
-    }
-    if (table_exists(p->db, name)) {
-        qres_free(&q);
-        return px_failc(p, -310, "%s", name);
+    int chk = 0, rc = -1;
+    sb s = {0};
+    if (view_select_checked(p, v, &q, &chk)) goto out;
+    if (table_exists(p->db, v->name)) {
+        px_failc(p, -310, "%s", v->name);
+        goto out;
     }
     int64_t maxid;
     q_int(p->db, "SELECT max(tabid) FROM _ixd_tables", NULL, &maxid);
     int tabid = maxid < 99 ? 100 : (int)maxid + 1;
-    sb s = {0};
-    int upd = ixs_view_plan(p, name, sel, chk, ncn ? colnames : NULL, &q, &s);
-    if (upd < 0) {
-        qres_free(&q);
-        sb_free(&s);
-        return -1;
+    int upd = ixs_view_plan(p, v->name, v->sel, chk, v->ncn ? v->cn : NULL, &q, &s);
+    if (upd < 0) goto out;
+    view_sql(p, v, &q, tabid, upd, &s);
+    if (s.oom) {
+        px_failc(p, -208, NULL);
+        goto out;
     }
-    if (!upd) {
-        sb_add(&s, "CREATE VIEW ");
-        sb_ident(&s, name);
-        sb_addc(&s, '(');
-        for (int i = 0; i < q.ncols; i++) {
-            if (i) sb_addc(&s, ',');
-            sb_ident(&s, ncn ? colnames[i] : q.cols[i].name);
-        }
-        sb_printf(&s, ") AS %s;", q.sql.p);
-    }
-    sb_printf(&s, "INSERT INTO _ixd_tables(tabid, tabname, owner, created, tabtype) VALUES(%d,",
-              tabid);
-    sb_strlit(&s, name, strlen(name));
-    sb_addc(&s, ',');
-    const char *vown = ixs_name_owner(&vo, p->db);
-    sb_strlit(&s, vown, strlen(vown));
-    sb_printf(&s, ",%d,'V');", today());
-    ixs_cat_view_text(p, tabid, &s);
-    for (int i = 0; i < q.ncols; i++) {
-        const char *cn = ncn ? colnames[i] : q.cols[i].name;
-        sb_printf(&s,
-                  "INSERT INTO _ixd_columns(tabid,colno,colname,coltype,collength) VALUES(%d,%d,",
-                  tabid, i + 1);
-        sb_strlit(&s, cn, strlen(cn));
-        sb_printf(&s, ",%d,%u);", q.cols[i].t.code, q.cols[i].t.len);
-    }
-    qres_free(&q);
-    if (ixs_ddl_begin(p)) {
-        sb_free(&s);
-        return -1;
-    }
+    if (ixs_ddl_begin(p)) goto out;
     int r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
-    sb_free(&s);
     if (r != SQLITE_OK) {
-        ixs_sqlite_err(p->db, r, 0, name, p->err);
+        ixs_sqlite_err(p->db, r, 0, v->name, p->err);
         p->failed = 1;
     }
-    return ixs_ddl_end(p, r == SQLITE_OK);
+    rc = ixs_ddl_end(p, r == SQLITE_OK);
+out:
+    qres_free(&q);
+    sb_free(&s);
+    return rc;
 }
 
 /* SELECT ... INTO TEMP t [WITH NO LOG], run from its text at execute. */

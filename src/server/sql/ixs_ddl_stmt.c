@@ -245,7 +245,7 @@ static int create_other_parse(px *p, ixs_ddl *d) {
 /*
  * CREATE, after CREATE: ROW TYPE, PROCEDURE/FUNCTION, TRIGGER, SEQUENCE and
  * SYNONYM (their modules, DDL_TEXT), [TEMP | RAW | STANDARD] TABLE, [UNIQUE |
- * DISTINCT] [CLUSTER] INDEX, VIEW (DDL_TEXT), SCHEMA AUTHORIZATION.
+ * DISTINCT] [CLUSTER] INDEX, VIEW, SCHEMA AUTHORIZATION.
  */
 static int create_parse(px *p, ixs_ddl *d) {
     int rt = ixs_ts_rowtype_stmt(p, 1, &d->stype);
@@ -267,8 +267,9 @@ static int create_parse(px *p, ixs_ddl *d) {
         return ixs_create_index_parse(p, u, &d->u.ci);
     }
     if (px_acc(p, "view")) {
+        d->kind = DDL_CREATE_VIEW;
         d->stype = IX_STMTTYPE_CREATE_VIEW;
-        return ixs_create_view(p);
+        return ixs_create_view_parse(p, &d->u.vw);
     }
     return create_other_parse(p, d);
 }
@@ -369,6 +370,7 @@ int ixs_ddl_run(px *p, ixs_ddl *d, int64_t *rows) {
         return ixs_table_exists(p->db, d->u.tab.name) ? 0 : px_failc(p, -206, "%s", d->u.tab.name);
     case DDL_TRUNCATE: return ixs_truncate_run(p, &d->u.tab);
     case DDL_UPDATE_STATS: return ixs_update_statistics_run(p, &d->u.us);
+    case DDL_CREATE_VIEW: return ixs_create_view_run(p, &d->u.vw);
     case DDL_CREATE_SCHEMA: *rows = 0; return ixs_create_schema_run(p, &d->u.cs);
     case DDL_TEXT: return 0; /* ran while parsing (ixs_run_sql) */
     default: return txn_run(p, d);
@@ -382,6 +384,7 @@ void ixs_ddl_free(ixs_ddl *d) {
     case DDL_CREATE_INDEX: free(d->u.ci.cols); break;
     case DDL_ALTER: ixs_alter_free(&d->u.al); break;
     case DDL_UPDATE_STATS: free(d->u.us.cols); break;
+    case DDL_CREATE_VIEW: free(d->u.vw.cn); break;
     default: break;
     }
     free(d->t);
@@ -456,8 +459,17 @@ static int run_tree(ixd_db *db, ixs_ddl *d, int64_t *rows, ixd_err *err) {
     p.t = d->t;
     p.nt = d->nt;
     p.err = err;
-    if (!is_txn_kind(d) && ixs_ansi_autobegin(db, err)) return -1;
-    return ixs_ddl_run(&p, d, rows) ? -1 : 0;
+    for (int i = 0; i < d->nt; i++) /* '?' in a condition translated now */
+        p.nparams += d->t[i].k == T_PARAM;
+    p.ptypes = calloc((size_t)(p.nparams ? p.nparams : 1), sizeof(ityp));
+    if (!p.ptypes) return ixd_seterr(err, -208, 0, 0, NULL);
+    for (int i = 0; i < p.nparams; i++)
+        p.ptypes[i].code = -1;
+    int rc = 0;
+    if (!is_txn_kind(d)) rc = ixs_ansi_autobegin(db, err);
+    if (!rc) rc = ixs_ddl_run(&p, d, rows);
+    free(p.ptypes);
+    return rc ? -1 : 0;
 }
 
 int ixs_ddl_exec(ixd_stmt *s, int64_t *rows, ixd_err *err) {

@@ -11,9 +11,9 @@
  * and run (ixs_ddl_run); it is freed with the statement.
  *
  * Statements of other modules (ROW TYPE, SPL routines, triggers, sequences,
- * synonyms, MERGE) and CREATE VIEW / SELECT ... INTO TEMP (their SELECT has
- * no tree yet) are DDL_TEXT: checked at prepare, run from their text at
- * execute.
+ * synonyms, MERGE) and SELECT ... INTO TEMP are DDL_TEXT: checked at
+ * prepare, run from their text at execute. The SELECT of CREATE VIEW, which
+ * has no tree of its own yet, is translated when the statement runs.
  */
 #ifndef IXS_DDL_TREE_H
 #define IXS_DDL_TREE_H
@@ -96,6 +96,7 @@ enum ddl_kind {
     DDL_TRUNCATE,      /* u.tab */
     DDL_UPDATE_STATS,  /* u.us */
     DDL_CREATE_SCHEMA, /* u.cs */
+    DDL_CREATE_VIEW,   /* u.vw */
 };
 
 typedef struct ddl_create_table {
@@ -167,6 +168,15 @@ typedef struct ddl_schema {
     int start, end; /* tokens of the statements */
 } ddl_schema;
 
+#define IXS_VIEW_MAX_COLS 64 /* names in CREATE VIEW v (a, b, ...) */
+typedef struct ddl_view {
+    char name[IXS_NAME_MAX + 1];
+    char owner[IXS_NAME_MAX + 1];
+    int ncn; /* the column list, 0 = the select labels */
+    char (*cn)[IXS_NAME_MAX + 1];
+    int sel; /* token of the SELECT */
+} ddl_view;
+
 typedef struct ixs_ddl {
     int kind; /* ddl_kind */
     int stype;
@@ -188,6 +198,7 @@ typedef struct ixs_ddl {
         ddl_table tab;
         ddl_stats us;
         ddl_schema cs;
+        ddl_view vw;
     } u;
 } ixs_ddl;
 
@@ -239,7 +250,8 @@ int ixs_rename_column_run(px *p, const ddl_rename *rn);
 int ixs_alter_parse(px *p, ddl_alter *al);
 int ixs_alter_run(px *p, const ddl_alter *al);
 void ixs_alter_free(ddl_alter *al);
-int ixs_create_view(px *p); /* DDL_TEXT: runs unless p->dry */
+int ixs_create_view_parse(px *p, ddl_view *v);
+int ixs_create_view_run(px *p, const ddl_view *v);
 int ixs_select_into_temp(px *p, int64_t *rows);
 
 /* ixs_ddl_misc.c */
