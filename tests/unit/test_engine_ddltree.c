@@ -35,6 +35,11 @@ static void parsed_once(void) {
             "t.tabname = 't1' order by colno",
             "a\nc\nb");
     CHECK_TREE("create index t1_i on t1 (b desc)", 0);
+    CHECK_TREE("create view t1_v (x, y) as select a, c from t1 where a > 0 with check option", 0);
+    CHECK_Q("select viewtext from sysviews v, systables t where v.tabid = t.tabid and "
+            "t.tabname = 't1_v' and seqno = 0",
+            "create view t1_v (x, y) as select a, c from t1 where a > 0 with ");
+    CHECK_TREE("drop view t1_v", 0);
     CHECK_TREE("rename column t1.b to bb", 0);
     CHECK_TREE("update statistics for table t1 (a)", 0);
     CHECK_TREE("begin work", 0);
@@ -91,6 +96,17 @@ static void resolved_at_execute(void) {
             "a\nd");
 }
 
+/* The syntax is checked when the statement is prepared, before any name is
+ * looked up: a syntax error comes before an unknown table. */
+static void syntax_first(void) {
+    CHECK_RUN("alter table nosuch drop (", -201);
+    CHECK(ERR.offset == 25, "offset %d", ERR.offset);
+    CHECK_RUN("alter table nosuch add constraint check (a > )", -201);
+    CHECK_RUN("alter table nosuch add constraint check (a > 0)", -206);
+    CHECK_RUN("create view nv as select * from nosuch where (", -201);
+    CHECK_RUN("create view nv as select * from nosuch", -206);
+}
+
 /* Row types of TIMESERIES columns are looked up when the statement runs. */
 static void ts_rowtype_at_execute(void) {
     CHECK_RUN("create table tsx (id int primary key, r timeseries(no_such_t))", -746);
@@ -107,6 +123,7 @@ int main(void) {
     executed_twice();
     resolved_at_execute();
     ts_rowtype_at_execute();
+    syntax_first();
     eu_teardown();
     return tap_done();
 }

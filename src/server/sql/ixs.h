@@ -293,7 +293,7 @@ typedef struct ixs_rcol {
 enum {
     SK_SELECT = 1,
     SK_DML, /* INSERT/UPDATE/DELETE: one SQLite statement */
-    SK_SQL, /* other statements run from text at execute time (DDL, ...) */
+    SK_SQL, /* other statements, run by ixd from their tree (DDL, ...) */
 };
 
 struct ixd_stmt {
@@ -352,8 +352,8 @@ int ixs_row_encode(ixd_stmt *s, ix_wbuf *out, ixs_put_fn general);
 int ixs_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n);
 
 /* The translator. ixs_translate fills s (kind, stype, sqlite_sql, cols,
- * params) for SELECT/INSERT/UPDATE/DELETE, or sets kind SK_SQL after a
- * syntax check for other statements. Returns 0 or -1 with *err. */
+ * params) for SELECT/INSERT/UPDATE/DELETE, or sets kind SK_SQL with the
+ * statement's tree (s->ddl) for the others. Returns 0 or -1 with *err. */
 int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *err);
 /* Parses and runs the text of an SK_SQL statement (DDL, transaction
  * control, SET ...): for statements inside others (CREATE SCHEMA, DROP

@@ -1847,6 +1847,100 @@ static int db_name(px *p, char *name) {
     return px_ident(p, name, IXS_NAME_MAX + 1);
 }
 
+/* What a session statement works on: the engine, the user, the session's
+ * current database (replaced by the statement) and its flags. */
+typedef struct dbctx {
+    ixd_engine *e;
+    const char *user;
+    ixd_db **dbp;
+    int *dbflags;
+    ixd_err *err;
+} dbctx;
+
+/* Opens database name as the session's current one (the old one closed). */
+static int switch_db(dbctx *c, const char *name) {
+    ixd_db *ndb;
+    int fl = 0;
+    if (ixd_db_open(c->e, name, c->user, &ndb, &fl, c->err)) return -1;
+    ixd_db_close(*c->dbp);
+    *c->dbp = ndb;
+    if (c->dbflags) *c->dbflags = fl;
+    return 1;
+}
+
+/* CREATE DATABASE [IF NOT EXISTS] name [IN dbspace] [WITH [BUFFERED] LOG |
+ * WITH LOG MODE ANSI] [NLSCASE {SENSITIVE | INSENSITIVE}], after DATABASE:
+ * -330 when it exists; the new database becomes the current one. 1 done, -1
+ * error, -2 syntax error. */
+static int create_db_stmt(px *p, dbctx *c) {
+    char name[IXS_NAME_MAX + 1];
+    int ifne = 0, mode = 0;
+    if (px_acc(p, "if")) {
+        if (px_expect(p, "not") || px_expect(p, "exists")) return -2;
+        ifne = 1;
+    }
+    if (db_name(p, name)) return -2;
+    if (px_acc(p, "in")) {
+        char d[IXS_NAME_MAX + 1];
+        if (px_ident(p, d, sizeof d)) return -2;
+    }
+    if (px_acc(p, "with")) {
+        if (px_acc(p, "buffered")) {
+            if (px_expect(p, "log")) return -2;
+            mode = 2;
+        } else if (px_acc(p, "log")) {
+            mode = 1;
+            if (px_acc(p, "mode")) {
+                if (px_expect(p, "ansi")) return -2;
+                mode = 3;
+            }
+        } else
+            return -2;
+    }
+    (void)(px_acc(p, "nlscase") && (px_acc(p, "sensitive") || px_acc(p, "insensitive")));
+    if (ixs_at_end(p)) return -2;
+    char path[4096];
+    if (ixs_db_path(c->e, name, path, sizeof path, c->err)) return -1;
+    struct stat stt;
+    if (stat(path, &stt) == 0) return ifne ? 0 : ixd_seterr(c->err, -330, 0, 0, "%s", name);
+    if (ixs_create_database(c->e, name, mode, c->user, c->err)) return -1;
+    return switch_db(c, name);
+}
+
+/* DROP DATABASE [IF EXISTS] name, after DATABASE. */
+static int drop_db_stmt(px *p, dbctx *c) {
+    char name[IXS_NAME_MAX + 1];
+    int ife = 0;
+    if (px_acc(p, "if")) {
+        if (px_expect(p, "exists")) return -2;
+        ife = 1;
+    }
+    if (db_name(p, name) || ixs_at_end(p)) return -2;
+    return ixs_drop_database(c->e, name, *c->dbp, ife, c->err) ? -1 : 1;
+}
+
+/* DATABASE name[@server] [EXCLUSIVE], after DATABASE. */
+static int database_stmt(px *p, dbctx *c) {
+    char name[IXS_NAME_MAX + 1];
+    if (db_name(p, name)) return -2;
+    if (px_acc_op(p, "@")) {
+        char srv[IXS_NAME_MAX + 1];
+        if (px_ident(p, srv, sizeof srv)) return -2;
+    }
+    px_acc(p, "exclusive");
+    if (ixs_at_end(p)) return -2;
+    return switch_db(c, name);
+}
+
+/* CLOSE DATABASE, after DATABASE: -349 without a current database. */
+static int close_db_stmt(px *p, dbctx *c) {
+    if (ixs_at_end(p)) return -2;
+    if (!*c->dbp) return ixd_seterr(c->err, -349, 0, 0, NULL);
+    ixd_db_close(*c->dbp);
+    *c->dbp = NULL;
+    return 1;
+}
+
 int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **dbp,
                int *dbflags, ixd_err *err) {
     px p;
@@ -1858,112 +1952,26 @@ int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_d
         memset(err, 0, sizeof *err);
         return 0;
     }
+    dbctx c = {e, user, dbp, dbflags, err};
+    int create = px_kw(&p, 0, "create") && px_kw(&p, 1, "database");
+    int drop = px_kw(&p, 0, "drop") && px_kw(&p, 1, "database");
+    int close = px_kw(&p, 0, "close") && px_kw(&p, 1, "database");
+    int open = px_kw(&p, 0, "database");
     int rc = 0;
-    char name[IXS_NAME_MAX + 1];
-    int isdb = (px_kw(&p, 0, "create") && px_kw(&p, 1, "database")) || px_kw(&p, 0, "database") ||
-               (px_kw(&p, 0, "close") && px_kw(&p, 1, "database"));
     ixs_txn_sync(*dbp);
-    if (isdb && *dbp && (*dbp)->in_txn && (*dbp)->logmode != 3) {
+    if ((create || open || close) && *dbp && (*dbp)->in_txn && (*dbp)->logmode != 3)
         rc = ixd_seterr(err, -377, 0, 0, NULL);
-        goto out;
-    }
-    if (px_kw(&p, 0, "create") && px_kw(&p, 1, "database")) {
+    else if (create || drop || close) {
         p.i = 2;
-        int ifne = 0;
-        if (px_acc(&p, "if")) {
-            if (px_expect(&p, "not") || px_expect(&p, "exists")) goto syn;
-            ifne = 1;
-        }
-        if (db_name(&p, name)) goto syn;
-        if (px_acc(&p, "in")) {
-            char d[IXS_NAME_MAX + 1];
-            if (px_ident(&p, d, sizeof d)) goto syn;
-        }
-        int mode = 0;
-        if (px_acc(&p, "with")) {
-            if (px_acc(&p, "buffered")) {
-                if (px_expect(&p, "log")) goto syn;
-                mode = 2;
-            } else if (px_acc(&p, "log")) {
-                mode = 1;
-                if (px_acc(&p, "mode")) {
-                    if (px_expect(&p, "ansi")) goto syn;
-                    mode = 3;
-                }
-            } else
-                goto syn;
-        }
-        (void)(px_acc(&p, "nlscase") && (px_acc(&p, "sensitive") || px_acc(&p, "insensitive")));
-        if (ixs_at_end(&p)) goto syn;
-        char path[4096];
-        if (ixs_db_path(e, name, path, sizeof path, err)) {
-            rc = -1;
-            goto out;
-        }
-        struct stat stt;
-        if (stat(path, &stt) == 0) {
-            if (!ifne) rc = ixd_seterr(err, -330, 0, 0, "%s", name);
-            goto out;
-        }
-        if (ixs_create_database(e, name, mode, user, err)) {
-            rc = -1;
-            goto out;
-        }
-        /* the new database becomes the current one */
-        ixd_db *ndb;
-        int fl = 0;
-        if (ixd_db_open(e, name, user, &ndb, &fl, err)) {
-            rc = -1;
-            goto out;
-        }
-        ixd_db_close(*dbp);
-        *dbp = ndb;
-        if (dbflags) *dbflags = fl;
-        rc = 1;
-    } else if (px_kw(&p, 0, "drop") && px_kw(&p, 1, "database")) {
-        p.i = 2;
-        int ife = 0;
-        if (px_acc(&p, "if")) {
-            if (px_expect(&p, "exists")) goto syn;
-            ife = 1;
-        }
-        if (db_name(&p, name) || ixs_at_end(&p)) goto syn;
-        rc = ixs_drop_database(e, name, *dbp, ife, err) ? -1 : 1;
-    } else if (px_kw(&p, 0, "database")) {
+        rc = create ? create_db_stmt(&p, &c) : drop ? drop_db_stmt(&p, &c) : close_db_stmt(&p, &c);
+    } else if (open) {
         p.i = 1;
-        if (db_name(&p, name)) goto syn;
-        if (px_acc_op(&p, "@")) {
-            char srv[IXS_NAME_MAX + 1];
-            if (px_ident(&p, srv, sizeof srv)) goto syn;
-        }
-        px_acc(&p, "exclusive");
-        if (ixs_at_end(&p)) goto syn;
-        ixd_db *ndb;
-        int fl = 0;
-        if (ixd_db_open(e, name, user, &ndb, &fl, err)) {
-            rc = -1;
-            goto out;
-        }
-        ixd_db_close(*dbp);
-        *dbp = ndb;
-        if (dbflags) *dbflags = fl;
-        rc = 1;
-    } else if (px_kw(&p, 0, "close") && px_kw(&p, 1, "database")) {
-        p.i = 2;
-        if (ixs_at_end(&p)) goto syn;
-        if (!*dbp) {
-            rc = ixd_seterr(err, -349, 0, 0, NULL);
-            goto out;
-        }
-        ixd_db_close(*dbp);
-        *dbp = NULL;
-        rc = 1;
+        rc = database_stmt(&p, &c);
     }
-out:
+    if (rc == -2) {
+        px_fail(&p); /* sets -201 unless a more precise error is already set */
+        rc = -1;
+    }
     ixs_px_done(&p);
     return rc;
-syn:
-    px_fail(&p); /* sets -201 unless a more precise error is already set */
-    ixs_px_done(&p);
-    return -1;
 }

@@ -234,8 +234,7 @@ static int create_other_parse(px *p, ixs_ddl *d) {
         return ixs_create_schema_parse(p, &d->u.cs);
     }
     if (px_kw(p, p->i, "database")) {
-        d->stype = IX_STMTTYPE_CREATE_DB;
-        skip_rest(p);
+        d->stype = IX_STMTTYPE_CREATE_DB; /* at prepare: -201 at DATABASE */
         return fail_later(d, -999, "CREATE DATABASE needs a session");
     }
     return px_failc(p, -999, "CREATE %.*s", p->i < p->nt ? p->t[p->i].len : 0,

@@ -59,7 +59,7 @@ typedef struct px {
     ityp *ptypes;
     scope *sc;
     int in_agg;
-    int dry;      /* DDL syntax check only */
+    int dry;      /* at prepare: other modules' statements check their syntax only */
     int ddl_own;  /* ddl_begin began the transaction (none was open) */
     int ts_write; /* a TimeSeries write routine is called */
     int seq_done[IXS_MAX_SEQREF]; /* sequences this statement increments (ixs_seq.c) */
@@ -147,13 +147,12 @@ void ixs_tref_free(tref *t);
 int ixs_ddl_begin(px *p);
 int ixs_ddl_end(px *p, int ok);
 
-/* Statements of ixs_ddl_misc.c; each is called after its first keyword(s)
- * and returns 0 or -1 (p->failed). ixs_cat_view_text appends to s the SQL
- * that records the text of the CREATE VIEW statement p for view tabid in
- * sysviews (64-character pieces, as Informix stores them). */
 /* 1 when the statement at the current token is UPDATE STATISTICS (not an
  * UPDATE of a table named statistics). */
 int ixs_is_update_statistics(px *p);
+/* Appends to s the SQL that records the text of the CREATE VIEW statement p
+ * (its tokens before p->i) for view tabid in sysviews (64-character pieces,
+ * as Informix stores them). */
 void ixs_cat_view_text(px *p, int tabid, sb *s);
 /* The statement parse state (ixs_ddl.c): ixs_px_init lexes sql; ixs_at_end
  * accepts a final ';' and fails unless the text ends there. */
