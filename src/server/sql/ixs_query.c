@@ -832,7 +832,7 @@ static int set_ops(px *p, qres *out, sb *body, int *nops) {
     /* the first core's own column types (out->cols become the result's) */
     first.cols = malloc(sizeof(ocol) * (size_t)(out->ncols ? out->ncols : 1));
     if (!first.cols) return px_failc(p, -208, NULL);
-    memcpy(first.cols, out->cols, sizeof(ocol) * (size_t)out->ncols);
+    if (out->ncols) memcpy(first.cols, out->cols, sizeof(ocol) * (size_t)out->ncols);
     for (;;) {
         const char *op = px_kw(p, p->i, "union")       ? " UNION "
                          : px_kw(p, p->i, "intersect") ? " INTERSECT "
