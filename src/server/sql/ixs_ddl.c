@@ -159,7 +159,9 @@ static int references(px *p, kdef *k) {
     return 0;
 }
 
-/* DEFAULT value -> storage SQL */
+/* The value of DEFAULT, after DEFAULT, as storage SQL into c->defsql:
+ *   NULL | TODAY | { CURRENT | SYSDATE } [qualifier] | USER | constant
+ * (a constant expression, converted to the column's type). */
 static int default_value(px *p, cdef *c) {
     sb d = {0};
     if (px_acc(p, "null")) {
@@ -305,6 +307,13 @@ int ixs_column_def(px *p, tdef *t, cdef *c, int modify) {
     }
 }
 
+/*
+ * A table constraint of CREATE TABLE / ALTER TABLE ADD CONSTRAINT into t:
+ *   [CONSTRAINT [owner.]name] { PRIMARY KEY ( cols ) | { UNIQUE | DISTINCT }
+ *   ( cols ) | CHECK ( cond ) | FOREIGN KEY ( cols ) REFERENCES table
+ *   [( cols )] [ON DELETE CASCADE] } [CONSTRAINT [owner.]name]
+ * The columns must be t's (-217), unless t->defer_cols.
+ */
 int ixs_table_constraint(px *p, tdef *t) {
     ixs_name pre;
     memset(&pre, 0, sizeof pre);

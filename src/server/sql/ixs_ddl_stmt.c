@@ -302,7 +302,13 @@ static int lock_parse(px *p, ixs_ddl *d) {
     return 0;
 }
 
-/* The statement at p's first token into d (see ixs_ddl_tree.h). */
+/*
+ * The statement at p's first token into d (see ixs_ddl_tree.h):
+ *   CREATE ... | DROP ... | ALTER ... | RENAME ... | BEGIN | COMMIT | ROLLBACK
+ *   | SAVEPOINT | RELEASE | SET ... | UPDATE STATISTICS ... | TRUNCATE ...
+ *   | { LOCK | UNLOCK } TABLE ... | MERGE ... | { GRANT | REVOKE } ...
+ *   | DATABASE ... | CLOSE DATABASE
+ */
 int ixs_ddl_parse(px *p, ixs_ddl *d) {
     d->kind = DDL_TEXT;
     d->stype = IX_STMTTYPE_OTHER;
