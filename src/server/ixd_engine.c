@@ -1017,6 +1017,7 @@ static void stmt_destroy(ixd_stmt *s) {
     ixs_mplan_free(s->mplan);
     free(s->ptypes);
     free(s->text);
+    ixs_ddl_destroy(s->ddl);
     free(s->sqlite_sql);
     free(s->key);
     free(s);
@@ -1156,7 +1157,7 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
     if (s->kind == SK_SQL) {
         int64_t r = 0;
         db->gen++; /* DDL, SET, savepoints, ...: kept statements are not reused */
-        if (ixs_run_sql(db, s->text, s->textn, &r, err)) {
+        if (ixs_ddl_exec(s, &r, err)) {
             /* the statement's own SQLCODE for a full disk */
             if (err && err->isamcode == IXS_ISAM_NO_SPACE)
                 err->sqlcode = ixs_no_space_code(s->stype);

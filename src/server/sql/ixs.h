@@ -306,7 +306,7 @@ typedef struct ixs_rcol {
 enum {
     SK_SELECT = 1,
     SK_DML,   /* INSERT/UPDATE/DELETE: one SQLite statement */
-    SK_SQL,   /* other statements run from text at execute time (DDL, ...) */
+    SK_SQL,   /* other statements, run by ixd from their tree (DDL, ...) */
     SK_MERGE, /* MERGE: a plan of SQLite statements (ixs_merge.c) */
 };
 
@@ -320,6 +320,7 @@ struct ixd_stmt {
     int stype;  /* ix_stmttype */
     char *text; /* the Informix text (for SK_SQL) */
     size_t textn;
+    struct ixs_ddl *ddl; /* SK_SQL: the parsed statement (ixs_ddl_tree.h); NULL: run text */
     char *sqlite_sql; /* translated (SK_SELECT/SK_DML) */
     sqlite3_stmt *st;
     int ncols;
@@ -380,11 +381,17 @@ void ixs_cursor_fetched(ixd_stmt *s);
 int ixs_cursor_register(sqlite3 *h, ixd_db *db);
 
 /* The translator. ixs_translate fills s (kind, stype, sqlite_sql, cols,
- * params) for SELECT/INSERT/UPDATE/DELETE, or sets kind SK_SQL after a
- * syntax check for other statements. Returns 0 or -1 with *err. */
+ * params) for SELECT/INSERT/UPDATE/DELETE, or sets kind SK_SQL with the
+ * statement's tree (s->ddl) for the others. Returns 0 or -1 with *err. */
 int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *err);
-/* Executes an SK_SQL statement (DDL, transaction control, SET ...). */
+/* Parses and runs the text of an SK_SQL statement (DDL, transaction
+ * control, SET ...): for statements inside others (CREATE SCHEMA, DROP
+ * TABLE's cascade) and those without a tree (s->ddl NULL). */
 int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *err);
+/* Executes the SK_SQL statement s from its tree (its text when it has none). */
+int ixs_ddl_exec(ixd_stmt *s, int64_t *rows, ixd_err *err);
+/* Frees a statement tree (NULL: nothing). */
+void ixs_ddl_destroy(struct ixs_ddl *d);
 /* Database-level statements for sessions (CREATE/DROP/DATABASE/CLOSE). Returns
  * 1 handled, 0 not such a statement, -1 error. */
 int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **db,

@@ -9,68 +9,26 @@
 #include <unistd.h>
 
 #include "server/sql/ixs_objs.h"
+#include "server/sql/ixs_ddl_tree.h"
 #include "server/sql/ixs_parse.h"
 #include "server/sql/ixs_spl.h"
 #include "server/ts/ts.h"
 
 #define MAXC IXS_MAX_COLS
 
-typedef struct cdef {
-    char name[IXS_NAME_MAX + 1];
-    ityp t;
-    uint32_t collen;
-    int notnull;
-    int serial;
-    int64_t start;
-    char *defsql;
-    int oldno; /* column number in the old table (ALTER), 0 = new */
-    ityp oldt;
-    char tsrow[IXS_NAME_MAX + 1]; /* TIMESERIES(row type): its name, else "" */
-} cdef;
+void ixs_kdef_free(kdef *k) {
+    free(k->cols);
+    free(k->checksql);
+    free(k->refcols);
+    k->cols = k->checksql = k->refcols = NULL;
+}
 
-typedef struct kdef {
-    char type; /* P U C R */
-    char name[IXS_NAME_MAX + 1];
-    char owner[IXS_NAME_MAX + 1]; /* CONSTRAINT owner.name; "" = the table's */
-    char *cols;     /* "a,b" */
-    char *checksql; /* translated, unqualified column names */
-    int check_tok;  /* token index of the condition while parsing */
-    char reftab[IXS_NAME_MAX + 1];
-    char *refcols;
-    int cascade;
-} kdef;
-
-typedef struct xdef {
-    char name[IXS_NAME_MAX + 1];
-    char owner[IXS_NAME_MAX + 1];
-    int uniq;
-    char *cols;
-    int parts[16];
-} xdef;
-
-typedef struct tdef {
-    char name[IXS_NAME_MAX + 1];
-    char owner[IXS_NAME_MAX + 1];
-    int tabid;
-    int created;
-    int64_t serial_next, serial8_next;
-    int ncols;
-    cdef *cols;
-    int nk;
-    kdef *k;
-    int nx;
-    xdef *x;
-} tdef;
-
-static void tdef_free(tdef *t) {
+void ixs_tdef_free(tdef *t) {
     for (int i = 0; i < t->ncols; i++)
         free(t->cols[i].defsql);
     free(t->cols);
-    for (int i = 0; i < t->nk; i++) {
-        free(t->k[i].cols);
-        free(t->k[i].checksql);
-        free(t->k[i].refcols);
-    }
+    for (int i = 0; i < t->nk; i++)
+        ixs_kdef_free(&t->k[i]);
     free(t->k);
     for (int i = 0; i < t->nx; i++)
         free(t->x[i].cols);
@@ -78,7 +36,7 @@ static void tdef_free(tdef *t) {
     memset(t, 0, sizeof *t);
 }
 
-static cdef *tdef_addcol(px *p, tdef *t) {
+cdef *ixs_tdef_addcol(px *p, tdef *t) {
     if (t->ncols >= MAXC) {
         px_fail(p);
         return NULL;
@@ -93,7 +51,7 @@ static cdef *tdef_addcol(px *p, tdef *t) {
     return &n[t->ncols++];
 }
 
-static kdef *tdef_addk(px *p, tdef *t) {
+kdef *ixs_tdef_addk(px *p, tdef *t) {
     if (t->nk >= MAXC) {
         px_fail(p);
         return NULL;
@@ -109,10 +67,51 @@ static kdef *tdef_addk(px *p, tdef *t) {
     return &n[t->nk++];
 }
 
-static int find_cdef(const tdef *t, const char *name) {
+int ixs_tdef_find(const tdef *t, const char *name) {
     for (int i = 0; i < t->ncols; i++)
         if (!strcmp(t->cols[i].name, name)) return i;
     return -1;
+}
+
+static int dup_str(px *p, char **dst, const char *src) {
+    *dst = NULL;
+    if (!src) return 0;
+    *dst = strdup(src);
+    return *dst ? 0 : px_failc(p, -208, NULL);
+}
+
+int ixs_cdef_copy(px *p, cdef *dst, const cdef *src) {
+    *dst = *src;
+    return dup_str(p, &dst->defsql, src->defsql);
+}
+
+int ixs_kdef_copy(px *p, kdef *dst, const kdef *src) {
+    *dst = *src;
+    dst->cols = dst->checksql = dst->refcols = NULL;
+    if (dup_str(p, &dst->cols, src->cols) || dup_str(p, &dst->checksql, src->checksql) ||
+        dup_str(p, &dst->refcols, src->refcols)) {
+        ixs_kdef_free(dst);
+        return -1;
+    }
+    return 0;
+}
+
+/* A deep copy of src (its index list excepted: a new table has none). */
+int ixs_tdef_copy(px *p, tdef *dst, const tdef *src) {
+    *dst = *src;
+    dst->cols = NULL;
+    dst->k = NULL;
+    dst->x = NULL;
+    dst->ncols = dst->nk = dst->nx = 0;
+    for (int i = 0; i < src->ncols; i++) {
+        cdef *c = ixs_tdef_addcol(p, dst);
+        if (!c || ixs_cdef_copy(p, c, &src->cols[i])) return -1;
+    }
+    for (int i = 0; i < src->nk; i++) {
+        kdef *k = ixs_tdef_addk(p, dst);
+        if (!k || ixs_kdef_copy(p, k, &src->k[i])) return -1;
+    }
+    return 0;
 }
 
 static int col_list(px *p, const tdef *t, char **out) {
@@ -124,7 +123,7 @@ static int col_list(px *p, const tdef *t, char **out) {
             sb_free(&b);
             return -1;
         }
-        if (t && find_cdef(t, c) < 0) {
+        if (t && !t->defer_cols && ixs_tdef_find(t, c) < 0) {
             sb_free(&b);
             return px_failc(p, -217, "%s", c);
         }
@@ -160,7 +159,9 @@ static int references(px *p, kdef *k) {
     return 0;
 }
 
-/* DEFAULT value -> storage SQL */
+/* The value of DEFAULT, after DEFAULT, as storage SQL into c->defsql:
+ *   NULL | TODAY | { CURRENT | SYSDATE } [qualifier] | USER | constant
+ * (a constant expression, converted to the column's type). */
 static int default_value(px *p, cdef *c) {
     sb d = {0};
     if (px_acc(p, "null")) {
@@ -212,21 +213,85 @@ static int default_value(px *p, cdef *c) {
     return c->defsql ? 0 : px_failc(p, -208, NULL);
 }
 
-/* name type [DEFAULT ...] [NOT NULL] [constraints...] */
-static int column_def(px *p, tdef *t, cdef *c, int modify) {
+/* The condition of CHECK ( cond ), after CHECK: its first token into k (it
+ * is translated once the columns are known). */
+static int check_clause(px *p, kdef *k) {
+    k->type = KDEF_CHECK;
+    if (px_expect_op(p, "(")) return -1;
+    k->check_tok = p->i;
+    int depth = 1;
+    while (p->i < p->nt && p->t[p->i].k != T_EOF && depth) {
+        if (px_op(p, p->i, "(")) depth++;
+        if (px_op(p, p->i, ")")) depth--;
+        p->i++;
+    }
+    return depth ? px_fail(p) : 0;
+}
+
+/* A constraint of column ci of t, at its keyword:
+ *   { PRIMARY KEY | UNIQUE | DISTINCT | CHECK ( cond ) | REFERENCES ... }
+ *   [CONSTRAINT [owner.]name] */
+static int column_constraint(px *p, tdef *t, int ci) {
+    int pk = px_kw(p, p->i, "primary"), chk = px_kw(p, p->i, "check");
+    int ref = px_kw(p, p->i, "references");
+    p->i++;
+    if (pk && px_expect(p, "key")) return -1;
+    kdef *k = ixs_tdef_addk(p, t);
+    if (!k) return -1;
+    cdef *c = &t->cols[ci];
+    if (chk) return check_clause(p, k) || opt_cname(p, k) ? -1 : 0;
+    k->type = pk ? KDEF_PRIMARY : ref ? KDEF_REFERENCES : KDEF_UNIQUE;
+    k->cols = strdup(c->name);
+    if (!k->cols) return px_failc(p, -208, NULL);
+    if (pk) c->notnull = 1;
+    if (ref && references(p, k)) return -1;
+    return opt_cname(p, k);
+}
+
+/* TIMESERIES ( row_type ): 1 with the row type's name in c (it must exist
+ * when the statement runs: ixs_ts_rowtypes), 0 not that type, -1 error. */
+static int ts_coltype(px *p, cdef *c) {
+    if (!px_kw(p, p->i, "timeseries")) return 0;
+    p->i++;
+    if (px_expect_op(p, "(") || px_ident(p, c->tsrow, sizeof c->tsrow) || px_expect_op(p, ")"))
+        return -1;
+    /* the column shows the series header (docs/timeseries.md) */
+    c->t = ixs_t(IX_T_LVARCHAR, 2048);
+    c->collen = 2048;
+    return 1;
+}
+
+int ixs_ts_rowtypes(px *p, const tdef *t) {
+    for (int i = 0; i < t->ncols; i++) {
+        ts_rowtype rt;
+        if (!t->cols[i].tsrow[0]) continue;
+        if (ts_rowtype_load(p->db->h, t->cols[i].tsrow, &rt) <= 0)
+            return px_failc(p, IXS_E_TS_ROWTYPE, "Row type %s does not exist", t->cols[i].tsrow);
+        if (ts_rowtype_check(&rt, p->err)) { /* a TimeSeries row type */
+            p->failed = 1;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * A column of CREATE TABLE / ALTER TABLE ADD (modify: MODIFY) into c, a
+ * column of t (its constraints go to t):
+ *   name type [DEFAULT value] [NOT NULL [CONSTRAINT name]] [NULL]
+ *        [column_constraint ...]
+ * A name t already has is -328 (not for MODIFY).
+ */
+int ixs_column_def(px *p, tdef *t, cdef *c, int modify) {
     if (px_newname(p, c->name, sizeof c->name)) return -1;
     for (int i = 0; i < t->ncols; i++)
         if (!modify && &t->cols[i] != c && !strcmp(t->cols[i].name, c->name))
             return px_failc(p, -328, "%s", c->name);
-    int ts = ixs_ts_coltype(p, c->tsrow, sizeof c->tsrow);
+    int ts = ts_coltype(p, c);
     if (ts < 0) return -1;
-    if (ts) {
-        /* the column shows the series header (docs/timeseries.md) */
-        c->t = ixs_t(IX_T_LVARCHAR, 2048);
-        c->collen = 2048;
-    } else if (ixs_parse_type(p, &c->t, &c->serial, &c->start, &c->collen))
-        return -1;
+    if (!ts && ixs_parse_type(p, &c->t, &c->serial, &c->start, &c->collen)) return -1;
     if (c->serial) c->notnull = 1;
+    int ci = (int)(c - t->cols);
     for (;;) {
         if (px_acc(p, "default")) {
             if (default_value(p, c)) return -1;
@@ -238,55 +303,27 @@ static int column_def(px *p, tdef *t, cdef *c, int modify) {
             if (opt_cname(p, &tmp)) return -1;
         } else if (px_acc(p, "null")) {
         } else if (px_kw(p, p->i, "primary") || px_kw(p, p->i, "unique") ||
-                   px_kw(p, p->i, "distinct")) {
-            int pk = px_acc(p, "primary");
-            if (pk && px_expect(p, "key")) return -1;
-            if (!pk) p->i++;
-            int ci = (int)(c - t->cols);
-            kdef *k = tdef_addk(p, t);
-            if (!k) return -1;
+                   px_kw(p, p->i, "distinct") || px_kw(p, p->i, "check") ||
+                   px_kw(p, p->i, "references")) {
+            if (column_constraint(p, t, ci)) return -1;
             c = &t->cols[ci];
-            k->type = pk ? 'P' : 'U';
-            k->cols = strdup(c->name);
-            if (!k->cols) return px_failc(p, -208, NULL);
-            if (pk) c->notnull = 1;
-            if (opt_cname(p, k)) return -1;
-        } else if (px_acc(p, "check")) {
-            int ci = (int)(c - t->cols);
-            kdef *k = tdef_addk(p, t);
-            if (!k) return -1;
-            c = &t->cols[ci];
-            k->type = 'C';
-            if (px_expect_op(p, "(")) return -1;
-            k->check_tok = p->i;
-            int depth = 1;
-            while (p->i < p->nt && p->t[p->i].k != T_EOF && depth) {
-                if (px_op(p, p->i, "(")) depth++;
-                if (px_op(p, p->i, ")")) depth--;
-                p->i++;
-            }
-            if (depth) return px_fail(p);
-            if (opt_cname(p, k)) return -1;
-        } else if (px_acc(p, "references")) {
-            int ci = (int)(c - t->cols);
-            kdef *k = tdef_addk(p, t);
-            if (!k) return -1;
-            c = &t->cols[ci];
-            k->type = 'R';
-            k->cols = strdup(c->name);
-            if (!k->cols) return px_failc(p, -208, NULL);
-            if (references(p, k) || opt_cname(p, k)) return -1;
         } else
-            break;
+            return 0;
     }
-    return 0;
 }
 
-static int table_constraint(px *p, tdef *t) {
+/*
+ * A table constraint of CREATE TABLE / ALTER TABLE ADD CONSTRAINT into t:
+ *   [CONSTRAINT [owner.]name] { PRIMARY KEY ( cols ) | { UNIQUE | DISTINCT }
+ *   ( cols ) | CHECK ( cond ) | FOREIGN KEY ( cols ) REFERENCES table
+ *   [( cols )] [ON DELETE CASCADE] } [CONSTRAINT [owner.]name]
+ * The columns must be t's (-217), unless t->defer_cols.
+ */
+int ixs_table_constraint(px *p, tdef *t) {
     ixs_name pre;
     memset(&pre, 0, sizeof pre);
     if (px_acc(p, "constraint") && ixs_name_parse(p, IXS_NAME_NEW, &pre)) return -1;
-    kdef *k = tdef_addk(p, t);
+    kdef *k = ixs_tdef_addk(p, t);
     if (!k) return -1;
     if (px_acc(p, "primary")) {
         if (px_expect(p, "key") || col_list(p, t, &k->cols)) return -1;
@@ -297,7 +334,7 @@ static int table_constraint(px *p, tdef *t) {
         while (s && *s) {
             size_t l = strcspn(s, ",");
             snprintf(buf, sizeof buf, "%.*s", (int)l, s);
-            int ci = find_cdef(t, buf);
+            int ci = ixs_tdef_find(t, buf);
             if (ci >= 0) t->cols[ci].notnull = 1;
             s += l;
             if (*s) s++;
@@ -306,16 +343,7 @@ static int table_constraint(px *p, tdef *t) {
         if (col_list(p, t, &k->cols)) return -1;
         k->type = 'U';
     } else if (px_acc(p, "check")) {
-        k->type = 'C';
-        if (px_expect_op(p, "(")) return -1;
-        k->check_tok = p->i;
-        int depth = 1;
-        while (p->i < p->nt && p->t[p->i].k != T_EOF && depth) {
-            if (px_op(p, p->i, "(")) depth++;
-            if (px_op(p, p->i, ")")) depth--;
-            p->i++;
-        }
-        if (depth) return px_fail(p);
+        if (check_clause(p, k)) return -1;
     } else if (px_acc(p, "foreign")) {
         if (px_expect(p, "key") || col_list(p, t, &k->cols) || px_expect(p, "references") ||
             references(p, k))
@@ -332,7 +360,7 @@ static int table_constraint(px *p, tdef *t) {
 }
 
 /* Translates the pending CHECK conditions with the table's columns. */
-static int translate_checks(px *p, tdef *t) {
+int ixs_translate_checks(px *p, tdef *t) {
     tref tr;
     memset(&tr, 0, sizeof tr);
     tr.tab.ncols = t->ncols;
@@ -396,6 +424,86 @@ static int table_exists(ixd_db *db, const char *name) {
     return 0;
 }
 
+int ixs_ddl_q_int(ixd_db *db, const char *sql, const char *arg, int64_t *out) {
+    return q_int(db, sql, arg, out);
+}
+
+int ixs_table_exists(ixd_db *db, const char *name) {
+    return table_exists(db, name);
+}
+
+/* CREATE TEMP TABLE t (columns, CHECK constraints) and the unique indexes
+ * of its PRIMARY KEY / UNIQUE constraints into s; REFERENCES is -999. */
+static int temp_create_sql(px *p, sb *s, tdef *t) {
+    sb_add(s, "CREATE TEMP TABLE ");
+    sb_ident(s, t->name);
+    sb_add(s, " (");
+    for (int i = 0; i < t->ncols; i++) {
+        cdef *c = &t->cols[i];
+        if (i) sb_add(s, ", ");
+        sb_ident(s, c->name);
+        if (c->notnull) sb_add(s, " NOT NULL");
+        if (c->defsql) sb_printf(s, " DEFAULT (%s)", c->defsql);
+    }
+    int nk = 0;
+    for (int i = 0; i < t->nk; i++) {
+        kdef *k = &t->k[i];
+        if (!k->name[0]) snprintf(k->name, sizeof k->name, "c%d_%d", t->tabid, ++nk);
+        if (k->type == KDEF_REFERENCES) return px_failc(p, -999, "REFERENCES in a TEMP table");
+        if (k->type == KDEF_CHECK) {
+            sb_add(s, ", CONSTRAINT ");
+            sb_ident(s, k->name);
+            sb_printf(s, " CHECK (%s)", k->checksql ? k->checksql : "1");
+        }
+    }
+    sb_add(s, ");");
+    for (int i = 0; i < t->nk; i++) {
+        kdef *k = &t->k[i];
+        if (k->type != KDEF_PRIMARY && k->type != KDEF_UNIQUE) continue;
+        sb_add(s, "CREATE UNIQUE INDEX temp.");
+        sb_ident(s, k->name);
+        sb_add(s, " ON ");
+        sb_ident(s, t->name);
+        sb_addc(s, '(');
+        add_cols_sql(s, k->cols, NULL);
+        sb_add(s, ");");
+    }
+    return 0;
+}
+
+/* The session catalogue rows of temp table t (owner: the session user). */
+static void temp_cat_sql(sb *s, const tdef *t, const char *user, sqlite3 *h) {
+    int64_t s1 = 1, s8 = 1;
+    for (int i = 0; i < t->ncols; i++) {
+        if (t->cols[i].serial == 1) s1 = t->cols[i].start;
+        if (t->cols[i].serial >= 2) s8 = t->cols[i].start;
+    }
+    sb_printf(s,
+              "INSERT INTO _ixd_ttables(tabid, tabname, owner, serial_next, serial8_next)"
+              " VALUES(%d, ",
+              t->tabid);
+    sb_strlit(s, t->name, strlen(t->name));
+    sb_addc(s, ',');
+    sb_strlit(s, user, strlen(user));
+    sb_printf(s, ", %lld, %lld);", (long long)s1, (long long)s8);
+    for (int i = 0; i < t->ncols; i++) {
+        const cdef *c = &t->cols[i];
+        sb_printf(s,
+                  "INSERT INTO _ixd_tcolumns(tabid, colno, colname, coltype, collength, serial,"
+                  " defsql) VALUES(%d, %d, ",
+                  t->tabid, i + 1);
+        sb_strlit(s, c->name, strlen(c->name));
+        sb_printf(s, ", %d, %u, %d, ",
+                  ixs_row_coltype(c->t.code, c->t.len, h) | (c->notnull ? IX_TF_NOTNULL : 0),
+                  c->collen, c->serial);
+        if (c->defsql)
+            sb_strlit(s, c->defsql, strlen(c->defsql));
+        else
+            sb_add(s, "NULL");
+        sb_add(s, ");");
+    }
+}
+
 /* A session-private TEMP table: SQLite's temp schema, catalog rows in the
  * session's temp catalog. Constraints: NOT NULL, DEFAULT, CHECK, PRIMARY
  * KEY/UNIQUE (as unique indexes); no REFERENCES. */
@@ -409,71 +517,11 @@ static int temp_materialize(px *p, tdef *t) {
     q_int(db, "SELECT max(tabid) FROM _ixd_ttables", NULL, &maxid);
     t->tabid = maxid < IXS_TEMP_TABID ? IXS_TEMP_TABID : (int)maxid + 1;
     sb s = {0};
-    sb_add(&s, "CREATE TEMP TABLE ");
-    sb_ident(&s, t->name);
-    sb_add(&s, " (");
-    for (int i = 0; i < t->ncols; i++) {
-        cdef *c = &t->cols[i];
-        if (i) sb_add(&s, ", ");
-        sb_ident(&s, c->name);
-        if (c->notnull) sb_add(&s, " NOT NULL");
-        if (c->defsql) sb_printf(&s, " DEFAULT (%s)", c->defsql);
+    if (temp_create_sql(p, &s, t)) {
+        sb_free(&s);
+        return -1;
     }
-    int nk = 0;
-    for (int i = 0; i < t->nk; i++) {
-        kdef *k = &t->k[i];
-        if (!k->name[0]) snprintf(k->name, sizeof k->name, "c%d_%d", t->tabid, ++nk);
-        if (k->type == 'R') {
-            sb_free(&s);
-            return px_failc(p, -999, "REFERENCES in a TEMP table");
-        }
-        if (k->type == 'C') {
-            sb_add(&s, ", CONSTRAINT ");
-            sb_ident(&s, k->name);
-            sb_printf(&s, " CHECK (%s)", k->checksql ? k->checksql : "1");
-        }
-    }
-    sb_add(&s, ");");
-    for (int i = 0; i < t->nk; i++) {
-        kdef *k = &t->k[i];
-        if (k->type != 'P' && k->type != 'U') continue;
-        sb_add(&s, "CREATE UNIQUE INDEX temp.");
-        sb_ident(&s, k->name);
-        sb_add(&s, " ON ");
-        sb_ident(&s, t->name);
-        sb_addc(&s, '(');
-        add_cols_sql(&s, k->cols, NULL);
-        sb_add(&s, ");");
-    }
-    int64_t s1 = 1, s8 = 1;
-    for (int i = 0; i < t->ncols; i++) {
-        if (t->cols[i].serial == 1) s1 = t->cols[i].start;
-        if (t->cols[i].serial >= 2) s8 = t->cols[i].start;
-    }
-    sb_printf(&s,
-              "INSERT INTO _ixd_ttables(tabid, tabname, owner, serial_next, serial8_next)"
-              " VALUES(%d, ",
-              t->tabid);
-    sb_strlit(&s, t->name, strlen(t->name));
-    sb_addc(&s, ',');
-    sb_strlit(&s, db->user, strlen(db->user));
-    sb_printf(&s, ", %lld, %lld);", (long long)s1, (long long)s8);
-    for (int i = 0; i < t->ncols; i++) {
-        cdef *c = &t->cols[i];
-        sb_printf(&s,
-                  "INSERT INTO _ixd_tcolumns(tabid, colno, colname, coltype, collength, serial,"
-                  " defsql) VALUES(%d, %d, ",
-                  t->tabid, i + 1);
-        sb_strlit(&s, c->name, strlen(c->name));
-        sb_printf(&s, ", %d, %u, %d, ",
-                  ixs_row_coltype(c->t.code, c->t.len, p->db->h) | (c->notnull ? IX_TF_NOTNULL : 0),
-                  c->collen, c->serial);
-        if (c->defsql)
-            sb_strlit(&s, c->defsql, strlen(c->defsql));
-        else
-            sb_add(&s, "NULL");
-        sb_add(&s, ");");
-    }
+    temp_cat_sql(&s, t, db->user, db->h);
     if (s.oom) {
         sb_free(&s);
         return px_failc(p, -208, NULL);
@@ -493,40 +541,16 @@ static char *col_dup(sqlite3_stmt *st, int i) {
     return s ? strdup(s) : NULL;
 }
 
-/* Loads a table definition from the catalog. 1 found, 0 not, -1 error */
-static int tdef_load(px *p, const char *name, tdef *t) {
-    memset(t, 0, sizeof *t);
-    ixd_db *db = p->db;
+/* The _ixd_columns rows of table t->tabid into t. */
+static void load_columns(px *p, tdef *t) {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db->h,
-                           "SELECT tabid, owner, created, serial_next, serial8_next, tabtype FROM "
-                           "_ixd_tables WHERE tabname = ?",
-                           -1, &st, NULL) != SQLITE_OK)
-        return px_failc(p, -999, "catalog");
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        sqlite3_finalize(st);
-        return 0;
-    }
-    t->tabid = sqlite3_column_int(st, 0);
-    snprintf(t->owner, sizeof t->owner, "%s",
-             sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1) : "");
-    t->created = sqlite3_column_int(st, 2);
-    t->serial_next = sqlite3_column_int64(st, 3);
-    t->serial8_next = sqlite3_column_int64(st, 4);
-    const char *tt = (const char *)sqlite3_column_text(st, 5);
-    int isview = tt && strcmp(tt, "T");
-    snprintf(t->name, sizeof t->name, "%s", name);
-    sqlite3_finalize(st);
-    if (t->tabid < 100) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", name);
-    if (isview) return px_failc(p, -999, "%s is not a table", name);
-    sqlite3_prepare_v2(db->h,
+    sqlite3_prepare_v2(p->db->h,
                        "SELECT colname, coltype, collength, serial, defsql, colno FROM "
                        "_ixd_columns WHERE tabid = ? ORDER BY colno",
                        -1, &st, NULL);
     sqlite3_bind_int(st, 1, t->tabid);
     while (sqlite3_step(st) == SQLITE_ROW) {
-        cdef *c = tdef_addcol(p, t);
+        cdef *c = ixs_tdef_addcol(p, t);
         if (!c) break;
         snprintf(c->name, sizeof c->name, "%s", (const char *)sqlite3_column_text(st, 0));
         int ct = sqlite3_column_int(st, 1);
@@ -540,17 +564,22 @@ static int tdef_load(px *p, const char *name, tdef *t) {
         c->oldt = c->t;
     }
     sqlite3_finalize(st);
-    sqlite3_prepare_v2(db->h,
+}
+
+/* The _ixd_constraints rows of table t->tabid into t, in creation order. */
+static void load_constraints(px *p, tdef *t) {
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(p->db->h,
                        "SELECT constrtype, constrname, cols, checktext, (SELECT tabname FROM "
                        "_ixd_tables x WHERE x.tabid = c.reftabid), refcols, ondelete, owner FROM "
                        "_ixd_constraints c WHERE tabid = ? ORDER BY constrid",
                        -1, &st, NULL);
     sqlite3_bind_int(st, 1, t->tabid);
     while (sqlite3_step(st) == SQLITE_ROW) {
-        kdef *k = tdef_addk(p, t);
+        kdef *k = ixs_tdef_addk(p, t);
         if (!k) break;
         const char *ty = (const char *)sqlite3_column_text(st, 0);
-        k->type = ty ? ty[0] : 'C';
+        k->type = ty ? ty[0] : KDEF_CHECK;
         snprintf(k->name, sizeof k->name, "%s", (const char *)sqlite3_column_text(st, 1));
         k->cols = col_dup(st, 2);
         k->checksql = col_dup(st, 3);
@@ -562,8 +591,13 @@ static int tdef_load(px *p, const char *name, tdef *t) {
         snprintf(k->owner, sizeof k->owner, "%s", ko ? ko : "");
     }
     sqlite3_finalize(st);
+}
+
+/* The indexes of table t->tabid that belong to no constraint into t. */
+static void load_indexes(px *p, tdef *t) {
+    sqlite3_stmt *st;
     sqlite3_prepare_v2(
-        db->h,
+        p->db->h,
         "SELECT idxname, idxtype, cols, part1, part2, part3, part4, part5, part6, "
         "part7, part8, part9, part10, part11, part12, part13, part14, part15, part16, owner "
         "FROM _ixd_indexes WHERE tabid = ? AND is_constraint = 0",
@@ -585,6 +619,38 @@ static int tdef_load(px *p, const char *name, tdef *t) {
         snprintf(x->owner, sizeof x->owner, "%s", xo ? xo : "");
     }
     sqlite3_finalize(st);
+}
+
+/* Loads a table definition from the catalog. 1 found, 0 not, -1 error (a
+ * view or a catalogue table is -999). */
+int ixs_tdef_load(px *p, const char *name, tdef *t) {
+    memset(t, 0, sizeof *t);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(p->db->h,
+                           "SELECT tabid, owner, created, serial_next, serial8_next, tabtype FROM "
+                           "_ixd_tables WHERE tabname = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        return px_failc(p, -999, "catalog");
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return 0;
+    }
+    t->tabid = sqlite3_column_int(st, 0);
+    snprintf(t->owner, sizeof t->owner, "%s",
+             sqlite3_column_text(st, 1) ? (const char *)sqlite3_column_text(st, 1) : "");
+    t->created = sqlite3_column_int(st, 2);
+    t->serial_next = sqlite3_column_int64(st, 3);
+    t->serial8_next = sqlite3_column_int64(st, 4);
+    const char *tt = (const char *)sqlite3_column_text(st, 5);
+    int isview = tt && strcmp(tt, "T");
+    snprintf(t->name, sizeof t->name, "%s", name);
+    sqlite3_finalize(st);
+    if (t->tabid < 100) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", name);
+    if (isview) return px_failc(p, -999, "%s is not a table", name);
+    load_columns(p, t);
+    load_constraints(p, t);
+    load_indexes(p, t);
     return p->failed ? -1 : 1;
 }
 
@@ -611,7 +677,7 @@ static int colno_of(const tdef *t, const char *cols, int *parts) {
         size_t l = strcspn(c, ",");
         char nm[IXS_NAME_MAX + 1];
         snprintf(nm, sizeof nm, "%.*s", (int)l, c);
-        int k = find_cdef(t, nm);
+        int k = ixs_tdef_find(t, nm);
         if (k < 0) return -1;
         if (parts[i] >= 0)
             parts[i] = k + 1;
@@ -642,137 +708,145 @@ static uint32_t col_width(ityp t) {
     }
 }
 
-/* Writes t into SQLite and the catalog. rebuild: copy rows from the existing
- * table of the same name (ALTER). */
-static int materialize(px *p, tdef *t, int rebuild) {
-    ixd_db *db = p->db;
-    int64_t maxid;
-    if (!t->tabid) {
-        q_int(db, "SELECT max(tabid) FROM _ixd_tables", NULL, &maxid);
-        t->tabid = maxid < 99 ? 100 : (int)maxid + 1;
+/* The referenced columns of foreign key k of table t: the primary key of
+ * its table when the statement names none (-206 without the table). */
+static int resolve_references(px *p, const tdef *t, kdef *k) {
+    if (!strcmp(k->reftab, t->name)) {
+        for (int j = 0; !k->refcols && j < t->nk; j++)
+            if (t->k[j].type == KDEF_PRIMARY && t->k[j].cols) k->refcols = strdup(t->k[j].cols);
+    } else {
+        int64_t rid;
+        if (q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", k->reftab, &rid) != 1)
+            return px_failc(p, -206, "%s", k->reftab);
+        if (!k->refcols) {
+            sqlite3_stmt *st;
+            sqlite3_prepare_v2(p->db->h,
+                               "SELECT cols FROM _ixd_constraints WHERE tabid = ? AND "
+                               "constrtype = 'P'",
+                               -1, &st, NULL);
+            sqlite3_bind_int64(st, 1, rid);
+            if (sqlite3_step(st) == SQLITE_ROW) k->refcols = col_dup(st, 0);
+            sqlite3_finalize(st);
+        }
     }
+    return k->refcols ? 0 : px_failc(p, -999, "no primary key in %s", k->reftab);
+}
+
+/* Names the unnamed constraints of t (u/c/r + tabid _ constrid, as Informix
+ * does) and resolves its foreign keys. */
+static int resolve_constraints(px *p, tdef *t) {
     int64_t kid;
-    q_int(db, "SELECT max(constrid) FROM _ixd_constraints", NULL, &kid);
-    /* resolve constraints */
+    q_int(p->db, "SELECT max(constrid) FROM _ixd_constraints", NULL, &kid);
     for (int i = 0; i < t->nk; i++) {
         kdef *k = &t->k[i];
         kid++;
         if (!k->name[0]) {
-            char pfx = k->type == 'C' ? 'c' : k->type == 'R' ? 'r' : 'u';
+            char pfx = k->type == KDEF_CHECK ? 'c' : k->type == KDEF_REFERENCES ? 'r' : 'u';
             snprintf(k->name, sizeof k->name, "%c%d_%lld", pfx, t->tabid, (long long)kid);
         }
-        if (k->type == 'R') {
-            if (strcmp(k->reftab, t->name)) {
-                int64_t rid;
-                if (q_int(db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", k->reftab, &rid) !=
-                    1)
-                    return px_failc(p, -206, "%s", k->reftab);
-                if (!k->refcols) {
-                    sqlite3_stmt *st;
-                    sqlite3_prepare_v2(db->h,
-                                       "SELECT cols FROM _ixd_constraints WHERE tabid = ? AND "
-                                       "constrtype = 'P'",
-                                       -1, &st, NULL);
-                    sqlite3_bind_int64(st, 1, rid);
-                    if (sqlite3_step(st) == SQLITE_ROW) k->refcols = col_dup(st, 0);
-                    sqlite3_finalize(st);
-                }
-            } else if (!k->refcols) {
-                for (int j = 0; j < t->nk; j++)
-                    if (t->k[j].type == 'P' && t->k[j].cols) k->refcols = strdup(t->k[j].cols);
-            }
-            if (!k->refcols) return px_failc(p, -999, "no primary key in %s", k->reftab);
-        }
+        if (k->type == KDEF_REFERENCES && resolve_references(p, t, k)) return -1;
     }
-    sb s = {0};
-    const char *target = rebuild ? "_ixd_new" : t->name;
-    sb_add(&s, "CREATE TABLE ");
-    sb_ident(&s, target);
-    sb_add(&s, " (");
+    return 0;
+}
+
+/* CREATE TABLE target (columns, CHECK and FOREIGN KEY constraints) into s;
+ * returns the row size Informix would give t. */
+static uint32_t create_sql(sb *s, const tdef *t, const char *target) {
+    sb_add(s, "CREATE TABLE ");
+    sb_ident(s, target);
+    sb_add(s, " (");
     uint32_t rowsize = 0;
     for (int i = 0; i < t->ncols; i++) {
-        cdef *c = &t->cols[i];
-        if (i) sb_add(&s, ", ");
-        sb_ident(&s, c->name);
-        if (c->notnull) sb_add(&s, " NOT NULL");
-        if (c->defsql) sb_printf(&s, " DEFAULT (%s)", c->defsql);
+        const cdef *c = &t->cols[i];
+        if (i) sb_add(s, ", ");
+        sb_ident(s, c->name);
+        if (c->notnull) sb_add(s, " NOT NULL");
+        if (c->defsql) sb_printf(s, " DEFAULT (%s)", c->defsql);
         rowsize += col_width(c->t);
     }
     for (int i = 0; i < t->nk; i++) {
-        kdef *k = &t->k[i];
-        if (k->type == 'C') {
-            sb_add(&s, ", CONSTRAINT ");
-            sb_ident(&s, k->name);
-            sb_printf(&s, " CHECK (%s)", k->checksql ? k->checksql : "1");
-        } else if (k->type == 'R') {
-            sb_add(&s, ", CONSTRAINT ");
-            sb_ident(&s, k->name);
-            sb_add(&s, " FOREIGN KEY (");
-            add_cols_sql(&s, k->cols, NULL);
-            sb_add(&s, ") REFERENCES ");
-            sb_ident(&s, k->reftab);
-            sb_addc(&s, '(');
-            add_cols_sql(&s, k->refcols, NULL);
-            sb_addc(&s, ')');
-            if (k->cascade) sb_add(&s, " ON DELETE CASCADE");
+        const kdef *k = &t->k[i];
+        if (k->type != KDEF_CHECK && k->type != KDEF_REFERENCES) continue;
+        sb_add(s, ", CONSTRAINT ");
+        sb_ident(s, k->name);
+        if (k->type == KDEF_CHECK) {
+            sb_printf(s, " CHECK (%s)", k->checksql ? k->checksql : "1");
+            continue;
         }
+        sb_add(s, " FOREIGN KEY (");
+        add_cols_sql(s, k->cols, NULL);
+        sb_add(s, ") REFERENCES ");
+        sb_ident(s, k->reftab);
+        sb_addc(s, '(');
+        add_cols_sql(s, k->refcols, NULL);
+        sb_addc(s, ')');
+        if (k->cascade) sb_add(s, " ON DELETE CASCADE");
     }
-    sb_add(&s, ");");
-    if (rebuild) {
-        sb_add(&s, "INSERT INTO \"_ixd_new\"(");
-        int n = 0;
-        for (int i = 0; i < t->ncols; i++) {
-            if (!t->cols[i].oldno) continue;
-            if (n++) sb_addc(&s, ',');
-            sb_ident(&s, t->cols[i].name);
-        }
-        sb_add(&s, ") SELECT ");
-        n = 0;
-        for (int i = 0; i < t->ncols; i++) {
-            cdef *c = &t->cols[i];
-            if (!c->oldno) continue;
-            if (n++) sb_addc(&s, ',');
-            if (c->oldt.code == c->t.code && c->oldt.len == c->t.len) {
-                sb_printf(&s, "\"_ixd_old%d\"", c->oldno);
-            } else {
-                sb_printf(&s, "ixd_cvt(\"_ixd_old%d\",%d,%u,%d,%u)", c->oldno, c->oldt.code,
-                          c->oldt.len, c->t.code, c->t.len);
-            }
-        }
-        sb_add(&s, " FROM ");
-        sb_ident(&s, t->name);
-        sb_add(&s, ";DROP TABLE ");
-        sb_ident(&s, t->name);
-        sb_add(&s, ";ALTER TABLE \"_ixd_new\" RENAME TO ");
-        sb_ident(&s, t->name);
-        sb_add(&s, ";");
+    sb_add(s, ");");
+    return rowsize;
+}
+
+/* ALTER's rebuild: the kept columns copied (converted where their type
+ * changed) from the old table (its columns renamed _ixd_old<n>), which is
+ * then dropped and replaced by _ixd_new. */
+static void copy_sql(sb *s, const tdef *t) {
+    sb_add(s, "INSERT INTO \"_ixd_new\"(");
+    int n = 0;
+    for (int i = 0; i < t->ncols; i++) {
+        if (!t->cols[i].oldno) continue;
+        if (n++) sb_addc(s, ',');
+        sb_ident(s, t->cols[i].name);
     }
-    /* unique constraints and indexes */
+    sb_add(s, ") SELECT ");
+    n = 0;
+    for (int i = 0; i < t->ncols; i++) {
+        const cdef *c = &t->cols[i];
+        if (!c->oldno) continue;
+        if (n++) sb_addc(s, ',');
+        if (c->oldt.code == c->t.code && c->oldt.len == c->t.len)
+            sb_printf(s, "\"_ixd_old%d\"", c->oldno);
+        else
+            sb_printf(s, "ixd_cvt(\"_ixd_old%d\",%d,%u,%d,%u)", c->oldno, c->oldt.code, c->oldt.len,
+                      c->t.code, c->t.len);
+    }
+    sb_add(s, " FROM ");
+    sb_ident(s, t->name);
+    sb_add(s, ";DROP TABLE ");
+    sb_ident(s, t->name);
+    sb_add(s, ";ALTER TABLE \"_ixd_new\" RENAME TO ");
+    sb_ident(s, t->name);
+    sb_add(s, ";");
+}
+
+/* The SQLite indexes of t: one per PRIMARY KEY / UNIQUE constraint, and its
+ * other indexes. */
+static void indexes_sql(sb *s, const tdef *t) {
     for (int i = 0; i < t->nk; i++) {
-        kdef *k = &t->k[i];
-        if (k->type != 'P' && k->type != 'U') continue;
-        sb_add(&s, "CREATE UNIQUE INDEX ");
-        sb_ident(&s, k->name);
-        sb_add(&s, " ON ");
-        sb_ident(&s, t->name);
-        sb_addc(&s, '(');
-        add_cols_sql(&s, k->cols, NULL);
-        sb_add(&s, ");");
+        const kdef *k = &t->k[i];
+        if (k->type != KDEF_PRIMARY && k->type != KDEF_UNIQUE) continue;
+        sb_add(s, "CREATE UNIQUE INDEX ");
+        sb_ident(s, k->name);
+        sb_add(s, " ON ");
+        sb_ident(s, t->name);
+        sb_addc(s, '(');
+        add_cols_sql(s, k->cols, NULL);
+        sb_add(s, ");");
     }
     for (int i = 0; i < t->nx; i++) {
-        xdef *x = &t->x[i];
-        sb_printf(&s, "CREATE %sINDEX ", x->uniq ? "UNIQUE " : "");
-        sb_ident(&s, x->name);
-        sb_add(&s, " ON ");
-        sb_ident(&s, t->name);
-        sb_addc(&s, '(');
-        add_cols_sql(&s, x->cols, x->parts);
-        sb_add(&s, ");");
+        const xdef *x = &t->x[i];
+        sb_printf(s, "CREATE %sINDEX ", x->uniq ? "UNIQUE " : "");
+        sb_ident(s, x->name);
+        sb_add(s, " ON ");
+        sb_ident(s, t->name);
+        sb_addc(s, '(');
+        add_cols_sql(s, x->cols, x->parts);
+        sb_add(s, ");");
     }
-    /* catalog */
-    sb_printf(&s, "DELETE FROM _ixd_columns WHERE tabid = %d;", t->tabid);
-    sb_printf(&s, "DELETE FROM _ixd_constraints WHERE tabid = %d;", t->tabid);
-    sb_printf(&s, "DELETE FROM _ixd_indexes WHERE tabid = %d;", t->tabid);
+}
+
+/* The _ixd_tables row of t and its _ixd_columns rows (the SERIAL counters
+ * start at the columns' start values; a rebuild keeps those reached). */
+static void table_cat_sql(sb *s, const tdef *t, int rebuild, uint32_t rowsize, sqlite3 *h) {
     int64_t s1 = 1, s8 = 1;
     for (int i = 0; i < t->ncols; i++) {
         if (t->cols[i].serial == 1) s1 = t->cols[i].start;
@@ -782,100 +856,124 @@ static int materialize(px *p, tdef *t, int rebuild) {
         s1 = t->serial_next > s1 ? t->serial_next : s1;
         s8 = t->serial8_next > s8 ? t->serial8_next : s8;
     }
-    sb_printf(&s,
+    sb_printf(s,
               "INSERT OR REPLACE INTO _ixd_tables(tabid, tabname, owner, created, tabtype, rowsize,"
               " serial_next, serial8_next) VALUES(%d, ",
               t->tabid);
-    sb_strlit(&s, t->name, strlen(t->name));
-    sb_addc(&s, ',');
-    sb_strlit(&s, t->owner, strlen(t->owner));
-    sb_printf(&s, ", %d, 'T', %u, %lld, %lld);", t->created, rowsize, (long long)s1, (long long)s8);
+    sb_strlit(s, t->name, strlen(t->name));
+    sb_addc(s, ',');
+    sb_strlit(s, t->owner, strlen(t->owner));
+    sb_printf(s, ", %d, 'T', %u, %lld, %lld);", t->created, rowsize, (long long)s1, (long long)s8);
     for (int i = 0; i < t->ncols; i++) {
-        cdef *c = &t->cols[i];
-        sb_printf(&s,
+        const cdef *c = &t->cols[i];
+        sb_printf(s,
                   "INSERT INTO _ixd_columns(tabid, colno, colname, coltype, collength, serial, "
                   "defsql) VALUES(%d, %d, ",
                   t->tabid, i + 1);
-        sb_strlit(&s, c->name, strlen(c->name));
-        sb_printf(&s, ", %d, %u, %d, ",
-                  ixs_row_coltype(c->t.code, c->t.len, p->db->h) | (c->notnull ? IX_TF_NOTNULL : 0),
+        sb_strlit(s, c->name, strlen(c->name));
+        sb_printf(s, ", %d, %u, %d, ",
+                  ixs_row_coltype(c->t.code, c->t.len, h) | (c->notnull ? IX_TF_NOTNULL : 0),
                   c->collen, c->serial);
         if (c->defsql)
-            sb_strlit(&s, c->defsql, strlen(c->defsql));
+            sb_strlit(s, c->defsql, strlen(c->defsql));
         else
-            sb_add(&s, "NULL");
-        sb_add(&s, ");");
+            sb_add(s, "NULL");
+        sb_add(s, ");");
     }
-    for (int i = 0; i < t->nk; i++) {
-        kdef *k = &t->k[i];
-        int isidx = k->type == 'P' || k->type == 'U';
-        sb_add(&s, "INSERT INTO _ixd_constraints(constrname, owner, tabid, constrtype, idxname,"
-                   " cols, reftabid, refcols, ondelete, checktext) VALUES(");
-        sb_strlit(&s, k->name, strlen(k->name));
-        sb_addc(&s, ',');
-        const char *kown = k->owner[0] ? k->owner : t->owner;
-        sb_strlit(&s, kown, strlen(kown));
-        sb_printf(&s, ", %d, '%c', ", t->tabid, k->type);
-        if (isidx)
-            sb_strlit(&s, k->name, strlen(k->name));
-        else
-            sb_add(&s, "NULL");
-        sb_addc(&s, ',');
-        if (k->cols)
-            sb_strlit(&s, k->cols, strlen(k->cols));
-        else
-            sb_add(&s, "NULL");
-        if (k->type == 'R') {
-            sb_add(&s, ", (SELECT tabid FROM _ixd_tables WHERE tabname = ");
-            sb_strlit(&s, k->reftab, strlen(k->reftab));
-            sb_add(&s, "), ");
-            sb_strlit(&s, k->refcols, strlen(k->refcols));
-            sb_add(&s, k->cascade ? ", 'C'" : ", NULL");
-        } else
-            sb_add(&s, ", NULL, NULL, NULL");
-        sb_addc(&s, ',');
-        if (k->checksql)
-            sb_strlit(&s, k->checksql, strlen(k->checksql));
-        else
-            sb_add(&s, "NULL");
-        sb_add(&s, ");");
-        if (isidx) {
-            int parts[16] = {0};
-            if (colno_of(t, k->cols, parts)) {
-                sb_free(&s);
-                return px_failc(p, -217, "%s", k->cols);
-            }
-            sb_add(&s, "INSERT INTO _ixd_indexes(idxname, owner, tabid, idxtype, is_constraint, "
-                       "cols, part1, part2, part3, part4, part5, part6, part7, part8, part9, "
-                       "part10, part11, part12, part13, part14, part15, part16) VALUES(");
-            sb_strlit(&s, k->name, strlen(k->name));
-            sb_addc(&s, ',');
-            sb_strlit(&s, kown, strlen(kown));
-            sb_printf(&s, ", %d, 'U', 1, ", t->tabid);
-            sb_strlit(&s, k->cols, strlen(k->cols));
-            for (int j = 0; j < 16; j++)
-                sb_printf(&s, ", %d", parts[j]);
-            sb_add(&s, ");");
-        }
-    }
+}
+
+/* text as an SQL literal, or NULL */
+static void lit_or_null(sb *s, const char *text) {
+    if (text)
+        sb_strlit(s, text, strlen(text));
+    else
+        sb_add(s, "NULL");
+}
+
+/* One _ixd_indexes row: index name/owner of table tabid, type U or D. */
+static void index_row_sql(sb *s, const char *name, const char *owner, int tabid, char type,
+                          int is_constraint, const char *cols, const int *parts) {
+    sb_add(s, "INSERT INTO _ixd_indexes(idxname, owner, tabid, idxtype, is_constraint, "
+              "cols, part1, part2, part3, part4, part5, part6, part7, part8, part9, "
+              "part10, part11, part12, part13, part14, part15, part16) VALUES(");
+    sb_strlit(s, name, strlen(name));
+    sb_addc(s, ',');
+    sb_strlit(s, owner, strlen(owner));
+    sb_printf(s, ", %d, '%c', %d, ", tabid, type, is_constraint);
+    sb_strlit(s, cols, strlen(cols));
+    for (int j = 0; j < 16; j++)
+        sb_printf(s, ", %d", parts[j]);
+    sb_add(s, ");");
+}
+
+/* The _ixd_constraints row of k (and the _ixd_indexes row of a PRIMARY KEY /
+ * UNIQUE one): -217 when its columns are not t's. */
+static int constraint_cat_sql(px *p, sb *s, const tdef *t, const kdef *k) {
+    int isidx = k->type == KDEF_PRIMARY || k->type == KDEF_UNIQUE;
+    sb_add(s, "INSERT INTO _ixd_constraints(constrname, owner, tabid, constrtype, idxname,"
+              " cols, reftabid, refcols, ondelete, checktext) VALUES(");
+    sb_strlit(s, k->name, strlen(k->name));
+    sb_addc(s, ',');
+    const char *kown = k->owner[0] ? k->owner : t->owner;
+    sb_strlit(s, kown, strlen(kown));
+    sb_printf(s, ", %d, '%c', ", t->tabid, k->type);
+    lit_or_null(s, isidx ? k->name : NULL);
+    sb_addc(s, ',');
+    lit_or_null(s, k->cols);
+    if (k->type == KDEF_REFERENCES) {
+        sb_add(s, ", (SELECT tabid FROM _ixd_tables WHERE tabname = ");
+        sb_strlit(s, k->reftab, strlen(k->reftab));
+        sb_add(s, "), ");
+        sb_strlit(s, k->refcols, strlen(k->refcols));
+        sb_add(s, k->cascade ? ", 'C'" : ", NULL");
+    } else
+        sb_add(s, ", NULL, NULL, NULL");
+    sb_addc(s, ',');
+    lit_or_null(s, k->checksql);
+    sb_add(s, ");");
+    if (!isidx) return 0;
+    int parts[16] = {0};
+    if (colno_of(t, k->cols, parts)) return px_failc(p, -217, "%s", k->cols);
+    index_row_sql(s, k->name, kown, t->tabid, 'U', 1, k->cols, parts);
+    return 0;
+}
+
+/* The catalogue rows of t: table, columns, constraints, indexes (those of
+ * the table before are replaced). */
+static int catalog_sql(px *p, sb *s, tdef *t, int rebuild, uint32_t rowsize) {
+    sb_printf(s, "DELETE FROM _ixd_columns WHERE tabid = %d;", t->tabid);
+    sb_printf(s, "DELETE FROM _ixd_constraints WHERE tabid = %d;", t->tabid);
+    sb_printf(s, "DELETE FROM _ixd_indexes WHERE tabid = %d;", t->tabid);
+    table_cat_sql(s, t, rebuild, rowsize, p->db->h);
+    for (int i = 0; i < t->nk; i++)
+        if (constraint_cat_sql(p, s, t, &t->k[i])) return -1;
     for (int i = 0; i < t->nx; i++) {
         xdef *x = &t->x[i];
-        if (colno_of(t, x->cols, x->parts)) {
-            sb_free(&s);
-            return px_failc(p, -217, "%s", x->cols);
-        }
-        sb_add(&s, "INSERT INTO _ixd_indexes(idxname, owner, tabid, idxtype, is_constraint, "
-                   "cols, part1, part2, part3, part4, part5, part6, part7, part8, part9, "
-                   "part10, part11, part12, part13, part14, part15, part16) VALUES(");
-        sb_strlit(&s, x->name, strlen(x->name));
-        sb_addc(&s, ',');
+        if (colno_of(t, x->cols, x->parts)) return px_failc(p, -217, "%s", x->cols);
         const char *xown = x->owner[0] ? x->owner : t->owner;
-        sb_strlit(&s, xown, strlen(xown));
-        sb_printf(&s, ", %d, '%c', 0, ", t->tabid, x->uniq ? 'U' : 'D');
-        sb_strlit(&s, x->cols, strlen(x->cols));
-        for (int j = 0; j < 16; j++)
-            sb_printf(&s, ", %d", x->parts[j]);
-        sb_add(&s, ");");
+        index_row_sql(s, x->name, xown, t->tabid, x->uniq ? 'U' : 'D', 0, x->cols, x->parts);
+    }
+    return 0;
+}
+
+/* Writes t into SQLite and the catalog. rebuild: copy rows from the existing
+ * table of the same name (ALTER). A duplicate key of a new unique index is
+ * -371. */
+int ixs_materialize(px *p, tdef *t, int rebuild) {
+    ixd_db *db = p->db;
+    if (!t->tabid) {
+        int64_t maxid;
+        q_int(db, "SELECT max(tabid) FROM _ixd_tables", NULL, &maxid);
+        t->tabid = maxid < 99 ? 100 : (int)maxid + 1;
+    }
+    if (resolve_constraints(p, t)) return -1;
+    sb s = {0};
+    uint32_t rowsize = create_sql(&s, t, rebuild ? "_ixd_new" : t->name);
+    if (rebuild) copy_sql(&s, t);
+    indexes_sql(&s, t);
+    if (catalog_sql(p, &s, t, rebuild, rowsize)) {
+        sb_free(&s);
+        return -1;
     }
     if (s.oom) {
         sb_free(&s);
@@ -960,7 +1058,7 @@ static void skip_table_options(px *p) {
 }
 
 /* The one-column primary key of t (the series key), or NULL. */
-static const char *ts_key(const tdef *t) {
+const char *ixs_ts_key(const tdef *t) {
     const char *key = NULL;
     for (int i = 0; i < t->nk; i++)
         if (t->k[i].type == 'P' && t->k[i].cols && !strchr(t->k[i].cols, ',')) key = t->k[i].cols;
@@ -969,8 +1067,8 @@ static const char *ts_key(const tdef *t) {
 
 /* Records the TIMESERIES columns of the new table t (or those ALTER TABLE
  * adds to it). */
-static int ts_columns(px *p, const tdef *t, int temp) {
-    const char *key = ts_key(t);
+int ixs_ts_columns(px *p, const tdef *t, int temp) {
+    const char *key = ixs_ts_key(t);
     for (int i = 0; i < t->ncols; i++) {
         if (!t->cols[i].tsrow[0]) continue;
         if (temp) return px_failc(p, -746, "A temporary table cannot have a TIMESERIES column");
@@ -982,177 +1080,181 @@ static int ts_columns(px *p, const tdef *t, int temp) {
     return 0;
 }
 
-static int create_table(px *p, int temp) {
-    int ifne = 0;
+/*
+ * CREATE [TEMP | RAW | STANDARD] TABLE, after TABLE:
+ *   [IF NOT EXISTS] [db:][owner.]name ( element [, element ...] ) [options]
+ *   element: column_def | table_constraint
+ *   options: WITH [NO LOG | CRCOLS | ROWIDS | ERKEY], IN dbspace, EXTENT SIZE n,
+ *            NEXT SIZE n, LOCK MODE {ROW | PAGE | TABLE}
+ * The CHECK conditions are translated here, against the statement's own
+ * columns (no catalogue). More than one SERIAL or SERIAL8 column is -201.
+ */
+int ixs_create_table_parse(px *p, int temp, ddl_create_table *ct) {
+    tdef *t = &ct->t;
+    ct->temp = temp;
     if (px_acc(p, "if")) {
         if (px_expect(p, "not") || px_expect(p, "exists")) return -1;
-        ifne = 1;
+        ct->ifne = 1;
     }
-    tdef t;
-    memset(&t, 0, sizeof t);
     ixs_name o;
     if (ixs_name_parse(p, IXS_NAME_DB | IXS_NAME_NEW, &o)) return -1;
-    snprintf(t.name, sizeof t.name, "%s", o.name);
-    snprintf(t.owner, sizeof t.owner, "%s", ixs_name_owner(&o, p->db));
-    t.created = today();
-    int rc = -1;
-    if (px_expect_op(p, "(")) goto out;
+    snprintf(t->name, sizeof t->name, "%s", o.name);
+    snprintf(t->owner, sizeof t->owner, "%s", ixs_name_owner(&o, p->db));
+    if (px_expect_op(p, "(")) return -1;
     for (;;) {
         if (px_kw(p, p->i, "primary") || px_kw(p, p->i, "unique") || px_kw(p, p->i, "check") ||
             px_kw(p, p->i, "foreign") || px_kw(p, p->i, "constraint") ||
             (px_kw(p, p->i, "distinct") && px_op(p, p->i + 1, "("))) {
-            if (table_constraint(p, &t)) goto out;
+            if (ixs_table_constraint(p, t)) return -1;
         } else {
-            cdef *c = tdef_addcol(p, &t);
-            if (!c || column_def(p, &t, c, 0)) goto out;
+            cdef *c = ixs_tdef_addcol(p, t);
+            if (!c || ixs_column_def(p, t, c, 0)) return -1;
         }
         if (!px_acc_op(p, ",")) break;
     }
-    if (px_expect_op(p, ")")) goto out;
+    if (px_expect_op(p, ")")) return -1;
     skip_table_options(p);
-    if (p->failed) goto out;
-    if (translate_checks(p, &t)) goto out;
+    if (p->failed || ixs_translate_checks(p, t)) return -1;
     int serials = 0, serial8s = 0;
-    for (int i = 0; i < t.ncols; i++) {
-        serials += t.cols[i].serial == 1;
-        serial8s += t.cols[i].serial >= 2;
+    for (int i = 0; i < t->ncols; i++) {
+        serials += t->cols[i].serial == 1;
+        serial8s += t->cols[i].serial >= 2;
     }
-    if (serials > 1 || serial8s > 1) {
-        px_fail(p);
-        goto out;
+    if (serials > 1 || serial8s > 1) return px_fail(p);
+    return 0;
+}
+
+/* Runs CREATE TABLE: -310 when the name is taken (nothing with IF NOT
+ * EXISTS), else the table, its catalogue rows and its TIMESERIES columns,
+ * in one savepoint. The tree is kept as it is (a copy is resolved). */
+int ixs_create_table_run(px *p, const ddl_create_table *ct) {
+    if (ixs_ts_rowtypes(p, &ct->t)) return -1;
+    if (ixs_table_exists(p->db, ct->t.name))
+        return ct->ifne ? 0 : px_failc(p, -310, "%s", ct->t.name);
+    tdef t;
+    int rc = -1;
+    if (ixs_tdef_copy(p, &t, &ct->t) == 0 && ixs_ddl_begin(p) == 0) {
+        t.created = today();
+        int ok = (ct->temp ? temp_materialize(p, &t) : ixs_materialize(p, &t, 0)) == 0;
+        rc = ixs_ddl_end(p, ok && ixs_ts_columns(p, &t, ct->temp) == 0);
     }
-    if (p->dry) {
-        rc = 0;
-        goto out;
-    }
-    if (table_exists(p->db, t.name)) {
-        rc = ifne ? 0 : px_failc(p, -310, "%s", t.name);
-        goto out;
-    }
-    if (ixs_ddl_begin(p)) goto out;
-    int ok = (temp ? temp_materialize(p, &t) : materialize(p, &t, 0)) == 0;
-    rc = ixs_ddl_end(p, ok && ts_columns(p, &t, temp) == 0);
-out:
-    tdef_free(&t);
+    ixs_tdef_free(&t);
     return rc;
 }
 
-static int create_index(px *p, int uniq) {
+/*
+ * CREATE [UNIQUE | DISTINCT] [CLUSTER] INDEX, after UNIQUE / DISTINCT:
+ *   [CLUSTER] INDEX [IF NOT EXISTS] [db:][owner.]name ON [db:][owner.]table
+ *   ( column [ASC | DESC] [, ...] ) [USING method] [options] [ONLINE]
+ * At most 16 columns (-201 past them).
+ */
+int ixs_create_index_parse(px *p, int uniq, ddl_create_index *ci) {
+    ci->uniq = uniq;
     px_acc(p, "cluster");
     if (px_expect(p, "index")) return -1;
-    int ifne = 0;
     if (px_acc(p, "if")) {
         if (px_expect(p, "not") || px_expect(p, "exists")) return -1;
-        ifne = 1;
+        ci->ifne = 1;
     }
-    char name[IXS_NAME_MAX + 1], tab[IXS_NAME_MAX + 1];
     ixs_name io;
     if (ixs_name_parse(p, IXS_NAME_DB | IXS_NAME_NEW, &io)) return -1;
-    snprintf(name, sizeof name, "%s", io.name);
-    if (px_expect(p, "on") || px_objname(p, IXS_NAME_DB, tab, sizeof tab)) return -1;
+    snprintf(ci->name, sizeof ci->name, "%s", io.name);
+    snprintf(ci->owner, sizeof ci->owner, "%s", ixs_name_owner(&io, p->db));
+    if (px_expect(p, "on") || px_objname(p, IXS_NAME_DB, ci->tab, sizeof ci->tab)) return -1;
     if (px_expect_op(p, "(")) return -1;
     sb cols = {0};
-    int parts[16] = {0}, n = 0;
+    int n = 0;
     do {
         char c[IXS_NAME_MAX + 1];
-        if (px_ident(p, c, sizeof c)) {
-            sb_free(&cols);
-            return -1;
-        }
+        if (px_ident(p, c, sizeof c)) break;
         if (n >= 16) {
-            sb_free(&cols);
-            return px_fail(p);
+            px_fail(p);
+            break;
         }
         int desc = px_acc(p, "desc");
         if (!desc) px_acc(p, "asc");
-        parts[n++] = desc ? -1 : 1;
+        ci->parts[n++] = desc ? -1 : 1;
         if (cols.n) sb_addc(&cols, ',');
         sb_add(&cols, c);
     } while (px_acc_op(p, ","));
-    if (px_expect_op(p, ")")) {
-        sb_free(&cols);
-        return -1;
-    }
+    ci->cols = sb_take(&cols);
+    if (p->failed) return -1;
+    if (!ci->cols) return px_failc(p, -208, NULL);
+    if (px_expect_op(p, ")")) return -1;
     if (px_acc(p, "using")) {
         char u[IXS_NAME_MAX + 1];
         px_ident(p, u, sizeof u);
     }
     skip_table_options(p);
-    if (px_acc(p, "online")) {
+    px_acc(p, "online");
+    return p->failed ? -1 : 0;
+}
+
+/* The first column of the list cols that t does not have, for -217. */
+static void first_missing(const tdef *t, const char *cols, char *bad, size_t n) {
+    bad[0] = 0;
+    for (const char *c = cols; *c;) {
+        size_t l = strcspn(c, ",");
+        snprintf(bad, n, "%.*s", (int)l, c);
+        if (ixs_tdef_find(t, bad) < 0) return;
+        c += l;
+        if (*c) c++;
     }
-    if (p->failed || p->dry) {
-        sb_free(&cols);
-        return p->failed ? -1 : 0;
+}
+
+/* The SQL of CREATE INDEX ci on table tabid (parts: column numbers). */
+static void index_sql(sb *s, const ddl_create_index *ci, int tabid, const int *parts) {
+    sb_printf(s, "CREATE %sINDEX ", ci->uniq ? "UNIQUE " : "");
+    sb_ident(s, ci->name);
+    sb_add(s, " ON ");
+    sb_ident(s, ci->tab);
+    sb_addc(s, '(');
+    add_cols_sql(s, ci->cols, parts);
+    sb_add(s, ");");
+    index_row_sql(s, ci->name, ci->owner, tabid, ci->uniq ? 'U' : 'D', 0, ci->cols, parts);
+}
+
+/* Runs sql in the statement's DDL savepoint; a duplicate key is -371 with
+ * ISAM -100 and the index name. */
+static int index_exec(px *p, const char *sql, const char *tab, const char *name) {
+    if (ixs_ddl_begin(p)) return -1;
+    int r = sqlite3_exec(p->db->h, sql, NULL, NULL, NULL);
+    if (r != SQLITE_OK) {
+        ixs_sqlite_err(p->db, r, 0, tab, p->err);
+        if (p->err->sqlcode == -239 || p->err->sqlcode == -268) {
+            p->err->sqlcode = -371;
+            p->err->isamcode = -100;
+            snprintf(p->err->text, sizeof p->err->text, "%s", name);
+        }
+        p->failed = 1;
     }
-    tdef t;
+    return ixs_ddl_end(p, r == SQLITE_OK);
+}
+
+/* Runs CREATE INDEX: -316 when the name is taken, -206 without the table,
+ * -217 for a column it does not have. */
+int ixs_create_index_run(px *p, const ddl_create_index *ci) {
     int64_t v;
-    int rc = -1;
-    if (q_int(p->db, "SELECT 1 FROM _ixd_indexes WHERE idxname = ?", name, &v) == 1 ||
-        q_int(p->db, "SELECT 1 FROM sqlite_master WHERE lower(name) = ?", name, &v) == 1) {
-        sb_free(&cols);
-        return ifne ? 0 : px_failc(p, -316, "%s", name);
-    }
-    int lr = tdef_load(p, tab, &t);
-    if (lr <= 0) {
-        sb_free(&cols);
-        tdef_free(&t);
-        return lr == 0 ? px_failc(p, -206, "%s", tab) : -1;
-    }
-    if (colno_of(&t, cols.p, parts)) {
-        /* find the bad column for the message */
-        const char *c = cols.p;
-        char bad[IXS_NAME_MAX + 1] = "";
-        while (*c) {
-            size_t l = strcspn(c, ",");
-            snprintf(bad, sizeof bad, "%.*s", (int)l, c);
-            if (find_cdef(&t, bad) < 0) break;
-            c += l;
-            if (*c) c++;
-        }
+    if (q_int(p->db, "SELECT 1 FROM _ixd_indexes WHERE idxname = ?", ci->name, &v) == 1 ||
+        q_int(p->db, "SELECT 1 FROM sqlite_master WHERE lower(name) = ?", ci->name, &v) == 1)
+        return ci->ifne ? 0 : px_failc(p, -316, "%s", ci->name);
+    tdef t;
+    int rc = -1, lr = ixs_tdef_load(p, ci->tab, &t);
+    int parts[16];
+    memcpy(parts, ci->parts, sizeof parts);
+    if (lr == 0)
+        px_failc(p, -206, "%s", ci->tab);
+    else if (lr > 0 && colno_of(&t, ci->cols, parts)) {
+        char bad[IXS_NAME_MAX + 1];
+        first_missing(&t, ci->cols, bad, sizeof bad);
         px_failc(p, -217, "%s", bad);
-        goto out;
-    }
-    {
+    } else if (lr > 0) {
         sb s = {0};
-        sb_printf(&s, "CREATE %sINDEX ", uniq ? "UNIQUE " : "");
-        sb_ident(&s, name);
-        sb_add(&s, " ON ");
-        sb_ident(&s, tab);
-        sb_addc(&s, '(');
-        add_cols_sql(&s, cols.p, parts);
-        sb_add(&s, ");");
-        sb_add(&s, "INSERT INTO _ixd_indexes(idxname, owner, tabid, idxtype, is_constraint, "
-                   "cols, part1, part2, part3, part4, part5, part6, part7, part8, part9, "
-                   "part10, part11, part12, part13, part14, part15, part16) VALUES(");
-        sb_strlit(&s, name, strlen(name));
-        sb_addc(&s, ',');
-        const char *iown = ixs_name_owner(&io, p->db);
-        sb_strlit(&s, iown, strlen(iown));
-        sb_printf(&s, ", %d, '%c', 0, ", t.tabid, uniq ? 'U' : 'D');
-        sb_strlit(&s, cols.p, cols.n);
-        for (int j = 0; j < 16; j++)
-            sb_printf(&s, ", %d", parts[j]);
-        sb_add(&s, ");");
-        if (ixs_ddl_begin(p)) {
-            sb_free(&s);
-            goto out;
-        }
-        int r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
+        index_sql(&s, ci, t.tabid, parts);
+        rc = s.oom ? px_failc(p, -208, NULL) : index_exec(p, s.p, ci->tab, ci->name);
         sb_free(&s);
-        if (r != SQLITE_OK) {
-            ixs_sqlite_err(p->db, r, 0, tab, p->err);
-            if (p->err->sqlcode == -239 || p->err->sqlcode == -268) {
-                p->err->sqlcode = -371;
-                p->err->isamcode = -100;
-                snprintf(p->err->text, sizeof p->err->text, "%s", name);
-            }
-            p->failed = 1;
-        }
-        rc = ixs_ddl_end(p, r == SQLITE_OK);
     }
-out:
-    sb_free(&cols);
-    tdef_free(&t);
+    ixs_tdef_free(&t);
     return rc;
 }
 
@@ -1192,328 +1294,117 @@ static int drop_referencing(px *p, int tabid) {
     return rc;
 }
 
-static int drop_stmt(px *p) {
-    int what = px_acc(p, "table") ? 1 : px_acc(p, "index") ? 2 : px_acc(p, "view") ? 3 : 0;
-    if (!what) {
+/*
+ * DROP { TABLE | INDEX | VIEW }, after DROP:
+ *   { TABLE | INDEX | VIEW } [IF EXISTS] [db:][owner.]name [CASCADE | RESTRICT]
+ * DROP DATABASE is a session statement (ixs_dbstmt): here it is -999.
+ */
+int ixs_drop_parse(px *p, ddl_drop *dr) {
+    dr->what = px_acc(p, "table")   ? DROP_TABLE
+               : px_acc(p, "index") ? DROP_INDEX
+               : px_acc(p, "view")  ? DROP_VIEW
+                                    : 0;
+    if (!dr->what) {
         if (px_kw(p, p->i, "database")) return px_failc(p, -999, "DROP DATABASE needs a session");
         return px_fail(p);
     }
-    int ife = 0;
     if (px_acc(p, "if")) {
         if (px_expect(p, "exists")) return -1;
-        ife = 1;
+        dr->ife = 1;
     }
-    char name[IXS_NAME_MAX + 1];
-    if (px_objname(p, IXS_NAME_DB, name, sizeof name)) return -1;
-    int cascade = !px_acc(p, "restrict");
-    if (cascade) px_acc(p, "cascade");
-    if (p->dry) return 0;
+    if (px_objname(p, IXS_NAME_DB, dr->name, sizeof dr->name)) return -1;
+    dr->cascade = !px_acc(p, "restrict");
+    if (dr->cascade) px_acc(p, "cascade");
+    return 0;
+}
+
+/* DROP INDEX: -319 when there is none (nothing with IF EXISTS); an index of a
+ * constraint goes with its constraint only. 1 = nothing to do. */
+static int drop_index_sql(px *p, const ddl_drop *dr, sb *s) {
+    int64_t isc;
+    if (q_int(p->db, "SELECT is_constraint FROM _ixd_indexes WHERE idxname = ?", dr->name, &isc) !=
+        1)
+        return dr->ife ? 1 : px_failc(p, -319, "%s", dr->name);
+    if (isc) return px_failc(p, -999, "index %s belongs to a constraint", dr->name);
+    sb_add(s, "DROP INDEX ");
+    sb_ident(s, dr->name);
+    sb_add(s, "; DELETE FROM _ixd_indexes WHERE idxname = ");
+    sb_strlit(s, dr->name, strlen(dr->name));
+    return 0;
+}
+
+static void drop_temp_sql(px *p, const char *name, sb *s) {
+    int64_t tid;
+    q_int(p->db, "SELECT tabid FROM _ixd_ttables WHERE tabname = ?", name, &tid);
+    sb_add(s, "DROP TABLE temp.");
+    sb_ident(s, name);
+    sb_printf(s,
+              "; DELETE FROM _ixd_tcolumns WHERE tabid = %lld; DELETE FROM _ixd_ttables "
+              "WHERE tabid = %lld;",
+              (long long)tid, (long long)tid);
+}
+
+/* DROP TABLE / VIEW of a catalogued table: -206 when there is none or it is
+ * of the other kind; the foreign keys of other tables that reference it go
+ * first (CASCADE, the default), or -886 with RESTRICT. 1 = nothing to do. */
+static int drop_table_sql(px *p, const ddl_drop *dr, sb *s) {
     ixd_db *db = p->db;
-    int64_t tabid;
+    char tt[8] = "";
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(db->h, "SELECT tabid, tabtype FROM _ixd_tables WHERE tabname = ?", -1, &st,
+                       NULL);
+    sqlite3_bind_text(st, 1, dr->name, -1, SQLITE_STATIC);
+    int found = sqlite3_step(st) == SQLITE_ROW;
+    long long tabid = found ? sqlite3_column_int64(st, 0) : 0;
+    if (found) snprintf(tt, sizeof tt, "%s", (const char *)sqlite3_column_text(st, 1));
+    sqlite3_finalize(st);
+    if (!found) return dr->ife ? 1 : px_failc(p, -206, "%s", dr->name);
+    if (tabid < 100) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", dr->name);
+    if ((dr->what == DROP_VIEW) != (tt[0] == 'V')) return px_failc(p, -206, "%s", dr->name);
+    int64_t refs;
+    q_int(db,
+          "SELECT count(*) FROM _ixd_constraints c JOIN _ixd_tables t ON t.tabid = c.reftabid"
+          " WHERE t.tabname = ? AND c.tabid <> t.tabid",
+          dr->name, &refs);
+    if (refs && !dr->cascade) return px_failc(p, IXS_E_DROP_DEPENDENT, NULL);
+    if (refs && drop_referencing(p, (int)tabid)) return -1;
+    sb_printf(s, "DROP %s ", dr->what == DROP_VIEW ? "VIEW" : "TABLE");
+    sb_ident(s, dr->name);
+    sb_printf(s,
+              "; DELETE FROM _ixd_columns WHERE tabid = %lld; DELETE FROM _ixd_indexes WHERE "
+              "tabid = %lld; DELETE FROM _ixd_constraints WHERE tabid = %lld; DELETE FROM "
+              "_ixd_tables WHERE tabid = %lld; DELETE FROM _ixd_views WHERE tabid = %lld;",
+              tabid, tabid, tabid, tabid, tabid);
+    if (dr->what == DROP_TABLE) ixs_trigger_drop_table_sql((int)tabid, s);
+    return 0;
+}
+
+/* Runs DROP TABLE / INDEX / VIEW in one savepoint (the series of a dropped
+ * table go with it). */
+int ixs_drop_run(px *p, const ddl_drop *dr) {
     sb s = {0};
-    if (what == 2) {
-        int64_t isc;
-        if (q_int(db, "SELECT is_constraint FROM _ixd_indexes WHERE idxname = ?", name, &isc) != 1)
-            return ife ? 0 : px_failc(p, -319, "%s", name);
-        if (isc) return px_failc(p, -999, "index %s belongs to a constraint", name);
-        sb_add(&s, "DROP INDEX ");
-        sb_ident(&s, name);
-        sb_add(&s, "; DELETE FROM _ixd_indexes WHERE idxname = ");
-        sb_strlit(&s, name, strlen(name));
-    } else if (what == 1 && table_exists(db, name) == 2) {
-        int64_t tid;
-        q_int(db, "SELECT tabid FROM _ixd_ttables WHERE tabname = ?", name, &tid);
-        sb_add(&s, "DROP TABLE temp.");
-        sb_ident(&s, name);
-        sb_printf(&s,
-                  "; DELETE FROM _ixd_tcolumns WHERE tabid = %lld; DELETE FROM _ixd_ttables "
-                  "WHERE tabid = %lld;",
-                  (long long)tid, (long long)tid);
-    } else {
-        char tt[8] = "";
-        sqlite3_stmt *st;
-        sqlite3_prepare_v2(db->h, "SELECT tabid, tabtype FROM _ixd_tables WHERE tabname = ?", -1,
-                           &st, NULL);
-        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-        int found = sqlite3_step(st) == SQLITE_ROW;
-        tabid = found ? sqlite3_column_int64(st, 0) : 0;
-        if (found) snprintf(tt, sizeof tt, "%s", (const char *)sqlite3_column_text(st, 1));
-        sqlite3_finalize(st);
-        if (!found) return ife ? 0 : px_failc(p, -206, "%s", name);
-        if (tabid < 100) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", name);
-        if ((what == 3) != (tt[0] == 'V')) return px_failc(p, -206, "%s", name);
-        /* referencing constraints of other tables go with it (Informix cascade) */
-        int64_t refs;
-        q_int(db,
-              "SELECT count(*) FROM _ixd_constraints c JOIN _ixd_tables t ON t.tabid = c.reftabid"
-              " WHERE t.tabname = ? AND c.tabid <> t.tabid",
-              name, &refs);
-        if (refs && !cascade) return px_failc(p, IXS_E_DROP_DEPENDENT, NULL);
-        if (refs && drop_referencing(p, (int)tabid)) return -1;
-        sb_printf(&s, "DROP %s ", what == 3 ? "VIEW" : "TABLE");
-        sb_ident(&s, name);
-        sb_printf(&s,
-                  "; DELETE FROM _ixd_columns WHERE tabid = %lld; DELETE FROM _ixd_indexes WHERE "
-                  "tabid = %lld; DELETE FROM _ixd_constraints WHERE tabid = %lld; DELETE FROM "
-                  "_ixd_tables WHERE tabid = %lld; DELETE FROM _ixd_views WHERE tabid = %lld;",
-                  (long long)tabid, (long long)tabid, (long long)tabid, (long long)tabid,
-                  (long long)tabid);
-        if (what == 1) ixs_trigger_drop_table_sql((int)tabid, &s);
-    }
-    if (s.oom) {
+    int r;
+    if (dr->what == DROP_INDEX)
+        r = drop_index_sql(p, dr, &s);
+    else if (dr->what == DROP_TABLE && ixs_table_exists(p->db, dr->name) == 2) {
+        drop_temp_sql(p, dr->name, &s);
+        r = 0;
+    } else
+        r = drop_table_sql(p, dr, &s);
+    if (r || s.oom || ixs_ddl_begin(p)) {
         sb_free(&s);
-        return px_failc(p, -208, NULL);
+        return r > 0 ? 0 : r < 0 || p->failed ? -1 : px_failc(p, -208, NULL);
     }
-    if (ixs_ddl_begin(p)) {
-        sb_free(&s);
-        return -1;
-    }
-    int r = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
+    r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
     sb_free(&s);
     if (r != SQLITE_OK) {
-        ixs_sqlite_err(db, r, 0, name, p->err);
+        ixs_sqlite_err(p->db, r, 0, dr->name, p->err);
         p->failed = 1;
-    } else if (what == 1 && ts_table_dropped(db->h, name, p->err)) {
+    } else if (dr->what == DROP_TABLE && ts_table_dropped(p->db->h, dr->name, p->err)) {
         r = SQLITE_ERROR; /* its series go with it */
         p->failed = 1;
     }
     return ixs_ddl_end(p, r == SQLITE_OK);
-}
-
-static int list_has(const char *list, const char *name) {
-    const char *c = list ? list : "";
-    size_t nl = strlen(name);
-    while (*c) {
-        size_t l = strcspn(c, ",");
-        if (l == nl && !strncmp(c, name, l)) return 1;
-        c += l;
-        if (*c) c++;
-    }
-    return 0;
-}
-
-static void drop_column_refs(tdef *t, const char *col) {
-    char q[IXS_NAME_MAX + 4];
-    snprintf(q, sizeof q, "\"%s\"", col);
-    for (int i = 0; i < t->nk; i++) {
-        kdef *k = &t->k[i];
-        int hit = list_has(k->cols, col) || (k->checksql && strstr(k->checksql, q));
-        if (hit) {
-            free(k->cols);
-            free(k->checksql);
-            free(k->refcols);
-            memmove(k, k + 1, sizeof(kdef) * (size_t)(t->nk - i - 1));
-            t->nk--;
-            i--;
-        }
-    }
-    for (int i = 0; i < t->nx; i++)
-        if (list_has(t->x[i].cols, col)) {
-            free(t->x[i].cols);
-            memmove(&t->x[i], &t->x[i + 1], sizeof(xdef) * (size_t)(t->nx - i - 1));
-            t->nx--;
-            i--;
-        }
-}
-
-static int alter_table(px *p) {
-    if (px_expect(p, "table")) return -1;
-    char name[IXS_NAME_MAX + 1];
-    if (px_objname(p, IXS_NAME_DB, name, sizeof name)) return -1;
-    tdef t;
-    memset(&t, 0, sizeof t);
-    int rc = -1;
-    /* loaded at prepare too: the clauses name its columns */
-    int lr = tdef_load(p, name, &t);
-    if (lr <= 0) {
-        tdef_free(&t);
-        return lr == 0 ? px_failc(p, -206, "%s", name) : -1;
-    }
-    int nk0 = t.nk;
-    (void)nk0;
-    do {
-        if (px_acc(p, "add")) {
-            /* ADD CONSTRAINT n UNIQUE (..) (ANSI order): CONSTRAINT stays
-             * for table_constraint, which reads the name before the kind */
-            int ansi = px_kw(p, p->i, "constraint") && px_is_name(p, p->i + 1) &&
-                       !px_op(p, p->i + 1, "(") && !px_kw(p, p->i + 1, "primary") &&
-                       !px_kw(p, p->i + 1, "unique") && !px_kw(p, p->i + 1, "check") &&
-                       !px_kw(p, p->i + 1, "foreign") && !px_kw(p, p->i + 1, "distinct");
-            if (ansi) {
-                if (table_constraint(p, &t)) goto out;
-            } else if (px_acc(p, "constraint")) {
-                int paren = px_acc_op(p, "(");
-                do {
-                    if (table_constraint(p, &t)) goto out;
-                } while (paren && px_acc_op(p, ","));
-                if (paren && px_expect_op(p, ")")) goto out;
-            } else {
-                int paren = px_acc_op(p, "(");
-                do {
-                    cdef *c = tdef_addcol(p, &t);
-                    if (!c || column_def(p, &t, c, 0)) goto out;
-                    c = &t.cols[t.ncols - 1];
-                    if (c->notnull && !c->defsql && !c->serial && !p->dry) {
-                        int64_t n;
-                        char q[300];
-                        snprintf(q, sizeof q, "SELECT count(*) FROM \"%s\"", name);
-                        q_int(p->db, q, NULL, &n);
-                        if (n) {
-                            px_failc(p, -391, "%s", c->name);
-                            goto out;
-                        }
-                    }
-                    if (px_acc(p, "before")) {
-                        char b[IXS_NAME_MAX + 1];
-                        if (px_ident(p, b, sizeof b)) goto out;
-                        int bi = find_cdef(&t, b);
-                        if (bi < 0 && !p->dry) {
-                            px_failc(p, -217, "%s", b);
-                            goto out;
-                        }
-                        if (bi >= 0) {
-                            cdef tmp = t.cols[t.ncols - 1];
-                            memmove(&t.cols[bi + 1], &t.cols[bi],
-                                    sizeof(cdef) * (size_t)(t.ncols - 1 - bi));
-                            t.cols[bi] = tmp;
-                        }
-                    }
-                } while (paren && px_acc_op(p, ","));
-                if (paren && px_expect_op(p, ")")) goto out;
-            }
-        } else if (px_acc(p, "drop")) {
-            if (px_acc(p, "constraint")) {
-                int paren = px_acc_op(p, "(");
-                do {
-                    char cn[IXS_NAME_MAX + 1];
-                    if (px_ident(p, cn, sizeof cn)) goto out;
-                    int found = 0;
-                    for (int i = 0; i < t.nk; i++)
-                        if (!strcmp(t.k[i].name, cn)) {
-                            free(t.k[i].cols);
-                            free(t.k[i].checksql);
-                            free(t.k[i].refcols);
-                            memmove(&t.k[i], &t.k[i + 1], sizeof(kdef) * (size_t)(t.nk - i - 1));
-                            t.nk--;
-                            found = 1;
-                            break;
-                        }
-                    if (!found && !p->dry) {
-                        px_failc(p, -623, "%s", cn);
-                        goto out;
-                    }
-                } while (paren && px_acc_op(p, ","));
-                if (paren && px_expect_op(p, ")")) goto out;
-            } else {
-                int paren = px_acc_op(p, "(");
-                do {
-                    char cn[IXS_NAME_MAX + 1];
-                    if (px_ident(p, cn, sizeof cn)) goto out;
-                    int ci = find_cdef(&t, cn);
-                    if (ci < 0 && !p->dry) {
-                        px_failc(p, -217, "%s", cn);
-                        goto out;
-                    }
-                    if (ci >= 0) {
-                        free(t.cols[ci].defsql);
-                        memmove(&t.cols[ci], &t.cols[ci + 1],
-                                sizeof(cdef) * (size_t)(t.ncols - ci - 1));
-                        t.ncols--;
-                        drop_column_refs(&t, cn);
-                    }
-                } while (paren && px_acc_op(p, ","));
-                if (paren && px_expect_op(p, ")")) goto out;
-                if (!p->dry && t.ncols == 0) {
-                    px_fail(p);
-                    goto out;
-                }
-            }
-        } else if (px_acc(p, "modify")) {
-            int paren = px_acc_op(p, "(");
-            do {
-                cdef nc;
-                memset(&nc, 0, sizeof nc);
-                tdef tmp;
-                memset(&tmp, 0, sizeof tmp);
-                int kbefore = t.nk;
-                if (column_def(p, &t, &nc, 1)) {
-                    free(nc.defsql);
-                    goto out;
-                }
-                (void)tmp;
-                int ci = find_cdef(&t, nc.name);
-                if (ci < 0 && !p->dry) {
-                    free(nc.defsql);
-                    px_failc(p, -217, "%s", nc.name);
-                    goto out;
-                }
-                if (ci >= 0) {
-                    nc.oldno = t.cols[ci].oldno;
-                    nc.oldt = t.cols[ci].oldt;
-                    if (!nc.serial && t.cols[ci].serial) nc.serial = 0;
-                    free(t.cols[ci].defsql);
-                    t.cols[ci] = nc;
-                } else
-                    free(nc.defsql);
-                (void)kbefore;
-            } while (paren && px_acc_op(p, ","));
-            if (paren && px_expect_op(p, ")")) goto out;
-        } else if (px_acc(p, "lock")) {
-            px_acc(p, "mode");
-            if (px_expect_op(p, "(")) goto out;
-            if (!px_acc(p, "row") && !px_acc(p, "page")) px_acc(p, "table");
-            if (px_expect_op(p, ")")) goto out;
-        } else {
-            px_fail(p);
-            goto out;
-        }
-    } while (px_acc_op(p, ","));
-    if (translate_checks(p, &t)) goto out;
-    if (p->dry) {
-        rc = 0;
-        goto out;
-    }
-    {
-        /* rename the old columns so the copy can name them unambiguously */
-        sb s = {0};
-        tdef old;
-        memset(&old, 0, sizeof old);
-        if (tdef_load(p, name, &old) <= 0) {
-            tdef_free(&old);
-            goto out;
-        }
-        if (ixs_ddl_begin(p)) {
-            tdef_free(&old);
-            goto out;
-        }
-        sqlite3_exec(p->db->h, "PRAGMA defer_foreign_keys = ON", NULL, NULL, NULL);
-        for (int i = 0; i < old.ncols; i++) {
-            sb_add(&s, "ALTER TABLE ");
-            sb_ident(&s, name);
-            sb_add(&s, " RENAME COLUMN ");
-            sb_ident(&s, old.cols[i].name);
-            sb_printf(&s, " TO \"_ixd_old%d\";", old.cols[i].oldno);
-        }
-        tdef_free(&old);
-        int r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
-        sb_free(&s);
-        if (r != SQLITE_OK) {
-            ixs_sqlite_err(p->db, r, 0, name, p->err);
-            p->failed = 1;
-            ixs_ddl_end(p, 0);
-            goto out;
-        }
-        int ok = materialize(p, &t, 1) == 0 && ts_columns(p, &t, 0) == 0 &&
-                 ixs_trigger_rebuild(p, t.name) == 0;
-        if (ok && ts_table_altered(p->db->h, t.name, ts_key(&t), p->err)) {
-            p->failed = 1;
-            ok = 0;
-        }
-        rc = ixs_ddl_end(p, ok);
-    }
-out:
-    tdef_free(&t);
-    return rc;
 }
 
 static void replace_in_list(ixd_db *db, const char *table, const char *col, const char *keycol,
@@ -1553,223 +1444,231 @@ static void replace_in_list(ixd_db *db, const char *table, const char *col, cons
     sqlite3_finalize(st);
 }
 
-static int rename_stmt(px *p) {
+/*
+ * RENAME, after RENAME:
+ *   TABLE [db:][owner.]old TO new
+ *   COLUMN [owner.]table.old TO new
+ */
+int ixs_rename_parse(px *p, ixs_ddl *d) {
+    ddl_rename *rn = &d->u.rn;
     if (px_acc(p, "table")) {
-        char a[IXS_NAME_MAX + 1], b[IXS_NAME_MAX + 1];
-        if (px_objname(p, IXS_NAME_DB, a, sizeof a)) return -1;
-        if (px_expect(p, "to") || px_newname(p, b, sizeof b)) return -1;
-        if (p->dry) return 0;
-        int64_t tabid;
-        if (q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", a, &tabid) != 1)
-            return px_failc(p, -206, "%s", a);
-        if (tabid < 100) return px_failc(p, IXS_E_CATALOG_RENAME, NULL);
-        if (table_exists(p->db, b)) return px_failc(p, -310, "%s", b);
-        sb s = {0};
-        sb_add(&s, "ALTER TABLE ");
-        sb_ident(&s, a);
-        sb_add(&s, " RENAME TO ");
-        sb_ident(&s, b);
-        sb_add(&s, "; UPDATE _ixd_tables SET tabname = ");
-        sb_strlit(&s, b, strlen(b));
-        sb_printf(&s, " WHERE tabid = %lld;", (long long)tabid);
-        if (ixs_ddl_begin(p)) {
-            sb_free(&s);
-            return -1;
-        }
-        int r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
-        sb_free(&s);
-        if (r != SQLITE_OK) {
-            ixs_sqlite_err(p->db, r, 0, a, p->err);
-            p->failed = 1;
-        }
-        return ixs_ddl_end(p, r == SQLITE_OK);
+        d->kind = DDL_RENAME_TABLE;
+        if (px_objname(p, IXS_NAME_DB, rn->tab, sizeof rn->tab)) return -1;
+        return px_expect(p, "to") || px_newname(p, rn->to, sizeof rn->to) ? -1 : 0;
     }
-    if (px_acc(p, "column")) {
-        char t[IXS_NAME_MAX + 1], a[IXS_NAME_MAX + 1], b[IXS_NAME_MAX + 1];
-        if (px_ident(p, t, sizeof t) || px_expect_op(p, ".") || px_ident(p, a, sizeof a)) return -1;
-        if (px_acc_op(p, ".")) { /* owner.table.column */
-            snprintf(t, sizeof t, "%s", a);
-            if (px_ident(p, a, sizeof a)) return -1;
-        }
-        if (px_expect(p, "to") || px_newname(p, b, sizeof b)) return -1;
-        if (p->dry) return 0;
-        int64_t tabid, x;
-        if (q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", t, &tabid) != 1)
-            return px_failc(p, -206, "%s", t);
-        if (tabid < 100) return px_failc(p, IXS_E_CATALOG_RENCOL, NULL);
-        char w[128];
-        snprintf(w, sizeof w, "SELECT 1 FROM _ixd_columns WHERE tabid = %lld AND colname = ?",
-                 (long long)tabid);
-        if (q_int(p->db, w, a, &x) != 1) return px_failc(p, -217, "%s", a);
-        if (q_int(p->db, w, b, &x) == 1) return px_failc(p, -328, "%s", b);
-        sb s = {0};
-        sb_add(&s, "ALTER TABLE ");
-        sb_ident(&s, t);
-        sb_add(&s, " RENAME COLUMN ");
-        sb_ident(&s, a);
-        sb_add(&s, " TO ");
-        sb_ident(&s, b);
-        sb_add(&s, "; UPDATE _ixd_columns SET colname = ");
-        sb_strlit(&s, b, strlen(b));
-        sb_printf(&s, " WHERE tabid = %lld AND colname = ", (long long)tabid);
-        sb_strlit(&s, a, strlen(a));
-        /* check texts name the column quoted */
-        sb_printf(&s,
-                  "; UPDATE _ixd_constraints SET checktext = replace(checktext, '\"%s\"', "
-                  "'\"%s\"') WHERE tabid = %lld;",
-                  a, b, (long long)tabid);
-        if (ixs_ddl_begin(p)) {
-            sb_free(&s);
-            return -1;
-        }
-        int r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
-        sb_free(&s);
-        if (r == SQLITE_OK) {
-            char wh[64];
-            snprintf(wh, sizeof wh, "tabid = %lld", (long long)tabid);
-            replace_in_list(p->db, "_ixd_constraints", "cols", NULL, wh, a, b);
-            replace_in_list(p->db, "_ixd_indexes", "cols", NULL, wh, a, b);
-            snprintf(wh, sizeof wh, "reftabid = %lld", (long long)tabid);
-            replace_in_list(p->db, "_ixd_constraints", "refcols", NULL, wh, a, b);
-        } else {
-            ixs_sqlite_err(p->db, r, 0, t, p->err);
-            p->failed = 1;
-        }
-        return ixs_ddl_end(p, r == SQLITE_OK);
+    if (!px_acc(p, "column")) return px_fail(p);
+    d->kind = DDL_RENAME_COLUMN;
+    if (px_ident(p, rn->tab, sizeof rn->tab) || px_expect_op(p, ".") ||
+        px_ident(p, rn->from, sizeof rn->from))
+        return -1;
+    if (px_acc_op(p, ".")) { /* owner.table.column */
+        snprintf(rn->tab, sizeof rn->tab, "%s", rn->from);
+        if (px_ident(p, rn->from, sizeof rn->from)) return -1;
     }
-    return px_fail(p);
+    return px_expect(p, "to") || px_newname(p, rn->to, sizeof rn->to) ? -1 : 0;
 }
 
-static int create_view(px *p) {
-    char name[IXS_NAME_MAX + 1];
-    ixs_name vo;
-    if (ixs_name_parse(p, IXS_NAME_DB | IXS_NAME_NEW, &vo)) return -1;
-    snprintf(name, sizeof name, "%s", vo.name);
-    char colnames[64][IXS_NAME_MAX + 1];
-    int ncn = 0;
-    if (px_acc_op(p, "(")) {
-        do {
-            if (ncn >= 64) return px_fail(p);
-            if (px_newname(p, colnames[ncn], sizeof colnames[0])) return -1;
-            ncn++;
-        } while (px_acc_op(p, ","));
-        if (px_expect_op(p, ")")) return -1;
-    }
-    if (px_expect(p, "as")) return -1;
-    qres q;
-    memset(&q, 0, sizeof q);
-    int sel = p->i, chk = 0; /* for ixs_view_plan */
-    if (ixs_select(p, &q)) {
-        qres_free(&q);
-        return -1;
-    }
-    if (px_acc(p, "with")) {
-        if (px_expect(p, "check") || px_expect(p, "option")) {
-            qres_free(&q);
-            return -1;
-        }
-        chk = 1;
-    }
-    if (ncn && ncn != q.ncols) {
-        qres_free(&q);
-        return px_fail(p);
-    }
-    if (p->dry) {
-        qres_free(&q);
-        return 0;
-    }
-    if (table_exists(p->db, name)) {
-        qres_free(&q);
-        return px_failc(p, -310, "%s", name);
-    }
-    int64_t maxid;
-    q_int(p->db, "SELECT max(tabid) FROM _ixd_tables", NULL, &maxid);
-    int tabid = maxid < 99 ? 100 : (int)maxid + 1;
-    sb s = {0};
-    int upd = ixs_view_plan(p, name, sel, chk, ncn ? colnames : NULL, &q, &s);
-    if (upd < 0) {
-        qres_free(&q);
-        sb_free(&s);
-        return -1;
-    }
-    if (!upd) {
-        sb_add(&s, "CREATE VIEW ");
-        sb_ident(&s, name);
-        sb_addc(&s, '(');
-        for (int i = 0; i < q.ncols; i++) {
-            if (i) sb_addc(&s, ',');
-            sb_ident(&s, ncn ? colnames[i] : q.cols[i].name);
-        }
-        sb_printf(&s, ") AS %s;", q.sql.p);
-    }
-    sb_printf(&s, "INSERT INTO _ixd_tables(tabid, tabname, owner, created, tabtype) VALUES(%d,",
-              tabid);
-    sb_strlit(&s, name, strlen(name));
-    sb_addc(&s, ',');
-    const char *vown = ixs_name_owner(&vo, p->db);
-    sb_strlit(&s, vown, strlen(vown));
-    sb_printf(&s, ",%d,'V');", today());
-    ixs_cat_view_text(p, tabid, &s);
-    for (int i = 0; i < q.ncols; i++) {
-        const char *cn = ncn ? colnames[i] : q.cols[i].name;
-        sb_printf(&s,
-                  "INSERT INTO _ixd_columns(tabid,colno,colname,coltype,collength) VALUES(%d,%d,",
-                  tabid, i + 1);
-        sb_strlit(&s, cn, strlen(cn));
-        sb_printf(&s, ",%d,%u);", q.cols[i].t.code, q.cols[i].t.len);
-    }
-    qres_free(&q);
-    if (ixs_ddl_begin(p)) {
-        sb_free(&s);
-        return -1;
-    }
-    int r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
-    sb_free(&s);
-    if (r != SQLITE_OK) {
-        ixs_sqlite_err(p->db, r, 0, name, p->err);
+/* Runs sql in the statement's DDL savepoint; after it, when it worked, the
+ * catalogue lists of a renamed column (cols: the table's tabid). */
+static int rename_exec(px *p, const char *sql, const char *tab, long long cols_tabid,
+                       const ddl_rename *rn) {
+    if (ixs_ddl_begin(p)) return -1;
+    int r = sqlite3_exec(p->db->h, sql, NULL, NULL, NULL);
+    if (r == SQLITE_OK && cols_tabid) {
+        char wh[64];
+        snprintf(wh, sizeof wh, "tabid = %lld", cols_tabid);
+        replace_in_list(p->db, "_ixd_constraints", "cols", NULL, wh, rn->from, rn->to);
+        replace_in_list(p->db, "_ixd_indexes", "cols", NULL, wh, rn->from, rn->to);
+        snprintf(wh, sizeof wh, "reftabid = %lld", cols_tabid);
+        replace_in_list(p->db, "_ixd_constraints", "refcols", NULL, wh, rn->from, rn->to);
+    } else if (r != SQLITE_OK) {
+        ixs_sqlite_err(p->db, r, 0, tab, p->err);
         p->failed = 1;
     }
     return ixs_ddl_end(p, r == SQLITE_OK);
 }
 
-static void skip_rest(px *p) {
-    while (p->i < p->nt && p->t[p->i].k != T_EOF && !px_op(p, p->i, ";"))
-        p->i++;
+/* Runs RENAME TABLE: -206 without the table, -310 when the new name is taken. */
+int ixs_rename_table_run(px *p, const ddl_rename *rn) {
+    int64_t tabid;
+    if (q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", rn->tab, &tabid) != 1)
+        return px_failc(p, -206, "%s", rn->tab);
+    if (tabid < 100) return px_failc(p, IXS_E_CATALOG_RENAME, NULL);
+    if (table_exists(p->db, rn->to)) return px_failc(p, -310, "%s", rn->to);
+    sb s = {0};
+    sb_add(&s, "ALTER TABLE ");
+    sb_ident(&s, rn->tab);
+    sb_add(&s, " RENAME TO ");
+    sb_ident(&s, rn->to);
+    sb_add(&s, "; UPDATE _ixd_tables SET tabname = ");
+    sb_strlit(&s, rn->to, strlen(rn->to));
+    sb_printf(&s, " WHERE tabid = %lld;", (long long)tabid);
+    int rc = s.oom ? px_failc(p, -208, NULL) : rename_exec(p, s.p, rn->tab, 0, rn);
+    sb_free(&s);
+    return rc;
 }
 
-static int savepoint_name(px *p, char *name) {
-    if (px_ident(p, name, IXS_NAME_MAX + 1)) return -1;
-    return 0;
+/* Runs RENAME COLUMN: -206 without the table, -217 without the column,
+ * -328 when the new name is taken; CHECK texts and the column lists of
+ * constraints and indexes follow. */
+int ixs_rename_column_run(px *p, const ddl_rename *rn) {
+    int64_t tabid, x;
+    if (q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", rn->tab, &tabid) != 1)
+        return px_failc(p, -206, "%s", rn->tab);
+    if (tabid < 100) return px_failc(p, IXS_E_CATALOG_RENCOL, NULL);
+    char w[128];
+    snprintf(w, sizeof w, "SELECT 1 FROM _ixd_columns WHERE tabid = %lld AND colname = ?",
+             (long long)tabid);
+    if (q_int(p->db, w, rn->from, &x) != 1) return px_failc(p, -217, "%s", rn->from);
+    if (q_int(p->db, w, rn->to, &x) == 1) return px_failc(p, -328, "%s", rn->to);
+    sb s = {0};
+    sb_add(&s, "ALTER TABLE ");
+    sb_ident(&s, rn->tab);
+    sb_add(&s, " RENAME COLUMN ");
+    sb_ident(&s, rn->from);
+    sb_add(&s, " TO ");
+    sb_ident(&s, rn->to);
+    sb_add(&s, "; UPDATE _ixd_columns SET colname = ");
+    sb_strlit(&s, rn->to, strlen(rn->to));
+    sb_printf(&s, " WHERE tabid = %lld AND colname = ", (long long)tabid);
+    sb_strlit(&s, rn->from, strlen(rn->from));
+    /* check texts name the column quoted */
+    sb_printf(&s,
+              "; UPDATE _ixd_constraints SET checktext = replace(checktext, '\"%s\"', "
+              "'\"%s\"') WHERE tabid = %lld;",
+              rn->from, rn->to, (long long)tabid);
+    int rc = s.oom ? px_failc(p, -208, NULL) : rename_exec(p, s.p, rn->tab, (long long)tabid, rn);
+    sb_free(&s);
+    return rc;
 }
 
 /*
- * Runs SAVEPOINT, RELEASE or ROLLBACK TO (verb) on the user savepoint name.
- * User savepoints live in a SQLite name space of their own ("u_" + name), so
- * that no user name can reach ixd's own savepoints (_ixd_ddl around DDL).
- * name is as px_ident read it: folded to lower case unless it was quoted;
- * SQLite compares savepoint names without regard to case.
+ * CREATE VIEW, after VIEW:
+ *   [db:][owner.]name [( column [, ...] )] AS select [WITH CHECK OPTION]
+ * The SELECT names tables and columns: it is translated when the statement
+ * runs (ixs_create_view_run); here its first token is kept.
  */
-static int run_savepoint(px *p, const char *verb, const char *name) {
-    ixd_db *db = p->db;
-    char sp[IXS_NAME_MAX + 3];
-    snprintf(sp, sizeof sp, "u_%s", name);
-    sb s = {0};
-    sb_add(&s, verb);
-    sb_addc(&s, ' ');
-    sb_ident(&s, sp);
-    int r = s.oom ? SQLITE_NOMEM : sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
-    sb_free(&s);
-    if (r == SQLITE_OK) return 0;
-    ixs_sqlite_err(db, r, 0, NULL, p->err);
-    if (strstr(sqlite3_errmsg(db->h), "no such savepoint"))
-        ixd_seterr(p->err, -83, 0, 0, "%s", name);
-    p->failed = 1;
+int ixs_create_view_parse(px *p, ddl_view *v) {
+    ixs_name vo;
+    if (ixs_name_parse(p, IXS_NAME_DB | IXS_NAME_NEW, &vo)) return -1;
+    snprintf(v->name, sizeof v->name, "%s", vo.name);
+    snprintf(v->owner, sizeof v->owner, "%s", ixs_name_owner(&vo, p->db));
+    if (px_acc_op(p, "(")) {
+        v->cn = calloc(IXS_VIEW_MAX_COLS, sizeof *v->cn);
+        if (!v->cn) return px_failc(p, -208, NULL);
+        do {
+            if (v->ncn >= IXS_VIEW_MAX_COLS) return px_fail(p);
+            if (px_newname(p, v->cn[v->ncn], sizeof v->cn[0])) return -1;
+            v->ncn++;
+        } while (px_acc_op(p, ","));
+        if (px_expect_op(p, ")")) return -1;
+    }
+    if (px_expect(p, "as")) return -1;
+    v->sel = p->i;
+    while (p->i < p->nt && p->t[p->i].k != T_EOF) /* the rest is the SELECT's */
+        p->i++;
+    return 0;
+}
+
+/* The SELECT of view v (and WITH CHECK OPTION) into q, to the statement's
+ * end; a column list of another length than the select list is -201. */
+static int view_select(px *p, const ddl_view *v, qres *q, int *chk) {
+    p->i = v->sel;
+    if (ixs_select(p, q)) return -1;
+    if (px_acc(p, "with")) {
+        if (px_expect(p, "check") || px_expect(p, "option")) return -1;
+        *chk = 1;
+    }
+    if (v->ncn && v->ncn != q->ncols) return px_fail(p);
+    return ixs_at_end(p);
+}
+
+/* view_select, with the rule of ixs_translate: when a name is unknown, a
+ * syntax error anywhere in the SELECT is reported instead (-201). */
+static int view_select_checked(px *p, const ddl_view *v, qres *q, int *chk) {
+    if (view_select(p, v, q, chk) == 0) return 0;
+    if (p->err->sqlcode != -206 && p->err->sqlcode != -217) return -1;
+    px p2 = *p;
+    ixd_err e2;
+    memset(&e2, 0, sizeof e2);
+    p2.err = &e2;
+    p2.failed = 0;
+    p2.syntax_only = 1;
+    qres q2;
+    memset(&q2, 0, sizeof q2);
+    int chk2 = 0;
+    if (view_select(&p2, v, &q2, &chk2) && e2.sqlcode == -201) *p->err = e2;
+    qres_free(&q2);
     return -1;
 }
 
-/* transaction control, SET, DDL. p->dry: syntax only. */
-/* SELECT ... INTO TEMP t [WITH NO LOG] */
-static int select_into_temp(px *p, int64_t *rows) {
+/* The SQLite view of v (when it is not an updatable one) and its catalogue
+ * rows (systables, sysviews, syscolumns) into s, as table tabid. */
+static void view_sql(px *p, const ddl_view *v, const qres *q, int tabid, int upd, sb *s) {
+    if (!upd) {
+        sb_add(s, "CREATE VIEW ");
+        sb_ident(s, v->name);
+        sb_addc(s, '(');
+        for (int i = 0; i < q->ncols; i++) {
+            if (i) sb_addc(s, ',');
+            sb_ident(s, v->ncn ? v->cn[i] : q->cols[i].name);
+        }
+        sb_printf(s, ") AS %s;", q->sql.p);
+    }
+    sb_printf(s, "INSERT INTO _ixd_tables(tabid, tabname, owner, created, tabtype) VALUES(%d,",
+              tabid);
+    sb_strlit(s, v->name, strlen(v->name));
+    sb_addc(s, ',');
+    sb_strlit(s, v->owner, strlen(v->owner));
+    sb_printf(s, ",%d,'V');", today());
+    ixs_cat_view_text(p, tabid, s);
+    for (int i = 0; i < q->ncols; i++) {
+        const char *cn = v->ncn ? v->cn[i] : q->cols[i].name;
+        sb_printf(s,
+                  "INSERT INTO _ixd_columns(tabid,colno,colname,coltype,collength) VALUES(%d,%d,",
+                  tabid, i + 1);
+        sb_strlit(s, cn, strlen(cn));
+        sb_printf(s, ",%d,%u);", q->cols[i].t.code, q->cols[i].t.len);
+    }
+}
+
+/* Runs CREATE VIEW: the SELECT translated, -310 when the name is taken, the
+ * view (updatable ones by ixs_view_plan) and its catalogue rows. */
+int ixs_create_view_run(px *p, const ddl_view *v) {
+    qres q;
+    memset(&q, 0, sizeof q);
+    int chk = 0, rc = -1;
+    sb s = {0};
+    if (view_select_checked(p, v, &q, &chk)) goto out;
+    if (table_exists(p->db, v->name)) {
+        px_failc(p, -310, "%s", v->name);
+        goto out;
+    }
+    int64_t maxid;
+    q_int(p->db, "SELECT max(tabid) FROM _ixd_tables", NULL, &maxid);
+    int tabid = maxid < 99 ? 100 : (int)maxid + 1;
+    int upd = ixs_view_plan(p, v->name, v->sel, chk, v->ncn ? v->cn : NULL, &q, &s);
+    if (upd < 0) goto out;
+    view_sql(p, v, &q, tabid, upd, &s);
+    if (s.oom) {
+        px_failc(p, -208, NULL);
+        goto out;
+    }
+    if (ixs_ddl_begin(p)) goto out;
+    int r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
+    if (r != SQLITE_OK) {
+        ixs_sqlite_err(p->db, r, 0, v->name, p->err);
+        p->failed = 1;
+    }
+    rc = ixs_ddl_end(p, r == SQLITE_OK);
+out:
+    qres_free(&q);
+    sb_free(&s);
+    return rc;
+}
+
+/* SELECT ... INTO TEMP t [WITH NO LOG], run from its text at execute. */
+int ixs_select_into_temp(px *p, int64_t *rows) {
     qres q;
     memset(&q, 0, sizeof q);
     tdef t;
@@ -1785,7 +1684,7 @@ static int select_into_temp(px *p, int64_t *rows) {
         goto out;
     }
     for (int i = 0; i < q.ncols; i++) {
-        cdef *c = tdef_addcol(p, &t);
+        cdef *c = ixs_tdef_addcol(p, &t);
         if (!c) goto out;
         snprintf(c->name, sizeof c->name, "%s", q.cols[i].name);
         c->t = q.cols[i].t;
@@ -1814,244 +1713,17 @@ static int select_into_temp(px *p, int64_t *rows) {
     rc = ixs_ddl_end(p, ok);
 out:
     qres_free(&q);
-    tdef_free(&t);
+    ixs_tdef_free(&t);
     return rc;
 }
 
-static int other_stmt(px *p, int *stype) {
-    ixd_db *db = p->db;
-    *stype = IX_STMTTYPE_OTHER;
-    if (px_acc(p, "create")) {
-        int rt = ixs_ts_rowtype_stmt(p, 1, stype);
-        if (!rt) rt = ixs_spl_create_stmt(p, stype);
-        if (!rt) rt = ixs_trigger_create_stmt(p, stype);
-        if (rt) return rt < 0 ? -1 : 0;
-        if (ixs_objs_stmt(p, 'C', stype)) return p->failed ? -1 : 0;
-        int temp = px_acc(p, "temp") || px_acc(p, "raw") || px_acc(p, "standard");
-        if (px_acc(p, "table")) {
-            *stype = temp ? IX_STMTTYPE_CREATE_TEMP_TABLE : IX_STMTTYPE_CREATE_TABLE;
-            return create_table(p, temp);
-        }
-        if (px_kw(p, p->i, "unique") || px_kw(p, p->i, "distinct") || px_kw(p, p->i, "index") ||
-            px_kw(p, p->i, "cluster")) {
-            int u = px_acc(p, "unique") || px_acc(p, "distinct");
-            *stype = IX_STMTTYPE_CREATE_INDEX;
-            return create_index(p, u);
-        }
-        if (px_acc(p, "view")) {
-            *stype = IX_STMTTYPE_CREATE_VIEW;
-            return create_view(p);
-        }
-        if (px_acc(p, "schema")) {
-            *stype = IX_STMTTYPE_CREATE_SCHEMA;
-            int64_t n;
-            if (px_expect(p, "authorization")) return -1;
-            return ixs_create_schema(p, &n);
-        }
-        if (px_kw(p, p->i, "database")) {
-            *stype = IX_STMTTYPE_CREATE_DB;
-            return p->dry ? 0 : px_failc(p, -999, "CREATE DATABASE needs a session");
-        }
-        return px_failc(p, -999, "CREATE %.*s", p->i < p->nt ? p->t[p->i].len : 0,
-                        p->i < p->nt ? p->sql + p->t[p->i].pos : "");
-    }
-    if (px_acc(p, "drop")) {
-        int rt = ixs_ts_rowtype_stmt(p, 0, stype);
-        if (!rt) rt = ixs_spl_drop_stmt(p, stype);
-        if (!rt) rt = ixs_trigger_drop_stmt(p, stype);
-        if (rt) return rt < 0 ? -1 : 0;
-        if (ixs_objs_stmt(p, 'D', stype)) return p->failed ? -1 : 0;
-        *stype = px_kw(p, p->i, "index")  ? IX_STMTTYPE_DROP_INDEX
-                 : px_kw(p, p->i, "view") ? IX_STMTTYPE_DROP_VIEW
-                                          : IX_STMTTYPE_DROP_TABLE;
-        return drop_stmt(p);
-    }
-    if (px_acc(p, "alter")) {
-        if (ixs_objs_stmt(p, 'A', stype)) return p->failed ? -1 : 0;
-        *stype = IX_STMTTYPE_ALTER_TABLE;
-        return alter_table(p);
-    }
-    if (px_acc(p, "rename")) {
-        if (ixs_objs_stmt(p, 'R', stype)) return p->failed ? -1 : 0;
-        *stype = px_kw(p, p->i, "column") ? IX_STMTTYPE_RENAME_COLUMN : IX_STMTTYPE_RENAME_TABLE;
-        return rename_stmt(p);
-    }
-    if (px_acc(p, "begin")) {
-        *stype = IX_STMTTYPE_BEGIN_WORK;
-        (void)(px_acc(p, "work") || px_acc(p, "transaction"));
-        if (p->failed || p->dry) return p->failed ? -1 : 0;
-        if (p->i < p->nt && p->t[p->i].k != T_EOF && !px_op(p, p->i, ";")) return px_fail(p);
-        if (ixs_begin(db, p->err)) {
-            p->failed = 1;
-            return -1;
-        }
-        return 0;
-    }
-    if (px_acc(p, "commit")) {
-        *stype = IX_STMTTYPE_COMMIT_WORK;
-        (void)(px_acc(p, "work") || px_acc(p, "transaction"));
-        if (p->dry) return 0;
-        if (ixs_commit(db, p->err)) {
-            p->failed = 1;
-            return -1;
-        }
-        return 0;
-    }
-    if (px_acc(p, "rollback")) {
-        *stype = IX_STMTTYPE_ROLLBACK_WORK;
-        (void)(px_acc(p, "work") || px_acc(p, "transaction"));
-        if (px_acc(p, "to")) {
-            px_acc(p, "savepoint");
-            char name[IXS_NAME_MAX + 1] = "";
-            if (px_is_name(p, p->i) && savepoint_name(p, name)) return -1;
-            if (p->dry) return 0;
-            if (!db->in_txn || db->logmode == 0)
-                return px_failc(p, db->logmode ? -255 : -256, NULL);
-            if (name[0]) return run_savepoint(p, "ROLLBACK TO", name);
-            int r = sqlite3_exec(db->h, "ROLLBACK TO " IXS_INTERNAL_PREFIX "sp_outer", NULL, NULL,
-                                 NULL);
-            if (r != SQLITE_OK) {
-                ixs_sqlite_err(db, r, 0, NULL, p->err);
-                if (strstr(sqlite3_errmsg(db->h), "no such savepoint"))
-                    ixd_seterr(p->err, -83, 0, 0, NULL);
-                p->failed = 1;
-                return -1;
-            }
-            return 0;
-        }
-        if (p->dry) return 0;
-        if (ixs_rollback(db, p->err)) {
-            p->failed = 1;
-            return -1;
-        }
-        return 0;
-    }
-    if (px_acc(p, "savepoint")) {
-        *stype = IX_STMTTYPE_SAVEPOINT;
-        char name[IXS_NAME_MAX + 1];
-        if (savepoint_name(p, name)) return -1;
-        px_acc(p, "unique");
-        if (p->dry) return 0;
-        if (db->logmode == 0) return px_failc(p, -256, NULL);
-        if (!db->in_txn) return px_failc(p, -255, NULL);
-        if (run_savepoint(p, "SAVEPOINT", name)) return -1;
-        db->nsavepoints++;
-        return 0;
-    }
-    if (px_acc(p, "release")) {
-        *stype = IX_STMTTYPE_SAVEPOINT;
-        if (px_expect(p, "savepoint")) return -1;
-        char name[IXS_NAME_MAX + 1];
-        if (savepoint_name(p, name)) return -1;
-        if (p->dry) return 0;
-        if (db->logmode == 0) return px_failc(p, -256, NULL);
-        if (!db->in_txn) return px_failc(p, -255, NULL);
-        return run_savepoint(p, "RELEASE", name);
-    }
-    if (px_acc(p, "set")) {
-        if (px_acc(p, "lock")) {
-            *stype = IX_STMTTYPE_SET_LOCK_MODE;
-            if (px_expect(p, "mode") || px_expect(p, "to")) return -1;
-            int notw = px_acc(p, "not");
-            if (px_expect(p, "wait")) return -1;
-            int64_t n = -1;
-            if (!notw && p->i < p->nt && p->t[p->i].k == T_INT && px_int(p, &n)) return -1;
-            if (p->dry) return 0;
-            if (notw)
-                db->wait_ms = -1;
-            else if (n < 0)
-                db->wait_ms = IXS_WAIT_FOREVER_MS;
-            else
-                db->wait_ms = n > 86400 ? 86400 * 1000 : (int)n * 1000;
-            ixs_set_busy(db);
-            return 0;
-        }
-        if (px_acc(p, "isolation")) {
-            *stype = IX_STMTTYPE_SET_ISOLATION;
-            px_acc(p, "to");
-            if (px_acc(p, "dirty")) {
-                if (px_expect(p, "read")) return -1;
-                if (px_acc(p, "with") && (px_expect(p, "warning"))) return -1;
-            } else if (px_acc(p, "committed")) {
-                if (px_expect(p, "read")) return -1;
-                if (px_acc(p, "last") && px_expect(p, "committed")) return -1;
-            } else if (px_acc(p, "cursor")) {
-                if (px_expect(p, "stability")) return -1;
-            } else if (px_acc(p, "repeatable")) {
-                if (px_expect(p, "read")) return -1;
-            } else
-                return px_fail(p);
-            (void)(px_acc(p, "retain") && px_acc(p, "update") && px_acc(p, "locks"));
-            return 0;
-        }
-        if (px_acc(p, "transaction")) {
-            *stype = IX_STMTTYPE_SET_ISOLATION;
-            skip_rest(p);
-            return 0;
-        }
-        *stype = px_kw(p, p->i, "explain")        ? 50
-                 : px_kw(p, p->i, "log")          ? 49
-                 : px_kw(p, p->i, "optimization") ? 52
-                 : px_kw(p, p->i, "constraints")  ? 55
-                                                  : 0;
-        static const char *ok[] = {"explain",      "pdqpriority",
-                                   "optimization", "environment",
-                                   "role",         "constraints",
-                                   "log",          "dataskip",
-                                   "collation",    "deferred_prepare",
-                                   "statement",    "debug",
-                                   "session",      "encryption",
-                                   "all_mutables", "autofree",
-                                   "connection",   NULL};
-        for (int k = 0; ok[k]; k++)
-            if (px_acc(p, ok[k])) {
-                skip_rest(p);
-                return 0;
-            }
-        return px_fail(p);
-    }
-    if (ixs_is_update_statistics(p)) {
-        p->i += 2;
-        return ixs_update_statistics(p, stype);
-    }
-    if (px_acc(p, "truncate")) {
-        *stype = IX_STMTTYPE_TRUNCATE;
-        return ixs_truncate(p);
-    }
-    if (px_acc(p, "lock") || px_acc(p, "unlock")) {
-        *stype = px_kw(p, p->i - 1, "lock") ? 10 : 11;
-        if (px_expect(p, "table")) return -1;
-        char t[IXS_NAME_MAX + 1];
-        if (px_objname(p, IXS_NAME_DB, t, sizeof t)) return -1;
-        skip_rest(p);
-        if (p->dry) return 0;
-        if (!table_exists(db, t)) return px_failc(p, -206, "%s", t);
-        return 0;
-    }
-    if (px_acc(p, "merge")) {
-        *stype = IX_STMTTYPE_MERGE;
-        return ixs_merge(p, &p->rows);
-    }
-    if (px_acc(p, "grant") || px_acc(p, "revoke")) {
-        *stype = px_kw(p, p->i - 1, "grant") ? 18 : 19;
-        skip_rest(p);
-        return 0;
-    }
-    if (px_kw(p, p->i, "database") || px_kw(p, p->i, "close")) {
-        *stype = px_kw(p, p->i, "close") ? IX_STMTTYPE_CLOSE_DB : IX_STMTTYPE_DATABASE;
-        skip_rest(p);
-        return p->dry ? 0 : px_failc(p, -999, "database statements need a session");
-    }
-    return px_fail(p);
-}
-
-static int at_end(px *p) {
+int ixs_at_end(px *p) {
     px_acc_op(p, ";");
     if (p->i < p->nt && p->t[p->i].k != T_EOF) return px_fail(p);
     return 0;
 }
 
-static int px_init(px *p, ixd_db *db, const char *sql, size_t n, ixd_err *err) {
+int ixs_px_init(px *p, ixd_db *db, const char *sql, size_t n, ixd_err *err) {
     memset(p, 0, sizeof *p);
     p->db = db;
     p->sql = sql;
@@ -2072,7 +1744,7 @@ static int px_init(px *p, ixd_db *db, const char *sql, size_t n, ixd_err *err) {
     return 0;
 }
 
-static void px_done(px *p) {
+void ixs_px_done(px *p) {
     free(p->t);
     free(p->ptypes);
     p->t = NULL;
@@ -2082,8 +1754,8 @@ static void px_done(px *p) {
 static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *err,
                       int syntax_only) {
     px p;
-    if (px_init(&p, db, sql, n, err)) {
-        px_done(&p);
+    if (ixs_px_init(&p, db, sql, n, err)) {
+        ixs_px_done(&p);
         return -1;
     }
     p.syntax_only = syntax_only;
@@ -2104,7 +1776,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
             if (!rc && px_acc(&p, "with") && (px_expect(&p, "no") || px_expect(&p, "log"))) rc = -1;
             if (!rc && p.nparams) rc = px_failc(&p, -999, "parameters in SELECT INTO TEMP");
         }
-        if (!rc) rc = at_end(&p);
+        if (!rc) rc = ixs_at_end(&p);
         if (!rc && into) {
             /* run at execute time, like DDL */
             qres_free(&q);
@@ -2118,7 +1790,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
                 s->text[n] = 0;
                 s->textn = n;
             }
-            px_done(&p);
+            ixs_px_done(&p);
             return rc ? -1 : 0;
         }
         if (!rc) {
@@ -2133,18 +1805,18 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
         qres_free(&q);
     } else if (px_kw(&p, 0, "execute") && (px_kw(&p, 1, "function") || px_kw(&p, 1, "procedure"))) {
         rc = ixs_ts_execute(&p, s);
-        if (!rc) rc = at_end(&p);
+        if (!rc) rc = ixs_at_end(&p);
     } else if (px_kw(&p, 0, "merge")) {
         s->kind = SK_MERGE;
         s->stype = IX_STMTTYPE_MERGE;
         p.i = 1;
         rc = ixs_merge_prepare(&p, s);
-        if (!rc) rc = at_end(&p);
+        if (!rc) rc = ixs_at_end(&p);
     } else if (px_kw(&p, 0, "insert") || (px_kw(&p, 0, "update") && !ixs_is_update_statistics(&p)) ||
                px_kw(&p, 0, "delete")) {
         s->kind = SK_DML;
         rc = ixs_dml(&p, s);
-        if (!rc) rc = at_end(&p);
+        if (!rc) rc = ixs_at_end(&p);
         if (!rc) {
             /* child tables with foreign keys give -691 */
             int64_t v;
@@ -2154,22 +1826,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
                               s->table, &v) == 1;
         }
     } else {
-        s->kind = SK_SQL;
-        p.dry = 1;
-        int st = 0;
-        rc = other_stmt(&p, &st);
-        if (!rc) rc = at_end(&p);
-        s->stype = st;
-        if (!rc) {
-            s->text = malloc(n + 1);
-            if (!s->text)
-                rc = ixd_seterr(err, -208, 0, 0, NULL);
-            else {
-                memcpy(s->text, sql, n);
-                s->text[n] = 0;
-                s->textn = n;
-            }
-        }
+        rc = ixs_ddl_prepare(&p, s);
     }
     if (!rc && s->kind != SK_SQL) {
         s->ts_write = p.ts_write;
@@ -2177,7 +1834,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
         s->ptypes = p.ptypes;
         p.ptypes = NULL;
     }
-    px_done(&p);
+    ixs_px_done(&p);
     return rc ? -1 : 0;
 }
 
@@ -2196,33 +1853,12 @@ int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *e
     if (translate1(db, &x, sql, n, &e2, 1) && e2.sqlcode == -201) *err = e2;
     free(x.sqlite_sql);
     free(x.text);
+    ixs_ddl_destroy(x.ddl);
     free(x.ptypes);
     for (int i = 0; i < x.ncols; i++)
         free(x.cols[i].name);
     free(x.cols);
     return -1;
-}
-
-int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *err) {
-    px p;
-    *rows = 0;
-    ixs_txn_sync(db);
-    if (px_init(&p, db, sql, n, err)) {
-        px_done(&p);
-        return -1;
-    }
-    int st = 0;
-    int txn = px_kw(&p, 0, "begin") || px_kw(&p, 0, "commit") || px_kw(&p, 0, "rollback") ||
-              px_kw(&p, 0, "set") || px_kw(&p, 0, "savepoint") || px_kw(&p, 0, "release");
-    int rc = 0;
-    if (!txn) rc = ixs_ansi_autobegin(db, err);
-    if (!rc && px_kw(&p, 0, "select"))
-        rc = select_into_temp(&p, rows);
-    else if (!rc)
-        rc = other_stmt(&p, &st);
-    if (!rc && st == IX_STMTTYPE_MERGE) *rows = p.rows;
-    px_done(&p);
-    return rc ? -1 : 0;
 }
 
 /* ---- database statements of a session ------------------------------------------------------ */
@@ -2239,123 +1875,131 @@ static int db_name(px *p, char *name) {
     return px_ident(p, name, IXS_NAME_MAX + 1);
 }
 
+/* What a session statement works on: the engine, the user, the session's
+ * current database (replaced by the statement) and its flags. */
+typedef struct dbctx {
+    ixd_engine *e;
+    const char *user;
+    ixd_db **dbp;
+    int *dbflags;
+    ixd_err *err;
+} dbctx;
+
+/* Opens database name as the session's current one (the old one closed). */
+static int switch_db(dbctx *c, const char *name) {
+    ixd_db *ndb;
+    int fl = 0;
+    if (ixd_db_open(c->e, name, c->user, &ndb, &fl, c->err)) return -1;
+    ixd_db_close(*c->dbp);
+    *c->dbp = ndb;
+    if (c->dbflags) *c->dbflags = fl;
+    return 1;
+}
+
+/* CREATE DATABASE [IF NOT EXISTS] name [IN dbspace] [WITH [BUFFERED] LOG |
+ * WITH LOG MODE ANSI] [NLSCASE {SENSITIVE | INSENSITIVE}], after DATABASE:
+ * -330 when it exists; the new database becomes the current one. 1 done, -1
+ * error, -2 syntax error. */
+static int create_db_stmt(px *p, dbctx *c) {
+    char name[IXS_NAME_MAX + 1];
+    int ifne = 0, mode = 0;
+    if (px_acc(p, "if")) {
+        if (px_expect(p, "not") || px_expect(p, "exists")) return -2;
+        ifne = 1;
+    }
+    if (db_name(p, name)) return -2;
+    if (px_acc(p, "in")) {
+        char d[IXS_NAME_MAX + 1];
+        if (px_ident(p, d, sizeof d)) return -2;
+    }
+    if (px_acc(p, "with")) {
+        if (px_acc(p, "buffered")) {
+            if (px_expect(p, "log")) return -2;
+            mode = 2;
+        } else if (px_acc(p, "log")) {
+            mode = 1;
+            if (px_acc(p, "mode")) {
+                if (px_expect(p, "ansi")) return -2;
+                mode = 3;
+            }
+        } else
+            return -2;
+    }
+    (void)(px_acc(p, "nlscase") && (px_acc(p, "sensitive") || px_acc(p, "insensitive")));
+    if (ixs_at_end(p)) return -2;
+    char path[4096];
+    if (ixs_db_path(c->e, name, path, sizeof path, c->err)) return -1;
+    struct stat stt;
+    if (stat(path, &stt) == 0) return ifne ? 0 : ixd_seterr(c->err, -330, 0, 0, "%s", name);
+    if (ixs_create_database(c->e, name, mode, c->user, c->err)) return -1;
+    return switch_db(c, name);
+}
+
+/* DROP DATABASE [IF EXISTS] name, after DATABASE. */
+static int drop_db_stmt(px *p, dbctx *c) {
+    char name[IXS_NAME_MAX + 1];
+    int ife = 0;
+    if (px_acc(p, "if")) {
+        if (px_expect(p, "exists")) return -2;
+        ife = 1;
+    }
+    if (db_name(p, name) || ixs_at_end(p)) return -2;
+    return ixs_drop_database(c->e, name, *c->dbp, ife, c->err) ? -1 : 1;
+}
+
+/* DATABASE name[@server] [EXCLUSIVE], after DATABASE. */
+static int database_stmt(px *p, dbctx *c) {
+    char name[IXS_NAME_MAX + 1];
+    if (db_name(p, name)) return -2;
+    if (px_acc_op(p, "@")) {
+        char srv[IXS_NAME_MAX + 1];
+        if (px_ident(p, srv, sizeof srv)) return -2;
+    }
+    px_acc(p, "exclusive");
+    if (ixs_at_end(p)) return -2;
+    return switch_db(c, name);
+}
+
+/* CLOSE DATABASE, after DATABASE: -349 without a current database. */
+static int close_db_stmt(px *p, dbctx *c) {
+    if (ixs_at_end(p)) return -2;
+    if (!*c->dbp) return ixd_seterr(c->err, -349, 0, 0, NULL);
+    ixd_db_close(*c->dbp);
+    *c->dbp = NULL;
+    return 1;
+}
+
 int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **dbp,
                int *dbflags, ixd_err *err) {
     px p;
     ixd_db dummy;
     memset(&dummy, 0, sizeof dummy);
-    if (px_init(&p, &dummy, sql, n, err)) {
-        px_done(&p);
+    if (ixs_px_init(&p, &dummy, sql, n, err)) {
+        ixs_px_done(&p);
         /* not ours if it does not even tokenize: let prepare report it */
         memset(err, 0, sizeof *err);
         return 0;
     }
+    dbctx c = {e, user, dbp, dbflags, err};
+    int create = px_kw(&p, 0, "create") && px_kw(&p, 1, "database");
+    int drop = px_kw(&p, 0, "drop") && px_kw(&p, 1, "database");
+    int close = px_kw(&p, 0, "close") && px_kw(&p, 1, "database");
+    int open = px_kw(&p, 0, "database");
     int rc = 0;
-    char name[IXS_NAME_MAX + 1];
-    int isdb = (px_kw(&p, 0, "create") && px_kw(&p, 1, "database")) || px_kw(&p, 0, "database") ||
-               (px_kw(&p, 0, "close") && px_kw(&p, 1, "database"));
     ixs_txn_sync(*dbp);
-    if (isdb && *dbp && (*dbp)->in_txn && (*dbp)->logmode != 3) {
+    if ((create || open || close) && *dbp && (*dbp)->in_txn && (*dbp)->logmode != 3)
         rc = ixd_seterr(err, -377, 0, 0, NULL);
-        goto out;
-    }
-    if (px_kw(&p, 0, "create") && px_kw(&p, 1, "database")) {
+    else if (create || drop || close) {
         p.i = 2;
-        int ifne = 0;
-        if (px_acc(&p, "if")) {
-            if (px_expect(&p, "not") || px_expect(&p, "exists")) goto syn;
-            ifne = 1;
-        }
-        if (db_name(&p, name)) goto syn;
-        if (px_acc(&p, "in")) {
-            char d[IXS_NAME_MAX + 1];
-            if (px_ident(&p, d, sizeof d)) goto syn;
-        }
-        int mode = 0;
-        if (px_acc(&p, "with")) {
-            if (px_acc(&p, "buffered")) {
-                if (px_expect(&p, "log")) goto syn;
-                mode = 2;
-            } else if (px_acc(&p, "log")) {
-                mode = 1;
-                if (px_acc(&p, "mode")) {
-                    if (px_expect(&p, "ansi")) goto syn;
-                    mode = 3;
-                }
-            } else
-                goto syn;
-        }
-        (void)(px_acc(&p, "nlscase") && (px_acc(&p, "sensitive") || px_acc(&p, "insensitive")));
-        if (at_end(&p)) goto syn;
-        char path[4096];
-        if (ixs_db_path(e, name, path, sizeof path, err)) {
-            rc = -1;
-            goto out;
-        }
-        struct stat stt;
-        if (stat(path, &stt) == 0) {
-            if (!ifne) rc = ixd_seterr(err, -330, 0, 0, "%s", name);
-            goto out;
-        }
-        if (ixs_create_database(e, name, mode, user, err)) {
-            rc = -1;
-            goto out;
-        }
-        /* the new database becomes the current one */
-        ixd_db *ndb;
-        int fl = 0;
-        if (ixd_db_open(e, name, user, &ndb, &fl, err)) {
-            rc = -1;
-            goto out;
-        }
-        ixd_db_close(*dbp);
-        *dbp = ndb;
-        if (dbflags) *dbflags = fl;
-        rc = 1;
-    } else if (px_kw(&p, 0, "drop") && px_kw(&p, 1, "database")) {
-        p.i = 2;
-        int ife = 0;
-        if (px_acc(&p, "if")) {
-            if (px_expect(&p, "exists")) goto syn;
-            ife = 1;
-        }
-        if (db_name(&p, name) || at_end(&p)) goto syn;
-        rc = ixs_drop_database(e, name, *dbp, ife, err) ? -1 : 1;
-    } else if (px_kw(&p, 0, "database")) {
+        rc = create ? create_db_stmt(&p, &c) : drop ? drop_db_stmt(&p, &c) : close_db_stmt(&p, &c);
+    } else if (open) {
         p.i = 1;
-        if (db_name(&p, name)) goto syn;
-        if (px_acc_op(&p, "@")) {
-            char srv[IXS_NAME_MAX + 1];
-            if (px_ident(&p, srv, sizeof srv)) goto syn;
-        }
-        px_acc(&p, "exclusive");
-        if (at_end(&p)) goto syn;
-        ixd_db *ndb;
-        int fl = 0;
-        if (ixd_db_open(e, name, user, &ndb, &fl, err)) {
-            rc = -1;
-            goto out;
-        }
-        ixd_db_close(*dbp);
-        *dbp = ndb;
-        if (dbflags) *dbflags = fl;
-        rc = 1;
-    } else if (px_kw(&p, 0, "close") && px_kw(&p, 1, "database")) {
-        p.i = 2;
-        if (at_end(&p)) goto syn;
-        if (!*dbp) {
-            rc = ixd_seterr(err, -349, 0, 0, NULL);
-            goto out;
-        }
-        ixd_db_close(*dbp);
-        *dbp = NULL;
-        rc = 1;
+        rc = database_stmt(&p, &c);
     }
-out:
-    px_done(&p);
+    if (rc == -2) {
+        px_fail(&p); /* sets -201 unless a more precise error is already set */
+        rc = -1;
+    }
+    ixs_px_done(&p);
     return rc;
-syn:
-    px_fail(&p); /* sets -201 unless a more precise error is already set */
-    px_done(&p);
-    return -1;
 }

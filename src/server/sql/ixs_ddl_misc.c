@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/sql/ixs_ddl_tree.h"
 #include "server/sql/ixs_parse.h"
 
 #define VIEWTEXT_PIECE 64 /* sysviews.viewtext is CHAR(64) */
@@ -47,22 +48,16 @@ static void stats_sql(sb *s, int tabid, const char *name) {
     sb_printf(s, ") WHERE tabid = %d;", tabid);
 }
 
-/* [(col, ...)] after FOR TABLE name: each must be a column of the table. */
-static int stats_columns(px *p, const char *table) {
+/* [(col, ...)] after FOR TABLE name, into us (checked at execute). */
+static int stats_columns(px *p, ddl_stats *us) {
     if (!px_acc_op(p, "(")) return 0;
-    itab t;
-    int r = p->dry ? 0 : ixs_cat_table(p->db, table, &t, p->err);
-    if (r < 0) return p->failed = 1, -1;
     do {
-        char c[IXS_NAME_MAX + 1];
-        if (px_ident(p, c, sizeof c)) break;
-        int hit = r != 1;
-        for (int i = 0; r == 1 && i < t.ncols; i++)
-            hit |= !strcmp(t.cols[i].name, c);
-        if (!hit) px_failc(p, -217, "%s", c);
-    } while (!p->failed && px_acc_op(p, ","));
-    if (r == 1) ixs_itab_free(&t);
-    if (p->failed) return -1;
+        char(*n)[IXS_NAME_MAX + 1] = realloc(us->cols, sizeof *n * (size_t)(us->ncols + 1));
+        if (!n) return px_failc(p, -208, NULL);
+        us->cols = n;
+        if (px_ident(p, us->cols[us->ncols], sizeof us->cols[0])) return -1;
+        us->ncols++;
+    } while (px_acc_op(p, ","));
     return px_expect_op(p, ")");
 }
 
@@ -70,19 +65,15 @@ static int stats_columns(px *p, const char *table) {
  *   [FOR TABLE [ONLY] [name [(col, ...)]]] [DROP DISTRIBUTIONS [ONLY]]
  *   [DISTRIBUTIONS ONLY] [RESOLUTION pct [conf]] [SAMPLING SIZE n]
  *   [FORCE | AUTO]
- * The table, if any, into table ("" = all tables). */
-static int stats_options(px *p, char *table, size_t n) {
+ * The table, if any, into us->table ("" = all tables). */
+static int stats_options(px *p, ddl_stats *us) {
     for (;;) {
         if (px_acc(p, "for")) {
             if (px_expect(p, "table")) return -1;
             px_acc(p, "only");
             if (px_is_name(p, p->i)) {
-                if (px_objname(p, IXS_NAME_DB, table, n)) return -1;
-                int tabid;
-                int r = p->dry ? 1 : user_table(p, table, &tabid);
-                if (r < 0) return -1;
-                if (r == 0) return px_failc(p, -206, "%s", table);
-                if (stats_columns(p, table)) return -1;
+                if (px_objname(p, IXS_NAME_DB, us->table, sizeof us->table)) return -1;
+                if (stats_columns(p, us)) return -1;
             }
         } else if (px_acc(p, "drop")) {
             if (px_expect(p, "distributions")) return -1;
@@ -114,40 +105,63 @@ int ixs_is_update_statistics(px *p) {
  * For tables ixd records the row count (systables.nrows) and runs SQLite's
  * ANALYZE, for every user table when none is named. Routines have no
  * statistics of their own in ixd: that form is accepted and does nothing. */
-int ixs_update_statistics(px *p, int *stype) {
-    *stype = IX_STMTTYPE_UPDATE_STATISTICS;
+int ixs_update_statistics_parse(px *p, ixs_ddl *d) {
+    d->kind = DDL_UPDATE_STATS;
+    d->stype = IX_STMTTYPE_UPDATE_STATISTICS;
     int routine = px_kw(p, p->i, "for") &&
                   (px_kw(p, p->i + 1, "procedure") || px_kw(p, p->i + 1, "function") ||
                    px_kw(p, p->i + 1, "routine") || px_kw(p, p->i + 1, "specific"));
-    if (routine) {
-        *stype = IX_STMTTYPE_PROC_STATISTICS;
-        p->i += 2;
-        if (px_kw(p, p->i - 1, "specific") && !px_acc(p, "procedure") && !px_acc(p, "function") &&
-            !px_acc(p, "routine"))
-            return px_fail(p);
-        if (px_is_name(p, p->i)) {
-            char name[IXS_NAME_MAX + 1];
-            if (px_objname(p, IXS_NAME_DB, name, sizeof name)) return -1;
-            if (px_acc_op(p, "(")) {
-                int depth = 1;
-                while (p->i < p->nt && p->t[p->i].k != T_EOF && depth) {
-                    depth += px_op(p, p->i, "(") - px_op(p, p->i, ")");
-                    p->i++;
-                }
-                if (depth) return px_fail(p);
-            }
-        }
-        return 0;
+    if (!routine) {
+        (void)(px_acc(p, "low") || px_acc(p, "medium") || px_acc(p, "high"));
+        return stats_options(p, &d->u.us);
     }
-    (void)(px_acc(p, "low") || px_acc(p, "medium") || px_acc(p, "high"));
-    char table[IXS_NAME_MAX + 1] = "";
-    if (stats_options(p, table, sizeof table)) return -1;
-    if (p->dry) return 0;
+    d->stype = IX_STMTTYPE_PROC_STATISTICS;
+    d->u.us.routine = 1;
+    p->i += 2;
+    if (px_kw(p, p->i - 1, "specific") && !px_acc(p, "procedure") && !px_acc(p, "function") &&
+        !px_acc(p, "routine"))
+        return px_fail(p);
+    if (!px_is_name(p, p->i)) return 0;
+    char name[IXS_NAME_MAX + 1];
+    if (px_objname(p, IXS_NAME_DB, name, sizeof name)) return -1;
+    if (px_acc_op(p, "(")) {
+        int depth = 1;
+        while (p->i < p->nt && p->t[p->i].k != T_EOF && depth) {
+            depth += px_op(p, p->i, "(") - px_op(p, p->i, ")");
+            p->i++;
+        }
+        if (depth) return px_fail(p);
+    }
+    return 0;
+}
+
+/* The named table of UPDATE STATISTICS: a user table (-206) with the columns
+ * listed (-217). Its tabid into *tabid. */
+static int stats_table(px *p, const ddl_stats *us, int *tabid) {
+    int r = user_table(p, us->table, tabid);
+    if (r < 0) return -1;
+    if (r == 0) return px_failc(p, -206, "%s", us->table);
+    if (!us->ncols) return 0;
+    itab t;
+    r = ixs_cat_table(p->db, us->table, &t, p->err);
+    if (r < 0) return p->failed = 1, -1;
+    for (int c = 0; c < us->ncols && !p->failed; c++) {
+        int hit = r != 1;
+        for (int i = 0; r == 1 && i < t.ncols; i++)
+            hit |= !strcmp(t.cols[i].name, us->cols[c]);
+        if (!hit) px_failc(p, -217, "%s", us->cols[c]);
+    }
+    if (r == 1) ixs_itab_free(&t);
+    return p->failed ? -1 : 0;
+}
+
+int ixs_update_statistics_run(px *p, const ddl_stats *us) {
+    if (us->routine) return 0;
     sb s = {0};
-    if (table[0]) {
+    if (us->table[0]) {
         int tabid;
-        if (user_table(p, table, &tabid) < 0) return -1;
-        stats_sql(&s, tabid, table);
+        if (stats_table(p, us, &tabid)) return -1;
+        stats_sql(&s, tabid, us->table);
     } else {
         sqlite3_stmt *st;
         if (sqlite3_prepare_v2(p->db->h,
@@ -163,7 +177,7 @@ int ixs_update_statistics(px *p, int *stype) {
         sb_free(&s);
         return px_failc(p, -208, NULL);
     }
-    int rc = s.p ? run_ddl(p, s.p, table) : 0;
+    int rc = s.p ? run_ddl(p, s.p, us->table) : 0;
     sb_free(&s);
     return rc;
 }
@@ -174,29 +188,31 @@ int ixs_update_statistics(px *p, int *stype) {
  * Removes every row (a view or a catalogue table is -206, as a table that
  * does not exist; a parent whose rows are still referenced is -692). The
  * SERIAL counters are kept, as a DELETE keeps them. */
-int ixs_truncate(px *p) {
+int ixs_truncate_parse(px *p, ddl_table *tb) {
     px_acc(p, "table");
     px_acc(p, "only");
-    char name[IXS_NAME_MAX + 1];
-    if (px_objname(p, IXS_NAME_DB, name, sizeof name)) return -1;
+    if (px_objname(p, IXS_NAME_DB, tb->name, sizeof tb->name)) return -1;
     if (px_acc(p, "drop") || px_acc(p, "reuse")) {
         if (px_expect(p, "storage")) return -1;
     }
     if (px_acc(p, "keep") && px_expect(p, "statistics")) return -1;
-    if (p->dry) return 0;
+    return 0;
+}
+
+int ixs_truncate_run(px *p, const ddl_table *tb) {
     int tabid;
-    int r = user_table(p, name, &tabid);
+    int r = user_table(p, tb->name, &tabid);
     if (r < 0) return -1;
-    if (r == 2 && tabid > 0 && tabid < 100) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", name);
-    if (r != 1) return px_failc(p, -206, "%s", name);
+    if (r == 2 && tabid > 0 && tabid < 100) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", tb->name);
+    if (r != 1) return px_failc(p, -206, "%s", tb->name);
     sb s = {0};
     sb_add(&s, "DELETE FROM ");
-    sb_ident(&s, name);
+    sb_ident(&s, tb->name);
     if (s.oom) {
         sb_free(&s);
         return px_failc(p, -208, NULL);
     }
-    int rc = run_ddl(p, s.p, name);
+    int rc = run_ddl(p, s.p, tb->name);
     if (rc && (p->err->sqlcode == IXS_E_DELETE || p->err->sqlcode == -691))
         p->err->sqlcode = -692; /* rows of a parent that are still referenced */
     sb_free(&s);
@@ -214,25 +230,27 @@ static int schema_stmt_at(px *p, int i) {
  * The statements run in order, as one unit (any failure undoes them all),
  * and the objects they create are owned by user. At prepare time only the
  * form is checked: a statement may name a table an earlier one creates. */
-int ixs_create_schema(px *p, int64_t *rows) {
-    char user[IXS_NAME_MAX + 1];
-    if (px_ident(p, user, sizeof user)) return -1;
+int ixs_create_schema_parse(px *p, ddl_schema *cs) {
+    if (px_ident(p, cs->user, sizeof cs->user)) return -1;
     if (!schema_stmt_at(p, p->i)) return px_fail(p);
-    int start = p->i, end = p->nt - 1;
-    while (end > start && (p->t[end].k == T_EOF || px_op(p, end, ";")))
-        end--;
-    if (p->dry) {
-        p->i = end + 1;
-        return 0;
-    }
+    cs->start = p->i;
+    cs->end = p->nt - 1;
+    while (cs->end > cs->start && (p->t[cs->end].k == T_EOF || px_op(p, cs->end, ";")))
+        cs->end--;
+    p->i = cs->end + 1;
+    return 0;
+}
+
+/* The statements of cs, each parsed and run in turn as cs->user. */
+int ixs_create_schema_run(px *p, const ddl_schema *cs) {
     if (ixs_ddl_begin(p)) return -1;
     char saved[IXS_NAME_MAX + 1];
     snprintf(saved, sizeof saved, "%s", p->db->user);
-    snprintf(p->db->user, sizeof p->db->user, "%s", user);
+    snprintf(p->db->user, sizeof p->db->user, "%s", cs->user);
     int ok = 1, depth = 0;
-    for (int i = start; ok && i <= end;) {
+    for (int i = cs->start; ok && i <= cs->end;) {
         int j = i + 1;
-        for (; j <= end; j++) {
+        for (; j <= cs->end; j++) {
             depth += px_op(p, j, "(") - px_op(p, j, ")");
             if (depth == 0 && schema_stmt_at(p, j)) break;
         }
@@ -244,8 +262,6 @@ int ixs_create_schema(px *p, int64_t *rows) {
         i = j;
     }
     snprintf(p->db->user, sizeof p->db->user, "%s", saved);
-    *rows = 0;
-    p->i = end + 1;
     if (!ok) p->failed = 1;
     return ixs_ddl_end(p, ok);
 }

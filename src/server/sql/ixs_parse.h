@@ -59,7 +59,9 @@ typedef struct px {
     ityp *ptypes;
     scope *sc;
     int in_agg;
-    int dry;      /* DDL syntax check only */
+    int dry;      /* at prepare: other modules' statements check their syntax only */
+    int dry_deferred; /* a dry parse skipped a catalogue lookup (a ROW type): the
+                         statement runs from its text (ixs_ddl_prepare) */
     int ddl_own;  /* ddl_begin began the transaction (none was open) */
     int ts_write; /* a TimeSeries write routine is called */
     int seq_done[IXS_MAX_SEQREF]; /* sequences this statement increments (ixs_seq.c) */
@@ -144,38 +146,37 @@ int ixs_dml(px *p, ixd_stmt *s);  /* INSERT/UPDATE/DELETE */
 tref *ixs_tref_new(px *p, const char *name, const char *alias);
 void ixs_tref_free(tref *t);
 
-/* DDL and others (run at execute time; dry = syntax check) */
-int ixs_other(px *p, int64_t *rows);
+/* DDL and others: parsed at prepare (ixs_ddl_tree.h), run at execute */
 /* A DDL change in its own savepoint (and transaction when none is open):
  * ixs_ddl_end releases it when ok, else rolls it back; both return 0 or
  * -1 (p->failed). */
 int ixs_ddl_begin(px *p);
 int ixs_ddl_end(px *p, int ok);
 
-/* Statements of ixs_ddl_misc.c; each is called after its first keyword(s)
- * and returns 0 or -1 (p->failed). ixs_cat_view_text appends to s the SQL
- * that records the text of the CREATE VIEW statement p for view tabid in
- * sysviews (64-character pieces, as Informix stores them). */
-int ixs_update_statistics(px *p, int *stype);
 /* 1 when the statement at the current token is UPDATE STATISTICS (not an
  * UPDATE of a table named statistics). */
 int ixs_is_update_statistics(px *p);
-int ixs_truncate(px *p);
-int ixs_create_schema(px *p, int64_t *rows);
+/* Appends to s the SQL that records the text of the CREATE VIEW statement p
+ * (its tokens before p->i) for view tabid in sysviews (64-character pieces,
+ * as Informix stores them). */
 void ixs_cat_view_text(px *p, int tabid, sb *s);
-
+/* The statement parse state (ixs_ddl.c): ixs_px_init lexes sql; ixs_at_end
+ * accepts a final ';' and fails unless the text ends there. */
+int ixs_px_init(px *p, ixd_db *db, const char *sql, size_t n, ixd_err *err);
+void ixs_px_done(px *p);
+int ixs_at_end(px *p);
+/* Parses a DDL or other statement of p once into s->ddl (kind SK_SQL). */
+int ixs_ddl_prepare(px *p, ixd_stmt *s);
 
 /* TimeSeries (ixs_ts.c). ixs_ts_call: a routine call in an expression,
  * after its '('. ixs_ts_from: TABLE(routine(...)) in FROM, from TABLE, as a
  * SELECT into q. ixs_ts_execute: EXECUTE FUNCTION / PROCEDURE into s.
- * ixs_ts_coltype: TIMESERIES(row_type) at the current token: 1 with its
- * row type name, 0 not that type, -1 error. ixs_ts_rowtype_stmt: CREATE /
+ * ixs_ts_rowtype_stmt: CREATE /
  * DROP ROW TYPE after CREATE or DROP: 1 done, 0 not such a statement, -1
  * error. */
 int ixs_ts_call(px *p, const char *fn, xv *out);
 int ixs_ts_from(px *p, qres *q);
 int ixs_ts_execute(px *p, ixd_stmt *s);
-int ixs_ts_coltype(px *p, char *rowtype, size_t n);
 int ixs_ts_rowtype_stmt(px *p, int create, int *stype);
 
 /* Built-in functions (ixs_func.c). ixs_func_call: a call of fn (lower case)

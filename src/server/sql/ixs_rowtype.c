@@ -254,6 +254,7 @@ static int rt_store(px *p, rtype *r) {
 /* An unnamed type with r's fields: an existing one of the same structure,
  * else a new one (not in a syntax check: id 0). */
 static int rt_unnamed_id(px *p, rtype *r) {
+    if (p->dry) p->dry_deferred = 1;
     if (p->dry || p->syntax_only) return 0;
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(p->db->h,
@@ -328,6 +329,7 @@ int ixs_row_parse_type(px *p, ityp *t, uint32_t *collen) {
 }
 
 int ixs_row_named_type(px *p, const char *name, ityp *t, uint32_t *collen) {
+    if (p->dry) p->dry_deferred = 1;
     if (p->syntax_only || p->dry) {
         *t = ixs_t(IX_T_ROW, 0);
         *collen = 0;

@@ -267,20 +267,6 @@ int ixs_ts_execute(px *p, ixd_stmt *s) {
 
 /* ---- DDL -------------------------------------------------------------------------------- */
 
-int ixs_ts_coltype(px *p, char *rowtype, size_t n) {
-    if (!px_kw(p, p->i, "timeseries")) return 0;
-    p->i++;
-    if (px_expect_op(p, "(") || px_ident(p, rowtype, n) || px_expect_op(p, ")")) return -1;
-    ts_rowtype rt;
-    if (ts_rowtype_load(p->db->h, rowtype, &rt) <= 0)
-        return px_failc(p, IXS_E_ROUTINE, "Row type %s does not exist", rowtype);
-    if (ts_rowtype_check(&rt, p->err)) { /* a TimeSeries row type */
-        p->failed = 1;
-        return -1;
-    }
-    return 1;
-}
-
 int ixs_ts_rowtype_stmt(px *p, int create, int *stype) {
     return ixs_row_stmt(p, create, stype); /* one catalogue of row types (ixs_rowtype.c) */
 }

@@ -1,0 +1,512 @@
+/* ixs_ddl_stmt.c: the statements ixd runs itself (DDL, transaction
+ * control, savepoints, SET, LOCK, GRANT/REVOKE): the dispatch that parses
+ * one into its tree at prepare (ixs_ddl_prepare), the execution of the tree
+ * (ixs_ddl_exec), and the small statements whose node is a few fields. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/sql/ixs_ddl_tree.h"
+#include "server/sql/ixs_objs.h"
+#include "server/sql/ixs_spl.h"
+
+static void skip_rest(px *p) {
+    while (p->i < p->nt && p->t[p->i].k != T_EOF && !px_op(p, p->i, ";"))
+        p->i++;
+}
+
+/* A DDL_FAIL node: the statement fails at execute with code. */
+static int fail_later(ixs_ddl *d, int code, const char *text) {
+    d->kind = DDL_FAIL;
+    d->fail_code = code;
+    snprintf(d->fail_text, sizeof d->fail_text, "%s", text);
+    return 0;
+}
+
+/* ---- transaction control and savepoints --------------------------------------- */
+
+/*
+ * BEGIN [WORK | TRANSACTION] | COMMIT [WORK | TRANSACTION]
+ * ROLLBACK [WORK | TRANSACTION] [TO [SAVEPOINT] [name]]
+ * SAVEPOINT name [UNIQUE] | RELEASE SAVEPOINT name
+ */
+static int txn_parse(px *p, ixs_ddl *d) {
+    int first = p->i;
+    p->i++;
+    if (px_kw(p, first, "savepoint") || px_kw(p, first, "release")) {
+        d->stype = IX_STMTTYPE_SAVEPOINT;
+        d->kind = px_kw(p, first, "savepoint") ? DDL_SAVEPOINT : DDL_RELEASE;
+        if (d->kind == DDL_RELEASE && px_expect(p, "savepoint")) return -1;
+        if (px_ident(p, d->u.sp.name, sizeof d->u.sp.name)) return -1;
+        if (d->kind == DDL_SAVEPOINT) px_acc(p, "unique");
+        return 0;
+    }
+    d->kind = px_kw(p, first, "begin")    ? DDL_BEGIN
+              : px_kw(p, first, "commit") ? DDL_COMMIT
+                                          : DDL_ROLLBACK;
+    d->stype = d->kind == DDL_BEGIN    ? IX_STMTTYPE_BEGIN_WORK
+               : d->kind == DDL_COMMIT ? IX_STMTTYPE_COMMIT_WORK
+                                       : IX_STMTTYPE_ROLLBACK_WORK;
+    (void)(px_acc(p, "work") || px_acc(p, "transaction"));
+    if (d->kind == DDL_ROLLBACK && px_acc(p, "to")) {
+        d->kind = DDL_ROLLBACK_TO;
+        px_acc(p, "savepoint");
+        if (px_is_name(p, p->i) && px_ident(p, d->u.sp.name, sizeof d->u.sp.name)) return -1;
+    }
+    if (d->kind == DDL_BEGIN && p->i < p->nt && p->t[p->i].k != T_EOF && !px_op(p, p->i, ";"))
+        return px_fail(p);
+    return 0;
+}
+
+/*
+ * Runs SAVEPOINT, RELEASE or ROLLBACK TO (verb) on the user savepoint name.
+ * User savepoints live in a SQLite name space of their own ("u_" + name), so
+ * that no user name can reach ixd's own savepoints (_ixd_ddl around DDL).
+ * name is as px_ident read it: folded to lower case unless it was quoted;
+ * SQLite compares savepoint names without regard to case.
+ */
+static int run_savepoint(px *p, const char *verb, const char *name) {
+    ixd_db *db = p->db;
+    char sp[IXS_NAME_MAX + 3];
+    snprintf(sp, sizeof sp, "u_%s", name);
+    sb s = {0};
+    sb_add(&s, verb);
+    sb_addc(&s, ' ');
+    sb_ident(&s, sp);
+    int r = s.oom ? SQLITE_NOMEM : sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
+    sb_free(&s);
+    if (r == SQLITE_OK) return 0;
+    ixs_sqlite_err(db, r, 0, NULL, p->err);
+    if (strstr(sqlite3_errmsg(db->h), "no such savepoint"))
+        ixd_seterr(p->err, -83, 0, 0, "%s", name);
+    p->failed = 1;
+    return -1;
+}
+
+/* ROLLBACK TO [SAVEPOINT] [name]: -255 outside a transaction, -256 without
+ * logging; no name: back to the start of the transaction. */
+static int rollback_to_run(px *p, const char *name) {
+    ixd_db *db = p->db;
+    if (!db->in_txn || db->logmode == 0) return px_failc(p, db->logmode ? -255 : -256, NULL);
+    if (name[0]) return run_savepoint(p, "ROLLBACK TO", name);
+    int r = sqlite3_exec(db->h, "ROLLBACK TO " IXS_INTERNAL_PREFIX "sp_outer", NULL, NULL, NULL);
+    if (r == SQLITE_OK) return 0;
+    ixs_sqlite_err(db, r, 0, NULL, p->err);
+    if (strstr(sqlite3_errmsg(db->h), "no such savepoint")) ixd_seterr(p->err, -83, 0, 0, NULL);
+    p->failed = 1;
+    return -1;
+}
+
+/* SAVEPOINT / RELEASE: -256 without logging, -255 outside a transaction. */
+static int savepoint_run(px *p, const ixs_ddl *d) {
+    ixd_db *db = p->db;
+    if (db->logmode == 0) return px_failc(p, -256, NULL);
+    if (!db->in_txn) return px_failc(p, -255, NULL);
+    if (d->kind == DDL_RELEASE) return run_savepoint(p, "RELEASE", d->u.sp.name);
+    if (run_savepoint(p, "SAVEPOINT", d->u.sp.name)) return -1;
+    db->nsavepoints++;
+    return 0;
+}
+
+static int txn_run(px *p, const ixs_ddl *d) {
+    int r = 0;
+    switch (d->kind) {
+    case DDL_BEGIN: r = ixs_begin(p->db, p->err); break;
+    case DDL_COMMIT: r = ixs_commit(p->db, p->err); break;
+    case DDL_ROLLBACK: r = ixs_rollback(p->db, p->err); break;
+    case DDL_ROLLBACK_TO: return rollback_to_run(p, d->u.sp.name);
+    default: return savepoint_run(p, d);
+    }
+    if (r) p->failed = 1;
+    return r ? -1 : 0;
+}
+
+/* ---- SET ------------------------------------------------------------------------ */
+
+/* SET ISOLATION [TO] { DIRTY READ [WITH WARNING] | COMMITTED READ [LAST
+ * COMMITTED] | CURSOR STABILITY | REPEATABLE READ } [RETAIN UPDATE LOCKS],
+ * after ISOLATION. ixd's isolation is SQLite's: accepted, nothing changes. */
+static int set_isolation_parse(px *p) {
+    px_acc(p, "to");
+    if (px_acc(p, "dirty")) {
+        if (px_expect(p, "read")) return -1;
+        if (px_acc(p, "with") && (px_expect(p, "warning"))) return -1;
+    } else if (px_acc(p, "committed")) {
+        if (px_expect(p, "read")) return -1;
+        if (px_acc(p, "last") && px_expect(p, "committed")) return -1;
+    } else if (px_acc(p, "cursor")) {
+        if (px_expect(p, "stability")) return -1;
+    } else if (px_acc(p, "repeatable")) {
+        if (px_expect(p, "read")) return -1;
+    } else
+        return px_fail(p);
+    (void)(px_acc(p, "retain") && px_acc(p, "update") && px_acc(p, "locks"));
+    return 0;
+}
+
+/* The SET statements ixd accepts and ignores (their statement type, 0 = none
+ * of its own), after SET: SET EXPLAIN ..., SET PDQPRIORITY ..., ... */
+static int set_other_parse(px *p, ixs_ddl *d) {
+    static const struct {
+        const char *kw;
+        int stype;
+    } ok[] = {
+        {"explain", IX_STMTTYPE_SET_EXPLAIN},
+        {"pdqpriority", 0},
+        {"optimization", IX_STMTTYPE_SET_OPTIMIZATION},
+        {"environment", 0},
+        {"role", 0},
+        {"constraints", IX_STMTTYPE_SET_CONSTRAINTS},
+        {"log", IX_STMTTYPE_SET_LOG},
+        {"dataskip", 0},
+        {"collation", 0},
+        {"deferred_prepare", 0},
+        {"statement", 0},
+        {"debug", 0},
+        {"session", 0},
+        {"encryption", 0},
+        {"all_mutables", 0},
+        {"autofree", 0},
+        {"connection", 0},
+    };
+    for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++)
+        if (px_kw(p, p->i, ok[k].kw)) {
+            d->stype = ok[k].stype;
+            p->i++;
+            skip_rest(p);
+            return 0;
+        }
+    d->stype = 0;
+    return px_fail(p);
+}
+
+/*
+ * SET, after SET:
+ *   LOCK MODE TO { NOT WAIT | WAIT [seconds] }
+ *   ISOLATION ... | TRANSACTION ... | EXPLAIN ... | PDQPRIORITY ... | ...
+ */
+static int set_parse(px *p, ixs_ddl *d) {
+    d->kind = DDL_NOOP;
+    if (px_acc(p, "lock")) {
+        d->kind = DDL_SET_LOCK_MODE;
+        d->stype = IX_STMTTYPE_SET_LOCK_MODE;
+        if (px_expect(p, "mode") || px_expect(p, "to")) return -1;
+        d->u.lm.not_wait = px_acc(p, "not");
+        if (px_expect(p, "wait")) return -1;
+        d->u.lm.secs = -1;
+        if (!d->u.lm.not_wait && p->i < p->nt && p->t[p->i].k == T_INT && px_int(p, &d->u.lm.secs))
+            return -1;
+        return 0;
+    }
+    if (px_acc(p, "isolation")) {
+        d->stype = IX_STMTTYPE_SET_ISOLATION;
+        return set_isolation_parse(p);
+    }
+    if (px_acc(p, "transaction")) {
+        d->stype = IX_STMTTYPE_SET_ISOLATION;
+        skip_rest(p);
+        return 0;
+    }
+    return set_other_parse(p, d);
+}
+
+static int set_lock_mode_run(px *p, const ddl_lock_mode *lm) {
+    ixd_db *db = p->db;
+    if (lm->not_wait)
+        db->wait_ms = -1;
+    else if (lm->secs < 0)
+        db->wait_ms = IXS_WAIT_FOREVER_MS;
+    else
+        db->wait_ms = lm->secs > 86400 ? 86400 * 1000 : (int)lm->secs * 1000;
+    ixs_set_busy(db);
+    return 0;
+}
+
+/* ---- CREATE / DROP / ALTER / RENAME ---------------------------------------------- */
+
+/* CREATE SCHEMA AUTHORIZATION ... | CREATE DATABASE (a session statement:
+ * -999 here) | anything else: -999 naming the object kind. After CREATE. */
+static int create_other_parse(px *p, ixs_ddl *d) {
+    if (px_acc(p, "schema")) {
+        d->kind = DDL_CREATE_SCHEMA;
+        d->stype = IX_STMTTYPE_CREATE_SCHEMA;
+        if (px_expect(p, "authorization")) return -1;
+        return ixs_create_schema_parse(p, &d->u.cs);
+    }
+    if (px_kw(p, p->i, "database")) {
+        d->stype = IX_STMTTYPE_CREATE_DB; /* at prepare: -201 at DATABASE */
+        return fail_later(d, -999, "CREATE DATABASE needs a session");
+    }
+    return px_failc(p, -999, "CREATE %.*s", p->i < p->nt ? p->t[p->i].len : 0,
+                    p->i < p->nt ? p->sql + p->t[p->i].pos : "");
+}
+
+/*
+ * CREATE, after CREATE: ROW TYPE, PROCEDURE/FUNCTION, TRIGGER, SEQUENCE and
+ * SYNONYM (their modules, DDL_TEXT), [TEMP | RAW | STANDARD] TABLE, [UNIQUE |
+ * DISTINCT] [CLUSTER] INDEX, VIEW, SCHEMA AUTHORIZATION.
+ */
+static int create_parse(px *p, ixs_ddl *d) {
+    int rt = ixs_ts_rowtype_stmt(p, 1, &d->stype);
+    if (!rt) rt = ixs_spl_create_stmt(p, &d->stype);
+    if (!rt) rt = ixs_trigger_create_stmt(p, &d->stype);
+    if (rt) return rt < 0 ? -1 : 0;
+    if (ixs_objs_stmt(p, 'C', &d->stype)) return p->failed ? -1 : 0;
+    int temp = px_acc(p, "temp") || px_acc(p, "raw") || px_acc(p, "standard");
+    if (px_acc(p, "table")) {
+        d->kind = DDL_CREATE_TABLE;
+        d->stype = temp ? IX_STMTTYPE_CREATE_TEMP_TABLE : IX_STMTTYPE_CREATE_TABLE;
+        return ixs_create_table_parse(p, temp, &d->u.ct);
+    }
+    if (px_kw(p, p->i, "unique") || px_kw(p, p->i, "distinct") || px_kw(p, p->i, "index") ||
+        px_kw(p, p->i, "cluster")) {
+        int u = px_acc(p, "unique") || px_acc(p, "distinct");
+        d->kind = DDL_CREATE_INDEX;
+        d->stype = IX_STMTTYPE_CREATE_INDEX;
+        return ixs_create_index_parse(p, u, &d->u.ci);
+    }
+    if (px_acc(p, "view")) {
+        d->kind = DDL_CREATE_VIEW;
+        d->stype = IX_STMTTYPE_CREATE_VIEW;
+        return ixs_create_view_parse(p, &d->u.vw);
+    }
+    return create_other_parse(p, d);
+}
+
+/* DROP, after DROP: ROW TYPE, PROCEDURE/FUNCTION, TRIGGER, SEQUENCE, SYNONYM
+ * (their modules, DDL_TEXT), TABLE, INDEX, VIEW. */
+static int drop_parse(px *p, ixs_ddl *d) {
+    int rt = ixs_ts_rowtype_stmt(p, 0, &d->stype);
+    if (!rt) rt = ixs_spl_drop_stmt(p, &d->stype);
+    if (!rt) rt = ixs_trigger_drop_stmt(p, &d->stype);
+    if (rt) return rt < 0 ? -1 : 0;
+    if (ixs_objs_stmt(p, 'D', &d->stype)) return p->failed ? -1 : 0;
+    d->kind = DDL_DROP;
+    d->stype = px_kw(p, p->i, "index")  ? IX_STMTTYPE_DROP_INDEX
+               : px_kw(p, p->i, "view") ? IX_STMTTYPE_DROP_VIEW
+                                        : IX_STMTTYPE_DROP_TABLE;
+    return ixs_drop_parse(p, &d->u.dr);
+}
+
+/* ---- LOCK, GRANT, session statements -------------------------------------------- */
+
+/* { LOCK TABLE name IN { SHARE | EXCLUSIVE } MODE | UNLOCK TABLE name }: the
+ * table must exist (-206); SQLite's locks are the database's. */
+static int lock_parse(px *p, ixs_ddl *d) {
+    d->kind = DDL_LOCK_TABLE;
+    d->stype = px_kw(p, p->i, "lock") ? IX_STMTTYPE_LOCK_TABLE : IX_STMTTYPE_UNLOCK_TABLE;
+    p->i++;
+    if (px_expect(p, "table")) return -1;
+    if (px_objname(p, IXS_NAME_DB, d->u.tab.name, sizeof d->u.tab.name)) return -1;
+    skip_rest(p);
+    return 0;
+}
+
+/*
+ * The statement at p's first token into d (see ixs_ddl_tree.h):
+ *   CREATE ... | DROP ... | ALTER ... | RENAME ... | BEGIN | COMMIT | ROLLBACK
+ *   | SAVEPOINT | RELEASE | SET ... | UPDATE STATISTICS ... | TRUNCATE ...
+ *   | { LOCK | UNLOCK } TABLE ... | MERGE ... | { GRANT | REVOKE } ...
+ *   | DATABASE ... | CLOSE DATABASE
+ */
+int ixs_ddl_parse(px *p, ixs_ddl *d) {
+    d->kind = DDL_TEXT;
+    d->stype = IX_STMTTYPE_OTHER;
+    if (px_acc(p, "create")) return create_parse(p, d);
+    if (px_acc(p, "drop")) return drop_parse(p, d);
+    if (px_acc(p, "alter")) {
+        if (ixs_objs_stmt(p, 'A', &d->stype)) return p->failed ? -1 : 0;
+        d->kind = DDL_ALTER;
+        d->stype = IX_STMTTYPE_ALTER_TABLE;
+        return ixs_alter_parse(p, &d->u.al);
+    }
+    if (px_acc(p, "rename")) {
+        if (ixs_objs_stmt(p, 'R', &d->stype)) return p->failed ? -1 : 0;
+        d->stype = px_kw(p, p->i, "column") ? IX_STMTTYPE_RENAME_COLUMN : IX_STMTTYPE_RENAME_TABLE;
+        return ixs_rename_parse(p, d);
+    }
+    if (px_kw(p, p->i, "begin") || px_kw(p, p->i, "commit") || px_kw(p, p->i, "rollback") ||
+        px_kw(p, p->i, "savepoint") || px_kw(p, p->i, "release"))
+        return txn_parse(p, d);
+    if (px_acc(p, "set")) return set_parse(p, d);
+    if (ixs_is_update_statistics(p)) {
+        p->i += 2;
+        return ixs_update_statistics_parse(p, d);
+    }
+    if (px_acc(p, "truncate")) {
+        d->kind = DDL_TRUNCATE;
+        d->stype = IX_STMTTYPE_TRUNCATE;
+        return ixs_truncate_parse(p, &d->u.tab);
+    }
+    if (px_kw(p, p->i, "lock") || px_kw(p, p->i, "unlock")) return lock_parse(p, d);
+    if (px_acc(p, "merge")) {
+        d->stype = IX_STMTTYPE_MERGE;
+        return ixs_merge(p, &p->rows);
+    }
+    if (px_kw(p, p->i, "grant") || px_kw(p, p->i, "revoke")) {
+        /* GRANT / REVOKE ...: ixd has no privileges; accepted */
+        d->kind = DDL_NOOP;
+        d->stype = px_kw(p, p->i, "grant") ? IX_STMTTYPE_GRANT : IX_STMTTYPE_REVOKE;
+        skip_rest(p);
+        return 0;
+    }
+    if (px_kw(p, p->i, "database") || px_kw(p, p->i, "close")) {
+        d->stype = px_kw(p, p->i, "close") ? IX_STMTTYPE_CLOSE_DB : IX_STMTTYPE_DATABASE;
+        skip_rest(p);
+        return fail_later(d, -999, "database statements need a session");
+    }
+    return px_fail(p);
+}
+
+/* ---- execution ------------------------------------------------------------------- */
+
+int ixs_ddl_run(px *p, ixs_ddl *d, int64_t *rows) {
+    switch (d->kind) {
+    case DDL_FAIL: return px_failc(p, d->fail_code, "%s", d->fail_text);
+    case DDL_NOOP: return 0;
+    case DDL_CREATE_TABLE: return ixs_create_table_run(p, &d->u.ct);
+    case DDL_CREATE_INDEX: return ixs_create_index_run(p, &d->u.ci);
+    case DDL_DROP: return ixs_drop_run(p, &d->u.dr);
+    case DDL_ALTER: return ixs_alter_run(p, &d->u.al);
+    case DDL_RENAME_TABLE: return ixs_rename_table_run(p, &d->u.rn);
+    case DDL_RENAME_COLUMN: return ixs_rename_column_run(p, &d->u.rn);
+    case DDL_SET_LOCK_MODE: return set_lock_mode_run(p, &d->u.lm);
+    case DDL_LOCK_TABLE:
+        return ixs_table_exists(p->db, d->u.tab.name) ? 0 : px_failc(p, -206, "%s", d->u.tab.name);
+    case DDL_TRUNCATE: return ixs_truncate_run(p, &d->u.tab);
+    case DDL_UPDATE_STATS: return ixs_update_statistics_run(p, &d->u.us);
+    case DDL_CREATE_VIEW: return ixs_create_view_run(p, &d->u.vw);
+    case DDL_CREATE_SCHEMA: *rows = 0; return ixs_create_schema_run(p, &d->u.cs);
+    case DDL_TEXT: return 0; /* ran while parsing (ixs_run_sql) */
+    default: return txn_run(p, d);
+    }
+}
+
+void ixs_ddl_free(ixs_ddl *d) {
+    if (!d) return;
+    switch (d->kind) {
+    case DDL_CREATE_TABLE: ixs_tdef_free(&d->u.ct.t); break;
+    case DDL_CREATE_INDEX: free(d->u.ci.cols); break;
+    case DDL_ALTER: ixs_alter_free(&d->u.al); break;
+    case DDL_UPDATE_STATS: free(d->u.us.cols); break;
+    case DDL_CREATE_VIEW: free(d->u.vw.cn); break;
+    default: break;
+    }
+    free(d->t);
+    free(d->sql);
+    memset(d, 0, sizeof *d);
+}
+
+void ixs_ddl_destroy(ixs_ddl *d) {
+    ixs_ddl_free(d);
+    free(d);
+}
+
+/* Keeps p's text and tokens in d (the tokens move: p no longer has them). */
+static int keep_source(px *p, ixs_ddl *d) {
+    d->sql = malloc(p->n + 1);
+    if (!d->sql) return ixd_seterr(p->err, -208, 0, 0, NULL);
+    memcpy(d->sql, p->sql, p->n);
+    d->sql[p->n] = 0;
+    d->n = p->n;
+    d->t = p->t;
+    d->nt = p->nt;
+    p->t = NULL;
+    p->nt = 0;
+    return 0;
+}
+
+static int keep_text(ixd_stmt *s, const char *sql, size_t n, ixd_err *err) {
+    s->text = malloc(n + 1);
+    if (!s->text) return ixd_seterr(err, -208, 0, 0, NULL);
+    memcpy(s->text, sql, n);
+    s->text[n] = 0;
+    s->textn = n;
+    return 0;
+}
+
+/* At prepare: the statement of p into s->ddl; the statements of other
+ * modules only check their syntax (p->dry) and keep their text. */
+int ixs_ddl_prepare(px *p, ixd_stmt *s) {
+    s->kind = SK_SQL;
+    p->dry = 1;
+    ixs_ddl *d = calloc(1, sizeof *d);
+    if (!d) return ixd_seterr(p->err, -208, 0, 0, NULL);
+    int rc = ixs_ddl_parse(p, d);
+    if (!rc) rc = ixs_at_end(p);
+    s->stype = d->stype;
+    if (!rc && p->dry_deferred) d->kind = DDL_TEXT; /* ROW types: resolved from the text */
+    if (!rc && d->kind == DDL_TEXT) rc = keep_text(s, p->sql, p->n, p->err);
+    if (!rc && d->kind != DDL_TEXT) rc = keep_source(p, d);
+    if (rc || d->kind == DDL_TEXT) {
+        ixs_ddl_destroy(d);
+        return rc ? -1 : 0;
+    }
+    s->ddl = d;
+    return 0;
+}
+
+/* Transaction control and SET do not begin an ANSI transaction. */
+static int is_txn_kind(const ixs_ddl *d) {
+    return d->kind == DDL_BEGIN || d->kind == DDL_COMMIT || d->kind == DDL_ROLLBACK ||
+           d->kind == DDL_ROLLBACK_TO || d->kind == DDL_SAVEPOINT || d->kind == DDL_RELEASE ||
+           d->kind == DDL_SET_LOCK_MODE ||
+           (d->kind == DDL_NOOP && d->stype != IX_STMTTYPE_GRANT && d->stype != IX_STMTTYPE_REVOKE);
+}
+
+/* Runs tree d on db with the state p (no tokens: d's are used). */
+static int run_tree(ixd_db *db, ixs_ddl *d, int64_t *rows, ixd_err *err) {
+    px p;
+    memset(&p, 0, sizeof p);
+    memset(err, 0, sizeof *err);
+    p.db = db;
+    p.sql = d->sql;
+    p.n = d->n;
+    p.t = d->t;
+    p.nt = d->nt;
+    p.err = err;
+    for (int i = 0; i < d->nt; i++) /* '?' in a condition translated now */
+        p.nparams += d->t[i].k == T_PARAM;
+    p.ptypes = calloc((size_t)(p.nparams ? p.nparams : 1), sizeof(ityp));
+    if (!p.ptypes) return ixd_seterr(err, -208, 0, 0, NULL);
+    for (int i = 0; i < p.nparams; i++)
+        p.ptypes[i].code = -1;
+    int rc = 0;
+    if (!is_txn_kind(d)) rc = ixs_ansi_autobegin(db, err);
+    if (!rc) rc = ixs_ddl_run(&p, d, rows);
+    free(p.ptypes);
+    return rc ? -1 : 0;
+}
+
+int ixs_ddl_exec(ixd_stmt *s, int64_t *rows, ixd_err *err) {
+    *rows = 0;
+    if (!s->ddl) return ixs_run_sql(s->db, s->text, s->textn, rows, err);
+    ixs_txn_sync(s->db);
+    return run_tree(s->db, s->ddl, rows, err);
+}
+
+int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *err) {
+    px p;
+    *rows = 0;
+    ixs_txn_sync(db);
+    if (ixs_px_init(&p, db, sql, n, err)) {
+        ixs_px_done(&p);
+        return -1;
+    }
+    int txn = px_kw(&p, 0, "begin") || px_kw(&p, 0, "commit") || px_kw(&p, 0, "rollback") ||
+              px_kw(&p, 0, "set") || px_kw(&p, 0, "savepoint") || px_kw(&p, 0, "release");
+    int rc = txn ? 0 : ixs_ansi_autobegin(db, err);
+    if (!rc && px_kw(&p, 0, "select")) {
+        rc = ixs_select_into_temp(&p, rows);
+        ixs_px_done(&p);
+        return rc ? -1 : 0;
+    }
+    ixs_ddl d;
+    memset(&d, 0, sizeof d);
+    if (!rc) rc = ixs_ddl_parse(&p, &d); /* other modules' statements run here */
+    if (!rc && d.stype == IX_STMTTYPE_MERGE) *rows = p.rows;
+    if (!rc && d.kind != DDL_TEXT) rc = ixs_ddl_run(&p, &d, rows);
+    ixs_ddl_free(&d);
+    ixs_px_done(&p);
+    return rc ? -1 : 0;
+}
