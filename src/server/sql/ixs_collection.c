@@ -51,7 +51,7 @@ ityp ixs_coll_elem(ityp t) {
 
 static int kind_at(px *p, int i) {
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-        if (px_kw(p, i, kinds[k].kw)) return kinds[k].code;
+        if (px_kw_str(p, i, kinds[k].kw)) return kinds[k].code;
     return 0;
 }
 
@@ -82,7 +82,7 @@ int ixs_coll_parse_type(px *p, ityp *t, uint32_t *collen) {
         p->i = at;
         return px_fail(p);
     }
-    if (px_expect(p, "not") || px_expect(p, "null") || px_expect_op(p, ")")) return -1;
+    if (px_expect(p, IXK_NOT) || px_expect(p, IXK_NULL) || px_expect_op(p, ")")) return -1;
     *t = ixs_t(code, COLL_TYPED | (uint32_t)e.code << 16 | e.len);
     *collen = t->len;
     return 0;
@@ -279,15 +279,15 @@ int ixs_coll_literal(px *p, xv *out) {
             px_tokstr(p, p->i, &e);
             sb_strlit(&txt, e.p ? e.p : "", e.n);
             sb_free(&e);
-        } else if (px_kw(p, p->i, "null"))
+        } else if (px_kw(p, p->i, IXK_NULL))
             sb_add(&txt, "NULL");
-        else if (px_kw(p, p->i, "row") && px_op(p, p->i + 1, "(")) {
+        else if (px_kw(p, p->i, IXK_ROW) && px_op(p, p->i + 1, "(")) {
             int from = p->t[p->i].pos, depth = 0;
             do { /* ROW(...) of constants: its text, read when typed */
                 if (p->i >= p->nt || p->t[p->i].k == T_EOF) goto syntax;
                 depth += px_op(p, p->i, "(") - px_op(p, p->i, ")");
                 p->i++;
-            } while (depth > 0 || px_kw(p, p->i - 1, "row"));
+            } while (depth > 0 || px_kw(p, p->i - 1, IXK_ROW));
             sb_addn(&txt, p->sql + from, (size_t)(p->t[p->i - 1].pos + p->t[p->i - 1].len - from));
             continue;
         } else

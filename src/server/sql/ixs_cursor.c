@@ -38,10 +38,10 @@ int ixs_cursor_wanted(px *p) {
         if (px_op(p, i, "(")) depth++;
         if (px_op(p, i, ")")) depth--;
         if (depth) continue;
-        if (px_kw(p, i, "union") || px_kw(p, i, "intersect") || px_kw(p, i, "except") ||
-            px_kw(p, i, "minus"))
+        if (px_kw(p, i, IXK_UNION) || px_kw(p, i, IXK_INTERSECT) || px_kw(p, i, IXK_EXCEPT) ||
+            px_kw(p, i, IXK_MINUS))
             return 0;
-        if (px_kw(p, i, "for") && px_kw(p, i + 1, "update")) want = 1;
+        if (px_kw(p, i, IXK_FOR) && px_kw(p, i + 1, IXK_UPDATE)) want = 1;
     }
     return want;
 }
@@ -64,7 +64,7 @@ void ixs_cursor_stmt(px *p, ixd_stmt *s) {
 /* CURRENT OF name, after WHERE */
 int ixs_current_of(px *p, sb *sql, ixd_stmt *s) {
     char name[IXS_NAME_MAX + 1];
-    if (px_expect(p, "of") || px_ident(p, name, sizeof name)) return -1;
+    if (px_expect(p, IXK_OF) || px_ident(p, name, sizeof name)) return -1;
     sb_add(sql, " WHERE rowid = ixd_current_of(");
     sb_strlit(sql, name, strlen(name));
     sb_addc(sql, ',');

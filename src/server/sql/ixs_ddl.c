@@ -140,7 +140,7 @@ static int col_list(px *p, const tdef *t, char **out) {
 
 /* [CONSTRAINT [owner.]name] */
 static int opt_cname(px *p, kdef *k) {
-    if (!px_acc(p, "constraint")) return 0;
+    if (!px_acc(p, IXK_CONSTRAINT)) return 0;
     ixs_name o;
     if (ixs_name_parse(p, IXS_NAME_NEW, &o)) return -1;
     snprintf(k->name, sizeof k->name, "%s", o.name);
@@ -152,8 +152,8 @@ static int opt_cname(px *p, kdef *k) {
 static int references(px *p, kdef *k) {
     if (px_objname(p, IXS_NAME_DB, k->reftab, sizeof k->reftab)) return -1;
     if (px_op(p, p->i, "(") && col_list(p, NULL, &k->refcols)) return -1;
-    if (px_acc(p, "on")) {
-        if (px_expect(p, "delete") || px_expect(p, "cascade")) return -1;
+    if (px_acc(p, IXK_ON)) {
+        if (px_expect(p, IXK_DELETE) || px_expect(p, IXK_CASCADE)) return -1;
         k->cascade = 1;
     }
     return 0;
@@ -164,24 +164,24 @@ static int references(px *p, kdef *k) {
  * (a constant expression, converted to the column's type). */
 static int default_value(px *p, cdef *c) {
     sb d = {0};
-    if (px_acc(p, "null")) {
+    if (px_acc(p, IXK_NULL)) {
         sb_add(&d, "NULL");
-    } else if (px_acc(p, "today")) {
+    } else if (px_acc(p, IXK_TODAY)) {
         sb_add(&d, "ixd_today()");
-    } else if (px_kw(p, p->i, "current") || px_kw(p, p->i, "sysdate")) {
+    } else if (px_kw(p, p->i, IXK_CURRENT) || px_kw(p, p->i, IXK_SYSDATE)) {
         p->i++;
         uint32_t q = c->t.code == IX_T_DATETIME ? c->t.len : ix_dt_qual(IX_TU_YEAR, IX_TU_F(3));
-        if (px_is_ident(p, p->i) && !px_kw(p, p->i, "not") && !px_kw(p, p->i, "null") &&
-            !px_kw(p, p->i, "primary") && !px_kw(p, p->i, "unique") && !px_kw(p, p->i, "check") &&
-            !px_kw(p, p->i, "references") && !px_kw(p, p->i, "constraint") &&
-            !px_kw(p, p->i, "distinct")) {
+        if (px_is_ident(p, p->i) && !px_kw(p, p->i, IXK_NOT) && !px_kw(p, p->i, IXK_NULL) &&
+            !px_kw(p, p->i, IXK_PRIMARY) && !px_kw(p, p->i, IXK_UNIQUE) &&
+            !px_kw(p, p->i, IXK_CHECK) && !px_kw(p, p->i, IXK_REFERENCES) &&
+            !px_kw(p, p->i, IXK_CONSTRAINT) && !px_kw(p, p->i, IXK_DISTINCT)) {
             if (ixs_parse_qual(p, 0, &q)) return -1;
         }
         if (c->t.code == IX_T_DATETIME)
             sb_printf(&d, "ixd_extend(ixd_current(%u),%d,%u,%u)", q, IX_T_DATETIME, q, c->t.len);
         else
             sb_printf(&d, "ixd_current(%u)", q);
-    } else if (px_acc(p, "user")) {
+    } else if (px_acc(p, IXK_USER)) {
         sb_strlit(&d, p->db->user, strlen(p->db->user));
     } else {
         xv v;
@@ -232,10 +232,10 @@ static int check_clause(px *p, kdef *k) {
  *   { PRIMARY KEY | UNIQUE | DISTINCT | CHECK ( cond ) | REFERENCES ... }
  *   [CONSTRAINT [owner.]name] */
 static int column_constraint(px *p, tdef *t, int ci) {
-    int pk = px_kw(p, p->i, "primary"), chk = px_kw(p, p->i, "check");
-    int ref = px_kw(p, p->i, "references");
+    int pk = px_kw(p, p->i, IXK_PRIMARY), chk = px_kw(p, p->i, IXK_CHECK);
+    int ref = px_kw(p, p->i, IXK_REFERENCES);
     p->i++;
-    if (pk && px_expect(p, "key")) return -1;
+    if (pk && px_expect(p, IXK_KEY)) return -1;
     kdef *k = ixs_tdef_addk(p, t);
     if (!k) return -1;
     cdef *c = &t->cols[ci];
@@ -251,7 +251,7 @@ static int column_constraint(px *p, tdef *t, int ci) {
 /* TIMESERIES ( row_type ): 1 with the row type's name in c (it must exist
  * when the statement runs: ixs_ts_rowtypes), 0 not that type, -1 error. */
 static int ts_coltype(px *p, cdef *c) {
-    if (!px_kw(p, p->i, "timeseries")) return 0;
+    if (!px_kw(p, p->i, IXK_TIMESERIES)) return 0;
     p->i++;
     if (px_expect_op(p, "(") || px_ident(p, c->tsrow, sizeof c->tsrow) || px_expect_op(p, ")"))
         return -1;
@@ -293,18 +293,18 @@ int ixs_column_def(px *p, tdef *t, cdef *c, int modify) {
     if (c->serial) c->notnull = 1;
     int ci = (int)(c - t->cols);
     for (;;) {
-        if (px_acc(p, "default")) {
+        if (px_acc(p, IXK_DEFAULT)) {
             if (default_value(p, c)) return -1;
-        } else if (px_acc(p, "not")) {
-            if (px_expect(p, "null")) return -1;
+        } else if (px_acc(p, IXK_NOT)) {
+            if (px_expect(p, IXK_NULL)) return -1;
             c->notnull = 1;
             kdef tmp;
             memset(&tmp, 0, sizeof tmp);
             if (opt_cname(p, &tmp)) return -1;
-        } else if (px_acc(p, "null")) {
-        } else if (px_kw(p, p->i, "primary") || px_kw(p, p->i, "unique") ||
-                   px_kw(p, p->i, "distinct") || px_kw(p, p->i, "check") ||
-                   px_kw(p, p->i, "references")) {
+        } else if (px_acc(p, IXK_NULL)) {
+        } else if (px_kw(p, p->i, IXK_PRIMARY) || px_kw(p, p->i, IXK_UNIQUE) ||
+                   px_kw(p, p->i, IXK_DISTINCT) || px_kw(p, p->i, IXK_CHECK) ||
+                   px_kw(p, p->i, IXK_REFERENCES)) {
             if (column_constraint(p, t, ci)) return -1;
             c = &t->cols[ci];
         } else
@@ -322,11 +322,11 @@ int ixs_column_def(px *p, tdef *t, cdef *c, int modify) {
 int ixs_table_constraint(px *p, tdef *t) {
     ixs_name pre;
     memset(&pre, 0, sizeof pre);
-    if (px_acc(p, "constraint") && ixs_name_parse(p, IXS_NAME_NEW, &pre)) return -1;
+    if (px_acc(p, IXK_CONSTRAINT) && ixs_name_parse(p, IXS_NAME_NEW, &pre)) return -1;
     kdef *k = ixs_tdef_addk(p, t);
     if (!k) return -1;
-    if (px_acc(p, "primary")) {
-        if (px_expect(p, "key") || col_list(p, t, &k->cols)) return -1;
+    if (px_acc(p, IXK_PRIMARY)) {
+        if (px_expect(p, IXK_KEY) || col_list(p, t, &k->cols)) return -1;
         k->type = 'P';
         char *s = k->cols;
         /* primary key columns are NOT NULL */
@@ -339,13 +339,13 @@ int ixs_table_constraint(px *p, tdef *t) {
             s += l;
             if (*s) s++;
         }
-    } else if (px_acc(p, "unique") || px_acc(p, "distinct")) {
+    } else if (px_acc(p, IXK_UNIQUE) || px_acc(p, IXK_DISTINCT)) {
         if (col_list(p, t, &k->cols)) return -1;
         k->type = 'U';
-    } else if (px_acc(p, "check")) {
+    } else if (px_acc(p, IXK_CHECK)) {
         if (check_clause(p, k)) return -1;
-    } else if (px_acc(p, "foreign")) {
-        if (px_expect(p, "key") || col_list(p, t, &k->cols) || px_expect(p, "references") ||
+    } else if (px_acc(p, IXK_FOREIGN)) {
+        if (px_expect(p, IXK_KEY) || col_list(p, t, &k->cols) || px_expect(p, IXK_REFERENCES) ||
             references(p, k))
             return -1;
         k->type = 'R';
@@ -1036,21 +1036,21 @@ static int32_t today(void) {
 
 static void skip_table_options(px *p) {
     for (;;) {
-        if (px_acc(p, "with")) {
-            (void)(px_acc(p, "no") && px_acc(p, "log"));
-            px_acc(p, "crcols");
-            px_acc(p, "rowids");
-            px_acc(p, "erkey");
-        } else if (px_acc(p, "in")) {
+        if (px_acc(p, IXK_WITH)) {
+            (void)(px_acc(p, IXK_NO) && px_acc(p, IXK_LOG));
+            px_acc(p, IXK_CRCOLS);
+            px_acc(p, IXK_ROWIDS);
+            px_acc(p, IXK_ERKEY);
+        } else if (px_acc(p, IXK_IN)) {
             char d[IXS_NAME_MAX + 1];
             px_ident(p, d, sizeof d);
-        } else if (px_acc(p, "extent") || px_acc(p, "next")) {
+        } else if (px_acc(p, IXK_EXTENT) || px_acc(p, IXK_NEXT)) {
             int64_t v;
-            px_acc(p, "size");
+            px_acc(p, IXK_SIZE);
             px_int(p, &v);
-        } else if (px_acc(p, "lock")) {
-            px_acc(p, "mode");
-            if (!px_acc(p, "row") && !px_acc(p, "page")) px_acc(p, "table");
+        } else if (px_acc(p, IXK_LOCK)) {
+            px_acc(p, IXK_MODE);
+            if (!px_acc(p, IXK_ROW) && !px_acc(p, IXK_PAGE)) px_acc(p, IXK_TABLE);
         } else
             return;
         if (p->failed) return;
@@ -1092,8 +1092,8 @@ int ixs_ts_columns(px *p, const tdef *t, int temp) {
 int ixs_create_table_parse(px *p, int temp, ddl_create_table *ct) {
     tdef *t = &ct->t;
     ct->temp = temp;
-    if (px_acc(p, "if")) {
-        if (px_expect(p, "not") || px_expect(p, "exists")) return -1;
+    if (px_acc(p, IXK_IF)) {
+        if (px_expect(p, IXK_NOT) || px_expect(p, IXK_EXISTS)) return -1;
         ct->ifne = 1;
     }
     ixs_name o;
@@ -1102,9 +1102,10 @@ int ixs_create_table_parse(px *p, int temp, ddl_create_table *ct) {
     snprintf(t->owner, sizeof t->owner, "%s", ixs_name_owner(&o, p->db));
     if (px_expect_op(p, "(")) return -1;
     for (;;) {
-        if (px_kw(p, p->i, "primary") || px_kw(p, p->i, "unique") || px_kw(p, p->i, "check") ||
-            px_kw(p, p->i, "foreign") || px_kw(p, p->i, "constraint") ||
-            (px_kw(p, p->i, "distinct") && px_op(p, p->i + 1, "("))) {
+        if (px_kw(p, p->i, IXK_PRIMARY) || px_kw(p, p->i, IXK_UNIQUE) ||
+            px_kw(p, p->i, IXK_CHECK) || px_kw(p, p->i, IXK_FOREIGN) ||
+            px_kw(p, p->i, IXK_CONSTRAINT) ||
+            (px_kw(p, p->i, IXK_DISTINCT) && px_op(p, p->i + 1, "("))) {
             if (ixs_table_constraint(p, t)) return -1;
         } else {
             cdef *c = ixs_tdef_addcol(p, t);
@@ -1150,17 +1151,17 @@ int ixs_create_table_run(px *p, const ddl_create_table *ct) {
  */
 int ixs_create_index_parse(px *p, int uniq, ddl_create_index *ci) {
     ci->uniq = uniq;
-    px_acc(p, "cluster");
-    if (px_expect(p, "index")) return -1;
-    if (px_acc(p, "if")) {
-        if (px_expect(p, "not") || px_expect(p, "exists")) return -1;
+    px_acc(p, IXK_CLUSTER);
+    if (px_expect(p, IXK_INDEX)) return -1;
+    if (px_acc(p, IXK_IF)) {
+        if (px_expect(p, IXK_NOT) || px_expect(p, IXK_EXISTS)) return -1;
         ci->ifne = 1;
     }
     ixs_name io;
     if (ixs_name_parse(p, IXS_NAME_DB | IXS_NAME_NEW, &io)) return -1;
     snprintf(ci->name, sizeof ci->name, "%s", io.name);
     snprintf(ci->owner, sizeof ci->owner, "%s", ixs_name_owner(&io, p->db));
-    if (px_expect(p, "on") || px_objname(p, IXS_NAME_DB, ci->tab, sizeof ci->tab)) return -1;
+    if (px_expect(p, IXK_ON) || px_objname(p, IXS_NAME_DB, ci->tab, sizeof ci->tab)) return -1;
     if (px_expect_op(p, "(")) return -1;
     sb cols = {0};
     int n = 0;
@@ -1171,8 +1172,8 @@ int ixs_create_index_parse(px *p, int uniq, ddl_create_index *ci) {
             px_fail(p);
             break;
         }
-        int desc = px_acc(p, "desc");
-        if (!desc) px_acc(p, "asc");
+        int desc = px_acc(p, IXK_DESC);
+        if (!desc) px_acc(p, IXK_ASC);
         ci->parts[n++] = desc ? -1 : 1;
         if (cols.n) sb_addc(&cols, ',');
         sb_add(&cols, c);
@@ -1181,12 +1182,12 @@ int ixs_create_index_parse(px *p, int uniq, ddl_create_index *ci) {
     if (p->failed) return -1;
     if (!ci->cols) return px_failc(p, -208, NULL);
     if (px_expect_op(p, ")")) return -1;
-    if (px_acc(p, "using")) {
+    if (px_acc(p, IXK_USING)) {
         char u[IXS_NAME_MAX + 1];
         px_ident(p, u, sizeof u);
     }
     skip_table_options(p);
-    px_acc(p, "online");
+    px_acc(p, IXK_ONLINE);
     return p->failed ? -1 : 0;
 }
 
@@ -1300,21 +1301,21 @@ static int drop_referencing(px *p, int tabid) {
  * DROP DATABASE is a session statement (ixs_dbstmt): here it is -999.
  */
 int ixs_drop_parse(px *p, ddl_drop *dr) {
-    dr->what = px_acc(p, "table")   ? DROP_TABLE
-               : px_acc(p, "index") ? DROP_INDEX
-               : px_acc(p, "view")  ? DROP_VIEW
-                                    : 0;
+    dr->what = px_acc(p, IXK_TABLE)   ? DROP_TABLE
+               : px_acc(p, IXK_INDEX) ? DROP_INDEX
+               : px_acc(p, IXK_VIEW)  ? DROP_VIEW
+                                      : 0;
     if (!dr->what) {
-        if (px_kw(p, p->i, "database")) return px_failc(p, -999, "DROP DATABASE needs a session");
+        if (px_kw(p, p->i, IXK_DATABASE)) return px_failc(p, -999, "DROP DATABASE needs a session");
         return px_fail(p);
     }
-    if (px_acc(p, "if")) {
-        if (px_expect(p, "exists")) return -1;
+    if (px_acc(p, IXK_IF)) {
+        if (px_expect(p, IXK_EXISTS)) return -1;
         dr->ife = 1;
     }
     if (px_objname(p, IXS_NAME_DB, dr->name, sizeof dr->name)) return -1;
-    dr->cascade = !px_acc(p, "restrict");
-    if (dr->cascade) px_acc(p, "cascade");
+    dr->cascade = !px_acc(p, IXK_RESTRICT);
+    if (dr->cascade) px_acc(p, IXK_CASCADE);
     return 0;
 }
 
@@ -1451,12 +1452,12 @@ static void replace_in_list(ixd_db *db, const char *table, const char *col, cons
  */
 int ixs_rename_parse(px *p, ixs_ddl *d) {
     ddl_rename *rn = &d->u.rn;
-    if (px_acc(p, "table")) {
+    if (px_acc(p, IXK_TABLE)) {
         d->kind = DDL_RENAME_TABLE;
         if (px_objname(p, IXS_NAME_DB, rn->tab, sizeof rn->tab)) return -1;
-        return px_expect(p, "to") || px_newname(p, rn->to, sizeof rn->to) ? -1 : 0;
+        return px_expect(p, IXK_TO) || px_newname(p, rn->to, sizeof rn->to) ? -1 : 0;
     }
-    if (!px_acc(p, "column")) return px_fail(p);
+    if (!px_acc(p, IXK_COLUMN)) return px_fail(p);
     d->kind = DDL_RENAME_COLUMN;
     if (px_ident(p, rn->tab, sizeof rn->tab) || px_expect_op(p, ".") ||
         px_ident(p, rn->from, sizeof rn->from))
@@ -1465,7 +1466,7 @@ int ixs_rename_parse(px *p, ixs_ddl *d) {
         snprintf(rn->tab, sizeof rn->tab, "%s", rn->from);
         if (px_ident(p, rn->from, sizeof rn->from)) return -1;
     }
-    return px_expect(p, "to") || px_newname(p, rn->to, sizeof rn->to) ? -1 : 0;
+    return px_expect(p, IXK_TO) || px_newname(p, rn->to, sizeof rn->to) ? -1 : 0;
 }
 
 /* Runs sql in the statement's DDL savepoint; after it, when it worked, the
@@ -1563,7 +1564,7 @@ int ixs_create_view_parse(px *p, ddl_view *v) {
         } while (px_acc_op(p, ","));
         if (px_expect_op(p, ")")) return -1;
     }
-    if (px_expect(p, "as")) return -1;
+    if (px_expect(p, IXK_AS)) return -1;
     v->sel = p->i;
     while (p->i < p->nt && p->t[p->i].k != T_EOF) /* the rest is the SELECT's */
         p->i++;
@@ -1575,8 +1576,8 @@ int ixs_create_view_parse(px *p, ddl_view *v) {
 static int view_select(px *p, const ddl_view *v, qres *q, int *chk) {
     p->i = v->sel;
     if (ixs_select(p, q)) return -1;
-    if (px_acc(p, "with")) {
-        if (px_expect(p, "check") || px_expect(p, "option")) return -1;
+    if (px_acc(p, IXK_WITH)) {
+        if (px_expect(p, IXK_CHECK) || px_expect(p, IXK_OPTION)) return -1;
         *chk = 1;
     }
     if (v->ncn && v->ncn != q->ncols) return px_fail(p);
@@ -1676,9 +1677,9 @@ int ixs_select_into_temp(px *p, int64_t *rows) {
     int rc = -1;
     p->row_top = 1; /* ROW values become text in the table */
     if (ixs_select(p, &q)) goto out;
-    if (px_expect(p, "into") || px_expect(p, "temp") || px_newname(p, t.name, sizeof t.name))
+    if (px_expect(p, IXK_INTO) || px_expect(p, IXK_TEMP) || px_newname(p, t.name, sizeof t.name))
         goto out;
-    if (px_acc(p, "with") && (px_expect(p, "no") || px_expect(p, "log"))) goto out;
+    if (px_acc(p, IXK_WITH) && (px_expect(p, IXK_NO) || px_expect(p, IXK_LOG))) goto out;
     if (table_exists(p->db, t.name)) {
         px_failc(p, -310, "%s", t.name);
         goto out;
@@ -1760,7 +1761,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
     }
     p.syntax_only = syntax_only;
     int rc;
-    if (px_kw(&p, 0, "select") || (px_op(&p, 0, "(") && px_kw(&p, 1, "select"))) {
+    if (px_kw(&p, 0, IXK_SELECT) || (px_op(&p, 0, "(") && px_kw(&p, 1, IXK_SELECT))) {
         qres q;
         memset(&q, 0, sizeof q);
         s->kind = SK_SELECT;
@@ -1769,11 +1770,12 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
         p.rowid_want = ixs_cursor_wanted(&p);
         rc = ixs_select(&p, &q);
         int into = 0;
-        if (!rc && px_acc(&p, "into")) {
+        if (!rc && px_acc(&p, IXK_INTO)) {
             char tn[IXS_NAME_MAX + 1];
             into = 1;
-            if (px_expect(&p, "temp") || px_newname(&p, tn, sizeof tn)) rc = -1;
-            if (!rc && px_acc(&p, "with") && (px_expect(&p, "no") || px_expect(&p, "log"))) rc = -1;
+            if (px_expect(&p, IXK_TEMP) || px_newname(&p, tn, sizeof tn)) rc = -1;
+            if (!rc && px_acc(&p, IXK_WITH) && (px_expect(&p, IXK_NO) || px_expect(&p, IXK_LOG)))
+                rc = -1;
             if (!rc && p.nparams) rc = px_failc(&p, -999, "parameters in SELECT INTO TEMP");
         }
         if (!rc) rc = ixs_at_end(&p);
@@ -1803,17 +1805,19 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
             if (!s->sqlite_sql) rc = ixd_seterr(err, -208, 0, 0, NULL);
         }
         qres_free(&q);
-    } else if (px_kw(&p, 0, "execute") && (px_kw(&p, 1, "function") || px_kw(&p, 1, "procedure"))) {
+    } else if (px_kw(&p, 0, IXK_EXECUTE) &&
+               (px_kw(&p, 1, IXK_FUNCTION) || px_kw(&p, 1, IXK_PROCEDURE))) {
         rc = ixs_ts_execute(&p, s);
         if (!rc) rc = ixs_at_end(&p);
-    } else if (px_kw(&p, 0, "merge")) {
+    } else if (px_kw(&p, 0, IXK_MERGE)) {
         s->kind = SK_MERGE;
         s->stype = IX_STMTTYPE_MERGE;
         p.i = 1;
         rc = ixs_merge_prepare(&p, s);
         if (!rc) rc = ixs_at_end(&p);
-    } else if (px_kw(&p, 0, "insert") || (px_kw(&p, 0, "update") && !ixs_is_update_statistics(&p)) ||
-               px_kw(&p, 0, "delete")) {
+    } else if (px_kw(&p, 0, IXK_INSERT) ||
+               (px_kw(&p, 0, IXK_UPDATE) && !ixs_is_update_statistics(&p)) ||
+               px_kw(&p, 0, IXK_DELETE)) {
         s->kind = SK_DML;
         rc = ixs_dml(&p, s);
         if (!rc) rc = ixs_at_end(&p);
@@ -1903,29 +1907,29 @@ static int switch_db(dbctx *c, const char *name) {
 static int create_db_stmt(px *p, dbctx *c) {
     char name[IXS_NAME_MAX + 1];
     int ifne = 0, mode = 0;
-    if (px_acc(p, "if")) {
-        if (px_expect(p, "not") || px_expect(p, "exists")) return -2;
+    if (px_acc(p, IXK_IF)) {
+        if (px_expect(p, IXK_NOT) || px_expect(p, IXK_EXISTS)) return -2;
         ifne = 1;
     }
     if (db_name(p, name)) return -2;
-    if (px_acc(p, "in")) {
+    if (px_acc(p, IXK_IN)) {
         char d[IXS_NAME_MAX + 1];
         if (px_ident(p, d, sizeof d)) return -2;
     }
-    if (px_acc(p, "with")) {
-        if (px_acc(p, "buffered")) {
-            if (px_expect(p, "log")) return -2;
+    if (px_acc(p, IXK_WITH)) {
+        if (px_acc(p, IXK_BUFFERED)) {
+            if (px_expect(p, IXK_LOG)) return -2;
             mode = 2;
-        } else if (px_acc(p, "log")) {
+        } else if (px_acc(p, IXK_LOG)) {
             mode = 1;
-            if (px_acc(p, "mode")) {
-                if (px_expect(p, "ansi")) return -2;
+            if (px_acc(p, IXK_MODE)) {
+                if (px_expect(p, IXK_ANSI)) return -2;
                 mode = 3;
             }
         } else
             return -2;
     }
-    (void)(px_acc(p, "nlscase") && (px_acc(p, "sensitive") || px_acc(p, "insensitive")));
+    (void)(px_acc(p, IXK_NLSCASE) && (px_acc(p, IXK_SENSITIVE) || px_acc(p, IXK_INSENSITIVE)));
     if (ixs_at_end(p)) return -2;
     char path[4096];
     if (ixs_db_path(c->e, name, path, sizeof path, c->err)) return -1;
@@ -1939,8 +1943,8 @@ static int create_db_stmt(px *p, dbctx *c) {
 static int drop_db_stmt(px *p, dbctx *c) {
     char name[IXS_NAME_MAX + 1];
     int ife = 0;
-    if (px_acc(p, "if")) {
-        if (px_expect(p, "exists")) return -2;
+    if (px_acc(p, IXK_IF)) {
+        if (px_expect(p, IXK_EXISTS)) return -2;
         ife = 1;
     }
     if (db_name(p, name) || ixs_at_end(p)) return -2;
@@ -1955,7 +1959,7 @@ static int database_stmt(px *p, dbctx *c) {
         char srv[IXS_NAME_MAX + 1];
         if (px_ident(p, srv, sizeof srv)) return -2;
     }
-    px_acc(p, "exclusive");
+    px_acc(p, IXK_EXCLUSIVE);
     if (ixs_at_end(p)) return -2;
     return switch_db(c, name);
 }
@@ -1981,10 +1985,10 @@ int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_d
         return 0;
     }
     dbctx c = {e, user, dbp, dbflags, err};
-    int create = px_kw(&p, 0, "create") && px_kw(&p, 1, "database");
-    int drop = px_kw(&p, 0, "drop") && px_kw(&p, 1, "database");
-    int close = px_kw(&p, 0, "close") && px_kw(&p, 1, "database");
-    int open = px_kw(&p, 0, "database");
+    int create = px_kw(&p, 0, IXK_CREATE) && px_kw(&p, 1, IXK_DATABASE);
+    int drop = px_kw(&p, 0, IXK_DROP) && px_kw(&p, 1, IXK_DATABASE);
+    int close = px_kw(&p, 0, IXK_CLOSE) && px_kw(&p, 1, IXK_DATABASE);
+    int open = px_kw(&p, 0, IXK_DATABASE);
     int rc = 0;
     ixs_txn_sync(*dbp);
     if ((create || open || close) && *dbp && (*dbp)->in_txn && (*dbp)->logmode != 3)

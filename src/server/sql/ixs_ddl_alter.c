@@ -64,7 +64,7 @@ static int column_action(px *p, ddl_alter *al, int kind) {
     if (!a) return -1;
     cdef *c = ixs_tdef_addcol(p, &a->def);
     if (!c || ixs_column_def(p, &a->def, c, kind == ALT_MODIFY)) return -1;
-    if (kind == ALT_ADD_COLUMN && px_acc(p, "before") && px_ident(p, a->before, sizeof a->before))
+    if (kind == ALT_ADD_COLUMN && px_acc(p, IXK_BEFORE) && px_ident(p, a->before, sizeof a->before))
         return -1;
     return 0;
 }
@@ -105,15 +105,15 @@ static int item_list(px *p, ddl_alter *al, int kind) {
  * ADD CONSTRAINT n UNIQUE (..)), which table_constraint reads itself. */
 static int ansi_constraint(px *p) {
     int i = p->i + 1;
-    return px_kw(p, p->i, "constraint") && px_is_name(p, i) && !px_op(p, i, "(") &&
-           !px_kw(p, i, "primary") && !px_kw(p, i, "unique") && !px_kw(p, i, "check") &&
-           !px_kw(p, i, "foreign") && !px_kw(p, i, "distinct");
+    return px_kw(p, p->i, IXK_CONSTRAINT) && px_is_name(p, i) && !px_op(p, i, "(") &&
+           !px_kw(p, i, IXK_PRIMARY) && !px_kw(p, i, IXK_UNIQUE) && !px_kw(p, i, IXK_CHECK) &&
+           !px_kw(p, i, IXK_FOREIGN) && !px_kw(p, i, IXK_DISTINCT);
 }
 
 /* ADD ..., after ADD */
 static int add_clause(px *p, ddl_alter *al) {
     if (ansi_constraint(p)) return constraint_action(p, al);
-    if (px_acc(p, "constraint")) return item_list(p, al, ALT_ADD_CONSTRAINT);
+    if (px_acc(p, IXK_CONSTRAINT)) return item_list(p, al, ALT_ADD_CONSTRAINT);
     return item_list(p, al, ALT_ADD_COLUMN);
 }
 
@@ -152,20 +152,20 @@ static int check_syntax(px *p, const tdef *t) {
  *         | LOCK MODE ( { ROW | PAGE | TABLE } )
  */
 int ixs_alter_parse(px *p, ddl_alter *al) {
-    if (px_expect(p, "table")) return -1;
+    if (px_expect(p, IXK_TABLE)) return -1;
     if (px_objname(p, IXS_NAME_DB, al->name, sizeof al->name)) return -1;
     do {
         int r = 0;
-        if (px_acc(p, "add"))
+        if (px_acc(p, IXK_ADD))
             r = add_clause(p, al);
-        else if (px_acc(p, "drop"))
-            r = item_list(p, al, px_acc(p, "constraint") ? ALT_DROP_CONSTRAINT : ALT_DROP_COLUMN);
-        else if (px_acc(p, "modify"))
+        else if (px_acc(p, IXK_DROP))
+            r = item_list(p, al, px_acc(p, IXK_CONSTRAINT) ? ALT_DROP_CONSTRAINT : ALT_DROP_COLUMN);
+        else if (px_acc(p, IXK_MODIFY))
             r = item_list(p, al, ALT_MODIFY);
-        else if (px_acc(p, "lock")) {
-            px_acc(p, "mode");
+        else if (px_acc(p, IXK_LOCK)) {
+            px_acc(p, IXK_MODE);
             if (px_expect_op(p, "(")) return -1;
-            if (!px_acc(p, "row") && !px_acc(p, "page")) px_acc(p, "table");
+            if (!px_acc(p, IXK_ROW) && !px_acc(p, IXK_PAGE)) px_acc(p, IXK_TABLE);
             r = px_expect_op(p, ")");
         } else
             r = px_fail(p);

@@ -68,35 +68,35 @@ static int stats_columns(px *p, ddl_stats *us) {
  * The table, if any, into us->table ("" = all tables). */
 static int stats_options(px *p, ddl_stats *us) {
     for (;;) {
-        if (px_acc(p, "for")) {
-            if (px_expect(p, "table")) return -1;
-            px_acc(p, "only");
+        if (px_acc(p, IXK_FOR)) {
+            if (px_expect(p, IXK_TABLE)) return -1;
+            px_acc(p, IXK_ONLY);
             if (px_is_name(p, p->i)) {
                 if (px_objname(p, IXS_NAME_DB, us->table, sizeof us->table)) return -1;
                 if (stats_columns(p, us)) return -1;
             }
-        } else if (px_acc(p, "drop")) {
-            if (px_expect(p, "distributions")) return -1;
-            px_acc(p, "only");
-        } else if (px_acc(p, "distributions")) {
-            if (px_expect(p, "only")) return -1;
-        } else if (px_acc(p, "resolution")) {
+        } else if (px_acc(p, IXK_DROP)) {
+            if (px_expect(p, IXK_DISTRIBUTIONS)) return -1;
+            px_acc(p, IXK_ONLY);
+        } else if (px_acc(p, IXK_DISTRIBUTIONS)) {
+            if (px_expect(p, IXK_ONLY)) return -1;
+        } else if (px_acc(p, IXK_RESOLUTION)) {
             if (p->i >= p->nt || (p->t[p->i].k != T_INT && p->t[p->i].k != T_NUM))
                 return px_fail(p);
             p->i++;
             if (p->t[p->i].k == T_INT || p->t[p->i].k == T_NUM) p->i++;
-        } else if (px_acc(p, "sampling")) {
+        } else if (px_acc(p, IXK_SAMPLING)) {
             int64_t v;
-            if (px_expect(p, "size") || px_int(p, &v)) return -1;
-        } else if (!px_acc(p, "force") && !px_acc(p, "auto"))
+            if (px_expect(p, IXK_SIZE) || px_int(p, &v)) return -1;
+        } else if (!px_acc(p, IXK_FORCE) && !px_acc(p, IXK_AUTO))
             return 0;
     }
 }
 
 int ixs_is_update_statistics(px *p) {
     int i = p->i;
-    return px_kw(p, i, "update") && px_kw(p, i + 1, "statistics") && !px_kw(p, i + 2, "set") &&
-           !px_op(p, i + 2, ".") && !px_kw(p, i + 2, "as");
+    return px_kw(p, i, IXK_UPDATE) && px_kw(p, i + 1, IXK_STATISTICS) &&
+           !px_kw(p, i + 2, IXK_SET) && !px_op(p, i + 2, ".") && !px_kw(p, i + 2, IXK_AS);
 }
 
 /* UPDATE STATISTICS, after these two words:
@@ -108,18 +108,18 @@ int ixs_is_update_statistics(px *p) {
 int ixs_update_statistics_parse(px *p, ixs_ddl *d) {
     d->kind = DDL_UPDATE_STATS;
     d->stype = IX_STMTTYPE_UPDATE_STATISTICS;
-    int routine = px_kw(p, p->i, "for") &&
-                  (px_kw(p, p->i + 1, "procedure") || px_kw(p, p->i + 1, "function") ||
-                   px_kw(p, p->i + 1, "routine") || px_kw(p, p->i + 1, "specific"));
+    int routine = px_kw(p, p->i, IXK_FOR) &&
+                  (px_kw(p, p->i + 1, IXK_PROCEDURE) || px_kw(p, p->i + 1, IXK_FUNCTION) ||
+                   px_kw(p, p->i + 1, IXK_ROUTINE) || px_kw(p, p->i + 1, IXK_SPECIFIC));
     if (!routine) {
-        (void)(px_acc(p, "low") || px_acc(p, "medium") || px_acc(p, "high"));
+        (void)(px_acc(p, IXK_LOW) || px_acc(p, IXK_MEDIUM) || px_acc(p, IXK_HIGH));
         return stats_options(p, &d->u.us);
     }
     d->stype = IX_STMTTYPE_PROC_STATISTICS;
     d->u.us.routine = 1;
     p->i += 2;
-    if (px_kw(p, p->i - 1, "specific") && !px_acc(p, "procedure") && !px_acc(p, "function") &&
-        !px_acc(p, "routine"))
+    if (px_kw(p, p->i - 1, IXK_SPECIFIC) && !px_acc(p, IXK_PROCEDURE) && !px_acc(p, IXK_FUNCTION) &&
+        !px_acc(p, IXK_ROUTINE))
         return px_fail(p);
     if (!px_is_name(p, p->i)) return 0;
     char name[IXS_NAME_MAX + 1];
@@ -189,13 +189,13 @@ int ixs_update_statistics_run(px *p, const ddl_stats *us) {
  * does not exist; a parent whose rows are still referenced is -692). The
  * SERIAL counters are kept, as a DELETE keeps them. */
 int ixs_truncate_parse(px *p, ddl_table *tb) {
-    px_acc(p, "table");
-    px_acc(p, "only");
+    px_acc(p, IXK_TABLE);
+    px_acc(p, IXK_ONLY);
     if (px_objname(p, IXS_NAME_DB, tb->name, sizeof tb->name)) return -1;
-    if (px_acc(p, "drop") || px_acc(p, "reuse")) {
-        if (px_expect(p, "storage")) return -1;
+    if (px_acc(p, IXK_DROP) || px_acc(p, IXK_REUSE)) {
+        if (px_expect(p, IXK_STORAGE)) return -1;
     }
-    if (px_acc(p, "keep") && px_expect(p, "statistics")) return -1;
+    if (px_acc(p, IXK_KEEP) && px_expect(p, IXK_STATISTICS)) return -1;
     return 0;
 }
 
@@ -221,7 +221,7 @@ int ixs_truncate_run(px *p, const ddl_table *tb) {
 
 /* 1 when token i starts a statement of a CREATE SCHEMA. */
 static int schema_stmt_at(px *p, int i) {
-    return px_kw(p, i, "create") || px_kw(p, i, "grant");
+    return px_kw(p, i, IXK_CREATE) || px_kw(p, i, IXK_GRANT);
 }
 
 /* CREATE SCHEMA AUTHORIZATION, after these three words:

@@ -33,24 +33,24 @@ static int fail_later(ixs_ddl *d, int code, const char *text) {
 static int txn_parse(px *p, ixs_ddl *d) {
     int first = p->i;
     p->i++;
-    if (px_kw(p, first, "savepoint") || px_kw(p, first, "release")) {
+    if (px_kw(p, first, IXK_SAVEPOINT) || px_kw(p, first, IXK_RELEASE)) {
         d->stype = IX_STMTTYPE_SAVEPOINT;
-        d->kind = px_kw(p, first, "savepoint") ? DDL_SAVEPOINT : DDL_RELEASE;
-        if (d->kind == DDL_RELEASE && px_expect(p, "savepoint")) return -1;
+        d->kind = px_kw(p, first, IXK_SAVEPOINT) ? DDL_SAVEPOINT : DDL_RELEASE;
+        if (d->kind == DDL_RELEASE && px_expect(p, IXK_SAVEPOINT)) return -1;
         if (px_ident(p, d->u.sp.name, sizeof d->u.sp.name)) return -1;
-        if (d->kind == DDL_SAVEPOINT) px_acc(p, "unique");
+        if (d->kind == DDL_SAVEPOINT) px_acc(p, IXK_UNIQUE);
         return 0;
     }
-    d->kind = px_kw(p, first, "begin")    ? DDL_BEGIN
-              : px_kw(p, first, "commit") ? DDL_COMMIT
-                                          : DDL_ROLLBACK;
+    d->kind = px_kw(p, first, IXK_BEGIN)    ? DDL_BEGIN
+              : px_kw(p, first, IXK_COMMIT) ? DDL_COMMIT
+                                            : DDL_ROLLBACK;
     d->stype = d->kind == DDL_BEGIN    ? IX_STMTTYPE_BEGIN_WORK
                : d->kind == DDL_COMMIT ? IX_STMTTYPE_COMMIT_WORK
                                        : IX_STMTTYPE_ROLLBACK_WORK;
-    (void)(px_acc(p, "work") || px_acc(p, "transaction"));
-    if (d->kind == DDL_ROLLBACK && px_acc(p, "to")) {
+    (void)(px_acc(p, IXK_WORK) || px_acc(p, IXK_TRANSACTION));
+    if (d->kind == DDL_ROLLBACK && px_acc(p, IXK_TO)) {
         d->kind = DDL_ROLLBACK_TO;
-        px_acc(p, "savepoint");
+        px_acc(p, IXK_SAVEPOINT);
         if (px_is_name(p, p->i) && px_ident(p, d->u.sp.name, sizeof d->u.sp.name)) return -1;
     }
     if (d->kind == DDL_BEGIN && p->i < p->nt && p->t[p->i].k != T_EOF && !px_op(p, p->i, ";"))
@@ -127,20 +127,20 @@ static int txn_run(px *p, const ixs_ddl *d) {
  * COMMITTED] | CURSOR STABILITY | REPEATABLE READ } [RETAIN UPDATE LOCKS],
  * after ISOLATION. ixd's isolation is SQLite's: accepted, nothing changes. */
 static int set_isolation_parse(px *p) {
-    px_acc(p, "to");
-    if (px_acc(p, "dirty")) {
-        if (px_expect(p, "read")) return -1;
-        if (px_acc(p, "with") && (px_expect(p, "warning"))) return -1;
-    } else if (px_acc(p, "committed")) {
-        if (px_expect(p, "read")) return -1;
-        if (px_acc(p, "last") && px_expect(p, "committed")) return -1;
-    } else if (px_acc(p, "cursor")) {
-        if (px_expect(p, "stability")) return -1;
-    } else if (px_acc(p, "repeatable")) {
-        if (px_expect(p, "read")) return -1;
+    px_acc(p, IXK_TO);
+    if (px_acc(p, IXK_DIRTY)) {
+        if (px_expect(p, IXK_READ)) return -1;
+        if (px_acc(p, IXK_WITH) && (px_expect(p, IXK_WARNING))) return -1;
+    } else if (px_acc(p, IXK_COMMITTED)) {
+        if (px_expect(p, IXK_READ)) return -1;
+        if (px_acc(p, IXK_LAST) && px_expect(p, IXK_COMMITTED)) return -1;
+    } else if (px_acc(p, IXK_CURSOR)) {
+        if (px_expect(p, IXK_STABILITY)) return -1;
+    } else if (px_acc(p, IXK_REPEATABLE)) {
+        if (px_expect(p, IXK_READ)) return -1;
     } else
         return px_fail(p);
-    (void)(px_acc(p, "retain") && px_acc(p, "update") && px_acc(p, "locks"));
+    (void)(px_acc(p, IXK_RETAIN) && px_acc(p, IXK_UPDATE) && px_acc(p, IXK_LOCKS));
     return 0;
 }
 
@@ -170,7 +170,7 @@ static int set_other_parse(px *p, ixs_ddl *d) {
         {"connection", 0},
     };
     for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++)
-        if (px_kw(p, p->i, ok[k].kw)) {
+        if (px_kw_str(p, p->i, ok[k].kw)) {
             d->stype = ok[k].stype;
             p->i++;
             skip_rest(p);
@@ -187,22 +187,22 @@ static int set_other_parse(px *p, ixs_ddl *d) {
  */
 static int set_parse(px *p, ixs_ddl *d) {
     d->kind = DDL_NOOP;
-    if (px_acc(p, "lock")) {
+    if (px_acc(p, IXK_LOCK)) {
         d->kind = DDL_SET_LOCK_MODE;
         d->stype = IX_STMTTYPE_SET_LOCK_MODE;
-        if (px_expect(p, "mode") || px_expect(p, "to")) return -1;
-        d->u.lm.not_wait = px_acc(p, "not");
-        if (px_expect(p, "wait")) return -1;
+        if (px_expect(p, IXK_MODE) || px_expect(p, IXK_TO)) return -1;
+        d->u.lm.not_wait = px_acc(p, IXK_NOT);
+        if (px_expect(p, IXK_WAIT)) return -1;
         d->u.lm.secs = -1;
         if (!d->u.lm.not_wait && p->i < p->nt && p->t[p->i].k == T_INT && px_int(p, &d->u.lm.secs))
             return -1;
         return 0;
     }
-    if (px_acc(p, "isolation")) {
+    if (px_acc(p, IXK_ISOLATION)) {
         d->stype = IX_STMTTYPE_SET_ISOLATION;
         return set_isolation_parse(p);
     }
-    if (px_acc(p, "transaction")) {
+    if (px_acc(p, IXK_TRANSACTION)) {
         d->stype = IX_STMTTYPE_SET_ISOLATION;
         skip_rest(p);
         return 0;
@@ -227,13 +227,13 @@ static int set_lock_mode_run(px *p, const ddl_lock_mode *lm) {
 /* CREATE SCHEMA AUTHORIZATION ... | CREATE DATABASE (a session statement:
  * -999 here) | anything else: -999 naming the object kind. After CREATE. */
 static int create_other_parse(px *p, ixs_ddl *d) {
-    if (px_acc(p, "schema")) {
+    if (px_acc(p, IXK_SCHEMA)) {
         d->kind = DDL_CREATE_SCHEMA;
         d->stype = IX_STMTTYPE_CREATE_SCHEMA;
-        if (px_expect(p, "authorization")) return -1;
+        if (px_expect(p, IXK_AUTHORIZATION)) return -1;
         return ixs_create_schema_parse(p, &d->u.cs);
     }
-    if (px_kw(p, p->i, "database")) {
+    if (px_kw(p, p->i, IXK_DATABASE)) {
         d->stype = IX_STMTTYPE_CREATE_DB; /* at prepare: -201 at DATABASE */
         return fail_later(d, -999, "CREATE DATABASE needs a session");
     }
@@ -252,20 +252,20 @@ static int create_parse(px *p, ixs_ddl *d) {
     if (!rt) rt = ixs_trigger_create_stmt(p, &d->stype);
     if (rt) return rt < 0 ? -1 : 0;
     if (ixs_objs_stmt(p, 'C', &d->stype)) return p->failed ? -1 : 0;
-    int temp = px_acc(p, "temp") || px_acc(p, "raw") || px_acc(p, "standard");
-    if (px_acc(p, "table")) {
+    int temp = px_acc(p, IXK_TEMP) || px_acc(p, IXK_RAW) || px_acc(p, IXK_STANDARD);
+    if (px_acc(p, IXK_TABLE)) {
         d->kind = DDL_CREATE_TABLE;
         d->stype = temp ? IX_STMTTYPE_CREATE_TEMP_TABLE : IX_STMTTYPE_CREATE_TABLE;
         return ixs_create_table_parse(p, temp, &d->u.ct);
     }
-    if (px_kw(p, p->i, "unique") || px_kw(p, p->i, "distinct") || px_kw(p, p->i, "index") ||
-        px_kw(p, p->i, "cluster")) {
-        int u = px_acc(p, "unique") || px_acc(p, "distinct");
+    if (px_kw(p, p->i, IXK_UNIQUE) || px_kw(p, p->i, IXK_DISTINCT) || px_kw(p, p->i, IXK_INDEX) ||
+        px_kw(p, p->i, IXK_CLUSTER)) {
+        int u = px_acc(p, IXK_UNIQUE) || px_acc(p, IXK_DISTINCT);
         d->kind = DDL_CREATE_INDEX;
         d->stype = IX_STMTTYPE_CREATE_INDEX;
         return ixs_create_index_parse(p, u, &d->u.ci);
     }
-    if (px_acc(p, "view")) {
+    if (px_acc(p, IXK_VIEW)) {
         d->kind = DDL_CREATE_VIEW;
         d->stype = IX_STMTTYPE_CREATE_VIEW;
         return ixs_create_view_parse(p, &d->u.vw);
@@ -282,9 +282,9 @@ static int drop_parse(px *p, ixs_ddl *d) {
     if (rt) return rt < 0 ? -1 : 0;
     if (ixs_objs_stmt(p, 'D', &d->stype)) return p->failed ? -1 : 0;
     d->kind = DDL_DROP;
-    d->stype = px_kw(p, p->i, "index")  ? IX_STMTTYPE_DROP_INDEX
-               : px_kw(p, p->i, "view") ? IX_STMTTYPE_DROP_VIEW
-                                        : IX_STMTTYPE_DROP_TABLE;
+    d->stype = px_kw(p, p->i, IXK_INDEX)  ? IX_STMTTYPE_DROP_INDEX
+               : px_kw(p, p->i, IXK_VIEW) ? IX_STMTTYPE_DROP_VIEW
+                                          : IX_STMTTYPE_DROP_TABLE;
     return ixs_drop_parse(p, &d->u.dr);
 }
 
@@ -294,9 +294,9 @@ static int drop_parse(px *p, ixs_ddl *d) {
  * table must exist (-206); SQLite's locks are the database's. */
 static int lock_parse(px *p, ixs_ddl *d) {
     d->kind = DDL_LOCK_TABLE;
-    d->stype = px_kw(p, p->i, "lock") ? IX_STMTTYPE_LOCK_TABLE : IX_STMTTYPE_UNLOCK_TABLE;
+    d->stype = px_kw(p, p->i, IXK_LOCK) ? IX_STMTTYPE_LOCK_TABLE : IX_STMTTYPE_UNLOCK_TABLE;
     p->i++;
-    if (px_expect(p, "table")) return -1;
+    if (px_expect(p, IXK_TABLE)) return -1;
     if (px_objname(p, IXS_NAME_DB, d->u.tab.name, sizeof d->u.tab.name)) return -1;
     skip_rest(p);
     return 0;
@@ -312,46 +312,47 @@ static int lock_parse(px *p, ixs_ddl *d) {
 int ixs_ddl_parse(px *p, ixs_ddl *d) {
     d->kind = DDL_TEXT;
     d->stype = IX_STMTTYPE_OTHER;
-    if (px_acc(p, "create")) return create_parse(p, d);
-    if (px_acc(p, "drop")) return drop_parse(p, d);
-    if (px_acc(p, "alter")) {
+    if (px_acc(p, IXK_CREATE)) return create_parse(p, d);
+    if (px_acc(p, IXK_DROP)) return drop_parse(p, d);
+    if (px_acc(p, IXK_ALTER)) {
         if (ixs_objs_stmt(p, 'A', &d->stype)) return p->failed ? -1 : 0;
         d->kind = DDL_ALTER;
         d->stype = IX_STMTTYPE_ALTER_TABLE;
         return ixs_alter_parse(p, &d->u.al);
     }
-    if (px_acc(p, "rename")) {
+    if (px_acc(p, IXK_RENAME)) {
         if (ixs_objs_stmt(p, 'R', &d->stype)) return p->failed ? -1 : 0;
-        d->stype = px_kw(p, p->i, "column") ? IX_STMTTYPE_RENAME_COLUMN : IX_STMTTYPE_RENAME_TABLE;
+        d->stype =
+            px_kw(p, p->i, IXK_COLUMN) ? IX_STMTTYPE_RENAME_COLUMN : IX_STMTTYPE_RENAME_TABLE;
         return ixs_rename_parse(p, d);
     }
-    if (px_kw(p, p->i, "begin") || px_kw(p, p->i, "commit") || px_kw(p, p->i, "rollback") ||
-        px_kw(p, p->i, "savepoint") || px_kw(p, p->i, "release"))
+    if (px_kw(p, p->i, IXK_BEGIN) || px_kw(p, p->i, IXK_COMMIT) || px_kw(p, p->i, IXK_ROLLBACK) ||
+        px_kw(p, p->i, IXK_SAVEPOINT) || px_kw(p, p->i, IXK_RELEASE))
         return txn_parse(p, d);
-    if (px_acc(p, "set")) return set_parse(p, d);
+    if (px_acc(p, IXK_SET)) return set_parse(p, d);
     if (ixs_is_update_statistics(p)) {
         p->i += 2;
         return ixs_update_statistics_parse(p, d);
     }
-    if (px_acc(p, "truncate")) {
+    if (px_acc(p, IXK_TRUNCATE)) {
         d->kind = DDL_TRUNCATE;
         d->stype = IX_STMTTYPE_TRUNCATE;
         return ixs_truncate_parse(p, &d->u.tab);
     }
-    if (px_kw(p, p->i, "lock") || px_kw(p, p->i, "unlock")) return lock_parse(p, d);
-    if (px_acc(p, "merge")) {
+    if (px_kw(p, p->i, IXK_LOCK) || px_kw(p, p->i, IXK_UNLOCK)) return lock_parse(p, d);
+    if (px_acc(p, IXK_MERGE)) {
         d->stype = IX_STMTTYPE_MERGE;
         return ixs_merge(p, &p->rows);
     }
-    if (px_kw(p, p->i, "grant") || px_kw(p, p->i, "revoke")) {
+    if (px_kw(p, p->i, IXK_GRANT) || px_kw(p, p->i, IXK_REVOKE)) {
         /* GRANT / REVOKE ...: ixd has no privileges; accepted */
         d->kind = DDL_NOOP;
-        d->stype = px_kw(p, p->i, "grant") ? IX_STMTTYPE_GRANT : IX_STMTTYPE_REVOKE;
+        d->stype = px_kw(p, p->i, IXK_GRANT) ? IX_STMTTYPE_GRANT : IX_STMTTYPE_REVOKE;
         skip_rest(p);
         return 0;
     }
-    if (px_kw(p, p->i, "database") || px_kw(p, p->i, "close")) {
-        d->stype = px_kw(p, p->i, "close") ? IX_STMTTYPE_CLOSE_DB : IX_STMTTYPE_DATABASE;
+    if (px_kw(p, p->i, IXK_DATABASE) || px_kw(p, p->i, IXK_CLOSE)) {
+        d->stype = px_kw(p, p->i, IXK_CLOSE) ? IX_STMTTYPE_CLOSE_DB : IX_STMTTYPE_DATABASE;
         skip_rest(p);
         return fail_later(d, -999, "database statements need a session");
     }
@@ -493,10 +494,10 @@ int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *e
         ixs_px_done(&p);
         return -1;
     }
-    int txn = px_kw(&p, 0, "begin") || px_kw(&p, 0, "commit") || px_kw(&p, 0, "rollback") ||
-              px_kw(&p, 0, "set") || px_kw(&p, 0, "savepoint") || px_kw(&p, 0, "release");
+    int txn = px_kw(&p, 0, IXK_BEGIN) || px_kw(&p, 0, IXK_COMMIT) || px_kw(&p, 0, IXK_ROLLBACK) ||
+              px_kw(&p, 0, IXK_SET) || px_kw(&p, 0, IXK_SAVEPOINT) || px_kw(&p, 0, IXK_RELEASE);
     int rc = txn ? 0 : ixs_ansi_autobegin(db, err);
-    if (!rc && px_kw(&p, 0, "select")) {
+    if (!rc && px_kw(&p, 0, IXK_SELECT)) {
         rc = ixs_select_into_temp(&p, rows);
         ixs_px_done(&p);
         return rc ? -1 : 0;

@@ -368,7 +368,7 @@ static int qual_unit(px *p, int *u, int *n, int as_end) {
                  {"hour", IX_TU_HOUR},        {"minute", IX_TU_MINUTE}, {"second", IX_TU_SECOND},
                  {"fraction", IX_TU_FRACTION}};
     for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
-        if (px_acc(p, units[k].kw)) {
+        if (px_acc_str(p, units[k].kw)) {
             *u = units[k].u;
             *n = -1;
             if (px_acc_op(p, "(")) {
@@ -390,7 +390,7 @@ int ixs_parse_qual(px *p, int interval, uint32_t *q) {
     int s, sn, e, en;
     int at = p->i;
     if (qual_unit(p, &s, &sn, 0)) return -1;
-    if (px_acc(p, "to")) {
+    if (px_acc(p, IXK_TO)) {
         if (qual_unit(p, &e, &en, 1)) return -1;
     } else {
         e = s == IX_TU_FRACTION ? IX_TU_F(sn < 0 ? 3 : sn) : s;
@@ -517,12 +517,12 @@ static int parse_case(px *p, xv *out) {
         px_failc(p, -208, NULL);
         goto out;
     }
-    if (!px_kw(p, p->i, "when")) {
+    if (!px_kw(p, p->i, IXK_WHEN)) {
         if (parse_or(p, &sel)) goto out;
         simple = 1;
         settle(p, &sel);
     }
-    while (px_acc(p, "when")) {
+    while (px_acc(p, IXK_WHEN)) {
         if (nw >= MAXWHEN) {
             px_fail(p);
             goto out;
@@ -531,18 +531,18 @@ static int parse_case(px *p, xv *out) {
         xv_init(&r[nw]);
         nw++;
         if (simple ? parse_add(p, &w[nw - 1]) : ixs_cond(p, &w[nw - 1])) goto out;
-        if (px_expect(p, "then") || parse_or(p, &r[nw - 1])) goto out;
+        if (px_expect(p, IXK_THEN) || parse_or(p, &r[nw - 1])) goto out;
     }
     if (!nw) {
         px_fail(p);
         goto out;
     }
-    if (px_acc(p, "else")) {
+    if (px_acc(p, IXK_ELSE)) {
         xv_init(&r[nw]);
         has_else = 1;
         if (parse_or(p, &r[nw])) goto out;
     }
-    if (px_expect(p, "end")) goto out;
+    if (px_expect(p, IXK_END)) goto out;
     ityp rt = ixs_t(-1, 0);
     for (int i = 0; i < nw + has_else; i++) {
         settle(p, &r[i]);
@@ -708,7 +708,7 @@ static int primary(px *p, xv *out) {
     }
     if (px_op(p, p->i, "(")) {
         p->i++;
-        if (px_kw(p, p->i, "select")) return subquery(p, out, 0);
+        if (px_kw(p, p->i, IXK_SELECT)) return subquery(p, out, 0);
         xv in;
         xv_init(&in);
         if (parse_or(p, &in) || px_expect_op(p, ")")) {
@@ -727,28 +727,28 @@ static int primary(px *p, xv *out) {
     int nextparen = px_op(p, p->i + 1, "(");
     int nextdot = px_op(p, p->i + 1, ".");
     if (!nextdot) {
-        if (px_kw(p, p->i, "null")) {
+        if (px_kw(p, p->i, IXK_NULL)) {
             p->i++;
             out->k = XK_NULL;
             out->lk = LB_CONST;
             sb_add(&out->s, "NULL");
             return 0;
         }
-        if (px_kw(p, p->i, "today") && !nextparen) {
+        if (px_kw(p, p->i, IXK_TODAY) && !nextparen) {
             p->i++;
             sb_add(&out->s, "ixd_today()");
             out->t = ixs_t(IX_T_DATE, 4);
             out->lk = LB_EXPR;
             return 0;
         }
-        if ((px_kw(p, p->i, "current") || px_kw(p, p->i, "sysdate")) && !nextparen) {
-            int sysd = px_kw(p, p->i, "sysdate");
+        if ((px_kw(p, p->i, IXK_CURRENT) || px_kw(p, p->i, IXK_SYSDATE)) && !nextparen) {
+            int sysd = px_kw(p, p->i, IXK_SYSDATE);
             p->i++;
             uint32_t q = ix_dt_qual(IX_TU_YEAR, sysd ? IX_TU_F(5) : IX_TU_F(3));
             static const char *uk[] = {"year",   "month",  "day",     "hour",
                                        "minute", "second", "fraction"};
             for (size_t k = 0; k < 7 && !sysd; k++)
-                if (px_kw(p, p->i, uk[k])) {
+                if (px_kw_str(p, p->i, uk[k])) {
                     if (ixs_parse_qual(p, 0, &q)) return -1;
                     break;
                 }
@@ -758,29 +758,29 @@ static int primary(px *p, xv *out) {
             return 0;
         }
         if (ixs_func_niladic(p, out)) return 0;
-        if (px_kw(p, p->i, "user") && !nextparen) {
+        if (px_kw(p, p->i, IXK_USER) && !nextparen) {
             p->i++;
             sb_strlit(&out->s, p->db->user, strlen(p->db->user));
             out->t = ixs_t(IX_T_VARCHAR, 32);
             out->lk = LB_EXPR;
             return 0;
         }
-        if ((px_kw(p, p->i, "datetime") || px_kw(p, p->i, "interval")) && nextparen) {
-            int iv = px_kw(p, p->i, "interval");
+        if ((px_kw(p, p->i, IXK_DATETIME) || px_kw(p, p->i, IXK_INTERVAL)) && nextparen) {
+            int iv = px_kw(p, p->i, IXK_INTERVAL);
             p->i++;
             return typed_literal(p, iv, out);
         }
-        if (px_kw(p, p->i, "case")) {
+        if (px_kw(p, p->i, IXK_CASE)) {
             p->i++;
             out->lk = LB_EXPR;
             return parse_case(p, out);
         }
-        if (px_kw(p, p->i, "exists") && nextparen) {
+        if (px_kw(p, p->i, IXK_EXISTS) && nextparen) {
             p->i += 2;
-            if (!px_kw(p, p->i, "select")) return px_fail(p);
+            if (!px_kw(p, p->i, IXK_SELECT)) return px_fail(p);
             return subquery(p, out, 1);
         }
-        if (nextparen && px_kw(p, p->i, "row")) return ixs_row_literal(p, out);
+        if (nextparen && px_kw(p, p->i, IXK_ROW)) return ixs_row_literal(p, out);
         if (nextparen && ixs_window_at(p)) return ixs_window_call(p, out);
         if (nextparen) {
             char fn[IXS_NAME_MAX + 1];
@@ -846,7 +846,7 @@ static int postfix(px *p, xv *out) {
             out->lk = LB_EXPR;
             continue;
         }
-        if (px_acc(p, "units")) {
+        if (px_acc(p, IXK_UNITS)) {
             int u, n;
             if (qual_unit(p, &u, &n, 1)) return -1;
             int64_t f;
@@ -1193,7 +1193,7 @@ static int pred(px *p, xv *out) {
     if (parse_add(p, out)) return -1;
     int neg = 0;
     int save = p->i;
-    if (px_acc(p, "not")) neg = 1;
+    if (px_acc(p, IXK_NOT)) neg = 1;
     const char *op = NULL;
     if (!neg) {
         if (px_op(p, p->i, "=") || px_op(p, p->i, "=="))
@@ -1215,12 +1215,12 @@ static int pred(px *p, xv *out) {
     if (op) {
         p->i++;
         int any = 0, all = 0;
-        if (px_acc(p, "any") || px_acc(p, "some"))
+        if (px_acc(p, IXK_ANY) || px_acc(p, IXK_SOME))
             any = 1;
-        else if (px_acc(p, "all"))
+        else if (px_acc(p, IXK_ALL))
             all = 1;
         if (any || all) {
-            if (px_expect_op(p, "(") || !px_kw(p, p->i, "select")) {
+            if (px_expect_op(p, "(") || !px_kw(p, p->i, IXK_SELECT)) {
                 px_fail(p);
                 goto fail;
             }
@@ -1254,10 +1254,10 @@ static int pred(px *p, xv *out) {
             cmp_coerce(p, out, &r);
             sb_printf(&s, "(%s %s %s)", xs(out), op, xs(&r));
         }
-    } else if (px_acc(p, "between")) {
+    } else if (px_acc(p, IXK_BETWEEN)) {
         xv hi;
         xv_init(&hi);
-        if (parse_add(p, &r) || px_expect(p, "and") || parse_add(p, &hi)) {
+        if (parse_add(p, &r) || px_expect(p, IXK_AND) || parse_add(p, &hi)) {
             xv_free(&hi);
             goto fail;
         }
@@ -1272,12 +1272,12 @@ static int pred(px *p, xv *out) {
         cmp_coerce(p, out, &hi);
         sb_printf(&s, "(%s %sBETWEEN %s AND %s)", xs(out), neg ? "NOT " : "", xs(&r), xs(&hi));
         xv_free(&hi);
-    } else if (px_kw(p, p->i, "in") && !px_op(p, p->i + 1, "(")) {
+    } else if (px_kw(p, p->i, IXK_IN) && !px_op(p, p->i + 1, "(")) {
         p->i++; /* x IN collection */
         if (parse_add(p, &r) || ixs_coll_in(p, out, &r, neg, &s)) goto fail;
-    } else if (px_acc(p, "in")) {
+    } else if (px_acc(p, IXK_IN)) {
         if (px_expect_op(p, "(")) goto fail;
-        if (px_kw(p, p->i, "select")) {
+        if (px_kw(p, p->i, IXK_SELECT)) {
             qres q;
             memset(&q, 0, sizeof q);
             int st;
@@ -1338,15 +1338,15 @@ static int pred(px *p, xv *out) {
             sb_printf(&s, "(%s %sIN (%s))", xs(out), neg ? "NOT " : "", body.p ? body.p : "");
             sb_free(&body);
         }
-    } else if (px_acc(p, "like") || px_acc(p, "matches")) {
-        int matches = px_kw(p, p->i - 1, "matches");
+    } else if (px_acc(p, IXK_LIKE) || px_acc(p, IXK_MATCHES)) {
+        int matches = px_kw(p, p->i - 1, IXK_MATCHES);
         if (parse_add(p, &r)) goto fail;
         as_text(p, out);
         as_text(p, &r);
         xv esc;
         xv_init(&esc);
         int has_esc = 0;
-        if (px_acc(p, "escape")) {
+        if (px_acc(p, IXK_ESCAPE)) {
             if (parse_add(p, &esc)) {
                 xv_free(&esc);
                 goto fail;
@@ -1359,9 +1359,9 @@ static int pred(px *p, xv *out) {
             sb_printf(&s, "(%s %sLIKE %s ESCAPE %s)", xs(out), neg ? "NOT " : "", xs(&r),
                       has_esc ? xs(&esc) : "'\\'");
         xv_free(&esc);
-    } else if (!neg && px_acc(p, "is")) {
-        int n2 = px_acc(p, "not");
-        if (px_expect(p, "null")) goto fail;
+    } else if (!neg && px_acc(p, IXK_IS)) {
+        int n2 = px_acc(p, IXK_NOT);
+        if (px_expect(p, IXK_NULL)) goto fail;
         sb_printf(&s, "(%s IS %sNULL)", xs(out), n2 ? "NOT " : "");
     } else {
         p->i = save;
@@ -1389,7 +1389,7 @@ fail:
 static int parse_not(px *p, xv *out) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     int rc;
-    if (px_acc(p, "not")) {
+    if (px_acc(p, IXK_NOT)) {
         rc = parse_not(p, out);
         if (!rc) {
             sb n = {0};
@@ -1407,7 +1407,7 @@ static int parse_not(px *p, xv *out) {
 
 static int parse_and(px *p, xv *out) {
     if (parse_not(p, out)) return -1;
-    while (px_acc(p, "and")) {
+    while (px_acc(p, IXK_AND)) {
         xv r;
         xv_init(&r);
         if (parse_not(p, &r)) {
@@ -1428,7 +1428,7 @@ static int parse_and(px *p, xv *out) {
 static int parse_or(px *p, xv *out) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     if (parse_and(p, out)) return -1;
-    while (px_acc(p, "or")) {
+    while (px_acc(p, IXK_OR)) {
         xv r;
         xv_init(&r);
         if (parse_and(p, &r)) {
@@ -1492,7 +1492,7 @@ int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t 
     } while (0)
     if (!strcmp(nm, "char") || !strcmp(nm, "character") || !strcmp(nm, "nchar")) {
         int n = !strcmp(nm, "nchar");
-        if (!n && px_acc(p, "varying")) {
+        if (!n && px_acc(p, IXK_VARYING)) {
             OPTARGS();
             if (a < 1 || a > 255 || b > a) return px_fail(p);
             *t = ixs_t(IX_T_VARCHAR, (uint32_t)a);
@@ -1538,7 +1538,7 @@ int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t 
         OPTARGS();
         *t = ixs_t(IX_T_FLOAT, 8);
     } else if (!strcmp(nm, "double")) {
-        if (px_expect(p, "precision")) return -1;
+        if (px_expect(p, IXK_PRECISION)) return -1;
         *t = ixs_t(IX_T_FLOAT, 8);
     } else if (!strcmp(nm, "decimal") || !strcmp(nm, "dec") || !strcmp(nm, "numeric") ||
                !strcmp(nm, "money")) {
@@ -1562,7 +1562,7 @@ int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t 
     } else if (!strcmp(nm, "boolean")) {
         *t = ixs_t(IX_T_BOOLEAN, 1);
     } else if (!strcmp(nm, "byte") || !strcmp(nm, "text")) {
-        if (px_acc(p, "in")) {
+        if (px_acc(p, IXK_IN)) {
             char dummy[IXS_NAME_MAX + 1];
             if (px_ident(p, dummy, sizeof dummy)) return -1;
         }

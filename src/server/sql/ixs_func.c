@@ -605,8 +605,8 @@ static int agg_emit(px *p, const char *fn, const char *d, xv *a, xv *out) {
 /* [DISTINCT | UNIQUE | ALL] expr ')' or '*' ')' for COUNT */
 static int r_agg(px *p, const fdef *f, xv *out) {
     const char *fn = f->name;
-    int distinct = px_acc(p, "distinct") || px_acc(p, "unique");
-    if (!distinct) px_acc(p, "all");
+    int distinct = px_acc(p, IXK_DISTINCT) || px_acc(p, IXK_UNIQUE);
+    if (!distinct) px_acc(p, IXK_ALL);
     out->lk = LB_AGG;
     out->agg = 1;
     if (!strcmp(fn, "count") && px_acc_op(p, "*")) {
@@ -676,10 +676,10 @@ static int r_substring(px *p, const fdef *f, xv *out) {
     for (int i = 0; i < 3; i++)
         ixs_xv_init(&a[i]);
     int rc = ixs_parse_or(p, &a[0]);
-    if (!rc) rc = px_expect(p, "from");
+    if (!rc) rc = px_expect(p, IXK_FROM);
     if (!rc) rc = ixs_parse_add(p, &a[1]);
     int n = 2;
-    if (!rc && px_acc(p, "for")) {
+    if (!rc && px_acc(p, IXK_FOR)) {
         n = 3;
         rc = ixs_parse_add(p, &a[2]);
     }
@@ -699,19 +699,19 @@ static int r_substring(px *p, const fdef *f, xv *out) {
 static int r_trim(px *p, const fdef *f, xv *out) {
     (void)f;
     const char *fn = "trim";
-    if (px_acc(p, "leading"))
+    if (px_acc(p, IXK_LEADING))
         fn = "ltrim";
-    else if (px_acc(p, "trailing"))
+    else if (px_acc(p, IXK_TRAILING))
         fn = "rtrim";
     else
-        px_acc(p, "both");
+        px_acc(p, IXK_BOTH);
     xv a, c;
     ixs_xv_init(&a);
     ixs_xv_init(&c);
     int hasc = 0, rc = 0;
-    if (!px_acc(p, "from")) {
+    if (!px_acc(p, IXK_FROM)) {
         rc = ixs_parse_or(p, &a);
-        if (!rc && px_acc(p, "from")) {
+        if (!rc && px_acc(p, IXK_FROM)) {
             c = a;
             ixs_xv_init(&a);
             hasc = 1;
@@ -735,7 +735,7 @@ static int r_cast(px *p, const fdef *f, xv *out) {
     (void)f;
     xv a;
     ixs_xv_init(&a);
-    if (ixs_parse_or(p, &a) || px_expect(p, "as")) {
+    if (ixs_parse_or(p, &a) || px_expect(p, IXK_AS)) {
         xv_free(&a);
         return -1;
     }
@@ -904,7 +904,7 @@ int ixs_func_niladic(px *p, xv *out) {
     static const char *const names[] = {"dbservername", "sitename", "current_user"};
     int which = -1;
     for (int k = 0; k < 3; k++)
-        if (px_kw(p, p->i, names[k]) && !px_op(p, p->i + 1, "(") && !px_op(p, p->i + 1, "."))
+        if (px_kw_str(p, p->i, names[k]) && !px_op(p, p->i + 1, "(") && !px_op(p, p->i + 1, "."))
             which = k;
     if (which < 0) return 0;
     p->i++;

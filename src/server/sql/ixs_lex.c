@@ -84,6 +84,7 @@ int ixs_lex(px *p) {
             while (i < n && is_idchar((unsigned char)s[i]))
                 i++;
             t->k = T_ID;
+            t->kw = ixs_kw_code(s + t->pos, i - (size_t)t->pos);
         } else if (is_digit(c) || (c == '.' && i + 1 < n && is_digit((unsigned char)s[i + 1]))) {
             int isnum = 0;
             while (i < n && is_digit((unsigned char)s[i]))
@@ -153,12 +154,22 @@ int ixs_lex(px *p) {
     }
 }
 
-int px_kw(px *p, int i, const char *kw) {
+int px_kw(px *p, int i, int kw) {
+    return i < p->nt && p->t[i].k == T_ID && p->t[i].kw == kw;
+}
+int px_kw_str(px *p, int i, const char *kw) {
     if (i >= p->nt) return 0;
     const tok *t = &p->t[i];
     if (t->k != T_ID) return 0;
     size_t l = strlen(kw);
     return (size_t)t->len == l && strncasecmp(p->sql + t->pos, kw, l) == 0;
+}
+int px_acc_str(px *p, const char *kw) {
+    if (px_kw_str(p, p->i, kw)) {
+        p->i++;
+        return 1;
+    }
+    return 0;
 }
 int px_is_clause_kw(px *p, int i) {
     /* words that start or join the clauses of a statement: never a column */
@@ -167,10 +178,10 @@ int px_is_clause_kw(px *p, int i) {
                                      "join",   "on",   "by",        "and",    "or",    "then",
                                      "else",   "when", "as",        NULL};
     for (int k = 0; kw[k]; k++)
-        if (px_kw(p, i, kw[k])) return 1;
+        if (px_kw_str(p, i, kw[k])) return 1;
     return 0;
 }
-int px_acc(px *p, const char *kw) {
+int px_acc(px *p, int kw) {
     if (px_kw(p, p->i, kw)) {
         p->i++;
         return 1;
@@ -211,7 +222,7 @@ int px_failc(px *p, int code, const char *fmt, ...) {
     }
     return -1;
 }
-int px_expect(px *p, const char *kw) {
+int px_expect(px *p, int kw) {
     if (px_acc(p, kw)) return 0;
     return px_fail(p);
 }

@@ -68,7 +68,7 @@ static void skip_to(px *p, const char *const *kw) {
         if (depth < 0) return;
         if (depth == 0 && px_op(p, p->i, ";")) return;
         for (int k = 0; depth == 0 && kw[k]; k++)
-            if (px_kw(p, p->i, kw[k])) return;
+            if (px_kw_str(p, p->i, kw[k])) return;
     }
 }
 
@@ -85,8 +85,8 @@ static int m_name(px *p, char *name) {
 
 static int m_alias(px *p, char *alias) {
     alias[0] = 0;
-    if (px_acc(p, "as")) return px_ident(p, alias, IXS_NAME_MAX + 1);
-    if (px_is_ident(p, p->i) && !px_kw(p, p->i, "using") && !px_kw(p, p->i, "on"))
+    if (px_acc(p, IXK_AS)) return px_ident(p, alias, IXS_NAME_MAX + 1);
+    if (px_is_ident(p, p->i) && !px_kw(p, p->i, IXK_USING) && !px_kw(p, p->i, IXK_ON))
         return px_ident(p, alias, IXS_NAME_MAX + 1);
     return 0;
 }
@@ -96,23 +96,23 @@ static int m_alias(px *p, char *alias) {
  *       | WHEN NOT MATCHED [AND cond] THEN INSERT [(col {, col})] VALUES (expr {, ...})
  */
 static int parse_when(px *p, mtree *m) {
-    int notm = px_acc(p, "not");
-    if (px_expect(p, "matched")) return -1;
+    int notm = px_acc(p, IXK_NOT);
+    if (px_expect(p, IXK_MATCHED)) return -1;
     if (!notm && m->nmatched == M_MAX_MATCHED) return px_fail(p);
     mwhen *w = notm ? &m->notmatched : &m->matched[m->nmatched++];
     if (w->kind) return px_fail(p); /* NOT MATCHED once */
     w->cond = -1;
-    if (px_acc(p, "and")) {
+    if (px_acc(p, IXK_AND)) {
         w->cond = p->i;
         skip_to(p, KW_THEN);
     }
-    if (px_expect(p, "then")) return -1;
-    if (!notm && px_acc(p, "update")) {
-        if (px_expect(p, "set")) return -1;
+    if (px_expect(p, IXK_THEN)) return -1;
+    if (!notm && px_acc(p, IXK_UPDATE)) {
+        if (px_expect(p, IXK_SET)) return -1;
         w->kind = MW_UPDATE;
-    } else if (!notm && px_acc(p, "delete")) {
+    } else if (!notm && px_acc(p, IXK_DELETE)) {
         w->kind = MW_DELETE;
-    } else if (notm && px_acc(p, "insert")) {
+    } else if (notm && px_acc(p, IXK_INSERT)) {
         w->kind = MW_INSERT;
     } else
         return px_fail(p);
@@ -129,8 +129,8 @@ static int parse_when(px *p, mtree *m) {
 static int parse_merge(px *p, mtree *m) {
     memset(m, 0, sizeof *m);
     m->src_sel = -1;
-    if (px_expect(p, "into") || m_name(p, m->target) || m_alias(p, m->talias)) return -1;
-    if (px_expect(p, "using")) return -1;
+    if (px_expect(p, IXK_INTO) || m_name(p, m->target) || m_alias(p, m->talias)) return -1;
+    if (px_expect(p, IXK_USING)) return -1;
     if (px_op(p, p->i, "(")) {
         m->src_sel = p->i + 1;
         p->i++;
@@ -138,11 +138,11 @@ static int parse_merge(px *p, mtree *m) {
         if (px_expect_op(p, ")")) return -1;
     } else if (m_name(p, m->source))
         return -1;
-    if (m_alias(p, m->salias) || px_expect(p, "on")) return -1;
+    if (m_alias(p, m->salias) || px_expect(p, IXK_ON)) return -1;
     m->on = p->i;
     skip_to(p, KW_WHEN);
-    if (!px_kw(p, p->i, "when")) return px_fail(p);
-    while (px_acc(p, "when"))
+    if (!px_kw(p, p->i, IXK_WHEN)) return px_fail(p);
+    while (px_acc(p, IXK_WHEN))
         if (parse_when(p, m)) return -1;
     return 0;
 }
@@ -293,7 +293,7 @@ static int emit_insert(px *p, tref *t, tref *s, const char *cond, sb *out) {
     } else
         for (int i = 0; i < t->tab.ncols; i++)
             cols[nc++] = &t->tab.cols[i];
-    if (px_expect(p, "values") || px_expect_op(p, "(")) return -1;
+    if (px_expect(p, IXK_VALUES) || px_expect_op(p, "(")) return -1;
     sb vals = {0};
     sb_add(out, "INSERT INTO ");
     sb_ident(out, t->tab.name);

@@ -3,11 +3,13 @@
 #define IXS_PARSE_H
 
 #include "server/sql/ixs.h"
+#include "server/sql/ixs_kw.h"
 
 enum { T_EOF, T_ID, T_INT, T_NUM, T_STR, T_OP, T_PARAM };
 
 typedef struct tok {
     int k;
+    int kw; /* T_ID: its keyword code (ixs_kw.h), else IXK_NONE */
     int pos;
     int len;
     int pidx; /* T_PARAM: its number in text order */
@@ -84,8 +86,11 @@ typedef struct qres {
 } qres;
 /* lexer */
 int ixs_lex(px *p);
-int px_kw(px *p, int i, const char *kw); /* token i is keyword kw */
-int px_acc(px *p, const char *kw);       /* accept keyword */
+int px_kw(px *p, int i, int kw); /* token i is keyword kw (IXK_*) */
+/* As px_kw and px_acc for a keyword given as text (tables of words). */
+int px_kw_str(px *p, int i, const char *kw);
+int px_acc_str(px *p, const char *kw);
+int px_acc(px *p, int kw); /* accept keyword */
 /* token i is a keyword that starts or joins clauses (FROM, WHERE, AND, ...):
  * where an operand is expected it is a syntax error, not a column */
 int px_is_clause_kw(px *p, int i);
@@ -93,7 +98,7 @@ int px_op(px *p, int i, const char *op);
 int px_acc_op(px *p, const char *op);
 int px_fail(px *p); /* -201 at the current token */
 int px_failc(px *p, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-int px_expect(px *p, const char *kw);
+int px_expect(px *p, int kw);
 int px_expect_op(px *p, const char *op);
 /* identifier at the current token, lower-cased into buf; advances. */
 int px_ident(px *p, char *buf, size_t n);

@@ -62,7 +62,7 @@ static const char *reserved[] = {"where", "group",   "order",  "having", "union"
 
 static int is_reserved(px *p, int i) {
     for (int k = 0; reserved[k]; k++)
-        if (px_kw(p, i, reserved[k])) return 1;
+        if (px_kw_str(p, i, reserved[k])) return 1;
     return 0;
 }
 
@@ -73,7 +73,7 @@ static int table_name(px *p, char *name, size_t n) {
 
 static int opt_alias(px *p, char *alias, size_t n) {
     alias[0] = 0;
-    if (px_acc(p, "as")) return px_ident(p, alias, n);
+    if (px_acc(p, IXK_AS)) return px_ident(p, alias, n);
     if (px_is_ident(p, p->i) && !is_reserved(p, p->i)) return px_ident(p, alias, n);
     return 0;
 }
@@ -213,7 +213,7 @@ static int coll_table_ref(px *p, scope *sc, sb *out, int outer) {
 
 static int table_ref(px *p, scope *sc, sb *out, int outer) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
-    if (px_op(p, p->i, "(") && px_kw(p, p->i + 1, "select")) {
+    if (px_op(p, p->i, "(") && px_kw(p, p->i + 1, IXK_SELECT)) {
         p->i++;
         qres q;
         memset(&q, 0, sizeof q);
@@ -228,10 +228,10 @@ static int table_ref(px *p, scope *sc, sb *out, int outer) {
         }
         return derived_ref(p, sc, out, outer, q);
     }
-    if (px_kw(p, p->i, "table") && px_op(p, p->i + 1, "(") && !px_kw(p, p->i + 2, "function") &&
+    if (px_kw(p, p->i, IXK_TABLE) && px_op(p, p->i + 1, "(") && !px_kw(p, p->i + 2, IXK_FUNCTION) &&
         !(px_is_ident(p, p->i + 2) && px_op(p, p->i + 3, "(")))
         return coll_table_ref(p, sc, out, outer);
-    if (px_kw(p, p->i, "table") && px_op(p, p->i + 1, "(")) {
+    if (px_kw(p, p->i, IXK_TABLE) && px_op(p, p->i + 1, "(")) {
         qres q;
         memset(&q, 0, sizeof q);
         if (ixs_ts_from(p, &q)) {
@@ -278,18 +278,18 @@ static const char *const jk_sql[] = {
 static int join_kw(px *p, int *kind) {
     int save = p->i, k = JK_INNER;
     *kind = JK_NONE;
-    if (px_acc(p, "inner"))
+    if (px_acc(p, IXK_INNER))
         k = JK_INNER;
-    else if (px_acc(p, "cross"))
+    else if (px_acc(p, IXK_CROSS))
         k = JK_CROSS;
-    else if (px_acc(p, "left"))
+    else if (px_acc(p, IXK_LEFT))
         k = JK_LEFT;
-    else if (px_acc(p, "right"))
+    else if (px_acc(p, IXK_RIGHT))
         k = JK_RIGHT;
-    else if (px_acc(p, "full"))
+    else if (px_acc(p, IXK_FULL))
         k = JK_FULL;
-    if (k == JK_LEFT || k == JK_RIGHT || k == JK_FULL) px_acc(p, "outer");
-    if (px_acc(p, "join")) {
+    if (k == JK_LEFT || k == JK_RIGHT || k == JK_FULL) px_acc(p, IXK_OUTER);
+    if (px_acc(p, IXK_JOIN)) {
         *kind = k;
         return 0;
     }
@@ -307,7 +307,7 @@ static void mark_outer(scope *sc, int from, int to) {
 }
 
 static int join_on(px *p, scope *sc, sb *out) {
-    if (px_expect(p, "on")) return -1;
+    if (px_expect(p, IXK_ON)) return -1;
     xv c;
     scope *save_sc = p->sc;
     p->sc = sc;
@@ -390,12 +390,12 @@ static void ofrom_free(ofrom *f) {
 static int from_list(px *p, scope *sc, ofrom *f, int gi, int outer) {
     for (;;) {
         int t0 = sc->n, rc, into = gi;
-        if (px_acc(p, "outer")) {
+        if (px_acc(p, IXK_OUTER)) {
             if (f->ng >= IXS_MAX_TABS || ++p->depth > IXS_MAX_DEPTH) return px_fail(p);
             into = f->ng++;
             f->g[into].parent = gi;
             f->g[into].depth = f->g[gi].depth + 1;
-            if (px_op(p, p->i, "(") && !px_kw(p, p->i + 1, "select")) {
+            if (px_op(p, p->i, "(") && !px_kw(p, p->i + 1, IXK_SELECT)) {
                 p->i++;
                 rc = from_list(p, sc, f, into, 1);
                 if (!rc) rc = px_expect_op(p, ")");
@@ -566,31 +566,31 @@ static int where_split(px *p, scope *sc, ofrom *f, sb *where) {
             int g = f ? conj_group(f, sc->n, sc->refmask) : 0;
             and_to(g ? &f->g[g].on : where, c.s.p);
             xv_free(&c);
-            if (whole || !px_acc(p, "and")) break;
+            if (whole || !px_acc(p, IXK_AND)) break;
         }
-        if (whole || !px_kw(p, p->i, "or")) return 0;
+        if (whole || !px_kw(p, p->i, IXK_OR)) return 0;
         p->i = wstart;
     }
 }
 
 /* One SELECT core. On return the scope (sc) holds the FROM tables. */
 static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
-    if (px_expect(p, "select")) return -1;
+    if (px_expect(p, IXK_SELECT)) return -1;
     for (;;) {
-        if (px_acc(p, "skip")) {
+        if (px_acc(p, IXK_SKIP)) {
             sb_free(offset);
             if (limit_arg(p, offset)) return -1;
-        } else if (px_acc(p, "first") || px_acc(p, "limit")) {
+        } else if (px_acc(p, IXK_FIRST) || px_acc(p, IXK_LIMIT)) {
             sb_free(limit);
             if (limit_arg(p, limit)) return -1;
         } else
             break;
     }
     int distinct = 0;
-    if (px_acc(p, "distinct") || px_acc(p, "unique"))
+    if (px_acc(p, IXK_DISTINCT) || px_acc(p, IXK_UNIQUE))
         distinct = 1;
     else
-        px_acc(p, "all");
+        px_acc(p, IXK_ALL);
     /* find FROM at depth 0 */
     int list_start = p->i, depth = 0, k = p->i;
     for (; k < p->nt && p->t[k].k != T_EOF; k++) {
@@ -599,16 +599,16 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
         else if (px_op(p, k, ")")) {
             if (--depth < 0) break;
         } else if (depth == 0 &&
-                   (px_kw(p, k, "from") || px_kw(p, k, "union") || px_kw(p, k, "intersect") ||
-                    px_kw(p, k, "except") || px_kw(p, k, "minus") || px_kw(p, k, "order") ||
-                    px_kw(p, k, "into")))
+                   (px_kw(p, k, IXK_FROM) || px_kw(p, k, IXK_UNION) || px_kw(p, k, IXK_INTERSECT) ||
+                    px_kw(p, k, IXK_EXCEPT) || px_kw(p, k, IXK_MINUS) || px_kw(p, k, IXK_ORDER) ||
+                    px_kw(p, k, IXK_INTO)))
             break;
     }
     int list_end = k;
     ofrom *from = NULL;
     sc->up = p->sc;
     int rc = 0;
-    if (px_kw(p, k, "from")) {
+    if (px_kw(p, k, IXK_FROM)) {
         p->i = k + 1;
         scope *save = p->sc;
         p->sc = sc;
@@ -623,7 +623,7 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
         }
     }
     int after_from = p->i;
-    if (list_end == k && !px_kw(p, k, "from")) after_from = k;
+    if (list_end == k && !px_kw(p, k, IXK_FROM)) after_from = k;
     /* the select list */
     p->i = list_start;
     scope *save = p->sc;
@@ -709,9 +709,9 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
     p->olap_ok = 0;
     p->i = after_from;
     /* WHERE: conjuncts, split for Informix OUTER tables */
-    if (px_acc(p, "where") && where_split(p, sc, from, &where)) goto fail;
-    if (px_acc(p, "group")) {
-        if (px_expect(p, "by")) goto fail;
+    if (px_acc(p, IXK_WHERE) && where_split(p, sc, from, &where)) goto fail;
+    if (px_acc(p, IXK_GROUP)) {
+        if (px_expect(p, IXK_BY)) goto fail;
         for (;;) {
             if (group.n) sb_add(&group, ", ");
             if (p->i < p->nt && p->t[p->i].k == T_INT) {
@@ -734,7 +734,7 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
             if (!px_acc_op(p, ",")) break;
         }
     }
-    if (px_acc(p, "having")) {
+    if (px_acc(p, IXK_HAVING)) {
         xv h;
         if (ixs_cond(p, &h)) {
             xv_free(&h);
@@ -841,14 +841,14 @@ static int set_ops(px *p, qres *out, sb *body, int *nops) {
     if (!first.cols) return px_failc(p, -208, NULL);
     if (out->ncols) memcpy(first.cols, out->cols, sizeof(ocol) * (size_t)out->ncols);
     for (;;) {
-        const char *op = px_kw(p, p->i, "union")       ? " UNION "
-                         : px_kw(p, p->i, "intersect") ? " INTERSECT "
-                         : px_kw(p, p->i, "except")    ? " EXCEPT "
-                         : px_kw(p, p->i, "minus")     ? " EXCEPT "
-                                                       : NULL;
+        const char *op = px_kw(p, p->i, IXK_UNION)       ? " UNION "
+                         : px_kw(p, p->i, IXK_INTERSECT) ? " INTERSECT "
+                         : px_kw(p, p->i, IXK_EXCEPT)    ? " EXCEPT "
+                         : px_kw(p, p->i, IXK_MINUS)     ? " EXCEPT "
+                                                         : NULL;
         if (!op) break;
         p->i++;
-        if (op[1] == 'U' && px_acc(p, "all")) op = " UNION ALL ";
+        if (op[1] == 'U' && px_acc(p, IXK_ALL)) op = " UNION ALL ";
         qres *nq = realloc(ops, sizeof *ops * (size_t)(n + 1));
         const char **no = nq ? realloc(opsql, sizeof *opsql * (size_t)(n + 1)) : NULL;
         if (nq) ops = nq;
@@ -900,8 +900,8 @@ int ixs_select_sub(px *p, qres *out, int *start) {
     int nunion = 0;
     rc = set_ops(p, out, &body, &nunion);
     if (rc) goto done;
-    if (px_acc(p, "order")) {
-        if (px_expect(p, "by")) {
+    if (px_acc(p, IXK_ORDER)) {
+        if (px_expect(p, IXK_BY)) {
             rc = -1;
             goto done;
         }
@@ -939,10 +939,10 @@ int ixs_select_sub(px *p, qres *out, int *start) {
                         break;
                     }
                 int endish = p->i >= p->nt || p->t[p->i].k == T_EOF || px_op(p, p->i, ",") ||
-                             px_kw(p, p->i, "asc") || px_kw(p, p->i, "desc") ||
-                             px_kw(p, p->i, "nulls") || px_kw(p, p->i, "limit") ||
-                             px_op(p, p->i, ")") || px_kw(p, p->i, "for") ||
-                             px_kw(p, p->i, "into") || px_op(p, p->i, ";");
+                             px_kw(p, p->i, IXK_ASC) || px_kw(p, p->i, IXK_DESC) ||
+                             px_kw(p, p->i, IXK_NULLS) || px_kw(p, p->i, IXK_LIMIT) ||
+                             px_op(p, p->i, ")") || px_kw(p, p->i, IXK_FOR) ||
+                             px_kw(p, p->i, IXK_INTO) || px_op(p, p->i, ";");
                 if (hit && endish) {
                     sb_printf(&ord, "%d", hit);
                     done_item = 1;
@@ -972,14 +972,14 @@ int ixs_select_sub(px *p, qres *out, int *start) {
                     break;
                 }
             }
-            if (px_acc(p, "desc"))
+            if (px_acc(p, IXK_DESC))
                 sb_add(&ord, " DESC");
             else
-                px_acc(p, "asc");
-            if (px_acc(p, "nulls")) {
-                if (px_acc(p, "first"))
+                px_acc(p, IXK_ASC);
+            if (px_acc(p, IXK_NULLS)) {
+                if (px_acc(p, IXK_FIRST))
                     sb_add(&ord, " NULLS FIRST");
-                else if (px_acc(p, "last"))
+                else if (px_acc(p, IXK_LAST))
                     sb_add(&ord, " NULLS LAST");
                 else {
                     rc = px_fail(p);
@@ -994,7 +994,7 @@ int ixs_select_sub(px *p, qres *out, int *start) {
         sb_free(&ord);
         if (rc) goto done;
     }
-    if (px_acc(p, "limit")) {
+    if (px_acc(p, IXK_LIMIT)) {
         sb_free(&limit);
         if (limit_arg(p, &limit)) {
             rc = -1;
@@ -1004,9 +1004,9 @@ int ixs_select_sub(px *p, qres *out, int *start) {
     if (limit.n || offset.n)
         sb_printf(&body, " LIMIT %s%s%s", limit.n ? limit.p : "-1", offset.n ? " OFFSET " : "",
                   offset.n ? offset.p : "");
-    if (px_acc(p, "for")) {
-        if (px_acc(p, "update")) {
-            if (px_acc(p, "of")) {
+    if (px_acc(p, IXK_FOR)) {
+        if (px_acc(p, IXK_UPDATE)) {
+            if (px_acc(p, IXK_OF)) {
                 char c[IXS_NAME_MAX + 1];
                 do {
                     if (px_ident(p, c, sizeof c)) {
@@ -1015,8 +1015,8 @@ int ixs_select_sub(px *p, qres *out, int *start) {
                     }
                 } while (px_acc_op(p, ","));
             }
-        } else if (px_acc(p, "read")) {
-            if (px_expect(p, "only")) {
+        } else if (px_acc(p, IXK_READ)) {
+            if (px_expect(p, IXK_ONLY)) {
                 rc = -1;
                 goto done;
             }
@@ -1079,7 +1079,7 @@ static void serial_wrap(px *p, tref *t, icol *c, xv *v, sb *out) {
 
 static int do_insert(px *p, ixd_stmt *s) {
     char name[IXS_NAME_MAX + 1];
-    if (px_expect(p, "into") || table_name(p, name, sizeof name)) return -1;
+    if (px_expect(p, IXK_INTO) || table_name(p, name, sizeof name)) return -1;
     tref *t = ixs_tref_new(p, name, NULL);
     if (!t) return -1;
     snprintf(s->table, sizeof s->table, "%s", t->tab.name);
@@ -1148,7 +1148,7 @@ static int do_insert(px *p, ixd_stmt *s) {
     memset(&sc, 0, sizeof sc);
     sc.up = NULL;
     scope *save = p->sc;
-    if (px_acc(p, "values")) {
+    if (px_acc(p, IXK_VALUES)) {
         p->sc = &sc;
         if (px_expect_op(p, "(")) {
             p->sc = save;
@@ -1196,7 +1196,7 @@ static int do_insert(px *p, ixd_stmt *s) {
             serial_wrap(p, t, &t->tab.cols[extra[i]], NULL, &sql);
         }
         sb_addc(&sql, ')');
-    } else if (px_kw(p, p->i, "select") || px_op(p, p->i, "(")) {
+    } else if (px_kw(p, p->i, IXK_SELECT) || px_op(p, p->i, "(")) {
         int paren = px_acc_op(p, "(");
         int st;
         if (ixs_select_sub(p, &q, &st)) goto out;
@@ -1247,13 +1247,13 @@ out:
 }
 
 static int where_clause(px *p, sb *sql, ixd_stmt *s) {
-    if (!px_acc(p, "where")) {
+    if (!px_acc(p, IXK_WHERE)) {
         /* sqlstype: UPDATE/DELETE without WHERE */
         if (s->stype == IX_STMTTYPE_DELETE) s->stype = IX_STMTTYPE_DELETE_ALL;
         if (s->stype == IX_STMTTYPE_UPDATE) s->stype = IX_STMTTYPE_UPDATE_ALL;
         return 0;
     }
-    if (px_acc(p, "current")) return ixs_current_of(p, sql, s);
+    if (px_acc(p, IXK_CURRENT)) return ixs_current_of(p, sql, s);
     xv c;
     if (ixs_cond(p, &c)) {
         xv_free(&c);
@@ -1281,12 +1281,12 @@ static int close_paren(px *p, int i) {
  * is -284, as for a scalar subquery. Returns 1 (nothing read) when the
  * value list is not a row subquery. */
 static int set_row_subquery(px *p, icol **cols, int nc, sb *sql) {
-    int i = p->i, dbl = px_op(p, i, "(") && px_op(p, i + 1, "(") && px_kw(p, i + 2, "select");
+    int i = p->i, dbl = px_op(p, i, "(") && px_op(p, i + 1, "(") && px_kw(p, i + 2, IXK_SELECT);
     if (dbl) {
         int c = close_paren(p, i + 1);
         dbl = c > 0 && px_op(p, c + 1, ")");
     }
-    if (!dbl && !(px_op(p, i, "(") && px_kw(p, i + 1, "select"))) return 1;
+    if (!dbl && !(px_op(p, i, "(") && px_kw(p, i + 1, IXK_SELECT))) return 1;
     p->i += dbl ? 2 : 1;
     qres q;
     memset(&q, 0, sizeof q);
@@ -1347,7 +1347,7 @@ static int do_update(px *p, ixd_stmt *s) {
         px_failc(p, IXS_E_VIEW_READONLY, "%s", t->tab.name);
         goto out;
     }
-    if (px_expect(p, "set")) goto out;
+    if (px_expect(p, IXK_SET)) goto out;
     sb_add(&sql, "UPDATE ");
     sb_ident(&sql, t->tab.name);
     if (strcmp(t->alias, t->tab.name)) { /* a synonym: its name qualifies columns */
@@ -1448,7 +1448,7 @@ out:
 }
 
 static int do_delete(px *p, ixd_stmt *s) {
-    px_acc(p, "from");
+    px_acc(p, IXK_FROM);
     char name[IXS_NAME_MAX + 1];
     if (table_name(p, name, sizeof name)) return -1;
     tref *t = ixs_tref_new(p, name, NULL);
@@ -1487,15 +1487,15 @@ out:
 }
 
 int ixs_dml(px *p, ixd_stmt *s) {
-    if (px_acc(p, "insert")) {
+    if (px_acc(p, IXK_INSERT)) {
         s->stype = IX_STMTTYPE_INSERT;
         return do_insert(p, s);
     }
-    if (px_acc(p, "update")) {
+    if (px_acc(p, IXK_UPDATE)) {
         s->stype = IX_STMTTYPE_UPDATE;
         return do_update(p, s);
     }
-    if (px_acc(p, "delete")) {
+    if (px_acc(p, IXK_DELETE)) {
         s->stype = IX_STMTTYPE_DELETE;
         return do_delete(p, s);
     }

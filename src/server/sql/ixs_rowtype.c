@@ -301,8 +301,8 @@ static int parse_fields(px *p, rtype *r) {
             p->i = at; /* nested rows and collections in rows: not supported */
             return px_fail(p);
         }
-        if (px_acc(p, "not")) {
-            if (px_expect(p, "null")) return -1;
+        if (px_acc(p, IXK_NOT)) {
+            if (px_expect(p, IXK_NULL)) return -1;
             f->notnull = 1;
         }
     } while (px_acc_op(p, ","));
@@ -310,7 +310,7 @@ static int parse_fields(px *p, rtype *r) {
 }
 
 int ixs_row_type_at(px *p) {
-    return px_kw(p, p->i, "row") && px_op(p, p->i + 1, "(");
+    return px_kw(p, p->i, IXK_ROW) && px_op(p, p->i + 1, "(");
 }
 
 /* unnamed_row := ROW ( field type [NOT NULL] {, ...} ) */
@@ -546,8 +546,8 @@ int ixs_row_order_check(px *p, ityp t) {
  *     [UNDER supertype]                                       after CREATE */
 static int create_row(px *p) {
     int ine = 0;
-    if (px_acc(p, "if")) {
-        if (px_expect(p, "not") || px_expect(p, "exists")) return -1;
+    if (px_acc(p, IXK_IF)) {
+        if (px_expect(p, IXK_NOT) || px_expect(p, IXK_EXISTS)) return -1;
         ine = 1;
     }
     rtype *r = calloc(1, sizeof *r);
@@ -556,7 +556,7 @@ static int create_row(px *p) {
     int rc = px_newname(p, r->name, sizeof r->name);
     if (!rc && px_acc_op(p, ".")) rc = px_newname(p, r->name, sizeof r->name);
     if (!rc) rc = parse_fields(p, r);
-    if (!rc && px_acc(p, "under")) {
+    if (!rc && px_acc(p, IXK_UNDER)) {
         char sup[IXS_NAME_MAX + 1];
         rc = px_ident(p, sup, sizeof sup);
         if (!rc && !p->dry) rc = px_failc(p, IXS_E_ROW_NOT_IMPL, "UNDER (type inheritance)");
@@ -608,14 +608,14 @@ static int row_user(px *p, const rtype *r, char *buf, size_t n) {
 /* DROP ROW TYPE [IF EXISTS] [owner.]name [RESTRICT]                    after DROP */
 static int drop_row(px *p) {
     int ife = 0;
-    if (px_acc(p, "if")) {
-        if (px_expect(p, "exists")) return -1;
+    if (px_acc(p, IXK_IF)) {
+        if (px_expect(p, IXK_EXISTS)) return -1;
         ife = 1;
     }
     char name[IXS_NAME_MAX + 1];
     if (px_ident(p, name, sizeof name)) return -1;
     if (px_acc_op(p, ".") && px_ident(p, name, sizeof name)) return -1;
-    px_acc(p, "restrict");
+    px_acc(p, IXK_RESTRICT);
     if (p->dry) return 0;
     rtype *r = malloc(sizeof *r);
     if (!r) return px_failc(p, -208, NULL);
@@ -647,7 +647,7 @@ static int drop_row(px *p) {
 }
 
 int ixs_row_stmt(px *p, int create, int *stype) {
-    if (!px_kw(p, p->i, "row") || !px_kw(p, p->i + 1, "type")) return 0;
+    if (!px_kw(p, p->i, IXK_ROW) || !px_kw(p, p->i + 1, IXK_TYPE)) return 0;
     p->i += 2;
     *stype = create ? IX_STMTTYPE_CREATE_ROWTYPE : IX_STMTTYPE_DROP_ROWTYPE;
     return (create ? create_row(p) : drop_row(p)) ? -1 : 1;

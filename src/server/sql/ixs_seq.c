@@ -239,39 +239,39 @@ static int opt_once(px *p, seqdef *d, int k) {
 static int seq_options(px *p, seqdef *d, int alter) {
     for (;;) {
         int r = 0;
-        if (px_acc(p, "increment")) {
-            px_acc(p, "by");
+        if (px_acc(p, IXK_INCREMENT)) {
+            px_acc(p, IXK_BY);
             r = opt_once(p, d, SO_INC) || px_int(p, &d->inc);
-        } else if (!alter && px_acc(p, "start")) {
-            px_acc(p, "with");
+        } else if (!alter && px_acc(p, IXK_START)) {
+            px_acc(p, IXK_WITH);
             r = opt_once(p, d, SO_START) || px_int(p, &d->start);
-        } else if (alter && px_acc(p, "restart")) {
+        } else if (alter && px_acc(p, IXK_RESTART)) {
             r = opt_once(p, d, SO_RESTART);
-            if (!r && px_acc(p, "with")) {
+            if (!r && px_acc(p, IXK_WITH)) {
                 d->restart_val = 1;
                 r = px_int(p, &d->restart);
             }
-        } else if (px_acc(p, "maxvalue")) {
+        } else if (px_acc(p, IXK_MAXVALUE)) {
             r = opt_once(p, d, SO_MAX) || px_int(p, &d->max);
-        } else if (px_acc(p, "nomaxvalue")) {
+        } else if (px_acc(p, IXK_NOMAXVALUE)) {
             r = opt_once(p, d, SO_MAX);
             d->nomax = 1;
-        } else if (px_acc(p, "minvalue")) {
+        } else if (px_acc(p, IXK_MINVALUE)) {
             r = opt_once(p, d, SO_MIN) || px_int(p, &d->min);
-        } else if (px_acc(p, "nominvalue")) {
+        } else if (px_acc(p, IXK_NOMINVALUE)) {
             r = opt_once(p, d, SO_MIN);
             d->nomin = 1;
-        } else if (px_kw(p, p->i, "cycle") || px_kw(p, p->i, "nocycle")) {
-            d->cycle = px_acc(p, "cycle");
+        } else if (px_kw(p, p->i, IXK_CYCLE) || px_kw(p, p->i, IXK_NOCYCLE)) {
+            d->cycle = px_acc(p, IXK_CYCLE);
             if (!d->cycle) p->i++;
             r = opt_once(p, d, SO_CYCLE);
-        } else if (px_acc(p, "cache")) {
+        } else if (px_acc(p, IXK_CACHE)) {
             r = opt_once(p, d, SO_CACHE) || px_int(p, &d->cache);
-        } else if (px_acc(p, "nocache")) {
+        } else if (px_acc(p, IXK_NOCACHE)) {
             r = opt_once(p, d, SO_CACHE);
             d->cache = 0;
-        } else if (px_kw(p, p->i, "order") || px_kw(p, p->i, "noorder")) {
-            d->order = px_acc(p, "order");
+        } else if (px_kw(p, p->i, IXK_ORDER) || px_kw(p, p->i, IXK_NOORDER)) {
+            d->order = px_acc(p, IXK_ORDER);
             if (!d->order) p->i++;
             r = opt_once(p, d, SO_ORDER);
         } else
@@ -282,8 +282,8 @@ static int seq_options(px *p, seqdef *d, int alter) {
 
 /* CREATE SEQUENCE [IF NOT EXISTS] [owner.]name [options] */
 static int parse_create(px *p, seqdef *d) {
-    if (px_acc(p, "if")) {
-        if (px_expect(p, "not") || px_expect(p, "exists")) return -1;
+    if (px_acc(p, IXK_IF)) {
+        if (px_expect(p, IXK_NOT) || px_expect(p, IXK_EXISTS)) return -1;
         d->ife = 1;
     }
     return seq_name(p, d->name, 1) || seq_options(p, d, 0) ? -1 : 0;
@@ -465,13 +465,13 @@ static int seq_stmt(px *p, int verb, int *stype) {
         break;
     case 'D':
         *stype = IX_STMTTYPE_DROP_SEQUENCE;
-        if (px_acc(p, "if") && px_expect(p, "exists")) return -1;
-        d.ife = px_kw(p, p->i - 1, "exists");
+        if (px_acc(p, IXK_IF) && px_expect(p, IXK_EXISTS)) return -1;
+        d.ife = px_kw(p, p->i - 1, IXK_EXISTS);
         r = seq_name(p, d.name, 0);
         break;
     default:
         *stype = IX_STMTTYPE_RENAME_SEQUENCE;
-        r = seq_name(p, d.name, 0) || px_expect(p, "to") ||
+        r = seq_name(p, d.name, 0) || px_expect(p, IXK_TO) ||
                     px_newname(p, d.newname, sizeof d.newname)
                 ? -1
                 : 0;
@@ -484,15 +484,15 @@ static int seq_stmt(px *p, int verb, int *stype) {
 }
 
 int ixs_objs_stmt(px *p, int verb, int *stype) {
-    if (px_kw(p, p->i, "sequence")) {
+    if (px_kw(p, p->i, IXK_SEQUENCE)) {
         p->i++;
         return seq_stmt(p, verb, stype) ? (p->failed = 1, 1) : 1;
     }
-    int syn =
-        px_kw(p, p->i, "synonym") ? 1
-        : (px_kw(p, p->i, "public") || px_kw(p, p->i, "private")) && px_kw(p, p->i + 1, "synonym")
-            ? 2
-            : 0;
+    int syn = px_kw(p, p->i, IXK_SYNONYM) ? 1
+              : (px_kw(p, p->i, IXK_PUBLIC) || px_kw(p, p->i, IXK_PRIVATE)) &&
+                      px_kw(p, p->i + 1, IXK_SYNONYM)
+                  ? 2
+                  : 0;
     if (!syn || (verb != 'C' && verb != 'D')) return 0;
     return ixs_syn_stmt(p, verb == 'C', stype) ? (p->failed = 1, 1) : 1;
 }
@@ -503,7 +503,7 @@ int ixs_objs_stmt(px *p, int verb, int *stype) {
 static int stmt_has_nextval(px *p, int tabid) {
     int save = p->i, found = 0;
     for (int i = 0; !found && i + 2 < p->nt; i++) {
-        if (!px_is_ident(p, i) || !px_op(p, i + 1, ".") || !px_kw(p, i + 2, "nextval")) continue;
+        if (!px_is_ident(p, i) || !px_op(p, i + 1, ".") || !px_kw(p, i + 2, IXK_NEXTVAL)) continue;
         char name[IXS_NAME_MAX + 1]; /* the sequence's name, or a synonym's */
         int t;
         p->i = i;

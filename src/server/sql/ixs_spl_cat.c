@@ -320,12 +320,13 @@ static void routine_name(ixd_db *db, int procid, char *name, size_t n) {
 }
 
 int ixs_spl_create_stmt(px *p, int *stype) {
-    if (!px_kw(p, p->i, "dba") && !px_kw(p, p->i, "procedure") && !px_kw(p, p->i, "function"))
+    if (!px_kw(p, p->i, IXK_DBA) && !px_kw(p, p->i, IXK_PROCEDURE) && !px_kw(p, p->i, IXK_FUNCTION))
         return 0;
     p->i--; /* at CREATE */
     *stype = IX_STMTTYPE_CREATE_PROC;
     int start = p->t[p->i].pos;
-    int ine = px_kw(p, p->i + 1, "if") || (px_kw(p, p->i + 2, "if") && px_kw(p, p->i + 1, "dba"));
+    int ine =
+        px_kw(p, p->i + 1, IXK_IF) || (px_kw(p, p->i + 2, IXK_IF) && px_kw(p, p->i + 1, IXK_DBA));
     spl_rt *r;
     if (spl_parse_create(p, &r)) return -1;
     int end = p->t[p->i - 1].pos + p->t[p->i - 1].len;
@@ -356,17 +357,18 @@ int ixs_spl_create_stmt(px *p, int *stype) {
  * | DROP SPECIFIC { PROCEDURE | FUNCTION | ROUTINE } [IF EXISTS] [owner.]specific_name,
  * after DROP. Without the types, a name of several routines is -9700. */
 int ixs_spl_drop_stmt(px *p, int *stype) {
-    if (!px_kw(p, p->i, "procedure") && !px_kw(p, p->i, "function") && !px_kw(p, p->i, "routine") &&
-        !px_kw(p, p->i, "specific"))
+    if (!px_kw(p, p->i, IXK_PROCEDURE) && !px_kw(p, p->i, IXK_FUNCTION) &&
+        !px_kw(p, p->i, IXK_ROUTINE) && !px_kw(p, p->i, IXK_SPECIFIC))
         return 0;
     *stype = IX_STMTTYPE_DROP_PROC;
     int ife = 0;
-    int specific = px_acc(p, "specific");
-    if (specific && !px_acc(p, "procedure") && !px_acc(p, "function") && px_expect(p, "routine"))
+    int specific = px_acc(p, IXK_SPECIFIC);
+    if (specific && !px_acc(p, IXK_PROCEDURE) && !px_acc(p, IXK_FUNCTION) &&
+        px_expect(p, IXK_ROUTINE))
         return -1;
     if (!specific) p->i++; /* PROCEDURE | FUNCTION | ROUTINE */
-    if (px_acc(p, "if")) {
-        if (px_expect(p, "exists")) return -1;
+    if (px_acc(p, IXK_IF)) {
+        if (px_expect(p, IXK_EXISTS)) return -1;
         ife = 1;
     }
     char name[IXS_NAME_MAX + 1];

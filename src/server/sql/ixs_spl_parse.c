@@ -134,7 +134,7 @@ static int var_list(sps *s, int **out, int *n) {
 static int names_table(px *p, int i) {
     static const char *kw[] = {"from", "into", "update", "table", "join", "index", NULL};
     for (int k = 0; kw[k]; k++)
-        if (px_kw(p, i, kw[k])) return 1;
+        if (px_kw_str(p, i, kw[k])) return 1;
     return 0;
 }
 
@@ -196,8 +196,8 @@ static int expr_end(sps *s, int comma, const char *const *stop) {
         if (px_op(p, i, ";") || (comma && px_op(p, i, ","))) break;
         int hit = 0;
         for (int k = 0; stop && stop[k]; k++)
-            if (px_kw(p, i, stop[k])) hit = 1;
-        if (hit && px_kw(p, i, "update") && i > 0 && px_kw(p, i - 1, "for"))
+            if (px_kw_str(p, i, stop[k])) hit = 1;
+        if (hit && px_kw(p, i, IXK_UPDATE) && i > 0 && px_kw(p, i - 1, IXK_FOR))
             hit = 0; /* FOR UPDATE */
         if (hit) break;
     }
@@ -266,12 +266,12 @@ static int forin_list(sps *s, spl_node *n) {
         if (n->nforin) sb_add(&b, ", ");
         if ((rc = forin_expr(s, to, &b, &n->q))) break;
         n->forin[n->nforin] = 1;
-        if (px_acc(p, "to")) {
+        if (px_acc(p, IXK_TO)) {
             n->forin[n->nforin] = 3;
             sb_add(&b, ", ");
             if ((rc = forin_expr(s, step, &b, &n->q))) break;
             sb_add(&b, ", ");
-            if (px_acc(p, "step"))
+            if (px_acc(p, IXK_STEP))
                 rc = forin_expr(s, NULL, &b, &n->q);
             else
                 sb_add(&b, "1");
@@ -310,13 +310,14 @@ static int sql_stmt(sps *s, spl_sql *q, const char *const *stop) {
     px *p = s->p;
     int a = p->i, e = expr_end(s, 0, stop);
     int ia = -1, ib = -1;
-    if (px_kw(p, a, "select")) {
+    if (px_kw(p, a, IXK_SELECT)) {
         int depth = 0;
         for (int i = a; i < e; i++) {
             if (px_op(p, i, "(")) depth++;
             if (px_op(p, i, ")")) depth--;
-            if (depth || !px_kw(p, i, "into") || px_kw(p, i + 1, "temp") ||
-                px_kw(p, i + 1, "external") || px_kw(p, i + 1, "raw") || px_kw(p, i + 1, "scratch"))
+            if (depth || !px_kw(p, i, IXK_INTO) || px_kw(p, i + 1, IXK_TEMP) ||
+                px_kw(p, i + 1, IXK_EXTERNAL) || px_kw(p, i + 1, IXK_RAW) ||
+                px_kw(p, i + 1, IXK_SCRATCH))
                 continue;
             p->i = i + 1;
             if (var_list(s, &q->into, &q->ninto)) return -1;
@@ -341,7 +342,7 @@ static int stmts(sps *s, spl_node **out, const char *const *end);
 static int block_body(sps *s, spl_node *blk, const char *const *end);
 
 static int end_of(sps *s, const char *what) {
-    if (px_expect(s->p, "end") || px_expect(s->p, what)) return -1;
+    if (px_expect(s->p, IXK_END) || (px_acc_str(s->p, what) ? 0 : px_fail(s->p))) return -1;
     return 0;
 }
 
@@ -374,7 +375,7 @@ static int like_type(px *p, ityp *t) {
 /* DEFINE [GLOBAL] v [, v ...] { type | LIKE [owner.]table.column } [DEFAULT expr] */
 static int define_stmt(sps *s) {
     px *p = s->p;
-    int global = px_acc(p, "global");
+    int global = px_acc(p, IXK_GLOBAL);
     char names[64][IXS_NAME_MAX + 1];
     int n = 0;
     do {
@@ -385,13 +386,13 @@ static int define_stmt(sps *s) {
     int serial = 0;
     int64_t st;
     uint32_t cl;
-    if (px_acc(p, "like")) {
+    if (px_acc(p, IXK_LIKE)) {
         if (like_type(p, &t)) return -1;
     } else if (ixs_parse_type(p, &t, &serial, &st, &cl))
         return -1;
     if (serial) return px_fail(p);
     char *def = NULL;
-    if (px_acc(p, "default")) {
+    if (px_acc(p, IXK_DEFAULT)) {
         static const char *const none[] = {NULL};
         spl_sql q;
         memset(&q, 0, sizeof q);
@@ -446,7 +447,7 @@ static int let_stmt(sps *s, spl_node *n) {
         }
     }
     /* LET a, b = (SELECT x, y ...) */
-    if (n->ntgt > 1 && px_op(p, p->i, "(") && px_kw(p, p->i + 1, "select")) {
+    if (n->ntgt > 1 && px_op(p, p->i, "(") && px_kw(p, p->i + 1, IXK_SELECT)) {
         int save = p->i;
         p->i++;
         int e = expr_end(s, 0, NULL);
@@ -471,15 +472,15 @@ static int if_stmt(sps *s, spl_node *n) {
     static const char *const then[] = {"then", NULL};
     static const char *const ends[] = {"elif", "else", "end", NULL};
     px *p = s->p;
-    if (cond(s, then, &n->q) || px_expect(p, "then") || stmts(s, &n->body, ends)) return -1;
-    if (px_acc(p, "elif")) {
+    if (cond(s, then, &n->q) || px_expect(p, IXK_THEN) || stmts(s, &n->body, ends)) return -1;
+    if (px_acc(p, IXK_ELIF)) {
         if (++s->depth > IXS_MAX_DEPTH) return px_fail(p);
         spl_node *e = node_new(s, SN_IF);
         if (!e) return -1;
         n->elsep = e;
         return if_stmt(s, e);
     }
-    if (px_acc(p, "else")) {
+    if (px_acc(p, IXK_ELSE)) {
         static const char *const endk[] = {"end", NULL};
         spl_node *b = node_new(s, SN_BLOCK);
         if (!b) return -1;
@@ -506,7 +507,7 @@ static int for_stmt(sps *s, spl_node *n) {
     if (!n->tgt) return px_failc(p, -208, NULL);
     n->ntgt = 1;
     if ((n->tgt[0] = var_ref(s)) < 0) return -1;
-    if (px_acc(p, "in")) {
+    if (px_acc(p, IXK_IN)) {
         n->kind = SN_FORIN;
         if (px_expect_op(p, "(") || forin_list(s, n) || px_expect_op(p, ")")) return -1;
         return loop_body(s, n, SPL_LOOP_FOR, "for");
@@ -519,13 +520,13 @@ static int for_stmt(sps *s, spl_node *n) {
     sb_add(&b, "SELECT ");
     n->q.pos = p->t[p->i].pos;
     int e = expr_end(s, 0, to);
-    if (e == p->i || !px_kw(p, e, "to") || emit(s, p->i, e, -1, -1, 1, &b, &n->q)) goto fail;
+    if (e == p->i || !px_kw(p, e, IXK_TO) || emit(s, p->i, e, -1, -1, 1, &b, &n->q)) goto fail;
     p->i = e + 1;
     e = expr_end(s, 0, step);
     for (int i = p->i; i < e; i++) /* the body starts after the bound */
         if (i > p->i)
             for (int k = 0; STMT_KW[k]; k++)
-                if (px_kw(p, i, STMT_KW[k]) && !px_op(p, i - 1, "(")) {
+                if (px_kw_str(p, i, STMT_KW[k]) && !px_op(p, i - 1, "(")) {
                     e = i;
                     break;
                 }
@@ -533,7 +534,7 @@ static int for_stmt(sps *s, spl_node *n) {
     if (e == p->i || emit(s, p->i, e, -1, -1, 1, &b, &n->q)) goto fail;
     p->i = e;
     sb_add(&b, ", ");
-    if (px_acc(p, "step")) {
+    if (px_acc(p, IXK_STEP)) {
         e = expr_end(s, 0, STMT_KW);
         if (e == p->i || emit(s, p->i, e, -1, -1, 1, &b, &n->q)) goto fail;
         p->i = e;
@@ -570,18 +571,18 @@ static int call_head(sps *s, spl_node *n) {
  * PROCEDURE|FUNCTION name(args) INTO v, ... ; stmts END FOREACH */
 static int foreach_stmt(sps *s, spl_node *n) {
     px *p = s->p;
-    if (px_is_ident(p, p->i) && !px_kw(p, p->i, "select") && !px_kw(p, p->i, "execute")) {
+    if (px_is_ident(p, p->i) && !px_kw(p, p->i, IXK_SELECT) && !px_kw(p, p->i, IXK_EXECUTE)) {
         char *cur = n->cursor;
         if (px_ident(p, cur, sizeof n->cursor)) return -1;
-        if (px_acc(p, "with") && px_expect(p, "hold")) return -1;
-        if (px_expect(p, "for")) return -1;
+        if (px_acc(p, IXK_WITH) && px_expect(p, IXK_HOLD)) return -1;
+        if (px_expect(p, IXK_FOR)) return -1;
     }
-    if (px_acc(p, "execute")) {
-        if (!px_acc(p, "procedure") && px_expect(p, "function")) return -1;
-        if (call_head(s, n) || px_expect(p, "into") || var_list(s, &n->tgt, &n->ntgt)) return -1;
+    if (px_acc(p, IXK_EXECUTE)) {
+        if (!px_acc(p, IXK_PROCEDURE) && px_expect(p, IXK_FUNCTION)) return -1;
+        if (call_head(s, n) || px_expect(p, IXK_INTO) || var_list(s, &n->tgt, &n->ntgt)) return -1;
         px_acc_op(p, ";");
     } else {
-        if (!px_kw(p, p->i, "select")) return px_fail(p);
+        if (!px_kw(p, p->i, IXK_SELECT)) return px_fail(p);
         /* the SELECT ends at ';' or where the body's first statement starts */
         static const char *const body[] = {"let",    "if",   "foreach",  "while",  "return",
                                            "raise",  "call", "execute",  "insert", "delete",
@@ -607,10 +608,10 @@ static int foreach_stmt(sps *s, spl_node *n) {
 }
 
 static int loop_kind(px *p) {
-    return px_acc(p, "for")       ? SPL_LOOP_FOR
-           : px_acc(p, "while")   ? SPL_LOOP_WHILE
-           : px_acc(p, "foreach") ? SPL_LOOP_FOREACH
-                                  : 0;
+    return px_acc(p, IXK_FOR)       ? SPL_LOOP_FOR
+           : px_acc(p, IXK_WHILE)   ? SPL_LOOP_WHILE
+           : px_acc(p, IXK_FOREACH) ? SPL_LOOP_FOREACH
+                                    : 0;
 }
 
 /* EXIT|CONTINUE FOR|WHILE|FOREACH (inside such a loop) */
@@ -628,11 +629,11 @@ static int return_stmt(sps *s, spl_node *n) {
     px *p = s->p;
     static const char *const with[] = {"with", NULL};
     int cnt = 0;
-    if (!px_op(p, p->i, ";") && !px_kw(p, p->i, "with") && expr_list(s, with, &n->q, &cnt))
+    if (!px_op(p, p->i, ";") && !px_kw(p, p->i, IXK_WITH) && expr_list(s, with, &n->q, &cnt))
         return -1;
     if (cnt && cnt != s->r->nret) return px_fail(p);
-    if (px_acc(p, "with")) {
-        if (px_expect(p, "resume")) return -1;
+    if (px_acc(p, IXK_WITH)) {
+        if (px_expect(p, IXK_RESUME)) return -1;
         n->resume = 1;
     }
     return px_expect_op(p, ";");
@@ -647,7 +648,7 @@ static int handler(sps *s, spl_node *blk) {
     spl_handler *h = &nh[blk->nh++];
     memset(h, 0, sizeof *h);
     h->setv[0] = h->setv[1] = h->setv[2] = -1;
-    if (px_acc(p, "in")) {
+    if (px_acc(p, IXK_IN)) {
         if (px_expect_op(p, "(")) return -1;
         do {
             int64_t c;
@@ -659,7 +660,7 @@ static int handler(sps *s, spl_node *blk) {
         } while (px_acc_op(p, ","));
         if (px_expect_op(p, ")")) return -1;
     }
-    if (px_acc(p, "set")) {
+    if (px_acc(p, IXK_SET)) {
         int k = 0;
         do {
             if (k == 3 || (h->setv[k++] = var_ref(s)) < 0) return px_fail(p);
@@ -667,8 +668,8 @@ static int handler(sps *s, spl_node *blk) {
     }
     static const char *const endk[] = {"end", NULL};
     if (stmts(s, &h->body, endk) || end_of(s, "exception")) return -1;
-    if (px_acc(p, "with")) {
-        if (px_expect(p, "resume")) return -1;
+    if (px_acc(p, IXK_WITH)) {
+        if (px_expect(p, IXK_RESUME)) return -1;
         h->resume = 1;
     }
     return px_expect_op(p, ";");
@@ -683,31 +684,31 @@ static int stmt(sps *s, spl_node **out) {
     spl_node *n = node_new(s, SN_SQL);
     if (!n) return -1;
     int rc, depth = s->depth++;
-    if (px_acc(p, "let")) {
+    if (px_acc(p, IXK_LET)) {
         n->kind = SN_LET;
         rc = let_stmt(s, n);
-    } else if (px_acc(p, "if")) {
+    } else if (px_acc(p, IXK_IF)) {
         n->kind = SN_IF;
         rc = if_stmt(s, n);
-    } else if (px_acc(p, "for")) {
+    } else if (px_acc(p, IXK_FOR)) {
         n->kind = SN_FOR;
         rc = for_stmt(s, n);
-    } else if (px_acc(p, "foreach")) {
+    } else if (px_acc(p, IXK_FOREACH)) {
         n->kind = SN_FOREACH;
         rc = foreach_stmt(s, n);
-    } else if (px_acc(p, "while")) {
+    } else if (px_acc(p, IXK_WHILE)) {
         n->kind = SN_WHILE;
         rc = while_stmt(s, n);
-    } else if (px_acc(p, "exit")) {
+    } else if (px_acc(p, IXK_EXIT)) {
         n->kind = SN_EXIT;
         rc = exit_stmt(s, n);
-    } else if (px_acc(p, "continue")) {
+    } else if (px_acc(p, IXK_CONTINUE)) {
         n->kind = SN_CONTINUE;
         rc = exit_stmt(s, n);
-    } else if (px_acc(p, "return")) {
+    } else if (px_acc(p, IXK_RETURN)) {
         n->kind = SN_RETURN;
         rc = return_stmt(s, n);
-    } else if (px_kw(p, p->i, "raise") && px_kw(p, p->i + 1, "exception")) {
+    } else if (px_kw(p, p->i, IXK_RAISE) && px_kw(p, p->i + 1, IXK_EXCEPTION)) {
         static const char *const none[] = {NULL};
         int cnt;
         p->i += 2;
@@ -715,32 +716,33 @@ static int stmt(sps *s, spl_node **out) {
         rc = expr_list(s, none, &n->q, &cnt);
         if (!rc && cnt > 3) rc = px_fail(p);
         if (!rc) rc = px_expect_op(p, ";");
-    } else if (px_acc(p, "call") ||
-               (px_kw(p, p->i, "execute") &&
-                (px_kw(p, p->i + 1, "procedure") || px_kw(p, p->i + 1, "function")) &&
+    } else if (px_acc(p, IXK_CALL) ||
+               (px_kw(p, p->i, IXK_EXECUTE) &&
+                (px_kw(p, p->i + 1, IXK_PROCEDURE) || px_kw(p, p->i + 1, IXK_FUNCTION)) &&
                 (p->i += 2))) {
-        int callkw = px_kw(p, p->i - 1, "call");
+        int callkw = px_kw(p, p->i - 1, IXK_CALL);
         n->kind = SN_CALL;
         rc = call_head(s, n);
-        if (!rc && (px_acc(p, callkw ? "returning" : "into"))) rc = var_list(s, &n->tgt, &n->ntgt);
+        if (!rc && (px_acc(p, callkw ? IXK_RETURNING : IXK_INTO)))
+            rc = var_list(s, &n->tgt, &n->ntgt);
         if (!rc) rc = px_expect_op(p, ";");
-    } else if (px_kw(p, p->i, "begin") && !px_kw(p, p->i + 1, "work")) {
+    } else if (px_kw(p, p->i, IXK_BEGIN) && !px_kw(p, p->i + 1, IXK_WORK)) {
         static const char *const endk[] = {"end", NULL};
         p->i++;
         n->kind = SN_BLOCK;
         rc = block_body(s, n, endk);
-        if (!rc) rc = px_expect(p, "end") || px_expect_op(p, ";");
-    } else if (px_acc(p, "system")) {
+        if (!rc) rc = px_expect(p, IXK_END) || px_expect_op(p, ";");
+    } else if (px_acc(p, IXK_SYSTEM)) {
         static const char *const none[] = {NULL};
         int cnt;
         n->kind = SN_SYSTEM;
         rc = expr_list(s, none, &n->q, &cnt);
         if (!rc) rc = px_expect_op(p, ";");
-    } else if (px_acc(p, "trace")) {
+    } else if (px_acc(p, IXK_TRACE)) {
         n->kind = SN_TRACE;
         p->i = expr_end(s, 0, NULL);
         rc = px_expect_op(p, ";");
-    } else if (px_kw(p, p->i, "define") || px_kw(p, p->i, "on")) {
+    } else if (px_kw(p, p->i, IXK_DEFINE) || px_kw(p, p->i, IXK_ON)) {
         rc = px_fail(p); /* only at the start of a block */
     } else if (px_is_ident(p, p->i)) {
         rc = sql_stmt(s, &n->q, NULL);
@@ -765,7 +767,7 @@ static int stmts(sps *s, spl_node **out, const char *const *end) {
         }
         if (p->i >= p->nt || p->t[p->i].k == T_EOF) return px_fail(p);
         for (int k = 0; end[k]; k++)
-            if (px_kw(p, p->i, end[k])) return 0;
+            if (px_kw_str(p, p->i, end[k])) return 0;
         spl_node *n;
         if (stmt(s, &n)) return -1;
         *tail = n;
@@ -779,10 +781,10 @@ static int block_body(sps *s, spl_node *blk, const char *const *end) {
     px *p = s->p;
     int nvis = s->nvis;
     blk->first_var = s->r->nvars;
-    while (px_acc(p, "define"))
+    while (px_acc(p, IXK_DEFINE))
         if (define_stmt(s)) return -1;
     blk->nvars = s->r->nvars - blk->first_var;
-    while (px_kw(p, p->i, "on") && px_kw(p, p->i + 1, "exception")) {
+    while (px_kw(p, p->i, IXK_ON) && px_kw(p, p->i + 1, IXK_EXCEPTION)) {
         p->i += 2;
         if (handler(s, blk)) return -1;
     }
@@ -795,10 +797,10 @@ static int block_body(sps *s, spl_node *blk, const char *const *end) {
 
 int spl_is_create(px *p) {
     int i = p->i;
-    if (!px_kw(p, i, "create")) return 0;
+    if (!px_kw(p, i, IXK_CREATE)) return 0;
     i++;
-    if (px_kw(p, i, "dba")) i++;
-    return px_kw(p, i, "procedure") || px_kw(p, i, "function");
+    if (px_kw(p, i, IXK_DBA)) i++;
+    return px_kw(p, i, IXK_PROCEDURE) || px_kw(p, i, IXK_FUNCTION);
 }
 
 /* ( [[OUT|INOUT] name type [DEFAULT expr]] [, ...] ) */
@@ -807,7 +809,7 @@ static int params(sps *s) {
     if (px_expect_op(p, "(")) return -1;
     if (px_acc_op(p, ")")) return 0;
     do {
-        (void)(px_acc(p, "out") || px_acc(p, "inout") || px_acc(p, "in"));
+        (void)(px_acc(p, IXK_OUT) || px_acc(p, IXK_INOUT) || px_acc(p, IXK_IN));
         char name[IXS_NAME_MAX + 1];
         ityp t;
         int serial;
@@ -818,7 +820,7 @@ static int params(sps *s) {
         int v = var_add(s, name, t);
         if (v < 0) return -1;
         s->r->nparams++;
-        if (px_acc(p, "default")) {
+        if (px_acc(p, IXK_DEFAULT)) {
             static const char *const none[] = {NULL};
             spl_sql q;
             memset(&q, 0, sizeof q);
@@ -850,7 +852,7 @@ static int returning(sps *s) {
         if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
         if (serial) return px_fail(p);
         s->r->ret[s->r->nret] = t;
-        if (px_acc(p, "as") && px_ident(p, s->r->retname[s->r->nret], sizeof s->r->retname[0]))
+        if (px_acc(p, IXK_AS) && px_ident(p, s->r->retname[s->r->nret], sizeof s->r->retname[0]))
             return -1;
         s->r->nret++;
     } while (px_acc_op(p, ","));
@@ -862,11 +864,11 @@ static int modifiers(sps *s) {
     px *p = s->p;
     if (px_expect_op(p, "(")) return -1;
     do {
-        if (px_acc(p, "not")) {
-            if (px_expect(p, "variant")) return -1;
-        } else if (px_acc(p, "variant"))
+        if (px_acc(p, IXK_NOT)) {
+            if (px_expect(p, IXK_VARIANT)) return -1;
+        } else if (px_acc(p, IXK_VARIANT))
             s->r->variant = 1;
-        else if (px_acc(p, "handlesnulls"))
+        else if (px_acc(p, IXK_HANDLESNULLS))
             s->r->handlesnulls = 1;
         else if (px_is_ident(p, p->i)) {
             p->i++;
@@ -881,7 +883,7 @@ static int modifiers(sps *s) {
  * WITH LISTING IN 'file' (accepted, no listing is written). */
 static int trailer(sps *s) {
     px *p = s->p;
-    if (px_acc(p, "document")) {
+    if (px_acc(p, IXK_DOCUMENT)) {
         sb d = {0};
         do {
             if (p->i >= p->nt || p->t[p->i].k != T_STR) {
@@ -893,8 +895,8 @@ static int trailer(sps *s) {
         } while (px_acc_op(p, ","));
         s->r->document = sb_take(&d);
     }
-    if (px_acc(p, "with")) {
-        if (px_expect(p, "listing") || px_expect(p, "in")) return -1;
+    if (px_acc(p, IXK_WITH)) {
+        if (px_expect(p, IXK_LISTING) || px_expect(p, IXK_IN)) return -1;
         if (p->i >= p->nt || p->t[p->i].k != T_STR) return px_fail(p);
         p->i++;
     }
@@ -917,30 +919,30 @@ int spl_parse_create(px *p, spl_rt **out) {
     if (!s.r) return px_failc(p, -208, NULL);
     spl_rt *r = s.r;
     int rc = -1;
-    if (px_expect(p, "create")) goto out;
-    r->dba = px_acc(p, "dba");
-    r->isproc = px_acc(p, "procedure");
-    if (!r->isproc && px_expect(p, "function")) goto out;
-    if (px_acc(p, "if") && (px_expect(p, "not") || px_expect(p, "exists"))) goto out;
+    if (px_expect(p, IXK_CREATE)) goto out;
+    r->dba = px_acc(p, IXK_DBA);
+    r->isproc = px_acc(p, IXK_PROCEDURE);
+    if (!r->isproc && px_expect(p, IXK_FUNCTION)) goto out;
+    if (px_acc(p, IXK_IF) && (px_expect(p, IXK_NOT) || px_expect(p, IXK_EXISTS))) goto out;
     if (px_newname(p, r->name, sizeof r->name)) goto out;
     if (px_acc_op(p, ".")) {
         snprintf(r->owner, sizeof r->owner, "%s", r->name);
         if (px_newname(p, r->name, sizeof r->name)) goto out;
     }
     if (params(&s)) goto out;
-    if ((px_acc(p, "returning") || px_acc(p, "returns")) && returning(&s)) goto out;
+    if ((px_acc(p, IXK_RETURNING) || px_acc(p, IXK_RETURNS)) && returning(&s)) goto out;
     px_acc_op(p, ";");
-    if (px_acc(p, "specific")) {
+    if (px_acc(p, IXK_SPECIFIC)) {
         if (px_ident(p, r->specific, sizeof r->specific)) goto out;
         if (px_acc_op(p, ".") && px_ident(p, r->specific, sizeof r->specific)) goto out;
     }
-    if (px_acc(p, "with") && modifiers(&s)) goto out;
+    if (px_acc(p, IXK_WITH) && modifiers(&s)) goto out;
     px_acc_op(p, ";");
-    if (px_acc(p, "language") && px_expect(p, "spl")) goto out;
+    if (px_acc(p, IXK_LANGUAGE) && px_expect(p, IXK_SPL)) goto out;
     r->body = node_new(&s, SN_BLOCK);
     static const char *const endk[] = {"end", NULL};
     if (!r->body || block_body(&s, r->body, endk)) goto out;
-    if (px_expect(p, "end") || px_expect(p, r->isproc ? "procedure" : "function")) goto out;
+    if (px_expect(p, IXK_END) || px_expect(p, r->isproc ? IXK_PROCEDURE : IXK_FUNCTION)) goto out;
     if (trailer(&s)) goto out;
     rc = 0;
 out:

@@ -145,19 +145,19 @@ int ixs_syn_stmt(px *p, int create, int *stype) {
     syndef d;
     memset(&d, 0, sizeof d);
     *stype = create ? IX_STMTTYPE_CREATE_SYNONYM : IX_STMTTYPE_DROP_SYNONYM;
-    if (px_acc(p, "private"))
+    if (px_acc(p, IXK_PRIVATE))
         d.private_ = 1;
     else
-        px_acc(p, "public");
-    if (!create && p->i > 0 && (d.private_ || px_kw(p, p->i - 1, "public"))) return px_fail(p);
-    if (px_expect(p, "synonym")) return -1;
-    if (px_acc(p, "if")) {
-        if (create && px_expect(p, "not")) return -1;
-        if (px_expect(p, "exists")) return -1;
+        px_acc(p, IXK_PUBLIC);
+    if (!create && p->i > 0 && (d.private_ || px_kw(p, p->i - 1, IXK_PUBLIC))) return px_fail(p);
+    if (px_expect(p, IXK_SYNONYM)) return -1;
+    if (px_acc(p, IXK_IF)) {
+        if (create && px_expect(p, IXK_NOT)) return -1;
+        if (px_expect(p, IXK_EXISTS)) return -1;
         d.ife = 1;
     }
     if (object_name(p, d.name, create)) return -1;
-    if (create && (px_expect(p, "for") || object_name(p, d.target, 0))) return -1;
+    if (create && (px_expect(p, IXK_FOR) || object_name(p, d.target, 0))) return -1;
     if (p->dry) return 0;
     return create ? run_create(p, &d) : run_drop(p, &d);
 }

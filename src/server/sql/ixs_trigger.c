@@ -63,25 +63,25 @@ static int actions(px *p, trg_clause *c) {
         for (; i < end; i++) {
             if (px_op(p, i, "(")) depth++;
             if (px_op(p, i, ")")) depth--;
-            if (!depth && px_kw(p, i, "into") && px_kw(p, p->i, "execute")) into = 1;
+            if (!depth && px_kw(p, i, IXK_INTO) && px_kw(p, p->i, IXK_EXECUTE)) into = 1;
             /* the columns of EXECUTE ... INTO a, b run on to the next action */
             if (!depth && px_op(p, i, ",") &&
-                (!into || px_kw(p, i + 1, "insert") || px_kw(p, i + 1, "update") ||
-                 px_kw(p, i + 1, "delete") || px_kw(p, i + 1, "execute")))
+                (!into || px_kw(p, i + 1, IXK_INSERT) || px_kw(p, i + 1, IXK_UPDATE) ||
+                 px_kw(p, i + 1, IXK_DELETE) || px_kw(p, i + 1, IXK_EXECUTE)))
                 break;
         }
         if (i == p->i) return px_fail(p);
-        if (!px_kw(p, p->i, "insert") && !px_kw(p, p->i, "update") && !px_kw(p, p->i, "delete") &&
-            !px_kw(p, p->i, "execute"))
+        if (!px_kw(p, p->i, IXK_INSERT) && !px_kw(p, p->i, IXK_UPDATE) &&
+            !px_kw(p, p->i, IXK_DELETE) && !px_kw(p, p->i, IXK_EXECUTE))
             return px_fail(p);
-        int ex = px_kw(p, p->i, "execute"), nm = p->i + 2;
+        int ex = px_kw(p, p->i, IXK_EXECUTE), nm = p->i + 2;
         if (ex && px_op(p, nm + 1, ".")) nm += 2; /* owner.name */
         c->bare[c->nact] = ex && !px_op(p, nm + 1, "(");
         c->into[c->nact] = 0;
         for (int k = p->i, d = 0; ex && k < i; k++) {
             if (px_op(p, k, "(")) d++;
             if (px_op(p, k, ")")) d--;
-            if (!d && px_kw(p, k, "into")) c->into[c->nact] = k;
+            if (!d && px_kw(p, k, IXK_INTO)) c->into[c->nact] = k;
         }
         c->act[c->nact].a = p->i;
         c->act[c->nact++].b = i;
@@ -101,7 +101,7 @@ static int section(px *p, trg_body *b, char phase) {
         trg_clause *c = &b->c[b->n++];
         memset(c, 0, sizeof *c);
         c->phase = phase;
-        if (px_acc(p, "when")) {
+        if (px_acc(p, IXK_WHEN)) {
             if (px_expect_op(p, "(")) return -1;
             int e = close_paren(p);
             if (e < 0 || e == p->i) return px_fail(p);
@@ -110,7 +110,7 @@ static int section(px *p, trg_body *b, char phase) {
             p->i = e + 1;
         }
         if (actions(p, c)) return -1;
-    } while ((px_op(p, p->i, ",") && (px_kw(p, p->i + 1, "when") || px_op(p, p->i + 1, "("))) &&
+    } while ((px_op(p, p->i, ",") && (px_kw(p, p->i + 1, IXK_WHEN) || px_op(p, p->i + 1, "("))) &&
              px_acc_op(p, ","));
     return 0;
 }
@@ -121,12 +121,12 @@ static int section(px *p, trg_body *b, char phase) {
  */
 int trg_parse_body(px *p, trg_body *b) {
     memset(b, 0, sizeof *b);
-    if (px_acc(p, "before") && section(p, b, TRG_BEFORE)) return -1;
-    if (px_kw(p, p->i, "for")) {
-        if (px_expect(p, "for") || px_expect(p, "each") || px_expect(p, "row")) return -1;
+    if (px_acc(p, IXK_BEFORE) && section(p, b, TRG_BEFORE)) return -1;
+    if (px_kw(p, p->i, IXK_FOR)) {
+        if (px_expect(p, IXK_FOR) || px_expect(p, IXK_EACH) || px_expect(p, IXK_ROW)) return -1;
         if (section(p, b, TRG_ROW)) return -1;
     }
-    if (px_acc(p, "after") && section(p, b, TRG_AFTER)) return -1;
+    if (px_acc(p, IXK_AFTER) && section(p, b, TRG_AFTER)) return -1;
     return b->n ? 0 : px_fail(p);
 }
 
@@ -141,13 +141,13 @@ static int parse(px *p, trg *t) {
     memset(t, 0, sizeof *t);
     if (px_newname(p, t->name, sizeof t->name)) return -1;
     if (px_acc_op(p, ".") && px_newname(p, t->name, sizeof t->name)) return -1;
-    if (px_acc(p, "insert"))
+    if (px_acc(p, IXK_INSERT))
         t->event = 'I';
-    else if (px_acc(p, "delete"))
+    else if (px_acc(p, IXK_DELETE))
         t->event = 'D';
-    else if (px_acc(p, "update")) {
+    else if (px_acc(p, IXK_UPDATE)) {
         t->event = 'U';
-        if (px_acc(p, "of")) {
+        if (px_acc(p, IXK_OF)) {
             t->cols.a = p->i;
             char c[IXS_NAME_MAX + 1];
             do {
@@ -157,12 +157,12 @@ static int parse(px *p, trg *t) {
         }
     } else
         return px_fail(p);
-    if (px_expect(p, "on") || px_ident(p, t->table, sizeof t->table)) return -1;
+    if (px_expect(p, IXK_ON) || px_ident(p, t->table, sizeof t->table)) return -1;
     if (px_acc_op(p, ".") && px_ident(p, t->table, sizeof t->table)) return -1;
-    if (px_acc(p, "referencing")) {
-        while (px_kw(p, p->i, "old") || px_kw(p, p->i, "new")) {
-            int isnew = px_acc(p, "new") || !px_acc(p, "old");
-            px_acc(p, "as");
+    if (px_acc(p, IXK_REFERENCING)) {
+        while (px_kw(p, p->i, IXK_OLD) || px_kw(p, p->i, IXK_NEW)) {
+            int isnew = px_acc(p, IXK_NEW) || !px_acc(p, IXK_OLD);
+            px_acc(p, IXK_AS);
             if (px_ident(p, isnew ? t->newn : t->oldn, IXS_NAME_MAX + 1)) return -1;
         }
     }
@@ -460,7 +460,7 @@ static int store(px *p, const trg *t, const itab *tab, int start, int end) {
 }
 
 int ixs_trigger_create_stmt(px *p, int *stype) {
-    if (!px_acc(p, "trigger")) return 0;
+    if (!px_acc(p, IXK_TRIGGER)) return 0;
     *stype = IX_STMTTYPE_CREATE_TRIGGER;
     int start = p->t[p->i - 2].pos;
     trg t;
@@ -494,9 +494,9 @@ int ixs_trigger_create_stmt(px *p, int *stype) {
 
 /* DROP TRIGGER [IF EXISTS] [owner.]name, after DROP */
 int ixs_trigger_drop_stmt(px *p, int *stype) {
-    if (!px_acc(p, "trigger")) return 0;
+    if (!px_acc(p, IXK_TRIGGER)) return 0;
     *stype = IX_STMTTYPE_DROP_TRIGGER;
-    int ife = px_acc(p, "if") && !px_expect(p, "exists");
+    int ife = px_acc(p, IXK_IF) && !px_expect(p, IXK_EXISTS);
     char name[IXS_NAME_MAX + 1];
     if (p->failed || px_ident(p, name, sizeof name)) return -1;
     if (px_acc_op(p, ".") && px_ident(p, name, sizeof name)) return -1;
@@ -542,7 +542,7 @@ static int remake(px *outer, const char *text, const itab *tab) {
     p.err = outer->err;
     trg t;
     int rc = ixs_lex(&p);
-    if (!rc) rc = px_expect(&p, "create") || px_expect(&p, "trigger") || parse(&p, &t) ? -1 : 0;
+    if (!rc) rc = px_expect(&p, IXK_CREATE) || px_expect(&p, IXK_TRIGGER) || parse(&p, &t) ? -1 : 0;
     sb q = {0};
     if (!rc) rc = sqlite_triggers(&p, &t, tab, &q);
     if (!rc) rc = q.oom ? px_failc(&p, -208, NULL) : ixs_exec(p.db, q.p, p.err);

@@ -114,11 +114,11 @@ static int update_fires(ixd_stmt *s, const char *head, ixd_err *err) {
         return -1;
     }
     int i = 0, fires = 1;
-    while (i < p.nt && p.t[i].k != T_EOF && !px_kw(&p, i, "update"))
+    while (i < p.nt && p.t[i].k != T_EOF && !px_kw(&p, i, IXK_UPDATE))
         i++;
-    if (px_kw(&p, i + 1, "of")) {
+    if (px_kw(&p, i + 1, IXK_OF)) {
         fires = 0;
-        for (p.i = i + 2; p.i < p.nt && !px_kw(&p, p.i, "on") && !fires;) {
+        for (p.i = i + 2; p.i < p.nt && !px_kw(&p, p.i, IXK_ON) && !fires;) {
             char c[IXS_NAME_MAX + 1];
             if (px_ident(&p, c, sizeof c)) break;
             for (int k = 0; k < s->ncols && !fires; k++)

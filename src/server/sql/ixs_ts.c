@@ -202,8 +202,8 @@ static int table_select(px *p, const ts_routine *r, const targs *a, const char *
 
 /* TABLE ( [FUNCTION] name ( args ) [ :: MULTISET ( row_type ) ] ), at TABLE. */
 int ixs_ts_from(px *p, qres *q) {
-    if (px_expect(p, "table") || px_expect_op(p, "(")) return -1;
-    px_acc(p, "function");
+    if (px_expect(p, IXK_TABLE) || px_expect_op(p, "(")) return -1;
+    px_acc(p, IXK_FUNCTION);
     char fn[IXS_NAME_MAX + 1];
     if (px_ident(p, fn, sizeof fn) || px_expect_op(p, "(")) return -1;
     const ts_routine *r = ts_routine_find(fn);
@@ -214,9 +214,10 @@ int ixs_ts_from(px *p, qres *q) {
     char cast[IXS_NAME_MAX + 1] = "";
     int rc = parse_args(p, r, &a);
     if (!rc && px_acc_op(p, "::")) {
-        if (!px_acc(p, "multiset") && !px_acc(p, "set") && !px_acc(p, "list")) rc = px_fail(p);
+        if (!px_acc(p, IXK_MULTISET) && !px_acc(p, IXK_SET) && !px_acc(p, IXK_LIST))
+            rc = px_fail(p);
         if (!rc && (px_expect_op(p, "(") || px_ident(p, cast, sizeof cast))) rc = -1;
-        if (!rc && px_acc(p, "not") && px_expect(p, "null")) rc = -1;
+        if (!rc && px_acc(p, IXK_NOT) && px_expect(p, IXK_NULL)) rc = -1;
         if (!rc && px_expect_op(p, ")")) rc = -1;
     }
     if (!rc && px_expect_op(p, ")")) rc = -1;
@@ -228,9 +229,9 @@ int ixs_ts_from(px *p, qres *q) {
 /* ---- EXECUTE FUNCTION / PROCEDURE ------------------------------------------------------- */
 
 int ixs_ts_execute(px *p, ixd_stmt *s) {
-    if (px_expect(p, "execute")) return -1;
-    int proc = px_acc(p, "procedure");
-    if (!proc && px_expect(p, "function")) return -1;
+    if (px_expect(p, IXK_EXECUTE)) return -1;
+    int proc = px_acc(p, IXK_PROCEDURE);
+    if (!proc && px_expect(p, IXK_FUNCTION)) return -1;
     char fn[IXS_NAME_MAX + 1];
     if (px_ident(p, fn, sizeof fn) || px_expect_op(p, "(")) return -1;
     const ts_routine *r = ts_routine_find(fn);

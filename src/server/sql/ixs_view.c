@@ -33,7 +33,7 @@ typedef struct vplan {
 
 /* 1 when token i ends the view's SELECT (end, ';' or WITH CHECK OPTION). */
 static int sel_end(px *p, int i) {
-    return i >= p->nt || p->t[i].k == T_EOF || px_op(p, i, ";") || px_kw(p, i, "with");
+    return i >= p->nt || p->t[i].k == T_EOF || px_op(p, i, ";") || px_kw(p, i, IXK_WITH);
 }
 
 /*
@@ -45,8 +45,8 @@ static int sel_end(px *p, int i) {
  * Returns 1 when the SELECT at p->i has this form (v filled), else 0.
  */
 static int parse_simple(px *p, vplan *v, char (*cols)[IXS_NAME_MAX + 1]) {
-    if (!px_acc(p, "select")) return 0;
-    px_acc(p, "all");
+    if (!px_acc(p, IXK_SELECT)) return 0;
+    px_acc(p, IXK_ALL);
     if (px_acc_op(p, "*"))
         v->star = 1;
     else
@@ -55,21 +55,21 @@ static int parse_simple(px *p, vplan *v, char (*cols)[IXS_NAME_MAX + 1]) {
             if (px_ident(p, cols[v->ncols], IXS_NAME_MAX + 1)) return 0;
             if (px_acc_op(p, ".") && px_ident(p, cols[v->ncols], IXS_NAME_MAX + 1)) return 0;
             char label[IXS_NAME_MAX + 1];
-            if ((px_acc(p, "as") || (px_is_ident(p, p->i) && !px_kw(p, p->i, "from"))) &&
+            if ((px_acc(p, IXK_AS) || (px_is_ident(p, p->i) && !px_kw(p, p->i, IXK_FROM))) &&
                 px_ident(p, label, sizeof label))
                 return 0;
-            if (px_kw(p, p->i, "from") == 0 && !px_op(p, p->i, ",")) return 0;
+            if (px_kw(p, p->i, IXK_FROM) == 0 && !px_op(p, p->i, ",")) return 0;
             v->ncols++;
         } while (px_acc_op(p, ","));
-    if (!px_acc(p, "from") || !px_is_ident(p, p->i)) return 0;
+    if (!px_acc(p, IXK_FROM) || !px_is_ident(p, p->i)) return 0;
     if (px_ident(p, v->base, sizeof v->base)) return 0;
     if (px_acc_op(p, ".") && px_ident(p, v->base, sizeof v->base)) return 0;
     snprintf(v->alias, sizeof v->alias, "%s", v->base);
-    if (px_acc(p, "as") ||
-        (px_is_ident(p, p->i) && !px_kw(p, p->i, "where") && !px_kw(p, p->i, "with")))
+    if (px_acc(p, IXK_AS) ||
+        (px_is_ident(p, p->i) && !px_kw(p, p->i, IXK_WHERE) && !px_kw(p, p->i, IXK_WITH)))
         if (px_ident(p, v->alias, sizeof v->alias)) return 0;
     v->cond_tok = -1;
-    if (px_acc(p, "where")) {
+    if (px_acc(p, IXK_WHERE)) {
         v->cond_tok = p->i;
         return 1; /* its end is checked after translating it */
     }

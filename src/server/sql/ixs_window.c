@@ -71,7 +71,7 @@ int ixs_window_at(px *p) {
         else if (px_op(p, k, ")") && --depth == 0)
             break;
     }
-    return k < p->nt && px_kw(p, k + 1, "over");
+    return k < p->nt && px_kw(p, k + 1, IXK_OVER);
 }
 
 static void settle_lit(xv *v) {
@@ -116,11 +116,11 @@ static int olap_args(px *p, const struct wfn *f, xv *out) {
 
 /* bound := UNBOUNDED {PRECEDING | FOLLOWING} | n {PRECEDING | FOLLOWING} | CURRENT ROW */
 static int frame_bound(px *p, sb *out, int *offset) {
-    if (px_acc(p, "current")) {
+    if (px_acc(p, IXK_CURRENT)) {
         sb_add(out, "CURRENT ROW");
-        return px_expect(p, "row");
+        return px_expect(p, IXK_ROW);
     }
-    if (px_acc(p, "unbounded"))
+    if (px_acc(p, IXK_UNBOUNDED))
         sb_add(out, "UNBOUNDED");
     else {
         int64_t n;
@@ -128,9 +128,9 @@ static int frame_bound(px *p, sb *out, int *offset) {
         sb_printf(out, "%lld", (long long)n);
         *offset = 1;
     }
-    if (px_acc(p, "preceding"))
+    if (px_acc(p, IXK_PRECEDING))
         sb_add(out, " PRECEDING");
-    else if (px_acc(p, "following"))
+    else if (px_acc(p, IXK_FOLLOWING))
         sb_add(out, " FOLLOWING");
     else
         return px_fail(p);
@@ -140,13 +140,13 @@ static int frame_bound(px *p, sb *out, int *offset) {
 /* frame := {ROWS | RANGE} {bound | BETWEEN bound AND bound}; *range_off is
  * set for RANGE with a numeric offset. */
 static int frame(px *p, sb *out, int *range_off) {
-    int range = px_kw(p, p->i, "range"), off = 0;
-    if (!range && !px_kw(p, p->i, "rows")) return 0;
+    int range = px_kw(p, p->i, IXK_RANGE), off = 0;
+    if (!range && !px_kw(p, p->i, IXK_ROWS)) return 0;
     p->i++;
     sb_add(out, range ? " RANGE " : " ROWS ");
-    if (px_acc(p, "between")) {
+    if (px_acc(p, IXK_BETWEEN)) {
         sb_add(out, "BETWEEN ");
-        if (frame_bound(p, out, &off) || px_expect(p, "and")) return -1;
+        if (frame_bound(p, out, &off) || px_expect(p, IXK_AND)) return -1;
         sb_add(out, " AND ");
         if (frame_bound(p, out, &off)) return -1;
     } else if (frame_bound(p, out, &off))
@@ -177,14 +177,14 @@ static int win_order(px *p, sb *out, int *nkeys, int *key1, size_t *key1_end) {
         sb_add(out, e.s.p ? e.s.p : "NULL");
         if (*nkeys == 0) key1_end[0] = at, key1_end[1] = out->n;
         xv_free(&e);
-        if (px_acc(p, "desc"))
+        if (px_acc(p, IXK_DESC))
             sb_add(out, " DESC");
         else
-            px_acc(p, "asc");
-        if (px_acc(p, "nulls")) {
-            if (px_acc(p, "first"))
+            px_acc(p, IXK_ASC);
+        if (px_acc(p, IXK_NULLS)) {
+            if (px_acc(p, IXK_FIRST))
                 sb_add(out, " NULLS FIRST");
-            else if (px_acc(p, "last"))
+            else if (px_acc(p, IXK_LAST))
                 sb_add(out, " NULLS LAST");
             else
                 return px_fail(p);
@@ -197,10 +197,10 @@ static int win_order(px *p, sb *out, int *nkeys, int *key1, size_t *key1_end) {
 
 /* OVER ( ... ) into out; *ordered: an ORDER BY was given. */
 static int over_clause(px *p, sb *out, int *ordered) {
-    if (px_expect(p, "over") || px_expect_op(p, "(")) return -1;
+    if (px_expect(p, IXK_OVER) || px_expect_op(p, "(")) return -1;
     sb_add(out, " OVER (");
-    if (px_acc(p, "partition")) {
-        if (px_expect(p, "by")) return -1;
+    if (px_acc(p, IXK_PARTITION)) {
+        if (px_expect(p, IXK_BY)) return -1;
         sb_add(out, "PARTITION BY ");
         for (int n = 0;; n++) {
             xv e;
@@ -214,8 +214,8 @@ static int over_clause(px *p, sb *out, int *ordered) {
     int nkeys = 0, key1 = 0, range_off = 0;
     size_t key1_at[2] = {0, 0};
     *ordered = 0;
-    if (px_acc(p, "order")) {
-        if (px_expect(p, "by") || win_order(p, out, &nkeys, &key1, key1_at)) return -1;
+    if (px_acc(p, IXK_ORDER)) {
+        if (px_expect(p, IXK_BY) || win_order(p, out, &nkeys, &key1, key1_at)) return -1;
         *ordered = 1;
     }
     if (frame(p, out, &range_off)) return -1;
