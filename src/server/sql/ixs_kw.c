@@ -55,6 +55,8 @@ static const char *const names[] = {
     "with",      "work",
 };
 
+_Static_assert(sizeof names / sizeof names[0] == IXK_COUNT - 1, "one name per code");
+
 #define KW_MAXLEN 13
 
 typedef struct key {
@@ -76,4 +78,8 @@ int ixs_kw_code(const char *s, size_t n) {
     const char *const *hit =
         bsearch(&k, names, sizeof names / sizeof names[0], sizeof names[0], cmp);
     return hit ? (int)(hit - names) + 1 : IXK_NONE;
+}
+
+const char *ixs_kw_name(int kw) {
+    return kw > IXK_NONE && kw < IXK_COUNT ? names[kw - 1] : NULL;
 }

@@ -1,5 +1,7 @@
-/* ixs_kw.h: the keyword token codes of the SQL lexer (generated from the
- * keywords the parsers test; keep the list sorted: ixs_kw.c searches it). */
+/* ixs_kw.h: the keyword token codes of the SQL lexer: every word a parser
+ * tests with px_kw/px_acc/px_expect. A new keyword is one line here and one
+ * in ixs_kw.c's names[], both in alphabetical order (unit.test_kw checks
+ * that the two lists agree). */
 #ifndef IXS_KW_H
 #define IXS_KW_H
 
@@ -239,5 +241,8 @@ enum ixs_kw {
 
 /* The keyword code of identifier s (n bytes, any case), or IXK_NONE. */
 int ixs_kw_code(const char *s, size_t n);
+/* The text of keyword code kw (lower case), or NULL for IXK_NONE and codes
+ * out of range. */
+const char *ixs_kw_name(int kw);
 
 #endif
