@@ -362,7 +362,7 @@ static void cat_table_sql(sb *q, size_t i, int32_t today) {
               cat_tabs[i].tabid, cat_tabs[i].name, (int)today, cat_tabs[i].type, rowsize);
 }
 
-static int32_t today_days(void) {
+int32_t ixs_today(void) {
     time_t t = time(NULL);
     struct tm tmv;
     localtime_r(&t, &tmv);
@@ -396,7 +396,7 @@ int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err) {
         goto fail;
     }
     sb q = {0};
-    int32_t today = today_days();
+    int32_t today = ixs_today();
     sb_printf(&q, "INSERT INTO _ixd_meta VALUES('logmode', %d), ('created', %d);", logmode,
               (int)today);
     for (size_t i = 0; i < sizeof cat_tabs / sizeof cat_tabs[0]; i++)
@@ -450,7 +450,7 @@ static void cat_upgrade_tables(sqlite3 *h) {
     sb_add(&q, "CREATE TABLE IF NOT EXISTS _ixd_views(tabid INTEGER, seqno INTEGER, viewtext TEXT,"
                " PRIMARY KEY(tabid, seqno));");
     for (size_t i = 0; i < sizeof cat_tabs / sizeof cat_tabs[0]; i++)
-        cat_table_sql(&q, i, today_days());
+        cat_table_sql(&q, i, ixs_today());
     sb_printf(&q, "INSERT OR REPLACE INTO _ixd_meta VALUES('catversion', %d);", CAT_VERSION);
     int ok = !q.oom && sqlite3_exec(h, q.p, NULL, NULL, NULL) == SQLITE_OK;
     sb_free(&q);

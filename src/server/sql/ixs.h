@@ -230,6 +230,9 @@ struct ixd_db {
 #define IXS_TEMP_TABID 1000000 /* temp tables get tabids from here */
 int ixs_temp_catalog(ixd_db *db, ixd_err *err);
 
+/* Today as an Informix DATE day number (local time). */
+int32_t ixs_today(void);
+
 /* Runs SQL (no results) and maps errors. */
 int ixs_exec(ixd_db *db, const char *sql, ixd_err *err);
 /* Maps a SQLite failure on db (rc from step/prepare) to *err. stype is the

@@ -1009,6 +1009,22 @@ int ixs_ddl_begin(px *p) {
     }
     return 0;
 }
+int ixs_ddl_exec_sql(px *p, const char *sql, const char *name) {
+    if (ixs_ddl_begin(p)) return -1;
+    int r = sqlite3_exec(p->db->h, sql, NULL, NULL, NULL);
+    if (r != SQLITE_OK) {
+        ixs_sqlite_err(p->db, r, 0, name, p->err);
+        p->failed = 1;
+    }
+    return ixs_ddl_end(p, r == SQLITE_OK);
+}
+
+int ixs_ddl_exec_sb(px *p, sb *s, const char *name) {
+    int rc = s->oom ? px_failc(p, -208, NULL) : ixs_ddl_exec_sql(p, s->p, name);
+    sb_free(s);
+    return rc;
+}
+
 int ixs_ddl_end(px *p, int ok) {
     if (ok) {
         if (ixs_exec(p->db, "RELEASE " IXS_INTERNAL_PREFIX "ddl", p->err) == 0 &&
@@ -1023,15 +1039,6 @@ int ixs_ddl_end(px *p, int ok) {
                                   "ddl; RELEASE " IXS_INTERNAL_PREFIX "ddl",
                      NULL, NULL, NULL);
     return -1;
-}
-
-static int32_t today(void) {
-    time_t tt = time(NULL);
-    struct tm tmv;
-    localtime_r(&tt, &tmv);
-    int32_t d = 0;
-    ix_date_from_ymd(tmv.tm_year + 1900, tmv.tm_mon + 1, tmv.tm_mday, &d);
-    return d;
 }
 
 static void skip_table_options(px *p) {
@@ -1135,7 +1142,7 @@ int ixs_create_table_run(px *p, const ddl_create_table *ct) {
     tdef t;
     int rc = -1;
     if (ixs_tdef_copy(p, &t, &ct->t) == 0 && ixs_ddl_begin(p) == 0) {
-        t.created = today();
+        t.created = ixs_today();
         int ok = (ct->temp ? temp_materialize(p, &t) : ixs_materialize(p, &t, 0)) == 0;
         rc = ixs_ddl_end(p, ok && ixs_ts_columns(p, &t, ct->temp) == 0);
     }
@@ -1621,7 +1628,7 @@ static void view_sql(px *p, const ddl_view *v, const qres *q, int tabid, int upd
     sb_strlit(s, v->name, strlen(v->name));
     sb_addc(s, ',');
     sb_strlit(s, v->owner, strlen(v->owner));
-    sb_printf(s, ",%d,'V');", today());
+    sb_printf(s, ",%d,'V');", ixs_today());
     ixs_cat_view_text(p, tabid, s);
     for (int i = 0; i < q->ncols; i++) {
         const char *cn = v->ncn ? v->cn[i] : q->cols[i].name;

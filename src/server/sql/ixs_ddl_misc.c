@@ -28,17 +28,6 @@ static int user_table(px *p, const char *name, int *tabid) {
     return found ? 2 : 0; /* 2: a view, a catalogue or a temp table */
 }
 
-/* Runs sql in the statement's DDL savepoint. */
-static int run_ddl(px *p, const char *sql, const char *table) {
-    if (ixs_ddl_begin(p)) return -1;
-    int r = sqlite3_exec(p->db->h, sql, NULL, NULL, NULL);
-    if (r != SQLITE_OK) {
-        ixs_sqlite_err(p->db, r, 0, table, p->err);
-        p->failed = 1;
-    }
-    return ixs_ddl_end(p, r == SQLITE_OK);
-}
-
 /* Statistics of table tabid/name: systables.nrows and SQLite's ANALYZE. */
 static void stats_sql(sb *s, int tabid, const char *name) {
     sb_add(s, "ANALYZE ");
@@ -177,7 +166,7 @@ int ixs_update_statistics_run(px *p, const ddl_stats *us) {
         sb_free(&s);
         return px_failc(p, -208, NULL);
     }
-    int rc = s.p ? run_ddl(p, s.p, us->table) : 0;
+    int rc = s.p ? ixs_ddl_exec_sql(p, s.p, us->table) : 0;
     sb_free(&s);
     return rc;
 }
@@ -212,7 +201,7 @@ int ixs_truncate_run(px *p, const ddl_table *tb) {
         sb_free(&s);
         return px_failc(p, -208, NULL);
     }
-    int rc = run_ddl(p, s.p, tb->name);
+    int rc = ixs_ddl_exec_sql(p, s.p, tb->name);
     if (rc && (p->err->sqlcode == IXS_E_DELETE || p->err->sqlcode == -691))
         p->err->sqlcode = -692; /* rows of a parent that are still referenced */
     sb_free(&s);

@@ -157,6 +157,12 @@ void ixs_tref_free(tref *t);
  * -1 (p->failed). */
 int ixs_ddl_begin(px *p);
 int ixs_ddl_end(px *p, int ok);
+/* Runs sql (one or more statements) in the DDL savepoint, a failure as the
+ * SQLCODE of SQLite's error (name for its text): 0 or -1 (p->failed).
+ * ixs_ddl_exec_sb: the same for the text of s, which it frees (-208 when s
+ * ran out of memory). */
+int ixs_ddl_exec_sql(px *p, const char *sql, const char *name);
+int ixs_ddl_exec_sb(px *p, sb *s, const char *name);
 
 /* 1 when the statement at the current token is UPDATE STATISTICS (not an
  * UPDATE of a table named statistics). */

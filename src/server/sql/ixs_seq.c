@@ -83,15 +83,6 @@ static const struct {
                  {"syssyntable", SEQ_TABID_SYNT, c_syssyntable},
                  {"syssequences", SEQ_TABID_SEQ, c_syssequences}};
 
-static int32_t today_days(void) {
-    time_t t = time(NULL);
-    struct tm tmv;
-    localtime_r(&t, &tmv);
-    int32_t d = 0;
-    ix_date_from_ymd(tmv.tm_year + 1900, tmv.tm_mon + 1, tmv.tm_mday, &d);
-    return d;
-}
-
 int ixs_objs_cat_init(sqlite3 *h) {
     sb q = {0};
     sb_add(&q, objs_ddl);
@@ -105,7 +96,7 @@ int ixs_objs_cat_init(sqlite3 *h) {
         sb_printf(&q,
                   "INSERT OR IGNORE INTO " IXS_INTERNAL_PREFIX
                   "tables(tabid,tabname,owner,created,tabtype) VALUES(%d,'%s','informix',%d,'T');",
-                  objs_tabs[i].tabid, objs_tabs[i].name, (int)today_days());
+                  objs_tabs[i].tabid, objs_tabs[i].name, (int)ixs_today());
     }
     int rc = q.oom ? SQLITE_NOMEM : sqlite3_exec(h, q.p, NULL, NULL, NULL);
     sb_free(&q);
@@ -167,25 +158,6 @@ static int next_tabid(ixd_db *db) {
     int64_t maxid = 0;
     q_int1(db, "SELECT max(tabid) FROM " IXS_INTERNAL_PREFIX "tables", NULL, &maxid);
     return maxid < 99 ? 100 : (int)maxid + 1;
-}
-
-/* Runs sql (DDL) in the DDL savepoint; name for error texts. */
-static int run_ddl(px *p, sb *s, const char *name) {
-    if (s->oom) {
-        sb_free(s);
-        return px_failc(p, -208, NULL);
-    }
-    if (ixs_ddl_begin(p)) {
-        sb_free(s);
-        return -1;
-    }
-    int r = sqlite3_exec(p->db->h, s->p, NULL, NULL, NULL);
-    sb_free(s);
-    if (r != SQLITE_OK) {
-        ixs_sqlite_err(p->db, r, 0, name, p->err);
-        p->failed = 1;
-    }
-    return ixs_ddl_end(p, r == SQLITE_OK);
 }
 
 /* ---- the statement tree ------------------------------------------------------------ */
@@ -355,14 +327,14 @@ static int run_create(px *p, const seqdef *d) {
     sb_strlit(&s, d->name, strlen(d->name));
     sb_addc(&s, ',');
     sb_strlit(&s, p->db->user, strlen(p->db->user));
-    sb_printf(&s, ", %d, 'Q');", (int)today_days());
+    sb_printf(&s, ", %d, 'Q');", (int)ixs_today());
     sb_printf(&s,
               "INSERT INTO " IXS_INTERNAL_PREFIX "sequences(tabid, token) VALUES(%d, %lld);"
               "UPDATE " IXS_INTERNAL_PREFIX "sequences SET ",
               tabid, (long long)new_token());
     row_values(&s, &r);
     sb_printf(&s, " WHERE tabid = %d;", tabid);
-    return run_ddl(p, &s, d->name);
+    return ixs_ddl_exec_sb(p, &s, d->name);
 }
 
 /* The catalog row of sequence name: 1, 0 none, -1 error. */
@@ -415,7 +387,7 @@ static int run_alter(px *p, const seqdef *d) {
     sb_add(&s, "UPDATE " IXS_INTERNAL_PREFIX "sequences SET ");
     row_values(&s, &r);
     sb_printf(&s, " WHERE tabid = %d;", r.tabid);
-    return run_ddl(p, &s, d->name);
+    return ixs_ddl_exec_sb(p, &s, d->name);
 }
 
 static int run_drop(px *p, const seqdef *d) {
@@ -428,7 +400,7 @@ static int run_drop(px *p, const seqdef *d) {
               "DELETE FROM " IXS_INTERNAL_PREFIX "sequences WHERE tabid = %d;"
               "DELETE FROM " IXS_INTERNAL_PREFIX "tables WHERE tabid = %d;",
               r.tabid, r.tabid);
-    return run_ddl(p, &s, d->name);
+    return ixs_ddl_exec_sb(p, &s, d->name);
 }
 
 static int run_rename(px *p, const seqdef *d) {
@@ -440,7 +412,7 @@ static int run_rename(px *p, const seqdef *d) {
     sb_add(&s, "UPDATE " IXS_INTERNAL_PREFIX "tables SET tabname = ");
     sb_strlit(&s, d->newname, strlen(d->newname));
     sb_printf(&s, " WHERE tabid = %d;", r.tabid);
-    return run_ddl(p, &s, d->name);
+    return ixs_ddl_exec_sb(p, &s, d->name);
 }
 
 /*

@@ -56,33 +56,6 @@ static int obj_find(ixd_db *db, const char *name, int *tabid, char *tt, char *ow
     return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
-static int32_t today_days(void) {
-    time_t t = time(NULL);
-    struct tm tmv;
-    localtime_r(&t, &tmv);
-    int32_t d = 0;
-    ix_date_from_ymd(tmv.tm_year + 1900, tmv.tm_mon + 1, tmv.tm_mday, &d);
-    return d;
-}
-
-static int run_sql(px *p, sb *s, const char *name) {
-    if (s->oom) {
-        sb_free(s);
-        return px_failc(p, -208, NULL);
-    }
-    if (ixs_ddl_begin(p)) {
-        sb_free(s);
-        return -1;
-    }
-    int r = sqlite3_exec(p->db->h, s->p, NULL, NULL, NULL);
-    sb_free(s);
-    if (r != SQLITE_OK) {
-        ixs_sqlite_err(p->db, r, 0, name, p->err);
-        p->failed = 1;
-    }
-    return ixs_ddl_end(p, r == SQLITE_OK);
-}
-
 static int run_create(px *p, const syndef *d) {
     ixd_db *db = p->db;
     int btabid, tabid;
@@ -109,13 +82,13 @@ static int run_create(px *p, const syndef *d) {
     sb_strlit(&s, d->name, strlen(d->name));
     sb_addc(&s, ',');
     sb_strlit(&s, db->user, strlen(db->user));
-    sb_printf(&s, ", %d, '%c');", (int)today_days(), d->private_ ? 'P' : 'S');
+    sb_printf(&s, ", %d, '%c');", (int)ixs_today(), d->private_ ? 'P' : 'S');
     sb_printf(&s, "INSERT INTO " IXS_INTERNAL_PREFIX "syntable VALUES(%d, ", tabid);
     sb_strlit(&s, bowner, strlen(bowner));
     sb_addc(&s, ',');
     sb_strlit(&s, d->target, strlen(d->target));
     sb_printf(&s, ", %d);", btabid);
-    return run_sql(p, &s, d->name);
+    return ixs_ddl_exec_sb(p, &s, d->name);
 }
 
 static int run_drop(px *p, const syndef *d) {
@@ -131,7 +104,7 @@ static int run_drop(px *p, const syndef *d) {
               "DELETE FROM " IXS_INTERNAL_PREFIX "syntable WHERE tabid = %d;"
               "DELETE FROM " IXS_INTERNAL_PREFIX "tables WHERE tabid = %d;",
               tabid, tabid);
-    return run_sql(p, &s, d->name);
+    return ixs_ddl_exec_sb(p, &s, d->name);
 }
 
 /*
