@@ -427,7 +427,8 @@ static int keep_text(ixd_stmt *s, const char *sql, size_t n, ixd_err *err) {
 }
 
 /* At prepare: the statement of p into s->ddl; the statements of other
- * modules only check their syntax (p->dry) and keep their text. */
+ * modules only check their syntax (p->dry) and keep their text, as do
+ * those whose parse needed the catalogue (ROW types: p->dry_deferred). */
 int ixs_ddl_prepare(px *p, ixd_stmt *s) {
     s->kind = SK_SQL;
     p->dry = 1;
@@ -436,10 +437,12 @@ int ixs_ddl_prepare(px *p, ixd_stmt *s) {
     int rc = ixs_ddl_parse(p, d);
     if (!rc) rc = ixs_at_end(p);
     s->stype = d->stype;
-    if (!rc && p->dry_deferred) d->kind = DDL_TEXT; /* ROW types: resolved from the text */
-    if (!rc && d->kind == DDL_TEXT) rc = keep_text(s, p->sql, p->n, p->err);
-    if (!rc && d->kind != DDL_TEXT) rc = keep_source(p, d);
-    if (rc || d->kind == DDL_TEXT) {
+    /* other modules' statements, and those naming ROW types (resolved from
+     * the text when they run), keep their text */
+    int text = d->kind == DDL_TEXT || p->dry_deferred;
+    if (!rc && text) rc = keep_text(s, p->sql, p->n, p->err);
+    if (!rc && !text) rc = keep_source(p, d);
+    if (rc || text) {
         ixs_ddl_destroy(d);
         return rc ? -1 : 0;
     }
