@@ -1,8 +1,8 @@
 /* ixs_kw.c: the keyword table of the SQL lexer, sorted for bsearch; entry i
- * is the text of code i + 1 (ixs_kw.h). */
-#include <stdlib.h>
+ * is the text of code i + 1 (ixs_kw.h), in alphabetical order. */
+#include <pthread.h>
+#include <stdint.h>
 #include <string.h>
-#include <strings.h>
 
 #include "server/sql/ixs_kw.h"
 
@@ -56,28 +56,49 @@ static const char *const names[] = {
 };
 
 _Static_assert(sizeof names / sizeof names[0] == IXK_COUNT - 1, "one name per code");
+_Static_assert(IXK_COUNT * 4 < 1024, "KW_SLOTS too small");
 
 #define KW_MAXLEN 13
 
-typedef struct key {
-    const char *s;
-    size_t n;
-} key;
+/* Lookup: an open-addressing hash table of the codes by their lower-case
+ * text (FNV-1a), made once; an identifier is folded to lower case, hashed
+ * and compared with the one or two names in its probe run. */
+#define KW_SLOTS 1024 /* a power of two, more than four times the keywords */
+static uint16_t slots[KW_SLOTS];
+static uint8_t lens[IXK_COUNT];
+static pthread_once_t built = PTHREAD_ONCE_INIT;
 
-static int cmp(const void *a, const void *b) {
-    const key *k = a;
-    const char *name = *(const char *const *)b;
-    size_t l = strlen(name);
-    int r = strncasecmp(k->s, name, k->n < l ? k->n : l);
-    return r ? r : (k->n > l) - (k->n < l);
+static uint32_t kw_hash(const unsigned char *s, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 16777619u;
+    return h;
+}
+
+static void build(void) {
+    for (int k = IXK_NONE + 1; k < IXK_COUNT; k++) {
+        const char *w = names[k - 1];
+        lens[k] = (uint8_t)strlen(w);
+        uint32_t h = kw_hash((const unsigned char *)w, lens[k]) & (KW_SLOTS - 1);
+        while (slots[h])
+            h = (h + 1) & (KW_SLOTS - 1);
+        slots[h] = (uint16_t)k;
+    }
 }
 
 int ixs_kw_code(const char *s, size_t n) {
     if (n == 0 || n > KW_MAXLEN) return IXK_NONE;
-    key k = {s, n};
-    const char *const *hit =
-        bsearch(&k, names, sizeof names / sizeof names[0], sizeof names[0], cmp);
-    return hit ? (int)(hit - names) + 1 : IXK_NONE;
+    unsigned char low[KW_MAXLEN];
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        low[i] = c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
+    }
+    pthread_once(&built, build);
+    for (uint32_t h = kw_hash(low, n) & (KW_SLOTS - 1); slots[h]; h = (h + 1) & (KW_SLOTS - 1)) {
+        int k = slots[h];
+        if (lens[k] == n && memcmp(names[k - 1], low, n) == 0) return k;
+    }
+    return IXK_NONE;
 }
 
 const char *ixs_kw_name(int kw) {
