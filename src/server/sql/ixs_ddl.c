@@ -1909,8 +1909,9 @@ static int switch_db(dbctx *c, const char *name) {
 
 /* CREATE DATABASE [IF NOT EXISTS] name [IN dbspace] [WITH [BUFFERED] LOG |
  * WITH LOG MODE ANSI] [NLSCASE {SENSITIVE | INSENSITIVE}], after DATABASE:
- * -330 when it exists; the new database becomes the current one. 1 done, -1
- * error, -2 syntax error. */
+ * -330 when it exists (with IF NOT EXISTS the existing database becomes the
+ * current one, as a new one would); the new database becomes the current
+ * one. 1 done, -1 error, -2 syntax error. */
 static int create_db_stmt(px *p, dbctx *c) {
     char name[IXS_NAME_MAX + 1];
     int ifne = 0, mode = 0;
@@ -1941,7 +1942,8 @@ static int create_db_stmt(px *p, dbctx *c) {
     char path[4096];
     if (ixs_db_path(c->e, name, path, sizeof path, c->err)) return -1;
     struct stat stt;
-    if (stat(path, &stt) == 0) return ifne ? 0 : ixd_seterr(c->err, -330, 0, 0, "%s", name);
+    if (stat(path, &stt) == 0) /* IF NOT EXISTS: the existing one becomes current */
+        return ifne ? switch_db(c, name) : ixd_seterr(c->err, -330, 0, 0, "%s", name);
     if (ixs_create_database(c->e, name, mode, c->user, c->err)) return -1;
     return switch_db(c, name);
 }
