@@ -413,6 +413,7 @@ static int q_int(ixd_db *db, const char *sql, const char *arg, int64_t *out) {
 }
 
 static void add_cols_sql(sb *s, const char *cols, const int *parts);
+static void key_indexes_sql(sb *s, const tdef *t, const char *schema);
 
 static int table_exists(ixd_db *db, const char *name) {
     int64_t v;
@@ -457,17 +458,7 @@ static int temp_create_sql(px *p, sb *s, tdef *t) {
         }
     }
     sb_add(s, ");");
-    for (int i = 0; i < t->nk; i++) {
-        kdef *k = &t->k[i];
-        if (k->type != KDEF_PRIMARY && k->type != KDEF_UNIQUE) continue;
-        sb_add(s, "CREATE UNIQUE INDEX temp.");
-        sb_ident(s, k->name);
-        sb_add(s, " ON ");
-        sb_ident(s, t->name);
-        sb_addc(s, '(');
-        add_cols_sql(s, k->cols, NULL);
-        sb_add(s, ");");
-    }
+    key_indexes_sql(s, t, "temp.");
     return 0;
 }
 
@@ -670,6 +661,22 @@ static void add_cols_sql(sb *s, const char *cols, const int *parts) {
     }
 }
 
+/* The SQLite index of every PRIMARY KEY / UNIQUE constraint of t, in schema
+ * ("temp." or ""). */
+static void key_indexes_sql(sb *s, const tdef *t, const char *schema) {
+    for (int i = 0; i < t->nk; i++) {
+        const kdef *k = &t->k[i];
+        if (k->type != KDEF_PRIMARY && k->type != KDEF_UNIQUE) continue;
+        sb_printf(s, "CREATE UNIQUE INDEX %s", schema);
+        sb_ident(s, k->name);
+        sb_add(s, " ON ");
+        sb_ident(s, t->name);
+        sb_addc(s, '(');
+        add_cols_sql(s, k->cols, NULL);
+        sb_add(s, ");");
+    }
+}
+
 static int colno_of(const tdef *t, const char *cols, int *parts) {
     const char *c = cols ? cols : "";
     int i = 0;
@@ -821,17 +828,7 @@ static void copy_sql(sb *s, const tdef *t) {
 /* The SQLite indexes of t: one per PRIMARY KEY / UNIQUE constraint, and its
  * other indexes. */
 static void indexes_sql(sb *s, const tdef *t) {
-    for (int i = 0; i < t->nk; i++) {
-        const kdef *k = &t->k[i];
-        if (k->type != KDEF_PRIMARY && k->type != KDEF_UNIQUE) continue;
-        sb_add(s, "CREATE UNIQUE INDEX ");
-        sb_ident(s, k->name);
-        sb_add(s, " ON ");
-        sb_ident(s, t->name);
-        sb_addc(s, '(');
-        add_cols_sql(s, k->cols, NULL);
-        sb_add(s, ");");
-    }
+    key_indexes_sql(s, t, "");
     for (int i = 0; i < t->nx; i++) {
         const xdef *x = &t->x[i];
         sb_printf(s, "CREATE %sINDEX ", x->uniq ? "UNIQUE " : "");
