@@ -573,8 +573,24 @@ static int where_split(px *p, scope *sc, ofrom *f, sb *where) {
     }
 }
 
-/* One SELECT core. On return the scope (sc) holds the FROM tables. */
-static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
+/* The clauses of one SELECT core, built one by one and then assembled. */
+typedef struct {
+    sb list, where, group, having;
+    ofrom *from;
+    int distinct, has_agg;
+} selcore;
+
+/* Frees the clause texts and the FROM tree of a SELECT core. */
+static void selcore_free(selcore *s) {
+    ofrom_free(s->from);
+    sb_free(&s->list);
+    sb_free(&s->where);
+    sb_free(&s->group);
+    sb_free(&s->having);
+}
+
+/* SELECT { SKIP n | FIRST n | LIMIT n } [ DISTINCT | UNIQUE | ALL ] */
+static int sel_head(px *p, sb *limit, sb *offset, int *distinct) {
     if (px_expect(p, IXK_SELECT)) return -1;
     for (;;) {
         if (px_acc(p, IXK_SKIP)) {
@@ -586,13 +602,18 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
         } else
             break;
     }
-    int distinct = 0;
+    *distinct = 0;
     if (px_acc(p, IXK_DISTINCT) || px_acc(p, IXK_UNIQUE))
-        distinct = 1;
+        *distinct = 1;
     else
         px_acc(p, IXK_ALL);
-    /* find FROM at depth 0 */
-    int list_start = p->i, depth = 0, k = p->i;
+    return 0;
+}
+
+/* The token that ends the select list: FROM, a set operator, ORDER or INTO
+ * at depth 0, an unmatched ')' or the end. */
+static int sel_list_end(px *p) {
+    int depth = 0, k = p->i;
     for (; k < p->nt && p->t[k].k != T_EOF; k++) {
         if (px_op(p, k, "("))
             depth++;
@@ -604,174 +625,193 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
                     px_kw(p, k, IXK_INTO)))
             break;
     }
-    int list_end = k;
-    ofrom *from = NULL;
-    sc->up = p->sc;
-    int rc = 0;
-    if (px_kw(p, k, IXK_FROM)) {
-        p->i = k + 1;
-        scope *save = p->sc;
-        p->sc = sc;
-        int olap_from = p->olap_ok;
-        p->olap_ok = 0;
-        rc = from_clause(p, sc, &from);
-        p->olap_ok = olap_from;
-        p->sc = save;
-        if (rc) {
-            ofrom_free(from);
+    return k;
+}
+
+/* FROM table_ref {, table_ref}: parsed in scope sc, OLAP functions refused. */
+static int sel_from(px *p, scope *sc, ofrom **from) {
+    scope *save = p->sc;
+    p->sc = sc;
+    int olap_from = p->olap_ok;
+    p->olap_ok = 0;
+    int rc = from_clause(p, sc, from);
+    p->olap_ok = olap_from;
+    p->sc = save;
+    return rc;
+}
+
+/* Adds every column of table t to the select list (for * and t.*). */
+static int sel_star_cols(px *p, qres *q, sb *list, tref *t) {
+    for (int ci = 0; ci < t->tab.ncols; ci++) {
+        icol *c = &t->tab.cols[ci];
+        if (q->ncols) sb_add(list, ", ");
+        size_t at = list->n;
+        sb_ident(list, t->alias);
+        sb_addc(list, '.');
+        sb_ident(list, c->name);
+        ixs_row_out(p, list, at, c->t);
+        ityp ty = c->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : c->t;
+        if (add_col(p, q, c->name, ty, c->notnull && !t->outer)) return -1;
+        sb_add(list, " AS ");
+        sb_ident(list, q->cols[q->ncols - 1].name);
+    }
+    return 0;
+}
+
+/* table.* : the columns of the table named (by alias or name) table */
+static int sel_table_star(px *p, scope *sc, qres *q, sb *list) {
+    char a[IXS_NAME_MAX + 1];
+    px_ident(p, a, sizeof a);
+    p->i += 2;
+    for (int ti = 0; ti < sc->n; ti++) {
+        if (strcmp(sc->t[ti]->alias, a) && strcmp(sc->t[ti]->tab.name, a)) continue;
+        return sel_star_cols(p, q, list, sc->t[ti]);
+    }
+    px_failc(p, -206, "%s", a);
+    return -1;
+}
+
+/* expr [ [AS] alias ] : one expression of the select list */
+static int sel_expr_item(px *p, qres *q, selcore *s, int list_end) {
+    xv v;
+    if (ixs_expr(p, &v)) {
+        xv_free(&v);
+        return -1;
+    }
+    s->has_agg |= v.agg;
+    char alias[IXS_NAME_MAX + 1] = "";
+    if (p->i < list_end && !px_op(p, p->i, ",")) {
+        if (opt_alias(p, alias, sizeof alias)) {
+            xv_free(&v);
+            return -1;
+        }
+        if (!alias[0]) {
+            xv_free(&v);
+            px_fail(p);
             return -1;
         }
     }
-    int after_from = p->i;
-    if (list_end == k && !px_kw(p, k, IXK_FROM)) after_from = k;
-    /* the select list */
-    p->i = list_start;
-    scope *save = p->sc;
-    p->sc = sc;
-    int olap0 = p->olap_ok;
-    p->olap_ok = 1;
-    sb list = {0}, where = {0}, group = {0}, having = {0};
-    int has_agg = 0;
+    int rc = sel_item(p, q, &s->list, &v, alias);
+    xv_free(&v);
+    return rc ? -1 : 0;
+}
+
+/* select_list = item { "," item } ; item = "*" | table ".*" | expr [[AS] alias] */
+static int sel_list(px *p, scope *sc, qres *q, selcore *s, int list_end) {
     for (;;) {
         if (px_op(p, p->i, "*")) {
             p->i++;
             for (int ti = 0; ti < sc->n; ti++)
-                for (int ci = 0; ci < sc->t[ti]->tab.ncols; ci++) {
-                    icol *c = &sc->t[ti]->tab.cols[ci];
-                    if (q->ncols) sb_add(&list, ", ");
-                    size_t at = list.n;
-                    sb_ident(&list, sc->t[ti]->alias);
-                    sb_addc(&list, '.');
-                    sb_ident(&list, c->name);
-                    ixs_row_out(p, &list, at, c->t);
-                    ityp t = c->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : c->t;
-                    if (add_col(p, q, c->name, t, c->notnull && !sc->t[ti]->outer)) goto fail;
-                    sb_add(&list, " AS ");
-                    sb_ident(&list, q->cols[q->ncols - 1].name);
-                }
+                if (sel_star_cols(p, q, &s->list, sc->t[ti])) return -1;
         } else if (px_is_ident(p, p->i) && px_op(p, p->i + 1, ".") && px_op(p, p->i + 2, "*")) {
-            char a[IXS_NAME_MAX + 1];
-            px_ident(p, a, sizeof a);
-            p->i += 2;
-            int found = 0;
-            for (int ti = 0; ti < sc->n; ti++) {
-                if (strcmp(sc->t[ti]->alias, a) && strcmp(sc->t[ti]->tab.name, a)) continue;
-                found = 1;
-                for (int ci = 0; ci < sc->t[ti]->tab.ncols; ci++) {
-                    icol *c = &sc->t[ti]->tab.cols[ci];
-                    if (q->ncols) sb_add(&list, ", ");
-                    size_t at = list.n;
-                    sb_ident(&list, sc->t[ti]->alias);
-                    sb_addc(&list, '.');
-                    sb_ident(&list, c->name);
-                    ixs_row_out(p, &list, at, c->t);
-                    ityp t = c->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : c->t;
-                    if (add_col(p, q, c->name, t, c->notnull && !sc->t[ti]->outer)) goto fail;
-                    sb_add(&list, " AS ");
-                    sb_ident(&list, q->cols[q->ncols - 1].name);
-                }
-                break;
-            }
-            if (!found) {
-                px_failc(p, -206, "%s", a);
-                goto fail;
-            }
-        } else {
-            xv v;
-            if (ixs_expr(p, &v)) {
-                xv_free(&v);
-                goto fail;
-            }
-            has_agg |= v.agg;
-            char alias[IXS_NAME_MAX + 1] = "";
-            if (p->i < list_end && !px_op(p, p->i, ",")) {
-                if (opt_alias(p, alias, sizeof alias)) {
-                    xv_free(&v);
-                    goto fail;
-                }
-                if (!alias[0]) {
-                    xv_free(&v);
-                    px_fail(p);
-                    goto fail;
-                }
-            }
-            rc = sel_item(p, q, &list, &v, alias);
-            xv_free(&v);
-            if (rc) goto fail;
-        }
+            if (sel_table_star(p, sc, q, &s->list)) return -1;
+        } else if (sel_expr_item(p, q, s, list_end))
+            return -1;
         if (p->i < list_end && px_acc_op(p, ",")) continue;
         break;
     }
     if (p->i != list_end) {
         px_fail(p);
-        goto fail;
+        return -1;
     }
+    return 0;
+}
+
+/* GROUP BY { position | expr } { "," ... } (after GROUP) */
+static int sel_group(px *p, qres *q, sb *group) {
+    if (px_expect(p, IXK_BY)) return -1;
+    for (;;) {
+        if (group->n) sb_add(group, ", ");
+        if (p->i < p->nt && p->t[p->i].k == T_INT) {
+            int64_t pos;
+            px_int(p, &pos);
+            if (pos < 1 || pos > q->ncols) {
+                px_fail(p);
+                return -1;
+            }
+            sb_printf(group, "%lld", (long long)pos);
+        } else {
+            xv g;
+            if (ixs_expr(p, &g)) {
+                xv_free(&g);
+                return -1;
+            }
+            sb_add(group, g.s.p ? g.s.p : "NULL");
+            xv_free(&g);
+        }
+        if (!px_acc_op(p, ",")) break;
+    }
+    return 0;
+}
+
+/* HAVING condition (after HAVING) */
+static int sel_having(px *p, sb *having) {
+    xv h;
+    if (ixs_cond(p, &h)) {
+        xv_free(&h);
+        return -1;
+    }
+    sb_add(having, h.s.p);
+    xv_free(&h);
+    return 0;
+}
+
+/* select list, then [WHERE cond] [GROUP BY ...] [HAVING cond] after the FROM clause */
+static int sel_clauses(px *p, scope *sc, qres *q, selcore *s, int list_end, int after_from) {
+    if (sel_list(p, sc, q, s, list_end)) return -1;
     p->olap_ok = 0;
     p->i = after_from;
     /* WHERE: conjuncts, split for Informix OUTER tables */
-    if (px_acc(p, IXK_WHERE) && where_split(p, sc, from, &where)) goto fail;
-    if (px_acc(p, IXK_GROUP)) {
-        if (px_expect(p, IXK_BY)) goto fail;
-        for (;;) {
-            if (group.n) sb_add(&group, ", ");
-            if (p->i < p->nt && p->t[p->i].k == T_INT) {
-                int64_t pos;
-                px_int(p, &pos);
-                if (pos < 1 || pos > q->ncols) {
-                    px_fail(p);
-                    goto fail;
-                }
-                sb_printf(&group, "%lld", (long long)pos);
-            } else {
-                xv g;
-                if (ixs_expr(p, &g)) {
-                    xv_free(&g);
-                    goto fail;
-                }
-                sb_add(&group, g.s.p ? g.s.p : "NULL");
-                xv_free(&g);
-            }
-            if (!px_acc_op(p, ",")) break;
-        }
-    }
-    if (px_acc(p, IXK_HAVING)) {
-        xv h;
-        if (ixs_cond(p, &h)) {
-            xv_free(&h);
-            goto fail;
-        }
-        sb_add(&having, h.s.p);
-        xv_free(&h);
-    }
-    p->sc = save;
-    if (p->rowid_want == 1 && p->depth == 1 && sc->n == 1 && !distinct && !has_agg && !group.n)
-        ixs_cursor_rowid(p, sc->t[0], &list);
-    /* assemble */
-    sb_add(&q->sql, distinct ? "SELECT DISTINCT " : "SELECT ");
-    sb_add(&q->sql, list.p ? list.p : "NULL");
-    if (from) {
+    if (px_acc(p, IXK_WHERE) && where_split(p, sc, s->from, &s->where)) return -1;
+    if (px_acc(p, IXK_GROUP) && sel_group(p, q, &s->group)) return -1;
+    if (px_acc(p, IXK_HAVING) && sel_having(p, &s->having)) return -1;
+    return 0;
+}
+
+/* Writes the SQLite SELECT of a parsed core into q->sql. */
+static void sel_emit(px *p, scope *sc, qres *q, selcore *s) {
+    if (p->rowid_want == 1 && p->depth == 1 && sc->n == 1 && !s->distinct && !s->has_agg &&
+        !s->group.n)
+        ixs_cursor_rowid(p, sc->t[0], &s->list);
+    sb_add(&q->sql, s->distinct ? "SELECT DISTINCT " : "SELECT ");
+    sb_add(&q->sql, s->list.p ? s->list.p : "NULL");
+    if (s->from) {
         sb_add(&q->sql, " FROM ");
-        emit_group(from, 0, sc->n, &q->sql, &where);
+        emit_group(s->from, 0, sc->n, &q->sql, &s->where);
     }
-    if (where.n) sb_printf(&q->sql, " WHERE %s", where.p);
-    if (group.n) sb_printf(&q->sql, " GROUP BY %s", group.p);
-    if (having.n) sb_printf(&q->sql, " HAVING %s", having.p);
-    ofrom_free(from);
-    sb_free(&list);
-    sb_free(&where);
-    sb_free(&group);
-    sb_free(&having);
-    p->olap_ok = olap0;
-    return p->failed ? -1 : 0;
-fail:
-    p->olap_ok = olap0;
+    if (s->where.n) sb_printf(&q->sql, " WHERE %s", s->where.p);
+    if (s->group.n) sb_printf(&q->sql, " GROUP BY %s", s->group.p);
+    if (s->having.n) sb_printf(&q->sql, " HAVING %s", s->having.p);
+}
+
+/* One SELECT core. On return the scope (sc) holds the FROM tables.
+ * core = SELECT head select_list [FROM from] [WHERE cond] [GROUP BY ...] [HAVING cond]
+ * The FROM clause is parsed first so that the select list can see its tables. */
+static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
+    selcore s = {0};
+    if (sel_head(p, limit, offset, &s.distinct)) return -1;
+    int list_start = p->i, list_end = sel_list_end(p);
+    int has_from = px_kw(p, list_end, IXK_FROM);
+    sc->up = p->sc;
+    if (has_from) {
+        p->i = list_end + 1;
+        if (sel_from(p, sc, &s.from)) {
+            ofrom_free(s.from);
+            return -1;
+        }
+    }
+    int after_from = has_from ? p->i : list_end;
+    p->i = list_start;
+    scope *save = p->sc;
+    p->sc = sc;
+    int olap0 = p->olap_ok;
+    p->olap_ok = 1;
+    int rc = sel_clauses(p, sc, q, &s, list_end, after_from);
     p->sc = save;
-    ofrom_free(from);
-    sb_free(&list);
-    sb_free(&where);
-    sb_free(&group);
-    sb_free(&having);
-    return -1;
+    if (!rc) sel_emit(p, sc, q, &s);
+    p->olap_ok = olap0;
+    selcore_free(&s);
+    return rc || p->failed ? -1 : 0;
 }
 
 /* ---- set operators --------------------------------------------------------------------- */
