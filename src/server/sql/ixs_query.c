@@ -928,6 +928,146 @@ static int set_ops(px *p, qres *out, sb *body, int *nops) {
     return rc;
 }
 
+/* The tokens that may follow an output column name used as an ORDER BY item. */
+static int order_name_end(px *p) {
+    return p->i >= p->nt || p->t[p->i].k == T_EOF || px_op(p, p->i, ",") ||
+           px_kw(p, p->i, IXK_ASC) || px_kw(p, p->i, IXK_DESC) || px_kw(p, p->i, IXK_NULLS) ||
+           px_kw(p, p->i, IXK_LIMIT) || px_op(p, p->i, ")") || px_kw(p, p->i, IXK_FOR) ||
+           px_kw(p, p->i, IXK_INTO) || px_op(p, p->i, ";");
+}
+
+/* position | output_column_name : an ORDER BY item naming a result column;
+ * 1 if it was one, 0 if not (nothing consumed), -1 on error. */
+static int order_by_col(px *p, qres *out, sb *ord) {
+    if (p->i < p->nt && p->t[p->i].k == T_INT) {
+        int64_t pos;
+        px_int(p, &pos);
+        if (pos < 1 || pos > out->ncols) {
+            px_fail(p);
+            return -1;
+        }
+        sb_printf(ord, "%lld", (long long)pos);
+        return ixs_row_order_check(p, out->cols[pos - 1].t) ? -1 : 1;
+    }
+    if (!px_is_ident(p, p->i) || px_op(p, p->i + 1, ".") || px_op(p, p->i + 1, "(")) return 0;
+    char nm[IXS_NAME_MAX + 1];
+    int at = p->i;
+    px_ident(p, nm, sizeof nm);
+    int hit = 0;
+    for (int i = 0; i < out->ncols; i++)
+        if (!strcmp(out->cols[i].name, nm)) {
+            hit = i + 1;
+            break;
+        }
+    if (hit && order_name_end(p)) {
+        sb_printf(ord, "%d", hit);
+        return ixs_row_order_check(p, out->cols[hit - 1].t) ? -1 : 1;
+    }
+    p->i = at;
+    return 0;
+}
+
+/* expr : an ORDER BY expression (refused after a set operator) */
+static int order_by_expr(px *p, int nunion, sb *ord) {
+    if (nunion) {
+        px_fail(p);
+        return -1;
+    }
+    xv e;
+    if (ixs_expr(p, &e)) {
+        xv_free(&e);
+        return -1;
+    }
+    sb_add(ord, e.s.p ? e.s.p : "NULL");
+    ityp et = e.t;
+    xv_free(&e);
+    return ixs_row_order_check(p, et) ? -1 : 0;
+}
+
+/* [ ASC | DESC ] [ NULLS { FIRST | LAST } ] */
+static int order_dir(px *p, sb *ord) {
+    if (px_acc(p, IXK_DESC))
+        sb_add(ord, " DESC");
+    else
+        px_acc(p, IXK_ASC);
+    if (!px_acc(p, IXK_NULLS)) return 0;
+    if (px_acc(p, IXK_FIRST))
+        sb_add(ord, " NULLS FIRST");
+    else if (px_acc(p, IXK_LAST))
+        sb_add(ord, " NULLS LAST");
+    else {
+        px_fail(p);
+        return -1;
+    }
+    return 0;
+}
+
+/* order_item = ( position | output_column_name | expr ) order_dir */
+static int order_item(px *p, qres *out, int nunion, sb *ord) {
+    if (ord->n) sb_add(ord, ", ");
+    int r = order_by_col(p, out, ord);
+    if (r < 0 || (r == 0 && order_by_expr(p, nunion, ord))) return -1;
+    return order_dir(p, ord);
+}
+
+/* ORDER BY order_item { "," order_item } (after ORDER), seeing the core's tables (sc0) */
+static int order_by(px *p, scope *sc0, qres *out, int nunion, sb *body) {
+    if (px_expect(p, IXK_BY)) return -1;
+    sb ord = {0};
+    scope *save = p->sc;
+    sc0->up = p->sc;
+    p->sc = sc0;
+    int olap0 = p->olap_ok;
+    p->olap_ok = 1;
+    int rc = 0;
+    for (;;) {
+        if (order_item(p, out, nunion, &ord)) {
+            rc = -1;
+            break;
+        }
+        if (!px_acc_op(p, ",")) break;
+    }
+    p->olap_ok = olap0;
+    p->sc = save;
+    if (!rc) sb_printf(body, " ORDER BY %s", ord.p);
+    sb_free(&ord);
+    return rc;
+}
+
+/* FOR UPDATE [ OF column { "," column } ] | FOR READ ONLY (after FOR) */
+static int for_clause(px *p) {
+    if (px_acc(p, IXK_UPDATE)) {
+        if (px_acc(p, IXK_OF)) {
+            char c[IXS_NAME_MAX + 1];
+            do {
+                if (px_ident(p, c, sizeof c)) return -1;
+            } while (px_acc_op(p, ","));
+        }
+        return 0;
+    }
+    if (px_acc(p, IXK_READ)) return px_expect(p, IXK_ONLY) ? -1 : 0;
+    px_fail(p);
+    return -1;
+}
+
+/* [ LIMIT n ] [ for_clause ] after ORDER BY; then the body becomes out->sql. */
+static int select_tail(px *p, qres *out, sb *limit, sb *offset, sb *body) {
+    if (px_acc(p, IXK_LIMIT)) {
+        sb_free(limit);
+        if (limit_arg(p, limit)) return -1;
+    }
+    if (limit->n || offset->n)
+        sb_printf(body, " LIMIT %s%s%s", limit->n ? limit->p : "-1", offset->n ? " OFFSET " : "",
+                  offset->n ? offset->p : "");
+    if (px_acc(p, IXK_FOR) && for_clause(p)) return -1;
+    sb_free(&out->sql);
+    sb_add(&out->sql, body->p ? body->p : "");
+    if (out->sql.oom) return px_failc(p, -208, NULL);
+    return 0;
+}
+
+/* select = core { set_op core } [ ORDER BY order_item {, order_item} ] [ LIMIT n ]
+ *          [ FOR UPDATE [OF column {, column}] | FOR READ ONLY ] */
 int ixs_select_sub(px *p, qres *out, int *start) {
     *start = p->i;
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
@@ -935,140 +1075,11 @@ int ixs_select_sub(px *p, qres *out, int *start) {
     scope sc0;
     memset(&sc0, 0, sizeof sc0);
     sb limit = {0}, offset = {0}, body = {0};
-    int rc = select_core(p, &sc0, out, &limit, &offset);
-    if (rc) goto done;
     int nunion = 0;
-    rc = set_ops(p, out, &body, &nunion);
-    if (rc) goto done;
-    if (px_acc(p, IXK_ORDER)) {
-        if (px_expect(p, IXK_BY)) {
-            rc = -1;
-            goto done;
-        }
-        sb ord = {0};
-        scope *save = p->sc;
-        sc0.up = p->sc;
-        p->sc = &sc0;
-        int olap0 = p->olap_ok;
-        p->olap_ok = 1;
-        for (;;) {
-            if (ord.n) sb_add(&ord, ", ");
-            int done_item = 0;
-            if (p->i < p->nt && p->t[p->i].k == T_INT) {
-                int64_t pos;
-                px_int(p, &pos);
-                if (pos < 1 || pos > out->ncols) {
-                    rc = px_fail(p);
-                    break;
-                }
-                sb_printf(&ord, "%lld", (long long)pos);
-                done_item = 1;
-                if (ixs_row_order_check(p, out->cols[pos - 1].t)) {
-                    rc = -1;
-                    break;
-                }
-            } else if (px_is_ident(p, p->i) && !px_op(p, p->i + 1, ".") &&
-                       !px_op(p, p->i + 1, "(")) {
-                char nm[IXS_NAME_MAX + 1];
-                int at = p->i;
-                px_ident(p, nm, sizeof nm);
-                int hit = 0;
-                for (int i = 0; i < out->ncols; i++)
-                    if (!strcmp(out->cols[i].name, nm)) {
-                        hit = i + 1;
-                        break;
-                    }
-                int endish = p->i >= p->nt || p->t[p->i].k == T_EOF || px_op(p, p->i, ",") ||
-                             px_kw(p, p->i, IXK_ASC) || px_kw(p, p->i, IXK_DESC) ||
-                             px_kw(p, p->i, IXK_NULLS) || px_kw(p, p->i, IXK_LIMIT) ||
-                             px_op(p, p->i, ")") || px_kw(p, p->i, IXK_FOR) ||
-                             px_kw(p, p->i, IXK_INTO) || px_op(p, p->i, ";");
-                if (hit && endish) {
-                    sb_printf(&ord, "%d", hit);
-                    done_item = 1;
-                    if (ixs_row_order_check(p, out->cols[hit - 1].t)) {
-                        rc = -1;
-                        break;
-                    }
-                } else
-                    p->i = at;
-            }
-            if (!done_item) {
-                if (nunion) {
-                    rc = px_fail(p);
-                    break;
-                }
-                xv e;
-                if (ixs_expr(p, &e)) {
-                    xv_free(&e);
-                    rc = -1;
-                    break;
-                }
-                sb_add(&ord, e.s.p ? e.s.p : "NULL");
-                ityp et = e.t;
-                xv_free(&e);
-                if (ixs_row_order_check(p, et)) {
-                    rc = -1;
-                    break;
-                }
-            }
-            if (px_acc(p, IXK_DESC))
-                sb_add(&ord, " DESC");
-            else
-                px_acc(p, IXK_ASC);
-            if (px_acc(p, IXK_NULLS)) {
-                if (px_acc(p, IXK_FIRST))
-                    sb_add(&ord, " NULLS FIRST");
-                else if (px_acc(p, IXK_LAST))
-                    sb_add(&ord, " NULLS LAST");
-                else {
-                    rc = px_fail(p);
-                    break;
-                }
-            }
-            if (!px_acc_op(p, ",")) break;
-        }
-        p->olap_ok = olap0;
-        p->sc = save;
-        if (!rc) sb_printf(&body, " ORDER BY %s", ord.p);
-        sb_free(&ord);
-        if (rc) goto done;
-    }
-    if (px_acc(p, IXK_LIMIT)) {
-        sb_free(&limit);
-        if (limit_arg(p, &limit)) {
-            rc = -1;
-            goto done;
-        }
-    }
-    if (limit.n || offset.n)
-        sb_printf(&body, " LIMIT %s%s%s", limit.n ? limit.p : "-1", offset.n ? " OFFSET " : "",
-                  offset.n ? offset.p : "");
-    if (px_acc(p, IXK_FOR)) {
-        if (px_acc(p, IXK_UPDATE)) {
-            if (px_acc(p, IXK_OF)) {
-                char c[IXS_NAME_MAX + 1];
-                do {
-                    if (px_ident(p, c, sizeof c)) {
-                        rc = -1;
-                        goto done;
-                    }
-                } while (px_acc_op(p, ","));
-            }
-        } else if (px_acc(p, IXK_READ)) {
-            if (px_expect(p, IXK_ONLY)) {
-                rc = -1;
-                goto done;
-            }
-        } else {
-            rc = px_fail(p);
-            goto done;
-        }
-    }
-    sb_free(&out->sql);
-    sb_add(&out->sql, body.p ? body.p : "");
-    if (out->sql.oom) rc = px_failc(p, -208, NULL);
-done:
+    int rc = select_core(p, &sc0, out, &limit, &offset);
+    if (!rc) rc = set_ops(p, out, &body, &nunion);
+    if (!rc && px_acc(p, IXK_ORDER)) rc = order_by(p, &sc0, out, nunion, &body);
+    if (!rc) rc = select_tail(p, out, &limit, &offset, &body);
     scope_free(&sc0);
     sb_free(&limit);
     sb_free(&offset);
