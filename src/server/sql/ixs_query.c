@@ -1128,172 +1128,216 @@ static void serial_wrap(px *p, tref *t, icol *c, xv *v, sb *out) {
     sb_printf(out, "ixd_serial(%d,%d,%s)", t->tab.tabid, c->serial, v ? v->s.p : "NULL");
 }
 
-static int do_insert(px *p, ixd_stmt *s) {
-    char name[IXS_NAME_MAX + 1];
-    if (px_expect(p, IXK_INTO) || table_name(p, name, sizeof name)) return -1;
-    tref *t = ixs_tref_new(p, name, NULL);
-    if (!t) return -1;
-    snprintf(s->table, sizeof s->table, "%s", t->tab.name);
-    int rc = -1;
-    icol **cols = calloc((size_t)t->tab.ncols + 1, sizeof(icol *));
-    int nc = 0;
-    sb sql = {0};
-    qres q;
-    memset(&q, 0, sizeof q);
-    if (!cols) {
-        px_failc(p, -208, NULL);
-        goto out;
+/* The state of one INSERT: the target table, the columns given values, the
+ * serial columns not listed (they get their next value) and the SQL. */
+typedef struct {
+    tref *t;
+    icol **cols;
+    int nc;
+    int extra[8], nextra;
+    sb sql;
+} insctx;
+
+/* [ "(" column { "," column } ")" ] : the columns given values (all by default) */
+static int ins_columns(px *p, insctx *ic) {
+    if (!px_acc_op(p, "(")) {
+        for (int i = 0; i < ic->t->tab.ncols; i++)
+            ic->cols[ic->nc++] = &ic->t->tab.cols[i];
+        return 0;
     }
-    if (t->tab.is_view && !ixs_view_updatable(p->db, t->tab.name)) {
-        px_failc(p, IXS_E_VIEW_READONLY, "%s", t->tab.name);
-        goto out;
-    }
-    if (px_acc_op(p, "(")) {
-        do {
-            char cn[IXS_NAME_MAX + 1];
-            if (px_ident(p, cn, sizeof cn)) goto out;
-            icol *c = find_tcol(t, cn);
-            if (!c) {
-                px_failc(p, -217, "%s", cn);
-                goto out;
-            }
-            for (int i = 0; i < nc; i++)
-                if (cols[i] == c) {
-                    px_fail(p);
-                    goto out;
-                }
-            if (nc >= t->tab.ncols) {
+    do {
+        char cn[IXS_NAME_MAX + 1];
+        if (px_ident(p, cn, sizeof cn)) return -1;
+        icol *c = find_tcol(ic->t, cn);
+        if (!c) {
+            px_failc(p, -217, "%s", cn);
+            return -1;
+        }
+        for (int i = 0; i < ic->nc; i++)
+            if (ic->cols[i] == c) {
                 px_fail(p);
-                goto out;
+                return -1;
             }
-            cols[nc++] = c;
-        } while (px_acc_op(p, ","));
-        if (px_expect_op(p, ")")) goto out;
-    } else {
-        for (int i = 0; i < t->tab.ncols; i++)
-            cols[nc++] = &t->tab.cols[i];
-    }
-    if (set_desc_cols(p, s, cols, nc)) goto out;
-    sb_add(&sql, "INSERT INTO ");
-    sb_ident(&sql, t->tab.name);
-    sb_addc(&sql, '(');
-    for (int i = 0; i < nc; i++) {
-        if (i) sb_addc(&sql, ',');
-        sb_ident(&sql, cols[i]->name);
+        if (ic->nc >= ic->t->tab.ncols) {
+            px_fail(p);
+            return -1;
+        }
+        ic->cols[ic->nc++] = c;
+    } while (px_acc_op(p, ","));
+    return px_expect_op(p, ")") ? -1 : 0;
+}
+
+/* INSERT INTO name(columns, unlisted serial columns) */
+static void ins_head_sql(insctx *ic) {
+    tref *t = ic->t;
+    sb_add(&ic->sql, "INSERT INTO ");
+    sb_ident(&ic->sql, t->tab.name);
+    sb_addc(&ic->sql, '(');
+    for (int i = 0; i < ic->nc; i++) {
+        if (i) sb_addc(&ic->sql, ',');
+        sb_ident(&ic->sql, ic->cols[i]->name);
     }
     /* serial columns that were not listed */
-    int extra[8], nextra = 0;
-    for (int i = 0; i < t->tab.ncols && nextra < 8; i++) {
+    for (int i = 0; i < t->tab.ncols && ic->nextra < 8; i++) {
         if (!t->tab.cols[i].serial) continue;
         int listed = 0;
-        for (int k = 0; k < nc; k++)
-            if (cols[k] == &t->tab.cols[i]) listed = 1;
+        for (int k = 0; k < ic->nc; k++)
+            if (ic->cols[k] == &t->tab.cols[i]) listed = 1;
         if (!listed) {
-            extra[nextra++] = i;
-            sb_addc(&sql, ',');
-            sb_ident(&sql, t->tab.cols[i].name);
+            ic->extra[ic->nextra++] = i;
+            sb_addc(&ic->sql, ',');
+            sb_ident(&ic->sql, t->tab.cols[i].name);
         }
     }
-    sb_add(&sql, ") ");
+    sb_add(&ic->sql, ") ");
+}
+
+/* The next values of the unlisted serial columns. */
+static void ins_extra_sql(px *p, insctx *ic) {
+    for (int i = 0; i < ic->nextra; i++) {
+        sb_addc(&ic->sql, ',');
+        serial_wrap(p, ic->t, &ic->t->tab.cols[ic->extra[i]], NULL, &ic->sql);
+    }
+}
+
+/* expr : the value of column nv, converted to the column's type */
+static int ins_value(px *p, insctx *ic, int nv) {
+    xv v;
+    if (ixs_expr(p, &v)) {
+        xv_free(&v);
+        return -1;
+    }
+    if (nv >= ic->nc) {
+        xv_free(&v);
+        px_failc(p, -236, NULL);
+        return -1;
+    }
+    if (v.k == XK_PRED) v.t = ixs_t(IX_T_BOOLEAN, 1);
+    ixs_to_type(p, &v, ic->cols[nv]->t);
+    if (p->failed) {
+        xv_free(&v);
+        return -1;
+    }
+    if (nv) sb_addc(&ic->sql, ',');
+    if (ic->cols[nv]->serial)
+        serial_wrap(p, ic->t, ic->cols[nv], &v, &ic->sql);
+    else
+        sb_add(&ic->sql, v.s.p ? v.s.p : "NULL");
+    xv_free(&v);
+    return 0;
+}
+
+/* "(" expr { "," expr } (the closing ")" is left); *nv counts the values */
+static int ins_value_list(px *p, insctx *ic, int *nv) {
+    if (px_expect_op(p, "(")) return -1;
+    sb_add(&ic->sql, "VALUES(");
+    for (;;) {
+        if (ins_value(p, ic, *nv)) return -1;
+        (*nv)++;
+        if (!px_acc_op(p, ",")) break;
+    }
+    return 0;
+}
+
+/* VALUES "(" expr { "," expr } ")" (after VALUES); the values see no table */
+static int ins_values(px *p, insctx *ic) {
     scope sc;
     memset(&sc, 0, sizeof sc);
     sc.up = NULL;
     scope *save = p->sc;
+    p->sc = &sc;
+    int nv = 0;
+    int rc = ins_value_list(p, ic, &nv);
+    p->sc = save;
+    if (rc || px_expect_op(p, ")")) return -1;
+    if (nv != ic->nc) {
+        px_failc(p, -236, NULL);
+        return -1;
+    }
+    ins_extra_sql(p, ic);
+    sb_addc(&ic->sql, ')');
+    return 0;
+}
+
+/* select | "(" select ")" : the rows to insert, converted to the columns' types */
+static int ins_select(px *p, insctx *ic, qres *q) {
+    int paren = px_acc_op(p, "(");
+    int st;
+    if (ixs_select_sub(p, q, &st)) return -1;
+    if (paren && px_expect_op(p, ")")) return -1;
+    if (q->ncols != ic->nc) {
+        px_failc(p, -236, NULL);
+        return -1;
+    }
+    sb_add(&ic->sql, "SELECT ");
+    for (int i = 0; i < ic->nc; i++) {
+        xv v;
+        memset(&v, 0, sizeof v);
+        v.pidx = -1;
+        sb_add(&v.s, "_s.");
+        sb_ident(&v.s, q->cols[i].name);
+        v.t = q->cols[i].t;
+        v.k = XK_COL;
+        ixs_to_type(p, &v, ic->cols[i]->t);
+        if (i) sb_addc(&ic->sql, ',');
+        if (ic->cols[i]->serial)
+            serial_wrap(p, ic->t, ic->cols[i], &v, &ic->sql);
+        else
+            sb_add(&ic->sql, v.s.p);
+        xv_free(&v);
+    }
+    ins_extra_sql(p, ic);
+    sb_printf(&ic->sql, " FROM (%s) AS _s", q->sql.p);
+    return 0;
+}
+
+/* Everything of an INSERT after its table name; the SQL goes to s->sqlite_sql. */
+static int ins_body(px *p, ixd_stmt *s, insctx *ic, qres *q) {
+    if (!ic->cols) {
+        px_failc(p, -208, NULL);
+        return -1;
+    }
+    if (ic->t->tab.is_view && !ixs_view_updatable(p->db, ic->t->tab.name)) {
+        px_failc(p, IXS_E_VIEW_READONLY, "%s", ic->t->tab.name);
+        return -1;
+    }
+    if (ins_columns(p, ic) || set_desc_cols(p, s, ic->cols, ic->nc)) return -1;
+    ins_head_sql(ic);
     if (px_acc(p, IXK_VALUES)) {
-        p->sc = &sc;
-        if (px_expect_op(p, "(")) {
-            p->sc = save;
-            goto out;
-        }
-        sb_add(&sql, "VALUES(");
-        int nv = 0;
-        for (;;) {
-            xv v;
-            if (ixs_expr(p, &v)) {
-                xv_free(&v);
-                p->sc = save;
-                goto out;
-            }
-            if (nv >= nc) {
-                xv_free(&v);
-                p->sc = save;
-                px_failc(p, -236, NULL);
-                goto out;
-            }
-            if (v.k == XK_PRED) v.t = ixs_t(IX_T_BOOLEAN, 1);
-            ixs_to_type(p, &v, cols[nv]->t);
-            if (p->failed) {
-                xv_free(&v);
-                p->sc = save;
-                goto out;
-            }
-            if (nv) sb_addc(&sql, ',');
-            if (cols[nv]->serial)
-                serial_wrap(p, t, cols[nv], &v, &sql);
-            else
-                sb_add(&sql, v.s.p ? v.s.p : "NULL");
-            xv_free(&v);
-            nv++;
-            if (!px_acc_op(p, ",")) break;
-        }
-        p->sc = save;
-        if (px_expect_op(p, ")")) goto out;
-        if (nv != nc) {
-            px_failc(p, -236, NULL);
-            goto out;
-        }
-        for (int i = 0; i < nextra; i++) {
-            sb_addc(&sql, ',');
-            serial_wrap(p, t, &t->tab.cols[extra[i]], NULL, &sql);
-        }
-        sb_addc(&sql, ')');
+        if (ins_values(p, ic)) return -1;
     } else if (px_kw(p, p->i, IXK_SELECT) || px_op(p, p->i, "(")) {
-        int paren = px_acc_op(p, "(");
-        int st;
-        if (ixs_select_sub(p, &q, &st)) goto out;
-        if (paren && px_expect_op(p, ")")) goto out;
-        if (q.ncols != nc) {
-            px_failc(p, -236, NULL);
-            goto out;
-        }
-        sb_add(&sql, "SELECT ");
-        for (int i = 0; i < nc; i++) {
-            xv v;
-            memset(&v, 0, sizeof v);
-            v.pidx = -1;
-            sb_add(&v.s, "_s.");
-            sb_ident(&v.s, q.cols[i].name);
-            v.t = q.cols[i].t;
-            v.k = XK_COL;
-            ixs_to_type(p, &v, cols[i]->t);
-            if (i) sb_addc(&sql, ',');
-            if (cols[i]->serial)
-                serial_wrap(p, t, cols[i], &v, &sql);
-            else
-                sb_add(&sql, v.s.p);
-            xv_free(&v);
-        }
-        for (int i = 0; i < nextra; i++) {
-            sb_addc(&sql, ',');
-            serial_wrap(p, t, &t->tab.cols[extra[i]], NULL, &sql);
-        }
-        sb_printf(&sql, " FROM (%s) AS _s", q.sql.p);
+        if (ins_select(p, ic, q)) return -1;
     } else {
         px_fail(p);
-        goto out;
+        return -1;
     }
-    if (p->failed) goto out;
-    s->sqlite_sql = sb_take(&sql);
+    if (p->failed) return -1;
+    s->sqlite_sql = sb_take(&ic->sql);
     if (!s->sqlite_sql) {
         px_failc(p, -208, NULL);
-        goto out;
+        return -1;
     }
-    rc = 0;
-out:
+    return 0;
+}
+
+/* INSERT INTO table [ "(" column { "," column } ")" ]
+ *        ( VALUES "(" expr { "," expr } ")" | select | "(" select ")" ) */
+static int do_insert(px *p, ixd_stmt *s) {
+    char name[IXS_NAME_MAX + 1];
+    if (px_expect(p, IXK_INTO) || table_name(p, name, sizeof name)) return -1;
+    insctx ic;
+    memset(&ic, 0, sizeof ic);
+    ic.t = ixs_tref_new(p, name, NULL);
+    if (!ic.t) return -1;
+    snprintf(s->table, sizeof s->table, "%s", ic.t->tab.name);
+    ic.cols = calloc((size_t)ic.t->tab.ncols + 1, sizeof(icol *));
+    qres q;
+    memset(&q, 0, sizeof q);
+    int rc = ins_body(p, s, &ic, &q);
     qres_free(&q);
-    sb_free(&sql);
-    free(cols);
-    ixs_tref_free(t);
+    sb_free(&ic.sql);
+    free(ic.cols);
+    ixs_tref_free(ic.t);
     return rc;
 }
 
