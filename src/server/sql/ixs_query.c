@@ -1418,126 +1418,160 @@ static int set_row_subquery(px *p, icol **cols, int nc, sb *sql) {
     return rc ? -1 : 0;
 }
 
+/* The state of one UPDATE: its table, the columns set and the SQL. */
+typedef struct {
+    tref *t;
+    icol **cols;
+    int nc;
+    sb sql;
+} updctx;
+
+/* "*" | "(" column { "," column } ")" : the columns of a multiple-column SET */
+static int upd_col_list(px *p, updctx *u) {
+    if (px_acc_op(p, "*")) {
+        for (int i = 0; i < u->t->tab.ncols; i++)
+            u->cols[u->nc++] = &u->t->tab.cols[i];
+        return 0;
+    }
+    p->i++;
+    do {
+        char cn[IXS_NAME_MAX + 1];
+        if (px_ident(p, cn, sizeof cn)) return -1;
+        icol *c = find_tcol(u->t, cn);
+        if (!c) {
+            px_failc(p, -217, "%s", cn);
+            return -1;
+        }
+        if (u->nc >= u->t->tab.ncols) {
+            px_fail(p);
+            return -1;
+        }
+        u->cols[u->nc++] = c;
+    } while (px_acc_op(p, ","));
+    return px_expect_op(p, ")") ? -1 : 0;
+}
+
+/* "(" expr { "," expr } ")" : one value for each column of the list */
+static int upd_row_values(px *p, updctx *u) {
+    if (px_expect_op(p, "(")) return -1;
+    for (int i = 0; i < u->nc; i++) {
+        if (i && px_expect_op(p, ",")) return -1;
+        xv v;
+        if (ixs_expr(p, &v)) {
+            xv_free(&v);
+            return -1;
+        }
+        ixs_to_type(p, &v, u->cols[i]->t);
+        if (i) sb_add(&u->sql, ", ");
+        sb_ident(&u->sql, u->cols[i]->name);
+        sb_printf(&u->sql, " = %s", v.s.p ? v.s.p : "NULL");
+        xv_free(&v);
+        if (p->failed) return -1;
+    }
+    return px_expect_op(p, ")") ? -1 : 0;
+}
+
+/* ( "*" | "(" column {, column} ")" ) "=" ( "(" expr {, expr} ")" | "(" select ")" ) */
+static int upd_multi(px *p, updctx *u) {
+    if (upd_col_list(p, u) || px_expect_op(p, "=")) return -1;
+    int r = set_row_subquery(p, u->cols, u->nc, &u->sql);
+    if (r < 0) return -1;
+    if (r == 0) return 0;
+    return upd_row_values(p, u);
+}
+
+/* [table "."] column "=" expr : one assignment of a single-column SET */
+static int upd_assign(px *p, updctx *u) {
+    char cn[IXS_NAME_MAX + 1];
+    if (px_ident(p, cn, sizeof cn)) return -1;
+    if (px_acc_op(p, ".")) { /* t.col */
+        if (px_ident(p, cn, sizeof cn)) return -1;
+    }
+    icol *c = find_tcol(u->t, cn);
+    if (!c) {
+        px_failc(p, -217, "%s", cn);
+        return -1;
+    }
+    if (u->nc >= u->t->tab.ncols) {
+        px_fail(p);
+        return -1;
+    }
+    u->cols[u->nc++] = c;
+    if (px_expect_op(p, "=")) return -1;
+    xv v;
+    if (ixs_expr(p, &v)) {
+        xv_free(&v);
+        return -1;
+    }
+    if (v.k == XK_PRED) v.t = ixs_t(IX_T_BOOLEAN, 1);
+    ixs_to_type(p, &v, c->t);
+    if (u->nc > 1) sb_add(&u->sql, ", ");
+    sb_ident(&u->sql, c->name);
+    sb_printf(&u->sql, " = %s", v.s.p ? v.s.p : "NULL");
+    xv_free(&v);
+    return p->failed ? -1 : 0;
+}
+
+/* SET ( assignment { "," assignment } | multi ) [WHERE ...]; the SQL goes to s->sqlite_sql */
+static int upd_body(px *p, ixd_stmt *s, updctx *u) {
+    tref *t = u->t;
+    if (!u->cols) {
+        px_failc(p, -208, NULL);
+        return -1;
+    }
+    if (t->tab.is_view && !ixs_view_updatable(p->db, t->tab.name)) {
+        px_failc(p, IXS_E_VIEW_READONLY, "%s", t->tab.name);
+        return -1;
+    }
+    if (px_expect(p, IXK_SET)) return -1;
+    sb_add(&u->sql, "UPDATE ");
+    sb_ident(&u->sql, t->tab.name);
+    if (strcmp(t->alias, t->tab.name)) { /* a synonym: its name qualifies columns */
+        sb_add(&u->sql, " AS ");
+        sb_ident(&u->sql, t->alias);
+    }
+    sb_add(&u->sql, " SET ");
+    if (px_op(p, p->i, "(") || px_op(p, p->i, "*")) {
+        if (upd_multi(p, u)) return -1;
+    } else {
+        for (;;) {
+            if (upd_assign(p, u)) return -1;
+            if (!px_acc_op(p, ",")) break;
+        }
+    }
+    if (set_desc_cols(p, s, u->cols, u->nc)) return -1;
+    if (where_clause(p, &u->sql, s)) return -1;
+    s->sqlite_sql = sb_take(&u->sql);
+    if (!s->sqlite_sql) {
+        px_failc(p, -208, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+/* UPDATE table SET ( column "=" expr { "," column "=" expr }
+ *                  | ( "*" | "(" column {, column} ")" ) "=" ( "(" expr {, expr} ")" | "(" select
+ * ")" ) ) [ WHERE cond | WHERE CURRENT OF cursor ] */
 static int do_update(px *p, ixd_stmt *s) {
     char name[IXS_NAME_MAX + 1];
     if (table_name(p, name, sizeof name)) return -1;
     tref *t = ixs_tref_new(p, name, NULL);
     if (!t) return -1;
     snprintf(s->table, sizeof s->table, "%s", t->tab.name);
-    int rc = -1;
     scope sc;
     memset(&sc, 0, sizeof sc);
     sc.t[0] = t;
     sc.n = 1;
     scope *save = p->sc;
     p->sc = &sc;
-    sb sql = {0};
-    icol **cols = calloc((size_t)t->tab.ncols + 1, sizeof(icol *));
-    int nc = 0;
-    if (!cols) {
-        px_failc(p, -208, NULL);
-        goto out;
-    }
-    if (t->tab.is_view && !ixs_view_updatable(p->db, t->tab.name)) {
-        px_failc(p, IXS_E_VIEW_READONLY, "%s", t->tab.name);
-        goto out;
-    }
-    if (px_expect(p, IXK_SET)) goto out;
-    sb_add(&sql, "UPDATE ");
-    sb_ident(&sql, t->tab.name);
-    if (strcmp(t->alias, t->tab.name)) { /* a synonym: its name qualifies columns */
-        sb_add(&sql, " AS ");
-        sb_ident(&sql, t->alias);
-    }
-    sb_add(&sql, " SET ");
-    if (px_op(p, p->i, "(") || px_op(p, p->i, "*")) {
-        if (px_acc_op(p, "*")) {
-            for (int i = 0; i < t->tab.ncols; i++)
-                cols[nc++] = &t->tab.cols[i];
-        } else {
-            p->i++;
-            do {
-                char cn[IXS_NAME_MAX + 1];
-                if (px_ident(p, cn, sizeof cn)) goto out;
-                icol *c = find_tcol(t, cn);
-                if (!c) {
-                    px_failc(p, -217, "%s", cn);
-                    goto out;
-                }
-                if (nc >= t->tab.ncols) {
-                    px_fail(p);
-                    goto out;
-                }
-                cols[nc++] = c;
-            } while (px_acc_op(p, ","));
-            if (px_expect_op(p, ")")) goto out;
-        }
-        if (px_expect_op(p, "=")) goto out;
-        int r = set_row_subquery(p, cols, nc, &sql);
-        if (r < 0) goto out;
-        if (r == 0) goto where;
-        if (px_expect_op(p, "(")) goto out;
-        for (int i = 0; i < nc; i++) {
-            if (i && px_expect_op(p, ",")) goto out;
-            xv v;
-            if (ixs_expr(p, &v)) {
-                xv_free(&v);
-                goto out;
-            }
-            ixs_to_type(p, &v, cols[i]->t);
-            if (i) sb_add(&sql, ", ");
-            sb_ident(&sql, cols[i]->name);
-            sb_printf(&sql, " = %s", v.s.p ? v.s.p : "NULL");
-            xv_free(&v);
-            if (p->failed) goto out;
-        }
-        if (px_expect_op(p, ")")) goto out;
-    } else {
-        for (;;) {
-            char cn[IXS_NAME_MAX + 1];
-            if (px_ident(p, cn, sizeof cn)) goto out;
-            if (px_acc_op(p, ".")) { /* t.col */
-                if (px_ident(p, cn, sizeof cn)) goto out;
-            }
-            icol *c = find_tcol(t, cn);
-            if (!c) {
-                px_failc(p, -217, "%s", cn);
-                goto out;
-            }
-            if (nc >= t->tab.ncols) {
-                px_fail(p);
-                goto out;
-            }
-            cols[nc++] = c;
-            if (px_expect_op(p, "=")) goto out;
-            xv v;
-            if (ixs_expr(p, &v)) {
-                xv_free(&v);
-                goto out;
-            }
-            if (v.k == XK_PRED) v.t = ixs_t(IX_T_BOOLEAN, 1);
-            ixs_to_type(p, &v, c->t);
-            if (nc > 1) sb_add(&sql, ", ");
-            sb_ident(&sql, c->name);
-            sb_printf(&sql, " = %s", v.s.p ? v.s.p : "NULL");
-            xv_free(&v);
-            if (p->failed) goto out;
-            if (!px_acc_op(p, ",")) break;
-        }
-    }
-where:
-    if (set_desc_cols(p, s, cols, nc)) goto out;
-    if (where_clause(p, &sql, s)) goto out;
-    s->sqlite_sql = sb_take(&sql);
-    if (!s->sqlite_sql) {
-        px_failc(p, -208, NULL);
-        goto out;
-    }
-    rc = 0;
-out:
+    updctx u;
+    memset(&u, 0, sizeof u);
+    u.t = t;
+    u.cols = calloc((size_t)t->tab.ncols + 1, sizeof(icol *));
+    int rc = upd_body(p, s, &u);
     p->sc = save;
-    sb_free(&sql);
-    free(cols);
+    sb_free(&u.sql);
+    free(u.cols);
     ixs_tref_free(t);
     return rc;
 }
