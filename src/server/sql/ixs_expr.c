@@ -1189,201 +1189,247 @@ static int parse_add(px *p, xv *out) {
     return 0;
 }
 
+/* The comparison operator at the current token (= == != <> < > <= >=), or NULL. */
+static const char *cmp_op(px *p) {
+    if (px_op(p, p->i, "=") || px_op(p, p->i, "==")) return "=";
+    if (px_op(p, p->i, "!=") || px_op(p, p->i, "<>")) return "<>";
+    if (px_op(p, p->i, "<")) return "<";
+    if (px_op(p, p->i, ">")) return ">";
+    if (px_op(p, p->i, "<=")) return "<=";
+    if (px_op(p, p->i, ">=")) return ">=";
+    return NULL;
+}
+
+/* "(" select ")" after x op ANY|SOME|ALL:
+ * x op ANY (sub) == EXISTS (SELECT 1 FROM (sub) WHERE x op c) */
+static int pred_quant(px *p, xv *out, const char *op, int any, sb *s) {
+    if (px_expect_op(p, "(") || !px_kw(p, p->i, IXK_SELECT)) {
+        px_fail(p);
+        return -1;
+    }
+    qres q;
+    memset(&q, 0, sizeof q);
+    int st;
+    if (ixs_select_sub(p, &q, &st) || px_expect_op(p, ")")) {
+        qres_free(&q);
+        return -1;
+    }
+    settle(p, out);
+    const char *cn = q.ncols ? q.cols[0].name : "";
+    xv c;
+    xv_init(&c);
+    sb_add(&c.s, "_q.");
+    sb_ident(&c.s, cn);
+    c.t = q.ncols ? q.cols[0].t : ixs_t(-1, 0);
+    c.k = XK_COL;
+    cmp_coerce(p, out, &c);
+    if (any)
+        sb_printf(s, "EXISTS (SELECT 1 FROM (%s) AS _q WHERE %s %s %s)", q.sql.p, xs(out), op,
+                  xs(&c));
+    else
+        sb_printf(s, "NOT EXISTS (SELECT 1 FROM (%s) AS _q WHERE NOT (%s %s %s))", q.sql.p, xs(out),
+                  op, xs(&c));
+    xv_free(&c);
+    qres_free(&q);
+    return 0;
+}
+
+/* x op [ ANY | SOME | ALL ] ( add | "(" select ")" ) (after op) */
+static int pred_cmp(px *p, xv *out, xv *r, const char *op, sb *s) {
+    int any = 0, all = 0;
+    if (px_acc(p, IXK_ANY) || px_acc(p, IXK_SOME))
+        any = 1;
+    else if (px_acc(p, IXK_ALL))
+        all = 1;
+    if (any || all) return pred_quant(p, out, op, any, s);
+    if (parse_add(p, r)) return -1;
+    cmp_coerce(p, out, r);
+    sb_printf(s, "(%s %s %s)", xs(out), op, xs(r));
+    return 0;
+}
+
+/* x [NOT] BETWEEN add AND add (after BETWEEN) */
+static int pred_between(px *p, xv *out, xv *r, int neg, sb *s) {
+    xv hi;
+    xv_init(&hi);
+    if (parse_add(p, r) || px_expect(p, IXK_AND) || parse_add(p, &hi)) {
+        xv_free(&hi);
+        return -1;
+    }
+    settle(p, out);
+    if (is_lit(out)) {
+        settle(p, r);
+        ixs_to_type(p, out, r->t);
+    }
+    cmp_coerce(p, out, r);
+    cmp_coerce(p, out, &hi);
+    sb_printf(s, "(%s %sBETWEEN %s AND %s)", xs(out), neg ? "NOT " : "", xs(r), xs(&hi));
+    xv_free(&hi);
+    return 0;
+}
+
+/* x [NOT] IN "(" select ")" (after the "(") */
+static int pred_in_sub(px *p, xv *out, int neg, sb *s) {
+    qres q;
+    memset(&q, 0, sizeof q);
+    int st;
+    if (ixs_select_sub(p, &q, &st) || px_expect_op(p, ")")) {
+        qres_free(&q);
+        return -1;
+    }
+    settle(p, out);
+    if (q.ncols != 1) {
+        qres_free(&q);
+        px_fail(p);
+        return -1;
+    }
+    xv c;
+    xv_init(&c);
+    sb_add(&c.s, "_q.");
+    sb_ident(&c.s, q.cols[0].name);
+    c.t = q.cols[0].t;
+    c.k = XK_COL;
+    if (out->k == XK_PARAM || is_lit(out)) ixs_to_type(p, out, c.t);
+    cmp_coerce(p, out, &c);
+    if (!strncmp(c.s.p, "_q.", 3))
+        sb_printf(s, "(%s %sIN (%s))", xs(out), neg ? "NOT " : "", q.sql.p);
+    else
+        sb_printf(s, "(%s %sIN (SELECT %s FROM (%s) AS _q))", xs(out), neg ? "NOT " : "", xs(&c),
+                  q.sql.p);
+    xv_free(&c);
+    qres_free(&q);
+    return 0;
+}
+
+/* x [NOT] IN "(" add { "," add } ")" (after the "(") */
+static int pred_in_list(px *p, xv *out, int neg, sb *s) {
+    settle(p, out);
+    sb_printf(s, "(%s %sIN (", "", neg ? "NOT " : "");
+    sb body = {0};
+    int first = 1;
+    for (;;) {
+        xv e;
+        xv_init(&e);
+        if (parse_add(p, &e)) {
+            xv_free(&e);
+            sb_free(&body);
+            return -1;
+        }
+        if (is_lit(out) && !is_lit(&e)) {
+            settle(p, &e);
+        }
+        cmp_coerce(p, out, &e);
+        if (!first) sb_addc(&body, ',');
+        sb_add(&body, xs(&e));
+        first = 0;
+        xv_free(&e);
+        if (px_acc_op(p, ",")) continue;
+        break;
+    }
+    if (px_expect_op(p, ")")) {
+        sb_free(&body);
+        return -1;
+    }
+    sb_free(s);
+    sb_printf(s, "(%s %sIN (%s))", xs(out), neg ? "NOT " : "", body.p ? body.p : "");
+    sb_free(&body);
+    return 0;
+}
+
+/* x [NOT] IN "(" ( select | add { "," add } ) ")" (after IN) */
+static int pred_in(px *p, xv *out, int neg, sb *s) {
+    if (px_expect_op(p, "(")) return -1;
+    if (px_kw(p, p->i, IXK_SELECT)) return pred_in_sub(p, out, neg, s);
+    return pred_in_list(p, out, neg, s);
+}
+
+/* x [NOT] ( LIKE | MATCHES ) add [ ESCAPE add ] (after LIKE or MATCHES) */
+static int pred_like(px *p, xv *out, xv *r, int neg, sb *s) {
+    int matches = px_kw(p, p->i - 1, IXK_MATCHES);
+    if (parse_add(p, r)) return -1;
+    as_text(p, out);
+    as_text(p, r);
+    xv esc;
+    xv_init(&esc);
+    int has_esc = 0;
+    if (px_acc(p, IXK_ESCAPE)) {
+        if (parse_add(p, &esc)) {
+            xv_free(&esc);
+            return -1;
+        }
+        has_esc = 1;
+    }
+    if (matches)
+        sb_printf(s, "(%sixd_matches(%s,%s))", neg ? "NOT " : "", xs(out), xs(r));
+    else
+        sb_printf(s, "(%s %sLIKE %s ESCAPE %s)", xs(out), neg ? "NOT " : "", xs(r),
+                  has_esc ? xs(&esc) : "'\\'");
+    xv_free(&esc);
+    return 0;
+}
+
+/* x IS [NOT] NULL (after IS) */
+static int pred_is_null(px *p, xv *out, sb *s) {
+    int n2 = px_acc(p, IXK_NOT);
+    if (px_expect(p, IXK_NULL)) return -1;
+    sb_printf(s, "(%s IS %sNULL)", xs(out), n2 ? "NOT " : "");
+    return 0;
+}
+
+/* Makes out the predicate whose SQL is s (out and r are its operands). */
+static void pred_result(xv *out, xv *r, sb *s) {
+    int agg = out->agg || r->agg;
+    xv_free(out);
+    xv_free(r);
+    out->s = *s;
+    out->t = ixs_t(IX_T_BOOLEAN, 1);
+    out->k = XK_PRED;
+    out->agg = agg;
+    out->lk = LB_EXPR;
+    out->pidx = -1;
+}
+
+/* pred = add [ cmp_op [ANY | SOME | ALL] ( add | "(" select ")" )
+ *            | [NOT] BETWEEN add AND add
+ *            | [NOT] IN add                                  (a collection)
+ *            | [NOT] IN "(" ( select | add { "," add } ) ")"
+ *            | [NOT] ( LIKE | MATCHES ) add [ESCAPE add]
+ *            | IS [NOT] NULL ] */
 static int pred(px *p, xv *out) {
     if (parse_add(p, out)) return -1;
     int neg = 0;
     int save = p->i;
     if (px_acc(p, IXK_NOT)) neg = 1;
-    const char *op = NULL;
-    if (!neg) {
-        if (px_op(p, p->i, "=") || px_op(p, p->i, "=="))
-            op = "=";
-        else if (px_op(p, p->i, "!=") || px_op(p, p->i, "<>"))
-            op = "<>";
-        else if (px_op(p, p->i, "<"))
-            op = "<";
-        else if (px_op(p, p->i, ">"))
-            op = ">";
-        else if (px_op(p, p->i, "<="))
-            op = "<=";
-        else if (px_op(p, p->i, ">="))
-            op = ">=";
-    }
+    const char *op = neg ? NULL : cmp_op(p);
     xv r;
     xv_init(&r);
     sb s = {0};
+    int rc;
     if (op) {
         p->i++;
-        int any = 0, all = 0;
-        if (px_acc(p, IXK_ANY) || px_acc(p, IXK_SOME))
-            any = 1;
-        else if (px_acc(p, IXK_ALL))
-            all = 1;
-        if (any || all) {
-            if (px_expect_op(p, "(") || !px_kw(p, p->i, IXK_SELECT)) {
-                px_fail(p);
-                goto fail;
-            }
-            qres q;
-            memset(&q, 0, sizeof q);
-            int st;
-            if (ixs_select_sub(p, &q, &st) || px_expect_op(p, ")")) {
-                qres_free(&q);
-                goto fail;
-            }
-            settle(p, out);
-            /* x op ANY (sub) == EXISTS (SELECT 1 FROM (sub) WHERE x op c) */
-            const char *cn = q.ncols ? q.cols[0].name : "";
-            xv c;
-            xv_init(&c);
-            sb_add(&c.s, "_q.");
-            sb_ident(&c.s, cn);
-            c.t = q.ncols ? q.cols[0].t : ixs_t(-1, 0);
-            c.k = XK_COL;
-            cmp_coerce(p, out, &c);
-            if (any)
-                sb_printf(&s, "EXISTS (SELECT 1 FROM (%s) AS _q WHERE %s %s %s)", q.sql.p, xs(out),
-                          op, xs(&c));
-            else
-                sb_printf(&s, "NOT EXISTS (SELECT 1 FROM (%s) AS _q WHERE NOT (%s %s %s))", q.sql.p,
-                          xs(out), op, xs(&c));
-            xv_free(&c);
-            qres_free(&q);
-        } else {
-            if (parse_add(p, &r)) goto fail;
-            cmp_coerce(p, out, &r);
-            sb_printf(&s, "(%s %s %s)", xs(out), op, xs(&r));
-        }
-    } else if (px_acc(p, IXK_BETWEEN)) {
-        xv hi;
-        xv_init(&hi);
-        if (parse_add(p, &r) || px_expect(p, IXK_AND) || parse_add(p, &hi)) {
-            xv_free(&hi);
-            goto fail;
-        }
-        settle(p, out);
-        if (is_lit(out)) {
-            settle(p, &r);
-            ixs_to_type(p, out, r.t);
-        }
-        xv o2 = *out;
-        cmp_coerce(p, out, &r);
-        (void)o2;
-        cmp_coerce(p, out, &hi);
-        sb_printf(&s, "(%s %sBETWEEN %s AND %s)", xs(out), neg ? "NOT " : "", xs(&r), xs(&hi));
-        xv_free(&hi);
-    } else if (px_kw(p, p->i, IXK_IN) && !px_op(p, p->i + 1, "(")) {
+        rc = pred_cmp(p, out, &r, op, &s);
+    } else if (px_acc(p, IXK_BETWEEN))
+        rc = pred_between(p, out, &r, neg, &s);
+    else if (px_kw(p, p->i, IXK_IN) && !px_op(p, p->i + 1, "(")) {
         p->i++; /* x IN collection */
-        if (parse_add(p, &r) || ixs_coll_in(p, out, &r, neg, &s)) goto fail;
-    } else if (px_acc(p, IXK_IN)) {
-        if (px_expect_op(p, "(")) goto fail;
-        if (px_kw(p, p->i, IXK_SELECT)) {
-            qres q;
-            memset(&q, 0, sizeof q);
-            int st;
-            if (ixs_select_sub(p, &q, &st) || px_expect_op(p, ")")) {
-                qres_free(&q);
-                goto fail;
-            }
-            settle(p, out);
-            if (q.ncols != 1) {
-                qres_free(&q);
-                px_fail(p);
-                goto fail;
-            }
-            xv c;
-            xv_init(&c);
-            sb_add(&c.s, "_q.");
-            sb_ident(&c.s, q.cols[0].name);
-            c.t = q.cols[0].t;
-            c.k = XK_COL;
-            if (out->k == XK_PARAM || is_lit(out)) ixs_to_type(p, out, c.t);
-            cmp_coerce(p, out, &c);
-            if (!strncmp(c.s.p, "_q.", 3))
-                sb_printf(&s, "(%s %sIN (%s))", xs(out), neg ? "NOT " : "", q.sql.p);
-            else
-                sb_printf(&s, "(%s %sIN (SELECT %s FROM (%s) AS _q))", xs(out), neg ? "NOT " : "",
-                          xs(&c), q.sql.p);
-            xv_free(&c);
-            qres_free(&q);
-        } else {
-            settle(p, out);
-            sb_printf(&s, "(%s %sIN (", "", neg ? "NOT " : "");
-            sb body = {0};
-            int first = 1;
-            for (;;) {
-                xv e;
-                xv_init(&e);
-                if (parse_add(p, &e)) {
-                    xv_free(&e);
-                    sb_free(&body);
-                    goto fail;
-                }
-                if (is_lit(out) && !is_lit(&e)) {
-                    settle(p, &e);
-                }
-                cmp_coerce(p, out, &e);
-                if (!first) sb_addc(&body, ',');
-                sb_add(&body, xs(&e));
-                first = 0;
-                xv_free(&e);
-                if (px_acc_op(p, ",")) continue;
-                break;
-            }
-            if (px_expect_op(p, ")")) {
-                sb_free(&body);
-                goto fail;
-            }
-            sb_free(&s);
-            sb_printf(&s, "(%s %sIN (%s))", xs(out), neg ? "NOT " : "", body.p ? body.p : "");
-            sb_free(&body);
-        }
-    } else if (px_acc(p, IXK_LIKE) || px_acc(p, IXK_MATCHES)) {
-        int matches = px_kw(p, p->i - 1, IXK_MATCHES);
-        if (parse_add(p, &r)) goto fail;
-        as_text(p, out);
-        as_text(p, &r);
-        xv esc;
-        xv_init(&esc);
-        int has_esc = 0;
-        if (px_acc(p, IXK_ESCAPE)) {
-            if (parse_add(p, &esc)) {
-                xv_free(&esc);
-                goto fail;
-            }
-            has_esc = 1;
-        }
-        if (matches)
-            sb_printf(&s, "(%sixd_matches(%s,%s))", neg ? "NOT " : "", xs(out), xs(&r));
-        else
-            sb_printf(&s, "(%s %sLIKE %s ESCAPE %s)", xs(out), neg ? "NOT " : "", xs(&r),
-                      has_esc ? xs(&esc) : "'\\'");
-        xv_free(&esc);
-    } else if (!neg && px_acc(p, IXK_IS)) {
-        int n2 = px_acc(p, IXK_NOT);
-        if (px_expect(p, IXK_NULL)) goto fail;
-        sb_printf(&s, "(%s IS %sNULL)", xs(out), n2 ? "NOT " : "");
-    } else {
+        rc = parse_add(p, &r) || ixs_coll_in(p, out, &r, neg, &s) ? -1 : 0;
+    } else if (px_acc(p, IXK_IN))
+        rc = pred_in(p, out, neg, &s);
+    else if (px_acc(p, IXK_LIKE) || px_acc(p, IXK_MATCHES))
+        rc = pred_like(p, out, &r, neg, &s);
+    else if (!neg && px_acc(p, IXK_IS))
+        rc = pred_is_null(p, out, &s);
+    else {
         p->i = save;
         return 0;
     }
-    if (p->failed) goto fail;
-    {
-        int agg = out->agg || r.agg;
-        xv_free(out);
+    if (rc || p->failed) {
+        sb_free(&s);
         xv_free(&r);
-        out->s = s;
-        out->t = ixs_t(IX_T_BOOLEAN, 1);
-        out->k = XK_PRED;
-        out->agg = agg;
-        out->lk = LB_EXPR;
-        out->pidx = -1;
+        return -1;
     }
+    pred_result(out, &r, &s);
     return 0;
-fail:
-    sb_free(&s);
-    xv_free(&r);
-    return -1;
 }
 
 static int parse_not(px *p, xv *out) {
