@@ -623,192 +623,236 @@ static int subquery(px *p, xv *out, int exists) {
     return 0;
 }
 
+/* An integer literal that fits in INT8 becomes an XK_INT (typed when used);
+ * returns 0 if it does not fit. */
+static int int_literal(xv *out, int len) {
+    int64_t v = 0;
+    for (int k = 0; k < len; k++) {
+        int d = out->lit[k] - '0';
+        if (v > (INT64_MAX - d) / 10) return 0;
+        v = v * 10 + d;
+    }
+    out->k = XK_INT;
+    sb_printf(&out->s, "%lld", (long long)v);
+    out->t = v <= INT32_MAX ? ixs_t(IX_T_INTEGER, 4) : ixs_t(IX_T_INT8, 10);
+    out->t.code = -1; /* typed when used */
+    return 1;
+}
+
+/* The natural type of a number literal without an exponent: DECIMAL(digits, scale). */
+static ityp decimal_literal_type(const xv *out) {
+    int digits = 0, frac = 0, after = 0;
+    for (size_t k = 0; k < out->litn; k++) {
+        if (out->lit[k] == '.')
+            after = 1;
+        else {
+            digits++;
+            frac += after;
+        }
+    }
+    if (digits > 32) digits = 32;
+    if (frac > digits) frac = digits;
+    return ixs_t(IX_T_DECIMAL, (uint32_t)digits << 8 | (uint32_t)frac);
+}
+
+/* number = digits | digits "." digits [ ("e" | "E") ["+" | "-"] digits ] */
+static int prim_number(px *p, xv *out, tok *t) {
+    out->lit = strndup(p->sql + t->pos, (size_t)t->len);
+    if (!out->lit) return px_failc(p, -208, NULL);
+    out->litn = (size_t)t->len;
+    out->lk = LB_CONST;
+    p->i++;
+    if (t->k == T_INT && int_literal(out, t->len)) return 0;
+    out->k = XK_NUM;
+    /* natural form: a DECIMAL (or FLOAT with an exponent) */
+    int hasexp = strpbrk(out->lit, "eE") != NULL;
+    ityp lt = hasexp ? ixs_t(IX_T_FLOAT, 8) : decimal_literal_type(out);
+    sval v;
+    int rc = ixs_text_to_sval(hasexp ? lt : ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff), out->lit,
+                              out->litn, &v);
+    if (rc) return px_failc(p, rc, NULL);
+    sval_sql(&v, &out->s);
+    sval_free(&v);
+    return 0;
+}
+
+/* string = "'" chars "'" | '"' chars '"' */
+static int prim_string(px *p, xv *out) {
+    sb b = {0};
+    px_tokstr(p, p->i, &b);
+    if (b.oom) return px_failc(p, -208, NULL);
+    out->litn = b.n;
+    out->lit = sb_take(&b);
+    out->k = XK_STR;
+    out->lk = LB_CONST;
+    sb_strlit(&out->s, out->lit, out->litn);
+    p->i++;
+    return 0;
+}
+
+/* param = "?" (numbered in the order of the text) */
+static int prim_param(px *p, xv *out, tok *t) {
+    out->k = XK_PARAM;
+    out->pidx = t->pidx;
+    out->lk = LB_EXPR;
+    sb_printf(&out->s, "?%d", t->pidx + 1);
+    if (t->pidx >= p->nparams) p->nparams = t->pidx + 1;
+    p->i++;
+    if (p->ptypes[t->pidx].code >= 0) out->t = p->ptypes[t->pidx];
+    return 0;
+}
+
+/* "(" ( select | or ) ")" (after the "(") */
+static int prim_paren(px *p, xv *out) {
+    if (px_kw(p, p->i, IXK_SELECT)) return subquery(p, out, 0);
+    xv in;
+    xv_init(&in);
+    if (parse_or(p, &in) || px_expect_op(p, ")")) {
+        xv_free(&in);
+        return -1;
+    }
+    *out = in;
+    sb n = {0};
+    sb_printf(&n, "(%s)", xs(out));
+    xv_set_sql(out, &n);
+    if (out->lk == LB_COL) out->lk = LB_EXPR;
+    return 0;
+}
+
+/* CURRENT [ qualifier ] | SYSDATE */
+static int prim_current(px *p, xv *out) {
+    int sysd = px_kw(p, p->i, IXK_SYSDATE);
+    p->i++;
+    uint32_t q = ix_dt_qual(IX_TU_YEAR, sysd ? IX_TU_F(5) : IX_TU_F(3));
+    static const char *uk[] = {"year", "month", "day", "hour", "minute", "second", "fraction"};
+    for (size_t k = 0; k < 7 && !sysd; k++)
+        if (px_kw_str(p, p->i, uk[k])) {
+            if (ixs_parse_qual(p, 0, &q)) return -1;
+            break;
+        }
+    sb_printf(&out->s, "ixd_current(%u)", q);
+    out->t = ixs_t(IX_T_DATETIME, q);
+    out->lk = LB_EXPR;
+    return 0;
+}
+
+/* NULL | TODAY | USER | a niladic function : a word that is a value by itself;
+ * *done is set if the word was one. */
+static int prim_value_word(px *p, xv *out, int nextparen, int *done) {
+    *done = 1;
+    if (px_kw(p, p->i, IXK_NULL)) {
+        p->i++;
+        out->k = XK_NULL;
+        out->lk = LB_CONST;
+        sb_add(&out->s, "NULL");
+        return 0;
+    }
+    if (px_kw(p, p->i, IXK_TODAY) && !nextparen) {
+        p->i++;
+        sb_add(&out->s, "ixd_today()");
+        out->t = ixs_t(IX_T_DATE, 4);
+        out->lk = LB_EXPR;
+        return 0;
+    }
+    if ((px_kw(p, p->i, IXK_CURRENT) || px_kw(p, p->i, IXK_SYSDATE)) && !nextparen)
+        return prim_current(p, out);
+    if (ixs_func_niladic(p, out)) return 0;
+    if (px_kw(p, p->i, IXK_USER) && !nextparen) {
+        p->i++;
+        sb_strlit(&out->s, p->db->user, strlen(p->db->user));
+        out->t = ixs_t(IX_T_VARCHAR, 32);
+        out->lk = LB_EXPR;
+        return 0;
+    }
+    *done = 0;
+    return 0;
+}
+
+/* a word not followed by ".": NULL, TODAY, CURRENT, SYSDATE, USER, niladic functions,
+ * DATETIME(...) qual, INTERVAL(...) qual, CASE ..., EXISTS (select), ROW(...),
+ * window functions, name "(" args ")"; *done is set if it was one of these. */
+static int prim_word(px *p, xv *out, int nextparen, int *done) {
+    int rc = prim_value_word(p, out, nextparen, done);
+    if (*done) return rc;
+    *done = 1;
+    if ((px_kw(p, p->i, IXK_DATETIME) || px_kw(p, p->i, IXK_INTERVAL)) && nextparen) {
+        int iv = px_kw(p, p->i, IXK_INTERVAL);
+        p->i++;
+        return typed_literal(p, iv, out);
+    }
+    if (px_kw(p, p->i, IXK_CASE)) {
+        p->i++;
+        out->lk = LB_EXPR;
+        return parse_case(p, out);
+    }
+    if (px_kw(p, p->i, IXK_EXISTS) && nextparen) {
+        p->i += 2;
+        if (!px_kw(p, p->i, IXK_SELECT)) return px_fail(p);
+        return subquery(p, out, 1);
+    }
+    if (nextparen && px_kw(p, p->i, IXK_ROW)) return ixs_row_literal(p, out);
+    if (nextparen && ixs_window_at(p)) return ixs_window_call(p, out);
+    if (nextparen) {
+        char fn[IXS_NAME_MAX + 1];
+        if (px_ident(p, fn, sizeof fn)) return -1;
+        p->i++; /* ( */
+        return ixs_func_call(p, fn, out);
+    }
+    *done = 0;
+    return 0;
+}
+
+/* column = [owner "."] table "." column | column ; also table.column.field,
+ * column.field (ROW fields), [owner.]sequence.NEXTVAL | CURRVAL */
+static int prim_column(px *p, xv *out) {
+    char a[IXS_NAME_MAX + 1], b[IXS_NAME_MAX + 1], c[IXS_NAME_MAX + 1];
+    if (px_ident(p, a, sizeof a)) return -1;
+    if (!px_acc_op(p, ".")) return find_col(p, NULL, a, out);
+    if (px_ident(p, b, sizeof b)) return -1;
+    if (px_acc_op(p, ".")) {
+        if (px_ident(p, c, sizeof c)) return -1;
+        if (ixs_row_colref(p, a, b)) /* table.column.field */
+            return find_col(p, a, b, out) ? -1 : ixs_row_field(p, out, c);
+        int sq = seq_ref(p, b, c, out); /* owner.seq.NEXTVAL */
+        return sq ? (sq < 0 ? -1 : 0) : find_col(p, b, c, out);
+    }
+    if (ixs_row_colref(p, NULL, a)) /* column.field */
+        return find_col(p, NULL, a, out) ? -1 : ixs_row_field(p, out, b);
+    int sq = seq_ref(p, a, b, out); /* seq.NEXTVAL, seq.CURRVAL */
+    if (sq) return sq < 0 ? -1 : 0;
+    return find_col(p, a, b, out);
+}
+
+/* primary = number | string | param | "(" ( select | or ) ")" | collection literal
+ *         | NULL | TODAY | CURRENT [qual] | SYSDATE | USER | niladic function
+ *         | DATETIME "(" ... ")" qual | INTERVAL "(" ... ")" qual | CASE ... END
+ *         | EXISTS "(" select ")" | ROW "(" ... ")" | window function
+ *         | name "(" args ")" | column */
 static int primary(px *p, xv *out) {
     if (p->i >= p->nt) return px_fail(p);
     tok *t = &p->t[p->i];
     if (t->k == T_EOF) return px_fail(p);
-    if (t->k == T_INT || t->k == T_NUM) {
-        out->lit = strndup(p->sql + t->pos, (size_t)t->len);
-        if (!out->lit) return px_failc(p, -208, NULL);
-        out->litn = (size_t)t->len;
-        out->lk = LB_CONST;
-        p->i++;
-        if (t->k == T_INT) {
-            int64_t v = 0;
-            int big = 0;
-            for (int k = 0; k < t->len; k++) {
-                int d = out->lit[k] - '0';
-                if (v > (INT64_MAX - d) / 10) {
-                    big = 1;
-                    break;
-                }
-                v = v * 10 + d;
-            }
-            if (!big) {
-                out->k = XK_INT;
-                sb_printf(&out->s, "%lld", (long long)v);
-                out->t = v <= INT32_MAX ? ixs_t(IX_T_INTEGER, 4) : ixs_t(IX_T_INT8, 10);
-                out->t.code = -1; /* typed when used */
-                return 0;
-            }
-        }
-        out->k = XK_NUM;
-        /* natural form: a DECIMAL (or FLOAT with an exponent) */
-        int hasexp = strpbrk(out->lit, "eE") != NULL;
-        ityp lt;
-        if (hasexp)
-            lt = ixs_t(IX_T_FLOAT, 8);
-        else {
-            int digits = 0, frac = 0, after = 0;
-            for (size_t k = 0; k < out->litn; k++) {
-                if (out->lit[k] == '.')
-                    after = 1;
-                else {
-                    digits++;
-                    frac += after;
-                }
-            }
-            if (digits > 32) digits = 32;
-            if (frac > digits) frac = digits;
-            lt = ixs_t(IX_T_DECIMAL, (uint32_t)digits << 8 | (uint32_t)frac);
-        }
-        sval v;
-        int rc = ixs_text_to_sval(hasexp ? lt : ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff), out->lit,
-                                  out->litn, &v);
-        if (rc) return px_failc(p, rc, NULL);
-        sval_sql(&v, &out->s);
-        sval_free(&v);
-        return 0;
-    }
+    if (t->k == T_INT || t->k == T_NUM) return prim_number(p, out, t);
     if (ixs_name_is_owner_colref(p, p->i)) {
         p->i += 2; /* "owner".table.column: the owner does not take part */
         t = &p->t[p->i];
     }
-    if (t->k == T_STR) {
-        sb b = {0};
-        px_tokstr(p, p->i, &b);
-        if (b.oom) return px_failc(p, -208, NULL);
-        out->litn = b.n;
-        out->lit = sb_take(&b);
-        out->k = XK_STR;
-        out->lk = LB_CONST;
-        sb_strlit(&out->s, out->lit, out->litn);
-        p->i++;
-        return 0;
-    }
-    if (t->k == T_PARAM) {
-        out->k = XK_PARAM;
-        out->pidx = t->pidx;
-        out->lk = LB_EXPR;
-        sb_printf(&out->s, "?%d", t->pidx + 1);
-        if (t->pidx >= p->nparams) p->nparams = t->pidx + 1;
-        p->i++;
-        if (p->ptypes[t->pidx].code >= 0) out->t = p->ptypes[t->pidx];
-        return 0;
-    }
+    if (t->k == T_STR) return prim_string(p, out);
+    if (t->k == T_PARAM) return prim_param(p, out, t);
     if (px_op(p, p->i, "(")) {
         p->i++;
-        if (px_kw(p, p->i, IXK_SELECT)) return subquery(p, out, 0);
-        xv in;
-        xv_init(&in);
-        if (parse_or(p, &in) || px_expect_op(p, ")")) {
-            xv_free(&in);
-            return -1;
-        }
-        *out = in;
-        sb n = {0};
-        sb_printf(&n, "(%s)", xs(out));
-        xv_set_sql(out, &n);
-        if (out->lk == LB_COL) out->lk = LB_EXPR;
-        return 0;
+        return prim_paren(p, out);
     }
     if (t->k != T_ID) return px_fail(p);
     if (px_op(p, p->i + 1, "{")) return ixs_coll_literal(p, out);
     int nextparen = px_op(p, p->i + 1, "(");
     int nextdot = px_op(p, p->i + 1, ".");
     if (!nextdot) {
-        if (px_kw(p, p->i, IXK_NULL)) {
-            p->i++;
-            out->k = XK_NULL;
-            out->lk = LB_CONST;
-            sb_add(&out->s, "NULL");
-            return 0;
-        }
-        if (px_kw(p, p->i, IXK_TODAY) && !nextparen) {
-            p->i++;
-            sb_add(&out->s, "ixd_today()");
-            out->t = ixs_t(IX_T_DATE, 4);
-            out->lk = LB_EXPR;
-            return 0;
-        }
-        if ((px_kw(p, p->i, IXK_CURRENT) || px_kw(p, p->i, IXK_SYSDATE)) && !nextparen) {
-            int sysd = px_kw(p, p->i, IXK_SYSDATE);
-            p->i++;
-            uint32_t q = ix_dt_qual(IX_TU_YEAR, sysd ? IX_TU_F(5) : IX_TU_F(3));
-            static const char *uk[] = {"year",   "month",  "day",     "hour",
-                                       "minute", "second", "fraction"};
-            for (size_t k = 0; k < 7 && !sysd; k++)
-                if (px_kw_str(p, p->i, uk[k])) {
-                    if (ixs_parse_qual(p, 0, &q)) return -1;
-                    break;
-                }
-            sb_printf(&out->s, "ixd_current(%u)", q);
-            out->t = ixs_t(IX_T_DATETIME, q);
-            out->lk = LB_EXPR;
-            return 0;
-        }
-        if (ixs_func_niladic(p, out)) return 0;
-        if (px_kw(p, p->i, IXK_USER) && !nextparen) {
-            p->i++;
-            sb_strlit(&out->s, p->db->user, strlen(p->db->user));
-            out->t = ixs_t(IX_T_VARCHAR, 32);
-            out->lk = LB_EXPR;
-            return 0;
-        }
-        if ((px_kw(p, p->i, IXK_DATETIME) || px_kw(p, p->i, IXK_INTERVAL)) && nextparen) {
-            int iv = px_kw(p, p->i, IXK_INTERVAL);
-            p->i++;
-            return typed_literal(p, iv, out);
-        }
-        if (px_kw(p, p->i, IXK_CASE)) {
-            p->i++;
-            out->lk = LB_EXPR;
-            return parse_case(p, out);
-        }
-        if (px_kw(p, p->i, IXK_EXISTS) && nextparen) {
-            p->i += 2;
-            if (!px_kw(p, p->i, IXK_SELECT)) return px_fail(p);
-            return subquery(p, out, 1);
-        }
-        if (nextparen && px_kw(p, p->i, IXK_ROW)) return ixs_row_literal(p, out);
-        if (nextparen && ixs_window_at(p)) return ixs_window_call(p, out);
-        if (nextparen) {
-            char fn[IXS_NAME_MAX + 1];
-            if (px_ident(p, fn, sizeof fn)) return -1;
-            p->i++; /* ( */
-            return ixs_func_call(p, fn, out);
-        }
+        int done, rc = prim_word(p, out, nextparen, &done);
+        if (done) return rc;
     }
     if (!nextdot && px_is_clause_kw(p, p->i)) return px_fail(p); /* -201, not -217 */
-    /* column: [owner.]table.col, table.col, col */
-    char a[IXS_NAME_MAX + 1], b[IXS_NAME_MAX + 1], c[IXS_NAME_MAX + 1];
-    if (px_ident(p, a, sizeof a)) return -1;
-    if (px_acc_op(p, ".")) {
-        if (px_ident(p, b, sizeof b)) return -1;
-        if (px_acc_op(p, ".")) {
-            if (px_ident(p, c, sizeof c)) return -1;
-            if (ixs_row_colref(p, a, b)) /* table.column.field */
-                return find_col(p, a, b, out) ? -1 : ixs_row_field(p, out, c);
-            int sq = seq_ref(p, b, c, out); /* owner.seq.NEXTVAL */
-            return sq ? (sq < 0 ? -1 : 0) : find_col(p, b, c, out);
-        }
-        if (ixs_row_colref(p, NULL, a)) /* column.field */
-            return find_col(p, NULL, a, out) ? -1 : ixs_row_field(p, out, b);
-        int sq = seq_ref(p, a, b, out); /* seq.NEXTVAL, seq.CURRVAL */
-        if (sq) return sq < 0 ? -1 : 0;
-        return find_col(p, a, b, out);
-    }
-    return find_col(p, NULL, a, out);
+    return prim_column(p, out);
 }
 
 static int postfix(px *p, xv *out) {
