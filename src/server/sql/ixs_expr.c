@@ -993,10 +993,16 @@ static void money_result(ityp lt, ityp rt0, char op, ityp *rt, sb *s) {
     *rt = m;
 }
 
-/* arithmetic */
-static int arith(px *p, xv *l, char op, xv *r, xv *out) {
-    settle(p, l);
-    settle(p, r);
+/* The operands of one arithmetic operation: types a, b and SQL L, R of l and r. */
+typedef struct {
+    xv *l, *r, *out;
+    char op;
+    int a, b;
+    const char *L, *R;
+} arop;
+
+/* A parameter takes the type of the other operand (DECIMAL if both are parameters). */
+static void arith_params(px *p, xv *l, xv *r) {
     if (l->k == XK_PARAM && r->k != XK_PARAM)
         ixs_to_type(p, l,
                     r->t.code == IX_T_DATE || r->t.code == IX_T_DATETIME ? ixs_t(IX_T_INTEGER, 4)
@@ -1007,136 +1013,133 @@ static int arith(px *p, xv *l, char op, xv *r, xv *out) {
         ixs_to_type(p, l, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
         ixs_to_type(p, r, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
     }
-    if (l->k == XK_NULL || r->k == XK_NULL) {
-        sb_add(&out->s, "NULL");
-        out->t = l->k == XK_NULL ? r->t : l->t;
-        return 0;
-    }
-    int a = l->t.code, b = r->t.code;
-    /* strings in arithmetic are numbers */
-    if (ixs_is_char(a) && !is_temporal(b)) {
+}
+
+/* Strings in arithmetic are numbers, or next to a date or time of its type. */
+static void arith_text(px *p, arop *o) {
+    xv *l = o->l, *r = o->r;
+    if (ixs_is_char(o->a) && !is_temporal(o->b)) {
         make_num(p, l);
-        a = l->t.code;
+        o->a = l->t.code;
     }
-    if (ixs_is_char(b) && !is_temporal(a)) {
+    if (ixs_is_char(o->b) && !is_temporal(o->a)) {
         make_num(p, r);
-        b = r->t.code;
+        o->b = r->t.code;
     }
-    if (ixs_is_char(a) && is_temporal(b) && b != IX_T_INTERVAL) {
+    if (ixs_is_char(o->a) && is_temporal(o->b) && o->b != IX_T_INTERVAL) {
         ixs_to_type(p, l, r->t);
-        a = b;
+        o->a = o->b;
     }
-    if (ixs_is_char(b) && is_temporal(a)) {
+    if (ixs_is_char(o->b) && is_temporal(o->a)) {
+        int a = o->a;
         ityp tt = a == IX_T_DATE ? ixs_t(IX_T_INTEGER, 4) : a == IX_T_INTERVAL ? l->t : r->t;
         if (a == IX_T_DATETIME) tt = ixs_t(IX_T_INTERVAL, ix_iv_qual(9, IX_TU_DAY, IX_TU_F(5)));
         ixs_to_type(p, r, tt);
-        b = r->t.code;
+        o->b = r->t.code;
     }
-    if (p->failed) return -1;
-    const char *L = xs(l), *R = xs(r);
-    /* dates and times */
-    if (a == IX_T_DATE || b == IX_T_DATE || a == IX_T_DATETIME || b == IX_T_DATETIME ||
-        a == IX_T_INTERVAL || b == IX_T_INTERVAL) {
-        if (a == IX_T_DATE && b == IX_T_DATE && op == '-') {
-            sb_printf(&out->s, "(%s - %s)", L, R);
-            out->t = ixs_t(IX_T_INTEGER, 4);
-            return 0;
-        }
-        if (a == IX_T_DATE && (ixs_is_int(b) || ixs_is_numeric(b)) && (op == '+' || op == '-')) {
-            if (!ixs_is_int(b)) ixs_to_type(p, r, ixs_t(IX_T_INTEGER, 4));
-            sb_printf(&out->s, "(%s %c %s)", L, op, xs(r));
-            out->t = ixs_t(IX_T_DATE, 4);
-            return 0;
-        }
-        if (b == IX_T_DATE && ixs_is_numeric(a) && op == '+') {
-            if (!ixs_is_int(a)) ixs_to_type(p, l, ixs_t(IX_T_INTEGER, 4));
-            sb_printf(&out->s, "(%s + %s)", xs(l), R);
-            out->t = ixs_t(IX_T_DATE, 4);
-            return 0;
-        }
-        if ((a == IX_T_DATETIME || a == IX_T_DATE) && (b == IX_T_DATETIME || b == IX_T_DATE) &&
-            op == '-') {
-            int ea = a == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(l->t.len);
-            int eb = b == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(r->t.len);
-            int e = ea > eb ? ea : eb;
-            uint32_t q = ix_iv_qual(9, IX_TU_DAY, e);
-            sb_printf(&out->s, "ixd_dtsub(%s,%u,%s,%u,%u)", L, a == IX_T_DATE ? 0 : l->t.len, R,
-                      b == IX_T_DATE ? 0 : r->t.len, q);
-            out->t = ixs_t(IX_T_INTERVAL, q);
-            return 0;
-        }
-        if ((a == IX_T_DATETIME || a == IX_T_DATE) && b == IX_T_INTERVAL &&
-            (op == '+' || op == '-')) {
-            uint32_t q = a == IX_T_DATE ? 0 : l->t.len;
-            if (a == IX_T_DATE && IX_QUAL_END(r->t.len) > IX_TU_DAY)
-                q = ix_dt_qual(IX_TU_YEAR, IX_QUAL_END(r->t.len));
-            sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,%d)", L, q, R, r->t.len, op == '-' ? -1 : 1);
-            out->t = q ? ixs_t(IX_T_DATETIME, q) : ixs_t(IX_T_DATE, 4);
-            if (a == IX_T_DATE && q) {
-                sb n = {0};
-                sb_printf(&n, "ixd_dtadd(%s,%u,%s,%u,%d)", L, q, R, r->t.len, op == '-' ? -1 : 1);
-                /* DATE + day-time interval: extend the date first */
-                sb_free(&out->s);
-                sb_printf(&out->s, "ixd_dtadd(ixd_extend(%s,%d,4,%u),%u,%s,%u,%d)", L, IX_T_DATE, q,
-                          q, R, r->t.len, op == '-' ? -1 : 1);
-                sb_free(&n);
-            }
-            return 0;
-        }
-        if (a == IX_T_INTERVAL && b == IX_T_DATETIME && op == '+') {
-            sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,1)", R, r->t.len, L, l->t.len);
-            out->t = r->t;
-            return 0;
-        }
-        if (a == IX_T_INTERVAL && b == IX_T_INTERVAL && (op == '+' || op == '-')) {
-            sb_printf(&out->s, "(%s %c %s)", L, op, R);
-            out->t = l->t;
-            return 0;
-        }
-        if (a == IX_T_INTERVAL && ixs_is_numeric(b) && (op == '*' || op == '/')) {
-            if (op == '*')
-                sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", L, R);
-            else
-                sb_printf(&out->s, "CAST(ixd_fdiv(%s, ixd_dbl(%s)) AS INTEGER)", L, R);
-            out->t = l->t;
-            return 0;
-        }
-        if (b == IX_T_INTERVAL && ixs_is_numeric(a) && op == '*') {
-            sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", R, L);
-            out->t = r->t;
-            return 0;
-        }
-        return px_failc(p, -1263, NULL);
+}
+
+/* DATE - DATE, DATE +/- number, number + DATE; 1 if the operation is none of these. */
+static int arith_date(px *p, arop *o) {
+    int a = o->a, b = o->b;
+    char op = o->op;
+    xv *out = o->out;
+    if (a == IX_T_DATE && b == IX_T_DATE && op == '-') {
+        sb_printf(&out->s, "(%s - %s)", o->L, o->R);
+        out->t = ixs_t(IX_T_INTEGER, 4);
+        return 0;
     }
-    if (!ixs_is_numeric(a) || !ixs_is_numeric(b)) return px_failc(p, -1213, NULL);
-    int ca = storage_class(a), cb = storage_class(b);
-    if (ca == 'f' || cb == 'f') {
-        if (ca == 'd') ixs_to_type(p, l, ixs_t(IX_T_FLOAT, 8));
-        if (cb == 'd') ixs_to_type(p, r, ixs_t(IX_T_FLOAT, 8));
-        if (op == '/')
-            sb_printf(&out->s, "ixd_fdiv(%s,%s)", xs(l), xs(r));
+    if (a == IX_T_DATE && (ixs_is_int(b) || ixs_is_numeric(b)) && (op == '+' || op == '-')) {
+        if (!ixs_is_int(b)) ixs_to_type(p, o->r, ixs_t(IX_T_INTEGER, 4));
+        sb_printf(&out->s, "(%s %c %s)", o->L, op, xs(o->r));
+        out->t = ixs_t(IX_T_DATE, 4);
+        return 0;
+    }
+    if (b == IX_T_DATE && ixs_is_numeric(a) && op == '+') {
+        if (!ixs_is_int(a)) ixs_to_type(p, o->l, ixs_t(IX_T_INTEGER, 4));
+        sb_printf(&out->s, "(%s + %s)", xs(o->l), o->R);
+        out->t = ixs_t(IX_T_DATE, 4);
+        return 0;
+    }
+    return 1;
+}
+
+/* DATETIME|DATE +/- INTERVAL (a DATE with a day-time interval is extended first) */
+static void arith_dt_add(arop *o) {
+    xv *l = o->l, *r = o->r, *out = o->out;
+    int a = o->a, sign = o->op == '-' ? -1 : 1;
+    uint32_t q = a == IX_T_DATE ? 0 : l->t.len;
+    if (a == IX_T_DATE && IX_QUAL_END(r->t.len) > IX_TU_DAY)
+        q = ix_dt_qual(IX_TU_YEAR, IX_QUAL_END(r->t.len));
+    sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,%d)", o->L, q, o->R, r->t.len, sign);
+    out->t = q ? ixs_t(IX_T_DATETIME, q) : ixs_t(IX_T_DATE, 4);
+    if (a == IX_T_DATE && q) {
+        /* DATE + day-time interval: extend the date first */
+        sb_free(&out->s);
+        sb_printf(&out->s, "ixd_dtadd(ixd_extend(%s,%d,4,%u),%u,%s,%u,%d)", o->L, IX_T_DATE, q, q,
+                  o->R, r->t.len, sign);
+    }
+}
+
+/* DATETIME|DATE - DATETIME|DATE, DATETIME|DATE +/- INTERVAL, INTERVAL + DATETIME;
+ * 1 if the operation is none of these. */
+static int arith_datetime(arop *o) {
+    xv *l = o->l, *r = o->r, *out = o->out;
+    int a = o->a, b = o->b;
+    char op = o->op;
+    if ((a == IX_T_DATETIME || a == IX_T_DATE) && (b == IX_T_DATETIME || b == IX_T_DATE) &&
+        op == '-') {
+        int ea = a == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(l->t.len);
+        int eb = b == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(r->t.len);
+        int e = ea > eb ? ea : eb;
+        uint32_t q = ix_iv_qual(9, IX_TU_DAY, e);
+        sb_printf(&out->s, "ixd_dtsub(%s,%u,%s,%u,%u)", o->L, a == IX_T_DATE ? 0 : l->t.len, o->R,
+                  b == IX_T_DATE ? 0 : r->t.len, q);
+        out->t = ixs_t(IX_T_INTERVAL, q);
+        return 0;
+    }
+    if ((a == IX_T_DATETIME || a == IX_T_DATE) && b == IX_T_INTERVAL && (op == '+' || op == '-')) {
+        arith_dt_add(o);
+        return 0;
+    }
+    if (a == IX_T_INTERVAL && b == IX_T_DATETIME && op == '+') {
+        sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,1)", o->R, r->t.len, o->L, l->t.len);
+        out->t = r->t;
+        return 0;
+    }
+    return 1;
+}
+
+/* INTERVAL +/- INTERVAL, INTERVAL * or / number, number * INTERVAL;
+ * 1 if the operation is none of these. */
+static int arith_interval(arop *o) {
+    int a = o->a, b = o->b;
+    char op = o->op;
+    xv *out = o->out;
+    if (a == IX_T_INTERVAL && b == IX_T_INTERVAL && (op == '+' || op == '-')) {
+        sb_printf(&out->s, "(%s %c %s)", o->L, op, o->R);
+        out->t = o->l->t;
+        return 0;
+    }
+    if (a == IX_T_INTERVAL && ixs_is_numeric(b) && (op == '*' || op == '/')) {
+        if (op == '*')
+            sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", o->L, o->R);
         else
-            sb_printf(&out->s, "(%s %c %s)", xs(l), op, xs(r));
-        out->t = ixs_t(IX_T_FLOAT, 8);
+            sb_printf(&out->s, "CAST(ixd_fdiv(%s, ixd_dbl(%s)) AS INTEGER)", o->L, o->R);
+        out->t = o->l->t;
         return 0;
     }
-    if (ca == 'i' && cb == 'i' && op != '/') {
-        sb_printf(&out->s, "(%s %c %s)", L, op, R);
-        int big8 = a == IX_T_INT8 || a == IX_T_SERIAL8 || b == IX_T_INT8 || b == IX_T_SERIAL8;
-        int bigb =
-            a == IX_T_BIGINT || a == IX_T_BIGSERIAL || b == IX_T_BIGINT || b == IX_T_BIGSERIAL;
-        out->t = big8   ? ixs_t(IX_T_INT8, 10)
-                 : bigb ? ixs_t(IX_T_BIGINT, 8)
-                        : ixs_t(IX_T_INTEGER, 4);
+    if (b == IX_T_INTERVAL && ixs_is_numeric(a) && op == '*') {
+        sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", o->R, o->L);
+        out->t = o->r->t;
         return 0;
     }
-    /* exact decimal arithmetic */
-    ityp da = dec_of(l->t), db = dec_of(r->t);
-    const char *fn = op == '+'   ? "ixd_dadd"
-                     : op == '-' ? "ixd_dsub"
-                     : op == '*' ? "ixd_dmul"
-                                 : "ixd_ddiv";
-    sb_printf(&out->s, "%s(%s,%s)", fn, L, R);
+    return 1;
+}
+
+/* The type of an exact DECIMAL result: its precision and scale when both
+ * operands have a fixed scale (not for '/'), else floating DECIMAL(32). */
+static ityp decimal_result(ityp da, ityp db, char op) {
     int pa = (int)(da.len >> 8), sa = (int)(da.len & 0xff), pb = (int)(db.len >> 8),
         sbb = (int)(db.len & 0xff);
     ityp rt = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
@@ -1153,9 +1156,72 @@ static int arith(px *p, xv *l, char op, xv *r, xv *out) {
         if (pr > 32) pr = 32;
         if (s <= pr) rt = ixs_t(IX_T_DECIMAL, (uint32_t)pr << 8 | (uint32_t)s);
     }
+    return rt;
+}
+
+/* Arithmetic on numbers: FLOAT, integer or exact decimal. */
+static int arith_numeric(px *p, arop *o) {
+    xv *l = o->l, *r = o->r, *out = o->out;
+    int a = o->a, b = o->b;
+    char op = o->op;
+    if (!ixs_is_numeric(a) || !ixs_is_numeric(b)) return px_failc(p, -1213, NULL);
+    int ca = storage_class(a), cb = storage_class(b);
+    if (ca == 'f' || cb == 'f') {
+        if (ca == 'd') ixs_to_type(p, l, ixs_t(IX_T_FLOAT, 8));
+        if (cb == 'd') ixs_to_type(p, r, ixs_t(IX_T_FLOAT, 8));
+        if (op == '/')
+            sb_printf(&out->s, "ixd_fdiv(%s,%s)", xs(l), xs(r));
+        else
+            sb_printf(&out->s, "(%s %c %s)", xs(l), op, xs(r));
+        out->t = ixs_t(IX_T_FLOAT, 8);
+        return 0;
+    }
+    if (ca == 'i' && cb == 'i' && op != '/') {
+        sb_printf(&out->s, "(%s %c %s)", o->L, op, o->R);
+        int big8 = a == IX_T_INT8 || a == IX_T_SERIAL8 || b == IX_T_INT8 || b == IX_T_SERIAL8;
+        int bigb =
+            a == IX_T_BIGINT || a == IX_T_BIGSERIAL || b == IX_T_BIGINT || b == IX_T_BIGSERIAL;
+        out->t = big8   ? ixs_t(IX_T_INT8, 10)
+                 : bigb ? ixs_t(IX_T_BIGINT, 8)
+                        : ixs_t(IX_T_INTEGER, 4);
+        return 0;
+    }
+    /* exact decimal arithmetic */
+    ityp da = dec_of(l->t), db = dec_of(r->t);
+    const char *fn = op == '+'   ? "ixd_dadd"
+                     : op == '-' ? "ixd_dsub"
+                     : op == '*' ? "ixd_dmul"
+                                 : "ixd_ddiv";
+    sb_printf(&out->s, "%s(%s,%s)", fn, o->L, o->R);
+    ityp rt = decimal_result(da, db, op);
     if (a == IX_T_MONEY || b == IX_T_MONEY) money_result(l->t, r->t, op, &rt, &out->s);
     out->t = rt;
     return 0;
+}
+
+/* arithmetic: out = l op r (op one of + - * /) */
+static int arith(px *p, xv *l, char op, xv *r, xv *out) {
+    settle(p, l);
+    settle(p, r);
+    arith_params(p, l, r);
+    if (l->k == XK_NULL || r->k == XK_NULL) {
+        sb_add(&out->s, "NULL");
+        out->t = l->k == XK_NULL ? r->t : l->t;
+        return 0;
+    }
+    arop o = {.l = l, .r = r, .out = out, .op = op, .a = l->t.code, .b = r->t.code};
+    arith_text(p, &o);
+    if (p->failed) return -1;
+    o.L = xs(l);
+    o.R = xs(r);
+    int a = o.a, b = o.b;
+    /* dates and times */
+    if (a == IX_T_DATE || b == IX_T_DATE || a == IX_T_DATETIME || b == IX_T_DATETIME ||
+        a == IX_T_INTERVAL || b == IX_T_INTERVAL) {
+        if (!arith_date(p, &o) || !arith_datetime(&o) || !arith_interval(&o)) return 0;
+        return px_failc(p, -1263, NULL);
+    }
+    return arith_numeric(p, &o);
 }
 
 static int parse_mul(px *p, xv *out) {
