@@ -1629,106 +1629,152 @@ int ixs_cond(px *p, xv *out) {
 
 /* ---- types in DDL and CAST ------------------------------------------------------------------ */
 
-int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t *collen) {
-    *serial = 0;
-    *serial_start = 1;
-    if (ixs_coll_type_at(p)) return ixs_coll_parse_type(p, t, collen);
-    if (ixs_row_type_at(p)) return ixs_row_parse_type(p, t, collen);
+/* [ "(" int [ "," int ] ")" ] : the optional length (a) and second number (b) of a type */
+static int type_args(px *p, int64_t *a, int64_t *b) {
+    if (px_acc_op(p, "(")) {
+        if (px_int(p, a)) return -1;
+        if (px_acc_op(p, ",") && px_int(p, b)) return -1;
+        if (px_expect_op(p, ")")) return -1;
+    }
+    return 0;
+}
+
+/* CHAR[ACTER] [(n)] | CHAR[ACTER] VARYING [(max[,min])] | NCHAR [(n)]
+ * | [N]VARCHAR [(max[,min])] | LVARCHAR [(n)]; 1 if nm is none of these */
+static int type_char(px *p, const char *nm, ityp *t, uint32_t *collen) {
     int64_t a = -1, b = -1;
-    char nm[IXS_NAME_MAX + 1];
-    ixs_name_skip_owner(p); /* "informix".boolean */
-    if (px_ident(p, nm, sizeof nm)) return -1;
-#define OPTARGS()                                                                                  \
-    do {                                                                                           \
-        if (px_acc_op(p, "(")) {                                                                   \
-            if (px_int(p, &a)) return -1;                                                          \
-            if (px_acc_op(p, ",") && px_int(p, &b)) return -1;                                     \
-            if (px_expect_op(p, ")")) return -1;                                                   \
-        }                                                                                          \
-    } while (0)
+    int vary = !strcmp(nm, "varchar") || !strcmp(nm, "nvarchar");
     if (!strcmp(nm, "char") || !strcmp(nm, "character") || !strcmp(nm, "nchar")) {
         int n = !strcmp(nm, "nchar");
         if (!n && px_acc(p, IXK_VARYING)) {
-            OPTARGS();
+            if (type_args(p, &a, &b)) return -1;
             if (a < 1 || a > 255 || b > a) return px_fail(p);
             *t = ixs_t(IX_T_VARCHAR, (uint32_t)a);
             *collen = (uint32_t)a | (uint32_t)(b > 0 ? b : 0) << 8;
             return 0;
         }
-        OPTARGS();
+        if (type_args(p, &a, &b)) return -1;
         if (a < 0) a = 1;
         if (a < 1 || a > 32767 || b >= 0) return px_fail(p);
         *t = ixs_t(n ? IX_T_NCHAR : IX_T_CHAR, (uint32_t)a);
-    } else if (!strcmp(nm, "varchar") || !strcmp(nm, "nvarchar")) {
-        OPTARGS();
+    } else if (vary) {
+        if (type_args(p, &a, &b)) return -1;
         if (a < 0) a = 1;
         if (a < 1 || a > 255 || b > a) return px_fail(p);
         *t = ixs_t(nm[0] == 'n' ? IX_T_NVARCHAR : IX_T_VARCHAR, (uint32_t)a);
         *collen = (uint32_t)a | (uint32_t)(b > 0 ? b : 0) << 8;
         return 0;
     } else if (!strcmp(nm, "lvarchar")) {
-        OPTARGS();
+        if (type_args(p, &a, &b)) return -1;
         if (a < 0) a = 2048;
         if (a < 1 || a > 32739 || b >= 0) return px_fail(p);
         *t = ixs_t(IX_T_LVARCHAR, (uint32_t)a);
-    } else if (!strcmp(nm, "smallint")) {
-        *t = ixs_t(IX_T_SMALLINT, 2);
-    } else if (!strcmp(nm, "integer") || !strcmp(nm, "int")) {
-        *t = ixs_t(IX_T_INTEGER, 4);
-    } else if (!strcmp(nm, "int8")) {
-        *t = ixs_t(IX_T_INT8, 10);
-    } else if (!strcmp(nm, "bigint")) {
-        *t = ixs_t(IX_T_BIGINT, 8);
-    } else if (!strcmp(nm, "serial") || !strcmp(nm, "serial8") || !strcmp(nm, "bigserial")) {
-        OPTARGS();
-        if (b >= 0) return px_fail(p);
-        *serial = nm[6] == '8' ? 2 : nm[0] == 'b' ? 3 : 1;
-        if (a > 0) *serial_start = a;
-        if (a == 0 || a < -1) return px_fail(p);
-        *t = *serial == 1   ? ixs_t(IX_T_SERIAL, 4)
-             : *serial == 2 ? ixs_t(IX_T_SERIAL8, 10)
-                            : ixs_t(IX_T_BIGSERIAL, 8);
-    } else if (!strcmp(nm, "smallfloat") || !strcmp(nm, "real")) {
-        *t = ixs_t(IX_T_SMALLFLOAT, 4);
-    } else if (!strcmp(nm, "float")) {
-        OPTARGS();
+    } else
+        return 1;
+    *collen = t->len;
+    return 0;
+}
+
+/* SERIAL [(start)] | SERIAL8 [(start)] | BIGSERIAL [(start)] */
+static int type_serial(px *p, const char *nm, ityp *t, int *serial, int64_t *serial_start) {
+    int64_t a = -1, b = -1;
+    if (type_args(p, &a, &b)) return -1;
+    if (b >= 0) return px_fail(p);
+    *serial = nm[6] == '8' ? 2 : nm[0] == 'b' ? 3 : 1;
+    if (a > 0) *serial_start = a;
+    if (a == 0 || a < -1) return px_fail(p);
+    *t = *serial == 1   ? ixs_t(IX_T_SERIAL, 4)
+         : *serial == 2 ? ixs_t(IX_T_SERIAL8, 10)
+                        : ixs_t(IX_T_BIGSERIAL, 8);
+    return 0;
+}
+
+/* { DECIMAL | DEC | NUMERIC | MONEY } [ "(" precision [ "," scale ] ")" ] */
+static int type_decimal(px *p, const char *nm, ityp *t) {
+    int64_t a = -1, b = -1;
+    if (type_args(p, &a, &b)) return -1;
+    int money = nm[0] == 'm';
+    if (a < 0) a = 16;
+    if (a < 1 || a > 32) return px_fail(p);
+    if (b < 0)
+        b = money ? 2 : 0xff;
+    else if (b > a)
+        return px_fail(p);
+    if (money && b == 0xff) b = 2;
+    if (money && b > a) b = a;
+    *t = ixs_t(money ? IX_T_MONEY : IX_T_DECIMAL, (uint32_t)a << 8 | (uint32_t)b);
+    return 0;
+}
+
+/* The types written as one word without arguments (SMALLINT, INT, DATE, ...); 1 if found. */
+static int type_word(const char *nm, ityp *t) {
+    static const struct {
+        const char *name;
+        int code;
+        uint32_t len;
+    } words[] = {{"smallint", IX_T_SMALLINT, 2}, {"integer", IX_T_INTEGER, 4},
+                 {"int", IX_T_INTEGER, 4},       {"int8", IX_T_INT8, 10},
+                 {"bigint", IX_T_BIGINT, 8},     {"smallfloat", IX_T_SMALLFLOAT, 4},
+                 {"real", IX_T_SMALLFLOAT, 4},   {"date", IX_T_DATE, 4},
+                 {"boolean", IX_T_BOOLEAN, 1}};
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (!strcmp(nm, words[k].name)) {
+            *t = ixs_t(words[k].code, words[k].len);
+            return 1;
+        }
+    return 0;
+}
+
+/* FLOAT [(n)] | DOUBLE PRECISION | DATETIME qual | INTERVAL qual | BYTE [IN space]
+ * | TEXT [IN space]; 1 if nm is none of these */
+static int type_other(px *p, const char *nm, ityp *t) {
+    if (!strcmp(nm, "float")) {
+        int64_t a = -1, b = -1;
+        if (type_args(p, &a, &b)) return -1;
         *t = ixs_t(IX_T_FLOAT, 8);
     } else if (!strcmp(nm, "double")) {
         if (px_expect(p, IXK_PRECISION)) return -1;
         *t = ixs_t(IX_T_FLOAT, 8);
-    } else if (!strcmp(nm, "decimal") || !strcmp(nm, "dec") || !strcmp(nm, "numeric") ||
-               !strcmp(nm, "money")) {
-        OPTARGS();
-        int money = nm[0] == 'm';
-        if (a < 0) a = 16;
-        if (a < 1 || a > 32) return px_fail(p);
-        if (b < 0)
-            b = money ? 2 : 0xff;
-        else if (b > a)
-            return px_fail(p);
-        if (money && b == 0xff) b = 2;
-        if (money && b > a) b = a;
-        *t = ixs_t(money ? IX_T_MONEY : IX_T_DECIMAL, (uint32_t)a << 8 | (uint32_t)b);
-    } else if (!strcmp(nm, "date")) {
-        *t = ixs_t(IX_T_DATE, 4);
     } else if (!strcmp(nm, "datetime") || !strcmp(nm, "interval")) {
         uint32_t q;
         if (ixs_parse_qual(p, nm[0] == 'i', &q)) return -1;
         *t = ixs_t(nm[0] == 'i' ? IX_T_INTERVAL : IX_T_DATETIME, q);
-    } else if (!strcmp(nm, "boolean")) {
-        *t = ixs_t(IX_T_BOOLEAN, 1);
     } else if (!strcmp(nm, "byte") || !strcmp(nm, "text")) {
         if (px_acc(p, IXK_IN)) {
             char dummy[IXS_NAME_MAX + 1];
             if (px_ident(p, dummy, sizeof dummy)) return -1;
         }
         *t = ixs_t(nm[0] == 'b' ? IX_T_BYTE : IX_T_TEXT, 56);
-    } else {
+    } else
+        return 1;
+    return 0;
+}
+
+/* type = collection_type | row_type | [owner "."] name [ "(" int [ "," int ] ")" ]
+ *      | CHARACTER VARYING ... | DOUBLE PRECISION | DATETIME qual | INTERVAL qual
+ *      | { BYTE | TEXT } [ IN space ] | named_row_type */
+int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t *collen) {
+    *serial = 0;
+    *serial_start = 1;
+    if (ixs_coll_type_at(p)) return ixs_coll_parse_type(p, t, collen);
+    if (ixs_row_type_at(p)) return ixs_row_parse_type(p, t, collen);
+    char nm[IXS_NAME_MAX + 1];
+    ixs_name_skip_owner(p); /* "informix".boolean */
+    if (px_ident(p, nm, sizeof nm)) return -1;
+    int r = type_char(p, nm, t, collen);
+    if (r <= 0) return r;
+    if (!strcmp(nm, "serial") || !strcmp(nm, "serial8") || !strcmp(nm, "bigserial"))
+        r = type_serial(p, nm, t, serial, serial_start);
+    else if (!strcmp(nm, "decimal") || !strcmp(nm, "dec") || !strcmp(nm, "numeric") ||
+             !strcmp(nm, "money"))
+        r = type_decimal(p, nm, t);
+    else if (type_word(nm, t))
+        r = 0;
+    else if ((r = type_other(p, nm, t)) > 0)
         return ixs_row_named_type(p, nm, t, collen); /* a named row type */
-    }
+    if (r) return r;
     *collen = t->len;
     return 0;
-#undef OPTARGS
 }
 
 /* ---- for the built-in functions (ixs_func.c) ----------------------------------------------- */
