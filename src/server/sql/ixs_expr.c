@@ -115,6 +115,65 @@ static int num_to_date(const xv *v, sval *out) {
     return rc;
 }
 
+/* A literal converted to type t at translation time. */
+static void lit_to_type(px *p, xv *v, ityp t) {
+    sval sv;
+    int rc = v->k != XK_STR && t.code == IX_T_DATE
+                 ? num_to_date(v, &sv)
+                 : ixs_text_to_sval(t, v->lit ? v->lit : "", v->litn, &sv);
+    if (rc) {
+        px_failc(p, rc, NULL);
+        return;
+    }
+    sb n = {0};
+    sval_sql(&sv, &n);
+    sval_free(&sv);
+    xv_set_sql(v, &n);
+    v->t = t;
+    v->k = XK_EXPR;
+}
+
+/* The SQL that converts a number of type f to number type t into n; 0 if
+ * the value needs no conversion. */
+static int num_cvt_sql(xv *v, ityp f, ityp t, sb *n) {
+    int fc = storage_class(f.code), tc = storage_class(t.code);
+    if (tc == 'd' && (t.len & 0xff) != 0xff)
+        sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
+    else if (tc == 'd' && fc != 'd')
+        sb_printf(n, "ixd_dec(%s)", xs(v));
+    else if (tc == 'f' && fc == 'd')
+        sb_printf(n, "ixd_dbl(%s)", xs(v));
+    else if (tc == 'd' && fc == 'd' && (t.len & 0xff) != 0xff && (t.len & 0xff) != (f.len & 0xff))
+        sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
+    else if (tc == 'i' && (fc != 'i' || int_width(t.code) < int_width(f.code)))
+        sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
+    else
+        return 0;
+    return 1;
+}
+
+/* The SQL that converts an expression of type f to type t into n; 0 if
+ * the value needs no conversion (only its type changes). */
+static int cvt_sql(xv *v, ityp f, ityp t, sb *n) {
+    int fc = storage_class(f.code), tc = storage_class(t.code);
+    if (ixs_is_numeric(f.code) && ixs_is_numeric(t.code)) return num_cvt_sql(v, f, t, n);
+    if (t.code == IX_T_DATETIME && (f.code == IX_T_DATETIME || f.code == IX_T_DATE))
+        sb_printf(n, "ixd_extend(%s,%d,%u,%u)", xs(v), f.code, f.len, t.len);
+    else if (t.code == IX_T_DATE && f.code == IX_T_DATETIME)
+        sb_printf(n, "ixd_part(%s,%d,%u,4)", xs(v), f.code, f.len);
+    else if (t.code == IX_T_INTERVAL && f.code == IX_T_INTERVAL &&
+             (IX_QUAL_START(t.len) <= IX_TU_MONTH) == (IX_QUAL_START(f.len) <= IX_TU_MONTH))
+        return 0;
+    else if (ixs_is_char(t.code) && ixs_is_char(f.code))
+        return 0;
+    else if (fc == tc && f.code == t.code)
+        return 0;
+    else
+        sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
+    return 1;
+}
+
+/* Converts v to type t: its SQL and type; a parameter takes t as its type. */
 void ixs_to_type(px *p, xv *v, ityp t) {
     if (p->failed || t.code < 0) return;
     if (t.code == IX_T_ROW) {
@@ -135,20 +194,7 @@ void ixs_to_type(px *p, xv *v, ityp t) {
         return;
     }
     if (v->k == XK_STR || v->k == XK_NUM || v->k == XK_INT) {
-        sval sv;
-        int rc = v->k != XK_STR && t.code == IX_T_DATE
-                     ? num_to_date(v, &sv)
-                     : ixs_text_to_sval(t, v->lit ? v->lit : "", v->litn, &sv);
-        if (rc) {
-            px_failc(p, rc, NULL);
-            return;
-        }
-        sb n = {0};
-        sval_sql(&sv, &n);
-        sval_free(&sv);
-        xv_set_sql(v, &n);
-        v->t = t;
-        v->k = XK_EXPR;
+        lit_to_type(p, v, t);
         return;
     }
     ityp f = v->t;
@@ -156,41 +202,11 @@ void ixs_to_type(px *p, xv *v, ityp t) {
         v->t = t;
         return;
     }
-    int fc = storage_class(f.code), tc = storage_class(t.code);
-    sb n = {0};
     if (f.code == t.code && f.len == t.len) return;
-    if (ixs_is_numeric(f.code) && ixs_is_numeric(t.code)) {
-        if (tc == 'd' && (t.len & 0xff) != 0xff)
-            sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
-        else if (tc == 'd' && fc != 'd')
-            sb_printf(&n, "ixd_dec(%s)", xs(v));
-        else if (tc == 'f' && fc == 'd')
-            sb_printf(&n, "ixd_dbl(%s)", xs(v));
-        else if (tc == 'd' && fc == 'd' && (t.len & 0xff) != 0xff &&
-                 (t.len & 0xff) != (f.len & 0xff))
-            sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
-        else if (tc == 'i' && (fc != 'i' || int_width(t.code) < int_width(f.code)))
-            sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
-        else {
-            v->t = t;
-            return;
-        }
-    } else if (t.code == IX_T_DATETIME && (f.code == IX_T_DATETIME || f.code == IX_T_DATE)) {
-        sb_printf(&n, "ixd_extend(%s,%d,%u,%u)", xs(v), f.code, f.len, t.len);
-    } else if (t.code == IX_T_DATE && f.code == IX_T_DATETIME) {
-        sb_printf(&n, "ixd_part(%s,%d,%u,4)", xs(v), f.code, f.len);
-    } else if (t.code == IX_T_INTERVAL && f.code == IX_T_INTERVAL &&
-               (IX_QUAL_START(t.len) <= IX_TU_MONTH) == (IX_QUAL_START(f.len) <= IX_TU_MONTH)) {
+    sb n = {0};
+    if (!cvt_sql(v, f, t, &n)) {
         v->t = t;
         return;
-    } else if (ixs_is_char(t.code) && ixs_is_char(f.code)) {
-        v->t = t;
-        return;
-    } else if (fc == tc && f.code == t.code) {
-        v->t = t;
-        return;
-    } else {
-        sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
     }
     xv_set_sql(v, &n);
     v->t = t;
