@@ -376,6 +376,8 @@ static int seq_ref(px *p, const char *name, const char *what, xv *out) {
 static int parse_or(px *p, xv *out);
 static int parse_add(px *p, xv *out);
 
+/* unit := ( YEAR | MONTH | DAY | HOUR | MINUTE | SECOND | FRACTION ) [ "(" 1..9 ")" ]
+ * (as_end: the unit after TO, where only FRACTION takes "(n)") */
 static int qual_unit(px *p, int *u, int *n, int as_end) {
     static const struct {
         const char *kw;
@@ -402,6 +404,7 @@ static int qual_unit(px *p, int *u, int *n, int as_end) {
     return px_fail(p);
 }
 
+/* qualifier := unit [ TO unit ] (a DATETIME or, with interval, an INTERVAL qualifier) */
 int ixs_parse_qual(px *p, int interval, uint32_t *q) {
     int s, sn, e, en;
     int at = p->i;
@@ -523,73 +526,94 @@ static ityp merge_type(ityp a, ityp b) {
 
 #define MAXWHEN 256
 
-static int parse_case(px *p, xv *out) {
-    /* after CASE: collect the branches, then type and emit them (on the
-     * heap: 257 branches would take 100 KiB of a connection's stack) */
-    xv sel, *w = malloc(MAXWHEN * sizeof *w), *r = malloc((MAXWHEN + 1) * sizeof *r);
-    int nw = 0, has_else = 0, simple = 0, rc = -1;
-    xv_init(&sel);
-    if (!w || !r) {
-        px_failc(p, -208, NULL);
-        goto out;
-    }
+/* The branches of a CASE: the operand of a simple CASE, WHEN values w, results r
+ * (r[nw] is the ELSE). */
+typedef struct {
+    xv sel, *w, *r;
+    int nw, has_else, simple;
+} caseparts;
+
+/* [ or ] WHEN ... [ ELSE or ] END (after CASE): collects the branches */
+static int case_parse(px *p, caseparts *c) {
     if (!px_kw(p, p->i, IXK_WHEN)) {
-        if (parse_or(p, &sel)) goto out;
-        simple = 1;
-        settle(p, &sel);
+        if (parse_or(p, &c->sel)) return -1;
+        c->simple = 1;
+        settle(p, &c->sel);
     }
     while (px_acc(p, IXK_WHEN)) {
-        if (nw >= MAXWHEN) {
+        if (c->nw >= MAXWHEN) {
             px_fail(p);
-            goto out;
+            return -1;
         }
-        xv_init(&w[nw]);
-        xv_init(&r[nw]);
-        nw++;
-        if (simple ? parse_add(p, &w[nw - 1]) : ixs_cond(p, &w[nw - 1])) goto out;
-        if (px_expect(p, IXK_THEN) || parse_or(p, &r[nw - 1])) goto out;
+        int k = c->nw++;
+        xv_init(&c->w[k]);
+        xv_init(&c->r[k]);
+        if (c->simple ? parse_add(p, &c->w[k]) : ixs_cond(p, &c->w[k])) return -1;
+        if (px_expect(p, IXK_THEN) || parse_or(p, &c->r[k])) return -1;
     }
-    if (!nw) {
+    if (!c->nw) {
         px_fail(p);
-        goto out;
+        return -1;
     }
     if (px_acc(p, IXK_ELSE)) {
-        xv_init(&r[nw]);
-        has_else = 1;
-        if (parse_or(p, &r[nw])) goto out;
+        xv_init(&c->r[c->nw]);
+        c->has_else = 1;
+        if (parse_or(p, &c->r[c->nw])) return -1;
     }
-    if (px_expect(p, IXK_END)) goto out;
+    return px_expect(p, IXK_END) ? -1 : 0;
+}
+
+/* Types the results of a CASE alike and writes its SQL into out. */
+static int case_emit(px *p, caseparts *c, xv *out) {
+    int nw = c->nw;
     ityp rt = ixs_t(-1, 0);
-    for (int i = 0; i < nw + has_else; i++) {
-        settle(p, &r[i]);
-        if (r[i].k != XK_NULL && r[i].k != XK_PARAM) rt = merge_type(rt, r[i].t);
+    for (int i = 0; i < nw + c->has_else; i++) {
+        settle(p, &c->r[i]);
+        if (c->r[i].k != XK_NULL && c->r[i].k != XK_PARAM) rt = merge_type(rt, c->r[i].t);
     }
     if (rt.code < 0) rt = ixs_t(IX_T_CHAR, 1);
     sb s = {0};
     sb_add(&s, "CASE");
-    if (simple) sb_printf(&s, " %s", xs(&sel));
+    if (c->simple) sb_printf(&s, " %s", xs(&c->sel));
     for (int i = 0; i < nw; i++) {
-        if (simple) cmp_coerce(p, &sel, &w[i]);
-        ixs_to_type(p, &r[i], rt);
-        sb_printf(&s, " WHEN %s THEN %s", xs(&w[i]), xs(&r[i]));
+        if (c->simple) cmp_coerce(p, &c->sel, &c->w[i]);
+        ixs_to_type(p, &c->r[i], rt);
+        sb_printf(&s, " WHEN %s THEN %s", xs(&c->w[i]), xs(&c->r[i]));
     }
-    if (has_else) {
-        ixs_to_type(p, &r[nw], rt);
-        sb_printf(&s, " ELSE %s", xs(&r[nw]));
+    if (c->has_else) {
+        ixs_to_type(p, &c->r[nw], rt);
+        sb_printf(&s, " ELSE %s", xs(&c->r[nw]));
     }
     sb_add(&s, " END");
     xv_set_sql(out, &s);
     out->t = rt;
-    rc = p->failed ? -1 : 0;
-out:
-    xv_free(&sel);
-    for (int i = 0; i < nw; i++) {
-        xv_free(&w[i]);
-        xv_free(&r[i]);
+    return p->failed ? -1 : 0;
+}
+
+/* case := CASE WHEN cond THEN or { WHEN cond THEN or } [ ELSE or ] END
+ *       | CASE or WHEN add THEN or { WHEN add THEN or } [ ELSE or ] END
+ * (after CASE) */
+static int parse_case(px *p, xv *out) {
+    /* after CASE: collect the branches, then type and emit them (on the
+     * heap: 257 branches would take 100 KiB of a connection's stack) */
+    caseparts c;
+    memset(&c, 0, sizeof c);
+    c.w = malloc(MAXWHEN * sizeof *c.w);
+    c.r = malloc((MAXWHEN + 1) * sizeof *c.r);
+    int rc = -1;
+    xv_init(&c.sel);
+    if (!c.w || !c.r)
+        px_failc(p, -208, NULL);
+    else if (!case_parse(p, &c))
+        rc = case_emit(p, &c, out);
+    xv_free(&c.sel);
+    for (int i = 0; i < c.nw; i++) {
+        xv_free(&c.w[i]);
+        xv_free(&c.r[i]);
     }
-    if (has_else) xv_free(&r[nw]);
-    free(w);
-    free(r);
+    if (c.has_else) xv_free(&c.r[c.nw]);
+    free(c.w);
+    free(c.r);
     return rc;
 }
 
@@ -606,6 +630,7 @@ static int tu_factor(int u, int64_t *f, int *ym) {
     }
 }
 
+/* subquery := select ")" (after "("): a scalar value, or with exists EXISTS ( select ) */
 static int subquery(px *p, xv *out, int exists) {
     /* at SELECT, after '(' */
     qres q;
@@ -871,6 +896,7 @@ static int primary(px *p, xv *out) {
     return prim_column(p, out);
 }
 
+/* postfix := primary { "::" type | "[" first [ "," last ] "]" | UNITS unit } */
 static int postfix(px *p, xv *out) {
     if (primary(p, out)) return -1;
     for (;;) {
@@ -927,6 +953,7 @@ static int postfix(px *p, xv *out) {
     }
 }
 
+/* unary := { "+" | "-" } postfix */
 static int unary(px *p, xv *out) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     int rc;
@@ -1240,6 +1267,7 @@ static int arith(px *p, xv *l, char op, xv *r, xv *out) {
     return arith_numeric(p, &o);
 }
 
+/* mul := unary { ( "*" | "/" ) unary } */
 static int parse_mul(px *p, xv *out) {
     if (unary(p, out)) return -1;
     for (;;) {
@@ -1267,6 +1295,7 @@ static int parse_mul(px *p, xv *out) {
     }
 }
 
+/* add := mul { ( "+" | "-" | "||" ) mul } */
 static int parse_add(px *p, xv *out) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     if (parse_mul(p, out)) return -1;
@@ -1558,6 +1587,7 @@ static int pred(px *p, xv *out) {
     return 0;
 }
 
+/* not := { NOT } pred */
 static int parse_not(px *p, xv *out) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     int rc;
@@ -1577,6 +1607,7 @@ static int parse_not(px *p, xv *out) {
     return rc;
 }
 
+/* and := not { AND not } */
 static int parse_and(px *p, xv *out) {
     if (parse_not(p, out)) return -1;
     while (px_acc(p, IXK_AND)) {
@@ -1597,6 +1628,7 @@ static int parse_and(px *p, xv *out) {
     return 0;
 }
 
+/* or := and { OR and } */
 static int parse_or(px *p, xv *out) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     if (parse_and(p, out)) return -1;
@@ -1619,12 +1651,14 @@ static int parse_or(px *p, xv *out) {
     return 0;
 }
 
+/* conj := not (one conjunct of a WHERE condition) */
 int ixs_conj(px *p, xv *out) {
     xv_init(out);
     if (parse_not(p, out) || p->failed) return -1;
     return 0;
 }
 
+/* expr := or */
 int ixs_expr(px *p, xv *out) {
     xv_init(out);
     int rc = parse_or(p, out);
@@ -1632,6 +1666,7 @@ int ixs_expr(px *p, xv *out) {
     return 0;
 }
 
+/* cond := or (a predicate, a BOOLEAN value or a constant) */
 int ixs_cond(px *p, xv *out) {
     xv_init(out);
     if (parse_or(p, out) || p->failed) return -1;

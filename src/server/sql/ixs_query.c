@@ -71,6 +71,7 @@ static int table_name(px *p, char *name, size_t n) {
     return px_objname(p, IXS_NAME_DB, name, n);
 }
 
+/* opt_alias := [ AS ] alias | alias (a word not reserved after a table) | (nothing) */
 static int opt_alias(px *p, char *alias, size_t n) {
     alias[0] = 0;
     if (px_acc(p, IXK_AS)) return px_ident(p, alias, n);
@@ -211,6 +212,12 @@ static int coll_table_ref(px *p, scope *sc, sb *out, int outer) {
     return add_tref(p, sc, t);
 }
 
+/* table_ref := "(" select ")" derived_tail
+ *            | coll_table
+ *            | TABLE "(" [ FUNCTION ] name "(" args ")" ")" derived_tail   (ixs_ts_from)
+ *            | "(" join_chain ")"
+ *            | table_name opt_alias
+ * derived_tail := opt_alias [ "(" column { "," column } ")" ] */
 static int table_ref(px *p, scope *sc, sb *out, int outer) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     if (px_op(p, p->i, "(") && px_kw(p, p->i + 1, IXK_SELECT)) {
@@ -306,6 +313,7 @@ static void mark_outer(scope *sc, int from, int to) {
         sc->t[i]->outer = 1;
 }
 
+/* join_on := ON cond (the condition sees the tables of scope sc) */
 static int join_on(px *p, scope *sc, sb *out) {
     if (px_expect(p, IXK_ON)) return -1;
     xv c;
@@ -414,6 +422,7 @@ static int from_list(px *p, scope *sc, ofrom *f, int gi, int outer) {
     }
 }
 
+/* from_clause := from_list (after FROM); *out gets the Informix OUTER groups */
 static int from_clause(px *p, scope *sc, ofrom **out) {
     ofrom *f = calloc(1, sizeof *f);
     *out = f;
@@ -530,6 +539,7 @@ static int sel_item(px *p, qres *q, sb *list, xv *v, const char *alias) {
     return 0;
 }
 
+/* limit_arg := unsigned_integer | "?" (an INTEGER parameter) */
 static int limit_arg(px *p, sb *out) {
     if (p->i < p->nt && p->t[p->i].k == T_PARAM) {
         tok *t = &p->t[p->i++];
@@ -1088,6 +1098,7 @@ int ixs_select_sub(px *p, qres *out, int *start) {
     return rc || p->failed ? -1 : 0;
 }
 
+/* statement := select (ixs_select_sub), the result columns described as a client sees them */
 int ixs_select(px *p, qres *out) {
     int st, top = p->row_top; /* a statement's own rows: their ROW items are text */
     int rc = ixs_select_sub(p, out, &st);
@@ -1341,6 +1352,7 @@ static int do_insert(px *p, ixd_stmt *s) {
     return rc;
 }
 
+/* where_clause := [ WHERE cond | WHERE CURRENT OF cursor ] (UPDATE, DELETE) */
 static int where_clause(px *p, sb *sql, ixd_stmt *s) {
     if (!px_acc(p, IXK_WHERE)) {
         /* sqlstype: UPDATE/DELETE without WHERE */
@@ -1576,6 +1588,7 @@ static int do_update(px *p, ixd_stmt *s) {
     return rc;
 }
 
+/* DELETE [ FROM ] table [ WHERE cond | WHERE CURRENT OF cursor ] (after DELETE) */
 static int do_delete(px *p, ixd_stmt *s) {
     px_acc(p, IXK_FROM);
     char name[IXS_NAME_MAX + 1];
@@ -1615,6 +1628,7 @@ out:
     return rc;
 }
 
+/* dml := INSERT insert | UPDATE update | DELETE delete */
 int ixs_dml(px *p, ixd_stmt *s) {
     if (px_acc(p, IXK_INSERT)) {
         s->stype = IX_STMTTYPE_INSERT;
