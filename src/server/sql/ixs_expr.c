@@ -213,47 +213,43 @@ void ixs_to_type(px *p, xv *v, ityp t) {
     v->k = XK_EXPR;
 }
 
-/* Brings two operands of a comparison to one storage domain. */
-static void cmp_coerce(px *p, xv *l, xv *r) {
-    if (p->failed || ixs_row_cmp(p, l, r)) return;
-    int ll = is_lit(l), rl = is_lit(r);
-    if (ll && !rl && r->t.code >= 0) {
-        ixs_to_type(p, l, r->t);
-        return;
+/* Two constants compared: numbers compare as numbers, strings as strings. */
+static void cmp_coerce_lits(px *p, xv *l, xv *r) {
+    if ((l->k == XK_STR) != (r->k == XK_STR)) {
+        if (l->k == XK_STR && r->k != XK_NULL && r->k != XK_PARAM)
+            ixs_to_type(p, l, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
+        if (r->k == XK_STR && l->k != XK_NULL && l->k != XK_PARAM)
+            ixs_to_type(p, r, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
     }
-    if (rl && !ll && l->t.code >= 0) {
-        ixs_to_type(p, r, l->t);
-        return;
+    if (l->k == XK_PARAM && r->k != XK_PARAM) ixs_to_type(p, l, ixs_lit_type(r));
+    if (r->k == XK_PARAM && l->k != XK_PARAM) ixs_to_type(p, r, ixs_lit_type(l));
+    if ((l->k == XK_NUM) != (r->k == XK_NUM) && l->k != XK_STR && r->k != XK_STR) {
+        if (l->k == XK_INT) ixs_to_type(p, l, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
+        if (r->k == XK_INT) ixs_to_type(p, r, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
     }
-    if (ll && rl) {
-        /* two constants: numbers compare as numbers, strings as strings */
-        if ((l->k == XK_STR) != (r->k == XK_STR)) {
-            if (l->k == XK_STR && r->k != XK_NULL && r->k != XK_PARAM)
-                ixs_to_type(p, l, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
-            if (r->k == XK_STR && l->k != XK_NULL && l->k != XK_PARAM)
-                ixs_to_type(p, r, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
-        }
-        if (l->k == XK_PARAM && r->k != XK_PARAM) ixs_to_type(p, l, ixs_lit_type(r));
-        if (r->k == XK_PARAM && l->k != XK_PARAM) ixs_to_type(p, r, ixs_lit_type(l));
-        if ((l->k == XK_NUM) != (r->k == XK_NUM) && l->k != XK_STR && r->k != XK_STR) {
-            if (l->k == XK_INT) ixs_to_type(p, l, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
-            if (r->k == XK_INT) ixs_to_type(p, r, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
-        }
-        return;
-    }
+}
+
+/* Two typed numbers compared: the narrower storage class takes the wider one. */
+static void cmp_coerce_nums(px *p, xv *l, xv *r) {
+    ityp a = l->t, b = r->t;
+    int ca = storage_class(a.code), cb = storage_class(b.code);
+    if (ca == cb) return;
+    if (ca == 'd' && cb == 'i')
+        ixs_to_type(p, r, dec_of(b));
+    else if (cb == 'd' && ca == 'i')
+        ixs_to_type(p, l, dec_of(a));
+    else if (ca == 'f' && cb == 'd')
+        ixs_to_type(p, r, a);
+    else if (cb == 'f' && ca == 'd')
+        ixs_to_type(p, l, b);
+}
+
+/* Two typed values compared: numbers, DATETIME and DATE, text and others. */
+static void cmp_coerce_typed(px *p, xv *l, xv *r) {
     ityp a = l->t, b = r->t;
     if (a.code < 0 || b.code < 0) return;
-    int ca = storage_class(a.code), cb = storage_class(b.code);
     if (ixs_is_numeric(a.code) && ixs_is_numeric(b.code)) {
-        if (ca == cb) return;
-        if (ca == 'd' && cb == 'i')
-            ixs_to_type(p, r, dec_of(b));
-        else if (cb == 'd' && ca == 'i')
-            ixs_to_type(p, l, dec_of(a));
-        else if (ca == 'f' && cb == 'd')
-            ixs_to_type(p, r, a);
-        else if (cb == 'f' && ca == 'd')
-            ixs_to_type(p, l, b);
+        cmp_coerce_nums(p, l, r);
         return;
     }
     if (a.code == IX_T_DATETIME && b.code == IX_T_DATETIME) {
@@ -261,25 +257,30 @@ static void cmp_coerce(px *p, xv *l, xv *r) {
         ityp full = ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5)));
         ixs_to_type(p, l, full);
         ixs_to_type(p, r, full);
-        return;
-    }
-    if (a.code == IX_T_DATETIME && b.code == IX_T_DATE) {
+    } else if (a.code == IX_T_DATETIME && b.code == IX_T_DATE)
         ixs_to_type(p, r, a);
-        return;
-    }
-    if (b.code == IX_T_DATETIME && a.code == IX_T_DATE) {
+    else if (b.code == IX_T_DATETIME && a.code == IX_T_DATE)
         ixs_to_type(p, l, b);
-        return;
-    }
-    if (ixs_is_char(a.code) && !ixs_is_char(b.code)) {
+    else if (ixs_is_char(a.code) && !ixs_is_char(b.code))
         ixs_to_type(p, l, b);
-        return;
-    }
-    if (ixs_is_char(b.code) && !ixs_is_char(a.code)) {
+    else if (ixs_is_char(b.code) && !ixs_is_char(a.code))
         ixs_to_type(p, r, a);
-        return;
-    }
-    if (ca != cb) ixs_to_type(p, r, a);
+    else if (storage_class(a.code) != storage_class(b.code))
+        ixs_to_type(p, r, a);
+}
+
+/* Brings two operands of a comparison to one storage domain. */
+static void cmp_coerce(px *p, xv *l, xv *r) {
+    if (p->failed || ixs_row_cmp(p, l, r)) return;
+    int ll = is_lit(l), rl = is_lit(r);
+    if (ll && !rl && r->t.code >= 0)
+        ixs_to_type(p, l, r->t);
+    else if (rl && !ll && l->t.code >= 0)
+        ixs_to_type(p, r, l->t);
+    else if (ll && rl)
+        cmp_coerce_lits(p, l, r);
+    else
+        cmp_coerce_typed(p, l, r);
 }
 
 /* Gives an untyped literal its own type (select-list constants, operands). */
