@@ -897,61 +897,118 @@ static int primary(px *p, xv *out) {
     return prim_column(p, out);
 }
 
+/* "::" type (after "::"): a cast */
+static int post_cast(px *p, xv *out) {
+    ityp t;
+    int serial;
+    int64_t st;
+    uint32_t cl;
+    if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
+    settle(p, out);
+    ixs_to_type(p, out, t);
+    out->t = t;
+    out->lk = LB_EXPR;
+    if (out->k == XK_PARAM) out->k = XK_EXPR; /* a typed value now: ?::INTEGER */
+    return p->failed ? -1 : 0;
+}
+
+/* "[" first [ "," last ] "]" (after "["): Informix substring (1-based, inclusive) */
+static int post_substr(px *p, xv *out) {
+    int64_t a, b;
+    if (px_int(p, &a)) return -1;
+    b = a;
+    if (px_acc_op(p, ",") && px_int(p, &b)) return -1;
+    if (px_expect_op(p, "]")) return -1;
+    if (a < 1 || b < a || b > 32767) return px_fail(p);
+    as_text(p, out);
+    sb n3 = {0};
+    sb_printf(&n3, "substr(%s,%lld,%lld)", xs(out), (long long)a, (long long)(b - a + 1));
+    xv_set_sql(out, &n3);
+    out->t = ixs_t(IX_T_CHAR, (uint32_t)(b - a + 1));
+    out->k = XK_EXPR;
+    out->lk = LB_EXPR;
+    return 0;
+}
+
+/* UNITS unit (after UNITS): a number as an INTERVAL of that unit */
+static int post_units(px *p, xv *out) {
+    int u, n;
+    if (qual_unit(p, &u, &n, 1)) return -1;
+    int64_t f;
+    int ym;
+    tu_factor(u, &f, &ym);
+    uint32_t q = u > IX_TU_SECOND ? ix_iv_qual(0, IX_TU_FRACTION, u) : ix_iv_qual(9, u, u);
+    if (u == IX_TU_FRACTION) q = ix_iv_qual(0, IX_TU_FRACTION, IX_TU_F(5));
+    make_num(p, out);
+    sb n2 = {0};
+    sb_printf(&n2, "CAST(ixd_dbl(%s) * %lld AS INTEGER)", xs(out), (long long)f);
+    xv_set_sql(out, &n2);
+    out->t = ixs_t(IX_T_INTERVAL, q);
+    out->k = XK_EXPR;
+    out->lk = LB_EXPR;
+    return 0;
+}
+
 /* postfix := primary { "::" type | "[" first [ "," last ] "]" | UNITS unit } */
 static int postfix(px *p, xv *out) {
     if (primary(p, out)) return -1;
     for (;;) {
-        if (px_acc_op(p, "::")) {
-            ityp t;
-            int serial;
-            int64_t st;
-            uint32_t cl;
-            if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
-            settle(p, out);
-            ixs_to_type(p, out, t);
-            out->t = t;
-            out->lk = LB_EXPR;
-            if (out->k == XK_PARAM) out->k = XK_EXPR; /* a typed value now: ?::INTEGER */
-            if (p->failed) return -1;
-            continue;
-        }
-        if (px_op(p, p->i, "[")) {
-            /* Informix substring: col[first,last] (1-based, inclusive) */
+        int rc;
+        if (px_acc_op(p, "::"))
+            rc = post_cast(p, out);
+        else if (px_op(p, p->i, "[")) {
             p->i++;
-            int64_t a, b;
-            if (px_int(p, &a)) return -1;
-            b = a;
-            if (px_acc_op(p, ",") && px_int(p, &b)) return -1;
-            if (px_expect_op(p, "]")) return -1;
-            if (a < 1 || b < a || b > 32767) return px_fail(p);
-            as_text(p, out);
-            sb n3 = {0};
-            sb_printf(&n3, "substr(%s,%lld,%lld)", xs(out), (long long)a, (long long)(b - a + 1));
-            xv_set_sql(out, &n3);
-            out->t = ixs_t(IX_T_CHAR, (uint32_t)(b - a + 1));
-            out->k = XK_EXPR;
-            out->lk = LB_EXPR;
-            continue;
-        }
-        if (px_acc(p, IXK_UNITS)) {
-            int u, n;
-            if (qual_unit(p, &u, &n, 1)) return -1;
-            int64_t f;
-            int ym;
-            tu_factor(u, &f, &ym);
-            uint32_t q = u > IX_TU_SECOND ? ix_iv_qual(0, IX_TU_FRACTION, u) : ix_iv_qual(9, u, u);
-            if (u == IX_TU_FRACTION) q = ix_iv_qual(0, IX_TU_FRACTION, IX_TU_F(5));
-            make_num(p, out);
-            sb n2 = {0};
-            sb_printf(&n2, "CAST(ixd_dbl(%s) * %lld AS INTEGER)", xs(out), (long long)f);
-            xv_set_sql(out, &n2);
-            out->t = ixs_t(IX_T_INTERVAL, q);
-            out->k = XK_EXPR;
-            out->lk = LB_EXPR;
-            continue;
-        }
-        return 0;
+            rc = post_substr(p, out);
+        } else if (px_acc(p, IXK_UNITS))
+            rc = post_units(p, out);
+        else
+            return 0;
+        if (rc) return rc;
     }
+}
+
+/* Folds a minus sign into the number literal out (- -1 is 1). */
+static int neg_literal(px *p, xv *out) {
+    size_t n = out->litn + 1;
+    char *l = malloc(n + 1);
+    if (!l) return px_failc(p, -208, NULL);
+    l[0] = '-';
+    memcpy(l + 1, out->lit, out->litn + 1);
+    if (l[1] == '-') { /* double negation */
+        memmove(l, l + 2, n - 1);
+        n -= 2;
+    }
+    free(out->lit);
+    out->lit = l;
+    out->litn = n;
+    sval v;
+    int isint = out->k == XK_INT;
+    int r2 = ixs_text_to_sval(isint              ? ixs_t(IX_T_BIGINT, 8)
+                              : strpbrk(l, "eE") ? ixs_t(IX_T_FLOAT, 8)
+                                                 : ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff),
+                              l, n, &v);
+    if (r2) {
+        p->depth--; /* as unary did: its depth is given back on this error only */
+        return px_failc(p, r2, NULL);
+    }
+    sb ns = {0};
+    sval_sql(&v, &ns);
+    sval_free(&v);
+    xv_set_sql(out, &ns);
+    return 0;
+}
+
+/* The negation of an expression that is not a number literal. */
+static void neg_expr(px *p, xv *out) {
+    make_num(p, out);
+    sb ns = {0};
+    if (ixs_is_dec(out->t.code))
+        sb_printf(&ns, "ixd_dsub(X'80',%s)", xs(out));
+    else
+        sb_printf(&ns, "(-%s)", xs(out));
+    xv_set_sql(out, &ns);
+    out->k = XK_EXPR;
+    out->lk = LB_EXPR;
 }
 
 /* unary := { "+" | "-" } postfix */
@@ -964,45 +1021,10 @@ static int unary(px *p, xv *out) {
         rc = unary(p, out);
         if (!rc && neg) {
             if (out->k == XK_INT || out->k == XK_NUM) {
-                /* fold the sign into the literal */
-                size_t n = out->litn + 1;
-                char *l = malloc(n + 1);
-                if (!l) return px_failc(p, -208, NULL);
-                l[0] = '-';
-                memcpy(l + 1, out->lit, out->litn + 1);
-                if (l[1] == '-') { /* double negation */
-                    memmove(l, l + 2, n - 1);
-                    n -= 2;
-                }
-                free(out->lit);
-                out->lit = l;
-                out->litn = n;
-                sval v;
-                int isint = out->k == XK_INT;
-                int r2 = ixs_text_to_sval(isint ? ixs_t(IX_T_BIGINT, 8)
-                                                : (strpbrk(l, "eE")
-                                                       ? ixs_t(IX_T_FLOAT, 8)
-                                                       : ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff)),
-                                          l, n, &v);
-                if (r2) {
-                    p->depth--;
-                    return px_failc(p, r2, NULL);
-                }
-                sb ns = {0};
-                sval_sql(&v, &ns);
-                sval_free(&v);
-                xv_set_sql(out, &ns);
-            } else {
-                make_num(p, out);
-                sb ns = {0};
-                if (ixs_is_dec(out->t.code))
-                    sb_printf(&ns, "ixd_dsub(X'80',%s)", xs(out));
-                else
-                    sb_printf(&ns, "(-%s)", xs(out));
-                xv_set_sql(out, &ns);
-                out->k = XK_EXPR;
-                out->lk = LB_EXPR;
-            }
+                int r = neg_literal(p, out);
+                if (r) return r;
+            } else
+                neg_expr(p, out);
         }
     } else {
         rc = postfix(p, out);
