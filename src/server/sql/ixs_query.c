@@ -212,6 +212,39 @@ static int coll_table_ref(px *p, scope *sc, sb *out, int outer) {
     return add_tref(p, sc, t);
 }
 
+/* "(" select ")" derived_tail (after the "("): a derived table; the query
+ * sees the enclosing query's tables, not the FROM list's. */
+static int derived_select(px *p, scope *sc, sb *out, int outer) {
+    qres q;
+    memset(&q, 0, sizeof q);
+    int st;
+    scope *save = p->sc;
+    p->sc = sc->up;
+    int rc = ixs_select_sub(p, &q, &st);
+    p->sc = save;
+    if (rc || px_expect_op(p, ")")) {
+        qres_free(&q);
+        return -1;
+    }
+    return derived_ref(p, sc, out, outer, q);
+}
+
+/* table_name opt_alias : a table, view or synonym of the FROM list */
+static int named_table_ref(px *p, scope *sc, sb *out, int outer) {
+    char name[IXS_NAME_MAX + 1], alias[IXS_NAME_MAX + 1];
+    if (table_name(p, name, sizeof name) || opt_alias(p, alias, sizeof alias)) return -1;
+    tref *t = ixs_tref_new(p, name, alias);
+    if (!t) return -1;
+    t->outer = outer;
+    sb_ident(out, t->tab.name); /* a synonym's table */
+    if (strcmp(t->alias, t->tab.name)) {
+        sb_add(out, " AS ");
+        sb_ident(out, t->alias);
+    }
+    p->depth--;
+    return add_tref(p, sc, t);
+}
+
 /* table_ref := "(" select ")" derived_tail
  *            | coll_table
  *            | TABLE "(" [ FUNCTION ] name "(" args ")" ")" derived_tail   (ixs_ts_from)
@@ -222,18 +255,7 @@ static int table_ref(px *p, scope *sc, sb *out, int outer) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     if (px_op(p, p->i, "(") && px_kw(p, p->i + 1, IXK_SELECT)) {
         p->i++;
-        qres q;
-        memset(&q, 0, sizeof q);
-        int st;
-        scope *save = p->sc;
-        p->sc = sc->up;
-        int rc = ixs_select_sub(p, &q, &st);
-        p->sc = save;
-        if (rc || px_expect_op(p, ")")) {
-            qres_free(&q);
-            return -1;
-        }
-        return derived_ref(p, sc, out, outer, q);
+        return derived_select(p, sc, out, outer);
     }
     if (px_kw(p, p->i, IXK_TABLE) && px_op(p, p->i + 1, "(") && !px_kw(p, p->i + 2, IXK_FUNCTION) &&
         !(px_is_ident(p, p->i + 2) && px_op(p, p->i + 3, "(")))
@@ -259,18 +281,7 @@ static int table_ref(px *p, scope *sc, sb *out, int outer) {
         p->depth--;
         return rc ? -1 : px_expect_op(p, ")");
     }
-    char name[IXS_NAME_MAX + 1], alias[IXS_NAME_MAX + 1];
-    if (table_name(p, name, sizeof name) || opt_alias(p, alias, sizeof alias)) return -1;
-    tref *t = ixs_tref_new(p, name, alias);
-    if (!t) return -1;
-    t->outer = outer;
-    sb_ident(out, t->tab.name); /* a synonym's table */
-    if (strcmp(t->alias, t->tab.name)) {
-        sb_add(out, " AS ");
-        sb_ident(out, t->alias);
-    }
-    p->depth--;
-    return add_tref(p, sc, t);
+    return named_table_ref(p, sc, out, outer);
 }
 
 /* ---- ANSI joins ------------------------------------------------------------------------ */
@@ -877,6 +888,36 @@ static int set_operand(px *p, const qres *q, const qres *res, sb *body) {
     return p->failed ? -1 : 0;
 }
 
+/* set_op := UNION [ALL] | INTERSECT | EXCEPT | MINUS : its SQL (consumed), NULL if none */
+static const char *set_op(px *p) {
+    const char *op = px_kw(p, p->i, IXK_UNION)       ? " UNION "
+                     : px_kw(p, p->i, IXK_INTERSECT) ? " INTERSECT "
+                     : px_kw(p, p->i, IXK_EXCEPT)    ? " EXCEPT "
+                     : px_kw(p, p->i, IXK_MINUS)     ? " EXCEPT "
+                                                     : NULL;
+    if (!op) return NULL;
+    p->i++;
+    if (op[1] == 'U' && px_acc(p, IXK_ALL)) op = " UNION ALL ";
+    return op;
+}
+
+/* The select_core after set operator op, into q; the result's column types
+ * (out) merged with its. */
+static int set_core(px *p, qres *out, qres *q, const char *op) {
+    scope sc2;
+    memset(&sc2, 0, sizeof sc2);
+    sb l2 = {0}, o2 = {0};
+    int rc = select_core(p, &sc2, q, &l2, &o2);
+    scope_free(&sc2);
+    sb_free(&l2);
+    sb_free(&o2);
+    if (!rc && q->ncols != out->ncols) rc = px_fail(p);
+    if (rc) return rc;
+    for (int i = 0; i < out->ncols; i++)
+        set_merge(&out->cols[i], &q->cols[i], op[1] == 'U' ? 'u' : op[1] == 'I' ? 'i' : 'e');
+    return 0;
+}
+
 /* set_ops := { set_op select_core }
  * set_op  := UNION [ALL] | INTERSECT | EXCEPT | MINUS
  * after the first core (in out): the combined SQL into body. INTERSECT and
@@ -891,14 +932,8 @@ static int set_ops(px *p, qres *out, sb *body, int *nops) {
     if (!first.cols) return px_failc(p, -208, NULL);
     if (out->ncols) memcpy(first.cols, out->cols, sizeof(ocol) * (size_t)out->ncols);
     for (;;) {
-        const char *op = px_kw(p, p->i, IXK_UNION)       ? " UNION "
-                         : px_kw(p, p->i, IXK_INTERSECT) ? " INTERSECT "
-                         : px_kw(p, p->i, IXK_EXCEPT)    ? " EXCEPT "
-                         : px_kw(p, p->i, IXK_MINUS)     ? " EXCEPT "
-                                                         : NULL;
+        const char *op = set_op(p);
         if (!op) break;
-        p->i++;
-        if (op[1] == 'U' && px_acc(p, IXK_ALL)) op = " UNION ALL ";
         qres *nq = realloc(ops, sizeof *ops * (size_t)(n + 1));
         const char **no = nq ? realloc(opsql, sizeof *opsql * (size_t)(n + 1)) : NULL;
         if (nq) ops = nq;
@@ -909,20 +944,8 @@ static int set_ops(px *p, qres *out, sb *body, int *nops) {
         }
         memset(&ops[n], 0, sizeof ops[n]);
         opsql[n] = op;
-        scope sc2;
-        memset(&sc2, 0, sizeof sc2);
-        sb l2 = {0}, o2 = {0};
-        rc = select_core(p, &sc2, &ops[n++], &l2, &o2);
-        scope_free(&sc2);
-        sb_free(&l2);
-        sb_free(&o2);
-        if (!rc && ops[n - 1].ncols != out->ncols) rc = px_fail(p);
+        rc = set_core(p, out, &ops[n++], op);
         if (rc) break;
-        for (int i = 0; i < out->ncols; i++)
-            set_merge(&out->cols[i], &ops[n - 1].cols[i],
-                      op[1] == 'U'   ? 'u'
-                      : op[1] == 'I' ? 'i'
-                                     : 'e');
     }
     if (!rc) rc = set_operand(p, &first, out, body);
     free(first.cols);
