@@ -1883,9 +1883,11 @@ ityp ixs_dec_of(ityp t) {
 uint32_t ixs_char_len(ityp t) {
     return char_len(t);
 }
+/* or := and { OR and } (parse_or) */
 int ixs_parse_or(px *p, xv *out) {
     return parse_or(p, out);
 }
+/* add := mul { ( "+" | "-" | "||" ) mul } (parse_add) */
 int ixs_parse_add(px *p, xv *out) {
     return parse_add(p, out);
 }
