@@ -115,6 +115,65 @@ static int num_to_date(const xv *v, sval *out) {
     return rc;
 }
 
+/* A literal converted to type t at translation time. */
+static void lit_to_type(px *p, xv *v, ityp t) {
+    sval sv;
+    int rc = v->k != XK_STR && t.code == IX_T_DATE
+                 ? num_to_date(v, &sv)
+                 : ixs_text_to_sval(t, v->lit ? v->lit : "", v->litn, &sv);
+    if (rc) {
+        px_failc(p, rc, NULL);
+        return;
+    }
+    sb n = {0};
+    sval_sql(&sv, &n);
+    sval_free(&sv);
+    xv_set_sql(v, &n);
+    v->t = t;
+    v->k = XK_EXPR;
+}
+
+/* The SQL that converts a number of type f to number type t into n; 0 if
+ * the value needs no conversion. */
+static int num_cvt_sql(xv *v, ityp f, ityp t, sb *n) {
+    int fc = storage_class(f.code), tc = storage_class(t.code);
+    if (tc == 'd' && (t.len & 0xff) != 0xff)
+        sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
+    else if (tc == 'd' && fc != 'd')
+        sb_printf(n, "ixd_dec(%s)", xs(v));
+    else if (tc == 'f' && fc == 'd')
+        sb_printf(n, "ixd_dbl(%s)", xs(v));
+    else if (tc == 'd' && fc == 'd' && (t.len & 0xff) != 0xff && (t.len & 0xff) != (f.len & 0xff))
+        sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
+    else if (tc == 'i' && (fc != 'i' || int_width(t.code) < int_width(f.code)))
+        sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
+    else
+        return 0;
+    return 1;
+}
+
+/* The SQL that converts an expression of type f to type t into n; 0 if
+ * the value needs no conversion (only its type changes). */
+static int cvt_sql(xv *v, ityp f, ityp t, sb *n) {
+    int fc = storage_class(f.code), tc = storage_class(t.code);
+    if (ixs_is_numeric(f.code) && ixs_is_numeric(t.code)) return num_cvt_sql(v, f, t, n);
+    if (t.code == IX_T_DATETIME && (f.code == IX_T_DATETIME || f.code == IX_T_DATE))
+        sb_printf(n, "ixd_extend(%s,%d,%u,%u)", xs(v), f.code, f.len, t.len);
+    else if (t.code == IX_T_DATE && f.code == IX_T_DATETIME)
+        sb_printf(n, "ixd_part(%s,%d,%u,4)", xs(v), f.code, f.len);
+    else if (t.code == IX_T_INTERVAL && f.code == IX_T_INTERVAL &&
+             (IX_QUAL_START(t.len) <= IX_TU_MONTH) == (IX_QUAL_START(f.len) <= IX_TU_MONTH))
+        return 0;
+    else if (ixs_is_char(t.code) && ixs_is_char(f.code))
+        return 0;
+    else if (fc == tc && f.code == t.code)
+        return 0;
+    else
+        sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
+    return 1;
+}
+
+/* Converts v to type t: its SQL and type; a parameter takes t as its type. */
 void ixs_to_type(px *p, xv *v, ityp t) {
     if (p->failed || t.code < 0) return;
     if (t.code == IX_T_ROW) {
@@ -135,20 +194,7 @@ void ixs_to_type(px *p, xv *v, ityp t) {
         return;
     }
     if (v->k == XK_STR || v->k == XK_NUM || v->k == XK_INT) {
-        sval sv;
-        int rc = v->k != XK_STR && t.code == IX_T_DATE
-                     ? num_to_date(v, &sv)
-                     : ixs_text_to_sval(t, v->lit ? v->lit : "", v->litn, &sv);
-        if (rc) {
-            px_failc(p, rc, NULL);
-            return;
-        }
-        sb n = {0};
-        sval_sql(&sv, &n);
-        sval_free(&sv);
-        xv_set_sql(v, &n);
-        v->t = t;
-        v->k = XK_EXPR;
+        lit_to_type(p, v, t);
         return;
     }
     ityp f = v->t;
@@ -156,88 +202,54 @@ void ixs_to_type(px *p, xv *v, ityp t) {
         v->t = t;
         return;
     }
-    int fc = storage_class(f.code), tc = storage_class(t.code);
-    sb n = {0};
     if (f.code == t.code && f.len == t.len) return;
-    if (ixs_is_numeric(f.code) && ixs_is_numeric(t.code)) {
-        if (tc == 'd' && (t.len & 0xff) != 0xff)
-            sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
-        else if (tc == 'd' && fc != 'd')
-            sb_printf(&n, "ixd_dec(%s)", xs(v));
-        else if (tc == 'f' && fc == 'd')
-            sb_printf(&n, "ixd_dbl(%s)", xs(v));
-        else if (tc == 'd' && fc == 'd' && (t.len & 0xff) != 0xff &&
-                 (t.len & 0xff) != (f.len & 0xff))
-            sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
-        else if (tc == 'i' && (fc != 'i' || int_width(t.code) < int_width(f.code)))
-            sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
-        else {
-            v->t = t;
-            return;
-        }
-    } else if (t.code == IX_T_DATETIME && (f.code == IX_T_DATETIME || f.code == IX_T_DATE)) {
-        sb_printf(&n, "ixd_extend(%s,%d,%u,%u)", xs(v), f.code, f.len, t.len);
-    } else if (t.code == IX_T_DATE && f.code == IX_T_DATETIME) {
-        sb_printf(&n, "ixd_part(%s,%d,%u,4)", xs(v), f.code, f.len);
-    } else if (t.code == IX_T_INTERVAL && f.code == IX_T_INTERVAL &&
-               (IX_QUAL_START(t.len) <= IX_TU_MONTH) == (IX_QUAL_START(f.len) <= IX_TU_MONTH)) {
+    sb n = {0};
+    if (!cvt_sql(v, f, t, &n)) {
         v->t = t;
         return;
-    } else if (ixs_is_char(t.code) && ixs_is_char(f.code)) {
-        v->t = t;
-        return;
-    } else if (fc == tc && f.code == t.code) {
-        v->t = t;
-        return;
-    } else {
-        sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", xs(v), f.code, f.len, t.code, t.len);
     }
     xv_set_sql(v, &n);
     v->t = t;
     v->k = XK_EXPR;
 }
 
-/* Brings two operands of a comparison to one storage domain. */
-static void cmp_coerce(px *p, xv *l, xv *r) {
-    if (p->failed || ixs_row_cmp(p, l, r)) return;
-    int ll = is_lit(l), rl = is_lit(r);
-    if (ll && !rl && r->t.code >= 0) {
-        ixs_to_type(p, l, r->t);
-        return;
+/* Two constants compared: numbers compare as numbers, strings as strings. */
+static void cmp_coerce_lits(px *p, xv *l, xv *r) {
+    if ((l->k == XK_STR) != (r->k == XK_STR)) {
+        if (l->k == XK_STR && r->k != XK_NULL && r->k != XK_PARAM)
+            ixs_to_type(p, l, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
+        if (r->k == XK_STR && l->k != XK_NULL && l->k != XK_PARAM)
+            ixs_to_type(p, r, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
     }
-    if (rl && !ll && l->t.code >= 0) {
-        ixs_to_type(p, r, l->t);
-        return;
+    if (l->k == XK_PARAM && r->k != XK_PARAM) ixs_to_type(p, l, ixs_lit_type(r));
+    if (r->k == XK_PARAM && l->k != XK_PARAM) ixs_to_type(p, r, ixs_lit_type(l));
+    if ((l->k == XK_NUM) != (r->k == XK_NUM) && l->k != XK_STR && r->k != XK_STR) {
+        if (l->k == XK_INT) ixs_to_type(p, l, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
+        if (r->k == XK_INT) ixs_to_type(p, r, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
     }
-    if (ll && rl) {
-        /* two constants: numbers compare as numbers, strings as strings */
-        if ((l->k == XK_STR) != (r->k == XK_STR)) {
-            if (l->k == XK_STR && r->k != XK_NULL && r->k != XK_PARAM)
-                ixs_to_type(p, l, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
-            if (r->k == XK_STR && l->k != XK_NULL && l->k != XK_PARAM)
-                ixs_to_type(p, r, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
-        }
-        if (l->k == XK_PARAM && r->k != XK_PARAM) ixs_to_type(p, l, ixs_lit_type(r));
-        if (r->k == XK_PARAM && l->k != XK_PARAM) ixs_to_type(p, r, ixs_lit_type(l));
-        if ((l->k == XK_NUM) != (r->k == XK_NUM) && l->k != XK_STR && r->k != XK_STR) {
-            if (l->k == XK_INT) ixs_to_type(p, l, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
-            if (r->k == XK_INT) ixs_to_type(p, r, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
-        }
-        return;
-    }
+}
+
+/* Two typed numbers compared: the narrower storage class takes the wider one. */
+static void cmp_coerce_nums(px *p, xv *l, xv *r) {
+    ityp a = l->t, b = r->t;
+    int ca = storage_class(a.code), cb = storage_class(b.code);
+    if (ca == cb) return;
+    if (ca == 'd' && cb == 'i')
+        ixs_to_type(p, r, dec_of(b));
+    else if (cb == 'd' && ca == 'i')
+        ixs_to_type(p, l, dec_of(a));
+    else if (ca == 'f' && cb == 'd')
+        ixs_to_type(p, r, a);
+    else if (cb == 'f' && ca == 'd')
+        ixs_to_type(p, l, b);
+}
+
+/* Two typed values compared: numbers, DATETIME and DATE, text and others. */
+static void cmp_coerce_typed(px *p, xv *l, xv *r) {
     ityp a = l->t, b = r->t;
     if (a.code < 0 || b.code < 0) return;
-    int ca = storage_class(a.code), cb = storage_class(b.code);
     if (ixs_is_numeric(a.code) && ixs_is_numeric(b.code)) {
-        if (ca == cb) return;
-        if (ca == 'd' && cb == 'i')
-            ixs_to_type(p, r, dec_of(b));
-        else if (cb == 'd' && ca == 'i')
-            ixs_to_type(p, l, dec_of(a));
-        else if (ca == 'f' && cb == 'd')
-            ixs_to_type(p, r, a);
-        else if (cb == 'f' && ca == 'd')
-            ixs_to_type(p, l, b);
+        cmp_coerce_nums(p, l, r);
         return;
     }
     if (a.code == IX_T_DATETIME && b.code == IX_T_DATETIME) {
@@ -245,25 +257,30 @@ static void cmp_coerce(px *p, xv *l, xv *r) {
         ityp full = ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5)));
         ixs_to_type(p, l, full);
         ixs_to_type(p, r, full);
-        return;
-    }
-    if (a.code == IX_T_DATETIME && b.code == IX_T_DATE) {
+    } else if (a.code == IX_T_DATETIME && b.code == IX_T_DATE)
         ixs_to_type(p, r, a);
-        return;
-    }
-    if (b.code == IX_T_DATETIME && a.code == IX_T_DATE) {
+    else if (b.code == IX_T_DATETIME && a.code == IX_T_DATE)
         ixs_to_type(p, l, b);
-        return;
-    }
-    if (ixs_is_char(a.code) && !ixs_is_char(b.code)) {
+    else if (ixs_is_char(a.code) && !ixs_is_char(b.code))
         ixs_to_type(p, l, b);
-        return;
-    }
-    if (ixs_is_char(b.code) && !ixs_is_char(a.code)) {
+    else if (ixs_is_char(b.code) && !ixs_is_char(a.code))
         ixs_to_type(p, r, a);
-        return;
-    }
-    if (ca != cb) ixs_to_type(p, r, a);
+    else if (storage_class(a.code) != storage_class(b.code))
+        ixs_to_type(p, r, a);
+}
+
+/* Brings two operands of a comparison to one storage domain. */
+static void cmp_coerce(px *p, xv *l, xv *r) {
+    if (p->failed || ixs_row_cmp(p, l, r)) return;
+    int ll = is_lit(l), rl = is_lit(r);
+    if (ll && !rl && r->t.code >= 0)
+        ixs_to_type(p, l, r->t);
+    else if (rl && !ll && l->t.code >= 0)
+        ixs_to_type(p, r, l->t);
+    else if (ll && rl)
+        cmp_coerce_lits(p, l, r);
+    else
+        cmp_coerce_typed(p, l, r);
 }
 
 /* Gives an untyped literal its own type (select-list constants, operands). */
@@ -360,6 +377,8 @@ static int seq_ref(px *p, const char *name, const char *what, xv *out) {
 static int parse_or(px *p, xv *out);
 static int parse_add(px *p, xv *out);
 
+/* unit := ( YEAR | MONTH | DAY | HOUR | MINUTE | SECOND | FRACTION ) [ "(" 1..9 ")" ]
+ * (as_end: the unit after TO, where only FRACTION takes "(n)") */
 static int qual_unit(px *p, int *u, int *n, int as_end) {
     static const struct {
         const char *kw;
@@ -386,6 +405,7 @@ static int qual_unit(px *p, int *u, int *n, int as_end) {
     return px_fail(p);
 }
 
+/* qualifier := unit [ TO unit ] (a DATETIME or, with interval, an INTERVAL qualifier) */
 int ixs_parse_qual(px *p, int interval, uint32_t *q) {
     int s, sn, e, en;
     int at = p->i;
@@ -507,73 +527,94 @@ static ityp merge_type(ityp a, ityp b) {
 
 #define MAXWHEN 256
 
-static int parse_case(px *p, xv *out) {
-    /* after CASE: collect the branches, then type and emit them (on the
-     * heap: 257 branches would take 100 KiB of a connection's stack) */
-    xv sel, *w = malloc(MAXWHEN * sizeof *w), *r = malloc((MAXWHEN + 1) * sizeof *r);
-    int nw = 0, has_else = 0, simple = 0, rc = -1;
-    xv_init(&sel);
-    if (!w || !r) {
-        px_failc(p, -208, NULL);
-        goto out;
-    }
+/* The branches of a CASE: the operand of a simple CASE, WHEN values w, results r
+ * (r[nw] is the ELSE). */
+typedef struct {
+    xv sel, *w, *r;
+    int nw, has_else, simple;
+} caseparts;
+
+/* [ or ] WHEN ... [ ELSE or ] END (after CASE): collects the branches */
+static int case_parse(px *p, caseparts *c) {
     if (!px_kw(p, p->i, IXK_WHEN)) {
-        if (parse_or(p, &sel)) goto out;
-        simple = 1;
-        settle(p, &sel);
+        if (parse_or(p, &c->sel)) return -1;
+        c->simple = 1;
+        settle(p, &c->sel);
     }
     while (px_acc(p, IXK_WHEN)) {
-        if (nw >= MAXWHEN) {
+        if (c->nw >= MAXWHEN) {
             px_fail(p);
-            goto out;
+            return -1;
         }
-        xv_init(&w[nw]);
-        xv_init(&r[nw]);
-        nw++;
-        if (simple ? parse_add(p, &w[nw - 1]) : ixs_cond(p, &w[nw - 1])) goto out;
-        if (px_expect(p, IXK_THEN) || parse_or(p, &r[nw - 1])) goto out;
+        int k = c->nw++;
+        xv_init(&c->w[k]);
+        xv_init(&c->r[k]);
+        if (c->simple ? parse_add(p, &c->w[k]) : ixs_cond(p, &c->w[k])) return -1;
+        if (px_expect(p, IXK_THEN) || parse_or(p, &c->r[k])) return -1;
     }
-    if (!nw) {
+    if (!c->nw) {
         px_fail(p);
-        goto out;
+        return -1;
     }
     if (px_acc(p, IXK_ELSE)) {
-        xv_init(&r[nw]);
-        has_else = 1;
-        if (parse_or(p, &r[nw])) goto out;
+        xv_init(&c->r[c->nw]);
+        c->has_else = 1;
+        if (parse_or(p, &c->r[c->nw])) return -1;
     }
-    if (px_expect(p, IXK_END)) goto out;
+    return px_expect(p, IXK_END) ? -1 : 0;
+}
+
+/* Types the results of a CASE alike and writes its SQL into out. */
+static int case_emit(px *p, caseparts *c, xv *out) {
+    int nw = c->nw;
     ityp rt = ixs_t(-1, 0);
-    for (int i = 0; i < nw + has_else; i++) {
-        settle(p, &r[i]);
-        if (r[i].k != XK_NULL && r[i].k != XK_PARAM) rt = merge_type(rt, r[i].t);
+    for (int i = 0; i < nw + c->has_else; i++) {
+        settle(p, &c->r[i]);
+        if (c->r[i].k != XK_NULL && c->r[i].k != XK_PARAM) rt = merge_type(rt, c->r[i].t);
     }
     if (rt.code < 0) rt = ixs_t(IX_T_CHAR, 1);
     sb s = {0};
     sb_add(&s, "CASE");
-    if (simple) sb_printf(&s, " %s", xs(&sel));
+    if (c->simple) sb_printf(&s, " %s", xs(&c->sel));
     for (int i = 0; i < nw; i++) {
-        if (simple) cmp_coerce(p, &sel, &w[i]);
-        ixs_to_type(p, &r[i], rt);
-        sb_printf(&s, " WHEN %s THEN %s", xs(&w[i]), xs(&r[i]));
+        if (c->simple) cmp_coerce(p, &c->sel, &c->w[i]);
+        ixs_to_type(p, &c->r[i], rt);
+        sb_printf(&s, " WHEN %s THEN %s", xs(&c->w[i]), xs(&c->r[i]));
     }
-    if (has_else) {
-        ixs_to_type(p, &r[nw], rt);
-        sb_printf(&s, " ELSE %s", xs(&r[nw]));
+    if (c->has_else) {
+        ixs_to_type(p, &c->r[nw], rt);
+        sb_printf(&s, " ELSE %s", xs(&c->r[nw]));
     }
     sb_add(&s, " END");
     xv_set_sql(out, &s);
     out->t = rt;
-    rc = p->failed ? -1 : 0;
-out:
-    xv_free(&sel);
-    for (int i = 0; i < nw; i++) {
-        xv_free(&w[i]);
-        xv_free(&r[i]);
+    return p->failed ? -1 : 0;
+}
+
+/* case := CASE WHEN cond THEN or { WHEN cond THEN or } [ ELSE or ] END
+ *       | CASE or WHEN add THEN or { WHEN add THEN or } [ ELSE or ] END
+ * (after CASE) */
+static int parse_case(px *p, xv *out) {
+    /* after CASE: collect the branches, then type and emit them (on the
+     * heap: 257 branches would take 100 KiB of a connection's stack) */
+    caseparts c;
+    memset(&c, 0, sizeof c);
+    c.w = malloc(MAXWHEN * sizeof *c.w);
+    c.r = malloc((MAXWHEN + 1) * sizeof *c.r);
+    int rc = -1;
+    xv_init(&c.sel);
+    if (!c.w || !c.r)
+        px_failc(p, -208, NULL);
+    else if (!case_parse(p, &c))
+        rc = case_emit(p, &c, out);
+    xv_free(&c.sel);
+    for (int i = 0; i < c.nw; i++) {
+        xv_free(&c.w[i]);
+        xv_free(&c.r[i]);
     }
-    if (has_else) xv_free(&r[nw]);
-    free(w);
-    free(r);
+    if (c.has_else) xv_free(&c.r[c.nw]);
+    free(c.w);
+    free(c.r);
     return rc;
 }
 
@@ -590,6 +631,7 @@ static int tu_factor(int u, int64_t *f, int *ym) {
     }
 }
 
+/* subquery := select ")" (after "("): a scalar value, or with exists EXISTS ( select ) */
 static int subquery(px *p, xv *out, int exists) {
     /* at SELECT, after '(' */
     qres q;
@@ -623,250 +665,353 @@ static int subquery(px *p, xv *out, int exists) {
     return 0;
 }
 
+/* An integer literal that fits in INT8 becomes an XK_INT (typed when used);
+ * returns 0 if it does not fit. */
+static int int_literal(xv *out, int len) {
+    int64_t v = 0;
+    for (int k = 0; k < len; k++) {
+        int d = out->lit[k] - '0';
+        if (v > (INT64_MAX - d) / 10) return 0;
+        v = v * 10 + d;
+    }
+    out->k = XK_INT;
+    sb_printf(&out->s, "%lld", (long long)v);
+    out->t = v <= INT32_MAX ? ixs_t(IX_T_INTEGER, 4) : ixs_t(IX_T_INT8, 10);
+    out->t.code = -1; /* typed when used */
+    return 1;
+}
+
+/* The natural type of a number literal without an exponent: DECIMAL(digits, scale). */
+static ityp decimal_literal_type(const xv *out) {
+    int digits = 0, frac = 0, after = 0;
+    for (size_t k = 0; k < out->litn; k++) {
+        if (out->lit[k] == '.')
+            after = 1;
+        else {
+            digits++;
+            frac += after;
+        }
+    }
+    if (digits > 32) digits = 32;
+    if (frac > digits) frac = digits;
+    return ixs_t(IX_T_DECIMAL, (uint32_t)digits << 8 | (uint32_t)frac);
+}
+
+/* number = digits | digits "." digits [ ("e" | "E") ["+" | "-"] digits ] */
+static int prim_number(px *p, xv *out, tok *t) {
+    out->lit = strndup(p->sql + t->pos, (size_t)t->len);
+    if (!out->lit) return px_failc(p, -208, NULL);
+    out->litn = (size_t)t->len;
+    out->lk = LB_CONST;
+    p->i++;
+    if (t->k == T_INT && int_literal(out, t->len)) return 0;
+    out->k = XK_NUM;
+    /* natural form: a DECIMAL (or FLOAT with an exponent) */
+    int hasexp = strpbrk(out->lit, "eE") != NULL;
+    ityp lt = hasexp ? ixs_t(IX_T_FLOAT, 8) : decimal_literal_type(out);
+    sval v;
+    int rc = ixs_text_to_sval(hasexp ? lt : ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff), out->lit,
+                              out->litn, &v);
+    if (rc) return px_failc(p, rc, NULL);
+    sval_sql(&v, &out->s);
+    sval_free(&v);
+    return 0;
+}
+
+/* string = "'" chars "'" | '"' chars '"' */
+static int prim_string(px *p, xv *out) {
+    sb b = {0};
+    px_tokstr(p, p->i, &b);
+    if (b.oom) return px_failc(p, -208, NULL);
+    out->litn = b.n;
+    out->lit = sb_take(&b);
+    out->k = XK_STR;
+    out->lk = LB_CONST;
+    sb_strlit(&out->s, out->lit, out->litn);
+    p->i++;
+    return 0;
+}
+
+/* param = "?" (numbered in the order of the text) */
+static int prim_param(px *p, xv *out, tok *t) {
+    out->k = XK_PARAM;
+    out->pidx = t->pidx;
+    out->lk = LB_EXPR;
+    sb_printf(&out->s, "?%d", t->pidx + 1);
+    if (t->pidx >= p->nparams) p->nparams = t->pidx + 1;
+    p->i++;
+    if (p->ptypes[t->pidx].code >= 0) out->t = p->ptypes[t->pidx];
+    return 0;
+}
+
+/* "(" ( select | or ) ")" (after the "(") */
+static int prim_paren(px *p, xv *out) {
+    if (px_kw(p, p->i, IXK_SELECT)) return subquery(p, out, 0);
+    xv in;
+    xv_init(&in);
+    if (parse_or(p, &in) || px_expect_op(p, ")")) {
+        xv_free(&in);
+        return -1;
+    }
+    *out = in;
+    sb n = {0};
+    sb_printf(&n, "(%s)", xs(out));
+    xv_set_sql(out, &n);
+    if (out->lk == LB_COL) out->lk = LB_EXPR;
+    return 0;
+}
+
+/* CURRENT [ qualifier ] | SYSDATE */
+static int prim_current(px *p, xv *out) {
+    int sysd = px_kw(p, p->i, IXK_SYSDATE);
+    p->i++;
+    uint32_t q = ix_dt_qual(IX_TU_YEAR, sysd ? IX_TU_F(5) : IX_TU_F(3));
+    static const char *uk[] = {"year", "month", "day", "hour", "minute", "second", "fraction"};
+    for (size_t k = 0; k < 7 && !sysd; k++)
+        if (px_kw_str(p, p->i, uk[k])) {
+            if (ixs_parse_qual(p, 0, &q)) return -1;
+            break;
+        }
+    sb_printf(&out->s, "ixd_current(%u)", q);
+    out->t = ixs_t(IX_T_DATETIME, q);
+    out->lk = LB_EXPR;
+    return 0;
+}
+
+/* NULL | TODAY | USER | a niladic function : a word that is a value by itself;
+ * *done is set if the word was one. */
+static int prim_value_word(px *p, xv *out, int nextparen, int *done) {
+    *done = 1;
+    if (px_kw(p, p->i, IXK_NULL)) {
+        p->i++;
+        out->k = XK_NULL;
+        out->lk = LB_CONST;
+        sb_add(&out->s, "NULL");
+        return 0;
+    }
+    if (px_kw(p, p->i, IXK_TODAY) && !nextparen) {
+        p->i++;
+        sb_add(&out->s, "ixd_today()");
+        out->t = ixs_t(IX_T_DATE, 4);
+        out->lk = LB_EXPR;
+        return 0;
+    }
+    if ((px_kw(p, p->i, IXK_CURRENT) || px_kw(p, p->i, IXK_SYSDATE)) && !nextparen)
+        return prim_current(p, out);
+    if (ixs_func_niladic(p, out)) return 0;
+    if (px_kw(p, p->i, IXK_USER) && !nextparen) {
+        p->i++;
+        sb_strlit(&out->s, p->db->user, strlen(p->db->user));
+        out->t = ixs_t(IX_T_VARCHAR, 32);
+        out->lk = LB_EXPR;
+        return 0;
+    }
+    *done = 0;
+    return 0;
+}
+
+/* a word not followed by ".": NULL, TODAY, CURRENT, SYSDATE, USER, niladic functions,
+ * DATETIME(...) qual, INTERVAL(...) qual, CASE ..., EXISTS (select), ROW(...),
+ * window functions, name "(" args ")"; *done is set if it was one of these. */
+static int prim_word(px *p, xv *out, int nextparen, int *done) {
+    int rc = prim_value_word(p, out, nextparen, done);
+    if (*done) return rc;
+    *done = 1;
+    if ((px_kw(p, p->i, IXK_DATETIME) || px_kw(p, p->i, IXK_INTERVAL)) && nextparen) {
+        int iv = px_kw(p, p->i, IXK_INTERVAL);
+        p->i++;
+        return typed_literal(p, iv, out);
+    }
+    if (px_kw(p, p->i, IXK_CASE)) {
+        p->i++;
+        out->lk = LB_EXPR;
+        return parse_case(p, out);
+    }
+    if (px_kw(p, p->i, IXK_EXISTS) && nextparen) {
+        p->i += 2;
+        if (!px_kw(p, p->i, IXK_SELECT)) return px_fail(p);
+        return subquery(p, out, 1);
+    }
+    if (nextparen && px_kw(p, p->i, IXK_ROW)) return ixs_row_literal(p, out);
+    if (nextparen && ixs_window_at(p)) return ixs_window_call(p, out);
+    if (nextparen) {
+        char fn[IXS_NAME_MAX + 1];
+        if (px_ident(p, fn, sizeof fn)) return -1;
+        p->i++; /* ( */
+        return ixs_func_call(p, fn, out);
+    }
+    *done = 0;
+    return 0;
+}
+
+/* column = [owner "."] table "." column | column ; also table.column.field,
+ * column.field (ROW fields), [owner.]sequence.NEXTVAL | CURRVAL */
+static int prim_column(px *p, xv *out) {
+    char a[IXS_NAME_MAX + 1], b[IXS_NAME_MAX + 1], c[IXS_NAME_MAX + 1];
+    if (px_ident(p, a, sizeof a)) return -1;
+    if (!px_acc_op(p, ".")) return find_col(p, NULL, a, out);
+    if (px_ident(p, b, sizeof b)) return -1;
+    if (px_acc_op(p, ".")) {
+        if (px_ident(p, c, sizeof c)) return -1;
+        if (ixs_row_colref(p, a, b)) /* table.column.field */
+            return find_col(p, a, b, out) ? -1 : ixs_row_field(p, out, c);
+        int sq = seq_ref(p, b, c, out); /* owner.seq.NEXTVAL */
+        return sq ? (sq < 0 ? -1 : 0) : find_col(p, b, c, out);
+    }
+    if (ixs_row_colref(p, NULL, a)) /* column.field */
+        return find_col(p, NULL, a, out) ? -1 : ixs_row_field(p, out, b);
+    int sq = seq_ref(p, a, b, out); /* seq.NEXTVAL, seq.CURRVAL */
+    if (sq) return sq < 0 ? -1 : 0;
+    return find_col(p, a, b, out);
+}
+
+/* primary = number | string | param | "(" ( select | or ) ")" | collection literal
+ *         | NULL | TODAY | CURRENT [qual] | SYSDATE | USER | niladic function
+ *         | DATETIME "(" ... ")" qual | INTERVAL "(" ... ")" qual | CASE ... END
+ *         | EXISTS "(" select ")" | ROW "(" ... ")" | window function
+ *         | name "(" args ")" | column */
 static int primary(px *p, xv *out) {
     if (p->i >= p->nt) return px_fail(p);
     tok *t = &p->t[p->i];
     if (t->k == T_EOF) return px_fail(p);
-    if (t->k == T_INT || t->k == T_NUM) {
-        out->lit = strndup(p->sql + t->pos, (size_t)t->len);
-        if (!out->lit) return px_failc(p, -208, NULL);
-        out->litn = (size_t)t->len;
-        out->lk = LB_CONST;
-        p->i++;
-        if (t->k == T_INT) {
-            int64_t v = 0;
-            int big = 0;
-            for (int k = 0; k < t->len; k++) {
-                int d = out->lit[k] - '0';
-                if (v > (INT64_MAX - d) / 10) {
-                    big = 1;
-                    break;
-                }
-                v = v * 10 + d;
-            }
-            if (!big) {
-                out->k = XK_INT;
-                sb_printf(&out->s, "%lld", (long long)v);
-                out->t = v <= INT32_MAX ? ixs_t(IX_T_INTEGER, 4) : ixs_t(IX_T_INT8, 10);
-                out->t.code = -1; /* typed when used */
-                return 0;
-            }
-        }
-        out->k = XK_NUM;
-        /* natural form: a DECIMAL (or FLOAT with an exponent) */
-        int hasexp = strpbrk(out->lit, "eE") != NULL;
-        ityp lt;
-        if (hasexp)
-            lt = ixs_t(IX_T_FLOAT, 8);
-        else {
-            int digits = 0, frac = 0, after = 0;
-            for (size_t k = 0; k < out->litn; k++) {
-                if (out->lit[k] == '.')
-                    after = 1;
-                else {
-                    digits++;
-                    frac += after;
-                }
-            }
-            if (digits > 32) digits = 32;
-            if (frac > digits) frac = digits;
-            lt = ixs_t(IX_T_DECIMAL, (uint32_t)digits << 8 | (uint32_t)frac);
-        }
-        sval v;
-        int rc = ixs_text_to_sval(hasexp ? lt : ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff), out->lit,
-                                  out->litn, &v);
-        if (rc) return px_failc(p, rc, NULL);
-        sval_sql(&v, &out->s);
-        sval_free(&v);
-        return 0;
-    }
+    if (t->k == T_INT || t->k == T_NUM) return prim_number(p, out, t);
     if (ixs_name_is_owner_colref(p, p->i)) {
         p->i += 2; /* "owner".table.column: the owner does not take part */
         t = &p->t[p->i];
     }
-    if (t->k == T_STR) {
-        sb b = {0};
-        px_tokstr(p, p->i, &b);
-        if (b.oom) return px_failc(p, -208, NULL);
-        out->litn = b.n;
-        out->lit = sb_take(&b);
-        out->k = XK_STR;
-        out->lk = LB_CONST;
-        sb_strlit(&out->s, out->lit, out->litn);
-        p->i++;
-        return 0;
-    }
-    if (t->k == T_PARAM) {
-        out->k = XK_PARAM;
-        out->pidx = t->pidx;
-        out->lk = LB_EXPR;
-        sb_printf(&out->s, "?%d", t->pidx + 1);
-        if (t->pidx >= p->nparams) p->nparams = t->pidx + 1;
-        p->i++;
-        if (p->ptypes[t->pidx].code >= 0) out->t = p->ptypes[t->pidx];
-        return 0;
-    }
+    if (t->k == T_STR) return prim_string(p, out);
+    if (t->k == T_PARAM) return prim_param(p, out, t);
     if (px_op(p, p->i, "(")) {
         p->i++;
-        if (px_kw(p, p->i, IXK_SELECT)) return subquery(p, out, 0);
-        xv in;
-        xv_init(&in);
-        if (parse_or(p, &in) || px_expect_op(p, ")")) {
-            xv_free(&in);
-            return -1;
-        }
-        *out = in;
-        sb n = {0};
-        sb_printf(&n, "(%s)", xs(out));
-        xv_set_sql(out, &n);
-        if (out->lk == LB_COL) out->lk = LB_EXPR;
-        return 0;
+        return prim_paren(p, out);
     }
     if (t->k != T_ID) return px_fail(p);
     if (px_op(p, p->i + 1, "{")) return ixs_coll_literal(p, out);
     int nextparen = px_op(p, p->i + 1, "(");
     int nextdot = px_op(p, p->i + 1, ".");
     if (!nextdot) {
-        if (px_kw(p, p->i, IXK_NULL)) {
-            p->i++;
-            out->k = XK_NULL;
-            out->lk = LB_CONST;
-            sb_add(&out->s, "NULL");
-            return 0;
-        }
-        if (px_kw(p, p->i, IXK_TODAY) && !nextparen) {
-            p->i++;
-            sb_add(&out->s, "ixd_today()");
-            out->t = ixs_t(IX_T_DATE, 4);
-            out->lk = LB_EXPR;
-            return 0;
-        }
-        if ((px_kw(p, p->i, IXK_CURRENT) || px_kw(p, p->i, IXK_SYSDATE)) && !nextparen) {
-            int sysd = px_kw(p, p->i, IXK_SYSDATE);
-            p->i++;
-            uint32_t q = ix_dt_qual(IX_TU_YEAR, sysd ? IX_TU_F(5) : IX_TU_F(3));
-            static const char *uk[] = {"year",   "month",  "day",     "hour",
-                                       "minute", "second", "fraction"};
-            for (size_t k = 0; k < 7 && !sysd; k++)
-                if (px_kw_str(p, p->i, uk[k])) {
-                    if (ixs_parse_qual(p, 0, &q)) return -1;
-                    break;
-                }
-            sb_printf(&out->s, "ixd_current(%u)", q);
-            out->t = ixs_t(IX_T_DATETIME, q);
-            out->lk = LB_EXPR;
-            return 0;
-        }
-        if (ixs_func_niladic(p, out)) return 0;
-        if (px_kw(p, p->i, IXK_USER) && !nextparen) {
-            p->i++;
-            sb_strlit(&out->s, p->db->user, strlen(p->db->user));
-            out->t = ixs_t(IX_T_VARCHAR, 32);
-            out->lk = LB_EXPR;
-            return 0;
-        }
-        if ((px_kw(p, p->i, IXK_DATETIME) || px_kw(p, p->i, IXK_INTERVAL)) && nextparen) {
-            int iv = px_kw(p, p->i, IXK_INTERVAL);
-            p->i++;
-            return typed_literal(p, iv, out);
-        }
-        if (px_kw(p, p->i, IXK_CASE)) {
-            p->i++;
-            out->lk = LB_EXPR;
-            return parse_case(p, out);
-        }
-        if (px_kw(p, p->i, IXK_EXISTS) && nextparen) {
-            p->i += 2;
-            if (!px_kw(p, p->i, IXK_SELECT)) return px_fail(p);
-            return subquery(p, out, 1);
-        }
-        if (nextparen && px_kw(p, p->i, IXK_ROW)) return ixs_row_literal(p, out);
-        if (nextparen && ixs_window_at(p)) return ixs_window_call(p, out);
-        if (nextparen) {
-            char fn[IXS_NAME_MAX + 1];
-            if (px_ident(p, fn, sizeof fn)) return -1;
-            p->i++; /* ( */
-            return ixs_func_call(p, fn, out);
-        }
+        int done, rc = prim_word(p, out, nextparen, &done);
+        if (done) return rc;
     }
     if (!nextdot && px_is_clause_kw(p, p->i)) return px_fail(p); /* -201, not -217 */
-    /* column: [owner.]table.col, table.col, col */
-    char a[IXS_NAME_MAX + 1], b[IXS_NAME_MAX + 1], c[IXS_NAME_MAX + 1];
-    if (px_ident(p, a, sizeof a)) return -1;
-    if (px_acc_op(p, ".")) {
-        if (px_ident(p, b, sizeof b)) return -1;
-        if (px_acc_op(p, ".")) {
-            if (px_ident(p, c, sizeof c)) return -1;
-            if (ixs_row_colref(p, a, b)) /* table.column.field */
-                return find_col(p, a, b, out) ? -1 : ixs_row_field(p, out, c);
-            int sq = seq_ref(p, b, c, out); /* owner.seq.NEXTVAL */
-            return sq ? (sq < 0 ? -1 : 0) : find_col(p, b, c, out);
-        }
-        if (ixs_row_colref(p, NULL, a)) /* column.field */
-            return find_col(p, NULL, a, out) ? -1 : ixs_row_field(p, out, b);
-        int sq = seq_ref(p, a, b, out); /* seq.NEXTVAL, seq.CURRVAL */
-        if (sq) return sq < 0 ? -1 : 0;
-        return find_col(p, a, b, out);
-    }
-    return find_col(p, NULL, a, out);
+    return prim_column(p, out);
 }
 
+/* "::" type (after "::"): a cast */
+static int post_cast(px *p, xv *out) {
+    ityp t;
+    int serial;
+    int64_t st;
+    uint32_t cl;
+    if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
+    settle(p, out);
+    ixs_to_type(p, out, t);
+    out->t = t;
+    out->lk = LB_EXPR;
+    if (out->k == XK_PARAM) out->k = XK_EXPR; /* a typed value now: ?::INTEGER */
+    return p->failed ? -1 : 0;
+}
+
+/* "[" first [ "," last ] "]" (after "["): Informix substring (1-based, inclusive) */
+static int post_substr(px *p, xv *out) {
+    int64_t a, b;
+    if (px_int(p, &a)) return -1;
+    b = a;
+    if (px_acc_op(p, ",") && px_int(p, &b)) return -1;
+    if (px_expect_op(p, "]")) return -1;
+    if (a < 1 || b < a || b > 32767) return px_fail(p);
+    as_text(p, out);
+    sb n3 = {0};
+    sb_printf(&n3, "substr(%s,%lld,%lld)", xs(out), (long long)a, (long long)(b - a + 1));
+    xv_set_sql(out, &n3);
+    out->t = ixs_t(IX_T_CHAR, (uint32_t)(b - a + 1));
+    out->k = XK_EXPR;
+    out->lk = LB_EXPR;
+    return 0;
+}
+
+/* UNITS unit (after UNITS): a number as an INTERVAL of that unit */
+static int post_units(px *p, xv *out) {
+    int u, n;
+    if (qual_unit(p, &u, &n, 1)) return -1;
+    int64_t f;
+    int ym;
+    tu_factor(u, &f, &ym);
+    uint32_t q = u > IX_TU_SECOND ? ix_iv_qual(0, IX_TU_FRACTION, u) : ix_iv_qual(9, u, u);
+    if (u == IX_TU_FRACTION) q = ix_iv_qual(0, IX_TU_FRACTION, IX_TU_F(5));
+    make_num(p, out);
+    sb n2 = {0};
+    sb_printf(&n2, "CAST(ixd_dbl(%s) * %lld AS INTEGER)", xs(out), (long long)f);
+    xv_set_sql(out, &n2);
+    out->t = ixs_t(IX_T_INTERVAL, q);
+    out->k = XK_EXPR;
+    out->lk = LB_EXPR;
+    return 0;
+}
+
+/* postfix := primary { "::" type | "[" first [ "," last ] "]" | UNITS unit } */
 static int postfix(px *p, xv *out) {
     if (primary(p, out)) return -1;
     for (;;) {
-        if (px_acc_op(p, "::")) {
-            ityp t;
-            int serial;
-            int64_t st;
-            uint32_t cl;
-            if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
-            settle(p, out);
-            ixs_to_type(p, out, t);
-            out->t = t;
-            out->lk = LB_EXPR;
-            if (out->k == XK_PARAM) out->k = XK_EXPR; /* a typed value now: ?::INTEGER */
-            if (p->failed) return -1;
-            continue;
-        }
-        if (px_op(p, p->i, "[")) {
-            /* Informix substring: col[first,last] (1-based, inclusive) */
+        int rc;
+        if (px_acc_op(p, "::"))
+            rc = post_cast(p, out);
+        else if (px_op(p, p->i, "[")) {
             p->i++;
-            int64_t a, b;
-            if (px_int(p, &a)) return -1;
-            b = a;
-            if (px_acc_op(p, ",") && px_int(p, &b)) return -1;
-            if (px_expect_op(p, "]")) return -1;
-            if (a < 1 || b < a || b > 32767) return px_fail(p);
-            as_text(p, out);
-            sb n3 = {0};
-            sb_printf(&n3, "substr(%s,%lld,%lld)", xs(out), (long long)a, (long long)(b - a + 1));
-            xv_set_sql(out, &n3);
-            out->t = ixs_t(IX_T_CHAR, (uint32_t)(b - a + 1));
-            out->k = XK_EXPR;
-            out->lk = LB_EXPR;
-            continue;
-        }
-        if (px_acc(p, IXK_UNITS)) {
-            int u, n;
-            if (qual_unit(p, &u, &n, 1)) return -1;
-            int64_t f;
-            int ym;
-            tu_factor(u, &f, &ym);
-            uint32_t q = u > IX_TU_SECOND ? ix_iv_qual(0, IX_TU_FRACTION, u) : ix_iv_qual(9, u, u);
-            if (u == IX_TU_FRACTION) q = ix_iv_qual(0, IX_TU_FRACTION, IX_TU_F(5));
-            make_num(p, out);
-            sb n2 = {0};
-            sb_printf(&n2, "CAST(ixd_dbl(%s) * %lld AS INTEGER)", xs(out), (long long)f);
-            xv_set_sql(out, &n2);
-            out->t = ixs_t(IX_T_INTERVAL, q);
-            out->k = XK_EXPR;
-            out->lk = LB_EXPR;
-            continue;
-        }
-        return 0;
+            rc = post_substr(p, out);
+        } else if (px_acc(p, IXK_UNITS))
+            rc = post_units(p, out);
+        else
+            return 0;
+        if (rc) return rc;
     }
 }
 
+/* Folds a minus sign into the number literal out (- -1 is 1). */
+static int neg_literal(px *p, xv *out) {
+    size_t n = out->litn + 1;
+    char *l = malloc(n + 1);
+    if (!l) return px_failc(p, -208, NULL);
+    l[0] = '-';
+    memcpy(l + 1, out->lit, out->litn + 1);
+    if (l[1] == '-') { /* double negation */
+        memmove(l, l + 2, n - 1);
+        n -= 2;
+    }
+    free(out->lit);
+    out->lit = l;
+    out->litn = n;
+    sval v;
+    int isint = out->k == XK_INT;
+    int r2 = ixs_text_to_sval(isint              ? ixs_t(IX_T_BIGINT, 8)
+                              : strpbrk(l, "eE") ? ixs_t(IX_T_FLOAT, 8)
+                                                 : ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff),
+                              l, n, &v);
+    if (r2) {
+        p->depth--; /* as unary did: its depth is given back on this error only */
+        return px_failc(p, r2, NULL);
+    }
+    sb ns = {0};
+    sval_sql(&v, &ns);
+    sval_free(&v);
+    xv_set_sql(out, &ns);
+    return 0;
+}
+
+/* The negation of an expression that is not a number literal. */
+static void neg_expr(px *p, xv *out) {
+    make_num(p, out);
+    sb ns = {0};
+    if (ixs_is_dec(out->t.code))
+        sb_printf(&ns, "ixd_dsub(X'80',%s)", xs(out));
+    else
+        sb_printf(&ns, "(-%s)", xs(out));
+    xv_set_sql(out, &ns);
+    out->k = XK_EXPR;
+    out->lk = LB_EXPR;
+}
+
+/* unary := { "+" | "-" } postfix */
 static int unary(px *p, xv *out) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     int rc;
@@ -876,45 +1021,10 @@ static int unary(px *p, xv *out) {
         rc = unary(p, out);
         if (!rc && neg) {
             if (out->k == XK_INT || out->k == XK_NUM) {
-                /* fold the sign into the literal */
-                size_t n = out->litn + 1;
-                char *l = malloc(n + 1);
-                if (!l) return px_failc(p, -208, NULL);
-                l[0] = '-';
-                memcpy(l + 1, out->lit, out->litn + 1);
-                if (l[1] == '-') { /* double negation */
-                    memmove(l, l + 2, n - 1);
-                    n -= 2;
-                }
-                free(out->lit);
-                out->lit = l;
-                out->litn = n;
-                sval v;
-                int isint = out->k == XK_INT;
-                int r2 = ixs_text_to_sval(isint ? ixs_t(IX_T_BIGINT, 8)
-                                                : (strpbrk(l, "eE")
-                                                       ? ixs_t(IX_T_FLOAT, 8)
-                                                       : ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff)),
-                                          l, n, &v);
-                if (r2) {
-                    p->depth--;
-                    return px_failc(p, r2, NULL);
-                }
-                sb ns = {0};
-                sval_sql(&v, &ns);
-                sval_free(&v);
-                xv_set_sql(out, &ns);
-            } else {
-                make_num(p, out);
-                sb ns = {0};
-                if (ixs_is_dec(out->t.code))
-                    sb_printf(&ns, "ixd_dsub(X'80',%s)", xs(out));
-                else
-                    sb_printf(&ns, "(-%s)", xs(out));
-                xv_set_sql(out, &ns);
-                out->k = XK_EXPR;
-                out->lk = LB_EXPR;
-            }
+                int r = neg_literal(p, out);
+                if (r) return r;
+            } else
+                neg_expr(p, out);
         }
     } else {
         rc = postfix(p, out);
@@ -949,10 +1059,16 @@ static void money_result(ityp lt, ityp rt0, char op, ityp *rt, sb *s) {
     *rt = m;
 }
 
-/* arithmetic */
-static int arith(px *p, xv *l, char op, xv *r, xv *out) {
-    settle(p, l);
-    settle(p, r);
+/* The operands of one arithmetic operation: types a, b and SQL L, R of l and r. */
+typedef struct {
+    xv *l, *r, *out;
+    char op;
+    int a, b;
+    const char *L, *R;
+} arop;
+
+/* A parameter takes the type of the other operand (DECIMAL if both are parameters). */
+static void arith_params(px *p, xv *l, xv *r) {
     if (l->k == XK_PARAM && r->k != XK_PARAM)
         ixs_to_type(p, l,
                     r->t.code == IX_T_DATE || r->t.code == IX_T_DATETIME ? ixs_t(IX_T_INTEGER, 4)
@@ -963,136 +1079,133 @@ static int arith(px *p, xv *l, char op, xv *r, xv *out) {
         ixs_to_type(p, l, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
         ixs_to_type(p, r, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
     }
-    if (l->k == XK_NULL || r->k == XK_NULL) {
-        sb_add(&out->s, "NULL");
-        out->t = l->k == XK_NULL ? r->t : l->t;
-        return 0;
-    }
-    int a = l->t.code, b = r->t.code;
-    /* strings in arithmetic are numbers */
-    if (ixs_is_char(a) && !is_temporal(b)) {
+}
+
+/* Strings in arithmetic are numbers, or next to a date or time of its type. */
+static void arith_text(px *p, arop *o) {
+    xv *l = o->l, *r = o->r;
+    if (ixs_is_char(o->a) && !is_temporal(o->b)) {
         make_num(p, l);
-        a = l->t.code;
+        o->a = l->t.code;
     }
-    if (ixs_is_char(b) && !is_temporal(a)) {
+    if (ixs_is_char(o->b) && !is_temporal(o->a)) {
         make_num(p, r);
-        b = r->t.code;
+        o->b = r->t.code;
     }
-    if (ixs_is_char(a) && is_temporal(b) && b != IX_T_INTERVAL) {
+    if (ixs_is_char(o->a) && is_temporal(o->b) && o->b != IX_T_INTERVAL) {
         ixs_to_type(p, l, r->t);
-        a = b;
+        o->a = o->b;
     }
-    if (ixs_is_char(b) && is_temporal(a)) {
+    if (ixs_is_char(o->b) && is_temporal(o->a)) {
+        int a = o->a;
         ityp tt = a == IX_T_DATE ? ixs_t(IX_T_INTEGER, 4) : a == IX_T_INTERVAL ? l->t : r->t;
         if (a == IX_T_DATETIME) tt = ixs_t(IX_T_INTERVAL, ix_iv_qual(9, IX_TU_DAY, IX_TU_F(5)));
         ixs_to_type(p, r, tt);
-        b = r->t.code;
+        o->b = r->t.code;
     }
-    if (p->failed) return -1;
-    const char *L = xs(l), *R = xs(r);
-    /* dates and times */
-    if (a == IX_T_DATE || b == IX_T_DATE || a == IX_T_DATETIME || b == IX_T_DATETIME ||
-        a == IX_T_INTERVAL || b == IX_T_INTERVAL) {
-        if (a == IX_T_DATE && b == IX_T_DATE && op == '-') {
-            sb_printf(&out->s, "(%s - %s)", L, R);
-            out->t = ixs_t(IX_T_INTEGER, 4);
-            return 0;
-        }
-        if (a == IX_T_DATE && (ixs_is_int(b) || ixs_is_numeric(b)) && (op == '+' || op == '-')) {
-            if (!ixs_is_int(b)) ixs_to_type(p, r, ixs_t(IX_T_INTEGER, 4));
-            sb_printf(&out->s, "(%s %c %s)", L, op, xs(r));
-            out->t = ixs_t(IX_T_DATE, 4);
-            return 0;
-        }
-        if (b == IX_T_DATE && ixs_is_numeric(a) && op == '+') {
-            if (!ixs_is_int(a)) ixs_to_type(p, l, ixs_t(IX_T_INTEGER, 4));
-            sb_printf(&out->s, "(%s + %s)", xs(l), R);
-            out->t = ixs_t(IX_T_DATE, 4);
-            return 0;
-        }
-        if ((a == IX_T_DATETIME || a == IX_T_DATE) && (b == IX_T_DATETIME || b == IX_T_DATE) &&
-            op == '-') {
-            int ea = a == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(l->t.len);
-            int eb = b == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(r->t.len);
-            int e = ea > eb ? ea : eb;
-            uint32_t q = ix_iv_qual(9, IX_TU_DAY, e);
-            sb_printf(&out->s, "ixd_dtsub(%s,%u,%s,%u,%u)", L, a == IX_T_DATE ? 0 : l->t.len, R,
-                      b == IX_T_DATE ? 0 : r->t.len, q);
-            out->t = ixs_t(IX_T_INTERVAL, q);
-            return 0;
-        }
-        if ((a == IX_T_DATETIME || a == IX_T_DATE) && b == IX_T_INTERVAL &&
-            (op == '+' || op == '-')) {
-            uint32_t q = a == IX_T_DATE ? 0 : l->t.len;
-            if (a == IX_T_DATE && IX_QUAL_END(r->t.len) > IX_TU_DAY)
-                q = ix_dt_qual(IX_TU_YEAR, IX_QUAL_END(r->t.len));
-            sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,%d)", L, q, R, r->t.len, op == '-' ? -1 : 1);
-            out->t = q ? ixs_t(IX_T_DATETIME, q) : ixs_t(IX_T_DATE, 4);
-            if (a == IX_T_DATE && q) {
-                sb n = {0};
-                sb_printf(&n, "ixd_dtadd(%s,%u,%s,%u,%d)", L, q, R, r->t.len, op == '-' ? -1 : 1);
-                /* DATE + day-time interval: extend the date first */
-                sb_free(&out->s);
-                sb_printf(&out->s, "ixd_dtadd(ixd_extend(%s,%d,4,%u),%u,%s,%u,%d)", L, IX_T_DATE, q,
-                          q, R, r->t.len, op == '-' ? -1 : 1);
-                sb_free(&n);
-            }
-            return 0;
-        }
-        if (a == IX_T_INTERVAL && b == IX_T_DATETIME && op == '+') {
-            sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,1)", R, r->t.len, L, l->t.len);
-            out->t = r->t;
-            return 0;
-        }
-        if (a == IX_T_INTERVAL && b == IX_T_INTERVAL && (op == '+' || op == '-')) {
-            sb_printf(&out->s, "(%s %c %s)", L, op, R);
-            out->t = l->t;
-            return 0;
-        }
-        if (a == IX_T_INTERVAL && ixs_is_numeric(b) && (op == '*' || op == '/')) {
-            if (op == '*')
-                sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", L, R);
-            else
-                sb_printf(&out->s, "CAST(ixd_fdiv(%s, ixd_dbl(%s)) AS INTEGER)", L, R);
-            out->t = l->t;
-            return 0;
-        }
-        if (b == IX_T_INTERVAL && ixs_is_numeric(a) && op == '*') {
-            sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", R, L);
-            out->t = r->t;
-            return 0;
-        }
-        return px_failc(p, -1263, NULL);
+}
+
+/* DATE - DATE, DATE +/- number, number + DATE; 1 if the operation is none of these. */
+static int arith_date(px *p, arop *o) {
+    int a = o->a, b = o->b;
+    char op = o->op;
+    xv *out = o->out;
+    if (a == IX_T_DATE && b == IX_T_DATE && op == '-') {
+        sb_printf(&out->s, "(%s - %s)", o->L, o->R);
+        out->t = ixs_t(IX_T_INTEGER, 4);
+        return 0;
     }
-    if (!ixs_is_numeric(a) || !ixs_is_numeric(b)) return px_failc(p, -1213, NULL);
-    int ca = storage_class(a), cb = storage_class(b);
-    if (ca == 'f' || cb == 'f') {
-        if (ca == 'd') ixs_to_type(p, l, ixs_t(IX_T_FLOAT, 8));
-        if (cb == 'd') ixs_to_type(p, r, ixs_t(IX_T_FLOAT, 8));
-        if (op == '/')
-            sb_printf(&out->s, "ixd_fdiv(%s,%s)", xs(l), xs(r));
+    if (a == IX_T_DATE && (ixs_is_int(b) || ixs_is_numeric(b)) && (op == '+' || op == '-')) {
+        if (!ixs_is_int(b)) ixs_to_type(p, o->r, ixs_t(IX_T_INTEGER, 4));
+        sb_printf(&out->s, "(%s %c %s)", o->L, op, xs(o->r));
+        out->t = ixs_t(IX_T_DATE, 4);
+        return 0;
+    }
+    if (b == IX_T_DATE && ixs_is_numeric(a) && op == '+') {
+        if (!ixs_is_int(a)) ixs_to_type(p, o->l, ixs_t(IX_T_INTEGER, 4));
+        sb_printf(&out->s, "(%s + %s)", xs(o->l), o->R);
+        out->t = ixs_t(IX_T_DATE, 4);
+        return 0;
+    }
+    return 1;
+}
+
+/* DATETIME|DATE +/- INTERVAL (a DATE with a day-time interval is extended first) */
+static void arith_dt_add(arop *o) {
+    xv *l = o->l, *r = o->r, *out = o->out;
+    int a = o->a, sign = o->op == '-' ? -1 : 1;
+    uint32_t q = a == IX_T_DATE ? 0 : l->t.len;
+    if (a == IX_T_DATE && IX_QUAL_END(r->t.len) > IX_TU_DAY)
+        q = ix_dt_qual(IX_TU_YEAR, IX_QUAL_END(r->t.len));
+    sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,%d)", o->L, q, o->R, r->t.len, sign);
+    out->t = q ? ixs_t(IX_T_DATETIME, q) : ixs_t(IX_T_DATE, 4);
+    if (a == IX_T_DATE && q) {
+        /* DATE + day-time interval: extend the date first */
+        sb_free(&out->s);
+        sb_printf(&out->s, "ixd_dtadd(ixd_extend(%s,%d,4,%u),%u,%s,%u,%d)", o->L, IX_T_DATE, q, q,
+                  o->R, r->t.len, sign);
+    }
+}
+
+/* DATETIME|DATE - DATETIME|DATE, DATETIME|DATE +/- INTERVAL, INTERVAL + DATETIME;
+ * 1 if the operation is none of these. */
+static int arith_datetime(arop *o) {
+    xv *l = o->l, *r = o->r, *out = o->out;
+    int a = o->a, b = o->b;
+    char op = o->op;
+    if ((a == IX_T_DATETIME || a == IX_T_DATE) && (b == IX_T_DATETIME || b == IX_T_DATE) &&
+        op == '-') {
+        int ea = a == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(l->t.len);
+        int eb = b == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(r->t.len);
+        int e = ea > eb ? ea : eb;
+        uint32_t q = ix_iv_qual(9, IX_TU_DAY, e);
+        sb_printf(&out->s, "ixd_dtsub(%s,%u,%s,%u,%u)", o->L, a == IX_T_DATE ? 0 : l->t.len, o->R,
+                  b == IX_T_DATE ? 0 : r->t.len, q);
+        out->t = ixs_t(IX_T_INTERVAL, q);
+        return 0;
+    }
+    if ((a == IX_T_DATETIME || a == IX_T_DATE) && b == IX_T_INTERVAL && (op == '+' || op == '-')) {
+        arith_dt_add(o);
+        return 0;
+    }
+    if (a == IX_T_INTERVAL && b == IX_T_DATETIME && op == '+') {
+        sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,1)", o->R, r->t.len, o->L, l->t.len);
+        out->t = r->t;
+        return 0;
+    }
+    return 1;
+}
+
+/* INTERVAL +/- INTERVAL, INTERVAL * or / number, number * INTERVAL;
+ * 1 if the operation is none of these. */
+static int arith_interval(arop *o) {
+    int a = o->a, b = o->b;
+    char op = o->op;
+    xv *out = o->out;
+    if (a == IX_T_INTERVAL && b == IX_T_INTERVAL && (op == '+' || op == '-')) {
+        sb_printf(&out->s, "(%s %c %s)", o->L, op, o->R);
+        out->t = o->l->t;
+        return 0;
+    }
+    if (a == IX_T_INTERVAL && ixs_is_numeric(b) && (op == '*' || op == '/')) {
+        if (op == '*')
+            sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", o->L, o->R);
         else
-            sb_printf(&out->s, "(%s %c %s)", xs(l), op, xs(r));
-        out->t = ixs_t(IX_T_FLOAT, 8);
+            sb_printf(&out->s, "CAST(ixd_fdiv(%s, ixd_dbl(%s)) AS INTEGER)", o->L, o->R);
+        out->t = o->l->t;
         return 0;
     }
-    if (ca == 'i' && cb == 'i' && op != '/') {
-        sb_printf(&out->s, "(%s %c %s)", L, op, R);
-        int big8 = a == IX_T_INT8 || a == IX_T_SERIAL8 || b == IX_T_INT8 || b == IX_T_SERIAL8;
-        int bigb =
-            a == IX_T_BIGINT || a == IX_T_BIGSERIAL || b == IX_T_BIGINT || b == IX_T_BIGSERIAL;
-        out->t = big8   ? ixs_t(IX_T_INT8, 10)
-                 : bigb ? ixs_t(IX_T_BIGINT, 8)
-                        : ixs_t(IX_T_INTEGER, 4);
+    if (b == IX_T_INTERVAL && ixs_is_numeric(a) && op == '*') {
+        sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", o->R, o->L);
+        out->t = o->r->t;
         return 0;
     }
-    /* exact decimal arithmetic */
-    ityp da = dec_of(l->t), db = dec_of(r->t);
-    const char *fn = op == '+'   ? "ixd_dadd"
-                     : op == '-' ? "ixd_dsub"
-                     : op == '*' ? "ixd_dmul"
-                                 : "ixd_ddiv";
-    sb_printf(&out->s, "%s(%s,%s)", fn, L, R);
+    return 1;
+}
+
+/* The type of an exact DECIMAL result: its precision and scale when both
+ * operands have a fixed scale (not for '/'), else floating DECIMAL(32). */
+static ityp decimal_result(ityp da, ityp db, char op) {
     int pa = (int)(da.len >> 8), sa = (int)(da.len & 0xff), pb = (int)(db.len >> 8),
         sbb = (int)(db.len & 0xff);
     ityp rt = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
@@ -1109,11 +1222,75 @@ static int arith(px *p, xv *l, char op, xv *r, xv *out) {
         if (pr > 32) pr = 32;
         if (s <= pr) rt = ixs_t(IX_T_DECIMAL, (uint32_t)pr << 8 | (uint32_t)s);
     }
+    return rt;
+}
+
+/* Arithmetic on numbers: FLOAT, integer or exact decimal. */
+static int arith_numeric(px *p, arop *o) {
+    xv *l = o->l, *r = o->r, *out = o->out;
+    int a = o->a, b = o->b;
+    char op = o->op;
+    if (!ixs_is_numeric(a) || !ixs_is_numeric(b)) return px_failc(p, -1213, NULL);
+    int ca = storage_class(a), cb = storage_class(b);
+    if (ca == 'f' || cb == 'f') {
+        if (ca == 'd') ixs_to_type(p, l, ixs_t(IX_T_FLOAT, 8));
+        if (cb == 'd') ixs_to_type(p, r, ixs_t(IX_T_FLOAT, 8));
+        if (op == '/')
+            sb_printf(&out->s, "ixd_fdiv(%s,%s)", xs(l), xs(r));
+        else
+            sb_printf(&out->s, "(%s %c %s)", xs(l), op, xs(r));
+        out->t = ixs_t(IX_T_FLOAT, 8);
+        return 0;
+    }
+    if (ca == 'i' && cb == 'i' && op != '/') {
+        sb_printf(&out->s, "(%s %c %s)", o->L, op, o->R);
+        int big8 = a == IX_T_INT8 || a == IX_T_SERIAL8 || b == IX_T_INT8 || b == IX_T_SERIAL8;
+        int bigb =
+            a == IX_T_BIGINT || a == IX_T_BIGSERIAL || b == IX_T_BIGINT || b == IX_T_BIGSERIAL;
+        out->t = big8   ? ixs_t(IX_T_INT8, 10)
+                 : bigb ? ixs_t(IX_T_BIGINT, 8)
+                        : ixs_t(IX_T_INTEGER, 4);
+        return 0;
+    }
+    /* exact decimal arithmetic */
+    ityp da = dec_of(l->t), db = dec_of(r->t);
+    const char *fn = op == '+'   ? "ixd_dadd"
+                     : op == '-' ? "ixd_dsub"
+                     : op == '*' ? "ixd_dmul"
+                                 : "ixd_ddiv";
+    sb_printf(&out->s, "%s(%s,%s)", fn, o->L, o->R);
+    ityp rt = decimal_result(da, db, op);
     if (a == IX_T_MONEY || b == IX_T_MONEY) money_result(l->t, r->t, op, &rt, &out->s);
     out->t = rt;
     return 0;
 }
 
+/* arithmetic: out = l op r (op one of + - * /) */
+static int arith(px *p, xv *l, char op, xv *r, xv *out) {
+    settle(p, l);
+    settle(p, r);
+    arith_params(p, l, r);
+    if (l->k == XK_NULL || r->k == XK_NULL) {
+        sb_add(&out->s, "NULL");
+        out->t = l->k == XK_NULL ? r->t : l->t;
+        return 0;
+    }
+    arop o = {.l = l, .r = r, .out = out, .op = op, .a = l->t.code, .b = r->t.code};
+    arith_text(p, &o);
+    if (p->failed) return -1;
+    o.L = xs(l);
+    o.R = xs(r);
+    int a = o.a, b = o.b;
+    /* dates and times */
+    if (a == IX_T_DATE || b == IX_T_DATE || a == IX_T_DATETIME || b == IX_T_DATETIME ||
+        a == IX_T_INTERVAL || b == IX_T_INTERVAL) {
+        if (!arith_date(p, &o) || !arith_datetime(&o) || !arith_interval(&o)) return 0;
+        return px_failc(p, -1263, NULL);
+    }
+    return arith_numeric(p, &o);
+}
+
+/* mul := unary { ( "*" | "/" ) unary } */
 static int parse_mul(px *p, xv *out) {
     if (unary(p, out)) return -1;
     for (;;) {
@@ -1141,6 +1318,7 @@ static int parse_mul(px *p, xv *out) {
     }
 }
 
+/* add := mul { ( "+" | "-" | "||" ) mul } */
 static int parse_add(px *p, xv *out) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     if (parse_mul(p, out)) return -1;
@@ -1189,203 +1367,250 @@ static int parse_add(px *p, xv *out) {
     return 0;
 }
 
+/* The comparison operator at the current token (= == != <> < > <= >=), or NULL. */
+static const char *cmp_op(px *p) {
+    if (px_op(p, p->i, "=") || px_op(p, p->i, "==")) return "=";
+    if (px_op(p, p->i, "!=") || px_op(p, p->i, "<>")) return "<>";
+    if (px_op(p, p->i, "<")) return "<";
+    if (px_op(p, p->i, ">")) return ">";
+    if (px_op(p, p->i, "<=")) return "<=";
+    if (px_op(p, p->i, ">=")) return ">=";
+    return NULL;
+}
+
+/* "(" select ")" after x op ANY|SOME|ALL:
+ * x op ANY (sub) == EXISTS (SELECT 1 FROM (sub) WHERE x op c) */
+static int pred_quant(px *p, xv *out, const char *op, int any, sb *s) {
+    if (px_expect_op(p, "(") || !px_kw(p, p->i, IXK_SELECT)) {
+        px_fail(p);
+        return -1;
+    }
+    qres q;
+    memset(&q, 0, sizeof q);
+    int st;
+    if (ixs_select_sub(p, &q, &st) || px_expect_op(p, ")")) {
+        qres_free(&q);
+        return -1;
+    }
+    settle(p, out);
+    const char *cn = q.ncols ? q.cols[0].name : "";
+    xv c;
+    xv_init(&c);
+    sb_add(&c.s, "_q.");
+    sb_ident(&c.s, cn);
+    c.t = q.ncols ? q.cols[0].t : ixs_t(-1, 0);
+    c.k = XK_COL;
+    cmp_coerce(p, out, &c);
+    if (any)
+        sb_printf(s, "EXISTS (SELECT 1 FROM (%s) AS _q WHERE %s %s %s)", q.sql.p, xs(out), op,
+                  xs(&c));
+    else
+        sb_printf(s, "NOT EXISTS (SELECT 1 FROM (%s) AS _q WHERE NOT (%s %s %s))", q.sql.p, xs(out),
+                  op, xs(&c));
+    xv_free(&c);
+    qres_free(&q);
+    return 0;
+}
+
+/* x op [ ANY | SOME | ALL ] ( add | "(" select ")" ) (after op) */
+static int pred_cmp(px *p, xv *out, xv *r, const char *op, sb *s) {
+    int any = 0, all = 0;
+    if (px_acc(p, IXK_ANY) || px_acc(p, IXK_SOME))
+        any = 1;
+    else if (px_acc(p, IXK_ALL))
+        all = 1;
+    if (any || all) return pred_quant(p, out, op, any, s);
+    if (parse_add(p, r)) return -1;
+    cmp_coerce(p, out, r);
+    sb_printf(s, "(%s %s %s)", xs(out), op, xs(r));
+    return 0;
+}
+
+/* x [NOT] BETWEEN add AND add (after BETWEEN) */
+static int pred_between(px *p, xv *out, xv *r, int neg, sb *s) {
+    xv hi;
+    xv_init(&hi);
+    if (parse_add(p, r) || px_expect(p, IXK_AND) || parse_add(p, &hi)) {
+        xv_free(&hi);
+        return -1;
+    }
+    settle(p, out);
+    if (is_lit(out)) {
+        settle(p, r);
+        ixs_to_type(p, out, r->t);
+    }
+    cmp_coerce(p, out, r);
+    cmp_coerce(p, out, &hi);
+    sb_printf(s, "(%s %sBETWEEN %s AND %s)", xs(out), neg ? "NOT " : "", xs(r), xs(&hi));
+    xv_free(&hi);
+    return 0;
+}
+
+/* x [NOT] IN "(" select ")" (after the "(") */
+static int pred_in_sub(px *p, xv *out, int neg, sb *s) {
+    qres q;
+    memset(&q, 0, sizeof q);
+    int st;
+    if (ixs_select_sub(p, &q, &st) || px_expect_op(p, ")")) {
+        qres_free(&q);
+        return -1;
+    }
+    settle(p, out);
+    if (q.ncols != 1) {
+        qres_free(&q);
+        px_fail(p);
+        return -1;
+    }
+    xv c;
+    xv_init(&c);
+    sb_add(&c.s, "_q.");
+    sb_ident(&c.s, q.cols[0].name);
+    c.t = q.cols[0].t;
+    c.k = XK_COL;
+    if (out->k == XK_PARAM || is_lit(out)) ixs_to_type(p, out, c.t);
+    cmp_coerce(p, out, &c);
+    if (!strncmp(c.s.p, "_q.", 3))
+        sb_printf(s, "(%s %sIN (%s))", xs(out), neg ? "NOT " : "", q.sql.p);
+    else
+        sb_printf(s, "(%s %sIN (SELECT %s FROM (%s) AS _q))", xs(out), neg ? "NOT " : "", xs(&c),
+                  q.sql.p);
+    xv_free(&c);
+    qres_free(&q);
+    return 0;
+}
+
+/* x [NOT] IN "(" add { "," add } ")" (after the "(") */
+static int pred_in_list(px *p, xv *out, int neg, sb *s) {
+    settle(p, out);
+    sb_printf(s, "(%s %sIN (", "", neg ? "NOT " : "");
+    sb body = {0};
+    int first = 1;
+    for (;;) {
+        xv e;
+        xv_init(&e);
+        if (parse_add(p, &e)) {
+            xv_free(&e);
+            sb_free(&body);
+            return -1;
+        }
+        if (is_lit(out) && !is_lit(&e)) {
+            settle(p, &e);
+        }
+        cmp_coerce(p, out, &e);
+        if (!first) sb_addc(&body, ',');
+        sb_add(&body, xs(&e));
+        first = 0;
+        xv_free(&e);
+        if (px_acc_op(p, ",")) continue;
+        break;
+    }
+    if (px_expect_op(p, ")")) {
+        sb_free(&body);
+        return -1;
+    }
+    sb_free(s);
+    sb_printf(s, "(%s %sIN (%s))", xs(out), neg ? "NOT " : "", body.p ? body.p : "");
+    sb_free(&body);
+    return 0;
+}
+
+/* x [NOT] IN "(" ( select | add { "," add } ) ")" (after IN) */
+static int pred_in(px *p, xv *out, int neg, sb *s) {
+    if (px_expect_op(p, "(")) return -1;
+    if (px_kw(p, p->i, IXK_SELECT)) return pred_in_sub(p, out, neg, s);
+    return pred_in_list(p, out, neg, s);
+}
+
+/* x [NOT] ( LIKE | MATCHES ) add [ ESCAPE add ] (after LIKE or MATCHES) */
+static int pred_like(px *p, xv *out, xv *r, int neg, sb *s) {
+    int matches = px_kw(p, p->i - 1, IXK_MATCHES);
+    if (parse_add(p, r)) return -1;
+    as_text(p, out);
+    as_text(p, r);
+    xv esc;
+    xv_init(&esc);
+    int has_esc = 0;
+    if (px_acc(p, IXK_ESCAPE)) {
+        if (parse_add(p, &esc)) {
+            xv_free(&esc);
+            return -1;
+        }
+        has_esc = 1;
+    }
+    if (matches)
+        sb_printf(s, "(%sixd_matches(%s,%s))", neg ? "NOT " : "", xs(out), xs(r));
+    else
+        sb_printf(s, "(%s %sLIKE %s ESCAPE %s)", xs(out), neg ? "NOT " : "", xs(r),
+                  has_esc ? xs(&esc) : "'\\'");
+    xv_free(&esc);
+    return 0;
+}
+
+/* x IS [NOT] NULL (after IS) */
+static int pred_is_null(px *p, xv *out, sb *s) {
+    int n2 = px_acc(p, IXK_NOT);
+    if (px_expect(p, IXK_NULL)) return -1;
+    sb_printf(s, "(%s IS %sNULL)", xs(out), n2 ? "NOT " : "");
+    return 0;
+}
+
+/* Makes out the predicate whose SQL is s (out and r are its operands). */
+static void pred_result(xv *out, xv *r, sb *s) {
+    int agg = out->agg || r->agg;
+    xv_free(out);
+    xv_free(r);
+    out->s = *s;
+    out->t = ixs_t(IX_T_BOOLEAN, 1);
+    out->k = XK_PRED;
+    out->agg = agg;
+    out->lk = LB_EXPR;
+    out->pidx = -1;
+}
+
+/* pred = add [ cmp_op [ANY | SOME | ALL] ( add | "(" select ")" )
+ *            | [NOT] BETWEEN add AND add
+ *            | [NOT] IN add                                  (a collection)
+ *            | [NOT] IN "(" ( select | add { "," add } ) ")"
+ *            | [NOT] ( LIKE | MATCHES ) add [ESCAPE add]
+ *            | IS [NOT] NULL ] */
 static int pred(px *p, xv *out) {
     if (parse_add(p, out)) return -1;
     int neg = 0;
     int save = p->i;
     if (px_acc(p, IXK_NOT)) neg = 1;
-    const char *op = NULL;
-    if (!neg) {
-        if (px_op(p, p->i, "=") || px_op(p, p->i, "=="))
-            op = "=";
-        else if (px_op(p, p->i, "!=") || px_op(p, p->i, "<>"))
-            op = "<>";
-        else if (px_op(p, p->i, "<"))
-            op = "<";
-        else if (px_op(p, p->i, ">"))
-            op = ">";
-        else if (px_op(p, p->i, "<="))
-            op = "<=";
-        else if (px_op(p, p->i, ">="))
-            op = ">=";
-    }
+    const char *op = neg ? NULL : cmp_op(p);
     xv r;
     xv_init(&r);
     sb s = {0};
+    int rc;
     if (op) {
         p->i++;
-        int any = 0, all = 0;
-        if (px_acc(p, IXK_ANY) || px_acc(p, IXK_SOME))
-            any = 1;
-        else if (px_acc(p, IXK_ALL))
-            all = 1;
-        if (any || all) {
-            if (px_expect_op(p, "(") || !px_kw(p, p->i, IXK_SELECT)) {
-                px_fail(p);
-                goto fail;
-            }
-            qres q;
-            memset(&q, 0, sizeof q);
-            int st;
-            if (ixs_select_sub(p, &q, &st) || px_expect_op(p, ")")) {
-                qres_free(&q);
-                goto fail;
-            }
-            settle(p, out);
-            /* x op ANY (sub) == EXISTS (SELECT 1 FROM (sub) WHERE x op c) */
-            const char *cn = q.ncols ? q.cols[0].name : "";
-            xv c;
-            xv_init(&c);
-            sb_add(&c.s, "_q.");
-            sb_ident(&c.s, cn);
-            c.t = q.ncols ? q.cols[0].t : ixs_t(-1, 0);
-            c.k = XK_COL;
-            cmp_coerce(p, out, &c);
-            if (any)
-                sb_printf(&s, "EXISTS (SELECT 1 FROM (%s) AS _q WHERE %s %s %s)", q.sql.p, xs(out),
-                          op, xs(&c));
-            else
-                sb_printf(&s, "NOT EXISTS (SELECT 1 FROM (%s) AS _q WHERE NOT (%s %s %s))", q.sql.p,
-                          xs(out), op, xs(&c));
-            xv_free(&c);
-            qres_free(&q);
-        } else {
-            if (parse_add(p, &r)) goto fail;
-            cmp_coerce(p, out, &r);
-            sb_printf(&s, "(%s %s %s)", xs(out), op, xs(&r));
-        }
-    } else if (px_acc(p, IXK_BETWEEN)) {
-        xv hi;
-        xv_init(&hi);
-        if (parse_add(p, &r) || px_expect(p, IXK_AND) || parse_add(p, &hi)) {
-            xv_free(&hi);
-            goto fail;
-        }
-        settle(p, out);
-        if (is_lit(out)) {
-            settle(p, &r);
-            ixs_to_type(p, out, r.t);
-        }
-        xv o2 = *out;
-        cmp_coerce(p, out, &r);
-        (void)o2;
-        cmp_coerce(p, out, &hi);
-        sb_printf(&s, "(%s %sBETWEEN %s AND %s)", xs(out), neg ? "NOT " : "", xs(&r), xs(&hi));
-        xv_free(&hi);
-    } else if (px_kw(p, p->i, IXK_IN) && !px_op(p, p->i + 1, "(")) {
+        rc = pred_cmp(p, out, &r, op, &s);
+    } else if (px_acc(p, IXK_BETWEEN))
+        rc = pred_between(p, out, &r, neg, &s);
+    else if (px_kw(p, p->i, IXK_IN) && !px_op(p, p->i + 1, "(")) {
         p->i++; /* x IN collection */
-        if (parse_add(p, &r) || ixs_coll_in(p, out, &r, neg, &s)) goto fail;
-    } else if (px_acc(p, IXK_IN)) {
-        if (px_expect_op(p, "(")) goto fail;
-        if (px_kw(p, p->i, IXK_SELECT)) {
-            qres q;
-            memset(&q, 0, sizeof q);
-            int st;
-            if (ixs_select_sub(p, &q, &st) || px_expect_op(p, ")")) {
-                qres_free(&q);
-                goto fail;
-            }
-            settle(p, out);
-            if (q.ncols != 1) {
-                qres_free(&q);
-                px_fail(p);
-                goto fail;
-            }
-            xv c;
-            xv_init(&c);
-            sb_add(&c.s, "_q.");
-            sb_ident(&c.s, q.cols[0].name);
-            c.t = q.cols[0].t;
-            c.k = XK_COL;
-            if (out->k == XK_PARAM || is_lit(out)) ixs_to_type(p, out, c.t);
-            cmp_coerce(p, out, &c);
-            if (!strncmp(c.s.p, "_q.", 3))
-                sb_printf(&s, "(%s %sIN (%s))", xs(out), neg ? "NOT " : "", q.sql.p);
-            else
-                sb_printf(&s, "(%s %sIN (SELECT %s FROM (%s) AS _q))", xs(out), neg ? "NOT " : "",
-                          xs(&c), q.sql.p);
-            xv_free(&c);
-            qres_free(&q);
-        } else {
-            settle(p, out);
-            sb_printf(&s, "(%s %sIN (", "", neg ? "NOT " : "");
-            sb body = {0};
-            int first = 1;
-            for (;;) {
-                xv e;
-                xv_init(&e);
-                if (parse_add(p, &e)) {
-                    xv_free(&e);
-                    sb_free(&body);
-                    goto fail;
-                }
-                if (is_lit(out) && !is_lit(&e)) {
-                    settle(p, &e);
-                }
-                cmp_coerce(p, out, &e);
-                if (!first) sb_addc(&body, ',');
-                sb_add(&body, xs(&e));
-                first = 0;
-                xv_free(&e);
-                if (px_acc_op(p, ",")) continue;
-                break;
-            }
-            if (px_expect_op(p, ")")) {
-                sb_free(&body);
-                goto fail;
-            }
-            sb_free(&s);
-            sb_printf(&s, "(%s %sIN (%s))", xs(out), neg ? "NOT " : "", body.p ? body.p : "");
-            sb_free(&body);
-        }
-    } else if (px_acc(p, IXK_LIKE) || px_acc(p, IXK_MATCHES)) {
-        int matches = px_kw(p, p->i - 1, IXK_MATCHES);
-        if (parse_add(p, &r)) goto fail;
-        as_text(p, out);
-        as_text(p, &r);
-        xv esc;
-        xv_init(&esc);
-        int has_esc = 0;
-        if (px_acc(p, IXK_ESCAPE)) {
-            if (parse_add(p, &esc)) {
-                xv_free(&esc);
-                goto fail;
-            }
-            has_esc = 1;
-        }
-        if (matches)
-            sb_printf(&s, "(%sixd_matches(%s,%s))", neg ? "NOT " : "", xs(out), xs(&r));
-        else
-            sb_printf(&s, "(%s %sLIKE %s ESCAPE %s)", xs(out), neg ? "NOT " : "", xs(&r),
-                      has_esc ? xs(&esc) : "'\\'");
-        xv_free(&esc);
-    } else if (!neg && px_acc(p, IXK_IS)) {
-        int n2 = px_acc(p, IXK_NOT);
-        if (px_expect(p, IXK_NULL)) goto fail;
-        sb_printf(&s, "(%s IS %sNULL)", xs(out), n2 ? "NOT " : "");
-    } else {
+        rc = parse_add(p, &r) || ixs_coll_in(p, out, &r, neg, &s) ? -1 : 0;
+    } else if (px_acc(p, IXK_IN))
+        rc = pred_in(p, out, neg, &s);
+    else if (px_acc(p, IXK_LIKE) || px_acc(p, IXK_MATCHES))
+        rc = pred_like(p, out, &r, neg, &s);
+    else if (!neg && px_acc(p, IXK_IS))
+        rc = pred_is_null(p, out, &s);
+    else {
         p->i = save;
         return 0;
     }
-    if (p->failed) goto fail;
-    {
-        int agg = out->agg || r.agg;
-        xv_free(out);
+    if (rc || p->failed) {
+        sb_free(&s);
         xv_free(&r);
-        out->s = s;
-        out->t = ixs_t(IX_T_BOOLEAN, 1);
-        out->k = XK_PRED;
-        out->agg = agg;
-        out->lk = LB_EXPR;
-        out->pidx = -1;
+        return -1;
     }
+    pred_result(out, &r, &s);
     return 0;
-fail:
-    sb_free(&s);
-    xv_free(&r);
-    return -1;
 }
 
+/* not := { NOT } pred */
 static int parse_not(px *p, xv *out) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     int rc;
@@ -1405,6 +1630,7 @@ static int parse_not(px *p, xv *out) {
     return rc;
 }
 
+/* and := not { AND not } */
 static int parse_and(px *p, xv *out) {
     if (parse_not(p, out)) return -1;
     while (px_acc(p, IXK_AND)) {
@@ -1425,6 +1651,7 @@ static int parse_and(px *p, xv *out) {
     return 0;
 }
 
+/* or := and { OR and } */
 static int parse_or(px *p, xv *out) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     if (parse_and(p, out)) return -1;
@@ -1447,12 +1674,14 @@ static int parse_or(px *p, xv *out) {
     return 0;
 }
 
+/* conj := not (one conjunct of a WHERE condition) */
 int ixs_conj(px *p, xv *out) {
     xv_init(out);
     if (parse_not(p, out) || p->failed) return -1;
     return 0;
 }
 
+/* expr := or */
 int ixs_expr(px *p, xv *out) {
     xv_init(out);
     int rc = parse_or(p, out);
@@ -1460,6 +1689,7 @@ int ixs_expr(px *p, xv *out) {
     return 0;
 }
 
+/* cond := or (a predicate, a BOOLEAN value or a constant) */
 int ixs_cond(px *p, xv *out) {
     xv_init(out);
     if (parse_or(p, out) || p->failed) return -1;
@@ -1473,106 +1703,152 @@ int ixs_cond(px *p, xv *out) {
 
 /* ---- types in DDL and CAST ------------------------------------------------------------------ */
 
-int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t *collen) {
-    *serial = 0;
-    *serial_start = 1;
-    if (ixs_coll_type_at(p)) return ixs_coll_parse_type(p, t, collen);
-    if (ixs_row_type_at(p)) return ixs_row_parse_type(p, t, collen);
+/* [ "(" int [ "," int ] ")" ] : the optional length (a) and second number (b) of a type */
+static int type_args(px *p, int64_t *a, int64_t *b) {
+    if (px_acc_op(p, "(")) {
+        if (px_int(p, a)) return -1;
+        if (px_acc_op(p, ",") && px_int(p, b)) return -1;
+        if (px_expect_op(p, ")")) return -1;
+    }
+    return 0;
+}
+
+/* CHAR[ACTER] [(n)] | CHAR[ACTER] VARYING [(max[,min])] | NCHAR [(n)]
+ * | [N]VARCHAR [(max[,min])] | LVARCHAR [(n)]; 1 if nm is none of these */
+static int type_char(px *p, const char *nm, ityp *t, uint32_t *collen) {
     int64_t a = -1, b = -1;
-    char nm[IXS_NAME_MAX + 1];
-    ixs_name_skip_owner(p); /* "informix".boolean */
-    if (px_ident(p, nm, sizeof nm)) return -1;
-#define OPTARGS()                                                                                  \
-    do {                                                                                           \
-        if (px_acc_op(p, "(")) {                                                                   \
-            if (px_int(p, &a)) return -1;                                                          \
-            if (px_acc_op(p, ",") && px_int(p, &b)) return -1;                                     \
-            if (px_expect_op(p, ")")) return -1;                                                   \
-        }                                                                                          \
-    } while (0)
+    int vary = !strcmp(nm, "varchar") || !strcmp(nm, "nvarchar");
     if (!strcmp(nm, "char") || !strcmp(nm, "character") || !strcmp(nm, "nchar")) {
         int n = !strcmp(nm, "nchar");
         if (!n && px_acc(p, IXK_VARYING)) {
-            OPTARGS();
+            if (type_args(p, &a, &b)) return -1;
             if (a < 1 || a > 255 || b > a) return px_fail(p);
             *t = ixs_t(IX_T_VARCHAR, (uint32_t)a);
             *collen = (uint32_t)a | (uint32_t)(b > 0 ? b : 0) << 8;
             return 0;
         }
-        OPTARGS();
+        if (type_args(p, &a, &b)) return -1;
         if (a < 0) a = 1;
         if (a < 1 || a > 32767 || b >= 0) return px_fail(p);
         *t = ixs_t(n ? IX_T_NCHAR : IX_T_CHAR, (uint32_t)a);
-    } else if (!strcmp(nm, "varchar") || !strcmp(nm, "nvarchar")) {
-        OPTARGS();
+    } else if (vary) {
+        if (type_args(p, &a, &b)) return -1;
         if (a < 0) a = 1;
         if (a < 1 || a > 255 || b > a) return px_fail(p);
         *t = ixs_t(nm[0] == 'n' ? IX_T_NVARCHAR : IX_T_VARCHAR, (uint32_t)a);
         *collen = (uint32_t)a | (uint32_t)(b > 0 ? b : 0) << 8;
         return 0;
     } else if (!strcmp(nm, "lvarchar")) {
-        OPTARGS();
+        if (type_args(p, &a, &b)) return -1;
         if (a < 0) a = 2048;
         if (a < 1 || a > 32739 || b >= 0) return px_fail(p);
         *t = ixs_t(IX_T_LVARCHAR, (uint32_t)a);
-    } else if (!strcmp(nm, "smallint")) {
-        *t = ixs_t(IX_T_SMALLINT, 2);
-    } else if (!strcmp(nm, "integer") || !strcmp(nm, "int")) {
-        *t = ixs_t(IX_T_INTEGER, 4);
-    } else if (!strcmp(nm, "int8")) {
-        *t = ixs_t(IX_T_INT8, 10);
-    } else if (!strcmp(nm, "bigint")) {
-        *t = ixs_t(IX_T_BIGINT, 8);
-    } else if (!strcmp(nm, "serial") || !strcmp(nm, "serial8") || !strcmp(nm, "bigserial")) {
-        OPTARGS();
-        if (b >= 0) return px_fail(p);
-        *serial = nm[6] == '8' ? 2 : nm[0] == 'b' ? 3 : 1;
-        if (a > 0) *serial_start = a;
-        if (a == 0 || a < -1) return px_fail(p);
-        *t = *serial == 1   ? ixs_t(IX_T_SERIAL, 4)
-             : *serial == 2 ? ixs_t(IX_T_SERIAL8, 10)
-                            : ixs_t(IX_T_BIGSERIAL, 8);
-    } else if (!strcmp(nm, "smallfloat") || !strcmp(nm, "real")) {
-        *t = ixs_t(IX_T_SMALLFLOAT, 4);
-    } else if (!strcmp(nm, "float")) {
-        OPTARGS();
+    } else
+        return 1;
+    *collen = t->len;
+    return 0;
+}
+
+/* SERIAL [(start)] | SERIAL8 [(start)] | BIGSERIAL [(start)] */
+static int type_serial(px *p, const char *nm, ityp *t, int *serial, int64_t *serial_start) {
+    int64_t a = -1, b = -1;
+    if (type_args(p, &a, &b)) return -1;
+    if (b >= 0) return px_fail(p);
+    *serial = nm[6] == '8' ? 2 : nm[0] == 'b' ? 3 : 1;
+    if (a > 0) *serial_start = a;
+    if (a == 0 || a < -1) return px_fail(p);
+    *t = *serial == 1   ? ixs_t(IX_T_SERIAL, 4)
+         : *serial == 2 ? ixs_t(IX_T_SERIAL8, 10)
+                        : ixs_t(IX_T_BIGSERIAL, 8);
+    return 0;
+}
+
+/* { DECIMAL | DEC | NUMERIC | MONEY } [ "(" precision [ "," scale ] ")" ] */
+static int type_decimal(px *p, const char *nm, ityp *t) {
+    int64_t a = -1, b = -1;
+    if (type_args(p, &a, &b)) return -1;
+    int money = nm[0] == 'm';
+    if (a < 0) a = 16;
+    if (a < 1 || a > 32) return px_fail(p);
+    if (b < 0)
+        b = money ? 2 : 0xff;
+    else if (b > a)
+        return px_fail(p);
+    if (money && b == 0xff) b = 2;
+    if (money && b > a) b = a;
+    *t = ixs_t(money ? IX_T_MONEY : IX_T_DECIMAL, (uint32_t)a << 8 | (uint32_t)b);
+    return 0;
+}
+
+/* The types written as one word without arguments (SMALLINT, INT, DATE, ...); 1 if found. */
+static int type_word(const char *nm, ityp *t) {
+    static const struct {
+        const char *name;
+        int code;
+        uint32_t len;
+    } words[] = {{"smallint", IX_T_SMALLINT, 2}, {"integer", IX_T_INTEGER, 4},
+                 {"int", IX_T_INTEGER, 4},       {"int8", IX_T_INT8, 10},
+                 {"bigint", IX_T_BIGINT, 8},     {"smallfloat", IX_T_SMALLFLOAT, 4},
+                 {"real", IX_T_SMALLFLOAT, 4},   {"date", IX_T_DATE, 4},
+                 {"boolean", IX_T_BOOLEAN, 1}};
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (!strcmp(nm, words[k].name)) {
+            *t = ixs_t(words[k].code, words[k].len);
+            return 1;
+        }
+    return 0;
+}
+
+/* FLOAT [(n)] | DOUBLE PRECISION | DATETIME qual | INTERVAL qual | BYTE [IN space]
+ * | TEXT [IN space]; 1 if nm is none of these */
+static int type_other(px *p, const char *nm, ityp *t) {
+    if (!strcmp(nm, "float")) {
+        int64_t a = -1, b = -1;
+        if (type_args(p, &a, &b)) return -1;
         *t = ixs_t(IX_T_FLOAT, 8);
     } else if (!strcmp(nm, "double")) {
         if (px_expect(p, IXK_PRECISION)) return -1;
         *t = ixs_t(IX_T_FLOAT, 8);
-    } else if (!strcmp(nm, "decimal") || !strcmp(nm, "dec") || !strcmp(nm, "numeric") ||
-               !strcmp(nm, "money")) {
-        OPTARGS();
-        int money = nm[0] == 'm';
-        if (a < 0) a = 16;
-        if (a < 1 || a > 32) return px_fail(p);
-        if (b < 0)
-            b = money ? 2 : 0xff;
-        else if (b > a)
-            return px_fail(p);
-        if (money && b == 0xff) b = 2;
-        if (money && b > a) b = a;
-        *t = ixs_t(money ? IX_T_MONEY : IX_T_DECIMAL, (uint32_t)a << 8 | (uint32_t)b);
-    } else if (!strcmp(nm, "date")) {
-        *t = ixs_t(IX_T_DATE, 4);
     } else if (!strcmp(nm, "datetime") || !strcmp(nm, "interval")) {
         uint32_t q;
         if (ixs_parse_qual(p, nm[0] == 'i', &q)) return -1;
         *t = ixs_t(nm[0] == 'i' ? IX_T_INTERVAL : IX_T_DATETIME, q);
-    } else if (!strcmp(nm, "boolean")) {
-        *t = ixs_t(IX_T_BOOLEAN, 1);
     } else if (!strcmp(nm, "byte") || !strcmp(nm, "text")) {
         if (px_acc(p, IXK_IN)) {
             char dummy[IXS_NAME_MAX + 1];
             if (px_ident(p, dummy, sizeof dummy)) return -1;
         }
         *t = ixs_t(nm[0] == 'b' ? IX_T_BYTE : IX_T_TEXT, 56);
-    } else {
+    } else
+        return 1;
+    return 0;
+}
+
+/* type = collection_type | row_type | [owner "."] name [ "(" int [ "," int ] ")" ]
+ *      | CHARACTER VARYING ... | DOUBLE PRECISION | DATETIME qual | INTERVAL qual
+ *      | { BYTE | TEXT } [ IN space ] | named_row_type */
+int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t *collen) {
+    *serial = 0;
+    *serial_start = 1;
+    if (ixs_coll_type_at(p)) return ixs_coll_parse_type(p, t, collen);
+    if (ixs_row_type_at(p)) return ixs_row_parse_type(p, t, collen);
+    char nm[IXS_NAME_MAX + 1];
+    ixs_name_skip_owner(p); /* "informix".boolean */
+    if (px_ident(p, nm, sizeof nm)) return -1;
+    int r = type_char(p, nm, t, collen);
+    if (r <= 0) return r;
+    if (!strcmp(nm, "serial") || !strcmp(nm, "serial8") || !strcmp(nm, "bigserial"))
+        r = type_serial(p, nm, t, serial, serial_start);
+    else if (!strcmp(nm, "decimal") || !strcmp(nm, "dec") || !strcmp(nm, "numeric") ||
+             !strcmp(nm, "money"))
+        r = type_decimal(p, nm, t);
+    else if (type_word(nm, t))
+        r = 0;
+    else if ((r = type_other(p, nm, t)) > 0)
         return ixs_row_named_type(p, nm, t, collen); /* a named row type */
-    }
+    if (r) return r;
     *collen = t->len;
     return 0;
-#undef OPTARGS
 }
 
 /* ---- for the built-in functions (ixs_func.c) ----------------------------------------------- */
@@ -1607,9 +1883,11 @@ ityp ixs_dec_of(ityp t) {
 uint32_t ixs_char_len(ityp t) {
     return char_len(t);
 }
+/* or := and { OR and } (parse_or) */
 int ixs_parse_or(px *p, xv *out) {
     return parse_or(p, out);
 }
+/* add := mul { ( "+" | "-" | "||" ) mul } (parse_add) */
 int ixs_parse_add(px *p, xv *out) {
     return parse_add(p, out);
 }

@@ -29,127 +29,175 @@ static int coll_open(const px *p) {
     return 0;
 }
 
-int ixs_lex(px *p) {
-    const char *s = p->sql;
-    size_t n = p->n, i = 0;
-    int cap = 0, np = 0, coll = 0; /* coll: open collection braces */
+/* The tokenizer's position in the text and its counters. */
+typedef struct {
+    const char *s;
+    size_t n, i;
+    int cap, np, coll; /* coll: open collection braces */
+} lexst;
+
+/* Skips blanks and comments (-- line, { ... } unless a collection, / * ... * /). */
+static int lex_blank(px *p, lexst *L) {
+    const char *s = L->s;
+    size_t n = L->n;
     for (;;) {
-        /* blanks and comments */
-        for (;;) {
-            while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' ||
-                             s[i] == '\f' || s[i] == '\v'))
+        while (L->i < n && (s[L->i] == ' ' || s[L->i] == '\t' || s[L->i] == '\n' ||
+                            s[L->i] == '\r' || s[L->i] == '\f' || s[L->i] == '\v'))
+            L->i++;
+        size_t i = L->i;
+        if (i + 1 < n && s[i] == '-' && s[i + 1] == '-') {
+            while (L->i < n && s[L->i] != '\n')
+                L->i++;
+            continue;
+        }
+        if (i < n && s[i] == '{' && !coll_open(p)) {
+            while (L->i < n && s[L->i] != '}')
+                L->i++;
+            if (L->i >= n) return ixd_seterr(p->err, -201, 0, (int)i, NULL);
+            L->i++;
+            continue;
+        }
+        if (i + 1 < n && s[i] == '/' && s[i + 1] == '*') {
+            L->i += 2;
+            while (L->i + 1 < n && !(s[L->i] == '*' && s[L->i + 1] == '/'))
+                L->i++;
+            if (L->i + 1 >= n) return ixd_seterr(p->err, -201, 0, (int)i, NULL);
+            L->i += 2;
+            continue;
+        }
+        return 0;
+    }
+}
+
+/* Makes room for one more token (and the EOF token after it). */
+static int lex_grow(px *p, lexst *L) {
+    if (p->nt + 1 < L->cap) return 0;
+    if (L->cap >= IXS_MAX_TOKENS) return ixd_seterr(p->err, -201, 0, (int)L->i, NULL);
+    int nc = L->cap ? L->cap * 2 : 64;
+    tok *nt = realloc(p->t, sizeof(tok) * (size_t)nc);
+    if (!nt) return ixd_seterr(p->err, -208, 0, 0, NULL);
+    p->t = nt;
+    L->cap = nc;
+    return 0;
+}
+
+/* number = digits [ "." digits ] [ ("e"|"E") ["+"|"-"] digits ] | "." digits */
+static void lex_number(lexst *L, tok *t) {
+    const char *s = L->s;
+    size_t n = L->n, i = L->i;
+    int isnum = 0;
+    while (i < n && is_digit((unsigned char)s[i]))
+        i++;
+    if (i < n && s[i] == '.') {
+        isnum = 1;
+        i++;
+        while (i < n && is_digit((unsigned char)s[i]))
+            i++;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1;
+        if (j < n && (s[j] == '+' || s[j] == '-')) j++;
+        if (j < n && is_digit((unsigned char)s[j])) {
+            isnum = 1;
+            i = j;
+            while (i < n && is_digit((unsigned char)s[i]))
                 i++;
-            if (i + 1 < n && s[i] == '-' && s[i + 1] == '-') {
-                while (i < n && s[i] != '\n')
-                    i++;
-                continue;
-            }
-            if (i < n && s[i] == '{' && !coll_open(p)) {
-                size_t st = i;
-                while (i < n && s[i] != '}')
-                    i++;
-                if (i >= n) return ixd_seterr(p->err, -201, 0, (int)st, NULL);
-                i++;
-                continue;
-            }
-            if (i + 1 < n && s[i] == '/' && s[i + 1] == '*') {
-                size_t st = i;
-                i += 2;
-                while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'))
-                    i++;
-                if (i + 1 >= n) return ixd_seterr(p->err, -201, 0, (int)st, NULL);
+        }
+    }
+    L->i = i;
+    t->k = isnum ? T_NUM : T_INT;
+}
+
+/* string = q { char | q q } q, q being ' or " */
+static int lex_string(px *p, lexst *L, tok *t) {
+    const char *s = L->s;
+    size_t n = L->n, i = L->i;
+    char q = s[i];
+    i++;
+    for (;;) {
+        if (i >= n) return ixd_seterr(p->err, -201, 0, t->pos, NULL);
+        if (s[i] == q) {
+            if (i + 1 < n && s[i + 1] == q) {
                 i += 2;
                 continue;
             }
+            i++;
             break;
         }
-        if (p->nt + 1 >= cap) {
-            if (cap >= IXS_MAX_TOKENS) return ixd_seterr(p->err, -201, 0, (int)i, NULL);
-            int nc = cap ? cap * 2 : 64;
-            tok *nt = realloc(p->t, sizeof(tok) * (size_t)nc);
-            if (!nt) return ixd_seterr(p->err, -208, 0, 0, NULL);
-            p->t = nt;
-            cap = nc;
-        }
+        i++;
+    }
+    L->i = i;
+    t->k = T_STR;
+    return 0;
+}
+
+/* An operator: || <= >= <> != == ::, a collection brace or one of ( ) , . ; * + - / = < > : [ ] @
+ */
+static int lex_op(px *p, lexst *L, tok *t) {
+    static const char *ops2[] = {"||", "<=", ">=", "<>", "!=", "==", "::"};
+    const char *s = L->s;
+    unsigned char c = (unsigned char)s[L->i];
+    t->k = T_OP;
+    if (L->i + 1 < L->n)
+        for (size_t k = 0; k < sizeof ops2 / sizeof ops2[0]; k++)
+            if (s[L->i] == ops2[k][0] && s[L->i + 1] == ops2[k][1]) {
+                L->i += 2;
+                return 0;
+            }
+    if (c == '{' || (c == '}' && L->coll > 0)) {
+        L->coll += c == '{' ? 1 : -1;
+        L->i++;
+        return 0;
+    }
+    if (!strchr("(),.;*+-/=<>:[]@", c)) return ixd_seterr(p->err, -201, 0, (int)L->i, NULL);
+    L->i++;
+    return 0;
+}
+
+/* One token at L->i: identifier or keyword, number, string, "?" or operator. */
+static int lex_token(px *p, lexst *L, tok *t) {
+    const char *s = L->s;
+    unsigned char c = (unsigned char)s[L->i];
+    if (c == 0) return ixd_seterr(p->err, -201, 0, (int)L->i, NULL);
+    if (is_idstart(c)) {
+        while (L->i < L->n && is_idchar((unsigned char)s[L->i]))
+            L->i++;
+        t->k = T_ID;
+        t->kw = ixs_kw_code(s + t->pos, L->i - (size_t)t->pos);
+        return 0;
+    }
+    if (is_digit(c) || (c == '.' && L->i + 1 < L->n && is_digit((unsigned char)s[L->i + 1]))) {
+        lex_number(L, t);
+        return 0;
+    }
+    if (c == '\'' || c == '"') return lex_string(p, L, t);
+    if (c == '?') {
+        L->i++;
+        t->k = T_PARAM;
+        t->pidx = L->np++;
+        if (L->np > IXS_MAX_PARAMS) return ixd_seterr(p->err, -201, 0, t->pos, NULL);
+        return 0;
+    }
+    return lex_op(p, L, t);
+}
+
+/* Splits p->sql into p->t (ending with a T_EOF token); parameters are numbered in order. */
+int ixs_lex(px *p) {
+    lexst L = {.s = p->sql, .n = p->n};
+    for (;;) {
+        int r = lex_blank(p, &L);
+        if (!r) r = lex_grow(p, &L);
+        if (r) return r;
         tok *t = &p->t[p->nt];
         memset(t, 0, sizeof *t);
-        t->pos = (int)i;
-        if (i >= n) {
+        t->pos = (int)L.i;
+        if (L.i >= L.n) {
             t->k = T_EOF;
             return 0;
         }
-        unsigned char c = (unsigned char)s[i];
-        if (c == 0) return ixd_seterr(p->err, -201, 0, (int)i, NULL);
-        if (is_idstart(c)) {
-            while (i < n && is_idchar((unsigned char)s[i]))
-                i++;
-            t->k = T_ID;
-            t->kw = ixs_kw_code(s + t->pos, i - (size_t)t->pos);
-        } else if (is_digit(c) || (c == '.' && i + 1 < n && is_digit((unsigned char)s[i + 1]))) {
-            int isnum = 0;
-            while (i < n && is_digit((unsigned char)s[i]))
-                i++;
-            if (i < n && s[i] == '.') {
-                isnum = 1;
-                i++;
-                while (i < n && is_digit((unsigned char)s[i]))
-                    i++;
-            }
-            if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-                size_t j = i + 1;
-                if (j < n && (s[j] == '+' || s[j] == '-')) j++;
-                if (j < n && is_digit((unsigned char)s[j])) {
-                    isnum = 1;
-                    i = j;
-                    while (i < n && is_digit((unsigned char)s[i]))
-                        i++;
-                }
-            }
-            t->k = isnum ? T_NUM : T_INT;
-        } else if (c == '\'' || c == '"') {
-            char q = (char)c;
-            i++;
-            for (;;) {
-                if (i >= n) return ixd_seterr(p->err, -201, 0, t->pos, NULL);
-                if (s[i] == q) {
-                    if (i + 1 < n && s[i + 1] == q) {
-                        i += 2;
-                        continue;
-                    }
-                    i++;
-                    break;
-                }
-                i++;
-            }
-            t->k = T_STR;
-        } else if (c == '?') {
-            i++;
-            t->k = T_PARAM;
-            t->pidx = np++;
-            if (np > IXS_MAX_PARAMS) return ixd_seterr(p->err, -201, 0, t->pos, NULL);
-        } else {
-            static const char *ops2[] = {"||", "<=", ">=", "<>", "!=", "==", "::"};
-            t->k = T_OP;
-            int done = 0;
-            if (i + 1 < n)
-                for (size_t k = 0; k < sizeof ops2 / sizeof ops2[0]; k++)
-                    if (s[i] == ops2[k][0] && s[i + 1] == ops2[k][1]) {
-                        i += 2;
-                        done = 1;
-                        break;
-                    }
-            if (!done && (c == '{' || (c == '}' && coll > 0))) {
-                coll += c == '{' ? 1 : -1;
-                i++;
-                done = 1;
-            }
-            if (!done) {
-                if (!strchr("(),.;*+-/=<>:[]@", c))
-                    return ixd_seterr(p->err, -201, 0, (int)i, NULL);
-                i++;
-            }
-        }
-        t->len = (int)i - t->pos;
+        r = lex_token(p, &L, t);
+        if (r) return r;
+        t->len = (int)L.i - t->pos;
         p->nt++;
     }
 }

@@ -71,6 +71,7 @@ static int table_name(px *p, char *name, size_t n) {
     return px_objname(p, IXS_NAME_DB, name, n);
 }
 
+/* opt_alias := [ AS ] alias | alias (a word not reserved after a table) | (nothing) */
 static int opt_alias(px *p, char *alias, size_t n) {
     alias[0] = 0;
     if (px_acc(p, IXK_AS)) return px_ident(p, alias, n);
@@ -211,22 +212,50 @@ static int coll_table_ref(px *p, scope *sc, sb *out, int outer) {
     return add_tref(p, sc, t);
 }
 
+/* "(" select ")" derived_tail (after the "("): a derived table; the query
+ * sees the enclosing query's tables, not the FROM list's. */
+static int derived_select(px *p, scope *sc, sb *out, int outer) {
+    qres q;
+    memset(&q, 0, sizeof q);
+    int st;
+    scope *save = p->sc;
+    p->sc = sc->up;
+    int rc = ixs_select_sub(p, &q, &st);
+    p->sc = save;
+    if (rc || px_expect_op(p, ")")) {
+        qres_free(&q);
+        return -1;
+    }
+    return derived_ref(p, sc, out, outer, q);
+}
+
+/* table_name opt_alias : a table, view or synonym of the FROM list */
+static int named_table_ref(px *p, scope *sc, sb *out, int outer) {
+    char name[IXS_NAME_MAX + 1], alias[IXS_NAME_MAX + 1];
+    if (table_name(p, name, sizeof name) || opt_alias(p, alias, sizeof alias)) return -1;
+    tref *t = ixs_tref_new(p, name, alias);
+    if (!t) return -1;
+    t->outer = outer;
+    sb_ident(out, t->tab.name); /* a synonym's table */
+    if (strcmp(t->alias, t->tab.name)) {
+        sb_add(out, " AS ");
+        sb_ident(out, t->alias);
+    }
+    p->depth--;
+    return add_tref(p, sc, t);
+}
+
+/* table_ref := "(" select ")" derived_tail
+ *            | coll_table
+ *            | TABLE "(" [ FUNCTION ] name "(" args ")" ")" derived_tail   (ixs_ts_from)
+ *            | "(" join_chain ")"
+ *            | table_name opt_alias
+ * derived_tail := opt_alias [ "(" column { "," column } ")" ] */
 static int table_ref(px *p, scope *sc, sb *out, int outer) {
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
     if (px_op(p, p->i, "(") && px_kw(p, p->i + 1, IXK_SELECT)) {
         p->i++;
-        qres q;
-        memset(&q, 0, sizeof q);
-        int st;
-        scope *save = p->sc;
-        p->sc = sc->up;
-        int rc = ixs_select_sub(p, &q, &st);
-        p->sc = save;
-        if (rc || px_expect_op(p, ")")) {
-            qres_free(&q);
-            return -1;
-        }
-        return derived_ref(p, sc, out, outer, q);
+        return derived_select(p, sc, out, outer);
     }
     if (px_kw(p, p->i, IXK_TABLE) && px_op(p, p->i + 1, "(") && !px_kw(p, p->i + 2, IXK_FUNCTION) &&
         !(px_is_ident(p, p->i + 2) && px_op(p, p->i + 3, "(")))
@@ -252,18 +281,7 @@ static int table_ref(px *p, scope *sc, sb *out, int outer) {
         p->depth--;
         return rc ? -1 : px_expect_op(p, ")");
     }
-    char name[IXS_NAME_MAX + 1], alias[IXS_NAME_MAX + 1];
-    if (table_name(p, name, sizeof name) || opt_alias(p, alias, sizeof alias)) return -1;
-    tref *t = ixs_tref_new(p, name, alias);
-    if (!t) return -1;
-    t->outer = outer;
-    sb_ident(out, t->tab.name); /* a synonym's table */
-    if (strcmp(t->alias, t->tab.name)) {
-        sb_add(out, " AS ");
-        sb_ident(out, t->alias);
-    }
-    p->depth--;
-    return add_tref(p, sc, t);
+    return named_table_ref(p, sc, out, outer);
 }
 
 /* ---- ANSI joins ------------------------------------------------------------------------ */
@@ -306,6 +324,7 @@ static void mark_outer(scope *sc, int from, int to) {
         sc->t[i]->outer = 1;
 }
 
+/* join_on := ON cond (the condition sees the tables of scope sc) */
 static int join_on(px *p, scope *sc, sb *out) {
     if (px_expect(p, IXK_ON)) return -1;
     xv c;
@@ -414,6 +433,7 @@ static int from_list(px *p, scope *sc, ofrom *f, int gi, int outer) {
     }
 }
 
+/* from_clause := from_list (after FROM); *out gets the Informix OUTER groups */
 static int from_clause(px *p, scope *sc, ofrom **out) {
     ofrom *f = calloc(1, sizeof *f);
     *out = f;
@@ -530,6 +550,7 @@ static int sel_item(px *p, qres *q, sb *list, xv *v, const char *alias) {
     return 0;
 }
 
+/* limit_arg := unsigned_integer | "?" (an INTEGER parameter) */
 static int limit_arg(px *p, sb *out) {
     if (p->i < p->nt && p->t[p->i].k == T_PARAM) {
         tok *t = &p->t[p->i++];
@@ -573,8 +594,24 @@ static int where_split(px *p, scope *sc, ofrom *f, sb *where) {
     }
 }
 
-/* One SELECT core. On return the scope (sc) holds the FROM tables. */
-static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
+/* The clauses of one SELECT core, built one by one and then assembled. */
+typedef struct {
+    sb list, where, group, having;
+    ofrom *from;
+    int distinct, has_agg;
+} selcore;
+
+/* Frees the clause texts and the FROM tree of a SELECT core. */
+static void selcore_free(selcore *s) {
+    ofrom_free(s->from);
+    sb_free(&s->list);
+    sb_free(&s->where);
+    sb_free(&s->group);
+    sb_free(&s->having);
+}
+
+/* SELECT { SKIP n | FIRST n | LIMIT n } [ DISTINCT | UNIQUE | ALL ] */
+static int sel_head(px *p, sb *limit, sb *offset, int *distinct) {
     if (px_expect(p, IXK_SELECT)) return -1;
     for (;;) {
         if (px_acc(p, IXK_SKIP)) {
@@ -586,13 +623,18 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
         } else
             break;
     }
-    int distinct = 0;
+    *distinct = 0;
     if (px_acc(p, IXK_DISTINCT) || px_acc(p, IXK_UNIQUE))
-        distinct = 1;
+        *distinct = 1;
     else
         px_acc(p, IXK_ALL);
-    /* find FROM at depth 0 */
-    int list_start = p->i, depth = 0, k = p->i;
+    return 0;
+}
+
+/* The token that ends the select list: FROM, a set operator, ORDER or INTO
+ * at depth 0, an unmatched ')' or the end. */
+static int sel_list_end(px *p) {
+    int depth = 0, k = p->i;
     for (; k < p->nt && p->t[k].k != T_EOF; k++) {
         if (px_op(p, k, "("))
             depth++;
@@ -604,174 +646,193 @@ static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
                     px_kw(p, k, IXK_INTO)))
             break;
     }
-    int list_end = k;
-    ofrom *from = NULL;
-    sc->up = p->sc;
-    int rc = 0;
-    if (px_kw(p, k, IXK_FROM)) {
-        p->i = k + 1;
-        scope *save = p->sc;
-        p->sc = sc;
-        int olap_from = p->olap_ok;
-        p->olap_ok = 0;
-        rc = from_clause(p, sc, &from);
-        p->olap_ok = olap_from;
-        p->sc = save;
-        if (rc) {
-            ofrom_free(from);
+    return k;
+}
+
+/* FROM table_ref {, table_ref}: parsed in scope sc, OLAP functions refused. */
+static int sel_from(px *p, scope *sc, ofrom **from) {
+    scope *save = p->sc;
+    p->sc = sc;
+    int olap_from = p->olap_ok;
+    p->olap_ok = 0;
+    int rc = from_clause(p, sc, from);
+    p->olap_ok = olap_from;
+    p->sc = save;
+    return rc;
+}
+
+/* Adds every column of table t to the select list (for * and t.*). */
+static int sel_star_cols(px *p, qres *q, sb *list, tref *t) {
+    for (int ci = 0; ci < t->tab.ncols; ci++) {
+        icol *c = &t->tab.cols[ci];
+        if (q->ncols) sb_add(list, ", ");
+        size_t at = list->n;
+        sb_ident(list, t->alias);
+        sb_addc(list, '.');
+        sb_ident(list, c->name);
+        ixs_row_out(p, list, at, c->t);
+        ityp ty = c->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : c->t;
+        if (add_col(p, q, c->name, ty, c->notnull && !t->outer)) return -1;
+        sb_add(list, " AS ");
+        sb_ident(list, q->cols[q->ncols - 1].name);
+    }
+    return 0;
+}
+
+/* table.* : the columns of the table named (by alias or name) table */
+static int sel_table_star(px *p, scope *sc, qres *q, sb *list) {
+    char a[IXS_NAME_MAX + 1];
+    px_ident(p, a, sizeof a);
+    p->i += 2;
+    for (int ti = 0; ti < sc->n; ti++) {
+        if (strcmp(sc->t[ti]->alias, a) && strcmp(sc->t[ti]->tab.name, a)) continue;
+        return sel_star_cols(p, q, list, sc->t[ti]);
+    }
+    px_failc(p, -206, "%s", a);
+    return -1;
+}
+
+/* expr [ [AS] alias ] : one expression of the select list */
+static int sel_expr_item(px *p, qres *q, selcore *s, int list_end) {
+    xv v;
+    if (ixs_expr(p, &v)) {
+        xv_free(&v);
+        return -1;
+    }
+    s->has_agg |= v.agg;
+    char alias[IXS_NAME_MAX + 1] = "";
+    if (p->i < list_end && !px_op(p, p->i, ",")) {
+        if (opt_alias(p, alias, sizeof alias)) {
+            xv_free(&v);
+            return -1;
+        }
+        if (!alias[0]) {
+            xv_free(&v);
+            px_fail(p);
             return -1;
         }
     }
-    int after_from = p->i;
-    if (list_end == k && !px_kw(p, k, IXK_FROM)) after_from = k;
-    /* the select list */
-    p->i = list_start;
-    scope *save = p->sc;
-    p->sc = sc;
-    int olap0 = p->olap_ok;
-    p->olap_ok = 1;
-    sb list = {0}, where = {0}, group = {0}, having = {0};
-    int has_agg = 0;
+    int rc = sel_item(p, q, &s->list, &v, alias);
+    xv_free(&v);
+    return rc ? -1 : 0;
+}
+
+/* select_list = item { "," item } ; item = "*" | table ".*" | expr [[AS] alias] */
+static int sel_list(px *p, scope *sc, qres *q, selcore *s, int list_end) {
     for (;;) {
         if (px_op(p, p->i, "*")) {
             p->i++;
             for (int ti = 0; ti < sc->n; ti++)
-                for (int ci = 0; ci < sc->t[ti]->tab.ncols; ci++) {
-                    icol *c = &sc->t[ti]->tab.cols[ci];
-                    if (q->ncols) sb_add(&list, ", ");
-                    size_t at = list.n;
-                    sb_ident(&list, sc->t[ti]->alias);
-                    sb_addc(&list, '.');
-                    sb_ident(&list, c->name);
-                    ixs_row_out(p, &list, at, c->t);
-                    ityp t = c->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : c->t;
-                    if (add_col(p, q, c->name, t, c->notnull && !sc->t[ti]->outer)) goto fail;
-                    sb_add(&list, " AS ");
-                    sb_ident(&list, q->cols[q->ncols - 1].name);
-                }
+                if (sel_star_cols(p, q, &s->list, sc->t[ti])) return -1;
         } else if (px_is_ident(p, p->i) && px_op(p, p->i + 1, ".") && px_op(p, p->i + 2, "*")) {
-            char a[IXS_NAME_MAX + 1];
-            px_ident(p, a, sizeof a);
-            p->i += 2;
-            int found = 0;
-            for (int ti = 0; ti < sc->n; ti++) {
-                if (strcmp(sc->t[ti]->alias, a) && strcmp(sc->t[ti]->tab.name, a)) continue;
-                found = 1;
-                for (int ci = 0; ci < sc->t[ti]->tab.ncols; ci++) {
-                    icol *c = &sc->t[ti]->tab.cols[ci];
-                    if (q->ncols) sb_add(&list, ", ");
-                    size_t at = list.n;
-                    sb_ident(&list, sc->t[ti]->alias);
-                    sb_addc(&list, '.');
-                    sb_ident(&list, c->name);
-                    ixs_row_out(p, &list, at, c->t);
-                    ityp t = c->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : c->t;
-                    if (add_col(p, q, c->name, t, c->notnull && !sc->t[ti]->outer)) goto fail;
-                    sb_add(&list, " AS ");
-                    sb_ident(&list, q->cols[q->ncols - 1].name);
-                }
-                break;
-            }
-            if (!found) {
-                px_failc(p, -206, "%s", a);
-                goto fail;
-            }
-        } else {
-            xv v;
-            if (ixs_expr(p, &v)) {
-                xv_free(&v);
-                goto fail;
-            }
-            has_agg |= v.agg;
-            char alias[IXS_NAME_MAX + 1] = "";
-            if (p->i < list_end && !px_op(p, p->i, ",")) {
-                if (opt_alias(p, alias, sizeof alias)) {
-                    xv_free(&v);
-                    goto fail;
-                }
-                if (!alias[0]) {
-                    xv_free(&v);
-                    px_fail(p);
-                    goto fail;
-                }
-            }
-            rc = sel_item(p, q, &list, &v, alias);
-            xv_free(&v);
-            if (rc) goto fail;
-        }
+            if (sel_table_star(p, sc, q, &s->list)) return -1;
+        } else if (sel_expr_item(p, q, s, list_end))
+            return -1;
         if (p->i < list_end && px_acc_op(p, ",")) continue;
         break;
     }
     if (p->i != list_end) {
         px_fail(p);
-        goto fail;
+        return -1;
     }
+    return 0;
+}
+
+/* GROUP BY { position | expr } { "," ... } (after GROUP) */
+static int sel_group(px *p, qres *q, sb *group) {
+    if (px_expect(p, IXK_BY)) return -1;
+    for (;;) {
+        if (group->n) sb_add(group, ", ");
+        if (p->i < p->nt && p->t[p->i].k == T_INT) {
+            int64_t pos;
+            px_int(p, &pos);
+            if (pos < 1 || pos > q->ncols) {
+                px_fail(p);
+                return -1;
+            }
+            sb_printf(group, "%lld", (long long)pos);
+        } else {
+            xv g;
+            if (ixs_expr(p, &g)) {
+                xv_free(&g);
+                return -1;
+            }
+            sb_add(group, g.s.p ? g.s.p : "NULL");
+            xv_free(&g);
+        }
+        if (!px_acc_op(p, ",")) break;
+    }
+    return 0;
+}
+
+/* HAVING condition (after HAVING) */
+static int sel_having(px *p, sb *having) {
+    xv h;
+    if (ixs_cond(p, &h)) {
+        xv_free(&h);
+        return -1;
+    }
+    sb_add(having, h.s.p);
+    xv_free(&h);
+    return 0;
+}
+
+/* select list, then [WHERE cond] [GROUP BY ...] [HAVING cond] after the FROM clause */
+static int sel_clauses(px *p, scope *sc, qres *q, selcore *s, int list_end, int after_from) {
+    if (sel_list(p, sc, q, s, list_end)) return -1;
     p->olap_ok = 0;
     p->i = after_from;
     /* WHERE: conjuncts, split for Informix OUTER tables */
-    if (px_acc(p, IXK_WHERE) && where_split(p, sc, from, &where)) goto fail;
-    if (px_acc(p, IXK_GROUP)) {
-        if (px_expect(p, IXK_BY)) goto fail;
-        for (;;) {
-            if (group.n) sb_add(&group, ", ");
-            if (p->i < p->nt && p->t[p->i].k == T_INT) {
-                int64_t pos;
-                px_int(p, &pos);
-                if (pos < 1 || pos > q->ncols) {
-                    px_fail(p);
-                    goto fail;
-                }
-                sb_printf(&group, "%lld", (long long)pos);
-            } else {
-                xv g;
-                if (ixs_expr(p, &g)) {
-                    xv_free(&g);
-                    goto fail;
-                }
-                sb_add(&group, g.s.p ? g.s.p : "NULL");
-                xv_free(&g);
-            }
-            if (!px_acc_op(p, ",")) break;
-        }
-    }
-    if (px_acc(p, IXK_HAVING)) {
-        xv h;
-        if (ixs_cond(p, &h)) {
-            xv_free(&h);
-            goto fail;
-        }
-        sb_add(&having, h.s.p);
-        xv_free(&h);
-    }
-    p->sc = save;
-    if (p->rowid_want == 1 && p->depth == 1 && sc->n == 1 && !distinct && !has_agg && !group.n)
-        ixs_cursor_rowid(p, sc->t[0], &list);
-    /* assemble */
-    sb_add(&q->sql, distinct ? "SELECT DISTINCT " : "SELECT ");
-    sb_add(&q->sql, list.p ? list.p : "NULL");
-    if (from) {
+    if (px_acc(p, IXK_WHERE) && where_split(p, sc, s->from, &s->where)) return -1;
+    if (px_acc(p, IXK_GROUP) && sel_group(p, q, &s->group)) return -1;
+    if (px_acc(p, IXK_HAVING) && sel_having(p, &s->having)) return -1;
+    return 0;
+}
+
+/* Writes the SQLite SELECT of a parsed core into q->sql. */
+static void sel_emit(px *p, scope *sc, qres *q, selcore *s) {
+    if (p->rowid_want == 1 && p->depth == 1 && sc->n == 1 && !s->distinct && !s->has_agg &&
+        !s->group.n)
+        ixs_cursor_rowid(p, sc->t[0], &s->list);
+    sb_add(&q->sql, s->distinct ? "SELECT DISTINCT " : "SELECT ");
+    sb_add(&q->sql, s->list.p ? s->list.p : "NULL");
+    if (s->from) {
         sb_add(&q->sql, " FROM ");
-        emit_group(from, 0, sc->n, &q->sql, &where);
+        emit_group(s->from, 0, sc->n, &q->sql, &s->where);
     }
-    if (where.n) sb_printf(&q->sql, " WHERE %s", where.p);
-    if (group.n) sb_printf(&q->sql, " GROUP BY %s", group.p);
-    if (having.n) sb_printf(&q->sql, " HAVING %s", having.p);
-    ofrom_free(from);
-    sb_free(&list);
-    sb_free(&where);
-    sb_free(&group);
-    sb_free(&having);
-    p->olap_ok = olap0;
-    return p->failed ? -1 : 0;
-fail:
-    p->olap_ok = olap0;
+    if (s->where.n) sb_printf(&q->sql, " WHERE %s", s->where.p);
+    if (s->group.n) sb_printf(&q->sql, " GROUP BY %s", s->group.p);
+    if (s->having.n) sb_printf(&q->sql, " HAVING %s", s->having.p);
+}
+
+/* One SELECT core. On return the scope (sc) holds the FROM tables.
+ * core = SELECT head select_list [FROM from] [WHERE cond] [GROUP BY ...] [HAVING cond]
+ * The FROM clause is parsed first so that the select list can see its tables. */
+static int select_core(px *p, scope *sc, qres *q, sb *limit, sb *offset) {
+    selcore s = {0};
+    if (sel_head(p, limit, offset, &s.distinct)) return -1;
+    int list_start = p->i, list_end = sel_list_end(p);
+    int has_from = px_kw(p, list_end, IXK_FROM);
+    sc->up = p->sc;
+    if (has_from) {
+        p->i = list_end + 1;
+        if (sel_from(p, sc, &s.from)) {
+            ofrom_free(s.from);
+            return -1;
+        }
+    }
+    int after_from = has_from ? p->i : list_end;
+    p->i = list_start;
+    scope *save = p->sc;
+    p->sc = sc;
+    int olap0 = p->olap_ok;
+    p->olap_ok = 1;
+    int rc = sel_clauses(p, sc, q, &s, list_end, after_from);
     p->sc = save;
-    ofrom_free(from);
-    sb_free(&list);
-    sb_free(&where);
-    sb_free(&group);
-    sb_free(&having);
-    return -1;
+    if (!rc) sel_emit(p, sc, q, &s);
+    p->olap_ok = olap0;
+    selcore_free(&s);
+    return rc || p->failed ? -1 : 0;
 }
 
 /* ---- set operators --------------------------------------------------------------------- */
@@ -827,6 +888,36 @@ static int set_operand(px *p, const qres *q, const qres *res, sb *body) {
     return p->failed ? -1 : 0;
 }
 
+/* set_op := UNION [ALL] | INTERSECT | EXCEPT | MINUS : its SQL (consumed), NULL if none */
+static const char *set_op(px *p) {
+    const char *op = px_kw(p, p->i, IXK_UNION)       ? " UNION "
+                     : px_kw(p, p->i, IXK_INTERSECT) ? " INTERSECT "
+                     : px_kw(p, p->i, IXK_EXCEPT)    ? " EXCEPT "
+                     : px_kw(p, p->i, IXK_MINUS)     ? " EXCEPT "
+                                                     : NULL;
+    if (!op) return NULL;
+    p->i++;
+    if (op[1] == 'U' && px_acc(p, IXK_ALL)) op = " UNION ALL ";
+    return op;
+}
+
+/* The select_core after set operator op, into q; the result's column types
+ * (out) merged with its. */
+static int set_core(px *p, qres *out, qres *q, const char *op) {
+    scope sc2;
+    memset(&sc2, 0, sizeof sc2);
+    sb l2 = {0}, o2 = {0};
+    int rc = select_core(p, &sc2, q, &l2, &o2);
+    scope_free(&sc2);
+    sb_free(&l2);
+    sb_free(&o2);
+    if (!rc && q->ncols != out->ncols) rc = px_fail(p);
+    if (rc) return rc;
+    for (int i = 0; i < out->ncols; i++)
+        set_merge(&out->cols[i], &q->cols[i], op[1] == 'U' ? 'u' : op[1] == 'I' ? 'i' : 'e');
+    return 0;
+}
+
 /* set_ops := { set_op select_core }
  * set_op  := UNION [ALL] | INTERSECT | EXCEPT | MINUS
  * after the first core (in out): the combined SQL into body. INTERSECT and
@@ -841,14 +932,8 @@ static int set_ops(px *p, qres *out, sb *body, int *nops) {
     if (!first.cols) return px_failc(p, -208, NULL);
     if (out->ncols) memcpy(first.cols, out->cols, sizeof(ocol) * (size_t)out->ncols);
     for (;;) {
-        const char *op = px_kw(p, p->i, IXK_UNION)       ? " UNION "
-                         : px_kw(p, p->i, IXK_INTERSECT) ? " INTERSECT "
-                         : px_kw(p, p->i, IXK_EXCEPT)    ? " EXCEPT "
-                         : px_kw(p, p->i, IXK_MINUS)     ? " EXCEPT "
-                                                         : NULL;
+        const char *op = set_op(p);
         if (!op) break;
-        p->i++;
-        if (op[1] == 'U' && px_acc(p, IXK_ALL)) op = " UNION ALL ";
         qres *nq = realloc(ops, sizeof *ops * (size_t)(n + 1));
         const char **no = nq ? realloc(opsql, sizeof *opsql * (size_t)(n + 1)) : NULL;
         if (nq) ops = nq;
@@ -859,20 +944,8 @@ static int set_ops(px *p, qres *out, sb *body, int *nops) {
         }
         memset(&ops[n], 0, sizeof ops[n]);
         opsql[n] = op;
-        scope sc2;
-        memset(&sc2, 0, sizeof sc2);
-        sb l2 = {0}, o2 = {0};
-        rc = select_core(p, &sc2, &ops[n++], &l2, &o2);
-        scope_free(&sc2);
-        sb_free(&l2);
-        sb_free(&o2);
-        if (!rc && ops[n - 1].ncols != out->ncols) rc = px_fail(p);
+        rc = set_core(p, out, &ops[n++], op);
         if (rc) break;
-        for (int i = 0; i < out->ncols; i++)
-            set_merge(&out->cols[i], &ops[n - 1].cols[i],
-                      op[1] == 'U'   ? 'u'
-                      : op[1] == 'I' ? 'i'
-                                     : 'e');
     }
     if (!rc) rc = set_operand(p, &first, out, body);
     free(first.cols);
@@ -888,6 +961,146 @@ static int set_ops(px *p, qres *out, sb *body, int *nops) {
     return rc;
 }
 
+/* The tokens that may follow an output column name used as an ORDER BY item. */
+static int order_name_end(px *p) {
+    return p->i >= p->nt || p->t[p->i].k == T_EOF || px_op(p, p->i, ",") ||
+           px_kw(p, p->i, IXK_ASC) || px_kw(p, p->i, IXK_DESC) || px_kw(p, p->i, IXK_NULLS) ||
+           px_kw(p, p->i, IXK_LIMIT) || px_op(p, p->i, ")") || px_kw(p, p->i, IXK_FOR) ||
+           px_kw(p, p->i, IXK_INTO) || px_op(p, p->i, ";");
+}
+
+/* position | output_column_name : an ORDER BY item naming a result column;
+ * 1 if it was one, 0 if not (nothing consumed), -1 on error. */
+static int order_by_col(px *p, qres *out, sb *ord) {
+    if (p->i < p->nt && p->t[p->i].k == T_INT) {
+        int64_t pos;
+        px_int(p, &pos);
+        if (pos < 1 || pos > out->ncols) {
+            px_fail(p);
+            return -1;
+        }
+        sb_printf(ord, "%lld", (long long)pos);
+        return ixs_row_order_check(p, out->cols[pos - 1].t) ? -1 : 1;
+    }
+    if (!px_is_ident(p, p->i) || px_op(p, p->i + 1, ".") || px_op(p, p->i + 1, "(")) return 0;
+    char nm[IXS_NAME_MAX + 1];
+    int at = p->i;
+    px_ident(p, nm, sizeof nm);
+    int hit = 0;
+    for (int i = 0; i < out->ncols; i++)
+        if (!strcmp(out->cols[i].name, nm)) {
+            hit = i + 1;
+            break;
+        }
+    if (hit && order_name_end(p)) {
+        sb_printf(ord, "%d", hit);
+        return ixs_row_order_check(p, out->cols[hit - 1].t) ? -1 : 1;
+    }
+    p->i = at;
+    return 0;
+}
+
+/* expr : an ORDER BY expression (refused after a set operator) */
+static int order_by_expr(px *p, int nunion, sb *ord) {
+    if (nunion) {
+        px_fail(p);
+        return -1;
+    }
+    xv e;
+    if (ixs_expr(p, &e)) {
+        xv_free(&e);
+        return -1;
+    }
+    sb_add(ord, e.s.p ? e.s.p : "NULL");
+    ityp et = e.t;
+    xv_free(&e);
+    return ixs_row_order_check(p, et) ? -1 : 0;
+}
+
+/* [ ASC | DESC ] [ NULLS { FIRST | LAST } ] */
+static int order_dir(px *p, sb *ord) {
+    if (px_acc(p, IXK_DESC))
+        sb_add(ord, " DESC");
+    else
+        px_acc(p, IXK_ASC);
+    if (!px_acc(p, IXK_NULLS)) return 0;
+    if (px_acc(p, IXK_FIRST))
+        sb_add(ord, " NULLS FIRST");
+    else if (px_acc(p, IXK_LAST))
+        sb_add(ord, " NULLS LAST");
+    else {
+        px_fail(p);
+        return -1;
+    }
+    return 0;
+}
+
+/* order_item = ( position | output_column_name | expr ) order_dir */
+static int order_item(px *p, qres *out, int nunion, sb *ord) {
+    if (ord->n) sb_add(ord, ", ");
+    int r = order_by_col(p, out, ord);
+    if (r < 0 || (r == 0 && order_by_expr(p, nunion, ord))) return -1;
+    return order_dir(p, ord);
+}
+
+/* ORDER BY order_item { "," order_item } (after ORDER), seeing the core's tables (sc0) */
+static int order_by(px *p, scope *sc0, qres *out, int nunion, sb *body) {
+    if (px_expect(p, IXK_BY)) return -1;
+    sb ord = {0};
+    scope *save = p->sc;
+    sc0->up = p->sc;
+    p->sc = sc0;
+    int olap0 = p->olap_ok;
+    p->olap_ok = 1;
+    int rc = 0;
+    for (;;) {
+        if (order_item(p, out, nunion, &ord)) {
+            rc = -1;
+            break;
+        }
+        if (!px_acc_op(p, ",")) break;
+    }
+    p->olap_ok = olap0;
+    p->sc = save;
+    if (!rc) sb_printf(body, " ORDER BY %s", ord.p);
+    sb_free(&ord);
+    return rc;
+}
+
+/* FOR UPDATE [ OF column { "," column } ] | FOR READ ONLY (after FOR) */
+static int for_clause(px *p) {
+    if (px_acc(p, IXK_UPDATE)) {
+        if (px_acc(p, IXK_OF)) {
+            char c[IXS_NAME_MAX + 1];
+            do {
+                if (px_ident(p, c, sizeof c)) return -1;
+            } while (px_acc_op(p, ","));
+        }
+        return 0;
+    }
+    if (px_acc(p, IXK_READ)) return px_expect(p, IXK_ONLY) ? -1 : 0;
+    px_fail(p);
+    return -1;
+}
+
+/* [ LIMIT n ] [ for_clause ] after ORDER BY; then the body becomes out->sql. */
+static int select_tail(px *p, qres *out, sb *limit, sb *offset, sb *body) {
+    if (px_acc(p, IXK_LIMIT)) {
+        sb_free(limit);
+        if (limit_arg(p, limit)) return -1;
+    }
+    if (limit->n || offset->n)
+        sb_printf(body, " LIMIT %s%s%s", limit->n ? limit->p : "-1", offset->n ? " OFFSET " : "",
+                  offset->n ? offset->p : "");
+    if (px_acc(p, IXK_FOR) && for_clause(p)) return -1;
+    sb_free(&out->sql);
+    sb_add(&out->sql, body->p ? body->p : "");
+    if (out->sql.oom) return px_failc(p, -208, NULL);
+    return 0;
+}
+
+/* select = core { set_op core } [ ORDER BY order_item {, order_item} ] [ LIMIT n ]
+ *          [ FOR UPDATE [OF column {, column}] | FOR READ ONLY ] */
 int ixs_select_sub(px *p, qres *out, int *start) {
     *start = p->i;
     if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
@@ -895,140 +1108,11 @@ int ixs_select_sub(px *p, qres *out, int *start) {
     scope sc0;
     memset(&sc0, 0, sizeof sc0);
     sb limit = {0}, offset = {0}, body = {0};
-    int rc = select_core(p, &sc0, out, &limit, &offset);
-    if (rc) goto done;
     int nunion = 0;
-    rc = set_ops(p, out, &body, &nunion);
-    if (rc) goto done;
-    if (px_acc(p, IXK_ORDER)) {
-        if (px_expect(p, IXK_BY)) {
-            rc = -1;
-            goto done;
-        }
-        sb ord = {0};
-        scope *save = p->sc;
-        sc0.up = p->sc;
-        p->sc = &sc0;
-        int olap0 = p->olap_ok;
-        p->olap_ok = 1;
-        for (;;) {
-            if (ord.n) sb_add(&ord, ", ");
-            int done_item = 0;
-            if (p->i < p->nt && p->t[p->i].k == T_INT) {
-                int64_t pos;
-                px_int(p, &pos);
-                if (pos < 1 || pos > out->ncols) {
-                    rc = px_fail(p);
-                    break;
-                }
-                sb_printf(&ord, "%lld", (long long)pos);
-                done_item = 1;
-                if (ixs_row_order_check(p, out->cols[pos - 1].t)) {
-                    rc = -1;
-                    break;
-                }
-            } else if (px_is_ident(p, p->i) && !px_op(p, p->i + 1, ".") &&
-                       !px_op(p, p->i + 1, "(")) {
-                char nm[IXS_NAME_MAX + 1];
-                int at = p->i;
-                px_ident(p, nm, sizeof nm);
-                int hit = 0;
-                for (int i = 0; i < out->ncols; i++)
-                    if (!strcmp(out->cols[i].name, nm)) {
-                        hit = i + 1;
-                        break;
-                    }
-                int endish = p->i >= p->nt || p->t[p->i].k == T_EOF || px_op(p, p->i, ",") ||
-                             px_kw(p, p->i, IXK_ASC) || px_kw(p, p->i, IXK_DESC) ||
-                             px_kw(p, p->i, IXK_NULLS) || px_kw(p, p->i, IXK_LIMIT) ||
-                             px_op(p, p->i, ")") || px_kw(p, p->i, IXK_FOR) ||
-                             px_kw(p, p->i, IXK_INTO) || px_op(p, p->i, ";");
-                if (hit && endish) {
-                    sb_printf(&ord, "%d", hit);
-                    done_item = 1;
-                    if (ixs_row_order_check(p, out->cols[hit - 1].t)) {
-                        rc = -1;
-                        break;
-                    }
-                } else
-                    p->i = at;
-            }
-            if (!done_item) {
-                if (nunion) {
-                    rc = px_fail(p);
-                    break;
-                }
-                xv e;
-                if (ixs_expr(p, &e)) {
-                    xv_free(&e);
-                    rc = -1;
-                    break;
-                }
-                sb_add(&ord, e.s.p ? e.s.p : "NULL");
-                ityp et = e.t;
-                xv_free(&e);
-                if (ixs_row_order_check(p, et)) {
-                    rc = -1;
-                    break;
-                }
-            }
-            if (px_acc(p, IXK_DESC))
-                sb_add(&ord, " DESC");
-            else
-                px_acc(p, IXK_ASC);
-            if (px_acc(p, IXK_NULLS)) {
-                if (px_acc(p, IXK_FIRST))
-                    sb_add(&ord, " NULLS FIRST");
-                else if (px_acc(p, IXK_LAST))
-                    sb_add(&ord, " NULLS LAST");
-                else {
-                    rc = px_fail(p);
-                    break;
-                }
-            }
-            if (!px_acc_op(p, ",")) break;
-        }
-        p->olap_ok = olap0;
-        p->sc = save;
-        if (!rc) sb_printf(&body, " ORDER BY %s", ord.p);
-        sb_free(&ord);
-        if (rc) goto done;
-    }
-    if (px_acc(p, IXK_LIMIT)) {
-        sb_free(&limit);
-        if (limit_arg(p, &limit)) {
-            rc = -1;
-            goto done;
-        }
-    }
-    if (limit.n || offset.n)
-        sb_printf(&body, " LIMIT %s%s%s", limit.n ? limit.p : "-1", offset.n ? " OFFSET " : "",
-                  offset.n ? offset.p : "");
-    if (px_acc(p, IXK_FOR)) {
-        if (px_acc(p, IXK_UPDATE)) {
-            if (px_acc(p, IXK_OF)) {
-                char c[IXS_NAME_MAX + 1];
-                do {
-                    if (px_ident(p, c, sizeof c)) {
-                        rc = -1;
-                        goto done;
-                    }
-                } while (px_acc_op(p, ","));
-            }
-        } else if (px_acc(p, IXK_READ)) {
-            if (px_expect(p, IXK_ONLY)) {
-                rc = -1;
-                goto done;
-            }
-        } else {
-            rc = px_fail(p);
-            goto done;
-        }
-    }
-    sb_free(&out->sql);
-    sb_add(&out->sql, body.p ? body.p : "");
-    if (out->sql.oom) rc = px_failc(p, -208, NULL);
-done:
+    int rc = select_core(p, &sc0, out, &limit, &offset);
+    if (!rc) rc = set_ops(p, out, &body, &nunion);
+    if (!rc && px_acc(p, IXK_ORDER)) rc = order_by(p, &sc0, out, nunion, &body);
+    if (!rc) rc = select_tail(p, out, &limit, &offset, &body);
     scope_free(&sc0);
     sb_free(&limit);
     sb_free(&offset);
@@ -1037,6 +1121,7 @@ done:
     return rc || p->failed ? -1 : 0;
 }
 
+/* statement := select (ixs_select_sub), the result columns described as a client sees them */
 int ixs_select(px *p, qres *out) {
     int st, top = p->row_top; /* a statement's own rows: their ROW items are text */
     int rc = ixs_select_sub(p, out, &st);
@@ -1077,175 +1162,220 @@ static void serial_wrap(px *p, tref *t, icol *c, xv *v, sb *out) {
     sb_printf(out, "ixd_serial(%d,%d,%s)", t->tab.tabid, c->serial, v ? v->s.p : "NULL");
 }
 
-static int do_insert(px *p, ixd_stmt *s) {
-    char name[IXS_NAME_MAX + 1];
-    if (px_expect(p, IXK_INTO) || table_name(p, name, sizeof name)) return -1;
-    tref *t = ixs_tref_new(p, name, NULL);
-    if (!t) return -1;
-    snprintf(s->table, sizeof s->table, "%s", t->tab.name);
-    int rc = -1;
-    icol **cols = calloc((size_t)t->tab.ncols + 1, sizeof(icol *));
-    int nc = 0;
-    sb sql = {0};
-    qres q;
-    memset(&q, 0, sizeof q);
-    if (!cols) {
-        px_failc(p, -208, NULL);
-        goto out;
+/* The state of one INSERT: the target table, the columns given values, the
+ * serial columns not listed (they get their next value) and the SQL. */
+typedef struct {
+    tref *t;
+    icol **cols;
+    int nc;
+    int extra[8], nextra;
+    sb sql;
+} insctx;
+
+/* [ "(" column { "," column } ")" ] : the columns given values (all by default) */
+static int ins_columns(px *p, insctx *ic) {
+    if (!px_acc_op(p, "(")) {
+        for (int i = 0; i < ic->t->tab.ncols; i++)
+            ic->cols[ic->nc++] = &ic->t->tab.cols[i];
+        return 0;
     }
-    if (t->tab.is_view && !ixs_view_updatable(p->db, t->tab.name)) {
-        px_failc(p, IXS_E_VIEW_READONLY, "%s", t->tab.name);
-        goto out;
-    }
-    if (px_acc_op(p, "(")) {
-        do {
-            char cn[IXS_NAME_MAX + 1];
-            if (px_ident(p, cn, sizeof cn)) goto out;
-            icol *c = find_tcol(t, cn);
-            if (!c) {
-                px_failc(p, -217, "%s", cn);
-                goto out;
-            }
-            for (int i = 0; i < nc; i++)
-                if (cols[i] == c) {
-                    px_fail(p);
-                    goto out;
-                }
-            if (nc >= t->tab.ncols) {
+    do {
+        char cn[IXS_NAME_MAX + 1];
+        if (px_ident(p, cn, sizeof cn)) return -1;
+        icol *c = find_tcol(ic->t, cn);
+        if (!c) {
+            px_failc(p, -217, "%s", cn);
+            return -1;
+        }
+        for (int i = 0; i < ic->nc; i++)
+            if (ic->cols[i] == c) {
                 px_fail(p);
-                goto out;
+                return -1;
             }
-            cols[nc++] = c;
-        } while (px_acc_op(p, ","));
-        if (px_expect_op(p, ")")) goto out;
-    } else {
-        for (int i = 0; i < t->tab.ncols; i++)
-            cols[nc++] = &t->tab.cols[i];
-    }
-    if (set_desc_cols(p, s, cols, nc)) goto out;
-    sb_add(&sql, "INSERT INTO ");
-    sb_ident(&sql, t->tab.name);
-    sb_addc(&sql, '(');
-    for (int i = 0; i < nc; i++) {
-        if (i) sb_addc(&sql, ',');
-        sb_ident(&sql, cols[i]->name);
+        if (ic->nc >= ic->t->tab.ncols) {
+            px_fail(p);
+            return -1;
+        }
+        ic->cols[ic->nc++] = c;
+    } while (px_acc_op(p, ","));
+    return px_expect_op(p, ")") ? -1 : 0;
+}
+
+/* INSERT INTO name(columns, unlisted serial columns) */
+static void ins_head_sql(insctx *ic) {
+    tref *t = ic->t;
+    sb_add(&ic->sql, "INSERT INTO ");
+    sb_ident(&ic->sql, t->tab.name);
+    sb_addc(&ic->sql, '(');
+    for (int i = 0; i < ic->nc; i++) {
+        if (i) sb_addc(&ic->sql, ',');
+        sb_ident(&ic->sql, ic->cols[i]->name);
     }
     /* serial columns that were not listed */
-    int extra[8], nextra = 0;
-    for (int i = 0; i < t->tab.ncols && nextra < 8; i++) {
+    for (int i = 0; i < t->tab.ncols && ic->nextra < 8; i++) {
         if (!t->tab.cols[i].serial) continue;
         int listed = 0;
-        for (int k = 0; k < nc; k++)
-            if (cols[k] == &t->tab.cols[i]) listed = 1;
+        for (int k = 0; k < ic->nc; k++)
+            if (ic->cols[k] == &t->tab.cols[i]) listed = 1;
         if (!listed) {
-            extra[nextra++] = i;
-            sb_addc(&sql, ',');
-            sb_ident(&sql, t->tab.cols[i].name);
+            ic->extra[ic->nextra++] = i;
+            sb_addc(&ic->sql, ',');
+            sb_ident(&ic->sql, t->tab.cols[i].name);
         }
     }
-    sb_add(&sql, ") ");
+    sb_add(&ic->sql, ") ");
+}
+
+/* The next values of the unlisted serial columns. */
+static void ins_extra_sql(px *p, insctx *ic) {
+    for (int i = 0; i < ic->nextra; i++) {
+        sb_addc(&ic->sql, ',');
+        serial_wrap(p, ic->t, &ic->t->tab.cols[ic->extra[i]], NULL, &ic->sql);
+    }
+}
+
+/* expr : the value of column nv, converted to the column's type */
+static int ins_value(px *p, insctx *ic, int nv) {
+    xv v;
+    if (ixs_expr(p, &v)) {
+        xv_free(&v);
+        return -1;
+    }
+    if (nv >= ic->nc) {
+        xv_free(&v);
+        px_failc(p, -236, NULL);
+        return -1;
+    }
+    if (v.k == XK_PRED) v.t = ixs_t(IX_T_BOOLEAN, 1);
+    ixs_to_type(p, &v, ic->cols[nv]->t);
+    if (p->failed) {
+        xv_free(&v);
+        return -1;
+    }
+    if (nv) sb_addc(&ic->sql, ',');
+    if (ic->cols[nv]->serial)
+        serial_wrap(p, ic->t, ic->cols[nv], &v, &ic->sql);
+    else
+        sb_add(&ic->sql, v.s.p ? v.s.p : "NULL");
+    xv_free(&v);
+    return 0;
+}
+
+/* "(" expr { "," expr } (the closing ")" is left); *nv counts the values */
+static int ins_value_list(px *p, insctx *ic, int *nv) {
+    if (px_expect_op(p, "(")) return -1;
+    sb_add(&ic->sql, "VALUES(");
+    for (;;) {
+        if (ins_value(p, ic, *nv)) return -1;
+        (*nv)++;
+        if (!px_acc_op(p, ",")) break;
+    }
+    return 0;
+}
+
+/* VALUES "(" expr { "," expr } ")" (after VALUES); the values see no table */
+static int ins_values(px *p, insctx *ic) {
     scope sc;
     memset(&sc, 0, sizeof sc);
     sc.up = NULL;
     scope *save = p->sc;
+    p->sc = &sc;
+    int nv = 0;
+    int rc = ins_value_list(p, ic, &nv);
+    p->sc = save;
+    if (rc || px_expect_op(p, ")")) return -1;
+    if (nv != ic->nc) {
+        px_failc(p, -236, NULL);
+        return -1;
+    }
+    ins_extra_sql(p, ic);
+    sb_addc(&ic->sql, ')');
+    return 0;
+}
+
+/* select | "(" select ")" : the rows to insert, converted to the columns' types */
+static int ins_select(px *p, insctx *ic, qres *q) {
+    int paren = px_acc_op(p, "(");
+    int st;
+    if (ixs_select_sub(p, q, &st)) return -1;
+    if (paren && px_expect_op(p, ")")) return -1;
+    if (q->ncols != ic->nc) {
+        px_failc(p, -236, NULL);
+        return -1;
+    }
+    sb_add(&ic->sql, "SELECT ");
+    for (int i = 0; i < ic->nc; i++) {
+        xv v;
+        memset(&v, 0, sizeof v);
+        v.pidx = -1;
+        sb_add(&v.s, "_s.");
+        sb_ident(&v.s, q->cols[i].name);
+        v.t = q->cols[i].t;
+        v.k = XK_COL;
+        ixs_to_type(p, &v, ic->cols[i]->t);
+        if (i) sb_addc(&ic->sql, ',');
+        if (ic->cols[i]->serial)
+            serial_wrap(p, ic->t, ic->cols[i], &v, &ic->sql);
+        else
+            sb_add(&ic->sql, v.s.p);
+        xv_free(&v);
+    }
+    ins_extra_sql(p, ic);
+    sb_printf(&ic->sql, " FROM (%s) AS _s", q->sql.p);
+    return 0;
+}
+
+/* Everything of an INSERT after its table name; the SQL goes to s->sqlite_sql. */
+static int ins_body(px *p, ixd_stmt *s, insctx *ic, qres *q) {
+    if (!ic->cols) {
+        px_failc(p, -208, NULL);
+        return -1;
+    }
+    if (ic->t->tab.is_view && !ixs_view_updatable(p->db, ic->t->tab.name)) {
+        px_failc(p, IXS_E_VIEW_READONLY, "%s", ic->t->tab.name);
+        return -1;
+    }
+    if (ins_columns(p, ic) || set_desc_cols(p, s, ic->cols, ic->nc)) return -1;
+    ins_head_sql(ic);
     if (px_acc(p, IXK_VALUES)) {
-        p->sc = &sc;
-        if (px_expect_op(p, "(")) {
-            p->sc = save;
-            goto out;
-        }
-        sb_add(&sql, "VALUES(");
-        int nv = 0;
-        for (;;) {
-            xv v;
-            if (ixs_expr(p, &v)) {
-                xv_free(&v);
-                p->sc = save;
-                goto out;
-            }
-            if (nv >= nc) {
-                xv_free(&v);
-                p->sc = save;
-                px_failc(p, -236, NULL);
-                goto out;
-            }
-            if (v.k == XK_PRED) v.t = ixs_t(IX_T_BOOLEAN, 1);
-            ixs_to_type(p, &v, cols[nv]->t);
-            if (p->failed) {
-                xv_free(&v);
-                p->sc = save;
-                goto out;
-            }
-            if (nv) sb_addc(&sql, ',');
-            if (cols[nv]->serial)
-                serial_wrap(p, t, cols[nv], &v, &sql);
-            else
-                sb_add(&sql, v.s.p ? v.s.p : "NULL");
-            xv_free(&v);
-            nv++;
-            if (!px_acc_op(p, ",")) break;
-        }
-        p->sc = save;
-        if (px_expect_op(p, ")")) goto out;
-        if (nv != nc) {
-            px_failc(p, -236, NULL);
-            goto out;
-        }
-        for (int i = 0; i < nextra; i++) {
-            sb_addc(&sql, ',');
-            serial_wrap(p, t, &t->tab.cols[extra[i]], NULL, &sql);
-        }
-        sb_addc(&sql, ')');
+        if (ins_values(p, ic)) return -1;
     } else if (px_kw(p, p->i, IXK_SELECT) || px_op(p, p->i, "(")) {
-        int paren = px_acc_op(p, "(");
-        int st;
-        if (ixs_select_sub(p, &q, &st)) goto out;
-        if (paren && px_expect_op(p, ")")) goto out;
-        if (q.ncols != nc) {
-            px_failc(p, -236, NULL);
-            goto out;
-        }
-        sb_add(&sql, "SELECT ");
-        for (int i = 0; i < nc; i++) {
-            xv v;
-            memset(&v, 0, sizeof v);
-            v.pidx = -1;
-            sb_add(&v.s, "_s.");
-            sb_ident(&v.s, q.cols[i].name);
-            v.t = q.cols[i].t;
-            v.k = XK_COL;
-            ixs_to_type(p, &v, cols[i]->t);
-            if (i) sb_addc(&sql, ',');
-            if (cols[i]->serial)
-                serial_wrap(p, t, cols[i], &v, &sql);
-            else
-                sb_add(&sql, v.s.p);
-            xv_free(&v);
-        }
-        for (int i = 0; i < nextra; i++) {
-            sb_addc(&sql, ',');
-            serial_wrap(p, t, &t->tab.cols[extra[i]], NULL, &sql);
-        }
-        sb_printf(&sql, " FROM (%s) AS _s", q.sql.p);
+        if (ins_select(p, ic, q)) return -1;
     } else {
         px_fail(p);
-        goto out;
+        return -1;
     }
-    if (p->failed) goto out;
-    s->sqlite_sql = sb_take(&sql);
+    if (p->failed) return -1;
+    s->sqlite_sql = sb_take(&ic->sql);
     if (!s->sqlite_sql) {
         px_failc(p, -208, NULL);
-        goto out;
+        return -1;
     }
-    rc = 0;
-out:
+    return 0;
+}
+
+/* INSERT INTO table [ "(" column { "," column } ")" ]
+ *        ( VALUES "(" expr { "," expr } ")" | select | "(" select ")" ) */
+static int do_insert(px *p, ixd_stmt *s) {
+    char name[IXS_NAME_MAX + 1];
+    if (px_expect(p, IXK_INTO) || table_name(p, name, sizeof name)) return -1;
+    insctx ic;
+    memset(&ic, 0, sizeof ic);
+    ic.t = ixs_tref_new(p, name, NULL);
+    if (!ic.t) return -1;
+    snprintf(s->table, sizeof s->table, "%s", ic.t->tab.name);
+    ic.cols = calloc((size_t)ic.t->tab.ncols + 1, sizeof(icol *));
+    qres q;
+    memset(&q, 0, sizeof q);
+    int rc = ins_body(p, s, &ic, &q);
     qres_free(&q);
-    sb_free(&sql);
-    free(cols);
-    ixs_tref_free(t);
+    sb_free(&ic.sql);
+    free(ic.cols);
+    ixs_tref_free(ic.t);
     return rc;
 }
 
+/* where_clause := [ WHERE cond | WHERE CURRENT OF cursor ] (UPDATE, DELETE) */
 static int where_clause(px *p, sb *sql, ixd_stmt *s) {
     if (!px_acc(p, IXK_WHERE)) {
         /* sqlstype: UPDATE/DELETE without WHERE */
@@ -1323,130 +1453,165 @@ static int set_row_subquery(px *p, icol **cols, int nc, sb *sql) {
     return rc ? -1 : 0;
 }
 
+/* The state of one UPDATE: its table, the columns set and the SQL. */
+typedef struct {
+    tref *t;
+    icol **cols;
+    int nc;
+    sb sql;
+} updctx;
+
+/* "*" | "(" column { "," column } ")" : the columns of a multiple-column SET */
+static int upd_col_list(px *p, updctx *u) {
+    if (px_acc_op(p, "*")) {
+        for (int i = 0; i < u->t->tab.ncols; i++)
+            u->cols[u->nc++] = &u->t->tab.cols[i];
+        return 0;
+    }
+    p->i++;
+    do {
+        char cn[IXS_NAME_MAX + 1];
+        if (px_ident(p, cn, sizeof cn)) return -1;
+        icol *c = find_tcol(u->t, cn);
+        if (!c) {
+            px_failc(p, -217, "%s", cn);
+            return -1;
+        }
+        if (u->nc >= u->t->tab.ncols) {
+            px_fail(p);
+            return -1;
+        }
+        u->cols[u->nc++] = c;
+    } while (px_acc_op(p, ","));
+    return px_expect_op(p, ")") ? -1 : 0;
+}
+
+/* "(" expr { "," expr } ")" : one value for each column of the list */
+static int upd_row_values(px *p, updctx *u) {
+    if (px_expect_op(p, "(")) return -1;
+    for (int i = 0; i < u->nc; i++) {
+        if (i && px_expect_op(p, ",")) return -1;
+        xv v;
+        if (ixs_expr(p, &v)) {
+            xv_free(&v);
+            return -1;
+        }
+        ixs_to_type(p, &v, u->cols[i]->t);
+        if (i) sb_add(&u->sql, ", ");
+        sb_ident(&u->sql, u->cols[i]->name);
+        sb_printf(&u->sql, " = %s", v.s.p ? v.s.p : "NULL");
+        xv_free(&v);
+        if (p->failed) return -1;
+    }
+    return px_expect_op(p, ")") ? -1 : 0;
+}
+
+/* ( "*" | "(" column {, column} ")" ) "=" ( "(" expr {, expr} ")" | "(" select ")" ) */
+static int upd_multi(px *p, updctx *u) {
+    if (upd_col_list(p, u) || px_expect_op(p, "=")) return -1;
+    int r = set_row_subquery(p, u->cols, u->nc, &u->sql);
+    if (r < 0) return -1;
+    if (r == 0) return 0;
+    return upd_row_values(p, u);
+}
+
+/* [table "."] column "=" expr : one assignment of a single-column SET */
+static int upd_assign(px *p, updctx *u) {
+    char cn[IXS_NAME_MAX + 1];
+    if (px_ident(p, cn, sizeof cn)) return -1;
+    if (px_acc_op(p, ".")) { /* t.col */
+        if (px_ident(p, cn, sizeof cn)) return -1;
+    }
+    icol *c = find_tcol(u->t, cn);
+    if (!c) {
+        px_failc(p, -217, "%s", cn);
+        return -1;
+    }
+    if (u->nc >= u->t->tab.ncols) {
+        px_fail(p);
+        return -1;
+    }
+    u->cols[u->nc++] = c;
+    if (px_expect_op(p, "=")) return -1;
+    xv v;
+    if (ixs_expr(p, &v)) {
+        xv_free(&v);
+        return -1;
+    }
+    if (v.k == XK_PRED) v.t = ixs_t(IX_T_BOOLEAN, 1);
+    ixs_to_type(p, &v, c->t);
+    if (u->nc > 1) sb_add(&u->sql, ", ");
+    sb_ident(&u->sql, c->name);
+    sb_printf(&u->sql, " = %s", v.s.p ? v.s.p : "NULL");
+    xv_free(&v);
+    return p->failed ? -1 : 0;
+}
+
+/* SET ( assignment { "," assignment } | multi ) [WHERE ...]; the SQL goes to s->sqlite_sql */
+static int upd_body(px *p, ixd_stmt *s, updctx *u) {
+    tref *t = u->t;
+    if (!u->cols) {
+        px_failc(p, -208, NULL);
+        return -1;
+    }
+    if (t->tab.is_view && !ixs_view_updatable(p->db, t->tab.name)) {
+        px_failc(p, IXS_E_VIEW_READONLY, "%s", t->tab.name);
+        return -1;
+    }
+    if (px_expect(p, IXK_SET)) return -1;
+    sb_add(&u->sql, "UPDATE ");
+    sb_ident(&u->sql, t->tab.name);
+    if (strcmp(t->alias, t->tab.name)) { /* a synonym: its name qualifies columns */
+        sb_add(&u->sql, " AS ");
+        sb_ident(&u->sql, t->alias);
+    }
+    sb_add(&u->sql, " SET ");
+    if (px_op(p, p->i, "(") || px_op(p, p->i, "*")) {
+        if (upd_multi(p, u)) return -1;
+    } else {
+        for (;;) {
+            if (upd_assign(p, u)) return -1;
+            if (!px_acc_op(p, ",")) break;
+        }
+    }
+    if (set_desc_cols(p, s, u->cols, u->nc)) return -1;
+    if (where_clause(p, &u->sql, s)) return -1;
+    s->sqlite_sql = sb_take(&u->sql);
+    if (!s->sqlite_sql) {
+        px_failc(p, -208, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+/* UPDATE table SET ( column "=" expr { "," column "=" expr }
+ *                  | ( "*" | "(" column {, column} ")" ) "=" ( "(" expr {, expr} ")" | "(" select
+ * ")" ) ) [ WHERE cond | WHERE CURRENT OF cursor ] */
 static int do_update(px *p, ixd_stmt *s) {
     char name[IXS_NAME_MAX + 1];
     if (table_name(p, name, sizeof name)) return -1;
     tref *t = ixs_tref_new(p, name, NULL);
     if (!t) return -1;
     snprintf(s->table, sizeof s->table, "%s", t->tab.name);
-    int rc = -1;
     scope sc;
     memset(&sc, 0, sizeof sc);
     sc.t[0] = t;
     sc.n = 1;
     scope *save = p->sc;
     p->sc = &sc;
-    sb sql = {0};
-    icol **cols = calloc((size_t)t->tab.ncols + 1, sizeof(icol *));
-    int nc = 0;
-    if (!cols) {
-        px_failc(p, -208, NULL);
-        goto out;
-    }
-    if (t->tab.is_view && !ixs_view_updatable(p->db, t->tab.name)) {
-        px_failc(p, IXS_E_VIEW_READONLY, "%s", t->tab.name);
-        goto out;
-    }
-    if (px_expect(p, IXK_SET)) goto out;
-    sb_add(&sql, "UPDATE ");
-    sb_ident(&sql, t->tab.name);
-    if (strcmp(t->alias, t->tab.name)) { /* a synonym: its name qualifies columns */
-        sb_add(&sql, " AS ");
-        sb_ident(&sql, t->alias);
-    }
-    sb_add(&sql, " SET ");
-    if (px_op(p, p->i, "(") || px_op(p, p->i, "*")) {
-        if (px_acc_op(p, "*")) {
-            for (int i = 0; i < t->tab.ncols; i++)
-                cols[nc++] = &t->tab.cols[i];
-        } else {
-            p->i++;
-            do {
-                char cn[IXS_NAME_MAX + 1];
-                if (px_ident(p, cn, sizeof cn)) goto out;
-                icol *c = find_tcol(t, cn);
-                if (!c) {
-                    px_failc(p, -217, "%s", cn);
-                    goto out;
-                }
-                if (nc >= t->tab.ncols) {
-                    px_fail(p);
-                    goto out;
-                }
-                cols[nc++] = c;
-            } while (px_acc_op(p, ","));
-            if (px_expect_op(p, ")")) goto out;
-        }
-        if (px_expect_op(p, "=")) goto out;
-        int r = set_row_subquery(p, cols, nc, &sql);
-        if (r < 0) goto out;
-        if (r == 0) goto where;
-        if (px_expect_op(p, "(")) goto out;
-        for (int i = 0; i < nc; i++) {
-            if (i && px_expect_op(p, ",")) goto out;
-            xv v;
-            if (ixs_expr(p, &v)) {
-                xv_free(&v);
-                goto out;
-            }
-            ixs_to_type(p, &v, cols[i]->t);
-            if (i) sb_add(&sql, ", ");
-            sb_ident(&sql, cols[i]->name);
-            sb_printf(&sql, " = %s", v.s.p ? v.s.p : "NULL");
-            xv_free(&v);
-            if (p->failed) goto out;
-        }
-        if (px_expect_op(p, ")")) goto out;
-    } else {
-        for (;;) {
-            char cn[IXS_NAME_MAX + 1];
-            if (px_ident(p, cn, sizeof cn)) goto out;
-            if (px_acc_op(p, ".")) { /* t.col */
-                if (px_ident(p, cn, sizeof cn)) goto out;
-            }
-            icol *c = find_tcol(t, cn);
-            if (!c) {
-                px_failc(p, -217, "%s", cn);
-                goto out;
-            }
-            if (nc >= t->tab.ncols) {
-                px_fail(p);
-                goto out;
-            }
-            cols[nc++] = c;
-            if (px_expect_op(p, "=")) goto out;
-            xv v;
-            if (ixs_expr(p, &v)) {
-                xv_free(&v);
-                goto out;
-            }
-            if (v.k == XK_PRED) v.t = ixs_t(IX_T_BOOLEAN, 1);
-            ixs_to_type(p, &v, c->t);
-            if (nc > 1) sb_add(&sql, ", ");
-            sb_ident(&sql, c->name);
-            sb_printf(&sql, " = %s", v.s.p ? v.s.p : "NULL");
-            xv_free(&v);
-            if (p->failed) goto out;
-            if (!px_acc_op(p, ",")) break;
-        }
-    }
-where:
-    if (set_desc_cols(p, s, cols, nc)) goto out;
-    if (where_clause(p, &sql, s)) goto out;
-    s->sqlite_sql = sb_take(&sql);
-    if (!s->sqlite_sql) {
-        px_failc(p, -208, NULL);
-        goto out;
-    }
-    rc = 0;
-out:
+    updctx u;
+    memset(&u, 0, sizeof u);
+    u.t = t;
+    u.cols = calloc((size_t)t->tab.ncols + 1, sizeof(icol *));
+    int rc = upd_body(p, s, &u);
     p->sc = save;
-    sb_free(&sql);
-    free(cols);
+    sb_free(&u.sql);
+    free(u.cols);
     ixs_tref_free(t);
     return rc;
 }
 
+/* DELETE [ FROM ] table [ WHERE cond | WHERE CURRENT OF cursor ] (after DELETE) */
 static int do_delete(px *p, ixd_stmt *s) {
     px_acc(p, IXK_FROM);
     char name[IXS_NAME_MAX + 1];
@@ -1486,6 +1651,7 @@ out:
     return rc;
 }
 
+/* dml := INSERT insert | UPDATE update | DELETE delete */
 int ixs_dml(px *p, ixd_stmt *s) {
     if (px_acc(p, IXK_INSERT)) {
         s->stype = IX_STMTTYPE_INSERT;
