@@ -60,6 +60,7 @@ enum {
     IXS_E_DB_IN_USE = -425,       /* Database is currently opened by another user. */
     IXS_E_CATALOG_MODIFY = -511,  /* Cannot modify system catalog (%s). */
     IXS_E_CATALOG_RENAME = -584,  /* Cannot rename system catalog. */
+    IXS_E_NOT_GROUPED = -294,     /* The column (%s) must be in the GROUP BY list. */
     IXS_E_CATALOG_RENCOL = -585,  /* Cannot rename column in system catalog. */
     IXS_E_DROP_DEPENDENT = -886,  /* Cannot drop table or view because of existing dependencies. */
     IXS_E_COMMIT_FAILED = -942,   /* Transaction commit failed - transaction will be rolled back. */

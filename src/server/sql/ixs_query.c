@@ -596,10 +596,37 @@ static int where_split(px *p, scope *sc, ofrom *f, sb *where) {
 
 /* The clauses of one SELECT core, built one by one and then assembled. */
 typedef struct {
+    char *sql; /* its SQLite text */
+    int col;   /* select item (0-based) or, in GROUP BY, the position given (1-based), else 0 */
+} selref;
+
+typedef struct {
     sb list, where, group, having;
     ofrom *from;
     int distinct, has_agg;
+    selref *bare; /* select items that are a plain column of this query's tables */
+    int nbare;
+    selref *grp; /* the GROUP BY items */
+    int ngrp;
 } selcore;
+
+/* Appends (sql, col) to the list *v of *n: 0, or -1 out of memory. */
+static int selref_add(selref **v, int *n, const char *sql, int col) {
+    selref *nv = realloc(*v, sizeof **v * (size_t)(*n + 1));
+    if (!nv) return -1;
+    *v = nv;
+    nv[*n].sql = strdup(sql ? sql : "");
+    nv[*n].col = col;
+    if (!nv[*n].sql) return -1;
+    (*n)++;
+    return 0;
+}
+
+static void selref_free(selref *v, int n) {
+    for (int i = 0; i < n; i++)
+        free(v[i].sql);
+    free(v);
+}
 
 /* Frees the clause texts and the FROM tree of a SELECT core. */
 static void selcore_free(selcore *s) {
@@ -608,6 +635,8 @@ static void selcore_free(selcore *s) {
     sb_free(&s->where);
     sb_free(&s->group);
     sb_free(&s->having);
+    selref_free(s->bare, s->nbare);
+    selref_free(s->grp, s->ngrp);
 }
 
 /* SELECT { SKIP n | FIRST n | LIMIT n } [ DISTINCT | UNIQUE | ALL ] */
@@ -695,11 +724,21 @@ static int sel_table_star(px *p, scope *sc, qres *q, sb *list) {
 /* expr [ [AS] alias ] : one expression of the select list */
 static int sel_expr_item(px *p, qres *q, selcore *s, int list_end) {
     xv v;
+    uint64_t refs = p->sc->refmask;
+    p->sc->refmask = 0;
     if (ixs_expr(p, &v)) {
         xv_free(&v);
         return -1;
     }
+    int local = p->sc->refmask != 0; /* names a column of this query's tables */
+    p->sc->refmask |= refs;
     s->has_agg |= v.agg;
+    if (v.lk == LB_COL && local && !p->syntax_only &&
+        selref_add(&s->bare, &s->nbare, v.s.p, q->ncols)) {
+        xv_free(&v);
+        px_failc(p, -208, NULL);
+        return -1;
+    }
     char alias[IXS_NAME_MAX + 1] = "";
     if (p->i < list_end && !px_op(p, p->i, ",")) {
         if (opt_alias(p, alias, sizeof alias)) {
@@ -739,7 +778,8 @@ static int sel_list(px *p, scope *sc, qres *q, selcore *s, int list_end) {
 }
 
 /* GROUP BY { position | expr } { "," ... } (after GROUP) */
-static int sel_group(px *p, qres *q, sb *group) {
+static int sel_group(px *p, qres *q, selcore *s) {
+    sb *group = &s->group;
     if (px_expect(p, IXK_BY)) return -1;
     for (;;) {
         if (group->n) sb_add(group, ", ");
@@ -751,6 +791,7 @@ static int sel_group(px *p, qres *q, sb *group) {
                 return -1;
             }
             sb_printf(group, "%lld", (long long)pos);
+            if (selref_add(&s->grp, &s->ngrp, "", (int)pos)) return px_failc(p, -208, NULL);
         } else {
             xv g;
             if (ixs_expr(p, &g)) {
@@ -758,9 +799,27 @@ static int sel_group(px *p, qres *q, sb *group) {
                 return -1;
             }
             sb_add(group, g.s.p ? g.s.p : "NULL");
+            int rc = selref_add(&s->grp, &s->ngrp, g.s.p, 0);
             xv_free(&g);
+            if (rc) return px_failc(p, -208, NULL);
         }
         if (!px_acc_op(p, ",")) break;
+    }
+    return 0;
+}
+
+/* In a query with aggregates or GROUP BY, a select item that is a plain
+ * column of the query's tables must be in the GROUP BY list (by its
+ * expression or its position): -294 "The column (%s) must be in the GROUP
+ * BY list." */
+static int sel_grouped(px *p, const qres *q, const selcore *s) {
+    if (!s->has_agg && !s->ngrp) return 0;
+    for (int i = 0; i < s->nbare; i++) {
+        int in = 0;
+        for (int g = 0; g < s->ngrp && !in; g++)
+            in = s->grp[g].col ? s->grp[g].col == s->bare[i].col + 1
+                               : !strcmp(s->grp[g].sql, s->bare[i].sql);
+        if (!in) return px_failc(p, IXS_E_NOT_GROUPED, "%s", q->cols[s->bare[i].col].name);
     }
     return 0;
 }
@@ -784,9 +843,9 @@ static int sel_clauses(px *p, scope *sc, qres *q, selcore *s, int list_end, int 
     p->i = after_from;
     /* WHERE: conjuncts, split for Informix OUTER tables */
     if (px_acc(p, IXK_WHERE) && where_split(p, sc, s->from, &s->where)) return -1;
-    if (px_acc(p, IXK_GROUP) && sel_group(p, q, &s->group)) return -1;
+    if (px_acc(p, IXK_GROUP) && sel_group(p, q, s)) return -1;
     if (px_acc(p, IXK_HAVING) && sel_having(p, &s->having)) return -1;
-    return 0;
+    return sel_grouped(p, q, s);
 }
 
 /* Writes the SQLite SELECT of a parsed core into q->sql. */
