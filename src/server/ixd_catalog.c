@@ -33,7 +33,7 @@ static const char *cat_ddl =
     " part16 INTEGER DEFAULT 0);"
     "CREATE TABLE _ixd_constraints(constrid INTEGER PRIMARY KEY, constrname TEXT UNIQUE,"
     " owner TEXT, tabid INTEGER, constrtype TEXT, idxname TEXT, cols TEXT, reftabid INTEGER,"
-    " refcols TEXT, ondelete TEXT, checktext TEXT);"
+    " refcols TEXT, ondelete TEXT, checktext TEXT, ifxtext TEXT);"
     "CREATE TABLE _ixd_users(username TEXT PRIMARY KEY, usertype TEXT);"
     /* a collection's collength holds its element type (ixs_collection.c) */
     "CREATE VIEW syscolumns AS SELECT colname, tabid, colno, coltype,"
@@ -264,6 +264,12 @@ static const char v_syscoldepend[] =
     "SELECT k.constrid, k.tabid, c.colno FROM _ixd_constraints k JOIN _ixd_columns c"
     " ON c.tabid = k.tabid AND instr(k.checktext, '\"' || c.colname || '\"') > 0"
     " WHERE k.constrtype = 'C'";
+/* a CHECK condition as written, in 32-byte pieces of type 'T' (the text) */
+static const char v_syschecks[] =
+    "WITH RECURSIVE ch(constrid, seqno, rest) AS (SELECT constrid, 0, ifxtext FROM"
+    " _ixd_constraints WHERE constrtype = 'C' AND ifxtext IS NOT NULL UNION ALL SELECT"
+    " constrid, seqno + 1, substr(rest, 33) FROM ch WHERE length(rest) > 32)"
+    " SELECT constrid, 'T' AS type, seqno, substr(rest, 1, 32) AS checktext FROM ch";
 static const char v_sysdual[] = "SELECT 'x' AS dummy";
 
 /* The catalogue tables with the tabids of IBM's Guide to SQL: Reference
@@ -291,7 +297,7 @@ static const struct {
     {"sysdepend", 8, "T", c_sysdepend, ""},
     {"sysconstraints", 11, "T", c_sysconstraints, NULL},
     {"sysreferences", 12, "T", c_sysreferences, v_sysreferences},
-    {"syschecks", 13, "T", c_syschecks, ""},
+    {"syschecks", 13, "T", c_syschecks, v_syschecks},
     {"sysdefaults", 14, "T", c_sysdefaults, ""},
     {"syscoldepend", 15, "T", c_syscoldepend, v_syscoldepend},
     {"sysprocplan", 18, "T", c_sysprocplan, ""},
@@ -325,7 +331,7 @@ static const struct {
     {"sysdatabases", 60, "V", c_sysdatabases, NULL},
     {"sysdual", 61, "T", c_sysdual, v_sysdual},
 };
-#define CAT_VERSION 2 /* _ixd_meta 'catversion': the catalogue above */
+#define CAT_VERSION 3 /* _ixd_meta 'catversion': the catalogue above */
 
 /* The SQL that makes catalogue table i (its view unless cat_ddl does, its
  * systables and syscolumns rows) into q, replacing an older one. */
@@ -446,6 +452,8 @@ static void cat_upgrade_tables(sqlite3 *h) {
         return;
     sqlite3_exec(h, "ALTER TABLE _ixd_tables ADD COLUMN nrows INTEGER DEFAULT 0", NULL, NULL,
                  NULL); /* fails when it is there */
+    sqlite3_exec(h, "ALTER TABLE _ixd_constraints ADD COLUMN ifxtext TEXT", NULL, NULL,
+                 NULL); /* version 3; fails when it is there */
     sb q = {0};
     sb_add(&q, "CREATE TABLE IF NOT EXISTS _ixd_views(tabid INTEGER, seqno INTEGER, viewtext TEXT,"
                " PRIMARY KEY(tabid, seqno));");

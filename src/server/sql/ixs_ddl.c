@@ -20,7 +20,8 @@ void ixs_kdef_free(kdef *k) {
     free(k->cols);
     free(k->checksql);
     free(k->refcols);
-    k->cols = k->checksql = k->refcols = NULL;
+    free(k->ifxcheck);
+    k->cols = k->checksql = k->refcols = k->ifxcheck = NULL;
 }
 
 void ixs_tdef_free(tdef *t) {
@@ -87,9 +88,9 @@ int ixs_cdef_copy(px *p, cdef *dst, const cdef *src) {
 
 int ixs_kdef_copy(px *p, kdef *dst, const kdef *src) {
     *dst = *src;
-    dst->cols = dst->checksql = dst->refcols = NULL;
+    dst->cols = dst->checksql = dst->refcols = dst->ifxcheck = NULL;
     if (dup_str(p, &dst->cols, src->cols) || dup_str(p, &dst->checksql, src->checksql) ||
-        dup_str(p, &dst->refcols, src->refcols)) {
+        dup_str(p, &dst->refcols, src->refcols) || dup_str(p, &dst->ifxcheck, src->ifxcheck)) {
         ixs_kdef_free(dst);
         return -1;
     }
@@ -226,6 +227,19 @@ static int check_clause(px *p, kdef *k) {
         p->i++;
     }
     return depth ? px_fail(p) : 0;
+}
+
+/* The text of k's CHECK condition as written, from its first token to the
+ * ')' at p->i, kept as "(cond)" for syschecks. */
+static int check_text(px *p, kdef *k) {
+    int a = p->t[k->check_tok].pos, b = p->t[p->i].pos;
+    while (b > a && (p->sql[b - 1] == ' ' || p->sql[b - 1] == '\n' || p->sql[b - 1] == '\t'))
+        b--;
+    free(k->ifxcheck);
+    k->ifxcheck = malloc((size_t)(b - a) + 3);
+    if (!k->ifxcheck) return px_failc(p, -208, NULL);
+    snprintf(k->ifxcheck, (size_t)(b - a) + 3, "(%.*s)", b - a, p->sql + a);
+    return 0;
 }
 
 /* A constraint of column ci of t, at its keyword:
@@ -386,6 +400,7 @@ int ixs_translate_checks(px *p, tdef *t) {
         xv c;
         rc = ixs_cond(p, &c);
         if (!rc && !px_op(p, p->i, ")")) rc = px_fail(p);
+        if (!rc) rc = check_text(p, k);
         if (!rc) {
             k->checksql = c.s.p;
             memset(&c.s, 0, sizeof c.s);
@@ -560,11 +575,12 @@ static void load_columns(px *p, tdef *t) {
 /* The _ixd_constraints rows of table t->tabid into t, in creation order. */
 static void load_constraints(px *p, tdef *t) {
     sqlite3_stmt *st;
-    sqlite3_prepare_v2(p->db->h,
-                       "SELECT constrtype, constrname, cols, checktext, (SELECT tabname FROM "
-                       "_ixd_tables x WHERE x.tabid = c.reftabid), refcols, ondelete, owner FROM "
-                       "_ixd_constraints c WHERE tabid = ? ORDER BY constrid",
-                       -1, &st, NULL);
+    sqlite3_prepare_v2(
+        p->db->h,
+        "SELECT constrtype, constrname, cols, checktext, (SELECT tabname FROM "
+        "_ixd_tables x WHERE x.tabid = c.reftabid), refcols, ondelete, owner, ifxtext FROM "
+        "_ixd_constraints c WHERE tabid = ? ORDER BY constrid",
+        -1, &st, NULL);
     sqlite3_bind_int(st, 1, t->tabid);
     while (sqlite3_step(st) == SQLITE_ROW) {
         kdef *k = ixs_tdef_addk(p, t);
@@ -578,6 +594,7 @@ static void load_constraints(px *p, tdef *t) {
         snprintf(k->reftab, sizeof k->reftab, "%s", rt ? rt : "");
         k->refcols = col_dup(st, 5);
         k->cascade = sqlite3_column_text(st, 6) != NULL;
+        k->ifxcheck = col_dup(st, 8);
         const char *ko = (const char *)sqlite3_column_text(st, 7);
         snprintf(k->owner, sizeof k->owner, "%s", ko ? ko : "");
     }
@@ -907,7 +924,7 @@ static void index_row_sql(sb *s, const char *name, const char *owner, int tabid,
  * UNIQUE one): -217 when its columns are not t's. */
 static int constraint_cat_sql(px *p, sb *s, const tdef *t, const kdef *k) {
     int isidx = k->type == KDEF_PRIMARY || k->type == KDEF_UNIQUE;
-    sb_add(s, "INSERT INTO _ixd_constraints(constrname, owner, tabid, constrtype, idxname,"
+    sb_add(s, "INSERT INTO _ixd_constraints(constrname, owner, tabid, constrtype, idxname, ifxtext,"
               " cols, reftabid, refcols, ondelete, checktext) VALUES(");
     sb_strlit(s, k->name, strlen(k->name));
     sb_addc(s, ',');
@@ -915,6 +932,8 @@ static int constraint_cat_sql(px *p, sb *s, const tdef *t, const kdef *k) {
     sb_strlit(s, kown, strlen(kown));
     sb_printf(s, ", %d, '%c', ", t->tabid, k->type);
     lit_or_null(s, isidx ? k->name : NULL);
+    sb_addc(s, ',');
+    lit_or_null(s, k->ifxcheck);
     sb_addc(s, ',');
     lit_or_null(s, k->cols);
     if (k->type == KDEF_REFERENCES) {

@@ -46,6 +46,7 @@ typedef struct kdef {
     char *cols;                   /* "a,b" */
     char *checksql;               /* translated, unqualified column names */
     int check_tok;                /* token index of the condition, -1 once translated */
+    char *ifxcheck;               /* CHECK: the condition as written, "(cond)" (syschecks) */
     char reftab[IXS_NAME_MAX + 1];
     char *refcols;
     int cascade;
