@@ -401,7 +401,10 @@ int ixs_coll_typed(px *p, xv *v) {
 }
 
 int ixs_coll_in(px *p, xv *x, xv *coll, int neg, sb *out) {
-    if (p->syntax_only && coll->t.code < 0) return 0; /* an unknown column */
+    if (p->syntax_only && coll->t.code < 0) { /* an unknown column */
+        sb_add(out, "NULL");
+        return 0;
+    }
     if (!ixs_coll_is(coll->t.code)) return px_fail(p);
     if (x->t.code < 0 && x->k != XK_PARAM && x->k != XK_NULL) x->t = ixs_lit_type(x);
     ityp ct = coll->t;

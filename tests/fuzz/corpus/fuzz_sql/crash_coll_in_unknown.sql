@@ -1,0 +1,1 @@
+select id from tc where 2 in s
