@@ -22,7 +22,8 @@ static const char *cat_ddl =
     "CREATE TABLE _ixd_views(tabid INTEGER, seqno INTEGER, viewtext TEXT,"
     " PRIMARY KEY(tabid, seqno));"
     "CREATE TABLE _ixd_columns(tabid INTEGER, colno INTEGER, colname TEXT, coltype INTEGER,"
-    " collength INTEGER, serial INTEGER DEFAULT 0, defsql TEXT, PRIMARY KEY(tabid, colno));"
+    " collength INTEGER, serial INTEGER DEFAULT 0, defsql TEXT, deftype TEXT, deftext TEXT,"
+    " PRIMARY KEY(tabid, colno));"
     "CREATE TABLE _ixd_indexes(idxname TEXT PRIMARY KEY, owner TEXT, tabid INTEGER,"
     " idxtype TEXT, clustered TEXT DEFAULT '-', is_constraint INTEGER DEFAULT 0, cols TEXT,"
     " part1 INTEGER DEFAULT 0, part2 INTEGER DEFAULT 0, part3 INTEGER DEFAULT 0,"
@@ -264,6 +265,11 @@ static const char v_syscoldepend[] =
     "SELECT k.constrid, k.tabid, c.colno FROM _ixd_constraints k JOIN _ixd_columns c"
     " ON c.tabid = k.tabid AND instr(k.checktext, '\"' || c.colname || '\"') > 0"
     " WHERE k.constrtype = 'C'";
+/* the DEFAULT of every column that has one (type L literal, N NULL, T TODAY,
+ * C CURRENT, U USER), of a table (class T) */
+static const char v_sysdefaults[] =
+    "SELECT tabid, colno, deftype AS type, deftext AS \"default\", 'T' AS class"
+    " FROM _ixd_columns WHERE deftype IS NOT NULL";
 /* a CHECK condition as written, in 32-byte pieces of type 'T' (the text) */
 static const char v_syschecks[] =
     "WITH RECURSIVE ch(constrid, seqno, rest) AS (SELECT constrid, 0, ifxtext FROM"
@@ -298,7 +304,7 @@ static const struct {
     {"sysconstraints", 11, "T", c_sysconstraints, NULL},
     {"sysreferences", 12, "T", c_sysreferences, v_sysreferences},
     {"syschecks", 13, "T", c_syschecks, v_syschecks},
-    {"sysdefaults", 14, "T", c_sysdefaults, ""},
+    {"sysdefaults", 14, "T", c_sysdefaults, v_sysdefaults},
     {"syscoldepend", 15, "T", c_syscoldepend, v_syscoldepend},
     {"sysprocplan", 18, "T", c_sysprocplan, ""},
     {"sysprocauth", 19, "T", c_sysprocauth, ""},
@@ -453,7 +459,9 @@ static void cat_upgrade_tables(sqlite3 *h) {
     sqlite3_exec(h, "ALTER TABLE _ixd_tables ADD COLUMN nrows INTEGER DEFAULT 0", NULL, NULL,
                  NULL); /* fails when it is there */
     sqlite3_exec(h, "ALTER TABLE _ixd_constraints ADD COLUMN ifxtext TEXT", NULL, NULL,
-                 NULL); /* version 3; fails when it is there */
+                 NULL); /* version 3; these fail when they are there */
+    sqlite3_exec(h, "ALTER TABLE _ixd_columns ADD COLUMN deftype TEXT", NULL, NULL, NULL);
+    sqlite3_exec(h, "ALTER TABLE _ixd_columns ADD COLUMN deftext TEXT", NULL, NULL, NULL);
     sb q = {0};
     sb_add(&q, "CREATE TABLE IF NOT EXISTS _ixd_views(tabid INTEGER, seqno INTEGER, viewtext TEXT,"
                " PRIMARY KEY(tabid, seqno));");

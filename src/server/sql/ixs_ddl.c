@@ -165,11 +165,15 @@ static int references(px *p, kdef *k) {
  * (a constant expression, converted to the column's type). */
 static int default_value(px *p, cdef *c) {
     sb d = {0};
+    c->deftext[0] = 0;
     if (px_acc(p, IXK_NULL)) {
+        c->deftype = 'N';
         sb_add(&d, "NULL");
     } else if (px_acc(p, IXK_TODAY)) {
+        c->deftype = 'T';
         sb_add(&d, "ixd_today()");
     } else if (px_kw(p, p->i, IXK_CURRENT) || px_kw(p, p->i, IXK_SYSDATE)) {
+        c->deftype = 'C';
         p->i++;
         uint32_t q = c->t.code == IX_T_DATETIME ? c->t.len : ix_dt_qual(IX_TU_YEAR, IX_TU_F(3));
         if (px_is_ident(p, p->i) && !px_kw(p, p->i, IXK_NOT) && !px_kw(p, p->i, IXK_NULL) &&
@@ -183,6 +187,7 @@ static int default_value(px *p, cdef *c) {
         else
             sb_printf(&d, "ixd_current(%u)", q);
     } else if (px_acc(p, IXK_USER)) {
+        c->deftype = 'U';
         sb_strlit(&d, p->db->user, strlen(p->db->user));
     } else {
         xv v;
@@ -201,6 +206,12 @@ static int default_value(px *p, cdef *c) {
             p->i = at;
             return px_fail(p);
         }
+        c->deftype = 'L';
+        if (v.k == XK_STR) /* the value of a string, the text of others */
+            snprintf(c->deftext, sizeof c->deftext, "%.*s", (int)v.litn, v.lit ? v.lit : "");
+        else
+            snprintf(c->deftext, sizeof c->deftext, "%.*s",
+                     p->t[p->i - 1].pos + p->t[p->i - 1].len - p->t[at].pos, p->sql + p->t[at].pos);
         ixs_to_type(p, &v, c->t);
         if (p->failed) {
             xv_free(&v);
@@ -551,8 +562,8 @@ static char *col_dup(sqlite3_stmt *st, int i) {
 static void load_columns(px *p, tdef *t) {
     sqlite3_stmt *st;
     sqlite3_prepare_v2(p->db->h,
-                       "SELECT colname, coltype, collength, serial, defsql, colno FROM "
-                       "_ixd_columns WHERE tabid = ? ORDER BY colno",
+                       "SELECT colname, coltype, collength, serial, defsql, colno, deftype, "
+                       "deftext FROM _ixd_columns WHERE tabid = ? ORDER BY colno",
                        -1, &st, NULL);
     sqlite3_bind_int(st, 1, t->tabid);
     while (sqlite3_step(st) == SQLITE_ROW) {
@@ -568,6 +579,10 @@ static void load_columns(px *p, tdef *t) {
         c->defsql = col_dup(st, 4);
         c->oldno = sqlite3_column_int(st, 5);
         c->oldt = c->t;
+        const char *dt = (const char *)sqlite3_column_text(st, 6);
+        const char *dx = (const char *)sqlite3_column_text(st, 7);
+        c->deftype = dt && c->defsql ? dt[0] : 0;
+        snprintf(c->deftext, sizeof c->deftext, "%s", dx ? dx : "");
     }
     sqlite3_finalize(st);
 }
@@ -882,12 +897,18 @@ static void table_cat_sql(sb *s, const tdef *t, int rebuild, uint32_t rowsize, s
         const cdef *c = &t->cols[i];
         sb_printf(s,
                   "INSERT INTO _ixd_columns(tabid, colno, colname, coltype, collength, serial, "
-                  "defsql) VALUES(%d, %d, ",
+                  "deftype, deftext, defsql) VALUES(%d, %d, ",
                   t->tabid, i + 1);
         sb_strlit(s, c->name, strlen(c->name));
         sb_printf(s, ", %d, %u, %d, ",
                   ixs_row_coltype(c->t.code, c->t.len, h) | (c->notnull ? IX_TF_NOTNULL : 0),
                   c->collen, c->serial);
+        if (c->deftype) {
+            sb_printf(s, "'%c', ", c->deftype);
+            sb_strlit(s, c->deftext, strlen(c->deftext));
+            sb_add(s, ", ");
+        } else
+            sb_add(s, "NULL, NULL, ");
         if (c->defsql)
             sb_strlit(s, c->defsql, strlen(c->defsql));
         else

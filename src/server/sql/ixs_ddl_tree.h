@@ -25,6 +25,8 @@ enum {
 };
 
 /* ---- table definitions (CREATE TABLE, ALTER TABLE, the catalogue form) ------- */
+#define IXS_DEFTEXT_MAX 256 /* sysdefaults.default is CHAR(256) */
+
 typedef struct cdef {
     char name[IXS_NAME_MAX + 1];
     ityp t;
@@ -33,6 +35,10 @@ typedef struct cdef {
     int serial;
     int64_t start;
     char *defsql;
+    /* DEFAULT as sysdefaults shows it: type L (a literal, deftext its value), N
+     * (NULL), T (TODAY), C (CURRENT), U (USER); 0 without DEFAULT */
+    char deftype;
+    char deftext[IXS_DEFTEXT_MAX + 1];
     int oldno; /* column number in the old table (ALTER), 0 = new */
     ityp oldt;
     char tsrow[IXS_NAME_MAX + 1]; /* TIMESERIES(row type): its name, else "" */
