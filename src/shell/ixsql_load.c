@@ -80,8 +80,11 @@ static int parse_head(const char *sql, size_t len, const char *kw1, const char *
     st->file = NULL;
     if (!keyword(&lx, kw1) || !keyword(&lx, kw2) || !(st->file = string(&lx))) goto bad;
     if (keyword(&lx, "DELIMITER")) {
-        if (!(d = string(&lx)) || strlen(d) != 1 || !ixsql_unl_valid_delim((unsigned char)d[0]))
+        const char *at_delim = ixsql_skip_trivia(lx.p, lx.end);
+        if (!(d = string(&lx)) || strlen(d) != 1 || !ixsql_unl_valid_delim((unsigned char)d[0])) {
+            lx.p = at_delim;
             goto bad;
+        }
         st->delim = d[0];
         free(d);
     }
@@ -146,6 +149,15 @@ static void put_double(char *out, size_t cap, double v, int is_float) {
     }
 }
 
+/* MONEY without its currency symbol (wherever DBMONEY puts it). */
+static int put_money(ixsql_buf *b, const char *t, size_t n, char delim, int hex) {
+    char num[64];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < sizeof num; i++)
+        if (isdigit((unsigned char)t[i]) || t[i] == '-' || t[i] == '.') num[k++] = t[i];
+    return ixsql_unl_put_text(b, num, k, delim, hex);
+}
+
 /* Appends column i of the current row in UNL form. */
 static int put_value(ix_stmt *s, int i, ixsql_buf *b, char delim, int hex) {
     if (ix_column_is_null(s, i)) return ixsql_unl_put_null(b, delim);
@@ -171,12 +183,7 @@ static int put_value(ix_stmt *s, int i, ixsql_buf *b, char delim, int hex) {
     } else if (!is_text) {
         while (n > 0 && t[0] == ' ') /* numbers and intervals: no leading blanks */
             t++, n--;
-        if (type == IX_T_MONEY) { /* no currency symbol */
-            while (n > 0 && !isdigit((unsigned char)t[0]) && t[0] != '-' && t[0] != '.')
-                t++, n--;
-            while (n > 0 && !isdigit((unsigned char)t[n - 1]))
-                n--;
-        }
+        if (type == IX_T_MONEY) return put_money(b, t, n, delim, hex);
     }
     return ixsql_unl_put_text(b, t, n, delim, hex);
 }
