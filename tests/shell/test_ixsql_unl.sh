@@ -173,6 +173,34 @@ rc=1") pass=$((pass + 1)) ;;
 *) fail=$((fail + 1)); printf 'not ok - duplicate\n%s\n' "$out" ;;
 esac
 
+# The progress line when standard error is a terminal (a pty): rows and
+# rows/s after each batch of 1000, erased before the count.
+seq 1 2500 | sed 's/.*/&|&|/' > many.unl
+if command -v python3 > /dev/null; then
+    out=$(python3 - "$IXSQL" "$URL/u" << 'PY'
+import os, pty, subprocess, sys
+master, slave = pty.openpty()
+p = subprocess.Popen([sys.argv[1], sys.argv[2], "-e",
+                      "load from 'many.unl' insert into p (b, a)"],
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave)
+os.close(slave)
+data = b""
+while True:
+    try:
+        chunk = os.read(master, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    data += chunk
+p.wait()
+text = data.decode()
+ok = "\r1000 rows, " in text and "\r2000 rows, " in text and "rows/s" in text
+print("progress" if ok else repr(text), "2500 row(s) loaded." in text, p.returncode)
+PY
+)
+    check "progress line" "progress True 0" "$out"
+fi
 out=$(run "$URL/u" -e "load from 'a.unl' into t2")
 check "load syntax" "
   201: A syntax error has occurred.
