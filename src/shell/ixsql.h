@@ -59,6 +59,14 @@ const char *ixsql_skip_trivia(const char *p, const char *end);
 int ixsql_is_load_series(const char *sql, size_t len);
 int ixsql_load_series(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
 
+/* LOAD FROM 'file' [DELIMITER 'c'] INSERT INTO t [(cols)] and UNLOAD TO
+ * 'file' [DELIMITER 'c'] SELECT ... (ixsql_load.c, UNL format in
+ * ixsql_unl.h): the tests and the statements. */
+int ixsql_is_load(const char *sql, size_t len);
+int ixsql_is_unload(const char *sql, size_t len);
+int ixsql_load(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
+int ixsql_unload(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
+
 /* Runs one statement (len bytes, no trailing ';') and prints its result. */
 int ixsql_run(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
 
