@@ -7,7 +7,7 @@
  * Prompts: "DATABASE> " (or "ixsql> " without a database) and, inside an
  * open statement or string, "...> " right-aligned under it.
  */
-#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,23 +101,26 @@ static int interrupted_at_prompt(int continuation, int *dropped) {
     return 0;
 }
 
-/* One line from readline, or NULL at Ctrl-D; *sig set on Ctrl-C. */
+/* One line from readline, or NULL at Ctrl-D; *sig set on Ctrl-C. SIGINT is
+ * blocked except inside pselect, so that one arriving just before the wait
+ * is seen (the flag is tested while it is blocked). */
 static char *read_one(int continuation, int *sig) {
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigprocmask(SIG_BLOCK, &block, &old);
     have_line = 0;
     rl_callback_handler_install(continuation ? cont_prompt : prompt, on_line);
-    while (!have_line) {
+    while (!have_line && !ixsql_interrupted) {
         fd_set in;
         int fd = fileno(rl_instream ? rl_instream : stdin);
         FD_ZERO(&in);
         FD_SET(fd, &in);
-        int r = select(fd + 1, &in, NULL, NULL, NULL);
-        if (r < 0 && errno == EINTR && ixsql_interrupted) {
-            *sig = 1;
-            return NULL;
-        }
-        if (r > 0) rl_callback_read_char();
+        if (pselect(fd + 1, &in, NULL, NULL, NULL, &old) > 0) rl_callback_read_char();
     }
-    return line_got;
+    *sig = !have_line;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return have_line ? line_got : NULL;
 }
 
 char *ixsql_tty_read(int continuation, int *dropped) {
