@@ -98,6 +98,7 @@ static void name_statement(const char *sql, size_t len, ixsql_pos at) {
 /* Runs buf[from, to) (to excludes the ';') unless it is only blanks and
  * comments. */
 static void run_text(shell *sh, script *sc, size_t from, size_t to) {
+    if (!sc->buf) return; /* nothing was read */
     const char *start = ixsql_skip_trivia(sc->buf + from, sc->buf + to);
     const char *end = sc->buf + to;
     while (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r'))
@@ -169,7 +170,7 @@ static void oom(shell *sh) {
     sh->dead = 1;
 }
 
-/* Runs a whole text (one -e argument). */
+/* Runs a whole text (one -c argument). */
 static void run_string(shell *sh, const char *text) {
     script sc = {NULL, 0, 0, 0, 1};
     if (append(&sc, text, strlen(text)) != 0) {
@@ -189,8 +190,11 @@ static ssize_t next_line(shell *sh, FILE *in, const script *sc, char **line, siz
         ixsql_interrupted = 0;
         return getline(line, cap, in);
     }
-    const char *end = sc->buf + sc->len;
-    int open = sc->len > sc->pos && ixsql_skip_trivia(sc->buf + sc->pos, end) != end, dropped;
+    int open = 0, dropped;
+    if (sc->len > sc->pos) { /* buf is NULL before the first line */
+        const char *end = sc->buf + sc->len;
+        open = ixsql_skip_trivia(sc->buf + sc->pos, end) != end;
+    }
     char *got = ixsql_tty_read(open, &dropped);
     if (!got) return -1;
     free(*line);

@@ -133,6 +133,11 @@ Database selected.
 1 row(s) retrieved.
 
 rc=0" "$out"
+out=$(run cli@ixtest)
+check "empty standard input: nothing to do" "rc=0" "$out"
+: > "$DIR/empty.sql"
+out=$(run cli@ixtest "$DIR/empty.sql")
+check "an empty script" "rc=0" "$out"
 out=$(run cli@ixtest "$DIR/nosuch.sql")
 contains "a missing script counts as a failure" "ixsql: cannot open $DIR/nosuch.sql" "$out"
 contains "a missing script: status" "rc=1" "$out"
