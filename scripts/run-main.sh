@@ -60,14 +60,14 @@ echo "== ixsql -f scripts/demo.sql"
 "$IXSQL" "$DSN/shop" -f "$HERE/scripts/demo.sql" 2>&1
 
 echo "== a deliberate error (a duplicate key, then ORDER without BY on line 3)"
-if "$IXSQL" "$DSN/shop" -e "insert into product (code, name) values (1, 'Tape drive')" \
-        -e "select name
+if "$IXSQL" "$DSN/shop" -c "insert into product (code, name) values (1, 'Tape drive')" \
+        -c "select name
   from product
  order name" 2>&1; then
     echo "run-main: the deliberate error did not fail" >&2
     exit 1
 fi
-echo "(ixsql exit status 1, as expected)"
+echo "(ixsql exit status 2: both statements failed, as expected)"
 
 # Stop ixd with SIGTERM; it must exit cleanly (status 0).
 kill -TERM "$IXD_PID"

@@ -5,6 +5,7 @@
 #ifndef IXSQL_H
 #define IXSQL_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "ixdb.h"
@@ -22,6 +23,60 @@ enum {
     IXSQL_FAILED = 1, /* it failed (error printed); go on with the next one */
     IXSQL_FATAL = 2,  /* the connection is dead (error printed); stop */
 };
+
+/* The command-line settings (ixsql_cli.c), read by every part of the shell. */
+typedef struct ixsql_options {
+    int echo;       /* -e: print each statement before running it */
+    int stop;       /* -a or DBACCNOIGN=1: stop at the first failed statement */
+    int all_errors; /* -m: the SQLSTATE and the library's whole message as well */
+    int quiet;      /* -q: no confirmations or row counts (errors still print) */
+    int hex;        /* -X: hex escapes in LOAD / UNLOAD files */
+} ixsql_options;
+extern ixsql_options ixsql_opt;
+
+/* Set by the SIGINT handler (ixsql_main.c); cleared by whoever handles it. */
+extern volatile sig_atomic_t ixsql_interrupted;
+
+/* What to run, in the order given: -c texts and -f / positional scripts. */
+enum { IXSQL_JOB_SQL, IXSQL_JOB_FILE };
+typedef struct ixsql_job {
+    int kind;
+    const char *arg; /* the SQL text, or the file name ("-": stdin) */
+} ixsql_job;
+
+typedef struct ixsql_cmdline {
+    const char *target; /* database[@server], URL, keywords, "-" or NULL */
+    ixsql_job *jobs;    /* at least one */
+    int njobs;
+} ixsql_cmdline;
+
+/* Exit statuses besides the count of failed statements. */
+enum {
+    IXSQL_EXIT_MAX_FAILED = 125, /* the count of failures is capped here */
+    IXSQL_EXIT_USAGE = 126,      /* bad command line */
+};
+
+/* Parses argv (getopt_long) into *cl and ixsql_opt. Returns -1 to go on,
+ * or an exit status (0 after --help / --version, IXSQL_EXIT_USAGE). */
+int ixsql_parse_args(int argc, char **argv, ixsql_cmdline *cl);
+void ixsql_free_args(ixsql_cmdline *cl);
+
+/* The DSN for the command line's target (ixsql_dsn.c): a bare
+ * database[@server] becomes keywords; a password missing from it is taken
+ * from $IXPASSWORD, $INFORMIXPASSWORD, ~/.ixdbpass, or asked on the terminal
+ * (ask != 0). *database receives the database named (or NULL); both
+ * strings are malloc'd. Returns 0, or -1 (message printed). */
+int ixsql_make_dsn(const char *target, int ask, char **dsn, char **database);
+
+/* Interactive input (ixsql_tty.c): a prompt with line editing and history.
+ * ixsql_tty_open before the first line, ixsql_tty_close at the end.
+ * ixsql_tty_read returns the next line (malloc'd, with its '\n') or NULL
+ * when the user leaves (Ctrl-D, quit, exit, \q, a second Ctrl-C at an
+ * empty prompt); *dropped is set when Ctrl-C dropped what was typed. It
+ * handles help / \? itself. */
+void ixsql_tty_open(const char *database);
+char *ixsql_tty_read(int continuation, int *dropped);
+void ixsql_tty_close(void);
 
 /* Output (ixsql_out.c). Rows go to stdout; messages (confirmations, row
  * counts, errors) go to stderr, as dbaccess does; stdout is flushed before

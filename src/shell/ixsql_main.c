@@ -3,17 +3,14 @@
  * into statements (with ix_complete, the library's "is this statement
  * complete?").
  *
- *   ixsql [DSN] [-e SQL]... [-f FILE]...      statements from -e / -f, in order
- *   ixsql [DSN] [FILE | -]                    a script, or stdin (the default)
+ *   ixsql [options] [database[@server] | DSN | -] [file.sql | -]
  *
- * DSN is an informix:// URL, a keyword string ("host=... port=..."), or a
- * bare database name (as dbaccess takes one). Without it ix_connect uses
- * the library's defaults and environment. Exit status: 0 when every
- * statement worked, 1 when a statement or the connection failed, 2 for a
- * usage error.
+ * (the options in ixsql_cli.c, the DSN and password in ixsql_dsn.c, the
+ * interactive prompt in ixsql_tty.c). Exit status: the number of failed
+ * statements (a failed connection or an unreadable script counts as one),
+ * at most IXSQL_EXIT_MAX_FAILED; IXSQL_EXIT_USAGE for a bad command line.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +28,11 @@
  * input goes on with the next line.
  */
 static ix_conn *volatile interrupt_conn;
-static volatile sig_atomic_t interrupted;
+volatile sig_atomic_t ixsql_interrupted;
 
 static void on_sigint(int sig) {
     (void)sig;
-    interrupted = 1;
+    ixsql_interrupted = 1;
     ix_conn *c = interrupt_conn;
     if (c) ix_cancel(c);
 }
@@ -60,6 +57,9 @@ typedef struct shell {
     ix_conn *conn;
     int failures;
     int dead;
+    int interactive; /* reading the terminal: -a does not apply */
+    int script;      /* reading a script (file or pipe): failures are named */
+    char *database;  /* named on the command line, for the prompt */
 } shell;
 
 /* Line and column of buf[at]. */
@@ -76,23 +76,51 @@ static ixsql_pos pos_of(const script *sc, size_t at) {
     return p;
 }
 
+/* After a failed statement of a script: its line and first line of text
+ * (at most NAME_MAX_BYTES, never cutting a UTF-8 character; "..." when the
+ * statement goes on). */
+enum { NAME_MAX_BYTES = 72 };
+static void name_statement(const char *sql, size_t len, ixsql_pos at) {
+    size_t n = 0;
+    while (n < len && sql[n] != '\n' && sql[n] != '\r')
+        n++;
+    int more = n < len;
+    if (n > NAME_MAX_BYTES) {
+        n = NAME_MAX_BYTES;
+        while (n > 0 && ((unsigned char)sql[n] & 0xC0) == 0x80)
+            n--;
+        more = 1;
+    }
+    fprintf(stderr, "Failed statement at line %d: %.*s%s\n", at.line, (int)n, sql,
+            more ? " ..." : "");
+}
+
 /* Runs buf[from, to) (to excludes the ';') unless it is only blanks and
  * comments. */
 static void run_text(shell *sh, script *sc, size_t from, size_t to) {
+    if (!sc->buf) return; /* nothing was read */
     const char *start = ixsql_skip_trivia(sc->buf + from, sc->buf + to);
     const char *end = sc->buf + to;
     while (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r'))
         end--;
     if (start == end || sh->dead) return;
-    int rc =
-        ixsql_run(sh->conn, start, (size_t)(end - start), pos_of(sc, (size_t)(start - sc->buf)));
-    if (rc != IXSQL_OK) sh->failures++;
+    ixsql_pos at = pos_of(sc, (size_t)(start - sc->buf));
+    if (ixsql_opt.echo) {
+        fwrite(start, 1, (size_t)(end - start), stdout);
+        fputs(";\n", stdout);
+    }
+    int rc = ixsql_run(sh->conn, start, (size_t)(end - start), at);
+    if (rc != IXSQL_OK) {
+        sh->failures++;
+        if (sh->script) name_statement(start, (size_t)(end - start), at);
+        if (ixsql_opt.stop && !sh->interactive) sh->dead = 1;
+    }
     if (rc == IXSQL_FATAL) sh->dead = 1;
 }
 
 /* Runs every complete statement in the unread text. */
 static void run_complete(shell *sh, script *sc) {
-    while (!sh->dead && !interrupted && ix_complete(sc->buf + sc->pos, sc->len - sc->pos)) {
+    while (!sh->dead && !ixsql_interrupted && ix_complete(sc->buf + sc->pos, sc->len - sc->pos)) {
         size_t end = sc->pos;
         /* The first ';' that completes the text is the statement's end. */
         for (size_t k = sc->pos; k < sc->len; k++) {
@@ -142,7 +170,7 @@ static void oom(shell *sh) {
     sh->dead = 1;
 }
 
-/* Runs a whole text (one -e argument). */
+/* Runs a whole text (one -c argument). */
 static void run_string(shell *sh, const char *text) {
     script sc = {NULL, 0, 0, 0, 1};
     if (append(&sc, text, strlen(text)) != 0) {
@@ -150,155 +178,115 @@ static void run_string(shell *sh, const char *text) {
         return;
     }
     run_complete(sh, &sc);
-    if (!interrupted) run_text(sh, &sc, sc.pos, sc.len); /* the last one needs no ';' */
+    if (!ixsql_interrupted) run_text(sh, &sc, sc.pos, sc.len); /* the last one needs no ';' */
     free(sc.buf);
 }
 
+/* The next line of a script (getline) or of the terminal (ixsql_tty_read):
+ * its length, -1 at the end, 0 when Ctrl-C dropped what was being typed. */
+static ssize_t next_line(shell *sh, FILE *in, const script *sc, char **line, size_t *cap) {
+    if (sh->dead) return -1;
+    if (!sh->interactive) {
+        ixsql_interrupted = 0;
+        return getline(line, cap, in);
+    }
+    int open = 0, dropped;
+    if (sc->len > sc->pos) { /* buf is NULL before the first line */
+        const char *end = sc->buf + sc->len;
+        open = ixsql_skip_trivia(sc->buf + sc->pos, end) != end;
+    }
+    char *got = ixsql_tty_read(open, &dropped);
+    if (!got) return -1;
+    free(*line);
+    *line = got;
+    *cap = strlen(got) + 1;
+    return dropped ? 0 : (ssize_t)strlen(got);
+}
+
 /* Runs a script read line by line (statements run as soon as they are
- * complete, so that a pipe works interactively). */
+ * complete, so that a pipe works interactively); on a terminal, with the
+ * prompt. */
 static void run_stream(shell *sh, FILE *in) {
     script sc = {NULL, 0, 0, 0, 1};
     char *line = NULL;
     size_t lcap = 0;
     ssize_t n;
-    int tty = isatty(fileno(in));
+    sh->interactive = in == stdin && isatty(fileno(in));
+    sh->script = !sh->interactive;
+    if (sh->interactive) ixsql_tty_open(sh->database);
     for (;;) {
-        interrupted = 0;
-        errno = 0;
-        n = sh->dead ? -1 : getline(&line, &lcap, in);
-        if (n < 0 && interrupted && errno == EINTR) { /* Ctrl-C at the prompt */
-            clearerr(in);
-            sc.len = sc.pos = 0; /* the statement being typed is dropped */
-            fputc('\n', stderr);
+        n = next_line(sh, in, &sc, &line, &lcap);
+        if (n == 0) { /* Ctrl-C at the prompt: the statement being typed is dropped */
+            sc.len = sc.pos = 0;
             continue;
         }
-        if (n <= 0) break;
+        if (n < 0) break;
         if (append(&sc, line, (size_t)n) != 0) {
             oom(sh);
             break;
         }
         run_complete(sh, &sc);
-        if (interrupted) {
+        if (ixsql_interrupted) {
             sc.pos = sc.len; /* the rest of what was read is dropped */
-            if (!tty) break;
+            if (!sh->interactive) break;
+            ixsql_interrupted = 0;
         }
         compact(&sc);
     }
-    if (!sh->dead && !interrupted) run_text(sh, &sc, sc.pos, sc.len);
+    if (!sh->dead && !ixsql_interrupted) run_text(sh, &sc, sc.pos, sc.len);
+    if (sh->interactive) ixsql_tty_close();
+    sh->interactive = sh->script = 0;
     free(line);
     free(sc.buf);
 }
 
-static void usage(FILE *f) {
-    fputs("usage: ixsql [DSN] [-e SQL]... [-f FILE]...\n"
-          "       ixsql [DSN] [FILE | -]\n"
-          "DSN: informix://user:password@host:port/database, \"host=h port=p database=d"
-          " ...\",\n"
-          "     or a database name; default: the library's defaults ($USER,"
-          " $INFORMIXSERVER, ...)\n",
-          f);
+/* Runs one -c text or script file. */
+static void run_job(shell *sh, const ixsql_job *job) {
+    if (job->kind == IXSQL_JOB_SQL) {
+        run_string(sh, job->arg);
+        return;
+    }
+    if (strcmp(job->arg, "-") == 0) {
+        run_stream(sh, stdin);
+        return;
+    }
+    FILE *f = fopen(job->arg, "r");
+    if (!f) {
+        fflush(stdout);
+        fprintf(stderr, "\nixsql: cannot open %s: %s\n", job->arg, strerror(errno));
+        sh->failures++;
+        return;
+    }
+    run_stream(sh, f);
+    fclose(f);
 }
 
-enum { JOB_SQL, JOB_FILE };
-typedef struct job {
-    int kind;
-    const char *arg;
-} job;
-
 int main(int argc, char **argv) {
-    job *jobs = calloc((size_t)argc + 1, sizeof *jobs);
-    int njobs = 0;
-    const char *dsn = NULL, *file = NULL;
-    if (!jobs) return 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if ((strcmp(a, "-e") == 0 || strcmp(a, "-f") == 0) && i + 1 < argc) {
-            jobs[njobs].kind = a[1] == 'e' ? JOB_SQL : JOB_FILE;
-            jobs[njobs++].arg = argv[++i];
-        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            free(jobs);
-            return 0;
-        } else if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
-            printf("ixsql %s\n", IXDB_VERSION_STRING);
-            free(jobs);
-            return 0;
-        } else if (a[0] == '-' && a[1] != 0) {
-            fprintf(stderr, "ixsql: unknown option or missing argument: %s\n", a);
-            usage(stderr);
-            free(jobs);
-            return 2;
-        } else if (!dsn) {
-            dsn = a;
-        } else if (!file) {
-            file = a;
-        } else {
-            usage(stderr);
-            free(jobs);
-            return 2;
-        }
+    ixsql_cmdline cl;
+    int rc = ixsql_parse_args(argc, argv, &cl);
+    if (rc >= 0) return rc;
+    char *dsn = NULL;
+    shell sh = {NULL, 0, 0, 0, 0, NULL};
+    if (ixsql_make_dsn(cl.target, isatty(STDIN_FILENO), &dsn, &sh.database) != 0) {
+        ixsql_free_args(&cl);
+        return 1;
     }
-    if (file && njobs) {
-        fprintf(stderr, "ixsql: a script file goes with neither -e nor -f\n");
-        free(jobs);
-        return 2;
-    }
-    if (file) {
-        jobs[njobs].kind = JOB_FILE;
-        jobs[njobs++].arg = file;
-    }
-    if (njobs == 0) {
-        jobs[njobs].kind = JOB_FILE;
-        jobs[njobs++].arg = "-";
-    }
-
-    /* A bare database name, as dbaccess takes it. */
-    char *owned = NULL;
-    if (dsn && strcmp(dsn, "-") == 0 && !file) { /* "ixsql -": stdin, default DSN */
-        dsn = NULL;
-    }
-    if (dsn && !strstr(dsn, "://") && !strchr(dsn, '=')) {
-        size_t n = strlen(dsn) + sizeof "database=";
-        owned = malloc(n);
-        if (!owned) {
-            free(jobs);
-            return 1;
-        }
-        snprintf(owned, n, "database=%s", dsn);
-        dsn = owned;
-    }
-
-    shell sh = {NULL, 0, 0};
-    int rc = ix_connect(&sh.conn, dsn ? dsn : "");
-    free(owned);
+    rc = ix_connect(&sh.conn, dsn);
+    memset(dsn, 0, strlen(dsn)); /* it may hold the password */
+    free(dsn);
     if (rc != IX_OK) {
         ixsql_print_error(sh.conn, NULL, 0, (ixsql_pos){0, 0});
-        ix_close(sh.conn);
-        free(jobs);
-        return 1;
+        sh.failures = 1;
+        sh.dead = 1;
     }
     interrupt_conn = sh.conn;
     catch_sigint();
-    for (int j = 0; j < njobs && !sh.dead && !interrupted; j++) {
-        if (jobs[j].kind == JOB_SQL) {
-            run_string(&sh, jobs[j].arg);
-        } else if (strcmp(jobs[j].arg, "-") == 0) {
-            run_stream(&sh, stdin);
-        } else {
-            FILE *f = fopen(jobs[j].arg, "r");
-            if (!f) {
-                fflush(stdout);
-                fprintf(stderr, "\nixsql: cannot open %s\n", jobs[j].arg);
-                sh.failures++;
-                continue;
-            }
-            run_stream(&sh, f);
-            fclose(f);
-        }
-    }
+    for (int j = 0; j < cl.njobs && !sh.dead && !ixsql_interrupted; j++)
+        run_job(&sh, &cl.jobs[j]);
     interrupt_conn = NULL;
     ix_close(sh.conn);
-    free(jobs);
+    ixsql_free_args(&cl);
+    free(sh.database);
     fflush(stdout);
-    return sh.failures ? 1 : 0;
+    return sh.failures > IXSQL_EXIT_MAX_FAILED ? IXSQL_EXIT_MAX_FAILED : sh.failures;
 }

@@ -17,6 +17,7 @@
 
 void ixsql_message(const char *fmt, ...) {
     va_list ap;
+    if (ixsql_opt.quiet) return;
     fflush(stdout);
     fputc('\n', stderr);
     va_start(ap, fmt);
@@ -99,6 +100,9 @@ void ixsql_print_error(ix_conn *conn, const char *sql, size_t len, ixsql_pos at)
         }
         fprintf(stderr, "Error in line %d\nNear character position %d\n", line, col);
     }
+    /* -m: the SQLSTATE and the message as the library composed it (with
+     * the ISAM text in brackets) */
+    if (ixsql_opt.all_errors) fprintf(stderr, "SQLSTATE %s: %s\n", ix_sqlstate(conn), msg);
 }
 
 /* ---- widths -------------------------------------------------------------------- */

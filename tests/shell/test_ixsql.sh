@@ -30,11 +30,11 @@ run() {
 }
 
 # --- confirmations --------------------------------------------------------
-out=$(run "$URL" -e "create database sh with log" -e "create table t (id serial, name char(8),
+out=$(run "$URL" -c "create database sh with log" -c "create table t (id serial, name char(8),
   qty smallint, price decimal(6,2), d date, note lvarchar(100))" \
-    -e "insert into t values (0, 'bolt', 10, 0.25, '01/31/2024', 'steel');
+    -c "insert into t values (0, 'bolt', 10, 0.25, '01/31/2024', 'steel');
         insert into t values (0, 'nut', -3, 1234.5, '2024-02-29', NULL)" \
-    -e "insert into t (name) values ('washer')")
+    -c "insert into t (name) values ('washer')")
 check "create and insert" "
 Database created.
 
@@ -53,7 +53,7 @@ Table created.
 rc=0" "$out"
 
 # --- horizontal layout: numbers right-aligned (and their headers), NULL empty
-out=$(run "$URL/sh" -e "select id, name, qty, price, d from t order by id")
+out=$(run "$URL/sh" -c "select id, name, qty, price, d from t order by id")
 check "horizontal" "
          id name        qty    price d         
 
@@ -66,17 +66,17 @@ check "horizontal" "
 rc=0" "$out"
 
 # Rows on stdout, messages on stderr (as dbaccess).
-out=$("$IXSQL" "$URL/sh" -e "select id from t where id = 2" 2>/dev/null)
+out=$("$IXSQL" "$URL/sh" -c "select id from t where id = 2" 2>/dev/null)
 check "stdout only" "
          id
 
           2" "$out"
-out=$("$IXSQL" "$URL/sh" -e "select id from t where id = 2" 2>&1 >/dev/null)
+out=$("$IXSQL" "$URL/sh" -c "select id from t where id = 2" 2>&1 >/dev/null)
 check "stderr only" "
 1 row(s) retrieved." "$out"
 
 # --- vertical layout: LVARCHAR(100) makes the row wider than 80 ---------------
-out=$(run "$URL/sh" -e "select id, name, note from t where id <= 2 order by id")
+out=$(run "$URL/sh" -c "select id, name, note from t where id <= 2 order by id")
 check "vertical" "
 id    1
 name  bolt    
@@ -90,14 +90,14 @@ note
 
 rc=0" "$out"
 
-out=$(run "$URL/sh" -e "select id from t where id > 99")
+out=$(run "$URL/sh" -c "select id from t where id > 99")
 check "no rows" "
 No rows found.
 
 rc=0" "$out"
 
 # --- DML counts and transactions --------------------------------------------
-out=$(run "$URL/sh" -e "begin work; update t set qty = qty + 1 where id < 3;
+out=$(run "$URL/sh" -c "begin work; update t set qty = qty + 1 where id < 3;
 delete from t where id = 3; rollback work; select count(*) from t")
 check "update, delete, rollback" "
 Started transaction.
@@ -121,20 +121,20 @@ Data rolled back.
 rc=0" "$out"
 
 # --- errors ------------------------------------------------------------------
-out=$(run "$URL/sh" -e "select * frm t")
+out=$(run "$URL/sh" -c "select * frm t")
 check "syntax error" "
   201: A syntax error has occurred.
 Error in line 1
 Near character position 10
 rc=1" "$out"
 
-out=$(run "$URL/sh" -e "select * from nosuch")
+out=$(run "$URL/sh" -c "select * from nosuch")
 check "unknown table" "
   206: The specified table (nosuch) is not in the database.
 rc=1" "$out"
 
-out=$(run "$URL/sh" -e "create unique index ix_name on t (name)" \
-    -e "insert into t (name) values ('bolt')" -e "select count(*) from t")
+out=$(run "$URL/sh" -c "create unique index ix_name on t (name)" \
+    -c "insert into t (name) values ('bolt')" -c "select count(*) from t")
 check "ISAM line, and going on after an error" "
 Index created.
 
@@ -165,6 +165,7 @@ check "-f with an error on line 4" "
   201: A syntax error has occurred.
 Error in line 4
 Near character position 8
+Failed statement at line 2: select id ...
 
  (constant)
 
@@ -202,7 +203,7 @@ rc=0" "$out"
 
 # --- the 80-column limit: a row of exactly 80 stays horizontal ---------------------
 c68=$(printf '%068d' 0)
-out=$(run "$URL/sh" -e "select '$c68' a, id from t where id = 1" -e "select '${c68}9' a, id from t where id = 1")
+out=$(run "$URL/sh" -c "select '$c68' a, id from t where id = 1" -c "select '${c68}9' a, id from t where id = 1")
 check "80 columns" "
 a                                                                             id
 
@@ -219,23 +220,23 @@ id  1
 rc=0" "$out"
 
 # UPDATE without WHERE (statement type 33).
-out=$(run "$URL/sh" -e "update t set qty = 0")
+out=$(run "$URL/sh" -c "update t set qty = 0")
 check "update all" "
 3 row(s) updated.
 
 rc=0" "$out"
 
 # --- connection failures and usage ---------------------------------------------
-out=$(run "informix://informix:wrong@127.0.0.1:$(cat "$DIR/port")/sh" -e "select 1 from t")
+out=$(run "informix://informix:wrong@127.0.0.1:$(cat "$DIR/port")/sh" -c "select 1 from t")
 check "bad password" "
   951: Incorrect password or user informix is not known on the database server.
 rc=1" "$out"
-out=$(run "$URL/nosuchdb" -e "select 1 from t")
+out=$(run "$URL/nosuchdb" -c "select 1 from t")
 check "no database" "
   329: Database not found or no system permission.
 rc=1" "$out"
 "$IXSQL" -x > /dev/null 2>&1
-check "usage" 2 $?
+check "usage" 126 $?
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -41,14 +41,14 @@ run() {
 }
 # Elements of meter $1's series, as ixsql's row count line.
 count() {
-    "$IXSQL" "$URL/tsh" -e "select * from table(oni_ts_read_rows('meters', 'readings', $1,
+    "$IXSQL" "$URL/tsh" -c "select * from table(oni_ts_read_rows('meters', 'readings', $1,
         null, null))" 2>&1 >/dev/null | grep -E 'row\(s\) retrieved|No rows found' | tr -d '\n'
 }
 
-out=$(run "$URL" -e "create database tsh with log" -e "create row type r_t (ts datetime year to
-  fraction(5), m1 float, m2 float)" -e "create table meters (id int primary key,
-  readings timeseries(r_t))" -e "execute function oni_ts_create('meters', 'readings', 1,
-  '2026-01-01 00:00', '1 minute')" -e "execute function oni_ts_create('meters', 'readings', 2,
+out=$(run "$URL" -c "create database tsh with log" -c "create row type r_t (ts datetime year to
+  fraction(5), m1 float, m2 float)" -c "create table meters (id int primary key,
+  readings timeseries(r_t))" -c "execute function oni_ts_create('meters', 'readings', 1,
+  '2026-01-01 00:00', '1 minute')" -c "execute function oni_ts_create('meters', 'readings', 2,
   '2026-01-01 00:00', '1 minute')")
 contains "setup" "Database created.
 Table created.
@@ -63,7 +63,7 @@ cd "$DIR" || exit 1
     echo "1|2026-01-01 00:02||3"
     echo "2|2026-01-01 00:01|9|10|"
 } > good.unl
-out=$(run "$URL/tsh" -e "load series from 'good.unl' into meters(readings)")
+out=$(run "$URL/tsh" -c "load series from 'good.unl' into meters(readings)")
 check "load" "
 5 elements loaded.
 
@@ -72,7 +72,7 @@ check "key 1" "3 row(s) retrieved." "$(count 1)"
 check "key 2" "2 row(s) retrieved." "$(count 2)"
 
 printf '1,2026-01-01 00:03,4,4,\r\n2,2026-01-01 00:02,5,5\r\n' > comma.unl
-out=$(run "$URL/tsh" -e "LOAD SERIES FROM \"comma.unl\"
+out=$(run "$URL/tsh" -c "LOAD SERIES FROM \"comma.unl\"
   INTO meters ( readings ) DELIMITER ','")
 check "delimiter" "
 2 elements loaded.
@@ -87,7 +87,7 @@ check "key 1 after" "4 row(s) retrieved." "$(count 1)"
     echo "1|2026-01-01 00:11|x|1|"
     echo "1|2026-01-01 00:12|1|1|"
 } > bad.unl
-out=$(run "$URL/tsh" -e "load series from 'bad.unl' into meters(readings)")
+out=$(run "$URL/tsh" -c "load series from 'bad.unl' into meters(readings)")
 contains "bad value" "  746: series 1: line 2:
 Error in load file line 3.
 rc=1" "$out"
@@ -95,24 +95,24 @@ check "rolled back 1" "4 row(s) retrieved." "$(count 1)"
 check "rolled back 2" "3 row(s) retrieved." "$(count 2)"
 
 printf '1|2026-01-01 00:20|1|1|\nnot a loader line\n' > junk.unl
-out=$(run "$URL/tsh" -e "load series from 'junk.unl' into meters(readings)")
+out=$(run "$URL/tsh" -c "load series from 'junk.unl' into meters(readings)")
 check "not a loader line" "
 ixsql: not a series loader line (key|timestamp|values...)
 Error in load file line 2.
 rc=1" "$out"
 check "nothing of it" "4 row(s) retrieved." "$(count 1)"
 
-out=$(run "$URL/tsh" -e "load series from 'good.unl' into meters")
+out=$(run "$URL/tsh" -c "load series from 'good.unl' into meters")
 check "syntax" "
   201: A syntax error has occurred.
 Error in line 1
 Near character position 40
 rc=1" "$out"
-out=$(run "$URL/tsh" -e "load series from 'nosuch.unl' into meters(readings)")
+out=$(run "$URL/tsh" -c "load series from 'nosuch.unl' into meters(readings)")
 check "missing file" "
 ixsql: cannot open nosuch.unl
 rc=1" "$out"
-out=$(run "$URL/tsh" -e "load series from 'good.unl' into nosuch(readings)")
+out=$(run "$URL/tsh" -c "load series from 'good.unl' into nosuch(readings)")
 contains "unknown table" "rc=1" "$out"
 
 echo "$pass passed, $fail failed"

@@ -43,7 +43,7 @@ load() { # file
     echo "rc=$rc"
 }
 
-out=$("$IXSQL" "$URL" -e "create database stores_demo with log" 2>&1; echo "rc=$?")
+out=$("$IXSQL" "$URL" -c "create database stores_demo with log" 2>&1; echo "rc=$?")
 check "create database" "
 Database created.
 
@@ -71,8 +71,8 @@ rows() {
     cat "$DIR/err" | grep -v '^$' | grep -v 'row(s) \(retrieved\|updated\)\.$'
 }
 
-out=$(rows -e "select count(*) from customer" -e "select count(*) from orders" \
-    -e "select count(*) from items" -e "select count(*) from stock" | grep -v '^$' |
+out=$(rows -c "select count(*) from customer" -c "select count(*) from orders" \
+    -c "select count(*) from items" -c "select count(*) from stock" | grep -v '^$' |
     grep -v 'count')
 check "counts" "         28
          23
@@ -80,7 +80,7 @@ check "counts" "         28
          74
 rc=0" "$out"
 
-out=$(rows -e "select o.order_num, c.lname, o.order_date from orders o, customer c
+out=$(rows -c "select o.order_num, c.lname, o.order_date from orders o, customer c
 where o.customer_num = c.customer_num and o.order_num <= 1003 order by o.order_num")
 check "join" "
   order_num lname           order_date
@@ -92,8 +92,8 @@ rc=0" "$out"
 
 # upqty_i logs an UPDATE of quantity (one row per item), not of other columns.
 out=$("$IXSQL" "$URL/stores_demo" \
-    -e "update items set quantity = quantity + 1 where order_num = 1003" \
-    -e "update items set total_price = total_price where order_num = 1002" 2>&1; echo "rc=$?")
+    -c "update items set quantity = quantity + 1 where order_num = 1003" \
+    -c "update items set total_price = total_price where order_num = 1002" 2>&1; echo "rc=$?")
 check "trigger updates" "
 3 row(s) updated.
 
@@ -101,7 +101,7 @@ check "trigger updates" "
 2 row(s) updated.
 
 rc=0" "$out"
-out=$(rows -e "select ord_num, count(*) n, sum(new_qty - old_qty) d,
+out=$(rows -c "select ord_num, count(*) n, sum(new_qty - old_qty) d,
   min(username) u from log_record group by 1 order by 1")
 check "trigger log" "
     ord_num           n                                  d u       
@@ -111,10 +111,10 @@ rc=0" "$out"
 
 # MERGE's count, and the texts of codes checked against the published
 # message list (a sequence's CURRVAL before NEXTVAL, an unknown trigger).
-out=$("$IXSQL" "$URL/stores_demo" -e "merge into state s using (select 'XX' code, 'Nowhere' sname
+out=$("$IXSQL" "$URL/stores_demo" -c "merge into state s using (select 'XX' code, 'Nowhere' sname
   from sysmaster:sysdual) x on s.code = x.code when not matched then insert values (x.code, x.sname)" \
-    -e "create sequence sq" -e "select sq.currval from sysmaster:sysdual" \
-    -e "drop trigger nosuch" 2>&1; echo "rc=$?")
+    -c "create sequence sq" -c "select sq.currval from sysmaster:sysdual" \
+    -c "drop trigger nosuch" 2>&1; echo "rc=$?")
 check "merge and error texts" "
 1 row(s) merged.
 
@@ -125,7 +125,7 @@ Sequence created.
  8315: Sequence (sq) CURRVAL is not yet defined in this session.
 
   634: Object does not exist.
-rc=1" "$out"
+rc=2" "$out"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
