@@ -30,7 +30,6 @@ typedef struct ixsql_options {
     int stop;       /* -a or DBACCNOIGN=1: stop at the first failed statement */
     int all_errors; /* -m: the SQLSTATE and the library's whole message as well */
     int quiet;      /* -q: no confirmations or row counts (errors still print) */
-    int hex;        /* -X: hex escapes in LOAD / UNLOAD files */
 } ixsql_options;
 extern ixsql_options ixsql_opt;
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ixsql.h"
+#include "ixsql_unl.h"
 
 ixsql_options ixsql_opt;
 
@@ -71,7 +72,7 @@ static int parse_options(int argc, char **argv, ixsql_cmdline *cl) {
         case 'a': ixsql_opt.stop = 1; break;
         case 'm': ixsql_opt.all_errors = 1; break;
         case 'q': ixsql_opt.quiet = 1; break;
-        case 'X': ixsql_opt.hex = 1; break;
+        case 'X': ixsql_unl_set_hex(1); break;
         case 'c':
         case 'f':
             cl->jobs[cl->njobs].kind = c == 'c' ? IXSQL_JOB_SQL : IXSQL_JOB_FILE;

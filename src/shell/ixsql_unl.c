@@ -10,17 +10,13 @@
 
 enum { ESC = '\\', EMPTY_MARK = ' ' };
 
-static int hex_setting = -1; /* -1: not decided yet (environment) */
+static int hex_setting; /* -X */
 
 void ixsql_unl_set_hex(int on) {
     hex_setting = on != 0;
 }
 
 int ixsql_unl_hex(void) {
-    if (hex_setting < 0) {
-        const char *e = getenv("IXSQL_HEX_ESCAPES");
-        hex_setting = e && strcmp(e, "1") == 0;
-    }
     return hex_setting;
 }
 

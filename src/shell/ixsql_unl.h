@@ -25,8 +25,8 @@ typedef struct ixsql_buf {
 int ixsql_buf_add(ixsql_buf *b, const void *s, size_t n);
 void ixsql_buf_free(ixsql_buf *b);
 
-/* The hex-escape setting (dbaccess -X). Off unless turned on with
- * ixsql_unl_set_hex or by the environment variable IXSQL_HEX_ESCAPES=1. */
+/* The hex-escape setting (dbaccess -X): off unless the command line turns
+ * it on with ixsql_unl_set_hex. */
 void ixsql_unl_set_hex(int on);
 int ixsql_unl_hex(void);
 

@@ -33,7 +33,7 @@ while [ ! -s "$DIR/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 [ -s "$DIR/port" ] || { echo "ixd did not start"; cat "$DIR/ixd.log"; echo "0 passed, 1 failed"; exit 1; }
 URL="informix://informix:in4mix@127.0.0.1:$(cat "$DIR/port")"
 cd "$DIR" || exit 1
-unset DBDELIMITER DBDATE IXSQL_HEX_ESCAPES
+unset DBDELIMITER DBDATE
 
 run() {
     "$IXSQL" "$@" 2>&1
@@ -44,8 +44,8 @@ COLS="a smallint, b int, c int8, d bigint, e float, f smallfloat, g decimal(10,2
   l interval day(3) to second, m char(6), n varchar(20), o lvarchar(100), p nchar(5),
   q nvarchar(10), r boolean, s byte, u text, v serial8, w datetime hour to minute,
   x interval year to month"
-out=$(run "$URL" -e "create database u with log" -e "create table t ($COLS)" \
-    -e "create table t2 ($COLS)" -e "create table t3 ($COLS)" -e "create table p (a int, b int)")
+out=$(run "$URL" -c "create database u with log" -c "create table t ($COLS)" \
+    -c "create table t2 ($COLS)" -c "create table t3 ($COLS)" -c "create table p (a int, b int)")
 check "setup" "
 Database created.
 
@@ -63,11 +63,11 @@ Table created.
 
 rc=0" "$out"
 
-out=$(run "$URL/u" -e "insert into t values (1, 2, 3, 4, 1.5, 2.25, 12.5, 3.14159, 7.5,
+out=$(run "$URL/u" -c "insert into t values (1, 2, 3, 4, 1.5, 2.25, 12.5, 3.14159, 7.5,
   '12/10/2015', '2026-01-02 03:04:05.678', '12 03:04:05', 'ab', 'x|y', 'lv', 'nc', 'nv',
   't', null, null, 0, '23:59', '3-11')" \
-    -e "insert into t (a, e, f, m, n, o, q) values (2, 0.1, 0.1, '', '', '', ' ')" \
-    -e "insert into t values (-3, -2147483647, -9223372036854775807, 9223372036854775807,
+    -c "insert into t (a, e, f, m, n, o, q) values (2, 0.1, 0.1, '', '', '', ' ')" \
+    -c "insert into t values (-3, -2147483647, -9223372036854775807, 9223372036854775807,
   -1e300, -3.5e-20, -12.5, -0.000001, -7.25, '02/29/2000', '0001-01-01 00:00:00.000',
   '-999 23:59:59', '  a   ', 'a|b\\c', 'x
 y', '  ', 'é|ü\\', 'f', null, null, 0, '00:00', '-99-01')")
@@ -82,7 +82,7 @@ check "rows" "
 
 rc=0" "$out"
 
-out=$(run "$URL/u" -e "unload to 'a.unl' select * from t order by v")
+out=$(run "$URL/u" -c "unload to 'a.unl' select * from t order by v")
 check "unload" "
 3 row(s) unloaded.
 
@@ -95,7 +95,7 @@ printf '%s\n' '1|2|3|4|1.5|2.25|12.50|3.14159|7.50|12/10/2015|2026-01-02 03:04:0
     'y|\ |é\|ü\\|f|||3|00:00|-99-01|' > want.unl
 same "unl text" want.unl a.unl
 
-out=$(run "$URL/u" -e "load from 'a.unl' insert into t2" -e "unload to 'b.unl' select * from t2 order by v")
+out=$(run "$URL/u" -c "load from 'a.unl' insert into t2" -c "unload to 'b.unl' select * from t2 order by v")
 check "load copy" "
 3 row(s) loaded.
 
@@ -104,13 +104,13 @@ check "load copy" "
 
 rc=0" "$out"
 same "round trip" a.unl b.unl
-out=$("$IXSQL" "$URL/u" -e "select count(*) from t2 where m = '' and p is null and n = '' and o = '' and q = ' '" 2>/dev/null | tr -s ' \n' ' ')
+out=$("$IXSQL" "$URL/u" -c "select count(*) from t2 where m = '' and p is null and n = '' and o = '' and q = ' '" 2>/dev/null | tr -s ' \n' ' ')
 check "empty is not NULL" " (count(*)) 1 " "$out"
 
 # BYTE and TEXT from a load file (hex, text with escapes, UTF-8, a newline).
 printf '%s\n' '9||||||||||||||||||00ff41|text \| and \\ é\' 'next|9|||' \
     '10'"$(printf '|%.0s' $(seq 19))"'\ |10|||' > blob.unl
-out=$(run "$URL/u" -e "load from 'blob.unl' insert into t3" -e "unload to 'c.unl' select * from t3 order by v")
+out=$(run "$URL/u" -c "load from 'blob.unl' insert into t3" -c "unload to 'c.unl' select * from t3 order by v")
 check "blob load" "
 2 row(s) loaded.
 
@@ -121,31 +121,31 @@ rc=0" "$out"
 same "blob round trip" blob.unl c.unl
 
 # DELIMITER, and DBDELIMITER as the default.
-out=$(run "$URL/u" -e "unload to 'd.unl' delimiter ',' select a, n, q from t order by v")
+out=$(run "$URL/u" -c "unload to 'd.unl' delimiter ',' select a, n, q from t order by v")
 printf '%s\n' '1,x|y,nv,' '2,\ , ,' '-3,a|b\\c,é|ü\\,' > want.unl
 same "delimiter ," want.unl d.unl
-out=$(DBDELIMITER=';' run "$URL/u" -e "unload to 'e.unl' select a, n from t where a = 1" \
-    -e "delete from p" -e "load from 'e.unl' insert into t3 (a, n)")
+out=$(DBDELIMITER=';' run "$URL/u" -c "unload to 'e.unl' select a, n from t where a = 1" \
+    -c "delete from p" -c "load from 'e.unl' insert into t3 (a, n)")
 printf '1;x|y;\n' > want.unl
 same "DBDELIMITER" want.unl e.unl
 # DBDATE for DATE in both directions.
-out=$(DBDATE=Y4MD- run "$URL/u" -e "unload to 'f.unl' select a, j from t where a = 1" \
-    -e "load from 'f.unl' insert into t3 (a, j)" -e "unload to 'g.unl' select a, j from t3 where a = 1 and j is not null")
+out=$(DBDATE=Y4MD- run "$URL/u" -c "unload to 'f.unl' select a, j from t where a = 1" \
+    -c "load from 'f.unl' insert into t3 (a, j)" -c "unload to 'g.unl' select a, j from t3 where a = 1 and j is not null")
 printf '1|2015-12-10|\n' > want.unl
 same "DBDATE unload" want.unl f.unl
 same "DBDATE load" want.unl g.unl
 # Hex escapes (dbaccess -X): control characters as \xNN, back again.
 printf '%s\n' '77|a\x09b\x01c\x7f\|d|' > hex.unl
-out=$(IXSQL_HEX_ESCAPES=1 run "$URL/u" -e "load from 'hex.unl' insert into t3 (a, n)" \
-    -e "unload to 'h.unl' select a, n from t3 where a = 77")
+out=$(run "$URL/u" -X -c "load from 'hex.unl' insert into t3 (a, n)" \
+    -c "unload to 'h.unl' select a, n from t3 where a = 77")
 same "hex escapes" hex.unl h.unl
-out=$(run "$URL/u" -e "unload to 'i.unl' select n from t3 where a = 77")
+out=$(run "$URL/u" -c "unload to 'i.unl' select n from t3 where a = 77")
 printf 'a\tb\001c\177\\|d|\n' > want.unl
 same "hex escapes off" want.unl i.unl
 
 # A bad value: the line (of the file) and the text; nothing stays.
 printf '1|1|\n2|2|\n3|x\\\ny|\n4|4|\n' > bad.unl
-out=$(run "$URL/u" -e "load from 'bad.unl' insert into p")
+out=$(run "$URL/u" -c "load from 'bad.unl' insert into p")
 check "bad value" "
  1213: A character to numeric conversion process failed.
 Column 2.
@@ -154,18 +154,18 @@ Row 3: 3|x\\
 y|
 rc=1" "$out"
 printf '1|1|\n2|2|3|\n' > count.unl
-out=$(run "$URL/u" -e "load from 'count.unl' insert into p")
+out=$(run "$URL/u" -c "load from 'count.unl' insert into p")
 check "field count" "
   846: Number of values in load file is not equal to number of columns.
   847: Error in load file line 2.
 Row 2: 2|2|3|
 rc=1" "$out"
-out=$("$IXSQL" "$URL/u" -e "select count(*) from p" 2>/dev/null | tr -s ' \n' ' ')
+out=$("$IXSQL" "$URL/u" -c "select count(*) from p" 2>/dev/null | tr -s ' \n' ' ')
 check "rolled back" " (count(*)) 0 " "$out"
 # A value the server refuses (duplicate key) names its line too.
-out=$(run "$URL/u" -e "create unique index pa on p(a)" -e "load from 'count.unl' insert into p (a)")
+out=$(run "$URL/u" -c "create unique index pa on p(a)" -c "load from 'count.unl' insert into p (a)")
 printf '5|\n6|\n5|\n' > dup.unl
-out=$(run "$URL/u" -e "load from 'dup.unl' insert into p (a)")
+out=$(run "$URL/u" -c "load from 'dup.unl' insert into p (a)")
 case "$out" in
 *"  847: Error in load file line 3.
 Row 3: 5|
@@ -180,7 +180,7 @@ if command -v python3 > /dev/null; then
     out=$(python3 - "$IXSQL" "$URL/u" << 'PY'
 import os, pty, subprocess, sys
 master, slave = pty.openpty()
-p = subprocess.Popen([sys.argv[1], sys.argv[2], "-e",
+p = subprocess.Popen([sys.argv[1], sys.argv[2], "-c",
                       "load from 'many.unl' insert into p (b, a)"],
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave)
 os.close(slave)
@@ -201,19 +201,19 @@ PY
 )
     check "progress line" "progress True 0" "$out"
 fi
-out=$(run "$URL/u" -e "load from 'a.unl' into t2")
+out=$(run "$URL/u" -c "load from 'a.unl' into t2")
 check "load syntax" "
   201: A syntax error has occurred.
 Error in line 1
 Near character position 19
 rc=1" "$out"
-out=$(run "$URL/u" -e "unload to 'x.unl' delimiter 'ab' select * from t")
+out=$(run "$URL/u" -c "unload to 'x.unl' delimiter 'ab' select * from t")
 check "delimiter syntax" "
   201: A syntax error has occurred.
 Error in line 1
 Near character position 29
 rc=1" "$out"
-out=$(run "$URL/u" -e "load from 'nosuch.unl' insert into p")
+out=$(run "$URL/u" -c "load from 'nosuch.unl' insert into p")
 check "missing file" "
 ixsql: cannot open nosuch.unl
 rc=1" "$out"

@@ -124,8 +124,9 @@ int main(void) {
     CHECK(ixsql_unl_default_delim() == '|', "bad DBDELIMITER ignored");
     unsetenv("DBDELIMITER");
     CHECK(ixsql_unl_default_delim() == '|', "default |");
-    setenv("IXSQL_HEX_ESCAPES", "1", 1);
-    CHECK(ixsql_unl_hex() == 1, "IXSQL_HEX_ESCAPES");
+    CHECK(ixsql_unl_hex() == 0, "hex escapes off by default");
+    ixsql_unl_set_hex(1);
+    CHECK(ixsql_unl_hex() == 1, "ixsql_unl_set_hex(1)");
     ixsql_unl_set_hex(0);
     CHECK(ixsql_unl_hex() == 0, "ixsql_unl_set_hex");
     return tap_done();
