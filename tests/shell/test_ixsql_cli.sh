@@ -7,13 +7,7 @@
 # usage: test_ixsql_cli.sh IXSQL IXD
 IXSQL=$1
 IXD=$2
-pass=0 fail=0
-check() { # name expected actual
-    if [ "$2" = "$3" ]; then pass=$((pass + 1)); else
-        fail=$((fail + 1))
-        printf 'not ok - %s\n--- expected\n%s\n--- got\n%s\n---\n' "$1" "$2" "$3"
-    fi
-}
+. "$(dirname "$0")/lib.sh"
 contains() { # name needle haystack
     case "$3" in *"$2"*) pass=$((pass + 1)) ;; *)
         fail=$((fail + 1))
@@ -21,15 +15,8 @@ contains() { # name needle haystack
     esac
 }
 
-DIR=$(mktemp -d "${TMPDIR:-/tmp}/ixsqlcli.XXXXXX")
-"$IXD" --data "$DIR/db" --listen 127.0.0.1:0 --server-name ixtest --port-file "$DIR/port" 2> "$DIR/ixd.log" &
-IXD_PID=$!
-trap 'kill -TERM $IXD_PID 2>/dev/null; wait $IXD_PID 2>/dev/null; rm -rf "$DIR"' EXIT
-i=0
-while [ ! -s "$DIR/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-[ -s "$DIR/port" ] || { echo "ixd did not start"; cat "$DIR/ixd.log"; echo "0 passed, 1 failed"; exit 1; }
+start_ixd ixsqlcli --server-name ixtest
 PORT=$(cat "$DIR/port")
-URL="informix://informix:in4mix@127.0.0.1:$PORT"
 
 # A clean environment: the server "ixtest" found through sqlhosts, user
 # informix, no password anywhere unless a case sets one.

@@ -8,13 +8,7 @@
 # usage: test_ixsql_unl.sh IXSQL IXD
 IXSQL=$1
 IXD=$2
-pass=0 fail=0
-check() { # name expected actual
-    if [ "$2" = "$3" ]; then pass=$((pass + 1)); else
-        fail=$((fail + 1))
-        printf 'not ok - %s\n--- expected\n%s\n--- got\n%s\n---\n' "$1" "$2" "$3"
-    fi
-}
+. "$(dirname "$0")/lib.sh"
 same() { # name file1 file2
     if cmp "$2" "$3"; then pass=$((pass + 1)); else
         fail=$((fail + 1))
@@ -24,14 +18,7 @@ same() { # name file1 file2
     fi
 }
 
-DIR=$(mktemp -d "${TMPDIR:-/tmp}/ixsqlunl.XXXXXX")
-"$IXD" --data "$DIR/db" --listen 127.0.0.1:0 --port-file "$DIR/port" 2> "$DIR/ixd.log" &
-IXD_PID=$!
-trap 'kill -TERM $IXD_PID 2>/dev/null; wait $IXD_PID 2>/dev/null; rm -rf "$DIR"' EXIT
-i=0
-while [ ! -s "$DIR/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-[ -s "$DIR/port" ] || { echo "ixd did not start"; cat "$DIR/ixd.log"; echo "0 passed, 1 failed"; exit 1; }
-URL="informix://informix:in4mix@127.0.0.1:$(cat "$DIR/port")"
+start_ixd ixsqlunl
 cd "$DIR" || exit 1
 unset DBDELIMITER DBDATE
 
