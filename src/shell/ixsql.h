@@ -26,10 +26,14 @@ enum {
 
 /* The command-line settings (ixsql_cli.c), read by every part of the shell. */
 typedef struct ixsql_options {
-    int echo;       /* -e: print each statement before running it */
-    int stop;       /* -a or DBACCNOIGN=1: stop at the first failed statement */
-    int all_errors; /* -m: the SQLSTATE and the library's whole message as well */
-    int quiet;      /* -q: no confirmations or row counts (errors still print) */
+    int echo;        /* -e: print each statement before running it */
+    int stop;        /* -a or DBACCNOIGN=1: stop at the first failed statement */
+    int all_errors;  /* -m: the SQLSTATE and the library's whole message as well */
+    int quiet;       /* -q: no confirmations or row counts (errors still print) */
+    int format;      /* --format, \pset format: an IXSQL_FMT_* */
+    int expanded;    /* \x: the vertical layout for every row */
+    int timing;      /* \timing: elapsed time of each statement on stderr */
+    char *null_text; /* \pset null: how NULL prints (NULL: as nothing) */
 } ixsql_options;
 extern ixsql_options ixsql_opt;
 
@@ -120,6 +124,24 @@ int ixsql_is_load(const char *sql, size_t len);
 int ixsql_is_unload(const char *sql, size_t len);
 int ixsql_load(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
 int ixsql_unload(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
+
+/* Output formats and backslash commands (ixsql_fmt.c). */
+enum { IXSQL_FMT_ALIGNED, IXSQL_FMT_UNALIGNED, IXSQL_FMT_CSV, IXSQL_FMT_JSON };
+/* The IXSQL_FMT_* named (any case), or -1. */
+int ixsql_fmt_parse(const char *name);
+/* The text NULL prints as in aligned and unaligned output. */
+const char *ixsql_fmt_null(void);
+/* Steps stmt and prints its rows in ixsql_opt.format (not aligned); *rows
+ * receives their count. Returns ix_step's last status. */
+int ixsql_fmt_rows(ix_stmt *stmt, long long *rows);
+/* A monotonic clock in milliseconds, and the "Time: N ms" line on stderr
+ * after a statement when \timing is on. */
+double ixsql_fmt_clock(void);
+void ixsql_fmt_timing(double start_ms);
+/* Whether a line is a backslash command (first non-blank is '\'), and
+ * running one: \pset format|null, \x, \timing. Returns an IXSQL_ status. */
+int ixsql_is_backslash(const char *line, size_t len);
+int ixsql_backslash(const char *line, size_t len);
 
 /* Runs one statement (len bytes, no trailing ';') and prints its result. */
 int ixsql_run(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);

@@ -5,7 +5,7 @@
  *
  * dbaccess's options: -e echo, -a stop at the first error (or DBACCNOIGN=1),
  * -m all the error text, -q quiet, -X hex escapes in LOAD / UNLOAD, -V.
- * psql's: -c SQL (repeatable, in order with -f FILE).
+ * psql's: -c SQL (repeatable, in order with -f FILE), --format=FMT.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -35,6 +35,8 @@ static void usage(FILE *f) {
           "  -X, --hex              hex escapes in LOAD / UNLOAD files\n"
           "  -c, --command=SQL      run SQL (repeatable; in order with -f)\n"
           "  -f, --file=FILE        run a script file (repeatable)\n"
+          "      --format=FMT       rows as aligned (dbaccess's layout, the default),\n"
+          "                         unaligned ('|' between fields), csv or json\n"
           "  -V, --version          print the version and exit\n"
           "  -h, --help             print this help and exit\n"
           "\n"
@@ -47,12 +49,20 @@ static void usage(FILE *f) {
           f);
 }
 
+enum { OPT_FORMAT = 256 }; /* long options without a letter */
+
 static const struct option long_opts[] = {
-    {"echo", no_argument, NULL, 'e'},       {"stop-on-error", no_argument, NULL, 'a'},
-    {"all-errors", no_argument, NULL, 'm'}, {"quiet", no_argument, NULL, 'q'},
-    {"hex", no_argument, NULL, 'X'},        {"command", required_argument, NULL, 'c'},
-    {"file", required_argument, NULL, 'f'}, {"version", no_argument, NULL, 'V'},
-    {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0},
+    {"echo", no_argument, NULL, 'e'},
+    {"stop-on-error", no_argument, NULL, 'a'},
+    {"all-errors", no_argument, NULL, 'm'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"hex", no_argument, NULL, 'X'},
+    {"command", required_argument, NULL, 'c'},
+    {"file", required_argument, NULL, 'f'},
+    {"version", no_argument, NULL, 'V'},
+    {"help", no_argument, NULL, 'h'},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {NULL, 0, NULL, 0},
 };
 
 static int bad_usage(ixsql_cmdline *cl, const char *why) {
@@ -73,6 +83,10 @@ static int parse_options(int argc, char **argv, ixsql_cmdline *cl) {
         case 'm': ixsql_opt.all_errors = 1; break;
         case 'q': ixsql_opt.quiet = 1; break;
         case 'X': ixsql_unl_set_hex(1); break;
+        case OPT_FORMAT:
+            if ((ixsql_opt.format = ixsql_fmt_parse(optarg)) < 0)
+                return bad_usage(cl, "--format takes aligned, unaligned, csv or json");
+            break;
         case 'c':
         case 'f':
             cl->jobs[cl->njobs].kind = c == 'c' ? IXSQL_JOB_SQL : IXSQL_JOB_FILE;

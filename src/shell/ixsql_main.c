@@ -109,7 +109,9 @@ static void run_text(shell *sh, script *sc, size_t from, size_t to) {
         fwrite(start, 1, (size_t)(end - start), stdout);
         fputs(";\n", stdout);
     }
+    double t0 = ixsql_fmt_clock();
     int rc = ixsql_run(sh->conn, start, (size_t)(end - start), at);
+    ixsql_fmt_timing(t0);
     if (rc != IXSQL_OK) {
         sh->failures++;
         if (sh->script) name_statement(start, (size_t)(end - start), at);
@@ -173,6 +175,10 @@ static void oom(shell *sh) {
 /* Runs a whole text (one -c argument). */
 static void run_string(shell *sh, const char *text) {
     script sc = {NULL, 0, 0, 0, 1};
+    if (ixsql_is_backslash(text, strlen(text))) { /* as psql: all of it is the command */
+        if (ixsql_backslash(text, strlen(text)) != IXSQL_OK) sh->failures++;
+        return;
+    }
     if (append(&sc, text, strlen(text)) != 0) {
         oom(sh);
         return;
@@ -203,6 +209,23 @@ static ssize_t next_line(shell *sh, FILE *in, const script *sc, char **line, siz
     return dropped ? 0 : (ssize_t)strlen(got);
 }
 
+/* A backslash command on a line of its own outside a statement is run by
+ * the shell (counted as a line of the script); 1 if line was one. */
+static int backslash_line(shell *sh, script *sc, const char *line, size_t n) {
+    const char *end = sc->buf ? sc->buf + sc->len : NULL;
+    if (end && ixsql_skip_trivia(sc->buf + sc->pos, end) != end) return 0; /* one is open */
+    if (!ixsql_is_backslash(line, n)) return 0;
+    if (ixsql_backslash(line, n) != IXSQL_OK) {
+        sh->failures++;
+        if (ixsql_opt.stop && !sh->interactive) sh->dead = 1;
+    }
+    for (size_t i = 0; i < sc->len; i++) /* before it: blanks and comments */
+        if (sc->buf[i] == '\n') sc->base_line++;
+    sc->len = sc->pos = 0;
+    sc->base_line++; /* the command's line */
+    return 1;
+}
+
 /* Runs a script read line by line (statements run as soon as they are
  * complete, so that a pipe works interactively); on a terminal, with the
  * prompt. */
@@ -221,6 +244,7 @@ static void run_stream(shell *sh, FILE *in) {
             continue;
         }
         if (n < 0) break;
+        if (backslash_line(sh, &sc, line, (size_t)n)) continue;
         if (append(&sc, line, (size_t)n) != 0) {
             oom(sh);
             break;
@@ -287,6 +311,7 @@ int main(int argc, char **argv) {
     ix_close(sh.conn);
     ixsql_free_args(&cl);
     free(sh.database);
+    free(ixsql_opt.null_text);
     fflush(stdout);
     return sh.failures > IXSQL_EXIT_MAX_FAILED ? IXSQL_EXIT_MAX_FAILED : sh.failures;
 }

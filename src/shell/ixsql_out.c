@@ -175,17 +175,19 @@ static void field(const char *s, int width, int right) {
     if (!right) pad(width - n);
 }
 
-int ixsql_print_rows(ix_stmt *stmt, const char *sql, size_t len, ixsql_pos at) {
-    ix_conn *conn = ix_stmt_conn(stmt);
+/* aligned_rows's status when its own allocation failed (not ix_step's). */
+enum { ROWS_NO_MEMORY = -1000 };
+
+/* dbaccess's layout: steps stmt and prints its rows; *rows receives their
+ * count. Returns ix_step's last status, or ROWS_NO_MEMORY. */
+static int aligned_rows(ix_stmt *stmt, long long *rows) {
     int ncols = ix_column_count(stmt);
     int *width = calloc((size_t)ncols, sizeof *width);
     int *numeric = calloc((size_t)ncols, sizeof *numeric);
     if (!width || !numeric) {
         free(width);
         free(numeric);
-        fflush(stdout);
-        fprintf(stderr, "\nixsql: out of memory\n");
-        return IXSQL_FATAL;
+        return ROWS_NO_MEMORY;
     }
     int total = 0, namew = 0;
     for (int i = 0; i < ncols; i++) {
@@ -197,11 +199,11 @@ int ixsql_print_rows(ix_stmt *stmt, const char *sql, size_t len, ixsql_pos at) {
         if (nw > namew) namew = nw;
         total += width[i] + (i > 0);
     }
-    int vertical = total > IXSQL_LINE_WIDTH;
-    long long rows = 0;
+    int vertical = total > IXSQL_LINE_WIDTH || ixsql_opt.expanded;
     int rc;
+    *rows = 0;
     while ((rc = ix_step(stmt)) == IX_ROW) {
-        if (rows == 0) {
+        if (*rows == 0) {
             putchar('\n');
             if (!vertical) {
                 for (int i = 0; i < ncols; i++) {
@@ -216,7 +218,7 @@ int ixsql_print_rows(ix_stmt *stmt, const char *sql, size_t len, ixsql_pos at) {
         }
         for (int i = 0; i < ncols; i++) {
             const char *v = ix_column_text(stmt, i);
-            if (!v) v = ""; /* NULL prints as nothing */
+            if (!v) v = ixsql_fmt_null(); /* as nothing unless \pset null */
             if (vertical) {
                 field(ix_column_name(stmt, i), namew, 0);
                 fputs("  ", stdout);
@@ -228,10 +230,23 @@ int ixsql_print_rows(ix_stmt *stmt, const char *sql, size_t len, ixsql_pos at) {
             }
         }
         if (!vertical) putchar('\n');
-        rows++;
+        ++*rows;
     }
     free(width);
     free(numeric);
+    return rc;
+}
+
+int ixsql_print_rows(ix_stmt *stmt, const char *sql, size_t len, ixsql_pos at) {
+    ix_conn *conn = ix_stmt_conn(stmt);
+    long long rows;
+    int rc = ixsql_opt.format == IXSQL_FMT_ALIGNED ? aligned_rows(stmt, &rows)
+                                                   : ixsql_fmt_rows(stmt, &rows);
+    if (rc == ROWS_NO_MEMORY) {
+        fflush(stdout);
+        fprintf(stderr, "\nixsql: out of memory\n");
+        return IXSQL_FATAL;
+    }
     if (rc != IX_DONE) {
         ixsql_print_error(conn, sql, len, at);
         return ix_conn_is_dead(conn) ? IXSQL_FATAL : IXSQL_FAILED;

@@ -60,7 +60,9 @@ static void help(void) {
           "  quit, exit, \\q    leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)\n"
           "  Ctrl-C            cancel the running statement, or drop what is typed\n"
           "  Up / Down         recall earlier lines (kept in ~/.ixsql_history)\n"
-          "  LOAD SERIES FROM 'file' INTO table(column) [DELIMITER 'c']\n",
+          "  LOAD SERIES FROM 'file' INTO table(column) [DELIMITER 'c']\n"
+          "  \\pset format aligned|unaligned|csv|json, \\pset null STR\n"
+          "  \\x [on|off]        vertical display;  \\timing [on|off]  time each statement\n",
           stdout);
     fflush(stdout);
 }
