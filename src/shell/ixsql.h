@@ -121,6 +121,11 @@ int ixsql_is_unload(const char *sql, size_t len);
 int ixsql_load(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
 int ixsql_unload(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
 
+/* INFO TABLES / COLUMNS / INDEXES / STATUS / PRIVILEGES / ACCESS /
+ * REFERENCES [FOR table] (ixsql_info.c): the test and the statement. */
+int ixsql_is_info(const char *sql, size_t len);
+int ixsql_info(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
+
 /* Runs one statement (len bytes, no trailing ';') and prints its result. */
 int ixsql_run(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
 
