@@ -186,7 +186,7 @@ static int find_table(ix_conn *conn, const info_stmt *st, table_info *t) {
                             " FROM systables WHERE tabname = ? AND tabtype = 'T'"
                             " ORDER BY owner";
     ix_stmt *s = prepare1(conn, q, 0, st->table);
-    int rc, found = 0;
+    int rc = IX_DONE, found = 0;
     if (!s) return query_failed(conn, NULL);
     while (!found && (rc = ix_step(s)) == IX_ROW) {
         col_text(s, 2, t->owner, sizeof t->owner);
