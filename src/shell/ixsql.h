@@ -142,6 +142,10 @@ void ixsql_fmt_timing(double start_ms);
  * running one: \pset format|null, \x, \timing. Returns an IXSQL_ status. */
 int ixsql_is_backslash(const char *line, size_t len);
 int ixsql_backslash(const char *line, size_t len);
+/* INFO TABLES / COLUMNS / INDEXES / STATUS / PRIVILEGES / ACCESS /
+ * REFERENCES [FOR table] (ixsql_info.c): the test and the statement. */
+int ixsql_is_info(const char *sql, size_t len);
+int ixsql_info(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
 
 /* Runs one statement (len bytes, no trailing ';') and prints its result. */
 int ixsql_run(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);

@@ -368,6 +368,7 @@ int ixsql_run(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) {
     if (ixsql_is_load_series(sql, len)) return ixsql_load_series(conn, sql, len, at);
     if (ixsql_is_load(sql, len)) return ixsql_load(conn, sql, len, at);
     if (ixsql_is_unload(sql, len)) return ixsql_unload(conn, sql, len, at);
+    if (ixsql_is_info(sql, len)) return ixsql_info(conn, sql, len, at);
     if (ix_prepare(conn, sql, (int)len, &s) != IX_OK) return failed(conn, sql, len, at);
     int type = ix_stmt_type(s), rc;
     if (ix_column_count(s) > 0 && !is_dml(type)) {
