@@ -111,6 +111,19 @@ const char *ixsql_confirmation(int stmt_type, const char *sql, size_t len, long 
  * end if there is none. */
 const char *ixsql_skip_trivia(const char *p, const char *end);
 
+/* A cursor over the text of a statement ixsql runs itself (ixsql_lex.c):
+ * p the next byte, end past the last, start the statement's first byte
+ * (for error offsets). ixsql_lex_keyword consumes keyword kw (any case,
+ * a whole word) after blanks and comments: 1, else 0 and nothing moves
+ * but the blanks. ixsql_lex_string reads a '...' or "..." string (the
+ * quote doubled inside) and returns its text, malloc'd, which the caller
+ * frees; NULL when there is none, it is not closed, or out of memory. */
+typedef struct ixsql_lexer {
+    const char *p, *end, *start;
+} ixsql_lexer;
+int ixsql_lex_keyword(ixsql_lexer *lx, const char *kw);
+char *ixsql_lex_string(ixsql_lexer *lx);
+
 /* LOAD SERIES FROM 'file' INTO table(column) [DELIMITER 'c'] (ixsql_ts.c):
  * ixsql_is_load_series says whether sql starts with LOAD SERIES;
  * ixsql_load_series runs it and prints its result. */

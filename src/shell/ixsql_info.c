@@ -53,18 +53,7 @@ static const struct {
 
 /* ---- parsing -------------------------------------------------------------------- */
 
-typedef struct lexer {
-    const char *p, *end;
-} lexer;
-
-static int word(lexer *lx, const char *kw) {
-    lx->p = ixsql_skip_trivia(lx->p, lx->end);
-    size_t n = strlen(kw);
-    if ((size_t)(lx->end - lx->p) < n || strncasecmp(lx->p, kw, n) != 0) return 0;
-    if (lx->p + n < lx->end && (isalnum((unsigned char)lx->p[n]) || lx->p[n] == '_')) return 0;
-    lx->p += n;
-    return 1;
-}
+typedef ixsql_lexer lexer;
 
 /* An identifier into out (lower-cased unless "quoted"); 0 if none. */
 static int ident(lexer *lx, char *out, size_t cap) {
@@ -88,8 +77,8 @@ static int ident(lexer *lx, char *out, size_t cap) {
 }
 
 int ixsql_is_info(const char *sql, size_t len) {
-    lexer lx = {sql, sql + len};
-    return word(&lx, "INFO");
+    lexer lx = {sql, sql + len, sql};
+    return ixsql_lex_keyword(&lx, "INFO");
 }
 
 typedef struct info_stmt {
@@ -100,17 +89,17 @@ typedef struct info_stmt {
 
 /* Returns 0, or the offset of the syntax error. */
 static size_t parse(const char *sql, size_t len, info_stmt *st, int *ok) {
-    lexer lx = {sql, sql + len};
+    lexer lx = {sql, sql + len, sql};
     size_t k = 0;
     *ok = 0;
-    word(&lx, "INFO");
+    ixsql_lex_keyword(&lx, "INFO");
     for (; k < sizeof kinds / sizeof kinds[0]; k++)
-        if (word(&lx, kinds[k].kw)) break;
+        if (ixsql_lex_keyword(&lx, kinds[k].kw)) break;
     if (k == sizeof kinds / sizeof kinds[0]) return (size_t)(ixsql_skip_trivia(lx.p, lx.end) - sql);
     st->kind = kinds[k].kind;
     st->owner[0] = st->table[0] = 0;
     if (st->kind != INFO_TABLES) {
-        if (!word(&lx, "FOR") || !ident(&lx, st->table, sizeof st->table))
+        if (!ixsql_lex_keyword(&lx, "FOR") || !ident(&lx, st->table, sizeof st->table))
             return (size_t)(ixsql_skip_trivia(lx.p, lx.end) - sql);
         if (lx.p < lx.end && *lx.p == '.') {
             lx.p++;

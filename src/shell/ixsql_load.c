@@ -31,39 +31,7 @@ enum {
 };
 enum { BATCH_ROWS = 1000, BATCH_BYTES = 4 << 20, TEXT_BIND_MAX = 32767 };
 
-typedef struct lexer {
-    const char *p, *end;
-} lexer;
-
-static int keyword(lexer *lx, const char *kw) {
-    lx->p = ixsql_skip_trivia(lx->p, lx->end);
-    size_t n = strlen(kw);
-    if ((size_t)(lx->end - lx->p) < n || strncasecmp(lx->p, kw, n) != 0) return 0;
-    if (lx->p + n < lx->end && (isalnum((unsigned char)lx->p[n]) || lx->p[n] == '_')) return 0;
-    lx->p += n;
-    return 1;
-}
-
-/* A quoted string ('...' or "...", the quote doubled inside); malloc'd. */
-static char *string(lexer *lx) {
-    lx->p = ixsql_skip_trivia(lx->p, lx->end);
-    if (lx->p >= lx->end || (*lx->p != '\'' && *lx->p != '"')) return NULL;
-    char q = *lx->p++;
-    char *s = malloc((size_t)(lx->end - lx->p) + 1);
-    size_t n = 0;
-    if (!s) return NULL;
-    while (lx->p < lx->end) {
-        if (*lx->p == q && !(lx->p + 1 < lx->end && lx->p[1] == q)) {
-            lx->p++;
-            s[n] = 0;
-            return s;
-        }
-        if (*lx->p == q) lx->p++;
-        s[n++] = *lx->p++;
-    }
-    free(s);
-    return NULL;
-}
+typedef ixsql_lexer lexer;
 
 typedef struct unl_stmt {
     char *file;
@@ -74,14 +42,17 @@ typedef struct unl_stmt {
 /* "LOAD FROM" / "UNLOAD TO" 'file' [DELIMITER 'c'], then rest. */
 static int parse_head(const char *sql, size_t len, const char *kw1, const char *kw2, unl_stmt *st,
                       size_t *err_at) {
-    lexer lx = {sql, sql + len};
+    lexer lx = {sql, sql + len, sql};
     char *d = NULL;
     st->delim = ixsql_unl_default_delim();
     st->file = NULL;
-    if (!keyword(&lx, kw1) || !keyword(&lx, kw2) || !(st->file = string(&lx))) goto bad;
-    if (keyword(&lx, "DELIMITER")) {
+    if (!ixsql_lex_keyword(&lx, kw1) || !ixsql_lex_keyword(&lx, kw2) ||
+        !(st->file = ixsql_lex_string(&lx)))
+        goto bad;
+    if (ixsql_lex_keyword(&lx, "DELIMITER")) {
         const char *at_delim = ixsql_skip_trivia(lx.p, lx.end);
-        if (!(d = string(&lx)) || strlen(d) != 1 || !ixsql_unl_valid_delim((unsigned char)d[0])) {
+        if (!(d = ixsql_lex_string(&lx)) || strlen(d) != 1 ||
+            !ixsql_unl_valid_delim((unsigned char)d[0])) {
             lx.p = at_delim;
             goto bad;
         }
@@ -99,13 +70,13 @@ bad:
 }
 
 int ixsql_is_load(const char *sql, size_t len) {
-    lexer lx = {sql, sql + len};
-    return keyword(&lx, "LOAD") && keyword(&lx, "FROM");
+    lexer lx = {sql, sql + len, sql};
+    return ixsql_lex_keyword(&lx, "LOAD") && ixsql_lex_keyword(&lx, "FROM");
 }
 
 int ixsql_is_unload(const char *sql, size_t len) {
-    lexer lx = {sql, sql + len};
-    return keyword(&lx, "UNLOAD") && keyword(&lx, "TO");
+    lexer lx = {sql, sql + len, sql};
+    return ixsql_lex_keyword(&lx, "UNLOAD") && ixsql_lex_keyword(&lx, "TO");
 }
 
 /* The position of sql[off] when sql starts at at. */
@@ -494,8 +465,8 @@ static int load_loop(load_job *j, load_run *lr, ix_stmt *ins) {
  * *err_at. */
 static int parse_insert(const char *sql, const char *rest, const char *end, ixsql_buf *table,
                         ixsql_buf *cols, size_t *err_at) {
-    lexer lx = {rest, end};
-    if (!keyword(&lx, "INSERT") || !keyword(&lx, "INTO")) goto bad;
+    lexer lx = {rest, end, rest};
+    if (!ixsql_lex_keyword(&lx, "INSERT") || !ixsql_lex_keyword(&lx, "INTO")) goto bad;
     lx.p = ixsql_skip_trivia(lx.p, lx.end);
     const char *t = lx.p;
     while (lx.p < lx.end && (isalnum((unsigned char)*lx.p) || strchr("_$.:@\"", *lx.p) ||

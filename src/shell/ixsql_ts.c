@@ -28,22 +28,10 @@ typedef struct load_stmt {
     char delim;
 } load_stmt;
 
-typedef struct lexer {
-    const char *p, *end, *start;
-} lexer;
+typedef ixsql_lexer lexer;
 
 static void skip(lexer *lx) {
     lx->p = ixsql_skip_trivia(lx->p, lx->end);
-}
-
-/* Consumes keyword kw (case-insensitive, whole word). */
-static int keyword(lexer *lx, const char *kw) {
-    skip(lx);
-    size_t n = strlen(kw);
-    if ((size_t)(lx->end - lx->p) < n || strncasecmp(lx->p, kw, n) != 0) return 0;
-    if (lx->p + n < lx->end && (isalnum((unsigned char)lx->p[n]) || lx->p[n] == '_')) return 0;
-    lx->p += n;
-    return 1;
 }
 
 static int punct(lexer *lx, char ch) {
@@ -66,34 +54,9 @@ static int name(lexer *lx, char *out) {
     return n > 0 && !isdigit((unsigned char)out[0]);
 }
 
-/* A quoted string ('...' or "...", the quote doubled inside); malloc'd. */
-static char *string(lexer *lx) {
-    skip(lx);
-    if (lx->p >= lx->end || (*lx->p != '\'' && *lx->p != '"')) return NULL;
-    char q = *lx->p++;
-    char *s = malloc((size_t)(lx->end - lx->p) + 1);
-    size_t n = 0;
-    if (!s) return NULL;
-    while (lx->p < lx->end) {
-        if (*lx->p == q) {
-            if (lx->p + 1 < lx->end && lx->p[1] == q) {
-                s[n++] = q;
-                lx->p += 2;
-                continue;
-            }
-            lx->p++;
-            s[n] = 0;
-            return s;
-        }
-        s[n++] = *lx->p++;
-    }
-    free(s);
-    return NULL;
-}
-
 int ixsql_is_load_series(const char *sql, size_t len) {
     lexer lx = {sql, sql + len, sql};
-    return keyword(&lx, "LOAD") && keyword(&lx, "SERIES");
+    return ixsql_lex_keyword(&lx, "LOAD") && ixsql_lex_keyword(&lx, "SERIES");
 }
 
 /* Parses the statement; on a syntax error returns -1 with *err_at the
@@ -103,13 +66,16 @@ static int parse(const char *sql, size_t len, load_stmt *st, size_t *err_at) {
     memset(st, 0, sizeof *st);
     st->delim = '|';
     char *d = NULL;
-    if (!keyword(&lx, "LOAD") || !keyword(&lx, "SERIES") || !keyword(&lx, "FROM")) goto bad;
-    if (!(st->file = string(&lx))) goto bad;
-    if (!keyword(&lx, "INTO") || !name(&lx, st->table) || !punct(&lx, '(') ||
+    if (!ixsql_lex_keyword(&lx, "LOAD") || !ixsql_lex_keyword(&lx, "SERIES") ||
+        !ixsql_lex_keyword(&lx, "FROM"))
+        goto bad;
+    if (!(st->file = ixsql_lex_string(&lx))) goto bad;
+    if (!ixsql_lex_keyword(&lx, "INTO") || !name(&lx, st->table) || !punct(&lx, '(') ||
         !name(&lx, st->column) || !punct(&lx, ')'))
         goto bad;
-    if (keyword(&lx, "DELIMITER")) {
-        if (!(d = string(&lx)) || strlen(d) != 1 || d[0] == '\n' || d[0] == '\\') goto bad;
+    if (ixsql_lex_keyword(&lx, "DELIMITER")) {
+        if (!(d = ixsql_lex_string(&lx)) || strlen(d) != 1 || d[0] == '\n' || d[0] == '\\')
+            goto bad;
         st->delim = d[0];
         free(d);
         d = NULL;

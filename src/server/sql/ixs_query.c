@@ -1520,6 +1520,16 @@ typedef struct {
     sb sql;
 } updctx;
 
+/* Column cn of the UPDATE's table as the next SET target: -217 when the
+ * table has none, -201 when more targets than columns are named. */
+static int upd_add_col(px *p, updctx *u, const char *cn) {
+    icol *c = find_tcol(u->t, cn);
+    if (!c) return px_failc(p, -217, "%s", cn);
+    if (u->nc >= u->t->tab.ncols) return px_fail(p);
+    u->cols[u->nc++] = c;
+    return 0;
+}
+
 /* "*" | "(" column { "," column } ")" : the columns of a multiple-column SET */
 static int upd_col_list(px *p, updctx *u) {
     if (px_acc_op(p, "*")) {
@@ -1531,16 +1541,7 @@ static int upd_col_list(px *p, updctx *u) {
     do {
         char cn[IXS_NAME_MAX + 1];
         if (px_ident(p, cn, sizeof cn)) return -1;
-        icol *c = find_tcol(u->t, cn);
-        if (!c) {
-            px_failc(p, -217, "%s", cn);
-            return -1;
-        }
-        if (u->nc >= u->t->tab.ncols) {
-            px_fail(p);
-            return -1;
-        }
-        u->cols[u->nc++] = c;
+        if (upd_add_col(p, u, cn)) return -1;
     } while (px_acc_op(p, ","));
     return px_expect_op(p, ")") ? -1 : 0;
 }
@@ -1581,16 +1582,8 @@ static int upd_assign(px *p, updctx *u) {
     if (px_acc_op(p, ".")) { /* t.col */
         if (px_ident(p, cn, sizeof cn)) return -1;
     }
-    icol *c = find_tcol(u->t, cn);
-    if (!c) {
-        px_failc(p, -217, "%s", cn);
-        return -1;
-    }
-    if (u->nc >= u->t->tab.ncols) {
-        px_fail(p);
-        return -1;
-    }
-    u->cols[u->nc++] = c;
+    if (upd_add_col(p, u, cn)) return -1;
+    icol *c = u->cols[u->nc - 1];
     if (px_expect_op(p, "=")) return -1;
     xv v;
     if (ixs_expr(p, &v)) {
