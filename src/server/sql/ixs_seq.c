@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "server/sql/ixs_ddl_tree.h"
 #include "server/sql/ixs_objs.h"
 
 #define SEQ_FILE_SUFFIX "-seq"
@@ -121,42 +122,32 @@ void ixs_objs_cat_upgrade(sqlite3 *h) {
 
 /* ---- small catalog helpers -------------------------------------------------------- */
 
-/* The first column of the first row of sql (one text parameter, or none) as
- * an integer: 1 found, 0 no row, -1 error. */
-static int q_int1(ixd_db *db, const char *sql, const char *arg, int64_t *out) {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) return -1;
-    if (arg) sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(st), r = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
-    if (r == 1) *out = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return r;
-}
-
 /* 1 when name is taken by a table, view, synonym or sequence (or a temp table
  * of the session). */
 static int name_taken(ixd_db *db, const char *name) {
     int64_t v;
-    if (q_int1(db, "SELECT 1 FROM " IXS_INTERNAL_PREFIX "tables WHERE tabname = ?", name, &v) == 1)
+    if (ixs_ddl_q_int(db, "SELECT 1 FROM " IXS_INTERNAL_PREFIX "tables WHERE tabname = ?", name,
+                      &v) == 1)
         return 1;
     return db->has_temp &&
-           q_int1(db, "SELECT 1 FROM " IXS_INTERNAL_PREFIX "ttables WHERE tabname = ?", name, &v) ==
-               1;
+           ixs_ddl_q_int(db, "SELECT 1 FROM " IXS_INTERNAL_PREFIX "ttables WHERE tabname = ?", name,
+                         &v) == 1;
 }
 
 /* The code for a name in use: -8301 a sequence, -310 a table, view or synonym. */
 static int taken_code(ixd_db *db, const char *name) {
     int64_t v;
-    return q_int1(db,
-                  "SELECT 1 FROM " IXS_INTERNAL_PREFIX "tables WHERE tabname = ? AND tabtype = 'Q'",
-                  name, &v) == 1
+    return ixs_ddl_q_int(db,
+                         "SELECT 1 FROM " IXS_INTERNAL_PREFIX
+                         "tables WHERE tabname = ? AND tabtype = 'Q'",
+                         name, &v) == 1
                ? IXS_E_SEQ_EXISTS
                : -310;
 }
 
 static int next_tabid(ixd_db *db) {
     int64_t maxid = 0;
-    q_int1(db, "SELECT max(tabid) FROM " IXS_INTERNAL_PREFIX "tables", NULL, &maxid);
+    ixs_ddl_q_int(db, "SELECT max(tabid) FROM " IXS_INTERNAL_PREFIX "tables", NULL, &maxid);
     return maxid < 99 ? 100 : (int)maxid + 1;
 }
 
