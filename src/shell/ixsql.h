@@ -37,6 +37,15 @@ typedef struct ixsql_options {
 } ixsql_options;
 extern ixsql_options ixsql_opt;
 
+/* The session (ixsql_main.c): the connection statements run on (NULL
+ * when there is none) and the database it is in, for the prompt (malloc'd,
+ * or NULL). */
+typedef struct ixsql_session {
+    ix_conn *conn;
+    char *database;
+} ixsql_session;
+extern ixsql_session ixsql_sess;
+
 /* Set by the SIGINT handler (ixsql_main.c); cleared by whoever handles it. */
 extern volatile sig_atomic_t ixsql_interrupted;
 

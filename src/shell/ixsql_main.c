@@ -54,13 +54,13 @@ typedef struct script {
 } script;
 
 typedef struct shell {
-    ix_conn *conn;
     int failures;
     int dead;
     int interactive; /* reading the terminal: -a does not apply */
     int script;      /* reading a script (file or pipe): failures are named */
-    char *database;  /* named on the command line, for the prompt */
 } shell;
+
+ixsql_session ixsql_sess;
 
 /* Line and column of buf[at]. */
 static ixsql_pos pos_of(const script *sc, size_t at) {
@@ -110,7 +110,8 @@ static void run_text(shell *sh, script *sc, size_t from, size_t to) {
         fputs(";\n", stdout);
     }
     double t0 = ixsql_fmt_clock();
-    int rc = ixsql_run(sh->conn, start, (size_t)(end - start), at);
+    interrupt_conn = ixsql_sess.conn; /* the connection may change between statements */
+    int rc = ixsql_run(ixsql_sess.conn, start, (size_t)(end - start), at);
     ixsql_fmt_timing(t0);
     if (rc != IXSQL_OK) {
         sh->failures++;
@@ -236,7 +237,7 @@ static void run_stream(shell *sh, FILE *in) {
     ssize_t n;
     sh->interactive = in == stdin && isatty(fileno(in));
     sh->script = !sh->interactive;
-    if (sh->interactive) ixsql_tty_open(sh->database);
+    if (sh->interactive) ixsql_tty_open(ixsql_sess.database);
     for (;;) {
         n = next_line(sh, in, &sc, &line, &lcap);
         if (n == 0) { /* Ctrl-C at the prompt: the statement being typed is dropped */
@@ -290,27 +291,26 @@ int main(int argc, char **argv) {
     int rc = ixsql_parse_args(argc, argv, &cl);
     if (rc >= 0) return rc;
     char *dsn = NULL;
-    shell sh = {NULL, 0, 0, 0, 0, NULL};
-    if (ixsql_make_dsn(cl.target, isatty(STDIN_FILENO), &dsn, &sh.database) != 0) {
+    shell sh = {0, 0, 0, 0};
+    if (ixsql_make_dsn(cl.target, isatty(STDIN_FILENO), &dsn, &ixsql_sess.database) != 0) {
         ixsql_free_args(&cl);
         return 1;
     }
-    rc = ix_connect(&sh.conn, dsn);
+    rc = ix_connect(&ixsql_sess.conn, dsn);
     memset(dsn, 0, strlen(dsn)); /* it may hold the password */
     free(dsn);
     if (rc != IX_OK) {
-        ixsql_print_error(sh.conn, NULL, 0, (ixsql_pos){0, 0});
+        ixsql_print_error(ixsql_sess.conn, NULL, 0, (ixsql_pos){0, 0});
         sh.failures = 1;
         sh.dead = 1;
     }
-    interrupt_conn = sh.conn;
     catch_sigint();
     for (int j = 0; j < cl.njobs && !sh.dead && !ixsql_interrupted; j++)
         run_job(&sh, &cl.jobs[j]);
     interrupt_conn = NULL;
-    ix_close(sh.conn);
+    ix_close(ixsql_sess.conn);
     ixsql_free_args(&cl);
-    free(sh.database);
+    free(ixsql_sess.database);
     free(ixsql_opt.null_text);
     fflush(stdout);
     return sh.failures > IXSQL_EXIT_MAX_FAILED ? IXSQL_EXIT_MAX_FAILED : sh.failures;
