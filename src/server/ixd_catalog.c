@@ -10,6 +10,7 @@
 #include "server/sql/ixs.h"
 #include "server/sql/ixs_spl.h"
 #include "server/sql/ixs_objs.h"
+#include "server/sql/ixs_priv.h"
 
 #define IXS_SYN_DEPTH 8 /* synonyms of synonyms followed by the lookup */
 
@@ -277,6 +278,10 @@ static const char v_syschecks[] =
     " constrid, seqno + 1, substr(rest, 33) FROM ch WHERE length(rest) > 32)"
     " SELECT constrid, 'T' AS type, seqno, substr(rest, 1, 32) AS checktext FROM ch";
 static const char v_sysdual[] = "SELECT 'x' AS dummy";
+/* privileges (ixs_priv.c) */
+static const char v_systabauth[] = "SELECT grantor, grantee, tabid, tabauth FROM _ixd_tabauth";
+static const char v_syscolauth[] =
+    "SELECT grantor, grantee, tabid, colno, colauth FROM _ixd_colauth";
 
 /* The catalogue tables with the tabids of IBM's Guide to SQL: Reference
  * (systables 1 ... sysaggregates 46). The tables of routines and triggers
@@ -296,8 +301,8 @@ static const struct {
     {"systables", 1, "T", c_systables, v_systables},
     {"syscolumns", 2, "T", c_syscolumns, NULL},
     {"sysindices", 3, "T", c_sysindices, NULL},
-    {"systabauth", 4, "T", c_systabauth, ""},
-    {"syscolauth", 5, "T", c_syscolauth, ""},
+    {"systabauth", 4, "T", c_systabauth, v_systabauth},
+    {"syscolauth", 5, "T", c_syscolauth, v_syscolauth},
     {"sysviews", 6, "T", c_sysviews, v_sysviews},
     {"sysusers", 7, "T", c_sysusers, NULL},
     {"sysdepend", 8, "T", c_sysdepend, ""},
@@ -337,7 +342,7 @@ static const struct {
     {"sysdatabases", 60, "V", c_sysdatabases, NULL},
     {"sysdual", 61, "T", c_sysdual, v_sysdual},
 };
-#define CAT_VERSION 3 /* _ixd_meta 'catversion': the catalogue above */
+#define CAT_VERSION 4 /* _ixd_meta 'catversion': the catalogue above */
 
 /* The SQL that makes catalogue table i (its view unless cat_ddl does, its
  * systables and syscolumns rows) into q, replacing an older one. */
@@ -401,7 +406,9 @@ static int xexec(sqlite3 *h, const char *sql, ixd_err *err) {
 
 int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err) {
     if (xexec(h, "BEGIN IMMEDIATE", err)) return -1;
-    if (xexec(h, cat_ddl, err) || xexec(h, sysdatabases_ddl, err)) goto fail;
+    if (xexec(h, cat_ddl, err) || xexec(h, sysdatabases_ddl, err) ||
+        xexec(h, ixs_priv_cat_ddl(), err))
+        goto fail;
     if (ixs_spl_cat_init(h, err)) goto fail;
     if (ixs_row_cat_init(h) != SQLITE_OK) {
         ixd_seterr(err, IXS_E_CREATE_DB, 0, 0, "%s", sqlite3_errmsg(h));
@@ -465,6 +472,8 @@ static void cat_upgrade_tables(sqlite3 *h) {
     sb q = {0};
     sb_add(&q, "CREATE TABLE IF NOT EXISTS _ixd_views(tabid INTEGER, seqno INTEGER, viewtext TEXT,"
                " PRIMARY KEY(tabid, seqno));");
+    sb_add(&q, ixs_priv_cat_ddl()); /* version 4 */
+    if (ver < 4) ixs_priv_upgrade_sql(&q, h);
     for (size_t i = 0; i < sizeof cat_tabs / sizeof cat_tabs[0]; i++)
         cat_table_sql(&q, i, ixs_today());
     sb_printf(&q, "INSERT OR REPLACE INTO _ixd_meta VALUES('catversion', %d);", CAT_VERSION);

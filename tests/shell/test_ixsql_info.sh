@@ -127,15 +127,21 @@ Date Created      $today
 
 rc=0" "$out"
 
-# ixd's systabauth has no rows: the headings alone
+# PUBLIC's default privileges and a user's (systabauth; column-level grants,
+# syscolauth, are not shown)
+run "$URL/inf" -c "grant select, update (name) on cust to bob" > /dev/null 2>&1
 out=$(run "$URL/inf" -c "info privileges for cust" -c "info access for cust")
 check "privileges, access" "
 User               Select Update Insert Delete Index  Alter
 
+bob                All    No     No     No     No     No
+public             All    All    Yes    Yes    Yes    No
 
 
 User               Select Update Insert Delete Index  Alter
 
+bob                All    No     No     No     No     No
+public             All    All    Yes    Yes    Yes    No
 
 rc=0" "$out"
 

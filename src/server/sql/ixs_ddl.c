@@ -893,6 +893,7 @@ static void table_cat_sql(sb *s, const tdef *t, int rebuild, uint32_t rowsize, s
     sb_addc(s, ',');
     sb_strlit(s, t->owner, strlen(t->owner));
     sb_printf(s, ", %d, 'T', %u, %lld, %lld);", t->created, rowsize, (long long)s1, (long long)s8);
+    if (!rebuild) ixs_priv_new_table_sql(s, t->tabid, t->owner, h);
     for (int i = 0; i < t->ncols; i++) {
         const cdef *c = &t->cols[i];
         sb_printf(s,
@@ -1420,6 +1421,7 @@ static int drop_table_sql(px *p, const ddl_drop *dr, sb *s) {
               "tabid = %lld; DELETE FROM _ixd_constraints WHERE tabid = %lld; DELETE FROM "
               "_ixd_tables WHERE tabid = %lld; DELETE FROM _ixd_views WHERE tabid = %lld;",
               tabid, tabid, tabid, tabid, tabid);
+    ixs_priv_drop_table_sql(s, tabid);
     if (dr->what == DROP_TABLE) ixs_trigger_drop_table_sql((int)tabid, s);
     return 0;
 }

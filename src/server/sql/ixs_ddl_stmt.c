@@ -345,11 +345,9 @@ int ixs_ddl_parse(px *p, ixs_ddl *d) {
         return ixs_merge(p, &p->rows);
     }
     if (px_kw(p, p->i, IXK_GRANT) || px_kw(p, p->i, IXK_REVOKE)) {
-        /* GRANT / REVOKE ...: ixd has no privileges; accepted */
-        d->kind = DDL_NOOP;
+        d->kind = DDL_PRIV; /* recorded in the catalogue, not enforced */
         d->stype = px_kw(p, p->i, IXK_GRANT) ? IX_STMTTYPE_GRANT : IX_STMTTYPE_REVOKE;
-        skip_rest(p);
-        return 0;
+        return ixs_priv_parse(p, &d->u.pv);
     }
     if (px_kw(p, p->i, IXK_DATABASE) || px_kw(p, p->i, IXK_CLOSE)) {
         d->stype = px_kw(p, p->i, IXK_CLOSE) ? IX_STMTTYPE_CLOSE_DB : IX_STMTTYPE_DATABASE;
@@ -377,6 +375,7 @@ int ixs_ddl_run(px *p, ixs_ddl *d, int64_t *rows) {
     case DDL_TRUNCATE: return ixs_truncate_run(p, &d->u.tab);
     case DDL_UPDATE_STATS: return ixs_update_statistics_run(p, &d->u.us);
     case DDL_CREATE_VIEW: return ixs_create_view_run(p, &d->u.vw);
+    case DDL_PRIV: return ixs_priv_run(p, &d->u.pv);
     case DDL_CREATE_SCHEMA: *rows = 0; return ixs_create_schema_run(p, &d->u.cs);
     case DDL_TEXT: return 0; /* ran while parsing (ixs_run_sql) */
     default: return txn_run(p, d);
@@ -391,6 +390,7 @@ void ixs_ddl_free(ixs_ddl *d) {
     case DDL_ALTER: ixs_alter_free(&d->u.al); break;
     case DDL_UPDATE_STATS: free(d->u.us.cols); break;
     case DDL_CREATE_VIEW: free(d->u.vw.cn); break;
+    case DDL_PRIV: ixs_priv_free(&d->u.pv); break;
     default: break;
     }
     free(d->t);
@@ -455,7 +455,7 @@ static int is_txn_kind(const ixs_ddl *d) {
     return d->kind == DDL_BEGIN || d->kind == DDL_COMMIT || d->kind == DDL_ROLLBACK ||
            d->kind == DDL_ROLLBACK_TO || d->kind == DDL_SAVEPOINT || d->kind == DDL_RELEASE ||
            d->kind == DDL_SET_LOCK_MODE ||
-           (d->kind == DDL_NOOP && d->stype != IX_STMTTYPE_GRANT && d->stype != IX_STMTTYPE_REVOKE);
+           d->kind == DDL_NOOP;
 }
 
 /* Runs tree d on db with the state p (no tokens: d's are used). */

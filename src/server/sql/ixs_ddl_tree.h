@@ -19,6 +19,7 @@
 #define IXS_DDL_TREE_H
 
 #include "server/sql/ixs_parse.h"
+#include "server/sql/ixs_priv.h"
 
 enum {
     IXS_E_TS_ROWTYPE = -746, /* %s: TIMESERIES of a row type that does not exist */
@@ -104,6 +105,7 @@ enum ddl_kind {
     DDL_UPDATE_STATS,  /* u.us */
     DDL_CREATE_SCHEMA, /* u.cs */
     DDL_CREATE_VIEW,   /* u.vw */
+    DDL_PRIV,          /* u.pv: GRANT / REVOKE */
 };
 
 typedef struct ddl_create_table {
@@ -206,6 +208,7 @@ typedef struct ixs_ddl {
         ddl_stats us;
         ddl_schema cs;
         ddl_view vw;
+        ixs_priv pv;
     } u;
 } ixs_ddl;
 
