@@ -93,7 +93,7 @@ static int hexval(char c) {
 }
 
 /* Adds key=value (value %-decoded when pct); a bad escape is kept as is
- * (ix_connect reports it when the DSN is used). */
+ * (ix_connect has refused the command line's DSN then: no CONNECT runs). */
 static void add_pair(const char *k, size_t kn, const char *v, size_t vn, int pct) {
     if (nbase == MAX_PAIRS) return;
     char *key = dup_n(k, kn), *val = malloc(vn + 1);

@@ -405,5 +405,28 @@ Table name
   349: Database not selected yet.
 rc=2" "$out"
 
+# A keyword DSN: its settings carry over; '@ixd' (the name the first server
+# gave at login) keeps its host and port, no sqlhosts entry needed.
+KW="host=127.0.0.1 port=$(cat "$DIR/port") user=informix password='in4mix'"
+out=$(run "$KW" -c "connect to 'd1@ixd'" -c "info tables" -c "connect to 'd2@srv2' as 'x'" \
+    -c "info tables")
+check "keyword DSN, the first server by name" "
+Connected.
+
+
+Table name
+
+t1
+
+
+Connected.
+
+
+Table name
+
+t2
+
+rc=0" "$out"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
