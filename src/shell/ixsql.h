@@ -87,6 +87,8 @@ int ixsql_make_dsn(const char *target, int ask, char **dsn, char **database);
  * empty prompt); *dropped is set when Ctrl-C dropped what was typed. It
  * handles help / \? itself. */
 void ixsql_tty_open(const char *database);
+/* Sets the prompts for database (NULL: none); ixsql_tty_open does it. */
+void ixsql_tty_prompt(const char *database);
 char *ixsql_tty_read(int continuation, int *dropped);
 void ixsql_tty_close(void);
 
@@ -171,5 +173,23 @@ int ixsql_info(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
 
 /* Runs one statement (len bytes, no trailing ';') and prints its result. */
 int ixsql_run(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
+
+/* Connections (ixsql_conn.c). ixsql_conn_init keeps the command line's DSN
+ * (for CONNECT) and makes ixsql_sess.conn the default connection;
+ * ixsql_conn_close_all closes every connection at the end.
+ * ixsql_conn_run runs one statement on the current connection, CONNECT /
+ * DISCONNECT / SET CONNECTION itself, and follows DATABASE / CREATE
+ * DATABASE / CLOSE DATABASE in ixsql_sess.database and the prompt.
+ * ixsql_conn_backslash runs \c db, \l, \d [table]: 1 (status in *rc) if
+ * line (trimmed) was one of them. ixsql_conn_shown is a statement as -e and
+ * the naming of a failed statement show it, CONNECT's password hidden
+ * (malloc'd, *n its length; NULL when out of memory); ixsql_conn_secret says whether a line may
+ * hold one (it is then kept out of the history). */
+void ixsql_conn_init(const char *dsn);
+void ixsql_conn_close_all(void);
+int ixsql_conn_run(const char *sql, size_t len, ixsql_pos at);
+int ixsql_conn_backslash(const char *line, size_t len, int *rc);
+char *ixsql_conn_shown(const char *sql, size_t len, size_t *n);
+int ixsql_conn_secret(const char *line);
 
 #endif

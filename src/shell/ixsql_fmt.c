@@ -377,6 +377,8 @@ int ixsql_backslash(const char *line, size_t len) {
         len--;
     while (len && (*line == ' ' || *line == '\t'))
         line++, len--;
+    int conn_rc;
+    if (ixsql_conn_backslash(line, len, &conn_rc)) return conn_rc; /* \c, \l, \d */
     int n = split_words(line, len, w), bad = n < 1;
     if (bad) {
         /* too long */

@@ -105,20 +105,23 @@ static void run_text(shell *sh, script *sc, size_t from, size_t to) {
         end--;
     if (start == end || sh->dead) return;
     ixsql_pos at = pos_of(sc, (size_t)(start - sc->buf));
-    if (ixsql_opt.echo) {
-        fwrite(start, 1, (size_t)(end - start), stdout);
+    size_t shown_len;
+    char *shown = ixsql_conn_shown(start, (size_t)(end - start), &shown_len); /* no password */
+    if (ixsql_opt.echo && shown) {
+        fwrite(shown, 1, shown_len, stdout);
         fputs(";\n", stdout);
     }
     double t0 = ixsql_fmt_clock();
     interrupt_conn = ixsql_sess.conn; /* the connection may change between statements */
-    int rc = ixsql_run(ixsql_sess.conn, start, (size_t)(end - start), at);
+    int rc = ixsql_conn_run(start, (size_t)(end - start), at);
     ixsql_fmt_timing(t0);
     if (rc != IXSQL_OK) {
         sh->failures++;
-        if (sh->script) name_statement(start, (size_t)(end - start), at);
+        if (sh->script && shown) name_statement(shown, shown_len, at);
         if (ixsql_opt.stop && !sh->interactive) sh->dead = 1;
     }
     if (rc == IXSQL_FATAL) sh->dead = 1;
+    free(shown);
 }
 
 /* Runs every complete statement in the unread text. */
@@ -297,6 +300,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     rc = ix_connect(&ixsql_sess.conn, dsn);
+    ixsql_conn_init(dsn);
     memset(dsn, 0, strlen(dsn)); /* it may hold the password */
     free(dsn);
     if (rc != IX_OK) {
@@ -308,7 +312,7 @@ int main(int argc, char **argv) {
     for (int j = 0; j < cl.njobs && !sh.dead && !ixsql_interrupted; j++)
         run_job(&sh, &cl.jobs[j]);
     interrupt_conn = NULL;
-    ix_close(ixsql_sess.conn);
+    ixsql_conn_close_all();
     ixsql_free_args(&cl);
     free(ixsql_sess.database);
     free(ixsql_opt.null_text);

@@ -32,10 +32,14 @@ static void on_line(char *line) {
     rl_callback_handler_remove();
 }
 
-void ixsql_tty_open(const char *database) {
+void ixsql_tty_prompt(const char *database) {
     const char *name = database && *database ? database : "ixsql";
     int w = snprintf(prompt, sizeof prompt, "%.100s> ", name) - 5;
     snprintf(cont_prompt, sizeof cont_prompt, "%*s...> ", w > 0 ? w : 0, "");
+}
+
+void ixsql_tty_open(const char *database) {
+    ixsql_tty_prompt(database);
     rl_readline_name = "ixsql";
     rl_catch_signals = 0;      /* the shell's SIGINT handler stays in charge */
     rl_inhibit_completion = 1; /* Tab inserts itself: no file-name completion in SQL */
@@ -142,7 +146,7 @@ char *ixsql_tty_read(int continuation, int *dropped) {
             fflush(stdout);
             return NULL;
         }
-        if (line[strspn(line, " \t")]) add_history(line);
+        if (line[strspn(line, " \t")] && !ixsql_conn_secret(line)) add_history(line);
         int cmd = continuation ? 0 : shell_command(line);
         if (cmd == 1) {
             free(line);

@@ -29,6 +29,12 @@ for f in "$prefix/include/ixdb.h" "$libdir/libixdb.a" "$libdir/libixdb.so" "$lib
     "$prefix/bin/ixd" "$prefix/bin/ixwire"; do
     [ -e "$f" ] && ok || bad "missing $f"
 done
+# With the shell built: ixsql and its man page.
+if [ -e "$build/ixsql" ]; then
+    for f in "$prefix/bin/ixsql" "$prefix/share/man/man1/ixsql.1"; do
+        [ -e "$f" ] && ok || bad "missing $f"
+    done
+fi
 soname=$(readelf -d "$libdir/libixdb.so" 2>/dev/null | sed -n 's/.*SONAME.*\[\(.*\)\].*/\1/p')
 [ "$soname" = "libixdb.so.0" ] && ok || bad "soname is '$soname', not libixdb.so.0"
 
