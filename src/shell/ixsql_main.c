@@ -11,6 +11,7 @@
  * at most IXSQL_EXIT_MAX_FAILED; IXSQL_EXIT_USAGE for a bad command line.
  */
 #include <errno.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +289,7 @@ static void run_job(shell *sh, const ixsql_job *job) {
 
 int main(int argc, char **argv) {
     ixsql_cmdline cl;
+    setlocale(LC_CTYPE, ""); /* display widths of the terminal's characters */
     int rc = ixsql_parse_args(argc, argv, &cl);
     if (rc >= 0) return rc;
     char *dsn = NULL;
@@ -308,6 +310,7 @@ int main(int argc, char **argv) {
     for (int j = 0; j < cl.njobs && !sh.dead && !ixsql_interrupted; j++)
         run_job(&sh, &cl.jobs[j]);
     interrupt_conn = NULL;
+    ixsql_output_close(); /* a \o still open */
     ix_close(ixsql_sess.conn);
     ixsql_free_args(&cl);
     free(ixsql_sess.database);
