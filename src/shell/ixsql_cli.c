@@ -86,7 +86,8 @@ static int parse_options(int argc, char **argv, ixsql_cmdline *cl) {
         case 'X': ixsql_unl_set_hex(1); break;
         case OPT_FORMAT:
             if ((ixsql_opt.format = ixsql_fmt_parse(optarg)) < 0)
-                return bad_usage(cl, "--format takes aligned, unaligned, csv, json, markdown or vertical");
+                return bad_usage(
+                    cl, "--format takes aligned, unaligned, csv, json, markdown or vertical");
             break;
         case 'c':
         case 'f':
