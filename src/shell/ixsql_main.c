@@ -78,18 +78,17 @@ static ixsql_pos pos_of(const script *sc, size_t at) {
 }
 
 /* After a failed statement of a script: its line and first line of text
- * (at most NAME_MAX_BYTES, never cutting a UTF-8 character; "..." when the
- * statement goes on). */
-enum { NAME_MAX_BYTES = 72 };
+ * (at most NAME_MAX_CELLS terminal cells, never cutting a UTF-8 character;
+ * "..." when the statement goes on). */
+enum { NAME_MAX_CELLS = 72 };
 static void name_statement(const char *sql, size_t len, ixsql_pos at) {
     size_t n = 0;
     while (n < len && sql[n] != '\n' && sql[n] != '\r')
         n++;
     int more = n < len;
-    if (n > NAME_MAX_BYTES) {
-        n = NAME_MAX_BYTES;
-        while (n > 0 && ((unsigned char)sql[n] & 0xC0) == 0x80)
-            n--;
+    size_t fit = ixsql_text_fit(sql, n, NAME_MAX_CELLS, NULL);
+    if (fit < n) {
+        n = fit;
         more = 1;
     }
     fprintf(stderr, "Failed statement at line %d: %.*s%s\n", at.line, (int)n, sql,

@@ -218,5 +218,12 @@ check "a locale that is not UTF-8: one cell a character" "
 
           2 東京タワ        " "$out"
 
+K=東京東京東京東京東京東京東京東京東京東京東京東京東京東京東京東京東京東京東京東京
+printf "select '%s' frm t;\n" "$K" > long.sql
+out=$("$IXSQL" "$DB" long.sql 2>&1 < /dev/null)
+contains "a failed statement's name: 72 cells, whole characters" \
+    "Failed statement at line 1: select '東京東京東京東京東京東京東京東京東京東京東京東京東京東京東京東京 ..." \
+    "$out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
