@@ -195,7 +195,13 @@ static int output_statement(ix_conn *conn, const char *sql, size_t len, ixsql_po
     ixsql_lexer lx = {sql, sql + len, sql};
     ixsql_lex_keyword(&lx, "OUTPUT");
     ixsql_lex_keyword(&lx, "TO");
+    const char *before = lx.p;
     int pipe = ixsql_lex_keyword(&lx, "PIPE");
+    if (pipe && lx.p < lx.end && !isspace((unsigned char)*lx.p) && *lx.p != '\'' &&
+        *lx.p != '"') { /* a file named pipe.txt */
+        pipe = 0;
+        lx.p = before;
+    }
     char *name = file_name(&lx);
     int headings = 1;
     if (name && ixsql_lex_keyword(&lx, "WITHOUT")) {

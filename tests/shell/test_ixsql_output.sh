@@ -47,6 +47,10 @@ check "output to file: the message on stderr" "
 check "output to file: the rows" "$TABLE" "$(cat out1.txt)"
 "$IXSQL" "$DB" -c "OUTPUT TO out2.txt WITHOUT HEADINGS $Q" > /dev/null 2>&1 < /dev/null
 check "output to a bare file name, without headings" "$ROWS" "$(cat out2.txt)"
+"$IXSQL" "$DB" -c "output to pipe.txt without headings select id from t where id = 1" \
+    > /dev/null 2>&1 < /dev/null
+check "output to a file whose name starts with pipe" "
+          1" "$(cat pipe.txt)"
 echo old > out2.txt
 "$IXSQL" "$DB" -c "output to out2.txt without headings select id from t where id = 1" \
     > /dev/null 2>&1 < /dev/null
