@@ -7,6 +7,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ixdb.h"
 
@@ -150,7 +151,14 @@ int ixsql_load(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
 int ixsql_unload(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
 
 /* Output formats and backslash commands (ixsql_fmt.c). */
-enum { IXSQL_FMT_ALIGNED, IXSQL_FMT_UNALIGNED, IXSQL_FMT_CSV, IXSQL_FMT_JSON };
+enum {
+    IXSQL_FMT_ALIGNED,
+    IXSQL_FMT_UNALIGNED,
+    IXSQL_FMT_CSV,
+    IXSQL_FMT_JSON,
+    IXSQL_FMT_MARKDOWN,
+    IXSQL_FMT_VERTICAL, /* the aligned layout's one line per column, always */
+};
 /* The IXSQL_FMT_* named (any case), or -1. */
 int ixsql_fmt_parse(const char *name);
 /* The text NULL prints as in aligned and unaligned output. */
@@ -170,6 +178,49 @@ int ixsql_backslash(const char *line, size_t len);
  * REFERENCES [FOR table] (ixsql_info.c): the test and the statement. */
 int ixsql_is_info(const char *sql, size_t len);
 int ixsql_info(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
+
+/* Widths in terminal cells (ixsql_width.c). Text is UTF-8; a byte that is
+ * not valid UTF-8 prints as \xNN (four cells). ixsql_text_width: the cells
+ * of n bytes as ixsql_put_text prints them; ixsql_text_fit: how many bytes
+ * of s fit in cols cells, never cutting a character (*used: their cells);
+ * ixsql_put_text: prints them on stdout. */
+int ixsql_text_width(const char *s, size_t n);
+size_t ixsql_text_fit(const char *s, size_t n, int cols, int *used);
+void ixsql_put_text(const char *s, size_t n);
+
+/* Where results go (ixsql_output.c): OUTPUT TO 'file' | PIPE 'cmd'
+ * [WITHOUT HEADINGS] SELECT ... and \o [file | |cmd]. ixsql_output_hook
+ * runs the statement itself when it is an OUTPUT statement or \o redirects
+ * what it prints (returns 1, the status in *rc); 0 when ixsql_run goes on.
+ * ixsql_output_command runs \o with its argument (the rest of the line);
+ * ixsql_output_close ends a \o at exit. ixsql_without_headings is set
+ * while an OUTPUT ... WITHOUT HEADINGS prints. */
+int ixsql_output_hook(ix_conn *conn, const char *sql, size_t len, ixsql_pos at, int *rc);
+int ixsql_output_command(const char *arg, size_t len);
+void ixsql_output_close(void);
+extern int ixsql_without_headings;
+/* stdout (file descriptor 1) sent to fd until ixsql_redirect_end: returns
+ * the saved descriptor, or -1 (errno set). ixsql_redirect_end restores it
+ * and returns 0, or -1 when writing what was printed failed (errno set).
+ * ixsql_output_redirected: whether stdout is redirected now. */
+int ixsql_redirect_begin(int fd);
+int ixsql_redirect_end(int saved);
+int ixsql_output_redirected(void);
+
+/* The pager (ixsql_pager.c) for query results taller than the terminal,
+ * when stdout is a terminal that is not redirected: $PAGER (empty: none),
+ * else less when it is on the PATH. ixsql_pager_on is \pset pager on|off
+ * (on by default). ixsql_pager_begin before printing rows sends stdout to
+ * a temporary file when paging applies; ixsql_pager_end shows that file
+ * through the pager when it has more lines than the terminal, else on
+ * stdout. */
+extern int ixsql_pager_on;
+typedef struct ixsql_pager {
+    FILE *tmp; /* NULL: not paging */
+    int saved; /* stdout's descriptor while paging */
+} ixsql_pager;
+void ixsql_pager_begin(ixsql_pager *pg);
+void ixsql_pager_end(ixsql_pager *pg);
 
 /* Runs one statement (len bytes, no trailing ';') and prints its result. */
 int ixsql_run(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);

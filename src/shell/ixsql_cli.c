@@ -36,7 +36,8 @@ static void usage(FILE *f) {
           "  -c, --command=SQL      run SQL (repeatable; in order with -f)\n"
           "  -f, --file=FILE        run a script file (repeatable)\n"
           "      --format=FMT       rows as aligned (dbaccess's layout, the default),\n"
-          "                         unaligned ('|' between fields), csv or json\n"
+          "                         unaligned ('|' between fields), csv, json,\n"
+          "                         markdown or vertical (one line per column)\n"
           "  -V, --version          print the version and exit\n"
           "  -h, --help             print this help and exit\n"
           "\n"
@@ -85,7 +86,8 @@ static int parse_options(int argc, char **argv, ixsql_cmdline *cl) {
         case 'X': ixsql_unl_set_hex(1); break;
         case OPT_FORMAT:
             if ((ixsql_opt.format = ixsql_fmt_parse(optarg)) < 0)
-                return bad_usage(cl, "--format takes aligned, unaligned, csv or json");
+                return bad_usage(
+                    cl, "--format takes aligned, unaligned, csv, json, markdown or vertical");
             break;
         case 'c':
         case 'f':

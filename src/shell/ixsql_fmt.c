@@ -11,9 +11,15 @@
  *              (SMALLINT, INTEGER, INT8, SERIAL*, BIGINT, FLOAT, SMALLFLOAT,
  *              DECIMAL, MONEY) as JSON numbers without a currency symbol,
  *              NULL as null, every other type as a string
+ *   markdown   a GitHub pipe table: a header row, a delimiter row (numbers
+ *              right-aligned, "---:"), one row per row; '|' in a value is
+ *              written \|, a line break <br>, a CR dropped; NULL as \pset
+ *              null; bytes that are not UTF-8 as \xNN
+ *   vertical   the aligned layout's "name  value" lines for every row (\x)
  *
  * Backslash commands (a line of their own, outside a statement):
- *   \pset format FMT, \pset null STR, \x [on|off], \timing [on|off].
+ *   \pset format FMT, \pset null STR, \pset pager [on|off], \x [on|off],
+ *   \timing [on|off], \o [file | |command] (ixsql_output.c).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -25,10 +31,9 @@
 #include "ixsql.h"
 
 static const char *const format_names[] = {
-    [IXSQL_FMT_ALIGNED] = "aligned",
-    [IXSQL_FMT_UNALIGNED] = "unaligned",
-    [IXSQL_FMT_CSV] = "csv",
-    [IXSQL_FMT_JSON] = "json",
+    [IXSQL_FMT_ALIGNED] = "aligned",   [IXSQL_FMT_UNALIGNED] = "unaligned",
+    [IXSQL_FMT_CSV] = "csv",           [IXSQL_FMT_JSON] = "json",
+    [IXSQL_FMT_MARKDOWN] = "markdown", [IXSQL_FMT_VERTICAL] = "vertical",
 };
 
 int ixsql_fmt_parse(const char *name) {
@@ -224,7 +229,7 @@ static void unaligned_vertical_row(ix_stmt *stmt, int ncols, long long row) {
     if (row) putchar('\n');
     for (int i = 0; i < ncols; i++) {
         const char *name = ix_column_name(stmt, i);
-        printf("%s|", name ? name : "");
+        if (!ixsql_without_headings) printf("%s|", name ? name : "");
         if (ix_column_is_null(stmt, i))
             fputs(ixsql_fmt_null(), stdout);
         else
@@ -259,14 +264,57 @@ static void json_row(ix_stmt *stmt, int ncols, long long row) {
     putchar('}');
 }
 
+/* A markdown cell: '|' escaped, LF as <br>, CR dropped. */
+static void markdown_cell(const char *s, size_t n) {
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '|' && s[i] != '\n' && s[i] != '\r') continue;
+        ixsql_put_text(s + from, i - from);
+        fputs(s[i] == '|' ? "\\|" : s[i] == '\n' ? "<br>" : "", stdout);
+        from = i + 1;
+    }
+    ixsql_put_text(s + from, n - from);
+}
+
+static void markdown_header(ix_stmt *stmt, int ncols) {
+    for (int i = 0; i < ncols; i++) {
+        const char *name = ix_column_name(stmt, i);
+        fputs("| ", stdout);
+        markdown_cell(name ? name : "", name ? strlen(name) : 0);
+        putchar(' ');
+    }
+    fputs("|\n", stdout);
+    for (int i = 0; i < ncols; i++)
+        fputs(is_number_type(ix_column_type(stmt, i)) ? "| ---: " : "| --- ", stdout);
+    fputs("|\n", stdout);
+}
+
+static void markdown_row(ix_stmt *stmt, int ncols) {
+    for (int i = 0; i < ncols; i++) {
+        fputs("| ", stdout);
+        if (ix_column_is_null(stmt, i))
+            markdown_cell(ixsql_fmt_null(), strlen(ixsql_fmt_null()));
+        else
+            markdown_cell(ix_column_text(stmt, i), ix_column_text_len(stmt, i));
+        putchar(' ');
+    }
+    fputs("|\n", stdout);
+}
+
 int ixsql_fmt_rows(ix_stmt *stmt, long long *rows) {
     int ncols = ix_column_count(stmt), format = ixsql_opt.format, rc;
     int vertical = ixsql_opt.expanded && format == IXSQL_FMT_UNALIGNED;
     *rows = 0;
     if (format == IXSQL_FMT_JSON) putchar('[');
-    if (!vertical && format != IXSQL_FMT_JSON) header(stmt, ncols, format);
+    if (format == IXSQL_FMT_MARKDOWN) {
+        if (!ixsql_without_headings) markdown_header(stmt, ncols);
+    } else if (!vertical && format != IXSQL_FMT_JSON && !ixsql_without_headings) {
+        header(stmt, ncols, format);
+    }
     while ((rc = ix_step(stmt)) == IX_ROW) {
-        if (format == IXSQL_FMT_CSV)
+        if (format == IXSQL_FMT_MARKDOWN)
+            markdown_row(stmt, ncols);
+        else if (format == IXSQL_FMT_CSV)
             csv_row(stmt, ncols);
         else if (format == IXSQL_FMT_JSON)
             json_row(stmt, ncols, *rows);
@@ -353,6 +401,8 @@ static int pset(int nwords, char w[MAX_WORDS][MAX_WORD]) {
         ixsql_message("Output format is %s.", format_names[f]);
         return 0;
     }
+    if (nwords >= 2 && strcmp(w[1], "pager") == 0)
+        return on_off(nwords - 1, w[2], &ixsql_pager_on, "Pager usage");
     if (nwords >= 2 && strcmp(w[1], "null") == 0) {
         char *t = strdup(nwords == 3 ? w[2] : "");
         if (!t) return -1;
@@ -379,6 +429,9 @@ int ixsql_backslash(const char *line, size_t len) {
         line++, len--;
     int conn_rc;
     if (ixsql_conn_backslash(line, len, &conn_rc)) return conn_rc; /* \c, \l, \d */
+    if (len >= 2 && strncmp(line, "\\o", 2) == 0 &&
+        (len == 2 || line[2] == ' ' || line[2] == '\t' || line[2] == '|'))
+        return ixsql_output_command(line + 2, len - 2); /* the rest may hold blanks */
     int n = split_words(line, len, w), bad = n < 1;
     if (bad) {
         /* too long */
@@ -396,8 +449,9 @@ int ixsql_backslash(const char *line, size_t len) {
     if (!bad) return IXSQL_OK;
     fflush(stdout);
     fprintf(stderr,
-            "\nixsql: bad arguments: %.*s (\\pset format aligned|unaligned|csv|json, \\pset "
-            "null STR, \\x [on|off], \\timing [on|off])\n",
+            "\nixsql: bad arguments: %.*s (\\pset format "
+            "aligned|unaligned|csv|json|markdown|vertical, \\pset null STR, \\pset pager "
+            "[on|off], \\x [on|off], \\timing [on|off])\n",
             (int)len, line);
     return IXSQL_FAILED;
 }

@@ -11,6 +11,7 @@
  * at most IXSQL_EXIT_MAX_FAILED; IXSQL_EXIT_USAGE for a bad command line.
  */
 #include <errno.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,18 +78,17 @@ static ixsql_pos pos_of(const script *sc, size_t at) {
 }
 
 /* After a failed statement of a script: its line and first line of text
- * (at most NAME_MAX_BYTES, never cutting a UTF-8 character; "..." when the
- * statement goes on). */
-enum { NAME_MAX_BYTES = 72 };
+ * (at most NAME_MAX_CELLS terminal cells, never cutting a UTF-8 character;
+ * "..." when the statement goes on). */
+enum { NAME_MAX_CELLS = 72 };
 static void name_statement(const char *sql, size_t len, ixsql_pos at) {
     size_t n = 0;
     while (n < len && sql[n] != '\n' && sql[n] != '\r')
         n++;
     int more = n < len;
-    if (n > NAME_MAX_BYTES) {
-        n = NAME_MAX_BYTES;
-        while (n > 0 && ((unsigned char)sql[n] & 0xC0) == 0x80)
-            n--;
+    size_t fit = ixsql_text_fit(sql, n, NAME_MAX_CELLS, NULL);
+    if (fit < n) {
+        n = fit;
         more = 1;
     }
     fprintf(stderr, "Failed statement at line %d: %.*s%s\n", at.line, (int)n, sql,
@@ -291,6 +291,7 @@ static void run_job(shell *sh, const ixsql_job *job) {
 
 int main(int argc, char **argv) {
     ixsql_cmdline cl;
+    setlocale(LC_CTYPE, ""); /* display widths of the terminal's characters */
     int rc = ixsql_parse_args(argc, argv, &cl);
     if (rc >= 0) return rc;
     char *dsn = NULL;
@@ -312,6 +313,7 @@ int main(int argc, char **argv) {
     for (int j = 0; j < cl.njobs && !sh.dead && !ixsql_interrupted; j++)
         run_job(&sh, &cl.jobs[j]);
     interrupt_conn = NULL;
+    ixsql_output_close(); /* a \o still open */
     ixsql_conn_close_all();
     ixsql_free_args(&cl);
     free(ixsql_sess.database);

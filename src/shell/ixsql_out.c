@@ -154,24 +154,17 @@ int ixsql_display_width(int type, int enclen, int *numeric) {
 
 /* ---- rows ------------------------------------------------------------------------ */
 
-/* Screen columns of UTF-8 text (continuation bytes do not count). */
-static int text_cols(const char *s) {
-    int n = 0;
-    for (; *s; s++)
-        if (((unsigned char)*s & 0xc0) != 0x80) n++;
-    return n;
-}
-
 static void pad(int n) {
     for (; n > 0; n--)
         putchar(' ');
 }
 
-/* One field: left- or right-aligned in width columns (never cut). */
+/* One field: left- or right-aligned in width terminal cells (never cut). */
 static void field(const char *s, int width, int right) {
-    int n = text_cols(s);
+    size_t len = strlen(s);
+    int n = ixsql_text_width(s, len);
     if (right) pad(width - n);
-    fputs(s, stdout);
+    ixsql_put_text(s, len);
     if (!right) pad(width - n);
 }
 
@@ -192,20 +185,22 @@ static int aligned_rows(ix_stmt *stmt, long long *rows) {
     int total = 0, namew = 0;
     for (int i = 0; i < ncols; i++) {
         const char *name = ix_column_name(stmt, i);
-        int nw = text_cols(name ? name : "");
+        int nw = name ? ixsql_text_width(name, strlen(name)) : 0;
         width[i] =
             ixsql_display_width(ix_column_type(stmt, i), ix_column_enclen(stmt, i), &numeric[i]);
         if (nw > width[i]) width[i] = nw;
         if (nw > namew) namew = nw;
         total += width[i] + (i > 0);
     }
-    int vertical = total > IXSQL_LINE_WIDTH || ixsql_opt.expanded;
+    int vertical =
+        total > IXSQL_LINE_WIDTH || ixsql_opt.expanded || ixsql_opt.format == IXSQL_FMT_VERTICAL;
+    int names = !ixsql_without_headings;
     int rc;
     *rows = 0;
     while ((rc = ix_step(stmt)) == IX_ROW) {
         if (*rows == 0) {
             putchar('\n');
-            if (!vertical) {
+            if (!vertical && names) {
                 for (int i = 0; i < ncols; i++) {
                     if (i) putchar(' ');
                     field(ix_column_name(stmt, i), width[i], numeric[i]);
@@ -220,9 +215,11 @@ static int aligned_rows(ix_stmt *stmt, long long *rows) {
             const char *v = ix_column_text(stmt, i);
             if (!v) v = ixsql_fmt_null(); /* as nothing unless \pset null */
             if (vertical) {
-                field(ix_column_name(stmt, i), namew, 0);
-                fputs("  ", stdout);
-                fputs(v, stdout);
+                if (names) {
+                    field(ix_column_name(stmt, i), namew, 0);
+                    fputs("  ", stdout);
+                }
+                ixsql_put_text(v, strlen(v));
                 putchar('\n');
             } else {
                 if (i) putchar(' ');
@@ -240,8 +237,12 @@ static int aligned_rows(ix_stmt *stmt, long long *rows) {
 int ixsql_print_rows(ix_stmt *stmt, const char *sql, size_t len, ixsql_pos at) {
     ix_conn *conn = ix_stmt_conn(stmt);
     long long rows;
-    int rc = ixsql_opt.format == IXSQL_FMT_ALIGNED ? aligned_rows(stmt, &rows)
-                                                   : ixsql_fmt_rows(stmt, &rows);
+    int f = ixsql_opt.format;
+    ixsql_pager pg;
+    ixsql_pager_begin(&pg);
+    int rc = f == IXSQL_FMT_ALIGNED || f == IXSQL_FMT_VERTICAL ? aligned_rows(stmt, &rows)
+                                                               : ixsql_fmt_rows(stmt, &rows);
+    ixsql_pager_end(&pg);
     if (rc == ROWS_NO_MEMORY) {
         fflush(stdout);
         fprintf(stderr, "\nixsql: out of memory\n");
@@ -364,13 +365,15 @@ static int is_dml(int t) {
 int ixsql_run(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) {
     ix_stmt *s = NULL;
     char buf[96];
+    int rc;
     if (len > 0x7fffffff) len = 0x7fffffff;
+    if (ixsql_output_hook(conn, sql, len, at, &rc)) return rc;
     if (ixsql_is_load_series(sql, len)) return ixsql_load_series(conn, sql, len, at);
     if (ixsql_is_load(sql, len)) return ixsql_load(conn, sql, len, at);
     if (ixsql_is_unload(sql, len)) return ixsql_unload(conn, sql, len, at);
     if (ixsql_is_info(sql, len)) return ixsql_info(conn, sql, len, at);
     if (ix_prepare(conn, sql, (int)len, &s) != IX_OK) return failed(conn, sql, len, at);
-    int type = ix_stmt_type(s), rc;
+    int type = ix_stmt_type(s);
     if (ix_column_count(s) > 0 && !is_dml(type)) {
         rc = ixsql_print_rows(s, sql, len, at);
         ix_finalize(s);

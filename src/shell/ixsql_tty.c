@@ -65,7 +65,9 @@ static void help(void) {
           "  Ctrl-C            cancel the running statement, or drop what is typed\n"
           "  Up / Down         recall earlier lines (kept in ~/.ixsql_history)\n"
           "  LOAD SERIES FROM 'file' INTO table(column) [DELIMITER 'c']\n"
-          "  \\pset format aligned|unaligned|csv|json, \\pset null STR\n"
+          "  OUTPUT TO 'file' | PIPE 'cmd' [WITHOUT HEADINGS] SELECT ...\n"
+          "  \\pset format aligned|unaligned|csv|json|markdown|vertical, \\pset null STR\n"
+          "  \\pset pager [on|off], \\o [file | |command]  where results go\n"
           "  \\x [on|off]        vertical display;  \\timing [on|off]  time each statement\n",
           stdout);
     fflush(stdout);

@@ -97,7 +97,7 @@ check "unaligned" "id|s|d
 # --- bad --format -----------------------------------------------------------------
 out=$("$IXSQL" "$DB" --format=xml -c "select 1 from e" 2>&1 < /dev/null)
 check "--format=xml: status" 126 $?
-contains "--format=xml: message" "ixsql: --format takes aligned, unaligned, csv or json" "$out"
+contains "--format=xml: message" "ixsql: --format takes aligned, unaligned, csv, json, markdown or vertical" "$out"
 
 # --- backslash commands in a script ---------------------------------------------
 cat > s.sql <<'SQL'
