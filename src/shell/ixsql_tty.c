@@ -37,8 +37,8 @@ void ixsql_tty_open(const char *database) {
     int w = snprintf(prompt, sizeof prompt, "%.100s> ", name) - 5;
     snprintf(cont_prompt, sizeof cont_prompt, "%*s...> ", w > 0 ? w : 0, "");
     rl_readline_name = "ixsql";
-    rl_catch_signals = 0;      /* the shell's SIGINT handler stays in charge */
-    rl_inhibit_completion = 1; /* Tab inserts itself: no file-name completion in SQL */
+    rl_catch_signals = 0;     /* the shell's SIGINT handler stays in charge */
+    ixsql_complete_install(); /* Tab: keywords, tables, columns (ixsql_complete.c) */
     using_history();
     stifle_history(HISTORY_LINES);
     const char *home = getenv("HOME");
