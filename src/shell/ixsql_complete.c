@@ -11,7 +11,7 @@
  *     in the statement ("FROM customer c", "customer AS c");
  *   - anywhere else: SQL keywords, table names, and the columns of the tables
  *     the statement names (anywhere on the line, also after the cursor; of
- *     every table while it names none).
+ *     every user table while it names none).
  * Keywords come in the case of what was typed (lower case when the word
  * starts with a lower-case letter, else upper case); names as the catalogue
  * has them, matched without regard to case.
@@ -34,6 +34,8 @@
 #include "ixsql.h"
 
 /* ---- the catalogue cache ------------------------------------------------------ */
+
+enum { FIRST_USER_TABID = 100 }; /* below: the system catalogue */
 
 typedef struct table {
     int tabid;
@@ -369,8 +371,8 @@ static void candidates(matches *ms, const scan *sc, const char *w) {
         for (size_t k = 0; t && k < t->ncols; k++)
             add(ms, w, wn, t->cols[k], 0);
     }
-    for (size_t i = 0; !named && i < cache.n; i++) /* no table named yet: any column */
-        for (size_t k = 0; k < cache.t[i].ncols; k++)
+    for (size_t i = 0; !named && i < cache.n; i++) /* no table named yet: any user table's */
+        for (size_t k = 0; cache.t[i].tabid >= FIRST_USER_TABID && k < cache.t[i].ncols; k++)
             add(ms, w, wn, cache.t[i].cols[k], 0);
     for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
         add(ms, w, wn, keywords[i], lower);
