@@ -64,10 +64,6 @@ static void forget(void) {
     memset(&cache, 0, sizeof cache);
 }
 
-void ixsql_complete_free(void) {
-    forget();
-}
-
 static int add_table(int tabid, const char *name) {
     if (cache.n == cache.cap) {
         size_t cap = cache.cap ? cache.cap * 2 : 64;
@@ -192,6 +188,12 @@ void ixsql_complete_context(const char *open, size_t len) {
     if (!open_text) return;
     memcpy(open_text, open, len);
     open_text[len] = 0;
+}
+
+void ixsql_complete_free(void) {
+    forget();
+    free(open_text);
+    open_text = NULL;
 }
 
 enum { MAX_TOKENS = 512, MAX_TOKEN = 128 };

@@ -62,7 +62,10 @@ static void help(void) {
           "  Up / Down         recall earlier lines (kept in ~/.ixsql_history)\n"
           "  LOAD SERIES FROM 'file' INTO table(column) [DELIMITER 'c']\n"
           "  \\pset format aligned|unaligned|csv|json, \\pset null STR\n"
-          "  \\x [on|off]        vertical display;  \\timing [on|off]  time each statement\n",
+          "  \\x [on|off]        vertical display;  \\timing [on|off]  time each statement\n"
+          "  Tab               complete a keyword, table or column\n"
+          "  \\set [NAME [VALUE]], \\unset NAME   variables, used as :NAME or :'NAME'\n"
+          "  \\i FILE           run a script file;  \\e  edit the statement in $EDITOR\n",
           stdout);
     fflush(stdout);
 }
