@@ -42,6 +42,7 @@ static int run_editor(const char *path) {
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR) return -1;
+    ixsql_interrupted = 0; /* a Ctrl-C in the editor was the editor's */
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 

@@ -311,6 +311,9 @@ def main():
         open(inputrc, "w").close()
         env = {"HOME": home, "PATH": os.environ.get("PATH", ""), "TERM": "dumb",
                "INPUTRC": inputrc, "USER": "informix", "TMPDIR": tmp}
+        for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS"):  # the sanitizer build's settings
+            if k in os.environ:
+                env[k] = os.environ[k]
         setup = ["-c", "create database inp2", "-c", "create table other_only (x int)",
                  "-c", "create database inp",
                  "-c", "create table customer (customer_num serial, fname char(15), "
