@@ -40,7 +40,7 @@ class Term:
             os.execve(IXSQL, [IXSQL] + args, env)
         self.out = ""
 
-    def until(self, want, timeout=3.0):
+    def until(self, want, timeout=5.0):
         end = time.monotonic() + timeout
         while want not in self.out:
             left = end - time.monotonic()
