@@ -222,6 +222,36 @@ typedef struct ixsql_pager {
 void ixsql_pager_begin(ixsql_pager *pg);
 void ixsql_pager_end(ixsql_pager *pg);
 
+/* The input side's backslash commands: \set / \unset and :name substitution
+ * (ixsql_vars.c), \i (ixsql_include, ixsql_main.c), \e (ixsql_edit.c, with
+ * ixsql_edit_command in ixsql_main.c). ixsql_input_backslash runs line if it
+ * is one of them (an IXSQL_ status), else returns -1. */
+int ixsql_input_backslash(const char *line, size_t len);
+int ixsql_vars_command(const char *line, size_t len);
+const char *ixsql_var_get(const char *name, size_t n);
+int ixsql_var_set(const char *name, const char *value);
+void ixsql_vars_free(void);
+/* sql with :name and :'name' replaced (malloc'd, its length in *out_len),
+ * or NULL when nothing was replaced (or out of memory). */
+char *ixsql_vars_subst(const char *sql, size_t len, size_t *out_len);
+/* Runs the script file path through the shell, nested in the current input
+ * (its failures counted, named by file and line). */
+int ixsql_include(const char *path);
+/* Whether line is \e; the command; the editor run on text, returning the
+ * edited text (malloc'd) when it exits 0, else NULL (message printed). */
+int ixsql_is_edit(const char *line, size_t len);
+int ixsql_edit_command(void);
+char *ixsql_edit(const char *text, size_t len);
+
+/* Tab completion (ixsql_complete.c): readline's hook, installed by
+ * ixsql_tty_open; the open statement the line being typed continues;
+ * ixsql_complete_after forgets the cached catalogue after DDL or a change
+ * of database; ixsql_complete_free at the end. */
+void ixsql_complete_install(void);
+void ixsql_complete_context(const char *open, size_t len);
+void ixsql_complete_after(const char *sql, size_t len);
+void ixsql_complete_free(void);
+
 /* Runs one statement (len bytes, no trailing ';') and prints its result. */
 int ixsql_run(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
 

@@ -423,6 +423,8 @@ int ixsql_is_backslash(const char *line, size_t len) {
 
 int ixsql_backslash(const char *line, size_t len) {
     char w[MAX_WORDS][MAX_WORD];
+    int mine = ixsql_input_backslash(line, len); /* \set, \unset, \i, \e */
+    if (mine >= 0) return mine;
     while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ';'))
         len--;
     while (len && (*line == ' ' || *line == '\t'))

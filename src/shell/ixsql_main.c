@@ -57,11 +57,30 @@ typedef struct script {
 typedef struct shell {
     int failures;
     int dead;
-    int interactive; /* reading the terminal: -a does not apply */
-    int script;      /* reading a script (file or pipe): failures are named */
+    int interactive;  /* reading the terminal: -a does not apply */
+    int script;       /* reading a script (file or pipe): failures are named */
+    const char *file; /* the \i file being read (NULL: the command line's input) */
+    int depth;        /* how many \i files this one is nested in */
 } shell;
 
+enum { MAX_INCLUDE_DEPTH = 16 };
+
 ixsql_session ixsql_sess;
+
+/* What \i and \e work on: the shell and the input being read, and the last
+ * statement run (as typed, before :name substitution; malloc'd). */
+static shell *cur_shell;
+static script *cur_script;
+static char *last_sql;
+
+static void remember(const char *sql, size_t len) {
+    char *t = malloc(len + 1);
+    if (!t) return;
+    memcpy(t, sql, len);
+    t[len] = 0;
+    free(last_sql);
+    last_sql = t;
+}
 
 /* Line and column of buf[at]. */
 static ixsql_pos pos_of(const script *sc, size_t at) {
@@ -81,7 +100,7 @@ static ixsql_pos pos_of(const script *sc, size_t at) {
  * (at most NAME_MAX_CELLS terminal cells, never cutting a UTF-8 character;
  * "..." when the statement goes on). */
 enum { NAME_MAX_CELLS = 72 };
-static void name_statement(const char *sql, size_t len, ixsql_pos at) {
+static void name_statement(const shell *sh, const char *sql, size_t len, ixsql_pos at) {
     size_t n = 0;
     while (n < len && sql[n] != '\n' && sql[n] != '\r')
         n++;
@@ -91,8 +110,12 @@ static void name_statement(const char *sql, size_t len, ixsql_pos at) {
         n = fit;
         more = 1;
     }
-    fprintf(stderr, "Failed statement at line %d: %.*s%s\n", at.line, (int)n, sql,
-            more ? " ..." : "");
+    if (sh->file)
+        fprintf(stderr, "Failed statement at line %d of %s: %.*s%s\n", at.line, sh->file, (int)n,
+                sql, more ? " ..." : "");
+    else
+        fprintf(stderr, "Failed statement at line %d: %.*s%s\n", at.line, (int)n, sql,
+                more ? " ..." : "");
 }
 
 /* Runs buf[from, to) (to excludes the ';') unless it is only blanks and
@@ -105,23 +128,29 @@ static void run_text(shell *sh, script *sc, size_t from, size_t to) {
         end--;
     if (start == end || sh->dead) return;
     ixsql_pos at = pos_of(sc, (size_t)(start - sc->buf));
+    size_t n = (size_t)(end - start);
+    remember(start, n);
+    char *sub = ixsql_vars_subst(start, n, &n); /* NULL: nothing substituted */
+    const char *sql = sub ? sub : start;
     size_t shown_len;
-    char *shown = ixsql_conn_shown(start, (size_t)(end - start), &shown_len); /* no password */
+    char *shown = ixsql_conn_shown(sql, n, &shown_len); /* no password */
     if (ixsql_opt.echo && shown) {
         fwrite(shown, 1, shown_len, stdout);
         fputs(";\n", stdout);
     }
     double t0 = ixsql_fmt_clock();
     interrupt_conn = ixsql_sess.conn; /* the connection may change between statements */
-    int rc = ixsql_conn_run(start, (size_t)(end - start), at);
+    int rc = ixsql_conn_run(sql, n, at);
     ixsql_fmt_timing(t0);
+    ixsql_complete_after(sql, n);
     if (rc != IXSQL_OK) {
         sh->failures++;
-        if (sh->script && shown) name_statement(shown, shown_len, at);
+        if (sh->script && shown) name_statement(sh, shown, shown_len, at);
         if (ixsql_opt.stop && !sh->interactive) sh->dead = 1;
     }
     if (rc == IXSQL_FATAL) sh->dead = 1;
     free(shown);
+    free(sub);
 }
 
 /* Runs every complete statement in the unread text. */
@@ -176,20 +205,78 @@ static void oom(shell *sh) {
     sh->dead = 1;
 }
 
-/* Runs a whole text (one -c argument). */
-static void run_string(shell *sh, const char *text) {
+static void run_stream(shell *sh, FILE *in);
+
+/* Runs the statements of a whole text (the last needs no ';'). */
+static void run_block(shell *sh, const char *text) {
     script sc = {NULL, 0, 0, 0, 1};
-    if (ixsql_is_backslash(text, strlen(text))) { /* as psql: all of it is the command */
-        if (ixsql_backslash(text, strlen(text)) != IXSQL_OK) sh->failures++;
-        return;
-    }
+    script *saved = cur_script;
     if (append(&sc, text, strlen(text)) != 0) {
         oom(sh);
         return;
     }
+    cur_script = &sc;
     run_complete(sh, &sc);
-    if (!ixsql_interrupted) run_text(sh, &sc, sc.pos, sc.len); /* the last one needs no ';' */
+    if (!ixsql_interrupted) run_text(sh, &sc, sc.pos, sc.len);
+    cur_script = saved;
     free(sc.buf);
+}
+
+/* Runs a whole text (one -c argument). */
+static void run_string(shell *sh, const char *text) {
+    shell *saved = cur_shell;
+    cur_shell = sh;
+    if (ixsql_is_backslash(text, strlen(text))) { /* as psql: all of it is the command */
+        if (ixsql_backslash(text, strlen(text)) != IXSQL_OK) sh->failures++;
+    } else {
+        run_block(sh, text);
+    }
+    cur_shell = saved;
+}
+
+int ixsql_include(const char *path) {
+    shell *parent = cur_shell;
+    if (!parent) return IXSQL_FAILED;
+    fflush(stdout);
+    if (parent->depth >= MAX_INCLUDE_DEPTH) {
+        fprintf(stderr, "\nixsql: \\i %s: nested more than %d deep\n", path, MAX_INCLUDE_DEPTH);
+        return IXSQL_FAILED;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "\nixsql: cannot open %s: %s\n", path, strerror(errno));
+        return IXSQL_FAILED;
+    }
+    shell sub = {0, 0, 0, 0, path, parent->depth + 1};
+    run_stream(&sub, f);
+    fclose(f);
+    parent->failures += sub.failures;
+    if ((sub.dead || ixsql_interrupted) && !parent->interactive) parent->dead = 1;
+    return IXSQL_OK;
+}
+
+/* \e: the open statement (or else the last one) in the editor; what it
+ * leaves is run. */
+int ixsql_edit_command(void) {
+    const char *text = last_sql ? last_sql : "";
+    size_t n = strlen(text);
+    script *sc = cur_script;
+    if (sc && sc->buf) {
+        const char *end = sc->buf + sc->len;
+        const char *open = ixsql_skip_trivia(sc->buf + sc->pos, end);
+        if (open != end) {
+            text = open;
+            n = (size_t)(end - open);
+            while (n && (text[n - 1] == '\n' || text[n - 1] == '\r'))
+                n--;
+        }
+    }
+    char *edited = ixsql_edit(text, n);
+    if (!edited) return IXSQL_FAILED;
+    if (sc) sc->pos = sc->len; /* the open statement is replaced */
+    if (cur_shell) run_block(cur_shell, edited);
+    free(edited);
+    return IXSQL_OK;
 }
 
 /* The next line of a script (getline) or of the terminal (ixsql_tty_read):
@@ -205,6 +292,7 @@ static ssize_t next_line(shell *sh, FILE *in, const script *sc, char **line, siz
         const char *end = sc->buf + sc->len;
         open = ixsql_skip_trivia(sc->buf + sc->pos, end) != end;
     }
+    ixsql_complete_context(open ? sc->buf + sc->pos : "", open ? sc->len - sc->pos : 0);
     char *got = ixsql_tty_read(open, &dropped);
     if (!got) return -1;
     free(*line);
@@ -217,11 +305,13 @@ static ssize_t next_line(shell *sh, FILE *in, const script *sc, char **line, siz
  * the shell (counted as a line of the script); 1 if line was one. */
 static int backslash_line(shell *sh, script *sc, const char *line, size_t n) {
     const char *end = sc->buf ? sc->buf + sc->len : NULL;
-    if (end && ixsql_skip_trivia(sc->buf + sc->pos, end) != end) return 0; /* one is open */
+    int open = end && ixsql_skip_trivia(sc->buf + sc->pos, end) != end;
+    if (open && !ixsql_is_edit(line, n)) return 0; /* only \e works on an open statement */
     if (!ixsql_is_backslash(line, n)) return 0;
     if (ixsql_backslash(line, n) != IXSQL_OK) {
         sh->failures++;
         if (ixsql_opt.stop && !sh->interactive) sh->dead = 1;
+        if (open && !sh->dead) return 1; /* \e failed: the statement stays open */
     }
     for (size_t i = 0; i < sc->len; i++) /* before it: blanks and comments */
         if (sc->buf[i] == '\n') sc->base_line++;
@@ -238,6 +328,10 @@ static void run_stream(shell *sh, FILE *in) {
     char *line = NULL;
     size_t lcap = 0;
     ssize_t n;
+    shell *saved_shell = cur_shell;
+    script *saved_script = cur_script;
+    cur_shell = sh;
+    cur_script = &sc;
     sh->interactive = in == stdin && isatty(fileno(in));
     sh->script = !sh->interactive;
     if (sh->interactive) ixsql_tty_open(ixsql_sess.database);
@@ -264,6 +358,8 @@ static void run_stream(shell *sh, FILE *in) {
     if (!sh->dead && !ixsql_interrupted) run_text(sh, &sc, sc.pos, sc.len);
     if (sh->interactive) ixsql_tty_close();
     sh->interactive = sh->script = 0;
+    cur_shell = saved_shell;
+    cur_script = saved_script;
     free(line);
     free(sc.buf);
 }
@@ -295,7 +391,7 @@ int main(int argc, char **argv) {
     int rc = ixsql_parse_args(argc, argv, &cl);
     if (rc >= 0) return rc;
     char *dsn = NULL;
-    shell sh = {0, 0, 0, 0};
+    shell sh = {0, 0, 0, 0, NULL, 0};
     if (ixsql_make_dsn(cl.target, isatty(STDIN_FILENO), &dsn, &ixsql_sess.database) != 0) {
         ixsql_free_args(&cl);
         return 1;
@@ -318,6 +414,9 @@ int main(int argc, char **argv) {
     ixsql_free_args(&cl);
     free(ixsql_sess.database);
     free(ixsql_opt.null_text);
+    free(last_sql);
+    ixsql_vars_free();
+    ixsql_complete_free();
     fflush(stdout);
     return sh.failures > IXSQL_EXIT_MAX_FAILED ? IXSQL_EXIT_MAX_FAILED : sh.failures;
 }

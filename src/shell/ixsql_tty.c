@@ -41,8 +41,8 @@ void ixsql_tty_prompt(const char *database) {
 void ixsql_tty_open(const char *database) {
     ixsql_tty_prompt(database);
     rl_readline_name = "ixsql";
-    rl_catch_signals = 0;      /* the shell's SIGINT handler stays in charge */
-    rl_inhibit_completion = 1; /* Tab inserts itself: no file-name completion in SQL */
+    rl_catch_signals = 0;     /* the shell's SIGINT handler stays in charge */
+    ixsql_complete_install(); /* Tab: keywords, tables, columns (ixsql_complete.c) */
     using_history();
     stifle_history(HISTORY_LINES);
     const char *home = getenv("HOME");
@@ -68,7 +68,13 @@ static void help(void) {
           "  OUTPUT TO 'file' | PIPE 'cmd' [WITHOUT HEADINGS] SELECT ...\n"
           "  \\pset format aligned|unaligned|csv|json|markdown|vertical, \\pset null STR\n"
           "  \\pset pager [on|off], \\o [file | |command]  where results go\n"
-          "  \\x [on|off]        vertical display;  \\timing [on|off]  time each statement\n",
+          "  \\x [on|off]        vertical display;  \\timing [on|off]  time each statement\n"
+          "  Tab               complete a keyword, table or column\n"
+          "  \\set [NAME [VALUE]], \\unset NAME   variables, used as :NAME or :'NAME'\n"
+          "  \\i FILE           run a script file;  \\e  edit the statement in $EDITOR\n"
+          "  \\c DB  DATABASE DB;  \\l  databases;  \\d [TABLE]  tables, or a table's columns\n"
+          "  CONNECT TO 'db@server' [AS 'name'] [USER 'u' USING 'p'], SET CONNECTION,\n"
+          "  DISCONNECT        several connections, as dbaccess\n",
           stdout);
     fflush(stdout);
 }
