@@ -900,14 +900,16 @@ int ixs_call_unknown(px *p, const char *name, xv *out) {
 /* ---- built-ins without parentheses ------------------------------------------------------------
  */
 
-int ixs_func_niladic(px *p, xv *out) {
+int ixs_func_niladic_at(px *p) {
     static const char *const names[] = {"dbservername", "sitename", "current_user"};
     int which = -1;
     for (int k = 0; k < 3; k++)
         if (px_kw_str(p, p->i, names[k]) && !px_op(p, p->i + 1, "(") && !px_op(p, p->i + 1, "."))
             which = k;
-    if (which < 0) return 0;
-    p->i++;
+    return which;
+}
+
+void ixs_func_niladic_emit(px *p, int which, xv *out) {
     if (which == 2) {
         sb_strlit(&out->s, p->db->user, strlen(p->db->user));
         out->t = ixs_t(IX_T_VARCHAR, 32);
@@ -917,5 +919,5 @@ int ixs_func_niladic(px *p, xv *out) {
         out->t = ixs_t(IX_T_VARCHAR, 128);
     }
     out->lk = LB_EXPR;
-    return 1;
 }
+

@@ -194,12 +194,14 @@ int ixs_ts_rowtype_stmt(px *p, int create, int *stype);
  * in an expression, after its '(': looked up in the table of built-ins, else
  * ixs_call_unknown. ixs_call_unknown: a routine that is not a built-in, after
  * its '(' (its arguments not read yet): -674 "Routine (%s) can not be
- * resolved." after a syntax check of the arguments. ixs_func_niladic: a
- * built-in written without parentheses (DBSERVERNAME, SITENAME,
- * CURRENT_USER) at the current token: 1 done (token consumed), 0 not one. */
+ * resolved." after a syntax check of the arguments. ixs_func_niladic_at:
+ * a built-in written without parentheses (DBSERVERNAME, SITENAME,
+ * CURRENT_USER) at the current token (its index), or -1 when there is none;
+ * ixs_func_niladic_emit: its value into out. */
 int ixs_func_call(px *p, const char *fn, xv *out);
 int ixs_call_unknown(px *p, const char *name, xv *out);
-int ixs_func_niladic(px *p, xv *out);
+int ixs_func_niladic_at(px *p);
+void ixs_func_niladic_emit(px *p, int which, xv *out);
 
 /* Expression helpers the built-ins use (ixs_expr.c). */
 void ixs_xv_init(xv *v);
