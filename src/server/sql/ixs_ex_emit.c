@@ -55,9 +55,61 @@ static int emit_span(px *p, ixs_ex *e, xv *out) {
         char fn[IXS_NAME_MAX + 1];
         if (px_ident(p, fn, sizeof fn)) return -1;
         p->i++; /* ( */
-        return ixs_func_call(p, fn, out);
+        return ixs_ts_call(p, fn, out);
     }
     }
+}
+
+/* name ( args ): the arguments emitted, then the call */
+static int emit_call(px *p, ixs_ex *e, xv *out) {
+    xv *a = malloc((size_t)(e->nk ? e->nk : 1) * sizeof *a);
+    if (!a) return px_failc(p, -208, NULL);
+    int n = 0, rc = 0;
+    for (; n < e->nk && !rc; n++) {
+        ixs_xv_init(&a[n]);
+        rc = ixs_ex_emit_node(p, e->kids[n], &a[n]);
+    }
+    p->i = e->end;
+    if (!rc) rc = ixs_func_emit(p, e->part[0], a, n, out);
+    for (int k = 0; k < n; k++)
+        xv_free(&a[k]);
+    free(a);
+    return rc || p->failed ? -1 : 0;
+}
+
+/* An aggregate: its argument emitted where another aggregate is an error */
+static int emit_agg(px *p, ixs_ex *e, xv *out) {
+    if (!e->a) return ixs_func_agg(p, e->part[0], 0, NULL, out);
+    xv a;
+    ixs_xv_init(&a);
+    p->in_agg = 1;
+    int rc = ixs_ex_emit_node(p, e->a, &a);
+    p->in_agg = 0;
+    p->i = e->end;
+    if (!rc) rc = ixs_func_agg(p, e->part[0], e->flag, &a, out);
+    xv_free(&a);
+    return rc;
+}
+
+/* CAST, EXTEND, SUBSTRING, TRIM: the operands a, b, c emitted (c first:
+ * TRIM's characters come before its source), then the function */
+static int emit_special(px *p, ixs_ex *e, xv *out) {
+    xv v[3];
+    ixs_ex *k[3] = {e->a, e->b, e->c};
+    int order[3] = {0, 1, 2}, rc = 0;
+    if (e->op == EX_TRIM) order[0] = 2, order[2] = 0;
+    for (int i = 0; i < 3; i++)
+        ixs_xv_init(&v[i]);
+    for (int i = 0; i < 3 && !rc; i++)
+        if (k[order[i]]) rc = ixs_ex_emit_node(p, k[order[i]], &v[order[i]]);
+    p->i = e->end;
+    if (!rc && e->op == EX_FCAST) rc = ixs_func_cast(p, &v[0], e->t, out);
+    if (!rc && e->op == EX_EXTEND) rc = ixs_func_extend(p, &v[0], e->flag ? &e->q : NULL, out);
+    if (!rc && e->op == EX_SUBSTRING) rc = ixs_func_substring(p, v, e->c ? 3 : 2, out);
+    if (!rc && e->op == EX_TRIM) rc = ixs_func_trim(p, e->sub, &v[0], e->c ? &v[2] : NULL, out);
+    for (int i = 0; i < 3; i++)
+        xv_free(&v[i]);
+    return rc || p->failed ? -1 : 0;
 }
 
 static int emit_param(px *p, ixs_ex *e, xv *out) {
@@ -291,6 +343,12 @@ int ixs_ex_emit_node(px *p, ixs_ex *e, xv *out) {
     case EX_NILADIC: return emit_word(p, e, out);
     case EX_COL: return emit_col(p, e, out);
     case EX_SPAN: return emit_span(p, e, out);
+    case EX_CALL: return emit_call(p, e, out);
+    case EX_AGG: return emit_agg(p, e, out);
+    case EX_FCAST:
+    case EX_EXTEND:
+    case EX_SUBSTRING:
+    case EX_TRIM: return emit_special(p, e, out);
     case EX_PAREN: return emit_paren(p, e, out);
     case EX_SUBQ:
     case EX_EXISTS: return emit_subq(p, e, out);

@@ -1,9 +1,9 @@
 /* ixs_ex_parse.c: Informix expressions and search conditions, tokens ->
  * tree (ixs_ex_tree.h). No catalogue, no scope, no SQLite here: names stay
  * names (ixs_ex_resolve.c binds them), literals are read into their values.
- * Built-in and routine calls, OLAP window calls, collection and ROW
- * literals are EX_SPAN nodes: their extent is found here (balanced
- * brackets) and they are read by their own modules at emission. */
+ * OLAP window calls, collection and ROW literals and TimeSeries routine
+ * calls are EX_SPAN nodes: their extent is found here (balanced brackets)
+ * and they are read by their own modules at emission. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +293,98 @@ static ixs_ex *prim_keyword_paren(px *p) {
     return done(p, e);
 }
 
+/* args := ")" | or { "," or } ")" (after "(") */
+static int call_args(px *p, ixs_ex *e) {
+    if (px_acc_op(p, ")")) return 0;
+    do {
+        if (e->nk >= IXS_FN_MAXARGS) return px_fail(p);
+        if (kid_add(p, e, parse_or(p))) return -1;
+    } while (px_acc_op(p, ","));
+    return px_expect_op(p, ")");
+}
+
+/* agg := [DISTINCT | UNIQUE | ALL] or ")" | "*" ")" (COUNT) (after "(") */
+static int call_agg(px *p, ixs_ex *e) {
+    e->flag = px_acc(p, IXK_DISTINCT) || px_acc(p, IXK_UNIQUE);
+    if (!e->flag) px_acc(p, IXK_ALL);
+    if (!strcmp(e->part[0], "count") && px_acc_op(p, "*")) return px_expect_op(p, ")");
+    if (p->in_agg) return px_fail(p); /* an aggregate of an aggregate */
+    p->in_agg = 1;
+    e->a = parse_or(p);
+    p->in_agg = 0;
+    return e->a ? px_expect_op(p, ")") : -1;
+}
+
+/* cast := or AS type ")" | extend := or [ "," qualifier ] ")"
+ * | substring := or FROM add [ FOR add ] ")" (after "(") */
+static int call_special(px *p, ixs_ex *e) {
+    int serial;
+    int64_t st;
+    uint32_t cl;
+    if (!(e->a = parse_or(p))) return -1;
+    if (e->op == EX_FCAST) {
+        if (px_expect(p, IXK_AS) || ixs_parse_type(p, &e->t, &serial, &st, &cl)) return -1;
+    } else if (e->op == EX_EXTEND) {
+        e->flag = px_acc_op(p, ",");
+        if (e->flag && ixs_parse_qual(p, 0, &e->q)) return -1;
+    } else {
+        if (px_expect(p, IXK_FROM) || !(e->b = parse_add(p))) return -1;
+        if (px_acc(p, IXK_FOR) && !(e->c = parse_add(p))) return -1;
+    }
+    return px_expect_op(p, ")");
+}
+
+/* trim := [ LEADING | TRAILING | BOTH ] [ [ or ] FROM ] or ")" (after "(") */
+static int call_trim(px *p, ixs_ex *e) {
+    e->sub = px_acc(p, IXK_LEADING) ? 1 : px_acc(p, IXK_TRAILING) ? 2 : 0;
+    if (!e->sub) px_acc(p, IXK_BOTH);
+    if (!px_acc(p, IXK_FROM)) {
+        if (!(e->a = parse_or(p))) return -1;
+        if (px_acc(p, IXK_FROM)) {
+            e->c = e->a;
+            e->a = NULL;
+        }
+    }
+    if (!e->a && !(e->a = parse_or(p))) return -1;
+    return px_expect_op(p, ")");
+}
+
+/* call := name "(" ( args | agg | cast | extend | substring | trim ) (at the
+ * name: built-ins by their row in ixs_func.c, other names are routines) */
+static ixs_ex *call(px *p) {
+    char fn[IXS_NAME_MAX + 1];
+    int at = p->i;
+    if (px_ident(p, fn, sizeof fn)) return NULL;
+    int kind = ixs_func_kind(fn);
+    if (kind == IXS_FN_TS) {
+        p->i = at;
+        return span(p, EXS_TS);
+    }
+    static const int ops[] = {
+        [IXS_FN_EMIT] = EX_CALL,  [IXS_FN_ROUTINE] = EX_CALL,  [IXS_FN_AGG] = EX_AGG,
+        [IXS_FN_CAST] = EX_FCAST, [IXS_FN_EXTEND] = EX_EXTEND, [IXS_FN_SUBSTRING] = EX_SUBSTRING,
+        [IXS_FN_TRIM] = EX_TRIM};
+    ixs_ex *e = node(p, ops[kind], at);
+    if (!e) return NULL;
+    e->part = malloc(sizeof *e->part);
+    if (!e->part) {
+        px_failc(p, -208, NULL);
+        return done(p, e);
+    }
+    snprintf(e->part[0], sizeof e->part[0], "%s", fn);
+    e->npart = 1;
+    p->i++; /* ( */
+    if (e->op == EX_CALL)
+        call_args(p, e);
+    else if (e->op == EX_AGG)
+        call_agg(p, e);
+    else if (e->op == EX_TRIM)
+        call_trim(p, e);
+    else
+        call_special(p, e);
+    return done(p, e);
+}
+
 /* a word not followed by ".": the value words, DATETIME(...) qual,
  * INTERVAL(...) qual, CASE ..., EXISTS (select), ROW(...), window
  * functions, name "(" args ")"; *isword is set if it was one of these. */
@@ -307,7 +399,7 @@ static ixs_ex *prim_word(px *p, int nextparen, int *isword) {
     if (px_kw(p, p->i, IXK_CASE)) return parse_case(p);
     if (nextparen && px_kw(p, p->i, IXK_ROW)) return span(p, EXS_ROW);
     if (nextparen && ixs_window_at(p)) return span(p, EXS_WINDOW);
-    if (nextparen) return span(p, EXS_FUNC);
+    if (nextparen) return call(p);
     *isword = 0;
     return NULL;
 }
@@ -460,8 +552,7 @@ static ixs_ex *unary(px *p) {
         p->i++;
         e = unary(p);
         if (e && neg) {
-            if (e->op == EX_LIT && (e->lit.k == XK_INT || e->lit.k == XK_NUM) &&
-                e->tok == at + 1) {
+            if (e->op == EX_LIT && (e->lit.k == XK_INT || e->lit.k == XK_NUM) && e->tok == at + 1) {
                 e->neg++;
                 e->tok = at;
             } else

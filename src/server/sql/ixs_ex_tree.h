@@ -10,41 +10,47 @@
 
 /* What a node is. Operands are a, b, c; lists are kids. */
 enum {
-    EX_LIT,     /* number, string, NULL, DATETIME/INTERVAL literal: lit holds it */
-    EX_PARAM,   /* ? (pidx) */
-    EX_TODAY,   /* TODAY */
-    EX_CURRENT, /* CURRENT [qual] | SYSDATE (q) */
-    EX_USER,    /* USER */
-    EX_NILADIC, /* DBSERVERNAME | SITENAME | CURRENT_USER (sub: which) */
-    EX_COL,     /* a name of 1..3 parts: column, row field, sequence */
-    EX_SPAN,    /* read at emission by the routine of sub (EXS_*): tok..end */
-    EX_PAREN,   /* ( a ) */
-    EX_SUBQ,    /* ( select ): q */
-    EX_EXISTS,  /* EXISTS ( select ): q */
-    EX_CASE,    /* CASE [a] WHEN kids[2k] THEN kids[2k+1] ... [ELSE c] END */
-    EX_CAST,    /* a :: t */
-    EX_SUBSTR,  /* a [ n1 , n2 ] */
-    EX_UNITS,   /* a UNITS (unit n1) */
-    EX_NEG,     /* - a */
-    EX_ARITH,   /* a op b, op one of + - * / */
-    EX_CONCAT,  /* a || b */
-    EX_CMP,     /* a cmp b (cmp: = <> < > <= >=) */
-    EX_QUANT,   /* a cmp ANY|ALL ( q ) (flag: 1 ANY/SOME) */
-    EX_BETWEEN, /* a [NOT] BETWEEN b AND c */
-    EX_IN_SUB,  /* a [NOT] IN ( q ) */
-    EX_IN_LIST, /* a [NOT] IN ( kids ) */
-    EX_IN_COLL, /* a [NOT] IN b (a collection) */
-    EX_LIKE,    /* a [NOT] LIKE|MATCHES (flag 1) b [ESCAPE c] */
-    EX_IS_NULL, /* a IS [NOT] NULL */
-    EX_NOT,     /* NOT a */
-    EX_AND,     /* a AND b */
-    EX_OR,      /* a OR b */
+    EX_LIT,       /* number, string, NULL, DATETIME/INTERVAL literal: lit holds it */
+    EX_PARAM,     /* ? (pidx) */
+    EX_TODAY,     /* TODAY */
+    EX_CURRENT,   /* CURRENT [qual] | SYSDATE (q) */
+    EX_USER,      /* USER */
+    EX_NILADIC,   /* DBSERVERNAME | SITENAME | CURRENT_USER (sub: which) */
+    EX_COL,       /* a name of 1..3 parts: column, row field, sequence */
+    EX_SPAN,      /* read at emission by the routine of sub (EXS_*): tok..end */
+    EX_CALL,      /* part[0] ( kids ): a built-in of the table or a routine */
+    EX_AGG,       /* part[0] ( [DISTINCT] a ) (a NULL: COUNT(*)); flag: DISTINCT */
+    EX_FCAST,     /* CAST ( a AS t ) */
+    EX_EXTEND,    /* EXTEND ( a [, q] ) (flag: q given) */
+    EX_SUBSTRING, /* SUBSTRING ( a FROM b [FOR c] ) */
+    EX_TRIM,      /* TRIM ( [how] [c FROM] a ) (sub: 0 BOTH, 1 LEADING, 2 TRAILING) */
+    EX_PAREN,     /* ( a ) */
+    EX_SUBQ,      /* ( select ): q */
+    EX_EXISTS,    /* EXISTS ( select ): q */
+    EX_CASE,      /* CASE [a] WHEN kids[2k] THEN kids[2k+1] ... [ELSE c] END */
+    EX_CAST,      /* a :: t */
+    EX_SUBSTR,    /* a [ n1 , n2 ] */
+    EX_UNITS,     /* a UNITS (unit n1) */
+    EX_NEG,       /* - a */
+    EX_ARITH,     /* a op b, op one of + - * / */
+    EX_CONCAT,    /* a || b */
+    EX_CMP,       /* a cmp b (cmp: = <> < > <= >=) */
+    EX_QUANT,     /* a cmp ANY|ALL ( q ) (flag: 1 ANY/SOME) */
+    EX_BETWEEN,   /* a [NOT] BETWEEN b AND c */
+    EX_IN_SUB,    /* a [NOT] IN ( q ) */
+    EX_IN_LIST,   /* a [NOT] IN ( kids ) */
+    EX_IN_COLL,   /* a [NOT] IN b (a collection) */
+    EX_LIKE,      /* a [NOT] LIKE|MATCHES (flag 1) b [ESCAPE c] */
+    EX_IS_NULL,   /* a IS [NOT] NULL */
+    EX_NOT,       /* NOT a */
+    EX_AND,       /* a AND b */
+    EX_OR,        /* a OR b */
 };
 
 /* The routines of EX_SPAN nodes: constructs whose reading is still one pass
  * (their own syntax, translated where they are read). */
 enum {
-    EXS_FUNC,   /* name ( ... ): ixs_func_call (built-ins, routines) */
+    EXS_TS,     /* oni_ts_name ( ... ): ixs_ts_call */
     EXS_WINDOW, /* name ( ... ) OVER ( ... ): ixs_window_call */
     EXS_COLL,   /* SET|MULTISET|LIST { ... }: ixs_coll_literal */
     EXS_ROW,    /* ROW ( ... ): ixs_row_literal */

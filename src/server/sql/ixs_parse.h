@@ -190,16 +190,37 @@ int ixs_ts_from(px *p, qres *q);
 int ixs_ts_execute(px *p, ixd_stmt *s);
 int ixs_ts_rowtype_stmt(px *p, int create, int *stype);
 
-/* Built-in functions (ixs_func.c). ixs_func_call: a call of fn (lower case)
- * in an expression, after its '(': looked up in the table of built-ins, else
- * ixs_call_unknown. ixs_call_unknown: a routine that is not a built-in, after
- * its '(' (its arguments not read yet): -674 "Routine (%s) can not be
- * resolved." after a syntax check of the arguments. ixs_func_niladic_at:
+/* Built-in functions (ixs_func.c). ixs_func_kind: what a call of fn (lower
+ * case) is: a built-in of the table with a list of arguments, one with its
+ * own syntax, a TimeSeries routine (ixs_ts_call) or a routine that is not a
+ * built-in. ixs_func_emit: the call of fn with its na arguments (emitted)
+ * into out: a built-in of the table, else a user routine (ixs_spl_call),
+ * else -674 "Routine (%s) can not be resolved.". ixs_func_agg ...
+ * ixs_func_cast: the functions with their own syntax, their arguments
+ * emitted: an aggregate (a NULL: COUNT(*)), EXTEND(a [, q]), SUBSTRING(a[0]
+ * FROM a[1] [FOR a[2]]) (n arguments), TRIM([how] [c FROM] a) (how 0 BOTH,
+ * 1 LEADING, 2 TRAILING), CAST(a AS t). ixs_func_niladic_at:
  * a built-in written without parentheses (DBSERVERNAME, SITENAME,
  * CURRENT_USER) at the current token (its index), or -1 when there is none;
  * ixs_func_niladic_emit: its value into out. */
-int ixs_func_call(px *p, const char *fn, xv *out);
-int ixs_call_unknown(px *p, const char *name, xv *out);
+#define IXS_FN_MAXARGS 64
+enum {
+    IXS_FN_EMIT,
+    IXS_FN_ROUTINE,
+    IXS_FN_TS,
+    IXS_FN_AGG,
+    IXS_FN_CAST,
+    IXS_FN_EXTEND,
+    IXS_FN_SUBSTRING,
+    IXS_FN_TRIM,
+};
+int ixs_func_kind(const char *fn);
+int ixs_func_emit(px *p, const char *fn, xv *args, int na, xv *out);
+int ixs_func_agg(px *p, const char *fn, int distinct, xv *a, xv *out);
+int ixs_func_extend(px *p, xv *a, const uint32_t *q, xv *out);
+int ixs_func_substring(px *p, xv *a, int n, xv *out);
+int ixs_func_trim(px *p, int how, xv *a, xv *c, xv *out);
+int ixs_func_cast(px *p, xv *a, ityp t, xv *out);
 int ixs_func_niladic_at(px *p);
 void ixs_func_niladic_emit(px *p, int which, xv *out);
 
