@@ -50,7 +50,6 @@ static int emit_span(px *p, ixs_ex *e, xv *out) {
     switch (e->sub) {
     case EXS_COLL: return ixs_coll_literal(p, out);
     case EXS_ROW: return ixs_row_literal(p, out);
-    case EXS_WINDOW: return ixs_window_call(p, out);
     default: {
         char fn[IXS_NAME_MAX + 1];
         if (px_ident(p, fn, sizeof fn)) return -1;
@@ -344,6 +343,7 @@ int ixs_ex_emit_node(px *p, ixs_ex *e, xv *out) {
     case EX_COL: return emit_col(p, e, out);
     case EX_SPAN: return emit_span(p, e, out);
     case EX_CALL: return emit_call(p, e, out);
+    case EX_WINDOW: return ixs_window_emit(p, e, out);
     case EX_AGG: return emit_agg(p, e, out);
     case EX_FCAST:
     case EX_EXTEND:

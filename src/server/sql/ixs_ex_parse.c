@@ -1,7 +1,7 @@
 /* ixs_ex_parse.c: Informix expressions and search conditions, tokens ->
  * tree (ixs_ex_tree.h). No catalogue, no scope, no SQLite here: names stay
  * names (ixs_ex_resolve.c binds them), literals are read into their values.
- * OLAP window calls, collection and ROW literals and TimeSeries routine
+ * Collection and ROW literals and TimeSeries routine
  * calls are EX_SPAN nodes: their extent is found here (balanced brackets)
  * and they are read by their own modules at emission. */
 #include <stdio.h>
@@ -13,7 +13,7 @@
 static ixs_ex *parse_or(px *p);
 static ixs_ex *parse_add(px *p);
 
-static ixs_ex *node(px *p, int op, int at) {
+ixs_ex *ixs_ex_node(px *p, int op, int at) {
     ixs_ex *e = calloc(1, sizeof *e);
     if (!e) {
         px_failc(p, -208, NULL);
@@ -45,7 +45,7 @@ static ixs_ex *bin(px *p, int op, ixs_ex *a, ixs_ex *b) {
         ixs_ex_free(b);
         return NULL;
     }
-    ixs_ex *e = node(p, op, a->tok);
+    ixs_ex *e = ixs_ex_node(p, op, a->tok);
     if (!e) {
         ixs_ex_free(a);
         ixs_ex_free(b);
@@ -56,7 +56,7 @@ static ixs_ex *bin(px *p, int op, ixs_ex *a, ixs_ex *b) {
     return done(p, e);
 }
 
-static int kid_add(px *p, ixs_ex *e, ixs_ex *k) {
+int ixs_ex_kid_add(px *p, ixs_ex *e, ixs_ex *k) {
     if (!k) return -1;
     if (!(e->nk & (e->nk + 1)) || !e->kids) {
         size_t cap = e->nk ? (size_t)(e->nk + 1) * 2 : 4;
@@ -85,14 +85,13 @@ static int skip_group(px *p, int k) {
 }
 
 /* The span read at emission: from the current token to the end of its
- * groups (two for a window call: the arguments and OVER's). A span that
+ * group. A span that
  * does not close is a syntax error, found where its own reader stops. */
 static ixs_ex *span(px *p, int kind) {
-    ixs_ex *e = node(p, EX_SPAN, p->i);
+    ixs_ex *e = ixs_ex_node(p, EX_SPAN, p->i);
     if (!e) return NULL;
     e->sub = kind;
     int k = skip_group(p, p->i + 1);
-    if (k >= 0 && kind == EXS_WINDOW) k = skip_group(p, k + 1);
     if (k < 0) {
         int so = p->syntax_only;
         xv v;
@@ -192,7 +191,7 @@ static int prim_string(px *p, xv *out) {
 
 /* CURRENT [ qualifier ] | SYSDATE */
 static ixs_ex *prim_current(px *p) {
-    ixs_ex *e = node(p, EX_CURRENT, p->i);
+    ixs_ex *e = ixs_ex_node(p, EX_CURRENT, p->i);
     if (!e) return NULL;
     int sysd = px_kw(p, p->i, IXK_SYSDATE);
     p->i++;
@@ -208,7 +207,7 @@ static ixs_ex *prim_current(px *p) {
 
 /* A node of kind op for the keyword at the current token. */
 static ixs_ex *word(px *p, int op) {
-    ixs_ex *e = node(p, op, p->i);
+    ixs_ex *e = ixs_ex_node(p, op, p->i);
     if (e) p->i++;
     return done(p, e);
 }
@@ -219,7 +218,7 @@ static ixs_ex *word(px *p, int op) {
 static ixs_ex *prim_value_word(px *p, int nextparen, int *isword) {
     *isword = 1;
     if (px_kw(p, p->i, IXK_NULL)) {
-        ixs_ex *e = node(p, EX_LIT, p->i);
+        ixs_ex *e = ixs_ex_node(p, EX_LIT, p->i);
         if (!e) return NULL;
         p->i++;
         e->lit.k = XK_NULL;
@@ -245,7 +244,7 @@ static ixs_ex *prim_value_word(px *p, int nextparen, int *isword) {
  *       | CASE or WHEN add THEN or { WHEN add THEN or } [ ELSE or ] END
  * (at CASE) */
 static ixs_ex *parse_case(px *p) {
-    ixs_ex *e = node(p, EX_CASE, p->i);
+    ixs_ex *e = ixs_ex_node(p, EX_CASE, p->i);
     if (!e) return NULL;
     p->i++;
     if (!px_kw(p, p->i, IXK_WHEN) && !(e->a = parse_or(p))) goto fail;
@@ -254,8 +253,8 @@ static ixs_ex *parse_case(px *p) {
             px_fail(p);
             goto fail;
         }
-        if (kid_add(p, e, e->a ? parse_add(p) : ixs_ex_parse(p, IXS_EX_COND))) goto fail;
-        if (px_expect(p, IXK_THEN) || kid_add(p, e, parse_or(p))) goto fail;
+        if (ixs_ex_kid_add(p, e, e->a ? parse_add(p) : ixs_ex_parse(p, IXS_EX_COND))) goto fail;
+        if (px_expect(p, IXK_THEN) || ixs_ex_kid_add(p, e, parse_or(p))) goto fail;
     }
     if (!e->nk) {
         px_fail(p);
@@ -276,7 +275,7 @@ fail:
  * (at the keyword, followed by "(") */
 static ixs_ex *prim_keyword_paren(px *p) {
     if (px_kw(p, p->i, IXK_EXISTS)) {
-        ixs_ex *e = node(p, EX_EXISTS, p->i);
+        ixs_ex *e = ixs_ex_node(p, EX_EXISTS, p->i);
         if (!e) return NULL;
         p->i += 2;
         if (!px_kw(p, p->i, IXK_SELECT))
@@ -285,7 +284,7 @@ static ixs_ex *prim_keyword_paren(px *p) {
             subq(p, e);
         return done(p, e);
     }
-    ixs_ex *e = node(p, EX_LIT, p->i);
+    ixs_ex *e = ixs_ex_node(p, EX_LIT, p->i);
     if (!e) return NULL;
     int iv = px_kw(p, p->i, IXK_INTERVAL);
     p->i++;
@@ -298,7 +297,7 @@ static int call_args(px *p, ixs_ex *e) {
     if (px_acc_op(p, ")")) return 0;
     do {
         if (e->nk >= IXS_FN_MAXARGS) return px_fail(p);
-        if (kid_add(p, e, parse_or(p))) return -1;
+        if (ixs_ex_kid_add(p, e, parse_or(p))) return -1;
     } while (px_acc_op(p, ","));
     return px_expect_op(p, ")");
 }
@@ -351,7 +350,7 @@ static int call_trim(px *p, ixs_ex *e) {
 
 /* call := name "(" ( args | agg | cast | extend | substring | trim ) (at the
  * name: built-ins by their row in ixs_func.c, other names are routines) */
-static ixs_ex *call(px *p) {
+ixs_ex *ixs_ex_parse_call(px *p) {
     char fn[IXS_NAME_MAX + 1];
     int at = p->i;
     if (px_ident(p, fn, sizeof fn)) return NULL;
@@ -364,7 +363,7 @@ static ixs_ex *call(px *p) {
         [IXS_FN_EMIT] = EX_CALL,  [IXS_FN_ROUTINE] = EX_CALL,  [IXS_FN_AGG] = EX_AGG,
         [IXS_FN_CAST] = EX_FCAST, [IXS_FN_EXTEND] = EX_EXTEND, [IXS_FN_SUBSTRING] = EX_SUBSTRING,
         [IXS_FN_TRIM] = EX_TRIM};
-    ixs_ex *e = node(p, ops[kind], at);
+    ixs_ex *e = ixs_ex_node(p, ops[kind], at);
     if (!e) return NULL;
     e->part = malloc(sizeof *e->part);
     if (!e->part) {
@@ -398,8 +397,8 @@ static ixs_ex *prim_word(px *p, int nextparen, int *isword) {
         return prim_keyword_paren(p);
     if (px_kw(p, p->i, IXK_CASE)) return parse_case(p);
     if (nextparen && px_kw(p, p->i, IXK_ROW)) return span(p, EXS_ROW);
-    if (nextparen && ixs_window_at(p)) return span(p, EXS_WINDOW);
-    if (nextparen) return call(p);
+    if (nextparen && ixs_window_at(p)) return ixs_window_parse(p);
+    if (nextparen) return ixs_ex_parse_call(p);
     *isword = 0;
     return NULL;
 }
@@ -408,7 +407,7 @@ static ixs_ex *prim_word(px *p, int nextparen, int *isword) {
  * column.field (ROW fields), [owner.]sequence.NEXTVAL | CURRVAL: up to
  * three names, told apart by the resolver */
 static ixs_ex *prim_column(px *p) {
-    ixs_ex *e = node(p, EX_COL, p->i);
+    ixs_ex *e = ixs_ex_node(p, EX_COL, p->i);
     if (!e) return NULL;
     e->part = malloc(EX_NPART * sizeof *e->part);
     if (!e->part) {
@@ -424,7 +423,7 @@ static ixs_ex *prim_column(px *p) {
 
 /* "(" ( select | or ) ")" (at the "(") */
 static ixs_ex *prim_paren(px *p) {
-    ixs_ex *e = node(p, EX_PAREN, p->i);
+    ixs_ex *e = ixs_ex_node(p, EX_PAREN, p->i);
     if (!e) return NULL;
     p->i++;
     if (px_kw(p, p->i, IXK_SELECT)) {
@@ -437,7 +436,7 @@ static ixs_ex *prim_paren(px *p) {
 
 /* A literal node whose value is read by f at the current token. */
 static ixs_ex *prim_lit(px *p, int (*f)(px *, xv *, tok *)) {
-    ixs_ex *e = node(p, EX_LIT, p->i);
+    ixs_ex *e = ixs_ex_node(p, EX_LIT, p->i);
     if (e) f(p, &e->lit, &p->t[p->i]);
     return done(p, e);
 }
@@ -465,7 +464,7 @@ static ixs_ex *primary(px *p) {
     }
     if (t->k == T_STR) return prim_lit(p, lit_string);
     if (t->k == T_PARAM) {
-        ixs_ex *e = node(p, EX_PARAM, p->i);
+        ixs_ex *e = ixs_ex_node(p, EX_PARAM, p->i);
         if (!e) return NULL;
         e->pidx = t->pidx;
         if (t->pidx >= p->nparams) p->nparams = t->pidx + 1;
@@ -494,7 +493,7 @@ static ixs_ex *primary(px *p) {
 
 /* A postfix node of kind op over a. */
 static ixs_ex *post(px *p, int op, ixs_ex *a) {
-    ixs_ex *e = node(p, op, a->tok);
+    ixs_ex *e = ixs_ex_node(p, op, a->tok);
     if (!e) {
         ixs_ex_free(a);
         return NULL;
@@ -635,7 +634,7 @@ static int pred_in(px *p, ixs_ex *e) {
     }
     e->op = EX_IN_LIST;
     do {
-        if (kid_add(p, e, parse_add(p))) return -1;
+        if (ixs_ex_kid_add(p, e, parse_add(p))) return -1;
     } while (px_acc_op(p, ","));
     return px_expect_op(p, ")");
 }
@@ -754,5 +753,6 @@ void ixs_ex_free(ixs_ex *e) {
     xv_free(&e->lit);
     xv_free(&e->rx);
     if (e->qs) ixs_sel_free(e->qs);
+    ixs_window_free(e->win);
     free(e);
 }

@@ -23,6 +23,7 @@ enum {
     EX_FCAST,     /* CAST ( a AS t ) */
     EX_EXTEND,    /* EXTEND ( a [, q] ) (flag: q given) */
     EX_SUBSTRING, /* SUBSTRING ( a FROM b [FOR c] ) */
+    EX_WINDOW,    /* a (the function) OVER ( kids: PARTITION BY, then ORDER BY ) (win) */
     EX_TRIM,      /* TRIM ( [how] [c FROM] a ) (sub: 0 BOTH, 1 LEADING, 2 TRAILING) */
     EX_PAREN,     /* ( a ) */
     EX_SUBQ,      /* ( select ): q */
@@ -50,10 +51,9 @@ enum {
 /* The routines of EX_SPAN nodes: constructs whose reading is still one pass
  * (their own syntax, translated where they are read). */
 enum {
-    EXS_TS,     /* oni_ts_name ( ... ): ixs_ts_call */
-    EXS_WINDOW, /* name ( ... ) OVER ( ... ): ixs_window_call */
-    EXS_COLL,   /* SET|MULTISET|LIST { ... }: ixs_coll_literal */
-    EXS_ROW,    /* ROW ( ... ): ixs_row_literal */
+    EXS_TS,   /* oni_ts_name ( ... ): ixs_ts_call */
+    EXS_COLL, /* SET|MULTISET|LIST { ... }: ixs_coll_literal */
+    EXS_ROW,  /* ROW ( ... ): ixs_row_literal */
 };
 
 /* What an EX_COL name was bound to by the resolver. */
@@ -61,6 +61,16 @@ enum { EXR_NONE, EXR_COL, EXR_ROWID, EXR_UNKNOWN, EXR_SEQ };
 
 #define EX_NPART       3
 #define IXS_EX_MAXWHEN 256 /* WHEN branches of a CASE */
+
+/* The OVER clause of an EX_WINDOW (ixs_window.c). */
+typedef struct ixs_win {
+    const struct wfn *f; /* the OLAP function */
+    int npart, nord;     /* PARTITION BY and ORDER BY keys among the kids */
+    int *oflag;          /* per ORDER BY key: 1 DESC, 2 NULLS FIRST, 4 NULLS LAST */
+    sb frame;            /* the frame clause as SQLite writes it */
+    int range_off;       /* RANGE with a numeric offset */
+    int close;           /* the token of OVER's ")" */
+} ixs_win;
 
 struct ixs_ex {
     int op;  /* EX_* */
@@ -79,6 +89,7 @@ struct ixs_ex {
     ityp t;      /* EX_CAST: the type; after resolution, a name's type */
     int64_t n1, n2;
     ixs_sel *qs;                    /* subqueries */
+    ixs_win *win;                   /* EX_WINDOW */
     char (*part)[IXS_NAME_MAX + 1]; /* EX_COL: its names */
     int npart;
     /* the resolver's binding of an EX_COL */
@@ -88,6 +99,19 @@ struct ixs_ex {
     const char *field; /* a ROW field after the column, or NULL */
     xv rx;             /* EXR_SEQ: the sequence value */
 };
+
+/* ixs_ex_parse.c for the parsers of other modules: a node of kind op at
+ * token at; k added to the kids of e (freed on error); a call name "(" ...
+ * ")" at the current token. */
+ixs_ex *ixs_ex_node(px *p, int op, int at);
+int ixs_ex_kid_add(px *p, ixs_ex *e, ixs_ex *k);
+ixs_ex *ixs_ex_parse_call(px *p);
+
+/* ixs_window.c: an OLAP window expression at its name (ixs_window_at), its
+ * SQL, and the OVER clause freed. */
+ixs_ex *ixs_window_parse(px *p);
+int ixs_window_emit(px *p, ixs_ex *e, xv *out);
+void ixs_window_free(ixs_win *w);
 
 /* The parser's entry for the levels below a condition (ixs_parse_add). */
 enum { IXS_EX_ADD = 16 };

@@ -600,25 +600,6 @@ int ixs_func_agg(px *p, const char *fn, int distinct, xv *a, xv *out) {
     return agg_emit(p, fn, distinct ? "DISTINCT " : "", a, out);
 }
 
-/* agg := fn "(" [DISTINCT | UNIQUE | ALL] or ")" | COUNT "(" "*" ")" (after
- * its "("): an aggregate of an OLAP window call (ixs_window.c) */
-int ixs_agg_call(px *p, const char *fn, xv *out) {
-    int distinct = px_acc(p, IXK_DISTINCT) || px_acc(p, IXK_UNIQUE);
-    if (!distinct) px_acc(p, IXK_ALL);
-    if (!strcmp(fn, "count") && px_acc_op(p, "*"))
-        return px_expect_op(p, ")") ? -1 : ixs_func_agg(p, fn, 0, NULL, out);
-    if (p->in_agg) return px_fail(p);
-    p->in_agg = 1;
-    xv a;
-    ixs_xv_init(&a);
-    int rc = ixs_parse_or(p, &a);
-    p->in_agg = 0;
-    if (!rc) rc = px_expect_op(p, ")");
-    if (!rc) rc = ixs_func_agg(p, fn, distinct, &a, out);
-    xv_free(&a);
-    return rc;
-}
-
 int ixs_func_extend(px *p, xv *a, const uint32_t *q, xv *out) {
     ixs_settle(p, a);
     uint32_t qq = q                            ? *q

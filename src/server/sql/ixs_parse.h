@@ -238,11 +238,8 @@ uint32_t ixs_char_len(ityp t);       /* characters of a value's text form */
 int ixs_parse_or(px *p, xv *out);
 int ixs_parse_add(px *p, xv *out);
 /* OLAP window expressions (ixs_window.c). ixs_window_at: the tokens at the
- * current one are `name ( ... ) OVER`. ixs_window_call: such an expression
- * into out. ixs_agg_call: an aggregate call after its '(' (ixs_expr.c). */
+ * current one are `name ( ... ) OVER` (ixs_ex_tree.h has the rest). */
 int ixs_window_at(px *p);
-int ixs_window_call(px *p, xv *out);
-int ixs_agg_call(px *p, const char *fn, xv *out);
 
 /* Collections SET, MULTISET, LIST (ixs_collection.c). ixs_coll_type_at:
  * such a type at the current token; ixs_coll_parse_type reads it.
