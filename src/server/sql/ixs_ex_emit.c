@@ -12,7 +12,7 @@
 
 /* The SQL of a bound column reference. */
 static int emit_col(px *p, ixs_ex *e, xv *out) {
-    if (e->rk == EXR_SEQ) return ixs_ex_xv_copy(&e->rx, out) ? px_failc(p, -208, NULL) : 0;
+    if (e->rk == EXR_SEQ) return ixs_ex_xv_copy(e->rx, out) ? px_failc(p, -208, NULL) : 0;
     if (e->rk == EXR_UNKNOWN) {
         sb_add(&out->s, "NULL");
         out->lk = LB_COL;
@@ -121,7 +121,7 @@ static int emit_param(px *p, ixs_ex *e, xv *out) {
 }
 
 static int emit_lit(px *p, ixs_ex *e, xv *out) {
-    if (ixs_ex_xv_copy(&e->lit, out)) return px_failc(p, -208, NULL);
+    if (ixs_ex_xv_copy(e->lit, out)) return px_failc(p, -208, NULL);
     for (int k = 0; k < e->neg; k++)
         if (ixs_ex_neg(p, out)) return -1;
     return 0;

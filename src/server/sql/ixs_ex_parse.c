@@ -23,8 +23,15 @@ ixs_ex *ixs_ex_node(px *p, int op, int at) {
     e->tok = at;
     e->end = at;
     e->t = ixs_t(-1, 0);
-    ixs_xv_init(&e->lit);
-    ixs_xv_init(&e->rx);
+    if (op == EX_LIT) {
+        e->lit = malloc(sizeof *e->lit);
+        if (!e->lit) {
+            free(e);
+            px_failc(p, -208, NULL);
+            return NULL;
+        }
+        ixs_xv_init(e->lit);
+    }
     return e;
 }
 
@@ -221,9 +228,9 @@ static ixs_ex *prim_value_word(px *p, int nextparen, int *isword) {
         ixs_ex *e = ixs_ex_node(p, EX_LIT, p->i);
         if (!e) return NULL;
         p->i++;
-        e->lit.k = XK_NULL;
-        e->lit.lk = LB_CONST;
-        sb_add(&e->lit.s, "NULL");
+        e->lit->k = XK_NULL;
+        e->lit->lk = LB_CONST;
+        sb_add(&e->lit->s, "NULL");
         return done(p, e);
     }
     if (px_kw(p, p->i, IXK_TODAY) && !nextparen) return word(p, EX_TODAY);
@@ -288,7 +295,7 @@ static ixs_ex *prim_keyword_paren(px *p) {
     if (!e) return NULL;
     int iv = px_kw(p, p->i, IXK_INTERVAL);
     p->i++;
-    typed_literal(p, iv, &e->lit);
+    typed_literal(p, iv, e->lit);
     return done(p, e);
 }
 
@@ -437,7 +444,7 @@ static ixs_ex *prim_paren(px *p) {
 /* A literal node whose value is read by f at the current token. */
 static ixs_ex *prim_lit(px *p, int (*f)(px *, xv *, tok *)) {
     ixs_ex *e = ixs_ex_node(p, EX_LIT, p->i);
-    if (e) f(p, &e->lit, &p->t[p->i]);
+    if (e) f(p, e->lit, &p->t[p->i]);
     return done(p, e);
 }
 
@@ -551,7 +558,8 @@ static ixs_ex *unary(px *p) {
         p->i++;
         e = unary(p);
         if (e && neg) {
-            if (e->op == EX_LIT && (e->lit.k == XK_INT || e->lit.k == XK_NUM) && e->tok == at + 1) {
+            if (e->op == EX_LIT && (e->lit->k == XK_INT || e->lit->k == XK_NUM) &&
+                e->tok == at + 1) {
                 e->neg++;
                 e->tok = at;
             } else
@@ -750,8 +758,10 @@ void ixs_ex_free(ixs_ex *e) {
         ixs_ex_free(e->kids[k]);
     free(e->kids);
     free(e->part);
-    xv_free(&e->lit);
-    xv_free(&e->rx);
+    if (e->lit) xv_free(e->lit);
+    if (e->rx) xv_free(e->rx);
+    free(e->lit);
+    free(e->rx);
     if (e->qs) ixs_sel_free(e->qs);
     ixs_window_free(e->win);
     free(e);

@@ -5,6 +5,7 @@
  * resolved by ixs_sel_emit and EX_SPAN nodes by their readers, both at
  * emission. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "server/sql/ixs_ex_tree.h"
@@ -80,7 +81,9 @@ static int find_col(px *p, ixs_ex *e, const char *q, const char *name) {
 static int seq_ref(px *p, ixs_ex *e, const char *name, const char *what) {
     int next = !strcmp(what, "nextval");
     if (!next && strcmp(what, "currval")) return 0;
-    int rc = ixs_seq_ref(p, name, next, &e->rx);
+    if (!e->rx && !(e->rx = malloc(sizeof *e->rx))) return px_failc(p, -208, NULL);
+    ixs_xv_init(e->rx);
+    int rc = ixs_seq_ref(p, name, next, e->rx);
     if (rc > 0) e->rk = EXR_SEQ;
     return rc;
 }
@@ -113,6 +116,6 @@ int ixs_ex_resolve(px *p, ixs_ex *e) {
     if (ixs_ex_resolve(p, e->a) || ixs_ex_resolve(p, e->b) || ixs_ex_resolve(p, e->c)) return -1;
     for (int k = 0; k < e->nk; k++)
         if (ixs_ex_resolve(p, e->kids[k])) return -1;
-    if (e->op == EX_LIT) e->t = ixs_lit_type(&e->lit);
+    if (e->op == EX_LIT) e->t = ixs_lit_type(e->lit);
     return p->failed ? -1 : 0;
 }

@@ -83,7 +83,7 @@ struct ixs_ex {
     int flag;    /* EX_QUANT: ANY; EX_LIKE: MATCHES; EX_CASE: has ELSE */
     int sub;     /* EX_SPAN: EXS_*; EX_NILADIC: which; EX_ARITH: the operator */
     char cmp[3]; /* EX_CMP, EX_QUANT */
-    xv lit;      /* EX_LIT: the literal as read */
+    xv *lit;     /* EX_LIT: the literal as read */
     int pidx;    /* EX_PARAM */
     uint32_t q;  /* EX_CURRENT: qualifier */
     ityp t;      /* EX_CAST: the type; after resolution, a name's type */
@@ -97,7 +97,7 @@ struct ixs_ex {
     scope *rsc;        /* the scope of the column */
     int ti, ci;        /* its table and column there */
     const char *field; /* a ROW field after the column, or NULL */
-    xv rx;             /* EXR_SEQ: the sequence value */
+    xv *rx;            /* EXR_SEQ: the sequence value */
 };
 
 /* ixs_ex_parse.c for the parsers of other modules: a node of kind op at
