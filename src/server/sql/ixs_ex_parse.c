@@ -299,6 +299,14 @@ static ixs_ex *prim_keyword_paren(px *p) {
     return done(p, e);
 }
 
+/* The type of a cast into e (a named row type by its name, for the resolver). */
+static int cast_type(px *p, ixs_ex *e) {
+    char named[IXS_NAME_MAX + 1];
+    if (ixs_parse_type_named(p, &e->t, named)) return -1;
+    if (named[0] && !(e->tname = strdup(named))) return px_failc(p, -208, NULL);
+    return 0;
+}
+
 /* args := ")" | or { "," or } ")" (after "(") */
 static int call_args(px *p, ixs_ex *e) {
     if (px_acc_op(p, ")")) return 0;
@@ -324,12 +332,9 @@ static int call_agg(px *p, ixs_ex *e) {
 /* cast := or AS type ")" | extend := or [ "," qualifier ] ")"
  * | substring := or FROM add [ FOR add ] ")" (after "(") */
 static int call_special(px *p, ixs_ex *e) {
-    int serial;
-    int64_t st;
-    uint32_t cl;
     if (!(e->a = parse_or(p))) return -1;
     if (e->op == EX_FCAST) {
-        if (px_expect(p, IXK_AS) || ixs_parse_type(p, &e->t, &serial, &st, &cl)) return -1;
+        if (px_expect(p, IXK_AS) || cast_type(p, e)) return -1;
     } else if (e->op == EX_EXTEND) {
         e->flag = px_acc_op(p, ",");
         if (e->flag && ixs_parse_qual(p, 0, &e->q)) return -1;
@@ -514,11 +519,8 @@ static ixs_ex *post(px *p, int op, ixs_ex *a) {
 static ixs_ex *post1(px *p, ixs_ex *e, int *more) {
     *more = 1;
     if (px_acc_op(p, "::")) {
-        int serial;
-        int64_t st;
-        uint32_t cl;
         e = post(p, EX_CAST, e);
-        if (e) ixs_parse_type(p, &e->t, &serial, &st, &cl);
+        if (e) cast_type(p, e);
     } else if (px_acc_op(p, "[")) {
         e = post(p, EX_SUBSTR, e);
         if (e && !px_int(p, &e->n1)) {
@@ -758,6 +760,7 @@ void ixs_ex_free(ixs_ex *e) {
         ixs_ex_free(e->kids[k]);
     free(e->kids);
     free(e->part);
+    free(e->tname);
     if (e->lit) xv_free(e->lit);
     if (e->rx) xv_free(e->rx);
     free(e->lit);

@@ -117,5 +117,10 @@ int ixs_ex_resolve(px *p, ixs_ex *e) {
     for (int k = 0; k < e->nk; k++)
         if (ixs_ex_resolve(p, e->kids[k])) return -1;
     if (e->op == EX_LIT) e->t = ixs_lit_type(e->lit);
+    if (e->tname) { /* a cast to a named row type */
+        uint32_t collen;
+        p->i = e->end;
+        if (ixs_row_named_type(p, e->tname, &e->t, &collen)) return -1;
+    }
     return p->failed ? -1 : 0;
 }

@@ -89,6 +89,7 @@ struct ixs_ex {
     ityp t;      /* EX_CAST: the type; after resolution, a name's type */
     int64_t n1, n2;
     ixs_sel *qs;                    /* subqueries */
+    char *tname;                    /* EX_CAST, EX_FCAST: a named row type to resolve */
     ixs_win *win;                   /* EX_WINDOW */
     char (*part)[IXS_NAME_MAX + 1]; /* EX_COL: its names */
     int npart;
@@ -115,6 +116,11 @@ void ixs_window_free(ixs_win *w);
 
 /* The parser's entry for the levels below a condition (ixs_parse_add). */
 enum { IXS_EX_ADD = 16 };
+
+/* A type as ixs_parse_type reads it (ixs_expr.c), but a named row type
+ * only by its name (named, IXS_NAME_MAX + 1 bytes; t->code -1) for the
+ * resolver: 0 or -1. */
+int ixs_parse_type_named(px *p, ityp *t, char *named);
 
 /* unit := YEAR | ... | FRACTION [ "(" n ")" ] (ixs_expr.c; as_end: after TO) */
 int ixs_parse_unit(px *p, int *u, int *n, int as_end);

@@ -194,7 +194,10 @@ static int type_other(px *p, const char *nm, ityp *t) {
 /* type = collection_type | row_type | [owner "."] name [ "(" int [ "," int ] ")" ]
  *      | CHARACTER VARYING ... | DOUBLE PRECISION | DATETIME qual | INTERVAL qual
  *      | { BYTE | TEXT } [ IN space ] | named_row_type */
-int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t *collen) {
+/* As ixs_parse_type; a named row type is looked up unless named is given:
+ * then its name goes there (t->code -1) for the caller to resolve. */
+static int parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t *collen,
+                      char *named) {
     *serial = 0;
     *serial_start = 1;
     if (ixs_coll_type_at(p)) return ixs_coll_parse_type(p, t, collen);
@@ -211,7 +214,11 @@ int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t 
         r = type_decimal(p, nm, t);
     else if (type_word(nm, t))
         r = 0;
-    else if ((r = type_other(p, nm, t)) > 0)
+    else if ((r = type_other(p, nm, t)) > 0 && named) {
+        snprintf(named, IXS_NAME_MAX + 1, "%s", nm); /* a named row type */
+        *t = ixs_t(-1, 0);
+        return 0;
+    } else if (r > 0)
         return ixs_row_named_type(p, nm, t, collen); /* a named row type */
     if (r) return r;
     *collen = t->len;
@@ -219,6 +226,18 @@ int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t 
 }
 
 /* ---- for the built-in functions (ixs_func.c) ----------------------------------------------- */
+
+int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t *collen) {
+    return parse_type(p, t, serial, serial_start, collen, NULL);
+}
+
+int ixs_parse_type_named(px *p, ityp *t, char *named) {
+    int serial;
+    int64_t st;
+    uint32_t cl;
+    named[0] = 0;
+    return parse_type(p, t, &serial, &st, &cl, named);
+}
 
 /* Parses at p->i the expression of level what, resolves and emits it into
  * out; p->i is then after it. */
