@@ -48,8 +48,6 @@ static int emit_col(px *p, ixs_ex *e, xv *out) {
 static int emit_span(px *p, ixs_ex *e, xv *out) {
     p->i = e->tok;
     switch (e->sub) {
-    case EXS_COLL: return ixs_coll_literal(p, out);
-    case EXS_ROW: return ixs_row_literal(p, out);
     default: {
         char fn[IXS_NAME_MAX + 1];
         if (px_ident(p, fn, sizeof fn)) return -1;
@@ -57,6 +55,47 @@ static int emit_span(px *p, ixs_ex *e, xv *out) {
         return ixs_ts_call(p, fn, out);
     }
     }
+}
+
+/* One field of a ROW literal into desc (its type) and args (its SQL): the
+ * fields keep their own types (a literal is settled to its type). */
+static int row_field(px *p, ixs_ex *f, sb *desc, sb *args) {
+    xv v;
+    ixs_xv_init(&v);
+    if (ixs_ex_emit_node(p, f, &v)) {
+        xv_free(&v);
+        return -1;
+    }
+    p->i = f->end;
+    ixs_settle(p, &v);
+    if (v.k == XK_PARAM) ixs_to_type(p, &v, ixs_t(IX_T_VARCHAR, 255));
+    ityp t = v.t.code >= 0 ? v.t : ixs_t(IX_T_CHAR, 1);
+    int rc = 0;
+    if (ixs_coll_is(t.code) || t.code == IX_T_ROW)
+        rc = px_fail(p); /* nested rows and collections: not supported */
+    sb_printf(desc, "%02X%08X", (unsigned)t.code & 0xff, t.len);
+    sb_printf(args, ",%s", ixs_xs(&v));
+    xv_free(&v);
+    return rc;
+}
+
+/* ROW ( fields ) as ixd_row_pack(description, fields) */
+static int emit_row(px *p, ixs_ex *e, xv *out) {
+    sb args = {0}, desc = {0};
+    int rc = 0;
+    sb_add(&desc, "X'");
+    for (int k = 0; k < e->nk && !rc; k++)
+        rc = row_field(p, e->kids[k], &desc, &args);
+    sb_addc(&desc, '\'');
+    if (!rc)
+        sb_printf(&out->s, "ixd_row_pack(%s%s)", desc.p ? desc.p : "X''", args.p ? args.p : "");
+    sb_free(&args);
+    sb_free(&desc);
+    if (rc) return -1;
+    out->k = XK_EXPR;
+    out->lk = LB_EXPR;
+    out->t = ixs_row_lit_type(e->nk);
+    return out->s.oom ? px_failc(p, -208, NULL) : 0;
 }
 
 /* name ( args ): the arguments emitted, then the call */
@@ -343,6 +382,7 @@ int ixs_ex_emit_node(px *p, ixs_ex *e, xv *out) {
     case EX_COL: return emit_col(p, e, out);
     case EX_SPAN: return emit_span(p, e, out);
     case EX_CALL: return emit_call(p, e, out);
+    case EX_ROW: return emit_row(p, e, out);
     case EX_WINDOW: return ixs_window_emit(p, e, out);
     case EX_AGG: return emit_agg(p, e, out);
     case EX_FCAST:

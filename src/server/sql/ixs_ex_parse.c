@@ -396,6 +396,22 @@ ixs_ex *ixs_ex_parse_call(px *p) {
     return done(p, e);
 }
 
+/* row_literal := ROW "(" or { "," or } ")" (at ROW) */
+static ixs_ex *row_literal(px *p) {
+    ixs_ex *e = ixs_ex_node(p, EX_ROW, p->i);
+    if (!e) return NULL;
+    p->i += 2;
+    do {
+        if (e->nk >= IXS_ROW_MAX_FIELDS) {
+            px_fail(p);
+            break;
+        }
+        if (ixs_ex_kid_add(p, e, parse_or(p))) break;
+    } while (px_acc_op(p, ","));
+    if (!p->failed) px_expect_op(p, ")");
+    return done(p, e);
+}
+
 /* a word not followed by ".": the value words, DATETIME(...) qual,
  * INTERVAL(...) qual, CASE ..., EXISTS (select), ROW(...), window
  * functions, name "(" args ")"; *isword is set if it was one of these. */
@@ -408,7 +424,7 @@ static ixs_ex *prim_word(px *p, int nextparen, int *isword) {
         nextparen)
         return prim_keyword_paren(p);
     if (px_kw(p, p->i, IXK_CASE)) return parse_case(p);
-    if (nextparen && px_kw(p, p->i, IXK_ROW)) return span(p, EXS_ROW);
+    if (nextparen && px_kw(p, p->i, IXK_ROW)) return row_literal(p);
     if (nextparen && ixs_window_at(p)) return ixs_window_parse(p);
     if (nextparen) return ixs_ex_parse_call(p);
     *isword = 0;
@@ -488,7 +504,11 @@ static ixs_ex *primary(px *p) {
         px_fail(p);
         return NULL;
     }
-    if (px_op(p, p->i + 1, "{")) return span(p, EXS_COLL);
+    if (px_op(p, p->i + 1, "{")) { /* a collection literal */
+        ixs_ex *e = ixs_ex_node(p, EX_LIT, p->i);
+        if (e) ixs_coll_literal(p, e->lit);
+        return done(p, e);
+    }
     int nextparen = px_op(p, p->i + 1, "(");
     int nextdot = px_op(p, p->i + 1, ".");
     if (!nextdot) {

@@ -24,6 +24,7 @@ enum {
     EX_EXTEND,    /* EXTEND ( a [, q] ) (flag: q given) */
     EX_SUBSTRING, /* SUBSTRING ( a FROM b [FOR c] ) */
     EX_WINDOW,    /* a (the function) OVER ( kids: PARTITION BY, then ORDER BY ) (win) */
+    EX_ROW,       /* ROW ( kids ) */
     EX_TRIM,      /* TRIM ( [how] [c FROM] a ) (sub: 0 BOTH, 1 LEADING, 2 TRAILING) */
     EX_PAREN,     /* ( a ) */
     EX_SUBQ,      /* ( select ): q */
@@ -51,9 +52,7 @@ enum {
 /* The routines of EX_SPAN nodes: constructs whose reading is still one pass
  * (their own syntax, translated where they are read). */
 enum {
-    EXS_TS,   /* oni_ts_name ( ... ): ixs_ts_call */
-    EXS_COLL, /* SET|MULTISET|LIST { ... }: ixs_coll_literal */
-    EXS_ROW,  /* ROW ( ... ): ixs_row_literal */
+    EXS_TS, /* oni_ts_name ( ... ): ixs_ts_call */
 };
 
 /* What an EX_COL name was bound to by the resolver. */

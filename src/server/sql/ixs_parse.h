@@ -264,7 +264,8 @@ int ixs_coll_typed(px *p, xv *v);
  * (an unnamed type); ixs_row_parse_type reads it; ixs_row_named_type: the
  * type of named row type name (-9628 when none). ixs_row_to_type: v as row
  * type t (ixs_to_type's part). ixs_row_cmp: the operands of a comparison
- * when one is a row (1 done). ixs_row_literal: ROW(expr, ...) at ROW.
+ * when one is a row (1 done). ixs_row_lit_type: the type of a ROW(expr, ...)
+ * literal of nfields fields (its SQL: ixs_ex_emit.c).
  * ixs_row_field: field of the row value out. ixs_row_colref: 1 when
  * [q.]name is a ROW column of the scope (name.field). ixs_row_out: the
  * select item at list->p + start is shown as its text (top level only).
@@ -275,7 +276,8 @@ int ixs_row_parse_type(px *p, ityp *t, uint32_t *collen);
 int ixs_row_named_type(px *p, const char *name, ityp *t, uint32_t *collen);
 void ixs_row_to_type(px *p, xv *v, ityp t);
 int ixs_row_cmp(px *p, xv *l, xv *r);
-int ixs_row_literal(px *p, xv *out);
+#define IXS_ROW_MAX_FIELDS 120 /* SQLite's 127 function arguments, less the description */
+ityp ixs_row_lit_type(int nfields);
 int ixs_row_field(px *p, xv *out, const char *field);
 int ixs_row_colref(px *p, const char *q, const char *name);
 void ixs_row_out(px *p, sb *list, size_t start, ityp t);
