@@ -2,11 +2,13 @@
  *
  * A call `name(args)` in an expression is looked up by name in `builtins`
  * (sorted, binary search). A row gives the arity, the rule for the result
- * type and the emitter that writes the SQLite SQL. Most rows read their
- * arguments as a list of expressions (`emit`); a few have their own syntax
- * inside the parentheses (aggregates, CAST, EXTEND, SUBSTRING, TRIM) and read
- * it themselves (`raw`). A name not in the table goes to ixs_call_unknown,
- * the one place where routines that are not built-ins are resolved. The
+ * type and the emitter that writes the SQLite SQL. Most rows take their
+ * arguments as a list of expressions, parsed and emitted by the expression
+ * stages (`emit`, ixs_func_emit); a few have their own syntax inside the
+ * parentheses (aggregates, CAST, EXTEND, SUBSTRING, TRIM: `kind`), parsed
+ * into their own nodes (ixs_ex_parse.c) and emitted by ixs_func_agg ...
+ * ixs_func_trim. A name not in the table is a routine (ixs_func_emit, the
+ * one place where routines that are not built-ins are resolved). The
  * values are computed by SQLite's own functions or by the ixd_* functions of
  * ixd_store_fn.c and ixs_func_impl.c. Result types: docs/server-sql.md. */
 #include <stdio.h>
@@ -18,7 +20,7 @@
 #include "server/sql/ixs_parse.h"
 #include "server/sql/ixs_spl.h"
 
-#define MAXARGS 64
+#define MAXARGS IXS_FN_MAXARGS
 
 enum {
     IXS_E_ROUTINE = -674,      /* Routine (%s) can not be resolved. */
@@ -49,15 +51,13 @@ typedef struct fdef fdef;
 /* An emitter: the call of f with its na arguments a (read and settled) into
  * out->s; 0 or -1 with p failed. */
 typedef int (*femit)(px *p, const fdef *f, xv *a, int na, xv *out);
-/* A function with its own syntax: reads from after '(' to its ')'. */
-typedef int (*fraw)(px *p, const fdef *f, xv *out);
 
 struct fdef {
     const char *name;
     int min, max;    /* number of arguments (emit only) */
     int rt;          /* RT_* */
     femit emit;      /* or */
-    fraw raw;        /* reads its own arguments */
+    int kind;        /* IXS_FN_*: a function with its own syntax */
     const char *sql; /* the SQLite function the emitter writes */
     int k;           /* a parameter of the emitter */
 };
@@ -65,22 +65,6 @@ struct fdef {
 #define XS(v) ixs_xs(v)
 
 /* ---- argument helpers ------------------------------------------------------------------------ */
-
-static int arg_list(px *p, xv *args, int max, int *nargs) {
-    *nargs = 0;
-    if (px_acc_op(p, ")")) return 0;
-    for (;;) {
-        if (*nargs >= max) return px_fail(p);
-        ixs_xv_init(&args[*nargs]);
-        if (ixs_parse_or(p, &args[*nargs])) {
-            (*nargs)++;
-            return -1;
-        }
-        (*nargs)++;
-        if (px_acc_op(p, ",")) continue;
-        return px_expect_op(p, ")");
-    }
-}
 
 static void to_int(px *p, xv *v) {
     ixs_to_type(p, v, ixs_t(IX_T_INTEGER, 4));
@@ -602,186 +586,88 @@ static int agg_emit(px *p, const char *fn, const char *d, xv *a, xv *out) {
 
 /* ---- functions with their own syntax --------------------------------------------------------- */
 
-/* [DISTINCT | UNIQUE | ALL] expr ')' or '*' ')' for COUNT */
-static int r_agg(px *p, const fdef *f, xv *out) {
-    const char *fn = f->name;
-    int distinct = px_acc(p, IXK_DISTINCT) || px_acc(p, IXK_UNIQUE);
-    if (!distinct) px_acc(p, IXK_ALL);
+int ixs_func_agg(px *p, const char *fn, int distinct, xv *a, xv *out) {
     out->lk = LB_AGG;
     out->agg = 1;
-    if (!strcmp(fn, "count") && px_acc_op(p, "*")) {
-        if (px_expect_op(p, ")")) return -1;
+    if (!a) {
         sb_add(&out->s, "count(*)");
         out->t = ixs_t(IX_T_INTEGER, 4);
         snprintf(out->label, sizeof out->label, "(count(*))");
         return 0;
     }
-    if (p->in_agg) return px_fail(p);
-    p->in_agg = 1;
-    xv a;
-    ixs_xv_init(&a);
-    int rc = ixs_parse_or(p, &a);
-    p->in_agg = 0;
-    if (rc || px_expect_op(p, ")")) {
-        xv_free(&a);
-        return -1;
-    }
-    ixs_settle(p, &a);
+    ixs_settle(p, a);
     snprintf(out->label, sizeof out->label, "(%s)", fn);
-    rc = agg_emit(p, fn, distinct ? "DISTINCT " : "", &a, out);
-    xv_free(&a);
-    return rc;
+    return agg_emit(p, fn, distinct ? "DISTINCT " : "", a, out);
 }
 
-int ixs_agg_call(px *p, const char *fn, xv *out) {
-    const fdef f = {.name = fn};
-    return r_agg(p, &f, out);
-}
-
-/* EXTEND(x [, q1 TO q2]) */
-static int r_extend(px *p, const fdef *f, xv *out) {
-    (void)f;
-    xv a;
-    ixs_xv_init(&a);
-    if (ixs_parse_or(p, &a)) {
-        xv_free(&a);
-        return -1;
-    }
-    ixs_settle(p, &a);
-    uint32_t q = 0;
-    if (px_acc_op(p, ",")) {
-        if (ixs_parse_qual(p, 0, &q)) {
-            xv_free(&a);
-            return -1;
-        }
-    } else {
-        q = a.t.code == IX_T_DATETIME ? a.t.len : ix_dt_qual(IX_TU_YEAR, IX_TU_DAY);
-    }
-    if (px_expect_op(p, ")")) {
-        xv_free(&a);
-        return -1;
-    }
-    if (ixs_is_char(a.t.code) || a.k == XK_PARAM)
-        ixs_to_type(p, &a, ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5))));
-    sb_printf(&out->s, "ixd_extend(%s,%d,%u,%u)", XS(&a), a.t.code, a.t.len, q);
-    out->t = ixs_t(IX_T_DATETIME, q);
-    xv_free(&a);
+int ixs_func_extend(px *p, xv *a, const uint32_t *q, xv *out) {
+    ixs_settle(p, a);
+    uint32_t qq = q                            ? *q
+                  : a->t.code == IX_T_DATETIME ? a->t.len
+                                               : ix_dt_qual(IX_TU_YEAR, IX_TU_DAY);
+    if (ixs_is_char(a->t.code) || a->k == XK_PARAM)
+        ixs_to_type(p, a, ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5))));
+    sb_printf(&out->s, "ixd_extend(%s,%d,%u,%u)", XS(a), a->t.code, a->t.len, qq);
+    out->t = ixs_t(IX_T_DATETIME, qq);
+    out->lk = LB_EXPR;
     return p->failed ? -1 : 0;
 }
 
-/* SUBSTRING(x FROM a [FOR b]) */
-static int r_substring(px *p, const fdef *f, xv *out) {
-    (void)f;
-    xv a[3];
-    for (int i = 0; i < 3; i++)
-        ixs_xv_init(&a[i]);
-    int rc = ixs_parse_or(p, &a[0]);
-    if (!rc) rc = px_expect(p, IXK_FROM);
-    if (!rc) rc = ixs_parse_add(p, &a[1]);
-    int n = 2;
-    if (!rc && px_acc(p, IXK_FOR)) {
-        n = 3;
-        rc = ixs_parse_add(p, &a[2]);
-    }
-    if (!rc) rc = px_expect_op(p, ")");
-    if (!rc) {
-        for (int i = 0; i < n; i++)
-            ixs_settle(p, &a[i]);
-        rc = e_substr(p, f, a, n, out);
-        out->t = ixs_t(IX_T_VARCHAR, ixs_char_len(a[0].t) > 255 ? 255 : ixs_char_len(a[0].t));
-    }
-    for (int i = 0; i < 3; i++)
-        xv_free(&a[i]);
+int ixs_func_substring(px *p, xv *a, int n, xv *out) {
+    for (int i = 0; i < n; i++)
+        ixs_settle(p, &a[i]);
+    int rc = e_substr(p, NULL, a, n, out);
+    out->t = ixs_t(IX_T_VARCHAR, ixs_char_len(a[0].t) > 255 ? 255 : ixs_char_len(a[0].t));
+    out->lk = LB_EXPR;
     return rc || p->failed ? -1 : 0;
 }
 
-/* TRIM([LEADING | TRAILING | BOTH] [c] [FROM] x) */
-static int r_trim(px *p, const fdef *f, xv *out) {
-    (void)f;
-    const char *fn = "trim";
-    if (px_acc(p, IXK_LEADING))
-        fn = "ltrim";
-    else if (px_acc(p, IXK_TRAILING))
-        fn = "rtrim";
-    else
-        px_acc(p, IXK_BOTH);
-    xv a, c;
-    ixs_xv_init(&a);
-    ixs_xv_init(&c);
-    int hasc = 0, rc = 0;
-    if (!px_acc(p, IXK_FROM)) {
-        rc = ixs_parse_or(p, &a);
-        if (!rc && px_acc(p, IXK_FROM)) {
-            c = a;
-            ixs_xv_init(&a);
-            hasc = 1;
-        }
-    }
-    if (!rc && !a.s.p) rc = ixs_parse_or(p, &a);
-    if (!rc) rc = px_expect_op(p, ")");
-    if (!rc) {
-        ixs_as_text(p, &a);
-        if (hasc) ixs_as_text(p, &c);
-        sb_printf(&out->s, "%s(%s,%s)", fn, XS(&a), hasc ? XS(&c) : "' '");
-        out->t = ixs_t(IX_T_VARCHAR, ixs_char_len(a.t) > 255 ? 255 : ixs_char_len(a.t));
-    }
-    xv_free(&a);
-    xv_free(&c);
-    return rc || p->failed ? -1 : 0;
+int ixs_func_trim(px *p, int how, xv *a, xv *c, xv *out) {
+    static const char *const fn[] = {"trim", "ltrim", "rtrim"};
+    ixs_as_text(p, a);
+    if (c) ixs_as_text(p, c);
+    sb_printf(&out->s, "%s(%s,%s)", fn[how], XS(a), c ? XS(c) : "' '");
+    out->t = ixs_t(IX_T_VARCHAR, ixs_char_len(a->t) > 255 ? 255 : ixs_char_len(a->t));
+    out->lk = LB_EXPR;
+    return p->failed ? -1 : 0;
 }
 
-/* CAST(x AS type) */
-static int r_cast(px *p, const fdef *f, xv *out) {
-    (void)f;
-    xv a;
-    ixs_xv_init(&a);
-    if (ixs_parse_or(p, &a) || px_expect(p, IXK_AS)) {
-        xv_free(&a);
-        return -1;
-    }
-    ityp t;
-    int serial;
-    int64_t st;
-    uint32_t cl;
-    if (ixs_parse_type(p, &t, &serial, &st, &cl) || px_expect_op(p, ")")) {
-        xv_free(&a);
-        return -1;
-    }
-    ixs_settle(p, &a);
-    ixs_to_type(p, &a, t);
-    out->s = a.s;
-    memset(&a.s, 0, sizeof a.s);
+int ixs_func_cast(px *p, xv *a, ityp t, xv *out) {
+    ixs_settle(p, a);
+    ixs_to_type(p, a, t);
+    out->s = a->s;
+    memset(&a->s, 0, sizeof a->s);
     out->t = t;
-    xv_free(&a);
+    out->lk = LB_EXPR;
     return p->failed ? -1 : 0;
 }
 
 /* ---- the table (sorted by name) -------------------------------------------------------------- */
 
-#define RAW(n, fn)                                                                                 \
-    { n, 0, 0, RT_EMIT, NULL, fn, NULL, 0 }
+#define RAW(n, kind)                                                                               \
+    { n, 0, 0, RT_EMIT, NULL, kind, NULL, 0 }
 #define FN(n, lo, hi, rt, e, s, k)                                                                 \
-    { n, lo, hi, rt, e, NULL, s, k }
+    { n, lo, hi, rt, e, IXS_FN_EMIT, s, k }
 
 static const fdef builtins[] = {
     FN("abs", 1, 1, RT_EMIT, e_abs, NULL, 0),
     FN("add_months", 2, 2, RT_EMIT, e_add_months, NULL, 0),
     FN("ascii", 1, 1, RT_INT, e_text, "ixd_ascii", 0),
-    RAW("avg", r_agg),
-    RAW("cast", r_cast),
+    RAW("avg", IXS_FN_AGG),
+    RAW("cast", IXS_FN_CAST),
     FN("ceil", 1, 1, RT_DEC0, e_ceil, NULL, 1),
     FN("char_length", 1, 1, RT_INT, e_length, NULL, 0),
     FN("character_length", 1, 1, RT_INT, e_length, NULL, 0),
     FN("chr", 1, 1, RT_CHAR1, e_int1, "ixd_chr", 0),
     FN("coalesce", 2, MAXARGS, RT_EMIT, e_merge, "coalesce", 0),
     FN("concat", 2, 2, RT_EMIT, e_concat, NULL, 0),
-    RAW("count", r_agg),
+    RAW("count", IXS_FN_AGG),
     FN("date", 1, 1, RT_EMIT, e_datepart, NULL, 4),
     FN("day", 1, 1, RT_EMIT, e_datepart, NULL, 2),
     FN("dbinfo", 1, 2, RT_EMIT, e_dbinfo, NULL, 0),
     FN("decode", 3, MAXARGS - 1, RT_EMIT, e_decode, NULL, 0),
     FN("exp", 1, 1, RT_FLOAT, e_math, "exp", 0),
-    RAW("extend", r_extend),
+    RAW("extend", IXS_FN_EXTEND),
     FN("floor", 1, 1, RT_DEC0, e_ceil, NULL, -1),
     FN("greatest", 2, MAXARGS, RT_EMIT, e_merge, "max", 0),
     FN("hex", 1, 1, RT_HEX, e_int1, "ixd_hex", 0),
@@ -795,9 +681,9 @@ static const fdef builtins[] = {
     FN("lower", 1, 1, RT_EMIT, e_case, "lower", 0),
     FN("lpad", 2, 3, RT_EMIT, e_pad, NULL, 1),
     FN("ltrim", 1, 2, RT_EMIT, e_trimset, "ltrim", 0),
-    RAW("max", r_agg),
+    RAW("max", IXS_FN_AGG),
     FN("mdy", 3, 3, RT_DATE, e_mdy, NULL, 0),
-    RAW("min", r_agg),
+    RAW("min", IXS_FN_AGG),
     FN("mod", 2, 2, RT_EMIT, e_mod, NULL, 0),
     FN("month", 1, 1, RT_EMIT, e_datepart, NULL, 1),
     FN("months_between", 2, 2, RT_DECF, e_dates, "ixd_months_between", 0),
@@ -806,22 +692,22 @@ static const fdef builtins[] = {
     FN("octet_length", 1, 1, RT_INT, e_length, NULL, 1),
     FN("pow", 2, 2, RT_FLOAT, e_math, "pow", 0),
     FN("power", 2, 2, RT_FLOAT, e_math, "pow", 0),
-    RAW("range", r_agg),
+    RAW("range", IXS_FN_AGG),
     FN("replace", 2, 3, RT_EMIT, e_replace, NULL, 0),
     FN("round", 1, 2, RT_EMIT, e_round, NULL, 0),
     FN("rpad", 2, 3, RT_EMIT, e_pad, NULL, 0),
     FN("rtrim", 1, 2, RT_EMIT, e_trimset, "rtrim", 0),
     FN("sqrt", 1, 1, RT_FLOAT, e_math, "sqrt", 0),
-    RAW("stdev", r_agg),
+    RAW("stdev", IXS_FN_AGG),
     FN("substr", 2, 3, RT_VCHAR0, e_substr, NULL, 0),
-    RAW("substring", r_substring),
-    RAW("sum", r_agg),
+    RAW("substring", IXS_FN_SUBSTRING),
+    RAW("sum", IXS_FN_AGG),
     FN("to_char", 1, 2, RT_NVC, e_to_char, NULL, 0),
     FN("to_date", 1, 2, RT_DT5, e_to_date, NULL, 0),
-    RAW("trim", r_trim),
+    RAW("trim", IXS_FN_TRIM),
     FN("trunc", 1, 2, RT_EMIT, e_round, NULL, 1),
     FN("upper", 1, 1, RT_EMIT, e_case, "upper", 0),
-    RAW("variance", r_agg),
+    RAW("variance", IXS_FN_AGG),
     FN("weekday", 1, 1, RT_EMIT, e_datepart, NULL, 3),
     FN("year", 1, 1, RT_EMIT, e_datepart, NULL, 0),
 };
@@ -859,55 +745,37 @@ static void apply_rt(int rt, const xv *a0, xv *out) {
     }
 }
 
-int ixs_func_call(px *p, const char *fn, xv *out) {
-    /* after '(' */
-    if (!strncmp(fn, "oni_ts_", 7)) return ixs_ts_call(p, fn, out);
+int ixs_func_kind(const char *fn) {
+    if (!strncmp(fn, "oni_ts_", 7)) return IXS_FN_TS;
     const fdef *f = lookup(fn);
-    if (!f) return ixs_call_unknown(p, fn, out);
-    out->lk = LB_EXPR;
-    if (f->raw) return f->raw(p, f, out);
-    xv args[MAXARGS];
-    int na = 0, rc;
-    if (arg_list(p, args, MAXARGS, &na)) {
-        rc = -1;
-    } else if (na < f->min || na > f->max) {
-        rc = px_failc(p, IXS_E_ROUTINE, "%s", fn);
-    } else {
-        for (int i = 0; i < na; i++)
-            ixs_settle(p, &args[i]);
-        rc = f->emit(p, f, args, na, out);
-        if (!rc) apply_rt(f->rt, &args[0], out);
-    }
-    for (int i = 0; i < na; i++)
-        xv_free(&args[i]);
-    return rc || p->failed ? -1 : 0;
+    return f ? f->kind : IXS_FN_ROUTINE;
 }
 
-int ixs_call_unknown(px *p, const char *name, xv *out) {
-    xv args[MAXARGS];
-    int na = 0;
-    int rc = arg_list(p, args, MAXARGS, &na);
-    if (!rc) {
-        for (int i = 0; i < na; i++)
-            ixs_settle(p, &args[i]);
-        rc = ixs_spl_call(p, name, args, na, out); /* a user routine, else -674 */
-    }
+int ixs_func_emit(px *p, const char *fn, xv *args, int na, xv *out) {
+    const fdef *f = lookup(fn);
     for (int i = 0; i < na; i++)
-        xv_free(&args[i]);
+        ixs_settle(p, &args[i]);
+    if (!f) return ixs_spl_call(p, fn, args, na, out); /* a user routine, else -674 */
+    out->lk = LB_EXPR;
+    if (na < f->min || na > f->max) return px_failc(p, IXS_E_ROUTINE, "%s", fn);
+    int rc = f->emit(p, f, args, na, out);
+    if (!rc) apply_rt(f->rt, &args[0], out);
     return rc || p->failed ? -1 : 0;
 }
 
 /* ---- built-ins without parentheses ------------------------------------------------------------
  */
 
-int ixs_func_niladic(px *p, xv *out) {
+int ixs_func_niladic_at(px *p) {
     static const char *const names[] = {"dbservername", "sitename", "current_user"};
     int which = -1;
     for (int k = 0; k < 3; k++)
         if (px_kw_str(p, p->i, names[k]) && !px_op(p, p->i + 1, "(") && !px_op(p, p->i + 1, "."))
             which = k;
-    if (which < 0) return 0;
-    p->i++;
+    return which;
+}
+
+void ixs_func_niladic_emit(px *p, int which, xv *out) {
     if (which == 2) {
         sb_strlit(&out->s, p->db->user, strlen(p->db->user));
         out->t = ixs_t(IX_T_VARCHAR, 32);
@@ -917,5 +785,4 @@ int ixs_func_niladic(px *p, xv *out) {
         out->t = ixs_t(IX_T_VARCHAR, 128);
     }
     out->lk = LB_EXPR;
-    return 1;
 }

@@ -190,16 +190,39 @@ int ixs_ts_from(px *p, qres *q);
 int ixs_ts_execute(px *p, ixd_stmt *s);
 int ixs_ts_rowtype_stmt(px *p, int create, int *stype);
 
-/* Built-in functions (ixs_func.c). ixs_func_call: a call of fn (lower case)
- * in an expression, after its '(': looked up in the table of built-ins, else
- * ixs_call_unknown. ixs_call_unknown: a routine that is not a built-in, after
- * its '(' (its arguments not read yet): -674 "Routine (%s) can not be
- * resolved." after a syntax check of the arguments. ixs_func_niladic: a
- * built-in written without parentheses (DBSERVERNAME, SITENAME,
- * CURRENT_USER) at the current token: 1 done (token consumed), 0 not one. */
-int ixs_func_call(px *p, const char *fn, xv *out);
-int ixs_call_unknown(px *p, const char *name, xv *out);
-int ixs_func_niladic(px *p, xv *out);
+/* Built-in functions (ixs_func.c). ixs_func_kind: what a call of fn (lower
+ * case) is: a built-in of the table with a list of arguments, one with its
+ * own syntax, a TimeSeries routine (ixs_ts_call) or a routine that is not a
+ * built-in. ixs_func_emit: the call of fn with its na arguments (emitted)
+ * into out: a built-in of the table, else a user routine (ixs_spl_call),
+ * else -674 "Routine (%s) can not be resolved.". ixs_func_agg ...
+ * ixs_func_cast: the functions with their own syntax, their arguments
+ * emitted: an aggregate (a NULL: COUNT(*)), EXTEND(a [, q]), SUBSTRING(a[0]
+ * FROM a[1] [FOR a[2]]) (n arguments), TRIM([how] [c FROM] a) (how 0 BOTH,
+ * 1 LEADING, 2 TRAILING), CAST(a AS t). ixs_func_niladic_at:
+ * a built-in written without parentheses (DBSERVERNAME, SITENAME,
+ * CURRENT_USER) at the current token (its index), or -1 when there is none;
+ * ixs_func_niladic_emit: its value into out. */
+#define IXS_FN_MAXARGS 64
+enum {
+    IXS_FN_EMIT,
+    IXS_FN_ROUTINE,
+    IXS_FN_TS,
+    IXS_FN_AGG,
+    IXS_FN_CAST,
+    IXS_FN_EXTEND,
+    IXS_FN_SUBSTRING,
+    IXS_FN_TRIM,
+};
+int ixs_func_kind(const char *fn);
+int ixs_func_emit(px *p, const char *fn, xv *args, int na, xv *out);
+int ixs_func_agg(px *p, const char *fn, int distinct, xv *a, xv *out);
+int ixs_func_extend(px *p, xv *a, const uint32_t *q, xv *out);
+int ixs_func_substring(px *p, xv *a, int n, xv *out);
+int ixs_func_trim(px *p, int how, xv *a, xv *c, xv *out);
+int ixs_func_cast(px *p, xv *a, ityp t, xv *out);
+int ixs_func_niladic_at(px *p);
+void ixs_func_niladic_emit(px *p, int which, xv *out);
 
 /* Expression helpers the built-ins use (ixs_expr.c). */
 void ixs_xv_init(xv *v);
@@ -215,11 +238,8 @@ uint32_t ixs_char_len(ityp t);       /* characters of a value's text form */
 int ixs_parse_or(px *p, xv *out);
 int ixs_parse_add(px *p, xv *out);
 /* OLAP window expressions (ixs_window.c). ixs_window_at: the tokens at the
- * current one are `name ( ... ) OVER`. ixs_window_call: such an expression
- * into out. ixs_agg_call: an aggregate call after its '(' (ixs_expr.c). */
+ * current one are `name ( ... ) OVER` (ixs_ex_tree.h has the rest). */
 int ixs_window_at(px *p);
-int ixs_window_call(px *p, xv *out);
-int ixs_agg_call(px *p, const char *fn, xv *out);
 
 /* Collections SET, MULTISET, LIST (ixs_collection.c). ixs_coll_type_at:
  * such a type at the current token; ixs_coll_parse_type reads it.
@@ -244,7 +264,8 @@ int ixs_coll_typed(px *p, xv *v);
  * (an unnamed type); ixs_row_parse_type reads it; ixs_row_named_type: the
  * type of named row type name (-9628 when none). ixs_row_to_type: v as row
  * type t (ixs_to_type's part). ixs_row_cmp: the operands of a comparison
- * when one is a row (1 done). ixs_row_literal: ROW(expr, ...) at ROW.
+ * when one is a row (1 done). ixs_row_lit_type: the type of a ROW(expr, ...)
+ * literal of nfields fields (its SQL: ixs_ex_emit.c).
  * ixs_row_field: field of the row value out. ixs_row_colref: 1 when
  * [q.]name is a ROW column of the scope (name.field). ixs_row_out: the
  * select item at list->p + start is shown as its text (top level only).
@@ -255,7 +276,8 @@ int ixs_row_parse_type(px *p, ityp *t, uint32_t *collen);
 int ixs_row_named_type(px *p, const char *name, ityp *t, uint32_t *collen);
 void ixs_row_to_type(px *p, xv *v, ityp t);
 int ixs_row_cmp(px *p, xv *l, xv *r);
-int ixs_row_literal(px *p, xv *out);
+#define IXS_ROW_MAX_FIELDS 120 /* SQLite's 127 function arguments, less the description */
+ityp ixs_row_lit_type(int nfields);
 int ixs_row_field(px *p, xv *out, const char *field);
 int ixs_row_colref(px *p, const char *q, const char *name);
 void ixs_row_out(px *p, sb *list, size_t start, ityp t);

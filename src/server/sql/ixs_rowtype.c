@@ -55,7 +55,7 @@ enum {
 
 #define ROW_MAGIC      0x52
 #define ROW_LIT        (1u << 31)
-#define ROW_MAX_FIELDS 120 /* SQLite's 127 function arguments, less desc */
+#define ROW_MAX_FIELDS IXS_ROW_MAX_FIELDS
 #define ROW_FIRST_ID   2049
 #define ROW_T_NAMED    4118 /* sysxtdtypes.type / syscolumns.coltype of a named row */
 #define ROW_F_NAMED    4096
@@ -430,54 +430,8 @@ int ixs_row_cmp(px *p, xv *l, xv *r) {
 
 /* ---- expressions ----------------------------------------------------------------------- */
 
-/* row_literal := ROW ( expr {, expr} ), at ROW: the fields keep their own
- * types (a literal is settled to its type). */
-int ixs_row_literal(px *p, xv *out) {
-    p->i += 2;
-    sb args = {0}, desc = {0};
-    int n = 0;
-    sb_add(&desc, "X'");
-    do {
-        if (n >= ROW_MAX_FIELDS) {
-            sb_free(&args);
-            sb_free(&desc);
-            return px_fail(p);
-        }
-        xv v;
-        ixs_xv_init(&v);
-        if (ixs_expr(p, &v)) {
-            xv_free(&v);
-            sb_free(&args);
-            sb_free(&desc);
-            return -1;
-        }
-        ixs_settle(p, &v);
-        if (v.k == XK_PARAM) ixs_to_type(p, &v, ixs_t(IX_T_VARCHAR, 255));
-        ityp t = v.t.code >= 0 ? v.t : ixs_t(IX_T_CHAR, 1);
-        if (ixs_coll_is(t.code) || t.code == IX_T_ROW) {
-            xv_free(&v);
-            sb_free(&args);
-            sb_free(&desc);
-            return px_fail(p); /* nested rows and collections: not supported */
-        }
-        sb_printf(&desc, "%02X%08X", (unsigned)t.code & 0xff, t.len);
-        sb_printf(&args, ",%s", ixs_xs(&v));
-        xv_free(&v);
-        n++;
-    } while (px_acc_op(p, ","));
-    sb_addc(&desc, '\'');
-    if (px_expect_op(p, ")")) {
-        sb_free(&args);
-        sb_free(&desc);
-        return -1;
-    }
-    sb_printf(&out->s, "ixd_row_pack(%s%s)", desc.p ? desc.p : "X''", args.p ? args.p : "");
-    sb_free(&args);
-    sb_free(&desc);
-    out->k = XK_EXPR;
-    out->lk = LB_EXPR;
-    out->t = ixs_t(IX_T_ROW, ROW_LIT | (uint32_t)n);
-    return out->s.oom ? px_failc(p, -208, NULL) : 0;
+ityp ixs_row_lit_type(int nfields) {
+    return ixs_t(IX_T_ROW, ROW_LIT | (uint32_t)nfields);
 }
 
 int ixs_row_field(px *p, xv *out, const char *field) {

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/sql/ixs_parse.h"
+#include "server/sql/ixs_ex_tree.h"
 
 enum {
     WF_NUMBER, /* ROW_NUMBER: no argument, ORDER BY optional */
@@ -30,13 +30,15 @@ enum {
     WF_NTILE,  /* one argument, ORDER BY required, BIGINT */
     WF_OFFSET, /* LAG/LEAD: 1-3 arguments, ORDER BY required */
     WF_VALUE,  /* FIRST_VALUE/LAST_VALUE: one argument */
-    WF_AGG,    /* an aggregate (ixs_agg_call) */
+    WF_AGG,    /* an aggregate (an EX_AGG call) */
 };
 
-static const struct wfn {
+struct wfn {
     const char *name, *sql;
     int kind;
-} wfns[] = {
+};
+
+static const struct wfn wfns[] = {
     {"row_number", "row_number", WF_NUMBER},
     {"rownumber", "row_number", WF_NUMBER},
     {"rank", "rank", WF_RANK},
@@ -78,40 +80,31 @@ static void settle_lit(xv *v) {
     if (v->t.code < 0 && v->k != XK_PARAM && v->k != XK_NULL) v->t = ixs_lit_type(v);
 }
 
-/* The arguments of a non-aggregate OLAP function (after its '('), emitted as
- * "fn(args)" into out with the result type. */
-static int olap_args(px *p, const struct wfn *f, xv *out) {
+/* ---- parse ------------------------------------------------------------------------------ */
+
+void ixs_window_free(ixs_win *w) {
+    if (!w) return;
+    sb_free(&w->frame);
+    free(w->oflag);
+    free(w);
+}
+
+/* The function of a window: olap_fn "(" args ")" (an EX_CALL of its
+ * arguments, checked against the function's arity) or an aggregate call. */
+static ixs_ex *olap_fn(px *p, const struct wfn *f) {
+    int at = p->i;
+    ixs_ex *c = ixs_ex_parse_call(p);
+    if (!c || f->kind == WF_AGG) return c;
     int max = f->kind == WF_OFFSET ? 3 : (f->kind == WF_NTILE || f->kind == WF_VALUE) ? 1 : 0;
-    int min = max ? 1 : 0, n = 0, rc = 0;
-    xv a[3];
-    sb_printf(&out->s, "%s(", f->sql);
-    while (!rc && !px_op(p, p->i, ")")) {
-        if (n >= max || (n && px_expect_op(p, ","))) {
-            rc = px_fail(p);
-            break;
-        }
-        rc = ixs_expr(p, &a[n]);
-        n++;
-        if (rc) break;
-        settle_lit(&a[n - 1]);
-        if (n == 2 && !ixs_is_int(a[1].t.code) && a[1].k != XK_PARAM) rc = px_fail(p);
-        if (n == 3) ixs_to_type(p, &a[2], a[0].t); /* the default, as the value */
-        if (n == 1 && f->kind == WF_NTILE && !ixs_is_int(a[0].t.code)) rc = px_fail(p);
-        if (n == 2 && a[1].k == XK_PARAM) ixs_to_type(p, &a[1], ixs_t(IX_T_INTEGER, 4));
-        if (p->failed) rc = -1;
-        if (!rc) sb_printf(&out->s, "%s%s", n > 1 ? "," : "", a[n - 1].s.p ? a[n - 1].s.p : "NULL");
+    if (c->op != EX_CALL || c->nk > max || c->nk < (max ? 1 : 0)) {
+        p->i = c->op != EX_CALL ? at + 2 /* after "(" */
+               : c->nk > max    ? (max ? c->kids[max - 1]->end : at + 2)
+                                : c->end - 1; /* at ")" */
+        px_fail(p);
+        ixs_ex_free(c);
+        return NULL;
     }
-    if (!rc && n < min) rc = px_fail(p);
-    if (!rc) rc = px_expect_op(p, ")");
-    sb_addc(&out->s, ')');
-    if (f->kind == WF_OFFSET || f->kind == WF_VALUE)
-        out->t = n ? a[0].t : ixs_t(IX_T_INTEGER, 4);
-    else
-        out->t = f->kind == WF_DIST ? ixs_t(IX_T_FLOAT, 8) : ixs_t(IX_T_BIGINT, 8);
-    if (out->t.code < 0) out->t = ixs_t(IX_T_VARCHAR, 255); /* lag(NULL) */
-    for (int i = 0; i < n; i++)
-        xv_free(&a[i]);
-    return rc;
+    return c;
 }
 
 /* bound := UNBOUNDED {PRECEDING | FOLLOWING} | n {PRECEDING | FOLLOWING} | CURRENT ROW */
@@ -155,74 +148,156 @@ static int frame(px *p, sb *out, int *range_off) {
     return 0;
 }
 
-/* ORDER BY item {, item} of a window, into out; *nkeys the number of keys,
- * *key1 the class of the first ('n' numeric in SQLite's sense, 'd' DECIMAL
- * or MONEY, 0 other). */
-static int win_order(px *p, sb *out, int *nkeys, int *key1, size_t *key1_end) {
+/* expr { "," expr } into the kids of e */
+static int expr_list(px *p, ixs_ex *e, ixs_win *w) {
+    do {
+        ixs_ex *k = ixs_ex_parse(p, IXS_EX_VALUE);
+        if (!k || ixs_ex_kid_add(p, e, k)) return -1;
+        if (w) {
+            int fl = px_acc(p, IXK_DESC) ? 1 : (px_acc(p, IXK_ASC), 0);
+            if (px_acc(p, IXK_NULLS)) {
+                if (px_acc(p, IXK_FIRST))
+                    fl |= 2;
+                else if (px_acc(p, IXK_LAST))
+                    fl |= 4;
+                else
+                    return px_fail(p);
+            }
+            int *nf = realloc(w->oflag, (size_t)(w->nord + 1) * sizeof *nf);
+            if (!nf) return px_failc(p, -208, NULL);
+            w->oflag = nf;
+            w->oflag[w->nord++] = fl;
+        }
+    } while (px_acc_op(p, ","));
+    return 0;
+}
+
+/* over := OVER "(" [ PARTITION BY expr {, expr} ]
+ *         [ ORDER BY expr [ASC|DESC] [NULLS FIRST|LAST] {, ...} ] [frame] ")" */
+static int over_parse(px *p, ixs_ex *e, ixs_win *w) {
+    if (px_expect(p, IXK_OVER) || px_expect_op(p, "(")) return -1;
+    if (px_acc(p, IXK_PARTITION) && (px_expect(p, IXK_BY) || expr_list(p, e, NULL))) return -1;
+    w->npart = e->nk;
+    if (px_acc(p, IXK_ORDER) && (px_expect(p, IXK_BY) || expr_list(p, e, w))) return -1;
+    if (frame(p, &w->frame, &w->range_off)) return -1;
+    w->close = p->i;
+    return px_expect_op(p, ")");
+}
+
+/* window_expr := olap_fn OVER ( ... ) (at its name) */
+ixs_ex *ixs_window_parse(px *p) {
+    char fn[IXS_NAME_MAX + 1];
+    int at = p->i;
+    if (px_ident(p, fn, sizeof fn) || px_expect_op(p, "(")) return NULL;
+    const struct wfn *f = wfn_find(fn);
+    if (!f) {
+        px_failc(p, -674, "%s", fn);
+        return NULL;
+    }
+    /* only in a projection list or an ORDER BY, and not in its own OVER */
+    if (!p->olap_ok) {
+        px_fail(p);
+        return NULL;
+    }
+    ixs_ex *e = ixs_ex_node(p, EX_WINDOW, at);
+    if (!e) return NULL;
+    e->win = calloc(1, sizeof *e->win);
+    if (!e->win) px_failc(p, -208, NULL);
+    p->olap_ok = 0;
+    p->i = at;
+    if (e->win && (e->a = olap_fn(p, f))) over_parse(p, e, e->win);
+    p->olap_ok = 1;
+    if (e->win) e->win->f = f;
+    e->end = p->i;
+    if (p->failed) {
+        ixs_ex_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+/* ---- emit ------------------------------------------------------------------------------- */
+
+/* The arguments of a non-aggregate OLAP function, emitted as "fn(args)" into
+ * out with the result type. */
+static int olap_args(px *p, const struct wfn *f, ixs_ex *c, xv *out) {
+    int n = 0, rc = 0;
+    xv a[3];
+    sb_printf(&out->s, "%s(", f->sql);
+    for (; !rc && n < c->nk; n++) {
+        ixs_xv_init(&a[n]);
+        rc = ixs_ex_emit_node(p, c->kids[n], &a[n]);
+        if (rc) continue;
+        p->i = c->kids[n]->end;
+        settle_lit(&a[n]);
+        if (n == 1 && !ixs_is_int(a[1].t.code) && a[1].k != XK_PARAM) rc = px_fail(p);
+        if (n == 2) ixs_to_type(p, &a[2], a[0].t); /* the default, as the value */
+        if (n == 0 && f->kind == WF_NTILE && !ixs_is_int(a[0].t.code)) rc = px_fail(p);
+        if (n == 1 && a[1].k == XK_PARAM) ixs_to_type(p, &a[1], ixs_t(IX_T_INTEGER, 4));
+        if (p->failed) rc = -1;
+        if (!rc) sb_printf(&out->s, "%s%s", n ? "," : "", a[n].s.p ? a[n].s.p : "NULL");
+    }
+    sb_addc(&out->s, ')');
+    if (f->kind == WF_OFFSET || f->kind == WF_VALUE)
+        out->t = n ? a[0].t : ixs_t(IX_T_INTEGER, 4);
+    else
+        out->t = f->kind == WF_DIST ? ixs_t(IX_T_FLOAT, 8) : ixs_t(IX_T_BIGINT, 8);
+    if (out->t.code < 0) out->t = ixs_t(IX_T_VARCHAR, 255); /* lag(NULL) */
+    for (int i = 0; i < n; i++)
+        xv_free(&a[i]);
+    return rc;
+}
+
+/* The ORDER BY keys of a window into out; *key1 the class of the first
+ * ('n' numeric in SQLite's sense, 'd' DECIMAL or MONEY, 0 other) and
+ * key1_at where its SQL is in out. */
+static int win_order(px *p, ixs_ex *e, const ixs_win *w, sb *out, int *key1, size_t *key1_at) {
     sb_add(out, " ORDER BY ");
-    for (*nkeys = 0;; (*nkeys)++) {
-        xv e;
-        if (ixs_expr(p, &e)) {
-            xv_free(&e);
+    for (int k = 0; k < w->nord; k++) {
+        xv v;
+        ixs_xv_init(&v);
+        if (ixs_ex_emit_node(p, e->kids[w->npart + k], &v)) {
+            xv_free(&v);
             return -1;
         }
-        settle_lit(&e);
-        if (*nkeys == 0)
-            *key1 = ixs_is_dec(e.t.code)                                ? 'd'
-                    : ixs_is_numeric(e.t.code) || e.t.code == IX_T_DATE ? 'n'
+        settle_lit(&v);
+        if (k == 0)
+            *key1 = ixs_is_dec(v.t.code)                                ? 'd'
+                    : ixs_is_numeric(v.t.code) || v.t.code == IX_T_DATE ? 'n'
                                                                         : 0;
         else
             sb_add(out, ", ");
         size_t at = out->n;
-        sb_add(out, e.s.p ? e.s.p : "NULL");
-        if (*nkeys == 0) key1_end[0] = at, key1_end[1] = out->n;
-        xv_free(&e);
-        if (px_acc(p, IXK_DESC))
-            sb_add(out, " DESC");
-        else
-            px_acc(p, IXK_ASC);
-        if (px_acc(p, IXK_NULLS)) {
-            if (px_acc(p, IXK_FIRST))
-                sb_add(out, " NULLS FIRST");
-            else if (px_acc(p, IXK_LAST))
-                sb_add(out, " NULLS LAST");
-            else
-                return px_fail(p);
-        }
-        if (!px_acc_op(p, ",")) break;
+        sb_add(out, v.s.p ? v.s.p : "NULL");
+        if (k == 0) key1_at[0] = at, key1_at[1] = out->n;
+        xv_free(&v);
+        if (w->oflag[k] & 1) sb_add(out, " DESC");
+        if (w->oflag[k] & 2) sb_add(out, " NULLS FIRST");
+        if (w->oflag[k] & 4) sb_add(out, " NULLS LAST");
     }
-    (*nkeys)++;
     return 0;
 }
 
-/* OVER ( ... ) into out; *ordered: an ORDER BY was given. */
-static int over_clause(px *p, sb *out, int *ordered) {
-    if (px_expect(p, IXK_OVER) || px_expect_op(p, "(")) return -1;
+/* OVER ( ... ) into out. */
+static int over_emit(px *p, ixs_ex *e, const ixs_win *w, sb *out) {
     sb_add(out, " OVER (");
-    if (px_acc(p, IXK_PARTITION)) {
-        if (px_expect(p, IXK_BY)) return -1;
-        sb_add(out, "PARTITION BY ");
-        for (int n = 0;; n++) {
-            xv e;
-            int rc = ixs_expr(p, &e);
-            if (!rc) sb_printf(out, "%s%s", n ? ", " : "", e.s.p ? e.s.p : "NULL");
-            xv_free(&e);
-            if (rc) return -1;
-            if (!px_acc_op(p, ",")) break;
-        }
+    for (int k = 0; k < w->npart; k++) {
+        xv v;
+        ixs_xv_init(&v);
+        int rc = ixs_ex_emit_node(p, e->kids[k], &v);
+        if (!rc) sb_printf(out, "%s%s", k ? ", " : "PARTITION BY ", v.s.p ? v.s.p : "NULL");
+        xv_free(&v);
+        if (rc) return -1;
     }
-    int nkeys = 0, key1 = 0, range_off = 0;
+    int key1 = 0;
     size_t key1_at[2] = {0, 0};
-    *ordered = 0;
-    if (px_acc(p, IXK_ORDER)) {
-        if (px_expect(p, IXK_BY) || win_order(p, out, &nkeys, &key1, key1_at)) return -1;
-        *ordered = 1;
-    }
-    if (frame(p, out, &range_off)) return -1;
+    if (w->nord && win_order(p, e, w, out, &key1, key1_at)) return -1;
+    sb_add(out, w->frame.p ? w->frame.p : "");
     /* RANGE n PRECEDING/FOLLOWING: one numeric key (a DECIMAL read as a
      * number: its stored form is not one) */
-    if (range_off && (nkeys != 1 || !key1)) return px_fail(p);
-    if (range_off && key1 == 'd') {
+    p->i = w->close;
+    if (w->range_off && (w->nord != 1 || !key1)) return px_fail(p);
+    if (w->range_off && key1 == 'd') {
         sb k = {0};
         sb_addn(&k, out->p + key1_at[0], key1_at[1] - key1_at[0]);
         sb fixed = {0};
@@ -233,28 +308,25 @@ static int over_clause(px *p, sb *out, int *ordered) {
         *out = fixed;
     }
     sb_addc(out, ')');
-    return px_expect_op(p, ")");
+    return 0;
 }
 
-int ixs_window_call(px *p, xv *out) {
-    char fn[IXS_NAME_MAX + 1];
-    if (px_ident(p, fn, sizeof fn) || px_expect_op(p, "(")) return -1;
-    const struct wfn *f = wfn_find(fn);
-    if (!f) return px_failc(p, -674, "%s", fn);
-    /* only in a projection list or an ORDER BY, and not in its own OVER */
-    if (!p->olap_ok) return px_fail(p);
+int ixs_window_emit(px *p, ixs_ex *e, xv *out) {
+    const ixs_win *w = e->win;
+    const struct wfn *f = w->f;
+    int rc;
     p->olap_ok = 0;
-    int rc, ordered = 0;
     if (f->kind == WF_AGG) {
-        rc = ixs_agg_call(p, fn, out);
+        rc = ixs_ex_emit_node(p, e->a, out);
         out->agg = 0; /* a value per row, not a group's */
     } else {
-        rc = olap_args(p, f, out);
+        rc = olap_args(p, f, e->a, out);
         out->lk = LB_EXPR;
     }
     out->k = XK_EXPR;
-    if (!rc) rc = over_clause(p, &out->s, &ordered);
-    if (!rc && !ordered && f->kind != WF_NUMBER && f->kind != WF_VALUE && f->kind != WF_AGG)
+    if (!rc) rc = over_emit(p, e, w, &out->s);
+    p->i = e->end;
+    if (!rc && !w->nord && f->kind != WF_NUMBER && f->kind != WF_VALUE && f->kind != WF_AGG)
         rc = px_fail(p);
     if (!rc && out->s.oom) rc = px_failc(p, -208, NULL);
     p->olap_ok = 1;

@@ -1,0 +1,356 @@
+/* ixs_ex_arith.c: the emission of arithmetic: + - * / on numbers, dates,
+ * DATETIME and INTERVAL values with Informix's result types, || and the
+ * negation of a value. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/sql/ixs_ex_tree.h"
+
+static int tu_factor(int u, int64_t *f, int *ym) {
+    *ym = 0;
+    switch (u) {
+    case IX_TU_YEAR: *f = 12, *ym = 1; return 0;
+    case IX_TU_MONTH: *f = 1, *ym = 1; return 0;
+    case IX_TU_DAY: *f = 86400LL * IX_UNITS_PER_SECOND; return 0;
+    case IX_TU_HOUR: *f = 3600LL * IX_UNITS_PER_SECOND; return 0;
+    case IX_TU_MINUTE: *f = 60LL * IX_UNITS_PER_SECOND; return 0;
+    case IX_TU_SECOND: *f = IX_UNITS_PER_SECOND; return 0;
+    default: *f = 1; return 0;
+    }
+}
+
+static int neg_literal(px *p, xv *out) {
+    size_t n = out->litn + 1;
+    char *l = malloc(n + 1);
+    if (!l) return px_failc(p, -208, NULL);
+    l[0] = '-';
+    memcpy(l + 1, out->lit, out->litn + 1);
+    if (l[1] == '-') { /* double negation */
+        memmove(l, l + 2, n - 1);
+        n -= 2;
+    }
+    free(out->lit);
+    out->lit = l;
+    out->litn = n;
+    sval v;
+    int isint = out->k == XK_INT;
+    int r2 = ixs_text_to_sval(isint              ? ixs_t(IX_T_BIGINT, 8)
+                              : strpbrk(l, "eE") ? ixs_t(IX_T_FLOAT, 8)
+                                                 : ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff),
+                              l, n, &v);
+    if (r2) return px_failc(p, r2, NULL);
+    sb ns = {0};
+    sval_sql(&v, &ns);
+    sval_free(&v);
+    ixs_xv_set_sql(out, &ns);
+    return 0;
+}
+
+/* The negation of an expression that is not a number literal. */
+static void neg_expr(px *p, xv *out) {
+    ixs_make_num(p, out);
+    sb ns = {0};
+    if (ixs_is_dec(out->t.code))
+        sb_printf(&ns, "ixd_dsub(X'80',%s)", ixs_xs(out));
+    else
+        sb_printf(&ns, "(-%s)", ixs_xs(out));
+    ixs_xv_set_sql(out, &ns);
+    out->k = XK_EXPR;
+    out->lk = LB_EXPR;
+}
+
+/* The result of exact arithmetic with a MONEY operand (*rt holds the
+ * DECIMAL rule's type): for + and - MONEY with that precision and scale; for
+ * * and / MONEY(32, s) at the scale s of the MONEY operand (the larger of
+ * two), the value rounded to it (MONEY(8,2) * 1.5 is MONEY(32,2), as AVG);
+ * MONEY / MONEY is a DECIMAL ratio. */
+static void money_result(ityp lt, ityp rt0, char op, ityp *rt, sb *s) {
+    if (op == '/' && lt.code == IX_T_MONEY && rt0.code == IX_T_MONEY) return;
+    if (op == '+' || op == '-') {
+        rt->code = IX_T_MONEY;
+        return;
+    }
+    int sa = lt.code == IX_T_MONEY ? (int)(lt.len & 0xff) : -1;
+    int sb2 = rt0.code == IX_T_MONEY ? (int)(rt0.len & 0xff) : -1;
+    int sc = sa > sb2 ? sa : sb2;
+    if (sc < 0 || sc > 32) sc = 2;
+    ityp m = ixs_t(IX_T_MONEY, 32u << 8 | (uint32_t)sc);
+    if ((rt->len & 0xff) != (uint32_t)sc) {
+        sb n = {0};
+        sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", s->p ? s->p : "NULL", IX_T_DECIMAL,
+                  32u << 8 | 0xff, m.code, m.len);
+        sb_free(s);
+        *s = n;
+    }
+    *rt = m;
+}
+
+/* The operands of one arithmetic operation: types a, b and SQL L, R of l and r. */
+typedef struct {
+    xv *l, *r, *out;
+    char op;
+    int a, b;
+    const char *L, *R;
+} arop;
+
+/* A parameter takes the type of the other operand (DECIMAL if both are parameters). */
+static void arith_params(px *p, xv *l, xv *r) {
+    if (l->k == XK_PARAM && r->k != XK_PARAM)
+        ixs_to_type(p, l,
+                    r->t.code == IX_T_DATE || r->t.code == IX_T_DATETIME ? ixs_t(IX_T_INTEGER, 4)
+                                                                         : r->t);
+    if (r->k == XK_PARAM && l->k != XK_PARAM)
+        ixs_to_type(p, r, l->t.code == IX_T_DATE ? ixs_t(IX_T_INTEGER, 4) : l->t);
+    if (l->k == XK_PARAM && r->k == XK_PARAM) {
+        ixs_to_type(p, l, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
+        ixs_to_type(p, r, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
+    }
+}
+
+/* Strings in arithmetic are numbers, or next to a date or time of its type. */
+static void arith_text(px *p, arop *o) {
+    xv *l = o->l, *r = o->r;
+    if (ixs_is_char(o->a) && !ixs_ex_is_temporal(o->b)) {
+        ixs_make_num(p, l);
+        o->a = l->t.code;
+    }
+    if (ixs_is_char(o->b) && !ixs_ex_is_temporal(o->a)) {
+        ixs_make_num(p, r);
+        o->b = r->t.code;
+    }
+    if (ixs_is_char(o->a) && ixs_ex_is_temporal(o->b) && o->b != IX_T_INTERVAL) {
+        ixs_to_type(p, l, r->t);
+        o->a = o->b;
+    }
+    if (ixs_is_char(o->b) && ixs_ex_is_temporal(o->a)) {
+        int a = o->a;
+        ityp tt = a == IX_T_DATE ? ixs_t(IX_T_INTEGER, 4) : a == IX_T_INTERVAL ? l->t : r->t;
+        if (a == IX_T_DATETIME) tt = ixs_t(IX_T_INTERVAL, ix_iv_qual(9, IX_TU_DAY, IX_TU_F(5)));
+        ixs_to_type(p, r, tt);
+        o->b = r->t.code;
+    }
+}
+
+/* DATE - DATE, DATE +/- number, number + DATE; 1 if the operation is none of these. */
+static int arith_date(px *p, arop *o) {
+    int a = o->a, b = o->b;
+    char op = o->op;
+    xv *out = o->out;
+    if (a == IX_T_DATE && b == IX_T_DATE && op == '-') {
+        sb_printf(&out->s, "(%s - %s)", o->L, o->R);
+        out->t = ixs_t(IX_T_INTEGER, 4);
+        return 0;
+    }
+    if (a == IX_T_DATE && (ixs_is_int(b) || ixs_is_numeric(b)) && (op == '+' || op == '-')) {
+        if (!ixs_is_int(b)) ixs_to_type(p, o->r, ixs_t(IX_T_INTEGER, 4));
+        sb_printf(&out->s, "(%s %c %s)", o->L, op, ixs_xs(o->r));
+        out->t = ixs_t(IX_T_DATE, 4);
+        return 0;
+    }
+    if (b == IX_T_DATE && ixs_is_numeric(a) && op == '+') {
+        if (!ixs_is_int(a)) ixs_to_type(p, o->l, ixs_t(IX_T_INTEGER, 4));
+        sb_printf(&out->s, "(%s + %s)", ixs_xs(o->l), o->R);
+        out->t = ixs_t(IX_T_DATE, 4);
+        return 0;
+    }
+    return 1;
+}
+
+/* DATETIME|DATE +/- INTERVAL (a DATE with a day-time interval is extended first) */
+static void arith_dt_add(arop *o) {
+    xv *l = o->l, *r = o->r, *out = o->out;
+    int a = o->a, sign = o->op == '-' ? -1 : 1;
+    uint32_t q = a == IX_T_DATE ? 0 : l->t.len;
+    if (a == IX_T_DATE && IX_QUAL_END(r->t.len) > IX_TU_DAY)
+        q = ix_dt_qual(IX_TU_YEAR, IX_QUAL_END(r->t.len));
+    sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,%d)", o->L, q, o->R, r->t.len, sign);
+    out->t = q ? ixs_t(IX_T_DATETIME, q) : ixs_t(IX_T_DATE, 4);
+    if (a == IX_T_DATE && q) {
+        /* DATE + day-time interval: extend the date first */
+        sb_free(&out->s);
+        sb_printf(&out->s, "ixd_dtadd(ixd_extend(%s,%d,4,%u),%u,%s,%u,%d)", o->L, IX_T_DATE, q, q,
+                  o->R, r->t.len, sign);
+    }
+}
+
+/* DATETIME|DATE - DATETIME|DATE, DATETIME|DATE +/- INTERVAL, INTERVAL + DATETIME;
+ * 1 if the operation is none of these. */
+static int arith_datetime(arop *o) {
+    xv *l = o->l, *r = o->r, *out = o->out;
+    int a = o->a, b = o->b;
+    char op = o->op;
+    if ((a == IX_T_DATETIME || a == IX_T_DATE) && (b == IX_T_DATETIME || b == IX_T_DATE) &&
+        op == '-') {
+        int ea = a == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(l->t.len);
+        int eb = b == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(r->t.len);
+        int e = ea > eb ? ea : eb;
+        uint32_t q = ix_iv_qual(9, IX_TU_DAY, e);
+        sb_printf(&out->s, "ixd_dtsub(%s,%u,%s,%u,%u)", o->L, a == IX_T_DATE ? 0 : l->t.len, o->R,
+                  b == IX_T_DATE ? 0 : r->t.len, q);
+        out->t = ixs_t(IX_T_INTERVAL, q);
+        return 0;
+    }
+    if ((a == IX_T_DATETIME || a == IX_T_DATE) && b == IX_T_INTERVAL && (op == '+' || op == '-')) {
+        arith_dt_add(o);
+        return 0;
+    }
+    if (a == IX_T_INTERVAL && b == IX_T_DATETIME && op == '+') {
+        sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,1)", o->R, r->t.len, o->L, l->t.len);
+        out->t = r->t;
+        return 0;
+    }
+    return 1;
+}
+
+/* INTERVAL +/- INTERVAL, INTERVAL * or / number, number * INTERVAL;
+ * 1 if the operation is none of these. */
+static int arith_interval(arop *o) {
+    int a = o->a, b = o->b;
+    char op = o->op;
+    xv *out = o->out;
+    if (a == IX_T_INTERVAL && b == IX_T_INTERVAL && (op == '+' || op == '-')) {
+        sb_printf(&out->s, "(%s %c %s)", o->L, op, o->R);
+        out->t = o->l->t;
+        return 0;
+    }
+    if (a == IX_T_INTERVAL && ixs_is_numeric(b) && (op == '*' || op == '/')) {
+        if (op == '*')
+            sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", o->L, o->R);
+        else
+            sb_printf(&out->s, "CAST(ixd_fdiv(%s, ixd_dbl(%s)) AS INTEGER)", o->L, o->R);
+        out->t = o->l->t;
+        return 0;
+    }
+    if (b == IX_T_INTERVAL && ixs_is_numeric(a) && op == '*') {
+        sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", o->R, o->L);
+        out->t = o->r->t;
+        return 0;
+    }
+    return 1;
+}
+
+/* The type of an exact DECIMAL result: its precision and scale when both
+ * operands have a fixed scale (not for '/'), else floating DECIMAL(32). */
+static ityp decimal_result(ityp da, ityp db, char op) {
+    int pa = (int)(da.len >> 8), sa = (int)(da.len & 0xff), pb = (int)(db.len >> 8),
+        sbb = (int)(db.len & 0xff);
+    ityp rt = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+    if (sa != 0xff && sbb != 0xff && op != '/') {
+        int s, pr;
+        if (op == '*') {
+            s = sa + sbb;
+            pr = pa + pb;
+        } else {
+            s = sa > sbb ? sa : sbb;
+            int ia = pa - sa, ib = pb - sbb;
+            pr = (ia > ib ? ia : ib) + s + 1;
+        }
+        if (pr > 32) pr = 32;
+        if (s <= pr) rt = ixs_t(IX_T_DECIMAL, (uint32_t)pr << 8 | (uint32_t)s);
+    }
+    return rt;
+}
+
+/* Arithmetic on numbers: FLOAT, integer or exact decimal. */
+static int arith_numeric(px *p, arop *o) {
+    xv *l = o->l, *r = o->r, *out = o->out;
+    int a = o->a, b = o->b;
+    char op = o->op;
+    if (!ixs_is_numeric(a) || !ixs_is_numeric(b)) return px_failc(p, -1213, NULL);
+    int ca = ixs_ex_storage_class(a), cb = ixs_ex_storage_class(b);
+    if (ca == 'f' || cb == 'f') {
+        if (ca == 'd') ixs_to_type(p, l, ixs_t(IX_T_FLOAT, 8));
+        if (cb == 'd') ixs_to_type(p, r, ixs_t(IX_T_FLOAT, 8));
+        if (op == '/')
+            sb_printf(&out->s, "ixd_fdiv(%s,%s)", ixs_xs(l), ixs_xs(r));
+        else
+            sb_printf(&out->s, "(%s %c %s)", ixs_xs(l), op, ixs_xs(r));
+        out->t = ixs_t(IX_T_FLOAT, 8);
+        return 0;
+    }
+    if (ca == 'i' && cb == 'i' && op != '/') {
+        sb_printf(&out->s, "(%s %c %s)", o->L, op, o->R);
+        int big8 = a == IX_T_INT8 || a == IX_T_SERIAL8 || b == IX_T_INT8 || b == IX_T_SERIAL8;
+        int bigb =
+            a == IX_T_BIGINT || a == IX_T_BIGSERIAL || b == IX_T_BIGINT || b == IX_T_BIGSERIAL;
+        out->t = big8   ? ixs_t(IX_T_INT8, 10)
+                 : bigb ? ixs_t(IX_T_BIGINT, 8)
+                        : ixs_t(IX_T_INTEGER, 4);
+        return 0;
+    }
+    /* exact decimal arithmetic */
+    ityp da = ixs_dec_of(l->t), db = ixs_dec_of(r->t);
+    const char *fn = op == '+'   ? "ixd_dadd"
+                     : op == '-' ? "ixd_dsub"
+                     : op == '*' ? "ixd_dmul"
+                                 : "ixd_ddiv";
+    sb_printf(&out->s, "%s(%s,%s)", fn, o->L, o->R);
+    ityp rt = decimal_result(da, db, op);
+    if (a == IX_T_MONEY || b == IX_T_MONEY) money_result(l->t, r->t, op, &rt, &out->s);
+    out->t = rt;
+    return 0;
+}
+
+/* arithmetic: out = l op r (op one of + - * /) */
+int ixs_ex_arith(px *p, xv *l, char op, xv *r, xv *out) {
+    ixs_settle(p, l);
+    ixs_settle(p, r);
+    arith_params(p, l, r);
+    if (l->k == XK_NULL || r->k == XK_NULL) {
+        sb_add(&out->s, "NULL");
+        out->t = l->k == XK_NULL ? r->t : l->t;
+        return 0;
+    }
+    arop o = {.l = l, .r = r, .out = out, .op = op, .a = l->t.code, .b = r->t.code};
+    arith_text(p, &o);
+    if (p->failed) return -1;
+    o.L = ixs_xs(l);
+    o.R = ixs_xs(r);
+    int a = o.a, b = o.b;
+    /* dates and times */
+    if (a == IX_T_DATE || b == IX_T_DATE || a == IX_T_DATETIME || b == IX_T_DATETIME ||
+        a == IX_T_INTERVAL || b == IX_T_INTERVAL) {
+        if (!arith_date(p, &o) || !arith_datetime(&o) || !arith_interval(&o)) return 0;
+        return px_failc(p, -1263, NULL);
+    }
+    return arith_numeric(p, &o);
+}
+
+int ixs_ex_neg(px *p, xv *out) {
+    if (out->k == XK_INT || out->k == XK_NUM) return neg_literal(p, out);
+    neg_expr(p, out);
+    return 0;
+}
+
+/* A number as an INTERVAL of unit u (UNITS u). */
+void ixs_ex_units(px *p, xv *out, int u) {
+    int64_t f;
+    int ym;
+    tu_factor(u, &f, &ym);
+    uint32_t q = u > IX_TU_SECOND ? ix_iv_qual(0, IX_TU_FRACTION, u) : ix_iv_qual(9, u, u);
+    if (u == IX_TU_FRACTION) q = ix_iv_qual(0, IX_TU_FRACTION, IX_TU_F(5));
+    ixs_make_num(p, out);
+    sb n2 = {0};
+    sb_printf(&n2, "CAST(ixd_dbl(%s) * %lld AS INTEGER)", ixs_xs(out), (long long)f);
+    ixs_xv_set_sql(out, &n2);
+    out->t = ixs_t(IX_T_INTERVAL, q);
+    out->k = XK_EXPR;
+    out->lk = LB_EXPR;
+}
+
+/* l || r: both as text, CHAR when both are CHAR, else VARCHAR or LVARCHAR
+ * of the sum of their lengths. */
+void ixs_ex_concat(px *p, xv *l, xv *r, xv *res) {
+    ixs_as_text(p, l);
+    ixs_as_text(p, r);
+    sb_printf(&res->s, "(%s || %s)", ixs_xs(l), ixs_xs(r));
+    uint32_t n = ixs_char_len(ixs_lit_type(l)) + ixs_char_len(ixs_lit_type(r));
+    int bothchar = l->t.code == IX_T_CHAR && r->t.code == IX_T_CHAR;
+    if (bothchar && n <= 32767)
+        res->t = ixs_t(IX_T_CHAR, n);
+    else if (n <= 255)
+        res->t = ixs_t(IX_T_VARCHAR, n);
+    else
+        res->t = ixs_t(IX_T_LVARCHAR, n > 32739 ? 32739 : n);
+}

@@ -1,0 +1,126 @@
+/* ixs_ex_resolve.c: the names of an expression tree bound in the scopes of
+ * p->sc (columns of this and enclosing scopes, ROW fields, sequences), with
+ * the references recorded for the statement (refmask: the tables of this
+ * scope a conjunct uses; outer_ref: a correlated reference). Subqueries are
+ * resolved by ixs_sel_emit and EX_SPAN nodes by their readers, both at
+ * emission. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/sql/ixs_ex_tree.h"
+#include "server/sql/ixs_objs.h"
+
+static int tref_match(const tref *t, const char *q) {
+    return !strcmp(t->alias, q) || !strcmp(t->tab.name, q);
+}
+
+/* Binds e to column ti/ci (ci -2: rowid) of scope sc. */
+static int bind(px *p, ixs_ex *e, scope *sc, int ti, int ci) {
+    if (sc == p->sc)
+        sc->refmask |= (uint64_t)1 << ti;
+    else
+        p->sc->outer_ref = 1;
+    e->rk = ci == -2 ? EXR_ROWID : EXR_COL;
+    e->rsc = sc;
+    e->ti = ti;
+    e->ci = ci;
+    e->t = ci == -2 ? ixs_t(IX_T_INTEGER, 4) : sc->t[ti]->tab.cols[ci].t;
+    return 0;
+}
+
+/* The column of table ti of sc named name: its index, -2 for rowid, -1. */
+static int col_of(const tref *t, const char *name) {
+    if (!strcmp(name, "rowid") && !t->derived && !t->tab.is_view) return -2;
+    for (int ci = 0; ci < t->tab.ncols; ci++)
+        if (!strcmp(t->tab.cols[ci].name, name)) return ci;
+    return -1;
+}
+
+/* [q.]name: the column in the nearest scope that has it; -217 when none,
+ * -324 when two tables of one scope have it. */
+static int find_col(px *p, ixs_ex *e, const char *q, const char *name) {
+    if (p->syntax_only) { /* any name is a column of unknown type */
+        e->rk = EXR_UNKNOWN;
+        return 0;
+    }
+    for (scope *sc = p->sc; sc; sc = sc->up) {
+        int hit_t = -1, hit_c = -1, nhit = 0, qual_found = 0;
+        for (int ti = 0; ti < sc->n; ti++) {
+            tref *t = sc->t[ti];
+            if (q && !tref_match(t, q)) continue;
+            if (q) qual_found = 1;
+            int ci = col_of(t, name);
+            if (ci == -2) {
+                if (!nhit) {
+                    hit_t = ti;
+                    hit_c = -2;
+                }
+                nhit++;
+                continue;
+            }
+            if (ci >= 0) {
+                if (!nhit || hit_c == -2) {
+                    hit_t = ti;
+                    hit_c = ci;
+                }
+                nhit++;
+            }
+            if (q && nhit) break;
+        }
+        if (nhit > 1 && hit_c != -2) return px_failc(p, -324, "%s", name);
+        if (nhit) return bind(p, e, sc, hit_t, hit_c);
+        if (q && qual_found) return px_failc(p, -217, "%s", name);
+    }
+    if (q) return px_failc(p, -217, "%s.%s", q, name);
+    return px_failc(p, -217, "%s", name);
+}
+
+/* name.NEXTVAL / name.CURRVAL of a sequence (ixs_seq.c), its value kept
+ * for emission: 1, 0 not one, -1. */
+static int seq_ref(px *p, ixs_ex *e, const char *name, const char *what) {
+    int next = !strcmp(what, "nextval");
+    if (!next && strcmp(what, "currval")) return 0;
+    if (!e->rx && !(e->rx = malloc(sizeof *e->rx))) return px_failc(p, -208, NULL);
+    ixs_xv_init(e->rx);
+    int rc = ixs_seq_ref(p, name, next, e->rx);
+    if (rc > 0) e->rk = EXR_SEQ;
+    return rc;
+}
+
+/* column | q.column | column.field | q.column.field | [owner.]seq.NEXTVAL|CURRVAL */
+static int resolve_name(px *p, ixs_ex *e) {
+    char(*n)[IXS_NAME_MAX + 1] = e->part;
+    p->i = e->end;
+    if (e->npart == 1) return find_col(p, e, NULL, n[0]);
+    if (e->npart == 3) {
+        if (ixs_row_colref(p, n[0], n[1])) { /* table.column.field */
+            e->field = n[2];
+            return find_col(p, e, n[0], n[1]);
+        }
+        int sq = seq_ref(p, e, n[1], n[2]); /* owner.seq.NEXTVAL */
+        return sq ? (sq < 0 ? -1 : 0) : find_col(p, e, n[1], n[2]);
+    }
+    if (ixs_row_colref(p, NULL, n[0])) { /* column.field */
+        e->field = n[1];
+        return find_col(p, e, NULL, n[0]);
+    }
+    int sq = seq_ref(p, e, n[0], n[1]); /* seq.NEXTVAL, seq.CURRVAL */
+    if (sq) return sq < 0 ? -1 : 0;
+    return find_col(p, e, n[0], n[1]);
+}
+
+int ixs_ex_resolve(px *p, ixs_ex *e) {
+    if (!e || p->failed) return p->failed ? -1 : 0;
+    if (e->op == EX_COL) return resolve_name(p, e);
+    if (ixs_ex_resolve(p, e->a) || ixs_ex_resolve(p, e->b) || ixs_ex_resolve(p, e->c)) return -1;
+    for (int k = 0; k < e->nk; k++)
+        if (ixs_ex_resolve(p, e->kids[k])) return -1;
+    if (e->op == EX_LIT) e->t = ixs_lit_type(e->lit);
+    if (e->tname) { /* a cast to a named row type */
+        uint32_t collen;
+        p->i = e->end;
+        if (ixs_row_named_type(p, e->tname, &e->t, &collen)) return -1;
+    }
+    return p->failed ? -1 : 0;
+}

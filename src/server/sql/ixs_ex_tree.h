@@ -1,0 +1,146 @@
+/* ixs_ex_tree.h: the expression tree of ixs_ex.h, shared by its parser
+ * (ixs_ex_parse.c), resolver (ixs_ex_resolve.c) and emitter (ixs_ex_emit.c,
+ * ixs_ex_arith.c), and the type rules and coercions (ixs_ex_types.c) the
+ * emitter and the built-ins share. */
+#ifndef IXS_EX_TREE_H
+#define IXS_EX_TREE_H
+
+#include "server/sql/ixs_ex.h"
+#include "server/sql/ixs_sel.h"
+
+/* What a node is. Operands are a, b, c; lists are kids. */
+enum {
+    EX_LIT,       /* number, string, NULL, DATETIME/INTERVAL literal: lit holds it */
+    EX_PARAM,     /* ? (pidx) */
+    EX_TODAY,     /* TODAY */
+    EX_CURRENT,   /* CURRENT [qual] | SYSDATE (q) */
+    EX_USER,      /* USER */
+    EX_NILADIC,   /* DBSERVERNAME | SITENAME | CURRENT_USER (sub: which) */
+    EX_COL,       /* a name of 1..3 parts: column, row field, sequence */
+    EX_SPAN,      /* read at emission by the routine of sub (EXS_*): tok..end */
+    EX_CALL,      /* part[0] ( kids ): a built-in of the table or a routine */
+    EX_AGG,       /* part[0] ( [DISTINCT] a ) (a NULL: COUNT(*)); flag: DISTINCT */
+    EX_FCAST,     /* CAST ( a AS t ) */
+    EX_EXTEND,    /* EXTEND ( a [, q] ) (flag: q given) */
+    EX_SUBSTRING, /* SUBSTRING ( a FROM b [FOR c] ) */
+    EX_WINDOW,    /* a (the function) OVER ( kids: PARTITION BY, then ORDER BY ) (win) */
+    EX_ROW,       /* ROW ( kids ) */
+    EX_TRIM,      /* TRIM ( [how] [c FROM] a ) (sub: 0 BOTH, 1 LEADING, 2 TRAILING) */
+    EX_PAREN,     /* ( a ) */
+    EX_SUBQ,      /* ( select ): q */
+    EX_EXISTS,    /* EXISTS ( select ): q */
+    EX_CASE,      /* CASE [a] WHEN kids[2k] THEN kids[2k+1] ... [ELSE c] END */
+    EX_CAST,      /* a :: t */
+    EX_SUBSTR,    /* a [ n1 , n2 ] */
+    EX_UNITS,     /* a UNITS (unit n1) */
+    EX_NEG,       /* - a */
+    EX_ARITH,     /* a op b, op one of + - * / */
+    EX_CONCAT,    /* a || b */
+    EX_CMP,       /* a cmp b (cmp: = <> < > <= >=) */
+    EX_QUANT,     /* a cmp ANY|ALL ( q ) (flag: 1 ANY/SOME) */
+    EX_BETWEEN,   /* a [NOT] BETWEEN b AND c */
+    EX_IN_SUB,    /* a [NOT] IN ( q ) */
+    EX_IN_LIST,   /* a [NOT] IN ( kids ) */
+    EX_IN_COLL,   /* a [NOT] IN b (a collection) */
+    EX_LIKE,      /* a [NOT] LIKE|MATCHES (flag 1) b [ESCAPE c] */
+    EX_IS_NULL,   /* a IS [NOT] NULL */
+    EX_NOT,       /* NOT a */
+    EX_AND,       /* a AND b */
+    EX_OR,        /* a OR b */
+};
+
+/* The routines of EX_SPAN nodes: constructs whose reading is still one pass
+ * (their own syntax, translated where they are read). */
+enum {
+    EXS_TS, /* oni_ts_name ( ... ): ixs_ts_call */
+};
+
+/* What an EX_COL name was bound to by the resolver. */
+enum { EXR_NONE, EXR_COL, EXR_ROWID, EXR_UNKNOWN, EXR_SEQ };
+
+#define EX_NPART       3
+#define IXS_EX_MAXWHEN 256 /* WHEN branches of a CASE */
+
+/* The OVER clause of an EX_WINDOW (ixs_window.c). */
+typedef struct ixs_win {
+    const struct wfn *f; /* the OLAP function */
+    int npart, nord;     /* PARTITION BY and ORDER BY keys among the kids */
+    int *oflag;          /* per ORDER BY key: 1 DESC, 2 NULLS FIRST, 4 NULLS LAST */
+    sb frame;            /* the frame clause as SQLite writes it */
+    int range_off;       /* RANGE with a numeric offset */
+    int close;           /* the token of OVER's ")" */
+} ixs_win;
+
+struct ixs_ex {
+    int op;  /* EX_* */
+    int tok; /* its first token */
+    int end; /* the token after it */
+    ixs_ex *a, *b, *c;
+    ixs_ex **kids;
+    int nk;
+    int neg;     /* NOT (BETWEEN, IN, LIKE, IS NULL), or the count of '-' folded into a literal */
+    int flag;    /* EX_QUANT: ANY; EX_LIKE: MATCHES; EX_CASE: has ELSE */
+    int sub;     /* EX_SPAN: EXS_*; EX_NILADIC: which; EX_ARITH: the operator */
+    char cmp[3]; /* EX_CMP, EX_QUANT */
+    xv *lit;     /* EX_LIT: the literal as read */
+    int pidx;    /* EX_PARAM */
+    uint32_t q;  /* EX_CURRENT: qualifier */
+    ityp t;      /* EX_CAST: the type; after resolution, a name's type */
+    int64_t n1, n2;
+    ixs_sel *qs;                    /* subqueries */
+    char *tname;                    /* EX_CAST, EX_FCAST: a named row type to resolve */
+    ixs_win *win;                   /* EX_WINDOW */
+    char (*part)[IXS_NAME_MAX + 1]; /* EX_COL: its names */
+    int npart;
+    /* the resolver's binding of an EX_COL */
+    int rk;            /* EXR_* */
+    scope *rsc;        /* the scope of the column */
+    int ti, ci;        /* its table and column there */
+    const char *field; /* a ROW field after the column, or NULL */
+    xv *rx;            /* EXR_SEQ: the sequence value */
+};
+
+/* ixs_ex_parse.c for the parsers of other modules: a node of kind op at
+ * token at; k added to the kids of e (freed on error); a call name "(" ...
+ * ")" at the current token. */
+ixs_ex *ixs_ex_node(px *p, int op, int at);
+int ixs_ex_kid_add(px *p, ixs_ex *e, ixs_ex *k);
+ixs_ex *ixs_ex_parse_call(px *p);
+
+/* ixs_window.c: an OLAP window expression at its name (ixs_window_at), its
+ * SQL, and the OVER clause freed. */
+ixs_ex *ixs_window_parse(px *p);
+int ixs_window_emit(px *p, ixs_ex *e, xv *out);
+void ixs_window_free(ixs_win *w);
+
+/* The parser's entry for the levels below a condition (ixs_parse_add). */
+enum { IXS_EX_ADD = 16 };
+
+/* A type as ixs_parse_type reads it (ixs_expr.c), but a named row type
+ * only by its name (named, IXS_NAME_MAX + 1 bytes; t->code -1) for the
+ * resolver: 0 or -1. */
+int ixs_parse_type_named(px *p, ityp *t, char *named);
+
+/* unit := YEAR | ... | FRACTION [ "(" n ")" ] (ixs_expr.c; as_end: after TO) */
+int ixs_parse_unit(px *p, int *u, int *n, int as_end);
+
+/* ixs_ex_emit.c: a node's SQL into out (initialised). */
+int ixs_ex_emit_node(px *p, ixs_ex *e, xv *out);
+/* ixs_ex_pred.c: a predicate node (EX_CMP .. EX_IS_NULL). */
+int ixs_ex_emit_pred(px *p, ixs_ex *e, xv *out);
+/* The SQL of e as a search condition (a predicate or a BOOLEAN value). */
+int ixs_ex_emit_cond(px *p, ixs_ex *e, xv *out);
+/* ixs_ex_arith.c: out = l op r (+ - * /), and l || r. */
+int ixs_ex_arith(px *p, xv *l, char op, xv *r, xv *out);
+void ixs_ex_concat(px *p, xv *l, xv *r, xv *out);
+int ixs_ex_neg(px *p, xv *out);           /* - out */
+void ixs_ex_units(px *p, xv *out, int u); /* out UNITS u */
+/* A copy of v into out (initialised); 0 or -1 out of memory. */
+int ixs_ex_xv_copy(const xv *v, xv *out);
+
+/* ixs_ex_types.c: type rules and coercions. */
+int ixs_ex_is_temporal(int c);
+int ixs_ex_storage_class(int c); /* 'i' 'f' 'd' 'b' 't' */
+int ixs_ex_is_lit(const xv *v);
+
+#endif
