@@ -275,6 +275,6 @@ int ixs_row_canon(sqlite3 *h, int id, const char *s, size_t n, sb *out);
 int ixs_cursor_wanted(px *p);
 void ixs_cursor_rowid(px *p, const tref *t, sb *list);
 void ixs_cursor_stmt(px *p, ixd_stmt *s);
-int ixs_current_of(px *p, sb *sql, ixd_stmt *s);
+int ixs_current_of(px *p, const char *name, sb *sql, ixd_stmt *s);
 
 #endif

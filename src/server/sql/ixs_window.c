@@ -221,7 +221,7 @@ static int over_clause(px *p, sb *out, int *ordered) {
     if (frame(p, out, &range_off)) return -1;
     /* RANGE n PRECEDING/FOLLOWING: one numeric key (a DECIMAL read as a
      * number: its stored form is not one) */
-    if (range_off && (nkeys != 1 || !key1)) return px_fail(p);
+    if (range_off && (nkeys != 1 || !key1) && !p->syntax_only) return px_fail(p);
     if (range_off && key1 == 'd') {
         sb k = {0};
         sb_addn(&k, out->p + key1_at[0], key1_at[1] - key1_at[0]);
