@@ -28,24 +28,44 @@ int ixs_select_sub(px *p, qres *out, int *start) {
     return rc || p->failed ? -1 : 0;
 }
 
-/* statement := select, the result columns described as a client sees them */
-int ixs_select(px *p, qres *out) {
-    int st, top = p->row_top; /* a statement's own rows: their ROW items are text */
-    int rc = ixs_select_sub(p, out, &st);
+int ixs_select_emit(px *p, ixs_sel *q, qres *out) {
+    int top = p->row_top; /* a statement's own rows: their ROW items are text */
+    int rc = ixs_sel_emit(p, q, out);
     /* a statement's collection columns are described as LVARCHAR text
      * (ixs_collection.c); inside it they keep their type */
     for (int i = 0; !rc && i < out->ncols; i++)
         if (ixs_coll_is(out->cols[i].t.code) || (top && out->cols[i].t.code == IX_T_ROW))
             out->cols[i].t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
-    return rc;
+    return rc || p->failed ? -1 : 0;
+}
+
+int ixs_select_tail(px *p, qres *out, int (*tail)(px *p, void *ud), void *ud) {
+    memset(out, 0, sizeof *out);
+    ixs_sel *q = ixs_sel_parse(p);
+    if (!q) return -1;
+    int rc = tail ? tail(p, ud) : 0, end = p->i;
+    if (!rc) rc = ixs_select_emit(p, q, out);
+    p->i = end;
+    ixs_sel_free(q);
+    return rc || p->failed ? -1 : 0;
+}
+
+/* statement := select, the result columns described as a client sees them */
+int ixs_select(px *p, qres *out) {
+    return ixs_select_tail(p, out, NULL, NULL);
+}
+
+int ixs_dml_tail(px *p, ixd_stmt *s, int (*tail)(px *p, void *ud), void *ud) {
+    ixs_dml_t *d = ixs_dml_parse(p);
+    if (!d) return -1;
+    int rc = tail ? tail(p, ud) : 0, end = p->i;
+    if (!rc) rc = ixs_dml_emit(p, d, s);
+    p->i = end;
+    ixs_dml_free(d);
+    return rc || p->failed ? -1 : 0;
 }
 
 /* dml := INSERT ... | UPDATE ... | DELETE ... into s */
 int ixs_dml(px *p, ixd_stmt *s) {
-    ixs_dml_t *d = ixs_dml_parse(p);
-    if (!d) return -1;
-    int end = p->i, rc = ixs_dml_emit(p, d, s);
-    p->i = end;
-    ixs_dml_free(d);
-    return rc;
+    return ixs_dml_tail(p, s, NULL, NULL);
 }
