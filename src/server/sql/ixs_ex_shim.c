@@ -39,8 +39,10 @@ static int span(px *p, int what, int *end) {
     p->syntax_only = 1;
     p->err = &e2;
     p->failed = 0;
+    /* a condition reads as a value does (OR level); the check that a bare
+     * value is BOOLEAN needs its type, and so waits for emit */
     xv v;
-    int rc = run(p, what, &v);
+    int rc = run(p, what == IXS_EX_COND ? IXS_EX_VALUE : what, &v);
     xv_free(&v);
     *end = p->i;
     memcpy(save.ptypes, pt, sizeof(ityp) * (size_t)np);

@@ -1281,6 +1281,7 @@ static int arith(px *p, xv *l, char op, xv *r, xv *out) {
     o.L = xs(l);
     o.R = xs(r);
     int a = o.a, b = o.b;
+    if (p->syntax_only) return 0; /* the types are unknown: no rules apply */
     /* dates and times */
     if (a == IX_T_DATE || b == IX_T_DATE || a == IX_T_DATETIME || b == IX_T_DATETIME ||
         a == IX_T_INTERVAL || b == IX_T_INTERVAL) {
@@ -1696,7 +1697,7 @@ int ixs_cond(px *p, xv *out) {
     if (out->k != XK_PRED) {
         /* a bare value as a condition: BOOLEAN column, or constant */
         settle(p, out);
-        if (out->t.code != IX_T_BOOLEAN) return px_fail(p);
+        if (out->t.code != IX_T_BOOLEAN && !p->syntax_only) return px_fail(p);
     }
     return 0;
 }

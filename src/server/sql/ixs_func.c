@@ -890,7 +890,7 @@ int ixs_call_unknown(px *p, const char *name, xv *out) {
     if (!rc) {
         for (int i = 0; i < na; i++)
             ixs_settle(p, &args[i]);
-        rc = ixs_spl_call(p, name, args, na, out); /* a user routine, else -674 */
+        rc = p->syntax_only ? 0 : ixs_spl_call(p, name, args, na, out); /* else -674 */
     }
     for (int i = 0; i < na; i++)
         xv_free(&args[i]);

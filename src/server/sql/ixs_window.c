@@ -94,9 +94,11 @@ static int olap_args(px *p, const struct wfn *f, xv *out) {
         n++;
         if (rc) break;
         settle_lit(&a[n - 1]);
-        if (n == 2 && !ixs_is_int(a[1].t.code) && a[1].k != XK_PARAM) rc = px_fail(p);
+        if (n == 2 && !ixs_is_int(a[1].t.code) && a[1].k != XK_PARAM && !p->syntax_only)
+            rc = px_fail(p);
         if (n == 3) ixs_to_type(p, &a[2], a[0].t); /* the default, as the value */
-        if (n == 1 && f->kind == WF_NTILE && !ixs_is_int(a[0].t.code)) rc = px_fail(p);
+        if (n == 1 && f->kind == WF_NTILE && !ixs_is_int(a[0].t.code) && !p->syntax_only)
+            rc = px_fail(p);
         if (n == 2 && a[1].k == XK_PARAM) ixs_to_type(p, &a[1], ixs_t(IX_T_INTEGER, 4));
         if (p->failed) rc = -1;
         if (!rc) sb_printf(&out->s, "%s%s", n > 1 ? "," : "", a[n - 1].s.p ? a[n - 1].s.p : "NULL");
