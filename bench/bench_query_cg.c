@@ -1,54 +1,74 @@
-/* bench_query_cg.c: the prepare of a query in process (ixd's engine, no
- * socket), for instruction counts of the SELECT translator:
+/* bench_query_cg.c: the prepare of SELECT and DML statements in process
+ * (ixd's engine, no socket), for instruction counts of their translation:
  *
- *   bench_query_cg N   N prepares of a 3-table join with WHERE, GROUP BY,
- *                      HAVING and ORDER BY (expressions of every common kind)
+ *   bench_query_cg select N   N prepares of a 3-table join with WHERE,
+ *                             GROUP BY, HAVING and ORDER BY
+ *   bench_query_cg dml N      N prepares each of an INSERT ... SELECT, an
+ *                             UPDATE with a subquery and a DELETE
  *
- *   valgrind --tool=callgrind build/bench_query_cg 20
+ *   valgrind --tool=callgrind build/bench_query_cg select 20
  *   callgrind_annotate --inclusive=yes callgrind.out.<pid> | \
  *       grep -E ':(query_prepare|ixs_lex) \['
  *
- * query_prepare is ixd_prepare of the query; divide by N. */
+ * query_prepare is the whole prepare of one statement (lexer, parse,
+ * resolution, emission and SQLite's own prepare of the result); each
+ * statement differs in a constant, so that no prepare is a cached one. */
 #include "test_engine_util.h"
 
 __attribute__((noinline)) static int query_prepare(const char *sql, ixd_stmt **s) {
     return ixd_prepare(D, sql, strlen(sql), s, &ERR);
 }
 
-static const char QUERY[] =
-    "select c.customer_num, c.lname, count(*) as n, sum(i.total_price * 1.1) as total, "
-    "max(o.order_date) from customer c, orders o, items i "
-    "where c.customer_num = o.customer_num and o.order_num = i.order_num "
-    "and i.total_price between 10 and 1000 and c.lname like 'S%%' "
-    "and o.order_date >= '01/01/1998' and (c.state in ('CA', 'NY') or c.zipcode is null) "
-    "group by c.customer_num, c.lname having count(*) > %d "
-    "order by 4 desc, c.lname";
+static const char *const schema[] = {
+    "create table customer (customer_num serial primary key, fname char(15), "
+    "lname char(15), city char(15), state char(2))",
+    "create table orders (order_num serial primary key, order_date date, customer_num "
+    "integer, ship_weight decimal(8,2), paid_date date)",
+    "create table items (item_num smallint, order_num integer, stock_num smallint, "
+    "quantity smallint, total_price money(8,2))",
+};
+
+static const char *const selects[] = {
+    "select c.customer_num, c.lname, count(distinct o.order_num), sum(i.total_price) "
+    "from customer c, orders o, items i where c.customer_num = o.customer_num and "
+    "o.order_num = i.order_num and i.quantity > %d and c.state = 'CA' "
+    "group by c.customer_num, c.lname having sum(i.total_price) > 100 "
+    "order by 4 desc, c.lname",
+};
+
+static const char *const dmls[] = {
+    "insert into items (item_num, order_num, stock_num, quantity, total_price) "
+    "select %d, o.order_num, 5, 2, 10.5 from orders o where o.paid_date is null",
+    "update orders set ship_weight = %d + (select sum(quantity) from items i where "
+    "i.order_num = orders.order_num) where customer_num in (select customer_num "
+    "from customer where state = 'CA')",
+    "delete from items where order_num in (select order_num from orders where "
+    "paid_date < today - 30) and quantity = %d",
+};
 
 int main(int argc, char **argv) {
-    int n = argc > 1 ? atoi(argv[1]) : 20;
+    int n = argc > 2 ? atoi(argv[2]) : 20, dml = argc > 1 && !strcmp(argv[1], "dml");
     eu_setup("bench_query");
     int rc = run("create database bench_query with log");
-    if (!rc)
-        rc = run("create table customer (customer_num serial primary key, lname char(15), "
-                 "state char(2), zipcode char(5))");
-    if (!rc)
-        rc = run("create table orders (order_num serial primary key, order_date date, "
-                 "customer_num integer)");
-    if (!rc)
-        rc = run("create table items (item_num smallint, order_num integer, "
-                 "total_price money(8,2))");
-    char sql[2048];
-    for (int i = 0; i < n && !rc; i++) {
-        ixd_stmt *s;
-        snprintf(sql, sizeof sql, QUERY, i); /* a new text: not a parked statement */
-        if (query_prepare(sql, &s)) {
-            rc = ERR.sqlcode;
-            break;
+    for (size_t k = 0; k < sizeof schema / sizeof *schema && !rc; k++)
+        rc = run(schema[k]);
+    const char *const *v = dml ? dmls : selects;
+    size_t nv = dml ? sizeof dmls / sizeof *dmls : sizeof selects / sizeof *selects;
+    int count = 0;
+    for (int i = 0; i < n && !rc; i++)
+        for (size_t k = 0; k < nv && !rc; k++) {
+            ixd_stmt *s;
+            char sql[1024];
+            snprintf(sql, sizeof sql, v[k], i);
+            if (query_prepare(sql, &s)) {
+                rc = ERR.sqlcode;
+                break;
+            }
+            ixd_stmt_free(s);
+            count++;
         }
-        ixd_stmt_free(s);
-    }
     if (rc) printf("statement failed: %d\n", rc);
-    printf("%d prepares\n", n);
+    printf("%d prepares\n", count);
     eu_teardown();
     return rc ? 1 : 0;
 }

@@ -61,10 +61,9 @@ void ixs_cursor_stmt(px *p, ixd_stmt *s) {
     snprintf(s->table, sizeof s->table, "%s", p->rowid_table);
 }
 
-/* CURRENT OF name, after WHERE */
-int ixs_current_of(px *p, sb *sql, ixd_stmt *s) {
-    char name[IXS_NAME_MAX + 1];
-    if (px_expect(p, IXK_OF) || px_ident(p, name, sizeof name)) return -1;
+/* WHERE CURRENT OF name (the cursor's name parsed with its statement) */
+int ixs_current_of(px *p, const char *name, sb *sql, ixd_stmt *s) {
+    (void)p;
     sb_add(sql, " WHERE rowid = ixd_current_of(");
     sb_strlit(sql, name, strlen(name));
     sb_addc(sql, ',');

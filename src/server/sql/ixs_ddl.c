@@ -11,6 +11,7 @@
 #include "server/sql/ixs_objs.h"
 #include "server/sql/ixs_ddl_tree.h"
 #include "server/sql/ixs_parse.h"
+#include "server/sql/ixs_sel.h"
 #include "server/sql/ixs_spl.h"
 #include "server/ts/ts.h"
 
@@ -1592,8 +1593,8 @@ int ixs_rename_column_run(px *p, const ddl_rename *rn) {
 /*
  * CREATE VIEW, after VIEW:
  *   [db:][owner.]name [( column [, ...] )] AS select [WITH CHECK OPTION]
- * The SELECT names tables and columns: it is translated when the statement
- * runs (ixs_create_view_run); here its first token is kept.
+ * The SELECT is parsed here into a query tree; its names are resolved when
+ * the statement runs (ixs_create_view_run).
  */
 int ixs_create_view_parse(px *p, ddl_view *v) {
     ixs_name vo;
@@ -1612,41 +1613,23 @@ int ixs_create_view_parse(px *p, ddl_view *v) {
     }
     if (px_expect(p, IXK_AS)) return -1;
     v->sel = p->i;
-    while (p->i < p->nt && p->t[p->i].k != T_EOF) /* the rest is the SELECT's */
-        p->i++;
+    if (!(v->q = ixs_sel_parse(p))) return -1;
+    if (px_acc(p, IXK_WITH)) {
+        if (px_expect(p, IXK_CHECK) || px_expect(p, IXK_OPTION)) return -1;
+        v->chk = 1;
+    }
     return 0;
 }
 
-/* The SELECT of view v (and WITH CHECK OPTION) into q, to the statement's
- * end; a column list of another length than the select list is -201. */
-static int view_select(px *p, const ddl_view *v, qres *q, int *chk) {
+/* The SELECT of view v into q (p->i then at the statement's end, where
+ * ixs_cat_view_text ends its text); a column list of another length than
+ * the select list is -201. */
+static int view_select(px *p, const ddl_view *v, qres *q) {
     p->i = v->sel;
-    if (ixs_select(p, q)) return -1;
-    if (px_acc(p, IXK_WITH)) {
-        if (px_expect(p, IXK_CHECK) || px_expect(p, IXK_OPTION)) return -1;
-        *chk = 1;
-    }
-    if (v->ncn && v->ncn != q->ncols) return px_fail(p);
-    return ixs_at_end(p);
-}
-
-/* view_select, with the rule of ixs_translate: when a name is unknown, a
- * syntax error anywhere in the SELECT is reported instead (-201). */
-static int view_select_checked(px *p, const ddl_view *v, qres *q, int *chk) {
-    if (view_select(p, v, q, chk) == 0) return 0;
-    if (p->err->sqlcode != -206 && p->err->sqlcode != -217) return -1;
-    px p2 = *p;
-    ixd_err e2;
-    memset(&e2, 0, sizeof e2);
-    p2.err = &e2;
-    p2.failed = 0;
-    p2.syntax_only = 1;
-    qres q2;
-    memset(&q2, 0, sizeof q2);
-    int chk2 = 0;
-    if (view_select(&p2, v, &q2, &chk2) && e2.sqlcode == -201) *p->err = e2;
-    qres_free(&q2);
-    return -1;
+    if (ixs_select_emit(p, v->q, q)) return -1;
+    while (p->i < p->nt && p->t[p->i].k != T_EOF)
+        p->i++;
+    return v->ncn && v->ncn != q->ncols ? px_fail(p) : 0;
 }
 
 /* The SQLite view of v (when it is not an updatable one) and its catalogue
@@ -1684,9 +1667,9 @@ static void view_sql(px *p, const ddl_view *v, const qres *q, int tabid, int upd
 int ixs_create_view_run(px *p, const ddl_view *v) {
     qres q;
     memset(&q, 0, sizeof q);
-    int chk = 0, rc = -1;
+    int chk = v->chk, rc = -1;
     sb s = {0};
-    if (view_select_checked(p, v, &q, &chk)) goto out;
+    if (view_select(p, v, &q)) goto out;
     if (table_exists(p->db, v->name)) {
         px_failc(p, -310, "%s", v->name);
         goto out;
@@ -1798,14 +1781,30 @@ void ixs_px_done(px *p) {
     p->ptypes = NULL;
 }
 
-static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *err,
-                      int syntax_only) {
+/* [ INTO TEMP name [ WITH NO LOG ] ] and the end, after a statement's
+ * SELECT; *(int *)into is set when INTO TEMP is there. */
+static int into_temp_tail(px *p, void *into) {
+    if (px_acc(p, IXK_INTO)) {
+        char tn[IXS_NAME_MAX + 1];
+        *(int *)into = 1;
+        if (px_expect(p, IXK_TEMP) || px_newname(p, tn, sizeof tn)) return -1;
+        if (px_acc(p, IXK_WITH) && (px_expect(p, IXK_NO) || px_expect(p, IXK_LOG))) return -1;
+        if (p->nparams) return px_failc(p, -999, "parameters in SELECT INTO TEMP");
+    }
+    return ixs_at_end(p);
+}
+
+static int at_end_tail(px *p, void *ud) {
+    (void)ud;
+    return ixs_at_end(p);
+}
+
+static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *err) {
     px p;
     if (ixs_px_init(&p, db, sql, n, err)) {
         ixs_px_done(&p);
         return -1;
     }
-    p.syntax_only = syntax_only;
     int rc;
     if (px_kw(&p, 0, IXK_SELECT) || (px_op(&p, 0, "(") && px_kw(&p, 1, IXK_SELECT))) {
         qres q;
@@ -1814,17 +1813,8 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
         s->stype = IX_STMTTYPE_SELECT;
         p.row_top = 1; /* its ROW values are sent as text */
         p.rowid_want = ixs_cursor_wanted(&p);
-        rc = ixs_select(&p, &q);
         int into = 0;
-        if (!rc && px_acc(&p, IXK_INTO)) {
-            char tn[IXS_NAME_MAX + 1];
-            into = 1;
-            if (px_expect(&p, IXK_TEMP) || px_newname(&p, tn, sizeof tn)) rc = -1;
-            if (!rc && px_acc(&p, IXK_WITH) && (px_expect(&p, IXK_NO) || px_expect(&p, IXK_LOG)))
-                rc = -1;
-            if (!rc && p.nparams) rc = px_failc(&p, -999, "parameters in SELECT INTO TEMP");
-        }
-        if (!rc) rc = ixs_at_end(&p);
+        rc = ixs_select_tail(&p, &q, into_temp_tail, &into);
         if (!rc && into) {
             /* run at execute time, like DDL */
             qres_free(&q);
@@ -1865,8 +1855,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
                (px_kw(&p, 0, IXK_UPDATE) && !ixs_is_update_statistics(&p)) ||
                px_kw(&p, 0, IXK_DELETE)) {
         s->kind = SK_DML;
-        rc = ixs_dml(&p, s);
-        if (!rc) rc = ixs_at_end(&p);
+        rc = ixs_dml_tail(&p, s, at_end_tail, NULL);
         if (!rc) {
             /* child tables with foreign keys give -691 */
             int64_t v;
@@ -1888,27 +1877,12 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
     return rc ? -1 : 0;
 }
 
-/* Informix checks the syntax of a statement before it looks up its names,
- * so a statement that names an unknown table or column and also has a
- * syntax error is -201 (at the error) rather than -206 or -217: when the
- * translation fails for a name, a second pass without name lookups (into a
- * scratch statement) says whether the text is well formed. */
+/* Informix checks the syntax of a statement before it looks up its names
+ * (-201 rather than -206 or -217 when both are wrong): every statement is
+ * parsed whole before its names are resolved (ixs_sel_parse.c, the DDL
+ * trees), so one pass gives that order. */
 int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *err) {
-    if (translate1(db, s, sql, n, err, 0) == 0) return 0;
-    if (err->sqlcode != -206 && err->sqlcode != -217) return -1;
-    ixd_stmt x;
-    ixd_err e2;
-    memset(&x, 0, sizeof x);
-    x.db = db;
-    if (translate1(db, &x, sql, n, &e2, 1) && e2.sqlcode == -201) *err = e2;
-    free(x.sqlite_sql);
-    free(x.text);
-    ixs_ddl_destroy(x.ddl);
-    free(x.ptypes);
-    for (int i = 0; i < x.ncols; i++)
-        free(x.cols[i].name);
-    free(x.cols);
-    return -1;
+    return translate1(db, s, sql, n, err);
 }
 
 /* ---- database statements of a session ------------------------------------------------------ */

@@ -389,7 +389,10 @@ void ixs_ddl_free(ixs_ddl *d) {
     case DDL_CREATE_INDEX: free(d->u.ci.cols); break;
     case DDL_ALTER: ixs_alter_free(&d->u.al); break;
     case DDL_UPDATE_STATS: free(d->u.us.cols); break;
-    case DDL_CREATE_VIEW: free(d->u.vw.cn); break;
+    case DDL_CREATE_VIEW:
+        free(d->u.vw.cn);
+        ixs_sel_free(d->u.vw.q);
+        break;
     case DDL_PRIV: ixs_priv_free(&d->u.pv); break;
     default: break;
     }

@@ -20,6 +20,7 @@
 
 #include "server/sql/ixs_parse.h"
 #include "server/sql/ixs_priv.h"
+#include "server/sql/ixs_sel.h"
 
 enum {
     IXS_E_TS_ROWTYPE = -746, /* %s: TIMESERIES of a row type that does not exist */
@@ -183,7 +184,9 @@ typedef struct ddl_view {
     char owner[IXS_NAME_MAX + 1];
     int ncn; /* the column list, 0 = the select labels */
     char (*cn)[IXS_NAME_MAX + 1];
-    int sel; /* token of the SELECT */
+    int sel;    /* token of the SELECT */
+    ixs_sel *q; /* the SELECT */
+    int chk;    /* WITH CHECK OPTION */
 } ddl_view;
 
 typedef struct ixs_ddl {

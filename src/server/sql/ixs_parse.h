@@ -69,8 +69,9 @@ typedef struct px {
     int seq_done[IXS_MAX_SEQREF]; /* sequences this statement increments (ixs_seq.c) */
     int nseq_done;
     int64_t rows; /* MERGE: rows changed */
-    int syntax_only; /* a second pass for the syntax alone: unknown tables
-                        and columns are not errors (ixs_translate) */
+    int syntax_only; /* a reading for the syntax alone: unknown tables and
+                        columns are not errors (ixs_ex_shim.c, the CHECK
+                        conditions of ALTER TABLE at prepare) */
     int olap_ok;  /* OLAP window expressions allowed here (projection, ORDER BY) */
     int row_top;  /* set for a statement's own SELECT (and INTO TEMP): its ROW items are
                      text, described as LVARCHAR (ixs_rowtype.c, ixs_select) */
@@ -148,6 +149,12 @@ int ixs_parse_qual(px *p, int interval, uint32_t *q);
 void qres_free(qres *q);
 int ixs_select(px *p, qres *out); /* SELECT [... UNION ...] [ORDER BY] */
 int ixs_dml(px *p, ixd_stmt *s);  /* INSERT/UPDATE/DELETE */
+/* ixs_select and ixs_dml for a statement: tail (when not NULL) reads what
+ * follows the query or DML (INTO TEMP, the statement's end) after it is
+ * parsed and before any name is resolved, so a syntax error there is -201
+ * before -206, -217 and the other errors of names and types. */
+int ixs_select_tail(px *p, qres *out, int (*tail)(px *p, void *ud), void *ud);
+int ixs_dml_tail(px *p, ixd_stmt *s, int (*tail)(px *p, void *ud), void *ud);
 tref *ixs_tref_new(px *p, const char *name, const char *alias);
 void ixs_tref_free(tref *t);
 
@@ -297,6 +304,6 @@ int ixs_row_canon(sqlite3 *h, int id, const char *s, size_t n, sb *out);
 int ixs_cursor_wanted(px *p);
 void ixs_cursor_rowid(px *p, const tref *t, sb *list);
 void ixs_cursor_stmt(px *p, ixd_stmt *s);
-int ixs_current_of(px *p, sb *sql, ixd_stmt *s);
+int ixs_current_of(px *p, const char *name, sb *sql, ixd_stmt *s);
 
 #endif

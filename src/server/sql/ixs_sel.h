@@ -23,5 +23,8 @@ ixs_sel *ixs_sel_parse(px *p);
  * SQLite SQL and columns into out: 0, or -1 with p->failed. */
 int ixs_sel_emit(px *p, ixs_sel *q, qres *out);
 void ixs_sel_free(ixs_sel *q);
+/* ixs_sel_emit for a statement's own query (ixs_query.c): its collection
+ * columns (and, with p->row_top, ROW columns) are described as LVARCHAR. */
+int ixs_select_emit(px *p, ixs_sel *q, qres *out);
 
 #endif
