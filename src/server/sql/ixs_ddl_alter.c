@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "server/sql/ixs_ddl_tree.h"
+#include "server/sql/ixs_ex.h"
 #include "server/sql/ixs_spl.h"
 #include "server/ts/ts.h"
 
@@ -117,26 +118,21 @@ static int add_clause(px *p, ddl_alter *al) {
     return item_list(p, al, ALT_ADD_COLUMN);
 }
 
-/* A CHECK condition of an action, read for its syntax alone (its columns are
- * the table's, known at execute, when it is translated). */
+/* A CHECK condition of an action, parsed for its syntax (its columns are
+ * the table's, resolved at execute, when it is translated). */
 static int check_syntax(px *p, const tdef *t) {
-    scope sc;
-    memset(&sc, 0, sizeof sc);
-    scope *save = p->sc;
-    int save_i = p->i, save_so = p->syntax_only, rc = 0;
-    p->sc = &sc;
-    p->syntax_only = 1;
+    int save_i = p->i, rc = 0;
     for (int i = 0; i < t->nk && !rc; i++) {
         if (t->k[i].type != KDEF_CHECK || t->k[i].check_tok < 0) continue;
         p->i = t->k[i].check_tok;
-        xv c;
-        rc = ixs_cond(p, &c);
-        if (!rc && !px_op(p, p->i, ")")) rc = px_fail(p);
-        xv_free(&c);
+        ixs_ex *c = ixs_ex_parse(p, IXS_EX_COND);
+        if (!c)
+            rc = -1;
+        else if (!px_op(p, p->i, ")"))
+            rc = px_fail(p);
+        ixs_ex_free(c);
     }
-    p->sc = save;
     p->i = save_i;
-    p->syntax_only = save_so;
     return rc;
 }
 
