@@ -374,8 +374,10 @@ static int serve(ixd_cfg *c) {
     ixd_err e = {0};
     int rc = 1;
     if (!srv->throttle || ixd_engine_open(&srv->engine, srv->data_dir, &e) != 0) {
-        fprintf(stderr, "ixd: cannot open data directory %s: %d %s %s\n", srv->data_dir, e.sqlcode,
-                ixd_errtext(e.sqlcode), e.text);
+        char msg[512];
+        ixd_msg_fill(msg, sizeof msg, ixd_errtext(e.sqlcode), e.text);
+        fprintf(stderr, "ixd: cannot open data directory %s: %d %s\n", srv->data_dir, e.sqlcode,
+                msg);
     } else if (ixd_engine_set_banner(srv->engine, srv->banner) != 0 ||
                ixd_engine_set_server_name(srv->engine, srv->server_name) != 0) {
         fprintf(stderr, "ixd: out of memory\n");

@@ -758,8 +758,10 @@ static int do_login(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
     if (svc) {
         ix_conrej_defaults(&acc, s->srv->server_name, s->srv->banner, svc);
         ix_conacc_encode(&acc, out);
+        char msg[256];
+        ixd_msg_fill(msg, sizeof msg, ixd_errtext(svc), svc == -761 ? server : user);
         ixd_log(s->srv, s->id, "login rejected for user \"%s\" from %s: %d %s%s", user, s->peer,
-                svc, ixd_errtext(svc), detail);
+                svc, msg, detail);
         return 1;
     }
     ix_conacc_defaults(&acc, s->srv->server_name, s->srv->banner);

@@ -80,13 +80,15 @@ class Ixd:
         return open(self.stderr_path).read()
 
 
-def ixsql(path, url, *sql):
+def ixsql(path, url, *sql, password=None):
     argv = [path, url]
     for s in sql:
         argv += ["-c", s]
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": "/nonexistent"}
+    if password is not None:
+        env["IXPASSWORD"] = password
     return subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          env={"PATH": os.environ.get("PATH", ""), "HOME": "/nonexistent"},
-                          timeout=60)
+                          env=env, timeout=60)
 
 
 def scratch(prefix):

@@ -45,13 +45,31 @@ def text_format(tmp):
     start = [TEXT_LINE.match(ln) for ln in lines if "listening on" in ln]
     check("server lines are session 0", start and start[0].group(2) == "0", "\n".join(lines))
     check("nothing on standard error with --log-file", d.stderr() == "", d.stderr())
+    rejected(d, log)
     reopen(d, log)
     check("ixd exits 0 on SIGTERM", d.stop() == 0, d.stderr())
+
+
+def rejected(d, log):
+    """A refused login: the -951 text names the user; a control character in
+    the name (from the wire) is escaped, so it cannot start a line of its own."""
+    url = "informix://ev%%0Ail@127.0.0.1:%d/sysmaster" % d.port
+    r = ixsql(IXSQL, url, "select 1 from systables", password="x")
+    check("the unknown user is refused", r.returncode != 0, r.stdout + r.stderr)
+    wait_for(lambda: "login rejected" in read(log))
+    lines = read(log).splitlines()
+    rej = [ln for ln in lines if "login rejected" in ln]
+    check("the refusal's text has the user name filled in", rej and
+          'Incorrect password or user ev\\x0ail is not known' in rej[0], "\n".join(lines))
+    check("the newline in the user name is escaped",
+          all(TEXT_LINE.match(ln) for ln in lines) and not any(ln.startswith("il") for ln in lines),
+          "\n".join(lines))
 
 
 def reopen(d, log):
     """logrotate's way: rename the file, SIGHUP, and the next lines go to a
     new file of the old name."""
+    before = read(log).count("connection from")
     os.rename(log, log + ".1")
     d.proc.send_signal(signal.SIGHUP)
     r = ixsql(IXSQL, d.url("sysmaster"), "select count(*) from systables")
@@ -60,7 +78,7 @@ def reopen(d, log):
     wait_for(lambda: "session ends" in read(log))
     check("after SIGHUP the log file is created again", "connection from" in read(log),
           read(log))
-    check("the renamed file gets no more lines", read(log + ".1").count("connection from") == 1,
+    check("the renamed file gets no more lines", read(log + ".1").count("connection from") == before,
           read(log + ".1"))
 
 
