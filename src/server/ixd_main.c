@@ -30,9 +30,12 @@
 #define CONFIG_MAX     (1 << 20) /* the largest configuration file read */
 #define DEFAULT_LISTEN "127.0.0.1:9088"
 
-/* Long options without a letter (one a line). */
+/* Long options without a letter (one a line). Those from OPT_DATA on are
+ * also the keys of a configuration file: a new option goes at the end. */
 enum {
-    OPT_DATA = 256,
+    OPT_CONFIG = 256,
+    OPT_MAKE_USER,
+    OPT_DATA,
     OPT_LISTEN,
     OPT_SERVER_NAME,
     OPT_USERS,
@@ -49,12 +52,9 @@ enum {
     OPT_LOAD_DIR,
     OPT_LOG_FILE,
     OPT_LOG_FORMAT,
-    OPT_CONFIG,
-    OPT_MAKE_USER,
 };
 
-/* Every option (one a line); those from OPT_DATA to OPT_LOG_FORMAT are also
- * the keys of a configuration file. */
+/* Every option (one a line). */
 static const struct option long_opts[] = {
     {"data", required_argument, NULL, OPT_DATA},
     {"listen", required_argument, NULL, OPT_LISTEN},
@@ -220,10 +220,10 @@ static int apply(ixd_cfg *c, int id, const char *v, const char *where) {
     return 0;
 }
 
-/* The option a configuration key names (OPT_DATA..OPT_LOG_FORMAT), or NULL. */
+/* The option a configuration key names (OPT_DATA and after), or NULL. */
 static const struct option *config_key(const char *key) {
     for (const struct option *o = long_opts; o->name; o++)
-        if (o->val >= OPT_DATA && o->val <= OPT_LOG_FORMAT && strcmp(o->name, key) == 0) return o;
+        if (o->val >= OPT_DATA && strcmp(o->name, key) == 0) return o;
     return NULL;
 }
 
