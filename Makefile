@@ -21,8 +21,12 @@ build:
 run: build
 	sh scripts/run-main.sh $(BUILD)
 
-# libixdb (shared + static), ixdb.h, ixdb.pc and the programs: make install PREFIX=/tmp/x
-install: build
+# libixdb (shared + static), ixdb.h, ixdb.pc, the programs and their man
+# pages: make install PREFIX=/tmp/x. Builds only what is installed (CMake's
+# `installables` target), not the tests.
+install:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(BUILD) -j$(JOBS) --target installables
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 test: test-main test-asan

@@ -43,20 +43,6 @@ void ixd_listen_stop(void) {
     }
 }
 
-void ixd_log(ixd_server *srv, unsigned long session, const char *fmt, ...) {
-    char line[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    pthread_mutex_lock(&srv->log_lock);
-    if (session)
-        fprintf(stderr, "ixd: [%lu] %s\n", session, line);
-    else
-        fprintf(stderr, "ixd: %s\n", line);
-    pthread_mutex_unlock(&srv->log_lock);
-}
-
 /*
  * Connection threads get a bounded stack instead of the default 8 MiB of
  * address space each. The deepest statements the SQL translator accepts
@@ -392,10 +378,10 @@ typedef struct accept_state {
 static void accept_failed(ixd_server *srv, accept_state *st, int err) {
     if (err != EMFILE && err != ENFILE && err != ENOBUFS && err != ENOMEM) return;
     if (st->accept_fails++ == 0)
-        ixd_log(srv, 0,
-                "cannot accept connections: %s; pausing (%d ms, doubling up to %d ms) "
-                "until resources are free",
-                strerror(err), ACCEPT_BACKOFF_MIN_MS, ACCEPT_BACKOFF_MAX_MS);
+        ixd_logl(srv, IXD_LOG_WARN, 0,
+                 "cannot accept connections: %s; pausing (%d ms, doubling up to %d ms) "
+                 "until resources are free",
+                 strerror(err), ACCEPT_BACKOFF_MIN_MS, ACCEPT_BACKOFF_MAX_MS);
     st->backoff_ms = st->backoff_ms ? st->backoff_ms * 2 : ACCEPT_BACKOFF_MIN_MS;
     if (st->backoff_ms > ACCEPT_BACKOFF_MAX_MS) st->backoff_ms = ACCEPT_BACKOFF_MAX_MS;
     st->paused_until = ixd_now_ms() + st->backoff_ms;
@@ -426,8 +412,8 @@ static int admit(ixd_server *srv, const ixd_listen_opts *o, accept_state *st) {
         return 0;
     }
     if (st->refused++ == 0)
-        ixd_log(srv, 0, "connection limit (%d) reached: new connections get %d %s",
-                o->max_connections, IXD_EBUSY, ixd_errtext(IXD_EBUSY));
+        ixd_logl(srv, IXD_LOG_WARN, 0, "connection limit (%d) reached: new connections get %d %s",
+                 o->max_connections, IXD_EBUSY, ixd_errtext(IXD_EBUSY));
     if (nreject >= REJECT_SLOTS) return -1;
     nreject++;
     return 1;
@@ -504,7 +490,7 @@ int ixd_listen_run(ixd_server *srv, const ixd_listen_opts *o) {
             SSL_CTX_use_PrivateKey_file(ctx, o->tls_key, SSL_FILETYPE_PEM) != 1) {
             char e[256];
             ERR_error_string_n(ERR_get_error(), e, sizeof e);
-            ixd_log(srv, 0, "cannot load TLS certificate/key: %s", e);
+            ixd_logl(srv, IXD_LOG_ERROR, 0, "cannot load TLS certificate/key: %s", e);
             SSL_CTX_free(ctx);
             return -1;
         }
@@ -516,7 +502,7 @@ int ixd_listen_run(ixd_server *srv, const ixd_listen_opts *o) {
                     *ai = NULL;
     int gai = getaddrinfo(host, port, &hints, &ai);
     if (gai) {
-        ixd_log(srv, 0, "cannot resolve %s: %s", host, gai_strerror(gai));
+        ixd_logl(srv, IXD_LOG_ERROR, 0, "cannot resolve %s: %s", host, gai_strerror(gai));
         SSL_CTX_free(ctx);
         return -1;
     }
@@ -524,7 +510,7 @@ int ixd_listen_run(ixd_server *srv, const ixd_listen_opts *o) {
     int one = 1;
     if (lfd >= 0) setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (lfd < 0 || bind(lfd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(lfd, 128) != 0) {
-        ixd_log(srv, 0, "cannot listen on %s:%s: %s", host, port, strerror(errno));
+        ixd_logl(srv, IXD_LOG_ERROR, 0, "cannot listen on %s:%s: %s", host, port, strerror(errno));
         if (lfd >= 0) close(lfd);
         freeaddrinfo(ai);
         SSL_CTX_free(ctx);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "ixd_engine.h"
+#include "ixd_log.h"
 #include "proto/ix_msg.h"
 
 /* ---- users (ixd_auth.c) ---------------------------------------------------
@@ -99,9 +100,13 @@ typedef struct ixd_server {
     pthread_mutex_t log_lock;
 } ixd_server;
 
-/* Logs one line to stderr: "ixd: [session N] ...". Thread-safe. */
+/* Logs one line at level info (ixd_log.h: format and destination); session
+ * 0 is the server itself. Thread-safe. */
 void ixd_log(ixd_server *srv, unsigned long session, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The same at another level. */
+void ixd_logl(ixd_server *srv, ixd_log_level level, unsigned long session, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* The default of max_reply: an NFETCH or SFETCH asking for a larger buffer
  * gets whole tuples up to this many bytes (at least one), and fetches again.
@@ -141,6 +146,16 @@ int ixd_sess_logged_in(const ixd_sess *s);
 long ixd_sess_take_login_wait(ixd_sess *s);
 /* Ends the session: an open transaction rolls back. NULL is a no-op. */
 void ixd_sess_free(ixd_sess *s, const char *reason);
+
+/* ---- the data directory's lock (ixd_lock.c) --------------------------------
+ * Creates dir if missing and takes an fcntl write lock on dir/IXD_LOCK_FILE
+ * (which then holds the pid). Returns the descriptor to keep open for as long
+ * as the server runs, or with a message in err IXD_LOCK_BUSY when another
+ * process holds the lock ("in use by another ixd (pid N, ...)") and -1 when
+ * the directory or the file cannot be made. */
+#define IXD_LOCK_FILE "ixd.lock"
+#define IXD_LOCK_BUSY (-2)
+int ixd_lock_data_dir(const char *dir, char *err, size_t errlen);
 
 /* ---- the listener (ixd_listen.c) ------------------------------------------ */
 typedef struct ixd_listen_opts {

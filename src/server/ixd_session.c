@@ -85,8 +85,9 @@ void ixd_sess_set_interrupt_check(ixd_sess *s, int (*fn)(void *ud), void *ud) {
 static void send_err(ixd_sess *s, const ixd_err *e) {
     ix_enc_err(&s->reply, &s->caps, e->sqlcode, e->isamcode, e->offset, e->text, strlen(e->text));
     s->skipping = 1;
-    ixd_log(s->srv, s->id, "error %d (isam %d) %s%s%s", e->sqlcode, e->isamcode,
-            ixd_errtext(e->sqlcode), e->text[0] ? " / " : "", e->text);
+    char msg[512];
+    ixd_msg_fill(msg, sizeof msg, ixd_errtext(e->sqlcode), e->text);
+    ixd_logl(s->srv, IXD_LOG_ERROR, s->id, "error %d (isam %d): %s", e->sqlcode, e->isamcode, msg);
 }
 
 static void send_errcode(ixd_sess *s, int sqlcode, int isam, const char *text) {
@@ -757,8 +758,10 @@ static int do_login(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
     if (svc) {
         ix_conrej_defaults(&acc, s->srv->server_name, s->srv->banner, svc);
         ix_conacc_encode(&acc, out);
+        char msg[256];
+        ixd_msg_fill(msg, sizeof msg, ixd_errtext(svc), svc == -761 ? server : user);
         ixd_log(s->srv, s->id, "login rejected for user \"%s\" from %s: %d %s%s", user, s->peer,
-                svc, ixd_errtext(svc), detail);
+                svc, msg, detail);
         return 1;
     }
     ix_conacc_defaults(&acc, s->srv->server_name, s->srv->banner);
@@ -959,7 +962,8 @@ static void log_replies(ixd_sess *s, const ix_wbuf *out, size_t from) {
     while (ix_reader_next(&s->vrd, &m) == IX_OK) {
         ix_wbuf_reset(&s->tmp);
         ix_print_msg(&s->vpr, IX_FROM_SERVER, &m, &s->tmp);
-        ixd_log(s->srv, s->id, "> %.*s", (int)s->tmp.len, (const char *)s->tmp.data);
+        ixd_logl(s->srv, IXD_LOG_DEBUG, s->id, "> %.*s", (int)s->tmp.len,
+                 (const char *)s->tmp.data);
     }
 }
 
@@ -1028,7 +1032,8 @@ static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ix_wbuf *out) {
         if (s->srv->verbose) {
             ix_wbuf_reset(&s->tmp);
             ix_print_msg(&s->pr, IX_FROM_CLIENT, &m, &s->tmp);
-            ixd_log(s->srv, s->id, "< %.*s", (int)s->tmp.len, (const char *)s->tmp.data);
+            ixd_logl(s->srv, IXD_LOG_DEBUG, s->id, "< %.*s", (int)s->tmp.len,
+                     (const char *)s->tmp.data);
         }
         int end;
         if (m.tag == IX_MSG_LOGIN)

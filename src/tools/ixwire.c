@@ -10,9 +10,11 @@
  * With --caps auto (the default) the granted capabilities are learnt from
  * SQ_PROTOCOLS: a server's answer is the granted set; for a client's offer
  * ixwire assumes what ixd grants of it (f54, f62, f63).
+ * Options (getopt_long) may stand anywhere after the command.
  * Exit status: 0 success, 1 usage error, 2 malformed input (with a one-line
  * message naming the offset and what was wrong).
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +27,72 @@
 #include "types/ix_types.h"
 #include "types/ix_value.h"
 
-static int usage(void) {
-    fprintf(stderr,
-            "usage: ixwire value TYPE ENCODED_LENGTH HEX [--iso] [--dbdate FMT] [--dbmoney FMT]\n"
-            "       ixwire decode --from client|server [--caps f62,f63,...|auto] [--iso] HEX|-\n");
+static void usage(FILE *f) {
+    fputs("usage: ixwire value TYPE ENCODED_LENGTH HEX [--iso] [--dbdate FMT] [--dbmoney FMT]\n"
+          "       ixwire decode --from client|server [--caps f62,f63,...|auto] [--iso] HEX|-\n"
+          "       ixwire --help | --version\n"
+          "\n"
+          "  value     print one tuple value (TYPE a name such as DECIMAL or a code)\n"
+          "  decode    print one line per message of a stream (HEX, or - for stdin)\n"
+          "\n"
+          "options:\n"
+          "      --iso              dates as YYYY-MM-DD (DBDATE=Y4MD-)\n"
+          "      --dbdate=FMT       dates as DBDATE FMT (value)\n"
+          "      --dbmoney=FMT      money as DBMONEY FMT (value)\n"
+          "  -f, --from=ROLE        who sent the stream: client or server (decode)\n"
+          "  -c, --caps=LIST        granted capabilities, or auto (the default; decode)\n"
+          "  -V, --version          print the version and exit\n"
+          "  -h, --help             print this help and exit\n"
+          "\n"
+          "Exit status: 0 success, 1 usage error, 2 malformed input.\n",
+          f);
+}
+
+/* A bad command line: the reason (unless getopt gave it), exit status 1. */
+static int bad_usage(const char *why) {
+    if (why) fprintf(stderr, "ixwire: %s\n", why);
+    fputs("Try 'ixwire --help' for more information.\n", stderr);
     return 1;
+}
+
+enum { OPT_ISO = 256, OPT_DBDATE, OPT_DBMONEY }; /* long options without a letter */
+
+static const struct option long_opts[] = {
+    {"iso", no_argument, NULL, OPT_ISO},
+    {"dbdate", required_argument, NULL, OPT_DBDATE},
+    {"dbmoney", required_argument, NULL, OPT_DBMONEY},
+    {"from", required_argument, NULL, 'f'},
+    {"caps", required_argument, NULL, 'c'},
+    {"version", no_argument, NULL, 'V'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* The options of both commands, wherever they stand (GNU getopt permutes);
+ * the positional arguments are left in argv[optind..argc). */
+typedef struct wire_opts {
+    ix_fmt fmt;
+    const char *from, *caps;
+    int done; /* --help or --version printed */
+} wire_opts;
+
+static int parse_opts(int argc, char **argv, wire_opts *w) {
+    int c;
+    optind = 1;
+    opterr = 1;
+    while ((c = getopt_long(argc, argv, "f:c:Vh", long_opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_ISO: w->fmt.dbdate = "Y4MD-"; break;
+        case OPT_DBDATE: w->fmt.dbdate = optarg; break;
+        case OPT_DBMONEY: w->fmt.dbmoney = optarg; break;
+        case 'f': w->from = optarg; break;
+        case 'c': w->caps = optarg; break;
+        case 'V': printf("ixwire %s\n", IXDB_VERSION_STRING), w->done = 1; return 0;
+        case 'h': usage(stdout), w->done = 1; return 0;
+        default: return bad_usage(NULL); /* getopt named the option */
+        }
+    }
+    return 0;
 }
 
 static int malformed(size_t at, const char *why) {
@@ -70,23 +133,10 @@ static int hex_arg(const char *arg, ix_wbuf *bytes) {
     return 0;
 }
 
-static int cmd_value(int argc, char **argv) {
-    const char *pos[3];
-    int npos = 0;
-    ix_fmt fmt = {0};
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--iso") == 0)
-            fmt.dbdate = "Y4MD-";
-        else if (strcmp(argv[i], "--dbdate") == 0 && i + 1 < argc)
-            fmt.dbdate = argv[++i];
-        else if (strcmp(argv[i], "--dbmoney") == 0 && i + 1 < argc)
-            fmt.dbmoney = argv[++i];
-        else if (npos < 3)
-            pos[npos++] = argv[i];
-        else
-            return usage();
-    }
-    if (npos != 3) return usage();
+static int cmd_value(int npos, char **pos, const wire_opts *wo) {
+    ix_fmt fmt = wo->fmt;
+    if (wo->from || wo->caps) return bad_usage("--from and --caps go with decode");
+    if (npos != 3) return bad_usage("value takes TYPE ENCODED_LENGTH HEX");
     int code = ix_type_from_name(pos[0]);
     if (code < 0) {
         char *end;
@@ -150,29 +200,20 @@ done:
     return rc;
 }
 
-static int cmd_decode(int argc, char **argv) {
-    const char *from = NULL, *caps_s = "auto", *input = NULL;
-    ix_fmt fmt = {0};
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--from") == 0 && i + 1 < argc)
-            from = argv[++i];
-        else if (strcmp(argv[i], "--caps") == 0 && i + 1 < argc)
-            caps_s = argv[++i];
-        else if (strcmp(argv[i], "--iso") == 0)
-            fmt.dbdate = "Y4MD-";
-        else if (!input)
-            input = argv[i];
-        else
-            return usage();
-    }
-    if (!from || !input) return usage();
+static int cmd_decode(int npos, char **pos, const wire_opts *wo) {
+    const char *from = wo->from, *caps_s = wo->caps ? wo->caps : "auto";
+    ix_fmt fmt = {.dbdate = wo->fmt.dbdate};
+    if (wo->fmt.dbmoney) return bad_usage("--dbmoney goes with value");
+    if (!from) return bad_usage("decode needs --from client|server");
+    if (npos != 1) return bad_usage("decode takes one HEX argument (or -)");
+    const char *input = pos[0];
     ix_role role;
     if (strcmp(from, "client") == 0)
         role = IX_FROM_CLIENT;
     else if (strcmp(from, "server") == 0)
         role = IX_FROM_SERVER;
     else
-        return usage();
+        return bad_usage("--from takes client or server");
     int learn = strcmp(caps_s, "auto") == 0;
     ix_caps caps = {0};
     if (!learn && ix_caps_parse_list(caps_s, &caps) != 0) {
@@ -233,8 +274,14 @@ static int cmd_decode(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) return usage();
-    if (strcmp(argv[1], "value") == 0) return cmd_value(argc - 2, argv + 2);
-    if (strcmp(argv[1], "decode") == 0) return cmd_decode(argc - 2, argv + 2);
-    return usage();
+    wire_opts w = {0};
+    int rc = parse_opts(argc, argv, &w);
+    if (rc || w.done) return rc;
+    int npos = argc - optind;
+    char **pos = argv + optind;
+    if (npos < 1) return bad_usage("a command is needed: value or decode");
+    if (strcmp(pos[0], "value") == 0) return cmd_value(npos - 1, pos + 1, &w);
+    if (strcmp(pos[0], "decode") == 0) return cmd_decode(npos - 1, pos + 1, &w);
+    fprintf(stderr, "ixwire: unknown command '%s'\n", pos[0]);
+    return bad_usage(NULL);
 }

@@ -46,5 +46,23 @@ err=$("$IXWIRE" decode --from server 0002 2>&1 >/dev/null); rc=$?
 check "wrong direction exit" 2 $rc
 "$IXWIRE" value > /dev/null 2>&1
 check "usage exit" 1 $?
+# getopt_long: --help on stdout with status 0, --version, an unknown option
+# named, options before or after the positional arguments, --opt=value.
+out=$("$IXWIRE" --help 2>/dev/null); rc=$?
+check "--help exit" 0 $rc
+check "--help on stdout" "usage: ixwire value TYPE ENCODED_LENGTH HEX [--iso] [--dbdate FMT] [--dbmoney FMT]" "$(echo "$out" | head -n 1)"
+check "-h" "$out" "$("$IXWIRE" -h)"
+check "--version" "ixwire" "$("$IXWIRE" --version | cut -d' ' -f1)"
+err=$("$IXWIRE" value --bogus DATE 4 000063e0 2>&1 >/dev/null); rc=$?
+check "unknown option exit" 1 $rc
+case $err in *"'--bogus'"*) pass=$((pass + 1)) ;; *) check "unknown option named" "--bogus" "$err" ;; esac
+check "option first" "1970-01-01" "$("$IXWIRE" value --iso DATE 4 000063e0)"
+check "--dbdate=FMT" "1970/01/01" "$("$IXWIRE" value DATE 4 000063e0 --dbdate=Y4MD/)"
+check "--from=server" '000000 SQ_EOT' "$("$IXWIRE" decode --from=server 000c)"
+check "-f" '000000 SQ_EOT' "$("$IXWIRE" decode -f server 000c)"
+"$IXWIRE" decode 000c > /dev/null 2>&1
+check "decode without --from" 1 $?
+"$IXWIRE" frobnicate > /dev/null 2>&1
+check "unknown command" 1 $?
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
