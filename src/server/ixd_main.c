@@ -107,6 +107,8 @@ int main(int argc, char **argv) {
             }
             ts_set_load_dir(v);
             i++;
+        } else if (strcmp(a, "--redirect") == 0 && v && ixd_redirect_valid(v)) {
+            srv.redirect = v, i++;
         } else if (strcmp(a, "--verbose") == 0) {
             srv.verbose = 1;
         } else {
