@@ -1298,9 +1298,14 @@ static int connect_plan_run(ix_conn *c, dsn_opts *o, const connect_plan *p, ixc_
     int rc = IX_ECONN, fatal = 0, attempts = 0;
     char last[1024] = "";
     for (int round = 0; round <= p->retries && !fatal; round++) {
-        if (round > 0) wait_until(p, p->start + (int64_t)round * p->interval_ms);
+        /* A round falls due at start + round x interval (the last one at the
+         * deadline itself, as IBM describes); it is skipped only when the
+         * round before ran past both its time and the deadline. */
+        int64_t due = p->start + (int64_t)round * p->interval_ms;
+        if (round > 0 && now_ms() > due && now_ms() > p->deadline) break;
+        if (round > 0) wait_until(p, due);
         for (int i = 0; i < p->n && !fatal; i++) {
-            if (p->deadline && now_ms() >= p->deadline && attempts > 0) break;
+            if (i > 0 && p->deadline && now_ms() >= p->deadline) break;
             rc = try_member(c, o, &p->ents[i], p, tr, &fatal);
             tr = NULL;
             attempts++;
@@ -1308,7 +1313,6 @@ static int connect_plan_run(ix_conn *c, dsn_opts *o, const connect_plan *p, ixc_
             snprintf(last, sizeof last, "%s@%s:%s: %s", p->ents[i].server, p->ents[i].host,
                      p->ents[i].port, c->errmsg);
         }
-        if (p->deadline && now_ms() >= p->deadline) break;
     }
     c->dead = 1;
     if (fatal || (!p->deadline && !p->group)) return rc; /* c's error record says it */
