@@ -1250,7 +1250,10 @@ static int try_one(ix_conn *c, dsn_opts *o, const ixc_hostent *e, const connect_
     if (ms > 0 && (rt == 0 || rt > ms)) c->read_timeout_ms = ms;
     rc = login(c, o, redir);
     c->read_timeout_ms = rt;
-    if (rc == IX_OK) rc = note_member(c, e);
+    if (c->logged_in && !c->dead) { /* also when only the database failed */
+        int mrc = note_member(c, e);
+        if (mrc != IX_OK) rc = mrc;
+    }
     return rc;
 }
 
@@ -1314,8 +1317,10 @@ static int connect_plan_run(ix_conn *c, dsn_opts *o, const connect_plan *p, ixc_
                      p->ents[i].port, c->errmsg);
         }
     }
+    /* A fatal error may leave the session open (a database that cannot be
+     * opened); c's error record says what happened. */
+    if (fatal || (!p->deadline && !p->group)) return rc;
     c->dead = 1;
-    if (fatal || (!p->deadline && !p->group)) return rc; /* c's error record says it */
     int expired = p->deadline && now_ms() >= p->deadline;
     if (expired) rc = IX_ETIMEOUT;
     char head[200];
