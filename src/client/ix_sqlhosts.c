@@ -155,17 +155,19 @@ int ixc_sqlhosts_lookup(const char *path, const char *server, ixc_hostent *out, 
             char g[128];
             if (k < 4 || !option(f, k, "g", g, sizeof g) || strcmp(g, server) != 0) continue;
             int kind = nettype_kind(f[1]);
+            int is_last = last[0] && strcmp(f[0], last) == 0;
             if (kind <= 0 || fill(&out[n], f, k, kind, why, sizeof why) != 0) {
                 /* A member we cannot use (shared memory, ...) is passed over. */
                 if (!why[0])
                     snprintf(why, sizeof why, "sqlhosts: nettype %s of %s is not supported", f[1],
                              f[0]);
                 skipped++;
+                if (is_last) break;
                 continue;
             }
             out[n].random_start = random_start;
             n++;
-            if (last[0] && strcmp(f[0], last) == 0) break;
+            if (is_last) break;
         }
         if (n == 0) {
             if (skipped)

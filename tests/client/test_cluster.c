@@ -230,6 +230,15 @@ static void test_groups(void) {
     }
     CHECK(seen_real > 0 && seen_real2 > 0 && seen_other == 0,
           "c=1: both orders (real %d, real2 %d, other %d)", seen_real, seen_real2, seen_other);
+    /* e=real: the member list ends there, real2 is never tried. */
+    write_sqlhosts(path, dead, "c=1,e=real", "", "", REAL2.port);
+    seen_real = 0;
+    for (int i = 0; i < 16; i++) {
+        rc = connect_dsn(&c, "server=g_clu sqlhosts=%s " AUTH, path);
+        seen_real += rc == IX_OK && strncmp(ix_conn_server(c), "real@", 5) == 0;
+        ix_close(c);
+    }
+    CHECK(seen_real == 16, "e=real ends the group (%d of 16 on real)", seen_real);
     /* Without c=1 the file order always wins. */
     write_sqlhosts(path, dead, "", "", "", REAL2.port);
     seen_real = 0;
