@@ -252,6 +252,15 @@ int ix_set_signal_handler(ix_conn *conn, ix_signal_fn fn, void *ud);
 const char *ix_server_name(const ix_conn *conn);
 const char *ix_server_version(const ix_conn *conn);
 
+/* ---- clusters (docs/c-api.md "Clusters") ----
+ * The server that answered this connection, as "NAME@HOST:PORT" ("[V6]"
+ * for an IPv6 host): the sqlhosts group member, or the server a login
+ * redirect led to, with the dbservername the login was sent with (the one
+ * the server reported when none was sent). The string belongs to the
+ * connection and is valid until ix_close; "" when conn is NULL or never
+ * connected. */
+const char *ix_conn_server(const ix_conn *conn);
+
 /* ---- errors -------------------------------------------------------------- */
 
 /* The IX_* code of the last failure on conn (IX_OK if the last call

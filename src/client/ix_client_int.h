@@ -70,8 +70,10 @@ int ixc_send_interrupt(int fd);
 typedef struct ixc_hostent {
     char server[128]; /* dbservername (sent in the login) */
     char host[256];
-    char port[32]; /* numeric: a service name is resolved while parsing */
-    int tls;       /* onsocssl */
+    char port[32];    /* numeric: a service name is resolved while parsing */
+    int tls;          /* onsocssl */
+    int keepalive;    /* option k: 0 off, 1 on, -1 not given (the DSN decides) */
+    int random_start; /* the group line's c=1: start at a random member */
 } ixc_hostent;
 #define IXC_SQLHOSTS_MAX 32
 
@@ -235,6 +237,7 @@ struct ix_conn {
     int64_t roundtrips;
     int sent_since_read;
     char *server_name, *server_version;
+    char *member; /* ix_conn_server: "NAME@HOST:PORT" of the server that answered */
     char *dbdate; /* DBDATE for text formatting, or NULL */
     /* code-set conversion, (iconv_t)-1 when none is needed */
     iconv_t cv_to_db, cv_from_db;

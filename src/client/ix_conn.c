@@ -36,6 +36,7 @@ typedef struct dsn_opts {
     int keepalive_s;
     int tls, tls_verify;
     int deferred_prepare, optofc, pipeline_login;
+    int contime_s, conretry; /* INFORMIXCONTIME / INFORMIXCONRETRY; -1: not set */
 } dsn_opts;
 
 static void opts_free(dsn_opts *o) {
@@ -123,6 +124,11 @@ static int set_opt(dsn_opts *o, const char *k, const char *v) {
         return parse_secs(v, &o->connect_timeout_ms) ? IX_EINVAL : IX_OK;
     if (strcasecmp(k, "read_timeout") == 0)
         return parse_secs(v, &o->read_timeout_ms) ? IX_EINVAL : IX_OK;
+    if (strcasecmp(k, "contime") == 0 || strcasecmp(k, "conretry") == 0) {
+        if (parse_long(v, 0, 86400, &x)) return IX_EINVAL;
+        *(strcasecmp(k, "contime") == 0 ? &o->contime_s : &o->conretry) = (int)x;
+        return IX_OK;
+    }
     if (strcasecmp(k, "keepalive") == 0) {
         if (parse_long(v, 0, 86400, &x)) return IX_EINVAL;
         o->keepalive_s = (int)x;
@@ -316,6 +322,9 @@ static int opts_load(dsn_opts *o, const char *dsn, char *err, size_t errlen) {
     if ((e = getenv("DB_LOCALE")) && *e) rc |= set_str(&o->db_locale, e, strlen(e));
     if ((e = getenv("DBDATE")) && *e) rc |= set_str(&o->dbdate, e, strlen(e));
     if ((e = getenv("USER")) && *e) rc |= set_str(&o->user, e, strlen(e));
+    o->contime_s = o->conretry = -1;
+    if ((e = getenv("INFORMIXCONTIME")) && parse_long(e, 0, 86400, &x) == 0) o->contime_s = (int)x;
+    if ((e = getenv("INFORMIXCONRETRY")) && parse_long(e, 0, 86400, &x) == 0) o->conretry = (int)x;
     if (rc) return IX_ENOMEM;
     if (dsn && *dsn) {
         rc = strstr(dsn, "://") ? parse_url(o, dsn, err, errlen)
@@ -984,7 +993,10 @@ static void queue_info_dbopen(ix_conn *c, const dsn_opts *o) {
     }
 }
 
-static int login(ix_conn *c, const dsn_opts *o) {
+/* login's answer when the server redirected the connection (*redir says where). */
+#define IXC_REDIRECTED 1000
+
+static int login(ix_conn *c, const dsn_opts *o, ix_redirect_target *redir) {
     ix_conreq *q = calloc(1, sizeof *q); /* large: kept off the stack */
     if (!q) return ixc_fail(c, IX_ENOMEM, "out of memory");
     ix_conreq_defaults(q, o->user ? o->user : "", o->password, o->server ? o->server : "");
@@ -1029,8 +1041,12 @@ static int login(ix_conn *c, const dsn_opts *o) {
                         why ? why : ix_rc_str(rc));
     }
     if (a->sl_type == IX_SL_REDIRECT) {
+        rc = a->result == IX_ASC_DBLIST
+                 ? ix_redirect_parse(a->redirect.p, a->redirect.n, redir, &why)
+                 : (why = "no SQ_ASCDBLIST item", IX_EMALFORMED);
         free(a);
-        return ixc_kill(c, IX_EPROTO, "the server redirected the connection (not supported)");
+        if (rc != IX_OK) return ixc_kill(c, IX_EPROTO, "bad redirect from the server: %s", why);
+        return IXC_REDIRECTED;
     }
     if (a->sl_type == IX_SL_CONREJ || (a->result == IX_ASC_INITRESP && a->svc_error != 0)) {
         int code = a->result == IX_ASC_INITRESP && a->svc_error ? a->svc_error : -908;
@@ -1087,14 +1103,51 @@ static int login(ix_conn *c, const dsn_opts *o) {
     return IX_OK;
 }
 
-/* Connects the transport: to host:port, or, when the DSN names neither but
- * names a server, to the server's sqlhosts entry (a group: to its first
- * member that accepts the connection). o->server becomes the name of the
- * entry connected to. */
-static int open_transport(dsn_opts *o, ixc_transport **tr, char *err, size_t errlen) {
-    ixc_tcp_opts t = {o->host,       o->port,   o->connect_timeout_ms, o->tls,
-                      o->tls_verify, o->tls_ca, o->keepalive_s};
-    if (o->addr_given || !o->server || !*o->server) return ixc_transport_open(&t, tr, err, errlen);
+/* ---- clusters: candidates, retries, redirects (docs/c-api.md "Clusters") --- */
+
+#define IXC_REDIRECT_MAX      4  /* redirects followed in one connection attempt */
+#define IXC_CONTIME_DEFAULT   60 /* seconds; INFORMIXCONTIME=0 means this too (IBM) */
+#define IXC_CONRETRY_DEFAULT  1  /* additional attempts per server (IBM) */
+#define IXC_KEEPALIVE_DEFAULT 60 /* idle seconds when sqlhosts k=1 meets keepalive=0 */
+
+/* Where and how long to try. deadline 0: INFORMIXCONTIME/CONRETRY not set,
+ * one attempt per candidate, each bounded by connect_timeout. */
+typedef struct connect_plan {
+    ixc_hostent *ents;
+    int n;
+    int group; /* the candidates are the members of sqlhosts group o->server */
+    char name[128];
+    int64_t start, deadline;
+    int retries, interval_ms, contime_s;
+} connect_plan;
+
+static unsigned pick_random(unsigned n) {
+    static atomic_uint seq;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 20) ^
+                 ((uint64_t)atomic_fetch_add(&seq, 1) * 0x9E3779B97F4A7C15u);
+    x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9u;
+    x ^= x >> 32;
+    return (unsigned)(x % n);
+}
+
+/* The candidates: host:port from the DSN (or a given transport), or the
+ * sqlhosts entry of o->server (a group: its members; c=1: rotated to start
+ * at a random one). Returns IX_OK or an error with err set. */
+static int plan_candidates(const dsn_opts *o, int given, connect_plan *p, char *err,
+                           size_t errlen) {
+    p->ents = calloc(IXC_SQLHOSTS_MAX, sizeof *p->ents);
+    if (!p->ents) return snprintf(err, errlen, "out of memory"), IX_ENOMEM;
+    ixc_hostent *e = &p->ents[0];
+    snprintf(e->server, sizeof e->server, "%s", o->server ? o->server : "");
+    snprintf(e->host, sizeof e->host, "%s", o->host);
+    snprintf(e->port, sizeof e->port, "%s", o->port);
+    e->tls = o->tls;
+    e->keepalive = -1;
+    p->n = 1;
+    if (given || o->addr_given || !o->server || !*o->server) return IX_OK;
     char def[512];
     const char *path = o->sqlhosts;
     if (!path) {
@@ -1102,39 +1155,198 @@ static int open_transport(dsn_opts *o, ixc_transport **tr, char *err, size_t err
         snprintf(def, sizeof def, "%s/etc/sqlhosts", dir && *dir ? dir : "/opt/IBM/informix");
         path = def;
     }
-    ixc_hostent *ents = calloc(IXC_SQLHOSTS_MAX, sizeof *ents);
-    if (!ents) return snprintf(err, errlen, "out of memory"), IX_ENOMEM;
-    int n = ixc_sqlhosts_lookup(path, o->server, ents, IXC_SQLHOSTS_MAX, err, errlen);
-    if (n == -1 && !o->sqlhosts) {
-        /* No default sqlhosts file: host and port keep their defaults. */
-        free(ents);
-        return ixc_transport_open(&t, tr, err, errlen);
+    int n = ixc_sqlhosts_lookup(path, o->server, p->ents, IXC_SQLHOSTS_MAX, err, errlen);
+    if (n == -1 && !o->sqlhosts) return IX_OK; /* no default file: defaults */
+    if (n <= 0) return n == -2 ? IX_EINVAL : IX_ECONN;
+    p->n = n;
+    p->group = n > 1 || strcmp(p->ents[0].server, o->server) != 0;
+    if (p->ents[0].random_start && n > 1) {
+        unsigned r = pick_random((unsigned)n);
+        ixc_hostent tmp[IXC_SQLHOSTS_MAX];
+        for (int i = 0; i < n; i++)
+            tmp[i] = p->ents[((unsigned)i + r) % (unsigned)n];
+        memcpy(p->ents, tmp, (size_t)n * sizeof *tmp);
     }
-    int rc = n == -2 ? IX_EINVAL : IX_ECONN;
-    char last[300] = "";
-    for (int i = 0; i < n; i++) {
-        t.host = ents[i].host;
-        t.port = ents[i].port;
-        t.tls = ents[i].tls || o->tls;
-        rc = ixc_transport_open(&t, tr, last, sizeof last);
-        if (rc == IX_OK) {
-            rc = set_str(&o->server, ents[i].server, strlen(ents[i].server));
-            if (rc != IX_OK) {
-                (*tr)->vt->close(*tr);
-                *tr = NULL;
-            }
-            break;
+    return IX_OK;
+}
+
+/* IBM's rules: INFORMIXCONTIME seconds in all (0: 60), each server tried
+ * once and then INFORMIXCONRETRY more times, the rounds starting
+ * CONTIME / CONRETRY apart. Neither set: one round, no overall bound. */
+static void plan_timing(const dsn_opts *o, connect_plan *p) {
+    p->start = now_ms();
+    if (o->contime_s < 0 && o->conretry < 0) return;
+    p->contime_s = o->contime_s > 0 ? o->contime_s : IXC_CONTIME_DEFAULT;
+    p->retries = o->conretry >= 0 ? o->conretry : IXC_CONRETRY_DEFAULT;
+    p->deadline = p->start + (int64_t)p->contime_s * 1000;
+    p->interval_ms = p->retries > 0 ? p->contime_s * 1000 / p->retries : 0;
+}
+
+/* Milliseconds one attempt may take: connect_timeout, and what is left. */
+static int attempt_ms(const dsn_opts *o, const connect_plan *p) {
+    int ms = o->connect_timeout_ms;
+    if (p->deadline) {
+        int64_t left = p->deadline - now_ms();
+        if (left < 1) left = 1;
+        if (ms == 0 || left < ms) ms = (int)left;
+    }
+    return ms;
+}
+
+/* Back to the state of a connection never connected (between attempts). */
+static void conn_reset(ix_conn *c) {
+    if (c->tr) c->tr->vt->close(c->tr);
+    c->tr = NULL;
+    ix_reader_free(&c->rd);
+    ix_reader_init(&c->rd, IX_FROM_SERVER, NULL);
+    ix_limits_default(&c->rd.lim);
+    ix_wbuf_reset(&c->out);
+    c->sent = 0;
+    memset(&c->caps, 0, sizeof c->caps);
+    c->dead = c->logged_in = c->db_open = c->db_logged = c->db_ansi = 0;
+    atomic_store(&c->inflight, 0);
+    atomic_store(&c->cancel_wait, 0);
+    c->pend_head = c->pend_len = 0;
+    c->roundtrips = c->sent_since_read = 0;
+    free(c->server_name);
+    free(c->server_version);
+    free(c->member);
+    c->server_name = c->server_version = c->member = NULL;
+}
+
+/* Records "NAME@HOST:PORT" of the server that accepted. */
+static int note_member(ix_conn *c, const ixc_hostent *e) {
+    const char *name = e->server[0] ? e->server : c->server_name ? c->server_name : "";
+    int v6 = strchr(e->host, ':') != NULL;
+    size_t cap = strlen(name) + strlen(e->host) + strlen(e->port) + 8;
+    if (!(c->member = malloc(cap))) return ixc_kill(c, IX_ENOMEM, "out of memory");
+    snprintf(c->member, cap, "%s%s%s%s%s:%s", name, *name ? "@" : "", v6 ? "[" : "", e->host,
+             v6 ? "]" : "", e->port);
+    return IX_OK;
+}
+
+/* One transport + login to e; tr, when given, is used instead of a new one. */
+static int try_one(ix_conn *c, dsn_opts *o, const ixc_hostent *e, const connect_plan *p,
+                   ixc_transport *tr, ix_redirect_target *redir) {
+    conn_reset(c);
+    int ms = attempt_ms(o, p);
+    if (!tr) {
+        int ka = e->keepalive == 0   ? 0
+                 : e->keepalive == 1 ? (o->keepalive_s ? o->keepalive_s : IXC_KEEPALIVE_DEFAULT)
+                                     : o->keepalive_s;
+        ixc_tcp_opts t = {e->host, e->port, ms, e->tls || o->tls, o->tls_verify, o->tls_ca, ka};
+        char err[300];
+        int rc = ixc_transport_open(&t, &tr, err, sizeof err);
+        if (rc != IX_OK) {
+            c->dead = 1;
+            return ixc_fail(c, rc, "%s", err);
         }
-        if (rc != IX_ECONN && rc != IX_ETIMEOUT) break; /* TLS, memory: no fail-over */
     }
-    if (rc != IX_OK && n > 0) {
-        if (n > 1)
-            snprintf(err, errlen, "no member of group %s accepted the connection (last: %s)",
-                     o->server, last);
-        else
-            snprintf(err, errlen, "%s", last);
+    c->tr = tr;
+    int rc = set_str(&o->server, e->server, strlen(e->server));
+    if (rc != IX_OK) return ixc_kill(c, rc, "out of memory");
+    /* The login exchange is bounded by the attempt's time as well. */
+    int rt = c->read_timeout_ms;
+    if (ms > 0 && (rt == 0 || rt > ms)) c->read_timeout_ms = ms;
+    rc = login(c, o, redir);
+    c->read_timeout_ms = rt;
+    if (c->logged_in && !c->dead) { /* also when only the database failed */
+        int mrc = note_member(c, e);
+        if (mrc != IX_OK) rc = mrc;
     }
-    free(ents);
+    return rc;
+}
+
+/* Tries e and follows its redirects (at most IXC_REDIRECT_MAX, never to an
+ * address seen before). *fatal: the error is not worth another attempt. */
+static int try_member(ix_conn *c, dsn_opts *o, const ixc_hostent *e0, const connect_plan *p,
+                      ixc_transport *tr, int *fatal) {
+    ixc_hostent e = *e0;
+    char path[IXC_REDIRECT_MAX + 1][300];
+    for (int hop = 0;; hop++) {
+        snprintf(path[hop], sizeof path[hop], "%s:%s", e.host, e.port);
+        ix_redirect_target r;
+        int rc = try_one(c, o, &e, p, tr, &r);
+        tr = NULL;
+        if (rc != IXC_REDIRECTED) {
+            *fatal = rc != IX_ECONN && rc != IX_ETIMEOUT;
+            return rc;
+        }
+        *fatal = 1;
+        char to[300];
+        snprintf(to, sizeof to, "%s:%d", r.host, r.port);
+        for (int i = 0; i <= hop; i++)
+            if (strcmp(path[i], to) == 0)
+                return ixc_kill(c, IX_ECONN, "redirect loop: %s redirected back to %s (%d hops)",
+                                path[hop], to, hop + 1);
+        if (hop == IXC_REDIRECT_MAX)
+            return ixc_kill(c, IX_ECONN, "more than %d redirects (the last from %s to %s)",
+                            IXC_REDIRECT_MAX, path[hop], to);
+        snprintf(e.server, sizeof e.server, "%.127s", r.server);
+        snprintf(e.host, sizeof e.host, "%s", r.host);
+        snprintf(e.port, sizeof e.port, "%d", r.port);
+    }
+}
+
+/* Waits until ms since the plan's start (not past its deadline). */
+static void wait_until(const connect_plan *p, int64_t at) {
+    if (p->deadline && at > p->deadline) at = p->deadline;
+    int64_t left = at - now_ms();
+    if (left > 0) poll(NULL, 0, (int)left);
+}
+
+/* Rounds over the candidates until one accepts, the error is fatal, the
+ * retries are spent or INFORMIXCONTIME has run out. */
+static int connect_plan_run(ix_conn *c, dsn_opts *o, const connect_plan *p, ixc_transport *tr) {
+    int rc = IX_ECONN, fatal = 0, attempts = 0;
+    char last[1024] = "";
+    for (int round = 0; round <= p->retries && !fatal; round++) {
+        /* A round falls due at start + round x interval (the last one at the
+         * deadline itself, as IBM describes); it is skipped only when the
+         * round before ran past both its time and the deadline. */
+        int64_t due = p->start + (int64_t)round * p->interval_ms;
+        if (round > 0 && now_ms() > due && now_ms() > p->deadline) break;
+        if (round > 0) wait_until(p, due);
+        for (int i = 0; i < p->n && !fatal; i++) {
+            if (i > 0 && p->deadline && now_ms() >= p->deadline) break;
+            rc = try_member(c, o, &p->ents[i], p, tr, &fatal);
+            tr = NULL;
+            attempts++;
+            if (rc == IX_OK) return IX_OK;
+            snprintf(last, sizeof last, "%s@%s:%s: %s", p->ents[i].server, p->ents[i].host,
+                     p->ents[i].port, c->errmsg);
+        }
+    }
+    /* A fatal error may leave the session open (a database that cannot be
+     * opened); c's error record says what happened. */
+    if (fatal || (!p->deadline && !p->group)) return rc;
+    c->dead = 1;
+    int expired = p->deadline && now_ms() >= p->deadline;
+    if (expired) rc = IX_ETIMEOUT;
+    char head[200];
+    if (p->group)
+        snprintf(head, sizeof head, "no member of group %.127s accepted the connection", p->name);
+    else
+        snprintf(head, sizeof head, "the server did not accept the connection");
+    return ixc_fail(c, rc, "%s%s (%d attempts; last: %s)", head,
+                    expired ? " within INFORMIXCONTIME" : "", attempts, last);
+}
+
+static int connect_all(ix_conn *c, dsn_opts *o, ixc_transport *tr) {
+    connect_plan p;
+    memset(&p, 0, sizeof p);
+    char err[300] = "";
+    snprintf(p.name, sizeof p.name, "%s", o->server ? o->server : "");
+    int rc = plan_candidates(o, tr != NULL, &p, err, sizeof err);
+    if (rc != IX_OK) {
+        free(p.ents);
+        if (tr) tr->vt->close(tr);
+        c->dead = 1;
+        return ixc_fail(c, rc, "%s", err);
+    }
+    plan_timing(o, &p);
+    rc = connect_plan_run(c, o, &p, tr);
+    free(p.ents);
     return rc;
 }
 
@@ -1171,22 +1383,8 @@ static int connect_common(ix_conn **out, const char *dsn, ixc_transport *tr) {
         c->dead = 1;
         return ixc_fail(c, rc, "%s", err);
     }
-    if (!tr) {
-        rc = open_transport(&o, &tr, err, sizeof err);
-        if (rc != IX_OK) {
-            opts_free(&o);
-            c->dead = 1;
-            return ixc_fail(c, rc, "%s", err);
-        }
-    }
-    c->tr = tr;
-    /* The login exchange is bounded by the connect timeout as well. */
-    int rt = c->read_timeout_ms;
-    if (o.connect_timeout_ms > 0 && (rt == 0 || rt > o.connect_timeout_ms))
-        c->read_timeout_ms = o.connect_timeout_ms;
-    rc = login(c, &o);
-    c->read_timeout_ms = rt;
-    if (rc == IX_OK) atomic_store(&c->cancel_fd, tr->fd);
+    rc = connect_all(c, &o, tr);
+    if (rc == IX_OK) atomic_store(&c->cancel_fd, c->tr->fd);
     opts_free(&o);
     if (rc == IX_OK) ixc_clear_err(c);
     return rc;
@@ -1231,6 +1429,7 @@ void ix_close(ix_conn *c) {
     free(c->pend);
     free(c->server_name);
     free(c->server_version);
+    free(c->member);
     free(c->dbdate);
     ixc_locale_free(c);
     ix_wbuf_free(&c->conv);
@@ -1284,6 +1483,10 @@ int ix_set_read_timeout(ix_conn *c, int millis) {
 
 const char *ix_server_name(const ix_conn *c) {
     return c && c->server_name ? c->server_name : "";
+}
+
+const char *ix_conn_server(const ix_conn *c) {
+    return c && c->member ? c->member : "";
 }
 
 const char *ix_server_version(const ix_conn *c) {

@@ -6,7 +6,9 @@
  * '#' starting a comment. Nettypes: on/ol/dr + soctcp or tlitcp (TCP, both
  * treated alike) and socssl (TLS); a group is "name group - - [i=n,...]"
  * and its members are the lines whose options hold g=name, tried in file
- * order. The service is a port number or a name from the services database
+ * order (c=1 on the group line: from a random member on, e=NAME: NAME is
+ * the last member). k=0 / k=1 on a server line turns TCP keepalive off / on
+ * for it. The service is a port number or a name from the services database
  * (getservbyname_r). The hostname may carry Informix's leading '*' (listen
  * on every address), which is dropped.
  */
@@ -75,7 +77,7 @@ static int nettype_kind(const char *t) {
     return -1;
 }
 
-static int fill(ixc_hostent *e, char **f, int kind, char *err, size_t errlen) {
+static int fill(ixc_hostent *e, char **f, int n, int kind, char *err, size_t errlen) {
     const char *host = f[2][0] == '*' ? f[2] + 1 : f[2];
     if (snprintf(e->server, sizeof e->server, "%s", f[0]) >= (int)sizeof e->server ||
         snprintf(e->host, sizeof e->host, "%s", host) >= (int)sizeof e->host) {
@@ -83,6 +85,10 @@ static int fill(ixc_hostent *e, char **f, int kind, char *err, size_t errlen) {
         return -2;
     }
     e->tls = kind == 2;
+    char k[8];
+    const char *kv = option(f, n, "k", k, sizeof k);
+    e->keepalive = !kv ? -1 : strcmp(kv, "0") == 0 ? 0 : 1;
+    e->random_start = 0;
     const char *svc = f[3];
     char *end;
     errno = 0;
@@ -115,6 +121,8 @@ int ixc_sqlhosts_lookup(const char *path, const char *server, ixc_hostent *out, 
     char line[1024];
     char *f[MAXF];
     int n = 0, is_group = 0, found = 0, rc = 0;
+    int random_start = 0;
+    char last[128] = ""; /* the group's e= option: its last member */
     /* Pass 1: what is the name? Pass 2 (groups): collect the members. */
     while (fgets(line, sizeof line, fp)) {
         int k = split(line, f);
@@ -123,6 +131,9 @@ int ixc_sqlhosts_lookup(const char *path, const char *server, ixc_hostent *out, 
         found = 1;
         if (kind == 0) {
             is_group = 1;
+            char o[64];
+            random_start = option(f, k, "c", o, sizeof o) && strcmp(o, "1") == 0;
+            if (option(f, k, "e", o, sizeof o)) snprintf(last, sizeof last, "%s", o);
         } else if (kind < 0) {
             snprintf(err, errlen,
                      "sqlhosts: nettype %s of %s is not supported (use onsoctcp or "
@@ -130,7 +141,7 @@ int ixc_sqlhosts_lookup(const char *path, const char *server, ixc_hostent *out, 
                      f[1], server);
             rc = -2;
         } else if (max > 0) {
-            rc = fill(&out[0], f, kind, err, errlen);
+            rc = fill(&out[0], f, k, kind, err, errlen);
             if (rc == 0) n = 1;
         }
         break;
@@ -144,15 +155,19 @@ int ixc_sqlhosts_lookup(const char *path, const char *server, ixc_hostent *out, 
             char g[128];
             if (k < 4 || !option(f, k, "g", g, sizeof g) || strcmp(g, server) != 0) continue;
             int kind = nettype_kind(f[1]);
-            if (kind <= 0 || fill(&out[n], f, kind, why, sizeof why) != 0) {
+            int is_last = last[0] && strcmp(f[0], last) == 0;
+            if (kind <= 0 || fill(&out[n], f, k, kind, why, sizeof why) != 0) {
                 /* A member we cannot use (shared memory, ...) is passed over. */
                 if (!why[0])
                     snprintf(why, sizeof why, "sqlhosts: nettype %s of %s is not supported", f[1],
                              f[0]);
                 skipped++;
+                if (is_last) break;
                 continue;
             }
+            out[n].random_start = random_start;
             n++;
+            if (is_last) break;
         }
         if (n == 0) {
             if (skipped)

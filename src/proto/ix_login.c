@@ -784,6 +784,70 @@ void ix_conrej_defaults(ix_conacc *a, const char *server_name, const char *versi
     a->svc_error = svc_error;
 }
 
+/* ---- REDIRECT (the doubts are named in ix_login.h) ------------------------ */
+
+static int redirect_field_ok(const char *f, size_t max) {
+    size_t n = strlen(f);
+    return n > 0 && n <= max && !strchr(f, '|');
+}
+
+int ix_redirect_defaults(ix_conacc *a, const char *version_banner, const ix_redirect_target *t,
+                         char *buf, size_t cap) {
+    if (!redirect_field_ok(t->server, IX_REDIRECT_NAME_MAX) ||
+        !redirect_field_ok(t->host, IX_REDIRECT_HOST_MAX) || t->port < 1 || t->port > 65535)
+        return IX_EINVAL;
+    int k = snprintf(buf, cap, "%s=%s|%s|%d", IX_REDIRECT_LABEL, t->server, t->host, t->port);
+    if (k < 0 || (size_t)k >= cap) return IX_EINVAL;
+    ix_conacc_defaults(a, t->server, version_banner);
+    a->sl_type = IX_SL_REDIRECT;
+    a->result = IX_ASC_DBLIST;
+    a->redirect_head = 0;
+    a->redirect.p = (const uint8_t *)buf;
+    a->redirect.n = (size_t)k;
+    return IX_OK;
+}
+
+/* Copies p[0..n) into dst (cap bytes with the NUL); -1 when empty or too long. */
+static int redirect_copy(char *dst, size_t cap, const uint8_t *p, size_t n) {
+    if (n == 0 || n >= cap) return -1;
+    memcpy(dst, p, n);
+    dst[n] = 0;
+    return 0;
+}
+
+int ix_redirect_parse(const uint8_t *p, size_t n, ix_redirect_target *out, const char **why) {
+    memset(out, 0, sizeof *out);
+    const uint8_t *end = p + n;
+    if (memchr(p, 0, n)) return *why = "redirect detail holds a NUL", IX_EMALFORMED;
+    const uint8_t *bar = memchr(p, '|', n);
+    const uint8_t *eq = bar ? memchr(p, '=', (size_t)(bar - p)) : NULL;
+    const uint8_t *f[3];
+    size_t fl[3];
+    const uint8_t *q = eq ? eq + 1 : p;
+    for (int i = 0; i < 3; i++) {
+        const uint8_t *b = i < 2 ? memchr(q, '|', (size_t)(end - q)) : NULL;
+        if (i < 2 && !b) return *why = "redirect detail has fewer than 3 fields", IX_EMALFORMED;
+        f[i] = q;
+        fl[i] = (size_t)((b ? b : end) - q);
+        if (fl[i] == 0) return *why = "redirect detail has an empty field", IX_EMALFORMED;
+        q = b ? b + 1 : end;
+    }
+    if (memchr(f[2], '|', fl[2]))
+        return *why = "redirect detail has more than 3 fields", IX_EMALFORMED;
+    if (redirect_copy(out->server, sizeof out->server, f[0], fl[0]) ||
+        redirect_copy(out->host, sizeof out->host, f[1], fl[1]))
+        return *why = "redirect server or host name too long", IX_ELIMIT;
+    long port = 0;
+    for (size_t i = 0; i < fl[2]; i++) {
+        if (f[2][i] < '0' || f[2][i] > '9' || port > 65535)
+            return *why = "redirect port is not a number", IX_EMALFORMED;
+        port = port * 10 + (f[2][i] - '0');
+    }
+    if (port < 1 || port > 65535) return *why = "redirect port outside 1..65535", IX_EMALFORMED;
+    out->port = (int)port;
+    return IX_OK;
+}
+
 /* ---- printer -------------------------------------------------------------- */
 
 #if defined(__GNUC__) || defined(__clang__)

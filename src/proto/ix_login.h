@@ -310,6 +310,46 @@ void ix_conacc_defaults(ix_conacc *a, const char *server_name, const char *versi
 void ix_conrej_defaults(ix_conacc *a, const char *server_name, const char *version_banner,
                         int16_t svc_error);
 
+/*
+ * REDIRECT (SL type 13, result item 103 SQ_ASCDBLIST): "go to that server
+ * instead", as Connection Manager answers a login for an SLA. Evidence:
+ * single restricted source (JDBC's decoder, read by others). What is known:
+ * the body is an accept's with item 103, an i16 (ignored) and a CHAR detail
+ * "<label>=<server>|<host>|<port>", which JDBC splits on the characters
+ * ":=|" after dropping the first token. Not known: what a real server puts
+ * in <label> (we send IX_REDIRECT_LABEL), whether <port> may be a service
+ * name (we require a number), and whether optional blocks follow 103 (we
+ * send none and skip any, like an accept's). Because JDBC also splits on
+ * ':', an IPv6 host is not portable; ix_redirect_parse takes the label up to
+ * the first '=' and splits the rest on '|' only, so it accepts one.
+ */
+#define IX_REDIRECT_LABEL    "redirect"
+#define IX_REDIRECT_NAME_MAX 128 /* server name bytes kept (dbservername limit) */
+#define IX_REDIRECT_HOST_MAX 255
+
+typedef struct ix_redirect_target {
+    char server[IX_REDIRECT_NAME_MAX + 1];
+    char host[IX_REDIRECT_HOST_MAX + 1];
+    int port; /* 1..65535 */
+} ix_redirect_target;
+
+/* Fills *a with a redirect to the server, host and port of *t: ix_conacc_
+ * defaults, then SL type 13 and result item 103 whose detail is built in
+ * buf (cap bytes; IX_REDIRECT_DETAIL_MAX is always enough) and borrowed by
+ * *a. Returns IX_OK, or IX_EINVAL when a field is empty or does not fit
+ * (or holds '|'), or the port is outside 1..65535. */
+#define IX_REDIRECT_DETAIL_MAX                                                                     \
+    (sizeof IX_REDIRECT_LABEL + IX_REDIRECT_NAME_MAX + IX_REDIRECT_HOST_MAX + 16)
+int ix_redirect_defaults(ix_conacc *a, const char *version_banner, const ix_redirect_target *t,
+                         char *buf, size_t cap);
+
+/* Parses a redirect detail p[0..n) ("<label>=<server>|<host>|<port>"; the
+ * label and its '=' may be absent) into *out. Returns IX_OK, or
+ * IX_EMALFORMED (not three non-empty fields, a NUL, a port that is not a
+ * number in 1..65535) or IX_ELIMIT (a field longer than its buffer), with
+ * *why set. */
+int ix_redirect_parse(const uint8_t *p, size_t n, ix_redirect_target *out, const char **why);
+
 /* ---- printing ------------------------------------------------------------ */
 
 /*

@@ -52,6 +52,7 @@ enum {
     OPT_LOAD_DIR,
     OPT_LOG_FILE,
     OPT_LOG_FORMAT,
+    OPT_REDIRECT,
 };
 
 /* Every option (one a line). */
@@ -73,6 +74,7 @@ static const struct option long_opts[] = {
     {"load-dir", required_argument, NULL, OPT_LOAD_DIR},
     {"log-file", required_argument, NULL, OPT_LOG_FILE},
     {"log-format", required_argument, NULL, OPT_LOG_FORMAT},
+    {"redirect", required_argument, NULL, OPT_REDIRECT},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"make-user", required_argument, NULL, OPT_MAKE_USER},
     {"version", no_argument, NULL, 'V'},
@@ -114,6 +116,8 @@ static void usage(FILE *f) {
           "      --log-file=FILE         log there instead of standard error; SIGHUP\n"
           "                              reopens it\n"
           "      --log-format=FMT        text (the default) or json (an object a line)\n"
+          "      --redirect=[NAME@]HOST:PORT  answer every login with a redirect there\n"
+          "                              (as Connection Manager does)\n"
           "      --config=FILE           read options from FILE (key = value lines, keys\n"
           "                              as the long options; the command line wins)\n"
           "      --make-user=NAME        print a users-file line for NAME and exit\n"
@@ -210,6 +214,10 @@ static int apply(ixd_cfg *c, int id, const char *v, const char *where) {
         break;
     case OPT_LOG_FORMAT:
         if (ixd_log_format_parse(v, &c->log_format)) return bad_value(where, v, "text or json");
+        break;
+    case OPT_REDIRECT:
+        if (!ixd_redirect_valid(v)) return bad_value(where, v, "[NAME@]HOST:PORT");
+        c->srv.redirect = v;
         break;
     case OPT_LOAD_DIR:
         if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) return bad_value(where, v, "a directory");

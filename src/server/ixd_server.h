@@ -97,8 +97,14 @@ typedef struct ixd_server {
     ixd_engine *engine;
     ixd_users *users;
     ixd_throttle *throttle; /* NULL: no login throttle */
+    /* --redirect [NAME@]HOST:PORT: every login is answered with a redirect
+     * there (as Connection Manager does); NULL: serve logins. */
+    const char *redirect;
     pthread_mutex_t log_lock;
 } ixd_server;
+
+/* 1 when v is a valid --redirect value ([NAME@]HOST:PORT), else 0. */
+int ixd_redirect_valid(const char *v);
 
 /* Logs one line at level info (ixd_log.h: format and destination); session
  * 0 is the server itself. Thread-safe. */

@@ -730,6 +730,52 @@ static int check_user(ixd_sess *s, const char *user, const char *pass, const cha
     return ok == 1 ? 0 : IXD_ELOGIN;
 }
 
+/* Splits a --redirect value "[NAME@]HOST:PORT" ("[V6]:PORT" too) into *t;
+ * NAME defaults to fallback. 0, or -1 when it is not one. */
+static int redirect_split(const char *v, const char *fallback, ix_redirect_target *t) {
+    memset(t, 0, sizeof *t);
+    const char *at = strchr(v, '@');
+    const char *hp = at ? at + 1 : v;
+    const char *name = at ? v : fallback;
+    size_t nl = at ? (size_t)(at - v) : strlen(fallback ? fallback : "");
+    const char *colon = strrchr(hp, ':');
+    if (!colon || nl == 0 || nl > IX_REDIRECT_NAME_MAX) return -1;
+    size_t hl = (size_t)(colon - hp);
+    if (hl >= 2 && hp[0] == '[' && hp[hl - 1] == ']') hp++, hl -= 2;
+    if (hl == 0 || hl > IX_REDIRECT_HOST_MAX) return -1;
+    memcpy(t->server, name, nl);
+    memcpy(t->host, hp, hl);
+    char *end;
+    long port = strtol(colon + 1, &end, 10);
+    if (end == colon + 1 || *end || port < 1 || port > 65535) return -1;
+    t->port = (int)port;
+    return strpbrk(t->server, "|") || strpbrk(t->host, "|") ? -1 : 0;
+}
+
+int ixd_redirect_valid(const char *v) {
+    ix_redirect_target t;
+    return redirect_split(v, "x", &t) == 0;
+}
+
+/* --redirect: answers the login with a redirect and ends the session. The
+ * password is not checked (Connection Manager does not know it either); the
+ * server name sent on is NAME, else the one the client asked for, else ours. */
+static int send_redirect(ixd_sess *s, const char *asked, ix_wbuf *out) {
+    ix_redirect_target t;
+    const char *name = asked[0] ? asked : s->srv->server_name;
+    char detail[IX_REDIRECT_DETAIL_MAX];
+    ix_conacc acc;
+    if (redirect_split(s->srv->redirect, name, &t) != 0 ||
+        ix_redirect_defaults(&acc, s->srv->banner, &t, detail, sizeof detail) != IX_OK) {
+        ixd_log(s->srv, s->id, "cannot redirect to \"%s\"", s->srv->redirect);
+        return -1;
+    }
+    ix_conacc_encode(&acc, out);
+    ixd_log(s->srv, s->id, "login from %s redirected to %s@%s:%d", s->peer, t.server, t.host,
+            t.port);
+    return 1;
+}
+
 /* CONREQ -> CONACC, or CONREJ with svc_error and the end of the session. */
 static int do_login(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
     ix_conreq req;
@@ -746,6 +792,10 @@ static int do_login(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
     ascstr_copy(user, sizeof user, &req.user);
     ascstr_copy(pass, sizeof pass, &req.password);
     ascstr_copy(server, sizeof server, &req.server);
+    if (s->srv->redirect) {
+        memset(pass, 0, sizeof pass);
+        return send_redirect(s, server, out);
+    }
     int svc = 0;
     const char *detail = "";
     if (server[0] && strcmp(server, s->srv->server_name) != 0) {

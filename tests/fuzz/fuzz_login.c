@@ -25,6 +25,23 @@ static void check_rc(int rc, size_t n, size_t used, size_t at, const char *why) 
     if (rc == IX_EMALFORMED || rc == IX_ELIMIT) require(why != NULL && at <= n);
 }
 
+/* A redirect detail: parsed into bounded fields, re-built identically
+ * apart from the label. */
+static void redirect_check(const uint8_t *p, size_t n) {
+    ix_redirect_target t;
+    const char *why = NULL;
+    int rc = ix_redirect_parse(p, n, &t, &why);
+    require(rc == IX_OK || ((rc == IX_EMALFORMED || rc == IX_ELIMIT) && why));
+    if (rc != IX_OK) return;
+    require(t.port >= 1 && t.port <= 65535 && t.server[0] && t.host[0]);
+    char buf[IX_REDIRECT_DETAIL_MAX];
+    static ix_conacc ra;
+    require(ix_redirect_defaults(&ra, NULL, &t, buf, sizeof buf) == IX_OK);
+    ix_redirect_target u;
+    require(ix_redirect_parse(ra.redirect.p, ra.redirect.n, &u, &why) == IX_OK);
+    require(strcmp(u.server, t.server) == 0 && strcmp(u.host, t.host) == 0 && u.port == t.port);
+}
+
 static void one(const uint8_t *p, size_t n) {
     ix_wbuf w;
     ix_wbuf_init(&w, NULL);
@@ -52,6 +69,7 @@ static void one(const uint8_t *p, size_t n) {
         require(rc == IX_NEED_MORE || (rc == IX_EMALFORMED && at == 2 && h.type == IX_SL_CONREQ));
     if (rc == IX_OK) {
         require(used == h.total && prc == IX_OK);
+        if (a.result == IX_ASC_DBLIST) redirect_check(a.redirect.p, a.redirect.n);
         ix_wbuf_reset(&w);
         require(ix_conacc_encode(&a, &w) == IX_OK);
         require(w.len == used && memcmp(w.data, p, used) == 0);
@@ -67,6 +85,7 @@ static void one(const uint8_t *p, size_t n) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     one(data, size);
+    redirect_check(data, size);
     if (size >= 2 && size <= 65535 && ix_be16(data) != size) {
         uint8_t *copy = malloc(size);
         if (!copy) return 0;
