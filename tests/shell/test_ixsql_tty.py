@@ -129,8 +129,10 @@ def leaving(url, env):
     t.until("tty> ")
     t.send("select 1\n")
     t.until("...> ")
+    t.out = ""  # from here on, wait for what comes next (the new prompt)
     t.send("\x03")
     check("Ctrl-C in an open statement drops it", t.until("tty> ") and "...>" not in t.out, t.out)
+    t.out = ""
     t.send("\x03")
     t.until("Ctrl-C again")
     t.send("\x03")
