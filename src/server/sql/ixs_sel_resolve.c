@@ -247,6 +247,7 @@ static int list_resolve(px *p, scope *sc, ofrom *f, sel_from *l, int gi, int out
         } else {
             if (f->ng >= IXS_MAX_TABS) return px_fail(p);
             into = f->ng++;
+            memset(&f->g[into], 0, sizeof f->g[into]); /* groups are cleared as they are made */
             f->g[into].parent = gi;
             f->g[into].depth = f->g[gi].depth + 1;
             if (it->kind == FI_OUTER_LIST)
@@ -264,10 +265,12 @@ static int list_resolve(px *p, scope *sc, ofrom *f, sel_from *l, int gi, int out
 }
 
 int ixs_sel_from_resolve(px *p, scope *sc, sel_from *l, ofrom **out) {
-    ofrom *f = calloc(1, sizeof *f);
+    ofrom *f = malloc(sizeof *f); /* 64 groups of 1 KiB: only those used are cleared */
     *out = f;
     if (!f) return px_failc(p, -208, NULL);
     f->ng = 1;
+    memset(&f->g[0], 0, sizeof f->g[0]);
+    memset(f->tg, 0, sizeof f->tg);
     f->g[0].parent = -1;
     int olap = p->olap_ok;
     p->olap_ok = 0;
