@@ -683,6 +683,61 @@ int ix_column_datetime(ix_stmt *stmt, int i, ix_datetime_t *out);
 int ix_column_interval(ix_stmt *stmt, int i, ix_interval_t *out);
 int ix_column_date_ymd(ix_stmt *stmt, int i, int *y, int *m, int *d);
 
+/* ---- column details: declared types, exact DECIMAL, SQL text ------------- */
+
+/*
+ * The declared type of column i as SQL spells it, from the describe:
+ * "INTEGER", "DECIMAL(10,2)" ("DECIMAL(16)" for a floating DECIMAL(16)),
+ * "MONEY(8,2)", "CHAR(5)", "VARCHAR(20)" ("VARCHAR(20,4)" with a minimum
+ * length), "LVARCHAR(2048)", "DATETIME YEAR TO FRACTION(3)", "INTERVAL
+ * DAY(3) TO SECOND" (the leading precision only when it is not the default:
+ * 4 for YEAR, 2 for the other fields). NOT NULL is not part of it (see
+ * ix_column_notnull). A collection is "SET", "MULTISET" or "LIST" alone: the
+ * describe does not carry its element type. NUL-terminated, valid until
+ * ix_finalize; NULL for a NULL stmt or i out of range. Like the other
+ * describe calls it sends a deferred PREPARE first (one round trip).
+ */
+const char *ix_column_decltype(ix_stmt *stmt, int i);
+
+/* An exact DECIMAL / MONEY value: sign * digits * 10^-scale. */
+#define IX_DECIMAL_DIGITS    32  /* at most this many digits */
+#define IX_DECIMAL_TEXT_SIZE 168 /* a buffer for every ix_decimal_text result */
+typedef struct ix_decimal_t {
+    int sign;    /* +1 or -1 (zero is +1) */
+    int ndigits; /* digits in digits[] (1 for zero) */
+    /* Digits after the decimal point. DECIMAL(p,s) and MONEY(p,s): s
+     * (1.50 in DECIMAL(5,2) is "150", 2). A floating DECIMAL(p): the fewest
+     * that hold the value, negative when it ends in integer zeros (1E+125
+     * is "1", -125; 0.001 is "1", 3). */
+    int scale;
+    char digits[IX_DECIMAL_DIGITS + 1]; /* ASCII, no leading zero, NUL-terminated */
+} ix_decimal_t;
+
+/*
+ * Column i of the current row as an exact decimal (OUT: *out, always
+ * written; zeroed unless IX_OK). Returns IX_OK; IX_NULL_VALUE (SQL NULL);
+ * IX_EINVAL (the column is not DECIMAL or MONEY); IX_EMALFORMED (bytes that
+ * are no DECIMAL value); IX_ERANGE (a value with more digits than
+ * IX_DECIMAL_DIGITS at the column's scale: the server sent more than the
+ * column holds); IX_EMISUSE (NULL stmt or out, index out of range, no
+ * current row; recorded on the connection).
+ */
+int ix_column_get_decimal(ix_stmt *stmt, int i, ix_decimal_t *out);
+
+/*
+ * Writes d as plain decimal text, "-123.4500", "0.001", "100000" (never an
+ * exponent; exactly d->scale fraction digits when scale > 0), NUL-terminated,
+ * into buf[0..cap) (cut to fit; buf may be NULL when cap is 0). Returns the
+ * length of the whole text, as snprintf (at most IX_DECIMAL_TEXT_SIZE - 1),
+ * or IX_EINVAL for a NULL d or one that is not of the form above.
+ */
+int ix_decimal_text(const ix_decimal_t *d, char *buf, size_t cap);
+
+/* The SQL text stmt was prepared from, as the caller gave it (before any
+ * code-set conversion), NUL-terminated; valid until ix_finalize. NULL for a
+ * NULL stmt. */
+const char *ix_stmt_sql(const ix_stmt *stmt);
+
 /* ---- results of execution -------------------------------------------------- */
 
 /* Rows affected by the last execution of stmt (for a batch: the sum over

@@ -154,6 +154,7 @@ typedef struct ixc_col {
     int16_t type;      /* as described, with flags */
     uint64_t text_row; /* text holds the value of this row (ix_stmt.row_seq) */
     ix_wbuf text;
+    char *decl; /* ix_column_decltype, made on first use */
 } ixc_col;
 
 struct ix_stmt {
