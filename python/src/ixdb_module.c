@@ -805,10 +805,10 @@ static int arena_put(arena *a, const char *s, size_t n, size_t *off) {
 }
 
 static int text_val(pval *v, arena *a, int kind, const char *s, size_t n) {
-    /* bytes of any size bind (libixdb sends large ones in its BYTE form);
-     * strings are limited to what a VARCHAR/LVARCHAR bind carries */
-    if (n > 32767 && kind != P_BLOB) {
-        raise_simple(DataError, "a bound string value is longer than 32767 bytes");
+    /* bytes and str of any size bind (libixdb sends those beyond a VARCHAR
+     * bind as BYTE / TEXT); the text of other values is short */
+    if (n > INT_MAX || (n > 32767 && kind != P_BLOB && kind != P_TEXT)) {
+        raise_simple(DataError, "a bound value is too long");
         return -1;
     }
     v->kind = kind;
