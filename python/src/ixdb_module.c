@@ -1060,7 +1060,7 @@ static int cursor_describe(CursorObject *cu) {
             Py_SETREF(isize, Py_NewRef(dsize));
         } else if (cu->cols[i].kind == K_DEC) {
             Py_SETREF(prec, PyLong_FromLong((len >> 8) & 0xff));
-            if ((len & 0xff) != 0xff) Py_SETREF(scale, PyLong_FromLong(len & 0xff));
+            if ((len & 0xff) != IX_SCALE_FLOATING) Py_SETREF(scale, PyLong_FromLong(len & 0xff));
         } else if (cu->cols[i].kind == K_INT || cu->cols[i].kind == K_FLOAT) {
             int p = t == IX_T_SMALLINT                        ? 5
                     : (t == IX_T_INTEGER || t == IX_T_SERIAL) ? 10

@@ -106,6 +106,10 @@ int ixc_sql_to_db(ix_conn *c, const char *sql, size_t n, const char **wire, size
 /* ---- error catalogue (ix_errtext.c) --------------------------------------- */
 const char *ixc_sqlstate_for(int ixrc, int sqlcode, int logged_in);
 
+/* A length that means "NUL-terminated" (include/ixdb.h, IX_NTS): any value
+ * above PTRDIFF_MAX, which is also what a negative int becomes. */
+#define IXC_IS_NTS(n) ((size_t)(n) > (size_t)PTRDIFF_MAX)
+
 /* ---- connection ------------------------------------------------------------ */
 
 /* readahead of a connection / statement when none was asked for: adaptive

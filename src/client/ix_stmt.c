@@ -290,13 +290,13 @@ static const ix_stmt *described(const ix_stmt *s) {
     return s;
 }
 
-int ix_prepare(ix_conn *c, const char *sql, int len, ix_stmt **out) {
+int ix_prepare(ix_conn *c, const char *sql, size_t len, ix_stmt **out) {
     if (out) *out = NULL;
     if (!c) return IX_EMISUSE;
     if (!sql || !out) return ixc_fail(c, IX_EMISUSE, "NULL argument to ix_prepare");
     if (dead(c)) return IX_ECONN;
     ixc_clear_err(c);
-    size_t n = len < 0 ? strlen(sql) : (size_t)len;
+    size_t n = IXC_IS_NTS(len) ? strlen(sql) : len;
     ix_stmt *s = calloc(1, sizeof *s);
     if (!s) return ixc_fail(c, IX_ENOMEM, "out of memory");
     s->sql = malloc(n + 1);
@@ -449,10 +449,10 @@ int ix_bind_bool(ix_stmt *s, int i, int v) {
     return param_fixed(p, be, 1, IX_T_BOOLEAN, 0);
 }
 
-static int bind_bytes(ix_stmt *s, int i, const void *b, int n, ix_destructor del, int text) {
+static int bind_bytes(ix_stmt *s, int i, const void *b, size_t n, ix_destructor del, int text) {
     int rc;
     ixc_param *p = param_at(s, i, &rc);
-    size_t len = b && n < 0 ? strlen(b) : (size_t)(n < 0 ? 0 : n);
+    size_t len = b && text && IXC_IS_NTS(n) ? strlen(b) : n;
     ix_wbuf conv;
     ix_wbuf_init(&conv, NULL);
     if (p && b && text && s->conn->cv_to_db != (iconv_t)-1) {
@@ -496,20 +496,20 @@ static int bind_bytes(ix_stmt *s, int i, const void *b, int n, ix_destructor del
     return rc;
 }
 
-int ix_bind_text(ix_stmt *s, int i, const char *str, int n, ix_destructor del) {
+int ix_bind_text(ix_stmt *s, int i, const char *str, size_t n, ix_destructor del) {
     return bind_bytes(s, i, str, n, del, 1);
 }
 
-int ix_bind_blob(ix_stmt *s, int i, const void *b, int n, ix_destructor del) {
-    return bind_bytes(s, i, b, n < 0 ? 0 : n, del, 0);
+int ix_bind_blob(ix_stmt *s, int i, const void *b, size_t n, ix_destructor del) {
+    return bind_bytes(s, i, b, n, del, 0);
 }
 
-int ix_bind_decimal_text(ix_stmt *s, int i, const char *str, int n) {
+int ix_bind_decimal_text(ix_stmt *s, int i, const char *str, size_t n) {
     int rc;
     ixc_param *p = param_at(s, i, &rc);
     if (!p) return rc;
     if (!str) return ixc_fail(s->conn, IX_EMISUSE, "NULL text (use ix_bind_null)");
-    size_t len = n < 0 ? strlen(str) : (size_t)n;
+    size_t len = IXC_IS_NTS(n) ? strlen(str) : n;
     ix_decimal d;
     rc = ix_dec_from_text(&d, str, len);
     if (rc != IX_OK)
@@ -623,12 +623,12 @@ static uint32_t infer_iv(const char *str, size_t n) {
     return 0;
 }
 
-int ix_bind_datetime_text(ix_stmt *s, int i, const char *str, int n, unsigned q) {
+int ix_bind_datetime_text(ix_stmt *s, int i, const char *str, size_t n, unsigned q) {
     int rc;
     ixc_param *p = param_at(s, i, &rc);
     if (!p) return rc;
     if (!str) return ixc_fail(s->conn, IX_EMISUSE, "NULL text (use ix_bind_null)");
-    size_t len = n < 0 ? strlen(str) : (size_t)n;
+    size_t len = IXC_IS_NTS(n) ? strlen(str) : n;
     if (q == 0) q = infer_dt(str, len);
     if (!q || !ix_dt_qual_valid(q))
         return ixc_fail(s->conn, IX_EINVAL, "no DATETIME qualifier fits \"%.*s\"",
@@ -646,12 +646,12 @@ int ix_bind_datetime_text(ix_stmt *s, int i, const char *str, int n, unsigned q)
     return param_done(s, p, IX_T_DATETIME, (int)(int16_t)q);
 }
 
-int ix_bind_interval_text(ix_stmt *s, int i, const char *str, int n, unsigned q) {
+int ix_bind_interval_text(ix_stmt *s, int i, const char *str, size_t n, unsigned q) {
     int rc;
     ixc_param *p = param_at(s, i, &rc);
     if (!p) return rc;
     if (!str) return ixc_fail(s->conn, IX_EMISUSE, "NULL text (use ix_bind_null)");
-    size_t len = n < 0 ? strlen(str) : (size_t)n;
+    size_t len = IXC_IS_NTS(n) ? strlen(str) : n;
     if (q == 0) q = infer_iv(str, len);
     if (!q || !ix_iv_qual_valid(q))
         return ixc_fail(s->conn, IX_EINVAL, "no INTERVAL qualifier fits \"%.*s\"",

@@ -273,6 +273,36 @@ static void long_text(ix_conn *c, size_t len, int id) {
     free(t);
 }
 
+/* Lengths are size_t; IX_NTS (and so -1, any value above PTRDIFF_MAX)
+ * means NUL-terminated for texts; a blob needs a real length. */
+static void test_lengths(ix_conn *c) {
+    ix_stmt *s = NULL;
+    CHECK(ix_prepare(c, "insert into lt (k, v) values (?, ?)", IX_NTS, &s) == IX_OK,
+          "prepare with IX_NTS: %s", ix_errmsg(c));
+    CHECK(ix_stmt_sql(s) && strcmp(ix_stmt_sql(s), "insert into lt (k, v) values (?, ?)") == 0,
+          "the whole text");
+    CHECK(ix_bind_int(s, 1, 10) == IX_OK && ix_bind_text(s, 2, "nts", IX_NTS, IX_STATIC) == IX_OK,
+          "bind_text IX_NTS");
+    CHECK(ix_step(s) == IX_DONE, "insert: %s", ix_errmsg(c));
+    CHECK(ix_reset(s) == IX_OK, "reset");
+    CHECK(ix_bind_int(s, 1, 11) == IX_OK && ix_bind_text(s, 2, "minus2", -2, IX_STATIC) == IX_OK,
+          "bind_text -2 counts as IX_NTS");
+    CHECK(ix_step(s) == IX_DONE, "insert: %s", ix_errmsg(c));
+    CHECK(ix_bind_blob(s, 2, "xy", IX_NTS, IX_STATIC) == IX_ERANGE, "blob of length IX_NTS");
+    CHECK(ix_bind_decimal_text(s, 2, "1.25", IX_NTS) == IX_OK &&
+              ix_bind_datetime_text(s, 2, "2026-01-02", -1, 0) == IX_OK &&
+              ix_bind_interval_text(s, 2, "3 04:05:06", IX_NTS, 0) == IX_OK,
+          "the other text binds take IX_NTS");
+    ix_finalize(s);
+    s = first_row(c, "select v from lt where k = 11");
+    if (s) {
+        size_t n = 0;
+        const char *v = ix_column_blob(s, 0, &n);
+        CHECK(v && n == 6 && memcmp(v, "minus2", 6) == 0, "-2 read the whole string (%zu)", n);
+        ix_finalize(s);
+    }
+}
+
 static void test_long_text(ix_conn *c) {
     EXEC_OK(c, "create table lt (k integer, v text, b byte)");
     long_text(c, 32767, 1);
@@ -295,6 +325,7 @@ int main(void) {
     test_null_rule(c);
     test_conversions(c);
     test_long_text(c);
+    test_lengths(c);
     ix_close(c);
     ixd_stop(&P, SIGTERM);
     if (!tap_fail)
