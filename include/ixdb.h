@@ -967,7 +967,7 @@ int ix_ts_writer_open(ix_conn *conn, const char *table, const char *column, cons
 /*
  * Appends one element to key's buffer. element is element text
  * ("2026-01-01 00:01|20.5|50.1|" as docs/timeseries.md describes), len its
- * length or -1 when NUL-terminated; it must not contain a newline. key and
+ * length or IX_NTS (-1) when NUL-terminated; it must not contain a newline. key and
  * element are copied. May flush (see ix_ts_writer_open), and so may block
  * and fail with the errors of ix_ts_writer_flush.
  * Returns IX_OK; IX_EINVAL (a newline in the element, an element longer

@@ -215,9 +215,10 @@ static void test_null_rule(ix_conn *c) {
 static void test_conversions(ix_conn *c) {
     EXEC_OK(c, "create table cv (a decimal(5,1), b decimal(5,1), c decimal(5,2), d float,"
                " e float, f decimal(32,0), g varchar(10), h varchar(10), i decimal(5,1),"
-               " j bigint)");
+               " j bigint, k boolean, l date, m datetime year to second, n varchar(10))");
     EXEC_OK(c, "insert into cv values (1.5, -1.5, 2.00, 2.5, 3.0,"
-               " 12345678901234567890123456789012, '12', '1.5', 0.9, 9223372036854775807)");
+               " 12345678901234567890123456789012, '12', '1.5', 0.9, 9223372036854775807,"
+               " 't', '1900-01-01', '2026-01-02 03:04:05', 'abc')");
     ix_stmt *s = first_row(c, "select * from cv");
     if (!s) return;
     int64_t v = 99;
@@ -238,6 +239,14 @@ static void test_conversions(ix_conn *c) {
     CHECK(ix_column_int(s, 9) == 0 && ix_column_int64(s, 9) == INT64_MAX, "int of INT64_MAX");
     CHECK(ix_column_get_double(s, 0, &d) == IX_OK && d == 1.5, "double of 1.5");
     CHECK(ix_column_get_double(s, 7, &d) == IX_OK && d == 1.5, "double of '1.5'");
+    CHECK(ix_column_get_int64(s, 10, &v) == IX_OK && v == 1, "BOOLEAN t: 1");
+    CHECK(ix_column_get_int64(s, 11, &v) == IX_OK && v == 1, "DATE 1900-01-01: day 1");
+    CHECK(ix_column_get_double(s, 11, &d) == IX_OK && d == 1.0, "DATE as a double");
+    CHECK(ix_column_get_int64(s, 12, &v) == IX_EINVAL && v == 0, "DATETIME: IX_EINVAL");
+    CHECK(ix_column_get_double(s, 12, &d) == IX_EINVAL && d == 0, "DATETIME double: IX_EINVAL");
+    CHECK(ix_column_get_int64(s, 13, &v) == IX_EINVAL &&
+              ix_column_get_double(s, 13, &d) == IX_EINVAL,
+          "text 'abc': IX_EINVAL");
     ix_finalize(s);
 }
 
@@ -303,11 +312,34 @@ static void test_lengths(ix_conn *c) {
     }
 }
 
+/* The arrays batch binds a long text the same way (through ix_bind_text). */
+static void long_text_array(ix_conn *c) {
+    static char big[40000];
+    memset(big, 'q', sizeof big - 1);
+    const char *texts[2] = {"short", big};
+    int64_t ids[2] = {20, 21}, nf = -1;
+    ix_array cols[2] = {{IX_ARRAY_INT64, ids, NULL}, {IX_ARRAY_TEXT, texts, NULL}};
+    ix_stmt *s = NULL;
+    CHECK(ix_prepare(c, "insert into lt (k, v) values (?, ?)", IX_NTS, &s) == IX_OK, "prepare");
+    int rc = ix_batch_execute_arrays(s, 2, cols, 2, NULL, &nf);
+    CHECK(rc == IX_OK && nf == 0, "arrays batch with a 39,999-byte text: rc=%d %s", rc,
+          ix_errmsg(c));
+    ix_finalize(s);
+    s = first_row(c, "select v from lt where k = 21");
+    if (s) {
+        size_t n = 0;
+        const char *v = ix_column_blob(s, 0, &n);
+        CHECK(v && n == sizeof big - 1 && memcmp(v, big, n) == 0, "text back: %zu bytes", n);
+        ix_finalize(s);
+    }
+}
+
 static void test_long_text(ix_conn *c) {
     EXEC_OK(c, "create table lt (k integer, v text, b byte)");
     long_text(c, 32767, 1);
     long_text(c, 32768, 2);
     long_text(c, 1024 * 1024, 3);
+    long_text_array(c);
 }
 
 int main(void) {
