@@ -7,7 +7,17 @@
  * Conventions
  *   - Public names use the ix_ / IX_ prefix; handles are opaque.
  *   - Functions return an int status: IX_OK (0) or a positive informational
- *     code on success, a negative IX_E* code on failure.
+ *     code on success, a negative IX_E* code on failure. The positive codes
+ *     a libixdb call returns are IX_ROW, IX_DONE and IX_NULL_VALUE (the
+ *     value accessors' answer for SQL NULL, see "The NULL rule" below);
+ *     IX_NEED_MORE and IX_ESPACE belong to the codec (src/proto, src/types)
+ *     and no function declared in this header returns them.
+ *   - Lengths are size_t, in and out. A length in (an SQL text, a bound
+ *     text) may be IX_NTS for a NUL-terminated string: every value above
+ *     PTRDIFF_MAX counts as IX_NTS, so -1 keeps working. Sizes that are wire
+ *     fields keep the wire's type (int32_t fetch buffer sizes, the int
+ *     encoded length of a describe, the int error offset); counts of rows
+ *     are int64_t, indexes of parameters and columns int.
  *   - The library never calls exit() and never prints.
  *
  * Contents: status codes and version (shared by every part: codec, server,
@@ -34,14 +44,14 @@ extern "C" {
 /* Status codes. Never renumbered; new codes are appended. */
 typedef enum ix_rc {
     IX_OK = 0,          /* success */
-    IX_NEED_MORE = 1,   /* decoder: the input ends inside a message; feed more bytes */
-    IX_NULL_VALUE = 2,  /* value codec: the value is the type's NULL form */
+    IX_NEED_MORE = 1,   /* codec only: the input ends inside a message; feed more bytes */
+    IX_NULL_VALUE = 2,  /* the value is SQL NULL (value accessors; not an error) */
     IX_EMALFORMED = -1, /* bytes that no valid message or value has */
     IX_ELIMIT = -2,     /* a length on the wire exceeds a configured limit */
     IX_ENOMEM = -3,     /* an allocation failed */
     IX_EINVAL = -4,     /* an argument is out of range (bad type, bad text, misuse) */
     IX_ERANGE = -5,     /* a value does not fit the target type */
-    IX_ESPACE = -6,     /* a caller-supplied output buffer is too small */
+    IX_ESPACE = -6,     /* codec only: a caller-supplied output buffer is too small */
     /* Client library codes (libixdb). */
     IX_ECONN = -7,    /* the connection is dead (I/O error, peer closed, lost sync) */
     IX_ESQL = -8,     /* the server reported an SQL error: see ix_sqlcode / ix_errmsg */
@@ -83,6 +93,10 @@ const char *ix_rc_str(int rc);
 
 typedef struct ix_conn ix_conn; /* one connection (session) to a server */
 typedef struct ix_stmt ix_stmt; /* one prepared statement on a connection */
+
+/* A length argument meaning "the string is NUL-terminated" (see
+ * Conventions: any length above PTRDIFF_MAX, -1 included, means the same). */
+#define IX_NTS ((size_t)-1)
 
 /* ---- connecting ------------------------------------------------------------ */
 
@@ -322,7 +336,7 @@ const char *ix_isam_errtext(int isamcode);
 
 /*
  * Prepares one SQL statement (PREPARE + describe). len is the byte length of
- * sql, or -1 when sql is NUL-terminated. The number of ? placeholders
+ * sql, or IX_NTS (-1) when sql is NUL-terminated. The number of ? placeholders
  * (outside quotes and comments) is counted here.
  * Deferred PREPARE (the default; DSN key deferred_prepare=0 turns it off):
  * for a SELECT without INTO and for INSERT / UPDATE / DELETE nothing is sent
@@ -338,7 +352,7 @@ const char *ix_isam_errtext(int isamcode);
  * statements: at the first step instead); IX_EMISUSE (NULL argument);
  * IX_ENOMEM; IX_ECONN / IX_ETIMEOUT / IX_ETLS.
  */
-int ix_prepare(ix_conn *conn, const char *sql, int len, ix_stmt **out);
+int ix_prepare(ix_conn *conn, const char *sql, size_t len, ix_stmt **out);
 
 /* The connection of stmt (NULL after ix_close of it). */
 ix_conn *ix_stmt_conn(const ix_stmt *stmt);
@@ -362,12 +376,15 @@ typedef void (*ix_destructor)(void *);
  *   null      indicator -1
  *   int/int64 INTEGER (2) when the value fits 32 bits, else BIGINT (52)
  *   double    FLOAT (3)
- *   text      VARCHAR (13), i16 length: n bytes (n -1: strlen), at most 32767
+ *   text      VARCHAR (13), i16 length: n bytes (n IX_NTS: strlen), up to
+ *             32767 bytes (after code-set conversion); longer values go as
+ *             TEXT (12) with an i32 length, ixdb's own form, as blobs do
  *   blob      VARCHAR (13) with the bytes as they are, up to 32767 bytes;
  *             longer values go as BYTE (11) with an i32 length, ixdb's own
  *             form (no public source documents how a real server takes
  *             BYTE/TEXT values; ixd accepts this for BYTE, TEXT, CHAR-family
- *             and LVARCHAR columns)
+ *             and LVARCHAR columns: a column that holds less refuses the
+ *             value as it refuses a long VARCHAR)
  *   bool      BOOLEAN (45), one byte 01/00
  *   decimal_text  DECIMAL (5): exact, text such as "-123.4500" or "1e-5";
  *             the scale slot is the number of fraction digits written
@@ -376,23 +393,23 @@ typedef void (*ix_destructor)(void *);
  *             qualifier; qualifier 0 infers it from the text's shape
  *   interval_text INTERVAL (14) "[-]dd hh:mm:ss.fff" or "[-]yyyy-mm";
  *             qualifier 0 infers it (leading precision = digits written)
- * Returns IX_OK; IX_ERANGE (index out of range, string longer than 32767,
- * value out of the type's range); IX_EINVAL (text that does not parse);
- * IX_EMISUSE (NULL stmt, or a cursor is open: ix_reset first); IX_ENOMEM.
- * Failures are recorded on the connection.
+ * Returns IX_OK; IX_ERANGE (index out of range, a text or blob longer than
+ * 2^31-1 bytes, a blob length of IX_NTS, value out of the type's range); IX_EINVAL (text that does
+ * not parse); IX_EMISUSE (NULL stmt, or a cursor is open: ix_reset first); IX_ENOMEM. Failures are
+ * recorded on the connection.
  */
 int ix_bind_null(ix_stmt *stmt, int i);
 int ix_bind_int(ix_stmt *stmt, int i, int v);
 int ix_bind_int64(ix_stmt *stmt, int i, int64_t v);
 int ix_bind_double(ix_stmt *stmt, int i, double v);
 int ix_bind_bool(ix_stmt *stmt, int i, int v);
-int ix_bind_text(ix_stmt *stmt, int i, const char *s, int n, ix_destructor lifetime);
-int ix_bind_blob(ix_stmt *stmt, int i, const void *p, int n, ix_destructor lifetime);
-int ix_bind_decimal_text(ix_stmt *stmt, int i, const char *s, int n);
+int ix_bind_text(ix_stmt *stmt, int i, const char *s, size_t n, ix_destructor lifetime);
+int ix_bind_blob(ix_stmt *stmt, int i, const void *p, size_t n, ix_destructor lifetime);
+int ix_bind_decimal_text(ix_stmt *stmt, int i, const char *s, size_t n);
 int ix_bind_date(ix_stmt *stmt, int i, int32_t days);
 int ix_bind_date_ymd(ix_stmt *stmt, int i, int year, int month, int day);
-int ix_bind_datetime_text(ix_stmt *stmt, int i, const char *s, int n, unsigned qualifier);
-int ix_bind_interval_text(ix_stmt *stmt, int i, const char *s, int n, unsigned qualifier);
+int ix_bind_datetime_text(ix_stmt *stmt, int i, const char *s, size_t n, unsigned qualifier);
+int ix_bind_interval_text(ix_stmt *stmt, int i, const char *s, size_t n, unsigned qualifier);
 /* Unbinds every parameter (they become NULL). Returns IX_OK or IX_EMISUSE. */
 int ix_clear_bindings(ix_stmt *stmt);
 
@@ -654,12 +671,28 @@ int ix_stmt_type(const ix_stmt *stmt);
  *     bytes stay valid until the next step. ix_column_text of a TEXT column
  *     gives its characters the same way; ix_column_raw gives the descriptor.
  *   ix_column_int64 / ix_column_int / ix_column_double: converted values
- *     (integers, DATE day numbers, DECIMAL truncated toward zero, FLOAT,
- *     BOOLEAN 1/0, numeric text); 0 for NULL or when the value does not
- *     convert (then ix_column_get_* says why).
+ *     (integers, DATE day numbers, DECIMAL and FLOAT truncated toward zero,
+ *     BOOLEAN 1/0, integer text for the integer forms, numeric text for the
+ *     double); 0 for NULL or when the value does not convert or is out of
+ *     range (ix_column_int: outside int32) (then ix_column_get_* says why).
  *   ix_column_get_int64 / ix_column_get_double: the same with a status:
- *     IX_OK, IX_NULL_VALUE, IX_ERANGE (does not fit), IX_EINVAL (type does
- *     not convert), IX_EMISUSE.
+ *     IX_OK; IX_NULL_VALUE; IX_ERANGE: out of range (*out 0), or, for
+ *     ix_column_get_int64, a DECIMAL / MONEY / FLOAT value with a fraction
+ *     (1.5: *out is the value truncated toward zero, 1); IX_EINVAL (the
+ *     type or the text does not convert, "1.5" for an integer; *out 0);
+ *     IX_EMISUSE. A DECIMAL read as a double is the nearest double (no
+ *     status for digits lost). The table: docs/c-api.md "Conversions".
+ *
+ * The NULL rule: for an SQL NULL of any type, every accessor that returns a
+ * status (ix_column_get_int64, _get_double, _get_decimal, ix_column_datetime,
+ * _interval, _date_ymd) returns IX_NULL_VALUE, the one positive code that is
+ * not an error, whatever the column's type (NULL is checked before the
+ * type), with its outputs zeroed and nothing recorded on the connection;
+ * the accessors without a status return NULL (ix_column_text,
+ * ix_column_blob with *n 0) or 0 (ix_column_text_len, ix_column_int64, _int,
+ * _double), so ix_column_is_null (1) is what tells NULL from 0 or "". Only
+ * ix_column_raw / ix_column_bytes give bytes: the type's NULL form as it
+ * came in the tuple.
  */
 int ix_column_is_null(ix_stmt *stmt, int i);
 const char *ix_column_text(ix_stmt *stmt, int i);
@@ -691,6 +724,65 @@ int ix_column_get_double(ix_stmt *stmt, int i, double *out);
 int ix_column_datetime(ix_stmt *stmt, int i, ix_datetime_t *out);
 int ix_column_interval(ix_stmt *stmt, int i, ix_interval_t *out);
 int ix_column_date_ymd(ix_stmt *stmt, int i, int *y, int *m, int *d);
+
+/* ---- column details: declared types, exact DECIMAL, SQL text ------------- */
+
+/*
+ * The declared type of column i as SQL spells it, from the describe:
+ * "INTEGER", "DECIMAL(10,2)" ("DECIMAL(16)" for a floating DECIMAL(16)),
+ * "MONEY(8,2)", "CHAR(5)", "VARCHAR(20)" ("VARCHAR(20,4)" with a minimum
+ * length), "LVARCHAR(2048)", "DATETIME YEAR TO FRACTION(3)", "INTERVAL
+ * DAY(3) TO SECOND" (the leading precision only when it is not the default:
+ * 4 for YEAR, 2 for the other fields). NOT NULL is not part of it (see
+ * ix_column_notnull). A collection is "SET", "MULTISET" or "LIST" alone: the
+ * describe does not carry its element type. NUL-terminated, valid until
+ * ix_finalize; NULL for a NULL stmt or i out of range. Like the other
+ * describe calls it sends a deferred PREPARE first (one round trip).
+ */
+const char *ix_column_decltype(ix_stmt *stmt, int i);
+
+/* The scale byte of a floating-scale DECIMAL(p) in ix_column_enclen
+ * (p << 8 | IX_SCALE_FLOATING). */
+#define IX_SCALE_FLOATING 0xff
+
+/* An exact DECIMAL / MONEY value: sign * digits * 10^-scale. */
+#define IX_DECIMAL_DIGITS    32  /* at most this many digits */
+#define IX_DECIMAL_TEXT_SIZE 168 /* a buffer for every ix_decimal_text result */
+typedef struct ix_decimal_t {
+    int sign;    /* +1 or -1 (zero is +1) */
+    int ndigits; /* digits in digits[] (1 for zero) */
+    /* Digits after the decimal point. DECIMAL(p,s) and MONEY(p,s): s
+     * (1.50 in DECIMAL(5,2) is "150", 2). A floating DECIMAL(p): the fewest
+     * that hold the value, negative when it ends in integer zeros (1E+125
+     * is "1", -125; 0.001 is "1", 3). */
+    int scale;
+    char digits[IX_DECIMAL_DIGITS + 1]; /* ASCII, no leading zero, NUL-terminated */
+} ix_decimal_t;
+
+/*
+ * Column i of the current row as an exact decimal (OUT: *out, always
+ * written; zeroed unless IX_OK). Returns IX_OK; IX_NULL_VALUE (SQL NULL);
+ * IX_EINVAL (the column is not DECIMAL or MONEY); IX_EMALFORMED (bytes that
+ * are no DECIMAL value); IX_ERANGE (a value with more digits than
+ * IX_DECIMAL_DIGITS at the column's scale: the server sent more than the
+ * column holds); IX_EMISUSE (NULL stmt or out, index out of range, no
+ * current row; recorded on the connection).
+ */
+int ix_column_get_decimal(ix_stmt *stmt, int i, ix_decimal_t *out);
+
+/*
+ * Writes d as plain decimal text, "-123.4500", "0.001", "100000" (never an
+ * exponent; exactly d->scale fraction digits when scale > 0), NUL-terminated,
+ * into buf[0..cap) (cut to fit; buf may be NULL when cap is 0). Returns the
+ * length of the whole text, as snprintf (at most IX_DECIMAL_TEXT_SIZE - 1),
+ * or IX_EINVAL for a NULL d or one that is not of the form above.
+ */
+int ix_decimal_text(const ix_decimal_t *d, char *buf, size_t cap);
+
+/* The SQL text stmt was prepared from, as the caller gave it (before any
+ * code-set conversion), NUL-terminated; valid until ix_finalize. NULL for a
+ * NULL stmt. */
+const char *ix_stmt_sql(const ix_stmt *stmt);
 
 /* ---- results of execution -------------------------------------------------- */
 
@@ -884,7 +976,7 @@ int ix_ts_writer_open(ix_conn *conn, const char *table, const char *column, cons
 /*
  * Appends one element to key's buffer. element is element text
  * ("2026-01-01 00:01|20.5|50.1|" as docs/timeseries.md describes), len its
- * length or -1 when NUL-terminated; it must not contain a newline. key and
+ * length or IX_NTS (-1) when NUL-terminated; it must not contain a newline. key and
  * element are copied. May flush (see ix_ts_writer_open), and so may block
  * and fail with the errors of ix_ts_writer_flush.
  * Returns IX_OK; IX_EINVAL (a newline in the element, an element longer
@@ -892,7 +984,7 @@ int ix_ts_writer_open(ix_conn *conn, const char *table, const char *column, cons
  * or the failure of the flush it ran (or of an earlier one: see
  * ix_ts_writer_flush).
  */
-int ix_ts_writer_add(ix_ts_writer *w, const char *key, const char *element, int len);
+int ix_ts_writer_add(ix_ts_writer *w, const char *key, const char *element, size_t len);
 
 /*
  * Appends one element built from values: the timestamp is ts (text

@@ -18,7 +18,6 @@
 #include <string.h>
 
 /* Day number of 1970-01-01 (day 0 is 1899-12-31). */
-#define UNIX_EPOCH_DAY 25568
 
 /* ---- module state (single-phase init: one interpreter) -------------------- */
 
@@ -462,40 +461,9 @@ static int conn_maybe_begin(ConnectionObject *co, int stmt_type) {
 
 /* ---- dates and times --------------------------------------------------------------- */
 
-/* Days since 1970-01-01 of a civil date (H. Hinnant's algorithm). */
-static long long days_from_civil(long long y, unsigned m, unsigned d) {
-    y -= m <= 2;
-    const long long era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = (unsigned)(y - era * 400);
-    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (long long)doe - 719468;
-}
-
-static void civil_from_days(long long z, int *y, int *m, int *d) {
-    z += 719468;
-    const long long era = (z >= 0 ? z : z - 146096) / 146097;
-    const unsigned doe = (unsigned)(z - era * 146097);
-    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const long long yy = (long long)yoe + era * 400;
-    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const unsigned mp = (5 * doy + 2) / 153;
-    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    *y = (int)(yy + (*m <= 2));
-}
-
-static PyObject *date_from_daynum(int64_t day) {
-    int y, m, d;
-    civil_from_days((long long)day - UNIX_EPOCH_DAY, &y, &m, &d);
-    if (y < 1 || y > 9999) {
-        char buf[80];
-        snprintf(buf, sizeof buf, "DATE day number %lld is outside datetime.date's range",
-                 (long long)day);
-        return raise_simple(DataError, buf);
-    }
-    return PyDate_FromDate(y, m, d);
-}
+/* A DATE column as datetime.date: the calendar is libixdb's
+ * (ix_column_date_ymd); a NULL gives None. */
+static PyObject *date_value(ix_stmt *s, int i);
 
 /* Microseconds per FRACTION unit (ix_datetime_t / ix_interval_t count
  * 10 us units). */
@@ -535,77 +503,13 @@ static PyObject *timedelta_from_struct(const ix_interval_t *v) {
     return PyDelta_FromDSU(sign * (int)days, sign * (int)secs, sign * us);
 }
 
-/* ---- DECIMAL / MONEY from the tuple bytes ----------------------------------------- */
+/* ---- DECIMAL / MONEY ------------------------------------------------------------- */
 
-/* The tuple form (docs/types.md): byte 0 sign and base-100 exponent, then
- * base-100 pairs (complemented for negative values). Exact; never a double.
- * scale 0xff (floating) drops trailing fraction zeros, otherwise exactly
- * `scale` fraction digits are kept. */
-static PyObject *decimal_from_raw(const uint8_t *p, size_t n, int scale) {
-    if (n < 1 || n > 18) return raise_simple(DataError, "malformed DECIMAL value");
-    uint8_t pr[17];
-    size_t k = n - 1;
-    memcpy(pr, p + 1, k);
-    int neg = !(p[0] & 0x80);
-    int exp = neg ? (int)((p[0] ^ 0x7f) & 0x7f) - 64 : (int)(p[0] & 0x7f) - 64;
-    if (neg) {
-        long j = (long)k - 1;
-        while (j >= 0 && pr[j] == 0)
-            j--;
-        if (j >= 0) {
-            pr[j] = (uint8_t)(100 - pr[j]);
-            for (long i = 0; i < j; i++)
-                pr[i] = (uint8_t)(99 - pr[i]);
-        }
-    }
-    char digits[40];
-    size_t nd = 0;
-    for (size_t i = 0; i < k; i++) {
-        if (pr[i] > 99) return raise_simple(DataError, "malformed DECIMAL value");
-        digits[nd++] = (char)('0' + pr[i] / 10);
-        digits[nd++] = (char)('0' + pr[i] % 10);
-    }
-    long pos = 2L * exp; /* the point is after digit pos */
-    /* integer part, fraction part */
-    char out[400];
-    size_t o = 0;
-    int allzero = 1;
-    for (size_t i = 0; i < nd; i++)
-        if (digits[i] != '0') allzero = 0;
-    if (neg && !allzero) out[o++] = '-';
-    /* integer digits */
-    size_t io = o;
-    for (long i = 0; i < pos && o < 200; i++) {
-        char ch = i < (long)nd ? digits[i] : '0';
-        if (o == io && ch == '0') continue; /* leading zeros */
-        out[o++] = ch;
-    }
-    if (o == io) out[o++] = '0';
-    /* fraction digits */
-    char frac[300];
-    long nf = 0;
-    for (long i = pos < 0 ? pos : pos; i < (long)nd && nf < 280; i++)
-        frac[nf++] = i < 0 ? '0' : digits[i];
-    if (scale == 0xff || scale < 0) {
-        while (nf > 0 && frac[nf - 1] == '0')
-            nf--;
-    } else {
-        while (nf > scale && frac[nf - 1] == '0')
-            nf--;
-        while (nf < scale && nf < 280)
-            frac[nf++] = '0';
-    }
-    if (nf > 0) {
-        out[o++] = '.';
-        memcpy(out + o, frac, (size_t)nf);
-        o += (size_t)nf;
-    }
-    PyObject *s = PyUnicode_FromStringAndSize(out, (Py_ssize_t)o);
-    if (!s) return NULL;
-    PyObject *r = PyObject_CallOneArg(DecimalType, s);
-    Py_DECREF(s);
-    return r;
-}
+/* A DECIMAL / MONEY column as decimal.Decimal, exact: libixdb splits the
+ * value (ix_column_get_decimal) and writes its text (ix_decimal_text), at
+ * the column's scale, or with the fewest fraction digits for a floating
+ * DECIMAL(p). */
+static PyObject *decimal_value(ix_stmt *s, int i);
 
 /* ---- fetching ------------------------------------------------------------------- */
 
@@ -708,6 +612,30 @@ static PyObject *blob_value(ix_stmt *s, int i, int text) {
     return PyBytes_FromStringAndSize(b, (Py_ssize_t)n);
 }
 
+static PyObject *date_value(ix_stmt *s, int i) {
+    int y, m, d;
+    int rc = ix_column_date_ymd(s, i, &y, &m, &d);
+    if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
+    if (rc != IX_OK) return col_error(s, rc);
+    if (y < 1 || y > 9999) return raise_simple(DataError, "DATE outside datetime.date's range");
+    return PyDate_FromDate(y, m, d);
+}
+
+static PyObject *decimal_value(ix_stmt *s, int i) {
+    ix_decimal_t d;
+    char text[IX_DECIMAL_TEXT_SIZE];
+    int rc = ix_column_get_decimal(s, i, &d);
+    if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
+    if (rc != IX_OK) return col_error(s, rc);
+    int n = ix_decimal_text(&d, text, sizeof text);
+    if (n < 0 || (size_t)n >= sizeof text) return col_error(s, IX_EMALFORMED);
+    PyObject *str = PyUnicode_FromStringAndSize(text, n);
+    if (!str) return NULL;
+    PyObject *r = PyObject_CallOneArg(DecimalType, str);
+    Py_DECREF(str);
+    return r;
+}
+
 /* Column i of the current row as a new reference (None for NULL). */
 static PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
     int64_t iv;
@@ -720,17 +648,13 @@ static PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *e
     case K_FLOAT:
         if ((rc = ix_column_get_double(s, i, &dv)) == IX_OK) return PyFloat_FromDouble(dv);
         break;
-    case K_DATE:
-        if ((rc = ix_column_get_int64(s, i, &iv)) == IX_OK) return date_from_daynum(iv);
-        break;
+    case K_DATE: return date_value(s, i);
     case K_STR: return str_value(s, i, NULL);
     case K_STR_ENC: return str_value(s, i, enc);
     case K_BOOL:
         if ((rc = ix_column_get_int64(s, i, &iv)) == IX_OK) return PyBool_FromLong(iv != 0);
         break;
-    case K_DEC:
-        if (ix_column_is_null(s, i)) Py_RETURN_NONE;
-        return decimal_from_raw(ix_column_raw(s, i), ix_column_bytes(s, i), ci->enclen & 0xff);
+    case K_DEC: return decimal_value(s, i);
     case K_DT:
     case K_TIME:
     case K_IV_DS:
@@ -881,10 +805,10 @@ static int arena_put(arena *a, const char *s, size_t n, size_t *off) {
 }
 
 static int text_val(pval *v, arena *a, int kind, const char *s, size_t n) {
-    /* bytes of any size bind (libixdb sends large ones in its BYTE form);
-     * strings are limited to what a VARCHAR/LVARCHAR bind carries */
-    if (n > 32767 && kind != P_BLOB) {
-        raise_simple(DataError, "a bound string value is longer than 32767 bytes");
+    /* bytes and str of any size bind (libixdb sends those beyond a VARCHAR
+     * bind as BYTE / TEXT); the text of other values is short */
+    if (n > INT_MAX || (n > 32767 && kind != P_BLOB && kind != P_TEXT)) {
+        raise_simple(DataError, "a bound value is too long");
         return -1;
     }
     v->kind = kind;
@@ -962,9 +886,10 @@ static int convert_param(ConnectionObject *co, PyObject *o, pval *v, arena *a) {
     }
     if (PyDate_Check(o)) {
         v->kind = P_DATE;
-        v->u.i = days_from_civil(PyDateTime_GET_YEAR(o), (unsigned)PyDateTime_GET_MONTH(o),
-                                 (unsigned)PyDateTime_GET_DAY(o)) +
-                 UNIX_EPOCH_DAY;
+        /* year, month, day packed as yyyymmdd; ix_bind_date_ymd turns
+         * them into the day number */
+        v->u.i = (int64_t)PyDateTime_GET_YEAR(o) * 10000 + PyDateTime_GET_MONTH(o) * 100 +
+                 PyDateTime_GET_DAY(o);
         return 0;
     }
     if (PyTime_Check(o)) {
@@ -1037,7 +962,9 @@ static int bind_pval(ix_stmt *s, int i, const pval *v, const char *base, ix_dest
     case P_INT: return ix_bind_int64(s, i, v->u.i);
     case P_DOUBLE: return ix_bind_double(s, i, v->u.d);
     case P_BOOL: return ix_bind_bool(s, i, (int)v->u.i);
-    case P_DATE: return ix_bind_date(s, i, (int32_t)v->u.i);
+    case P_DATE:
+        return ix_bind_date_ymd(s, i, (int)(v->u.i / 10000), (int)(v->u.i / 100 % 100),
+                                (int)(v->u.i % 100));
     case P_TEXT: return ix_bind_text(s, i, base + v->u.off, v->n, life);
     case P_BLOB: return ix_bind_blob(s, i, base + v->u.off, v->n, life);
     case P_DEC: return ix_bind_decimal_text(s, i, base + v->u.off, v->n);
@@ -1105,82 +1032,6 @@ static int cursor_check(CursorObject *cu) {
     return 0;
 }
 
-static const char *type_name(int t) {
-    switch (t) {
-    case IX_T_CHAR: return "CHAR";
-    case IX_T_SMALLINT: return "SMALLINT";
-    case IX_T_INTEGER: return "INTEGER";
-    case IX_T_FLOAT: return "FLOAT";
-    case IX_T_SMALLFLOAT: return "SMALLFLOAT";
-    case IX_T_DECIMAL: return "DECIMAL";
-    case IX_T_SERIAL: return "SERIAL";
-    case IX_T_DATE: return "DATE";
-    case IX_T_MONEY: return "MONEY";
-    case IX_T_NULL: return "NULL";
-    case IX_T_DATETIME: return "DATETIME";
-    case IX_T_BYTE: return "BYTE";
-    case IX_T_TEXT: return "TEXT";
-    case IX_T_VARCHAR: return "VARCHAR";
-    case IX_T_INTERVAL: return "INTERVAL";
-    case IX_T_NCHAR: return "NCHAR";
-    case IX_T_NVARCHAR: return "NVARCHAR";
-    case IX_T_INT8: return "INT8";
-    case IX_T_SERIAL8: return "SERIAL8";
-    case IX_T_LVARCHAR: return "LVARCHAR";
-    case IX_T_BOOLEAN: return "BOOLEAN";
-    case IX_T_BIGINT: return "BIGINT";
-    case IX_T_BIGSERIAL: return "BIGSERIAL";
-    default: return "UNKNOWN";
-    }
-}
-
-static const char *unit_name(int u) {
-    static const char *names[] = {"YEAR", "?", "MONTH",  "?", "DAY",   "?",
-                                  "HOUR", "?", "MINUTE", "?", "SECOND"};
-    if (u >= 0 && u <= 10) return names[u];
-    return "FRACTION";
-}
-
-/* "DECIMAL(10,2)", "DATETIME YEAR TO FRACTION(5)", "VARCHAR(64)", ... */
-static PyObject *full_type_name(int t, int len) {
-    const char *b = type_name(t);
-    switch (t) {
-    case IX_T_CHAR:
-    case IX_T_NCHAR:
-    case IX_T_VARCHAR:
-    case IX_T_NVARCHAR:
-    case IX_T_LVARCHAR:
-        return PyUnicode_FromFormat("%s(%d)", b, len & (t == IX_T_LVARCHAR ? 0x7fffffff : 0xffff));
-    case IX_T_DECIMAL:
-    case IX_T_MONEY:
-        if ((len & 0xff) == 0xff) return PyUnicode_FromFormat("%s(%d)", b, (len >> 8) & 0xff);
-        return PyUnicode_FromFormat("%s(%d,%d)", b, (len >> 8) & 0xff, len & 0xff);
-    case IX_T_DATETIME:
-    case IX_T_INTERVAL: {
-        int s = (len >> 4) & 0xf, e = len & 0xf, digits = (len >> 8) & 0xff;
-        char first[32], last[32];
-        snprintf(first, sizeof first, "%s", unit_name(s));
-        if (t == IX_T_INTERVAL) {
-            /* leading precision = digits - the digits of the other fields */
-            int other = 0;
-            for (int u = s + 2; u <= e && u <= 10; u += 2)
-                other += 2;
-            if (e > 10) other += e - 10;
-            int lead = digits - other;
-            int deflead = s == 0 ? 4 : 2;
-            if (s <= 10 && lead != deflead)
-                snprintf(first, sizeof first, "%s(%d)", unit_name(s), lead);
-        }
-        if (e > 10)
-            snprintf(last, sizeof last, "FRACTION(%d)", e - 10);
-        else
-            snprintf(last, sizeof last, "%s", unit_name(e));
-        return PyUnicode_FromFormat("%s %s TO %s", b, first, last);
-    }
-    default: return PyUnicode_FromString(b);
-    }
-}
-
 /* Builds cols, description and typenames for a statement with rows. */
 static int cursor_describe(CursorObject *cu) {
     int n = ix_column_count(cu->stmt);
@@ -1209,7 +1060,7 @@ static int cursor_describe(CursorObject *cu) {
             Py_SETREF(isize, Py_NewRef(dsize));
         } else if (cu->cols[i].kind == K_DEC) {
             Py_SETREF(prec, PyLong_FromLong((len >> 8) & 0xff));
-            if ((len & 0xff) != 0xff) Py_SETREF(scale, PyLong_FromLong(len & 0xff));
+            if ((len & 0xff) != IX_SCALE_FLOATING) Py_SETREF(scale, PyLong_FromLong(len & 0xff));
         } else if (cu->cols[i].kind == K_INT || cu->cols[i].kind == K_FLOAT) {
             int p = t == IX_T_SMALLINT                        ? 5
                     : (t == IX_T_INTEGER || t == IX_T_SERIAL) ? 10
@@ -1222,7 +1073,8 @@ static int cursor_describe(CursorObject *cu) {
                                       ix_column_notnull(cu->stmt, i) ? Py_False : Py_True);
         if (!tup) goto fail;
         PyTuple_SET_ITEM(desc, i, tup);
-        PyObject *tn = full_type_name(t, len);
+        const char *decl = ix_column_decltype(cu->stmt, i);
+        PyObject *tn = PyUnicode_FromString(decl ? decl : "UNKNOWN");
         if (!tn) goto fail;
         PyList_SET_ITEM(names, i, tn);
     }

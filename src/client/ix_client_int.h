@@ -108,6 +108,10 @@ int ixc_sql_to_db(ix_conn *c, const char *sql, size_t n, const char **wire, size
 /* ---- error catalogue (ix_errtext.c) --------------------------------------- */
 const char *ixc_sqlstate_for(int ixrc, int sqlcode, int logged_in);
 
+/* A length that means "NUL-terminated" (include/ixdb.h, IX_NTS): any value
+ * above PTRDIFF_MAX, which is also what a negative int becomes. */
+#define IXC_IS_NTS(n) ((size_t)(n) > (size_t)PTRDIFF_MAX)
+
 /* ---- connection ------------------------------------------------------------ */
 
 /* readahead of a connection / statement when none was asked for: adaptive
@@ -156,6 +160,7 @@ typedef struct ixc_col {
     int16_t type;      /* as described, with flags */
     uint64_t text_row; /* text holds the value of this row (ix_stmt.row_seq) */
     ix_wbuf text;
+    char *decl; /* ix_column_decltype, made on first use */
 } ixc_col;
 
 struct ix_stmt {

@@ -290,13 +290,13 @@ static const ix_stmt *described(const ix_stmt *s) {
     return s;
 }
 
-int ix_prepare(ix_conn *c, const char *sql, int len, ix_stmt **out) {
+int ix_prepare(ix_conn *c, const char *sql, size_t len, ix_stmt **out) {
     if (out) *out = NULL;
     if (!c) return IX_EMISUSE;
     if (!sql || !out) return ixc_fail(c, IX_EMISUSE, "NULL argument to ix_prepare");
     if (dead(c)) return IX_ECONN;
     ixc_clear_err(c);
-    size_t n = len < 0 ? strlen(sql) : (size_t)len;
+    size_t n = IXC_IS_NTS(len) ? strlen(sql) : len;
     ix_stmt *s = calloc(1, sizeof *s);
     if (!s) return ixc_fail(c, IX_ENOMEM, "out of memory");
     s->sql = malloc(n + 1);
@@ -449,10 +449,10 @@ int ix_bind_bool(ix_stmt *s, int i, int v) {
     return param_fixed(p, be, 1, IX_T_BOOLEAN, 0);
 }
 
-static int bind_bytes(ix_stmt *s, int i, const void *b, int n, ix_destructor del, int text) {
+static int bind_bytes(ix_stmt *s, int i, const void *b, size_t n, ix_destructor del, int text) {
     int rc;
     ixc_param *p = param_at(s, i, &rc);
-    size_t len = b && n < 0 ? strlen(b) : (size_t)(n < 0 ? 0 : n);
+    size_t len = b && text && IXC_IS_NTS(n) ? strlen(b) : n;
     ix_wbuf conv;
     ix_wbuf_init(&conv, NULL);
     if (p && b && text && s->conn->cv_to_db != (iconv_t)-1) {
@@ -472,19 +472,17 @@ static int bind_bytes(ix_stmt *s, int i, const void *b, int n, ix_destructor del
     if (conv.data) len = conv.len;
     if (p && !b)
         rc = ixc_fail(s->conn, IX_EMISUSE, "NULL pointer bound (use ix_bind_null)");
-    else if (p && len > IX_BIND_VARCHAR_MAX && text)
-        rc = ixc_fail(s->conn, IX_ERANGE, "a bound string is limited to %d bytes (got %zu)",
-                      IX_BIND_VARCHAR_MAX, len);
     else if (p && len > IX_BIND_VARCHAR_MAX) {
-        /* Bytes beyond what a VARCHAR bind carries: the BYTE form (type 11,
-         * i32 length). No public source documents how a real server takes
-         * BYTE values; this is the form ixd accepts (docs/server.md). */
+        /* Beyond what a VARCHAR bind carries: text as TEXT (type 12), bytes
+         * as BYTE (type 11), each with an i32 length. No public source
+         * documents how a real server takes TEXT/BYTE values; this is the
+         * form ixd accepts (docs/server.md). */
         if (len > INT32_MAX) {
             rc = ixc_fail(s->conn, IX_ERANGE, "a bound value is limited to 2 GiB");
         } else {
             ix_put_i32(&p->val, (int64_t)len);
             ix_put_bytes(&p->val, bytes, len);
-            rc = param_done(s, p, IX_T_BYTE, 0);
+            rc = param_done(s, p, text ? IX_T_TEXT : IX_T_BYTE, 0);
         }
     } else if (p) {
         ix_put_i16(&p->val, (int)len);
@@ -498,20 +496,20 @@ static int bind_bytes(ix_stmt *s, int i, const void *b, int n, ix_destructor del
     return rc;
 }
 
-int ix_bind_text(ix_stmt *s, int i, const char *str, int n, ix_destructor del) {
+int ix_bind_text(ix_stmt *s, int i, const char *str, size_t n, ix_destructor del) {
     return bind_bytes(s, i, str, n, del, 1);
 }
 
-int ix_bind_blob(ix_stmt *s, int i, const void *b, int n, ix_destructor del) {
-    return bind_bytes(s, i, b, n < 0 ? 0 : n, del, 0);
+int ix_bind_blob(ix_stmt *s, int i, const void *b, size_t n, ix_destructor del) {
+    return bind_bytes(s, i, b, n, del, 0);
 }
 
-int ix_bind_decimal_text(ix_stmt *s, int i, const char *str, int n) {
+int ix_bind_decimal_text(ix_stmt *s, int i, const char *str, size_t n) {
     int rc;
     ixc_param *p = param_at(s, i, &rc);
     if (!p) return rc;
     if (!str) return ixc_fail(s->conn, IX_EMISUSE, "NULL text (use ix_bind_null)");
-    size_t len = n < 0 ? strlen(str) : (size_t)n;
+    size_t len = IXC_IS_NTS(n) ? strlen(str) : n;
     ix_decimal d;
     rc = ix_dec_from_text(&d, str, len);
     if (rc != IX_OK)
@@ -625,12 +623,12 @@ static uint32_t infer_iv(const char *str, size_t n) {
     return 0;
 }
 
-int ix_bind_datetime_text(ix_stmt *s, int i, const char *str, int n, unsigned q) {
+int ix_bind_datetime_text(ix_stmt *s, int i, const char *str, size_t n, unsigned q) {
     int rc;
     ixc_param *p = param_at(s, i, &rc);
     if (!p) return rc;
     if (!str) return ixc_fail(s->conn, IX_EMISUSE, "NULL text (use ix_bind_null)");
-    size_t len = n < 0 ? strlen(str) : (size_t)n;
+    size_t len = IXC_IS_NTS(n) ? strlen(str) : n;
     if (q == 0) q = infer_dt(str, len);
     if (!q || !ix_dt_qual_valid(q))
         return ixc_fail(s->conn, IX_EINVAL, "no DATETIME qualifier fits \"%.*s\"",
@@ -648,12 +646,12 @@ int ix_bind_datetime_text(ix_stmt *s, int i, const char *str, int n, unsigned q)
     return param_done(s, p, IX_T_DATETIME, (int)(int16_t)q);
 }
 
-int ix_bind_interval_text(ix_stmt *s, int i, const char *str, int n, unsigned q) {
+int ix_bind_interval_text(ix_stmt *s, int i, const char *str, size_t n, unsigned q) {
     int rc;
     ixc_param *p = param_at(s, i, &rc);
     if (!p) return rc;
     if (!str) return ixc_fail(s->conn, IX_EMISUSE, "NULL text (use ix_bind_null)");
-    size_t len = n < 0 ? strlen(str) : (size_t)n;
+    size_t len = IXC_IS_NTS(n) ? strlen(str) : n;
     if (q == 0) q = infer_iv(str, len);
     if (!q || !ix_iv_qual_valid(q))
         return ixc_fail(s->conn, IX_EINVAL, "no INTERVAL qualifier fits \"%.*s\"",
@@ -1312,6 +1310,7 @@ int ix_finalize(ix_stmt *s) {
     free(s->params);
     for (int i = 0; i < s->ncols; i++) {
         free(s->cols[i].name);
+        free(s->cols[i].decl);
         ix_wbuf_free(&s->cols[i].text);
     }
     free(s->cols);
@@ -1629,14 +1628,19 @@ static int int64_slow(ix_stmt *s, int i, const uint8_t *p, size_t vn, int64_t *o
         if (rc != IX_OK) return rc;
         if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0)) return IX_ERANGE;
         v = (int64_t)d;
-        break;
+        /* A fraction is reported; the value truncated toward zero stays in
+         * *out (docs/c-api.md, "Conversions"). */
+        *out = v;
+        return (double)v == d ? IX_OK : IX_ERANGE;
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
         ix_decimal x;
+        int pt;
         rc = ix_dec_decode(&x, p, vn);
         if (rc == IX_OK) rc = ix_dec_to_i64(&x, &v);
         if (rc != IX_OK) return rc;
-        break;
+        *out = v;
+        return ix_dec_digits(&x, &pt) > pt ? IX_ERANGE : IX_OK;
     }
     case IX_T_BOOLEAN:
         rc = ix_value_get_bool(col->vt, p, vn, &b);
@@ -1883,7 +1887,9 @@ int ix_column_date_ymd(ix_stmt *s, int i, int *y, int *m, int *d) {
     if (m) *m = 0;
     if (d) *d = 0;
     size_t vn;
-    if (!cell(s, i, &vn)) return IX_EMISUSE;
+    const uint8_t *p = cell(s, i, &vn);
+    if (!p) return IX_EMISUSE;
+    if (cell_null(s, i, p, vn)) return IX_NULL_VALUE; /* before the type, as every accessor */
     const ixc_col *col = &s->cols[i];
     if (col->vt.code == IX_T_DATETIME && (IX_QUAL_START((uint32_t)col->vt.enclen) != IX_TU_YEAR ||
                                           IX_QUAL_END((uint32_t)col->vt.enclen) < IX_TU_DAY))
@@ -1900,14 +1906,18 @@ int ix_column_date_ymd(ix_stmt *s, int i, int *y, int *m, int *d) {
 
 /* The slow halves of the accessors below: kept out of line, so that the
  * fast halves need no stack frame. */
+/* IX_ERANGE for a fraction leaves the truncated value in *out (0 when the
+ * value is out of range): the status-less accessors truncate. */
 static __attribute__((noinline)) int64_t int64_general(ix_stmt *s, int i) {
     int64_t v;
-    return get_int64_general(s, i, &v) == IX_OK ? v : 0;
+    int rc = get_int64_general(s, i, &v);
+    return rc == IX_OK || rc == IX_ERANGE ? v : 0;
 }
 
 static __attribute__((noinline)) int int_general(ix_stmt *s, int i) {
     int64_t v;
-    if (get_int64_general(s, i, &v) != IX_OK) return 0;
+    int rc = get_int64_general(s, i, &v);
+    if (rc != IX_OK && rc != IX_ERANGE) return 0;
     return v < INT32_MIN || v > INT32_MAX ? 0 : (int)v;
 }
 

@@ -400,10 +400,10 @@ static int add_line(ix_ts_writer *w, const char *key, const char *line, size_t n
     return IX_OK;
 }
 
-int ix_ts_writer_add(ix_ts_writer *w, const char *key, const char *element, int len) {
+int ix_ts_writer_add(ix_ts_writer *w, const char *key, const char *element, size_t len) {
     if (!w) return IX_EMISUSE;
     if (!key || !element) return ixc_fail(w->conn, IX_EMISUSE, "ix_ts_writer_add: NULL argument");
-    size_t n = len < 0 ? strlen(element) : (size_t)len;
+    size_t n = IXC_IS_NTS(len) ? strlen(element) : len;
     return add_line(w, key, element, n);
 }
 

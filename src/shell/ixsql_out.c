@@ -131,7 +131,8 @@ int ixsql_display_width(int type, int enclen, int *numeric) {
     case IX_T_BIGSERIAL: return 20;
     case IX_T_SMALLFLOAT: return 14;
     case IX_T_FLOAT: return 17;
-    case IX_T_DECIMAL: /* sign and point; floating: and a 0 */ return s == 0xff ? p + 3 : p + 2;
+    case IX_T_DECIMAL: /* sign and point; floating: and a 0 */
+        return s == IX_SCALE_FLOATING ? p + 3 : p + 2;
     case IX_T_MONEY: return p + 3; /* and the currency symbol */
     default: break;
     }

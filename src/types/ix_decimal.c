@@ -477,3 +477,26 @@ int ix_dec_to_double(const ix_decimal *d, double *v) {
     *v = strtod(buf, NULL);
     return IX_OK;
 }
+
+int ix_dec_split(const ix_decimal *d, int scale, int *sign, char *digits, size_t cap,
+                 int *out_scale) {
+    if (d->is_null) return IX_NULL_VALUE;
+    dec10 x;
+    to10(d, &x);
+    int fixed = scale >= 0 && scale != IX_DEC_FLOAT;
+    if (fixed) d10_round(&x, x.pt + scale);
+    int sc = fixed ? scale : x.nd - x.pt;
+    /* value * 10^sc is an integer of pt + sc digits: d[0..nd), then zeros */
+    int n = x.nd ? x.pt + sc : 1;
+    if (cap == 0 || (size_t)n >= cap) return IX_ERANGE;
+    if (x.nd == 0) {
+        digits[0] = '0';
+    } else {
+        for (int i = 0; i < n; i++)
+            digits[i] = (char)('0' + (i < x.nd ? x.d[i] : 0));
+    }
+    digits[n] = 0;
+    *sign = x.nd ? x.sign : 1;
+    *out_scale = x.nd || fixed ? sc : 0;
+    return n;
+}

@@ -132,4 +132,16 @@ int ix_dec_to_double(const ix_decimal *d, double *v);
  * exponent: d = 0.ddd... * 10^(*pt). */
 int ix_dec_digits(const ix_decimal *d, int *pt);
 
+/* Splits d into decimal digits: d = *sign * digits * 10^-(*out_scale).
+ * With scale 0..32 d is first rounded (half away from zero) to that many
+ * fraction digits and *out_scale is scale; with scale < 0 or IX_DEC_FLOAT
+ * the significant digits are kept as they are and *out_scale is the count
+ * of fraction digits they need (negative for trailing integer zeros: 1E+5
+ * is "1", -5). digits receives ASCII digits without leading zeros ("0" for
+ * zero, sign +1), NUL-terminated, in at most cap bytes. Returns the number
+ * of digits, IX_NULL_VALUE (NULL d; outputs untouched) or IX_ERANGE (they
+ * do not fit cap). */
+int ix_dec_split(const ix_decimal *d, int scale, int *sign, char *digits, size_t cap,
+                 int *out_scale);
+
 #endif /* IX_DECIMAL_H */

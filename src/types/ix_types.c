@@ -3,7 +3,11 @@
 
 #include <ctype.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "types/ix_datetime.h"
+#include "types/ix_decimal.h"
 
 static const struct {
     int code;
@@ -96,4 +100,67 @@ int ix_vtype_resolve(int code, const char *ext_name) {
         if (base == IX_T_UDTFIXED && name_eq(ext_name, n, "BOOLEAN")) return IX_T_BOOLEAN;
     }
     return base;
+}
+
+/* The name of a qualifier unit (IX_TU_*), "FRACTION" for the fraction
+ * start, NULL for a code that is no unit. */
+static const char *unit_name(int u) {
+    switch (u) {
+    case IX_TU_YEAR: return "YEAR";
+    case IX_TU_MONTH: return "MONTH";
+    case IX_TU_DAY: return "DAY";
+    case IX_TU_HOUR: return "HOUR";
+    case IX_TU_MINUTE: return "MINUTE";
+    case IX_TU_SECOND: return "SECOND";
+    case IX_TU_FRACTION: return "FRACTION";
+    default: return NULL;
+    }
+}
+
+/* "DATETIME YEAR TO FRACTION(3)", "INTERVAL DAY(3) TO SECOND". */
+static int temporal_decl(int code, uint32_t q, char *buf, size_t cap) {
+    int iv = code == IX_T_INTERVAL;
+    if (!(iv ? ix_iv_qual_valid(q) : ix_dt_qual_valid(q))) return -1;
+    int start = IX_QUAL_START(q), end = IX_QUAL_END(q);
+    char first[24], last[16];
+    snprintf(first, sizeof first, "%s", unit_name(start));
+    if (end > IX_TU_SECOND)
+        snprintf(last, sizeof last, "FRACTION(%d)", end - IX_TU_SECOND);
+    else
+        snprintf(last, sizeof last, "%s", unit_name(end));
+    if (iv && start <= IX_TU_SECOND) {
+        /* digits = leading precision + 2 per later field + the fraction's */
+        int other = 0;
+        for (int u = start + 2; u <= end && u <= IX_TU_SECOND; u += 2)
+            other += 2;
+        if (end > IX_TU_SECOND) other += end - IX_TU_SECOND;
+        int lead = IX_QUAL_DIGITS(q) - other, deflead = start == IX_TU_YEAR ? 4 : 2;
+        if (lead != deflead) snprintf(first, sizeof first, "%s(%d)", unit_name(start), lead);
+    }
+    return snprintf(buf, cap, "%s %s TO %s", ix_type_name(code), first, last);
+}
+
+int ix_type_decl(int code, uint32_t enclen, char *buf, size_t cap) {
+    int base = IX_T_BASE(code);
+    const char *name = ix_type_name(base);
+    switch (base) {
+    case IX_T_CHAR:
+    case IX_T_NCHAR: return snprintf(buf, cap, "%s(%u)", name, (unsigned)(enclen & 0xffff));
+    case IX_T_LVARCHAR: return snprintf(buf, cap, "%s(%u)", name, (unsigned)enclen);
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR: {
+        unsigned max = enclen & 0xff, min = (enclen >> 8) & 0xff;
+        if (min) return snprintf(buf, cap, "%s(%u,%u)", name, max, min);
+        return snprintf(buf, cap, "%s(%u)", name, max);
+    }
+    case IX_T_DECIMAL:
+    case IX_T_MONEY: {
+        unsigned p = (enclen >> 8) & 0xff, s = enclen & 0xff;
+        if (s == IX_DEC_FLOAT) return snprintf(buf, cap, "%s(%u)", name, p);
+        return snprintf(buf, cap, "%s(%u,%u)", name, p, s);
+    }
+    case IX_T_DATETIME:
+    case IX_T_INTERVAL: return temporal_decl(base, enclen, buf, cap);
+    default: return snprintf(buf, cap, "%s", name);
+    }
 }

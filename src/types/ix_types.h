@@ -5,6 +5,7 @@
 #ifndef IX_TYPES_H
 #define IX_TYPES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ixdb.h"
@@ -45,5 +46,24 @@ int ix_type_from_name(const char *name);
  * IX_T_BOOLEAN (case-insensitive); every other pair returns IX_T_BASE(code).
  * ext_name may be NULL. */
 int ix_vtype_resolve(int code, const char *ext_name);
+
+/* Writes the declared type of a column described with (code, enclen) as
+ * SQL spells it, NUL-terminated, into buf[0..cap) (cut to fit):
+ *
+ *   | type                        | text                                  |
+ *   |-----------------------------|---------------------------------------|
+ *   | CHAR, NCHAR, LVARCHAR       | CHAR(n) from enclen n                 |
+ *   | VARCHAR, NVARCHAR           | VARCHAR(max) or VARCHAR(max,min):     |
+ *   |                             | enclen min<<8 | max                   |
+ *   | DECIMAL, MONEY              | DECIMAL(p,s); DECIMAL(p) for s 0xff   |
+ *   | DATETIME                    | DATETIME YEAR TO FRACTION(3)          |
+ *   | INTERVAL                    | INTERVAL DAY(3) TO SECOND: the leading |
+ *   |                             | precision when it is not the default  |
+ *   |                             | (YEAR 4, the other fields 2)          |
+ *   | every other type            | its name (INTEGER, SET, ...)          |
+ *
+ * Flag bits of code are ignored. Returns the length of the full text (as
+ * snprintf), or -1 for an illegal DATETIME / INTERVAL qualifier. */
+int ix_type_decl(int code, uint32_t enclen, char *buf, size_t cap);
 
 #endif /* IX_TYPES_H */

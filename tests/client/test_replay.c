@@ -1085,14 +1085,9 @@ static void test_batch_arrays_bytes(void) {
     /* Values the general path refuses stop the batch before anything is sent. */
     static const int32_t bad_date[1] = {IX_DATE_MAX + 1};
     static const int64_t nul64[1] = {INT64_MIN};
-    char big[40000];
-    memset(big, 'b', sizeof big - 1);
-    big[sizeof big - 1] = 0;
-    const char *bigp[1] = {big};
-    ix_array bad[3] = {{IX_ARRAY_DATE, bad_date, NULL},
-                       {IX_ARRAY_INT64, nul64, NULL},
-                       {IX_ARRAY_TEXT, bigp, NULL}};
-    for (int k = 0; k < 3; k++) {
+    /* (a text beyond 32,767 bytes is no longer refused: it goes as TEXT) */
+    ix_array bad[2] = {{IX_ARRAY_DATE, bad_date, NULL}, {IX_ARRAY_INT64, nul64, NULL}};
+    for (int k = 0; k < 2; k++) {
         size_t before = sent.len;
         CHECK(ix_batch_execute_arrays(s, 1, &bad[k], 1, NULL, &nf) == IX_ERANGE &&
                   ix_batch_replied(s) == 0 && sent.len == before,
