@@ -7,72 +7,19 @@ CONNECT ... USING kept out of ~/.ixsql_history.
 usage: test_ixsql_conn_tty.py IXSQL IXD
 """
 import os
-import pty
-import select
-import shutil
-import signal
 import subprocess
 import sys
-import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ptylib  # noqa: E402
+from ptylib import Checks  # noqa: E402
 
 IXSQL, IXD = sys.argv[1], sys.argv[2]
-passed = failed = 0
+check = Checks()
 
 
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok - " + name)
-    else:
-        failed += 1
-        print("not ok - %s\n%r" % (name, detail))
-
-
-class Term:
-    """ixsql on a pty; out holds everything it wrote since the last clear."""
-
-    def __init__(self, args, env):
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            os.execve(IXSQL, [IXSQL] + args, env)
-        self.out = ""
-
-    def until(self, want, timeout=3.0):
-        end = time.monotonic() + timeout
-        while want not in self.out:
-            left = end - time.monotonic()
-            if left <= 0:
-                return False
-            r, _, _ = select.select([self.fd], [], [], left)
-            if r:
-                try:
-                    data = os.read(self.fd, 65536)
-                except OSError:
-                    return False
-                if not data:
-                    return False
-                self.out += data.decode("utf-8", "replace")
-        return True
-
-    def send(self, text):
-        self.out = ""
-        os.write(self.fd, text.encode())
-
-    def status(self, timeout=3.0):
-        """The exit status, or None if ixsql did not end (it is killed)."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            self.until("\0", 0.05)  # drain the terminal
-            p, st = os.waitpid(self.pid, os.WNOHANG)
-            if p == self.pid:
-                os.close(self.fd)
-                return os.WEXITSTATUS(st) if os.WIFEXITED(st) else -1
-        os.kill(self.pid, signal.SIGKILL)
-        os.waitpid(self.pid, 0)
-        os.close(self.fd)
-        return None
+def Term(args, env):
+    return ptylib.Term(IXSQL, args, env, timeout=3.0)
 
 
 def prompts(url, env):
@@ -111,18 +58,7 @@ def prompts(url, env):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="ixsqlconntty.")
-    portfile = os.path.join(tmp, "port")
-    log = open(os.path.join(tmp, "ixd.log"), "w")
-    ixd = subprocess.Popen([IXD, "--data", os.path.join(tmp, "db"), "--listen",
-                            "127.0.0.1:0", "--port-file", portfile], stderr=log)
-    try:
-        for _ in range(200):
-            if os.path.exists(portfile) and os.path.getsize(portfile) > 0:
-                break
-            time.sleep(0.05)
-        port = open(portfile).read().strip()
-        url = "informix://informix:in4mix@127.0.0.1:%s" % port
+    with ptylib.server(IXD, "ixsqlconntty.") as (tmp, port, url):
         home = os.path.join(tmp, "home")
         os.mkdir(home)
         inputrc = os.path.join(tmp, "inputrc")
@@ -133,13 +69,7 @@ def main():
                        check=True, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
         prompts(url, env)
-    finally:
-        ixd.send_signal(signal.SIGTERM)
-        ixd.wait(timeout=10)
-        log.close()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 main()
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(check.done())

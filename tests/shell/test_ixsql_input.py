@@ -8,76 +8,19 @@ DBEDIT set to small scripts, \\set / \\unset with :name substitution, and \\i
 usage: test_ixsql_input.py IXSQL IXD
 """
 import os
-import pty
-import select
-import shutil
-import signal
 import subprocess
 import sys
-import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ptylib  # noqa: E402
+from ptylib import Checks  # noqa: E402
 
 IXSQL, IXD = sys.argv[1], sys.argv[2]
-passed = failed = 0
+check = Checks()
 
 
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok - " + name)
-    else:
-        failed += 1
-        print("not ok - %s\n%r" % (name, detail))
-
-
-class Term:
-    """ixsql on a pty; out holds everything it wrote since the last send."""
-
-    def __init__(self, args, env):
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            os.execve(IXSQL, [IXSQL] + args, env)
-        self.out = ""
-
-    def until(self, want, timeout=5.0):
-        end = time.monotonic() + timeout
-        while want not in self.out:
-            left = end - time.monotonic()
-            if left <= 0:
-                return False
-            r, _, _ = select.select([self.fd], [], [], left)
-            if r:
-                try:
-                    data = os.read(self.fd, 65536)
-                except OSError:
-                    return False
-                if not data:
-                    return False
-                self.out += data.decode("utf-8", "replace")
-        return True
-
-    def send(self, text):
-        self.out = ""
-        os.write(self.fd, text.encode())
-
-    def tab(self, prefix, want):
-        """Types prefix and Tab; whether the line then reads ...want."""
-        self.send(prefix + "\t")
-        return self.until(want)
-
-    def status(self, timeout=3.0):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            self.until("\0", 0.05)
-            p, st = os.waitpid(self.pid, os.WNOHANG)
-            if p == self.pid:
-                os.close(self.fd)
-                return os.WEXITSTATUS(st) if os.WIFEXITED(st) else -1
-        os.kill(self.pid, signal.SIGKILL)
-        os.waitpid(self.pid, 0)
-        os.close(self.fd)
-        return None
+def Term(args, env):
+    return ptylib.Term(IXSQL, args, env, timeout=5.0)
 
 
 def run(args, env, stdin=""):
@@ -293,18 +236,7 @@ def includes(url, env, tmp):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="ixsqlinp.")
-    portfile = os.path.join(tmp, "port")
-    log = open(os.path.join(tmp, "ixd.log"), "w")
-    ixd = subprocess.Popen([IXD, "--data", os.path.join(tmp, "db"), "--listen",
-                            "127.0.0.1:0", "--port-file", portfile], stderr=log)
-    try:
-        for _ in range(200):
-            if os.path.exists(portfile) and os.path.getsize(portfile) > 0:
-                break
-            time.sleep(0.05)
-        port = open(portfile).read().strip()
-        url = "informix://informix:in4mix@127.0.0.1:%s" % port
+    with ptylib.server(IXD, "ixsqlinp.") as (tmp, port, url):
         home = os.path.join(tmp, "home")
         os.mkdir(home)
         inputrc = os.path.join(tmp, "inputrc")
@@ -331,13 +263,7 @@ def main():
         includes(url, env, tmp)
         left = [n for n in os.listdir(tmp) if n.startswith("ixsql.")]
         check("\\e leaves no temporary files", left == [], left)
-    finally:
-        ixd.send_signal(signal.SIGTERM)
-        ixd.wait(timeout=10)
-        log.close()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 main()
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(check.done())

@@ -17,23 +17,16 @@ import signal
 import struct
 import subprocess
 import sys
-import tempfile
 import termios
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ptylib  # noqa: E402
+from ptylib import Checks  # noqa: E402
+
 IXSQL, IXD = sys.argv[1], sys.argv[2]
 ROWS = 10  # the terminal's height
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok - " + name)
-    else:
-        failed += 1
-        print("not ok - %s\n%s" % (name, detail))
+check = Checks()
 
 
 def run_pty(args, env, typed=()):
@@ -69,18 +62,7 @@ def run_pty(args, env, typed=()):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="ixsqlpager.")
-    portfile = os.path.join(tmp, "port")
-    log = open(os.path.join(tmp, "ixd.log"), "w")
-    ixd = subprocess.Popen([IXD, "--data", os.path.join(tmp, "db"), "--listen",
-                            "127.0.0.1:0", "--port-file", portfile], stderr=log)
-    try:
-        for _ in range(200):
-            if os.path.exists(portfile) and os.path.getsize(portfile) > 0:
-                break
-            time.sleep(0.05)
-        port = open(portfile).read().strip()
-        url = "informix://informix:in4mix@127.0.0.1:%s" % port
+    with ptylib.server(IXD, "ixsqlpager.") as (tmp, port, url):
         script = os.path.join(tmp, "setup.sql")
         with open(script, "w") as f:
             f.write("create database pg;\ncreate table n (i integer);\n")
@@ -89,11 +71,6 @@ def main():
         subprocess.run([IXSQL, url, "-f", script], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         cases(tmp, url + "/pg")
-    finally:
-        ixd.send_signal(signal.SIGTERM)
-        ixd.wait(timeout=10)
-        log.close()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def pager_script(tmp, name):
@@ -191,5 +168,4 @@ def cases(tmp, url):
 
 
 main()
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+sys.exit(check.done())
