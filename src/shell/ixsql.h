@@ -135,6 +135,11 @@ typedef struct ixsql_lexer {
 } ixsql_lexer;
 int ixsql_lex_keyword(ixsql_lexer *lx, const char *kw);
 char *ixsql_lex_string(ixsql_lexer *lx);
+/* The line and column of sql[off] when sql starts at at; and the -201
+ * "A syntax error has occurred." message at that place (dbaccess's layout,
+ * on stderr), returning IXSQL_FAILED. */
+ixsql_pos ixsql_pos_at(const char *sql, size_t off, ixsql_pos at);
+int ixsql_syntax_error(const char *sql, size_t off, ixsql_pos at);
 
 /* LOAD SERIES FROM 'file' INTO table(column) [DELIMITER 'c'] (ixsql_ts.c):
  * ixsql_is_load_series says whether sql starts with LOAD SERIES;
@@ -185,6 +190,10 @@ int ixsql_info(ix_conn *conn, const char *sql, size_t len, ixsql_pos at);
  * of s fit in cols cells, never cutting a character (*used: their cells);
  * ixsql_put_text: prints them on stdout. */
 int ixsql_text_width(const char *s, size_t n);
+/* The length of the valid UTF-8 sequence at s (n > 0 bytes) and its code
+ * point in *cp; 0 when the bytes are not valid UTF-8 (overlong forms,
+ * surrogates, code points above U+10FFFF, a sequence cut short). */
+size_t ixsql_utf8_decode(const unsigned char *s, size_t n, unsigned *cp);
 size_t ixsql_text_fit(const char *s, size_t n, int cols, int *used);
 void ixsql_put_text(const char *s, size_t n);
 

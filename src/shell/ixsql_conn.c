@@ -35,7 +35,6 @@
 
 /* Informix's connection errors (the texts of IBM's message file). */
 enum {
-    SQLCODE_SYNTAX = -201,
     SQLCODE_TXN_STATE = -1800,   /* Invalid transaction state. */
     SQLCODE_NAME_IN_USE = -1802, /* Connection name is in use. */
     SQLCODE_NO_CONN = -1803,     /* Connection does not exist. */
@@ -331,21 +330,6 @@ static int conn_error(int code) {
     return IXSQL_FAILED;
 }
 
-static int syntax_error(const char *sql, const char *at_p, ixsql_pos at) {
-    for (const char *p = sql; p < at_p; p++) {
-        if (*p == '\n') {
-            at.line++;
-            at.col = 1;
-        } else {
-            at.col++;
-        }
-    }
-    fflush(stdout);
-    fprintf(stderr, "\n%5d: %s\nError in line %d\nNear character position %d\n", -SQLCODE_SYNTAX,
-            ix_errtext(SQLCODE_SYNTAX), at.line, at.col);
-    return IXSQL_FAILED;
-}
-
 /* ---- CONNECT ------------------------------------------------------------------------ */
 
 typedef struct connect_stmt {
@@ -430,7 +414,7 @@ static int run_connect(ixsql_lexer *lx, ixsql_pos at) {
     const char *bad = parse_connect(lx, &c);
     if (bad) {
         free_connect(&c);
-        return syntax_error(lx->start, bad, at);
+        return ixsql_syntax_error(lx->start, (size_t)(bad - lx->start), at);
     }
     const char *name = c.name ? c.name : c.env; /* DEFAULT: NULL, the default connection */
     int rc = IXSQL_FAILED, i = -1;
@@ -478,10 +462,11 @@ static int at_end(ixsql_lexer *lx) {
 static int run_disconnect(ixsql_lexer *lx, ixsql_pos at) {
     int which, all = ixsql_lex_keyword(lx, "ALL"), i = -1;
     char *name = NULL;
-    if (!all && !conn_ref(lx, &which, &name)) return syntax_error(lx->start, lx->p, at);
+    if (!all && !conn_ref(lx, &which, &name))
+        return ixsql_syntax_error(lx->start, (size_t)(lx->p - lx->start), at);
     if (!at_end(lx)) {
         free(name);
-        return syntax_error(lx->start, lx->p, at);
+        return ixsql_syntax_error(lx->start, (size_t)(lx->p - lx->start), at);
     }
     if (all) {
         int n = open_count();
@@ -506,11 +491,12 @@ static int run_disconnect(ixsql_lexer *lx, ixsql_pos at) {
 static int run_set_connection(ixsql_lexer *lx, ixsql_pos at) {
     int which;
     char *name;
-    if (!conn_ref(lx, &which, &name)) return syntax_error(lx->start, lx->p, at);
+    if (!conn_ref(lx, &which, &name))
+        return ixsql_syntax_error(lx->start, (size_t)(lx->p - lx->start), at);
     int dormant = ixsql_lex_keyword(lx, "DORMANT");
     if (!at_end(lx) || (which == WHICH_CURRENT && !dormant)) {
         free(name);
-        return syntax_error(lx->start, lx->p, at);
+        return ixsql_syntax_error(lx->start, (size_t)(lx->p - lx->start), at);
     }
     int i = which == WHICH_CURRENT ? current : find_slot(which == WHICH_DEFAULT ? NULL : name);
     free(name);

@@ -66,32 +66,6 @@ static void csv_field(const char *s, size_t n) {
 
 /* ---- JSON --------------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid
- * (overlong forms, surrogates and code points above U+10FFFF included). */
-static size_t utf8_len(const unsigned char *s, size_t n) {
-    unsigned char c = s[0];
-    size_t k;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) {
-        k = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        k = 3;
-        if (c == 0xE0) lo = 0xA0;
-        if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        k = 4;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F;
-    } else {
-        return 0;
-    }
-    if (n < k || s[1] < lo || s[1] > hi) return 0;
-    for (size_t i = 2; i < k; i++)
-        if ((s[i] & 0xC0) != 0x80) return 0;
-    return k;
-}
-
 /* A JSON string: '"' and '\' escaped, control characters as \n, \t, ... or
  * \u00XX, a byte that is not valid UTF-8 as U+FFFD. */
 static void json_string(const char *s, size_t n) {
@@ -99,7 +73,8 @@ static void json_string(const char *s, size_t n) {
     putchar('"');
     for (size_t i = 0; i < n;) {
         unsigned char c = p[i];
-        size_t k = utf8_len(p + i, n - i);
+        unsigned cp;
+        size_t k = ixsql_utf8_decode(p + i, n - i, &cp);
         if (k == 0) {
             fputs("\\ufffd", stdout);
             i++;

@@ -27,7 +27,6 @@ enum {
 enum { DEC_FLOATING_SCALE = 255 };
 enum {
     SQLCODE_NO_TABLE = -206, /* The specified table (%s) is not in the database. */
-    SQLCODE_SYNTAX = -201,
     MAX_INDEX_PARTS = 16, /* sysindexes.part1 ... part16 */
     NAME_MAX_BYTES = 128,
 };
@@ -112,20 +111,6 @@ static size_t parse(const char *sql, size_t len, info_stmt *st, int *ok) {
         return (size_t)(ixsql_skip_trivia(lx.p, lx.end) - sql);
     *ok = 1;
     return 0;
-}
-
-static void syntax_error(const char *sql, size_t off, ixsql_pos at) {
-    for (size_t i = 0; i < off; i++) {
-        if (sql[i] == '\n') {
-            at.line++;
-            at.col = 1;
-        } else {
-            at.col++;
-        }
-    }
-    fflush(stdout);
-    fprintf(stderr, "\n%5d: %s\nError in line %d\nNear character position %d\n", -SQLCODE_SYNTAX,
-            ix_errtext(SQLCODE_SYNTAX), at.line, at.col);
 }
 
 /* ---- queries ----------------------------------------------------------------- */
@@ -493,7 +478,7 @@ int ixsql_info(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) {
     int ok, rc;
     size_t off = parse(sql, len, &st, &ok);
     if (!ok) {
-        syntax_error(sql, off, at);
+        ixsql_syntax_error(sql, off, at);
         return IXSQL_FAILED;
     }
     if (st.kind == INFO_TABLES) return info_tables(conn);

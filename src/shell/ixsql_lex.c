@@ -1,6 +1,7 @@
 /* ixsql_lex.c: the word and string scanner of the statements ixsql runs
  * itself (LOAD SERIES, LOAD, UNLOAD, INFO). */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -38,4 +39,25 @@ char *ixsql_lex_string(ixsql_lexer *lx) {
     }
     free(s);
     return NULL;
+}
+
+ixsql_pos ixsql_pos_at(const char *sql, size_t off, ixsql_pos at) {
+    for (size_t i = 0; i < off; i++) {
+        if (sql[i] == '\n') {
+            at.line++;
+            at.col = 1;
+        } else {
+            at.col++;
+        }
+    }
+    return at;
+}
+
+int ixsql_syntax_error(const char *sql, size_t off, ixsql_pos at) {
+    enum { SQLCODE_SYNTAX = -201 };
+    ixsql_pos p = ixsql_pos_at(sql, off, at);
+    fflush(stdout);
+    fprintf(stderr, "\n%5d: %s\nError in line %d\nNear character position %d\n", -SQLCODE_SYNTAX,
+            ix_errtext(SQLCODE_SYNTAX), p.line, p.col);
+    return IXSQL_FAILED;
 }

@@ -27,7 +27,6 @@ enum {
     SQLCODE_LOAD_LINE = -847,  /* Error in load file line N. */
     SQLCODE_NUMERIC = -1213,   /* A character to numeric conversion process failed. */
     SQLCODE_DATE = -1218,      /* String to date conversion error. */
-    SQLCODE_SYNTAX = -201,
 };
 enum { BATCH_ROWS = 1000, BATCH_BYTES = 4 << 20, TEXT_BIND_MAX = 32767 };
 
@@ -77,26 +76,6 @@ int ixsql_is_load(const char *sql, size_t len) {
 int ixsql_is_unload(const char *sql, size_t len) {
     lexer lx = {sql, sql + len, sql};
     return ixsql_lex_keyword(&lx, "UNLOAD") && ixsql_lex_keyword(&lx, "TO");
-}
-
-/* The position of sql[off] when sql starts at at. */
-static ixsql_pos pos_after(const char *sql, size_t off, ixsql_pos at) {
-    for (size_t i = 0; i < off; i++) {
-        if (sql[i] == '\n') {
-            at.line++;
-            at.col = 1;
-        } else {
-            at.col++;
-        }
-    }
-    return at;
-}
-
-static void syntax_error(const char *sql, size_t off, ixsql_pos at) {
-    ixsql_pos p = pos_after(sql, off, at);
-    fflush(stdout);
-    fprintf(stderr, "\n%5d: %s\nError in line %d\nNear character position %d\n", -SQLCODE_SYNTAX,
-            ix_errtext(SQLCODE_SYNTAX), p.line, p.col);
 }
 
 static int conn_failed(ix_conn *conn) {
@@ -195,20 +174,20 @@ int ixsql_unload(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) {
     unl_stmt st;
     size_t err_at;
     if (parse_head(sql, len, "UNLOAD", "TO", &st, &err_at) != 0) {
-        syntax_error(sql, err_at, at);
+        ixsql_syntax_error(sql, err_at, at);
         return IXSQL_FAILED;
     }
     ix_stmt *s = NULL;
     size_t off = (size_t)(st.rest - sql);
     if (ix_prepare(conn, st.rest, (int)(len - off), &s) != IX_OK) {
         free(st.file);
-        ixsql_print_error(conn, st.rest, len - off, pos_after(sql, off, at));
+        ixsql_print_error(conn, st.rest, len - off, ixsql_pos_at(sql, off, at));
         return ix_conn_is_dead(conn) ? IXSQL_FATAL : IXSQL_FAILED;
     }
     if (ix_column_count(s) == 0) {
         ix_finalize(s);
         free(st.file);
-        syntax_error(sql, off, at); /* UNLOAD takes a SELECT */
+        ixsql_syntax_error(sql, off, at); /* UNLOAD takes a SELECT */
         return IXSQL_FAILED;
     }
     FILE *f = fopen(st.file, "w");
@@ -551,7 +530,7 @@ int ixsql_load(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) {
          (free(st.file), 1))) {
         ixsql_buf_free(&table);
         ixsql_buf_free(&cols);
-        syntax_error(sql, err_at, at);
+        ixsql_syntax_error(sql, err_at, at);
         return IXSQL_FAILED;
     }
     load_job j = {.conn = conn, .hex = ixsql_unl_hex()};

@@ -155,27 +155,6 @@ static int run_into(target *t, ix_conn *conn, const char *sql, size_t len, ixsql
 
 /* ---- OUTPUT --------------------------------------------------------------------- */
 
-/* The line and column of sql[off], the statement starting at at. */
-static ixsql_pos pos_at(const char *sql, size_t off, ixsql_pos at) {
-    for (size_t i = 0; i < off; i++) {
-        if (sql[i] == '\n') {
-            at.line++;
-            at.col = 1;
-        } else {
-            at.col++;
-        }
-    }
-    return at;
-}
-
-static void syntax_error(const char *sql, size_t off, ixsql_pos at) {
-    enum { SQLCODE_SYNTAX = -201 };
-    ixsql_pos p = pos_at(sql, off, at);
-    fflush(stdout);
-    fprintf(stderr, "\n%5d: %s\nError in line %d\nNear character position %d\n", -SQLCODE_SYNTAX,
-            ix_errtext(SQLCODE_SYNTAX), p.line, p.col);
-}
-
 /* A quoted string or one word (up to a blank): malloc'd, or NULL. */
 static char *file_name(ixsql_lexer *lx) {
     lx->p = ixsql_skip_trivia(lx->p, lx->end);
@@ -214,7 +193,7 @@ static int output_statement(ix_conn *conn, const char *sql, size_t len, ixsql_po
     const char *rest = ixsql_skip_trivia(lx.p, lx.end);
     if (!name || rest == lx.end) {
         free(name);
-        syntax_error(sql, (size_t)(ixsql_skip_trivia(lx.p, lx.end) - sql), at);
+        ixsql_syntax_error(sql, (size_t)(ixsql_skip_trivia(lx.p, lx.end) - sql), at);
         return IXSQL_FAILED;
     }
     target t;
@@ -223,7 +202,8 @@ static int output_statement(ix_conn *conn, const char *sql, size_t len, ixsql_po
     if (rc != 0) return IXSQL_FAILED;
     int outer = ixsql_without_headings;
     ixsql_without_headings = !headings;
-    rc = run_into(&t, conn, rest, (size_t)(lx.end - rest), pos_at(sql, (size_t)(rest - sql), at));
+    rc = run_into(&t, conn, rest, (size_t)(lx.end - rest),
+                  ixsql_pos_at(sql, (size_t)(rest - sql), at));
     ixsql_without_headings = outer;
     if (target_close(&t) != 0 && rc == IXSQL_OK) rc = IXSQL_FAILED;
     return rc;

@@ -92,21 +92,6 @@ bad:
     return -1;
 }
 
-static void print_syntax_error(const char *sql, size_t off, ixsql_pos at) {
-    int line = at.line, col = at.col;
-    for (size_t i = 0; i < off; i++) {
-        if (sql[i] == '\n') {
-            line++;
-            col = 1;
-        } else {
-            col++;
-        }
-    }
-    fflush(stdout);
-    fprintf(stderr, "\n%5d: %s\nError in line %d\nNear character position %d\n", 201,
-            ix_errtext(-201), line, col);
-}
-
 /* The file line (1-based) of key's element number `element` (0-based, in
  * file order), found by reading the file again; 0 if not found. */
 static long line_of_element(const load_stmt *st, const char *key, int64_t element) {
@@ -194,7 +179,7 @@ int ixsql_load_series(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) 
     load_stmt st;
     size_t err_at;
     if (parse(sql, len, &st, &err_at) != 0) {
-        print_syntax_error(sql, err_at, at);
+        ixsql_syntax_error(sql, err_at, at);
         return IXSQL_FAILED;
     }
     FILE *f = fopen(st.file, "r");

@@ -26,7 +26,7 @@ enum { ESCAPE_CELLS = 4 };
 /* Decodes the valid UTF-8 sequence at s (n > 0 bytes): its length, and its
  * code point in *cp; 0 when the bytes are not valid UTF-8 (overlong forms,
  * surrogates, code points above U+10FFFF, a sequence cut short). */
-static size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp) {
+size_t ixsql_utf8_decode(const unsigned char *s, size_t n, unsigned *cp) {
     unsigned char c = s[0], lo = 0x80, hi = 0xBF;
     size_t k;
     if (c < 0x80) {
@@ -80,7 +80,7 @@ static int char_cells(unsigned cp) {
  * to escape (length 1, *cells ESCAPE_CELLS, *bad set). */
 static size_t next_unit(const unsigned char *s, size_t n, int *cells, int *bad) {
     unsigned cp;
-    size_t k = utf8_decode(s, n, &cp);
+    size_t k = ixsql_utf8_decode(s, n, &cp);
     *bad = k == 0;
     if (k == 0) {
         *cells = ESCAPE_CELLS;
