@@ -11,9 +11,16 @@
  * and run (ixs_ddl_run); it is freed with the statement.
  *
  * Statements of other modules (ROW TYPE, SPL routines, triggers, sequences,
- * synonyms, MERGE) and SELECT ... INTO TEMP are DDL_TEXT: checked at
- * prepare, run from their text at execute. The SELECT of CREATE VIEW, which
- * has no tree of its own yet, is translated when the statement runs.
+ * synonyms) are DDL_PLAN: their module parses them into its own tree
+ * (ixs_plan, ixs_parse.h), run at execute. SELECT ... INTO TEMP is
+ * DDL_INTO_TEMP: its query tree, resolved and emitted at prepare (to report
+ * what is wrong then) and again when it runs. The SELECT of CREATE VIEW is
+ * resolved and emitted from its tree when the statement runs.
+ *
+ * DDL_TEXT is left for the statements ixd runs from their text inside
+ * another one (ixs_run_sql): MERGE there, and a CREATE or ALTER TABLE whose
+ * column types name a ROW type (p->dry_deferred: the type is looked up in
+ * the catalogue while the column is parsed).
  */
 #ifndef IXS_DDL_TREE_H
 #define IXS_DDL_TREE_H
@@ -107,6 +114,8 @@ enum ddl_kind {
     DDL_CREATE_SCHEMA, /* u.cs */
     DDL_CREATE_VIEW,   /* u.vw */
     DDL_PRIV,          /* u.pv: GRANT / REVOKE */
+    DDL_PLAN,          /* u.plan: a statement of another module */
+    DDL_INTO_TEMP,     /* u.it: SELECT ... INTO TEMP */
 };
 
 typedef struct ddl_create_table {
@@ -189,6 +198,12 @@ typedef struct ddl_view {
     int chk;    /* WITH CHECK OPTION */
 } ddl_view;
 
+typedef struct ddl_into_temp {
+    char name[IXS_NAME_MAX + 1]; /* the table */
+    int sel;                     /* token of the SELECT */
+    ixs_sel *q;
+} ddl_into_temp;
+
 typedef struct ixs_ddl {
     int kind; /* ddl_kind */
     int stype;
@@ -212,12 +227,16 @@ typedef struct ixs_ddl {
         ddl_schema cs;
         ddl_view vw;
         ixs_priv pv;
+        ixs_plan plan;
+        ddl_into_temp it;
     } u;
 } ixs_ddl;
 
-/* Parses the statement at p's first token into d. With p->dry the
- * statements of other modules only check their syntax; without it they run
- * now (DDL_TEXT either way). Returns 0 or -1 (p->failed). */
+/* Parses the statement at p's first token into d. With p->dry (at
+ * prepare) a ROW type that a column names is not looked up (the statement
+ * is then run from its text: p->dry_deferred). MERGE runs while it is
+ * parsed (DDL_TEXT: only inside other statements). Returns 0 or -1
+ * (p->failed). */
 int ixs_ddl_parse(px *p, ixs_ddl *d);
 /* Resolves and runs d; p is the statement's parse state over d's tokens.
  * rows: rows changed, where the statement has them. Returns 0 or -1. */
@@ -266,6 +285,10 @@ void ixs_alter_free(ddl_alter *al);
 int ixs_create_view_parse(px *p, ddl_view *v);
 int ixs_create_view_run(px *p, const ddl_view *v);
 int ixs_select_into_temp(px *p, int64_t *rows);
+int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows);
+/* Keeps d (its text and p's tokens) as s's tree (kind SK_SQL); d is then
+ * s's, or freed on failure. 0 or -1 with -208. */
+int ixs_ddl_keep(px *p, ixd_stmt *s, ixs_ddl *d);
 
 /* ixs_ddl_misc.c */
 int ixs_update_statistics_parse(px *p, ixs_ddl *d);
