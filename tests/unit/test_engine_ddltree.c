@@ -165,6 +165,27 @@ static void resolved_at_execute(void) {
             "a\nd");
 }
 
+/* A ROW type that a column names is looked up when the statement runs, from
+ * the tree (an unnamed one made then when it is new). */
+static void row_columns_at_execute(void) {
+    const char *sql = "create table r1 (id int, p r1_pt, q row(a int, b char(2)))";
+    ixd_stmt *s;
+    CHECK(ixd_prepare(D, sql, strlen(sql), &s, &ERR) == 0, "prepare %d", ERR.sqlcode);
+    CHECK(s->ddl != NULL, "no tree");
+    if (s->text) memset(s->text, '?', s->textn);
+    CHECK(again(s) == -9628, "before its row type %d", ERR.sqlcode);
+    CHECK_RUN("create row type r1_pt (x int, y int)", 0);
+    CHECK(again(s) == 0, "after %d", ERR.sqlcode);
+    CHECK(again(s) == -310, "twice %d", ERR.sqlcode);
+    ixd_stmt_free(s);
+    CHECK_RUN("insert into r1 values (1, row(2, 3)::r1_pt, row(4, 'z'))", 0);
+    CHECK_Q("select p.y, trim(q.b) from r1", "3|z");
+    CHECK_TREE("alter table r1 add (r r1_pt, t row(a int, b char(4)))", 0);
+    CHECK_Q("select count(*) from sysxtdtypes where name is null and mode = 'C'", "2");
+    CHECK_TREE("alter table r1 add (s no_such_rt)", -9628);
+    CHECK_TREE("create table r2 (l list(r1_pt not null))", 0);
+}
+
 /* The syntax is checked when the statement is prepared, before any name is
  * looked up: a syntax error comes before an unknown table. */
 static void syntax_first(void) {
@@ -193,6 +214,7 @@ int main(void) {
     resolved_at_execute();
     modules_parsed_once();
     modules_executed_twice();
+    row_columns_at_execute();
     ts_rowtype_at_execute();
     syntax_first();
     eu_teardown();

@@ -301,6 +301,20 @@ int ixs_ts_rowtypes(px *p, const tdef *t) {
     return 0;
 }
 
+int ixs_tdef_row_types(px *p, tdef *t) {
+    for (int i = 0; i < t->ncols; i++) {
+        cdef *c = &t->cols[i];
+        if (!c->rowtype_tok) continue;
+        int serial, save = p->i;
+        int64_t start;
+        p->i = c->rowtype_tok;
+        int rc = ixs_parse_type(p, &c->t, &serial, &start, &c->collen);
+        p->i = save;
+        if (rc) return -1;
+    }
+    return 0;
+}
+
 /*
  * A column of CREATE TABLE / ALTER TABLE ADD (modify: MODIFY) into c, a
  * column of t (its constraints go to t):
@@ -315,7 +329,11 @@ int ixs_column_def(px *p, tdef *t, cdef *c, int modify) {
             return px_failc(p, -328, "%s", c->name);
     int ts = ts_coltype(p, c);
     if (ts < 0) return -1;
+    int deferred = p->dry_deferred, at = p->i;
+    p->dry_deferred = 0;
     if (!ts && ixs_parse_type(p, &c->t, &c->serial, &c->start, &c->collen)) return -1;
+    if (p->dry_deferred) c->rowtype_tok = at; /* looked up when the statement runs */
+    p->dry_deferred = deferred;
     if (c->serial) c->notnull = 1;
     int ci = (int)(c - t->cols);
     for (;;) {

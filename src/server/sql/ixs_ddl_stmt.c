@@ -377,7 +377,17 @@ int ixs_ddl_parse(px *p, ixs_ddl *d) {
 
 /* ---- execution ------------------------------------------------------------------- */
 
+/* The ROW types d's columns name, looked up now (the parse at prepare left
+ * them: cdef.rowtype_tok). */
+static int row_types(px *p, ixs_ddl *d) {
+    if (d->kind == DDL_CREATE_TABLE) return ixs_tdef_row_types(p, &d->u.ct.t);
+    for (int i = 0; d->kind == DDL_ALTER && i < d->u.al.n; i++)
+        if (ixs_tdef_row_types(p, &d->u.al.a[i].def)) return -1;
+    return 0;
+}
+
 int ixs_ddl_run(px *p, ixs_ddl *d, int64_t *rows) {
+    if (row_types(p, d)) return -1;
     switch (d->kind) {
     case DDL_FAIL: return px_failc(p, d->fail_code, "%s", d->fail_text);
     case DDL_NOOP: return 0;

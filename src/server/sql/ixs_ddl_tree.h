@@ -17,10 +17,15 @@
  * what is wrong then) and again when it runs. The SELECT of CREATE VIEW is
  * resolved and emitted from its tree when the statement runs.
  *
- * DDL_TEXT is left for the statements ixd runs from their text inside
- * another one (ixs_run_sql): MERGE there, and a CREATE or ALTER TABLE whose
- * column types name a ROW type (p->dry_deferred: the type is looked up in
- * the catalogue while the column is parsed).
+ * A column type of CREATE or ALTER TABLE that names a ROW type is parsed
+ * without the catalogue at prepare (p->dry) and looked up when the
+ * statement runs, before anything else (cdef.rowtype_tok), as the parse
+ * itself did it when such statements ran from their text.
+ *
+ * DDL_TEXT is left for MERGE inside another statement (ixs_run_sql) and
+ * for the statements whose prepare met a ROW type elsewhere (a CREATE ROW
+ * TYPE field, an SPL parameter, a DEFAULT: p->dry_deferred), run from their
+ * text.
  */
 #ifndef IXS_DDL_TREE_H
 #define IXS_DDL_TREE_H
@@ -51,6 +56,10 @@ typedef struct cdef {
     int oldno; /* column number in the old table (ALTER), 0 = new */
     ityp oldt;
     char tsrow[IXS_NAME_MAX + 1]; /* TIMESERIES(row type): its name, else "" */
+    /* a type naming a ROW type (named or not, or a collection of one), parsed
+     * at prepare without the catalogue: its first token, read again against
+     * the catalogue when the statement runs (ixs_tdef_row_types); else 0 */
+    int rowtype_tok;
 } cdef;
 
 enum { KDEF_PRIMARY = 'P', KDEF_UNIQUE = 'U', KDEF_CHECK = 'C', KDEF_REFERENCES = 'R' };
@@ -265,6 +274,9 @@ int ixs_ddl_q_int(ixd_db *db, const char *sql, const char *arg, int64_t *out);
 /* 1 a table or view, 2 a session temp table, 0 neither */
 int ixs_table_exists(ixd_db *db, const char *name);
 void ixs_drop_column_refs(tdef *t, const char *col);
+/* The types of t's columns with a rowtype_tok, looked up in the catalogue
+ * now (an unnamed ROW type is made when it is new): 0 or -1 (p->failed). */
+int ixs_tdef_row_types(px *p, tdef *t);
 /* The row types of t's TIMESERIES columns exist (-746 naming one that does not). */
 int ixs_ts_rowtypes(px *p, const tdef *t);
 
