@@ -23,9 +23,9 @@
  * itself did it when such statements ran from their text.
  *
  * DDL_TEXT is left for MERGE inside another statement (ixs_run_sql) and
- * for the statements whose prepare met a ROW type elsewhere (a CREATE ROW
- * TYPE field, an SPL parameter, a DEFAULT: p->dry_deferred), run from their
- * text.
+ * for the statements whose prepare met a ROW type elsewhere (an SPL
+ * parameter or variable, a DEFAULT or CHECK casting to one:
+ * p->dry_deferred), run from their text.
  */
 #ifndef IXS_DDL_TREE_H
 #define IXS_DDL_TREE_H
