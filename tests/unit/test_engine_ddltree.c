@@ -184,6 +184,12 @@ static void row_columns_at_execute(void) {
     CHECK_Q("select count(*) from sysxtdtypes where name is null and mode = 'C'", "2");
     CHECK_TREE("alter table r1 add (s no_such_rt)", -9628);
     CHECK_TREE("create table r2 (l list(r1_pt not null))", 0);
+    /* a CHECK and a DEFAULT in a table with a ROW column, from the tree */
+    CHECK_TREE("create table r3 (id int, p r1_pt, check (id < 3 and p is not null))", 0);
+    CHECK_RUN("insert into r3 values (1, row(2, 3)::r1_pt)", 0);
+    CHECK_RUN("insert into r3 values (5, row(2, 3)::r1_pt)", -530);
+    CHECK_TREE("create table r4 (id int, p r1_pt default null)", 0);
+    CHECK_RUN("insert into r3 values (2, null)", -530);
 }
 
 /* The syntax is checked when the statement is prepared, before any name is
