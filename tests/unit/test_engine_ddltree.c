@@ -1,5 +1,7 @@
-/* test_engine_ddltree.c: DDL and the other statements ixd runs itself are
- * parsed once, at prepare, into a tree that execute runs: a prepared
+/* test_engine_ddltree.c: DDL and the other statements ixd runs itself
+ * (those of ROW types, SPL routines, triggers, sequences and synonyms, and
+ * SELECT ... INTO TEMP too) are parsed once, at prepare, into a tree that
+ * execute runs: a prepared
  * statement whose text is overwritten after prepare still runs as written,
  * a statement executed twice runs from the same unchanged tree, and names
  * are resolved at execute, against the catalogue as it is then. */
@@ -52,6 +54,48 @@ static void parsed_once(void) {
     CHECK_Q("select count(*) from systables where tabname = 't1'", "0");
 }
 
+/* The statements of the modules that keep their own trees, run from them. */
+static void modules_parsed_once(void) {
+    CHECK_RUN("create table m1 (a int, b char(4))", 0);
+    CHECK_RUN("create table m1log (a int)", 0);
+    CHECK_TREE("create row type m1_rt (x int, y char(3) not null)", 0);
+    CHECK_Q("select count(*) from sysxtdtypes where name = 'm1_rt'", "1");
+    CHECK_TREE("create row type m1_rt (x int)", -9631);
+    CHECK_TREE("create row type if not exists m1_rt (x int)", 0);
+    CHECK_TREE("create row type m1_sub (z int) under m1_rt", -999);
+    CHECK_TREE("create function m1_f(a int) returning int; define b int; let b = a * 2; "
+               "return b + 1; end function",
+               0);
+    CHECK_Q("select m1_f(20) from systables where tabid = 1", "41");
+    CHECK_TREE("create procedure m1_p(a int); insert into m1log values (a); end procedure", 0);
+    CHECK_TREE("create trigger m1_t insert on m1 referencing new as n for each row "
+               "(execute procedure m1_p(n.a))",
+               0);
+    CHECK_RUN("insert into m1 values (7, 'x')", 0);
+    CHECK_Q("select a from m1log", "7");
+    CHECK_TREE("drop trigger m1_t", 0);
+    CHECK_TREE("drop trigger m1_t", -634);
+    CHECK_TREE("drop procedure m1_p", 0);
+    CHECK_TREE("drop function m1_f (int)", 0);
+    CHECK_Q("select count(*) from sysprocedures where procname[1,3] = 'm1_'", "0");
+    CHECK_TREE("create sequence m1_s increment by 5 start with 10", 0);
+    CHECK_TREE("alter sequence m1_s increment by 3", 0);
+    CHECK_Q("select inc_val, start_val from syssequences q, systables t where q.tabid = t.tabid "
+            "and t.tabname = 'm1_s'",
+            "3|10");
+    CHECK_TREE("rename sequence m1_s to m1_s2", 0);
+    CHECK_TREE("drop sequence m1_s2", 0);
+    CHECK_TREE("drop sequence m1_s2", -8300);
+    CHECK_TREE("create synonym m1_syn for m1", 0);
+    CHECK_Q("select trim(b) from m1_syn", "x");
+    CHECK_TREE("drop synonym m1_syn", 0);
+    CHECK_TREE("drop row type m1_rt restrict", 0);
+    CHECK_TREE("drop row type m1_rt", -9628);
+    CHECK_TREE("select a, b from m1 where a > 0 into temp m1_tmp with no log", 0);
+    CHECK(ROWS == 1, "into temp rows %lld", (long long)ROWS);
+    CHECK_Q("select a, trim(b) from m1_tmp", "7|x");
+}
+
 /* Runs the prepared statement s once more: its SQLCODE. */
 static int again(ixd_stmt *s) {
     memset(&ERR, 0, sizeof ERR);
@@ -79,6 +123,31 @@ static void executed_twice(void) {
     CHECK_RUN("insert into t2 (b) values (1)", 0);
 }
 
+/* A module's tree runs again each time, against the catalogue as it is then. */
+static void modules_executed_twice(void) {
+    const char *sql[] = {"create synonym m2_syn for m2", "create sequence m2_s",
+                         "select a from m2 into temp m2_tmp"};
+    ixd_stmt *s[3];
+    for (int k = 0; k < 2; k++)
+        CHECK(ixd_prepare(D, sql[k], strlen(sql[k]), &s[k], &ERR) == 0, "prepare %d %d", k,
+              ERR.sqlcode);
+    CHECK(again(s[0]) == -206, "synonym before its table %d", ERR.sqlcode);
+    CHECK_RUN("create table m2 (a int)", 0);
+    CHECK_RUN("insert into m2 values (4)", 0);
+    CHECK(ixd_prepare(D, sql[2], strlen(sql[2]), &s[2], &ERR) == 0, "prepare %d", ERR.sqlcode);
+    CHECK(again(s[0]) == 0, "synonym %d", ERR.sqlcode);
+    CHECK(again(s[0]) == -310, "synonym twice %d", ERR.sqlcode);
+    CHECK(again(s[1]) == 0, "sequence %d", ERR.sqlcode);
+    CHECK(again(s[1]) == -8301, "sequence twice %d", ERR.sqlcode);
+    CHECK_RUN("insert into m2 values (5)", 0);
+    CHECK(again(s[2]) == 0 && ROWS == 2, "into temp %d rows %lld", ERR.sqlcode, (long long)ROWS);
+    CHECK(again(s[2]) == -310, "into temp twice %d", ERR.sqlcode);
+    for (int k = 0; k < 3; k++)
+        ixd_stmt_free(s[k]);
+    CHECK_Q("select a from m2_syn order by a", "4\n5");
+    CHECK_Q("select count(*) from m2_tmp", "2");
+}
+
 /* The names of an ALTER TABLE are those of the table when it runs. */
 static void resolved_at_execute(void) {
     const char *sql = "alter table t3 add (d int), drop c";
@@ -94,6 +163,33 @@ static void resolved_at_execute(void) {
     CHECK_Q("select colname from syscolumns c, systables t where c.tabid = t.tabid and "
             "t.tabname = 't3' order by colno",
             "a\nd");
+}
+
+/* A ROW type that a column names is looked up when the statement runs, from
+ * the tree (an unnamed one made then when it is new). */
+static void row_columns_at_execute(void) {
+    const char *sql = "create table r1 (id int, p r1_pt, q row(a int, b char(2)))";
+    ixd_stmt *s;
+    CHECK(ixd_prepare(D, sql, strlen(sql), &s, &ERR) == 0, "prepare %d", ERR.sqlcode);
+    CHECK(s->ddl != NULL, "no tree");
+    if (s->text) memset(s->text, '?', s->textn);
+    CHECK(again(s) == -9628, "before its row type %d", ERR.sqlcode);
+    CHECK_RUN("create row type r1_pt (x int, y int)", 0);
+    CHECK(again(s) == 0, "after %d", ERR.sqlcode);
+    CHECK(again(s) == -310, "twice %d", ERR.sqlcode);
+    ixd_stmt_free(s);
+    CHECK_RUN("insert into r1 values (1, row(2, 3)::r1_pt, row(4, 'z'))", 0);
+    CHECK_Q("select p.y, trim(q.b) from r1", "3|z");
+    CHECK_TREE("alter table r1 add (r r1_pt, t row(a int, b char(4)))", 0);
+    CHECK_Q("select count(*) from sysxtdtypes where name is null and mode = 'C'", "2");
+    CHECK_TREE("alter table r1 add (s no_such_rt)", -9628);
+    CHECK_TREE("create table r2 (l list(r1_pt not null))", 0);
+    /* a CHECK and a DEFAULT in a table with a ROW column, from the tree */
+    CHECK_TREE("create table r3 (id int, p r1_pt, check (id < 3 and p is not null))", 0);
+    CHECK_RUN("insert into r3 values (1, row(2, 3)::r1_pt)", 0);
+    CHECK_RUN("insert into r3 values (5, row(2, 3)::r1_pt)", -530);
+    CHECK_TREE("create table r4 (id int, p r1_pt default null)", 0);
+    CHECK_RUN("insert into r3 values (2, null)", -530);
 }
 
 /* The syntax is checked when the statement is prepared, before any name is
@@ -122,6 +218,9 @@ int main(void) {
     parsed_once();
     executed_twice();
     resolved_at_execute();
+    modules_parsed_once();
+    modules_executed_twice();
+    row_columns_at_execute();
     ts_rowtype_at_execute();
     syntax_first();
     eu_teardown();

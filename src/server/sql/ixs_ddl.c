@@ -301,6 +301,20 @@ int ixs_ts_rowtypes(px *p, const tdef *t) {
     return 0;
 }
 
+int ixs_tdef_row_types(px *p, tdef *t) {
+    for (int i = 0; i < t->ncols; i++) {
+        cdef *c = &t->cols[i];
+        if (!c->rowtype_tok) continue;
+        int serial, save = p->i;
+        int64_t start;
+        p->i = c->rowtype_tok;
+        int rc = ixs_parse_type(p, &c->t, &serial, &start, &c->collen);
+        p->i = save;
+        if (rc) return -1;
+    }
+    return 0;
+}
+
 /*
  * A column of CREATE TABLE / ALTER TABLE ADD (modify: MODIFY) into c, a
  * column of t (its constraints go to t):
@@ -315,7 +329,11 @@ int ixs_column_def(px *p, tdef *t, cdef *c, int modify) {
             return px_failc(p, -328, "%s", c->name);
     int ts = ts_coltype(p, c);
     if (ts < 0) return -1;
+    int deferred = p->dry_deferred, at = p->i;
+    p->dry_deferred = 0;
     if (!ts && ixs_parse_type(p, &c->t, &c->serial, &c->start, &c->collen)) return -1;
+    if (p->dry_deferred) c->rowtype_tok = at; /* looked up when the statement runs */
+    p->dry_deferred = deferred;
     if (c->serial) c->notnull = 1;
     int ci = (int)(c - t->cols);
     for (;;) {
@@ -1698,17 +1716,18 @@ out:
 }
 
 /* SELECT ... INTO TEMP t [WITH NO LOG], run from its text at execute. */
-int ixs_select_into_temp(px *p, int64_t *rows) {
+/* SELECT ... INTO TEMP, its tree it: the query resolved and emitted
+ * against the catalogue as it is now, the table made and filled. */
+int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows) {
     qres q;
     memset(&q, 0, sizeof q);
     tdef t;
     memset(&t, 0, sizeof t);
     int rc = -1;
     p->row_top = 1; /* ROW values become text in the table */
-    if (ixs_select(p, &q)) goto out;
-    if (px_expect(p, IXK_INTO) || px_expect(p, IXK_TEMP) || px_newname(p, t.name, sizeof t.name))
-        goto out;
-    if (px_acc(p, IXK_WITH) && (px_expect(p, IXK_NO) || px_expect(p, IXK_LOG))) goto out;
+    p->i = it->sel;
+    if (ixs_select_emit(p, it->q, &q)) goto out;
+    snprintf(t.name, sizeof t.name, "%s", it->name);
     if (table_exists(p->db, t.name)) {
         px_failc(p, -310, "%s", t.name);
         goto out;
@@ -1747,6 +1766,26 @@ out:
     return rc;
 }
 
+/* select INTO TEMP name [WITH NO LOG] at the current token, parsed and run
+ * (a statement inside another: ixs_run_sql). */
+int ixs_select_into_temp(px *p, int64_t *rows) {
+    ddl_into_temp it;
+    memset(&it, 0, sizeof it);
+    it.sel = p->i;
+    p->row_top = 1;
+    if (!(it.q = ixs_sel_parse(p))) return -1;
+    int rc = px_expect(p, IXK_INTO) || px_expect(p, IXK_TEMP) ||
+                     px_newname(p, it.name, sizeof it.name) ||
+                     (px_acc(p, IXK_WITH) && (px_expect(p, IXK_NO) || px_expect(p, IXK_LOG)))
+                 ? -1
+                 : 0;
+    int end = p->i;
+    if (!rc) rc = ixs_into_temp_run(p, &it, rows);
+    p->i = end;
+    ixs_sel_free(it.q);
+    return rc;
+}
+
 int ixs_at_end(px *p) {
     px_acc_op(p, ";");
     if (p->i < p->nt && p->t[p->i].k != T_EOF) return px_fail(p);
@@ -1781,17 +1820,39 @@ void ixs_px_done(px *p) {
     p->ptypes = NULL;
 }
 
+/* What follows a statement's SELECT: INTO TEMP and the table's name. */
+typedef struct into_tail {
+    int into; /* INTO TEMP is there */
+    char name[IXS_NAME_MAX + 1];
+} into_tail;
+
 /* [ INTO TEMP name [ WITH NO LOG ] ] and the end, after a statement's
- * SELECT; *(int *)into is set when INTO TEMP is there. */
-static int into_temp_tail(px *p, void *into) {
+ * SELECT, into the into_tail ud. */
+static int into_temp_tail(px *p, void *ud) {
+    into_tail *it = ud;
     if (px_acc(p, IXK_INTO)) {
-        char tn[IXS_NAME_MAX + 1];
-        *(int *)into = 1;
-        if (px_expect(p, IXK_TEMP) || px_newname(p, tn, sizeof tn)) return -1;
+        it->into = 1;
+        if (px_expect(p, IXK_TEMP) || px_newname(p, it->name, sizeof it->name)) return -1;
         if (px_acc(p, IXK_WITH) && (px_expect(p, IXK_NO) || px_expect(p, IXK_LOG))) return -1;
         if (p->nparams) return px_failc(p, -999, "parameters in SELECT INTO TEMP");
     }
     return ixs_at_end(p);
+}
+
+/* SELECT ... INTO TEMP prepared: its query tree q (then s's) kept as s's
+ * DDL_INTO_TEMP tree. */
+static int into_temp_prepare(px *p, ixd_stmt *s, ixs_sel *q, const char *name) {
+    ixs_ddl *d = calloc(1, sizeof *d);
+    if (!d) {
+        ixs_sel_free(q);
+        return ixd_seterr(p->err, -208, 0, 0, NULL);
+    }
+    d->kind = DDL_INTO_TEMP;
+    d->stype = IX_STMTTYPE_SELECT_INTO_TEMP;
+    d->u.it.q = q;
+    d->u.it.sel = 0;
+    snprintf(d->u.it.name, sizeof d->u.it.name, "%s", name);
+    return ixs_ddl_keep(p, s, d);
 }
 
 static int at_end_tail(px *p, void *ud) {
@@ -1813,24 +1874,18 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
         s->stype = IX_STMTTYPE_SELECT;
         p.row_top = 1; /* its ROW values are sent as text */
         p.rowid_want = ixs_cursor_wanted(&p);
-        int into = 0;
-        rc = ixs_select_tail(&p, &q, into_temp_tail, &into);
-        if (!rc && into) {
-            /* run at execute time, like DDL */
+        into_tail it;
+        memset(&it, 0, sizeof it);
+        ixs_sel *keep = NULL;
+        rc = ixs_select_keep(&p, &q, into_temp_tail, &it, &keep);
+        if (!rc && it.into) {
+            /* its tree runs at execute time, like DDL */
             qres_free(&q);
-            s->kind = SK_SQL;
-            s->stype = IX_STMTTYPE_SELECT_INTO_TEMP;
-            s->text = malloc(n + 1);
-            if (!s->text)
-                rc = ixd_seterr(err, -208, 0, 0, NULL);
-            else {
-                memcpy(s->text, sql, n);
-                s->text[n] = 0;
-                s->textn = n;
-            }
+            rc = into_temp_prepare(&p, s, keep, it.name);
             ixs_px_done(&p);
             return rc ? -1 : 0;
         }
+        ixs_sel_free(keep);
         if (!rc) {
             s->sqlite_sql = sb_take(&q.sql);
             s->cols = q.cols;

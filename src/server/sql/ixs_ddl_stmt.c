@@ -15,6 +15,24 @@ static void skip_rest(px *p) {
         p->i++;
 }
 
+int ixs_plan_keep(px *p, ixs_plan *pl, const void *tree, size_t size,
+                  int (*run)(px *p, const void *tree), void (*fr)(void *tree)) {
+    void *copy = malloc(size);
+    if (!copy) return px_failc(p, -208, NULL);
+    memcpy(copy, tree, size);
+    pl->tree = copy;
+    pl->run = run;
+    pl->free = fr;
+    return 0;
+}
+
+/* After a module's statement parse (rt: 1 parsed, 0 not its statement, -1
+ * error): d a DDL_PLAN when the module kept a plan (freed with d). */
+static int plan_done(px *p, ixs_ddl *d, int rt) {
+    if (d->u.plan.tree) d->kind = DDL_PLAN;
+    return rt < 0 || p->failed ? -1 : 0;
+}
+
 /* A DDL_FAIL node: the statement fails at execute with code. */
 static int fail_later(ixs_ddl *d, int code, const char *text) {
     d->kind = DDL_FAIL;
@@ -247,11 +265,11 @@ static int create_other_parse(px *p, ixs_ddl *d) {
  * DISTINCT] [CLUSTER] INDEX, VIEW, SCHEMA AUTHORIZATION.
  */
 static int create_parse(px *p, ixs_ddl *d) {
-    int rt = ixs_ts_rowtype_stmt(p, 1, &d->stype);
-    if (!rt) rt = ixs_spl_create_stmt(p, &d->stype);
-    if (!rt) rt = ixs_trigger_create_stmt(p, &d->stype);
-    if (rt) return rt < 0 ? -1 : 0;
-    if (ixs_objs_stmt(p, 'C', &d->stype)) return p->failed ? -1 : 0;
+    int rt = ixs_ts_rowtype_stmt(p, 1, &d->stype, &d->u.plan);
+    if (!rt) rt = ixs_spl_create_stmt(p, &d->stype, &d->u.plan);
+    if (!rt) rt = ixs_trigger_create_stmt(p, &d->stype, &d->u.plan);
+    if (!rt) rt = ixs_objs_stmt(p, 'C', &d->stype, &d->u.plan);
+    if (rt) return plan_done(p, d, rt);
     int temp = px_acc(p, IXK_TEMP) || px_acc(p, IXK_RAW) || px_acc(p, IXK_STANDARD);
     if (px_acc(p, IXK_TABLE)) {
         d->kind = DDL_CREATE_TABLE;
@@ -276,11 +294,11 @@ static int create_parse(px *p, ixs_ddl *d) {
 /* DROP, after DROP: ROW TYPE, PROCEDURE/FUNCTION, TRIGGER, SEQUENCE, SYNONYM
  * (their modules, DDL_TEXT), TABLE, INDEX, VIEW. */
 static int drop_parse(px *p, ixs_ddl *d) {
-    int rt = ixs_ts_rowtype_stmt(p, 0, &d->stype);
-    if (!rt) rt = ixs_spl_drop_stmt(p, &d->stype);
-    if (!rt) rt = ixs_trigger_drop_stmt(p, &d->stype);
-    if (rt) return rt < 0 ? -1 : 0;
-    if (ixs_objs_stmt(p, 'D', &d->stype)) return p->failed ? -1 : 0;
+    int rt = ixs_ts_rowtype_stmt(p, 0, &d->stype, &d->u.plan);
+    if (!rt) rt = ixs_spl_drop_stmt(p, &d->stype, &d->u.plan);
+    if (!rt) rt = ixs_trigger_drop_stmt(p, &d->stype, &d->u.plan);
+    if (!rt) rt = ixs_objs_stmt(p, 'D', &d->stype, &d->u.plan);
+    if (rt) return plan_done(p, d, rt);
     d->kind = DDL_DROP;
     d->stype = px_kw(p, p->i, IXK_INDEX)  ? IX_STMTTYPE_DROP_INDEX
                : px_kw(p, p->i, IXK_VIEW) ? IX_STMTTYPE_DROP_VIEW
@@ -315,13 +333,13 @@ int ixs_ddl_parse(px *p, ixs_ddl *d) {
     if (px_acc(p, IXK_CREATE)) return create_parse(p, d);
     if (px_acc(p, IXK_DROP)) return drop_parse(p, d);
     if (px_acc(p, IXK_ALTER)) {
-        if (ixs_objs_stmt(p, 'A', &d->stype)) return p->failed ? -1 : 0;
+        if (ixs_objs_stmt(p, 'A', &d->stype, &d->u.plan)) return plan_done(p, d, 1);
         d->kind = DDL_ALTER;
         d->stype = IX_STMTTYPE_ALTER_TABLE;
         return ixs_alter_parse(p, &d->u.al);
     }
     if (px_acc(p, IXK_RENAME)) {
-        if (ixs_objs_stmt(p, 'R', &d->stype)) return p->failed ? -1 : 0;
+        if (ixs_objs_stmt(p, 'R', &d->stype, &d->u.plan)) return plan_done(p, d, 1);
         d->stype =
             px_kw(p, p->i, IXK_COLUMN) ? IX_STMTTYPE_RENAME_COLUMN : IX_STMTTYPE_RENAME_TABLE;
         return ixs_rename_parse(p, d);
@@ -359,7 +377,17 @@ int ixs_ddl_parse(px *p, ixs_ddl *d) {
 
 /* ---- execution ------------------------------------------------------------------- */
 
+/* The ROW types d's columns name, looked up now (the parse at prepare left
+ * them: cdef.rowtype_tok). */
+static int row_types(px *p, ixs_ddl *d) {
+    if (d->kind == DDL_CREATE_TABLE) return ixs_tdef_row_types(p, &d->u.ct.t);
+    for (int i = 0; d->kind == DDL_ALTER && i < d->u.al.n; i++)
+        if (ixs_tdef_row_types(p, &d->u.al.a[i].def)) return -1;
+    return 0;
+}
+
 int ixs_ddl_run(px *p, ixs_ddl *d, int64_t *rows) {
+    if (row_types(p, d)) return -1;
     switch (d->kind) {
     case DDL_FAIL: return px_failc(p, d->fail_code, "%s", d->fail_text);
     case DDL_NOOP: return 0;
@@ -377,6 +405,8 @@ int ixs_ddl_run(px *p, ixs_ddl *d, int64_t *rows) {
     case DDL_CREATE_VIEW: return ixs_create_view_run(p, &d->u.vw);
     case DDL_PRIV: return ixs_priv_run(p, &d->u.pv);
     case DDL_CREATE_SCHEMA: *rows = 0; return ixs_create_schema_run(p, &d->u.cs);
+    case DDL_PLAN: return d->u.plan.run(p, d->u.plan.tree);
+    case DDL_INTO_TEMP: return ixs_into_temp_run(p, &d->u.it, rows);
     case DDL_TEXT: return 0; /* ran while parsing (ixs_run_sql) */
     default: return txn_run(p, d);
     }
@@ -394,6 +424,13 @@ void ixs_ddl_free(ixs_ddl *d) {
         ixs_sel_free(d->u.vw.q);
         break;
     case DDL_PRIV: ixs_priv_free(&d->u.pv); break;
+    case DDL_PLAN:
+        if (d->u.plan.free)
+            d->u.plan.free(d->u.plan.tree);
+        else
+            free(d->u.plan.tree);
+        break;
+    case DDL_INTO_TEMP: ixs_sel_free(d->u.it.q); break;
     default: break;
     }
     free(d->t);
@@ -429,9 +466,20 @@ static int keep_text(ixd_stmt *s, const char *sql, size_t n, ixd_err *err) {
     return 0;
 }
 
-/* At prepare: the statement of p into s->ddl; the statements of other
- * modules only check their syntax (p->dry) and keep their text, as do
- * those whose parse needed the catalogue (ROW types: p->dry_deferred). */
+int ixs_ddl_keep(px *p, ixd_stmt *s, ixs_ddl *d) {
+    s->kind = SK_SQL;
+    s->stype = d->stype;
+    if (keep_source(p, d)) {
+        ixs_ddl_destroy(d);
+        return -1;
+    }
+    s->ddl = d;
+    return 0;
+}
+
+/* At prepare: the statement of p into s->ddl, every kind parsed into its
+ * tree; those whose parse needed the catalogue (a ROW type of a column:
+ * p->dry_deferred) keep their text instead, parsed again when they run. */
 int ixs_ddl_prepare(px *p, ixd_stmt *s) {
     s->kind = SK_SQL;
     p->dry = 1;
@@ -440,8 +488,8 @@ int ixs_ddl_prepare(px *p, ixd_stmt *s) {
     int rc = ixs_ddl_parse(p, d);
     if (!rc) rc = ixs_at_end(p);
     s->stype = d->stype;
-    /* other modules' statements, and those naming ROW types (resolved from
-     * the text when they run), keep their text */
+    /* those naming ROW types (resolved from the text when they run) keep
+     * their text */
     int text = d->kind == DDL_TEXT || p->dry_deferred;
     if (!rc && text) rc = keep_text(s, p->sql, p->n, p->err);
     if (!rc && !text) rc = keep_source(p, d);
@@ -457,8 +505,7 @@ int ixs_ddl_prepare(px *p, ixd_stmt *s) {
 static int is_txn_kind(const ixs_ddl *d) {
     return d->kind == DDL_BEGIN || d->kind == DDL_COMMIT || d->kind == DDL_ROLLBACK ||
            d->kind == DDL_ROLLBACK_TO || d->kind == DDL_SAVEPOINT || d->kind == DDL_RELEASE ||
-           d->kind == DDL_SET_LOCK_MODE ||
-           d->kind == DDL_NOOP;
+           d->kind == DDL_SET_LOCK_MODE || d->kind == DDL_NOOP;
 }
 
 /* Runs tree d on db with the state p (no tokens: d's are used). */

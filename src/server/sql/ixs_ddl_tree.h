@@ -11,9 +11,21 @@
  * and run (ixs_ddl_run); it is freed with the statement.
  *
  * Statements of other modules (ROW TYPE, SPL routines, triggers, sequences,
- * synonyms, MERGE) and SELECT ... INTO TEMP are DDL_TEXT: checked at
- * prepare, run from their text at execute. The SELECT of CREATE VIEW, which
- * has no tree of its own yet, is translated when the statement runs.
+ * synonyms) are DDL_PLAN: their module parses them into its own tree
+ * (ixs_plan, ixs_parse.h), run at execute. SELECT ... INTO TEMP is
+ * DDL_INTO_TEMP: its query tree, resolved and emitted at prepare (to report
+ * what is wrong then) and again when it runs. The SELECT of CREATE VIEW is
+ * resolved and emitted from its tree when the statement runs.
+ *
+ * A column type of CREATE or ALTER TABLE that names a ROW type is parsed
+ * without the catalogue at prepare (p->dry) and looked up when the
+ * statement runs, before anything else (cdef.rowtype_tok), as the parse
+ * itself did it when such statements ran from their text.
+ *
+ * DDL_TEXT is left for MERGE inside another statement (ixs_run_sql) and
+ * for the statements whose prepare met a ROW type elsewhere (an SPL
+ * parameter or variable, a DEFAULT or CHECK casting to one:
+ * p->dry_deferred), run from their text.
  */
 #ifndef IXS_DDL_TREE_H
 #define IXS_DDL_TREE_H
@@ -44,6 +56,10 @@ typedef struct cdef {
     int oldno; /* column number in the old table (ALTER), 0 = new */
     ityp oldt;
     char tsrow[IXS_NAME_MAX + 1]; /* TIMESERIES(row type): its name, else "" */
+    /* a type naming a ROW type (named or not, or a collection of one), parsed
+     * at prepare without the catalogue: its first token, read again against
+     * the catalogue when the statement runs (ixs_tdef_row_types); else 0 */
+    int rowtype_tok;
 } cdef;
 
 enum { KDEF_PRIMARY = 'P', KDEF_UNIQUE = 'U', KDEF_CHECK = 'C', KDEF_REFERENCES = 'R' };
@@ -107,6 +123,8 @@ enum ddl_kind {
     DDL_CREATE_SCHEMA, /* u.cs */
     DDL_CREATE_VIEW,   /* u.vw */
     DDL_PRIV,          /* u.pv: GRANT / REVOKE */
+    DDL_PLAN,          /* u.plan: a statement of another module */
+    DDL_INTO_TEMP,     /* u.it: SELECT ... INTO TEMP */
 };
 
 typedef struct ddl_create_table {
@@ -189,6 +207,12 @@ typedef struct ddl_view {
     int chk;    /* WITH CHECK OPTION */
 } ddl_view;
 
+typedef struct ddl_into_temp {
+    char name[IXS_NAME_MAX + 1]; /* the table */
+    int sel;                     /* token of the SELECT */
+    ixs_sel *q;
+} ddl_into_temp;
+
 typedef struct ixs_ddl {
     int kind; /* ddl_kind */
     int stype;
@@ -212,12 +236,16 @@ typedef struct ixs_ddl {
         ddl_schema cs;
         ddl_view vw;
         ixs_priv pv;
+        ixs_plan plan;
+        ddl_into_temp it;
     } u;
 } ixs_ddl;
 
-/* Parses the statement at p's first token into d. With p->dry the
- * statements of other modules only check their syntax; without it they run
- * now (DDL_TEXT either way). Returns 0 or -1 (p->failed). */
+/* Parses the statement at p's first token into d. With p->dry (at
+ * prepare) a ROW type that a column names is not looked up (the statement
+ * is then run from its text: p->dry_deferred). MERGE runs while it is
+ * parsed (DDL_TEXT: only inside other statements). Returns 0 or -1
+ * (p->failed). */
 int ixs_ddl_parse(px *p, ixs_ddl *d);
 /* Resolves and runs d; p is the statement's parse state over d's tokens.
  * rows: rows changed, where the statement has them. Returns 0 or -1. */
@@ -246,6 +274,9 @@ int ixs_ddl_q_int(ixd_db *db, const char *sql, const char *arg, int64_t *out);
 /* 1 a table or view, 2 a session temp table, 0 neither */
 int ixs_table_exists(ixd_db *db, const char *name);
 void ixs_drop_column_refs(tdef *t, const char *col);
+/* The types of t's columns with a rowtype_tok, looked up in the catalogue
+ * now (an unnamed ROW type is made when it is new): 0 or -1 (p->failed). */
+int ixs_tdef_row_types(px *p, tdef *t);
 /* The row types of t's TIMESERIES columns exist (-746 naming one that does not). */
 int ixs_ts_rowtypes(px *p, const tdef *t);
 
@@ -266,6 +297,10 @@ void ixs_alter_free(ddl_alter *al);
 int ixs_create_view_parse(px *p, ddl_view *v);
 int ixs_create_view_run(px *p, const ddl_view *v);
 int ixs_select_into_temp(px *p, int64_t *rows);
+int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows);
+/* Keeps d (its text and p's tokens) as s's tree (kind SK_SQL); d is then
+ * s's, or freed on failure. 0 or -1 with -208. */
+int ixs_ddl_keep(px *p, ixd_stmt *s, ixs_ddl *d);
 
 /* ixs_ddl_misc.c */
 int ixs_update_statistics_parse(px *p, ixs_ddl *d);

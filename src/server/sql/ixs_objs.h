@@ -36,12 +36,14 @@ void ixs_objs_cat_upgrade(sqlite3 *h);
 
 /* CREATE/DROP/ALTER/RENAME (verb 'C', 'D', 'A', 'R', already read) of a
  * SEQUENCE or [PUBLIC|PRIVATE] SYNONYM at the current token: 1 when such a
- * statement (done, or failed with p->failed), 0 when the statement is some
- * other kind (nothing consumed). */
-int ixs_objs_stmt(px *p, int verb, int *stype);
+ * statement (parsed into the plan pl, run when the statement executes, or
+ * failed with p->failed), 0 when the statement is some other kind (nothing
+ * consumed). */
+int ixs_objs_stmt(px *p, int verb, int *stype, ixs_plan *pl);
 
-/* CREATE/DROP SYNONYM at [PUBLIC|PRIVATE] SYNONYM (ixs_synonym.c); 0 or -1. */
-int ixs_syn_stmt(px *p, int create, int *stype);
+/* CREATE/DROP SYNONYM at [PUBLIC|PRIVATE] SYNONYM (ixs_synonym.c) into the
+ * plan pl; 0 or -1. */
+int ixs_syn_stmt(px *p, int create, int *stype, ixs_plan *pl);
 /* ixd_vrow(), the row counter of updatable views (ixs_view.c). */
 int ixs_view_register(sqlite3 *h, ixd_db *db);
 

@@ -61,7 +61,7 @@ typedef struct px {
     ityp *ptypes;
     scope *sc;
     int in_agg;
-    int dry;      /* at prepare: other modules' statements check their syntax only */
+    int dry;      /* at prepare: a ROW type a column names is not looked up */
     int dry_deferred; /* a dry parse skipped a catalogue lookup (a ROW type): the
                          statement runs from its text (ixs_ddl_prepare) */
     int ddl_own;  /* ddl_begin began the transaction (none was open) */
@@ -185,17 +185,31 @@ void ixs_px_done(px *p);
 int ixs_at_end(px *p);
 /* Parses a DDL or other statement of p once into s->ddl (kind SK_SQL). */
 int ixs_ddl_prepare(px *p, ixd_stmt *s);
+/* The tree of a statement another module runs itself (ROW TYPE, SPL
+ * routine, trigger, sequence, synonym), parsed once without the catalogue,
+ * and how to run it (p: the statement's parse state over the tokens the
+ * tree was parsed from; 0 or -1 with p->failed) and free it. */
+typedef struct ixs_plan {
+    void *tree;
+    int (*run)(px *p, const void *tree);
+    void (*free)(void *tree);
+} ixs_plan;
+/* Keeps a copy of the size bytes of tree in pl (a shallow copy: what tree
+ * points to then belongs to pl, freed by fr; fr NULL frees the copy alone).
+ * 0, or -1 with -208 in p. */
+int ixs_plan_keep(px *p, ixs_plan *pl, const void *tree, size_t size,
+                  int (*run)(px *p, const void *tree), void (*fr)(void *tree));
 
 /* TimeSeries (ixs_ts.c). ixs_ts_call: a routine call in an expression,
  * after its '('. ixs_ts_from: TABLE(routine(...)) in FROM, from TABLE, as a
  * SELECT into q. ixs_ts_execute: EXECUTE FUNCTION / PROCEDURE into s.
  * ixs_ts_rowtype_stmt: CREATE /
- * DROP ROW TYPE after CREATE or DROP: 1 done, 0 not such a statement, -1
- * error. */
+ * DROP ROW TYPE after CREATE or DROP: 1 parsed (its plan in pl), 0 not such
+ * a statement, -1 error. */
 int ixs_ts_call(px *p, const char *fn, xv *out);
 int ixs_ts_from(px *p, qres *q);
 int ixs_ts_execute(px *p, ixd_stmt *s);
-int ixs_ts_rowtype_stmt(px *p, int create, int *stype);
+int ixs_ts_rowtype_stmt(px *p, int create, int *stype, ixs_plan *pl);
 
 /* Built-in functions (ixs_func.c). ixs_func_kind: what a call of fn (lower
  * case) is: a built-in of the table with a list of arguments, one with its
@@ -276,8 +290,8 @@ int ixs_coll_typed(px *p, xv *v);
  * ixs_row_field: field of the row value out. ixs_row_colref: 1 when
  * [q.]name is a ROW column of the scope (name.field). ixs_row_out: the
  * select item at list->p + start is shown as its text (top level only).
- * ixs_row_stmt: CREATE / DROP ROW TYPE after CREATE or DROP: 1 done, 0 not
- * such a statement, -1 error. ixs_row_coltype: the coltype to record. */
+ * ixs_row_stmt: CREATE / DROP ROW TYPE after CREATE or DROP: 1 parsed (its
+ * plan in pl), 0 not such a statement, -1 error. ixs_row_coltype: the coltype to record. */
 int ixs_row_type_at(px *p);
 int ixs_row_parse_type(px *p, ityp *t, uint32_t *collen);
 int ixs_row_named_type(px *p, const char *name, ityp *t, uint32_t *collen);
@@ -289,7 +303,7 @@ int ixs_row_field(px *p, xv *out, const char *field);
 int ixs_row_colref(px *p, const char *q, const char *name);
 void ixs_row_out(px *p, sb *list, size_t start, ityp t);
 int ixs_row_order_check(px *p, ityp t); /* ORDER BY a row: -9926 */
-int ixs_row_stmt(px *p, int create, int *stype);
+int ixs_row_stmt(px *p, int create, int *stype, ixs_plan *pl);
 int ixs_row_coltype(int code, uint32_t len, sqlite3 *h);
 /* Row elements of collections: the text s of a row of type id as a packed
  * row (own bytes), or in its canonical text form (0 or an SQLCODE). */

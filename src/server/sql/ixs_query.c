@@ -39,15 +39,22 @@ int ixs_select_emit(px *p, ixs_sel *q, qres *out) {
     return rc || p->failed ? -1 : 0;
 }
 
-int ixs_select_tail(px *p, qres *out, int (*tail)(px *p, void *ud), void *ud) {
+int ixs_select_keep(px *p, qres *out, int (*tail)(px *p, void *ud), void *ud, ixs_sel **keep) {
     memset(out, 0, sizeof *out);
     ixs_sel *q = ixs_sel_parse(p);
     if (!q) return -1;
     int rc = tail ? tail(p, ud) : 0, end = p->i;
     if (!rc) rc = ixs_select_emit(p, q, out);
     p->i = end;
-    ixs_sel_free(q);
+    if (keep && !rc && !p->failed)
+        *keep = q;
+    else
+        ixs_sel_free(q);
     return rc || p->failed ? -1 : 0;
+}
+
+int ixs_select_tail(px *p, qres *out, int (*tail)(px *p, void *ud), void *ud) {
+    return ixs_select_keep(p, out, tail, ud, NULL);
 }
 
 /* statement := select, the result columns described as a client sees them */

@@ -496,13 +496,41 @@ int ixs_row_order_check(px *p, ityp t) {
 
 /* ---- statements ------------------------------------------------------------------------ */
 
+/* CREATE ROW TYPE, parsed: the type (its id assigned when it runs). */
+typedef struct row_create {
+    rtype *r;
+    int ine;   /* IF NOT EXISTS */
+    int under; /* UNDER supertype: refused when it runs */
+} row_create;
+
+static void row_create_free(void *tree) {
+    row_create *c = tree;
+    free(c->r);
+    free(c);
+}
+
+static int row_create_run(px *p, const void *tree) {
+    const row_create *c = tree;
+    rtype *r = c->r;
+    if (c->under) return px_failc(p, IXS_E_ROW_NOT_IMPL, "UNDER (type inheritance)");
+    rtype old;
+    int f = rt_load(p->db->h, 0, r->name, &old);
+    if (f) {
+        if (f < 0) return px_failc(p, -208, NULL);
+        return c->ine ? 0 : px_failc(p, IXS_E_ROW_EXISTS, "%s", r->name);
+    }
+    if (ixs_ddl_begin(p)) return -1;
+    int ok = rt_store(p, r) == 0;
+    return ixs_ddl_end(p, ok);
+}
+
 /* CREATE ROW TYPE [IF NOT EXISTS] [owner.]name ( field type [NOT NULL], ... )
  *     [UNDER supertype]                                       after CREATE */
-static int create_row(px *p) {
-    int ine = 0;
+static int create_row(px *p, ixs_plan *pl) {
+    row_create c = {0};
     if (px_acc(p, IXK_IF)) {
         if (px_expect(p, IXK_NOT) || px_expect(p, IXK_EXISTS)) return -1;
-        ine = 1;
+        c.ine = 1;
     }
     rtype *r = calloc(1, sizeof *r);
     if (!r) return px_failc(p, -208, NULL);
@@ -513,27 +541,12 @@ static int create_row(px *p) {
     if (!rc && px_acc(p, IXK_UNDER)) {
         char sup[IXS_NAME_MAX + 1];
         rc = px_ident(p, sup, sizeof sup);
-        if (!rc && !p->dry) rc = px_failc(p, IXS_E_ROW_NOT_IMPL, "UNDER (type inheritance)");
+        c.under = 1;
     }
-    if (rc || p->dry) {
-        free(r);
-        return rc;
-    }
-    rtype old;
-    int f = rt_load(p->db->h, 0, r->name, &old);
-    if (f) {
-        if (f < 0) rc = px_failc(p, -208, NULL);
-        if (f > 0 && !ine) rc = px_failc(p, IXS_E_ROW_EXISTS, "%s", r->name);
-        free(r);
-        return rc;
-    }
-    if (ixs_ddl_begin(p)) {
-        free(r);
-        return -1;
-    }
-    int ok = rt_store(p, r) == 0;
-    free(r);
-    return ixs_ddl_end(p, ok);
+    c.r = r;
+    if (!rc) rc = ixs_plan_keep(p, pl, &c, sizeof c, row_create_run, row_create_free);
+    if (rc) free(r);
+    return rc;
 }
 
 /* The first column typed with row type id (or TIMESERIES of it) into buf:
@@ -559,30 +572,26 @@ static int row_user(px *p, const rtype *r, char *buf, size_t n) {
     return 0;
 }
 
-/* DROP ROW TYPE [IF EXISTS] [owner.]name [RESTRICT]                    after DROP */
-static int drop_row(px *p) {
-    int ife = 0;
-    if (px_acc(p, IXK_IF)) {
-        if (px_expect(p, IXK_EXISTS)) return -1;
-        ife = 1;
-    }
+/* DROP ROW TYPE, parsed */
+typedef struct row_drop {
     char name[IXS_NAME_MAX + 1];
-    if (px_ident(p, name, sizeof name)) return -1;
-    if (px_acc_op(p, ".") && px_ident(p, name, sizeof name)) return -1;
-    px_acc(p, IXK_RESTRICT);
-    if (p->dry) return 0;
+    int ife; /* IF EXISTS */
+} row_drop;
+
+static int row_drop_run(px *p, const void *tree) {
+    const row_drop *d = tree;
     rtype *r = malloc(sizeof *r);
     if (!r) return px_failc(p, -208, NULL);
-    int f = rt_load(p->db->h, 0, name, r);
+    int f = rt_load(p->db->h, 0, d->name, r);
     if (f <= 0) {
         free(r);
         if (f < 0) return px_failc(p, -208, NULL);
-        return ife ? 0 : px_failc(p, IXS_E_ROW_TYPE_NF, "%s", name);
+        return d->ife ? 0 : px_failc(p, IXS_E_ROW_TYPE_NF, "%s", d->name);
     }
     char user[2 * IXS_NAME_MAX + 2];
     if (row_user(p, r, user, sizeof user)) {
         free(r);
-        return px_failc(p, IXS_E_ROW_USED, "Row type %s is used by %s", name, user);
+        return px_failc(p, IXS_E_ROW_USED, "Row type %s is used by %s", d->name, user);
     }
     sb q = {0};
     sb_printf(&q,
@@ -600,11 +609,24 @@ static int drop_row(px *p) {
     return ixs_ddl_end(p, ok);
 }
 
-int ixs_row_stmt(px *p, int create, int *stype) {
+/* DROP ROW TYPE [IF EXISTS] [owner.]name [RESTRICT]                    after DROP */
+static int drop_row(px *p, ixs_plan *pl) {
+    row_drop d = {0};
+    if (px_acc(p, IXK_IF)) {
+        if (px_expect(p, IXK_EXISTS)) return -1;
+        d.ife = 1;
+    }
+    if (px_ident(p, d.name, sizeof d.name)) return -1;
+    if (px_acc_op(p, ".") && px_ident(p, d.name, sizeof d.name)) return -1;
+    px_acc(p, IXK_RESTRICT);
+    return ixs_plan_keep(p, pl, &d, sizeof d, row_drop_run, NULL);
+}
+
+int ixs_row_stmt(px *p, int create, int *stype, ixs_plan *pl) {
     if (!px_kw(p, p->i, IXK_ROW) || !px_kw(p, p->i + 1, IXK_TYPE)) return 0;
     p->i += 2;
     *stype = create ? IX_STMTTYPE_CREATE_ROWTYPE : IX_STMTTYPE_DROP_ROWTYPE;
-    return (create ? create_row(p) : drop_row(p)) ? -1 : 1;
+    return (create ? create_row(p, pl) : drop_row(p, pl)) ? -1 : 1;
 }
 
 /* ---- SQLite functions ------------------------------------------------------------------ */

@@ -26,5 +26,8 @@ void ixs_sel_free(ixs_sel *q);
 /* ixs_sel_emit for a statement's own query (ixs_query.c): its collection
  * columns (and, with p->row_top, ROW columns) are described as LVARCHAR. */
 int ixs_select_emit(px *p, ixs_sel *q, qres *out);
+/* ixs_select_tail (ixs_parse.h) that also hands the query's tree to the
+ * caller in *keep (keep NULL: freed) when it succeeds. */
+int ixs_select_keep(px *p, qres *out, int (*tail)(px *p, void *ud), void *ud, ixs_sel **keep);
 
 #endif

@@ -162,6 +162,7 @@ typedef struct seqdef {
     int set[SO_N];                  /* the option was given */
     int64_t inc, start, restart, max, min, cache;
     int nomax, nomin, restart_val, cycle, order;
+    int verb; /* the statement: 'C' CREATE, 'A' ALTER, 'D' DROP, 'R' RENAME */
 } seqdef;
 
 /* The values of a sequence as the catalog keeps them. */
@@ -406,6 +407,15 @@ static int run_rename(px *p, const seqdef *d) {
     return ixs_ddl_exec_sb(p, &s, d->name);
 }
 
+/* Runs the parsed statement d. */
+static int seq_run(px *p, const void *tree) {
+    const seqdef *d = tree;
+    return d->verb == 'C'   ? run_create(p, d)
+           : d->verb == 'A' ? run_alter(p, d)
+           : d->verb == 'D' ? run_drop(p, d)
+                            : run_rename(p, d);
+}
+
 /*
  * After CREATE / ALTER / DROP / RENAME and SEQUENCE:
  *   CREATE SEQUENCE [IF NOT EXISTS] [owner.]s [options]
@@ -413,7 +423,7 @@ static int run_rename(px *p, const seqdef *d) {
  *   DROP SEQUENCE [IF EXISTS] [owner.]s
  *   RENAME SEQUENCE [owner.]s TO s2
  */
-static int seq_stmt(px *p, int verb, int *stype) {
+static int seq_stmt(px *p, int verb, int *stype, ixs_plan *pl) {
     seqdef d;
     memset(&d, 0, sizeof d);
     int r = 0;
@@ -439,17 +449,15 @@ static int seq_stmt(px *p, int verb, int *stype) {
                 ? -1
                 : 0;
     }
-    if (r || p->dry) return r;
-    return verb == 'C'   ? run_create(p, &d)
-           : verb == 'A' ? run_alter(p, &d)
-           : verb == 'D' ? run_drop(p, &d)
-                         : run_rename(p, &d);
+    if (r) return r;
+    d.verb = verb;
+    return ixs_plan_keep(p, pl, &d, sizeof d, seq_run, NULL);
 }
 
-int ixs_objs_stmt(px *p, int verb, int *stype) {
+int ixs_objs_stmt(px *p, int verb, int *stype, ixs_plan *pl) {
     if (px_kw(p, p->i, IXK_SEQUENCE)) {
         p->i++;
-        return seq_stmt(p, verb, stype) ? (p->failed = 1, 1) : 1;
+        return seq_stmt(p, verb, stype, pl) ? (p->failed = 1, 1) : 1;
     }
     int syn = px_kw(p, p->i, IXK_SYNONYM) ? 1
               : (px_kw(p, p->i, IXK_PUBLIC) || px_kw(p, p->i, IXK_PRIVATE)) &&
@@ -457,7 +465,7 @@ int ixs_objs_stmt(px *p, int verb, int *stype) {
                   ? 2
                   : 0;
     if (!syn || (verb != 'C' && verb != 'D')) return 0;
-    return ixs_syn_stmt(p, verb == 'C', stype) ? (p->failed = 1, 1) : 1;
+    return ixs_syn_stmt(p, verb == 'C', stype, pl) ? (p->failed = 1, 1) : 1;
 }
 
 /* ---- NEXTVAL and CURRVAL in expressions ------------------------------------------- */

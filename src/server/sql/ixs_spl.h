@@ -185,9 +185,10 @@ int spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, i
 
 /* ---- hooks of the translator ---------------------------------------------------- */
 /* CREATE / DROP PROCEDURE|FUNCTION|ROUTINE after the statement's first
- * token: 1 handled, 0 not such a statement, -1 error. */
-int ixs_spl_create_stmt(px *p, int *stype);
-int ixs_spl_drop_stmt(px *p, int *stype);
+ * token: 1 parsed (its plan in pl, run when the statement executes), 0 not
+ * such a statement, -1 error. */
+int ixs_spl_create_stmt(px *p, int *stype, ixs_plan *pl);
+int ixs_spl_drop_stmt(px *p, int *stype, ixs_plan *pl);
 /* EXECUTE PROCEDURE|FUNCTION name ( after '(' of a user routine into s: 1
  * done, 0 no such routine, -1 error. */
 int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name);
@@ -237,10 +238,11 @@ typedef struct trg_stmt trg_stmt;
 int ixs_trg_stmt_before(ixd_stmt *s, ixd_err *err);
 int ixs_trg_stmt_after(ixd_stmt *s, int ok, ixd_err *err);
 void ixs_trg_stmt_free(ixd_stmt *s);
-/* CREATE / DROP TRIGGER after the statement's first token: 1 handled, 0 not
- * such a statement, -1 error. */
-int ixs_trigger_create_stmt(px *p, int *stype);
-int ixs_trigger_drop_stmt(px *p, int *stype);
+/* CREATE / DROP TRIGGER after the statement's first token: 1 parsed (its
+ * plan in pl, run when the statement executes), 0 not such a statement, -1
+ * error. */
+int ixs_trigger_create_stmt(px *p, int *stype, ixs_plan *pl);
+int ixs_trigger_drop_stmt(px *p, int *stype, ixs_plan *pl);
 /* DROP TABLE: appends to s the SQL that removes the catalogue rows of the
  * triggers of table tabid (SQLite drops its own triggers with the table). */
 void ixs_trigger_drop_table_sql(int tabid, sb *s);

@@ -319,86 +319,78 @@ static void routine_name(ixd_db *db, int procid, char *name, size_t n) {
     sqlite3_finalize(st);
 }
 
-int ixs_spl_create_stmt(px *p, int *stype) {
+/* CREATE PROCEDURE / FUNCTION, parsed: the routine and where its text is. */
+typedef struct spl_create {
+    spl_rt *r;
+    int ine;        /* IF NOT EXISTS */
+    int start, end; /* the statement's text (the routine's, for sysprocbody) */
+} spl_create;
+
+static void spl_create_free(void *tree) {
+    spl_create *c = tree;
+    spl_rt_free(c->r);
+    free(c);
+}
+
+static int spl_create_run(px *p, const void *tree) {
+    const spl_create *c = tree;
+    spl_rt *r = c->r;
+    int procid;
+    int f = routine_id(p->db, r->name, r->nparams, NULL, &procid);
+    if (f < 0) {
+        p->failed = 1;
+        return -1;
+    }
+    if (f) return c->ine ? 0 : px_failc(p, IXS_E_SPL_EXISTS, "%s", r->name);
+    if (ixs_ddl_begin(p)) return -1;
+    procid = next_id(p->db, "SELECT max(procid) FROM sysprocedures");
+    int ok = insert_proc(p, r, procid, p->sql + c->start, (size_t)(c->end - c->start)) == 0;
+    if (!ok) p->failed = 1;
+    int rc = ixs_ddl_end(p, ok);
+    spl_forget(p->db, r->name);
+    return rc;
+}
+
+int ixs_spl_create_stmt(px *p, int *stype, ixs_plan *pl) {
     if (!px_kw(p, p->i, IXK_DBA) && !px_kw(p, p->i, IXK_PROCEDURE) && !px_kw(p, p->i, IXK_FUNCTION))
         return 0;
     p->i--; /* at CREATE */
     *stype = IX_STMTTYPE_CREATE_PROC;
-    int start = p->t[p->i].pos;
-    int ine =
+    spl_create c = {0};
+    c.start = p->t[p->i].pos;
+    c.ine =
         px_kw(p, p->i + 1, IXK_IF) || (px_kw(p, p->i + 2, IXK_IF) && px_kw(p, p->i + 1, IXK_DBA));
-    spl_rt *r;
-    if (spl_parse_create(p, &r)) return -1;
-    int end = p->t[p->i - 1].pos + p->t[p->i - 1].len;
-    int rc = 1;
-    if (!p->dry) {
-        int procid;
-        int f = routine_id(p->db, r->name, r->nparams, NULL, &procid);
-        if (f < 0) {
-            p->failed = 1;
-            rc = -1;
-        } else if (f) {
-            if (!ine) rc = px_failc(p, IXS_E_SPL_EXISTS, "%s", r->name);
-        } else if (ixs_ddl_begin(p)) {
-            rc = -1;
-        } else {
-            procid = next_id(p->db, "SELECT max(procid) FROM sysprocedures");
-            int ok = insert_proc(p, r, procid, p->sql + start, (size_t)(end - start)) == 0;
-            if (!ok) p->failed = 1;
-            if (ixs_ddl_end(p, ok)) rc = -1;
-            spl_forget(p->db, r->name);
-        }
+    if (spl_parse_create(p, &c.r)) return -1;
+    c.end = p->t[p->i - 1].pos + p->t[p->i - 1].len;
+    if (ixs_plan_keep(p, pl, &c, sizeof c, spl_create_run, spl_create_free)) {
+        spl_rt_free(c.r);
+        return -1;
     }
-    spl_rt_free(r);
-    return rc;
+    return 1;
 }
 
-/* DROP { PROCEDURE | FUNCTION | ROUTINE } [IF EXISTS] [owner.]name [( [type, ...] )]
- * | DROP SPECIFIC { PROCEDURE | FUNCTION | ROUTINE } [IF EXISTS] [owner.]specific_name,
- * after DROP. Without the types, a name of several routines is -9700. */
-int ixs_spl_drop_stmt(px *p, int *stype) {
-    if (!px_kw(p, p->i, IXK_PROCEDURE) && !px_kw(p, p->i, IXK_FUNCTION) &&
-        !px_kw(p, p->i, IXK_ROUTINE) && !px_kw(p, p->i, IXK_SPECIFIC))
-        return 0;
-    *stype = IX_STMTTYPE_DROP_PROC;
-    int ife = 0;
-    int specific = px_acc(p, IXK_SPECIFIC);
-    if (specific && !px_acc(p, IXK_PROCEDURE) && !px_acc(p, IXK_FUNCTION) &&
-        px_expect(p, IXK_ROUTINE))
-        return -1;
-    if (!specific) p->i++; /* PROCEDURE | FUNCTION | ROUTINE */
-    if (px_acc(p, IXK_IF)) {
-        if (px_expect(p, IXK_EXISTS)) return -1;
-        ife = 1;
-    }
+/* DROP PROCEDURE / FUNCTION / ROUTINE, parsed */
+typedef struct spl_drop {
     char name[IXS_NAME_MAX + 1];
-    if (px_ident(p, name, sizeof name)) return -1;
-    if (px_acc_op(p, ".") && px_ident(p, name, sizeof name)) return -1;
-    int nargs = -1;
-    if (!specific && px_acc_op(p, "(")) {
-        nargs = 0;
-        if (!px_acc_op(p, ")")) {
-            do {
-                ityp t;
-                int serial;
-                int64_t st;
-                uint32_t cl;
-                if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
-                nargs++;
-            } while (px_acc_op(p, ","));
-            if (px_expect_op(p, ")")) return -1;
-        }
-    }
-    if (p->dry) return 1;
+    int specific; /* name is a specific name */
+    int ife;      /* IF EXISTS */
+    int nargs;    /* the parameter types given: their number, else -1 */
+} spl_drop;
+
+static int spl_drop_run(px *p, const void *tree) {
+    const spl_drop *d = tree;
+    char name[IXS_NAME_MAX + 1];
+    snprintf(name, sizeof name, "%s", d->name);
     int procid;
-    int f = routine_id(p->db, specific ? NULL : name, nargs, specific ? name : NULL, &procid);
+    int f =
+        routine_id(p->db, d->specific ? NULL : name, d->nargs, d->specific ? name : NULL, &procid);
     if (f < 0) {
         p->failed = 1;
         return -1;
     }
     if (f > 1) return px_failc(p, IXS_E_SPL_AMBIGUOUS, "%s", name);
-    if (!f) return ife ? 1 : px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", name);
-    if (specific) routine_name(p->db, procid, name, sizeof name);
+    if (!f) return d->ife ? 0 : px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", name);
+    if (d->specific) routine_name(p->db, procid, name, sizeof name);
     if (ixs_ddl_begin(p)) return -1;
     char sql[160];
     snprintf(sql, sizeof sql,
@@ -408,5 +400,43 @@ int ixs_spl_drop_stmt(px *p, int *stype) {
     int ok = ixs_exec(p->db, sql, p->err) == 0;
     if (!ok) p->failed = 1;
     spl_forget(p->db, name);
-    return ixs_ddl_end(p, ok) ? -1 : 1;
+    return ixs_ddl_end(p, ok);
+}
+
+/* DROP { PROCEDURE | FUNCTION | ROUTINE } [IF EXISTS] [owner.]name [( [type, ...] )]
+ * | DROP SPECIFIC { PROCEDURE | FUNCTION | ROUTINE } [IF EXISTS] [owner.]specific_name,
+ * after DROP. Without the types, a name of several routines is -9700. */
+int ixs_spl_drop_stmt(px *p, int *stype, ixs_plan *pl) {
+    if (!px_kw(p, p->i, IXK_PROCEDURE) && !px_kw(p, p->i, IXK_FUNCTION) &&
+        !px_kw(p, p->i, IXK_ROUTINE) && !px_kw(p, p->i, IXK_SPECIFIC))
+        return 0;
+    *stype = IX_STMTTYPE_DROP_PROC;
+    spl_drop d = {0};
+    d.specific = px_acc(p, IXK_SPECIFIC);
+    if (d.specific && !px_acc(p, IXK_PROCEDURE) && !px_acc(p, IXK_FUNCTION) &&
+        px_expect(p, IXK_ROUTINE))
+        return -1;
+    if (!d.specific) p->i++; /* PROCEDURE | FUNCTION | ROUTINE */
+    if (px_acc(p, IXK_IF)) {
+        if (px_expect(p, IXK_EXISTS)) return -1;
+        d.ife = 1;
+    }
+    if (px_ident(p, d.name, sizeof d.name)) return -1;
+    if (px_acc_op(p, ".") && px_ident(p, d.name, sizeof d.name)) return -1;
+    d.nargs = -1;
+    if (!d.specific && px_acc_op(p, "(")) {
+        d.nargs = 0;
+        if (!px_acc_op(p, ")")) {
+            do {
+                ityp t;
+                int serial;
+                int64_t st;
+                uint32_t cl;
+                if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
+                d.nargs++;
+            } while (px_acc_op(p, ","));
+            if (px_expect_op(p, ")")) return -1;
+        }
+    }
+    return ixs_plan_keep(p, pl, &d, sizeof d, spl_drop_run, NULL) ? -1 : 1;
 }

@@ -17,6 +17,7 @@ typedef struct syndef {
     char target[IXS_NAME_MAX + 1];
     int private_;
     int ife;
+    int create; /* CREATE, else DROP */
 } syndef;
 
 /* [db[@server]:][owner.]name: the name (the database must be the current one
@@ -107,6 +108,11 @@ static int run_drop(px *p, const syndef *d) {
     return ixs_ddl_exec_sb(p, &s, d->name);
 }
 
+static int syn_run(px *p, const void *tree) {
+    const syndef *d = tree;
+    return d->create ? run_create(p, d) : run_drop(p, d);
+}
+
 /*
  * At [PUBLIC|PRIVATE] SYNONYM, after CREATE or DROP:
  *   CREATE [PUBLIC|PRIVATE] SYNONYM [IF NOT EXISTS] [owner.]syn
@@ -114,7 +120,7 @@ static int run_drop(px *p, const syndef *d) {
  *   DROP SYNONYM [IF EXISTS] [owner.]syn
  * (PUBLIC is the default, as in a database that is not ANSI.)
  */
-int ixs_syn_stmt(px *p, int create, int *stype) {
+int ixs_syn_stmt(px *p, int create, int *stype, ixs_plan *pl) {
     syndef d;
     memset(&d, 0, sizeof d);
     *stype = create ? IX_STMTTYPE_CREATE_SYNONYM : IX_STMTTYPE_DROP_SYNONYM;
@@ -131,8 +137,8 @@ int ixs_syn_stmt(px *p, int create, int *stype) {
     }
     if (object_name(p, d.name, create)) return -1;
     if (create && (px_expect(p, IXK_FOR) || object_name(p, d.target, 0))) return -1;
-    if (p->dry) return 0;
-    return create ? run_create(p, &d) : run_drop(p, &d);
+    d.create = create;
+    return ixs_plan_keep(p, pl, &d, sizeof d, syn_run, NULL);
 }
 
 int ixs_syn_base(ixd_db *db, int tabid, char tt, const char *owner, char *base, size_t n) {

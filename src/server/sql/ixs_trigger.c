@@ -459,31 +459,32 @@ static int store(px *p, const trg *t, const itab *tab, int start, int end) {
     return 0;
 }
 
-int ixs_trigger_create_stmt(px *p, int *stype) {
-    if (!px_acc(p, IXK_TRIGGER)) return 0;
-    *stype = IX_STMTTYPE_CREATE_TRIGGER;
-    int start = p->t[p->i - 2].pos;
+/* CREATE TRIGGER, parsed: the trigger and where its text is. */
+typedef struct trg_create {
     trg t;
-    if (parse(p, &t)) return -1;
-    int end = p->t[p->i - 1].pos + p->t[p->i - 1].len;
-    if (p->dry) return 1;
+    int start, end; /* the statement's text */
+} trg_create;
+
+static int trg_create_run(px *p, const void *tree) {
+    const trg_create *c = tree;
+    const trg *t = &c->t;
     itab tab;
-    int f = ixs_cat_table(p->db, t.table, &tab, p->err);
+    int f = ixs_cat_table(p->db, t->table, &tab, p->err);
     if (f < 0) {
         p->failed = 1;
         return -1;
     }
-    if (!f) return px_failc(p, -206, "%s", t.table);
-    int rc = 1;
+    if (!f) return px_failc(p, -206, "%s", t->table);
+    int rc = 0;
     if (tab.is_view)
-        rc = px_failc(p, IXS_E_CATALOG_MODIFY, "%s", t.table);
-    else if (trigger_id(p->db, t.name))
-        rc = px_failc(p, IXS_E_TRG_EXISTS, "%s", t.name);
+        rc = px_failc(p, IXS_E_CATALOG_MODIFY, "%s", t->table);
+    else if (trigger_id(p->db, t->name))
+        rc = px_failc(p, IXS_E_TRG_EXISTS, "%s", t->name);
     sb q = {0};
-    if (rc > 0 && sqlite_triggers(p, &t, &tab, &q)) rc = -1;
-    if (rc > 0 && ixs_ddl_begin(p)) rc = -1;
-    if (rc > 0) {
-        int ok = ixs_exec(p->db, q.p, p->err) == 0 && store(p, &t, &tab, start, end) == 0;
+    if (!rc && sqlite_triggers(p, t, &tab, &q)) rc = -1;
+    if (!rc && ixs_ddl_begin(p)) rc = -1;
+    if (!rc) {
+        int ok = ixs_exec(p->db, q.p, p->err) == 0 && store(p, t, &tab, c->start, c->end) == 0;
         if (!ok) p->failed = 1;
         if (ixs_ddl_end(p, ok)) rc = -1;
     }
@@ -492,22 +493,31 @@ int ixs_trigger_create_stmt(px *p, int *stype) {
     return rc;
 }
 
-/* DROP TRIGGER [IF EXISTS] [owner.]name, after DROP */
-int ixs_trigger_drop_stmt(px *p, int *stype) {
+int ixs_trigger_create_stmt(px *p, int *stype, ixs_plan *pl) {
     if (!px_acc(p, IXK_TRIGGER)) return 0;
-    *stype = IX_STMTTYPE_DROP_TRIGGER;
-    int ife = px_acc(p, IXK_IF) && !px_expect(p, IXK_EXISTS);
+    *stype = IX_STMTTYPE_CREATE_TRIGGER;
+    trg_create c;
+    c.start = p->t[p->i - 2].pos;
+    if (parse(p, &c.t)) return -1;
+    c.end = p->t[p->i - 1].pos + p->t[p->i - 1].len;
+    return ixs_plan_keep(p, pl, &c, sizeof c, trg_create_run, NULL) ? -1 : 1;
+}
+
+/* DROP TRIGGER, parsed */
+typedef struct trg_drop {
     char name[IXS_NAME_MAX + 1];
-    if (p->failed || px_ident(p, name, sizeof name)) return -1;
-    if (px_acc_op(p, ".") && px_ident(p, name, sizeof name)) return -1;
-    if (p->dry) return 1;
-    int id = trigger_id(p->db, name);
-    if (!id) return ife ? 1 : px_failc(p, IXS_E_TRG_NOT_FOUND, "%s", name);
+    int ife; /* IF EXISTS */
+} trg_drop;
+
+static int trg_drop_run(px *p, const void *tree) {
+    const trg_drop *d = tree;
+    int id = trigger_id(p->db, d->name);
+    if (!id) return d->ife ? 0 : px_failc(p, IXS_E_TRG_NOT_FOUND, "%s", d->name);
     if (ixs_ddl_begin(p)) return -1;
     sb q = {0};
     for (int k = 0; k < TRG_MAX_CLAUSES; k++) {
         char nm[IXS_NAME_MAX + 32];
-        sqlite_name(name, k, nm, sizeof nm);
+        sqlite_name(d->name, k, nm, sizeof nm);
         sb_add(&q, "DROP TRIGGER IF EXISTS ");
         sb_ident(&q, nm);
         sb_add(&q, "; ");
@@ -519,7 +529,18 @@ int ixs_trigger_drop_stmt(px *p, int *stype) {
     int ok = !q.oom && ixs_exec(p->db, q.p, p->err) == 0;
     sb_free(&q);
     if (!ok) p->failed = 1;
-    return ixs_ddl_end(p, ok) ? -1 : 1;
+    return ixs_ddl_end(p, ok);
+}
+
+/* DROP TRIGGER [IF EXISTS] [owner.]name, after DROP */
+int ixs_trigger_drop_stmt(px *p, int *stype, ixs_plan *pl) {
+    if (!px_acc(p, IXK_TRIGGER)) return 0;
+    *stype = IX_STMTTYPE_DROP_TRIGGER;
+    trg_drop d = {0};
+    d.ife = px_acc(p, IXK_IF) && !px_expect(p, IXK_EXISTS);
+    if (p->failed || px_ident(p, d.name, sizeof d.name)) return -1;
+    if (px_acc_op(p, ".") && px_ident(p, d.name, sizeof d.name)) return -1;
+    return ixs_plan_keep(p, pl, &d, sizeof d, trg_drop_run, NULL) ? -1 : 1;
 }
 
 /* ---- the table changes ------------------------------------------------------------ */

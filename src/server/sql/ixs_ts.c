@@ -268,6 +268,6 @@ int ixs_ts_execute(px *p, ixd_stmt *s) {
 
 /* ---- DDL -------------------------------------------------------------------------------- */
 
-int ixs_ts_rowtype_stmt(px *p, int create, int *stype) {
-    return ixs_row_stmt(p, create, stype); /* one catalogue of row types (ixs_rowtype.c) */
+int ixs_ts_rowtype_stmt(px *p, int create, int *stype, ixs_plan *pl) {
+    return ixs_row_stmt(p, create, stype, pl); /* one catalogue of row types (ixs_rowtype.c) */
 }
