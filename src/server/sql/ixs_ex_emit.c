@@ -13,48 +13,30 @@
 /* The SQL of a bound column reference. */
 static int emit_col(px *p, ixs_ex *e, xv *out) {
     if (e->rk == EXR_SEQ) return ixs_ex_xv_copy(e->rx, out) ? px_failc(p, -208, NULL) : 0;
-    if (e->rk == EXR_UNKNOWN) {
-        sb_add(&out->s, "NULL");
-        out->lk = LB_COL;
-    } else {
-        tref *t = e->rsc->t[e->ti];
-        if (t->alias[0]) {
-            sb_ident(&out->s, t->alias);
-            sb_addc(&out->s, '.');
-        }
-        if (e->rk == EXR_ROWID) {
-            sb_add(&out->s, "rowid");
-            out->t = ixs_t(IX_T_INTEGER, 4);
-            snprintf(out->label, sizeof out->label, "rowid");
-        } else {
-            icol *c = &t->tab.cols[e->ci];
-            sb_ident(&out->s, c->name);
-            out->t = c->t;
-            if (c->serial == 1) out->t = ixs_t(IX_T_SERIAL, 4);
-            out->notnull = c->notnull && !t->outer;
-            snprintf(out->label, sizeof out->label, "%s", c->name);
-        }
-        out->k = XK_COL;
-        out->lk = LB_COL;
+    tref *t = e->rsc->t[e->ti];
+    if (t->alias[0]) {
+        sb_ident(&out->s, t->alias);
+        sb_addc(&out->s, '.');
     }
+    if (e->rk == EXR_ROWID) {
+        sb_add(&out->s, "rowid");
+        out->t = ixs_t(IX_T_INTEGER, 4);
+        snprintf(out->label, sizeof out->label, "rowid");
+    } else {
+        icol *c = &t->tab.cols[e->ci];
+        sb_ident(&out->s, c->name);
+        out->t = c->t;
+        if (c->serial == 1) out->t = ixs_t(IX_T_SERIAL, 4);
+        out->notnull = c->notnull && !t->outer;
+        snprintf(out->label, sizeof out->label, "%s", c->name);
+    }
+    out->k = XK_COL;
+    out->lk = LB_COL;
     if (e->field) {
         p->i = e->end;
         return ixs_row_field(p, out, e->field);
     }
     return 0;
-}
-
-/* A construct read by its own module where it stands in the text. */
-static int emit_span(px *p, ixs_ex *e, xv *out) {
-    p->i = e->tok;
-    switch (e->sub) {
-    default: {
-        char fn[IXS_NAME_MAX + 1];
-        if (px_ident(p, fn, sizeof fn)) return -1;
-        p->i++; /* ( */
-        return ixs_ts_call(p, fn, out);
-    }
-    }
 }
 
 /* One field of a ROW literal into desc (its type) and args (its SQL): the
@@ -108,7 +90,10 @@ static int emit_call(px *p, ixs_ex *e, xv *out) {
         rc = ixs_ex_emit_node(p, e->kids[n], &a[n]);
     }
     p->i = e->end;
-    if (!rc) rc = ixs_func_emit(p, e->part[0], a, n, out);
+    if (!rc && e->sub == EXC_TS)
+        rc = ixs_ts_call_emit(p, e, a, n, out);
+    else if (!rc)
+        rc = ixs_func_emit(p, e->part[0], a, n, out);
     for (int k = 0; k < n; k++)
         xv_free(&a[k]);
     free(a);
@@ -380,7 +365,6 @@ int ixs_ex_emit_node(px *p, ixs_ex *e, xv *out) {
     case EX_USER:
     case EX_NILADIC: return emit_word(p, e, out);
     case EX_COL: return emit_col(p, e, out);
-    case EX_SPAN: return emit_span(p, e, out);
     case EX_CALL: return emit_call(p, e, out);
     case EX_ROW: return emit_row(p, e, out);
     case EX_WINDOW: return ixs_window_emit(p, e, out);

@@ -2,8 +2,8 @@
  * p->sc (columns of this and enclosing scopes, ROW fields, sequences), with
  * the references recorded for the statement (refmask: the tables of this
  * scope a conjunct uses; outer_ref: a correlated reference). Subqueries are
- * resolved by ixs_sel_emit and EX_SPAN nodes by their readers, both at
- * emission. */
+ * resolved by ixs_sel_emit at emission; TimeSeries routine calls by
+ * ixs_ts_call_resolve. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,10 +40,6 @@ static int col_of(const tref *t, const char *name) {
 /* [q.]name: the column in the nearest scope that has it; -217 when none,
  * -324 when two tables of one scope have it. */
 static int find_col(px *p, ixs_ex *e, const char *q, const char *name) {
-    if (p->syntax_only) { /* any name is a column of unknown type */
-        e->rk = EXR_UNKNOWN;
-        return 0;
-    }
     for (scope *sc = p->sc; sc; sc = sc->up) {
         int hit_t = -1, hit_c = -1, nhit = 0, qual_found = 0;
         for (int ti = 0; ti < sc->n; ti++) {
@@ -113,6 +109,7 @@ static int resolve_name(px *p, ixs_ex *e) {
 int ixs_ex_resolve(px *p, ixs_ex *e) {
     if (!e || p->failed) return p->failed ? -1 : 0;
     if (e->op == EX_COL) return resolve_name(p, e);
+    if (e->op == EX_CALL && e->sub == EXC_TS) return ixs_ts_call_resolve(p, e);
     if (ixs_ex_resolve(p, e->a) || ixs_ex_resolve(p, e->b) || ixs_ex_resolve(p, e->c)) return -1;
     for (int k = 0; k < e->nk; k++)
         if (ixs_ex_resolve(p, e->kids[k])) return -1;

@@ -69,9 +69,6 @@ typedef struct px {
     int seq_done[IXS_MAX_SEQREF]; /* sequences this statement increments (ixs_seq.c) */
     int nseq_done;
     int64_t rows; /* MERGE: rows changed */
-    int syntax_only; /* a reading for the syntax alone: unknown tables and
-                        columns are not errors (ixs_ex_shim.c, the CHECK
-                        conditions of ALTER TABLE at prepare) */
     int olap_ok;  /* OLAP window expressions allowed here (projection, ORDER BY) */
     int row_top;  /* set for a statement's own SELECT (and INTO TEMP): its ROW items are
                      text, described as LVARCHAR (ixs_rowtype.c, ixs_select) */
@@ -186,20 +183,18 @@ int ixs_at_end(px *p);
 /* Parses a DDL or other statement of p once into s->ddl (kind SK_SQL). */
 int ixs_ddl_prepare(px *p, ixd_stmt *s);
 
-/* TimeSeries (ixs_ts.c). ixs_ts_call: a routine call in an expression,
- * after its '('. ixs_ts_from: TABLE(routine(...)) in FROM, from TABLE, as a
+/* TimeSeries (ixs_ts.c; its calls in expressions: ixs_ex_tree.h). ixs_ts_from: TABLE(routine(...)) in FROM, from TABLE, as a
  * SELECT into q. ixs_ts_execute: EXECUTE FUNCTION / PROCEDURE into s.
  * ixs_ts_rowtype_stmt: CREATE /
  * DROP ROW TYPE after CREATE or DROP: 1 done, 0 not such a statement, -1
  * error. */
-int ixs_ts_call(px *p, const char *fn, xv *out);
 int ixs_ts_from(px *p, qres *q);
 int ixs_ts_execute(px *p, ixd_stmt *s);
 int ixs_ts_rowtype_stmt(px *p, int create, int *stype);
 
 /* Built-in functions (ixs_func.c). ixs_func_kind: what a call of fn (lower
  * case) is: a built-in of the table with a list of arguments, one with its
- * own syntax, a TimeSeries routine (ixs_ts_call) or a routine that is not a
+ * own syntax, a TimeSeries routine (ixs_ts.c) or a routine that is not a
  * built-in. ixs_func_emit: the call of fn with its na arguments (emitted)
  * into out: a built-in of the table, else a user routine (ixs_spl_call),
  * else -674 "Routine (%s) can not be resolved.". ixs_func_agg ...
