@@ -323,18 +323,21 @@ int ixs_ex_neg(px *p, xv *out) {
     return 0;
 }
 
-/* A number as an INTERVAL of unit u (UNITS u). */
-void ixs_ex_units(px *p, xv *out, int u) {
+uint32_t ixs_ex_units_qual(int u) {
+    if (u == IX_TU_FRACTION) return ix_iv_qual(0, IX_TU_FRACTION, IX_TU_F(5));
+    return u > IX_TU_SECOND ? ix_iv_qual(0, IX_TU_FRACTION, u) : ix_iv_qual(9, u, u);
+}
+
+/* A number as an INTERVAL of unit u (UNITS u), of its resolved type t. */
+void ixs_ex_units(px *p, xv *out, ityp t, int u) {
     int64_t f;
     int ym;
     tu_factor(u, &f, &ym);
-    uint32_t q = u > IX_TU_SECOND ? ix_iv_qual(0, IX_TU_FRACTION, u) : ix_iv_qual(9, u, u);
-    if (u == IX_TU_FRACTION) q = ix_iv_qual(0, IX_TU_FRACTION, IX_TU_F(5));
     ixs_make_num(p, out);
     sb n2 = {0};
     sb_printf(&n2, "CAST(ixd_dbl(%s) * %lld AS INTEGER)", ixs_xs(out), (long long)f);
     ixs_xv_set_sql(out, &n2);
-    out->t = ixs_t(IX_T_INTERVAL, q);
+    out->t = t;
     out->k = XK_EXPR;
     out->lk = LB_EXPR;
 }

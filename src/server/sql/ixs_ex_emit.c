@@ -155,20 +155,12 @@ static int emit_lit(px *p, ixs_ex *e, xv *out) {
 static int emit_word(px *p, ixs_ex *e, xv *out) {
     out->lk = LB_EXPR;
     switch (e->op) {
-    case EX_TODAY:
-        sb_add(&out->s, "ixd_today()");
-        out->t = ixs_t(IX_T_DATE, 4);
-        break;
-    case EX_CURRENT:
-        sb_printf(&out->s, "ixd_current(%u)", e->q);
-        out->t = ixs_t(IX_T_DATETIME, e->q);
-        break;
-    case EX_USER:
-        sb_strlit(&out->s, p->db->user, strlen(p->db->user));
-        out->t = ixs_t(IX_T_VARCHAR, 32);
-        break;
+    case EX_TODAY: sb_add(&out->s, "ixd_today()"); break;
+    case EX_CURRENT: sb_printf(&out->s, "ixd_current(%u)", e->q); break;
+    case EX_USER: sb_strlit(&out->s, p->db->user, strlen(p->db->user)); break;
     default: ixs_func_niladic_emit(p, e->sub, out);
     }
+    out->t = e->t;
     return 0;
 }
 
@@ -183,7 +175,7 @@ static int emit_subq(px *p, ixs_ex *e, xv *out) {
     p->i = e->end;
     if (e->op == EX_EXISTS) {
         sb_printf(&out->s, "EXISTS (%s)", q.sql.p);
-        out->t = ixs_t(IX_T_BOOLEAN, 1);
+        out->t = e->t;
         out->k = XK_PRED;
     } else {
         if (q.ncols != 1) {
@@ -302,7 +294,7 @@ static int emit_substr(px *p, ixs_ex *e, xv *out) {
     sb_printf(&n3, "substr(%s,%lld,%lld)", xs(out), (long long)e->n1,
               (long long)(e->n2 - e->n1 + 1));
     ixs_xv_set_sql(out, &n3);
-    out->t = ixs_t(IX_T_CHAR, (uint32_t)(e->n2 - e->n1 + 1));
+    out->t = e->t;
     out->k = XK_EXPR;
     out->lk = LB_EXPR;
     return 0;
@@ -339,7 +331,7 @@ static int emit_logic(px *p, ixs_ex *e, xv *out) {
     ixs_xv_set_sql(out, &n);
     out->agg |= r.agg;
     out->k = XK_PRED;
-    out->t = ixs_t(IX_T_BOOLEAN, 1);
+    out->t = e->t;
     xv_free(&r);
     return 0;
 }
@@ -351,7 +343,7 @@ static int emit_not(px *p, ixs_ex *e, xv *out) {
     sb_printf(&n, "(NOT %s)", xs(out));
     ixs_xv_set_sql(out, &n);
     out->k = XK_PRED;
-    out->t = ixs_t(IX_T_BOOLEAN, 1);
+    out->t = e->t;
     return 0;
 }
 
@@ -381,7 +373,7 @@ int ixs_ex_emit_node(px *p, ixs_ex *e, xv *out) {
     case EX_SUBSTR: return emit_substr(p, e, out);
     case EX_UNITS:
         if (ixs_ex_emit_node(p, e->a, out)) return -1;
-        ixs_ex_units(p, out, (int)e->n1);
+        ixs_ex_units(p, out, e->t, (int)e->n1);
         return p->failed ? -1 : 0;
     case EX_NEG: return ixs_ex_emit_node(p, e->a, out) || ixs_ex_neg(p, out) ? -1 : 0;
     case EX_ARITH:

@@ -106,6 +106,29 @@ static int resolve_name(px *p, ixs_ex *e) {
     return find_col(p, e, n[0], n[1]);
 }
 
+/* The result type of a node whose type follows from its kind and fields:
+ * the value words, predicates and logic (BOOLEAN), a [ n1, n2 ] (CHAR of
+ * its length), UNITS (an INTERVAL of its unit); a literal's own type. Casts
+ * have theirs from the parser (a named row type from ixs_row_named_type),
+ * names from their binding, TimeSeries calls from their routine. */
+static void type_node(ixs_ex *e) {
+    switch (e->op) {
+    case EX_LIT: e->t = ixs_lit_type(e->lit); break;
+    case EX_TODAY: e->t = ixs_t(IX_T_DATE, 4); break;
+    case EX_CURRENT: e->t = ixs_t(IX_T_DATETIME, e->q); break;
+    case EX_USER: e->t = ixs_t(IX_T_VARCHAR, 32); break;
+    case EX_NILADIC: e->t = ixs_func_niladic_type(e->sub); break;
+    case EX_SUBSTR: e->t = ixs_t(IX_T_CHAR, (uint32_t)(e->n2 - e->n1 + 1)); break;
+    case EX_UNITS: e->t = ixs_t(IX_T_INTERVAL, ixs_ex_units_qual((int)e->n1)); break;
+    case EX_EXISTS:
+    case EX_NOT:
+    case EX_AND:
+    case EX_OR: e->t = ixs_t(IX_T_BOOLEAN, 1); break;
+    default:
+        if (e->op >= EX_CMP && e->op <= EX_IS_NULL) e->t = ixs_t(IX_T_BOOLEAN, 1);
+    }
+}
+
 int ixs_ex_resolve(px *p, ixs_ex *e) {
     if (!e || p->failed) return p->failed ? -1 : 0;
     if (e->op == EX_COL) return resolve_name(p, e);
@@ -113,7 +136,7 @@ int ixs_ex_resolve(px *p, ixs_ex *e) {
     if (ixs_ex_resolve(p, e->a) || ixs_ex_resolve(p, e->b) || ixs_ex_resolve(p, e->c)) return -1;
     for (int k = 0; k < e->nk; k++)
         if (ixs_ex_resolve(p, e->kids[k])) return -1;
-    if (e->op == EX_LIT) e->t = ixs_lit_type(e->lit);
+    type_node(e);
     if (e->tname) { /* a cast to a named row type */
         uint32_t collen;
         p->i = e->end;

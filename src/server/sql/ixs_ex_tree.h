@@ -141,8 +141,9 @@ int ixs_ex_emit_cond(px *p, ixs_ex *e, xv *out);
 /* ixs_ex_arith.c: out = l op r (+ - * /), and l || r. */
 int ixs_ex_arith(px *p, xv *l, char op, xv *r, xv *out);
 void ixs_ex_concat(px *p, xv *l, xv *r, xv *out);
-int ixs_ex_neg(px *p, xv *out);           /* - out */
-void ixs_ex_units(px *p, xv *out, int u); /* out UNITS u */
+int ixs_ex_neg(px *p, xv *out);                   /* - out */
+void ixs_ex_units(px *p, xv *out, ityp t, int u); /* out UNITS u, of type t */
+uint32_t ixs_ex_units_qual(int u);                /* the INTERVAL qualifier of UNITS u */
 /* A copy of v into out (initialised); 0 or -1 out of memory. */
 int ixs_ex_xv_copy(const xv *v, xv *out);
 

@@ -775,14 +775,17 @@ int ixs_func_niladic_at(px *p) {
     return which;
 }
 
+ityp ixs_func_niladic_type(int which) {
+    return which == 2 ? ixs_t(IX_T_VARCHAR, 32) : ixs_t(IX_T_VARCHAR, 128);
+}
+
 void ixs_func_niladic_emit(px *p, int which, xv *out) {
     if (which == 2) {
         sb_strlit(&out->s, p->db->user, strlen(p->db->user));
-        out->t = ixs_t(IX_T_VARCHAR, 32);
     } else {
         const char *s = ixd_engine_server_name(p->db->e);
         sb_strlit(&out->s, s, strlen(s));
-        out->t = ixs_t(IX_T_VARCHAR, 128);
     }
+    out->t = ixs_func_niladic_type(which);
     out->lk = LB_EXPR;
 }

@@ -204,7 +204,7 @@ int ixs_ts_rowtype_stmt(px *p, int create, int *stype);
  * 1 LEADING, 2 TRAILING), CAST(a AS t). ixs_func_niladic_at:
  * a built-in written without parentheses (DBSERVERNAME, SITENAME,
  * CURRENT_USER) at the current token (its index), or -1 when there is none;
- * ixs_func_niladic_emit: its value into out. */
+ * ixs_func_niladic_emit: its value into out, of ixs_func_niladic_type. */
 #define IXS_FN_MAXARGS 64
 enum {
     IXS_FN_EMIT,
@@ -225,6 +225,7 @@ int ixs_func_trim(px *p, int how, xv *a, xv *c, xv *out);
 int ixs_func_cast(px *p, xv *a, ityp t, xv *out);
 int ixs_func_niladic_at(px *p);
 void ixs_func_niladic_emit(px *p, int which, xv *out);
+ityp ixs_func_niladic_type(int which);
 
 /* Expression helpers the built-ins use (ixs_expr.c). */
 void ixs_xv_init(xv *v);
