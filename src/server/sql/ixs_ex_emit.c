@@ -93,7 +93,7 @@ static int emit_call(px *p, ixs_ex *e, xv *out) {
     if (!rc && e->sub == EXC_TS)
         rc = ixs_ts_call_emit(p, e, a, n, out);
     else if (!rc)
-        rc = ixs_func_emit(p, e->part[0], a, n, out);
+        rc = ixs_func_emit(p, e->fn, e->part[0], a, n, out);
     for (int k = 0; k < n; k++)
         xv_free(&a[k]);
     free(a);

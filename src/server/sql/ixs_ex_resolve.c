@@ -136,6 +136,10 @@ int ixs_ex_resolve(px *p, ixs_ex *e) {
     if (ixs_ex_resolve(p, e->a) || ixs_ex_resolve(p, e->b) || ixs_ex_resolve(p, e->c)) return -1;
     for (int k = 0; k < e->nk; k++)
         if (ixs_ex_resolve(p, e->kids[k])) return -1;
+    if (e->op == EX_CALL) { /* a built-in: its row, argument count and fixed result type */
+        p->i = e->end;
+        if (ixs_func_resolve(p, e->part[0], e->nk, &e->fn, &e->t) < 0) return -1;
+    }
     type_node(e);
     if (e->tname) { /* a cast to a named row type */
         uint32_t collen;

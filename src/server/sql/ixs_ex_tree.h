@@ -96,6 +96,7 @@ struct ixs_ex {
     const char *field;           /* a ROW field after the column, or NULL */
     xv *rx;                      /* EXR_SEQ: the sequence value */
     const struct ts_routine *ts; /* EX_CALL of EXC_TS: the routine */
+    const struct fdef *fn;       /* EX_CALL of EXC_FUNC: the built-in (NULL: a routine) */
 };
 
 /* ixs_ex_parse.c for the parsers of other modules: a node of kind op at

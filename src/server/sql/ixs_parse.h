@@ -217,7 +217,14 @@ enum {
     IXS_FN_TRIM,
 };
 int ixs_func_kind(const char *fn);
-int ixs_func_emit(px *p, const char *fn, xv *args, int na, xv *out);
+/* ixs_func_resolve: the row of fn for a call of na arguments into *def and
+ * the result type its rule gives without the arguments into *t (code -1 when
+ * it depends on them, set by ixs_func_emit): 1, 0 fn is no built-in (a
+ * routine), -1 a wrong argument count (-674). ixs_func_emit takes that row
+ * (NULL: the user routine fn). */
+struct fdef;
+int ixs_func_resolve(px *p, const char *fn, int na, const struct fdef **def, ityp *t);
+int ixs_func_emit(px *p, const struct fdef *def, const char *fn, xv *args, int na, xv *out);
 int ixs_func_agg(px *p, const char *fn, int distinct, xv *a, xv *out);
 int ixs_func_extend(px *p, xv *a, const uint32_t *q, xv *out);
 int ixs_func_substring(px *p, xv *a, int n, xv *out);
