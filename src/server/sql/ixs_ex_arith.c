@@ -342,18 +342,21 @@ void ixs_ex_units(px *p, xv *out, ityp t, int u) {
     out->lk = LB_EXPR;
 }
 
-/* l || r: both as text, CHAR when both are CHAR, else VARCHAR or LVARCHAR
- * of the sum of their lengths. */
-void ixs_ex_concat(px *p, xv *l, xv *r, xv *res) {
+/* l || r: both as text, of type t (the resolver's), or when t is not known
+ * (an operand typed only here), CHAR when both are CHAR, else VARCHAR or
+ * LVARCHAR of the sum of their lengths. */
+void ixs_ex_concat(px *p, xv *l, xv *r, ityp t, xv *res) {
     ixs_as_text(p, l);
     ixs_as_text(p, r);
     sb_printf(&res->s, "(%s || %s)", ixs_xs(l), ixs_xs(r));
+    res->t = t;
+    if (t.code >= 0) return;
     uint32_t n = ixs_char_len(ixs_lit_type(l)) + ixs_char_len(ixs_lit_type(r));
-    int bothchar = l->t.code == IX_T_CHAR && r->t.code == IX_T_CHAR;
-    if (bothchar && n <= 32767)
-        res->t = ixs_t(IX_T_CHAR, n);
-    else if (n <= 255)
-        res->t = ixs_t(IX_T_VARCHAR, n);
-    else
-        res->t = ixs_t(IX_T_LVARCHAR, n > 32739 ? 32739 : n);
+    res->t = ixs_ex_concat_type(n, l->t.code == IX_T_CHAR && r->t.code == IX_T_CHAR);
+}
+
+ityp ixs_ex_concat_type(uint32_t n, int bothchar) {
+    if (bothchar && n <= 32767) return ixs_t(IX_T_CHAR, n);
+    if (n <= 255) return ixs_t(IX_T_VARCHAR, n);
+    return ixs_t(IX_T_LVARCHAR, n > 32739 ? 32739 : n);
 }

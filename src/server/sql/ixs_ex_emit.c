@@ -218,12 +218,14 @@ static int case_branches(px *p, ixs_ex *e, xv *sel, xv *w, xv *r, int nw) {
     return e->flag ? ixs_ex_emit_node(p, e->c, &r[nw]) : 0;
 }
 
-/* CASE: its SQL with the results of one type into out. */
+/* CASE: its SQL with the results of one type into out (the resolver's, or
+ * when it could not type every result, the type that holds them all). */
 static int case_sql(px *p, ixs_ex *e, xv *sel, xv *w, xv *r, int nw, xv *out) {
-    ityp rt = ixs_t(-1, 0);
+    ityp rt = e->t;
+    int known = rt.code >= 0;
     for (int i = 0; i < nw + e->flag; i++) {
         ixs_settle(p, &r[i]);
-        if (r[i].k != XK_NULL && r[i].k != XK_PARAM) rt = ixs_merge_type(rt, r[i].t);
+        if (!known && r[i].k != XK_NULL && r[i].k != XK_PARAM) rt = ixs_merge_type(rt, r[i].t);
     }
     if (rt.code < 0) rt = ixs_t(IX_T_CHAR, 1);
     sb s = {0};
@@ -308,7 +310,7 @@ static int emit_binary(px *p, ixs_ex *e, xv *out) {
     int rc = ixs_ex_emit_node(p, e->a, &l) || ixs_ex_emit_node(p, e->b, &r) ? -1 : 0;
     p->i = e->end;
     if (!rc && e->op == EX_CONCAT)
-        ixs_ex_concat(p, &l, &r, out);
+        ixs_ex_concat(p, &l, &r, e->t, out);
     else if (!rc)
         rc = ixs_ex_arith(p, &l, (char)e->sub, &r, out);
     out->agg = l.agg || r.agg;

@@ -141,7 +141,9 @@ int ixs_ex_emit_pred(px *p, ixs_ex *e, xv *out);
 int ixs_ex_emit_cond(px *p, ixs_ex *e, xv *out);
 /* ixs_ex_arith.c: out = l op r (+ - * /), and l || r. */
 int ixs_ex_arith(px *p, xv *l, char op, xv *r, xv *out);
-void ixs_ex_concat(px *p, xv *l, xv *r, xv *out);
+void ixs_ex_concat(px *p, xv *l, xv *r, ityp t, xv *out);
+/* The type of a || b: n characters in all, bothchar if both are CHAR. */
+ityp ixs_ex_concat_type(uint32_t n, int bothchar);
 int ixs_ex_neg(px *p, xv *out);                   /* - out */
 void ixs_ex_units(px *p, xv *out, ityp t, int u); /* out UNITS u, of type t */
 uint32_t ixs_ex_units_qual(int u);                /* the INTERVAL qualifier of UNITS u */
