@@ -312,7 +312,7 @@ static int emit_binary(px *p, ixs_ex *e, xv *out) {
     if (!rc && e->op == EX_CONCAT)
         ixs_ex_concat(p, &l, &r, e->t, out);
     else if (!rc)
-        rc = ixs_ex_arith(p, &l, (char)e->sub, &r, out);
+        rc = ixs_ex_arith(p, &l, (char)e->sub, &r, e->t, out);
     out->agg = l.agg || r.agg;
     out->lk = LB_EXPR;
     xv_free(&l);

@@ -131,6 +131,7 @@ static int typed(const ixs_ex *e) {
     case EX_UNITS:
     case EX_EXISTS:
     case EX_CONCAT:
+    case EX_ARITH:
     case EX_CASE: return 1;
     default: return e->op >= EX_CMP && e->op <= EX_OR ? 1 : -1;
     }
@@ -152,6 +153,14 @@ static void type_concat(ixs_ex *e) {
         bothchar &= t.code == IX_T_CHAR;
     }
     e->t = ixs_ex_concat_type(n, bothchar);
+}
+
+/* a op b (+ - * /) when both operands are typed and neither is a string
+ * (the arithmetic makes those numbers or dates where it meets them). */
+static void type_arith(ixs_ex *e) {
+    if (typed(e->a) < 1 || typed(e->b) < 1) return;
+    if (ixs_is_char(e->a->t.code) || ixs_is_char(e->b->t.code)) return;
+    e->t = ixs_ex_arith_type(e->a->t, e->b->t, (char)e->sub);
 }
 
 /* CASE when its results are typed: the type that holds them all (NULL and
@@ -184,6 +193,7 @@ static void type_node(ixs_ex *e) {
     case EX_UNITS: e->t = ixs_t(IX_T_INTERVAL, ixs_ex_units_qual((int)e->n1)); break;
     case EX_CONCAT: type_concat(e); break;
     case EX_CASE: type_case(e); break;
+    case EX_ARITH: type_arith(e); break;
     case EX_EXISTS:
     case EX_NOT:
     case EX_AND:

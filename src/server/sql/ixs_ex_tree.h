@@ -140,7 +140,10 @@ int ixs_ex_emit_pred(px *p, ixs_ex *e, xv *out);
 /* The SQL of e as a search condition (a predicate or a BOOLEAN value). */
 int ixs_ex_emit_cond(px *p, ixs_ex *e, xv *out);
 /* ixs_ex_arith.c: out = l op r (+ - * /), and l || r. */
-int ixs_ex_arith(px *p, xv *l, char op, xv *r, xv *out);
+int ixs_ex_arith(px *p, xv *l, char op, xv *r, ityp t, xv *out);
+/* The type of l op r for operand types as the arithmetic meets them
+ * (strings made numbers, parameters typed); code -1 when it has none. */
+ityp ixs_ex_arith_type(ityp l, ityp r, char op);
 void ixs_ex_concat(px *p, xv *l, xv *r, ityp t, xv *out);
 /* The type of a || b: n characters in all, bothchar if both are CHAR. */
 ityp ixs_ex_concat_type(uint32_t n, int bothchar);
