@@ -396,15 +396,10 @@ int ixs_coll_typed(px *p, xv *v) {
         ixs_coll_to_type(p, v, ixs_t(v->t.code, COLL_TYPED | (uint32_t)e.code << 16 | e.len));
     }
     if (p->failed) return -1;
-    if (p->syntax_only && v->t.code < 0) return 0; /* an unknown column: the names pass says */
     return ixs_coll_is(v->t.code) && (v->t.len & COLL_TYPED) ? 0 : px_fail(p);
 }
 
 int ixs_coll_in(px *p, xv *x, xv *coll, int neg, sb *out) {
-    if (p->syntax_only && coll->t.code < 0) { /* an unknown column */
-        sb_add(out, "NULL");
-        return 0;
-    }
     if (!ixs_coll_is(coll->t.code)) return px_fail(p);
     if (x->t.code < 0 && x->k != XK_PARAM && x->k != XK_NULL) x->t = ixs_lit_type(x);
     ityp ct = coll->t;

@@ -60,30 +60,30 @@ static void neg_expr(px *p, xv *out) {
     out->lk = LB_EXPR;
 }
 
-/* The result of exact arithmetic with a MONEY operand (*rt holds the
- * DECIMAL rule's type): for + and - MONEY with that precision and scale; for
- * * and / MONEY(32, s) at the scale s of the MONEY operand (the larger of
- * two), the value rounded to it (MONEY(8,2) * 1.5 is MONEY(32,2), as AVG);
- * MONEY / MONEY is a DECIMAL ratio. */
-static void money_result(ityp lt, ityp rt0, char op, ityp *rt, sb *s) {
-    if (op == '/' && lt.code == IX_T_MONEY && rt0.code == IX_T_MONEY) return;
-    if (op == '+' || op == '-') {
-        rt->code = IX_T_MONEY;
-        return;
-    }
+/* The result of exact arithmetic with a MONEY operand (rt: the DECIMAL
+ * rule's type): for + and - MONEY with that precision and scale; for * and /
+ * MONEY(32, s) at the scale s of the MONEY operand (the larger of two), the
+ * value rounded to it (MONEY(8,2) * 1.5 is MONEY(32,2), as AVG); MONEY /
+ * MONEY is a DECIMAL ratio. */
+static ityp money_type(ityp lt, ityp rt0, char op, ityp rt) {
+    if (op == '/' && lt.code == IX_T_MONEY && rt0.code == IX_T_MONEY) return rt;
+    if (op == '+' || op == '-') return ixs_t(IX_T_MONEY, rt.len);
     int sa = lt.code == IX_T_MONEY ? (int)(lt.len & 0xff) : -1;
     int sb2 = rt0.code == IX_T_MONEY ? (int)(rt0.len & 0xff) : -1;
     int sc = sa > sb2 ? sa : sb2;
     if (sc < 0 || sc > 32) sc = 2;
-    ityp m = ixs_t(IX_T_MONEY, 32u << 8 | (uint32_t)sc);
-    if ((rt->len & 0xff) != (uint32_t)sc) {
-        sb n = {0};
-        sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", s->p ? s->p : "NULL", IX_T_DECIMAL,
-                  32u << 8 | 0xff, m.code, m.len);
-        sb_free(s);
-        *s = n;
-    }
-    *rt = m;
+    return ixs_t(IX_T_MONEY, 32u << 8 | (uint32_t)sc);
+}
+
+/* A MONEY product or quotient rounded to the scale of its type m when the
+ * DECIMAL rule's type rt has another. */
+static void money_round(ityp rt, ityp m, sb *s) {
+    if (m.code != IX_T_MONEY || (rt.len & 0xff) == (m.len & 0xff)) return;
+    sb n = {0};
+    sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", s->p ? s->p : "NULL", IX_T_DECIMAL, 32u << 8 | 0xff,
+              m.code, m.len);
+    sb_free(s);
+    *s = n;
 }
 
 /* The operands of one arithmetic operation: types a, b and SQL L, R of l and r. */
@@ -139,33 +139,40 @@ static int arith_date(px *p, arop *o) {
     xv *out = o->out;
     if (a == IX_T_DATE && b == IX_T_DATE && op == '-') {
         sb_printf(&out->s, "(%s - %s)", o->L, o->R);
-        out->t = ixs_t(IX_T_INTEGER, 4);
         return 0;
     }
     if (a == IX_T_DATE && (ixs_is_int(b) || ixs_is_numeric(b)) && (op == '+' || op == '-')) {
         if (!ixs_is_int(b)) ixs_to_type(p, o->r, ixs_t(IX_T_INTEGER, 4));
         sb_printf(&out->s, "(%s %c %s)", o->L, op, ixs_xs(o->r));
-        out->t = ixs_t(IX_T_DATE, 4);
         return 0;
     }
     if (b == IX_T_DATE && ixs_is_numeric(a) && op == '+') {
         if (!ixs_is_int(a)) ixs_to_type(p, o->l, ixs_t(IX_T_INTEGER, 4));
         sb_printf(&out->s, "(%s + %s)", ixs_xs(o->l), o->R);
-        out->t = ixs_t(IX_T_DATE, 4);
         return 0;
     }
     return 1;
+}
+
+/* The qualifier of DATETIME|DATE l +/- INTERVAL r (0: a DATE), and of the
+ * INTERVAL DATETIME|DATE l - DATETIME|DATE r. */
+static uint32_t dt_add_qual(ityp l, ityp r) {
+    if (l.code != IX_T_DATE) return l.len;
+    return IX_QUAL_END(r.len) > IX_TU_DAY ? ix_dt_qual(IX_TU_YEAR, IX_QUAL_END(r.len)) : 0;
+}
+
+static uint32_t dt_sub_qual(ityp l, ityp r) {
+    int ea = l.code == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(l.len);
+    int eb = r.code == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(r.len);
+    return ix_iv_qual(9, IX_TU_DAY, ea > eb ? ea : eb);
 }
 
 /* DATETIME|DATE +/- INTERVAL (a DATE with a day-time interval is extended first) */
 static void arith_dt_add(arop *o) {
     xv *l = o->l, *r = o->r, *out = o->out;
     int a = o->a, sign = o->op == '-' ? -1 : 1;
-    uint32_t q = a == IX_T_DATE ? 0 : l->t.len;
-    if (a == IX_T_DATE && IX_QUAL_END(r->t.len) > IX_TU_DAY)
-        q = ix_dt_qual(IX_TU_YEAR, IX_QUAL_END(r->t.len));
+    uint32_t q = dt_add_qual(l->t, r->t);
     sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,%d)", o->L, q, o->R, r->t.len, sign);
-    out->t = q ? ixs_t(IX_T_DATETIME, q) : ixs_t(IX_T_DATE, 4);
     if (a == IX_T_DATE && q) {
         /* DATE + day-time interval: extend the date first */
         sb_free(&out->s);
@@ -182,13 +189,9 @@ static int arith_datetime(arop *o) {
     char op = o->op;
     if ((a == IX_T_DATETIME || a == IX_T_DATE) && (b == IX_T_DATETIME || b == IX_T_DATE) &&
         op == '-') {
-        int ea = a == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(l->t.len);
-        int eb = b == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(r->t.len);
-        int e = ea > eb ? ea : eb;
-        uint32_t q = ix_iv_qual(9, IX_TU_DAY, e);
+        uint32_t q = dt_sub_qual(l->t, r->t);
         sb_printf(&out->s, "ixd_dtsub(%s,%u,%s,%u,%u)", o->L, a == IX_T_DATE ? 0 : l->t.len, o->R,
                   b == IX_T_DATE ? 0 : r->t.len, q);
-        out->t = ixs_t(IX_T_INTERVAL, q);
         return 0;
     }
     if ((a == IX_T_DATETIME || a == IX_T_DATE) && b == IX_T_INTERVAL && (op == '+' || op == '-')) {
@@ -197,7 +200,6 @@ static int arith_datetime(arop *o) {
     }
     if (a == IX_T_INTERVAL && b == IX_T_DATETIME && op == '+') {
         sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,1)", o->R, r->t.len, o->L, l->t.len);
-        out->t = r->t;
         return 0;
     }
     return 1;
@@ -211,7 +213,6 @@ static int arith_interval(arop *o) {
     xv *out = o->out;
     if (a == IX_T_INTERVAL && b == IX_T_INTERVAL && (op == '+' || op == '-')) {
         sb_printf(&out->s, "(%s %c %s)", o->L, op, o->R);
-        out->t = o->l->t;
         return 0;
     }
     if (a == IX_T_INTERVAL && ixs_is_numeric(b) && (op == '*' || op == '/')) {
@@ -219,12 +220,10 @@ static int arith_interval(arop *o) {
             sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", o->L, o->R);
         else
             sb_printf(&out->s, "CAST(ixd_fdiv(%s, ixd_dbl(%s)) AS INTEGER)", o->L, o->R);
-        out->t = o->l->t;
         return 0;
     }
     if (b == IX_T_INTERVAL && ixs_is_numeric(a) && op == '*') {
         sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", o->R, o->L);
-        out->t = o->r->t;
         return 0;
     }
     return 1;
@@ -266,17 +265,10 @@ static int arith_numeric(px *p, arop *o) {
             sb_printf(&out->s, "ixd_fdiv(%s,%s)", ixs_xs(l), ixs_xs(r));
         else
             sb_printf(&out->s, "(%s %c %s)", ixs_xs(l), op, ixs_xs(r));
-        out->t = ixs_t(IX_T_FLOAT, 8);
         return 0;
     }
     if (ca == 'i' && cb == 'i' && op != '/') {
         sb_printf(&out->s, "(%s %c %s)", o->L, op, o->R);
-        int big8 = a == IX_T_INT8 || a == IX_T_SERIAL8 || b == IX_T_INT8 || b == IX_T_SERIAL8;
-        int bigb =
-            a == IX_T_BIGINT || a == IX_T_BIGSERIAL || b == IX_T_BIGINT || b == IX_T_BIGSERIAL;
-        out->t = big8   ? ixs_t(IX_T_INT8, 10)
-                 : bigb ? ixs_t(IX_T_BIGINT, 8)
-                        : ixs_t(IX_T_INTEGER, 4);
         return 0;
     }
     /* exact decimal arithmetic */
@@ -287,13 +279,50 @@ static int arith_numeric(px *p, arop *o) {
                                  : "ixd_ddiv";
     sb_printf(&out->s, "%s(%s,%s)", fn, o->L, o->R);
     ityp rt = decimal_result(da, db, op);
-    if (a == IX_T_MONEY || b == IX_T_MONEY) money_result(l->t, r->t, op, &rt, &out->s);
-    out->t = rt;
+    if (a == IX_T_MONEY || b == IX_T_MONEY)
+        money_round(rt, money_type(l->t, r->t, op, rt), &out->s);
     return 0;
 }
 
-/* arithmetic: out = l op r (op one of + - * /) */
-int ixs_ex_arith(px *p, xv *l, char op, xv *r, xv *out) {
+/* The type of l op r on dates and times; code -1 for none (-1263). */
+static ityp temporal_type(ityp l, ityp r, char op) {
+    int a = l.code, b = r.code, add = op == '+' || op == '-';
+    int adate = a == IX_T_DATE || a == IX_T_DATETIME, bdate = b == IX_T_DATE || b == IX_T_DATETIME;
+    if (a == IX_T_DATE && b == IX_T_DATE && op == '-') return ixs_t(IX_T_INTEGER, 4);
+    if (a == IX_T_DATE && ixs_is_numeric(b) && add) return ixs_t(IX_T_DATE, 4);
+    if (b == IX_T_DATE && ixs_is_numeric(a) && op == '+') return ixs_t(IX_T_DATE, 4);
+    if (adate && bdate && op == '-') return ixs_t(IX_T_INTERVAL, dt_sub_qual(l, r));
+    if (adate && b == IX_T_INTERVAL && add) {
+        uint32_t q = dt_add_qual(l, r);
+        return q ? ixs_t(IX_T_DATETIME, q) : ixs_t(IX_T_DATE, 4);
+    }
+    if (a == IX_T_INTERVAL && b == IX_T_DATETIME && op == '+') return r;
+    if (a == IX_T_INTERVAL && b == IX_T_INTERVAL && add) return l;
+    if (a == IX_T_INTERVAL && ixs_is_numeric(b) && (op == '*' || op == '/')) return l;
+    if (b == IX_T_INTERVAL && ixs_is_numeric(a) && op == '*') return r;
+    return ixs_t(-1, 0);
+}
+
+ityp ixs_ex_arith_type(ityp l, ityp r, char op) {
+    int a = l.code, b = r.code;
+    if (ixs_ex_is_temporal(a) || ixs_ex_is_temporal(b)) return temporal_type(l, r, op);
+    if (!ixs_is_numeric(a) || !ixs_is_numeric(b)) return ixs_t(-1, 0);
+    int ca = ixs_ex_storage_class(a), cb = ixs_ex_storage_class(b);
+    if (ca == 'f' || cb == 'f') return ixs_t(IX_T_FLOAT, 8);
+    if (ca == 'i' && cb == 'i' && op != '/') {
+        if (a == IX_T_INT8 || a == IX_T_SERIAL8 || b == IX_T_INT8 || b == IX_T_SERIAL8)
+            return ixs_t(IX_T_INT8, 10);
+        if (a == IX_T_BIGINT || a == IX_T_BIGSERIAL || b == IX_T_BIGINT || b == IX_T_BIGSERIAL)
+            return ixs_t(IX_T_BIGINT, 8);
+        return ixs_t(IX_T_INTEGER, 4);
+    }
+    ityp rt = decimal_result(ixs_dec_of(l), ixs_dec_of(r), op);
+    return a == IX_T_MONEY || b == IX_T_MONEY ? money_type(l, r, op, rt) : rt;
+}
+
+/* arithmetic: out = l op r (op one of + - * /), of type t (the resolver's;
+ * code -1: decided here) */
+int ixs_ex_arith(px *p, xv *l, char op, xv *r, ityp t, xv *out) {
     ixs_settle(p, l);
     ixs_settle(p, r);
     arith_params(p, l, r);
@@ -308,9 +337,9 @@ int ixs_ex_arith(px *p, xv *l, char op, xv *r, xv *out) {
     o.L = ixs_xs(l);
     o.R = ixs_xs(r);
     int a = o.a, b = o.b;
+    out->t = t.code >= 0 ? t : ixs_ex_arith_type(l->t, r->t, op);
     /* dates and times */
-    if (a == IX_T_DATE || b == IX_T_DATE || a == IX_T_DATETIME || b == IX_T_DATETIME ||
-        a == IX_T_INTERVAL || b == IX_T_INTERVAL) {
+    if (ixs_ex_is_temporal(a) || ixs_ex_is_temporal(b)) {
         if (!arith_date(p, &o) || !arith_datetime(&o) || !arith_interval(&o)) return 0;
         return px_failc(p, -1263, NULL);
     }
@@ -323,34 +352,40 @@ int ixs_ex_neg(px *p, xv *out) {
     return 0;
 }
 
-/* A number as an INTERVAL of unit u (UNITS u). */
-void ixs_ex_units(px *p, xv *out, int u) {
+uint32_t ixs_ex_units_qual(int u) {
+    if (u == IX_TU_FRACTION) return ix_iv_qual(0, IX_TU_FRACTION, IX_TU_F(5));
+    return u > IX_TU_SECOND ? ix_iv_qual(0, IX_TU_FRACTION, u) : ix_iv_qual(9, u, u);
+}
+
+/* A number as an INTERVAL of unit u (UNITS u), of its resolved type t. */
+void ixs_ex_units(px *p, xv *out, ityp t, int u) {
     int64_t f;
     int ym;
     tu_factor(u, &f, &ym);
-    uint32_t q = u > IX_TU_SECOND ? ix_iv_qual(0, IX_TU_FRACTION, u) : ix_iv_qual(9, u, u);
-    if (u == IX_TU_FRACTION) q = ix_iv_qual(0, IX_TU_FRACTION, IX_TU_F(5));
     ixs_make_num(p, out);
     sb n2 = {0};
     sb_printf(&n2, "CAST(ixd_dbl(%s) * %lld AS INTEGER)", ixs_xs(out), (long long)f);
     ixs_xv_set_sql(out, &n2);
-    out->t = ixs_t(IX_T_INTERVAL, q);
+    out->t = t;
     out->k = XK_EXPR;
     out->lk = LB_EXPR;
 }
 
-/* l || r: both as text, CHAR when both are CHAR, else VARCHAR or LVARCHAR
- * of the sum of their lengths. */
-void ixs_ex_concat(px *p, xv *l, xv *r, xv *res) {
+/* l || r: both as text, of type t (the resolver's), or when t is not known
+ * (an operand typed only here), CHAR when both are CHAR, else VARCHAR or
+ * LVARCHAR of the sum of their lengths. */
+void ixs_ex_concat(px *p, xv *l, xv *r, ityp t, xv *res) {
     ixs_as_text(p, l);
     ixs_as_text(p, r);
     sb_printf(&res->s, "(%s || %s)", ixs_xs(l), ixs_xs(r));
+    res->t = t;
+    if (t.code >= 0) return;
     uint32_t n = ixs_char_len(ixs_lit_type(l)) + ixs_char_len(ixs_lit_type(r));
-    int bothchar = l->t.code == IX_T_CHAR && r->t.code == IX_T_CHAR;
-    if (bothchar && n <= 32767)
-        res->t = ixs_t(IX_T_CHAR, n);
-    else if (n <= 255)
-        res->t = ixs_t(IX_T_VARCHAR, n);
-    else
-        res->t = ixs_t(IX_T_LVARCHAR, n > 32739 ? 32739 : n);
+    res->t = ixs_ex_concat_type(n, l->t.code == IX_T_CHAR && r->t.code == IX_T_CHAR);
+}
+
+ityp ixs_ex_concat_type(uint32_t n, int bothchar) {
+    if (bothchar && n <= 32767) return ixs_t(IX_T_CHAR, n);
+    if (n <= 255) return ixs_t(IX_T_VARCHAR, n);
+    return ixs_t(IX_T_LVARCHAR, n > 32739 ? 32739 : n);
 }

@@ -13,48 +13,30 @@
 /* The SQL of a bound column reference. */
 static int emit_col(px *p, ixs_ex *e, xv *out) {
     if (e->rk == EXR_SEQ) return ixs_ex_xv_copy(e->rx, out) ? px_failc(p, -208, NULL) : 0;
-    if (e->rk == EXR_UNKNOWN) {
-        sb_add(&out->s, "NULL");
-        out->lk = LB_COL;
-    } else {
-        tref *t = e->rsc->t[e->ti];
-        if (t->alias[0]) {
-            sb_ident(&out->s, t->alias);
-            sb_addc(&out->s, '.');
-        }
-        if (e->rk == EXR_ROWID) {
-            sb_add(&out->s, "rowid");
-            out->t = ixs_t(IX_T_INTEGER, 4);
-            snprintf(out->label, sizeof out->label, "rowid");
-        } else {
-            icol *c = &t->tab.cols[e->ci];
-            sb_ident(&out->s, c->name);
-            out->t = c->t;
-            if (c->serial == 1) out->t = ixs_t(IX_T_SERIAL, 4);
-            out->notnull = c->notnull && !t->outer;
-            snprintf(out->label, sizeof out->label, "%s", c->name);
-        }
-        out->k = XK_COL;
-        out->lk = LB_COL;
+    tref *t = e->rsc->t[e->ti];
+    if (t->alias[0]) {
+        sb_ident(&out->s, t->alias);
+        sb_addc(&out->s, '.');
     }
+    if (e->rk == EXR_ROWID) {
+        sb_add(&out->s, "rowid");
+        out->t = ixs_t(IX_T_INTEGER, 4);
+        snprintf(out->label, sizeof out->label, "rowid");
+    } else {
+        icol *c = &t->tab.cols[e->ci];
+        sb_ident(&out->s, c->name);
+        out->t = c->t;
+        if (c->serial == 1) out->t = ixs_t(IX_T_SERIAL, 4);
+        out->notnull = c->notnull && !t->outer;
+        snprintf(out->label, sizeof out->label, "%s", c->name);
+    }
+    out->k = XK_COL;
+    out->lk = LB_COL;
     if (e->field) {
         p->i = e->end;
         return ixs_row_field(p, out, e->field);
     }
     return 0;
-}
-
-/* A construct read by its own module where it stands in the text. */
-static int emit_span(px *p, ixs_ex *e, xv *out) {
-    p->i = e->tok;
-    switch (e->sub) {
-    default: {
-        char fn[IXS_NAME_MAX + 1];
-        if (px_ident(p, fn, sizeof fn)) return -1;
-        p->i++; /* ( */
-        return ixs_ts_call(p, fn, out);
-    }
-    }
 }
 
 /* One field of a ROW literal into desc (its type) and args (its SQL): the
@@ -108,7 +90,10 @@ static int emit_call(px *p, ixs_ex *e, xv *out) {
         rc = ixs_ex_emit_node(p, e->kids[n], &a[n]);
     }
     p->i = e->end;
-    if (!rc) rc = ixs_func_emit(p, e->part[0], a, n, out);
+    if (!rc && e->sub == EXC_TS)
+        rc = ixs_ts_call_emit(p, e, a, n, out);
+    else if (!rc)
+        rc = ixs_func_emit(p, e->fn, e->part[0], a, n, out);
     for (int k = 0; k < n; k++)
         xv_free(&a[k]);
     free(a);
@@ -170,20 +155,12 @@ static int emit_lit(px *p, ixs_ex *e, xv *out) {
 static int emit_word(px *p, ixs_ex *e, xv *out) {
     out->lk = LB_EXPR;
     switch (e->op) {
-    case EX_TODAY:
-        sb_add(&out->s, "ixd_today()");
-        out->t = ixs_t(IX_T_DATE, 4);
-        break;
-    case EX_CURRENT:
-        sb_printf(&out->s, "ixd_current(%u)", e->q);
-        out->t = ixs_t(IX_T_DATETIME, e->q);
-        break;
-    case EX_USER:
-        sb_strlit(&out->s, p->db->user, strlen(p->db->user));
-        out->t = ixs_t(IX_T_VARCHAR, 32);
-        break;
+    case EX_TODAY: sb_add(&out->s, "ixd_today()"); break;
+    case EX_CURRENT: sb_printf(&out->s, "ixd_current(%u)", e->q); break;
+    case EX_USER: sb_strlit(&out->s, p->db->user, strlen(p->db->user)); break;
     default: ixs_func_niladic_emit(p, e->sub, out);
     }
+    out->t = e->t;
     return 0;
 }
 
@@ -198,7 +175,7 @@ static int emit_subq(px *p, ixs_ex *e, xv *out) {
     p->i = e->end;
     if (e->op == EX_EXISTS) {
         sb_printf(&out->s, "EXISTS (%s)", q.sql.p);
-        out->t = ixs_t(IX_T_BOOLEAN, 1);
+        out->t = e->t;
         out->k = XK_PRED;
     } else {
         if (q.ncols != 1) {
@@ -241,12 +218,14 @@ static int case_branches(px *p, ixs_ex *e, xv *sel, xv *w, xv *r, int nw) {
     return e->flag ? ixs_ex_emit_node(p, e->c, &r[nw]) : 0;
 }
 
-/* CASE: its SQL with the results of one type into out. */
+/* CASE: its SQL with the results of one type into out (the resolver's, or
+ * when it could not type every result, the type that holds them all). */
 static int case_sql(px *p, ixs_ex *e, xv *sel, xv *w, xv *r, int nw, xv *out) {
-    ityp rt = ixs_t(-1, 0);
+    ityp rt = e->t;
+    int known = rt.code >= 0;
     for (int i = 0; i < nw + e->flag; i++) {
         ixs_settle(p, &r[i]);
-        if (r[i].k != XK_NULL && r[i].k != XK_PARAM) rt = ixs_merge_type(rt, r[i].t);
+        if (!known && r[i].k != XK_NULL && r[i].k != XK_PARAM) rt = ixs_merge_type(rt, r[i].t);
     }
     if (rt.code < 0) rt = ixs_t(IX_T_CHAR, 1);
     sb s = {0};
@@ -317,7 +296,7 @@ static int emit_substr(px *p, ixs_ex *e, xv *out) {
     sb_printf(&n3, "substr(%s,%lld,%lld)", xs(out), (long long)e->n1,
               (long long)(e->n2 - e->n1 + 1));
     ixs_xv_set_sql(out, &n3);
-    out->t = ixs_t(IX_T_CHAR, (uint32_t)(e->n2 - e->n1 + 1));
+    out->t = e->t;
     out->k = XK_EXPR;
     out->lk = LB_EXPR;
     return 0;
@@ -331,9 +310,9 @@ static int emit_binary(px *p, ixs_ex *e, xv *out) {
     int rc = ixs_ex_emit_node(p, e->a, &l) || ixs_ex_emit_node(p, e->b, &r) ? -1 : 0;
     p->i = e->end;
     if (!rc && e->op == EX_CONCAT)
-        ixs_ex_concat(p, &l, &r, out);
+        ixs_ex_concat(p, &l, &r, e->t, out);
     else if (!rc)
-        rc = ixs_ex_arith(p, &l, (char)e->sub, &r, out);
+        rc = ixs_ex_arith(p, &l, (char)e->sub, &r, e->t, out);
     out->agg = l.agg || r.agg;
     out->lk = LB_EXPR;
     xv_free(&l);
@@ -354,7 +333,7 @@ static int emit_logic(px *p, ixs_ex *e, xv *out) {
     ixs_xv_set_sql(out, &n);
     out->agg |= r.agg;
     out->k = XK_PRED;
-    out->t = ixs_t(IX_T_BOOLEAN, 1);
+    out->t = e->t;
     xv_free(&r);
     return 0;
 }
@@ -366,7 +345,7 @@ static int emit_not(px *p, ixs_ex *e, xv *out) {
     sb_printf(&n, "(NOT %s)", xs(out));
     ixs_xv_set_sql(out, &n);
     out->k = XK_PRED;
-    out->t = ixs_t(IX_T_BOOLEAN, 1);
+    out->t = e->t;
     return 0;
 }
 
@@ -380,7 +359,6 @@ int ixs_ex_emit_node(px *p, ixs_ex *e, xv *out) {
     case EX_USER:
     case EX_NILADIC: return emit_word(p, e, out);
     case EX_COL: return emit_col(p, e, out);
-    case EX_SPAN: return emit_span(p, e, out);
     case EX_CALL: return emit_call(p, e, out);
     case EX_ROW: return emit_row(p, e, out);
     case EX_WINDOW: return ixs_window_emit(p, e, out);
@@ -397,7 +375,7 @@ int ixs_ex_emit_node(px *p, ixs_ex *e, xv *out) {
     case EX_SUBSTR: return emit_substr(p, e, out);
     case EX_UNITS:
         if (ixs_ex_emit_node(p, e->a, out)) return -1;
-        ixs_ex_units(p, out, (int)e->n1);
+        ixs_ex_units(p, out, e->t, (int)e->n1);
         return p->failed ? -1 : 0;
     case EX_NEG: return ixs_ex_emit_node(p, e->a, out) || ixs_ex_neg(p, out) ? -1 : 0;
     case EX_ARITH:

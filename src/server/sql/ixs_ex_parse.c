@@ -1,9 +1,8 @@
 /* ixs_ex_parse.c: Informix expressions and search conditions, tokens ->
  * tree (ixs_ex_tree.h). No catalogue, no scope, no SQLite here: names stay
  * names (ixs_ex_resolve.c binds them), literals are read into their values.
- * Collection and ROW literals and TimeSeries routine
- * calls are EX_SPAN nodes: their extent is found here (balanced brackets)
- * and they are read by their own modules at emission. */
+ * TimeSeries routine calls are calls like the others (EX_CALL, sub
+ * EXC_TS). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,43 +75,6 @@ int ixs_ex_kid_add(px *p, ixs_ex *e, ixs_ex *k) {
     }
     e->kids[e->nk++] = k;
     return 0;
-}
-
-/* The token after the bracket group opened at token k; -1 when it does not
- * close. */
-static int skip_group(px *p, int k) {
-    int depth = 0;
-    for (; k < p->nt && p->t[k].k != T_EOF; k++) {
-        if (px_op(p, k, "(") || px_op(p, k, "[") || px_op(p, k, "{"))
-            depth++;
-        else if ((px_op(p, k, ")") || px_op(p, k, "]") || px_op(p, k, "}")) && --depth == 0)
-            return k + 1;
-    }
-    return -1;
-}
-
-/* The span read at emission: from the current token to the end of its
- * group. A span that
- * does not close is a syntax error, found where its own reader stops. */
-static ixs_ex *span(px *p, int kind) {
-    ixs_ex *e = ixs_ex_node(p, EX_SPAN, p->i);
-    if (!e) return NULL;
-    e->sub = kind;
-    int k = skip_group(p, p->i + 1);
-    if (k < 0) {
-        int so = p->syntax_only;
-        xv v;
-        ixs_xv_init(&v);
-        p->syntax_only = 1;
-        ixs_ex_emit_node(p, e, &v);
-        p->syntax_only = so;
-        xv_free(&v);
-        px_fail(p);
-        ixs_ex_free(e);
-        return NULL;
-    }
-    p->i = k;
-    return done(p, e);
 }
 
 /* "(" select ")" as a subquery tree (at its SELECT; the ")" is read here). */
@@ -311,6 +273,8 @@ static int cast_type(px *p, ixs_ex *e) {
 static int call_args(px *p, ixs_ex *e) {
     if (px_acc_op(p, ")")) return 0;
     do {
+        if (e->sub == EXC_TS && e->nk >= IXS_TS_MAXARGS) /* no routine takes more */
+            return px_failc(p, IXS_E_TS_UNRESOLVED, "%s", e->part[0]);
         if (e->nk >= IXS_FN_MAXARGS) return px_fail(p);
         if (ixs_ex_kid_add(p, e, parse_or(p))) return -1;
     } while (px_acc_op(p, ","));
@@ -367,14 +331,14 @@ ixs_ex *ixs_ex_parse_call(px *p) {
     int at = p->i;
     if (px_ident(p, fn, sizeof fn)) return NULL;
     int kind = ixs_func_kind(fn);
-    if (kind == IXS_FN_TS) {
-        p->i = at;
-        return span(p, EXS_TS);
-    }
-    static const int ops[] = {
-        [IXS_FN_EMIT] = EX_CALL,  [IXS_FN_ROUTINE] = EX_CALL,  [IXS_FN_AGG] = EX_AGG,
-        [IXS_FN_CAST] = EX_FCAST, [IXS_FN_EXTEND] = EX_EXTEND, [IXS_FN_SUBSTRING] = EX_SUBSTRING,
-        [IXS_FN_TRIM] = EX_TRIM};
+    static const int ops[] = {[IXS_FN_EMIT] = EX_CALL,
+                              [IXS_FN_ROUTINE] = EX_CALL,
+                              [IXS_FN_TS] = EX_CALL,
+                              [IXS_FN_AGG] = EX_AGG,
+                              [IXS_FN_CAST] = EX_FCAST,
+                              [IXS_FN_EXTEND] = EX_EXTEND,
+                              [IXS_FN_SUBSTRING] = EX_SUBSTRING,
+                              [IXS_FN_TRIM] = EX_TRIM};
     ixs_ex *e = ixs_ex_node(p, ops[kind], at);
     if (!e) return NULL;
     e->part = malloc(sizeof *e->part);
@@ -384,6 +348,7 @@ ixs_ex *ixs_ex_parse_call(px *p) {
     }
     snprintf(e->part[0], sizeof e->part[0], "%s", fn);
     e->npart = 1;
+    e->sub = kind == IXS_FN_TS ? EXC_TS : EXC_FUNC;
     p->i++; /* ( */
     if (e->op == EX_CALL)
         call_args(p, e);

@@ -161,7 +161,7 @@ int ixs_ex_emit_pred(px *p, ixs_ex *e, xv *out) {
     xv_free(out);
     xv_free(&r);
     out->s = s;
-    out->t = ixs_t(IX_T_BOOLEAN, 1);
+    out->t = e->t; /* BOOLEAN (the resolver's) */
     out->k = XK_PRED;
     out->agg = agg;
     out->lk = LB_EXPR;

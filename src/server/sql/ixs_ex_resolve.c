@@ -2,8 +2,8 @@
  * p->sc (columns of this and enclosing scopes, ROW fields, sequences), with
  * the references recorded for the statement (refmask: the tables of this
  * scope a conjunct uses; outer_ref: a correlated reference). Subqueries are
- * resolved by ixs_sel_emit and EX_SPAN nodes by their readers, both at
- * emission. */
+ * resolved by ixs_sel_emit at emission; TimeSeries routine calls by
+ * ixs_ts_call_resolve. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +26,7 @@ static int bind(px *p, ixs_ex *e, scope *sc, int ti, int ci) {
     e->ti = ti;
     e->ci = ci;
     e->t = ci == -2 ? ixs_t(IX_T_INTEGER, 4) : sc->t[ti]->tab.cols[ci].t;
+    if (ci >= 0 && sc->t[ti]->tab.cols[ci].serial == 1) e->t = ixs_t(IX_T_SERIAL, 4);
     return 0;
 }
 
@@ -40,10 +41,6 @@ static int col_of(const tref *t, const char *name) {
 /* [q.]name: the column in the nearest scope that has it; -217 when none,
  * -324 when two tables of one scope have it. */
 static int find_col(px *p, ixs_ex *e, const char *q, const char *name) {
-    if (p->syntax_only) { /* any name is a column of unknown type */
-        e->rk = EXR_UNKNOWN;
-        return 0;
-    }
     for (scope *sc = p->sc; sc; sc = sc->up) {
         int hit_t = -1, hit_c = -1, nhit = 0, qual_found = 0;
         for (int ti = 0; ti < sc->n; ti++) {
@@ -88,6 +85,12 @@ static int seq_ref(px *p, ixs_ex *e, const char *name, const char *what) {
     return rc;
 }
 
+/* A name whose type is found at emission (a ROW field: ixs_row_field). */
+static int untyped(ixs_ex *e) {
+    e->t = ixs_t(-1, 0);
+    return 0;
+}
+
 /* column | q.column | column.field | q.column.field | [owner.]seq.NEXTVAL|CURRVAL */
 static int resolve_name(px *p, ixs_ex *e) {
     char(*n)[IXS_NAME_MAX + 1] = e->part;
@@ -96,27 +99,122 @@ static int resolve_name(px *p, ixs_ex *e) {
     if (e->npart == 3) {
         if (ixs_row_colref(p, n[0], n[1])) { /* table.column.field */
             e->field = n[2];
-            return find_col(p, e, n[0], n[1]);
+            return find_col(p, e, n[0], n[1]) ? -1 : untyped(e);
         }
         int sq = seq_ref(p, e, n[1], n[2]); /* owner.seq.NEXTVAL */
         return sq ? (sq < 0 ? -1 : 0) : find_col(p, e, n[1], n[2]);
     }
     if (ixs_row_colref(p, NULL, n[0])) { /* column.field */
         e->field = n[1];
-        return find_col(p, e, NULL, n[0]);
+        return find_col(p, e, NULL, n[0]) ? -1 : untyped(e);
     }
     int sq = seq_ref(p, e, n[0], n[1]); /* seq.NEXTVAL, seq.CURRVAL */
     if (sq) return sq < 0 ? -1 : 0;
     return find_col(p, e, n[0], n[1]);
 }
 
+/* Whether the emitter gives e the type e->t once settled (the nodes typed
+ * here): 1 typed, 0 a parameter or NULL (no type of its own), -1 a node
+ * whose type the emitter still decides. */
+static int typed(const ixs_ex *e) {
+    if (e->op == EX_PARAM || (e->op == EX_LIT && e->lit->k == XK_NULL)) return 0;
+    if (e->t.code < 0 || (e->op == EX_LIT && e->neg && e->lit->k == XK_STR)) return -1;
+    switch (e->op) {
+    case EX_LIT:
+    case EX_COL:
+    case EX_CALL:
+    case EX_TODAY:
+    case EX_CURRENT:
+    case EX_USER:
+    case EX_NILADIC:
+    case EX_SUBSTR:
+    case EX_UNITS:
+    case EX_EXISTS:
+    case EX_CONCAT:
+    case EX_ARITH:
+    case EX_CASE: return 1;
+    default: return e->op >= EX_CMP && e->op <= EX_OR ? 1 : -1;
+    }
+}
+
+/* a || b when both operands are typed: both as text (a parameter
+ * VARCHAR(255), a NULL one character), CHAR when both are CHAR, else
+ * VARCHAR or LVARCHAR of the sum of their lengths. */
+static void type_concat(ixs_ex *e) {
+    const ixs_ex *k[2] = {e->a, e->b};
+    uint32_t n = 0;
+    int bothchar = 1;
+    for (int i = 0; i < 2; i++) {
+        int ty = typed(k[i]);
+        if (ty < 0) return;
+        ityp t = !ty ? (k[i]->op == EX_PARAM ? ixs_t(IX_T_VARCHAR, 255) : ixs_t(-1, 0)) : k[i]->t;
+        if (t.code >= 0 && !ixs_is_char(t.code)) t = ixs_t(IX_T_VARCHAR, ixs_char_len(t));
+        n += t.code < 0 ? 1 : ixs_char_len(t);
+        bothchar &= t.code == IX_T_CHAR;
+    }
+    e->t = ixs_ex_concat_type(n, bothchar);
+}
+
+/* a op b (+ - * /) when both operands are typed and neither is a string
+ * (the arithmetic makes those numbers or dates where it meets them). */
+static void type_arith(ixs_ex *e) {
+    if (typed(e->a) < 1 || typed(e->b) < 1) return;
+    if (ixs_is_char(e->a->t.code) || ixs_is_char(e->b->t.code)) return;
+    e->t = ixs_ex_arith_type(e->a->t, e->b->t, (char)e->sub);
+}
+
+/* CASE when its results are typed: the type that holds them all (NULL and
+ * parameters aside), CHAR(1) when none has one. */
+static void type_case(ixs_ex *e) {
+    int nw = e->nk / 2;
+    ityp rt = ixs_t(-1, 0);
+    for (int i = 0; i < nw + e->flag; i++) {
+        const ixs_ex *r = i < nw ? e->kids[2 * i + 1] : e->c;
+        int ty = typed(r);
+        if (ty < 0) return;
+        if (ty) rt = ixs_merge_type(rt, r->t);
+    }
+    e->t = rt.code < 0 ? ixs_t(IX_T_CHAR, 1) : rt;
+}
+
+/* The result type of a node whose type follows from its kind and fields:
+ * the value words, predicates and logic (BOOLEAN), a [ n1, n2 ] (CHAR of
+ * its length), UNITS (an INTERVAL of its unit); a literal's own type. Casts
+ * have theirs from the parser (a named row type from ixs_row_named_type),
+ * names from their binding, TimeSeries calls from their routine. */
+static void type_node(ixs_ex *e) {
+    switch (e->op) {
+    case EX_LIT: e->t = ixs_lit_type(e->lit); break;
+    case EX_TODAY: e->t = ixs_t(IX_T_DATE, 4); break;
+    case EX_CURRENT: e->t = ixs_t(IX_T_DATETIME, e->q); break;
+    case EX_USER: e->t = ixs_t(IX_T_VARCHAR, 32); break;
+    case EX_NILADIC: e->t = ixs_func_niladic_type(e->sub); break;
+    case EX_SUBSTR: e->t = ixs_t(IX_T_CHAR, (uint32_t)(e->n2 - e->n1 + 1)); break;
+    case EX_UNITS: e->t = ixs_t(IX_T_INTERVAL, ixs_ex_units_qual((int)e->n1)); break;
+    case EX_CONCAT: type_concat(e); break;
+    case EX_CASE: type_case(e); break;
+    case EX_ARITH: type_arith(e); break;
+    case EX_EXISTS:
+    case EX_NOT:
+    case EX_AND:
+    case EX_OR: e->t = ixs_t(IX_T_BOOLEAN, 1); break;
+    default:
+        if (e->op >= EX_CMP && e->op <= EX_IS_NULL) e->t = ixs_t(IX_T_BOOLEAN, 1);
+    }
+}
+
 int ixs_ex_resolve(px *p, ixs_ex *e) {
     if (!e || p->failed) return p->failed ? -1 : 0;
     if (e->op == EX_COL) return resolve_name(p, e);
+    if (e->op == EX_CALL && e->sub == EXC_TS) return ixs_ts_call_resolve(p, e);
     if (ixs_ex_resolve(p, e->a) || ixs_ex_resolve(p, e->b) || ixs_ex_resolve(p, e->c)) return -1;
     for (int k = 0; k < e->nk; k++)
         if (ixs_ex_resolve(p, e->kids[k])) return -1;
-    if (e->op == EX_LIT) e->t = ixs_lit_type(e->lit);
+    if (e->op == EX_CALL) { /* a built-in: its row, argument count and fixed result type */
+        p->i = e->end;
+        if (ixs_func_resolve(p, e->part[0], e->nk, &e->fn, &e->t) < 0) return -1;
+    }
+    type_node(e);
     if (e->tname) { /* a cast to a named row type */
         uint32_t collen;
         p->i = e->end;

@@ -17,8 +17,7 @@ enum {
     EX_USER,      /* USER */
     EX_NILADIC,   /* DBSERVERNAME | SITENAME | CURRENT_USER (sub: which) */
     EX_COL,       /* a name of 1..3 parts: column, row field, sequence */
-    EX_SPAN,      /* read at emission by the routine of sub (EXS_*): tok..end */
-    EX_CALL,      /* part[0] ( kids ): a built-in of the table or a routine */
+    EX_CALL,      /* part[0] ( kids ): a built-in of the table, a routine (sub: EXC_*) */
     EX_AGG,       /* part[0] ( [DISTINCT] a ) (a NULL: COUNT(*)); flag: DISTINCT */
     EX_FCAST,     /* CAST ( a AS t ) */
     EX_EXTEND,    /* EXTEND ( a [, q] ) (flag: q given) */
@@ -49,14 +48,12 @@ enum {
     EX_OR,        /* a OR b */
 };
 
-/* The routines of EX_SPAN nodes: constructs whose reading is still one pass
- * (their own syntax, translated where they are read). */
-enum {
-    EXS_TS, /* oni_ts_name ( ... ): ixs_ts_call */
-};
+/* What an EX_CALL calls: a built-in of ixs_func.c or a user routine, or
+ * a TimeSeries routine of src/server/ts (ixs_ts.c; ts set by the resolver). */
+enum { EXC_FUNC, EXC_TS };
 
 /* What an EX_COL name was bound to by the resolver. */
-enum { EXR_NONE, EXR_COL, EXR_ROWID, EXR_UNKNOWN, EXR_SEQ };
+enum { EXR_NONE, EXR_COL, EXR_ROWID, EXR_SEQ };
 
 #define EX_NPART       3
 #define IXS_EX_MAXWHEN 256 /* WHEN branches of a CASE */
@@ -80,7 +77,7 @@ struct ixs_ex {
     int nk;
     int neg;     /* NOT (BETWEEN, IN, LIKE, IS NULL), or the count of '-' folded into a literal */
     int flag;    /* EX_QUANT: ANY; EX_LIKE: MATCHES; EX_CASE: has ELSE */
-    int sub;     /* EX_SPAN: EXS_*; EX_NILADIC: which; EX_ARITH: the operator */
+    int sub;     /* EX_CALL: EXC_*; EX_NILADIC: which; EX_ARITH: the operator */
     char cmp[3]; /* EX_CMP, EX_QUANT */
     xv *lit;     /* EX_LIT: the literal as read */
     int pidx;    /* EX_PARAM */
@@ -93,11 +90,13 @@ struct ixs_ex {
     char (*part)[IXS_NAME_MAX + 1]; /* EX_COL: its names */
     int npart;
     /* the resolver's binding of an EX_COL */
-    int rk;            /* EXR_* */
-    scope *rsc;        /* the scope of the column */
-    int ti, ci;        /* its table and column there */
-    const char *field; /* a ROW field after the column, or NULL */
-    xv *rx;            /* EXR_SEQ: the sequence value */
+    int rk;                      /* EXR_* */
+    scope *rsc;                  /* the scope of the column */
+    int ti, ci;                  /* its table and column there */
+    const char *field;           /* a ROW field after the column, or NULL */
+    xv *rx;                      /* EXR_SEQ: the sequence value */
+    const struct ts_routine *ts; /* EX_CALL of EXC_TS: the routine */
+    const struct fdef *fn;       /* EX_CALL of EXC_FUNC: the built-in (NULL: a routine) */
 };
 
 /* ixs_ex_parse.c for the parsers of other modules: a node of kind op at
@@ -112,6 +111,16 @@ ixs_ex *ixs_ex_parse_call(px *p);
 ixs_ex *ixs_window_parse(px *p);
 int ixs_window_emit(px *p, ixs_ex *e, xv *out);
 void ixs_window_free(ixs_win *w);
+
+/* ixs_ts.c: a TimeSeries routine call in an expression. The resolver
+ * finds the routine (-674 unknown, -686 a table routine), resolves the
+ * arguments, checks their count (-674) and types the node by the routine's
+ * result; the emitter writes the call of its SQLite function from the
+ * arguments' SQL a (n of them). */
+#define IXS_TS_MAXARGS 8
+enum { IXS_E_TS_UNRESOLVED = -674 }; /* Routine (%s) can not be resolved. */
+int ixs_ts_call_resolve(px *p, ixs_ex *e);
+int ixs_ts_call_emit(px *p, const ixs_ex *e, xv *a, int n, xv *out);
 
 /* The parser's entry for the levels below a condition (ixs_parse_add). */
 enum { IXS_EX_ADD = 16 };
@@ -131,10 +140,16 @@ int ixs_ex_emit_pred(px *p, ixs_ex *e, xv *out);
 /* The SQL of e as a search condition (a predicate or a BOOLEAN value). */
 int ixs_ex_emit_cond(px *p, ixs_ex *e, xv *out);
 /* ixs_ex_arith.c: out = l op r (+ - * /), and l || r. */
-int ixs_ex_arith(px *p, xv *l, char op, xv *r, xv *out);
-void ixs_ex_concat(px *p, xv *l, xv *r, xv *out);
-int ixs_ex_neg(px *p, xv *out);           /* - out */
-void ixs_ex_units(px *p, xv *out, int u); /* out UNITS u */
+int ixs_ex_arith(px *p, xv *l, char op, xv *r, ityp t, xv *out);
+/* The type of l op r for operand types as the arithmetic meets them
+ * (strings made numbers, parameters typed); code -1 when it has none. */
+ityp ixs_ex_arith_type(ityp l, ityp r, char op);
+void ixs_ex_concat(px *p, xv *l, xv *r, ityp t, xv *out);
+/* The type of a || b: n characters in all, bothchar if both are CHAR. */
+ityp ixs_ex_concat_type(uint32_t n, int bothchar);
+int ixs_ex_neg(px *p, xv *out);                   /* - out */
+void ixs_ex_units(px *p, xv *out, ityp t, int u); /* out UNITS u, of type t */
+uint32_t ixs_ex_units_qual(int u);                /* the INTERVAL qualifier of UNITS u */
 /* A copy of v into out (initialised); 0 or -1 out of memory. */
 int ixs_ex_xv_copy(const xv *v, xv *out);
 

@@ -721,27 +721,34 @@ static const fdef *lookup(const char *name) {
                    fdef_cmp);
 }
 
-/* The result type of rule rt for a call with first argument a0. */
-static void apply_rt(int rt, const xv *a0, xv *out) {
+/* The result type of rule rt that does not depend on the arguments; code -1
+ * for RT_EMIT, RT_ARG0 and RT_VCHAR0. */
+static ityp fixed_rt(int rt) {
     switch (rt) {
-    case RT_INT: out->t = ixs_t(IX_T_INTEGER, 4); break;
-    case RT_SMALL: out->t = ixs_t(IX_T_SMALLINT, 2); break;
-    case RT_FLOAT: out->t = ixs_t(IX_T_FLOAT, 8); break;
-    case RT_DATE: out->t = ixs_t(IX_T_DATE, 4); break;
-    case RT_ARG0: out->t = a0->t; break;
-    case RT_VCHAR0: {
+    case RT_INT: return ixs_t(IX_T_INTEGER, 4);
+    case RT_SMALL: return ixs_t(IX_T_SMALLINT, 2);
+    case RT_FLOAT: return ixs_t(IX_T_FLOAT, 8);
+    case RT_DATE: return ixs_t(IX_T_DATE, 4);
+    case RT_DEC0: return ixs_t(IX_T_DECIMAL, 32u << 8);
+    case RT_DECF: return ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+    case RT_DT5: return ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5)));
+    case RT_VC128: return ixs_t(IX_T_VARCHAR, 128);
+    case RT_CHAR1: return ixs_t(IX_T_CHAR, 1);
+    case RT_NVC: return ixs_t(IX_T_NVARCHAR, 255);
+    case RT_HEX: return ixs_t(IX_T_VARCHAR, 18);
+    default: return ixs_t(-1, 0);
+    }
+}
+
+/* The result type of rule rt for a call with first argument a0 (emitted). */
+static void apply_rt(int rt, const xv *a0, xv *out) {
+    if (rt == RT_ARG0) {
+        out->t = a0->t;
+    } else if (rt == RT_VCHAR0) {
         uint32_t n = ixs_char_len(a0->t);
         out->t = ixs_t(IX_T_VARCHAR, n > 255 ? 255 : n);
-        break;
-    }
-    case RT_DEC0: out->t = ixs_t(IX_T_DECIMAL, 32u << 8); break;
-    case RT_DECF: out->t = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff); break;
-    case RT_DT5: out->t = ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5))); break;
-    case RT_VC128: out->t = ixs_t(IX_T_VARCHAR, 128); break;
-    case RT_CHAR1: out->t = ixs_t(IX_T_CHAR, 1); break;
-    case RT_NVC: out->t = ixs_t(IX_T_NVARCHAR, 255); break;
-    case RT_HEX: out->t = ixs_t(IX_T_VARCHAR, 18); break;
-    default: break;
+    } else if (rt != RT_EMIT) {
+        out->t = fixed_rt(rt);
     }
 }
 
@@ -751,13 +758,21 @@ int ixs_func_kind(const char *fn) {
     return f ? f->kind : IXS_FN_ROUTINE;
 }
 
-int ixs_func_emit(px *p, const char *fn, xv *args, int na, xv *out) {
+int ixs_func_resolve(px *p, const char *fn, int na, const fdef **def, ityp *t) {
     const fdef *f = lookup(fn);
+    *def = f;
+    *t = ixs_t(-1, 0);
+    if (!f) return 0;
+    if (na < f->min || na > f->max) return px_failc(p, IXS_E_ROUTINE, "%s", fn);
+    *t = fixed_rt(f->rt);
+    return 1;
+}
+
+int ixs_func_emit(px *p, const fdef *f, const char *fn, xv *args, int na, xv *out) {
     for (int i = 0; i < na; i++)
         ixs_settle(p, &args[i]);
     if (!f) return ixs_spl_call(p, fn, args, na, out); /* a user routine, else -674 */
     out->lk = LB_EXPR;
-    if (na < f->min || na > f->max) return px_failc(p, IXS_E_ROUTINE, "%s", fn);
     int rc = f->emit(p, f, args, na, out);
     if (!rc) apply_rt(f->rt, &args[0], out);
     return rc || p->failed ? -1 : 0;
@@ -775,14 +790,17 @@ int ixs_func_niladic_at(px *p) {
     return which;
 }
 
+ityp ixs_func_niladic_type(int which) {
+    return which == 2 ? ixs_t(IX_T_VARCHAR, 32) : ixs_t(IX_T_VARCHAR, 128);
+}
+
 void ixs_func_niladic_emit(px *p, int which, xv *out) {
     if (which == 2) {
         sb_strlit(&out->s, p->db->user, strlen(p->db->user));
-        out->t = ixs_t(IX_T_VARCHAR, 32);
     } else {
         const char *s = ixd_engine_server_name(p->db->e);
         sb_strlit(&out->s, s, strlen(s));
-        out->t = ixs_t(IX_T_VARCHAR, 128);
     }
+    out->t = ixs_func_niladic_type(which);
     out->lk = LB_EXPR;
 }

@@ -536,7 +536,6 @@ out:
 int ixs_merge_prepare(px *p, ixd_stmt *st) {
     mtree m;
     if (parse_merge(p, &m)) return -1;
-    if (p->syntax_only) return 0;
     int end = p->i, rc = merge_plan(p, &m, &st->mplan);
     p->i = end;
     return rc;

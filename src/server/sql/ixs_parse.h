@@ -61,20 +61,17 @@ typedef struct px {
     ityp *ptypes;
     scope *sc;
     int in_agg;
-    int dry;      /* at prepare: a ROW type a column names is not looked up */
-    int dry_deferred; /* a dry parse skipped a catalogue lookup (a ROW type): the
-                         statement runs from its text (ixs_ddl_prepare) */
-    int ddl_own;  /* ddl_begin began the transaction (none was open) */
-    int ts_write; /* a TimeSeries write routine is called */
+    int dry;                      /* at prepare: a ROW type a column names is not looked up */
+    int dry_deferred;             /* a dry parse skipped a catalogue lookup (a ROW type): the
+                                     statement runs from its text (ixs_ddl_prepare) */
+    int ddl_own;                  /* ddl_begin began the transaction (none was open) */
+    int ts_write;                 /* a TimeSeries write routine is called */
     int seq_done[IXS_MAX_SEQREF]; /* sequences this statement increments (ixs_seq.c) */
     int nseq_done;
-    int64_t rows; /* MERGE: rows changed */
-    int syntax_only; /* a reading for the syntax alone: unknown tables and
-                        columns are not errors (ixs_ex_shim.c, the CHECK
-                        conditions of ALTER TABLE at prepare) */
-    int olap_ok;  /* OLAP window expressions allowed here (projection, ORDER BY) */
-    int row_top;  /* set for a statement's own SELECT (and INTO TEMP): its ROW items are
-                     text, described as LVARCHAR (ixs_rowtype.c, ixs_select) */
+    int64_t rows;   /* MERGE: rows changed */
+    int olap_ok;    /* OLAP window expressions allowed here (projection, ORDER BY) */
+    int row_top;    /* set for a statement's own SELECT (and INTO TEMP): its ROW items are
+                       text, described as LVARCHAR (ixs_rowtype.c, ixs_select) */
     int rowid_want; /* 1: an update cursor's query (ixs_cursor.c); 2: rowid appended */
     char rowid_table[IXS_NAME_MAX + 1];
 } px;
@@ -200,20 +197,18 @@ typedef struct ixs_plan {
 int ixs_plan_keep(px *p, ixs_plan *pl, const void *tree, size_t size,
                   int (*run)(px *p, const void *tree), void (*fr)(void *tree));
 
-/* TimeSeries (ixs_ts.c). ixs_ts_call: a routine call in an expression,
- * after its '('. ixs_ts_from: TABLE(routine(...)) in FROM, from TABLE, as a
- * SELECT into q. ixs_ts_execute: EXECUTE FUNCTION / PROCEDURE into s.
+/* TimeSeries (ixs_ts.c; its calls in expressions: ixs_ex_tree.h). ixs_ts_from: TABLE(routine(...))
+ * in FROM, from TABLE, as a SELECT into q. ixs_ts_execute: EXECUTE FUNCTION / PROCEDURE into s.
  * ixs_ts_rowtype_stmt: CREATE /
  * DROP ROW TYPE after CREATE or DROP: 1 parsed (its plan in pl), 0 not such
  * a statement, -1 error. */
-int ixs_ts_call(px *p, const char *fn, xv *out);
 int ixs_ts_from(px *p, qres *q);
 int ixs_ts_execute(px *p, ixd_stmt *s);
 int ixs_ts_rowtype_stmt(px *p, int create, int *stype, ixs_plan *pl);
 
 /* Built-in functions (ixs_func.c). ixs_func_kind: what a call of fn (lower
  * case) is: a built-in of the table with a list of arguments, one with its
- * own syntax, a TimeSeries routine (ixs_ts_call) or a routine that is not a
+ * own syntax, a TimeSeries routine (ixs_ts.c) or a routine that is not a
  * built-in. ixs_func_emit: the call of fn with its na arguments (emitted)
  * into out: a built-in of the table, else a user routine (ixs_spl_call),
  * else -674 "Routine (%s) can not be resolved.". ixs_func_agg ...
@@ -223,7 +218,7 @@ int ixs_ts_rowtype_stmt(px *p, int create, int *stype, ixs_plan *pl);
  * 1 LEADING, 2 TRAILING), CAST(a AS t). ixs_func_niladic_at:
  * a built-in written without parentheses (DBSERVERNAME, SITENAME,
  * CURRENT_USER) at the current token (its index), or -1 when there is none;
- * ixs_func_niladic_emit: its value into out. */
+ * ixs_func_niladic_emit: its value into out, of ixs_func_niladic_type. */
 #define IXS_FN_MAXARGS 64
 enum {
     IXS_FN_EMIT,
@@ -236,7 +231,14 @@ enum {
     IXS_FN_TRIM,
 };
 int ixs_func_kind(const char *fn);
-int ixs_func_emit(px *p, const char *fn, xv *args, int na, xv *out);
+/* ixs_func_resolve: the row of fn for a call of na arguments into *def and
+ * the result type its rule gives without the arguments into *t (code -1 when
+ * it depends on them, set by ixs_func_emit): 1, 0 fn is no built-in (a
+ * routine), -1 a wrong argument count (-674). ixs_func_emit takes that row
+ * (NULL: the user routine fn). */
+struct fdef;
+int ixs_func_resolve(px *p, const char *fn, int na, const struct fdef **def, ityp *t);
+int ixs_func_emit(px *p, const struct fdef *def, const char *fn, xv *args, int na, xv *out);
 int ixs_func_agg(px *p, const char *fn, int distinct, xv *a, xv *out);
 int ixs_func_extend(px *p, xv *a, const uint32_t *q, xv *out);
 int ixs_func_substring(px *p, xv *a, int n, xv *out);
@@ -244,6 +246,7 @@ int ixs_func_trim(px *p, int how, xv *a, xv *c, xv *out);
 int ixs_func_cast(px *p, xv *a, ityp t, xv *out);
 int ixs_func_niladic_at(px *p);
 void ixs_func_niladic_emit(px *p, int which, xv *out);
+ityp ixs_func_niladic_type(int which);
 
 /* Expression helpers the built-ins use (ixs_expr.c). */
 void ixs_xv_init(xv *v);

@@ -254,8 +254,10 @@ static int rt_store(px *p, rtype *r) {
 /* An unnamed type with r's fields: an existing one of the same structure,
  * else a new one (not in a syntax check: id 0). */
 static int rt_unnamed_id(px *p, rtype *r) {
-    if (p->dry) p->dry_deferred = 1;
-    if (p->dry || p->syntax_only) return 0;
+    if (p->dry) {
+        p->dry_deferred = 1;
+        return 0;
+    }
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(p->db->h,
                            "SELECT extended_id FROM _ixd_xtdtypes WHERE mode = 'C' ORDER BY 1", -1,
@@ -330,7 +332,7 @@ int ixs_row_parse_type(px *p, ityp *t, uint32_t *collen) {
 
 int ixs_row_named_type(px *p, const char *name, ityp *t, uint32_t *collen) {
     if (p->dry) p->dry_deferred = 1;
-    if (p->syntax_only || p->dry) {
+    if (p->dry) {
         *t = ixs_t(IX_T_ROW, 0);
         *collen = 0;
         return 0;
@@ -381,7 +383,7 @@ static void type_name(px *p, ityp t, char *buf, size_t n) {
 
 void ixs_row_to_type(px *p, xv *v, ityp t) {
     if (p->failed) return;
-    if (v->k == XK_NULL || (p->syntax_only && (v->t.code < 0 || !t.len))) {
+    if (v->k == XK_NULL) {
         v->t = t;
         return;
     }
@@ -435,7 +437,6 @@ ityp ixs_row_lit_type(int nfields) {
 }
 
 int ixs_row_field(px *p, xv *out, const char *field) {
-    if (p->syntax_only && out->t.code < 0) return 0;
     if (out->t.code != IX_T_ROW || (out->t.len & ROW_LIT))
         return px_failc(p, IXS_E_ROW_NO_FIELD, "%s", field);
     rtype *r = rt_get(p, (int)out->t.len, NULL);
@@ -460,7 +461,6 @@ int ixs_row_field(px *p, xv *out, const char *field) {
 }
 
 int ixs_row_colref(px *p, const char *q, const char *name) {
-    if (p->syntax_only) return 0;
     for (scope *sc = p->sc; sc; sc = sc->up)
         for (int ti = 0; ti < sc->n; ti++) {
             tref *t = sc->t[ti];

@@ -15,10 +15,6 @@ tref *ixs_tref_new(px *p, const char *name, const char *alias) {
         return NULL;
     }
     int r = ixs_cat_table(p->db, name, &t->tab, p->err);
-    if (r == 0 && p->syntax_only) { /* a table without columns */
-        snprintf(t->tab.name, sizeof t->tab.name, "%s", name);
-        r = 1;
-    }
     if (r <= 0) {
         free(t);
         if (r == 0)

@@ -20,11 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/sql/ixs_ex_tree.h"
 #include "server/sql/ixs_parse.h"
 #include "server/sql/ixs_spl.h"
 #include "server/ts/ts.h"
 
-#define TS_MAX_ARGS 8
+#define TS_MAX_ARGS IXS_TS_MAXARGS
 
 enum {
     IXS_E_ROUTINE_UNRESOLVED = -674, /* Routine (%s) can not be resolved. */
@@ -80,13 +81,13 @@ static int parse_args(px *p, const ts_routine *r, targs *a) {
     return p->failed ? -1 : 0;
 }
 
-/* Appends "name(a, b, ...)" to out. */
-static void emit_call(const char *name, const targs *a, sb *out) {
+/* Appends "name(a, b, ...)" (n arguments) to out. */
+static void emit_call(const char *name, const xv *a, int n, sb *out) {
     sb_add(out, name);
     sb_addc(out, '(');
-    for (int k = 0; k < a->n; k++) {
+    for (int k = 0; k < n; k++) {
         if (k) sb_add(out, ", ");
-        sb_add(out, a->v[k].s.p ? a->v[k].s.p : "NULL");
+        sb_add(out, a[k].s.p ? a[k].s.p : "NULL");
     }
     sb_addc(out, ')');
 }
@@ -97,21 +98,36 @@ static ityp ret_type(const ts_routine *r) {
 
 /* ---- in expressions ------------------------------------------------------------------ */
 
-int ixs_ts_call(px *p, const char *fn, xv *out) {
+/* name ( args ) of a TimeSeries routine: the routine found before its
+ * arguments are resolved, their count checked after. */
+int ixs_ts_call_resolve(px *p, ixs_ex *e) {
+    const char *fn = e->part[0];
     const ts_routine *r = ts_routine_find(fn);
+    p->i = e->tok + 2; /* after name ( */
     if (!r) return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
     if (r->ret == TS_RET_ROWS || r->ret == TS_RET_AGG)
         return px_failc(p, IXS_E_MANY_ROWS, "%s", fn);
-    targs a;
-    int rc = parse_args(p, r, &a);
-    if (!rc) {
-        emit_call(r->sqlite_name, &a, &out->s);
-        out->t = ret_type(r);
-        out->k = XK_EXPR;
-        out->lk = LB_EXPR;
-    }
-    targs_free(&a);
-    return rc;
+    if (r->writes) p->ts_write = 1;
+    for (int k = 0; k < e->nk; k++)
+        if (ixs_ex_resolve(p, e->kids[k])) return -1;
+    p->i = e->end;
+    if (e->nk < r->min_args || e->nk > r->max_args)
+        return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
+    e->ts = r;
+    e->t = ret_type(r);
+    return 0;
+}
+
+/* The call of the routine's SQLite function, its n arguments a emitted. */
+int ixs_ts_call_emit(px *p, const ixs_ex *e, xv *a, int n, xv *out) {
+    for (int k = 0; k < n; k++)
+        arg_type(p, e->ts, k, &a[k]);
+    if (p->failed) return -1;
+    emit_call(e->ts->sqlite_name, a, n, &out->s);
+    out->t = e->t;
+    out->k = XK_EXPR;
+    out->lk = LB_EXPR;
+    return out->s.oom ? px_failc(p, -208, NULL) : 0;
 }
 
 /* ---- the rows of a table routine ----------------------------------------------------------- */
@@ -196,7 +212,7 @@ static int table_select(px *p, const ts_routine *r, const targs *a, const char *
             }
     }
     sb_add(s, " FROM ");
-    emit_call(r->sqlite_name, a, s);
+    emit_call(r->sqlite_name, a->v, a->n, s);
     return s->oom ? px_failc(p, -208, NULL) : 0;
 }
 
@@ -247,7 +263,7 @@ int ixs_ts_execute(px *p, ixd_stmt *s) {
         if (!rc) rc = table_select(p, r, &a, NULL, &q);
     } else if (!rc) {
         sb_add(&q.sql, "SELECT ");
-        emit_call(r->sqlite_name, &a, &q.sql);
+        emit_call(r->sqlite_name, a.v, a.n, &q.sql);
         if (!proc) rc = add_out(p, &q, "(expression)", ret_type(r));
     }
     targs_free(&a);
