@@ -354,6 +354,17 @@ const char *ix_isam_errtext(int isamcode);
  */
 int ix_prepare(ix_conn *conn, const char *sql, size_t len, ix_stmt **out);
 
+/* Flags of ix_prepare_v2 (DECLARE ... SCROLL CURSOR WITH HOLD). */
+#define IX_PREPARE_SCROLL    0x1u /* a scroll cursor: ix_fetch_first ... work on it */
+#define IX_PREPARE_WITH_HOLD 0x2u /* the cursor stays open across COMMIT WORK */
+
+/*
+ * ix_prepare with flags (0: the same as ix_prepare). The flags shape the
+ * cursor of a statement that returns rows and are ignored by any other.
+ * Returns what ix_prepare returns, and IX_EINVAL for an unknown flag.
+ */
+int ix_prepare_v2(ix_conn *conn, const char *sql, size_t len, unsigned flags, ix_stmt **out);
+
 /* The connection of stmt (NULL after ix_close of it). */
 ix_conn *ix_stmt_conn(const ix_stmt *stmt);
 /* Number of ? placeholders. */
@@ -502,6 +513,31 @@ int ix_qualifier_check(unsigned qualifier, int is_interval);
  * IX_ETIMEOUT, IX_ETLS, IX_EPROTO.
  */
 int ix_step(ix_stmt *stmt);
+
+/*
+ * Scroll cursors (statements prepared with IX_PREPARE_SCROLL). Each call
+ * opens the cursor first when it is not open (as ix_step does) and makes
+ * one row current, read with the ix_column_* accessors:
+ *   ix_fetch_first / ix_fetch_last: the first / last row;
+ *   ix_fetch_prior: the row before the current one;
+ *   ix_fetch_absolute(n): row n (1-based); ix_fetch_relative(n): the row n
+ *   after (n < 0: before) the current one (0: the current row again).
+ * ix_step on a scroll cursor gives the next row (FETCH NEXT; rows after the
+ * current one arrive in batches of the fetch buffer). A fetch outside the
+ * result returns IX_DONE (SQLCODE 100 in ESQL/C) and leaves the cursor
+ * before the first row or after the last one, from where ix_step /
+ * ix_fetch_prior go on. The cursor stays open until ix_reset / ix_finalize.
+ * Each ix_fetch_* call is one round trip.
+ * Returns IX_ROW, IX_DONE, IX_ESQL (-482 "Invalid operation on a
+ * non-SCROLL cursor" on a statement prepared without IX_PREPARE_SCROLL or
+ * one that returns no rows; a server error), IX_EMISUSE, or a connection
+ * error.
+ */
+int ix_fetch_first(ix_stmt *stmt);
+int ix_fetch_last(ix_stmt *stmt);
+int ix_fetch_prior(ix_stmt *stmt);
+int ix_fetch_absolute(ix_stmt *stmt, int64_t n);
+int ix_fetch_relative(ix_stmt *stmt, int64_t n);
 
 /* Closes the open cursor, if any (its pending replies are drained later,
  * pipelined with the next request), and makes the statement ready to run

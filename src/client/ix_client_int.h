@@ -208,7 +208,13 @@ struct ix_stmt {
     int64_t replied;
     int named;
     char curname[24];
+    unsigned flags; /* IX_PREPARE_* of ix_prepare_v2 */
+    /* scroll cursor: the current row's position (0 before the first row,
+     * IXC_SPOS_AFTER after the last) */
+    int64_t spos;
+    int cached; /* kept in the connection's statement cache (ix_stmt_cache.c) */
 };
+#define IXC_SPOS_AFTER INT64_MAX
 
 struct ix_conn {
     ixc_transport *tr;
@@ -288,6 +294,8 @@ typedef struct ixc_reply {
     int at_eot;               /* the group's EOT was read */
     ixc_batch *tuples;        /* where SQ_TUPLEs go, or NULL to drop them */
     const ixc_rowplan *plan;  /* with tuples: every tuple is checked against it */
+    int has_tupid;            /* an SQ_TUPID arrived (scroll fetch) */
+    int32_t tupid;            /* the first one: the position of the first row */
 } ixc_reply;
 
 /* conn.c helpers used by stmt.c */

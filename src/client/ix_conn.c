@@ -834,8 +834,11 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
         }
         case IX_SQ_EXIT: return ixc_kill(c, IX_ECONN, "the server ended the session");
         case IX_SQ_CLOSE: /* server auto-closed the cursor: end of data */ r->has_done = 1; break;
+        case IX_SQ_TUPID: /* a scroll fetch: the position of its first row */
+            if (!r->has_tupid) r->tupid = m.u.tupid;
+            r->has_tupid = 1;
+            break;
         case IX_SQ_COST:
-        case IX_SQ_TUPID:
         case IX_SQ_GENKEYS_REPLY: break;
         default:
             return ixc_kill(c, IX_EPROTO, "unexpected %s in a reply",
