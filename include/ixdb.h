@@ -539,6 +539,26 @@ int ix_fetch_prior(ix_stmt *stmt);
 int ix_fetch_absolute(ix_stmt *stmt, int64_t n);
 int ix_fetch_relative(ix_stmt *stmt, int64_t n);
 
+/*
+ * Statement cache: ix_set_stmt_cache(conn, n) keeps the n statements most
+ * recently finalized on conn prepared on the server (n = 0, the default:
+ * off; at most IX_STMT_CACHE_MAX). ix_finalize of a prepared statement then
+ * closes its cursor, clears its bindings and keeps it; ix_prepare /
+ * ix_prepare_v2 of the same SQL text (byte for byte) and flags hands it back
+ * without a PREPARE; a full cache releases the statement kept longest. A
+ * CREATE, ALTER, DROP or RENAME (or DATABASE / CLOSE DATABASE) that succeeds
+ * on conn releases every kept statement, and statements prepared before it
+ * are released when finalized, so a text prepared after DDL is prepared and
+ * described anew. DDL run on another connection is not seen (Informix then
+ * answers -710 on the stale statement: prepare it again). Lowering n
+ * releases the statements beyond it. ix_close releases them all.
+ * Returns IX_OK, IX_EINVAL (n < 0 or too large), IX_ENOMEM or IX_EMISUSE.
+ * ix_stmt_cache_size: n (-1 for NULL conn).
+ */
+#define IX_STMT_CACHE_MAX 1024
+int ix_set_stmt_cache(ix_conn *conn, int n);
+int ix_stmt_cache_size(const ix_conn *conn);
+
 /* Closes the open cursor, if any (its pending replies are drained later,
  * pipelined with the next request), and makes the statement ready to run
  * again with the same bindings. Returns IX_OK, IX_EMISUSE or a connection

@@ -1404,6 +1404,7 @@ int ixc_connect_transport(ix_conn **out, const char *dsn, ixc_transport *tr) {
 
 void ix_close(ix_conn *c) {
     if (!c) return;
+    ixc_cache_free(c);
     if (!c->dead && c->tr) {
         /* Pending CLOSE/RELEASE replies need not be read: SQ_EXIT ends all. */
         size_t mark = ixc_mark(c);
@@ -1585,6 +1586,12 @@ void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t len) {
         /* A new (or no) current database: autocommit is back on. */
         c->in_txn = 0;
         c->manual_commit = 0;
+        ixc_cache_schema_changed(c);
+    } else if (word_is(w, n, "CREATE") || word_is(w, n, "ALTER") || word_is(w, n, "DROP") ||
+               word_is(w, n, "RENAME")) {
+        ixc_cache_schema_changed(c); /* kept statements may describe what changed */
+    } else if (word_is(w, n, "SET") && (word_is(w2, n2, "ISOLATION") || word_is(w2, n2, "LOCK"))) {
+        c->session_set = 1;
     }
 }
 

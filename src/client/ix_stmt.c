@@ -199,6 +199,7 @@ static int defer_kind(const char *sql, size_t n) {
 static void apply_describe(ix_stmt *s, ixc_reply *r) {
     s->id = r->stmt_id;
     s->prepared = 1;
+    s->schema_gen = s->conn->schema_gen;
     s->stmt_type = r->stmt_type;
     s->tuple_size = r->tuple_size;
     /* A SELECT, or another statement that returns columns (EXECUTE
@@ -305,7 +306,12 @@ int ix_prepare_v2(ix_conn *c, const char *sql, size_t len, unsigned flags, ix_st
     if (dead(c)) return IX_ECONN;
     ixc_clear_err(c);
     size_t n = IXC_IS_NTS(len) ? strlen(sql) : len;
-    ix_stmt *s = calloc(1, sizeof *s);
+    ix_stmt *s = c->cache_len ? ixc_cache_take(c, sql, n, flags) : NULL;
+    if (s) {
+        *out = s;
+        return IX_OK;
+    }
+    s = calloc(1, sizeof *s);
     if (!s) return ixc_fail(c, IX_ENOMEM, "out of memory");
     s->sql = malloc(n + 1);
     if (!s->sql) {
@@ -1445,6 +1451,11 @@ int ix_reset(ix_stmt *s) {
 
 int ix_finalize(ix_stmt *s) {
     if (!s) return IX_OK;
+    if (s->conn && !s->cached && ixc_cache_put(s->conn, s)) return IX_OK;
+    return ixc_stmt_release(s);
+}
+
+int ixc_stmt_release(ix_stmt *s) {
     int rc = IX_OK;
     ix_conn *c = s->conn;
     if (c) {
