@@ -933,6 +933,78 @@ typedef enum ix_isolation {
 int ix_set_isolation(ix_conn *conn, int level);
 int ix_set_lock_wait(ix_conn *conn, int seconds);
 
+/* ---- connection pool ------------------------------------------------------------
+ * ix_pool: a thread-safe pool of connections to one DSN. Any thread may
+ * acquire and release; a connection acquired belongs to that thread (as any
+ * ix_conn, it is not to be used by two threads at once) until released.
+ *
+ * Configuration (ix_pool_config_init sets the defaults shown):
+ *   dsn                 the ix_connect DSN of every member (required)
+ *   min_size (0)        connections ix_pool_create opens (it fails, with the
+ *                       connect error, when one cannot be opened)
+ *   max_size (10)       connections open at most (checked out + idle)
+ *   acquire_timeout_ms  (30000) how long ix_pool_acquire waits for a free
+ *                       connection when max_size are checked out: 0 fails at
+ *                       once, -1 waits forever
+ *   idle_check_ms       (30000) a connection idle at least this long is
+ *                       checked with one round trip (a RELEASE of an unused
+ *                       statement id, answered with a bare EOT) before it is
+ *                       handed out; one that fails is closed and the next
+ *                       tried (or a new one opened). 0: always, -1: never
+ *   max_lifetime_ms (0) a connection older than this is closed when it is
+ *                       released or found idle, instead of being reused
+ *                       (0: no limit)
+ *   isolation           (IX_ISO_COMMITTED_READ) and lock_wait (0: NOT WAIT):
+ *                       the members' session defaults, set after connecting
+ *                       when they differ from Informix's (which needs a
+ *                       database in the DSN), and restored on release when
+ *                       SET ISOLATION / SET LOCK MODE (ix_set_isolation,
+ *                       ix_set_lock_wait, or SQL run through the connection)
+ *                       changed them
+ * ix_pool_release resets the session: an open transaction is rolled back,
+ * autocommit is turned back on, isolation and lock mode are restored as
+ * above, and the error record is cleared. Statements must be finalized
+ * first (kept statements of the statement cache may stay): a connection
+ * released with a statement still open, a dead one, or one whose reset
+ * fails is closed instead of kept. Members are reused most recently
+ * released first.
+ * ix_pool_acquire returns IX_OK with *conn; IX_ETIMEOUT (none free within
+ * the timeout); the ix_connect error of a new connection (IX_ECONN, IX_ESQL,
+ * ...; ix_pool_errmsg says why); IX_EMISUSE. ix_pool_release returns IX_OK
+ * or IX_EMISUSE (conn not checked out of this pool). ix_pool_destroy closes
+ * the idle connections; every connection must have been released before.
+ */
+typedef struct ix_pool ix_pool;
+typedef struct ix_pool_config {
+    const char *dsn;
+    int min_size, max_size;
+    int acquire_timeout_ms;
+    int idle_check_ms;
+    int max_lifetime_ms;
+    int isolation; /* an ix_isolation */
+    int lock_wait; /* as ix_set_lock_wait's seconds */
+} ix_pool_config;
+/* Counters of a pool: open (checked out, idle or connecting), idle; created
+ * (connections opened), discarded (closed: dead, failed check or reset,
+ * expired), checks (health-check round trips), waits (acquires that had to
+ * wait), timeouts (acquires that timed out). */
+typedef struct ix_pool_stats {
+    int open, idle;
+    int64_t created, discarded, checks, waits, timeouts;
+} ix_pool_stats;
+void ix_pool_config_init(ix_pool_config *cfg);
+/* IX_OK with *pool; IX_EINVAL (sizes, isolation or lock_wait out of range);
+ * IX_EMISUSE (NULL argument, no dsn); IX_ENOMEM; a connect error. */
+int ix_pool_create(ix_pool **pool, const ix_pool_config *cfg);
+int ix_pool_acquire(ix_pool *pool, ix_conn **conn);
+int ix_pool_release(ix_pool *pool, ix_conn *conn);
+void ix_pool_destroy(ix_pool *pool);
+/* Copies the counters. IX_OK or IX_EMISUSE. */
+int ix_pool_get_stats(ix_pool *pool, ix_pool_stats *stats);
+/* The last connect or timeout error of the pool as text (NUL-terminated,
+ * truncated to n bytes). IX_OK or IX_EMISUSE. */
+int ix_pool_errmsg(ix_pool *pool, char *buf, size_t n);
+
 /* ---- pipelined batches ------------------------------------------------------- */
 
 /* Called for each row of a batch, before the row's request is written: bind
