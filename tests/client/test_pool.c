@@ -151,7 +151,7 @@ static void check_health_and_lifetime(void) {
     cfg.dsn = dsn;
     cfg.min_size = 2;
     cfg.max_size = 2;
-    cfg.idle_check_ms = 100;
+    cfg.idle_check_ms = 250;
     ix_pool *p = NULL;
     CHECK(ix_pool_create(&p, &cfg) == IX_OK, "create");
     ix_conn *c = NULL;
@@ -160,7 +160,7 @@ static void check_health_and_lifetime(void) {
     CHECK(ix_pool_acquire(p, &c) == IX_OK, "acquire again at once");
     CHECK(stats(p).checks == 0, "no check before idle_check_ms: %lld", (long long)stats(p).checks);
     ix_pool_release(p, c);
-    sleep_ms(150);
+    sleep_ms(350);
     CHECK(ix_pool_acquire(p, &c) == IX_OK && count_rows(c, "") >= 0, "acquire after idling");
     CHECK(stats(p).checks == 1, "one check after idling: %lld", (long long)stats(p).checks);
     ix_pool_release(p, c);
@@ -170,7 +170,7 @@ static void check_health_and_lifetime(void) {
     snprintf(listen, sizeof listen, "127.0.0.1:%d", P.port);
     const char *extra[] = {"--listen", listen, NULL};
     CHECK(ixd_start_args(&P, P.dir, extra) == 0, "ixd restarts on port %d", P.port);
-    sleep_ms(150);
+    sleep_ms(350);
     int64_t created = stats(p).created;
     CHECK(ix_pool_acquire(p, &c) == IX_OK, "acquire after the restart");
     CHECK(count_rows(c, "") >= 0, "the connection handed out works: %s", ix_errmsg(c));
@@ -181,19 +181,19 @@ static void check_health_and_lifetime(void) {
     ix_pool_destroy(p);
     /* max lifetime */
     cfg.min_size = 0;
-    cfg.max_lifetime_ms = 100;
+    cfg.max_lifetime_ms = 300;
     cfg.idle_check_ms = -1;
     CHECK(ix_pool_create(&p, &cfg) == IX_OK, "create with a lifetime");
     ix_conn *first = NULL;
     CHECK(ix_pool_acquire(p, &first) == IX_OK, "acquire");
     ix_pool_release(p, first);
     CHECK(ix_pool_acquire(p, &c) == IX_OK && stats(p).created == 1, "reused while young");
-    sleep_ms(150);
+    sleep_ms(350);
     ix_pool_release(p, c);
     CHECK(stats(p).open == 0 && stats(p).discarded == 1, "closed when released old");
     CHECK(ix_pool_acquire(p, &c) == IX_OK && stats(p).created == 2, "a new one");
     ix_pool_release(p, c);
-    sleep_ms(150);
+    sleep_ms(350);
     CHECK(ix_pool_acquire(p, &c) == IX_OK && stats(p).created == 3, "an idle old one replaced");
     ix_pool_release(p, c);
     ix_pool_destroy(p);
