@@ -354,6 +354,17 @@ const char *ix_isam_errtext(int isamcode);
  */
 int ix_prepare(ix_conn *conn, const char *sql, size_t len, ix_stmt **out);
 
+/* Flags of ix_prepare_v2 (DECLARE ... SCROLL CURSOR WITH HOLD). */
+#define IX_PREPARE_SCROLL    0x1u /* a scroll cursor: ix_fetch_first ... work on it */
+#define IX_PREPARE_WITH_HOLD 0x2u /* the cursor stays open across COMMIT WORK */
+
+/*
+ * ix_prepare with flags (0: the same as ix_prepare). The flags shape the
+ * cursor of a statement that returns rows and are ignored by any other.
+ * Returns what ix_prepare returns, and IX_EINVAL for an unknown flag.
+ */
+int ix_prepare_v2(ix_conn *conn, const char *sql, size_t len, unsigned flags, ix_stmt **out);
+
 /* The connection of stmt (NULL after ix_close of it). */
 ix_conn *ix_stmt_conn(const ix_stmt *stmt);
 /* Number of ? placeholders. */
@@ -502,6 +513,51 @@ int ix_qualifier_check(unsigned qualifier, int is_interval);
  * IX_ETIMEOUT, IX_ETLS, IX_EPROTO.
  */
 int ix_step(ix_stmt *stmt);
+
+/*
+ * Scroll cursors (statements prepared with IX_PREPARE_SCROLL). Each call
+ * opens the cursor first when it is not open (as ix_step does) and makes
+ * one row current, read with the ix_column_* accessors:
+ *   ix_fetch_first / ix_fetch_last: the first / last row;
+ *   ix_fetch_prior: the row before the current one;
+ *   ix_fetch_absolute(n): row n (1-based); ix_fetch_relative(n): the row n
+ *   after (n < 0: before) the current one (0: the current row again).
+ * ix_step on a scroll cursor gives the next row (FETCH NEXT; rows after the
+ * current one arrive in batches of the fetch buffer). A fetch outside the
+ * result returns IX_DONE (SQLCODE 100 in ESQL/C) and leaves the cursor
+ * before the first row or after the last one, from where ix_step /
+ * ix_fetch_prior go on. The cursor stays open until ix_reset / ix_finalize.
+ * Each ix_fetch_* call is one round trip.
+ * Returns IX_ROW, IX_DONE, IX_ESQL (-482 "Invalid operation on a
+ * non-SCROLL cursor" on a statement prepared without IX_PREPARE_SCROLL or
+ * one that returns no rows; a server error), IX_EMISUSE, or a connection
+ * error.
+ */
+int ix_fetch_first(ix_stmt *stmt);
+int ix_fetch_last(ix_stmt *stmt);
+int ix_fetch_prior(ix_stmt *stmt);
+int ix_fetch_absolute(ix_stmt *stmt, int64_t n);
+int ix_fetch_relative(ix_stmt *stmt, int64_t n);
+
+/*
+ * Statement cache: ix_set_stmt_cache(conn, n) keeps the n statements most
+ * recently finalized on conn prepared on the server (n = 0, the default:
+ * off; at most IX_STMT_CACHE_MAX). ix_finalize of a prepared statement then
+ * closes its cursor, clears its bindings and keeps it; ix_prepare /
+ * ix_prepare_v2 of the same SQL text (byte for byte) and flags hands it back
+ * without a PREPARE; a full cache releases the statement kept longest. A
+ * CREATE, ALTER, DROP or RENAME (or DATABASE / CLOSE DATABASE) that succeeds
+ * on conn releases every kept statement, and statements prepared before it
+ * are released when finalized, so a text prepared after DDL is prepared and
+ * described anew. DDL run on another connection is not seen (Informix then
+ * answers -710 on the stale statement: prepare it again). Lowering n
+ * releases the statements beyond it. ix_close releases them all.
+ * Returns IX_OK, IX_EINVAL (n < 0 or too large), IX_ENOMEM or IX_EMISUSE.
+ * ix_stmt_cache_size: n (-1 for NULL conn).
+ */
+#define IX_STMT_CACHE_MAX 1024
+int ix_set_stmt_cache(ix_conn *conn, int n);
+int ix_stmt_cache_size(const ix_conn *conn);
 
 /* Closes the open cursor, if any (its pending replies are drained later,
  * pipelined with the next request), and makes the statement ready to run
@@ -876,6 +932,78 @@ typedef enum ix_isolation {
  */
 int ix_set_isolation(ix_conn *conn, int level);
 int ix_set_lock_wait(ix_conn *conn, int seconds);
+
+/* ---- connection pool ------------------------------------------------------------
+ * ix_pool: a thread-safe pool of connections to one DSN. Any thread may
+ * acquire and release; a connection acquired belongs to that thread (as any
+ * ix_conn, it is not to be used by two threads at once) until released.
+ *
+ * Configuration (ix_pool_config_init sets the defaults shown):
+ *   dsn                 the ix_connect DSN of every member (required)
+ *   min_size (0)        connections ix_pool_create opens (it fails, with the
+ *                       connect error, when one cannot be opened)
+ *   max_size (10)       connections open at most (checked out + idle)
+ *   acquire_timeout_ms  (30000) how long ix_pool_acquire waits for a free
+ *                       connection when max_size are checked out: 0 fails at
+ *                       once, -1 waits forever
+ *   idle_check_ms       (30000) a connection idle at least this long is
+ *                       checked with one round trip (a RELEASE of an unused
+ *                       statement id, answered with a bare EOT) before it is
+ *                       handed out; one that fails is closed and the next
+ *                       tried (or a new one opened). 0: always, -1: never
+ *   max_lifetime_ms (0) a connection older than this is closed when it is
+ *                       released or found idle, instead of being reused
+ *                       (0: no limit)
+ *   isolation           (IX_ISO_COMMITTED_READ) and lock_wait (0: NOT WAIT):
+ *                       the members' session defaults, set after connecting
+ *                       when they differ from Informix's (which needs a
+ *                       database in the DSN), and restored on release when
+ *                       SET ISOLATION / SET LOCK MODE (ix_set_isolation,
+ *                       ix_set_lock_wait, or SQL run through the connection)
+ *                       changed them
+ * ix_pool_release resets the session: an open transaction is rolled back,
+ * autocommit is turned back on, isolation and lock mode are restored as
+ * above, and the error record is cleared. Statements must be finalized
+ * first (kept statements of the statement cache may stay): a connection
+ * released with a statement still open, a dead one, or one whose reset
+ * fails is closed instead of kept. Members are reused most recently
+ * released first.
+ * ix_pool_acquire returns IX_OK with *conn; IX_ETIMEOUT (none free within
+ * the timeout); the ix_connect error of a new connection (IX_ECONN, IX_ESQL,
+ * ...; ix_pool_errmsg says why); IX_EMISUSE. ix_pool_release returns IX_OK
+ * or IX_EMISUSE (conn not checked out of this pool). ix_pool_destroy closes
+ * the idle connections; every connection must have been released before.
+ */
+typedef struct ix_pool ix_pool;
+typedef struct ix_pool_config {
+    const char *dsn;
+    int min_size, max_size;
+    int acquire_timeout_ms;
+    int idle_check_ms;
+    int max_lifetime_ms;
+    int isolation; /* an ix_isolation */
+    int lock_wait; /* as ix_set_lock_wait's seconds */
+} ix_pool_config;
+/* Counters of a pool: open (checked out, idle or connecting), idle; created
+ * (connections opened), discarded (closed: dead, failed check or reset,
+ * expired), checks (health-check round trips), waits (acquires that had to
+ * wait), timeouts (acquires that timed out). */
+typedef struct ix_pool_stats {
+    int open, idle;
+    int64_t created, discarded, checks, waits, timeouts;
+} ix_pool_stats;
+void ix_pool_config_init(ix_pool_config *cfg);
+/* IX_OK with *pool; IX_EINVAL (sizes, isolation or lock_wait out of range);
+ * IX_EMISUSE (NULL argument, no dsn); IX_ENOMEM; a connect error. */
+int ix_pool_create(ix_pool **pool, const ix_pool_config *cfg);
+int ix_pool_acquire(ix_pool *pool, ix_conn **conn);
+int ix_pool_release(ix_pool *pool, ix_conn *conn);
+void ix_pool_destroy(ix_pool *pool);
+/* Copies the counters. IX_OK or IX_EMISUSE. */
+int ix_pool_get_stats(ix_pool *pool, ix_pool_stats *stats);
+/* The last connect or timeout error of the pool as text (NUL-terminated,
+ * truncated to n bytes). IX_OK or IX_EMISUSE. */
+int ix_pool_errmsg(ix_pool *pool, char *buf, size_t n);
 
 /* ---- pipelined batches ------------------------------------------------------- */
 

@@ -208,7 +208,14 @@ struct ix_stmt {
     int64_t replied;
     int named;
     char curname[24];
+    unsigned flags; /* IX_PREPARE_* of ix_prepare_v2 */
+    /* scroll cursor: the current row's position (0 before the first row,
+     * IXC_SPOS_AFTER after the last) */
+    int64_t spos;
+    int cached;          /* kept in the connection's statement cache (ix_stmt_cache.c) */
+    unsigned schema_gen; /* c->schema_gen when it was prepared */
 };
+#define IXC_SPOS_AFTER INT64_MAX
 
 struct ix_conn {
     ixc_transport *tr;
@@ -252,6 +259,11 @@ struct ix_conn {
     size_t pend_head, pend_len, pend_cap;
     ix_stmt *stmts;
     unsigned cursor_seq;
+    /* statement cache (ix_stmt_cache.c): cache[0 .. cache_len), oldest first */
+    ix_stmt **cache;
+    int cache_len, cache_max;
+    unsigned schema_gen; /* counts the DDL statements run on the connection */
+    int session_set;     /* SET ISOLATION / SET LOCK MODE ran (ix_pool's reset) */
     /* results of the last statement */
     int64_t changes, serial, serial8;
     /* error record */
@@ -288,6 +300,8 @@ typedef struct ixc_reply {
     int at_eot;               /* the group's EOT was read */
     ixc_batch *tuples;        /* where SQ_TUPLEs go, or NULL to drop them */
     const ixc_rowplan *plan;  /* with tuples: every tuple is checked against it */
+    int has_tupid;            /* an SQ_TUPID arrived (scroll fetch) */
+    int32_t tupid;            /* the first one: the position of the first row */
 } ixc_reply;
 
 /* conn.c helpers used by stmt.c */
@@ -327,6 +341,19 @@ int ixc_note_txn_failure(ix_conn *c, const char *sql, size_t n, const ixc_reply 
  * control, SET, DATABASE statements). Returns IX_OK or the failure, recorded
  * on c. */
 int ixc_auto_begin(ix_conn *c, const char *sql, size_t n);
+
+/* ---- statement cache (ix_stmt_cache.c) -----------------------------------------
+ * ixc_cache_take: the kept statement for sql (n bytes) and flags, removed
+ * from the cache, or NULL. ixc_cache_put: keeps s (reset, bindings cleared)
+ * instead of releasing it; 1 when kept, 0 when s must be released.
+ * ixc_cache_schema_changed: DDL ran: releases every kept statement.
+ * ixc_cache_free: releases them all and turns the cache off (ix_close). */
+ix_stmt *ixc_cache_take(ix_conn *c, const char *sql, size_t n, unsigned flags);
+int ixc_cache_put(ix_conn *c, ix_stmt *s);
+void ixc_cache_schema_changed(ix_conn *c);
+void ixc_cache_free(ix_conn *c);
+/* stmt.c: ix_finalize without the cache (RELEASE on the server, freed). */
+int ixc_stmt_release(ix_stmt *s);
 
 /* For tests: connect over a caller-made transport (takes ownership of tr,
  * freed by ix_close). dsn gives user, password, server, database, etc.; host

@@ -834,8 +834,11 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
         }
         case IX_SQ_EXIT: return ixc_kill(c, IX_ECONN, "the server ended the session");
         case IX_SQ_CLOSE: /* server auto-closed the cursor: end of data */ r->has_done = 1; break;
+        case IX_SQ_TUPID: /* a scroll fetch: the position of its first row */
+            if (!r->has_tupid) r->tupid = m.u.tupid;
+            r->has_tupid = 1;
+            break;
         case IX_SQ_COST:
-        case IX_SQ_TUPID:
         case IX_SQ_GENKEYS_REPLY: break;
         default:
             return ixc_kill(c, IX_EPROTO, "unexpected %s in a reply",
@@ -1401,6 +1404,7 @@ int ixc_connect_transport(ix_conn **out, const char *dsn, ixc_transport *tr) {
 
 void ix_close(ix_conn *c) {
     if (!c) return;
+    ixc_cache_free(c);
     if (!c->dead && c->tr) {
         /* Pending CLOSE/RELEASE replies need not be read: SQ_EXIT ends all. */
         size_t mark = ixc_mark(c);
@@ -1582,6 +1586,12 @@ void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t len) {
         /* A new (or no) current database: autocommit is back on. */
         c->in_txn = 0;
         c->manual_commit = 0;
+        ixc_cache_schema_changed(c);
+    } else if (word_is(w, n, "CREATE") || word_is(w, n, "ALTER") || word_is(w, n, "DROP") ||
+               word_is(w, n, "RENAME")) {
+        ixc_cache_schema_changed(c); /* kept statements may describe what changed */
+    } else if (word_is(w, n, "SET") && (word_is(w2, n2, "ISOLATION") || word_is(w2, n2, "LOCK"))) {
+        c->session_set = 1;
     }
 }
 

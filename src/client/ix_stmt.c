@@ -28,7 +28,9 @@
 
 int ixc_drain_for(ix_conn *c, ix_stmt *s);
 
-enum { ST_READY = 0, ST_OPEN = 1, ST_DONE = 2 };
+/* ST_SCROLL: a scroll cursor is open (ix_step and the ix_fetch_* calls go
+ * through scroll_fetch; the fast path of ix_step is for ST_OPEN only). */
+enum { ST_READY = 0, ST_OPEN = 1, ST_DONE = 2, ST_SCROLL = 3 };
 
 /* ---- helpers ------------------------------------------------------------------ */
 
@@ -197,6 +199,7 @@ static int defer_kind(const char *sql, size_t n) {
 static void apply_describe(ix_stmt *s, ixc_reply *r) {
     s->id = r->stmt_id;
     s->prepared = 1;
+    s->schema_gen = s->conn->schema_gen;
     s->stmt_type = r->stmt_type;
     s->tuple_size = r->tuple_size;
     /* A SELECT, or another statement that returns columns (EXECUTE
@@ -291,13 +294,24 @@ static const ix_stmt *described(const ix_stmt *s) {
 }
 
 int ix_prepare(ix_conn *c, const char *sql, size_t len, ix_stmt **out) {
+    return ix_prepare_v2(c, sql, len, 0, out);
+}
+
+int ix_prepare_v2(ix_conn *c, const char *sql, size_t len, unsigned flags, ix_stmt **out) {
     if (out) *out = NULL;
     if (!c) return IX_EMISUSE;
     if (!sql || !out) return ixc_fail(c, IX_EMISUSE, "NULL argument to ix_prepare");
+    if (flags & ~(unsigned)(IX_PREPARE_SCROLL | IX_PREPARE_WITH_HOLD))
+        return ixc_fail(c, IX_EINVAL, "unknown ix_prepare_v2 flags 0x%x", flags);
     if (dead(c)) return IX_ECONN;
     ixc_clear_err(c);
     size_t n = IXC_IS_NTS(len) ? strlen(sql) : len;
-    ix_stmt *s = calloc(1, sizeof *s);
+    ix_stmt *s = c->cache_len ? ixc_cache_take(c, sql, n, flags) : NULL;
+    if (s) {
+        *out = s;
+        return IX_OK;
+    }
+    s = calloc(1, sizeof *s);
     if (!s) return ixc_fail(c, IX_ENOMEM, "out of memory");
     s->sql = malloc(n + 1);
     if (!s->sql) {
@@ -320,6 +334,7 @@ int ix_prepare(ix_conn *c, const char *sql, size_t len, ix_stmt **out) {
     }
     s->fetch_buffer = c->fetch_buffer;
     s->readahead = c->readahead;
+    s->flags = flags;
     s->conn = c;
     int kind = c->deferred_prepare ? defer_kind(sql, n) : DEFER_NO;
     const char *wire;
@@ -352,7 +367,7 @@ int ix_bind_parameter_count(const ix_stmt *s) {
 static ixc_param *param_at(ix_stmt *s, int i, int *rc) {
     *rc = stmt_check(s);
     if (*rc) return NULL;
-    if (s->state == ST_OPEN) {
+    if (s->state == ST_OPEN || s->state == ST_SCROLL) {
         *rc = ixc_fail(s->conn, IX_EMISUSE, "cannot bind while a cursor is open (ix_reset first)");
         return NULL;
     }
@@ -1094,9 +1109,13 @@ static int open_cursor(ix_stmt *s) {
     if (rc != IX_OK) return rc;
     if (!deferred) ix_enc_id(&c->out, s->id);
     ix_enc_curname(&c->out, s->curname, strlen(s->curname));
+    if (s->flags & IX_PREPARE_SCROLL) ix_enc_tag(&c->out, IX_SQ_SCROLL);
+    if (s->flags & IX_PREPARE_WITH_HOLD) ix_enc_tag(&c->out, IX_SQ_HOLD);
     encode_bind(s);
     ix_enc_tag(&c->out, IX_SQ_OPEN);
-    int one_group = c->optofc;
+    /* a scroll cursor's rows come with SFETCH (scroll_fetch), not NFETCH */
+    int scroll = (s->flags & IX_PREPARE_SCROLL) != 0;
+    int one_group = c->optofc && !scroll;
     /* deferred: the describe (and so the tuple size) is not known yet */
     if (one_group) encode_fetch(s, !deferred);
     ix_enc_tag(&c->out, IX_SQ_EOT);
@@ -1113,7 +1132,7 @@ static int open_cursor(ix_stmt *s) {
         if (one_group) expect_fetch(s, t0);
     }
     if (rc == IX_OK && !one_group) {
-        if (!deferred) { /* the first fetch goes out right behind the OPEN */
+        if (!deferred && !scroll) { /* the first fetch goes out right behind the OPEN */
             send_fetch(s);
             rc = ixc_flush(c);
         }
@@ -1125,13 +1144,14 @@ static int open_cursor(ix_stmt *s) {
             disown_pending(c, s); /* the fetch behind it is answered with an error too */
             return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
         }
-        if (deferred) {
+        if (deferred && !scroll) {
             send_fetch(s);
             rc = ixc_flush(c);
         }
     }
     if (rc != IX_OK) return rc;
-    s->state = ST_OPEN;
+    s->state = scroll ? ST_SCROLL : ST_OPEN;
+    s->spos = 0;
     s->changes = 0;
     return IX_OK;
 }
@@ -1232,6 +1252,148 @@ static int next_row(ix_stmt *s) {
     }
 }
 
+static int scroll_next(ix_stmt *s);
+
+/* ---- scroll cursors ------------------------------------------------------------
+ * A cursor prepared with IX_PREPARE_SCROLL is opened with SQ_SCROLL between
+ * CURNAME and OPEN and read with SFETCH only (§3.13):
+ *
+ *   i16 SQ_ID, i16 id, i16 SQ_SFETCH, i16 direction, i32 position,
+ *   i32|i16 buffer size (as NFETCH's), i16 SQ_EOT
+ *
+ * answered by [SQ_TUPID i32 position, SQ_TUPLE]... and DONE + COST (no row:
+ * the position is outside the result). NEXT brings as many rows as fit the
+ * fetch buffer (ix_step reads them in order), every other direction one.
+ * The library keeps the current row's position (s->spos) and asks for the
+ * others as ABSOLUTE positions computed from it, so rows read ahead by NEXT
+ * never shift the server's idea of "current"; only after the end, where the
+ * result's size is not known, PRIOR and RELATIVE go to the server as they
+ * are (its position is then one past the last row). */
+
+/* The one row a non-NEXT scroll fetch asks room for. */
+static int32_t one_row_size(const ix_stmt *s) {
+    int64_t row = (s->tuple_size > 0 ? s->tuple_size : 1) + IXC_TUPLE_WIRE;
+    int32_t max = ix_fetch_bufsize_max(&s->conn->caps);
+    return row > max ? max : (int32_t)row;
+}
+
+/* Sends SFETCH dir pos and reads its reply into s->cur. Returns IX_ROW with
+ * the first row current, IX_DONE (no row there), IX_ESQL, or a connection
+ * error. */
+static int scroll_fetch(ix_stmt *s, int dir, int64_t pos) {
+    ix_conn *c = s->conn;
+    free_batches(s);
+    if (pos > INT32_MAX) pos = INT32_MAX;             /* past any result */
+    if (pos < 0 && dir != IX_FETCH_RELATIVE) pos = 0; /* before the first row */
+    if (pos < INT32_MIN) pos = INT32_MIN;
+    const ixc_rowplan *plan = ixc_stmt_plan(s);
+    ixc_batch *b = plan ? calloc(1, sizeof *b) : NULL;
+    if (!b) return ixc_fail(c, IX_ENOMEM, "out of memory");
+    ix_wbuf_init(&b->data, NULL);
+    size_t mark = ixc_mark(c);
+    ix_enc_id(&c->out, s->id);
+    ix_enc_sfetch(&c->out, &c->caps, dir, (int32_t)pos,
+                  dir == IX_FETCH_NEXT ? fetch_size(s) : one_row_size(s));
+    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixc_queued(c, mark);
+    ixc_reply r;
+    memset(&r, 0, sizeof r);
+    r.tuples = b;
+    r.plan = plan;
+    int rc = ixc_flush(c);
+    if (rc == IX_OK) rc = ixc_drain(c);
+    if (rc == IX_OK) rc = ixc_read_reply(c, &r);
+    s->fetches++;
+    s->roundtrips++;
+    if (rc == IX_OK && r.sqlcode) rc = ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
+    if (rc == IX_OK && b->ntuples > 0 && (!r.has_tupid || r.tupid < 1))
+        rc = ixc_kill(c, IX_EPROTO, "a scroll fetch reply without the row's position");
+    if (rc != IX_OK || b->ntuples == 0) {
+        ixc_batch_free(b);
+        if (rc != IX_OK) return rc;
+        /* no row: before the first (asked for a position below 1) or after the last */
+        int before = (dir == IX_FETCH_ABSOLUTE && pos < 1) || dir == IX_FETCH_PRIOR ||
+                     (dir == IX_FETCH_RELATIVE && pos < 0) ||
+                     (dir == IX_FETCH_LAST); /* LAST of an empty result */
+        s->spos = before ? 0 : IXC_SPOS_AFTER;
+        return IX_DONE;
+    }
+    s->cur = b;
+    s->cur_pos = 0;
+    s->spos = (int64_t)r.tupid - 1;
+    return scroll_next(s);
+}
+
+/* ix_step on a scroll cursor: the next row read ahead, else SFETCH NEXT. */
+static int scroll_next(ix_stmt *s) {
+    s->has_row = 0;
+    s->row_cols = 0;
+    ixc_batch *b = s->cur;
+    if (b && s->cur_pos < b->data.len) {
+        uint32_t n;
+        memcpy(&n, b->data.data + s->cur_pos, 4);
+        const uint8_t *t = b->data.data + s->cur_pos + 4;
+        s->cur_pos += 4 + (size_t)n;
+        s->spos++;
+        return load_row(s, t);
+    }
+    if (s->spos == IXC_SPOS_AFTER) return IX_DONE;
+    return scroll_fetch(s, IX_FETCH_NEXT, 0);
+}
+
+/* The fetch orientations of ix_fetch_*. */
+enum { ORIENT_FIRST, ORIENT_LAST, ORIENT_PRIOR, ORIENT_ABSOLUTE, ORIENT_RELATIVE };
+
+static int64_t add_clamped(int64_t a, int64_t b) {
+    if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
+    return a + b;
+}
+
+static int fetch_oriented(ix_stmt *s, int orient, int64_t n) {
+    int rc = stmt_check(s);
+    if (rc) return rc;
+    ix_conn *c = s->conn;
+    if (dead(c)) return IX_ECONN;
+    ixc_clear_err(c);
+    if (!(s->flags & IX_PREPARE_SCROLL)) return ixc_fail_sql(c, -482, 0, 0, NULL);
+    if (s->state == ST_READY) {
+        if ((rc = ixc_auto_begin(c, s->sql, s->sql_len)) != IX_OK) return rc;
+        if (!s->is_cursor && (rc = exec_plain(s)) != IX_OK) return rc;
+        if (!s->is_cursor) return ixc_fail_sql(c, -482, 0, 0, NULL); /* no rows */
+        if (s->state == ST_READY && (rc = open_cursor(s)) != IX_OK) return rc;
+    }
+    if (s->state != ST_SCROLL) return ixc_fail_sql(c, -482, 0, 0, NULL);
+    int after = s->spos == IXC_SPOS_AFTER;
+    switch (orient) {
+    case ORIENT_FIRST: return scroll_fetch(s, IX_FETCH_ABSOLUTE, 1);
+    case ORIENT_LAST: return scroll_fetch(s, IX_FETCH_LAST, 0);
+    case ORIENT_ABSOLUTE: return scroll_fetch(s, IX_FETCH_ABSOLUTE, n);
+    case ORIENT_PRIOR:
+        if (after) return scroll_fetch(s, IX_FETCH_PRIOR, 0);
+        return scroll_fetch(s, IX_FETCH_ABSOLUTE, s->spos - 1);
+    default:
+        if (after) return scroll_fetch(s, IX_FETCH_RELATIVE, n < INT32_MIN ? INT32_MIN : n);
+        return scroll_fetch(s, IX_FETCH_ABSOLUTE, add_clamped(s->spos, n));
+    }
+}
+
+int ix_fetch_first(ix_stmt *s) {
+    return fetch_oriented(s, ORIENT_FIRST, 0);
+}
+int ix_fetch_last(ix_stmt *s) {
+    return fetch_oriented(s, ORIENT_LAST, 0);
+}
+int ix_fetch_prior(ix_stmt *s) {
+    return fetch_oriented(s, ORIENT_PRIOR, 0);
+}
+int ix_fetch_absolute(ix_stmt *s, int64_t n) {
+    return fetch_oriented(s, ORIENT_ABSOLUTE, n);
+}
+int ix_fetch_relative(ix_stmt *s, int64_t n) {
+    return fetch_oriented(s, ORIENT_RELATIVE, n);
+}
+
 static __attribute__((noinline)) int step_general(ix_stmt *s) {
     int rc = stmt_check(s);
     if (rc) return rc;
@@ -1249,6 +1411,7 @@ static __attribute__((noinline)) int step_general(ix_stmt *s) {
         rc = open_cursor(s);
         if (rc != IX_OK) return rc;
     }
+    if (s->state == ST_SCROLL) return scroll_next(s);
     return next_row(s);
 }
 
@@ -1288,6 +1451,11 @@ int ix_reset(ix_stmt *s) {
 
 int ix_finalize(ix_stmt *s) {
     if (!s) return IX_OK;
+    if (s->conn && !s->cached && ixc_cache_put(s->conn, s)) return IX_OK;
+    return ixc_stmt_release(s);
+}
+
+int ixc_stmt_release(ix_stmt *s) {
     int rc = IX_OK;
     ix_conn *c = s->conn;
     if (c) {

@@ -77,8 +77,17 @@ enum {
 
 /* Statement types in SQ_DESCRIBE: ix_stmttype (include/ixdb.h). */
 
-/* SQ_SFETCH directions (§3.13; 1 is single source). */
-enum { IX_FETCH_NEXT = 1, IX_FETCH_LAST = 4, IX_FETCH_ABSOLUTE = 6 };
+/* SQ_SFETCH directions (§3.13; 1 is single source; 2, 3, 5 and 7 follow
+ * ESQL/C's fetch orientations, unresolved). */
+enum {
+    IX_FETCH_NEXT = 1,
+    IX_FETCH_PRIOR = 2,
+    IX_FETCH_FIRST = 3,
+    IX_FETCH_LAST = 4,
+    IX_FETCH_CURRENT = 5,
+    IX_FETCH_ABSOLUTE = 6,
+    IX_FETCH_RELATIVE = 7
+};
 
 /* BIND indicators (§3.4). */
 enum { IX_IND_VALUE = 0, IX_IND_NULL = -1, IX_IND_DEFAULT = -2 };
