@@ -999,7 +999,9 @@ static void queue_info_dbopen(ix_conn *c, const dsn_opts *o) {
 /* login's answer when the server redirected the connection (*redir says where). */
 #define IXC_REDIRECTED 1000
 
-static int login(ix_conn *c, const dsn_opts *o, ix_redirect_target *redir) {
+/* Sends the login request (CONREQ) of o: the user, the session variables
+ * and this process's name and host. */
+static int send_conreq(ix_conn *c, const dsn_opts *o) {
     ix_conreq *q = calloc(1, sizeof *q); /* large: kept off the stack */
     if (!q) return ixc_fail(c, IX_ENOMEM, "out of memory");
     ix_conreq_defaults(q, o->user ? o->user : "", o->password, o->server ? o->server : "");
@@ -1029,9 +1031,30 @@ static int login(ix_conn *c, const dsn_opts *o, ix_redirect_target *redir) {
     if (rc != IX_OK)
         return ixc_fail(c, rc == IX_ENOMEM ? IX_ENOMEM : IX_EINVAL,
                         "cannot encode the login request: %s", ix_rc_str(rc));
-    if ((rc = send_group(c, mark)) != IX_OK) return rc;
+    return send_group(c, mark);
+}
+
+/* A rejected login (CONREJ, or an accept carrying a service error) as the
+ * SQLCODE Informix gives, with its insertion text. */
+static int login_rejected(ix_conn *c, const dsn_opts *o, const ix_conacc *a) {
+    int code = a->result == IX_ASC_INITRESP && a->svc_error ? a->svc_error : -908;
+    char ins[256];
+    if (a->result == IX_ASC_INITRESP && a->nmsg > 0)
+        snprintf(ins, sizeof ins, "%.*s", (int)a->msg[0].text.n, (const char *)a->msg[0].text.p);
+    else if (code == -908)
+        snprintf(ins, sizeof ins, "%s", o->server ? o->server : "");
+    else
+        snprintf(ins, sizeof ins, "%s", o->user ? o->user : "");
+    ixc_kill(c, IX_ESQL, "login rejected");
+    return ixc_fail_sql(c, code, 0, 0, ins);
+}
+
+/* Reads the server's answer to the login: IX_OK when accepted (the server's
+ * name and version kept), IXC_REDIRECTED with *redir filled, or an error. */
+static int read_conacc(ix_conn *c, const dsn_opts *o, ix_redirect_target *redir) {
     ix_msg m;
-    if ((rc = ixc_next_msg(c, &m)) != IX_OK) return rc;
+    int rc = ixc_next_msg(c, &m);
+    if (rc != IX_OK) return rc;
     if (m.tag != IX_MSG_LOGIN) return ixc_kill(c, IX_EPROTO, "the server did not answer the login");
     ix_conacc *a = calloc(1, sizeof *a);
     if (!a) return ixc_kill(c, IX_ENOMEM, "out of memory");
@@ -1052,35 +1075,30 @@ static int login(ix_conn *c, const dsn_opts *o, ix_redirect_target *redir) {
         return IXC_REDIRECTED;
     }
     if (a->sl_type == IX_SL_CONREJ || (a->result == IX_ASC_INITRESP && a->svc_error != 0)) {
-        int code = a->result == IX_ASC_INITRESP && a->svc_error ? a->svc_error : -908;
-        char ins[256];
-        if (a->result == IX_ASC_INITRESP && a->nmsg > 0)
-            snprintf(ins, sizeof ins, "%.*s", (int)a->msg[0].text.n,
-                     (const char *)a->msg[0].text.p);
-        else if (code == -908)
-            snprintf(ins, sizeof ins, "%s", o->server ? o->server : "");
-        else
-            snprintf(ins, sizeof ins, "%s", o->user ? o->user : "");
+        rc = login_rejected(c, o, a);
         free(a);
-        ixc_kill(c, IX_ESQL, "login rejected");
-        return ixc_fail_sql(c, code, 0, 0, ins);
+        return rc;
     }
     c->server_name = dupstr(a->server_name.p ? a->server_name.p : "", a->server_name.n);
     c->server_version = dupstr(a->version.p ? a->version.p : "", a->version.n);
     free(a);
     if (!c->server_name || !c->server_version) return ixc_kill(c, IX_ENOMEM, "out of memory");
     c->logged_in = 1;
+    return IX_OK;
+}
 
-    /* SQ_PROTOCOLS, SQ_INFO and SQ_DBOPEN: one flight when pipeline_login
-     * (neither SQ_INFO nor SQ_DBOPEN depends on the granted capabilities,
-     * and their replies are decoded after the answer has set them); else
-     * SQ_PROTOCOLS alone first. */
-    mark = ixc_mark(c);
+/* SQ_PROTOCOLS, SQ_INFO and SQ_DBOPEN after an accepted login: one flight
+ * when pipeline_login (neither SQ_INFO nor SQ_DBOPEN depends on the granted
+ * capabilities, and their replies are decoded after the answer has set
+ * them); else SQ_PROTOCOLS alone first. */
+static int open_session(ix_conn *c, const dsn_opts *o) {
+    size_t mark = ixc_mark(c);
     ix_enc_protocols(&c->out, ix_caps_jdbc_offer, sizeof ix_caps_jdbc_offer);
     ix_enc_tag(&c->out, IX_SQ_EOT);
     ixc_queued(c, mark);
     if (o->pipeline_login) queue_info_dbopen(c, o);
-    if ((rc = ixc_flush(c)) != IX_OK) return rc;
+    int rc = ixc_flush(c);
+    if (rc != IX_OK) return rc;
     ixc_reply r;
     memset(&r, 0, sizeof r);
     if ((rc = ixc_read_reply(c, &r)) != IX_OK) return rc;
@@ -1104,6 +1122,15 @@ static int login(ix_conn *c, const dsn_opts *o, ix_redirect_target *redir) {
         c->db_ansi = (r.done_warnings & 2) != 0;
     }
     return IX_OK;
+}
+
+/* The login on a connected transport: IX_OK, IXC_REDIRECTED (*redir) or an
+ * error. */
+static int login(ix_conn *c, const dsn_opts *o, ix_redirect_target *redir) {
+    int rc = send_conreq(c, o);
+    if (rc == IX_OK) rc = read_conacc(c, o, redir);
+    if (rc == IX_OK) rc = open_session(c, o);
+    return rc;
 }
 
 /* ---- clusters: candidates, retries, redirects (docs/c-api.md "Clusters") --- */
