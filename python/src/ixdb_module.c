@@ -1867,6 +1867,12 @@ static PyObject *Connection_get_closed(ConnectionObject *co, void *c) {
     return PyBool_FromLong(co->conn == NULL);
 }
 
+static PyObject *Connection_get_stmt_cache(ConnectionObject *co, void *c) {
+    (void)c;
+    if (!co->conn) return raise_simple(InterfaceError, "the connection is closed");
+    return PyLong_FromLong(ix_stmt_cache_size(co->conn));
+}
+
 static PyObject *Connection_get_server(ConnectionObject *co, void *c) {
     if (!co->conn) return raise_simple(InterfaceError, "the connection is closed");
     return PyUnicode_FromString(c ? ix_server_version(co->conn) : ix_server_name(co->conn));
@@ -1886,6 +1892,8 @@ static PyGetSetDef Connection_getset[] = {
     {"server_version", (getter)Connection_get_server, NULL, "server version banner", "v"},
     {"in_transaction", (getter)Connection_get_in_transaction, NULL,
      "True while a transaction is open", NULL},
+    {"stmt_cache", (getter)Connection_get_stmt_cache, NULL,
+     "statements kept prepared for reuse (libixdb's statement cache)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1916,6 +1924,9 @@ static PyTypeObject ConnectionType = {
     .tp_getset = Connection_getset,
 };
 
+/* Statements kept prepared per connection (ix_set_stmt_cache). */
+#define PY_STMT_CACHE 32
+
 /* _connect(dsn, autocommit, encoding): the keyword handling is in Python. */
 static PyObject *mod_connect(PyObject *mod, PyObject *args) {
     (void)mod;
@@ -1938,6 +1949,9 @@ static PyObject *mod_connect(PyObject *mod, PyObject *args) {
     }
     co->conn = c;
     ix_set_signal_handler(c, on_wait_signal, NULL);
+    /* Python programs run the same few texts again and again: keep them
+     * prepared (libixdb's statement cache, docs/python.md). */
+    ix_set_stmt_cache(c, PY_STMT_CACHE);
     co->autocommit = autocommit;
     co->nolog = 0;
     co->busy = 0;
