@@ -133,6 +133,9 @@ static char *read_one(int continuation, int *sig) {
         if (pselect(fd + 1, &in, NULL, NULL, NULL, &old) > 0) rl_callback_read_char();
     }
     *sig = !have_line;
+    /* the interrupt is consumed while SIGINT is still blocked: one that comes
+     * after this is seen by the next wait, never cleared unseen */
+    if (*sig) ixsql_interrupted = 0;
     sigprocmask(SIG_SETMASK, &old, NULL);
     return have_line ? line_got : NULL;
 }
@@ -141,7 +144,6 @@ char *ixsql_tty_read(int continuation, int *dropped) {
     *dropped = 0;
     for (;;) {
         int sig = 0;
-        ixsql_interrupted = 0;
         char *line = read_one(continuation, &sig);
         if (sig) {
             if (interrupted_at_prompt(continuation, dropped)) return NULL;
