@@ -94,6 +94,7 @@ static int emit_call(px *p, ixs_ex *e, xv *out) {
         rc = ixs_ts_call_emit(p, e, a, n, out);
     else if (!rc)
         rc = ixs_func_emit(p, e->fn, e->part[0], a, n, out);
+    if (!rc && e->sub != EXC_TS && e->fn && e->t.code >= 0) out->t = e->t; /* the resolver's */
     for (int k = 0; k < n; k++)
         xv_free(&a[k]);
     free(a);
@@ -110,6 +111,7 @@ static int emit_agg(px *p, ixs_ex *e, xv *out) {
     p->in_agg = 0;
     p->i = e->end;
     if (!rc) rc = ixs_func_agg(p, e->part[0], e->flag, &a, out);
+    if (!rc && e->t.code >= 0) out->t = e->t; /* the resolver's */
     xv_free(&a);
     return rc;
 }

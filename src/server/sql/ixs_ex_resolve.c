@@ -123,6 +123,7 @@ static int typed(const ixs_ex *e) {
     case EX_LIT:
     case EX_COL:
     case EX_CALL:
+    case EX_AGG:
     case EX_TODAY:
     case EX_CURRENT:
     case EX_USER:
@@ -177,6 +178,32 @@ static void type_case(ixs_ex *e) {
     e->t = rt.code < 0 ? ixs_t(IX_T_CHAR, 1) : rt;
 }
 
+/* A built-in call whose rule depends on its arguments, when they are typed
+ * (a NULL or parameter as code -1): ixs_func_type's rule. */
+static void type_call(ixs_ex *e) {
+    ityp at[IXS_FN_MAXARGS];
+    if (e->t.code >= 0 || !e->fn || e->nk > IXS_FN_MAXARGS) return;
+    for (int k = 0; k < e->nk; k++) {
+        int ty = typed(e->kids[k]);
+        if (ty < 0) return;
+        at[k] = ty ? e->kids[k]->t : ixs_t(-1, 0);
+    }
+    const ixs_ex *k1 = e->nk > 1 ? e->kids[1] : NULL;
+    int64_t nd = INT64_MIN;
+    if (k1 && k1->op == EX_LIT && k1->lit->k == XK_INT && !k1->neg)
+        nd = strtoll(k1->lit->lit, NULL, 10);
+    e->t = ixs_func_type(e->fn, at, e->nk, nd);
+}
+
+/* An aggregate over a typed value (any, for COUNT), COUNT(*). */
+static void type_agg(ixs_ex *e) {
+    if (!e->a || !strcmp(e->part[0], "count")) {
+        e->t = ixs_func_agg_type(e->part[0], NULL);
+        return;
+    }
+    if (typed(e->a) == 1) e->t = ixs_func_agg_type(e->part[0], &e->a->t);
+}
+
 /* The result type of a node whose type follows from its kind and fields:
  * the value words, predicates and logic (BOOLEAN), a [ n1, n2 ] (CHAR of
  * its length), UNITS (an INTERVAL of its unit); a literal's own type. Casts
@@ -194,6 +221,8 @@ static void type_node(ixs_ex *e) {
     case EX_CONCAT: type_concat(e); break;
     case EX_CASE: type_case(e); break;
     case EX_ARITH: type_arith(e); break;
+    case EX_CALL: type_call(e); break;
+    case EX_AGG: type_agg(e); break;
     case EX_EXISTS:
     case EX_NOT:
     case EX_AND:
