@@ -73,15 +73,18 @@ static int find_col(px *p, ixs_ex *e, const char *q, const char *name) {
     return px_failc(p, -217, "%s", name);
 }
 
-/* name.NEXTVAL / name.CURRVAL of a sequence (ixs_seq.c), its value kept
- * for emission: 1, 0 not one, -1. */
+/* name.NEXTVAL / name.CURRVAL of a sequence (ixs_seq.c), its value and
+ * type kept for emission: 1, 0 not one, -1. */
 static int seq_ref(px *p, ixs_ex *e, const char *name, const char *what) {
     int next = !strcmp(what, "nextval");
     if (!next && strcmp(what, "currval")) return 0;
     if (!e->rx && !(e->rx = malloc(sizeof *e->rx))) return px_failc(p, -208, NULL);
     ixs_xv_init(e->rx);
     int rc = ixs_seq_ref(p, name, next, e->rx);
-    if (rc > 0) e->rk = EXR_SEQ;
+    if (rc > 0) {
+        e->rk = EXR_SEQ;
+        e->t = e->rx->t; /* INT8 */
+    }
     return rc;
 }
 
@@ -124,6 +127,14 @@ static int typed(const ixs_ex *e) {
     case EX_COL:
     case EX_CALL:
     case EX_AGG:
+    case EX_EXTEND:
+    case EX_SUBSTRING:
+    case EX_TRIM:
+    case EX_PAREN:
+    case EX_NEG:
+    case EX_ROW:
+    case EX_CAST:
+    case EX_FCAST:
     case EX_TODAY:
     case EX_CURRENT:
     case EX_USER:
@@ -204,6 +215,32 @@ static void type_agg(ixs_ex *e) {
     if (typed(e->a) == 1) e->t = ixs_func_agg_type(e->part[0], &e->a->t);
 }
 
+/* EXTEND ( a [, q] ): a DATETIME of q, else of a DATETIME a's qualifier,
+ * else YEAR TO DAY (a typed). */
+static void type_extend(ixs_ex *e) {
+    if (!e->flag && typed(e->a) < 1) return;
+    uint32_t q = e->flag                         ? e->q
+                 : e->a->t.code == IX_T_DATETIME ? e->a->t.len
+                                                 : ix_dt_qual(IX_TU_YEAR, IX_TU_DAY);
+    e->t = ixs_t(IX_T_DATETIME, q);
+}
+
+/* SUBSTRING and TRIM of a typed string: VARCHAR of its length (<= 255). */
+static void type_substring(ixs_ex *e) {
+    if (typed(e->a) < 1 || !ixs_is_char(e->a->t.code)) return;
+    uint32_t n = ixs_char_len(e->a->t);
+    e->t = ixs_t(IX_T_VARCHAR, n > 255 ? 255 : n);
+}
+
+/* ( a ), and - a of a typed value that is no string or literal: a's type. */
+static void type_same(ixs_ex *e) {
+    if (typed(e->a) < 1) return;
+    if (e->op == EX_NEG &&
+        (ixs_is_char(e->a->t.code) || e->a->op == EX_LIT || e->a->op == EX_PAREN))
+        return;
+    e->t = e->a->t;
+}
+
 /* The result type of a node whose type follows from its kind and fields:
  * the value words, predicates and logic (BOOLEAN), a [ n1, n2 ] (CHAR of
  * its length), UNITS (an INTERVAL of its unit); a literal's own type. Casts
@@ -223,6 +260,12 @@ static void type_node(ixs_ex *e) {
     case EX_ARITH: type_arith(e); break;
     case EX_CALL: type_call(e); break;
     case EX_AGG: type_agg(e); break;
+    case EX_EXTEND: type_extend(e); break;
+    case EX_SUBSTRING:
+    case EX_TRIM: type_substring(e); break;
+    case EX_PAREN:
+    case EX_NEG: type_same(e); break;
+    case EX_ROW: e->t = ixs_row_lit_type(e->nk); break;
     case EX_EXISTS:
     case EX_NOT:
     case EX_AND:
