@@ -127,6 +127,7 @@ static int typed(const ixs_ex *e) {
     case EX_COL:
     case EX_CALL:
     case EX_AGG:
+    case EX_WINDOW:
     case EX_EXTEND:
     case EX_SUBSTRING:
     case EX_TRIM:
@@ -241,6 +242,24 @@ static void type_same(ixs_ex *e) {
     e->t = e->a->t;
 }
 
+/* An OLAP window: an aggregate's type, or its function's rule for a typed
+ * (or NULL, not a parameter) first argument. */
+static void type_window(ixs_ex *e) {
+    const ixs_ex *c = e->a;
+    if (c->op == EX_AGG) {
+        if (typed(c) == 1) e->t = c->t;
+        return;
+    }
+    if (!c->nk) {
+        e->t = ixs_window_type(e->win, NULL);
+        return;
+    }
+    int ty = typed(c->kids[0]);
+    if (ty < 0 || c->kids[0]->op == EX_PARAM) return;
+    ityp a0 = ty ? c->kids[0]->t : ixs_t(-1, 0);
+    e->t = ixs_window_type(e->win, &a0);
+}
+
 /* The result type of a node whose type follows from its kind and fields:
  * the value words, predicates and logic (BOOLEAN), a [ n1, n2 ] (CHAR of
  * its length), UNITS (an INTERVAL of its unit); a literal's own type. Casts
@@ -260,6 +279,7 @@ static void type_node(ixs_ex *e) {
     case EX_ARITH: type_arith(e); break;
     case EX_CALL: type_call(e); break;
     case EX_AGG: type_agg(e); break;
+    case EX_WINDOW: type_window(e); break;
     case EX_EXTEND: type_extend(e); break;
     case EX_SUBSTRING:
     case EX_TRIM: type_substring(e); break;

@@ -111,6 +111,11 @@ ixs_ex *ixs_ex_parse_call(px *p);
 ixs_ex *ixs_window_parse(px *p);
 int ixs_window_emit(px *p, ixs_ex *e, xv *out);
 void ixs_window_free(ixs_win *w);
+/* The result type of window w's function: of an aggregate, the aggregate's
+ * (not here); of LAG/LEAD/FIRST_VALUE/LAST_VALUE their first argument's
+ * (*a0; code -1 a NULL: VARCHAR(255)), else BIGINT, FLOAT for PERCENT_RANK
+ * and CUME_DIST. */
+ityp ixs_window_type(const ixs_win *w, const ityp *a0);
 
 /* ixs_ts.c: a TimeSeries routine call in an expression. The resolver
  * finds the routine (-674 unknown, -686 a table routine), resolves the
