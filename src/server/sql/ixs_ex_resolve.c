@@ -168,12 +168,14 @@ static void type_concat(ixs_ex *e) {
     e->t = ixs_ex_concat_type(n, bothchar);
 }
 
-/* a op b (+ - * /) when both operands are typed and neither is a string
- * (the arithmetic makes those numbers or dates where it meets them). */
+/* a op b (+ - * /) when both operands are typed, NULL or parameters: by
+ * their types as the arithmetic meets them (ixs_ex_arith_met_type). */
 static void type_arith(ixs_ex *e) {
-    if (typed(e->a) < 1 || typed(e->b) < 1) return;
-    if (ixs_is_char(e->a->t.code) || ixs_is_char(e->b->t.code)) return;
-    e->t = ixs_ex_arith_type(e->a->t, e->b->t, (char)e->sub);
+    int ta = typed(e->a), tb = typed(e->b);
+    if (ta < 0 || tb < 0) return;
+    int ka = ta ? IXS_AR_VALUE : e->a->op == EX_PARAM ? IXS_AR_PARAM : IXS_AR_NULL;
+    int kb = tb ? IXS_AR_VALUE : e->b->op == EX_PARAM ? IXS_AR_PARAM : IXS_AR_NULL;
+    e->t = ixs_ex_arith_met_type(e->a->t, ka, e->b->t, kb, (char)e->sub);
 }
 
 /* CASE when its results are typed: the type that holds them all (NULL and

@@ -149,6 +149,12 @@ int ixs_ex_arith(px *p, xv *l, char op, xv *r, ityp t, xv *out);
 /* The type of l op r for operand types as the arithmetic meets them
  * (strings made numbers, parameters typed); code -1 when it has none. */
 ityp ixs_ex_arith_type(ityp l, ityp r, char op);
+/* The type of l op r for operands of types l and r that are values, NULLs
+ * or parameters (lk, rk: IXS_AR_*; a parameter's type not used) as the
+ * arithmetic meets them (strings made numbers or dates, parameters typed by
+ * the other operand); code -1 when it has none. */
+enum { IXS_AR_VALUE, IXS_AR_NULL, IXS_AR_PARAM };
+ityp ixs_ex_arith_met_type(ityp l, int lk, ityp r, int rk, char op);
 void ixs_ex_concat(px *p, xv *l, xv *r, ityp t, xv *out);
 /* The type of a || b: n characters in all, bothchar if both are CHAR. */
 ityp ixs_ex_concat_type(uint32_t n, int bothchar);
