@@ -94,7 +94,7 @@ static int emit_call(px *p, ixs_ex *e, xv *out) {
         rc = ixs_ts_call_emit(p, e, a, n, out);
     else if (!rc)
         rc = ixs_func_emit(p, e->fn, e->part[0], a, n, out);
-    if (!rc && e->sub != EXC_TS && e->fn && e->t.code >= 0) out->t = e->t; /* the resolver's */
+    if (!rc && e->sub != EXC_TS && e->t.code >= 0) out->t = e->t; /* the resolver's */
     for (int k = 0; k < n; k++)
         xv_free(&a[k]);
     free(a);

@@ -10,6 +10,7 @@
 
 #include "server/sql/ixs_ex_tree.h"
 #include "server/sql/ixs_objs.h"
+#include "server/sql/ixs_spl.h"
 
 static int tref_match(const tref *t, const char *q) {
     return !strcmp(t->alias, q) || !strcmp(t->tab.name, q);
@@ -306,7 +307,9 @@ int ixs_ex_resolve(px *p, ixs_ex *e) {
         if (ixs_ex_resolve(p, e->kids[k])) return -1;
     if (e->op == EX_CALL) { /* a built-in: its row, argument count and fixed result type */
         p->i = e->end;
-        if (ixs_func_resolve(p, e->part[0], e->nk, &e->fn, &e->t) < 0) return -1;
+        int bi = ixs_func_resolve(p, e->part[0], e->nk, &e->fn, &e->t);
+        if (bi < 0) return -1;
+        if (!bi) ixs_spl_ret_type(p, e->part[0], e->nk, &e->t); /* a user routine's */
     }
     type_node(e);
     if (e->tname) { /* a cast to a named row type */
