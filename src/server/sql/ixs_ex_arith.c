@@ -320,6 +320,38 @@ ityp ixs_ex_arith_type(ityp l, ityp r, char op) {
     return a == IX_T_MONEY || b == IX_T_MONEY ? money_type(l, r, op, rt) : rt;
 }
 
+/* The operand types as the arithmetic meets them (arith_params, then
+ * arith_text): a parameter takes the other operand's type (an INTEGER next
+ * to a DATE or DATETIME on its right, to a DATE on its left), two are
+ * DECIMAL; a string is a number, or next to a DATE or DATETIME of its type,
+ * next to an INTERVAL of its type and a DATE's day count or a DATETIME's
+ * INTERVAL DAY TO FRACTION(5) on the right. */
+static void met_types(ityp *l, int lk, ityp *r, int rk) {
+    ityp l0 = *l, r0 = *r, d = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+    if (lk == IXS_AR_PARAM && rk == IXS_AR_PARAM) *l = *r = d;
+    if (lk == IXS_AR_PARAM && rk != IXS_AR_PARAM)
+        *l = r0.code == IX_T_DATE || r0.code == IX_T_DATETIME ? ixs_t(IX_T_INTEGER, 4) : r0;
+    if (rk == IXS_AR_PARAM && lk != IXS_AR_PARAM)
+        *r = l0.code == IX_T_DATE ? ixs_t(IX_T_INTEGER, 4) : l0;
+    if (ixs_is_char(l->code) && !ixs_ex_is_temporal(r->code)) *l = d;
+    if (ixs_is_char(r->code) && !ixs_ex_is_temporal(l->code)) *r = d;
+    if (ixs_is_char(l->code) && ixs_ex_is_temporal(r->code) && r->code != IX_T_INTERVAL) *l = *r;
+    if (ixs_is_char(r->code) && ixs_ex_is_temporal(l->code)) {
+        int a = l->code;
+        *r = a == IX_T_DATE ? ixs_t(IX_T_INTEGER, 4) : a == IX_T_INTERVAL ? *l : *r;
+        if (a == IX_T_DATETIME) *r = ixs_t(IX_T_INTERVAL, ix_iv_qual(9, IX_TU_DAY, IX_TU_F(5)));
+    }
+}
+
+ityp ixs_ex_arith_met_type(ityp l, int lk, ityp r, int rk, char op) {
+    if (lk == IXS_AR_NULL || rk == IXS_AR_NULL) {
+        if (lk != IXS_AR_VALUE && rk != IXS_AR_VALUE) return ixs_t(-1, 0);
+        return lk == IXS_AR_NULL ? r : l; /* NULL, of the other's type */
+    }
+    met_types(&l, lk, &r, rk);
+    return ixs_ex_arith_type(l, r, op);
+}
+
 /* arithmetic: out = l op r (op one of + - * /), of type t (the resolver's;
  * code -1: decided here) */
 int ixs_ex_arith(px *p, xv *l, char op, xv *r, ityp t, xv *out) {

@@ -76,7 +76,7 @@ static int emit_row(px *p, ixs_ex *e, xv *out) {
     if (rc) return -1;
     out->k = XK_EXPR;
     out->lk = LB_EXPR;
-    out->t = ixs_row_lit_type(e->nk);
+    out->t = e->t;
     return out->s.oom ? px_failc(p, -208, NULL) : 0;
 }
 
@@ -94,6 +94,7 @@ static int emit_call(px *p, ixs_ex *e, xv *out) {
         rc = ixs_ts_call_emit(p, e, a, n, out);
     else if (!rc)
         rc = ixs_func_emit(p, e->fn, e->part[0], a, n, out);
+    if (!rc && e->sub != EXC_TS && e->t.code >= 0) out->t = e->t; /* the resolver's */
     for (int k = 0; k < n; k++)
         xv_free(&a[k]);
     free(a);
@@ -110,6 +111,7 @@ static int emit_agg(px *p, ixs_ex *e, xv *out) {
     p->in_agg = 0;
     p->i = e->end;
     if (!rc) rc = ixs_func_agg(p, e->part[0], e->flag, &a, out);
+    if (!rc && e->t.code >= 0) out->t = e->t; /* the resolver's */
     xv_free(&a);
     return rc;
 }
@@ -130,6 +132,7 @@ static int emit_special(px *p, ixs_ex *e, xv *out) {
     if (!rc && e->op == EX_EXTEND) rc = ixs_func_extend(p, &v[0], e->flag ? &e->q : NULL, out);
     if (!rc && e->op == EX_SUBSTRING) rc = ixs_func_substring(p, v, e->c ? 3 : 2, out);
     if (!rc && e->op == EX_TRIM) rc = ixs_func_trim(p, e->sub, &v[0], e->c ? &v[2] : NULL, out);
+    if (!rc && e->t.code >= 0) out->t = e->t; /* the resolver's */
     for (int i = 0; i < 3; i++)
         xv_free(&v[i]);
     return rc || p->failed ? -1 : 0;
@@ -200,6 +203,7 @@ static int emit_paren(px *p, ixs_ex *e, xv *out) {
     sb_printf(&n, "(%s)", xs(out));
     ixs_xv_set_sql(out, &n);
     if (out->lk == LB_COL) out->lk = LB_EXPR;
+    if (e->t.code >= 0) out->t = e->t; /* the resolver's */
     return 0;
 }
 
@@ -377,7 +381,10 @@ int ixs_ex_emit_node(px *p, ixs_ex *e, xv *out) {
         if (ixs_ex_emit_node(p, e->a, out)) return -1;
         ixs_ex_units(p, out, e->t, (int)e->n1);
         return p->failed ? -1 : 0;
-    case EX_NEG: return ixs_ex_emit_node(p, e->a, out) || ixs_ex_neg(p, out) ? -1 : 0;
+    case EX_NEG:
+        if (ixs_ex_emit_node(p, e->a, out) || ixs_ex_neg(p, out)) return -1;
+        if (e->t.code >= 0) out->t = e->t; /* the resolver's */
+        return 0;
     case EX_ARITH:
     case EX_CONCAT: return emit_binary(p, e, out);
     case EX_NOT: return emit_not(p, e, out);

@@ -10,6 +10,7 @@
 
 #include "server/sql/ixs_ex_tree.h"
 #include "server/sql/ixs_objs.h"
+#include "server/sql/ixs_spl.h"
 
 static int tref_match(const tref *t, const char *q) {
     return !strcmp(t->alias, q) || !strcmp(t->tab.name, q);
@@ -73,15 +74,18 @@ static int find_col(px *p, ixs_ex *e, const char *q, const char *name) {
     return px_failc(p, -217, "%s", name);
 }
 
-/* name.NEXTVAL / name.CURRVAL of a sequence (ixs_seq.c), its value kept
- * for emission: 1, 0 not one, -1. */
+/* name.NEXTVAL / name.CURRVAL of a sequence (ixs_seq.c), its value and
+ * type kept for emission: 1, 0 not one, -1. */
 static int seq_ref(px *p, ixs_ex *e, const char *name, const char *what) {
     int next = !strcmp(what, "nextval");
     if (!next && strcmp(what, "currval")) return 0;
     if (!e->rx && !(e->rx = malloc(sizeof *e->rx))) return px_failc(p, -208, NULL);
     ixs_xv_init(e->rx);
     int rc = ixs_seq_ref(p, name, next, e->rx);
-    if (rc > 0) e->rk = EXR_SEQ;
+    if (rc > 0) {
+        e->rk = EXR_SEQ;
+        e->t = e->rx->t; /* INT8 */
+    }
     return rc;
 }
 
@@ -123,6 +127,16 @@ static int typed(const ixs_ex *e) {
     case EX_LIT:
     case EX_COL:
     case EX_CALL:
+    case EX_AGG:
+    case EX_WINDOW:
+    case EX_EXTEND:
+    case EX_SUBSTRING:
+    case EX_TRIM:
+    case EX_PAREN:
+    case EX_NEG:
+    case EX_ROW:
+    case EX_CAST:
+    case EX_FCAST:
     case EX_TODAY:
     case EX_CURRENT:
     case EX_USER:
@@ -155,12 +169,14 @@ static void type_concat(ixs_ex *e) {
     e->t = ixs_ex_concat_type(n, bothchar);
 }
 
-/* a op b (+ - * /) when both operands are typed and neither is a string
- * (the arithmetic makes those numbers or dates where it meets them). */
+/* a op b (+ - * /) when both operands are typed, NULL or parameters: by
+ * their types as the arithmetic meets them (ixs_ex_arith_met_type). */
 static void type_arith(ixs_ex *e) {
-    if (typed(e->a) < 1 || typed(e->b) < 1) return;
-    if (ixs_is_char(e->a->t.code) || ixs_is_char(e->b->t.code)) return;
-    e->t = ixs_ex_arith_type(e->a->t, e->b->t, (char)e->sub);
+    int ta = typed(e->a), tb = typed(e->b);
+    if (ta < 0 || tb < 0) return;
+    int ka = ta ? IXS_AR_VALUE : e->a->op == EX_PARAM ? IXS_AR_PARAM : IXS_AR_NULL;
+    int kb = tb ? IXS_AR_VALUE : e->b->op == EX_PARAM ? IXS_AR_PARAM : IXS_AR_NULL;
+    e->t = ixs_ex_arith_met_type(e->a->t, ka, e->b->t, kb, (char)e->sub);
 }
 
 /* CASE when its results are typed: the type that holds them all (NULL and
@@ -175,6 +191,76 @@ static void type_case(ixs_ex *e) {
         if (ty) rt = ixs_merge_type(rt, r->t);
     }
     e->t = rt.code < 0 ? ixs_t(IX_T_CHAR, 1) : rt;
+}
+
+/* A built-in call whose rule depends on its arguments, when they are typed
+ * (a NULL or parameter as code -1): ixs_func_type's rule. */
+static void type_call(ixs_ex *e) {
+    ityp at[IXS_FN_MAXARGS];
+    if (e->t.code >= 0 || !e->fn || e->nk > IXS_FN_MAXARGS) return;
+    for (int k = 0; k < e->nk; k++) {
+        int ty = typed(e->kids[k]);
+        if (ty < 0) return;
+        at[k] = ty ? e->kids[k]->t : ixs_t(-1, 0);
+    }
+    const ixs_ex *k1 = e->nk > 1 ? e->kids[1] : NULL;
+    int64_t nd = INT64_MIN;
+    if (k1 && k1->op == EX_LIT && k1->lit->k == XK_INT && !k1->neg)
+        nd = strtoll(k1->lit->lit, NULL, 10);
+    e->t = ixs_func_type(e->fn, at, e->nk, nd);
+}
+
+/* An aggregate over a typed value (any, for COUNT), COUNT(*). */
+static void type_agg(ixs_ex *e) {
+    if (!e->a || !strcmp(e->part[0], "count")) {
+        e->t = ixs_func_agg_type(e->part[0], NULL);
+        return;
+    }
+    if (typed(e->a) == 1) e->t = ixs_func_agg_type(e->part[0], &e->a->t);
+}
+
+/* EXTEND ( a [, q] ): a DATETIME of q, else of a DATETIME a's qualifier,
+ * else YEAR TO DAY (a typed). */
+static void type_extend(ixs_ex *e) {
+    if (!e->flag && typed(e->a) < 1) return;
+    uint32_t q = e->flag                         ? e->q
+                 : e->a->t.code == IX_T_DATETIME ? e->a->t.len
+                                                 : ix_dt_qual(IX_TU_YEAR, IX_TU_DAY);
+    e->t = ixs_t(IX_T_DATETIME, q);
+}
+
+/* SUBSTRING and TRIM of a typed string: VARCHAR of its length (<= 255). */
+static void type_substring(ixs_ex *e) {
+    if (typed(e->a) < 1 || !ixs_is_char(e->a->t.code)) return;
+    uint32_t n = ixs_char_len(e->a->t);
+    e->t = ixs_t(IX_T_VARCHAR, n > 255 ? 255 : n);
+}
+
+/* ( a ), and - a of a typed value that is no string or literal: a's type. */
+static void type_same(ixs_ex *e) {
+    if (typed(e->a) < 1) return;
+    if (e->op == EX_NEG &&
+        (ixs_is_char(e->a->t.code) || e->a->op == EX_LIT || e->a->op == EX_PAREN))
+        return;
+    e->t = e->a->t;
+}
+
+/* An OLAP window: an aggregate's type, or its function's rule for a typed
+ * (or NULL, not a parameter) first argument. */
+static void type_window(ixs_ex *e) {
+    const ixs_ex *c = e->a;
+    if (c->op == EX_AGG) {
+        if (typed(c) == 1) e->t = c->t;
+        return;
+    }
+    if (!c->nk) {
+        e->t = ixs_window_type(e->win, NULL);
+        return;
+    }
+    int ty = typed(c->kids[0]);
+    if (ty < 0 || c->kids[0]->op == EX_PARAM) return;
+    ityp a0 = ty ? c->kids[0]->t : ixs_t(-1, 0);
+    e->t = ixs_window_type(e->win, &a0);
 }
 
 /* The result type of a node whose type follows from its kind and fields:
@@ -194,6 +280,15 @@ static void type_node(ixs_ex *e) {
     case EX_CONCAT: type_concat(e); break;
     case EX_CASE: type_case(e); break;
     case EX_ARITH: type_arith(e); break;
+    case EX_CALL: type_call(e); break;
+    case EX_AGG: type_agg(e); break;
+    case EX_WINDOW: type_window(e); break;
+    case EX_EXTEND: type_extend(e); break;
+    case EX_SUBSTRING:
+    case EX_TRIM: type_substring(e); break;
+    case EX_PAREN:
+    case EX_NEG: type_same(e); break;
+    case EX_ROW: e->t = ixs_row_lit_type(e->nk); break;
     case EX_EXISTS:
     case EX_NOT:
     case EX_AND:
@@ -212,7 +307,9 @@ int ixs_ex_resolve(px *p, ixs_ex *e) {
         if (ixs_ex_resolve(p, e->kids[k])) return -1;
     if (e->op == EX_CALL) { /* a built-in: its row, argument count and fixed result type */
         p->i = e->end;
-        if (ixs_func_resolve(p, e->part[0], e->nk, &e->fn, &e->t) < 0) return -1;
+        int bi = ixs_func_resolve(p, e->part[0], e->nk, &e->fn, &e->t);
+        if (bi < 0) return -1;
+        if (!bi) ixs_spl_ret_type(p, e->part[0], e->nk, &e->t); /* a user routine's */
     }
     type_node(e);
     if (e->tname) { /* a cast to a named row type */

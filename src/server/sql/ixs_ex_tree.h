@@ -111,6 +111,11 @@ ixs_ex *ixs_ex_parse_call(px *p);
 ixs_ex *ixs_window_parse(px *p);
 int ixs_window_emit(px *p, ixs_ex *e, xv *out);
 void ixs_window_free(ixs_win *w);
+/* The result type of window w's function: of an aggregate, the aggregate's
+ * (not here); of LAG/LEAD/FIRST_VALUE/LAST_VALUE their first argument's
+ * (*a0; code -1 a NULL: VARCHAR(255)), else BIGINT, FLOAT for PERCENT_RANK
+ * and CUME_DIST. */
+ityp ixs_window_type(const ixs_win *w, const ityp *a0);
 
 /* ixs_ts.c: a TimeSeries routine call in an expression. The resolver
  * finds the routine (-674 unknown, -686 a table routine), resolves the
@@ -144,6 +149,12 @@ int ixs_ex_arith(px *p, xv *l, char op, xv *r, ityp t, xv *out);
 /* The type of l op r for operand types as the arithmetic meets them
  * (strings made numbers, parameters typed); code -1 when it has none. */
 ityp ixs_ex_arith_type(ityp l, ityp r, char op);
+/* The type of l op r for operands of types l and r that are values, NULLs
+ * or parameters (lk, rk: IXS_AR_*; a parameter's type not used) as the
+ * arithmetic meets them (strings made numbers or dates, parameters typed by
+ * the other operand); code -1 when it has none. */
+enum { IXS_AR_VALUE, IXS_AR_NULL, IXS_AR_PARAM };
+ityp ixs_ex_arith_met_type(ityp l, int lk, ityp r, int rk, char op);
 void ixs_ex_concat(px *p, xv *l, xv *r, ityp t, xv *out);
 /* The type of a || b: n characters in all, bothchar if both are CHAR. */
 ityp ixs_ex_concat_type(uint32_t n, int bothchar);

@@ -584,6 +584,45 @@ static int agg_emit(px *p, const char *fn, const char *d, xv *a, xv *out) {
     return 0;
 }
 
+/* RANGE of a number of type a: its type, integers widened to INTEGER or
+ * BIGINT (INT8), DECIMAL/MONEY(p,s) to (32,s). */
+static ityp range_type(ityp a) {
+    int c = a.code;
+    if (ixs_is_dec(c)) return ixs_t(c, 32u << 8 | (a.len & 0xff));
+    if (ixs_is_float(c)) return ixs_t(IX_T_FLOAT, 8);
+    if (c == IX_T_SMALLINT || c == IX_T_INTEGER || c == IX_T_SERIAL) return ixs_t(IX_T_INTEGER, 4);
+    if (c == IX_T_BIGINT || c == IX_T_BIGSERIAL) return ixs_t(IX_T_BIGINT, 8);
+    return ixs_t(IX_T_INT8, 10);
+}
+
+/* SUM/AVG of a number of type a (see agg_exact). */
+static ityp sum_type(int avg, ityp a) {
+    uint32_t sc = a.len & 0xff;
+    if (ixs_is_float(a.code)) return ixs_t(IX_T_FLOAT, 8);
+    if (avg && a.code == IX_T_MONEY && sc != 0xff) return ixs_t(IX_T_MONEY, 32u << 8 | sc);
+    if (avg) return ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+    if (ixs_is_dec(a.code)) return ixs_t(a.code, 32u << 8 | sc);
+    return ixs_t(IX_T_DECIMAL, 32u << 8);
+}
+
+ityp ixs_func_agg_type(const char *fn, const ityp *a) {
+    if (!strcmp(fn, "count")) return ixs_t(IX_T_INTEGER, 4);
+    if (!a || a->code < 0) return ixs_t(-1, 0);
+    if (!strcmp(fn, "min") || !strcmp(fn, "max")) {
+        if (a->code == IX_T_SERIAL) return ixs_t(IX_T_INTEGER, 4);
+        if (a->code == IX_T_SERIAL8) return ixs_t(IX_T_INT8, 10);
+        if (a->code == IX_T_BIGSERIAL) return ixs_t(IX_T_BIGINT, 8);
+        return *a;
+    }
+    if (ixs_is_char(a->code)) return ixs_t(-1, 0); /* made a number where it is met */
+    if (!strcmp(fn, "sum") || !strcmp(fn, "avg")) {
+        if (a->code == IX_T_INTERVAL) return *a;
+        return ixs_is_numeric(a->code) ? sum_type(!strcmp(fn, "avg"), *a) : ixs_t(-1, 0);
+    }
+    if (!ixs_is_numeric(a->code)) return ixs_t(-1, 0);
+    return !strcmp(fn, "range") ? range_type(*a) : ixs_t(IX_T_FLOAT, 8);
+}
+
 /* ---- functions with their own syntax --------------------------------------------------------- */
 
 int ixs_func_agg(px *p, const char *fn, int distinct, xv *a, xv *out) {
@@ -766,6 +805,58 @@ int ixs_func_resolve(px *p, const char *fn, int na, const fdef **def, ityp *t) {
     if (na < f->min || na > f->max) return px_failc(p, IXS_E_ROUTINE, "%s", fn);
     *t = fixed_rt(f->rt);
     return 1;
+}
+
+/* The type of a string result of a typed source t whose text the emitter
+ * takes as it is (a string; NULL when t is no string). */
+static const ityp *str_src(const ityp *t) {
+    return t->code >= 0 && ixs_is_char(t->code) ? t : NULL;
+}
+
+/* The merged type of arguments at[from], at[from + step] ... (and at[last]
+ * when last >= 0), NULLs and parameters (code -1) aside, CHAR(1) if none. */
+static ityp merge_args(const ityp *at, int na, int from, int step, int last) {
+    ityp rt = ixs_t(-1, 0);
+    for (int i = from; i < na; i += step)
+        rt = ixs_merge_type(rt, at[i]);
+    if (last >= 0) rt = ixs_merge_type(rt, at[last]);
+    return rt.code < 0 ? ixs_t(IX_T_CHAR, 1) : rt;
+}
+
+/* ROUND/TRUNC(x [, nd]) of a typed x that is no string. */
+static ityp round_type(ityp a0, int64_t nd) {
+    if (a0.code == IX_T_DATE || a0.code == IX_T_DATETIME) return a0;
+    if (!ixs_is_numeric(a0.code) || ixs_is_float(a0.code) || ixs_is_int(a0.code))
+        return ixs_is_numeric(a0.code) ? a0 : ixs_t(-1, 0);
+    if (nd < 0 || nd > 32) nd = 0;
+    return ixs_t(IX_T_DECIMAL, 32u << 8 | (uint32_t)nd);
+}
+
+/* The rules of the emitters that give a type from the arguments' (the
+ * choices first, then strings, numbers, dates). */
+static ityp args_type(const fdef *f, const ityp *at, int na, int64_t nd) {
+    const ityp *s0 = str_src(&at[0]);
+    uint32_t n0 = s0 ? ixs_char_len(*s0) : 0;
+    if (f->emit == e_merge) return merge_args(at, na, 0, 1, -1);
+    if (f->emit == e_decode) return merge_args(at, na, 2, 2, na % 2 == 0 ? na - 1 : -1);
+    if (f->emit == e_datepart) return f->k == 4 ? ixs_t(IX_T_DATE, 4) : ixs_t(IX_T_SMALLINT, 2);
+    if (f->emit == e_mod) return ixs_t(IX_T_INTEGER, 4);
+    if (f->rt == RT_VCHAR0 && s0) return ixs_t(IX_T_VARCHAR, n0 > 255 ? 255 : n0);
+    if (f->emit == e_case && s0) return *s0;
+    if (f->emit == e_replace && s0) return str_result(*s0, 255);
+    if (f->emit == e_trimset && s0) return str_result(*s0, n0 > 255 ? 255 : n0);
+    if (at[0].code < 0 || ixs_is_char(at[0].code)) return ixs_t(-1, 0);
+    if (f->emit == e_abs && ixs_is_numeric(at[0].code)) return at[0];
+    if (f->emit == e_round && (na == 1 || nd != INT64_MIN)) return round_type(at[0], nd);
+    if (f->emit == e_add_months && (at[0].code == IX_T_DATE || at[0].code == IX_T_DATETIME))
+        return at[0];
+    return ixs_t(-1, 0);
+}
+
+ityp ixs_func_type(const fdef *f, const ityp *at, int na, int64_t nd) {
+    if (!f || f->kind != IXS_FN_EMIT) return ixs_t(-1, 0);
+    ityp t = fixed_rt(f->rt);
+    return t.code >= 0 ? t : args_type(f, at, na, nd);
 }
 
 int ixs_func_emit(px *p, const fdef *f, const char *fn, xv *args, int na, xv *out) {

@@ -239,7 +239,16 @@ int ixs_func_kind(const char *fn);
 struct fdef;
 int ixs_func_resolve(px *p, const char *fn, int na, const struct fdef **def, ityp *t);
 int ixs_func_emit(px *p, const struct fdef *def, const char *fn, xv *args, int na, xv *out);
+/* ixs_func_type: the result type of built-in def for arguments of types at
+ * (code -1: a NULL or a parameter), nd the value of an integer literal
+ * second argument (INT64_MIN: none); code -1 when it is what the emitter
+ * makes of the arguments (strings made numbers or dates, parameters). */
+ityp ixs_func_type(const struct fdef *def, const ityp *at, int na, int64_t nd);
 int ixs_func_agg(px *p, const char *fn, int distinct, xv *a, xv *out);
+/* ixs_func_agg_type: the result type of aggregate fn over a value of type
+ * *a (NULL: COUNT(*)); code -1 when it is what the emitter makes of it (a
+ * string made a number) or an error there. */
+ityp ixs_func_agg_type(const char *fn, const ityp *a);
 int ixs_func_extend(px *p, xv *a, const uint32_t *q, xv *out);
 int ixs_func_substring(px *p, xv *a, int n, xv *out);
 int ixs_func_trim(px *p, int how, xv *a, xv *c, xv *out);

@@ -195,6 +195,9 @@ int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name);
 /* A call of user routine fn in an expression, its arguments parsed: 0 done,
  * -1 error (-674 when there is no such routine). */
 int ixs_spl_call(px *p, const char *fn, xv *args, int na, xv *out);
+/* The result type of user routine fn called with na arguments into *t: 1,
+ * 0 when there is none (ixs_spl_call gives the error). */
+int ixs_spl_ret_type(px *p, const char *fn, int na, ityp *t);
 
 /* ---- WHERE CURRENT OF (ixs_cursor.c) --------------------------------------------- */
 /* A named FOREACH running (db->spl_cursors, innermost first): st is its

@@ -302,6 +302,15 @@ int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name) {
     return s->sqlite_sql ? 1 : px_failc(p, -208, NULL);
 }
 
+int ixs_spl_ret_type(px *p, const char *fn, int na, ityp *t) {
+    spl_rt *r;
+    ixd_err err;
+    memset(&err, 0, sizeof err);
+    if (spl_get(p->db, fn, na, &r, &err) != 1 || r->nret == 0 || na > r->nparams) return 0;
+    *t = r->ret[0];
+    return 1;
+}
+
 int ixs_spl_call(px *p, const char *fn, xv *args, int na, xv *out) {
     spl_rt *r;
     int f = spl_get(p->db, fn, na, &r, p->err);

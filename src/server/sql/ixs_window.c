@@ -311,6 +311,15 @@ static int over_emit(px *p, ixs_ex *e, const ixs_win *w, sb *out) {
     return 0;
 }
 
+ityp ixs_window_type(const ixs_win *w, const ityp *a0) {
+    const struct wfn *f = w->f;
+    if (f->kind == WF_OFFSET || f->kind == WF_VALUE) {
+        ityp t = a0 ? *a0 : ixs_t(IX_T_INTEGER, 4);
+        return t.code < 0 ? ixs_t(IX_T_VARCHAR, 255) : t; /* lag(NULL) */
+    }
+    return f->kind == WF_DIST ? ixs_t(IX_T_FLOAT, 8) : ixs_t(IX_T_BIGINT, 8);
+}
+
 int ixs_window_emit(px *p, ixs_ex *e, xv *out) {
     const ixs_win *w = e->win;
     const struct wfn *f = w->f;
@@ -329,6 +338,7 @@ int ixs_window_emit(px *p, ixs_ex *e, xv *out) {
     if (!rc && !w->nord && f->kind != WF_NUMBER && f->kind != WF_VALUE && f->kind != WF_AGG)
         rc = px_fail(p);
     if (!rc && out->s.oom) rc = px_failc(p, -208, NULL);
+    if (!rc && e->t.code >= 0) out->t = e->t; /* the resolver's */
     p->olap_ok = 1;
     return rc || p->failed ? -1 : 0;
 }
