@@ -156,16 +156,10 @@ int ixs_desc_code(int code, const char **xname) {
     return code;
 }
 
+/* A unit's name; "FRACTION" for the fraction codes. */
 static const char *unit_name(int u) {
-    switch (u) {
-    case IX_TU_YEAR: return "YEAR";
-    case IX_TU_MONTH: return "MONTH";
-    case IX_TU_DAY: return "DAY";
-    case IX_TU_HOUR: return "HOUR";
-    case IX_TU_MINUTE: return "MINUTE";
-    case IX_TU_SECOND: return "SECOND";
-    default: return "FRACTION";
-    }
+    const char *n = ix_tu_name(u);
+    return n ? n : "FRACTION";
 }
 
 void ixs_type_text(ityp t, char *buf, size_t n) {

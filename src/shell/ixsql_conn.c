@@ -76,15 +76,6 @@ static int nbase;
 
 /* ---- the command line's DSN as key=value pairs ------------------------------------ */
 
-static char *dup_n(const char *s, size_t n) {
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = 0;
-    }
-    return d;
-}
-
 static int hexval(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     c = (char)tolower((unsigned char)c);
@@ -95,7 +86,7 @@ static int hexval(char c) {
  * (ix_connect has refused the command line's DSN then: no CONNECT runs). */
 static void add_pair(const char *k, size_t kn, const char *v, size_t vn, int pct) {
     if (nbase == MAX_PAIRS) return;
-    char *key = dup_n(k, kn), *val = malloc(vn + 1);
+    char *key = strndup(k, kn), *val = malloc(vn + 1);
     if (!key || !val) {
         free(key);
         free(val);
@@ -424,7 +415,7 @@ static int run_connect(ixsql_lexer *lx, ixsql_pos at) {
         rc = conn_error(SQLCODE_TXN_STATE);
     } else {
         char *at_sign = c.env ? strchr(c.env, '@') : NULL;
-        char *db = c.env ? dup_n(c.env, at_sign ? (size_t)(at_sign - c.env) : strlen(c.env)) : NULL;
+        char *db = c.env ? strndup(c.env, at_sign ? (size_t)(at_sign - c.env) : strlen(c.env)) : NULL;
         i = open_slot(db && *db ? db : NULL, at_sign && at_sign[1] ? at_sign + 1 : NULL, c.user,
                       c.password);
         free(db);
@@ -521,7 +512,7 @@ static char *database_name(ixsql_lexer *lx) {
         while (lx->p < lx->end && (isalnum((unsigned char)*lx->p) || *lx->p == '_' ||
                                    *lx->p == '$' || (unsigned char)*lx->p >= 0x80))
             lx->p++;
-        if (lx->p == b || !(s = dup_n(b, (size_t)(lx->p - b)))) return NULL;
+        if (lx->p == b || !(s = strndup(b, (size_t)(lx->p - b)))) return NULL;
         for (char *c = s; *c; c++)
             *c = (char)tolower((unsigned char)*c);
     }

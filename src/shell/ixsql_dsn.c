@@ -26,15 +26,6 @@ typedef struct target_info {
     int has_password;
 } target_info;
 
-static char *dup_n(const char *s, size_t n) {
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = 0;
-    }
-    return d;
-}
-
 /* Sets the field for key (the keys that matter for the password). */
 static void note_key(target_info *t, const char *k, size_t kn, const char *v, size_t vn) {
     char **slot = NULL;
@@ -46,7 +37,7 @@ static void note_key(target_info *t, const char *k, size_t kn, const char *v, si
     if (kn == 8 && strncmp(k, "password", 8) == 0) t->has_password = 1;
     if (slot) {
         free(*slot);
-        *slot = dup_n(v, vn);
+        *slot = strndup(v, vn);
     }
 }
 
@@ -214,7 +205,7 @@ static int put(char **s, size_t *len, const char *src, int quote, int pct) {
 /* "database[@server]" as keywords. */
 static int bare_name(const char *target, char **s, size_t *len) {
     const char *at = strchr(target, '@');
-    char *db = dup_n(target, at ? (size_t)(at - target) : strlen(target));
+    char *db = strndup(target, at ? (size_t)(at - target) : strlen(target));
     int rc = db ? 0 : -1;
     if (!rc && *db) rc = put(s, len, "database=", 0, 0) | put(s, len, db, 1, 0);
     if (!rc && at) rc = put(s, len, *db ? " server=" : "server=", 0, 0) | put(s, len, at + 1, 1, 0);

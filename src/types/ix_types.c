@@ -104,7 +104,7 @@ int ix_vtype_resolve(int code, const char *ext_name) {
 
 /* The name of a qualifier unit (IX_TU_*), "FRACTION" for the fraction
  * start, NULL for a code that is no unit. */
-static const char *unit_name(int u) {
+const char *ix_tu_name(int u) {
     switch (u) {
     case IX_TU_YEAR: return "YEAR";
     case IX_TU_MONTH: return "MONTH";
@@ -123,11 +123,11 @@ static int temporal_decl(int code, uint32_t q, char *buf, size_t cap) {
     if (!(iv ? ix_iv_qual_valid(q) : ix_dt_qual_valid(q))) return -1;
     int start = IX_QUAL_START(q), end = IX_QUAL_END(q);
     char first[24], last[16];
-    snprintf(first, sizeof first, "%s", unit_name(start));
+    snprintf(first, sizeof first, "%s", ix_tu_name(start));
     if (end > IX_TU_SECOND)
         snprintf(last, sizeof last, "FRACTION(%d)", end - IX_TU_SECOND);
     else
-        snprintf(last, sizeof last, "%s", unit_name(end));
+        snprintf(last, sizeof last, "%s", ix_tu_name(end));
     if (iv && start <= IX_TU_SECOND) {
         /* digits = leading precision + 2 per later field + the fraction's */
         int other = 0;
@@ -135,7 +135,7 @@ static int temporal_decl(int code, uint32_t q, char *buf, size_t cap) {
             other += 2;
         if (end > IX_TU_SECOND) other += end - IX_TU_SECOND;
         int lead = IX_QUAL_DIGITS(q) - other, deflead = start == IX_TU_YEAR ? 4 : 2;
-        if (lead != deflead) snprintf(first, sizeof first, "%s(%d)", unit_name(start), lead);
+        if (lead != deflead) snprintf(first, sizeof first, "%s(%d)", ix_tu_name(start), lead);
     }
     return snprintf(buf, cap, "%s %s TO %s", ix_type_name(code), first, last);
 }

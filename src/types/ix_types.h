@@ -35,6 +35,9 @@ typedef struct ix_vtype {
 /* Returns the static upper-case name of a type code ("DECIMAL", ...); flag
  * bits are ignored. Unknown codes give "UNKNOWN". Never NULL, never freed. */
 const char *ix_type_name(int code);
+/* The name of a qualifier unit (IX_TU_YEAR ... IX_TU_SECOND, "FRACTION" for
+ * IX_TU_FRACTION), NULL for a code that is no unit. */
+const char *ix_tu_name(int u);
 
 /* Returns the type code for an SQL type name (case-insensitive, surrounding
  * blanks ignored; NUMERIC -> DECIMAL, REAL -> SMALLFLOAT, DOUBLE PRECISION ->
