@@ -145,8 +145,7 @@ int ixs_parse_qual(px *p, int interval, uint32_t *q);
 
 void qres_free(qres *q);
 int ixs_select(px *p, qres *out); /* SELECT [... UNION ...] [ORDER BY] */
-int ixs_dml(px *p, ixd_stmt *s);  /* INSERT/UPDATE/DELETE */
-/* ixs_select and ixs_dml for a statement: tail (when not NULL) reads what
+/* ixs_select and INSERT / UPDATE / DELETE (ixs_dml_tail) for a statement: tail (when not NULL) reads what
  * follows the query or DML (INTO TEMP, the statement's end) after it is
  * parsed and before any name is resolved, so a syntax error there is -201
  * before -206, -217 and the other errors of names and types. */

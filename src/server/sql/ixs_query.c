@@ -71,8 +71,3 @@ int ixs_dml_tail(px *p, ixd_stmt *s, int (*tail)(px *p, void *ud), void *ud) {
     ixs_dml_free(d);
     return rc || p->failed ? -1 : 0;
 }
-
-/* dml := INSERT ... | UPDATE ... | DELETE ... into s */
-int ixs_dml(px *p, ixd_stmt *s) {
-    return ixs_dml_tail(p, s, NULL, NULL);
-}

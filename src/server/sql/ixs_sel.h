@@ -5,7 +5,7 @@
  *                    scopes), expressions resolved in their scopes, then the
  *                    SQLite SQL and the described columns
  *
- * ixs_select, ixs_select_sub and ixs_dml (ixs_parse.h) run the stages at
+ * ixs_select, ixs_select_sub and ixs_dml_tail (ixs_parse.h) run the stages at
  * the current token for their callers. A tree is owned by whoever parsed it
  * and freed with ixs_sel_free. */
 #ifndef IXS_SEL_H

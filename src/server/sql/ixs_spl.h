@@ -142,8 +142,6 @@ typedef struct spl_rt {
  * or -1 with p's error (-201 at the token, unknown variables -201 too). */
 int spl_parse_create(px *p, spl_rt **out);
 void spl_rt_free(spl_rt *r);
-/* 1 when tokens from p->i are CREATE [DBA] PROCEDURE|FUNCTION. */
-int spl_is_create(px *p);
 
 /* ---- catalogue (ixs_spl_cat.c) ---------------------------------------------------- */
 /* Creates sysprocedures, sysprocbody, systriggers and systrigbody with their

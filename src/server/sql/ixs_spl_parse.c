@@ -795,14 +795,6 @@ static int block_body(sps *s, spl_node *blk, const char *const *end) {
 
 /* ---- the routine header --------------------------------------------------------------- */
 
-int spl_is_create(px *p) {
-    int i = p->i;
-    if (!px_kw(p, i, IXK_CREATE)) return 0;
-    i++;
-    if (px_kw(p, i, IXK_DBA)) i++;
-    return px_kw(p, i, IXK_PROCEDURE) || px_kw(p, i, IXK_FUNCTION);
-}
-
 /* ( [[OUT|INOUT] name type [DEFAULT expr]] [, ...] ) */
 static int params(sps *s) {
     px *p = s->p;
