@@ -145,10 +145,10 @@ int ixs_parse_qual(px *p, int interval, uint32_t *q);
 
 void qres_free(qres *q);
 int ixs_select(px *p, qres *out); /* SELECT [... UNION ...] [ORDER BY] */
-/* ixs_select and INSERT / UPDATE / DELETE (ixs_dml_tail) for a statement: tail (when not NULL) reads what
- * follows the query or DML (INTO TEMP, the statement's end) after it is
- * parsed and before any name is resolved, so a syntax error there is -201
- * before -206, -217 and the other errors of names and types. */
+/* ixs_select and INSERT / UPDATE / DELETE (ixs_dml_tail) for a statement: tail (when not NULL)
+ * reads what follows the query or DML (INTO TEMP, the statement's end) after it is parsed and
+ * before any name is resolved, so a syntax error there is -201 before -206, -217 and the other
+ * errors of names and types. */
 int ixs_select_tail(px *p, qres *out, int (*tail)(px *p, void *ud), void *ud);
 int ixs_dml_tail(px *p, ixd_stmt *s, int (*tail)(px *p, void *ud), void *ud);
 tref *ixs_tref_new(px *p, const char *name, const char *alias);
