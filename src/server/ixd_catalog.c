@@ -77,7 +77,7 @@ typedef struct catcol {
     int code;
     uint32_t len;
 } catcol;
-#define VC(n) IX_T_VARCHAR, n
+#define VC(n)  IX_T_VARCHAR, n
 #define DT_YF5 IX_T_DATETIME, 0 /* DATETIME YEAR TO FRACTION(5) (length set at init) */
 #define CH(n)  IX_T_CHAR, n
 #define INT    IX_T_INTEGER, 4

@@ -415,7 +415,8 @@ static int run_connect(ixsql_lexer *lx, ixsql_pos at) {
         rc = conn_error(SQLCODE_TXN_STATE);
     } else {
         char *at_sign = c.env ? strchr(c.env, '@') : NULL;
-        char *db = c.env ? strndup(c.env, at_sign ? (size_t)(at_sign - c.env) : strlen(c.env)) : NULL;
+        char *db =
+            c.env ? strndup(c.env, at_sign ? (size_t)(at_sign - c.env) : strlen(c.env)) : NULL;
         i = open_slot(db && *db ? db : NULL, at_sign && at_sign[1] ? at_sign + 1 : NULL, c.user,
                       c.password);
         free(db);

@@ -27,7 +27,7 @@ enum {
 enum { DEC_FLOATING_SCALE = 255 };
 enum {
     SQLCODE_NO_TABLE = -206, /* The specified table (%s) is not in the database. */
-    MAX_INDEX_PARTS = 16, /* sysindexes.part1 ... part16 */
+    MAX_INDEX_PARTS = 16,    /* sysindexes.part1 ... part16 */
     NAME_MAX_BYTES = 128,
 };
 

@@ -260,8 +260,7 @@ static int expr_item(px *p, qres *q, selout *s, const sel_item *it) {
     int local = p->sc->refmask != 0; /* names a column of this query's tables */
     p->sc->refmask |= refs;
     s->has_agg |= v.agg;
-    if (!rc && v.lk == LB_COL && local)
-        rc = selref_add(p, &s->bare, &s->nbare, v.s.p, q->ncols);
+    if (!rc && v.lk == LB_COL && local) rc = selref_add(p, &s->bare, &s->nbare, v.s.p, q->ncols);
     if (!rc) rc = item_sql(p, q, &s->list, &v, it->alias);
     xv_free(&v);
     return rc ? -1 : 0;
