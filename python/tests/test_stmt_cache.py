@@ -34,4 +34,4 @@ class StmtCache(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    ixdtest.main()
