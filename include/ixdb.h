@@ -936,7 +936,9 @@ int ix_set_lock_wait(ix_conn *conn, int seconds);
 /* ---- connection pool ------------------------------------------------------------
  * ix_pool: a thread-safe pool of connections to one DSN. Any thread may
  * acquire and release; a connection acquired belongs to that thread (as any
- * ix_conn, it is not to be used by two threads at once) until released.
+ * ix_conn, it is not to be used by two threads at once) until released. The
+ * pool owns its connections: give one back with ix_pool_release, never
+ * ix_close it; ix_pool_destroy frees the pool and the idle connections.
  *
  * Configuration (ix_pool_config_init sets the defaults shown):
  *   dsn                 the ix_connect DSN of every member (required)

@@ -817,6 +817,7 @@ static int redirect_copy(char *dst, size_t cap, const uint8_t *p, size_t n) {
 
 int ix_redirect_parse(const uint8_t *p, size_t n, ix_redirect_target *out, const char **why) {
     memset(out, 0, sizeof *out);
+    if (!p || n == 0) return *why = "redirect detail is empty", IX_EMALFORMED;
     const uint8_t *end = p + n;
     if (memchr(p, 0, n)) return *why = "redirect detail holds a NUL", IX_EMALFORMED;
     const uint8_t *bar = memchr(p, '|', n);

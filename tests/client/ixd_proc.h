@@ -80,6 +80,14 @@ static inline int ixd_start(ixd_proc *p, const char *dir, const char *extra_arg)
     return ixd_start_args(p, dir, extra);
 }
 
+/* The keyword DSN of p as user informix (the test password), with a read
+ * timeout of read_timeout seconds, into buf (n bytes). */
+static inline void ixd_dsn(const ixd_proc *p, int read_timeout, char *buf, size_t n) {
+    snprintf(buf, n,
+             "host=127.0.0.1 port=%d user=informix password=in4mix server=ixd read_timeout=%d",
+             p->port, read_timeout);
+}
+
 /* Stops ixd with sig (SIGTERM or SIGKILL) and waits. Returns its status. */
 static inline int ixd_stop(ixd_proc *p, int sig) {
     int st = 0;

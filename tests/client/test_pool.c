@@ -288,9 +288,7 @@ int main(void) {
         CHECK(0, "ixd does not start (%s)", IXD_BIN);
         return tap_done();
     }
-    snprintf(dsn, sizeof dsn,
-             "host=127.0.0.1 port=%d user=informix password=in4mix server=ixd read_timeout=60",
-             P.port);
+    ixd_dsn(&P, 60, dsn, sizeof dsn);
     ix_conn *c = NULL;
     CHECK(ix_connect(&c, dsn) == IX_OK, "connect: %s", ix_errmsg(c));
     CHECK(ix_exec(c, "create database pl with log") == IX_OK, "db: %s", ix_errmsg(c));

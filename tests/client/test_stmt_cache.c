@@ -44,9 +44,7 @@ int main(void) {
         return tap_done();
     }
     char dsn[256];
-    snprintf(dsn, sizeof dsn,
-             "host=127.0.0.1 port=%d user=informix password=in4mix server=ixd read_timeout=30",
-             P.port);
+    ixd_dsn(&P, 30, dsn, sizeof dsn);
     ix_conn *c = NULL;
     CHECK(ix_connect(&c, dsn) == IX_OK, "connect: %s", ix_errmsg(c));
     ix_set_trace(c, trace, NULL);
