@@ -91,6 +91,7 @@ static void test_redirect_codec(void) {
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK(ix_redirect_parse((const uint8_t *)bad[i], strlen(bad[i]), &t, &why) == IX_EMALFORMED,
               "bad detail \"%s\" refused (%s)", bad[i], why ? why : "");
+    CHECK(ix_redirect_parse(NULL, 0, &t, &why) == IX_EMALFORMED, "no detail refused");
     char buf[IX_REDIRECT_DETAIL_MAX];
     ix_conacc a;
     snprintf(t.server, sizeof t.server, "srv_b");
