@@ -4,15 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *ix_malloc(const ix_alloc *a, size_t n) {
+void *ixb_malloc(const ixb_alloc *a, size_t n) {
     return a ? a->malloc(n, a->ud) : malloc(n);
 }
 
-void *ix_realloc(const ix_alloc *a, void *p, size_t n) {
+void *ixb_realloc(const ixb_alloc *a, void *p, size_t n) {
     return a ? a->realloc(p, n, a->ud) : realloc(p, n);
 }
 
-void ix_free(const ix_alloc *a, void *p) {
+void ixb_free(const ixb_alloc *a, void *p) {
     if (!p) return;
     if (a)
         a->free(p, a->ud);
@@ -20,23 +20,23 @@ void ix_free(const ix_alloc *a, void *p) {
         free(p);
 }
 
-void ix_wbuf_init(ix_wbuf *b, const ix_alloc *a) {
+void ixb_wbuf_init(ixb_wbuf *b, const ixb_alloc *a) {
     memset(b, 0, sizeof *b);
     b->alloc = a;
 }
 
-void ix_wbuf_free(ix_wbuf *b) {
-    ix_free(b->alloc, b->data);
+void ixb_wbuf_free(ixb_wbuf *b) {
+    ixb_free(b->alloc, b->data);
     b->data = NULL;
     b->len = b->cap = 0;
 }
 
-void ix_wbuf_reset(ix_wbuf *b) {
+void ixb_wbuf_reset(ixb_wbuf *b) {
     b->len = 0;
     b->err = IX_OK;
 }
 
-int ix_wbuf_reserve(ix_wbuf *b, size_t n) {
+int ixb_wbuf_reserve(ixb_wbuf *b, size_t n) {
     if (b->err) return b->err;
     size_t max = b->max ? b->max : SIZE_MAX / 2;
     if (n > max || b->len > max - n) return b->err = IX_ELIMIT;
@@ -44,66 +44,66 @@ int ix_wbuf_reserve(ix_wbuf *b, size_t n) {
     size_t cap = b->cap ? b->cap : 64;
     while (cap < b->len + n)
         cap = cap > max / 2 ? max : cap * 2;
-    uint8_t *d = ix_realloc(b->alloc, b->data, cap);
+    uint8_t *d = ixb_realloc(b->alloc, b->data, cap);
     if (!d) return b->err = IX_ENOMEM;
     b->data = d;
     b->cap = cap;
     return IX_OK;
 }
 
-void ix_put_bytes(ix_wbuf *b, const void *p, size_t n) {
-    if (n == 0 || ix_wbuf_reserve(b, n)) return;
+void ixb_put_bytes(ixb_wbuf *b, const void *p, size_t n) {
+    if (n == 0 || ixb_wbuf_reserve(b, n)) return;
     memcpy(b->data + b->len, p, n);
     b->len += n;
 }
 
-void ix_put_zeros(ix_wbuf *b, size_t n) {
-    if (n == 0 || ix_wbuf_reserve(b, n)) return;
+void ixb_put_zeros(ixb_wbuf *b, size_t n) {
+    if (n == 0 || ixb_wbuf_reserve(b, n)) return;
     memset(b->data + b->len, 0, n);
     b->len += n;
 }
 
-void ix_put_u8(ix_wbuf *b, uint8_t v) {
-    ix_put_bytes(b, &v, 1);
+void ixb_put_u8(ixb_wbuf *b, uint8_t v) {
+    ixb_put_bytes(b, &v, 1);
 }
 
-void ix_put_i16(ix_wbuf *b, int v) {
+void ixb_put_i16(ixb_wbuf *b, int v) {
     uint8_t t[2];
-    ix_st16(t, (uint16_t)v);
-    ix_put_bytes(b, t, 2);
+    ixb_st16(t, (uint16_t)v);
+    ixb_put_bytes(b, t, 2);
 }
 
-void ix_put_i32(ix_wbuf *b, int64_t v) {
+void ixb_put_i32(ixb_wbuf *b, int64_t v) {
     uint8_t t[4];
-    ix_st32(t, (uint32_t)v);
-    ix_put_bytes(b, t, 4);
+    ixb_st32(t, (uint32_t)v);
+    ixb_put_bytes(b, t, 4);
 }
 
-void ix_put_i64(ix_wbuf *b, int64_t v) {
+void ixb_put_i64(ixb_wbuf *b, int64_t v) {
     uint8_t t[8];
-    ix_st64(t, (uint64_t)v);
-    ix_put_bytes(b, t, 8);
+    ixb_st64(t, (uint64_t)v);
+    ixb_put_bytes(b, t, 8);
 }
 
-void ix_put_pad(ix_wbuf *b, size_t n) {
-    if (n & 1) ix_put_u8(b, 0);
+void ixb_put_pad(ixb_wbuf *b, size_t n) {
+    if (n & 1) ixb_put_u8(b, 0);
 }
 
-void ix_patch_i16(ix_wbuf *b, size_t at, int v) {
-    if (!b->err && at + 2 <= b->len) ix_st16(b->data + at, (uint16_t)v);
+void ixb_patch_i16(ixb_wbuf *b, size_t at, int v) {
+    if (!b->err && at + 2 <= b->len) ixb_st16(b->data + at, (uint16_t)v);
 }
 
-void ix_patch_i32(ix_wbuf *b, size_t at, int64_t v) {
-    if (!b->err && at + 4 <= b->len) ix_st32(b->data + at, (uint32_t)v);
+void ixb_patch_i32(ixb_wbuf *b, size_t at, int64_t v) {
+    if (!b->err && at + 4 <= b->len) ixb_st32(b->data + at, (uint32_t)v);
 }
 
-void ix_rbuf_init(ix_rbuf *r, const void *p, size_t len) {
+void ixb_rbuf_init(ixb_rbuf *r, const void *p, size_t len) {
     memset(r, 0, sizeof *r);
     r->p = p;
     r->len = len;
 }
 
-int ix_need(ix_rbuf *r, size_t n) {
+int ixb_need(ixb_rbuf *r, size_t n) {
     if (r->st != IX_OK) return 0;
     if (r->len - r->pos < n) {
         r->st = IX_NEED_MORE;
@@ -114,7 +114,7 @@ int ix_need(ix_rbuf *r, size_t n) {
     return 1;
 }
 
-void ix_rbuf_fail(ix_rbuf *r, int st, size_t at, const char *why) {
+void ixb_rbuf_fail(ixb_rbuf *r, int st, size_t at, const char *why) {
     if (r->st == IX_OK || r->st == IX_NEED_MORE) {
         r->st = st;
         r->err_at = at;
@@ -122,43 +122,43 @@ void ix_rbuf_fail(ix_rbuf *r, int st, size_t at, const char *why) {
     }
 }
 
-const uint8_t *ix_get_bytes(ix_rbuf *r, size_t n) {
-    if (!ix_need(r, n)) return NULL;
+const uint8_t *ixb_get_bytes(ixb_rbuf *r, size_t n) {
+    if (!ixb_need(r, n)) return NULL;
     const uint8_t *p = r->p + r->pos;
     r->pos += n;
     return p;
 }
 
-uint8_t ix_get_u8(ix_rbuf *r) {
-    const uint8_t *p = ix_get_bytes(r, 1);
+uint8_t ixb_get_u8(ixb_rbuf *r) {
+    const uint8_t *p = ixb_get_bytes(r, 1);
     return p ? p[0] : 0;
 }
 
-uint16_t ix_get_u16(ix_rbuf *r) {
-    const uint8_t *p = ix_get_bytes(r, 2);
-    return p ? ix_be16(p) : 0;
+uint16_t ixb_get_u16(ixb_rbuf *r) {
+    const uint8_t *p = ixb_get_bytes(r, 2);
+    return p ? ixb_be16(p) : 0;
 }
 
-int16_t ix_get_i16(ix_rbuf *r) {
-    return (int16_t)ix_get_u16(r);
+int16_t ixb_get_i16(ixb_rbuf *r) {
+    return (int16_t)ixb_get_u16(r);
 }
 
-uint32_t ix_get_u32(ix_rbuf *r) {
-    const uint8_t *p = ix_get_bytes(r, 4);
-    return p ? ix_be32(p) : 0;
+uint32_t ixb_get_u32(ixb_rbuf *r) {
+    const uint8_t *p = ixb_get_bytes(r, 4);
+    return p ? ixb_be32(p) : 0;
 }
 
-int32_t ix_get_i32(ix_rbuf *r) {
-    return (int32_t)ix_get_u32(r);
+int32_t ixb_get_i32(ixb_rbuf *r) {
+    return (int32_t)ixb_get_u32(r);
 }
 
-int64_t ix_get_i64(ix_rbuf *r) {
-    const uint8_t *p = ix_get_bytes(r, 8);
-    return p ? (int64_t)ix_be64(p) : 0;
+int64_t ixb_get_i64(ixb_rbuf *r) {
+    const uint8_t *p = ixb_get_bytes(r, 8);
+    return p ? (int64_t)ixb_be64(p) : 0;
 }
 
-void ix_get_pad(ix_rbuf *r, size_t n) {
-    if (n & 1) (void)ix_get_bytes(r, 1);
+void ixb_get_pad(ixb_rbuf *r, size_t n) {
+    if (n & 1) (void)ixb_get_bytes(r, 1);
 }
 
 const char *ix_rc_str(int rc) {

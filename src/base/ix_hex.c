@@ -8,7 +8,7 @@ static int hexval(int c) {
     return -1;
 }
 
-int ix_hex_decode(const char *s, size_t n, ix_wbuf *out, size_t *bad_at) {
+int ixb_hex_decode(const char *s, size_t n, ixb_wbuf *out, size_t *bad_at) {
     size_t i = 0;
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
         i++;
@@ -25,7 +25,7 @@ int ix_hex_decode(const char *s, size_t n, ix_wbuf *out, size_t *bad_at) {
         if (hi < 0) {
             hi = v;
         } else {
-            ix_put_u8(out, (uint8_t)(hi << 4 | v));
+            ixb_put_u8(out, (uint8_t)(hi << 4 | v));
             hi = -1;
         }
     }
@@ -36,9 +36,9 @@ bad:
     return IX_EINVAL;
 }
 
-void ix_hex_encode(const uint8_t *p, size_t n, ix_wbuf *out) {
+void ixb_hex_encode(const uint8_t *p, size_t n, ixb_wbuf *out) {
     static const char digits[] = "0123456789abcdef";
-    if (ix_wbuf_reserve(out, 2 * n)) return;
+    if (ixb_wbuf_reserve(out, 2 * n)) return;
     for (size_t i = 0; i < n; i++) {
         out->data[out->len++] = (uint8_t)digits[p[i] >> 4];
         out->data[out->len++] = (uint8_t)digits[p[i] & 15];

@@ -1,6 +1,6 @@
 /* ix_hex.h: hexadecimal text <-> bytes, for tools, traces and tests. */
-#ifndef IX_HEX_H
-#define IX_HEX_H
+#ifndef IXB_HEX_H
+#define IXB_HEX_H
 
 #include "ix_buf.h"
 
@@ -8,9 +8,9 @@
  * '_' between digit pairs are ignored; a leading "0x" is skipped. Returns
  * IX_OK, IX_EINVAL for a non-hex character or an odd digit count (with
  * *bad_at set to its offset when bad_at is not NULL), or out's sticky error. */
-int ix_hex_decode(const char *s, size_t n, ix_wbuf *out, size_t *bad_at);
+int ixb_hex_decode(const char *s, size_t n, ixb_wbuf *out, size_t *bad_at);
 
 /* Appends 2*n lower-case hex digits for p[0..n) to out. */
-void ix_hex_encode(const uint8_t *p, size_t n, ix_wbuf *out);
+void ixb_hex_encode(const uint8_t *p, size_t n, ixb_wbuf *out);
 
 #endif

@@ -3,8 +3,8 @@
  * of the public API (include/ixdb.h); tests may include it to reach the
  * transport seam (ixc_connect_transport).
  */
-#ifndef IX_CLIENT_INT_H
-#define IX_CLIENT_INT_H
+#ifndef IXC_CLIENT_INT_H
+#define IXC_CLIENT_INT_H
 
 #include <iconv.h>
 #include <stdatomic.h>
@@ -97,7 +97,7 @@ void ixc_locale_free(ix_conn *c);
 /* Converts in[0..n) with cd, appending to out. Returns IX_OK, IX_EINVAL (a
  * character the target code set lacks, or an invalid sequence) or
  * IX_ENOMEM. */
-int ixc_convert(iconv_t cd, const void *in, size_t n, ix_wbuf *out);
+int ixc_convert(iconv_t cd, const void *in, size_t n, ixb_wbuf *out);
 /* 1 for the character types whose values are converted (CHAR, NCHAR,
  * VARCHAR, NVARCHAR, LVARCHAR, TEXT). */
 int ixc_is_char_type(int code);
@@ -130,7 +130,7 @@ typedef struct ixc_pend {
 /* One fetched batch: tuples as [u32 length, host order][bytes] records,
  * each checked against the statement's row plan when it arrived. */
 typedef struct ixc_batch {
-    ix_wbuf data;
+    ixb_wbuf data;
     int ntuples;
     int done; /* DONE arrived: the cursor is exhausted after these rows */
     int sqlcode, isamcode;
@@ -151,15 +151,15 @@ typedef struct ixc_param {
     int16_t slot;
     uint8_t nfix;
     uint8_t fix[8];
-    ix_wbuf val;
+    ixb_wbuf val;
 } ixc_param;
 
 typedef struct ixc_col {
     char *name;
-    ix_vtype vt;
+    ixt_vtype vt;
     int16_t type;      /* as described, with flags */
     uint64_t text_row; /* text holds the value of this row (ix_stmt.row_seq) */
-    ix_wbuf text;
+    ixb_wbuf text;
     char *decl; /* ix_column_decltype, made on first use */
 } ixc_col;
 
@@ -208,7 +208,7 @@ struct ix_stmt {
     int64_t replied;
     int named;
     char curname[24];
-    unsigned flags; /* IX_PREPARE_* of ix_prepare_v2 */
+    unsigned flags; /* IXC_PREPARE_* of ix_prepare_v2 */
     /* scroll cursor: the current row's position (0 before the first row,
      * IXC_SPOS_AFTER after the last) */
     int64_t spos;
@@ -219,10 +219,10 @@ struct ix_stmt {
 
 struct ix_conn {
     ixc_transport *tr;
-    ix_reader rd;
-    ix_wbuf out; /* bytes not yet sent: data[sent .. len) */
+    ixp_reader rd;
+    ixb_wbuf out; /* bytes not yet sent: data[sent .. len) */
     size_t sent;
-    ix_caps caps;
+    ixp_caps caps;
     int dead;
     /* ix_cancel (any thread, signal handlers): lock-free atomics only.
      * cancel_fd: the socket it writes to (-1 when none). inflight: request
@@ -253,7 +253,7 @@ struct ix_conn {
     char *dbdate; /* DBDATE for text formatting, or NULL */
     /* code-set conversion, (iconv_t)-1 when none is needed */
     iconv_t cv_to_db, cv_from_db;
-    ix_wbuf conv; /* scratch for converted SQL text */
+    ixb_wbuf conv; /* scratch for converted SQL text */
     /* pending replies */
     ixc_pend *pend;
     size_t pend_head, pend_len, pend_cap;
@@ -275,8 +275,8 @@ struct ix_conn {
     ix_trace_fn trace;
     void *trace_ud;
     int trace_fd;
-    ix_printer pr_in, pr_out;
-    ix_wbuf line;
+    ixp_printer pr_in, pr_out;
+    ixb_wbuf line;
 };
 
 /* Reply of one request group, gathered by ixc_read_reply. */
@@ -326,7 +326,7 @@ void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_
 const ixc_rowplan *ixc_stmt_plan(ix_stmt *s);
 int ixc_drain(ix_conn *c);
 int ixc_read_reply(ix_conn *c, ixc_reply *r);
-int ixc_next_msg(ix_conn *c, ix_msg *m);
+int ixc_next_msg(ix_conn *c, ixp_msg *m);
 int ixc_io(ix_conn *c, int want_write);
 void ixc_reply_free(ixc_reply *r);
 int ixc_check(const ix_conn *c);
@@ -360,4 +360,4 @@ int ixc_stmt_release(ix_stmt *s);
  * and port are ignored. Same results as ix_connect. */
 int ixc_connect_transport(ix_conn **out, const char *dsn, ixc_transport *tr);
 
-#endif /* IX_CLIENT_INT_H */
+#endif /* IXC_CLIENT_INT_H */

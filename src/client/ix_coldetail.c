@@ -2,7 +2,7 @@
  * ix_coldetail.c: column details beyond the value accessors: declared
  * types (ix_column_decltype), exact DECIMAL values (ix_column_get_decimal,
  * ix_decimal_text) and the statement's SQL text (ix_stmt_sql). The type
- * and DECIMAL code itself is src/types' (ix_type_decl, ix_dec_split), shared
+ * and DECIMAL code itself is src/types' (ixt_type_decl, ixt_dec_split), shared
  * with the Python module.
  */
 #include <stdio.h>
@@ -17,8 +17,8 @@ const char *ix_column_decltype(ix_stmt *s, int i) {
     ixc_col *col = &s->cols[i];
     if (col->decl) return col->decl;
     char buf[64];
-    int n = ix_type_decl(col->vt.code, col->vt.enclen, buf, sizeof buf);
-    if (n < 0) n = snprintf(buf, sizeof buf, "%s", ix_type_name(col->vt.code));
+    int n = ixt_type_decl(col->vt.code, col->vt.enclen, buf, sizeof buf);
+    if (n < 0) n = snprintf(buf, sizeof buf, "%s", ixt_type_name(col->vt.code));
     if ((size_t)n >= sizeof buf) n = (int)sizeof buf - 1;
     col->decl = malloc((size_t)n + 1);
     if (!col->decl) {
@@ -38,11 +38,11 @@ int ix_column_get_decimal(ix_stmt *s, int i, ix_decimal_t *out) {
     if (ix_column_is_null(s, i)) return IX_NULL_VALUE;
     const ixc_col *col = &s->cols[i];
     if (col->vt.code != IX_T_DECIMAL && col->vt.code != IX_T_MONEY) return IX_EINVAL;
-    ix_decimal d;
-    int rc = ix_dec_decode(&d, p, ix_column_bytes(s, i));
+    ixt_decimal d;
+    int rc = ixt_dec_decode(&d, p, ix_column_bytes(s, i));
     if (rc != IX_OK) return rc == IX_NULL_VALUE ? rc : IX_EMALFORMED;
     int scale = (int)(col->vt.enclen & 0xff), sign, sc;
-    int n = ix_dec_split(&d, scale, &sign, out->digits, sizeof out->digits, &sc);
+    int n = ixt_dec_split(&d, scale, &sign, out->digits, sizeof out->digits, &sc);
     if (n < 0) {
         memset(out, 0, sizeof *out);
         return IX_ERANGE;

@@ -433,10 +433,10 @@ static int dead_rc(ix_conn *c) {
 
 static void emit_line(ix_conn *c, const char *dir) {
     if (c->line.err) {
-        ix_wbuf_reset(&c->line);
+        ixb_wbuf_reset(&c->line);
         return;
     }
-    ix_put_u8(&c->line, 0);
+    ixb_put_u8(&c->line, 0);
     if (c->line.err) return;
     if (c->trace) {
         char pre[512];
@@ -444,13 +444,13 @@ static void emit_line(ix_conn *c, const char *dir) {
         if (c->line.len < 500) {
             c->trace(c->trace_ud, pre);
         } else {
-            ix_wbuf w;
-            ix_wbuf_init(&w, NULL);
-            ix_put_bytes(&w, dir, strlen(dir));
-            ix_put_u8(&w, ' ');
-            ix_put_bytes(&w, c->line.data, c->line.len);
+            ixb_wbuf w;
+            ixb_wbuf_init(&w, NULL);
+            ixb_put_bytes(&w, dir, strlen(dir));
+            ixb_put_u8(&w, ' ');
+            ixb_put_bytes(&w, c->line.data, c->line.len);
             if (!w.err) c->trace(c->trace_ud, (const char *)w.data);
-            ix_wbuf_free(&w);
+            ixb_wbuf_free(&w);
         }
     } else if (c->trace_fd >= 0) {
         c->line.data[c->line.len - 1] = '\n';
@@ -464,7 +464,7 @@ static void emit_line(ix_conn *c, const char *dir) {
                (k = write(c->trace_fd, c->line.data + off, c->line.len - off)) > 0)
             off += (size_t)k;
     }
-    ix_wbuf_reset(&c->line);
+    ixb_wbuf_reset(&c->line);
 }
 
 static int tracing(const ix_conn *c) {
@@ -482,22 +482,22 @@ void ixc_queued(ix_conn *c, size_t from) {
     if (!tracing(c) || c->out.err) return;
     const uint8_t *p = c->out.data + from;
     size_t n = c->out.len - from;
-    if (!c->logged_in && n >= 6 && ix_sl_looks_like(p, n)) {
-        ix_login_print(p, n, &c->line);
+    if (!c->logged_in && n >= 6 && ixp_sl_looks_like(p, n)) {
+        ixp_login_print(p, n, &c->line);
         emit_line(c, "C->S");
         return;
     }
     while (n > 0) {
-        ix_msg m;
+        ixp_msg m;
         size_t at = 0;
         const char *why = NULL;
-        int rc = ix_msg_decode(p, n, IX_FROM_CLIENT, &c->caps, NULL, &m, &at, &why);
+        int rc = ixp_msg_decode(p, n, IXP_FROM_CLIENT, &c->caps, NULL, &m, &at, &why);
         if (rc != IX_OK) {
-            ix_printf(&c->line, "<%zu bytes not decodable: %s>", n, why ? why : ix_rc_str(rc));
+            ixp_printf(&c->line, "<%zu bytes not decodable: %s>", n, why ? why : ix_rc_str(rc));
             emit_line(c, "C->S");
             return;
         }
-        ix_print_msg(&c->pr_out, IX_FROM_CLIENT, &m, &c->line);
+        ixp_print_msg(&c->pr_out, IXP_FROM_CLIENT, &m, &c->line);
         emit_line(c, "C->S");
         p += m.len;
         n -= m.len;
@@ -536,13 +536,13 @@ static int64_t now_ms(void) {
 static int do_recv(ix_conn *c) {
     int rc;
     size_t room = RECV_CHUNK;
-    uint8_t *buf = ix_reader_space(&c->rd, &room, &rc);
+    uint8_t *buf = ixp_reader_space(&c->rd, &room, &rc);
     if (!buf)
         return ixc_kill(c, rc == IX_ENOMEM ? IX_ENOMEM : IX_EPROTO,
                         "cannot buffer the server's reply: %s", ix_rc_str(rc));
     long k = c->tr->vt->recv(c->tr, buf, room);
     if (k > 0) {
-        ix_reader_commit(&c->rd, (size_t)k);
+        ixp_reader_commit(&c->rd, (size_t)k);
         return IX_OK;
     }
     if (k == 0) return ixc_kill(c, IX_ECONN, "the server closed the connection");
@@ -557,7 +557,7 @@ static int do_send(ix_conn *c) {
         c->sent += (size_t)k;
         c->sent_since_read = 1;
         if (c->sent == c->out.len) {
-            ix_wbuf_reset(&c->out);
+            ixb_wbuf_reset(&c->out);
             c->sent = 0;
         } else if (c->sent >= 65536 && c->sent * 2 >= c->out.len) {
             /* A pipelined batch never empties the buffer: drop the sent part. */
@@ -624,12 +624,12 @@ static void group_answered(ix_conn *c) {
     if (w > 0) atomic_compare_exchange_strong(&c->cancel_wait, &w, w - 1);
 }
 
-int ixc_next_msg(ix_conn *c, ix_msg *m) {
+int ixc_next_msg(ix_conn *c, ixp_msg *m) {
     for (;;) {
         /* Replies already received are still read after the connection
          * died (a batch reports every row that got its answer). */
-        int rc = ix_reader_pending(&c->rd) > 0 ? ix_reader_next(&c->rd, m) : IX_NEED_MORE;
-        if (rc == IX_OK && m->tag == IX_SQ_EOT) group_answered(c);
+        int rc = ixp_reader_pending(&c->rd) > 0 ? ixp_reader_next(&c->rd, m) : IX_NEED_MORE;
+        if (rc == IX_OK && m->tag == IXP_SQ_EOT) group_answered(c);
         if (rc == IX_OK && c->sent_since_read) {
             /* the first reply message read since a request went out */
             c->roundtrips++;
@@ -637,19 +637,19 @@ int ixc_next_msg(ix_conn *c, ix_msg *m) {
         }
         if (rc == IX_OK) {
             if (tracing(c)) {
-                if (m->tag == IX_MSG_LOGIN)
-                    ix_login_print(m->u.login.packet.p, m->u.login.packet.n, &c->line);
+                if (m->tag == IXP_MSG_LOGIN)
+                    ixp_login_print(m->u.login.packet.p, m->u.login.packet.n, &c->line);
                 else
-                    ix_print_msg(&c->pr_in, IX_FROM_SERVER, m, &c->line);
+                    ixp_print_msg(&c->pr_in, IXP_FROM_SERVER, m, &c->line);
                 emit_line(c, "S->C");
             }
             return IX_OK;
         }
         if (rc == IX_NEED_MORE && c->dead) return dead_rc(c);
         if (rc != IX_NEED_MORE) {
-            const char *why = ix_reader_why(&c->rd);
+            const char *why = ixp_reader_why(&c->rd);
             return ixc_kill(c, IX_EPROTO, "lost sync with the server at byte %llu: %s",
-                            (unsigned long long)ix_reader_offset(&c->rd),
+                            (unsigned long long)ixp_reader_offset(&c->rd),
                             why ? why : ix_rc_str(rc));
         }
         rc = ixc_io(c, 1);
@@ -660,7 +660,7 @@ int ixc_next_msg(ix_conn *c, ix_msg *m) {
 void ixc_batch_free(ixc_batch *b) {
     while (b) {
         ixc_batch *n = b->next;
-        ix_wbuf_free(&b->data);
+        ixb_wbuf_free(&b->data);
         free(b);
         b = n;
     }
@@ -670,7 +670,7 @@ static void cols_free(ixc_col *cols, int n) {
     if (!cols) return;
     for (int i = 0; i < n; i++) {
         free(cols[i].name);
-        ix_wbuf_free(&cols[i].text);
+        ixb_wbuf_free(&cols[i].text);
     }
     free(cols);
 }
@@ -681,14 +681,14 @@ void ixc_reply_free(ixc_reply *r) {
     r->ncols = 0;
 }
 
-static void set_caps(ix_conn *c, const ix_caps *caps) {
+static void set_caps(ix_conn *c, const ixp_caps *caps) {
     c->caps = *caps;
     c->rd.caps = *caps;
     c->pr_in.caps = *caps;
     c->pr_out.caps = *caps;
 }
 
-static int copy_describe(ix_conn *c, const ix_msg *m, ixc_reply *r) {
+static int copy_describe(ix_conn *c, const ixp_msg *m, ixc_reply *r) {
     r->stmt_type = m->u.describe.stmt_type;
     r->stmt_id = m->u.describe.stmt_id;
     r->tuple_size = m->u.describe.tuple_size;
@@ -700,19 +700,19 @@ static int copy_describe(ix_conn *c, const ix_msg *m, ixc_reply *r) {
     r->cols = n > 0 ? calloc((size_t)n, sizeof *r->cols) : NULL;
     if (n > 0 && !r->cols) return ixc_kill(c, IX_ENOMEM, "out of memory");
     size_t pos = 0;
-    ix_column col;
-    while (r->ncols < n && ix_describe_next(m, &pos, &col)) {
+    ixp_column col;
+    while (r->ncols < n && ixp_describe_next(m, &pos, &col)) {
         ixc_col *d = &r->cols[r->ncols++];
         char xn[64] = "";
         if (col.xname.n < sizeof xn) memcpy(xn, col.xname.p, col.xname.n);
-        d->vt.code = ix_vtype_resolve(col.type & 0xff, xn);
+        d->vt.code = ixt_vtype_resolve(col.type & 0xff, xn);
         d->vt.enclen = (uint32_t)col.enclen;
         d->type = col.type;
         d->name = malloc(col.name.n + 1);
         if (!d->name) return ixc_kill(c, IX_ENOMEM, "out of memory");
         memcpy(d->name, col.name.p, col.name.n);
         d->name[col.name.n] = 0;
-        ix_wbuf_init(&d->text, NULL);
+        ixb_wbuf_init(&d->text, NULL);
     }
     return IX_OK;
 }
@@ -745,7 +745,7 @@ static __attribute__((noinline)) int bad_tuple(ix_conn *c, const ixc_rowplan *p,
         return ixc_kill(c, IX_EPROTO,
                         "malformed row from the server: bytes after column %d (%zu bytes)",
                         p->ncols, n);
-    const char *tn = ix_type_name(p->col[col].vt.code);
+    const char *tn = ixt_type_name(p->col[col].vt.code);
     if (rc == IX_EINVAL)
         return ixc_kill(c, IX_EPROTO, "cannot walk column %d (%s) of a row: unknown layout",
                         col + 1, tn ? tn : "unknown type");
@@ -760,8 +760,8 @@ static inline int take_tuple(ix_conn *c, ixc_reply *r, const uint8_t *t, size_t 
     int col = 0;
     int rc = ixc_rowplan_check(r->plan, t, n, &col);
     if (rc != IX_OK) return bad_tuple(c, r->plan, rc, col, n);
-    ix_wbuf *w = &r->tuples->data;
-    if (w->cap - w->len < 4 + n && (n > UINT32_MAX - 4 || ix_wbuf_reserve(w, 4 + n) != IX_OK))
+    ixb_wbuf *w = &r->tuples->data;
+    if (w->cap - w->len < 4 + n && (n > UINT32_MAX - 4 || ixb_wbuf_reserve(w, 4 + n) != IX_OK))
         return ixc_kill(c, IX_ENOMEM, "out of memory for a fetched row");
     uint32_t l = (uint32_t)n;
     memcpy(w->data + w->len, &l, 4);
@@ -774,13 +774,13 @@ static inline int take_tuple(ix_conn *c, ixc_reply *r, const uint8_t *t, size_t 
 /* Reads one reply group (up to its EOT) into *r. Returns IX_OK (a server
  * error is in r->sqlcode, not in the return value), or a connection error. */
 int ixc_read_reply(ix_conn *c, ixc_reply *r) {
-    ix_msg m;
+    ixp_msg m;
     int fast = r->tuples && !tracing(c);
     for (;;) {
         const uint8_t *t;
         size_t tn;
         int rc;
-        while (fast && ix_reader_next_tuple(&c->rd, &t, &tn)) { /* rows: no general decode */
+        while (fast && ixp_reader_next_tuple(&c->rd, &t, &tn)) { /* rows: no general decode */
             if (!r->first_us) r->first_us = ixc_now_us();
             if ((rc = take_tuple(c, r, t, tn)) != IX_OK) return rc;
         }
@@ -788,11 +788,11 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
         if (rc != IX_OK) return rc;
         if (!r->first_us) r->first_us = ixc_now_us();
         switch (m.tag) {
-        case IX_SQ_EOT:
+        case IXP_SQ_EOT:
             r->end_us = ixc_now_us();
             r->at_eot = 1;
             return IX_OK;
-        case IX_SQ_ERR:
+        case IXP_SQ_ERR:
             txn_from_err(c, m.u.err.sqlcode);
             if (!r->sqlcode) {
                 r->sqlcode = m.u.err.sqlcode ? m.u.err.sqlcode : -1;
@@ -803,7 +803,7 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
                 r->msg[n] = 0;
             }
             break;
-        case IX_SQ_DONE:
+        case IXP_SQ_DONE:
             r->has_done = 1;
             r->rows = m.u.done.rows;
             r->rowid = m.u.done.rowid;
@@ -811,38 +811,38 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
             r->done_warnings = m.u.done.warnings;
             if (r->stop_at_done) return IX_OK;
             break;
-        case IX_SQ_INSERTDONE:
+        case IXP_SQ_INSERTDONE:
             r->has_insertdone = 1;
             r->serial8 = m.u.insertdone.serial8;
             r->bigserial = m.u.insertdone.has_bigserial ? m.u.insertdone.bigserial : 0;
             break;
-        case IX_SQ_DESCRIBE:
+        case IXP_SQ_DESCRIBE:
             if ((rc = copy_describe(c, &m, r)) != IX_OK) return rc;
             break;
-        case IX_SQ_TUPLE:
+        case IXP_SQ_TUPLE:
             if (r->tuples && (rc = take_tuple(c, r, m.u.tuple.data.p, m.u.tuple.data.n)) != IX_OK)
                 return rc;
             break;
-        case IX_SQ_XACTSTAT:
+        case IXP_SQ_XACTSTAT:
             r->has_xact = 1;
             c->in_txn = m.u.xactstat.new_level != 0;
             break;
-        case IX_SQ_PROTOCOLS: {
-            ix_caps caps = ix_caps_from_bits(m.u.protocols.p, m.u.protocols.n);
+        case IXP_SQ_PROTOCOLS: {
+            ixp_caps caps = ixp_caps_from_bits(m.u.protocols.p, m.u.protocols.n);
             set_caps(c, &caps);
             break;
         }
-        case IX_SQ_EXIT: return ixc_kill(c, IX_ECONN, "the server ended the session");
-        case IX_SQ_CLOSE: /* server auto-closed the cursor: end of data */ r->has_done = 1; break;
-        case IX_SQ_TUPID: /* a scroll fetch: the position of its first row */
+        case IXP_SQ_EXIT: return ixc_kill(c, IX_ECONN, "the server ended the session");
+        case IXP_SQ_CLOSE: /* server auto-closed the cursor: end of data */ r->has_done = 1; break;
+        case IXP_SQ_TUPID: /* a scroll fetch: the position of its first row */
             if (!r->has_tupid) r->tupid = m.u.tupid;
             r->has_tupid = 1;
             break;
-        case IX_SQ_COST:
-        case IX_SQ_GENKEYS_REPLY: break;
+        case IXP_SQ_COST:
+        case IXP_SQ_GENKEYS_REPLY: break;
         default:
             return ixc_kill(c, IX_EPROTO, "unexpected %s in a reply",
-                            ix_tag_name(m.tag) ? ix_tag_name(m.tag) : "message");
+                            ixp_tag_name(m.tag) ? ixp_tag_name(m.tag) : "message");
         }
     }
 }
@@ -877,14 +877,14 @@ static int pend_one(ix_conn *c) {
     if (e.kind == PEND_FETCH && e.owner) {
         b = calloc(1, sizeof *b);
         if (!b) return ixc_kill(c, IX_ENOMEM, "out of memory");
-        ix_wbuf_init(&b->data, NULL);
+        ixb_wbuf_init(&b->data, NULL);
         /* Room for the reply asked for, up to RECV_CHUNK (fewer reallocs). */
-        ix_wbuf_reserve(&b->data,
-                        e.asked > 0 && e.asked < RECV_CHUNK ? (size_t)e.asked : RECV_CHUNK);
+        ixb_wbuf_reserve(&b->data,
+                         e.asked > 0 && e.asked < RECV_CHUNK ? (size_t)e.asked : RECV_CHUNK);
         r.tuples = b;
         r.plan = ixc_stmt_plan(e.owner);
     }
-    uint64_t at = ix_reader_offset(&c->rd);
+    uint64_t at = ixp_reader_offset(&c->rd);
     int rc = b && !r.plan ? ixc_kill(c, IX_ENOMEM, "out of memory") : ixc_read_reply(c, &r);
     if (e.kind == PEND_FETCH && e.owner) {
         ix_stmt *s = e.owner;
@@ -894,7 +894,7 @@ static int pend_one(ix_conn *c) {
             return rc;
         }
         s->roundtrips++;
-        s->bytes_in += (int64_t)(ix_reader_offset(&c->rd) - at);
+        s->bytes_in += (int64_t)(ixp_reader_offset(&c->rd) - at);
         ixc_fetch_feedback(s, e.asked, r.first_us - e.sent_us, r.end_us - r.first_us,
                            r.has_done || r.sqlcode != 0);
         b->done = r.has_done || r.sqlcode != 0;
@@ -936,15 +936,15 @@ int ixc_drain_for(ix_conn *c, ix_stmt *s) {
 static ix_conn *conn_new(void) {
     ix_conn *c = calloc(1, sizeof *c);
     if (!c) return NULL;
-    ix_reader_init(&c->rd, IX_FROM_SERVER, NULL);
-    ix_limits_default(&c->rd.lim); /* set once: the row fast path reads max_tuple */
-    ix_wbuf_init(&c->out, NULL);
-    ix_wbuf_init(&c->line, NULL);
-    ix_printer_init(&c->pr_in, NULL);
-    ix_printer_init(&c->pr_out, NULL);
+    ixp_reader_init(&c->rd, IXP_FROM_SERVER, NULL);
+    ixp_limits_default(&c->rd.lim); /* set once: the row fast path reads max_tuple */
+    ixb_wbuf_init(&c->out, NULL);
+    ixb_wbuf_init(&c->line, NULL);
+    ixp_printer_init(&c->pr_in, NULL);
+    ixp_printer_init(&c->pr_out, NULL);
     c->trace_fd = -1;
     c->cv_to_db = c->cv_from_db = (iconv_t)-1;
-    ix_wbuf_init(&c->conv, NULL);
+    ixb_wbuf_init(&c->conv, NULL);
     c->fetch_buffer = IX_FETCH_AUTO;
     c->readahead = IXC_READAHEAD_AUTO;
     atomic_init(&c->cancel_fd, -1);
@@ -983,15 +983,15 @@ static const char *const session_vars[] = {
  * own group (§2.7, §2.8). */
 static void queue_info_dbopen(ix_conn *c, const dsn_opts *o) {
     size_t mark = ixc_mark(c);
-    ix_bytes keys[2] = {{(const uint8_t *)"DBTEMP", 6}, {(const uint8_t *)"SUBQCACHESZ", 11}};
-    ix_bytes vals[2] = {{(const uint8_t *)"/tmp", 4}, {(const uint8_t *)"10", 2}};
-    ix_enc_info(&c->out, keys, vals, 2);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_bytes keys[2] = {{(const uint8_t *)"DBTEMP", 6}, {(const uint8_t *)"SUBQCACHESZ", 11}};
+    ixp_bytes vals[2] = {{(const uint8_t *)"/tmp", 4}, {(const uint8_t *)"10", 2}};
+    ixp_enc_info(&c->out, keys, vals, 2);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
     if (o->database && *o->database) {
         mark = ixc_mark(c);
-        ix_enc_dbopen(&c->out, o->database, strlen(o->database), 0);
-        ix_enc_tag(&c->out, IX_SQ_EOT);
+        ixp_enc_dbopen(&c->out, o->database, strlen(o->database), 0);
+        ixp_enc_tag(&c->out, IXP_SQ_EOT);
         ixc_queued(c, mark);
     }
 }
@@ -1002,31 +1002,31 @@ static void queue_info_dbopen(ix_conn *c, const dsn_opts *o) {
 /* Sends the login request (CONREQ) of o: the user, the session variables
  * and this process's name and host. */
 static int send_conreq(ix_conn *c, const dsn_opts *o) {
-    ix_conreq *q = calloc(1, sizeof *q); /* large: kept off the stack */
+    ixp_conreq *q = calloc(1, sizeof *q); /* large: kept off the stack */
     if (!q) return ixc_fail(c, IX_ENOMEM, "out of memory");
-    ix_conreq_defaults(q, o->user ? o->user : "", o->password, o->server ? o->server : "");
+    ixp_conreq_defaults(q, o->user ? o->user : "", o->password, o->server ? o->server : "");
     const char *names[] = {"CLIENT_LOCALE", "DB_LOCALE", "DBDATE"};
     const char *vals[] = {o->client_locale, o->db_locale, o->dbdate};
     for (int i = 0; i < 3; i++) {
-        if (!vals[i] || q->nenv >= IX_LOGIN_MAXENV) continue;
-        q->env[q->nenv].name = ix_ascstr_of(names[i]);
-        q->env[q->nenv].value = ix_ascstr_of(vals[i]);
+        if (!vals[i] || q->nenv >= IXP_LOGIN_MAXENV) continue;
+        q->env[q->nenv].name = ixp_ascstr_of(names[i]);
+        q->env[q->nenv].value = ixp_ascstr_of(vals[i]);
         q->nenv++;
     }
     /* The other session variables, from the environment when set. */
     for (size_t i = 0; i < sizeof session_vars / sizeof session_vars[0]; i++) {
         const char *v = getenv(session_vars[i]);
-        if (!v || !*v || q->nenv >= IX_LOGIN_MAXENV) continue;
-        q->env[q->nenv].name = ix_ascstr_of(session_vars[i]);
-        q->env[q->nenv].value = ix_ascstr_of(v);
+        if (!v || !*v || q->nenv >= IXP_LOGIN_MAXENV) continue;
+        q->env[q->nenv].name = ixp_ascstr_of(session_vars[i]);
+        q->env[q->nenv].value = ixp_ascstr_of(v);
         q->nenv++;
     }
     char host[256] = "";
     gethostname(host, sizeof host - 1);
     q->pinfo.pid = (int32_t)getpid();
-    q->pinfo.host = ix_ascstr_of(host);
+    q->pinfo.host = ixp_ascstr_of(host);
     size_t mark = ixc_mark(c);
-    int rc = ix_conreq_encode(q, &c->out);
+    int rc = ixp_conreq_encode(q, &c->out);
     free(q);
     if (rc != IX_OK)
         return ixc_fail(c, rc == IX_ENOMEM ? IX_ENOMEM : IX_EINVAL,
@@ -1036,10 +1036,10 @@ static int send_conreq(ix_conn *c, const dsn_opts *o) {
 
 /* A rejected login (CONREJ, or an accept carrying a service error) as the
  * SQLCODE Informix gives, with its insertion text. */
-static int login_rejected(ix_conn *c, const dsn_opts *o, const ix_conacc *a) {
-    int code = a->result == IX_ASC_INITRESP && a->svc_error ? a->svc_error : -908;
+static int login_rejected(ix_conn *c, const dsn_opts *o, const ixp_conacc *a) {
+    int code = a->result == IXP_ASC_INITRESP && a->svc_error ? a->svc_error : -908;
     char ins[256];
-    if (a->result == IX_ASC_INITRESP && a->nmsg > 0)
+    if (a->result == IXP_ASC_INITRESP && a->nmsg > 0)
         snprintf(ins, sizeof ins, "%.*s", (int)a->msg[0].text.n, (const char *)a->msg[0].text.p);
     else if (code == -908)
         snprintf(ins, sizeof ins, "%s", o->server ? o->server : "");
@@ -1051,30 +1051,31 @@ static int login_rejected(ix_conn *c, const dsn_opts *o, const ix_conacc *a) {
 
 /* Reads the server's answer to the login: IX_OK when accepted (the server's
  * name and version kept), IXC_REDIRECTED with *redir filled, or an error. */
-static int read_conacc(ix_conn *c, const dsn_opts *o, ix_redirect_target *redir) {
-    ix_msg m;
+static int read_conacc(ix_conn *c, const dsn_opts *o, ixp_redirect_target *redir) {
+    ixp_msg m;
     int rc = ixc_next_msg(c, &m);
     if (rc != IX_OK) return rc;
-    if (m.tag != IX_MSG_LOGIN) return ixc_kill(c, IX_EPROTO, "the server did not answer the login");
-    ix_conacc *a = calloc(1, sizeof *a);
+    if (m.tag != IXP_MSG_LOGIN)
+        return ixc_kill(c, IX_EPROTO, "the server did not answer the login");
+    ixp_conacc *a = calloc(1, sizeof *a);
     if (!a) return ixc_kill(c, IX_ENOMEM, "out of memory");
     size_t at = 0;
     const char *why = NULL;
-    rc = ix_conacc_decode(m.u.login.packet.p, m.u.login.packet.n, NULL, a, NULL, &at, &why);
+    rc = ixp_conacc_decode(m.u.login.packet.p, m.u.login.packet.n, NULL, a, NULL, &at, &why);
     if (rc != IX_OK) {
         free(a);
         return ixc_kill(c, IX_EPROTO, "bad login reply at byte %zu: %s", at,
                         why ? why : ix_rc_str(rc));
     }
-    if (a->sl_type == IX_SL_REDIRECT) {
-        rc = a->result == IX_ASC_DBLIST
-                 ? ix_redirect_parse(a->redirect.p, a->redirect.n, redir, &why)
+    if (a->sl_type == IXP_SL_REDIRECT) {
+        rc = a->result == IXP_ASC_DBLIST
+                 ? ixp_redirect_parse(a->redirect.p, a->redirect.n, redir, &why)
                  : (why = "no SQ_ASCDBLIST item", IX_EMALFORMED);
         free(a);
         if (rc != IX_OK) return ixc_kill(c, IX_EPROTO, "bad redirect from the server: %s", why);
         return IXC_REDIRECTED;
     }
-    if (a->sl_type == IX_SL_CONREJ || (a->result == IX_ASC_INITRESP && a->svc_error != 0)) {
+    if (a->sl_type == IXP_SL_CONREJ || (a->result == IXP_ASC_INITRESP && a->svc_error != 0)) {
         rc = login_rejected(c, o, a);
         free(a);
         return rc;
@@ -1093,8 +1094,8 @@ static int read_conacc(ix_conn *c, const dsn_opts *o, ix_redirect_target *redir)
  * them); else SQ_PROTOCOLS alone first. */
 static int open_session(ix_conn *c, const dsn_opts *o) {
     size_t mark = ixc_mark(c);
-    ix_enc_protocols(&c->out, ix_caps_jdbc_offer, sizeof ix_caps_jdbc_offer);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_enc_protocols(&c->out, ixp_caps_jdbc_offer, sizeof ixp_caps_jdbc_offer);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
     if (o->pipeline_login) queue_info_dbopen(c, o);
     int rc = ixc_flush(c);
@@ -1126,7 +1127,7 @@ static int open_session(ix_conn *c, const dsn_opts *o) {
 
 /* The login on a connected transport: IX_OK, IXC_REDIRECTED (*redir) or an
  * error. */
-static int login(ix_conn *c, const dsn_opts *o, ix_redirect_target *redir) {
+static int login(ix_conn *c, const dsn_opts *o, ixp_redirect_target *redir) {
     int rc = send_conreq(c, o);
     if (rc == IX_OK) rc = read_conacc(c, o, redir);
     if (rc == IX_OK) rc = open_session(c, o);
@@ -1227,10 +1228,10 @@ static int attempt_ms(const dsn_opts *o, const connect_plan *p) {
 static void conn_reset(ix_conn *c) {
     if (c->tr) c->tr->vt->close(c->tr);
     c->tr = NULL;
-    ix_reader_free(&c->rd);
-    ix_reader_init(&c->rd, IX_FROM_SERVER, NULL);
-    ix_limits_default(&c->rd.lim);
-    ix_wbuf_reset(&c->out);
+    ixp_reader_free(&c->rd);
+    ixp_reader_init(&c->rd, IXP_FROM_SERVER, NULL);
+    ixp_limits_default(&c->rd.lim);
+    ixb_wbuf_reset(&c->out);
     c->sent = 0;
     memset(&c->caps, 0, sizeof c->caps);
     c->dead = c->logged_in = c->db_open = c->db_logged = c->db_ansi = 0;
@@ -1257,7 +1258,7 @@ static int note_member(ix_conn *c, const ixc_hostent *e) {
 
 /* One transport + login to e; tr, when given, is used instead of a new one. */
 static int try_one(ix_conn *c, dsn_opts *o, const ixc_hostent *e, const connect_plan *p,
-                   ixc_transport *tr, ix_redirect_target *redir) {
+                   ixc_transport *tr, ixp_redirect_target *redir) {
     conn_reset(c);
     int ms = attempt_ms(o, p);
     if (!tr) {
@@ -1295,7 +1296,7 @@ static int try_member(ix_conn *c, dsn_opts *o, const ixc_hostent *e0, const conn
     char path[IXC_REDIRECT_MAX + 1][300];
     for (int hop = 0;; hop++) {
         snprintf(path[hop], sizeof path[hop], "%s:%s", e.host, e.port);
-        ix_redirect_target r;
+        ixp_redirect_target r;
         int rc = try_one(c, o, &e, p, tr, &r);
         tr = NULL;
         if (rc != IXC_REDIRECTED) {
@@ -1435,15 +1436,15 @@ void ix_close(ix_conn *c) {
     if (!c->dead && c->tr) {
         /* Pending CLOSE/RELEASE replies need not be read: SQ_EXIT ends all. */
         size_t mark = ixc_mark(c);
-        ix_enc_tag(&c->out, IX_SQ_EXIT);
+        ixp_enc_tag(&c->out, IXP_SQ_EXIT);
         ixc_queued(c, mark);
         int save = c->read_timeout_ms;
         if (save == 0 || save > 2000) c->read_timeout_ms = 2000;
         if (ixc_flush(c) == IX_OK) {
             /* Wait for the server's SQ_EXIT (or the close) so that the
              * session ends cleanly; other replies still queued are skipped. */
-            ix_msg m;
-            while (ixc_next_msg(c, &m) == IX_OK && m.tag != IX_SQ_EXIT) {
+            ixp_msg m;
+            while (ixc_next_msg(c, &m) == IX_OK && m.tag != IXP_SQ_EXIT) {
             }
         }
         c->read_timeout_ms = save;
@@ -1452,18 +1453,18 @@ void ix_close(ix_conn *c) {
     atomic_store(&c->cancel_fd, -1);
     if (c->tr) c->tr->vt->close(c->tr);
     if (c->trace_fd >= 0) close(c->trace_fd);
-    ix_reader_free(&c->rd);
-    ix_wbuf_free(&c->out);
-    ix_wbuf_free(&c->line);
-    ix_printer_free(&c->pr_in);
-    ix_printer_free(&c->pr_out);
+    ixp_reader_free(&c->rd);
+    ixb_wbuf_free(&c->out);
+    ixb_wbuf_free(&c->line);
+    ixp_printer_free(&c->pr_in);
+    ixp_printer_free(&c->pr_out);
     free(c->pend);
     free(c->server_name);
     free(c->server_version);
     free(c->member);
     free(c->dbdate);
     ixc_locale_free(c);
-    ix_wbuf_free(&c->conv);
+    ixb_wbuf_free(&c->conv);
     free(c);
 }
 
@@ -1662,7 +1663,7 @@ static int txn_op(ix_conn *c, int tag, int opens);
 int ixc_auto_begin(ix_conn *c, const char *sql, size_t n) {
     if (!c->manual_commit || c->in_txn || c->db_ansi) return IX_OK;
     if (sql && txn_neutral(sql, n)) return IX_OK;
-    int rc = txn_op(c, IX_SQ_BEGIN, 1);
+    int rc = txn_op(c, IXP_SQ_BEGIN, 1);
     if (rc == IX_ESQL && c->sqlcode == IX_SQLCODE_ALREADY_IN_TXN) {
         ixc_clear_err(c); /* the server's transaction is the one wanted */
         return IX_OK;
@@ -1692,11 +1693,11 @@ static int exec_sql(ix_conn *c, const char *sql, int auto_begin) {
     size_t wn = n;
     rc = ixc_sql_to_db(c, sql, n, &wire, &wn);
     if (rc != IX_OK) return rc;
-    ix_enc_command(&c->out, &c->caps, wire, wn);
-    ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
-    ix_enc_tag(&c->out, IX_SQ_EXECUTE);
-    ix_enc_tag(&c->out, IX_SQ_RELEASE);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_enc_command(&c->out, &c->caps, wire, wn);
+    ixp_enc_tag(&c->out, IXP_SQ_NDESCRIBE);
+    ixp_enc_tag(&c->out, IXP_SQ_EXECUTE);
+    ixp_enc_tag(&c->out, IXP_SQ_RELEASE);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_reply r;
     memset(&r, 0, sizeof r);
     rc = simple_request(c, mark, &r);
@@ -1727,8 +1728,8 @@ int ix_exec(ix_conn *c, const char *sql) {
 /* Sends one BEGIN / COMMIT / ROLLBACK message and reads its reply. */
 static int txn_send(ix_conn *c, int tag, ixc_reply *r) {
     size_t mark = ixc_mark(c);
-    ix_enc_tag(&c->out, tag);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_enc_tag(&c->out, tag);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     memset(r, 0, sizeof *r);
     return simple_request(c, mark, r);
 }
@@ -1743,10 +1744,10 @@ static int txn_send(ix_conn *c, int tag, ixc_reply *r) {
  */
 static int txn_resync(ix_conn *c) {
     ixc_reply r;
-    int rc = txn_send(c, IX_SQ_BEGIN, &r);
+    int rc = txn_send(c, IXP_SQ_BEGIN, &r);
     if (rc != IX_OK || r.sqlcode || c->manual_commit) return rc;
     c->in_txn = 1;
-    rc = txn_send(c, IX_SQ_CMMTWORK, &r);
+    rc = txn_send(c, IXP_SQ_CMMTWORK, &r);
     if (rc == IX_OK && !r.sqlcode) c->in_txn = 0;
     return rc;
 }
@@ -1759,8 +1760,8 @@ static int txn_op(ix_conn *c, int tag, int opens) {
     int rc = txn_send(c, tag, &r);
     if (rc != IX_OK) return rc;
     if (r.sqlcode) {
-        if (tag == IX_SQ_RBWORK) c->in_txn = 0; /* a failed ROLLBACK leaves none open */
-        if (tag == IX_SQ_CMMTWORK && (rc = after_failed_commit(c, &r)) != IX_OK) return rc;
+        if (tag == IXP_SQ_RBWORK) c->in_txn = 0; /* a failed ROLLBACK leaves none open */
+        if (tag == IXP_SQ_CMMTWORK && (rc = after_failed_commit(c, &r)) != IX_OK) return rc;
         return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
     }
     c->in_txn = opens; /* what the message did is known, whatever XACTSTAT's levels mean */
@@ -1768,13 +1769,13 @@ static int txn_op(ix_conn *c, int tag, int opens) {
 }
 
 int ix_begin(ix_conn *c) {
-    return txn_op(c, IX_SQ_BEGIN, 1);
+    return txn_op(c, IXP_SQ_BEGIN, 1);
 }
 int ix_commit(ix_conn *c) {
-    return txn_op(c, IX_SQ_CMMTWORK, 0);
+    return txn_op(c, IXP_SQ_CMMTWORK, 0);
 }
 int ix_rollback(ix_conn *c) {
-    return txn_op(c, IX_SQ_RBWORK, 0);
+    return txn_op(c, IXP_SQ_RBWORK, 0);
 }
 
 int ix_set_autocommit(ix_conn *c, int on) {
@@ -1788,7 +1789,7 @@ int ix_set_autocommit(ix_conn *c, int on) {
     if (on) {
         if (!c->manual_commit) return IX_OK;
         if (c->in_txn) {
-            int rc = txn_op(c, IX_SQ_CMMTWORK, 0);
+            int rc = txn_op(c, IXP_SQ_CMMTWORK, 0);
             if (rc != IX_OK) return rc;
         }
         c->manual_commit = 0;
@@ -1796,7 +1797,7 @@ int ix_set_autocommit(ix_conn *c, int on) {
     }
     if (c->manual_commit) return IX_OK;
     if (!c->in_txn) {
-        int rc = txn_op(c, IX_SQ_BEGIN, 1);
+        int rc = txn_op(c, IXP_SQ_BEGIN, 1);
         if (rc != IX_OK) return rc;
     }
     c->manual_commit = 1;

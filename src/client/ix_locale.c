@@ -96,13 +96,13 @@ int ixc_locale_setup(ix_conn *c, const char *client_locale, const char *db_local
     return IX_OK;
 }
 
-int ixc_convert(iconv_t cd, const void *in, size_t n, ix_wbuf *out) {
+int ixc_convert(iconv_t cd, const void *in, size_t n, ixb_wbuf *out) {
     iconv(cd, NULL, NULL, NULL, NULL); /* initial shift state */
     char *ip = (char *)(uintptr_t)in;
     size_t il = n;
     for (;;) {
         size_t room = il * 4 + 16;
-        if (ix_wbuf_reserve(out, room) != IX_OK) return IX_ENOMEM;
+        if (ixb_wbuf_reserve(out, room) != IX_OK) return IX_ENOMEM;
         char *op = (char *)out->data + out->len;
         size_t ol = room;
         size_t k = il ? iconv(cd, &ip, &il, &op, &ol) : iconv(cd, NULL, NULL, &op, &ol);
@@ -111,7 +111,7 @@ int ixc_convert(iconv_t cd, const void *in, size_t n, ix_wbuf *out) {
             if (il == 0) {
                 /* Flush the shift state of stateful encodings. */
                 room = 16;
-                if (ix_wbuf_reserve(out, room) != IX_OK) return IX_ENOMEM;
+                if (ixb_wbuf_reserve(out, room) != IX_OK) return IX_ENOMEM;
                 op = (char *)out->data + out->len;
                 ol = room;
                 iconv(cd, NULL, NULL, &op, &ol);
@@ -140,7 +140,7 @@ int ixc_sql_to_db(ix_conn *c, const char *sql, size_t n, const char **wire, size
     *wire = sql;
     *wn = n;
     if (c->cv_to_db == (iconv_t)-1) return IX_OK;
-    ix_wbuf_reset(&c->conv);
+    ixb_wbuf_reset(&c->conv);
     int rc = ixc_convert(c->cv_to_db, sql, n, &c->conv);
     if (rc != IX_OK)
         return ixc_fail(c, rc,

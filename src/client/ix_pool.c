@@ -65,9 +65,9 @@ static int pool_ping(ix_conn *c) {
         if (busy) id--;
     }
     size_t mark = ixc_mark(c);
-    ix_enc_id(&c->out, id);
-    ix_enc_tag(&c->out, IX_SQ_RELEASE);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_enc_id(&c->out, id);
+    ixp_enc_tag(&c->out, IXP_SQ_RELEASE);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
     ixc_reply r;
     memset(&r, 0, sizeof r);

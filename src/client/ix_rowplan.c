@@ -7,12 +7,12 @@
 #include "base/ix_buf.h"
 #include "types/ix_value.h"
 
-static void plan_fixed(ixc_rpcol *c, ix_vtype t, int f70) {
+static void plan_fixed(ixc_rpcol *c, ixt_vtype t, int f70) {
     c->layout = RP_FIXED;
     c->null_kind = RN_CALL;
     c->get_kind = RG_OTHER;
     c->text_kind = RT_OTHER;
-    c->width = (uint32_t)ix_value_fixed_width(t);
+    c->width = (uint32_t)ixt_value_fixed_width(t);
     switch (t.code) {
     case IX_T_SMALLINT: c->null_kind = RN_I16, c->get_kind = RG_I16; break;
     case IX_T_INTEGER:
@@ -31,15 +31,15 @@ static void plan_fixed(ixc_rpcol *c, ix_vtype t, int f70) {
     case IX_T_CHAR:
     case IX_T_NCHAR: c->text_kind = RT_RAW; break;
     case IX_T_BYTE:
-    case IX_T_TEXT: c->width = f70 ? IX_BLOB_DESC_LEN_F70 : IX_BLOB_DESC_LEN; break;
+    case IX_T_TEXT: c->width = f70 ? IXT_BLOB_DESC_LEN_F70 : IXT_BLOB_DESC_LEN; break;
     default: break;
     }
 }
 
-static void plan_col(ixc_rpcol *c, ix_vtype t, int f70) {
+static void plan_col(ixc_rpcol *c, ixt_vtype t, int f70) {
     c->vt = t;
     c->max_len = 0;
-    if (ix_vtype_check(t) != IX_OK) {
+    if (ixt_vtype_check(t) != IX_OK) {
         *c = (ixc_rpcol){RP_BAD, RN_NONE, RG_OTHER, RT_OTHER, 0, 0, 0, t};
         return;
     }
@@ -47,7 +47,8 @@ static void plan_col(ixc_rpcol *c, ix_vtype t, int f70) {
     case IX_T_VARCHAR:
     case IX_T_NVARCHAR:
         *c = (ixc_rpcol){
-            RP_VAR1, RN_VAR1, RG_OTHER, RT_VAR1, 0, 0, (uint32_t)ix_value_varchar_max(t.enclen), t};
+            RP_VAR1, RN_VAR1, RG_OTHER, RT_VAR1, 0, 0, (uint32_t)ixt_value_varchar_max(t.enclen),
+            t};
         return;
     case IX_T_LVARCHAR:
         *c = (ixc_rpcol){RP_ENV, RN_CALL, RG_OTHER, RT_ENV, 0, 0, t.enclen, t};
@@ -75,7 +76,7 @@ static void plan_at(ixc_rowplan *p) {
                           : (ixc_rpat){p->seg[p->nseg - 1].tail, (uint16_t)p->nseg, RG_OTHER, 0};
 }
 
-int ixc_rowplan_build(ixc_rowplan *p, const ix_vtype *vt, int ncols, int f70) {
+int ixc_rowplan_build(ixc_rowplan *p, const ixt_vtype *vt, int ncols, int f70) {
     if (ncols > UINT16_MAX) {
         memset(p, 0, sizeof *p);
         return IX_ELIMIT;
@@ -144,7 +145,7 @@ static int extent(const ixc_rpcol *c, const uint8_t *t, size_t pos, size_t n, si
     case RP_ENV: {
         if (avail < 5) return IX_NEED_MORE;
         if (t[pos] > 1) return IX_EMALFORMED;
-        uint32_t l = ix_be32(t + pos + 1);
+        uint32_t l = ixb_be32(t + pos + 1);
         if (l > INT32_MAX) return IX_EMALFORMED;
         *used = 5 + (size_t)l;
         break;
@@ -188,7 +189,7 @@ int ixc_rowplan_is_null_general(const ixc_rpcol *c, const uint8_t *v, size_t n) 
     switch (c->null_kind) {
     case RN_ALLFF: return all_bytes(v, n, 0xff);
     case RN_ALL00: return all_bytes(v, n, 0x00);
-    case RN_CALL: return ix_value_is_null(c->vt, v, n) == 1;
+    case RN_CALL: return ixt_value_is_null(c->vt, v, n) == 1;
     default: return 0;
     }
 }

@@ -22,8 +22,8 @@
  * a tuple that ixc_rowplan_check accepted, so with no bounds checks), and a
  * column's offset is segat[base] + rel (ixc_rowplan_at).
  */
-#ifndef IX_ROWPLAN_H
-#define IX_ROWPLAN_H
+#ifndef IXC_ROWPLAN_H
+#define IXC_ROWPLAN_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -43,7 +43,7 @@ enum {
     RN_ALLFF,   /* every byte ff (FLOAT, SMALLFLOAT) */
     RN_ALL00,   /* every byte 00 (DECIMAL, MONEY, DATETIME, INTERVAL) */
     RN_VAR1,    /* length 1, byte 00 */
-    RN_CALL,    /* ix_value_is_null: the forms that rest on a choice made in
+    RN_CALL,    /* ixt_value_is_null: the forms that rest on a choice made in
                  * ix_value.c (CHAR, the envelopes, the BYTE/TEXT descriptor) */
     RN_NONE     /* RP_BAD: never NULL (never read) */
 };
@@ -53,7 +53,7 @@ enum {
 enum { RG_I16 = 0, RG_I32, RG_I64, RG_F32, RG_F64, RG_OTHER };
 
 /* How ix_column_text reads a character value without formatting:
- * RT_OTHER formats (ix_value_format). */
+ * RT_OTHER formats (ixt_value_format). */
 enum { RT_RAW = 0, RT_VAR1, RT_ENV, RT_OTHER };
 
 typedef struct ixc_rpcol {
@@ -61,7 +61,7 @@ typedef struct ixc_rpcol {
     uint32_t width;   /* RP_FIXED: bytes */
     uint32_t rel;     /* RP_FIXED after a variable column: offset from its end */
     uint32_t max_len; /* RT_VAR1 / RT_ENV: the declared maximum (0: none) */
-    ix_vtype vt;      /* the column's type (RN_CALL, the general conversions) */
+    ixt_vtype vt;     /* the column's type (RN_CALL, the general conversions) */
 } ixc_rpcol;
 
 /* A variable column and the fixed ones that follow it up to the next
@@ -97,7 +97,7 @@ typedef struct ixc_rowplan {
 /* Compiles the plan for ncols columns of the given types (vt[i]); f70: the
  * BYTE/TEXT descriptors are 68 bytes. Returns IX_OK, IX_ENOMEM or IX_ELIMIT
  * (more than 65535 columns). */
-int ixc_rowplan_build(ixc_rowplan *p, const ix_vtype *vt, int ncols, int f70);
+int ixc_rowplan_build(ixc_rowplan *p, const ixt_vtype *vt, int ncols, int f70);
 void ixc_rowplan_free(ixc_rowplan *p);
 
 /* The walk of t[0..n) one column at a time, for the error report of
@@ -111,7 +111,7 @@ static inline size_t ixc_rowplan_var_len(uint8_t layout, const uint8_t *t, size_
     size_t avail = n - pos;
     if (layout == RP_VAR1) return avail >= 1 ? 1 + (size_t)t[pos] : SIZE_MAX;
     if (layout != RP_ENV || avail < 5 || t[pos] > 1) return SIZE_MAX;
-    uint32_t l = ix_be32(t + pos + 1);
+    uint32_t l = ixb_be32(t + pos + 1);
     return l > INT32_MAX ? SIZE_MAX : 5 + (size_t)l;
 }
 
@@ -138,7 +138,7 @@ static inline void ixc_rowplan_segments(const ixc_rowplan *p, const uint8_t *t, 
     uint32_t pos = p->prefix_len;
     for (int k = 0; k < p->nseg; k++) {
         const ixc_rpseg *g = &p->seg[k];
-        pos += g->layout == RP_VAR1 ? 1 + (uint32_t)t[pos] : 5 + ix_be32(t + pos + 1);
+        pos += g->layout == RP_VAR1 ? 1 + (uint32_t)t[pos] : 5 + ixb_be32(t + pos + 1);
         segat[k + 1] = pos;
         pos += g->tail;
     }
@@ -158,13 +158,13 @@ int ixc_rowplan_is_null_general(const ixc_rpcol *c, const uint8_t *v, size_t n);
 /* 1 if the value v[0..n) of a column planned as c is NULL, else 0. */
 static inline int ixc_rowplan_is_null(const ixc_rpcol *c, const uint8_t *v, size_t n) {
     switch (c->null_kind) {
-    case RN_I16: return ix_be16(v) == 0x8000;
-    case RN_I32: return ix_be32(v) == 0x80000000u;
-    case RN_I64: return ix_be64(v) == (uint64_t)1 << 63;
-    case RN_INT8: return ix_be16(v) == 0;
+    case RN_I16: return ixb_be16(v) == 0x8000;
+    case RN_I32: return ixb_be32(v) == 0x80000000u;
+    case RN_I64: return ixb_be64(v) == (uint64_t)1 << 63;
+    case RN_INT8: return ixb_be16(v) == 0;
     case RN_VAR1: return n == 2 && v[0] == 1 && v[1] == 0;
     default: return ixc_rowplan_is_null_general(c, v, n);
     }
 }
 
-#endif /* IX_ROWPLAN_H */
+#endif /* IXC_ROWPLAN_H */

@@ -225,9 +225,9 @@ static int encode_prepare(ix_stmt *s) {
     size_t wn;
     int rc = ixc_sql_to_db(c, s->sql, s->sql_len, &wire, &wn);
     if (rc != IX_OK) return rc;
-    ix_enc_prepare(&c->out, &c->caps, s->nparams, wire, wn);
-    ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
-    ix_enc_tag(&c->out, IX_SQ_WANTDONE);
+    ixp_enc_prepare(&c->out, &c->caps, s->nparams, wire, wn);
+    ixp_enc_tag(&c->out, IXP_SQ_NDESCRIBE);
+    ixp_enc_tag(&c->out, IXP_SQ_WANTDONE);
     return IX_OK;
 }
 
@@ -264,7 +264,7 @@ static int prepare_now(ix_stmt *s) {
     if (rc != IX_OK) return rc;
     size_t mark = ixc_mark(c);
     if ((rc = encode_prepare(s)) != IX_OK) return rc;
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
     ixc_reply r;
     memset(&r, 0, sizeof r);
@@ -330,7 +330,7 @@ int ix_prepare_v2(ix_conn *c, const char *sql, size_t len, unsigned flags, ix_st
             return ixc_fail(c, IX_ENOMEM, "out of memory");
         }
         for (int i = 0; i < s->nparams; i++)
-            ix_wbuf_init(&s->params[i].val, NULL);
+            ixb_wbuf_init(&s->params[i].val, NULL);
     }
     s->fetch_buffer = c->fetch_buffer;
     s->readahead = c->readahead;
@@ -376,7 +376,7 @@ static ixc_param *param_at(ix_stmt *s, int i, int *rc) {
         return NULL;
     }
     ixc_param *p = &s->params[i - 1];
-    ix_wbuf_reset(&p->val);
+    ixb_wbuf_reset(&p->val);
     p->set = 0;
     p->nfix = 0;
     return p;
@@ -388,7 +388,7 @@ static int param_fixed(ixc_param *p, const uint8_t *be, int n, int type, int slo
     p->nfix = (uint8_t)n;
     p->set = 1;
     p->type = (int16_t)type;
-    p->indicator = IX_IND_VALUE;
+    p->indicator = IXP_IND_VALUE;
     p->slot = (int16_t)slot;
     return IX_OK;
 }
@@ -396,20 +396,20 @@ static int param_fixed(ixc_param *p, const uint8_t *be, int n, int type, int slo
 static int param_done(ix_stmt *s, ixc_param *p, int type, int slot) {
     if (p->val.err) {
         int e = p->val.err;
-        ix_wbuf_reset(&p->val);
+        ixb_wbuf_reset(&p->val);
         return ixc_fail(s->conn, e == IX_ENOMEM ? IX_ENOMEM : IX_ERANGE, "cannot store the value");
     }
     p->set = 1;
     p->type = (int16_t)type;
-    p->indicator = IX_IND_VALUE;
+    p->indicator = IXP_IND_VALUE;
     p->slot = (int16_t)slot;
     return IX_OK;
 }
 
 /* The slots of the integer binds (docs/c-api.md). */
-#define IX_BIND_VARCHAR_MAX 32767 /* bytes of a VARCHAR bind (i16 length) */
-#define SLOT_INTEGER        0x0a00
-#define SLOT_BIGINT         0x1300
+#define IXC_BIND_VARCHAR_MAX 32767 /* bytes of a VARCHAR bind (i16 length) */
+#define SLOT_INTEGER         0x0a00
+#define SLOT_BIGINT          0x1300
 
 /* A double's FLOAT bytes: all-ff is FLOAT's NULL form, sent as a NaN. */
 static uint64_t float_bits(double v) {
@@ -424,7 +424,7 @@ int ix_bind_null(ix_stmt *s, int i) {
     if (!p) return rc;
     p->set = 1;
     p->type = IX_T_VARCHAR;
-    p->indicator = IX_IND_NULL;
+    p->indicator = IXP_IND_NULL;
     p->slot = 0;
     return IX_OK;
 }
@@ -435,11 +435,11 @@ int ix_bind_int64(ix_stmt *s, int i, int64_t v) {
     if (!p) return rc;
     uint8_t be[8];
     if (v > INT32_MIN && v <= INT32_MAX) {
-        ix_st32(be, (uint32_t)v);
+        ixb_st32(be, (uint32_t)v);
         return param_fixed(p, be, 4, IX_T_INTEGER, SLOT_INTEGER);
     }
     if (v == INT64_MIN) return ixc_fail(s->conn, IX_ERANGE, "%s", "-2^63 is BIGINT's NULL form");
-    ix_st64(be, (uint64_t)v);
+    ixb_st64(be, (uint64_t)v);
     return param_fixed(p, be, 8, IX_T_BIGINT, SLOT_BIGINT);
 }
 
@@ -452,7 +452,7 @@ int ix_bind_double(ix_stmt *s, int i, double v) {
     ixc_param *p = param_at(s, i, &rc);
     if (!p) return rc;
     uint8_t be[8];
-    ix_st64(be, float_bits(v));
+    ixb_st64(be, float_bits(v));
     return param_fixed(p, be, 8, IX_T_FLOAT, 0);
 }
 
@@ -468,13 +468,13 @@ static int bind_bytes(ix_stmt *s, int i, const void *b, size_t n, ix_destructor 
     int rc;
     ixc_param *p = param_at(s, i, &rc);
     size_t len = b && text && IXC_IS_NTS(n) ? strlen(b) : n;
-    ix_wbuf conv;
-    ix_wbuf_init(&conv, NULL);
+    ixb_wbuf conv;
+    ixb_wbuf_init(&conv, NULL);
     if (p && b && text && s->conn->cv_to_db != (iconv_t)-1) {
         /* Text goes to the database in its code set. */
         rc = ixc_convert(s->conn->cv_to_db, b, len, &conv);
         if (rc != IX_OK) {
-            ix_wbuf_free(&conv);
+            ixb_wbuf_free(&conv);
             if (del != IX_STATIC && del != IX_TRANSIENT) del((void *)(uintptr_t)b);
             return ixc_fail(s->conn, rc,
                             rc == IX_ENOMEM ? "out of memory"
@@ -487,7 +487,7 @@ static int bind_bytes(ix_stmt *s, int i, const void *b, size_t n, ix_destructor 
     if (conv.data) len = conv.len;
     if (p && !b)
         rc = ixc_fail(s->conn, IX_EMISUSE, "NULL pointer bound (use ix_bind_null)");
-    else if (p && len > IX_BIND_VARCHAR_MAX) {
+    else if (p && len > IXC_BIND_VARCHAR_MAX) {
         /* Beyond what a VARCHAR bind carries: text as TEXT (type 12), bytes
          * as BYTE (type 11), each with an i32 length. No public source
          * documents how a real server takes TEXT/BYTE values; this is the
@@ -495,16 +495,16 @@ static int bind_bytes(ix_stmt *s, int i, const void *b, size_t n, ix_destructor 
         if (len > INT32_MAX) {
             rc = ixc_fail(s->conn, IX_ERANGE, "a bound value is limited to 2 GiB");
         } else {
-            ix_put_i32(&p->val, (int64_t)len);
-            ix_put_bytes(&p->val, bytes, len);
+            ixb_put_i32(&p->val, (int64_t)len);
+            ixb_put_bytes(&p->val, bytes, len);
             rc = param_done(s, p, text ? IX_T_TEXT : IX_T_BYTE, 0);
         }
     } else if (p) {
-        ix_put_i16(&p->val, (int)len);
-        ix_put_bytes(&p->val, bytes, len);
+        ixb_put_i16(&p->val, (int)len);
+        ixb_put_bytes(&p->val, bytes, len);
         rc = param_done(s, p, IX_T_VARCHAR, 0);
     }
-    ix_wbuf_free(&conv);
+    ixb_wbuf_free(&conv);
     /* The bytes are copied into the request form at once: IX_STATIC and
      * IX_TRANSIENT behave alike, and a destructor is called right away. */
     if (del != IX_STATIC && del != IX_TRANSIENT && b) del((void *)(uintptr_t)b);
@@ -525,8 +525,8 @@ int ix_bind_decimal_text(ix_stmt *s, int i, const char *str, size_t n) {
     if (!p) return rc;
     if (!str) return ixc_fail(s->conn, IX_EMISUSE, "NULL text (use ix_bind_null)");
     size_t len = IXC_IS_NTS(n) ? strlen(str) : n;
-    ix_decimal d;
-    rc = ix_dec_from_text(&d, str, len);
+    ixt_decimal d;
+    rc = ixt_dec_from_text(&d, str, len);
     if (rc != IX_OK)
         return ixc_fail(s->conn, rc, "not a DECIMAL value: \"%.*s\"", (int)(len > 60 ? 60 : len),
                         str);
@@ -540,10 +540,10 @@ int ix_bind_decimal_text(ix_stmt *s, int i, const char *str, size_t n) {
         else if (in_frac && str[k] >= '0' && str[k] <= '9')
             scale++;
     }
-    int slot = expo || scale > 32 ? IX_DEC_FLOAT : scale;
-    rc = ix_dec_encode_bind(&d, &p->val);
+    int slot = expo || scale > 32 ? IXT_DEC_FLOAT : scale;
+    rc = ixt_dec_encode_bind(&d, &p->val);
     if (rc != IX_OK) {
-        ix_wbuf_reset(&p->val);
+        ixb_wbuf_reset(&p->val);
         return ixc_fail(s->conn, rc == IX_ENOMEM ? rc : IX_ERANGE, "DECIMAL value out of range");
     }
     return param_done(s, p, IX_T_DECIMAL, slot);
@@ -553,17 +553,17 @@ int ix_bind_date(ix_stmt *s, int i, int32_t days) {
     int rc;
     ixc_param *p = param_at(s, i, &rc);
     if (!p) return rc;
-    if (days < IX_DATE_MIN || days > IX_DATE_MAX)
+    if (days < IXT_DATE_MIN || days > IXT_DATE_MAX)
         return ixc_fail(s->conn, IX_ERANGE, "day number %ld outside 0001-01-01..9999-12-31",
                         (long)days);
     uint8_t be[4];
-    ix_st32(be, (uint32_t)days);
+    ixb_st32(be, (uint32_t)days);
     return param_fixed(p, be, 4, IX_T_DATE, 0);
 }
 
 int ix_bind_date_ymd(ix_stmt *s, int i, int y, int m, int d) {
     int32_t days;
-    if (ix_date_from_ymd(y, m, d, &days) != IX_OK) {
+    if (ixt_date_from_ymd(y, m, d, &days) != IX_OK) {
         if (!s || !s->conn) return IX_EMISUSE;
         return ixc_fail(s->conn, IX_ERANGE, "no such date %04d-%02d-%02d", y, m, d);
     }
@@ -571,15 +571,15 @@ int ix_bind_date_ymd(ix_stmt *s, int i, int y, int m, int d) {
 }
 
 unsigned ix_qualifier_dt(int start, int end) {
-    return ix_dt_qual(start, end);
+    return ixt_dt_qual(start, end);
 }
 
 unsigned ix_qualifier_iv(int precision, int start, int end) {
-    return ix_iv_qual(precision, start, end);
+    return ixt_iv_qual(precision, start, end);
 }
 
 int ix_qualifier_check(unsigned q, int is_interval) {
-    return is_interval ? ix_iv_qual_valid(q) : ix_dt_qual_valid(q);
+    return is_interval ? ixt_iv_qual_valid(q) : ixt_dt_qual_valid(q);
 }
 
 /* Digits after the first '.', 0 if none (capped at 5). */
@@ -596,17 +596,17 @@ static uint32_t infer_dt(const char *str, size_t n) {
     int f = frac_digits(str, n);
     static const int pairs[][2] = {{0, 10}, {0, 8}, {0, 6}, {0, 4},  {0, 2}, {0, 0},
                                    {6, 10}, {6, 8}, {2, 4}, {8, 10}, {4, 4}, {6, 6}};
-    ix_datetime dt;
+    ixt_datetime dt;
     if (f) {
         static const int fs[] = {0, 6, 8, 10};
         for (size_t k = 0; k < sizeof fs / sizeof fs[0]; k++) {
-            uint32_t q = ix_dt_qual(fs[k], IX_TU_F(f));
-            if (q && ix_dt_parse(q, str, n, &dt) == IX_OK) return q;
+            uint32_t q = ixt_dt_qual(fs[k], IXT_TU_F(f));
+            if (q && ixt_dt_parse(q, str, n, &dt) == IX_OK) return q;
         }
     }
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
-        uint32_t q = ix_dt_qual(pairs[k][0], pairs[k][1]);
-        if (q && ix_dt_parse(q, str, n, &dt) == IX_OK) return q;
+        uint32_t q = ixt_dt_qual(pairs[k][0], pairs[k][1]);
+        if (q && ixt_dt_parse(q, str, n, &dt) == IX_OK) return q;
     }
     return 0;
 }
@@ -621,19 +621,19 @@ static uint32_t infer_iv(const char *str, size_t n) {
     if (prec < 1) prec = 1;
     if (prec > 9) return 0;
     int f = frac_digits(str, n);
-    int ends[] = {f ? IX_TU_F(f) : -1, 10, 8, 6, 4, 2, 0};
+    int ends[] = {f ? IXT_TU_F(f) : -1, 10, 8, 6, 4, 2, 0};
     static const int starts[] = {0, 4, 6, 8, 10};
-    ix_interval iv;
+    ixt_interval iv;
     for (size_t si = 0; si < sizeof starts / sizeof starts[0]; si++) {
         for (size_t ei = 0; ei < sizeof ends / sizeof ends[0]; ei++) {
             if (ends[ei] < 0) continue;
-            uint32_t q = ix_iv_qual(prec, starts[si], ends[ei]);
-            if (q && ix_iv_parse(q, str, n, &iv) == IX_OK) return q;
+            uint32_t q = ixt_iv_qual(prec, starts[si], ends[ei]);
+            if (q && ixt_iv_parse(q, str, n, &iv) == IX_OK) return q;
         }
     }
     if (f) {
-        uint32_t q = ix_iv_qual(f, IX_TU_FRACTION, IX_TU_F(f));
-        if (q && ix_iv_parse(q, str, n, &iv) == IX_OK) return q;
+        uint32_t q = ixt_iv_qual(f, IXT_TU_FRACTION, IXT_TU_F(f));
+        if (q && ixt_iv_parse(q, str, n, &iv) == IX_OK) return q;
     }
     return 0;
 }
@@ -645,17 +645,17 @@ int ix_bind_datetime_text(ix_stmt *s, int i, const char *str, size_t n, unsigned
     if (!str) return ixc_fail(s->conn, IX_EMISUSE, "NULL text (use ix_bind_null)");
     size_t len = IXC_IS_NTS(n) ? strlen(str) : n;
     if (q == 0) q = infer_dt(str, len);
-    if (!q || !ix_dt_qual_valid(q))
+    if (!q || !ixt_dt_qual_valid(q))
         return ixc_fail(s->conn, IX_EINVAL, "no DATETIME qualifier fits \"%.*s\"",
                         (int)(len > 60 ? 60 : len), str);
-    ix_datetime dt;
-    rc = ix_dt_parse(q, str, len, &dt);
+    ixt_datetime dt;
+    rc = ixt_dt_parse(q, str, len, &dt);
     if (rc != IX_OK)
         return ixc_fail(s->conn, rc, "not a DATETIME value: \"%.*s\"", (int)(len > 60 ? 60 : len),
                         str);
-    rc = ix_dt_encode_bind(q, &dt, &p->val);
+    rc = ixt_dt_encode_bind(q, &dt, &p->val);
     if (rc != IX_OK) {
-        ix_wbuf_reset(&p->val);
+        ixb_wbuf_reset(&p->val);
         return ixc_fail(s->conn, rc, "cannot encode the DATETIME value");
     }
     return param_done(s, p, IX_T_DATETIME, (int)(int16_t)q);
@@ -668,17 +668,17 @@ int ix_bind_interval_text(ix_stmt *s, int i, const char *str, size_t n, unsigned
     if (!str) return ixc_fail(s->conn, IX_EMISUSE, "NULL text (use ix_bind_null)");
     size_t len = IXC_IS_NTS(n) ? strlen(str) : n;
     if (q == 0) q = infer_iv(str, len);
-    if (!q || !ix_iv_qual_valid(q))
+    if (!q || !ixt_iv_qual_valid(q))
         return ixc_fail(s->conn, IX_EINVAL, "no INTERVAL qualifier fits \"%.*s\"",
                         (int)(len > 60 ? 60 : len), str);
-    ix_interval iv;
-    rc = ix_iv_parse(q, str, len, &iv);
+    ixt_interval iv;
+    rc = ixt_iv_parse(q, str, len, &iv);
     if (rc != IX_OK)
         return ixc_fail(s->conn, rc, "not an INTERVAL value: \"%.*s\"", (int)(len > 60 ? 60 : len),
                         str);
-    rc = ix_iv_encode_bind(q, &iv, &p->val);
+    rc = ixt_iv_encode_bind(q, &iv, &p->val);
     if (rc != IX_OK) {
-        ix_wbuf_reset(&p->val);
+        ixb_wbuf_reset(&p->val);
         return ixc_fail(s->conn, rc, "cannot encode the INTERVAL value");
     }
     return param_done(s, p, IX_T_INTERVAL, (int)(int16_t)q);
@@ -693,18 +693,18 @@ int ix_bind_datetime(ix_stmt *s, int i, unsigned q, const ix_datetime_t *v) {
     ixc_param *p = param_at(s, i, &rc);
     if (!p) return rc;
     if (!v) return ixc_fail(s->conn, IX_EMISUSE, "NULL DATETIME value (use ix_bind_null)");
-    if (q == 0) q = ix_dt_qual(IX_TU_YEAR, IX_TU_F(5));
-    if (!ix_dt_qual_valid(q))
+    if (q == 0) q = ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5));
+    if (!ixt_dt_qual_valid(q))
         return ixc_fail(s->conn, IX_EINVAL, "0x%x is not a DATETIME qualifier", q);
-    ix_datetime dt = {v->year, v->month, v->day, v->hour, v->minute, v->second, v->fraction};
-    rc = ix_dt_check(q, &dt);
+    ixt_datetime dt = {v->year, v->month, v->day, v->hour, v->minute, v->second, v->fraction};
+    rc = ixt_dt_check(q, &dt);
     if (rc != IX_OK)
         return ixc_fail(s->conn, rc,
                         "DATETIME field out of range (%04d-%02d-%02d %02d:%02d:%02d.%05d)", v->year,
                         v->month, v->day, v->hour, v->minute, v->second, v->fraction);
-    rc = ix_dt_encode_bind(q, &dt, &p->val);
+    rc = ixt_dt_encode_bind(q, &dt, &p->val);
     if (rc != IX_OK) {
-        ix_wbuf_reset(&p->val);
+        ixb_wbuf_reset(&p->val);
         return ixc_fail(s->conn, rc == IX_ENOMEM ? rc : IX_ERANGE,
                         "cannot encode the DATETIME value");
     }
@@ -724,24 +724,24 @@ int ix_bind_interval(ix_stmt *s, int i, unsigned q, const ix_interval_t *v) {
     int ym = v->years || v->months,
         dtime = v->days || v->hours || v->minutes || v->seconds || v->fraction;
     if (q == 0)
-        q = ym && !dtime ? ix_iv_qual(9, IX_TU_YEAR, IX_TU_MONTH)
-                         : ix_iv_qual(9, IX_TU_DAY, IX_TU_F(5));
-    if (!ix_iv_qual_valid(q))
+        q = ym && !dtime ? ixt_iv_qual(9, IXT_TU_YEAR, IXT_TU_MONTH)
+                         : ixt_iv_qual(9, IXT_TU_DAY, IXT_TU_F(5));
+    if (!ixt_iv_qual_valid(q))
         return ixc_fail(s->conn, IX_EINVAL, "0x%x is not an INTERVAL qualifier", q);
-    int q_ym = IX_QUAL_START(q) <= IX_TU_MONTH;
+    int q_ym = IXT_QUAL_START(q) <= IXT_TU_MONTH;
     if ((q_ym && dtime) || (!q_ym && ym))
         return ixc_fail(s->conn, IX_EINVAL,
                         q_ym ? "a day-time value for a year-month INTERVAL qualifier"
                              : "a year-month value for a day-time INTERVAL qualifier");
-    ix_interval iv = {v->sign < 0 ? -1 : 1, 0, 0};
+    ixt_interval iv = {v->sign < 0 ? -1 : 1, 0, 0};
     iv.months = v->years * 12 + v->months;
     iv.units = (((v->days * 24 + v->hours) * 60 + v->minutes) * 60 + v->seconds) *
-                   (int64_t)IX_UNITS_PER_SECOND +
+                   (int64_t)IXT_UNITS_PER_SECOND +
                v->fraction;
     if (iv.months == 0 && iv.units == 0) iv.sign = 1;
-    rc = ix_iv_encode_bind(q, &iv, &p->val);
+    rc = ixt_iv_encode_bind(q, &iv, &p->val);
     if (rc != IX_OK) {
-        ix_wbuf_reset(&p->val);
+        ixb_wbuf_reset(&p->val);
         return ixc_fail(s->conn, rc == IX_ENOMEM ? rc : IX_ERANGE,
                         "the INTERVAL value does not fit its qualifier");
     }
@@ -753,7 +753,7 @@ int ix_clear_bindings(ix_stmt *s) {
     for (int i = 0; i < s->nparams; i++) {
         s->params[i].set = 0;
         s->params[i].nfix = 0;
-        ix_wbuf_reset(&s->params[i].val);
+        ixb_wbuf_reset(&s->params[i].val);
     }
     return IX_OK;
 }
@@ -764,23 +764,23 @@ int ix_clear_bindings(ix_stmt *s) {
  * | i16 SQ_BIND | i16 n | n x item |        (no SQ_BIND when n == 0)
  * | i16 SQ_EXECUTE | i16 SQ_EOT |
  * item: | i16 type | i16 indicator | i16 slot | [value bytes | 00 if odd] |
- * (value bytes only when indicator is IX_IND_VALUE; the layout of
- * ix_enc_bind, without the extended-type names, which binds never carry).
+ * (value bytes only when indicator is IXP_IND_VALUE; the layout of
+ * ixp_enc_bind, without the extended-type names, which binds never carry).
  */
 #define GROUP_FIXED 12 /* ID, id, EXECUTE, EOT + the BIND tag and count */
 #define ITEM_HEAD   6
 
 /* Bytes of one item with n value bytes. */
 static size_t item_size(int indicator, size_t n) {
-    return ITEM_HEAD + (indicator == IX_IND_VALUE ? n + (n & 1) : 0);
+    return ITEM_HEAD + (indicator == IXP_IND_VALUE ? n + (n & 1) : 0);
 }
 
 static uint8_t *put_item(uint8_t *o, int type, int indicator, int slot, const void *v, size_t n) {
-    ix_st16(o, (uint16_t)type);
-    ix_st16(o + 2, (uint16_t)indicator);
-    ix_st16(o + 4, (uint16_t)slot);
+    ixb_st16(o, (uint16_t)type);
+    ixb_st16(o + 2, (uint16_t)indicator);
+    ixb_st16(o + 4, (uint16_t)slot);
     o += ITEM_HEAD;
-    if (indicator != IX_IND_VALUE) return o;
+    if (indicator != IXP_IND_VALUE) return o;
     if (n) memcpy(o, v, n);
     o += n;
     if (n & 1) *o++ = 0;
@@ -800,7 +800,7 @@ static size_t param_size(const ixc_param *p) {
 }
 
 static uint8_t *put_param(uint8_t *o, const ixc_param *p) {
-    if (!p->set) return put_item(o, IX_T_VARCHAR, IX_IND_NULL, 0, NULL, 0);
+    if (!p->set) return put_item(o, IX_T_VARCHAR, IXP_IND_NULL, 0, NULL, 0);
     size_t n;
     const uint8_t *v = param_bytes(p, &n);
     return put_item(o, p->type, p->indicator, p->slot, v, n);
@@ -810,18 +810,18 @@ static uint8_t *put_param(uint8_t *o, const ixc_param *p) {
  * head (ID and, with parameters, the BIND tag and count); returns where the
  * items go, or NULL (c->out.err set). */
 static uint8_t *group_begin(ix_stmt *s, size_t body) {
-    ix_wbuf *out = &s->conn->out;
+    ixb_wbuf *out = &s->conn->out;
     size_t need = GROUP_FIXED + body;
     /* (the common case without a call: room left, no bound, no error) */
-    if ((out->err || out->max || out->cap - out->len < need) && ix_wbuf_reserve(out, need))
+    if ((out->err || out->max || out->cap - out->len < need) && ixb_wbuf_reserve(out, need))
         return NULL;
     uint8_t *o = out->data + out->len;
-    ix_st16(o, IX_SQ_ID);
-    ix_st16(o + 2, (uint16_t)s->id);
+    ixb_st16(o, IXP_SQ_ID);
+    ixb_st16(o + 2, (uint16_t)s->id);
     o += 4;
     if (s->nparams) {
-        ix_st16(o, IX_SQ_BIND);
-        ix_st16(o + 2, (uint16_t)s->nparams);
+        ixb_st16(o, IXP_SQ_BIND);
+        ixb_st16(o + 2, (uint16_t)s->nparams);
         o += 4;
     }
     return o;
@@ -829,23 +829,23 @@ static uint8_t *group_begin(ix_stmt *s, size_t body) {
 
 /* Writes EXECUTE and EOT after the items ending at o. */
 static void group_end(ix_stmt *s, uint8_t *o) {
-    ix_wbuf *out = &s->conn->out;
-    ix_st16(o, IX_SQ_EXECUTE);
-    ix_st16(o + 2, IX_SQ_EOT);
+    ixb_wbuf *out = &s->conn->out;
+    ixb_st16(o, IXP_SQ_EXECUTE);
+    ixb_st16(o + 2, IXP_SQ_EOT);
     out->len = (size_t)(o + 4 - out->data);
 }
 
 /* Appends SQ_BIND with every parameter (none when the statement has none). */
 static void encode_bind(ix_stmt *s) {
     if (s->nparams == 0) return;
-    ix_wbuf *out = &s->conn->out;
+    ixb_wbuf *out = &s->conn->out;
     size_t body = 4;
     for (int i = 0; i < s->nparams; i++)
         body += param_size(&s->params[i]);
-    if (ix_wbuf_reserve(out, body)) return;
+    if (ixb_wbuf_reserve(out, body)) return;
     uint8_t *o = out->data + out->len;
-    ix_st16(o, IX_SQ_BIND);
-    ix_st16(o + 2, (uint16_t)s->nparams);
+    ixb_st16(o, IXP_SQ_BIND);
+    ixb_st16(o + 2, (uint16_t)s->nparams);
     o += 4;
     for (int i = 0; i < s->nparams; i++)
         o = put_param(o, &s->params[i]);
@@ -901,10 +901,10 @@ static void encode_exec(ix_stmt *s) {
 
 /* The size asked for, within what the negotiated NFETCH field can carry: an
  * i32 when the server granted f62, an i16 (at most 32767) when it did not, as
- * an IDS 11.50-era server expects (ix_fetch_bufsize_max). */
+ * an IDS 11.50-era server expects (ixp_fetch_bufsize_max). */
 static int32_t fetch_size(const ix_stmt *s) {
     int32_t n = s->fetch_buffer == IX_FETCH_AUTO ? s->auto_size : s->fetch_buffer;
-    int32_t max = ix_fetch_bufsize_max(&s->conn->caps);
+    int32_t max = ixp_fetch_bufsize_max(&s->conn->caps);
     return n > max ? max : n;
 }
 
@@ -979,7 +979,7 @@ void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_
     if (next > IX_FETCH_AUTO_MAX) next = IX_FETCH_AUTO_MAX;
     /* Replies of the next size (as sent: an old server's is smaller) one
      * round trip takes, within the budget and the read-ahead maximum. */
-    int64_t sent = next, max = ix_fetch_bufsize_max(&s->conn->caps);
+    int64_t sent = next, max = ixp_fetch_bufsize_max(&s->conn->caps);
     if (sent > max) sent = max;
     int64_t xfer_next = xfer_us * sent / (asked > 0 ? asked : 1);
     int64_t depth = xfer_next > 0 ? (s->rtt_min_us + xfer_next - 1) / xfer_next : IXC_AUTO_BUDGET;
@@ -1005,7 +1005,7 @@ static void send_fetch(ix_stmt *s) {
     ix_conn *c = s->conn;
     size_t mark = ixc_mark(c);
     encode_fetch(s, 1);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
     expect_fetch(s, 0);
 }
@@ -1038,10 +1038,10 @@ static int exec_plain(ix_stmt *s) {
     size_t mark = ixc_mark(c);
     int rc = deferred ? encode_prepare(s) : IX_OK;
     if (rc != IX_OK) return rc;
-    if (!deferred) ix_enc_id(&c->out, s->id);
+    if (!deferred) ixp_enc_id(&c->out, s->id);
     encode_bind(s);
-    ix_enc_tag(&c->out, IX_SQ_EXECUTE);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_enc_tag(&c->out, IXP_SQ_EXECUTE);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
     rc = ixc_flush(c);
     if (rc == IX_OK) rc = ixc_drain(c);
@@ -1069,8 +1069,8 @@ static int exec_plain(ix_stmt *s) {
 static void encode_fetch(ix_stmt *s, int id) {
     ix_conn *c = s->conn;
     int32_t size = fetch_size(s);
-    if (id) ix_enc_id(&c->out, s->id);
-    ix_enc_nfetch(&c->out, &c->caps, size);
+    if (id) ixp_enc_id(&c->out, s->id);
+    ixp_enc_nfetch(&c->out, &c->caps, size);
     s->last_asked = size;
 }
 
@@ -1107,18 +1107,18 @@ static int open_cursor(ix_stmt *s) {
     size_t mark = ixc_mark(c);
     int rc = deferred ? encode_prepare(s) : IX_OK;
     if (rc != IX_OK) return rc;
-    if (!deferred) ix_enc_id(&c->out, s->id);
-    ix_enc_curname(&c->out, s->curname, strlen(s->curname));
-    if (s->flags & IX_PREPARE_SCROLL) ix_enc_tag(&c->out, IX_SQ_SCROLL);
-    if (s->flags & IX_PREPARE_WITH_HOLD) ix_enc_tag(&c->out, IX_SQ_HOLD);
+    if (!deferred) ixp_enc_id(&c->out, s->id);
+    ixp_enc_curname(&c->out, s->curname, strlen(s->curname));
+    if (s->flags & IX_PREPARE_SCROLL) ixp_enc_tag(&c->out, IXP_SQ_SCROLL);
+    if (s->flags & IX_PREPARE_WITH_HOLD) ixp_enc_tag(&c->out, IXP_SQ_HOLD);
     encode_bind(s);
-    ix_enc_tag(&c->out, IX_SQ_OPEN);
+    ixp_enc_tag(&c->out, IXP_SQ_OPEN);
     /* a scroll cursor's rows come with SFETCH (scroll_fetch), not NFETCH */
     int scroll = (s->flags & IX_PREPARE_SCROLL) != 0;
     int one_group = c->optofc && !scroll;
     /* deferred: the describe (and so the tuple size) is not known yet */
     if (one_group) encode_fetch(s, !deferred);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
     int64_t t0 = ixc_now_us();
     if (!deferred && one_group) expect_fetch(s, t0);
@@ -1166,7 +1166,7 @@ static int open_cursor(ix_stmt *s) {
 const ixc_rowplan *ixc_stmt_plan(ix_stmt *s) {
     if (s->planned) return &s->plan;
     int n = s->ncols;
-    ix_vtype *vt = malloc((n > 0 ? (size_t)n : 1) * sizeof *vt);
+    ixt_vtype *vt = malloc((n > 0 ? (size_t)n : 1) * sizeof *vt);
     int rc = vt ? IX_OK : IX_ENOMEM;
     for (int i = 0; rc == IX_OK && i < n; i++)
         vt[i] = s->cols[i].vt;
@@ -1273,7 +1273,7 @@ static int scroll_next(ix_stmt *s);
 /* The one row a non-NEXT scroll fetch asks room for. */
 static int32_t one_row_size(const ix_stmt *s) {
     int64_t row = (s->tuple_size > 0 ? s->tuple_size : 1) + IXC_TUPLE_WIRE;
-    int32_t max = ix_fetch_bufsize_max(&s->conn->caps);
+    int32_t max = ixp_fetch_bufsize_max(&s->conn->caps);
     return row > max ? max : (int32_t)row;
 }
 
@@ -1283,18 +1283,18 @@ static int32_t one_row_size(const ix_stmt *s) {
 static int scroll_fetch(ix_stmt *s, int dir, int64_t pos) {
     ix_conn *c = s->conn;
     free_batches(s);
-    if (pos > INT32_MAX) pos = INT32_MAX;             /* past any result */
-    if (pos < 0 && dir != IX_FETCH_RELATIVE) pos = 0; /* before the first row */
+    if (pos > INT32_MAX) pos = INT32_MAX;              /* past any result */
+    if (pos < 0 && dir != IXP_FETCH_RELATIVE) pos = 0; /* before the first row */
     if (pos < INT32_MIN) pos = INT32_MIN;
     const ixc_rowplan *plan = ixc_stmt_plan(s);
     ixc_batch *b = plan ? calloc(1, sizeof *b) : NULL;
     if (!b) return ixc_fail(c, IX_ENOMEM, "out of memory");
-    ix_wbuf_init(&b->data, NULL);
+    ixb_wbuf_init(&b->data, NULL);
     size_t mark = ixc_mark(c);
-    ix_enc_id(&c->out, s->id);
-    ix_enc_sfetch(&c->out, &c->caps, dir, (int32_t)pos,
-                  dir == IX_FETCH_NEXT ? fetch_size(s) : one_row_size(s));
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_enc_id(&c->out, s->id);
+    ixp_enc_sfetch(&c->out, &c->caps, dir, (int32_t)pos,
+                   dir == IXP_FETCH_NEXT ? fetch_size(s) : one_row_size(s));
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
     ixc_reply r;
     memset(&r, 0, sizeof r);
@@ -1312,9 +1312,9 @@ static int scroll_fetch(ix_stmt *s, int dir, int64_t pos) {
         ixc_batch_free(b);
         if (rc != IX_OK) return rc;
         /* no row: before the first (asked for a position below 1) or after the last */
-        int before = (dir == IX_FETCH_ABSOLUTE && pos < 1) || dir == IX_FETCH_PRIOR ||
-                     (dir == IX_FETCH_RELATIVE && pos < 0) ||
-                     (dir == IX_FETCH_LAST); /* LAST of an empty result */
+        int before = (dir == IXP_FETCH_ABSOLUTE && pos < 1) || dir == IXP_FETCH_PRIOR ||
+                     (dir == IXP_FETCH_RELATIVE && pos < 0) ||
+                     (dir == IXP_FETCH_LAST); /* LAST of an empty result */
         s->spos = before ? 0 : IXC_SPOS_AFTER;
         return IX_DONE;
     }
@@ -1338,7 +1338,7 @@ static int scroll_next(ix_stmt *s) {
         return load_row(s, t);
     }
     if (s->spos == IXC_SPOS_AFTER) return IX_DONE;
-    return scroll_fetch(s, IX_FETCH_NEXT, 0);
+    return scroll_fetch(s, IXP_FETCH_NEXT, 0);
 }
 
 /* The fetch orientations of ix_fetch_*. */
@@ -1366,15 +1366,15 @@ static int fetch_oriented(ix_stmt *s, int orient, int64_t n) {
     if (s->state != ST_SCROLL) return ixc_fail_sql(c, -482, 0, 0, NULL);
     int after = s->spos == IXC_SPOS_AFTER;
     switch (orient) {
-    case ORIENT_FIRST: return scroll_fetch(s, IX_FETCH_ABSOLUTE, 1);
-    case ORIENT_LAST: return scroll_fetch(s, IX_FETCH_LAST, 0);
-    case ORIENT_ABSOLUTE: return scroll_fetch(s, IX_FETCH_ABSOLUTE, n);
+    case ORIENT_FIRST: return scroll_fetch(s, IXP_FETCH_ABSOLUTE, 1);
+    case ORIENT_LAST: return scroll_fetch(s, IXP_FETCH_LAST, 0);
+    case ORIENT_ABSOLUTE: return scroll_fetch(s, IXP_FETCH_ABSOLUTE, n);
     case ORIENT_PRIOR:
-        if (after) return scroll_fetch(s, IX_FETCH_PRIOR, 0);
-        return scroll_fetch(s, IX_FETCH_ABSOLUTE, s->spos - 1);
+        if (after) return scroll_fetch(s, IXP_FETCH_PRIOR, 0);
+        return scroll_fetch(s, IXP_FETCH_ABSOLUTE, s->spos - 1);
     default:
-        if (after) return scroll_fetch(s, IX_FETCH_RELATIVE, n < INT32_MIN ? INT32_MIN : n);
-        return scroll_fetch(s, IX_FETCH_ABSOLUTE, add_clamped(s->spos, n));
+        if (after) return scroll_fetch(s, IXP_FETCH_RELATIVE, n < INT32_MIN ? INT32_MIN : n);
+        return scroll_fetch(s, IXP_FETCH_ABSOLUTE, add_clamped(s->spos, n));
     }
 }
 
@@ -1439,9 +1439,9 @@ int ix_reset(ix_stmt *s) {
         s->state = ST_READY;
         if (c->dead) return IX_ECONN;
         size_t mark = ixc_mark(c);
-        ix_enc_id(&c->out, s->id);
-        ix_enc_tag(&c->out, IX_SQ_CLOSE);
-        ix_enc_tag(&c->out, IX_SQ_EOT);
+        ixp_enc_id(&c->out, s->id);
+        ixp_enc_tag(&c->out, IXP_SQ_CLOSE);
+        ixp_enc_tag(&c->out, IXP_SQ_EOT);
         ixc_queued(c, mark);
         return ixc_push_pend(c, PEND_DISCARD, NULL);
     }
@@ -1462,9 +1462,9 @@ int ixc_stmt_release(ix_stmt *s) {
         rc = ix_reset(s);
         if (!c->dead && s->prepared) {
             size_t mark = ixc_mark(c);
-            ix_enc_id(&c->out, s->id);
-            ix_enc_tag(&c->out, IX_SQ_RELEASE);
-            ix_enc_tag(&c->out, IX_SQ_EOT);
+            ixp_enc_id(&c->out, s->id);
+            ixp_enc_tag(&c->out, IXP_SQ_RELEASE);
+            ixp_enc_tag(&c->out, IXP_SQ_EOT);
             ixc_queued(c, mark);
             int r2 = ixc_push_pend(c, PEND_DISCARD, NULL);
             if (rc == IX_OK) rc = r2;
@@ -1474,12 +1474,12 @@ int ixc_stmt_release(ix_stmt *s) {
     }
     free_batches(s);
     for (int i = 0; i < s->nparams; i++)
-        ix_wbuf_free(&s->params[i].val);
+        ixb_wbuf_free(&s->params[i].val);
     free(s->params);
     for (int i = 0; i < s->ncols; i++) {
         free(s->cols[i].name);
         free(s->cols[i].decl);
-        ix_wbuf_free(&s->cols[i].text);
+        ixb_wbuf_free(&s->cols[i].text);
     }
     free(s->cols);
     if (s->planned) ixc_rowplan_free(&s->plan);
@@ -1549,7 +1549,7 @@ int ix_column_type(const ix_stmt *s, int i) {
 
 int ix_column_notnull(const ix_stmt *s, int i) {
     s = described(s);
-    return s && i >= 0 && i < s->ncols ? (s->cols[i].type & IX_TF_NOTNULL) != 0 : 0;
+    return s && i >= 0 && i < s->ncols ? (s->cols[i].type & IXT_TF_NOTNULL) != 0 : 0;
 }
 
 int ix_column_enclen(const ix_stmt *s, int i) {
@@ -1630,30 +1630,30 @@ static int make_text(ix_stmt *s, int i, const uint8_t *p, size_t n) {
     if (col->text_row == s->row_seq) return IX_OK;
     if (col->vt.code == IX_T_TEXT) /* a TEXT value prints as its characters */
         return fetch_blob(s, col, p, n);
-    ix_wbuf_reset(&col->text);
+    ixb_wbuf_reset(&col->text);
     const uint8_t *d;
     size_t len;
     int rc;
     if (no_conversion(s) && plain_chars(&s->plan.col[i], p, n, &d, &len) == IX_OK) {
-        ix_put_bytes(&col->text, d, len);
+        ixb_put_bytes(&col->text, d, len);
         rc = IX_OK;
     } else {
-        ix_fmt fmt = {s->conn ? s->conn->dbdate : NULL, NULL};
-        rc = ix_value_format(col->vt, p, n, &fmt, &col->text);
+        ixt_fmt fmt = {s->conn ? s->conn->dbdate : NULL, NULL};
+        rc = ixt_value_format(col->vt, p, n, &fmt, &col->text);
     }
     if (rc == IX_OK && !no_conversion(s) && ixc_is_char_type(col->vt.code) && !col->text.err) {
         /* Character values come back in the client's code set. */
-        ix_wbuf t;
-        ix_wbuf_init(&t, NULL);
+        ixb_wbuf t;
+        ixb_wbuf_init(&t, NULL);
         rc = ixc_convert(s->conn->cv_from_db, col->text.data, col->text.len, &t);
         if (rc == IX_OK) {
-            ix_wbuf_free(&col->text);
+            ixb_wbuf_free(&col->text);
             col->text = t;
         } else {
-            ix_wbuf_free(&t);
+            ixb_wbuf_free(&t);
         }
     }
-    if (rc == IX_OK) ix_put_u8(&col->text, 0);
+    if (rc == IX_OK) ixb_put_u8(&col->text, 0);
     if (rc == IX_OK && col->text.err) rc = IX_ENOMEM;
     if (rc != IX_OK) return rc;
     col->text_row = s->row_seq;
@@ -1705,20 +1705,20 @@ static int fetch_blob(ix_stmt *s, ixc_col *col, const uint8_t *p, size_t n) {
     if (rc == IX_OK) rc = ixc_drain(c);
     if (rc != IX_OK) return rc;
     size_t mark = ixc_mark(c);
-    ix_enc_id(&c->out, s->id);
-    ix_enc_fetchblob(&c->out, p, n);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_enc_id(&c->out, s->id);
+    ixp_enc_fetchblob(&c->out, p, n);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
     if ((rc = ixc_flush(c)) != IX_OK) return rc;
-    ix_wbuf_reset(&col->text);
+    ixb_wbuf_reset(&col->text);
     int sqlcode = 0, isam = 0;
     int32_t off = 0;
     char ins[256] = "";
-    ix_msg m;
-    while ((rc = ixc_next_msg(c, &m)) == IX_OK && m.tag != IX_SQ_EOT) {
-        if (m.tag == IX_SQ_BLOB) {
-            ix_put_bytes(&col->text, m.u.blob.p, m.u.blob.n);
-        } else if (m.tag == IX_SQ_ERR) {
+    ixp_msg m;
+    while ((rc = ixc_next_msg(c, &m)) == IX_OK && m.tag != IXP_SQ_EOT) {
+        if (m.tag == IXP_SQ_BLOB) {
+            ixb_put_bytes(&col->text, m.u.blob.p, m.u.blob.n);
+        } else if (m.tag == IXP_SQ_ERR) {
             sqlcode = m.u.err.sqlcode;
             isam = m.u.err.isamcode;
             off = m.u.err.offset;
@@ -1727,7 +1727,7 @@ static int fetch_blob(ix_stmt *s, ixc_col *col, const uint8_t *p, size_t n) {
     }
     if (rc != IX_OK) return rc;
     if (sqlcode) return ixc_fail_sql(c, sqlcode, isam, off, ins);
-    ix_put_u8(&col->text, 0); /* a NUL after the bytes, counted as make_text counts it */
+    ixb_put_u8(&col->text, 0); /* a NUL after the bytes, counted as make_text counts it */
     if (col->text.err) return ixc_fail(c, IX_ENOMEM, "out of memory");
     col->text_row = s->row_seq;
     return IX_OK;
@@ -1750,7 +1750,7 @@ const void *ix_column_blob(ix_stmt *s, int i, size_t *n) {
     }
     const uint8_t *d;
     size_t len;
-    if (ix_value_get_bytes(col->vt, p, vn, &d, &len) != IX_OK) {
+    if (ixt_value_get_bytes(col->vt, p, vn, &d, &len) != IX_OK) {
         if (s->conn) ixc_fail(s->conn, IX_EINVAL, "column %d is not a character column", i);
         return NULL;
     }
@@ -1792,7 +1792,7 @@ static int int64_slow(ix_stmt *s, int i, const uint8_t *p, size_t vn, int64_t *o
     switch (col->vt.code) {
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT:
-        rc = ix_value_get_double(col->vt, p, vn, &d);
+        rc = ixt_value_get_double(col->vt, p, vn, &d);
         if (rc != IX_OK) return rc;
         if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0)) return IX_ERANGE;
         v = (int64_t)d;
@@ -1802,16 +1802,16 @@ static int int64_slow(ix_stmt *s, int i, const uint8_t *p, size_t vn, int64_t *o
         return (double)v == d ? IX_OK : IX_ERANGE;
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
-        ix_decimal x;
+        ixt_decimal x;
         int pt;
-        rc = ix_dec_decode(&x, p, vn);
-        if (rc == IX_OK) rc = ix_dec_to_i64(&x, &v);
+        rc = ixt_dec_decode(&x, p, vn);
+        if (rc == IX_OK) rc = ixt_dec_to_i64(&x, &v);
         if (rc != IX_OK) return rc;
         *out = v;
-        return ix_dec_digits(&x, &pt) > pt ? IX_ERANGE : IX_OK;
+        return ixt_dec_digits(&x, &pt) > pt ? IX_ERANGE : IX_OK;
     }
     case IX_T_BOOLEAN:
-        rc = ix_value_get_bool(col->vt, p, vn, &b);
+        rc = ixt_value_get_bool(col->vt, p, vn, &b);
         if (rc != IX_OK) return rc;
         v = b;
         break;
@@ -1822,13 +1822,13 @@ static int int64_slow(ix_stmt *s, int i, const uint8_t *p, size_t vn, int64_t *o
     case IX_T_LVARCHAR: {
         const uint8_t *t;
         size_t n;
-        rc = ix_value_get_bytes(col->vt, p, vn, &t, &n);
+        rc = ixt_value_get_bytes(col->vt, p, vn, &t, &n);
         if (rc == IX_OK) rc = text_number(t, n, 1, &v, &d);
         if (rc != IX_OK) return rc;
         break;
     }
     default:
-        rc = ix_value_get_int(col->vt, p, vn, &v);
+        rc = ixt_value_get_int(col->vt, p, vn, &v);
         if (rc != IX_OK) return rc;
     }
     *out = v;
@@ -1845,19 +1845,19 @@ static int double_slow(ix_stmt *s, int i, const uint8_t *p, size_t vn, double *o
     switch (col->vt.code) {
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT:
-        rc = ix_value_get_double(col->vt, p, vn, &d);
+        rc = ixt_value_get_double(col->vt, p, vn, &d);
         if (rc != IX_OK) return rc;
         break;
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
-        ix_decimal x;
-        rc = ix_dec_decode(&x, p, vn);
-        if (rc == IX_OK) rc = ix_dec_to_double(&x, &d);
+        ixt_decimal x;
+        rc = ixt_dec_decode(&x, p, vn);
+        if (rc == IX_OK) rc = ixt_dec_to_double(&x, &d);
         if (rc != IX_OK) return rc;
         break;
     }
     case IX_T_BOOLEAN:
-        rc = ix_value_get_bool(col->vt, p, vn, &b);
+        rc = ixt_value_get_bool(col->vt, p, vn, &b);
         if (rc != IX_OK) return rc;
         d = b;
         break;
@@ -1868,13 +1868,13 @@ static int double_slow(ix_stmt *s, int i, const uint8_t *p, size_t vn, double *o
     case IX_T_LVARCHAR: {
         const uint8_t *t;
         size_t n;
-        rc = ix_value_get_bytes(col->vt, p, vn, &t, &n);
+        rc = ixt_value_get_bytes(col->vt, p, vn, &t, &n);
         if (rc == IX_OK) rc = text_number(t, n, 0, &v, &d);
         if (rc != IX_OK) return rc;
         break;
     }
     default:
-        rc = ix_value_get_int(col->vt, p, vn, &v);
+        rc = ixt_value_get_int(col->vt, p, vn, &v);
         if (rc != IX_OK) return rc;
         d = (double)v;
     }
@@ -1898,17 +1898,17 @@ static inline int fast_int(const ix_stmt *s, int i, int64_t *v) {
     const uint8_t *p = s->row + s->segat[a->base] + a->rel;
     switch (a->get_kind) {
     case RG_I32: {
-        uint32_t u = ix_be32(p);
+        uint32_t u = ixb_be32(p);
         *v = (int32_t)u;
         return u != NULL_I32;
     }
     case RG_I16: {
-        uint16_t u = ix_be16(p);
+        uint16_t u = ixb_be16(p);
         *v = (int16_t)u;
         return u != NULL_I16;
     }
     case RG_I64: {
-        uint64_t u = ix_be64(p);
+        uint64_t u = ixb_be64(p);
         *v = (int64_t)u;
         return u != NULL_I64;
     }
@@ -1945,12 +1945,12 @@ static inline int fast_double(const ix_stmt *s, int i, double *out) {
     const uint8_t *p = s->row + s->segat[a->base] + a->rel;
     switch (a->get_kind) {
     case RG_F64: {
-        uint64_t u = ix_be64(p);
+        uint64_t u = ixb_be64(p);
         memcpy(out, &u, 8);
         return u != NULL_F64;
     }
     case RG_F32: {
-        uint32_t u = ix_be32(p);
+        uint32_t u = ixb_be32(p);
         float f;
         memcpy(&f, &u, 4);
         *out = f;
@@ -1982,14 +1982,14 @@ int ix_column_datetime(ix_stmt *s, int i, ix_datetime_t *out) {
     const ixc_col *col = &s->cols[i];
     if (col->vt.code == IX_T_DATE) {
         int64_t days;
-        int rc = ix_value_get_int(col->vt, p, vn, &days);
+        int rc = ixt_value_get_int(col->vt, p, vn, &days);
         if (rc != IX_OK) return rc;
-        ix_date_to_ymd((int32_t)days, &out->year, &out->month, &out->day);
+        ixt_date_to_ymd((int32_t)days, &out->year, &out->month, &out->day);
         return IX_OK;
     }
     if (col->vt.code != IX_T_DATETIME) return IX_EINVAL;
-    ix_datetime dt;
-    int rc = ix_dt_decode((uint32_t)col->vt.enclen, p, vn, &dt);
+    ixt_datetime dt;
+    int rc = ixt_dt_decode((uint32_t)col->vt.enclen, p, vn, &dt);
     if (rc == IX_NULL_VALUE) return rc;
     if (rc != IX_OK) return IX_EMALFORMED;
     *out = (ix_datetime_t){dt.year, dt.month, dt.day, dt.hour, dt.minute, dt.second, dt.fraction};
@@ -2006,14 +2006,14 @@ int ix_column_interval(ix_stmt *s, int i, ix_interval_t *out) {
     const ixc_col *col = &s->cols[i];
     if (col->vt.code != IX_T_INTERVAL) return IX_EINVAL;
     uint32_t q = (uint32_t)col->vt.enclen;
-    ix_interval iv;
-    int rc = ix_iv_decode(q, p, vn, &iv);
+    ixt_interval iv;
+    int rc = ixt_iv_decode(q, p, vn, &iv);
     if (rc == IX_NULL_VALUE) return rc;
     if (rc != IX_OK) return IX_EMALFORMED;
     out->sign = iv.sign < 0 ? -1 : 1;
-    int start = IX_QUAL_START(q);
-    if (start <= IX_TU_MONTH) {
-        if (start == IX_TU_YEAR) {
+    int start = IXT_QUAL_START(q);
+    if (start <= IXT_TU_MONTH) {
+        if (start == IXT_TU_YEAR) {
             out->years = iv.months / 12;
             out->months = iv.months % 12;
         } else {
@@ -2023,25 +2023,25 @@ int ix_column_interval(ix_stmt *s, int i, ix_interval_t *out) {
     }
     /* Split the units from the bottom; the leading field keeps the rest. */
     int64_t u = iv.units;
-    out->fraction = u % IX_UNITS_PER_SECOND;
-    u /= IX_UNITS_PER_SECOND;
-    if (start == IX_TU_FRACTION) {
-        out->fraction += u * IX_UNITS_PER_SECOND;
+    out->fraction = u % IXT_UNITS_PER_SECOND;
+    u /= IXT_UNITS_PER_SECOND;
+    if (start == IXT_TU_FRACTION) {
+        out->fraction += u * IXT_UNITS_PER_SECOND;
         return IX_OK;
     }
-    if (start == IX_TU_SECOND) {
+    if (start == IXT_TU_SECOND) {
         out->seconds = u;
         return IX_OK;
     }
     out->seconds = u % 60;
     u /= 60;
-    if (start == IX_TU_MINUTE) {
+    if (start == IXT_TU_MINUTE) {
         out->minutes = u;
         return IX_OK;
     }
     out->minutes = u % 60;
     u /= 60;
-    if (start == IX_TU_HOUR) {
+    if (start == IXT_TU_HOUR) {
         out->hours = u;
         return IX_OK;
     }
@@ -2059,8 +2059,8 @@ int ix_column_date_ymd(ix_stmt *s, int i, int *y, int *m, int *d) {
     if (!p) return IX_EMISUSE;
     if (cell_null(s, i, p, vn)) return IX_NULL_VALUE; /* before the type, as every accessor */
     const ixc_col *col = &s->cols[i];
-    if (col->vt.code == IX_T_DATETIME && (IX_QUAL_START((uint32_t)col->vt.enclen) != IX_TU_YEAR ||
-                                          IX_QUAL_END((uint32_t)col->vt.enclen) < IX_TU_DAY))
+    if (col->vt.code == IX_T_DATETIME && (IXT_QUAL_START((uint32_t)col->vt.enclen) != IXT_TU_YEAR ||
+                                          IXT_QUAL_END((uint32_t)col->vt.enclen) < IXT_TU_DAY))
         return IX_EINVAL;
     if (col->vt.code != IX_T_DATE && col->vt.code != IX_T_DATETIME) return IX_EINVAL;
     ix_datetime_t dt;
@@ -2224,10 +2224,10 @@ int ix_batch_execute(ix_stmt *s, int64_t nrows, ix_batch_row_fn row_fn, void *ud
 typedef struct arrays_ctx {
     const ix_array *cols;
     int ncols;
-    int general;   /* every row through ix_bind_* (text to convert, a bad kind) */
-    size_t fixed;  /* the most bytes the fixed-width columns' items take */
-    ix_wbuf extra; /* the items of the parameters past the arrays (as bound) */
-    size_t *lens;  /* per text column: the length in the row being encoded */
+    int general;    /* every row through ix_bind_* (text to convert, a bad kind) */
+    size_t fixed;   /* the most bytes the fixed-width columns' items take */
+    ixb_wbuf extra; /* the items of the parameters past the arrays (as bound) */
+    size_t *lens;   /* per text column: the length in the row being encoded */
 } arrays_ctx;
 
 /* The general path of one row: ix_bind_* for every array, then the bound
@@ -2267,9 +2267,9 @@ static int bind_arrays_row(ix_stmt *s, int64_t row, const arrays_ctx *a) {
 }
 
 static uint8_t *put_head(uint8_t *o, int type, int slot) {
-    ix_st16(o, (uint16_t)type);
-    ix_st16(o + 2, (uint16_t)IX_IND_VALUE);
-    ix_st16(o + 4, (uint16_t)slot);
+    ixb_st16(o, (uint16_t)type);
+    ixb_st16(o + 2, (uint16_t)IXP_IND_VALUE);
+    ixb_st16(o + 4, (uint16_t)slot);
     return o + ITEM_HEAD;
 }
 
@@ -2277,11 +2277,11 @@ static uint8_t *put_head(uint8_t *o, int type, int slot) {
  * NULL for -2^63 (an error the general path reports). */
 static uint8_t *put_int(uint8_t *o, int64_t v) {
     if (v > INT32_MIN && v <= INT32_MAX) {
-        ix_st32(put_head(o, IX_T_INTEGER, SLOT_INTEGER), (uint32_t)v);
+        ixb_st32(put_head(o, IX_T_INTEGER, SLOT_INTEGER), (uint32_t)v);
         return o + ITEM_HEAD + 4;
     }
     if (v == INT64_MIN) return NULL;
-    ix_st64(put_head(o, IX_T_BIGINT, SLOT_BIGINT), (uint64_t)v);
+    ixb_st64(put_head(o, IX_T_BIGINT, SLOT_BIGINT), (uint64_t)v);
     return o + ITEM_HEAD + 8;
 }
 
@@ -2291,24 +2291,24 @@ static uint8_t *put_int(uint8_t *o, int64_t v) {
 static uint8_t *put_array_item(uint8_t *o, const arrays_ctx *a, int k, int64_t row) {
     const ix_array *col = &a->cols[k];
     if (col->is_null && col->is_null[row])
-        return put_item(o, IX_T_VARCHAR, IX_IND_NULL, 0, NULL, 0);
+        return put_item(o, IX_T_VARCHAR, IXP_IND_NULL, 0, NULL, 0);
     switch (col->kind) {
     case IX_ARRAY_INT64: return put_int(o, ((const int64_t *)col->values)[row]);
     case IX_ARRAY_INT32: return put_int(o, ((const int32_t *)col->values)[row]);
     case IX_ARRAY_DOUBLE:
-        ix_st64(put_head(o, IX_T_FLOAT, 0), float_bits(((const double *)col->values)[row]));
+        ixb_st64(put_head(o, IX_T_FLOAT, 0), float_bits(((const double *)col->values)[row]));
         return o + ITEM_HEAD + 8;
     case IX_ARRAY_DATE: {
         int32_t d = ((const int32_t *)col->values)[row];
-        if (d < IX_DATE_MIN || d > IX_DATE_MAX) return NULL;
-        ix_st32(put_head(o, IX_T_DATE, 0), (uint32_t)d);
+        if (d < IXT_DATE_MIN || d > IXT_DATE_MAX) return NULL;
+        ixb_st32(put_head(o, IX_T_DATE, 0), (uint32_t)d);
         return o + ITEM_HEAD + 4;
     }
     default: { /* IX_ARRAY_TEXT: one VARCHAR value, | i16 length | bytes | */
         const char *t = ((const char *const *)col->values)[row];
-        if (!t) return put_item(o, IX_T_VARCHAR, IX_IND_NULL, 0, NULL, 0);
+        if (!t) return put_item(o, IX_T_VARCHAR, IXP_IND_NULL, 0, NULL, 0);
         size_t n = a->lens[k];
-        ix_st16(put_head(o, IX_T_VARCHAR, 0), (uint16_t)n);
+        ixb_st16(put_head(o, IX_T_VARCHAR, 0), (uint16_t)n);
         memcpy(o + ITEM_HEAD + 2, t, n);
         o += ITEM_HEAD + 2 + n;
         if (n & 1) *o++ = 0;
@@ -2330,9 +2330,9 @@ static int enc_arrays_row(ix_stmt *s, int64_t row, void *ud) {
         if (col->kind != IX_ARRAY_TEXT || (col->is_null && col->is_null[row])) continue;
         const char *t = ((const char *const *)col->values)[row];
         size_t n = t ? strlen(t) : 0;
-        if (n > IX_BIND_VARCHAR_MAX) return bind_arrays_row(s, row, a);
+        if (n > IXC_BIND_VARCHAR_MAX) return bind_arrays_row(s, row, a);
         a->lens[k] = n;
-        body += item_size(IX_IND_VALUE, 2 + n);
+        body += item_size(IXP_IND_VALUE, 2 + n);
     }
     uint8_t *o = group_begin(s, body);
     if (!o) return 0; /* c->out.err: the batch ends */
@@ -2361,7 +2361,7 @@ static int arrays_prepare(ix_stmt *s, arrays_ctx *a) {
     size_t body = 0;
     for (int k = a->ncols; k < s->nparams; k++)
         body += param_size(&s->params[k]);
-    if (ix_wbuf_reserve(&a->extra, body)) return IX_ENOMEM;
+    if (ixb_wbuf_reserve(&a->extra, body)) return IX_ENOMEM;
     uint8_t *o = a->extra.data;
     for (int k = a->ncols; k < s->nparams; k++)
         o = put_param(o, &s->params[k]);
@@ -2379,22 +2379,22 @@ int ix_batch_execute_arrays(ix_stmt *s, int64_t nrows, const ix_array *cols, int
                         ncols, s->nparams);
     size_t local[16];
     arrays_ctx a = {cols, ncols, 0, 0, {0}, NULL};
-    ix_wbuf_init(&a.extra, NULL);
+    ixb_wbuf_init(&a.extra, NULL);
     a.lens = ncols <= 16 ? local : malloc((size_t)ncols * sizeof(size_t));
     if (!a.lens || arrays_prepare(s, &a) != IX_OK) {
         if (a.lens != local) free(a.lens);
-        ix_wbuf_free(&a.extra);
+        ixb_wbuf_free(&a.extra);
         return ixc_fail(s->conn, IX_ENOMEM, "out of memory");
     }
     rc = batch_run(s, nrows, enc_arrays_row, &a, sqlcodes, nfailed);
     if (a.lens != local) free(a.lens);
-    ix_wbuf_free(&a.extra);
+    ixb_wbuf_free(&a.extra);
     /* The arrays' parameters are left unbound (rows may or may not have
      * gone through ix_bind_*): the same state whatever the values were. */
     for (int k = 0; k < ncols; k++) {
         s->params[k].set = 0;
         s->params[k].nfix = 0;
-        ix_wbuf_reset(&s->params[k].val);
+        ixb_wbuf_reset(&s->params[k].val);
     }
     return rc;
 }

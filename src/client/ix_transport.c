@@ -63,7 +63,7 @@ static long tcp_send(ixc_transport *t, const void *p, size_t n) {
 /* The interrupt (docs/protocol.md "Interrupts"; the doubt is named in
  * proto/ix_interrupt.h): one byte of TCP urgent data. Async-signal-safe. */
 int ixc_send_interrupt(int fd) {
-    static const unsigned char b = IX_INTERRUPT_BYTE;
+    static const unsigned char b = IXP_INTERRUPT_BYTE;
     for (;;) {
         ssize_t k = send(fd, &b, 1, MSG_OOB | MSG_NOSIGNAL | MSG_DONTWAIT);
         if (k == 1) return 0;

@@ -438,7 +438,7 @@ static size_t put_timestamp(char *p, int64_t us) {
     int64_t days = us >= 0 ? us / US_PER_DAY : -((-us + US_PER_DAY - 1) / US_PER_DAY);
     int64_t rest = us - days * US_PER_DAY;
     int y, m, d;
-    ix_date_to_ymd((int32_t)(days + IX_DATE_UNIX_EPOCH), &y, &m, &d);
+    ixt_date_to_ymd((int32_t)(days + IXT_DATE_UNIX_EPOCH), &y, &m, &d);
     int secs = (int)(rest / 1000000), frac = (int)(rest % 1000000);
     put2(p, y / 100);
     put2(p + 2, y % 100);
@@ -706,13 +706,13 @@ int ix_ts_reader_next(ix_ts_reader *r, const char **json, size_t *len) {
 /* ---- rows ----------------------------------------------------------------------------- */
 
 /* Appends s as an SQL string literal (quotes doubled). */
-static void put_literal(ix_wbuf *b, const char *s) {
-    ix_put_u8(b, '\'');
+static void put_literal(ixb_wbuf *b, const char *s) {
+    ixb_put_u8(b, '\'');
     for (; *s; s++) {
-        if (*s == '\'') ix_put_u8(b, '\'');
-        ix_put_u8(b, (uint8_t)*s);
+        if (*s == '\'') ixb_put_u8(b, '\'');
+        ixb_put_u8(b, (uint8_t)*s);
     }
-    ix_put_u8(b, '\'');
+    ixb_put_u8(b, '\'');
 }
 
 int ix_ts_rows_open(ix_conn *conn, const char *table, const char *column, const char *key,
@@ -721,22 +721,22 @@ int ix_ts_rows_open(ix_conn *conn, const char *table, const char *column, const 
     if (!conn) return IX_EMISUSE;
     if (!table || !column || !key || !out)
         return ixc_fail(conn, IX_EMISUSE, "ix_ts_rows_open: NULL argument");
-    ix_wbuf sql;
-    ix_wbuf_init(&sql, NULL);
+    ixb_wbuf sql;
+    ixb_wbuf_init(&sql, NULL);
     static const char head[] = "SELECT * FROM TABLE(oni_ts_read_rows(";
-    ix_put_bytes(&sql, head, sizeof head - 1);
+    ixb_put_bytes(&sql, head, sizeof head - 1);
     put_literal(&sql, table);
-    ix_put_bytes(&sql, ", ", 2);
+    ixb_put_bytes(&sql, ", ", 2);
     put_literal(&sql, column);
     static const char tail[] = ", ?, ?, ?))";
-    ix_put_bytes(&sql, tail, sizeof tail - 1);
+    ixb_put_bytes(&sql, tail, sizeof tail - 1);
     if (sql.err) {
-        ix_wbuf_free(&sql);
+        ixb_wbuf_free(&sql);
         return ixc_fail(conn, IX_ENOMEM, "out of memory");
     }
     ix_stmt *s = NULL;
     int rc = ix_prepare(conn, (const char *)sql.data, (int)sql.len, &s);
-    ix_wbuf_free(&sql);
+    ixb_wbuf_free(&sql);
     if (rc == IX_OK) rc = ix_bind_text(s, 1, key, -1, IX_TRANSIENT);
     if (rc == IX_OK && from) rc = ix_bind_text(s, 2, from, -1, IX_TRANSIENT);
     if (rc == IX_OK && to) rc = ix_bind_text(s, 3, to, -1, IX_TRANSIENT);

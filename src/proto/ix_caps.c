@@ -4,23 +4,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-const ix_caps ix_caps_ixd = {.f54 = 1, .f62 = 1, .f63 = 1};
+const ixp_caps ixp_caps_ixd = {.f54 = 1, .f62 = 1, .f63 = 1};
 
-const uint8_t ix_caps_jdbc_offer[9] = {0xff, 0xfc, 0x7f, 0xfc, 0x3c, 0x8c, 0xaa, 0x97, 0x06};
+const uint8_t ixp_caps_jdbc_offer[9] = {0xff, 0xfc, 0x7f, 0xfc, 0x3c, 0x8c, 0xaa, 0x97, 0x06};
 
-int ix_caps_bit(const uint8_t *bits, size_t n, int f) {
+int ixp_caps_bit(const uint8_t *bits, size_t n, int f) {
     size_t byte = (size_t)f / 8;
     return byte < n && (bits[byte] & (0x80 >> (f % 8))) != 0;
 }
 
-ix_caps ix_caps_from_bits(const uint8_t *bits, size_t n) {
-    ix_caps c;
-    c.f44 = (uint8_t)ix_caps_bit(bits, n, 44);
-    c.f54 = (uint8_t)ix_caps_bit(bits, n, 54);
-    c.f62 = (uint8_t)ix_caps_bit(bits, n, 62);
-    c.f63 = (uint8_t)ix_caps_bit(bits, n, 63);
-    c.f69 = (uint8_t)ix_caps_bit(bits, n, 69);
-    c.f70 = (uint8_t)ix_caps_bit(bits, n, 70);
+ixp_caps ixp_caps_from_bits(const uint8_t *bits, size_t n) {
+    ixp_caps c;
+    c.f44 = (uint8_t)ixp_caps_bit(bits, n, 44);
+    c.f54 = (uint8_t)ixp_caps_bit(bits, n, 54);
+    c.f62 = (uint8_t)ixp_caps_bit(bits, n, 62);
+    c.f63 = (uint8_t)ixp_caps_bit(bits, n, 63);
+    c.f69 = (uint8_t)ixp_caps_bit(bits, n, 69);
+    c.f70 = (uint8_t)ixp_caps_bit(bits, n, 70);
     return c;
 }
 
@@ -28,12 +28,12 @@ static void set_bit(uint8_t *bits, int f) {
     bits[f / 8] |= (uint8_t)(0x80 >> (f % 8));
 }
 
-ix_caps ix_caps_answer(const uint8_t *offer, size_t n, ix_caps impl,
-                       uint8_t out[IX_CAPS_ANSWER_LEN]) {
-    memset(out, 0, IX_CAPS_ANSWER_LEN);
+ixp_caps ixp_caps_answer(const uint8_t *offer, size_t n, ixp_caps impl,
+                         uint8_t out[IXP_CAPS_ANSWER_LEN]) {
+    memset(out, 0, IXP_CAPS_ANSWER_LEN);
     for (size_t i = 0; i < 5 && i < n; i++)
         out[i] = offer[i];
-    ix_caps off = ix_caps_from_bits(offer, n), g;
+    ixp_caps off = ixp_caps_from_bits(offer, n), g;
     g.f44 = impl.f44 && off.f44;
     g.f54 = impl.f54 && off.f54;
     g.f62 = impl.f62 && off.f62;
@@ -49,7 +49,7 @@ ix_caps ix_caps_answer(const uint8_t *offer, size_t n, ix_caps impl,
     return g;
 }
 
-int ix_caps_parse_list(const char *s, ix_caps *out) {
+int ixp_caps_parse_list(const char *s, ixp_caps *out) {
     memset(out, 0, sizeof *out);
     if (!s || !*s || strcmp(s, "none") == 0) return 0;
     if (strcmp(s, "all") == 0) {

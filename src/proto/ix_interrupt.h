@@ -15,7 +15,7 @@
  *   | who             | what                                                |
  *   |-----------------|-----------------------------------------------------|
  *   | client          | 1 byte of TCP urgent data (send MSG_OOB), value     |
- *   |                 | IX_INTERRUPT_BYTE; no SQLI message, no EOT          |
+ *   |                 | IXP_INTERRUPT_BYTE; no SQLI message, no EOT          |
  *   | server, busy    | stops the running statement; its request group is   |
  *   |                 | answered SQ_ERR -213 (isam 0), SQ_EOT, the rest of   |
  *   |                 | the group being skipped as after any error          |
@@ -29,9 +29,9 @@
  * past turns the first into ordinary stream data, a client sends another
  * only after every group sent before the first has been answered.
  */
-#ifndef IX_INTERRUPT_H
-#define IX_INTERRUPT_H
+#ifndef IXP_INTERRUPT_H
+#define IXP_INTERRUPT_H
 
-#define IX_INTERRUPT_BYTE 0x01
+#define IXP_INTERRUPT_BYTE 0x01
 
 #endif

@@ -9,8 +9,8 @@
 
 /* ---- small shared pieces ------------------------------------------------- */
 
-ix_ascstr ix_ascstr_of(const char *s) {
-    ix_ascstr a = {"", 0, 0};
+ixp_ascstr ixp_ascstr_of(const char *s) {
+    ixp_ascstr a = {"", 0, 0};
     if (!s) return a;
     size_t n = strlen(s);
     a.p = s;
@@ -19,20 +19,20 @@ ix_ascstr ix_ascstr_of(const char *s) {
     return a;
 }
 
-uint16_t ix_login_misc_len(const ix_ascstr *text) {
+uint16_t ixp_login_misc_len(const ixp_ascstr *text) {
     size_t wire = text->form ? (size_t)text->n + 1 : 0;
     size_t v = 10 + wire;
     return v > 65535 ? 65535 : (uint16_t)v;
 }
 
-void ix_login_limits_default(ix_login_limits *lim) {
+void ixp_login_limits_default(ixp_login_limits *lim) {
     lim->max_packet = 65535;
-    lim->max_env = IX_LOGIN_MAXENV;
-    lim->max_msg = IX_LOGIN_MAXMSG;
+    lim->max_env = IXP_LOGIN_MAXENV;
+    lim->max_msg = IXP_LOGIN_MAXMSG;
 }
 
 static int sl_type_known(unsigned t) {
-    return t == IX_SL_CONREQ || t == IX_SL_CONACC || t == IX_SL_CONREJ || t == IX_SL_REDIRECT;
+    return t == IXP_SL_CONREQ || t == IXP_SL_CONACC || t == IXP_SL_CONREJ || t == IXP_SL_REDIRECT;
 }
 
 /*
@@ -47,11 +47,11 @@ static int sl_type_known(unsigned t) {
  * Checks what the first n bytes already show, so that a corrupt header is
  * reported as soon as its byte is present.
  */
-static int sl_check(const uint8_t *p, size_t n, ix_sl_hdr *h, size_t *at, const char **why) {
+static int sl_check(const uint8_t *p, size_t n, ixp_sl_hdr *h, size_t *at, const char **why) {
     memset(h, 0, sizeof *h);
     if (n >= 2) {
-        h->total = ix_be16(p);
-        if (h->total < IX_SL_HDR_LEN) {
+        h->total = ixb_be16(p);
+        if (h->total < IXP_SL_HDR_LEN) {
             *at = 0;
             *why = "SL total length is less than the 6-byte header";
             return IX_EMALFORMED;
@@ -67,14 +67,14 @@ static int sl_check(const uint8_t *p, size_t n, ix_sl_hdr *h, size_t *at, const 
     }
     if (n >= 4) {
         h->proto = p[3];
-        if (h->proto != IX_SL_PROTO) {
+        if (h->proto != IXP_SL_PROTO) {
             *at = 3;
             *why = "SL protocol is not 60";
             return IX_EMALFORMED;
         }
     }
-    if (n >= 6) h->flags = ix_be16(p + 4);
-    if (n < IX_SL_HDR_LEN || n < h->total) {
+    if (n >= 6) h->flags = ixb_be16(p + 4);
+    if (n < IXP_SL_HDR_LEN || n < h->total) {
         *at = n;
         *why = "input ends inside the login packet";
         return IX_NEED_MORE;
@@ -82,8 +82,8 @@ static int sl_check(const uint8_t *p, size_t n, ix_sl_hdr *h, size_t *at, const 
     return IX_OK;
 }
 
-int ix_sl_peek(const uint8_t *p, size_t n, ix_sl_hdr *out) {
-    ix_sl_hdr h;
+int ixp_sl_peek(const uint8_t *p, size_t n, ixp_sl_hdr *out) {
+    ixp_sl_hdr h;
     size_t at;
     const char *why;
     int rc = sl_check(p, n, &h, &at, &why);
@@ -91,9 +91,9 @@ int ix_sl_peek(const uint8_t *p, size_t n, ix_sl_hdr *out) {
     return rc;
 }
 
-int ix_sl_looks_like(const uint8_t *p, size_t n) {
+int ixp_sl_looks_like(const uint8_t *p, size_t n) {
     if (!p || n < 4) return 0;
-    return ix_be16(p) >= IX_SL_HDR_LEN && sl_type_known(p[2]) && p[3] == IX_SL_PROTO;
+    return ixb_be16(p) >= IXP_SL_HDR_LEN && sl_type_known(p[2]) && p[3] == IXP_SL_PROTO;
 }
 
 /* ---- reading helpers ------------------------------------------------------
@@ -103,57 +103,57 @@ int ix_sl_looks_like(const uint8_t *p, size_t n) {
  * the offset where the offending field starts. Reasons are string literals
  * glued together by the macros below. */
 
-static int rd_ok(const ix_rbuf *r) {
+static int rd_ok(const ixb_rbuf *r) {
     return r->st == IX_OK;
 }
 
-static size_t rd_left(const ix_rbuf *r) {
+static size_t rd_left(const ixb_rbuf *r) {
     return r->len - r->pos;
 }
 
-static int rd_have(ix_rbuf *r, size_t k, size_t at, const char *why) {
+static int rd_have(ixb_rbuf *r, size_t k, size_t at, const char *why) {
     if (!rd_ok(r)) return 0;
     if (rd_left(r) < k) {
-        ix_rbuf_fail(r, IX_EMALFORMED, at, why);
+        ixb_rbuf_fail(r, IX_EMALFORMED, at, why);
         return 0;
     }
     return 1;
 }
 
-static int16_t rd_i16(ix_rbuf *r, const char *why) {
-    return rd_have(r, 2, r->pos, why) ? ix_get_i16(r) : 0;
+static int16_t rd_i16(ixb_rbuf *r, const char *why) {
+    return rd_have(r, 2, r->pos, why) ? ixb_get_i16(r) : 0;
 }
 
-static int32_t rd_i32(ix_rbuf *r, const char *why) {
-    return rd_have(r, 4, r->pos, why) ? ix_get_i32(r) : 0;
+static int32_t rd_i32(ixb_rbuf *r, const char *why) {
+    return rd_have(r, 4, r->pos, why) ? ixb_get_i32(r) : 0;
 }
 
-static void rd_fixed(ix_rbuf *r, uint8_t *dst, size_t k, const char *why) {
+static void rd_fixed(ixb_rbuf *r, uint8_t *dst, size_t k, const char *why) {
     if (rd_have(r, k, r->pos, why))
-        memcpy(dst, ix_get_bytes(r, k), k);
+        memcpy(dst, ixb_get_bytes(r, k), k);
     else
         memset(dst, 0, k);
 }
 
-static void rd_tag(ix_rbuf *r, int want, const char *why_past, const char *why_bad) {
+static void rd_tag(ixb_rbuf *r, int want, const char *why_past, const char *why_bad) {
     size_t at = r->pos;
     int16_t t = rd_i16(r, why_past);
-    if (rd_ok(r) && t != want) ix_rbuf_fail(r, IX_EMALFORMED, at, why_bad);
+    if (rd_ok(r) && t != want) ixb_rbuf_fail(r, IX_EMALFORMED, at, why_bad);
 }
 
 /* ascstr: u16 len (counts the NUL), len bytes ending in NUL, no pad. */
-static void rd_asc(ix_rbuf *r, ix_ascstr *s, const char *why_past, const char *why_nul) {
+static void rd_asc(ixb_rbuf *r, ixp_ascstr *s, const char *why_past, const char *why_nul) {
     size_t at = r->pos;
     s->p = "";
     s->n = 0;
     s->form = 0;
     if (!rd_have(r, 2, at, why_past)) return;
-    uint16_t len = ix_get_u16(r);
+    uint16_t len = ixb_get_u16(r);
     if (len == 0) return;
     if (!rd_have(r, len, at, why_past)) return;
-    const uint8_t *b = ix_get_bytes(r, len);
+    const uint8_t *b = ixb_get_bytes(r, len);
     if (b[len - 1] != 0) {
-        ix_rbuf_fail(r, IX_EMALFORMED, at + 2 + len - 1, why_nul);
+        ixb_rbuf_fail(r, IX_EMALFORMED, at + 2 + len - 1, why_nul);
         return;
     }
     s->p = (const char *)b;
@@ -162,7 +162,7 @@ static void rd_asc(ix_rbuf *r, ix_ascstr *s, const char *why_past, const char *w
 }
 
 /* i16 len (>= 0), len bytes, and one 00 pad byte if pad and len is odd. */
-static void rd_blen(ix_rbuf *r, ix_login_bytes *d, int pad, const char *why_past,
+static void rd_blen(ixb_rbuf *r, ixp_login_bytes *d, int pad, const char *why_past,
                     const char *why_neg) {
     size_t at = r->pos;
     d->p = (const uint8_t *)"";
@@ -170,16 +170,16 @@ static void rd_blen(ix_rbuf *r, ix_login_bytes *d, int pad, const char *why_past
     int16_t len = rd_i16(r, why_past);
     if (!rd_ok(r)) return;
     if (len < 0) {
-        ix_rbuf_fail(r, IX_EMALFORMED, at, why_neg);
+        ixb_rbuf_fail(r, IX_EMALFORMED, at, why_neg);
         return;
     }
     size_t k = (size_t)len + (pad ? ((size_t)len & 1) : 0);
     if (!rd_have(r, k, at, why_past)) return;
-    d->p = ix_get_bytes(r, (size_t)len);
+    d->p = ixb_get_bytes(r, (size_t)len);
     d->n = (uint16_t)len;
     if (k > (size_t)len) {
         size_t pad_at = r->pos;
-        if (ix_get_u8(r) != 0) ix_rbuf_fail(r, IX_EMALFORMED, pad_at, "CHAR pad byte is not 00");
+        if (ixb_get_u8(r) != 0) ixb_rbuf_fail(r, IX_EMALFORMED, pad_at, "CHAR pad byte is not 00");
     }
 }
 
@@ -191,7 +191,7 @@ static void rd_blen(ix_rbuf *r, ix_login_bytes *d, int pad, const char *why_past
 #define ASC(r, d, name)       rd_asc(r, d, name PAST, name ": ascstr does not end with NUL")
 #define BLEN(r, d, pad, name) rd_blen(r, d, pad, name PAST, name ": negative length")
 
-static void rd_pinfo(ix_rbuf *r, ix_login_pinfo *pi) {
+static void rd_pinfo(ixb_rbuf *r, ixp_login_pinfo *pi) {
     pi->head = I32(r, "ASCPINFO first i32");
     pi->pid = I32(r, "ASCPINFO pid");
     pi->tid = I32(r, "ASCPINFO thread id");
@@ -202,7 +202,7 @@ static void rd_pinfo(ix_rbuf *r, ix_login_pinfo *pi) {
 
 /* Item 116: the block length is kept but not trusted (§8 #26): the walk
  * follows the inner ascstr, so a wrong block length is not an error. */
-static void rd_misc(ix_rbuf *r, ix_login_misc *m) {
+static void rd_misc(ixb_rbuf *r, ixp_login_misc *m) {
     m->block_len = (uint16_t)I16(r, "ASCMISC block length");
     m->a = I32(r, "ASCMISC first i32");
     m->b = I32(r, "ASCMISC second i32");
@@ -211,8 +211,8 @@ static void rd_misc(ix_rbuf *r, ix_login_misc *m) {
 
 /* Common start of both decoders: header, limit, completeness. On IX_OK the
  * cursor spans p[0..total) and stands at offset 6. */
-static int sl_begin(const uint8_t *p, size_t n, const ix_login_limits *lim, ix_sl_hdr *h,
-                    ix_rbuf *r, size_t *at, const char **why) {
+static int sl_begin(const uint8_t *p, size_t n, const ixp_login_limits *lim, ixp_sl_hdr *h,
+                    ixb_rbuf *r, size_t *at, const char **why) {
     int rc = sl_check(p, n, h, at, why);
     if (rc == IX_EMALFORMED) return rc;
     if (n >= 2 && h->total > lim->max_packet) {
@@ -221,16 +221,16 @@ static int sl_begin(const uint8_t *p, size_t n, const ix_login_limits *lim, ix_s
         return IX_ELIMIT;
     }
     if (rc != IX_OK) return rc;
-    ix_rbuf_init(r, p, h->total);
-    r->pos = IX_SL_HDR_LEN;
+    ixb_rbuf_init(r, p, h->total);
+    r->pos = IXP_SL_HDR_LEN;
     return IX_OK;
 }
 
-static int rd_finish(ix_rbuf *r, size_t *used, size_t *err_at, const char **why) {
+static int rd_finish(ixb_rbuf *r, size_t *used, size_t *err_at, const char **why) {
     if (rd_ok(r) && r->pos != r->len)
-        ix_rbuf_fail(r, IX_EMALFORMED, r->pos, "bytes after SQ_ASCEOT inside the SL total length");
+        ixb_rbuf_fail(r, IX_EMALFORMED, r->pos, "bytes after SQ_ASCEOT inside the SL total length");
     if (r->st == IX_NEED_MORE) /* cannot happen: every read is checked first */
-        ix_rbuf_fail(r, IX_EMALFORMED, r->err_at, "field runs past the SL total length");
+        ixb_rbuf_fail(r, IX_EMALFORMED, r->err_at, "field runs past the SL total length");
     if (r->st != IX_OK) {
         if (err_at) *err_at = r->err_at;
         if (why) *why = r->why;
@@ -248,13 +248,13 @@ static int begin_fail(int rc, size_t at, const char *msg, size_t *used, size_t *
     return rc;
 }
 
-static void lim_resolve(const ix_login_limits *lim, ix_login_limits *eff) {
+static void lim_resolve(const ixp_login_limits *lim, ixp_login_limits *eff) {
     if (lim)
         *eff = *lim;
     else
-        ix_login_limits_default(eff);
-    if (eff->max_env > IX_LOGIN_MAXENV) eff->max_env = IX_LOGIN_MAXENV;
-    if (eff->max_msg > IX_LOGIN_MAXMSG) eff->max_msg = IX_LOGIN_MAXMSG;
+        ixp_login_limits_default(eff);
+    if (eff->max_env > IXP_LOGIN_MAXENV) eff->max_env = IXP_LOGIN_MAXENV;
+    if (eff->max_msg > IXP_LOGIN_MAXMSG) eff->max_msg = IXP_LOGIN_MAXMSG;
 }
 
 /* ---- CONREQ --------------------------------------------------------------- */
@@ -302,19 +302,19 @@ static void lim_resolve(const ix_login_limits *lim, ix_login_limits *eff) {
  * DBX's note that a "non-empty slot" made a server reject the login hints it
  * may be an ascstr whose length 0 looks the same (single restricted source).
  */
-int ix_conreq_decode(const uint8_t *p, size_t n, const ix_login_limits *lim, ix_conreq *out,
-                     size_t *used, size_t *err_at, const char **why) {
-    ix_login_limits L;
+int ixp_conreq_decode(const uint8_t *p, size_t n, const ixp_login_limits *lim, ixp_conreq *out,
+                      size_t *used, size_t *err_at, const char **why) {
+    ixp_login_limits L;
     lim_resolve(lim, &L);
-    ix_sl_hdr h;
-    ix_rbuf rb;
-    ix_rbuf *r = &rb;
+    ixp_sl_hdr h;
+    ixb_rbuf rb;
+    ixb_rbuf *r = &rb;
     size_t at = 0;
     const char *msg = NULL;
     memset(out, 0, sizeof *out);
     int rc = sl_begin(p, n, &L, &h, r, &at, &msg);
     /* h.type is known (non-zero) as soon as 3 bytes are present. */
-    if ((rc == IX_OK || rc == IX_NEED_MORE) && h.type && h.type != IX_SL_CONREQ) {
+    if ((rc == IX_OK || rc == IX_NEED_MORE) && h.type && h.type != IXP_SL_CONREQ) {
         rc = IX_EMALFORMED;
         at = 2;
         msg = "SL type is not CONREQ (1)";
@@ -350,9 +350,9 @@ int ix_conreq_decode(const uint8_t *p, size_t n, const ix_login_limits *lim, ix_
     TAG(r, 106, "SQ_ASCENV");
     size_t cnt_at = r->pos;
     int16_t cnt = I16(r, "env count");
-    if (rd_ok(r) && cnt < 0) ix_rbuf_fail(r, IX_EMALFORMED, cnt_at, "env count is negative");
+    if (rd_ok(r) && cnt < 0) ixb_rbuf_fail(r, IX_EMALFORMED, cnt_at, "env count is negative");
     if (rd_ok(r) && (size_t)cnt > L.max_env)
-        ix_rbuf_fail(r, IX_ELIMIT, cnt_at, "env count exceeds the max_env limit");
+        ixb_rbuf_fail(r, IX_ELIMIT, cnt_at, "env count exceeds the max_env limit");
     for (int i = 0; rd_ok(r) && i < cnt; i++) {
         ASC(r, &out->env[i].name, "env name");
         ASC(r, &out->env[i].value, "env value");
@@ -362,7 +362,7 @@ int ix_conreq_decode(const uint8_t *p, size_t n, const ix_login_limits *lim, ix_
         size_t tag_at = r->pos;
         int16_t tag = I16(r, "item tag after env");
         if (!rd_ok(r)) break;
-        if (tag == IX_ASC_EOT) break;
+        if (tag == IXP_ASC_EOT) break;
         if (tag == 107 && !out->has_pinfo && !out->has_misc) {
             out->has_pinfo = 1;
             rd_pinfo(r, &out->pinfo);
@@ -370,9 +370,9 @@ int ix_conreq_decode(const uint8_t *p, size_t n, const ix_login_limits *lim, ix_
             out->has_misc = 1;
             rd_misc(r, &out->misc);
         } else if (tag == 107 || tag == 116) {
-            ix_rbuf_fail(r, IX_EMALFORMED, tag_at, "item 107/116 repeated or out of order");
+            ixb_rbuf_fail(r, IX_EMALFORMED, tag_at, "item 107/116 repeated or out of order");
         } else {
-            ix_rbuf_fail(r, IX_EMALFORMED, tag_at, "unexpected item tag (want 107, 116 or 127)");
+            ixb_rbuf_fail(r, IX_EMALFORMED, tag_at, "unexpected item tag (want 107, 116 or 127)");
         }
     }
     rc = rd_finish(r, used, err_at, why);
@@ -382,116 +382,116 @@ int ix_conreq_decode(const uint8_t *p, size_t n, const ix_login_limits *lim, ix_
 
 /* ---- writing helpers ------------------------------------------------------ */
 
-static int asc_valid(const ix_ascstr *s) {
+static int asc_valid(const ixp_ascstr *s) {
     if (s->form == 0) return s->n == 0;
     return s->form == 1 && s->n <= 65534 && (s->p || s->n == 0);
 }
 
-static int bytes_valid(const ix_login_bytes *b) {
+static int bytes_valid(const ixp_login_bytes *b) {
     return b->n <= 32767 && (b->p || b->n == 0);
 }
 
-static void put_asc(ix_wbuf *w, const ix_ascstr *s) {
+static void put_asc(ixb_wbuf *w, const ixp_ascstr *s) {
     if (s->form == 0) {
-        ix_put_i16(w, 0);
+        ixb_put_i16(w, 0);
         return;
     }
-    ix_put_i16(w, s->n + 1);
-    ix_put_bytes(w, s->p, s->n);
-    ix_put_u8(w, 0);
+    ixb_put_i16(w, s->n + 1);
+    ixb_put_bytes(w, s->p, s->n);
+    ixb_put_u8(w, 0);
 }
 
-static void put_blen(ix_wbuf *w, const ix_login_bytes *b, int pad) {
-    ix_put_i16(w, b->n);
-    ix_put_bytes(w, b->p, b->n);
-    if (pad) ix_put_pad(w, b->n);
+static void put_blen(ixb_wbuf *w, const ixp_login_bytes *b, int pad) {
+    ixb_put_i16(w, b->n);
+    ixb_put_bytes(w, b->p, b->n);
+    if (pad) ixb_put_pad(w, b->n);
 }
 
-static void put_pinfo(ix_wbuf *w, const ix_login_pinfo *pi) {
-    ix_put_i16(w, 107);
-    ix_put_i32(w, pi->head);
-    ix_put_i32(w, pi->pid);
-    ix_put_i32(w, pi->tid);
+static void put_pinfo(ixb_wbuf *w, const ixp_login_pinfo *pi) {
+    ixb_put_i16(w, 107);
+    ixb_put_i32(w, pi->head);
+    ixb_put_i32(w, pi->pid);
+    ixb_put_i32(w, pi->tid);
     put_asc(w, &pi->host);
-    ix_put_i16(w, pi->mid);
+    ixb_put_i16(w, pi->mid);
     put_asc(w, &pi->cwd);
 }
 
-static void put_misc(ix_wbuf *w, const ix_login_misc *m) {
-    ix_put_i16(w, 116);
-    ix_put_i16(w, m->block_len); /* as stored, see ix_login_misc_len */
-    ix_put_i32(w, m->a);
-    ix_put_i32(w, m->b);
+static void put_misc(ixb_wbuf *w, const ixp_login_misc *m) {
+    ixb_put_i16(w, 116);
+    ixb_put_i16(w, m->block_len); /* as stored, see ixp_login_misc_len */
+    ixb_put_i32(w, m->a);
+    ixb_put_i32(w, m->b);
     put_asc(w, &m->text);
 }
 
-static size_t sl_open(ix_wbuf *w, uint8_t type, uint16_t flags) {
+static size_t sl_open(ixb_wbuf *w, uint8_t type, uint16_t flags) {
     size_t start = w->len;
-    ix_put_i16(w, 0); /* total, patched by sl_close */
-    ix_put_u8(w, type);
-    ix_put_u8(w, IX_SL_PROTO);
-    ix_put_i16(w, flags);
+    ixb_put_i16(w, 0); /* total, patched by sl_close */
+    ixb_put_u8(w, type);
+    ixb_put_u8(w, IXP_SL_PROTO);
+    ixb_put_i16(w, flags);
     return start;
 }
 
-static int sl_close(ix_wbuf *w, size_t start) {
+static int sl_close(ixb_wbuf *w, size_t start) {
     if (w->err) return w->err;
     size_t total = w->len - start;
     if (total > 65535) {
         w->len = start;
         return IX_ELIMIT;
     }
-    ix_patch_i16(w, start, (int)total);
+    ixb_patch_i16(w, start, (int)total);
     return IX_OK;
 }
 
-/* Layout: see the table above ix_conreq_decode. */
-int ix_conreq_encode(const ix_conreq *in, ix_wbuf *out) {
+/* Layout: see the table above ixp_conreq_decode. */
+int ixp_conreq_encode(const ixp_conreq *in, ixb_wbuf *out) {
     if (out->err) return out->err;
-    const ix_ascstr *strs[] = {&in->float_fmt, &in->version,  &in->rds_id, &in->app_id,
-                               &in->user,      &in->password, &in->server, &in->pinfo.host,
-                               &in->pinfo.cwd, &in->misc.text};
+    const ixp_ascstr *strs[] = {&in->float_fmt, &in->version,  &in->rds_id, &in->app_id,
+                                &in->user,      &in->password, &in->server, &in->pinfo.host,
+                                &in->pinfo.cwd, &in->misc.text};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         if (!asc_valid(strs[i])) return IX_EINVAL;
-    if (in->nenv > IX_LOGIN_MAXENV) return IX_EINVAL;
+    if (in->nenv > IXP_LOGIN_MAXENV) return IX_EINVAL;
     for (unsigned i = 0; i < in->nenv; i++)
         if (!asc_valid(&in->env[i].name) || !asc_valid(&in->env[i].value)) return IX_EINVAL;
 
-    size_t start = sl_open(out, IX_SL_CONREQ, in->sl_flags);
-    ix_put_i16(out, 100);
-    ix_put_i16(out, 101);
-    ix_put_i32(out, in->pf_protocol);
+    size_t start = sl_open(out, IXP_SL_CONREQ, in->sl_flags);
+    ixb_put_i16(out, 100);
+    ixb_put_i16(out, 101);
+    ixb_put_i32(out, in->pf_protocol);
     put_asc(out, &in->float_fmt);
-    ix_put_i16(out, 108);
-    ix_put_bytes(out, in->product, sizeof in->product);
+    ixb_put_i16(out, 108);
+    ixb_put_bytes(out, in->product, sizeof in->product);
     put_asc(out, &in->version);
     put_asc(out, &in->rds_id);
     put_asc(out, &in->app_id);
     for (int i = 0; i < 3; i++)
-        ix_put_i32(out, in->cap[i]);
-    ix_put_i16(out, in->user_type);
+        ixb_put_i32(out, in->cap[i]);
+    ixb_put_i16(out, in->user_type);
     put_asc(out, &in->user);
     put_asc(out, &in->password);
-    ix_put_bytes(out, in->proto_name, sizeof in->proto_name);
-    ix_put_i32(out, in->proto_version);
-    ix_put_bytes(out, in->transport, sizeof in->transport);
-    ix_put_i32(out, in->net_level);
-    ix_put_i16(out, 104);
-    ix_put_i16(out, in->opt_len);
-    ix_put_i32(out, in->opt_flags);
+    ixb_put_bytes(out, in->proto_name, sizeof in->proto_name);
+    ixb_put_i32(out, in->proto_version);
+    ixb_put_bytes(out, in->transport, sizeof in->transport);
+    ixb_put_i32(out, in->net_level);
+    ixb_put_i16(out, 104);
+    ixb_put_i16(out, in->opt_len);
+    ixb_put_i32(out, in->opt_flags);
     put_asc(out, &in->server);
-    ix_put_i16(out, in->db_slot);
+    ixb_put_i16(out, in->db_slot);
     for (int i = 0; i < 4; i++)
-        ix_put_i16(out, in->reserved[i]);
-    ix_put_i16(out, 106);
-    ix_put_i16(out, in->nenv);
+        ixb_put_i16(out, in->reserved[i]);
+    ixb_put_i16(out, 106);
+    ixb_put_i16(out, in->nenv);
     for (unsigned i = 0; i < in->nenv; i++) {
         put_asc(out, &in->env[i].name);
         put_asc(out, &in->env[i].value);
     }
     if (in->has_pinfo) put_pinfo(out, &in->pinfo);
     if (in->has_misc) put_misc(out, &in->misc);
-    ix_put_i16(out, IX_ASC_EOT);
+    ixb_put_i16(out, IXP_ASC_EOT);
     return sl_close(out, start);
 }
 
@@ -503,27 +503,28 @@ static void fixed_str(uint8_t *dst, size_t cap, const char *s) {
 
 /* Diagnostic text for item 116; IBM JDBC sends "Thread[id:..., name:...,
  * path:...]" with its own values. */
-#define IX_LOGIN_DEFAULT_DIAG "Thread[id:1, name:main, path:ixdb]"
+#define IXP_LOGIN_DEFAULT_DIAG "Thread[id:1, name:main, path:ixdb]"
 
-void ix_conreq_defaults(ix_conreq *r, const char *user, const char *password, const char *server) {
+void ixp_conreq_defaults(ixp_conreq *r, const char *user, const char *password,
+                         const char *server) {
     static const char *const env[][2] = {
         {"DBPATH", "."}, {"CLNT_PAM_CAPABLE", "1"}, {"IFX_UPDDESC", "1"}, {"NODEFDAC", "no"}};
     memset(r, 0, sizeof *r);
     r->sl_flags = 0;
     r->pf_protocol = 61;
-    r->float_fmt = ix_ascstr_of("IEEEM");
+    r->float_fmt = ixp_ascstr_of("IEEEM");
     fixed_str(r->product, sizeof r->product, "sqlexec");
-    r->version = ix_ascstr_of("9.280");
-    r->rds_id = ix_ascstr_of("RDS#R000000");
-    r->app_id = ix_ascstr_of("sqli");
+    r->version = ixp_ascstr_of("9.280");
+    r->rds_id = ixp_ascstr_of("RDS#R000000");
+    r->app_id = ixp_ascstr_of("sqli");
     r->cap[0] = 316;
     r->user_type = 1;
-    r->user = ix_ascstr_of(user ? user : "");
+    r->user = ixp_ascstr_of(user ? user : "");
     if (password && *password) {
-        r->password = ix_ascstr_of(password);
+        r->password = ixp_ascstr_of(password);
     } else {
         /* The one place that decides how an absent password is sent. */
-        r->password = ix_ascstr_of(IX_LOGIN_EMPTY_PASSWORD_FORM ? "" : NULL);
+        r->password = ixp_ascstr_of(IXP_LOGIN_EMPTY_PASSWORD_FORM ? "" : NULL);
     }
     fixed_str(r->proto_name, sizeof r->proto_name, "ol");
     r->proto_version = 61;
@@ -531,21 +532,21 @@ void ix_conreq_defaults(ix_conreq *r, const char *user, const char *password, co
     r->net_level = 1;
     r->opt_len = 11;
     r->opt_flags = 3;
-    r->server = ix_ascstr_of(server ? server : "");
+    r->server = ixp_ascstr_of(server ? server : "");
     r->db_slot = 0;
     r->nenv = (uint16_t)(sizeof env / sizeof env[0]);
     for (unsigned i = 0; i < r->nenv; i++) {
-        r->env[i].name = ix_ascstr_of(env[i][0]);
-        r->env[i].value = ix_ascstr_of(env[i][1]);
+        r->env[i].name = ixp_ascstr_of(env[i][0]);
+        r->env[i].value = ixp_ascstr_of(env[i][1]);
     }
     r->has_pinfo = 1;
     r->pinfo.pid = 0;
     r->pinfo.tid = 1;
-    r->pinfo.host = ix_ascstr_of("");
-    r->pinfo.cwd = ix_ascstr_of("");
+    r->pinfo.host = ixp_ascstr_of("");
+    r->pinfo.cwd = ixp_ascstr_of("");
     r->has_misc = 1;
-    r->misc.text = ix_ascstr_of(IX_LOGIN_DEFAULT_DIAG);
-    r->misc.block_len = ix_login_misc_len(&r->misc.text); /* 10 + n, as GBase/LSQ/DBX */
+    r->misc.text = ixp_ascstr_of(IXP_LOGIN_DEFAULT_DIAG);
+    r->misc.block_len = ixp_login_misc_len(&r->misc.text); /* 10 + n, as GBase/LSQ/DBX */
 }
 
 /* ---- CONACC / CONREJ / REDIRECT ----------------------------------------- */
@@ -556,13 +557,13 @@ void ix_conreq_defaults(ix_conreq *r, const char *user, const char *password, co
  * read it; libsqli reads tag + 6, which the reference treats as its bug
  * (unresolved, sqli-protocol.md §8 #6). Decoder and encoder both use it.
  */
-#define IX_INITRESP_HEAD 6
+#define IXP_INITRESP_HEAD 6
 
 /*
  * CONACC / CONREJ / REDIRECT (§2.4). Offsets are those of the 267-byte
  * GBase accept; the decoder walks the fields.
  *
- *   off  size  field                      capture / ix_conacc_defaults
+ *   off  size  field                      capture / ixp_conacc_defaults
  *   0    6     SL header, type 2/3/13     267, 2, 60, 0x1000
  *   6    2+2   100, 101
  *   10   4     PF protocol i32            61
@@ -581,7 +582,7 @@ void ix_conreq_defaults(ix_conreq *r, const char *user, const char *password, co
  *   164  4     network level i32          0
  *   168  2     result item                102 | 103 | 127
  *   -- 102 SQ_ASCINITRESP --
- *   170  6     opaque head (IX_INITRESP_HEAD)   zeros
+ *   170  6     opaque head (IXP_INITRESP_HEAD)   zeros
  *   176  2     svc_error i16 (tag + 8)    0 / -951 ...
  *   178  2     os_error i16               0
  *   180  2     warnings                   0x0014
@@ -599,18 +600,18 @@ void ix_conreq_defaults(ix_conreq *r, const char *user, const char *password, co
  *   239  var    ascstr]                   (26 bytes)
  *   265  2     SQ_ASCEOT 127; must end at the SL total
  */
-int ix_conacc_decode(const uint8_t *p, size_t n, const ix_login_limits *lim, ix_conacc *out,
-                     size_t *used, size_t *err_at, const char **why) {
-    ix_login_limits L;
+int ixp_conacc_decode(const uint8_t *p, size_t n, const ixp_login_limits *lim, ixp_conacc *out,
+                      size_t *used, size_t *err_at, const char **why) {
+    ixp_login_limits L;
     lim_resolve(lim, &L);
-    ix_sl_hdr h;
-    ix_rbuf rb;
-    ix_rbuf *r = &rb;
+    ixp_sl_hdr h;
+    ixb_rbuf rb;
+    ixb_rbuf *r = &rb;
     size_t at = 0;
     const char *msg = NULL;
     memset(out, 0, sizeof *out);
     int rc = sl_begin(p, n, &L, &h, r, &at, &msg);
-    if ((rc == IX_OK || rc == IX_NEED_MORE) && h.type == IX_SL_CONREQ) {
+    if ((rc == IX_OK || rc == IX_NEED_MORE) && h.type == IXP_SL_CONREQ) {
         rc = IX_EMALFORMED;
         at = 2;
         msg = "SL type is CONREQ, not a server reply";
@@ -640,33 +641,33 @@ int ix_conacc_decode(const uint8_t *p, size_t n, const ix_login_limits *lim, ix_
     out->result_at = (uint16_t)r->pos;
     out->result = I16(r, "result item");
     if (!rd_ok(r)) return rd_finish(r, used, err_at, why);
-    if (out->result == IX_ASC_INITRESP) {
-        rd_fixed(r, out->init_head, IX_INITRESP_HEAD, "ASCINITRESP head" PAST);
+    if (out->result == IXP_ASC_INITRESP) {
+        rd_fixed(r, out->init_head, IXP_INITRESP_HEAD, "ASCINITRESP head" PAST);
         out->svc_error = I16(r, "svc_error");
         out->os_error = I16(r, "os_error");
         out->warnings = (uint16_t)I16(r, "warnings");
         size_t cnt_at = r->pos;
         int16_t cnt = I16(r, "message count");
         if (rd_ok(r) && cnt < 0)
-            ix_rbuf_fail(r, IX_EMALFORMED, cnt_at, "message count is negative");
+            ixb_rbuf_fail(r, IX_EMALFORMED, cnt_at, "message count is negative");
         if (rd_ok(r) && (size_t)cnt > L.max_msg)
-            ix_rbuf_fail(r, IX_ELIMIT, cnt_at, "message count exceeds the max_msg limit");
+            ixb_rbuf_fail(r, IX_ELIMIT, cnt_at, "message count exceeds the max_msg limit");
         for (int i = 0; rd_ok(r) && i < cnt; i++) {
             out->msg[i].kind = I16(r, "message entry i16");
             BLEN(r, &out->msg[i].text, 1, "message entry CHAR");
             out->nmsg = (uint16_t)(i + 1);
         }
-    } else if (out->result == IX_ASC_DBLIST) {
+    } else if (out->result == IXP_ASC_DBLIST) {
         out->redirect_head = I16(r, "redirect i16");
         BLEN(r, &out->redirect, 1, "redirect CHAR");
-    } else if (out->result != IX_ASC_EOT) {
-        ix_rbuf_fail(r, IX_EMALFORMED, out->result_at,
-                     "unexpected result item (want 102, 103 or 127)");
+    } else if (out->result != IXP_ASC_EOT) {
+        ixb_rbuf_fail(r, IX_EMALFORMED, out->result_at,
+                      "unexpected result item (want 102, 103 or 127)");
     }
-    while (rd_ok(r) && out->result != IX_ASC_EOT) {
+    while (rd_ok(r) && out->result != IXP_ASC_EOT) {
         size_t tag_at = r->pos;
         int16_t tag = I16(r, "item tag after the result");
-        if (!rd_ok(r) || tag == IX_ASC_EOT) break;
+        if (!rd_ok(r) || tag == IXP_ASC_EOT) break;
         if (tag == 107 && !out->has_pinfo && !out->has_blk110 && !out->has_misc) {
             out->has_pinfo = 1;
             rd_pinfo(r, &out->pinfo);
@@ -677,10 +678,10 @@ int ix_conacc_decode(const uint8_t *p, size_t n, const ix_login_limits *lim, ix_
             out->has_misc = 1;
             rd_misc(r, &out->misc);
         } else if (tag == 107 || tag == 110 || tag == 116) {
-            ix_rbuf_fail(r, IX_EMALFORMED, tag_at, "item 107/110/116 repeated or out of order");
+            ixb_rbuf_fail(r, IX_EMALFORMED, tag_at, "item 107/110/116 repeated or out of order");
         } else {
-            ix_rbuf_fail(r, IX_EMALFORMED, tag_at,
-                         "unexpected item tag (want 107, 110, 116 or 127)");
+            ixb_rbuf_fail(r, IX_EMALFORMED, tag_at,
+                          "unexpected item tag (want 107, 110, 116 or 127)");
         }
     }
     rc = rd_finish(r, used, err_at, why);
@@ -688,99 +689,100 @@ int ix_conacc_decode(const uint8_t *p, size_t n, const ix_login_limits *lim, ix_
     return rc;
 }
 
-/* svc_error lands at result tag + 2 + IX_INITRESP_HEAD = tag + 8. */
-static void put_initresp(ix_wbuf *w, const ix_conacc *in) {
-    ix_put_bytes(w, in->init_head, IX_INITRESP_HEAD);
-    ix_put_i16(w, in->svc_error);
-    ix_put_i16(w, in->os_error);
-    ix_put_i16(w, in->warnings);
-    ix_put_i16(w, in->nmsg);
+/* svc_error lands at result tag + 2 + IXP_INITRESP_HEAD = tag + 8. */
+static void put_initresp(ixb_wbuf *w, const ixp_conacc *in) {
+    ixb_put_bytes(w, in->init_head, IXP_INITRESP_HEAD);
+    ixb_put_i16(w, in->svc_error);
+    ixb_put_i16(w, in->os_error);
+    ixb_put_i16(w, in->warnings);
+    ixb_put_i16(w, in->nmsg);
     for (unsigned i = 0; i < in->nmsg; i++) {
-        ix_put_i16(w, in->msg[i].kind);
+        ixb_put_i16(w, in->msg[i].kind);
         put_blen(w, &in->msg[i].text, 1);
     }
 }
 
-/* Layout: see the table above ix_conacc_decode. */
-int ix_conacc_encode(const ix_conacc *in, ix_wbuf *out) {
+/* Layout: see the table above ixp_conacc_decode. */
+int ixp_conacc_encode(const ixp_conacc *in, ixb_wbuf *out) {
     if (out->err) return out->err;
-    if (in->sl_type != IX_SL_CONACC && in->sl_type != IX_SL_CONREJ && in->sl_type != IX_SL_REDIRECT)
+    if (in->sl_type != IXP_SL_CONACC && in->sl_type != IXP_SL_CONREJ &&
+        in->sl_type != IXP_SL_REDIRECT)
         return IX_EINVAL;
-    if (in->result != IX_ASC_INITRESP && in->result != IX_ASC_DBLIST && in->result != IX_ASC_EOT)
+    if (in->result != IXP_ASC_INITRESP && in->result != IXP_ASC_DBLIST && in->result != IXP_ASC_EOT)
         return IX_EINVAL;
-    const ix_ascstr *strs[] = {&in->float_fmt,  &in->version,   &in->serial,   &in->server_name,
-                               &in->pinfo.host, &in->pinfo.cwd, &in->misc.text};
+    const ixp_ascstr *strs[] = {&in->float_fmt,  &in->version,   &in->serial,   &in->server_name,
+                                &in->pinfo.host, &in->pinfo.cwd, &in->misc.text};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         if (!asc_valid(strs[i])) return IX_EINVAL;
     if (!bytes_valid(&in->n4) || !bytes_valid(&in->n5) || !bytes_valid(&in->redirect) ||
         !bytes_valid(&in->blk110))
         return IX_EINVAL;
-    if (in->nmsg > IX_LOGIN_MAXMSG) return IX_EINVAL;
+    if (in->nmsg > IXP_LOGIN_MAXMSG) return IX_EINVAL;
     for (unsigned i = 0; i < in->nmsg; i++)
         if (!bytes_valid(&in->msg[i].text)) return IX_EINVAL;
 
     size_t start = sl_open(out, in->sl_type, in->sl_flags);
-    ix_put_i16(out, 100);
-    ix_put_i16(out, 101);
-    ix_put_i32(out, in->pf_protocol);
+    ixb_put_i16(out, 100);
+    ixb_put_i16(out, 101);
+    ixb_put_i32(out, in->pf_protocol);
     put_asc(out, &in->float_fmt);
-    ix_put_i16(out, 108);
-    ix_put_bytes(out, in->product, sizeof in->product);
+    ixb_put_i16(out, 108);
+    ixb_put_bytes(out, in->product, sizeof in->product);
     put_asc(out, &in->version);
     put_asc(out, &in->serial);
     put_asc(out, &in->server_name);
     for (int i = 0; i < 3; i++)
-        ix_put_i32(out, in->cap[i]);
-    ix_put_i16(out, in->reserved);
+        ixb_put_i32(out, in->cap[i]);
+    ixb_put_i16(out, in->reserved);
     put_blen(out, &in->n4, 0);
     put_blen(out, &in->n5, 0);
-    ix_put_bytes(out, in->proto_name, sizeof in->proto_name);
-    ix_put_i32(out, in->proto_version);
-    ix_put_bytes(out, in->transport, sizeof in->transport);
-    ix_put_i32(out, in->net_level);
-    ix_put_i16(out, in->result);
-    if (in->result == IX_ASC_INITRESP) put_initresp(out, in);
-    if (in->result == IX_ASC_DBLIST) {
-        ix_put_i16(out, in->redirect_head);
+    ixb_put_bytes(out, in->proto_name, sizeof in->proto_name);
+    ixb_put_i32(out, in->proto_version);
+    ixb_put_bytes(out, in->transport, sizeof in->transport);
+    ixb_put_i32(out, in->net_level);
+    ixb_put_i16(out, in->result);
+    if (in->result == IXP_ASC_INITRESP) put_initresp(out, in);
+    if (in->result == IXP_ASC_DBLIST) {
+        ixb_put_i16(out, in->redirect_head);
         put_blen(out, &in->redirect, 1);
     }
-    if (in->result != IX_ASC_EOT) {
+    if (in->result != IXP_ASC_EOT) {
         if (in->has_pinfo) put_pinfo(out, &in->pinfo);
         if (in->has_blk110) {
-            ix_put_i16(out, 110);
+            ixb_put_i16(out, 110);
             put_blen(out, &in->blk110, 0);
         }
         if (in->has_misc) put_misc(out, &in->misc);
-        ix_put_i16(out, IX_ASC_EOT);
+        ixb_put_i16(out, IXP_ASC_EOT);
     }
     return sl_close(out, start);
 }
 
-void ix_conacc_defaults(ix_conacc *a, const char *server_name, const char *version_banner) {
+void ixp_conacc_defaults(ixp_conacc *a, const char *server_name, const char *version_banner) {
     memset(a, 0, sizeof *a);
-    a->sl_type = IX_SL_CONACC;
-    a->sl_flags = IX_SL_SERVER_FLAGS;
+    a->sl_type = IXP_SL_CONACC;
+    a->sl_flags = IXP_SL_SERVER_FLAGS;
     a->pf_protocol = 61;
-    a->float_fmt = ix_ascstr_of("IEEEI");
+    a->float_fmt = ixp_ascstr_of("IEEEI");
     fixed_str(a->product, sizeof a->product, "srvinfx");
-    a->version = ix_ascstr_of(version_banner ? version_banner : IX_LOGIN_DEFAULT_BANNER);
-    a->serial = ix_ascstr_of("Software Serial Number AAA#B000000");
-    a->server_name = ix_ascstr_of(server_name ? server_name : "");
+    a->version = ixp_ascstr_of(version_banner ? version_banner : IXP_LOGIN_DEFAULT_BANNER);
+    a->serial = ixp_ascstr_of("Software Serial Number AAA#B000000");
+    a->server_name = ixp_ascstr_of(server_name ? server_name : "");
     a->cap[0] = 316;
     a->n4.p = a->n5.p = a->blk110.p = a->redirect.p = (const uint8_t *)"";
     fixed_str(a->proto_name, sizeof a->proto_name, "on");
     a->proto_version = 61;
     fixed_str(a->transport, sizeof a->transport, "soctcp");
     a->net_level = 0;
-    a->result = IX_ASC_INITRESP;
+    a->result = IXP_ASC_INITRESP;
     a->warnings = 0;
-    a->pinfo.host = a->pinfo.cwd = a->misc.text = ix_ascstr_of(NULL);
+    a->pinfo.host = a->pinfo.cwd = a->misc.text = ixp_ascstr_of(NULL);
 }
 
-void ix_conrej_defaults(ix_conacc *a, const char *server_name, const char *version_banner,
-                        int16_t svc_error) {
-    ix_conacc_defaults(a, server_name, version_banner);
-    a->sl_type = IX_SL_AUTHFAIL_TYPE; /* unresolved: see ix_login.h */
+void ixp_conrej_defaults(ixp_conacc *a, const char *server_name, const char *version_banner,
+                         int16_t svc_error) {
+    ixp_conacc_defaults(a, server_name, version_banner);
+    a->sl_type = IXP_SL_AUTHFAIL_TYPE; /* unresolved: see ix_login.h */
     a->svc_error = svc_error;
 }
 
@@ -791,16 +793,16 @@ static int redirect_field_ok(const char *f, size_t max) {
     return n > 0 && n <= max && !strchr(f, '|');
 }
 
-int ix_redirect_defaults(ix_conacc *a, const char *version_banner, const ix_redirect_target *t,
-                         char *buf, size_t cap) {
-    if (!redirect_field_ok(t->server, IX_REDIRECT_NAME_MAX) ||
-        !redirect_field_ok(t->host, IX_REDIRECT_HOST_MAX) || t->port < 1 || t->port > 65535)
+int ixp_redirect_defaults(ixp_conacc *a, const char *version_banner, const ixp_redirect_target *t,
+                          char *buf, size_t cap) {
+    if (!redirect_field_ok(t->server, IXP_REDIRECT_NAME_MAX) ||
+        !redirect_field_ok(t->host, IXP_REDIRECT_HOST_MAX) || t->port < 1 || t->port > 65535)
         return IX_EINVAL;
-    int k = snprintf(buf, cap, "%s=%s|%s|%d", IX_REDIRECT_LABEL, t->server, t->host, t->port);
+    int k = snprintf(buf, cap, "%s=%s|%s|%d", IXP_REDIRECT_LABEL, t->server, t->host, t->port);
     if (k < 0 || (size_t)k >= cap) return IX_EINVAL;
-    ix_conacc_defaults(a, t->server, version_banner);
-    a->sl_type = IX_SL_REDIRECT;
-    a->result = IX_ASC_DBLIST;
+    ixp_conacc_defaults(a, t->server, version_banner);
+    a->sl_type = IXP_SL_REDIRECT;
+    a->result = IXP_ASC_DBLIST;
     a->redirect_head = 0;
     a->redirect.p = (const uint8_t *)buf;
     a->redirect.n = (size_t)k;
@@ -815,7 +817,7 @@ static int redirect_copy(char *dst, size_t cap, const uint8_t *p, size_t n) {
     return 0;
 }
 
-int ix_redirect_parse(const uint8_t *p, size_t n, ix_redirect_target *out, const char **why) {
+int ixp_redirect_parse(const uint8_t *p, size_t n, ixp_redirect_target *out, const char **why) {
     memset(out, 0, sizeof *out);
     if (!p || n == 0) return *why = "redirect detail is empty", IX_EMALFORMED;
     const uint8_t *end = p + n;
@@ -855,45 +857,45 @@ int ix_redirect_parse(const uint8_t *p, size_t n, ix_redirect_target *out, const
 __attribute__((format(printf, 2, 3)))
 #endif
 static void
-pf(ix_wbuf *w, const char *fmt, ...) {
+pf(ixb_wbuf *w, const char *fmt, ...) {
     char tmp[160];
     va_list ap;
     va_start(ap, fmt);
     int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
-    if (k > 0) ix_put_bytes(w, tmp, (size_t)k < sizeof tmp ? (size_t)k : sizeof tmp - 1);
+    if (k > 0) ixb_put_bytes(w, tmp, (size_t)k < sizeof tmp ? (size_t)k : sizeof tmp - 1);
 }
 
-static void put_esc(ix_wbuf *w, const uint8_t *p, size_t n) {
+static void put_esc(ixb_wbuf *w, const uint8_t *p, size_t n) {
     for (size_t i = 0; i < n; i++) {
         uint8_t c = p[i];
         if (c == '"' || c == '\\')
             pf(w, "\\%c", c);
         else if (c >= 0x20 && c < 0x7f)
-            ix_put_u8(w, c);
+            ixb_put_u8(w, c);
         else
             pf(w, "\\x%02x", c);
     }
 }
 
-static void put_q(ix_wbuf *w, const ix_ascstr *s) {
+static void put_q(ixb_wbuf *w, const ixp_ascstr *s) {
     if (s->form == 0) {
         pf(w, "<none>");
         return;
     }
-    ix_put_u8(w, '"');
+    ixb_put_u8(w, '"');
     put_esc(w, (const uint8_t *)s->p, s->n);
-    ix_put_u8(w, '"');
+    ixb_put_u8(w, '"');
 }
 
-static void put_fixed(ix_wbuf *w, const uint8_t *p, size_t cap) {
+static void put_fixed(ixb_wbuf *w, const uint8_t *p, size_t cap) {
     size_t n = 0;
     while (n < cap && p[n])
         n++;
     put_esc(w, p, n);
 }
 
-static void put_pinfo_txt(ix_wbuf *w, const ix_login_pinfo *pi) {
+static void put_pinfo_txt(ixb_wbuf *w, const ixp_login_pinfo *pi) {
     pf(w, " pinfo(pid=%ld tid=%ld host=", (long)pi->pid, (long)pi->tid);
     put_q(w, &pi->host);
     pf(w, " cwd=");
@@ -901,13 +903,13 @@ static void put_pinfo_txt(ix_wbuf *w, const ix_login_pinfo *pi) {
     pf(w, ")");
 }
 
-static void put_misc_txt(ix_wbuf *w, const ix_login_misc *m) {
+static void put_misc_txt(ixb_wbuf *w, const ixp_login_misc *m) {
     pf(w, " misc(len=%u ", (unsigned)m->block_len);
     put_q(w, &m->text);
     pf(w, ")");
 }
 
-static void print_conreq(const ix_conreq *q, size_t len, ix_wbuf *w) {
+static void print_conreq(const ixp_conreq *q, size_t len, ixb_wbuf *w) {
     pf(w, "CONREQ len=%zu user=", len);
     put_q(w, &q->user);
     if (q->password.form == 0)
@@ -928,7 +930,7 @@ static void print_conreq(const ix_conreq *q, size_t len, ix_wbuf *w) {
     for (unsigned i = 0; i < q->nenv; i++) {
         if (i) pf(w, ", ");
         put_esc(w, (const uint8_t *)q->env[i].name.p, q->env[i].name.n);
-        ix_put_u8(w, '=');
+        ixb_put_u8(w, '=');
         put_esc(w, (const uint8_t *)q->env[i].value.p, q->env[i].value.n);
     }
     pf(w, "}");
@@ -936,10 +938,10 @@ static void print_conreq(const ix_conreq *q, size_t len, ix_wbuf *w) {
     if (q->has_misc) put_misc_txt(w, &q->misc);
 }
 
-static void print_conacc(const ix_conacc *a, size_t len, ix_wbuf *w) {
-    const char *name = a->sl_type == IX_SL_CONACC   ? "CONACC"
-                       : a->sl_type == IX_SL_CONREJ ? "CONREJ"
-                                                    : "REDIRECT";
+static void print_conacc(const ixp_conacc *a, size_t len, ixb_wbuf *w) {
+    const char *name = a->sl_type == IXP_SL_CONACC   ? "CONACC"
+                       : a->sl_type == IXP_SL_CONREJ ? "CONREJ"
+                                                     : "REDIRECT";
     pf(w, "%s len=%zu flags=0x%04x version=", name, len, (unsigned)a->sl_flags);
     put_q(w, &a->version);
     pf(w, " serial=");
@@ -953,7 +955,7 @@ static void print_conacc(const ix_conacc *a, size_t len, ix_wbuf *w) {
     pf(w, "/%ld/", (long)a->proto_version);
     put_fixed(w, a->transport, sizeof a->transport);
     pf(w, "/%ld", (long)a->net_level);
-    if (a->result == IX_ASC_INITRESP) {
+    if (a->result == IXP_ASC_INITRESP) {
         pf(w, " svc_error=%d os_error=%d warnings=0x%04x msgs=%u", a->svc_error, a->os_error,
            (unsigned)a->warnings, (unsigned)a->nmsg);
         for (unsigned i = 0; i < a->nmsg; i++) {
@@ -961,7 +963,7 @@ static void print_conacc(const ix_conacc *a, size_t len, ix_wbuf *w) {
             put_esc(w, a->msg[i].text.p, a->msg[i].text.n);
             pf(w, "\"%s", i + 1 == a->nmsg ? "}" : "");
         }
-    } else if (a->result == IX_ASC_DBLIST) {
+    } else if (a->result == IXP_ASC_DBLIST) {
         pf(w, " redirect=\"");
         put_esc(w, a->redirect.p, a->redirect.n);
         pf(w, "\"");
@@ -973,21 +975,21 @@ static void print_conacc(const ix_conacc *a, size_t len, ix_wbuf *w) {
     if (a->has_misc) put_misc_txt(w, &a->misc);
 }
 
-void ix_login_print(const uint8_t *pkt, size_t n, ix_wbuf *out) {
+void ixp_login_print(const uint8_t *pkt, size_t n, ixb_wbuf *out) {
     /* Both structs are a few kB; a union keeps the stack use to one. */
     union {
-        ix_conreq q;
-        ix_conacc a;
+        ixp_conreq q;
+        ixp_conacc a;
     } u;
-    ix_sl_hdr h;
+    ixp_sl_hdr h;
     size_t used = 0, at = 0;
     const char *why = "";
-    (void)ix_sl_peek(pkt, n, &h); /* h.type is 0 until 3 bytes are present */
-    int rc = h.type == IX_SL_CONREQ ? ix_conreq_decode(pkt, n, NULL, &u.q, &used, &at, &why)
-                                    : ix_conacc_decode(pkt, n, NULL, &u.a, &used, &at, &why);
+    (void)ixp_sl_peek(pkt, n, &h); /* h.type is 0 until 3 bytes are present */
+    int rc = h.type == IXP_SL_CONREQ ? ixp_conreq_decode(pkt, n, NULL, &u.q, &used, &at, &why)
+                                     : ixp_conacc_decode(pkt, n, NULL, &u.a, &used, &at, &why);
     switch (rc) {
     case IX_OK:
-        if (h.type == IX_SL_CONREQ)
+        if (h.type == IXP_SL_CONREQ)
             print_conreq(&u.q, used, out);
         else
             print_conacc(&u.a, used, out);

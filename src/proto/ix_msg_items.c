@@ -22,7 +22,7 @@
  *   - types <= 18, 52, 53: never.
  * Returns 1 (present), 0 (absent), or -1 when more bytes are needed to tell.
  */
-static int ext_names_present(int type, const ix_rbuf *r) {
+static int ext_names_present(int type, const ixb_rbuf *r) {
     int base = type & 0xff;
     if (base <= 18 || base == IX_T_BIGINT || base == IX_T_BIGSERIAL) return 0;
     if (base != IX_T_BOOLEAN && base != IX_T_UDTVAR && base != IX_T_UDTFIXED) return 1;
@@ -33,24 +33,25 @@ static int ext_names_present(int type, const ix_rbuf *r) {
     return k == 10 ? 1 : -1;
 }
 
-static void rd_names(ix_rbuf *r, const ix_limits *lim, int type, int *has, ix_bytes *owner,
-                     ix_bytes *name) {
+static void rd_names(ixb_rbuf *r, const ixp_limits *lim, int type, int *has, ixp_bytes *owner,
+                     ixp_bytes *name) {
     int present = ext_names_present(type, r);
     if (present < 0) {
-        (void)ix_need(r, 10); /* sets IX_NEED_MORE */
+        (void)ixb_need(r, 10); /* sets IX_NEED_MORE */
         return;
     }
     *has = present;
     if (present) {
-        ix_rd_char(r, lim->max_string, owner);
-        ix_rd_char(r, lim->max_string, name);
+        ixp_rd_char(r, lim->max_string, owner);
+        ixp_rd_char(r, lim->max_string, name);
     }
 }
 
 /* Length of a bound value's bytes (inner length word included) for a type.
  * Reads (and consumes) nothing: peeks at the inner length. Returns the
  * length, or -1 with the cursor's status set. */
-static int64_t bind_value_len(ix_rbuf *r, int type, const ix_bytes *xname, const ix_limits *lim) {
+static int64_t bind_value_len(ixb_rbuf *r, int type, const ixp_bytes *xname,
+                              const ixp_limits *lim) {
     size_t at = r->pos;
     const uint8_t *p = r->p + r->pos;
     switch (type & 0xff) {
@@ -61,14 +62,14 @@ static int64_t bind_value_len(ix_rbuf *r, int type, const ix_bytes *xname, const
     case IX_T_LVARCHAR:
     case IX_T_UDTVAR: {
         /* i16 byte length, bytes (§3.4). */
-        if (!ix_need(r, 2)) return -1;
-        int16_t n = (int16_t)ix_be16(p);
+        if (!ixb_need(r, 2)) return -1;
+        int16_t n = (int16_t)ixb_be16(p);
         if (n < 0) {
-            ix_rbuf_fail(r, IX_EMALFORMED, at, "negative string length in BIND");
+            ixb_rbuf_fail(r, IX_EMALFORMED, at, "negative string length in BIND");
             return -1;
         }
         if ((uint32_t)n > lim->max_value) {
-            ix_rbuf_fail(r, IX_ELIMIT, at, "BIND value exceeds limit");
+            ixb_rbuf_fail(r, IX_ELIMIT, at, "BIND value exceeds limit");
             return -1;
         }
         return 2 + (int64_t)n;
@@ -78,10 +79,10 @@ static int64_t bind_value_len(ix_rbuf *r, int type, const ix_bytes *xname, const
     case IX_T_DATETIME:
     case IX_T_INTERVAL: {
         /* u16 length, base-100 bytes (§3.4); at most 1 + 17 pairs. */
-        if (!ix_need(r, 2)) return -1;
-        uint16_t n = ix_be16(p);
+        if (!ixb_need(r, 2)) return -1;
+        uint16_t n = ixb_be16(p);
         if (n > 18) {
-            ix_rbuf_fail(r, IX_EMALFORMED, at, "base-100 BIND value longer than 18 bytes");
+            ixb_rbuf_fail(r, IX_EMALFORMED, at, "base-100 BIND value longer than 18 bytes");
             return -1;
         }
         return 2 + (int64_t)n;
@@ -90,14 +91,14 @@ static int64_t bind_value_len(ix_rbuf *r, int type, const ix_bytes *xname, const
     case IX_T_TEXT: {
         /* No source documents BYTE/TEXT binds (§3.14). ixdb's own form:
          * i32 length, bytes. Only ixdb peers send it. */
-        if (!ix_need(r, 4)) return -1;
-        int32_t n = (int32_t)ix_be32(p);
+        if (!ixb_need(r, 4)) return -1;
+        int32_t n = (int32_t)ixb_be32(p);
         if (n < 0) {
-            ix_rbuf_fail(r, IX_EMALFORMED, at, "negative BYTE/TEXT length in BIND");
+            ixb_rbuf_fail(r, IX_EMALFORMED, at, "negative BYTE/TEXT length in BIND");
             return -1;
         }
         if ((uint32_t)n > lim->max_value) {
-            ix_rbuf_fail(r, IX_ELIMIT, at, "BIND value exceeds limit");
+            ixb_rbuf_fail(r, IX_ELIMIT, at, "BIND value exceeds limit");
             return -1;
         }
         return 4 + (int64_t)n;
@@ -105,15 +106,15 @@ static int64_t bind_value_len(ix_rbuf *r, int type, const ix_bytes *xname, const
     case IX_T_BOOLEAN: return 1;
     case IX_T_UDTFIXED:
         if (xname->n == 7 && memcmp(xname->p, "boolean", 7) == 0) return 1;
-        ix_rbuf_fail(r, IX_EMALFORMED, at, "UDT in BIND is not boolean");
+        ixb_rbuf_fail(r, IX_EMALFORMED, at, "UDT in BIND is not boolean");
         return -1;
     default: {
         /* SMALLINT, INTEGER, SERIAL, DATE, SMALLFLOAT, FLOAT, BIGINT,
          * BIGSERIAL, INT8, SERIAL8: their tuple width (§3.4). */
         int base = type & 0xff;
-        size_t w = base == IX_T_NULL ? 0 : ix_value_fixed_width((ix_vtype){base, 0});
+        size_t w = base == IX_T_NULL ? 0 : ixt_value_fixed_width((ixt_vtype){base, 0});
         if (w) return (int64_t)w;
-        ix_rbuf_fail(r, IX_EMALFORMED, at, "type not allowed in BIND");
+        ixb_rbuf_fail(r, IX_EMALFORMED, at, "type not allowed in BIND");
         return -1;
     }
     }
@@ -129,25 +130,25 @@ static int64_t bind_value_len(ix_rbuf *r, int type, const ix_bytes *xname, const
  * |   slot                      | i16 length/precision/qualifier              |
  * |   value (indicator 0 only)  | by type (bind_value_len), pad to even       |
  */
-static int rd_bindval(ix_rbuf *r, const ix_limits *lim, ix_bindval *v) {
+static int rd_bindval(ixb_rbuf *r, const ixp_limits *lim, ixp_bindval *v) {
     memset(v, 0, sizeof *v);
-    v->type = ix_get_i16(r);
+    v->type = ixb_get_i16(r);
     if (r->st) return 0;
     rd_names(r, lim, v->type, &v->has_names, &v->owner, &v->xname);
     size_t at = r->pos;
-    v->indicator = ix_get_i16(r);
-    v->slot = ix_get_i16(r);
+    v->indicator = ixb_get_i16(r);
+    v->slot = ixb_get_i16(r);
     if (r->st) return 0;
-    if (v->indicator != IX_IND_VALUE) {
-        if (v->indicator != IX_IND_NULL && v->indicator != IX_IND_DEFAULT)
-            ix_rbuf_fail(r, IX_EMALFORMED, at, "unknown BIND indicator");
+    if (v->indicator != IXP_IND_VALUE) {
+        if (v->indicator != IXP_IND_NULL && v->indicator != IXP_IND_DEFAULT)
+            ixb_rbuf_fail(r, IX_EMALFORMED, at, "unknown BIND indicator");
         return r->st == IX_OK;
     }
     int64_t n = bind_value_len(r, v->type, &v->xname, lim);
     if (n < 0) return 0;
-    v->value.p = ix_get_bytes(r, (size_t)n);
+    v->value.p = ixb_get_bytes(r, (size_t)n);
     v->value.n = (size_t)n;
-    ix_get_pad(r, (size_t)n);
+    ixb_get_pad(r, (size_t)n);
     return r->st == IX_OK;
 }
 
@@ -160,10 +161,10 @@ static int rd_bindval(ix_rbuf *r, const ix_limits *lim, ix_bindval *v) {
  * rd_bindval then gives the exact error). Layout: the table above
  * rd_bindval.
  */
-static size_t bindval_fast(const uint8_t *p, size_t avail, uint32_t max_value, ix_bindval *v) {
+static size_t bindval_fast(const uint8_t *p, size_t avail, uint32_t max_value, ixp_bindval *v) {
     if (avail < 6) return 0;
-    int16_t type = (int16_t)ix_be16(p);
-    int16_t ind = (int16_t)ix_be16(p + 2);
+    int16_t type = (int16_t)ixb_be16(p);
+    int16_t ind = (int16_t)ixb_be16(p + 2);
     size_t w, hdr = 0; /* value bytes; inner length word */
     switch (type & 0xff) {
     case IX_T_SMALLINT: w = 2; break;
@@ -185,10 +186,10 @@ static size_t bindval_fast(const uint8_t *p, size_t avail, uint32_t max_value, i
     default: return 0;
     }
     size_t used = 6;
-    if (ind == IX_IND_VALUE) {
+    if (ind == IXP_IND_VALUE) {
         if (hdr) {
             if (avail < 8) return 0;
-            uint16_t len = ix_be16(p + 6);
+            uint16_t len = ixb_be16(p + 6);
             /* strings: i16, not negative, within the limit; base-100: at
              * most 18 bytes (bind_value_len) */
             if (w ? len > 18 : (len & 0x8000u) || len > max_value) return 0;
@@ -196,27 +197,27 @@ static size_t bindval_fast(const uint8_t *p, size_t avail, uint32_t max_value, i
         }
         used += w + (w & 1);
         if (avail < used) return 0;
-    } else if (ind != IX_IND_NULL && ind != IX_IND_DEFAULT) {
+    } else if (ind != IXP_IND_NULL && ind != IXP_IND_DEFAULT) {
         return 0;
     }
     if (v) {
         memset(v, 0, sizeof *v);
         v->type = type;
         v->indicator = ind;
-        v->slot = (int16_t)ix_be16(p + 4);
-        if (ind == IX_IND_VALUE) v->value = (ix_bytes){p + 6, w};
+        v->slot = (int16_t)ixb_be16(p + 4);
+        if (ind == IXP_IND_VALUE) v->value = (ixp_bytes){p + 6, w};
     }
     return used;
 }
 
-void ix_rd_bind(ix_rbuf *r, const ix_limits *lim, ix_msg *m) {
+void ixp_rd_bind(ixb_rbuf *r, const ixp_limits *lim, ixp_msg *m) {
     size_t at = r->pos;
-    m->u.bind.count = ix_get_i16(r);
+    m->u.bind.count = ixb_get_i16(r);
     if (r->st) return;
     if (m->u.bind.count < 0 || (uint32_t)m->u.bind.count > lim->max_columns)
-        return ix_rbuf_fail(r, IX_ELIMIT, at, "BIND value count out of range");
+        return ixb_rbuf_fail(r, IX_ELIMIT, at, "BIND value count out of range");
     size_t start = r->pos;
-    ix_bindval v;
+    ixp_bindval v;
     for (int i = 0; i < m->u.bind.count; i++) {
         size_t used = bindval_fast(r->p + r->pos, r->len - r->pos, lim->max_value, NULL);
         if (used)
@@ -228,18 +229,18 @@ void ix_rd_bind(ix_rbuf *r, const ix_limits *lim, ix_msg *m) {
     m->u.bind.raw.n = r->pos - start;
 }
 
-int ix_bind_next(const ix_msg *m, size_t *pos, ix_bindval *v) {
+int ixp_bind_next(const ixp_msg *m, size_t *pos, ixp_bindval *v) {
     if (*pos >= m->u.bind.raw.n) return 0;
     size_t used = bindval_fast(m->u.bind.raw.p + *pos, m->u.bind.raw.n - *pos, UINT32_MAX, v);
     if (used) {
         *pos += used;
         return 1;
     }
-    ix_rbuf r;
-    ix_rbuf_init(&r, m->u.bind.raw.p, m->u.bind.raw.n);
+    ixb_rbuf r;
+    ixb_rbuf_init(&r, m->u.bind.raw.p, m->u.bind.raw.n);
     r.pos = *pos;
-    ix_limits lim = {0};
-    ix_limits_default(&lim);
+    ixp_limits lim = {0};
+    ixp_limits_default(&lim);
     lim.max_value = UINT32_MAX;
     lim.max_string = UINT32_MAX;
     if (!rd_bindval(&r, &lim, v)) return 0;
@@ -247,10 +248,10 @@ int ix_bind_next(const ix_msg *m, size_t *pos, ix_bindval *v) {
     return 1;
 }
 
-ix_vtype ix_bind_vtype(const ix_bindval *v) {
+ixt_vtype ixp_bind_vtype(const ixp_bindval *v) {
     char xn[32] = {0};
     if (v->xname.n && v->xname.n < sizeof xn) memcpy(xn, v->xname.p, v->xname.n);
-    int code = ix_vtype_resolve(v->type & 0xff, xn);
+    int code = ixt_vtype_resolve(v->type & 0xff, xn);
     uint32_t enclen;
     switch (code) {
     case IX_T_DECIMAL:
@@ -268,25 +269,25 @@ ix_vtype ix_bind_vtype(const ix_bindval *v) {
          * VARCHAR (libsqli's type 13) is taken as LVARCHAR. */
         if ((code == IX_T_VARCHAR || code == IX_T_NVARCHAR) && enclen > 255) code = IX_T_LVARCHAR;
         break;
-    default: enclen = (uint32_t)ix_value_fixed_width((ix_vtype){code, 0}); break;
+    default: enclen = (uint32_t)ixt_value_fixed_width((ixt_vtype){code, 0}); break;
     }
-    return (ix_vtype){code, enclen};
+    return (ixt_vtype){code, enclen};
 }
 
-int ix_enc_bind(ix_wbuf *out, const ix_bindval *v, int n) {
-    ix_put_i16(out, IX_SQ_BIND);
-    ix_put_i16(out, n);
+int ixp_enc_bind(ixb_wbuf *out, const ixp_bindval *v, int n) {
+    ixb_put_i16(out, IXP_SQ_BIND);
+    ixb_put_i16(out, n);
     for (int i = 0; i < n; i++) {
-        ix_put_i16(out, v[i].type);
+        ixb_put_i16(out, v[i].type);
         if (v[i].has_names) {
-            ix_enc_char(out, v[i].owner.p, v[i].owner.n);
-            ix_enc_char(out, v[i].xname.p, v[i].xname.n);
+            ixp_enc_char(out, v[i].owner.p, v[i].owner.n);
+            ixp_enc_char(out, v[i].xname.p, v[i].xname.n);
         }
-        ix_put_i16(out, v[i].indicator);
-        ix_put_i16(out, v[i].slot);
-        if (v[i].indicator == IX_IND_VALUE) {
-            ix_put_bytes(out, v[i].value.p, v[i].value.n);
-            ix_put_pad(out, v[i].value.n);
+        ixb_put_i16(out, v[i].indicator);
+        ixb_put_i16(out, v[i].slot);
+        if (v[i].indicator == IXP_IND_VALUE) {
+            ixb_put_bytes(out, v[i].value.p, v[i].value.n);
+            ixb_put_pad(out, v[i].value.n);
         }
     }
     return out->err;
@@ -296,52 +297,52 @@ int ix_enc_bind(ix_wbuf *out, const ix_bindval *v, int n) {
  * SQ_RET_TYPE (§3.6), after the tag:
  * | i16 1 | i16 ncols | ncols x { i16 type, [CHAR owner, CHAR name], i32 length } |
  */
-static int rd_rtcol(ix_rbuf *r, const ix_limits *lim, ix_rtcol *c) {
+static int rd_rtcol(ixb_rbuf *r, const ixp_limits *lim, ixp_rtcol *c) {
     memset(c, 0, sizeof *c);
-    c->type = ix_get_i16(r);
+    c->type = ixb_get_i16(r);
     if (r->st) return 0;
     rd_names(r, lim, c->type, &c->has_names, &c->owner, &c->xname);
-    c->length = ix_get_i32(r);
+    c->length = ixb_get_i32(r);
     return r->st == IX_OK;
 }
 
-void ix_rd_ret_type(ix_rbuf *r, const ix_limits *lim, ix_msg *m) {
-    m->u.ret_type.one = ix_get_i16(r);
+void ixp_rd_ret_type(ixb_rbuf *r, const ixp_limits *lim, ixp_msg *m) {
+    m->u.ret_type.one = ixb_get_i16(r);
     size_t at = r->pos;
-    m->u.ret_type.ncols = ix_get_i16(r);
+    m->u.ret_type.ncols = ixb_get_i16(r);
     if (r->st) return;
     if (m->u.ret_type.ncols < 0 || (uint32_t)m->u.ret_type.ncols > lim->max_columns)
-        return ix_rbuf_fail(r, IX_ELIMIT, at, "RET_TYPE column count out of range");
+        return ixb_rbuf_fail(r, IX_ELIMIT, at, "RET_TYPE column count out of range");
     size_t start = r->pos;
-    ix_rtcol c;
+    ixp_rtcol c;
     for (int i = 0; i < m->u.ret_type.ncols; i++)
         if (!rd_rtcol(r, lim, &c)) return;
     m->u.ret_type.raw.p = r->p + start;
     m->u.ret_type.raw.n = r->pos - start;
 }
 
-int ix_ret_type_next(const ix_msg *m, size_t *pos, ix_rtcol *c) {
+int ixp_ret_type_next(const ixp_msg *m, size_t *pos, ixp_rtcol *c) {
     if (*pos >= m->u.ret_type.raw.n) return 0;
-    ix_rbuf r;
-    ix_rbuf_init(&r, m->u.ret_type.raw.p, m->u.ret_type.raw.n);
+    ixb_rbuf r;
+    ixb_rbuf_init(&r, m->u.ret_type.raw.p, m->u.ret_type.raw.n);
     r.pos = *pos;
-    ix_limits lim = {.max_string = UINT32_MAX};
+    ixp_limits lim = {.max_string = UINT32_MAX};
     if (!rd_rtcol(&r, &lim, c)) return 0;
     *pos = r.pos;
     return 1;
 }
 
-int ix_enc_ret_type(ix_wbuf *out, const ix_rtcol *c, int n) {
-    ix_put_i16(out, IX_SQ_RET_TYPE);
-    ix_put_i16(out, 1);
-    ix_put_i16(out, n);
+int ixp_enc_ret_type(ixb_wbuf *out, const ixp_rtcol *c, int n) {
+    ixb_put_i16(out, IXP_SQ_RET_TYPE);
+    ixb_put_i16(out, 1);
+    ixb_put_i16(out, n);
     for (int i = 0; i < n; i++) {
-        ix_put_i16(out, c[i].type);
+        ixb_put_i16(out, c[i].type);
         if (c[i].has_names) {
-            ix_enc_char(out, c[i].owner.p, c[i].owner.n);
-            ix_enc_char(out, c[i].xname.p, c[i].xname.n);
+            ixp_enc_char(out, c[i].owner.p, c[i].owner.n);
+            ixp_enc_char(out, c[i].xname.p, c[i].xname.n);
         }
-        ix_put_i32(out, c[i].length);
+        ixb_put_i32(out, c[i].length);
     }
     return out->err;
 }
@@ -352,29 +353,29 @@ int ix_enc_ret_type(ix_wbuf *out, const ix_rtcol *c, int n) {
  * | { CHAR key, CHAR value } ... | i16 0 | i16 0 |
  * The total is not validated (libsqli sends 8 + sum instead of 6 + sum).
  */
-void ix_rd_info(ix_rbuf *r, const ix_limits *lim, ix_msg *m) {
-    m->u.info.subtype = ix_get_i16(r);
-    m->u.info.total = ix_get_i16(r);
-    m->u.info.max_key = ix_get_i16(r);
-    m->u.info.max_value = ix_get_i16(r);
+void ixp_rd_info(ixb_rbuf *r, const ixp_limits *lim, ixp_msg *m) {
+    m->u.info.subtype = ixb_get_i16(r);
+    m->u.info.total = ixb_get_i16(r);
+    m->u.info.max_key = ixb_get_i16(r);
+    m->u.info.max_value = ixb_get_i16(r);
     size_t start = r->pos;
     for (;;) {
         size_t at = r->pos;
-        ix_bytes k, v;
-        if (!ix_rd_char(r, lim->max_string, &k) || !ix_rd_char(r, lim->max_string, &v)) return;
+        ixp_bytes k, v;
+        if (!ixp_rd_char(r, lim->max_string, &k) || !ixp_rd_char(r, lim->max_string, &v)) return;
         if (k.n == 0 && v.n == 0) break;
         if ((uint32_t)++m->u.info.npairs > lim->max_items)
-            return ix_rbuf_fail(r, IX_ELIMIT, at, "too many SQ_INFO pairs");
+            return ixb_rbuf_fail(r, IX_ELIMIT, at, "too many SQ_INFO pairs");
     }
     m->u.info.raw.p = r->p + start;
     m->u.info.raw.n = r->pos - start;
 }
 
-int ix_info_next(const ix_msg *m, size_t *pos, ix_bytes *key, ix_bytes *value) {
-    ix_rbuf r;
-    ix_rbuf_init(&r, m->u.info.raw.p, m->u.info.raw.n);
+int ixp_info_next(const ixp_msg *m, size_t *pos, ixp_bytes *key, ixp_bytes *value) {
+    ixb_rbuf r;
+    ixb_rbuf_init(&r, m->u.info.raw.p, m->u.info.raw.n);
     r.pos = *pos;
-    if (!ix_rd_char(&r, UINT32_MAX, key) || !ix_rd_char(&r, UINT32_MAX, value)) return 0;
+    if (!ixp_rd_char(&r, UINT32_MAX, key) || !ixp_rd_char(&r, UINT32_MAX, value)) return 0;
     if (key->n == 0 && value->n == 0) return 0;
     *pos = r.pos;
     return 1;
@@ -384,24 +385,24 @@ static size_t even(size_t n) {
     return n + (n & 1);
 }
 
-int ix_enc_info(ix_wbuf *out, const ix_bytes *keys, const ix_bytes *values, int n) {
+int ixp_enc_info(ixb_wbuf *out, const ixp_bytes *keys, const ixp_bytes *values, int n) {
     size_t total = 6, mk = 0, mv = 0;
     for (int i = 0; i < n; i++) {
         total += 4 + even(keys[i].n) + even(values[i].n);
         if (even(keys[i].n) > mk) mk = even(keys[i].n);
         if (even(values[i].n) > mv) mv = even(values[i].n);
     }
-    ix_put_i16(out, IX_SQ_INFO);
-    ix_put_i16(out, 6);
-    ix_put_i16(out, (int)total);
-    ix_put_i16(out, (int)mk);
-    ix_put_i16(out, (int)mv);
+    ixb_put_i16(out, IXP_SQ_INFO);
+    ixb_put_i16(out, 6);
+    ixb_put_i16(out, (int)total);
+    ixb_put_i16(out, (int)mk);
+    ixb_put_i16(out, (int)mv);
     for (int i = 0; i < n; i++) {
-        ix_enc_char(out, keys[i].p, keys[i].n);
-        ix_enc_char(out, values[i].p, values[i].n);
+        ixp_enc_char(out, keys[i].p, keys[i].n);
+        ixp_enc_char(out, values[i].p, values[i].n);
     }
-    ix_put_i16(out, 0);
-    ix_put_i16(out, 0);
+    ixb_put_i16(out, 0);
+    ixb_put_i16(out, 0);
     return out->err;
 }
 
@@ -432,38 +433,38 @@ int ix_enc_info(ix_wbuf *out, const ix_bytes *keys, const ix_bytes *values, int 
  *
  * Then the name table: names_len bytes of NUL-terminated names, pad to even.
  */
-static int rd_column(ix_rbuf *r, int extended, const ix_limits *lim, ix_column *c) {
+static int rd_column(ixb_rbuf *r, int extended, const ixp_limits *lim, ixp_column *c) {
     memset(c, 0, sizeof *c);
     if (extended) {
-        c->name_off = ix_get_i32(r);
-        c->start = ix_get_i32(r);
-        c->type = ix_get_i16(r);
-        c->xid = ix_get_i32(r);
-        ix_rd_char(r, lim->max_string, &c->xowner);
-        ix_rd_char(r, lim->max_string, &c->xname);
-        c->reference = ix_get_i16(r);
-        c->alignment = ix_get_i16(r);
-        c->source_type = ix_get_i32(r);
-        c->enclen = ix_get_i32(r);
+        c->name_off = ixb_get_i32(r);
+        c->start = ixb_get_i32(r);
+        c->type = ixb_get_i16(r);
+        c->xid = ixb_get_i32(r);
+        ixp_rd_char(r, lim->max_string, &c->xowner);
+        ixp_rd_char(r, lim->max_string, &c->xname);
+        c->reference = ixb_get_i16(r);
+        c->alignment = ixb_get_i16(r);
+        c->source_type = ixb_get_i32(r);
+        c->enclen = ixb_get_i32(r);
     } else {
         /* no extended owner/name in this layout: empty (not NULL) strings */
         static const uint8_t none[1];
-        c->xowner = c->xname = (ix_bytes){none, 0};
-        c->name_off = ix_get_i16(r);
-        c->start = ix_get_i32(r);
-        c->type = ix_get_i16(r);
-        c->xid = ix_get_i32(r);
-        c->reference = ix_get_i16(r);
-        c->alignment = ix_get_i16(r);
-        c->source_type = ix_get_i32(r);
-        (void)ix_get_i32(r);
-        c->enclen = ix_get_i32(r);
+        c->xowner = c->xname = (ixp_bytes){none, 0};
+        c->name_off = ixb_get_i16(r);
+        c->start = ixb_get_i32(r);
+        c->type = ixb_get_i16(r);
+        c->xid = ixb_get_i32(r);
+        c->reference = ixb_get_i16(r);
+        c->alignment = ixb_get_i16(r);
+        c->source_type = ixb_get_i32(r);
+        (void)ixb_get_i32(r);
+        c->enclen = ixb_get_i32(r);
     }
     return r->st == IX_OK;
 }
 
 /* Resolves c->name from the name table; returns 0 if the offset is bad. */
-static int column_name(const ix_bytes *names, ix_column *c) {
+static int column_name(const ixp_bytes *names, ixp_column *c) {
     if (names->n == 0 && c->name_off == 0) {
         c->name.p = names->p;
         c->name.n = 0;
@@ -478,78 +479,78 @@ static int column_name(const ix_bytes *names, ix_column *c) {
     return 1;
 }
 
-void ix_rd_describe(ix_rbuf *r, const ix_caps *caps, const ix_limits *lim, ix_msg *m) {
+void ixp_rd_describe(ixb_rbuf *r, const ixp_caps *caps, const ixp_limits *lim, ixp_msg *m) {
     int ext = caps->f63 != 0;
     m->u.describe.extended = ext;
-    m->u.describe.stmt_type = ix_get_i16(r);
-    m->u.describe.stmt_id = ix_get_i16(r);
-    m->u.describe.est_rows = ix_get_i32(r);
-    m->u.describe.tuple_size = caps->f69 ? ix_get_i32(r) : ix_get_i16(r);
+    m->u.describe.stmt_type = ixb_get_i16(r);
+    m->u.describe.stmt_id = ixb_get_i16(r);
+    m->u.describe.est_rows = ixb_get_i32(r);
+    m->u.describe.tuple_size = caps->f69 ? ixb_get_i32(r) : ixb_get_i16(r);
     size_t at = r->pos;
-    m->u.describe.ncols = ix_get_i16(r);
+    m->u.describe.ncols = ixb_get_i16(r);
     size_t at_names = r->pos;
-    m->u.describe.names_len = ext ? ix_get_i32(r) : ix_get_i16(r);
+    m->u.describe.names_len = ext ? ixb_get_i32(r) : ixb_get_i16(r);
     if (r->st) return;
     if (m->u.describe.ncols < 0 || (uint32_t)m->u.describe.ncols > lim->max_columns)
-        return ix_rbuf_fail(r, IX_ELIMIT, at, "DESCRIBE column count out of range");
+        return ixb_rbuf_fail(r, IX_ELIMIT, at, "DESCRIBE column count out of range");
     if (m->u.describe.names_len < 0 || (uint32_t)m->u.describe.names_len > lim->max_tuple)
-        return ix_rbuf_fail(r, IX_ELIMIT, at_names, "DESCRIBE name table length out of range");
+        return ixb_rbuf_fail(r, IX_ELIMIT, at_names, "DESCRIBE name table length out of range");
     size_t start = r->pos;
-    ix_column c;
+    ixp_column c;
     for (int i = 0; i < m->u.describe.ncols; i++)
         if (!rd_column(r, ext, lim, &c)) return;
     m->u.describe.cols.p = r->p + start;
     m->u.describe.cols.n = r->pos - start;
     size_t nl = (size_t)m->u.describe.names_len;
-    m->u.describe.names.p = ix_get_bytes(r, nl);
+    m->u.describe.names.p = ixb_get_bytes(r, nl);
     m->u.describe.names.n = nl;
-    ix_get_pad(r, nl);
+    ixb_get_pad(r, nl);
     if (r->st) return;
-    /* Validate every name offset now, so that ix_describe_next cannot fail. */
-    ix_rbuf w;
-    ix_rbuf_init(&w, m->u.describe.cols.p, m->u.describe.cols.n);
+    /* Validate every name offset now, so that ixp_describe_next cannot fail. */
+    ixb_rbuf w;
+    ixb_rbuf_init(&w, m->u.describe.cols.p, m->u.describe.cols.n);
     for (int i = 0; i < m->u.describe.ncols; i++) {
         size_t col_at = start + w.pos;
         rd_column(&w, ext, lim, &c);
         if (!column_name(&m->u.describe.names, &c))
-            return ix_rbuf_fail(r, IX_EMALFORMED, col_at,
-                                "DESCRIBE name offset outside name table");
+            return ixb_rbuf_fail(r, IX_EMALFORMED, col_at,
+                                 "DESCRIBE name offset outside name table");
     }
 }
 
-int ix_describe_next(const ix_msg *m, size_t *pos, ix_column *c) {
+int ixp_describe_next(const ixp_msg *m, size_t *pos, ixp_column *c) {
     if (*pos >= m->u.describe.cols.n) return 0;
-    ix_rbuf r;
-    ix_rbuf_init(&r, m->u.describe.cols.p, m->u.describe.cols.n);
+    ixb_rbuf r;
+    ixb_rbuf_init(&r, m->u.describe.cols.p, m->u.describe.cols.n);
     r.pos = *pos;
-    ix_limits lim = {.max_string = UINT32_MAX};
+    ixp_limits lim = {.max_string = UINT32_MAX};
     if (!rd_column(&r, m->u.describe.extended, &lim, c)) return 0;
     if (!column_name(&m->u.describe.names, c)) return 0;
     *pos = r.pos;
     return 1;
 }
 
-void ix_wr_describe_raw(ix_wbuf *out, const ix_caps *caps, const ix_msg *m) {
-    ix_put_i16(out, IX_SQ_DESCRIBE);
-    ix_put_i16(out, m->u.describe.stmt_type);
-    ix_put_i16(out, m->u.describe.stmt_id);
-    ix_put_i32(out, m->u.describe.est_rows);
+void ixp_wr_describe_raw(ixb_wbuf *out, const ixp_caps *caps, const ixp_msg *m) {
+    ixb_put_i16(out, IXP_SQ_DESCRIBE);
+    ixb_put_i16(out, m->u.describe.stmt_type);
+    ixb_put_i16(out, m->u.describe.stmt_id);
+    ixb_put_i32(out, m->u.describe.est_rows);
     if (caps->f69)
-        ix_put_i32(out, m->u.describe.tuple_size);
+        ixb_put_i32(out, m->u.describe.tuple_size);
     else
-        ix_put_i16(out, m->u.describe.tuple_size);
-    ix_put_i16(out, m->u.describe.ncols);
+        ixb_put_i16(out, m->u.describe.tuple_size);
+    ixb_put_i16(out, m->u.describe.ncols);
     if (m->u.describe.extended)
-        ix_put_i32(out, m->u.describe.names_len);
+        ixb_put_i32(out, m->u.describe.names_len);
     else
-        ix_put_i16(out, m->u.describe.names_len);
-    ix_put_bytes(out, m->u.describe.cols.p, m->u.describe.cols.n);
-    ix_put_bytes(out, m->u.describe.names.p, m->u.describe.names.n);
-    ix_put_pad(out, m->u.describe.names.n);
+        ixb_put_i16(out, m->u.describe.names_len);
+    ixb_put_bytes(out, m->u.describe.cols.p, m->u.describe.cols.n);
+    ixb_put_bytes(out, m->u.describe.names.p, m->u.describe.names.n);
+    ixb_put_pad(out, m->u.describe.names.n);
 }
 
-uint32_t ix_column_max_width(int type, int32_t enclen, const ix_caps *caps) {
-    ix_vtype t = {ix_vtype_resolve(type & 0xff, NULL), (uint32_t)enclen};
+uint32_t ixp_column_max_width(int type, int32_t enclen, const ixp_caps *caps) {
+    ixt_vtype t = {ixt_vtype_resolve(type & 0xff, NULL), (uint32_t)enclen};
     switch (type & 0xff) {
     case IX_T_VARCHAR:
     case IX_T_NVARCHAR: return ((uint32_t)enclen & 0xff) + 1; /* VARCHAR(n): n + 1 (JDD) */
@@ -562,70 +563,70 @@ uint32_t ix_column_max_width(int type, int32_t enclen, const ix_caps *caps) {
         return (uint32_t)enclen;
     case IX_T_BYTE:
     case IX_T_TEXT: return caps && caps->f70 ? 68 : 56;
-    default: return (uint32_t)ix_value_fixed_width(t);
+    default: return (uint32_t)ixt_value_fixed_width(t);
     }
 }
 
-int ix_enc_describe(ix_wbuf *out, const ix_caps *caps, const ix_describe *d, const ix_column *cols,
-                    int ncols) {
+int ixp_enc_describe(ixb_wbuf *out, const ixp_caps *caps, const ixp_describe *d,
+                     const ixp_column *cols, int ncols) {
     int ext = caps->f63 != 0;
     uint64_t names_len = 0, pos = 0;
     for (int i = 0; i < ncols; i++) {
         names_len += cols[i].name.n + 1;
-        pos += ix_column_max_width(cols[i].type, cols[i].enclen, caps);
+        pos += ixp_column_max_width(cols[i].type, cols[i].enclen, caps);
     }
     uint64_t tuple_size = d->keep_positions ? (uint64_t)d->tuple_size : pos + (pos & 1);
     uint64_t tmax = caps->f69 ? INT32_MAX : INT16_MAX;
     uint64_t nmax = ext ? INT32_MAX : INT16_MAX;
     if (tuple_size > tmax || names_len > nmax || ncols > INT16_MAX) return IX_ERANGE;
-    ix_put_i16(out, IX_SQ_DESCRIBE);
-    ix_put_i16(out, d->stmt_type);
-    ix_put_i16(out, d->stmt_id);
-    ix_put_i32(out, d->est_rows);
+    ixb_put_i16(out, IXP_SQ_DESCRIBE);
+    ixb_put_i16(out, d->stmt_type);
+    ixb_put_i16(out, d->stmt_id);
+    ixb_put_i32(out, d->est_rows);
     if (caps->f69)
-        ix_put_i32(out, (int64_t)tuple_size);
+        ixb_put_i32(out, (int64_t)tuple_size);
     else
-        ix_put_i16(out, (int)tuple_size);
-    ix_put_i16(out, ncols);
+        ixb_put_i16(out, (int)tuple_size);
+    ixb_put_i16(out, ncols);
     if (ext)
-        ix_put_i32(out, (int64_t)names_len);
+        ixb_put_i32(out, (int64_t)names_len);
     else
-        ix_put_i16(out, (int)names_len);
+        ixb_put_i16(out, (int)names_len);
     uint64_t off = 0;
     pos = 0;
     for (int i = 0; i < ncols; i++) {
-        const ix_column *c = &cols[i];
+        const ixp_column *c = &cols[i];
         int64_t name_off = d->keep_positions ? c->name_off : (int64_t)off;
         int64_t start = d->keep_positions ? c->start : (int64_t)pos;
         if (ext) {
-            ix_put_i32(out, name_off);
-            ix_put_i32(out, start);
-            ix_put_i16(out, c->type);
-            ix_put_i32(out, c->xid);
-            ix_enc_char(out, c->xowner.p, c->xowner.n);
-            ix_enc_char(out, c->xname.p, c->xname.n);
-            ix_put_i16(out, c->reference);
-            ix_put_i16(out, c->alignment);
-            ix_put_i32(out, c->source_type);
-            ix_put_i32(out, c->enclen);
+            ixb_put_i32(out, name_off);
+            ixb_put_i32(out, start);
+            ixb_put_i16(out, c->type);
+            ixb_put_i32(out, c->xid);
+            ixp_enc_char(out, c->xowner.p, c->xowner.n);
+            ixp_enc_char(out, c->xname.p, c->xname.n);
+            ixb_put_i16(out, c->reference);
+            ixb_put_i16(out, c->alignment);
+            ixb_put_i32(out, c->source_type);
+            ixb_put_i32(out, c->enclen);
         } else {
-            ix_put_i16(out, (int)name_off);
-            ix_put_i32(out, start);
-            ix_put_i16(out, c->type);
-            ix_put_i32(out, c->xid);
-            ix_put_i16(out, c->reference);
-            ix_put_i16(out, c->alignment);
-            ix_put_i32(out, c->source_type);
-            ix_put_i32(out, 0);
-            ix_put_i32(out, c->enclen);
+            ixb_put_i16(out, (int)name_off);
+            ixb_put_i32(out, start);
+            ixb_put_i16(out, c->type);
+            ixb_put_i32(out, c->xid);
+            ixb_put_i16(out, c->reference);
+            ixb_put_i16(out, c->alignment);
+            ixb_put_i32(out, c->source_type);
+            ixb_put_i32(out, 0);
+            ixb_put_i32(out, c->enclen);
         }
         off += c->name.n + 1;
-        pos += ix_column_max_width(c->type, c->enclen, caps);
+        pos += ixp_column_max_width(c->type, c->enclen, caps);
     }
     for (int i = 0; i < ncols; i++) {
-        ix_put_bytes(out, cols[i].name.p, cols[i].name.n);
-        ix_put_u8(out, 0);
+        ixb_put_bytes(out, cols[i].name.p, cols[i].name.n);
+        ixb_put_u8(out, 0);
     }
-    ix_put_pad(out, (size_t)names_len);
+    ixb_put_pad(out, (size_t)names_len);
     return out->err;
 }

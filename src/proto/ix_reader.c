@@ -5,20 +5,20 @@
 
 #include "ix_login.h"
 
-void ix_reader_init(ix_reader *r, ix_role role, const ix_alloc *alloc) {
+void ixp_reader_init(ixp_reader *r, ixp_role role, const ixb_alloc *alloc) {
     memset(r, 0, sizeof *r);
     r->role = role;
     r->alloc = alloc;
     r->expect_login = 1;
 }
 
-void ix_reader_free(ix_reader *r) {
-    ix_free(r->alloc, r->buf);
+void ixp_reader_free(ixp_reader *r) {
+    ixb_free(r->alloc, r->buf);
     r->buf = NULL;
     r->start = r->end = r->cap = 0;
 }
 
-uint8_t *ix_reader_space(ix_reader *r, size_t *want, int *rc) {
+uint8_t *ixp_reader_space(ixp_reader *r, size_t *want, int *rc) {
     *rc = r->err;
     if (r->err) return NULL;
     size_t max = r->max_buffer ? r->max_buffer : (64u << 20) + (64u << 10);
@@ -36,7 +36,7 @@ uint8_t *ix_reader_space(ix_reader *r, size_t *want, int *rc) {
         size_t cap = r->cap ? r->cap : 4096;
         while (cap < r->end + n)
             cap *= 2;
-        uint8_t *b = ix_realloc(r->alloc, r->buf, cap);
+        uint8_t *b = ixb_realloc(r->alloc, r->buf, cap);
         if (!b) return *rc = IX_ENOMEM, NULL;
         r->buf = b;
         r->cap = cap;
@@ -44,16 +44,16 @@ uint8_t *ix_reader_space(ix_reader *r, size_t *want, int *rc) {
     return r->buf + r->end;
 }
 
-void ix_reader_commit(ix_reader *r, size_t n) {
+void ixp_reader_commit(ixp_reader *r, size_t n) {
     r->end += n;
 }
 
-int ix_reader_feed(ix_reader *r, const void *p, size_t n) {
+int ixp_reader_feed(ixp_reader *r, const void *p, size_t n) {
     if (r->err) return r->err;
     if (n == 0) return IX_OK;
     int rc;
     size_t room = n;
-    uint8_t *d = ix_reader_space(r, &room, &rc);
+    uint8_t *d = ixp_reader_space(r, &room, &rc);
     if (!d) return rc;
     if (room < n) return IX_ELIMIT;
     memcpy(d, p, n);
@@ -61,7 +61,7 @@ int ix_reader_feed(ix_reader *r, const void *p, size_t n) {
     return IX_OK;
 }
 
-int ix_reader_next(ix_reader *r, ix_msg *m) {
+int ixp_reader_next(ixp_reader *r, ixp_msg *m) {
     if (r->err) return r->err;
     size_t n = r->end - r->start;
     if (n == 0) return IX_NEED_MORE;
@@ -70,11 +70,11 @@ int ix_reader_next(ix_reader *r, ix_msg *m) {
     const char *why = NULL;
     int rc;
     if (r->expect_login) {
-        ix_sl_hdr h;
-        rc = ix_sl_peek(p, n, &h);
+        ixp_sl_hdr h;
+        rc = ixp_sl_peek(p, n, &h);
         if (rc == IX_OK) {
             memset(m, 0, sizeof *m);
-            m->tag = IX_MSG_LOGIN;
+            m->tag = IXP_MSG_LOGIN;
             m->len = h.total;
             m->u.login.sl_type = h.type;
             m->u.login.packet.p = p;
@@ -84,8 +84,8 @@ int ix_reader_next(ix_reader *r, ix_msg *m) {
             why = "bad SL login header";
         }
     } else {
-        /* ix_msg_decode fills the defaults into its own copy */
-        rc = ix_msg_decode(p, n, r->role, &r->caps, &r->lim, m, &at, &why);
+        /* ixp_msg_decode fills the defaults into its own copy */
+        rc = ixp_msg_decode(p, n, r->role, &r->caps, &r->lim, m, &at, &why);
     }
     if (rc == IX_OK) {
         r->start += m->len;
@@ -98,14 +98,14 @@ int ix_reader_next(ix_reader *r, ix_msg *m) {
     return rc;
 }
 
-uint64_t ix_reader_offset(const ix_reader *r) {
+uint64_t ixp_reader_offset(const ixp_reader *r) {
     return r->err ? r->err_at : r->base + r->start;
 }
 
-const char *ix_reader_why(const ix_reader *r) {
+const char *ixp_reader_why(const ixp_reader *r) {
     return r->why;
 }
 
-size_t ix_reader_pending(const ix_reader *r) {
+size_t ixp_reader_pending(const ixp_reader *r) {
     return r->end - r->start;
 }

@@ -1,25 +1,25 @@
 /*
  * ix_reader.h: a push parser over an SQLI byte stream, in the style of
- * hiredis' reader: bytes are pushed in with ix_reader_feed as they arrive
+ * hiredis' reader: bytes are pushed in with ixp_reader_feed as they arrive
  * (from a socket, a file, a fuzzer), and whole messages are pulled out with
- * ix_reader_next. It never touches a socket.
+ * ixp_reader_next. It never touches a socket.
  *
  * The first thing on a connection is an SL-framed login packet; set
- * expect_login (the default) and the reader returns it as one IX_MSG_LOGIN
+ * expect_login (the default) and the reader returns it as one IXP_MSG_LOGIN
  * message, then switches to post-login messages.
  */
-#ifndef IX_READER_H
-#define IX_READER_H
+#ifndef IXP_READER_H
+#define IXP_READER_H
 
 #include "ix_msg.h"
 
-typedef struct ix_reader {
-    ix_role role;      /* who sends the bytes being read */
-    ix_caps caps;      /* granted capabilities; may be changed between messages */
-    ix_limits lim;     /* limits; zero fields take the defaults */
+typedef struct ixp_reader {
+    ixp_role role;     /* who sends the bytes being read */
+    ixp_caps caps;     /* granted capabilities; may be changed between messages */
+    ixp_limits lim;    /* limits; zero fields take the defaults */
     int expect_login;  /* next message is an SL-framed login packet */
     size_t max_buffer; /* bytes buffered but not yet decoded (default 64 MiB + 64 KiB) */
-    const ix_alloc *alloc;
+    const ixb_alloc *alloc;
     /* private */
     uint8_t *buf;
     size_t start, end, cap;
@@ -27,42 +27,42 @@ typedef struct ix_reader {
     int err;
     uint64_t err_at;
     const char *why;
-} ix_reader;
+} ixp_reader;
 
 /* Initialises r for messages sent by `role`, expecting a login packet
  * first. alloc may be NULL (libc). */
-void ix_reader_init(ix_reader *r, ix_role role, const ix_alloc *alloc);
+void ixp_reader_init(ixp_reader *r, ixp_role role, const ixb_alloc *alloc);
 
-/* Frees the buffer. r may be reused after ix_reader_init. */
-void ix_reader_free(ix_reader *r);
+/* Frees the buffer. r may be reused after ixp_reader_init. */
+void ixp_reader_free(ixp_reader *r);
 
 /* Appends n bytes. Returns IX_OK, IX_ELIMIT when more than max_buffer bytes
  * would be waiting, IX_ENOMEM, or the reader's sticky error. Invalidates the
- * message returned by the previous ix_reader_next. */
-int ix_reader_feed(ix_reader *r, const void *p, size_t n);
+ * message returned by the previous ixp_reader_next. */
+int ixp_reader_feed(ixp_reader *r, const void *p, size_t n);
 
 /* Room for *want more bytes (lowered to what max_buffer still allows) at the
  * end of the buffer, to be filled in place (e.g. by recv) and then counted
- * with ix_reader_commit (at most *want): ix_reader_feed without its copy.
+ * with ixp_reader_commit (at most *want): ixp_reader_feed without its copy.
  * NULL with *rc = IX_ELIMIT (the buffer is full), IX_ENOMEM or the sticky
  * error. Invalidates the previous message. */
-uint8_t *ix_reader_space(ix_reader *r, size_t *want, int *rc);
-void ix_reader_commit(ix_reader *r, size_t n);
+uint8_t *ixp_reader_space(ixp_reader *r, size_t *want, int *rc);
+void ixp_reader_commit(ixp_reader *r, size_t n);
 /* A fast path for a client reading rows: when the next message (sent by a
  * server) is an SQ_TUPLE that is wholly buffered and within the limits,
  * consumes it and returns 1 with its payload in *p, *n (borrowed as with
- * ix_reader_next); otherwise returns 0 and consumes nothing (ix_reader_next
+ * ixp_reader_next); otherwise returns 0 and consumes nothing (ixp_reader_next
  * then decodes the message or reports its error). */
-static inline int ix_reader_next_tuple(ix_reader *r, const uint8_t **p, size_t *n) {
+static inline int ixp_reader_next_tuple(ixp_reader *r, const uint8_t **p, size_t *n) {
     /* §3.7 SQ_TUPLE: i16 tag, i16 warnings, i32 length, payload, pad to even. */
-    if (r->err || r->expect_login || r->role != IX_FROM_SERVER) return 0;
+    if (r->err || r->expect_login || r->role != IXP_FROM_SERVER) return 0;
     size_t avail = r->end - r->start;
     const uint8_t *b = r->buf + r->start;
-    if (avail < 8 || ix_be16(b) != IX_SQ_TUPLE) return 0;
-    uint32_t len = ix_be32(b + 4);
+    if (avail < 8 || ixb_be16(b) != IXP_SQ_TUPLE) return 0;
+    uint32_t len = ixb_be32(b + 4);
     if (len > r->lim.max_tuple) { /* past the limit, or no limit set: the full check */
-        ix_limits lim = r->lim;
-        ix_limits_default(&lim);
+        ixp_limits lim = r->lim;
+        ixp_limits_default(&lim);
         if (len > INT32_MAX || len > lim.max_tuple) return 0;
     }
     size_t total = 8 + (size_t)len + (len & 1);
@@ -75,17 +75,17 @@ static inline int ix_reader_next_tuple(ix_reader *r, const uint8_t **p, size_t *
 /* Decodes the next whole message into *m. Returns IX_OK, IX_NEED_MORE (feed
  * more bytes), or a sticky error (IX_EMALFORMED / IX_ELIMIT) after which the
  * stream cannot continue. The message borrows the reader's buffer and stays
- * valid until the next ix_reader_feed or ix_reader_next. */
-int ix_reader_next(ix_reader *r, ix_msg *m);
+ * valid until the next ixp_reader_feed or ixp_reader_next. */
+int ixp_reader_next(ixp_reader *r, ixp_msg *m);
 
 /* Stream offset of the next undecoded byte, or, after an error, of the
  * offending byte. */
-uint64_t ix_reader_offset(const ix_reader *r);
+uint64_t ixp_reader_offset(const ixp_reader *r);
 
 /* Static reason for the sticky error, or NULL. */
-const char *ix_reader_why(const ix_reader *r);
+const char *ixp_reader_why(const ixp_reader *r);
 
 /* Bytes fed but not yet decoded. */
-size_t ix_reader_pending(const ix_reader *r);
+size_t ixp_reader_pending(const ixp_reader *r);
 
 #endif

@@ -335,11 +335,11 @@ void ixd_throttle_end(ixd_throttle *t, const char *addr, int ok, int64_t now_ms)
 /* The SL header's layout is the table above sl_check in src/proto/ix_login.c. */
 const char *ixd_login_header_why(const uint8_t *p, size_t n) {
     if (n >= 2) {
-        uint16_t total = ix_be16(p);
+        uint16_t total = ixb_be16(p);
         if (total < IXD_LOGIN_MIN_LEN) return "declared login length too small for a CONREQ";
         if (total > IXD_LOGIN_MAX_LEN) return "declared login length over the limit";
     }
-    if (n >= 3 && p[2] != IX_SL_CONREQ) return "not a connection request (SL type is not 1)";
-    if (n >= 4 && p[3] != IX_SL_PROTO) return "SL protocol is not 60";
+    if (n >= 3 && p[2] != IXP_SL_CONREQ) return "not a connection request (SL type is not 1)";
+    if (n >= 4 && p[3] != IXP_SL_PROTO) return "SL protocol is not 60";
     return NULL;
 }

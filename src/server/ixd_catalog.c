@@ -365,7 +365,7 @@ static void cat_table_sql(sb *q, size_t i, int32_t today) {
     sb_printf(q, "DELETE FROM _ixd_columns WHERE tabid = %d;", cat_tabs[i].tabid);
     int ncol = 0, rowsize = 0;
     for (const catcol *c = cat_tabs[i].cols; c->name; c++) {
-        uint32_t len = c->code == IX_T_DATETIME ? ix_dt_qual(IX_TU_YEAR, IX_TU_F(5)) : c->len;
+        uint32_t len = c->code == IX_T_DATETIME ? ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)) : c->len;
         ncol++;
         sb_printf(q,
                   "INSERT INTO _ixd_columns(tabid,colno,colname,coltype,collength)"
@@ -384,7 +384,7 @@ int32_t ixs_today(void) {
     struct tm tmv;
     localtime_r(&t, &tmv);
     int32_t d = 0;
-    ix_date_from_ymd(tmv.tm_year + 1900, tmv.tm_mon + 1, tmv.tm_mday, &d);
+    ixt_date_from_ymd(tmv.tm_year + 1900, tmv.tm_mon + 1, tmv.tm_mday, &d);
     return d;
 }
 
@@ -605,7 +605,7 @@ static int cat_columns(sqlite3_stmt *st, itab *out) {
         const char *cn = (const char *)sqlite3_column_text(st, 1);
         snprintf(c->name, sizeof c->name, "%s", cn ? cn : "");
         int ct = sqlite3_column_int(st, 2);
-        c->notnull = (ct & IX_TF_NOTNULL) != 0;
+        c->notnull = (ct & IXT_TF_NOTNULL) != 0;
         c->t = ixs_t(ct & 0xff, (uint32_t)sqlite3_column_int64(st, 3));
         if (c->t.code == IX_T_VARCHAR || c->t.code == IX_T_NVARCHAR) c->t.len &= 0xff;
         c->serial = sqlite3_column_int(st, 4);

@@ -506,7 +506,7 @@ void ixd_engine_close(ixd_engine *e) {
 }
 
 int ixd_engine_set_banner(ixd_engine *e, const char *banner) {
-    char *b = strdup(banner ? banner : IX_LOGIN_DEFAULT_BANNER);
+    char *b = strdup(banner ? banner : IXP_LOGIN_DEFAULT_BANNER);
     if (!b) return -1;
     free(e->banner);
     e->banner = b;
@@ -514,7 +514,7 @@ int ixd_engine_set_banner(ixd_engine *e, const char *banner) {
 }
 
 const char *ixd_engine_banner(const ixd_engine *e) {
-    return e && e->banner ? e->banner : IX_LOGIN_DEFAULT_BANNER;
+    return e && e->banner ? e->banner : IXP_LOGIN_DEFAULT_BANNER;
 }
 
 int ixd_engine_set_server_name(ixd_engine *e, const char *name) {
@@ -940,11 +940,11 @@ static void free_rows(ixd_stmt *s) {
  * server's descriptor layout there is not published.
  */
 #define BLOB_DESC 56
-static int put_blob(ixd_stmt *s, const sval *v, ix_wbuf *out) {
+static int put_blob(ixd_stmt *s, const sval *v, ixb_wbuf *out) {
     if (v->kind == SQLITE_NULL) {
         uint8_t d[BLOB_DESC] = {0};
         d[39] = 1;
-        ix_put_bytes(out, d, sizeof d);
+        ixb_put_bytes(out, d, sizeof d);
         return 0;
     }
     if (v->n > INT32_MAX || s->nblobs >= UINT32_MAX - 1) return -1;
@@ -965,11 +965,11 @@ static int put_blob(ixd_stmt *s, const sval *v, ix_wbuf *out) {
     s->bloblen[s->nblobs] = v->n;
     s->nblobs++;
     uint8_t d[BLOB_DESC] = {0};
-    ix_st32(d + 4, s->nblobs);
-    ix_st32(d + 8, (uint32_t)v->n);
-    ix_st32(d + 12, (uint32_t)v->n);
-    ix_st32(d + 16, (uint32_t)v->n);
-    ix_put_bytes(out, d, sizeof d);
+    ixb_st32(d + 4, s->nblobs);
+    ixb_st32(d + 8, (uint32_t)v->n);
+    ixb_st32(d + 12, (uint32_t)v->n);
+    ixb_st32(d + 16, (uint32_t)v->n);
+    ixb_put_bytes(out, d, sizeof d);
     return 0;
 }
 
@@ -982,7 +982,7 @@ int ixd_fetch_blob(ixd_stmt *s, const uint8_t *desc, size_t n, const uint8_t **d
         *len = 0;
         return 0;
     }
-    uint32_t h = ix_be32(desc + 4);
+    uint32_t h = ixb_be32(desc + 4);
     if (h == 0 || h > s->nblobs) return ixd_seterr(err, -608, 0, 0, NULL);
     *data = s->blobs[h - 1];
     *len = s->bloblen[h - 1];
@@ -1040,11 +1040,11 @@ void ixd_stmt_col(const ixd_stmt *s, int i, ixd_col *out) {
     if (i < 0 || i >= s->ncols) return;
     const ocol *c = &s->cols[i];
     out->name = c->name;
-    out->type = ixs_desc_code(c->t.code, &out->xname) | (c->notnull ? IX_TF_NOTNULL : 0);
+    out->type = ixs_desc_code(c->t.code, &out->xname) | (c->notnull ? IXT_TF_NOTNULL : 0);
     out->enclen = c->t.len;
 }
-ix_vtype ixd_stmt_param_type(const ixd_stmt *s, int i) {
-    ix_vtype t = {IX_T_CHAR, 0};
+ixt_vtype ixd_stmt_param_type(const ixd_stmt *s, int i) {
+    ixt_vtype t = {IX_T_CHAR, 0};
     if (i < 0 || i >= s->nparams) return t;
     ityp p = s->ptypes[i];
     if (p.code < 0) {
@@ -1057,7 +1057,7 @@ ix_vtype ixd_stmt_param_type(const ixd_stmt *s, int i) {
     return t;
 }
 
-int ixd_bind(ixd_stmt *s, int i, ix_vtype t, const uint8_t *p, size_t n, ixd_err *err) {
+int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixd_err *err) {
     if (i < 0 || i >= s->nparams) return ixd_seterr(err, -254, 0, 0, NULL);
     /* SQLite holds the parameters' bytes without a copy (bind_all): a
      * cursor still reading them is closed before they change. */
@@ -1068,7 +1068,7 @@ int ixd_bind(ixd_stmt *s, int i, ix_vtype t, const uint8_t *p, size_t n, ixd_err
         s->pvals[i].kind = SQLITE_NULL;
         return 0;
     }
-    ityp from = ixs_t(IX_T_BASE(t.code), t.enclen); /* ix_vtype_resolve without a name */
+    ityp from = ixs_t(IXT_T_BASE(t.code), t.enclen); /* ixt_vtype_resolve without a name */
     int fast = ixs_bind_fast(s, i, from, p, n);
     if (fast <= 0) return fast ? ixd_seterr(err, fast, 0, 0, NULL) : 0;
     sval_free(&s->pvals[i]);
@@ -1214,7 +1214,7 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
 
 /* A column value of the general path: through sval (BYTE/TEXT as a
  * descriptor). Returns 0 or a negative SQLCODE. */
-static int put_general(ixd_stmt *s, int i, sqlite3_value *x, ix_wbuf *out) {
+static int put_general(ixd_stmt *s, int i, sqlite3_value *x, ixb_wbuf *out) {
     sval v;
     sval_from_sqlite(&v, x);
     int code = s->cols[i].t.code;
@@ -1223,7 +1223,7 @@ static int put_general(ixd_stmt *s, int i, sqlite3_value *x, ix_wbuf *out) {
 }
 
 /* Converts the current row of s->st to tuple bytes. */
-static int row_tuple(ixd_stmt *s, ix_wbuf *out, ixd_err *err) {
+static int row_tuple(ixd_stmt *s, ixb_wbuf *out, ixd_err *err) {
     int rc = ixs_row_encode(s, out, put_general);
     return rc ? ixd_seterr(err, rc, 0, 0, NULL) : 0;
 }
@@ -1290,19 +1290,19 @@ static int open_rows(ixd_stmt *s, int scroll, ixd_err *err) {
     s->pos = 0;
     if (!scroll) return 0;
     /* a scroll cursor materialises its rows */
-    ix_wbuf b;
-    ix_wbuf_init(&b, NULL);
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
     for (;;) {
         int r = step_row(s, err);
         if (r < 0) {
-            ix_wbuf_free(&b);
+            ixb_wbuf_free(&b);
             ixd_close(s);
             return -1;
         }
         if (r == 0) break;
-        ix_wbuf_reset(&b);
+        ixb_wbuf_reset(&b);
         if (row_tuple(s, &b, err)) {
-            ix_wbuf_free(&b);
+            ixb_wbuf_free(&b);
             ixd_close(s);
             return -1;
         }
@@ -1313,7 +1313,7 @@ static int open_rows(ixd_stmt *s, int scroll, ixd_err *err) {
             size_t *nl = realloc(s->rowlen, sizeof(size_t) * (size_t)nc);
             if (nl) s->rowlen = nl;
             if (!nr || !nl) {
-                ix_wbuf_free(&b);
+                ixb_wbuf_free(&b);
                 ixd_close(s);
                 return ixd_seterr(err, -208, 0, 0, NULL);
             }
@@ -1321,7 +1321,7 @@ static int open_rows(ixd_stmt *s, int scroll, ixd_err *err) {
         }
         uint8_t *row = malloc(b.len ? b.len : 1);
         if (!row) {
-            ix_wbuf_free(&b);
+            ixb_wbuf_free(&b);
             ixd_close(s);
             return ixd_seterr(err, -208, 0, 0, NULL);
         }
@@ -1330,19 +1330,19 @@ static int open_rows(ixd_stmt *s, int scroll, ixd_err *err) {
         s->rowlen[s->nrows] = b.len;
         s->nrows++;
     }
-    ix_wbuf_free(&b);
+    ixb_wbuf_free(&b);
     sqlite3_reset(s->st);
     return 0;
 }
 
-int ixd_fetch(ixd_stmt *s, ix_wbuf *out, ixd_err *err) {
+int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixd_err *err) {
     if (!s->open) return ixd_seterr(err, -404, 0, 0, NULL);
     if (s->scroll) {
         if (s->pos >= s->nrows) {
             s->pos = s->nrows + 1;
             return 0;
         }
-        ix_put_bytes(out, s->rows[s->pos], s->rowlen[s->pos]);
+        ixb_put_bytes(out, s->rows[s->pos], s->rowlen[s->pos]);
         s->pos++;
         return out->err ? ixd_seterr(err, -208, 0, 0, NULL) : 1;
     }
@@ -1359,11 +1359,11 @@ int ixd_fetch(ixd_stmt *s, ix_wbuf *out, ixd_err *err) {
     return 1;
 }
 
-int ixd_fetch_at(ixd_stmt *s, int64_t pos, ix_wbuf *out, ixd_err *err) {
+int ixd_fetch_at(ixd_stmt *s, int64_t pos, ixb_wbuf *out, ixd_err *err) {
     if (!s->open || !s->scroll) return ixd_seterr(err, -404, 0, 0, NULL);
     if (pos < 1 || pos > s->nrows) return 0;
     s->pos = pos;
-    ix_put_bytes(out, s->rows[pos - 1], s->rowlen[pos - 1]);
+    ixb_put_bytes(out, s->rows[pos - 1], s->rowlen[pos - 1]);
     return out->err ? ixd_seterr(err, -208, 0, 0, NULL) : 1;
 }
 

@@ -41,7 +41,7 @@ void ixd_engine_close(ixd_engine *e);
 
 /* The server's version banner, the one string the login accept (CONACC)
  * carries and DBINFO('version', ...) reports. ixd_engine_set_banner copies
- * it (NULL: IX_LOGIN_DEFAULT_BANNER) and returns 0, or -1 when out of
+ * it (NULL: IXP_LOGIN_DEFAULT_BANNER) and returns 0, or -1 when out of
  * memory (the old banner stays). ixd_engine_banner never returns NULL. */
 int ixd_engine_set_banner(ixd_engine *e, const char *banner);
 const char *ixd_engine_banner(const ixd_engine *e);
@@ -109,13 +109,13 @@ typedef struct ixd_col {
 } ixd_col;
 void ixd_stmt_col(const ixd_stmt *s, int i, ixd_col *out);
 /* The type expected for parameter i (for binds that carry another type). */
-ix_vtype ixd_stmt_param_type(const ixd_stmt *s, int i);
+ixt_vtype ixd_stmt_param_type(const ixd_stmt *s, int i);
 
 /* Binds parameter i (0-based) to one value in tuple encoding (t, p, n), or
  * to NULL when p is NULL. The engine converts it to the column's type where
  * Informix would (a CHAR bound to an INTEGER column is parsed; -1213 etc. on
  * failure). Values are copied. Returns 0 or -1 with *err. */
-int ixd_bind(ixd_stmt *s, int i, ix_vtype t, const uint8_t *p, size_t n, ixd_err *err);
+int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixd_err *err);
 
 /* Runs a statement without a cursor (DDL, DML, transaction control, SET,
  * ...). *rows gets the rows affected, *serial the SERIAL assigned by an
@@ -132,8 +132,8 @@ int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, i
  * fetches row `pos` (1-based) of a scroll cursor. ixd_close ends the query
  * (the statement stays prepared). */
 int ixd_open(ixd_stmt *s, int scroll, ixd_err *err);
-int ixd_fetch(ixd_stmt *s, ix_wbuf *out, ixd_err *err);
-int ixd_fetch_at(ixd_stmt *s, int64_t pos, ix_wbuf *out, ixd_err *err);
+int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixd_err *err);
+int ixd_fetch_at(ixd_stmt *s, int64_t pos, ixb_wbuf *out, ixd_err *err);
 int64_t ixd_row_count(ixd_stmt *s); /* rows of an open scroll cursor */
 /* The BYTE/TEXT value a fetched descriptor names (SQ_FETCHBLOB). *data is
  * borrowed, valid until the cursor closes; NULL with *len 0 for the NULL

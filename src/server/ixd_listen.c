@@ -185,7 +185,7 @@ static int hold(conn *c, long ms) {
 }
 
 /* The session's read-decode-write loop. Returns why it ended. */
-static const char *serve(conn *c, ixd_sess *s, uint8_t *buf, ix_wbuf *out, char *why,
+static const char *serve(conn *c, ixd_sess *s, uint8_t *buf, ixb_wbuf *out, char *why,
                          size_t whylen) {
     int idle = c->o->idle_timeout, logged = 0;
     for (;;) {
@@ -195,12 +195,12 @@ static const char *serve(conn *c, ixd_sess *s, uint8_t *buf, ix_wbuf *out, char 
         if (n <= 0)
             return io_reason(c, logged, n == 0 ? "client closed the connection" : "read error", why,
                              whylen);
-        ix_wbuf_reset(out);
+        ixb_wbuf_reset(out);
         int rc = ixd_sess_input(s, buf, (size_t)n, out);
         while (rc == IXD_SESS_MORE) { /* backpressure: write, then decode on */
             if (conn_write(c, out->data, out->len, logged ? idle : 0))
                 return io_reason(c, logged, "write error (client gone)", why, whylen);
-            ix_wbuf_reset(out);
+            ixb_wbuf_reset(out);
             rc = ixd_sess_input(s, NULL, 0, out);
         }
         long wait = logged ? 0 : ixd_sess_take_login_wait(s);
@@ -223,33 +223,33 @@ static const char *serve(conn *c, ixd_sess *s, uint8_t *buf, ix_wbuf *out, char 
  * not reset the connection before the client has read the answer), answers
  * CONREJ with IXD_EBUSY, closes. Returns why it ended. */
 static const char *reject_busy(conn *c, uint8_t *buf) {
-    ix_reader rd;
-    ix_reader_init(&rd, IX_FROM_CLIENT, NULL);
+    ixp_reader rd;
+    ixp_reader_init(&rd, IXP_FROM_CLIENT, NULL);
     rd.max_buffer = IXD_LOGIN_MAX_LEN;
     const char *why = "connection limit reached (answered -25571)";
     for (;;) {
-        ix_msg m;
-        int rc = ix_reader_next(&rd, &m);
+        ixp_msg m;
+        int rc = ixp_reader_next(&rd, &m);
         if (rc == IX_OK) break;
         if (rc != IX_NEED_MORE) {
             why = "connection limit reached; bad login packet";
             goto out;
         }
         ssize_t n = conn_read(c, buf, READ_CHUNK);
-        if (n <= 0 || ix_reader_feed(&rd, buf, (size_t)n) != IX_OK ||
-            ixd_login_header_why(rd.buf + rd.start, ix_reader_pending(&rd))) {
+        if (n <= 0 || ixp_reader_feed(&rd, buf, (size_t)n) != IX_OK ||
+            ixd_login_header_why(rd.buf + rd.start, ixp_reader_pending(&rd))) {
             why = "connection limit reached; no login";
             goto out;
         }
     }
-    ix_conacc acc;
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
-    ix_conrej_defaults(&acc, c->srv->server_name, c->srv->banner, IXD_EBUSY);
-    if (ix_conacc_encode(&acc, &w) == IX_OK) conn_write(c, w.data, w.len, 0);
-    ix_wbuf_free(&w);
+    ixp_conacc acc;
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
+    ixp_conrej_defaults(&acc, c->srv->server_name, c->srv->banner, IXD_EBUSY);
+    if (ixp_conacc_encode(&acc, &w) == IX_OK) conn_write(c, w.data, w.len, 0);
+    ixb_wbuf_free(&w);
 out:
-    ix_reader_free(&rd);
+    ixp_reader_free(&rd);
     return why;
 }
 
@@ -259,8 +259,8 @@ static void *conn_main(void *arg) {
     const char *reason = "out of memory";
     char why[128];
     ixd_sess *s = NULL;
-    ix_wbuf out;
-    ix_wbuf_init(&out, NULL);
+    ixb_wbuf out;
+    ixb_wbuf_init(&out, NULL);
     uint8_t *buf = malloc(READ_CHUNK);
     if (!buf) goto out;
     if (c->ssl && SSL_accept(c->ssl) != 1) {
@@ -278,7 +278,7 @@ static void *conn_main(void *arg) {
     ixd_log(srv, c->id, "connection from %s%s", c->peer, c->ssl ? " (TLS)" : "");
     reason = serve(c, s, buf, &out, why, sizeof why);
 out:
-    ix_wbuf_free(&out);
+    ixb_wbuf_free(&out);
     free(buf);
     ixd_sess_free(s, reason);
     if (c->ssl) {

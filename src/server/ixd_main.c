@@ -427,7 +427,7 @@ int main(int argc, char **argv) {
     c.srv.server_name = "ixd";
     /* The one banner: the login accept carries it and the engine reports it
      * in DBINFO('version', ...). */
-    c.srv.banner = IX_LOGIN_DEFAULT_BANNER;
+    c.srv.banner = IXP_LOGIN_DEFAULT_BANNER;
     int rc = run(&c, argc, argv);
     free(c.config_text);
     return rc;

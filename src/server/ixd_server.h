@@ -67,7 +67,7 @@ void ixd_throttle_end(ixd_throttle *t, const char *addr, int ok, int64_t now_ms)
 int64_t ixd_now_ms(void);
 
 /* ---- login packets ---------------------------------------------------------
- * The smallest CONREQ ix_conreq_decode accepts (every string empty, no
+ * The smallest CONREQ ixp_conreq_decode accepts (every string empty, no
  * environment, no optional item): SL header 6, SQ_ASSOC 2, SQ_ASCBINARY 2, PF
  * protocol 4, float format 2, tag 108 + product 14, version 2, RDS id 2,
  * application id 2, capabilities 12, user type 2, user 2, password 2,
@@ -91,7 +91,7 @@ typedef struct ixd_server {
     const char *server_name; /* DBSERVERNAME; default "ixd" */
     const char *banner;      /* version banner in the login accept */
     int verbose;             /* print every message */
-    ix_limits limits;        /* wire limits (zero fields: defaults) */
+    ixp_limits limits;       /* wire limits (zero fields: defaults) */
     size_t max_buffer;       /* bytes of undecoded input kept per session */
     size_t max_reply;        /* tuple bytes in one NFETCH/SFETCH reply; 0: IXD_MAX_REPLY */
     ixd_engine *engine;
@@ -140,7 +140,7 @@ ixd_sess *ixd_sess_new(ixd_server *srv, unsigned long id, const char *peer);
  * p = NULL, n = 0 to go on. Reply bytes are appended to out in every case.
  * Before login, input that cannot begin a CONREQ (ixd_login_header_why) is
  * refused (-1) as soon as it arrives. */
-int ixd_sess_input(ixd_sess *s, const uint8_t *p, size_t n, ix_wbuf *out);
+int ixd_sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out);
 /* fn(ud) is asked, while a statement of the session runs, whether to stop
  * it (-213): the listener answers from the socket (a client interrupt,
  * proto/ix_interrupt.h) and from shutdown. */

@@ -36,13 +36,13 @@ typedef struct sess_stmt {
     int exhausted;        /* the cursor's last row has been sent with DONE */
     int64_t fetched;
     int64_t scroll_pos; /* current position of a scroll cursor */
-    ix_wbuf ahead;      /* one row read ahead, to know whether a reply ends the data */
+    ixb_wbuf ahead;     /* one row read ahead, to know whether a reply ends the data */
     int has_ahead;
     /* binds waiting for EXECUTE or OPEN */
-    ix_wbuf binds; /* tuple bytes of all values */
+    ixb_wbuf binds; /* tuple bytes of all values */
     int nbinds;
     struct bindref {
-        ix_vtype t;
+        ixt_vtype t;
         size_t off, len;
         int null;
     } * bindv;
@@ -53,11 +53,11 @@ struct ixd_sess {
     ixd_server *srv;
     unsigned long id;
     char peer[64];
-    ix_reader rd;
-    ix_printer pr;
-    ix_reader vrd; /* --verbose: decodes the replies for the log */
-    ix_printer vpr;
-    ix_caps caps;
+    ixp_reader rd;
+    ixp_printer pr;
+    ixp_reader vrd; /* --verbose: decodes the replies for the log */
+    ixp_printer vpr;
+    ixp_caps caps;
     int logged_in;
     long login_wait_ms; /* the login throttle's hold on the login answer */
     char user[64];
@@ -69,8 +69,8 @@ struct ixd_sess {
     int skipping;             /* an error was sent; discard until EOT */
     int done_sent;            /* a DONE was sent for the current statement in this group */
     int after_blob;           /* the last message was SQ_FETCHBLOB, answered with its EOT */
-    ix_wbuf reply;            /* replies of the current group */
-    ix_wbuf tmp;              /* scratch */
+    ixb_wbuf reply;           /* replies of the current group */
+    ixb_wbuf tmp;             /* scratch */
     int (*intr_fn)(void *ud); /* asks running statements to stop (client interrupt) */
     void *intr_ud;
 };
@@ -83,7 +83,7 @@ void ixd_sess_set_interrupt_check(ixd_sess *s, int (*fn)(void *ud), void *ud) {
 /* ---- replies ------------------------------------------------------------- */
 
 static void send_err(ixd_sess *s, const ixd_err *e) {
-    ix_enc_err(&s->reply, &s->caps, e->sqlcode, e->isamcode, e->offset, e->text, strlen(e->text));
+    ixp_enc_err(&s->reply, &s->caps, e->sqlcode, e->isamcode, e->offset, e->text, strlen(e->text));
     s->skipping = 1;
     char msg[512];
     ixd_msg_fill(msg, sizeof msg, ixd_errtext(e->sqlcode), e->text);
@@ -98,8 +98,8 @@ static void send_errcode(ixd_sess *s, int sqlcode, int isam, const char *text) {
 
 /* COST with an estimate libsqli cannot mistake for a tag (§3.9): 1. */
 static void send_done(ixd_sess *s, int warnings, int64_t rows, int32_t serial) {
-    ix_enc_done(&s->reply, &s->caps, warnings, rows, 0, serial);
-    ix_enc_cost(&s->reply, 1, 1);
+    ixp_enc_done(&s->reply, &s->caps, warnings, rows, 0, serial);
+    ixp_enc_cost(&s->reply, 1, 1);
     s->done_sent = 1;
 }
 
@@ -107,7 +107,7 @@ static void send_done(ixd_sess *s, int warnings, int64_t rows, int32_t serial) {
  * only value libsqli stays in step with), new/old level 1 inside a
  * transaction and 0 outside. */
 static void send_xactstat(ixd_sess *s, int was_in) {
-    ix_enc_xactstat(&s->reply, 2, s->db && ixd_in_transaction(s->db) ? 1 : 0, was_in ? 1 : 0);
+    ixp_enc_xactstat(&s->reply, 2, s->db && ixd_in_transaction(s->db) ? 1 : 0, was_in ? 1 : 0);
 }
 
 /* ---- statements ----------------------------------------------------------- */
@@ -116,8 +116,8 @@ static void stmt_free(sess_stmt *t) {
     if (!t) return;
     ixd_stmt_free(t->st);
     free(t->session_sql);
-    ix_wbuf_free(&t->ahead);
-    ix_wbuf_free(&t->binds);
+    ixb_wbuf_free(&t->ahead);
+    ixb_wbuf_free(&t->binds);
     free(t->bindv);
     free(t);
 }
@@ -179,8 +179,8 @@ static int do_prepare(ixd_sess *s, const uint8_t *sql, size_t n) {
         send_errcode(s, -208, 0, NULL);
         return -1;
     }
-    ix_wbuf_init(&t->ahead, NULL);
-    ix_wbuf_init(&t->binds, NULL);
+    ixb_wbuf_init(&t->ahead, NULL);
+    ixb_wbuf_init(&t->binds, NULL);
     int st = session_stmt_type((const char *)sql, n);
     if (st) {
         t->stmt_type = st;
@@ -217,28 +217,29 @@ static void do_describe(ixd_sess *s) {
     sess_stmt *t = cur_stmt(s);
     if (!t) return send_errcode(s, -410, 0, NULL);
     int n = t->st ? ixd_stmt_ncols(t->st) : 0;
-    ix_column *cols = n ? calloc((size_t)n, sizeof *cols) : NULL;
+    ixp_column *cols = n ? calloc((size_t)n, sizeof *cols) : NULL;
     if (n && !cols) return send_errcode(s, -208, 0, NULL);
     for (int i = 0; i < n; i++) {
         ixd_col c;
         ixd_stmt_col(t->st, i, &c);
-        cols[i].name = (ix_bytes){(const uint8_t *)c.name, strlen(c.name)};
+        cols[i].name = (ixp_bytes){(const uint8_t *)c.name, strlen(c.name)};
         cols[i].type = (int16_t)c.type;
         cols[i].enclen = (int32_t)c.enclen;
         if (c.xname) {
-            cols[i].xowner = (ix_bytes){(const uint8_t *)"informix", 8};
-            cols[i].xname = (ix_bytes){(const uint8_t *)c.xname, strlen(c.xname)};
+            cols[i].xowner = (ixp_bytes){(const uint8_t *)"informix", 8};
+            cols[i].xname = (ixp_bytes){(const uint8_t *)c.xname, strlen(c.xname)};
             cols[i].xid = strcmp(c.xname, "lvarchar") == 0  ? 1
                           : strcmp(c.xname, "boolean") == 0 ? 5
                                                             : 0;
         }
     }
-    ix_describe d = {.stmt_type = (int16_t)t->stmt_type, .stmt_id = (int16_t)s->cur, .est_rows = 1};
-    if (ix_enc_describe(&s->reply, &s->caps, &d, cols, n) == IX_ERANGE)
+    ixp_describe d = {
+        .stmt_type = (int16_t)t->stmt_type, .stmt_id = (int16_t)s->cur, .est_rows = 1};
+    if (ixp_enc_describe(&s->reply, &s->caps, &d, cols, n) == IX_ERANGE)
         send_errcode(s, -1248, 0, NULL); /* row too wide to describe */
     free(cols);
     /* A real server follows an INSERT's describe with INSERTDONE (§3.1). */
-    if (t->stmt_type == IX_STMTTYPE_INSERT) ix_enc_insertdone(&s->reply, &s->caps, 0, 0);
+    if (t->stmt_type == IX_STMTTYPE_INSERT) ixp_enc_insertdone(&s->reply, &s->caps, 0, 0);
 }
 
 /*
@@ -251,13 +252,13 @@ static void do_describe(ixd_sess *s) {
  * length). Appends the tuple form to t->binds, which has room for it (the
  * tuple form is never longer than the bind form: do_bind reserves the whole
  * message once), and returns the bytes read, or 0 when the value takes the
- * general path (another type, NULL forms and values ix_value_from_bind
+ * general path (another type, NULL forms and values ixt_value_from_bind
  * refuses or rewrites: those give its result).
  */
 static size_t bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindref *r) {
     if (n < 6) return 0;
-    int code = ix_be16(p) & 0xff;
-    int16_t ind = (int16_t)ix_be16(p + 2);
+    int code = ixb_be16(p) & 0xff;
+    int16_t ind = (int16_t)ixb_be16(p + 2);
     size_t w;
     switch (code) {
     case IX_T_SMALLINT: w = 2; break;
@@ -272,21 +273,21 @@ static size_t bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindref
     case IX_T_NVARCHAR: w = 0; break;
     default: return 0;
     }
-    if (ind != IX_IND_VALUE) return 0;
+    if (ind != IXP_IND_VALUE) return 0;
     const uint8_t *v = p + 6;
     size_t left = n - 6;
     if (w == 0) { /* VARCHAR: at most 255 bytes, not the 01 00 NULL form */
         if (left < 2) return 0;
-        size_t len = ix_be16(v);
+        size_t len = ixb_be16(v);
         if (len > 255 || left - 2 < len || (len == 1 && v[2] == 0)) return 0;
-        r->t = (ix_vtype){code, (uint32_t)len};
+        r->t = (ixt_vtype){code, (uint32_t)len};
         t->binds.data[t->binds.len] = (uint8_t)len;
         memcpy(t->binds.data + t->binds.len + 1, v + 2, len);
         t->binds.len += len + 1;
         return 6 + 2 + len + (len & 1);
     }
     if (left < w) return 0;
-    uint64_t u = w == 2 ? ix_be16(v) : w == 4 ? ix_be32(v) : ix_be64(v);
+    uint64_t u = w == 2 ? ixb_be16(v) : w == 4 ? ixb_be32(v) : ixb_be64(v);
     uint64_t nullform = (uint64_t)1 << (8 * w - 1);
     if (code == IX_T_FLOAT || code == IX_T_SMALLFLOAT) {
         /* NaN is rewritten by the general path */
@@ -295,10 +296,10 @@ static size_t bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindref
         if ((u & exp) == exp && (u & frac)) return 0;
     } else if (u == nullform) {
         return 0;
-    } else if (code == IX_T_DATE && ((int32_t)u < IX_DATE_MIN || (int32_t)u > IX_DATE_MAX)) {
+    } else if (code == IX_T_DATE && ((int32_t)u < IXT_DATE_MIN || (int32_t)u > IXT_DATE_MAX)) {
         return 0;
     }
-    r->t = (ix_vtype){code, (uint32_t)w};
+    r->t = (ixt_vtype){code, (uint32_t)w};
     memcpy(t->binds.data + t->binds.len, v, w);
     t->binds.len += w;
     return 6 + w;
@@ -306,20 +307,20 @@ static size_t bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindref
 
 /* One bind value of any type through the decoder's walker; 0 when the
  * value cannot be converted (-1213 sent). */
-static int bind_general(ixd_sess *s, sess_stmt *t, const ix_bindval *v, struct bindref *r) {
-    r->t = ix_bind_vtype(v);
-    r->null = v->indicator != IX_IND_VALUE;
+static int bind_general(ixd_sess *s, sess_stmt *t, const ixp_bindval *v, struct bindref *r) {
+    r->t = ixp_bind_vtype(v);
+    r->null = v->indicator != IXP_IND_VALUE;
     if (!r->null && (r->t.code == IX_T_BYTE || r->t.code == IX_T_TEXT)) {
         /* ixdb's own BYTE/TEXT bind (i32 length, bytes): handed to the
          * engine as an LVARCHAR tuple value, which it stores as is. */
-        uint32_t n = v->value.n >= 4 ? ix_be32(v->value.p) : 0;
-        r->t = (ix_vtype){IX_T_LVARCHAR, n};
-        ix_put_u8(&t->binds, 0);
-        ix_put_bytes(&t->binds, v->value.p, v->value.n);
+        uint32_t n = v->value.n >= 4 ? ixb_be32(v->value.p) : 0;
+        r->t = (ixt_vtype){IX_T_LVARCHAR, n};
+        ixb_put_u8(&t->binds, 0);
+        ixb_put_bytes(&t->binds, v->value.p, v->value.n);
     } else if (!r->null) {
         /* Passed in the bind's own type; the engine converts it to the
          * parameter's type where Informix would. */
-        if (ix_value_from_bind(r->t, v->value.p, v->value.n, &t->binds) != IX_OK) {
+        if (ixt_value_from_bind(r->t, v->value.p, v->value.n, &t->binds) != IX_OK) {
             t->nbinds = 0;
             send_errcode(s, -1213, 0, NULL);
             return 0;
@@ -330,10 +331,10 @@ static int bind_general(ixd_sess *s, sess_stmt *t, const ix_bindval *v, struct b
 
 /* SQ_BIND: converts every value to its tuple form and keeps it for the
  * next EXECUTE or OPEN. */
-static void do_bind(ixd_sess *s, const ix_msg *m) {
+static void do_bind(ixd_sess *s, const ixp_msg *m) {
     sess_stmt *t = cur_stmt(s);
     if (!t) return send_errcode(s, -410, 0, NULL);
-    ix_wbuf_reset(&t->binds);
+    ixb_wbuf_reset(&t->binds);
     t->nbinds = 0;
     if (m->u.bind.count > t->bindcap) {
         struct bindref *b = realloc(t->bindv, (size_t)m->u.bind.count * sizeof *b);
@@ -343,7 +344,7 @@ static void do_bind(ixd_sess *s, const ix_msg *m) {
     }
     const uint8_t *raw = m->u.bind.raw.p;
     size_t pos = 0, n = m->u.bind.raw.n;
-    int room = ix_wbuf_reserve(&t->binds, n) == IX_OK;
+    int room = ixb_wbuf_reserve(&t->binds, n) == IX_OK;
     while (pos < n && t->nbinds < m->u.bind.count) {
         struct bindref *r = &t->bindv[t->nbinds];
         r->off = t->binds.len;
@@ -355,9 +356,9 @@ static void do_bind(ixd_sess *s, const ix_msg *m) {
         if (used) {
             pos += used;
         } else {
-            ix_bindval v;
+            ixp_bindval v;
             t->binds.len = r->off;
-            if (!ix_bind_next(m, &pos, &v)) break;
+            if (!ixp_bind_next(m, &pos, &v)) break;
             if (!bind_general(s, t, &v, r)) return;
         }
         r->len = t->binds.len - r->off;
@@ -413,7 +414,7 @@ static void do_execute(ixd_sess *s) {
     int64_t rows = 0, serial8 = 0;
     int32_t serial = 0;
     if (ixd_execute(t->st, &rows, &serial, &serial8, &e) != 0) return send_err(s, &e);
-    if (serial8) ix_enc_insertdone(&s->reply, &s->caps, serial8, s->caps.f54 ? serial8 : 0);
+    if (serial8) ixp_enc_insertdone(&s->reply, &s->caps, serial8, s->caps.f54 ? serial8 : 0);
     send_done(s, 0, rows, serial);
 }
 
@@ -430,25 +431,25 @@ static void do_open(ixd_sess *s) {
     t->fetched = 0;
     t->scroll_pos = 0;
     t->has_ahead = 0;
-    ix_wbuf_reset(&t->ahead);
+    ixb_wbuf_reset(&t->ahead);
 }
 
 /* Appends the next row to the reply as an SQ_TUPLE (i16 tag, i16
- * warnings, i32 length, payload padded to even; ix_enc_tuple's layout), the
+ * warnings, i32 length, payload padded to even; ixp_enc_tuple's layout), the
  * payload written there by the engine: a row kept in t->ahead from the last
  * reply first. Returns 1 with *n its payload length and *at where the
  * message starts, 0 at the end, -1 on error (sent). */
 static int read_ahead(ixd_sess *s, sess_stmt *t, size_t *at, size_t *n) {
-    ix_wbuf *o = &s->reply;
+    ixb_wbuf *o = &s->reply;
     *at = o->len;
     if (t->has_ahead) {
-        ix_enc_tuple(o, 0, t->ahead.data, t->ahead.len);
+        ixp_enc_tuple(o, 0, t->ahead.data, t->ahead.len);
         *n = t->ahead.len;
         t->has_ahead = 0;
         return 1;
     }
-    if (ix_wbuf_reserve(o, 8) == IX_OK) {
-        ix_st16(o->data + o->len, IX_SQ_TUPLE);
+    if (ixb_wbuf_reserve(o, 8) == IX_OK) {
+        ixb_st16(o->data + o->len, IXP_SQ_TUPLE);
         memset(o->data + o->len + 2, 0, 6);
         o->len += 8;
     }
@@ -461,8 +462,8 @@ static int read_ahead(ixd_sess *s, sess_stmt *t, size_t *at, size_t *n) {
         return r > 0 ? -1 : r;
     }
     *n = o->len - *at - 8;
-    ix_st32(o->data + *at + 4, (uint32_t)*n);
-    if (*n & 1) ix_put_u8(o, 0);
+    ixb_st32(o->data + *at + 4, (uint32_t)*n);
+    if (*n & 1) ixb_put_u8(o, 0);
     if (o->err) {
         send_errcode(s, -208, 0, NULL);
         return -1;
@@ -473,8 +474,8 @@ static int read_ahead(ixd_sess *s, sess_stmt *t, size_t *at, size_t *n) {
 /* Takes the tuple at `at` (payload n bytes) back out of the reply and keeps
  * it in t->ahead for the next one. Returns 0, or -1 (sent) out of memory. */
 static int keep_ahead(ixd_sess *s, sess_stmt *t, size_t at, size_t n) {
-    ix_wbuf_reset(&t->ahead);
-    ix_put_bytes(&t->ahead, s->reply.data + at + 8, n);
+    ixb_wbuf_reset(&t->ahead);
+    ixb_put_bytes(&t->ahead, s->reply.data + at + 8, n);
     s->reply.len = at;
     if (t->ahead.err) {
         send_errcode(s, -208, 0, NULL);
@@ -532,7 +533,7 @@ static void do_nfetch(ixd_sess *s, int32_t bufsize) {
  * (i32, 1-based position) + SQ_TUPLE; NEXT sends as many as fit the buffer,
  * the others one. A position outside the result ends the data (DONE rows 0).
  */
-static void do_sfetch(ixd_sess *s, const ix_msg *m) {
+static void do_sfetch(ixd_sess *s, const ixp_msg *m) {
     sess_stmt *t = cur_stmt(s);
     if (!t) return send_errcode(s, -410, 0, NULL);
     if (!t->open) return send_errcode(s, -404, 0, NULL);
@@ -552,15 +553,15 @@ static void do_sfetch(ixd_sess *s, const ix_msg *m) {
     size_t cap = reply_cap(s, m->u.sfetch.bufsize), used = 0;
     int sent = 0;
     while (pos >= 1 && pos <= n) {
-        ix_wbuf_reset(&s->tmp);
+        ixb_wbuf_reset(&s->tmp);
         ixd_err e = {0};
         if (ixd_fetch_at(t->st, pos, &s->tmp, &e) != 1) {
             if (e.sqlcode) return send_err(s, &e);
             break;
         }
         if (sent && used + s->tmp.len > cap) break;
-        ix_enc_tupid(&s->reply, (int32_t)pos);
-        ix_enc_tuple(&s->reply, 0, s->tmp.data, s->tmp.len);
+        ixp_enc_tupid(&s->reply, (int32_t)pos);
+        ixp_enc_tuple(&s->reply, 0, s->tmp.data, s->tmp.len);
         used += s->tmp.len;
         sent++;
         t->scroll_pos = pos;
@@ -581,7 +582,7 @@ static void do_sfetch(ixd_sess *s, const ix_msg *m) {
  * every group with one, so ixd answers at once with the EOT and swallows an
  * EOT that directly follows.
  */
-static void do_fetchblob(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
+static void do_fetchblob(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     sess_stmt *t = cur_stmt(s);
     if (!t || !t->st) {
         send_errcode(s, -410, 0, NULL);
@@ -593,13 +594,13 @@ static void do_fetchblob(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
             send_err(s, &e);
         } else {
             for (size_t off = 0; off < len; off += 32000)
-                ix_enc_blob(&s->reply, data + off, len - off < 32000 ? len - off : 32000);
+                ixp_enc_blob(&s->reply, data + off, len - off < 32000 ? len - off : 32000);
             send_done(s, 0, 0, 0);
         }
     }
-    ix_put_bytes(out, s->reply.data, s->reply.len);
-    ix_wbuf_reset(&s->reply);
-    ix_enc_tag(out, IX_SQ_EOT);
+    ixb_put_bytes(out, s->reply.data, s->reply.len);
+    ixb_wbuf_reset(&s->reply);
+    ixp_enc_tag(out, IXP_SQ_EOT);
     s->skipping = 0;
     s->done_sent = 0;
 }
@@ -644,14 +645,14 @@ static void do_dblist(ixd_sess *s) {
     ixd_err e = {0};
     int n = ixd_db_list(s->srv->engine, &names, &e);
     if (n < 0) return send_err(s, &e);
-    ix_bytes *v = n ? calloc((size_t)n, sizeof *v) : NULL;
+    ixp_bytes *v = n ? calloc((size_t)n, sizeof *v) : NULL;
     if (n && !v) {
         free(names);
         return send_errcode(s, -208, 0, NULL);
     }
     for (int i = 0; i < n; i++)
-        v[i] = (ix_bytes){(const uint8_t *)names[i], strlen(names[i])};
-    ix_enc_dblist(&s->reply, v, n);
+        v[i] = (ixp_bytes){(const uint8_t *)names[i], strlen(names[i])};
+    ixp_enc_dblist(&s->reply, v, n);
     free(v);
     free(names);
 }
@@ -659,9 +660,9 @@ static void do_dblist(ixd_sess *s) {
 static void do_transaction(ixd_sess *s, int tag) {
     if (!s->db) return send_errcode(s, -349, 0, NULL);
     ixd_err e = {0};
-    int r = tag == IX_SQ_BEGIN      ? ixd_begin(s->db, &e)
-            : tag == IX_SQ_CMMTWORK ? ixd_commit(s->db, &e)
-                                    : ixd_rollback(s->db, &e);
+    int r = tag == IXP_SQ_BEGIN      ? ixd_begin(s->db, &e)
+            : tag == IXP_SQ_CMMTWORK ? ixd_commit(s->db, &e)
+                                     : ixd_rollback(s->db, &e);
     if (r != 0) send_err(s, &e); /* handle() sends the XACTSTAT */
 }
 
@@ -669,13 +670,13 @@ static void do_transaction(ixd_sess *s, int tag) {
  * as a delimited identifier ("name", quotes doubled), so that any name the
  * message carries, a keyword or one with blanks or quotes, reaches the engine
  * as it is and names the same savepoint as SAVEPOINT "name" in SQL text. */
-static void do_savepoint(ixd_sess *s, const ix_msg *m) {
+static void do_savepoint(ixd_sess *s, const ixp_msg *m) {
     if (!s->db) return send_errcode(s, -349, 0, NULL);
-    const ix_bytes *name = m->tag == IX_SQ_SVPOINT ? &m->u.svpoint.name : &m->u.name;
+    const ixp_bytes *name = m->tag == IXP_SQ_SVPOINT ? &m->u.svpoint.name : &m->u.name;
     char sql[32 + 2 * 128 + 3];
-    const char *verb = m->tag == IX_SQ_SVPOINT      ? "SAVEPOINT"
-                       : m->tag == IX_SQ_RELSVPOINT ? "RELEASE SAVEPOINT"
-                                                    : "ROLLBACK WORK TO SAVEPOINT";
+    const char *verb = m->tag == IXP_SQ_SVPOINT      ? "SAVEPOINT"
+                       : m->tag == IXP_SQ_RELSVPOINT ? "RELEASE SAVEPOINT"
+                                                     : "ROLLBACK WORK TO SAVEPOINT";
     if (name->n > 128) return send_errcode(s, -201, 0, NULL);
     size_t k = (size_t)snprintf(sql, sizeof sql, "%s \"", verb);
     for (size_t i = 0; i < name->n; i++) {
@@ -697,7 +698,7 @@ static void do_savepoint(ixd_sess *s, const ix_msg *m) {
 
 /* ---- login ------------------------------------------------------------------- */
 
-static void ascstr_copy(char *dst, size_t cap, const ix_ascstr *a) {
+static void ascstr_copy(char *dst, size_t cap, const ixp_ascstr *a) {
     size_t n = a->n < cap - 1 ? a->n : cap - 1;
     if (n) memcpy(dst, a->p, n);
     dst[n] = 0;
@@ -732,17 +733,17 @@ static int check_user(ixd_sess *s, const char *user, const char *pass, const cha
 
 /* Splits a --redirect value "[NAME@]HOST:PORT" ("[V6]:PORT" too) into *t;
  * NAME defaults to fallback. 0, or -1 when it is not one. */
-static int redirect_split(const char *v, const char *fallback, ix_redirect_target *t) {
+static int redirect_split(const char *v, const char *fallback, ixp_redirect_target *t) {
     memset(t, 0, sizeof *t);
     const char *at = strchr(v, '@');
     const char *hp = at ? at + 1 : v;
     const char *name = at ? v : fallback;
     size_t nl = at ? (size_t)(at - v) : strlen(fallback ? fallback : "");
     const char *colon = strrchr(hp, ':');
-    if (!colon || nl == 0 || nl > IX_REDIRECT_NAME_MAX) return -1;
+    if (!colon || nl == 0 || nl > IXP_REDIRECT_NAME_MAX) return -1;
     size_t hl = (size_t)(colon - hp);
     if (hl >= 2 && hp[0] == '[' && hp[hl - 1] == ']') hp++, hl -= 2;
-    if (hl == 0 || hl > IX_REDIRECT_HOST_MAX) return -1;
+    if (hl == 0 || hl > IXP_REDIRECT_HOST_MAX) return -1;
     memcpy(t->server, name, nl);
     memcpy(t->host, hp, hl);
     char *end;
@@ -753,37 +754,37 @@ static int redirect_split(const char *v, const char *fallback, ix_redirect_targe
 }
 
 int ixd_redirect_valid(const char *v) {
-    ix_redirect_target t;
+    ixp_redirect_target t;
     return redirect_split(v, "x", &t) == 0;
 }
 
 /* --redirect: answers the login with a redirect and ends the session. The
  * password is not checked (Connection Manager does not know it either); the
  * server name sent on is NAME, else the one the client asked for, else ours. */
-static int send_redirect(ixd_sess *s, const char *asked, ix_wbuf *out) {
-    ix_redirect_target t;
+static int send_redirect(ixd_sess *s, const char *asked, ixb_wbuf *out) {
+    ixp_redirect_target t;
     const char *name = asked[0] ? asked : s->srv->server_name;
-    char detail[IX_REDIRECT_DETAIL_MAX];
-    ix_conacc acc;
+    char detail[IXP_REDIRECT_DETAIL_MAX];
+    ixp_conacc acc;
     if (redirect_split(s->srv->redirect, name, &t) != 0 ||
-        ix_redirect_defaults(&acc, s->srv->banner, &t, detail, sizeof detail) != IX_OK) {
+        ixp_redirect_defaults(&acc, s->srv->banner, &t, detail, sizeof detail) != IX_OK) {
         ixd_log(s->srv, s->id, "cannot redirect to \"%s\"", s->srv->redirect);
         return -1;
     }
-    ix_conacc_encode(&acc, out);
+    ixp_conacc_encode(&acc, out);
     ixd_log(s->srv, s->id, "login from %s redirected to %s@%s:%d", s->peer, t.server, t.host,
             t.port);
     return 1;
 }
 
 /* CONREQ -> CONACC, or CONREJ with svc_error and the end of the session. */
-static int do_login(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
-    ix_conreq req;
+static int do_login(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
+    ixp_conreq req;
     size_t used = 0, at = 0;
     const char *why = NULL;
     int rc =
-        ix_conreq_decode(m->u.login.packet.p, m->u.login.packet.n, NULL, &req, &used, &at, &why);
-    if (rc != IX_OK || m->u.login.sl_type != IX_SL_CONREQ) {
+        ixp_conreq_decode(m->u.login.packet.p, m->u.login.packet.n, NULL, &req, &used, &at, &why);
+    if (rc != IX_OK || m->u.login.sl_type != IXP_SL_CONREQ) {
         ixd_log(s->srv, s->id, "bad login packet at offset %zu: %s", at,
                 why ? why : "not a connection request");
         return -1;
@@ -804,18 +805,18 @@ static int do_login(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
         svc = check_user(s, user, pass, &detail);
     }
     memset(pass, 0, sizeof pass);
-    ix_conacc acc;
+    ixp_conacc acc;
     if (svc) {
-        ix_conrej_defaults(&acc, s->srv->server_name, s->srv->banner, svc);
-        ix_conacc_encode(&acc, out);
+        ixp_conrej_defaults(&acc, s->srv->server_name, s->srv->banner, svc);
+        ixp_conacc_encode(&acc, out);
         char msg[256];
         ixd_msg_fill(msg, sizeof msg, ixd_errtext(svc), svc == -761 ? server : user);
         ixd_log(s->srv, s->id, "login rejected for user \"%s\" from %s: %d %s%s", user, s->peer,
                 svc, msg, detail);
         return 1;
     }
-    ix_conacc_defaults(&acc, s->srv->server_name, s->srv->banner);
-    ix_conacc_encode(&acc, out);
+    ixp_conacc_defaults(&acc, s->srv->server_name, s->srv->banner);
+    ixp_conacc_encode(&acc, out);
     snprintf(s->user, sizeof s->user, "%s", user);
     s->logged_in = 1;
     ixd_log(s->srv, s->id, "login user \"%s\" from %s", user, s->peer);
@@ -824,10 +825,10 @@ static int do_login(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
 
 /* ---- dispatch ---------------------------------------------------------------- */
 
-static int handle_msg(ixd_sess *s, const ix_msg *m, ix_wbuf *out);
+static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out);
 
 static int is_txn_tag(int tag) {
-    return tag == IX_SQ_BEGIN || tag == IX_SQ_CMMTWORK || tag == IX_SQ_RBWORK;
+    return tag == IXP_SQ_BEGIN || tag == IXP_SQ_CMMTWORK || tag == IXP_SQ_RBWORK;
 }
 
 /*
@@ -838,12 +839,12 @@ static int is_txn_tag(int tag) {
  * COMMIT that failed and so ended it, an error after which SQLite rolled
  * back by itself: the engine follows SQLite's state, ixs_txn_sync).
  */
-static int handle(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
+static int handle(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     ixd_db *db = s->db;
     ixd_set_interrupt_check(db, s->intr_fn, s->intr_ud);
     /* SQ_ID and SQ_BIND only pick a statement and keep values (a cursor
      * they close keeps the transaction): no transaction change to tell */
-    if (m->tag == IX_SQ_BIND || m->tag == IX_SQ_ID) return handle_msg(s, m, out);
+    if (m->tag == IXP_SQ_BIND || m->tag == IXP_SQ_ID) return handle_msg(s, m, out);
     int was = ixd_in_transaction(db);
     int end = handle_msg(s, m, out);
     if (end || s->db != db || !db) return end;
@@ -852,46 +853,46 @@ static int handle(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
     return 0;
 }
 
-static int handle_msg(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
+static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     int after_blob = s->after_blob;
     s->after_blob = 0;
-    if (m->tag == IX_SQ_EOT && after_blob && s->reply.len == 0) return 0;
-    if (m->tag == IX_SQ_FETCHBLOB) {
+    if (m->tag == IXP_SQ_EOT && after_blob && s->reply.len == 0) return 0;
+    if (m->tag == IXP_SQ_FETCHBLOB) {
         do_fetchblob(s, m, out);
         s->after_blob = 1;
         return 0;
     }
-    if (m->tag == IX_SQ_EOT) {
-        ix_put_bytes(out, s->reply.data, s->reply.len);
-        ix_wbuf_reset(&s->reply);
-        ix_enc_tag(out, IX_SQ_EOT);
+    if (m->tag == IXP_SQ_EOT) {
+        ixb_put_bytes(out, s->reply.data, s->reply.len);
+        ixb_wbuf_reset(&s->reply);
+        ixp_enc_tag(out, IXP_SQ_EOT);
         s->skipping = 0;
         s->done_sent = 0;
         return 0;
     }
-    if (m->tag == IX_SQ_EXIT) {
+    if (m->tag == IXP_SQ_EXIT) {
         /* §2.9: act at once; an open transaction rolls back. */
-        ix_put_bytes(out, s->reply.data, s->reply.len);
-        ix_wbuf_reset(&s->reply);
+        ixb_put_bytes(out, s->reply.data, s->reply.len);
+        ixb_wbuf_reset(&s->reply);
         if (s->db && ixd_in_transaction(s->db)) {
             ixd_err e;
             ixd_rollback(s->db, &e);
         }
-        ix_enc_tag(out, IX_SQ_EXIT);
+        ixp_enc_tag(out, IXP_SQ_EXIT);
         return 1;
     }
     if (s->skipping) return 0;
     switch (m->tag) {
-    case IX_SQ_PROTOCOLS: {
-        uint8_t ans[IX_CAPS_ANSWER_LEN];
-        s->caps = ix_caps_answer(m->u.protocols.p, m->u.protocols.n, ix_caps_ixd, ans);
+    case IXP_SQ_PROTOCOLS: {
+        uint8_t ans[IXP_CAPS_ANSWER_LEN];
+        s->caps = ixp_caps_answer(m->u.protocols.p, m->u.protocols.n, ixp_caps_ixd, ans);
         s->rd.caps = s->caps;
         s->pr.caps = s->caps;
-        ix_enc_protocols(&s->reply, ans, sizeof ans);
+        ixp_enc_protocols(&s->reply, ans, sizeof ans);
         break;
     }
-    case IX_SQ_INFO: break; /* environment: accepted, nothing to answer */
-    case IX_SQ_DBOPEN: {
+    case IXP_SQ_INFO: break; /* environment: accepted, nothing to answer */
+    case IXP_SQ_DBOPEN: {
         /* a name that does not fit (or holds a NUL) is malformed, not missing */
         char name[IXD_DBNAME_MAX + 1];
         size_t n = m->u.dbopen.name.n;
@@ -917,26 +918,26 @@ static int handle_msg(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
         send_done(s, flags, 0, 0);
         break;
     }
-    case IX_SQ_DBCLOSE:
+    case IXP_SQ_DBCLOSE:
         ixd_db_close(s->db);
         s->db = NULL;
         break;
-    case IX_SQ_DBLIST: do_dblist(s); break;
-    case IX_SQ_PREPARE:
-    case IX_SQ_COMMAND: do_prepare(s, m->u.stmt.sql.p, m->u.stmt.sql.n); break;
-    case IX_SQ_NDESCRIBE: do_describe(s); break;
-    case IX_SQ_WANTDONE:
+    case IXP_SQ_DBLIST: do_dblist(s); break;
+    case IXP_SQ_PREPARE:
+    case IXP_SQ_COMMAND: do_prepare(s, m->u.stmt.sql.p, m->u.stmt.sql.n); break;
+    case IXP_SQ_NDESCRIBE: do_describe(s); break;
+    case IXP_SQ_WANTDONE:
         if (!s->done_sent) send_done(s, 0, 0, 0);
         break;
-    case IX_SQ_ID:
+    case IXP_SQ_ID:
         /* An unknown id is not an error by itself: the message that uses it
          * answers -410, except CLOSE and RELEASE (do_release). */
         s->cur = m->u.id;
         s->done_sent = 0;
         break;
-    case IX_SQ_BIND: do_bind(s, m); break;
-    case IX_SQ_EXECUTE: do_execute(s); break;
-    case IX_SQ_CURNAME: {
+    case IXP_SQ_BIND: do_bind(s, m); break;
+    case IXP_SQ_EXECUTE: do_execute(s); break;
+    case IXP_SQ_CURNAME: {
         sess_stmt *t = cur_stmt(s);
         if (!t) {
             send_errcode(s, -410, 0, NULL);
@@ -948,36 +949,36 @@ static int handle_msg(ixd_sess *s, const ix_msg *m, ix_wbuf *out) {
         t->scroll = t->autofree = 0;
         break;
     }
-    case IX_SQ_SCROLL:
-    case IX_SQ_HOLD:
-    case IX_SQ_AUTOFREE: {
+    case IXP_SQ_SCROLL:
+    case IXP_SQ_HOLD:
+    case IXP_SQ_AUTOFREE: {
         sess_stmt *t = cur_stmt(s);
         if (!t) {
             send_errcode(s, -410, 0, NULL);
             break;
         }
-        if (m->tag == IX_SQ_SCROLL) t->scroll = 1;
-        if (m->tag == IX_SQ_AUTOFREE) t->autofree = 1;
+        if (m->tag == IXP_SQ_SCROLL) t->scroll = 1;
+        if (m->tag == IXP_SQ_AUTOFREE) t->autofree = 1;
         break;
     }
-    case IX_SQ_OPEN: do_open(s); break;
-    case IX_SQ_NFETCH: do_nfetch(s, m->u.nfetch.bufsize); break;
-    case IX_SQ_SFETCH: do_sfetch(s, m); break;
-    case IX_SQ_RET_TYPE: break; /* the described types are kept (§8 #25) */
-    case IX_SQ_CLOSE: do_close(s); break;
-    case IX_SQ_RELEASE: do_release(s); break;
-    case IX_SQ_BEGIN:
-    case IX_SQ_CMMTWORK:
-    case IX_SQ_RBWORK: do_transaction(s, m->tag); break;
-    case IX_SQ_SVPOINT:
-    case IX_SQ_RELSVPOINT:
-    case IX_SQ_RBSVPOINT: do_savepoint(s, m); break;
-    case IX_SQ_GENKEYS:
-    case IX_SQ_BATCH_START:
-    case IX_SQ_BATCH_END: break; /* accepted; nothing to do */
+    case IXP_SQ_OPEN: do_open(s); break;
+    case IXP_SQ_NFETCH: do_nfetch(s, m->u.nfetch.bufsize); break;
+    case IXP_SQ_SFETCH: do_sfetch(s, m); break;
+    case IXP_SQ_RET_TYPE: break; /* the described types are kept (§8 #25) */
+    case IXP_SQ_CLOSE: do_close(s); break;
+    case IXP_SQ_RELEASE: do_release(s); break;
+    case IXP_SQ_BEGIN:
+    case IXP_SQ_CMMTWORK:
+    case IXP_SQ_RBWORK: do_transaction(s, m->tag); break;
+    case IXP_SQ_SVPOINT:
+    case IXP_SQ_RELSVPOINT:
+    case IXP_SQ_RBSVPOINT: do_savepoint(s, m); break;
+    case IXP_SQ_GENKEYS:
+    case IXP_SQ_BATCH_START:
+    case IXP_SQ_BATCH_END: break; /* accepted; nothing to do */
     default:
         /* PAM messages and the like: ixd never grants PAM. */
-        ixd_log(s->srv, s->id, "unexpected %s", ix_tag_name(m->tag));
+        ixd_log(s->srv, s->id, "unexpected %s", ixp_tag_name(m->tag));
         send_errcode(s, -408, 0, NULL);
         break;
     }
@@ -990,36 +991,36 @@ ixd_sess *ixd_sess_new(ixd_server *srv, unsigned long id, const char *peer) {
     s->srv = srv;
     s->id = id;
     snprintf(s->peer, sizeof s->peer, "%s", peer ? peer : "?");
-    ix_reader_init(&s->rd, IX_FROM_CLIENT, NULL);
+    ixp_reader_init(&s->rd, IXP_FROM_CLIENT, NULL);
     s->rd.lim = srv->limits;
     s->rd.max_buffer = srv->max_buffer;
-    ix_printer_init(&s->pr, NULL);
-    ix_reader_init(&s->vrd, IX_FROM_SERVER, NULL);
-    ix_printer_init(&s->vpr, NULL);
-    ix_wbuf_init(&s->reply, NULL);
-    ix_wbuf_init(&s->tmp, NULL);
+    ixp_printer_init(&s->pr, NULL);
+    ixp_reader_init(&s->vrd, IXP_FROM_SERVER, NULL);
+    ixp_printer_init(&s->vpr, NULL);
+    ixb_wbuf_init(&s->reply, NULL);
+    ixb_wbuf_init(&s->tmp, NULL);
     s->cur = -1;
     return s;
 }
 
 /* --verbose: prints the reply messages appended to out since `from`. */
-static void log_replies(ixd_sess *s, const ix_wbuf *out, size_t from) {
+static void log_replies(ixd_sess *s, const ixb_wbuf *out, size_t from) {
     if (!s->srv->verbose || out->len <= from) return;
     s->vrd.caps = s->caps;
     s->vpr.caps = s->caps;
-    if (ix_reader_feed(&s->vrd, out->data + from, out->len - from) != IX_OK) return;
-    ix_msg m;
-    while (ix_reader_next(&s->vrd, &m) == IX_OK) {
-        ix_wbuf_reset(&s->tmp);
-        ix_print_msg(&s->vpr, IX_FROM_SERVER, &m, &s->tmp);
+    if (ixp_reader_feed(&s->vrd, out->data + from, out->len - from) != IX_OK) return;
+    ixp_msg m;
+    while (ixp_reader_next(&s->vrd, &m) == IX_OK) {
+        ixb_wbuf_reset(&s->tmp);
+        ixp_print_msg(&s->vpr, IXP_FROM_SERVER, &m, &s->tmp);
         ixd_logl(s->srv, IXD_LOG_DEBUG, s->id, "> %.*s", (int)s->tmp.len,
                  (const char *)s->tmp.data);
     }
 }
 
-static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ix_wbuf *out);
+static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out);
 
-int ixd_sess_input(ixd_sess *s, const uint8_t *p, size_t n, ix_wbuf *out) {
+int ixd_sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out) {
     size_t from = out->len;
     int rc = sess_input(s, p, n, out);
     log_replies(s, out, from);
@@ -1039,7 +1040,7 @@ long ixd_sess_take_login_wait(ixd_sess *s) {
 /* Before the login: refuses at once input that cannot begin a CONREQ,
  * instead of waiting for the length its header declares. */
 static int login_header_ok(ixd_sess *s) {
-    size_t n = ix_reader_pending(&s->rd);
+    size_t n = ixp_reader_pending(&s->rd);
     if (s->logged_in || !s->rd.expect_login || n == 0) return 1;
     const uint8_t *b = s->rd.buf + s->rd.start;
     const char *why = ixd_login_header_why(b, n);
@@ -1053,40 +1054,40 @@ static int login_header_ok(ixd_sess *s) {
  * the current group) reach IXD_OUT_HIGH and more input is buffered. The
  * replies of an unfinished group then move to out, so that writing out makes
  * room: the client reads them after its EOT just the same. */
-static int out_full(ixd_sess *s, ix_wbuf *out) {
-    if (out->len + s->reply.len < IXD_OUT_HIGH || ix_reader_pending(&s->rd) == 0) return 0;
-    ix_put_bytes(out, s->reply.data, s->reply.len);
-    ix_wbuf_reset(&s->reply);
+static int out_full(ixd_sess *s, ixb_wbuf *out) {
+    if (out->len + s->reply.len < IXD_OUT_HIGH || ixp_reader_pending(&s->rd) == 0) return 0;
+    ixb_put_bytes(out, s->reply.data, s->reply.len);
+    ixb_wbuf_reset(&s->reply);
     return 1;
 }
 
-static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ix_wbuf *out) {
-    int rc = ix_reader_feed(&s->rd, p, n);
+static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out) {
+    int rc = ixp_reader_feed(&s->rd, p, n);
     if (rc != IX_OK) {
         ixd_log(s->srv, s->id, "input refused: %s (%zu bytes waiting)", ix_rc_str(rc),
-                ix_reader_pending(&s->rd));
+                ixp_reader_pending(&s->rd));
         return -1;
     }
     if (!login_header_ok(s)) return -1;
     for (;;) {
         if (out_full(s, out)) return IXD_SESS_MORE;
-        ix_msg m;
-        rc = ix_reader_next(&s->rd, &m);
+        ixp_msg m;
+        rc = ixp_reader_next(&s->rd, &m);
         if (rc == IX_NEED_MORE) return 0;
         if (rc != IX_OK) {
             ixd_log(s->srv, s->id, "malformed input at stream offset %llu: %s",
-                    (unsigned long long)ix_reader_offset(&s->rd),
-                    ix_reader_why(&s->rd) ? ix_reader_why(&s->rd) : ix_rc_str(rc));
+                    (unsigned long long)ixp_reader_offset(&s->rd),
+                    ixp_reader_why(&s->rd) ? ixp_reader_why(&s->rd) : ix_rc_str(rc));
             return -1;
         }
         if (s->srv->verbose) {
-            ix_wbuf_reset(&s->tmp);
-            ix_print_msg(&s->pr, IX_FROM_CLIENT, &m, &s->tmp);
+            ixb_wbuf_reset(&s->tmp);
+            ixp_print_msg(&s->pr, IXP_FROM_CLIENT, &m, &s->tmp);
             ixd_logl(s->srv, IXD_LOG_DEBUG, s->id, "< %.*s", (int)s->tmp.len,
                      (const char *)s->tmp.data);
         }
         int end;
-        if (m.tag == IX_MSG_LOGIN)
+        if (m.tag == IXP_MSG_LOGIN)
             end = do_login(s, &m, out);
         else if (!s->logged_in)
             end = -1;
@@ -1108,11 +1109,11 @@ void ixd_sess_free(ixd_sess *s, const char *reason) {
     ixd_db_close(s->db); /* rolls back an open transaction */
     ixd_log(s->srv, s->id, "session ends: %s%s", reason ? reason : "closed",
             rolled ? " (open transaction rolled back)" : "");
-    ix_reader_free(&s->rd);
-    ix_printer_free(&s->pr);
-    ix_reader_free(&s->vrd);
-    ix_printer_free(&s->vpr);
-    ix_wbuf_free(&s->reply);
-    ix_wbuf_free(&s->tmp);
+    ixp_reader_free(&s->rd);
+    ixp_printer_free(&s->pr);
+    ixp_reader_free(&s->vrd);
+    ixp_printer_free(&s->vpr);
+    ixb_wbuf_free(&s->reply);
+    ixb_wbuf_free(&s->tmp);
     free(s);
 }

@@ -1,5 +1,5 @@
 /* ixd_store.c: the storage mapping of ixd (Informix value <-> SQLite value),
- * the string builder, type helpers, exact DECIMAL arithmetic on ix_decimal,
+ * the string builder, type helpers, exact DECIMAL arithmetic on ixt_decimal,
  * and the conversions used by binds, fetches and literals. */
 #include <math.h>
 #include <stdarg.h>
@@ -139,7 +139,7 @@ ityp ixs_t_default(int code) {
     case IX_T_NVARCHAR: return ixs_t(code, 1);
     case IX_T_BYTE:
     case IX_T_TEXT: return ixs_t(code, 56);
-    case IX_T_DATETIME: return ixs_t(code, ix_dt_qual(IX_TU_YEAR, IX_TU_F(3)));
+    case IX_T_DATETIME: return ixs_t(code, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(3)));
     default: return ixs_t(code, 0);
     }
 }
@@ -158,7 +158,7 @@ int ixs_desc_code(int code, const char **xname) {
 
 /* A unit's name; "FRACTION" for the fraction codes. */
 static const char *unit_name(int u) {
-    const char *n = ix_tu_name(u);
+    const char *n = ixt_tu_name(u);
     return n ? n : "FRACTION";
 }
 
@@ -167,27 +167,27 @@ void ixs_type_text(ityp t, char *buf, size_t n) {
     case IX_T_DECIMAL:
     case IX_T_MONEY:
         if ((t.len & 0xff) == 0xff)
-            snprintf(buf, n, "%s(%u)", ix_type_name(t.code), t.len >> 8);
+            snprintf(buf, n, "%s(%u)", ixt_type_name(t.code), t.len >> 8);
         else
-            snprintf(buf, n, "%s(%u,%u)", ix_type_name(t.code), t.len >> 8, t.len & 0xff);
+            snprintf(buf, n, "%s(%u,%u)", ixt_type_name(t.code), t.len >> 8, t.len & 0xff);
         return;
     case IX_T_CHAR:
     case IX_T_NCHAR:
     case IX_T_VARCHAR:
     case IX_T_NVARCHAR:
-    case IX_T_LVARCHAR: snprintf(buf, n, "%s(%u)", ix_type_name(t.code), t.len & 0xffff); return;
+    case IX_T_LVARCHAR: snprintf(buf, n, "%s(%u)", ixt_type_name(t.code), t.len & 0xffff); return;
     case IX_T_DATETIME:
     case IX_T_INTERVAL: {
-        int s = IX_QUAL_START(t.len), e = IX_QUAL_END(t.len);
+        int s = IXT_QUAL_START(t.len), e = IXT_QUAL_END(t.len);
         char es[16];
-        if (e > IX_TU_SECOND)
+        if (e > IXT_TU_SECOND)
             snprintf(es, sizeof es, "FRACTION(%d)", e - 10);
         else
             snprintf(es, sizeof es, "%s", unit_name(e));
-        snprintf(buf, n, "%s %s TO %s", ix_type_name(t.code), unit_name(s), es);
+        snprintf(buf, n, "%s %s TO %s", ixt_type_name(t.code), unit_name(s), es);
         return;
     }
-    default: snprintf(buf, n, "%s", t.code < 0 ? "UNKNOWN" : ix_type_name(t.code)); return;
+    default: snprintf(buf, n, "%s", t.code < 0 ? "UNKNOWN" : ixt_type_name(t.code)); return;
     }
 }
 
@@ -293,24 +293,24 @@ void sval_sql(const sval *v, sb *out) {
 
 /* ---- decimal helpers ------------------------------------------------------------------ */
 
-void ixs_dec_to_blob(const ix_decimal *d, uint8_t *buf, size_t *n) {
+void ixs_dec_to_blob(const ixt_decimal *d, uint8_t *buf, size_t *n) {
     size_t w = (size_t)d->ndig + 1;
-    if (ix_dec_pack(d, w, buf) != IX_OK) {
+    if (ixt_dec_pack(d, w, buf) != IX_OK) {
         buf[0] = 0x80;
         w = 1;
     }
     *n = w;
 }
 
-int ixs_dec_from_sval(const sval *v, ix_decimal *d) {
+int ixs_dec_from_sval(const sval *v, ixt_decimal *d) {
     switch (v->kind) {
-    case SQLITE_NULL: ix_dec_null(d); return 1;
-    case SQLITE_INTEGER: ix_dec_from_i64(d, v->i); return 0;
+    case SQLITE_NULL: ixt_dec_null(d); return 1;
+    case SQLITE_INTEGER: ixt_dec_from_i64(d, v->i); return 0;
     case SQLITE_FLOAT:
-        if (ix_dec_from_double(d, v->d) != IX_OK) return -1226;
+        if (ixt_dec_from_double(d, v->d) != IX_OK) return -1226;
         return 0;
     case SQLITE_TEXT: {
-        int rc = ix_dec_from_text(d, (const char *)v->p, v->n);
+        int rc = ixt_dec_from_text(d, (const char *)v->p, v->n);
         if (rc == IX_ERANGE) return -1226;
         if (rc != IX_OK) return -1213;
         return 0;
@@ -321,7 +321,7 @@ int ixs_dec_from_sval(const sval *v, ix_decimal *d) {
         memset(tmp, 0, sizeof tmp);
         memcpy(tmp, v->p, v->n);
         size_t w = v->n < 2 ? 2 : v->n;
-        int rc = ix_dec_decode(d, tmp, w);
+        int rc = ixt_dec_decode(d, tmp, w);
         if (rc == IX_NULL_VALUE) return 1;
         if (rc != IX_OK) return -1213;
         return 0;
@@ -339,7 +339,7 @@ typedef struct bigd {
     int dig[DW];
 } bigd;
 
-static void bd_from(const ix_decimal *a, bigd *b) {
+static void bd_from(const ixt_decimal *a, bigd *b) {
     b->sign = a->sign;
     b->exp = a->exp;
     b->n = a->ndig;
@@ -348,13 +348,13 @@ static void bd_from(const ix_decimal *a, bigd *b) {
 }
 
 /* Normalises and rounds to 32 significant digits, into r. */
-static int bd_to(bigd *b, ix_decimal *r) {
+static int bd_to(bigd *b, ixt_decimal *r) {
     /* strip leading zero pairs */
     int lead = 0;
     while (lead < b->n && b->dig[lead] == 0)
         lead++;
     if (lead == b->n) {
-        ix_dec_zero(r);
+        ixt_dec_zero(r);
         return 0;
     }
     if (lead) {
@@ -409,8 +409,8 @@ static int bd_to(bigd *b, ix_decimal *r) {
     }
     while (b->n > 0 && b->dig[b->n - 1] == 0)
         b->n--;
-    if (b->n > IX_DEC_MAXPAIRS) b->n = IX_DEC_MAXPAIRS;
-    if (b->exp > IX_DEC_MAXEXP || b->exp < IX_DEC_MINEXP) return -1226;
+    if (b->n > IXT_DEC_MAXPAIRS) b->n = IXT_DEC_MAXPAIRS;
+    if (b->exp > IXT_DEC_MAXEXP || b->exp < IXT_DEC_MINEXP) return -1226;
     memset(r, 0, sizeof *r);
     r->sign = (int8_t)(b->sign < 0 ? -1 : 1);
     r->exp = (int16_t)b->exp;
@@ -432,9 +432,9 @@ static int bd_cmpabs(const bigd *a, const bigd *b) {
     return 0;
 }
 
-int ixs_dec_add(const ix_decimal *x, const ix_decimal *y, int sub, ix_decimal *r) {
+int ixs_dec_add(const ixt_decimal *x, const ixt_decimal *y, int sub, ixt_decimal *r) {
     if (x->is_null || y->is_null) {
-        ix_dec_null(r);
+        ixt_dec_null(r);
         return 1;
     }
     bigd a, b, c;
@@ -482,7 +482,7 @@ int ixs_dec_add(const ix_decimal *x, const ix_decimal *y, int sub, ix_decimal *r
         for (int i = 0; i < width && !cmp; i++)
             if (va[i] != vb[i]) cmp = va[i] > vb[i] ? 1 : -1;
         if (cmp == 0) {
-            ix_dec_zero(r);
+            ixt_dec_zero(r);
             return 0;
         }
         int *big = cmp > 0 ? va : vb, *sm = cmp > 0 ? vb : va;
@@ -499,18 +499,18 @@ int ixs_dec_add(const ix_decimal *x, const ix_decimal *y, int sub, ix_decimal *r
     return bd_to(&c, r);
 }
 
-int ixs_dec_mul(const ix_decimal *x, const ix_decimal *y, ix_decimal *r) {
+int ixs_dec_mul(const ixt_decimal *x, const ixt_decimal *y, ixt_decimal *r) {
     if (x->is_null || y->is_null) {
-        ix_dec_null(r);
+        ixt_dec_null(r);
         return 1;
     }
     if (x->ndig == 0 || y->ndig == 0) {
-        ix_dec_zero(r);
+        ixt_dec_zero(r);
         return 0;
     }
     bigd c;
     int n = x->ndig + y->ndig;
-    int acc[2 * IX_DEC_MAXPAIRS + 2];
+    int acc[2 * IXT_DEC_MAXPAIRS + 2];
     memset(acc, 0, sizeof acc);
     for (int i = 0; i < x->ndig; i++)
         for (int j = 0; j < y->ndig; j++)
@@ -527,14 +527,14 @@ int ixs_dec_mul(const ix_decimal *x, const ix_decimal *y, ix_decimal *r) {
     return bd_to(&c, r);
 }
 
-int ixs_dec_div(const ix_decimal *x, const ix_decimal *y, ix_decimal *r) {
+int ixs_dec_div(const ixt_decimal *x, const ixt_decimal *y, ixt_decimal *r) {
     if (x->is_null || y->is_null) {
-        ix_dec_null(r);
+        ixt_dec_null(r);
         return 1;
     }
     if (y->ndig == 0) return -1202;
     if (x->ndig == 0) {
-        ix_dec_zero(r);
+        ixt_dec_zero(r);
         return 0;
     }
     /* Q = (xint * 100^K) / yint by schoolbook long division in base 100;
@@ -542,7 +542,7 @@ int ixs_dec_div(const ix_decimal *x, const ix_decimal *y, ix_decimal *r) {
     int yn = y->ndig, K = 18 + yn, L = x->ndig + K;
     if (L > DW) L = DW;
     int cw = yn + 1; /* remainder width (pairs), right aligned */
-    int cur[IX_DEC_MAXPAIRS + 2];
+    int cur[IXT_DEC_MAXPAIRS + 2];
     memset(cur, 0, sizeof cur);
     bigd c;
     for (int i = 0; i < L; i++) {
@@ -552,7 +552,7 @@ int ixs_dec_div(const ix_decimal *x, const ix_decimal *y, ix_decimal *r) {
         int q = 0, lo = 0, hi = 99;
         while (lo <= hi) {
             int mid = (lo + hi) / 2;
-            int prod[IX_DEC_MAXPAIRS + 2];
+            int prod[IXT_DEC_MAXPAIRS + 2];
             int carry = 0;
             for (int k = yn - 1; k >= 0; k--) {
                 int s = y->dig[k] * mid + carry;
@@ -614,21 +614,21 @@ int ixs_cvt_code(ityp to, int rc) {
     }
 }
 
-static int dt_from_text(uint32_t q, const sval *v, ix_datetime *dt) {
+static int dt_from_text(uint32_t q, const sval *v, ixt_datetime *dt) {
     if (v->kind != SQLITE_TEXT) return -1262;
-    int rc = ix_dt_parse(q, (const char *)v->p, v->n, dt);
+    int rc = ixt_dt_parse(q, (const char *)v->p, v->n, dt);
     if (rc != IX_OK) return rc == IX_ERANGE ? -1263 : -1262;
     return 0;
 }
 
 static int iv_is_ym(uint32_t q) {
-    return IX_QUAL_START(q) <= IX_TU_MONTH;
+    return IXT_QUAL_START(q) <= IXT_TU_MONTH;
 }
 
 int ixs_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
     memset(out, 0, sizeof *out);
-    ix_vtype vt = {t.code, t.len};
-    int z = ix_value_is_null(vt, p, n);
+    ixt_vtype vt = {t.code, t.len};
+    int z = ixt_value_is_null(vt, p, n);
     if (z < 0) return -1213;
     if (z) {
         out->kind = SQLITE_NULL;
@@ -644,10 +644,10 @@ int ixs_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
     case IX_T_BIGSERIAL:
     case IX_T_DATE:
         out->kind = SQLITE_INTEGER;
-        return ix_value_get_int(vt, p, n, &out->i) == IX_OK ? 0 : -1213;
+        return ixt_value_get_int(vt, p, n, &out->i) == IX_OK ? 0 : -1213;
     case IX_T_BOOLEAN: {
         int b;
-        if (ix_value_get_bool(vt, p, n, &b) != IX_OK) return -1213;
+        if (ixt_value_get_bool(vt, p, n, &b) != IX_OK) return -1213;
         out->kind = SQLITE_INTEGER;
         out->i = b ? 1 : 0;
         return 0;
@@ -655,29 +655,29 @@ int ixs_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT:
         out->kind = SQLITE_FLOAT;
-        return ix_value_get_double(vt, p, n, &out->d) == IX_OK ? 0 : -1213;
+        return ixt_value_get_double(vt, p, n, &out->d) == IX_OK ? 0 : -1213;
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
-        ix_decimal d;
-        if (ix_dec_decode(&d, p, n) != IX_OK) return -1213;
+        ixt_decimal d;
+        if (ixt_dec_decode(&d, p, n) != IX_OK) return -1213;
         uint8_t buf[20];
         size_t bn;
         ixs_dec_to_blob(&d, buf, &bn);
         return sval_own(out, SQLITE_BLOB, buf, bn);
     }
     case IX_T_DATETIME: {
-        ix_datetime dt;
-        if (ix_dt_decode(t.len, p, n, &dt) != IX_OK) return -1262;
-        ix_wbuf b;
-        ix_wbuf_init(&b, NULL);
-        int rc = ix_dt_format(t.len, &dt, &b);
+        ixt_datetime dt;
+        if (ixt_dt_decode(t.len, p, n, &dt) != IX_OK) return -1262;
+        ixb_wbuf b;
+        ixb_wbuf_init(&b, NULL);
+        int rc = ixt_dt_format(t.len, &dt, &b);
         int r = rc == IX_OK ? sval_own(out, SQLITE_TEXT, b.data, b.len) : -1262;
-        ix_wbuf_free(&b);
+        ixb_wbuf_free(&b);
         return r;
     }
     case IX_T_INTERVAL: {
-        ix_interval iv;
-        if (ix_iv_decode(t.len, p, n, &iv) != IX_OK) return -1262;
+        ixt_interval iv;
+        if (ixt_iv_decode(t.len, p, n, &iv) != IX_OK) return -1262;
         out->kind = SQLITE_INTEGER;
         out->i = iv.sign * (iv_is_ym(t.len) ? iv.months : iv.units);
         return 0;
@@ -689,7 +689,7 @@ int ixs_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
     case IX_T_LVARCHAR: {
         const uint8_t *d;
         size_t len;
-        if (ix_value_get_bytes(vt, p, n, &d, &len) != IX_OK) return -1213;
+        if (ixt_value_get_bytes(vt, p, n, &d, &len) != IX_OK) return -1213;
         if (t.code == IX_T_CHAR || t.code == IX_T_NCHAR)
             while (len > 0 && d[len - 1] == ' ')
                 len--;
@@ -699,16 +699,16 @@ int ixs_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
     }
 }
 
-static int put_text_type(ityp t, const uint8_t *s, size_t n, ix_wbuf *out) {
+static int put_text_type(ityp t, const uint8_t *s, size_t n, ixb_wbuf *out) {
     switch (t.code) {
     case IX_T_CHAR:
     case IX_T_NCHAR: {
         size_t w = t.len & 0xffff;
         if (w == 0) w = 1;
         if (n > w) n = w;
-        ix_put_bytes(out, s, n);
+        ixb_put_bytes(out, s, n);
         for (size_t i = n; i < w; i++)
-            ix_put_u8(out, ' ');
+            ixb_put_u8(out, ' ');
         return 0;
     }
     case IX_T_VARCHAR:
@@ -716,16 +716,16 @@ static int put_text_type(ityp t, const uint8_t *s, size_t n, ix_wbuf *out) {
         size_t w = t.len & 0xff;
         if (w == 0) w = 255;
         if (n > w) n = w;
-        ix_put_u8(out, (uint8_t)n);
-        ix_put_bytes(out, s, n);
+        ixb_put_u8(out, (uint8_t)n);
+        ixb_put_bytes(out, s, n);
         return 0;
     }
     default: { /* LVARCHAR */
         size_t w = t.len ? t.len : 2048;
         if (n > w) n = w;
-        ix_put_u8(out, 0);
-        ix_put_i32(out, (int64_t)n);
-        ix_put_bytes(out, s, n);
+        ixb_put_u8(out, 0);
+        ixb_put_i32(out, (int64_t)n);
+        ixb_put_bytes(out, s, n);
         return 0;
     }
     }
@@ -741,17 +741,17 @@ int ixs_int_fits(int code, int64_t v) {
     }
 }
 
-int ixs_sval_to_tuple(ityp t, const sval *v, ix_wbuf *out) {
-    ix_vtype vt = {t.code, t.len};
+int ixs_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out) {
+    ixt_vtype vt = {t.code, t.len};
     if (v->kind == SQLITE_NULL) {
         if (t.code == IX_T_LVARCHAR || t.code == IX_T_BOOLEAN) {
-            ix_put_u8(out, 1);
-            ix_put_i32(out, 0);
+            ixb_put_u8(out, 1);
+            ixb_put_i32(out, 0);
             return 0;
         }
         if (t.code == IX_T_BYTE || t.code == IX_T_TEXT)
-            return ix_value_put_null(vt, out) ? -608 : 0;
-        return ix_value_put_null(vt, out) == IX_OK ? 0 : -1213;
+            return ixt_value_put_null(vt, out) ? -608 : 0;
+        return ixt_value_put_null(vt, out) == IX_OK ? 0 : -1213;
     }
     switch (t.code) {
     case IX_T_SMALLINT:
@@ -769,14 +769,14 @@ int ixs_sval_to_tuple(ityp t, const sval *v, ix_wbuf *out) {
             if (!(v->d >= -9.2e18 && v->d <= 9.2e18)) return ixs_cvt_code(t, IX_ERANGE);
             x = (int64_t)v->d;
         } else {
-            ix_decimal d;
+            ixt_decimal d;
             int rc = ixs_dec_from_sval(v, &d);
             if (rc) return rc < 0 ? ixs_cvt_code(t, rc == -1226 ? IX_ERANGE : IX_EINVAL) : 0;
-            if (ix_dec_to_i64(&d, &x) != IX_OK) return ixs_cvt_code(t, IX_ERANGE);
+            if (ixt_dec_to_i64(&d, &x) != IX_OK) return ixs_cvt_code(t, IX_ERANGE);
         }
         if (!ixs_int_fits(t.code, x)) return ixs_cvt_code(t, IX_ERANGE);
-        if (t.code == IX_T_DATE && (x < IX_DATE_MIN || x > IX_DATE_MAX)) return -1206;
-        return ix_value_put_int(vt, x, out) == IX_OK ? 0 : ixs_cvt_code(t, IX_ERANGE);
+        if (t.code == IX_T_DATE && (x < IXT_DATE_MIN || x > IXT_DATE_MAX)) return -1206;
+        return ixt_value_put_int(vt, x, out) == IX_OK ? 0 : ixs_cvt_code(t, IX_ERANGE);
     }
     case IX_T_BOOLEAN: {
         int64_t x = v->kind == SQLITE_INTEGER ? v->i : v->kind == SQLITE_FLOAT ? (v->d != 0) : -1;
@@ -787,7 +787,7 @@ int ixs_sval_to_tuple(ityp t, const sval *v, ix_wbuf *out) {
                                                      : -1;
         }
         if (x < 0) return -1213;
-        return ix_value_put_bool(vt, x != 0, out) == IX_OK ? 0 : -1213;
+        return ixt_value_put_bool(vt, x != 0, out) == IX_OK ? 0 : -1213;
     }
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT: {
@@ -797,38 +797,38 @@ int ixs_sval_to_tuple(ityp t, const sval *v, ix_wbuf *out) {
         else if (v->kind == SQLITE_INTEGER)
             x = (double)v->i;
         else {
-            ix_decimal d;
+            ixt_decimal d;
             int rc = ixs_dec_from_sval(v, &d);
             if (rc) return rc < 0 ? rc : 0;
-            ix_dec_to_double(&d, &x);
+            ixt_dec_to_double(&d, &x);
         }
-        return ix_value_put_double(vt, x, out) == IX_OK ? 0 : -1226;
+        return ixt_value_put_double(vt, x, out) == IX_OK ? 0 : -1226;
     }
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
-        ix_decimal d;
+        ixt_decimal d;
         int rc = ixs_dec_from_sval(v, &d);
         if (rc < 0) return rc;
         int p = (int)(t.len >> 8), s = (int)(t.len & 0xff);
-        rc = ix_dec_encode(&d, p, s, out);
+        rc = ixt_dec_encode(&d, p, s, out);
         if (rc == IX_ERANGE) return -1226;
         return rc == IX_OK ? 0 : -1213;
     }
     case IX_T_DATETIME: {
-        ix_datetime dt;
+        ixt_datetime dt;
         int rc = dt_from_text(t.len, v, &dt);
         if (rc) return rc;
-        return ix_dt_encode(t.len, &dt, out) == IX_OK ? 0 : -1263;
+        return ixt_dt_encode(t.len, &dt, out) == IX_OK ? 0 : -1263;
     }
     case IX_T_INTERVAL: {
         if (v->kind != SQLITE_INTEGER) return -1262;
-        ix_interval iv;
+        ixt_interval iv;
         iv.sign = v->i < 0 ? -1 : 1;
         int64_t mag = v->i < 0 ? -v->i : v->i;
         if (v->i == INT64_MIN) return -1263;
         iv.months = iv_is_ym(t.len) ? mag : 0;
         iv.units = iv_is_ym(t.len) ? 0 : mag;
-        int rc = ix_iv_encode(t.len, &iv, out);
+        int rc = ixt_iv_encode(t.len, &iv, out);
         return rc == IX_OK ? 0 : -1263;
     }
     case IX_T_CHAR:
@@ -844,7 +844,7 @@ int ixs_sval_to_tuple(ityp t, const sval *v, ix_wbuf *out) {
         return put_text_type(t, (const uint8_t *)tmp, (size_t)k, out);
     }
     case IX_T_BYTE:
-    case IX_T_TEXT: return ix_value_put_null(vt, out) == IX_OK ? 0 : -608;
+    case IX_T_TEXT: return ixt_value_put_null(vt, out) == IX_OK ? 0 : -608;
     default: return -1213;
     }
 }
@@ -865,16 +865,16 @@ static int text_lenient(ityp t, const char *s, size_t n, sval *out) {
             changed |= b[i] != s[i];
         }
         int32_t days;
-        if (!changed || ix_date_parse(b, n, NULL, &days) != IX_OK) return 1;
+        if (!changed || ixt_date_parse(b, n, NULL, &days) != IX_OK) return 1;
         out->kind = SQLITE_INTEGER;
         out->i = days;
         return 0;
     }
     if (ixs_is_int(t.code) && n < 64 && memchr(s, '.', n)) {
-        ix_decimal d;
+        ixt_decimal d;
         int64_t x;
-        if (ix_dec_from_text(&d, s, n) != IX_OK) return 1;
-        if (ix_dec_to_i64(&d, &x) != IX_OK || !ixs_int_fits(t.code, x))
+        if (ixt_dec_from_text(&d, s, n) != IX_OK) return 1;
+        if (ixt_dec_to_i64(&d, &x) != IX_OK || !ixs_int_fits(t.code, x))
             return ixs_cvt_code(t, IX_ERANGE);
         out->kind = SQLITE_INTEGER;
         out->i = x;
@@ -904,25 +904,25 @@ int ixs_text_to_sval(ityp t, const char *s, size_t n, sval *out) {
     if (t.code == IX_T_BYTE) return sval_own(out, SQLITE_BLOB, s, n);
     if (t.code == IX_T_DECIMAL && (t.len & 0xff) == 0xff) {
         /* floating decimal: keep every digit (up to 32) */
-        ix_decimal d;
-        int rc = ix_dec_from_text(&d, s, n);
+        ixt_decimal d;
+        int rc = ixt_dec_from_text(&d, s, n);
         if (rc != IX_OK) return ixs_cvt_code(t, rc);
         uint8_t buf[20];
         size_t bn;
         ixs_dec_to_blob(&d, buf, &bn);
         return sval_own(out, SQLITE_BLOB, buf, bn);
     }
-    ix_wbuf b;
-    ix_wbuf_init(&b, NULL);
-    ix_vtype vt = {t.code, t.len};
-    int rc = ix_value_parse(vt, s, n, NULL, &b);
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
+    ixt_vtype vt = {t.code, t.len};
+    int rc = ixt_value_parse(vt, s, n, NULL, &b);
     int r;
     if (rc == IX_EINVAL && (t.code == IX_T_DATETIME || t.code == IX_T_INTERVAL) && n <= 64) {
         /* a valid value followed by junk: -1264 */
         r = ixs_cvt_code(t, rc);
         for (size_t k = n; k-- > 1;) {
-            ix_wbuf_reset(&b);
-            if (ix_value_parse(vt, s, k, NULL, &b) == IX_OK) {
+            ixb_wbuf_reset(&b);
+            if (ixt_value_parse(vt, s, k, NULL, &b) == IX_OK) {
                 r = -1264;
                 break;
             }
@@ -932,39 +932,39 @@ int ixs_text_to_sval(ityp t, const char *s, size_t n, sval *out) {
         if (r == 1) r = ixs_cvt_code(t, rc);
     } else
         r = ixs_tuple_to_sval(t, b.data, b.len, out);
-    ix_wbuf_free(&b);
+    ixb_wbuf_free(&b);
     return r;
 }
 
-int ixs_sval_to_text(ityp t, const sval *v, ix_wbuf *out) {
+int ixs_sval_to_text(ityp t, const sval *v, ixb_wbuf *out) {
     if (v->kind == SQLITE_NULL) return 1;
     if (ixs_is_char(t.code) || t.code < 0 || t.code == IX_T_BYTE) {
         if (v->kind == SQLITE_TEXT || v->kind == SQLITE_BLOB) {
-            ix_put_bytes(out, v->p, v->n);
+            ixb_put_bytes(out, v->p, v->n);
         } else if (v->kind == SQLITE_INTEGER) {
             char tmp[32];
             int k = snprintf(tmp, sizeof tmp, "%lld", (long long)v->i);
-            ix_put_bytes(out, tmp, (size_t)k);
+            ixb_put_bytes(out, tmp, (size_t)k);
         } else {
             char tmp[40];
             int k = snprintf(tmp, sizeof tmp, "%.15g", v->d);
-            ix_put_bytes(out, tmp, (size_t)k);
+            ixb_put_bytes(out, tmp, (size_t)k);
         }
         return 0;
     }
     if (t.code == IX_T_DECIMAL && (t.len & 0xff) == 0xff) {
-        ix_decimal d;
+        ixt_decimal d;
         int rc = ixs_dec_from_sval(v, &d);
         if (rc) return rc < 0 ? rc : 1;
-        ix_dec_to_text(&d, -1, out);
+        ixt_dec_to_text(&d, -1, out);
         return 0;
     }
-    ix_wbuf b;
-    ix_wbuf_init(&b, NULL);
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
     int rc = ixs_sval_to_tuple(t, v, &b);
     if (rc == 0) {
-        ix_vtype vt = {t.code, t.len};
-        int k = ix_value_format(vt, b.data, b.len, NULL, out);
+        ixt_vtype vt = {t.code, t.len};
+        int k = ixt_value_format(vt, b.data, b.len, NULL, out);
         if (k == IX_NULL_VALUE)
             rc = 1;
         else if (k != IX_OK)
@@ -973,7 +973,7 @@ int ixs_sval_to_text(ityp t, const sval *v, ix_wbuf *out) {
             /* MONEY text without the currency symbol, as a number */
         }
     }
-    ix_wbuf_free(&b);
+    ixb_wbuf_free(&b);
     return rc;
 }
 
@@ -1000,13 +1000,13 @@ static int convert_temporal(ityp from, const sval *v, ityp to, sval *out) {
     if (from.code != to.code || from.len == to.len ||
         (to.code != IX_T_DATETIME && to.code != IX_T_INTERVAL))
         return 1;
-    ix_wbuf a, b;
-    ix_wbuf_init(&a, NULL);
-    ix_wbuf_init(&b, NULL);
+    ixb_wbuf a, b;
+    ixb_wbuf_init(&a, NULL);
+    ixb_wbuf_init(&b, NULL);
     int rc = ixs_sval_to_tuple(from, v, &a);
     if (rc == 0 && to.code == IX_T_DATETIME) {
-        ix_datetime dt;
-        rc = ix_dt_decode(from.len, a.data, a.len, &dt) == IX_OK ? 0 : -1263;
+        ixt_datetime dt;
+        rc = ixt_dt_decode(from.len, a.data, a.len, &dt) == IX_OK ? 0 : -1263;
         int fs = (int)((from.len >> 4) & 15), ts = (int)((to.len >> 4) & 15);
         if (rc == 0 && ts < fs) {
             time_t now = time(NULL);
@@ -1017,17 +1017,17 @@ static int convert_temporal(ityp from, const sval *v, ityp to, sval *out) {
             for (int k = 0; k < 5 && 2 * k < fs; k++)
                 *f[k] = cur[k];
         }
-        if (rc == 0) rc = ix_dt_encode(to.len, &dt, &b) == IX_OK ? 0 : -1263;
+        if (rc == 0) rc = ixt_dt_encode(to.len, &dt, &b) == IX_OK ? 0 : -1263;
     } else if (rc == 0) {
-        ix_interval iv;
-        rc = ix_iv_decode(from.len, a.data, a.len, &iv) == IX_OK ? 0 : -1263;
+        ixt_interval iv;
+        rc = ixt_iv_decode(from.len, a.data, a.len, &iv) == IX_OK ? 0 : -1263;
         int ym_from = ((from.len >> 4) & 15) <= 2, ym_to = ((to.len >> 4) & 15) <= 2;
         if (rc == 0 && ym_from != ym_to) rc = -1266; /* incompatible interval classes */
-        if (rc == 0) rc = ix_iv_encode(to.len, &iv, &b) == IX_OK ? 0 : -1265;
+        if (rc == 0) rc = ixt_iv_encode(to.len, &iv, &b) == IX_OK ? 0 : -1265;
     }
     if (rc == 0) rc = ixs_tuple_to_sval(to, b.data, b.len, out);
-    ix_wbuf_free(&a);
-    ix_wbuf_free(&b);
+    ixb_wbuf_free(&a);
+    ixb_wbuf_free(&b);
     return rc;
 }
 
@@ -1038,14 +1038,14 @@ int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
     /* numeric to numeric without text */
     if (ixs_is_numeric(from.code) && ixs_is_numeric(to.code)) {
         if (tc == 'd') {
-            ix_decimal d;
+            ixt_decimal d;
             int rc = ixs_dec_from_sval(v, &d);
             if (rc < 0) return rc;
             if ((to.len & 0xff) != 0xff) {
-                ix_dec_round(&d, (int)(to.len & 0xff));
+                ixt_dec_round(&d, (int)(to.len & 0xff));
                 int intd = (int)(to.len >> 8) - (int)(to.len & 0xff);
                 int pt;
-                if (ix_dec_digits(&d, &pt) && pt > intd) return -1226;
+                if (ixt_dec_digits(&d, &pt) && pt > intd) return -1226;
             }
             uint8_t buf[20];
             size_t bn;
@@ -1062,10 +1062,10 @@ int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
                 out->d = v->d;
                 return 0;
             }
-            ix_decimal d;
+            ixt_decimal d;
             int rc = ixs_dec_from_sval(v, &d);
             if (rc < 0) return rc;
-            ix_dec_to_double(&d, &out->d);
+            ixt_dec_to_double(&d, &out->d);
             return 0;
         }
         /* to integer */
@@ -1076,10 +1076,10 @@ int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
             if (!(v->d >= -9.2e18 && v->d <= 9.2e18)) return ixs_cvt_code(to, IX_ERANGE);
             x = (int64_t)v->d;
         } else {
-            ix_decimal d;
+            ixt_decimal d;
             int rc = ixs_dec_from_sval(v, &d);
             if (rc < 0) return rc;
-            if (ix_dec_to_i64(&d, &x) != IX_OK) return ixs_cvt_code(to, IX_ERANGE);
+            if (ixt_dec_to_i64(&d, &x) != IX_OK) return ixs_cvt_code(to, IX_ERANGE);
         }
         if (!ixs_int_fits(to.code, x)) return ixs_cvt_code(to, IX_ERANGE);
         out->kind = SQLITE_INTEGER;
@@ -1111,16 +1111,16 @@ int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
     if (to.code == IX_T_DATE && ixs_is_numeric(from.code)) {
         /* a number is a day count (1 = 1900-01-01), truncated */
         int rc = ixs_convert(from, v, ixs_t(IX_T_INTEGER, 4), out);
-        if (rc == 0 && (out->i < IX_DATE_MIN || out->i > IX_DATE_MAX)) rc = -1206;
+        if (rc == 0 && (out->i < IXT_DATE_MIN || out->i > IXT_DATE_MAX)) rc = -1206;
         return rc;
     }
     /* through text */
-    ix_wbuf b;
-    ix_wbuf_init(&b, NULL);
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
     int rc;
     if (ixs_is_char(from.code) || from.code < 0) {
         if (v->kind == SQLITE_TEXT || v->kind == SQLITE_BLOB)
-            ix_put_bytes(&b, v->p, v->n);
+            ixb_put_bytes(&b, v->p, v->n);
         else
             ixs_sval_to_text(ixs_t(-1, 0), v, &b);
         rc = 0;
@@ -1142,6 +1142,6 @@ int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
             rc = ixs_text_to_sval(to, (const char *)(b.data ? b.data : (uint8_t *)""), b.len, out);
         }
     }
-    ix_wbuf_free(&b);
+    ixb_wbuf_free(&b);
     return rc;
 }

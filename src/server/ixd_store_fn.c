@@ -17,7 +17,7 @@ static void fn_err(sqlite3_context *ctx, int code, const char *text) {
     sqlite3_result_error(ctx, buf, -1);
 }
 
-static void res_dec(sqlite3_context *ctx, const ix_decimal *d) {
+static void res_dec(sqlite3_context *ctx, const ixt_decimal *d) {
     if (d->is_null) {
         sqlite3_result_null(ctx);
         return;
@@ -28,7 +28,7 @@ static void res_dec(sqlite3_context *ctx, const ix_decimal *d) {
     sqlite3_result_blob(ctx, buf, (int)n, SQLITE_TRANSIENT);
 }
 
-static int arg_dec(sqlite3_context *ctx, sqlite3_value *x, ix_decimal *d) {
+static int arg_dec(sqlite3_context *ctx, sqlite3_value *x, ixt_decimal *d) {
     sval v;
     sval_from_sqlite(&v, x);
     int rc = ixs_dec_from_sval(&v, d);
@@ -41,7 +41,7 @@ static int arg_dec(sqlite3_context *ctx, sqlite3_value *x, ix_decimal *d) {
 
 static void f_dec(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    ix_decimal d;
+    ixt_decimal d;
     int rc = arg_dec(ctx, argv[0], &d);
     if (rc < 0) return;
     if (rc == 1) {
@@ -62,17 +62,17 @@ static void f_dbl(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         sqlite3_result_double(ctx, sqlite3_value_double(argv[0]));
         return;
     }
-    ix_decimal d;
+    ixt_decimal d;
     if (arg_dec(ctx, argv[0], &d) != 0) return;
     double x;
-    ix_dec_to_double(&d, &x);
+    ixt_dec_to_double(&d, &x);
     sqlite3_result_double(ctx, x);
 }
 
 static void f_darith(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     int op = (int)(intptr_t)sqlite3_user_data(ctx);
-    ix_decimal a, b, r;
+    ixt_decimal a, b, r;
     int ra = arg_dec(ctx, argv[0], &a);
     if (ra < 0) return;
     int rb = arg_dec(ctx, argv[1], &b);
@@ -131,7 +131,7 @@ static void f_idiv(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 /* SUM / AVG over DECIMAL (and integers) */
 typedef struct dagg {
-    ix_decimal sum;
+    ixt_decimal sum;
     int64_t n;
     int err;
 } dagg;
@@ -144,11 +144,11 @@ static void agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         return;
     }
     if (a->err) return;
-    if (a->n == 0) ix_dec_zero(&a->sum);
+    if (a->n == 0) ixt_dec_zero(&a->sum);
     sval v;
     sval_from_sqlite(&v, argv[0]);
     if (v.kind == SQLITE_NULL) return;
-    ix_decimal d, r;
+    ixt_decimal d, r;
     int rc = ixs_dec_from_sval(&v, &d);
     if (rc < 0) {
         a->err = rc;
@@ -172,7 +172,7 @@ static void agg_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sval v;
     sval_from_sqlite(&v, argv[0]);
     if (v.kind == SQLITE_NULL || a->n == 0) return;
-    ix_decimal d, r;
+    ixt_decimal d, r;
     int rc = ixs_dec_from_sval(&v, &d);
     if (rc >= 0) rc = ixs_dec_add(&a->sum, &d, 1, &r);
     if (rc < 0) {
@@ -195,8 +195,8 @@ static void agg_final(sqlite3_context *ctx) {
         return;
     }
     if (avg) {
-        ix_decimal cnt, r;
-        ix_dec_from_i64(&cnt, a->n);
+        ixt_decimal cnt, r;
+        ixt_dec_from_i64(&cnt, a->n);
         if (ixs_dec_div(&a->sum, &cnt, &r) < 0) {
             fn_err(ctx, -1226, NULL);
             return;
@@ -210,7 +210,7 @@ static void agg_final(sqlite3_context *ctx) {
 /* ixd_dtrunc(x, n): x truncated (toward zero) to n fraction digits */
 static void f_dtrunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    ix_decimal d;
+    ixt_decimal d;
     int rc = arg_dec(ctx, argv[0], &d);
     if (rc < 0) return;
     if (rc == 1) {
@@ -228,7 +228,7 @@ static void f_dtrunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     while (d.ndig > 0 && d.dig[d.ndig - 1] == 0)
         d.ndig--;
-    if (d.ndig == 0) ix_dec_zero(&d);
+    if (d.ndig == 0) ixt_dec_zero(&d);
     res_dec(ctx, &d);
 }
 
@@ -254,7 +254,7 @@ static void f_cvt(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 /* ---- dates and times ---------------------------------------------------------------- */
 
-static void now_dt(ix_datetime *dt) {
+static void now_dt(ixt_datetime *dt) {
     struct timeval tv;
     gettimeofday(&tv, NULL);
     time_t t = tv.tv_sec;
@@ -272,90 +272,93 @@ static void now_dt(ix_datetime *dt) {
 /* Reads a DATE (int) or DATETIME (text, qualifier q) argument into a full
  * datetime: missing leading fields from the current time, missing trailing
  * fields zero (month/day 1). Returns 0, 1 for NULL, or an SQLCODE. */
-static int arg_full_dt(sqlite3_value *x, int code, uint32_t q, ix_datetime *dt) {
+static int arg_full_dt(sqlite3_value *x, int code, uint32_t q, ixt_datetime *dt) {
     int t = sqlite3_value_type(x);
     if (t == SQLITE_NULL) return 1;
     if (code == IX_T_DATE || (t == SQLITE_INTEGER && code != IX_T_DATETIME)) {
         int64_t days = sqlite3_value_int64(x);
-        if (days < IX_DATE_MIN || days > IX_DATE_MAX) return -1206;
+        if (days < IXT_DATE_MIN || days > IXT_DATE_MAX) return -1206;
         memset(dt, 0, sizeof *dt);
-        ix_date_to_ymd((int32_t)days, &dt->year, &dt->month, &dt->day);
+        ixt_date_to_ymd((int32_t)days, &dt->year, &dt->month, &dt->day);
         return 0;
     }
     if (t != SQLITE_TEXT) return -1262;
     const char *s = (const char *)sqlite3_value_text(x);
     size_t n = (size_t)sqlite3_value_bytes(x);
-    ix_datetime v;
+    ixt_datetime v;
     memset(&v, 0, sizeof v);
-    if (code != IX_T_DATETIME || !ix_dt_qual_valid(q)) {
+    if (code != IX_T_DATETIME || !ixt_dt_qual_valid(q)) {
         /* a string: try full forms */
-        static const int ends[] = {IX_TU_F(5), IX_TU_SECOND, IX_TU_MINUTE, IX_TU_HOUR, IX_TU_DAY};
+        static const int ends[] = {IXT_TU_F(5), IXT_TU_SECOND, IXT_TU_MINUTE, IXT_TU_HOUR,
+                                   IXT_TU_DAY};
         int ok = 0;
         for (size_t i = 0; i < sizeof ends / sizeof ends[0] && !ok; i++) {
-            uint32_t qq = ix_dt_qual(IX_TU_YEAR, ends[i]);
-            if (ix_dt_parse(qq, s, n, &v) == IX_OK) {
+            uint32_t qq = ixt_dt_qual(IXT_TU_YEAR, ends[i]);
+            if (ixt_dt_parse(qq, s, n, &v) == IX_OK) {
                 ok = 1;
                 q = qq;
             }
         }
         if (!ok) {
             int32_t days;
-            if (ix_date_parse(s, n, NULL, &days) != IX_OK) return -1262;
+            if (ixt_date_parse(s, n, NULL, &days) != IX_OK) return -1262;
             memset(dt, 0, sizeof *dt);
-            ix_date_to_ymd(days, &dt->year, &dt->month, &dt->day);
+            ixt_date_to_ymd(days, &dt->year, &dt->month, &dt->day);
             return 0;
         }
     } else {
-        int rc = ix_dt_parse(q, s, n, &v);
+        int rc = ixt_dt_parse(q, s, n, &v);
         if (rc != IX_OK) return rc == IX_ERANGE ? -1263 : -1262;
     }
-    ix_datetime now;
+    ixt_datetime now;
     now_dt(&now);
-    int st = IX_QUAL_START(q), en = IX_QUAL_END(q);
-    dt->year = st <= IX_TU_YEAR ? v.year : now.year;
-    dt->month = st <= IX_TU_MONTH && en >= IX_TU_MONTH ? v.month : st > IX_TU_MONTH ? now.month : 1;
-    dt->day = st <= IX_TU_DAY && en >= IX_TU_DAY ? v.day : st > IX_TU_DAY ? now.day : 1;
-    dt->hour = st <= IX_TU_HOUR && en >= IX_TU_HOUR ? v.hour : st > IX_TU_HOUR ? now.hour : 0;
-    dt->minute = st <= IX_TU_MINUTE && en >= IX_TU_MINUTE ? v.minute
-                 : st > IX_TU_MINUTE                      ? now.minute
-                                                          : 0;
-    dt->second = st <= IX_TU_SECOND && en >= IX_TU_SECOND ? v.second
-                 : st > IX_TU_SECOND                      ? now.second
-                                                          : 0;
-    dt->fraction = en > IX_TU_SECOND ? v.fraction : 0;
-    if (st > IX_TU_DAY || (st > IX_TU_MONTH && en >= IX_TU_DAY)) {
+    int st = IXT_QUAL_START(q), en = IXT_QUAL_END(q);
+    dt->year = st <= IXT_TU_YEAR ? v.year : now.year;
+    dt->month = st <= IXT_TU_MONTH && en >= IXT_TU_MONTH ? v.month
+                : st > IXT_TU_MONTH                      ? now.month
+                                                         : 1;
+    dt->day = st <= IXT_TU_DAY && en >= IXT_TU_DAY ? v.day : st > IXT_TU_DAY ? now.day : 1;
+    dt->hour = st <= IXT_TU_HOUR && en >= IXT_TU_HOUR ? v.hour : st > IXT_TU_HOUR ? now.hour : 0;
+    dt->minute = st <= IXT_TU_MINUTE && en >= IXT_TU_MINUTE ? v.minute
+                 : st > IXT_TU_MINUTE                       ? now.minute
+                                                            : 0;
+    dt->second = st <= IXT_TU_SECOND && en >= IXT_TU_SECOND ? v.second
+                 : st > IXT_TU_SECOND                       ? now.second
+                                                            : 0;
+    dt->fraction = en > IXT_TU_SECOND ? v.fraction : 0;
+    if (st > IXT_TU_DAY || (st > IXT_TU_MONTH && en >= IXT_TU_DAY)) {
         /* a day taken from the current month may not exist in it */
-        int dim = ix_days_in_month(dt->year, dt->month);
+        int dim = ixt_days_in_month(dt->year, dt->month);
         if (dt->day > dim) return -1263;
     }
     return 0;
 }
 
-static void res_dt(sqlite3_context *ctx, uint32_t q, const ix_datetime *dt) {
-    ix_wbuf b;
-    ix_wbuf_init(&b, NULL);
-    ix_datetime c = *dt;
+static void res_dt(sqlite3_context *ctx, uint32_t q, const ixt_datetime *dt) {
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
+    ixt_datetime c = *dt;
     /* truncate fractions below the end unit */
-    int en = IX_QUAL_END(q);
-    if (en > IX_TU_SECOND) {
+    int en = IXT_QUAL_END(q);
+    if (en > IXT_TU_SECOND) {
         int32_t div = 1;
         for (int k = en - 10; k < 5; k++)
             div *= 10;
         c.fraction = c.fraction / div * div;
     }
-    if (ix_dt_check(q, &c) != IX_OK || ix_dt_format(q, &c, &b) != IX_OK) {
-        ix_wbuf_free(&b);
+    if (ixt_dt_check(q, &c) != IX_OK || ixt_dt_format(q, &c, &b) != IX_OK) {
+        ixb_wbuf_free(&b);
         fn_err(ctx, -1263, NULL);
         return;
     }
     sqlite3_result_text(ctx, (const char *)b.data, (int)b.len, SQLITE_TRANSIENT);
-    ix_wbuf_free(&b);
+    ixb_wbuf_free(&b);
 }
 
 /* ixd_extend(v, fromcode, fromlen, toq) */
 static void f_extend(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    ix_datetime dt;
+    ixt_datetime dt;
     int rc = arg_full_dt(argv[0], sqlite3_value_int(argv[1]),
                          (uint32_t)sqlite3_value_int64(argv[2]), &dt);
     if (rc == 1) {
@@ -372,7 +375,7 @@ static void f_extend(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 /* ixd_part(v, code, len, which): 0 year 1 month 2 day 3 weekday 4 date */
 static void f_part(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    ix_datetime dt;
+    ixt_datetime dt;
     int rc = arg_full_dt(argv[0], sqlite3_value_int(argv[1]),
                          (uint32_t)sqlite3_value_int64(argv[2]), &dt);
     if (rc == 1) {
@@ -385,7 +388,7 @@ static void f_part(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     int32_t days = 0;
     int which = sqlite3_value_int(argv[3]);
-    if (which >= 3 && ix_date_from_ymd(dt.year, dt.month, dt.day, &days) != IX_OK) {
+    if (which >= 3 && ixt_date_from_ymd(dt.year, dt.month, dt.day, &days) != IX_OK) {
         fn_err(ctx, -1206, NULL);
         return;
     }
@@ -393,7 +396,7 @@ static void f_part(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     case 0: sqlite3_result_int(ctx, dt.year); break;
     case 1: sqlite3_result_int(ctx, dt.month); break;
     case 2: sqlite3_result_int(ctx, dt.day); break;
-    case 3: sqlite3_result_int(ctx, ix_date_weekday(days)); break;
+    case 3: sqlite3_result_int(ctx, ixt_date_weekday(days)); break;
     default: sqlite3_result_int(ctx, days); break;
     }
 }
@@ -416,7 +419,7 @@ static void f_mdy(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         return;
     }
     int32_t days;
-    if (d < 1 || d > 31 || ix_date_from_ymd((int)y, (int)m, (int)d, &days) != IX_OK) {
+    if (d < 1 || d > 31 || ixt_date_from_ymd((int)y, (int)m, (int)d, &days) != IX_OK) {
         fn_err(ctx, -1206, NULL);
         return;
     }
@@ -426,16 +429,16 @@ static void f_mdy(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 static void f_today(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     (void)argv;
-    ix_datetime now;
+    ixt_datetime now;
     now_dt(&now);
     int32_t days = 0;
-    ix_date_from_ymd(now.year, now.month, now.day, &days);
+    ixt_date_from_ymd(now.year, now.month, now.day, &days);
     sqlite3_result_int(ctx, days);
 }
 
 static void f_current(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    ix_datetime now;
+    ixt_datetime now;
     now_dt(&now);
     res_dt(ctx, (uint32_t)sqlite3_value_int64(argv[0]), &now);
 }
@@ -443,7 +446,7 @@ static void f_current(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 /* ixd_dtsub(a, qa, b, qb, resq) -> interval units */
 static void f_dtsub(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    ix_datetime a, b;
+    ixt_datetime a, b;
     int ca = sqlite3_value_type(argv[0]) == SQLITE_INTEGER ? IX_T_DATE : IX_T_DATETIME;
     int cb = sqlite3_value_type(argv[2]) == SQLITE_INTEGER ? IX_T_DATE : IX_T_DATETIME;
     int r1 = arg_full_dt(argv[0], ca, (uint32_t)sqlite3_value_int64(argv[1]), &a);
@@ -456,19 +459,19 @@ static void f_dtsub(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         fn_err(ctx, r1 < 0 ? r1 : r2, NULL);
         return;
     }
-    ix_interval iv;
-    if (ix_dt_diff(&a, &b, &iv) != IX_OK) {
+    ixt_interval iv;
+    if (ixt_dt_diff(&a, &b, &iv) != IX_OK) {
         fn_err(ctx, -1263, NULL);
         return;
     }
     uint32_t rq = (uint32_t)sqlite3_value_int64(argv[4]);
     int64_t unit = 1;
-    int en = IX_QUAL_END(rq);
+    int en = IXT_QUAL_END(rq);
     switch (en) {
-    case IX_TU_DAY: unit = 86400LL * IX_UNITS_PER_SECOND; break;
-    case IX_TU_HOUR: unit = 3600LL * IX_UNITS_PER_SECOND; break;
-    case IX_TU_MINUTE: unit = 60LL * IX_UNITS_PER_SECOND; break;
-    case IX_TU_SECOND: unit = IX_UNITS_PER_SECOND; break;
+    case IXT_TU_DAY: unit = 86400LL * IXT_UNITS_PER_SECOND; break;
+    case IXT_TU_HOUR: unit = 3600LL * IXT_UNITS_PER_SECOND; break;
+    case IXT_TU_MINUTE: unit = 60LL * IXT_UNITS_PER_SECOND; break;
+    case IXT_TU_SECOND: unit = IXT_UNITS_PER_SECOND; break;
     default:
         for (int k = en - 10; k < 5; k++)
             unit *= 10;
@@ -485,7 +488,7 @@ static void f_dtadd(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         return;
     }
     uint32_t q = (uint32_t)sqlite3_value_int64(argv[1]);
-    ix_datetime a, r;
+    ixt_datetime a, r;
     int rc = arg_full_dt(argv[0], q ? IX_T_DATETIME : IX_T_DATE, q, &a);
     if (rc == 1) {
         sqlite3_result_null(ctx);
@@ -497,18 +500,18 @@ static void f_dtadd(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     uint32_t ivq = (uint32_t)sqlite3_value_int64(argv[3]);
     int64_t v = sqlite3_value_int64(argv[2]) * sqlite3_value_int(argv[4]);
-    ix_interval iv;
+    ixt_interval iv;
     iv.sign = v < 0 ? -1 : 1;
     int64_t mag = v < 0 ? -v : v;
-    iv.months = (IX_QUAL_START(ivq) <= IX_TU_MONTH) ? mag : 0;
-    iv.units = (IX_QUAL_START(ivq) <= IX_TU_MONTH) ? 0 : mag;
-    if (ix_dt_add(&a, &iv, &r) != IX_OK) {
+    iv.months = (IXT_QUAL_START(ivq) <= IXT_TU_MONTH) ? mag : 0;
+    iv.units = (IXT_QUAL_START(ivq) <= IXT_TU_MONTH) ? 0 : mag;
+    if (ixt_dt_add(&a, &iv, &r) != IX_OK) {
         fn_err(ctx, -1263, NULL);
         return;
     }
     if (q == 0) {
         int32_t days;
-        if (ix_date_from_ymd(r.year, r.month, r.day, &days) != IX_OK) {
+        if (ixt_date_from_ymd(r.year, r.month, r.day, &days) != IX_OK) {
             fn_err(ctx, -1263, NULL);
             return;
         }
@@ -690,14 +693,14 @@ static void utc_to_datetime(sqlite3_context *ctx, sqlite3_value *x) {
         fn_err(ctx, -1263, NULL);
         return;
     }
-    ix_datetime dt = {tmv.tm_year + 1900,
-                      tmv.tm_mon + 1,
-                      tmv.tm_mday,
-                      tmv.tm_hour,
-                      tmv.tm_min,
-                      tmv.tm_sec > 59 ? 59 : tmv.tm_sec,
-                      0};
-    res_dt(ctx, ix_dt_qual(IX_TU_YEAR, IX_TU_SECOND), &dt);
+    ixt_datetime dt = {tmv.tm_year + 1900,
+                       tmv.tm_mon + 1,
+                       tmv.tm_mday,
+                       tmv.tm_hour,
+                       tmv.tm_min,
+                       tmv.tm_sec > 59 ? 59 : tmv.tm_sec,
+                       0};
+    res_dt(ctx, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_SECOND), &dt);
 }
 
 static void f_dbinfo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -748,16 +751,16 @@ static void f_raise(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 void ixs_fn_err(sqlite3_context *ctx, int code, const char *text) {
     fn_err(ctx, code, text);
 }
-int ixs_fn_arg_dec(sqlite3_context *ctx, sqlite3_value *x, ix_decimal *d) {
+int ixs_fn_arg_dec(sqlite3_context *ctx, sqlite3_value *x, ixt_decimal *d) {
     return arg_dec(ctx, x, d);
 }
-void ixs_fn_res_dec(sqlite3_context *ctx, const ix_decimal *d) {
+void ixs_fn_res_dec(sqlite3_context *ctx, const ixt_decimal *d) {
     res_dec(ctx, d);
 }
-int ixs_fn_full_dt(sqlite3_value *x, int code, uint32_t q, ix_datetime *dt) {
+int ixs_fn_full_dt(sqlite3_value *x, int code, uint32_t q, ixt_datetime *dt) {
     return arg_full_dt(x, code, q, dt);
 }
-void ixs_fn_res_dt(sqlite3_context *ctx, uint32_t q, const ix_datetime *dt) {
+void ixs_fn_res_dt(sqlite3_context *ctx, uint32_t q, const ixt_datetime *dt) {
     res_dt(ctx, q, dt);
 }
 

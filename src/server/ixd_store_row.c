@@ -18,7 +18,7 @@ enum {
     RK_GENERIC,
     RK_I16,        /* SMALLINT */
     RK_I32,        /* INTEGER, SERIAL */
-    RK_DATE,       /* DATE: INTEGER in IX_DATE_MIN..IX_DATE_MAX */
+    RK_DATE,       /* DATE: INTEGER in IXT_DATE_MIN..IXT_DATE_MAX */
     RK_I64,        /* BIGINT, BIGSERIAL */
     RK_INT8,       /* INT8, SERIAL8: i16 sign, u32 low, u32 high magnitude */
     RK_FLOAT,      /* FLOAT: 8-byte IEEE, big-endian */
@@ -67,7 +67,7 @@ static inline int fast_int(const ixs_rcol *c, sqlite3_value *x, int64_t *v) {
     switch (c->kind) {
     case RK_I16: return *v > INT16_MIN && *v <= INT16_MAX;
     case RK_I32: return *v > INT32_MIN && *v <= INT32_MAX;
-    case RK_DATE: return *v >= IX_DATE_MIN && *v <= IX_DATE_MAX;
+    case RK_DATE: return *v >= IXT_DATE_MIN && *v <= IXT_DATE_MAX;
     default: return *v != INT64_MIN;
     }
 }
@@ -93,23 +93,23 @@ static inline int fast_put(const ixs_rcol *c, sqlite3_value *x, uint8_t *dst) {
     switch (c->kind) {
     case RK_I16:
         if (!fast_int(c, x, &v)) return -1;
-        ix_st16(dst, (uint16_t)v);
+        ixb_st16(dst, (uint16_t)v);
         return 2;
     case RK_I32:
     case RK_DATE:
         if (!fast_int(c, x, &v)) return -1;
-        ix_st32(dst, (uint32_t)v);
+        ixb_st32(dst, (uint32_t)v);
         return 4;
     case RK_I64:
         if (!fast_int(c, x, &v)) return -1;
-        ix_st64(dst, (uint64_t)v);
+        ixb_st64(dst, (uint64_t)v);
         return 8;
     case RK_INT8: {
         if (!fast_int(c, x, &v)) return -1;
         uint64_t mag = v < 0 ? (uint64_t)(-v) : (uint64_t)v;
-        ix_st16(dst, (uint16_t)(v < 0 ? -1 : 1));
-        ix_st32(dst + 2, (uint32_t)mag);
-        ix_st32(dst + 6, (uint32_t)(mag >> 32));
+        ixb_st16(dst, (uint16_t)(v < 0 ? -1 : 1));
+        ixb_st32(dst + 2, (uint32_t)mag);
+        ixb_st32(dst + 6, (uint32_t)(mag >> 32));
         return 10;
     }
     case RK_FLOAT:
@@ -121,14 +121,14 @@ static inline int fast_put(const ixs_rcol *c, sqlite3_value *x, uint8_t *dst) {
         if (c->kind == RK_FLOAT) {
             uint64_t u;
             memcpy(&u, &d, 8);
-            ix_st64(dst, u);
+            ixb_st64(dst, u);
             return 8;
         }
         float f = (float)d;
         if (isinf(f) && isfinite(d)) return -1;
         uint32_t u;
         memcpy(&u, &f, 4);
-        ix_st32(dst, u);
+        ixb_st32(dst, u);
         return 4;
     }
     case RK_VARCHAR:
@@ -140,13 +140,13 @@ static inline int fast_put(const ixs_rcol *c, sqlite3_value *x, uint8_t *dst) {
 /* 1 when b has room for n more bytes (grown if need be); 0 when n would
  * pass b's limit (the general path then writes what really fits) or on
  * out of memory (b's sticky error set). */
-static int room_for(ix_wbuf *b, size_t n) {
+static int room_for(ixb_wbuf *b, size_t n) {
     if (b->cap - b->len >= n) return 1;
     if (b->max && (b->len > b->max || n > b->max - b->len)) return 0;
-    return ix_wbuf_reserve(b, n) == IX_OK;
+    return ixb_wbuf_reserve(b, n) == IX_OK;
 }
 
-int ixs_row_encode(ixd_stmt *s, ix_wbuf *out, ixs_put_fn general) {
+int ixs_row_encode(ixd_stmt *s, ixb_wbuf *out, ixs_put_fn general) {
     size_t start = out->len;
     const ixs_rcol *plan = s->rplan;
     int room = room_for(out, plan[0].rest);
@@ -195,19 +195,19 @@ static int bind_text(ixd_stmt *s, int i, const uint8_t *p, size_t n) {
 static int tuple_int(int code, const uint8_t *p, size_t n, int64_t *v) {
     switch (code) {
     case IX_T_SMALLINT:
-        if (n != 2 || ix_be16(p) == 0x8000u) return 0;
-        *v = (int16_t)ix_be16(p);
+        if (n != 2 || ixb_be16(p) == 0x8000u) return 0;
+        *v = (int16_t)ixb_be16(p);
         return 1;
     case IX_T_INTEGER:
     case IX_T_SERIAL:
     case IX_T_DATE:
-        if (n != 4 || ix_be32(p) == 0x80000000u) return 0;
-        *v = (int32_t)ix_be32(p);
+        if (n != 4 || ixb_be32(p) == 0x80000000u) return 0;
+        *v = (int32_t)ixb_be32(p);
         return 1;
     case IX_T_BIGINT:
     case IX_T_BIGSERIAL:
-        if (n != 8 || ix_be64(p) == (uint64_t)1 << 63) return 0;
-        *v = (int64_t)ix_be64(p);
+        if (n != 8 || ixb_be64(p) == (uint64_t)1 << 63) return 0;
+        *v = (int64_t)ixb_be64(p);
         return 1;
     default: return 0;
     }
@@ -215,13 +215,13 @@ static int tuple_int(int code, const uint8_t *p, size_t n, int64_t *v) {
 
 /* A tuple FLOAT/SMALLFLOAT; 0 for its NULL form or a bad width. */
 static int tuple_double(int code, const uint8_t *p, size_t n, double *d) {
-    if (code == IX_T_FLOAT && n == 8 && ix_be64(p) != UINT64_MAX) {
-        uint64_t u = ix_be64(p);
+    if (code == IX_T_FLOAT && n == 8 && ixb_be64(p) != UINT64_MAX) {
+        uint64_t u = ixb_be64(p);
         memcpy(d, &u, 8);
         return 1;
     }
-    if (code == IX_T_SMALLFLOAT && n == 4 && ix_be32(p) != UINT32_MAX) {
-        uint32_t u = ix_be32(p);
+    if (code == IX_T_SMALLFLOAT && n == 4 && ixb_be32(p) != UINT32_MAX) {
+        uint32_t u = ixb_be32(p);
         float f;
         memcpy(&f, &u, 4);
         *d = f;

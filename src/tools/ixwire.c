@@ -71,7 +71,7 @@ static const struct option long_opts[] = {
 /* The options of both commands, wherever they stand (GNU getopt permutes);
  * the positional arguments are left in argv[optind..argc). */
 typedef struct wire_opts {
-    ix_fmt fmt;
+    ixt_fmt fmt;
     const char *from, *caps;
     int done; /* --help or --version printed */
 } wire_opts;
@@ -101,31 +101,31 @@ static int malformed(size_t at, const char *why) {
 }
 
 /* Reads all of stdin into out (hex text). */
-static int read_stdin(ix_wbuf *out) {
+static int read_stdin(ixb_wbuf *out) {
     char buf[65536];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
-        ix_put_bytes(out, buf, n);
+        ixb_put_bytes(out, buf, n);
     return out->err;
 }
 
-static int hex_arg(const char *arg, ix_wbuf *bytes) {
-    ix_wbuf text;
-    ix_wbuf_init(&text, NULL);
+static int hex_arg(const char *arg, ixb_wbuf *bytes) {
+    ixb_wbuf text;
+    ixb_wbuf_init(&text, NULL);
     const char *s = arg;
     size_t n = strlen(arg);
     if (strcmp(arg, "-") == 0) {
         if (read_stdin(&text)) {
             fprintf(stderr, "ixwire: cannot read standard input\n");
-            ix_wbuf_free(&text);
+            ixb_wbuf_free(&text);
             return 1;
         }
         s = (const char *)text.data;
         n = text.len;
     }
     size_t bad = 0;
-    int rc = ix_hex_decode(s ? s : "", n, bytes, &bad);
-    ix_wbuf_free(&text);
+    int rc = ixb_hex_decode(s ? s : "", n, bytes, &bad);
+    ixb_wbuf_free(&text);
     if (rc != IX_OK) {
         fprintf(stderr, "ixwire: bad hex text at character %zu\n", bad);
         return 2;
@@ -134,10 +134,10 @@ static int hex_arg(const char *arg, ix_wbuf *bytes) {
 }
 
 static int cmd_value(int npos, char **pos, const wire_opts *wo) {
-    ix_fmt fmt = wo->fmt;
+    ixt_fmt fmt = wo->fmt;
     if (wo->from || wo->caps) return bad_usage("--from and --caps go with decode");
     if (npos != 3) return bad_usage("value takes TYPE ENCODED_LENGTH HEX");
-    int code = ix_type_from_name(pos[0]);
+    int code = ixt_type_from_name(pos[0]);
     if (code < 0) {
         char *end;
         long v = strtol(pos[0], &end, 0);
@@ -153,22 +153,22 @@ static int cmd_value(int npos, char **pos, const wire_opts *wo) {
         fprintf(stderr, "ixwire: bad encoded length %s\n", pos[1]);
         return 1;
     }
-    ix_wbuf bytes, out;
-    ix_wbuf_init(&bytes, NULL);
-    ix_wbuf_init(&out, NULL);
+    ixb_wbuf bytes, out;
+    ixb_wbuf_init(&bytes, NULL);
+    ixb_wbuf_init(&out, NULL);
     int rc = hex_arg(pos[2], &bytes);
     if (rc) goto done;
-    ix_vtype t = {ix_vtype_resolve(code, NULL), (uint32_t)enclen};
+    ixt_vtype t = {ixt_vtype_resolve(code, NULL), (uint32_t)enclen};
     size_t used = 0;
-    int st = ix_value_extent(t, bytes.data, bytes.len, bytes.len, 0, &used);
+    int st = ixt_value_extent(t, bytes.data, bytes.len, bytes.len, 0, &used);
     if (st == IX_NEED_MORE) {
-        size_t w = ix_value_fixed_width(t);
+        size_t w = ixt_value_fixed_width(t);
         char why[96];
         if (w)
-            snprintf(why, sizeof why, "%s value needs %zu bytes, got %zu", ix_type_name(t.code), w,
+            snprintf(why, sizeof why, "%s value needs %zu bytes, got %zu", ixt_type_name(t.code), w,
                      bytes.len);
         else
-            snprintf(why, sizeof why, "%s value is truncated", ix_type_name(t.code));
+            snprintf(why, sizeof why, "%s value is truncated", ixt_type_name(t.code));
         rc = malformed(bytes.len, why);
         goto done;
     }
@@ -179,97 +179,97 @@ static int cmd_value(int npos, char **pos, const wire_opts *wo) {
     if (used != bytes.len) {
         char why[96];
         snprintf(why, sizeof why, "%zu trailing bytes after the %s value", bytes.len - used,
-                 ix_type_name(t.code));
+                 ixt_type_name(t.code));
         rc = malformed(used, why);
         goto done;
     }
-    st = ix_value_format(t, bytes.data, bytes.len, &fmt, &out);
+    st = ixt_value_format(t, bytes.data, bytes.len, &fmt, &out);
     if (st == IX_NULL_VALUE) {
         printf("NULL\n");
     } else if (st != IX_OK) {
         char why[96];
-        snprintf(why, sizeof why, "not a valid %s encoding", ix_type_name(t.code));
+        snprintf(why, sizeof why, "not a valid %s encoding", ixt_type_name(t.code));
         rc = malformed(0, why);
     } else {
         fwrite(out.data, 1, out.len, stdout);
         putchar('\n');
     }
 done:
-    ix_wbuf_free(&bytes);
-    ix_wbuf_free(&out);
+    ixb_wbuf_free(&bytes);
+    ixb_wbuf_free(&out);
     return rc;
 }
 
 static int cmd_decode(int npos, char **pos, const wire_opts *wo) {
     const char *from = wo->from, *caps_s = wo->caps ? wo->caps : "auto";
-    ix_fmt fmt = {.dbdate = wo->fmt.dbdate};
+    ixt_fmt fmt = {.dbdate = wo->fmt.dbdate};
     if (wo->fmt.dbmoney) return bad_usage("--dbmoney goes with value");
     if (!from) return bad_usage("decode needs --from client|server");
     if (npos != 1) return bad_usage("decode takes one HEX argument (or -)");
     const char *input = pos[0];
-    ix_role role;
+    ixp_role role;
     if (strcmp(from, "client") == 0)
-        role = IX_FROM_CLIENT;
+        role = IXP_FROM_CLIENT;
     else if (strcmp(from, "server") == 0)
-        role = IX_FROM_SERVER;
+        role = IXP_FROM_SERVER;
     else
         return bad_usage("--from takes client or server");
     int learn = strcmp(caps_s, "auto") == 0;
-    ix_caps caps = {0};
-    if (!learn && ix_caps_parse_list(caps_s, &caps) != 0) {
+    ixp_caps caps = {0};
+    if (!learn && ixp_caps_parse_list(caps_s, &caps) != 0) {
         fprintf(stderr, "ixwire: unknown capability in %s (known: f44 f54 f62 f63 f69 f70)\n",
                 caps_s);
         return 1;
     }
-    ix_wbuf bytes;
-    ix_wbuf_init(&bytes, NULL);
+    ixb_wbuf bytes;
+    ixb_wbuf_init(&bytes, NULL);
     int rc = hex_arg(input, &bytes);
     if (rc) {
-        ix_wbuf_free(&bytes);
+        ixb_wbuf_free(&bytes);
         return rc;
     }
-    ix_reader r;
-    ix_reader_init(&r, role, NULL);
+    ixp_reader r;
+    ixp_reader_init(&r, role, NULL);
     r.caps = caps;
-    r.expect_login = ix_sl_looks_like(bytes.data, bytes.len);
-    ix_printer pr;
-    ix_printer_init(&pr, NULL);
+    r.expect_login = ixp_sl_looks_like(bytes.data, bytes.len);
+    ixp_printer pr;
+    ixp_printer_init(&pr, NULL);
     pr.caps = caps;
     pr.fmt = fmt;
-    ix_wbuf line;
-    ix_wbuf_init(&line, NULL);
-    rc = ix_reader_feed(&r, bytes.data, bytes.len) == IX_OK ? 0 : 2;
+    ixb_wbuf line;
+    ixb_wbuf_init(&line, NULL);
+    rc = ixp_reader_feed(&r, bytes.data, bytes.len) == IX_OK ? 0 : 2;
     while (rc == 0) {
-        uint64_t at = ix_reader_offset(&r);
-        ix_msg m;
-        int st = ix_reader_next(&r, &m);
+        uint64_t at = ixp_reader_offset(&r);
+        ixp_msg m;
+        int st = ixp_reader_next(&r, &m);
         if (st == IX_NEED_MORE) {
-            if (ix_reader_pending(&r))
-                rc = malformed((size_t)ix_reader_offset(&r) + ix_reader_pending(&r),
+            if (ixp_reader_pending(&r))
+                rc = malformed((size_t)ixp_reader_offset(&r) + ixp_reader_pending(&r),
                                "input ends inside a message");
             break;
         }
         if (st != IX_OK) {
-            rc = malformed((size_t)ix_reader_offset(&r), ix_reader_why(&r));
+            rc = malformed((size_t)ixp_reader_offset(&r), ixp_reader_why(&r));
             break;
         }
-        ix_wbuf_reset(&line);
-        ix_print_msg(&pr, role, &m, &line);
+        ixb_wbuf_reset(&line);
+        ixp_print_msg(&pr, role, &m, &line);
         printf("%06llu %.*s\n", (unsigned long long)at, (int)line.len, (const char *)line.data);
         /* --caps auto: a server's SQ_PROTOCOLS answer is the granted set; for
          * a client's offer, assume what ixd would grant of it. */
-        if (learn && m.tag == IX_SQ_PROTOCOLS) {
-            uint8_t ans[IX_CAPS_ANSWER_LEN];
+        if (learn && m.tag == IXP_SQ_PROTOCOLS) {
+            uint8_t ans[IXP_CAPS_ANSWER_LEN];
             r.caps = pr.caps =
-                role == IX_FROM_SERVER
-                    ? ix_caps_from_bits(m.u.protocols.p, m.u.protocols.n)
-                    : ix_caps_answer(m.u.protocols.p, m.u.protocols.n, ix_caps_ixd, ans);
+                role == IXP_FROM_SERVER
+                    ? ixp_caps_from_bits(m.u.protocols.p, m.u.protocols.n)
+                    : ixp_caps_answer(m.u.protocols.p, m.u.protocols.n, ixp_caps_ixd, ans);
         }
     }
-    ix_wbuf_free(&line);
-    ix_printer_free(&pr);
-    ix_reader_free(&r);
-    ix_wbuf_free(&bytes);
+    ixb_wbuf_free(&line);
+    ixp_printer_free(&pr);
+    ixp_reader_free(&r);
+    ixb_wbuf_free(&bytes);
     return rc;
 }
 

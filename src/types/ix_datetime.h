@@ -6,106 +6,106 @@
  * with the time-unit codes below; FRACTION(n) ends at 10 + n (n = 1..5) and a
  * FRACTION start is 12 (so FRACTION TO FRACTION(1) has start 12 > end 11).
  */
-#ifndef IX_DATETIME_H
-#define IX_DATETIME_H
+#ifndef IXT_DATETIME_H
+#define IXT_DATETIME_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "base/ix_buf.h"
 
-enum ix_time_unit {
-    IX_TU_YEAR = 0,
-    IX_TU_MONTH = 2,
-    IX_TU_DAY = 4,
-    IX_TU_HOUR = 6,
-    IX_TU_MINUTE = 8,
-    IX_TU_SECOND = 10,
-    IX_TU_FRACTION = 12, /* as a start unit */
+enum ixt_time_unit {
+    IXT_TU_YEAR = 0,
+    IXT_TU_MONTH = 2,
+    IXT_TU_DAY = 4,
+    IXT_TU_HOUR = 6,
+    IXT_TU_MINUTE = 8,
+    IXT_TU_SECOND = 10,
+    IXT_TU_FRACTION = 12, /* as a start unit */
 };
-#define IX_TU_F(n)          (10 + (n)) /* FRACTION(n) as an end unit, n = 1..5 */
-#define IX_QUAL(d, s, e)    ((uint32_t)(d) << 8 | (uint32_t)(s) << 4 | (uint32_t)(e))
-#define IX_QUAL_DIGITS(q)   ((int)(((q) >> 8) & 0xff))
-#define IX_QUAL_START(q)    ((int)(((q) >> 4) & 0xf))
-#define IX_QUAL_END(q)      ((int)((q)&0xf))
-#define IX_DT_NQUALS        56     /* legal DATETIME qualifiers */
-#define IX_IV_NQUALS        302    /* legal INTERVAL qualifiers */
-#define IX_UNITS_PER_SECOND 100000 /* fractions are kept in 10 µs units (FRACTION(5)) */
+#define IXT_TU_F(n)          (10 + (n)) /* FRACTION(n) as an end unit, n = 1..5 */
+#define IXT_QUAL(d, s, e)    ((uint32_t)(d) << 8 | (uint32_t)(s) << 4 | (uint32_t)(e))
+#define IXT_QUAL_DIGITS(q)   ((int)(((q) >> 8) & 0xff))
+#define IXT_QUAL_START(q)    ((int)(((q) >> 4) & 0xf))
+#define IXT_QUAL_END(q)      ((int)((q)&0xf))
+#define IXT_DT_NQUALS        56     /* legal DATETIME qualifiers */
+#define IXT_IV_NQUALS        302    /* legal INTERVAL qualifiers */
+#define IXT_UNITS_PER_SECOND 100000 /* fractions are kept in 10 µs units (FRACTION(5)) */
 
 /* ---- DATE ---------------------------------------------------------------- */
 
-#define IX_DATE_NULL       INT32_MIN /* tuple NULL 80 00 00 00 */
-#define IX_DATE_UNIX_EPOCH 25568     /* 1970-01-01 as a day number */
-#define IX_DATE_MIN        (-693594) /* 0001-01-01 */
-#define IX_DATE_MAX        2958464   /* 9999-12-31 */
+#define IXT_DATE_NULL       INT32_MIN /* tuple NULL 80 00 00 00 */
+#define IXT_DATE_UNIX_EPOCH 25568     /* 1970-01-01 as a day number */
+#define IXT_DATE_MIN        (-693594) /* 0001-01-01 */
+#define IXT_DATE_MAX        2958464   /* 9999-12-31 */
 
 /* 1 if y is a Gregorian leap year. */
-int ix_is_leap(int y);
+int ixt_is_leap(int y);
 /* Days in month m (1..12) of year y; 0 for a bad month. */
-int ix_days_in_month(int y, int m);
+int ixt_days_in_month(int y, int m);
 /* 1 if y-m-d is a valid date with 1 <= y <= 9999. */
-int ix_date_valid(int y, int m, int d);
+int ixt_date_valid(int y, int m, int d);
 /* Day count of y-m-d (day 0 = 1899-12-31, proleptic Gregorian). Returns
  * IX_OK or IX_ERANGE (invalid date or year outside 1..9999). */
-int ix_date_from_ymd(int y, int m, int d, int32_t *days);
+int ixt_date_from_ymd(int y, int m, int d, int32_t *days);
 /* Splits a day count into year, month, day (any int32 except the NULL
  * sentinel; years may then fall outside 1..9999). */
-void ix_date_to_ymd(int32_t days, int *y, int *m, int *d);
+void ixt_date_to_ymd(int32_t days, int *y, int *m, int *d);
 /* Weekday of a day count: 0 = Sunday .. 6 = Saturday (1899-12-31 was a
  * Sunday). */
-int ix_date_weekday(int32_t days);
+int ixt_date_weekday(int32_t days);
 /* *out = days + n. Returns IX_OK or IX_ERANGE outside 0001-01-01..9999-12-31. */
-int ix_date_add_days(int32_t days, int64_t n, int32_t *out);
+int ixt_date_add_days(int32_t days, int64_t n, int32_t *out);
 
 /* DBDATE (default "MDY4/"): the order of D, M and Y2/Y4 (a lone Y means Y4)
  * followed by a separator character ('0' = none; missing = '/').
  * Appends the date text ("01/01/1970"). Returns IX_OK, IX_EINVAL (bad DBDATE),
  * IX_ERANGE (year outside 1..9999) or out's sticky error. dbdate may be NULL. */
-int ix_date_format(int32_t days, const char *dbdate, ix_wbuf *out);
+int ixt_date_format(int32_t days, const char *dbdate, ixb_wbuf *out);
 /* Parses a date in the DBDATE form, or else ISO yyyy-mm-dd, with optional
  * surrounding blanks. Y2 years are 1900 + yy. Returns IX_OK, IX_EINVAL
  * (syntax or bad DBDATE) or IX_ERANGE (no such date). */
-int ix_date_parse(const char *s, size_t n, const char *dbdate, int32_t *days);
+int ixt_date_parse(const char *s, size_t n, const char *dbdate, int32_t *days);
 
 /* ---- qualifiers ------------------------------------------------------------ */
 
 /* Qualifier of DATETIME start TO end, or 0 if that pair is not legal. */
-uint32_t ix_dt_qual(int start, int end);
+uint32_t ixt_dt_qual(int start, int end);
 /* Qualifier of INTERVAL start(prec) TO end (prec = leading precision 1..9,
  * ignored for FRACTION TO FRACTION(n)), or 0 if not legal. */
-uint32_t ix_iv_qual(int prec, int start, int end);
+uint32_t ixt_iv_qual(int prec, int start, int end);
 /* 1 if q is one of the 56 legal DATETIME / 302 legal INTERVAL qualifiers
  * (digits must agree with start, end and the leading precision). */
-int ix_dt_qual_valid(uint32_t q);
-int ix_iv_qual_valid(uint32_t q);
+int ixt_dt_qual_valid(uint32_t q);
+int ixt_iv_qual_valid(uint32_t q);
 /* Leading-field precision of an INTERVAL qualifier (the digits of its first
  * field; n for FRACTION TO FRACTION(n)). */
-int ix_iv_qual_prec(uint32_t q);
+int ixt_iv_qual_prec(uint32_t q);
 /* Tuple width (digits + (q & 1) + 3) / 2; 0 when digits is 0. */
-size_t ix_qual_width(uint32_t q);
+size_t ixt_qual_width(uint32_t q);
 /* Fills arr (may be NULL) with every legal DATETIME / INTERVAL qualifier in
  * ascending (start, end, prec) order and returns the count (56 / 302). */
-int ix_dt_qual_list(uint32_t *arr);
-int ix_iv_qual_list(uint32_t *arr);
+int ixt_dt_qual_list(uint32_t *arr);
+int ixt_iv_qual_list(uint32_t *arr);
 
 /* ---- DATETIME -------------------------------------------------------------- */
 
 /* A DATETIME value. Fields outside the qualifier are 0 after a decode and are
  * ignored by the encoder. fraction is in 10 µs units (0..99999). */
-typedef struct ix_datetime {
+typedef struct ixt_datetime {
     int year, month, day, hour, minute, second;
     int32_t fraction;
-} ix_datetime;
+} ixt_datetime;
 
 /* Checks the fields that q covers: year 1..9999, month 1..12, day within the
  * month (leap years; Feb 29 allowed when the year is absent; 31 when the
  * month is absent), hour 0..23, minute/second 0..59, fraction 0..99999
  * (digits below FRACTION(n) are allowed here; the encoder truncates them).
  * Returns IX_OK, IX_EINVAL (bad qualifier) or IX_ERANGE. */
-int ix_dt_check(uint32_t q, const ix_datetime *dt);
+int ixt_dt_check(uint32_t q, const ixt_datetime *dt);
 
 /*
- * DATETIME/INTERVAL tuple form (§4.5), ix_qual_width(q) bytes: the decimal
+ * DATETIME/INTERVAL tuple form (§4.5), ixt_qual_width(q) bytes: the decimal
  * number formed by the fields, aligned so that the point falls after SECOND,
  * in the §4.3 container (ix_decimal.h):
  *
@@ -119,21 +119,21 @@ int ix_dt_check(uint32_t q, const ix_datetime *dt);
  * (exp + 64) ^ 0x7f with complemented pairs; zero = 80 00..; NULL = all 00.
  */
 
-/* Decodes n tuple bytes (n must equal ix_qual_width(q)). Returns IX_OK,
+/* Decodes n tuple bytes (n must equal ixt_qual_width(q)). Returns IX_OK,
  * IX_NULL_VALUE, IX_EINVAL (bad qualifier) or IX_EMALFORMED (bad container,
  * negative, digits outside the qualifier, a field out of range). */
-int ix_dt_decode(uint32_t q, const uint8_t *p, size_t n, ix_datetime *dt);
+int ixt_dt_decode(uint32_t q, const uint8_t *p, size_t n, ixt_datetime *dt);
 /* Appends the tuple form; a NULL dt pointer writes the NULL form. Digits
  * below FRACTION(n) are truncated. Returns IX_OK, IX_EINVAL, IX_ERANGE (a
  * field out of range) or out's sticky error. */
-int ix_dt_encode(uint32_t q, const ix_datetime *dt, ix_wbuf *out);
+int ixt_dt_encode(uint32_t q, const ixt_datetime *dt, ixb_wbuf *out);
 /* Text "YYYY-MM-DD hh:mm:ss.fffff" restricted to q ("23:59", "0001",
  * ".00001"). Returns IX_OK, IX_EINVAL or out's sticky error. */
-int ix_dt_format(uint32_t q, const ix_datetime *dt, ix_wbuf *out);
+int ixt_dt_format(uint32_t q, const ixt_datetime *dt, ixb_wbuf *out);
 /* Parses that text form (optional surrounding blanks; fields may have fewer
  * digits; at most n fraction digits). Returns IX_OK, IX_EINVAL (syntax) or
  * IX_ERANGE (field out of range, too many digits). */
-int ix_dt_parse(uint32_t q, const char *s, size_t n, ix_datetime *dt);
+int ixt_dt_parse(uint32_t q, const char *s, size_t n, ixt_datetime *dt);
 
 /*
  * Bind form (§3.4) of DATETIME and INTERVAL, value bytes only (no pad):
@@ -145,54 +145,54 @@ int ix_dt_parse(uint32_t q, const char *s, size_t n, ix_datetime *dt);
  *
  * (the slot carries the full qualifier; that is the message codec's job).
  */
-int ix_dt_encode_bind(uint32_t q, const ix_datetime *dt, ix_wbuf *out);
+int ixt_dt_encode_bind(uint32_t q, const ixt_datetime *dt, ixb_wbuf *out);
 /* Decodes a bind form; *used = 2 + length. Returns IX_OK, IX_NEED_MORE,
  * IX_EMALFORMED (length 0 or above the width, bad value). */
-int ix_dt_decode_bind(uint32_t q, const uint8_t *p, size_t avail, ix_datetime *dt, size_t *used);
+int ixt_dt_decode_bind(uint32_t q, const uint8_t *p, size_t avail, ixt_datetime *dt, size_t *used);
 
 /* Converts between a full datetime (year..fraction all meaningful) and a
  * count of 10 µs units since 1899-12-31 00:00:00. to_stamp returns IX_OK or
  * IX_ERANGE (invalid fields); from_stamp returns IX_OK or IX_ERANGE. */
-int ix_dt_to_stamp(const ix_datetime *dt, int64_t *stamp);
-int ix_dt_from_stamp(int64_t stamp, ix_datetime *dt);
+int ixt_dt_to_stamp(const ixt_datetime *dt, int64_t *stamp);
+int ixt_dt_from_stamp(int64_t stamp, ixt_datetime *dt);
 
 /* ---- INTERVAL -------------------------------------------------------------- */
 
 /* An INTERVAL value: a year-month interval uses months, a day-time interval
  * units (10 µs); the other is 0. Magnitudes are non-negative; sign is +1 or
  * -1 (zero is +1). */
-typedef struct ix_interval {
+typedef struct ixt_interval {
     int sign;
     int64_t months;
     int64_t units;
-} ix_interval;
+} ixt_interval;
 
-/* Decodes an INTERVAL tuple; results and errors as ix_dt_decode (negative
+/* Decodes an INTERVAL tuple; results and errors as ixt_dt_decode (negative
  * values allowed). */
-int ix_iv_decode(uint32_t q, const uint8_t *p, size_t n, ix_interval *iv);
+int ixt_iv_decode(uint32_t q, const uint8_t *p, size_t n, ixt_interval *iv);
 /* Appends the tuple form (NULL iv pointer = NULL form). Returns IX_OK,
  * IX_EINVAL, IX_ERANGE (leading field above its precision, a value not
  * exact at the end unit, wrong class) or out's sticky error. */
-int ix_iv_encode(uint32_t q, const ix_interval *iv, ix_wbuf *out);
+int ixt_iv_encode(uint32_t q, const ixt_interval *iv, ixb_wbuf *out);
 /* Text with the leading field right-aligned in blanks to its precision and
  * the sign before its first digit: "  3 03:27:01.12345", " 1-06",
  * "-999.99", "-.00001". Returns IX_OK, IX_EINVAL, IX_ERANGE. */
-int ix_iv_format(uint32_t q, const ix_interval *iv, ix_wbuf *out);
+int ixt_iv_format(uint32_t q, const ixt_interval *iv, ixb_wbuf *out);
 /* Parses that text ([blanks][+|-]fields[blanks]). Returns IX_OK, IX_EINVAL
  * (syntax) or IX_ERANGE. */
-int ix_iv_parse(uint32_t q, const char *s, size_t n, ix_interval *iv);
+int ixt_iv_parse(uint32_t q, const char *s, size_t n, ixt_interval *iv);
 /* Bind form as for DATETIME. */
-int ix_iv_encode_bind(uint32_t q, const ix_interval *iv, ix_wbuf *out);
-int ix_iv_decode_bind(uint32_t q, const uint8_t *p, size_t avail, ix_interval *iv, size_t *used);
+int ixt_iv_encode_bind(uint32_t q, const ixt_interval *iv, ixb_wbuf *out);
+int ixt_iv_decode_bind(uint32_t q, const uint8_t *p, size_t avail, ixt_interval *iv, size_t *used);
 /* Compares two intervals of the same class: <0, 0, >0. */
-int ix_iv_cmp(const ix_interval *a, const ix_interval *b);
+int ixt_iv_cmp(const ixt_interval *a, const ixt_interval *b);
 
 /* ---- arithmetic ------------------------------------------------------------ */
 
 /* *out = a - b as a day-time interval (full datetimes). IX_OK or IX_ERANGE. */
-int ix_dt_diff(const ix_datetime *a, const ix_datetime *b, ix_interval *out);
+int ixt_dt_diff(const ixt_datetime *a, const ixt_datetime *b, ixt_interval *out);
 /* *out = dt + iv (full datetime): months first (IX_ERANGE if that gives an
  * invalid day, as Informix does), then the day-time part. */
-int ix_dt_add(const ix_datetime *dt, const ix_interval *iv, ix_datetime *out);
+int ixt_dt_add(const ixt_datetime *dt, const ixt_interval *iv, ixt_datetime *out);
 
-#endif /* IX_DATETIME_H */
+#endif /* IXT_DATETIME_H */

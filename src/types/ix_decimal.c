@@ -12,7 +12,7 @@ typedef struct dec10 {
     int sign;
     int nd;
     int pt;
-    uint8_t d[2 * IX_DEC_MAXPAIRS + 4];
+    uint8_t d[2 * IXT_DEC_MAXPAIRS + 4];
 } dec10;
 
 static void d10_trim(dec10 *x) {
@@ -32,10 +32,10 @@ static void d10_trim(dec10 *x) {
     }
 }
 
-static void to10(const ix_decimal *d, dec10 *x) {
-    /* ndig <= IX_DEC_MAXPAIRS is an invariant of ix_decimal; the bound keeps
+static void to10(const ixt_decimal *d, dec10 *x) {
+    /* ndig <= IXT_DEC_MAXPAIRS is an invariant of ixt_decimal; the bound keeps
      * a corrupted value from writing past x->d. */
-    int n = d->ndig <= IX_DEC_MAXPAIRS ? d->ndig : IX_DEC_MAXPAIRS;
+    int n = d->ndig <= IXT_DEC_MAXPAIRS ? d->ndig : IXT_DEC_MAXPAIRS;
     x->sign = d->sign < 0 ? -1 : 1;
     x->nd = 2 * n;
     x->pt = 2 * d->exp;
@@ -47,7 +47,7 @@ static void to10(const ix_decimal *d, dec10 *x) {
 }
 
 /* Returns IX_OK or IX_ERANGE (too many pairs, exponent out of range). */
-static int from10(const dec10 *x0, ix_decimal *d) {
+static int from10(const dec10 *x0, ixt_decimal *d) {
     dec10 x = *x0;
     d10_trim(&x);
     memset(d, 0, sizeof *d);
@@ -63,7 +63,7 @@ static int from10(const dec10 *x0, ix_decimal *d) {
     if (x.nd % 2) x.d[x.nd++] = 0;
     int pairs = x.nd / 2;
     int exp = x.pt / 2;
-    if (pairs > IX_DEC_MAXPAIRS || exp - 1 < IX_DEC_MINEXP - 1 || exp > IX_DEC_MAXEXP)
+    if (pairs > IXT_DEC_MAXPAIRS || exp - 1 < IXT_DEC_MINEXP - 1 || exp > IXT_DEC_MAXEXP)
         return IX_ERANGE;
     d->sign = (int8_t)x.sign;
     d->exp = (int16_t)exp;
@@ -105,17 +105,17 @@ static void d10_round(dec10 *x, int keep) {
     d10_trim(x);
 }
 
-void ix_dec_zero(ix_decimal *d) {
+void ixt_dec_zero(ixt_decimal *d) {
     memset(d, 0, sizeof *d);
     d->sign = 1;
 }
 
-void ix_dec_null(ix_decimal *d) {
+void ixt_dec_null(ixt_decimal *d) {
     memset(d, 0, sizeof *d);
     d->is_null = 1;
 }
 
-int ix_dec_digits(const ix_decimal *d, int *pt) {
+int ixt_dec_digits(const ixt_decimal *d, int *pt) {
     dec10 x;
     if (d->is_null) {
         if (pt) *pt = 0;
@@ -130,12 +130,12 @@ static int is_blank(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-int ix_dec_from_text(ix_decimal *d, const char *s, size_t n) {
+int ixt_dec_from_text(ixt_decimal *d, const char *s, size_t n) {
     size_t i = 0;
     dec10 x;
     memset(&x, 0, sizeof x);
     x.sign = 1;
-    ix_dec_zero(d);
+    ixt_dec_zero(d);
     while (i < n && is_blank(s[i]))
         i++;
     if (i < n && (s[i] == '+' || s[i] == '-')) x.sign = s[i++] == '-' ? -1 : 1;
@@ -177,7 +177,7 @@ int ix_dec_from_text(ix_decimal *d, const char *s, size_t n) {
         i++;
     if (i != n) return IX_EINVAL;
     if (last_nz < 0) return IX_OK; /* zero, whatever the exponent */
-    if (last_nz + 1 > IX_DEC_MAXDIGITS) return IX_ERANGE;
+    if (last_nz + 1 > IXT_DEC_MAXDIGITS) return IX_ERANGE;
     /* 1E-130 = 0.1 * 10^-129; the largest value is < 10^126. */
     if (pt < -129 || pt > 126) return IX_ERANGE;
     x.nd = last_nz + 1;
@@ -185,47 +185,47 @@ int ix_dec_from_text(ix_decimal *d, const char *s, size_t n) {
     return from10(&x, d);
 }
 
-static void put_digits(ix_wbuf *out, const uint8_t *dg, int n) {
+static void put_digits(ixb_wbuf *out, const uint8_t *dg, int n) {
     for (int i = 0; i < n; i++)
-        ix_put_u8(out, (uint8_t)('0' + dg[i]));
+        ixb_put_u8(out, (uint8_t)('0' + dg[i]));
 }
 
-static void put_char_n(ix_wbuf *out, char c, int n) {
+static void put_char_n(ixb_wbuf *out, char c, int n) {
     for (int i = 0; i < n; i++)
-        ix_put_u8(out, (uint8_t)c);
+        ixb_put_u8(out, (uint8_t)c);
 }
 
-int ix_dec_to_text(const ix_decimal *d, int scale, ix_wbuf *out) {
+int ixt_dec_to_text(const ixt_decimal *d, int scale, ixb_wbuf *out) {
     if (d->is_null) return IX_NULL_VALUE;
     dec10 x;
     to10(d, &x);
-    if (scale >= 0 && scale != IX_DEC_FLOAT) {
+    if (scale >= 0 && scale != IXT_DEC_FLOAT) {
         d10_round(&x, x.pt + scale);
-        if (x.sign < 0 && x.nd) ix_put_u8(out, '-');
+        if (x.sign < 0 && x.nd) ixb_put_u8(out, '-');
         if (x.pt <= 0) {
-            ix_put_u8(out, '0');
+            ixb_put_u8(out, '0');
         } else {
             for (int i = 0; i < x.pt; i++)
-                ix_put_u8(out, (uint8_t)('0' + (i < x.nd ? x.d[i] : 0)));
+                ixb_put_u8(out, (uint8_t)('0' + (i < x.nd ? x.d[i] : 0)));
         }
         if (scale > 0) {
-            ix_put_u8(out, '.');
+            ixb_put_u8(out, '.');
             for (int j = 0; j < scale; j++) {
                 int idx = x.pt + j;
-                ix_put_u8(out, (uint8_t)('0' + (idx >= 0 && idx < x.nd ? x.d[idx] : 0)));
+                ixb_put_u8(out, (uint8_t)('0' + (idx >= 0 && idx < x.nd ? x.d[idx] : 0)));
             }
         }
         return out->err;
     }
     if (x.nd == 0) {
-        ix_put_u8(out, '0');
+        ixb_put_u8(out, '0');
         return out->err;
     }
-    if (x.sign < 0) ix_put_u8(out, '-');
+    if (x.sign < 0) ixb_put_u8(out, '-');
     int plain = x.pt <= 0 ? 1 - x.pt + x.nd : (x.pt >= x.nd ? x.pt : x.nd);
-    if (plain <= IX_DEC_MAXDIGITS) {
+    if (plain <= IXT_DEC_MAXDIGITS) {
         if (x.pt <= 0) {
-            ix_put_bytes(out, "0.", 2);
+            ixb_put_bytes(out, "0.", 2);
             put_char_n(out, '0', -x.pt);
             put_digits(out, x.d, x.nd);
         } else if (x.pt >= x.nd) {
@@ -233,38 +233,38 @@ int ix_dec_to_text(const ix_decimal *d, int scale, ix_wbuf *out) {
             put_char_n(out, '0', x.pt - x.nd);
         } else {
             put_digits(out, x.d, x.pt);
-            ix_put_u8(out, '.');
+            ixb_put_u8(out, '.');
             put_digits(out, x.d + x.pt, x.nd - x.pt);
         }
     } else {
         char eb[16];
         put_digits(out, x.d, 1);
         if (x.nd > 1) {
-            ix_put_u8(out, '.');
+            ixb_put_u8(out, '.');
             put_digits(out, x.d + 1, x.nd - 1);
         }
         int e = x.pt - 1;
         int m = snprintf(eb, sizeof eb, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
-        ix_put_bytes(out, eb, (size_t)m);
+        ixb_put_bytes(out, eb, (size_t)m);
     }
     return out->err;
 }
 
-size_t ix_dec_width(int prec, int scale) {
-    if (prec < 1 || prec > IX_DEC_MAXDIGITS) return 0;
-    if (scale != IX_DEC_FLOAT && (scale < 0 || scale > prec)) return 0;
+size_t ixt_dec_width(int prec, int scale) {
+    if (prec < 1 || prec > IXT_DEC_MAXDIGITS) return 0;
+    if (scale != IXT_DEC_FLOAT && (scale < 0 || scale > prec)) return 0;
     return (size_t)(prec + (scale & 1) + 3) / 2;
 }
 
-int ix_dec_round(ix_decimal *d, int scale) {
-    if (d->is_null || scale < 0 || scale == IX_DEC_FLOAT) return IX_OK;
+int ixt_dec_round(ixt_decimal *d, int scale) {
+    if (d->is_null || scale < 0 || scale == IXT_DEC_FLOAT) return IX_OK;
     dec10 x;
     to10(d, &x);
     d10_round(&x, x.pt + scale);
     return from10(&x, d);
 }
 
-int ix_dec_round_sig(ix_decimal *d, int digits) {
+int ixt_dec_round_sig(ixt_decimal *d, int digits) {
     if (d->is_null || digits < 1) return IX_OK;
     dec10 x;
     to10(d, &x);
@@ -272,20 +272,20 @@ int ix_dec_round_sig(ix_decimal *d, int digits) {
     return from10(&x, d);
 }
 
-int ix_dec_decode(ix_decimal *d, const uint8_t *p, size_t n) {
-    ix_dec_zero(d);
-    if (n < 1 || n > IX_DEC_MAXPAIRS + 1) return IX_EMALFORMED;
+int ixt_dec_decode(ixt_decimal *d, const uint8_t *p, size_t n) {
+    ixt_dec_zero(d);
+    if (n < 1 || n > IXT_DEC_MAXPAIRS + 1) return IX_EMALFORMED;
     size_t nz = 0;
     for (size_t i = 0; i < n; i++)
         nz |= p[i];
     if (!nz) {
-        ix_dec_null(d);
+        ixt_dec_null(d);
         return IX_NULL_VALUE;
     }
     int neg = !(p[0] & 0x80);
     int e = (neg ? (p[0] ^ 0x7f) : p[0]) & 0x7f;
     e -= 64;
-    uint8_t m[IX_DEC_MAXPAIRS];
+    uint8_t m[IXT_DEC_MAXPAIRS];
     int np = (int)n - 1;
     for (int i = 0; i < np; i++) {
         if (p[1 + i] > 99) return IX_EMALFORMED;
@@ -308,19 +308,19 @@ int ix_dec_decode(ix_decimal *d, const uint8_t *p, size_t n) {
     while (m[last] == 0)
         last--;
     int exp = e - lz;
-    if (exp < IX_DEC_MINEXP || exp > IX_DEC_MAXEXP) return IX_EMALFORMED;
+    if (exp < IXT_DEC_MINEXP || exp > IXT_DEC_MAXEXP) return IX_EMALFORMED;
     d->sign = neg ? -1 : 1;
     d->exp = (int16_t)exp;
     d->ndig = (uint8_t)(last - lz + 1);
     memcpy(d->dig, m + lz, d->ndig);
-    if (ix_dec_digits(d, NULL) > IX_DEC_MAXDIGITS) {
-        ix_dec_zero(d);
+    if (ixt_dec_digits(d, NULL) > IXT_DEC_MAXDIGITS) {
+        ixt_dec_zero(d);
         return IX_EMALFORMED;
     }
     return IX_OK;
 }
 
-int ix_dec_pack(const ix_decimal *d, size_t width, uint8_t *out) {
+int ixt_dec_pack(const ixt_decimal *d, size_t width, uint8_t *out) {
     if (width < 1) return IX_ERANGE;
     memset(out, 0, width);
     if (d->is_null) return IX_OK;
@@ -328,7 +328,7 @@ int ix_dec_pack(const ix_decimal *d, size_t width, uint8_t *out) {
         out[0] = 0x80;
         return IX_OK;
     }
-    if (d->ndig > width - 1 || d->exp < IX_DEC_MINEXP || d->exp > IX_DEC_MAXEXP) return IX_ERANGE;
+    if (d->ndig > width - 1 || d->exp < IXT_DEC_MINEXP || d->exp > IXT_DEC_MAXEXP) return IX_ERANGE;
     uint8_t b = (uint8_t)(d->exp + 64);
     if (d->sign >= 0) {
         out[0] = 0x80 | b;
@@ -343,56 +343,56 @@ int ix_dec_pack(const ix_decimal *d, size_t width, uint8_t *out) {
     return IX_OK;
 }
 
-int ix_dec_encode(const ix_decimal *d, int prec, int scale, ix_wbuf *out) {
-    size_t w = ix_dec_width(prec, scale);
-    uint8_t buf[IX_DEC_MAXPAIRS + 1];
+int ixt_dec_encode(const ixt_decimal *d, int prec, int scale, ixb_wbuf *out) {
+    size_t w = ixt_dec_width(prec, scale);
+    uint8_t buf[IXT_DEC_MAXPAIRS + 1];
     if (!w) return IX_EINVAL;
     if (d->is_null) {
-        ix_put_zeros(out, w);
+        ixb_put_zeros(out, w);
         return out->err;
     }
-    ix_decimal r = *d;
+    ixt_decimal r = *d;
     int rc;
-    if (scale == IX_DEC_FLOAT) {
-        rc = ix_dec_round_sig(&r, prec);
+    if (scale == IXT_DEC_FLOAT) {
+        rc = ixt_dec_round_sig(&r, prec);
     } else {
-        rc = ix_dec_round(&r, scale);
-        int pt, nd = ix_dec_digits(&r, &pt);
+        rc = ixt_dec_round(&r, scale);
+        int pt, nd = ixt_dec_digits(&r, &pt);
         if (rc == IX_OK && nd > 0 && pt > prec - scale) rc = IX_ERANGE;
     }
-    if (rc == IX_OK) rc = ix_dec_pack(&r, w, buf);
+    if (rc == IX_OK) rc = ixt_dec_pack(&r, w, buf);
     if (rc != IX_OK) return rc;
-    ix_put_bytes(out, buf, w);
+    ixb_put_bytes(out, buf, w);
     return out->err;
 }
 
-int ix_dec_encode_bind(const ix_decimal *d, ix_wbuf *out) {
-    uint8_t buf[IX_DEC_MAXPAIRS + 1];
+int ixt_dec_encode_bind(const ixt_decimal *d, ixb_wbuf *out) {
+    uint8_t buf[IXT_DEC_MAXPAIRS + 1];
     if (d->is_null) return IX_EINVAL;
-    int rc = ix_dec_pack(d, sizeof buf, buf);
+    int rc = ixt_dec_pack(d, sizeof buf, buf);
     if (rc != IX_OK) return rc;
     size_t len = 1 + (size_t)d->ndig;
-    ix_put_i16(out, (int)len);
-    ix_put_bytes(out, buf, len);
+    ixb_put_i16(out, (int)len);
+    ixb_put_bytes(out, buf, len);
     return out->err;
 }
 
-int ix_dec_decode_bind(ix_decimal *d, const uint8_t *p, size_t avail, size_t *used) {
-    ix_dec_zero(d);
+int ixt_dec_decode_bind(ixt_decimal *d, const uint8_t *p, size_t avail, size_t *used) {
+    ixt_dec_zero(d);
     if (avail < 2) return IX_NEED_MORE;
-    size_t len = ix_be16(p);
-    if (len == 0 || len > IX_DEC_MAXPAIRS + 1) return IX_EMALFORMED;
+    size_t len = ixb_be16(p);
+    if (len == 0 || len > IXT_DEC_MAXPAIRS + 1) return IX_EMALFORMED;
     if (avail - 2 < len) return IX_NEED_MORE;
-    int rc = ix_dec_decode(d, p + 2, len);
+    int rc = ixt_dec_decode(d, p + 2, len);
     if (rc == IX_NULL_VALUE) {
-        ix_dec_zero(d);
+        ixt_dec_zero(d);
         return IX_EMALFORMED;
     }
     if (rc == IX_OK && used) *used = 2 + len;
     return rc;
 }
 
-int ix_dec_cmp(const ix_decimal *a, const ix_decimal *b) {
+int ixt_dec_cmp(const ixt_decimal *a, const ixt_decimal *b) {
     if (a->is_null || b->is_null) return (int)!a->is_null - (int)!b->is_null;
     int sa = a->ndig ? a->sign : 0, sb = b->ndig ? b->sign : 0;
     if (sa != sb) return sa < sb ? -1 : 1;
@@ -411,8 +411,8 @@ int ix_dec_cmp(const ix_decimal *a, const ix_decimal *b) {
     return sa > 0 ? mag : -mag;
 }
 
-int ix_dec_from_i64(ix_decimal *d, int64_t v) {
-    ix_dec_zero(d);
+int ixt_dec_from_i64(ixt_decimal *d, int64_t v) {
+    ixt_dec_zero(d);
     if (v == 0) return IX_OK;
     uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
     uint8_t le[12];
@@ -432,7 +432,7 @@ int ix_dec_from_i64(ix_decimal *d, int64_t v) {
     return IX_OK;
 }
 
-int ix_dec_to_i64(const ix_decimal *d, int64_t *v) {
+int ixt_dec_to_i64(const ixt_decimal *d, int64_t *v) {
     if (d->is_null) return IX_NULL_VALUE;
     *v = 0;
     if (d->ndig == 0 || d->exp <= 0) return IX_OK;
@@ -449,16 +449,16 @@ int ix_dec_to_i64(const ix_decimal *d, int64_t *v) {
     return IX_OK;
 }
 
-int ix_dec_from_double(ix_decimal *d, double v) {
+int ixt_dec_from_double(ixt_decimal *d, double v) {
     char buf[40];
-    ix_dec_zero(d);
+    ixt_dec_zero(d);
     if (isnan(v) || isinf(v)) return IX_ERANGE;
     int n = snprintf(buf, sizeof buf, "%.17g", v);
     if (n <= 0 || (size_t)n >= sizeof buf) return IX_ERANGE;
-    return ix_dec_from_text(d, buf, (size_t)n);
+    return ixt_dec_from_text(d, buf, (size_t)n);
 }
 
-int ix_dec_to_double(const ix_decimal *d, double *v) {
+int ixt_dec_to_double(const ixt_decimal *d, double *v) {
     if (d->is_null) return IX_NULL_VALUE;
     dec10 x;
     char buf[64];
@@ -478,12 +478,12 @@ int ix_dec_to_double(const ix_decimal *d, double *v) {
     return IX_OK;
 }
 
-int ix_dec_split(const ix_decimal *d, int scale, int *sign, char *digits, size_t cap,
-                 int *out_scale) {
+int ixt_dec_split(const ixt_decimal *d, int scale, int *sign, char *digits, size_t cap,
+                  int *out_scale) {
     if (d->is_null) return IX_NULL_VALUE;
     dec10 x;
     to10(d, &x);
-    int fixed = scale >= 0 && scale != IX_DEC_FLOAT;
+    int fixed = scale >= 0 && scale != IXT_DEC_FLOAT;
     if (fixed) d10_round(&x, x.pt + scale);
     int sc = fixed ? scale : x.nd - x.pt;
     /* value * 10^sc is an integer of pt + sc digits: d[0..nd), then zeros */

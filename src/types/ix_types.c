@@ -44,7 +44,7 @@ static const struct {
     {IX_T_BIGSERIAL, "BIGSERIAL"},
 };
 
-/* Extra SQL spellings accepted by ix_type_from_name. */
+/* Extra SQL spellings accepted by ixt_type_from_name. */
 static const struct {
     const char *name;
     int code;
@@ -54,8 +54,8 @@ static const struct {
     {"CHARACTER", IX_T_CHAR},  {"CHARACTER VARYING", IX_T_VARCHAR},
 };
 
-const char *ix_type_name(int code) {
-    int base = IX_T_BASE(code);
+const char *ixt_type_name(int code) {
+    int base = IXT_T_BASE(code);
     for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
         if (type_names[i].code == base) return type_names[i].name;
     return "UNKNOWN";
@@ -77,7 +77,7 @@ static int name_eq(const char *s, size_t n, const char *key) {
     return key[k] == 0;
 }
 
-int ix_type_from_name(const char *name) {
+int ixt_type_from_name(const char *name) {
     if (!name) return -1;
     while (*name == ' ' || *name == '\t')
         name++;
@@ -92,8 +92,8 @@ int ix_type_from_name(const char *name) {
     return -1;
 }
 
-int ix_vtype_resolve(int code, const char *ext_name) {
-    int base = IX_T_BASE(code);
+int ixt_vtype_resolve(int code, const char *ext_name) {
+    int base = IXT_T_BASE(code);
     if (ext_name) {
         size_t n = strlen(ext_name);
         if (base == IX_T_UDTVAR && name_eq(ext_name, n, "LVARCHAR")) return IX_T_LVARCHAR;
@@ -102,17 +102,17 @@ int ix_vtype_resolve(int code, const char *ext_name) {
     return base;
 }
 
-/* The name of a qualifier unit (IX_TU_*), "FRACTION" for the fraction
+/* The name of a qualifier unit (IXT_TU_*), "FRACTION" for the fraction
  * start, NULL for a code that is no unit. */
-const char *ix_tu_name(int u) {
+const char *ixt_tu_name(int u) {
     switch (u) {
-    case IX_TU_YEAR: return "YEAR";
-    case IX_TU_MONTH: return "MONTH";
-    case IX_TU_DAY: return "DAY";
-    case IX_TU_HOUR: return "HOUR";
-    case IX_TU_MINUTE: return "MINUTE";
-    case IX_TU_SECOND: return "SECOND";
-    case IX_TU_FRACTION: return "FRACTION";
+    case IXT_TU_YEAR: return "YEAR";
+    case IXT_TU_MONTH: return "MONTH";
+    case IXT_TU_DAY: return "DAY";
+    case IXT_TU_HOUR: return "HOUR";
+    case IXT_TU_MINUTE: return "MINUTE";
+    case IXT_TU_SECOND: return "SECOND";
+    case IXT_TU_FRACTION: return "FRACTION";
     default: return NULL;
     }
 }
@@ -120,29 +120,29 @@ const char *ix_tu_name(int u) {
 /* "DATETIME YEAR TO FRACTION(3)", "INTERVAL DAY(3) TO SECOND". */
 static int temporal_decl(int code, uint32_t q, char *buf, size_t cap) {
     int iv = code == IX_T_INTERVAL;
-    if (!(iv ? ix_iv_qual_valid(q) : ix_dt_qual_valid(q))) return -1;
-    int start = IX_QUAL_START(q), end = IX_QUAL_END(q);
+    if (!(iv ? ixt_iv_qual_valid(q) : ixt_dt_qual_valid(q))) return -1;
+    int start = IXT_QUAL_START(q), end = IXT_QUAL_END(q);
     char first[24], last[16];
-    snprintf(first, sizeof first, "%s", ix_tu_name(start));
-    if (end > IX_TU_SECOND)
-        snprintf(last, sizeof last, "FRACTION(%d)", end - IX_TU_SECOND);
+    snprintf(first, sizeof first, "%s", ixt_tu_name(start));
+    if (end > IXT_TU_SECOND)
+        snprintf(last, sizeof last, "FRACTION(%d)", end - IXT_TU_SECOND);
     else
-        snprintf(last, sizeof last, "%s", ix_tu_name(end));
-    if (iv && start <= IX_TU_SECOND) {
+        snprintf(last, sizeof last, "%s", ixt_tu_name(end));
+    if (iv && start <= IXT_TU_SECOND) {
         /* digits = leading precision + 2 per later field + the fraction's */
         int other = 0;
-        for (int u = start + 2; u <= end && u <= IX_TU_SECOND; u += 2)
+        for (int u = start + 2; u <= end && u <= IXT_TU_SECOND; u += 2)
             other += 2;
-        if (end > IX_TU_SECOND) other += end - IX_TU_SECOND;
-        int lead = IX_QUAL_DIGITS(q) - other, deflead = start == IX_TU_YEAR ? 4 : 2;
-        if (lead != deflead) snprintf(first, sizeof first, "%s(%d)", ix_tu_name(start), lead);
+        if (end > IXT_TU_SECOND) other += end - IXT_TU_SECOND;
+        int lead = IXT_QUAL_DIGITS(q) - other, deflead = start == IXT_TU_YEAR ? 4 : 2;
+        if (lead != deflead) snprintf(first, sizeof first, "%s(%d)", ixt_tu_name(start), lead);
     }
-    return snprintf(buf, cap, "%s %s TO %s", ix_type_name(code), first, last);
+    return snprintf(buf, cap, "%s %s TO %s", ixt_type_name(code), first, last);
 }
 
-int ix_type_decl(int code, uint32_t enclen, char *buf, size_t cap) {
-    int base = IX_T_BASE(code);
-    const char *name = ix_type_name(base);
+int ixt_type_decl(int code, uint32_t enclen, char *buf, size_t cap) {
+    int base = IXT_T_BASE(code);
+    const char *name = ixt_type_name(base);
     switch (base) {
     case IX_T_CHAR:
     case IX_T_NCHAR: return snprintf(buf, cap, "%s(%u)", name, (unsigned)(enclen & 0xffff));
@@ -156,7 +156,7 @@ int ix_type_decl(int code, uint32_t enclen, char *buf, size_t cap) {
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
         unsigned p = (enclen >> 8) & 0xff, s = enclen & 0xff;
-        if (s == IX_DEC_FLOAT) return snprintf(buf, cap, "%s(%u)", name, p);
+        if (s == IXT_DEC_FLOAT) return snprintf(buf, cap, "%s(%u)", name, p);
         return snprintf(buf, cap, "%s(%u,%u)", name, p, s);
     }
     case IX_T_DATETIME:

@@ -24,7 +24,7 @@ static int char_is_null(const uint8_t *p, size_t n) {
 }
 
 /* §8 #15 INT8 NULL: sign word 0; bytes after it not established. Choice:
- * read sign 0 as NULL whatever follows; write zeros. (ix_int8_decode/put) */
+ * read sign 0 as NULL whatever follows; write zeros. (ixt_int8_decode/put) */
 
 /* §8 #13 BOOLEAN payload: 01/00 vs 't'/'f'. Choice: write 01/00 (the form
  * values.tsv uses); read 01/00 and 't'/'f'/'T'/'F'. Returns 1, 0, or -1 for
@@ -44,13 +44,13 @@ static int bool_from_payload(uint8_t b) {
  * the 12 extra bytes are the three i32 sizes at 8/12/16 widened to i64, so
  * the flags word moves to 50 and the NULL bit to byte 51. */
 static size_t blob_null_byte(size_t desc_len) {
-    return desc_len == IX_BLOB_DESC_LEN_F70 ? 51 : 39;
+    return desc_len == IXT_BLOB_DESC_LEN_F70 ? 51 : 39;
 }
 
 /* §3.2.1 / §8 #16 VARCHAR encoded_length: whether a minimum length is packed
  * in is unresolved. Choice: the low byte is the maximum (ESQL/C collength
  * convention max | min << 8); 0 means 255. */
-size_t ix_value_varchar_max(uint32_t enclen) {
+size_t ixt_value_varchar_max(uint32_t enclen) {
     size_t m = enclen & 0xff;
     return m ? m : 255;
 }
@@ -70,22 +70,22 @@ static int is_envelope(int c) {
     return c == IX_T_LVARCHAR || c == IX_T_BOOLEAN || c == IX_T_UDTVAR || c == IX_T_UDTFIXED;
 }
 
-static int dec_ps(ix_vtype t, int *p, int *s) {
+static int dec_ps(ixt_vtype t, int *p, int *s) {
     *p = (int)((t.enclen >> 8) & 0xff);
     *s = (int)(t.enclen & 0xff);
     if (t.enclen > 0xffff) return IX_EINVAL;
-    return ix_dec_width(*p, *s) ? IX_OK : IX_EINVAL;
+    return ixt_dec_width(*p, *s) ? IX_OK : IX_EINVAL;
 }
 
-int ix_vtype_check(ix_vtype t) {
+int ixt_vtype_check(ixt_vtype t) {
     int p, s;
     switch (t.code) {
     case IX_T_CHAR:
     case IX_T_NCHAR: return t.enclen >= 1 && t.enclen <= 32767 ? IX_OK : IX_EINVAL;
     case IX_T_DECIMAL:
     case IX_T_MONEY: return dec_ps(t, &p, &s);
-    case IX_T_DATETIME: return ix_dt_qual_valid(t.enclen) ? IX_OK : IX_EINVAL;
-    case IX_T_INTERVAL: return ix_iv_qual_valid(t.enclen) ? IX_OK : IX_EINVAL;
+    case IX_T_DATETIME: return ixt_dt_qual_valid(t.enclen) ? IX_OK : IX_EINVAL;
+    case IX_T_INTERVAL: return ixt_iv_qual_valid(t.enclen) ? IX_OK : IX_EINVAL;
     case IX_T_SMALLINT:
     case IX_T_INTEGER:
     case IX_T_SERIAL:
@@ -108,9 +108,9 @@ int ix_vtype_check(ix_vtype t) {
     }
 }
 
-size_t ix_value_fixed_width(ix_vtype t) {
+size_t ixt_value_fixed_width(ixt_vtype t) {
     int p, s;
-    if (ix_vtype_check(t) != IX_OK) return 0;
+    if (ixt_vtype_check(t) != IX_OK) return 0;
     switch (t.code) {
     case IX_T_CHAR:
     case IX_T_NCHAR: return t.enclen;
@@ -125,18 +125,18 @@ size_t ix_value_fixed_width(ix_vtype t) {
     case IX_T_INT8:
     case IX_T_SERIAL8: return 10;
     case IX_T_DECIMAL:
-    case IX_T_MONEY: dec_ps(t, &p, &s); return ix_dec_width(p, s);
+    case IX_T_MONEY: dec_ps(t, &p, &s); return ixt_dec_width(p, s);
     case IX_T_DATETIME:
-    case IX_T_INTERVAL: return ix_qual_width(t.enclen);
+    case IX_T_INTERVAL: return ixt_qual_width(t.enclen);
     case IX_T_BYTE:
-    case IX_T_TEXT: return IX_BLOB_DESC_LEN;
+    case IX_T_TEXT: return IXT_BLOB_DESC_LEN;
     default: return 0;
     }
 }
 
-int ix_value_extent(ix_vtype t, const uint8_t *p, size_t avail, size_t max_len, unsigned flags,
-                    size_t *used) {
-    if (ix_vtype_check(t) != IX_OK) return IX_EINVAL;
+int ixt_value_extent(ixt_vtype t, const uint8_t *p, size_t avail, size_t max_len, unsigned flags,
+                     size_t *used) {
+    if (ixt_vtype_check(t) != IX_OK) return IX_EINVAL;
     size_t len;
     if (t.code == IX_T_VARCHAR || t.code == IX_T_NVARCHAR) {
         if (avail < 1) return IX_NEED_MORE;
@@ -149,7 +149,7 @@ int ix_value_extent(ix_vtype t, const uint8_t *p, size_t avail, size_t max_len, 
     if (is_envelope(t.code)) {
         if (avail < 5) return IX_NEED_MORE;
         if (p[0] > 1) return IX_EMALFORMED;
-        int32_t l = (int32_t)ix_be32(p + 1);
+        int32_t l = (int32_t)ixb_be32(p + 1);
         if (l < 0) return IX_EMALFORMED;
         len = (size_t)l;
         if (max_len && len > max_len) return IX_ELIMIT;
@@ -158,9 +158,9 @@ int ix_value_extent(ix_vtype t, const uint8_t *p, size_t avail, size_t max_len, 
         return IX_OK;
     }
     if (t.code == IX_T_BYTE || t.code == IX_T_TEXT)
-        len = flags & IX_VF_F70 ? IX_BLOB_DESC_LEN_F70 : IX_BLOB_DESC_LEN;
+        len = flags & IXT_VF_F70 ? IXT_BLOB_DESC_LEN_F70 : IXT_BLOB_DESC_LEN;
     else
-        len = ix_value_fixed_width(t);
+        len = ixt_value_fixed_width(t);
     if (avail < len) return IX_NEED_MORE;
     *used = len;
     return IX_OK;
@@ -172,8 +172,8 @@ static int all_bytes(const uint8_t *p, size_t n, uint8_t b) {
     return 1;
 }
 
-int ix_value_is_null(ix_vtype t, const uint8_t *p, size_t n) {
-    if (ix_vtype_check(t) != IX_OK) return IX_EINVAL;
+int ixt_value_is_null(ixt_vtype t, const uint8_t *p, size_t n) {
+    if (ixt_vtype_check(t) != IX_OK) return IX_EINVAL;
     switch (t.code) {
     case IX_T_VARCHAR:
     case IX_T_NVARCHAR:
@@ -183,130 +183,130 @@ int ix_value_is_null(ix_vtype t, const uint8_t *p, size_t n) {
     case IX_T_BOOLEAN:
     case IX_T_UDTVAR:
     case IX_T_UDTFIXED:
-        if (n < 5 || p[0] > 1 || n - 5 != (size_t)ix_be32(p + 1)) return IX_EMALFORMED;
+        if (n < 5 || p[0] > 1 || n - 5 != (size_t)ixb_be32(p + 1)) return IX_EMALFORMED;
         return p[0] == 1;
     case IX_T_BYTE:
     case IX_T_TEXT:
-        if (n != IX_BLOB_DESC_LEN && n != IX_BLOB_DESC_LEN_F70) return IX_EMALFORMED;
+        if (n != IXT_BLOB_DESC_LEN && n != IXT_BLOB_DESC_LEN_F70) return IX_EMALFORMED;
         return (p[blob_null_byte(n)] & 1) != 0;
     default: break;
     }
-    if (n != ix_value_fixed_width(t)) return IX_EMALFORMED;
+    if (n != ixt_value_fixed_width(t)) return IX_EMALFORMED;
     switch (t.code) {
     case IX_T_CHAR:
     case IX_T_NCHAR: return char_is_null(p, n);
-    case IX_T_SMALLINT: return ix_be16(p) == 0x8000;
+    case IX_T_SMALLINT: return ixb_be16(p) == 0x8000;
     case IX_T_INTEGER:
     case IX_T_SERIAL:
-    case IX_T_DATE: return ix_be32(p) == 0x80000000u;
+    case IX_T_DATE: return ixb_be32(p) == 0x80000000u;
     case IX_T_BIGINT:
-    case IX_T_BIGSERIAL: return ix_be64(p) == (uint64_t)1 << 63;
+    case IX_T_BIGSERIAL: return ixb_be64(p) == (uint64_t)1 << 63;
     case IX_T_INT8:
-    case IX_T_SERIAL8: return ix_be16(p) == 0;
+    case IX_T_SERIAL8: return ixb_be16(p) == 0;
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT: return all_bytes(p, n, 0xff);
     default: return all_bytes(p, n, 0x00); /* DECIMAL, MONEY, DATETIME, INTERVAL */
     }
 }
 
-int ix_value_put_null_ex(ix_vtype t, unsigned flags, ix_wbuf *out) {
-    if (ix_vtype_check(t) != IX_OK) return IX_EINVAL;
+int ixt_value_put_null_ex(ixt_vtype t, unsigned flags, ixb_wbuf *out) {
+    if (ixt_vtype_check(t) != IX_OK) return IX_EINVAL;
     static const uint8_t env_null[5] = {1, 0, 0, 0, 0};
     switch (t.code) {
     case IX_T_VARCHAR:
-    case IX_T_NVARCHAR: ix_put_u8(out, 1), ix_put_u8(out, 0); return out->err;
+    case IX_T_NVARCHAR: ixb_put_u8(out, 1), ixb_put_u8(out, 0); return out->err;
     case IX_T_LVARCHAR:
     case IX_T_BOOLEAN:
     case IX_T_UDTVAR:
-    case IX_T_UDTFIXED: ix_put_bytes(out, env_null, 5); return out->err;
+    case IX_T_UDTFIXED: ixb_put_bytes(out, env_null, 5); return out->err;
     case IX_T_BYTE:
     case IX_T_TEXT: {
-        uint8_t d[IX_BLOB_DESC_LEN_F70] = {0};
-        size_t len = flags & IX_VF_F70 ? IX_BLOB_DESC_LEN_F70 : IX_BLOB_DESC_LEN;
+        uint8_t d[IXT_BLOB_DESC_LEN_F70] = {0};
+        size_t len = flags & IXT_VF_F70 ? IXT_BLOB_DESC_LEN_F70 : IXT_BLOB_DESC_LEN;
         d[blob_null_byte(len)] = 1;
-        ix_put_bytes(out, d, len);
+        ixb_put_bytes(out, d, len);
         return out->err;
     }
     case IX_T_CHAR:
-    case IX_T_NCHAR: ix_put_zeros(out, t.enclen); return out->err;
-    case IX_T_SMALLINT: ix_put_i16(out, INT16_NULL); return out->err;
+    case IX_T_NCHAR: ixb_put_zeros(out, t.enclen); return out->err;
+    case IX_T_SMALLINT: ixb_put_i16(out, INT16_NULL); return out->err;
     case IX_T_INTEGER:
     case IX_T_SERIAL:
-    case IX_T_DATE: ix_put_i32(out, INT32_NULL); return out->err;
+    case IX_T_DATE: ixb_put_i32(out, INT32_NULL); return out->err;
     case IX_T_BIGINT:
-    case IX_T_BIGSERIAL: ix_put_i64(out, INT64_NULL); return out->err;
+    case IX_T_BIGSERIAL: ixb_put_i64(out, INT64_NULL); return out->err;
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT:
-        if (ix_wbuf_reserve(out, ix_value_fixed_width(t)) == IX_OK) {
-            memset(out->data + out->len, 0xff, ix_value_fixed_width(t));
-            out->len += ix_value_fixed_width(t);
+        if (ixb_wbuf_reserve(out, ixt_value_fixed_width(t)) == IX_OK) {
+            memset(out->data + out->len, 0xff, ixt_value_fixed_width(t));
+            out->len += ixt_value_fixed_width(t);
         }
         return out->err;
-    default: ix_put_zeros(out, ix_value_fixed_width(t)); return out->err;
+    default: ixb_put_zeros(out, ixt_value_fixed_width(t)); return out->err;
     }
 }
 
-int ix_value_put_null(ix_vtype t, ix_wbuf *out) {
-    return ix_value_put_null_ex(t, 0, out);
+int ixt_value_put_null(ixt_vtype t, ixb_wbuf *out) {
+    return ixt_value_put_null_ex(t, 0, out);
 }
 
 /* ---- INT8 ------------------------------------------------------------------ */
 
-int ix_int8_decode(const uint8_t *p, int64_t *v) {
-    int16_t sign = (int16_t)ix_be16(p);
+int ixt_int8_decode(const uint8_t *p, int64_t *v) {
+    int16_t sign = (int16_t)ixb_be16(p);
     *v = 0;
     if (sign == 0) return IX_NULL_VALUE;
     if (sign != 1 && sign != -1) return IX_EMALFORMED;
-    uint64_t mag = (uint64_t)ix_be32(p + 6) << 32 | ix_be32(p + 2);
+    uint64_t mag = (uint64_t)ixb_be32(p + 6) << 32 | ixb_be32(p + 2);
     if (mag > (uint64_t)INT64_MAX) return IX_EMALFORMED;
     *v = sign < 0 ? -(int64_t)mag : (int64_t)mag;
     return IX_OK;
 }
 
-int ix_int8_encode(int64_t v, ix_wbuf *out) {
+int ixt_int8_encode(int64_t v, ixb_wbuf *out) {
     if (v == INT64_MIN) return IX_ERANGE;
     uint64_t mag = v < 0 ? (uint64_t)(-v) : (uint64_t)v;
-    ix_put_i16(out, v < 0 ? -1 : 1);
-    ix_put_i32(out, (int64_t)(uint32_t)mag);
-    ix_put_i32(out, (int64_t)(uint32_t)(mag >> 32));
+    ixb_put_i16(out, v < 0 ? -1 : 1);
+    ixb_put_i32(out, (int64_t)(uint32_t)mag);
+    ixb_put_i32(out, (int64_t)(uint32_t)(mag >> 32));
     return out->err;
 }
 
 /* ---- typed access ---------------------------------------------------------- */
 
-static int null_or_bad(ix_vtype t, const uint8_t *p, size_t n) {
-    int z = ix_value_is_null(t, p, n);
+static int null_or_bad(ixt_vtype t, const uint8_t *p, size_t n) {
+    int z = ixt_value_is_null(t, p, n);
     if (z < 0) return z;
     return z ? IX_NULL_VALUE : IX_OK;
 }
 
-int ix_value_get_int(ix_vtype t, const uint8_t *p, size_t n, int64_t *v) {
+int ixt_value_get_int(ixt_vtype t, const uint8_t *p, size_t n, int64_t *v) {
     *v = 0;
     int rc = null_or_bad(t, p, n);
     if (rc != IX_OK) return rc;
     switch (t.code) {
-    case IX_T_SMALLINT: *v = (int16_t)ix_be16(p); return IX_OK;
+    case IX_T_SMALLINT: *v = (int16_t)ixb_be16(p); return IX_OK;
     case IX_T_INTEGER:
     case IX_T_SERIAL:
-    case IX_T_DATE: *v = (int32_t)ix_be32(p); return IX_OK;
+    case IX_T_DATE: *v = (int32_t)ixb_be32(p); return IX_OK;
     case IX_T_BIGINT:
-    case IX_T_BIGSERIAL: *v = (int64_t)ix_be64(p); return IX_OK;
+    case IX_T_BIGSERIAL: *v = (int64_t)ixb_be64(p); return IX_OK;
     case IX_T_INT8:
-    case IX_T_SERIAL8: return ix_int8_decode(p, v);
+    case IX_T_SERIAL8: return ixt_int8_decode(p, v);
     default: return IX_EINVAL;
     }
 }
 
-int ix_value_get_double(ix_vtype t, const uint8_t *p, size_t n, double *v) {
+int ixt_value_get_double(ixt_vtype t, const uint8_t *p, size_t n, double *v) {
     *v = 0;
     if (t.code != IX_T_FLOAT && t.code != IX_T_SMALLFLOAT) return IX_EINVAL;
     int rc = null_or_bad(t, p, n);
     if (rc != IX_OK) return rc;
     if (t.code == IX_T_FLOAT) {
-        uint64_t u = ix_be64(p);
+        uint64_t u = ixb_be64(p);
         memcpy(v, &u, 8);
     } else {
-        uint32_t u = ix_be32(p);
+        uint32_t u = ixb_be32(p);
         float f;
         memcpy(&f, &u, 4);
         *v = f;
@@ -314,7 +314,7 @@ int ix_value_get_double(ix_vtype t, const uint8_t *p, size_t n, double *v) {
     return IX_OK;
 }
 
-int ix_value_get_bool(ix_vtype t, const uint8_t *p, size_t n, int *v) {
+int ixt_value_get_bool(ixt_vtype t, const uint8_t *p, size_t n, int *v) {
     *v = 0;
     if (t.code != IX_T_BOOLEAN) return IX_EINVAL;
     int rc = null_or_bad(t, p, n);
@@ -326,52 +326,53 @@ int ix_value_get_bool(ix_vtype t, const uint8_t *p, size_t n, int *v) {
     return IX_OK;
 }
 
-int ix_value_get_bytes(ix_vtype t, const uint8_t *p, size_t n, const uint8_t **data, size_t *len) {
+int ixt_value_get_bytes(ixt_vtype t, const uint8_t *p, size_t n, const uint8_t **data,
+                        size_t *len) {
     *data = NULL;
     *len = 0;
     if (!is_string_type(t.code)) return IX_EINVAL;
     int rc = null_or_bad(t, p, n);
     if (rc != IX_OK) return rc;
     size_t off = t.code == IX_T_LVARCHAR ? 5 : (t.code == IX_T_VARCHAR || t.code == IX_T_NVARCHAR);
-    if (off == 1 && n - 1 > ix_value_varchar_max(t.enclen)) return IX_EMALFORMED;
+    if (off == 1 && n - 1 > ixt_value_varchar_max(t.enclen)) return IX_EMALFORMED;
     if (off == 5 && t.enclen && n - 5 > t.enclen) return IX_EMALFORMED;
     *data = p + off;
     *len = n - off;
     return IX_OK;
 }
 
-int ix_value_put_int(ix_vtype t, int64_t v, ix_wbuf *out) {
+int ixt_value_put_int(ixt_vtype t, int64_t v, ixb_wbuf *out) {
     switch (t.code) {
     case IX_T_SMALLINT:
         if (v <= INT16_MIN || v > INT16_MAX) return IX_ERANGE;
-        ix_put_i16(out, (int)v);
+        ixb_put_i16(out, (int)v);
         return out->err;
     case IX_T_INTEGER:
     case IX_T_SERIAL:
     case IX_T_DATE:
         if (v <= INT32_MIN || v > INT32_MAX) return IX_ERANGE;
-        ix_put_i32(out, v);
+        ixb_put_i32(out, v);
         return out->err;
     case IX_T_BIGINT:
     case IX_T_BIGSERIAL:
         if (v == INT64_MIN) return IX_ERANGE;
-        ix_put_i64(out, v);
+        ixb_put_i64(out, v);
         return out->err;
     case IX_T_INT8:
-    case IX_T_SERIAL8: return ix_int8_encode(v, out);
+    case IX_T_SERIAL8: return ixt_int8_encode(v, out);
     default: return IX_EINVAL;
     }
 }
 
-int ix_value_put_double(ix_vtype t, double v, ix_wbuf *out) {
+int ixt_value_put_double(ixt_vtype t, double v, ixb_wbuf *out) {
     uint8_t b[8];
     if (t.code == IX_T_FLOAT) {
         uint64_t u;
         if (isnan(v)) v = NAN;
         memcpy(&u, &v, 8);
         if (isnan(v)) u = 0x7ff8000000000000ull;
-        ix_st64(b, u);
-        ix_put_bytes(out, b, 8);
+        ixb_st64(b, u);
+        ixb_put_bytes(out, b, 8);
         return out->err;
     }
     if (t.code == IX_T_SMALLFLOAT) {
@@ -380,24 +381,24 @@ int ix_value_put_double(ix_vtype t, double v, ix_wbuf *out) {
         if (isfinite(v) && isinf(f)) return IX_ERANGE;
         memcpy(&u, &f, 4);
         if (isnan(v)) u = 0x7fc00000u;
-        ix_st32(b, u);
-        ix_put_bytes(out, b, 4);
+        ixb_st32(b, u);
+        ixb_put_bytes(out, b, 4);
         return out->err;
     }
     return IX_EINVAL;
 }
 
-int ix_value_put_bool(ix_vtype t, int v, ix_wbuf *out) {
+int ixt_value_put_bool(ixt_vtype t, int v, ixb_wbuf *out) {
     if (t.code != IX_T_BOOLEAN) return IX_EINVAL;
     uint8_t e[6] = {0, 0, 0, 0, 1, v ? BOOL_TRUE_BYTE : BOOL_FALSE_BYTE};
-    ix_put_bytes(out, e, 6);
+    ixb_put_bytes(out, e, 6);
     return out->err;
 }
 
 /* ---- text helpers ------------------------------------------------------------ */
 
-static void put_str(ix_wbuf *out, const char *s) {
-    ix_put_bytes(out, s, strlen(s));
+static void put_str(ixb_wbuf *out, const char *s) {
+    ixb_put_bytes(out, s, strlen(s));
 }
 
 static void trim(const char **s, size_t *n) {
@@ -430,32 +431,33 @@ static void dbmoney_parse(const char *m, money_fmt *f) {
 }
 
 /* Checks that the decoded d fits DECIMAL(p,s) exactly. */
-static int dec_fits(const ix_decimal *d, int p, int s) {
-    int pt, nd = ix_dec_digits(d, &pt);
+static int dec_fits(const ixt_decimal *d, int p, int s) {
+    int pt, nd = ixt_dec_digits(d, &pt);
     if (nd == 0) return 1;
-    if (s == IX_DEC_FLOAT) return nd <= p;
+    if (s == IXT_DEC_FLOAT) return nd <= p;
     int frac = nd - pt;
     int intd = pt > 0 ? pt : 0;
     return frac <= s && intd <= p - s;
 }
 
-static int format_decimal(ix_vtype t, const uint8_t *p, size_t n, const ix_fmt *fmt, ix_wbuf *out) {
+static int format_decimal(ixt_vtype t, const uint8_t *p, size_t n, const ixt_fmt *fmt,
+                          ixb_wbuf *out) {
     int prec, scale;
-    ix_decimal d;
+    ixt_decimal d;
     dec_ps(t, &prec, &scale);
-    if (n != ix_dec_width(prec, scale)) return IX_EMALFORMED;
-    int rc = ix_dec_decode(&d, p, n);
+    if (n != ixt_dec_width(prec, scale)) return IX_EMALFORMED;
+    int rc = ixt_dec_decode(&d, p, n);
     if (rc != IX_OK) return rc;
     if (!dec_fits(&d, prec, scale)) return IX_EMALFORMED;
-    int sc = scale == IX_DEC_FLOAT ? -1 : scale;
-    if (t.code != IX_T_MONEY) return ix_dec_to_text(&d, sc, out);
+    int sc = scale == IXT_DEC_FLOAT ? -1 : scale;
+    if (t.code != IX_T_MONEY) return ixt_dec_to_text(&d, sc, out);
     money_fmt mf;
     dbmoney_parse(fmt ? fmt->dbmoney : NULL, &mf);
-    if (d.sign < 0 && d.ndig) ix_put_u8(out, '-');
-    ix_put_bytes(out, mf.front, mf.flen);
+    if (d.sign < 0 && d.ndig) ixb_put_u8(out, '-');
+    ixb_put_bytes(out, mf.front, mf.flen);
     d.sign = 1;
     size_t at = out->len;
-    rc = ix_dec_to_text(&d, sc, out);
+    rc = ixt_dec_to_text(&d, sc, out);
     if (rc != IX_OK) return rc;
     for (size_t i = at; i < out->len; i++)
         if (out->data[i] == '.') out->data[i] = (uint8_t)mf.sep;
@@ -463,10 +465,10 @@ static int format_decimal(ix_vtype t, const uint8_t *p, size_t n, const ix_fmt *
     return out->err;
 }
 
-static int format_float(ix_vtype t, const uint8_t *p, ix_wbuf *out) {
+static int format_float(ixt_vtype t, const uint8_t *p, ixb_wbuf *out) {
     double v;
     char buf[64];
-    ix_value_get_double(t, p, t.code == IX_T_FLOAT ? 8 : 4, &v);
+    ixt_value_get_double(t, p, t.code == IX_T_FLOAT ? 8 : 4, &v);
     if (isnan(v)) {
         put_str(out, "NaN");
     } else if (isinf(v)) {
@@ -478,10 +480,10 @@ static int format_float(ix_vtype t, const uint8_t *p, ix_wbuf *out) {
     return out->err;
 }
 
-static int format_impl(ix_vtype t, const uint8_t *p, size_t n, const ix_fmt *fmt, ix_wbuf *out) {
-    int rc = ix_vtype_check(t);
+static int format_impl(ixt_vtype t, const uint8_t *p, size_t n, const ixt_fmt *fmt, ixb_wbuf *out) {
+    int rc = ixt_vtype_check(t);
     if (rc != IX_OK) return rc;
-    int z = ix_value_is_null(t, p, n);
+    int z = ixt_value_is_null(t, p, n);
     if (z < 0) return z;
     if (z) return IX_NULL_VALUE;
     char buf[48];
@@ -494,29 +496,29 @@ static int format_impl(ix_vtype t, const uint8_t *p, size_t n, const ix_fmt *fmt
     case IX_T_BIGSERIAL:
     case IX_T_INT8:
     case IX_T_SERIAL8:
-        rc = ix_value_get_int(t, p, n, &iv);
+        rc = ixt_value_get_int(t, p, n, &iv);
         if (rc != IX_OK) return rc;
         snprintf(buf, sizeof buf, "%lld", (long long)iv);
         put_str(out, buf);
         return out->err;
     case IX_T_DATE:
-        rc = ix_date_format((int32_t)ix_be32(p), fmt ? fmt->dbdate : NULL, out);
+        rc = ixt_date_format((int32_t)ixb_be32(p), fmt ? fmt->dbdate : NULL, out);
         return rc == IX_ERANGE ? IX_EMALFORMED : rc;
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT: return format_float(t, p, out);
     case IX_T_DECIMAL:
     case IX_T_MONEY: return format_decimal(t, p, n, fmt, out);
     case IX_T_DATETIME: {
-        ix_datetime dt;
-        rc = ix_dt_decode(t.enclen, p, n, &dt);
+        ixt_datetime dt;
+        rc = ixt_dt_decode(t.enclen, p, n, &dt);
         if (rc != IX_OK) return rc;
-        return ix_dt_format(t.enclen, &dt, out);
+        return ixt_dt_format(t.enclen, &dt, out);
     }
     case IX_T_INTERVAL: {
-        ix_interval v;
-        rc = ix_iv_decode(t.enclen, p, n, &v);
+        ixt_interval v;
+        rc = ixt_iv_decode(t.enclen, p, n, &v);
         if (rc != IX_OK) return rc;
-        return ix_iv_format(t.enclen, &v, out);
+        return ixt_iv_format(t.enclen, &v, out);
     }
     case IX_T_CHAR:
     case IX_T_NCHAR:
@@ -525,16 +527,16 @@ static int format_impl(ix_vtype t, const uint8_t *p, size_t n, const ix_fmt *fmt
     case IX_T_LVARCHAR: {
         const uint8_t *d;
         size_t len;
-        rc = ix_value_get_bytes(t, p, n, &d, &len);
+        rc = ixt_value_get_bytes(t, p, n, &d, &len);
         if (rc != IX_OK) return rc;
-        ix_put_bytes(out, d, len);
+        ixb_put_bytes(out, d, len);
         return out->err;
     }
     case IX_T_BOOLEAN: {
         int b;
-        rc = ix_value_get_bool(t, p, n, &b);
+        rc = ixt_value_get_bool(t, p, n, &b);
         if (rc != IX_OK) return rc;
-        ix_put_u8(out, b ? 't' : 'f');
+        ixb_put_u8(out, b ? 't' : 'f');
         return out->err;
     }
     case IX_T_BYTE: put_str(out, "<BYTE value>"); return out->err;
@@ -553,7 +555,7 @@ static int format_impl(ix_vtype t, const uint8_t *p, size_t n, const ix_fmt *fmt
         return rc_;                                                                                \
     } while (0)
 
-int ix_value_format(ix_vtype t, const uint8_t *p, size_t n, const ix_fmt *fmt, ix_wbuf *out) {
+int ixt_value_format(ixt_vtype t, const uint8_t *p, size_t n, const ixt_fmt *fmt, ixb_wbuf *out) {
     APPEND_GUARD(out, format_impl(t, p, n, fmt, out));
 }
 
@@ -588,7 +590,7 @@ static int parse_int(const char *s, size_t n, int64_t *v) {
     return IX_OK;
 }
 
-static int parse_float(ix_vtype t, const char *s, size_t n, ix_wbuf *out) {
+static int parse_float(ixt_vtype t, const char *s, size_t n, ixb_wbuf *out) {
     char buf[256];
     trim(&s, &n);
     if (n == 0) return IX_EINVAL;
@@ -636,12 +638,12 @@ static int parse_float(ix_vtype t, const char *s, size_t n, ix_wbuf *out) {
         if (t.code != IX_T_FLOAT || strcmp(b, mx) != 0) return IX_ERANGE;
         v = v < 0 ? -DBL_MAX : DBL_MAX;
     }
-    return ix_value_put_double(t, v, out);
+    return ixt_value_put_double(t, v, out);
 }
 
-static int parse_decimal(ix_vtype t, const char *s, size_t n, const ix_fmt *fmt, ix_wbuf *out) {
+static int parse_decimal(ixt_vtype t, const char *s, size_t n, const ixt_fmt *fmt, ixb_wbuf *out) {
     int prec, scale;
-    ix_decimal d;
+    ixt_decimal d;
     dec_ps(t, &prec, &scale);
     trim(&s, &n);
     if (t.code == IX_T_MONEY) {
@@ -656,17 +658,17 @@ static int parse_decimal(ix_vtype t, const char *s, size_t n, const ix_fmt *fmt,
         if (n - i >= sizeof buf - k) return IX_ERANGE;
         for (; i < n; i++)
             buf[k++] = s[i] == mf.sep ? '.' : s[i];
-        int rc = ix_dec_from_text(&d, buf, k);
+        int rc = ixt_dec_from_text(&d, buf, k);
         if (rc != IX_OK) return rc;
     } else {
-        int rc = ix_dec_from_text(&d, s, n);
+        int rc = ixt_dec_from_text(&d, s, n);
         if (rc != IX_OK) return rc;
     }
-    return ix_dec_encode(&d, prec, scale, out);
+    return ixt_dec_encode(&d, prec, scale, out);
 }
 
-static int parse_impl(ix_vtype t, const char *s, size_t n, const ix_fmt *fmt, ix_wbuf *out) {
-    int rc = ix_vtype_check(t);
+static int parse_impl(ixt_vtype t, const char *s, size_t n, const ixt_fmt *fmt, ixb_wbuf *out) {
+    int rc = ixt_vtype_check(t);
     if (rc != IX_OK) return rc;
     int64_t v;
     switch (t.code) {
@@ -679,57 +681,57 @@ static int parse_impl(ix_vtype t, const char *s, size_t n, const ix_fmt *fmt, ix
     case IX_T_SERIAL8:
         rc = parse_int(s, n, &v);
         if (rc != IX_OK) return rc;
-        return ix_value_put_int(t, v, out);
+        return ixt_value_put_int(t, v, out);
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT: return parse_float(t, s, n, out);
     case IX_T_DECIMAL:
     case IX_T_MONEY: return parse_decimal(t, s, n, fmt, out);
     case IX_T_DATE: {
         int32_t days;
-        rc = ix_date_parse(s, n, fmt ? fmt->dbdate : NULL, &days);
+        rc = ixt_date_parse(s, n, fmt ? fmt->dbdate : NULL, &days);
         if (rc != IX_OK) return rc;
-        ix_put_i32(out, days);
+        ixb_put_i32(out, days);
         return out->err;
     }
     case IX_T_DATETIME: {
-        ix_datetime dt;
-        rc = ix_dt_parse(t.enclen, s, n, &dt);
+        ixt_datetime dt;
+        rc = ixt_dt_parse(t.enclen, s, n, &dt);
         if (rc != IX_OK) return rc;
-        return ix_dt_encode(t.enclen, &dt, out);
+        return ixt_dt_encode(t.enclen, &dt, out);
     }
     case IX_T_INTERVAL: {
-        ix_interval iv;
-        rc = ix_iv_parse(t.enclen, s, n, &iv);
+        ixt_interval iv;
+        rc = ixt_iv_parse(t.enclen, s, n, &iv);
         if (rc != IX_OK) return rc;
-        return ix_iv_encode(t.enclen, &iv, out);
+        return ixt_iv_encode(t.enclen, &iv, out);
     }
     case IX_T_CHAR:
     case IX_T_NCHAR:
         if (n > t.enclen) return IX_ERANGE;
         if (n > 0 && s[0] == 0) return IX_ERANGE; /* would read back as NULL */
-        ix_put_bytes(out, s, n);
+        ixb_put_bytes(out, s, n);
         for (size_t i = n; i < t.enclen; i++)
-            ix_put_u8(out, ' ');
+            ixb_put_u8(out, ' ');
         return out->err;
     case IX_T_VARCHAR:
     case IX_T_NVARCHAR:
-        if (n > ix_value_varchar_max(t.enclen)) return IX_ERANGE;
+        if (n > ixt_value_varchar_max(t.enclen)) return IX_ERANGE;
         if (n == 1 && s[0] == 0) return IX_ERANGE; /* 01 00 is the NULL form */
-        ix_put_u8(out, (uint8_t)n);
-        ix_put_bytes(out, s, n);
+        ixb_put_u8(out, (uint8_t)n);
+        ixb_put_bytes(out, s, n);
         return out->err;
     case IX_T_LVARCHAR:
         if ((t.enclen && n > t.enclen) || n > INT32_MAX) return IX_ERANGE;
-        ix_put_u8(out, 0);
-        ix_put_i32(out, (int64_t)n);
-        ix_put_bytes(out, s, n);
+        ixb_put_u8(out, 0);
+        ixb_put_i32(out, (int64_t)n);
+        ixb_put_bytes(out, s, n);
         return out->err;
     case IX_T_BOOLEAN: {
         trim(&s, &n);
         static const char *const tv[] = {"t", "true", "1"}, *const fv[] = {"f", "false", "0"};
         for (int i = 0; i < 3; i++) {
-            if (n == strlen(tv[i]) && ci_eq(s, tv[i], n)) return ix_value_put_bool(t, 1, out);
-            if (n == strlen(fv[i]) && ci_eq(s, fv[i], n)) return ix_value_put_bool(t, 0, out);
+            if (n == strlen(tv[i]) && ci_eq(s, tv[i], n)) return ixt_value_put_bool(t, 1, out);
+            if (n == strlen(fv[i]) && ci_eq(s, fv[i], n)) return ixt_value_put_bool(t, 0, out);
         }
         return IX_EINVAL;
     }
@@ -737,16 +739,16 @@ static int parse_impl(ix_vtype t, const char *s, size_t n, const ix_fmt *fmt, ix
     }
 }
 
-int ix_value_parse(ix_vtype t, const char *s, size_t n, const ix_fmt *fmt, ix_wbuf *out) {
+int ixt_value_parse(ixt_vtype t, const char *s, size_t n, const ixt_fmt *fmt, ixb_wbuf *out) {
     APPEND_GUARD(out, parse_impl(t, s, n, fmt, out));
 }
 
 /* ---- bind ------------------------------------------------------------------- */
 
-static int to_bind_impl(ix_vtype t, const uint8_t *p, size_t n, ix_wbuf *out) {
-    int rc = ix_vtype_check(t);
+static int to_bind_impl(ixt_vtype t, const uint8_t *p, size_t n, ixb_wbuf *out) {
+    int rc = ixt_vtype_check(t);
     if (rc != IX_OK) return rc;
-    int z = ix_value_is_null(t, p, n);
+    int z = ixt_value_is_null(t, p, n);
     if (z < 0) return z;
     if (z) return IX_NULL_VALUE;
     switch (t.code) {
@@ -757,26 +759,26 @@ static int to_bind_impl(ix_vtype t, const uint8_t *p, size_t n, ix_wbuf *out) {
     case IX_T_LVARCHAR: {
         const uint8_t *d;
         size_t len;
-        rc = ix_value_get_bytes(t, p, n, &d, &len);
+        rc = ixt_value_get_bytes(t, p, n, &d, &len);
         if (rc != IX_OK) return rc;
         if (len > 32767) return IX_ERANGE;
-        ix_put_i16(out, (int)len);
-        ix_put_bytes(out, d, len);
+        ixb_put_i16(out, (int)len);
+        ixb_put_bytes(out, d, len);
         return out->err;
     }
     case IX_T_BOOLEAN: {
         int b;
-        rc = ix_value_get_bool(t, p, n, &b);
+        rc = ixt_value_get_bool(t, p, n, &b);
         if (rc != IX_OK) return rc;
-        ix_put_u8(out, b ? BOOL_TRUE_BYTE : BOOL_FALSE_BYTE);
+        ixb_put_u8(out, b ? BOOL_TRUE_BYTE : BOOL_FALSE_BYTE);
         return out->err;
     }
     case IX_T_INT8:
     case IX_T_SERIAL8: {
         int64_t v;
-        rc = ix_int8_decode(p, &v);
+        rc = ixt_int8_decode(p, &v);
         if (rc != IX_OK) return rc;
-        return ix_int8_encode(v, out);
+        return ixt_int8_encode(v, out);
     }
     case IX_T_SMALLINT:
     case IX_T_INTEGER:
@@ -785,38 +787,39 @@ static int to_bind_impl(ix_vtype t, const uint8_t *p, size_t n, ix_wbuf *out) {
     case IX_T_BIGINT:
     case IX_T_BIGSERIAL:
     case IX_T_FLOAT:
-    case IX_T_SMALLFLOAT: ix_put_bytes(out, p, n); return out->err;
+    case IX_T_SMALLFLOAT: ixb_put_bytes(out, p, n); return out->err;
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
-        ix_decimal d;
-        rc = ix_dec_decode(&d, p, n);
+        ixt_decimal d;
+        rc = ixt_dec_decode(&d, p, n);
         if (rc != IX_OK) return rc;
-        return ix_dec_encode_bind(&d, out);
+        return ixt_dec_encode_bind(&d, out);
     }
     case IX_T_DATETIME: {
-        ix_datetime dt;
-        rc = ix_dt_decode(t.enclen, p, n, &dt);
+        ixt_datetime dt;
+        rc = ixt_dt_decode(t.enclen, p, n, &dt);
         if (rc != IX_OK) return rc;
-        return ix_dt_encode_bind(t.enclen, &dt, out);
+        return ixt_dt_encode_bind(t.enclen, &dt, out);
     }
     case IX_T_INTERVAL: {
-        ix_interval iv;
-        rc = ix_iv_decode(t.enclen, p, n, &iv);
+        ixt_interval iv;
+        rc = ixt_iv_decode(t.enclen, p, n, &iv);
         if (rc != IX_OK) return rc;
-        return ix_iv_encode_bind(t.enclen, &iv, out);
+        return ixt_iv_encode_bind(t.enclen, &iv, out);
     }
     default: return IX_EINVAL;
     }
 }
 
-int ix_value_to_bind(ix_vtype t, const uint8_t *tuple, size_t n, ix_wbuf *out) {
+int ixt_value_to_bind(ixt_vtype t, const uint8_t *tuple, size_t n, ixb_wbuf *out) {
     APPEND_GUARD(out, to_bind_impl(t, tuple, n, out));
 }
 
-static int from_bind_impl(ix_vtype t, const uint8_t *p, size_t avail, size_t *used, ix_wbuf *out) {
-    int rc = ix_vtype_check(t);
+static int from_bind_impl(ixt_vtype t, const uint8_t *p, size_t avail, size_t *used,
+                          ixb_wbuf *out) {
+    int rc = ixt_vtype_check(t);
     if (rc != IX_OK) return rc;
-    size_t w = ix_value_fixed_width(t);
+    size_t w = ixt_value_fixed_width(t);
     switch (t.code) {
     case IX_T_CHAR:
     case IX_T_NCHAR:
@@ -824,7 +827,7 @@ static int from_bind_impl(ix_vtype t, const uint8_t *p, size_t avail, size_t *us
     case IX_T_NVARCHAR:
     case IX_T_LVARCHAR: {
         if (avail < 2) return IX_NEED_MORE;
-        int16_t len = (int16_t)ix_be16(p);
+        int16_t len = (int16_t)ixb_be16(p);
         if (len < 0) return IX_EMALFORMED;
         if (avail - 2 < (size_t)len) return IX_NEED_MORE;
         *used = 2 + (size_t)len;
@@ -835,7 +838,7 @@ static int from_bind_impl(ix_vtype t, const uint8_t *p, size_t avail, size_t *us
         int b = bool_from_payload(p[0]);
         if (b < 0) return IX_EMALFORMED;
         *used = 1;
-        return ix_value_put_bool(t, b, out);
+        return ixt_value_put_bool(t, b, out);
     }
     case IX_T_SMALLINT:
     case IX_T_INTEGER:
@@ -852,54 +855,56 @@ static int from_bind_impl(ix_vtype t, const uint8_t *p, size_t avail, size_t *us
         if (t.code == IX_T_FLOAT || t.code == IX_T_SMALLFLOAT) {
             double v;
             if (t.code == IX_T_FLOAT) {
-                uint64_t u = ix_be64(p);
+                uint64_t u = ixb_be64(p);
                 memcpy(&v, &u, 8);
             } else {
-                uint32_t u = ix_be32(p);
+                uint32_t u = ixb_be32(p);
                 float f;
                 memcpy(&f, &u, 4);
                 v = f;
             }
-            return ix_value_put_double(t, v, out);
+            return ixt_value_put_double(t, v, out);
         }
         int64_t v;
         if (t.code == IX_T_INT8 || t.code == IX_T_SERIAL8) {
-            rc = ix_int8_decode(p, &v);
+            rc = ixt_int8_decode(p, &v);
             if (rc == IX_NULL_VALUE) return IX_EMALFORMED;
             if (rc != IX_OK) return rc;
         } else {
-            v = w == 2 ? (int16_t)ix_be16(p) : w == 4 ? (int32_t)ix_be32(p) : (int64_t)ix_be64(p);
+            v = w == 2   ? (int16_t)ixb_be16(p)
+                : w == 4 ? (int32_t)ixb_be32(p)
+                         : (int64_t)ixb_be64(p);
         }
-        if (t.code == IX_T_DATE && (v < IX_DATE_MIN || v > IX_DATE_MAX)) return IX_ERANGE;
-        return ix_value_put_int(t, v, out);
+        if (t.code == IX_T_DATE && (v < IXT_DATE_MIN || v > IXT_DATE_MAX)) return IX_ERANGE;
+        return ixt_value_put_int(t, v, out);
     }
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
-        ix_decimal d;
+        ixt_decimal d;
         int prec, scale;
         dec_ps(t, &prec, &scale);
-        rc = ix_dec_decode_bind(&d, p, avail, used);
+        rc = ixt_dec_decode_bind(&d, p, avail, used);
         if (rc != IX_OK) return rc;
-        return ix_dec_encode(&d, prec, scale, out);
+        return ixt_dec_encode(&d, prec, scale, out);
     }
     case IX_T_DATETIME: {
-        ix_datetime dt;
-        rc = ix_dt_decode_bind(t.enclen, p, avail, &dt, used);
+        ixt_datetime dt;
+        rc = ixt_dt_decode_bind(t.enclen, p, avail, &dt, used);
         if (rc != IX_OK) return rc;
-        return ix_dt_encode(t.enclen, &dt, out);
+        return ixt_dt_encode(t.enclen, &dt, out);
     }
     case IX_T_INTERVAL: {
-        ix_interval iv;
-        rc = ix_iv_decode_bind(t.enclen, p, avail, &iv, used);
+        ixt_interval iv;
+        rc = ixt_iv_decode_bind(t.enclen, p, avail, &iv, used);
         if (rc != IX_OK) return rc;
-        return ix_iv_encode(t.enclen, &iv, out);
+        return ixt_iv_encode(t.enclen, &iv, out);
     }
     default: return IX_EINVAL;
     }
 }
 
-int ix_value_from_bind_prefix(ix_vtype t, const uint8_t *p, size_t avail, size_t *used,
-                              ix_wbuf *out) {
+int ixt_value_from_bind_prefix(ixt_vtype t, const uint8_t *p, size_t avail, size_t *used,
+                               ixb_wbuf *out) {
     size_t u = 0;
     size_t mark = out->len;
     int rc = from_bind_impl(t, p, avail, &u, out);
@@ -911,9 +916,9 @@ int ix_value_from_bind_prefix(ix_vtype t, const uint8_t *p, size_t avail, size_t
     return IX_OK;
 }
 
-int ix_value_from_bind(ix_vtype t, const uint8_t *p, size_t n, ix_wbuf *out) {
+int ixt_value_from_bind(ixt_vtype t, const uint8_t *p, size_t n, ixb_wbuf *out) {
     size_t used = 0, mark = out->len;
-    int rc = ix_value_from_bind_prefix(t, p, n, &used, out);
+    int rc = ixt_value_from_bind_prefix(t, p, n, &used, out);
     if (rc == IX_OK && used != n) {
         if (!out->err) out->len = mark;
         return IX_EMALFORMED;

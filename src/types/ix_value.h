@@ -4,7 +4,7 @@
  * tuple payload, NULL forms, the text dbaccess prints, text -> tuple bytes,
  * and tuple <-> bind (§3.4) value bytes.
  *
- * Nothing here allocates except through the caller's ix_wbuf; every read is
+ * Nothing here allocates except through the caller's ixb_wbuf; every read is
  * bounded by the length passed in. On failure a function appends nothing
  * (the output length is restored), except for out's own sticky error.
  *
@@ -26,8 +26,8 @@
  * u8 flag 0, i32 1, 01/00 (choice) | 01 00 00 00 00         | | BYTE, TEXT               | 56 (68
  * f70)  | blob descriptor                  | flag bit (choice)      |
  */
-#ifndef IX_VALUE_H
-#define IX_VALUE_H
+#ifndef IXT_VALUE_H
+#define IXT_VALUE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -36,65 +36,65 @@
 #include "types/ix_types.h"
 
 /* Text-form settings; a NULL pointer or NULL field means the default:
- * dbdate "MDY4/" (ix_date_format), dbmoney "$." (front symbol, decimal
+ * dbdate "MDY4/" (ixt_date_format), dbmoney "$." (front symbol, decimal
  * separator '.' or ',', back symbol). */
-typedef struct ix_fmt {
+typedef struct ixt_fmt {
     const char *dbdate;
     const char *dbmoney;
-} ix_fmt;
+} ixt_fmt;
 
 /* Flags for the _ex functions. */
-#define IX_VF_F70 1u /* capability f70 granted: BYTE/TEXT descriptors are 68 bytes */
+#define IXT_VF_F70 1u /* capability f70 granted: BYTE/TEXT descriptors are 68 bytes */
 
-#define IX_BLOB_DESC_LEN     56
-#define IX_BLOB_DESC_LEN_F70 68
+#define IXT_BLOB_DESC_LEN     56
+#define IXT_BLOB_DESC_LEN_F70 68
 
 /* Returns IX_OK if t is a type this codec knows with a legal encoded_length
  * (CHAR n 1..32767, DECIMAL p 1..32 with s <= p or 0xff, a legal DATETIME or
  * INTERVAL qualifier, ...), else IX_EINVAL. Types whose tuple layout is not
  * known (NULL, SET/MULTISET/LIST/ROW) give IX_EINVAL; generic UDTVAR/UDTFIXED
  * are accepted for extent and NULL tests only. */
-int ix_vtype_check(ix_vtype t);
+int ixt_vtype_check(ixt_vtype t);
 
 /* Fixed tuple width of t in bytes, or 0 for a variable-length or invalid
  * type (VARCHAR, NVARCHAR, LVARCHAR, BOOLEAN envelope, UDTs). BYTE/TEXT give
  * 56 (the non-f70 descriptor). */
-size_t ix_value_fixed_width(ix_vtype t);
+size_t ixt_value_fixed_width(ixt_vtype t);
 
 /* The longest VARCHAR / NVARCHAR value (bytes) a column of this encoded
  * length holds (sqli-protocol.md §8 #16: the low byte, 0 meaning 255). */
-size_t ix_value_varchar_max(uint32_t enclen);
+size_t ixt_value_varchar_max(uint32_t enclen);
 
 /* Length in bytes of the one value starting at p (avail bytes available):
  * VARCHAR u8 len + bytes; LVARCHAR/BOOLEAN/UDTVAR/UDTFIXED u8 flag (0 or 1),
  * i32 length, bytes; fixed types their width; BYTE/TEXT 56, or 68 with
- * IX_VF_F70 in flags (any non-zero flags value counts as f70). max_len bounds the variable length
+ * IXT_VF_F70 in flags (any non-zero flags value counts as f70). max_len bounds the variable length
  * (0 = no bound). Returns IX_OK (*used set), IX_NEED_MORE, IX_EMALFORMED (bad flag, negative
  * length), IX_ELIMIT (length > max_len) or IX_EINVAL (bad type). */
-int ix_value_extent(ix_vtype t, const uint8_t *p, size_t avail, size_t max_len, unsigned flags,
-                    size_t *used);
+int ixt_value_extent(ixt_vtype t, const uint8_t *p, size_t avail, size_t max_len, unsigned flags,
+                     size_t *used);
 
-/* 1 if the n bytes at p (one whole value, as measured by ix_value_extent)
+/* 1 if the n bytes at p (one whole value, as measured by ixt_value_extent)
  * are t's NULL form, 0 if not, IX_EMALFORMED if n is not a possible length,
  * IX_EINVAL for a bad type. BYTE/TEXT: n selects the 56/68 layout. */
-int ix_value_is_null(ix_vtype t, const uint8_t *p, size_t n);
+int ixt_value_is_null(ixt_vtype t, const uint8_t *p, size_t n);
 
 /* Appends t's NULL form. Returns IX_OK, IX_EINVAL or out's sticky error.
- * _ex: IX_VF_F70 selects the 68-byte BYTE/TEXT descriptor. */
-int ix_value_put_null(ix_vtype t, ix_wbuf *out);
-int ix_value_put_null_ex(ix_vtype t, unsigned flags, ix_wbuf *out);
+ * _ex: IXT_VF_F70 selects the 68-byte BYTE/TEXT descriptor. */
+int ixt_value_put_null(ixt_vtype t, ixb_wbuf *out);
+int ixt_value_put_null_ex(ixt_vtype t, unsigned flags, ixb_wbuf *out);
 
 /* Appends the text dbaccess prints for the value p[0..n) (n = its extent):
  * integers plain; FLOAT "%#.15g", SMALLFLOAT "%#.7g", "Infinity",
  * "-Infinity", "NaN"; DECIMAL(p,s) with exactly s fraction digits; floating
- * DECIMAL(p) see ix_dec_to_text; MONEY with DBMONEY ("$123.45",
- * "-$98765.43"); DATE per DBDATE; DATETIME/INTERVAL per ix_dt_format /
- * ix_iv_format; CHAR as stored; VARCHAR/LVARCHAR bytes; BOOLEAN "t"/"f";
+ * DECIMAL(p) see ixt_dec_to_text; MONEY with DBMONEY ("$123.45",
+ * "-$98765.43"); DATE per DBDATE; DATETIME/INTERVAL per ixt_dt_format /
+ * ixt_iv_format; CHAR as stored; VARCHAR/LVARCHAR bytes; BOOLEAN "t"/"f";
  * BYTE/TEXT "<BYTE value>"/"<TEXT value>". Returns IX_OK; IX_NULL_VALUE
  * (nothing appended) for the NULL form; IX_EMALFORMED for bytes no value has
  * (including values that do not fit the declared type, e.g. more than p - s
  * integer digits); IX_EINVAL for a bad type or bad DBDATE. */
-int ix_value_format(ix_vtype t, const uint8_t *p, size_t n, const ix_fmt *fmt, ix_wbuf *out);
+int ixt_value_format(ixt_vtype t, const uint8_t *p, size_t n, const ixt_fmt *fmt, ixb_wbuf *out);
 
 /* Converts text s[0..n) to t's tuple bytes and appends them. Exact for
  * DECIMAL (rounded half away from zero to the column's scale), DATETIME and
@@ -104,7 +104,7 @@ int ix_value_format(ix_vtype t, const uint8_t *p, size_t n, const ix_fmt *fmt, i
  * "NULL" is not special. Returns IX_OK, IX_EINVAL (syntax, bad type),
  * IX_ERANGE (does not fit, or equals a NULL sentinel such as -32768 for
  * SMALLINT) or out's sticky error. */
-int ix_value_parse(ix_vtype t, const char *s, size_t n, const ix_fmt *fmt, ix_wbuf *out);
+int ixt_value_parse(ixt_vtype t, const char *s, size_t n, const ixt_fmt *fmt, ixb_wbuf *out);
 
 /* Converts one tuple value to the §3.4 bind value bytes (no type, indicator
  * or slot; no pad): CHAR/VARCHAR/LVARCHAR i16 length + bytes; DECIMAL/MONEY/
@@ -114,7 +114,7 @@ int ix_value_parse(ix_vtype t, const char *s, size_t n, const ix_fmt *fmt, ix_wb
  * Returns IX_OK, IX_NULL_VALUE (nothing appended; send indicator -1),
  * IX_EMALFORMED, IX_ERANGE (string longer than 32767) or IX_EINVAL
  * (BYTE/TEXT, bad type). */
-int ix_value_to_bind(ix_vtype t, const uint8_t *tuple, size_t n, ix_wbuf *out);
+int ixt_value_to_bind(ixt_vtype t, const uint8_t *tuple, size_t n, ixb_wbuf *out);
 
 /* The reverse: reads the bind value p[0..n) (exactly the value bytes as on
  * the wire, inner length word included, pad excluded) and appends the tuple
@@ -122,13 +122,13 @@ int ix_value_to_bind(ix_vtype t, const uint8_t *tuple, size_t n, ix_wbuf *out);
  * (DECIMAL rounded to the column's scale; CHAR blank-padded). A BOOLEAN byte
  * may be 00/01 or 'f'/'t'. Returns IX_OK, IX_NEED_MORE, IX_EMALFORMED,
  * IX_ERANGE (does not fit t, or equals a NULL sentinel) or IX_EINVAL;
- * ix_value_from_bind also gives IX_EMALFORMED when bytes follow the value. */
-int ix_value_from_bind(ix_vtype t, const uint8_t *p, size_t n, ix_wbuf *out);
-/* As ix_value_from_bind for a value that starts at p and may be followed by
+ * ixt_value_from_bind also gives IX_EMALFORMED when bytes follow the value. */
+int ixt_value_from_bind(ixt_vtype t, const uint8_t *p, size_t n, ixb_wbuf *out);
+/* As ixt_value_from_bind for a value that starts at p and may be followed by
  * more bytes: reads one value from p[0..avail) and sets *used (pad not
  * included). */
-int ix_value_from_bind_prefix(ix_vtype t, const uint8_t *p, size_t avail, size_t *used,
-                              ix_wbuf *out);
+int ixt_value_from_bind_prefix(ixt_vtype t, const uint8_t *p, size_t avail, size_t *used,
+                               ixb_wbuf *out);
 
 /* Typed access to decoded tuple values. Each returns IX_OK, IX_NULL_VALUE,
  * IX_EMALFORMED or IX_EINVAL (wrong type).
@@ -137,18 +137,18 @@ int ix_value_from_bind_prefix(ix_vtype t, const uint8_t *p, size_t avail, size_t
  *   get_double: FLOAT, SMALLFLOAT;  get_bool: BOOLEAN (1/0);
  *   get_bytes: CHAR/NCHAR (as stored), VARCHAR/NVARCHAR, LVARCHAR — *data
  *            points into p (borrowed). */
-int ix_value_get_int(ix_vtype t, const uint8_t *p, size_t n, int64_t *v);
-int ix_value_get_double(ix_vtype t, const uint8_t *p, size_t n, double *v);
-int ix_value_get_bool(ix_vtype t, const uint8_t *p, size_t n, int *v);
-int ix_value_get_bytes(ix_vtype t, const uint8_t *p, size_t n, const uint8_t **data, size_t *len);
+int ixt_value_get_int(ixt_vtype t, const uint8_t *p, size_t n, int64_t *v);
+int ixt_value_get_double(ixt_vtype t, const uint8_t *p, size_t n, double *v);
+int ixt_value_get_bool(ixt_vtype t, const uint8_t *p, size_t n, int *v);
+int ixt_value_get_bytes(ixt_vtype t, const uint8_t *p, size_t n, const uint8_t **data, size_t *len);
 
 /* Typed encoders: append the tuple form of v for t. put_int returns IX_ERANGE
  * when v does not fit or is the NULL sentinel; put_double canonicalises NaN
  * (never the all-ff NULL form) and gives IX_ERANGE when a finite v overflows
  * SMALLFLOAT; put_bool writes the envelope with payload 01/00. */
-int ix_value_put_int(ix_vtype t, int64_t v, ix_wbuf *out);
-int ix_value_put_double(ix_vtype t, double v, ix_wbuf *out);
-int ix_value_put_bool(ix_vtype t, int v, ix_wbuf *out);
+int ixt_value_put_int(ixt_vtype t, int64_t v, ixb_wbuf *out);
+int ixt_value_put_double(ixt_vtype t, double v, ixb_wbuf *out);
+int ixt_value_put_bool(ixt_vtype t, int v, ixb_wbuf *out);
 
 /*
  * INT8/SERIAL8 10-byte form (§4.2):
@@ -159,11 +159,11 @@ int ix_value_put_bool(ix_vtype t, int v, ix_wbuf *out);
  *   | 2      | u32  | low 32 bits of the magnitude            |
  *   | 6      | u32  | high 32 bits of the magnitude           |
  *
- * ix_int8_decode returns IX_OK, IX_NULL_VALUE (sign 0, whatever follows) or
- * IX_EMALFORMED (other sign, magnitude > 2^63 - 1). ix_int8_encode writes v
+ * ixt_int8_decode returns IX_OK, IX_NULL_VALUE (sign 0, whatever follows) or
+ * IX_EMALFORMED (other sign, magnitude > 2^63 - 1). ixt_int8_encode writes v
  * (zero with sign 1); IX_ERANGE for INT64_MIN.
  */
-int ix_int8_decode(const uint8_t *p, int64_t *v);
-int ix_int8_encode(int64_t v, ix_wbuf *out);
+int ixt_int8_decode(const uint8_t *p, int64_t *v);
+int ixt_int8_encode(int64_t v, ixb_wbuf *out);
 
-#endif /* IX_VALUE_H */
+#endif /* IXT_VALUE_H */

@@ -75,42 +75,43 @@ static int sockopt(ix_conn *c, int level, int name) {
 }
 
 static void test_redirect_codec(void) {
-    ix_redirect_target t;
+    ixp_redirect_target t;
     const char *why = NULL;
     const char *ok = "redirect=srv_b|db2.example|9090";
-    CHECK(ix_redirect_parse((const uint8_t *)ok, strlen(ok), &t, &why) == IX_OK &&
+    CHECK(ixp_redirect_parse((const uint8_t *)ok, strlen(ok), &t, &why) == IX_OK &&
               strcmp(t.server, "srv_b") == 0 && strcmp(t.host, "db2.example") == 0 &&
               t.port == 9090,
           "redirect detail parsed");
     const char *v6 = "x=s|::1|9088";
-    CHECK(ix_redirect_parse((const uint8_t *)v6, strlen(v6), &t, &why) == IX_OK &&
+    CHECK(ixp_redirect_parse((const uint8_t *)v6, strlen(v6), &t, &why) == IX_OK &&
               strcmp(t.host, "::1") == 0,
           "an IPv6 host survives (split on '|' only)");
     const char *bad[] = {"x=s|h",    "x=s||1",    "x=s|h|0", "x=s|h|65536",
                          "x=s|h|9x", "x=s|h|1|2", "x=|h|1",  ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        CHECK(ix_redirect_parse((const uint8_t *)bad[i], strlen(bad[i]), &t, &why) == IX_EMALFORMED,
+        CHECK(ixp_redirect_parse((const uint8_t *)bad[i], strlen(bad[i]), &t, &why) ==
+                  IX_EMALFORMED,
               "bad detail \"%s\" refused (%s)", bad[i], why ? why : "");
-    CHECK(ix_redirect_parse(NULL, 0, &t, &why) == IX_EMALFORMED, "no detail refused");
-    char buf[IX_REDIRECT_DETAIL_MAX];
-    ix_conacc a;
+    CHECK(ixp_redirect_parse(NULL, 0, &t, &why) == IX_EMALFORMED, "no detail refused");
+    char buf[IXP_REDIRECT_DETAIL_MAX];
+    ixp_conacc a;
     snprintf(t.server, sizeof t.server, "srv_b");
     snprintf(t.host, sizeof t.host, "127.0.0.1");
     t.port = 9090;
-    CHECK(ix_redirect_defaults(&a, NULL, &t, buf, sizeof buf) == IX_OK &&
-              a.sl_type == IX_SL_REDIRECT && a.result == IX_ASC_DBLIST,
-          "ix_redirect_defaults");
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
-    CHECK(ix_conacc_encode(&a, &w) == IX_OK, "redirect encodes");
-    ix_conacc d;
+    CHECK(ixp_redirect_defaults(&a, NULL, &t, buf, sizeof buf) == IX_OK &&
+              a.sl_type == IXP_SL_REDIRECT && a.result == IXP_ASC_DBLIST,
+          "ixp_redirect_defaults");
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
+    CHECK(ixp_conacc_encode(&a, &w) == IX_OK, "redirect encodes");
+    ixp_conacc d;
     size_t used = 0, at = 0;
-    CHECK(ix_conacc_decode(w.data, w.len, NULL, &d, &used, &at, &why) == IX_OK &&
-              d.sl_type == IX_SL_REDIRECT &&
-              ix_redirect_parse(d.redirect.p, d.redirect.n, &t, &why) == IX_OK &&
+    CHECK(ixp_conacc_decode(w.data, w.len, NULL, &d, &used, &at, &why) == IX_OK &&
+              d.sl_type == IXP_SL_REDIRECT &&
+              ixp_redirect_parse(d.redirect.p, d.redirect.n, &t, &why) == IX_OK &&
               strcmp(t.server, "srv_b") == 0 && t.port == 9090,
           "redirect round trip");
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&w);
 }
 
 static void test_redirect(void) {

@@ -26,12 +26,12 @@ typedef struct mem_tr {
     ixc_transport base;
     const uint8_t *in;
     size_t in_len, in_pos, chunk;
-    ix_wbuf *sent; /* owned by the test, outlives the transport */
+    ixb_wbuf *sent; /* owned by the test, outlives the transport */
 } mem_tr;
 
 static long mem_send(ixc_transport *t, const void *p, size_t n) {
     mem_tr *m = (mem_tr *)t;
-    ix_put_bytes(m->sent, p, n);
+    ixb_put_bytes(m->sent, p, n);
     return (long)n;
 }
 
@@ -56,7 +56,7 @@ static void mem_close(ixc_transport *t) {
 
 static const ixc_transport_vt mem_vt = {mem_send, mem_recv, mem_pending, mem_close};
 
-static ixc_transport *mem_new(const ix_wbuf *in, size_t chunk, ix_wbuf *sent) {
+static ixc_transport *mem_new(const ixb_wbuf *in, size_t chunk, ixb_wbuf *sent) {
     mem_tr *m = calloc(1, sizeof *m);
     m->base.vt = &mem_vt;
     m->base.fd = -1;
@@ -72,26 +72,26 @@ static ixc_transport *mem_new(const ix_wbuf *in, size_t chunk, ix_wbuf *sent) {
 static tsv_file T;
 static int c_msg, c_hex;
 
-static int load_hex(ix_wbuf *w, const char *name) {
+static int load_hex(ixb_wbuf *w, const char *name) {
     for (int i = 0; i < T.nrows; i++) {
         tsv_row *r = &T.rows[i];
         if (r->ncols <= c_hex || strcmp(r->col[c_msg], name) != 0) continue;
-        return ix_hex_decode(r->col[c_hex], strlen(r->col[c_hex]), w, NULL) == IX_OK ? 0 : -1;
+        return ixb_hex_decode(r->col[c_hex], strlen(r->col[c_hex]), w, NULL) == IX_OK ? 0 : -1;
     }
     return -1;
 }
 
-static void filler_asc(ix_wbuf *w, size_t total, const char *stem) {
+static void filler_asc(ixb_wbuf *w, size_t total, const char *stem) {
     size_t chars = total - 3, k = strlen(stem);
-    ix_put_i16(w, (int)(chars + 1));
+    ixb_put_i16(w, (int)(chars + 1));
     for (size_t i = 0; i < chars; i++)
-        ix_put_u8(w, (uint8_t)stem[i % k]);
-    ix_put_u8(w, 0);
+        ixb_put_u8(w, (uint8_t)stem[i % k]);
+    ixb_put_u8(w, 0);
 }
 
 /* The GBase CONACC: segments 1-4 with the left-out personal fields filled
  * in as test_login.c does (same lengths as the capture). */
-static int assemble_conacc(ix_wbuf *w) {
+static int assemble_conacc(ixb_wbuf *w) {
     char name[64];
     int rc = 0;
     for (int i = 0; i < 4; i++) {
@@ -100,7 +100,7 @@ static int assemble_conacc(ix_wbuf *w) {
         if (i == 0) filler_asc(w, 16, "gbase_srv_000");
         if (i == 1) {
             filler_asc(w, 15, "server-host");
-            ix_put_i16(w, 0);
+            ixb_put_i16(w, 0);
             filler_asc(w, 4, "/");
         }
         if (i == 2) filler_asc(w, 26, "/opt/gbase/bin/oninit");
@@ -113,42 +113,42 @@ static const uint8_t answer[] = {0x00, 0x7e, 0x00, 0x0a, 0xff, 0xfc, 0x7f, 0xfc,
 
 /* What a server sends after the accept: the SQ_PROTOCOLS answer, the
  * SQ_INFO reply, a DBOPEN reply (when db), then `extra`, then SQ_EXIT. */
-static void script_after_login(ix_wbuf *w, int db) {
-    ix_caps caps = ix_caps_from_bits(answer + 4, 10);
-    ix_put_bytes(w, answer, sizeof answer);
-    ix_enc_tag(w, IX_SQ_EOT); /* SQ_INFO */
+static void script_after_login(ixb_wbuf *w, int db) {
+    ixp_caps caps = ixp_caps_from_bits(answer + 4, 10);
+    ixb_put_bytes(w, answer, sizeof answer);
+    ixp_enc_tag(w, IXP_SQ_EOT); /* SQ_INFO */
     if (db) {
-        ix_enc_done(w, &caps, 0x15, 0, 0, 0);
-        ix_enc_cost(w, 1, 1);
-        ix_enc_tag(w, IX_SQ_EOT);
+        ixp_enc_done(w, &caps, 0x15, 0, 0, 0);
+        ixp_enc_cost(w, 1, 1);
+        ixp_enc_tag(w, IXP_SQ_EOT);
     }
 }
 
 /* Walks the messages the client sent after its CONREQ; returns the tags. */
-static int client_tags(const ix_wbuf *sent, size_t from, int *tags, int max, char *dbname,
+static int client_tags(const ixb_wbuf *sent, size_t from, int *tags, int max, char *dbname,
                        size_t dblen) {
     int n = 0;
-    ix_caps caps = ix_caps_from_bits(answer + 4, 10);
+    ixp_caps caps = ixp_caps_from_bits(answer + 4, 10);
     size_t pos = from;
     while (pos < sent->len && n < max) {
-        ix_msg m;
-        if (ix_msg_decode(sent->data + pos, sent->len - pos, IX_FROM_CLIENT, &caps, NULL, &m, NULL,
-                          NULL) != IX_OK)
+        ixp_msg m;
+        if (ixp_msg_decode(sent->data + pos, sent->len - pos, IXP_FROM_CLIENT, &caps, NULL, &m,
+                           NULL, NULL) != IX_OK)
             return -1;
         tags[n++] = m.tag;
-        if (m.tag == IX_SQ_DBOPEN && dbname)
+        if (m.tag == IXP_SQ_DBOPEN && dbname)
             snprintf(dbname, dblen, "%.*s", (int)m.u.dbopen.name.n,
                      (const char *)m.u.dbopen.name.p);
-        if (m.tag == IX_SQ_PROTOCOLS)
-            CHECK(m.u.protocols.n == sizeof ix_caps_jdbc_offer &&
-                      memcmp(m.u.protocols.p, ix_caps_jdbc_offer, m.u.protocols.n) == 0,
+        if (m.tag == IXP_SQ_PROTOCOLS)
+            CHECK(m.u.protocols.n == sizeof ixp_caps_jdbc_offer &&
+                      memcmp(m.u.protocols.p, ixp_caps_jdbc_offer, m.u.protocols.n) == 0,
                   "the client offers the JDBC capability set");
         pos += m.len;
     }
     return n;
 }
 
-static int env_has(const ix_conreq *q, const char *name, const char *value) {
+static int env_has(const ixp_conreq *q, const char *name, const char *value) {
     for (int i = 0; i < q->nenv; i++)
         if (q->env[i].name.n == strlen(name) &&
             memcmp(q->env[i].name.p, name, q->env[i].name.n) == 0)
@@ -157,19 +157,19 @@ static int env_has(const ix_conreq *q, const char *name, const char *value) {
     return 0;
 }
 
-static int asc_is(const ix_ascstr *a, const char *s) {
+static int asc_is(const ixp_ascstr *a, const char *s) {
     return a->form == 1 && a->n == strlen(s) && memcmp(a->p, s, a->n) == 0;
 }
 
 static void test_accept(size_t chunk) {
-    ix_wbuf in, sent;
-    ix_wbuf_init(&in, NULL);
-    ix_wbuf_init(&sent, NULL);
+    ixb_wbuf in, sent;
+    ixb_wbuf_init(&in, NULL);
+    ixb_wbuf_init(&sent, NULL);
     CHECK(assemble_conacc(&in) == 0, "CONACC assembled from messages.tsv");
     size_t acc_len = in.len;
     CHECK(acc_len == 267, "the real accept is 267 bytes (got %zu)", acc_len);
     script_after_login(&in, 1);
-    ix_enc_tag(&in, IX_SQ_EXIT);
+    ixp_enc_tag(&in, IXP_SQ_EXIT);
 
     setenv("CLIENT_LOCALE", "en_US.utf8", 1);
     setenv("DB_LOCALE", "en_US.819", 1);
@@ -187,9 +187,9 @@ static void test_accept(size_t chunk) {
           "alive, no error");
 
     /* What the client sent: a CONREQ with our values, then the groups. */
-    static ix_conreq q;
+    static ixp_conreq q;
     size_t used = 0;
-    rc = ix_conreq_decode(sent.data, sent.len, NULL, &q, &used, NULL, NULL);
+    rc = ixp_conreq_decode(sent.data, sent.len, NULL, &q, &used, NULL, NULL);
     CHECK(rc == IX_OK, "the client's CONREQ decodes (rc=%d)", rc);
     if (rc == IX_OK) {
         CHECK(asc_is(&q.user, "alice"), "user");
@@ -203,27 +203,28 @@ static void test_accept(size_t chunk) {
     int tags[16];
     char db[64] = "";
     int n = client_tags(&sent, used, tags, 16, db, sizeof db);
-    CHECK(n == 6 && tags[0] == IX_SQ_PROTOCOLS && tags[1] == IX_SQ_EOT && tags[2] == IX_SQ_INFO &&
-              tags[3] == IX_SQ_EOT && tags[4] == IX_SQ_DBOPEN && tags[5] == IX_SQ_EOT,
+    CHECK(n == 6 && tags[0] == IXP_SQ_PROTOCOLS && tags[1] == IXP_SQ_EOT &&
+              tags[2] == IXP_SQ_INFO && tags[3] == IXP_SQ_EOT && tags[4] == IXP_SQ_DBOPEN &&
+              tags[5] == IXP_SQ_EOT,
           "PROTOCOLS, INFO, DBOPEN groups (%d messages)", n);
     CHECK(strcmp(db, "stores") == 0, "DBOPEN stores (%s)", db);
     size_t before = sent.len;
     ix_close(c);
-    CHECK(sent.len == before + 2 && sent.data[before] == 0 && sent.data[before + 1] == IX_SQ_EXIT,
+    CHECK(sent.len == before + 2 && sent.data[before] == 0 && sent.data[before + 1] == IXP_SQ_EXIT,
           "ix_close sends SQ_EXIT");
     unsetenv("CLIENT_LOCALE");
     unsetenv("DB_LOCALE");
-    ix_wbuf_free(&in);
-    ix_wbuf_free(&sent);
+    ixb_wbuf_free(&in);
+    ixb_wbuf_free(&sent);
 }
 
 static void test_reject(void) {
-    ix_wbuf in, sent;
-    ix_wbuf_init(&in, NULL);
-    ix_wbuf_init(&sent, NULL);
-    ix_conacc a;
-    ix_conrej_defaults(&a, "ixd", NULL, -952);
-    CHECK(ix_conacc_encode(&a, &in) == IX_OK, "CONREJ encodes");
+    ixb_wbuf in, sent;
+    ixb_wbuf_init(&in, NULL);
+    ixb_wbuf_init(&sent, NULL);
+    ixp_conacc a;
+    ixp_conrej_defaults(&a, "ixd", NULL, -952);
+    CHECK(ixp_conacc_encode(&a, &in) == IX_OK, "CONREJ encodes");
     ix_conn *c = NULL;
     int rc =
         ixc_connect_transport(&c, "informix://bob:nope@h:1?server=ixd", mem_new(&in, 5, &sent));
@@ -235,17 +236,17 @@ static void test_reject(void) {
     CHECK(ix_conn_is_dead(c), "a rejected connection is dead");
     CHECK(ix_exec(c, "select 1 from systables") == IX_ECONN, "calls on it give IX_ECONN");
     ix_close(c);
-    ix_wbuf_free(&in);
-    ix_wbuf_free(&sent);
+    ixb_wbuf_free(&in);
+    ixb_wbuf_free(&sent);
 }
 
 static void test_lost_sync(void) {
-    ix_wbuf in, sent;
-    ix_wbuf_init(&in, NULL);
-    ix_wbuf_init(&sent, NULL);
+    ixb_wbuf in, sent;
+    ixb_wbuf_init(&in, NULL);
+    ixb_wbuf_init(&sent, NULL);
     assemble_conacc(&in);
     script_after_login(&in, 0);
-    ix_put_i16(&in, 0x7f7f); /* no such tag */
+    ixb_put_i16(&in, 0x7f7f); /* no such tag */
     ix_conn *c = NULL;
     int rc = ixc_connect_transport(&c, "user=u password=p", mem_new(&in, 4096, &sent));
     CHECK(rc == IX_OK, "login: rc=%d %s", rc, ix_errmsg(c));
@@ -257,36 +258,36 @@ static void test_lost_sync(void) {
     ix_close(c);
 
     /* The server closing the socket in the middle of a reply. */
-    ix_wbuf_reset(&in);
-    ix_wbuf_reset(&sent);
+    ixb_wbuf_reset(&in);
+    ixb_wbuf_reset(&sent);
     assemble_conacc(&in);
     script_after_login(&in, 0);
-    ix_put_i16(&in, IX_SQ_DONE);
+    ixb_put_i16(&in, IXP_SQ_DONE);
     c = NULL;
     rc = ixc_connect_transport(&c, "user=u", mem_new(&in, 3, &sent));
     rc = ix_exec(c, "delete from t");
     CHECK(rc == IX_ECONN && ix_conn_is_dead(c) && strcmp(ix_sqlstate(c), "08006") == 0,
           "closed mid-reply: rc=%d %s %s", rc, ix_sqlstate(c), ix_errmsg(c));
     ix_close(c);
-    ix_wbuf_free(&in);
-    ix_wbuf_free(&sent);
+    ixb_wbuf_free(&in);
+    ixb_wbuf_free(&sent);
 }
 
 static void test_exec_reply(void) {
-    ix_wbuf in, sent;
-    ix_wbuf_init(&in, NULL);
-    ix_wbuf_init(&sent, NULL);
+    ixb_wbuf in, sent;
+    ixb_wbuf_init(&in, NULL);
+    ixb_wbuf_init(&sent, NULL);
     assemble_conacc(&in);
     script_after_login(&in, 0);
-    ix_caps caps = ix_caps_from_bits(answer + 4, 10);
+    ixp_caps caps = ixp_caps_from_bits(answer + 4, 10);
     /* ix_exec reply: DESCRIBE-less INSERTDONE, DONE rows 3 serial 42. */
-    ix_enc_insertdone(&in, &caps, 7, 0);
-    ix_enc_done(&in, &caps, 0, 3, 0, 42);
-    ix_enc_cost(&in, 1, 1);
-    ix_enc_tag(&in, IX_SQ_EOT);
+    ixp_enc_insertdone(&in, &caps, 7, 0);
+    ixp_enc_done(&in, &caps, 0, 3, 0, 42);
+    ixp_enc_cost(&in, 1, 1);
+    ixp_enc_tag(&in, IXP_SQ_EOT);
     /* then an error reply with insertion text and an ISAM code */
-    ix_enc_err(&in, &caps, -239, -100, 0, "ix_u", 4);
-    ix_enc_tag(&in, IX_SQ_EOT);
+    ixp_enc_err(&in, &caps, -239, -100, 0, "ix_u", 4);
+    ixp_enc_tag(&in, IXP_SQ_EOT);
     ix_conn *c = NULL;
     int rc = ixc_connect_transport(&c, "user=u", mem_new(&in, 4096, &sent));
     CHECK(rc == IX_OK, "login");
@@ -302,8 +303,8 @@ static void test_exec_reply(void) {
     CHECK(strcmp(ix_sqlstate(c), "23000") == 0, "integrity class");
     CHECK(!ix_conn_is_dead(c), "an SQL error leaves the connection alive");
     ix_close(c);
-    ix_wbuf_free(&in);
-    ix_wbuf_free(&sent);
+    ixb_wbuf_free(&in);
+    ixb_wbuf_free(&sent);
 }
 
 static int bind_int_row(ix_stmt *s, int64_t row, void *ud) {
@@ -313,20 +314,20 @@ static int bind_int_row(ix_stmt *s, int64_t row, void *ud) {
 
 /* Appends the replies of one transaction message: XACTSTAT (levels as ixd
  * sends them), EOT. */
-static void reply_xact(ix_wbuf *w, int new_level, int old_level) {
-    ix_enc_xactstat(w, 2, new_level, old_level);
-    ix_enc_tag(w, IX_SQ_EOT);
+static void reply_xact(ixb_wbuf *w, int new_level, int old_level) {
+    ixp_enc_xactstat(w, 2, new_level, old_level);
+    ixp_enc_tag(w, IXP_SQ_EOT);
 }
 
-static void reply_done(ix_wbuf *w, const ix_caps *caps) {
-    ix_enc_done(w, caps, 0, 1, 0, 0);
-    ix_enc_cost(w, 1, 1);
-    ix_enc_tag(w, IX_SQ_EOT);
+static void reply_done(ixb_wbuf *w, const ixp_caps *caps) {
+    ixp_enc_done(w, caps, 0, 1, 0, 0);
+    ixp_enc_cost(w, 1, 1);
+    ixp_enc_tag(w, IXP_SQ_EOT);
 }
 
 /* Counts the messages tagged `tag` the client sent from `from` on, and
  * returns the tag sequence in *tags. */
-static int sent_tags(const ix_wbuf *sent, size_t from, int *tags, int max) {
+static int sent_tags(const ixb_wbuf *sent, size_t from, int *tags, int max) {
     return client_tags(sent, from, tags, max, NULL, 0);
 }
 
@@ -349,35 +350,35 @@ static int tags_are(const int *tags, int n, const int *want, int nw) {
  *   - -255 not in transaction: none is open.
  */
 static void test_commit_failure(void) {
-    ix_wbuf in, sent;
-    ix_wbuf_init(&in, NULL);
-    ix_wbuf_init(&sent, NULL);
+    ixb_wbuf in, sent;
+    ixb_wbuf_init(&in, NULL);
+    ixb_wbuf_init(&sent, NULL);
     assemble_conacc(&in);
     script_after_login(&in, 1);
-    ix_caps caps = ix_caps_from_bits(answer + 4, 10);
+    ixp_caps caps = ixp_caps_from_bits(answer + 4, 10);
     /* 1: autocommit mode; ix_begin, insert, commit fails silently, probe */
-    reply_xact(&in, 1, 0);                         /* BEGIN */
-    reply_done(&in, &caps);                        /* insert */
-    ix_enc_err(&in, &caps, -271, -131, 0, "t", 1); /* COMMIT fails, no XACTSTAT */
-    ix_enc_tag(&in, IX_SQ_EOT);
+    reply_xact(&in, 1, 0);                          /* BEGIN */
+    reply_done(&in, &caps);                         /* insert */
+    ixp_enc_err(&in, &caps, -271, -131, 0, "t", 1); /* COMMIT fails, no XACTSTAT */
+    ixp_enc_tag(&in, IXP_SQ_EOT);
     reply_xact(&in, 1, 0); /* probe BEGIN succeeds: the server had none */
     reply_xact(&in, 0, 1); /* probe's COMMIT */
     /* 2: manual-commit mode; commit fails and the server says it ended */
     reply_xact(&in, 1, 0);  /* BEGIN from ix_set_autocommit(0) */
     reply_done(&in, &caps); /* insert */
-    ix_enc_err(&in, &caps, -271, -131, 0, "t", 1);
-    ix_enc_xactstat(&in, 2, 0, 1);
-    ix_enc_tag(&in, IX_SQ_EOT);
+    ixp_enc_err(&in, &caps, -271, -131, 0, "t", 1);
+    ixp_enc_xactstat(&in, 2, 0, 1);
+    ixp_enc_tag(&in, IXP_SQ_EOT);
     reply_xact(&in, 1, 0);  /* BEGIN the library sends before the next insert */
     reply_done(&in, &caps); /* insert */
     /* 3: manual mode; commit fails silently, probe BEGIN answered -535 */
-    ix_enc_err(&in, &caps, -271, -131, 0, "t", 1);
-    ix_enc_tag(&in, IX_SQ_EOT);
-    ix_enc_err(&in, &caps, IX_SQLCODE_ALREADY_IN_TXN, 0, 0, NULL, 0);
-    ix_enc_tag(&in, IX_SQ_EOT);
+    ixp_enc_err(&in, &caps, -271, -131, 0, "t", 1);
+    ixp_enc_tag(&in, IXP_SQ_EOT);
+    ixp_enc_err(&in, &caps, IX_SQLCODE_ALREADY_IN_TXN, 0, 0, NULL, 0);
+    ixp_enc_tag(&in, IXP_SQ_EOT);
     /* 4: manual mode; ROLLBACK answered -255: none open; BEGIN next */
-    ix_enc_err(&in, &caps, IX_SQLCODE_NOT_IN_TXN, 0, 0, NULL, 0);
-    ix_enc_tag(&in, IX_SQ_EOT);
+    ixp_enc_err(&in, &caps, IX_SQLCODE_NOT_IN_TXN, 0, 0, NULL, 0);
+    ixp_enc_tag(&in, IXP_SQ_EOT);
     reply_xact(&in, 1, 0);
     reply_done(&in, &caps);
 
@@ -394,9 +395,10 @@ static void test_commit_failure(void) {
           "the COMMIT's own error is reported: %d %d", ix_sqlcode(c), ix_isamcode(c));
     CHECK(ix_autocommit(c) == 1, "after the probe no transaction is open");
     n = sent_tags(&sent, from, tags, 32);
-    int want1[] = {IX_SQ_BEGIN,   IX_SQ_EOT,      IX_SQ_COMMAND,  IX_SQ_NDESCRIBE, IX_SQ_EXECUTE,
-                   IX_SQ_RELEASE, IX_SQ_EOT,      IX_SQ_CMMTWORK, IX_SQ_EOT,       IX_SQ_BEGIN,
-                   IX_SQ_EOT,     IX_SQ_CMMTWORK, IX_SQ_EOT};
+    int want1[] = {IXP_SQ_BEGIN,   IXP_SQ_EOT,     IXP_SQ_COMMAND, IXP_SQ_NDESCRIBE,
+                   IXP_SQ_EXECUTE, IXP_SQ_RELEASE, IXP_SQ_EOT,     IXP_SQ_CMMTWORK,
+                   IXP_SQ_EOT,     IXP_SQ_BEGIN,   IXP_SQ_EOT,     IXP_SQ_CMMTWORK,
+                   IXP_SQ_EOT};
     CHECK(tags_are(tags, n, want1, (int)(sizeof want1 / sizeof *want1)),
           "a silent COMMIT failure is probed with BEGIN, then COMMIT (%d messages)", n);
 
@@ -407,17 +409,17 @@ static void test_commit_failure(void) {
     CHECK(ix_autocommit(c) == 0, "manual mode");
     CHECK(ix_exec(c, "insert into t values (3)") == IX_OK, "insert after the failed commit");
     n = sent_tags(&sent, from, tags, 32);
-    int want2[] = {IX_SQ_BEGIN,     IX_SQ_EOT,     IX_SQ_COMMAND, IX_SQ_NDESCRIBE,
-                   IX_SQ_EXECUTE,   IX_SQ_RELEASE, IX_SQ_EOT,     IX_SQ_CMMTWORK,
-                   IX_SQ_EOT,       IX_SQ_BEGIN,   IX_SQ_EOT,     IX_SQ_COMMAND,
-                   IX_SQ_NDESCRIBE, IX_SQ_EXECUTE, IX_SQ_RELEASE, IX_SQ_EOT};
+    int want2[] = {IXP_SQ_BEGIN,     IXP_SQ_EOT,     IXP_SQ_COMMAND, IXP_SQ_NDESCRIBE,
+                   IXP_SQ_EXECUTE,   IXP_SQ_RELEASE, IXP_SQ_EOT,     IXP_SQ_CMMTWORK,
+                   IXP_SQ_EOT,       IXP_SQ_BEGIN,   IXP_SQ_EOT,     IXP_SQ_COMMAND,
+                   IXP_SQ_NDESCRIBE, IXP_SQ_EXECUTE, IXP_SQ_RELEASE, IXP_SQ_EOT};
     CHECK(tags_are(tags, n, want2, (int)(sizeof want2 / sizeof *want2)),
           "after XACTSTAT level 0 the next statement runs in a new transaction (%d)", n);
 
     from = sent.len;
     CHECK(ix_commit(c) == IX_ESQL && ix_sqlcode(c) == -271, "commit fails again");
     n = sent_tags(&sent, from, tags, 32);
-    int want3[] = {IX_SQ_CMMTWORK, IX_SQ_EOT, IX_SQ_BEGIN, IX_SQ_EOT};
+    int want3[] = {IXP_SQ_CMMTWORK, IXP_SQ_EOT, IXP_SQ_BEGIN, IXP_SQ_EOT};
     CHECK(tags_are(tags, n, want3, 4), "probe BEGIN (%d)", n);
     CHECK(ix_autocommit(c) == 0, "-535: the transaction is still open");
 
@@ -425,36 +427,37 @@ static void test_commit_failure(void) {
     CHECK(ix_rollback(c) == IX_ESQL && ix_sqlcode(c) == IX_SQLCODE_NOT_IN_TXN, "-255");
     CHECK(ix_exec(c, "insert into t values (4)") == IX_OK, "insert after -255");
     n = sent_tags(&sent, from, tags, 32);
-    CHECK(n >= 4 && tags[0] == IX_SQ_RBWORK && tags[2] == IX_SQ_BEGIN && tags[4] == IX_SQ_COMMAND,
+    CHECK(n >= 4 && tags[0] == IXP_SQ_RBWORK && tags[2] == IXP_SQ_BEGIN &&
+              tags[4] == IXP_SQ_COMMAND,
           "-255 ends the client's transaction: BEGIN before the next statement");
     ix_close(c);
-    ix_wbuf_free(&in);
-    ix_wbuf_free(&sent);
+    ixb_wbuf_free(&in);
+    ixb_wbuf_free(&sent);
 }
 
 /* A pipelined batch in manual-commit mode whose first row fails and ends the
  * transaction (XACTSTAT level 0): the rows not yet written are not sent. */
 static void test_batch_txn_lost(void) {
     enum { NROWS = 40000 }; /* about 560 KB of requests: more than the write-ahead */
-    ix_wbuf in, sent;
-    ix_wbuf_init(&in, NULL);
-    ix_wbuf_init(&sent, NULL);
+    ixb_wbuf in, sent;
+    ixb_wbuf_init(&in, NULL);
+    ixb_wbuf_init(&sent, NULL);
     assemble_conacc(&in);
     script_after_login(&in, 1);
-    ix_caps caps = ix_caps_from_bits(answer + 4, 10);
+    ixp_caps caps = ixp_caps_from_bits(answer + 4, 10);
     reply_xact(&in, 1, 0); /* BEGIN from ix_set_autocommit(0) */
-    ix_column col;
+    ixp_column col;
     memset(&col, 0, sizeof col);
-    col.name = (ix_bytes){(const uint8_t *)"i", 1};
+    col.name = (ixp_bytes){(const uint8_t *)"i", 1};
     col.type = IX_T_INTEGER;
     col.enclen = 4;
-    ix_describe d = {.stmt_type = IX_STMTTYPE_INSERT, .stmt_id = 0, .est_rows = 1};
-    ix_enc_describe(&in, &caps, &d, &col, 1);
-    ix_enc_insertdone(&in, &caps, 0, 0);
+    ixp_describe d = {.stmt_type = IX_STMTTYPE_INSERT, .stmt_id = 0, .est_rows = 1};
+    ixp_enc_describe(&in, &caps, &d, &col, 1);
+    ixp_enc_insertdone(&in, &caps, 0, 0);
     reply_done(&in, &caps); /* PREPARE */
-    ix_enc_err(&in, &caps, -271, -131, 0, "t", 1);
-    ix_enc_xactstat(&in, 2, 0, 1);
-    ix_enc_tag(&in, IX_SQ_EOT); /* row 0 fails and ends the transaction */
+    ixp_enc_err(&in, &caps, -271, -131, 0, "t", 1);
+    ixp_enc_xactstat(&in, 2, 0, 1);
+    ixp_enc_tag(&in, IXP_SQ_EOT); /* row 0 fails and ends the transaction */
     for (int i = 1; i < NROWS; i++)
         reply_done(&in, &caps);
     ix_conn *c = NULL;
@@ -473,38 +476,38 @@ static void test_batch_txn_lost(void) {
     CHECK(ix_autocommit(c) == 0, "manual mode stays");
     ix_finalize(s);
     ix_close(c);
-    ix_wbuf_free(&in);
-    ix_wbuf_free(&sent);
+    ixb_wbuf_free(&in);
+    ixb_wbuf_free(&sent);
 }
 
 /* A server that grants neither f62 nor f63 (what an IDS 11.50-era server
  * answers to an offer without them): libixdb then sends i16 SQL lengths and
  * an i16 NFETCH buffer size, at most 32767, as such a server reads them
- * (sqli-protocol.md §8 #5; ix_fetch_bufsize_max). */
+ * (sqli-protocol.md §8 #5; ixp_fetch_bufsize_max). */
 static void test_old_server(void) {
     static const uint8_t old_ans[] = {0x00, 0x7e, 0x00, 0x0a, 0xff, 0xfc, 0x7f, 0xfc,
                                       0x3c, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x0c};
-    ix_caps caps = ix_caps_from_bits(old_ans + 4, 10);
-    ix_wbuf in, sent;
-    ix_wbuf_init(&in, NULL);
-    ix_wbuf_init(&sent, NULL);
+    ixp_caps caps = ixp_caps_from_bits(old_ans + 4, 10);
+    ixb_wbuf in, sent;
+    ixb_wbuf_init(&in, NULL);
+    ixb_wbuf_init(&sent, NULL);
     assemble_conacc(&in);
-    ix_put_bytes(&in, old_ans, sizeof old_ans);
-    ix_enc_tag(&in, IX_SQ_EOT); /* SQ_INFO */
-    ix_column col = {.name = {(const uint8_t *)"a", 1}, .type = IX_T_INTEGER, .enclen = 4};
-    ix_describe d = {.stmt_type = IX_STMTTYPE_SELECT, .stmt_id = 0, .est_rows = 1};
-    ix_enc_describe(&in, &caps, &d, &col, 1); /* PREPARE reply, old layout */
-    ix_enc_done(&in, &caps, 0, 0, 0, 0);
-    ix_enc_cost(&in, 1, 1);
-    ix_enc_tag(&in, IX_SQ_EOT);
-    ix_enc_tag(&in, IX_SQ_EOT); /* OPEN */
+    ixb_put_bytes(&in, old_ans, sizeof old_ans);
+    ixp_enc_tag(&in, IXP_SQ_EOT); /* SQ_INFO */
+    ixp_column col = {.name = {(const uint8_t *)"a", 1}, .type = IX_T_INTEGER, .enclen = 4};
+    ixp_describe d = {.stmt_type = IX_STMTTYPE_SELECT, .stmt_id = 0, .est_rows = 1};
+    ixp_enc_describe(&in, &caps, &d, &col, 1); /* PREPARE reply, old layout */
+    ixp_enc_done(&in, &caps, 0, 0, 0, 0);
+    ixp_enc_cost(&in, 1, 1);
+    ixp_enc_tag(&in, IXP_SQ_EOT);
+    ixp_enc_tag(&in, IXP_SQ_EOT); /* OPEN */
     static const uint8_t seven[] = {0, 0, 0, 7};
-    ix_enc_tuple(&in, 0, seven, 4); /* NFETCH */
-    ix_enc_done(&in, &caps, 0, 1, 0, 0);
-    ix_enc_cost(&in, 1, 1);
-    ix_enc_tag(&in, IX_SQ_EOT);
+    ixp_enc_tuple(&in, 0, seven, 4); /* NFETCH */
+    ixp_enc_done(&in, &caps, 0, 1, 0, 0);
+    ixp_enc_cost(&in, 1, 1);
+    ixp_enc_tag(&in, IXP_SQ_EOT);
     for (int i = 0; i < 4; i++)
-        ix_enc_tag(&in, IX_SQ_EOT); /* CLOSE, RELEASE */
+        ixp_enc_tag(&in, IXP_SQ_EOT); /* CLOSE, RELEASE */
     ix_conn *c = NULL;
     int rc = ixc_connect_transport(
         &c, "user=u fetch_buffer=100000 readahead=0 deferred_prepare=0 optofc=0",
@@ -517,20 +520,20 @@ static void test_old_server(void) {
     ix_finalize(s);
     ix_close(c);
     /* What the client sent, decoded as the old server reads it. */
-    static ix_conreq q;
+    static ixp_conreq q;
     size_t pos = 0;
-    ix_conreq_decode(sent.data, sent.len, NULL, &q, &pos, NULL, NULL);
+    ixp_conreq_decode(sent.data, sent.len, NULL, &q, &pos, NULL, NULL);
     int prepares = 0, fetches = 0, bad = 0;
     while (pos < sent.len) {
-        ix_msg m;
-        if (ix_msg_decode(sent.data + pos, sent.len - pos, IX_FROM_CLIENT, &caps, NULL, &m, NULL,
-                          NULL) != IX_OK) {
+        ixp_msg m;
+        if (ixp_msg_decode(sent.data + pos, sent.len - pos, IXP_FROM_CLIENT, &caps, NULL, &m, NULL,
+                           NULL) != IX_OK) {
             bad = 1;
             break;
         }
-        if (m.tag == IX_SQ_PREPARE)
+        if (m.tag == IXP_SQ_PREPARE)
             prepares += m.u.stmt.sql.n == 15 && memcmp(m.u.stmt.sql.p, "select a from t", 15) == 0;
-        if (m.tag == IX_SQ_NFETCH) {
+        if (m.tag == IXP_SQ_NFETCH) {
             fetches++;
             CHECK(m.u.nfetch.bufsize == 32767 && m.u.nfetch.arraysize == 0,
                   "NFETCH asks for 32767 bytes in an i16 (%d)", m.u.nfetch.bufsize);
@@ -539,35 +542,35 @@ static void test_old_server(void) {
     }
     CHECK(!bad && prepares == 1 && fetches == 1,
           "everything sent decodes with i16 widths (prepare %d, fetch %d)", prepares, fetches);
-    ix_wbuf_free(&in);
-    ix_wbuf_free(&sent);
+    ixb_wbuf_free(&in);
+    ixb_wbuf_free(&sent);
 }
 
 /* ---- request sequences: pipelined flights, counted in round trips ------------------ */
 
-static ix_caps flight_caps(void) {
-    return ix_caps_from_bits(answer + 4, 10);
+static ixp_caps flight_caps(void) {
+    return ixp_caps_from_bits(answer + 4, 10);
 }
 
 /* The PREPARE's part of a reply: DESCRIBE (one INTEGER column "a" for a
  * SELECT, none for an INSERT), [INSERTDONE], DONE, COST. */
-static void reply_prepared(ix_wbuf *w, int stmt_type, int id) {
-    ix_caps caps = flight_caps();
-    ix_column col = {.name = {(const uint8_t *)"a", 1}, .type = IX_T_INTEGER, .enclen = 4};
-    ix_describe d = {.stmt_type = (int16_t)stmt_type, .stmt_id = (int16_t)id, .est_rows = 1};
-    ix_enc_describe(w, &caps, &d, &col, stmt_type == IX_STMTTYPE_SELECT ? 1 : 0);
-    if (stmt_type == IX_STMTTYPE_INSERT) ix_enc_insertdone(w, &caps, 0, 0);
-    ix_enc_done(w, &caps, 0, 0, 0, 0);
-    ix_enc_cost(w, 1, 1);
+static void reply_prepared(ixb_wbuf *w, int stmt_type, int id) {
+    ixp_caps caps = flight_caps();
+    ixp_column col = {.name = {(const uint8_t *)"a", 1}, .type = IX_T_INTEGER, .enclen = 4};
+    ixp_describe d = {.stmt_type = (int16_t)stmt_type, .stmt_id = (int16_t)id, .est_rows = 1};
+    ixp_enc_describe(w, &caps, &d, &col, stmt_type == IX_STMTTYPE_SELECT ? 1 : 0);
+    if (stmt_type == IX_STMTTYPE_INSERT) ixp_enc_insertdone(w, &caps, 0, 0);
+    ixp_enc_done(w, &caps, 0, 0, 0, 0);
+    ixp_enc_cost(w, 1, 1);
 }
 
-static void reply_rows_end(ix_wbuf *w, int32_t v) {
-    ix_caps caps = flight_caps();
+static void reply_rows_end(ixb_wbuf *w, int32_t v) {
+    ixp_caps caps = flight_caps();
     uint8_t t[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
-    ix_enc_tuple(w, 0, t, 4);
-    ix_enc_done(w, &caps, 0, 1, 0, 0);
-    ix_enc_cost(w, 1, 1);
-    ix_enc_tag(w, IX_SQ_EOT);
+    ixp_enc_tuple(w, 0, t, 4);
+    ixp_enc_done(w, &caps, 0, 1, 0, 0);
+    ixp_enc_cost(w, 1, 1);
+    ixp_enc_tag(w, IXP_SQ_EOT);
 }
 
 /* One SELECT of one row through ix_prepare / ix_step; returns its value,
@@ -593,46 +596,46 @@ static int select_one(ix_conn *c) {
  *   a prepared INSERT, first execution: PREPARE..BIND, EXECUTE, EOT: 1
  */
 static void test_flights(size_t chunk) {
-    ix_wbuf in, sent;
-    ix_wbuf_init(&in, NULL);
-    ix_wbuf_init(&sent, NULL);
-    ix_caps caps = flight_caps();
+    ixb_wbuf in, sent;
+    ixb_wbuf_init(&in, NULL);
+    ixb_wbuf_init(&sent, NULL);
+    ixp_caps caps = flight_caps();
     assemble_conacc(&in);
     script_after_login(&in, 1);
     reply_prepared(&in, IX_STMTTYPE_SELECT, 0); /* SELECT 1 */
     reply_rows_end(&in, 7);
-    ix_enc_tag(&in, IX_SQ_EOT);                 /* its CLOSE */
-    ix_enc_tag(&in, IX_SQ_EOT);                 /* its RELEASE */
+    ixp_enc_tag(&in, IXP_SQ_EOT);               /* its CLOSE */
+    ixp_enc_tag(&in, IXP_SQ_EOT);               /* its RELEASE */
     reply_prepared(&in, IX_STMTTYPE_SELECT, 0); /* SELECT 2 */
     reply_rows_end(&in, 8);
-    ix_enc_tag(&in, IX_SQ_EOT);                      /* CLOSE */
-    ix_enc_tag(&in, IX_SQ_EOT);                      /* RELEASE */
-    ix_enc_err(&in, &caps, -217, 0, 7, "nosuch", 6); /* SELECT 3: PREPARE fails */
-    ix_enc_tag(&in, IX_SQ_EOT);
+    ixp_enc_tag(&in, IXP_SQ_EOT);                     /* CLOSE */
+    ixp_enc_tag(&in, IXP_SQ_EOT);                     /* RELEASE */
+    ixp_enc_err(&in, &caps, -217, 0, 7, "nosuch", 6); /* SELECT 3: PREPARE fails */
+    ixp_enc_tag(&in, IXP_SQ_EOT);
     reply_prepared(&in, IX_STMTTYPE_SELECT, 1); /* SELECT 4: error after the describe */
-    ix_enc_err(&in, &caps, -244, -107, 0, "", 0);
-    ix_enc_tag(&in, IX_SQ_EOT);
-    ix_enc_tag(&in, IX_SQ_EOT);                 /* its CLOSE */
-    ix_enc_tag(&in, IX_SQ_EOT);                 /* its RELEASE */
+    ixp_enc_err(&in, &caps, -244, -107, 0, "", 0);
+    ixp_enc_tag(&in, IXP_SQ_EOT);
+    ixp_enc_tag(&in, IXP_SQ_EOT);               /* its CLOSE */
+    ixp_enc_tag(&in, IXP_SQ_EOT);               /* its RELEASE */
     reply_prepared(&in, IX_STMTTYPE_SELECT, 0); /* SELECT 5 */
     reply_rows_end(&in, 9);
-    ix_enc_tag(&in, IX_SQ_EOT);                 /* CLOSE */
-    ix_enc_tag(&in, IX_SQ_EOT);                 /* RELEASE */
+    ixp_enc_tag(&in, IXP_SQ_EOT);               /* CLOSE */
+    ixp_enc_tag(&in, IXP_SQ_EOT);               /* RELEASE */
     reply_prepared(&in, IX_STMTTYPE_INSERT, 2); /* INSERT */
-    ix_enc_done(&in, &caps, 0, 1, 0, 0);
-    ix_enc_cost(&in, 1, 1);
-    ix_enc_tag(&in, IX_SQ_EOT);
+    ixp_enc_done(&in, &caps, 0, 1, 0, 0);
+    ixp_enc_cost(&in, 1, 1);
+    ixp_enc_tag(&in, IXP_SQ_EOT);
     ix_conn *c = NULL;
     int rc = ixc_connect_transport(&c, "user=u database=d", mem_new(&in, chunk, &sent));
     CHECK(rc == IX_OK && c->roundtrips == 2, "[%zu] connect: 2 round trips (%lld) %s", chunk,
           (long long)c->roundtrips, ix_errmsg(c));
-    static ix_conreq q;
+    static ixp_conreq q;
     size_t login_end = 0;
-    ix_conreq_decode(sent.data, sent.len, NULL, &q, &login_end, NULL, NULL);
+    ixp_conreq_decode(sent.data, sent.len, NULL, &q, &login_end, NULL, NULL);
     int tags[64];
     int n = sent_tags(&sent, login_end, tags, 64);
-    static const int connect_want[] = {IX_SQ_PROTOCOLS, IX_SQ_EOT,    IX_SQ_INFO,
-                                       IX_SQ_EOT,       IX_SQ_DBOPEN, IX_SQ_EOT};
+    static const int connect_want[] = {IXP_SQ_PROTOCOLS, IXP_SQ_EOT,    IXP_SQ_INFO,
+                                       IXP_SQ_EOT,       IXP_SQ_DBOPEN, IXP_SQ_EOT};
     CHECK(tags_are(tags, n, connect_want, 6), "[%zu] connect flight: PROTOCOLS, INFO, DBOPEN",
           chunk);
     int64_t r0 = c->roundtrips;
@@ -640,8 +643,9 @@ static void test_flights(size_t chunk) {
     CHECK(select_one(c) == 7 && c->roundtrips - r0 == 1, "[%zu] SELECT: 1 round trip (%lld)", chunk,
           (long long)(c->roundtrips - r0));
     n = sent_tags(&sent, from, tags, 64);
-    static const int select_want[] = {IX_SQ_PREPARE, IX_SQ_NDESCRIBE, IX_SQ_WANTDONE, IX_SQ_CURNAME,
-                                      IX_SQ_OPEN,    IX_SQ_NFETCH,    IX_SQ_EOT};
+    static const int select_want[] = {IXP_SQ_PREPARE, IXP_SQ_NDESCRIBE, IXP_SQ_WANTDONE,
+                                      IXP_SQ_CURNAME, IXP_SQ_OPEN,      IXP_SQ_NFETCH,
+                                      IXP_SQ_EOT};
     CHECK(tags_are(tags, n, select_want, 7),
           "[%zu] deferred PREPARE, CURNAME, OPEN, NFETCH in one group (%d messages)", chunk, n);
     r0 = c->roundtrips;
@@ -651,8 +655,8 @@ static void test_flights(size_t chunk) {
           "[%zu] next SELECT: 1 round trip with the CLOSE and RELEASE in its flight (%lld)", chunk,
           (long long)(c->roundtrips - r0));
     n = sent_tags(&sent, from, tags, 64);
-    CHECK(n == 6 + 7 && tags[1] == IX_SQ_CLOSE && tags[4] == IX_SQ_RELEASE &&
-              tags[6] == IX_SQ_PREPARE,
+    CHECK(n == 6 + 7 && tags[1] == IXP_SQ_CLOSE && tags[4] == IXP_SQ_RELEASE &&
+              tags[6] == IXP_SQ_PREPARE,
           "[%zu] CLOSE and RELEASE go out with the next request (%d messages)", chunk, n);
     r0 = c->roundtrips;
     CHECK(select_one(c) == -1 && ix_sqlcode(c) == -217 && c->roundtrips - r0 == 1,
@@ -673,21 +677,21 @@ static void test_flights(size_t chunk) {
           (long long)(c->roundtrips - r0), ix_errmsg(c));
     ix_finalize(s);
     ix_close(c);
-    ix_wbuf_free(&in);
-    ix_wbuf_free(&sent);
+    ixb_wbuf_free(&in);
+    ixb_wbuf_free(&sent);
 }
 
 /* The sequences turned off: connect in 3 round trips, a SELECT in 2
  * (PREPARE, then OPEN + NFETCH in one group), with optofc=0 the OPEN and
  * the NFETCH in two groups. */
 static void test_flights_off(void) {
-    ix_wbuf in, sent;
-    ix_wbuf_init(&in, NULL);
-    ix_wbuf_init(&sent, NULL);
+    ixb_wbuf in, sent;
+    ixb_wbuf_init(&in, NULL);
+    ixb_wbuf_init(&sent, NULL);
     assemble_conacc(&in);
     script_after_login(&in, 1);
     reply_prepared(&in, IX_STMTTYPE_SELECT, 0);
-    ix_enc_tag(&in, IX_SQ_EOT);
+    ixp_enc_tag(&in, IXP_SQ_EOT);
     reply_rows_end(&in, 7); /* OPEN + NFETCH */
     ix_conn *c = NULL;
     int rc = ixc_connect_transport(&c, "user=u database=d pipeline_login=0 deferred_prepare=0",
@@ -700,13 +704,13 @@ static void test_flights_off(void) {
           (long long)(c->roundtrips - r0));
     int tags[64];
     int n = sent_tags(&sent, from, tags, 64);
-    static const int want[] = {IX_SQ_PREPARE, IX_SQ_NDESCRIBE, IX_SQ_WANTDONE, IX_SQ_EOT,
-                               IX_SQ_ID,      IX_SQ_CURNAME,   IX_SQ_OPEN,     IX_SQ_ID,
-                               IX_SQ_NFETCH,  IX_SQ_EOT};
+    static const int want[] = {IXP_SQ_PREPARE, IXP_SQ_NDESCRIBE, IXP_SQ_WANTDONE, IXP_SQ_EOT,
+                               IXP_SQ_ID,      IXP_SQ_CURNAME,   IXP_SQ_OPEN,     IXP_SQ_ID,
+                               IXP_SQ_NFETCH,  IXP_SQ_EOT};
     CHECK(tags_are(tags, n, want, 10), "PREPARE, then ID CURNAME OPEN ID NFETCH (%d)", n);
     ix_close(c);
-    ix_wbuf_free(&in);
-    ix_wbuf_free(&sent);
+    ixb_wbuf_free(&in);
+    ixb_wbuf_free(&sent);
 }
 
 /* ---- rows through the row plan ------------------------------------------------
@@ -718,69 +722,69 @@ static void test_flights_off(void) {
 static const uint8_t old_answer[] = {0x00, 0x7e, 0x00, 0x0a, 0xff, 0xfc, 0x7f, 0xfc,
                                      0x3c, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x0c};
 
-static void script_select(ix_wbuf *in, const uint8_t *ans, const ix_vtype *types, int ncols,
-                          const ix_wbuf *rows) {
-    ix_caps caps = ix_caps_from_bits(ans + 4, 10);
+static void script_select(ixb_wbuf *in, const uint8_t *ans, const ixt_vtype *types, int ncols,
+                          const ixb_wbuf *rows) {
+    ixp_caps caps = ixp_caps_from_bits(ans + 4, 10);
     assemble_conacc(in);
-    ix_put_bytes(in, ans, sizeof answer);
-    ix_enc_tag(in, IX_SQ_EOT); /* SQ_INFO */
+    ixb_put_bytes(in, ans, sizeof answer);
+    ixp_enc_tag(in, IXP_SQ_EOT); /* SQ_INFO */
     static const char *names[] = {"a", "b", "c", "d", "e", "f", "g", "h"};
-    ix_column cols[8];
+    ixp_column cols[8];
     memset(cols, 0, sizeof cols);
     for (int i = 0; i < ncols; i++) {
-        cols[i].name = (ix_bytes){(const uint8_t *)names[i], 1};
+        cols[i].name = (ixp_bytes){(const uint8_t *)names[i], 1};
         cols[i].type = (int16_t)types[i].code;
         cols[i].enclen = (int32_t)types[i].enclen;
     }
-    ix_describe d = {.stmt_type = IX_STMTTYPE_SELECT, .stmt_id = 0, .est_rows = 3};
-    ix_enc_describe(in, &caps, &d, cols, ncols);
-    ix_enc_done(in, &caps, 0, 0, 0, 0);
-    ix_enc_cost(in, 1, 1);
-    ix_enc_tag(in, IX_SQ_EOT);
-    ix_enc_tag(in, IX_SQ_EOT); /* OPEN */
-    ix_put_bytes(in, rows->data, rows->len);
-    ix_enc_done(in, &caps, 0, 3, 0, 0);
-    ix_enc_cost(in, 1, 1);
-    ix_enc_tag(in, IX_SQ_EOT);
+    ixp_describe d = {.stmt_type = IX_STMTTYPE_SELECT, .stmt_id = 0, .est_rows = 3};
+    ixp_enc_describe(in, &caps, &d, cols, ncols);
+    ixp_enc_done(in, &caps, 0, 0, 0, 0);
+    ixp_enc_cost(in, 1, 1);
+    ixp_enc_tag(in, IXP_SQ_EOT);
+    ixp_enc_tag(in, IXP_SQ_EOT); /* OPEN */
+    ixb_put_bytes(in, rows->data, rows->len);
+    ixp_enc_done(in, &caps, 0, 3, 0, 0);
+    ixp_enc_cost(in, 1, 1);
+    ixp_enc_tag(in, IXP_SQ_EOT);
     for (int i = 0; i < 4; i++)
-        ix_enc_tag(in, IX_SQ_EOT); /* CLOSE, RELEASE */
+        ixp_enc_tag(in, IXP_SQ_EOT); /* CLOSE, RELEASE */
 }
 
-static const ix_vtype SIX[6] = {{IX_T_INTEGER, 4}, {IX_T_VARCHAR, 20}, {IX_T_FLOAT, 8},
-                                {IX_T_DATE, 4},    {IX_T_SMALLINT, 2}, {IX_T_CHAR, 3}};
+static const ixt_vtype SIX[6] = {{IX_T_INTEGER, 4}, {IX_T_VARCHAR, 20}, {IX_T_FLOAT, 8},
+                                 {IX_T_DATE, 4},    {IX_T_SMALLINT, 2}, {IX_T_CHAR, 3}};
 
-static void put_row(ix_wbuf *rows, int32_t a, const char *b, double c, int32_t d, int e,
+static void put_row(ixb_wbuf *rows, int32_t a, const char *b, double c, int32_t d, int e,
                     const char *f) {
-    ix_wbuf t;
-    ix_wbuf_init(&t, NULL);
-    ix_put_i32(&t, a);
-    ix_put_u8(&t, (uint8_t)strlen(b));
-    ix_put_bytes(&t, b, strlen(b));
+    ixb_wbuf t;
+    ixb_wbuf_init(&t, NULL);
+    ixb_put_i32(&t, a);
+    ixb_put_u8(&t, (uint8_t)strlen(b));
+    ixb_put_bytes(&t, b, strlen(b));
     uint64_t u;
     memcpy(&u, &c, 8);
-    ix_put_i64(&t, (int64_t)u);
-    ix_put_i32(&t, d);
-    ix_put_i16(&t, e);
-    ix_put_bytes(&t, f, 3);
-    ix_enc_tuple(rows, 0, t.data, t.len);
-    ix_wbuf_free(&t);
+    ixb_put_i64(&t, (int64_t)u);
+    ixb_put_i32(&t, d);
+    ixb_put_i16(&t, e);
+    ixb_put_bytes(&t, f, 3);
+    ixp_enc_tuple(rows, 0, t.data, t.len);
+    ixb_wbuf_free(&t);
 }
 
-static void put_null_row(ix_wbuf *rows) {
-    ix_wbuf t;
-    ix_wbuf_init(&t, NULL);
+static void put_null_row(ixb_wbuf *rows) {
+    ixb_wbuf t;
+    ixb_wbuf_init(&t, NULL);
     for (int i = 0; i < 6; i++)
-        ix_value_put_null(SIX[i], &t);
-    ix_enc_tuple(rows, 0, t.data, t.len);
-    ix_wbuf_free(&t);
+        ixt_value_put_null(SIX[i], &t);
+    ixp_enc_tuple(rows, 0, t.data, t.len);
+    ixb_wbuf_free(&t);
 }
 
 static void test_rows(const uint8_t *ans, size_t chunk) {
     const char *layout = ans == answer ? "extended" : "old";
-    ix_wbuf in, sent, rows;
-    ix_wbuf_init(&in, NULL);
-    ix_wbuf_init(&sent, NULL);
-    ix_wbuf_init(&rows, NULL);
+    ixb_wbuf in, sent, rows;
+    ixb_wbuf_init(&in, NULL);
+    ixb_wbuf_init(&sent, NULL);
+    ixb_wbuf_init(&rows, NULL);
     put_row(&rows, 7, "hello", 1.5, 45000, -3, "abc");
     put_null_row(&rows);
     put_row(&rows, -8, "", -2.25, 1, 32767, "x  ");
@@ -824,23 +828,23 @@ static void test_rows(const uint8_t *ans, size_t chunk) {
     CHECK(ix_column_int(s, 0) == 0 && ix_errcode(c) == IX_EMISUSE, "no row after the end");
     ix_finalize(s);
     ix_close(c);
-    ix_wbuf_free(&in);
-    ix_wbuf_free(&sent);
-    ix_wbuf_free(&rows);
+    ixb_wbuf_free(&in);
+    ixb_wbuf_free(&sent);
+    ixb_wbuf_free(&rows);
 }
 
 /* A malformed tuple after a good one in the same reply: refused when the
  * reply arrives (the good row is not handed out either), as a protocol
  * error that closes the connection. */
 static void test_bad_tuple(const char *what, const uint8_t *bad, size_t n, size_t chunk) {
-    static const ix_vtype TWO[2] = {{IX_T_INTEGER, 4}, {IX_T_VARCHAR, 20}};
+    static const ixt_vtype TWO[2] = {{IX_T_INTEGER, 4}, {IX_T_VARCHAR, 20}};
     static const uint8_t good[] = {0, 0, 0, 1, 2, 'o', 'k'};
-    ix_wbuf in, sent, rows;
-    ix_wbuf_init(&in, NULL);
-    ix_wbuf_init(&sent, NULL);
-    ix_wbuf_init(&rows, NULL);
-    ix_enc_tuple(&rows, 0, good, sizeof good);
-    ix_enc_tuple(&rows, 0, bad, n);
+    ixb_wbuf in, sent, rows;
+    ixb_wbuf_init(&in, NULL);
+    ixb_wbuf_init(&sent, NULL);
+    ixb_wbuf_init(&rows, NULL);
+    ixp_enc_tuple(&rows, 0, good, sizeof good);
+    ixp_enc_tuple(&rows, 0, bad, n);
     script_select(&in, answer, TWO, 2, &rows);
     ix_conn *c = NULL;
     int rc = ixc_connect_transport(&c, "user=u", mem_new(&in, chunk, &sent));
@@ -853,9 +857,9 @@ static void test_bad_tuple(const char *what, const uint8_t *bad, size_t n, size_
     CHECK(ix_step(s) == IX_ECONN && ix_column_raw(s, 0) == NULL, "%s: then IX_ECONN", what);
     ix_finalize(s);
     ix_close(c);
-    ix_wbuf_free(&in);
-    ix_wbuf_free(&sent);
-    ix_wbuf_free(&rows);
+    ixb_wbuf_free(&in);
+    ixb_wbuf_free(&sent);
+    ixb_wbuf_free(&rows);
 }
 
 static void test_bad_tuples(void) {
@@ -888,18 +892,18 @@ static void test_dsn(void) {
     CHECK(ix_errcode(NULL) == IX_ENOMEM && ix_conn_is_dead(NULL), "NULL handle answers");
 
     /* URL %-escapes and options reach the wire. */
-    ix_wbuf in, sent;
-    ix_wbuf_init(&in, NULL);
-    ix_wbuf_init(&sent, NULL);
+    ixb_wbuf in, sent;
+    ixb_wbuf_init(&in, NULL);
+    ixb_wbuf_init(&sent, NULL);
     assemble_conacc(&in);
     script_after_login(&in, 1);
     setenv("DBDATE", "Y4MD-", 1);
     rc = ixc_connect_transport(&c, "informix://a%20b:p%40ss@[::1]:9/my%5Fdb?server=s1&readahead=0",
                                mem_new(&in, 4096, &sent));
     CHECK(rc == IX_OK, "URL login: %s", ix_errmsg(c));
-    static ix_conreq q;
+    static ixp_conreq q;
     size_t used = 0;
-    if (ix_conreq_decode(sent.data, sent.len, NULL, &q, &used, NULL, NULL) == IX_OK) {
+    if (ixp_conreq_decode(sent.data, sent.len, NULL, &q, &used, NULL, NULL) == IX_OK) {
         CHECK(asc_is(&q.user, "a b") && asc_is(&q.password, "p@ss") && asc_is(&q.server, "s1"),
               "user, password, server from the URL");
         CHECK(env_has(&q, "DBDATE", "Y4MD-"), "DBDATE from the environment");
@@ -912,8 +916,8 @@ static void test_dsn(void) {
     CHECK(strcmp(db, "my_db") == 0, "database %%-decoded: %s", db);
     unsetenv("DBDATE");
     ix_close(c);
-    ix_wbuf_free(&in);
-    ix_wbuf_free(&sent);
+    ixb_wbuf_free(&in);
+    ixb_wbuf_free(&sent);
 }
 
 static void test_catalogue(void) {
@@ -943,7 +947,7 @@ enum { AROWS = 8, ACOLS = 5, APARAMS = 11 };
 static const int64_t A_I64[AROWS] = {0,         1,         -1, INT32_MAX, (int64_t)INT32_MAX + 1,
                                      INT32_MIN, INT64_MAX, -5};
 static const int32_t A_I32[AROWS] = {7, INT32_MIN, 0, -1, INT32_MAX, 42, -42, 3};
-static const int32_t A_DATE[AROWS] = {0, IX_DATE_MIN, IX_DATE_MAX, 45000, -1, 1, 2, 3};
+static const int32_t A_DATE[AROWS] = {0, IXT_DATE_MIN, IXT_DATE_MAX, 45000, -1, 1, 2, 3};
 static const char *const A_TEXT[AROWS] = {"", "a", "ab", NULL, "odd", "even", "x", "yz"};
 static const unsigned char A_NULL0[AROWS] = {0, 0, 0, 0, 0, 0, 0, 1};
 static const unsigned char A_NULL2[AROWS] = {0, 0, 1, 0, 0, 0, 0, 0};
@@ -974,27 +978,27 @@ static int bind_arrays_general(ix_stmt *s, int64_t row, void *ud) {
     return rc;
 }
 
-static void ref_fixed(ix_bindval *v, int type, int slot, uint8_t *buf, size_t n) {
-    *v = (ix_bindval){.type = (int16_t)type, .slot = (int16_t)slot, .value = {buf, n}};
+static void ref_fixed(ixp_bindval *v, int type, int slot, uint8_t *buf, size_t n) {
+    *v = (ixp_bindval){.type = (int16_t)type, .slot = (int16_t)slot, .value = {buf, n}};
 }
 
-static void ref_int(ix_bindval *v, int64_t x, uint8_t *buf) {
+static void ref_int(ixp_bindval *v, int64_t x, uint8_t *buf) {
     if (x > INT32_MIN && x <= INT32_MAX) {
-        ix_st32(buf, (uint32_t)x);
+        ixb_st32(buf, (uint32_t)x);
         ref_fixed(v, IX_T_INTEGER, 0x0a00, buf, 4);
     } else {
-        ix_st64(buf, (uint64_t)x);
+        ixb_st64(buf, (uint64_t)x);
         ref_fixed(v, IX_T_BIGINT, 0x1300, buf, 8);
     }
 }
 
-/* The request groups of the rows built with ix_enc_bind from the C values
+/* The request groups of the rows built with ixp_enc_bind from the C values
  * (the extra parameters' value bytes as bound). */
-static void ref_rows(ix_wbuf *w, const ix_stmt *s) {
-    static const ix_bindval null = {.type = IX_T_VARCHAR, .indicator = IX_IND_NULL};
+static void ref_rows(ixb_wbuf *w, const ix_stmt *s) {
+    static const ixp_bindval null = {.type = IX_T_VARCHAR, .indicator = IXP_IND_NULL};
     for (int r = 0; r < AROWS; r++) {
         uint8_t b[ACOLS][8], txt[16];
-        ix_bindval v[APARAMS];
+        ixp_bindval v[APARAMS];
         if (A_NULL0[r])
             v[0] = null;
         else
@@ -1002,16 +1006,16 @@ static void ref_rows(ix_wbuf *w, const ix_stmt *s) {
         ref_int(&v[1], A_I32[r], b[1]);
         uint64_t u;
         memcpy(&u, &a_dbl[r], 8);
-        ix_st64(b[2], u == UINT64_MAX ? 0x7ff8000000000000ull : u);
+        ixb_st64(b[2], u == UINT64_MAX ? 0x7ff8000000000000ull : u);
         if (A_NULL2[r])
             v[2] = null;
         else
             ref_fixed(&v[2], IX_T_FLOAT, 0, b[2], 8);
-        ix_st32(b[3], (uint32_t)A_DATE[r]);
+        ixb_st32(b[3], (uint32_t)A_DATE[r]);
         ref_fixed(&v[3], IX_T_DATE, 0, b[3], 4);
         if (A_TEXT[r]) {
             size_t n = strlen(A_TEXT[r]);
-            ix_st16(txt, (uint16_t)n);
+            ixb_st16(txt, (uint16_t)n);
             memcpy(txt + 2, A_TEXT[r], n);
             ref_fixed(&v[4], IX_T_VARCHAR, 0, txt, n + 2);
         } else {
@@ -1020,15 +1024,15 @@ static void ref_rows(ix_wbuf *w, const ix_stmt *s) {
         for (int k = ACOLS; k < APARAMS - 2; k++) {
             const ixc_param *p = &s->params[k];
             v[k] =
-                (ix_bindval){.type = p->type, .slot = p->slot, .value = {p->val.data, p->val.len}};
+                (ixp_bindval){.type = p->type, .slot = p->slot, .value = {p->val.data, p->val.len}};
         }
         static uint8_t one[1] = {1};
         ref_fixed(&v[APARAMS - 2], IX_T_BOOLEAN, 0, one, 1);
         v[APARAMS - 1] = null;
-        ix_enc_id(w, s->id);
-        ix_enc_bind(w, v, APARAMS);
-        ix_enc_tag(w, IX_SQ_EXECUTE);
-        ix_enc_tag(w, IX_SQ_EOT);
+        ixp_enc_id(w, s->id);
+        ixp_enc_bind(w, v, APARAMS);
+        ixp_enc_tag(w, IXP_SQ_EXECUTE);
+        ixp_enc_tag(w, IXP_SQ_EOT);
     }
 }
 
@@ -1037,17 +1041,17 @@ static void test_batch_arrays_bytes(void) {
     const double init[AROWS] = {0.5, -1e300, 0.0, 1.0 / 3.0, -0.0, 2.5e-308, 1e15, 7};
     memcpy(a_dbl, init, sizeof init);
     memcpy(&a_dbl[2], &allff, 8); /* FLOAT's NULL form: sent as a NaN */
-    ix_wbuf in, sent, ref;
-    ix_wbuf_init(&in, NULL);
-    ix_wbuf_init(&sent, NULL);
-    ix_wbuf_init(&ref, NULL);
+    ixb_wbuf in, sent, ref;
+    ixb_wbuf_init(&in, NULL);
+    ixb_wbuf_init(&sent, NULL);
+    ixb_wbuf_init(&ref, NULL);
     assemble_conacc(&in);
     script_after_login(&in, 1);
-    ix_caps caps = ix_caps_from_bits(answer + 4, 10);
-    ix_column col = {.name = {(const uint8_t *)"i", 1}, .type = IX_T_INTEGER, .enclen = 4};
-    ix_describe d = {.stmt_type = IX_STMTTYPE_INSERT, .stmt_id = 0, .est_rows = 1};
-    ix_enc_describe(&in, &caps, &d, &col, 1);
-    ix_enc_insertdone(&in, &caps, 0, 0);
+    ixp_caps caps = ixp_caps_from_bits(answer + 4, 10);
+    ixp_column col = {.name = {(const uint8_t *)"i", 1}, .type = IX_T_INTEGER, .enclen = 4};
+    ixp_describe d = {.stmt_type = IX_STMTTYPE_INSERT, .stmt_id = 0, .est_rows = 1};
+    ixp_enc_describe(&in, &caps, &d, &col, 1);
+    ixp_enc_insertdone(&in, &caps, 0, 0);
     reply_done(&in, &caps); /* PREPARE */
     for (int i = 0; i < 2 * AROWS + 1; i++)
         reply_done(&in, &caps);
@@ -1079,11 +1083,11 @@ static void test_batch_arrays_bytes(void) {
     size_t fast_n = mid - from, gen_n = sent.len - mid;
     /* (the arrays' batch begins with the deferred PREPARE) */
     CHECK(fast_n > ref.len && memcmp(sent.data + mid - ref.len, ref.data, ref.len) == 0,
-          "the arrays' rows are the bytes of ix_enc_bind (%zu, %zu bytes)", fast_n, ref.len);
+          "the arrays' rows are the bytes of ixp_enc_bind (%zu, %zu bytes)", fast_n, ref.len);
     CHECK(gen_n == ref.len && memcmp(sent.data + mid, ref.data, ref.len) == 0,
-          "ix_bind_* rows are the bytes of ix_enc_bind (%zu, %zu bytes)", gen_n, ref.len);
+          "ix_bind_* rows are the bytes of ixp_enc_bind (%zu, %zu bytes)", gen_n, ref.len);
     /* Values the general path refuses stop the batch before anything is sent. */
-    static const int32_t bad_date[1] = {IX_DATE_MAX + 1};
+    static const int32_t bad_date[1] = {IXT_DATE_MAX + 1};
     static const int64_t nul64[1] = {INT64_MIN};
     /* (a text beyond 32,767 bytes is no longer refused: it goes as TEXT) */
     ix_array bad[2] = {{IX_ARRAY_DATE, bad_date, NULL}, {IX_ARRAY_INT64, nul64, NULL}};
@@ -1094,7 +1098,7 @@ static void test_batch_arrays_bytes(void) {
               "bad value %d: IX_ERANGE, nothing sent (%s)", k, ix_errmsg(c));
     }
     /* A bad value in the middle: the rows before it are sent and answered. */
-    static const int32_t mixed[3] = {1, IX_DATE_MIN - 1, 2};
+    static const int32_t mixed[3] = {1, IXT_DATE_MIN - 1, 2};
     ix_array mid_bad = {IX_ARRAY_DATE, mixed, NULL};
     CHECK(ix_batch_execute_arrays(s, 3, &mid_bad, 1, NULL, &nf) == IX_ERANGE &&
               ix_batch_replied(s) == 1,
@@ -1103,9 +1107,9 @@ static void test_batch_arrays_bytes(void) {
     CHECK(ix_batch_execute_arrays(s, 1, &badkind, 1, NULL, &nf) == IX_EINVAL, "bad array kind");
     ix_finalize(s);
     ix_close(c);
-    ix_wbuf_free(&in);
-    ix_wbuf_free(&sent);
-    ix_wbuf_free(&ref);
+    ixb_wbuf_free(&in);
+    ixb_wbuf_free(&sent);
+    ixb_wbuf_free(&ref);
 }
 
 int main(void) {

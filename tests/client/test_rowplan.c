@@ -1,6 +1,6 @@
 /* test_rowplan.c: the row plan (src/client/ix_rowplan.c) for every row of
  * tests/vectors/values.tsv: alone and between other columns (offsets, NULL
- * tests against the codec's own ix_value_is_null), truncated and with a
+ * tests against the codec's own ixt_value_is_null), truncated and with a
  * trailing byte; the NULL form of every type (BYTE/TEXT in both descriptor
  * sizes); rows whose VARCHAR length runs past the end, bad envelopes, and
  * types without a known layout. */
@@ -30,12 +30,12 @@ static int unhex(const char *h, uint8_t *out, size_t cap, size_t *n) {
     return 0;
 }
 
-static const ix_vtype T_INT = {IX_T_INTEGER, 4}, T_VC10 = {IX_T_VARCHAR, 10},
-                      T_SMALL = {IX_T_SMALLINT, 2};
+static const ixt_vtype T_INT = {IX_T_INTEGER, 4}, T_VC10 = {IX_T_VARCHAR, 10},
+                       T_SMALL = {IX_T_SMALLINT, 2};
 
 /* The value alone, then as columns 1 and 3 of (INT, X, VARCHAR(10), X,
  * SMALLINT): accepted, at the right offsets, NULL as the codec says. */
-static void check_value(int ln, ix_vtype t, const uint8_t *b, size_t n, int want_null) {
+static void check_value(int ln, ixt_vtype t, const uint8_t *b, size_t n, int want_null) {
     ixc_rowplan p;
     int col = -1;
     CHECK(ixc_rowplan_build(&p, &t, 1, 0) == IX_OK, "line %d: plan", ln);
@@ -44,7 +44,7 @@ static void check_value(int ln, ix_vtype t, const uint8_t *b, size_t n, int want
     ixc_rowplan_offsets(&p, b, segat, off);
     CHECK(off[0] == 0 && off[1] == n, "line %d: offsets 0..%zu", ln, n);
     CHECK(ixc_rowplan_is_null(&p.col[0], b, n) == want_null &&
-              ix_value_is_null(t, b, n) == want_null,
+              ixt_value_is_null(t, b, n) == want_null,
           "line %d: NULL test %d", ln, want_null);
     if (n > 0)
         CHECK(ixc_rowplan_check(&p, b, n - 1, &col) == IX_NEED_MORE && col == 0,
@@ -56,7 +56,7 @@ static void check_value(int ln, ix_vtype t, const uint8_t *b, size_t n, int want
           "line %d: a trailing byte is refused", ln);
     ixc_rowplan_free(&p);
 
-    ix_vtype five[5] = {T_INT, t, T_VC10, t, T_SMALL};
+    ixt_vtype five[5] = {T_INT, t, T_VC10, t, T_SMALL};
     CHECK(ixc_rowplan_build(&p, five, 5, 0) == IX_OK, "line %d: plan of five", ln);
     uint8_t row[200];
     size_t k = 0;
@@ -109,10 +109,11 @@ static void test_values(void) {
         uint8_t b[80];
         size_t n = 0;
         const char *qual = row->col[c_qual];
-        ix_vtype t = {ix_vtype_resolve(atoi(row->col[c_code]), strstr(qual, "lvarchar") ? "lvarchar"
-                                                               : strstr(qual, "boolean") ? "boolean"
-                                                                                         : NULL),
-                      (uint32_t)strtoul(row->col[c_len], NULL, 0)};
+        ixt_vtype t = {
+            ixt_vtype_resolve(atoi(row->col[c_code]), strstr(qual, "lvarchar")  ? "lvarchar"
+                                                      : strstr(qual, "boolean") ? "boolean"
+                                                                                : NULL),
+            (uint32_t)strtoul(row->col[c_len], NULL, 0)};
         if (unhex(row->col[c_hex], b, sizeof b, &n) != 0) {
             CHECK(0, "line %d: hex", row->line);
             continue;
@@ -125,7 +126,7 @@ static void test_values(void) {
 
 /* The NULL form of every type with a known layout. */
 static void test_nulls(void) {
-    ix_vtype types[] = {
+    ixt_vtype types[] = {
         {IX_T_CHAR, 5},          {IX_T_NCHAR, 3},      {IX_T_SMALLINT, 2},
         {IX_T_INTEGER, 4},       {IX_T_SERIAL, 4},     {IX_T_DATE, 4},
         {IX_T_FLOAT, 8},         {IX_T_SMALLFLOAT, 4}, {IX_T_BIGINT, 8},
@@ -136,15 +137,15 @@ static void test_nulls(void) {
         {IX_T_TEXT, 56},
     };
     int n = (int)(sizeof types / sizeof types[0]);
-    types[14].enclen = ix_dt_qual(IX_TU_YEAR, IX_TU_SECOND);
-    types[15].enclen = ix_iv_qual(5, IX_TU_DAY, IX_TU_SECOND);
+    types[14].enclen = ixt_dt_qual(IXT_TU_YEAR, IXT_TU_SECOND);
+    types[15].enclen = ixt_iv_qual(5, IXT_TU_DAY, IXT_TU_SECOND);
     for (int f70 = 0; f70 < 2; f70++) {
-        ix_wbuf row;
-        ix_wbuf_init(&row, NULL);
+        ixb_wbuf row;
+        ixb_wbuf_init(&row, NULL);
         size_t at[32];
         for (int i = 0; i < n; i++) {
             at[i] = row.len;
-            CHECK(ix_value_put_null_ex(types[i], f70 ? IX_VF_F70 : 0, &row) == IX_OK,
+            CHECK(ixt_value_put_null_ex(types[i], f70 ? IXT_VF_F70 : 0, &row) == IX_OK,
                   "NULL form of type %d", types[i].code);
         }
         at[n] = row.len;
@@ -163,12 +164,12 @@ static void test_nulls(void) {
                   "f70 %d: type %d NULL", f70, types[i].code);
         }
         ixc_rowplan_free(&p);
-        ix_wbuf_free(&row);
+        ixb_wbuf_free(&row);
     }
 }
 
 static void test_bad_rows(void) {
-    ix_vtype two[2] = {T_INT, T_VC10};
+    ixt_vtype two[2] = {T_INT, T_VC10};
     ixc_rowplan p;
     int col = -1;
     ixc_rowplan_build(&p, two, 2, 0);
@@ -181,7 +182,7 @@ static void test_bad_rows(void) {
           "a row ending before the VARCHAR length");
     ixc_rowplan_free(&p);
 
-    ix_vtype lv[2] = {{IX_T_LVARCHAR, 100}, T_INT};
+    ixt_vtype lv[2] = {{IX_T_LVARCHAR, 100}, T_INT};
     ixc_rowplan_build(&p, lv, 2, 0);
     const uint8_t flag2[] = {2, 0, 0, 0, 1, 'x', 0, 0, 0, 1};
     CHECK(ixc_rowplan_check(&p, flag2, sizeof flag2, &col) == IX_EMALFORMED && col == 0,
@@ -196,7 +197,7 @@ static void test_bad_rows(void) {
     CHECK(ixc_rowplan_check(&p, good, sizeof good, &col) == IX_OK, "a good LVARCHAR row");
     ixc_rowplan_free(&p);
 
-    ix_vtype set[2] = {T_INT, {IX_T_SET, 0}};
+    ixt_vtype set[2] = {T_INT, {IX_T_SET, 0}};
     ixc_rowplan_build(&p, set, 2, 0);
     CHECK(p.bad == 1 && ixc_rowplan_check(&p, past, sizeof past, &col) == IX_EINVAL && col == 1,
           "a SET column has no known layout");

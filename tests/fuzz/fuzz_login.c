@@ -12,8 +12,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static ix_conreq q;
-static ix_conacc a;
+static ixp_conreq q;
+static ixp_conacc a;
 
 static void require(int cond) {
     if (!cond) abort();
@@ -21,76 +21,76 @@ static void require(int cond) {
 
 static void check_rc(int rc, size_t n, size_t used, size_t at, const char *why) {
     require(rc == IX_OK || rc == IX_NEED_MORE || rc == IX_EMALFORMED || rc == IX_ELIMIT);
-    if (rc == IX_OK) require(used >= IX_SL_HDR_LEN && used <= n);
+    if (rc == IX_OK) require(used >= IXP_SL_HDR_LEN && used <= n);
     if (rc == IX_EMALFORMED || rc == IX_ELIMIT) require(why != NULL && at <= n);
 }
 
 /* A redirect detail: parsed into bounded fields, re-built identically
  * apart from the label. */
 static void redirect_check(const uint8_t *p, size_t n) {
-    ix_redirect_target t;
+    ixp_redirect_target t;
     const char *why = NULL;
-    int rc = ix_redirect_parse(p, n, &t, &why);
+    int rc = ixp_redirect_parse(p, n, &t, &why);
     require(rc == IX_OK || ((rc == IX_EMALFORMED || rc == IX_ELIMIT) && why));
     if (rc != IX_OK) return;
     require(t.port >= 1 && t.port <= 65535 && t.server[0] && t.host[0]);
-    char buf[IX_REDIRECT_DETAIL_MAX];
-    static ix_conacc ra;
-    require(ix_redirect_defaults(&ra, NULL, &t, buf, sizeof buf) == IX_OK);
-    ix_redirect_target u;
-    require(ix_redirect_parse(ra.redirect.p, ra.redirect.n, &u, &why) == IX_OK);
+    char buf[IXP_REDIRECT_DETAIL_MAX];
+    static ixp_conacc ra;
+    require(ixp_redirect_defaults(&ra, NULL, &t, buf, sizeof buf) == IX_OK);
+    ixp_redirect_target u;
+    require(ixp_redirect_parse(ra.redirect.p, ra.redirect.n, &u, &why) == IX_OK);
     require(strcmp(u.server, t.server) == 0 && strcmp(u.host, t.host) == 0 && u.port == t.port);
 }
 
 static void one(const uint8_t *p, size_t n) {
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
-    ix_sl_hdr h;
-    int prc = ix_sl_peek(p, n, &h);
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
+    ixp_sl_hdr h;
+    int prc = ixp_sl_peek(p, n, &h);
 
     size_t used = 0, at = 0;
     const char *why = NULL;
-    int rc = ix_conreq_decode(p, n, NULL, &q, &used, &at, &why);
+    int rc = ixp_conreq_decode(p, n, NULL, &q, &used, &at, &why);
     check_rc(rc, n, used, at, why);
     if (prc == IX_NEED_MORE)
-        require(rc == IX_NEED_MORE || (rc == IX_EMALFORMED && at == 2 && h.type != IX_SL_CONREQ));
+        require(rc == IX_NEED_MORE || (rc == IX_EMALFORMED && at == 2 && h.type != IXP_SL_CONREQ));
     if (rc == IX_OK) {
-        require(used == h.total && prc == IX_OK && ix_sl_looks_like(p, n));
-        require(ix_conreq_encode(&q, &w) == IX_OK);
+        require(used == h.total && prc == IX_OK && ixp_sl_looks_like(p, n));
+        require(ixp_conreq_encode(&q, &w) == IX_OK);
         require(w.len == used && memcmp(w.data, p, used) == 0);
-        require(ix_conreq_decode(p, used - 1, NULL, &q, NULL, NULL, NULL) == IX_NEED_MORE);
+        require(ixp_conreq_decode(p, used - 1, NULL, &q, NULL, NULL, NULL) == IX_NEED_MORE);
     }
 
     used = at = 0;
     why = NULL;
-    rc = ix_conacc_decode(p, n, NULL, &a, &used, &at, &why);
+    rc = ixp_conacc_decode(p, n, NULL, &a, &used, &at, &why);
     check_rc(rc, n, used, at, why);
     if (prc == IX_NEED_MORE)
-        require(rc == IX_NEED_MORE || (rc == IX_EMALFORMED && at == 2 && h.type == IX_SL_CONREQ));
+        require(rc == IX_NEED_MORE || (rc == IX_EMALFORMED && at == 2 && h.type == IXP_SL_CONREQ));
     if (rc == IX_OK) {
         require(used == h.total && prc == IX_OK);
-        if (a.result == IX_ASC_DBLIST) redirect_check(a.redirect.p, a.redirect.n);
-        ix_wbuf_reset(&w);
-        require(ix_conacc_encode(&a, &w) == IX_OK);
+        if (a.result == IXP_ASC_DBLIST) redirect_check(a.redirect.p, a.redirect.n);
+        ixb_wbuf_reset(&w);
+        require(ixp_conacc_encode(&a, &w) == IX_OK);
         require(w.len == used && memcmp(w.data, p, used) == 0);
-        require(ix_be16(w.data + a.result_at) == (uint16_t)a.result);
-        require(ix_conacc_decode(p, used - 1, NULL, &a, NULL, NULL, NULL) == IX_NEED_MORE);
+        require(ixb_be16(w.data + a.result_at) == (uint16_t)a.result);
+        require(ixp_conacc_decode(p, used - 1, NULL, &a, NULL, NULL, NULL) == IX_NEED_MORE);
     }
 
-    ix_wbuf_reset(&w);
-    ix_login_print(p, n, &w);
+    ixb_wbuf_reset(&w);
+    ixp_login_print(p, n, &w);
     require(w.err == IX_OK && w.len > 0 && memchr(w.data, '\n', w.len) == NULL);
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&w);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     one(data, size);
     redirect_check(data, size);
-    if (size >= 2 && size <= 65535 && ix_be16(data) != size) {
+    if (size >= 2 && size <= 65535 && ixb_be16(data) != size) {
         uint8_t *copy = malloc(size);
         if (!copy) return 0;
         memcpy(copy, data, size);
-        ix_st16(copy, (uint16_t)size);
+        ixb_st16(copy, (uint16_t)size);
         one(copy, size);
         free(copy);
     }

@@ -3,5 +3,5 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    return fuzz_stream(data, size, IX_FROM_SERVER);
+    return fuzz_stream(data, size, IXP_FROM_SERVER);
 }

@@ -15,14 +15,14 @@
 #include "server/ixd_server.h"
 
 static ixd_server srv;
-static ix_wbuf prefix[4];
+static ixb_wbuf prefix[4];
 
 static void setup(void) {
     static char dir[] = "/tmp/ixd-fuzz.XXXXXX";
     if (!mkdtemp(dir)) abort();
     srv.data_dir = dir;
     srv.server_name = "ixd";
-    srv.banner = IX_LOGIN_DEFAULT_BANNER;
+    srv.banner = IXP_LOGIN_DEFAULT_BANNER;
     srv.limits.max_tuple = 1 << 16;
     srv.limits.max_sql = 1 << 16;
     srv.max_buffer = 1 << 20;
@@ -32,16 +32,16 @@ static void setup(void) {
     if (ixd_users_load(&srv.users, NULL, err, sizeof err) || ixd_engine_open(&srv.engine, dir, &e))
         abort();
     for (int i = 0; i < 4; i++)
-        ix_wbuf_init(&prefix[i], NULL);
+        ixb_wbuf_init(&prefix[i], NULL);
     for (int i = 1; i < 4; i++) {
-        ix_conreq req;
-        ix_conreq_defaults(&req, "informix", "in4mix", "ixd");
-        ix_conreq_encode(&req, &prefix[i]);
-        ix_enc_protocols(&prefix[i], ix_caps_jdbc_offer, sizeof ix_caps_jdbc_offer);
-        ix_enc_tag(&prefix[i], IX_SQ_EOT);
+        ixp_conreq req;
+        ixp_conreq_defaults(&req, "informix", "in4mix", "ixd");
+        ixp_conreq_encode(&req, &prefix[i]);
+        ixp_enc_protocols(&prefix[i], ixp_caps_jdbc_offer, sizeof ixp_caps_jdbc_offer);
+        ixp_enc_tag(&prefix[i], IXP_SQ_EOT);
         if (i & 2) {
-            ix_enc_dbopen(&prefix[i], "sysmaster", 9, 0);
-            ix_enc_tag(&prefix[i], IX_SQ_EOT);
+            ixp_enc_dbopen(&prefix[i], "sysmaster", 9, 0);
+            ixp_enc_tag(&prefix[i], IXP_SQ_EOT);
         }
     }
     /* stderr logging would drown the fuzzer's output */
@@ -57,19 +57,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     data += 2;
     size -= 2;
     ixd_sess *s = ixd_sess_new(&srv, 1, "fuzz");
-    ix_wbuf out;
-    ix_wbuf_init(&out, NULL);
+    ixb_wbuf out;
+    ixb_wbuf_init(&out, NULL);
     int rc = 0;
     if (sel) rc = ixd_sess_input(s, prefix[sel].data, prefix[sel].len, &out);
     for (size_t off = 0; rc == 0 && off < size; off += chunk) {
-        ix_wbuf_reset(&out);
+        ixb_wbuf_reset(&out);
         rc = ixd_sess_input(s, data + off, size - off < chunk ? size - off : chunk, &out);
         while (rc == IXD_SESS_MORE) { /* the caller writes out, then resumes */
-            ix_wbuf_reset(&out);
+            ixb_wbuf_reset(&out);
             rc = ixd_sess_input(s, NULL, 0, &out);
         }
     }
-    ix_wbuf_free(&out);
+    ixb_wbuf_free(&out);
     ixd_sess_free(s, "fuzz input done");
     return 0;
 }

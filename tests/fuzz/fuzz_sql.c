@@ -87,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (ixd_prepare(db, (const char *)data, size, &s, &e) == 0) {
         int np = ixd_stmt_nparams(s);
         for (int i = 0; i < np; i++) {
-            ix_vtype t = {IX_T_VARCHAR, 10};
+            ixt_vtype t = {IX_T_VARCHAR, 10};
             static const uint8_t one[2] = {1, '1'};
             ixd_bind(s, i, t, (i & 1) ? NULL : one, 2, &e);
         }
@@ -98,8 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (!c.name) abort();
         }
         if (ixd_stmt_is_cursor(s)) {
-            ix_wbuf b;
-            ix_wbuf_init(&b, NULL);
+            ixb_wbuf b;
+            ixb_wbuf_init(&b, NULL);
             if (ixd_open(s, size & 1, &e) == 0) {
                 for (int n = 0; n < 100; n++) {
                     int r = ixd_fetch(s, &b, &e);
@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             } else if (e.sqlcode >= 0) {
                 abort();
             }
-            ix_wbuf_free(&b);
+            ixb_wbuf_free(&b);
         } else {
             int64_t rows;
             int32_t ser;

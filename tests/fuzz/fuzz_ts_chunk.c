@@ -53,14 +53,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint32_t cnt = ts_chunk_count(blob, len);
     if (rc == TS_OK) {
         if (irc != TS_OK || cnt != d1.n || d1.ncols != ncols) abort();
-        ix_wbuf out;
-        ix_wbuf_init(&out, NULL);
+        ixb_wbuf out;
+        ixb_wbuf_init(&out, NULL);
         if (ts_chunk_encode(d1.n, ncols, d1.cols, &out) != TS_OK) abort();
         if (ts_chunk_decode(&d2, out.data, out.len, ncols, kinds, ~0ull) != TS_OK) abort();
         if (d2.n != d1.n) abort();
         for (int c = 0; c < ncols; c++)
             if (!same_col(&d1.cols[c], &d2.cols[c], d1.n)) abort();
-        ix_wbuf_free(&out);
+        ixb_wbuf_free(&out);
         if (ts_chunk_decode(&d3, blob, len, ncols, kinds, mask) != TS_OK) abort();
         for (int c = 0; c < ncols; c++) {
             int want = (mask >> c) & 1;

@@ -24,7 +24,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define F5 ((uint32_t)(19 << 8 | IX_TU_YEAR << 4 | IX_TU_F(5)))
+#define F5 ((uint32_t)(19 << 8 | IXT_TU_YEAR << 4 | IXT_TU_F(5)))
 
 static const ts_rowtype rowtypes[] = {
     {"r3",

@@ -1,7 +1,7 @@
 /*
  * The body shared by the message-decoder fuzz targets (one per role).
  * Input: byte 0 selects the granted capabilities and whether a login packet
- * comes first; the rest is the stream, fed to ix_reader in chunks whose
+ * comes first; the rest is the stream, fed to ixp_reader in chunks whose
  * sizes come from byte 1. Every decoded message is printed (which walks
  * DESCRIBE columns and formats TUPLE values with the value codecs) and
  * re-encoded; the re-encoding must decode to the same length and encode to
@@ -14,64 +14,64 @@
 #include "proto/ix_print.h"
 #include "proto/ix_reader.h"
 
-static void check_reencode(const ix_msg *m, ix_role role, const ix_caps *caps) {
-    if (m->tag == IX_MSG_LOGIN) return;
-    ix_wbuf a, b;
-    ix_wbuf_init(&a, NULL);
-    ix_wbuf_init(&b, NULL);
-    if (ix_msg_encode(&a, role, caps, m) != IX_OK) abort();
+static void check_reencode(const ixp_msg *m, ixp_role role, const ixp_caps *caps) {
+    if (m->tag == IXP_MSG_LOGIN) return;
+    ixb_wbuf a, b;
+    ixb_wbuf_init(&a, NULL);
+    ixb_wbuf_init(&b, NULL);
+    if (ixp_msg_encode(&a, role, caps, m) != IX_OK) abort();
     if (a.len != m->len) abort();
     /* A trailing EOT, because a message may end with an optional word that
      * is only known to be absent once the next tag is seen (SQ_RBWORK). */
-    ix_put_i16(&a, IX_SQ_EOT);
-    ix_msg m2;
-    if (ix_msg_decode(a.data, a.len, role, caps, NULL, &m2, NULL, NULL) != IX_OK) abort();
+    ixb_put_i16(&a, IXP_SQ_EOT);
+    ixp_msg m2;
+    if (ixp_msg_decode(a.data, a.len, role, caps, NULL, &m2, NULL, NULL) != IX_OK) abort();
     a.len -= 2;
     if (m2.len != a.len || m2.tag != m->tag) abort();
-    ix_msg_encode(&b, role, caps, &m2);
+    ixp_msg_encode(&b, role, caps, &m2);
     if (b.len != a.len || memcmp(a.data, b.data, a.len) != 0) abort();
-    ix_wbuf_free(&a);
-    ix_wbuf_free(&b);
+    ixb_wbuf_free(&a);
+    ixb_wbuf_free(&b);
 }
 
-static int fuzz_stream(const uint8_t *data, size_t size, ix_role role) {
+static int fuzz_stream(const uint8_t *data, size_t size, ixp_role role) {
     if (size < 2) return 0;
     uint8_t sel = data[0], chunk = data[1];
     data += 2;
     size -= 2;
-    ix_caps caps = {.f54 = sel & 1,
-                    .f62 = (sel >> 1) & 1,
-                    .f63 = (sel >> 2) & 1,
-                    .f69 = (sel >> 3) & 1,
-                    .f70 = (sel >> 4) & 1};
-    ix_reader r;
-    ix_reader_init(&r, role, NULL);
+    ixp_caps caps = {.f54 = sel & 1,
+                     .f62 = (sel >> 1) & 1,
+                     .f63 = (sel >> 2) & 1,
+                     .f69 = (sel >> 3) & 1,
+                     .f70 = (sel >> 4) & 1};
+    ixp_reader r;
+    ixp_reader_init(&r, role, NULL);
     r.caps = caps;
     r.expect_login = (sel >> 5) & 1;
     r.lim.max_tuple = 1 << 16;
     r.lim.max_sql = 1 << 16;
     r.lim.max_value = 1 << 16;
-    ix_printer pr;
-    ix_printer_init(&pr, NULL);
+    ixp_printer pr;
+    ixp_printer_init(&pr, NULL);
     pr.caps = caps;
-    ix_wbuf line;
-    ix_wbuf_init(&line, NULL);
+    ixb_wbuf line;
+    ixb_wbuf_init(&line, NULL);
     size_t off = 0, step = chunk ? chunk : size;
     while (off < size) {
         size_t k = size - off < step ? size - off : step;
-        if (ix_reader_feed(&r, data + off, k) != IX_OK) break;
+        if (ixp_reader_feed(&r, data + off, k) != IX_OK) break;
         off += k;
-        ix_msg m;
+        ixp_msg m;
         int rc;
-        while ((rc = ix_reader_next(&r, &m)) == IX_OK) {
-            ix_wbuf_reset(&line);
-            ix_print_msg(&pr, role, &m, &line);
+        while ((rc = ixp_reader_next(&r, &m)) == IX_OK) {
+            ixb_wbuf_reset(&line);
+            ixp_print_msg(&pr, role, &m, &line);
             check_reencode(&m, role, &caps);
         }
         if (rc != IX_NEED_MORE) break;
     }
-    ix_wbuf_free(&line);
-    ix_printer_free(&pr);
-    ix_reader_free(&r);
+    ixb_wbuf_free(&line);
+    ixp_printer_free(&pr);
+    ixp_reader_free(&r);
     return 0;
 }

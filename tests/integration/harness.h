@@ -38,9 +38,9 @@ static inline int ixd_start2(ixd_proc *p, const char *dir, const char *a1, const
 /* A client connection. */
 typedef struct tconn {
     int fd;
-    ix_caps caps;
-    ix_reader rd;
-    ix_wbuf out;
+    ixp_caps caps;
+    ixp_reader rd;
+    ixb_wbuf out;
     int closed;
 } tconn;
 
@@ -52,16 +52,16 @@ static inline int tconn_open(tconn *c, int port) {
     if (connect(c->fd, (struct sockaddr *)&a, sizeof a) != 0) return -1;
     int one = 1;
     setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    ix_reader_init(&c->rd, IX_FROM_SERVER, NULL);
-    ix_wbuf_init(&c->out, NULL);
+    ixp_reader_init(&c->rd, IXP_FROM_SERVER, NULL);
+    ixb_wbuf_init(&c->out, NULL);
     return 0;
 }
 
 static inline void tconn_close(tconn *c) {
     if (c->fd >= 0) close(c->fd);
     c->fd = -1;
-    ix_reader_free(&c->rd);
-    ix_wbuf_free(&c->out);
+    ixp_reader_free(&c->rd);
+    ixb_wbuf_free(&c->out);
 }
 
 /* Sends what is in c->out and empties it. */
@@ -72,19 +72,19 @@ static inline int tconn_flush(tconn *c) {
         if (n <= 0) return -1;
         off += (size_t)n;
     }
-    ix_wbuf_reset(&c->out);
+    ixb_wbuf_reset(&c->out);
     return 0;
 }
 
 /* Reads the next message (waiting up to 5 s). Returns IX_OK, or -1 on a
  * timeout, a closed socket or a decoding error. The message is valid until
  * the next call. */
-static inline int tconn_next(tconn *c, ix_msg *m) {
+static inline int tconn_next(tconn *c, ixp_msg *m) {
     for (;;) {
-        int rc = ix_reader_next(&c->rd, m);
+        int rc = ixp_reader_next(&c->rd, m);
         if (rc == IX_OK) {
-            if (m->tag == IX_SQ_PROTOCOLS)
-                c->rd.caps = c->caps = ix_caps_from_bits(m->u.protocols.p, m->u.protocols.n);
+            if (m->tag == IXP_SQ_PROTOCOLS)
+                c->rd.caps = c->caps = ixp_caps_from_bits(m->u.protocols.p, m->u.protocols.n);
             return IX_OK;
         }
         if (rc != IX_NEED_MORE) return -1;
@@ -96,7 +96,7 @@ static inline int tconn_next(tconn *c, ix_msg *m) {
             c->closed = 1;
             return -1;
         }
-        ix_reader_feed(&c->rd, buf, (size_t)n);
+        ixp_reader_feed(&c->rd, buf, (size_t)n);
     }
 }
 
@@ -111,10 +111,10 @@ typedef struct treply {
     int64_t serial8;
     int done_warnings;
     int ntuples;
-    ix_wbuf tuples; /* tuple payloads, each preceded by a u32 length */
-    int stmt_id;    /* from DESCRIBE */
+    ixb_wbuf tuples; /* tuple payloads, each preceded by a u32 length */
+    int stmt_id;     /* from DESCRIBE */
     int ncols;
-    ix_vtype cols[64];
+    ixt_vtype cols[64];
     char names[64][64];
     int coltypes[64];
 } treply;
@@ -122,46 +122,46 @@ typedef struct treply {
 /* Reads messages up to and including the group's EOT (or EXIT). Returns 0,
  * or -1 if the connection failed first. */
 static inline int tconn_reply(tconn *c, treply *r) {
-    ix_wbuf keep = r->tuples;
+    ixb_wbuf keep = r->tuples;
     memset(r, 0, sizeof *r);
     r->tuples = keep;
-    if (!r->tuples.data) ix_wbuf_init(&r->tuples, NULL);
-    ix_wbuf_reset(&r->tuples);
+    if (!r->tuples.data) ixb_wbuf_init(&r->tuples, NULL);
+    ixb_wbuf_reset(&r->tuples);
     r->stmt_id = -1;
-    ix_msg m;
+    ixp_msg m;
     while (tconn_next(c, &m) == IX_OK) {
         if (r->ntags < 4096) r->tags[r->ntags++] = m.tag;
         switch (m.tag) {
-        case IX_SQ_ERR:
+        case IXP_SQ_ERR:
             r->sqlcode = m.u.err.sqlcode;
             r->isamcode = m.u.err.isamcode;
             r->offset = m.u.err.offset;
             snprintf(r->errtext, sizeof r->errtext, "%.*s", (int)m.u.err.msg.n,
                      (const char *)m.u.err.msg.p);
             break;
-        case IX_SQ_DONE:
+        case IXP_SQ_DONE:
             r->rows = m.u.done.rows;
             r->serial = m.u.done.serial;
             r->done_warnings = m.u.done.warnings;
             break;
-        case IX_SQ_INSERTDONE: r->serial8 = m.u.insertdone.serial8; break;
-        case IX_SQ_TUPLE: {
+        case IXP_SQ_INSERTDONE: r->serial8 = m.u.insertdone.serial8; break;
+        case IXP_SQ_TUPLE: {
             uint8_t l[4];
-            ix_st32(l, (uint32_t)m.u.tuple.data.n);
-            ix_put_bytes(&r->tuples, l, 4);
-            ix_put_bytes(&r->tuples, m.u.tuple.data.p, m.u.tuple.data.n);
+            ixb_st32(l, (uint32_t)m.u.tuple.data.n);
+            ixb_put_bytes(&r->tuples, l, 4);
+            ixb_put_bytes(&r->tuples, m.u.tuple.data.p, m.u.tuple.data.n);
             r->ntuples++;
             break;
         }
-        case IX_SQ_DESCRIBE: {
+        case IXP_SQ_DESCRIBE: {
             r->stmt_id = m.u.describe.stmt_id;
             size_t pos = 0;
-            ix_column col;
-            while (r->ncols < 64 && ix_describe_next(&m, &pos, &col)) {
+            ixp_column col;
+            while (r->ncols < 64 && ixp_describe_next(&m, &pos, &col)) {
                 char xn[32] = {0};
                 if (col.xname.n < sizeof xn) memcpy(xn, col.xname.p, col.xname.n);
                 r->cols[r->ncols] =
-                    (ix_vtype){ix_vtype_resolve(col.type & 0xff, xn), (uint32_t)col.enclen};
+                    (ixt_vtype){ixt_vtype_resolve(col.type & 0xff, xn), (uint32_t)col.enclen};
                 r->coltypes[r->ncols] = col.type;
                 snprintf(r->names[r->ncols], 64, "%.*s", (int)col.name.n, (const char *)col.name.p);
                 r->ncols++;
@@ -170,7 +170,7 @@ static inline int tconn_reply(tconn *c, treply *r) {
         }
         default: break;
         }
-        if (m.tag == IX_SQ_EOT || m.tag == IX_SQ_EXIT) return 0;
+        if (m.tag == IXP_SQ_EOT || m.tag == IXP_SQ_EXIT) return 0;
     }
     return -1;
 }
@@ -180,46 +180,46 @@ static inline int tconn_reply(tconn *c, treply *r) {
 static inline int tconn_login(tconn *c, int port, const char *user, const char *pw,
                               const char *db) {
     if (tconn_open(c, port)) return -9999;
-    ix_conreq req;
-    ix_conreq_defaults(&req, user, pw, "ixd");
-    ix_conreq_encode(&req, &c->out);
+    ixp_conreq req;
+    ixp_conreq_defaults(&req, user, pw, "ixd");
+    ixp_conreq_encode(&req, &c->out);
     tconn_flush(c);
-    ix_msg m;
-    if (tconn_next(c, &m) != IX_OK || m.tag != IX_MSG_LOGIN) return -9998;
-    ix_conacc acc;
-    if (ix_conacc_decode(m.u.login.packet.p, m.u.login.packet.n, NULL, &acc, NULL, NULL, NULL) !=
+    ixp_msg m;
+    if (tconn_next(c, &m) != IX_OK || m.tag != IXP_MSG_LOGIN) return -9998;
+    ixp_conacc acc;
+    if (ixp_conacc_decode(m.u.login.packet.p, m.u.login.packet.n, NULL, &acc, NULL, NULL, NULL) !=
         IX_OK)
         return -9997;
     if (acc.svc_error) return acc.svc_error;
-    ix_enc_protocols(&c->out, ix_caps_jdbc_offer, sizeof ix_caps_jdbc_offer);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
-    ix_bytes k = {(const uint8_t *)"DBTEMP", 6}, v = {(const uint8_t *)"/tmp", 4};
-    ix_enc_info(&c->out, &k, &v, 1);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_enc_protocols(&c->out, ixp_caps_jdbc_offer, sizeof ixp_caps_jdbc_offer);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixp_bytes k = {(const uint8_t *)"DBTEMP", 6}, v = {(const uint8_t *)"/tmp", 4};
+    ixp_enc_info(&c->out, &k, &v, 1);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     tconn_flush(c);
     treply r = {0};
     if (tconn_reply(c, &r) || tconn_reply(c, &r)) return -9996;
     if (db) {
-        ix_enc_dbopen(&c->out, db, strlen(db), 0);
-        ix_enc_tag(&c->out, IX_SQ_EOT);
+        ixp_enc_dbopen(&c->out, db, strlen(db), 0);
+        ixp_enc_tag(&c->out, IXP_SQ_EOT);
         tconn_flush(c);
         if (tconn_reply(c, &r)) return -9995;
         if (r.sqlcode) {
-            ix_wbuf_free(&r.tuples);
+            ixb_wbuf_free(&r.tuples);
             return r.sqlcode;
         }
     }
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     return 0;
 }
 
 /* COMMAND (execute immediately). */
 static inline int tconn_command(tconn *c, const char *sql, treply *r) {
-    ix_enc_command(&c->out, &c->caps, sql, strlen(sql));
-    ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
-    ix_enc_tag(&c->out, IX_SQ_EXECUTE);
-    ix_enc_tag(&c->out, IX_SQ_RELEASE);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_enc_command(&c->out, &c->caps, sql, strlen(sql));
+    ixp_enc_tag(&c->out, IXP_SQ_NDESCRIBE);
+    ixp_enc_tag(&c->out, IXP_SQ_EXECUTE);
+    ixp_enc_tag(&c->out, IXP_SQ_RELEASE);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     if (tconn_flush(c)) return -1;
     return tconn_reply(c, r);
 }
@@ -227,10 +227,10 @@ static inline int tconn_command(tconn *c, const char *sql, treply *r) {
 /* PREPARE + NDESCRIBE + WANTDONE; returns the statement id or -1 (r has the
  * error). */
 static inline int tconn_prepare(tconn *c, const char *sql, int nparams, treply *r) {
-    ix_enc_prepare(&c->out, &c->caps, nparams, sql, strlen(sql));
-    ix_enc_tag(&c->out, IX_SQ_NDESCRIBE);
-    ix_enc_tag(&c->out, IX_SQ_WANTDONE);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_enc_prepare(&c->out, &c->caps, nparams, sql, strlen(sql));
+    ixp_enc_tag(&c->out, IXP_SQ_NDESCRIBE);
+    ixp_enc_tag(&c->out, IXP_SQ_WANTDONE);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     if (tconn_flush(c) || tconn_reply(c, r)) return -1;
     return r->sqlcode ? -1 : r->stmt_id;
 }
@@ -241,47 +241,47 @@ static inline int tconn_select(tconn *c, const char *sql, int32_t bufsize, trepl
     int id = tconn_prepare(c, sql, 0, r);
     if (id < 0) return -1;
     treply d = *r; /* keep the describe */
-    ix_enc_id(&c->out, id);
-    ix_enc_curname(&c->out, "_ifxc0000000000001", 18);
-    ix_enc_tag(&c->out, IX_SQ_OPEN);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_enc_id(&c->out, id);
+    ixp_enc_curname(&c->out, "_ifxc0000000000001", 18);
+    ixp_enc_tag(&c->out, IXP_SQ_OPEN);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     tconn_flush(c);
     if (tconn_reply(c, r) || r->sqlcode) return -1;
-    ix_wbuf all;
-    ix_wbuf_init(&all, NULL);
+    ixb_wbuf all;
+    ixb_wbuf_init(&all, NULL);
     int n = 0, t = 0;
     for (;;) {
-        ix_enc_id(&c->out, id);
-        ix_enc_nfetch(&c->out, &c->caps, bufsize);
-        ix_enc_tag(&c->out, IX_SQ_EOT);
+        ixp_enc_id(&c->out, id);
+        ixp_enc_nfetch(&c->out, &c->caps, bufsize);
+        ixp_enc_tag(&c->out, IXP_SQ_EOT);
         tconn_flush(c);
         t++;
         if (tconn_reply(c, r) || r->sqlcode) break;
-        ix_put_bytes(&all, r->tuples.data, r->tuples.len);
+        ixb_put_bytes(&all, r->tuples.data, r->tuples.len);
         n += r->ntuples;
         int done = 0;
         for (int i = 0; i < r->ntags; i++)
-            done |= r->tags[i] == IX_SQ_DONE;
+            done |= r->tags[i] == IXP_SQ_DONE;
         if (done) break;
     }
     int err = r->sqlcode;
-    ix_enc_id(&c->out, id);
-    ix_enc_tag(&c->out, IX_SQ_CLOSE);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
-    ix_enc_id(&c->out, id);
-    ix_enc_tag(&c->out, IX_SQ_RELEASE);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+    ixp_enc_id(&c->out, id);
+    ixp_enc_tag(&c->out, IXP_SQ_CLOSE);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixp_enc_id(&c->out, id);
+    ixp_enc_tag(&c->out, IXP_SQ_RELEASE);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     tconn_flush(c);
-    ix_wbuf tk = r->tuples;
+    ixb_wbuf tk = r->tuples;
     *r = d;
     r->tuples = tk;
     treply tmp = {0};
     tconn_reply(c, &tmp);
     tconn_reply(c, &tmp);
-    ix_wbuf_free(&tmp.tuples);
-    ix_wbuf_reset(&r->tuples);
-    ix_put_bytes(&r->tuples, all.data, all.len);
-    ix_wbuf_free(&all);
+    ixb_wbuf_free(&tmp.tuples);
+    ixb_wbuf_reset(&r->tuples);
+    ixb_put_bytes(&r->tuples, all.data, all.len);
+    ixb_wbuf_free(&all);
     r->ntuples = n;
     r->sqlcode = err;
     if (trips) *trips = t;
@@ -295,7 +295,7 @@ static inline const char *treply_value(const treply *r, int row, int col, char *
     size_t off = 0;
     snprintf(buf, cap, "?");
     for (int i = 0; i <= row && off + 4 <= r->tuples.len; i++) {
-        uint32_t n = ix_be32(p + off);
+        uint32_t n = ixb_be32(p + off);
         if (i < row) {
             off += 4 + n;
             continue;
@@ -304,16 +304,16 @@ static inline const char *treply_value(const treply *r, int row, int col, char *
         size_t pos = 0;
         for (int k = 0; k < r->ncols; k++) {
             size_t used = 0;
-            if (ix_value_extent(r->cols[k], t + pos, n - pos, n, 0, &used) != IX_OK) return buf;
+            if (ixt_value_extent(r->cols[k], t + pos, n - pos, n, 0, &used) != IX_OK) return buf;
             if (k == col) {
-                ix_wbuf w;
-                ix_wbuf_init(&w, NULL);
-                int rc = ix_value_format(r->cols[k], t + pos, used, NULL, &w);
+                ixb_wbuf w;
+                ixb_wbuf_init(&w, NULL);
+                int rc = ixt_value_format(r->cols[k], t + pos, used, NULL, &w);
                 if (rc == IX_NULL_VALUE)
                     snprintf(buf, cap, "NULL");
                 else if (rc == IX_OK)
                     snprintf(buf, cap, "%.*s", (int)w.len, (const char *)w.data);
-                ix_wbuf_free(&w);
+                ixb_wbuf_free(&w);
                 return buf;
             }
             pos += used;

@@ -26,7 +26,7 @@ static void exec_ok(tconn *c, const char *sql) {
     treply r = {0};
     int rc = tconn_command(c, sql, &r);
     CHECK(rc == 0 && r.sqlcode == 0, "%s -> %d %s", sql, r.sqlcode, r.errtext);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
 }
 
 static void exec_err(tconn *c, const char *sql, int want, const char *what) {
@@ -34,8 +34,8 @@ static void exec_err(tconn *c, const char *sql, int want, const char *what) {
     int rc = tconn_command(c, sql, &r);
     CHECK(rc == 0 && r.sqlcode == want, "%s: %s -> %d (isam %d, \"%s\"), want %d", what, sql,
           r.sqlcode, r.isamcode, r.errtext, want);
-    CHECK(has_tag(&r, IX_SQ_ERR) && r.tags[r.ntags - 1] == IX_SQ_EOT, "%s: ERR then EOT", what);
-    ix_wbuf_free(&r.tuples);
+    CHECK(has_tag(&r, IXP_SQ_ERR) && r.tags[r.ntags - 1] == IXP_SQ_EOT, "%s: ERR then EOT", what);
+    ixb_wbuf_free(&r.tuples);
 }
 
 /* SELECT returning one value as text. */
@@ -46,7 +46,7 @@ static const char *one(tconn *c, const char *sql, char *buf, size_t cap) {
         treply_value(&r, 0, 0, buf, cap);
     else if (r.sqlcode)
         snprintf(buf, cap, "<error %d>", r.sqlcode);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     return buf;
 }
 
@@ -62,13 +62,13 @@ static void test_login(ixd_proc *p) {
     CHECK(c.caps.f62 && c.caps.f63 && c.caps.f54 && !c.caps.f69 && !c.caps.f70,
           "ixd grants f54 f62 f63 to the JDBC offer");
     /* EXIT: the server answers SQ_EXIT and closes. */
-    ix_enc_tag(&c.out, IX_SQ_EXIT);
+    ixp_enc_tag(&c.out, IXP_SQ_EXIT);
     tconn_flush(&c);
     treply r = {0};
-    CHECK(tconn_reply(&c, &r) == 0 && r.tags[r.ntags - 1] == IX_SQ_EXIT, "EXIT answered");
-    ix_msg m;
+    CHECK(tconn_reply(&c, &r) == 0 && r.tags[r.ntags - 1] == IXP_SQ_EXIT, "EXIT answered");
+    ixp_msg m;
     CHECK(tconn_next(&c, &m) != IX_OK && c.closed, "socket closed after EXIT");
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
 }
 
@@ -90,21 +90,21 @@ static void test_sql(ixd_proc *p) {
     /* PREPARE + BIND + EXECUTE. */
     int id = tconn_prepare(&c, "INSERT INTO item (name, price) VALUES (?, ?)", 2, &r);
     CHECK(id >= 0 && r.ncols == 2, "prepared INSERT describes its 2 target columns (%d)", r.ncols);
-    CHECK(has_tag(&r, IX_SQ_INSERTDONE), "INSERT describe is followed by INSERTDONE");
+    CHECK(has_tag(&r, IXP_SQ_INSERTDONE), "INSERT describe is followed by INSERTDONE");
     for (int i = 0; i < 3; i++) {
         char name[16];
         snprintf(name, sizeof name, "row%d", i);
         uint8_t sv[32];
         size_t sn = strlen(name);
-        ix_st16(sv, (uint16_t)sn);
+        ixb_st16(sv, (uint16_t)sn);
         memcpy(sv + 2, name, sn);
         uint8_t dv[] = {0, 3, 0xc1, (uint8_t)(10 + i), 50}; /* 10.50, 11.50, 12.50 */
-        ix_bindval v[2] = {{.type = IX_T_VARCHAR, .value = {sv, 2 + sn}},
-                           {.type = IX_T_DECIMAL, .slot = 0x02, .value = {dv, 5}}};
-        ix_enc_id(&c.out, id);
-        ix_enc_bind(&c.out, v, 2);
-        ix_enc_tag(&c.out, IX_SQ_EXECUTE);
-        ix_enc_tag(&c.out, IX_SQ_EOT);
+        ixp_bindval v[2] = {{.type = IX_T_VARCHAR, .value = {sv, 2 + sn}},
+                            {.type = IX_T_DECIMAL, .slot = 0x02, .value = {dv, 5}}};
+        ixp_enc_id(&c.out, id);
+        ixp_enc_bind(&c.out, v, 2);
+        ixp_enc_tag(&c.out, IXP_SQ_EXECUTE);
+        ixp_enc_tag(&c.out, IXP_SQ_EOT);
         tconn_flush(&c);
         tconn_reply(&c, &r);
         CHECK(r.sqlcode == 0 && r.rows == 1 && r.serial == 2 + i, "bound INSERT %d -> serial %d", i,
@@ -138,9 +138,9 @@ static void test_sql(ixd_proc *p) {
     exec_err(&c, "INSERT INTO item (name) VALUES (NULL)", -391, "NULL into NOT NULL");
     /* A SELECT through EXECUTE is -260. */
     id = tconn_prepare(&c, "SELECT * FROM item", 0, &r);
-    ix_enc_id(&c.out, id);
-    ix_enc_tag(&c.out, IX_SQ_EXECUTE);
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_enc_id(&c.out, id);
+    ixp_enc_tag(&c.out, IXP_SQ_EXECUTE);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
     tconn_reply(&c, &r);
     CHECK(r.sqlcode == -260, "EXECUTE of a SELECT is -260 (%d)", r.sqlcode);
@@ -152,14 +152,14 @@ static void test_sql(ixd_proc *p) {
         tconn_prepare(&c, "INSERT INTO big VALUES (?, 'some name of a row', ?, 1.5, TODAY)", 2, &r);
     for (int i = 0; i < 500; i++) { /* pipelined: all sent before reading */
         uint8_t a[4], b[4];
-        ix_st32(a, (uint32_t)i);
-        ix_st32(b, (uint32_t)(i * 2));
-        ix_bindval v[2] = {{.type = IX_T_INTEGER, .value = {a, 4}},
-                           {.type = IX_T_INTEGER, .value = {b, 4}}};
-        ix_enc_id(&c.out, id);
-        ix_enc_bind(&c.out, v, 2);
-        ix_enc_tag(&c.out, IX_SQ_EXECUTE);
-        ix_enc_tag(&c.out, IX_SQ_EOT);
+        ixb_st32(a, (uint32_t)i);
+        ixb_st32(b, (uint32_t)(i * 2));
+        ixp_bindval v[2] = {{.type = IX_T_INTEGER, .value = {a, 4}},
+                            {.type = IX_T_INTEGER, .value = {b, 4}}};
+        ixp_enc_id(&c.out, id);
+        ixp_enc_bind(&c.out, v, 2);
+        ixp_enc_tag(&c.out, IXP_SQ_EXECUTE);
+        ixp_enc_tag(&c.out, IXP_SQ_EOT);
     }
     tconn_flush(&c);
     int good = 0;
@@ -179,14 +179,14 @@ static void test_sql(ixd_proc *p) {
     CHECK(r.ntuples == 0 && trips == 1, "empty result: DONE on the first fetch");
     /* Transactions. */
     exec_err(&c, "COMMIT WORK", -255, "commit outside a transaction");
-    ix_enc_tag(&c.out, IX_SQ_BEGIN);
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_enc_tag(&c.out, IXP_SQ_BEGIN);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
     tconn_reply(&c, &r);
-    CHECK(r.sqlcode == 0 && has_tag(&r, IX_SQ_XACTSTAT), "SQ_BEGIN answered with XACTSTAT");
+    CHECK(r.sqlcode == 0 && has_tag(&r, IXP_SQ_XACTSTAT), "SQ_BEGIN answered with XACTSTAT");
     exec_ok(&c, "DELETE FROM big");
-    ix_enc_tag(&c.out, IX_SQ_RBWORK);
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_enc_tag(&c.out, IXP_SQ_RBWORK);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
     tconn_reply(&c, &r);
     CHECK(r.sqlcode == 0, "SQ_RBWORK");
@@ -199,7 +199,7 @@ static void test_sql(ixd_proc *p) {
     /* Catalog. */
     tconn_select(&c, "SELECT FIRST 10 * FROM systables", 32767, &r, NULL);
     CHECK(r.ntuples == 10, "SELECT FIRST 10 * FROM systables (%d rows)", r.ntuples);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
 }
 
@@ -207,21 +207,21 @@ static void test_bad_input(ixd_proc *p) {
     /* Garbage before login: dropped, and the server still serves. */
     tconn c;
     tconn_open(&c, p->port);
-    ix_put_bytes(&c.out, "GET / HTTP/1.0\r\n\r\n", 18);
+    ixb_put_bytes(&c.out, "GET / HTTP/1.0\r\n\r\n", 18);
     tconn_flush(&c);
-    ix_msg m;
+    ixp_msg m;
     CHECK(tconn_next(&c, &m) != IX_OK && c.closed, "garbage before login closes the socket");
     tconn_close(&c);
     /* An unknown tag after login. */
     CHECK(tconn_login(&c, p->port, U, P, "sysmaster") == 0, "login");
     static const uint8_t bad[] = {0x12, 0x34, 0, 12};
-    ix_put_bytes(&c.out, bad, 4);
+    ixb_put_bytes(&c.out, bad, 4);
     tconn_flush(&c);
     CHECK(tconn_next(&c, &m) != IX_OK && c.closed, "unknown tag closes the session");
     tconn_close(&c);
     /* A client that vanishes mid-statement. */
     CHECK(tconn_login(&c, p->port, U, P, "sysmaster") == 0, "login");
-    ix_enc_prepare(&c.out, &c.caps, 0, "SELECT * FROM systables", 23);
+    ixp_enc_prepare(&c.out, &c.caps, 0, "SELECT * FROM systables", 23);
     tconn_flush(&c);
     tconn_close(&c);
     tconn c2;
@@ -241,7 +241,7 @@ static void test_crash(ixd_proc *p) {
         snprintf(sql, sizeof sql, "INSERT INTO t VALUES (%d)", i);
         treply r = {0};
         if (tconn_command(&c, sql, &r) == 0 && r.sqlcode == 0) acked++;
-        ix_wbuf_free(&r.tuples);
+        ixb_wbuf_free(&r.tuples);
     }
     /* An open transaction that must not survive. */
     exec_ok(&c, "BEGIN WORK");

@@ -17,7 +17,7 @@ static void exec_ok(const char *sql) {
     treply r = {0};
     tconn_command(&C, sql, &r);
     CHECK(r.sqlcode == 0, "%s: %d", sql, r.sqlcode);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
 }
 
 /* One bind value: type code, NULL when p is NULL. */
@@ -31,9 +31,9 @@ typedef struct bv {
 static bv b_int(int type, int64_t v) {
     bv x = {.type = type};
     x.n = type == IX_T_SMALLINT ? 2 : (type == IX_T_BIGINT || type == IX_T_FLOAT) ? 8 : 4;
-    if (x.n == 2) ix_st16(x.b, (uint16_t)v);
-    if (x.n == 4) ix_st32(x.b, (uint32_t)v);
-    if (x.n == 8) ix_st64(x.b, (uint64_t)v);
+    if (x.n == 2) ixb_st16(x.b, (uint16_t)v);
+    if (x.n == 4) ixb_st32(x.b, (uint32_t)v);
+    if (x.n == 8) ixb_st64(x.b, (uint64_t)v);
     return x;
 }
 
@@ -42,13 +42,13 @@ static bv b_dbl(int type, double d) {
     if (type == IX_T_FLOAT) {
         uint64_t u;
         memcpy(&u, &d, 8);
-        ix_st64(x.b, u);
+        ixb_st64(x.b, u);
         x.n = 8;
     } else {
         float f = (float)d;
         uint32_t u;
         memcpy(&u, &f, 4);
-        ix_st32(x.b, u);
+        ixb_st32(x.b, u);
         x.n = 4;
     }
     return x;
@@ -56,7 +56,7 @@ static bv b_dbl(int type, double d) {
 
 static bv b_str(int type, const char *s, size_t n) {
     bv x = {.type = type};
-    ix_st16(x.b, (uint16_t)n);
+    ixb_st16(x.b, (uint16_t)n);
     memcpy(x.b + 2, s, n);
     x.n = 2 + n;
     return x;
@@ -77,19 +77,19 @@ static const char *through(const char *col, bv v) {
     int id = tconn_prepare(&C, sql, 1, &r);
     if (id < 0) {
         snprintf(TXT, sizeof TXT, "ERR prepare %d", r.sqlcode);
-        ix_wbuf_free(&r.tuples);
+        ixb_wbuf_free(&r.tuples);
         return TXT;
     }
-    ix_bindval b = {.type = (int16_t)v.type,
-                    .indicator = v.null ? IX_IND_NULL : IX_IND_VALUE,
-                    .value = {v.b, v.n}};
-    ix_enc_id(&C.out, id);
-    ix_enc_bind(&C.out, &b, 1);
-    ix_enc_tag(&C.out, IX_SQ_EXECUTE);
-    ix_enc_tag(&C.out, IX_SQ_EOT);
-    ix_enc_id(&C.out, id);
-    ix_enc_tag(&C.out, IX_SQ_RELEASE);
-    ix_enc_tag(&C.out, IX_SQ_EOT);
+    ixp_bindval b = {.type = (int16_t)v.type,
+                     .indicator = v.null ? IXP_IND_NULL : IXP_IND_VALUE,
+                     .value = {v.b, v.n}};
+    ixp_enc_id(&C.out, id);
+    ixp_enc_bind(&C.out, &b, 1);
+    ixp_enc_tag(&C.out, IXP_SQ_EXECUTE);
+    ixp_enc_tag(&C.out, IXP_SQ_EOT);
+    ixp_enc_id(&C.out, id);
+    ixp_enc_tag(&C.out, IXP_SQ_RELEASE);
+    ixp_enc_tag(&C.out, IXP_SQ_EOT);
     tconn_flush(&C);
     tconn_reply(&C, &r);
     int code = r.sqlcode;
@@ -103,7 +103,7 @@ static const char *through(const char *col, bv v) {
         else
             treply_value(&r, 0, 0, TXT, sizeof TXT);
     }
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     return TXT;
 }
 
@@ -152,7 +152,7 @@ static void test_types(void) {
     THROUGH("dec", b_int(IX_T_INTEGER, 3), "3.00");
     THROUGH("dec", b_dbl(IX_T_FLOAT, 2.125), "2.13");
     THROUGH("d", b_str(IX_T_VARCHAR, "01/02/2020", 10), "01/02/2020");
-    THROUGH("v", b_int(IX_T_DATE, 45000), "03/16"); /* its text, cut to 5 */
+    THROUGH("v", b_int(IX_T_DATE, 45000), "03/16");         /* its text, cut to 5 */
     THROUGH("d", b_int(IX_T_INTEGER, 45000), "03/16/2023"); /* a day count */
     THROUGH("i", b_int(IX_T_DATE, 45000), "ERR -1213");
     char big[300];
@@ -181,15 +181,15 @@ static void test_rows(void) {
                     k % 2 ? b_null(IX_T_NVARCHAR) : b_str(IX_T_NVARCHAR, "ev", 2),
                     b_str(IX_T_CHAR, "c", 1),
                     b_str(IX_T_VARCHAR, "9.99", 4)};
-        ix_bindval b[10];
+        ixp_bindval b[10];
         for (int i = 0; i < 10; i++)
-            b[i] = (ix_bindval){.type = (int16_t)v[i].type,
-                                .indicator = v[i].null ? IX_IND_NULL : IX_IND_VALUE,
-                                .value = {v[i].b, v[i].n}};
-        ix_enc_id(&C.out, id);
-        ix_enc_bind(&C.out, b, 10);
-        ix_enc_tag(&C.out, IX_SQ_EXECUTE);
-        ix_enc_tag(&C.out, IX_SQ_EOT);
+            b[i] = (ixp_bindval){.type = (int16_t)v[i].type,
+                                 .indicator = v[i].null ? IXP_IND_NULL : IXP_IND_VALUE,
+                                 .value = {v[i].b, v[i].n}};
+        ixp_enc_id(&C.out, id);
+        ixp_enc_bind(&C.out, b, 10);
+        ixp_enc_tag(&C.out, IXP_SQ_EXECUTE);
+        ixp_enc_tag(&C.out, IXP_SQ_EOT);
     }
     tconn_flush(&C);
     int good = 0;
@@ -217,7 +217,7 @@ static void test_rows(void) {
             }
         }
     CHECK(same, "every value as bound");
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
 }
 
 int main(void) {

@@ -14,7 +14,7 @@ static tconn C;
 static int run(const char *sql) {
     treply r = {0};
     tconn_command(&C, sql, &r);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     return r.sqlcode;
 }
 
@@ -28,14 +28,14 @@ static int open_cursor(const char *sql, const char *name) {
     treply r = {0};
     int id = tconn_prepare(&C, sql, 0, &r);
     CHECK(id >= 0, "prepare %s: %d", sql, r.sqlcode);
-    ix_enc_id(&C.out, id);
-    ix_enc_curname(&C.out, name, strlen(name));
-    ix_enc_tag(&C.out, IX_SQ_OPEN);
-    ix_enc_tag(&C.out, IX_SQ_EOT);
+    ixp_enc_id(&C.out, id);
+    ixp_enc_curname(&C.out, name, strlen(name));
+    ixp_enc_tag(&C.out, IXP_SQ_OPEN);
+    ixp_enc_tag(&C.out, IXP_SQ_EOT);
     tconn_flush(&C);
     tconn_reply(&C, &r);
     CHECK(r.sqlcode == 0, "open %s: %d", name, r.sqlcode);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     return id;
 }
 
@@ -43,26 +43,26 @@ static int open_cursor(const char *sql, const char *name) {
  * the first one's column 0 into v. */
 static int fetch(int id, char *v, size_t n) {
     treply r = {0};
-    ix_enc_id(&C.out, id);
-    ix_enc_nfetch(&C.out, &C.caps, 65536);
-    ix_enc_tag(&C.out, IX_SQ_EOT);
+    ixp_enc_id(&C.out, id);
+    ixp_enc_nfetch(&C.out, &C.caps, 65536);
+    ixp_enc_tag(&C.out, IXP_SQ_EOT);
     tconn_flush(&C);
     int rc = tconn_reply(&C, &r) || r.sqlcode ? -1 : r.ntuples;
     /* the tuples: u32 length, payload (one INTEGER) */
-    if (rc > 0) snprintf(v, n, "%d", (int)ix_be32(r.tuples.data + 4));
-    ix_wbuf_free(&r.tuples);
+    if (rc > 0) snprintf(v, n, "%d", (int)ixb_be32(r.tuples.data + 4));
+    ixb_wbuf_free(&r.tuples);
     return rc;
 }
 
 static void close_cursor(int id, int release) {
     treply r = {0};
-    ix_enc_id(&C.out, id);
-    ix_enc_tag(&C.out, IX_SQ_CLOSE);
-    if (release) ix_enc_tag(&C.out, IX_SQ_RELEASE);
-    ix_enc_tag(&C.out, IX_SQ_EOT);
+    ixp_enc_id(&C.out, id);
+    ixp_enc_tag(&C.out, IXP_SQ_CLOSE);
+    if (release) ixp_enc_tag(&C.out, IXP_SQ_RELEASE);
+    ixp_enc_tag(&C.out, IXP_SQ_EOT);
     tconn_flush(&C);
     tconn_reply(&C, &r);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
 }
 
 static int count(const char *sql) {
@@ -71,7 +71,7 @@ static int count(const char *sql) {
     if (tconn_select(&C, sql, 65536, &r, &trips)) return -1;
     char buf[32];
     int v = r.ntuples == 1 ? atoi(treply_value(&r, 0, 0, buf, sizeof buf)) : -1;
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     return v;
 }
 

@@ -29,7 +29,7 @@ static void ok(tconn *c, const char *sql) {
     treply r = {0};
     int code = exec_sql(c, sql, &r);
     CHECK(code == 0, "%s -> %d %s", sql, code, r.errtext);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
 }
 
 static void fails(tconn *c, const char *sql, int sqlcode, int isam) {
@@ -37,7 +37,7 @@ static void fails(tconn *c, const char *sql, int sqlcode, int isam) {
     int code = exec_sql(c, sql, &r);
     CHECK(code == sqlcode && r.isamcode == isam, "%s -> %d/%d, want %d/%d", sql, code, r.isamcode,
           sqlcode, isam);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
 }
 
 /* The first column of the first row of a query, as text. */
@@ -46,17 +46,17 @@ static const char *value(tconn *c, const char *sql, char *buf, size_t cap) {
     snprintf(buf, cap, "ERR");
     if (tconn_select(c, sql, 4096, &r, NULL) == 0 && r.ntuples > 0)
         treply_value(&r, 0, 0, buf, cap);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     return buf;
 }
 
 /* One message (SQ_BEGIN, SQ_CMMTWORK, a savepoint message) and its EOT. */
 static int message(tconn *c, int tag, const char *name, treply *r) {
     if (name)
-        ix_enc_svpoint(&c->out, tag, name, strlen(name), 0);
+        ixp_enc_svpoint(&c->out, tag, name, strlen(name), 0);
     else
-        ix_enc_tag(&c->out, tag);
-    ix_enc_tag(&c->out, IX_SQ_EOT);
+        ixp_enc_tag(&c->out, tag);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
     if (tconn_flush(c) || tconn_reply(c, r)) return -99999;
     return r->sqlcode;
 }
@@ -82,15 +82,16 @@ static void test_full_disk(ixd_proc *p) {
     fails(&c, "CREATE TABLE u (a INTEGER)", -261, -131);
     fails(&c, "CREATE INDEX ti ON t (id)", -212, -131);
     treply r = {0};
-    CHECK(message(&c, IX_SQ_BEGIN, NULL, &r) == 0, "SQ_BEGIN");
+    CHECK(message(&c, IXP_SQ_BEGIN, NULL, &r) == 0, "SQ_BEGIN");
     ok(&c, "INSERT INTO t VALUES (3, 'in a transaction')");
-    CHECK(message(&c, IX_SQ_CMMTWORK, NULL, &r) == -942 && r.isamcode == -131,
+    CHECK(message(&c, IXP_SQ_CMMTWORK, NULL, &r) == -942 && r.isamcode == -131,
           "SQ_CMMTWORK -> %d/%d", r.sqlcode, r.isamcode);
     fails(&c, "COMMIT WORK", -255, 0); /* the failed COMMIT ended it */
     ok(&c, "BEGIN WORK");
     ok(&c, "INSERT INTO t VALUES (4, 'in a transaction')");
     fails(&c, "COMMIT WORK", -942, -131);
-    CHECK(message(&c, IX_SQ_CMMTWORK, NULL, &r) == -255, "then not in transaction (%d)", r.sqlcode);
+    CHECK(message(&c, IXP_SQ_CMMTWORK, NULL, &r) == -255, "then not in transaction (%d)",
+          r.sqlcode);
     CHECK(!strcmp(value(&c, "SELECT count(*) FROM t", v, sizeof v), "1"), "one row (%s)", v);
     CHECK(set_fsize(p->pid, RLIM_INFINITY) == 0, "limit lifted");
     ok(&c, "INSERT INTO t VALUES (5, 'after')");
@@ -99,7 +100,7 @@ static void test_full_disk(ixd_proc *p) {
     ok(&c, "COMMIT WORK");
     ok(&c, "CREATE INDEX ti ON t (id)");
     CHECK(!strcmp(value(&c, "SELECT sum(id) FROM t", v, sizeof v), "12"), "rows 1, 5, 6 (%s)", v);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
 }
 
@@ -114,25 +115,25 @@ static void test_dbopen_names(ixd_proc *p) {
         int want;
     } cases[] = {{129, -354}, {128, -329}, {5, -329}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        ix_enc_dbopen(&c.out, name, cases[i].n, 0);
-        ix_enc_tag(&c.out, IX_SQ_EOT);
+        ixp_enc_dbopen(&c.out, name, cases[i].n, 0);
+        ixp_enc_tag(&c.out, IXP_SQ_EOT);
         tconn_flush(&c);
         CHECK(tconn_reply(&c, &r) == 0 && r.sqlcode == cases[i].want, "DBOPEN of %zu bytes -> %d",
               cases[i].n, r.sqlcode);
     }
-    ix_enc_dbopen(&c.out, "full\0x", 6, 0); /* not "full" */
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_enc_dbopen(&c.out, "full\0x", 6, 0); /* not "full" */
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
     CHECK(tconn_reply(&c, &r) == 0 && r.sqlcode == -354, "DBOPEN with a NUL -> %d", r.sqlcode);
     name[129] = 0;
     char sql[300];
     snprintf(sql, sizeof sql, "DATABASE %s", name);
     fails(&c, sql, -354, 0);
-    ix_enc_dbopen(&c.out, "full", 4, 0);
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_enc_dbopen(&c.out, "full", 4, 0);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
     CHECK(tconn_reply(&c, &r) == 0 && r.sqlcode == 0, "DBOPEN full -> %d", r.sqlcode);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
 }
 
@@ -142,31 +143,31 @@ static void test_savepoint_messages(ixd_proc *p) {
     CHECK(tconn_login(&c, p->port, U, P, "full") == 0, "login");
     ok(&c, "CREATE TABLE sp (a INTEGER)");
     treply r = {0};
-    CHECK(message(&c, IX_SQ_BEGIN, NULL, &r) == 0, "SQ_BEGIN");
+    CHECK(message(&c, IXP_SQ_BEGIN, NULL, &r) == 0, "SQ_BEGIN");
     static const char *const names[] = {"my savepoint", "a\"b", "select", "Mixed", "p1", NULL};
     for (int i = 0; names[i]; i++) {
-        CHECK(message(&c, IX_SQ_SVPOINT, names[i], &r) == 0, "SVPOINT [%s] -> %d", names[i],
+        CHECK(message(&c, IXP_SQ_SVPOINT, names[i], &r) == 0, "SVPOINT [%s] -> %d", names[i],
               r.sqlcode);
         ok(&c, "INSERT INTO sp VALUES (1)");
-        CHECK(message(&c, IX_SQ_RBSVPOINT, names[i], &r) == 0, "RBSVPOINT [%s] -> %d", names[i],
+        CHECK(message(&c, IXP_SQ_RBSVPOINT, names[i], &r) == 0, "RBSVPOINT [%s] -> %d", names[i],
               r.sqlcode);
         CHECK(!strcmp(value(&c, "SELECT count(*) FROM sp", v, sizeof v), "0"), "rolled back (%s)",
               v);
-        CHECK(message(&c, IX_SQ_RELSVPOINT, names[i], &r) == 0, "RELSVPOINT [%s] -> %d", names[i],
+        CHECK(message(&c, IXP_SQ_RELSVPOINT, names[i], &r) == 0, "RELSVPOINT [%s] -> %d", names[i],
               r.sqlcode);
-        CHECK(message(&c, IX_SQ_RELSVPOINT, names[i], &r) == -83, "released [%s] -> %d", names[i],
+        CHECK(message(&c, IXP_SQ_RELSVPOINT, names[i], &r) == -83, "released [%s] -> %d", names[i],
               r.sqlcode);
     }
     /* the message and SQL text name the same savepoint */
-    CHECK(message(&c, IX_SQ_SVPOINT, "my savepoint", &r) == 0, "SVPOINT again");
+    CHECK(message(&c, IXP_SQ_SVPOINT, "my savepoint", &r) == 0, "SVPOINT again");
     ok(&c, "INSERT INTO sp VALUES (2)");
     ok(&c, "ROLLBACK WORK TO SAVEPOINT \"my savepoint\"");
     ok(&c, "RELEASE SAVEPOINT \"my savepoint\"");
     ok(&c, "SAVEPOINT \"Quoted\"");
-    CHECK(message(&c, IX_SQ_RBSVPOINT, "Quoted", &r) == 0, "RBSVPOINT Quoted -> %d", r.sqlcode);
-    CHECK(message(&c, IX_SQ_CMMTWORK, NULL, &r) == 0, "SQ_CMMTWORK");
+    CHECK(message(&c, IXP_SQ_RBSVPOINT, "Quoted", &r) == 0, "RBSVPOINT Quoted -> %d", r.sqlcode);
+    CHECK(message(&c, IXP_SQ_CMMTWORK, NULL, &r) == 0, "SQ_CMMTWORK");
     CHECK(!strcmp(value(&c, "SELECT count(*) FROM sp", v, sizeof v), "0"), "nothing kept (%s)", v);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
 }
 
@@ -189,7 +190,7 @@ static void test_drop_in_use(ixd_proc *p) {
     for (int i = 0; i < 200 && code == -425; i++) {
         treply r = {0};
         code = exec_sql(&a, "DROP DATABASE shared", &r);
-        ix_wbuf_free(&r.tuples);
+        ixb_wbuf_free(&r.tuples);
         if (code == -425) nanosleep(&(struct timespec){0, 10000000}, NULL);
     }
     CHECK(code == 0, "DROP DATABASE once B is gone -> %d", code);

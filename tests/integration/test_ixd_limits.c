@@ -78,11 +78,11 @@ static void send_all(int fd, const void *p, size_t n) {
 }
 
 /* The CONREQ packet a client sends. */
-static void make_conreq(ix_wbuf *w, const char *user, const char *pw) {
-    ix_conreq req;
-    ix_conreq_defaults(&req, user, pw, "ixd");
-    ix_wbuf_init(w, NULL);
-    ix_conreq_encode(&req, w);
+static void make_conreq(ixb_wbuf *w, const char *user, const char *pw) {
+    ixp_conreq req;
+    ixp_conreq_defaults(&req, user, pw, "ixd");
+    ixb_wbuf_init(w, NULL);
+    ixp_conreq_encode(&req, w);
 }
 
 /* Logs in from source address src and returns the svc_error (0 accepted),
@@ -93,20 +93,20 @@ static int login_hc(int port, const char *src, const char *user, const char *pw,
     double t0 = now_s();
     int fd = raw_connect(port, src);
     if (fd < 0) return -9999;
-    ix_wbuf w;
+    ixb_wbuf w;
     make_conreq(&w, user, pw);
     send_all(fd, w.data, w.len);
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&w);
     if (half_close) shutdown(fd, SHUT_WR);
-    ix_reader rd;
-    ix_reader_init(&rd, IX_FROM_SERVER, NULL);
+    ixp_reader rd;
+    ixp_reader_init(&rd, IXP_FROM_SERVER, NULL);
     int svc = -9999;
     for (;;) {
-        ix_msg m;
-        if (ix_reader_next(&rd, &m) == IX_OK) {
-            ix_conacc acc;
-            if (m.tag == IX_MSG_LOGIN && ix_conacc_decode(m.u.login.packet.p, m.u.login.packet.n,
-                                                          NULL, &acc, NULL, NULL, NULL) == IX_OK)
+        ixp_msg m;
+        if (ixp_reader_next(&rd, &m) == IX_OK) {
+            ixp_conacc acc;
+            if (m.tag == IXP_MSG_LOGIN && ixp_conacc_decode(m.u.login.packet.p, m.u.login.packet.n,
+                                                            NULL, &acc, NULL, NULL, NULL) == IX_OK)
                 svc = acc.svc_error;
             break;
         }
@@ -114,10 +114,10 @@ static int login_hc(int port, const char *src, const char *user, const char *pw,
         uint8_t b[4096];
         ssize_t n = poll(&pf, 1, 40000) > 0 ? recv(fd, b, sizeof b, 0) : 0;
         if (n <= 0) break;
-        ix_reader_feed(&rd, b, (size_t)n);
+        ixp_reader_feed(&rd, b, (size_t)n);
     }
     if (secs) *secs = now_s() - t0;
-    ix_reader_free(&rd);
+    ixp_reader_free(&rd);
     close(fd);
     return svc;
 }
@@ -180,7 +180,7 @@ static void exec_ok(tconn *c, const char *sql) {
     treply r = {0};
     int rc = tconn_command(c, sql, &r);
     CHECK(rc == 0 && r.sqlcode == 0, "%s -> %d %s", sql, r.sqlcode, r.errtext);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
 }
 
 static int start(ixd_proc *p, const char *const *args) {
@@ -202,13 +202,13 @@ static void stop(ixd_proc *p) {
 /* Sends a whole CONREQ one byte every 100 ms until the server closes. */
 static void *slow_drip(void *arg) {
     int fd = *(int *)arg;
-    ix_wbuf w;
+    ixb_wbuf w;
     make_conreq(&w, U, P);
     for (size_t i = 0; i < w.len; i++) {
         if (send(fd, w.data + i, 1, MSG_NOSIGNAL) != 1) break;
         sleep_ms(100);
     }
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&w);
     return NULL;
 }
 
@@ -231,16 +231,16 @@ static void test_deadlines(void) {
         cut = raw_connect(p.port, NULL);
     pthread_t th;
     pthread_create(&th, NULL, slow_drip, &drip);
-    ix_wbuf w;
+    ixb_wbuf w;
     make_conreq(&w, U, P);
     send_all(cut, w.data, w.len - 10);
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&w);
     double t0 = now_s();
     int busy_ok = 1;
     while (now_s() - t0 < 2.5) { /* the busy session asks every 300 ms */
         treply r = {0};
         busy_ok &= tconn_select(&busy, "SELECT id FROM t", 4096, &r, NULL) == 0;
-        ix_wbuf_free(&r.tuples);
+        ixb_wbuf_free(&r.tuples);
         sleep_ms(300);
     }
     CHECK(busy_ok, "a session that keeps asking is never idle");
@@ -261,7 +261,7 @@ static void test_deadlines(void) {
     treply r = {0};
     CHECK(tconn_select(&busy, "SELECT id FROM t", 4096, &r, NULL) == 0 && r.ntuples == 0,
           "the idle session's insert was rolled back (%d rows)", r.ntuples);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&idle);
     tconn_close(&busy);
     stop(&p);
@@ -441,25 +441,25 @@ static void test_max_reply(void) {
     const char *sql = "SELECT p.pad FROM t10 a, t10 b, w p";
     treply r = {0};
     int id = tconn_prepare(&c, sql, 0, &r);
-    ix_enc_id(&c.out, id);
-    ix_enc_curname(&c.out, "cur1", 4);
-    ix_enc_tag(&c.out, IX_SQ_OPEN);
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_enc_id(&c.out, id);
+    ixp_enc_curname(&c.out, "cur1", 4);
+    ixp_enc_tag(&c.out, IXP_SQ_OPEN);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
     tconn_reply(&c, &r);
-    ix_enc_id(&c.out, id);
-    ix_enc_nfetch(&c.out, &c.caps, INT32_MAX);
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_enc_id(&c.out, id);
+    ixp_enc_nfetch(&c.out, &c.caps, INT32_MAX);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
     CHECK(tconn_reply(&c, &r) == 0 && r.sqlcode == 0, "NFETCH answered");
     size_t bytes = r.tuples.len - 4 * (size_t)r.ntuples;
     CHECK(r.ntuples >= 1 && r.ntuples <= 20 && bytes <= 4096,
           "NFETCH of 2^31-1 bytes gets at most 4096 tuple bytes (%d tuples, %zu bytes)", r.ntuples,
           bytes);
-    ix_enc_id(&c.out, id);
-    ix_enc_tag(&c.out, IX_SQ_CLOSE);
-    ix_enc_tag(&c.out, IX_SQ_RELEASE);
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_enc_id(&c.out, id);
+    ixp_enc_tag(&c.out, IXP_SQ_CLOSE);
+    ixp_enc_tag(&c.out, IXP_SQ_RELEASE);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
     tconn_reply(&c, &r);
     int trips = 0;
@@ -471,20 +471,20 @@ static void test_max_reply(void) {
           trips);
     /* SFETCH NEXT on a scroll cursor. */
     id = tconn_prepare(&c, sql, 0, &r);
-    ix_enc_id(&c.out, id);
-    ix_enc_curname(&c.out, "cur2", 4);
-    ix_enc_tag(&c.out, IX_SQ_SCROLL);
-    ix_enc_tag(&c.out, IX_SQ_OPEN);
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_enc_id(&c.out, id);
+    ixp_enc_curname(&c.out, "cur2", 4);
+    ixp_enc_tag(&c.out, IXP_SQ_SCROLL);
+    ixp_enc_tag(&c.out, IXP_SQ_OPEN);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
     tconn_reply(&c, &r);
-    ix_enc_id(&c.out, id);
-    ix_enc_sfetch(&c.out, &c.caps, IX_FETCH_NEXT, 0, INT32_MAX);
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_enc_id(&c.out, id);
+    ixp_enc_sfetch(&c.out, &c.caps, IXP_FETCH_NEXT, 0, INT32_MAX);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
     CHECK(tconn_reply(&c, &r) == 0 && r.sqlcode == 0 && r.ntuples >= 1 && r.ntuples <= 20,
           "SFETCH NEXT of 2^31-1 bytes gets at most 4096 tuple bytes (%d tuples)", r.ntuples);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
     stop(&p);
 }
@@ -494,7 +494,7 @@ static void test_max_reply(void) {
 enum { GROUPS = 20000, ROWS_PER_FETCH = 8 };
 
 /* Sends what it can of out[*off..len) without blocking; returns 1 if any. */
-static int send_some(int fd, const ix_wbuf *out, size_t *off) {
+static int send_some(int fd, const ixb_wbuf *out, size_t *off) {
     ssize_t n = send(fd, out->data + *off, out->len - *off, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n <= 0) return 0;
     *off += (size_t)n;
@@ -536,17 +536,17 @@ static void test_backpressure(void) {
                            "+ f.n, x.pad FROM t10 a, t10 b, t10 c, t10 d, t10 e, t10 f, padt x",
                            0, &r);
     treply d = r;
-    ix_enc_id(&c.out, id);
-    ix_enc_curname(&c.out, "bp1", 3);
-    ix_enc_tag(&c.out, IX_SQ_OPEN);
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_enc_id(&c.out, id);
+    ixp_enc_curname(&c.out, "bp1", 3);
+    ixp_enc_tag(&c.out, IXP_SQ_OPEN);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
     CHECK(tconn_reply(&c, &r) == 0 && r.sqlcode == 0, "cursor opens");
     long rss0 = proc_kb(p.pid, "VmRSS");
     for (int i = 0; i < GROUPS; i++) {
-        ix_enc_id(&c.out, id);
-        ix_enc_nfetch(&c.out, &c.caps, 4096);
-        ix_enc_tag(&c.out, IX_SQ_EOT);
+        ixp_enc_id(&c.out, id);
+        ixp_enc_nfetch(&c.out, &c.caps, 4096);
+        ixp_enc_tag(&c.out, IXP_SQ_EOT);
     }
     /* Send without reading, as far as the sockets take it. */
     size_t off = 0;
@@ -576,8 +576,8 @@ static void test_backpressure(void) {
     }
     CHECK(off == c.out.len && good == GROUPS, "all %d replies arrive, in order (%d good)", GROUPS,
           good);
-    ix_wbuf_reset(&c.out);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_reset(&c.out);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
     stop(&p);
 }

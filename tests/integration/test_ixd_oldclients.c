@@ -6,7 +6,7 @@
  * all, JDD's NUL-counted SQ_COMMAND, RELEASE/CLOSE of ids that are no
  * longer prepared, and DBINFO('version', ...) against the login banner.
  *
- * Requests are written byte by byte here (ix_put_*), not with the codec's
+ * Requests are written byte by byte here (ixb_put_*), not with the codec's
  * message encoders, so that they are what those clients send; replies are
  * decoded with the codec and, where the exact bytes matter, compared as hex.
  */
@@ -23,8 +23,8 @@ typedef struct group {
     int ntags, tags[512];
     int sqlcode, offset;
     int ntuples;
-    ix_wbuf tuples; /* payloads, each preceded by a u32 length (as treply) */
-    int extended;   /* the DESCRIBE's layout: 1 extended, 0 old, -1 none */
+    ixb_wbuf tuples; /* payloads, each preceded by a u32 length (as treply) */
+    int extended;    /* the DESCRIBE's layout: 1 extended, 0 old, -1 none */
     char banner[256];
 } group;
 
@@ -36,68 +36,68 @@ static int has_tag(const group *g, int tag) {
 
 /* Sends w, then reads one reply group (up to EOT or EXIT) into *g. Returns
  * 0, or -1 when the connection failed or closed first. */
-static int xfer(tconn *c, ix_wbuf *w, group *g) {
-    ix_wbuf keep = g->tuples;
+static int xfer(tconn *c, ixb_wbuf *w, group *g) {
+    ixb_wbuf keep = g->tuples;
     memset(g, 0, sizeof *g);
     g->tuples = keep;
-    if (!g->tuples.data) ix_wbuf_init(&g->tuples, NULL);
-    ix_wbuf_reset(&g->tuples);
+    if (!g->tuples.data) ixb_wbuf_init(&g->tuples, NULL);
+    ixb_wbuf_reset(&g->tuples);
     g->extended = -1;
-    ix_put_bytes(&c->out, w->data, w->len);
-    ix_wbuf_reset(w);
+    ixb_put_bytes(&c->out, w->data, w->len);
+    ixb_wbuf_reset(w);
     if (tconn_flush(c)) return -1;
-    ix_wbuf enc, hex;
-    ix_wbuf_init(&enc, NULL);
-    ix_wbuf_init(&hex, NULL);
-    ix_msg m;
+    ixb_wbuf enc, hex;
+    ixb_wbuf_init(&enc, NULL);
+    ixb_wbuf_init(&hex, NULL);
+    ixp_msg m;
     int rc = -1;
     while (tconn_next(c, &m) == IX_OK) {
         if (g->ntags < 512) g->tags[g->ntags++] = m.tag;
-        ix_wbuf_reset(&enc);
-        ix_msg_encode(&enc, IX_FROM_SERVER, &c->caps, &m);
-        ix_hex_encode(enc.data, enc.len, &hex);
-        if (m.tag == IX_SQ_DESCRIBE) g->extended = m.u.describe.extended;
-        if (m.tag == IX_SQ_ERR) {
+        ixb_wbuf_reset(&enc);
+        ixp_msg_encode(&enc, IXP_FROM_SERVER, &c->caps, &m);
+        ixb_hex_encode(enc.data, enc.len, &hex);
+        if (m.tag == IXP_SQ_DESCRIBE) g->extended = m.u.describe.extended;
+        if (m.tag == IXP_SQ_ERR) {
             g->sqlcode = m.u.err.sqlcode;
             g->offset = m.u.err.offset;
-        } else if (m.tag == IX_SQ_TUPLE) {
+        } else if (m.tag == IXP_SQ_TUPLE) {
             uint8_t l[4];
-            ix_st32(l, (uint32_t)m.u.tuple.data.n);
-            ix_put_bytes(&g->tuples, l, 4);
-            ix_put_bytes(&g->tuples, m.u.tuple.data.p, m.u.tuple.data.n);
+            ixb_st32(l, (uint32_t)m.u.tuple.data.n);
+            ixb_put_bytes(&g->tuples, l, 4);
+            ixb_put_bytes(&g->tuples, m.u.tuple.data.p, m.u.tuple.data.n);
             g->ntuples++;
-        } else if (m.tag == IX_MSG_LOGIN) {
-            ix_conacc acc;
-            if (ix_conacc_decode(m.u.login.packet.p, m.u.login.packet.n, NULL, &acc, NULL, NULL,
-                                 NULL) == IX_OK)
+        } else if (m.tag == IXP_MSG_LOGIN) {
+            ixp_conacc acc;
+            if (ixp_conacc_decode(m.u.login.packet.p, m.u.login.packet.n, NULL, &acc, NULL, NULL,
+                                  NULL) == IX_OK)
                 snprintf(g->banner, sizeof g->banner, "%.*s", (int)acc.version.n,
                          (const char *)acc.version.p);
             rc = 0;
             break;
         }
-        if (m.tag == IX_SQ_EOT || m.tag == IX_SQ_EXIT) {
+        if (m.tag == IXP_SQ_EOT || m.tag == IXP_SQ_EXIT) {
             rc = 0;
             break;
         }
     }
     snprintf(g->hex, sizeof g->hex, "%.*s", (int)hex.len, (const char *)hex.data);
-    ix_wbuf_free(&enc);
-    ix_wbuf_free(&hex);
+    ixb_wbuf_free(&enc);
+    ixb_wbuf_free(&hex);
     return rc;
 }
 
 /* Appends the bytes of a hex string (spaces ignored). */
-static void put_hex(ix_wbuf *w, const char *hex) {
+static void put_hex(ixb_wbuf *w, const char *hex) {
     char clean[1024];
     size_t n = 0;
     for (const char *p = hex; *p && n < sizeof clean - 1; p++)
         if (*p != ' ') clean[n++] = *p;
-    ix_hex_decode(clean, n, w, NULL);
+    ixb_hex_decode(clean, n, w, NULL);
 }
 
 /* NMAP's login: CONREQ with caps 0x133, its twelve environment variables,
  * no process-info or misc items (§2.3). */
-static void nmap_conreq(ix_wbuf *w) {
+static void nmap_conreq(ixb_wbuf *w) {
     static const char *env[][2] = {{"LOCKDOWN", "no"},
                                    {"DBDATE", "Y4MD-"},
                                    {"SINGLELEVEL", "no"},
@@ -110,26 +110,26 @@ static void nmap_conreq(ix_wbuf *w) {
                                    {"DBPATH", "."},
                                    {"CLIENT_LOCALE", "en_US.8859-1"},
                                    {"SKINHIBIT", "0"}};
-    ix_conreq req;
-    ix_conreq_defaults(&req, U, P, "ixd");
+    ixp_conreq req;
+    ixp_conreq_defaults(&req, U, P, "ixd");
     req.cap[0] = 0x133;
     req.has_pinfo = req.has_misc = 0;
     req.nenv = 12;
     for (int i = 0; i < 12; i++) {
-        req.env[i].name = ix_ascstr_of(env[i][0]);
-        req.env[i].value = ix_ascstr_of(env[i][1]);
+        req.env[i].name = ixp_ascstr_of(env[i][0]);
+        req.env[i].value = ixp_ascstr_of(env[i][1]);
     }
-    ix_conreq_encode(&req, w);
+    ixp_conreq_encode(&req, w);
 }
 
 /* SQ_PREPARE of exactly n bytes of text (i16 length), then NDESCRIBE,
  * WANTDONE, EOT. */
-static void prepare_raw(ix_wbuf *w, const char *sql, size_t n) {
-    ix_put_i16(w, IX_SQ_PREPARE);
-    ix_put_i16(w, 0);
-    ix_put_i16(w, (int)n);
-    ix_put_bytes(w, sql, n);
-    ix_put_pad(w, n);
+static void prepare_raw(ixb_wbuf *w, const char *sql, size_t n) {
+    ixb_put_i16(w, IXP_SQ_PREPARE);
+    ixb_put_i16(w, 0);
+    ixb_put_i16(w, (int)n);
+    ixb_put_bytes(w, sql, n);
+    ixb_put_pad(w, n);
     put_hex(w, "0016 0031 000c");
 }
 
@@ -137,14 +137,14 @@ static void prepare_raw(ix_wbuf *w, const char *sql, size_t n) {
  * length written as one u32, the text with a NUL appended and counted when
  * its length is even, one pad byte, then NDESCRIBE + WANTDONE (PREPARE) or
  * NDESCRIBE + EXECUTE + RELEASE (COMMAND), EOT. */
-static void nmap_sql(ix_wbuf *w, int prepare, const char *sql) {
+static void nmap_sql(ixb_wbuf *w, int prepare, const char *sql) {
     size_t n = strlen(sql);
     int nul = (n & 1) == 0;
-    ix_put_i16(w, prepare ? IX_SQ_PREPARE : IX_SQ_COMMAND);
-    ix_put_i32(w, (int64_t)(n + (size_t)nul));
-    ix_put_bytes(w, sql, n);
-    if (nul) ix_put_u8(w, 0);
-    ix_put_u8(w, 0);
+    ixb_put_i16(w, prepare ? IXP_SQ_PREPARE : IXP_SQ_COMMAND);
+    ixb_put_i32(w, (int64_t)(n + (size_t)nul));
+    ixb_put_bytes(w, sql, n);
+    if (nul) ixb_put_u8(w, 0);
+    ixb_put_u8(w, 0);
     put_hex(w, prepare ? "0016 0031 000c" : "0016 0007 000b 000c");
 }
 
@@ -164,16 +164,16 @@ static void setup(ixd_proc *p) {
         tconn_command(&c, sql, &r);
     }
     CHECK(r.sqlcode == 0, "setup rows: %d", r.sqlcode);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
 }
 
 /* Fetches with NMAP's groups: "begin" (ID, CURNAME, OPEN, ID, NFETCH i16
  * 4096, EOT), then "continue" (ID, NFETCH i16 4096, EOT) after each reply
  * that ends with EOT, until DONE; "end" (ID, CLOSE, EOT). Returns the rows. */
-static int nmap_fetch_all(tconn *c, int id, group *g, int *replies, ix_wbuf *all) {
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
+static int nmap_fetch_all(tconn *c, int id, group *g, int *replies, ixb_wbuf *all) {
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
     char hex[200];
     snprintf(hex, sizeof hex,
              "0004 %04x 0003 0012 5f6966786330303030303030303030303031 0006 0004 %04x"
@@ -183,9 +183,9 @@ static int nmap_fetch_all(tconn *c, int id, group *g, int *replies, ix_wbuf *all
     int rows = 0, n = 0;
     while (xfer(c, &w, g) == 0 && g->sqlcode == 0 && n < 100) {
         rows += g->ntuples;
-        if (all) ix_put_bytes(all, g->tuples.data, g->tuples.len);
+        if (all) ixb_put_bytes(all, g->tuples.data, g->tuples.len);
         n++;
-        if (has_tag(g, IX_SQ_DONE)) break;
+        if (has_tag(g, IXP_SQ_DONE)) break;
         snprintf(hex, sizeof hex, "0004 %04x 0009 1000 0000 000c", id);
         put_hex(&w, hex);
     }
@@ -195,8 +195,8 @@ static int nmap_fetch_all(tconn *c, int id, group *g, int *replies, ix_wbuf *all
     group e = {0};
     CHECK(xfer(c, &w, &e) == 0 && strcmp(e.hex, "000c") == 0, "NMAP's CLOSE gets a bare EOT (%s)",
           e.hex);
-    ix_wbuf_free(&e.tuples);
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&e.tuples);
+    ixb_wbuf_free(&w);
     return rows;
 }
 
@@ -209,8 +209,8 @@ static int described_id(const group *g) {
 static void test_nmap(ixd_proc *p) {
     tconn c;
     CHECK(tconn_open(&c, p->port) == 0, "connect");
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
     group g = {0};
     nmap_conreq(&w);
     CHECK(xfer(&c, &w, &g) == 0 && g.banner[0], "NMAP's CONREQ is accepted");
@@ -230,7 +230,7 @@ static void test_nmap(ixd_proc *p) {
           "SQ_DBLIST before DBOPEN lists olddb, sysmaster (%s)", g.hex);
     /* NMAP's DBOPEN: the name padded with a NUL to even length. */
     put_hex(&w, "0024 0005 6f6c646462 00 0000 000c");
-    CHECK(xfer(&c, &w, &g) == 0 && has_tag(&g, IX_SQ_DONE) && !g.sqlcode, "DBOPEN olddb");
+    CHECK(xfer(&c, &w, &g) == 0 && has_tag(&g, IXP_SQ_DONE) && !g.sqlcode, "DBOPEN olddb");
     put_hex(&w, "001a 000c");
     CHECK(xfer(&c, &w, &g) == 0 && strcmp(g.hex, dblist) == 0, "SQ_DBLIST after DBOPEN (%s)",
           g.hex);
@@ -238,27 +238,27 @@ static void test_nmap(ixd_proc *p) {
     const char *sel = "SELECT id, name FROM t ORDER BY id";
     CHECK((strlen(sel) & 1) == 0, "the SELECT has an even length");
     nmap_sql(&w, 1, sel);
-    CHECK(xfer(&c, &w, &g) == 0 && g.sqlcode == 0 && has_tag(&g, IX_SQ_DESCRIBE) &&
-              has_tag(&g, IX_SQ_DONE),
+    CHECK(xfer(&c, &w, &g) == 0 && g.sqlcode == 0 && has_tag(&g, IXP_SQ_DESCRIBE) &&
+              has_tag(&g, IXP_SQ_DONE),
           "PREPARE of a NUL-terminated SELECT is described (sqlcode %d)", g.sqlcode);
     int id = described_id(&g);
     CHECK(id >= 0 && g.extended == 0, "old DESCRIBE layout without f63 (%s)", g.hex);
     int replies = 0;
     treply tr = {0};
-    ix_wbuf_init(&tr.tuples, NULL);
+    ixb_wbuf_init(&tr.tuples, NULL);
     int rows = nmap_fetch_all(&c, id, &g, &replies, &tr.tuples);
     CHECK(rows == 60 && replies >= 2, "NFETCH with the i16 size: %d rows in %d replies", rows,
           replies);
-    CHECK(has_tag(&g, IX_SQ_DONE) && has_tag(&g, IX_SQ_COST),
+    CHECK(has_tag(&g, IXP_SQ_DONE) && has_tag(&g, IXP_SQ_COST),
           "the last reply ends with DONE, COST");
     char v1[200], v60[200];
     tr.ncols = 2;
-    tr.cols[0] = (ix_vtype){IX_T_INTEGER, 4};
-    tr.cols[1] = (ix_vtype){IX_T_CHAR, 100};
+    tr.cols[0] = (ixt_vtype){IX_T_INTEGER, 4};
+    tr.cols[1] = (ixt_vtype){IX_T_CHAR, 100};
     CHECK(strcmp(treply_value(&tr, 0, 0, v1, sizeof v1), "1") == 0 &&
               strcmp(treply_value(&tr, 59, 0, v60, sizeof v60), "60") == 0,
           "the tuples are rows 1 to 60 (%s, %s)", v1, v60);
-    ix_wbuf_free(&tr.tuples);
+    ixb_wbuf_free(&tr.tuples);
     /* RELEASE, and RELEASE again: both a bare EOT (§3.11). */
     char hex[64];
     snprintf(hex, sizeof hex, "0004 %04x 000b 000c", id);
@@ -302,7 +302,7 @@ static void test_nmap(ixd_proc *p) {
     }
     /* NMAP's SQ_COMMAND (text with ";" appended, NUL when even). */
     nmap_sql(&w, 0, "UPDATE t SET id = id WHERE id = 1;");
-    CHECK(xfer(&c, &w, &g) == 0 && g.sqlcode == 0 && has_tag(&g, IX_SQ_DONE),
+    CHECK(xfer(&c, &w, &g) == 0 && g.sqlcode == 0 && has_tag(&g, IXP_SQ_DONE),
           "NMAP's COMMAND runs (sqlcode %d)", g.sqlcode);
     /* Only one NUL is dropped: a second one is part of the text. */
     prepare_raw(&w, "SELECT id FROM t\0", 17);
@@ -311,8 +311,8 @@ static void test_nmap(ixd_proc *p) {
     CHECK(xfer(&c, &w, &g) == 0 && g.sqlcode == -201, "two trailing NULs: -201 (%d)", g.sqlcode);
     put_hex(&w, "0038");
     CHECK(xfer(&c, &w, &g) == 0 && strcmp(g.hex, "0038") == 0, "SQ_EXIT");
-    ix_wbuf_free(&g.tuples);
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&g.tuples);
+    ixb_wbuf_free(&w);
     tconn_close(&c);
 }
 
@@ -320,20 +320,20 @@ static void test_nmap(ixd_proc *p) {
 static void test_no_protocols(ixd_proc *p) {
     tconn c;
     CHECK(tconn_open(&c, p->port) == 0, "connect");
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
     group g = {0};
     nmap_conreq(&w);
     CHECK(xfer(&c, &w, &g) == 0 && g.banner[0], "login");
     put_hex(&w, "0024 0005 6f6c646462 00 0000 000c");
-    CHECK(xfer(&c, &w, &g) == 0 && has_tag(&g, IX_SQ_DONE), "DBOPEN without SQ_PROTOCOLS");
+    CHECK(xfer(&c, &w, &g) == 0 && has_tag(&g, IXP_SQ_DONE), "DBOPEN without SQ_PROTOCOLS");
     nmap_sql(&w, 1, "SELECT id FROM t WHERE id < 4");
     CHECK(xfer(&c, &w, &g) == 0 && g.sqlcode == 0, "PREPARE with an i16 SQL length");
     int id = described_id(&g), replies = 0;
     CHECK(g.extended == 0 && nmap_fetch_all(&c, id, &g, &replies, NULL) == 3,
           "three rows through an i16 NFETCH");
-    ix_wbuf_free(&g.tuples);
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&g.tuples);
+    ixb_wbuf_free(&w);
     tconn_close(&c);
 }
 
@@ -341,20 +341,20 @@ static void test_no_protocols(ixd_proc *p) {
 static void test_jdd_command(ixd_proc *p) {
     tconn c;
     CHECK(tconn_login(&c, p->port, U, P, "olddb") == 0, "JDBC-style login");
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
     group g = {0};
     const char *sql = "set isolation to committed read";
-    ix_put_i16(&w, IX_SQ_COMMAND);
-    ix_put_i16(&w, 0);
-    ix_put_i32(&w, (int64_t)strlen(sql) + 1);
-    ix_put_bytes(&w, sql, strlen(sql) + 1);
-    ix_put_pad(&w, strlen(sql) + 1);
+    ixb_put_i16(&w, IXP_SQ_COMMAND);
+    ixb_put_i16(&w, 0);
+    ixb_put_i32(&w, (int64_t)strlen(sql) + 1);
+    ixb_put_bytes(&w, sql, strlen(sql) + 1);
+    ixb_put_pad(&w, strlen(sql) + 1);
     put_hex(&w, "0016 0007 000b 000c");
-    CHECK(xfer(&c, &w, &g) == 0 && g.sqlcode == 0 && has_tag(&g, IX_SQ_DONE),
+    CHECK(xfer(&c, &w, &g) == 0 && g.sqlcode == 0 && has_tag(&g, IXP_SQ_DONE),
           "a NUL counted in an i32 SQL length is accepted (sqlcode %d)", g.sqlcode);
-    ix_wbuf_free(&g.tuples);
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&g.tuples);
+    ixb_wbuf_free(&w);
     tconn_close(&c);
 }
 
@@ -362,16 +362,16 @@ static void test_jdd_command(ixd_proc *p) {
 static void test_dbinfo(ixd_proc *p) {
     tconn c;
     CHECK(tconn_open(&c, p->port) == 0, "connect");
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
     group g = {0};
     nmap_conreq(&w);
     xfer(&c, &w, &g);
     char banner[256];
     snprintf(banner, sizeof banner, "%s", g.banner);
     tconn_close(&c);
-    ix_wbuf_free(&w);
-    ix_wbuf_free(&g.tuples);
+    ixb_wbuf_free(&w);
+    ixb_wbuf_free(&g.tuples);
     CHECK(tconn_login(&c, p->port, U, P, "olddb") == 0, "login");
     /* The parts IBM documents, cut from the banner "<type> Version M.m.Ol". */
     char type[256] = "", major[16] = "", minor[16] = "", os[4] = "", level[16] = "";
@@ -395,14 +395,14 @@ static void test_dbinfo(ixd_proc *p) {
         treply_value(&r, 0, 0, got, sizeof got);
         CHECK(strcmp(got, parts[i].want) == 0, "dbinfo('version','%s') = \"%s\", want \"%s\"",
               parts[i].part, got, parts[i].want);
-        ix_wbuf_free(&r.tuples);
+        ixb_wbuf_free(&r.tuples);
     }
     treply r = {0};
     CHECK(tconn_select(&c, "SELECT dbinfo('version') FROM systables WHERE tabid=1", 4096, &r,
                        NULL) != 0 &&
               r.sqlcode == -728,
           "dbinfo('version') without a part: -728 (%d)", r.sqlcode);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
 }
 

@@ -24,7 +24,7 @@ static int exec_sql(tconn *c, const char *sql, treply *r) {
 
 static int has_blob(const treply *r) {
     for (int i = 0; i < r->ntags; i++)
-        if (r->tags[i] == IX_SQ_BLOB) return 1;
+        if (r->tags[i] == IXP_SQ_BLOB) return 1;
     return 0;
 }
 
@@ -32,7 +32,7 @@ static void ok(tconn *c, const char *sql) {
     treply r = {0};
     int code = exec_sql(c, sql, &r);
     CHECK(code == 0, "%s -> %d %s", sql, code, r.errtext);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
 }
 
 static void test_scroll_and_serials(ixd_proc *p) {
@@ -52,29 +52,29 @@ static void test_scroll_and_serials(ixd_proc *p) {
     /* Scroll cursor over 10 rows. */
     int id = tconn_prepare(&c, "SELECT v, id FROM n ORDER BY id", 0, &r);
     treply d = r;
-    ix_enc_id(&c.out, id);
-    ix_enc_curname(&c.out, "sc1", 3);
-    ix_enc_tag(&c.out, IX_SQ_SCROLL);
-    ix_enc_tag(&c.out, IX_SQ_OPEN);
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_enc_id(&c.out, id);
+    ixp_enc_curname(&c.out, "sc1", 3);
+    ixp_enc_tag(&c.out, IXP_SQ_SCROLL);
+    ixp_enc_tag(&c.out, IXP_SQ_OPEN);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
     tconn_reply(&c, &r);
     CHECK(r.sqlcode == 0, "scroll cursor opens (%d)", r.sqlcode);
     struct {
         int dir, pos, want_rows;
         const char *want_id;
-    } steps[] = {{IX_FETCH_LAST, 0, 1, "108"},     {IX_FETCH_ABSOLUTE, 2, 1, "100"},
-                 {IX_FETCH_ABSOLUTE, 1, 1, "1"},   {IX_FETCH_NEXT, 0, 9, "100"},
-                 {IX_FETCH_ABSOLUTE, 11, 0, NULL}, {IX_FETCH_ABSOLUTE, 0, 0, NULL}};
+    } steps[] = {{IXP_FETCH_LAST, 0, 1, "108"},     {IXP_FETCH_ABSOLUTE, 2, 1, "100"},
+                 {IXP_FETCH_ABSOLUTE, 1, 1, "1"},   {IXP_FETCH_NEXT, 0, 9, "100"},
+                 {IXP_FETCH_ABSOLUTE, 11, 0, NULL}, {IXP_FETCH_ABSOLUTE, 0, 0, NULL}};
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
-        ix_enc_id(&c.out, id);
-        ix_enc_sfetch(&c.out, &c.caps, steps[i].dir, steps[i].pos, 4096);
-        ix_enc_tag(&c.out, IX_SQ_EOT);
+        ixp_enc_id(&c.out, id);
+        ixp_enc_sfetch(&c.out, &c.caps, steps[i].dir, steps[i].pos, 4096);
+        ixp_enc_tag(&c.out, IXP_SQ_EOT);
         tconn_flush(&c);
         tconn_reply(&c, &r);
         int tupids = 0;
         for (int k = 0; k < r.ntags; k++)
-            tupids += r.tags[k] == IX_SQ_TUPID;
+            tupids += r.tags[k] == IXP_SQ_TUPID;
         CHECK(r.sqlcode == 0 && r.ntuples == steps[i].want_rows && tupids == r.ntuples,
               "SFETCH step %zu: %d rows (want %d), %d TUPIDs", i, r.ntuples, steps[i].want_rows,
               tupids);
@@ -86,9 +86,9 @@ static void test_scroll_and_serials(ixd_proc *p) {
             CHECK(strcmp(buf, steps[i].want_id) == 0, "SFETCH step %zu first id %s (want %s)", i,
                   buf, steps[i].want_id);
         }
-        if (!steps[i].want_rows) CHECK(r.tags[0] == IX_SQ_DONE, "out of range ends the data");
+        if (!steps[i].want_rows) CHECK(r.tags[0] == IXP_SQ_DONE, "out of range ends the data");
     }
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
 }
 
@@ -125,7 +125,7 @@ static void test_locks(ixd_proc *p) {
     CHECK(exec_sql(&a, "BEGIN WORK", &r) == -535, "BEGIN inside a transaction is -535 (%d)",
           r.sqlcode);
     ok(&a, "ROLLBACK WORK");
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&a);
     tconn_close(&b);
 }
@@ -140,13 +140,13 @@ static void *worker(void *arg) {
     treply w = {0};
     /* Informix's default is NOT WAIT: concurrent writers must ask to wait. */
     if (exec_sql(&c, "SET LOCK MODE TO WAIT 30", &w) != 0) bad++;
-    ix_wbuf_free(&w.tuples);
+    ixb_wbuf_free(&w.tuples);
     for (int i = 0; i < 20; i++) {
         char sql[96];
         snprintf(sql, sizeof sql, "INSERT INTO many VALUES (%ld, %d)", k, i);
         treply r = {0};
         if (exec_sql(&c, sql, &r) != 0) bad++;
-        ix_wbuf_free(&r.tuples);
+        ixb_wbuf_free(&r.tuples);
     }
     tconn_close(&c);
     return (void *)bad;
@@ -171,7 +171,7 @@ static void test_many(ixd_proc *p) {
     tconn_select(&c, "SELECT COUNT(*) FROM many", 4096, &r, NULL);
     char buf[32];
     CHECK(strcmp(treply_value(&r, 0, 0, buf, sizeof buf), "160") == 0, "160 rows (%s)", buf);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
 }
 
@@ -236,15 +236,15 @@ static void test_tls(void) {
     SSL_set_fd(ssl, c.fd);
     SSL_set1_host(ssl, "localhost");
     CHECK(SSL_connect(ssl) == 1, "TLS handshake with certificate verification");
-    ix_conreq req;
-    ix_conreq_defaults(&req, U, P, "ixd");
-    ix_conreq_encode(&req, &c.out);
+    ixp_conreq req;
+    ixp_conreq_defaults(&req, U, P, "ixd");
+    ixp_conreq_encode(&req, &c.out);
     SSL_write(ssl, c.out.data, (int)c.out.len);
-    ix_wbuf_reset(&c.out);
+    ixb_wbuf_reset(&c.out);
     uint8_t buf[4096];
     int n = SSL_read(ssl, buf, sizeof buf);
-    ix_sl_hdr h;
-    CHECK(n > 0 && ix_sl_peek(buf, (size_t)n, &h) == IX_OK && h.type == IX_SL_CONACC,
+    ixp_sl_hdr h;
+    CHECK(n > 0 && ixp_sl_peek(buf, (size_t)n, &h) == IX_OK && h.type == IXP_SL_CONACC,
           "login accepted over TLS");
     SSL_shutdown(ssl);
     SSL_free(ssl);
@@ -264,7 +264,7 @@ static void test_verbose(void) {
     tconn_login(&c, p.port, U, P, "sysmaster");
     treply r = {0};
     tconn_select(&c, "SELECT FIRST 2 tabname FROM systables", 4096, &r, NULL);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
     ixd_stop(&p, SIGTERM);
     char cmd[1200];
@@ -286,19 +286,19 @@ static void test_blobs(ixd_proc *p) {
     int id = tconn_prepare(&c, "INSERT INTO bt VALUES (?, ?, ?)", 3, &r);
     size_t big = 70000;
     uint8_t *blob = malloc(4 + big), *txt = malloc(4 + 11);
-    ix_st32(blob, (uint32_t)big);
+    ixb_st32(blob, (uint32_t)big);
     for (size_t i = 0; i < big; i++)
         blob[4 + i] = (uint8_t)(i * 7);
-    ix_st32(txt, 11);
+    ixb_st32(txt, 11);
     memcpy(txt + 4, "hello, TEXT", 11);
     uint8_t one[4] = {0, 0, 0, 1};
-    ix_bindval v[3] = {{.type = IX_T_INTEGER, .value = {one, 4}},
-                       {.type = IX_T_BYTE, .value = {blob, 4 + big}},
-                       {.type = IX_T_TEXT, .value = {txt, 4 + 11}}};
-    ix_enc_id(&c.out, id);
-    ix_enc_bind(&c.out, v, 3);
-    ix_enc_tag(&c.out, IX_SQ_EXECUTE);
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_bindval v[3] = {{.type = IX_T_INTEGER, .value = {one, 4}},
+                        {.type = IX_T_BYTE, .value = {blob, 4 + big}},
+                        {.type = IX_T_TEXT, .value = {txt, 4 + 11}}};
+    ixp_enc_id(&c.out, id);
+    ixp_enc_bind(&c.out, v, 3);
+    ixp_enc_tag(&c.out, IXP_SQ_EXECUTE);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
     tconn_reply(&c, &r);
     CHECK(r.sqlcode == 0 && r.rows == 1, "BYTE/TEXT insert (%d %s)", r.sqlcode, r.errtext);
@@ -307,12 +307,12 @@ static void test_blobs(ixd_proc *p) {
     id = tconn_prepare(&c, "SELECT b, t FROM bt ORDER BY id", 0, &r);
     CHECK(r.ncols == 2 && r.cols[0].code == IX_T_BYTE && r.cols[1].code == IX_T_TEXT,
           "described as BYTE and TEXT");
-    ix_enc_id(&c.out, id);
-    ix_enc_curname(&c.out, "cb", 2);
-    ix_enc_tag(&c.out, IX_SQ_OPEN);
-    ix_enc_id(&c.out, id);
-    ix_enc_nfetch(&c.out, &c.caps, 4096);
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_enc_id(&c.out, id);
+    ixp_enc_curname(&c.out, "cb", 2);
+    ixp_enc_tag(&c.out, IXP_SQ_OPEN);
+    ixp_enc_id(&c.out, id);
+    ixp_enc_nfetch(&c.out, &c.caps, 4096);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
     tconn_reply(&c, &r);
     CHECK(r.ntuples == 2, "two rows (%d)", r.ntuples);
@@ -322,44 +322,44 @@ static void test_blobs(ixd_proc *p) {
         memcpy(desc[row * 2], t, 56);
         memcpy(desc[row * 2 + 1], t + 56, 56);
     }
-    CHECK(ix_be32(desc[0] + 8) == big && ix_be32(desc[1] + 8) == 11, "descriptors carry sizes");
-    CHECK(ix_value_is_null((ix_vtype){IX_T_BYTE, 56}, desc[2], 56) == 1 &&
-              ix_value_is_null((ix_vtype){IX_T_BYTE, 56}, desc[0], 56) == 0,
+    CHECK(ixb_be32(desc[0] + 8) == big && ixb_be32(desc[1] + 8) == 11, "descriptors carry sizes");
+    CHECK(ixt_value_is_null((ixt_vtype){IX_T_BYTE, 56}, desc[2], 56) == 1 &&
+              ixt_value_is_null((ixt_vtype){IX_T_BYTE, 56}, desc[0], 56) == 0,
           "NULL and non-NULL descriptors");
     for (int k = 0; k < 2; k++) {
-        ix_enc_id(&c.out, id);
-        ix_enc_fetchblob(&c.out, desc[k], 56);
+        ixp_enc_id(&c.out, id);
+        ixp_enc_fetchblob(&c.out, desc[k], 56);
         tconn_flush(&c); /* no EOT, as libsqli sends it */
-        ix_wbuf got;
-        ix_wbuf_init(&got, NULL);
-        ix_msg m;
+        ixb_wbuf got;
+        ixb_wbuf_init(&got, NULL);
+        ixp_msg m;
         int chunks = 0, done = 0;
-        while (tconn_next(&c, &m) == IX_OK && m.tag != IX_SQ_EOT) {
-            if (m.tag == IX_SQ_BLOB) {
-                ix_put_bytes(&got, m.u.blob.p, m.u.blob.n);
+        while (tconn_next(&c, &m) == IX_OK && m.tag != IXP_SQ_EOT) {
+            if (m.tag == IXP_SQ_BLOB) {
+                ixb_put_bytes(&got, m.u.blob.p, m.u.blob.n);
                 chunks++;
             }
-            done |= m.tag == IX_SQ_DONE;
+            done |= m.tag == IXP_SQ_DONE;
         }
         const uint8_t *want = k == 0 ? blob + 4 : txt + 4;
         size_t wn = k == 0 ? big : 11;
         CHECK(done && got.len == wn && memcmp(got.data, want, wn) == 0,
               "FETCHBLOB %d returns the value (%zu bytes in %d chunks)", k, got.len, chunks);
-        ix_wbuf_free(&got);
+        ixb_wbuf_free(&got);
     }
     /* With an EOT after it (JDBC style): the EOT is swallowed, nothing extra. */
-    ix_enc_id(&c.out, id);
-    ix_enc_fetchblob(&c.out, desc[1], 56);
-    ix_enc_tag(&c.out, IX_SQ_EOT);
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_enc_id(&c.out, id);
+    ixp_enc_fetchblob(&c.out, desc[1], 56);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
     tconn_reply(&c, &r);
     CHECK(has_blob(&r), "FETCHBLOB + EOT answered once");
     tconn_reply(&c, &r);
-    CHECK(r.ntags == 1 && r.tags[0] == IX_SQ_EOT, "a following lone EOT gets a lone EOT");
+    CHECK(r.ntags == 1 && r.tags[0] == IXP_SQ_EOT, "a following lone EOT gets a lone EOT");
     free(blob);
     free(txt);
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
 }
 
@@ -374,16 +374,16 @@ static void test_limits(void) {
     memset(sql, ' ', 9999);
     memcpy(sql, "SELECT", 6);
     sql[9999] = 0;
-    ix_enc_prepare(&c.out, &c.caps, 0, sql, strlen(sql));
-    ix_enc_tag(&c.out, IX_SQ_EOT);
+    ixp_enc_prepare(&c.out, &c.caps, 0, sql, strlen(sql));
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
     tconn_flush(&c);
-    ix_msg m;
+    ixp_msg m;
     CHECK(tconn_next(&c, &m) != IX_OK && c.closed, "oversized SQL text ends the session");
     free(sql);
     treply r = {0};
     tconn_select(&d, "SELECT FIRST 1 tabname FROM systables", 4096, &r, NULL);
     CHECK(r.sqlcode == 0 && r.ntuples == 1, "the other session is untouched");
-    ix_wbuf_free(&r.tuples);
+    ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
     tconn_close(&d);
     ixd_stop(&p, SIGTERM);

@@ -240,17 +240,17 @@ static int run_params(const char *sql, const char *vals) {
     memset(&ERR, 0, sizeof ERR);
     ROWS = SERIAL = SERIAL8 = 0;
     if (ixd_prepare(D, sql, strlen(sql), &s, &ERR)) return ERR.sqlcode;
-    ix_vtype t = {IX_T_VARCHAR, 255};
+    ixt_vtype t = {IX_T_VARCHAR, 255};
     int rc = 0;
     for (int i = 0; !rc && *vals; i++) {
         const char *e = strchr(vals, '|');
         size_t n = e ? (size_t)(e - vals) : strlen(vals);
-        ix_wbuf b;
-        ix_wbuf_init(&b, NULL);
+        ixb_wbuf b;
+        ixb_wbuf_init(&b, NULL);
         int null = n == 4 && !strncmp(vals, "NULL", 4);
-        if (!null && ix_value_parse(t, vals, n, NULL, &b) != IX_OK) rc = -9999;
+        if (!null && ixt_value_parse(t, vals, n, NULL, &b) != IX_OK) rc = -9999;
         if (!rc && ixd_bind(s, i, t, null ? NULL : b.data, b.len, &ERR)) rc = ERR.sqlcode;
-        ix_wbuf_free(&b);
+        ixb_wbuf_free(&b);
         vals += n + (e ? 1 : 0);
     }
     if (!rc && ixd_execute(s, &ROWS, &SERIAL, &SERIAL8, &ERR)) rc = ERR.sqlcode;

@@ -17,7 +17,7 @@
 
 /* ---- fetch ---------------------------------------------------------------- */
 
-static int general(ixd_stmt *s, int i, sqlite3_value *x, ix_wbuf *out) {
+static int general(ixd_stmt *s, int i, sqlite3_value *x, ixb_wbuf *out) {
     sval v;
     sval_from_sqlite(&v, x);
     return ixs_sval_to_tuple(s->cols[i].t, &v, out);
@@ -96,12 +96,12 @@ static int same_row(sqlite3_stmt *st, const ityp *ts, int n, size_t max, char *w
     s.cols = cols;
     s.st = st;
     if (ixs_row_plan(&s)) return 0;
-    ix_wbuf a, b;
-    ix_wbuf_init(&a, NULL);
-    ix_wbuf_init(&b, NULL);
+    ixb_wbuf a, b;
+    ixb_wbuf_init(&a, NULL);
+    ixb_wbuf_init(&b, NULL);
     a.max = b.max = max;
-    ix_put_u8(&a, 0x5a); /* something already in the buffer */
-    ix_put_u8(&b, 0x5a);
+    ixb_put_u8(&a, 0x5a); /* something already in the buffer */
+    ixb_put_u8(&b, 0x5a);
     int ra = ixs_row_encode(&s, &a, general);
     int rb = 0;
     for (int i = 0; i < n && !rb; i++)
@@ -116,8 +116,8 @@ static int same_row(sqlite3_stmt *st, const ityp *ts, int n, size_t max, char *w
     if (!same)
         snprintf(why, cap, "fast rc %d len %zu, general rc %d len %zu", ra, a.len, rb, b.len);
     free(s.rplan);
-    ix_wbuf_free(&a);
-    ix_wbuf_free(&b);
+    ixb_wbuf_free(&a);
+    ixb_wbuf_free(&b);
     return same;
 }
 
@@ -172,15 +172,15 @@ typedef struct tval {
 static int tval_make(tval *v, int code, uint32_t len, const char *text) {
     memset(v, 0, sizeof *v);
     v->t = ixs_t(code, len);
-    ix_wbuf b;
-    ix_wbuf_init(&b, NULL);
-    ix_vtype vt = {code, len};
-    int rc = text ? ix_value_parse(vt, text, strlen(text), NULL, &b) : ix_value_put_null(vt, &b);
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
+    ixt_vtype vt = {code, len};
+    int rc = text ? ixt_value_parse(vt, text, strlen(text), NULL, &b) : ixt_value_put_null(vt, &b);
     if (rc == IX_OK && b.len <= sizeof v->b) {
         memcpy(v->b, b.data, b.len);
         v->n = b.len;
     }
-    ix_wbuf_free(&b);
+    ixb_wbuf_free(&b);
     return rc == IX_OK ? 0 : -1;
 }
 
@@ -331,19 +331,19 @@ static void test_reuse(void) {
     if (!s1) return;
     int32_t one = 1;
     uint8_t p[4];
-    ix_st32(p, (uint32_t)one);
-    ix_vtype it = {IX_T_INTEGER, 4};
+    ixb_st32(p, (uint32_t)one);
+    ixt_vtype it = {IX_T_INTEGER, 4};
     CHECK(ixd_bind(s1, 0, it, p, 4, &ERR) == 0 && ixd_open(s1, 0, &ERR) == 0, "bind and open");
     ixd_stmt_free(s1); /* freed with its cursor open */
     ixd_stmt *s2 = prep(D, sql);
     CHECK(s2 == s1, "the freed statement is reused for the same text");
-    CHECK(s2 && ixd_fetch(s2, &(ix_wbuf){0}, &ERR) < 0 && ERR.sqlcode == -404,
+    CHECK(s2 && ixd_fetch(s2, &(ixb_wbuf){0}, &ERR) < 0 && ERR.sqlcode == -404,
           "it comes back with no cursor open");
-    ix_wbuf b;
-    ix_wbuf_init(&b, NULL);
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
     CHECK(s2 && ixd_open(s2, 0, &ERR) == 0 && ixd_fetch(s2, &b, &ERR) == 0,
           "and no parameter bound (NULL: no row)");
-    ix_wbuf_free(&b);
+    ixb_wbuf_free(&b);
     ixd_stmt_free(s2);
 
     /* the same connection changes the table: translated afresh */

@@ -8,17 +8,17 @@
 
 #include "test_engine_util.h"
 
-static int bind_exec(const char *sql, ix_vtype t, const char *text) {
+static int bind_exec(const char *sql, ixt_vtype t, const char *text) {
     ixd_stmt *s;
     memset(&ERR, 0, sizeof ERR);
     if (ixd_prepare(D, sql, strlen(sql), &s, &ERR)) return ERR.sqlcode;
-    ix_wbuf b;
-    ix_wbuf_init(&b, NULL);
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
     int rc = 0;
-    if (text && ix_value_parse(t, text, strlen(text), NULL, &b) != IX_OK) rc = -9999;
+    if (text && ixt_value_parse(t, text, strlen(text), NULL, &b) != IX_OK) rc = -9999;
     if (!rc) rc = ixd_bind(s, 0, t, text ? b.data : NULL, b.len, &ERR) ? ERR.sqlcode : 0;
     if (!rc) rc = ixd_execute(s, &ROWS, &SERIAL, &SERIAL8, &ERR) ? ERR.sqlcode : 0;
-    ix_wbuf_free(&b);
+    ixb_wbuf_free(&b);
     ixd_stmt_free(s);
     return rc;
 }
@@ -64,8 +64,8 @@ int main(void) {
     CHECK_RUN("create table b (i int, d date, dc decimal(6,2), ts datetime year to minute, bo "
               "boolean)",
               0);
-    ix_vtype vc = {IX_T_VARCHAR, 40};
-    ix_vtype ch = {IX_T_CHAR, 12};
+    ixt_vtype vc = {IX_T_VARCHAR, 40};
+    ixt_vtype ch = {IX_T_CHAR, 12};
     CHECK(bind_exec("insert into b (i) values (?)", vc, "42") == 0, "bind varchar->int");
     CHECK(bind_exec("insert into b (i) values (?)", vc, "4x2") == -1213, "bind bad int %d",
           ERR.sqlcode);
@@ -78,7 +78,7 @@ int main(void) {
     CHECK(bind_exec("insert into b (ts) values (?)", vc, "2024-05-06 07:08") == 0, "bind dt");
     CHECK(bind_exec("insert into b (ts) values (?)", vc, "2024-05-06 xx:08") == -1262, "bad dt");
     CHECK(bind_exec("insert into b (bo) values (?)", vc, "t") == 0, "bind bool");
-    ix_vtype it = {IX_T_INTEGER, 4};
+    ixt_vtype it = {IX_T_INTEGER, 4};
     CHECK(bind_exec("insert into b (i) values (?)", it, NULL) == 0, "bind null");
     CHECK(bind_exec("delete from b where i = ?", it, "42") == 0 && ROWS == 1, "delete by param");
     CHECK_Q("select d from b where d is not null order by d", "12/25/2023\n12/26/2023");
@@ -94,7 +94,7 @@ int main(void) {
         CHECK(ixd_stmt_ncols(s) == 2 && ixd_stmt_nparams(s) == 3, "update cols %d params %d",
               ixd_stmt_ncols(s), ixd_stmt_nparams(s));
         CHECK(ixd_stmt_type(s) == 4, "type");
-        ix_vtype p0 = ixd_stmt_param_type(s, 0), p2 = ixd_stmt_param_type(s, 2);
+        ixt_vtype p0 = ixd_stmt_param_type(s, 0), p2 = ixd_stmt_param_type(s, 2);
         CHECK(p0.code == IX_T_DECIMAL && p0.enclen == 0x0602, "p0 %d %#x", p0.code, p0.enclen);
         CHECK(p2.code == IX_T_DATE, "p2 %d", p2.code);
         ixd_stmt_free(s);
@@ -121,17 +121,17 @@ int main(void) {
         ixd_prepare(D, sql, strlen(sql), &s, &ERR);
         CHECK(ixd_open(s, 1, &ERR) == 0, "open scroll");
         CHECK(ixd_row_count(s) == 5, "row count");
-        ix_wbuf b;
-        ix_wbuf_init(&b, NULL);
+        ixb_wbuf b;
+        ixb_wbuf_init(&b, NULL);
         CHECK(ixd_fetch_at(s, 3, &b, &ERR) == 1 && b.len == 4 && b.data[3] == 30, "row 3");
-        ix_wbuf_reset(&b);
+        ixb_wbuf_reset(&b);
         CHECK(ixd_fetch(s, &b, &ERR) == 1 && b.data[3] == 40, "next after 3");
         CHECK(ixd_fetch_at(s, 9, &b, &ERR) == 0, "past end");
         ixd_close(s);
         CHECK(ixd_open(s, 0, &ERR) == 0, "reopen");
-        ix_wbuf_reset(&b);
+        ixb_wbuf_reset(&b);
         CHECK(ixd_fetch(s, &b, &ERR) == 1 && b.data[3] == 10, "first row again");
-        ix_wbuf_free(&b);
+        ixb_wbuf_free(&b);
         ixd_stmt_free(s);
     }
 

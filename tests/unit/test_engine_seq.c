@@ -27,14 +27,14 @@ static int64_t next_on(ixd_db *db) {
     if (ixd_prepare(db, sql, strlen(sql), &s, &e)) return e.sqlcode;
     int64_t v = -1;
     if (ixd_open(s, 0, &e) == 0) {
-        ix_wbuf b;
-        ix_wbuf_init(&b, NULL);
+        ixb_wbuf b;
+        ixb_wbuf_init(&b, NULL);
         char txt[64] = "";
         if (ixd_fetch(s, &b, &e) == 1 && fmt_row(s, b.data, b.len, txt, sizeof txt) == 0)
             v = strtoll(txt, NULL, 10);
         else
             v = e.sqlcode ? e.sqlcode : -2;
-        ix_wbuf_free(&b);
+        ixb_wbuf_free(&b);
     } else
         v = e.sqlcode;
     ixd_stmt_free(s);

@@ -45,14 +45,14 @@ static void *second_writer(void *ap) {
     memset(&e, 0, sizeof e);
     if (ixd_prepare(db, a->sql, strlen(a->sql), &s, &e) == 0) {
         if (ixd_stmt_type(s) == 2) {
-            ix_wbuf b;
-            ix_wbuf_init(&b, NULL);
+            ixb_wbuf b;
+            ixb_wbuf_init(&b, NULL);
             int n = 0;
             if (ixd_open(s, 0, &e) == 0)
                 while (ixd_fetch(s, &b, &e) == 1)
                     n++;
             snprintf(a->out, sizeof a->out, "%d", n);
-            ix_wbuf_free(&b);
+            ixb_wbuf_free(&b);
         } else {
             ixd_execute(s, NULL, NULL, NULL, &e);
         }
@@ -86,7 +86,7 @@ static void crash_test(void) {
         if (ixd_prepare(db, ins, strlen(ins), &s, &e)) _exit(3);
         for (int32_t i = 1; i < 1000000; i++) {
             uint8_t v[4] = {(uint8_t)(i >> 24), (uint8_t)(i >> 16), (uint8_t)(i >> 8), (uint8_t)i};
-            ix_vtype t = {IX_T_INTEGER, 4};
+            ixt_vtype t = {IX_T_INTEGER, 4};
             if (ixd_bind(s, 0, t, v, 4, &e) || ixd_execute(s, NULL, NULL, NULL, &e)) _exit(4);
             if (write(fds[1], v, 4) != 4) _exit(5);
         }

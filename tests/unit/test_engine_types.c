@@ -62,7 +62,7 @@ static const tcase cases[] = {
     {"boolean", 41, 1, "boolean", {"t", "f", NULL}},
 };
 
-static int bind_insert(const char *table, ix_vtype t, const uint8_t *p, size_t n) {
+static int bind_insert(const char *table, ixt_vtype t, const uint8_t *p, size_t n) {
     char sql[200];
     snprintf(sql, sizeof sql, "insert into %s (c) values (?)", table);
     ixd_stmt *s;
@@ -80,15 +80,15 @@ static void round_trip(int k, const tcase *c) {
     int rc = run(sql);
     CHECK(rc == 0, "%s -> %d %s", sql, rc, ERR.text);
     if (rc) return;
-    ix_vtype t;
-    t.code = ix_vtype_resolve(c->code, c->xname);
+    ixt_vtype t;
+    t.code = ixt_vtype_resolve(c->code, c->xname);
     t.enclen = c->enclen;
-    ix_wbuf want;
-    ix_wbuf_init(&want, NULL);
+    ixb_wbuf want;
+    ixb_wbuf_init(&want, NULL);
     int nv = 0;
     for (int i = 0; c->vals[i]; i++) {
         size_t at = want.len;
-        rc = ix_value_parse(t, c->vals[i], strlen(c->vals[i]), NULL, &want);
+        rc = ixt_value_parse(t, c->vals[i], strlen(c->vals[i]), NULL, &want);
         CHECK(rc == IX_OK, "parse %s %s", c->decl, c->vals[i]);
         if (rc) continue;
         rc = bind_insert(tab, t, want.data + at, want.len - at);
@@ -98,13 +98,13 @@ static void round_trip(int k, const tcase *c) {
     /* NULL */
     rc = bind_insert(tab, t, NULL, 0);
     CHECK(rc == 0, "insert NULL %s -> %d", c->decl, rc);
-    ix_value_put_null(t, &want);
+    ixt_value_put_null(t, &want);
     nv++;
     snprintf(sql, sizeof sql, "select c from %s order by id", tab);
     ixd_stmt *s;
     if (ixd_prepare(D, sql, strlen(sql), &s, &ERR)) {
         CHECK(0, "prepare %s", sql);
-        ix_wbuf_free(&want);
+        ixb_wbuf_free(&want);
         return;
     }
     ixd_col col;
@@ -113,8 +113,8 @@ static void round_trip(int k, const tcase *c) {
           "%s described %d/%#x want %d/%#x", c->decl, col.type, col.enclen, c->code, c->enclen);
     CHECK((c->xname == NULL) == (col.xname == NULL) && (!c->xname || !strcmp(c->xname, col.xname)),
           "%s xname", c->decl);
-    ix_wbuf got;
-    ix_wbuf_init(&got, NULL);
+    ixb_wbuf got;
+    ixb_wbuf_init(&got, NULL);
     ixd_open(s, 0, &ERR);
     int n = 0;
     while ((rc = ixd_fetch(s, &got, &ERR)) == 1)
@@ -132,8 +132,8 @@ static void round_trip(int k, const tcase *c) {
             printf("%02x", want.data[i]);
         printf("\n");
     }
-    ix_wbuf_free(&got);
-    ix_wbuf_free(&want);
+    ixb_wbuf_free(&got);
+    ixb_wbuf_free(&want);
     ixd_stmt_free(s);
 }
 

@@ -61,9 +61,9 @@ static int run(const char *sql) {
     return rc ? ERR.sqlcode : 0;
 }
 
-static ix_vtype col_vtype(const ixd_col *c) {
-    ix_vtype t;
-    t.code = ix_vtype_resolve(c->type & 0xff, c->xname);
+static ixt_vtype col_vtype(const ixd_col *c) {
+    ixt_vtype t;
+    t.code = ixt_vtype_resolve(c->type & 0xff, c->xname);
     t.enclen = c->enclen;
     return t;
 }
@@ -75,12 +75,12 @@ static int fmt_row(ixd_stmt *s, const uint8_t *p, size_t n, char *out, size_t ca
     for (int i = 0; i < nc; i++) {
         ixd_col c;
         ixd_stmt_col(s, i, &c);
-        ix_vtype t = col_vtype(&c);
+        ixt_vtype t = col_vtype(&c);
         size_t used;
-        if (ix_value_extent(t, p + off, n - off, 0, 0, &used) != IX_OK) return -1;
-        ix_wbuf b;
-        ix_wbuf_init(&b, NULL);
-        int rc = ix_value_format(t, p + off, used, NULL, &b);
+        if (ixt_value_extent(t, p + off, n - off, 0, 0, &used) != IX_OK) return -1;
+        ixb_wbuf b;
+        ixb_wbuf_init(&b, NULL);
+        int rc = ixt_value_format(t, p + off, used, NULL, &b);
         if (i && o + 1 < cap) out[o++] = '|';
         if (rc == IX_NULL_VALUE) {
             o += (size_t)snprintf(out + o, cap - o, "NULL");
@@ -89,7 +89,7 @@ static int fmt_row(ixd_stmt *s, const uint8_t *p, size_t n, char *out, size_t ca
         } else {
             o += (size_t)snprintf(out + o, cap - o, "<bad %d>", rc);
         }
-        ix_wbuf_free(&b);
+        ixb_wbuf_free(&b);
         off += used;
         if (o >= cap) return -1;
     }
@@ -111,11 +111,11 @@ static inline const char *q(const char *sql) {
         ixd_stmt_free(s);
         return OUT;
     }
-    ix_wbuf b;
-    ix_wbuf_init(&b, NULL);
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
     int first = 1;
     for (;;) {
-        ix_wbuf_reset(&b);
+        ixb_wbuf_reset(&b);
         int r = ixd_fetch(s, &b, &ERR);
         if (r < 0) {
             snprintf(OUT, sizeof OUT, "ERR %d", ERR.sqlcode);
@@ -133,7 +133,7 @@ static inline const char *q(const char *sql) {
             break;
         }
     }
-    ix_wbuf_free(&b);
+    ixb_wbuf_free(&b);
     ixd_stmt_free(s);
     return OUT;
 }

@@ -180,33 +180,33 @@ static void test_throttle(void) {
 /* ---- login header ------------------------------------------------------------ */
 
 static void test_login_header(void) {
-    ix_conreq r;
+    ixp_conreq r;
     memset(&r, 0, sizeof r); /* every string empty, no environment, no 107/116 */
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
-    CHECK(ix_conreq_encode(&r, &w) == IX_OK && w.len == IXD_LOGIN_MIN_LEN,
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
+    CHECK(ixp_conreq_encode(&r, &w) == IX_OK && w.len == IXD_LOGIN_MIN_LEN,
           "the smallest CONREQ is %d bytes (%zu)", IXD_LOGIN_MIN_LEN, w.len);
-    ix_conreq back;
-    CHECK(ix_conreq_decode(w.data, w.len, NULL, &back, NULL, NULL, NULL) == IX_OK, "and decodes");
+    ixp_conreq back;
+    CHECK(ixp_conreq_decode(w.data, w.len, NULL, &back, NULL, NULL, NULL) == IX_OK, "and decodes");
     CHECK(ixd_login_header_why(w.data, w.len) == NULL, "and passes the header check");
     for (size_t n = 0; n <= 4; n++)
         CHECK(ixd_login_header_why(w.data, n) == NULL, "its first %zu bytes pass", n);
     uint8_t b[4];
-    ix_st16(b, IXD_LOGIN_MIN_LEN - 1);
+    ixb_st16(b, IXD_LOGIN_MIN_LEN - 1);
     CHECK(ixd_login_header_why(b, 2) != NULL, "one byte less is refused on 2 bytes");
-    ix_st16(b, IXD_LOGIN_MAX_LEN + 1);
+    ixb_st16(b, IXD_LOGIN_MAX_LEN + 1);
     CHECK(ixd_login_header_why(b, 2) != NULL, "over the limit is refused on 2 bytes");
-    static const uint8_t exit_tag[2] = {0x00, 0x38}, conacc[3] = {0x01, 0x00, IX_SL_CONACC};
+    static const uint8_t exit_tag[2] = {0x00, 0x38}, conacc[3] = {0x01, 0x00, IXP_SL_CONACC};
     CHECK(ixd_login_header_why(exit_tag, 2) != NULL, "00 38 is refused");
     CHECK(ixd_login_header_why(conacc, 3) != NULL, "a CONACC from a client is refused");
-    ix_wbuf_reset(&w);
-    ix_conreq_defaults(&r, "informix", "in4mix", "ixd");
-    for (int i = 0; i < IX_LOGIN_MAXENV - 4; i++) /* a full environment */
-        r.env[r.nenv++] = (ix_login_env){ix_ascstr_of("IFX_SOME_LONG_VARIABLE_NAME"),
-                                         ix_ascstr_of("/some/long/value/of/a/path/that/is/long")};
-    CHECK(ix_conreq_encode(&r, &w) == IX_OK && ixd_login_header_why(w.data, w.len) == NULL,
+    ixb_wbuf_reset(&w);
+    ixp_conreq_defaults(&r, "informix", "in4mix", "ixd");
+    for (int i = 0; i < IXP_LOGIN_MAXENV - 4; i++) /* a full environment */
+        r.env[r.nenv++] = (ixp_login_env){ixp_ascstr_of("IFX_SOME_LONG_VARIABLE_NAME"),
+                                          ixp_ascstr_of("/some/long/value/of/a/path/that/is/long")};
+    CHECK(ixp_conreq_encode(&r, &w) == IX_OK && ixd_login_header_why(w.data, w.len) == NULL,
           "a CONREQ with %d environment pairs passes (%zu bytes)", r.nenv, w.len);
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&w);
 }
 
 /* ---- backpressure --------------------------------------------------------------- */
@@ -215,30 +215,30 @@ enum { FETCHES = 1000, ROWS_PER_FETCH = 8 };
 
 /* Feeds `in` to a session and then resumes while it says IXD_SESS_MORE;
  * counts the tuples and EOTs of the whole output. Returns the last rc. */
-static int drive(ixd_sess *s, const ix_wbuf *in, size_t *largest, int *more, int *tuples, int *eots,
-                 const ix_caps *caps) {
-    ix_reader rd;
-    ix_reader_init(&rd, IX_FROM_SERVER, NULL);
+static int drive(ixd_sess *s, const ixb_wbuf *in, size_t *largest, int *more, int *tuples,
+                 int *eots, const ixp_caps *caps) {
+    ixp_reader rd;
+    ixp_reader_init(&rd, IXP_FROM_SERVER, NULL);
     rd.expect_login = 1;
-    ix_wbuf out;
-    ix_wbuf_init(&out, NULL);
+    ixb_wbuf out;
+    ixb_wbuf_init(&out, NULL);
     int rc = ixd_sess_input(s, in->data, in->len, &out);
     for (;;) {
         if (out.len > *largest) *largest = out.len;
-        ix_reader_feed(&rd, out.data, out.len);
-        ix_msg m;
-        while (ix_reader_next(&rd, &m) == IX_OK) {
-            if (m.tag == IX_MSG_LOGIN) rd.caps = *caps;
-            *tuples += m.tag == IX_SQ_TUPLE;
-            *eots += m.tag == IX_SQ_EOT;
+        ixp_reader_feed(&rd, out.data, out.len);
+        ixp_msg m;
+        while (ixp_reader_next(&rd, &m) == IX_OK) {
+            if (m.tag == IXP_MSG_LOGIN) rd.caps = *caps;
+            *tuples += m.tag == IXP_SQ_TUPLE;
+            *eots += m.tag == IXP_SQ_EOT;
         }
         if (rc != IXD_SESS_MORE) break;
         (*more)++;
-        ix_wbuf_reset(&out);
+        ixb_wbuf_reset(&out);
         rc = ixd_sess_input(s, NULL, 0, &out);
     }
-    ix_wbuf_free(&out);
-    ix_reader_free(&rd);
+    ixb_wbuf_free(&out);
+    ixp_reader_free(&rd);
     return rc;
 }
 
@@ -282,30 +282,31 @@ static void test_backpressure(void) {
     char err[128];
     ixd_users_load(&srv.users, NULL, err, sizeof err);
     if (!freopen("/dev/null", "w", stderr)) return; /* the session logs */
-    uint8_t ans[IX_CAPS_ANSWER_LEN];
-    ix_caps caps = ix_caps_answer(ix_caps_jdbc_offer, sizeof ix_caps_jdbc_offer, ix_caps_ixd, ans);
+    uint8_t ans[IXP_CAPS_ANSWER_LEN];
+    ixp_caps caps =
+        ixp_caps_answer(ixp_caps_jdbc_offer, sizeof ixp_caps_jdbc_offer, ixp_caps_ixd, ans);
     for (int grouped = 0; grouped < 2; grouped++) {
-        ix_wbuf in;
-        ix_wbuf_init(&in, NULL);
-        ix_conreq req;
-        ix_conreq_defaults(&req, "informix", "in4mix", "ixd");
-        ix_conreq_encode(&req, &in);
-        ix_enc_protocols(&in, ix_caps_jdbc_offer, sizeof ix_caps_jdbc_offer);
-        ix_enc_tag(&in, IX_SQ_EOT);
-        ix_enc_dbopen(&in, "bp", 2, 0);
-        ix_enc_tag(&in, IX_SQ_EOT);
+        ixb_wbuf in;
+        ixb_wbuf_init(&in, NULL);
+        ixp_conreq req;
+        ixp_conreq_defaults(&req, "informix", "in4mix", "ixd");
+        ixp_conreq_encode(&req, &in);
+        ixp_enc_protocols(&in, ixp_caps_jdbc_offer, sizeof ixp_caps_jdbc_offer);
+        ixp_enc_tag(&in, IXP_SQ_EOT);
+        ixp_enc_dbopen(&in, "bp", 2, 0);
+        ixp_enc_tag(&in, IXP_SQ_EOT);
         /* 25^3 rows of 500 bytes; 8 fit a 4096-byte buffer */
         const char *sql = "SELECT p.pad FROM t10 a, t10 b, t10 c, padt p";
-        ix_enc_prepare(&in, &caps, 0, sql, strlen(sql));
-        ix_enc_tag(&in, IX_SQ_EOT);
-        ix_enc_id(&in, 0);
-        ix_enc_curname(&in, "c1", 2);
-        ix_enc_tag(&in, IX_SQ_OPEN);
-        ix_enc_tag(&in, IX_SQ_EOT);
+        ixp_enc_prepare(&in, &caps, 0, sql, strlen(sql));
+        ixp_enc_tag(&in, IXP_SQ_EOT);
+        ixp_enc_id(&in, 0);
+        ixp_enc_curname(&in, "c1", 2);
+        ixp_enc_tag(&in, IXP_SQ_OPEN);
+        ixp_enc_tag(&in, IXP_SQ_EOT);
         for (int i = 0; i < FETCHES; i++) { /* grouped: one group of FETCHES NFETCHes */
-            ix_enc_id(&in, 0);
-            ix_enc_nfetch(&in, &caps, 4096);
-            if (!grouped || i == FETCHES - 1) ix_enc_tag(&in, IX_SQ_EOT);
+            ixp_enc_id(&in, 0);
+            ixp_enc_nfetch(&in, &caps, 4096);
+            if (!grouped || i == FETCHES - 1) ixp_enc_tag(&in, IXP_SQ_EOT);
         }
         ixd_sess *s = ixd_sess_new(&srv, 1, "127.0.0.1:1");
         size_t largest = 0;
@@ -319,7 +320,7 @@ static void test_backpressure(void) {
               "%s: every reply comes (%d tuples, %d EOTs)", grouped ? "one group" : "groups",
               tuples, eots);
         ixd_sess_free(s, "done");
-        ix_wbuf_free(&in);
+        ixb_wbuf_free(&in);
     }
     ixd_users_free(srv.users);
     ixd_engine_close(E);

@@ -18,13 +18,13 @@ static int c_msg, c_hex, c_meaning;
 /* ---- assembling the capture ------------------------------------------- */
 
 typedef struct seg {
-    ix_wbuf bytes;
+    ixb_wbuf bytes;
     const char *meaning;
     int from, to, total; /* "Bytes from-to of the total-byte packet" */
 } seg;
 
 static int load_seg(seg *s, const char *name) {
-    ix_wbuf_init(&s->bytes, NULL);
+    ixb_wbuf_init(&s->bytes, NULL);
     for (int i = 0; i < T.nrows; i++) {
         tsv_row *r = &T.rows[i];
         if (r->ncols <= c_meaning || strcmp(r->col[c_msg], name) != 0) continue;
@@ -32,7 +32,7 @@ static int load_seg(seg *s, const char *name) {
         const char *b = strstr(s->meaning, "Bytes ");
         if (!b || sscanf(b, "Bytes %d-%d of the %d-byte packet", &s->from, &s->to, &s->total) != 3)
             return -1;
-        if (ix_hex_decode(r->col[c_hex], strlen(r->col[c_hex]), &s->bytes, NULL) != IX_OK)
+        if (ixb_hex_decode(r->col[c_hex], strlen(r->col[c_hex]), &s->bytes, NULL) != IX_OK)
             return -1;
         return (int)s->bytes.len == s->to - s->from + 1 ? 0 : -1;
     }
@@ -41,29 +41,29 @@ static int load_seg(seg *s, const char *name) {
 
 /* Appends an ascstr of exactly `total` wire bytes (u16 len, chars, NUL)
  * whose characters repeat `stem`. */
-static void filler_asc(ix_wbuf *w, size_t total, const char *stem) {
+static void filler_asc(ixb_wbuf *w, size_t total, const char *stem) {
     size_t chars = total - 3, k = strlen(stem);
-    ix_put_i16(w, (int)(chars + 1));
+    ixb_put_i16(w, (int)(chars + 1));
     for (size_t i = 0; i < chars; i++)
-        ix_put_u8(w, (uint8_t)stem[i % k]);
-    ix_put_u8(w, 0);
+        ixb_put_u8(w, (uint8_t)stem[i % k]);
+    ixb_put_u8(w, 0);
 }
 
 /* GBase obfuscated password form: 8 x 01 then base64 text, as an ascstr of
  * 35 bytes (2 + 8 + 24 + NUL). The base64 is of "ixdb-test-password". */
-static void filler_password(ix_wbuf *w) {
+static void filler_password(ixb_wbuf *w) {
     static const char b64[] = "aXhkYi10ZXN0LXBhc3N3b3Jk";
-    ix_put_i16(w, 8 + (int)strlen(b64) + 1);
+    ixb_put_i16(w, 8 + (int)strlen(b64) + 1);
     for (int i = 0; i < 8; i++)
-        ix_put_u8(w, 1);
-    ix_put_bytes(w, b64, strlen(b64));
-    ix_put_u8(w, 0);
+        ixb_put_u8(w, 1);
+    ixb_put_bytes(w, b64, strlen(b64));
+    ixb_put_u8(w, 0);
 }
 
 /* Appends a segment, checking it lands at the offset its row states. */
-static void put_seg(ix_wbuf *w, const seg *s) {
+static void put_seg(ixb_wbuf *w, const seg *s) {
     CHECK((int)w->len == s->from, "segment stated at byte %d lands at %zu", s->from, w->len);
-    ix_put_bytes(w, s->bytes.data, s->bytes.len);
+    ixb_put_bytes(w, s->bytes.data, s->bytes.len);
 }
 
 /* The meaning column must state `text` (so the expectations below come from
@@ -72,15 +72,15 @@ static int stated(const seg *s, const char *text) {
     return strstr(s->meaning, text) != NULL;
 }
 
-static int asc_is(const ix_ascstr *a, const char *s) {
+static int asc_is(const ixp_ascstr *a, const char *s) {
     return a->form == 1 && a->n == strlen(s) && memcmp(a->p, s, a->n) == 0;
 }
 
-static int asc_is_n(const ix_ascstr *a, size_t n) {
+static int asc_is_n(const ixp_ascstr *a, size_t n) {
     return a->form == 1 && a->n == n && a->p[n] == 0;
 }
 
-static ix_wbuf conreq_pkt, conacc_pkt;
+static ixb_wbuf conreq_pkt, conacc_pkt;
 static seg rq[5], ac[4];
 
 static void assemble_conreq(void) {
@@ -91,8 +91,8 @@ static void assemble_conreq(void) {
         CHECK(rc == 0, "messages.tsv row \"%s\" missing or unreadable", name);
         if (rc) exit(tap_done() | 1);
     }
-    ix_wbuf *w = &conreq_pkt;
-    ix_wbuf_init(w, NULL);
+    ixb_wbuf *w = &conreq_pkt;
+    ixb_wbuf_init(w, NULL);
     put_seg(w, &rq[0]);
     CHECK(stated(&rq[1], "user-name ascstr (11 bytes)") && stated(&rq[1], "password ascstr (35"),
           "segment 2 meaning names the user/password fillers");
@@ -106,7 +106,7 @@ static void assemble_conreq(void) {
               stated(&rq[3], "working-directory ascstr (45 bytes)"),
           "segment 4 fillers");
     filler_asc(w, 19, "client-host-");
-    ix_put_i16(w, 0);
+    ixb_put_i16(w, 0);
     filler_asc(w, 45, "/home/tester/ixdb/");
     put_seg(w, &rq[3]);
     CHECK(stated(&rq[4], "ascstr (103 bytes"), "segment 5 filler");
@@ -124,8 +124,8 @@ static void assemble_conacc(void) {
         CHECK(rc == 0, "messages.tsv row \"%s\" missing or unreadable", name);
         if (rc) exit(tap_done() | 1);
     }
-    ix_wbuf *w = &conacc_pkt;
-    ix_wbuf_init(w, NULL);
+    ixb_wbuf *w = &conacc_pkt;
+    ixb_wbuf_init(w, NULL);
     put_seg(w, &ac[0]);
     CHECK(stated(&ac[1], "server-name ascstr (16 bytes)"), "segment 2 filler");
     filler_asc(w, 16, "gbase_srv_000");
@@ -134,7 +134,7 @@ static void assemble_conacc(void) {
               stated(&ac[2], "working-directory ascstr (4 bytes)"),
           "segment 3 fillers");
     filler_asc(w, 15, "server-host");
-    ix_put_i16(w, 0);
+    ixb_put_i16(w, 0);
     filler_asc(w, 4, "/");
     put_seg(w, &ac[2]);
     CHECK(stated(&ac[3], "program path ascstr (26 bytes)"), "segment 4 filler");
@@ -149,17 +149,17 @@ static void assemble_conacc(void) {
 static void test_conreq_capture(void) {
     const uint8_t *p = conreq_pkt.data;
     size_t n = conreq_pkt.len;
-    ix_sl_hdr h;
-    CHECK(ix_sl_peek(p, n, &h) == IX_OK, "peek CONREQ");
-    CHECK(h.total == n && h.type == IX_SL_CONREQ && h.proto == 60 && h.flags == 0,
+    ixp_sl_hdr h;
+    CHECK(ixp_sl_peek(p, n, &h) == IX_OK, "peek CONREQ");
+    CHECK(h.total == n && h.type == IXP_SL_CONREQ && h.proto == 60 && h.flags == 0,
           "SL header total=%u type=%u", h.total, h.type);
     CHECK(stated(&rq[0], "total=489 type=1 proto=60 flags=0"), "header stated");
-    CHECK(ix_sl_looks_like(p, n) == 1, "looks like a login packet");
+    CHECK(ixp_sl_looks_like(p, n) == 1, "looks like a login packet");
 
-    static ix_conreq q;
+    static ixp_conreq q;
     size_t used = 0, at = 0;
     const char *why = NULL;
-    int rc = ix_conreq_decode(p, n, NULL, &q, &used, &at, &why);
+    int rc = ixp_conreq_decode(p, n, NULL, &q, &used, &at, &why);
     CHECK(rc == IX_OK && used == n, "decode CONREQ rc=%d at=%zu why=%s", rc, at, why ? why : "");
     if (rc != IX_OK) return;
     CHECK(q.sl_flags == 0 && q.pf_protocol == 61 && stated(&rq[0], "i32 61"), "pf 61");
@@ -215,19 +215,19 @@ static void test_conreq_capture(void) {
     CHECK(q.has_misc && q.misc.block_len == 111 && stated(&rq[3], "block length 111"),
           "misc block length %u", q.misc.block_len);
     CHECK(q.misc.a == 0 && q.misc.b == 0 && asc_is_n(&q.misc.text, 100), "misc body");
-    CHECK(ix_login_misc_len(&q.misc.text) == 111, "10 + 101 = 111");
+    CHECK(ixp_login_misc_len(&q.misc.text) == 111, "10 + 101 = 111");
     CHECK(stated(&rq[4], "SQ_ASCEOT 127"), "ASCEOT stated");
 
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
-    rc = ix_conreq_encode(&q, &w);
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
+    rc = ixp_conreq_encode(&q, &w);
     CHECK(rc == IX_OK && w.len == n && memcmp(w.data, p, n) == 0,
           "CONREQ re-encodes byte for byte (rc=%d len=%zu)", rc, w.len);
 
     /* Printer: one line, never the password. */
-    ix_wbuf_reset(&w);
-    ix_login_print(p, n, &w);
-    ix_put_u8(&w, 0);
+    ixb_wbuf_reset(&w);
+    ixp_login_print(p, n, &w);
+    ixb_put_u8(&w, 0);
     const char *line = (const char *)w.data;
     CHECK(strncmp(line, "CONREQ len=489 user=\"tstuser1\" password=<32 bytes> server=", 58) == 0,
           "print: %s", line);
@@ -235,22 +235,22 @@ static void test_conreq_capture(void) {
               strstr(line, "pinfo(pid=0 tid=1 host=") && strstr(line, "misc(len=111 \"Thread["),
           "print fields: %s", line);
     CHECK(!strstr(line, "aXhkYi10") && !strchr(line, '\n'), "print hides the password");
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&w);
 }
 
 static void test_conacc_capture(void) {
     const uint8_t *p = conacc_pkt.data;
     size_t n = conacc_pkt.len;
-    ix_sl_hdr h;
-    CHECK(ix_sl_peek(p, n, &h) == IX_OK && h.total == n && h.type == IX_SL_CONACC &&
+    ixp_sl_hdr h;
+    CHECK(ixp_sl_peek(p, n, &h) == IX_OK && h.total == n && h.type == IXP_SL_CONACC &&
               h.flags == 0x1000 && stated(&ac[0], "total=267 type=2 proto=60 flags=0x1000"),
           "CONACC header");
-    CHECK(ix_sl_looks_like(p, n) == 1, "looks like a login packet");
+    CHECK(ixp_sl_looks_like(p, n) == 1, "looks like a login packet");
 
-    static ix_conacc a;
+    static ixp_conacc a;
     size_t used = 0, at = 0;
     const char *why = NULL;
-    int rc = ix_conacc_decode(p, n, NULL, &a, &used, &at, &why);
+    int rc = ixp_conacc_decode(p, n, NULL, &a, &used, &at, &why);
     CHECK(rc == IX_OK && used == n, "decode CONACC rc=%d at=%zu why=%s", rc, at, why ? why : "");
     if (rc != IX_OK) return;
     CHECK(a.sl_type == 2 && a.sl_flags == 0x1000 && a.pf_protocol == 61, "type/flags/pf");
@@ -278,7 +278,7 @@ static void test_conacc_capture(void) {
     CHECK(a.svc_error == 0 && a.os_error == 0 && a.warnings == 0x0014 && a.nmsg == 0 &&
               stated(&ac[1], "svc_error 0, os_error 0, warnings 0x0014, message count 0"),
           "102 body warnings=0x%04x", a.warnings);
-    CHECK(ix_be16(p + a.result_at + 8) == 0, "svc_error at tag+8");
+    CHECK(ixb_be16(p + a.result_at + 8) == 0, "svc_error at tag+8");
     CHECK(a.has_pinfo && a.pinfo.head == 0 && a.pinfo.pid == 12 && a.pinfo.tid == 0 &&
               stated(&ac[1], "block 107: i32 0, i32 12, i32 0"),
           "block 107");
@@ -290,17 +290,17 @@ static void test_conacc_capture(void) {
     CHECK(a.has_misc && a.misc.block_len == 34 && a.misc.a == 1000 && a.misc.b == 0 &&
               stated(&ac[2], "block 116: i16 length 34 (=10 + 24), i32 1000, i32 0"),
           "block 116");
-    CHECK(asc_is_n(&a.misc.text, 23) && ix_login_misc_len(&a.misc.text) == 34, "116 text");
+    CHECK(asc_is_n(&a.misc.text, 23) && ixp_login_misc_len(&a.misc.text) == 34, "116 text");
     CHECK(stated(&ac[3], "SQ_ASCEOT 127"), "EOT");
 
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
-    rc = ix_conacc_encode(&a, &w);
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
+    rc = ixp_conacc_encode(&a, &w);
     CHECK(rc == IX_OK && w.len == n && memcmp(w.data, p, n) == 0,
           "CONACC re-encodes byte for byte (rc=%d len=%zu)", rc, w.len);
-    ix_wbuf_reset(&w);
-    ix_login_print(p, n, &w);
-    ix_put_u8(&w, 0);
+    ixb_wbuf_reset(&w);
+    ixp_login_print(p, n, &w);
+    ixb_put_u8(&w, 0);
     const char *line = (const char *)w.data;
     CHECK(strncmp(line,
                   "CONACC len=267 flags=0x1000 version=\"GBase Server Version 9.56.FC4G1AEE\"",
@@ -310,51 +310,51 @@ static void test_conacc_capture(void) {
               strstr(line, "pinfo(pid=12 tid=0") && strstr(line, "blk110(len=4)") &&
               strstr(line, "misc(len=34 \"/opt/gbase"),
           "print fields: %s", line);
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&w);
 }
 
 /* ---- split feeds --------------------------------------------------------- */
 
-static void test_split(const ix_wbuf *pkt, int is_req) {
-    static ix_conreq q;
-    static ix_conacc a;
+static void test_split(const ixb_wbuf *pkt, int is_req) {
+    static ixp_conreq q;
+    static ixp_conacc a;
     int bad = 0;
     for (size_t k = 0; k < pkt->len; k++) {
         size_t at = 99999, used = 7;
         const char *why = NULL;
-        int rc = is_req ? ix_conreq_decode(pkt->data, k, NULL, &q, &used, &at, &why)
-                        : ix_conacc_decode(pkt->data, k, NULL, &a, &used, &at, &why);
-        ix_sl_hdr h;
+        int rc = is_req ? ixp_conreq_decode(pkt->data, k, NULL, &q, &used, &at, &why)
+                        : ixp_conacc_decode(pkt->data, k, NULL, &a, &used, &at, &why);
+        ixp_sl_hdr h;
         if (rc != IX_NEED_MORE || used != 0 || at != k ||
-            ix_sl_peek(pkt->data, k, &h) != IX_NEED_MORE) {
+            ixp_sl_peek(pkt->data, k, &h) != IX_NEED_MORE) {
             if (!bad++) CHECK(0, "prefix %zu of %zu gave rc=%d", k, pkt->len, rc);
         }
     }
     CHECK(!bad, "%d of %zu prefixes were not IX_NEED_MORE", bad, pkt->len);
     /* More bytes than the packet: only the packet is consumed. */
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
-    ix_put_bytes(&w, pkt->data, pkt->len);
-    ix_put_bytes(&w, "\x00\x7e\x00\x09", 4);
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
+    ixb_put_bytes(&w, pkt->data, pkt->len);
+    ixb_put_bytes(&w, "\x00\x7e\x00\x09", 4);
     size_t used = 0;
-    int rc = is_req ? ix_conreq_decode(w.data, w.len, NULL, &q, &used, NULL, NULL)
-                    : ix_conacc_decode(w.data, w.len, NULL, &a, &used, NULL, NULL);
+    int rc = is_req ? ixp_conreq_decode(w.data, w.len, NULL, &q, &used, NULL, NULL)
+                    : ixp_conacc_decode(w.data, w.len, NULL, &a, &used, NULL, NULL);
     CHECK(rc == IX_OK && used == pkt->len, "packet followed by more bytes: rc=%d used=%zu", rc,
           used);
     /* Chunked feed into a growing buffer, 7 bytes at a time. */
-    ix_wbuf_reset(&w);
+    ixb_wbuf_reset(&w);
     int steps = 0;
     rc = IX_NEED_MORE;
     for (size_t off = 0; rc == IX_NEED_MORE && off < pkt->len; off += 7) {
         size_t k = pkt->len - off < 7 ? pkt->len - off : 7;
-        ix_put_bytes(&w, pkt->data + off, k);
-        rc = is_req ? ix_conreq_decode(w.data, w.len, NULL, &q, &used, NULL, NULL)
-                    : ix_conacc_decode(w.data, w.len, NULL, &a, &used, NULL, NULL);
+        ixb_put_bytes(&w, pkt->data + off, k);
+        rc = is_req ? ixp_conreq_decode(w.data, w.len, NULL, &q, &used, NULL, NULL)
+                    : ixp_conacc_decode(w.data, w.len, NULL, &a, &used, NULL, NULL);
         steps++;
     }
     CHECK(rc == IX_OK && used == pkt->len && steps == (int)((pkt->len + 6) / 7),
           "7-byte chunks: rc=%d after %d steps", rc, steps);
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&w);
 }
 
 /* ---- corruptions -------------------------------------------------------- */
@@ -365,30 +365,30 @@ typedef struct corrupt_res {
     const char *why;
 } corrupt_res;
 
-static corrupt_res decode_copy(const ix_wbuf *pkt, int is_req, size_t off, const uint8_t *patch,
-                               size_t plen, size_t keep, const ix_login_limits *lim) {
+static corrupt_res decode_copy(const ixb_wbuf *pkt, int is_req, size_t off, const uint8_t *patch,
+                               size_t plen, size_t keep, const ixp_login_limits *lim) {
     static uint8_t buf[70000];
-    static ix_conreq q;
-    static ix_conacc a;
+    static ixp_conreq q;
+    static ixp_conacc a;
     memcpy(buf, pkt->data, pkt->len);
     if (patch) memcpy(buf + off, patch, plen);
     corrupt_res r = {0, 0, ""};
     size_t used;
-    r.rc = is_req ? ix_conreq_decode(buf, keep, lim, &q, &used, &r.at, &r.why)
-                  : ix_conacc_decode(buf, keep, lim, &a, &used, &r.at, &r.why);
+    r.rc = is_req ? ixp_conreq_decode(buf, keep, lim, &q, &used, &r.at, &r.why)
+                  : ixp_conacc_decode(buf, keep, lim, &a, &used, &r.at, &r.why);
     return r;
 }
 
 static void print_of(const uint8_t *p, size_t n, char *line, size_t cap) {
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
-    ix_login_print(p, n, &w);
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
+    ixp_login_print(p, n, &w);
     snprintf(line, cap, "%.*s", (int)w.len, (const char *)w.data);
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&w);
 }
 
 static void test_corrupt(void) {
-    const ix_wbuf *rqp = &conreq_pkt, *acp = &conacc_pkt;
+    const ixb_wbuf *rqp = &conreq_pkt, *acp = &conacc_pkt;
     size_t N = rqp->len;
     corrupt_res r;
     uint8_t b2[2];
@@ -396,16 +396,16 @@ static void test_corrupt(void) {
     /* Wrong total: one short -> the walk runs past it; one long with an
      * extra byte -> trailing bytes; below 6 -> header; longer than the
      * bytes we have -> still waiting. */
-    ix_st16(b2, (uint16_t)(N - 1));
+    ixb_st16(b2, (uint16_t)(N - 1));
     r = decode_copy(rqp, 1, 0, b2, 2, N, NULL);
     CHECK(r.rc == IX_EMALFORMED && r.at == N - 2, "total-1: rc=%d at=%zu %s", r.rc, r.at, r.why);
-    ix_st16(b2, (uint16_t)(N + 1));
+    ixb_st16(b2, (uint16_t)(N + 1));
     r = decode_copy(rqp, 1, 0, b2, 2, N + 1, NULL);
     CHECK(r.rc == IX_EMALFORMED && r.at == N && strstr(r.why, "after SQ_ASCEOT"),
           "total+1: rc=%d at=%zu %s", r.rc, r.at, r.why);
     r = decode_copy(rqp, 1, 0, b2, 2, N, NULL);
     CHECK(r.rc == IX_NEED_MORE, "total+1 with N bytes waits: rc=%d", r.rc);
-    ix_st16(b2, 5);
+    ixb_st16(b2, 5);
     r = decode_copy(rqp, 1, 0, b2, 2, 2, NULL);
     CHECK(r.rc == IX_EMALFORMED && r.at == 0, "total 5: rc=%d at=%zu", r.rc, r.at);
 
@@ -426,27 +426,27 @@ static void test_corrupt(void) {
           r.rc);
     r = decode_copy(rqp, 0, 0, NULL, 0, 2, NULL);
     CHECK(r.rc == IX_NEED_MORE, "2 bytes to the CONACC decoder: rc=%d", r.rc);
-    CHECK(!ix_sl_looks_like((const uint8_t *)"\x00\x7e\x00\x09", 4), "PROTOCOLS not login");
-    CHECK(!ix_sl_looks_like(rqp->data, 3), "3 bytes are too few");
+    CHECK(!ixp_sl_looks_like((const uint8_t *)"\x00\x7e\x00\x09", 4), "PROTOCOLS not login");
+    CHECK(!ixp_sl_looks_like(rqp->data, 3), "3 bytes are too few");
 
     /* ascstr lengths running past the end. User name at 79, diagnostic at 384. */
-    ix_st16(b2, 0xffff);
+    ixb_st16(b2, 0xffff);
     r = decode_copy(rqp, 1, 79, b2, 2, N, NULL);
     CHECK(r.rc == IX_EMALFORMED && r.at == 79 && strstr(r.why, "user name"),
           "user len 0xffff: rc=%d at=%zu %s", r.rc, r.at, r.why);
-    ix_st16(b2, 200);
+    ixb_st16(b2, 200);
     r = decode_copy(rqp, 1, 384, b2, 2, N, NULL);
     CHECK(r.rc == IX_EMALFORMED && r.at == 384, "diag len 200: rc=%d at=%zu %s", r.rc, r.at, r.why);
     char line[256];
     {
         static uint8_t buf[600];
         memcpy(buf, rqp->data, N);
-        ix_st16(buf + 79, 0xffff);
+        ixb_st16(buf + 79, 0xffff);
         print_of(buf, N, line, sizeof line);
         CHECK(strcmp(line, "MALFORMED at offset 79: user name: runs past the SL total length") == 0,
               "print: %s", line);
     }
-    ix_st16(b2, 300); /* server name at 110 in the CONACC */
+    ixb_st16(b2, 300); /* server name at 110 in the CONACC */
     r = decode_copy(acp, 0, 110, b2, 2, acp->len, NULL);
     CHECK(r.rc == IX_EMALFORMED && r.at == 110, "CONACC server len: rc=%d at=%zu", r.rc, r.at);
 
@@ -456,54 +456,54 @@ static void test_corrupt(void) {
     CHECK(r.rc == IX_EMALFORMED && r.at == 21, "IEEEM without NUL: rc=%d at=%zu", r.rc, r.at);
 
     /* Env count (offset 185) against the limits. */
-    ix_login_limits lim;
-    ix_login_limits_default(&lim);
+    ixp_login_limits lim;
+    ixp_login_limits_default(&lim);
     lim.max_env = 5;
     r = decode_copy(rqp, 1, 0, NULL, 0, N, &lim);
     CHECK(r.rc == IX_ELIMIT && r.at == 185, "max_env 5: rc=%d at=%zu", r.rc, r.at);
-    ix_st16(b2, 65);
+    ixb_st16(b2, 65);
     r = decode_copy(rqp, 1, 185, b2, 2, N, NULL);
     CHECK(r.rc == IX_ELIMIT && r.at == 185, "65 env pairs: rc=%d at=%zu", r.rc, r.at);
-    ix_st16(b2, 0x8000);
+    ixb_st16(b2, 0x8000);
     r = decode_copy(rqp, 1, 185, b2, 2, N, NULL);
     CHECK(r.rc == IX_EMALFORMED && r.at == 185, "negative env count: rc=%d", r.rc);
-    ix_login_limits_default(&lim);
+    ixp_login_limits_default(&lim);
     lim.max_packet = 400;
     r = decode_copy(rqp, 1, 0, NULL, 0, 2, &lim);
     CHECK(r.rc == IX_ELIMIT && r.at == 0, "max_packet 400, 2 bytes: rc=%d", r.rc);
 
     /* Unknown item after the env list (107 at 292), and 116 in its place
      * (then 107 would follow 116: out of order). */
-    ix_st16(b2, 108);
+    ixb_st16(b2, 108);
     r = decode_copy(rqp, 1, 292, b2, 2, N, NULL);
     CHECK(r.rc == IX_EMALFORMED && r.at == 292, "item 108 after env: rc=%d at=%zu", r.rc, r.at);
-    ix_st16(b2, 127);
+    ixb_st16(b2, 127);
     r = decode_copy(rqp, 1, 292, b2, 2, N, NULL);
     CHECK(r.rc == IX_EMALFORMED && r.at == 294 && strstr(r.why, "after SQ_ASCEOT"),
           "early 127: rc=%d at=%zu", r.rc, r.at);
     /* CONACC result item at 168; message count at 182. */
-    ix_st16(b2, 99);
+    ixb_st16(b2, 99);
     r = decode_copy(acp, 0, 168, b2, 2, acp->len, NULL);
     CHECK(r.rc == IX_EMALFORMED && r.at == 168, "result 99: rc=%d at=%zu", r.rc, r.at);
-    ix_st16(b2, 0xffff);
+    ixb_st16(b2, 0xffff);
     r = decode_copy(acp, 0, 182, b2, 2, acp->len, NULL);
     CHECK(r.rc == IX_EMALFORMED && r.at == 182, "msg count -1: rc=%d at=%zu", r.rc, r.at);
-    ix_st16(b2, 17);
+    ixb_st16(b2, 17);
     r = decode_copy(acp, 0, 182, b2, 2, acp->len, NULL);
     CHECK(r.rc == IX_ELIMIT && r.at == 182, "msg count 17: rc=%d at=%zu", r.rc, r.at);
-    ix_st16(b2, 3);
+    ixb_st16(b2, 3);
     r = decode_copy(acp, 0, 182, b2, 2, acp->len, NULL);
     CHECK(r.rc == IX_EMALFORMED, "msg count 3 over the blocks: rc=%d at=%zu", r.rc, r.at);
     /* Block 110 length (at 221) past the end. */
-    ix_st16(b2, 400);
+    ixb_st16(b2, 400);
     r = decode_copy(acp, 0, 221, b2, 2, acp->len, NULL);
     CHECK(r.rc == IX_EMALFORMED && r.at == 221, "block 110 len: rc=%d at=%zu", r.rc, r.at);
 
     /* A wrong 116 block length is tolerated (JDD sends one byte short). */
-    ix_st16(b2, 110);
+    ixb_st16(b2, 110);
     r = decode_copy(rqp, 1, 374, b2, 2, N, NULL);
     CHECK(r.rc == IX_OK, "116 block length 110 instead of 111: rc=%d %s", r.rc, r.why);
-    ix_st16(b2, 0);
+    ixb_st16(b2, 0);
     r = decode_copy(acp, 0, 229, b2, 2, acp->len, NULL);
     CHECK(r.rc == IX_OK, "CONACC 116 block length 0: rc=%d %s", r.rc, r.why);
 
@@ -517,39 +517,39 @@ static void test_corrupt(void) {
 
 /* ---- defaults, CONREJ, passwords ------------------------------------------ */
 
-static int roundtrip_req(const ix_conreq *in, ix_wbuf *w, ix_conreq *back) {
-    ix_wbuf_reset(w);
-    if (ix_conreq_encode(in, w) != IX_OK) return 0;
+static int roundtrip_req(const ixp_conreq *in, ixb_wbuf *w, ixp_conreq *back) {
+    ixb_wbuf_reset(w);
+    if (ixp_conreq_encode(in, w) != IX_OK) return 0;
     size_t used = 0;
-    if (ix_conreq_decode(w->data, w->len, NULL, back, &used, NULL, NULL) != IX_OK) return 0;
-    if (used != w->len || ix_be16(w->data) != w->len) return 0;
-    ix_wbuf w2;
-    ix_wbuf_init(&w2, NULL);
-    int ok = ix_conreq_encode(back, &w2) == IX_OK && w2.len == w->len &&
+    if (ixp_conreq_decode(w->data, w->len, NULL, back, &used, NULL, NULL) != IX_OK) return 0;
+    if (used != w->len || ixb_be16(w->data) != w->len) return 0;
+    ixb_wbuf w2;
+    ixb_wbuf_init(&w2, NULL);
+    int ok = ixp_conreq_encode(back, &w2) == IX_OK && w2.len == w->len &&
              memcmp(w2.data, w->data, w->len) == 0;
-    ix_wbuf_free(&w2);
+    ixb_wbuf_free(&w2);
     return ok;
 }
 
-static int roundtrip_acc(const ix_conacc *in, ix_wbuf *w, ix_conacc *back) {
-    ix_wbuf_reset(w);
-    if (ix_conacc_encode(in, w) != IX_OK) return 0;
+static int roundtrip_acc(const ixp_conacc *in, ixb_wbuf *w, ixp_conacc *back) {
+    ixb_wbuf_reset(w);
+    if (ixp_conacc_encode(in, w) != IX_OK) return 0;
     size_t used = 0;
-    if (ix_conacc_decode(w->data, w->len, NULL, back, &used, NULL, NULL) != IX_OK) return 0;
-    if (used != w->len || ix_be16(w->data) != w->len) return 0;
-    ix_wbuf w2;
-    ix_wbuf_init(&w2, NULL);
-    int ok = ix_conacc_encode(back, &w2) == IX_OK && w2.len == w->len &&
+    if (ixp_conacc_decode(w->data, w->len, NULL, back, &used, NULL, NULL) != IX_OK) return 0;
+    if (used != w->len || ixb_be16(w->data) != w->len) return 0;
+    ixb_wbuf w2;
+    ixb_wbuf_init(&w2, NULL);
+    int ok = ixp_conacc_encode(back, &w2) == IX_OK && w2.len == w->len &&
              memcmp(w2.data, w->data, w->len) == 0;
-    ix_wbuf_free(&w2);
+    ixb_wbuf_free(&w2);
     return ok;
 }
 
 static void test_defaults(void) {
-    static ix_conreq q, b;
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
-    ix_conreq_defaults(&q, "informix", "s3cret!", "ol_informix1410");
+    static ixp_conreq q, b;
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
+    ixp_conreq_defaults(&q, "informix", "s3cret!", "ol_informix1410");
     CHECK(roundtrip_req(&q, &w, &b), "conreq defaults round trip");
     CHECK(asc_is(&b.user, "informix") && asc_is(&b.password, "s3cret!") &&
               asc_is(&b.server, "ol_informix1410") && asc_is(&b.version, "9.280") &&
@@ -569,13 +569,13 @@ static void test_defaults(void) {
     CHECK(strstr(line, "password=<7 bytes>") && !strstr(line, "s3cret"), "print: %s", line);
 
     /* Password length 0 and 1 are both accepted and kept. */
-    ix_conreq_defaults(&q, "u", NULL, "x");
-    CHECK(q.password.form == IX_LOGIN_EMPTY_PASSWORD_FORM, "empty password uses the one choice");
-    q.password = ix_ascstr_of(NULL);
+    ixp_conreq_defaults(&q, "u", NULL, "x");
+    CHECK(q.password.form == IXP_LOGIN_EMPTY_PASSWORD_FORM, "empty password uses the one choice");
+    q.password = ixp_ascstr_of(NULL);
     CHECK(roundtrip_req(&q, &w, &b) && b.password.form == 0 && b.password.n == 0,
           "password length 0");
     CHECK(memcmp(w.data + 79, "\x00\x02u\x00\x00\x00ol", 8) == 0, "length-0 password bytes");
-    q.password = ix_ascstr_of("");
+    q.password = ixp_ascstr_of("");
     CHECK(roundtrip_req(&q, &w, &b) && b.password.form == 1 && b.password.n == 0,
           "password length 1");
     CHECK(memcmp(w.data + 79, "\x00\x02u\x00\x00\x01\x00ol", 9) == 0, "length-1 password bytes");
@@ -583,51 +583,51 @@ static void test_defaults(void) {
     CHECK(strstr(line, "password=<0 bytes>"), "print: %s", line);
 
     /* Without optional blocks; and a 116 block length that is off by one. */
-    ix_conreq_defaults(&q, "u", "p", NULL);
+    ixp_conreq_defaults(&q, "u", "p", NULL);
     q.has_pinfo = q.has_misc = 0;
     CHECK(roundtrip_req(&q, &w, &b) && !b.has_pinfo && !b.has_misc, "no 107/116");
-    ix_conreq_defaults(&q, "u", "p", "s");
+    ixp_conreq_defaults(&q, "u", "p", "s");
     q.has_pinfo = 0;
     q.misc.block_len--;
     CHECK(roundtrip_req(&q, &w, &b) && b.misc.block_len == q.misc.block_len, "116 only, short");
 
     /* 116 followed by 107 is out of order (the encoder could not repeat it). */
-    ix_wbuf_reset(&w);
-    CHECK(ix_conreq_encode(&q, &w) == IX_OK, "encode 116-only request");
+    ixb_wbuf_reset(&w);
+    CHECK(ixp_conreq_encode(&q, &w) == IX_OK, "encode 116-only request");
     {
         static const uint8_t pinfo[] = {0, 107, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                                         0, 0,   1, 0, 0, 0, 0, 0, 0, 0, 127};
         size_t tag_at = w.len - 2;
         w.len = tag_at;
-        ix_put_bytes(&w, pinfo, sizeof pinfo);
-        ix_patch_i16(&w, 0, (int)w.len);
+        ixb_put_bytes(&w, pinfo, sizeof pinfo);
+        ixb_patch_i16(&w, 0, (int)w.len);
         size_t at = 0;
         const char *why = "";
-        CHECK(ix_conreq_decode(w.data, w.len, NULL, &b, NULL, &at, &why) == IX_EMALFORMED &&
+        CHECK(ixp_conreq_decode(w.data, w.len, NULL, &b, NULL, &at, &why) == IX_EMALFORMED &&
                   at == tag_at && strstr(why, "out of order"),
               "107 after 116: at=%zu %s", at, why);
     }
 
     /* Encoder argument checks leave the buffer as it was. */
-    ix_wbuf_reset(&w);
-    ix_put_u8(&w, 0xaa);
+    ixb_wbuf_reset(&w);
+    ixb_put_u8(&w, 0xaa);
     q.user.form = 0; /* form 0 with n > 0 */
-    CHECK(ix_conreq_encode(&q, &w) == IX_EINVAL && w.len == 1, "bad ascstr form");
-    q.user = ix_ascstr_of("u");
-    q.nenv = IX_LOGIN_MAXENV + 1;
-    CHECK(ix_conreq_encode(&q, &w) == IX_EINVAL && w.len == 1, "too many env pairs");
+    CHECK(ixp_conreq_encode(&q, &w) == IX_EINVAL && w.len == 1, "bad ascstr form");
+    q.user = ixp_ascstr_of("u");
+    q.nenv = IXP_LOGIN_MAXENV + 1;
+    CHECK(ixp_conreq_encode(&q, &w) == IX_EINVAL && w.len == 1, "too many env pairs");
     /* Too big for a u16 total. */
     static char big[40000];
     memset(big, 'a', sizeof big - 1);
-    ix_conreq_defaults(&q, big, big, "s");
-    CHECK(ix_conreq_encode(&q, &w) == IX_ELIMIT && w.len == 1, "total over 65535");
+    ixp_conreq_defaults(&q, big, big, "s");
+    CHECK(ixp_conreq_encode(&q, &w) == IX_ELIMIT && w.len == 1, "total over 65535");
 
-    static ix_conacc a, ab;
-    ix_conacc_defaults(&a, "ol_ixdb", NULL);
+    static ixp_conacc a, ab;
+    ixp_conacc_defaults(&a, "ol_ixdb", NULL);
     CHECK(roundtrip_acc(&a, &w, &ab), "conacc defaults round trip");
-    CHECK(w.data[2] == 2 && ix_be16(w.data + 4) == 0x1000 && ab.sl_flags == 0x1000 &&
+    CHECK(w.data[2] == 2 && ixb_be16(w.data + 4) == 0x1000 && ab.sl_flags == 0x1000 &&
               asc_is(&ab.float_fmt, "IEEEI") && memcmp(ab.product, "srvinfx\0", 8) == 0 &&
-              asc_is(&ab.version, IX_LOGIN_DEFAULT_BANNER) && asc_is(&ab.server_name, "ol_ixdb") &&
+              asc_is(&ab.version, IXP_LOGIN_DEFAULT_BANNER) && asc_is(&ab.server_name, "ol_ixdb") &&
               ab.cap[0] == 316 && memcmp(ab.proto_name, "on\0", 3) == 0 &&
               memcmp(ab.transport, "soctcp\0\0", 8) == 0 && ab.net_level == 0 && ab.result == 102 &&
               ab.svc_error == 0 && ab.warnings == 0 && ab.nmsg == 0 && !ab.has_pinfo &&
@@ -637,18 +637,18 @@ static void test_defaults(void) {
     CHECK(strncmp(line, "CONACC len=", 11) == 0 && strstr(line, "svc_error=0"), "print: %s", line);
 
     /* CONREJ with -951: SL type 3, svc_error 8 bytes after the 102 tag. */
-    ix_conrej_defaults(&a, "ol_ixdb", "IBM Informix Dynamic Server Version 14.10.FC10", -951);
+    ixp_conrej_defaults(&a, "ol_ixdb", "IBM Informix Dynamic Server Version 14.10.FC10", -951);
     CHECK(roundtrip_acc(&a, &w, &ab), "conrej round trip");
-    CHECK(w.data[2] == IX_SL_CONREJ && ab.sl_type == 3 && ab.svc_error == -951, "conrej fields");
-    CHECK(ix_be16(w.data + ab.result_at) == 102 &&
-              (int16_t)ix_be16(w.data + ab.result_at + 8) == -951,
+    CHECK(w.data[2] == IXP_SL_CONREJ && ab.sl_type == 3 && ab.svc_error == -951, "conrej fields");
+    CHECK(ixb_be16(w.data + ab.result_at) == 102 &&
+              (int16_t)ixb_be16(w.data + ab.result_at + 8) == -951,
           "svc_error -951 at tag+8");
     print_of(w.data, w.len, line, sizeof line);
     CHECK(strncmp(line, "CONREJ len=", 11) == 0 && strstr(line, "svc_error=-951"), "print: %s",
           line);
 
     /* Messages with odd and even CHAR lengths, blocks, redirect, bare 127. */
-    ix_conacc_defaults(&a, "s", "v");
+    ixp_conacc_defaults(&a, "s", "v");
     a.nmsg = 2;
     a.msg[0].kind = 1;
     a.msg[0].text.p = (const uint8_t *)"informix@host";
@@ -657,11 +657,11 @@ static void test_defaults(void) {
     a.msg[1].text.p = (const uint8_t *)"ab";
     a.msg[1].text.n = 2;
     a.has_pinfo = a.has_blk110 = a.has_misc = 1;
-    a.pinfo.host = ix_ascstr_of("h");
+    a.pinfo.host = ixp_ascstr_of("h");
     a.blk110.p = (const uint8_t *)"xyz";
     a.blk110.n = 3;
-    a.misc.text = ix_ascstr_of("/bin/oninit");
-    a.misc.block_len = ix_login_misc_len(&a.misc.text);
+    a.misc.text = ixp_ascstr_of("/bin/oninit");
+    a.misc.block_len = ixp_login_misc_len(&a.misc.text);
     CHECK(roundtrip_acc(&a, &w, &ab) && ab.nmsg == 2 && ab.msg[0].text.n == 13 &&
               ab.msg[1].kind == 2 && ab.blk110.n == 3 && ab.pinfo.cwd.form == 0,
           "messages and blocks");
@@ -675,27 +675,27 @@ static void test_defaults(void) {
         CHECK(buf[pad_at] == 0, "pad byte located");
         buf[pad_at] = 1;
         size_t at = 0;
-        CHECK(ix_conacc_decode(buf, w.len, NULL, &ab, NULL, &at, NULL) == IX_EMALFORMED &&
+        CHECK(ixp_conacc_decode(buf, w.len, NULL, &ab, NULL, &at, NULL) == IX_EMALFORMED &&
                   at == pad_at,
               "non-zero pad rejected at %zu", at);
     }
-    ix_conacc_defaults(&a, "s", "v");
-    a.sl_type = IX_SL_REDIRECT;
-    a.result = IX_ASC_DBLIST;
+    ixp_conacc_defaults(&a, "s", "v");
+    a.sl_type = IXP_SL_REDIRECT;
+    a.result = IXP_ASC_DBLIST;
     a.redirect.p = (const uint8_t *)"x=ol|h|9088";
     a.redirect.n = 11;
     CHECK(roundtrip_acc(&a, &w, &ab) && ab.sl_type == 13 && ab.redirect.n == 11, "redirect");
     print_of(w.data, w.len, line, sizeof line);
     CHECK(strncmp(line, "REDIRECT len=", 13) == 0 && strstr(line, "redirect=\"x=ol|h|9088\""),
           "print: %s", line);
-    a.result = IX_ASC_EOT;
+    a.result = IXP_ASC_EOT;
     CHECK(roundtrip_acc(&a, &w, &ab) && ab.result == 127, "bare 127 result");
     a.result = 55;
-    CHECK(ix_conacc_encode(&a, &w) == IX_EINVAL, "bad result item");
+    CHECK(ixp_conacc_encode(&a, &w) == IX_EINVAL, "bad result item");
     a.result = 102;
     a.sl_type = 1;
-    CHECK(ix_conacc_encode(&a, &w) == IX_EINVAL, "bad SL type");
-    ix_wbuf_free(&w);
+    CHECK(ixp_conacc_encode(&a, &w) == IX_EINVAL, "bad SL type");
+    ixb_wbuf_free(&w);
 }
 
 int main(void) {
@@ -718,12 +718,12 @@ int main(void) {
     test_corrupt();
     test_defaults();
 
-    ix_wbuf_free(&conreq_pkt);
-    ix_wbuf_free(&conacc_pkt);
+    ixb_wbuf_free(&conreq_pkt);
+    ixb_wbuf_free(&conacc_pkt);
     for (int i = 0; i < 5; i++)
-        ix_wbuf_free(&rq[i].bytes);
+        ixb_wbuf_free(&rq[i].bytes);
     for (int i = 0; i < 4; i++)
-        ix_wbuf_free(&ac[i].bytes);
+        ixb_wbuf_free(&ac[i].bytes);
     tsv_free(&T);
     return tap_done();
 }

@@ -4,7 +4,7 @@
  *   - decoding the row's bytes gives exactly the messages its `check` column
  *     lists (rendered here in that column's notation);
  *   - re-encoding the decoded messages, and building them again with the
- *     ix_enc_* builders from the decoded values, gives the row's bytes;
+ *     ixp_enc_* builders from the decoded values, gives the row's bytes;
  *   - feeding the bytes one at a time and in random chunks gives the same.
  */
 #include <stdlib.h>
@@ -16,66 +16,66 @@
 #include "tap.h"
 #include "tsv.h"
 
-static void put_str(ix_wbuf *o, const char *s) {
-    ix_put_bytes(o, s, strlen(s));
+static void put_str(ixb_wbuf *o, const char *s) {
+    ixb_put_bytes(o, s, strlen(s));
 }
 
-static void put_fmt(ix_wbuf *o, const char *fmt, long v) {
+static void put_fmt(ixb_wbuf *o, const char *fmt, long v) {
     char t[64];
     snprintf(t, sizeof t, fmt, v);
     put_str(o, t);
 }
 
 /* Renders one message the way the vectors' `check` column writes it. */
-static void render(const ix_msg *m, ix_wbuf *o) {
-    const char *name = ix_tag_name(m->tag);
+static void render(const ixp_msg *m, ixb_wbuf *o) {
+    const char *name = ixp_tag_name(m->tag);
     put_str(o, name && strncmp(name, "SQ_", 3) == 0 ? name + 3 : "?");
     switch (m->tag) {
-    case IX_SQ_COMMAND:
-    case IX_SQ_PREPARE:
+    case IXP_SQ_COMMAND:
+    case IXP_SQ_PREPARE:
         put_fmt(o, " %ld ", m->u.stmt.nparams);
-        ix_put_bytes(o, m->u.stmt.sql.p, m->u.stmt.sql.n);
+        ixb_put_bytes(o, m->u.stmt.sql.p, m->u.stmt.sql.n);
         break;
-    case IX_SQ_ID: put_fmt(o, " %ld", m->u.id); break;
-    case IX_SQ_CURNAME:
+    case IXP_SQ_ID: put_fmt(o, " %ld", m->u.id); break;
+    case IXP_SQ_CURNAME:
         put_str(o, " ");
-        ix_put_bytes(o, m->u.name.p, m->u.name.n);
+        ixb_put_bytes(o, m->u.name.p, m->u.name.n);
         break;
-    case IX_SQ_DBOPEN:
+    case IXP_SQ_DBOPEN:
         put_str(o, " ");
-        ix_put_bytes(o, m->u.dbopen.name.p, m->u.dbopen.name.n);
+        ixb_put_bytes(o, m->u.dbopen.name.p, m->u.dbopen.name.n);
         put_fmt(o, " %ld", m->u.dbopen.flags);
         break;
-    case IX_SQ_NFETCH:
+    case IXP_SQ_NFETCH:
         put_fmt(o, " %ld", m->u.nfetch.bufsize);
         put_fmt(o, " %ld", m->u.nfetch.arraysize);
         break;
-    case IX_SQ_PROTOCOLS:
+    case IXP_SQ_PROTOCOLS:
         put_str(o, " ");
-        ix_hex_encode(m->u.protocols.p, m->u.protocols.n, o);
+        ixb_hex_encode(m->u.protocols.p, m->u.protocols.n, o);
         break;
-    case IX_SQ_INFO: {
+    case IXP_SQ_INFO: {
         put_fmt(o, " %ld", m->u.info.subtype);
         put_fmt(o, " %ld", m->u.info.total);
         put_fmt(o, " %ld", m->u.info.max_key);
         put_fmt(o, " %ld [", m->u.info.max_value);
         size_t pos = 0;
-        ix_bytes k, v;
-        for (int i = 0; ix_info_next(m, &pos, &k, &v); i++) {
+        ixp_bytes k, v;
+        for (int i = 0; ixp_info_next(m, &pos, &k, &v); i++) {
             put_str(o, i ? ", ('" : "('");
-            ix_put_bytes(o, k.p, k.n);
+            ixb_put_bytes(o, k.p, k.n);
             put_str(o, "', '");
-            ix_put_bytes(o, v.p, v.n);
+            ixb_put_bytes(o, v.p, v.n);
             put_str(o, "')");
         }
         put_str(o, "]");
         break;
     }
-    case IX_SQ_RET_TYPE: {
+    case IXP_SQ_RET_TYPE: {
         put_fmt(o, " %ld [", m->u.ret_type.one);
         size_t pos = 0;
-        ix_rtcol c;
-        for (int i = 0; ix_ret_type_next(m, &pos, &c); i++) {
+        ixp_rtcol c;
+        for (int i = 0; ixp_ret_type_next(m, &pos, &c); i++) {
             put_fmt(o, i ? ", (%ld" : "(%ld", c.type);
             put_fmt(o, ", %ld)", c.length);
         }
@@ -87,49 +87,49 @@ static void render(const ix_msg *m, ix_wbuf *o) {
 }
 
 /* Builds the message again from its decoded values with the builders. */
-static void rebuild(const ix_msg *m, const ix_caps *caps, ix_wbuf *o) {
+static void rebuild(const ixp_msg *m, const ixp_caps *caps, ixb_wbuf *o) {
     switch (m->tag) {
-    case IX_SQ_COMMAND:
-        ix_enc_command(o, caps, (const char *)m->u.stmt.sql.p, m->u.stmt.sql.n);
+    case IXP_SQ_COMMAND:
+        ixp_enc_command(o, caps, (const char *)m->u.stmt.sql.p, m->u.stmt.sql.n);
         break;
-    case IX_SQ_PREPARE:
-        ix_enc_prepare(o, caps, m->u.stmt.nparams, (const char *)m->u.stmt.sql.p, m->u.stmt.sql.n);
+    case IXP_SQ_PREPARE:
+        ixp_enc_prepare(o, caps, m->u.stmt.nparams, (const char *)m->u.stmt.sql.p, m->u.stmt.sql.n);
         break;
-    case IX_SQ_ID: ix_enc_id(o, m->u.id); break;
-    case IX_SQ_CURNAME: ix_enc_curname(o, (const char *)m->u.name.p, m->u.name.n); break;
-    case IX_SQ_DBOPEN:
-        ix_enc_dbopen(o, (const char *)m->u.dbopen.name.p, m->u.dbopen.name.n, m->u.dbopen.flags);
+    case IXP_SQ_ID: ixp_enc_id(o, m->u.id); break;
+    case IXP_SQ_CURNAME: ixp_enc_curname(o, (const char *)m->u.name.p, m->u.name.n); break;
+    case IXP_SQ_DBOPEN:
+        ixp_enc_dbopen(o, (const char *)m->u.dbopen.name.p, m->u.dbopen.name.n, m->u.dbopen.flags);
         break;
-    case IX_SQ_NFETCH: ix_enc_nfetch(o, caps, m->u.nfetch.bufsize); break;
-    case IX_SQ_PROTOCOLS: ix_enc_protocols(o, m->u.protocols.p, m->u.protocols.n); break;
-    case IX_SQ_INFO: {
-        ix_bytes k[16], v[16];
+    case IXP_SQ_NFETCH: ixp_enc_nfetch(o, caps, m->u.nfetch.bufsize); break;
+    case IXP_SQ_PROTOCOLS: ixp_enc_protocols(o, m->u.protocols.p, m->u.protocols.n); break;
+    case IXP_SQ_INFO: {
+        ixp_bytes k[16], v[16];
         int n = 0;
         size_t pos = 0;
-        while (n < 16 && ix_info_next(m, &pos, &k[n], &v[n]))
+        while (n < 16 && ixp_info_next(m, &pos, &k[n], &v[n]))
             n++;
-        ix_enc_info(o, k, v, n);
+        ixp_enc_info(o, k, v, n);
         break;
     }
-    case IX_SQ_RET_TYPE: {
-        ix_rtcol c[16];
+    case IXP_SQ_RET_TYPE: {
+        ixp_rtcol c[16];
         int n = 0;
         size_t pos = 0;
-        while (n < 16 && ix_ret_type_next(m, &pos, &c[n]))
+        while (n < 16 && ixp_ret_type_next(m, &pos, &c[n]))
             n++;
-        ix_enc_ret_type(o, c, n);
+        ixp_enc_ret_type(o, c, n);
         break;
     }
-    default: ix_enc_tag(o, m->tag); break;
+    default: ixp_enc_tag(o, m->tag); break;
     }
 }
 
 /* Decodes bytes fed in chunks (chunk 0 = all at once, -1 = random sizes)
  * and renders the messages; returns the reader status at the end. */
-static int decode_fed(const uint8_t *p, size_t n, ix_role role, const ix_caps *caps, int chunk,
-                      ix_wbuf *text) {
-    ix_reader r;
-    ix_reader_init(&r, role, NULL);
+static int decode_fed(const uint8_t *p, size_t n, ixp_role role, const ixp_caps *caps, int chunk,
+                      ixb_wbuf *text) {
+    ixp_reader r;
+    ixp_reader_init(&r, role, NULL);
     r.expect_login = 0;
     r.caps = *caps;
     size_t off = 0;
@@ -137,18 +137,18 @@ static int decode_fed(const uint8_t *p, size_t n, ix_role role, const ix_caps *c
     while (off < n) {
         size_t k = chunk > 0 ? (size_t)chunk : chunk == 0 ? n : 1 + (size_t)(rand() % 7);
         if (k > n - off) k = n - off;
-        rc = ix_reader_feed(&r, p + off, k);
+        rc = ixp_reader_feed(&r, p + off, k);
         off += k;
-        ix_msg m;
-        while (rc == IX_OK && (rc = ix_reader_next(&r, &m)) == IX_OK) {
+        ixp_msg m;
+        while (rc == IX_OK && (rc = ixp_reader_next(&r, &m)) == IX_OK) {
             if (count++) put_str(text, "; ");
             render(&m, text);
         }
         if (rc == IX_NEED_MORE) rc = IX_OK;
         if (rc != IX_OK) break;
     }
-    if (rc == IX_OK && ix_reader_pending(&r)) rc = IX_NEED_MORE;
-    ix_reader_free(&r);
+    if (rc == IX_OK && ixp_reader_pending(&r)) rc = IX_NEED_MORE;
+    ixp_reader_free(&r);
     return rc;
 }
 
@@ -170,17 +170,17 @@ int main(void) {
         const char *msg = row->col[c_msg];
         if (strncmp(msg, "CONREQ", 6) == 0 || strncmp(msg, "CONACC", 6) == 0) continue;
         rows++;
-        ix_role role = strcmp(row->col[c_dir], "C->S") == 0 ? IX_FROM_CLIENT : IX_FROM_SERVER;
-        ix_caps caps = {0};
+        ixp_role role = strcmp(row->col[c_dir], "C->S") == 0 ? IXP_FROM_CLIENT : IXP_FROM_SERVER;
+        ixp_caps caps = {0};
         const char *ctx = row->col[c_ctx];
         /* The fetch rows were sent by clients that offered f62 (JDBC, DBX,
          * libsqli): their i32 buffer size is the f62 form. */
         if (strstr(ctx, "f62 granted") || strstr(ctx, "4-byte SQL length") ||
             strstr(ctx, "fetch buffer as i32"))
             caps.f62 = 1;
-        ix_wbuf bytes;
-        ix_wbuf_init(&bytes, NULL);
-        CHECK(ix_hex_decode(row->col[c_hex], strlen(row->col[c_hex]), &bytes, NULL) == IX_OK,
+        ixb_wbuf bytes;
+        ixb_wbuf_init(&bytes, NULL);
+        CHECK(ixb_hex_decode(row->col[c_hex], strlen(row->col[c_hex]), &bytes, NULL) == IX_OK,
               "line %d: bad hex", row->line);
         const char *want = strstr(row->col[c_check], "independent parser: ");
         CHECK(want != NULL, "line %d: check column has no parser rendering", row->line);
@@ -188,21 +188,22 @@ int main(void) {
         want += strlen("independent parser: ");
 
         /* Decode all at once, then re-encode and rebuild. */
-        ix_wbuf text, again, built;
-        ix_wbuf_init(&text, NULL);
-        ix_wbuf_init(&again, NULL);
-        ix_wbuf_init(&built, NULL);
+        ixb_wbuf text, again, built;
+        ixb_wbuf_init(&text, NULL);
+        ixb_wbuf_init(&again, NULL);
+        ixb_wbuf_init(&built, NULL);
         size_t off = 0;
         int count = 0, rc = IX_OK;
         while (off < bytes.len) {
-            ix_msg m;
+            ixp_msg m;
             size_t at = 0;
             const char *why = NULL;
-            rc = ix_msg_decode(bytes.data + off, bytes.len - off, role, &caps, NULL, &m, &at, &why);
+            rc =
+                ixp_msg_decode(bytes.data + off, bytes.len - off, role, &caps, NULL, &m, &at, &why);
             if (rc != IX_OK) break;
             if (count++) put_str(&text, "; ");
             render(&m, &text);
-            ix_msg_encode(&again, role, &caps, &m);
+            ixp_msg_encode(&again, role, &caps, &m);
             rebuild(&m, &caps, &built);
             off += m.len;
         }
@@ -218,31 +219,31 @@ int main(void) {
         /* Split feeds: byte by byte, odd chunks, random chunks. */
         int chunks[] = {1, 3, 5, -1, -1, -1};
         for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
-            ix_wbuf t2;
-            ix_wbuf_init(&t2, NULL);
+            ixb_wbuf t2;
+            ixb_wbuf_init(&t2, NULL);
             int st = decode_fed(bytes.data, bytes.len, role, &caps, chunks[c], &t2);
             CHECK(st == IX_OK && t2.len == text.len && memcmp(t2.data, text.data, text.len) == 0,
                   "line %d (%s): split feed %d differs", row->line, msg, chunks[c]);
-            ix_wbuf_free(&t2);
+            ixb_wbuf_free(&t2);
         }
         /* Every strict prefix of the first message needs more bytes. */
-        ix_msg m0;
+        ixp_msg m0;
         size_t first = 0;
-        if (ix_msg_decode(bytes.data, bytes.len, role, &caps, NULL, &m0, NULL, NULL) == IX_OK)
+        if (ixp_msg_decode(bytes.data, bytes.len, role, &caps, NULL, &m0, NULL, NULL) == IX_OK)
             first = m0.len;
         for (size_t k = 0; k < first; k++) {
-            ix_msg m;
-            int st = ix_msg_decode(bytes.data, k, role, &caps, NULL, &m, NULL, NULL);
+            ixp_msg m;
+            int st = ixp_msg_decode(bytes.data, k, role, &caps, NULL, &m, NULL, NULL);
             if (st != IX_NEED_MORE) {
                 CHECK(0, "line %d (%s): prefix of %zu bytes gave %s", row->line, msg, k,
                       ix_rc_str(st));
                 break;
             }
         }
-        ix_wbuf_free(&text);
-        ix_wbuf_free(&again);
-        ix_wbuf_free(&built);
-        ix_wbuf_free(&bytes);
+        ixb_wbuf_free(&text);
+        ixb_wbuf_free(&again);
+        ixb_wbuf_free(&built);
+        ixb_wbuf_free(&bytes);
     }
     CHECK(rows == 15, "expected 15 post-login rows in messages.tsv, found %d", rows);
     tsv_free(&t);

@@ -15,133 +15,133 @@
 #include "tap.h"
 #include "types/ix_types.h"
 
-#define B(s) ((ix_bytes){(const uint8_t *)(s), sizeof(s) - 1})
+#define B(s) ((ixp_bytes){(const uint8_t *)(s), sizeof(s) - 1})
 
 /* Decodes one message from w, checks it uses all bytes, re-encodes it, and
  * checks every prefix needs more bytes and byte-wise feeding agrees. */
-static int roundtrip(const ix_wbuf *w, ix_role role, const ix_caps *caps, ix_msg *m,
+static int roundtrip(const ixb_wbuf *w, ixp_role role, const ixp_caps *caps, ixp_msg *m,
                      const char *what) {
     size_t at = 0;
     const char *why = NULL;
-    int rc = ix_msg_decode(w->data, w->len, role, caps, NULL, m, &at, &why);
+    int rc = ixp_msg_decode(w->data, w->len, role, caps, NULL, m, &at, &why);
     CHECK(rc == IX_OK, "%s: decode gave %s at %zu (%s)", what, ix_rc_str(rc), at, why ? why : "");
     if (rc != IX_OK) return 0;
     CHECK(m->len == w->len, "%s: decoded %zu of %zu bytes", what, m->len, w->len);
-    ix_wbuf again;
-    ix_wbuf_init(&again, NULL);
-    ix_msg_encode(&again, role, caps, m);
+    ixb_wbuf again;
+    ixb_wbuf_init(&again, NULL);
+    ixp_msg_encode(&again, role, caps, m);
     CHECK(again.len == w->len && memcmp(again.data, w->data, w->len) == 0,
           "%s: re-encoding differs", what);
-    ix_wbuf_free(&again);
+    ixb_wbuf_free(&again);
     for (size_t k = 0; k < w->len; k++) {
-        ix_msg t;
-        int st = ix_msg_decode(w->data, k, role, caps, NULL, &t, NULL, NULL);
+        ixp_msg t;
+        int st = ixp_msg_decode(w->data, k, role, caps, NULL, &t, NULL, NULL);
         if (st != IX_NEED_MORE) {
             CHECK(0, "%s: prefix %zu gave %s", what, k, ix_rc_str(st));
             break;
         }
     }
-    ix_reader r;
-    ix_reader_init(&r, role, NULL);
+    ixp_reader r;
+    ixp_reader_init(&r, role, NULL);
     r.expect_login = 0;
     r.caps = *caps;
     int got = 0;
     for (size_t k = 0; k < w->len; k++) {
-        ix_msg t;
-        ix_reader_feed(&r, w->data + k, 1);
-        int st = ix_reader_next(&r, &t);
+        ixp_msg t;
+        ixp_reader_feed(&r, w->data + k, 1);
+        int st = ixp_reader_next(&r, &t);
         if (st == IX_OK) got++;
         CHECK(st == IX_OK || st == IX_NEED_MORE, "%s: byte feed gave %s", what, ix_rc_str(st));
     }
-    CHECK(got == 1 && ix_reader_pending(&r) == 0, "%s: byte feed gave %d messages", what, got);
-    ix_reader_free(&r);
+    CHECK(got == 1 && ixp_reader_pending(&r) == 0, "%s: byte feed gave %d messages", what, got);
+    ixp_reader_free(&r);
     return 1;
 }
 
-static int eqb(ix_bytes a, ix_bytes b) {
+static int eqb(ixp_bytes a, ixp_bytes b) {
     return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
 }
 
-static void test_client(const ix_caps *caps) {
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
-    ix_msg m;
+static void test_client(const ixp_caps *caps) {
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
+    ixp_msg m;
     const char *sql = "SELECT * FROM t WHERE a = ?";
 
-    ix_enc_prepare(&w, caps, 1, sql, strlen(sql));
-    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "PREPARE"))
-        CHECK(m.tag == IX_SQ_PREPARE && m.u.stmt.nparams == 1 && m.u.stmt.sql.n == strlen(sql),
+    ixp_enc_prepare(&w, caps, 1, sql, strlen(sql));
+    if (roundtrip(&w, IXP_FROM_CLIENT, caps, &m, "PREPARE"))
+        CHECK(m.tag == IXP_SQ_PREPARE && m.u.stmt.nparams == 1 && m.u.stmt.sql.n == strlen(sql),
               "PREPARE fields");
     CHECK(w.len == 2 + 2 + (caps->f62 ? 4u : 2u) + strlen(sql) + (strlen(sql) & 1),
           "PREPARE SQL length width follows f62");
-    ix_wbuf_reset(&w);
-    ix_enc_command(&w, caps, "DROP TABLE t", 12);
-    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "COMMAND"))
+    ixb_wbuf_reset(&w);
+    ixp_enc_command(&w, caps, "DROP TABLE t", 12);
+    if (roundtrip(&w, IXP_FROM_CLIENT, caps, &m, "COMMAND"))
         CHECK(m.u.stmt.nparams == 0 && eqb(m.u.stmt.sql, B("DROP TABLE t")), "COMMAND fields");
 
-    ix_wbuf_reset(&w);
-    ix_enc_sfetch(&w, caps, IX_FETCH_ABSOLUTE, 42, 32000);
-    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "SFETCH"))
+    ixb_wbuf_reset(&w);
+    ixp_enc_sfetch(&w, caps, IXP_FETCH_ABSOLUTE, 42, 32000);
+    if (roundtrip(&w, IXP_FROM_CLIENT, caps, &m, "SFETCH"))
         CHECK(m.u.sfetch.direction == 6 && m.u.sfetch.position == 42 && m.u.sfetch.bufsize == 32000,
               "SFETCH fields");
     CHECK(w.len == 2 + 2 + 4 + (caps->f62 ? 4u : 2u), "SFETCH buffer size width follows f62");
-    ix_wbuf_reset(&w);
-    ix_enc_nfetch(&w, caps, 4096);
-    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "NFETCH"))
+    ixb_wbuf_reset(&w);
+    ixp_enc_nfetch(&w, caps, 4096);
+    if (roundtrip(&w, IXP_FROM_CLIENT, caps, &m, "NFETCH"))
         CHECK(m.u.nfetch.bufsize == 4096 && m.u.nfetch.arraysize == 0, "NFETCH fields");
     CHECK(w.len == 2 + (caps->f62 ? 4u : 2u) + 2, "NFETCH buffer size width follows f62");
 
-    static const int bare[] = {IX_SQ_OPEN,      IX_SQ_EXECUTE,  IX_SQ_CLOSE,     IX_SQ_RELEASE,
-                               IX_SQ_EOT,       IX_SQ_CMMTWORK, IX_SQ_NDESCRIBE, IX_SQ_SCROLL,
-                               IX_SQ_BEGIN,     IX_SQ_DBCLOSE,  IX_SQ_HOLD,      IX_SQ_WANTDONE,
-                               IX_SQ_EXIT,      IX_SQ_AUTOFREE, IX_SQ_ACK,       IX_SQ_BATCH_START,
-                               IX_SQ_BATCH_END, IX_SQ_DBLIST};
+    static const int bare[] = {
+        IXP_SQ_OPEN,        IXP_SQ_EXECUTE,   IXP_SQ_CLOSE,  IXP_SQ_RELEASE,  IXP_SQ_EOT,
+        IXP_SQ_CMMTWORK,    IXP_SQ_NDESCRIBE, IXP_SQ_SCROLL, IXP_SQ_BEGIN,    IXP_SQ_DBCLOSE,
+        IXP_SQ_HOLD,        IXP_SQ_WANTDONE,  IXP_SQ_EXIT,   IXP_SQ_AUTOFREE, IXP_SQ_ACK,
+        IXP_SQ_BATCH_START, IXP_SQ_BATCH_END, IXP_SQ_DBLIST};
     for (size_t i = 0; i < sizeof bare / sizeof bare[0]; i++) {
-        ix_wbuf_reset(&w);
-        ix_enc_tag(&w, bare[i]);
-        if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, ix_tag_name(bare[i])))
-            CHECK(m.tag == bare[i], "%s tag", ix_tag_name(bare[i]));
+        ixb_wbuf_reset(&w);
+        ixp_enc_tag(&w, bare[i]);
+        if (roundtrip(&w, IXP_FROM_CLIENT, caps, &m, ixp_tag_name(bare[i])))
+            CHECK(m.tag == bare[i], "%s tag", ixp_tag_name(bare[i]));
     }
 
     /* ROLLBACK WORK: with and without libsqli's i16 0 flag word. */
-    ix_wbuf_reset(&w);
-    ix_put_i16(&w, IX_SQ_RBWORK);
-    ix_put_i16(&w, 0);
-    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "RBWORK+flag"))
+    ixb_wbuf_reset(&w);
+    ixb_put_i16(&w, IXP_SQ_RBWORK);
+    ixb_put_i16(&w, 0);
+    if (roundtrip(&w, IXP_FROM_CLIENT, caps, &m, "RBWORK+flag"))
         CHECK(m.u.rbwork.has_flag == 1, "RBWORK flag word consumed");
     static const uint8_t rb_eot[] = {0, 20, 0, 12};
-    CHECK(ix_msg_decode(rb_eot, 4, IX_FROM_CLIENT, caps, NULL, &m, NULL, NULL) == IX_OK &&
+    CHECK(ixp_msg_decode(rb_eot, 4, IXP_FROM_CLIENT, caps, NULL, &m, NULL, NULL) == IX_OK &&
               m.len == 2 && !m.u.rbwork.has_flag,
           "RBWORK followed by EOT leaves the EOT");
 
     /* Savepoints (single source). */
-    ix_wbuf_reset(&w);
-    ix_enc_svpoint(&w, IX_SQ_SVPOINT, "sp1", 3, 1);
-    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "SVPOINT"))
+    ixb_wbuf_reset(&w);
+    ixp_enc_svpoint(&w, IXP_SQ_SVPOINT, "sp1", 3, 1);
+    if (roundtrip(&w, IXP_FROM_CLIENT, caps, &m, "SVPOINT"))
         CHECK(eqb(m.u.svpoint.name, B("sp1")) && m.u.svpoint.unique == 1, "SVPOINT fields");
-    ix_wbuf_reset(&w);
-    ix_enc_svpoint(&w, IX_SQ_RBSVPOINT, "sp1", 3, 0);
-    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "RBSVPOINT"))
+    ixb_wbuf_reset(&w);
+    ixp_enc_svpoint(&w, IXP_SQ_RBSVPOINT, "sp1", 3, 0);
+    if (roundtrip(&w, IXP_FROM_CLIENT, caps, &m, "RBSVPOINT"))
         CHECK(eqb(m.u.name, B("sp1")), "RBSVPOINT name");
-    ix_wbuf_reset(&w);
-    ix_enc_svpoint(&w, IX_SQ_RELSVPOINT, "s2", 2, 0);
-    roundtrip(&w, IX_FROM_CLIENT, caps, &m, "RELSVPOINT");
+    ixb_wbuf_reset(&w);
+    ixp_enc_svpoint(&w, IXP_SQ_RELSVPOINT, "s2", 2, 0);
+    roundtrip(&w, IXP_FROM_CLIENT, caps, &m, "RELSVPOINT");
 
     /* FETCHBLOB: descriptor width follows f70. */
     uint8_t desc[68] = {0};
     desc[11] = 5;
-    ix_wbuf_reset(&w);
-    ix_enc_fetchblob(&w, desc, caps->f70 ? 68 : 56);
-    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "FETCHBLOB"))
+    ixb_wbuf_reset(&w);
+    ixp_enc_fetchblob(&w, desc, caps->f70 ? 68 : 56);
+    if (roundtrip(&w, IXP_FROM_CLIENT, caps, &m, "FETCHBLOB"))
         CHECK(m.u.blobdesc.n == (caps->f70 ? 68u : 56u), "FETCHBLOB descriptor width");
 
-    ix_wbuf_reset(&w);
-    ix_enc_response(&w, (const uint8_t *)"secret", 6);
-    roundtrip(&w, IX_FROM_CLIENT, caps, &m, "RESPONSE");
-    ix_wbuf_reset(&w);
-    ix_put_i16(&w, IX_SQ_GENKEYS);
-    ix_put_i16(&w, 1);
-    roundtrip(&w, IX_FROM_CLIENT, caps, &m, "GENKEYS");
+    ixb_wbuf_reset(&w);
+    ixp_enc_response(&w, (const uint8_t *)"secret", 6);
+    roundtrip(&w, IXP_FROM_CLIENT, caps, &m, "RESPONSE");
+    ixb_wbuf_reset(&w);
+    ixb_put_i16(&w, IXP_SQ_GENKEYS);
+    ixb_put_i16(&w, 1);
+    roundtrip(&w, IXP_FROM_CLIENT, caps, &m, "GENKEYS");
 
     /* BIND with a value of every bindable type, NULL and DEFAULT. */
     static const uint8_t i32v[] = {0, 0, 9, 0xa4}, i16v[] = {0, 1},
@@ -150,7 +150,7 @@ static void test_client(const ix_caps *caps) {
                          dec[] = {0, 4, 0xc2, 1, 0x17, 0x2d}, dt[] = {0, 3, 0xc3, 0x17, 0x3b},
                          i8[] = {0, 1, 0, 0, 0, 1, 0, 0, 0, 0}, boo[] = {1},
                          blob[] = {0, 0, 0, 3, 1, 2, 3};
-    ix_bindval v[] = {
+    ixp_bindval v[] = {
         {.type = IX_T_INTEGER, .slot = 0x0a00, .value = {i32v, 4}},
         {.type = IX_T_SMALLINT, .value = {i16v, 2}},
         {.type = IX_T_BIGINT, .slot = 0x1300, .value = {i64v, 8}},
@@ -170,19 +170,19 @@ static void test_client(const ix_caps *caps) {
          .value = {boo, 1}},
         {.type = IX_T_LVARCHAR, .has_names = 1, .value = {str, 5}},
         {.type = IX_T_BYTE, .value = {blob, 7}},
-        {.type = IX_T_INTEGER, .indicator = IX_IND_NULL},
-        {.type = IX_T_BOOLEAN, .indicator = IX_IND_NULL},
-        {.type = IX_T_VARCHAR, .indicator = IX_IND_DEFAULT},
+        {.type = IX_T_INTEGER, .indicator = IXP_IND_NULL},
+        {.type = IX_T_BOOLEAN, .indicator = IXP_IND_NULL},
+        {.type = IX_T_VARCHAR, .indicator = IXP_IND_DEFAULT},
     };
     int nv = (int)(sizeof v / sizeof v[0]);
-    ix_wbuf_reset(&w);
-    ix_enc_bind(&w, v, nv);
-    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "BIND")) {
+    ixb_wbuf_reset(&w);
+    ixp_enc_bind(&w, v, nv);
+    if (roundtrip(&w, IXP_FROM_CLIENT, caps, &m, "BIND")) {
         CHECK(m.u.bind.count == nv, "BIND count");
         size_t pos = 0;
-        ix_bindval got;
+        ixp_bindval got;
         int i = 0;
-        while (ix_bind_next(&m, &pos, &got)) {
+        while (ixp_bind_next(&m, &pos, &got)) {
             CHECK(i < nv && got.type == v[i].type && got.indicator == v[i].indicator &&
                       got.slot == v[i].slot && got.has_names == v[i].has_names &&
                       eqb(got.value, v[i].value) && eqb(got.xname, v[i].xname),
@@ -209,62 +209,62 @@ static void test_client(const ix_caps *caps) {
         {"000500010009000000000000", IX_EMALFORMED, 10},         /* NULL type as a value */
     };
     for (size_t k = 0; k < sizeof badbind / sizeof badbind[0]; k++) {
-        ix_wbuf bb;
-        ix_wbuf_init(&bb, NULL);
-        ix_hex_decode(badbind[k].hex, strlen(badbind[k].hex), &bb, NULL);
-        ix_limits lim = {.max_value = 4};
-        ix_msg bm;
+        ixb_wbuf bb;
+        ixb_wbuf_init(&bb, NULL);
+        ixb_hex_decode(badbind[k].hex, strlen(badbind[k].hex), &bb, NULL);
+        ixp_limits lim = {.max_value = 4};
+        ixp_msg bm;
         size_t at = 0;
         const char *why = NULL;
-        int rc = ix_msg_decode(bb.data, bb.len, IX_FROM_CLIENT, caps, &lim, &bm, &at, &why);
+        int rc = ixp_msg_decode(bb.data, bb.len, IXP_FROM_CLIENT, caps, &lim, &bm, &at, &why);
         CHECK(rc == badbind[k].rc && (rc == IX_NEED_MORE || at == badbind[k].at),
               "bad BIND %zu: rc %d at %zu (%s)", k, rc, at, why ? why : "");
-        ix_wbuf_free(&bb);
+        ixb_wbuf_free(&bb);
     }
     /* The example of §3.4: one DATE 1970-01-01 then execute. */
     static const char *date_bind = "0004000000050001000700000000000063e00007000c";
-    ix_wbuf ex;
-    ix_wbuf_init(&ex, NULL);
-    ix_hex_decode(date_bind, strlen(date_bind), &ex, NULL);
+    ixb_wbuf ex;
+    ixb_wbuf_init(&ex, NULL);
+    ixb_hex_decode(date_bind, strlen(date_bind), &ex, NULL);
     size_t off = 0;
     int tags[8], nt = 0;
     while (off < ex.len && nt < 8) {
-        if (ix_msg_decode(ex.data + off, ex.len - off, IX_FROM_CLIENT, caps, NULL, &m, NULL,
-                          NULL) != IX_OK)
+        if (ixp_msg_decode(ex.data + off, ex.len - off, IXP_FROM_CLIENT, caps, NULL, &m, NULL,
+                           NULL) != IX_OK)
             break;
         tags[nt++] = m.tag;
-        if (m.tag == IX_SQ_BIND) {
+        if (m.tag == IXP_SQ_BIND) {
             size_t pos = 0;
-            ix_bindval got;
-            CHECK(ix_bind_next(&m, &pos, &got) && got.type == IX_T_DATE &&
-                      ix_be32(got.value.p) == 25568,
+            ixp_bindval got;
+            CHECK(ixp_bind_next(&m, &pos, &got) && got.type == IX_T_DATE &&
+                      ixb_be32(got.value.p) == 25568,
                   "§3.4 DATE bind example");
         }
         off += m.len;
     }
-    CHECK(nt == 4 && tags[0] == IX_SQ_ID && tags[1] == IX_SQ_BIND && tags[2] == IX_SQ_EXECUTE &&
-              tags[3] == IX_SQ_EOT,
+    CHECK(nt == 4 && tags[0] == IXP_SQ_ID && tags[1] == IXP_SQ_BIND && tags[2] == IXP_SQ_EXECUTE &&
+              tags[3] == IXP_SQ_EOT,
           "§3.4 example decodes as ID, BIND, EXECUTE, EOT");
-    ix_wbuf_free(&ex);
+    ixb_wbuf_free(&ex);
 
     /* RET_TYPE: the DBX forms (43 + empty names, 45 + informix/boolean) and
      * the libsqli form (41 without names). */
-    ix_rtcol rc[] = {{.type = IX_T_VARCHAR, .length = 128},
-                     {.type = IX_T_LVARCHAR, .has_names = 1, .length = 2048},
-                     {.type = IX_T_BOOLEAN,
-                      .has_names = 1,
-                      .owner = B("informix"),
-                      .xname = B("boolean"),
-                      .length = 1},
-                     {.type = IX_T_UDTFIXED, .length = 1},
-                     {.type = IX_T_DECIMAL, .length = 0x0804}};
-    ix_wbuf_reset(&w);
-    ix_enc_ret_type(&w, rc, 5);
-    if (roundtrip(&w, IX_FROM_CLIENT, caps, &m, "RET_TYPE")) {
+    ixp_rtcol rc[] = {{.type = IX_T_VARCHAR, .length = 128},
+                      {.type = IX_T_LVARCHAR, .has_names = 1, .length = 2048},
+                      {.type = IX_T_BOOLEAN,
+                       .has_names = 1,
+                       .owner = B("informix"),
+                       .xname = B("boolean"),
+                       .length = 1},
+                      {.type = IX_T_UDTFIXED, .length = 1},
+                      {.type = IX_T_DECIMAL, .length = 0x0804}};
+    ixb_wbuf_reset(&w);
+    ixp_enc_ret_type(&w, rc, 5);
+    if (roundtrip(&w, IXP_FROM_CLIENT, caps, &m, "RET_TYPE")) {
         size_t pos = 0;
-        ix_rtcol got;
+        ixp_rtcol got;
         int i = 0;
-        while (ix_ret_type_next(&m, &pos, &got)) {
+        while (ixp_ret_type_next(&m, &pos, &got)) {
             CHECK(got.type == rc[i].type && got.length == rc[i].length &&
                       got.has_names == rc[i].has_names,
                   "RET_TYPE column %d", i);
@@ -272,27 +272,27 @@ static void test_client(const ix_caps *caps) {
         }
         CHECK(i == 5, "RET_TYPE walked %d columns", i);
     }
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&w);
 }
 
-static ix_column col(const char *name, int type, int32_t enclen, const char *xowner,
-                     const char *xname) {
-    ix_column c = {0};
-    c.name = (ix_bytes){(const uint8_t *)name, strlen(name)};
+static ixp_column col(const char *name, int type, int32_t enclen, const char *xowner,
+                      const char *xname) {
+    ixp_column c = {0};
+    c.name = (ixp_bytes){(const uint8_t *)name, strlen(name)};
     c.type = (int16_t)type;
     c.enclen = enclen;
-    if (xowner) c.xowner = (ix_bytes){(const uint8_t *)xowner, strlen(xowner)};
-    if (xname) c.xname = (ix_bytes){(const uint8_t *)xname, strlen(xname)};
+    if (xowner) c.xowner = (ixp_bytes){(const uint8_t *)xowner, strlen(xowner)};
+    if (xname) c.xname = (ixp_bytes){(const uint8_t *)xname, strlen(xname)};
     return c;
 }
 
-static void test_server(const ix_caps *caps) {
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
-    ix_msg m;
+static void test_server(const ixp_caps *caps) {
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
+    ixp_msg m;
 
-    ix_column cols[] = {
-        col("id", IX_T_SERIAL | IX_TF_NOTNULL, 4, NULL, NULL),
+    ixp_column cols[] = {
+        col("id", IX_T_SERIAL | IXT_TF_NOTNULL, 4, NULL, NULL),
         col("name", IX_T_VARCHAR, 64, NULL, NULL),
         col("price", IX_T_DECIMAL, 0x0804, NULL, NULL),
         col("day", IX_T_DATE, 4, NULL, NULL),
@@ -304,18 +304,18 @@ static void test_server(const ix_caps *caps) {
         col("f", IX_T_FLOAT, 8, NULL, NULL),
     };
     int nc = (int)(sizeof cols / sizeof cols[0]);
-    ix_describe d = {.stmt_type = IX_STMTTYPE_SELECT, .stmt_id = 3, .est_rows = 10};
-    CHECK(ix_enc_describe(&w, caps, &d, cols, nc) == IX_OK, "DESCRIBE encodes");
-    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "DESCRIBE")) {
+    ixp_describe d = {.stmt_type = IX_STMTTYPE_SELECT, .stmt_id = 3, .est_rows = 10};
+    CHECK(ixp_enc_describe(&w, caps, &d, cols, nc) == IX_OK, "DESCRIBE encodes");
+    if (roundtrip(&w, IXP_FROM_SERVER, caps, &m, "DESCRIBE")) {
         CHECK(m.u.describe.ncols == nc && m.u.describe.stmt_id == 3 &&
                   m.u.describe.extended == (caps->f63 != 0),
               "DESCRIBE header");
         /* start positions: 4, VARCHAR(64)+1, DECIMAL(8,4) 5, 4, 8, ... */
         static const int32_t starts[] = {0, 4, 69, 74, 78, 86, 2134, 2135, 2145, 2150};
         size_t pos = 0;
-        ix_column c;
+        ixp_column c;
         int i = 0;
-        while (ix_describe_next(&m, &pos, &c)) {
+        while (ixp_describe_next(&m, &pos, &c)) {
             CHECK(eqb(c.name, cols[i].name) && c.type == cols[i].type &&
                       c.enclen == cols[i].enclen && c.start == starts[i],
                   "DESCRIBE column %d (start %d)", i, c.start);
@@ -330,315 +330,315 @@ static void test_server(const ix_caps *caps) {
               m.u.describe.tuple_size);
     }
     /* A DDL describe: no columns, empty name table. */
-    ix_wbuf_reset(&w);
-    ix_describe ddl = {.stmt_type = IX_STMTTYPE_CREATE_TABLE};
-    ix_enc_describe(&w, caps, &ddl, NULL, 0);
-    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "DESCRIBE DDL"))
+    ixb_wbuf_reset(&w);
+    ixp_describe ddl = {.stmt_type = IX_STMTTYPE_CREATE_TABLE};
+    ixp_enc_describe(&w, caps, &ddl, NULL, 0);
+    if (roundtrip(&w, IXP_FROM_SERVER, caps, &m, "DESCRIBE DDL"))
         CHECK(m.u.describe.ncols == 0 && m.u.describe.names_len == 0, "DDL describe is empty");
 
-    ix_wbuf_reset(&w);
+    ixb_wbuf_reset(&w);
     static const uint8_t payload[] = {0, 0, 0, 1, 3, 'a', 'b', 'c'};
-    ix_enc_tuple(&w, 0, payload, 7);
-    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "TUPLE"))
+    ixp_enc_tuple(&w, 0, payload, 7);
+    if (roundtrip(&w, IXP_FROM_SERVER, caps, &m, "TUPLE"))
         CHECK(m.u.tuple.data.n == 7 && w.len == 2 + 2 + 4 + 7 + 1, "TUPLE padded to even");
 
-    ix_wbuf_reset(&w);
-    ix_enc_done(&w, caps, 0x15, 5000000000LL * (caps->f70 ? 1 : 0) + 7, 0, 42);
-    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "DONE"))
+    ixb_wbuf_reset(&w);
+    ixp_enc_done(&w, caps, 0x15, 5000000000LL * (caps->f70 ? 1 : 0) + 7, 0, 42);
+    if (roundtrip(&w, IXP_FROM_SERVER, caps, &m, "DONE"))
         CHECK(m.u.done.warnings == 0x15 && m.u.done.serial == 42 &&
                   m.u.done.rows == (caps->f70 ? 5000000007LL : 7) &&
                   w.len == (caps->f70 ? 24u : 16u),
               "DONE fields and width");
 
-    ix_wbuf_reset(&w);
-    ix_enc_cost(&w, 1, 2);
-    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "COST"))
+    ixb_wbuf_reset(&w);
+    ixp_enc_cost(&w, 1, 2);
+    if (roundtrip(&w, IXP_FROM_SERVER, caps, &m, "COST"))
         CHECK(m.u.cost.est_rows == 1 && m.u.cost.est_cost == 2, "COST fields");
-    ix_wbuf_reset(&w);
-    ix_enc_xactstat(&w, 2, 1, 0);
-    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "XACTSTAT"))
+    ixb_wbuf_reset(&w);
+    ixp_enc_xactstat(&w, 2, 1, 0);
+    if (roundtrip(&w, IXP_FROM_SERVER, caps, &m, "XACTSTAT"))
         CHECK(m.u.xactstat.event == 2 && m.u.xactstat.new_level == 1, "XACTSTAT fields");
-    ix_wbuf_reset(&w);
-    ix_enc_insertdone(&w, caps, -9000000000LL, caps->f54 ? 77 : 0);
-    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "INSERTDONE"))
+    ixb_wbuf_reset(&w);
+    ixp_enc_insertdone(&w, caps, -9000000000LL, caps->f54 ? 77 : 0);
+    if (roundtrip(&w, IXP_FROM_SERVER, caps, &m, "INSERTDONE"))
         CHECK(m.u.insertdone.serial8 == -9000000000LL &&
                   m.u.insertdone.bigserial == (caps->f54 ? 77 : 0) &&
                   w.len == (caps->f54 ? 20u : 12u),
               "INSERTDONE fields and width");
-    ix_wbuf_reset(&w);
-    ix_enc_err(&w, caps, -206, -111, 14, "t1", 2);
-    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "ERR"))
+    ixb_wbuf_reset(&w);
+    ixp_enc_err(&w, caps, -206, -111, 14, "t1", 2);
+    if (roundtrip(&w, IXP_FROM_SERVER, caps, &m, "ERR"))
         CHECK(m.u.err.sqlcode == -206 && m.u.err.isamcode == -111 && m.u.err.offset == 14 &&
                   eqb(m.u.err.msg, B("t1")),
               "ERR fields");
-    ix_wbuf_reset(&w);
-    ix_enc_err(&w, caps, -368, 0, 0, NULL, 0);
-    if (roundtrip(&w, IX_FROM_SERVER, caps, &m, "ERR -368"))
+    ixb_wbuf_reset(&w);
+    ixp_enc_err(&w, caps, -368, 0, 0, NULL, 0);
+    if (roundtrip(&w, IXP_FROM_SERVER, caps, &m, "ERR -368"))
         CHECK(!m.u.err.has_msg, "ERR -368 has no message field");
-    ix_wbuf_reset(&w);
-    ix_enc_blob(&w, payload, 7);
-    roundtrip(&w, IX_FROM_SERVER, caps, &m, "BLOB");
-    ix_wbuf_reset(&w);
-    ix_enc_tupid(&w, 9);
-    roundtrip(&w, IX_FROM_SERVER, caps, &m, "TUPID");
-    ix_wbuf_reset(&w);
-    ix_enc_challenge(&w, 1, "Password: ", 10);
-    roundtrip(&w, IX_FROM_SERVER, caps, &m, "CHALLENGE");
-    static const int bare[] = {IX_SQ_EOT, IX_SQ_CLOSE, IX_SQ_EXIT, IX_SQ_ACCEPT};
+    ixb_wbuf_reset(&w);
+    ixp_enc_blob(&w, payload, 7);
+    roundtrip(&w, IXP_FROM_SERVER, caps, &m, "BLOB");
+    ixb_wbuf_reset(&w);
+    ixp_enc_tupid(&w, 9);
+    roundtrip(&w, IXP_FROM_SERVER, caps, &m, "TUPID");
+    ixb_wbuf_reset(&w);
+    ixp_enc_challenge(&w, 1, "Password: ", 10);
+    roundtrip(&w, IXP_FROM_SERVER, caps, &m, "CHALLENGE");
+    static const int bare[] = {IXP_SQ_EOT, IXP_SQ_CLOSE, IXP_SQ_EXIT, IXP_SQ_ACCEPT};
     for (size_t i = 0; i < 4; i++) {
-        ix_wbuf_reset(&w);
-        ix_enc_tag(&w, bare[i]);
-        roundtrip(&w, IX_FROM_SERVER, caps, &m, ix_tag_name(bare[i]));
+        ixb_wbuf_reset(&w);
+        ixp_enc_tag(&w, bare[i]);
+        roundtrip(&w, IXP_FROM_SERVER, caps, &m, ixp_tag_name(bare[i]));
     }
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&w);
 }
 
 /* Hex of w's bytes, for exact comparisons. */
-static int bytes_are(const ix_wbuf *w, const char *hex) {
-    ix_wbuf h;
-    ix_wbuf_init(&h, NULL);
-    ix_hex_encode(w->data, w->len, &h);
+static int bytes_are(const ixb_wbuf *w, const char *hex) {
+    ixb_wbuf h;
+    ixb_wbuf_init(&h, NULL);
+    ixb_hex_encode(w->data, w->len, &h);
     int ok = h.len == strlen(hex) && memcmp(h.data, hex, h.len) == 0;
-    ix_wbuf_free(&h);
+    ixb_wbuf_free(&h);
     return ok;
 }
 
 /* Decodes hex as `role` under caps into *m (whose bytes live in *keep). */
-static int decode_hex(const char *hex, ix_role role, const ix_caps *caps, const ix_limits *lim,
-                      ix_wbuf *keep, ix_msg *m, size_t *at) {
-    ix_wbuf_reset(keep);
-    ix_hex_decode(hex, strlen(hex), keep, NULL);
-    return ix_msg_decode(keep->data, keep->len, role, caps, lim, m, at, NULL);
+static int decode_hex(const char *hex, ixp_role role, const ixp_caps *caps, const ixp_limits *lim,
+                      ixb_wbuf *keep, ixp_msg *m, size_t *at) {
+    ixb_wbuf_reset(keep);
+    ixb_hex_decode(hex, strlen(hex), keep, NULL);
+    return ixp_msg_decode(keep->data, keep->len, role, caps, lim, m, at, NULL);
 }
 
 /* The fetch buffer size is an i16 unless f62 was granted (§8 #5): the NMAP
  * form against IDS 11.50 and the JDBC 4.50 form, decoded and encoded. */
 static void test_fetch_width(void) {
-    ix_caps none = {0}, f62 = {.f62 = 1};
-    ix_wbuf w, k;
-    ix_wbuf_init(&w, NULL);
-    ix_wbuf_init(&k, NULL);
-    ix_msg m;
+    ixp_caps none = {0}, f62 = {.f62 = 1};
+    ixb_wbuf w, k;
+    ixb_wbuf_init(&w, NULL);
+    ixb_wbuf_init(&k, NULL);
+    ixp_msg m;
     /* NMAP's "continue" group: ID 1, NFETCH i16 4096, i16 0, EOT. */
     const char *nmap = "00040001000910000000000c";
-    CHECK(decode_hex(nmap + 8, IX_FROM_CLIENT, &none, NULL, &k, &m, NULL) == IX_OK &&
-              m.tag == IX_SQ_NFETCH && m.len == 6 && m.u.nfetch.bufsize == 4096 &&
+    CHECK(decode_hex(nmap + 8, IXP_FROM_CLIENT, &none, NULL, &k, &m, NULL) == IX_OK &&
+              m.tag == IXP_SQ_NFETCH && m.len == 6 && m.u.nfetch.bufsize == 4096 &&
               m.u.nfetch.arraysize == 0,
           "NFETCH without f62: i16 buffer size, the EOT is left (NMAP)");
-    CHECK(decode_hex(nmap + 8, IX_FROM_CLIENT, &f62, NULL, &k, &m, NULL) == IX_OK && m.len == 8,
+    CHECK(decode_hex(nmap + 8, IXP_FROM_CLIENT, &f62, NULL, &k, &m, NULL) == IX_OK && m.len == 8,
           "the same bytes read as the f62 form swallow the EOT (why the width matters)");
-    CHECK(decode_hex("0009000010000000", IX_FROM_CLIENT, &f62, NULL, &k, &m, NULL) == IX_OK &&
+    CHECK(decode_hex("0009000010000000", IXP_FROM_CLIENT, &f62, NULL, &k, &m, NULL) == IX_OK &&
               m.len == 8 && m.u.nfetch.bufsize == 4096,
           "NFETCH with f62: i32 buffer size (JDBC 4.50, JDD)");
-    ix_enc_nfetch(&w, &none, 4096);
+    ixp_enc_nfetch(&w, &none, 4096);
     CHECK(bytes_are(&w, "000910000000"), "NFETCH encoded without f62 is 00 09 10 00 00 00");
-    ix_wbuf_reset(&w);
-    ix_enc_nfetch(&w, &f62, 4096);
+    ixb_wbuf_reset(&w);
+    ixp_enc_nfetch(&w, &f62, 4096);
     CHECK(bytes_are(&w, "0009000010000000"), "NFETCH encoded with f62 is 00 09 00 00 10 00 00 00");
-    ix_wbuf_reset(&w);
-    ix_enc_nfetch(&w, &none, 1 << 20);
+    ixb_wbuf_reset(&w);
+    ixp_enc_nfetch(&w, &none, 1 << 20);
     CHECK(bytes_are(&w, "00097fff0000"), "a size over the i16 field is sent as 32767");
-    ix_wbuf_reset(&w);
-    ix_enc_sfetch(&w, &none, IX_FETCH_NEXT, 0, 4096);
+    ixb_wbuf_reset(&w);
+    ixp_enc_sfetch(&w, &none, IXP_FETCH_NEXT, 0, 4096);
     CHECK(bytes_are(&w, "00170001000000001000"), "SFETCH without f62: i16 buffer size");
-    CHECK(ix_fetch_bufsize_max(&none) == 32767 && ix_fetch_bufsize_max(&f62) == INT32_MAX &&
-              ix_fetch_bufsize_max(NULL) == 32767,
-          "ix_fetch_bufsize_max follows f62");
+    CHECK(ixp_fetch_bufsize_max(&none) == 32767 && ixp_fetch_bufsize_max(&f62) == INT32_MAX &&
+              ixp_fetch_bufsize_max(NULL) == 32767,
+          "ixp_fetch_bufsize_max follows f62");
     /* No SQ_PROTOCOLS, and the NMAP-era 7-byte offer, both leave f62 out. */
     static const uint8_t nmap_offer[] = {0xff, 0xfc, 0x7f, 0xfc, 0x3c, 0x8c, 0x8a};
-    uint8_t ans[IX_CAPS_ANSWER_LEN];
-    ix_caps g = ix_caps_answer(nmap_offer, sizeof nmap_offer, ix_caps_ixd, ans);
-    CHECK(ix_fetch_bufsize_max(&g) == 32767, "NMAP-era offer: i16 fetch size");
-    ix_wbuf_free(&w);
-    ix_wbuf_free(&k);
+    uint8_t ans[IXP_CAPS_ANSWER_LEN];
+    ixp_caps g = ixp_caps_answer(nmap_offer, sizeof nmap_offer, ixp_caps_ixd, ans);
+    CHECK(ixp_fetch_bufsize_max(&g) == 32767, "NMAP-era offer: i16 fetch size");
+    ixb_wbuf_free(&w);
+    ixb_wbuf_free(&k);
 }
 
 /* SQ_DBLIST (26): the bare request and NMAP's reply layout. */
 static void test_dblist(void) {
-    ix_caps caps = {0};
-    ix_wbuf w, k;
-    ix_wbuf_init(&w, NULL);
-    ix_wbuf_init(&k, NULL);
-    ix_msg m;
-    ix_bytes names[] = {B("sysmaster"), B("demo"), B("abc")};
-    CHECK(ix_enc_dblist(&w, names, 3) == IX_OK, "DBLIST encodes");
+    ixp_caps caps = {0};
+    ixb_wbuf w, k;
+    ixb_wbuf_init(&w, NULL);
+    ixb_wbuf_init(&k, NULL);
+    ixp_msg m;
+    ixp_bytes names[] = {B("sysmaster"), B("demo"), B("abc")};
+    CHECK(ixp_enc_dblist(&w, names, 3) == IX_OK, "DBLIST encodes");
     CHECK(bytes_are(&w, "001a0009"
                         "7379736d617374657200"
                         "000464656d6f"
                         "000361626300"
                         "0000"),
           "DBLIST: {u16 length, name, pad} per name, then u16 0");
-    if (roundtrip(&w, IX_FROM_SERVER, &caps, &m, "DBLIST")) {
+    if (roundtrip(&w, IXP_FROM_SERVER, &caps, &m, "DBLIST")) {
         size_t pos = 0;
-        ix_bytes got;
+        ixp_bytes got;
         int i = 0;
-        while (ix_dblist_next(&m, &pos, &got)) {
+        while (ixp_dblist_next(&m, &pos, &got)) {
             CHECK(i < 3 && eqb(got, names[i]), "DBLIST name %d", i);
             i++;
         }
         CHECK(i == 3 && m.u.dblist.count == 3, "DBLIST walked %d names", i);
-        ix_printer pr;
-        ix_printer_init(&pr, NULL);
-        ix_wbuf line;
-        ix_wbuf_init(&line, NULL);
-        ix_print_msg(&pr, IX_FROM_SERVER, &m, &line);
+        ixp_printer pr;
+        ixp_printer_init(&pr, NULL);
+        ixb_wbuf line;
+        ixb_wbuf_init(&line, NULL);
+        ixp_print_msg(&pr, IXP_FROM_SERVER, &m, &line);
         const char *want = "SQ_DBLIST count=3 [\"sysmaster\", \"demo\", \"abc\"]";
         CHECK(line.len == strlen(want) && memcmp(line.data, want, line.len) == 0,
               "DBLIST printed: %.*s", (int)line.len, (const char *)line.data);
-        ix_printer_free(&pr);
-        ix_wbuf_free(&line);
+        ixp_printer_free(&pr);
+        ixb_wbuf_free(&line);
     }
-    ix_wbuf_reset(&w);
-    CHECK(ix_enc_dblist(&w, NULL, 0) == IX_OK && bytes_are(&w, "001a0000"), "empty DBLIST");
-    if (roundtrip(&w, IX_FROM_SERVER, &caps, &m, "DBLIST empty"))
+    ixb_wbuf_reset(&w);
+    CHECK(ixp_enc_dblist(&w, NULL, 0) == IX_OK && bytes_are(&w, "001a0000"), "empty DBLIST");
+    if (roundtrip(&w, IXP_FROM_SERVER, &caps, &m, "DBLIST empty"))
         CHECK(m.u.dblist.count == 0, "empty DBLIST has no names");
-    ix_wbuf_reset(&w);
-    ix_bytes bad[] = {B("a"), B("")};
-    CHECK(ix_enc_dblist(&w, bad, 2) == IX_EINVAL && w.len == 0, "an empty name is refused");
+    ixb_wbuf_reset(&w);
+    ixp_bytes bad[] = {B("a"), B("")};
+    CHECK(ixp_enc_dblist(&w, bad, 2) == IX_EINVAL && w.len == 0, "an empty name is refused");
     /* The request NMAP sends: 00 1a 00 0c. */
-    CHECK(decode_hex("001a000c", IX_FROM_CLIENT, &caps, NULL, &k, &m, NULL) == IX_OK &&
-              m.tag == IX_SQ_DBLIST && m.len == 2,
+    CHECK(decode_hex("001a000c", IXP_FROM_CLIENT, &caps, NULL, &k, &m, NULL) == IX_OK &&
+              m.tag == IXP_SQ_DBLIST && m.len == 2,
           "DBLIST request is the bare tag");
     /* Limits: names and their count. */
-    ix_limits lim = {.max_items = 1};
+    ixp_limits lim = {.max_items = 1};
     size_t at = 0;
-    CHECK(decode_hex("001a00016100000162000000", IX_FROM_SERVER, &caps, &lim, &k, &m, &at) ==
+    CHECK(decode_hex("001a00016100000162000000", IXP_FROM_SERVER, &caps, &lim, &k, &m, &at) ==
                   IX_ELIMIT &&
               at == 6,
           "too many DBLIST names is a limit error at the extra name (at %zu)", at);
-    lim = (ix_limits){.max_string = 2};
-    CHECK(decode_hex("001a0003616263000000", IX_FROM_SERVER, &caps, &lim, &k, &m, &at) ==
+    lim = (ixp_limits){.max_string = 2};
+    CHECK(decode_hex("001a0003616263000000", IXP_FROM_SERVER, &caps, &lim, &k, &m, &at) ==
                   IX_ELIMIT &&
               at == 2,
           "a DBLIST name over max_string is a limit error at its length");
-    ix_wbuf_free(&w);
-    ix_wbuf_free(&k);
+    ixb_wbuf_free(&w);
+    ixb_wbuf_free(&k);
 }
 
-static void expect_err(const char *hex, ix_role role, int want, size_t want_at, const char *what) {
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
-    ix_hex_decode(hex, strlen(hex), &w, NULL);
-    ix_caps caps = {0};
-    ix_msg m;
+static void expect_err(const char *hex, ixp_role role, int want, size_t want_at, const char *what) {
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
+    ixb_hex_decode(hex, strlen(hex), &w, NULL);
+    ixp_caps caps = {0};
+    ixp_msg m;
     size_t at = 999;
     const char *why = NULL;
-    int rc = ix_msg_decode(w.data, w.len, role, &caps, NULL, &m, &at, &why);
+    int rc = ixp_msg_decode(w.data, w.len, role, &caps, NULL, &m, &at, &why);
     CHECK(rc == want && at == want_at, "%s: got %s at %zu (%s), want %s at %zu", what,
           ix_rc_str(rc), at, why ? why : "", ix_rc_str(want), want_at);
     CHECK(rc == IX_OK || why != NULL, "%s: a reason is given", what);
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&w);
 }
 
 static void test_errors(void) {
-    expect_err("0063", IX_FROM_CLIENT, IX_EMALFORMED, 0, "server tag from client");
-    expect_err("000e", IX_FROM_CLIENT, IX_EMALFORMED, 0, "TUPLE from client");
-    expect_err("0002", IX_FROM_SERVER, IX_EMALFORMED, 0, "PREPARE from server");
-    expect_err("7fff", IX_FROM_CLIENT, IX_EMALFORMED, 0, "unknown tag");
-    expect_err("00020000ffff", IX_FROM_CLIENT, IX_EMALFORMED, 4, "negative SQL length");
-    expect_err("000e00007fffffff", IX_FROM_SERVER, IX_ELIMIT, 4, "huge tuple");
-    expect_err("000e0000ffffffff", IX_FROM_SERVER, IX_EMALFORMED, 4, "negative tuple length");
-    expect_err("0005ffff", IX_FROM_CLIENT, IX_ELIMIT, 2, "negative bind count");
-    expect_err("00050001000200050000", IX_FROM_CLIENT, IX_EMALFORMED, 6, "bad bind indicator");
-    expect_err("0005000100630000000000000000", IX_FROM_CLIENT, IX_EMALFORMED, 14,
+    expect_err("0063", IXP_FROM_CLIENT, IX_EMALFORMED, 0, "server tag from client");
+    expect_err("000e", IXP_FROM_CLIENT, IX_EMALFORMED, 0, "TUPLE from client");
+    expect_err("0002", IXP_FROM_SERVER, IX_EMALFORMED, 0, "PREPARE from server");
+    expect_err("7fff", IXP_FROM_CLIENT, IX_EMALFORMED, 0, "unknown tag");
+    expect_err("00020000ffff", IXP_FROM_CLIENT, IX_EMALFORMED, 4, "negative SQL length");
+    expect_err("000e00007fffffff", IXP_FROM_SERVER, IX_ELIMIT, 4, "huge tuple");
+    expect_err("000e0000ffffffff", IXP_FROM_SERVER, IX_EMALFORMED, 4, "negative tuple length");
+    expect_err("0005ffff", IXP_FROM_CLIENT, IX_ELIMIT, 2, "negative bind count");
+    expect_err("00050001000200050000", IXP_FROM_CLIENT, IX_EMALFORMED, 6, "bad bind indicator");
+    expect_err("0005000100630000000000000000", IXP_FROM_CLIENT, IX_EMALFORMED, 14,
                "unbindable type 99 (names read, then value)");
-    expect_err("0005000100050000000000ff", IX_FROM_CLIENT, IX_EMALFORMED, 10,
+    expect_err("0005000100050000000000ff", IXP_FROM_CLIENT, IX_EMALFORMED, 10,
                "decimal bind longer than 18 bytes");
-    expect_err("000800020000000000000000ffff0000", IX_FROM_SERVER, IX_ELIMIT, 12,
+    expect_err("000800020000000000000000ffff0000", IXP_FROM_SERVER, IX_ELIMIT, 12,
                "negative describe column count");
     /* One column whose name offset points past the name table. */
     expect_err("00080002000000000000000400010002"
                "00090000000000020000000000000000000000000000000000000004"
                "6100",
-               IX_FROM_SERVER, IX_EMALFORMED, 16, "describe name offset outside");
+               IXP_FROM_SERVER, IX_EMALFORMED, 16, "describe name offset outside");
     /* CHAR length above the configured limit. */
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
-    ix_enc_curname(&w, "abcdefgh", 8);
-    ix_limits lim = {.max_string = 4};
-    ix_msg m;
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
+    ixp_enc_curname(&w, "abcdefgh", 8);
+    ixp_limits lim = {.max_string = 4};
+    ixp_msg m;
     size_t at = 0;
-    ix_caps caps = {0};
-    CHECK(ix_msg_decode(w.data, w.len, IX_FROM_CLIENT, &caps, &lim, &m, &at, NULL) == IX_ELIMIT &&
+    ixp_caps caps = {0};
+    CHECK(ixp_msg_decode(w.data, w.len, IXP_FROM_CLIENT, &caps, &lim, &m, &at, NULL) == IX_ELIMIT &&
               at == 2,
           "CHAR over max_string is a limit error at the length");
-    ix_wbuf_free(&w);
+    ixb_wbuf_free(&w);
     /* The reader reports the stream offset of a bad message after good ones. */
-    ix_reader r;
-    ix_reader_init(&r, IX_FROM_CLIENT, NULL);
+    ixp_reader r;
+    ixp_reader_init(&r, IXP_FROM_CLIENT, NULL);
     r.expect_login = 0;
     static const uint8_t s[] = {0, 12, 0, 12, 0x12, 0x34};
-    ix_reader_feed(&r, s, sizeof s);
-    CHECK(ix_reader_next(&r, &m) == IX_OK && ix_reader_next(&r, &m) == IX_OK &&
-              ix_reader_next(&r, &m) == IX_EMALFORMED && ix_reader_offset(&r) == 4,
+    ixp_reader_feed(&r, s, sizeof s);
+    CHECK(ixp_reader_next(&r, &m) == IX_OK && ixp_reader_next(&r, &m) == IX_OK &&
+              ixp_reader_next(&r, &m) == IX_EMALFORMED && ixp_reader_offset(&r) == 4,
           "reader error offset is the stream offset");
-    CHECK(ix_reader_feed(&r, s, 2) == IX_EMALFORMED, "reader errors are sticky");
-    ix_reader_free(&r);
+    CHECK(ixp_reader_feed(&r, s, 2) == IX_EMALFORMED, "reader errors are sticky");
+    ixp_reader_free(&r);
     /* Buffer limit. */
-    ix_reader_init(&r, IX_FROM_CLIENT, NULL);
+    ixp_reader_init(&r, IXP_FROM_CLIENT, NULL);
     r.max_buffer = 8;
-    CHECK(ix_reader_feed(&r, s, 6) == IX_OK && ix_reader_feed(&r, s, 6) == IX_ELIMIT,
+    CHECK(ixp_reader_feed(&r, s, 6) == IX_OK && ixp_reader_feed(&r, s, 6) == IX_ELIMIT,
           "reader refuses more than max_buffer pending bytes");
-    ix_reader_free(&r);
+    ixp_reader_free(&r);
     /* Filling the buffer in place: the room granted stops at max_buffer. */
-    ix_reader_init(&r, IX_FROM_SERVER, NULL);
+    ixp_reader_init(&r, IXP_FROM_SERVER, NULL);
     r.expect_login = 0;
     r.max_buffer = 10;
     size_t want = 64;
     int rc = 0;
-    uint8_t *room = ix_reader_space(&r, &want, &rc);
+    uint8_t *room = ixp_reader_space(&r, &want, &rc);
     CHECK(room && want == 10, "room is lowered to max_buffer (%zu)", want);
-    if (room) memcpy(room, s, 6), ix_reader_commit(&r, 6);
+    if (room) memcpy(room, s, 6), ixp_reader_commit(&r, 6);
     want = 64;
-    room = ix_reader_space(&r, &want, &rc);
+    room = ixp_reader_space(&r, &want, &rc);
     CHECK(room && want == 4, "then to what is left (%zu)", want);
-    if (room) memset(room, 0, 4), ix_reader_commit(&r, 4);
+    if (room) memset(room, 0, 4), ixp_reader_commit(&r, 4);
     want = 1;
-    CHECK(ix_reader_space(&r, &want, &rc) == NULL && rc == IX_ELIMIT, "then none");
-    CHECK(ix_reader_next(&r, &m) == IX_OK && m.tag == 12 && ix_reader_pending(&r) == 8,
+    CHECK(ixp_reader_space(&r, &want, &rc) == NULL && rc == IX_ELIMIT, "then none");
+    CHECK(ixp_reader_next(&r, &m) == IX_OK && m.tag == 12 && ixp_reader_pending(&r) == 8,
           "bytes written in place decode");
-    ix_reader_free(&r);
+    ixp_reader_free(&r);
     /* The row fast path: a whole SQ_TUPLE (odd length: one pad byte), then
      * nothing for a partial one or another message. */
-    ix_reader_init(&r, IX_FROM_SERVER, NULL);
+    ixp_reader_init(&r, IXP_FROM_SERVER, NULL);
     r.expect_login = 0;
-    static const uint8_t tup[] = {0, IX_SQ_TUPLE, 0,           0, 0, 0, 0, 3, 'a', 'b', 'c',
-                                  0, 0,           IX_SQ_TUPLE, 0, 0, 0, 0, 0, 3,   'x'};
-    ix_reader_feed(&r, tup, sizeof tup);
+    static const uint8_t tup[] = {0, IXP_SQ_TUPLE, 0, 0, 0, 0, 0, 3, 'a', 'b', 'c', 0,
+                                  0, IXP_SQ_TUPLE, 0, 0, 0, 0, 0, 3, 'x'};
+    ixp_reader_feed(&r, tup, sizeof tup);
     const uint8_t *tp = NULL;
     size_t tn = 0;
-    CHECK(ix_reader_next_tuple(&r, &tp, &tn) == 1 && tn == 3 && memcmp(tp, "abc", 3) == 0 &&
-              ix_reader_offset(&r) == 12,
+    CHECK(ixp_reader_next_tuple(&r, &tp, &tn) == 1 && tn == 3 && memcmp(tp, "abc", 3) == 0 &&
+              ixp_reader_offset(&r) == 12,
           "a whole tuple is taken with its pad");
-    CHECK(ix_reader_next_tuple(&r, &tp, &tn) == 0 && ix_reader_offset(&r) == 12,
+    CHECK(ixp_reader_next_tuple(&r, &tp, &tn) == 0 && ixp_reader_offset(&r) == 12,
           "a partial tuple is left for more bytes");
-    ix_reader_free(&r);
-    ix_reader_init(&r, IX_FROM_SERVER, NULL);
+    ixp_reader_free(&r);
+    ixp_reader_init(&r, IXP_FROM_SERVER, NULL);
     r.expect_login = 0;
     r.lim.max_tuple = 2;
-    ix_reader_feed(&r, tup, 12);
-    CHECK(ix_reader_next_tuple(&r, &tp, &tn) == 0 && ix_reader_next(&r, &m) == IX_ELIMIT,
-          "a tuple past the limit is left to ix_reader_next, which refuses it");
-    ix_reader_free(&r);
+    ixp_reader_feed(&r, tup, 12);
+    CHECK(ixp_reader_next_tuple(&r, &tp, &tn) == 0 && ixp_reader_next(&r, &m) == IX_ELIMIT,
+          "a tuple past the limit is left to ixp_reader_next, which refuses it");
+    ixp_reader_free(&r);
 }
 
 static void test_caps(void) {
-    ix_caps impl = {.f54 = 1, .f62 = 1, .f63 = 1};
-    uint8_t ans[IX_CAPS_ANSWER_LEN];
-    ix_caps g = ix_caps_answer(ix_caps_jdbc_offer, 9, impl, ans);
+    ixp_caps impl = {.f54 = 1, .f62 = 1, .f63 = 1};
+    uint8_t ans[IXP_CAPS_ANSWER_LEN];
+    ixp_caps g = ixp_caps_answer(ixp_caps_jdbc_offer, 9, impl, ans);
     static const uint8_t want[] = {0xff, 0xfc, 0x7f, 0xfc, 0x3c, 0x00, 0x02, 0x03, 0x00, 0x00};
     CHECK(memcmp(ans, want, 10) == 0, "answer to JDBC 15 is ff fc 7f fc 3c 00 02 03 00 00 (§2.5)");
     CHECK(g.f54 && g.f62 && g.f63 && !g.f69 && !g.f70 && !g.f44, "granted f54 f62 f63");
-    ix_caps off = ix_caps_from_bits(ix_caps_jdbc_offer, 9);
+    ixp_caps off = ixp_caps_from_bits(ixp_caps_jdbc_offer, 9);
     CHECK(off.f44 && off.f54 && off.f62 && off.f63 && off.f69 && off.f70,
           "JDBC 15 offers f44 f54 f62 f63 f69 f70");
     static const uint8_t old[] = {0xff, 0xfc, 0x7f, 0xfc, 0x3c, 0x8c, 0x8a};
-    g = ix_caps_answer(old, 7, impl, ans);
+    g = ixp_caps_answer(old, 7, impl, ans);
     CHECK(!g.f62 && !g.f63 && ans[7] == 0 && ans[9] == 0, "7-byte offer: nothing past byte 6");
-    ix_caps c;
-    CHECK(ix_caps_parse_list("f62,f63,70", &c) == 0 && c.f62 && c.f63 && c.f70 && !c.f69,
+    ixp_caps c;
+    CHECK(ixp_caps_parse_list("f62,f63,70", &c) == 0 && c.f62 && c.f63 && c.f70 && !c.f69,
           "caps list parses");
-    CHECK(ix_caps_parse_list("f61", &c) == -1, "unknown cap refused");
+    CHECK(ixp_caps_parse_list("f61", &c) == -1, "unknown cap refused");
 }
 
 /* An allocator that fails the N-th allocation (style habit 15). */
@@ -660,27 +660,27 @@ static void t_free(void *p, void *ud) {
  * N-th allocation fails, for every N: the failure is reported, nothing
  * crashes or leaks (ASan checks), and the decoded prefix is right. */
 static void test_oom(void) {
-    ix_alloc a = {t_malloc, t_realloc, t_free, NULL};
-    ix_wbuf src;
-    ix_wbuf_init(&src, NULL);
+    ixb_alloc a = {t_malloc, t_realloc, t_free, NULL};
+    ixb_wbuf src;
+    ixb_wbuf_init(&src, NULL);
     for (int i = 0; i < 300; i++)
-        ix_enc_tuple(&src, 0, (const uint8_t *)"0123456789abcdef", 16);
+        ixp_enc_tuple(&src, 0, (const uint8_t *)"0123456789abcdef", 16);
     int saw_fail = 0;
     for (alloc_fail_at = 1; alloc_fail_at < 40; alloc_fail_at++) {
         alloc_count = 0;
-        ix_reader r;
-        ix_reader_init(&r, IX_FROM_SERVER, &a);
+        ixp_reader r;
+        ixp_reader_init(&r, IXP_FROM_SERVER, &a);
         r.expect_login = 0;
-        ix_wbuf echo;
-        ix_wbuf_init(&echo, &a);
+        ixb_wbuf echo;
+        ixb_wbuf_init(&echo, &a);
         int n = 0, rc = IX_OK;
         for (size_t off = 0; off < src.len && rc == IX_OK; off += 1000) {
             size_t k = src.len - off < 1000 ? src.len - off : 1000;
-            rc = ix_reader_feed(&r, src.data + off, k);
-            ix_msg m;
-            while (rc == IX_OK && ix_reader_next(&r, &m) == IX_OK) {
+            rc = ixp_reader_feed(&r, src.data + off, k);
+            ixp_msg m;
+            while (rc == IX_OK && ixp_reader_next(&r, &m) == IX_OK) {
                 n++;
-                ix_msg_encode(&echo, IX_FROM_SERVER, NULL, &m);
+                ixp_msg_encode(&echo, IXP_FROM_SERVER, NULL, &m);
             }
         }
         if (rc == IX_ENOMEM || echo.err == IX_ENOMEM) saw_fail++;
@@ -689,16 +689,16 @@ static void test_oom(void) {
         CHECK(echo.err || rc ||
                   (n == 300 && echo.len == src.len && memcmp(echo.data, src.data, src.len) == 0),
               "OOM at %d: without a failure the stream decodes whole", alloc_fail_at);
-        ix_wbuf_free(&echo);
-        ix_reader_free(&r);
+        ixb_wbuf_free(&echo);
+        ixp_reader_free(&r);
     }
     CHECK(saw_fail > 5, "allocation failures were injected and reported (%d)", saw_fail);
-    ix_wbuf_free(&src);
+    ixb_wbuf_free(&src);
 }
 
 int main(void) {
     test_oom();
-    ix_caps variants[] = {
+    ixp_caps variants[] = {
         {0}, {.f62 = 1, .f63 = 1, .f54 = 1}, {.f62 = 1, .f63 = 1, .f69 = 1, .f70 = 1}};
     for (size_t i = 0; i < 3; i++) {
         test_client(&variants[i]);

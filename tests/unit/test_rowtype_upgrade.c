@@ -19,7 +19,7 @@ static void make_old_file(void) {
              "DROP VIEW _ixd_rowtypes; DROP TABLE _ixd_attrtypes; DROP TABLE _ixd_xtdtypes;"
              "CREATE TABLE _ixd_rowtypes(name TEXT PRIMARY KEY, owner TEXT, fields TEXT NOT NULL);"
              "INSERT INTO _ixd_rowtypes VALUES('reading_t', 'tester', 'ts %d %u;m1 %d 8');",
-             IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5)), IX_T_FLOAT);
+             IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)), IX_T_FLOAT);
     char *msg = NULL;
     CHECK(sqlite3_exec(h, sql, NULL, NULL, &msg) == SQLITE_OK, "old catalogue: %s", msg ? msg : "");
     sqlite3_free(msg);

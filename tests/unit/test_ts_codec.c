@@ -45,7 +45,7 @@ typedef struct tcol {
 
 static tcol T[4];
 static ts_dec D;
-static ix_wbuf B;
+static ixb_wbuf B;
 
 static void col_init(tcol *c, int kind, int with_null) {
     memset(&c->v, 0, sizeof c->v);
@@ -88,7 +88,7 @@ static long roundtrip(uint32_t n, int ncols, tcol *cols, const int *force, const
         cv[c] = cols[c].v;
         kinds[c] = cv[c].kind;
     }
-    ix_wbuf_reset(&B);
+    ixb_wbuf_reset(&B);
     int rc = ts_chunk_encode_with(n, ncols, cv, force, &B);
     CHECK(rc == TS_OK, "%s: encode rc %d", what, rc);
     if (rc != TS_OK) return -1;
@@ -169,7 +169,7 @@ static void test_forced(void) {
                     uint32_t n = 1 + (uint32_t)(rnd() % 600);
                     fill(&T[0], kind, ds, n, nulls);
                     int force = forces[f];
-                    ix_wbuf_reset(&B);
+                    ixb_wbuf_reset(&B);
                     ts_colv cv = T[0].v;
                     int rc = ts_chunk_encode_with(n, 1, &cv, &force, &B);
                     /* Only CONST over different values and the range coder over a
@@ -314,7 +314,7 @@ static void test_scaling(void) {
 static void test_einval(void) {
     ts_colv cv = {.kind = TS_K_F32, .d = T[0].d};
     T[0].d[0] = 0.1;
-    ix_wbuf_reset(&B);
+    ixb_wbuf_reset(&B);
     CHECK(ts_chunk_encode(1, 1, &cv, &B) == TS_EINVAL && B.len == 0, "F32 0.1 (double)");
     cv.kind = TS_K_INT;
     cv.i = T[0].i;
@@ -492,7 +492,7 @@ static void test_mask(void) {
     fill_walk(500, 7);
     int kinds[4] = {TS_K_INT, TS_K_F64, TS_K_F64, TS_K_F64};
     ts_colv cv[4] = {T[0].v, T[1].v, T[2].v, T[3].v};
-    ix_wbuf_reset(&B);
+    ixb_wbuf_reset(&B);
     CHECK(ts_chunk_encode(500, 4, cv, &B) == TS_OK, "encode");
     CHECK(ts_chunk_decode(&D, B.data, B.len, 4, kinds, 1ull << 2) == TS_OK, "decode mask");
     CHECK(!D.cols[0].i && !D.cols[1].d && !D.cols[3].d && D.cols[2].d, "only column 2");
@@ -514,7 +514,7 @@ static void test_mask(void) {
         for (int k = 0; k < 3; k++)
             vals[c][k] = c * 10 + k;
     }
-    ix_wbuf_reset(&B);
+    ixb_wbuf_reset(&B);
     CHECK(ts_chunk_encode(3, TS_MAX_COLS, many, &B) == TS_OK, "65 columns");
     CHECK(ts_chunk_decode(&D, B.data, B.len, TS_MAX_COLS, mk, 1ull << 63) == TS_OK &&
               D.cols[64].i && D.cols[63].i && !D.cols[62].i && D.cols[64].i[2] == 642,
@@ -535,7 +535,7 @@ static void test_speed(void) {
     int kinds[4] = {TS_K_INT, TS_K_F64, TS_K_F64, TS_K_F64};
     double t0 = now_ns();
     for (int r = 0; r < REPS; r++) {
-        ix_wbuf_reset(&B);
+        ixb_wbuf_reset(&B);
         ts_chunk_encode(N, 4, cv, &B);
     }
     double enc = (now_ns() - t0) / (REPS * 4.0 * N);
@@ -551,7 +551,7 @@ static void test_speed(void) {
 
 int main(void) {
     ts_dec_init(&D);
-    ix_wbuf_init(&B, NULL);
+    ixb_wbuf_init(&B, NULL);
     test_forced();
     test_auto();
     test_edges();
@@ -562,6 +562,6 @@ int main(void) {
     test_mask();
     test_speed();
     ts_dec_free(&D);
-    ix_wbuf_free(&B);
+    ixb_wbuf_free(&B);
     return tap_done();
 }

@@ -107,47 +107,47 @@ static lit parse_literal(const char *s) {
     return l;
 }
 
-static int bytes_eq(const ix_wbuf *b, const uint8_t *p, size_t n) {
+static int bytes_eq(const ixb_wbuf *b, const uint8_t *p, size_t n) {
     return b->err == IX_OK && b->len == n && memcmp(b->data, p, n) == 0;
 }
 
 /* Semantic comparison and re-encoding of one non-NULL row. Returns 1 if the
  * decoded value equals the literal; *enc gets the encoding of the literal. */
-static int check_value(ix_vtype t, const uint8_t *b, size_t n, const lit *l, ix_wbuf *enc) {
+static int check_value(ixt_vtype t, const uint8_t *b, size_t n, const lit *l, ixb_wbuf *enc) {
     const char *x = l->text;
     size_t xn = strlen(x);
     switch (t.code) {
     case IX_T_DATE: {
         int64_t got;
         int32_t want;
-        if (ix_value_get_int(t, b, n, &got) != IX_OK) return 0;
-        if (ix_date_parse(x, xn, "Y4MD-", &want) != IX_OK) return 0;
-        if (ix_value_put_int(t, want, enc) != IX_OK) return 0;
+        if (ixt_value_get_int(t, b, n, &got) != IX_OK) return 0;
+        if (ixt_date_parse(x, xn, "Y4MD-", &want) != IX_OK) return 0;
+        if (ixt_value_put_int(t, want, enc) != IX_OK) return 0;
         return got == want;
     }
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
-        ix_decimal got, want;
-        if (ix_dec_decode(&got, b, n) != IX_OK) return 0;
-        if (ix_dec_from_text(&want, x, xn) != IX_OK) return 0;
-        if (ix_dec_encode(&want, (int)(t.enclen >> 8), (int)(t.enclen & 0xff), enc) != IX_OK)
+        ixt_decimal got, want;
+        if (ixt_dec_decode(&got, b, n) != IX_OK) return 0;
+        if (ixt_dec_from_text(&want, x, xn) != IX_OK) return 0;
+        if (ixt_dec_encode(&want, (int)(t.enclen >> 8), (int)(t.enclen & 0xff), enc) != IX_OK)
             return 0;
-        return ix_dec_cmp(&got, &want) == 0;
+        return ixt_dec_cmp(&got, &want) == 0;
     }
     case IX_T_DATETIME: {
-        ix_datetime got, want;
-        if (ix_dt_decode(t.enclen, b, n, &got) != IX_OK) return 0;
-        if (ix_dt_parse(t.enclen, x, xn, &want) != IX_OK) return 0;
-        if (ix_dt_encode(t.enclen, &want, enc) != IX_OK) return 0;
+        ixt_datetime got, want;
+        if (ixt_dt_decode(t.enclen, b, n, &got) != IX_OK) return 0;
+        if (ixt_dt_parse(t.enclen, x, xn, &want) != IX_OK) return 0;
+        if (ixt_dt_encode(t.enclen, &want, enc) != IX_OK) return 0;
         return memcmp(&got, &want, sizeof got) == 0;
     }
     case IX_T_INTERVAL: {
-        ix_interval got, want;
-        if (ix_iv_decode(t.enclen, b, n, &got) != IX_OK) return 0;
-        if (ix_iv_parse(t.enclen, x, xn, &want) != IX_OK) return 0;
+        ixt_interval got, want;
+        if (ixt_iv_decode(t.enclen, b, n, &got) != IX_OK) return 0;
+        if (ixt_iv_parse(t.enclen, x, xn, &want) != IX_OK) return 0;
         if (l->neg && (want.months || want.units)) want.sign = -want.sign;
-        if (ix_iv_encode(t.enclen, &want, enc) != IX_OK) return 0;
-        return ix_iv_cmp(&got, &want) == 0 && got.sign == want.sign && got.months == want.months &&
+        if (ixt_iv_encode(t.enclen, &want, enc) != IX_OK) return 0;
+        return ixt_iv_cmp(&got, &want) == 0 && got.sign == want.sign && got.months == want.months &&
                got.units == want.units;
     }
     case IX_T_SMALLINT:
@@ -158,15 +158,15 @@ static int check_value(ix_vtype t, const uint8_t *b, size_t n, const lit *l, ix_
     case IX_T_INT8:
     case IX_T_SERIAL8: {
         int64_t got, want = strtoll(x, NULL, 10);
-        if (ix_value_get_int(t, b, n, &got) != IX_OK) return 0;
-        if (ix_value_put_int(t, want, enc) != IX_OK) return 0;
+        if (ixt_value_get_int(t, b, n, &got) != IX_OK) return 0;
+        if (ixt_value_put_int(t, want, enc) != IX_OK) return 0;
         return got == want;
     }
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT: {
         double got, want = strtod(x, NULL);
-        if (ix_value_get_double(t, b, n, &got) != IX_OK) return 0;
-        if (ix_value_put_double(t, want, enc) != IX_OK) return 0;
+        if (ixt_value_get_double(t, b, n, &got) != IX_OK) return 0;
+        if (ixt_value_put_double(t, want, enc) != IX_OK) return 0;
         return got == want;
     }
     case IX_T_CHAR:
@@ -174,8 +174,8 @@ static int check_value(ix_vtype t, const uint8_t *b, size_t n, const lit *l, ix_
     case IX_T_LVARCHAR: {
         const uint8_t *d;
         size_t len;
-        if (ix_value_get_bytes(t, b, n, &d, &len) != IX_OK) return 0;
-        if (ix_value_parse(t, x, xn, NULL, enc) != IX_OK) return 0;
+        if (ixt_value_get_bytes(t, b, n, &d, &len) != IX_OK) return 0;
+        if (ixt_value_parse(t, x, xn, NULL, enc) != IX_OK) return 0;
         if (t.code == IX_T_CHAR)
             while (len > 0 && d[len - 1] == ' ')
                 len--;
@@ -183,8 +183,8 @@ static int check_value(ix_vtype t, const uint8_t *b, size_t n, const lit *l, ix_
     }
     case IX_T_BOOLEAN: {
         int got, want = x[0] == 't';
-        if (ix_value_get_bool(t, b, n, &got) != IX_OK) return 0;
-        if (ix_value_put_bool(t, want, enc) != IX_OK) return 0;
+        if (ixt_value_get_bool(t, b, n, &got) != IX_OK) return 0;
+        if (ixt_value_put_bool(t, want, enc) != IX_OK) return 0;
         return got == want;
     }
     default: return 0;
@@ -209,10 +209,10 @@ int main(void) {
           "values.tsv header has the expected columns");
     CHECK(f.nrows == 78, "values.tsv has 78 rows (got %d)", f.nrows);
     int maxc = c_width;
-    ix_wbuf enc, txt, back;
-    ix_wbuf_init(&enc, NULL);
-    ix_wbuf_init(&txt, NULL);
-    ix_wbuf_init(&back, NULL);
+    ixb_wbuf enc, txt, back;
+    ixb_wbuf_init(&enc, NULL);
+    ixb_wbuf_init(&txt, NULL);
+    ixb_wbuf_init(&back, NULL);
     for (int r = 0; r < f.nrows; r++) {
         tsv_row *row = &f.rows[r];
         int ln = row->line;
@@ -225,36 +225,36 @@ int main(void) {
         int code = atoi(row->col[c_code]);
         uint32_t enclen = (uint32_t)strtoul(row->col[c_len], NULL, 0);
         const char *qual = row->col[c_qual];
-        ix_vtype t = {ix_vtype_resolve(code, strstr(qual, "lvarchar")  ? "lvarchar"
-                                             : strstr(qual, "boolean") ? "boolean"
-                                                                       : NULL),
-                      enclen};
+        ixt_vtype t = {ixt_vtype_resolve(code, strstr(qual, "lvarchar")  ? "lvarchar"
+                                               : strstr(qual, "boolean") ? "boolean"
+                                                                         : NULL),
+                       enclen};
         int want_null = strcmp(row->col[c_null], "yes") == 0;
         lit l = parse_literal(row->col[c_lit]);
         int hex_ok = unhex(row->col[c_hex], b, sizeof b, &n) == 0;
         CHECK(hex_ok && l.ok, "line %d: hex and literal parse (%s)", ln, row->col[c_lit]);
         if (!hex_ok || !l.ok) continue;
-        CHECK(ix_type_from_name(row->col[c_type]) == t.code, "line %d: type name %s -> %d", ln,
+        CHECK(ixt_type_from_name(row->col[c_type]) == t.code, "line %d: type name %s -> %d", ln,
               row->col[c_type], t.code);
         CHECK((size_t)atoi(row->col[c_width]) == n, "line %d: width column %s == %zu bytes", ln,
               row->col[c_width], n);
-        size_t fw = ix_value_fixed_width(t), used = 0;
+        size_t fw = ixt_value_fixed_width(t), used = 0;
         CHECK(fw == 0 || fw == n, "line %d: fixed width %zu == %zu", ln, fw, n);
-        CHECK(ix_value_extent(t, b, n, 0, 0, &used) == IX_OK && used == n,
+        CHECK(ixt_value_extent(t, b, n, 0, 0, &used) == IX_OK && used == n,
               "line %d: extent %zu == %zu", ln, used, n);
         if (n > 0)
-            CHECK(ix_value_extent(t, b, n - 1, 0, 0, &used) == IX_NEED_MORE,
+            CHECK(ixt_value_extent(t, b, n - 1, 0, 0, &used) == IX_NEED_MORE,
                   "line %d: truncated extent gives NEED_MORE", ln);
-        int z = ix_value_is_null(t, b, n);
+        int z = ixt_value_is_null(t, b, n);
         CHECK(z == want_null && l.is_null == want_null,
               "line %d: is_null %d, column %d, literal %d", ln, z, want_null, l.is_null);
-        ix_wbuf_reset(&enc);
-        ix_wbuf_reset(&txt);
-        ix_wbuf_reset(&back);
+        ixb_wbuf_reset(&enc);
+        ixb_wbuf_reset(&txt);
+        ixb_wbuf_reset(&back);
         if (want_null) {
-            CHECK(ix_value_put_null(t, &enc) == IX_OK && bytes_eq(&enc, b, n),
+            CHECK(ixt_value_put_null(t, &enc) == IX_OK && bytes_eq(&enc, b, n),
                   "line %d: NULL form encodes to the row's hex", ln);
-            CHECK(ix_value_format(t, b, n, NULL, &txt) == IX_NULL_VALUE && txt.len == 0,
+            CHECK(ixt_value_format(t, b, n, NULL, &txt) == IX_NULL_VALUE && txt.len == 0,
                   "line %d: format gives IX_NULL_VALUE", ln);
             continue;
         }
@@ -262,15 +262,15 @@ int main(void) {
         CHECK(same, "line %d: decoded value equals literal '%s'", ln, l.text);
         CHECK(bytes_eq(&enc, b, n), "line %d: encoding '%s' gives the row's hex %s", ln, l.text,
               row->col[c_hex]);
-        int rc = ix_value_format(t, b, n, NULL, &txt);
+        int rc = ixt_value_format(t, b, n, NULL, &txt);
         CHECK(rc == IX_OK, "line %d: format rc %d", ln, rc);
-        rc = ix_value_parse(t, (const char *)txt.data, txt.len, NULL, &back);
+        rc = ixt_value_parse(t, (const char *)txt.data, txt.len, NULL, &back);
         CHECK(rc == IX_OK && bytes_eq(&back, b, n), "line %d: text '%.*s' parses back (rc %d)", ln,
               (int)txt.len, txt.data ? (const char *)txt.data : "", rc);
     }
-    ix_wbuf_free(&enc);
-    ix_wbuf_free(&txt);
-    ix_wbuf_free(&back);
+    ixb_wbuf_free(&enc);
+    ixb_wbuf_free(&txt);
+    ixb_wbuf_free(&back);
     tsv_free(&f);
     return tap_done();
 }

@@ -93,7 +93,7 @@ void sb_free(sb *b);
 char *sb_take(sb *b); /* returns the NUL-terminated text (caller frees) */
 
 /* ---- types --------------------------------------------------------------------- */
-/* An Informix value type: code is the base IX_T_* code as the value codec uses
+/* An Informix value type: code is the base IXT_T_* code as the value codec uses
  * it (LVARCHAR 43, BOOLEAN 45); -1 = not known (NULL literal, untyped ?). */
 typedef struct ityp {
     int code;
@@ -133,9 +133,9 @@ void sval_sql(const sval *v, sb *out); /* as an SQL literal */
 
 /* Conversions. Each returns 0 or a negative Informix SQLCODE (-1213, ...). */
 int ixs_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out);
-int ixs_sval_to_tuple(ityp t, const sval *v, ix_wbuf *out);
+int ixs_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out);
 int ixs_text_to_sval(ityp t, const char *s, size_t n, sval *out);
-int ixs_sval_to_text(ityp t, const sval *v, ix_wbuf *out); /* NULL -> nothing, returns 1 */
+int ixs_sval_to_text(ityp t, const sval *v, ixb_wbuf *out); /* NULL -> nothing, returns 1 */
 /* Converts a storage value of type from into type to (via text when the
  * storage classes differ). */
 int ixs_convert(ityp from, const sval *v, ityp to, sval *out);
@@ -146,11 +146,11 @@ int ixs_int_fits(int code, int64_t v);
 int ixs_cvt_code(ityp to, int ixrc);
 
 /* decimal helpers */
-int ixs_dec_from_sval(const sval *v, ix_decimal *d);                /* any storage class */
-void ixs_dec_to_blob(const ix_decimal *d, uint8_t *buf, size_t *n); /* buf >= 18 */
-int ixs_dec_add(const ix_decimal *a, const ix_decimal *b, int sub, ix_decimal *r);
-int ixs_dec_mul(const ix_decimal *a, const ix_decimal *b, ix_decimal *r);
-int ixs_dec_div(const ix_decimal *a, const ix_decimal *b, ix_decimal *r);
+int ixs_dec_from_sval(const sval *v, ixt_decimal *d);                /* any storage class */
+void ixs_dec_to_blob(const ixt_decimal *d, uint8_t *buf, size_t *n); /* buf >= 18 */
+int ixs_dec_add(const ixt_decimal *a, const ixt_decimal *b, int sub, ixt_decimal *r);
+int ixs_dec_mul(const ixt_decimal *a, const ixt_decimal *b, ixt_decimal *r);
+int ixs_dec_div(const ixt_decimal *a, const ixt_decimal *b, ixt_decimal *r);
 
 /* Registers the ixd_* SQL functions on a connection; ud is the ixd_db. */
 int ixs_register_functions(sqlite3 *h, void *ud);
@@ -176,7 +176,7 @@ typedef struct ixs_dbuse {
 
 struct ixd_engine {
     char *dir;
-    char *banner;      /* ixd_engine_set_banner; NULL: IX_LOGIN_DEFAULT_BANNER */
+    char *banner;      /* ixd_engine_set_banner; NULL: IXP_LOGIN_DEFAULT_BANNER */
     char *server_name; /* ixd_engine_set_server_name; NULL: "ixd" */
     pthread_mutex_t mu;
     ixs_dbuse *use;
@@ -213,8 +213,8 @@ struct ixd_db {
      * its translation has happened since: gen counts such local events
      * (every other statement, transaction ends), the data version
      * (ixs_data_version) any commit, local or by another connection. */
-    struct ts_conn *ts; /* the TimeSeries state (src/server/ts) */
-    struct spl_conn *spl; /* SPL routines and globals (ixs_spl_exec.c) */
+    struct ts_conn *ts;      /* the TimeSeries state (src/server/ts) */
+    struct spl_conn *spl;    /* SPL routines and globals (ixs_spl_exec.c) */
     struct ixs_seqsess *seq; /* the session's sequence counters (ixs_seq.c) */
     int64_t stmt_vrows;      /* rows changed through updatable views (ixs_view.c) */
     /* WHERE CURRENT OF (ixs_cursor.c): the session's cursors by name, the
@@ -222,7 +222,7 @@ struct ixd_db {
     ixd_stmt *(*cursor_fn)(void *ud, const char *name);
     void *cursor_ud;
     struct ixs_curframe *spl_cursors;
-    ixd_stmt *live;     /* statements prepared on db and not yet freed */
+    ixd_stmt *live; /* statements prepared on db and not yet freed */
     ixd_stmt *parked[IXS_PARKED];
     int nparked;
     uint64_t gen;
@@ -325,7 +325,7 @@ struct ixd_stmt {
     char *text; /* the Informix text (for SK_SQL) */
     size_t textn;
     struct ixs_ddl *ddl; /* SK_SQL: the parsed statement (ixs_ddl_tree.h); NULL: run text */
-    char *sqlite_sql; /* translated (SK_SELECT/SK_DML) */
+    char *sqlite_sql;    /* translated (SK_SELECT/SK_DML) */
     sqlite3_stmt *st;
     int ncols;
     ocol *cols;
@@ -335,7 +335,7 @@ struct ixd_stmt {
     int *pset;
     uint8_t **pbuf; /* reused bytes of TEXT parameters bound by ixs_bind_fast */
     size_t *pcap;
-    ixs_rcol *rplan; /* per result column, made by ixs_row_plan */
+    ixs_rcol *rplan;  /* per result column, made by ixs_row_plan */
     ixs_mplan *mplan; /* SK_MERGE */
     /* reuse (see ixd_db): the Informix text, db->gen and the data version
      * when parked, the links of db->live (live: on that list) */
@@ -374,9 +374,9 @@ struct ixd_stmt {
  * negative SQLCODE (out as it was). ixs_bind_fast sets parameter i from a
  * tuple value of type from when the conversion to the parameter's type is
  * direct; returns 0, 1 for the general path, or -208. */
-typedef int (*ixs_put_fn)(ixd_stmt *s, int i, sqlite3_value *x, ix_wbuf *out);
+typedef int (*ixs_put_fn)(ixd_stmt *s, int i, sqlite3_value *x, ixb_wbuf *out);
 int ixs_row_plan(ixd_stmt *s);
-int ixs_row_encode(ixd_stmt *s, ix_wbuf *out, ixs_put_fn general);
+int ixs_row_encode(ixd_stmt *s, ixb_wbuf *out, ixs_put_fn general);
 int ixs_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n);
 /* The current row of an update cursor: after ixd_fetch (or an SPL FOREACH)
  * stepped s->st onto a row (ixs_cursor.c). */

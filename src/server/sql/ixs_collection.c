@@ -164,8 +164,8 @@ static int canon_elem(sqlite3 *h, ityp et, const char *e, size_t n, sb *out) {
     sval v;
     int rc = ixs_text_to_sval(et, e, n, &v);
     if (rc) return rc;
-    ix_wbuf b;
-    ix_wbuf_init(&b, NULL);
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
     rc = ixs_sval_to_text(et, &v, &b);
     sval_free(&v);
     if (rc == 1) rc = IXS_E_COLL_NULL;
@@ -174,7 +174,7 @@ static int canon_elem(sqlite3 *h, ityp et, const char *e, size_t n, sb *out) {
         sb_strlit(out, (const char *)b.data, b.len);
     else if (!rc)
         sb_addn(out, (const char *)b.data, b.len);
-    ix_wbuf_free(&b);
+    ixb_wbuf_free(&b);
     return rc;
 }
 

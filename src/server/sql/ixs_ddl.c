@@ -176,7 +176,7 @@ static int default_value(px *p, cdef *c) {
     } else if (px_kw(p, p->i, IXK_CURRENT) || px_kw(p, p->i, IXK_SYSDATE)) {
         c->deftype = 'C';
         p->i++;
-        uint32_t q = c->t.code == IX_T_DATETIME ? c->t.len : ix_dt_qual(IX_TU_YEAR, IX_TU_F(3));
+        uint32_t q = c->t.code == IX_T_DATETIME ? c->t.len : ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(3));
         if (px_is_ident(p, p->i) && !px_kw(p, p->i, IXK_NOT) && !px_kw(p, p->i, IXK_NULL) &&
             !px_kw(p, p->i, IXK_PRIMARY) && !px_kw(p, p->i, IXK_UNIQUE) &&
             !px_kw(p, p->i, IXK_CHECK) && !px_kw(p, p->i, IXK_REFERENCES) &&
@@ -530,7 +530,7 @@ static void temp_cat_sql(sb *s, const tdef *t, const char *user, sqlite3 *h) {
                   t->tabid, i + 1);
         sb_strlit(s, c->name, strlen(c->name));
         sb_printf(s, ", %d, %u, %d, ",
-                  ixs_row_coltype(c->t.code, c->t.len, h) | (c->notnull ? IX_TF_NOTNULL : 0),
+                  ixs_row_coltype(c->t.code, c->t.len, h) | (c->notnull ? IXT_TF_NOTNULL : 0),
                   c->collen, c->serial);
         if (c->defsql)
             sb_strlit(s, c->defsql, strlen(c->defsql));
@@ -593,7 +593,7 @@ static void load_columns(px *p, tdef *t) {
         c->collen = (uint32_t)sqlite3_column_int64(st, 2);
         c->t = ixs_t(ct & 0xff, c->collen);
         if (c->t.code == IX_T_VARCHAR || c->t.code == IX_T_NVARCHAR) c->t.len &= 0xff;
-        c->notnull = (ct & IX_TF_NOTNULL) != 0;
+        c->notnull = (ct & IXT_TF_NOTNULL) != 0;
         c->serial = sqlite3_column_int(st, 3);
         c->defsql = col_dup(st, 4);
         c->oldno = sqlite3_column_int(st, 5);
@@ -755,12 +755,12 @@ static uint32_t col_width(ityp t) {
     case IX_T_LVARCHAR: return t.len + 5;
     case IX_T_BOOLEAN: return 6;
     case IX_T_DECIMAL:
-    case IX_T_MONEY: return (uint32_t)ix_dec_width((int)(t.len >> 8), (int)(t.len & 0xff));
+    case IX_T_MONEY: return (uint32_t)ixt_dec_width((int)(t.len >> 8), (int)(t.len & 0xff));
     case IX_T_DATETIME:
-    case IX_T_INTERVAL: return (uint32_t)ix_qual_width(t.len);
+    case IX_T_INTERVAL: return (uint32_t)ixt_qual_width(t.len);
     default: {
-        ix_vtype v = {t.code, t.len};
-        size_t w = ix_value_fixed_width(v);
+        ixt_vtype v = {t.code, t.len};
+        size_t w = ixt_value_fixed_width(v);
         return (uint32_t)(w ? w : t.len);
     }
     }
@@ -921,7 +921,7 @@ static void table_cat_sql(sb *s, const tdef *t, int rebuild, uint32_t rowsize, s
                   t->tabid, i + 1);
         sb_strlit(s, c->name, strlen(c->name));
         sb_printf(s, ", %d, %u, %d, ",
-                  ixs_row_coltype(c->t.code, c->t.len, h) | (c->notnull ? IX_TF_NOTNULL : 0),
+                  ixs_row_coltype(c->t.code, c->t.len, h) | (c->notnull ? IXT_TF_NOTNULL : 0),
                   c->collen, c->serial);
         if (c->deftype) {
             sb_printf(s, "'%c', ", c->deftype);

@@ -10,12 +10,12 @@
 static int tu_factor(int u, int64_t *f, int *ym) {
     *ym = 0;
     switch (u) {
-    case IX_TU_YEAR: *f = 12, *ym = 1; return 0;
-    case IX_TU_MONTH: *f = 1, *ym = 1; return 0;
-    case IX_TU_DAY: *f = 86400LL * IX_UNITS_PER_SECOND; return 0;
-    case IX_TU_HOUR: *f = 3600LL * IX_UNITS_PER_SECOND; return 0;
-    case IX_TU_MINUTE: *f = 60LL * IX_UNITS_PER_SECOND; return 0;
-    case IX_TU_SECOND: *f = IX_UNITS_PER_SECOND; return 0;
+    case IXT_TU_YEAR: *f = 12, *ym = 1; return 0;
+    case IXT_TU_MONTH: *f = 1, *ym = 1; return 0;
+    case IXT_TU_DAY: *f = 86400LL * IXT_UNITS_PER_SECOND; return 0;
+    case IXT_TU_HOUR: *f = 3600LL * IXT_UNITS_PER_SECOND; return 0;
+    case IXT_TU_MINUTE: *f = 60LL * IXT_UNITS_PER_SECOND; return 0;
+    case IXT_TU_SECOND: *f = IXT_UNITS_PER_SECOND; return 0;
     default: *f = 1; return 0;
     }
 }
@@ -126,7 +126,7 @@ static void arith_text(px *p, arop *o) {
     if (ixs_is_char(o->b) && ixs_ex_is_temporal(o->a)) {
         int a = o->a;
         ityp tt = a == IX_T_DATE ? ixs_t(IX_T_INTEGER, 4) : a == IX_T_INTERVAL ? l->t : r->t;
-        if (a == IX_T_DATETIME) tt = ixs_t(IX_T_INTERVAL, ix_iv_qual(9, IX_TU_DAY, IX_TU_F(5)));
+        if (a == IX_T_DATETIME) tt = ixs_t(IX_T_INTERVAL, ixt_iv_qual(9, IXT_TU_DAY, IXT_TU_F(5)));
         ixs_to_type(p, r, tt);
         o->b = r->t.code;
     }
@@ -158,13 +158,13 @@ static int arith_date(px *p, arop *o) {
  * INTERVAL DATETIME|DATE l - DATETIME|DATE r. */
 static uint32_t dt_add_qual(ityp l, ityp r) {
     if (l.code != IX_T_DATE) return l.len;
-    return IX_QUAL_END(r.len) > IX_TU_DAY ? ix_dt_qual(IX_TU_YEAR, IX_QUAL_END(r.len)) : 0;
+    return IXT_QUAL_END(r.len) > IXT_TU_DAY ? ixt_dt_qual(IXT_TU_YEAR, IXT_QUAL_END(r.len)) : 0;
 }
 
 static uint32_t dt_sub_qual(ityp l, ityp r) {
-    int ea = l.code == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(l.len);
-    int eb = r.code == IX_T_DATE ? IX_TU_DAY : IX_QUAL_END(r.len);
-    return ix_iv_qual(9, IX_TU_DAY, ea > eb ? ea : eb);
+    int ea = l.code == IX_T_DATE ? IXT_TU_DAY : IXT_QUAL_END(l.len);
+    int eb = r.code == IX_T_DATE ? IXT_TU_DAY : IXT_QUAL_END(r.len);
+    return ixt_iv_qual(9, IXT_TU_DAY, ea > eb ? ea : eb);
 }
 
 /* DATETIME|DATE +/- INTERVAL (a DATE with a day-time interval is extended first) */
@@ -339,7 +339,7 @@ static void met_types(ityp *l, int lk, ityp *r, int rk) {
     if (ixs_is_char(r->code) && ixs_ex_is_temporal(l->code)) {
         int a = l->code;
         *r = a == IX_T_DATE ? ixs_t(IX_T_INTEGER, 4) : a == IX_T_INTERVAL ? *l : *r;
-        if (a == IX_T_DATETIME) *r = ixs_t(IX_T_INTERVAL, ix_iv_qual(9, IX_TU_DAY, IX_TU_F(5)));
+        if (a == IX_T_DATETIME) *r = ixs_t(IX_T_INTERVAL, ixt_iv_qual(9, IXT_TU_DAY, IXT_TU_F(5)));
     }
 }
 
@@ -385,8 +385,8 @@ int ixs_ex_neg(px *p, xv *out) {
 }
 
 uint32_t ixs_ex_units_qual(int u) {
-    if (u == IX_TU_FRACTION) return ix_iv_qual(0, IX_TU_FRACTION, IX_TU_F(5));
-    return u > IX_TU_SECOND ? ix_iv_qual(0, IX_TU_FRACTION, u) : ix_iv_qual(9, u, u);
+    if (u == IXT_TU_FRACTION) return ixt_iv_qual(0, IXT_TU_FRACTION, IXT_TU_F(5));
+    return u > IXT_TU_SECOND ? ixt_iv_qual(0, IXT_TU_FRACTION, u) : ixt_iv_qual(9, u, u);
 }
 
 /* A number as an INTERVAL of unit u (UNITS u), of its resolved type t. */

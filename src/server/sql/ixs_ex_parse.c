@@ -164,7 +164,7 @@ static ixs_ex *prim_current(px *p) {
     if (!e) return NULL;
     int sysd = px_kw(p, p->i, IXK_SYSDATE);
     p->i++;
-    e->q = ix_dt_qual(IX_TU_YEAR, sysd ? IX_TU_F(5) : IX_TU_F(3));
+    e->q = ixt_dt_qual(IXT_TU_YEAR, sysd ? IXT_TU_F(5) : IXT_TU_F(3));
     static const char *uk[] = {"year", "month", "day", "hour", "minute", "second", "fraction"};
     for (size_t k = 0; k < 7 && !sysd; k++)
         if (px_kw_str(p, p->i, uk[k])) {

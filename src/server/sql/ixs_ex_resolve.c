@@ -225,7 +225,7 @@ static void type_extend(ixs_ex *e) {
     if (!e->flag && typed(e->a) < 1) return;
     uint32_t q = e->flag                         ? e->q
                  : e->a->t.code == IX_T_DATETIME ? e->a->t.len
-                                                 : ix_dt_qual(IX_TU_YEAR, IX_TU_DAY);
+                                                 : ixt_dt_qual(IXT_TU_YEAR, IXT_TU_DAY);
     e->t = ixs_t(IX_T_DATETIME, q);
 }
 

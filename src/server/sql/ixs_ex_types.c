@@ -166,7 +166,7 @@ static int cvt_sql(xv *v, ityp f, ityp t, sb *n) {
     else if (t.code == IX_T_DATE && f.code == IX_T_DATETIME)
         sb_printf(n, "ixd_part(%s,%d,%u,4)", ixs_xs(v), f.code, f.len);
     else if (t.code == IX_T_INTERVAL && f.code == IX_T_INTERVAL &&
-             (IX_QUAL_START(t.len) <= IX_TU_MONTH) == (IX_QUAL_START(f.len) <= IX_TU_MONTH))
+             (IXT_QUAL_START(t.len) <= IXT_TU_MONTH) == (IXT_QUAL_START(f.len) <= IXT_TU_MONTH))
         return 0;
     else if (ixs_is_char(t.code) && ixs_is_char(f.code))
         return 0;
@@ -258,7 +258,7 @@ static void cmp_coerce_typed(px *p, xv *l, xv *r) {
     }
     if (a.code == IX_T_DATETIME && b.code == IX_T_DATETIME) {
         if (a.len == b.len) return;
-        ityp full = ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5)));
+        ityp full = ixs_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)));
         ixs_to_type(p, l, full);
         ixs_to_type(p, r, full);
     } else if (a.code == IX_T_DATETIME && b.code == IX_T_DATE)

@@ -22,9 +22,9 @@ int ixs_parse_unit(px *p, int *u, int *n, int as_end) {
     static const struct {
         const char *kw;
         int u;
-    } units[] = {{"year", IX_TU_YEAR},        {"month", IX_TU_MONTH},   {"day", IX_TU_DAY},
-                 {"hour", IX_TU_HOUR},        {"minute", IX_TU_MINUTE}, {"second", IX_TU_SECOND},
-                 {"fraction", IX_TU_FRACTION}};
+    } units[] = {{"year", IXT_TU_YEAR},        {"month", IXT_TU_MONTH},   {"day", IXT_TU_DAY},
+                 {"hour", IXT_TU_HOUR},        {"minute", IXT_TU_MINUTE}, {"second", IXT_TU_SECOND},
+                 {"fraction", IXT_TU_FRACTION}};
     for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
         if (px_acc_str(p, units[k].kw)) {
             *u = units[k].u;
@@ -35,9 +35,9 @@ int ixs_parse_unit(px *p, int *u, int *n, int as_end) {
                 if (v < 1 || v > 9) return px_fail(p);
                 *n = (int)v;
             }
-            if (as_end && *u != IX_TU_FRACTION && *n >= 0) return px_fail(p);
-            if (*u == IX_TU_FRACTION && as_end) {
-                *u = IX_TU_F(*n < 0 ? 3 : (*n > 5 ? 5 : *n));
+            if (as_end && *u != IXT_TU_FRACTION && *n >= 0) return px_fail(p);
+            if (*u == IXT_TU_FRACTION && as_end) {
+                *u = IXT_TU_F(*n < 0 ? 3 : (*n > 5 ? 5 : *n));
             }
             return 0;
         }
@@ -52,16 +52,16 @@ int ixs_parse_qual(px *p, int interval, uint32_t *q) {
     if (px_acc(p, IXK_TO)) {
         if (ixs_parse_unit(p, &e, &en, 1)) return -1;
     } else {
-        e = s == IX_TU_FRACTION ? IX_TU_F(sn < 0 ? 3 : sn) : s;
+        e = s == IXT_TU_FRACTION ? IXT_TU_F(sn < 0 ? 3 : sn) : s;
     }
-    if (s == IX_TU_FRACTION && interval) {
+    if (s == IXT_TU_FRACTION && interval) {
         /* FRACTION TO FRACTION(n) */
-        *q = ix_iv_qual(0, IX_TU_FRACTION, e);
+        *q = ixt_iv_qual(0, IXT_TU_FRACTION, e);
     } else if (interval) {
-        int prec = sn > 0 ? sn : (s == IX_TU_YEAR ? 4 : 2);
-        *q = ix_iv_qual(prec, s, e);
+        int prec = sn > 0 ? sn : (s == IXT_TU_YEAR ? 4 : 2);
+        *q = ixt_iv_qual(prec, s, e);
     } else {
-        *q = ix_dt_qual(s == IX_TU_FRACTION ? IX_TU_FRACTION : s, e);
+        *q = ixt_dt_qual(s == IXT_TU_FRACTION ? IXT_TU_FRACTION : s, e);
     }
     if (!*q) {
         p->i = at;

@@ -487,7 +487,7 @@ static int e_dbinfo(px *p, const fdef *f, xv *a, int na, xv *out) {
         ixs_make_num(p, &a[1]);
         ixs_to_type(p, &a[1], ixs_t(IX_T_FLOAT, 8));
         sb_printf(&out->s, ",%s", XS(&a[1]));
-        out->t = ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_SECOND));
+        out->t = ixs_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_SECOND));
     } else if (na == 2) { /* 'version', part */
         const char *part = lit_str(&a[1]);
         int ok = 0;
@@ -643,9 +643,9 @@ int ixs_func_extend(px *p, xv *a, const uint32_t *q, xv *out) {
     ixs_settle(p, a);
     uint32_t qq = q                            ? *q
                   : a->t.code == IX_T_DATETIME ? a->t.len
-                                               : ix_dt_qual(IX_TU_YEAR, IX_TU_DAY);
+                                               : ixt_dt_qual(IXT_TU_YEAR, IXT_TU_DAY);
     if (ixs_is_char(a->t.code) || a->k == XK_PARAM)
-        ixs_to_type(p, a, ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5))));
+        ixs_to_type(p, a, ixs_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5))));
     sb_printf(&out->s, "ixd_extend(%s,%d,%u,%u)", XS(a), a->t.code, a->t.len, qq);
     out->t = ixs_t(IX_T_DATETIME, qq);
     out->lk = LB_EXPR;
@@ -770,7 +770,7 @@ static ityp fixed_rt(int rt) {
     case RT_DATE: return ixs_t(IX_T_DATE, 4);
     case RT_DEC0: return ixs_t(IX_T_DECIMAL, 32u << 8);
     case RT_DECF: return ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
-    case RT_DT5: return ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5)));
+    case RT_DT5: return ixs_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)));
     case RT_VC128: return ixs_t(IX_T_VARCHAR, 128);
     case RT_CHAR1: return ixs_t(IX_T_CHAR, 1);
     case RT_NVC: return ixs_t(IX_T_NVARCHAR, 255);

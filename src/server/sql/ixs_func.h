@@ -16,9 +16,9 @@ int ixs_register_builtins(sqlite3 *h, void *ud);
  * 0, 1 for NULL, or an SQLCODE. ixs_fn_res_dt returns dt as a DATETIME of
  * qualifier q. */
 void ixs_fn_err(sqlite3_context *ctx, int code, const char *text);
-int ixs_fn_arg_dec(sqlite3_context *ctx, sqlite3_value *x, ix_decimal *d);
-void ixs_fn_res_dec(sqlite3_context *ctx, const ix_decimal *d);
-int ixs_fn_full_dt(sqlite3_value *x, int code, uint32_t q, ix_datetime *dt);
-void ixs_fn_res_dt(sqlite3_context *ctx, uint32_t q, const ix_datetime *dt);
+int ixs_fn_arg_dec(sqlite3_context *ctx, sqlite3_value *x, ixt_decimal *d);
+void ixs_fn_res_dec(sqlite3_context *ctx, const ixt_decimal *d);
+int ixs_fn_full_dt(sqlite3_value *x, int code, uint32_t q, ixt_datetime *dt);
+void ixs_fn_res_dt(sqlite3_context *ctx, uint32_t q, const ixt_datetime *dt);
 
 #endif

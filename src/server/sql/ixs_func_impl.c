@@ -130,7 +130,7 @@ static void f_hex(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 static void f_ceil(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     NULL_IN_NULL_OUT();
     int dir = sqlite3_value_int(argv[1]);
-    ix_decimal d, t, one, r;
+    ixt_decimal d, t, one, r;
     int rc = ixs_fn_arg_dec(ctx, argv[0], &d);
     if (rc) {
         if (rc == 1) sqlite3_result_null(ctx);
@@ -141,9 +141,9 @@ static void f_ceil(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         if (t.exp - 1 - i < 0) t.dig[i] = 0; /* pairs below the units */
     while (t.ndig > 0 && t.dig[t.ndig - 1] == 0)
         t.ndig--;
-    if (t.ndig == 0) ix_dec_zero(&t);
-    if (ix_dec_cmp(&t, &d) != 0 && (dir > 0) == (d.sign > 0)) {
-        ix_dec_from_i64(&one, dir);
+    if (t.ndig == 0) ixt_dec_zero(&t);
+    if (ixt_dec_cmp(&t, &d) != 0 && (dir > 0) == (d.sign > 0)) {
+        ixt_dec_from_i64(&one, dir);
         if (ixs_dec_add(&t, &one, 0, &r) < 0) {
             ixs_fn_err(ctx, -1226, NULL);
             return;
@@ -190,7 +190,7 @@ static void var_final(sqlite3_context *ctx) {
 
 /* Reads argument i (value, code, qualifier at argv[i..i+2]); 0, 1 NULL or
  * -1 after raising the error. */
-static int dt_arg(sqlite3_context *ctx, sqlite3_value **argv, int i, ix_datetime *dt) {
+static int dt_arg(sqlite3_context *ctx, sqlite3_value **argv, int i, ixt_datetime *dt) {
     int rc = ixs_fn_full_dt(argv[i], sqlite3_value_int(argv[i + 1]),
                             (uint32_t)sqlite3_value_int64(argv[i + 2]), dt);
     if (rc < 0) ixs_fn_err(ctx, rc, NULL);
@@ -198,10 +198,10 @@ static int dt_arg(sqlite3_context *ctx, sqlite3_value **argv, int i, ix_datetime
 }
 
 /* Returns dt as the argument's type: DATE (code) or DATETIME of q. */
-static void dt_result(sqlite3_context *ctx, int code, uint32_t q, const ix_datetime *dt) {
+static void dt_result(sqlite3_context *ctx, int code, uint32_t q, const ixt_datetime *dt) {
     if (code == IX_T_DATE) {
         int32_t days;
-        if (ix_date_from_ymd(dt->year, dt->month, dt->day, &days) != IX_OK) {
+        if (ixt_date_from_ymd(dt->year, dt->month, dt->day, &days) != IX_OK) {
             ixs_fn_err(ctx, IXS_E_BAD_DATE, NULL);
             return;
         }
@@ -215,7 +215,7 @@ static void dt_result(sqlite3_context *ctx, int code, uint32_t q, const ix_datet
  * the month (January 31 + 1 month = February 28/29) */
 static void f_add_months(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     NULL_IN_NULL_OUT();
-    ix_datetime dt;
+    ixt_datetime dt;
     if (dt_arg(ctx, argv, 0, &dt)) return;
     int64_t m = (int64_t)dt.year * 12 + (dt.month - 1) + sqlite3_value_int64(argv[3]);
     if (m < 12 || m >= 12 * 10000) {
@@ -224,7 +224,7 @@ static void f_add_months(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     dt.year = (int)(m / 12);
     dt.month = (int)(m % 12) + 1;
-    int dim = ix_days_in_month(dt.year, dt.month);
+    int dim = ixt_days_in_month(dt.year, dt.month);
     if (dt.day > dim) dt.day = dim;
     dt_result(ctx, sqlite3_value_int(argv[1]), (uint32_t)sqlite3_value_int64(argv[2]), &dt);
 }
@@ -232,9 +232,9 @@ static void f_add_months(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 /* ixd_last_day(v, code, q): the DATE of the last day of v's month */
 static void f_last_day(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     NULL_IN_NULL_OUT();
-    ix_datetime dt;
+    ixt_datetime dt;
     if (dt_arg(ctx, argv, 0, &dt)) return;
-    dt.day = ix_days_in_month(dt.year, dt.month);
+    dt.day = ixt_days_in_month(dt.year, dt.month);
     dt_result(ctx, IX_T_DATE, 0, &dt);
 }
 
@@ -243,21 +243,21 @@ static void f_last_day(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
  * difference of days and times over a 31-day month */
 static void f_months_between(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     NULL_IN_NULL_OUT();
-    ix_datetime a, b;
+    ixt_datetime a, b;
     if (dt_arg(ctx, argv, 0, &a) || dt_arg(ctx, argv, 3, &b)) return;
     int64_t months = ((int64_t)a.year * 12 + a.month) - ((int64_t)b.year * 12 + b.month);
-    ix_decimal r, frac, sum;
-    ix_dec_from_i64(&r, months);
-    int lasta = a.day == ix_days_in_month(a.year, a.month);
-    int lastb = b.day == ix_days_in_month(b.year, b.month);
+    ixt_decimal r, frac, sum;
+    ixt_dec_from_i64(&r, months);
+    int lasta = a.day == ixt_days_in_month(a.year, a.month);
+    int lastb = b.day == ixt_days_in_month(b.year, b.month);
     if (a.day != b.day && !(lasta && lastb)) {
         /* (days + seconds / 86400) / 31, in 10 microsecond units, exact */
         int64_t ua = (((int64_t)a.day * 24 + a.hour) * 60 + a.minute) * 60 + a.second;
         int64_t ub = (((int64_t)b.day * 24 + b.hour) * 60 + b.minute) * 60 + b.second;
-        int64_t du = (ua - ub) * IX_UNITS_PER_SECOND + (a.fraction - b.fraction);
-        ix_decimal num, den;
-        ix_dec_from_i64(&num, du);
-        ix_dec_from_i64(&den, 31LL * 86400 * IX_UNITS_PER_SECOND);
+        int64_t du = (ua - ub) * IXT_UNITS_PER_SECOND + (a.fraction - b.fraction);
+        ixt_decimal num, den;
+        ixt_dec_from_i64(&num, du);
+        ixt_dec_from_i64(&den, 31LL * 86400 * IXT_UNITS_PER_SECOND);
         if (ixs_dec_div(&num, &den, &frac) < 0 || ixs_dec_add(&r, &frac, 0, &sum) < 0) {
             ixs_fn_err(ctx, -1226, NULL);
             return;
@@ -273,7 +273,7 @@ static void f_months_between(sqlite3_context *ctx, int argc, sqlite3_value **arg
  * 30 seconds. Another unit is -1213. */
 static void f_dround(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     NULL_IN_NULL_OUT();
-    ix_datetime dt;
+    ixt_datetime dt;
     if (dt_arg(ctx, argv, 0, &dt)) return;
     const char *u = (const char *)sqlite3_value_text(argv[3]);
     int trunc = sqlite3_value_int(argv[4]);
@@ -303,14 +303,14 @@ static void f_dround(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     dt.fraction = 0;
     if (up) {
         int64_t stamp;
-        ix_interval iv = {.sign = 1};
+        ixt_interval iv = {.sign = 1};
         if (level == 0) iv.months = 12;
         if (level == 1) iv.months = 1;
-        if (level == 2) iv.units = 86400LL * IX_UNITS_PER_SECOND;
-        if (level == 3) iv.units = 3600LL * IX_UNITS_PER_SECOND;
-        if (level == 4) iv.units = 60LL * IX_UNITS_PER_SECOND;
-        ix_datetime r;
-        if (ix_dt_add(&dt, &iv, &r) != IX_OK || ix_dt_to_stamp(&r, &stamp) != IX_OK) {
+        if (level == 2) iv.units = 86400LL * IXT_UNITS_PER_SECOND;
+        if (level == 3) iv.units = 3600LL * IXT_UNITS_PER_SECOND;
+        if (level == 4) iv.units = 60LL * IXT_UNITS_PER_SECOND;
+        ixt_datetime r;
+        if (ixt_dt_add(&dt, &iv, &r) != IX_OK || ixt_dt_to_stamp(&r, &stamp) != IX_OK) {
             ixs_fn_err(ctx, IXS_E_BAD_DATE, NULL);
             return;
         }
@@ -331,7 +331,7 @@ static const char *const day_names[] = {"Sunday",   "Monday", "Tuesday", "Wednes
 /* One GL_DATETIME directive c (after '%', with an 'i' prefix for %iy/%iY,
  * precision fp for %F) of dt appended to b. Returns 0, or -1 if c is not a
  * directive. */
-static int put_directive(ix_wbuf *b, char c, int fp, const ix_datetime *dt, int wday) {
+static int put_directive(ixb_wbuf *b, char c, int fp, const ixt_datetime *dt, int wday) {
     char t[48];
     int n = 0;
     switch (c) {
@@ -369,18 +369,18 @@ static int put_directive(ix_wbuf *b, char c, int fp, const ix_datetime *dt, int 
     case '%': n = snprintf(t, sizeof t, "%%"); break;
     default: return -1;
     }
-    ix_put_bytes(b, t, (size_t)n);
+    ixb_put_bytes(b, t, (size_t)n);
     return 0;
 }
 
 /* dt formatted with the directives of fmt into b */
-static void format_dt(const char *fmt, const ix_datetime *dt, ix_wbuf *b) {
+static void format_dt(const char *fmt, const ixt_datetime *dt, ixb_wbuf *b) {
     int32_t days = 0;
-    ix_date_from_ymd(dt->year, dt->month, dt->day, &days);
-    int wday = ix_date_weekday(days);
+    ixt_date_from_ymd(dt->year, dt->month, dt->day, &days);
+    int wday = ixt_date_weekday(days);
     for (const char *f = fmt; *f && b->len < IXS_MAX_FMT_OUT; f++) {
         if (*f != '%' || !f[1]) {
-            ix_put_u8(b, (uint8_t)*f);
+            ixb_put_u8(b, (uint8_t)*f);
             continue;
         }
         const char *start = f++;
@@ -389,7 +389,7 @@ static void format_dt(const char *fmt, const ix_datetime *dt, ix_wbuf *b) {
         int fp = 2;
         if (c == 'F' && f[1] >= '0' && f[1] <= '9') fp = *++f - '0';
         if (fp > 5) fp = 5;
-        if (put_directive(b, c, fp, dt, wday)) ix_put_bytes(b, start, (size_t)(f - start + 1));
+        if (put_directive(b, c, fp, dt, wday)) ixb_put_bytes(b, start, (size_t)(f - start + 1));
     }
 }
 
@@ -397,7 +397,7 @@ static void format_dt(const char *fmt, const ix_datetime *dt, ix_wbuf *b) {
  * fmt NULL: a DATE as DBDATE (MM/DD/YYYY), a DATETIME in its own form */
 static void f_to_char_dt(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    ix_datetime dt;
+    ixt_datetime dt;
     if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
         sqlite3_result_null(ctx);
         return;
@@ -405,22 +405,22 @@ static void f_to_char_dt(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (dt_arg(ctx, argv, 0, &dt)) return;
     int code = sqlite3_value_int(argv[1]);
     uint32_t q = (uint32_t)sqlite3_value_int64(argv[2]);
-    ix_wbuf b;
-    ix_wbuf_init(&b, NULL);
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
     const char *fmt = (const char *)sqlite3_value_text(argv[3]);
     if (fmt)
         format_dt(fmt, &dt, &b);
     else if (code == IX_T_DATE) {
         int32_t days = 0;
-        ix_date_from_ymd(dt.year, dt.month, dt.day, &days);
-        ix_date_format(days, NULL, &b);
+        ixt_date_from_ymd(dt.year, dt.month, dt.day, &days);
+        ixt_date_format(days, NULL, &b);
     } else
-        ix_dt_format(q, &dt, &b);
+        ixt_dt_format(q, &dt, &b);
     if (b.err)
         sqlite3_result_error_nomem(ctx);
     else
         sqlite3_result_text(ctx, b.len ? (const char *)b.data : "", (int)b.len, SQLITE_TRANSIENT);
-    ix_wbuf_free(&b);
+    ixb_wbuf_free(&b);
 }
 
 /* Reads 1..max digits at *s into *v; 0 if none. */
@@ -452,7 +452,7 @@ static int scan_name(const char **s, const char *const *names, int count) {
 }
 
 /* One directive c of a TO_DATE format read from *s into dt; 0 or -1. */
-static int scan_directive(const char **s, char c, int fp, ix_datetime *dt, int *pm) {
+static int scan_directive(const char **s, char c, int fp, ixt_datetime *dt, int *pm) {
     int v, n;
     switch (c) {
     case 'Y': n = scan_num(s, 4, &dt->year); return n ? 0 : -1;
@@ -494,7 +494,7 @@ static int scan_directive(const char **s, char c, int fp, ix_datetime *dt, int *
 }
 
 /* Reads s by fmt into dt (fields not in fmt: 1 for month and day, else 0). */
-static int scan_dt(const char *s, const char *fmt, ix_datetime *dt) {
+static int scan_dt(const char *s, const char *fmt, ixt_datetime *dt) {
     memset(dt, 0, sizeof *dt);
     dt->month = dt->day = 1;
     int pm = 0;
@@ -534,12 +534,12 @@ static void f_to_date(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     const char *s = (const char *)sqlite3_value_text(argv[0]);
     const char *fmt = (const char *)sqlite3_value_text(argv[1]);
-    ix_datetime dt;
+    ixt_datetime dt;
     if (!s || scan_dt(s, fmt ? fmt : "%iY-%m-%d %H:%M:%S", &dt)) {
         ixs_fn_err(ctx, IXS_E_FMT_MISMATCH, NULL);
         return;
     }
-    ixs_fn_res_dt(ctx, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5)), &dt);
+    ixs_fn_res_dt(ctx, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)), &dt);
 }
 
 /* ---- TO_CHAR of numbers ------------------------------------------------------------------------
@@ -609,24 +609,24 @@ static int format_int_part(const char *fmt, size_t fl, size_t dp, const char *tx
     return di > 0 || (need_sym && !placed) ? -1 : 0;
 }
 
-static void format_num(const ix_decimal *d, const char *fmt, ix_wbuf *out) {
+static void format_num(const ixt_decimal *d, const char *fmt, ixb_wbuf *out) {
     size_t fl = strlen(fmt);
     const char *pt = strchr(fmt, '.');
     size_t dp = pt ? (size_t)(pt - fmt) : fl;
     int fpos = 0;
     for (size_t i = dp; i < fl; i++)
         fpos += is_digit_pos(fmt[i]);
-    ix_decimal r = *d;
-    ix_dec_round(&r, fpos);
+    ixt_decimal r = *d;
+    ixt_dec_round(&r, fpos);
     int neg = r.sign < 0 && r.ndig > 0;
     r.sign = 1;
-    ix_wbuf t;
-    ix_wbuf_init(&t, NULL);
-    ix_dec_to_text(&r, fpos, &t);
+    ixb_wbuf t;
+    ixb_wbuf_init(&t, NULL);
+    ixt_dec_to_text(&r, fpos, &t);
     char *o = malloc(fl + 1);
     if (t.err || !o) {
         free(o);
-        ix_wbuf_free(&t);
+        ixb_wbuf_free(&t);
         return;
     }
     const char *txt = (const char *)t.data;
@@ -644,33 +644,33 @@ static void format_num(const ix_decimal *d, const char *fmt, ix_wbuf *out) {
     if (memchr(fmt, '<', fl))
         while (skip < fl && o[skip] == ' ')
             skip++;
-    ix_put_bytes(out, o + skip, fl - skip);
+    ixb_put_bytes(out, o + skip, fl - skip);
     free(o);
-    ix_wbuf_free(&t);
+    ixb_wbuf_free(&t);
 }
 
 /* ixd_to_char_num(x, fmt): x with the numeric format fmt; fmt NULL: the
  * number's own text */
 static void f_to_char_num(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    ix_decimal d;
+    ixt_decimal d;
     int rc = ixs_fn_arg_dec(ctx, argv[0], &d);
     if (rc) {
         if (rc == 1) sqlite3_result_null(ctx);
         return;
     }
     const char *fmt = (const char *)sqlite3_value_text(argv[1]);
-    ix_wbuf b;
-    ix_wbuf_init(&b, NULL);
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
     if (fmt && strlen(fmt) < IXS_MAX_FMT_OUT)
         format_num(&d, fmt, &b);
     else
-        ix_dec_to_text(&d, -1, &b);
+        ixt_dec_to_text(&d, -1, &b);
     if (b.err)
         sqlite3_result_error_nomem(ctx);
     else
         sqlite3_result_text(ctx, b.len ? (const char *)b.data : "", (int)b.len, SQLITE_TRANSIENT);
-    ix_wbuf_free(&b);
+    ixb_wbuf_free(&b);
 }
 
 int ixs_register_builtins(sqlite3 *h, void *ud) {

@@ -4,7 +4,7 @@
  *   _ixd_xtdtypes(extended_id, mode, owner, name, type)  a row per type:
  *       mode 'R' named (type 4118), 'C' unnamed (type 22, name NULL)
  *   _ixd_attrtypes(extended_id, fieldno, fieldname, type, length)  a row per
- *       field: type its IX_T_* code (| IX_TF_NOTNULL), length its ityp len
+ *       field: type its IXT_T_* code (| IXT_TF_NOTNULL), length its ityp len
  * shown as sysxtdtypes and sysattrtypes, and as _ixd_rowtypes (name, owner,
  * fields "name code len;...") for the TimeSeries engine.
  *
@@ -197,7 +197,7 @@ static int rt_load(sqlite3 *h, int id, const char *name, rtype *out) {
         snprintf(f->name, sizeof f->name, "%s", n ? n : "");
         int ct = sqlite3_column_int(st, 1);
         f->t = ixs_t(ct & 0xff, (uint32_t)sqlite3_column_int64(st, 2));
-        f->notnull = (ct & IX_TF_NOTNULL) != 0;
+        f->notnull = (ct & IXT_TF_NOTNULL) != 0;
     }
     sqlite3_finalize(st);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 1 : -1;
@@ -241,7 +241,7 @@ static int rt_store(px *p, rtype *r) {
     for (int k = 0; k < r->nf; k++) {
         sb_printf(&q, "INSERT INTO _ixd_attrtypes VALUES(%d,%d,", r->id, k + 1);
         sb_strlit(&q, r->f[k].name, strlen(r->f[k].name));
-        sb_printf(&q, ",%d,%u);", r->f[k].t.code | (r->f[k].notnull ? IX_TF_NOTNULL : 0),
+        sb_printf(&q, ",%d,%u);", r->f[k].t.code | (r->f[k].notnull ? IXT_TF_NOTNULL : 0),
                   r->f[k].t.len);
     }
     int rc = q.oom ? -208 : ixs_exec(p->db, q.p, p->err);
@@ -641,23 +641,23 @@ static uint32_t get_u32(const uint8_t *b) {
     return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
 }
 
-static void put_u32(ix_wbuf *w, uint32_t v) {
+static void put_u32(ixb_wbuf *w, uint32_t v) {
     uint8_t b[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
-    ix_put_bytes(w, b, 4);
+    ixb_put_bytes(w, b, 4);
 }
 
-static void put_u64(ix_wbuf *w, uint64_t v) {
+static void put_u64(ixb_wbuf *w, uint64_t v) {
     put_u32(w, (uint32_t)(v >> 32));
     put_u32(w, (uint32_t)v);
 }
 
 /* Appends one field (type t, storage value v) to w. */
-static void put_field(ix_wbuf *w, ityp t, const sval *v) {
+static void put_field(ixb_wbuf *w, ityp t, const sval *v) {
     uint8_t h[2] = {(uint8_t)t.code, 0};
-    ix_put_bytes(w, h, 1);
+    ixb_put_bytes(w, h, 1);
     put_u32(w, t.len);
     h[0] = (uint8_t)v->kind;
-    ix_put_bytes(w, h, 1);
+    ixb_put_bytes(w, h, 1);
     if (v->kind == SQLITE_INTEGER)
         put_u64(w, (uint64_t)v->i);
     else if (v->kind == SQLITE_FLOAT) {
@@ -666,21 +666,21 @@ static void put_field(ix_wbuf *w, ityp t, const sval *v) {
         put_u64(w, u);
     } else if (v->kind == SQLITE_TEXT || v->kind == SQLITE_BLOB) {
         put_u32(w, (uint32_t)v->n);
-        if (v->n) ix_put_bytes(w, v->p, v->n);
+        if (v->n) ixb_put_bytes(w, v->p, v->n);
     }
 }
 
-static void put_head(ix_wbuf *w, int n) {
+static void put_head(ixb_wbuf *w, int n) {
     uint8_t h[3] = {ROW_MAGIC, (uint8_t)(n >> 8), (uint8_t)n};
-    ix_put_bytes(w, h, 3);
+    ixb_put_bytes(w, h, 3);
 }
 
-static void result_wbuf(sqlite3_context *ctx, ix_wbuf *w) {
+static void result_wbuf(sqlite3_context *ctx, ixb_wbuf *w) {
     if (w->err)
         sqlite3_result_error_nomem(ctx);
     else
         sqlite3_result_blob(ctx, w->data, (int)w->len, SQLITE_TRANSIENT);
-    ix_wbuf_free(w);
+    ixb_wbuf_free(w);
 }
 
 /* The field at b[*at..n] into t and v (borrowed): 0, or -1 when malformed. */
@@ -733,13 +733,13 @@ static int desc_get(sqlite3_value *d, int k, ityp *t) {
 
 /* ixd_row_pack(desc, v1, ..., vn) */
 static void f_pack(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
     put_head(&w, argc - 1);
     for (int k = 1; k < argc; k++) {
         ityp t;
         if (desc_get(argv[0], k - 1, &t)) {
-            ix_wbuf_free(&w);
+            ixb_wbuf_free(&w);
             row_err(ctx, IXS_E_ROW_TEXT);
             return;
         }
@@ -764,8 +764,8 @@ static void f_cast(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         row_err(ctx, nf < 0 ? IXS_E_ROW_TEXT : IXS_E_ROW_NO_CAST);
         return;
     }
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
     put_head(&w, nf);
     for (int k = 0; k < nf; k++) {
         ityp from, to;
@@ -773,7 +773,7 @@ static void f_cast(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         int rc = get_field(b, n, &at, &from, &v) || desc_get(argv[1], k, &to) ? IXS_E_ROW_TEXT : 0;
         if (!rc) rc = v.kind == SQLITE_NULL ? 0 : ixs_convert(from, &v, to, &c);
         if (rc) {
-            ix_wbuf_free(&w);
+            ixb_wbuf_free(&w);
             row_err(ctx, rc);
             return;
         }
@@ -815,7 +815,7 @@ static int read_field(const char *s, size_t n, size_t *i, sb *out, int *null) {
 }
 
 /* The text form ROW(f1, ..., fn) for desc into w: 0 or an SQLCODE. */
-static int parse_text(const char *s, size_t n, const uint8_t *desc, size_t dn, ix_wbuf *w) {
+static int parse_text(const char *s, size_t n, const uint8_t *desc, size_t dn, ixb_wbuf *w) {
     size_t i = 0;
     int nf = (int)(dn / 5);
     skip_blanks(s, n, &i);
@@ -851,14 +851,14 @@ static void f_in(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         sqlite3_result_null(ctx);
         return;
     }
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
     const uint8_t *d = sqlite3_value_blob(argv[1]);
     int rc =
         parse_text((const char *)sqlite3_value_text(argv[0]), (size_t)sqlite3_value_bytes(argv[0]),
                    d, d ? (size_t)sqlite3_value_bytes(argv[1]) : 0, &w);
     if (rc) {
-        ix_wbuf_free(&w);
+        ixb_wbuf_free(&w);
         row_err(ctx, rc);
         return;
     }
@@ -904,18 +904,18 @@ static int row_to_text(const uint8_t *b, size_t n, sb *out) {
             sb_add(out, "NULL");
             continue;
         }
-        ix_wbuf w;
-        ix_wbuf_init(&w, NULL);
+        ixb_wbuf w;
+        ixb_wbuf_init(&w, NULL);
         rc = ixs_sval_to_text(t, &v, &w);
         if (rc == 1) rc = 0;
         size_t width = t.code == IX_T_CHAR || t.code == IX_T_NCHAR ? (t.len & 0xffff) : 0;
         while (!rc && w.len < width && !w.err)
-            ix_put_u8(&w, ' '); /* CHAR(n) shows its n characters */
+            ixb_put_u8(&w, ' '); /* CHAR(n) shows its n characters */
         if (!rc && ixs_is_numeric(t.code))
             sb_addn(out, (const char *)w.data, w.len);
         else if (!rc)
             sb_strlit(out, (const char *)w.data, w.len);
-        ix_wbuf_free(&w);
+        ixb_wbuf_free(&w);
     }
     sb_addc(out, ')');
     return !rc && out->oom ? -208 : rc;
@@ -953,8 +953,8 @@ int ixs_row_from_text(sqlite3 *h, int id, const char *s, size_t n, sval *out) {
         sb_addn(&d, (const char *)f, 5);
     }
     free(r);
-    ix_wbuf w;
-    ix_wbuf_init(&w, NULL);
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
     if (!rc) rc = d.oom ? -208 : parse_text(s, n, (const uint8_t *)d.p, d.n, &w);
     sb_free(&d);
     if (!rc && w.err) rc = -208;
@@ -965,7 +965,7 @@ int ixs_row_from_text(sqlite3 *h, int id, const char *s, size_t n, sval *out) {
         out->p = w.data;
         out->n = w.len;
     } else {
-        ix_wbuf_free(&w);
+        ixb_wbuf_free(&w);
     }
     return rc;
 }

@@ -589,11 +589,11 @@ static int raise_stmt(frame *f, spl_node *n) {
     }
     char text[256] = "";
     if (x.n > 2 && x.v[2].kind != SQLITE_NULL) {
-        ix_wbuf b;
-        ix_wbuf_init(&b, NULL);
+        ixb_wbuf b;
+        ixb_wbuf_init(&b, NULL);
         if (ixs_sval_to_text(x.t[2], &x.v[2], &b) == 0)
             snprintf(text, sizeof text, "%.*s", (int)b.len, (const char *)b.data);
-        ix_wbuf_free(&b);
+        ixb_wbuf_free(&b);
     }
     vals_free(&x);
     ixd_seterr(f->err, c[0] ? (int)c[0] : -746, (int)c[1], 0, "%s", text);

@@ -254,10 +254,10 @@ static int when_true(ixd_db *db, const char *q, ixd_err *err) {
     if (ixd_prepare(db, q, strlen(q), &w, err)) return -1;
     int r = ixd_open(w, 0, err);
     if (!r) {
-        ix_wbuf b;
-        ix_wbuf_init(&b, NULL);
+        ixb_wbuf b;
+        ixb_wbuf_init(&b, NULL);
         r = ixd_fetch(w, &b, err);
-        ix_wbuf_free(&b);
+        ixb_wbuf_free(&b);
     }
     ixd_stmt_free(w);
     return r;
@@ -271,11 +271,11 @@ static int run_action(ixd_db *db, const char *text, ixd_err *err) {
     int64_t s8;
     int rc = ixd_stmt_is_cursor(a) ? ixd_open(a, 0, err) : ixd_execute(a, &rows, &s4, &s8, err);
     if (!rc && ixd_stmt_is_cursor(a)) { /* EXECUTE FUNCTION: run it through */
-        ix_wbuf b;
-        ix_wbuf_init(&b, NULL);
+        ixb_wbuf b;
+        ixb_wbuf_init(&b, NULL);
         while ((rc = ixd_fetch(a, &b, err)) > 0)
-            ix_wbuf_reset(&b);
-        ix_wbuf_free(&b);
+            ixb_wbuf_reset(&b);
+        ixb_wbuf_free(&b);
     }
     ixd_stmt_free(a);
     return rc < 0 ? -1 : 0;

@@ -196,7 +196,7 @@ static int table_select(px *p, const ts_routine *r, const targs *a, const char *
                             "oni_ts_aggregate needs a literal list of min, max, avg, sum, count, "
                             "first, last");
         sb_add(s, "\"ts\"");
-        if (add_out(p, q, "ts", ixs_t(IX_T_DATETIME, ix_dt_qual(IX_TU_YEAR, IX_TU_F(5)))))
+        if (add_out(p, q, "ts", ixs_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)))))
             return -1;
         for (int m = 1; m < rt.nf; m++)
             for (int k = 0; k < na; k++) {

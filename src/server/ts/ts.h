@@ -18,7 +18,7 @@
 #define TS_MAX_METRICS 64
 #define TS_NAME_MAX    128
 
-/* One field of a row type: its name and Informix type (base IX_T_* code and
+/* One field of a row type: its name and Informix type (base IXT_T_* code and
  * encoded length, as the translator's ityp). */
 typedef struct ts_field {
     char name[TS_NAME_MAX + 1];

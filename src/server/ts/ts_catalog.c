@@ -49,8 +49,8 @@ int ts_rowtype_check(const ts_rowtype *rt, ixd_err *err) {
         return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
                           "A TimeSeries row type has a timestamp and 1 to %d metrics",
                           TS_MAX_METRICS);
-    if (t->code != IX_T_DATETIME || IX_QUAL_START(t->len) != IX_TU_YEAR ||
-        IX_QUAL_END(t->len) <= IX_TU_SECOND)
+    if (t->code != IX_T_DATETIME || IXT_QUAL_START(t->len) != IXT_TU_YEAR ||
+        IXT_QUAL_END(t->len) <= IXT_TU_SECOND)
         return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
                           "The first field of %s must be DATETIME YEAR TO FRACTION(n)", rt->name);
     for (int m = 1; m < rt->nf; m++) {

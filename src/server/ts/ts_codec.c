@@ -102,7 +102,7 @@ typedef struct ts_ews {
     uint64_t r[TS_CHUNK_MAX];  /* residuals */
     uint8_t sym[TS_CHUNK_MAX];
     uint16_t words[TS_CHUNK_MAX + 8];
-    ix_wbuf best, trial;
+    ixb_wbuf best, trial;
 } ts_ews;
 
 /* One column being encoded. */
@@ -114,7 +114,7 @@ typedef struct enc_col {
     const uint64_t *bv; /* what XOR and RAW code */
 } enc_col;
 
-static void put_const(ix_wbuf *b, const uint64_t *v) {
+static void put_const(ixb_wbuf *b, const uint64_t *v) {
     ts_put_uv(b, ts_zz(v[0]));
 }
 
@@ -125,7 +125,7 @@ static uint32_t count_runs(const uint64_t *v, uint32_t m) {
     return runs;
 }
 
-static void put_rle(ix_wbuf *b, const uint64_t *v, uint32_t m) {
+static void put_rle(ixb_wbuf *b, const uint64_t *v, uint32_t m) {
     for (uint32_t k = 0; k < m;) {
         uint32_t j = k + 1;
         while (j < m && v[j] == v[k])
@@ -142,7 +142,7 @@ static unsigned bit_width(uint64_t v) {
 
 /* Frames of TS_FRAME residuals: min (varint), width (byte), the values
  * minus min packed in width bits each, low bit first, padded to a byte. */
-static void put_frames(ix_wbuf *b, const uint64_t *r, uint32_t cnt) {
+static void put_frames(ixb_wbuf *b, const uint64_t *r, uint32_t cnt) {
     for (uint32_t f = 0; f < cnt; f += TS_FRAME) {
         uint32_t k = cnt - f < TS_FRAME ? cnt - f : TS_FRAME;
         uint64_t mn = r[f], mx = r[f];
@@ -152,7 +152,7 @@ static void put_frames(ix_wbuf *b, const uint64_t *r, uint32_t cnt) {
         }
         unsigned w = bit_width(mx - mn);
         ts_put_uv(b, mn);
-        if (ix_wbuf_reserve(b, 1 + (size_t)k * 8 + 16)) return;
+        if (ixb_wbuf_reserve(b, 1 + (size_t)k * 8 + 16)) return;
         b->data[b->len++] = (uint8_t)w;
         ts_bw bw = {b->data + b->len, 0, 0};
         for (uint32_t j = f; j < f + k && w; j++)
@@ -166,7 +166,7 @@ static void put_frames(ix_wbuf *b, const uint64_t *r, uint32_t cnt) {
  * when the alphabet has more than one symbol the precision bits (byte),
  * the frequencies (varints, total 2^bits) and the rANS stream. -1: the
  * alphabet is too wide. */
-static int put_entropy(ix_wbuf *b, const uint64_t *r, uint32_t cnt, ts_ews *ws) {
+static int put_entropy(ixb_wbuf *b, const uint64_t *r, uint32_t cnt, ts_ews *ws) {
     uint64_t mn = r[0], mx = r[0];
     for (uint32_t j = 1; j < cnt; j++) {
         mn = r[j] < mn ? r[j] : mn;
@@ -175,7 +175,7 @@ static int put_entropy(ix_wbuf *b, const uint64_t *r, uint32_t cnt, ts_ews *ws) 
     if (mx - mn >= TS_ALPHA_MAX) return -1;
     int a = (int)(mx - mn) + 1;
     ts_put_uv(b, mn);
-    ix_put_u8(b, (uint8_t)(a - 1));
+    ixb_put_u8(b, (uint8_t)(a - 1));
     if (a == 1) return 0;
     uint32_t cnts[TS_ALPHA_MAX] = {0}, freq[TS_ALPHA_MAX];
     for (uint32_t j = 0; j < cnt; j++) {
@@ -184,7 +184,7 @@ static int put_entropy(ix_wbuf *b, const uint64_t *r, uint32_t cnt, ts_ews *ws) 
     }
     int bits = ts_rans_bits(cnt);
     ts_rans_norm(cnts, a, cnt, bits, freq);
-    ix_put_u8(b, (uint8_t)bits);
+    ixb_put_u8(b, (uint8_t)bits);
     for (int s = 0; s < a; s++)
         ts_put_uv(b, freq[s]);
     ts_rans_encode(ws->sym, cnt, freq, a, bits, ws->words, b);
@@ -194,7 +194,7 @@ static int put_entropy(ix_wbuf *b, const uint64_t *r, uint32_t cnt, ts_ews *ws) 
 /* DELTA: the first value, then the zigzag deltas as residuals. DOD: the
  * first value and the first delta, then the zigzag deltas of the deltas.
  * ent: 1 range coded, 0 frames. */
-static int put_delta(ix_wbuf *b, const uint64_t *v, uint32_t m, int dod, int ent, ts_ews *ws) {
+static int put_delta(ixb_wbuf *b, const uint64_t *v, uint32_t m, int dod, int ent, ts_ews *ws) {
     uint64_t *r = ws->r;
     uint32_t cnt;
     ts_put_uv(b, ts_zz(v[0]));
@@ -218,8 +218,8 @@ static int put_delta(ix_wbuf *b, const uint64_t *v, uint32_t m, int dod, int ent
 /* XOR (Gorilla): the first value in wbits bits; then per value x = v ^ prev:
  * '0' when x == 0; '1','0' + the bits of the previous window; '1','1' +
  * leading zeros (6 bits) + meaningful length - 1 (6 bits) + the bits. */
-static void put_xor(ix_wbuf *b, const uint64_t *v, uint32_t m, unsigned wb) {
-    if (ix_wbuf_reserve(b, (size_t)m * 10 + 16)) return;
+static void put_xor(ixb_wbuf *b, const uint64_t *v, uint32_t m, unsigned wb) {
+    if (ixb_wbuf_reserve(b, (size_t)m * 10 + 16)) return;
     ts_bw bw = {b->data + b->len, 0, 0};
     ts_bw_put(&bw, v[0], wb);
     unsigned plz = 0, ptz = 0;
@@ -245,9 +245,9 @@ static void put_xor(ix_wbuf *b, const uint64_t *v, uint32_t m, unsigned wb) {
     b->len = (size_t)(bw.p - b->data);
 }
 
-static void put_raw(ix_wbuf *b, const uint64_t *v, uint32_t m, unsigned wb) {
+static void put_raw(ixb_wbuf *b, const uint64_t *v, uint32_t m, unsigned wb) {
     size_t sz = wb / 8;
-    if (ix_wbuf_reserve(b, (size_t)m * sz + 8)) return;
+    if (ixb_wbuf_reserve(b, (size_t)m * sz + 8)) return;
     uint8_t *o = b->data + b->len;
     for (uint32_t k = 0; k < m; k++, o += sz)
         ts_st64(o, v[k]); /* little-endian: the low sz bytes first */
@@ -256,7 +256,7 @@ static void put_raw(ix_wbuf *b, const uint64_t *v, uint32_t m, unsigned wb) {
 
 /* Writes the body of codec (ent for DELTA/DOD: 1 range coded, 0 frames)
  * into b. -1: the codec cannot represent the column. */
-static int put_body(ix_wbuf *b, const enc_col *ec, int codec, int ent, ts_ews *ws) {
+static int put_body(ixb_wbuf *b, const enc_col *ec, int codec, int ent, ts_ews *ws) {
     switch (codec) {
     case TS_C_CONST:
         if (count_runs(ec->iv, ec->m) != 1) return -1;
@@ -275,11 +275,11 @@ static int put_body(ix_wbuf *b, const enc_col *ec, int codec, int ent, ts_ews *w
  * the shortest so far. Returns 1 kept, 0 not applicable or longer,
  * TS_ENOMEM. */
 static int try_cand(ts_ews *ws, const enc_col *ec, int codec, int ent, int *bc, int *be) {
-    ix_wbuf_reset(&ws->trial);
+    ixb_wbuf_reset(&ws->trial);
     if (put_body(&ws->trial, ec, codec, ent, ws) != 0) return 0;
     if (ws->trial.err) return TS_ENOMEM;
     if (*bc && ws->trial.len >= ws->best.len) return 0;
-    ix_wbuf t = ws->best;
+    ixb_wbuf t = ws->best;
     ws->best = ws->trial;
     ws->trial = t;
     *bc = codec;
@@ -356,8 +356,8 @@ static int gather(const ts_colv *cv, uint32_t n, ts_ews *ws, enc_col *ec, int *h
     return TS_OK;
 }
 
-static void put_bitmap(ix_wbuf *b, const uint8_t *null, uint32_t n) {
-    if (ix_wbuf_reserve(b, (n + 7) / 8)) return;
+static void put_bitmap(ixb_wbuf *b, const uint8_t *null, uint32_t n) {
+    if (ixb_wbuf_reserve(b, (n + 7) / 8)) return;
     uint8_t *o = b->data + b->len;
     memset(o, 0, (n + 7) / 8);
     for (uint32_t k = 0; k < n; k++)
@@ -366,7 +366,7 @@ static void put_bitmap(ix_wbuf *b, const uint8_t *null, uint32_t n) {
 }
 
 /* One column: header (codec, flags, scale), block length, payload. */
-static int put_column(ts_ews *ws, const ts_colv *cv, uint32_t n, int force, ix_wbuf *out) {
+static int put_column(ts_ews *ws, const ts_colv *cv, uint32_t n, int force, ixb_wbuf *out) {
     enc_col ec;
     int has_null, bc = 0, be = 0, rc;
     if (!kind_ok(cv->kind)) return TS_EINVAL;
@@ -383,13 +383,13 @@ static int put_column(ts_ews *ws, const ts_colv *cv, uint32_t n, int force, ix_w
     unsigned flags = (unsigned)cv->kind << TS_FL_KSHIFT | (has_null ? TS_FL_NULL : 0) |
                      (be ? TS_FL_ENTROPY : 0) | (scaled ? TS_FL_SCALED : 0);
     size_t len = ws->best.len + (has_null ? (n + 7) / 8 : 0);
-    ix_put_u8(out, (uint8_t)bc);
-    ix_put_u8(out, (uint8_t)flags);
-    if (cv->kind == TS_K_DEC) ix_put_u8(out, (uint8_t)cv->scale);
-    if (scaled) ix_put_u8(out, (uint8_t)ec.ds);
+    ixb_put_u8(out, (uint8_t)bc);
+    ixb_put_u8(out, (uint8_t)flags);
+    if (cv->kind == TS_K_DEC) ixb_put_u8(out, (uint8_t)cv->scale);
+    if (scaled) ixb_put_u8(out, (uint8_t)ec.ds);
     ts_put_uv(out, len);
     if (has_null) put_bitmap(out, cv->null, n);
-    ix_put_bytes(out, ws->best.data, ws->best.len);
+    ixb_put_bytes(out, ws->best.data, ws->best.len);
     return out->err ? TS_ENOMEM : TS_OK;
 }
 
@@ -441,29 +441,29 @@ static int put_column(ts_ews *ws, const ts_colv *cv, uint32_t n, int force, ix_w
  *
  * Nothing may follow the last column; a body must fill its payload.
  */
-int ts_chunk_encode(uint32_t n, int ncols, const ts_colv *cols, ix_wbuf *out) {
+int ts_chunk_encode(uint32_t n, int ncols, const ts_colv *cols, ixb_wbuf *out) {
     return ts_chunk_encode_with(n, ncols, cols, NULL, out);
 }
 
 int ts_chunk_encode_with(uint32_t n, int ncols, const ts_colv *cols, const int *force,
-                         ix_wbuf *out) {
+                         ixb_wbuf *out) {
     if (n < 1 || n > TS_CHUNK_MAX || ncols < 1 || ncols > TS_MAX_COLS || !cols) return TS_EINVAL;
     if (out->err) return TS_ENOMEM;
     ts_ews *ws = malloc(sizeof *ws);
     if (!ws) return TS_ENOMEM;
-    ix_wbuf_init(&ws->best, NULL);
-    ix_wbuf_init(&ws->trial, NULL);
+    ixb_wbuf_init(&ws->best, NULL);
+    ixb_wbuf_init(&ws->trial, NULL);
     size_t start = out->len;
-    ix_put_u8(out, TS_BLOB_V1);
+    ixb_put_u8(out, TS_BLOB_V1);
     ts_put_uv(out, n);
-    ix_put_u8(out, (uint8_t)ncols);
+    ixb_put_u8(out, (uint8_t)ncols);
     int rc = out->err ? TS_ENOMEM : TS_OK;
     for (int c = 0; c < ncols && rc == TS_OK; c++) {
-        ix_wbuf_reset(&ws->best);
+        ixb_wbuf_reset(&ws->best);
         rc = put_column(ws, &cols[c], n, force ? force[c] : 0, out);
     }
-    ix_wbuf_free(&ws->best);
-    ix_wbuf_free(&ws->trial);
+    ixb_wbuf_free(&ws->best);
+    ixb_wbuf_free(&ws->trial);
     free(ws);
     if (rc != TS_OK && !out->err) out->len = start;
     return rc;

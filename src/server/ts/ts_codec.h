@@ -85,7 +85,7 @@ enum { TS_OK = 0, TS_EBADCHUNK = -1, TS_ENOMEM = -2, TS_EINVAL = -3 };
  * TS_ENOMEM (out's sticky error, or the encoder's workspace of about
  * 100 KB, one malloc per call). The caller owns everything; nothing is
  * kept. */
-int ts_chunk_encode(uint32_t n, int ncols, const ts_colv *cols, ix_wbuf *out);
+int ts_chunk_encode(uint32_t n, int ncols, const ts_colv *cols, ixb_wbuf *out);
 
 /* Decoded chunk. The decoder owns the arrays and reuses them across calls:
  * cols[c].null / i / d stay valid until the next ts_chunk_decode on the same

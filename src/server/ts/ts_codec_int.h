@@ -35,7 +35,7 @@
 #define TS_FORCE_ENTROPY 0x100
 #define TS_FORCE_FRAMES  0x200
 int ts_chunk_encode_with(uint32_t n, int ncols, const ts_colv *cols, const int *force,
-                         ix_wbuf *out);
+                         ixb_wbuf *out);
 
 /* ---- little-endian loads and stores ------------------------------------ */
 
@@ -70,8 +70,8 @@ static inline uint64_t ts_unzz(uint64_t u) {
 /* ---- writing ----------------------------------------------------------- */
 
 /* Unsigned LEB128 (7 bits a byte, low first). */
-static inline void ts_put_uv(ix_wbuf *b, uint64_t v) {
-    if (ix_wbuf_reserve(b, TS_UV_MAX)) return;
+static inline void ts_put_uv(ixb_wbuf *b, uint64_t v) {
+    if (ixb_wbuf_reserve(b, TS_UV_MAX)) return;
     uint8_t *p = b->data + b->len;
     while (v >= 0x80) {
         *p++ = (uint8_t)(v | 0x80);

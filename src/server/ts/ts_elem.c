@@ -433,10 +433,10 @@ void ts_val_result(const ts_field *f, const ts_val *v, sqlite3_context *ctx) {
     default: {
         sb t = {0};
         ts_dec_text(v->i, v->scale, &t);
-        ix_decimal d;
+        ixt_decimal d;
         uint8_t blob[20];
         size_t bn;
-        if (t.oom || ix_dec_from_text(&d, t.p, t.n) != IX_OK) {
+        if (t.oom || ixt_dec_from_text(&d, t.p, t.n) != IX_OK) {
             sb_free(&t);
             sqlite3_result_error_nomem(ctx);
             return;

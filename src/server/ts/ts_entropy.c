@@ -43,7 +43,7 @@ static inline uint32_t enc_put(uint32_t x, uint32_t f, uint32_t c, int bits, uin
 }
 
 void ts_rans_encode(const uint8_t *sym, uint32_t m, const uint32_t *freq, int a, int bits,
-                    uint16_t *scratch, ix_wbuf *out) {
+                    uint16_t *scratch, ixb_wbuf *out) {
     uint32_t cum[TS_ALPHA_MAX + 1];
     cum[0] = 0;
     for (int s = 0; s < a; s++)
@@ -55,7 +55,7 @@ void ts_rans_encode(const uint8_t *sym, uint32_t m, const uint32_t *freq, int a,
         x[j % TS_RANS_NS] = enc_put(x[j % TS_RANS_NS], freq[s], cum[s], bits, &wp);
     }
     size_t nw = (size_t)(end - wp);
-    if (ix_wbuf_reserve(out, 4 * TS_RANS_NS + 2 * nw)) return;
+    if (ixb_wbuf_reserve(out, 4 * TS_RANS_NS + 2 * nw)) return;
     uint8_t *o = out->data + out->len;
     for (int k = 0; k < TS_RANS_NS; k++)
         for (int b = 0; b < 4; b++)

@@ -38,7 +38,7 @@ void ts_rans_norm(const uint32_t *cnt, int a, uint32_t m, int bits, uint32_t *fr
 /* Appends the stream of sym[0..m) under freq[0..a) (every sym[j] < a with
  * freq[sym[j]] > 0). scratch holds m + 8 words. */
 void ts_rans_encode(const uint8_t *sym, uint32_t m, const uint32_t *freq, int a, int bits,
-                    uint16_t *scratch, ix_wbuf *out);
+                    uint16_t *scratch, ixb_wbuf *out);
 
 /* Decodes m symbols from the stream p[0..len) under freq[0..a) (total
  * 2^bits, checked by the caller) into sym[0..m). tab: 2^bits words of

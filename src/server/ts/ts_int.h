@@ -348,7 +348,7 @@ void ts_iter_val(const ts_iter *it, int m, ts_val *v);
 void ts_iter_close(ts_iter *it);
 
 /* Summaries: encode n elements' per-metric summaries, decode one. */
-void ts_summ_build(const ts_rowtype *rt, uint32_t n, const ts_colv *cols, ix_wbuf *out);
+void ts_summ_build(const ts_rowtype *rt, uint32_t n, const ts_colv *cols, ixb_wbuf *out);
 int ts_summ_get(const ts_rowtype *rt, const uint8_t *p, size_t n, int m, ts_msum *out);
 
 /* The JSON page of a window (ts_json.c). opts: "shape=rows", "limit=N",

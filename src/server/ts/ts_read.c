@@ -186,11 +186,11 @@ void ts_iter_val(const ts_iter *it, int m, ts_val *v) {
  *   1 byte   DEC only: the scale of the mantissas
  * NaN values take no part in min and max (they do in sum).
  */
-static void put64(ix_wbuf *o, uint64_t u) {
+static void put64(ixb_wbuf *o, uint64_t u) {
     uint8_t b[8];
     for (int k = 0; k < 8; k++)
         b[k] = (uint8_t)(u >> (8 * k));
-    ix_put_bytes(o, b, 8);
+    ixb_put_bytes(o, b, 8);
 }
 
 static uint64_t get64(const uint8_t *p) {
@@ -206,7 +206,7 @@ static uint64_t dbits(double d) {
     return u;
 }
 
-static void summ_metric(const ts_colv *cv, uint32_t n, ix_wbuf *out) {
+static void summ_metric(const ts_colv *cv, uint32_t n, ixb_wbuf *out) {
     uint32_t cnt = 0;
     int isf = cv->kind == TS_K_F64 || cv->kind == TS_K_F32;
     int64_t imin = 0, imax = 0, ifirst = 0, ilast = 0;
@@ -234,7 +234,7 @@ static void summ_metric(const ts_colv *cv, uint32_t n, ix_wbuf *out) {
         cnt++;
     }
     uint8_t c4[4] = {(uint8_t)cnt, (uint8_t)(cnt >> 8), (uint8_t)(cnt >> 16), (uint8_t)(cnt >> 24)};
-    ix_put_bytes(out, c4, 4);
+    ixb_put_bytes(out, c4, 4);
     if (isf) {
         put64(out, dbits(dmin));
         put64(out, dbits(dmax));
@@ -247,10 +247,10 @@ static void summ_metric(const ts_colv *cv, uint32_t n, ix_wbuf *out) {
         put64(out, (uint64_t)ilast);
     }
     put64(out, dbits(sum));
-    if (cv->kind == TS_K_DEC) ix_put_u8(out, (uint8_t)cv->scale);
+    if (cv->kind == TS_K_DEC) ixb_put_u8(out, (uint8_t)cv->scale);
 }
 
-void ts_summ_build(const ts_rowtype *rt, uint32_t n, const ts_colv *cols, ix_wbuf *out) {
+void ts_summ_build(const ts_rowtype *rt, uint32_t n, const ts_colv *cols, ixb_wbuf *out) {
     for (int m = 1; m < rt->nf; m++)
         summ_metric(&cols[m], n, out);
 }

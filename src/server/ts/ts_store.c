@@ -326,9 +326,9 @@ static int colset_fill(colset *cs, const ts_rowtype *rt, const ts_els *els, size
  * rowid > 0. */
 static int chunk_put(ts_conn *c, ts_series *s, int64_t rowid, const ts_els *els, size_t from,
                      uint32_t n, ts_err *e) {
-    ix_wbuf data, summ;
-    ix_wbuf_init(&data, NULL);
-    ix_wbuf_init(&summ, NULL);
+    ixb_wbuf data, summ;
+    ixb_wbuf_init(&data, NULL);
+    ixb_wbuf_init(&summ, NULL);
     colset cs;
     memset(&cs, 0, sizeof cs);
     int rc = colset_fill(&cs, &s->rt, els, from, n, e);
@@ -353,8 +353,8 @@ static int chunk_put(ts_conn *c, ts_series *s, int64_t rowid, const ts_els *els,
         rc = step_done(c, st, e);
         if (!rc && (s->hi == TS_NO_TIME || t1 > s->hi)) s->hi = t1;
     }
-    ix_wbuf_free(&data);
-    ix_wbuf_free(&summ);
+    ixb_wbuf_free(&data);
+    ixb_wbuf_free(&summ);
     return rc;
 }
 

@@ -73,9 +73,9 @@ int ts_time_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
     if (i != n) return ts_fail(e, TS_E_DT_CHAR, NULL);
     int32_t day;
     if (f[3] > 23 || f[4] > 59 || f[5] > 59 ||
-        ix_date_from_ymd((int)f[0], (int)f[1], (int)f[2], &day) != IX_OK)
+        ixt_date_from_ymd((int)f[0], (int)f[1], (int)f[2], &day) != IX_OK)
         return ts_fail(e, TS_E_DT_FIELD, NULL);
-    int64_t days = (int64_t)day - IX_DATE_UNIX_EPOCH;
+    int64_t days = (int64_t)day - IXT_DATE_UNIX_EPOCH;
     *us = days * US_PER_DAY + ((f[3] * 60 + f[4]) * 60 + f[5]) * US_PER_SEC + frac;
     return 0;
 }
@@ -93,7 +93,7 @@ size_t ts_time_format(int64_t us, int fdig, char *buf) {
         days--;
     }
     int y, m, d;
-    ix_date_to_ymd((int32_t)(days + IX_DATE_UNIX_EPOCH), &y, &m, &d);
+    ixt_date_to_ymd((int32_t)(days + IXT_DATE_UNIX_EPOCH), &y, &m, &d);
     int64_t secs = rem / US_PER_SEC, frac = rem % US_PER_SEC;
     char *p = buf;
     if (y < 0 || y > 9999) y = 0; /* outside DATETIME: not reachable from parsed input */
