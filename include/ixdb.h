@@ -74,7 +74,8 @@ const char *ix_rc_str(int rc);
  *
  * Threads: a connection and its statements are used by one thread at a time;
  * different connections may be used from different threads at once. The
- * library keeps no mutable global state.
+ * library keeps no mutable global state but the allocator ix_set_allocator
+ * chooses, which is set once, before any other call.
  *
  * Errors: every function that can fail returns an int status (IX_OK, or a
  * positive informational code such as IX_ROW / IX_DONE, or a negative IX_E*
@@ -97,6 +98,34 @@ typedef struct ix_stmt ix_stmt; /* one prepared statement on a connection */
 /* A length argument meaning "the string is NUL-terminated" (see
  * Conventions: any length above PTRDIFF_MAX, -1 included, means the same). */
 #define IX_NTS ((size_t)-1)
+
+/* ---- memory ---------------------------------------------------------------- */
+
+/* The functions libixdb allocates with, in the style of nghttp2_mem and
+ * SQLITE_CONFIG_MALLOC. malloc(size, ud) is never asked for 0 bytes;
+ * realloc(ptr, size, ud) is called only with a pointer malloc or realloc
+ * returned and size > 0; free(ptr, ud) only with such a pointer, never NULL.
+ * A NULL result means out of memory: the call that needed it returns
+ * IX_ENOMEM and leaves its handles usable or closable (a connection whose
+ * session state could not be kept is marked dead, IX_ECONN). ud is passed
+ * through untouched. OpenSSL's and iconv's own allocations do not go
+ * through these hooks. */
+typedef struct ix_allocator {
+    void *(*malloc)(size_t size, void *ud);
+    void *(*realloc)(void *ptr, size_t size, void *ud);
+    void (*free)(void *ptr, void *ud);
+    void *ud;
+} ix_allocator;
+
+/* Makes every later allocation of libixdb (connections, statements, rows,
+ * pools, TimeSeries readers and writers, the codec's buffers) use *a; NULL
+ * restores the C library's malloc/realloc/free. The struct is copied. Call
+ * it before any other libixdb call, or when no handle of any kind is open:
+ * memory is freed by the allocator in force when it is freed, so switching
+ * while handles are open would free their memory with the wrong functions.
+ * Not thread-safe against other libixdb calls.
+ * Returns IX_OK, or IX_EMISUSE when a function pointer of *a is NULL. */
+int ix_set_allocator(const ix_allocator *a);
 
 /* ---- connecting ------------------------------------------------------------ */
 

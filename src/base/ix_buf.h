@@ -14,14 +14,10 @@
 
 #include "ixdb.h"
 
-/* Allocator hooks, in the style of nghttp2_mem. A NULL ixb_alloc pointer
- * everywhere means the C library's malloc/realloc/free. */
-typedef struct ixb_alloc {
-    void *(*malloc)(size_t size, void *ud);
-    void *(*realloc)(void *ptr, size_t size, void *ud);
-    void (*free)(void *ptr, void *ud);
-    void *ud;
-} ixb_alloc;
+/* Allocator hooks, in the style of nghttp2_mem: the public ix_allocator
+ * (ixdb.h). A NULL ixb_alloc pointer everywhere means the C library's
+ * malloc/realloc/free. */
+typedef ix_allocator ixb_alloc;
 
 void *ixb_malloc(const ixb_alloc *a, size_t n);
 void *ixb_realloc(const ixb_alloc *a, void *p, size_t n);

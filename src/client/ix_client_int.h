@@ -22,6 +22,18 @@
 #include "types/ix_value.h"
 #include "client/ix_rowplan.h"
 
+/* ---- memory (ix_alloc.c) -----------------------------------------------------
+ * Every allocation of the client goes through these (ix_set_allocator chooses
+ * the functions); ixc_mem() is the hook set handed to the codec's buffers,
+ * NULL for the C library's. ixc_calloc checks n * size for overflow. */
+const ixb_alloc *ixc_mem(void);
+void *ixc_malloc(size_t n);
+void *ixc_calloc(size_t n, size_t size);
+void *ixc_realloc(void *p, size_t n);
+void ixc_free(void *p);
+char *ixc_strdup(const char *s);
+char *ixc_strndup(const char *s, size_t n);
+
 /* ---- transport (ix_transport.c) ---------------------------------------------
  * A byte stream behind a tiny vtable: plain TCP or TLS over TCP. Tests may
  * plug in their own (a memory stream) through ixc_connect_transport.

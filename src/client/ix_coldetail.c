@@ -20,7 +20,7 @@ const char *ix_column_decltype(ix_stmt *s, int i) {
     int n = ixt_type_decl(col->vt.code, col->vt.enclen, buf, sizeof buf);
     if (n < 0) n = snprintf(buf, sizeof buf, "%s", ixt_type_name(col->vt.code));
     if ((size_t)n >= sizeof buf) n = (int)sizeof buf - 1;
-    col->decl = malloc((size_t)n + 1);
+    col->decl = ixc_malloc((size_t)n + 1);
     if (!col->decl) {
         ixc_fail(s->conn, IX_ENOMEM, "out of memory");
         return NULL;

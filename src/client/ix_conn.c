@@ -44,17 +44,17 @@ static void opts_free(dsn_opts *o) {
                   &o->user,   &o->password, &o->client_locale, &o->db_locale,
                   &o->dbdate, &o->tls_ca,   &o->sqlhosts};
     for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
-        free(*s[i]);
+        ixc_free(*s[i]);
         *s[i] = NULL;
     }
 }
 
 static int set_str(char **dst, const char *v, size_t n) {
-    char *s = malloc(n + 1);
+    char *s = ixc_malloc(n + 1);
     if (!s) return IX_ENOMEM;
     memcpy(s, v, n);
     s[n] = 0;
-    free(*dst);
+    ixc_free(*dst);
     *dst = s;
     return IX_OK;
 }
@@ -147,7 +147,7 @@ static int hexval(int ch) {
 /* %-decodes s[0..n) into a new string (also '+' stays '+'). NULL on a bad
  * escape or no memory (*rc says which). */
 static char *pct_decode(const char *s, size_t n, int *rc) {
-    char *d = malloc(n + 1);
+    char *d = ixc_malloc(n + 1);
     if (!d) {
         *rc = IX_ENOMEM;
         return NULL;
@@ -156,13 +156,13 @@ static char *pct_decode(const char *s, size_t n, int *rc) {
     for (size_t i = 0; i < n; i++) {
         if (s[i] == '%') {
             if (i + 2 >= n) {
-                free(d);
+                ixc_free(d);
                 *rc = IX_EINVAL;
                 return NULL;
             }
             int h = hexval(s[i + 1]), l = hexval(s[i + 2]);
             if (h < 0 || l < 0) {
-                free(d);
+                ixc_free(d);
                 *rc = IX_EINVAL;
                 return NULL;
             }
@@ -188,7 +188,7 @@ static int set_opt_n(dsn_opts *o, const char *k, size_t kn, const char *v, size_
     int rc = IX_OK;
     char *val = pct ? pct_decode(v, vn, &rc) : NULL;
     if (!pct) {
-        val = malloc(vn + 1);
+        val = ixc_malloc(vn + 1);
         if (!val) return IX_ENOMEM;
         memcpy(val, v, vn);
         val[vn] = 0;
@@ -201,7 +201,7 @@ static int set_opt_n(dsn_opts *o, const char *k, size_t kn, const char *v, size_
     if (rc == IX_EINVAL)
         snprintf(err, errlen, "unknown connection option or bad value: %s=%s", key,
                  strcasecmp(key, "password") == 0 ? "***" : val);
-    free(val);
+    ixc_free(val);
     return rc;
 }
 
@@ -445,7 +445,7 @@ static void emit_line(ix_conn *c, const char *dir) {
             c->trace(c->trace_ud, pre);
         } else {
             ixb_wbuf w;
-            ixb_wbuf_init(&w, NULL);
+            ixb_wbuf_init(&w, ixc_mem());
             ixb_put_bytes(&w, dir, strlen(dir));
             ixb_put_u8(&w, ' ');
             ixb_put_bytes(&w, c->line.data, c->line.len);
@@ -661,7 +661,7 @@ void ixc_batch_free(ixc_batch *b) {
     while (b) {
         ixc_batch *n = b->next;
         ixb_wbuf_free(&b->data);
-        free(b);
+        ixc_free(b);
         b = n;
     }
 }
@@ -669,10 +669,10 @@ void ixc_batch_free(ixc_batch *b) {
 static void cols_free(ixc_col *cols, int n) {
     if (!cols) return;
     for (int i = 0; i < n; i++) {
-        free(cols[i].name);
+        ixc_free(cols[i].name);
         ixb_wbuf_free(&cols[i].text);
     }
-    free(cols);
+    ixc_free(cols);
 }
 
 void ixc_reply_free(ixc_reply *r) {
@@ -697,7 +697,7 @@ static int copy_describe(ix_conn *c, const ixp_msg *m, ixc_reply *r) {
     int n = m->u.describe.ncols;
     cols_free(r->cols, r->ncols);
     r->ncols = 0;
-    r->cols = n > 0 ? calloc((size_t)n, sizeof *r->cols) : NULL;
+    r->cols = n > 0 ? ixc_calloc((size_t)n, sizeof *r->cols) : NULL;
     if (n > 0 && !r->cols) return ixc_kill(c, IX_ENOMEM, "out of memory");
     size_t pos = 0;
     ixp_column col;
@@ -708,11 +708,11 @@ static int copy_describe(ix_conn *c, const ixp_msg *m, ixc_reply *r) {
         d->vt.code = ixt_vtype_resolve(col.type & 0xff, xn);
         d->vt.enclen = (uint32_t)col.enclen;
         d->type = col.type;
-        d->name = malloc(col.name.n + 1);
+        d->name = ixc_malloc(col.name.n + 1);
         if (!d->name) return ixc_kill(c, IX_ENOMEM, "out of memory");
         memcpy(d->name, col.name.p, col.name.n);
         d->name[col.name.n] = 0;
-        ixb_wbuf_init(&d->text, NULL);
+        ixb_wbuf_init(&d->text, ixc_mem());
     }
     return IX_OK;
 }
@@ -852,11 +852,11 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
 int ixc_push_pend(ix_conn *c, int kind, ix_stmt *owner) {
     if (c->pend_len == c->pend_cap) {
         size_t cap = c->pend_cap ? c->pend_cap * 2 : 16;
-        ixc_pend *p = malloc(cap * sizeof *p);
+        ixc_pend *p = ixc_malloc(cap * sizeof *p);
         if (!p) return ixc_kill(c, IX_ENOMEM, "out of memory");
         for (size_t i = 0; i < c->pend_len; i++)
             p[i] = c->pend[(c->pend_head + i) % c->pend_cap];
-        free(c->pend);
+        ixc_free(c->pend);
         c->pend = p;
         c->pend_cap = cap;
         c->pend_head = 0;
@@ -875,9 +875,9 @@ static int pend_one(ix_conn *c) {
     memset(&r, 0, sizeof r);
     ixc_batch *b = NULL;
     if (e.kind == PEND_FETCH && e.owner) {
-        b = calloc(1, sizeof *b);
+        b = ixc_calloc(1, sizeof *b);
         if (!b) return ixc_kill(c, IX_ENOMEM, "out of memory");
-        ixb_wbuf_init(&b->data, NULL);
+        ixb_wbuf_init(&b->data, ixc_mem());
         /* Room for the reply asked for, up to RECV_CHUNK (fewer reallocs). */
         ixb_wbuf_reserve(&b->data,
                          e.asked > 0 && e.asked < RECV_CHUNK ? (size_t)e.asked : RECV_CHUNK);
@@ -934,17 +934,17 @@ int ixc_drain_for(ix_conn *c, ix_stmt *s) {
 /* ---- connecting ------------------------------------------------------------ */
 
 static ix_conn *conn_new(void) {
-    ix_conn *c = calloc(1, sizeof *c);
+    ix_conn *c = ixc_calloc(1, sizeof *c);
     if (!c) return NULL;
-    ixp_reader_init(&c->rd, IXP_FROM_SERVER, NULL);
+    ixp_reader_init(&c->rd, IXP_FROM_SERVER, ixc_mem());
     ixp_limits_default(&c->rd.lim); /* set once: the row fast path reads max_tuple */
-    ixb_wbuf_init(&c->out, NULL);
-    ixb_wbuf_init(&c->line, NULL);
-    ixp_printer_init(&c->pr_in, NULL);
-    ixp_printer_init(&c->pr_out, NULL);
+    ixb_wbuf_init(&c->out, ixc_mem());
+    ixb_wbuf_init(&c->line, ixc_mem());
+    ixp_printer_init(&c->pr_in, ixc_mem());
+    ixp_printer_init(&c->pr_out, ixc_mem());
     c->trace_fd = -1;
     c->cv_to_db = c->cv_from_db = (iconv_t)-1;
-    ixb_wbuf_init(&c->conv, NULL);
+    ixb_wbuf_init(&c->conv, ixc_mem());
     c->fetch_buffer = IX_FETCH_AUTO;
     c->readahead = IXC_READAHEAD_AUTO;
     atomic_init(&c->cancel_fd, -1);
@@ -956,7 +956,7 @@ static ix_conn *conn_new(void) {
 }
 
 static char *dupstr(const char *s, size_t n) {
-    char *d = malloc(n + 1);
+    char *d = ixc_malloc(n + 1);
     if (d) {
         memcpy(d, s, n);
         d[n] = 0;
@@ -1002,7 +1002,7 @@ static void queue_info_dbopen(ix_conn *c, const dsn_opts *o) {
 /* Sends the login request (CONREQ) of o: the user, the session variables
  * and this process's name and host. */
 static int send_conreq(ix_conn *c, const dsn_opts *o) {
-    ixp_conreq *q = calloc(1, sizeof *q); /* large: kept off the stack */
+    ixp_conreq *q = ixc_calloc(1, sizeof *q); /* large: kept off the stack */
     if (!q) return ixc_fail(c, IX_ENOMEM, "out of memory");
     ixp_conreq_defaults(q, o->user ? o->user : "", o->password, o->server ? o->server : "");
     const char *names[] = {"CLIENT_LOCALE", "DB_LOCALE", "DBDATE"};
@@ -1027,7 +1027,7 @@ static int send_conreq(ix_conn *c, const dsn_opts *o) {
     q->pinfo.host = ixp_ascstr_of(host);
     size_t mark = ixc_mark(c);
     int rc = ixp_conreq_encode(q, &c->out);
-    free(q);
+    ixc_free(q);
     if (rc != IX_OK)
         return ixc_fail(c, rc == IX_ENOMEM ? IX_ENOMEM : IX_EINVAL,
                         "cannot encode the login request: %s", ix_rc_str(rc));
@@ -1057,13 +1057,13 @@ static int read_conacc(ix_conn *c, const dsn_opts *o, ixp_redirect_target *redir
     if (rc != IX_OK) return rc;
     if (m.tag != IXP_MSG_LOGIN)
         return ixc_kill(c, IX_EPROTO, "the server did not answer the login");
-    ixp_conacc *a = calloc(1, sizeof *a);
+    ixp_conacc *a = ixc_calloc(1, sizeof *a);
     if (!a) return ixc_kill(c, IX_ENOMEM, "out of memory");
     size_t at = 0;
     const char *why = NULL;
     rc = ixp_conacc_decode(m.u.login.packet.p, m.u.login.packet.n, NULL, a, NULL, &at, &why);
     if (rc != IX_OK) {
-        free(a);
+        ixc_free(a);
         return ixc_kill(c, IX_EPROTO, "bad login reply at byte %zu: %s", at,
                         why ? why : ix_rc_str(rc));
     }
@@ -1071,18 +1071,18 @@ static int read_conacc(ix_conn *c, const dsn_opts *o, ixp_redirect_target *redir
         rc = a->result == IXP_ASC_DBLIST
                  ? ixp_redirect_parse(a->redirect.p, a->redirect.n, redir, &why)
                  : (why = "no SQ_ASCDBLIST item", IX_EMALFORMED);
-        free(a);
+        ixc_free(a);
         if (rc != IX_OK) return ixc_kill(c, IX_EPROTO, "bad redirect from the server: %s", why);
         return IXC_REDIRECTED;
     }
     if (a->sl_type == IXP_SL_CONREJ || (a->result == IXP_ASC_INITRESP && a->svc_error != 0)) {
         rc = login_rejected(c, o, a);
-        free(a);
+        ixc_free(a);
         return rc;
     }
     c->server_name = dupstr(a->server_name.p ? a->server_name.p : "", a->server_name.n);
     c->server_version = dupstr(a->version.p ? a->version.p : "", a->version.n);
-    free(a);
+    ixc_free(a);
     if (!c->server_name || !c->server_version) return ixc_kill(c, IX_ENOMEM, "out of memory");
     c->logged_in = 1;
     return IX_OK;
@@ -1169,7 +1169,7 @@ static unsigned pick_random(unsigned n) {
  * at a random one). Returns IX_OK or an error with err set. */
 static int plan_candidates(const dsn_opts *o, int given, connect_plan *p, char *err,
                            size_t errlen) {
-    p->ents = calloc(IXC_SQLHOSTS_MAX, sizeof *p->ents);
+    p->ents = ixc_calloc(IXC_SQLHOSTS_MAX, sizeof *p->ents);
     if (!p->ents) return snprintf(err, errlen, "out of memory"), IX_ENOMEM;
     ixc_hostent *e = &p->ents[0];
     snprintf(e->server, sizeof e->server, "%s", o->server ? o->server : "");
@@ -1229,7 +1229,7 @@ static void conn_reset(ix_conn *c) {
     if (c->tr) c->tr->vt->close(c->tr);
     c->tr = NULL;
     ixp_reader_free(&c->rd);
-    ixp_reader_init(&c->rd, IXP_FROM_SERVER, NULL);
+    ixp_reader_init(&c->rd, IXP_FROM_SERVER, ixc_mem());
     ixp_limits_default(&c->rd.lim);
     ixb_wbuf_reset(&c->out);
     c->sent = 0;
@@ -1239,9 +1239,9 @@ static void conn_reset(ix_conn *c) {
     atomic_store(&c->cancel_wait, 0);
     c->pend_head = c->pend_len = 0;
     c->roundtrips = c->sent_since_read = 0;
-    free(c->server_name);
-    free(c->server_version);
-    free(c->member);
+    ixc_free(c->server_name);
+    ixc_free(c->server_version);
+    ixc_free(c->member);
     c->server_name = c->server_version = c->member = NULL;
 }
 
@@ -1250,7 +1250,7 @@ static int note_member(ix_conn *c, const ixc_hostent *e) {
     const char *name = e->server[0] ? e->server : c->server_name ? c->server_name : "";
     int v6 = strchr(e->host, ':') != NULL;
     size_t cap = strlen(name) + strlen(e->host) + strlen(e->port) + 8;
-    if (!(c->member = malloc(cap))) return ixc_kill(c, IX_ENOMEM, "out of memory");
+    if (!(c->member = ixc_malloc(cap))) return ixc_kill(c, IX_ENOMEM, "out of memory");
     snprintf(c->member, cap, "%s%s%s%s%s:%s", name, *name ? "@" : "", v6 ? "[" : "", e->host,
              v6 ? "]" : "", e->port);
     return IX_OK;
@@ -1370,14 +1370,14 @@ static int connect_all(ix_conn *c, dsn_opts *o, ixc_transport *tr) {
     snprintf(p.name, sizeof p.name, "%s", o->server ? o->server : "");
     int rc = plan_candidates(o, tr != NULL, &p, err, sizeof err);
     if (rc != IX_OK) {
-        free(p.ents);
+        ixc_free(p.ents);
         if (tr) tr->vt->close(tr);
         c->dead = 1;
         return ixc_fail(c, rc, "%s", err);
     }
     plan_timing(o, &p);
     rc = connect_plan_run(c, o, &p, tr);
-    free(p.ents);
+    ixc_free(p.ents);
     return rc;
 }
 
@@ -1458,14 +1458,14 @@ void ix_close(ix_conn *c) {
     ixb_wbuf_free(&c->line);
     ixp_printer_free(&c->pr_in);
     ixp_printer_free(&c->pr_out);
-    free(c->pend);
-    free(c->server_name);
-    free(c->server_version);
-    free(c->member);
-    free(c->dbdate);
+    ixc_free(c->pend);
+    ixc_free(c->server_name);
+    ixc_free(c->server_version);
+    ixc_free(c->member);
+    ixc_free(c->dbdate);
     ixc_locale_free(c);
     ixb_wbuf_free(&c->conv);
-    free(c);
+    ixc_free(c);
 }
 
 int ix_conn_is_dead(const ix_conn *c) {

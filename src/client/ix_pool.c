@@ -137,15 +137,15 @@ int ix_pool_create(ix_pool **out, const ix_pool_config *cfg) {
         cfg->isolation < IX_ISO_DIRTY_READ || cfg->isolation > IX_ISO_REPEATABLE_READ ||
         cfg->lock_wait < -1)
         return IX_EINVAL;
-    ix_pool *p = calloc(1, sizeof *p);
+    ix_pool *p = ixc_calloc(1, sizeof *p);
     if (!p) return IX_ENOMEM;
     p->cfg = *cfg;
-    p->dsn = strdup(cfg->dsn);
-    p->m = calloc((size_t)cfg->max_size, sizeof *p->m);
+    p->dsn = ixc_strdup(cfg->dsn);
+    p->m = ixc_calloc((size_t)cfg->max_size, sizeof *p->m);
     if (!p->dsn || !p->m || pthread_mutex_init(&p->mu, NULL) != 0) {
-        free(p->dsn);
-        free(p->m);
-        free(p);
+        ixc_free(p->dsn);
+        ixc_free(p->m);
+        ixc_free(p);
         return IX_ENOMEM;
     }
     pthread_cond_init(&p->cv, NULL);
@@ -299,9 +299,9 @@ void ix_pool_destroy(ix_pool *p) {
     pthread_mutex_unlock(&p->mu);
     pthread_cond_destroy(&p->cv);
     pthread_mutex_destroy(&p->mu);
-    free(p->m);
-    free(p->dsn);
-    free(p);
+    ixc_free(p->m);
+    ixc_free(p->dsn);
+    ixc_free(p);
 }
 
 int ix_pool_get_stats(ix_pool *p, ix_pool_stats *st) {

@@ -1,5 +1,6 @@
 /* ix_rowplan.c: a statement's row plan (ix_rowplan.h). */
 #include "client/ix_rowplan.h"
+#include "client/ix_client_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,10 +83,10 @@ int ixc_rowplan_build(ixc_rowplan *p, const ixt_vtype *vt, int ncols, int f70) {
         return IX_ELIMIT;
     }
     p->ncols = ncols;
-    p->col = calloc(ncols > 0 ? (size_t)ncols : 1, sizeof *p->col);
-    p->off0 = calloc((size_t)ncols + 1, sizeof *p->off0);
-    p->seg = calloc(ncols > 0 ? (size_t)ncols : 1, sizeof *p->seg);
-    p->at = calloc((size_t)ncols + 1, sizeof *p->at);
+    p->col = ixc_calloc(ncols > 0 ? (size_t)ncols : 1, sizeof *p->col);
+    p->off0 = ixc_calloc((size_t)ncols + 1, sizeof *p->off0);
+    p->seg = ixc_calloc(ncols > 0 ? (size_t)ncols : 1, sizeof *p->seg);
+    p->at = ixc_calloc((size_t)ncols + 1, sizeof *p->at);
     p->nseg = 0;
     if (!p->col || !p->off0 || !p->seg || !p->at) {
         ixc_rowplan_free(p);
@@ -121,10 +122,10 @@ int ixc_rowplan_build(ixc_rowplan *p, const ixt_vtype *vt, int ncols, int f70) {
 }
 
 void ixc_rowplan_free(ixc_rowplan *p) {
-    free(p->col);
-    free(p->off0);
-    free(p->seg);
-    free(p->at);
+    ixc_free(p->col);
+    ixc_free(p->off0);
+    ixc_free(p->seg);
+    ixc_free(p->at);
     p->at = NULL;
     p->col = NULL;
     p->off0 = NULL;

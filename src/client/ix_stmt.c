@@ -311,11 +311,11 @@ int ix_prepare_v2(ix_conn *c, const char *sql, size_t len, unsigned flags, ix_st
         *out = s;
         return IX_OK;
     }
-    s = calloc(1, sizeof *s);
+    s = ixc_calloc(1, sizeof *s);
     if (!s) return ixc_fail(c, IX_ENOMEM, "out of memory");
-    s->sql = malloc(n + 1);
+    s->sql = ixc_malloc(n + 1);
     if (!s->sql) {
-        free(s);
+        ixc_free(s);
         return ixc_fail(c, IX_ENOMEM, "out of memory");
     }
     memcpy(s->sql, sql, n);
@@ -323,14 +323,14 @@ int ix_prepare_v2(ix_conn *c, const char *sql, size_t len, unsigned flags, ix_st
     s->sql_len = n;
     s->nparams = count_params(sql, n);
     if (s->nparams > 0) {
-        s->params = calloc((size_t)s->nparams, sizeof *s->params);
+        s->params = ixc_calloc((size_t)s->nparams, sizeof *s->params);
         if (!s->params) {
-            free(s->sql);
-            free(s);
+            ixc_free(s->sql);
+            ixc_free(s);
             return ixc_fail(c, IX_ENOMEM, "out of memory");
         }
         for (int i = 0; i < s->nparams; i++)
-            ixb_wbuf_init(&s->params[i].val, NULL);
+            ixb_wbuf_init(&s->params[i].val, ixc_mem());
     }
     s->fetch_buffer = c->fetch_buffer;
     s->readahead = c->readahead;
@@ -469,7 +469,7 @@ static int bind_bytes(ix_stmt *s, int i, const void *b, size_t n, ix_destructor 
     ixc_param *p = param_at(s, i, &rc);
     size_t len = b && text && IXC_IS_NTS(n) ? strlen(b) : n;
     ixb_wbuf conv;
-    ixb_wbuf_init(&conv, NULL);
+    ixb_wbuf_init(&conv, ixc_mem());
     if (p && b && text && s->conn->cv_to_db != (iconv_t)-1) {
         /* Text goes to the database in its code set. */
         rc = ixc_convert(s->conn->cv_to_db, b, len, &conv);
@@ -1166,14 +1166,14 @@ static int open_cursor(ix_stmt *s) {
 const ixc_rowplan *ixc_stmt_plan(ix_stmt *s) {
     if (s->planned) return &s->plan;
     int n = s->ncols;
-    ixt_vtype *vt = malloc((n > 0 ? (size_t)n : 1) * sizeof *vt);
+    ixt_vtype *vt = ixc_malloc((n > 0 ? (size_t)n : 1) * sizeof *vt);
     int rc = vt ? IX_OK : IX_ENOMEM;
     for (int i = 0; rc == IX_OK && i < n; i++)
         vt[i] = s->cols[i].vt;
     if (rc == IX_OK) rc = ixc_rowplan_build(&s->plan, vt, n, s->conn && s->conn->caps.f70);
-    free(vt);
+    ixc_free(vt);
     if (rc != IX_OK) return NULL;
-    s->segat = calloc((size_t)s->plan.nseg + 1, sizeof *s->segat);
+    s->segat = ixc_calloc((size_t)s->plan.nseg + 1, sizeof *s->segat);
     if (!s->segat) {
         ixc_rowplan_free(&s->plan);
         return NULL;
@@ -1287,9 +1287,9 @@ static int scroll_fetch(ix_stmt *s, int dir, int64_t pos) {
     if (pos < 0 && dir != IXP_FETCH_RELATIVE) pos = 0; /* before the first row */
     if (pos < INT32_MIN) pos = INT32_MIN;
     const ixc_rowplan *plan = ixc_stmt_plan(s);
-    ixc_batch *b = plan ? calloc(1, sizeof *b) : NULL;
+    ixc_batch *b = plan ? ixc_calloc(1, sizeof *b) : NULL;
     if (!b) return ixc_fail(c, IX_ENOMEM, "out of memory");
-    ixb_wbuf_init(&b->data, NULL);
+    ixb_wbuf_init(&b->data, ixc_mem());
     size_t mark = ixc_mark(c);
     ixp_enc_id(&c->out, s->id);
     ixp_enc_sfetch(&c->out, &c->caps, dir, (int32_t)pos,
@@ -1475,17 +1475,17 @@ int ixc_stmt_release(ix_stmt *s) {
     free_batches(s);
     for (int i = 0; i < s->nparams; i++)
         ixb_wbuf_free(&s->params[i].val);
-    free(s->params);
+    ixc_free(s->params);
     for (int i = 0; i < s->ncols; i++) {
-        free(s->cols[i].name);
-        free(s->cols[i].decl);
+        ixc_free(s->cols[i].name);
+        ixc_free(s->cols[i].decl);
         ixb_wbuf_free(&s->cols[i].text);
     }
-    free(s->cols);
+    ixc_free(s->cols);
     if (s->planned) ixc_rowplan_free(&s->plan);
-    free(s->segat);
-    free(s->sql);
-    free(s);
+    ixc_free(s->segat);
+    ixc_free(s->sql);
+    ixc_free(s);
     return rc;
 }
 
@@ -1644,7 +1644,7 @@ static int make_text(ix_stmt *s, int i, const uint8_t *p, size_t n) {
     if (rc == IX_OK && !no_conversion(s) && ixc_is_char_type(col->vt.code) && !col->text.err) {
         /* Character values come back in the client's code set. */
         ixb_wbuf t;
-        ixb_wbuf_init(&t, NULL);
+        ixb_wbuf_init(&t, ixc_mem());
         rc = ixc_convert(s->conn->cv_from_db, col->text.data, col->text.len, &t);
         if (rc == IX_OK) {
             ixb_wbuf_free(&col->text);
@@ -2379,15 +2379,15 @@ int ix_batch_execute_arrays(ix_stmt *s, int64_t nrows, const ix_array *cols, int
                         ncols, s->nparams);
     size_t local[16];
     arrays_ctx a = {cols, ncols, 0, 0, {0}, NULL};
-    ixb_wbuf_init(&a.extra, NULL);
-    a.lens = ncols <= 16 ? local : malloc((size_t)ncols * sizeof(size_t));
+    ixb_wbuf_init(&a.extra, ixc_mem());
+    a.lens = ncols <= 16 ? local : ixc_malloc((size_t)ncols * sizeof(size_t));
     if (!a.lens || arrays_prepare(s, &a) != IX_OK) {
-        if (a.lens != local) free(a.lens);
+        if (a.lens != local) ixc_free(a.lens);
         ixb_wbuf_free(&a.extra);
         return ixc_fail(s->conn, IX_ENOMEM, "out of memory");
     }
     rc = batch_run(s, nrows, enc_arrays_row, &a, sqlcodes, nfailed);
-    if (a.lens != local) free(a.lens);
+    if (a.lens != local) ixc_free(a.lens);
     ixb_wbuf_free(&a.extra);
     /* The arrays' parameters are left unbound (rows may or may not have
      * gone through ix_bind_*): the same state whatever the values were. */

@@ -42,10 +42,10 @@ int ix_set_stmt_cache(ix_conn *c, int n) {
         return ixc_fail(c, IX_EINVAL, "statement cache size must be at most %d", IX_STMT_CACHE_MAX);
     cache_trim(c, n);
     if (n == 0) {
-        free(c->cache);
+        ixc_free(c->cache);
         c->cache = NULL;
     } else {
-        ix_stmt **p = realloc(c->cache, (size_t)n * sizeof *p);
+        ix_stmt **p = ixc_realloc(c->cache, (size_t)n * sizeof *p);
         if (!p) return ixc_fail(c, IX_ENOMEM, "out of memory");
         c->cache = p;
     }
@@ -88,7 +88,7 @@ void ixc_cache_schema_changed(ix_conn *c) {
 
 void ixc_cache_free(ix_conn *c) {
     cache_trim(c, 0);
-    free(c->cache);
+    ixc_free(c->cache);
     c->cache = NULL;
     c->cache_max = 0;
 }

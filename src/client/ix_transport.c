@@ -93,7 +93,7 @@ static void tcp_close(ixc_transport *t) {
     }
     if (x->ctx) SSL_CTX_free(x->ctx);
     if (t->fd >= 0) close(t->fd);
-    free(x);
+    ixc_free(x);
 }
 
 static long tls_result(tcp_tr *x, int k, int is_send) {
@@ -286,7 +286,7 @@ int ixc_transport_open(const ixc_tcp_opts *o, ixc_transport **out, char *err, si
         if (l + 1 < errlen) snprintf(err + l, errlen - l, " (%s port %s)", o->host, o->port);
         return rc;
     }
-    tcp_tr *x = calloc(1, sizeof *x);
+    tcp_tr *x = ixc_calloc(1, sizeof *x);
     if (!x) {
         close(fd);
         set_err(err, errlen, "out of memory");

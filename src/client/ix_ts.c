@@ -101,23 +101,23 @@ static int parse_options(ix_ts_writer *w, const char *opt) {
 
 static char *dup_text(const char *s) {
     size_t n = strlen(s) + 1;
-    char *d = malloc(n);
+    char *d = ixc_malloc(n);
     if (d) memcpy(d, s, n);
     return d;
 }
 
 static void writer_free(ix_ts_writer *w) {
     for (size_t i = 0; i < w->nslots; i++) {
-        free(w->slots[i].key);
-        free(w->slots[i].buf);
+        ixc_free(w->slots[i].key);
+        ixc_free(w->slots[i].buf);
     }
-    free(w->slots);
-    free(w->hash);
-    free(w->rows);
-    free(w->table);
-    free(w->column);
+    ixc_free(w->slots);
+    ixc_free(w->hash);
+    ixc_free(w->rows);
+    ixc_free(w->table);
+    ixc_free(w->column);
     ix_finalize(w->stmt);
-    free(w);
+    ixc_free(w);
 }
 
 int ix_ts_writer_open(ix_conn *conn, const char *table, const char *column, const char *options,
@@ -126,12 +126,12 @@ int ix_ts_writer_open(ix_conn *conn, const char *table, const char *column, cons
     if (!conn) return IX_EMISUSE;
     if (!table || !column || !out)
         return ixc_fail(conn, IX_EMISUSE, "ix_ts_writer_open: NULL argument");
-    ix_ts_writer *w = calloc(1, sizeof *w);
+    ix_ts_writer *w = ixc_calloc(1, sizeof *w);
     if (!w) return ixc_fail(conn, IX_ENOMEM, "out of memory");
     w->conn = conn;
     int rc = parse_options(w, options);
     if (rc != IX_OK) {
-        free(w);
+        ixc_free(w);
         return rc;
     }
     w->table = dup_text(table);
@@ -200,7 +200,7 @@ static size_t hash_key(const char *k) { /* FNV-1a */
 
 static int hash_grow(ix_ts_writer *w) {
     size_t cap = w->hash_cap ? w->hash_cap * 2 : 64;
-    size_t *h = calloc(cap, sizeof *h);
+    size_t *h = ixc_calloc(cap, sizeof *h);
     if (!h) return IX_ENOMEM;
     for (size_t i = 0; i < w->nslots; i++) {
         size_t at = hash_key(w->slots[i].key) & (cap - 1);
@@ -208,7 +208,7 @@ static int hash_grow(ix_ts_writer *w) {
             at = (at + 1) & (cap - 1);
         h[at] = i + 1;
     }
-    free(w->hash);
+    ixc_free(w->hash);
     w->hash = h;
     w->hash_cap = cap;
     return IX_OK;
@@ -233,7 +233,7 @@ static ts_slot *slot_for(ix_ts_writer *w, const char *key) {
     if ((w->nslots + 1) * 2 > w->hash_cap && hash_grow(w) != IX_OK) goto oom;
     if (w->nslots == w->slots_cap) {
         size_t cap = w->slots_cap ? w->slots_cap * 2 : 16;
-        ts_slot *s = realloc(w->slots, cap * sizeof *s);
+        ts_slot *s = ixc_realloc(w->slots, cap * sizeof *s);
         if (!s) goto oom;
         w->slots = s;
         w->slots_cap = cap;
@@ -298,7 +298,7 @@ static int send_chosen(ix_ts_writer *w) {
         if (w->slots[i].chosen) nrows++;
     if (nrows == 0) return IX_OK;
     if (nrows > w->rows_cap) {
-        size_t *r = realloc(w->rows, nrows * sizeof *r);
+        size_t *r = ixc_realloc(w->rows, nrows * sizeof *r);
         if (!r) return ixc_fail(w->conn, IX_ENOMEM, "out of memory");
         w->rows = r;
         w->rows_cap = nrows;
@@ -306,7 +306,7 @@ static int send_chosen(ix_ts_writer *w) {
     size_t k = 0;
     for (size_t i = 0; i < w->nslots; i++)
         if (w->slots[i].chosen) w->rows[k++] = i;
-    int *codes = calloc(nrows, sizeof *codes);
+    int *codes = ixc_calloc(nrows, sizeof *codes);
     if (!codes) return ixc_fail(w->conn, IX_ENOMEM, "out of memory");
     int64_t nfailed = 0;
     int rc = ix_batch_execute(w->stmt, (int64_t)nrows, bind_row, w, codes, &nfailed);
@@ -326,7 +326,7 @@ static int send_chosen(ix_ts_writer *w) {
     }
     for (; k < nrows; k++)
         w->slots[w->rows[k]].chosen = 0;
-    free(codes);
+    ixc_free(codes);
     ix_bind_null(w->stmt, 3); /* nothing keeps pointing into the buffers */
     ix_bind_null(w->stmt, 4);
     if (rc == IX_OK) return IX_OK;
@@ -384,7 +384,7 @@ static int add_line(ix_ts_writer *w, const char *key, const char *line, size_t n
         while (cap < need)
             cap *= 2;
         if (cap > IX_TS_MAX_TEXT + 1) cap = IX_TS_MAX_TEXT + 1;
-        char *b = realloc(s->buf, cap);
+        char *b = ixc_realloc(s->buf, cap);
         if (!b) return ixc_fail(w->conn, IX_ENOMEM, "out of memory");
         s->buf = b;
         s->cap = cap;
@@ -575,7 +575,7 @@ int ix_ts_reader_open(ix_conn *conn, const char *table, const char *column, cons
     if (!conn) return IX_EMISUSE;
     if (!table || !column || !key || !out)
         return ixc_fail(conn, IX_EMISUSE, "ix_ts_reader_open: NULL argument");
-    ix_ts_reader *r = calloc(1, sizeof *r);
+    ix_ts_reader *r = ixc_calloc(1, sizeof *r);
     if (!r) return ixc_fail(conn, IX_ENOMEM, "out of memory");
     r->conn = conn;
     int rc = ix_prepare(conn, "EXECUTE FUNCTION oni_ts_read(?, ?, ?, ?, ?, ?)", -1, &r->stmt);
@@ -598,9 +598,9 @@ int ix_ts_reader_open(ix_conn *conn, const char *table, const char *column, cons
 void ix_ts_reader_close(ix_ts_reader *r) {
     if (!r) return;
     ix_finalize(r->stmt);
-    free(r->from);
-    free(r->page);
-    free(r);
+    ixc_free(r->from);
+    ixc_free(r->page);
+    ixc_free(r);
 }
 
 int64_t ix_ts_reader_pages(const ix_ts_reader *r) {
@@ -643,7 +643,7 @@ static int keep_page(ix_ts_reader *r) {
         return ix_errcode(r->conn);
     }
     n = ix_column_text_len(r->stmt, 0);
-    char *p = realloc(r->page, n + 1);
+    char *p = ixc_realloc(r->page, n + 1);
     if (!p) return ixc_fail(r->conn, IX_ENOMEM, "out of memory");
     memcpy(p, t, n);
     p[n] = 0;
@@ -681,7 +681,7 @@ int ix_ts_reader_next(ix_ts_reader *r, const char **json, size_t *len) {
             return ixc_fail(r->conn, IX_EPROTO, "oni_ts_read page does not move on (next %.*s)",
                             (int)nn, next);
         }
-        char *f = realloc(r->from, nn + 1);
+        char *f = ixc_realloc(r->from, nn + 1);
         if (!f) {
             r->done = 1;
             return ixc_fail(r->conn, IX_ENOMEM, "out of memory");
@@ -722,7 +722,7 @@ int ix_ts_rows_open(ix_conn *conn, const char *table, const char *column, const 
     if (!table || !column || !key || !out)
         return ixc_fail(conn, IX_EMISUSE, "ix_ts_rows_open: NULL argument");
     ixb_wbuf sql;
-    ixb_wbuf_init(&sql, NULL);
+    ixb_wbuf_init(&sql, ixc_mem());
     static const char head[] = "SELECT * FROM TABLE(oni_ts_read_rows(";
     ixb_put_bytes(&sql, head, sizeof head - 1);
     put_literal(&sql, table);
