@@ -2,7 +2,7 @@
 
 The extension is compiled from the same C sources the CMake build uses:
 the codec (src/base, src/types, src/proto), libixdb (src/client) and the
-module itself (python/src/ixdb_module.c).
+module itself (python/src/*.c).
 """
 import glob
 
@@ -13,14 +13,14 @@ SOURCES = sorted(
     + glob.glob("src/types/*.c")
     + glob.glob("src/proto/*.c")
     + glob.glob("src/client/*.c")
-) + ["python/src/ixdb_module.c"]
+) + sorted(glob.glob("python/src/*.c"))
 
 setup(
     ext_modules=[
         Extension(
             "ixdb._ixdb",
             sources=SOURCES,
-            include_dirs=["include", "src", "src/client"],
+            include_dirs=["include", "src", "src/client", "python/src"],
             define_macros=[("_POSIX_C_SOURCE", "200809L")],
             extra_compile_args=["-std=c17", "-fvisibility=hidden"],
             libraries=["ssl", "crypto", "m"],

@@ -17,16 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ixdb_module.h"
+
 /* Day number of 1970-01-01 (day 0 is 1899-12-31). */
 
 /* ---- module state (single-phase init: one interpreter) -------------------- */
 
-static PyObject *Warning_, *Error, *InterfaceError, *DatabaseError, *DataError, *OperationalError,
+PyObject *Warning_, *Error, *InterfaceError, *DatabaseError, *DataError, *OperationalError,
     *IntegrityError, *InternalError, *ProgrammingError, *NotSupportedError;
-static PyObject *DecimalType; /* decimal.Decimal */
-static PyTypeObject MonthsType;
-static PyTypeObject ConnectionType;
-static PyTypeObject CursorType;
+PyObject *DecimalType; /* decimal.Decimal */
 
 /* ---- Months ---------------------------------------------------------------- */
 
@@ -129,7 +128,7 @@ static PyNumberMethods Months_as_number = {
     .nb_index = Months_int,
 };
 
-static PyTypeObject MonthsType = {
+PyTypeObject MonthsType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ixdb.Months",
     .tp_basicsize = sizeof(MonthsObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -144,69 +143,6 @@ static PyTypeObject MonthsType = {
     .tp_methods = Months_methods,
     .tp_as_number = &Months_as_number,
 };
-
-/* ---- Connection and Cursor structures -------------------------------------- */
-
-typedef struct {
-    PyObject_HEAD ix_conn *conn; /* NULL once closed */
-    int autocommit;              /* the DB-API setting */
-    int nolog;                   /* BEGIN WORK gave -256: no transactions */
-    int busy;                    /* a call with the GIL released is running */
-    const char *encoding;        /* NULL: UTF-8 fast path (blob bytes) */
-    char encbuf[64];
-    ix_stmt **zombies; /* statements to finalize when the connection is free */
-    size_t nzombies, capzombies;
-} ConnectionObject;
-
-/* How a column's values become Python objects: chosen once per statement
- * (cursor_describe) from the type, the qualifier and the connection's code
- * set, so that building a row is one switch per value. */
-enum {
-    K_INT,     /* SMALLINT .. BIGSERIAL: int */
-    K_FLOAT,   /* FLOAT, SMALLFLOAT: float */
-    K_DEC,     /* DECIMAL, MONEY: decimal.Decimal */
-    K_DATE,    /* DATE: datetime.date */
-    K_STR,     /* character types, no locale: str from the bytes (UTF-8) */
-    K_STR_ENC, /* character types with CLIENT_LOCALE: str in its code set */
-    K_BOOL,    /* BOOLEAN: bool */
-    K_DT,      /* DATETIME from YEAR, MONTH or DAY: datetime.datetime */
-    K_TIME,    /* DATETIME from HOUR or later: datetime.time */
-    K_IV_DS,   /* INTERVAL DAY .. FRACTION class: datetime.timedelta */
-    K_IV_YM,   /* INTERVAL YEAR / MONTH class: ixdb.Months */
-    K_BYTES,   /* BYTE: bytes (its own round trip) */
-    K_TEXT,    /* TEXT: str (its own round trip) */
-    K_TEXTISH, /* any other type: str of ix_column_text */
-};
-
-typedef struct {
-    int type, enclen, kind;
-} colinfo;
-
-typedef struct {
-    PyObject_HEAD ConnectionObject *conn;
-    ix_stmt *stmt;
-    PyObject *sql; /* the text stmt was prepared from */
-    int stmt_type;
-    int ncols;
-    colinfo *cols;
-    int untrack;  /* rows hold only atomic objects: built untracked by the GC */
-    int has_rows; /* a result set is open and not exhausted */
-    int closed;
-    PyObject *description; /* tuple or None */
-    PyObject *typenames;   /* list or None */
-    PyObject *errors;      /* list of (row, sqlcode) of the last executemany */
-    PyObject *lastrowid;
-    long long rowcount;
-    Py_ssize_t arraysize;
-    /* GIL predictor (cursor_step): round trips and reply bytes at the
-     * start of the current batch, rows of the batches before it, rows read
-     * from it, its predicted rows (0: unknown) and the window around them
-     * (predict_window), the row count of the next probe; steps run without
-     * the GIL, batch starts stepped with it */
-    int64_t last_rt, last_bytes, rows_done;
-    long since, batch_est, window, next_probe;
-    int64_t released, missed;
-} CursorObject;
 
 /* ---- errors ------------------------------------------------------------------ */
 
@@ -359,7 +295,7 @@ static int on_wait_signal(void *ud) {
 }
 
 /* Raises the failure recorded on c (rc is the failing call's status). */
-static PyObject *raise_conn(ix_conn *c, int rc) {
+PyObject *raise_conn(ix_conn *c, int rc) {
     if (sig_type) { /* a signal handler's exception comes first */
         PyErr_Restore(sig_type, sig_value, sig_tb);
         sig_type = sig_value = sig_tb = NULL;
@@ -377,7 +313,7 @@ static PyObject *raise_conn(ix_conn *c, int rc) {
                       ix_erroffset(c));
 }
 
-static PyObject *raise_simple(PyObject *cls, const char *msg) {
+PyObject *raise_simple(PyObject *cls, const char *msg) {
     return raise_full(cls, msg, 0, 0, 0, cls == InterfaceError ? "HY000" : "HY000", 0);
 }
 
@@ -408,7 +344,7 @@ static void conn_release_stmt(ConnectionObject *co, ix_stmt *s) {
 }
 
 /* Checks the connection is open and free; marks it busy. Returns 0 or -1. */
-static int conn_enter(ConnectionObject *co) {
+int conn_enter(ConnectionObject *co) {
     if (!co->conn) {
         raise_simple(InterfaceError, "the connection is closed");
         return -1;
@@ -422,7 +358,7 @@ static int conn_enter(ConnectionObject *co) {
     return 0;
 }
 
-static void conn_leave(ConnectionObject *co) {
+void conn_leave(ConnectionObject *co) {
     co->busy = 0;
 }
 
@@ -637,7 +573,7 @@ static PyObject *decimal_value(ix_stmt *s, int i) {
 }
 
 /* Column i of the current row as a new reference (None for NULL). */
-static PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
     int64_t iv;
     double dv;
     int rc;
@@ -675,7 +611,7 @@ static PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *e
 /* The current row as a tuple. A tuple of atomic values is untracked at once
  * (CPython would untrack it at its first collection): the rows of a large
  * fetch then cost the collector nothing. */
-static PyObject *build_row(CursorObject *cu) {
+PyObject *build_row(CursorObject *cu) {
     ix_stmt *s = cu->stmt;
     const colinfo *cols = cu->cols;
     const char *enc = cu->conn->encoding;
@@ -741,7 +677,7 @@ static void cursor_predict_batch(CursorObject *cu, int64_t rt, long k) {
  * batch) or the batch outgrows it, at probes spaced 1.5 times further apart
  * each time. Called with the connection entered.
  */
-static int cursor_step(CursorObject *cu) {
+int cursor_step(CursorObject *cu) {
     int rc;
     ix_stmt *s = cu->stmt;
     long k = cu->since, est = cu->batch_est, w = cu->window;
@@ -1020,7 +956,7 @@ static void cursor_drop_stmt(CursorObject *cu) {
     Py_CLEAR(cu->sql);
 }
 
-static int cursor_check(CursorObject *cu) {
+int cursor_check(CursorObject *cu) {
     if (cu->closed) {
         raise_simple(InterfaceError, "the cursor is closed");
         return -1;
@@ -1733,7 +1669,7 @@ static PyMethodDef Cursor_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PyTypeObject CursorType = {
+PyTypeObject CursorType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ixdb.Cursor",
     .tp_basicsize = sizeof(CursorObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
@@ -1914,7 +1850,7 @@ static void Connection_dealloc(ConnectionObject *co) {
     Py_TYPE(co)->tp_free((PyObject *)co);
 }
 
-static PyTypeObject ConnectionType = {
+PyTypeObject ConnectionType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ixdb.Connection",
     .tp_basicsize = sizeof(ConnectionObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,

@@ -1,0 +1,96 @@
+/*
+ * ixdb_module.h: what the C files of the Python module (python/src/...)
+ * share: the exception classes, the object structures and the helpers that
+ * raise errors and build values. Defined in ixdb_module.c.
+ */
+#ifndef IXDB_MODULE_H
+#define IXDB_MODULE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <ixdb.h>
+#include <stdint.h>
+
+/* ---- module state (single-phase init: one interpreter) -------------------- */
+
+extern PyObject *Warning_, *Error, *InterfaceError, *DatabaseError, *DataError, *OperationalError,
+    *IntegrityError, *InternalError, *ProgrammingError, *NotSupportedError;
+extern PyObject *DecimalType; /* decimal.Decimal */
+extern PyTypeObject MonthsType, ConnectionType, CursorType;
+
+/* ---- Connection and Cursor structures -------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD ix_conn *conn; /* NULL once closed */
+    int autocommit;              /* the DB-API setting */
+    int nolog;                   /* BEGIN WORK gave -256: no transactions */
+    int busy;                    /* a call with the GIL released is running */
+    const char *encoding;        /* NULL: UTF-8 fast path (blob bytes) */
+    char encbuf[64];
+    ix_stmt **zombies; /* statements to finalize when the connection is free */
+    size_t nzombies, capzombies;
+} ConnectionObject;
+
+/* How a column's values become Python objects: chosen once per statement
+ * (cursor_describe) from the type, the qualifier and the connection's code
+ * set, so that building a row is one switch per value. */
+enum {
+    K_INT,     /* SMALLINT .. BIGSERIAL: int */
+    K_FLOAT,   /* FLOAT, SMALLFLOAT: float */
+    K_DEC,     /* DECIMAL, MONEY: decimal.Decimal */
+    K_DATE,    /* DATE: datetime.date */
+    K_STR,     /* character types, no locale: str from the bytes (UTF-8) */
+    K_STR_ENC, /* character types with CLIENT_LOCALE: str in its code set */
+    K_BOOL,    /* BOOLEAN: bool */
+    K_DT,      /* DATETIME from YEAR, MONTH or DAY: datetime.datetime */
+    K_TIME,    /* DATETIME from HOUR or later: datetime.time */
+    K_IV_DS,   /* INTERVAL DAY .. FRACTION class: datetime.timedelta */
+    K_IV_YM,   /* INTERVAL YEAR / MONTH class: ixdb.Months */
+    K_BYTES,   /* BYTE: bytes (its own round trip) */
+    K_TEXT,    /* TEXT: str (its own round trip) */
+    K_TEXTISH, /* any other type: str of ix_column_text */
+};
+
+typedef struct {
+    int type, enclen, kind;
+} colinfo;
+
+typedef struct {
+    PyObject_HEAD ConnectionObject *conn;
+    ix_stmt *stmt;
+    PyObject *sql; /* the text stmt was prepared from */
+    int stmt_type;
+    int ncols;
+    colinfo *cols;
+    int untrack;  /* rows hold only atomic objects: built untracked by the GC */
+    int has_rows; /* a result set is open and not exhausted */
+    int closed;
+    PyObject *description; /* tuple or None */
+    PyObject *typenames;   /* list or None */
+    PyObject *errors;      /* list of (row, sqlcode) of the last executemany */
+    PyObject *lastrowid;
+    long long rowcount;
+    Py_ssize_t arraysize;
+    /* GIL predictor (cursor_step): round trips and reply bytes at the
+     * start of the current batch, rows of the batches before it, rows read
+     * from it, its predicted rows (0: unknown) and the window around them
+     * (predict_window), the row count of the next probe; steps run without
+     * the GIL, batch starts stepped with it */
+    int64_t last_rt, last_bytes, rows_done;
+    long since, batch_est, window, next_probe;
+    int64_t released, missed;
+} CursorObject;
+
+/* ---- shared helpers (ixdb_module.c) ---------------------------------------- */
+
+PyObject *raise_conn(ix_conn *c, int rc);
+PyObject *raise_simple(PyObject *cls, const char *msg);
+int conn_enter(ConnectionObject *co);
+void conn_leave(ConnectionObject *co);
+int cursor_check(CursorObject *cu);
+PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc);
+int cursor_step(CursorObject *cu);
+PyObject *build_row(CursorObject *cu);
+
+#endif
