@@ -2579,10 +2579,13 @@ PyMODINIT_FUNC PyInit__ixdb(void) {
     PyObject *const classes[] = {
         Warning_,         Error,          InterfaceError, DatabaseError,    DataError,
         OperationalError, IntegrityError, InternalError,  ProgrammingError, NotSupportedError};
-    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++) {
-        const char *name = ((PyTypeObject *)classes[i])->tp_name + 5; /* after "ixdb." */
-        if (PyDict_SetItemString(ConnectionType.tp_dict, name, classes[i]) < 0) goto fail;
-    }
+    static const char *const class_names[] = {"Warning",          "Error",
+                                              "InterfaceError",   "DatabaseError",
+                                              "DataError",        "OperationalError",
+                                              "IntegrityError",   "InternalError",
+                                              "ProgrammingError", "NotSupportedError"};
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+        if (PyDict_SetItemString(ConnectionType.tp_dict, class_names[i], classes[i]) < 0) goto fail;
     PyType_Modified(&ConnectionType);
     if (PyModule_AddObjectRef(m, "Months", (PyObject *)&MonthsType) < 0 ||
         PyModule_AddObjectRef(m, "Connection", (PyObject *)&ConnectionType) < 0 ||
