@@ -2524,10 +2524,13 @@ static struct PyModuleDef moduledef = {
     NULL,
 };
 
+/* A PEP 249 exception class; its doc starts with a text signature
+ * ("Error(*args)\n--\n\n...") so that inspect.signature works on it. */
 static PyObject *new_exc(PyObject *m, const char *name, PyObject *base, const char *doc) {
-    char full[64];
+    char full[64], text[256];
     snprintf(full, sizeof full, "ixdb.%s", name);
-    PyObject *e = PyErr_NewExceptionWithDoc(full, doc, base, NULL);
+    snprintf(text, sizeof text, "%s(*args)\n--\n\n%s", name, doc);
+    PyObject *e = PyErr_NewExceptionWithDoc(full, text, base, NULL);
     if (!e) return NULL;
     if (PyModule_AddObjectRef(m, name, e) < 0) {
         Py_DECREF(e);
