@@ -36,14 +36,7 @@ BOOLEAN: int
 BIGINT: int
 BIGSERIAL: int
 
-class Warning(Exception):
-    sqlcode: int
-    isamcode: int
-    sqlstate: str
-    offset: int
-    errcode: int
-    rowindex: Optional[int]
-    errors: Optional[List[Tuple[int, int]]]
+class Warning(Exception): ...
 
 class Error(Exception):
     sqlcode: int
