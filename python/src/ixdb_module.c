@@ -2364,6 +2364,7 @@ static PyObject *Connection_get_in_transaction(ConnectionObject *co, void *c) {
 
 static PyObject *Connection_get_messages(ConnectionObject *co, void *c) {
     (void)c;
+    if (!co->messages && !(co->messages = PyList_New(0))) return NULL;
     return Py_NewRef(co->messages);
 }
 
@@ -2451,33 +2452,33 @@ static PyObject *mod_connect(PyObject *mod, PyObject *args) {
     int autocommit = 0;
     PyObject *tz = Py_None;
     if (!PyArg_ParseTuple(args, "sp|zO:_connect", &dsn, &autocommit, &encoding, &tz)) return NULL;
-    PyObject *messages = PyList_New(0);
-    if (!messages) return NULL;
     ix_conn *c = NULL;
     int rc;
     NOGIL(rc = ix_connect(&c, dsn));
-    if (!c) {
-        Py_DECREF(messages);
-        return PyErr_NoMemory();
-    }
+    if (!c) return PyErr_NoMemory();
     if (rc != IX_OK) {
         if (rc == IX_EINVAL)
             raise_full(ProgrammingError, ix_errmsg(c), rc, 0, 0, "HY000", 0);
         else
             raise_conn(c, rc);
         ix_close(c);
-        Py_DECREF(messages);
         return NULL;
     }
-    ConnectionObject *co = PyObject_New(ConnectionObject, &ConnectionType);
+    return connection_wrap(c, autocommit, encoding, tz);
+}
+
+/* A Connection object owning c (closed on failure): every field set. */
+PyObject *connection_wrap(ix_conn *c, int autocommit, const char *encoding, PyObject *tz) {
+    PyObject *messages = PyList_New(0);
+    ConnectionObject *co = messages ? PyObject_New(ConnectionObject, &ConnectionType) : NULL;
     if (!co) {
+        Py_XDECREF(messages);
         ix_close(c);
-        Py_DECREF(messages);
         return NULL;
     }
     co->messages = messages;
     co->row_factory = NULL;
-    co->tz = tz == Py_None ? NULL : Py_NewRef(tz);
+    co->tz = tz && tz != Py_None ? Py_NewRef(tz) : NULL;
     co->conn = c;
     ix_set_signal_handler(c, on_wait_signal, NULL);
     /* Python programs run the same few texts again and again: keep them

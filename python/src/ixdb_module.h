@@ -120,5 +120,8 @@ int cursor_check(CursorObject *cu);
 PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc);
 int cursor_step(CursorObject *cu);
 PyObject *build_row(CursorObject *cu);
+/* A new Connection owning c (ix_close'd on failure), with every field set;
+ * tz: None or the tzinfo of aware datetimes. */
+PyObject *connection_wrap(ix_conn *c, int autocommit, const char *encoding, PyObject *tz);
 
 #endif
