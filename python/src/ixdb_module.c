@@ -276,7 +276,7 @@ static PyObject *raise_full(PyObject *cls, const char *msg, int errcode, int sql
  */
 static PyObject *sig_type, *sig_value, *sig_tb; /* the kept exception (GIL held) */
 
-static int on_wait_signal(void *ud) {
+int on_wait_signal(void *ud) {
     (void)ud;
     PyGILState_STATE g = PyGILState_Ensure();
     int stop = PyErr_CheckSignals() < 0;
@@ -1577,6 +1577,7 @@ static PyObject *Cursor_iter(PyObject *self) {
 
 static void Cursor_dealloc(CursorObject *cu) {
     PyObject_GC_UnTrack(cu);
+    pool_forget_cursor(cu);
     if (cu->stmt) conn_release_stmt(cu->conn, cu->stmt);
     cu->stmt = NULL;
     free(cu->cols);
@@ -1660,6 +1661,9 @@ static PyMethodDef Cursor_methods[] = {
     {"fetchmany", (PyCFunction)(void (*)(void))Cursor_fetchmany, METH_VARARGS | METH_KEYWORDS,
      NULL},
     {"fetchall", (PyCFunction)Cursor_fetchall, METH_NOARGS, NULL},
+    {"fetch_arrays", (PyCFunction)(void (*)(void))Cursor_fetch_arrays, METH_VARARGS | METH_KEYWORDS,
+     "fetch_arrays($self, /, n=None, numpy=None)\n--\n\nThe rest of the result (or n rows), one "
+     "array per column."},
     {"close", (PyCFunction)Cursor_close, METH_NOARGS, NULL},
     {"callproc", (PyCFunction)Cursor_callproc, METH_VARARGS, "callproc(name, params=())"},
     {"setinputsizes", (PyCFunction)Cursor_noop, METH_VARARGS, "no-op"},
@@ -1707,6 +1711,7 @@ static PyObject *Connection_cursor(ConnectionObject *co, PyObject *unused) {
     cu->arraysize = 1;
     cursor_predict_reset(cu);
     PyObject_GC_Track(cu);
+    if (co->pool && pool_track_cursor(co, cu) < 0) Py_CLEAR(cu);
     return (PyObject *)cu;
 }
 
@@ -1739,6 +1744,10 @@ static PyObject *Connection_close(ConnectionObject *co, PyObject *unused) {
     if (!co->conn) Py_RETURN_NONE;
     if (co->busy) return raise_simple(ProgrammingError, "the connection is in use");
     conn_flush_zombies(co);
+    if (co->pool) { /* back to its ixdb.pool.Pool */
+        pool_giveback(co);
+        Py_RETURN_NONE;
+    }
     ix_conn *c = co->conn;
     co->conn = NULL;
     NOGIL(ix_close(c));
@@ -1846,6 +1855,7 @@ static PyMethodDef Connection_methods[] = {
 static void Connection_dealloc(ConnectionObject *co) {
     conn_flush_zombies(co);
     free(co->zombies);
+    pool_giveback(co);
     if (co->conn) ix_close(co->conn);
     Py_TYPE(co)->tp_free((PyObject *)co);
 }
@@ -1893,6 +1903,7 @@ static PyObject *mod_connect(PyObject *mod, PyObject *args) {
     co->busy = 0;
     co->zombies = NULL;
     co->nzombies = co->capzombies = 0;
+    co->pool = NULL;
     co->encoding = NULL;
     if (encoding && *encoding) {
         snprintf(co->encbuf, sizeof co->encbuf, "%s", encoding);
@@ -1913,6 +1924,7 @@ static PyObject *mod_locale_codeset(PyObject *mod, PyObject *args) {
 static PyMethodDef module_methods[] = {
     {"_connect", mod_connect, METH_VARARGS, "_connect(dsn, autocommit, encoding)"},
     {"_locale_codeset", mod_locale_codeset, METH_VARARGS, NULL},
+    {"_pool_type", mod_pool_type, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

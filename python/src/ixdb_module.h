@@ -30,6 +30,7 @@ typedef struct {
     char encbuf[64];
     ix_stmt **zombies; /* statements to finalize when the connection is free */
     size_t nzombies, capzombies;
+    struct ixpool_link *pool; /* NULL: not from an ixdb.pool.Pool (ixdb_pool.c) */
 } ConnectionObject;
 
 /* How a column's values become Python objects: chosen once per statement
@@ -92,5 +93,14 @@ int cursor_check(CursorObject *cu);
 PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc);
 int cursor_step(CursorObject *cu);
 PyObject *build_row(CursorObject *cu);
+int on_wait_signal(void *ud);
+
+/* ---- pool (ixdb_pool.c) and column arrays (ixdb_arrays.c) ------------------- */
+
+PyObject *mod_pool_type(PyObject *mod, PyObject *unused);
+void pool_giveback(ConnectionObject *co); /* close of a pooled connection */
+int pool_track_cursor(ConnectionObject *co, CursorObject *cu);
+void pool_forget_cursor(CursorObject *cu);
+PyObject *Cursor_fetch_arrays(CursorObject *cu, PyObject *args, PyObject *kw);
 
 #endif
