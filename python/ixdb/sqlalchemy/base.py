@@ -322,8 +322,29 @@ class IxdbDDLCompiler(compiler.DDLCompiler):
             text += " ON DELETE CASCADE"
         return text + self._name(constraint)
 
-    def visit_create_sequence(self, create, **kw):
-        return super().visit_create_sequence(create, **kw)
+    def get_identity_options(self, o):
+        """CREATE SEQUENCE options as Informix spells them (NOMAXVALUE,
+        NOCYCLE, NOCACHE, NOORDER: one word)."""
+        text = []
+        if o.increment is not None:
+            text.append("INCREMENT BY %d" % o.increment)
+        if o.start is not None:
+            text.append("START WITH %d" % o.start)
+        if o.minvalue is not None:
+            text.append("MINVALUE %d" % o.minvalue)
+        elif o.nominvalue:
+            text.append("NOMINVALUE")
+        if o.maxvalue is not None:
+            text.append("MAXVALUE %d" % o.maxvalue)
+        elif o.nomaxvalue:
+            text.append("NOMAXVALUE")
+        if o.cache is not None:
+            text.append("CACHE %d" % o.cache if o.cache else "NOCACHE")
+        if o.order is not None:
+            text.append("ORDER" if o.order else "NOORDER")
+        if o.cycle is not None:
+            text.append("CYCLE" if o.cycle else "NOCYCLE")
+        return " ".join(text)
 
 
 class IxdbTypeCompiler(compiler.GenericTypeCompiler):
@@ -495,7 +516,7 @@ class IxdbDialect(default.DefaultDialect):
     supports_unicode_binds = True
     returns_unicode_strings = getattr(sqltypes.String, "RETURNS_UNICODE", True)
     supports_sane_rowcount = True
-    supports_sane_multi_rowcount = False
+    supports_sane_multi_rowcount = True
     supports_multivalues_insert = False
     supports_empty_insert = False
     supports_default_values = False
