@@ -95,9 +95,11 @@ int ixp_lob_xname(const uint8_t *p, size_t n, int *kind) {
 
 /*
  * In SQ_BIND (§3.4 framing; the value form is unresolved, no source binds a
- * smart LOB): type 41, CHAR "informix", CHAR "blob"/"clob", indicator, slot
- * 72, then i16 72 and the handle (the i16-length form of the other UDT and
- * string binds). Decided here and in bind_value_len (ix_msg_items.c).
+ * smart LOB): type 41, [CHAR "informix", CHAR "blob"/"clob"], indicator,
+ * slot 72, then i16 72 and the handle (the i16-length form of the other UDT
+ * and string binds). The names may be left out (the handle says which type
+ * it is; libixdb's bind items never carry names). Decided here and in
+ * bind_value_len (ix_msg_items.c).
  */
 void ixp_lob_bind_item(ixb_wbuf *out, int kind, const ixp_locator *l) {
     ixb_put_i16(out, IX_T_UDTFIXED);

@@ -108,8 +108,9 @@ static int64_t bind_value_len(ixb_rbuf *r, int type, const ixp_bytes *xname,
     case IX_T_BOOLEAN: return 1;
     case IX_T_UDTFIXED:
         if (xname->n == 7 && memcmp(xname->p, "boolean", 7) == 0) return 1;
-        if (ixp_lob_xname(xname->p, xname->n, &kind)) {
-            /* a smart-LOB handle: i16 72, 72 bytes (ix_lob.c) */
+        if (ixp_lob_xname(xname->p, xname->n, &kind) || xname->n == 0) {
+            /* a smart-LOB handle, with or without the names: i16 72, 72
+             * bytes (ix_lob.c) */
             if (!ixb_need(r, 2)) return -1;
             if (ixb_be16(p) != IXP_LOCATOR_LEN) {
                 ixb_rbuf_fail(r, IX_EMALFORMED, at, "BLOB/CLOB handle in BIND is not 72 bytes");
