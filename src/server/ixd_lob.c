@@ -6,6 +6,7 @@
  * rest); a write with the number of bytes written.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "proto/ix_lob.h"
 #include "server/sql/ixs_lob.h"
@@ -20,19 +21,30 @@ static int lo_read(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixd_err *er
     return got < 0 ? -1 : 0;
 }
 
-/* The bytes of a write arrive in chunks; each is written in turn (the
- * descriptor's position advances). */
+/* The bytes of a write arrive in chunks of at most 32766 bytes, which would
+ * leave every page half written and read back; they are gathered into runs
+ * of STAGE bytes (whole pages) and written run by run. */
+#define STAGE (8 * IXS_LO_PAGE)
+
 static int lo_write(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixd_err *err) {
-    size_t pos = 0;
+    uint8_t *stage = malloc(STAGE);
+    if (!stage) return ixd_seterr(err, -208, 0, 0, NULL);
+    size_t pos = 0, have = 0;
     ixp_bytes c;
     int64_t n = 0;
     /* one savepoint for the message: one commit outside a transaction */
     int sp = sqlite3_exec(db->h, "SAVEPOINT ixd_lo_msg", NULL, NULL, NULL) == SQLITE_OK;
     int rc = 0;
     while (!rc && ixp_lodata_chunk(d, &pos, &c)) {
-        rc = ixs_lob_write(db, d->fd, c.p, c.n, err);
-        n += (int64_t)c.n;
+        while (!rc && c.n) {
+            size_t k = c.n < STAGE - have ? c.n : STAGE - have;
+            memcpy(stage + have, c.p, k);
+            have += k, c.p += k, c.n -= k, n += (int64_t)k;
+            if (have == STAGE) rc = ixs_lob_write(db, d->fd, stage, have, err), have = 0;
+        }
     }
+    if (!rc && (have || !n)) rc = ixs_lob_write(db, d->fd, stage, have, err);
+    free(stage);
     if (sp)
         sqlite3_exec(db->h,
                      rc ? "ROLLBACK TO ixd_lo_msg; RELEASE ixd_lo_msg" : "RELEASE ixd_lo_msg", NULL,
