@@ -236,10 +236,23 @@ static void check_files(ix_conn *c, const char *lobdir, uint8_t **data) {
     CHECK(rc == IX_ESQL && ix_sqlcode(c) == -9810, "'..' out of --lob-dir: %s", ix_errmsg(c));
 }
 
-/* Committed LOs survive kill -9. */
+/* Committed LOs survive kill -9; one being written in a transaction when
+ * the server dies is gone after the restart. */
 static ix_conn *check_kill(ixd_proc *p, ix_conn *c, const char *const *args, uint8_t **data) {
+    exec(c, "BEGIN WORK");
+    ix_lob *b = NULL;
+    ix_locator loc;
+    CHECK(ix_lob_create(c, IX_T_BLOB, &b) == IX_OK && ix_lob_write(b, data[3], sizes[3]) == IX_OK,
+          "a write in a transaction: %s", ix_errmsg(c));
+    ix_lob_locator(b, &loc);
+    ix_stmt *ins;
+    CHECK(ix_prepare(c, "INSERT INTO t (id, b) VALUES (300, ?)", (size_t)-1, &ins) == IX_OK &&
+              ix_bind_locator(ins, 1, IX_T_BLOB, &loc) == IX_OK && ix_step(ins) == IX_DONE,
+          "insert it: %s", ix_errmsg(c));
+    ix_finalize(ins);
+    ixd_stop(p, SIGKILL); /* mid-transaction, the LO open */
+    CHECK(ix_lob_close(b) != IX_OK, "closing on a dead server fails (and frees)");
     ix_close(c);
-    ixd_stop(p, SIGKILL);
     CHECK(ixd_start_args(p, p->dir, args) == 0, "ixd restarts");
     char dsn[300];
     ixd_dsn(p, 30, dsn, sizeof dsn);
@@ -254,6 +267,14 @@ static ix_conn *check_kill(ixd_proc *p, ix_conn *c, const char *const *args, uin
           "the 2 MiB BLOB after kill -9: %s", ix_errmsg(c));
     ix_lob_free(v);
     ix_finalize(q);
+    int64_t n300 = -1;
+    CHECK(ix_prepare(c, "SELECT count(*) FROM t WHERE id = 300", (size_t)-1, &q) == IX_OK &&
+              ix_step(q) == IX_ROW && ix_column_get_int64(q, 0, &n300) == IX_OK && n300 == 0,
+          "the uncommitted row is gone (%lld)", (long long)n300);
+    ix_finalize(q);
+    b = NULL;
+    CHECK(ix_lob_open(c, &loc, IX_LO_RDONLY, &b) == IX_ESQL && ix_sqlcode(c) == -9810,
+          "the LO being written is gone: %s", ix_errmsg(c));
     return c;
 }
 
