@@ -21,8 +21,10 @@
  * | 6      | 2    | 0 (flags, reserved)                           |
  * | 8      | 8    | LO id, i64 > 0                                |
  * | 16     | 56   | zeros (reserved)                              |
- * Doubt: a client that builds or inspects handles of a real server would
- * not understand these; clients only pass them back, as IBM requires.
+ * A handle with anything else in the reserved bytes is malformed, so that
+ * equal LOs have equal handles. Doubt: a client that builds or inspects
+ * handles of a real server would not understand these; clients only pass
+ * them back, as IBM requires.
  */
 #define LOC_MAGIC 0x49584c4fu
 
@@ -34,7 +36,9 @@ void ixp_locator_encode(const ixp_locator *l, uint8_t out[IXP_LOCATOR_LEN]) {
 }
 
 int ixp_locator_decode(const uint8_t *p, size_t n, ixp_locator *l) {
-    if (n != IXP_LOCATOR_LEN || ixb_be32(p) != LOC_MAGIC) return IX_EMALFORMED;
+    if (n != IXP_LOCATOR_LEN || ixb_be32(p) != LOC_MAGIC || ixb_be16(p + 6)) return IX_EMALFORMED;
+    for (size_t i = 16; i < IXP_LOCATOR_LEN; i++) /* reserved: a handle has one form */
+        if (p[i]) return IX_EMALFORMED;
     int kind = ixb_be16(p + 4);
     int64_t id = (int64_t)ixb_be64(p + 8);
     if ((kind != IXP_LO_XID_BLOB && kind != IXP_LO_XID_CLOB) || id <= 0) return IX_EMALFORMED;

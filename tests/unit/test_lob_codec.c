@@ -27,6 +27,14 @@ static void test_locator(void) {
     h[0] ^= 1;
     h[5] = 12;
     CHECK(ixp_locator_decode(h, sizeof h, &r) == IX_EMALFORMED, "kind neither BLOB nor CLOB");
+    h[5] = IXP_LO_XID_CLOB;
+    h[7] = 0xf8; /* the reserved flags word (a fuzz_lob crash input) */
+    CHECK(ixp_locator_decode(h, sizeof h, &r) == IX_EMALFORMED, "reserved flags set");
+    h[7] = 0;
+    h[40] = 1;
+    CHECK(ixp_locator_decode(h, sizeof h, &r) == IX_EMALFORMED, "reserved bytes set");
+    h[40] = 0;
+    CHECK(ixp_locator_decode(h, sizeof h, &r) == IX_OK, "restored");
 
     ixb_wbuf b;
     ixb_wbuf_init(&b, NULL);
