@@ -999,15 +999,15 @@ static int queued(const ix_stmt *s) {
 }
 
 static void encode_fetch(ix_stmt *s, int id);
-static void expect_fetch(ix_stmt *s, int64_t sent_us);
+static int expect_fetch(ix_stmt *s, int64_t sent_us);
 
-static void send_fetch(ix_stmt *s) {
+static int send_fetch(ix_stmt *s) {
     ix_conn *c = s->conn;
     size_t mark = ixc_mark(c);
     encode_fetch(s, 1);
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
-    expect_fetch(s, 0);
+    return expect_fetch(s, 0);
 }
 
 static int open_cursor(ix_stmt *s);
@@ -1074,15 +1074,17 @@ static void encode_fetch(ix_stmt *s, int id) {
     s->last_asked = size;
 }
 
-static void expect_fetch(ix_stmt *s, int64_t sent_us) {
+/* IX_OK, or IX_ENOMEM (the connection is dead: its replies cannot be matched). */
+static int expect_fetch(ix_stmt *s, int64_t sent_us) {
     ix_conn *c = s->conn;
-    if (ixc_push_pend(c, PEND_FETCH, s) == IX_OK) {
-        ixc_pend *e = &c->pend[(c->pend_head + c->pend_len - 1) % c->pend_cap];
-        e->asked = s->last_asked;
-        if (sent_us) e->sent_us = sent_us;
-        s->inflight++;
-        s->fetches++;
-    }
+    int rc = ixc_push_pend(c, PEND_FETCH, s);
+    if (rc != IX_OK) return rc;
+    ixc_pend *e = &c->pend[(c->pend_head + c->pend_len - 1) % c->pend_cap];
+    e->asked = s->last_asked;
+    if (sent_us) e->sent_us = sent_us;
+    s->inflight++;
+    s->fetches++;
+    return IX_OK;
 }
 
 /*
@@ -1121,7 +1123,7 @@ static int open_cursor(ix_stmt *s) {
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
     int64_t t0 = ixc_now_us();
-    if (!deferred && one_group) expect_fetch(s, t0);
+    if (!deferred && one_group && (rc = expect_fetch(s, t0)) != IX_OK) return rc;
     rc = ixc_flush(c);
     if (rc == IX_OK && (deferred || !one_group)) rc = ixc_drain(c);
     if (rc == IX_OK && deferred) {
@@ -1129,12 +1131,12 @@ static int open_cursor(ix_stmt *s) {
         memset(&r, 0, sizeof r);
         if ((rc = read_prepare_part(s, &r)) != IX_OK) return rc;
         if (!s->is_cursor) return ixc_kill(c, IX_EPROTO, "a SELECT was described without rows");
-        if (one_group) expect_fetch(s, t0);
+        if (one_group && (rc = expect_fetch(s, t0)) != IX_OK) return rc;
     }
     if (rc == IX_OK && !one_group) {
         if (!deferred && !scroll) { /* the first fetch goes out right behind the OPEN */
-            send_fetch(s);
-            rc = ixc_flush(c);
+            rc = send_fetch(s);
+            if (rc == IX_OK) rc = ixc_flush(c);
         }
         ixc_reply r; /* the OPEN's reply (the rest of it, when deferred) */
         memset(&r, 0, sizeof r);
@@ -1145,8 +1147,8 @@ static int open_cursor(ix_stmt *s) {
             return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
         }
         if (deferred && !scroll) {
-            send_fetch(s);
-            rc = ixc_flush(c);
+            rc = send_fetch(s);
+            if (rc == IX_OK) rc = ixc_flush(c);
         }
     }
     if (rc != IX_OK) return rc;
@@ -1226,8 +1228,8 @@ static int next_row(ix_stmt *s) {
             s->cur = NULL;
         }
         if (!s->queue) {
-            if (s->inflight == 0) send_fetch(s);
-            int rc = ixc_drain_for(c, s);
+            int rc = s->inflight == 0 ? send_fetch(s) : IX_OK;
+            if (rc == IX_OK) rc = ixc_drain_for(c, s);
             if (rc != IX_OK) return rc;
             if (!s->queue) return ixc_kill(c, IX_EPROTO, "fetch reply lost");
         }
@@ -1242,8 +1244,10 @@ static int next_row(ix_stmt *s) {
         if (!b->done && !b->sqlcode) {
             /* Batches ahead: in flight or queued (the memory bound). */
             int depth = fetch_depth(s), q = queued(s);
-            while (s->inflight + q < depth)
-                send_fetch(s);
+            while (s->inflight + q < depth) {
+                int rc = send_fetch(s);
+                if (rc != IX_OK) return rc;
+            }
             if (c->sent < c->out.len) {
                 int rc = ixc_flush(c);
                 if (rc != IX_OK) return rc;

@@ -140,7 +140,12 @@ static void sc_connect_group(outcome *o) {
 static void sc_prepare(outcome *o, ix_conn *c) {
     ix_stmt *s = NULL;
     if (note(o, c, ix_prepare(c, "select k, d, ts, v from t where k > ?", IX_NTS, &s))) goto out;
-    if (ix_column_count(s) != 4 || ix_bind_parameter_count(s) != 1) o->bad = 1;
+    /* the PREPARE is deferred: the describe calls send it, and record its failure */
+    if (ix_column_count(s) != 4 || ix_bind_parameter_count(s) != 1) {
+        note(o, c, ix_errcode(c));
+        if (o->rc == IX_OK) o->bad = 1;
+        goto out;
+    }
     const char *want[] = {"INTEGER", "DECIMAL(10,2)", "DATETIME YEAR TO FRACTION(3)",
                           "VARCHAR(40)"};
     for (int i = 0; i < 4 && !o->bad; i++) {
@@ -424,7 +429,7 @@ int main(void) {
     char path[300];
     snprintf(path, sizeof path, "%s/sqlhosts", P.dir);
     FILE *f = fopen(path, "w");
-    fprintf(f, "g_af group - - i=1\naf1 onsoctcp 127.0.0.1 %d g=g_af\n", P.port);
+    fprintf(f, "g_af group - - i=1\nixd onsoctcp 127.0.0.1 %d g=g_af\n", P.port);
     fclose(f);
     snprintf(dsn, sizeof dsn,
              "host=127.0.0.1 port=%d user=informix password=in4mix server=ixd database=af "
