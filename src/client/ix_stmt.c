@@ -393,11 +393,17 @@ static int param_fixed(ixc_param *p, const uint8_t *be, int n, int type, int slo
     return IX_OK;
 }
 
+/* A value that could not be encoded: IX_ENOMEM, or IX_ERANGE with why. */
+static int encode_fail(ix_stmt *s, int rc, const char *why) {
+    if (rc == IX_ENOMEM) return ixc_fail(s->conn, IX_ENOMEM, "out of memory");
+    return ixc_fail(s->conn, IX_ERANGE, "%s", why);
+}
+
 static int param_done(ix_stmt *s, ixc_param *p, int type, int slot) {
     if (p->val.err) {
         int e = p->val.err;
         ixb_wbuf_reset(&p->val);
-        return ixc_fail(s->conn, e == IX_ENOMEM ? IX_ENOMEM : IX_ERANGE, "cannot store the value");
+        return encode_fail(s, e, "cannot store the value");
     }
     p->set = 1;
     p->type = (int16_t)type;
@@ -544,7 +550,7 @@ int ix_bind_decimal_text(ix_stmt *s, int i, const char *str, size_t n) {
     rc = ixt_dec_encode_bind(&d, &p->val);
     if (rc != IX_OK) {
         ixb_wbuf_reset(&p->val);
-        return ixc_fail(s->conn, rc == IX_ENOMEM ? rc : IX_ERANGE, "DECIMAL value out of range");
+        return encode_fail(s, rc, "DECIMAL value out of range");
     }
     return param_done(s, p, IX_T_DECIMAL, slot);
 }
@@ -705,8 +711,7 @@ int ix_bind_datetime(ix_stmt *s, int i, unsigned q, const ix_datetime_t *v) {
     rc = ixt_dt_encode_bind(q, &dt, &p->val);
     if (rc != IX_OK) {
         ixb_wbuf_reset(&p->val);
-        return ixc_fail(s->conn, rc == IX_ENOMEM ? rc : IX_ERANGE,
-                        "cannot encode the DATETIME value");
+        return encode_fail(s, rc, "cannot encode the DATETIME value");
     }
     return param_done(s, p, IX_T_DATETIME, (int)(int16_t)q);
 }
@@ -742,8 +747,7 @@ int ix_bind_interval(ix_stmt *s, int i, unsigned q, const ix_interval_t *v) {
     rc = ixt_iv_encode_bind(q, &iv, &p->val);
     if (rc != IX_OK) {
         ixb_wbuf_reset(&p->val);
-        return ixc_fail(s->conn, rc == IX_ENOMEM ? rc : IX_ERANGE,
-                        "the INTERVAL value does not fit its qualifier");
+        return encode_fail(s, rc, "the INTERVAL value does not fit its qualifier");
     }
     return param_done(s, p, IX_T_INTERVAL, (int)(int16_t)q);
 }
@@ -2157,7 +2161,9 @@ static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int 
                 break;
             }
             ixc_queued(c, mark);
-            if (c->out.err) return ixc_kill(c, c->out.err, "cannot encode the batch");
+            if (c->out.err)
+                return ixc_kill(c, c->out.err, "cannot encode the batch: %s",
+                                ix_rc_str(c->out.err));
             written++;
         }
         if (s->replied == written) {

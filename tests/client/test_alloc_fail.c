@@ -32,10 +32,12 @@ static char dsn[400], group_dsn[700];
 static atomic_long live, count, fail_at; /* fail_at 0: never fail */
 static atomic_int injected;
 static atomic_int broken; /* calls outside ix_allocator's contract */
+static int persist;       /* every allocation from the n-th on fails */
 
 static int should_fail(void) {
     long n = atomic_fetch_add(&count, 1) + 1;
-    if (atomic_load(&fail_at) && n == atomic_load(&fail_at)) {
+    long at = atomic_load(&fail_at);
+    if (at && (n == at || (persist && n > at))) {
         atomic_store(&injected, 1);
         if (getenv("AF_BT")) {
             void *bt[32];
@@ -68,7 +70,8 @@ static void t_free(void *p, void *ud) {
     free(p);
 }
 
-/* Fails the n-th allocation from now on (0: none). */
+/* Fails the n-th allocation from now on (and all later ones when persist);
+ * 0: none. */
 static void arm(long n) {
     if (n) atomic_store(&injected, 0);
     atomic_store(&fail_at, n ? atomic_load(&count) + n : 0);
@@ -95,8 +98,8 @@ static int note(outcome *o, ix_conn *c, int rc) {
 /* After a failure, with allocations working again: the connection answers a
  * query, or is dead (IX_ECONN) and only closable. */
 static void probe(outcome *o, ix_conn *c) {
+    if (persist || o->rc == IX_OK) return;
     arm(0);
-    if (o->rc == IX_OK) return;
     ix_stmt *s = NULL;
     int rc = ix_prepare(c, "select count(*) from systables where tabid = 1", IX_NTS, &s);
     if (rc == IX_OK) rc = ix_step(s);
@@ -254,8 +257,9 @@ out:
 static int run_cached(outcome *o, ix_conn *c, const char *sql) {
     ix_stmt *s = NULL;
     int rows = 0, rc = ix_prepare(c, sql, IX_NTS, &s);
-    while (rc == IX_OK && (rc = ix_step(s)) == IX_ROW)
-        rows++;
+    if (rc == IX_OK)
+        while ((rc = ix_step(s)) == IX_ROW)
+            rows++;
     note(o, c, rc == IX_DONE ? IX_OK : rc);
     ix_finalize(s);
     return rc == IX_DONE ? rows : -1;
@@ -311,7 +315,7 @@ static void sc_pool(outcome *o) {
         a = b = NULL;
     }
 out:
-    arm(0);
+    if (!persist) arm(0);
     if (a) ix_pool_release(p, a);
     if (b) ix_pool_release(p, b);
     ix_pool_destroy(p);
@@ -339,13 +343,15 @@ static int run_once(const scenario *sc, long n, int *fails, int *deaths) {
         sc->on_conn(&o, c);
     else
         sc->alone(&o);
+    if (!persist) arm(0);
+    ix_close(c); /* under the failures too when persist */
     int was_injected = atomic_load(&injected);
     arm(0);
-    ix_close(c);
     long left = atomic_load(&live);
-    int ok = !o.bad && (o.rc == IX_OK || o.rc == IX_ENOMEM) && left == 0;
-    CHECK(ok, "%s, allocation %ld fails: %s (%s), %ld blocks live", sc->name, n, ix_rc_str(o.rc),
-          o.msg, left);
+    int ok = !o.bad && (o.rc == IX_OK || o.rc == IX_ENOMEM) && left == 0 && !broken;
+    CHECK(ok, "%s%s, allocation %ld fails: %s (%s), %ld blocks live, %d calls off contract",
+          sc->name, persist ? " (and all after it)" : "", n, ix_rc_str(o.rc), o.msg, left,
+          atomic_load(&broken));
     if (!ok) return 1;
     if (o.rc == IX_ENOMEM) {
         (*fails)++;
@@ -353,6 +359,8 @@ static int run_once(const scenario *sc, long n, int *fails, int *deaths) {
         CHECK(ok, "%s, allocation %ld: message \"%s\"", sc->name, n, o.msg);
         if (!ok) return 1;
     }
+    if (was_injected && o.rc == IX_OK && getenv("AF_BT"))
+        printf("# %s: allocation %ld failed, the call coped\n", sc->name, n);
     *deaths += o.dead;
     if (!was_injected) {
         CHECK(o.rc == IX_OK, "%s: succeeds without a failure", sc->name);
@@ -368,8 +376,8 @@ static void loop(const scenario *sc) {
         n++;
     CHECK(n < MAX_N, "%s ends", sc->name);
     CHECK(fails > 0, "%s: IX_ENOMEM reported", sc->name);
-    printf("# %s: %ld allocations, %d runs reported IX_ENOMEM, %d left the connection dead\n",
-           sc->name, n - 1, fails, deaths);
+    printf("# %s%s: %ld allocations, %d runs reported IX_ENOMEM, %d left the connection dead\n",
+           sc->name, persist ? " (persistent)" : "", n - 1, fails, deaths);
 }
 
 static int setup(void) {
@@ -446,9 +454,10 @@ int main(void) {
         {"batch", sc_batch, NULL},     {"statement cache", sc_cache, NULL},
         {"pool", NULL, sc_pool},
     };
-    const char *only = getenv("AF_ONLY"); /* to debug: one scenario (AF_BT=1: backtraces) */
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (!only || strstr(all[i].name, only)) loop(&all[i]);
+    const char *only = getenv("AF_ONLY");      /* to debug: one scenario (AF_BT=1: backtraces) */
+    for (persist = 0; persist <= 1; persist++) /* one failure; then out of memory for good */
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+            if (!only || strstr(all[i].name, only)) loop(&all[i]);
     CHECK(ix_set_allocator(NULL) == IX_OK, "allocator removed");
     ixd_stop(&P, SIGTERM);
     ixd_rmdir(&P);
