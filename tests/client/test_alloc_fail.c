@@ -110,10 +110,13 @@ static void probe(outcome *o, ix_conn *c) {
         o->bad = 1, snprintf(o->msg, sizeof o->msg, "after the failure: %s", ix_rc_str(rc));
 }
 
-static ix_conn *open_conn(void) {
+/* A connection with extra DSN options (or none), opened without failures. */
+static ix_conn *open_conn(const char *extra) {
     arm(0);
     ix_conn *c = NULL;
-    if (ix_connect(&c, dsn) != IX_OK) {
+    char d[600];
+    snprintf(d, sizeof d, "%s %s", dsn, extra ? extra : "");
+    if (ix_connect(&c, d) != IX_OK) {
         fprintf(stderr, "connect: %s\n", ix_errmsg(c));
         ix_close(c);
         return NULL;
@@ -327,6 +330,7 @@ typedef struct scenario {
     const char *name;
     void (*on_conn)(outcome *, ix_conn *); /* run on a connection opened before */
     void (*alone)(outcome *);              /* or on its own */
+    const char *extra;                     /* DSN options of that connection */
 } scenario;
 
 /* Runs sc with the n-th allocation failing; 1 when no failure was injected
@@ -334,7 +338,7 @@ typedef struct scenario {
 static int run_once(const scenario *sc, long n, int *fails, int *deaths) {
     outcome o = {IX_OK, "", 0, 0};
     ix_conn *c = NULL;
-    if (sc->on_conn && !(c = open_conn())) {
+    if (sc->on_conn && !(c = open_conn(sc->extra))) {
         CHECK(0, "%s: connect without failures", sc->name);
         return 1;
     }
@@ -448,11 +452,18 @@ int main(void) {
              "&keepalive=0",
              path);
 
+    /* text to and from the database through iconv (ix_locale_codeset) */
+    const char *conv = "client_locale=en_US.utf8 db_locale=en_US.CP1252";
     const scenario all[] = {
-        {"connect", NULL, sc_connect}, {"connect (sqlhosts group)", NULL, sc_connect_group},
-        {"prepare", sc_prepare, NULL}, {"fetch", sc_fetch, NULL},
-        {"batch", sc_batch, NULL},     {"statement cache", sc_cache, NULL},
-        {"pool", NULL, sc_pool},
+        {"connect", NULL, sc_connect, NULL},
+        {"connect (sqlhosts group)", NULL, sc_connect_group, NULL},
+        {"prepare", sc_prepare, NULL, NULL},
+        {"fetch", sc_fetch, NULL, NULL},
+        {"fetch (code-set conversion)", sc_fetch, NULL, conv},
+        {"batch", sc_batch, NULL, NULL},
+        {"batch (code-set conversion)", sc_batch, NULL, conv},
+        {"statement cache", sc_cache, NULL, NULL},
+        {"pool", NULL, sc_pool, NULL},
     };
     const char *only = getenv("AF_ONLY");      /* to debug: one scenario (AF_BT=1: backtraces) */
     for (persist = 0; persist <= 1; persist++) /* one failure; then out of memory for good */
