@@ -22,7 +22,7 @@
 
 #define MAX_N     20000 /* a scenario needing more allocations is a bug */
 #define NROWS     12    /* rows of table t */
-#define BATCHROWS 40
+#define BATCHROWS 16
 
 static ixd_proc P;
 static char dsn[400], group_dsn[700];
