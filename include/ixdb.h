@@ -1001,6 +1001,9 @@ int ix_set_lock_wait(ix_conn *conn, int seconds);
  *   max_lifetime_ms (0) a connection older than this is closed when it is
  *                       released or found idle, instead of being reused
  *                       (0: no limit)
+ *   max_idle_ms     (0) idle members idle this long are closed by the next
+ *                       ix_pool_acquire while more than min_size are open
+ *                       (0: no limit)
  *   isolation           (IX_ISO_COMMITTED_READ) and lock_wait (0: NOT WAIT):
  *                       the members' session defaults, set after connecting
  *                       when they differ from Informix's (which needs a
@@ -1030,6 +1033,7 @@ typedef struct ix_pool_config {
     int max_lifetime_ms;
     int isolation; /* an ix_isolation */
     int lock_wait; /* as ix_set_lock_wait's seconds */
+    int max_idle_ms;
 } ix_pool_config;
 /* Counters of a pool: open (checked out, idle or connecting), idle; created
  * (connections opened), discarded (closed: dead, failed check or reset,

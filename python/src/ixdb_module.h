@@ -31,9 +31,10 @@ typedef struct {
     ix_stmt **zombies; /* statements to finalize when the connection is free */
     size_t nzombies, capzombies;
     /* DB-API extensions */
-    PyObject *row_factory; /* None or callable(cursor, row): cursors start with it */
-    PyObject *messages;    /* list of (class, value) of the connection's errors */
-    PyObject *tz;          /* tzinfo aware datetimes are converted to (None: local) */
+    PyObject *row_factory;    /* None or callable(cursor, row): cursors start with it */
+    PyObject *messages;       /* list of (class, value) of the connection's errors */
+    PyObject *tz;             /* tzinfo aware datetimes are converted to (None: local) */
+    struct ixpool_link *pool; /* NULL: not from an ixdb.pool.Pool (ixdb_pool.c) */
 } ConnectionObject;
 
 /* How a column's values become Python objects: chosen once per statement
@@ -120,8 +121,20 @@ int cursor_check(CursorObject *cu);
 PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc);
 int cursor_step(CursorObject *cu);
 PyObject *build_row(CursorObject *cu);
-/* A new Connection owning c (ix_close'd on failure), with every field set;
- * tz: None or the tzinfo of aware datetimes. */
+/* A new Connection owning c, with every field set (encoding NULL or "" for
+ * UTF-8; tz: None or the tzinfo of aware datetimes). connection_wrap
+ * ix_close's c when it fails; connection_new leaves c to the caller and
+ * returns NULL with a Python error set. */
 PyObject *connection_wrap(ix_conn *c, int autocommit, const char *encoding, PyObject *tz);
+ConnectionObject *connection_new(ix_conn *c, int autocommit, const char *encoding, PyObject *tz);
+int on_wait_signal(void *ud);
+
+/* ---- pool (ixdb_pool.c) and column arrays (ixdb_arrays.c) ------------------- */
+
+PyObject *mod_pool_type(PyObject *mod, PyObject *unused);
+void pool_giveback(ConnectionObject *co); /* close of a pooled connection */
+int pool_track_cursor(ConnectionObject *co, CursorObject *cu);
+void pool_forget_cursor(CursorObject *cu);
+PyObject *Cursor_fetch_arrays(CursorObject *cu, PyObject *args, PyObject *kw);
 
 #endif

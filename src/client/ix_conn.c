@@ -1708,9 +1708,10 @@ static int exec_sql(ix_conn *c, const char *sql, int auto_begin) {
     if (rc != IX_OK) return rc;
     if (r.sqlcode) return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
     c->changes = r.rows;
-    if (r.serial) c->serial = r.serial;
-    if (r.has_insertdone && (r.serial8 || r.bigserial))
+    if (r.serial || r.serial8 || r.bigserial) { /* this INSERT's values, 0 the other */
+        c->serial = r.serial;
         c->serial8 = r.serial8 ? r.serial8 : r.bigserial;
+    }
     ixc_note_txn_sql(c, sql, n);
     if (r.has_describe &&
         (r.stmt_type == IX_STMTTYPE_DATABASE || r.stmt_type == IX_STMTTYPE_CREATE_DB ||
