@@ -111,10 +111,26 @@ typedef struct ix_stmt ix_stmt; /* one prepared statement on a connection */
  * realloc(ptr, size, ud) is called only with a pointer malloc or realloc
  * returned and size > 0; free(ptr, ud) only with such a pointer, never NULL.
  * A NULL result means out of memory: the call that needed it returns
- * IX_ENOMEM and leaves its handles usable or closable (a connection whose
- * session state could not be kept is marked dead, IX_ECONN). ud is passed
- * through untouched. OpenSSL's and iconv's own allocations do not go
- * through these hooks. */
+ * IX_ENOMEM (ix_errmsg "out of memory", or a text containing it) and nothing
+ * leaks. Which handles stay usable:
+ *   - a failure before a request is written (ix_prepare's own statement,
+ *     ix_bind_*, ix_set_stmt_cache, code-set conversion, the texts of
+ *     ix_column_text / ix_column_decltype) leaves the connection and the
+ *     statement usable; the call can be retried;
+ *   - a failure while a request is queued or a reply is read (a describe,
+ *     a fetched batch, a BYTE / TEXT value, a batch's rows, the login)
+ *     marks the connection dead, since the rest of the server's answer
+ *     cannot be matched any more: that call returns IX_ENOMEM, later ones
+ *     IX_ECONN (ix_conn_is_dead), and only ix_finalize / ix_close remain;
+ *   - ix_finalize and ix_close always free everything, also when they
+ *     return IX_ENOMEM (ix_finalize could not queue its RELEASE: the
+ *     connection is then dead); ix_pool_release closes such a member.
+ * ix_connect gives *out NULL only when the connection itself could not be
+ * allocated (ix_errcode(NULL) is IX_ENOMEM). ud is passed through untouched.
+ * Not through these hooks: OpenSSL's allocations, iconv_open's converters
+ * (one pair per connection that converts code sets, freed by ix_close), and
+ * the C library's own inside getaddrinfo, getservbyname_r and the stdio
+ * stream that reads the sqlhosts file (freed before ix_connect returns). */
 typedef struct ix_allocator {
     void *(*malloc)(size_t size, void *ud);
     void *(*realloc)(void *ptr, size_t size, void *ud);

@@ -8,7 +8,9 @@ void *ixb_malloc(const ixb_alloc *a, size_t n) {
     return a ? a->malloc(n, a->ud) : malloc(n);
 }
 
+/* A NULL p is a malloc: ix_allocator's realloc only ever sees live blocks. */
 void *ixb_realloc(const ixb_alloc *a, void *p, size_t n) {
+    if (!p) return ixb_malloc(a, n);
     return a ? a->realloc(p, n, a->ud) : realloc(p, n);
 }
 

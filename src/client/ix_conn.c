@@ -194,7 +194,10 @@ static int set_opt_n(dsn_opts *o, const char *k, size_t kn, const char *v, size_
         val[vn] = 0;
     }
     if (!val) {
-        snprintf(err, errlen, "bad %%-escape in the value of \"%s\"", key);
+        if (rc == IX_ENOMEM)
+            snprintf(err, errlen, "out of memory");
+        else
+            snprintf(err, errlen, "bad %%-escape in the value of \"%s\"", key);
         return rc;
     }
     rc = set_opt(o, key, val);

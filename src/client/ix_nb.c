@@ -52,7 +52,10 @@ static int check_timeout(ix_conn *c) {
 int ixc_nb_ready(ix_conn *c, int *want) {
     if (groups_buffered(c) > 0) return 1;
     int rc = ixc_nb_io(c);
-    if (groups_buffered(c) > 0) return 1; /* what arrived before an error still counts */
+    /* what arrived before the connection broke still counts (not after a
+     * failure of this side, such as memory) */
+    if (rc != IX_OK && rc != IX_ECONN) return rc;
+    if (groups_buffered(c) > 0) return 1;
     if (rc != IX_OK) return rc;
     if (c->peer_eof) return ixc_kill(c, IX_ECONN, "the server closed the connection");
     if ((rc = check_timeout(c)) != IX_OK) return rc;

@@ -473,11 +473,17 @@ static int param_fixed(ixc_param *p, const uint8_t *be, int n, int type, int slo
     return IX_OK;
 }
 
+/* A value that could not be encoded: IX_ENOMEM, or IX_ERANGE with why. */
+static int encode_fail(ix_stmt *s, int rc, const char *why) {
+    if (rc == IX_ENOMEM) return ixc_fail(s->conn, IX_ENOMEM, "out of memory");
+    return ixc_fail(s->conn, IX_ERANGE, "%s", why);
+}
+
 static int param_done(ix_stmt *s, ixc_param *p, int type, int slot) {
     if (p->val.err) {
         int e = p->val.err;
         ixb_wbuf_reset(&p->val);
-        return ixc_fail(s->conn, e == IX_ENOMEM ? IX_ENOMEM : IX_ERANGE, "cannot store the value");
+        return encode_fail(s, e, "cannot store the value");
     }
     p->set = 1;
     p->type = (int16_t)type;
@@ -624,7 +630,7 @@ int ix_bind_decimal_text(ix_stmt *s, int i, const char *str, size_t n) {
     rc = ixt_dec_encode_bind(&d, &p->val);
     if (rc != IX_OK) {
         ixb_wbuf_reset(&p->val);
-        return ixc_fail(s->conn, rc == IX_ENOMEM ? rc : IX_ERANGE, "DECIMAL value out of range");
+        return encode_fail(s, rc, "DECIMAL value out of range");
     }
     return param_done(s, p, IX_T_DECIMAL, slot);
 }
@@ -785,8 +791,7 @@ int ix_bind_datetime(ix_stmt *s, int i, unsigned q, const ix_datetime_t *v) {
     rc = ixt_dt_encode_bind(q, &dt, &p->val);
     if (rc != IX_OK) {
         ixb_wbuf_reset(&p->val);
-        return ixc_fail(s->conn, rc == IX_ENOMEM ? rc : IX_ERANGE,
-                        "cannot encode the DATETIME value");
+        return encode_fail(s, rc, "cannot encode the DATETIME value");
     }
     return param_done(s, p, IX_T_DATETIME, (int)(int16_t)q);
 }
@@ -822,8 +827,7 @@ int ix_bind_interval(ix_stmt *s, int i, unsigned q, const ix_interval_t *v) {
     rc = ixt_iv_encode_bind(q, &iv, &p->val);
     if (rc != IX_OK) {
         ixb_wbuf_reset(&p->val);
-        return ixc_fail(s->conn, rc == IX_ENOMEM ? rc : IX_ERANGE,
-                        "the INTERVAL value does not fit its qualifier");
+        return encode_fail(s, rc, "the INTERVAL value does not fit its qualifier");
     }
     return param_done(s, p, IX_T_INTERVAL, (int)(int16_t)q);
 }
@@ -1079,15 +1083,15 @@ static int queued(const ix_stmt *s) {
 }
 
 static void encode_fetch(ix_stmt *s, int id);
-static void expect_fetch(ix_stmt *s, int64_t sent_us);
+static int expect_fetch(ix_stmt *s, int64_t sent_us);
 
-static void send_fetch(ix_stmt *s) {
+static int send_fetch(ix_stmt *s) {
     ix_conn *c = s->conn;
     size_t mark = ixc_mark(c);
     encode_fetch(s, 1);
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
-    expect_fetch(s, 0);
+    return expect_fetch(s, 0);
 }
 
 static int open_cursor(ix_stmt *s);
@@ -1162,15 +1166,17 @@ static void encode_fetch(ix_stmt *s, int id) {
     s->last_asked = size;
 }
 
-static void expect_fetch(ix_stmt *s, int64_t sent_us) {
+/* IX_OK, or IX_ENOMEM (the connection is dead: its replies cannot be matched). */
+static int expect_fetch(ix_stmt *s, int64_t sent_us) {
     ix_conn *c = s->conn;
-    if (ixc_push_pend(c, PEND_FETCH, s) == IX_OK) {
-        ixc_pend *e = &c->pend[(c->pend_head + c->pend_len - 1) % c->pend_cap];
-        e->asked = s->last_asked;
-        if (sent_us) e->sent_us = sent_us;
-        s->inflight++;
-        s->fetches++;
-    }
+    int rc = ixc_push_pend(c, PEND_FETCH, s);
+    if (rc != IX_OK) return rc;
+    ixc_pend *e = &c->pend[(c->pend_head + c->pend_len - 1) % c->pend_cap];
+    e->asked = s->last_asked;
+    if (sent_us) e->sent_us = sent_us;
+    s->inflight++;
+    s->fetches++;
+    return IX_OK;
 }
 
 /*
@@ -1209,14 +1215,15 @@ static int open_send(ix_stmt *s) {
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
     if (!deferred && one_group) { /* the reply is the fetch's: nothing to decode here */
-        expect_fetch(s, ixc_now_us());
+        if ((rc = expect_fetch(s, ixc_now_us())) != IX_OK) return rc;
         s->state = ST_OPEN;
         s->spos = 0;
         s->changes = 0;
         return ixc_flush(c);
     }
     if ((rc = push_op(s, IXC_OP_OPEN, 1)) != IX_OK) return rc;
-    if (!deferred && !scroll) send_fetch(s); /* the first fetch goes right behind the OPEN */
+    /* the first fetch goes right behind the OPEN */
+    if (!deferred && !scroll && (rc = send_fetch(s)) != IX_OK) return rc;
     return ixc_flush(c);
 }
 
@@ -1250,7 +1257,7 @@ static int open_op_reply(ix_stmt *s) {
             return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
         }
         if (deferred && !scroll) {
-            send_fetch(s);
+            if ((rc = send_fetch(s)) != IX_OK) return rc;
             if ((rc = ixc_flush(c)) != IX_OK) return rc;
         }
     }
@@ -1288,7 +1295,7 @@ int ixc_stmt_op_reply(ix_stmt *s, int last) {
         memcpy(s->op_err.errmsg, c->errmsg, sizeof c->errmsg);
         if (!c->dead) ixc_clear_err(c);
     }
-    return c->dead ? ixc_check(c) : IX_OK;
+    return !c->dead ? IX_OK : rc < 0 ? rc : ixc_check(c);
 }
 
 static int open_cursor(ix_stmt *s) {
@@ -1371,8 +1378,8 @@ static int next_row(ix_stmt *s) {
             s->cur = NULL;
         }
         if (!s->queue) {
-            if (s->inflight == 0) send_fetch(s);
-            int rc = ixc_drain_for(c, s);
+            int rc = s->inflight == 0 ? send_fetch(s) : IX_OK;
+            if (rc == IX_OK) rc = ixc_drain_for(c, s);
             if (rc != IX_OK) return rc;
             if (!s->queue) return ixc_kill(c, IX_EPROTO, "fetch reply lost");
         }
@@ -1387,8 +1394,10 @@ static int next_row(ix_stmt *s) {
         if (!b->done && !b->sqlcode) {
             /* Batches ahead: in flight or queued (the memory bound). */
             int depth = fetch_depth(s), q = queued(s);
-            while (s->inflight + q < depth)
-                send_fetch(s);
+            while (s->inflight + q < depth) {
+                int rc = send_fetch(s);
+                if (rc != IX_OK) return rc;
+            }
             if (c->sent < c->out.len) {
                 int rc = ixc_flush(c);
                 if (rc != IX_OK) return rc;
@@ -2331,7 +2340,9 @@ static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int 
                 break;
             }
             ixc_queued(c, mark);
-            if (c->out.err) return ixc_kill(c, c->out.err, "cannot encode the batch");
+            if (c->out.err)
+                return ixc_kill(c, c->out.err, "cannot encode the batch: %s",
+                                ix_rc_str(c->out.err));
             written++;
         }
         if (s->replied == written) {
@@ -2788,7 +2799,7 @@ int ix_send_fetch(ix_stmt *s) {
     for (const ixc_batch *b = s->queue; b; b = b->next)
         if (b->done || b->sqlcode) return IX_DONE;
     if (s->inflight >= 64) return IX_OK;
-    send_fetch(s);
+    if ((rc = send_fetch(s)) != IX_OK) return rc;
     c->nb_step = 1;
     rc = ixc_flush(c);
     c->nb_step = 0;
