@@ -114,7 +114,7 @@ def _quote(v):
 
 def connect(dsn=None, *, host=None, port=None, user=None, password=None, database=None,
             server=None, autocommit=False, fetch_buffer=None, read_ahead=None, tls=None,
-            timeout=None, read_timeout=None, env=None, **dsn_keys):
+            timeout=None, read_timeout=None, env=None, _open=None, **dsn_keys):
     """Opens a connection.
 
     ``dsn`` is a libixdb DSN: a URL ``informix://user:pw@host:port/db?server=X``
@@ -162,7 +162,8 @@ def connect(dsn=None, *, host=None, port=None, user=None, password=None, databas
     dl = keys.get("db_locale") or _dsn_value(text, "db_locale") or _os.environ.get("DB_LOCALE")
     if cl or dl:
         encoding = (_ixdb._locale_codeset(cl) if cl else None) or "UTF-8"
-    return _ixdb._connect(text, bool(autocommit), encoding)
+    # _open: ixdb.aio passes its own opener (same DSN, non-blocking login)
+    return (_open or _ixdb._connect)(text, bool(autocommit), encoding)
 
 
 def _dsn_value(text, key):

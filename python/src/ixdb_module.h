@@ -30,6 +30,7 @@ typedef struct {
     char encbuf[64];
     ix_stmt **zombies; /* statements to finalize when the connection is free */
     size_t nzombies, capzombies;
+    int aio_err; /* ixdb.aio: the failure ix_consume_input / ix_flush met (0: none) */
 } ConnectionObject;
 
 /* How a column's values become Python objects: chosen once per statement
@@ -92,5 +93,12 @@ int cursor_check(CursorObject *cu);
 PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc);
 int cursor_step(CursorObject *cu);
 PyObject *build_row(CursorObject *cu);
+int bind_params(ConnectionObject *co, ix_stmt *s, PyObject *params);
+int cursor_describe(CursorObject *cu);
+void cursor_clear_result(CursorObject *cu);
+
+/* ---- ixdb.aio (ixdb_aio.c) ---------------------------------------------------- */
+
+int aio_add_functions(PyObject *module);
 
 #endif
