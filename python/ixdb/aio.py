@@ -19,6 +19,8 @@ with -213 and the connection stays usable. See docs/python.md, "asyncio".
 import asyncio
 import collections
 import itertools
+import os
+import socket
 
 from . import _ixdb
 from . import connect as _connect_sync
@@ -230,14 +232,14 @@ class Connection:
             return False
         return _ixdb._aio_cancel(self._c)
 
-    async def _cancel(self, cu):
-        """After a cancelled wait: cancels the statement on the server and
-        waits (CANCEL_GRACE at most) until every reply owed has arrived;
-        cu's statement is dropped. A connection that does not answer, or
-        dies, is closed."""
+    async def _cancel(self, cu, interrupt=True):
+        """After a cancelled wait: cancels the statement on the server
+        (interrupt) and waits (CANCEL_GRACE at most) until every reply owed
+        has arrived; cu's statement is dropped. A connection that does not
+        answer, or dies, is closed."""
         c = self._c
         try:
-            if _ixdb._aio_cancel(c):
+            if not interrupt or _ixdb._aio_cancel(c):
                 loop = asyncio.get_running_loop()
                 deadline = loop.time() + CANCEL_GRACE
                 while True:
@@ -246,18 +248,33 @@ class Connection:
                         break
                     left = deadline - loop.time()
                     if left <= 0:
-                        raise OperationalError("no answer to the cancel")
+                        raise OperationalError("no answer from the server")
                     await _wait(c, code, left)
                     _ixdb._aio_consume(c)
             if cu is not None:
                 _ixdb._aio_abandon(cu)
         except (Error, asyncio.CancelledError):
+            _abort(c)
+
+    async def close(self):
+        """Closes the connection. A statement another task is running is
+        cancelled first; the requests still queued (CLOSE / RELEASE of
+        cursors) are sent and answered, so that the goodbye (SQ_EXIT) is one
+        quick exchange with an idle server."""
+        c = self._c
+        if c.closed:
+            return
+        try:
+            await self._cancel(None, interrupt=self._lock.locked())
+        finally:
             if not c.closed:
                 c.close()
 
-    async def close(self):
-        if not self._c.closed:
-            self._c.close()
+    def __del__(self):
+        # dropped without close(): no goodbye exchange that would block
+        c = getattr(self, "_c", None)
+        if c is not None:
+            _abort(c)
 
     async def __aenter__(self):
         return self
@@ -443,6 +460,25 @@ class Cursor:
         return False
 
 
+def _abort(c):
+    """Closes the C connection c at once, without waiting for the server's
+    goodbye (a connection given up, or dropped unclosed): the socket is shut
+    down first, so ix_close has nobody to wait for."""
+    if c.closed:
+        return
+    try:
+        fd = _ixdb._aio_wait(c)[0]
+        if fd >= 0:
+            s = socket.socket(fileno=os.dup(fd))
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            finally:
+                s.close()
+    except (OSError, Error):
+        pass
+    c.close()
+
+
 def _batch_error(first, row, nfailed, total, errors):
     """The first failure of an executemany, told as ixdb's executemany
     tells it."""
@@ -532,8 +568,7 @@ class Pool:
     def _drop(self, conn):
         self._size -= 1
         self._born.pop(id(conn), None)
-        if not conn.closed:
-            conn._c.close()
+        _abort(conn._c)
         self._wake()
 
     def _wake(self):
@@ -595,7 +630,7 @@ class Pool:
             try:
                 await conn.rollback()
             except Error:
-                conn._c.close()
+                _abort(conn._c)
         if self._closed or self._expired(conn, loop.time()):
             self._drop(conn)
             return

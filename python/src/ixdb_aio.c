@@ -90,12 +90,14 @@ static CursorObject *aio_cursor(PyObject *o) {
  * Calls fn(ud), a completion call, until it answers or must wait for the
  * socket. A completion that wants the socket gets the queued output written
  * first (ix_flush): AIO_WRITE while the socket does not take it all,
- * AIO_READ once everything is written and the reply is awaited. Returns
+ * AIO_READ once everything is written and the reply is awaited (after one
+ * ix_consume_input: what is already buffered does not wake the socket). Returns
  * that code, or AIO_DONE with *rc the final status (a connection failure of
  * ix_flush, or of an earlier ix_consume_input, counts as one: the step
  * never waits on a dead socket).
  */
 static int aio_complete(ConnectionObject *co, int (*fn)(void *), void *ud, int *rc) {
+    int consumed = 0;
     for (int round = 0; round < AIO_ROUNDS; round++) {
         *rc = fn(ud);
         if (*rc != IX_WANT_READ && *rc != IX_WANT_WRITE) return AIO_DONE;
@@ -109,7 +111,13 @@ static int aio_complete(ConnectionObject *co, int (*fn)(void *), void *ud, int *
             *rc = co->aio_err;
             return AIO_DONE;
         }
-        if (*rc == IX_WANT_READ) return AIO_READ;
+        if (*rc == IX_WANT_READ) {
+            /* Input already read from the socket (while another reply was
+             * decoded) leaves the socket quiet: decode it before waiting. */
+            if (consumed++) return AIO_READ;
+            int c = ix_consume_input(co->conn);
+            if (c != IX_OK && !co->aio_err) co->aio_err = c;
+        }
     }
     return AIO_WRITE;
 }
