@@ -19,12 +19,17 @@ import ixdb.aio as aio
 LONG_SQL = "select count(*) from n a, n b, n c"  # minutes of work
 
 
-def setUpModule():
-    c = ixdtest.server().connect(autocommit=True)
+def fill(c):
+    """Table n: 0 .. 1999, in one transaction (c: a sync connection)."""
     cu = c.cursor()
     cu.execute("create table n (i integer)")
     cu.executemany("insert into n values (?)", [(i,) for i in range(2000)])
+    c.commit()
     c.close()
+
+
+def setUpModule():
+    fill(ixdtest.server().connect())
 
 
 def run(coro, limit=30):
@@ -81,7 +86,7 @@ class Basics(unittest.TestCase):
 
     def test_executemany_beyond_one_slice(self):
         async def main():
-            async with await aio.connect(dsn(), autocommit=True) as conn:
+            async with await aio.connect(dsn()) as conn:  # committed by the block
                 cur = conn.cursor()
                 await cur.execute("create table a2 (i integer, t varchar(10))")
                 n = aio.BATCH_ROWS + 100
@@ -170,7 +175,7 @@ class Concurrency(unittest.TestCase):
             await cur.execute("set lock mode to wait 10")  # ixd: one writer at a time
             await cur.execute("create table c%d (i integer)" % k)
             await cur.executemany("insert into c%d values (?)" % k,
-                                  [(k * 1000 + i,) for i in range(100 + k)])
+                                  [(k * 1000 + i,) for i in range(20 + k)])
             await cur.execute("select count(*), sum(i) from c%d" % k)
             got = await cur.fetchone()
             await cur.execute("select i from n where i < ? order by i", (k * 10,))
@@ -182,7 +187,7 @@ class Concurrency(unittest.TestCase):
             return await asyncio.gather(*(task(k) for k in range(10)))
 
         for k, got, rows in run(main()):
-            m = 100 + k
+            m = 20 + k
             self.assertEqual(got, (m, k * 1000 * m + m * (m - 1) // 2))
             self.assertEqual(rows, list(range(k * 10)))
 
@@ -279,8 +284,11 @@ class Cancel(unittest.TestCase):
             self.assertTrue(conn.in_transaction, "the transaction is left as it was")
             await conn.rollback()
             await self.usable(conn)
+            t0 = time.monotonic()
             await conn.close()
-        run(main())
+            self.assertLess(time.monotonic() - t0, 1.0, "nothing left waiting at close")
+        for _ in range(3):
+            run(main())
 
     def test_connection_cancel_raises_213(self):
         async def main():
@@ -307,11 +315,9 @@ class ServerKilled(unittest.TestCase):
         srv = ixdtest.Server()
         try:
             c = ixdb.connect(srv.dsn(), autocommit=True)
-            cu = c.cursor()
-            cu.execute("create database k")
-            cu.execute("create table n (i integer)")
-            cu.executemany("insert into n values (?)", [(i,) for i in range(2000)])
+            c.cursor().execute("create database k with log")
             c.close()
+            fill(ixdb.connect(srv.dsn("k")))
 
             async def main():
                 conn = await aio.connect(srv.dsn("k"), autocommit=True)
