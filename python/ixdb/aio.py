@@ -378,12 +378,15 @@ class Cursor:
                 try:
                     if queued:
                         res = await _drive(conn, cu, _ixdb._aio_batch_poll, cu, queued)
-                except Error as e:  # the connection failed: rowindex from the slice
-                    if isinstance(e.rowindex, int):
-                        e.rowindex += total
-                    e.errors = errors
-                    _ixdb._aio_batch_done(cu, changes, errors)
-                    raise
+                except Error as e:
+                    if bad is None:  # the connection failed: rowindex from the slice
+                        if isinstance(e.rowindex, int):
+                            e.rowindex += total
+                        e.errors = errors
+                        _ixdb._aio_batch_done(cu, changes, errors)
+                        raise
+                    # else the slice stopped at the row that could not bind:
+                    # that error is the one raised (below)
                 if res is not None:
                     ch, errs, f = res
                     changes += ch

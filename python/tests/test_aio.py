@@ -123,11 +123,14 @@ class Errors(unittest.TestCase):
                 await cur.execute("select * from e1 where i = ?")
             with self.assertRaises(ixdb.ProgrammingError):
                 await cur.executemany("select * from e1", [()])
+            with self.assertRaises(ixdb.ProgrammingError) as cm:  # a value that cannot bind
+                await cur.executemany("insert into e1 values (?)", [(10,), (11,), (object(),)])
+            self.assertEqual(cm.exception.rowindex, 2)
             with self.assertRaises(ixdb.ProgrammingError):
                 await conn.cursor().fetchone()  # nothing executed
             # the connection is fine after all of them
             await cur.execute("select count(*) from e1")
-            self.assertEqual(await cur.fetchone(), (3,))
+            self.assertEqual(await cur.fetchone(), (5,))  # 1, 2, 3, and 10, 11 before the bad row
             await conn.close()
             with self.assertRaises(ixdb.InterfaceError):
                 await cur.execute("select 1 from e1")
