@@ -1106,8 +1106,10 @@ int64_t ix_batch_replied(const ix_stmt *stmt);
  * Status codes of non-blocking use (positive, not errors; ix_rc):
  *   IX_WANT_READ   wait until ix_socket(conn) is readable, then call
  *                  ix_consume_input (or ix_connect_poll while connecting)
- *   IX_WANT_WRITE  wait until ix_socket(conn) is writable, then call
- *                  ix_flush (or ix_connect_poll while connecting)
+ *   IX_WANT_WRITE  wait until ix_socket(conn) is writable or readable
+ *                  (a server busy writing its replies may stop reading
+ *                  until they are read), then call ix_consume_input, which
+ *                  writes as well (or ix_connect_poll while connecting)
  *   IX_WANT_TIMER  (ix_connect_poll only) there is no socket to wait on:
  *                  call ix_connect_poll again after ix_timeout_ms(conn)
  * Whatever the event, waiting no longer than ix_timeout_ms(conn) and then
@@ -1185,8 +1187,13 @@ int64_t ix_batch_replied(const ix_stmt *stmt);
  * not executing (just prepared, or reset) is ix_send_execute followed by
  * ix_execute_result: it returns IX_WANT_READ / IX_WANT_WRITE until the
  * reply has come, then IX_DONE for a statement without rows, or the first
- * row. With autocommit off, the SQ_BEGIN that opens the next transaction is queued
- * ahead of the statement in the same flight.
+ * row. Three steps still wait in non-blocking mode: with autocommit off,
+ * the SQ_BEGIN that opens the next transaction (sent and waited for by
+ * ix_send_execute / ix_send_batch / ix_step: one round trip; run BEGIN /
+ * COMMIT as statements, or keep autocommit on, to avoid it); ix_send_batch
+ * on a statement whose PREPARE has not been answered (it waits for the
+ * describe, which the rows' encoding needs); and ix_close, which waits up
+ * to 2 s for the server's goodbye.
  *
  * Cancel: ix_cancel works from the event loop (and from other threads, as
  * always): the reply the server owes completes with IX_ESQL, ix_sqlcode

@@ -374,6 +374,8 @@ size_t ixc_mark(ix_conn *c);
 void ixc_queued(ix_conn *c, size_t from);
 int ixc_flush(ix_conn *c);
 int ixc_push_pend(ix_conn *c, int kind, ix_stmt *owner);
+/* The same with the time the request was queued given (0: not timed). */
+int ixc_push_pend_at(ix_conn *c, int kind, ix_stmt *owner, int64_t sent_us);
 int64_t ixc_now_us(void);
 /* stmt.c: a fetch reply for s arrived (asked bytes, send-to-first-byte and
  * first-to-last-byte times in microseconds, last: the cursor ended). */
@@ -398,7 +400,10 @@ int ixc_pend_step(ix_conn *c);
  * reply decoded. */
 int ixc_nb_ready(ix_conn *c, int *want);
 int ixc_nb_pump(ix_conn *c);
-void ixc_nb_group_read(ix_conn *c);
+/* An EOT (or the login answer) was decoded: one scanned group fewer. */
+static inline void ixc_nb_group_read(ix_conn *c) {
+    if (c->scan_groups > 0) c->scan_groups--;
+}
 /* conn.c: writes and reads what the socket allows, without waiting. */
 int ixc_nb_io(ix_conn *c);
 int64_t ixc_now_ms(void);

@@ -923,6 +923,10 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
 /* ---- the queue of expected replies ------------------------------------------- */
 
 int ixc_push_pend(ix_conn *c, int kind, ix_stmt *owner) {
+    return ixc_push_pend_at(c, kind, owner, ixc_now_us());
+}
+
+int ixc_push_pend_at(ix_conn *c, int kind, ix_stmt *owner, int64_t sent_us) {
     if (c->pend_len == c->pend_cap) {
         size_t cap = c->pend_cap ? c->pend_cap * 2 : 16;
         ixc_pend *p = ixc_malloc(cap * sizeof *p);
@@ -935,7 +939,7 @@ int ixc_push_pend(ix_conn *c, int kind, ix_stmt *owner) {
         c->pend_head = 0;
     }
     c->pend[(c->pend_head + c->pend_len) % c->pend_cap] =
-        (ixc_pend){kind, owner, ixc_now_us(), 0, 0};
+        (ixc_pend){kind, owner, sent_us, 0, 0};
     c->pend_len++;
     return IX_OK;
 }
@@ -1027,7 +1031,7 @@ static __attribute__((noinline)) int pend_one_nb(ix_conn *c) {
 }
 
 int ixc_pend_step(ix_conn *c) {
-    int rc = ixc_flush(c);
+    int rc = c->sent < c->out.len ? ixc_flush(c) : IX_OK;
     if (rc == IX_OK) rc = c->nb_step ? pend_one_nb(c) : ixc_pend_one(c);
     return rc;
 }

@@ -15,11 +15,6 @@
 
 #include "ix_client_int.h"
 
-/* An EOT (or the login answer) was decoded for real: one group fewer. */
-void ixc_nb_group_read(ix_conn *c) {
-    if (c->scan_groups > 0) c->scan_groups--;
-}
-
 /* Whole reply groups buffered and not yet decoded. */
 static int64_t groups_buffered(ix_conn *c) {
     uint64_t at = ixp_reader_offset(&c->rd);

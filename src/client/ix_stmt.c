@@ -266,7 +266,8 @@ static int read_prepare_part(ix_stmt *s, ixc_reply *r) {
 
 static int push_op(ix_stmt *s, int op, int64_t groups) {
     ix_conn *c = s->conn;
-    int rc = ixc_push_pend(c, PEND_OP, s);
+    /* only an OPEN's time is used (the first fetch's round trip) */
+    int rc = ixc_push_pend_at(c, PEND_OP, s, op == IXC_OP_OPEN ? ixc_now_us() : 0);
     if (rc != IX_OK) return rc;
     ixc_pend *e = &c->pend[(c->pend_head + c->pend_len - 1) % c->pend_cap];
     e->groups = groups;

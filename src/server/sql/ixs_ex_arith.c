@@ -406,7 +406,21 @@ void ixs_ex_units(px *p, xv *out, ityp t, int u) {
 /* l || r: both as text, of type t (the resolver's), or when t is not known
  * (an operand typed only here), CHAR when both are CHAR, else VARCHAR or
  * LVARCHAR of the sum of their lengths. */
+/* A CHAR(w) or NCHAR(w) column is stored without its trailing blanks; in
+ * || Informix keeps them (CHAR(10) 'abcdef' || 'x' is 'abcdef    x'), so the
+ * column is blank-filled to w first. Only columns: a literal keeps its own
+ * text and a parameter's value may be longer than its guessed type. */
+static void concat_blank_fill(xv *v) {
+    if (v->k != XK_COL || (v->t.code != IX_T_CHAR && v->t.code != IX_T_NCHAR) || v->t.len == 0)
+        return;
+    sb n = {0};
+    sb_printf(&n, "ixd_pad(%s,%u,' ',0,%u)", ixs_xs(v), (unsigned)v->t.len, (unsigned)v->t.len);
+    ixs_xv_set_sql(v, &n);
+}
+
 void ixs_ex_concat(px *p, xv *l, xv *r, ityp t, xv *res) {
+    concat_blank_fill(l);
+    concat_blank_fill(r);
     ixs_as_text(p, l);
     ixs_as_text(p, r);
     sb_printf(&res->s, "(%s || %s)", ixs_xs(l), ixs_xs(r));
