@@ -3,10 +3,25 @@
 The extension is compiled from the same C sources the CMake build uses:
 the codec (src/base, src/types, src/proto), libixdb (src/client) and the
 module itself (python/src/*.c).
+
+Nothing is written into the source tree: the build directory (build_base:
+build/lib.*, build/temp.*, the wheel's staging area) and the egg-info
+(egg_base) go to a temporary directory removed when setup.py exits, so the
+CMake build directory build/ and python/ stay untouched.
 """
+import atexit
 import glob
+import os
+import shutil
+import tempfile
 
 from setuptools import Extension, setup
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+os.chdir(HERE)
+
+SCRATCH = tempfile.mkdtemp(prefix="ixdb-build.")
+atexit.register(shutil.rmtree, SCRATCH, True)
 
 SOURCES = sorted(
     glob.glob("src/base/*.c")
@@ -26,4 +41,9 @@ setup(
             libraries=["ssl", "crypto", "m"],
         )
     ],
+    options={
+        "build": {"build_base": os.path.join(SCRATCH, "build")},
+        "egg_info": {"egg_base": SCRATCH},
+        "build_ext": {"parallel": os.cpu_count() or 1},
+    },
 )

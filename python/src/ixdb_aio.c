@@ -268,6 +268,9 @@ static void aio_drop_stmt(CursorObject *cu) {
     cu->stmt = NULL;
     cu->stmt_type = -1;
     Py_CLEAR(cu->sql);
+    free(cu->pmap);
+    cu->pmap = NULL;
+    cu->npmap = cu->pmap_top = 0;
 }
 
 static void aio_clear(CursorObject *cu) {
@@ -277,23 +280,49 @@ static void aio_clear(CursorObject *cu) {
     Py_XSETREF(cu->lastrowid, Py_NewRef(Py_None));
 }
 
-/* Queues the PREPARE of sql followed by suffix (NULL: none) in the
- * connection's code set. Returns 0 or -1. */
-static int aio_send_prepare(CursorObject *cu, PyObject *sql, const char *suffix) {
+/* Queues the PREPARE of sql in the connection's code set, in the cursor's
+ * parameter style (":N" markers become "?", as ixdb.connect's cursors do),
+ * with " WHERE 1=1" appended when where_all (trailing blanks and ';' cut
+ * first). Returns 0 or -1. */
+static int aio_send_prepare(CursorObject *cu, PyObject *sql, int where_all) {
     ConnectionObject *co = cu->conn;
     PyObject *b = PyUnicode_AsEncodedString(sql, co->encoding ? co->encoding : "utf-8",
                                             co->encoding ? "strict" : "surrogateescape");
     if (!b) return -1;
-    if (suffix) {
-        Py_SETREF(b, PyBytes_FromFormat("%s%s", PyBytes_AS_STRING(b), suffix));
-        if (!b) return -1;
+    const char *text = PyBytes_AS_STRING(b);
+    size_t n = (size_t)PyBytes_GET_SIZE(b);
+    numeric_sql ns;
+    if (cursor_numeric(cu, text, n, &ns) < 0) {
+        Py_DECREF(b);
+        return -1;
+    }
+    if (ns.text) {
+        text = ns.text;
+        n = ns.len;
+    }
+    char *t2 = NULL;
+    if (where_all) {
+        while (n > 0 && text[n - 1] && strchr(" \t\r\n;", text[n - 1]))
+            n--;
+        t2 = malloc(n + sizeof " WHERE 1=1");
+        if (t2) {
+            memcpy(t2, text, n);
+            memcpy(t2 + n, " WHERE 1=1", sizeof " WHERE 1=1");
+            text = t2;
+            n += sizeof " WHERE 1=1" - 1;
+        }
     }
     ix_stmt *s = NULL;
-    int rc = ix_send_prepare(co->conn, PyBytes_AS_STRING(b), (size_t)PyBytes_GET_SIZE(b), 0, &s);
+    int rc = where_all && !t2 ? IX_ENOMEM : ix_send_prepare(co->conn, text, n, 0, &s);
+    free(t2);
+    ixpy_numeric_free(&ns);
     Py_DECREF(b);
     if (rc != IX_OK) {
         if (s) ix_finalize(s);
-        raise_conn(co->conn, rc);
+        if (rc == IX_ENOMEM)
+            PyErr_NoMemory();
+        else
+            raise_conn(co->conn, rc);
         return -1;
     }
     cu->stmt = s;
@@ -316,7 +345,7 @@ static PyObject *aio_prepare(PyObject *mod, PyObject *args) {
         if (rc == IX_OK) return PyLong_FromLong(AIO_DONE);
     }
     aio_drop_stmt(cu);
-    if (aio_send_prepare(cu, sql, NULL) < 0) return NULL;
+    if (aio_send_prepare(cu, sql, 0) < 0) return NULL;
     return PyLong_FromLong(AIO_READ);
 }
 
@@ -339,7 +368,7 @@ static PyObject *aio_prepare_poll(PyObject *mod, PyObject *arg) {
          * (then an UPDATE: no second round). */
         PyObject *sql = Py_NewRef(cu->sql);
         aio_drop_stmt(cu);
-        int r = aio_send_prepare(cu, sql, " WHERE 1=1");
+        int r = aio_send_prepare(cu, sql, 1);
         Py_DECREF(sql);
         if (r < 0) return NULL;
         return PyLong_FromLong(AIO_READ);
@@ -399,7 +428,7 @@ static PyObject *aio_execute(PyObject *mod, PyObject *args) {
     ConnectionObject *co = cu->conn;
     if (!cu->stmt || cu->stmt_type < 0)
         return raise_simple(ProgrammingError, "no prepared statement on the cursor");
-    if (bind_params(co, cu->stmt, params) < 0) return NULL;
+    if (bind_params(cu, cu->stmt, params) < 0) return NULL;
     int rc;
     if (is_db_statement(cu->stmt_type) && ix_bind_parameter_count(cu->stmt) == 0) {
         PyObject *b = PyUnicode_AsEncodedString(cu->sql, "utf-8", "surrogateescape");
@@ -486,7 +515,7 @@ fail:
 
 /* Binds the rows of an executemany slice (row_fn of ix_send_batch). */
 typedef struct {
-    ConnectionObject *co;
+    CursorObject *cu;
     PyObject *rows; /* a list */
     int64_t reached;
 } batch_rows;
@@ -494,7 +523,7 @@ typedef struct {
 static int aio_bind_row(ix_stmt *s, int64_t row, void *ud) {
     batch_rows *b = ud;
     b->reached = row;
-    if (bind_params(b->co, s, PyList_GET_ITEM(b->rows, (Py_ssize_t)row)) < 0) return IX_EINVAL;
+    if (bind_params(b->cu, s, PyList_GET_ITEM(b->rows, (Py_ssize_t)row)) < 0) return IX_EINVAL;
     return 0;
 }
 
@@ -525,7 +554,7 @@ static PyObject *aio_batch(PyObject *mod, PyObject *args) {
     if (ix_column_count(cu->stmt) > 0)
         return raise_simple(ProgrammingError,
                             "executemany() cannot run a statement that returns rows");
-    batch_rows b = {cu->conn, rows, 0};
+    batch_rows b = {cu, rows, 0};
     Py_ssize_t n = PyList_GET_SIZE(rows);
     int rc = ix_send_batch(cu->stmt, (int64_t)n, aio_bind_row, &b);
     if (rc == IX_OK) return Py_BuildValue("(nO)", n, Py_None);

@@ -116,7 +116,7 @@ static PyGetSetDef Months_getset[] = {
 };
 
 static PyMethodDef Months_methods[] = {
-    {"__reduce__", Months_reduce, METH_NOARGS, NULL},
+    {"__reduce__", Months_reduce, METH_NOARGS, "__reduce__($self, /)\n--\n\n"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -132,7 +132,7 @@ PyTypeObject MonthsType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ixdb.Months",
     .tp_basicsize = sizeof(MonthsObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Months(months=0, years=0): an INTERVAL YEAR TO MONTH value",
+    .tp_doc = "Months(months=0, years=0)\n--\n\nAn INTERVAL YEAR TO MONTH value.",
     .tp_new = Months_new,
     .tp_repr = Months_repr,
     .tp_str = Months_str,
@@ -227,10 +227,48 @@ static PyObject *class_for_rc(int rc, int sqlcode) {
     }
 }
 
-/* Raises cls(msg) with the attributes of a libixdb failure. Returns NULL. */
-static PyObject *raise_full(PyObject *cls, const char *msg, int errcode, int sqlcode, int isam,
-                            const char *sqlstate, int offset) {
-    PyObject *m = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
+/*
+ * The text of a server error as str(e) shows it: the SQLCODE first, then
+ * the message, then the ISAM code and its text when there is one, then
+ * tail: "-268: Unique constraint (informix.u100_1) violated. (ISAM -100:
+ * ISAM error: duplicate value for a record with unique key.)". msg is
+ * ix_errmsg's text, whose bracketed ISAM part is replaced.
+ */
+static void format_sql_error(char *out, size_t cap, const char *msg, int sqlcode, int isam,
+                             const char *tail) {
+    if (!sqlcode) {
+        snprintf(out, cap, "%s%s", msg, tail);
+        return;
+    }
+    size_t len = strlen(msg);
+    if (isam) {
+        char pat[40];
+        snprintf(pat, sizeof pat, " [%d: ", isam);
+        const char *cut = strstr(msg, pat);
+        if (!cut) {
+            snprintf(pat, sizeof pat, " [ISAM error %d]", isam);
+            cut = strstr(msg, pat);
+        }
+        if (cut) len = (size_t)(cut - msg);
+    }
+    int n = snprintf(out, cap, "%d: %.*s", sqlcode, (int)len, msg);
+    if (n < 0 || (size_t)n >= cap) return;
+    const char *it = isam ? ix_isam_errtext(isam) : NULL;
+    if (isam && it)
+        snprintf(out + n, cap - (size_t)n, " (ISAM %d: %s)%s", isam, it, tail);
+    else if (isam)
+        snprintf(out + n, cap - (size_t)n, " (ISAM %d)%s", isam, tail);
+    else
+        snprintf(out + n, cap - (size_t)n, "%s", tail);
+}
+
+/* Raises cls(text) with the attributes of a libixdb failure; the text is
+ * format_sql_error's of msg and tail. Returns NULL. */
+static PyObject *raise_full_tail(PyObject *cls, const char *msg, const char *tail, int errcode,
+                                 int sqlcode, int isam, const char *sqlstate, int offset) {
+    char text[1200];
+    format_sql_error(text, sizeof text, msg, sqlcode, isam, tail);
+    PyObject *m = PyUnicode_DecodeUTF8(text, (Py_ssize_t)strlen(text), "replace");
     if (!m) return NULL;
     PyObject *e = PyObject_CallOneArg(cls, m);
     Py_DECREF(m);
@@ -261,6 +299,11 @@ static PyObject *raise_full(PyObject *cls, const char *msg, int errcode, int sql
     Py_XDECREF(v);
     Py_DECREF(e);
     return NULL;
+}
+
+static PyObject *raise_full(PyObject *cls, const char *msg, int errcode, int sqlcode, int isam,
+                            const char *sqlstate, int offset) {
+    return raise_full_tail(cls, msg, "", errcode, sqlcode, isam, sqlstate, offset);
 }
 
 /*
@@ -315,6 +358,54 @@ PyObject *raise_conn(ix_conn *c, int rc) {
 
 PyObject *raise_simple(PyObject *cls, const char *msg) {
     return raise_full(cls, msg, 0, 0, 0, cls == InterfaceError ? "HY000" : "HY000", 0);
+}
+
+/* ---- messages (PEP 249 extension) -------------------------------------------- */
+
+/* A copy of exception v (its class, arguments and attributes) that was never
+ * raised: it carries no traceback, so a messages list holding it keeps no
+ * frame (and no connection) alive. NULL with an exception on failure. */
+static PyObject *exc_copy(PyObject *t, PyObject *v) {
+    PyObject *args = PyObject_GetAttrString(v, "args");
+    if (!args) return NULL;
+    PyObject *copy = PyObject_Call(t, args, NULL);
+    Py_DECREF(args);
+    if (!copy) return NULL;
+    PyObject *src = PyObject_GetAttrString(v, "__dict__"), *dst = NULL;
+    if (src) dst = PyObject_GetAttrString(copy, "__dict__");
+    if (!src || !dst || PyDict_Update(dst, src) < 0) Py_CLEAR(copy);
+    Py_XDECREF(src);
+    Py_XDECREF(dst);
+    return copy;
+}
+
+/* Appends the pending exception to messages as (class, value); the
+ * exception stays pending. Returns NULL. */
+static PyObject *note_error(PyObject *messages) {
+    if (!messages || !PyErr_Occurred()) return NULL;
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyErr_NormalizeException(&t, &v, &tb);
+    PyObject *copy = v ? exc_copy(t, v) : NULL;
+    PyObject *pair = copy ? PyTuple_Pack(2, t, copy) : NULL;
+    if (!pair || PyList_Append(messages, pair) < 0) PyErr_Clear();
+    Py_XDECREF(pair);
+    Py_XDECREF(copy);
+    if (tb) PyException_SetTraceback(v, tb);
+    PyErr_Restore(t, v, tb);
+    return NULL;
+}
+
+/* Empties a messages list (PEP 249: every method but fetch* starts so). */
+static void clear_messages(PyObject *messages) {
+    if (messages && PyList_GET_SIZE(messages) > 0 &&
+        PyList_SetSlice(messages, 0, PyList_GET_SIZE(messages), NULL) < 0)
+        PyErr_Clear();
+}
+
+/* r, after noting the pending exception in messages when r is NULL. */
+static PyObject *noted(PyObject *messages, PyObject *r) {
+    return r ? r : note_error(messages);
 }
 
 /* ---- connection helpers ---------------------------------------------------------- */
@@ -752,6 +843,36 @@ static int text_val(pval *v, arena *a, int kind, const char *s, size_t n) {
     return arena_put(a, s, n, &v->u.off);
 }
 
+/* 1 if o (a datetime or time) has a time zone that gives an offset. */
+static int is_aware(PyObject *o) {
+    if (!((_PyDateTime_BaseTZInfo *)o)->hastzinfo) return 0;
+    PyObject *off = PyObject_CallMethod(o, "utcoffset", NULL);
+    if (!off) return -1;
+    int aware = off != Py_None;
+    Py_DECREF(off);
+    return aware;
+}
+
+/* An aware datetime in the session's time zone (co->tz, None: the local
+ * zone of the process), as a naive datetime: Informix DATETIME has no
+ * zone. New reference. */
+static PyObject *to_session_zone(ConnectionObject *co, PyObject *o) {
+    PyObject *local = co->tz && co->tz != Py_None
+                          ? PyObject_CallMethod(o, "astimezone", "O", co->tz)
+                          : PyObject_CallMethod(o, "astimezone", NULL);
+    if (!local) return NULL;
+    PyObject *kw = Py_BuildValue("{sO}", "tzinfo", Py_None), *noarg = PyTuple_New(0), *r = NULL;
+    PyObject *replace = PyObject_GetAttrString(local, "replace");
+    if (kw && noarg && replace) r = PyObject_Call(replace, noarg, kw);
+    Py_XDECREF(replace);
+    Py_XDECREF(noarg);
+    Py_XDECREF(kw);
+    Py_DECREF(local);
+    return r;
+}
+
+static int convert_datetime(ConnectionObject *co, PyObject *o, pval *v, arena *a);
+
 static int convert_param(ConnectionObject *co, PyObject *o, pval *v, arena *a) {
     char buf[64];
     v->qual = 0;
@@ -810,15 +931,13 @@ static int convert_param(ConnectionObject *co, PyObject *o, pval *v, arena *a) {
         return r;
     }
     if (PyDateTime_Check(o)) {
-        int us = PyDateTime_DATE_GET_MICROSECOND(o);
-        int n =
-            snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d", PyDateTime_GET_YEAR(o),
-                     PyDateTime_GET_MONTH(o), PyDateTime_GET_DAY(o), PyDateTime_DATE_GET_HOUR(o),
-                     PyDateTime_DATE_GET_MINUTE(o), PyDateTime_DATE_GET_SECOND(o));
-        if (us) n += snprintf(buf + n, sizeof buf - (size_t)n, ".%05d", us / 10);
-        if (text_val(v, a, P_DT, buf, (size_t)n) < 0) return -1;
-        v->qual = ix_qualifier_dt(IX_UNIT_YEAR, us ? IX_UNIT_FRAC(5) : IX_UNIT_SECOND);
-        return 0;
+        int aware = is_aware(o);
+        if (aware <= 0) return aware < 0 ? -1 : convert_datetime(co, o, v, a);
+        PyObject *naive = to_session_zone(co, o);
+        if (!naive) return -1;
+        int r = convert_datetime(co, naive, v, a);
+        Py_DECREF(naive);
+        return r;
     }
     if (PyDate_Check(o)) {
         v->kind = P_DATE;
@@ -829,6 +948,13 @@ static int convert_param(ConnectionObject *co, PyObject *o, pval *v, arena *a) {
         return 0;
     }
     if (PyTime_Check(o)) {
+        int aware = is_aware(o);
+        if (aware) {
+            if (aware > 0)
+                raise_simple(DataError, "an aware time has no date to convert it to the "
+                                        "session's time zone with: pass a datetime");
+            return -1;
+        }
         int us = PyDateTime_TIME_GET_MICROSECOND(o);
         int n = snprintf(buf, sizeof buf, "%02d:%02d:%02d", PyDateTime_TIME_GET_HOUR(o),
                          PyDateTime_TIME_GET_MINUTE(o), PyDateTime_TIME_GET_SECOND(o));
@@ -891,6 +1017,20 @@ static int convert_param(ConnectionObject *co, PyObject *o, pval *v, arena *a) {
     return -1;
 }
 
+/* A naive datetime as DATETIME YEAR TO SECOND (or FRACTION(5)). */
+static int convert_datetime(ConnectionObject *co, PyObject *o, pval *v, arena *a) {
+    (void)co;
+    char buf[64];
+    int us = PyDateTime_DATE_GET_MICROSECOND(o);
+    int n = snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d", PyDateTime_GET_YEAR(o),
+                     PyDateTime_GET_MONTH(o), PyDateTime_GET_DAY(o), PyDateTime_DATE_GET_HOUR(o),
+                     PyDateTime_DATE_GET_MINUTE(o), PyDateTime_DATE_GET_SECOND(o));
+    if (us) n += snprintf(buf + n, sizeof buf - (size_t)n, ".%05d", us / 10);
+    if (text_val(v, a, P_DT, buf, (size_t)n) < 0) return -1;
+    v->qual = ix_qualifier_dt(IX_UNIT_YEAR, us ? IX_UNIT_FRAC(5) : IX_UNIT_SECOND);
+    return 0;
+}
+
 /* Binds one converted value (no Python calls: safe without the GIL). */
 static int bind_pval(ix_stmt *s, int i, const pval *v, const char *base, ix_destructor life) {
     switch (v->kind) {
@@ -910,8 +1050,28 @@ static int bind_pval(ix_stmt *s, int i, const pval *v, const char *base, ix_dest
     return IX_EINVAL;
 }
 
-/* Converts params (a sequence) into n values. Returns 0 or -1. */
-static int convert_row(ConnectionObject *co, PyObject *params, int nparams, pval *out, arena *a) {
+/* 1 if params is a mapping (named parameters), not a sequence. */
+static int is_mapping(PyObject *params) {
+    if (PyDict_Check(params)) return 1;
+    if (PyTuple_Check(params) || PyList_Check(params) || PyUnicode_Check(params)) return 0;
+    return PyMapping_Check(params) && PyObject_HasAttrString(params, "keys");
+}
+
+/* Raises the error for named parameters. Returns -1. */
+static int named_params_error(void) {
+    PyErr_SetString(ProgrammingError,
+                    "ixdb's paramstyle is 'qmark': give the values as a sequence for the ? "
+                    "markers (or use the numeric style :1, :2 with a sequence); named "
+                    "parameters (a mapping) are not supported");
+    return -1;
+}
+
+/* Converts params (a sequence) into n values: value k is params[k], or
+ * params[pmap[k] - 1] for a numeric-style text (pmap not NULL; top: the
+ * highest :N). Returns 0 or -1. */
+static int convert_row(ConnectionObject *co, PyObject *params, int nparams, pval *out, arena *a,
+                       const int *pmap, int top) {
+    if (is_mapping(params)) return named_params_error();
     PyObject *seq = PySequence_Fast(params, "parameters must be a sequence");
     if (!seq) {
         PyErr_Clear();
@@ -919,15 +1079,21 @@ static int convert_row(ConnectionObject *co, PyObject *params, int nparams, pval
         return -1;
     }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n != nparams) {
+    if (n != (pmap ? top : nparams)) {
         Py_DECREF(seq);
-        PyErr_Format(ProgrammingError,
-                     "the statement has %d parameter(s) but %zd value(s) were given", nparams, n);
+        if (pmap)
+            PyErr_Format(ProgrammingError,
+                         "the statement's markers go up to :%d but %zd value(s) were given", top,
+                         n);
+        else
+            PyErr_Format(ProgrammingError,
+                         "the statement has %d parameter(s) but %zd value(s) were given", nparams,
+                         n);
         return -1;
     }
     PyObject **items = PySequence_Fast_ITEMS(seq);
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (convert_param(co, items[i], &out[i], a) < 0) {
+    for (Py_ssize_t i = 0; i < nparams; i++)
+        if (convert_param(co, items[pmap ? pmap[i] - 1 : i], &out[i], a) < 0) {
             Py_DECREF(seq);
             return -1;
         }
@@ -935,9 +1101,11 @@ static int convert_row(ConnectionObject *co, PyObject *params, int nparams, pval
     return 0;
 }
 
-/* Binds params (a sequence; NULL or None: none) to every parameter of s,
- * the values copied. Returns 0 or -1 (exception set). */
-int bind_params(ConnectionObject *co, ix_stmt *s, PyObject *params) {
+/* Binds params (a sequence; NULL or None: none) to every parameter of cu's
+ * statement s (in cu's parameter style), the values copied. Returns 0 or
+ * -1 (exception set). */
+int bind_params(CursorObject *cu, ix_stmt *s, PyObject *params) {
+    ConnectionObject *co = cu->conn;
     int np = ix_bind_parameter_count(s);
     if (!params || params == Py_None) {
         if (np == 0) return 0;
@@ -946,7 +1114,8 @@ int bind_params(ConnectionObject *co, ix_stmt *s, PyObject *params) {
     }
     pval small[16], *vals = np > 16 ? malloc(sizeof(pval) * (size_t)np) : small;
     arena a = {NULL, 0, 0};
-    int r = vals ? convert_row(co, params, np, vals, &a) : (PyErr_NoMemory(), -1);
+    int r = vals ? convert_row(co, params, np, vals, &a, cu->pmap, cu->pmap_top)
+                 : (PyErr_NoMemory(), -1);
     for (int i = 0; r == 0 && i < np; i++) {
         int rc = bind_pval(s, i + 1, &vals[i], a.data, IX_TRANSIENT);
         if (rc != IX_OK) r = (raise_conn(co->conn, rc), -1);
@@ -960,6 +1129,8 @@ int bind_params(ConnectionObject *co, ix_stmt *s, PyObject *params) {
 
 void cursor_clear_result(CursorObject *cu) {
     cu->has_rows = 0;
+    cu->pending = 0;
+    cu->rownumber = -1;
     free(cu->cols);
     cu->cols = NULL;
     cu->ncols = 0;
@@ -975,6 +1146,33 @@ static void cursor_drop_stmt(CursorObject *cu) {
         cu->stmt = NULL;
     }
     Py_CLEAR(cu->sql);
+    free(cu->pmap);
+    cu->pmap = NULL;
+    cu->npmap = cu->pmap_top = 0;
+}
+
+/* The numeric style: when text has :N markers, ns holds it rewritten and
+ * the cursor their map. Returns 0 or -1 (mixed styles, :0, no memory). */
+int cursor_numeric(CursorObject *cu, const char *text, size_t n, numeric_sql *ns) {
+    int k = ixpy_numeric_rewrite(text, n, ns);
+    if (k < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (k == 0) return 0;
+    const char *bad = ns->qmarks ? "the statement mixes ? and :N parameter markers" : NULL;
+    for (int i = 0; i < ns->count && !bad; i++)
+        if (ns->map[i] < 1) bad = "numeric parameter markers start at :1";
+    if (bad) {
+        ixpy_numeric_free(ns);
+        raise_simple(ProgrammingError, bad);
+        return -1;
+    }
+    cu->pmap = ns->map;
+    ns->map = NULL;
+    cu->npmap = ns->count;
+    cu->pmap_top = ns->top;
+    return 0;
 }
 
 int cursor_check(CursorObject *cu) {
@@ -1070,9 +1268,19 @@ static int cursor_prepare(CursorObject *cu, PyObject *sql) {
         raise_simple(ProgrammingError, "SQL text too long");
         return -1;
     }
+    numeric_sql ns;
+    if (cursor_numeric(cu, text, (size_t)n, &ns) < 0) {
+        Py_XDECREF(encoded);
+        return -1;
+    }
+    if (ns.text) {
+        text = ns.text;
+        n = (Py_ssize_t)ns.len;
+    }
     ix_stmt *s = NULL;
     int rc;
-    NOGIL(rc = ix_prepare(co->conn, text, (int)n, &s));
+    unsigned flags = cu->prep_flags;
+    NOGIL(rc = ix_prepare_v2(co->conn, text, (size_t)n, flags, &s));
     if (rc == IX_OK && ix_stmt_type(s) == IX_STMTTYPE_UPDATE_ALL && ix_column_count(s) > 0) {
         /* Work-around: libixdb opens a cursor for an UPDATE without WHERE
          * that ixd described with its SET columns (-481 on execute). */
@@ -1084,6 +1292,7 @@ static int cursor_prepare(CursorObject *cu, PyObject *sql) {
         char *t2 = malloc((size_t)n + 16);
         if (!t2) {
             Py_XDECREF(encoded);
+            ixpy_numeric_free(&ns);
             PyErr_NoMemory();
             return -1;
         }
@@ -1093,8 +1302,12 @@ static int cursor_prepare(CursorObject *cu, PyObject *sql) {
         free(t2);
     }
     Py_XDECREF(encoded);
+    ixpy_numeric_free(&ns);
     if (rc != IX_OK) {
         raise_conn(co->conn, rc);
+        free(cu->pmap);
+        cu->pmap = NULL;
+        cu->npmap = cu->pmap_top = 0;
         return -1;
     }
     cu->stmt = s;
@@ -1128,6 +1341,10 @@ static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *
         PyErr_SetString(ProgrammingError, "the SQL text must be a str");
         return NULL;
     }
+    if (params && params != Py_None && is_mapping(params)) {
+        named_params_error();
+        return NULL;
+    }
     ConnectionObject *co = cu->conn;
     if (conn_enter(co) < 0) return NULL;
     cursor_clear_result(cu);
@@ -1150,7 +1367,7 @@ static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *
             PyErr_NoMemory();
             goto out;
         }
-        if (convert_row(co, params, np, vals, &a) < 0) goto out;
+        if (convert_row(co, params, np, vals, &a, cu->pmap, cu->pmap_top) < 0) goto out;
         for (int i = 0; i < np; i++) {
             int rc = bind_pval(cu->stmt, i + 1, &vals[i], a.data, IX_TRANSIENT);
             if (rc != IX_OK) {
@@ -1178,6 +1395,7 @@ static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *
     if (ix_column_count(cu->stmt) > 0) {
         if (cursor_describe(cu) < 0) goto out;
         cu->has_rows = 1;
+        cu->rownumber = 0;
         cursor_predict_reset(cu);
         ret = Py_NewRef((PyObject *)cu);
         goto out;
@@ -1199,8 +1417,9 @@ out:
 
 static PyObject *Cursor_execute(CursorObject *cu, PyObject *args) {
     PyObject *sql, *params = NULL;
-    if (!PyArg_ParseTuple(args, "U|O:execute", &sql, &params)) return NULL;
-    return cursor_execute_impl(cu, sql, params);
+    clear_messages(cu->messages);
+    if (!PyArg_ParseTuple(args, "U|O:execute", &sql, &params)) return note_error(cu->messages);
+    return noted(cu->messages, cursor_execute_impl(cu, sql, params));
 }
 
 /* executemany: rows are converted under the GIL into C values, then sent in
@@ -1297,10 +1516,24 @@ static int run_chunk(ix_stmt *s, const pval *vals, const char *base, int np, int
     return rc;
 }
 
+static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObject *seq_of_params);
+
 static PyObject *Cursor_executemany(CursorObject *cu, PyObject *args) {
     PyObject *sql, *seq_of_params;
-    if (!PyArg_ParseTuple(args, "UO:executemany", &sql, &seq_of_params)) return NULL;
+    clear_messages(cu->messages);
+    if (!PyArg_ParseTuple(args, "UO:executemany", &sql, &seq_of_params))
+        return note_error(cu->messages);
+    return noted(cu->messages, cursor_executemany_impl(cu, sql, seq_of_params));
+}
+
+static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObject *seq_of_params) {
     if (cursor_check(cu) < 0) return NULL;
+    /* named parameters are refused before the text goes to the server */
+    if ((PyList_Check(seq_of_params) || PyTuple_Check(seq_of_params)) &&
+        PySequence_Size(seq_of_params) > 0 && is_mapping(PySequence_Fast_ITEMS(seq_of_params)[0])) {
+        named_params_error();
+        return NULL;
+    }
     ConnectionObject *co = cu->conn;
     PyObject *it = PyObject_GetIter(seq_of_params);
     if (!it) return NULL;
@@ -1340,7 +1573,7 @@ static PyObject *Cursor_executemany(CursorObject *cu, PyObject *args) {
         a.len = 0;
         PyObject *item;
         while (n < BATCH_ROWS && (item = PyIter_Next(it))) {
-            int r = convert_row(co, item, np, vals + (size_t)n * rowsz, &a);
+            int r = convert_row(co, item, np, vals + (size_t)n * rowsz, &a, cu->pmap, cu->pmap_top);
             Py_DECREF(item);
             if (r < 0) {
                 PyObject *et, *ev, *tb;
@@ -1411,13 +1644,13 @@ static PyObject *Cursor_executemany(CursorObject *cu, PyObject *args) {
     set_lastrowid(cu);
     cu->errors = Py_NewRef(errors);
     if (first_row >= 0) {
-        char msg[800];
+        char tail[160];
         char *cut = strstr(first_msg, " (batch row "); /* chunk-relative: replaced */
         if (cut) *cut = 0;
-        snprintf(msg, sizeof msg, "%s (executemany: %lld of %lld rows failed, first row %lld)",
-                 first_msg, (long long)nfailed_all, (long long)total, (long long)first_row);
-        raise_full(class_for_rc(first_rc, first_code), msg, first_rc, first_code, first_isam,
-                   first_state, first_off);
+        snprintf(tail, sizeof tail, " (executemany: %lld of %lld rows failed, first row %lld)",
+                 (long long)nfailed_all, (long long)total, (long long)first_row);
+        raise_full_tail(class_for_rc(first_rc, first_code), first_msg, tail, first_rc, first_code,
+                        first_isam, first_state, first_off);
         PyObject *et, *ev, *tb;
         PyErr_Fetch(&et, &ev, &tb);
         PyErr_NormalizeException(&et, &ev, &tb);
@@ -1448,10 +1681,23 @@ out:
  * the result set, -1 with an exception. Called with the connection
  * entered. */
 static int cursor_next_row(CursorObject *cu, PyObject **row) {
-    int rc = cursor_step(cu);
+    int rc;
+    if (cu->pending) { /* a scroll made the row current: it is the next one */
+        cu->pending = 0;
+        rc = IX_ROW;
+    } else {
+        rc = cursor_step(cu);
+    }
     if (rc == IX_ROW) {
         *row = build_row(cu);
-        return *row ? 1 : -1;
+        if (!*row) return -1;
+        if (cu->rownumber >= 0) cu->rownumber++;
+        if (cu->row_factory) {
+            PyObject *r = PyObject_CallFunctionObjArgs(cu->row_factory, (PyObject *)cu, *row, NULL);
+            Py_SETREF(*row, r);
+            if (!r) return -1;
+        }
+        return 1;
     }
     cu->has_rows = 0;
     if (rc == IX_DONE) return 0;
@@ -1515,24 +1761,28 @@ static PyObject *cursor_fetch(CursorObject *cu, Py_ssize_t max, int as_one) {
 
 static PyObject *Cursor_fetchone(CursorObject *cu, PyObject *unused) {
     (void)unused;
-    return cursor_fetch(cu, 1, 1);
+    return noted(cu->messages, cursor_fetch(cu, 1, 1));
 }
 
 static PyObject *Cursor_fetchmany(CursorObject *cu, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"size", NULL};
+    PyObject *osize = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:fetchmany", kwlist, &osize)) return NULL;
     Py_ssize_t size = cu->arraysize;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|n:fetchmany", kwlist, &size)) return NULL;
+    if (osize != Py_None && (size = PyNumber_AsSsize_t(osize, PyExc_OverflowError)) == -1 &&
+        PyErr_Occurred())
+        return NULL;
     if (size < 0) size = 0;
-    return cursor_fetch(cu, size, 0);
+    return noted(cu->messages, cursor_fetch(cu, size, 0));
 }
 
 static PyObject *Cursor_fetchall(CursorObject *cu, PyObject *unused) {
     (void)unused;
-    return cursor_fetch(cu, -1, 0);
+    return noted(cu->messages, cursor_fetch(cu, -1, 0));
 }
 
 static PyObject *Cursor_iternext(CursorObject *cu) {
-    PyObject *r = cursor_fetch(cu, 1, 1);
+    PyObject *r = noted(cu->messages, cursor_fetch(cu, 1, 1));
     if (r == Py_None) {
         Py_DECREF(r);
         return NULL; /* StopIteration */
@@ -1542,15 +1792,24 @@ static PyObject *Cursor_iternext(CursorObject *cu) {
 
 static PyObject *Cursor_close(CursorObject *cu, PyObject *unused) {
     (void)unused;
+    clear_messages(cu->messages);
     if (cu->closed) Py_RETURN_NONE;
     if (cu->conn->busy) return raise_simple(ProgrammingError, "the connection is in use");
     cu->closed = 1;
     cursor_drop_stmt(cu);
     cursor_clear_result(cu);
+    cu->rownumber = -1;
     Py_RETURN_NONE;
 }
 
+static PyObject *cursor_callproc_impl(CursorObject *cu, PyObject *args);
+
 static PyObject *Cursor_callproc(CursorObject *cu, PyObject *args) {
+    clear_messages(cu->messages);
+    return noted(cu->messages, cursor_callproc_impl(cu, args));
+}
+
+static PyObject *cursor_callproc_impl(CursorObject *cu, PyObject *args) {
     PyObject *name, *params = NULL;
     if (!PyArg_ParseTuple(args, "U|O:callproc", &name, &params)) return NULL;
     Py_ssize_t n = 0;
@@ -1606,6 +1865,9 @@ static void Cursor_dealloc(CursorObject *cu) {
     Py_CLEAR(cu->typenames);
     Py_CLEAR(cu->errors);
     Py_CLEAR(cu->lastrowid);
+    Py_CLEAR(cu->row_factory);
+    Py_CLEAR(cu->messages);
+    free(cu->pmap);
     Py_CLEAR(cu->conn);
     Py_TYPE(cu)->tp_free((PyObject *)cu);
 }
@@ -1613,7 +1875,227 @@ static void Cursor_dealloc(CursorObject *cu) {
 static int Cursor_traverse(CursorObject *cu, visitproc visit, void *arg) {
     Py_VISIT(cu->conn);
     Py_VISIT(cu->errors);
+    Py_VISIT(cu->row_factory);
+    Py_VISIT(cu->messages);
     return 0;
+}
+
+static int Cursor_clear(CursorObject *cu) {
+    Py_CLEAR(cu->row_factory);
+    Py_CLEAR(cu->errors);
+    if (cu->messages) clear_messages(cu->messages);
+    return 0;
+}
+
+/* ---- scroll cursors, nextset (PEP 249 extensions) ---------------------------- */
+
+/* Checks the cursor has a result set. Returns 0 or -1. */
+static int cursor_check_result(CursorObject *cu) {
+    if (cursor_check(cu) < 0) return -1;
+    if (!cu->stmt || !cu->description || cu->description == Py_None) {
+        raise_simple(ProgrammingError, "no result set: execute a query first");
+        return -1;
+    }
+    return 0;
+}
+
+enum { SC_ABSOLUTE, SC_RELATIVE, SC_FIRST, SC_LAST, SC_PRIOR };
+
+/* One ix_fetch_* call on a scroll cursor (connection entered, no GIL). */
+static int scroll_fetch(ix_stmt *s, int op, int64_t n) {
+    switch (op) {
+    case SC_FIRST: return ix_fetch_first(s);
+    case SC_LAST: return ix_fetch_last(s);
+    case SC_PRIOR: return ix_fetch_prior(s);
+    case SC_RELATIVE: return ix_fetch_relative(s, n);
+    default: return ix_fetch_absolute(s, n);
+    }
+}
+
+/* Moves a scroll cursor with one ix_fetch_* call: the row it makes current
+ * is the next one fetched (pending), and rownumber becomes rownum (-2:
+ * not known). Returns 1 (on a row), 0 (outside the result) or -1. */
+static int cursor_scroll_to(CursorObject *cu, int op, int64_t n, long long rownum) {
+    ConnectionObject *co = cu->conn;
+    if (conn_enter(co) < 0) return -1;
+    ix_stmt *s = cu->stmt;
+    int rc;
+    NOGIL(rc = scroll_fetch(s, op, n));
+    conn_leave(co);
+    cu->pending = 0;
+    if (rc == IX_ROW) {
+        cu->pending = 1;
+        cu->has_rows = 1;
+        cu->rownumber = rownum;
+        cursor_predict_reset(cu);
+        return 1;
+    }
+    if (rc == IX_DONE) {
+        cu->has_rows = 0;
+        return 0;
+    }
+    raise_conn(co->conn, rc);
+    return -1;
+}
+
+/* A cursor that is not scrollable goes forward by reading rows. */
+static PyObject *cursor_skip(CursorObject *cu, long long target) {
+    if (target < cu->rownumber)
+        return raise_simple(NotSupportedError,
+                            "this cursor only goes forward: scrolling back needs "
+                            "Connection.cursor(scrollable=True)");
+    ConnectionObject *co = cu->conn;
+    if (conn_enter(co) < 0) return NULL;
+    int rc = IX_ROW;
+    while (cu->rownumber < target && cu->has_rows) {
+        rc = cursor_step(cu);
+        if (rc != IX_ROW) break;
+        cu->rownumber++;
+    }
+    conn_leave(co);
+    if (rc != IX_ROW && rc != IX_DONE) return raise_conn(co->conn, rc);
+    if (rc == IX_DONE) cu->has_rows = 0;
+    if (cu->rownumber < target) {
+        PyErr_SetString(PyExc_IndexError, "scroll() would leave the result set");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *cursor_scroll_impl(CursorObject *cu, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"value", "mode", NULL};
+    long long value;
+    const char *mode = "relative";
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "L|s:scroll", kwlist, &value, &mode)) return NULL;
+    int relative = strcmp(mode, "relative") == 0;
+    if (!relative && strcmp(mode, "absolute") != 0)
+        return raise_simple(ProgrammingError, "scroll() mode must be 'relative' or 'absolute'");
+    if (cursor_check_result(cu) < 0) return NULL;
+    int scrollable = (cu->prep_flags & IX_PREPARE_SCROLL) != 0;
+    if (relative && cu->rownumber < 0 && scrollable) {
+        /* after fetch_last (position not known): relative to the current row */
+        int r = cursor_scroll_to(cu, SC_RELATIVE, value + (cu->pending ? 0 : 1), -2);
+        if (r < 0) return NULL;
+        if (r == 0) goto outside;
+        Py_RETURN_NONE;
+    }
+    long long target = relative ? cu->rownumber + value : value;
+    if (target < 0) goto outside;
+    if (!scrollable) return cursor_skip(cu, target);
+    int r = cursor_scroll_to(cu, SC_ABSOLUTE, target + 1, target);
+    if (r < 0) return NULL;
+    if (r > 0) Py_RETURN_NONE;
+outside:
+    PyErr_SetString(PyExc_IndexError, "scroll() would leave the result set");
+    return NULL;
+}
+
+static PyObject *Cursor_scroll(CursorObject *cu, PyObject *args, PyObject *kw) {
+    clear_messages(cu->messages);
+    return noted(cu->messages, cursor_scroll_impl(cu, args, kw));
+}
+
+/* fetch_first() ... fetch_relative(n): the row the move lands on, or None
+ * outside the result (the cursor then stays before the first or after the
+ * last row). Scroll cursors only. */
+static PyObject *cursor_fetch_at(CursorObject *cu, int op, int64_t n) {
+    if (cursor_check_result(cu) < 0) return NULL;
+    if (!(cu->prep_flags & IX_PREPARE_SCROLL))
+        return raise_simple(NotSupportedError, "fetch_first/last/prior/absolute/relative need "
+                                               "Connection.cursor(scrollable=True)");
+    /* libixdb's current row is the last one returned, or, after a scroll
+     * (pending), the next one: moves relative to the last one returned
+     * are made relative to libixdb's */
+    long long next = cu->rownumber, cur = cu->pending ? next : next - 1;
+    if (op == SC_PRIOR && cu->pending) {
+        op = SC_RELATIVE;
+        n = -1;
+    }
+    if (op == SC_RELATIVE && cu->pending) n -= 1;
+    long long landed = -2;
+    if (op == SC_FIRST) landed = 0;
+    if (op == SC_ABSOLUTE && n > 0) landed = n - 1;
+    if (op == SC_RELATIVE && next >= 0) landed = cur + n;
+    if (op == SC_PRIOR && next >= 0) landed = cur - 1;
+    if (landed < -2) landed = -2;
+    int r = cursor_scroll_to(cu, op, n, landed);
+    if (r <= 0) return r < 0 ? NULL : Py_NewRef(Py_None);
+    PyObject *row = NULL;
+    ConnectionObject *co = cu->conn;
+    if (conn_enter(co) < 0) return NULL;
+    r = cursor_next_row(cu, &row);
+    conn_leave(co);
+    return r < 0 ? NULL : row;
+}
+
+static PyObject *Cursor_fetch_first(CursorObject *cu, PyObject *unused) {
+    (void)unused;
+    return noted(cu->messages, cursor_fetch_at(cu, SC_FIRST, 0));
+}
+static PyObject *Cursor_fetch_last(CursorObject *cu, PyObject *unused) {
+    (void)unused;
+    return noted(cu->messages, cursor_fetch_at(cu, SC_LAST, 0));
+}
+static PyObject *Cursor_fetch_prior(CursorObject *cu, PyObject *unused) {
+    (void)unused;
+    return noted(cu->messages, cursor_fetch_at(cu, SC_PRIOR, 0));
+}
+static PyObject *Cursor_fetch_absolute(CursorObject *cu, PyObject *arg) {
+    long long n = PyLong_AsLongLong(arg);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    return noted(cu->messages, cursor_fetch_at(cu, SC_ABSOLUTE, n));
+}
+static PyObject *Cursor_fetch_relative(CursorObject *cu, PyObject *arg) {
+    long long n = PyLong_AsLongLong(arg);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    return noted(cu->messages, cursor_fetch_at(cu, SC_RELATIVE, n));
+}
+
+/* Informix statements give one result set: there is never a next one. */
+static PyObject *Cursor_nextset(CursorObject *cu, PyObject *unused) {
+    (void)unused;
+    clear_messages(cu->messages);
+    if (cursor_check(cu) < 0) return note_error(cu->messages);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Cursor_get_rownumber(CursorObject *cu, void *c) {
+    (void)c;
+    if (cu->rownumber < 0) Py_RETURN_NONE;
+    return PyLong_FromLongLong(cu->rownumber);
+}
+
+static PyObject *Cursor_get_messages(CursorObject *cu, void *c) {
+    (void)c;
+    return Py_NewRef(cu->messages);
+}
+
+static PyObject *Cursor_get_row_factory(CursorObject *cu, void *c) {
+    (void)c;
+    return Py_NewRef(cu->row_factory ? cu->row_factory : Py_None);
+}
+
+/* None or a callable; *slot holds NULL for None (the tuple fast path). */
+static int set_row_factory(PyObject **slot, PyObject *v) {
+    if (!v) {
+        PyErr_SetString(PyExc_AttributeError, "cannot delete row_factory");
+        return -1;
+    }
+    if (v != Py_None && !PyCallable_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "row_factory must be None or a callable(cursor, row)");
+        return -1;
+    }
+    Py_XSETREF(*slot, v == Py_None ? NULL : Py_NewRef(v));
+    return 0;
+}
+
+static int Cursor_set_row_factory(CursorObject *cu, PyObject *v, void *c) {
+    (void)c;
+    return set_row_factory(&cu->row_factory, v);
+}
+
+static PyObject *Cursor_get_scrollable(CursorObject *cu, void *c) {
+    return PyBool_FromLong((cu->prep_flags & (unsigned)(uintptr_t)c) != 0);
 }
 
 static PyObject *Cursor_get_description(CursorObject *cu, void *c) {
@@ -1665,6 +2147,16 @@ static PyGetSetDef Cursor_getset[] = {
     {"connection", (getter)Cursor_get_connection, NULL, "the cursor's connection", NULL},
     {"closed", (getter)Cursor_get_closed, NULL, "True once closed", NULL},
     {"fetch_stats", (getter)Cursor_get_fetch_stats, NULL, "NFETCH counters of the cursor", NULL},
+    {"rownumber", (getter)Cursor_get_rownumber, NULL,
+     "0-based index of the next row of the result set (None: no result set or not known)", NULL},
+    {"messages", (getter)Cursor_get_messages, NULL,
+     "(class, value) of the errors of the cursor's last calls (PEP 249)", NULL},
+    {"row_factory", (getter)Cursor_get_row_factory, (setter)Cursor_set_row_factory,
+     "None (rows are tuples) or callable(cursor, row) building each row", NULL},
+    {"scrollable", (getter)Cursor_get_scrollable, NULL, "True for a scroll cursor",
+     (void *)(uintptr_t)IX_PREPARE_SCROLL},
+    {"withhold", (getter)Cursor_get_scrollable, NULL, "True for a WITH HOLD cursor",
+     (void *)(uintptr_t)IX_PREPARE_WITH_HOLD},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1674,19 +2166,48 @@ static PyMemberDef Cursor_members[] = {
 };
 
 static PyMethodDef Cursor_methods[] = {
-    {"execute", (PyCFunction)Cursor_execute, METH_VARARGS, "execute(sql, params=None)"},
+    {"execute", (PyCFunction)Cursor_execute, METH_VARARGS,
+     "execute($self, operation, parameters=None, /)\n--\n\n"
+     "Prepares and runs operation with the sequence of values parameters for its ? "
+     "(or :1, :2) markers. Returns the cursor."},
     {"executemany", (PyCFunction)Cursor_executemany, METH_VARARGS,
-     "executemany(sql, seq_of_params): pipelined batch"},
-    {"fetchone", (PyCFunction)Cursor_fetchone, METH_NOARGS, NULL},
+     "executemany($self, operation, seq_of_parameters, /)\n--\n\n"
+     "Runs operation once per sequence of values, pipelined in batches."},
+    {"fetchone", (PyCFunction)Cursor_fetchone, METH_NOARGS,
+     "fetchone($self, /)\n--\n\nThe next row, or None at the end."},
     {"fetchmany", (PyCFunction)(void (*)(void))Cursor_fetchmany, METH_VARARGS | METH_KEYWORDS,
-     NULL},
-    {"fetchall", (PyCFunction)Cursor_fetchall, METH_NOARGS, NULL},
-    {"close", (PyCFunction)Cursor_close, METH_NOARGS, NULL},
-    {"callproc", (PyCFunction)Cursor_callproc, METH_VARARGS, "callproc(name, params=())"},
-    {"setinputsizes", (PyCFunction)Cursor_noop, METH_VARARGS, "no-op"},
-    {"setoutputsize", (PyCFunction)Cursor_noop, METH_VARARGS, "no-op"},
-    {"__enter__", (PyCFunction)Cursor_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)Cursor_exit, METH_VARARGS, NULL},
+     "fetchmany($self, /, size=None)\n--\n\nUp to size rows (default arraysize) as a list."},
+    {"fetchall", (PyCFunction)Cursor_fetchall, METH_NOARGS,
+     "fetchall($self, /)\n--\n\nThe remaining rows as a list."},
+    {"close", (PyCFunction)Cursor_close, METH_NOARGS,
+     "close($self, /)\n--\n\nCloses the cursor and releases its statement."},
+    {"callproc", (PyCFunction)Cursor_callproc, METH_VARARGS,
+     "callproc($self, procname, parameters=None, /)\n--\n\n"
+     "Runs EXECUTE PROCEDURE procname(...). Returns the parameters as a tuple."},
+    {"nextset", (PyCFunction)Cursor_nextset, METH_NOARGS,
+     "nextset($self, /)\n--\n\nReturns None: an Informix statement gives one result set."},
+    {"scroll", (PyCFunction)(void (*)(void))Cursor_scroll, METH_VARARGS | METH_KEYWORDS,
+     "scroll($self, /, value, mode='relative')\n--\n\n"
+     "Moves to row value of the result set (mode 'absolute', 0-based) or value rows "
+     "from the next one ('relative'). IndexError outside the result set."},
+    {"fetch_first", (PyCFunction)Cursor_fetch_first, METH_NOARGS,
+     "fetch_first($self, /)\n--\n\nThe first row (scroll cursors), or None."},
+    {"fetch_last", (PyCFunction)Cursor_fetch_last, METH_NOARGS,
+     "fetch_last($self, /)\n--\n\nThe last row (scroll cursors), or None."},
+    {"fetch_prior", (PyCFunction)Cursor_fetch_prior, METH_NOARGS,
+     "fetch_prior($self, /)\n--\n\nThe row before the last one returned, or None."},
+    {"fetch_absolute", (PyCFunction)Cursor_fetch_absolute, METH_O,
+     "fetch_absolute($self, n, /)\n--\n\nRow n (1-based, as FETCH ABSOLUTE), or None."},
+    {"fetch_relative", (PyCFunction)Cursor_fetch_relative, METH_O,
+     "fetch_relative($self, n, /)\n--\n\nThe row n after the last one returned, or None."},
+    {"setinputsizes", (PyCFunction)Cursor_noop, METH_VARARGS,
+     "setinputsizes($self, sizes, /)\n--\n\nDoes nothing (PEP 249 allows it)."},
+    {"setoutputsize", (PyCFunction)Cursor_noop, METH_VARARGS,
+     "setoutputsize($self, size, column=None, /)\n--\n\nDoes nothing (PEP 249 allows it)."},
+    {"__enter__", (PyCFunction)Cursor_enter, METH_NOARGS, "__enter__($self, /)\n--\n\n"},
+    {"__exit__", (PyCFunction)Cursor_exit, METH_VARARGS,
+     "__exit__($self, exc_type=None, exc_value=None, traceback=None, /)\n--\n\nCloses the "
+     "cursor."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1697,6 +2218,7 @@ PyTypeObject CursorType = {
     .tp_doc = "A DB-API 2.0 cursor (create with Connection.cursor())",
     .tp_dealloc = (destructor)Cursor_dealloc,
     .tp_traverse = (traverseproc)Cursor_traverse,
+    .tp_clear = (inquiry)Cursor_clear,
     .tp_iter = Cursor_iter,
     .tp_iternext = (iternextfunc)Cursor_iternext,
     .tp_methods = Cursor_methods,
@@ -1706,11 +2228,26 @@ PyTypeObject CursorType = {
 
 /* ---- connection ---------------------------------------------------------------------- */
 
-static PyObject *Connection_cursor(ConnectionObject *co, PyObject *unused) {
-    (void)unused;
+static PyObject *connection_cursor_impl(ConnectionObject *co, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"scrollable", "withhold", NULL};
+    int scrollable = 0, withhold = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|pp:cursor", kwlist, &scrollable, &withhold))
+        return NULL;
     if (!co->conn) return raise_simple(InterfaceError, "the connection is closed");
+    PyObject *messages = PyList_New(0);
+    if (!messages) return NULL;
     CursorObject *cu = PyObject_GC_New(CursorObject, &CursorType);
-    if (!cu) return NULL;
+    if (!cu) {
+        Py_DECREF(messages);
+        return NULL;
+    }
+    cu->messages = messages;
+    cu->row_factory = Py_XNewRef(co->row_factory);
+    cu->rownumber = -1;
+    cu->prep_flags = (scrollable ? IX_PREPARE_SCROLL : 0u) | (withhold ? IX_PREPARE_WITH_HOLD : 0u);
+    cu->pending = 0;
+    cu->pmap = NULL;
+    cu->npmap = cu->pmap_top = 0;
     cu->conn = (ConnectionObject *)Py_NewRef((PyObject *)co);
     cu->stmt = NULL;
     cu->sql = NULL;
@@ -1731,6 +2268,11 @@ static PyObject *Connection_cursor(ConnectionObject *co, PyObject *unused) {
     return (PyObject *)cu;
 }
 
+static PyObject *Connection_cursor(ConnectionObject *co, PyObject *args, PyObject *kw) {
+    clear_messages(co->messages);
+    return noted(co->messages, connection_cursor_impl(co, args, kw));
+}
+
 static PyObject *conn_txn(ConnectionObject *co, int commit) {
     if (conn_enter(co) < 0) return NULL;
     int rc = IX_OK;
@@ -1747,16 +2289,19 @@ static PyObject *conn_txn(ConnectionObject *co, int commit) {
 
 static PyObject *Connection_commit(ConnectionObject *co, PyObject *unused) {
     (void)unused;
-    return conn_txn(co, 1);
+    clear_messages(co->messages);
+    return noted(co->messages, conn_txn(co, 1));
 }
 
 static PyObject *Connection_rollback(ConnectionObject *co, PyObject *unused) {
     (void)unused;
-    return conn_txn(co, 0);
+    clear_messages(co->messages);
+    return noted(co->messages, conn_txn(co, 0));
 }
 
 static PyObject *Connection_close(ConnectionObject *co, PyObject *unused) {
     (void)unused;
+    clear_messages(co->messages);
     if (!co->conn) Py_RETURN_NONE;
     if (co->busy) return raise_simple(ProgrammingError, "the connection is in use");
     conn_flush_zombies(co);
@@ -1841,7 +2386,34 @@ static PyObject *Connection_get_in_transaction(ConnectionObject *co, void *c) {
     return PyBool_FromLong(ix_autocommit(co->conn) == 0);
 }
 
+static PyObject *Connection_get_messages(ConnectionObject *co, void *c) {
+    (void)c;
+    if (!co->messages && !(co->messages = PyList_New(0))) return NULL;
+    return Py_NewRef(co->messages);
+}
+
+static PyObject *Connection_get_row_factory(ConnectionObject *co, void *c) {
+    (void)c;
+    return Py_NewRef(co->row_factory ? co->row_factory : Py_None);
+}
+
+static int Connection_set_row_factory(ConnectionObject *co, PyObject *v, void *c) {
+    (void)c;
+    return set_row_factory(&co->row_factory, v);
+}
+
+static PyObject *Connection_get_timezone(ConnectionObject *co, void *c) {
+    (void)c;
+    return Py_NewRef(co->tz ? co->tz : Py_None);
+}
+
 static PyGetSetDef Connection_getset[] = {
+    {"messages", (getter)Connection_get_messages, NULL,
+     "(class, value) of the errors of the connection's last calls (PEP 249)", NULL},
+    {"row_factory", (getter)Connection_get_row_factory, (setter)Connection_set_row_factory,
+     "the row_factory new cursors start with", NULL},
+    {"timezone", (getter)Connection_get_timezone, NULL,
+     "tzinfo aware datetimes are converted to (None: the local zone)", NULL},
     {"autocommit", (getter)Connection_get_autocommit, (setter)Connection_set_autocommit,
      "True: every statement commits by itself", NULL},
     {"closed", (getter)Connection_get_closed, NULL, NULL, NULL},
@@ -1855,18 +2427,29 @@ static PyGetSetDef Connection_getset[] = {
 };
 
 static PyMethodDef Connection_methods[] = {
-    {"cursor", (PyCFunction)Connection_cursor, METH_NOARGS, NULL},
-    {"commit", (PyCFunction)Connection_commit, METH_NOARGS, NULL},
-    {"rollback", (PyCFunction)Connection_rollback, METH_NOARGS, NULL},
-    {"close", (PyCFunction)Connection_close, METH_NOARGS, NULL},
-    {"__enter__", (PyCFunction)Connection_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)Connection_exit, METH_VARARGS, NULL},
+    {"cursor", (PyCFunction)(void (*)(void))Connection_cursor, METH_VARARGS | METH_KEYWORDS,
+     "cursor($self, /, scrollable=False, withhold=False)\n--\n\n"
+     "A new cursor; scrollable: a SCROLL cursor (scroll() back, fetch_first ...); "
+     "withhold: a cursor WITH HOLD (stays open across commit())."},
+    {"commit", (PyCFunction)Connection_commit, METH_NOARGS,
+     "commit($self, /)\n--\n\nCommits the open transaction."},
+    {"rollback", (PyCFunction)Connection_rollback, METH_NOARGS,
+     "rollback($self, /)\n--\n\nRolls back the open transaction."},
+    {"close", (PyCFunction)Connection_close, METH_NOARGS,
+     "close($self, /)\n--\n\nCloses the connection (an open transaction is rolled back)."},
+    {"__enter__", (PyCFunction)Connection_enter, METH_NOARGS, "__enter__($self, /)\n--\n\n"},
+    {"__exit__", (PyCFunction)Connection_exit, METH_VARARGS,
+     "__exit__($self, exc_type=None, exc_value=None, traceback=None, /)\n--\n\n"
+     "Commits (rolls back on an exception) and closes."},
     {NULL, NULL, 0, NULL},
 };
 
 static void Connection_dealloc(ConnectionObject *co) {
     conn_flush_zombies(co);
     free(co->zombies);
+    Py_CLEAR(co->row_factory);
+    Py_CLEAR(co->messages);
+    Py_CLEAR(co->tz);
     if (co->conn) ix_close(co->conn);
     Py_TYPE(co)->tp_free((PyObject *)co);
 }
@@ -1884,26 +2467,42 @@ PyTypeObject ConnectionType = {
 /* Statements kept prepared per connection (ix_set_stmt_cache). */
 #define PY_STMT_CACHE 32
 
-/* _connect(dsn, autocommit, encoding): the keyword handling is in Python. */
+/* _connect(dsn, autocommit, encoding, timezone): the keyword handling is
+ * in Python. A DSN libixdb refuses (an unknown key, a bad value: IX_EINVAL)
+ * is the program's mistake: ProgrammingError. */
 static PyObject *mod_connect(PyObject *mod, PyObject *args) {
     (void)mod;
     const char *dsn, *encoding = NULL;
     int autocommit = 0;
-    if (!PyArg_ParseTuple(args, "sp|z:_connect", &dsn, &autocommit, &encoding)) return NULL;
+    PyObject *tz = Py_None;
+    if (!PyArg_ParseTuple(args, "sp|zO:_connect", &dsn, &autocommit, &encoding, &tz)) return NULL;
     ix_conn *c = NULL;
     int rc;
     NOGIL(rc = ix_connect(&c, dsn));
     if (!c) return PyErr_NoMemory();
     if (rc != IX_OK) {
-        raise_conn(c, rc);
+        if (rc == IX_EINVAL)
+            raise_full(ProgrammingError, ix_errmsg(c), rc, 0, 0, "HY000", 0);
+        else
+            raise_conn(c, rc);
         ix_close(c);
         return NULL;
     }
-    ConnectionObject *co = PyObject_New(ConnectionObject, &ConnectionType);
+    return connection_wrap(c, autocommit, encoding, tz);
+}
+
+/* A Connection object owning c (closed on failure): every field set. */
+PyObject *connection_wrap(ix_conn *c, int autocommit, const char *encoding, PyObject *tz) {
+    PyObject *messages = PyList_New(0);
+    ConnectionObject *co = messages ? PyObject_New(ConnectionObject, &ConnectionType) : NULL;
     if (!co) {
+        Py_XDECREF(messages);
         ix_close(c);
         return NULL;
     }
+    co->messages = messages;
+    co->row_factory = NULL;
+    co->tz = tz && tz != Py_None ? Py_NewRef(tz) : NULL;
     co->conn = c;
     ix_set_signal_handler(c, on_wait_signal, NULL);
     /* Python programs run the same few texts again and again: keep them
@@ -1933,8 +2532,9 @@ static PyObject *mod_locale_codeset(PyObject *mod, PyObject *args) {
 }
 
 static PyMethodDef module_methods[] = {
-    {"_connect", mod_connect, METH_VARARGS, "_connect(dsn, autocommit, encoding)"},
-    {"_locale_codeset", mod_locale_codeset, METH_VARARGS, NULL},
+    {"_connect", mod_connect, METH_VARARGS,
+     "_connect(dsn, autocommit, encoding=None, timezone=None, /)\n--\n\n"},
+    {"_locale_codeset", mod_locale_codeset, METH_VARARGS, "_locale_codeset(locale, /)\n--\n\n"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1950,10 +2550,13 @@ static struct PyModuleDef moduledef = {
     NULL,
 };
 
+/* A PEP 249 exception class; its doc starts with a text signature
+ * ("Error(*args)\n--\n\n...") so that inspect.signature works on it. */
 static PyObject *new_exc(PyObject *m, const char *name, PyObject *base, const char *doc) {
-    char full[64];
+    char full[64], text[256];
     snprintf(full, sizeof full, "ixdb.%s", name);
-    PyObject *e = PyErr_NewExceptionWithDoc(full, doc, base, NULL);
+    snprintf(text, sizeof text, "%s(*args)\n--\n\n%s", name, doc);
+    PyObject *e = PyErr_NewExceptionWithDoc(full, text, base, NULL);
     if (!e) return NULL;
     if (PyModule_AddObjectRef(m, name, e) < 0) {
         Py_DECREF(e);
@@ -2001,6 +2604,18 @@ PyMODINIT_FUNC PyInit__ixdb(void) {
     Py_DECREF(zero);
     Py_DECREF(st);
     if (bad) goto fail;
+    /* PEP 249 extension: the exception classes as Connection attributes */
+    PyObject *const classes[] = {
+        Warning_,         Error,          InterfaceError, DatabaseError,    DataError,
+        OperationalError, IntegrityError, InternalError,  ProgrammingError, NotSupportedError};
+    static const char *const class_names[] = {"Warning",          "Error",
+                                              "InterfaceError",   "DatabaseError",
+                                              "DataError",        "OperationalError",
+                                              "IntegrityError",   "InternalError",
+                                              "ProgrammingError", "NotSupportedError"};
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+        if (PyDict_SetItemString(ConnectionType.tp_dict, class_names[i], classes[i]) < 0) goto fail;
+    PyType_Modified(&ConnectionType);
     if (PyModule_AddObjectRef(m, "Months", (PyObject *)&MonthsType) < 0 ||
         PyModule_AddObjectRef(m, "Connection", (PyObject *)&ConnectionType) < 0 ||
         PyModule_AddObjectRef(m, "Cursor", (PyObject *)&CursorType) < 0 ||

@@ -30,7 +30,11 @@ typedef struct {
     char encbuf[64];
     ix_stmt **zombies; /* statements to finalize when the connection is free */
     size_t nzombies, capzombies;
-    int aio_err; /* ixdb.aio: the failure ix_consume_input / ix_flush met (0: none) */
+    /* DB-API extensions */
+    PyObject *row_factory; /* None or callable(cursor, row): cursors start with it */
+    PyObject *messages;    /* list of (class, value) of the connection's errors */
+    PyObject *tz;          /* tzinfo aware datetimes are converted to (None: local) */
+    int aio_err;           /* ixdb.aio: the failure ix_consume_input / ix_flush met (0: none) */
 } ConnectionObject;
 
 /* How a column's values become Python objects: chosen once per statement
@@ -81,7 +85,31 @@ typedef struct {
     int64_t last_rt, last_bytes, rows_done;
     long since, batch_est, window, next_probe;
     int64_t released, missed;
+    /* DB-API extensions */
+    PyObject *row_factory; /* None or callable(cursor, row) */
+    PyObject *messages;    /* list of (class, value) of the cursor's errors */
+    long long rownumber;   /* 0-based index of the next row; -1: no result set */
+    unsigned prep_flags;   /* IX_PREPARE_SCROLL / IX_PREPARE_WITH_HOLD */
+    int pending;           /* the current row (a scroll) is the next one fetched */
+    int *pmap;             /* numeric style: value number of each ? (NULL: qmark) */
+    int npmap, pmap_top;   /* markers, highest number */
 } CursorObject;
+
+/* ---- numeric parameter style (ixdb_params.c) -------------------------------- */
+
+typedef struct {
+    char *text; /* the text with ? in place of :N */
+    size_t len;
+    int *map;   /* map[k]: the number N of the k-th marker */
+    int count;  /* markers */
+    int top;    /* highest N */
+    int qmarks; /* ? already in the text (mixed styles) */
+} numeric_sql;
+
+/* Rewrites :N markers into ?. Returns the number of markers (0: none, *out
+ * empty), -1 when out of memory. */
+int ixpy_numeric_rewrite(const char *sql, size_t n, numeric_sql *out);
+void ixpy_numeric_free(numeric_sql *ns);
 
 /* ---- shared helpers (ixdb_module.c) ---------------------------------------- */
 
@@ -93,7 +121,11 @@ int cursor_check(CursorObject *cu);
 PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc);
 int cursor_step(CursorObject *cu);
 PyObject *build_row(CursorObject *cu);
-int bind_params(ConnectionObject *co, ix_stmt *s, PyObject *params);
+/* A new Connection owning c (ix_close'd on failure), with every field set;
+ * tz: None or the tzinfo of aware datetimes. */
+PyObject *connection_wrap(ix_conn *c, int autocommit, const char *encoding, PyObject *tz);
+int bind_params(CursorObject *cu, ix_stmt *s, PyObject *params);
+int cursor_numeric(CursorObject *cu, const char *text, size_t n, numeric_sql *ns);
 int cursor_describe(CursorObject *cu);
 void cursor_clear_result(CursorObject *cu);
 
