@@ -86,40 +86,39 @@ static CursorObject *aio_cursor(PyObject *o) {
 
 /* ---- waiting -------------------------------------------------------------------- */
 
+/* Keeps the first connection failure met by ix_flush / ix_consume_input. */
+static void aio_note(ConnectionObject *co, int rc) {
+    if (rc != IX_OK && rc != IX_WANT_WRITE && !co->aio_err) co->aio_err = rc;
+}
+
 /*
  * Calls fn(ud), a completion call, until it answers or must wait for the
- * socket. A completion that wants the socket gets the queued output written
- * first (ix_flush): AIO_WRITE while the socket does not take it all,
- * AIO_READ once everything is written and the reply is awaited (after one
- * ix_consume_input: what is already buffered does not wake the socket). Returns
- * that code, or AIO_DONE with *rc the final status (a connection failure of
- * ix_flush, or of an earlier ix_consume_input, counts as one: the step
- * never waits on a dead socket).
+ * socket. When it wants the socket, the queued output is written
+ * (ix_flush) and what has arrived is decoded (ix_consume_input: ix_flush
+ * reads input as well, and bytes already read leave the socket quiet), then
+ * fn is asked again. Returns AIO_WRITE while the socket does not take all
+ * the output, AIO_READ when everything is written and the reply is awaited,
+ * or AIO_DONE with *rc the final status (a connection failure of ix_flush
+ * or ix_consume_input counts as one: the step never waits on a dead
+ * socket).
  */
 static int aio_complete(ConnectionObject *co, int (*fn)(void *), void *ud, int *rc) {
-    int consumed = 0;
     for (int round = 0; round < AIO_ROUNDS; round++) {
         *rc = fn(ud);
         if (*rc != IX_WANT_READ && *rc != IX_WANT_WRITE) return AIO_DONE;
         int f = ix_flush(co->conn);
-        if (f == IX_WANT_WRITE) return AIO_WRITE;
-        if (f != IX_OK) {
-            *rc = f;
-            return AIO_DONE;
-        }
+        aio_note(co, f);
+        aio_note(co, ix_consume_input(co->conn));
+        *rc = fn(ud);
+        if (*rc != IX_WANT_READ && *rc != IX_WANT_WRITE) return AIO_DONE;
         if (co->aio_err) {
             *rc = co->aio_err;
             return AIO_DONE;
         }
-        if (*rc == IX_WANT_READ) {
-            /* Input already read from the socket (while another reply was
-             * decoded) leaves the socket quiet: decode it before waiting. */
-            if (consumed++) return AIO_READ;
-            int c = ix_consume_input(co->conn);
-            if (c != IX_OK && !co->aio_err) co->aio_err = c;
-        }
+        if (f == IX_WANT_WRITE) return AIO_WRITE;
+        if (*rc == IX_WANT_READ) return AIO_READ;
     }
-    return AIO_WRITE;
+    return AIO_WRITE; /* IX_WANT_WRITE with nothing left to write: look again */
 }
 
 static int fn_prepare(void *s) {
@@ -145,35 +144,27 @@ static int fn_batch(void *ud) {
 
 /* ---- connection ------------------------------------------------------------------ */
 
-/* _aio_connect_start(dsn, autocommit, encoding): a Connection whose login
- * _aio_connect_poll drives. */
+/* _aio_connect_start(dsn, autocommit, encoding, tz): a Connection whose
+ * login _aio_connect_poll drives (the arguments as ixdb._connect's). */
 static PyObject *aio_connect_start(PyObject *mod, PyObject *args) {
     (void)mod;
     const char *dsn, *encoding = NULL;
     int autocommit = 0;
-    if (!PyArg_ParseTuple(args, "sp|z:_aio_connect_start", &dsn, &autocommit, &encoding))
+    PyObject *tz = Py_None;
+    if (!PyArg_ParseTuple(args, "sp|zO:_aio_connect_start", &dsn, &autocommit, &encoding, &tz))
         return NULL;
     ix_conn *c = NULL;
     int rc = ix_connect_start(dsn, &c);
     if (!c) return PyErr_NoMemory();
     if (rc != IX_OK) {
-        raise_conn(c, rc);
+        if (rc == IX_EINVAL) /* a bad DSN: as ixdb.connect raises it */
+            raise_simple(ProgrammingError, ix_errmsg(c));
+        else
+            raise_conn(c, rc);
         ix_close(c);
         return NULL;
     }
-    /* tp_alloc: zeroed, and tracked if the type is collected */
-    ConnectionObject *co = (ConnectionObject *)ConnectionType.tp_alloc(&ConnectionType, 0);
-    if (!co) {
-        ix_close(c);
-        return NULL;
-    }
-    co->conn = c;
-    co->autocommit = autocommit;
-    if (encoding && *encoding) {
-        snprintf(co->encbuf, sizeof co->encbuf, "%s", encoding);
-        co->encoding = co->encbuf;
-    }
-    return (PyObject *)co;
+    return connection_wrap(c, autocommit, encoding, tz);
 }
 
 /* _aio_connect_poll(conn): one step of the login; a wait code, or raises
@@ -208,8 +199,7 @@ static PyObject *aio_consume(PyObject *mod, PyObject *arg) {
     (void)mod;
     ConnectionObject *co = aio_conn(arg);
     if (!co) return NULL;
-    int rc = ix_consume_input(co->conn);
-    if (rc != IX_OK && !co->aio_err) co->aio_err = rc;
+    aio_note(co, ix_consume_input(co->conn));
     Py_RETURN_NONE;
 }
 
@@ -658,7 +648,7 @@ static PyObject *aio_abandon(PyObject *mod, PyObject *arg) {
 
 static PyMethodDef aio_methods[] = {
     {"_aio_connect_start", aio_connect_start, METH_VARARGS,
-     "_aio_connect_start(dsn, autocommit, encoding)"},
+     "_aio_connect_start(dsn, autocommit, encoding=None, timezone=None, /)\n--\n\n"},
     {"_aio_connect_poll", aio_connect_poll, METH_O, NULL},
     {"_aio_wait", aio_wait, METH_O, NULL},
     {"_aio_consume", aio_consume, METH_O, NULL},

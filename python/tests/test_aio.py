@@ -6,6 +6,7 @@ no hang), a loop that stays responsive during a large fetch, and the pool."""
 
 import asyncio
 import decimal
+import itertools
 import os
 import signal
 import time
@@ -17,6 +18,7 @@ from ixdtest import ixdb
 import ixdb.aio as aio
 
 LONG_SQL = "select count(*) from n a, n b, n c"  # minutes of work
+RUNS = itertools.count()  # table names of tests that may run more than once
 
 
 def fill(c):
@@ -172,14 +174,17 @@ class Transactions(unittest.TestCase):
 
 class Concurrency(unittest.TestCase):
     def test_ten_tasks_ten_connections(self):
+        run_no = next(RUNS)
+
         async def task(k):
             conn = await aio.connect(dsn(), autocommit=True)
             cur = conn.cursor()
             await cur.execute("set lock mode to wait 10")  # ixd: one writer at a time
-            await cur.execute("create table c%d (i integer)" % k)
-            await cur.executemany("insert into c%d values (?)" % k,
+            table = "c%d_%d" % (run_no, k)
+            await cur.execute("create table %s (i integer)" % table)
+            await cur.executemany("insert into %s values (?)" % table,
                                   [(k * 1000 + i,) for i in range(20 + k)])
-            await cur.execute("select count(*), sum(i) from c%d" % k)
+            await cur.execute("select count(*), sum(i) from %s" % table)
             got = await cur.fetchone()
             await cur.execute("select i from n where i < ? order by i", (k * 10,))
             rows = [r[0] async for r in cur]
