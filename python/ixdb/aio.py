@@ -274,7 +274,10 @@ class Connection:
         # dropped without close(): no goodbye exchange that would block
         c = getattr(self, "_c", None)
         if c is not None:
-            _abort(c)
+            try:
+                _abort(c)
+            except Exception:  # interpreter shutdown
+                pass
 
     async def __aenter__(self):
         return self

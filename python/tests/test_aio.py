@@ -345,6 +345,20 @@ class ServerKilled(unittest.TestCase):
             srv.stop()
 
 
+class ReadTimeout(unittest.TestCase):
+    def test_read_timeout_expires_without_a_blocking_call(self):
+        async def main():
+            conn = await aio.connect(dsn(), autocommit=True, read_timeout=1)
+            cur = conn.cursor()
+            t0 = time.monotonic()
+            with self.assertRaises(ixdb.OperationalError):
+                await cur.execute(LONG_SQL)
+                await cur.fetchone()
+            self.assertLess(time.monotonic() - t0, 3.0)
+            await conn.close()
+        run(main(), limit=10)
+
+
 class PoolTests(unittest.TestCase):
     def test_checkout_limits_and_rollback(self):
         async def main():
