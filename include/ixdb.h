@@ -990,6 +990,9 @@ int ix_set_lock_wait(ix_conn *conn, int seconds);
  *   max_lifetime_ms (0) a connection older than this is closed when it is
  *                       released or found idle, instead of being reused
  *                       (0: no limit)
+ *   max_idle_ms     (0) idle members idle this long are closed by the next
+ *                       ix_pool_acquire while more than min_size are open
+ *                       (0: no limit)
  *   isolation           (IX_ISO_COMMITTED_READ) and lock_wait (0: NOT WAIT):
  *                       the members' session defaults, set after connecting
  *                       when they differ from Informix's (which needs a
@@ -1019,6 +1022,7 @@ typedef struct ix_pool_config {
     int max_lifetime_ms;
     int isolation; /* an ix_isolation */
     int lock_wait; /* as ix_set_lock_wait's seconds */
+    int max_idle_ms;
 } ix_pool_config;
 /* Counters of a pool: open (checked out, idle or connecting), idle; created
  * (connections opened), discarded (closed: dead, failed check or reset,
@@ -1505,6 +1509,87 @@ typedef void (*ix_trace_fn)(void *userdata, const char *line);
 /* Sets (fn non-NULL) or removes the trace callback; replaces $IXDB_TRACE.
  * Returns IX_OK or IX_EMISUSE. */
 int ix_set_trace(ix_conn *conn, ix_trace_fn fn, void *userdata);
+
+/* ---- smart large objects (BLOB, CLOB) --------------------------------------- */
+/*
+ * A BLOB or CLOB column holds a handle ("locator", an opaque 72-byte
+ * ix_locator) that names the value; the bytes are read and written through
+ * a stream (ix_lob), in the style of SQLite's incremental blob I/O, or as a
+ * whole. A handle fetched from a row stays usable on that connection (in
+ * the same transaction, or after it committed). docs/c-api.md "Smart large
+ * objects" has examples; the wire form is in docs/protocol.md.
+ */
+
+/* The two types where ixdb names them (the codes of JDBC's IfxTypes). On the
+ * wire both are UDTFIXED (41) with the extended name blob/clob, and
+ * ix_column_type reports IX_T_UDTFIXED; ix_column_lob_type tells them apart. */
+enum { IX_T_CLOB = 101, IX_T_BLOB = 102 };
+
+/* Open flags (Informix's LO_* values) and seek origins (LO_SEEK_*). */
+enum { IX_LO_APPEND = 0x1, IX_LO_WRONLY = 0x2, IX_LO_RDONLY = 0x4, IX_LO_RDWR = 0x8 };
+enum { IX_LO_SEEK_SET = 0, IX_LO_SEEK_CUR = 1, IX_LO_SEEK_END = 2 };
+
+#define IX_LOCATOR_LEN 72
+typedef struct ix_locator {
+    unsigned char bytes[IX_LOCATOR_LEN]; /* opaque: pass it back, never build it */
+} ix_locator;
+
+typedef struct ix_lob ix_lob; /* an open smart LOB (a server descriptor) */
+
+/* IX_T_BLOB or IX_T_CLOB when column i of the current row holds a smart-LOB
+ * handle, 0 when the value is NULL or the column no smart LOB. */
+int ix_column_lob_type(ix_stmt *stmt, int i);
+/* Copies the handle of column i of the current row into *out. Returns IX_OK,
+ * IX_NULL_VALUE for NULL, IX_EINVAL when the column is no smart LOB. */
+int ix_column_locator(ix_stmt *stmt, int i, ix_locator *out);
+/* The whole value of column i of the current row: *data (allocated with the
+ * allocator of ix_set_allocator, one NUL byte after the *n bytes; free it
+ * with ix_lob_free) and *n. IX_OK, IX_NULL_VALUE (*data NULL), or an error.
+ * The LO is read in pieces; the row's cursor stays where it was. */
+int ix_column_lob(ix_stmt *stmt, int i, void **data, size_t *n);
+/* Frees what ix_column_lob returned (NULL is fine). */
+void ix_lob_free(void *p);
+
+/* Opens the LO a handle names, with IX_LO_RDONLY, IX_LO_WRONLY or
+ * IX_LO_RDWR (| IX_LO_APPEND). ix_lob_open_column opens the handle of
+ * column i of stmt's current row. *out is the caller's, closed with
+ * ix_lob_close (before ix_close of its connection). IX_OK, IX_NULL_VALUE (a
+ * NULL column), IX_EINVAL, or the server's error (IX_ESQL). */
+int ix_lob_open(ix_conn *conn, const ix_locator *loc, int flags, ix_lob **out);
+int ix_lob_open_column(ix_stmt *stmt, int i, int flags, ix_lob **out);
+/* Creates a new, empty LO of type IX_T_BLOB or IX_T_CLOB and opens it for
+ * reading and writing. Bind it (ix_lob_locator, ix_bind_locator) into an
+ * INSERT or UPDATE to keep it; in a transaction that rolls back it goes. */
+int ix_lob_create(ix_conn *conn, int type, ix_lob **out);
+/* The handle and type (IX_T_BLOB/IX_T_CLOB) of an open LO. */
+int ix_lob_locator(const ix_lob *lob, ix_locator *out);
+int ix_lob_type(const ix_lob *lob);
+/* Reads up to n bytes at the current position into buf: *got (0 at the
+ * end). Writes p[0..n) at the position (at the end with IX_LO_APPEND).
+ * Each moves the position by the bytes moved; one call may take several
+ * round trips (at most 1 MiB moves in one message). IX_OK or an error. */
+int ix_lob_read(ix_lob *lob, void *buf, size_t n, size_t *got);
+int ix_lob_write(ix_lob *lob, const void *p, size_t n);
+/* Moves the position to offset from IX_LO_SEEK_SET / CUR / END; *pos (may
+ * be NULL) gets the new position. No round trip. */
+int ix_lob_seek(ix_lob *lob, int64_t offset, int whence, int64_t *pos);
+/* The LO's current size in bytes (one round trip). */
+int ix_lob_size(ix_lob *lob, int64_t *size);
+/* Closes the server descriptor and frees lob (NULL is fine). IX_OK, or the
+ * error of the close (lob is freed all the same). */
+int ix_lob_close(ix_lob *lob);
+
+/* Binds parameter i (1-based) to a handle (loc NULL: a NULL of type
+ * IX_T_BLOB/IX_T_CLOB). ix_bind_lob makes a new LO holding p[0..n) first and
+ * binds its handle (p is copied; it need not outlive the call);
+ * ix_bind_lob_stream does the same with bytes that fn gives: fn(ud, buf,
+ * cap) writes up to cap bytes to buf and returns how many, 0 at the end, or
+ * a negative value to stop (the bind then fails with IX_EINVAL and the new
+ * LO is left unreferenced). IX_OK or an error. */
+int ix_bind_locator(ix_stmt *stmt, int i, int type, const ix_locator *loc);
+int ix_bind_lob(ix_stmt *stmt, int i, int type, const void *p, size_t n);
+typedef long long (*ix_lob_source_fn)(void *ud, void *buf, size_t cap);
+int ix_bind_lob_stream(ix_stmt *stmt, int i, int type, ix_lob_source_fn fn, void *ud);
 
 /* ---- statement completeness (for shells) ------------------------------------ */
 

@@ -319,7 +319,7 @@ static PyObject *raise_full(PyObject *cls, const char *msg, int errcode, int sql
  */
 static PyObject *sig_type, *sig_value, *sig_tb; /* the kept exception (GIL held) */
 
-static int on_wait_signal(void *ud) {
+int on_wait_signal(void *ud) {
     (void)ud;
     PyGILState_STATE g = PyGILState_Ensure();
     int stop = PyErr_CheckSignals() < 0;
@@ -1857,6 +1857,7 @@ static PyObject *Cursor_iter(PyObject *self) {
 
 static void Cursor_dealloc(CursorObject *cu) {
     PyObject_GC_UnTrack(cu);
+    pool_forget_cursor(cu);
     if (cu->stmt) conn_release_stmt(cu->conn, cu->stmt);
     cu->stmt = NULL;
     free(cu->cols);
@@ -2179,6 +2180,9 @@ static PyMethodDef Cursor_methods[] = {
      "fetchmany($self, /, size=None)\n--\n\nUp to size rows (default arraysize) as a list."},
     {"fetchall", (PyCFunction)Cursor_fetchall, METH_NOARGS,
      "fetchall($self, /)\n--\n\nThe remaining rows as a list."},
+    {"fetch_arrays", (PyCFunction)(void (*)(void))Cursor_fetch_arrays, METH_VARARGS | METH_KEYWORDS,
+     "fetch_arrays($self, /, n=None, numpy=None)\n--\n\nThe rest of the result (or n rows), one "
+     "array per column."},
     {"close", (PyCFunction)Cursor_close, METH_NOARGS,
      "close($self, /)\n--\n\nCloses the cursor and releases its statement."},
     {"callproc", (PyCFunction)Cursor_callproc, METH_VARARGS,
@@ -2265,6 +2269,7 @@ static PyObject *connection_cursor_impl(ConnectionObject *co, PyObject *args, Py
     cu->arraysize = 1;
     cursor_predict_reset(cu);
     PyObject_GC_Track(cu);
+    if (co->pool && pool_track_cursor(co, cu) < 0) Py_CLEAR(cu);
     return (PyObject *)cu;
 }
 
@@ -2305,6 +2310,10 @@ static PyObject *Connection_close(ConnectionObject *co, PyObject *unused) {
     if (!co->conn) Py_RETURN_NONE;
     if (co->busy) return raise_simple(ProgrammingError, "the connection is in use");
     conn_flush_zombies(co);
+    if (co->pool) { /* back to its ixdb.pool.Pool */
+        pool_giveback(co);
+        Py_RETURN_NONE;
+    }
     ix_conn *c = co->conn;
     co->conn = NULL;
     NOGIL(ix_close(c));
@@ -2450,6 +2459,7 @@ static void Connection_dealloc(ConnectionObject *co) {
     Py_CLEAR(co->row_factory);
     Py_CLEAR(co->messages);
     Py_CLEAR(co->tz);
+    pool_giveback(co);
     if (co->conn) ix_close(co->conn);
     Py_TYPE(co)->tp_free((PyObject *)co);
 }
@@ -2491,13 +2501,17 @@ static PyObject *mod_connect(PyObject *mod, PyObject *args) {
     return connection_wrap(c, autocommit, encoding, tz);
 }
 
-/* A Connection object owning c (closed on failure): every field set. */
 PyObject *connection_wrap(ix_conn *c, int autocommit, const char *encoding, PyObject *tz) {
+    ConnectionObject *co = connection_new(c, autocommit, encoding, tz);
+    if (!co) ix_close(c);
+    return (PyObject *)co;
+}
+
+ConnectionObject *connection_new(ix_conn *c, int autocommit, const char *encoding, PyObject *tz) {
     PyObject *messages = PyList_New(0);
     ConnectionObject *co = messages ? PyObject_New(ConnectionObject, &ConnectionType) : NULL;
     if (!co) {
         Py_XDECREF(messages);
-        ix_close(c);
         return NULL;
     }
     co->messages = messages;
@@ -2513,13 +2527,14 @@ PyObject *connection_wrap(ix_conn *c, int autocommit, const char *encoding, PyOb
     co->busy = 0;
     co->zombies = NULL;
     co->nzombies = co->capzombies = 0;
+    co->pool = NULL;
     co->aio_err = 0;
     co->encoding = NULL;
     if (encoding && *encoding) {
         snprintf(co->encbuf, sizeof co->encbuf, "%s", encoding);
         co->encoding = co->encbuf;
     }
-    return (PyObject *)co;
+    return co;
 }
 
 static PyObject *mod_locale_codeset(PyObject *mod, PyObject *args) {
@@ -2535,6 +2550,7 @@ static PyMethodDef module_methods[] = {
     {"_connect", mod_connect, METH_VARARGS,
      "_connect(dsn, autocommit, encoding=None, timezone=None, /)\n--\n\n"},
     {"_locale_codeset", mod_locale_codeset, METH_VARARGS, "_locale_codeset(locale, /)\n--\n\n"},
+    {"_pool_type", mod_pool_type, METH_NOARGS, "_pool_type($module, /)\n--\n\n"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -481,7 +481,7 @@ size_t ixc_mark(ix_conn *c) {
  * (after the login) and traces its messages. */
 void ixc_queued(ix_conn *c, size_t from) {
     if (c->logged_in) atomic_fetch_add(&c->inflight, 1);
-    if (c->nb) c->io_at_ms = now_ms();
+    if (c->nb || c->csm) c->io_at_ms = now_ms();
     if (!tracing(c) || c->out.err) return;
     const uint8_t *p = c->out.data + from;
     size_t n = c->out.len - from;
@@ -550,7 +550,7 @@ static int do_recv(ix_conn *c) {
     long k = c->tr->vt->recv(c->tr, buf, room);
     if (k > 0) {
         ixp_reader_commit(&c->rd, (size_t)k);
-        if (c->nb) c->io_at_ms = now_ms();
+        if (c->nb || c->csm) c->io_at_ms = now_ms();
         return IX_OK;
     }
     if (k == 0 && c->nb_step) { /* what is buffered is still decoded first */
@@ -938,8 +938,7 @@ int ixc_push_pend_at(ix_conn *c, int kind, ix_stmt *owner, int64_t sent_us) {
         c->pend_cap = cap;
         c->pend_head = 0;
     }
-    c->pend[(c->pend_head + c->pend_len) % c->pend_cap] =
-        (ixc_pend){kind, owner, sent_us, 0, 0};
+    c->pend[(c->pend_head + c->pend_len) % c->pend_cap] = (ixc_pend){kind, owner, sent_us, 0, 0};
     c->pend_len++;
     return IX_OK;
 }
@@ -1383,12 +1382,23 @@ struct ixc_connsm {
     char last[1024];
 };
 
+/* The wait for the server during the login: each is bounded by the read
+ * timeout (from the request or the last bytes), as every wait of a
+ * session, and all of them by the attempt's time. */
+static int64_t login_wait_deadline(const ix_conn *c, const struct ixc_connsm *m) {
+    int64_t d = m->attempt_deadline;
+    int rt = m->rt_saved;
+    if (m->phase == CS_TCP || rt <= 0) return d;
+    int64_t w = c->io_at_ms + rt;
+    return d == 0 || w < d ? w : d;
+}
+
 int64_t ixc_connsm_deadline(const ix_conn *c);
 int64_t ixc_connsm_deadline(const ix_conn *c) {
     const struct ixc_connsm *m = c->csm;
     if (!m) return 0;
     if (m->phase == CS_WAIT) return m->due;
-    return m->attempt_deadline;
+    return login_wait_deadline(c, m);
 }
 
 /* Starts an attempt on m->e: a fresh transport (or the given one). */
@@ -1434,7 +1444,9 @@ static int attempt_expired(ix_conn *c, struct ixc_connsm *m) {
         return ixc_fail(c, IX_ETIMEOUT, "%s: timed out (%s port %s)", ixc_transport_phase(c->tr),
                         m->e.host, m->e.port);
     }
-    return ixc_kill(c, IX_ETIMEOUT, "timed out after %d ms waiting for the server", m->attempt_ms);
+    int ms = m->attempt_ms;
+    if (m->rt_saved > 0 && (ms == 0 || m->rt_saved < ms)) ms = m->rt_saved;
+    return ixc_kill(c, IX_ETIMEOUT, "timed out after %d ms waiting for the server", ms);
 }
 
 /* Reads the session replies once they are whole; IXC_WANT_* while not. */
@@ -1631,7 +1643,7 @@ int ix_connect_poll(ix_conn *c) {
             rc = attempt_step(c, m);
             if (rc != IXC_WANT_READ && rc != IXC_WANT_WRITE) {
                 rc = attempt_done(c, m, rc);
-            } else if (m->attempt_deadline && now_ms() >= m->attempt_deadline) {
+            } else if (login_wait_deadline(c, m) && now_ms() >= login_wait_deadline(c, m)) {
                 rc = attempt_done(c, m, attempt_expired(c, m));
             } else {
                 c->nb_step = 0;
@@ -2014,9 +2026,10 @@ static int exec_sql(ix_conn *c, const char *sql, int auto_begin) {
     if (rc != IX_OK) return rc;
     if (r.sqlcode) return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
     c->changes = r.rows;
-    if (r.serial) c->serial = r.serial;
-    if (r.has_insertdone && (r.serial8 || r.bigserial))
+    if (r.serial || r.serial8 || r.bigserial) { /* this INSERT's values, 0 the other */
+        c->serial = r.serial;
         c->serial8 = r.serial8 ? r.serial8 : r.bigserial;
+    }
     ixc_note_txn_sql(c, sql, n);
     if (r.has_describe &&
         (r.stmt_type == IX_STMTTYPE_DATABASE || r.stmt_type == IX_STMTTYPE_CREATE_DB ||

@@ -135,7 +135,7 @@ int ix_pool_create(ix_pool **out, const ix_pool_config *cfg) {
     if (!cfg || !cfg->dsn) return IX_EMISUSE;
     if (cfg->max_size < 1 || cfg->min_size < 0 || cfg->min_size > cfg->max_size ||
         cfg->isolation < IX_ISO_DIRTY_READ || cfg->isolation > IX_ISO_REPEATABLE_READ ||
-        cfg->lock_wait < -1)
+        cfg->lock_wait < -1 || cfg->max_idle_ms < 0)
         return IX_EINVAL;
     ix_pool *p = ixc_calloc(1, sizeof *p);
     if (!p) return IX_ENOMEM;
@@ -192,6 +192,17 @@ static int expired(const ix_pool *p, const pool_member *m, int64_t now) {
     return p->cfg.max_lifetime_ms > 0 && now - m->born_us >= (int64_t)p->cfg.max_lifetime_ms * 1000;
 }
 
+/* An idle member idle longer than max_idle_ms while more than min_size are
+ * open (mutex held), or NULL. */
+static pool_member *too_idle(ix_pool *p, int64_t now) {
+    if (p->cfg.max_idle_ms <= 0 || open_count(p) <= p->cfg.min_size) return NULL;
+    for (int i = 0; i < p->cfg.max_size; i++) {
+        pool_member *m = &p->m[i];
+        if (m->conn && m->idle && now - m->since_us >= (int64_t)p->cfg.max_idle_ms * 1000) return m;
+    }
+    return NULL;
+}
+
 /* Waits for a release until the deadline (absolute CLOCK_REALTIME). 0, or
  * -1 when the acquire timeout has passed. */
 static int wait_turn(ix_pool *p, const struct timespec *deadline) {
@@ -223,8 +234,8 @@ int ix_pool_acquire(ix_pool *p, ix_conn **out) {
     pthread_mutex_lock(&p->mu);
     for (;;) {
         int64_t now = ixc_now_us();
-        pool_member *m = newest_idle(p);
-        if (m && expired(p, m, now)) {
+        pool_member *m = too_idle(p, now);
+        if (m || ((m = newest_idle(p)) && expired(p, m, now))) {
             ix_conn *old = drop(p, m);
             pthread_mutex_unlock(&p->mu);
             ix_close(old);

@@ -1104,9 +1104,10 @@ static int exec_reply(ix_stmt *s) {
     if (r.sqlcode) return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
     s->changes = r.rows;
     c->changes = r.rows;
-    if (r.serial) c->serial = r.serial;
-    if (r.has_insertdone && (r.serial8 || r.bigserial))
+    if (r.serial || r.serial8 || r.bigserial) { /* this INSERT's values, 0 the other */
+        c->serial = r.serial;
         c->serial8 = r.serial8 ? r.serial8 : r.bigserial;
+    }
     ixc_note_txn_sql(c, s->sql, s->sql_len);
     s->state = ST_DONE;
     return IX_DONE;
@@ -2357,9 +2358,10 @@ static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int 
         } else {
             if (sqlcodes) sqlcodes[row] = 0;
             s->changes += r.rows;
-            if (r.serial) c->serial = r.serial;
-            if (r.has_insertdone && (r.serial8 || r.bigserial))
+            if (r.serial || r.serial8 || r.bigserial) { /* this INSERT's values, 0 the other */
+                c->serial = r.serial;
                 c->serial8 = r.serial8 ? r.serial8 : r.bigserial;
+            }
         }
     }
     c->changes = s->changes;

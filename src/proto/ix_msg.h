@@ -56,6 +56,7 @@ enum {
     IXP_SQ_EXIT = 56,
     IXP_SQ_INFO = 81,
     IXP_SQ_INSERTDONE = 94,
+    IXP_SQ_LODATA = 97, /* smart-LOB data, src/proto/ix_lob.h */
     IXP_SQ_XACTSTAT = 99,
     IXP_SQ_RET_TYPE = 100,
     IXP_SQ_AUTOFREE = 108,
@@ -113,6 +114,17 @@ typedef struct ixp_bytes {
     const uint8_t *p;
     size_t n;
 } ixp_bytes;
+
+/* A decoded SQ_LODATA (layout and walkers: src/proto/ix_lob.h). */
+typedef struct ixp_lodata {
+    int16_t op;
+    int16_t fd;      /* request only */
+    int32_t length;  /* request: bytes to read or write; reply: size */
+    int16_t bufsize; /* request only */
+    int64_t offset;  /* op 1 request only */
+    int16_t whence;  /* op 1 request only */
+    ixp_bytes data;  /* the chunks as on the wire: walk with ixp_lodata_chunk */
+} ixp_lodata;
 
 /* One decoded message. `u` holds the body named by `tag`. */
 typedef struct ixp_msg {
@@ -200,8 +212,9 @@ typedef struct ixp_msg {
             int has_msg; /* 0 for sqlcode -368, which has no message field */
             ixp_bytes msg;
         } err;
-        ixp_bytes blob; /* SQ_BLOB chunk */
-        int32_t tupid;  /* SQ_TUPID row position */
+        ixp_bytes blob;    /* SQ_BLOB chunk */
+        ixp_lodata lodata; /* SQ_LODATA */
+        int32_t tupid;     /* SQ_TUPID row position */
         struct {
             int16_t style;
             ixp_bytes prompt;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ix_msg_int.h"
+#include "proto/ix_lob.h"
 #include "types/ix_types.h"
 #include "types/ix_value.h"
 
@@ -54,6 +55,7 @@ static int64_t bind_value_len(ixb_rbuf *r, int type, const ixp_bytes *xname,
                               const ixp_limits *lim) {
     size_t at = r->pos;
     const uint8_t *p = r->p + r->pos;
+    int kind;
     switch (type & 0xff) {
     case IX_T_CHAR:
     case IX_T_VARCHAR:
@@ -106,7 +108,17 @@ static int64_t bind_value_len(ixb_rbuf *r, int type, const ixp_bytes *xname,
     case IX_T_BOOLEAN: return 1;
     case IX_T_UDTFIXED:
         if (xname->n == 7 && memcmp(xname->p, "boolean", 7) == 0) return 1;
-        ixb_rbuf_fail(r, IX_EMALFORMED, at, "UDT in BIND is not boolean");
+        if (ixp_lob_xname(xname->p, xname->n, &kind) || xname->n == 0) {
+            /* a smart-LOB handle, with or without the names: i16 72, 72
+             * bytes (ix_lob.c) */
+            if (!ixb_need(r, 2)) return -1;
+            if (ixb_be16(p) != IXP_LOCATOR_LEN) {
+                ixb_rbuf_fail(r, IX_EMALFORMED, at, "BLOB/CLOB handle in BIND is not 72 bytes");
+                return -1;
+            }
+            return 2 + IXP_LOCATOR_LEN;
+        }
+        ixb_rbuf_fail(r, IX_EMALFORMED, at, "UDT in BIND is not boolean, blob or clob");
         return -1;
     default: {
         /* SMALLINT, INTEGER, SERIAL, DATE, SMALLFLOAT, FLOAT, BIGINT,

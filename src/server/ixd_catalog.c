@@ -38,9 +38,14 @@ static const char *cat_ddl =
     " refcols TEXT, ondelete TEXT, checktext TEXT, ifxtext TEXT);"
     "CREATE TABLE _ixd_users(username TEXT PRIMARY KEY, usertype TEXT);"
     /* a collection's collength holds its element type (ixs_collection.c) */
-    "CREATE VIEW syscolumns AS SELECT colname, tabid, colno, coltype,"
+    /* BLOB and CLOB (stored as ix_type 102/101) are coltype 41 with the
+     * extended ids 10/11, as Informix records them */
+    "CREATE VIEW syscolumns AS SELECT colname, tabid, colno,"
+    " CASE WHEN coltype & 255 IN (101, 102) THEN coltype - (coltype & 255) + 41 ELSE coltype END"
+    " AS coltype,"
     " CASE WHEN coltype & 255 BETWEEN 19 AND 21 THEN 2048 ELSE collength END AS collength,"
-    " 0 AS colmin, 0 AS colmax, CASE coltype & 255 WHEN 43 THEN 1 WHEN 45 THEN 5 WHEN 22 THEN"
+    " 0 AS colmin, 0 AS colmax, CASE coltype & 255 WHEN 43 THEN 1 WHEN 45 THEN 5 WHEN 102 THEN 10"
+    " WHEN 101 THEN 11 WHEN 22 THEN"
     " collength ELSE 0 END"
     " AS extended_id FROM _ixd_columns;"
     "CREATE VIEW sysindexes AS SELECT idxname, owner, tabid, idxtype, clustered, part1, part2,"

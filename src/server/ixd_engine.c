@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "proto/ix_login.h"
+#include "server/sql/ixs_lob.h"
 #include "server/sql/ixs.h"
 #include "server/sql/ixs_spl.h"
 #include "server/sql/ixs_objs.h"
@@ -625,7 +626,8 @@ static int db_connect(ixd_db *db, const char *path, ixd_err *err) {
         return ixd_seterr(err, -329, 0, 0, "%s", db->name);
     }
     if (ixs_register_functions(db->h, db) || ixs_register_vtabs(db->h, db) ||
-        ts_register(db, db->h) || ixs_spl_register(db->h, db) || ixs_objs_register(db->h, db))
+        ts_register(db, db->h) || ixs_spl_register(db->h, db) || ixs_objs_register(db->h, db) ||
+        ixs_lob_register(db->h, db))
         return ixd_seterr(err, -208, 0, 0, NULL);
     ixs_cat_upgrade(db->h);
     return 0;
@@ -683,6 +685,7 @@ void ixd_db_close(ixd_db *db) {
     ixs_cat_close(db);
     ts_close(db);
     ixs_seq_close(db);
+    ixs_lob_close(db);
     /* statements still prepared keep the connection alive until they are
      * freed (ixd_stmt_free only touches its own SQLite statement) */
     sqlite3_close_v2(db->h);
@@ -1081,8 +1084,13 @@ int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixd_er
         return 0;
     }
     sval o;
-    rc = ixs_convert(from, &v, to, &o);
+    if (ixs_lob_is(to.code)) /* a handle, or bytes that become a new LO */
+        rc = ixs_lob_bind(s->db, from, &v, to, &o, err) ? (err && err->sqlcode ? err->sqlcode : -1)
+                                                        : 0;
+    else
+        rc = ixs_convert(from, &v, to, &o);
     sval_free(&v);
+    if (rc && ixs_lob_is(to.code)) return -1;
     if (rc) return ixd_seterr(err, rc, 0, 0, NULL);
     s->pvals[i] = o;
     return 0;

@@ -23,6 +23,7 @@
 
 #include "ixd_server.h"
 #include "proto/ix_login.h"
+#include "server/sql/ixs_lob.h"
 #include "server/ts/ts.h"
 
 #define EXIT_USAGE     2
@@ -50,6 +51,7 @@ enum {
     OPT_IDLE_TIMEOUT,
     OPT_MAX_CONNECTIONS,
     OPT_LOAD_DIR,
+    OPT_LOB_DIR,
     OPT_LOG_FILE,
     OPT_LOG_FORMAT,
     OPT_REDIRECT,
@@ -72,6 +74,7 @@ static const struct option long_opts[] = {
     {"idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT},
     {"max-connections", required_argument, NULL, OPT_MAX_CONNECTIONS},
     {"load-dir", required_argument, NULL, OPT_LOAD_DIR},
+    {"lob-dir", required_argument, NULL, OPT_LOB_DIR},
     {"log-file", required_argument, NULL, OPT_LOG_FILE},
     {"log-format", required_argument, NULL, OPT_LOG_FORMAT},
     {"redirect", required_argument, NULL, OPT_REDIRECT},
@@ -113,6 +116,7 @@ static void usage(FILE *f) {
           "      --idle-timeout=SECONDS  time a session may wait on its client (0: none)\n"
           "      --max-connections=N     sessions at once (default sized for the machine)\n"
           "      --load-dir=DIR          the only directory oni_ts_write_file reads\n"
+          "      --lob-dir=DIR           the only directory FILETOBLOB/LOTOFILE use\n"
           "      --log-file=FILE         log there instead of standard error; SIGHUP\n"
           "                              reopens it\n"
           "      --log-format=FMT        text (the default) or json (an object a line)\n"
@@ -222,6 +226,10 @@ static int apply(ixd_cfg *c, int id, const char *v, const char *where) {
     case OPT_LOAD_DIR:
         if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) return bad_value(where, v, "a directory");
         ts_set_load_dir(v);
+        break;
+    case OPT_LOB_DIR:
+        if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) return bad_value(where, v, "a directory");
+        ixs_lob_set_dir(v);
         break;
     default: return apply_num(c, id, v, where);
     }

@@ -17,8 +17,10 @@
 
 #include "ixd_server.h"
 #include "proto/ix_login.h"
+#include "proto/ix_lob.h"
 #include "proto/ix_print.h"
 #include "proto/ix_reader.h"
+#include "server/sql/ixs_lob.h"
 #include "types/ix_datetime.h"
 #include "types/ix_types.h"
 
@@ -230,6 +232,8 @@ static void do_describe(ixd_sess *s) {
             cols[i].xname = (ixp_bytes){(const uint8_t *)c.xname, strlen(c.xname)};
             cols[i].xid = strcmp(c.xname, "lvarchar") == 0  ? 1
                           : strcmp(c.xname, "boolean") == 0 ? 5
+                          : strcmp(c.xname, "blob") == 0    ? IXP_LO_XID_BLOB
+                          : strcmp(c.xname, "clob") == 0    ? IXP_LO_XID_CLOB
                                                             : 0;
         }
     }
@@ -310,7 +314,22 @@ static size_t bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindref
 static int bind_general(ixd_sess *s, sess_stmt *t, const ixp_bindval *v, struct bindref *r) {
     r->t = ixp_bind_vtype(v);
     r->null = v->indicator != IXP_IND_VALUE;
-    if (!r->null && (r->t.code == IX_T_BYTE || r->t.code == IX_T_TEXT)) {
+    int kind;
+    kind = IXP_LO_XID_BLOB;
+    if ((v->type & 0xff) == IX_T_UDTFIXED &&
+        (v->has_names ? ixp_lob_xname(v->xname.p, v->xname.n, &kind) : 1)) {
+        /* a smart-LOB handle (type 41, with the names blob/clob or
+         * without names): handed over in its tuple form (ix_lob.h) */
+        ixp_locator l;
+        r->t = (ixt_vtype){ixs_lob_code(kind), IXP_LOCATOR_LEN};
+        if (r->null) return 1;
+        if (ixp_lob_bind_value(v, &l) != IX_OK) {
+            t->nbinds = 0;
+            send_errcode(s, IXS_E_LO, 0, "not a smart-LOB handle of this server");
+            return 0;
+        }
+        ixp_lob_tuple_encode(&t->binds, &l);
+    } else if (!r->null && (r->t.code == IX_T_BYTE || r->t.code == IX_T_TEXT)) {
         /* ixdb's own BYTE/TEXT bind (i32 length, bytes): handed to the
          * engine as an LVARCHAR tuple value, which it stores as is. */
         uint32_t n = v->value.n >= 4 ? ixb_be32(v->value.p) : 0;
@@ -973,6 +992,11 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     case IXP_SQ_SVPOINT:
     case IXP_SQ_RELSVPOINT:
     case IXP_SQ_RBSVPOINT: do_savepoint(s, m); break;
+    case IXP_SQ_LODATA: {
+        ixd_err e = {0};
+        if (ixd_lob_message(s->db, &m->u.lodata, &s->reply, &e)) send_err(s, &e);
+        break;
+    }
     case IXP_SQ_GENKEYS:
     case IXP_SQ_BATCH_START:
     case IXP_SQ_BATCH_END: break; /* accepted; nothing to do */

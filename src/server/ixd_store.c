@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "server/sql/ixs_lob.h"
 #include "server/sql/ixs.h"
 
 /* ---- string builder ---------------------------------------------------------- */
@@ -132,6 +133,8 @@ ityp ixs_t_default(int code) {
     case IX_T_DECIMAL: return ixs_t(code, 16u << 8 | 0xff);
     case IX_T_MONEY: return ixs_t(code, 16u << 8 | 2);
     case IX_T_BOOLEAN: return ixs_t(code, 1);
+    case IX_T_BLOB:
+    case IX_T_CLOB: return ixs_t(code, 72);
     case IX_T_LVARCHAR: return ixs_t(code, 2048);
     case IX_T_CHAR:
     case IX_T_NCHAR: return ixs_t(code, 1);
@@ -149,8 +152,8 @@ int ixs_desc_code(int code, const char **xname) {
         if (xname) *xname = "lvarchar";
         return IX_T_UDTVAR;
     }
-    if (code == IX_T_BOOLEAN) {
-        if (xname) *xname = "boolean";
+    if (code == IX_T_BOOLEAN || ixs_lob_is(code)) {
+        if (xname) *xname = code == IX_T_BLOB ? "blob" : code == IX_T_CLOB ? "clob" : "boolean";
         return IX_T_UDTFIXED;
     }
     return code;
@@ -626,6 +629,7 @@ static int iv_is_ym(uint32_t q) {
 }
 
 int ixs_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
+    if (ixs_lob_is(t.code)) return ixs_lob_tuple_to_sval(t, p, n, out);
     memset(out, 0, sizeof *out);
     ixt_vtype vt = {t.code, t.len};
     int z = ixt_value_is_null(vt, p, n);
@@ -742,6 +746,7 @@ int ixs_int_fits(int code, int64_t v) {
 }
 
 int ixs_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out) {
+    if (ixs_lob_is(t.code)) return ixs_lob_sval_to_tuple(t, v, out);
     ixt_vtype vt = {t.code, t.len};
     if (v->kind == SQLITE_NULL) {
         if (t.code == IX_T_LVARCHAR || t.code == IX_T_BOOLEAN) {
@@ -938,6 +943,7 @@ int ixs_text_to_sval(ityp t, const char *s, size_t n, sval *out) {
 
 int ixs_sval_to_text(ityp t, const sval *v, ixb_wbuf *out) {
     if (v->kind == SQLITE_NULL) return 1;
+    if (ixs_lob_is(t.code)) return -9634; /* a LOB has no text: LOTOFILE or SQ_LODATA */
     if (ixs_is_char(t.code) || t.code < 0 || t.code == IX_T_BYTE) {
         if (v->kind == SQLITE_TEXT || v->kind == SQLITE_BLOB) {
             ixb_put_bytes(out, v->p, v->n);
@@ -980,7 +986,8 @@ int ixs_sval_to_text(ityp t, const sval *v, ixb_wbuf *out) {
 /* Storage class of a type: 'i' integer, 'f' real, 'd' decimal blob, 't'
  * text, 'b' blob. */
 static int sclass(int code) {
-    if (ixs_is_int(code) || code == IX_T_DATE || code == IX_T_BOOLEAN || code == IX_T_INTERVAL)
+    if (ixs_is_int(code) || code == IX_T_DATE || code == IX_T_BOOLEAN || code == IX_T_INTERVAL ||
+        ixs_lob_is(code))
         return 'i';
     if (ixs_is_float(code)) return 'f';
     if (ixs_is_dec(code)) return 'd';
@@ -1034,6 +1041,7 @@ static int convert_temporal(ityp from, const sval *v, ityp to, sval *out) {
 int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
     memset(out, 0, sizeof *out);
     if (v->kind == SQLITE_NULL) return 0;
+    if (ixs_lob_is(from.code) || ixs_lob_is(to.code)) return ixs_lob_convert(from, v, to, out);
     int fc = sclass(from.code), tc = sclass(to.code);
     /* numeric to numeric without text */
     if (ixs_is_numeric(from.code) && ixs_is_numeric(to.code)) {

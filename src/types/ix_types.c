@@ -40,6 +40,8 @@ static const struct {
     {IX_T_UDTFIXED, "UDTFIXED"},
     {IX_T_LVARCHAR, "LVARCHAR"},
     {IX_T_BOOLEAN, "BOOLEAN"},
+    {IX_T_CLOB, "CLOB"},
+    {IX_T_BLOB, "BLOB"},
     {IX_T_BIGINT, "BIGINT"},
     {IX_T_BIGSERIAL, "BIGSERIAL"},
 };

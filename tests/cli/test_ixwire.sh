@@ -29,6 +29,17 @@ check "decode old client" '000000 SQ_PROTOCOLS 7 bytes fffc7ffc3c8c8a ( f44 f54)
 out=$("$IXWIRE" decode --from server 001a00056f6c6464620000097379736d6173746572000000000c)
 check "decode DBLIST" '000000 SQ_DBLIST count=2 ["olddb", "sysmaster"]
 000024 SQ_EOT' "$out"
+# SQ_LODATA (smart-LOB data): a read-with-seek request, a read reply, a
+# reply whose chunk runs past its stated size.
+out=$("$IXWIRE" decode --from client 006100010003000000647d0000000000000000100000000c)
+check "decode LODATA request" '000000 SQ_LODATA op=readseek fd=3 length=100 bufsize=32000 offset=16 whence=0
+000022 SQ_EOT' "$out"
+out=$("$IXWIRE" decode --from server 0061000000000005000568656c6c6f00000c)
+check "decode LODATA reply" '000000 SQ_LODATA op=read size=5 data=5 bytes in 1 chunks
+000016 SQ_EOT' "$out"
+err=$("$IXWIRE" decode --from server 00610000000000050009 2>&1 >/dev/null); rc=$?
+check "LODATA chunk past size exit" 2 $rc
+check "LODATA chunk past size" "ixwire: malformed input at offset 8: SQ_LODATA chunk past the stated length" "$err"
 echo 002400097379736d6173746572000000000c | "$IXWIRE" decode --from client - > /dev/null
 check "decode stdin" 0 $?
 err=$("$IXWIRE" value DECIMAL 0x0804 c201172d 2>&1 >/dev/null); rc=$?

@@ -306,6 +306,21 @@ static void test_errors(void) {
     EXEC_OK(c, "insert into ser (v) values ('b')");
     EXEC_OK(c, "insert into ser (v) values ('c')");
     CHECK(ix_last_serial(c) == 3 && ix_last_serial8(c) == 3, "serial 3");
+    /* each INSERT reports its own values: a table with one kind gives 0 for the other */
+    EXEC_OK(c, "create table ser4 (id serial, v int)");
+    EXEC_OK(c, "create table ser8 (id bigserial(50), v int)");
+    EXEC_OK(c, "insert into ser8 (v) values (1)");
+    CHECK(ix_last_serial8(c) == 50 && ix_last_serial(c) == 0, "bigserial only: %lld %lld",
+          (long long)ix_last_serial8(c), (long long)ix_last_serial(c));
+    EXEC_OK(c, "insert into ser4 (v) values (1)");
+    CHECK(ix_last_serial(c) == 1 && ix_last_serial8(c) == 0, "serial only: %lld %lld",
+          (long long)ix_last_serial(c), (long long)ix_last_serial8(c));
+    ix_stmt *ps = NULL;
+    CHECK(ix_prepare(c, "insert into ser8 (v) values (2)", -1, &ps) == IX_OK &&
+              ix_step(ps) == IX_DONE && ix_last_serial8(c) == 51 && ix_last_serial(c) == 0,
+          "prepared bigserial insert: %lld %lld", (long long)ix_last_serial8(c),
+          (long long)ix_last_serial(c));
+    ix_finalize(ps);
     EXEC_OK(c, "update ser set v = 'x' where id >= 2");
     CHECK(ix_conn_changes(c) == 2, "2 rows updated (%lld)", (long long)ix_conn_changes(c));
     EXEC_OK(c, "delete from ser where id = 99");

@@ -176,6 +176,33 @@ static void test_connect(void) {
     unsetenv("INFORMIXCONRETRY");
 }
 
+/* A server that accepts the TCP connection and never answers the login:
+ * read_timeout bounds each wait of the login, as before the login became a
+ * state machine (connect_timeout, 30 s by default, bounds the whole). */
+static void test_silent_login(void) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t l = sizeof a;
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 ||
+        getsockname(fd, (struct sockaddr *)&a, &l) != 0 || listen(fd, 4) != 0) {
+        CHECK(0, "listening socket");
+        return;
+    }
+    char d[200];
+    snprintf(d, sizeof d, "host=127.0.0.1 port=%d read_timeout=1 " AUTH, ntohs(a.sin_port));
+    for (int nb = 0; nb < 2; nb++) {
+        ix_conn *c = NULL;
+        double t0 = now_s();
+        int rc = nb ? connect_nb(&c, "%s", d) : ix_connect(&c, d);
+        double dt = now_s() - t0;
+        CHECK(rc == IX_ETIMEOUT && dt > 0.8 && dt < 3,
+              "%s: read_timeout ends the login: %d %.2f s %s", nb ? "connect_poll" : "ix_connect",
+              rc, dt, ix_errmsg(c));
+        ix_close(c);
+    }
+    close(fd);
+}
+
 static void test_tls(void) {
     char cdir[] = "/tmp/ixdbnbtls.XXXXXX";
     if (!mkdtemp(cdir)) return;
@@ -452,6 +479,7 @@ int main(void) {
     snprintf(dsn, sizeof dsn, "host=127.0.0.1 port=%d " AUTH, P.port);
     snprintf(dbdsn, sizeof dbdsn, "%s database=nbdb", dsn);
     test_connect();
+    test_silent_login();
     ix_conn *c = NULL;
     int rc = connect_nb(&c, "%s", dbdsn);
     CHECK(rc == IX_OK, "connect to nbdb: %s", ix_errmsg(c));

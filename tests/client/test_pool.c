@@ -199,6 +199,36 @@ static void check_health_and_lifetime(void) {
     ix_pool_destroy(p);
 }
 
+/* max_idle_ms: members idle that long are closed down to min_size. */
+static void check_max_idle(void) {
+    ix_pool_config cfg;
+    ix_pool_config_init(&cfg);
+    cfg.dsn = dsn;
+    cfg.min_size = 1;
+    cfg.max_size = 3;
+    cfg.max_idle_ms = 200;
+    cfg.idle_check_ms = -1;
+    ix_pool *p = NULL;
+    CHECK(ix_pool_create(&p, &cfg) == IX_OK, "create with max_idle_ms");
+    ix_conn *c[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < 3; i++)
+        CHECK(ix_pool_acquire(p, &c[i]) == IX_OK, "acquire %d", i);
+    for (int i = 0; i < 3; i++)
+        ix_pool_release(p, c[i]);
+    CHECK(stats(p).idle == 3, "three idle");
+    CHECK(ix_pool_acquire(p, &c[0]) == IX_OK && stats(p).discarded == 0, "young ones kept");
+    ix_pool_release(p, c[0]);
+    sleep_ms(300);
+    CHECK(ix_pool_acquire(p, &c[0]) == IX_OK, "acquire after idling");
+    ix_pool_stats st = stats(p);
+    CHECK(st.discarded == 2 && st.open == 1, "idle ones closed down to min_size: %lld, %d open",
+          (long long)st.discarded, st.open);
+    ix_pool_release(p, c[0]);
+    ix_pool_destroy(p);
+    cfg.max_idle_ms = -1;
+    CHECK(ix_pool_create(&p, &cfg) == IX_EINVAL, "negative max_idle_ms");
+}
+
 typedef struct job {
     ix_pool *pool;
     int id, failures;
@@ -299,6 +329,7 @@ int main(void) {
     check_sizes_and_timeout();
     check_reset();
     check_health_and_lifetime();
+    check_max_idle();
     check_threads();
     ixd_stop(&P, SIGTERM);
     ixd_rmdir(&P);

@@ -109,6 +109,7 @@ u100_1             informix unique No   id
 
 Index name         Owner    Type   Clus Columns
 
+ r101_2            informix dupls  No   cid
 ix_q               informix dupls  No   qty
 
 rc=0" "$out"

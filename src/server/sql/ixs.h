@@ -216,6 +216,7 @@ struct ixd_db {
     struct ts_conn *ts;      /* the TimeSeries state (src/server/ts) */
     struct spl_conn *spl;    /* SPL routines and globals (ixs_spl_exec.c) */
     struct ixs_seqsess *seq; /* the session's sequence counters (ixs_seq.c) */
+    struct ixs_lobsess *lob; /* the session's open smart LOBs (ixs_lob.c) */
     int64_t stmt_vrows;      /* rows changed through updatable views (ixs_view.c) */
     /* WHERE CURRENT OF (ixs_cursor.c): the session's cursors by name, the
      * named FOREACH cursors of running SPL routines (innermost first) */

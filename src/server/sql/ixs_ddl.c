@@ -961,10 +961,17 @@ static void index_row_sql(sb *s, const char *name, const char *owner, int tabid,
     sb_add(s, ");");
 }
 
-/* The _ixd_constraints row of k (and the _ixd_indexes row of a PRIMARY KEY /
- * UNIQUE one): -217 when its columns are not t's. */
+/* The _ixd_constraints row of k and its _ixd_indexes row: a PRIMARY KEY /
+ * UNIQUE constraint's index has its name; a REFERENCES one has, as Informix
+ * gives it, a duplicates index named by a blank and the constraint's name
+ * (so no user index can clash), whose parts are the referencing columns
+ * (sysconstraints.idxname -> sysindexes). -217 when its columns are not
+ * t's. */
 static int constraint_cat_sql(px *p, sb *s, const tdef *t, const kdef *k) {
     int isidx = k->type == KDEF_PRIMARY || k->type == KDEF_UNIQUE;
+    int isfk = k->type == KDEF_REFERENCES;
+    char fkidx[IXS_NAME_MAX + 2];
+    snprintf(fkidx, sizeof fkidx, " %s", k->name);
     sb_add(s, "INSERT INTO _ixd_constraints(constrname, owner, tabid, constrtype, idxname, ifxtext,"
               " cols, reftabid, refcols, ondelete, checktext) VALUES(");
     sb_strlit(s, k->name, strlen(k->name));
@@ -972,7 +979,7 @@ static int constraint_cat_sql(px *p, sb *s, const tdef *t, const kdef *k) {
     const char *kown = k->owner[0] ? k->owner : t->owner;
     sb_strlit(s, kown, strlen(kown));
     sb_printf(s, ", %d, '%c', ", t->tabid, k->type);
-    lit_or_null(s, isidx ? k->name : NULL);
+    lit_or_null(s, isidx ? k->name : isfk ? fkidx : NULL);
     sb_addc(s, ',');
     lit_or_null(s, k->ifxcheck);
     sb_addc(s, ',');
@@ -988,10 +995,10 @@ static int constraint_cat_sql(px *p, sb *s, const tdef *t, const kdef *k) {
     sb_addc(s, ',');
     lit_or_null(s, k->checksql);
     sb_add(s, ");");
-    if (!isidx) return 0;
+    if (!isidx && !isfk) return 0;
     int parts[16] = {0};
     if (colno_of(t, k->cols, parts)) return px_failc(p, -217, "%s", k->cols);
-    index_row_sql(s, k->name, kown, t->tabid, 'U', 1, k->cols, parts);
+    index_row_sql(s, isidx ? k->name : fkidx, kown, t->tabid, isidx ? 'U' : 'D', 1, k->cols, parts);
     return 0;
 }
 

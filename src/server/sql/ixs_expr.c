@@ -157,7 +157,8 @@ static int type_word(const char *nm, ityp *t) {
                  {"int", IX_T_INTEGER, 4},       {"int8", IX_T_INT8, 10},
                  {"bigint", IX_T_BIGINT, 8},     {"smallfloat", IX_T_SMALLFLOAT, 4},
                  {"real", IX_T_SMALLFLOAT, 4},   {"date", IX_T_DATE, 4},
-                 {"boolean", IX_T_BOOLEAN, 1}};
+                 {"boolean", IX_T_BOOLEAN, 1},   {"blob", IX_T_BLOB, 72},
+                 {"clob", IX_T_CLOB, 72}};
     for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
         if (!strcmp(nm, words[k].name)) {
             *t = ixs_t(words[k].code, words[k].len);

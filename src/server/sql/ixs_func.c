@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "server/sql/ixs_func.h"
+#include "server/sql/ixs_lob.h"
 #include "server/sql/ixs_parse.h"
 #include "server/sql/ixs_spl.h"
 
@@ -115,6 +116,10 @@ static int e_text(px *p, const fdef *f, xv *a, int na, xv *out) {
 /* LENGTH family: characters (k 0) or bytes (k 1), without trailing blanks */
 static int e_length(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)na;
+    if (ixs_lob_is(a[0].t.code)) { /* the size of a BLOB or CLOB, in bytes */
+        ixs_lob_emit_length(p, &a[0], out);
+        return 0;
+    }
     ixs_as_text(p, &a[0]);
     if (f->k)
         sb_printf(&out->s, "length(CAST(rtrim(%s,' ') AS BLOB))", XS(&a[0]));
@@ -862,6 +867,7 @@ ityp ixs_func_type(const fdef *f, const ityp *at, int na, int64_t nd) {
 int ixs_func_emit(px *p, const fdef *f, const char *fn, xv *args, int na, xv *out) {
     for (int i = 0; i < na; i++)
         ixs_settle(p, &args[i]);
+    if (!f && ixs_lob_fn(fn)) return ixs_lob_emit(p, fn, args, na, out); /* ixs_lob_fn.c */
     if (!f) return ixs_spl_call(p, fn, args, na, out); /* a user routine, else -674 */
     out->lk = LB_EXPR;
     int rc = f->emit(p, f, args, na, out);

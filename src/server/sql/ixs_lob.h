@@ -1,0 +1,83 @@
+/*
+ * ixs_lob.h: smart large objects (BLOB, CLOB) in ixd: the store in the
+ * database file, the descriptors a session opens, the SQL functions
+ * (FILETOBLOB, FILETOCLOB, LOTOFILE, LOCOPY, length() of a LOB, ifx_lo_*),
+ * the value conversions of the two types and SQ_LODATA. docs/server.md
+ * "Smart large objects" describes the behaviour.
+ *
+ * Storage (one database file, so transactions cover it):
+ *   _ixd_lo(id INTEGER PRIMARY KEY, kind INTEGER, size INTEGER)   one row an LO
+ *   _ixd_lo_data(k INTEGER PRIMARY KEY, data BLOB)                 its pages
+ * Page n of LO id is row k = id << 20 | n and holds bytes [n * 32 KiB,
+ * (n + 1) * 32 KiB); it is read and written with SQLite's incremental blob
+ * I/O, so no more than one page of an LO is ever in memory. A BLOB or CLOB
+ * column holds the LO id (an INTEGER); NULL is NULL.
+ */
+#ifndef IXS_LOB_H
+#define IXS_LOB_H
+
+#include "proto/ix_msg.h"
+#include "server/sql/ixs.h"
+#include "server/sql/ixs_parse.h"
+
+#define IXS_LO_PAGE  32768      /* bytes a page */
+#define IXS_LO_MAXFD 64         /* descriptors open at once in a session */
+#define IXS_LO_MAXIO (16 << 20) /* most bytes one SQ_LODATA read returns */
+#define IXS_E_LO     (-9810)    /* Smart-large-object error. */
+
+/* 1 for IX_T_BLOB and IX_T_CLOB. */
+int ixs_lob_is(int code);
+/* The extended type id of a LOB type (10 BLOB, 11 CLOB) and back. */
+int ixs_lob_xid(int code);
+int ixs_lob_code(int xid);
+
+/* The directory server files of FILETOBLOB / LOTOFILE must be in (ixd
+ * --lob-dir); NULL refuses every server file. Process-wide, set at start. */
+void ixs_lob_set_dir(const char *dir);
+
+/* Registers the ixd_lo_* SQLite functions on h (ud: the ixd_db); 0 or -1.
+ * ixs_lob_close frees the session's descriptors (ixd_db_close). */
+int ixs_lob_register(sqlite3 *h, ixd_db *db);
+void ixs_lob_close(ixd_db *db);
+
+/* Creates an empty LO of type code (IX_T_BLOB/CLOB): 0 and *id, or -1. */
+int ixs_lob_create(ixd_db *db, int code, int64_t *id, ixd_err *err);
+/* Opens LO id with IXP_LO_* flags: the descriptor (>= 0), or -1. */
+int ixs_lob_open(ixd_db *db, int64_t id, int flags, ixd_err *err);
+int ixs_lob_close_fd(ixd_db *db, int fd, ixd_err *err);
+/* Reads up to n bytes at the descriptor's position (advanced); the count
+ * (0 at the end), or -1. */
+int64_t ixs_lob_read(ixd_db *db, int fd, uint8_t *buf, size_t n, ixd_err *err);
+/* Writes n bytes at the position (at the end with LO_APPEND); 0 or -1. */
+int ixs_lob_write(ixd_db *db, int fd, const uint8_t *p, size_t n, ixd_err *err);
+/* Moves the position (IXP_LO_SEEK_*): the new position, or -1. */
+int64_t ixs_lob_seek(ixd_db *db, int fd, int64_t off, int whence, ixd_err *err);
+/* The size of the LO open on fd, or -1. */
+int64_t ixs_lob_fd_size(ixd_db *db, int fd, ixd_err *err);
+/* The size of LO id, or -1. */
+int64_t ixs_lob_size(ixd_db *db, int64_t id, ixd_err *err);
+
+/* Value conversions of the two types (ixd_store.c calls them for a LOB
+ * type): a tuple or bind value (the UDT envelope around the handle) to its
+ * SQLite value (the id), back, as text (refused: -9634), and a converted
+ * value (LOB to LOB). */
+int ixs_lob_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out);
+int ixs_lob_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out);
+int ixs_lob_convert(ityp from, const sval *v, ityp to, sval *out);
+/* A value bound to a LOB parameter: a handle stays itself; a string or
+ * bytes become a new LO holding them (how a client inserts a LOB from a
+ * bind value). 0 or a negative SQLCODE (err filled). */
+int ixs_lob_bind(ixd_db *db, ityp from, const sval *v, ityp to, sval *out, ixd_err *err);
+
+/* The translator's side: 1 when fn (lower case) is one of the LOB
+ * functions; ixs_lob_emit writes the call (0, or -1 with p failed);
+ * ixs_lob_emit_length writes length() of a LOB value. */
+int ixs_lob_fn(const char *fn);
+int ixs_lob_emit(px *p, const char *fn, xv *a, int na, xv *out);
+void ixs_lob_emit_length(px *p, xv *a, xv *out);
+
+/* SQ_LODATA from a client (src/server/ixd_lob.c): performs it and appends
+ * the reply to reply; 0, or -1 with err set (nothing appended). */
+int ixd_lob_message(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixd_err *err);
+
+#endif
