@@ -35,6 +35,7 @@ typedef struct {
     PyObject *messages;       /* list of (class, value) of the connection's errors */
     PyObject *tz;             /* tzinfo aware datetimes are converted to (None: local) */
     struct ixpool_link *pool; /* NULL: not from an ixdb.pool.Pool (ixdb_pool.c) */
+    int aio_err;              /* ixdb.aio: the failure ix_consume_input / ix_flush met (0: none) */
 } ConnectionObject;
 
 /* How a column's values become Python objects: chosen once per statement
@@ -128,6 +129,10 @@ PyObject *build_row(CursorObject *cu);
 PyObject *connection_wrap(ix_conn *c, int autocommit, const char *encoding, PyObject *tz);
 ConnectionObject *connection_new(ix_conn *c, int autocommit, const char *encoding, PyObject *tz);
 int on_wait_signal(void *ud);
+int bind_params(CursorObject *cu, ix_stmt *s, PyObject *params);
+int cursor_numeric(CursorObject *cu, const char *text, size_t n, numeric_sql *ns);
+int cursor_describe(CursorObject *cu);
+void cursor_clear_result(CursorObject *cu);
 
 /* ---- pool (ixdb_pool.c) and column arrays (ixdb_arrays.c) ------------------- */
 
@@ -136,5 +141,9 @@ void pool_giveback(ConnectionObject *co); /* close of a pooled connection */
 int pool_track_cursor(ConnectionObject *co, CursorObject *cu);
 void pool_forget_cursor(CursorObject *cu);
 PyObject *Cursor_fetch_arrays(CursorObject *cu, PyObject *args, PyObject *kw);
+
+/* ---- ixdb.aio (ixdb_aio.c) ---------------------------------------------------- */
+
+int aio_add_functions(PyObject *module);
 
 #endif
