@@ -390,22 +390,6 @@ static PyObject *aio_need_begin(PyObject *mod, PyObject *arg) {
     Py_RETURN_TRUE;
 }
 
-static int is_db_statement(int t) {
-    return t == IX_STMTTYPE_DATABASE || t == IX_STMTTYPE_CREATE_DB || t == IX_STMTTYPE_DROP_DB ||
-           t == IX_STMTTYPE_CLOSE_DB || t == IX_STMTTYPE_START_DB;
-}
-
-static void aio_set_lastrowid(CursorObject *cu) {
-    int64_t v = 0;
-    if (cu->stmt_type == IX_STMTTYPE_INSERT) {
-        v = ix_last_serial8(cu->conn->conn);
-        if (!v) v = ix_last_serial(cu->conn->conn);
-    }
-    PyObject *r = v ? PyLong_FromLongLong(v) : NULL;
-    if (!r) PyErr_Clear();
-    Py_XSETREF(cu->lastrowid, r ? r : Py_NewRef(Py_None));
-}
-
 /* _aio_execute(cu, params): binds and queues the execution of the prepared
  * statement: AIO_READ (poll it with _aio_execute_poll) or AIO_DONE (a
  * DATABASE-class statement, run at once with ix_exec: docs/python.md). */
@@ -452,7 +436,7 @@ static PyObject *aio_execute_poll(PyObject *mod, PyObject *arg) {
     }
     if (rc == IX_DONE || rc == IX_OK) {
         cu->rowcount = ix_changes(cu->stmt);
-        aio_set_lastrowid(cu);
+        set_lastrowid(cu);
         return PyLong_FromLong(AIO_DONE);
     }
     cursor_clear_result(cu);
@@ -594,7 +578,7 @@ static PyObject *aio_batch_poll(PyObject *mod, PyObject *args) {
             raise_conn(cu->conn->conn, rc);
             first = take_exception();
         }
-        aio_set_lastrowid(cu);
+        set_lastrowid(cu);
         if (errors && (rc == IX_OK || first))
             ret = Py_BuildValue("(LNN)", (long long)ix_changes(cu->stmt), errors,
                                 first ? first : Py_NewRef(Py_None));

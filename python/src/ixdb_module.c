@@ -1317,12 +1317,12 @@ static int cursor_prepare(CursorObject *cu, PyObject *sql) {
 }
 
 /* Statement kinds that are run as one-shot commands (database changes). */
-static int is_db_statement(int t) {
+int is_db_statement(int t) {
     return t == IX_STMTTYPE_DATABASE || t == IX_STMTTYPE_CREATE_DB || t == IX_STMTTYPE_DROP_DB ||
            t == IX_STMTTYPE_CLOSE_DB || t == IX_STMTTYPE_START_DB;
 }
 
-static void set_lastrowid(CursorObject *cu) {
+void set_lastrowid(CursorObject *cu) {
     int64_t v = 0;
     if (cu->stmt_type == IX_STMTTYPE_INSERT) {
         v = ix_last_serial8(cu->conn->conn);

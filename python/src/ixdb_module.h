@@ -122,6 +122,12 @@ int cursor_check(CursorObject *cu);
 PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc);
 int cursor_step(CursorObject *cu);
 PyObject *build_row(CursorObject *cu);
+/* 1 for the statement kinds run as one-shot commands (DATABASE, CREATE /
+ * DROP / CLOSE / START DATABASE). */
+int is_db_statement(int t);
+/* cu->lastrowid from the INSERT just run (the SERIAL8 or SERIAL it made),
+ * None for other statements. */
+void set_lastrowid(CursorObject *cu);
 /* A new Connection owning c, with every field set (encoding NULL or "" for
  * UTF-8; tz: None or the tzinfo of aware datetimes). connection_wrap
  * ix_close's c when it fails; connection_new leaves c to the caller and
