@@ -1337,7 +1337,11 @@ int ix_batch_result(ix_stmt *stmt, int *sqlcodes, int64_t *nfailed);
 /* Writes queued requests as far as the socket takes them. Returns IX_OK
  * (everything written), IX_WANT_WRITE (the socket is full: wait until it
  * is writable and call again), IX_ECONN / IX_ETLS (the connection died),
- * IX_EMISUSE (NULL conn). Never waits. In non-blocking mode the ix_send_*
+ * IX_EMISUSE (NULL conn), or an error a reply decoded on the way met (as
+ * ix_consume_input). Never waits. It also reads what the socket has and
+ * decodes every reply that arrived whole, as ix_consume_input does, so
+ * after it no complete reply is left unread in the library's buffer: waiting
+ * for readability is then always right. In non-blocking mode the ix_send_*
  * calls and ix_step try one write themselves; call ix_flush until IX_OK. */
 int ix_flush(ix_conn *conn);
 

@@ -114,7 +114,12 @@ int ix_flush(ix_conn *c) {
     if (!c) return IX_EMISUSE;
     if (c->dead) return ixc_check(c);
     if (c->csm) return IX_OK;
-    int rc = ixc_nb_io(c);
+    /* it reads too (a server blocked on its writes must be drained for it to
+     * read ours), so it decodes what arrived whole, as ix_consume_input:
+     * no reply may wait in our buffer while the socket is quiet */
+    c->nb_step = 1;
+    int rc = ixc_nb_pump(c);
+    c->nb_step = 0;
     if (rc != IX_OK) return rc;
     return c->sent < c->out.len ? IX_WANT_WRITE : IX_OK;
 }

@@ -375,6 +375,29 @@ static void test_errors(ix_conn *c) {
     CHECK(ix_send_execute(NULL) == IX_EMISUSE, "NULL statement");
 }
 
+/* A reply that arrives while only ix_flush is called is decoded by it:
+ * nothing may sit in the library's buffer while the socket is quiet, or an
+ * event loop that waits for readability before a completion call would
+ * wait for ever. */
+static void test_flush_decodes(ix_conn *c) {
+    ix_stmt *s = NULL;
+    int rc = ix_send_prepare(c, "select count(*) from u", IX_NTS, 0, &s);
+    if (rc == IX_OK) rc = ix_send_execute(s);
+    double until = now_s() + 10;
+    while (rc >= 0 && ix_is_busy(c) && now_s() < until) {
+        rc = ix_flush(c);
+        struct pollfd pf = {.fd = ix_socket(c), .events = POLLIN};
+        poll(&pf, 1, 20);
+    }
+    CHECK(rc >= 0 && !ix_is_busy(c), "ix_flush alone completes the reply: rc %d busy %d", rc,
+          ix_is_busy(c));
+    if (rc >= 0) rc = ix_execute_result(s);
+    CHECK(rc == IX_OK, "the cursor is open without another read: %d", rc);
+    if (rc == IX_OK) NB_RUN(c, rc, ix_step(s));
+    CHECK(rc == IX_ROW && ix_column_int(s, 0) == 3, "and its row is there: %d", rc);
+    ix_finalize(s);
+}
+
 static void test_cancel(ix_conn *c) {
     int rc = ix_exec(c, "create table n (i integer)");
     ix_stmt *s = NULL;
@@ -486,6 +509,7 @@ int main(void) {
     if (rc == IX_OK) {
         test_batch_and_select(c);
         test_errors(c);
+        test_flush_decodes(c);
         test_cancel(c);
     }
     ix_close(c);
