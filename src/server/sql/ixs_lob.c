@@ -58,15 +58,17 @@ int ixs_lob_ensure_tables(ixd_db *db, ixd_err *err) {
         return 0;
     }
     int old = strstr(sqlite3_errmsg(db->h), "no such column") != NULL;
-    return exec(db,
-                old ? "ALTER TABLE _ixd_lo ADD COLUMN refs INTEGER;"
-                      "CREATE INDEX IF NOT EXISTS _ixd_lo_refs ON _ixd_lo(refs);"
-                    : "CREATE TABLE IF NOT EXISTS _ixd_lo(id INTEGER PRIMARY KEY, kind INTEGER NOT "
-                      "NULL, size INTEGER NOT NULL, refs INTEGER);"
-                      "CREATE INDEX IF NOT EXISTS _ixd_lo_refs ON _ixd_lo(refs);"
-                      "CREATE TABLE IF NOT EXISTS _ixd_lo_data(k INTEGER PRIMARY KEY, data BLOB "
-                      "NOT NULL);",
-                err);
+    int rc =
+        exec(db,
+             old ? "ALTER TABLE _ixd_lo ADD COLUMN refs INTEGER;"
+                   "CREATE INDEX IF NOT EXISTS _ixd_lo_refs ON _ixd_lo(refs);"
+                 : "CREATE TABLE IF NOT EXISTS _ixd_lo(id INTEGER PRIMARY KEY, kind INTEGER NOT "
+                   "NULL, size INTEGER NOT NULL, refs INTEGER);"
+                   "CREATE INDEX IF NOT EXISTS _ixd_lo_refs ON _ixd_lo(refs);"
+                   "CREATE TABLE IF NOT EXISTS _ixd_lo_data(k INTEGER PRIMARY KEY, data BLOB "
+                   "NOT NULL);",
+             err);
+    return rc ? rc : ixs_lob_upgrade(db, err);
 }
 #define ensure_tables ixs_lob_ensure_tables
 

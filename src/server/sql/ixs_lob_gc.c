@@ -20,6 +20,7 @@
  * Informix's transient LOs do; a transaction that rolls back takes its LOs
  * with it (they are rows of the database file).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,9 +92,10 @@ static char *trigger(const tdef *t, const char *kind, const char *event, const c
 }
 
 int ixs_lob_table_hooks(ixd_db *db, const tdef *t, ixd_err *err) {
+    /* the store first: making it hooks the tables it finds, this one too */
+    if (has_lobs(t) && ixs_lob_ensure_tables(db, err)) return -1;
     if (drop_hooks(db, t->name, err)) return -1;
     if (!has_lobs(t)) return 0;
-    if (ixs_lob_ensure_tables(db, err)) return -1;
     static const char up[] =
         "UPDATE _ixd_lo SET refs = coalesce(refs, 0) + 1 WHERE id = new.\"%w\";",
                       down[] =
@@ -107,6 +109,54 @@ int ixs_lob_table_hooks(ixd_db *db, const tdef *t, ixd_err *err) {
         run(db, trigger(t, "u", "UPDATE", both), err))
         return -1;
     return 0;
+}
+
+/* A store made or given its refs column now: the tables that already have
+ * LOB columns get their triggers and their counts (their rows hold the
+ * LOs they hold), before any LO is made that a trigger should count. */
+int ixs_lob_upgrade(ixd_db *db, ixd_err *err) {
+    sqlite3_stmt *st;
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT t.tabname, c.colname FROM _ixd_columns c JOIN _ixd_tables t ON t.tabid ="
+             " c.tabid WHERE c.coltype IN (%d, %d) ORDER BY t.tabid, c.colno",
+             IX_T_BLOB, IX_T_CLOB);
+    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) return 0; /* no catalogue */
+    tdef *ts = NULL;
+    int nt = 0, rc = 0;
+    while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+        const char *tn = (const char *)sqlite3_column_text(st, 0),
+                   *cn = (const char *)sqlite3_column_text(st, 1);
+        if (!tn || !cn) continue;
+        if (!nt || strcmp(ts[nt - 1].name, tn)) {
+            tdef *n = realloc(ts, (size_t)(nt + 1) * sizeof *ts);
+            if (!n) {
+                rc = ixd_seterr(err, -208, 0, 0, NULL);
+                break;
+            }
+            ts = n;
+            memset(&ts[nt], 0, sizeof ts[nt]);
+            snprintf(ts[nt++].name, sizeof ts->name, "%s", tn);
+        }
+        tdef *t = &ts[nt - 1];
+        cdef *c = realloc(t->cols, (size_t)(t->ncols + 1) * sizeof *c);
+        if (!c) {
+            rc = ixd_seterr(err, -208, 0, 0, NULL);
+            break;
+        }
+        t->cols = c;
+        memset(&c[t->ncols], 0, sizeof *c);
+        snprintf(c[t->ncols].name, sizeof c->name, "%s", cn);
+        c[t->ncols++].t.code = IX_T_BLOB;
+    }
+    sqlite3_finalize(st);
+    for (int i = 0; i < nt; i++) {
+        if (!rc) rc = ixs_lob_table_hooks(db, &ts[i], err);
+        if (!rc) rc = ixs_lob_table_refs(db, &ts[i], 1, err);
+        free(ts[i].cols);
+    }
+    free(ts);
+    return rc;
 }
 
 int ixs_lob_table_refs(ixd_db *db, const tdef *t, int delta, ixd_err *err) {
