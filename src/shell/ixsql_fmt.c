@@ -18,7 +18,8 @@
  *   vertical   the aligned layout's "name  value" lines for every row (\x)
  *
  * Backslash commands (a line of their own, outside a statement):
- *   \pset format FMT, \pset null STR, \pset pager [on|off], \x [on|off],
+ *   \pset format FMT, \pset null STR, \pset lob MODE (ixsql_lob.c),
+ *   \pset pager [on|off], \x [on|off],
  *   \timing [on|off], \o [file | |command] (ixsql_output.c).
  */
 #include <ctype.h>
