@@ -723,6 +723,7 @@ int ixs_commit(ixd_db *db, ixd_err *err) {
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
     ts_before_commit(db);
+    ixs_lob_gc(db); /* the LOs no row holds any more */
     int rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
         ixs_sqlite_err(db, rc, IX_STMTTYPE_COMMIT_WORK, NULL, err);
@@ -1152,7 +1153,9 @@ int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, i
         exec_args a = {rows, serial, serial8};
         return own_txn(s, execute_in_txn, &a, err);
     }
-    return execute(s, rows, serial, serial8, err);
+    int rc = execute(s, rows, serial, serial8, err);
+    ixs_lob_stmt_end(s->db); /* outside a transaction: the LOs let go are deleted */
+    return rc;
 }
 
 static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixd_err *err) {

@@ -18,7 +18,8 @@
  *   vertical   the aligned layout's "name  value" lines for every row (\x)
  *
  * Backslash commands (a line of their own, outside a statement):
- *   \pset format FMT, \pset null STR, \pset pager [on|off], \x [on|off],
+ *   \pset format FMT, \pset null STR, \pset lob MODE (ixsql_lob.c),
+ *   \pset pager [on|off], \x [on|off],
  *   \timing [on|off], \o [file | |command] (ixsql_output.c).
  */
 #include <ctype.h>
@@ -29,6 +30,7 @@
 #include <time.h>
 
 #include "ixsql.h"
+#include "ixsql_lob.h"
 
 static const char *const format_names[] = {
     [IXSQL_FMT_ALIGNED] = "aligned",   [IXSQL_FMT_UNALIGNED] = "unaligned",
@@ -190,10 +192,12 @@ static void header(ix_stmt *stmt, int ncols, int format) {
 static void unaligned_row(ix_stmt *stmt, int ncols) {
     for (int i = 0; i < ncols; i++) {
         if (i) putchar('|');
-        if (ix_column_is_null(stmt, i))
+        size_t n;
+        const char *v = ixsql_col_text(stmt, i, &n);
+        if (!v)
             fputs(ixsql_fmt_null(), stdout);
         else
-            fwrite(ix_column_text(stmt, i), 1, ix_column_text_len(stmt, i), stdout);
+            fwrite(v, 1, n, stdout);
     }
     putchar('\n');
 }
@@ -205,10 +209,12 @@ static void unaligned_vertical_row(ix_stmt *stmt, int ncols, long long row) {
     for (int i = 0; i < ncols; i++) {
         const char *name = ix_column_name(stmt, i);
         if (!ixsql_without_headings) printf("%s|", name ? name : "");
-        if (ix_column_is_null(stmt, i))
+        size_t n;
+        const char *v = ixsql_col_text(stmt, i, &n);
+        if (!v)
             fputs(ixsql_fmt_null(), stdout);
         else
-            fwrite(ix_column_text(stmt, i), 1, ix_column_text_len(stmt, i), stdout);
+            fwrite(v, 1, n, stdout);
         putchar('\n');
     }
 }
@@ -216,8 +222,9 @@ static void unaligned_vertical_row(ix_stmt *stmt, int ncols, long long row) {
 static void csv_row(ix_stmt *stmt, int ncols) {
     for (int i = 0; i < ncols; i++) {
         if (i) putchar(',');
-        if (!ix_column_is_null(stmt, i))
-            csv_field(ix_column_text(stmt, i), ix_column_text_len(stmt, i));
+        size_t n;
+        const char *v = ixsql_col_text(stmt, i, &n);
+        if (v) csv_field(v, n);
     }
     fputs("\r\n", stdout);
 }
@@ -229,12 +236,14 @@ static void json_row(ix_stmt *stmt, int ncols, long long row) {
         if (i) putchar(',');
         json_string(name ? name : "", name ? strlen(name) : 0);
         putchar(':');
-        if (ix_column_is_null(stmt, i))
+        size_t n;
+        const char *v = ixsql_col_text(stmt, i, &n);
+        if (!v)
             fputs("null", stdout);
         else if (is_number_type(ix_column_type(stmt, i)))
-            json_number(ix_column_text(stmt, i), ix_column_text_len(stmt, i));
+            json_number(v, n);
         else
-            json_string(ix_column_text(stmt, i), ix_column_text_len(stmt, i));
+            json_string(v, n);
     }
     putchar('}');
 }
@@ -267,10 +276,12 @@ static void markdown_header(ix_stmt *stmt, int ncols) {
 static void markdown_row(ix_stmt *stmt, int ncols) {
     for (int i = 0; i < ncols; i++) {
         fputs("| ", stdout);
-        if (ix_column_is_null(stmt, i))
+        size_t n;
+        const char *v = ixsql_col_text(stmt, i, &n);
+        if (!v)
             markdown_cell(ixsql_fmt_null(), strlen(ixsql_fmt_null()));
         else
-            markdown_cell(ix_column_text(stmt, i), ix_column_text_len(stmt, i));
+            markdown_cell(v, n);
         putchar(' ');
     }
     fputs("|\n", stdout);
@@ -299,6 +310,7 @@ int ixsql_fmt_rows(ix_stmt *stmt, long long *rows) {
             unaligned_row(stmt, ncols);
         ++*rows;
     }
+    ixsql_lob_end();
     if (format == IXSQL_FMT_JSON) fputs(*rows ? "\n]\n" : "]\n", stdout);
     return rc;
 }
@@ -376,6 +388,13 @@ static int pset(int nwords, char w[MAX_WORDS][MAX_WORD]) {
         ixsql_message("Output format is %s.", format_names[f]);
         return 0;
     }
+    if (nwords >= 2 && strcmp(w[1], "lob") == 0) {
+        int m = nwords == 3 ? ixsql_lob_parse(w[2]) : nwords == 2 ? ixsql_lob_show : -1;
+        if (m < 0) return -1;
+        ixsql_lob_show = m;
+        ixsql_message("LOB display is %s.", ixsql_lob_name(m));
+        return 0;
+    }
     if (nwords >= 2 && strcmp(w[1], "pager") == 0)
         return on_off(nwords - 1, w[2], &ixsql_pager_on, "Pager usage");
     if (nwords >= 2 && strcmp(w[1], "null") == 0) {
@@ -427,7 +446,8 @@ int ixsql_backslash(const char *line, size_t len) {
     fflush(stdout);
     fprintf(stderr,
             "\nixsql: bad arguments: %.*s (\\pset format "
-            "aligned|unaligned|csv|json|markdown|vertical, \\pset null STR, \\pset pager "
+            "aligned|unaligned|csv|json|markdown|vertical, \\pset null STR, \\pset lob "
+            "placeholder|size|text, \\pset pager "
             "[on|off], \\x [on|off], \\timing [on|off])\n",
             (int)len, line);
     return IXSQL_FAILED;

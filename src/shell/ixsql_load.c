@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "ixsql.h"
+#include "ixsql_lob.h"
 #include "ixsql_unl.h"
 
 /* Informix's own codes for LOAD errors (dbaccess's message file). */
@@ -108,10 +109,14 @@ static int put_money(ixsql_buf *b, const char *t, size_t n, char delim, int hex)
     return ixsql_unl_put_text(b, num, k, delim, hex);
 }
 
-/* Appends column i of the current row in UNL form. */
-static int put_value(ix_stmt *s, int i, ixsql_buf *b, char delim, int hex) {
+/* Appends column i of the current row in UNL form (a smart LOB: its
+ * value to its column's file in lobs, the reference to b). -1 out of
+ * memory, -2 the connection failed, -3 a file error (printed). */
+static int put_value(ix_stmt *s, int i, ixsql_buf *b, char delim, int hex, ixsql_lob_unl *lobs) {
     if (ix_column_is_null(s, i)) return ixsql_unl_put_null(b, delim);
     int type = ix_column_type(s, i);
+    if (ixsql_lob_column(s, i) && ix_column_lob_type(s, i))
+        return ixsql_lob_put(lobs, s, i, b, delim, hex);
     size_t n;
     if (type == IX_T_BYTE) {
         const void *p = ix_column_blob(s, i, &n);
@@ -138,13 +143,18 @@ static int put_value(ix_stmt *s, int i, ixsql_buf *b, char delim, int hex) {
     return ixsql_unl_put_text(b, t, n, delim, hex);
 }
 
-static int unload_rows(ix_conn *conn, ix_stmt *s, FILE *f, char delim, long long *rows) {
+static int unload_rows(ix_conn *conn, ix_stmt *s, FILE *f, char delim, ixsql_lob_unl *lobs,
+                       long long *rows) {
     ixsql_buf b = {0};
     int hex = ixsql_unl_hex(), rc, ncols = ix_column_count(s);
     while ((rc = ix_step(s)) == IX_ROW) {
         b.len = 0;
         for (int i = 0; i < ncols; i++) {
-            int r = put_value(s, i, &b, delim, hex);
+            int r = put_value(s, i, &b, delim, hex, lobs);
+            if (r == -3) {
+                ixsql_buf_free(&b);
+                return IXSQL_FAILED;
+            }
             if (r == -1) {
                 ixsql_buf_free(&b);
                 return oom();
@@ -199,7 +209,9 @@ int ixsql_unload(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) {
         return IXSQL_FAILED;
     }
     long long rows = 0;
-    int rc = unload_rows(conn, s, f, st.delim, &rows);
+    ixsql_lob_unl *lobs = ixsql_lob_unl_new(st.file, ix_column_count(s));
+    int rc = lobs ? unload_rows(conn, s, f, st.delim, lobs, &rows) : oom();
+    if (ixsql_lob_unl_close(lobs) != 0 && rc == IXSQL_OK) rc = IXSQL_FAILED;
     ix_finalize(s);
     if (fclose(f) != 0 && rc == IXSQL_OK) {
         fflush(stdout);
@@ -252,6 +264,8 @@ typedef struct load_job {
     ix_conn *conn;
     int ncols;
     int *types, *enclens;
+    int *lobkind;     /* IX_T_BLOB / IX_T_CLOB for a smart-LOB column, else 0 */
+    ix_locator *locs; /* the batch's new LOs: row * ncols + column */
     ixsql_unl_rec *recs;
     ixsql_buf val;
     int hex;
@@ -263,8 +277,12 @@ typedef struct load_job {
 
 /* Binds field k of rec as parameter k + 1. Returns IX_OK, an IX_E* code,
  * or an SQLCODE (< -200) for a value that does not convert. */
-static int bind_field(load_job *j, ix_stmt *s, const ixsql_unl_rec *rec, int k) {
+static int bind_field(load_job *j, ix_stmt *s, int64_t row, int k) {
+    const ixsql_unl_rec *rec = &j->recs[row];
     int type = j->types[k], p = k + 1;
+    if (j->lobkind[k])
+        return ix_bind_locator(s, p, j->lobkind[k],
+                               ixsql_unl_is_null(rec, k) ? NULL : &j->locs[row * j->ncols + k]);
     if (ixsql_unl_is_null(rec, k)) return ix_bind_null(s, p);
     j->val.len = 0;
     if (type == IX_T_BYTE) {
@@ -317,7 +335,7 @@ static int bind_field(load_job *j, ix_stmt *s, const ixsql_unl_rec *rec, int k) 
 static int bind_row(ix_stmt *s, int64_t row, void *ud) {
     load_job *j = ud;
     for (int k = 0; k < j->ncols; k++) {
-        int rc = bind_field(j, s, &j->recs[row], k);
+        int rc = bind_field(j, s, row, k);
         if (rc == IX_OK) continue;
         j->bad_code = rc;
         j->bad_row = row;
@@ -407,6 +425,27 @@ static int run_batch(load_job *j, load_run *lr, ix_stmt *ins, int64_t n, int *co
     return ix_conn_is_dead(j->conn) ? IXSQL_FATAL : IXSQL_FAILED;
 }
 
+/* The LOs the batch's LOB fields name, made before the batch runs (the
+ * batch's binds only take their handles). */
+static int make_lobs(load_job *j, load_run *lr, int64_t n) {
+    for (int64_t r = 0; r < n; r++)
+        for (int k = 0; k < j->ncols; k++) {
+            if (!j->lobkind[k] || ixsql_unl_is_null(&j->recs[r], k)) continue;
+            j->val.len = 0;
+            if (ixsql_unl_decode(&j->recs[r], k, j->hex, &j->val) != 0) return oom();
+            int rc = ixsql_lob_load(j->conn, j->lobkind[k], j->val.p, j->val.len,
+                                    &j->locs[r * j->ncols + k]);
+            if (rc == 0) continue;
+            if (rc == -1) return oom();
+            if (lr->tty) fputs("\r\033[K", stderr);
+            if (rc == -2) ixsql_print_error(j->conn, NULL, 0, (ixsql_pos){0, 0});
+            fprintf(stderr, "Column %d.\n", k + 1);
+            print_bad_line(&j->recs[r], lr->done + r + 1);
+            return ix_conn_is_dead(j->conn) ? IXSQL_FATAL : IXSQL_FAILED;
+        }
+    return IXSQL_OK;
+}
+
 static void progress(const load_run *lr) {
     if (!lr->tty) return;
     double dt = now_s() - lr->t0;
@@ -424,7 +463,8 @@ static int load_loop(load_job *j, load_run *lr, ix_stmt *ins) {
             rc = oom();
             break;
         }
-        if (n > 0) rc = run_batch(j, lr, ins, n, codes);
+        if (n > 0) rc = make_lobs(j, lr, n);
+        if (n > 0 && rc == IXSQL_OK) rc = run_batch(j, lr, ins, n, codes);
         if (rc == IXSQL_OK && bad) {
             if (lr->tty) fputs("\r\033[K", stderr);
             print_sqlcode(SQLCODE_LOAD_COUNT);
@@ -486,10 +526,16 @@ static int prepare_load(ix_conn *conn, load_job *j, const ixsql_buf *table, cons
     rc = -1;
     j->types = calloc((size_t)j->ncols, sizeof *j->types);
     j->enclens = calloc((size_t)j->ncols, sizeof *j->enclens);
-    if (!j->types || !j->enclens) goto done;
+    j->lobkind = calloc((size_t)j->ncols, sizeof *j->lobkind);
+    if (!j->types || !j->enclens || !j->lobkind) goto done;
     for (int k = 0; k < j->ncols; k++) {
         j->types[k] = ix_column_type(d, k);
         j->enclens[k] = ix_column_enclen(d, k);
+        if (!ixsql_lob_column(d, k)) continue;
+        j->lobkind[k] = ixsql_lob_kind(conn, table->p, table->len, ix_column_name(d, k));
+        if (!j->locs &&
+            !(j->locs = calloc((size_t)(BATCH_ROWS + 1) * (size_t)j->ncols, sizeof *j->locs)))
+            goto done;
     }
     q.len = 0;
     if (ixsql_buf_add(&q, rest, rest_len) || ixsql_buf_add(&q, " VALUES (?", 10)) goto done;
@@ -554,6 +600,8 @@ int ixsql_load(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) {
     ix_finalize(ins);
     free(j.types);
     free(j.enclens);
+    free(j.lobkind);
+    free(j.locs);
     ixsql_buf_free(&j.val);
     ixsql_buf_free(&table);
     ixsql_buf_free(&cols);

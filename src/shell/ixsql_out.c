@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ixsql.h"
+#include "ixsql_lob.h"
 
 #define IXSQL_LINE_WIDTH 80
 
@@ -144,6 +145,11 @@ int ixsql_display_width(int type, int enclen, int *numeric) {
     case IX_T_BOOLEAN: return 1;
     case IX_T_BYTE: return 12;                   /* "<BYTE value>" */
     case IX_T_TEXT: return 2 * IXSQL_LINE_WIDTH; /* always vertical */
+    case IX_T_UDTFIXED:                          /* a smart LOB: "<SBlob value>" */
+        if (enclen != IX_LOCATOR_LEN) return enclen > 0 ? enclen : 1;
+        return ixsql_lob_show == IXSQL_LOB_PLACEHOLDER ? 13
+               : ixsql_lob_show == IXSQL_LOB_SIZE      ? 30
+                                                       : 2 * IXSQL_LINE_WIDTH; /* CLOB text */
     case IX_T_CHAR:
     case IX_T_VARCHAR:
     case IX_T_NCHAR:
@@ -213,14 +219,15 @@ static int aligned_rows(ix_stmt *stmt, long long *rows) {
             putchar('\n');
         }
         for (int i = 0; i < ncols; i++) {
-            const char *v = ix_column_text(stmt, i);
-            if (!v) v = ixsql_fmt_null(); /* as nothing unless \pset null */
+            size_t vn;
+            const char *v = ixsql_col_text(stmt, i, &vn);
+            if (!v) v = ixsql_fmt_null(), vn = strlen(v); /* as nothing unless \pset null */
             if (vertical) {
                 if (names) {
                     field(ix_column_name(stmt, i), namew, 0);
                     fputs("  ", stdout);
                 }
-                ixsql_put_text(v, strlen(v));
+                ixsql_put_text(v, vn);
                 putchar('\n');
             } else {
                 if (i) putchar(' ');
@@ -230,6 +237,7 @@ static int aligned_rows(ix_stmt *stmt, long long *rows) {
         if (!vertical) putchar('\n');
         ++*rows;
     }
+    ixsql_lob_end();
     free(width);
     free(numeric);
     return rc;

@@ -68,6 +68,7 @@ static void help(void) {
           "  OUTPUT TO 'file' | PIPE 'cmd' [WITHOUT HEADINGS] SELECT ...\n"
           "  \\pset format aligned|unaligned|csv|json|markdown|vertical, \\pset null STR\n"
           "  \\pset pager [on|off], \\o [file | |command]  where results go\n"
+          "  \\pset lob placeholder|size|text   how BLOB and CLOB values print\n"
           "  \\x [on|off]        vertical display;  \\timing [on|off]  time each statement\n"
           "  Tab               complete a keyword, table or column\n"
           "  \\set [NAME [VALUE]], \\unset NAME   variables, used as :NAME or :'NAME'\n"

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "server/sql/ixs_lob.h"
 #include "server/sql/ixs_objs.h"
 #include "server/sql/ixs_ddl_tree.h"
 #include "server/sql/ixs_parse.h"
@@ -1051,6 +1052,10 @@ int ixs_materialize(px *p, tdef *t, int rebuild) {
         p->failed = 1;
         return -1;
     }
+    if (ixs_lob_table_hooks(db, t, p->err)) { /* counted LOB references */
+        p->failed = 1;
+        return -1;
+    }
     return 0;
 }
 
@@ -1467,6 +1472,10 @@ int ixs_drop_run(px *p, const ddl_drop *dr) {
     if (r || s.oom || ixs_ddl_begin(p)) {
         sb_free(&s);
         return r > 0 ? 0 : r < 0 || p->failed ? -1 : px_failc(p, -208, NULL);
+    }
+    if (dr->what == DROP_TABLE && ixs_lob_drop_table(p, dr->name)) { /* its LOs are let go */
+        sb_free(&s);
+        return ixs_ddl_end(p, 0);
     }
     r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
     sb_free(&s);

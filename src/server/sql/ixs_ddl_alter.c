@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/sql/ixs_lob.h"
 #include "server/sql/ixs_ddl_tree.h"
 #include "server/sql/ixs_ex.h"
 #include "server/sql/ixs_spl.h"
@@ -311,9 +312,10 @@ static int rename_old_columns(px *p, const char *name) {
 static int rebuild(px *p, tdef *t) {
     if (ixs_ddl_begin(p)) return -1;
     sqlite3_exec(p->db->h, "PRAGMA defer_foreign_keys = ON", NULL, NULL, NULL);
-    if (rename_old_columns(p, t->name)) return ixs_ddl_end(p, 0);
-    int ok = ixs_materialize(p, t, 1) == 0 && ixs_ts_columns(p, t, 0) == 0 &&
-             ixs_trigger_rebuild(p, t->name) == 0;
+    /* the old rows' LOB references go, the new rows' come (a dropped column's LOs go) */
+    if (ixs_lob_drop_table(p, t->name) || rename_old_columns(p, t->name)) return ixs_ddl_end(p, 0);
+    int ok = ixs_materialize(p, t, 1) == 0 && ixs_lob_table_refs(p->db, t, 1, p->err) == 0 &&
+             ixs_ts_columns(p, t, 0) == 0 && ixs_trigger_rebuild(p, t->name) == 0;
     if (ok && ts_table_altered(p->db->h, t->name, ixs_ts_key(t), p->err)) {
         p->failed = 1;
         ok = 0;

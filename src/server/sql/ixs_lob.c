@@ -9,21 +9,11 @@
 #include <string.h>
 
 #include "proto/ix_lob.h"
+#include "server/sql/ixs_lob_int.h"
 
 #define PAGE_SHIFT 20 /* page number bits of a page's row key */
 #define MAX_ID     ((int64_t)1 << 42)
 #define MAX_SIZE   ((int64_t)IXS_LO_PAGE << PAGE_SHIFT) /* 32 GiB */
-
-typedef struct lofd {
-    int used;
-    int flags;
-    int64_t id, pos;
-} lofd;
-
-struct ixs_lobsess {
-    lofd fd[IXS_LO_MAXFD];
-    uint8_t page[IXS_LO_PAGE]; /* the one page a read-modify-write holds */
-};
 
 int ixs_lob_is(int code) {
     return code == IX_T_BLOB || code == IX_T_CLOB;
@@ -39,12 +29,14 @@ static int lo_err(ixd_err *err, const char *what, long long v) {
     return ixd_seterr(err, IXS_E_LO, 0, 0, what, v);
 }
 
-static struct ixs_lobsess *sess(ixd_db *db) {
+struct ixs_lobsess *ixs_lob_sess(ixd_db *db) {
     if (!db->lob) db->lob = calloc(1, sizeof *db->lob);
     return db->lob;
 }
+#define sess ixs_lob_sess
 
-void ixs_lob_close(ixd_db *db) {
+void ixs_lob_free_sess(ixd_db *db) {
+    if (db->lob) free(db->lob->made);
     free(db->lob);
     db->lob = NULL;
 }
@@ -56,14 +48,41 @@ static int exec(ixd_db *db, const char *sql, ixd_err *err) {
     return rc == SQLITE_OK ? 0 : ixs_sqlite_err(db, rc, 0, NULL, err);
 }
 
-/* Made with the first LO of a database, inside the caller's transaction. */
-static int ensure_tables(ixd_db *db, ixd_err *err) {
-    return exec(
-        db,
-        "CREATE TABLE IF NOT EXISTS _ixd_lo(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL,"
-        " size INTEGER NOT NULL);"
-        "CREATE TABLE IF NOT EXISTS _ixd_lo_data(k INTEGER PRIMARY KEY, data BLOB NOT NULL);",
-        err);
+/* Made with the first LO or LOB column of a database, inside the caller's
+ * transaction. refs counts the rows that hold the LO (NULL: none ever did;
+ * ixs_lob_gc.c); a store made before it existed gains the column. */
+int ixs_lob_ensure_tables(ixd_db *db, ixd_err *err) {
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db->h, "SELECT refs FROM _ixd_lo", -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_finalize(st);
+        return 0;
+    }
+    int old = strstr(sqlite3_errmsg(db->h), "no such column") != NULL;
+    int rc =
+        exec(db,
+             old ? "ALTER TABLE _ixd_lo ADD COLUMN refs INTEGER;"
+                   "CREATE INDEX IF NOT EXISTS _ixd_lo_refs ON _ixd_lo(refs);"
+                 : "CREATE TABLE IF NOT EXISTS _ixd_lo(id INTEGER PRIMARY KEY, kind INTEGER NOT "
+                   "NULL, size INTEGER NOT NULL, refs INTEGER);"
+                   "CREATE INDEX IF NOT EXISTS _ixd_lo_refs ON _ixd_lo(refs);"
+                   "CREATE TABLE IF NOT EXISTS _ixd_lo_data(k INTEGER PRIMARY KEY, data BLOB "
+                   "NOT NULL);",
+             err);
+    return rc ? rc : ixs_lob_upgrade(db, err);
+}
+#define ensure_tables ixs_lob_ensure_tables
+
+/* Remembers an LO the session made, for its end. */
+static int remember(ixd_db *db, int64_t id, ixd_err *err) {
+    struct ixs_lobsess *ls = sess(db);
+    if (ls && ls->nmade == ls->capmade) {
+        size_t cap = ls->capmade ? 2 * ls->capmade : 16;
+        int64_t *m = realloc(ls->made, cap * sizeof *m);
+        if (m) ls->made = m, ls->capmade = cap;
+    }
+    if (!ls || ls->nmade == ls->capmade) return ixd_seterr(err, -208, 0, 0, NULL);
+    ls->made[ls->nmade++] = id;
+    return 0;
 }
 
 /* One statement with int64 parameters; returns the first column of its
@@ -93,7 +112,8 @@ int ixs_lob_create(ixd_db *db, int code, int64_t *id, ixd_err *err) {
     if (q(db, "SELECT coalesce(max(id), 0) + 1 FROM _ixd_lo", 0, NULL, &next, err) < 0) return -1;
     if (next >= MAX_ID) return lo_err(err, "no LO id left (%lld)", (long long)next);
     int64_t b[2] = {next, a[0]};
-    if (q(db, "INSERT INTO _ixd_lo(id, kind, size) VALUES(?1, ?2, 0)", 2, b, NULL, err) < 0)
+    if (q(db, "INSERT INTO _ixd_lo(id, kind, size) VALUES(?1, ?2, 0)", 2, b, NULL, err) < 0 ||
+        remember(db, next, err))
         return -1;
     *id = next;
     return 0;
@@ -245,6 +265,7 @@ int ixs_lob_close_fd(ixd_db *db, int fd, ixd_err *err) {
     lofd *f = get_fd(db, fd, err);
     if (!f) return -1;
     f->used = 0;
+    db->lob->gone = 1; /* an LO no row holds may be free to go now */
     return 0;
 }
 

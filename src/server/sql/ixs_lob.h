@@ -35,8 +35,8 @@ int ixs_lob_code(int xid);
  * --lob-dir); NULL refuses every server file. Process-wide, set at start. */
 void ixs_lob_set_dir(const char *dir);
 
-/* Registers the ixd_lo_* SQLite functions on h (ud: the ixd_db); 0 or -1.
- * ixs_lob_close frees the session's descriptors (ixd_db_close). */
+/* Registers the ixd_lo* SQLite functions on h (ud: the ixd_db); 0 or -1.
+ * ixs_lob_close ends the session's LOs (ixd_db_close; see below). */
 int ixs_lob_register(sqlite3 *h, ixd_db *db);
 void ixs_lob_close(ixd_db *db);
 
@@ -75,6 +75,27 @@ int ixs_lob_bind(ixd_db *db, ityp from, const sval *v, ityp to, sval *out, ixd_e
 int ixs_lob_fn(const char *fn);
 int ixs_lob_emit(px *p, const char *fn, xv *a, int na, xv *out);
 void ixs_lob_emit_length(px *p, xv *a, xv *out);
+
+/* When an LO goes (ixs_lob_gc.c): rows hold counted references (the
+ * triggers ixs_lob_table_hooks makes on a table with LOB columns, after
+ * CREATE TABLE and every rebuild; ixs_lob_table_refs counts a table's
+ * values up or down around a rebuild or DROP TABLE). ixs_lob_gc, at the
+ * end of a transaction, deletes the LOs no row holds any more;
+ * ixs_lob_close, at the end of the session, also the ones it made that no
+ * row ever held, and frees the session's descriptors. ixs_lob_count: the
+ * LOs of the database (the debug function ixd_lo_count()). */
+struct tdef;
+int ixs_lob_ensure_tables(ixd_db *db, ixd_err *err);
+int ixs_lob_table_hooks(ixd_db *db, const struct tdef *t, ixd_err *err);
+int ixs_lob_table_refs(ixd_db *db, const struct tdef *t, int delta, ixd_err *err);
+void ixs_lob_gc(ixd_db *db);
+/* ixs_lob_gc when no transaction is open and no other statement is
+ * running (after a statement that ran outside a transaction). */
+void ixs_lob_stmt_end(ixd_db *db);
+/* DROP TABLE and a rebuild: the LOB references of table's rows are let go
+ * (0 when it has none or is no catalogued table), or -1 with p failed. */
+int ixs_lob_drop_table(px *p, const char *table);
+int64_t ixs_lob_count(ixd_db *db);
 
 /* SQ_LODATA from a client (src/server/ixd_lob.c): performs it and appends
  * the reply to reply; 0, or -1 with err set (nothing appended). */

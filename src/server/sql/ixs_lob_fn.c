@@ -19,6 +19,7 @@
 
 #include "proto/ix_lob.h"
 #include "server/sql/ixs_func.h"
+#include "server/sql/ixs_lob_int.h"
 #include "server/sql/ixs_lob.h"
 
 int ixs_lob_write_at(ixd_db *db, int64_t id, int64_t off, const uint8_t *p, size_t n, ixd_err *err);
@@ -181,7 +182,8 @@ enum {
     F_LENGTH,
     F_FROMFILE,
     F_TOFILE,
-    F_COPY
+    F_COPY,
+    F_COUNT
 };
 
 static void fail(sqlite3_context *ctx, const ixd_err *e) {
@@ -231,14 +233,25 @@ static void f_lo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         break;
     case F_TOFILE: return f_tofile(ctx, db, argv);
     case F_COPY: r = copy_lo(db, a0, &a0, &e) ? -1 : a0; break;
+    case F_COUNT: r = ixs_lob_count(db); break;
     default: return;
     }
     if (r < 0) return fail(ctx, &e);
     sqlite3_result_int64(ctx, r);
 }
 
+/* ixd_lo_gone(): the LO triggers (ixs_lob_gc.c) say a row let go of an LO. */
+static void f_gone(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc, (void)argv;
+    ixd_db *db = sqlite3_user_data(ctx);
+    if (ixs_lob_sess(db)) db->lob->gone = 1;
+}
+
 int ixs_lob_register(sqlite3 *h, ixd_db *db) {
-    return sqlite3_create_function(h, "ixd_lo", -1, SQLITE_UTF8, db, f_lo, NULL, NULL) ? -1 : 0;
+    return sqlite3_create_function(h, "ixd_lo", -1, SQLITE_UTF8, db, f_lo, NULL, NULL) ||
+                   sqlite3_create_function(h, "ixd_lo_gone", 0, SQLITE_UTF8, db, f_gone, NULL, NULL)
+               ? -1
+               : 0;
 }
 
 /* ---- the translator ---------------------------------------------------------------------- */
@@ -254,6 +267,7 @@ static const lofn fns[] = {
     {"ifx_lo_open", 2, 2, F_OPEN},    {"ifx_lo_release", 1, 1, F_RELEASE},
     {"ifx_lo_seek", 3, 3, F_SEEK},    {"ifx_lo_size", 1, 1, F_SIZE},
     {"locopy", 1, 3, F_COPY},         {"lotofile", 3, 3, F_TOFILE},
+    {"ixd_lo_count", 0, 0, F_COUNT}, /* ixd's own: the LOs of the database */
 };
 
 static const lofn *find(const char *fn) {
@@ -332,6 +346,10 @@ int ixs_lob_emit(px *p, const char *fn, xv *a, int na, xv *out) {
         if ((code = create_kind(p, &a[0])) < 0) return -1;
         sb_printf(&out->s, "ixd_lo(%d,%d)", ixs_lob_xid(code), f->which);
         out->t = ixs_t(code, IXP_LOCATOR_LEN);
+        break;
+    case F_COUNT:
+        sb_printf(&out->s, "ixd_lo(%d)", f->which);
+        out->t = ixs_t(IX_T_BIGINT, 8);
         break;
     default: /* F_CLOSE, F_SEEK, F_SIZE: integer arguments */
         for (int i = 0; i < na; i++)
