@@ -114,6 +114,13 @@ class LobStream(io.RawIOBase):
         else:
             super().close()
 
+    def __enter__(self):
+        self._checkClosed()
+        return self
+
+    def __exit__(self, exc_type=None, exc_value=None, traceback=None):
+        self.close()
+
     def __repr__(self):
         state = "closed" if self.closed else self.mode
         return "<ixdb.LobStream %s %s>" % ("CLOB" if self._h_type() == CLOB else "BLOB", state)

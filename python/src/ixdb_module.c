@@ -1137,7 +1137,6 @@ static void cursor_drop_stmt(CursorObject *cu) {
     free(cu->pmap);
     cu->pmap = NULL;
     cu->npmap = cu->pmap_top = 0;
-    cu->lob_locators = 0;
 }
 
 /* The numeric style: when text has :N markers, ns holds it rewritten and
@@ -2250,6 +2249,7 @@ static PyObject *connection_cursor_impl(ConnectionObject *co, PyObject *args, Py
     cu->pending = 0;
     cu->pmap = NULL;
     cu->npmap = cu->pmap_top = 0;
+    cu->lob_locators = 0;
     cu->conn = (ConnectionObject *)Py_NewRef((PyObject *)co);
     cu->stmt = NULL;
     cu->sql = NULL;
