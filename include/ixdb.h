@@ -9,7 +9,8 @@
  *   - Functions return an int status: IX_OK (0) or a positive informational
  *     code on success, a negative IX_E* code on failure. The positive codes
  *     a libixdb call returns are IX_ROW, IX_DONE and IX_NULL_VALUE (the
- *     value accessors' answer for SQL NULL, see "The NULL rule" below);
+ *     value accessors' answer for SQL NULL, see "The NULL rule" below),
+ *     and in non-blocking use IX_WANT_READ, IX_WANT_WRITE, IX_WANT_TIMER;
  *     IX_NEED_MORE and IX_ESPACE belong to the codec (src/proto, src/types)
  *     and no function declared in this header returns them.
  *   - Lengths are size_t, in and out. A length in (an SQL text, a bound
@@ -61,6 +62,10 @@ typedef enum ix_rc {
     IX_EPROTO = -12,  /* the server sent something this client cannot handle */
     IX_ROW = 100,     /* ix_step: a row is ready */
     IX_DONE = 101,    /* ix_step: the statement has finished */
+    /* Non-blocking use (see "non-blocking" below): wait, then call again. */
+    IX_WANT_READ = 102,  /* wait until ix_socket is readable */
+    IX_WANT_WRITE = 103, /* wait until ix_socket is writable */
+    IX_WANT_TIMER = 104, /* ix_connect_poll: wait ix_timeout_ms, no socket */
 } ix_rc;
 
 /* Returns a static, NUL-terminated English name for rc ("malformed input",
@@ -1109,6 +1114,250 @@ int ix_batch_execute_arrays(ix_stmt *stmt, int64_t nrows, const ix_array *cols, 
 /* Rows of the last batch on stmt whose reply was read: rows [0, n) were
  * answered, row n is the first without a reply (n == nrows when all were). */
 int64_t ix_batch_replied(const ix_stmt *stmt);
+
+/* ---- non-blocking ------------------------------------------------------------
+ *
+ * In the manner of libpq (PQconnectStart / PQconnectPoll, PQsendQuery,
+ * PQconsumeInput, PQisBusy, PQflush, PQsocket) and hiredis's async
+ * context: the application owns the event loop (poll, epoll, asyncio, ...)
+ * and libixdb never waits. The blocking calls above are loops over the
+ * same steps, waiting with poll() where these return IX_WANT_*.
+ *
+ * Status codes of non-blocking use (positive, not errors; ix_rc):
+ *   IX_WANT_READ   wait until ix_socket(conn) is readable, then call
+ *                  ix_consume_input (or ix_connect_poll while connecting)
+ *   IX_WANT_WRITE  wait until ix_socket(conn) is writable or readable
+ *                  (a server busy writing its replies may stop reading
+ *                  until they are read), then call ix_consume_input, which
+ *                  writes as well (or ix_connect_poll while connecting)
+ *   IX_WANT_TIMER  (ix_connect_poll only) there is no socket to wait on:
+ *                  call ix_connect_poll again after ix_timeout_ms(conn)
+ * Whatever the event, waiting no longer than ix_timeout_ms(conn) and then
+ * calling again is always right: that is how connect_timeout,
+ * INFORMIXCONTIME and read_timeout expire without a blocking call.
+ *
+ * Connecting. ix_connect_start parses the DSN, plans the candidates
+ * (sqlhosts group members, INFORMIXCONTIME / INFORMIXCONRETRY rounds) and
+ * starts the first TCP connect; ix_connect_poll drives the rest, one step
+ * per call:
+ *
+ *   start --> TCP connect --> [TLS handshake] --> login sent --> login
+ *   answered --> session opened (SQ_PROTOCOLS, SQ_INFO, [SQ_DBOPEN]) --> IX_OK
+ *      ^             |                |                            |
+ *      |   refused / timed out: the next member (or, after the last
+ *      |   member, the next INFORMIXCONTIME round: IX_WANT_TIMER until due)
+ *      +---- a login redirect (ASCDBLIST): a new TCP connect to the target
+ *
+ * Each ix_connect_poll returns IX_WANT_READ / IX_WANT_WRITE / IX_WANT_TIMER
+ * while the login goes on, IX_OK once the session is open, or the error
+ * ix_connect would have returned (the same codes, the same messages; the
+ * connection is then dead and only ix_close is left). ix_socket may change
+ * between calls (each member, redirect and retry has its own socket): read
+ * it again after every call. Name resolution (getaddrinfo) is the one step
+ * that may block: give a numeric host to avoid it. ix_connect is
+ * ix_connect_start followed by ix_connect_poll in a poll() loop.
+ *
+ * Requests. On a connection in non-blocking mode (ix_set_nonblocking; a
+ * connection from ix_connect_start starts in it) the ix_send_* calls only
+ * encode and queue requests; ix_flush writes what the socket takes;
+ * ix_consume_input reads what the socket has and decodes every reply that
+ * has arrived whole, storing each one's outcome in its statement (rows in
+ * the statement's queue of batches, errors and counts with the request).
+ * Replies come in the order the requests were sent; several requests, on
+ * one or more statements of the connection, may be outstanding at once.
+ * A statement's requests, after ix_send_prepare:
+ *
+ *   prepared --ix_send_execute--> executing --reply--> done     (no rows)
+ *                                     |
+ *                                     +--reply--> open (a cursor)
+ *   open --ix_step--> IX_ROW ... (rows received) then IX_WANT_READ while
+ *        the next batch is on its way (ix_step queues its NFETCH, with
+ *        read-ahead as in blocking mode; ix_send_fetch asks for one at
+ *        once), ..., IX_DONE at the end of the rows
+ *   prepared --ix_send_batch--> batch running --every row answered--> done
+ *
+ * The completion calls tell what a reply said once it has arrived, and
+ * IX_WANT_READ before (never waiting; after IX_WANT_WRITE as well when the
+ * request is not yet written):
+ *   ix_prepare_result(stmt)  the PREPARE of ix_send_prepare: IX_OK, then
+ *                            the describe calls answer without I/O
+ *   ix_execute_result(stmt)  ix_send_execute: IX_DONE (a statement without
+ *                            rows has run: ix_changes, ix_last_serial) or
+ *                            IX_OK (a cursor is open: read it with ix_step)
+ *   ix_step(stmt)            rows of an open cursor, as above
+ *   ix_batch_result(stmt, sqlcodes, nfailed)  ix_send_batch
+ * Each returns the failure its blocking counterpart returns (IX_ESQL with
+ * the SQLCODE recorded on the connection, -206 unknown table, -201, ...;
+ * a connection error); the error record of the connection is set when the
+ * completion call returns it, not when the reply is decoded. A PREPARE
+ * that fails fails the execute or batch queued behind it with the same
+ * error.
+ *
+ * Blocking calls in non-blocking mode: ix_prepare, ix_prepare_v2,
+ * ix_exec, ix_begin, ix_commit, ix_rollback, ix_set_autocommit,
+ * ix_set_isolation, ix_set_lock_wait, ix_batch_execute,
+ * ix_batch_execute_arrays, the ix_fetch_* scroll calls, and ix_column_blob
+ * / ix_column_text of BYTE and TEXT columns have no ix_send_* form: they
+ * first read every reply outstanding (decoding them as ix_consume_input
+ * does, so nothing is lost) and then run as in blocking mode, waiting.
+ * Everything else never waits in non-blocking mode: ix_reset and
+ * ix_finalize only queue their CLOSE / RELEASE, the bind calls and the
+ * accessors of the current row do no I/O, and ix_step returns IX_WANT_READ
+ * or IX_WANT_WRITE instead of waiting. ix_step on a statement that is
+ * not executing (just prepared, or reset) is ix_send_execute followed by
+ * ix_execute_result: it returns IX_WANT_READ / IX_WANT_WRITE until the
+ * reply has come, then IX_DONE for a statement without rows, or the first
+ * row. Three steps still wait in non-blocking mode: with autocommit off,
+ * the SQ_BEGIN that opens the next transaction (sent and waited for by
+ * ix_send_execute / ix_send_batch / ix_step: one round trip; run BEGIN /
+ * COMMIT as statements, or keep autocommit on, to avoid it); ix_send_batch
+ * on a statement whose PREPARE has not been answered (it waits for the
+ * describe, which the rows' encoding needs); and ix_close, which waits up
+ * to 2 s for the server's goodbye.
+ *
+ * Cancel: ix_cancel works from the event loop (and from other threads, as
+ * always): the reply the server owes completes with IX_ESQL, ix_sqlcode
+ * IX_SQLCODE_INTERRUPTED (-213), at its completion call; the connection
+ * stays usable.
+ *
+ * A dead server (the socket closed or reset) makes ix_consume_input,
+ * ix_flush and every completion call waiting on it return IX_ECONN; the
+ * read timeout (read_timeout, ix_set_read_timeout) counts from the moment a
+ * reply is awaited with no byte arriving, and ix_consume_input called after
+ * it has expired returns IX_ETIMEOUT (the connection is then dead).
+ */
+
+/* The descriptor to wait on (poll, epoll, select), or -1 when there is
+ * none (NULL conn, a closed or dead connection, between connect attempts).
+ * It may change during ix_connect_poll, never after it returned IX_OK. */
+int ix_socket(const ix_conn *conn);
+
+/* Milliseconds until the nearest deadline the library keeps for conn (the
+ * connect timeout of the current attempt, the next INFORMIXCONTIME round,
+ * the read timeout of an awaited reply), 0 when one has passed (call the
+ * step function now), -1 when there is none (wait for the socket only). */
+int ix_timeout_ms(const ix_conn *conn);
+
+/*
+ * Starts a connection without waiting: dsn as for ix_connect. *out always
+ * receives a handle (NULL only when even that allocation fails, with
+ * IX_ENOMEM); release it with ix_close whatever happens. The connection is
+ * in non-blocking mode.
+ * Returns IX_OK (started: drive it with ix_connect_poll), or the error
+ * ix_connect returns for a bad dsn, an unusable sqlhosts entry, a name that
+ * does not resolve (IX_EINVAL, IX_ECONN, IX_ENOMEM; the handle is dead).
+ */
+int ix_connect_start(const char *dsn, ix_conn **out);
+
+/* One step of the login (see above). Returns IX_WANT_READ, IX_WANT_WRITE,
+ * IX_WANT_TIMER, IX_OK (connected; further calls return IX_OK), or the
+ * error ix_connect would return; IX_EMISUSE for NULL conn. */
+int ix_connect_poll(ix_conn *conn);
+
+/* Turns non-blocking mode on (on non-zero) or off. Turning it off reads
+ * every reply outstanding first (waiting), so that blocking calls find the
+ * connection as they expect. Returns IX_OK, IX_EMISUSE (NULL conn), or the
+ * connection error met while reading. ix_is_nonblocking: 1 or 0 (0 for
+ * NULL conn). */
+int ix_set_nonblocking(ix_conn *conn, int on);
+int ix_is_nonblocking(const ix_conn *conn);
+
+/*
+ * Queues the PREPARE (with its describe) of sql (len bytes or IX_NTS)
+ * with ix_prepare_v2's flags. *out receives the statement (ix_finalize it;
+ * NULL on failure). Nothing waits: the request goes out with the next
+ * ix_flush (or with the next request, when ix_send_execute follows at
+ * once: both travel in one flight). Code-set conversion of the text happens
+ * here. The statement cache (ix_set_stmt_cache) is used as by ix_prepare: a
+ * kept statement needs no PREPARE and its ix_prepare_result is IX_OK at
+ * once.
+ * Returns IX_OK (queued); IX_EINVAL (unknown flags, text that does not
+ * convert); IX_EMISUSE (NULL argument, connection not in non-blocking
+ * mode); IX_ENOMEM; IX_ECONN (dead connection).
+ */
+int ix_send_prepare(ix_conn *conn, const char *sql, size_t len, unsigned flags, ix_stmt **out);
+
+/* The outcome of ix_send_prepare's request: IX_OK (prepared: ix_stmt_type,
+ * ix_column_count and the other describe calls answer without I/O);
+ * IX_WANT_READ / IX_WANT_WRITE (not arrived / not yet written); IX_ESQL
+ * (-201 with ix_erroffset, -206, -217, ...); IX_EMISUSE (no PREPARE was
+ * sent for stmt); a connection error. */
+int ix_prepare_result(ix_stmt *stmt);
+
+/*
+ * Queues the execution of stmt with its current bindings: for a statement
+ * that returns rows, the OPEN of its cursor together with the first NFETCH
+ * (one flight); for any other, its EXECUTE. May follow ix_send_prepare at
+ * once (the PREPARE's reply need not have arrived). With autocommit off and
+ * no transaction open, an SQ_BEGIN is queued first. The statement must not
+ * have an open cursor (ix_reset it first) nor a request outstanding but its
+ * PREPARE.
+ * Returns IX_OK (queued); IX_EMISUSE (NULL stmt, a cursor open, another
+ * request of stmt outstanding, a connection not in non-blocking mode);
+ * IX_ENOMEM; IX_ECONN.
+ */
+int ix_send_execute(ix_stmt *stmt);
+
+/* The outcome of ix_send_execute: IX_DONE (ran; ix_changes, ix_last_serial,
+ * ix_last_serial8 report on it), IX_OK (the cursor is open: ix_step gives
+ * its rows), IX_WANT_READ / IX_WANT_WRITE, IX_ESQL (the PREPARE's or the
+ * execution's error, e.g. -206, -239; the statement is then reset),
+ * IX_EMISUSE (no execution sent), a connection error. */
+int ix_execute_result(ix_stmt *stmt);
+
+/* Queues an NFETCH for the next batch of rows of stmt's open cursor now,
+ * beyond the read-ahead ix_step keeps by itself (at most the read-ahead
+ * limit of 64 in flight: more is IX_OK without a request). Returns IX_OK,
+ * IX_DONE (the cursor is exhausted: nothing sent), IX_EMISUSE (no open
+ * cursor, a scroll cursor, not in non-blocking mode), IX_ECONN. */
+int ix_send_fetch(ix_stmt *stmt);
+
+/*
+ * ix_batch_execute's requests, queued without waiting: row_fn is called for
+ * every row before this returns (rows are encoded into the connection's
+ * output buffer, so memory grows with nrows: send large batches in
+ * slices). ix_send_batch_arrays is the same with ix_batch_execute_arrays'
+ * column arrays (read before it returns).
+ * Returns IX_OK (queued); row_fn's negative value (rows before it are
+ * queued and run; ix_batch_result reports on them); IX_EMISUSE (SELECT
+ * statement, NULL argument, a request of stmt outstanding but its
+ * PREPARE, not in non-blocking mode); IX_ENOMEM; IX_ECONN.
+ */
+int ix_send_batch(ix_stmt *stmt, int64_t nrows, ix_batch_row_fn row_fn, void *userdata);
+int ix_send_batch_arrays(ix_stmt *stmt, int64_t nrows, const ix_array *cols, int ncols);
+
+/* The outcome of ix_send_batch / ix_send_batch_arrays, once every row was
+ * answered: as ix_batch_execute (IX_OK, IX_ESQL with *nfailed, a
+ * connection error), with sqlcodes (nrows entries, may be NULL) and
+ * nfailed (may be NULL) filled then; IX_WANT_READ / IX_WANT_WRITE while
+ * rows are unanswered; IX_EMISUSE (no batch sent). ix_batch_replied and
+ * ix_changes report on the batch afterwards. */
+int ix_batch_result(ix_stmt *stmt, int *sqlcodes, int64_t *nfailed);
+
+/* Writes queued requests as far as the socket takes them. Returns IX_OK
+ * (everything written), IX_WANT_WRITE (the socket is full: wait until it
+ * is writable and call again), IX_ECONN / IX_ETLS (the connection died),
+ * IX_EMISUSE (NULL conn). Never waits. In non-blocking mode the ix_send_*
+ * calls and ix_step try one write themselves; call ix_flush until IX_OK. */
+int ix_flush(ix_conn *conn);
+
+/* Reads what the socket has without waiting (a TLS record already
+ * buffered counts) and decodes every reply that is complete; also writes
+ * pending output when the socket takes it. Returns IX_OK (call the
+ * completion calls, or ix_is_busy, to see what arrived), IX_ECONN (the
+ * server closed the connection or it broke: replies that had arrived whole
+ * are still reported by their completion calls), IX_ETIMEOUT (see the read
+ * timeout above), IX_EPROTO, IX_ENOMEM, IX_EMISUSE (NULL conn). */
+int ix_consume_input(ix_conn *conn);
+
+/* 1 while a reply to a request sent on conn (read-ahead NFETCHes
+ * included) has not arrived whole; 0 when every completion call would
+ * answer without IX_WANT_READ (and for a NULL or dead conn).
+ * ix_stmt_busy: the same for stmt's own request: 1 while its completion
+ * call (or ix_step, for the next batch of an open cursor whose received
+ * rows have all been read) would return IX_WANT_READ or IX_WANT_WRITE. */
+int ix_is_busy(const ix_conn *conn);
+int ix_stmt_busy(const ix_stmt *stmt);
 
 /* ---- TimeSeries helpers ------------------------------------------------------ */
 

@@ -239,7 +239,7 @@ def connect(dsn=None, user=None, password=None, *, host=None, port=None, databas
             server=None, autocommit=False, fetch_buffer=None, read_ahead=None, tls=None,
             timeout=None, connect_timeout=None, read_timeout=None, keepalive=None,
             client_locale=None, db_locale=None, dbdate=None, timezone=None, env=None,
-            **dsn_keys):
+            _open=None, **dsn_keys):
     """Opens a connection.
 
     ``dsn`` is a libixdb DSN: a URL ``informix://user:pw@host:port/db?server=X``
@@ -326,7 +326,8 @@ def connect(dsn=None, user=None, password=None, *, host=None, port=None, databas
     dl = keys.get("db_locale") or _dsn_value(text, "db_locale") or _os.environ.get("DB_LOCALE")
     if cl or dl:
         encoding = (_ixdb._locale_codeset(cl) if cl else None) or "UTF-8"
-    return _ixdb._connect(text, bool(autocommit), encoding, tz)
+    # _open: ixdb.aio passes its own opener (same DSN, non-blocking login)
+    return (_open or _ixdb._connect)(text, bool(autocommit), encoding, tz)
 
 
 def _dsn_value(text, key):

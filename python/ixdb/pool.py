@@ -16,7 +16,7 @@ session serves the next checkout. ``conn.close()`` gives it back too. See
 docs/python.md "Connection pool".
 """
 
-from . import _ixdb, OperationalError
+from . import _ixdb, _quote, OperationalError
 
 __all__ = ["Pool", "PoolTimeout"]
 
@@ -31,15 +31,6 @@ def _ms(seconds, name, none_value):
     if seconds < 0:
         raise ValueError("%s must be >= 0 or None" % name)
     return int(round(seconds * 1000))
-
-
-def _quote(v):
-    if isinstance(v, bool):
-        v = int(v)
-    s = str(v)
-    if s and all(c.isalnum() or c in "._-/:@[]" for c in s):
-        return s
-    return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def _dsn_text(dsn, keys):

@@ -1113,9 +1113,33 @@ static int convert_row(ConnectionObject *co, PyObject *params, int nparams, pval
     return 0;
 }
 
+/* Binds params (a sequence; NULL or None: none) to every parameter of cu's
+ * statement s (in cu's parameter style), the values copied. Returns 0 or
+ * -1 (exception set). */
+int bind_params(CursorObject *cu, ix_stmt *s, PyObject *params) {
+    ConnectionObject *co = cu->conn;
+    int np = ix_bind_parameter_count(s);
+    if (!params || params == Py_None) {
+        if (np == 0) return 0;
+        PyErr_Format(ProgrammingError, "the statement has %d parameter(s) but none were given", np);
+        return -1;
+    }
+    pval small[16], *vals = np > 16 ? malloc(sizeof(pval) * (size_t)np) : small;
+    arena a = {NULL, 0, 0};
+    int r = vals ? convert_row(co, params, np, vals, &a, cu->pmap, cu->pmap_top)
+                 : (PyErr_NoMemory(), -1);
+    for (int i = 0; r == 0 && i < np; i++) {
+        int rc = bind_pval(s, i + 1, &vals[i], a.data, IX_TRANSIENT);
+        if (rc != IX_OK) r = (raise_conn(co->conn, rc), -1);
+    }
+    if (vals != small) free(vals);
+    free(a.data);
+    return r;
+}
+
 /* ---- cursor ------------------------------------------------------------------------- */
 
-static void cursor_clear_result(CursorObject *cu) {
+void cursor_clear_result(CursorObject *cu) {
     cu->has_rows = 0;
     cu->pending = 0;
     cu->rownumber = -1;
@@ -1141,7 +1165,7 @@ static void cursor_drop_stmt(CursorObject *cu) {
 
 /* The numeric style: when text has :N markers, ns holds it rewritten and
  * the cursor their map. Returns 0 or -1 (mixed styles, :0, no memory). */
-static int cursor_numeric(CursorObject *cu, const char *text, size_t n, numeric_sql *ns) {
+int cursor_numeric(CursorObject *cu, const char *text, size_t n, numeric_sql *ns) {
     int k = ixpy_numeric_rewrite(text, n, ns);
     if (k < 0) {
         PyErr_NoMemory();
@@ -1176,7 +1200,7 @@ int cursor_check(CursorObject *cu) {
 }
 
 /* Builds cols, description and typenames for a statement with rows. */
-static int cursor_describe(CursorObject *cu) {
+int cursor_describe(CursorObject *cu) {
     int n = ix_column_count(cu->stmt);
     cu->ncols = n;
     cu->untrack = 1;
@@ -1306,12 +1330,12 @@ static int cursor_prepare(CursorObject *cu, PyObject *sql) {
 }
 
 /* Statement kinds that are run as one-shot commands (database changes). */
-static int is_db_statement(int t) {
+int is_db_statement(int t) {
     return t == IX_STMTTYPE_DATABASE || t == IX_STMTTYPE_CREATE_DB || t == IX_STMTTYPE_DROP_DB ||
            t == IX_STMTTYPE_CLOSE_DB || t == IX_STMTTYPE_START_DB;
 }
 
-static void set_lastrowid(CursorObject *cu) {
+void set_lastrowid(CursorObject *cu) {
     int64_t v = 0;
     if (cu->stmt_type == IX_STMTTYPE_INSERT) {
         v = ix_last_serial8(cu->conn->conn);
@@ -2534,6 +2558,7 @@ ConnectionObject *connection_new(ix_conn *c, int autocommit, const char *encodin
     co->nzombies = co->capzombies = 0;
     co->pool = NULL;
     co->lobs = NULL;
+    co->aio_err = 0;
     co->encoding = NULL;
     if (encoding && *encoding) {
         snprintf(co->encbuf, sizeof co->encbuf, "%s", encoding);
@@ -2641,7 +2666,7 @@ PyMODINIT_FUNC PyInit__ixdb(void) {
         PyModule_AddObjectRef(m, "Connection", (PyObject *)&ConnectionType) < 0 ||
         PyModule_AddObjectRef(m, "Cursor", (PyObject *)&CursorType) < 0 ||
         PyModule_AddStringConstant(m, "libixdb_version", IXDB_VERSION_STRING) < 0 ||
-        ixpy_lob_init(m) < 0)
+        aio_add_functions(m) < 0 || ixpy_lob_init(m) < 0)
         goto fail;
     return m;
 fail:

@@ -36,6 +36,7 @@ typedef struct {
     PyObject *tz;             /* tzinfo aware datetimes are converted to (None: local) */
     struct ixpool_link *pool; /* NULL: not from an ixdb.pool.Pool (ixdb_pool.c) */
     struct ixpy_lob *lobs;    /* open LOB streams, closed before the connection (ixdb_lob.c) */
+    int aio_err;              /* ixdb.aio: the failure ix_consume_input / ix_flush met (0: none) */
 } ConnectionObject;
 
 /* How a column's values become Python objects: chosen once per statement
@@ -126,6 +127,12 @@ int cursor_check(CursorObject *cu);
 PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc);
 int cursor_step(CursorObject *cu);
 PyObject *build_row(CursorObject *cu);
+/* 1 for the statement kinds run as one-shot commands (DATABASE, CREATE /
+ * DROP / CLOSE / START DATABASE). */
+int is_db_statement(int t);
+/* cu->lastrowid from the INSERT just run (the SERIAL8 or SERIAL it made),
+ * None for other statements. */
+void set_lastrowid(CursorObject *cu);
 /* A new Connection owning c, with every field set (encoding NULL or "" for
  * UTF-8; tz: None or the tzinfo of aware datetimes). connection_wrap
  * ix_close's c when it fails; connection_new leaves c to the caller and
@@ -134,6 +141,10 @@ PyObject *connection_wrap(ix_conn *c, int autocommit, const char *encoding, PyOb
 ConnectionObject *connection_new(ix_conn *c, int autocommit, const char *encoding, PyObject *tz);
 int on_wait_signal(void *ud);
 int conn_maybe_begin(ConnectionObject *co, int stmt_type);
+int bind_params(CursorObject *cu, ix_stmt *s, PyObject *params);
+int cursor_numeric(CursorObject *cu, const char *text, size_t n, numeric_sql *ns);
+int cursor_describe(CursorObject *cu);
+void cursor_clear_result(CursorObject *cu);
 
 /* ---- pool (ixdb_pool.c) and column arrays (ixdb_arrays.c) ------------------- */
 
@@ -163,5 +174,9 @@ PyObject *Cursor_get_lob_locators(CursorObject *cu, void *c);
 int Cursor_set_lob_locators(CursorObject *cu, PyObject *v, void *c);
 PyObject *Connection_lob_open(ConnectionObject *co, PyObject *args, PyObject *kw);
 PyObject *Connection_lob_create(ConnectionObject *co, PyObject *args, PyObject *kw);
+
+/* ---- ixdb.aio (ixdb_aio.c) ---------------------------------------------------- */
+
+int aio_add_functions(PyObject *module);
 
 #endif

@@ -182,6 +182,9 @@ const char *ix_rc_str(int rc) {
     case IX_EPROTO: return "protocol violation";
     case IX_ROW: return "row";
     case IX_DONE: return "done";
+    case IX_WANT_READ: return "wait until readable";
+    case IX_WANT_WRITE: return "wait until writable";
+    case IX_WANT_TIMER: return "wait for the timer";
     default: return "unknown status";
     }
 }

@@ -70,9 +70,16 @@ typedef struct ixc_tcp_opts {
     int keepalive_s; /* TCP keepalive: idle seconds before the first probe; 0 = off */
 } ixc_tcp_opts;
 
-/* Connects (and runs the TLS handshake when o->tls). Returns IX_OK with *out,
- * or IX_ECONN / IX_ETIMEOUT / IX_ETLS / IX_ENOMEM with a message in err. */
-int ixc_transport_open(const ixc_tcp_opts *o, ixc_transport **out, char *err, size_t errlen);
+/* Starts connecting to o (name resolution may block; the TCP connect does
+ * not): IX_OK with *out, whose fd to wait on is out->fd, or IX_ECONN /
+ * IX_ENOMEM with a message in err. ixc_transport_poll then takes one step
+ * (TCP connect, the TLS handshake when o->tls): IX_OK when ready,
+ * IXC_WANT_READ / IXC_WANT_WRITE, or IX_ECONN / IX_ETLS / IX_ENOMEM with a
+ * message in err. Timeouts are the caller's. ixc_transport_phase names the
+ * step in progress ("connect", "TLS handshake", "ready"). */
+int ixc_transport_start(const ixc_tcp_opts *o, ixc_transport **out, char *err, size_t errlen);
+int ixc_transport_poll(ixc_transport *t, char *err, size_t errlen);
+const char *ixc_transport_phase(const ixc_transport *t);
 /* Sends the interrupt on socket fd (async-signal-safe). 0 or -1. */
 int ixc_send_interrupt(int fd);
 
@@ -134,13 +141,25 @@ const char *ixc_sqlstate_for(int ixrc, int sqlcode, int logged_in);
 #define IXC_READAHEAD_AUTO (-1)
 
 /* Kinds of replies the connection still expects, in request order. */
-enum { PEND_DISCARD = 1, PEND_FETCH = 2 };
+enum { PEND_DISCARD = 1, PEND_FETCH = 2, PEND_OP = 3 };
 typedef struct ixc_pend {
     int kind;
-    ix_stmt *owner;  /* PEND_FETCH: the statement the batch goes to (NULL: discard) */
+    ix_stmt *owner;  /* PEND_FETCH / PEND_OP: the statement (NULL: discard the reply) */
     int64_t sent_us; /* when the request was queued (monotonic microseconds) */
     int32_t asked;   /* PEND_FETCH: the NFETCH buffer size */
+    int64_t groups;  /* PEND_OP: reply groups still due (a batch: one per row) */
 } ixc_pend;
+
+/* Requests of a statement whose reply is decoded by its op handler
+ * (ix_stmt.c, ixc_stmt_op_reply), in blocking and non-blocking mode. */
+enum { IXC_OP_PREPARE = 1, IXC_OP_EXEC = 2, IXC_OP_OPEN = 3, IXC_OP_BATCH = 4 };
+
+/* A saved error record (a reply decoded before its completion call). */
+typedef struct ixc_errrec {
+    int err, sqlcode, isamcode;
+    int32_t erroffset;
+    char errmsg[512];
+} ixc_errrec;
 
 /* One fetched batch: tuples as [u32 length, host order][bytes] records,
  * each checked against the statement's row plan when it arrived. */
@@ -230,6 +249,20 @@ struct ix_stmt {
     int64_t spos;
     int cached;          /* kept in the connection's statement cache (ix_stmt_cache.c) */
     unsigned schema_gen; /* c->schema_gen when it was prepared */
+    /* the request whose reply an op handler decodes (IXC_OP_*, 0: none),
+     * and its outcome once decoded (op_done) until the completion call */
+    int op, op_done, op_rc;
+    int op_last;     /* the kind of the op whose outcome op_rc is */
+    int exec_queued; /* ix_send_execute while the PREPARE was outstanding */
+    int64_t op_t0;   /* when the op's request was queued (us) */
+    ixc_errrec op_err;
+    /* batch (ixc_stmt_op_reply, IXC_OP_BATCH) */
+    int64_t b_rows, b_failed, b_first_row;
+    int *b_codes; /* sqlcodes of the rows (non-blocking batch), or NULL */
+    int b_first_code, b_first_isam;
+    int32_t b_first_off;
+    char b_first_msg[256];
+    int b_stop; /* the row function's stop value */
 };
 #define IXC_SPOS_AFTER INT64_MAX
 
@@ -293,6 +326,17 @@ struct ix_conn {
     int trace_fd;
     ixp_printer pr_in, pr_out;
     ixb_wbuf line;
+    /* non-blocking use (ix_nb.c): nb is the mode; nb_step is set while a
+     * non-blocking entry point runs (ixc_io then never waits). scan_*: how
+     * far the buffered input was scanned for whole reply groups. */
+    int nb, nb_step;
+    int nb_decoding; /* a buffered reply is being decoded (non-blocking): flushes do not wait */
+    int peer_eof; /* non-blocking read met the end of the stream (reported when bytes are needed) */
+    uint64_t scan_off;
+    int64_t scan_groups;
+    int scan_bad;
+    int64_t io_at_ms;       /* when bytes last arrived, or a reply began to be awaited */
+    struct ixc_connsm *csm; /* the login in progress (ix_connect_poll) */
 };
 
 /* Reply of one request group, gathered by ixc_read_reply. */
@@ -334,6 +378,8 @@ size_t ixc_mark(ix_conn *c);
 void ixc_queued(ix_conn *c, size_t from);
 int ixc_flush(ix_conn *c);
 int ixc_push_pend(ix_conn *c, int kind, ix_stmt *owner);
+/* The same with the time the request was queued given (0: not timed). */
+int ixc_push_pend_at(ix_conn *c, int kind, ix_stmt *owner, int64_t sent_us);
 int64_t ixc_now_us(void);
 /* stmt.c: a fetch reply for s arrived (asked bytes, send-to-first-byte and
  * first-to-last-byte times in microseconds, last: the cursor ended). */
@@ -341,6 +387,31 @@ void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_
 /* stmt.c: s's row plan, built on first use; NULL (IX_ENOMEM recorded). */
 const ixc_rowplan *ixc_stmt_plan(ix_stmt *s);
 int ixc_drain(ix_conn *c);
+int ixc_drain_for(ix_conn *c, ix_stmt *s);
+/* Processes the oldest pending reply (conn.c). */
+int ixc_pend_one(ix_conn *c);
+/* Queues a pending entry at the front (the rest of the group being read). */
+int ixc_push_pend_front(ix_conn *c, int kind, ix_stmt *owner);
+/* stmt.c: decodes one reply group of s's op (kind); IX_* outcome. */
+int ixc_stmt_op_reply(ix_stmt *s, int last);
+/* conn.c: flushes and processes the oldest pending reply (non-blocking
+ * mode: only once it has arrived whole, else IX_WANT_*). */
+int ixc_pend_step(ix_conn *c);
+/* ix_nb.c: non-blocking progress. ixc_nb_ready: 1 when the reply of the
+ * oldest pending entry has arrived whole (after reading what the socket
+ * has), 0 when not (then *want is IX_WANT_READ / IX_WANT_WRITE), or a
+ * connection error < 0. ixc_nb_pump: non-blocking I/O, then every whole
+ * reply decoded. */
+int ixc_nb_ready(ix_conn *c, int *want);
+int ixc_nb_pump(ix_conn *c);
+/* An EOT (or the login answer) was decoded: one scanned group fewer. */
+static inline void ixc_nb_group_read(ix_conn *c) {
+    if (c->scan_groups > 0) c->scan_groups--;
+}
+/* conn.c: writes and reads what the socket allows, without waiting. */
+int ixc_nb_io(ix_conn *c);
+int64_t ixc_now_ms(void);
+int ixc_nb_want(const ix_conn *c);
 int ixc_read_reply(ix_conn *c, ixc_reply *r);
 int ixc_next_msg(ix_conn *c, ixp_msg *m);
 int ixc_io(ix_conn *c, int want_write);

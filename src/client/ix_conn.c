@@ -474,6 +474,8 @@ static int tracing(const ix_conn *c) {
     return c->trace || c->trace_fd >= 0;
 }
 
+static int64_t now_ms(void);
+
 size_t ixc_mark(ix_conn *c) {
     return c->out.len;
 }
@@ -482,6 +484,7 @@ size_t ixc_mark(ix_conn *c) {
  * (after the login) and traces its messages. */
 void ixc_queued(ix_conn *c, size_t from) {
     if (c->logged_in) atomic_fetch_add(&c->inflight, 1);
+    if (c->nb || c->csm) c->io_at_ms = now_ms();
     if (!tracing(c) || c->out.err) return;
     const uint8_t *p = c->out.data + from;
     size_t n = c->out.len - from;
@@ -520,6 +523,10 @@ int ix_set_trace(ix_conn *conn, ix_trace_fn fn, void *userdata) {
 
 /* ---- I/O ------------------------------------------------------------------ */
 
+int64_t ixc_now_ms(void) {
+    return now_ms();
+}
+
 int64_t ixc_now_us(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -546,6 +553,11 @@ static int do_recv(ix_conn *c) {
     long k = c->tr->vt->recv(c->tr, buf, room);
     if (k > 0) {
         ixp_reader_commit(&c->rd, (size_t)k);
+        if (c->nb || c->csm) c->io_at_ms = now_ms();
+        return IX_OK;
+    }
+    if (k == 0 && c->nb_step) { /* what is buffered is still decoded first */
+        c->peer_eof = 1;
         return IX_OK;
     }
     if (k == 0) return ixc_kill(c, IX_ECONN, "the server closed the connection");
@@ -576,18 +588,22 @@ static int do_send(ix_conn *c) {
 
 /* One round: waits (up to the read timeout) until the socket is readable,
  * or writable when want_write and output is pending, and moves bytes. */
+static int nb_io(ix_conn *c, int wr);
+
 int ixc_io(ix_conn *c, int want_write) {
     if (c->dead) return dead_rc(c);
     if (c->out.err)
         return ixc_kill(c, c->out.err, "cannot encode the request: %s", ix_rc_str(c->out.err));
     int wr = want_write && c->sent < c->out.len;
+    if (c->peer_eof && !wr) return ixc_kill(c, IX_ECONN, "the server closed the connection");
+    if (c->nb_step) return nb_io(c, wr);
     if (c->tr->vt->pending(c->tr) > 0) return do_recv(c);
     if (c->tr->fd < 0) { /* memory transport: always ready */
         return wr ? do_send(c) : do_recv(c);
     }
     int64_t deadline = c->read_timeout_ms > 0 ? now_ms() + c->read_timeout_ms : 0;
     for (;;) {
-        struct pollfd pf = {c->tr->fd, (short)(POLLIN | (wr ? POLLOUT : 0)), 0};
+        struct pollfd pf = {c->tr->fd, (short)((c->peer_eof ? 0 : POLLIN) | (wr ? POLLOUT : 0)), 0};
         int ms = -1;
         if (deadline) {
             int64_t left = deadline - now_ms();
@@ -605,13 +621,65 @@ int ixc_io(ix_conn *c, int want_write) {
             return ixc_kill(c, IX_ETIMEOUT, "timed out after %d ms waiting for the server",
                             c->read_timeout_ms);
         int rc = IX_OK;
-        if (pf.revents & (POLLIN | POLLERR | POLLHUP)) rc = do_recv(c);
+        if (!c->peer_eof && (pf.revents & (POLLIN | POLLERR | POLLHUP))) rc = do_recv(c);
         if (rc == IX_OK && !c->dead && (pf.revents & POLLOUT)) rc = do_send(c);
         return rc;
     }
 }
 
+/* Non-blocking mode's round: moves what the socket takes and has, without
+ * waiting. IX_OK when bytes moved, else IX_WANT_WRITE (output is pending)
+ * or IX_WANT_READ; or a connection error. */
+static int nb_io(ix_conn *c, int wr) {
+    size_t left = c->out.len - c->sent, have = ixp_reader_pending(&c->rd);
+    int rc = wr ? do_send(c) : IX_OK;
+    if (rc == IX_OK && !c->dead && !c->peer_eof) rc = do_recv(c);
+    if (rc != IX_OK) return rc;
+    if (c->out.len - c->sent != left || ixp_reader_pending(&c->rd) != have) return IX_OK;
+    return c->sent < c->out.len ? IX_WANT_WRITE : IX_WANT_READ;
+}
+
+/* Writes without waiting while the socket takes bytes. */
+static int nb_write(ix_conn *c) {
+    while (!c->dead && c->sent < c->out.len) {
+        size_t left = c->out.len - c->sent;
+        int rc = do_send(c);
+        if (rc != IX_OK) return rc;
+        if (c->out.len - c->sent == left) break;
+    }
+    return c->dead ? dead_rc(c) : IX_OK;
+}
+
+/* Reads without waiting (at most a few chunks per call). IX_OK or a
+ * connection error. */
+static int nb_read(ix_conn *c) {
+    for (int i = 0; i < 16 && !c->dead && !c->peer_eof; i++) {
+        size_t have = ixp_reader_pending(&c->rd);
+        int rc = do_recv(c);
+        if (rc != IX_OK) return rc;
+        if (ixp_reader_pending(&c->rd) == have && c->tr->vt->pending(c->tr) == 0) break;
+    }
+    return IX_OK;
+}
+
+int ixc_nb_want(const ix_conn *c) {
+    return c->sent < c->out.len ? IX_WANT_WRITE : IX_WANT_READ;
+}
+
+/* Non-blocking I/O for ix_nb.c: writes and reads what the socket allows. */
+int ixc_nb_io(ix_conn *c) {
+    if (c->dead) return dead_rc(c);
+    if (!c->tr) return ixc_kill(c, IX_ECONN, "not connected");
+    if (c->out.err)
+        return ixc_kill(c, c->out.err, "cannot encode the request: %s", ix_rc_str(c->out.err));
+    int rc = nb_write(c);
+    if (rc == IX_OK) rc = nb_read(c);
+    if (rc == IX_OK) rc = nb_write(c);
+    return rc;
+}
+
 int ixc_flush(ix_conn *c) {
+    if (c->nb_step || c->nb_decoding) return c->dead ? dead_rc(c) : nb_write(c);
     while (!c->dead && c->sent < c->out.len) {
         int rc = ixc_io(c, 1);
         if (rc != IX_OK) return rc;
@@ -621,6 +689,7 @@ int ixc_flush(ix_conn *c) {
 
 /* An EOT ended the answer to the oldest group in flight. */
 static void group_answered(ix_conn *c) {
+    ixc_nb_group_read(c);
     if (atomic_load(&c->inflight) > 0) atomic_fetch_sub(&c->inflight, 1);
     int w = atomic_load(&c->cancel_wait);
     /* only ix_cancel raises it, and only from 0: no lost update */
@@ -633,6 +702,7 @@ int ixc_next_msg(ix_conn *c, ixp_msg *m) {
          * died (a batch reports every row that got its answer). */
         int rc = ixp_reader_pending(&c->rd) > 0 ? ixp_reader_next(&c->rd, m) : IX_NEED_MORE;
         if (rc == IX_OK && m->tag == IXP_SQ_EOT) group_answered(c);
+        if (rc == IX_OK && m->tag == IXP_MSG_LOGIN) ixc_nb_group_read(c);
         if (rc == IX_OK && c->sent_since_read) {
             /* the first reply message read since a request went out */
             c->roundtrips++;
@@ -685,6 +755,9 @@ void ixc_reply_free(ixc_reply *r) {
 }
 
 static void set_caps(ix_conn *c, const ixp_caps *caps) {
+    c->scan_off = 0; /* bytes after this message decode with the new caps: scan again */
+    c->scan_groups = 0;
+    c->scan_bad = 0;
     c->caps = *caps;
     c->rd.caps = *caps;
     c->pr_in.caps = *caps;
@@ -854,6 +927,10 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
 /* ---- the queue of expected replies ------------------------------------------- */
 
 int ixc_push_pend(ix_conn *c, int kind, ix_stmt *owner) {
+    return ixc_push_pend_at(c, kind, owner, ixc_now_us());
+}
+
+int ixc_push_pend_at(ix_conn *c, int kind, ix_stmt *owner, int64_t sent_us) {
     if (c->pend_len == c->pend_cap) {
         size_t cap = c->pend_cap ? c->pend_cap * 2 : 16;
         ixc_pend *p = ixc_malloc(cap * sizeof *p);
@@ -865,13 +942,40 @@ int ixc_push_pend(ix_conn *c, int kind, ix_stmt *owner) {
         c->pend_cap = cap;
         c->pend_head = 0;
     }
-    c->pend[(c->pend_head + c->pend_len) % c->pend_cap] = (ixc_pend){kind, owner, ixc_now_us(), 0};
+    c->pend[(c->pend_head + c->pend_len) % c->pend_cap] = (ixc_pend){kind, owner, sent_us, 0, 0};
     c->pend_len++;
     return IX_OK;
 }
 
+int ixc_push_pend_front(ix_conn *c, int kind, ix_stmt *owner) {
+    int rc = ixc_push_pend(c, kind, owner); /* makes room, appended */
+    if (rc != IX_OK) return rc;
+    ixc_pend e = c->pend[(c->pend_head + c->pend_len - 1) % c->pend_cap];
+    for (size_t i = c->pend_len - 1; i > 0; i--)
+        c->pend[(c->pend_head + i) % c->pend_cap] = c->pend[(c->pend_head + i - 1) % c->pend_cap];
+    c->pend[c->pend_head] = e;
+    return IX_OK;
+}
+
+/* A statement's request (PEND_OP): its op handler decodes one reply group
+ * (the entry stays until every group it expects has been read). */
+static int pend_op(ix_conn *c) {
+    ixc_pend *f = &c->pend[c->pend_head];
+    ix_stmt *s = f->owner;
+    int last = --f->groups <= 0;
+    if (last) {
+        c->pend_head = (c->pend_head + 1) % c->pend_cap;
+        c->pend_len--;
+    }
+    if (s) return ixc_stmt_op_reply(s, last);
+    ixc_reply r;
+    memset(&r, 0, sizeof r);
+    return ixc_read_reply(c, &r);
+}
+
 /* Reads the reply for the oldest pending entry. */
-static int pend_one(ix_conn *c) {
+int ixc_pend_one(ix_conn *c) {
+    if (c->pend[c->pend_head].kind == PEND_OP) return pend_op(c);
     ixc_pend e = c->pend[c->pend_head];
     c->pend_head = (c->pend_head + 1) % c->pend_cap;
     c->pend_len--;
@@ -915,21 +1019,40 @@ static int pend_one(ix_conn *c) {
     return rc;
 }
 
+/* In non-blocking mode: the oldest pending reply when it has arrived
+ * whole, else IX_WANT_READ / IX_WANT_WRITE. */
+static __attribute__((noinline)) int pend_one_nb(ix_conn *c) {
+    int want = IX_WANT_READ;
+    int k = ixc_nb_ready(c, &want);
+    if (k <= 0) return k < 0 ? k : want;
+    c->nb_step = 0; /* the reply is buffered: nothing waits (but rare second round trips) */
+    c->nb_decoding++;
+    int rc = ixc_pend_one(c);
+    c->nb_decoding--;
+    c->nb_step = 1;
+    return rc;
+}
+
+int ixc_pend_step(ix_conn *c) {
+    int rc = c->sent < c->out.len ? ixc_flush(c) : IX_OK;
+    if (rc == IX_OK) rc = c->nb_step ? pend_one_nb(c) : ixc_pend_one(c);
+    return rc;
+}
+
 int ixc_drain(ix_conn *c) {
     while (c->pend_len > 0) {
         int rc = ixc_flush(c);
-        if (rc == IX_OK) rc = pend_one(c);
+        if (rc == IX_OK) rc = c->nb_step ? pend_one_nb(c) : ixc_pend_one(c);
         if (rc != IX_OK) return rc;
     }
     return IX_OK;
 }
 
 /* Drains until stmt has a read-ahead batch (or nothing is pending). */
-int ixc_drain_for(ix_conn *c, ix_stmt *s);
 int ixc_drain_for(ix_conn *c, ix_stmt *s) {
     while (c->pend_len > 0 && !s->queue) {
         int rc = ixc_flush(c);
-        if (rc == IX_OK) rc = pend_one(c);
+        if (rc == IX_OK) rc = c->nb_step ? pend_one_nb(c) : ixc_pend_one(c);
         if (rc != IX_OK) return rc;
     }
     return IX_OK;
@@ -1000,8 +1123,10 @@ static void queue_info_dbopen(ix_conn *c, const dsn_opts *o) {
     }
 }
 
-/* login's answer when the server redirected the connection (*redir says where). */
+/* login's answer when the server redirected the connection (*redir says
+ * where); the connect machine's when a login succeeded. */
 #define IXC_REDIRECTED 1000
+#define IXC_CONNECTED  1001
 
 /* Sends the login request (CONREQ) of o: the user, the session variables
  * and this process's name and host. */
@@ -1095,47 +1220,14 @@ static int read_conacc(ix_conn *c, const dsn_opts *o, ixp_redirect_target *redir
 /* SQ_PROTOCOLS, SQ_INFO and SQ_DBOPEN after an accepted login: one flight
  * when pipeline_login (neither SQ_INFO nor SQ_DBOPEN depends on the granted
  * capabilities, and their replies are decoded after the answer has set
- * them); else SQ_PROTOCOLS alone first. */
-static int open_session(ix_conn *c, const dsn_opts *o) {
+ * them); else SQ_PROTOCOLS alone first (the connect machine queues the rest
+ * after its reply). */
+static void open_session_send(ix_conn *c, const dsn_opts *o) {
     size_t mark = ixc_mark(c);
     ixp_enc_protocols(&c->out, ixp_caps_jdbc_offer, sizeof ixp_caps_jdbc_offer);
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
     if (o->pipeline_login) queue_info_dbopen(c, o);
-    int rc = ixc_flush(c);
-    if (rc != IX_OK) return rc;
-    ixc_reply r;
-    memset(&r, 0, sizeof r);
-    if ((rc = ixc_read_reply(c, &r)) != IX_OK) return rc;
-    if (r.sqlcode)
-        return ixc_kill(c, IX_EPROTO, "the server refused the protocol offer (%d)", r.sqlcode);
-    if (c->caps.f44)
-        return ixc_kill(c, IX_EPROTO, "the server asks for a PAM conversation (not supported)");
-    if (!o->pipeline_login) {
-        queue_info_dbopen(c, o);
-        if ((rc = ixc_flush(c)) != IX_OK) return rc;
-    }
-    memset(&r, 0, sizeof r);
-    if ((rc = ixc_read_reply(c, &r)) != IX_OK) return rc;
-    if (o->database && *o->database) {
-        memset(&r, 0, sizeof r);
-        if ((rc = ixc_read_reply(c, &r)) != IX_OK) return rc;
-        if (r.sqlcode)
-            return ixc_fail_sql(c, r.sqlcode, r.isamcode, 0, r.msg[0] ? r.msg : o->database);
-        c->db_open = 1;
-        c->db_logged = r.done_warnings & 1;
-        c->db_ansi = (r.done_warnings & 2) != 0;
-    }
-    return IX_OK;
-}
-
-/* The login on a connected transport: IX_OK, IXC_REDIRECTED (*redir) or an
- * error. */
-static int login(ix_conn *c, const dsn_opts *o, ixp_redirect_target *redir) {
-    int rc = send_conreq(c, o);
-    if (rc == IX_OK) rc = read_conacc(c, o, redir);
-    if (rc == IX_OK) rc = open_session(c, o);
-    return rc;
 }
 
 /* ---- clusters: candidates, retries, redirects (docs/c-api.md "Clusters") --- */
@@ -1243,6 +1335,9 @@ static void conn_reset(ix_conn *c) {
     atomic_store(&c->cancel_wait, 0);
     c->pend_head = c->pend_len = 0;
     c->roundtrips = c->sent_since_read = 0;
+    c->peer_eof = c->scan_bad = 0;
+    c->scan_off = 0;
+    c->scan_groups = 0;
     ixc_free(c->server_name);
     ixc_free(c->server_version);
     ixc_free(c->member);
@@ -1260,101 +1355,232 @@ static int note_member(ix_conn *c, const ixc_hostent *e) {
     return IX_OK;
 }
 
-/* One transport + login to e; tr, when given, is used instead of a new one. */
-static int try_one(ix_conn *c, dsn_opts *o, const ixc_hostent *e, const connect_plan *p,
-                   ixc_transport *tr, ixp_redirect_target *redir) {
+/*
+ * The connect state machine (ix_connect_poll; ix_connect loops over it).
+ * One attempt is a transport to one candidate and the login on it:
+ *
+ *   CS_TCP      the transport connects (TCP, TLS handshake)
+ *   CS_CONACC   the login request went out; its answer is awaited
+ *   CS_PROTO    SQ_PROTOCOLS (and, pipelined, SQ_INFO / SQ_DBOPEN) went out
+ *   CS_INFO     SQ_INFO's reply is awaited
+ *   CS_DBOPEN   SQ_DBOPEN's reply is awaited
+ *   CS_WAIT     between INFORMIXCONTIME rounds (no socket: IX_WANT_TIMER)
+ *
+ * An attempt ends with IX_OK (connected), IXC_REDIRECTED (the next attempt
+ * goes to the target: try_member's hops), or an error, after which the
+ * next candidate, the next round, or the end comes (connect_plan_run's
+ * rules). Each step decodes only replies that have arrived whole.
+ */
+enum { CS_TCP = 1, CS_CONACC, CS_PROTO, CS_INFO, CS_DBOPEN, CS_WAIT };
+
+struct ixc_connsm {
+    dsn_opts o;
+    connect_plan p;
+    ixc_transport *given; /* the test seam's transport, for the first attempt */
+    int phase;
+    int round, idx, hop, fatal, attempts;
+    ixc_hostent e; /* the server being tried (a candidate, or a redirect's target) */
+    char path[IXC_REDIRECT_MAX + 1][300];
+    int64_t attempt_deadline, due;
+    int attempt_ms, rt_saved;
+    char last[1024];
+};
+
+/* The wait for the server during the login: each is bounded by the read
+ * timeout (from the request or the last bytes), as every wait of a
+ * session, and all of them by the attempt's time. */
+static int64_t login_wait_deadline(const ix_conn *c, const struct ixc_connsm *m) {
+    int64_t d = m->attempt_deadline;
+    int rt = m->rt_saved;
+    if (m->phase == CS_TCP || rt <= 0) return d;
+    int64_t w = c->io_at_ms + rt;
+    return d == 0 || w < d ? w : d;
+}
+
+int64_t ixc_connsm_deadline(const ix_conn *c);
+int64_t ixc_connsm_deadline(const ix_conn *c) {
+    const struct ixc_connsm *m = c->csm;
+    if (!m) return 0;
+    if (m->phase == CS_WAIT) return m->due;
+    return login_wait_deadline(c, m);
+}
+
+/* Starts an attempt on m->e: a fresh transport (or the given one). */
+static int attempt_start(ix_conn *c, struct ixc_connsm *m) {
+    dsn_opts *o = &m->o;
     conn_reset(c);
-    int ms = attempt_ms(o, p);
+    int ms = attempt_ms(o, &m->p);
+    m->attempt_ms = ms;
+    m->attempt_deadline = ms > 0 ? now_ms() + ms : 0;
+    ixc_transport *tr = m->given;
+    m->given = NULL;
+    int rc = set_str(&o->server, m->e.server, strlen(m->e.server));
+    if (rc != IX_OK) {
+        if (tr) tr->vt->close(tr);
+        c->dead = 1;
+        return ixc_fail(c, IX_ENOMEM, "out of memory");
+    }
+    m->phase = CS_TCP;
     if (!tr) {
+        const ixc_hostent *e = &m->e;
         int ka = e->keepalive == 0   ? 0
                  : e->keepalive == 1 ? (o->keepalive_s ? o->keepalive_s : IXC_KEEPALIVE_DEFAULT)
                                      : o->keepalive_s;
         ixc_tcp_opts t = {e->host, e->port, ms, e->tls || o->tls, o->tls_verify, o->tls_ca, ka};
         char err[300];
-        int rc = ixc_transport_open(&t, &tr, err, sizeof err);
+        rc = ixc_transport_start(&t, &tr, err, sizeof err);
         if (rc != IX_OK) {
             c->dead = 1;
             return ixc_fail(c, rc, "%s", err);
         }
+        c->tr = tr;
+        return IX_OK;
     }
     c->tr = tr;
-    int rc = set_str(&o->server, e->server, strlen(e->server));
-    if (rc != IX_OK) return ixc_kill(c, rc, "out of memory");
-    /* The login exchange is bounded by the attempt's time as well. */
-    int rt = c->read_timeout_ms;
-    if (ms > 0 && (rt == 0 || rt > ms)) c->read_timeout_ms = ms;
-    rc = login(c, o, redir);
-    c->read_timeout_ms = rt;
+    m->phase = CS_CONACC;
+    return send_conreq(c, o);
+}
+
+/* The attempt's time ran out in its current phase. */
+static int attempt_expired(ix_conn *c, struct ixc_connsm *m) {
+    if (m->phase == CS_TCP) {
+        c->dead = 1;
+        return ixc_fail(c, IX_ETIMEOUT, "%s: timed out (%s port %s)", ixc_transport_phase(c->tr),
+                        m->e.host, m->e.port);
+    }
+    int ms = m->attempt_ms;
+    if (m->rt_saved > 0 && (ms == 0 || m->rt_saved < ms)) ms = m->rt_saved;
+    return ixc_kill(c, IX_ETIMEOUT, "timed out after %d ms waiting for the server", ms);
+}
+
+/* Reads the session replies once they are whole; IXC_WANT_* while not. */
+static int attempt_session(ix_conn *c, struct ixc_connsm *m) {
+    dsn_opts *o = &m->o;
+    ixc_reply r;
+    memset(&r, 0, sizeof r);
+    int rc = ixc_read_reply(c, &r);
+    if (rc != IX_OK) return rc;
+    switch (m->phase) {
+    case CS_PROTO:
+        if (r.sqlcode)
+            return ixc_kill(c, IX_EPROTO, "the server refused the protocol offer (%d)", r.sqlcode);
+        if (c->caps.f44)
+            return ixc_kill(c, IX_EPROTO, "the server asks for a PAM conversation (not supported)");
+        if (!o->pipeline_login) {
+            queue_info_dbopen(c, o);
+            if ((rc = ixc_flush(c)) != IX_OK) return rc;
+        }
+        m->phase = CS_INFO;
+        return IXC_WANT_READ;
+    case CS_INFO:
+        if (!(o->database && *o->database)) return IX_OK;
+        m->phase = CS_DBOPEN;
+        return IXC_WANT_READ;
+    default: /* CS_DBOPEN */
+        if (r.sqlcode)
+            return ixc_fail_sql(c, r.sqlcode, r.isamcode, 0, r.msg[0] ? r.msg : o->database);
+        c->db_open = 1;
+        c->db_logged = r.done_warnings & 1;
+        c->db_ansi = (r.done_warnings & 2) != 0;
+        return IX_OK;
+    }
+}
+
+/* One step of the attempt: IX_OK (logged in), IXC_REDIRECTED, IXC_WANT_*
+ * (wait), or the attempt's error. */
+static int attempt_step(ix_conn *c, struct ixc_connsm *m) {
+    int rc;
+    if (m->phase == CS_TCP) {
+        char err[300] = "";
+        rc = ixc_transport_poll(c->tr, err, sizeof err);
+        if (rc == IXC_WANT_READ || rc == IXC_WANT_WRITE) return rc;
+        if (rc != IX_OK) {
+            c->dead = 1;
+            return ixc_fail(c, rc, "%s", err);
+        }
+        m->phase = CS_CONACC;
+        if ((rc = send_conreq(c, &m->o)) != IX_OK) return rc;
+    }
+    for (;;) {
+        int want = IX_WANT_READ;
+        int k = ixc_nb_ready(c, &want);
+        if (k < 0) return k;
+        if (k == 0) return want == IX_WANT_WRITE ? IXC_WANT_WRITE : IXC_WANT_READ;
+        c->nb_step = 0; /* the reply is buffered */
+        c->nb_decoding++;
+        if (m->phase == CS_CONACC) {
+            ixp_redirect_target redir;
+            rc = read_conacc(c, &m->o, &redir);
+            if (rc == IXC_REDIRECTED) {
+                snprintf(m->e.server, sizeof m->e.server, "%.127s", redir.server);
+                snprintf(m->e.host, sizeof m->e.host, "%s", redir.host);
+                snprintf(m->e.port, sizeof m->e.port, "%d", redir.port);
+            }
+            if (rc == IX_OK) {
+                open_session_send(c, &m->o);
+                m->phase = CS_PROTO;
+                rc = ixc_flush(c);
+                if (rc == IX_OK) rc = IXC_WANT_READ;
+            }
+        } else {
+            rc = attempt_session(c, m);
+        }
+        c->nb_decoding--;
+        c->nb_step = 1;
+        if (rc != IXC_WANT_READ) return rc;
+    }
+}
+
+static int next_candidate(ix_conn *c, struct ixc_connsm *m);
+
+/* The attempt on m->e ended with rc: redirects, then the next candidate or
+ * round. Returns IX_OK to go on (a new attempt has started or a round is
+ * awaited), or the connection's final result. */
+static int attempt_done(ix_conn *c, struct ixc_connsm *m, int rc) {
+    connect_plan *p = &m->p;
+    if (rc == IXC_REDIRECTED) {
+        char to[300];
+        snprintf(to, sizeof to, "%s:%s", m->e.host, m->e.port);
+        for (int i = 0; i <= m->hop; i++)
+            if (strcmp(m->path[i], to) == 0) {
+                rc = ixc_kill(c, IX_ECONN, "redirect loop: %s redirected back to %s (%d hops)",
+                              m->path[m->hop], to, m->hop + 1);
+                goto fatal;
+            }
+        if (m->hop == IXC_REDIRECT_MAX) {
+            rc = ixc_kill(c, IX_ECONN, "more than %d redirects (the last from %s to %s)",
+                          IXC_REDIRECT_MAX, m->path[m->hop], to);
+            goto fatal;
+        }
+        m->hop++;
+        snprintf(m->path[m->hop], sizeof m->path[m->hop], "%s", to);
+        return attempt_start(c, m) == IX_OK ? IX_OK : attempt_done(c, m, c->err);
+    }
     if (c->logged_in && !c->dead) { /* also when only the database failed */
-        int mrc = note_member(c, e);
+        int mrc = note_member(c, &m->e);
         if (mrc != IX_OK) rc = mrc;
     }
-    return rc;
-}
-
-/* Tries e and follows its redirects (at most IXC_REDIRECT_MAX, never to an
- * address seen before). *fatal: the error is not worth another attempt. */
-static int try_member(ix_conn *c, dsn_opts *o, const ixc_hostent *e0, const connect_plan *p,
-                      ixc_transport *tr, int *fatal) {
-    ixc_hostent e = *e0;
-    char path[IXC_REDIRECT_MAX + 1][300];
-    for (int hop = 0;; hop++) {
-        snprintf(path[hop], sizeof path[hop], "%s:%s", e.host, e.port);
-        ixp_redirect_target r;
-        int rc = try_one(c, o, &e, p, tr, &r);
-        tr = NULL;
-        if (rc != IXC_REDIRECTED) {
-            *fatal = rc != IX_ECONN && rc != IX_ETIMEOUT;
-            return rc;
-        }
-        *fatal = 1;
-        char to[300];
-        snprintf(to, sizeof to, "%s:%d", r.host, r.port);
-        for (int i = 0; i <= hop; i++)
-            if (strcmp(path[i], to) == 0)
-                return ixc_kill(c, IX_ECONN, "redirect loop: %s redirected back to %s (%d hops)",
-                                path[hop], to, hop + 1);
-        if (hop == IXC_REDIRECT_MAX)
-            return ixc_kill(c, IX_ECONN, "more than %d redirects (the last from %s to %s)",
-                            IXC_REDIRECT_MAX, path[hop], to);
-        snprintf(e.server, sizeof e.server, "%.127s", r.server);
-        snprintf(e.host, sizeof e.host, "%s", r.host);
-        snprintf(e.port, sizeof e.port, "%d", r.port);
-    }
-}
-
-/* Waits until ms since the plan's start (not past its deadline). */
-static void wait_until(const connect_plan *p, int64_t at) {
-    if (p->deadline && at > p->deadline) at = p->deadline;
-    int64_t left = at - now_ms();
-    if (left > 0) poll(NULL, 0, (int)left);
-}
-
-/* Rounds over the candidates until one accepts, the error is fatal, the
- * retries are spent or INFORMIXCONTIME has run out. */
-static int connect_plan_run(ix_conn *c, dsn_opts *o, const connect_plan *p, ixc_transport *tr) {
-    int rc = IX_ECONN, fatal = 0, attempts = 0;
-    char last[1024] = "";
-    for (int round = 0; round <= p->retries && !fatal; round++) {
-        /* A round falls due at start + round x interval (the last one at the
-         * deadline itself, as IBM describes); it is skipped only when the
-         * round before ran past both its time and the deadline. */
-        int64_t due = p->start + (int64_t)round * p->interval_ms;
-        if (round > 0 && now_ms() > due && now_ms() > p->deadline) break;
-        if (round > 0) wait_until(p, due);
-        for (int i = 0; i < p->n && !fatal; i++) {
-            if (i > 0 && p->deadline && now_ms() >= p->deadline) break;
-            rc = try_member(c, o, &p->ents[i], p, tr, &fatal);
-            tr = NULL;
-            attempts++;
-            if (rc == IX_OK) return IX_OK;
-            snprintf(last, sizeof last, "%s@%s:%s: %s", p->ents[i].server, p->ents[i].host,
-                     p->ents[i].port, c->errmsg);
+    if (rc == IX_OK) return IXC_CONNECTED;
+    if (m->hop > 0 || (rc != IX_ECONN && rc != IX_ETIMEOUT)) goto fatal;
+    m->attempts++;
+    snprintf(m->last, sizeof m->last, "%s@%s:%s: %s", p->ents[m->idx].server, p->ents[m->idx].host,
+             p->ents[m->idx].port, c->errmsg);
+    m->idx++;
+    if (m->idx < p->n && !(p->deadline && now_ms() >= p->deadline)) return next_candidate(c, m);
+    m->idx = 0;
+    m->round++;
+    if (m->round <= p->retries) {
+        int64_t due = p->start + (int64_t)m->round * p->interval_ms;
+        if (!(now_ms() > due && now_ms() > p->deadline)) {
+            m->due = p->deadline && due > p->deadline ? p->deadline : due;
+            m->phase = CS_WAIT;
+            if (c->tr) c->tr->vt->close(c->tr);
+            c->tr = NULL;
+            return IX_OK;
         }
     }
-    /* A fatal error may leave the session open (a database that cannot be
-     * opened); c's error record says what happened. */
-    if (fatal || (!p->deadline && !p->group)) return rc;
+    /* every candidate and round spent */
+    if (!p->deadline && !p->group) return rc;
     c->dead = 1;
     int expired = p->deadline && now_ms() >= p->deadline;
     if (expired) rc = IX_ETIMEOUT;
@@ -1364,64 +1590,153 @@ static int connect_plan_run(ix_conn *c, dsn_opts *o, const connect_plan *p, ixc_
     else
         snprintf(head, sizeof head, "the server did not accept the connection");
     return ixc_fail(c, rc, "%s%s (%d attempts; last: %s)", head,
-                    expired ? " within INFORMIXCONTIME" : "", attempts, last);
-}
-
-static int connect_all(ix_conn *c, dsn_opts *o, ixc_transport *tr) {
-    connect_plan p;
-    memset(&p, 0, sizeof p);
-    char err[300] = "";
-    snprintf(p.name, sizeof p.name, "%s", o->server ? o->server : "");
-    int rc = plan_candidates(o, tr != NULL, &p, err, sizeof err);
-    if (rc != IX_OK) {
-        ixc_free(p.ents);
-        if (tr) tr->vt->close(tr);
-        c->dead = 1;
-        return ixc_fail(c, rc, "%s", err);
-    }
-    plan_timing(o, &p);
-    rc = connect_plan_run(c, o, &p, tr);
-    ixc_free(p.ents);
+                    expired ? " within INFORMIXCONTIME" : "", m->attempts, m->last);
+fatal:
+    /* A fatal error may leave the session open (a database that cannot be
+     * opened); c's error record says what happened. */
     return rc;
 }
 
-static int connect_common(ix_conn **out, const char *dsn, ixc_transport *tr) {
+/* Starts the attempt on candidate m->idx. */
+static int next_candidate(ix_conn *c, struct ixc_connsm *m) {
+    m->e = m->p.ents[m->idx];
+    m->hop = 0;
+    snprintf(m->path[0], sizeof m->path[0], "%s:%s", m->e.host, m->e.port);
+    int rc = attempt_start(c, m);
+    return rc == IX_OK ? IX_OK : attempt_done(c, m, rc);
+}
+
+static void connsm_free(ix_conn *c) {
+    struct ixc_connsm *m = c->csm;
+    if (!m) return;
+    if (m->given) m->given->vt->close(m->given);
+    ixc_free(m->p.ents);
+    opts_free(&m->o);
+    ixc_free(m);
+    c->csm = NULL;
+}
+
+/* The end of the login: the machine is freed; IX_OK or the error. */
+static int connsm_end(ix_conn *c, int rc) {
+    struct ixc_connsm *m = c->csm;
+    c->read_timeout_ms = m->rt_saved;
+    connsm_free(c);
+    c->nb_step = 0;
+    if (rc == IXC_CONNECTED) rc = IX_OK;
+    if (rc == IX_OK) {
+        atomic_store(&c->cancel_fd, c->tr->fd);
+        ixc_clear_err(c);
+    }
+    return rc;
+}
+
+int ix_connect_poll(ix_conn *c) {
+    if (!c) return IX_EMISUSE;
+    struct ixc_connsm *m = c->csm;
+    if (!m) return c->dead ? ixc_check(c) : IX_OK;
+    c->nb_step = 1;
+    int rc = IX_OK;
+    for (;;) {
+        if (m->phase == CS_WAIT) {
+            if (now_ms() < m->due) {
+                c->nb_step = 0;
+                return IX_WANT_TIMER;
+            }
+            rc = next_candidate(c, m);
+        } else {
+            rc = attempt_step(c, m);
+            if (rc != IXC_WANT_READ && rc != IXC_WANT_WRITE) {
+                rc = attempt_done(c, m, rc);
+            } else if (login_wait_deadline(c, m) && now_ms() >= login_wait_deadline(c, m)) {
+                rc = attempt_done(c, m, attempt_expired(c, m));
+            } else {
+                c->nb_step = 0;
+                return rc == IXC_WANT_READ ? IX_WANT_READ : IX_WANT_WRITE;
+            }
+        }
+        if (rc != IX_OK) return connsm_end(c, rc);
+        /* a new attempt (or a round to wait for): step it at once */
+    }
+}
+
+static int connect_begin(ix_conn **out, const char *dsn, ixc_transport *tr) {
     ix_conn *c = conn_new();
     *out = c;
     if (!c) {
         if (tr) tr->vt->close(tr);
         return IX_ENOMEM;
     }
-    dsn_opts o;
-    char err[300] = "";
-    int rc = opts_load(&o, dsn, err, sizeof err);
-    if (rc != IX_OK) {
-        opts_free(&o);
-        if (tr) tr->vt->close(tr);
-        c->dead = 1;
-        return ixc_fail(c, rc, "%s", err[0] ? err : "out of memory");
-    }
-    c->fetch_buffer = o.fetch_buffer;
-    c->readahead = o.readahead;
-    c->deferred_prepare = o.deferred_prepare;
-    c->optofc = o.optofc;
-    c->read_timeout_ms = o.read_timeout_ms;
-    if (o.dbdate && !(c->dbdate = dupstr(o.dbdate, strlen(o.dbdate)))) {
-        opts_free(&o);
+    struct ixc_connsm *m = ixc_calloc(1, sizeof *m);
+    if (!m) {
         if (tr) tr->vt->close(tr);
         c->dead = 1;
         return ixc_fail(c, IX_ENOMEM, "out of memory");
     }
-    if ((rc = ixc_locale_setup(c, o.client_locale, o.db_locale, err, sizeof err)) != IX_OK) {
-        opts_free(&o);
-        if (tr) tr->vt->close(tr);
+    c->csm = m;
+    m->given = tr;
+    dsn_opts *o = &m->o;
+    char err[300] = "";
+    int rc = opts_load(o, dsn, err, sizeof err);
+    if (rc != IX_OK) {
+        connsm_free(c);
         c->dead = 1;
-        return ixc_fail(c, rc, "%s", err);
+        return ixc_fail(c, rc, "%s", err[0] ? err : "out of memory");
     }
-    rc = connect_all(c, &o, tr);
-    if (rc == IX_OK) atomic_store(&c->cancel_fd, c->tr->fd);
-    opts_free(&o);
-    if (rc == IX_OK) ixc_clear_err(c);
+    c->fetch_buffer = o->fetch_buffer;
+    c->readahead = o->readahead;
+    c->deferred_prepare = o->deferred_prepare;
+    c->optofc = o->optofc;
+    c->read_timeout_ms = o->read_timeout_ms;
+    m->rt_saved = o->read_timeout_ms;
+    if (o->dbdate && !(c->dbdate = dupstr(o->dbdate, strlen(o->dbdate)))) rc = IX_ENOMEM;
+    if (rc == IX_OK) rc = ixc_locale_setup(c, o->client_locale, o->db_locale, err, sizeof err);
+    if (rc == IX_OK) {
+        snprintf(m->p.name, sizeof m->p.name, "%s", o->server ? o->server : "");
+        rc = plan_candidates(o, tr != NULL, &m->p, err, sizeof err);
+    }
+    if (rc != IX_OK) {
+        connsm_free(c);
+        c->dead = 1;
+        return ixc_fail(c, rc, "%s", rc == IX_ENOMEM && !err[0] ? "out of memory" : err);
+    }
+    plan_timing(o, &m->p);
+    c->nb_step = 1;
+    rc = next_candidate(c, m);
+    c->nb_step = 0;
+    if (rc != IX_OK) return connsm_end(c, rc);
+    return IX_OK;
+}
+
+int ix_connect_start(const char *dsn, ix_conn **out) {
+    if (!out) return IX_EMISUSE;
+    int rc = connect_begin(out, dsn, NULL);
+    if (*out) (*out)->nb = 1;
+    return rc;
+}
+
+/* Waits for what ix_connect_poll asked for (blocking ix_connect). */
+static void connect_wait(ix_conn *c, int want) {
+    int fd = ix_socket(c), ms = ix_timeout_ms(c);
+    if (want == IX_WANT_TIMER || fd < 0) {
+        if (want == IX_WANT_TIMER && ms > 0) poll(NULL, 0, ms);
+        return;
+    }
+    struct pollfd pf = {fd, (short)(want == IX_WANT_WRITE ? POLLOUT : POLLIN), 0};
+    if (c->tr->vt->pending(c->tr) > 0) return;
+    poll(&pf, 1, ms); /* EINTR or expiry: ix_connect_poll looks again */
+}
+
+static int connect_common(ix_conn **out, const char *dsn, ixc_transport *tr) {
+    int rc = connect_begin(out, dsn, tr);
+    ix_conn *c = *out;
+    if (!c) return rc;
+    while (rc == IX_OK && c->csm) {
+        rc = ix_connect_poll(c);
+        if (rc == IX_WANT_READ || rc == IX_WANT_WRITE || rc == IX_WANT_TIMER) {
+            connect_wait(c, rc);
+            rc = IX_OK;
+        }
+    }
     return rc;
 }
 
@@ -1434,9 +1749,15 @@ int ixc_connect_transport(ix_conn **out, const char *dsn, ixc_transport *tr) {
     return connect_common(out, dsn, tr);
 }
 
+static void connsm_free(ix_conn *c);
+
 void ix_close(ix_conn *c) {
     if (!c) return;
     ixc_cache_free(c);
+    if (c->csm) { /* a login in progress: nothing to say goodbye to */
+        connsm_free(c);
+        c->dead = 1;
+    }
     if (!c->dead && c->tr) {
         /* Pending CLOSE/RELEASE replies need not be read: SQ_EXIT ends all. */
         size_t mark = ixc_mark(c);

@@ -26,8 +26,6 @@
 #include "types/ix_datetime.h"
 #include "types/ix_decimal.h"
 
-int ixc_drain_for(ix_conn *c, ix_stmt *s);
-
 /* ST_SCROLL: a scroll cursor is open (ix_step and the ix_fetch_* calls go
  * through scroll_fetch; the fast path of ix_step is for ST_OPEN only). */
 enum { ST_READY = 0, ST_OPEN = 1, ST_DONE = 2, ST_SCROLL = 3 };
@@ -257,8 +255,57 @@ static int read_prepare_part(ix_stmt *s, ixc_reply *r) {
     return rc;
 }
 
-/* PREPARE on its own: one round trip. */
-static int prepare_now(ix_stmt *s) {
+/* ---- requests whose replies an op handler decodes ---------------------------
+ * A request of a statement queues a PEND_OP entry; its reply is decoded by
+ * ixc_stmt_op_reply when the connection reaches it (in request order, by
+ * whichever call reads: the statement's own wait, another statement's, or
+ * ix_consume_input), and the outcome waits in the statement (op_done,
+ * op_rc, op_err) for the completion call. Blocking calls send and wait at
+ * once (op_wait); in non-blocking mode op_wait returns IX_WANT_* until the
+ * reply has arrived whole. */
+
+static int push_op(ix_stmt *s, int op, int64_t groups) {
+    ix_conn *c = s->conn;
+    /* only an OPEN's time is used (the first fetch's round trip) */
+    int rc = ixc_push_pend_at(c, PEND_OP, s, op == IXC_OP_OPEN ? ixc_now_us() : 0);
+    if (rc != IX_OK) return rc;
+    ixc_pend *e = &c->pend[(c->pend_head + c->pend_len - 1) % c->pend_cap];
+    e->groups = groups;
+    s->op = op;
+    s->op_done = 0;
+    s->op_t0 = e->sent_us;
+    return IX_OK;
+}
+
+/* The outcome of the op decoded last, its error record back on the
+ * connection. */
+static int op_take(ix_stmt *s) {
+    ix_conn *c = s->conn;
+    s->op_done = 0;
+    if (s->op_rc < 0 && !c->dead && s->op_err.err) {
+        c->err = s->op_err.err;
+        c->sqlcode = s->op_err.sqlcode;
+        c->isamcode = s->op_err.isamcode;
+        c->erroffset = s->op_err.erroffset;
+        memcpy(c->errmsg, s->op_err.errmsg, sizeof c->errmsg);
+    }
+    return s->op_rc;
+}
+
+/* Waits (blocking mode) or looks (non-blocking: IX_WANT_*) for the op's
+ * outcome. */
+static int op_wait(ix_stmt *s) {
+    ix_conn *c = s->conn;
+    while (!s->op_done) {
+        if (!s->op) return ixc_fail(c, IX_EMISUSE, "no request of the statement is outstanding");
+        int rc = ixc_pend_step(c);
+        if (rc != IX_OK) return rc;
+    }
+    return op_take(s);
+}
+
+/* PREPARE on its own (one round trip): queued; prepare_reply decodes. */
+static int prepare_send(ix_stmt *s) {
     ix_conn *c = s->conn;
     int rc = ixc_check(c);
     if (rc != IX_OK) return rc;
@@ -266,11 +313,18 @@ static int prepare_now(ix_stmt *s) {
     if ((rc = encode_prepare(s)) != IX_OK) return rc;
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
+    if ((rc = push_op(s, IXC_OP_PREPARE, 1)) != IX_OK) return rc;
+    return ixc_flush(c);
+}
+
+static int exec_send(ix_stmt *s);
+static int open_send(ix_stmt *s);
+
+static int prepare_reply(ix_stmt *s) {
+    ix_conn *c = s->conn;
     ixc_reply r;
     memset(&r, 0, sizeof r);
-    rc = ixc_flush(c);
-    if (rc == IX_OK) rc = ixc_drain(c);
-    if (rc == IX_OK) rc = read_prepare_part(s, &r);
+    int rc = read_prepare_part(s, &r);
     if (rc == IX_OK && !r.at_eot) {
         ixc_reply rest; /* the COST after the DONE, and the EOT */
         memset(&rest, 0, sizeof rest);
@@ -278,13 +332,29 @@ static int prepare_now(ix_stmt *s) {
         if (rc == IX_OK && rest.sqlcode)
             rc = ixc_fail_sql(c, rest.sqlcode, rest.isamcode, rest.offset, rest.msg);
     }
+    int exec = s->exec_queued;
+    s->exec_queued = 0;
+    if (rc == IX_OK && exec) rc = s->is_cursor ? open_send(s) : exec_send(s);
     return rc;
+}
+
+static int prepare_now(ix_stmt *s) {
+    int rc = prepare_send(s);
+    return rc == IX_OK ? op_wait(s) : rc;
 }
 
 /* A deferred statement is prepared now (for its description). */
 static int ensure_prepared(ix_stmt *s) {
     if (!s || !s->conn || s->prepared) return IX_OK;
-    return prepare_now(s);
+    ix_conn *c = s->conn;
+    int nb = c->nb_step;
+    c->nb_step = 0; /* the describe calls wait */
+    int rc = IX_OK;
+    while (rc == IX_OK && s->op && !s->op_done) /* its own request in flight */
+        rc = ixc_pend_step(c);
+    if (rc == IX_OK && !s->prepared && !s->op && !s->op_done) rc = prepare_now(s);
+    c->nb_step = nb;
+    return rc;
 }
 
 /* For the describe accessors, which take a const statement. */
@@ -297,7 +367,16 @@ int ix_prepare(ix_conn *c, const char *sql, size_t len, ix_stmt **out) {
     return ix_prepare_v2(c, sql, len, 0, out);
 }
 
+static int prepare_common(ix_conn *c, const char *sql, size_t len, unsigned flags, ix_stmt **out,
+                          int send);
+
 int ix_prepare_v2(ix_conn *c, const char *sql, size_t len, unsigned flags, ix_stmt **out) {
+    return prepare_common(c, sql, len, flags, out, 0);
+}
+
+/* send: only queue the PREPARE (ix_send_prepare). */
+static int prepare_common(ix_conn *c, const char *sql, size_t len, unsigned flags, ix_stmt **out,
+                          int send) {
     if (out) *out = NULL;
     if (!c) return IX_EMISUSE;
     if (!sql || !out) return ixc_fail(c, IX_EMISUSE, "NULL argument to ix_prepare");
@@ -341,8 +420,9 @@ int ix_prepare_v2(ix_conn *c, const char *sql, size_t len, unsigned flags, ix_st
     size_t wn;
     /* the text must convert now, deferred or not */
     int rc = ixc_sql_to_db(c, sql, n, &wire, &wn);
-    if (rc == IX_OK && kind == DEFER_NO) rc = prepare_now(s);
+    if (rc == IX_OK && kind == DEFER_NO) rc = send ? prepare_send(s) : prepare_now(s);
     if (rc != IX_OK) {
+        disown_pending(c, s);
         s->conn = NULL;
         ix_finalize(s);
         return rc;
@@ -1015,6 +1095,7 @@ static int send_fetch(ix_stmt *s) {
 }
 
 static int open_cursor(ix_stmt *s);
+static int open_send(ix_stmt *s);
 
 /* The reply to an EXECUTE (after the PREPARE's part when deferred). */
 static int exec_reply(ix_stmt *s) {
@@ -1036,8 +1117,9 @@ static int exec_reply(ix_stmt *s) {
     return IX_DONE;
 }
 
-/* [ID id | deferred PREPARE], [BIND], EXECUTE, EOT: one round trip. */
-static int exec_plain(ix_stmt *s) {
+/* [ID id | deferred PREPARE], [BIND], EXECUTE, EOT: one round trip;
+ * exec_op_reply decodes. */
+static int exec_send(ix_stmt *s) {
     ix_conn *c = s->conn;
     int deferred = !s->prepared;
     size_t mark = ixc_mark(c);
@@ -1048,12 +1130,18 @@ static int exec_plain(ix_stmt *s) {
     ixp_enc_tag(&c->out, IXP_SQ_EXECUTE);
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
-    rc = ixc_flush(c);
-    if (rc == IX_OK) rc = ixc_drain(c);
-    if (rc == IX_OK && deferred) {
+    if ((rc = push_op(s, IXC_OP_EXEC, 1)) != IX_OK) return rc;
+    return ixc_flush(c);
+}
+
+/* IX_DONE (ran), IX_OK (a cursor was opened instead), or the failure. */
+static int exec_op_reply(ix_stmt *s) {
+    ix_conn *c = s->conn;
+    if (!s->prepared) { /* deferred: the PREPARE's part first */
         ixc_reply r;
         memset(&r, 0, sizeof r);
-        if ((rc = read_prepare_part(s, &r)) != IX_OK) return rc;
+        int rc = read_prepare_part(s, &r);
+        if (rc != IX_OK) return rc;
         if (s->is_cursor) {
             /* The text looked like a statement without rows but the server
              * describes rows: its EXECUTE failed (-260); open it instead. */
@@ -1061,10 +1149,9 @@ static int exec_plain(ix_stmt *s) {
             memset(&rest, 0, sizeof rest);
             if ((rc = ixc_read_reply(c, &rest)) != IX_OK) return rc;
             ixc_clear_err(c);
-            return open_cursor(s); /* IX_OK: the caller steps to the first row */
+            return open_send(s); /* IX_OK, or an op in flight again */
         }
     }
-    if (rc != IX_OK) return rc;
     return exec_reply(s);
 }
 
@@ -1099,7 +1186,7 @@ static int expect_fetch(ix_stmt *s, int64_t sent_us) {
  * follows it (pipelined when the id is known). Errors of the OPEN come back
  * as the fetch's reply (ix_step reports them).
  */
-static int open_cursor(ix_stmt *s) {
+static int open_send(ix_stmt *s) {
     ix_conn *c = s->conn;
     if (!s->named) {
         snprintf(s->curname, sizeof s->curname, "_ixc%012u", ++c->cursor_seq);
@@ -1127,40 +1214,98 @@ static int open_cursor(ix_stmt *s) {
     if (one_group) encode_fetch(s, !deferred);
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
-    int64_t t0 = ixc_now_us();
-    if (!deferred && one_group && (rc = expect_fetch(s, t0)) != IX_OK) return rc;
-    rc = ixc_flush(c);
-    if (rc == IX_OK && (deferred || !one_group)) rc = ixc_drain(c);
-    if (rc == IX_OK && deferred) {
+    if (!deferred && one_group) { /* the reply is the fetch's: nothing to decode here */
+        if ((rc = expect_fetch(s, ixc_now_us())) != IX_OK) return rc;
+        s->state = ST_OPEN;
+        s->spos = 0;
+        s->changes = 0;
+        return ixc_flush(c);
+    }
+    if ((rc = push_op(s, IXC_OP_OPEN, 1)) != IX_OK) return rc;
+    /* the first fetch goes right behind the OPEN */
+    if (!deferred && !scroll && (rc = send_fetch(s)) != IX_OK) return rc;
+    return ixc_flush(c);
+}
+
+/* The OPEN's reply (after the PREPARE's part when deferred). IX_OK with the
+ * cursor open, or the failure. */
+static int open_op_reply(ix_stmt *s) {
+    ix_conn *c = s->conn;
+    int deferred = !s->prepared;
+    int scroll = (s->flags & IX_PREPARE_SCROLL) != 0;
+    int one_group = c->optofc && !scroll;
+    int rc = IX_OK;
+    if (deferred) {
         ixc_reply r;
         memset(&r, 0, sizeof r);
         if ((rc = read_prepare_part(s, &r)) != IX_OK) return rc;
         if (!s->is_cursor) return ixc_kill(c, IX_EPROTO, "a SELECT was described without rows");
-        if (one_group && (rc = expect_fetch(s, t0)) != IX_OK) return rc;
-    }
-    if (rc == IX_OK && !one_group) {
-        if (!deferred && !scroll) { /* the first fetch goes out right behind the OPEN */
-            rc = send_fetch(s);
-            if (rc == IX_OK) rc = ixc_flush(c);
+        if (one_group) { /* the rest of this group is the first fetch's reply */
+            if ((rc = ixc_push_pend_front(c, PEND_FETCH, s)) != IX_OK) return rc;
+            c->pend[c->pend_head].asked = s->last_asked;
+            c->pend[c->pend_head].sent_us = s->op_t0;
+            s->inflight++;
+            s->fetches++;
         }
+    }
+    if (!one_group) {
         ixc_reply r; /* the OPEN's reply (the rest of it, when deferred) */
         memset(&r, 0, sizeof r);
-        if (rc == IX_OK) rc = ixc_read_reply(c, &r);
-        if (rc != IX_OK) return rc;
+        if ((rc = ixc_read_reply(c, &r)) != IX_OK) return rc;
         if (r.sqlcode) {
             disown_pending(c, s); /* the fetch behind it is answered with an error too */
             return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
         }
         if (deferred && !scroll) {
-            rc = send_fetch(s);
-            if (rc == IX_OK) rc = ixc_flush(c);
+            if ((rc = send_fetch(s)) != IX_OK) return rc;
+            if ((rc = ixc_flush(c)) != IX_OK) return rc;
         }
     }
-    if (rc != IX_OK) return rc;
     s->state = scroll ? ST_SCROLL : ST_OPEN;
     s->spos = 0;
     s->changes = 0;
     return IX_OK;
+}
+
+static int batch_op_reply(ix_stmt *s, int last);
+
+int ixc_stmt_op_reply(ix_stmt *s, int last) {
+    ix_conn *c = s->conn;
+    int kind = s->op, rc;
+    if (kind == IXC_OP_BATCH) {
+        rc = batch_op_reply(s, last);
+        if (!last && rc >= 0 && !c->dead) return IX_OK;
+    } else {
+        s->op = 0;
+        rc = kind == IXC_OP_PREPARE ? prepare_reply(s)
+             : kind == IXC_OP_EXEC  ? exec_op_reply(s)
+                                    : open_op_reply(s);
+        if (s->op && !c->dead) return IX_OK; /* a further request is on its way */
+    }
+    s->op = 0;
+    s->op_done = 1;
+    s->op_rc = rc;
+    s->op_last = kind;
+    s->op_err.err = 0;
+    if (rc < 0) {
+        s->op_err.err = c->err;
+        s->op_err.sqlcode = c->sqlcode;
+        s->op_err.isamcode = c->isamcode;
+        s->op_err.erroffset = c->erroffset;
+        memcpy(s->op_err.errmsg, c->errmsg, sizeof c->errmsg);
+        if (!c->dead) ixc_clear_err(c);
+    }
+    return !c->dead ? IX_OK : rc < 0 ? rc : ixc_check(c);
+}
+
+static int open_cursor(ix_stmt *s) {
+    int rc = open_send(s);
+    return rc == IX_OK && s->op ? op_wait(s) : rc;
+}
+
+static int exec_plain(ix_stmt *s) {
+    int rc = exec_send(s);
+    return rc == IX_OK ? op_wait(s) : rc;
 }
 
 /* ---- the row plan ---------------------------------------------------------------
@@ -1403,25 +1548,55 @@ int ix_fetch_relative(ix_stmt *s, int64_t n) {
     return fetch_oriented(s, ORIENT_RELATIVE, n);
 }
 
+/* With autocommit off, the SQ_BEGIN before a statement (a round trip that
+ * waits, in non-blocking mode too). */
+static int begin_for(ix_stmt *s) {
+    ix_conn *c = s->conn;
+    int nb = c->nb_step;
+    c->nb_step = 0;
+    int rc = ixc_auto_begin(c, s->sql, s->sql_len);
+    c->nb_step = nb;
+    return rc;
+}
+
+/* Runs s to its next row or its end: sends the execution when s is ready,
+ * waits for (or, non-blocking, looks at) the op's outcome, then reads rows. */
+static int step_run(ix_stmt *s) {
+    ix_conn *c = s->conn;
+    for (;;) {
+        int rc;
+        if (s->op || s->op_done) {
+            if (s->op == IXC_OP_BATCH || (s->op_done && s->op_last == IXC_OP_BATCH))
+                return ixc_fail(c, IX_EMISUSE, "a batch is running on the statement");
+            if (s->op == IXC_OP_PREPARE) s->exec_queued = 1;
+            /* IX_OK: prepared, or a cursor opened (also for a deferred
+             * statement that turned out to return rows) */
+            if ((rc = op_wait(s)) != IX_OK) return rc;
+            continue;
+        }
+        if (s->state == ST_DONE) return IX_DONE;
+        if (s->state != ST_READY) break;
+        if ((rc = begin_for(s)) != IX_OK) return rc;
+        rc = s->is_cursor ? open_send(s) : exec_send(s);
+        if (rc != IX_OK) return rc;
+    }
+    if (s->state == ST_SCROLL) {
+        c->nb_step = 0; /* scroll fetches wait */
+        return scroll_next(s);
+    }
+    return next_row(s);
+}
+
 static __attribute__((noinline)) int step_general(ix_stmt *s) {
     int rc = stmt_check(s);
     if (rc) return rc;
     ix_conn *c = s->conn;
     if (dead(c)) return IX_ECONN;
     ixc_clear_err(c);
-    if (s->state == ST_DONE) return IX_DONE;
-    if (s->state == ST_READY && (rc = ixc_auto_begin(c, s->sql, s->sql_len)) != IX_OK) return rc;
-    if (!s->is_cursor) {
-        rc = exec_plain(s);
-        /* IX_OK: a deferred statement turned out to return rows (opened) */
-        if (rc != IX_OK || !s->is_cursor) return rc;
-    }
-    if (s->state == ST_READY) {
-        rc = open_cursor(s);
-        if (rc != IX_OK) return rc;
-    }
-    if (s->state == ST_SCROLL) return scroll_next(s);
-    return next_row(s);
+    c->nb_step = c->nb;
+    rc = step_run(s);
+    c->nb_step = 0;
+    return rc;
 }
 
 int ix_step(ix_stmt *s) {
@@ -1443,6 +1618,8 @@ int ix_reset(ix_stmt *s) {
     if (rc) return rc;
     ix_conn *c = s->conn;
     free_batches(s);
+    if (s->op) disown_pending(c, s); /* its reply is read and dropped */
+    s->op = s->op_done = s->exec_queued = 0;
     if (s->is_cursor && s->state != ST_READY) {
         disown_pending(c, s);
         s->state = ST_READY;
@@ -1493,6 +1670,7 @@ int ixc_stmt_release(ix_stmt *s) {
     ixc_free(s->cols);
     if (s->planned) ixc_rowplan_free(&s->plan);
     ixc_free(s->segat);
+    ixc_free(s->b_codes);
     ixc_free(s->sql);
     ixc_free(s);
     return rc;
@@ -2209,6 +2387,94 @@ static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int 
     return stop ? stop : IX_OK;
 }
 
+/* ix_send_batch: every row encoded and queued now; batch_op_reply decodes
+ * the replies, one group per row. */
+static int batch_send(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud) {
+    int rc = stmt_check(s);
+    if (rc) return rc;
+    ix_conn *c = s->conn;
+    if (dead(c)) return IX_ECONN;
+    if (!c->nb) return ixc_fail(c, IX_EMISUSE, "ix_send_batch needs non-blocking mode");
+    if ((s->op && s->op != IXC_OP_PREPARE) || s->exec_queued)
+        return ixc_fail(c, IX_EMISUSE, "a request of the statement is outstanding");
+    ixc_clear_err(c);
+    if ((rc = ensure_prepared(s)) != IX_OK) return rc;
+    if (s->op_done && s->op_last == IXC_OP_PREPARE && (rc = op_take(s)) != IX_OK) return rc;
+    if (s->is_cursor)
+        return ixc_fail(c, IX_EMISUSE, "ix_send_batch needs a statement without rows");
+    if (nrows < 0) return ixc_fail(c, IX_EMISUSE, "bad batch arguments");
+    if ((rc = begin_for(s)) != IX_OK) return rc;
+    ixc_free(s->b_codes);
+    s->b_codes = nrows > 0 ? ixc_malloc((size_t)nrows * sizeof *s->b_codes) : NULL;
+    if (nrows > 0 && !s->b_codes) return ixc_fail(c, IX_ENOMEM, "out of memory");
+    s->replied = s->changes = s->b_failed = 0;
+    s->b_first_row = -1;
+    s->b_stop = 0;
+    int64_t written = 0;
+    while (written < nrows) {
+        size_t mark = ixc_mark(c);
+        int u = enc(s, written, ud);
+        if (u < 0) {
+            s->b_stop = u;
+            break;
+        }
+        ixc_queued(c, mark);
+        if (c->out.err) return ixc_kill(c, c->out.err, "cannot encode the batch");
+        written++;
+    }
+    s->b_rows = written;
+    if (written == 0) { /* nothing to wait for */
+        s->op_done = 1;
+        s->op_last = IXC_OP_BATCH;
+        s->op_rc = s->b_stop ? s->b_stop : IX_OK;
+        s->op_err.err = 0;
+        return s->op_rc;
+    }
+    if ((rc = push_op(s, IXC_OP_BATCH, written)) != IX_OK) return rc;
+    c->nb_step = 1;
+    rc = ixc_flush(c);
+    c->nb_step = 0;
+    return rc != IX_OK ? rc : s->b_stop ? s->b_stop : IX_OK;
+}
+
+/* One row's reply of a non-blocking batch; after the last, the batch's
+ * outcome as ix_batch_execute's. */
+static int batch_op_reply(ix_stmt *s, int last) {
+    ix_conn *c = s->conn;
+    ixc_reply r;
+    memset(&r, 0, sizeof r);
+    int rc = ixc_read_reply(c, &r);
+    if (rc != IX_OK) return rc;
+    int64_t row = s->replied++;
+    if (r.sqlcode) {
+        s->b_failed++;
+        if (s->b_first_row < 0) {
+            s->b_first_row = row;
+            s->b_first_code = r.sqlcode;
+            s->b_first_isam = r.isamcode;
+            s->b_first_off = r.offset;
+            memcpy(s->b_first_msg, r.msg, sizeof s->b_first_msg);
+        }
+        if (s->b_codes) s->b_codes[row] = r.sqlcode;
+    } else {
+        if (s->b_codes) s->b_codes[row] = 0;
+        s->changes += r.rows;
+        if (r.serial) c->serial = r.serial;
+        if (r.has_insertdone && (r.serial8 || r.bigserial))
+            c->serial8 = r.serial8 ? r.serial8 : r.bigserial;
+    }
+    if (!last) return IX_OK;
+    c->changes = s->changes;
+    if (s->b_first_row >= 0) {
+        ixc_fail_sql(c, s->b_first_code, s->b_first_isam, s->b_first_off, s->b_first_msg);
+        size_t l = strlen(c->errmsg);
+        snprintf(c->errmsg + l, sizeof c->errmsg - l, " (batch row %lld; %lld rows failed)",
+                 (long long)s->b_first_row, (long long)s->b_failed);
+        return s->b_stop ? s->b_stop : IX_ESQL;
+    }
+    return s->b_stop ? s->b_stop : IX_OK;
+}
+
 typedef struct rowfn_ctx {
     ix_batch_row_fn fn;
     void *ud;
@@ -2381,8 +2647,16 @@ static int arrays_prepare(ix_stmt *s, arrays_ctx *a) {
     return IX_OK;
 }
 
+static int arrays_run(ix_stmt *s, int64_t nrows, const ix_array *cols, int ncols, int *sqlcodes,
+                      int64_t *nfailed, int send);
+
 int ix_batch_execute_arrays(ix_stmt *s, int64_t nrows, const ix_array *cols, int ncols,
                             int *sqlcodes, int64_t *nfailed) {
+    return arrays_run(s, nrows, cols, ncols, sqlcodes, nfailed, 0);
+}
+
+static int arrays_run(ix_stmt *s, int64_t nrows, const ix_array *cols, int ncols, int *sqlcodes,
+                      int64_t *nfailed, int send) {
     if (nfailed) *nfailed = 0;
     int rc = stmt_check(s);
     if (rc) return rc;
@@ -2398,7 +2672,8 @@ int ix_batch_execute_arrays(ix_stmt *s, int64_t nrows, const ix_array *cols, int
         ixb_wbuf_free(&a.extra);
         return ixc_fail(s->conn, IX_ENOMEM, "out of memory");
     }
-    rc = batch_run(s, nrows, enc_arrays_row, &a, sqlcodes, nfailed);
+    rc = send ? batch_send(s, nrows, enc_arrays_row, &a)
+              : batch_run(s, nrows, enc_arrays_row, &a, sqlcodes, nfailed);
     if (a.lens != local) ixc_free(a.lens);
     ixb_wbuf_free(&a.extra);
     /* The arrays' parameters are left unbound (rows may or may not have
@@ -2418,4 +2693,151 @@ int64_t ix_batch_replied(const ix_stmt *s) {
 int ix_stmt_type(const ix_stmt *stmt) {
     stmt = described(stmt);
     return stmt ? stmt->stmt_type : -1;
+}
+
+/* ---- non-blocking requests (include/ixdb.h, "non-blocking") ------------------ */
+
+static int need_nb(ix_conn *c, const char *what) {
+    if (c->nb) return IX_OK;
+    return ixc_fail(c, IX_EMISUSE, "%s needs non-blocking mode (ix_set_nonblocking)", what);
+}
+
+int ix_send_prepare(ix_conn *c, const char *sql, size_t len, unsigned flags, ix_stmt **out) {
+    if (out) *out = NULL;
+    if (!c) return IX_EMISUSE;
+    int rc = need_nb(c, "ix_send_prepare");
+    if (rc != IX_OK) return rc;
+    c->nb_step = 1;
+    rc = prepare_common(c, sql, len, flags, out, 1);
+    c->nb_step = 0;
+    return rc;
+}
+
+static int prepare_result_run(ix_stmt *s) {
+    ix_conn *c = s->conn;
+    int rc = IX_OK;
+    if (!s->op && !s->op_done) rc = prepare_send(s); /* deferred: nothing was sent */
+    if (rc != IX_OK) return rc;
+    if (s->op == IXC_OP_PREPARE || (s->op_done && s->op_last == IXC_OP_PREPARE)) return op_wait(s);
+    /* the PREPARE travels with the execution in flight */
+    while (s->op && !s->op_done)
+        if ((rc = ixc_pend_step(c)) != IX_OK) return rc;
+    if (s->prepared || !s->op_done) return IX_OK;
+    rc = op_take(s); /* its failure, kept for ix_execute_result as well */
+    s->op_done = 1;
+    return rc;
+}
+
+int ix_prepare_result(ix_stmt *s) {
+    int rc = stmt_check(s);
+    if (rc) return rc;
+    ix_conn *c = s->conn;
+    if (s->prepared && !s->op && !(s->op_done && s->op_last == IXC_OP_PREPARE)) return IX_OK;
+    if (dead(c)) return IX_ECONN;
+    c->nb_step = c->nb;
+    rc = prepare_result_run(s);
+    c->nb_step = 0;
+    return rc;
+}
+
+int ix_send_execute(ix_stmt *s) {
+    int rc = stmt_check(s);
+    if (rc) return rc;
+    ix_conn *c = s->conn;
+    if (dead(c)) return IX_ECONN;
+    if ((rc = need_nb(c, "ix_send_execute")) != IX_OK) return rc;
+    if (s->state != ST_READY)
+        return ixc_fail(c, IX_EMISUSE, "the statement has run or is open: ix_reset it first");
+    if (s->exec_queued || (s->op && s->op != IXC_OP_PREPARE) ||
+        (s->op_done && s->op_last != IXC_OP_PREPARE))
+        return ixc_fail(c, IX_EMISUSE, "a request of the statement is outstanding");
+    ixc_clear_err(c);
+    c->nb_step = 1;
+    rc = begin_for(s);
+    if (rc == IX_OK && s->op == IXC_OP_PREPARE) {
+        s->exec_queued = 1; /* sent when the describe has come (ids are the server's) */
+    } else if (rc == IX_OK && s->op_done) {
+        if (s->op_rc < 0)
+            s->op_last = IXC_OP_EXEC; /* the PREPARE's failure is the execution's */
+        else
+            s->op_done = 0;
+    }
+    if (rc == IX_OK && !s->op && !s->op_done) rc = s->is_cursor ? open_send(s) : exec_send(s);
+    c->nb_step = 0;
+    return rc;
+}
+
+int ix_execute_result(ix_stmt *s) {
+    int rc = stmt_check(s);
+    if (rc) return rc;
+    ix_conn *c = s->conn;
+    int batch = s->op == IXC_OP_BATCH || (s->op_done && s->op_last == IXC_OP_BATCH);
+    if (batch || (s->op == IXC_OP_PREPARE && !s->exec_queued) ||
+        (s->op_done && s->op_last == IXC_OP_PREPARE))
+        return ixc_fail(c, IX_EMISUSE, "no execution of the statement was sent");
+    if (!s->op && !s->op_done) {
+        if (s->state == ST_OPEN || s->state == ST_SCROLL) return IX_OK;
+        if (s->state == ST_DONE) return IX_DONE;
+        return ixc_fail(c, IX_EMISUSE, "no execution of the statement was sent");
+    }
+    ixc_clear_err(c);
+    c->nb_step = c->nb;
+    rc = op_wait(s);
+    c->nb_step = 0;
+    return rc;
+}
+
+int ix_send_fetch(ix_stmt *s) {
+    int rc = stmt_check(s);
+    if (rc) return rc;
+    ix_conn *c = s->conn;
+    if (dead(c)) return IX_ECONN;
+    if ((rc = need_nb(c, "ix_send_fetch")) != IX_OK) return rc;
+    if (s->state == ST_DONE) return IX_DONE;
+    if (s->state != ST_OPEN) return ixc_fail(c, IX_EMISUSE, "ix_send_fetch needs an open cursor");
+    if (s->fetch_done || (s->cur && (s->cur->done || s->cur->sqlcode))) return IX_DONE;
+    for (const ixc_batch *b = s->queue; b; b = b->next)
+        if (b->done || b->sqlcode) return IX_DONE;
+    if (s->inflight >= 64) return IX_OK;
+    if ((rc = send_fetch(s)) != IX_OK) return rc;
+    c->nb_step = 1;
+    rc = ixc_flush(c);
+    c->nb_step = 0;
+    return rc;
+}
+
+int ix_stmt_busy(const ix_stmt *s) {
+    if (!s || !s->conn || s->conn->dead) return 0;
+    if (s->op && !s->op_done) return 1;
+    if (s->state != ST_OPEN) return 0;
+    const ixc_batch *b = s->cur;
+    if (b && (s->cur_pos < b->data.len || b->done || b->sqlcode)) return 0;
+    return s->queue == NULL;
+}
+
+int ix_send_batch(ix_stmt *s, int64_t nrows, ix_batch_row_fn row_fn, void *ud) {
+    int rc = stmt_check(s);
+    if (rc) return rc;
+    if (!row_fn) return ixc_fail(s->conn, IX_EMISUSE, "bad batch arguments");
+    rowfn_ctx r = {row_fn, ud};
+    return batch_send(s, nrows, enc_bound_row, &r);
+}
+
+int ix_send_batch_arrays(ix_stmt *s, int64_t nrows, const ix_array *cols, int ncols) {
+    return arrays_run(s, nrows, cols, ncols, NULL, NULL, 1);
+}
+
+int ix_batch_result(ix_stmt *s, int *sqlcodes, int64_t *nfailed) {
+    int rc = stmt_check(s);
+    if (rc) return rc;
+    ix_conn *c = s->conn;
+    if (!(s->op == IXC_OP_BATCH || (s->op_done && s->op_last == IXC_OP_BATCH)))
+        return ixc_fail(c, IX_EMISUSE, "no batch of the statement was sent");
+    c->nb_step = c->nb;
+    rc = op_wait(s);
+    c->nb_step = 0;
+    if (rc == IX_WANT_READ || rc == IX_WANT_WRITE) return rc;
+    if (sqlcodes && s->b_codes) memcpy(sqlcodes, s->b_codes, (size_t)s->replied * sizeof *sqlcodes);
+    if (nfailed) *nfailed = s->b_failed;
+    return rc;
 }

@@ -3,9 +3,10 @@
  *
  * Two transports behind ixc_transport_vt: plain TCP (onsoctcp) and TLS over
  * TCP (onsocssl: TLS from the first byte, then the same SQLI bytes). The
- * socket is non-blocking; callers poll() the fd for the event a call asked
- * for (IXC_WANT_READ / IXC_WANT_WRITE), which is what lets a pipelined
- * batch write and read at the same time without deadlock.
+ * socket is non-blocking from its connect on, and nothing here waits:
+ * callers poll() the fd for the event a call asked for (IXC_WANT_READ /
+ * IXC_WANT_WRITE), which is what lets a pipelined batch write and read at
+ * the same time without deadlock, and an event loop drive a connection.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,11 +30,15 @@
 #include "ix_client_int.h"
 #include "proto/ix_interrupt.h"
 
+typedef struct tstart tstart;
 typedef struct tcp_tr {
     ixc_transport base;
     SSL_CTX *ctx;
     SSL *ssl;
+    tstart *st; /* the connect in progress (ixc_transport_poll), NULL after */
 } tcp_tr;
+
+static void tstart_free(tstart *st);
 
 static void set_err(char *err, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -93,6 +98,7 @@ static void tcp_close(ixc_transport *t) {
     }
     if (x->ctx) SSL_CTX_free(x->ctx);
     if (t->fd >= 0) close(t->fd);
+    tstart_free(x->st);
     ixc_free(x);
 }
 
@@ -139,29 +145,6 @@ static size_t tls_pending(ixc_transport *t) {
 static const ixc_transport_vt tcp_vt = {tcp_send, tcp_recv, tcp_pending, tcp_close};
 static const ixc_transport_vt tls_vt = {tls_send, tls_recv, tls_pending, tcp_close};
 
-static int64_t now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Waits for ev on fd until the deadline (0 = none). 1 ready, 0 timeout, -1 error. */
-static int wait_fd(int fd, short ev, int64_t deadline) {
-    for (;;) {
-        int ms = -1;
-        if (deadline) {
-            int64_t left = deadline - now_ms();
-            if (left <= 0) return 0;
-            ms = left > 1000000 ? 1000000 : (int)left;
-        }
-        struct pollfd pf = {fd, ev, 0};
-        int k = poll(&pf, 1, ms);
-        if (k > 0) return 1;
-        if (k == 0) return 0;
-        if (errno != EINTR) return -1;
-    }
-}
-
 /* TCP keepalive: probes after idle_s seconds of silence, then every 10 s;
  * 6 unanswered probes end the connection (a dead host or a cut network is
  * noticed about a minute after the idle time). A server process that is
@@ -176,51 +159,64 @@ static void set_keepalive(int fd, int idle_s) {
     setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
 }
 
-static int connect_one(const struct addrinfo *ai, int64_t deadline, char *err, size_t errlen,
-                       int *rc) {
-    int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-    if (fd < 0) {
-        set_err(err, errlen, "socket: %s", strerror(errno));
-        *rc = IX_ECONN;
-        return -1;
-    }
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-    if (connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
-        if (errno != EINPROGRESS) {
-            set_err(err, errlen, "connect: %s", strerror(errno));
-            close(fd);
-            *rc = IX_ECONN;
-            return -1;
-        }
-        int w = wait_fd(fd, POLLOUT, deadline);
-        if (w <= 0) {
-            set_err(err, errlen, w == 0 ? "connect: timed out" : "connect: poll failed");
-            close(fd);
-            *rc = w == 0 ? IX_ETIMEOUT : IX_ECONN;
-            return -1;
-        }
-        int soerr = 0;
-        socklen_t sl = sizeof soerr;
-        getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
-        if (soerr) {
-            set_err(err, errlen, "connect: %s", strerror(soerr));
-            close(fd);
-            *rc = IX_ECONN;
-            return -1;
-        }
-    }
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    return fd;
+/*
+ * A connection in progress, one step per ixc_transport_poll (the socket is
+ * non-blocking from the start; nothing here waits):
+ *   TCP   connect() issued on ai: done when the socket is writable and
+ *         SO_ERROR is 0; a refusal moves on to the next address
+ *   TLS   SSL_connect until it completes (it asks for read or write)
+ *   READY
+ */
+enum { TS_TCP = 1, TS_TLS = 2, TS_READY = 3 };
+
+typedef struct tstart {
+    struct addrinfo *res, *ai;
+    int phase;
+    int tls, tls_verify, keepalive_s;
+    char *host, *port, *tls_ca;
+} tstart;
+
+static void tstart_free(tstart *st) {
+    if (!st) return;
+    if (st->res) freeaddrinfo(st->res);
+    ixc_free(st->host);
+    ixc_free(st->port);
+    ixc_free(st->tls_ca);
+    ixc_free(st);
 }
 
-static int tls_start(tcp_tr *x, const ixc_tcp_opts *o, int64_t deadline, char *err, size_t errlen) {
+/* connect() on the next address that takes it: IX_OK (in progress or
+ * done), or IX_ECONN when none is left. */
+static int tcp_next(tcp_tr *x, char *err, size_t errlen) {
+    tstart *st = x->st;
+    for (; st->ai; st->ai = st->ai->ai_next) {
+        if (x->base.fd >= 0) close(x->base.fd);
+        x->base.fd = -1;
+        int fd = socket(st->ai->ai_family, st->ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
+                        st->ai->ai_protocol);
+        if (fd < 0) {
+            set_err(err, errlen, "socket: %s", strerror(errno));
+            continue;
+        }
+        x->base.fd = fd;
+        if (connect(fd, st->ai->ai_addr, st->ai->ai_addrlen) == 0 || errno == EINPROGRESS)
+            return IX_OK;
+        set_err(err, errlen, "connect: %s", strerror(errno));
+    }
+    if (x->base.fd >= 0) close(x->base.fd);
+    x->base.fd = -1;
+    return IX_ECONN;
+}
+
+static int tls_setup(tcp_tr *x, char *err, size_t errlen) {
+    tstart *st = x->st;
     x->ctx = SSL_CTX_new(TLS_client_method());
     if (!x->ctx) return ssl_err_text(err, errlen, "TLS context"), IX_ETLS;
     SSL_CTX_set_min_proto_version(x->ctx, TLS1_2_VERSION);
-    if (o->tls_verify) {
-        int ok = o->tls_ca && o->tls_ca[0] ? SSL_CTX_load_verify_locations(x->ctx, o->tls_ca, NULL)
-                                           : SSL_CTX_set_default_verify_paths(x->ctx);
+    if (st->tls_verify) {
+        int ok = st->tls_ca && st->tls_ca[0]
+                     ? SSL_CTX_load_verify_locations(x->ctx, st->tls_ca, NULL)
+                     : SSL_CTX_set_default_verify_paths(x->ctx);
         if (ok != 1) return ssl_err_text(err, errlen, "TLS CA file"), IX_ETLS;
         SSL_CTX_set_verify(x->ctx, SSL_VERIFY_PEER, NULL);
     } else {
@@ -229,78 +225,130 @@ static int tls_start(tcp_tr *x, const ixc_tcp_opts *o, int64_t deadline, char *e
     x->ssl = SSL_new(x->ctx);
     if (!x->ssl) return ssl_err_text(err, errlen, "TLS session"), IX_ETLS;
     SSL_set_fd(x->ssl, x->base.fd);
-    if (o->host && o->host[0]) {
+    if (st->host && st->host[0]) {
         struct in6_addr a6;
         struct in_addr a4;
-        int is_ip = inet_pton(AF_INET, o->host, &a4) == 1 || inet_pton(AF_INET6, o->host, &a6) == 1;
-        if (!is_ip) SSL_set_tlsext_host_name(x->ssl, o->host);
-        if (o->tls_verify) {
+        int is_ip =
+            inet_pton(AF_INET, st->host, &a4) == 1 || inet_pton(AF_INET6, st->host, &a6) == 1;
+        if (!is_ip) SSL_set_tlsext_host_name(x->ssl, st->host);
+        if (st->tls_verify) {
             X509_VERIFY_PARAM *vp = SSL_get0_param(x->ssl);
             if (is_ip)
-                X509_VERIFY_PARAM_set1_ip_asc(vp, o->host);
+                X509_VERIFY_PARAM_set1_ip_asc(vp, st->host);
             else
-                X509_VERIFY_PARAM_set1_host(vp, o->host, 0);
+                X509_VERIFY_PARAM_set1_host(vp, st->host, 0);
         }
     }
-    for (;;) {
-        ERR_clear_error();
-        int k = SSL_connect(x->ssl);
-        if (k == 1) return IX_OK;
-        int e = SSL_get_error(x->ssl, k);
-        short ev = e == SSL_ERROR_WANT_READ ? POLLIN : e == SSL_ERROR_WANT_WRITE ? POLLOUT : 0;
-        if (!ev) {
-            long vr = SSL_get_verify_result(x->ssl);
-            if (vr != X509_V_OK)
-                set_err(err, errlen, "TLS certificate verification failed: %s",
-                        X509_verify_cert_error_string(vr));
-            else
-                ssl_err_text(err, errlen, "TLS handshake failed");
-            return IX_ETLS;
-        }
-        int w = wait_fd(x->base.fd, ev, deadline);
-        if (w <= 0) {
-            set_err(err, errlen, "TLS handshake: %s", w == 0 ? "timed out" : "poll failed");
-            return w == 0 ? IX_ETIMEOUT : IX_ETLS;
-        }
-    }
+    return IX_OK;
 }
 
-int ixc_transport_open(const ixc_tcp_opts *o, ixc_transport **out, char *err, size_t errlen) {
+/* One step of the handshake: IX_OK when done, IXC_WANT_*, or IX_ETLS. */
+static int tls_step(tcp_tr *x, char *err, size_t errlen) {
+    ERR_clear_error();
+    int k = SSL_connect(x->ssl);
+    if (k == 1) return IX_OK;
+    int e = SSL_get_error(x->ssl, k);
+    if (e == SSL_ERROR_WANT_READ) return IXC_WANT_READ;
+    if (e == SSL_ERROR_WANT_WRITE) return IXC_WANT_WRITE;
+    long vr = SSL_get_verify_result(x->ssl);
+    if (vr != X509_V_OK)
+        set_err(err, errlen, "TLS certificate verification failed: %s",
+                X509_verify_cert_error_string(vr));
+    else
+        ssl_err_text(err, errlen, "TLS handshake failed");
+    return IX_ETLS;
+}
+
+static void with_addr(const tstart *st, char *err, size_t errlen) {
+    size_t l = strlen(err);
+    if (l + 1 < errlen) snprintf(err + l, errlen - l, " (%s port %s)", st->host, st->port);
+}
+
+/* The TCP connect of the current address has finished (writable): IX_OK
+ * connected, IXC_WANT_WRITE not yet, IX_ECONN (every address refused). */
+static int tcp_step(tcp_tr *x, char *err, size_t errlen) {
+    struct pollfd pf = {x->base.fd, POLLOUT, 0};
+    if (poll(&pf, 1, 0) == 0) return IXC_WANT_WRITE;
+    int soerr = 0;
+    socklen_t sl = sizeof soerr;
+    getsockopt(x->base.fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
+    if (soerr == 0) return IX_OK;
+    set_err(err, errlen, "connect: %s", strerror(soerr));
+    x->st->ai = x->st->ai->ai_next;
+    if (tcp_next(x, err, errlen) != IX_OK) return IX_ECONN;
+    return IXC_WANT_WRITE;
+}
+
+int ixc_transport_poll(ixc_transport *t, char *err, size_t errlen) {
+    tcp_tr *x = (tcp_tr *)t;
+    tstart *st = x->st;
+    if (!st) return IX_OK;
+    int rc = IX_OK;
+    if (st->phase == TS_TCP) {
+        rc = tcp_step(x, err, errlen);
+        if (rc == IX_ECONN) with_addr(st, err, errlen);
+        if (rc != IX_OK) return rc;
+        int one = 1;
+        setsockopt(t->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        set_keepalive(t->fd, st->keepalive_s);
+        st->phase = TS_READY;
+        if (st->tls) {
+            if ((rc = tls_setup(x, err, errlen)) != IX_OK) return rc;
+            st->phase = TS_TLS;
+        }
+    }
+    if (st->phase == TS_TLS) {
+        if ((rc = tls_step(x, err, errlen)) != IX_OK) return rc;
+        st->phase = TS_READY;
+    }
+    tstart_free(st);
+    x->st = NULL;
+    return IX_OK;
+}
+
+const char *ixc_transport_phase(const ixc_transport *t) {
+    const tcp_tr *x = (const tcp_tr *)t;
+    return !x->st ? "ready" : x->st->phase == TS_TLS ? "TLS handshake" : "connect";
+}
+
+int ixc_transport_start(const ixc_tcp_opts *o, ixc_transport **out, char *err, size_t errlen) {
     *out = NULL;
-    int64_t deadline = o->connect_timeout_ms > 0 ? now_ms() + o->connect_timeout_ms : 0;
-    struct addrinfo hints, *res = NULL;
-    memset(&hints, 0, sizeof hints);
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    int g = getaddrinfo(o->host, o->port, &hints, &res);
-    if (g != 0) {
-        set_err(err, errlen, "cannot resolve %s:%s: %s", o->host, o->port, gai_strerror(g));
-        return IX_ECONN;
-    }
-    int fd = -1, rc = IX_ECONN;
-    for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next)
-        fd = connect_one(ai, deadline, err, errlen, &rc);
-    freeaddrinfo(res);
-    if (fd < 0) {
-        size_t l = strlen(err);
-        if (l + 1 < errlen) snprintf(err + l, errlen - l, " (%s port %s)", o->host, o->port);
-        return rc;
-    }
     tcp_tr *x = ixc_calloc(1, sizeof *x);
-    if (!x) {
-        close(fd);
+    tstart *st = ixc_calloc(1, sizeof *st);
+    if (x) x->base.fd = -1;
+    if (st) {
+        st->host = ixc_strdup(o->host ? o->host : "");
+        st->port = ixc_strdup(o->port ? o->port : "");
+        st->tls_ca = o->tls_ca ? ixc_strdup(o->tls_ca) : NULL;
+    }
+    if (!x || !st || !st->host || !st->port || (o->tls_ca && !st->tls_ca)) {
+        ixc_free(x);
+        tstart_free(st);
         set_err(err, errlen, "out of memory");
         return IX_ENOMEM;
     }
-    set_keepalive(fd, o->keepalive_s);
+    st->tls = o->tls;
+    st->tls_verify = o->tls_verify;
+    st->keepalive_s = o->keepalive_s;
+    st->phase = TS_TCP;
+    x->st = st;
     x->base.vt = o->tls ? &tls_vt : &tcp_vt;
-    x->base.fd = fd;
-    if (o->tls) {
-        rc = tls_start(x, o, deadline, err, errlen);
-        if (rc != IX_OK) {
-            tcp_close(&x->base);
-            return rc;
-        }
+    struct addrinfo hints;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    int g = getaddrinfo(o->host, o->port, &hints, &st->res);
+    if (g != 0) {
+        st->res = NULL;
+        set_err(err, errlen, "cannot resolve %s:%s: %s", o->host, o->port, gai_strerror(g));
+        tcp_close(&x->base);
+        return IX_ECONN;
+    }
+    st->ai = st->res;
+    if (tcp_next(x, err, errlen) != IX_OK) {
+        with_addr(st, err, errlen);
+        tcp_close(&x->base);
+        return IX_ECONN;
     }
     *out = &x->base;
     return IX_OK;
