@@ -182,9 +182,15 @@ void ixpy_lob_close_all(ConnectionObject *co) {
 }
 
 static void Lob_dealloc(LobObject *h) {
-    if (h->lob) {
-        if (!h->conn->busy && h->conn->conn) ix_lob_close(h->lob);
+    if (h->lob) { /* a stream dropped unclosed: close it now if the connection is free */
+        ix_lob *b = h->lob;
+        h->lob = NULL;
         lob_unlink(h);
+        if (!h->conn->busy && h->conn->conn) {
+            h->conn->busy = 1;
+            NOGIL(ix_lob_close(b));
+            h->conn->busy = 0;
+        }
     }
     Py_XDECREF(h->conn);
     PyObject_Free(h);
