@@ -18,6 +18,7 @@ from ._ixdb import (  # noqa: F401
     IntegrityError,
     InterfaceError,
     InternalError,
+    Locator,
     Months,
     NotSupportedError,
     OperationalError,
@@ -27,6 +28,7 @@ from ._ixdb import (  # noqa: F401
 )
 from . import _ixdb
 from . import rows  # noqa: F401
+from ._lob import LobStream  # noqa: F401
 
 __version__ = "0.1.0"
 
@@ -40,6 +42,7 @@ paramstyle = "qmark"
 CHAR, SMALLINT, INTEGER, FLOAT, SMALLFLOAT, DECIMAL, SERIAL, DATE, MONEY = range(9)
 DATETIME_T, BYTE, TEXT, VARCHAR, INTERVAL, NCHAR, NVARCHAR, INT8, SERIAL8 = range(10, 19)
 LVARCHAR, BOOLEAN, BIGINT, BIGSERIAL = 43, 45, 52, 53
+CLOB, BLOB = 101, 102  # smart LOBs (on the wire UDTFIXED 41; the codes of ixdb.h, JDBC's)
 
 
 class DBAPITypeObject:
@@ -64,8 +67,8 @@ class DBAPITypeObject:
         return "ixdb.%s" % self.name
 
 
-STRING = DBAPITypeObject("STRING", CHAR, VARCHAR, NCHAR, NVARCHAR, LVARCHAR, TEXT)
-BINARY = DBAPITypeObject("BINARY", BYTE)
+STRING = DBAPITypeObject("STRING", CHAR, VARCHAR, NCHAR, NVARCHAR, LVARCHAR, TEXT, CLOB)
+BINARY = DBAPITypeObject("BINARY", BYTE, BLOB)
 NUMBER = DBAPITypeObject(
     "NUMBER", SMALLINT, INTEGER, FLOAT, SMALLFLOAT, DECIMAL, SERIAL, MONEY, INT8,
     SERIAL8, BIGINT, BIGSERIAL, BOOLEAN)
@@ -347,5 +350,5 @@ __all__ = [
     "OperationalError", "IntegrityError", "InternalError", "ProgrammingError",
     "NotSupportedError", "STRING", "BINARY", "NUMBER", "DATETIME", "ROWID",
     "Date", "Time", "Timestamp", "DateFromTicks", "TimeFromTicks",
-    "TimestampFromTicks", "Binary", "Months", "rows",
+    "TimestampFromTicks", "Binary", "Months", "rows", "BLOB", "CLOB", "Locator", "LobStream",
 ]

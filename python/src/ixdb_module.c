@@ -461,7 +461,7 @@ void conn_leave(ConnectionObject *co) {
 
 /* Begins the implicit transaction of autocommit-off mode when none is open.
  * Called with the connection entered. Returns 0 or -1 (exception set). */
-static int conn_maybe_begin(ConnectionObject *co, int stmt_type) {
+int conn_maybe_begin(ConnectionObject *co, int stmt_type) {
     if (co->autocommit || co->nolog) return 0;
     switch (stmt_type) {
     case IX_STMTTYPE_DATABASE:
@@ -566,6 +566,8 @@ static int kind_of(int type, int enclen, int encoded) {
     case IX_T_INTERVAL: return ((enclen >> 4) & 0xf) <= IX_UNIT_MONTH ? K_IV_YM : K_IV_DS;
     case IX_T_BYTE: return K_BYTES;
     case IX_T_TEXT: return K_TEXT;
+    case IX_T_BLOB: return K_BLOB;
+    case IX_T_CLOB: return K_CLOB;
     default: return K_TEXTISH;
     }
 }
@@ -688,6 +690,9 @@ PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
     case K_IV_YM: return temporal_value(s, i, ci);
     case K_BYTES:
     case K_TEXT: return blob_value(s, i, ci->kind == K_TEXT);
+    case K_BLOB:
+    case K_CLOB:
+    case K_LOCATOR: return ixpy_lob_value(s, i, ci->kind, enc);
     default: {
         if (ix_column_is_null(s, i)) Py_RETURN_NONE;
         const char *t = ix_column_text(s, i);
@@ -793,7 +798,7 @@ int cursor_step(CursorObject *cu) {
 
 /* ---- binding ---------------------------------------------------------------------- */
 
-enum { P_NULL, P_INT, P_DOUBLE, P_BOOL, P_TEXT, P_BLOB, P_DEC, P_DATE, P_DT, P_IV };
+enum { P_NULL, P_INT, P_DOUBLE, P_BOOL, P_TEXT, P_BLOB, P_DEC, P_DATE, P_DT, P_IV, P_LOC };
 
 typedef struct {
     int kind;
@@ -1013,6 +1018,12 @@ static int convert_param(ConnectionObject *co, PyObject *o, pval *v, arena *a) {
         Py_DECREF(s);
         return r;
     }
+    ix_locator loc;
+    int lt, lr = ixpy_lob_param(co, o, &loc, &lt); /* ixdb.Locator, LobStream, file-like */
+    if (lr < 0 || (lr > 0 && text_val(v, a, P_LOC, (const char *)loc.bytes, IX_LOCATOR_LEN) < 0))
+        return -1;
+    v->qual = (unsigned)lt;
+    if (lr > 0) return 0;
     PyErr_Format(ProgrammingError, "cannot bind a value of type %.100s", Py_TYPE(o)->tp_name);
     return -1;
 }
@@ -1046,6 +1057,7 @@ static int bind_pval(ix_stmt *s, int i, const pval *v, const char *base, ix_dest
     case P_DEC: return ix_bind_decimal_text(s, i, base + v->u.off, v->n);
     case P_DT: return ix_bind_datetime_text(s, i, base + v->u.off, v->n, v->qual);
     case P_IV: return ix_bind_interval_text(s, i, base + v->u.off, v->n, v->qual);
+    case P_LOC: return ix_bind_locator(s, i, (int)v->qual, (const ix_locator *)(base + v->u.off));
     }
     return IX_EINVAL;
 }
@@ -1201,9 +1213,10 @@ int cursor_describe(CursorObject *cu) {
     if (!desc || !names) goto fail;
     for (int i = 0; i < n; i++) {
         int t = ix_column_type(cu->stmt, i), len = ix_column_enclen(cu->stmt, i);
+        if (t == IX_T_UDTFIXED) t = ixpy_lob_coltype(cu->stmt, i); /* BLOB / CLOB */
         cu->cols[i].type = t;
         cu->cols[i].enclen = len;
-        cu->cols[i].kind = kind_of(t, len, cu->conn->encoding != NULL);
+        cu->cols[i].kind = ixpy_lob_kind(cu, t, kind_of(t, len, cu->conn->encoding != NULL));
         if (!kind_is_atomic(cu->cols[i].kind)) cu->untrack = 0;
         const char *nm = ix_column_name(cu->stmt, i);
         PyObject *name =
@@ -2158,6 +2171,8 @@ static PyGetSetDef Cursor_getset[] = {
      (void *)(uintptr_t)IX_PREPARE_SCROLL},
     {"withhold", (getter)Cursor_get_scrollable, NULL, "True for a WITH HOLD cursor",
      (void *)(uintptr_t)IX_PREPARE_WITH_HOLD},
+    {"lob_locators", (getter)Cursor_get_lob_locators, (setter)Cursor_set_lob_locators,
+     "True: BLOB and CLOB columns fetch as ixdb.Locator (read later with lob_open)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -2204,6 +2219,12 @@ static PyMethodDef Cursor_methods[] = {
      "fetch_absolute($self, n, /)\n--\n\nRow n (1-based, as FETCH ABSOLUTE), or None."},
     {"fetch_relative", (PyCFunction)Cursor_fetch_relative, METH_O,
      "fetch_relative($self, n, /)\n--\n\nThe row n after the last one returned, or None."},
+    {"lob_open", (PyCFunction)(void (*)(void))Cursor_lob_open, METH_VARARGS | METH_KEYWORDS,
+     "lob_open($self, /, column, mode='rb')\n--\n\nA file-like ixdb.LobStream on the BLOB or "
+     "CLOB column (index or name) of the current row."},
+    {"fetch_locator", (PyCFunction)Cursor_fetch_locator, METH_O,
+     "fetch_locator($self, column, /)\n--\n\nThe ixdb.Locator of a BLOB or CLOB column of "
+     "the current row (None for NULL)."},
     {"setinputsizes", (PyCFunction)Cursor_noop, METH_VARARGS,
      "setinputsizes($self, sizes, /)\n--\n\nDoes nothing (PEP 249 allows it)."},
     {"setoutputsize", (PyCFunction)Cursor_noop, METH_VARARGS,
@@ -2252,6 +2273,7 @@ static PyObject *connection_cursor_impl(ConnectionObject *co, PyObject *args, Py
     cu->pending = 0;
     cu->pmap = NULL;
     cu->npmap = cu->pmap_top = 0;
+    cu->lob_locators = 0;
     cu->conn = (ConnectionObject *)Py_NewRef((PyObject *)co);
     cu->stmt = NULL;
     cu->sql = NULL;
@@ -2310,6 +2332,7 @@ static PyObject *Connection_close(ConnectionObject *co, PyObject *unused) {
     if (!co->conn) Py_RETURN_NONE;
     if (co->busy) return raise_simple(ProgrammingError, "the connection is in use");
     conn_flush_zombies(co);
+    ixpy_lob_close_all(co);
     if (co->pool) { /* back to its ixdb.pool.Pool */
         pool_giveback(co);
         Py_RETURN_NONE;
@@ -2444,6 +2467,12 @@ static PyMethodDef Connection_methods[] = {
      "commit($self, /)\n--\n\nCommits the open transaction."},
     {"rollback", (PyCFunction)Connection_rollback, METH_NOARGS,
      "rollback($self, /)\n--\n\nRolls back the open transaction."},
+    {"lob_open", (PyCFunction)(void (*)(void))Connection_lob_open, METH_VARARGS | METH_KEYWORDS,
+     "lob_open($self, /, locator, mode='rb')\n--\n\nA file-like ixdb.LobStream on the smart "
+     "LOB an ixdb.Locator names."},
+    {"lob_create", (PyCFunction)(void (*)(void))Connection_lob_create, METH_VARARGS | METH_KEYWORDS,
+     "lob_create($self, /, kind='BLOB', mode='w+b')\n--\n\nA new, empty BLOB or CLOB open for "
+     "reading and writing; bind it (or its locator) to keep it."},
     {"close", (PyCFunction)Connection_close, METH_NOARGS,
      "close($self, /)\n--\n\nCloses the connection (an open transaction is rolled back)."},
     {"__enter__", (PyCFunction)Connection_enter, METH_NOARGS, "__enter__($self, /)\n--\n\n"},
@@ -2528,6 +2557,7 @@ ConnectionObject *connection_new(ix_conn *c, int autocommit, const char *encodin
     co->zombies = NULL;
     co->nzombies = co->capzombies = 0;
     co->pool = NULL;
+    co->lobs = NULL;
     co->aio_err = 0;
     co->encoding = NULL;
     if (encoding && *encoding) {
@@ -2636,7 +2666,7 @@ PyMODINIT_FUNC PyInit__ixdb(void) {
         PyModule_AddObjectRef(m, "Connection", (PyObject *)&ConnectionType) < 0 ||
         PyModule_AddObjectRef(m, "Cursor", (PyObject *)&CursorType) < 0 ||
         PyModule_AddStringConstant(m, "libixdb_version", IXDB_VERSION_STRING) < 0 ||
-        aio_add_functions(m) < 0)
+        aio_add_functions(m) < 0 || ixpy_lob_init(m) < 0)
         goto fail;
     return m;
 fail:

@@ -35,6 +35,7 @@ typedef struct {
     PyObject *messages;       /* list of (class, value) of the connection's errors */
     PyObject *tz;             /* tzinfo aware datetimes are converted to (None: local) */
     struct ixpool_link *pool; /* NULL: not from an ixdb.pool.Pool (ixdb_pool.c) */
+    struct ixpy_lob *lobs;    /* open LOB streams, closed before the connection (ixdb_lob.c) */
     int aio_err;              /* ixdb.aio: the failure ix_consume_input / ix_flush met (0: none) */
 } ConnectionObject;
 
@@ -56,6 +57,9 @@ enum {
     K_BYTES,   /* BYTE: bytes (its own round trip) */
     K_TEXT,    /* TEXT: str (its own round trip) */
     K_TEXTISH, /* any other type: str of ix_column_text */
+    K_BLOB,    /* BLOB: bytes (ixdb_lob.c) */
+    K_CLOB,    /* CLOB: str in the connection's code set */
+    K_LOCATOR, /* BLOB or CLOB with Cursor.lob_locators: ixdb.Locator */
 };
 
 typedef struct {
@@ -94,6 +98,7 @@ typedef struct {
     int pending;           /* the current row (a scroll) is the next one fetched */
     int *pmap;             /* numeric style: value number of each ? (NULL: qmark) */
     int npmap, pmap_top;   /* markers, highest number */
+    int lob_locators;      /* BLOB / CLOB columns fetch as ixdb.Locator */
 } CursorObject;
 
 /* ---- numeric parameter style (ixdb_params.c) -------------------------------- */
@@ -135,6 +140,7 @@ void set_lastrowid(CursorObject *cu);
 PyObject *connection_wrap(ix_conn *c, int autocommit, const char *encoding, PyObject *tz);
 ConnectionObject *connection_new(ix_conn *c, int autocommit, const char *encoding, PyObject *tz);
 int on_wait_signal(void *ud);
+int conn_maybe_begin(ConnectionObject *co, int stmt_type);
 int bind_params(CursorObject *cu, ix_stmt *s, PyObject *params);
 int cursor_numeric(CursorObject *cu, const char *text, size_t n, numeric_sql *ns);
 int cursor_describe(CursorObject *cu);
@@ -147,6 +153,27 @@ void pool_giveback(ConnectionObject *co); /* close of a pooled connection */
 int pool_track_cursor(ConnectionObject *co, CursorObject *cu);
 void pool_forget_cursor(CursorObject *cu);
 PyObject *Cursor_fetch_arrays(CursorObject *cu, PyObject *args, PyObject *kw);
+
+/* ---- smart LOBs (ixdb_lob.c) ------------------------------------------------ */
+
+int ixpy_lob_init(PyObject *mod);
+void ixpy_lob_close_all(ConnectionObject *co);
+/* IX_T_BLOB / IX_T_CLOB for a smart-LOB column, else IX_T_UDTFIXED. */
+int ixpy_lob_coltype(ix_stmt *s, int i);
+/* The K_* kind of a column of type (IX_T_BLOB / IX_T_CLOB: by
+ * cu->lob_locators; any other type keeps kind). */
+int ixpy_lob_kind(const CursorObject *cu, int type, int kind);
+PyObject *ixpy_lob_value(ix_stmt *s, int i, int kind, const char *enc);
+/* 1 with *loc and *type set when o binds as a smart-LOB handle (an
+ * ixdb.Locator, an ixdb.LobStream, or a file-like object copied into a new
+ * LO), 0 when o is none of those, -1 with an exception. */
+int ixpy_lob_param(ConnectionObject *co, PyObject *o, ix_locator *loc, int *type);
+PyObject *Cursor_lob_open(CursorObject *cu, PyObject *args, PyObject *kw);
+PyObject *Cursor_fetch_locator(CursorObject *cu, PyObject *column);
+PyObject *Cursor_get_lob_locators(CursorObject *cu, void *c);
+int Cursor_set_lob_locators(CursorObject *cu, PyObject *v, void *c);
+PyObject *Connection_lob_open(ConnectionObject *co, PyObject *args, PyObject *kw);
+PyObject *Connection_lob_create(ConnectionObject *co, PyObject *args, PyObject *kw);
 
 /* ---- ixdb.aio (ixdb_aio.c) ---------------------------------------------------- */
 

@@ -120,6 +120,9 @@ int ixc_convert(iconv_t cd, const void *in, size_t n, ixb_wbuf *out);
 /* 1 for the character types whose values are converted (CHAR, NCHAR,
  * VARCHAR, NVARCHAR, LVARCHAR, TEXT). */
 int ixc_is_char_type(int code);
+/* IX_T_BLOB / IX_T_CLOB for a described UDTFIXED with the extended name
+ * blob / clob (any case), else 0 (ix_lob.c). */
+int ixc_lob_type_of(int code, const char *ext_name);
 /* SQL text to send: sql itself, or its conversion in c->conv (valid until
  * the next call). Returns IX_OK, or IX_EINVAL / IX_ENOMEM recorded on c. */
 int ixc_sql_to_db(ix_conn *c, const char *sql, size_t n, const char **wire, size_t *wn);
@@ -191,7 +194,8 @@ typedef struct ixc_col {
     int16_t type;      /* as described, with flags */
     uint64_t text_row; /* text holds the value of this row (ix_stmt.row_seq) */
     ixb_wbuf text;
-    char *decl; /* ix_column_decltype, made on first use */
+    char *decl;   /* ix_column_decltype, made on first use */
+    int lob_type; /* IX_T_BLOB / IX_T_CLOB from the extended name, else 0 */
 } ixc_col;
 
 struct ix_stmt {

@@ -17,7 +17,8 @@ const char *ix_column_decltype(ix_stmt *s, int i) {
     ixc_col *col = &s->cols[i];
     if (col->decl) return col->decl;
     char buf[64];
-    int n = ixt_type_decl(col->vt.code, col->vt.enclen, buf, sizeof buf);
+    int n = col->lob_type ? snprintf(buf, sizeof buf, col->lob_type == IX_T_BLOB ? "BLOB" : "CLOB")
+                          : ixt_type_decl(col->vt.code, col->vt.enclen, buf, sizeof buf);
     if (n < 0) n = snprintf(buf, sizeof buf, "%s", ixt_type_name(col->vt.code));
     if ((size_t)n >= sizeof buf) n = (int)sizeof buf - 1;
     col->decl = ixc_malloc((size_t)n + 1);

@@ -782,6 +782,7 @@ static int copy_describe(ix_conn *c, const ixp_msg *m, ixc_reply *r) {
         char xn[64] = "";
         if (col.xname.n < sizeof xn) memcpy(xn, col.xname.p, col.xname.n);
         d->vt.code = ixt_vtype_resolve(col.type & 0xff, xn);
+        d->lob_type = ixc_lob_type_of(col.type, xn);
         d->vt.enclen = (uint32_t)col.enclen;
         d->type = col.type;
         d->name = ixc_malloc(col.name.n + 1);

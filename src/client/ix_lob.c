@@ -35,6 +35,15 @@ static int type_of(int kind) {
     return kind == IXP_LO_XID_CLOB ? IX_T_CLOB : IX_T_BLOB;
 }
 
+int ixc_lob_type_of(int code, const char *ext_name) {
+    if ((code & 0xff) != IX_T_UDTFIXED || !ext_name) return 0;
+    char low[8] = "";
+    for (size_t k = 0; k < sizeof low - 1 && ext_name[k]; k++)
+        low[k] = (char)(ext_name[k] >= 'A' && ext_name[k] <= 'Z' ? ext_name[k] + 32 : ext_name[k]);
+    if (strlen(ext_name) != 4) return 0;
+    return !strcmp(low, "blob") ? IX_T_BLOB : !strcmp(low, "clob") ? IX_T_CLOB : 0;
+}
+
 /* The handle in column i of the current row: IX_OK, IX_NULL_VALUE, or
  * IX_EINVAL (recorded on the connection) for a column that holds none. */
 static int col_locator(ix_stmt *s, int i, ixp_locator *l) {

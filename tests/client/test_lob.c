@@ -100,6 +100,9 @@ static void check_whole(ix_conn *c, uint8_t **data) {
         CHECK(ix_column_type(q, 1) == IX_T_UDTFIXED && ix_column_lob_type(q, 1) == IX_T_BLOB &&
                   ix_column_lob_type(q, 2) == IX_T_CLOB,
               "types of row %d", id);
+        const char *d1 = ix_column_decltype(q, 1), *d2 = ix_column_decltype(q, 2);
+        CHECK(d1 && d2 && !strcmp(d1, "BLOB") && !strcmp(d2, "CLOB"), "declared types %s, %s",
+              d1 ? d1 : "NULL", d2 ? d2 : "NULL");
         CHECK(ix_column_int64(q, 3) == (int64_t)sizes[id], "length(b) %zu", sizes[id]);
         for (int col = 1; col <= 2; col++) {
             CHECK(ix_column_lob(q, col, &v, &n) == IX_OK && n == sizes[id] &&
