@@ -445,7 +445,12 @@ typedef void (*ix_destructor)(void *);
  *             form (no public source documents how a real server takes
  *             BYTE/TEXT values; ixd accepts this for BYTE, TEXT, CHAR-family
  *             and LVARCHAR columns: a column that holds less refuses the
- *             value as it refuses a long VARCHAR)
+ *             value as it refuses a long VARCHAR). A text or blob of the
+ *             one byte 00 goes as TEXT / BYTE too: as a VARCHAR it is the
+ *             NULL form (01 00), which servers refuse as a value. A
+ *             VARCHAR column keeps it, but fetches it as NULL (the tuple
+ *             form is the same); a BLOB, CLOB, LVARCHAR or BYTE column
+ *             gives it back.
  *   bool      BOOLEAN (45), one byte 01/00
  *   decimal_text  DECIMAL (5): exact, text such as "-123.4500" or "1e-5";
  *             the scale slot is the number of fraction digits written

@@ -84,11 +84,12 @@ class Lob(unittest.TestCase):
 
     def test_null_against_empty(self):
         self.cu.executemany("insert into lt values (?, ?, ?)",
-                            [(1, None, None), (2, b"", ""), (3, b"\0\0", "\0\0")])
+                            [(1, None, None), (2, b"", ""), (3, b"\0\0", "\0\0"), (4, b"\0", "\0")])
         got = self.rows()
         self.assertEqual(got[1], (None, None))
         self.assertEqual(got[2], (b"", ""))
         self.assertEqual(got[3], (b"\0\0", "\0\0"))
+        self.assertEqual(got[4], (b"\0", "\0"))
         self.cu.execute("select count(*) from lt where b is null")
         self.assertEqual(self.cu.fetchone()[0], 1)
 

@@ -573,9 +573,11 @@ static int bind_bytes(ix_stmt *s, int i, const void *b, size_t n, ix_destructor 
     if (conv.data) len = conv.len;
     if (p && !b)
         rc = ixc_fail(s->conn, IX_EMISUSE, "NULL pointer bound (use ix_bind_null)");
-    else if (p && len > IXC_BIND_VARCHAR_MAX) {
+    else if (p && (len > IXC_BIND_VARCHAR_MAX || (len == 1 && *(const uint8_t *)bytes == 0))) {
         /* Beyond what a VARCHAR bind carries: text as TEXT (type 12), bytes
-         * as BYTE (type 11), each with an i32 length. No public source
+         * as BYTE (type 11), each with an i32 length. (The single byte 00 is
+         * one too: as a VARCHAR it is the NULL form, which servers refuse as
+         * a value; a BLOB or CLOB of that one byte must still go.) No public source
          * documents how a real server takes TEXT/BYTE values; this is the
          * form ixd accepts (docs/server.md). */
         if (len > INT32_MAX) {
