@@ -377,17 +377,7 @@ static PyObject *aio_need_begin(PyObject *mod, PyObject *arg) {
     if (!cu) return NULL;
     ConnectionObject *co = cu->conn;
     if (co->autocommit || co->nolog || ix_autocommit(co->conn) != 1) Py_RETURN_FALSE;
-    switch (cu->stmt_type) {
-    case IX_STMTTYPE_DATABASE:
-    case IX_STMTTYPE_CREATE_DB:
-    case IX_STMTTYPE_DROP_DB:
-    case IX_STMTTYPE_CLOSE_DB:
-    case IX_STMTTYPE_START_DB:
-    case IX_STMTTYPE_BEGIN_WORK:
-    case IX_STMTTYPE_COMMIT_WORK:
-    case IX_STMTTYPE_ROLLBACK_WORK: Py_RETURN_FALSE;
-    }
-    Py_RETURN_TRUE;
+    return PyBool_FromLong(stmt_opens_txn(cu->stmt_type));
 }
 
 /* _aio_execute(cu, params): binds and queues the execution of the prepared

@@ -461,8 +461,7 @@ void conn_leave(ConnectionObject *co) {
 
 /* Begins the implicit transaction of autocommit-off mode when none is open.
  * Called with the connection entered. Returns 0 or -1 (exception set). */
-int conn_maybe_begin(ConnectionObject *co, int stmt_type) {
-    if (co->autocommit || co->nolog) return 0;
+int stmt_opens_txn(int stmt_type) {
     switch (stmt_type) {
     case IX_STMTTYPE_DATABASE:
     case IX_STMTTYPE_CREATE_DB:
@@ -473,6 +472,11 @@ int conn_maybe_begin(ConnectionObject *co, int stmt_type) {
     case IX_STMTTYPE_COMMIT_WORK:
     case IX_STMTTYPE_ROLLBACK_WORK: return 0;
     }
+    return 1;
+}
+
+int conn_maybe_begin(ConnectionObject *co, int stmt_type) {
+    if (co->autocommit || co->nolog || !stmt_opens_txn(stmt_type)) return 0;
     if (ix_autocommit(co->conn) != 1) return 0;
     int rc;
     NOGIL(rc = ix_begin(co->conn));

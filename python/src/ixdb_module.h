@@ -130,6 +130,9 @@ PyObject *build_row(CursorObject *cu);
 /* 1 for the statement kinds run as one-shot commands (DATABASE, CREATE /
  * DROP / CLOSE / START DATABASE). */
 int is_db_statement(int t);
+/* 1 when a statement of this kind opens the implicit transaction of
+ * autocommit-off mode (0 for the database and transaction statements). */
+int stmt_opens_txn(int stmt_type);
 /* cu->lastrowid from the INSERT just run (the SERIAL8 or SERIAL it made),
  * None for other statements. */
 void set_lastrowid(CursorObject *cu);
