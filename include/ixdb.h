@@ -1627,6 +1627,25 @@ int ix_bind_lob_stream(ix_stmt *stmt, int i, int type, ix_lob_source_fn fn, void
  * Pure: no connection, no allocation. ixsql splits its input with it. */
 int ix_complete(const char *sql, size_t n);
 
+/* ---- client files (FILETOBLOB / FILETOCLOB / LOTOFILE with 'client') ------- */
+/*
+ * FILETOBLOB(path, 'client'), FILETOCLOB(path, 'client') and LOTOFILE(lob,
+ * path, 'client') make the server ask this client, while the statement
+ * runs, to open, read or write, and close a file on the client's machine.
+ * A server could name any file the application can read or write, so this
+ * is off by default: every such request is refused (the statement fails
+ * with -9810) until the application names a directory. With dir set, only
+ * files inside dir are served: a relative name is taken from dir, and the
+ * resolved path (realpath: `..` and symbolic links followed) must be dir or
+ * below it; LOTOFILE's file is created (or truncated) there, never through
+ * a symbolic link. dir NULL refuses again. The connection copies dir.
+ * Returns IX_OK, IX_EMISUSE (c NULL), IX_EINVAL (dir does not resolve to a
+ * directory) or IX_ENOMEM. Requests are answered inside any call that reads
+ * a reply, blocking or not (in non-blocking mode the reply that carries a
+ * request is then finished with a blocking read).
+ */
+int ix_set_client_files(ix_conn *c, const char *dir);
+
 #ifdef __cplusplus
 }
 #endif

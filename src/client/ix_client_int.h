@@ -337,7 +337,14 @@ struct ix_conn {
     int scan_bad;
     int64_t io_at_ms;       /* when bytes last arrived, or a reply began to be awaited */
     struct ixc_connsm *csm; /* the login in progress (ix_connect_poll) */
+    char *client_dir;       /* ix_set_client_files: realpath of the allowed directory, or NULL */
+    int client_fd;          /* the file an SQ_FILE request opened, plus one (0: none) */
 };
+/* Answers an SQ_FILE request of the server (ix_file.c): appends the answer
+ * to c->out and sends it. IX_OK or a connection error. */
+int ixc_file_answer(ix_conn *c, const ixp_msg *m);
+/* Closes an SQ_FILE file still open and frees the directory (ix_close). */
+void ixc_file_free(ix_conn *c);
 
 /* Reply of one request group, gathered by ixc_read_reply. */
 typedef struct ixc_reply {

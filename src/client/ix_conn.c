@@ -708,6 +708,14 @@ int ixc_next_msg(ix_conn *c, ixp_msg *m) {
             c->roundtrips++;
             c->sent_since_read = 0;
         }
+        if (rc == IX_OK && m->tag == IXP_SQ_FILE) { /* a request inside a reply: answer it */
+            if (tracing(c)) {
+                ixp_print_msg(&c->pr_in, IXP_FROM_SERVER, m, &c->line);
+                emit_line(c, "S->C");
+            }
+            if ((rc = ixc_file_answer(c, m)) != IX_OK) return rc;
+            continue;
+        }
         if (rc == IX_OK) {
             if (tracing(c)) {
                 if (m->tag == IXP_MSG_LOGIN)
@@ -1775,6 +1783,7 @@ void ix_close(ix_conn *c) {
         c->read_timeout_ms = save;
     }
     ixc_stmt_detach_all(c);
+    ixc_file_free(c);
     atomic_store(&c->cancel_fd, -1);
     if (c->tr) c->tr->vt->close(c->tr);
     if (c->trace_fd >= 0) close(c->trace_fd);

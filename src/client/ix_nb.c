@@ -35,7 +35,9 @@ static int64_t groups_buffered(ix_conn *c) {
             c->scan_bad = 1;
             return INT64_MAX;
         }
-        if (m.tag == IXP_SQ_EOT || m.tag == IXP_MSG_LOGIN) c->scan_groups++;
+        /* an SQ_FILE request is answered by the decoder, which then waits
+         * for the rest of its reply (the server sends it once answered) */
+        if (m.tag == IXP_SQ_EOT || m.tag == IXP_MSG_LOGIN || m.tag == IXP_SQ_FILE) c->scan_groups++;
         c->scan_off = ixp_reader_offset(&cp);
     }
     return c->scan_groups;

@@ -275,3 +275,91 @@ void ixp_lob_print(const ixp_lodata *d, ixp_role role, ixb_wbuf *out) {
     }
     if (k) ixp_printf(out, " data=%zu bytes in %d chunks", total, k);
 }
+
+/* ---- SQ_FILE (layout: ix_lob.h) ---------------------------------------------------------- */
+
+void ixp_rd_file(ixb_rbuf *r, ixp_role role, const ixp_limits *lim, ixp_lodata *d) {
+    memset(d, 0, sizeof *d);
+    size_t at = r->pos;
+    d->op = ixb_get_i16(r);
+    size_t lat = r->pos;
+    d->length = ixb_get_i32(r);
+    if (r->st) return;
+    if (d->op < IXP_FILE_OPEN_READ || d->op > IXP_FILE_CLOSE)
+        return ixb_rbuf_fail(r, IX_EMALFORMED, at, "unknown SQ_FILE operation");
+    if (d->length > 0 && (uint32_t)d->length > lim->max_value)
+        return ixb_rbuf_fail(r, IX_ELIMIT, lat, "SQ_FILE length exceeds limit");
+    if (role == IXP_FROM_CLIENT) { /* a reply: status */
+        if (d->op == IXP_FILE_READ && d->length > 0) rd_chunks(r, d->length, &d->data);
+        return;
+    }
+    if (d->length < 0) return ixb_rbuf_fail(r, IX_EMALFORMED, lat, "negative SQ_FILE length");
+    switch (d->op) {
+    case IXP_FILE_OPEN_READ:
+    case IXP_FILE_OPEN_WRITE:
+        if (d->length < 1 || d->length > IXP_FILE_NAME_MAX)
+            return ixb_rbuf_fail(r, IX_EMALFORMED, lat, "SQ_FILE name length out of range");
+        d->data.p = ixb_get_bytes(r, (size_t)d->length);
+        d->data.n = (size_t)d->length;
+        ixb_get_pad(r, (size_t)d->length);
+        break;
+    case IXP_FILE_READ:
+        if (d->length < 1) return ixb_rbuf_fail(r, IX_EMALFORMED, lat, "SQ_FILE read of 0 bytes");
+        break;
+    case IXP_FILE_WRITE: rd_chunks(r, d->length, &d->data); break;
+    default:
+        if (d->length) return ixb_rbuf_fail(r, IX_EMALFORMED, lat, "SQ_FILE close with a length");
+    }
+}
+
+void ixp_wr_file(ixb_wbuf *out, ixp_role role, const ixp_lodata *d) {
+    (void)role;
+    ixb_put_i16(out, IXP_SQ_FILE);
+    ixb_put_i16(out, d->op);
+    ixb_put_i32(out, d->length);
+    ixb_put_bytes(out, d->data.p, d->data.n);
+    if (d->op <= IXP_FILE_OPEN_WRITE && role == IXP_FROM_SERVER) ixb_put_pad(out, d->data.n);
+}
+
+int ixp_enc_file_req(ixb_wbuf *out, int op, const void *p, size_t n) {
+    int open = op == IXP_FILE_OPEN_READ || op == IXP_FILE_OPEN_WRITE;
+    if (op < IXP_FILE_OPEN_READ || op > IXP_FILE_CLOSE || n > INT32_MAX ||
+        (open && (n < 1 || n > IXP_FILE_NAME_MAX || !p)) || (op == IXP_FILE_READ && n < 1) ||
+        (op == IXP_FILE_WRITE && n && !p) || (op == IXP_FILE_CLOSE && n))
+        return IX_EINVAL;
+    ixb_put_i16(out, IXP_SQ_FILE);
+    ixb_put_i16(out, op);
+    ixb_put_i32(out, (int64_t)n);
+    if (open) {
+        ixb_put_bytes(out, p, n);
+        ixb_put_pad(out, n);
+    } else if (op == IXP_FILE_WRITE) {
+        put_chunks(out, p, n);
+    }
+    return out->err;
+}
+
+int ixp_enc_file_reply(ixb_wbuf *out, int op, int32_t status, const void *p, size_t n) {
+    int data = op == IXP_FILE_READ && status > 0;
+    if (op < IXP_FILE_OPEN_READ || op > IXP_FILE_CLOSE || (data && ((size_t)status != n || !p)))
+        return IX_EINVAL;
+    ixb_put_i16(out, IXP_SQ_FILE);
+    ixb_put_i16(out, op);
+    ixb_put_i32(out, status);
+    if (data) put_chunks(out, p, n);
+    return out->err;
+}
+
+void ixp_file_print(const ixp_lodata *d, ixp_role role, ixb_wbuf *out) {
+    static const char *const ops[] = {"open-read", "open-write", "read", "write", "close"};
+    const char *op = d->op >= 0 && d->op <= IXP_FILE_CLOSE ? ops[d->op] : "?";
+    if (role == IXP_FROM_CLIENT) {
+        ixp_printf(out, " op=%s status=%d", op, d->length);
+        return;
+    }
+    ixp_printf(out, " op=%s length=%d", op, d->length);
+    if (d->op <= IXP_FILE_OPEN_WRITE) {
+        ixb_put_u8(out, ' ');
+        ixp_print_quoted(out, d->data.p, d->data.n);
+    }
+}

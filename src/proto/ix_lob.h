@@ -99,4 +99,49 @@ void ixp_wr_lodata(ixb_wbuf *out, ixp_role role, const ixp_lodata *d);
  * " op=read fd=3 length=100 bufsize=32000 [offset=.. whence=..] [data=N bytes in K chunks]". */
 void ixp_lob_print(const ixp_lodata *d, ixp_role role, ixb_wbuf *out);
 
+/* ---- SQ_FILE (98): the client files of FILETOBLOB / FILETOCLOB / LOTOFILE -------------
+ * Evidence: unresolved. The code 98 is named SQ_FILE in public message
+ * tables (libsqli's name list); no public source shows its bytes, so this is
+ * ixdb's own layout (docs/protocol.md, "Client files"). While such a call
+ * runs, the server sends a request and waits for the client's reply; each is
+ * one message with no EOT of its own.
+ * Request (server -> client), after the tag:
+ * | i16 op | i32 length | op OPEN_READ/OPEN_WRITE: the name, length bytes (1..4095), pad |
+ * | op READ: length = bytes wanted (1..max_value) | op WRITE: chunks as SQ_LODATA's        |
+ * | op CLOSE: length 0                                                                  |
+ * Reply (client -> server), after the tag:
+ * | i16 op (the request's) | i32 status | op READ with status > 0: chunks adding up to it |
+ * status >= 0: done (READ: bytes sent, 0 at end of file; WRITE: bytes
+ * written); < 0: one of IXP_FILE_E*, and the request failed. */
+enum {
+    IXP_FILE_OPEN_READ = 0,
+    IXP_FILE_OPEN_WRITE = 1, /* create or truncate */
+    IXP_FILE_READ = 2,
+    IXP_FILE_WRITE = 3,
+    IXP_FILE_CLOSE = 4,
+};
+enum {
+    IXP_FILE_EREFUSED = -1, /* the application allows no client files (ix_set_client_files) */
+    IXP_FILE_EOUTSIDE = -2, /* the name leaves the allowed directory */
+    IXP_FILE_ENOENT = -3,   /* no such file */
+    IXP_FILE_EIO = -4,      /* any other failure of the file */
+    IXP_FILE_ESTATE = -5,   /* no file open, or one open already */
+};
+#define IXP_FILE_NAME_MAX 4095
+
+/* Decoder for tag 98 (ixp_msg_decode); role IXP_FROM_SERVER reads a request,
+ * IXP_FROM_CLIENT a reply. d->data holds the name (open) or the chunks (walk
+ * them with ixp_lodata_chunk). Unknown ops, lengths out of range and chunks
+ * that do not add up are IX_EMALFORMED; a length above lim->max_value
+ * IX_ELIMIT. */
+void ixp_rd_file(ixb_rbuf *r, ixp_role role, const ixp_limits *lim, ixp_lodata *d);
+void ixp_wr_file(ixb_wbuf *out, ixp_role role, const ixp_lodata *d);
+/* Encoders: a request (name/p: the name for the opens, the bytes for
+ * WRITE; n their length, or the bytes wanted for READ); a reply (p[0..n)
+ * for a READ that succeeded, else status alone). IX_EINVAL on bad
+ * arguments, else the buffer's sticky error. */
+int ixp_enc_file_req(ixb_wbuf *out, int op, const void *p, size_t n);
+int ixp_enc_file_reply(ixb_wbuf *out, int op, int32_t status, const void *p, size_t n);
+void ixp_file_print(const ixp_lodata *d, ixp_role role, ixb_wbuf *out);
+
 #endif /* IXP_LOB_H */

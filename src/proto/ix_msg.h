@@ -57,6 +57,7 @@ enum {
     IXP_SQ_INFO = 81,
     IXP_SQ_INSERTDONE = 94,
     IXP_SQ_LODATA = 97, /* smart-LOB data, src/proto/ix_lob.h */
+    IXP_SQ_FILE = 98,   /* client files of FILETOBLOB/LOTOFILE, src/proto/ix_lob.h */
     IXP_SQ_XACTSTAT = 99,
     IXP_SQ_RET_TYPE = 100,
     IXP_SQ_AUTOFREE = 108,
@@ -214,6 +215,7 @@ typedef struct ixp_msg {
         } err;
         ixp_bytes blob;    /* SQ_BLOB chunk */
         ixp_lodata lodata; /* SQ_LODATA */
+        ixp_lodata file;   /* SQ_FILE: op, length (reply: status), data (ix_lob.h) */
         int32_t tupid;     /* SQ_TUPID row position */
         struct {
             int16_t style;

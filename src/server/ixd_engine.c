@@ -279,6 +279,14 @@ void ixd_set_interrupt_check(ixd_db *db, int (*fn)(void *ud), void *ud) {
     db->intr_ud = ud;
 }
 
+void ixd_set_client_channel(ixd_db *db,
+                            int (*fn)(void *ud, const uint8_t *req, size_t n, struct ixp_msg *ans),
+                            void *ud) {
+    if (!db) return;
+    db->ask_fn = fn;
+    db->ask_ud = ud;
+}
+
 void ixd_set_timeout(ixd_db *db, int ms) {
     if (db) db->timeout_ms = ms > 0 ? ms : 0;
 }

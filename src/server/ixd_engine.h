@@ -167,6 +167,14 @@ void ixd_interrupt(ixd_db *db);
  * during lock waits); when it returns 1 the statement stops with -213
  * "Statement interrupted by user". fn NULL: none. fn must be cheap. */
 void ixd_set_interrupt_check(ixd_db *db, int (*fn)(void *ud), void *ud);
+/* fn(ud, req, n, ans) sends req[0..n) to the client while a statement runs
+ * and reads the client's one-message answer into *ans (valid until the next
+ * call): 0, or -1 when the client is gone, times out or answers garbage.
+ * Used for the 'client' files of FILETOBLOB/LOTOFILE. fn NULL: none. */
+struct ixp_msg;
+void ixd_set_client_channel(ixd_db *db,
+                            int (*fn)(void *ud, const uint8_t *req, size_t n, struct ixp_msg *ans),
+                            void *ud);
 
 /* The standard Informix message text of an SQLCODE or ISAM code (e.g. -206
  * "The specified table (%s) is not in the database."; -154 "ISAM error: Lock

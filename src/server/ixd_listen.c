@@ -88,6 +88,10 @@ typedef struct conn {
     _Atomic int64_t deadline_ms;
     atomic_int expired;     /* set by the watchdog when it shut the socket down */
     int64_t next_intr_poll; /* conn_interrupted: when to look at the socket next */
+    ixp_reader ask_rd;      /* conn_ask: the client's answers (made at first use) */
+    int ask_init;
+    uint8_t *early; /* bytes read past an answer: requests the session reads next */
+    size_t nearly;
     struct conn *next;
 } conn;
 
@@ -117,6 +121,52 @@ static int conn_interrupted(void *ud) {
     if (recv(c->fd, &b, 1, MSG_OOB | MSG_DONTWAIT) != 1) return 0;
     ixd_log(c->srv, c->id, "interrupt from the client");
     return 1;
+}
+
+#define ASK_TIMEOUT_MS 30000 /* a client that does not answer an SQ_FILE request */
+
+static ssize_t conn_read(conn *c, void *buf, size_t n);
+static int conn_write(conn *c, const uint8_t *p, size_t n, int idle);
+
+/* Keeps the bytes the reader holds past the answer for the session. */
+static int keep_early(conn *c) {
+    size_t n = ixp_reader_pending(&c->ask_rd);
+    if (!n) return 0;
+    uint8_t *p = realloc(c->early, c->nearly + n);
+    if (!p) return -1;
+    memcpy(p + c->nearly, c->ask_rd.buf + c->ask_rd.start, n);
+    c->early = p;
+    c->nearly += n; /* the reader keeps them too until the next ask */
+    return 0;
+}
+
+/* The session's client channel (ixd_sess_set_client_channel): sends req,
+ * then reads one message from the client, waiting at most ASK_TIMEOUT_MS. */
+static int conn_ask(void *ud, const uint8_t *req, size_t n, ixp_msg *ans) {
+    conn *c = ud;
+    if (!c->ask_init) {
+        ixp_reader_init(&c->ask_rd, IXP_FROM_CLIENT, NULL);
+        c->ask_init = 1;
+    } else {
+        ixp_reader_free(&c->ask_rd); /* the previous answer is done with */
+        ixp_reader_init(&c->ask_rd, IXP_FROM_CLIENT, NULL);
+    }
+    c->ask_rd.expect_login = 0;
+    if (conn_write(c, req, n, c->o->idle_timeout)) return -1;
+    uint8_t buf[4096];
+    for (;;) {
+        int rc = ixp_reader_next(&c->ask_rd, ans);
+        if (rc == IX_OK) return keep_early(c);
+        if (rc != IX_NEED_MORE) return -1;
+        if (!(c->ssl && SSL_pending(c->ssl))) {
+            struct pollfd pf = {c->fd, POLLIN, 0};
+            int k = poll(&pf, 1, ASK_TIMEOUT_MS);
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) return -1;
+        }
+        ssize_t got = conn_read(c, buf, sizeof buf);
+        if (got <= 0 || ixp_reader_feed(&c->ask_rd, buf, (size_t)got) != IX_OK) return -1;
+    }
 }
 
 static pthread_mutex_t conns_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -189,9 +239,17 @@ static const char *serve(conn *c, ixd_sess *s, uint8_t *buf, ixb_wbuf *out, char
                          size_t whylen) {
     int idle = c->o->idle_timeout, logged = 0;
     for (;;) {
-        if (logged && !(c->ssl && SSL_pending(c->ssl))) set_deadline(c, idle);
-        ssize_t n = conn_read(c, buf, READ_CHUNK);
-        if (logged) set_deadline(c, 0);
+        ssize_t n;
+        if (c->nearly) { /* requests that came in behind an SQ_FILE answer */
+            n = (ssize_t)(c->nearly < READ_CHUNK ? c->nearly : READ_CHUNK);
+            memcpy(buf, c->early, (size_t)n);
+            memmove(c->early, c->early + n, c->nearly - (size_t)n);
+            c->nearly -= (size_t)n;
+        } else {
+            if (logged && !(c->ssl && SSL_pending(c->ssl))) set_deadline(c, idle);
+            n = conn_read(c, buf, READ_CHUNK);
+            if (logged) set_deadline(c, 0);
+        }
         if (n <= 0)
             return io_reason(c, logged, n == 0 ? "client closed the connection" : "read error", why,
                              whylen);
@@ -275,12 +333,15 @@ static void *conn_main(void *arg) {
     s = ixd_sess_new(srv, c->id, c->peer);
     if (!s) goto out;
     ixd_sess_set_interrupt_check(s, conn_interrupted, c);
+    ixd_sess_set_client_channel(s, conn_ask, c);
     ixd_log(srv, c->id, "connection from %s%s", c->peer, c->ssl ? " (TLS)" : "");
     reason = serve(c, s, buf, &out, why, sizeof why);
 out:
     ixb_wbuf_free(&out);
     free(buf);
     ixd_sess_free(s, reason);
+    if (c->ask_init) ixp_reader_free(&c->ask_rd);
+    free(c->early);
     if (c->ssl) {
         SSL_shutdown(c->ssl);
         SSL_free(c->ssl);

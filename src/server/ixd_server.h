@@ -145,6 +145,9 @@ int ixd_sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out);
  * it (-213): the listener answers from the socket (a client interrupt,
  * proto/ix_interrupt.h) and from shutdown. */
 void ixd_sess_set_interrupt_check(ixd_sess *s, int (*fn)(void *ud), void *ud);
+/* The client channel of the session's statements (ixd_set_client_channel). */
+void ixd_sess_set_client_channel(
+    ixd_sess *s, int (*fn)(void *ud, const uint8_t *req, size_t n, struct ixp_msg *ans), void *ud);
 /* 1 once the login has been accepted. */
 int ixd_sess_logged_in(const ixd_sess *s);
 /* After the input that held the login: the milliseconds the login answer

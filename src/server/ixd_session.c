@@ -75,11 +75,20 @@ struct ixd_sess {
     ixb_wbuf tmp;             /* scratch */
     int (*intr_fn)(void *ud); /* asks running statements to stop (client interrupt) */
     void *intr_ud;
+    int (*ask_fn)(void *ud, const uint8_t *req, size_t n, ixp_msg *ans); /* client files */
+    void *ask_ud;
 };
 
 void ixd_sess_set_interrupt_check(ixd_sess *s, int (*fn)(void *ud), void *ud) {
     s->intr_fn = fn;
     s->intr_ud = ud;
+}
+
+void ixd_sess_set_client_channel(ixd_sess *s,
+                                 int (*fn)(void *ud, const uint8_t *req, size_t n, ixp_msg *ans),
+                                 void *ud) {
+    s->ask_fn = fn;
+    s->ask_ud = ud;
 }
 
 /* ---- replies ------------------------------------------------------------- */
@@ -861,6 +870,7 @@ static int is_txn_tag(int tag) {
 static int handle(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     ixd_db *db = s->db;
     ixd_set_interrupt_check(db, s->intr_fn, s->intr_ud);
+    ixd_set_client_channel(db, s->ask_fn, s->ask_ud);
     /* SQ_ID and SQ_BIND only pick a statement and keep values (a cursor
      * they close keeps the transaction): no transaction change to tell */
     if (m->tag == IXP_SQ_BIND || m->tag == IXP_SQ_ID) return handle_msg(s, m, out);

@@ -205,6 +205,10 @@ struct ixd_db {
     int64_t deadline;         /* monotonic ms, 0 = none */
     int (*intr_fn)(void *ud); /* ixd_set_interrupt_check: 1 = stop the statement */
     void *intr_ud;
+    /* ixd_set_client_channel: sends a request to the client and reads its
+     * one-message answer (SQ_FILE); 0, or -1 when the client is gone */
+    int (*ask_fn)(void *ud, const uint8_t *req, size_t n, struct ixp_msg *ans);
+    void *ask_ud;
     int interrupted;                     /* the running statement was stopped by intr_fn: -213 */
     int has_temp;                        /* the session's temp catalog (temp._ixd_ttables) exists */
     sqlite3_stmt *cat_st[IXS_CAT_NSTMT]; /* ixs_cat_table's lookups, prepared once */

@@ -5,8 +5,9 @@
  * the routines ifx_lo_create/open/close/release/seek/size that clients use
  * to stream a LOB through SQ_LODATA, as one SQLite function ixd_lo(...,
  * which) and the translator's emitters that call it. Server files are
- * confined to the --lob-dir directory; the 'client' location would need
- * SQ_FILE, which ixd does not implement (the call fails saying so).
+ * confined to the --lob-dir directory; client files travel through SQ_FILE
+ * (src/proto/ix_lob.h): the session asks its client to open, read or write
+ * and close the file while the statement runs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -75,14 +76,111 @@ static int confine(const char *path, int for_write, char *out, size_t cap, ixd_e
     return 0;
 }
 
-/* The location argument: 0 for 'server', -1 for 'client' or anything else. */
+/* The location argument: 0 for 'server', 1 for 'client', -1 for anything else. */
 static int location(const char *where, ixd_err *err) {
     if (where && !strcasecmp(where, "server")) return 0;
-    if (where && !strcasecmp(where, "client"))
-        return ixd_seterr(err, IXS_E_LO, 0, 0, "%s",
-                          "'client' files need SQ_FILE, which ixd does not support");
+    if (where && !strcasecmp(where, "client")) return 1;
     return ixd_seterr(err, IXS_E_LO, 0, 0, "file location must be 'server' or 'client' (%.40s)",
                       where ? where : "NULL");
+}
+
+/* ---- client files (SQ_FILE) ------------------------------------------------------------- */
+
+#define CLIENT_PIECE (256 * 1024) /* bytes one SQ_FILE read or write moves */
+
+/* One SQ_FILE exchange: req (with op) to the client, its answer in *ans.
+ * The status (>= 0), or -1 with err set: no client, no answer, a wrong
+ * answer, or the client's error. */
+static int64_t ask(ixd_db *db, ixb_wbuf *req, int op, const char *name, ixp_msg *ans,
+                   ixd_err *err) {
+    if (req->err) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (!db->ask_fn)
+        return ixd_seterr(err, IXS_E_LO, 0, 0, "%s", "'client' files need a client connection");
+    if (db->ask_fn(db->ask_ud, req->data, req->len, ans))
+        return ixd_seterr(err, IXS_E_LO, 0, 0,
+                          "the client did not answer the request for file '%.200s'", name);
+    if (ans->tag != IXP_SQ_FILE || ans->u.file.op != op)
+        return ixd_seterr(err, IXS_E_LO, 0, 0, "bad answer from the client for file '%.200s'",
+                          name);
+    int32_t st = ans->u.file.length;
+    switch (st) {
+    case IXP_FILE_EREFUSED:
+        return ixd_seterr(err, IXS_E_LO, 0, 0,
+                          "the client refused file '%.200s' (client files not enabled)", name);
+    case IXP_FILE_EOUTSIDE:
+        return ixd_seterr(err, IXS_E_LO, 0, 0,
+                          "client file '%.200s' is outside the client's allowed directory", name);
+    case IXP_FILE_ENOENT:
+        return ixd_seterr(err, IXS_E_LO, 0, 0, "client file '%.200s' does not exist", name);
+    default:
+        if (st < 0) return ixd_seterr(err, IXS_E_LO, 0, 0, "client file '%.200s': I/O error", name);
+    }
+    return st;
+}
+
+static int64_t ask_op(ixd_db *db, int op, const void *p, size_t n, const char *name, ixp_msg *ans,
+                      ixd_err *err) {
+    ixb_wbuf req;
+    ixb_wbuf_init(&req, NULL);
+    ixp_enc_file_req(&req, op, p, n);
+    int64_t r = ask(db, &req, op, name, ans, err);
+    ixb_wbuf_free(&req);
+    return r;
+}
+
+/* Opens name on the client (op: IXP_FILE_OPEN_READ or _WRITE). 0 or -1. */
+static int client_open(ixd_db *db, int op, const char *name, ixd_err *err) {
+    size_t n = strlen(name);
+    if (n < 1 || n > IXP_FILE_NAME_MAX)
+        return ixd_seterr(err, IXS_E_LO, 0, 0, "bad file name '%.200s'", name);
+    ixp_msg ans;
+    return ask_op(db, op, name, n, name, &ans, err) < 0 ? -1 : 0;
+}
+
+/* Closes the client's file; rc is what the transfer gave (a failed close
+ * after a good transfer fails the call). */
+static int client_close(ixd_db *db, const char *name, int rc, ixd_err *err) {
+    ixp_msg ans;
+    ixd_err e2 = {0};
+    if (ask_op(db, IXP_FILE_CLOSE, NULL, 0, name, &ans, rc ? &e2 : err) < 0) return -1;
+    return rc;
+}
+
+static int from_client(ixd_db *db, const char *path, int code, int64_t *id, ixd_err *err) {
+    if (client_open(db, IXP_FILE_OPEN_READ, path, err)) return -1;
+    int rc = ixs_lob_create(db, code, id, err);
+    for (int64_t off = 0; !rc;) {
+        ixp_msg ans;
+        int64_t k = ask_op(db, IXP_FILE_READ, NULL, CLIENT_PIECE, path, &ans, err);
+        if (k < 0) rc = -1;
+        if (k <= 0) break;
+        size_t pos = 0;
+        ixp_bytes ch;
+        while (!rc && ixp_lodata_chunk(&ans.u.file, &pos, &ch)) {
+            rc = ixs_lob_write_at(db, *id, off, ch.p, ch.n, err);
+            off += (int64_t)ch.n;
+        }
+    }
+    return client_close(db, path, rc, err);
+}
+
+static int to_client(ixd_db *db, int64_t id, const char *name, ixd_err *err) {
+    int64_t size = ixs_lob_size(db, id, err);
+    if (size < 0 || client_open(db, IXP_FILE_OPEN_WRITE, name, err)) return -1;
+    uint8_t *buf = malloc(CLIENT_PIECE);
+    int rc = buf ? 0 : ixd_seterr(err, -208, 0, 0, NULL);
+    for (int64_t off = 0; !rc && off < size;) {
+        int64_t k = ixs_lob_read_at(db, id, off, buf, CLIENT_PIECE, err);
+        ixp_msg ans;
+        if (k <= 0 || ask_op(db, IXP_FILE_WRITE, buf, (size_t)k, name, &ans, err) != k) {
+            if (k > 0 && !err->sqlcode)
+                ixd_seterr(err, IXS_E_LO, 0, 0, "client file '%.200s': short write", name);
+            rc = -1;
+        }
+        off += k;
+    }
+    free(buf);
+    return client_close(db, name, rc, err);
 }
 
 /* A new LO of type code holding the file's bytes, read a page at a time. */
@@ -199,12 +297,13 @@ static void f_tofile(sqlite3_context *ctx, ixd_db *db, sqlite3_value **argv) {
     ixd_err e = {0};
     char name[PATH_MAX];
     int64_t id = sqlite3_value_int64(argv[0]);
-    if (location(txt(argv[2]), &e)) return fail(ctx, &e);
+    int where = location(txt(argv[2]), &e);
+    if (where < 0) return fail(ctx, &e);
     if (file_name(txt(argv[1]), id, name, sizeof name)) {
         ixd_seterr(&e, IXS_E_LO, 0, 0, "bad file name '%.200s'", txt(argv[1]));
         return fail(ctx, &e);
     }
-    if (to_file(db, id, name, &e)) return fail(ctx, &e);
+    if (where ? to_client(db, id, name, &e) : to_file(db, id, name, &e)) return fail(ctx, &e);
     sqlite3_result_text(ctx, name, -1, SQLITE_TRANSIENT);
 }
 
@@ -226,11 +325,13 @@ static void f_lo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         break;
     case F_SIZE: r = ixs_lob_fd_size(db, (int)a0, &e); break;
     case F_LENGTH: r = ixs_lob_size(db, a0, &e); break;
-    case F_FROMFILE:
-        if (!location(txt(argv[1]), &e) &&
-            !from_file(db, txt(argv[0]), ixs_lob_code(sqlite3_value_int(argv[2])), &a0, &e))
+    case F_FROMFILE: {
+        int where = location(txt(argv[1]), &e), code = ixs_lob_code(sqlite3_value_int(argv[2]));
+        if (where >= 0 && !(where ? from_client(db, txt(argv[0]), code, &a0, &e)
+                                  : from_file(db, txt(argv[0]), code, &a0, &e)))
             r = a0;
         break;
+    }
     case F_TOFILE: return f_tofile(ctx, db, argv);
     case F_COPY: r = copy_lo(db, a0, &a0, &e) ? -1 : a0; break;
     case F_COUNT: r = ixs_lob_count(db); break;
