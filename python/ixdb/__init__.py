@@ -239,7 +239,7 @@ def connect(dsn=None, user=None, password=None, *, host=None, port=None, databas
             server=None, autocommit=False, fetch_buffer=None, read_ahead=None, tls=None,
             timeout=None, connect_timeout=None, read_timeout=None, keepalive=None,
             client_locale=None, db_locale=None, dbdate=None, timezone=None, env=None,
-            _open=None, **dsn_keys):
+            client_files=None, _open=None, **dsn_keys):
     """Opens a connection.
 
     ``dsn`` is a libixdb DSN: a URL ``informix://user:pw@host:port/db?server=X``
@@ -261,7 +261,9 @@ def connect(dsn=None, user=None, password=None, *, host=None, port=None, databas
     as ``{"DBDATE": "DMY4/"}``); other libixdb DSN keys may be given as
     extra keywords, e.g. ``tls_verify=0``. An unknown or bad option raises
     ProgrammingError naming it. ``autocommit`` (default False, as PEP 249
-    asks) makes every statement commit by itself.
+    asks) makes every statement commit by itself. ``client_files`` (a
+    directory) lets FILETOBLOB/LOTOFILE(..., 'client') reach files inside it
+    (refused by default: docs/c-api.md "Client files").
     """
     keys = {}
     text = dsn or ""
@@ -327,7 +329,10 @@ def connect(dsn=None, user=None, password=None, *, host=None, port=None, databas
     if cl or dl:
         encoding = (_ixdb._locale_codeset(cl) if cl else None) or "UTF-8"
     # _open: ixdb.aio passes its own opener (same DSN, non-blocking login)
-    return (_open or _ixdb._connect)(text, bool(autocommit), encoding, tz)
+    conn = (_open or _ixdb._connect)(text, bool(autocommit), encoding, tz)
+    if client_files is not None and _open is None:  # ixdb.aio sets it after its login
+        conn._set_client_files(_os.fspath(client_files))
+    return conn
 
 
 def _dsn_value(text, key):

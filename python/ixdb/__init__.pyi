@@ -2,6 +2,7 @@
 # python/ixdb/__init__.py and python/src/*.c: python/tests/test_signatures.py
 # checks that this file names exactly the module's public names.
 import datetime
+import os
 import io
 import ssl
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Type, Union
@@ -238,5 +239,6 @@ def connect(
     dbdate: Optional[str] = None,
     timezone: Optional[Union[str, datetime.tzinfo]] = None,
     env: Optional[Mapping[str, str]] = None,
+    client_files: Optional[Union[str, "os.PathLike[str]"]] = None,
     **dsn_keys: Any,
 ) -> Connection: ...

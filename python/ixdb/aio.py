@@ -116,6 +116,7 @@ async def connect(dsn=None, **kwargs):
     of :func:`ixdb.connect` (DSN and keywords). Name resolution is the one
     step that may block: give a numeric host (127.0.0.1)."""
     opener = _Opener()
+    client_files = kwargs.pop("client_files", None)
     _connect_sync(dsn, _open=opener, **kwargs)
     c = _ixdb._aio_connect_start(*opener.args)
     try:
@@ -124,6 +125,8 @@ async def connect(dsn=None, **kwargs):
             if code == _DONE:
                 break
             await _wait(c, code)
+        if client_files is not None:
+            c._set_client_files(os.fspath(client_files))
     except BaseException:
         c.close()
         raise

@@ -2330,6 +2330,17 @@ static PyObject *Connection_rollback(ConnectionObject *co, PyObject *unused) {
     return noted(co->messages, conn_txn(co, 0));
 }
 
+/* _set_client_files(dir or None): ix_set_client_files (connect's client_files). */
+static PyObject *Connection_set_client_files(ConnectionObject *co, PyObject *arg) {
+    const char *dir = arg == Py_None ? NULL : PyUnicode_AsUTF8(arg);
+    if (arg != Py_None && !dir) return NULL;
+    if (!co->conn) return raise_simple(InterfaceError, "the connection is closed");
+    int rc = ix_set_client_files(co->conn, dir);
+    if (rc == IX_EINVAL) return raise_simple(ProgrammingError, "client_files: not a directory");
+    if (rc != IX_OK) return raise_conn(co->conn, rc);
+    Py_RETURN_NONE;
+}
+
 static PyObject *Connection_close(ConnectionObject *co, PyObject *unused) {
     (void)unused;
     clear_messages(co->messages);
@@ -2467,6 +2478,9 @@ static PyMethodDef Connection_methods[] = {
      "cursor($self, /, scrollable=False, withhold=False)\n--\n\n"
      "A new cursor; scrollable: a SCROLL cursor (scroll() back, fetch_first ...); "
      "withhold: a cursor WITH HOLD (stays open across commit())."},
+    {"_set_client_files", (PyCFunction)Connection_set_client_files, METH_O,
+     "_set_client_files($self, dir, /)\n--\n\nAnswers the server's client-file requests "
+     "inside dir (None: refuses them)."},
     {"commit", (PyCFunction)Connection_commit, METH_NOARGS,
      "commit($self, /)\n--\n\nCommits the open transaction."},
     {"rollback", (PyCFunction)Connection_rollback, METH_NOARGS,

@@ -1,7 +1,8 @@
 /*
  * libFuzzer target: the smart-LOB decoders (src/proto/ix_lob.c). Byte 0
  * picks what the rest is: bit 0 the role of an SQ_LODATA message (the tag is
- * prepended), bit 1 a tuple value instead, bit 2 a bind value. A decoded
+ * prepended), bit 1 a tuple value instead, bit 2 a bind value, bit 3 an
+ * SQ_FILE message instead of SQ_LODATA. A decoded
  * message must re-encode to the same bytes; a decoded handle must encode
  * back to the bytes it came from.
  */
@@ -11,23 +12,26 @@
 #include "proto/ix_lob.h"
 #include "proto/ix_msg.h"
 
-static void lodata(const uint8_t *p, size_t n, ixp_role role) {
+static void lodata(const uint8_t *p, size_t n, ixp_role role, int tag) {
     ixb_wbuf in, out;
     ixb_wbuf_init(&in, NULL);
     ixb_wbuf_init(&out, NULL);
-    ixb_put_i16(&in, IXP_SQ_LODATA);
+    ixb_put_i16(&in, tag);
     ixb_put_bytes(&in, p, n);
     ixp_caps caps = {0};
     ixp_msg m;
     if (ixp_msg_decode(in.data, in.len, role, &caps, NULL, &m, NULL, NULL) == IX_OK) {
-        if (m.tag != IXP_SQ_LODATA || m.len > in.len) abort();
+        if (m.tag != tag || m.len > in.len) abort();
+        int names = tag == IXP_SQ_FILE && role == IXP_FROM_SERVER &&
+                    m.u.file.op <= IXP_FILE_OPEN_WRITE; /* the data is a name, not chunks */
         size_t pos = 0, total = 0;
         ixp_bytes c;
-        while (ixp_lodata_chunk(&m.u.lodata, &pos, &c)) {
+        while (!names && ixp_lodata_chunk(&m.u.lodata, &pos, &c)) {
             if (c.p + c.n > in.data + in.len) abort();
             total += c.n;
         }
-        if (m.u.lodata.data.n && total != (size_t)m.u.lodata.length) abort();
+        if (!names && m.u.lodata.data.n && total != (size_t)m.u.lodata.length) abort();
+        if (names && m.u.file.data.n != (size_t)m.u.file.length) abort();
         if (ixp_msg_encode(&out, role, &caps, &m) != IX_OK) abort();
         if (out.len != m.len || memcmp(out.data, in.data, m.len) != 0) abort();
     }
@@ -55,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (sel & 2)
         tuple(data + 1, size - 1);
     else
-        lodata(data + 1, size - 1, (sel & 1) ? IXP_FROM_SERVER : IXP_FROM_CLIENT);
+        lodata(data + 1, size - 1, (sel & 1) ? IXP_FROM_SERVER : IXP_FROM_CLIENT,
+               (sel & 8) ? IXP_SQ_FILE : IXP_SQ_LODATA);
     return 0;
 }

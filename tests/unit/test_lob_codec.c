@@ -2,7 +2,7 @@
  * The smart-LOB codec (src/proto/ix_lob.c): handles, tuple and bind forms,
  * SQ_LODATA requests and replies in both roles, and the bounds on every
  * length (truncated input needs more, oversized and inconsistent lengths are
- * malformed or over the limit).
+ * malformed or over the limit); SQ_FILE requests and replies the same way.
  */
 #include <string.h>
 
@@ -177,7 +177,67 @@ static void test_replies(void) {
     ixb_wbuf_free(&b);
 }
 
+/* SQ_FILE (98): requests from the server, replies from the client. */
+static void test_file(void) {
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
+    ixp_msg m;
+    CHECK(ixp_enc_file_req(&b, IXP_FILE_OPEN_READ, "a.bin", 5) == IX_OK, "enc open");
+    CHECK(decode(&b, IXP_FROM_SERVER, NULL, &m) == IX_OK && m.tag == IXP_SQ_FILE &&
+              m.u.file.op == IXP_FILE_OPEN_READ && m.u.file.data.n == 5 &&
+              !memcmp(m.u.file.data.p, "a.bin", 5) && m.len == 2 + 2 + 4 + 6,
+          "open request: name and pad");
+    b.len--;
+    CHECK(decode(&b, IXP_FROM_SERVER, NULL, &m) == IX_NEED_MORE, "truncated open needs more");
+    ixb_wbuf_reset(&b);
+    CHECK(ixp_enc_file_req(&b, IXP_FILE_OPEN_READ, "", 0) == IX_EINVAL, "no empty name");
+    ixb_put_i16(&b, IXP_SQ_FILE);
+    ixb_put_i16(&b, IXP_FILE_OPEN_WRITE);
+    ixb_put_i32(&b, IXP_FILE_NAME_MAX + 1);
+    CHECK(decode(&b, IXP_FROM_SERVER, NULL, &m) == IX_EMALFORMED, "name over 4095 bytes");
+    ixb_wbuf_reset(&b);
+    ixb_put_i16(&b, IXP_SQ_FILE);
+    ixb_put_i16(&b, 9);
+    ixb_put_i32(&b, 0);
+    CHECK(decode(&b, IXP_FROM_SERVER, NULL, &m) == IX_EMALFORMED, "unknown op");
+    ixb_wbuf_reset(&b);
+    uint8_t big[40000];
+    memset(big, 7, sizeof big);
+    CHECK(ixp_enc_file_req(&b, IXP_FILE_WRITE, big, sizeof big) == IX_OK, "enc write");
+    size_t pos = 0, total = 0;
+    ixp_bytes ch;
+    CHECK(decode(&b, IXP_FROM_SERVER, NULL, &m) == IX_OK, "write request");
+    while (ixp_lodata_chunk(&m.u.file, &pos, &ch))
+        total += ch.n;
+    CHECK(total == sizeof big, "write chunks add up (%zu)", total);
+    ixp_limits lim;
+    ixp_limits_default(&lim);
+    lim.max_value = 1000;
+    CHECK(decode(&b, IXP_FROM_SERVER, &lim, &m) == IX_ELIMIT, "write over the limit");
+    ixb_wbuf_reset(&b);
+    CHECK(ixp_enc_file_reply(&b, IXP_FILE_READ, 3, "xyz", 3) == IX_OK, "enc read reply");
+    CHECK(decode(&b, IXP_FROM_CLIENT, NULL, &m) == IX_OK && m.u.file.length == 3 &&
+              m.u.file.data.n == 2 + 4,
+          "read reply");
+    b.len -= 2;
+    CHECK(decode(&b, IXP_FROM_CLIENT, NULL, &m) == IX_NEED_MORE, "truncated read reply");
+    ixb_wbuf_reset(&b);
+    ixp_enc_file_reply(&b, IXP_FILE_OPEN_READ, IXP_FILE_EREFUSED, NULL, 0);
+    CHECK(decode(&b, IXP_FROM_CLIENT, NULL, &m) == IX_OK && m.len == 8 &&
+              m.u.file.length == IXP_FILE_EREFUSED,
+          "refusal");
+    ixb_wbuf_reset(&b);
+    ixb_put_i16(&b, IXP_SQ_FILE);
+    ixb_put_i16(&b, IXP_FILE_READ);
+    ixb_put_i32(&b, 4);
+    ixb_put_i16(&b, 6); /* a chunk past the stated size */
+    ixb_put_bytes(&b, "abcdef", 6);
+    CHECK(decode(&b, IXP_FROM_CLIENT, NULL, &m) == IX_EMALFORMED, "chunk past the size");
+    ixb_wbuf_free(&b);
+}
+
 int main(void) {
+    test_file();
     test_locator();
     test_bind();
     test_requests();
