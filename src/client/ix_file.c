@@ -129,7 +129,8 @@ int ixc_file_answer(ix_conn *c, const ixp_msg *m) {
     switch (d->op) {
     case IXP_FILE_OPEN_READ:
     case IXP_FILE_OPEN_WRITE: {
-        int fd = open_confined(c, &d->data, d->op == IXP_FILE_OPEN_WRITE);
+        ixp_bytes name = {d->data.p, (size_t)d->length}; /* without its pad */
+        int fd = open_confined(c, &name, d->op == IXP_FILE_OPEN_WRITE);
         rc = ixp_enc_file_reply(&c->out, d->op, fd < 0 ? fd : 0, NULL, 0);
         break;
     }

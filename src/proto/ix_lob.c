@@ -299,9 +299,9 @@ void ixp_rd_file(ixb_rbuf *r, ixp_role role, const ixp_limits *lim, ixp_lodata *
     case IXP_FILE_OPEN_WRITE:
         if (d->length < 1 || d->length > IXP_FILE_NAME_MAX)
             return ixb_rbuf_fail(r, IX_EMALFORMED, lat, "SQ_FILE name length out of range");
-        d->data.p = ixb_get_bytes(r, (size_t)d->length);
-        d->data.n = (size_t)d->length;
-        ixb_get_pad(r, (size_t)d->length);
+        /* data: the name and its pad as they came (the name is length bytes) */
+        d->data.n = (size_t)d->length + ((size_t)d->length & 1);
+        d->data.p = ixb_get_bytes(r, d->data.n);
         break;
     case IXP_FILE_READ:
         if (d->length < 1) return ixb_rbuf_fail(r, IX_EMALFORMED, lat, "SQ_FILE read of 0 bytes");
@@ -318,7 +318,6 @@ void ixp_wr_file(ixb_wbuf *out, ixp_role role, const ixp_lodata *d) {
     ixb_put_i16(out, d->op);
     ixb_put_i32(out, d->length);
     ixb_put_bytes(out, d->data.p, d->data.n);
-    if (d->op <= IXP_FILE_OPEN_WRITE && role == IXP_FROM_SERVER) ixb_put_pad(out, d->data.n);
 }
 
 int ixp_enc_file_req(ixb_wbuf *out, int op, const void *p, size_t n) {
@@ -360,6 +359,6 @@ void ixp_file_print(const ixp_lodata *d, ixp_role role, ixb_wbuf *out) {
     ixp_printf(out, " op=%s length=%d", op, d->length);
     if (d->op <= IXP_FILE_OPEN_WRITE) {
         ixb_put_u8(out, ' ');
-        ixp_print_quoted(out, d->data.p, d->data.n);
+        ixp_print_quoted(out, d->data.p, (size_t)d->length);
     }
 }

@@ -130,8 +130,9 @@ enum {
 #define IXP_FILE_NAME_MAX 4095
 
 /* Decoder for tag 98 (ixp_msg_decode); role IXP_FROM_SERVER reads a request,
- * IXP_FROM_CLIENT a reply. d->data holds the name (open) or the chunks (walk
- * them with ixp_lodata_chunk). Unknown ops, lengths out of range and chunks
+ * IXP_FROM_CLIENT a reply. d->data holds the name (open: its first
+ * d->length bytes, then the pad) or the chunks (walk them with
+ * ixp_lodata_chunk). Unknown ops, lengths out of range and chunks
  * that do not add up are IX_EMALFORMED; a length above lim->max_value
  * IX_ELIMIT. */
 void ixp_rd_file(ixb_rbuf *r, ixp_role role, const ixp_limits *lim, ixp_lodata *d);

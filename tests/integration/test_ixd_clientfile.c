@@ -21,7 +21,7 @@ static int start_insert(tconn *c) {
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixp_msg m;
     if (tconn_flush(c) || tconn_next(c, &m) != IX_OK) return -1;
-    return m.tag == IXP_SQ_FILE && m.u.file.op == IXP_FILE_OPEN_READ && m.u.file.data.n == 5 &&
+    return m.tag == IXP_SQ_FILE && m.u.file.op == IXP_FILE_OPEN_READ && m.u.file.length == 5 &&
                    !memcmp(m.u.file.data.p, "f.bin", 5)
                ? 0
                : -1;

@@ -184,7 +184,7 @@ static void test_file(void) {
     ixp_msg m;
     CHECK(ixp_enc_file_req(&b, IXP_FILE_OPEN_READ, "a.bin", 5) == IX_OK, "enc open");
     CHECK(decode(&b, IXP_FROM_SERVER, NULL, &m) == IX_OK && m.tag == IXP_SQ_FILE &&
-              m.u.file.op == IXP_FILE_OPEN_READ && m.u.file.data.n == 5 &&
+              m.u.file.op == IXP_FILE_OPEN_READ && m.u.file.length == 5 && m.u.file.data.n == 6 &&
               !memcmp(m.u.file.data.p, "a.bin", 5) && m.len == 2 + 2 + 4 + 6,
           "open request: name and pad");
     b.len--;
