@@ -27,14 +27,16 @@ enum {
 
 /* The command-line settings (ixsql_cli.c), read by every part of the shell. */
 typedef struct ixsql_options {
-    int echo;        /* -e: print each statement before running it */
-    int stop;        /* -a or DBACCNOIGN=1: stop at the first failed statement */
-    int all_errors;  /* -m: the SQLSTATE and the library's whole message as well */
-    int quiet;       /* -q: no confirmations or row counts (errors still print) */
-    int format;      /* --format, \pset format: an IXSQL_FMT_* */
-    int expanded;    /* \x: the vertical layout for every row */
-    int timing;      /* \timing: elapsed time of each statement on stderr */
-    char *null_text; /* \pset null: how NULL prints (NULL: as nothing) */
+    int echo;                 /* -e: print each statement before running it */
+    int stop;                 /* -a or DBACCNOIGN=1: stop at the first failed statement */
+    int all_errors;           /* -m: the SQLSTATE and the library's whole message as well */
+    int quiet;                /* -q: no confirmations or row counts (errors still print) */
+    int format;               /* --format, \pset format: an IXSQL_FMT_* */
+    int expanded;             /* \x: the vertical layout for every row */
+    int timing;               /* \timing: elapsed time of each statement on stderr */
+    char *null_text;          /* \pset null: how NULL prints (NULL: as nothing) */
+    const char *client_files; /* --client-files: the directory FILETOBLOB /
+                               * LOTOFILE 'client' may use (NULL: refused) */
 } ixsql_options;
 extern ixsql_options ixsql_opt;
 

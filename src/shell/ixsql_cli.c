@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ixsql.h"
 #include "ixsql_unl.h"
@@ -38,6 +39,9 @@ static void usage(FILE *f) {
           "      --format=FMT       rows as aligned (dbaccess's layout, the default),\n"
           "                         unaligned ('|' between fields), csv, json,\n"
           "                         markdown or vertical (one line per column)\n"
+          "      --client-files=DIR let FILETOBLOB / FILETOCLOB / LOTOFILE with the\n"
+          "                         'client' location read and write files under DIR\n"
+          "                         (default: refused, so a server cannot reach them)\n"
           "  -V, --version          print the version and exit\n"
           "  -h, --help             print this help and exit\n"
           "\n"
@@ -50,7 +54,7 @@ static void usage(FILE *f) {
           f);
 }
 
-enum { OPT_FORMAT = 256 }; /* long options without a letter */
+enum { OPT_FORMAT = 256, OPT_CLIENT_FILES }; /* long options without a letter */
 
 static const struct option long_opts[] = {
     {"echo", no_argument, NULL, 'e'},
@@ -63,6 +67,7 @@ static const struct option long_opts[] = {
     {"version", no_argument, NULL, 'V'},
     {"help", no_argument, NULL, 'h'},
     {"format", required_argument, NULL, OPT_FORMAT},
+    {"client-files", required_argument, NULL, OPT_CLIENT_FILES},
     {NULL, 0, NULL, 0},
 };
 
@@ -89,6 +94,13 @@ static int parse_options(int argc, char **argv, ixsql_cmdline *cl) {
                 return bad_usage(
                     cl, "--format takes aligned, unaligned, csv, json, markdown or vertical");
             break;
+        case OPT_CLIENT_FILES: {
+            struct stat st;
+            if (stat(optarg, &st) != 0 || !S_ISDIR(st.st_mode))
+                return bad_usage(cl, "--client-files takes a directory");
+            ixsql_opt.client_files = optarg;
+            break;
+        }
         case 'c':
         case 'f':
             cl->jobs[cl->njobs].kind = c == 'c' ? IXSQL_JOB_SQL : IXSQL_JOB_FILE;

@@ -386,6 +386,7 @@ static int open_slot(const char *db, const char *server, const char *user, const
     char *dsn = build_dsn(db, server, user, password);
     ix_conn *c = NULL;
     int rc = dsn ? ix_connect(&c, dsn) : IX_ENOMEM;
+    if (rc == IX_OK && ixsql_opt.client_files) rc = ix_set_client_files(c, ixsql_opt.client_files);
     wipe(dsn);
     if (rc != IX_OK) {
         if (c)

@@ -397,6 +397,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     rc = ix_connect(&ixsql_sess.conn, dsn);
+    if (rc == IX_OK && ixsql_opt.client_files)
+        rc = ix_set_client_files(ixsql_sess.conn, ixsql_opt.client_files);
     ixsql_conn_init(dsn);
     memset(dsn, 0, strlen(dsn)); /* it may hold the password */
     free(dsn);

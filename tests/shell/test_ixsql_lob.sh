@@ -5,7 +5,8 @@
 # to binary bytes, the empty value and NULL; UNLOAD writes each LOB column
 # into one file next to the unload file with those references; the round
 # trip UNLOAD -> LOAD -> UNLOAD gives the same bytes; a bad reference fails
-# with the line and rolls the load back.
+# with the line and rolls the load back; --client-files lets FILETOBLOB /
+# LOTOFILE 'client' use files under one directory.
 # usage: test_ixsql_lob.sh IXSQL IXD
 IXSQL=$1
 IXD=$2
@@ -168,6 +169,18 @@ check "nothing loaded" "
 1 row(s) retrieved.
 
 rc=0" "$out"
+
+# --client-files: FILETOBLOB / LOTOFILE with the 'client' location use the
+# shell's files only under the directory it names; refused without it
+mkdir cf
+printf 'client bytes' > cf/in.dat
+out=$(run "$URL/l" -q -c "insert into t values (20, filetoblob('in.dat', 'client'), NULL)")
+case $out in *9810*) pass=$((pass + 1)) ;; *) fail=$((fail + 1)); printf 'not ok - refused without --client-files\n%s\n' "$out" ;; esac
+out=$(run "$URL/l" -q --client-files=cf -c "insert into t values (20, filetoblob('in.dat', 'client'), NULL)" \
+    -c "select lotofile(b, 'out.dat!', 'client') from t where id = 20")
+same "filetoblob and lotofile through the shell" cf/in.dat cf/out.dat
+out=$(run "$URL/l" --client-files=nosuchdir -c "select 1 from t")
+case $out in *"--client-files takes a directory"*rc=126) pass=$((pass + 1)) ;; *) fail=$((fail + 1)); printf 'not ok - bad --client-files\n%s\n' "$out" ;; esac
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
