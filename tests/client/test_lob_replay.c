@@ -16,88 +16,12 @@
 #include "proto/ix_lob.h"
 #include "proto/ix_msg.h"
 #include "tap.h"
+#include "replay_script.h"
 #include "tsv.h"
 
-typedef struct mem_tr {
-    ixc_transport base;
-    const uint8_t *in;
-    size_t in_len, in_pos;
-    ixb_wbuf *sent;
-} mem_tr;
-
-static long mem_send(ixc_transport *t, const void *p, size_t n) {
-    ixb_put_bytes(((mem_tr *)t)->sent, p, n);
-    return (long)n;
-}
-
-static long mem_recv(ixc_transport *t, void *p, size_t n) {
-    mem_tr *m = (mem_tr *)t;
-    size_t k = m->in_len - m->in_pos;
-    if (k > n) k = n;
-    memcpy(p, m->in + m->in_pos, k);
-    m->in_pos += k;
-    return (long)k;
-}
-
-static size_t mem_pending(ixc_transport *t) {
-    (void)t;
-    return 0;
-}
-
-static void mem_close(ixc_transport *t) {
-    free(t);
-}
-
-static const ixc_transport_vt mem_vt = {mem_send, mem_recv, mem_pending, mem_close};
-
-static ixc_transport *mem_new(const ixb_wbuf *in, ixb_wbuf *sent) {
-    mem_tr *m = calloc(1, sizeof *m);
-    m->base.vt = &mem_vt;
-    m->base.fd = -1;
-    m->in = in->data;
-    m->in_len = in->len;
-    m->sent = sent;
-    return &m->base;
-}
-
-static tsv_file T;
-static int c_msg, c_hex;
-
-static int load_hex(ixb_wbuf *w, const char *name) {
-    for (int i = 0; i < T.nrows; i++) {
-        tsv_row *r = &T.rows[i];
-        if (r->ncols <= c_hex || strcmp(r->col[c_msg], name) != 0) continue;
-        return ixb_hex_decode(r->col[c_hex], strlen(r->col[c_hex]), w, NULL) == IX_OK ? 0 : -1;
-    }
-    return -1;
-}
-
-static void filler_asc(ixb_wbuf *w, size_t total, const char *stem) {
-    size_t chars = total - 3, k = strlen(stem);
-    ixb_put_i16(w, (int)(chars + 1));
-    for (size_t i = 0; i < chars; i++)
-        ixb_put_u8(w, (uint8_t)stem[i % k]);
-    ixb_put_u8(w, 0);
-}
-
-/* The recorded accept (as test_replay.c assembles it), then the answers to
- * SQ_PROTOCOLS and SQ_INFO. */
-static const uint8_t answer[] = {0x00, 0x7e, 0x00, 0x0a, 0xff, 0xfc, 0x7f, 0xfc,
-                                 0x3c, 0x00, 0x02, 0x03, 0x00, 0x00, 0x00, 0x0c};
+/* The recorded accept, then the answers to SQ_PROTOCOLS and SQ_INFO. */
 static int login_script(ixb_wbuf *w) {
-    char name[64];
-    int rc = 0;
-    for (int i = 0; i < 4; i++) {
-        snprintf(name, sizeof name, "CONACC (SL type 2) segment %d", i + 1);
-        rc |= load_hex(w, name);
-        if (i == 0) filler_asc(w, 16, "gbase_srv_000");
-        if (i == 1) {
-            filler_asc(w, 15, "server-host");
-            ixb_put_i16(w, 0);
-            filler_asc(w, 4, "/");
-        }
-        if (i == 2) filler_asc(w, 26, "/opt/gbase/bin/oninit");
-    }
+    int rc = assemble_conacc(w);
     ixb_put_bytes(w, answer, sizeof answer);
     ixp_enc_tag(w, IXP_SQ_EOT);
     return rc;
@@ -131,7 +55,7 @@ static int scripted_read(const uint8_t *r, size_t rn, uint8_t *buf, size_t *got,
     open_script(&in);
     ixb_put_bytes(&in, r, rn);
     ix_conn *c = NULL;
-    int rc = ixc_connect_transport(&c, "user=u password=p", mem_new(&in, &sent));
+    int rc = ixc_connect_transport(&c, "user=u password=p", mem_new(&in, SIZE_MAX, &sent));
     CHECK(rc == IX_OK, "login: %s", ix_errmsg(c));
     ix_locator loc;
     ixp_locator l = {IXP_LO_XID_BLOB, 9};
