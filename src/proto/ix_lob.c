@@ -181,6 +181,9 @@ void ixp_rd_lodata(ixb_rbuf *r, ixp_role role, const ixp_limits *lim, ixp_lodata
 int ixp_lodata_chunk(const ixp_lodata *d, size_t *pos, ixp_bytes *chunk) {
     if (*pos + 2 > d->data.n) return 0;
     size_t n = ixb_be16(d->data.p + *pos);
+    /* rd_chunks checked every chunk at decode; data made elsewhere is not
+     * trusted: a chunk must lie inside data */
+    if (n > d->data.n - *pos - 2) return 0;
     chunk->p = d->data.p + *pos + 2;
     chunk->n = n;
     *pos += 2 + n + (n & 1);
