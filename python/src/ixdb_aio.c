@@ -93,14 +93,11 @@ static void aio_note(ConnectionObject *co, int rc) {
 
 /*
  * Calls fn(ud), a completion call, until it answers or must wait for the
- * socket. When it wants the socket, the queued output is written
- * (ix_flush) and what has arrived is decoded (ix_consume_input: ix_flush
- * reads input as well, and bytes already read leave the socket quiet), then
- * fn is asked again. Returns AIO_WRITE while the socket does not take all
- * the output, AIO_READ when everything is written and the reply is awaited,
- * or AIO_DONE with *rc the final status (a connection failure of ix_flush
- * or ix_consume_input counts as one: the step never waits on a dead
- * socket).
+ * socket. When it wants the socket, the queued output is written and what
+ * has arrived is decoded (ix_flush does both), then fn is asked again. Returns AIO_WRITE while the
+ * socket does not take all the output, AIO_READ when everything is written and the reply is
+ * awaited, or AIO_DONE with *rc the final status (a connection failure of ix_flush counts as one:
+ * the step never waits on a dead socket).
  */
 static int aio_complete(ConnectionObject *co, int (*fn)(void *), void *ud, int *rc) {
     for (int round = 0; round < AIO_ROUNDS; round++) {
@@ -108,7 +105,6 @@ static int aio_complete(ConnectionObject *co, int (*fn)(void *), void *ud, int *
         if (*rc != IX_WANT_READ && *rc != IX_WANT_WRITE) return AIO_DONE;
         int f = ix_flush(co->conn);
         aio_note(co, f);
-        aio_note(co, ix_consume_input(co->conn));
         *rc = fn(ud);
         if (*rc != IX_WANT_READ && *rc != IX_WANT_WRITE) return AIO_DONE;
         if (co->aio_err) {
