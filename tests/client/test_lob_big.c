@@ -123,8 +123,8 @@ int main(void) {
     if (buf && want && write_value(c, buf) == 0) read_value(c, buf, want);
     long grew = max_rss_kib() - before, server = server_hwm_kib(p.pid);
     if (IX_SANITIZED) {
-        CHECK(1, "RSS not checked in a sanitizer build (client +%ld KiB, ixd %ld KiB)", grew,
-              server);
+        printf("# RSS not checked in a sanitizer build (client +%ld KiB, ixd %ld KiB)\n", grew,
+               server);
     } else {
         CHECK(grew < 24 * 1024, "client peak RSS grew by %ld KiB for 100 MiB", grew);
         CHECK(server > 0 && server < 96 * 1024, "ixd peak RSS %ld KiB", server);
