@@ -182,6 +182,23 @@ static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const
     return 0;
 }
 
+/* 1 when msg is SQLite saying that the SQL ixd made of a statement passes
+ * one of its compiled-in limits (parser stack, expression depth, compound
+ * SELECT terms, columns): SQLite gives these as a plain SQLITE_ERROR, its
+ * text the only thing that tells them apart. */
+static int sqlite_limit_msg(const char *msg) {
+    static const char *const limits[] = {"parser stack overflow",
+                                         "Expression tree is too large",
+                                         "too many terms in compound SELECT",
+                                         "too many columns",
+                                         "too many arguments on function",
+                                         "too many SQL variables",
+                                         "at most 64 tables in a join"};
+    for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++)
+        if (strstr(msg, limits[k])) return 1;
+    return 0;
+}
+
 void ixs_txn_sync(ixd_db *db) {
     if (db && db->h && db->in_txn && sqlite3_get_autocommit(db->h)) {
         db->gen++;
@@ -221,6 +238,9 @@ int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *er
     if (strstr(msg, "cannot modify") && strstr(msg, "view"))
         return ixd_seterr(err, -999, 0, 0, "%.200s", msg);
     if (strstr(msg, "integer overflow")) return ixd_seterr(err, -1215, 0, 0, NULL);
+    if (sqlite_limit_msg(msg))
+        return ixd_seterr(err, IXS_E_COMPLEX, 0, 0, "statement too complex for the engine (%.120s)",
+                          msg);
     return ixd_seterr(err, -999, 0, 0, "%.200s", msg);
 }
 
@@ -914,7 +934,8 @@ static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ix
 int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *err) {
     *out = NULL;
     if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
-    if (n > IXS_MAX_SQL) return ixd_seterr(err, -201, 0, 0, NULL);
+    if (n > IXS_MAX_SQL)
+        return ixd_seterr(err, IXS_E_STMT_LONG, 0, 0, "more than %u bytes", IXS_MAX_SQL);
     ixs_arm(db);
     ixd_stmt *s = unpark(db, sql, n);
     if (!s && prepare_new(db, sql, n, &s, err)) return -1;

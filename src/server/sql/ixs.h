@@ -33,9 +33,22 @@
 #include "types/ix_value.h"
 
 /* ---- limits ---------------------------------------------------------------- */
-#define IXS_MAX_SQL         (1u << 20) /* statement text */
-#define IXS_MAX_TOKENS      100000
-#define IXS_MAX_DEPTH       64 /* expression / subquery nesting */
+/* What a statement may hold (docs/server-sql.md "Limits"). Each is counted
+ * by the lexer or the parser before anything recurses past it. */
+#define IXS_MAX_SQL    (1u << 20) /* statement text, bytes: IXS_E_STMT_LONG */
+#define IXS_MAX_TOKENS 262144     /* tokens of one statement: IXS_E_STMT_LONG */
+#define IXS_MAX_NEST                                                                               \
+    255 /* parentheses (and the calls, CASEs and subqueries                                        \
+           in them) nested in one another: IXS_E_COMPLEX */
+/* The parser's own recursion: an expression level in parentheses passes
+ * through four grammar levels (OR, NOT, +, unary), a subquery through a few
+ * more. */
+#define IXS_MAX_DEPTH  (4 * IXS_MAX_NEST + 8)
+#define IXS_MAX_HEIGHT 1000   /* an expression tree's height (chains are balanced) */
+#define IXS_MAX_TERMS  100000 /* operands of one AND/OR/+/|| chain, items of an IN list */
+#define IXS_CHAIN_FLAT                                                                             \
+    16 /* a +/- or * chain of more terms is evaluated as a                                         \
+          balanced tree (its SQL nests log2(n) deep) */
 #define IXS_MAX_PARAMS      4096
 #define IXS_MAX_COLS        1000 /* columns of a table or a select list */
 #define IXS_MAX_TABS        64   /* tables in one FROM */
@@ -45,6 +58,9 @@
 
 /* ---- Informix codes ixd reports for storage faults and names ----------------- */
 enum {
+    IXS_E_COMPLEX = -208,         /* Memory allocation failed during query processing. (the
+                                     statement passes a limit: the insertion text names it) */
+    IXS_E_STMT_LONG = -460,       /* Statement length exceeds maximum. */
     IXS_ISAM_NO_SPACE = -131,     /* ISAM error: no free disk space */
     IXS_E_ADD_INDEX = -212,       /* Cannot add index. */
     IXS_E_OPEN_FILE = -215,       /* Cannot open file for table (%s). */

@@ -38,28 +38,11 @@ ixs_ex *ixs_ex_node(px *p, int op, int at) {
 static ixs_ex *done(px *p, ixs_ex *e) {
     if (!e) return NULL;
     e->end = p->i;
-    if (p->failed) {
+    if (p->failed || ixs_ex_height_check(p, e)) {
         ixs_ex_free(e);
         return NULL;
     }
     return e;
-}
-
-static ixs_ex *bin(px *p, int op, ixs_ex *a, ixs_ex *b) {
-    if (!a || !b) {
-        ixs_ex_free(a);
-        ixs_ex_free(b);
-        return NULL;
-    }
-    ixs_ex *e = ixs_ex_node(p, op, a->tok);
-    if (!e) {
-        ixs_ex_free(a);
-        ixs_ex_free(b);
-        return NULL;
-    }
-    e->a = a;
-    e->b = b;
-    return done(p, e);
 }
 
 int ixs_ex_kid_add(px *p, ixs_ex *e, ixs_ex *k) {
@@ -219,7 +202,9 @@ static ixs_ex *parse_case(px *p) {
     if (!px_kw(p, p->i, IXK_WHEN) && !(e->a = parse_or(p))) goto fail;
     while (px_acc(p, IXK_WHEN)) {
         if (e->nk >= 2 * IXS_EX_MAXWHEN) {
-            px_fail(p);
+            px_too_complex(p);
+            snprintf(p->err->text, sizeof p->err->text, "more than %d WHEN branches in a CASE",
+                     IXS_EX_MAXWHEN);
             goto fail;
         }
         if (ixs_ex_kid_add(p, e, e->a ? parse_add(p) : ixs_ex_parse(p, IXS_EX_COND))) goto fail;
@@ -422,8 +407,12 @@ static ixs_ex *prim_paren(px *p) {
     if (px_kw(p, p->i, IXK_SELECT)) {
         e->op = EX_SUBQ;
         subq(p, e);
-    } else if ((e->a = parse_or(p)))
-        px_expect_op(p, ")");
+    } else if ((e->a = parse_or(p)) && !px_expect_op(p, ")") && e->a->op == EX_PAREN) {
+        ixs_ex *in = e->a; /* ((x)) is (x) */
+        e->a = in->a;
+        in->a = NULL;
+        ixs_ex_free(in);
+    }
     return done(p, e);
 }
 
@@ -535,10 +524,7 @@ static ixs_ex *postfix(px *p) {
 /* unary := { "+" | "-" } postfix (a minus on a number literal is folded
  * into it) */
 static ixs_ex *unary(px *p) {
-    if (++p->depth > IXS_MAX_DEPTH) {
-        px_fail(p);
-        return NULL;
-    }
+    if (px_deeper(p)) return NULL;
     ixs_ex *e;
     if (px_op(p, p->i, "-") || px_op(p, p->i, "+")) {
         int neg = px_op(p, p->i, "-"), at = p->i;
@@ -560,32 +546,39 @@ static ixs_ex *unary(px *p) {
     return e;
 }
 
+/* The tree of the chain read into c (kind: EX_ARITH for the + and *
+ * levels), c freed; NULL when reading it failed. */
+static ixs_ex *chain_end(px *p, ixs_chain *c, int kind) {
+    if (p->failed) {
+        ixs_chain_free(c);
+        return NULL;
+    }
+    return ixs_chain_tree(p, c, kind);
+}
+
 /* mul := unary { ( "*" | "/" ) unary } */
 static ixs_ex *parse_mul(px *p) {
-    ixs_ex *e = unary(p);
-    while (e && (px_op(p, p->i, "*") || px_op(p, p->i, "/"))) {
+    ixs_chain c = {0};
+    int rc = ixs_chain_add(p, &c, unary(p), '*');
+    while (!rc && (px_op(p, p->i, "*") || px_op(p, p->i, "/"))) {
         char op = p->sql[p->t[p->i].pos];
         p->i++;
-        e = bin(p, EX_ARITH, e, unary(p));
-        if (e) e->sub = op;
+        rc = ixs_chain_add(p, &c, unary(p), op);
     }
-    return e;
+    return chain_end(p, &c, EX_ARITH);
 }
 
 /* add := mul { ( "+" | "-" | "||" ) mul } */
 static ixs_ex *parse_add(px *p) {
-    if (++p->depth > IXS_MAX_DEPTH) {
-        px_fail(p);
-        return NULL;
-    }
-    ixs_ex *e = parse_mul(p);
-    while (e && (px_op(p, p->i, "+") || px_op(p, p->i, "-") || px_op(p, p->i, "||"))) {
-        int cat = px_op(p, p->i, "||");
+    if (px_deeper(p)) return NULL;
+    ixs_chain c = {0};
+    int rc = ixs_chain_add(p, &c, parse_mul(p), '+');
+    while (!rc && (px_op(p, p->i, "+") || px_op(p, p->i, "-") || px_op(p, p->i, "||"))) {
         char op = p->sql[p->t[p->i].pos];
         p->i++;
-        e = bin(p, cat ? EX_CONCAT : EX_ARITH, e, parse_mul(p));
-        if (e) e->sub = op;
+        rc = ixs_chain_add(p, &c, parse_mul(p), op);
     }
+    ixs_ex *e = chain_end(p, &c, EX_ARITH);
     if (e) p->depth--;
     return e;
 }
@@ -629,6 +622,12 @@ static int pred_in(px *p, ixs_ex *e) {
     }
     e->op = EX_IN_LIST;
     do {
+        if (e->nk >= IXS_MAX_TERMS) {
+            px_too_complex(p);
+            snprintf(p->err->text, sizeof p->err->text, "more than %d items in an IN list",
+                     IXS_MAX_TERMS);
+            return -1;
+        }
         if (ixs_ex_kid_add(p, e, parse_add(p))) return -1;
     } while (px_acc_op(p, ","));
     return px_expect_op(p, ")");
@@ -686,10 +685,7 @@ static ixs_ex *pred(px *p) {
 
 /* not := { NOT } pred */
 static ixs_ex *parse_not(px *p) {
-    if (++p->depth > IXS_MAX_DEPTH) {
-        px_fail(p);
-        return NULL;
-    }
+    if (px_deeper(p)) return NULL;
     ixs_ex *e;
     if (px_kw(p, p->i, IXK_NOT)) {
         int at = p->i++;
@@ -705,21 +701,21 @@ static ixs_ex *parse_not(px *p) {
 
 /* and := not { AND not } */
 static ixs_ex *parse_and(px *p) {
-    ixs_ex *e = parse_not(p);
-    while (e && px_acc(p, IXK_AND))
-        e = bin(p, EX_AND, e, parse_not(p));
-    return e;
+    ixs_chain c = {0};
+    int rc = ixs_chain_add(p, &c, parse_not(p), 0);
+    while (!rc && px_acc(p, IXK_AND))
+        rc = ixs_chain_add(p, &c, parse_not(p), 0);
+    return chain_end(p, &c, EX_AND);
 }
 
 /* or := and { OR and } */
 static ixs_ex *parse_or(px *p) {
-    if (++p->depth > IXS_MAX_DEPTH) {
-        px_fail(p);
-        return NULL;
-    }
-    ixs_ex *e = parse_and(p);
-    while (e && px_acc(p, IXK_OR))
-        e = bin(p, EX_OR, e, parse_and(p));
+    if (px_deeper(p)) return NULL;
+    ixs_chain c = {0};
+    int rc = ixs_chain_add(p, &c, parse_and(p), 0);
+    while (!rc && px_acc(p, IXK_OR))
+        rc = ixs_chain_add(p, &c, parse_and(p), 0);
+    ixs_ex *e = chain_end(p, &c, EX_OR);
     if (e) p->depth--;
     return e;
 }

@@ -56,7 +56,7 @@ enum { EXC_FUNC, EXC_TS };
 enum { EXR_NONE, EXR_COL, EXR_ROWID, EXR_SEQ };
 
 #define EX_NPART       3
-#define IXS_EX_MAXWHEN 256 /* WHEN branches of a CASE */
+#define IXS_EX_MAXWHEN 10000 /* WHEN branches of a CASE: IXS_E_COMPLEX */
 
 /* The OVER clause of an EX_WINDOW (ixs_window.c). */
 typedef struct ixs_win {
@@ -70,6 +70,7 @@ typedef struct ixs_win {
 
 struct ixs_ex {
     int op;  /* EX_* */
+    int h;   /* the height of its tree (parser: ixs_ex_height_check) */
     int tok; /* its first token */
     int end; /* the token after it */
     ixs_ex *a, *b, *c;
@@ -98,6 +99,21 @@ struct ixs_ex {
     const struct ts_routine *ts; /* EX_CALL of EXC_TS: the routine */
     const struct fdef *fn;       /* EX_CALL of EXC_FUNC: the built-in (NULL: a routine) */
 };
+
+/* ixs_ex_chain.c: the operands of one precedence level as read (op[k]:
+ * the operator before t[k], '|' for ||), and the tree made of them (c
+ * emptied; NULL on failure). The tree of a long chain is balanced. */
+typedef struct ixs_chain {
+    ixs_ex **t;
+    char *op;
+    int n, cap;
+} ixs_chain;
+int ixs_chain_add(px *p, ixs_chain *c, ixs_ex *e, char op);
+ixs_ex *ixs_chain_tree(px *p, ixs_chain *c, int kind);
+void ixs_chain_free(ixs_chain *c);
+/* e->h from its operands' heights: 0, or -1 with IXS_E_COMPLEX past
+ * IXS_MAX_HEIGHT. */
+int ixs_ex_height_check(px *p, ixs_ex *e);
 
 /* ixs_ex_parse.c for the parsers of other modules: a node of kind op at
  * token at; k added to the kids of e (freed on error); a call name "(" ...

@@ -72,7 +72,9 @@ static int lex_blank(px *p, lexst *L) {
 /* Makes room for one more token (and the EOF token after it). */
 static int lex_grow(px *p, lexst *L) {
     if (p->nt + 1 < L->cap) return 0;
-    if (L->cap >= IXS_MAX_TOKENS) return ixd_seterr(p->err, -201, 0, (int)L->i, NULL);
+    if (L->cap >= IXS_MAX_TOKENS)
+        return ixd_seterr(p->err, IXS_E_STMT_LONG, 0, (int)L->i, "more than %d tokens",
+                          IXS_MAX_TOKENS);
     int nc = L->cap ? L->cap * 2 : 64;
     tok *nt = realloc(p->t, sizeof(tok) * (size_t)nc);
     if (!nt) return ixd_seterr(p->err, -208, 0, 0, NULL);

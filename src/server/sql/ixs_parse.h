@@ -95,6 +95,14 @@ int px_is_clause_kw(px *p, int i);
 int px_op(px *p, int i, const char *op);
 int px_acc_op(px *p, const char *op);
 int px_fail(px *p); /* -201 at the current token */
+/* ixs_limit.c: one more level of the parser's recursion (p->depth): 0, or
+ * -1 with IXS_E_COMPLEX at the current token past IXS_MAX_DEPTH or when the
+ * stack runs short. px_too_complex sets that error. */
+int px_deeper(px *p);
+int px_too_complex(px *p);
+/* 1 when this thread's stack has less than its reserve left: a recursive
+ * walk stops with IXS_E_COMPLEX instead of going deeper. */
+int ixs_stack_low(void);
 int px_failc(px *p, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int px_expect(px *p, int kw);
 int px_expect_op(px *p, const char *op);

@@ -576,9 +576,9 @@ static void limit_sql(px *p, const ixs_sel *q, sb *body) {
 
 int ixs_sel_emit(px *p, ixs_sel *q, qres *out) {
     memset(out, 0, sizeof *out);
-    if (++p->depth > IXS_MAX_DEPTH) {
+    if (px_deeper(p)) {
         p->i = q->tok;
-        return px_fail(p);
+        return -1;
     }
     scope sc0;
     memset(&sc0, 0, sizeof sc0);

@@ -24,6 +24,10 @@ static void *grow(px *p, void *v, int *n, size_t sz) {
     return nv;
 }
 #define GROW(p, arr, n) grow_into(p, (void **)&(arr), &(n), sizeof *(arr))
+/* WHERE conjuncts placed one by one (as join conditions of Informix OUTER
+ * groups, ixs_sel_emit.c); a longer AND chain is one condition, so that its
+ * SQL nests log2(n) deep. */
+#define SEL_MAX_CONJ 64
 static int grow_into(px *p, void **arr, int *n, size_t sz) {
     void *nv = grow(p, *arr, n, sz);
     if (!nv) return -1;
@@ -122,8 +126,8 @@ static sel_tref *table_ref(px *p) {
     }
     t->tok = p->i;
     int rc;
-    if (++p->depth > IXS_MAX_DEPTH)
-        rc = px_fail(p);
+    if (px_deeper(p))
+        rc = -1;
     else if (px_op(p, p->i, "(") && px_kw(p, p->i + 1, IXK_SELECT)) {
         t->kind = TR_QUERY;
         p->i++;
@@ -209,7 +213,8 @@ static int join_tail(px *p, sel_join *j) {
         int k;
         if (join_kw(p, &k)) return -1;
         if (k == JK_NONE) return 0;
-        if (++p->depth > IXS_MAX_DEPTH || GROW(p, j->op, j->nop)) return px_fail(p);
+        if (px_deeper(p)) return -1;
+        if (GROW(p, j->op, j->nop)) return px_fail(p);
         sel_joinop *o = &j->op[j->nop - 1];
         o->kind = k;
         int rc = !(o->rhs = calloc(1, sizeof *o->rhs)) ? px_failc(p, -208, NULL) : 0;
@@ -253,7 +258,7 @@ static int from_item(px *p, sel_fitem *it) {
         it->kind = FI_CHAIN;
         return (it->chain = join_chain(p)) ? 0 : -1;
     }
-    if (++p->depth > IXS_MAX_DEPTH) return px_fail(p);
+    if (px_deeper(p)) return -1;
     int rc;
     if (px_op(p, p->i, "(") && !px_kw(p, p->i + 1, IXK_SELECT)) {
         it->kind = FI_OUTER_LIST;
@@ -375,7 +380,8 @@ static int sel_list(px *p, sel_core *c) {
 }
 
 /* where := conj { AND conj } | cond (when a top-level OR follows the
- * conjuncts: the whole condition is one) */
+ * conjuncts, or they are more than SEL_MAX_CONJ: the whole condition is
+ * one, its AND chain a balanced tree) */
 static int sel_where(px *p, sel_core *c) {
     int start = p->i;
     for (int whole = 0;; whole = 1) {
@@ -384,9 +390,9 @@ static int sel_where(px *p, sel_core *c) {
             sel_conj *w = &c->where[c->nwhere - 1];
             if (!(w->e = ixs_ex_parse(p, whole ? IXS_EX_COND : IXS_EX_CONJ))) return -1;
             w->end = p->i;
-            if (whole || !px_acc(p, IXK_AND)) break;
+            if (whole || c->nwhere > SEL_MAX_CONJ || !px_acc(p, IXK_AND)) break;
         }
-        if (whole || !px_kw(p, p->i, IXK_OR)) return 0;
+        if (whole || (c->nwhere <= SEL_MAX_CONJ && !px_kw(p, p->i, IXK_OR))) return 0;
         for (int i = 0; i < c->nwhere; i++)
             ixs_ex_free(c->where[i].e);
         c->nwhere = 0;
@@ -532,7 +538,7 @@ ixs_sel *ixs_sel_parse(px *p) {
         return NULL;
     }
     q->tok = p->i;
-    int rc = ++p->depth > IXS_MAX_DEPTH ? px_fail(p) : 0;
+    int rc = px_deeper(p);
     for (int op = SO_UNION; !rc;) {
         int n = q->ncore, nop = q->ncore ? q->ncore - 1 : 0;
         if ((rc = GROW(p, q->core, q->ncore))) break;

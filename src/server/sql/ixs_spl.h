@@ -23,7 +23,10 @@
 #define SPL_MAX_ARGS  32 /* parameters of a routine (columns of _ixd_spl) */
 #define SPL_MAX_RET   32 /* values a RETURN gives */
 #define SPL_MAX_VARS  1024
-#define SPL_MAX_DEPTH 32 /* nested routine calls */
+#define SPL_MAX_DEPTH 32 /* nested routine calls: IXS_E_SPL_DEPTH */
+#define SPL_MAX_NEST                                                                               \
+    128 /* statements nested in a routine (blocks, IF, loops,                                      \
+           ELIF arms): IXS_E_COMPLEX */
 
 /* The Informix codes of routines. */
 enum {
