@@ -364,7 +364,9 @@ const char *ix_sqlstate(const ix_conn *conn);
  * The full message of the last failure (never NULL; "" after success): for
  * a server error the standard Informix text for the SQLCODE with the
  * server's insertion text in place of %s (e.g. "The specified table (t1) is
- * not in the database."), followed by the ISAM text in brackets when there
+ * not in the database."; for IX_SQLCODE_TOO_COMPLEX and IX_SQLCODE_STMT_LONG,
+ * whose texts have no %s, the insertion text follows in parentheses: it
+ * names the limit), followed by the ISAM text in brackets when there
  * is an ISAM code; otherwise a client-side description. Borrowed: valid
  * until the next call on conn or one of its statements.
  */
@@ -376,6 +378,11 @@ enum {
     IX_SQLCODE_TXN_UNAVAILABLE = -256,  /* Transaction not available (unlogged database) */
     IX_SQLCODE_LONG_TXN_ABORTED = -458, /* Long transaction aborted (rolled back) */
     IX_SQLCODE_ALREADY_IN_TXN = -535,   /* Already in transaction */
+    /* Memory allocation failed during query processing: from ixd, a
+     * statement past one of its limits (nesting, terms; the insertion text
+     * names it) */
+    IX_SQLCODE_TOO_COMPLEX = -208,
+    IX_SQLCODE_STMT_LONG = -460, /* Statement length exceeds maximum */
 };
 /* The standard text of an SQLCODE or ISAM code from the built-in catalogue
  * (with %s left in place), or NULL if the code is not in it. Static. */

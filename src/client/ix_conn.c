@@ -357,10 +357,23 @@ int ixc_fail(ix_conn *c, int rc, const char *fmt, ...) {
     return rc;
 }
 
-/* Appends the catalogue text for sqlcode with %s replaced by ins. */
+/* 1 for the codes whose text has no %s but whose insertion text says what
+ * went wrong: ixd names there the limit a statement passed (-208 "Memory
+ * allocation failed during query processing.", -460 "Statement length
+ * exceeds maximum."). Other codes show their text as dbaccess does. */
+static int shows_insertion(int sqlcode) {
+    return sqlcode == IX_SQLCODE_TOO_COMPLEX || sqlcode == IX_SQLCODE_STMT_LONG;
+}
+
+/* The catalogue text for sqlcode with %s replaced by ins (after it in
+ * parentheses for the codes of shows_insertion). */
 static void fmt_sql_text(char *out, size_t cap, int sqlcode, const char *ins) {
     const char *t = ix_errtext(sqlcode);
     size_t j = 0;
+    if (t && ins && *ins && shows_insertion(sqlcode)) {
+        snprintf(out, cap, "%s (%s)", t, ins);
+        return;
+    }
     if (!t) {
         if (ins && *ins)
             snprintf(out, cap, "SQL error %d: %s", sqlcode, ins);

@@ -68,6 +68,7 @@ static const errtext sql_texts[] = {
     {-408, "Invalid message type received from the sqlexec process."},
     {-410, "Prepare statement failed or was not executed."},
     {-425, "Database is currently opened by another user."},
+    {-460, "Statement length exceeds maximum."},
     {-481, "Invalid statement name or statement was not prepared."},
     {-482, "Invalid operation on a non-SCROLL cursor."},
     {-511, "Cannot modify system catalog (%s)."},

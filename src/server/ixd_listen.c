@@ -45,10 +45,11 @@ void ixd_listen_stop(void) {
 
 /*
  * Connection threads get a bounded stack instead of the default 8 MiB of
- * address space each. The deepest statements the SQL translator accepts
- * (nesting up to IXS_MAX_DEPTH, then SQLite preparing them) were measured to
- * need between 256 and 320 KiB; 1 MiB leaves a margin of three. Sanitizer
- * builds use several times more stack and keep the default.
+ * address space each. The SQL translator counts its nesting and stops any
+ * walk of a statement that would leave less than a quarter of the thread's
+ * stack (src/server/sql/ixs_limit.c), which SQLite and the C library have
+ * below it. Sanitizer builds use several times more stack and keep the
+ * default.
  */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define CONN_STACK (8u << 20)

@@ -16,6 +16,7 @@ static const char *U = "informix", *P = "in4mix";
 enum {
     E_COMPLEX = -208,   /* the statement passes a nesting or size limit */
     E_STMT_LONG = -460, /* Statement length exceeds maximum. */
+    E_SPL_DEPTH = -722, /* Out of stack space (routine calls nested too deep) */
 };
 
 /* A growable string for the generated statements. */
@@ -122,8 +123,15 @@ static void below_limits(ixd_proc *p, tconn *c) {
           "1");
 }
 
+static char *text(const char *s) {
+    return strdup(s);
+}
+
 static void past_limits(ixd_proc *p, tconn *c) {
     const char *from = " from sysmaster:sysdual";
+    shape(p, c, "SPL recursion 30 deep", text("select depth(30) from sysmaster:sysdual"), 0, "30");
+    shape(p, c, "SPL recursion 1,000 deep", text("select depth(1000) from sysmaster:sysdual"),
+          E_SPL_DEPTH, NULL);
     shape(p, c, "300 nested parentheses", nested("(", "7", ")", 300, "select ", from), E_COMPLEX,
           NULL);
     shape(p, c, "1,000 nested calls", nested("abs(", "7", ")", 1000, "select ", from), E_COMPLEX,
@@ -152,9 +160,13 @@ int main(void) {
     }
     tconn c;
     CHECK(tconn_login(&c, p.port, U, P, NULL) == 0, "login");
-    const char *setup[] = {"create database shapes with log", "create table t (k int)",
-                           "insert into t values (1)", "insert into t values (2)",
-                           "insert into t values (3)"};
+    const char *setup[] = {"create database shapes with log",
+                           "create table t (k int)",
+                           "insert into t values (1)",
+                           "insert into t values (2)",
+                           "insert into t values (3)",
+                           "create function depth(n int) returning int; if n <= 0 then return 0; "
+                           "end if; return depth(n - 1) + 1; end function"};
     for (size_t i = 0; i < sizeof setup / sizeof setup[0]; i++) {
         treply r = {0};
         CHECK(tconn_command(&c, setup[i], &r) == 0 && r.sqlcode == 0, "%s: %d", setup[i],
