@@ -985,8 +985,21 @@ static int put_blob(ixd_stmt *s, const sval *v, ixb_wbuf *out) {
     return 0;
 }
 
+int ixd_stmt_orphaned(const ixd_stmt *s) {
+    return s && !s->db;
+}
+
+/* A statement whose database closed under it (stmts_detach): IXD_E_NO_STMT,
+ * never a call through its NULL db. */
+static int orphan_err(const ixd_stmt *s, ixd_err *err) {
+    if (s->db) return 0;
+    ixd_seterr(err, IXD_E_NO_STMT, 0, 0, NULL);
+    return 1;
+}
+
 int ixd_fetch_blob(ixd_stmt *s, const uint8_t *desc, size_t n, const uint8_t **data, size_t *len,
                    ixd_err *err) {
+    if (orphan_err(s, err)) return -1;
     if (!s->open) return ixd_seterr(err, -404, 0, 0, NULL);
     if (n < BLOB_DESC) return ixd_seterr(err, -608, 0, 0, NULL);
     if (desc[39] & 1) {
@@ -1070,6 +1083,7 @@ ixt_vtype ixd_stmt_param_type(const ixd_stmt *s, int i) {
 }
 
 int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixd_err *err) {
+    if (orphan_err(s, err)) return -1;
     if (i < 0 || i >= s->nparams) return ixd_seterr(err, -254, 0, 0, NULL);
     /* SQLite holds the parameters' bytes without a copy (bind_all): a
      * cursor still reading them is closed before they change. */
@@ -1157,6 +1171,7 @@ static int execute_in_txn(ixd_stmt *s, void *arg, ixd_err *err) {
 }
 
 int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixd_err *err) {
+    if (orphan_err(s, err)) return -1;
     if (s->ts_write && s->kind == SK_DML && sqlite3_get_autocommit(s->db->h)) {
         exec_args a = {rows, serial, serial8};
         return own_txn(s, execute_in_txn, &a, err);
@@ -1289,6 +1304,7 @@ static int open_materialized(ixd_stmt *s, void *arg, ixd_err *err) {
 }
 
 int ixd_open(ixd_stmt *s, int scroll, ixd_err *err) {
+    if (orphan_err(s, err)) return -1;
     if (s->kind != SK_SELECT) return ixd_seterr(err, -404, 0, 0, NULL);
     if (s->ts_write && sqlite3_get_autocommit(s->db->h)) {
         int rc = own_txn(s, open_materialized, NULL, err);
@@ -1355,6 +1371,7 @@ static int open_rows(ixd_stmt *s, int scroll, ixd_err *err) {
 }
 
 int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixd_err *err) {
+    if (orphan_err(s, err)) return -1;
     if (!s->open) return ixd_seterr(err, -404, 0, 0, NULL);
     if (s->scroll) {
         if (s->pos >= s->nrows) {
@@ -1379,6 +1396,7 @@ int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixd_err *err) {
 }
 
 int ixd_fetch_at(ixd_stmt *s, int64_t pos, ixb_wbuf *out, ixd_err *err) {
+    if (orphan_err(s, err)) return -1;
     if (!s->open || !s->scroll) return ixd_seterr(err, -404, 0, 0, NULL);
     if (pos < 1 || pos > s->nrows) return 0;
     s->pos = pos;
