@@ -1273,6 +1273,20 @@ static int step_row(ixd_stmt *s, ixd_err *err) {
 
 static int open_rows(ixd_stmt *s, int scroll, ixd_err *err);
 
+/* OPEN of a non-iterator routine's cursor (run_at_open): runs it now, onto
+ * its row, which the first ixd_fetch returns. Returns 0 or -1 with *err
+ * (the cursor closed). */
+static int run_routine(ixd_stmt *s, ixd_err *err) {
+    int r = step_row(s, err);
+    if (r < 0) {
+        ixd_close(s);
+        return -1;
+    }
+    s->row_ready = r;
+    s->done = !r;
+    return 0;
+}
+
 /* A statement that calls a TimeSeries write routine writes from inside its
  * SELECT. Outside a transaction it gets one of its own, begun as a writer
  * and committed when the statement has run (its rows are kept, as a scroll
@@ -1323,7 +1337,7 @@ static int open_rows(ixd_stmt *s, int scroll, ixd_err *err) {
     s->done = 0;
     s->scroll = scroll;
     s->pos = 0;
-    if (!scroll) return 0;
+    if (!scroll) return s->run_at_open ? run_routine(s, err) : 0;
     /* a scroll cursor materialises its rows */
     ixb_wbuf b;
     ixb_wbuf_init(&b, NULL);
@@ -1383,8 +1397,12 @@ int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixd_err *err) {
         return out->err ? ixd_seterr(err, -208, 0, 0, NULL) : 1;
     }
     if (s->done) return 0;
-    ixs_arm(s->db);
-    int r = step_row(s, err);
+    int r = s->row_ready;
+    s->row_ready = 0;
+    if (!r) {
+        ixs_arm(s->db);
+        r = step_row(s, err);
+    }
     if (r <= 0) {
         s->done = 1;
         s->cur_valid = 0;
@@ -1414,6 +1432,7 @@ void ixd_close(ixd_stmt *s) {
     free_rows(s);
     s->open = 0;
     s->done = 0;
+    s->row_ready = 0;
     s->pos = 0;
     s->cur_valid = 0;
 }
