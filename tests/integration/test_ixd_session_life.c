@@ -1,0 +1,259 @@
+/*
+ * Integration tests, session life: what happens to a session's statements,
+ * cursors and locks when the client or the database goes away, against a
+ * real ixd over TCP (issue 23, items 5-7).
+ *
+ * - Orphaned statements: a client that starts a long query inside a
+ *   transaction holding a write lock, then closes its socket (FIN) or resets
+ *   it (RST), is noticed while the query runs: within 3 s the statement is
+ *   interrupted, the transaction rolled back and the lock free for another
+ *   session.
+ * - EXECUTE FUNCTION cursors: a non-iterator SPL function runs at OPEN (its
+ *   INSERT happens even when the cursor is closed without a fetch, its error
+ *   comes back from OPEN), inside a transaction and outside; an iterator
+ *   (RETURN ... WITH RESUME) still gives its rows by NFETCH.
+ * - Statements of a closed database: DROP TABLE prepared, DBCLOSE, EXECUTE
+ *   of it is -349 (no database), not a crash; after DATABASE it is -410; its
+ *   cursor's OPEN, NFETCH and DESCRIBE likewise; RELEASE frees it.
+ */
+#include "harness.h"
+#include "tap.h"
+
+static const char *U = "informix", *P = "in4mix";
+
+enum {
+    BIG_ROWS = 1000,       /* the cross join of four copies never ends in a test */
+    GONE_WITHIN_MS = 3000, /* the orphan's lock must be free by then */
+    NO_DB = -349,          /* Database not selected yet. */
+    NO_STMT = -410,        /* Prepare statement failed or was not executed. */
+    RAISED = -746          /* the SQLCODE fails() raises */
+};
+
+static int exec_sql(tconn *c, const char *sql, treply *r) {
+    int rc = tconn_command(c, sql, r);
+    return rc ? -99999 : r->sqlcode;
+}
+
+static void ok(tconn *c, const char *sql) {
+    treply r = {0};
+    int code = exec_sql(c, sql, &r);
+    CHECK(code == 0, "%s -> %d %s", sql, code, r.errtext);
+    ixb_wbuf_free(&r.tuples);
+}
+
+/* The first column of the first row of a query, as text. */
+static const char *value(tconn *c, const char *sql, char *buf, size_t cap) {
+    treply r = {0};
+    snprintf(buf, cap, "ERR");
+    if (tconn_select(c, sql, 4096, &r, NULL) == 0 && r.ntuples > 0)
+        treply_value(&r, 0, 0, buf, cap);
+    ixb_wbuf_free(&r.tuples);
+    return buf;
+}
+
+/* Statement id + one body-less message (OPEN, EXECUTE, ...) + EOT; the
+ * group's SQLCODE, or -99999 when the connection failed. */
+static int on_id(tconn *c, int id, int tag, treply *r) {
+    ixp_enc_id(&c->out, id);
+    if (tag == IXP_SQ_NFETCH)
+        ixp_enc_nfetch(&c->out, &c->caps, 4096);
+    else
+        ixp_enc_tag(&c->out, tag);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    if (tconn_flush(c) || tconn_reply(c, r)) return -99999;
+    return r->sqlcode;
+}
+
+static int64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- orphaned statements -------------------------------------------------- */
+
+static void make_big(tconn *c) {
+    ok(c, "CREATE DATABASE life WITH LOG");
+    ok(c, "CREATE TABLE ten (a INTEGER)");
+    for (int i = 0; i < 10; i++) {
+        char sql[64];
+        snprintf(sql, sizeof sql, "INSERT INTO ten VALUES (%d)", i);
+        ok(c, sql);
+    }
+    ok(c, "CREATE TABLE big (a INTEGER)");
+    ok(c, "INSERT INTO big SELECT x.a FROM ten x, ten y, ten z");
+    ok(c, "CREATE TABLE locked (a INTEGER)");
+    char v[32];
+    CHECK(atoi(value(c, "SELECT COUNT(*) FROM big", v, sizeof v)) == BIG_ROWS, "big has %s rows",
+          v);
+}
+
+/* A client that takes the write lock, starts a query that does not end,
+ * and goes away (reset: RST instead of FIN). Returns 0 once it is gone. */
+static int orphan(int port, int reset) {
+    tconn c;
+    treply r = {0};
+    if (tconn_login(&c, port, U, P, "life")) return -1;
+    int rc = exec_sql(&c, "BEGIN WORK", &r) || exec_sql(&c, "INSERT INTO locked VALUES (1)", &r);
+    int id = rc ? -1 : tconn_prepare(&c, "SELECT COUNT(*) FROM big a, big b, big c, big d", 0, &r);
+    if (id < 0 || on_id(&c, id, IXP_SQ_OPEN, &r)) rc = -1;
+    ixb_wbuf_free(&r.tuples);
+    if (!rc) { /* the fetch runs the query; no answer is awaited */
+        ixp_enc_id(&c.out, id);
+        ixp_enc_nfetch(&c.out, &c.caps, 4096);
+        ixp_enc_tag(&c.out, IXP_SQ_EOT);
+        rc = tconn_flush(&c);
+        nanosleep(&(struct timespec){0, 300000000}, NULL); /* it runs */
+    }
+    if (reset) {
+        struct linger l = {1, 0};
+        setsockopt(c.fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+    }
+    tconn_close(&c);
+    return rc;
+}
+
+/* Milliseconds until another session gets the orphan's write lock, or -1
+ * when it does not within GONE_WITHIN_MS. */
+static int64_t lock_free_after(tconn *c, int64_t from) {
+    for (;;) {
+        treply r = {0};
+        int code = exec_sql(c, "INSERT INTO locked VALUES (2)", &r);
+        ixb_wbuf_free(&r.tuples);
+        int64_t t = now_ms() - from;
+        if (code == 0) return t;
+        if (t > GONE_WITHIN_MS) return -1;
+        nanosleep(&(struct timespec){0, 50000000}, NULL);
+    }
+}
+
+static void test_orphan(ixd_proc *p, int reset) {
+    tconn c;
+    char v[32];
+    CHECK(tconn_login(&c, p->port, U, P, "life") == 0, "observer login");
+    ok(&c, "DELETE FROM locked");
+    CHECK(orphan(p->port, reset) == 0, "orphan (%s) started its query and left",
+          reset ? "reset" : "close");
+    int64_t t = lock_free_after(&c, now_ms());
+    printf("# %s: lock free after %lld ms\n", reset ? "RST" : "FIN", (long long)t);
+    CHECK(t >= 0,
+          "%s: the orphan's lock is free after %lld ms (want < %d; -1: a session still "
+          "running after 3 s)",
+          reset ? "RST" : "FIN", (long long)t, GONE_WITHIN_MS);
+    /* its transaction rolled back: only the observer's row */
+    CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM locked WHERE a = 1", v, sizeof v), "0"),
+          "the orphan's row rolled back (%s left)", v);
+    tconn_close(&c);
+}
+
+/* ---- EXECUTE FUNCTION runs at OPEN ------------------------------------------ */
+
+static void make_functions(tconn *c) {
+    ok(c, "CREATE TABLE called (a INTEGER)");
+    ok(c, "CREATE FUNCTION once () RETURNING INTEGER; INSERT INTO called VALUES (1); "
+          "RETURN 7; END FUNCTION");
+    ok(c, "CREATE FUNCTION fails () RETURNING INTEGER; "
+          "RAISE EXCEPTION -746, 0, 'from fails'; RETURN 1; END FUNCTION");
+    ok(c, "CREATE FUNCTION three () RETURNING INTEGER; DEFINE i INTEGER; "
+          "FOR i = 1 TO 3; RETURN i WITH RESUME; END FOR; END FUNCTION");
+}
+
+/* OPEN then CLOSE (no NFETCH) of EXECUTE FUNCTION fn(); OPEN's SQLCODE. */
+static int open_close(tconn *c, const char *fn) {
+    treply r = {0};
+    char sql[128];
+    snprintf(sql, sizeof sql, "EXECUTE FUNCTION %s()", fn);
+    int id = tconn_prepare(c, sql, 0, &r);
+    int code = id < 0 ? r.sqlcode : on_id(c, id, IXP_SQ_OPEN, &r);
+    if (id >= 0) {
+        on_id(c, id, IXP_SQ_CLOSE, &r);
+        on_id(c, id, IXP_SQ_RELEASE, &r);
+    }
+    ixb_wbuf_free(&r.tuples);
+    return code;
+}
+
+static void test_function_at_open(ixd_proc *p) {
+    tconn c;
+    char v[32];
+    CHECK(tconn_login(&c, p->port, U, P, "life") == 0, "login");
+    make_functions(&c);
+    CHECK(open_close(&c, "once") == 0, "OPEN of once() outside a transaction");
+    CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM called", v, sizeof v), "1"),
+          "once() ran at OPEN outside a transaction (%s rows)", v);
+    ok(&c, "BEGIN WORK");
+    CHECK(open_close(&c, "once") == 0, "OPEN of once() in a transaction");
+    CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM called", v, sizeof v), "2"),
+          "once() ran at OPEN in a transaction (%s rows)", v);
+    int code = open_close(&c, "fails");
+    CHECK(code == RAISED, "fails() in a transaction: OPEN answers %d (want %d)", code, RAISED);
+    ok(&c, "COMMIT WORK");
+    CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM called", v, sizeof v), "2"),
+          "the transaction's call committed (%s rows)", v);
+    ok(&c, "BEGIN WORK");
+    treply r = {0};
+    CHECK(tconn_select(&c, "EXECUTE FUNCTION three()", 4096, &r, NULL) == 0 && r.ntuples == 3,
+          "the iterator three() gives %d rows by NFETCH", r.ntuples);
+    CHECK(tconn_select(&c, "EXECUTE FUNCTION once()", 4096, &r, NULL) == 0 && r.ntuples == 1 &&
+              !strcmp(treply_value(&r, 0, 0, v, sizeof v), "7"),
+          "once() fetched after OPEN gives its value (%s)", v);
+    ixb_wbuf_free(&r.tuples);
+    ok(&c, "ROLLBACK WORK");
+    tconn_close(&c);
+}
+
+/* ---- statements of a closed database ----------------------------------------- */
+
+static void test_closed_db_stmts(ixd_proc *p) {
+    tconn c;
+    treply r = {0};
+    CHECK(tconn_login(&c, p->port, U, P, "life") == 0, "login");
+    ok(&c, "CREATE TABLE dropme (a INTEGER)");
+    int drop = tconn_prepare(&c, "DROP TABLE dropme", 0, &r);
+    int cur = tconn_prepare(&c, "SELECT a FROM ten", 0, &r);
+    CHECK(drop >= 0 && cur >= 0, "prepared (ids %d, %d)", drop, cur);
+    ixp_enc_tag(&c.out, IXP_SQ_DBCLOSE);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
+    CHECK(tconn_flush(&c) == 0 && tconn_reply(&c, &r) == 0 && r.sqlcode == 0, "DBCLOSE");
+    int code = on_id(&c, drop, IXP_SQ_EXECUTE, &r);
+    CHECK(code == NO_DB, "EXECUTE after DBCLOSE: %d (want %d)", code, NO_DB);
+    code = on_id(&c, cur, IXP_SQ_OPEN, &r);
+    CHECK(code == NO_DB, "OPEN after DBCLOSE: %d (want %d)", code, NO_DB);
+    code = on_id(&c, cur, IXP_SQ_NFETCH, &r);
+    CHECK(code == NO_DB, "NFETCH after DBCLOSE: %d (want %d)", code, NO_DB);
+    code = on_id(&c, cur, IXP_SQ_NDESCRIBE, &r);
+    CHECK(code == NO_DB, "DESCRIBE after DBCLOSE: %d (want %d)", code, NO_DB);
+    ok(&c, "DATABASE life");
+    code = on_id(&c, drop, IXP_SQ_EXECUTE, &r);
+    CHECK(code == NO_STMT, "EXECUTE after DATABASE: %d (want %d)", code, NO_STMT);
+    code = on_id(&c, cur, IXP_SQ_OPEN, &r);
+    CHECK(code == NO_STMT, "OPEN after DATABASE: %d (want %d)", code, NO_STMT);
+    CHECK(on_id(&c, drop, IXP_SQ_RELEASE, &r) == 0 && on_id(&c, cur, IXP_SQ_RELEASE, &r) == 0,
+          "RELEASE of the old ids");
+    char v[32];
+    CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM dropme", v, sizeof v), "0"),
+          "the table was not dropped (%s)", v);
+    ixb_wbuf_free(&r.tuples);
+    tconn_close(&c);
+}
+
+int main(void) {
+    signal(SIGPIPE, SIG_IGN);
+    ixd_proc p;
+    if (ixd_start(&p, NULL, NULL)) {
+        printf("Bail out! cannot start ixd\n");
+        return 1;
+    }
+    tconn c;
+    CHECK(tconn_login(&c, p.port, U, P, NULL) == 0, "login");
+    make_big(&c);
+    tconn_close(&c);
+    test_function_at_open(&p);
+    test_orphan(&p, 0);
+    test_orphan(&p, 1);
+    test_closed_db_stmts(&p); /* last: it killed ixd before the fix */
+    int st = ixd_stop(&p, SIGTERM);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "ixd stopped cleanly (status %d)", st);
+    ixd_rmdir(&p);
+    return tap_done();
+}
