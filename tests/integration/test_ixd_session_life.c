@@ -7,7 +7,8 @@
  *   transaction holding a write lock, then closes its socket (FIN) or resets
  *   it (RST), is noticed while the query runs: within 3 s the statement is
  *   interrupted, the transaction rolled back and the lock free for another
- *   session.
+ *   session. A client that leaves while it waits for a lock: its session
+ *   ends within 3 s.
  * - EXECUTE FUNCTION cursors: a non-iterator SPL function runs at OPEN (its
  *   INSERT happens even when the cursor is closed without a fetch, its error
  *   comes back from OPEN), inside a transaction and outside; an iterator
@@ -146,6 +147,52 @@ static void test_orphan(ixd_proc *p, int reset) {
     tconn_close(&c);
 }
 
+/* Lines of ixd's log that contain what. */
+static int log_count(const ixd_proc *p, const char *what) {
+    FILE *f = fopen(p->log, "r");
+    if (!f) return -1;
+    char line[1024];
+    int n = 0;
+    while (fgets(line, sizeof line, f))
+        n += strstr(line, what) != NULL;
+    fclose(f);
+    return n;
+}
+
+/* A client waiting for a lock (SET LOCK MODE TO WAIT, another session holds
+ * the write lock) that goes away: its session ends while the lock is still
+ * held, instead of waiting on for a client that is not there. */
+static void test_orphan_lock_wait(ixd_proc *p) {
+    tconn holder, o;
+    treply r = {0};
+    CHECK(tconn_login(&holder, p->port, U, P, "life") == 0, "holder login");
+    ok(&holder, "BEGIN WORK");
+    ok(&holder, "INSERT INTO locked VALUES (3)");
+    CHECK(tconn_login(&o, p->port, U, P, "life") == 0, "waiter login");
+    ok(&o, "SET LOCK MODE TO WAIT");
+    ok(&o, "BEGIN WORK");
+    int before = log_count(p, "session ends");
+    ixp_enc_command(&o.out, &o.caps, "INSERT INTO locked VALUES (4)", 29);
+    ixp_enc_tag(&o.out, IXP_SQ_EXECUTE);
+    ixp_enc_tag(&o.out, IXP_SQ_EOT);
+    CHECK(tconn_flush(&o) == 0, "the waiter's INSERT sent");
+    nanosleep(&(struct timespec){0, 300000000}, NULL); /* it waits */
+    tconn_close(&o);
+    int64_t from = now_ms(), t = -1;
+    while (t < 0 && now_ms() - from <= GONE_WITHIN_MS) {
+        if (log_count(p, "session ends") > before) t = now_ms() - from;
+        nanosleep(&(struct timespec){0, 20000000}, NULL);
+    }
+    printf("# lock wait: session gone after %lld ms\n", (long long)t);
+    CHECK(t >= 0,
+          "the waiting orphan's session ended within %d ms (a session still waiting "
+          "after 3 s)",
+          GONE_WITHIN_MS);
+    ok(&holder, "ROLLBACK WORK");
+    ixb_wbuf_free(&r.tuples);
+    tconn_close(&holder);
+}
+
 /* ---- EXECUTE FUNCTION runs at OPEN ------------------------------------------ */
 
 static void make_functions(tconn *c) {
@@ -251,6 +298,7 @@ int main(void) {
     test_function_at_open(&p);
     test_orphan(&p, 0);
     test_orphan(&p, 1);
+    test_orphan_lock_wait(&p);
     test_closed_db_stmts(&p); /* last: it killed ixd before the fix */
     int st = ixd_stop(&p, SIGTERM);
     CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "ixd stopped cleanly (status %d)", st);
