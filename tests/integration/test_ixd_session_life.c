@@ -8,7 +8,9 @@
  *   it (RST), is noticed while the query runs: within 3 s the statement is
  *   interrupted, the transaction rolled back and the lock free for another
  *   session. A client that leaves while it waits for a lock: its session
- *   ends within 3 s.
+ *   ends within 3 s. Over TLS too, with and without a close_notify alert in
+ *   front of the end of the stream. Bytes still unread in front of the end
+ *   (a pipelined group, then shutdown(SHUT_WR)) are not a hangup.
  * - EXECUTE FUNCTION cursors: a non-iterator SPL function runs at OPEN (its
  *   INSERT happens even when the cursor is closed without a fetch, its error
  *   comes back from OPEN), inside a transaction and outside; an iterator
@@ -17,6 +19,9 @@
  *   of it is -349 (no database), not a crash; after DATABASE it is -410; its
  *   cursor's OPEN, NFETCH and DESCRIBE likewise; RELEASE frees it.
  */
+#include <openssl/ssl.h>
+#include <sys/time.h>
+
 #include "harness.h"
 #include "tap.h"
 
@@ -147,6 +152,41 @@ static void test_orphan(ixd_proc *p, int reset) {
     tconn_close(&c);
 }
 
+/* A client that pipelines a second group behind a running query and then
+ * half-closes (shutdown(SHUT_WR)) has not gone: the unread bytes in front
+ * of the end of its stream keep the query running, and it gets both
+ * answers. */
+static void test_pending_not_hangup(ixd_proc *p) {
+    tconn c;
+    treply r = {0};
+    CHECK(tconn_login(&c, p->port, U, P, "life") == 0, "login");
+    int id = tconn_prepare(&c, "SELECT COUNT(*) FROM big a, big b, ten c", 0, &r);
+    ixt_vtype count_type = r.cols[0];
+    CHECK(id >= 0 && on_id(&c, id, IXP_SQ_OPEN, &r) == 0, "the query opened");
+    int64_t from = now_ms();
+    ixp_enc_id(&c.out, id);
+    ixp_enc_nfetch(&c.out, &c.caps, 4096);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
+    tconn_flush(&c);
+    nanosleep(&(struct timespec){0, 30000000}, NULL); /* the query runs */
+    ixp_enc_command(&c.out, &c.caps, "SELECT COUNT(*) FROM ten", 24);
+    ixp_enc_tag(&c.out, IXP_SQ_NDESCRIBE);
+    ixp_enc_tag(&c.out, IXP_SQ_EOT);
+    tconn_flush(&c);
+    shutdown(c.fd, SHUT_WR);
+    char v[32];
+    int got = tconn_reply(&c, &r) == 0 && r.sqlcode == 0 && r.ntuples == 1;
+    r.ncols = 1;
+    r.cols[0] = count_type;
+    treply_value(&r, 0, 0, v, sizeof v);
+    printf("# pipelined + half-closed: the query took %lld ms\n", (long long)(now_ms() - from));
+    CHECK(got && !strcmp(v, "10000000"), "the running query's answer (%d, %s)", r.sqlcode, v);
+    CHECK(tconn_reply(&c, &r) == 0 && r.sqlcode == 0, "the pipelined group's answer (%d)",
+          r.sqlcode);
+    ixb_wbuf_free(&r.tuples);
+    tconn_close(&c);
+}
+
 /* Lines of ixd's log that contain what. */
 static int log_count(const ixd_proc *p, const char *what) {
     FILE *f = fopen(p->log, "r");
@@ -191,6 +231,106 @@ static void test_orphan_lock_wait(ixd_proc *p) {
     ok(&holder, "ROLLBACK WORK");
     ixb_wbuf_free(&r.tuples);
     tconn_close(&holder);
+}
+
+/* ---- orphans over TLS ----------------------------------------------------- */
+
+/* Sends c->out over ssl and reads up to the group's EOT (or the login
+ * answer). Returns the group's SQLCODE, or -99999 when the connection
+ * failed. */
+static int tls_group(SSL *ssl, tconn *c) {
+    if (c->out.len && SSL_write(ssl, c->out.data, (int)c->out.len) <= 0) return -99999;
+    ixb_wbuf_reset(&c->out);
+    int code = 0;
+    for (;;) {
+        ixp_msg m;
+        int rc = ixp_reader_next(&c->rd, &m);
+        if (rc == IX_OK && (m.tag == IXP_MSG_LOGIN || m.tag == IXP_SQ_EOT)) return code;
+        if (rc == IX_OK && m.tag == IXP_SQ_PROTOCOLS)
+            c->rd.caps = c->caps = ixp_caps_from_bits(m.u.protocols.p, m.u.protocols.n);
+        if (rc == IX_OK && m.tag == IXP_SQ_ERR) code = m.u.err.sqlcode;
+        if (rc == IX_OK) continue;
+        uint8_t buf[16384];
+        int n = rc == IX_NEED_MORE ? SSL_read(ssl, buf, sizeof buf) : -1;
+        if (n <= 0) return -99999;
+        ixp_reader_feed(&c->rd, buf, (size_t)n);
+    }
+}
+
+/* Over TLS: login, DBOPEN, the endless query's OPEN and NFETCH (its answer
+ * not awaited). Returns 0 when the query runs. */
+static int tls_start_query(SSL *ssl, tconn *c) {
+    ixp_conreq req;
+    ixp_conreq_defaults(&req, U, P, "ixd");
+    ixp_conreq_encode(&req, &c->out);
+    if (tls_group(ssl, c)) return -1;
+    ixp_enc_protocols(&c->out, ixp_caps_jdbc_offer, sizeof ixp_caps_jdbc_offer);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    if (tls_group(ssl, c)) return -1;
+    ixp_enc_dbopen(&c->out, "life", 4, 0);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    if (tls_group(ssl, c)) return -1;
+    const char *q = "SELECT COUNT(*) FROM big a, big b, big c, big d";
+    ixp_enc_prepare(&c->out, &c->caps, 0, q, strlen(q));
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    if (tls_group(ssl, c)) return -1;
+    ixp_enc_id(&c->out, 0);
+    ixp_enc_tag(&c->out, IXP_SQ_OPEN);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    if (tls_group(ssl, c)) return -1;
+    ixp_enc_id(&c->out, 0);
+    ixp_enc_nfetch(&c->out, &c->caps, 4096);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    int sent = SSL_write(ssl, c->out.data, (int)c->out.len) > 0;
+    ixb_wbuf_reset(&c->out);
+    nanosleep(&(struct timespec){0, 300000000}, NULL); /* it runs */
+    return sent ? 0 : -1;
+}
+
+/* A TLS client that starts the endless query and leaves, with a
+ * close_notify alert (notify) or without; 1 when its session ended within
+ * GONE_WITHIN_MS. */
+static int tls_orphan_gone(ixd_proc *p, SSL_CTX *ctx, int notify) {
+    tconn c;
+    if (tconn_open(&c, p->port)) return 0;
+    struct timeval tv = {5, 0}; /* no answer must hang the test */
+    setsockopt(c.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    SSL *ssl = SSL_new(ctx);
+    SSL_set_fd(ssl, c.fd);
+    int ok_query = SSL_connect(ssl) == 1 && tls_start_query(ssl, &c) == 0;
+    CHECK(ok_query, "TLS orphan (%s) started its query", notify ? "close_notify" : "no notify");
+    int before = log_count(p, "session ends");
+    if (notify) SSL_shutdown(ssl);
+    SSL_free(ssl);
+    tconn_close(&c);
+    int64_t from = now_ms(), t = -1;
+    while (ok_query && t < 0 && now_ms() - from <= GONE_WITHIN_MS) {
+        if (log_count(p, "session ends") > before) t = now_ms() - from;
+        nanosleep(&(struct timespec){0, 20000000}, NULL);
+    }
+    printf("# TLS %s: session gone after %lld ms\n", notify ? "close_notify" : "no notify",
+           (long long)t);
+    return t >= 0;
+}
+
+/* The same data directory served over TLS (this ixd stopped for it). */
+static void test_tls_orphans(ixd_proc *p) {
+    char cmd[800], cert[300], key[300];
+    snprintf(cert, sizeof cert, "%s/cert.pem", p->dir);
+    snprintf(key, sizeof key, "%s/key.pem", p->dir);
+    snprintf(cmd, sizeof cmd,
+             "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost "
+             "-keyout %s -out %s >/dev/null 2>&1",
+             key, cert);
+    CHECK(system(cmd) == 0, "openssl makes a test certificate");
+    const char *extra[] = {"--tls-cert", cert, "--tls-key", key, NULL};
+    CHECK(ixd_start_args(p, p->dir, extra) == 0, "ixd with TLS starts");
+    SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+    CHECK(tls_orphan_gone(p, ctx, 1), "TLS orphan with close_notify: a session still running "
+                                      "after 3 s");
+    CHECK(tls_orphan_gone(p, ctx, 0), "TLS orphan without close_notify: a session still "
+                                      "running after 3 s");
+    SSL_CTX_free(ctx);
 }
 
 /* ---- EXECUTE FUNCTION runs at OPEN ------------------------------------------ */
@@ -299,9 +439,13 @@ int main(void) {
     test_orphan(&p, 0);
     test_orphan(&p, 1);
     test_orphan_lock_wait(&p);
+    test_pending_not_hangup(&p);
     test_closed_db_stmts(&p); /* last: it killed ixd before the fix */
     int st = ixd_stop(&p, SIGTERM);
     CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "ixd stopped cleanly (status %d)", st);
+    test_tls_orphans(&p);
+    st = ixd_stop(&p, SIGTERM);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "ixd with TLS stopped cleanly (status %d)", st);
     ixd_rmdir(&p);
     return tap_done();
 }
