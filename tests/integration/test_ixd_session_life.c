@@ -345,11 +345,11 @@ static void make_functions(tconn *c) {
           "FOR i = 1 TO 3; RETURN i WITH RESUME; END FOR; END FUNCTION");
 }
 
-/* OPEN then CLOSE (no NFETCH) of EXECUTE FUNCTION fn(); OPEN's SQLCODE. */
-static int open_close(tconn *c, const char *fn) {
+/* OPEN then CLOSE (no NFETCH) of EXECUTE FUNCTION call; OPEN's SQLCODE. */
+static int open_close(tconn *c, const char *call) {
     treply r = {0};
-    char sql[128];
-    snprintf(sql, sizeof sql, "EXECUTE FUNCTION %s()", fn);
+    char sql[256];
+    snprintf(sql, sizeof sql, "EXECUTE FUNCTION %s", call);
     int id = tconn_prepare(c, sql, 0, &r);
     int code = id < 0 ? r.sqlcode : on_id(c, id, IXP_SQ_OPEN, &r);
     if (id >= 0) {
@@ -365,14 +365,14 @@ static void test_function_at_open(ixd_proc *p) {
     char v[32];
     CHECK(tconn_login(&c, p->port, U, P, "life") == 0, "login");
     make_functions(&c);
-    CHECK(open_close(&c, "once") == 0, "OPEN of once() outside a transaction");
+    CHECK(open_close(&c, "once()") == 0, "OPEN of once() outside a transaction");
     CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM called", v, sizeof v), "1"),
           "once() ran at OPEN outside a transaction (%s rows)", v);
     ok(&c, "BEGIN WORK");
-    CHECK(open_close(&c, "once") == 0, "OPEN of once() in a transaction");
+    CHECK(open_close(&c, "once()") == 0, "OPEN of once() in a transaction");
     CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM called", v, sizeof v), "2"),
           "once() ran at OPEN in a transaction (%s rows)", v);
-    int code = open_close(&c, "fails");
+    int code = open_close(&c, "fails()");
     CHECK(code == RAISED, "fails() in a transaction: OPEN answers %d (want %d)", code, RAISED);
     ok(&c, "COMMIT WORK");
     CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM called", v, sizeof v), "2"),
@@ -385,6 +385,26 @@ static void test_function_at_open(ixd_proc *p) {
               !strcmp(treply_value(&r, 0, 0, v, sizeof v), "7"),
           "once() fetched after OPEN gives its value (%s)", v);
     ixb_wbuf_free(&r.tuples);
+    ok(&c, "ROLLBACK WORK");
+    tconn_close(&c);
+}
+
+/* A one-value TimeSeries routine (not an iterator) runs at OPEN too. */
+static void test_ts_function_at_open(ixd_proc *p) {
+    tconn c;
+    char v[32];
+    CHECK(tconn_login(&c, p->port, U, P, "life") == 0, "login");
+    ok(&c, "CREATE ROW TYPE reading_t (ts DATETIME YEAR TO FRACTION(5), watts INTEGER)");
+    ok(&c, "CREATE TABLE meter (id INT PRIMARY KEY, readings TIMESERIES(reading_t))");
+    ok(&c, "BEGIN WORK");
+    int code = open_close(&c, "oni_ts_create('meter', 'readings', 1, '2026-03-01 00:00', "
+                              "'15 minutes')");
+    CHECK(code == 0, "OPEN of oni_ts_create in a transaction: %d", code);
+    CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM meter", v, sizeof v), "1"),
+          "oni_ts_create ran at OPEN (%s series)", v);
+    code = open_close(&c, "oni_ts_create('nosuch', 'readings', 1, '2026-03-01 00:00', "
+                          "'15 minutes')");
+    CHECK(code < 0, "oni_ts_create of a missing table: OPEN answers %d", code);
     ok(&c, "ROLLBACK WORK");
     tconn_close(&c);
 }
@@ -436,6 +456,7 @@ int main(void) {
     make_big(&c);
     tconn_close(&c);
     test_function_at_open(&p);
+    test_ts_function_at_open(&p);
     test_orphan(&p, 0);
     test_orphan(&p, 1);
     test_orphan_lock_wait(&p);
