@@ -857,12 +857,14 @@ static ixd_stmt *unpark(ixd_db *db, const char *sql, size_t n) {
     return NULL;
 }
 
-/* Before db closes: kept statements go, live ones forget db. */
+/* Before db closes: kept statements go, live ones forget db, their cursors
+ * closed (no read snapshot or virtual-table cursor outlives the database). */
 static void stmts_detach(ixd_db *db) {
     while (db->nparked > 0)
         stmt_destroy(db->parked[--db->nparked]);
     for (ixd_stmt *s = db->live, *next; s; s = next) {
         next = s->live_next;
+        ixd_close(s);
         s->live = 0;
         s->live_prev = s->live_next = NULL;
         s->db = NULL;

@@ -419,6 +419,18 @@ static void test_closed_db_stmts(ixd_proc *p) {
     int drop = tconn_prepare(&c, "DROP TABLE dropme", 0, &r);
     int cur = tconn_prepare(&c, "SELECT a FROM ten", 0, &r);
     CHECK(drop >= 0 && cur >= 0, "prepared (ids %d, %d)", drop, cur);
+    /* cursors in the middle of their rows when the database closes: a
+     * table's and an SPL iterator's (a virtual table) */
+    int mid[2] = {tconn_prepare(&c, "SELECT a FROM big", 0, &r),
+                  tconn_prepare(&c, "EXECUTE FUNCTION three()", 0, &r)};
+    for (int i = 0; i < 2; i++) {
+        CHECK(mid[i] >= 0 && on_id(&c, mid[i], IXP_SQ_OPEN, &r) == 0, "cursor %d opened", i);
+        ixp_enc_id(&c.out, mid[i]);
+        ixp_enc_nfetch(&c.out, &c.caps, 1); /* one row; the next one read ahead */
+        ixp_enc_tag(&c.out, IXP_SQ_EOT);
+        CHECK(tconn_flush(&c) == 0 && tconn_reply(&c, &r) == 0 && r.ntuples == 1,
+              "cursor %d: one row fetched", i);
+    }
     ixp_enc_tag(&c.out, IXP_SQ_DBCLOSE);
     ixp_enc_tag(&c.out, IXP_SQ_EOT);
     CHECK(tconn_flush(&c) == 0 && tconn_reply(&c, &r) == 0 && r.sqlcode == 0, "DBCLOSE");
@@ -437,6 +449,13 @@ static void test_closed_db_stmts(ixd_proc *p) {
     CHECK(code == NO_STMT, "OPEN after DATABASE: %d (want %d)", code, NO_STMT);
     CHECK(on_id(&c, drop, IXP_SQ_RELEASE, &r) == 0 && on_id(&c, cur, IXP_SQ_RELEASE, &r) == 0,
           "RELEASE of the old ids");
+    for (int i = 0; i < 2; i++) {
+        code = on_id(&c, mid[i], IXP_SQ_NFETCH, &r);
+        CHECK(code == NO_STMT, "NFETCH of cursor %d after DATABASE: %d", i, code);
+        CHECK(on_id(&c, mid[i], IXP_SQ_CLOSE, &r) == 0 &&
+                  on_id(&c, mid[i], IXP_SQ_RELEASE, &r) == 0,
+              "CLOSE and RELEASE of cursor %d", i);
+    }
     char v[32];
     CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM dropme", v, sizeof v), "0"),
           "the table was not dropped (%s)", v);
