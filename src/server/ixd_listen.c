@@ -136,14 +136,16 @@ static int client_interrupt(conn *c, short revents) {
 
 /*
  * The session's interrupt check (ixd_sess_set_interrupt_check), called while
- * a statement runs or waits for a lock: 1 on shutdown, on the client's
- * interrupt, and from the moment the client is gone (client_gone; then the
- * statement stops, serve ends the session and its transaction rolls back).
+ * a statement runs or waits for a lock: IXD_INTR_STOP on shutdown and on
+ * the client's interrupt; IXD_INTR_END from the moment the client is gone
+ * (client_gone): the statement stops, the session handles no more input,
+ * serve ends it and its transaction rolls back.
  * The socket is looked at every INTR_POLL_MS at most.
  */
 static int conn_interrupted(void *ud) {
     conn *c = ud;
-    if (atomic_load(&stopping) || c->gone) return 1;
+    if (c->gone) return IXD_INTR_END;
+    if (atomic_load(&stopping)) return IXD_INTR_STOP;
     int64_t now = coarse_ms();
     if (now < c->next_intr_poll) return 0;
     c->next_intr_poll = now + INTR_POLL_MS;
@@ -152,9 +154,9 @@ static int conn_interrupted(void *ud) {
     if (client_gone(c, pf.revents)) {
         c->gone = 1;
         ixd_log(c->srv, c->id, "client gone while a statement ran: interrupted");
-        return 1;
+        return IXD_INTR_END;
     }
-    return client_interrupt(c, pf.revents);
+    return client_interrupt(c, pf.revents) ? IXD_INTR_STOP : 0;
 }
 
 #define ASK_TIMEOUT_MS 30000 /* a client that does not answer an SQ_FILE request */

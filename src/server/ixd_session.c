@@ -76,9 +76,19 @@ struct ixd_sess {
     ixb_wbuf tmp;             /* scratch */
     int (*intr_fn)(void *ud); /* asks running statements to stop (client interrupt) */
     void *intr_ud;
+    int ended; /* intr_fn said IXD_INTR_END: handle no more input */
     int (*ask_fn)(void *ud, const uint8_t *req, size_t n, ixp_msg *ans); /* client files */
     void *ask_ud;
 };
+
+/* The interrupt check the session's statements get: intr_fn, remembering
+ * an IXD_INTR_END. */
+static int sess_interrupted(void *ud) {
+    ixd_sess *s = ud;
+    int r = s->intr_fn(s->intr_ud);
+    if (r == IXD_INTR_END) s->ended = 1;
+    return r != 0;
+}
 
 void ixd_sess_set_interrupt_check(ixd_sess *s, int (*fn)(void *ud), void *ud) {
     s->intr_fn = fn;
@@ -899,7 +909,7 @@ static int is_txn_tag(int tag) {
  */
 static int handle(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     ixd_db *db = s->db;
-    ixd_set_interrupt_check(db, s->intr_fn, s->intr_ud);
+    ixd_set_interrupt_check(db, s->intr_fn ? sess_interrupted : NULL, s);
     ixd_set_client_channel(db, s->ask_fn, s->ask_ud);
     /* SQ_ID and SQ_BIND only pick a statement and keep values (a cursor
      * they close keeps the transaction): no transaction change to tell */
@@ -1156,6 +1166,7 @@ static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out) {
             ixd_log(s->srv, s->id, "out of memory building a reply");
             return -1;
         }
+        if (s->ended) return -1; /* the client is gone (logged by the listener) */
         if (end) return end;
     }
 }

@@ -95,8 +95,9 @@ static void make_big(tconn *c) {
 }
 
 /* A client that takes the write lock, starts a query that does not end,
- * and goes away (reset: RST instead of FIN). Returns 0 once it is gone. */
-static int orphan(int port, int reset) {
+ * and goes away (reset: RST instead of FIN), with a COMMIT sent behind the
+ * query when commit is set. Returns 0 once it is gone. */
+static int orphan(int port, int reset, int commit) {
     tconn c;
     treply r = {0};
     if (tconn_login(&c, port, U, P, "life")) return -1;
@@ -108,6 +109,10 @@ static int orphan(int port, int reset) {
         ixp_enc_id(&c.out, id);
         ixp_enc_nfetch(&c.out, &c.caps, 4096);
         ixp_enc_tag(&c.out, IXP_SQ_EOT);
+        if (commit) { /* in the same write: ixd has read it when it notices */
+            ixp_enc_tag(&c.out, IXP_SQ_CMMTWORK);
+            ixp_enc_tag(&c.out, IXP_SQ_EOT);
+        }
         rc = tconn_flush(&c);
         nanosleep(&(struct timespec){0, 300000000}, NULL); /* it runs */
     }
@@ -133,20 +138,21 @@ static int64_t lock_free_after(tconn *c, int64_t from) {
     }
 }
 
-static void test_orphan(ixd_proc *p, int reset) {
+static void test_orphan(ixd_proc *p, int reset, int commit) {
     tconn c;
     char v[32];
     CHECK(tconn_login(&c, p->port, U, P, "life") == 0, "observer login");
     ok(&c, "DELETE FROM locked");
-    CHECK(orphan(p->port, reset) == 0, "orphan (%s) started its query and left",
-          reset ? "reset" : "close");
+    CHECK(orphan(p->port, reset, commit) == 0, "orphan (%s%s) started its query and left",
+          reset ? "reset" : "close", commit ? ", COMMIT behind" : "");
     int64_t t = lock_free_after(&c, now_ms());
     printf("# %s: lock free after %lld ms\n", reset ? "RST" : "FIN", (long long)t);
     CHECK(t >= 0,
           "%s: the orphan's lock is free after %lld ms (want < %d; -1: a session still "
           "running after 3 s)",
           reset ? "RST" : "FIN", (long long)t, GONE_WITHIN_MS);
-    /* its transaction rolled back: only the observer's row */
+    /* its transaction rolled back (a COMMIT it sent behind the query not
+     * handled): only the observer's row */
     CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM locked WHERE a = 1", v, sizeof v), "0"),
           "the orphan's row rolled back (%s left)", v);
     tconn_close(&c);
@@ -476,8 +482,9 @@ int main(void) {
     tconn_close(&c);
     test_function_at_open(&p);
     test_ts_function_at_open(&p);
-    test_orphan(&p, 0);
-    test_orphan(&p, 1);
+    test_orphan(&p, 0, 0);
+    test_orphan(&p, 1, 0);
+    test_orphan(&p, 0, 1);
     test_orphan_lock_wait(&p);
     test_pending_not_hangup(&p);
     test_closed_db_stmts(&p); /* last: it killed ixd before the fix */
