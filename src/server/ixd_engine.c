@@ -877,12 +877,14 @@ static ixd_stmt *unpark(ixd_db *db, const char *sql, size_t n) {
     return NULL;
 }
 
-/* Before db closes: kept statements go, live ones forget db. */
+/* Before db closes: kept statements go, live ones forget db, their cursors
+ * closed (no read snapshot or virtual-table cursor outlives the database). */
 static void stmts_detach(ixd_db *db) {
     while (db->nparked > 0)
         stmt_destroy(db->parked[--db->nparked]);
     for (ixd_stmt *s = db->live, *next; s; s = next) {
         next = s->live_next;
+        ixd_close(s);
         s->live = 0;
         s->live_prev = s->live_next = NULL;
         s->db = NULL;
@@ -1006,8 +1008,21 @@ static int put_blob(ixd_stmt *s, const sval *v, ixb_wbuf *out) {
     return 0;
 }
 
+int ixd_stmt_orphaned(const ixd_stmt *s) {
+    return s && !s->db;
+}
+
+/* A statement whose database closed under it (stmts_detach): IXD_E_NO_STMT,
+ * never a call through its NULL db. */
+static int orphan_err(const ixd_stmt *s, ixd_err *err) {
+    if (s->db) return 0;
+    ixd_seterr(err, IXD_E_NO_STMT, 0, 0, NULL);
+    return 1;
+}
+
 int ixd_fetch_blob(ixd_stmt *s, const uint8_t *desc, size_t n, const uint8_t **data, size_t *len,
                    ixd_err *err) {
+    if (orphan_err(s, err)) return -1;
     if (!s->open) return ixd_seterr(err, -404, 0, 0, NULL);
     if (n < BLOB_DESC) return ixd_seterr(err, -608, 0, 0, NULL);
     if (desc[39] & 1) {
@@ -1091,6 +1106,7 @@ ixt_vtype ixd_stmt_param_type(const ixd_stmt *s, int i) {
 }
 
 int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixd_err *err) {
+    if (orphan_err(s, err)) return -1;
     if (i < 0 || i >= s->nparams) return ixd_seterr(err, -254, 0, 0, NULL);
     /* SQLite holds the parameters' bytes without a copy (bind_all): a
      * cursor still reading them is closed before they change. */
@@ -1178,6 +1194,7 @@ static int execute_in_txn(ixd_stmt *s, void *arg, ixd_err *err) {
 }
 
 int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixd_err *err) {
+    if (orphan_err(s, err)) return -1;
     if (s->ts_write && s->kind == SK_DML && sqlite3_get_autocommit(s->db->h)) {
         exec_args a = {rows, serial, serial8};
         return own_txn(s, execute_in_txn, &a, err);
@@ -1279,6 +1296,20 @@ static int step_row(ixd_stmt *s, ixd_err *err) {
 
 static int open_rows(ixd_stmt *s, int scroll, ixd_err *err);
 
+/* OPEN of a non-iterator routine's cursor (run_at_open): runs it now, onto
+ * its row, which the first ixd_fetch returns. Returns 0 or -1 with *err
+ * (the cursor closed). */
+static int run_routine(ixd_stmt *s, ixd_err *err) {
+    int r = step_row(s, err);
+    if (r < 0) {
+        ixd_close(s);
+        return -1;
+    }
+    s->row_ready = r;
+    s->done = !r;
+    return 0;
+}
+
 /* A statement that calls a TimeSeries write routine writes from inside its
  * SELECT. Outside a transaction it gets one of its own, begun as a writer
  * and committed when the statement has run (its rows are kept, as a scroll
@@ -1310,6 +1341,7 @@ static int open_materialized(ixd_stmt *s, void *arg, ixd_err *err) {
 }
 
 int ixd_open(ixd_stmt *s, int scroll, ixd_err *err) {
+    if (orphan_err(s, err)) return -1;
     if (s->kind != SK_SELECT) return ixd_seterr(err, -404, 0, 0, NULL);
     if (s->ts_write && sqlite3_get_autocommit(s->db->h)) {
         int rc = own_txn(s, open_materialized, NULL, err);
@@ -1328,7 +1360,7 @@ static int open_rows(ixd_stmt *s, int scroll, ixd_err *err) {
     s->done = 0;
     s->scroll = scroll;
     s->pos = 0;
-    if (!scroll) return 0;
+    if (!scroll) return s->run_at_open ? run_routine(s, err) : 0;
     /* a scroll cursor materialises its rows */
     ixb_wbuf b;
     ixb_wbuf_init(&b, NULL);
@@ -1376,6 +1408,7 @@ static int open_rows(ixd_stmt *s, int scroll, ixd_err *err) {
 }
 
 int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixd_err *err) {
+    if (orphan_err(s, err)) return -1;
     if (!s->open) return ixd_seterr(err, -404, 0, 0, NULL);
     if (s->scroll) {
         if (s->pos >= s->nrows) {
@@ -1387,8 +1420,12 @@ int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixd_err *err) {
         return out->err ? ixd_seterr(err, -208, 0, 0, NULL) : 1;
     }
     if (s->done) return 0;
-    ixs_arm(s->db);
-    int r = step_row(s, err);
+    int r = s->row_ready;
+    s->row_ready = 0;
+    if (!r) {
+        ixs_arm(s->db);
+        r = step_row(s, err);
+    }
     if (r <= 0) {
         s->done = 1;
         s->cur_valid = 0;
@@ -1400,6 +1437,7 @@ int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixd_err *err) {
 }
 
 int ixd_fetch_at(ixd_stmt *s, int64_t pos, ixb_wbuf *out, ixd_err *err) {
+    if (orphan_err(s, err)) return -1;
     if (!s->open || !s->scroll) return ixd_seterr(err, -404, 0, 0, NULL);
     if (pos < 1 || pos > s->nrows) return 0;
     s->pos = pos;
@@ -1417,6 +1455,7 @@ void ixd_close(ixd_stmt *s) {
     free_rows(s);
     s->open = 0;
     s->done = 0;
+    s->row_ready = 0;
     s->pos = 0;
     s->cur_valid = 0;
 }

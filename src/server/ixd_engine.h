@@ -28,6 +28,14 @@ typedef struct ixd_err {
     char text[256]; /* insertion text for the message's %s (table name, ...) */
 } ixd_err;
 
+/* Statements and their database (docs/server.md "Statements when the
+ * database closes"): a message that needs a database while none is open is
+ * IXD_E_NO_DB; a statement or cursor whose database has been closed (or
+ * changed) since it was prepared is gone, as if never prepared:
+ * IXD_E_NO_STMT. */
+#define IXD_E_NO_DB   (-349) /* Database not selected yet. */
+#define IXD_E_NO_STMT (-410) /* Prepare statement failed or was not executed. */
+
 typedef struct ixd_engine ixd_engine;
 typedef struct ixd_db ixd_db;
 typedef struct ixd_stmt ixd_stmt;
@@ -69,10 +77,13 @@ int ixd_db_list(ixd_engine *e, char ***names, ixd_err *err);
 int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out, int *flags,
                 ixd_err *err);
 /* Closes it; an open transaction rolls back. NULL is a no-op. The engine
- * must still be open. Statements
- * prepared on it may still be freed with ixd_stmt_free afterwards (nothing
- * else may be called on them). */
+ * must still be open. Statements prepared on it may still be freed with
+ * ixd_stmt_free afterwards; ixd_stmt_orphaned says 1 for them, and every
+ * other call on them fails with IXD_E_NO_STMT (ixd_stmt_type and the other
+ * describe calls still answer from what the statement kept). */
 void ixd_db_close(ixd_db *db);
+/* 1 when s's database has been closed since s was prepared. */
+int ixd_stmt_orphaned(const ixd_stmt *s);
 
 /* A session with no database open still runs CREATE DATABASE, DATABASE and
  * DROP DATABASE: ixd_session_exec handles those statements for a session

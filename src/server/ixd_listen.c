@@ -89,6 +89,7 @@ typedef struct conn {
     _Atomic int64_t deadline_ms;
     atomic_int expired;     /* set by the watchdog when it shut the socket down */
     int64_t next_intr_poll; /* conn_interrupted: when to look at the socket next */
+    int gone;               /* conn_interrupted saw the client close or reset the socket */
     ixp_reader ask_rd;      /* conn_ask: the client's answers (made at first use) */
     int ask_init;
     uint8_t *early; /* bytes read past an answer: requests the session reads next */
@@ -102,26 +103,61 @@ static int64_t coarse_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+#define INTR_POLL_MS 10 /* a running statement looks at its socket this often at most */
+
+/*
+ * A client that has left: the connection was reset (or shut down by the
+ * watchdog), or the client closed its side and no byte it sent before is
+ * still unread. Bytes still waiting (the next pipelined request, a TLS
+ * record) are not a hangup: the session reads them after the statement,
+ * and the end of the stream then. TLS: the raw socket shows the FIN; a
+ * close_notify alert in front of it is data, so SSL_peek decides (it cannot
+ * block: after the FIN everything the client will send is there), keeping
+ * any application data for the next SSL_read.
+ */
+static int client_gone(conn *c, short revents) {
+    if (revents & (POLLHUP | POLLERR)) return 1;
+    if (!(revents & POLLRDHUP)) return 0;
+    char b;
+    if (c->ssl) return SSL_peek(c->ssl, &b, 1) <= 0;
+    ssize_t n = recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* The client's interrupt (one urgent byte, proto/ix_interrupt.h), read so
+ * that it counts once. The kernel drops the urgent mark once the reads pass
+ * it, so an interrupt sent before requests that follow it never reaches
+ * them. */
+static int client_interrupt(conn *c, short revents) {
+    unsigned char b;
+    if (!(revents & POLLPRI) || recv(c->fd, &b, 1, MSG_OOB | MSG_DONTWAIT) != 1) return 0;
+    ixd_log(c->srv, c->id, "interrupt from the client");
+    return 1;
+}
+
 /*
  * The session's interrupt check (ixd_sess_set_interrupt_check), called while
- * a statement runs: 1 on shutdown, or when the client's interrupt (one
- * urgent byte, proto/ix_interrupt.h) is waiting on the socket; the byte is
- * read so that it counts once. The kernel drops the urgent mark once the
- * reads pass it, so an interrupt sent before requests that follow it never
- * reaches them. The socket is looked at every 10 ms at most.
+ * a statement runs or waits for a lock: IXD_INTR_STOP on shutdown and on
+ * the client's interrupt; IXD_INTR_END from the moment the client is gone
+ * (client_gone): the statement stops, the session handles no more input,
+ * serve ends it and its transaction rolls back.
+ * The socket is looked at every INTR_POLL_MS at most.
  */
 static int conn_interrupted(void *ud) {
     conn *c = ud;
-    if (atomic_load(&stopping)) return 1;
+    if (c->gone) return IXD_INTR_END;
+    if (atomic_load(&stopping)) return IXD_INTR_STOP;
     int64_t now = coarse_ms();
     if (now < c->next_intr_poll) return 0;
-    c->next_intr_poll = now + 10;
-    struct pollfd pf = {c->fd, POLLPRI, 0};
-    if (poll(&pf, 1, 0) != 1 || !(pf.revents & POLLPRI)) return 0;
-    unsigned char b;
-    if (recv(c->fd, &b, 1, MSG_OOB | MSG_DONTWAIT) != 1) return 0;
-    ixd_log(c->srv, c->id, "interrupt from the client");
-    return 1;
+    c->next_intr_poll = now + INTR_POLL_MS;
+    struct pollfd pf = {c->fd, POLLPRI | POLLRDHUP, 0};
+    if (poll(&pf, 1, 0) != 1) return 0;
+    if (client_gone(c, pf.revents)) {
+        c->gone = 1;
+        ixd_log(c->srv, c->id, "client gone while a statement ran: interrupted");
+        return IXD_INTR_END;
+    }
+    return client_interrupt(c, pf.revents) ? IXD_INTR_STOP : 0;
 }
 
 #define ASK_TIMEOUT_MS 30000 /* a client that does not answer an SQ_FILE request */
@@ -262,6 +298,7 @@ static const char *serve(conn *c, ixd_sess *s, uint8_t *buf, ixb_wbuf *out, char
             ixb_wbuf_reset(out);
             rc = ixd_sess_input(s, NULL, 0, out);
         }
+        if (c->gone) return "client gone during a statement";
         long wait = logged ? 0 : ixd_sess_take_login_wait(s);
         if (wait > 0) {
             atomic_store(&c->deadline_ms, 0); /* the server's delay, not the client's */

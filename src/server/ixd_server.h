@@ -143,7 +143,12 @@ ixd_sess *ixd_sess_new(ixd_server *srv, unsigned long id, const char *peer);
 int ixd_sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out);
 /* fn(ud) is asked, while a statement of the session runs, whether to stop
  * it (-213): the listener answers from the socket (a client interrupt,
- * proto/ix_interrupt.h) and from shutdown. */
+ * proto/ix_interrupt.h) and from shutdown. 0 goes on, IXD_INTR_STOP stops
+ * the statement, IXD_INTR_END stops it and ends the session: the client is
+ * gone, so the rest of its input (a pipelined COMMIT, say) is not handled
+ * and ixd_sess_input returns -1. */
+#define IXD_INTR_STOP 1
+#define IXD_INTR_END  2
 void ixd_sess_set_interrupt_check(ixd_sess *s, int (*fn)(void *ud), void *ud);
 /* The client channel of the session's statements (ixd_set_client_channel). */
 void ixd_sess_set_client_channel(

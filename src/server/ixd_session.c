@@ -29,6 +29,7 @@
 /* One prepared statement (a statement id). */
 typedef struct sess_stmt {
     ixd_stmt *st;      /* NULL for a session statement (DATABASE, CREATE DATABASE, ...) */
+    int orphan;        /* its database closed: st released, the id kept (use_stmt) */
     char *session_sql; /* the text of a session statement */
     int stmt_type;
     int is_cursor;        /* rows come through OPEN/FETCH (ixd_stmt_is_cursor) */
@@ -75,9 +76,19 @@ struct ixd_sess {
     ixb_wbuf tmp;             /* scratch */
     int (*intr_fn)(void *ud); /* asks running statements to stop (client interrupt) */
     void *intr_ud;
+    int ended; /* intr_fn said IXD_INTR_END: handle no more input */
     int (*ask_fn)(void *ud, const uint8_t *req, size_t n, ixp_msg *ans); /* client files */
     void *ask_ud;
 };
+
+/* The interrupt check the session's statements get: intr_fn, remembering
+ * an IXD_INTR_END. */
+static int sess_interrupted(void *ud) {
+    ixd_sess *s = ud;
+    int r = s->intr_fn(s->intr_ud);
+    if (r == IXD_INTR_END) s->ended = 1;
+    return r != 0;
+}
 
 void ixd_sess_set_interrupt_check(ixd_sess *s, int (*fn)(void *ud), void *ud) {
     s->intr_fn = fn;
@@ -136,6 +147,36 @@ static void stmt_free(sess_stmt *t) {
 static sess_stmt *cur_stmt(ixd_sess *s) {
     if (s->cur < 0 || s->cur >= MAX_STMTS) return NULL;
     return s->stmts[s->cur];
+}
+
+/* The statement the current id names, for a message that uses it; NULL
+ * with the error sent when there is none (IXD_E_NO_STMT), or when its
+ * database has been closed since it was prepared: IXD_E_NO_DB while no
+ * database is open, else IXD_E_NO_STMT. */
+static sess_stmt *use_stmt(ixd_sess *s) {
+    sess_stmt *t = cur_stmt(s);
+    if (t && (t->orphan || (t->st && ixd_stmt_orphaned(t->st)))) {
+        send_errcode(s, s->db ? IXD_E_NO_STMT : IXD_E_NO_DB, 0, NULL);
+        return NULL;
+    }
+    if (!t) send_errcode(s, IXD_E_NO_STMT, 0, NULL);
+    return t;
+}
+
+/* After the database closed or changed (DBOPEN, DBCLOSE, DATABASE, CLOSE
+ * DATABASE, CREATE DATABASE): the statements and cursors prepared on the old
+ * one are released. Their ids stay taken until the client frees them, so
+ * that a RELEASE of an old id cannot free a newer statement. */
+static void drop_orphans(ixd_sess *s) {
+    for (int i = 0; i < MAX_STMTS; i++) {
+        sess_stmt *t = s->stmts[i];
+        if (!t || !t->st || !ixd_stmt_orphaned(t->st)) continue;
+        ixd_stmt_free(t->st);
+        t->st = NULL;
+        t->orphan = 1;
+        t->open = t->has_ahead = t->exhausted = 0;
+        t->nbinds = 0;
+    }
 }
 
 /* Session statements run by ixd_session_exec, not ixd_prepare: the first
@@ -225,8 +266,8 @@ static int do_prepare(ixd_sess *s, const uint8_t *sql, size_t n) {
 }
 
 static void do_describe(ixd_sess *s) {
-    sess_stmt *t = cur_stmt(s);
-    if (!t) return send_errcode(s, -410, 0, NULL);
+    sess_stmt *t = use_stmt(s);
+    if (!t) return;
     int n = t->st ? ixd_stmt_ncols(t->st) : 0;
     ixp_column *cols = n ? calloc((size_t)n, sizeof *cols) : NULL;
     if (n && !cols) return send_errcode(s, -208, 0, NULL);
@@ -360,8 +401,8 @@ static int bind_general(ixd_sess *s, sess_stmt *t, const ixp_bindval *v, struct 
 /* SQ_BIND: converts every value to its tuple form and keeps it for the
  * next EXECUTE or OPEN. */
 static void do_bind(ixd_sess *s, const ixp_msg *m) {
-    sess_stmt *t = cur_stmt(s);
-    if (!t) return send_errcode(s, -410, 0, NULL);
+    sess_stmt *t = use_stmt(s);
+    if (!t) return;
     ixb_wbuf_reset(&t->binds);
     t->nbinds = 0;
     if (m->u.bind.count > t->bindcap) {
@@ -427,8 +468,8 @@ static ixd_stmt *sess_cursor(void *ud, const char *name) {
 }
 
 static void do_execute(ixd_sess *s) {
-    sess_stmt *t = cur_stmt(s);
-    if (!t) return send_errcode(s, -410, 0, NULL);
+    sess_stmt *t = use_stmt(s);
+    if (!t) return;
     ixd_err e = {0};
     if (t->session_sql) {
         int r = ixd_session_exec(s->srv->engine, s->user, t->session_sql, strlen(t->session_sql),
@@ -447,8 +488,8 @@ static void do_execute(ixd_sess *s) {
 }
 
 static void do_open(ixd_sess *s) {
-    sess_stmt *t = cur_stmt(s);
-    if (!t) return send_errcode(s, -410, 0, NULL);
+    sess_stmt *t = use_stmt(s);
+    if (!t) return;
     if (!t->st || !t->is_cursor) return send_errcode(s, -481, 0, NULL);
     if (t->open) ixd_close(t->st);
     if (apply_binds(s, t)) return;
@@ -529,8 +570,8 @@ static size_t reply_cap(const ixd_sess *s, int32_t bufsize) {
  * unresolved (§8 #4); ixd reports the rows fetched in this reply.
  */
 static void do_nfetch(ixd_sess *s, int32_t bufsize) {
-    sess_stmt *t = cur_stmt(s);
-    if (!t) return send_errcode(s, -410, 0, NULL);
+    sess_stmt *t = use_stmt(s);
+    if (!t) return;
     if (!t->open) return send_errcode(s, -404, 0, NULL); /* cursor not open */
     if (t->exhausted) return send_done(s, 0, 0, 0);
     size_t cap = reply_cap(s, bufsize), used = 0;
@@ -562,8 +603,8 @@ static void do_nfetch(ixd_sess *s, int32_t bufsize) {
  * the others one. A position outside the result ends the data (DONE rows 0).
  */
 static void do_sfetch(ixd_sess *s, const ixp_msg *m) {
-    sess_stmt *t = cur_stmt(s);
-    if (!t) return send_errcode(s, -410, 0, NULL);
+    sess_stmt *t = use_stmt(s);
+    if (!t) return;
     if (!t->open) return send_errcode(s, -404, 0, NULL);
     if (!t->scroll) return send_errcode(s, -482, 0, NULL); /* not a scroll cursor */
     int64_t n = ixd_row_count(t->st);
@@ -611,10 +652,9 @@ static void do_sfetch(ixd_sess *s, const ixp_msg *m) {
  * EOT that directly follows.
  */
 static void do_fetchblob(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
-    sess_stmt *t = cur_stmt(s);
-    if (!t || !t->st) {
-        send_errcode(s, -410, 0, NULL);
-    } else {
+    sess_stmt *t = use_stmt(s);
+    if (t && !t->st) send_errcode(s, IXD_E_NO_STMT, 0, NULL);
+    if (t && t->st) {
         const uint8_t *data;
         size_t len;
         ixd_err e = {0};
@@ -869,13 +909,14 @@ static int is_txn_tag(int tag) {
  */
 static int handle(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     ixd_db *db = s->db;
-    ixd_set_interrupt_check(db, s->intr_fn, s->intr_ud);
+    ixd_set_interrupt_check(db, s->intr_fn ? sess_interrupted : NULL, s);
     ixd_set_client_channel(db, s->ask_fn, s->ask_ud);
     /* SQ_ID and SQ_BIND only pick a statement and keep values (a cursor
      * they close keeps the transaction): no transaction change to tell */
     if (m->tag == IXP_SQ_BIND || m->tag == IXP_SQ_ID) return handle_msg(s, m, out);
     int was = ixd_in_transaction(db);
     int end = handle_msg(s, m, out);
+    if (s->db != db) drop_orphans(s);
     if (end || s->db != db || !db) return end;
     int ok = is_txn_tag(m->tag) && !s->skipping;
     if (ok || ixd_in_transaction(db) != was) send_xactstat(s, was);
@@ -967,11 +1008,8 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     case IXP_SQ_BIND: do_bind(s, m); break;
     case IXP_SQ_EXECUTE: do_execute(s); break;
     case IXP_SQ_CURNAME: {
-        sess_stmt *t = cur_stmt(s);
-        if (!t) {
-            send_errcode(s, -410, 0, NULL);
-            break;
-        }
+        sess_stmt *t = use_stmt(s);
+        if (!t) break;
         size_t n = m->u.name.n < sizeof t->cursor - 1 ? m->u.name.n : sizeof t->cursor - 1;
         memcpy(t->cursor, m->u.name.p, n);
         t->cursor[n] = 0;
@@ -981,11 +1019,8 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     case IXP_SQ_SCROLL:
     case IXP_SQ_HOLD:
     case IXP_SQ_AUTOFREE: {
-        sess_stmt *t = cur_stmt(s);
-        if (!t) {
-            send_errcode(s, -410, 0, NULL);
-            break;
-        }
+        sess_stmt *t = use_stmt(s);
+        if (!t) break;
         if (m->tag == IXP_SQ_SCROLL) t->scroll = 1;
         if (m->tag == IXP_SQ_AUTOFREE) t->autofree = 1;
         break;
@@ -1131,6 +1166,7 @@ static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out) {
             ixd_log(s->srv, s->id, "out of memory building a reply");
             return -1;
         }
+        if (s->ended) return -1; /* the client is gone (logged by the listener) */
         if (end) return end;
     }
 }

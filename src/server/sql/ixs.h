@@ -370,6 +370,10 @@ struct ixd_stmt {
     int has_fk;                   /* target table has foreign keys (child) */
     int ts_write;                 /* calls a TimeSeries write routine (ixd_open) */
     struct trg_stmt *trg;         /* statement-level triggers (ixs_trigger_stmt.c) */
+    /* EXECUTE FUNCTION of a routine that is not an iterator: ixd_open runs
+     * it (steps onto its row, row_ready), so that its effects and errors
+     * belong to OPEN, as in Informix; an iterator runs as it is fetched */
+    int run_at_open, row_ready;
     /* an update cursor (SELECT ... FOR UPDATE on one table): SQLite column
      * ncols is the row's rowid; the rowid of the row last fetched */
     int rowid_col, cur_valid;

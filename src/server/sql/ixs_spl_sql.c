@@ -264,6 +264,18 @@ static int count_args(px *p) {
     return n;
 }
 
+/* 1 when the statements from n on hold a RETURN ... WITH RESUME: the
+ * routine is an iterator. */
+static int has_resume(const spl_node *n) {
+    for (; n; n = n->next) {
+        if (n->kind == SN_RETURN && n->resume) return 1;
+        if (has_resume(n->body) || has_resume(n->elsep)) return 1;
+        for (int k = 0; k < n->nh; k++)
+            if (has_resume(n->h[k].body)) return 1;
+    }
+    return 0;
+}
+
 int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name) {
     (void)proc;
     spl_rt *r;
@@ -297,6 +309,7 @@ int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name) {
     }
     s->kind = r->nret ? SK_SELECT : SK_DML;
     s->stype = IX_STMTTYPE_EXECUTE_PROC;
+    s->run_at_open = !has_resume(r->body);
     s->sqlite_sql = sb_take(&q);
     p->ts_write = 1;
     return s->sqlite_sql ? 1 : px_failc(p, -208, NULL);

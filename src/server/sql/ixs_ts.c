@@ -265,6 +265,7 @@ int ixs_ts_execute(px *p, ixd_stmt *s) {
         sb_add(&q.sql, "SELECT ");
         emit_call(r->sqlite_name, a.v, a.n, &q.sql);
         if (!proc) rc = add_out(p, &q, "(expression)", ret_type(r));
+        s->run_at_open = 1; /* one value, not an iterator */
     }
     targs_free(&a);
     if (!rc && q.sql.oom) rc = px_failc(p, -208, NULL);
