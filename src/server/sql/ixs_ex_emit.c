@@ -234,6 +234,7 @@ static int case_sql(px *p, ixs_ex *e, xv *sel, xv *w, xv *r, int nw, xv *out) {
     if (rt.code < 0) rt = ixs_t(IX_T_CHAR, 1);
     sb s = {0};
     sb_add(&s, "CASE");
+    if (e->a) ixs_blanks_collate(sel); /* WHEN values compare ignoring trailing blanks */
     if (e->a) sb_printf(&s, " %s", xs(sel));
     for (int i = 0; i < nw; i++) {
         if (e->a) ixs_cmp_coerce(p, sel, &w[i]);

@@ -287,6 +287,19 @@ void ixs_cmp_coerce(px *p, xv *l, xv *r) {
         cmp_coerce_typed(p, l, r);
 }
 
+int ixs_is_blank_cmp(int code) {
+    return code != IX_T_TEXT && ixs_is_char(code);
+}
+
+void ixs_blanks_collate(xv *v) {
+    int text = ixs_is_blank_cmp(v->t.code) || (v->k == XK_STR && v->t.code < 0);
+    if (!text || v->k == XK_COL || v->k == XK_NULL) return;
+    sb n = {0};
+    sb_printf(&n, "(%s) COLLATE " IXS_COLLATE_BLANKS, ixs_xs(v));
+    ixs_xv_set_sql(v, &n);
+    v->k = XK_EXPR;
+}
+
 /* Gives an untyped literal its own type (select-list constants, operands). */
 void ixs_settle(px *p, xv *v) {
     if (v->t.code >= 0 || p->failed) return;
