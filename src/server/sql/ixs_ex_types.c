@@ -273,11 +273,24 @@ static void cmp_coerce_typed(px *p, xv *l, xv *r) {
         ixs_to_type(p, r, a);
 }
 
+/* A number constant n compared with a character value c: Informix reads
+ * the character value as a number (-1213 when it is none), where SQLite
+ * would compare it with the number's text ('10' < '9'). */
+static int num_vs_char(const xv *n, const xv *c) {
+    return (n->k == XK_INT || n->k == XK_NUM) && ixs_is_char(c->t.code);
+}
+
 /* Brings two operands of a comparison to one storage domain. */
 void ixs_cmp_coerce(px *p, xv *l, xv *r) {
     if (p->failed || ixs_row_cmp(p, l, r)) return;
     int ll = ixs_ex_is_lit(l), rl = ixs_ex_is_lit(r);
-    if (ll && !rl && r->t.code >= 0)
+    if (ll && !rl && num_vs_char(l, r)) {
+        ixs_make_num(p, r);
+        ixs_to_type(p, l, r->t);
+    } else if (rl && !ll && num_vs_char(r, l)) {
+        ixs_make_num(p, l);
+        ixs_to_type(p, r, l->t);
+    } else if (ll && !rl && r->t.code >= 0)
         ixs_to_type(p, l, r->t);
     else if (rl && !ll && l->t.code >= 0)
         ixs_to_type(p, r, l->t);
