@@ -220,10 +220,10 @@ void ixs_to_type(px *p, xv *v, ityp t) {
 /* Two constants compared: numbers compare as numbers, strings as strings. */
 static void cmp_coerce_lits(px *p, xv *l, xv *r) {
     if ((l->k == XK_STR) != (r->k == XK_STR)) {
-        if (l->k == XK_STR && r->k != XK_NULL && r->k != XK_PARAM)
-            ixs_to_type(p, l, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
-        if (r->k == XK_STR && l->k != XK_NULL && l->k != XK_PARAM)
-            ixs_to_type(p, r, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
+        xv *str = l->k == XK_STR ? l : r, *num = str == l ? r : l;
+        ityp dec = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+        if (num->k != XK_NULL && num->k != XK_PARAM) ixs_to_type(p, str, dec);
+        if (num->k == XK_INT) ixs_to_type(p, num, dec); /* 1 = '1' as DECIMALs */
     }
     if (l->k == XK_PARAM && r->k != XK_PARAM) ixs_to_type(p, l, ixs_lit_type(r));
     if (r->k == XK_PARAM && l->k != XK_PARAM) ixs_to_type(p, r, ixs_lit_type(l));
