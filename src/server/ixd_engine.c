@@ -430,6 +430,13 @@ static int check_db_files(ixd_engine *e, const char *path, ixd_err *err) {
     return 0;
 }
 
+/* SQLite's Bloom filter (3.38 on) hashes a value's bytes, so a join through
+ * it drops the rows that the RTRIM collation of character columns finds
+ * equal ('ab' and 'ab '): it is turned off on every connection. The mask is
+ * SQLITE_BloomFilter of sqliteInt.h, which SQLITE_TESTCTRL_OPTIMIZATIONS
+ * takes as the optimizations to disable. */
+#define IXD_SQLITE_OPT_BLOOM_FILTER 0x00080000
+
 static int open_file(const char *path, int create, sqlite3 **out) {
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
     sqlite3 *h = NULL;
@@ -440,6 +447,7 @@ static int open_file(const char *path, int create, sqlite3 **out) {
     }
     sqlite3_extended_result_codes(h, 1);
     sqlite3_busy_timeout(h, 5000);
+    sqlite3_test_control(SQLITE_TESTCTRL_OPTIMIZATIONS, h, IXD_SQLITE_OPT_BLOOM_FILTER);
     sqlite3_exec(h,
                  "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
                  " PRAGMA case_sensitive_like=ON;",

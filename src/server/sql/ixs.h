@@ -121,6 +121,12 @@ int ixs_is_float(int code); /* FLOAT, SMALLFLOAT */
 int ixs_is_dec(int code);   /* DECIMAL, MONEY */
 int ixs_is_numeric(int code);
 int ixs_is_char(int code); /* CHAR, NCHAR, VARCHAR, NVARCHAR, LVARCHAR, TEXT */
+/* Informix compares CHAR, NCHAR, VARCHAR, NVARCHAR and LVARCHAR values
+ * ignoring trailing blanks: SQLite does with this collation, which the
+ * columns of these types declare and the emitter puts on the comparisons
+ * of other such values (docs/server-sql.md, "Character comparisons"). */
+#define IXS_COLLATE_BLANKS "RTRIM"
+int ixs_is_blank_cmp(int code); /* a type that compares ignoring trailing blanks */
 ityp ixs_t(int code, uint32_t len);
 ityp ixs_t_default(int code); /* with the fixed width / default length */
 /* The describe form of a type: code (40/41 for LVARCHAR/BOOLEAN) and xname. */

@@ -479,6 +479,15 @@ int ixs_table_exists(ixd_db *db, const char *name) {
     return table_exists(db, name);
 }
 
+/* Column c as CREATE TABLE declares it: a character column compares
+ * ignoring trailing blanks (so do its indexes, UNIQUE, GROUP BY, DISTINCT). */
+static void col_decl_sql(sb *s, const cdef *c) {
+    sb_ident(s, c->name);
+    if (ixs_is_blank_cmp(c->t.code)) sb_add(s, " COLLATE " IXS_COLLATE_BLANKS);
+    if (c->notnull) sb_add(s, " NOT NULL");
+    if (c->defsql) sb_printf(s, " DEFAULT (%s)", c->defsql);
+}
+
 /* CREATE TEMP TABLE t (columns, CHECK constraints) and the unique indexes
  * of its PRIMARY KEY / UNIQUE constraints into s; REFERENCES is -999. */
 static int temp_create_sql(px *p, sb *s, tdef *t) {
@@ -486,11 +495,8 @@ static int temp_create_sql(px *p, sb *s, tdef *t) {
     sb_ident(s, t->name);
     sb_add(s, " (");
     for (int i = 0; i < t->ncols; i++) {
-        cdef *c = &t->cols[i];
         if (i) sb_add(s, ", ");
-        sb_ident(s, c->name);
-        if (c->notnull) sb_add(s, " NOT NULL");
-        if (c->defsql) sb_printf(s, " DEFAULT (%s)", c->defsql);
+        col_decl_sql(s, &t->cols[i]);
     }
     int nk = 0;
     for (int i = 0; i < t->nk; i++) {
@@ -816,12 +822,9 @@ static uint32_t create_sql(sb *s, const tdef *t, const char *target) {
     sb_add(s, " (");
     uint32_t rowsize = 0;
     for (int i = 0; i < t->ncols; i++) {
-        const cdef *c = &t->cols[i];
         if (i) sb_add(s, ", ");
-        sb_ident(s, c->name);
-        if (c->notnull) sb_add(s, " NOT NULL");
-        if (c->defsql) sb_printf(s, " DEFAULT (%s)", c->defsql);
-        rowsize += col_width(c->t);
+        col_decl_sql(s, &t->cols[i]);
+        rowsize += col_width(t->cols[i].t);
     }
     for (int i = 0; i < t->nk; i++) {
         const kdef *k = &t->k[i];

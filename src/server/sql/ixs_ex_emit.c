@@ -234,9 +234,11 @@ static int case_sql(px *p, ixs_ex *e, xv *sel, xv *w, xv *r, int nw, xv *out) {
     if (rt.code < 0) rt = ixs_t(IX_T_CHAR, 1);
     sb s = {0};
     sb_add(&s, "CASE");
+    for (int i = 0; e->a && i < nw; i++) /* x and the WHEN values, then x's SQL */
+        ixs_cmp_coerce(p, sel, &w[i]);
+    if (e->a) ixs_blanks_collate(sel); /* WHEN values compare ignoring trailing blanks */
     if (e->a) sb_printf(&s, " %s", xs(sel));
     for (int i = 0; i < nw; i++) {
-        if (e->a) ixs_cmp_coerce(p, sel, &w[i]);
         ixs_to_type(p, &r[i], rt);
         sb_printf(&s, " WHEN %s THEN %s", xs(&w[i]), xs(&r[i]));
     }

@@ -1,7 +1,8 @@
 /* ixs_ex_pred.c: the emission of predicates: comparisons (also with ANY,
  * SOME, ALL and a subquery), BETWEEN, IN (a list, a subquery, a
  * collection), LIKE / MATCHES and IS NULL. The operands are brought to one
- * storage domain first (ixs_cmp_coerce). */
+ * storage domain first (ixs_cmp_coerce); character values then compare
+ * ignoring trailing blanks (ixs_blanks_collate). */
 #include <stdio.h>
 #include <string.h>
 
@@ -25,6 +26,7 @@ static int pred_quant(px *p, ixs_ex *e, xv *out, const qres *q, sb *s) {
     xv c;
     sub_col(q, &c);
     ixs_cmp_coerce(p, out, &c);
+    ixs_blanks_collate(out);
     if (e->flag)
         sb_printf(s, "EXISTS (SELECT 1 FROM (%s) AS _q WHERE %s %s %s)", q->sql.p, xs(out), e->cmp,
                   xs(&c));
@@ -43,6 +45,7 @@ static int pred_in_sub(px *p, ixs_ex *e, xv *out, const qres *q, sb *s) {
     sub_col(q, &c);
     if (out->k == XK_PARAM || ixs_ex_is_lit(out)) ixs_to_type(p, out, c.t);
     ixs_cmp_coerce(p, out, &c);
+    ixs_blanks_collate(out);
     const char *neg = e->neg ? "NOT " : "";
     if (!strncmp(c.s.p, "_q.", 3))
         sb_printf(s, "(%s %sIN (%s))", xs(out), neg, q->sql.p);
@@ -81,6 +84,7 @@ static int pred_in_list(px *p, ixs_ex *e, xv *out, sb *s) {
         sb_add(&body, xs(&v));
         xv_free(&v);
     }
+    ixs_blanks_collate(out);
     sb_printf(s, "(%s %sIN (%s))", xs(out), e->neg ? "NOT " : "", body.p ? body.p : "");
     sb_free(&body);
     return 0;
@@ -101,6 +105,7 @@ static int pred_between(px *p, ixs_ex *e, xv *out, xv *r, sb *s) {
     }
     ixs_cmp_coerce(p, out, r);
     ixs_cmp_coerce(p, out, &hi);
+    ixs_blanks_collate(out);
     sb_printf(s, "(%s %sBETWEEN %s AND %s)", xs(out), e->neg ? "NOT " : "", xs(r), xs(&hi));
     xv_free(&hi);
     return 0;
@@ -132,6 +137,7 @@ static int pred_sql(px *p, ixs_ex *e, xv *out, xv *r, sb *s) {
     case EX_CMP:
         if (ixs_ex_emit_node(p, e->b, r)) return -1;
         ixs_cmp_coerce(p, out, r);
+        if (r->k != XK_COL) ixs_blanks_collate(out);
         sb_printf(s, "(%s %s %s)", xs(out), e->cmp, xs(r));
         return 0;
     case EX_QUANT:

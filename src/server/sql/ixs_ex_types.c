@@ -220,10 +220,10 @@ void ixs_to_type(px *p, xv *v, ityp t) {
 /* Two constants compared: numbers compare as numbers, strings as strings. */
 static void cmp_coerce_lits(px *p, xv *l, xv *r) {
     if ((l->k == XK_STR) != (r->k == XK_STR)) {
-        if (l->k == XK_STR && r->k != XK_NULL && r->k != XK_PARAM)
-            ixs_to_type(p, l, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
-        if (r->k == XK_STR && l->k != XK_NULL && l->k != XK_PARAM)
-            ixs_to_type(p, r, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
+        xv *str = l->k == XK_STR ? l : r, *num = str == l ? r : l;
+        ityp dec = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+        if (num->k != XK_NULL && num->k != XK_PARAM) ixs_to_type(p, str, dec);
+        if (num->k == XK_INT) ixs_to_type(p, num, dec); /* 1 = '1' as DECIMALs */
     }
     if (l->k == XK_PARAM && r->k != XK_PARAM) ixs_to_type(p, l, ixs_lit_type(r));
     if (r->k == XK_PARAM && l->k != XK_PARAM) ixs_to_type(p, r, ixs_lit_type(l));
@@ -273,11 +273,24 @@ static void cmp_coerce_typed(px *p, xv *l, xv *r) {
         ixs_to_type(p, r, a);
 }
 
+/* A number constant n compared with a character value c: Informix reads
+ * the character value as a number (-1213 when it is none), where SQLite
+ * would compare it with the number's text ('10' < '9'). */
+static int num_vs_char(const xv *n, const xv *c) {
+    return (n->k == XK_INT || n->k == XK_NUM) && ixs_is_char(c->t.code);
+}
+
 /* Brings two operands of a comparison to one storage domain. */
 void ixs_cmp_coerce(px *p, xv *l, xv *r) {
     if (p->failed || ixs_row_cmp(p, l, r)) return;
     int ll = ixs_ex_is_lit(l), rl = ixs_ex_is_lit(r);
-    if (ll && !rl && r->t.code >= 0)
+    if (ll && !rl && num_vs_char(l, r)) {
+        ixs_make_num(p, r);
+        ixs_to_type(p, l, r->t);
+    } else if (rl && !ll && num_vs_char(r, l)) {
+        ixs_make_num(p, l);
+        ixs_to_type(p, r, l->t);
+    } else if (ll && !rl && r->t.code >= 0)
         ixs_to_type(p, l, r->t);
     else if (rl && !ll && l->t.code >= 0)
         ixs_to_type(p, r, l->t);
@@ -285,6 +298,19 @@ void ixs_cmp_coerce(px *p, xv *l, xv *r) {
         cmp_coerce_lits(p, l, r);
     else
         cmp_coerce_typed(p, l, r);
+}
+
+int ixs_is_blank_cmp(int code) {
+    return code != IX_T_TEXT && ixs_is_char(code);
+}
+
+void ixs_blanks_collate(xv *v) {
+    int text = ixs_is_blank_cmp(v->t.code) || (v->k == XK_STR && v->t.code < 0);
+    if (!text || v->k == XK_COL || v->k == XK_NULL) return;
+    sb n = {0};
+    sb_printf(&n, "(%s) COLLATE " IXS_COLLATE_BLANKS, ixs_xs(v));
+    ixs_xv_set_sql(v, &n);
+    v->k = XK_EXPR;
 }
 
 /* Gives an untyped literal its own type (select-list constants, operands). */

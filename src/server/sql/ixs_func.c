@@ -245,6 +245,7 @@ static int e_nullif(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)f;
     (void)na;
     ixs_cmp_coerce(p, &a[0], &a[1]);
+    if (a[1].k != XK_COL) ixs_blanks_collate(&a[0]);
     sb_printf(&out->s, "nullif(%s,%s)", XS(&a[0]), XS(&a[1]));
     out->t = a[0].t.code < 0 ? (a[1].t.code < 0 ? ixs_t(IX_T_CHAR, 1) : a[1].t) : a[0].t;
     return 0;
@@ -258,9 +259,11 @@ static int e_decode(px *p, const fdef *f, xv *a, int na, xv *out) {
         rt = ixs_merge_type(rt, known(&a[i]));
     if (na % 2 == 0) rt = ixs_merge_type(rt, known(&a[na - 1]));
     if (rt.code < 0) rt = ixs_t(IX_T_CHAR, 1);
+    for (i = 1; i + 1 < na; i += 2) /* x and the search values, then x's SQL */
+        ixs_cmp_coerce(p, &a[0], &a[i]);
+    ixs_blanks_collate(&a[0]); /* the search values compare ignoring trailing blanks */
     sb_printf(&out->s, "CASE %s", XS(&a[0]));
     for (i = 1; i + 1 < na; i += 2) {
-        ixs_cmp_coerce(p, &a[0], &a[i]);
         ixs_to_type(p, &a[i + 1], rt);
         sb_printf(&out->s, " WHEN %s THEN %s", XS(&a[i]), XS(&a[i + 1]));
     }
@@ -640,6 +643,7 @@ int ixs_func_agg(px *p, const char *fn, int distinct, xv *a, xv *out) {
         return 0;
     }
     ixs_settle(p, a);
+    ixs_blanks_collate(a); /* COUNT(DISTINCT), MIN and MAX ignore trailing blanks */
     snprintf(out->label, sizeof out->label, "(%s)", fn);
     return agg_emit(p, fn, distinct ? "DISTINCT " : "", a, out);
 }

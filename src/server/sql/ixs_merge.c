@@ -184,6 +184,7 @@ static tref *source_ref(px *p, const mtree *m, sb *fill) {
         c->colno = i + 1;
         sb_addc(fill, ',');
         sb_ident(fill, c->name);
+        if (ixs_is_blank_cmp(c->t.code)) sb_add(fill, " COLLATE " IXS_COLLATE_BLANKS);
         if (i) sb_addc(&cl, ',');
         sb_ident(&cl, c->name);
     }

@@ -272,6 +272,10 @@ void ixs_settle(px *p, xv *v);   /* an untyped literal gets its own type */
 void ixs_as_text(px *p, xv *v);  /* any value as text */
 void ixs_make_num(px *p, xv *v); /* strings and parameters as DECIMAL */
 void ixs_cmp_coerce(px *p, xv *l, xv *r);
+/* v, a character value but no column, compared ignoring trailing blanks:
+ * its SQL given the collation IXS_COLLATE_BLANKS (a column has it from its
+ * table). */
+void ixs_blanks_collate(xv *v);
 ityp ixs_merge_type(ityp a, ityp b); /* the type holding both (CASE, NVL) */
 ityp ixs_dec_of(ityp t);             /* the DECIMAL form of a number type */
 uint32_t ixs_char_len(ityp t);       /* characters of a value's text form */

@@ -217,6 +217,7 @@ static int item_sql(px *p, qres *q, sb *list, xv *v, const char *alias) {
     if (v->k == XK_PARAM) ixs_to_type(p, v, ixs_t(IX_T_VARCHAR, 255));
     if (v->k == XK_PRED) v->t = ixs_t(IX_T_BOOLEAN, 1);
     if (p->failed) return -1;
+    ixs_blanks_collate(v); /* DISTINCT, UNION, views and subqueries over it */
     const char *label = alias && *alias                      ? alias
                         : v->lk == LB_COL || v->lk == LB_AGG ? v->label
                         : v->lk == LB_CONST                  ? "(constant)"
@@ -327,6 +328,7 @@ static int group_sql(px *p, const qres *q, const sel_core *c, selout *s) {
         xv v;
         ixs_xv_init(&v);
         int rc = ixs_ex_resolve(p, g->e) || ixs_ex_emit(p, g->e, &v);
+        if (!rc) ixs_blanks_collate(&v);
         if (!rc) sb_add(&s->group, v.s.p ? v.s.p : "NULL");
         if (!rc) rc = selref_add(p, &s->grp, &s->ngrp, v.s.p, 0);
         xv_free(&v);
