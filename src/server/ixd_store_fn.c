@@ -252,6 +252,30 @@ static void f_cvt(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sval_free(&o);
 }
 
+/* ixd_chk(v, code, len): v as stored into a column of type (code, len):
+ * refused with the SQLCODE a fetch of it would give when the type cannot
+ * hold it (ixs_store_check), text cut to a character column's length. */
+static void f_chk(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    ityp t = ixs_t(sqlite3_value_int(argv[1]), (uint32_t)sqlite3_value_int64(argv[2]));
+    sval v;
+    sval_from_sqlite(&v, argv[0]);
+    if (v.kind == SQLITE_TEXT && ixs_is_char(t.code)) {
+        size_t n = ixs_store_text_len(t, v.p, v.n);
+        if (n < v.n) {
+            sqlite3_result_text(ctx, (const char *)v.p, (int)n, SQLITE_TRANSIENT);
+            return;
+        }
+    } else {
+        int rc = ixs_store_check(t, &v);
+        if (rc < 0) {
+            fn_err(ctx, rc, NULL);
+            return;
+        }
+    }
+    sqlite3_result_value(ctx, argv[0]);
+}
+
 /* ---- dates and times ---------------------------------------------------------------- */
 
 static void now_dt(ixt_datetime *dt) {
@@ -785,6 +809,7 @@ int ixs_register_functions(sqlite3 *h, void *ud) {
     rc |= sqlite3_create_window_function(h, "ixd_davg", 1, det, (void *)1, agg_step, agg_final,
                                          agg_final, agg_inverse, NULL);
     rc |= sqlite3_create_function(h, "ixd_cvt", 5, det, NULL, f_cvt, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_chk", 3, det, NULL, f_chk, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_dtrunc", 2, det, NULL, f_dtrunc, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_extend", 4, SQLITE_UTF8, NULL, f_extend, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_part", 4, SQLITE_UTF8, NULL, f_part, NULL, NULL);

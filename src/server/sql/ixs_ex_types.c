@@ -217,6 +217,43 @@ void ixs_to_type(px *p, xv *v, ityp t) {
     v->k = XK_EXPR;
 }
 
+/* Whether a value of type f, made type t by ixs_to_type, may hold what a
+ * column of type t cannot. Literals are converted at prepare, parameters
+ * at bind, and the conversions ixs_to_type writes (ixd_cvt) check the
+ * range; a value already in t's domain is not converted, and SQLite's
+ * arithmetic can take it out of t's range (or a text past t's length). */
+static int store_unbounded(ityp f, ityp t) {
+    if (ixs_is_int(t.code))
+        return f.code < 0 || (ixs_is_int(f.code) && int_width(f.code) <= int_width(t.code));
+    switch (t.code) {
+    case IX_T_DATE:
+    case IX_T_INTERVAL: return f.code < 0 || f.code == t.code;
+    case IX_T_SMALLFLOAT: return f.code < 0 || ixs_is_numeric(f.code);
+    case IX_T_CHAR:
+    case IX_T_NCHAR:
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR:
+    case IX_T_LVARCHAR:
+        return f.code < 0 || f.code == IX_T_TEXT ||
+               (ixs_is_char(f.code) && ixs_char_len(f) > ixs_char_len(t));
+    default: return 0;
+    }
+}
+
+/* Converts v to type t as a value stored into a column of type t: as
+ * ixs_to_type, and checked at run time (ixd_chk) when nothing else bounds
+ * it to what the column holds. */
+void ixs_to_store(px *p, xv *v, ityp t) {
+    int lit = ixs_ex_is_lit(v);
+    ityp f = v->t;
+    ixs_to_type(p, v, t);
+    if (p->failed || lit || !store_unbounded(f, t)) return;
+    sb n = {0};
+    sb_printf(&n, "ixd_chk(%s,%d,%u)", ixs_xs(v), t.code, t.len);
+    ixs_xv_set_sql(v, &n);
+    v->k = XK_EXPR;
+}
+
 /* Two constants compared: numbers compare as numbers, strings as strings. */
 static void cmp_coerce_lits(px *p, xv *l, xv *r) {
     if ((l->k == XK_STR) != (r->k == XK_STR)) {
