@@ -252,12 +252,27 @@ static void f_cvt(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sval_free(&o);
 }
 
+/* Whether integer x fits a column of type code without ixs_store_check:
+ * the integer types and DATE (the run-time check's common case). */
+static int chk_int_fast(int code, int64_t x) {
+    if (code == IX_T_DATE) return x >= IXT_DATE_MIN && x <= IXT_DATE_MAX;
+    return ixs_is_int(code) && ixs_int_fits(code, x);
+}
+
 /* ixd_chk(v, code, len): v as stored into a column of type (code, len):
  * refused with the SQLCODE a fetch of it would give when the type cannot
  * hold it (ixs_store_check), text cut to a character column's length. */
 static void f_chk(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    ityp t = ixs_t(sqlite3_value_int(argv[1]), (uint32_t)sqlite3_value_int64(argv[2]));
+    int code = sqlite3_value_int(argv[1]);
+    if (sqlite3_value_type(argv[0]) == SQLITE_INTEGER) {
+        int64_t x = sqlite3_value_int64(argv[0]);
+        if (chk_int_fast(code, x)) {
+            sqlite3_result_int64(ctx, x);
+            return;
+        }
+    }
+    ityp t = ixs_t(code, (uint32_t)sqlite3_value_int64(argv[2]));
     sval v;
     sval_from_sqlite(&v, argv[0]);
     if (v.kind == SQLITE_TEXT && ixs_is_char(t.code)) {

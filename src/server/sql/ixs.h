@@ -309,6 +309,7 @@ typedef struct ocol { /* a described column */
     char *name;
     ityp t;
     int notnull;
+    int stored; /* a base table's column as read (xv.stored) */
 } ocol;
 
 /* How a result column is encoded per row (ixd_store_row.c): a kind with

@@ -15,6 +15,7 @@ void ixs_xv_init(xv *v) {
 
 void ixs_xv_set_sql(xv *v, sb *nsql) {
     sb_free(&v->s);
+    v->stored = 0; /* no longer the column as read */
     v->s = *nsql;
     memset(nsql, 0, sizeof *nsql);
 }
@@ -240,18 +241,35 @@ static int store_unbounded(ityp f, ityp t) {
     }
 }
 
+/* Whether a base table's column of type f holds only values a column of
+ * type t holds (a narrower integer, the same DATE, the same type). */
+static int stored_fits(ityp f, ityp t) {
+    if (ixs_is_int(f.code) && ixs_is_int(t.code)) return 1;
+    return f.code == t.code && (f.len == t.len || t.code == IX_T_DATE);
+}
+
 /* Converts v to type t as a value stored into a column of type t: as
  * ixs_to_type, and checked at run time (ixd_chk) when nothing else bounds
  * it to what the column holds. */
 void ixs_to_store(px *p, xv *v, ityp t) {
-    int lit = ixs_ex_is_lit(v);
+    int bounded = ixs_ex_is_lit(v) || (v->k == XK_COL && v->stored && stored_fits(v->t, t));
     ityp f = v->t;
     ixs_to_type(p, v, t);
-    if (p->failed || lit || !store_unbounded(f, t)) return;
+    if (p->failed || bounded || !store_unbounded(f, t)) return;
     sb n = {0};
     sb_printf(&n, "ixd_chk(%s,%d,%u)", ixs_xs(v), t.code, t.len);
     ixs_xv_set_sql(v, &n);
     v->k = XK_EXPR;
+}
+
+void ixs_qcol_xv(const ocol *c, xv *v) {
+    ixs_xv_init(v);
+    sb_add(&v->s, "_s.");
+    sb_ident(&v->s, c->name);
+    v->t = c->t;
+    v->k = XK_COL;
+    v->lk = LB_COL;
+    v->stored = c->stored;
 }
 
 /* Two constants compared: numbers compare as numbers, strings as strings. */

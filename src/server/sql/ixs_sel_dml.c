@@ -156,12 +156,7 @@ static int ins_select(px *p, const ixs_dml_t *d, dmlctx *c) {
     if (!rc) sb_add(&c->sql, "SELECT ");
     for (int i = 0; i < c->nc && !rc; i++) {
         xv v;
-        memset(&v, 0, sizeof v);
-        v.pidx = -1;
-        sb_add(&v.s, "_s.");
-        sb_ident(&v.s, q.cols[i].name);
-        v.t = q.cols[i].t;
-        v.k = XK_COL;
+        ixs_qcol_xv(&q.cols[i], &v);
         if (i) sb_addc(&c->sql, ',');
         rc = value_to(p, c, i, &v, &c->sql);
         xv_free(&v);
