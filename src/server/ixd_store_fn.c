@@ -2,6 +2,7 @@
  * (exact DECIMAL arithmetic and aggregates, conversions, date and time
  * built-ins, MATCHES, serial assignment). Errors are raised as
  * "ixd:<sqlcode>:<insertion text>" and mapped back by ixs_sqlite_err. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,11 +253,26 @@ static void f_cvt(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sval_free(&o);
 }
 
-/* Whether integer x fits a column of type code without ixs_store_check:
- * the integer types and DATE (the run-time check's common case). */
-static int chk_int_fast(int code, int64_t x) {
-    if (code == IX_T_DATE) return x >= IXT_DATE_MIN && x <= IXT_DATE_MAX;
-    return ixs_is_int(code) && ixs_int_fits(code, x);
+/* The run-time check's common cases, without a conversion: NULL, an
+ * integer into an integer type or DATE, a REAL into SMALLFLOAT. 1 when v
+ * fits (the result is set), 0 for the general path. */
+static int chk_fast(sqlite3_context *ctx, int code, sqlite3_value *v) {
+    int k = sqlite3_value_type(v);
+    if (k == SQLITE_INTEGER) {
+        int64_t x = sqlite3_value_int64(v);
+        int ok = code == IX_T_DATE ? x >= IXT_DATE_MIN && x <= IXT_DATE_MAX
+                                   : ixs_is_int(code) && ixs_int_fits(code, x);
+        if (ok) sqlite3_result_int64(ctx, x);
+        return ok;
+    }
+    if (k == SQLITE_FLOAT && code == IX_T_SMALLFLOAT) {
+        double d = sqlite3_value_double(v);
+        if (isfinite(d) && isinf((float)d)) return 0;
+        sqlite3_result_double(ctx, d);
+        return 1;
+    }
+    if (k == SQLITE_NULL) sqlite3_result_null(ctx);
+    return k == SQLITE_NULL;
 }
 
 /* ixd_chk(v, code, len): v as stored into a column of type (code, len):
@@ -265,13 +281,7 @@ static int chk_int_fast(int code, int64_t x) {
 static void f_chk(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     int code = sqlite3_value_int(argv[1]);
-    if (sqlite3_value_type(argv[0]) == SQLITE_INTEGER) {
-        int64_t x = sqlite3_value_int64(argv[0]);
-        if (chk_int_fast(code, x)) {
-            sqlite3_result_int64(ctx, x);
-            return;
-        }
-    }
+    if (chk_fast(ctx, code, argv[0])) return;
     ityp t = ixs_t(code, (uint32_t)sqlite3_value_int64(argv[2]));
     sval v;
     sval_from_sqlite(&v, argv[0]);
