@@ -18,6 +18,10 @@
 
 /* ---- errors -------------------------------------------------------------------- */
 
+enum {
+    IXD_E_NOMEM = -208, /* Memory allocation failed during query processing. */
+};
+
 static int space_errno(int e) {
 #ifdef EDQUOT
     if (e == EDQUOT) return 1;
@@ -1359,6 +1363,62 @@ int ixd_open(ixd_stmt *s, int scroll, ixd_err *err) {
     return open_rows(s, scroll, err);
 }
 
+/* Room for one more row of a scroll cursor: 0, or -1 out of memory. */
+static int grow_rows(ixd_stmt *s) {
+    if (s->nrows < s->caprows) return 0;
+    int64_t nc = s->caprows ? s->caprows * 2 : 64;
+    uint8_t **nr = realloc(s->rows, sizeof(uint8_t *) * (size_t)nc);
+    if (nr) s->rows = nr;
+    size_t *nl = realloc(s->rowlen, sizeof(size_t) * (size_t)nc);
+    if (nl) s->rowlen = nl;
+    if (!nr || !nl) return -1;
+    s->caprows = nc;
+    return 0;
+}
+
+/* Appends a row to a scroll cursor's rows: its tuple bytes, or, for a row
+ * with a value its column's type cannot send (code, a negative SQLCODE: a
+ * value out of range in a database file written before ixd refused such
+ * values at store), no bytes and the code, so that fetching that row gives
+ * the code and the other rows still read. Returns 0, or -1 out of memory. */
+static int keep_row(ixd_stmt *s, const ixb_wbuf *b, int code) {
+    if (grow_rows(s)) return -1;
+    uint8_t *row = NULL;
+    if (!code) {
+        if (!(row = malloc(b->len ? b->len : 1))) return -1;
+        if (b->len) memcpy(row, b->data, b->len);
+    }
+    s->rows[s->nrows] = row;
+    s->rowlen[s->nrows] = code ? (size_t)-code : b->len;
+    s->nrows++;
+    return 0;
+}
+
+/* Row i (0-based) of a scroll cursor into out: 1, or -1 with *err (the
+ * row's own error, kept by keep_row). */
+static int put_kept(ixd_stmt *s, int64_t i, ixb_wbuf *out, ixd_err *err) {
+    if (!s->rows[i]) return ixd_seterr(err, -(int)s->rowlen[i], 0, 0, NULL);
+    ixb_put_bytes(out, s->rows[i], s->rowlen[i]);
+    return out->err ? ixd_seterr(err, IXD_E_NOMEM, 0, 0, NULL) : 1;
+}
+
+/* A scroll cursor materialises its rows. Returns 0 or -1 with *err. */
+static int materialize(ixd_stmt *s, ixd_err *err) {
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
+    int r;
+    while ((r = step_row(s, err)) > 0) {
+        ixb_wbuf_reset(&b);
+        int code = ixs_row_encode(s, &b, put_general);
+        if (code == IXD_E_NOMEM || keep_row(s, &b, code)) {
+            r = ixd_seterr(err, IXD_E_NOMEM, 0, 0, NULL);
+            break;
+        }
+    }
+    ixb_wbuf_free(&b);
+    return r;
+}
+
 static int open_rows(ixd_stmt *s, int scroll, ixd_err *err) {
     ixd_close(s);
     ixs_arm(s->db);
@@ -1369,48 +1429,10 @@ static int open_rows(ixd_stmt *s, int scroll, ixd_err *err) {
     s->scroll = scroll;
     s->pos = 0;
     if (!scroll) return s->run_at_open ? run_routine(s, err) : 0;
-    /* a scroll cursor materialises its rows */
-    ixb_wbuf b;
-    ixb_wbuf_init(&b, NULL);
-    for (;;) {
-        int r = step_row(s, err);
-        if (r < 0) {
-            ixb_wbuf_free(&b);
-            ixd_close(s);
-            return -1;
-        }
-        if (r == 0) break;
-        ixb_wbuf_reset(&b);
-        if (row_tuple(s, &b, err)) {
-            ixb_wbuf_free(&b);
-            ixd_close(s);
-            return -1;
-        }
-        if (s->nrows == s->caprows) {
-            int64_t nc = s->caprows ? s->caprows * 2 : 64;
-            uint8_t **nr = realloc(s->rows, sizeof(uint8_t *) * (size_t)nc);
-            if (nr) s->rows = nr;
-            size_t *nl = realloc(s->rowlen, sizeof(size_t) * (size_t)nc);
-            if (nl) s->rowlen = nl;
-            if (!nr || !nl) {
-                ixb_wbuf_free(&b);
-                ixd_close(s);
-                return ixd_seterr(err, -208, 0, 0, NULL);
-            }
-            s->caprows = nc;
-        }
-        uint8_t *row = malloc(b.len ? b.len : 1);
-        if (!row) {
-            ixb_wbuf_free(&b);
-            ixd_close(s);
-            return ixd_seterr(err, -208, 0, 0, NULL);
-        }
-        if (b.len) memcpy(row, b.data, b.len);
-        s->rows[s->nrows] = row;
-        s->rowlen[s->nrows] = b.len;
-        s->nrows++;
+    if (materialize(s, err)) {
+        ixd_close(s);
+        return -1;
     }
-    ixb_wbuf_free(&b);
     sqlite3_reset(s->st);
     return 0;
 }
@@ -1423,9 +1445,7 @@ int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixd_err *err) {
             s->pos = s->nrows + 1;
             return 0;
         }
-        ixb_put_bytes(out, s->rows[s->pos], s->rowlen[s->pos]);
-        s->pos++;
-        return out->err ? ixd_seterr(err, -208, 0, 0, NULL) : 1;
+        return put_kept(s, s->pos++, out, err);
     }
     if (s->done) return 0;
     int r = s->row_ready;
@@ -1449,8 +1469,7 @@ int ixd_fetch_at(ixd_stmt *s, int64_t pos, ixb_wbuf *out, ixd_err *err) {
     if (!s->open || !s->scroll) return ixd_seterr(err, -404, 0, 0, NULL);
     if (pos < 1 || pos > s->nrows) return 0;
     s->pos = pos;
-    ixb_put_bytes(out, s->rows[pos - 1], s->rowlen[pos - 1]);
-    return out->err ? ixd_seterr(err, -208, 0, 0, NULL) : 1;
+    return put_kept(s, pos - 1, out, err);
 }
 
 int64_t ixd_row_count(ixd_stmt *s) {

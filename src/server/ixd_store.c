@@ -745,6 +745,42 @@ int ixs_int_fits(int code, int64_t v) {
     }
 }
 
+/* ---- values stored into a column ---------------------------------------------------------- */
+
+enum {
+    IXS_E_IV_OVERFLOW = -1265, /* Overflow occurred on a datetime or interval operation. */
+};
+
+size_t ixs_store_text_len(ityp t, const uint8_t *s, size_t n) {
+    size_t w = n;
+    switch (t.code) {
+    case IX_T_CHAR:
+    case IX_T_NCHAR: w = (t.len & 0xffff) ? (t.len & 0xffff) : 1; break;
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR: w = (t.len & 0xff) ? (t.len & 0xff) : 255; break;
+    case IX_T_LVARCHAR: w = t.len ? t.len : 2048; break;
+    default: break;
+    }
+    if (n <= w) return n;
+    if (t.code == IX_T_CHAR || t.code == IX_T_NCHAR)
+        while (w > 0 && s[w - 1] == ' ')
+            w--;
+    return w;
+}
+
+int ixs_store_check(ityp t, const sval *v) {
+    if (v->kind == SQLITE_NULL) return 0;
+    if (v->kind == SQLITE_INTEGER && ixs_is_int(t.code))
+        return ixs_int_fits(t.code, v->i) ? 0 : ixs_cvt_code(t, IX_ERANGE);
+    if (v->kind == SQLITE_INTEGER && t.code == IX_T_DATE)
+        return v->i >= IXT_DATE_MIN && v->i <= IXT_DATE_MAX ? 0 : ixs_cvt_code(t, IX_ERANGE);
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
+    int rc = ixs_sval_to_tuple(t, v, &b);
+    ixb_wbuf_free(&b);
+    return rc < 0 && t.code == IX_T_INTERVAL ? IXS_E_IV_OVERFLOW : rc;
+}
+
 int ixs_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out) {
     if (ixs_lob_is(t.code)) return ixs_lob_sval_to_tuple(t, v, out);
     ixt_vtype vt = {t.code, t.len};
@@ -1038,6 +1074,25 @@ static int convert_temporal(ityp from, const sval *v, ityp to, sval *out) {
     return rc;
 }
 
+/* A number as FLOAT or SMALLFLOAT: a SMALLFLOAT out of float range is
+ * -1226, as a fetch of it would be. */
+static int num_to_float(const sval *v, ityp to, sval *out) {
+    out->kind = SQLITE_FLOAT;
+    if (v->kind == SQLITE_INTEGER)
+        out->d = (double)v->i;
+    else if (v->kind == SQLITE_FLOAT)
+        out->d = v->d;
+    else {
+        ixt_decimal d;
+        int rc = ixs_dec_from_sval(v, &d);
+        if (rc < 0) return rc;
+        ixt_dec_to_double(&d, &out->d);
+    }
+    if (to.code == IX_T_SMALLFLOAT && isfinite(out->d) && isinf((float)out->d))
+        return ixs_cvt_code(to, IX_ERANGE);
+    return 0;
+}
+
 int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
     memset(out, 0, sizeof *out);
     if (v->kind == SQLITE_NULL) return 0;
@@ -1060,22 +1115,7 @@ int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
             ixs_dec_to_blob(&d, buf, &bn);
             return sval_own(out, SQLITE_BLOB, buf, bn);
         }
-        if (tc == 'f') {
-            out->kind = SQLITE_FLOAT;
-            if (v->kind == SQLITE_INTEGER) {
-                out->d = (double)v->i;
-                return 0;
-            }
-            if (v->kind == SQLITE_FLOAT) {
-                out->d = v->d;
-                return 0;
-            }
-            ixt_decimal d;
-            int rc = ixs_dec_from_sval(v, &d);
-            if (rc < 0) return rc;
-            ixt_dec_to_double(&d, &out->d);
-            return 0;
-        }
+        if (tc == 'f') return num_to_float(v, to, out);
         /* to integer */
         int64_t x;
         if (v->kind == SQLITE_INTEGER)

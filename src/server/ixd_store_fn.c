@@ -2,6 +2,7 @@
  * (exact DECIMAL arithmetic and aggregates, conversions, date and time
  * built-ins, MATCHES, serial assignment). Errors are raised as
  * "ixd:<sqlcode>:<insertion text>" and mapped back by ixs_sqlite_err. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,6 +251,54 @@ static void f_cvt(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     sval_result(&o, ctx);
     sval_free(&o);
+}
+
+/* The run-time check's common cases, without a conversion: NULL, an
+ * integer into an integer type or DATE, a REAL into SMALLFLOAT. 1 when v
+ * fits (the result is set), 0 for the general path. */
+static int chk_fast(sqlite3_context *ctx, int code, sqlite3_value *v) {
+    int k = sqlite3_value_type(v);
+    if (k == SQLITE_INTEGER) {
+        int64_t x = sqlite3_value_int64(v);
+        int ok = code == IX_T_DATE ? x >= IXT_DATE_MIN && x <= IXT_DATE_MAX
+                                   : ixs_is_int(code) && ixs_int_fits(code, x);
+        if (ok) sqlite3_result_int64(ctx, x);
+        return ok;
+    }
+    if (k == SQLITE_FLOAT && code == IX_T_SMALLFLOAT) {
+        double d = sqlite3_value_double(v);
+        if (isfinite(d) && isinf((float)d)) return 0;
+        sqlite3_result_double(ctx, d);
+        return 1;
+    }
+    if (k == SQLITE_NULL) sqlite3_result_null(ctx);
+    return k == SQLITE_NULL;
+}
+
+/* ixd_chk(v, code, len): v as stored into a column of type (code, len):
+ * refused with the SQLCODE a fetch of it would give when the type cannot
+ * hold it (ixs_store_check), text cut to a character column's length. */
+static void f_chk(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    int code = sqlite3_value_int(argv[1]);
+    if (chk_fast(ctx, code, argv[0])) return;
+    ityp t = ixs_t(code, (uint32_t)sqlite3_value_int64(argv[2]));
+    sval v;
+    sval_from_sqlite(&v, argv[0]);
+    if (v.kind == SQLITE_TEXT && ixs_is_char(t.code)) {
+        size_t n = ixs_store_text_len(t, v.p, v.n);
+        if (n < v.n) {
+            sqlite3_result_text(ctx, (const char *)v.p, (int)n, SQLITE_TRANSIENT);
+            return;
+        }
+    } else {
+        int rc = ixs_store_check(t, &v);
+        if (rc < 0) {
+            fn_err(ctx, rc, NULL);
+            return;
+        }
+    }
+    sqlite3_result_value(ctx, argv[0]);
 }
 
 /* ---- dates and times ---------------------------------------------------------------- */
@@ -785,6 +834,7 @@ int ixs_register_functions(sqlite3 *h, void *ud) {
     rc |= sqlite3_create_window_function(h, "ixd_davg", 1, det, (void *)1, agg_step, agg_final,
                                          agg_final, agg_inverse, NULL);
     rc |= sqlite3_create_function(h, "ixd_cvt", 5, det, NULL, f_cvt, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_chk", 3, det, NULL, f_chk, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_dtrunc", 2, det, NULL, f_dtrunc, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_extend", 4, SQLITE_UTF8, NULL, f_extend, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_part", 4, SQLITE_UTF8, NULL, f_part, NULL, NULL);

@@ -256,8 +256,11 @@ int ixs_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n) {
         if (ixs_is_float(to.code)) return set_double(s, i, (double)x);
         return 1;
     }
-    if (tuple_double(from.code, p, n, &d))
+    if (tuple_double(from.code, p, n, &d)) {
+        if (to.code == IX_T_SMALLFLOAT && isfinite(d) && isinf((float)d))
+            return 1; /* out of SMALLFLOAT range: the general path's -1226 */
         return to.code < 0 || ixs_is_float(to.code) ? set_double(s, i, d) : 1;
+    }
     if ((from.code == IX_T_VARCHAR || from.code == IX_T_NVARCHAR) && n >= 1 &&
         n == 1 + (size_t)p[0] && !(n == 2 && p[1] == 0)) {
         size_t len = p[0];

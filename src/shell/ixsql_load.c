@@ -11,6 +11,8 @@
  * the load is one transaction of its own (all or nothing).
  */
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,7 @@ enum {
     SQLCODE_LOAD_COUNT = -846, /* Number of values in load file is not equal to ... */
     SQLCODE_LOAD_LINE = -847,  /* Error in load file line N. */
     SQLCODE_NUMERIC = -1213,   /* A character to numeric conversion process failed. */
+    SQLCODE_INT_RANGE = -1215, /* Value exceeds limit of INTEGER precision. */
     SQLCODE_DATE = -1218,      /* String to date conversion error. */
 };
 enum { BATCH_ROWS = 1000, BATCH_BYTES = 4 << 20, TEXT_BIND_MAX = 32767 };
@@ -275,6 +278,18 @@ typedef struct load_job {
     int bad_col;
 } load_job;
 
+/* An integer field as parameter p: -1213 for text that is not an integer,
+ * -1215 for one past INT8's range (strtoll would give its limit instead);
+ * the server checks the column's own range. */
+static int bind_int_field(ix_stmt *s, int p, const char *v) {
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (end == v || *end) return SQLCODE_NUMERIC;
+    if (errno == ERANGE || x == LLONG_MIN) return SQLCODE_INT_RANGE;
+    return ix_bind_int64(s, p, x);
+}
+
 /* Binds field k of rec as parameter k + 1. Returns IX_OK, an IX_E* code,
  * or an SQLCODE (< -200) for a value that does not convert. */
 static int bind_field(load_job *j, ix_stmt *s, int64_t row, int k) {
@@ -302,11 +317,7 @@ static int bind_field(load_job *j, ix_stmt *s, int64_t row, int k) {
     case IX_T_INT8:
     case IX_T_SERIAL8:
     case IX_T_BIGINT:
-    case IX_T_BIGSERIAL: {
-        long long x = strtoll(v, &end, 10);
-        if (end == v || *end) return SQLCODE_NUMERIC;
-        return ix_bind_int64(s, p, x);
-    }
+    case IX_T_BIGSERIAL: return bind_int_field(s, p, v);
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT: {
         double x = strtod(v, &end);

@@ -160,6 +160,25 @@ rc=1") pass=$((pass + 1)) ;;
 *) fail=$((fail + 1)); printf 'not ok - duplicate\n%s\n' "$out" ;;
 esac
 
+# Values out of their column's range (docs/server-sql.md, "Values out of
+# range"): the server refuses an INTEGER -1215, a SMALLINT -1214, a
+# SMALLFLOAT -1226, the shell an integer past INT8's range; the line is
+# named and nothing stays.
+out=$(run "$URL/u" -c "create table r (a int, s smallint, b int8, f smallfloat)")
+for row in '2147483648|1|1|1|:1215' '2|40000|1|1|:1214' '2|1|99999999999999999999|1|:1215' \
+    '2|1|1|1e39|:1226'; do
+    printf '1|1|1|1|\n%s\n' "${row%:*}" > range.unl
+    out=$(run "$URL/u" -c "load from 'range.unl' insert into r")
+    case "$out" in
+    *" ${row##*:}: "*"  847: Error in load file line 2.
+Row 2: ${row%:*}
+rc=1") pass=$((pass + 1)) ;;
+    *) fail=$((fail + 1)); printf 'not ok - range %s\n%s\n' "$row" "$out" ;;
+    esac
+done
+out=$("$IXSQL" "$URL/u" -c "select count(*) from r" 2>/dev/null | tr -s ' \n' ' ')
+check "out of range rolled back" " (count(*)) 0 " "$out"
+
 # The progress line when standard error is a terminal (a pty): rows and
 # rows/s after each batch of 1000, erased before the count.
 seq 1 2500 | sed 's/.*/&|&|/' > many.unl

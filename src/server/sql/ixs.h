@@ -166,6 +166,15 @@ int ixs_convert(ityp from, const sval *v, ityp to, sval *out);
 int ixs_int_fits(int code, int64_t v);
 /* SQLCODE for a failed conversion to t (IX_EINVAL/IX_ERANGE). */
 int ixs_cvt_code(ityp to, int ixrc);
+/* A value stored into a column of type t (ixd_chk): 0 if the column can
+ * hold it, else the negative SQLCODE a fetch of it would give (an integer
+ * out of SMALLINT, INTEGER or INT8 range, a DATE outside 0001..9999, a
+ * SMALLFLOAT out of float range; an INTERVAL over its leading precision
+ * -1265). ixs_store_text_len: the bytes of text s (n bytes) a character
+ * column of type t keeps: cut to its length, a CHAR without the trailing
+ * blanks of the cut; n when it fits. */
+int ixs_store_check(ityp t, const sval *v);
+size_t ixs_store_text_len(ityp t, const uint8_t *s, size_t n);
 
 /* decimal helpers */
 int ixs_dec_from_sval(const sval *v, ixt_decimal *d);                /* any storage class */
@@ -322,6 +331,7 @@ typedef struct ocol { /* a described column */
     char *name;
     ityp t;
     int notnull;
+    int stored; /* a base table's column as read (xv.stored) */
 } ocol;
 
 /* How a result column is encoded per row (ixd_store_row.c): a kind with

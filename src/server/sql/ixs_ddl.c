@@ -1097,6 +1097,16 @@ int ixs_ddl_exec_sb(px *p, sb *s, const char *name) {
     return rc;
 }
 
+/* After a DDL rolled back: the session's temp catalogue is made again at
+ * its next use if the rollback took it away (it was made inside the DDL,
+ * as by a first SELECT ... INTO TEMP that failed). */
+static void temp_catalog_recheck(ixd_db *db) {
+    int64_t v;
+    if (db->has_temp &&
+        q_int(db, "SELECT 1 FROM temp.sqlite_master WHERE name = '_ixd_ttables'", NULL, &v) != 1)
+        db->has_temp = 0;
+}
+
 int ixs_ddl_end(px *p, int ok) {
     if (ok) {
         if (ixs_exec(p->db, "RELEASE " IXS_INTERNAL_PREFIX "ddl", p->err) == 0 &&
@@ -1110,6 +1120,7 @@ int ixs_ddl_end(px *p, int ok) {
                                 : "ROLLBACK TO " IXS_INTERNAL_PREFIX
                                   "ddl; RELEASE " IXS_INTERNAL_PREFIX "ddl",
                      NULL, NULL, NULL);
+    temp_catalog_recheck(p->db);
     return -1;
 }
 
@@ -1734,7 +1745,25 @@ out:
     return rc;
 }
 
-/* SELECT ... INTO TEMP t [WITH NO LOG], run from its text at execute. */
+/* INSERT INTO temp.name SELECT the columns of q, each as stored into its
+ * column of t (ixs_to_store: a value out of the column's range is refused;
+ * ROW and collection values are kept as they are). */
+static int into_temp_sql(px *p, const tdef *t, const qres *q, sb *s) {
+    sb_add(s, "INSERT INTO temp.");
+    sb_ident(s, t->name);
+    sb_add(s, " SELECT ");
+    for (int i = 0; i < q->ncols && !p->failed; i++) {
+        xv v;
+        ixs_qcol_xv(&q->cols[i], &v);
+        ityp ct = t->cols[i].t;
+        if (ct.code != IX_T_ROW && !ixs_coll_is(ct.code)) ixs_to_store(p, &v, ct);
+        sb_printf(s, "%s%s", i ? "," : "", ixs_xs(&v));
+        xv_free(&v);
+    }
+    sb_printf(s, " FROM (%s) AS _s", q->sql.p);
+    return p->failed ? -1 : 0;
+}
+
 /* SELECT ... INTO TEMP, its tree it: the query resolved and emitted
  * against the catalogue as it is now, the table made and filled. */
 int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows) {
@@ -1766,12 +1795,13 @@ int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows) {
     int ok = temp_materialize(p, &t) == 0;
     if (ok) {
         sb s = {0};
-        sb_add(&s, "INSERT INTO temp.");
-        sb_ident(&s, t.name);
-        sb_printf(&s, " SELECT * FROM (%s)", q.sql.p);
-        int r = s.oom ? SQLITE_NOMEM : sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
+        int r = SQLITE_OK;
+        if (into_temp_sql(p, &t, &q, &s) == 0)
+            r = s.oom ? SQLITE_NOMEM : sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
         sb_free(&s);
-        if (r != SQLITE_OK) {
+        if (p->failed)
+            ok = 0;
+        else if (r != SQLITE_OK) {
             ixs_sqlite_err(p->db, r, IX_STMTTYPE_SELECT, t.name, p->err);
             p->failed = 1;
             ok = 0;

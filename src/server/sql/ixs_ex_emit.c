@@ -28,6 +28,7 @@ static int emit_col(px *p, ixs_ex *e, xv *out) {
         out->t = c->t;
         if (c->serial == 1) out->t = ixs_t(IX_T_SERIAL, 4);
         out->notnull = c->notnull && !t->outer;
+        out->stored = !t->derived && !t->tab.is_view;
         snprintf(out->label, sizeof out->label, "%s", c->name);
     }
     out->k = XK_COL;

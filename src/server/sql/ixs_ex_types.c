@@ -15,6 +15,7 @@ void ixs_xv_init(xv *v) {
 
 void ixs_xv_set_sql(xv *v, sb *nsql) {
     sb_free(&v->s);
+    v->stored = 0; /* no longer the column as read */
     v->s = *nsql;
     memset(nsql, 0, sizeof *nsql);
 }
@@ -215,6 +216,60 @@ void ixs_to_type(px *p, xv *v, ityp t) {
     ixs_xv_set_sql(v, &n);
     v->t = t;
     v->k = XK_EXPR;
+}
+
+/* Whether a value of type f, made type t by ixs_to_type, may hold what a
+ * column of type t cannot. Literals are converted at prepare, parameters
+ * at bind, and the conversions ixs_to_type writes (ixd_cvt) check the
+ * range; a value already in t's domain is not converted, and SQLite's
+ * arithmetic can take it out of t's range (or a text past t's length). */
+static int store_unbounded(ityp f, ityp t) {
+    if (ixs_is_int(t.code))
+        return f.code < 0 || (ixs_is_int(f.code) && int_width(f.code) <= int_width(t.code));
+    switch (t.code) {
+    case IX_T_DATE:
+    case IX_T_INTERVAL: return f.code < 0 || f.code == t.code;
+    case IX_T_SMALLFLOAT: return f.code < 0 || ixs_is_numeric(f.code);
+    case IX_T_CHAR:
+    case IX_T_NCHAR:
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR:
+    case IX_T_LVARCHAR:
+        return f.code < 0 || f.code == IX_T_TEXT ||
+               (ixs_is_char(f.code) && ixs_char_len(f) > ixs_char_len(t));
+    default: return 0;
+    }
+}
+
+/* Whether a base table's column of type f holds only values a column of
+ * type t holds (a narrower integer, the same DATE, the same type). */
+static int stored_fits(ityp f, ityp t) {
+    if (ixs_is_int(f.code) && ixs_is_int(t.code)) return 1;
+    return f.code == t.code && (f.len == t.len || t.code == IX_T_DATE);
+}
+
+/* Converts v to type t as a value stored into a column of type t: as
+ * ixs_to_type, and checked at run time (ixd_chk) when nothing else bounds
+ * it to what the column holds. */
+void ixs_to_store(px *p, xv *v, ityp t) {
+    int bounded = ixs_ex_is_lit(v) || (v->k == XK_COL && v->stored && stored_fits(v->t, t));
+    ityp f = v->t;
+    ixs_to_type(p, v, t);
+    if (p->failed || bounded || !store_unbounded(f, t)) return;
+    sb n = {0};
+    sb_printf(&n, "ixd_chk(%s,%d,%u)", ixs_xs(v), t.code, t.len);
+    ixs_xv_set_sql(v, &n);
+    v->k = XK_EXPR;
+}
+
+void ixs_qcol_xv(const ocol *c, xv *v) {
+    ixs_xv_init(v);
+    sb_add(&v->s, "_s.");
+    sb_ident(&v->s, c->name);
+    v->t = c->t;
+    v->k = XK_COL;
+    v->lk = LB_COL;
+    v->stored = c->stored;
 }
 
 /* Two constants compared: numbers compare as numbers, strings as strings. */

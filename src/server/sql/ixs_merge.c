@@ -254,7 +254,7 @@ static int emit_update(px *p, tref *t, tref *s, int k, sb *out) {
             return -1;
         }
         if (v.k == XK_PRED) v.t = ixs_t(IX_T_BOOLEAN, 1);
-        ixs_to_type(p, &v, c->t);
+        ixs_to_store(p, &v, c->t);
         if (n++) sb_add(out, ", ");
         sb_ident(out, c->name);
         sb_printf(out, " = %s", v.s.p ? v.s.p : "NULL");
@@ -305,7 +305,7 @@ static int emit_insert(px *p, tref *t, tref *s, const char *cond, sb *out) {
             sb_free(&vals);
             return -1;
         }
-        ixs_to_type(p, &v, cols[i]->t);
+        ixs_to_store(p, &v, cols[i]->t);
         if (i) {
             sb_addc(out, ',');
             sb_addc(&vals, ',');

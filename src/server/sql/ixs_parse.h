@@ -43,6 +43,7 @@ typedef struct xv {
     int agg;
     int notnull;
     int lk;
+    int stored; /* a base table's column as read: it holds only what its type holds */
     char label[IXS_NAME_MAX + 1];
 } xv;
 
@@ -147,6 +148,12 @@ int ixs_cond(px *p, xv *out); /* a search condition */
 int ixs_conj(px *p, xv *out); /* one conjunct (NOT-level) of a condition */
 int ixs_select_sub(px *p, qres *out, int *start);
 void ixs_to_type(px *p, xv *v, ityp t); /* coerce to t's storage domain */
+/* ixs_to_type for a value stored into a column of type t (INSERT, UPDATE,
+ * MERGE): out-of-range values refused, text cut to the column's length. */
+void ixs_to_store(px *p, xv *v, ityp t);
+/* Result column c of a query read as _s.name (INSERT ... SELECT, INTO
+ * TEMP) into v, for ixs_to_store. */
+void ixs_qcol_xv(const ocol *c, xv *v);
 ityp ixs_lit_type(const xv *v);
 int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t *collen);
 int ixs_parse_qual(px *p, int interval, uint32_t *q);

@@ -68,7 +68,10 @@ static int bind_cols(px *p, const ixs_dml_t *d, dmlctx *c) {
  * value through ixd_serial). */
 static int value_to(px *p, dmlctx *c, int k, xv *v, sb *out) {
     if (v->k == XK_PRED) v->t = ixs_t(IX_T_BOOLEAN, 1);
-    ixs_to_type(p, v, c->cols[k]->t);
+    if (c->cols[k]->serial)
+        ixs_to_type(p, v, c->cols[k]->t); /* ixd_serial checks the range */
+    else
+        ixs_to_store(p, v, c->cols[k]->t);
     if (p->failed) return -1;
     if (c->cols[k]->serial)
         serial_wrap(c->t, c->cols[k], v->s.p, out);
@@ -153,12 +156,7 @@ static int ins_select(px *p, const ixs_dml_t *d, dmlctx *c) {
     if (!rc) sb_add(&c->sql, "SELECT ");
     for (int i = 0; i < c->nc && !rc; i++) {
         xv v;
-        memset(&v, 0, sizeof v);
-        v.pidx = -1;
-        sb_add(&v.s, "_s.");
-        sb_ident(&v.s, q.cols[i].name);
-        v.t = q.cols[i].t;
-        v.k = XK_COL;
+        ixs_qcol_xv(&q.cols[i], &v);
         if (i) sb_addc(&c->sql, ',');
         rc = value_to(p, c, i, &v, &c->sql);
         xv_free(&v);
@@ -202,7 +200,7 @@ static int upd_row_query(px *p, const ixs_dml_t *d, dmlctx *c) {
         sb_add(&v.s, "min(_q1.");
         sb_ident(&v.s, q.cols[k].name);
         sb_addc(&v.s, ')');
-        ixs_to_type(p, &v, c->cols[k]->t);
+        ixs_to_store(p, &v, c->cols[k]->t);
         if (k)
             sb_printf(&c->sql, ", %s", v.s.p);
         else

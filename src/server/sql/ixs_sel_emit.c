@@ -144,7 +144,7 @@ static int emit_group(px *p, scope *sc, const ofrom *f, int gi, sb *out, sb *sin
 
 /* ---- the select list ------------------------------------------------------------------- */
 
-static int add_col(px *p, qres *q, const char *label, ityp t, int notnull) {
+static int add_col(px *p, qres *q, const char *label, ityp t, int notnull, int stored) {
     if (q->ncols >= IXS_MAX_COLS) return px_fail(p);
     ocol *nc = realloc(q->cols, sizeof(ocol) * (size_t)(q->ncols + 1));
     if (!nc) return px_failc(p, -208, NULL);
@@ -164,6 +164,7 @@ static int add_col(px *p, qres *q, const char *label, ityp t, int notnull) {
     if (t.code == IX_T_TEXT || t.code == IX_T_BYTE) t.len = 56;
     q->cols[q->ncols].t = t;
     q->cols[q->ncols].notnull = notnull;
+    q->cols[q->ncols].stored = stored;
     q->ncols++;
     return 0;
 }
@@ -226,7 +227,8 @@ static int item_sql(px *p, qres *q, sb *list, xv *v, const char *alias) {
     size_t at = list->n;
     sb_add(list, v->s.p ? v->s.p : "NULL");
     ixs_row_out(p, list, at, v->t); /* a row is shown as its text */
-    if (add_col(p, q, label, v->t, v->notnull)) return -1;
+    int stored = v->k == XK_COL && v->lk == LB_COL && v->stored;
+    if (add_col(p, q, label, v->t, v->notnull, stored)) return -1;
     sb_add(list, " AS ");
     sb_ident(list, q->cols[q->ncols - 1].name);
     return 0;
@@ -243,7 +245,8 @@ static int star_cols(px *p, qres *q, sb *list, tref *t) {
         sb_ident(list, c->name);
         ixs_row_out(p, list, at, c->t);
         ityp ty = c->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : c->t;
-        if (add_col(p, q, c->name, ty, c->notnull && !t->outer)) return -1;
+        int stored = !t->derived && !t->tab.is_view;
+        if (add_col(p, q, c->name, ty, c->notnull && !t->outer, stored)) return -1;
         sb_add(list, " AS ");
         sb_ident(list, q->cols[q->ncols - 1].name);
     }
@@ -428,6 +431,7 @@ static int num_class(int code) {
  * CHAR lengths widened, integers widened to the DECIMAL or FLOAT of the
  * other side. */
 static void set_merge(ocol *a, const ocol *b, int op) {
+    a->stored = 0; /* rows of other SELECTs */
     if (ixs_is_char(a->t.code) && ixs_is_char(b->t.code) && b->t.len > a->t.len)
         a->t.len = b->t.len;
     if (ixs_is_int(a->t.code) && (ixs_is_dec(b->t.code) || ixs_is_float(b->t.code))) a->t = b->t;

@@ -139,6 +139,7 @@ static int add_out(px *p, qres *q, const char *name, ityp t) {
     q->cols[q->ncols].name = strdup(name);
     q->cols[q->ncols].t = t;
     q->cols[q->ncols].notnull = 0;
+    q->cols[q->ncols].stored = 0;
     if (!q->cols[q->ncols].name) return px_failc(p, -208, NULL);
     q->ncols++;
     return 0;
