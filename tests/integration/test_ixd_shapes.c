@@ -165,8 +165,8 @@ int main(void) {
                            "insert into t values (1)",
                            "insert into t values (2)",
                            "insert into t values (3)",
-                           "create function depth(n int) returning int; if n <= 0 then return 0; "
-                           "end if; return depth(n - 1) + 1; end function"};
+                           ("create function depth(n int) returning int; if n <= 0 then return 0; "
+                            "end if; return depth(n - 1) + 1; end function")};
     for (size_t i = 0; i < sizeof setup / sizeof setup[0]; i++) {
         treply r = {0};
         CHECK(tconn_command(&c, setup[i], &r) == 0 && r.sqlcode == 0, "%s: %d", setup[i],
