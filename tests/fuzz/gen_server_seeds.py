@@ -16,6 +16,7 @@ A description is one message per line, `NAME args`, with strings quoted:
   RBWORK [flag]               RET_TYPE type:length...   INFO key=value...
   FETCHBLOB handle|null       LODATA_WRITE fd "data"    LODATA_READ fd length
   LODATA_SEEK fd length offset whence                   GENKEYS [n]
+  FILE_STATUS op status       FILE_DATA "data" (the client's SQ_FILE replies)
   SVPOINT "name" [unique]     RELSVPOINT "name"         RBSVPOINT "name"
   and the body-less OPEN EXECUTE CLOSE RELEASE EOT CMMTWORK NDESCRIBE
   SCROLL DBLIST BEGIN DBCLOSE HOLD WANTDONE EXIT AUTOFREE BATCH_START
@@ -41,12 +42,13 @@ BLOB_NULL_AT = 39  # bit 0: NULL
 INFO_SUBTYPE = 6
 INT_SLOT = 0x0A00  # JDBC's INTEGER bind slot (precision 10 << 8)
 LO_READ, LO_READSEEK, LO_WRITE = 0, 1, 2
+FILE_READ = 2  # SQ_FILE operations (src/proto/ix_lob.h)
 
 TAGS = {
     "COMMAND": 1, "PREPARE": 2, "CURNAME": 3, "ID": 4, "BIND": 5, "OPEN": 6,
     "EXECUTE": 7, "NFETCH": 9, "CLOSE": 10, "RELEASE": 11, "EOT": 12,
     "CMMTWORK": 19, "RBWORK": 20, "NDESCRIBE": 22, "SFETCH": 23, "SCROLL": 24,
-    "DBLIST": 26, "BEGIN": 35, "DBOPEN": 36, "DBCLOSE": 37, "FETCHBLOB": 38,
+    "DBLIST": 26, "FILE": 98, "BEGIN": 35, "DBOPEN": 36, "DBCLOSE": 37, "FETCHBLOB": 38,
     "HOLD": 43, "WANTDONE": 49, "EXIT": 56, "INFO": 81, "LODATA": 97,
     "RET_TYPE": 100, "AUTOFREE": 108, "GENKEYS": 134, "SVPOINT": 137,
     "RELSVPOINT": 138, "RBSVPOINT": 139, "BATCH_START": 141, "BATCH_END": 142,
@@ -150,6 +152,10 @@ def body(name, a):
         return lodata(LO_READ, n[0], n[1])
     if name == "LODATA_SEEK":
         return lodata(LO_READSEEK, n[0], n[1], struct.pack(">q", n[2]) + i16(n[3]))
+    if name == "FILE_STATUS":
+        return i16(n[0]) + i32(n[1])
+    if name == "FILE_DATA":
+        return i16(FILE_READ) + i32(len(a[0].encode())) + char(a[0])
     if name == "GENKEYS":
         return i16(n[0] if n else 1)
     if name == "SVPOINT":
@@ -160,7 +166,7 @@ def body(name, a):
 def message(line):
     w = shlex.split(line)
     name, args = w[0], w[1:]
-    tag = TAGS["LODATA" if name.startswith("LODATA_") else name]
+    tag = TAGS[name.split("_")[0] if name.startswith(("LODATA_", "FILE_")) else name]
     return i16(tag) + body(name, args)
 
 
@@ -423,6 +429,24 @@ SEEDS = {
         NFETCH
         EOT
         LODATA_READ 0 4
+        EOT
+    """),
+    # client files (FILETOBLOB / LOTOFILE 'client'): the session has no
+    # channel to ask the client, then SQ_FILE replies nobody asked for
+    "seq-client-files": (SEL_DB, CHUNK_ALL, """
+        PREPARE 0 "SELECT filetoblob('in.txt', 'client') FROM systables WHERE tabid = 1"
+        """ + DESCRIBE + """
+        ID 0
+        CURNAME "cf"
+        OPEN
+        ID 0
+        NFETCH
+        EOT
+        FILE_STATUS 0 0
+        EOT
+        FILE_DATA "file contents"
+        EOT
+        FILE_STATUS 4 -3
         EOT
     """),
     # JDBC extras: generated keys, batches, a statement id reused after RELEASE
