@@ -66,9 +66,22 @@ static void log_to_file(const char *dir) {
     }
 }
 
+static char dir[] = "/tmp/ixd-fuzz.XXXXXX";
+
+/* At a normal exit: the scratch directory goes (after a crash it stays, with
+ * the log of the input that crashed). */
+static void remove_dir(void) {
+    ixd_log_close();
+    log_path[0] = 0;
+    char cmd[sizeof dir + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd)) {
+    }
+}
+
 static void setup(void) {
-    static char dir[] = "/tmp/ixd-fuzz.XXXXXX";
     if (!mkdtemp(dir)) abort();
+    atexit(remove_dir);
     srv.data_dir = dir;
     srv.server_name = "ixd";
     srv.banner = IXP_LOGIN_DEFAULT_BANNER;
