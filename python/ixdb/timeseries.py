@@ -55,8 +55,12 @@ def _value_text(v):
 
 
 def element_text(ts, *values):
-    """The element text ``timestamp|v1|v2|...`` the routines take."""
-    return "|".join([_ts_text(ts)] + [_value_text(v) for v in values])
+    """The element text ``timestamp|v1|v2|...`` the routines take.
+
+    A NULL (None) last value is an empty field closed by ``|`` (``t|1||``):
+    the server drops one trailing ``|``, Informix's loader line end."""
+    text = "|".join([_ts_text(ts)] + [_value_text(v) for v in values])
+    return text + "|" if values and values[-1] is None else text
 
 
 class Writer:

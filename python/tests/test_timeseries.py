@@ -62,11 +62,11 @@ class TimeSeries(unittest.TestCase):
         with ts.Writer(self.conn, "pymeters", "readings", flush=100000) as w:
             total = 0
             for i in range(962):  # 33-byte lines: 962 * 34 - 1 = 32707 bytes
-                line = ts.element_text(T0 + i * MIN, 10000000000 + i, None, None)
+                line = ts.element_text(T0 + i * MIN, 1000000000 + i, None, None)
                 self.assertEqual(len(line), 33)
                 w.write_text(4, line)
                 total += len(line) + (1 if i else 0)
-            line = ts.element_text(T0 + 962 * MIN, 100000000, None, None)  # 31 bytes
+            line = ts.element_text(T0 + 962 * MIN, 10000000, None, None)  # 31 bytes
             total += len(line) + 1
             self.assertEqual(total, ts.MAX_TEXT)
             w.write_text(4, line)
@@ -129,6 +129,8 @@ class TimeSeries(unittest.TestCase):
                          "2026-01-01 00:00:00.00012|1.5")
         self.assertEqual(ts.element_text(dt.datetime(2026, 1, 1, 0, 0, 0, 123456), None, 2),
                          "2026-01-01 00:00:00.123456||2")
+        self.assertEqual(ts.element_text(dt.datetime(2026, 1, 1), 1, None),
+                         "2026-01-01 00:00:00|1||")
 
     def test_json_pages(self):
         d = dt.datetime(2026, 1, 5)

@@ -554,6 +554,9 @@ int ix_ts_writer_add_values(ix_ts_writer *w, const char *key, const char *ts, in
         line[n++] = '|';
         if (!(is_null && is_null[k])) n += put_double(line + n, values[k]);
     }
+    /* a NULL last value is an empty field: the loader format's closing '|'
+     * keeps it (the server drops one trailing '|', docs/timeseries.md) */
+    if (nvalues > 0 && is_null && is_null[nvalues - 1]) line[n++] = '|';
     return add_line(w, key, line, n);
 }
 

@@ -66,7 +66,7 @@ static void test_flush_at_n(void) {
     CHECK(ix_ts_writer_written(w) == 0 && ix_ts_writer_pending(w) == 9, "9 buffered");
     for (int i = 0; i < 9; i++) { /* key 2: 9 (half full), key 3: 4 (not) */
         minute_ts(ts, i);
-        snprintf(e, sizeof e, "%s|%d||", ts, i);
+        snprintf(e, sizeof e, "%s|%d|||", ts, i);
         CHECK(ix_ts_writer_add(w, "2", e, -1) == IX_OK, "add 2: %s", ix_errmsg(c));
         if (i < 4) CHECK(ix_ts_writer_add(w, "3", e, -1) == IX_OK, "add 3: %s", ix_errmsg(c));
     }
@@ -97,20 +97,20 @@ static void test_flush_at_bytes(void) {
     int i;
     for (i = 0; i < 962; i++) { /* 33-byte lines: 962 * 34 - 1 = 32707 bytes */
         minute_ts(ts, i);
-        int n = snprintf(e, sizeof e, "%s|%lld||", ts, 10000000000LL + i);
+        int n = snprintf(e, sizeof e, "%s|%lld|||", ts, 1000000000LL + i);
         CHECK(n == 33, "line length %d", n);
         if (ix_ts_writer_add(w, "4", e, n) != IX_OK) break;
         total += (size_t)n + (i > 0);
     }
     minute_ts(ts, i++);
-    int n = snprintf(e, sizeof e, "%s|%d||", ts, 100000000); /* 31 bytes */
+    int n = snprintf(e, sizeof e, "%s|%d|||", ts, 10000000); /* 31 bytes */
     total += (size_t)n + 1;
     CHECK(total == IX_TS_MAX_TEXT, "exactly %d bytes (%zu)", IX_TS_MAX_TEXT, total);
     CHECK(ix_ts_writer_add(w, "4", e, n) == IX_OK, "add: %s", ix_errmsg(c));
     CHECK(ix_ts_writer_written(w) == 0 && ix_ts_writer_pending(w) == 963,
           "a full 32,739-byte buffer is not sent yet");
     minute_ts(ts, i++);
-    n = snprintf(e, sizeof e, "%s|1||", ts);
+    n = snprintf(e, sizeof e, "%s|1|||", ts);
     CHECK(ix_ts_writer_add(w, "4", e, n) == IX_OK, "add past the limit: %s", ix_errmsg(c));
     CHECK(ix_ts_writer_written(w) == 963 && ix_ts_writer_pending(w) == 1,
           "the 32,739-byte buffer went as one call: written %lld",

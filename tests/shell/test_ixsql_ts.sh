@@ -2,8 +2,8 @@
 # ixsql's LOAD SERIES against a real ixd: loader lines of several keys
 # (blank lines skipped, trailing delimiter), DELIMITER, the element count,
 # a bad value naming its file line and loading nothing (the load is one
-# transaction), a line that is not a loader line, syntax errors, a missing
-# file.
+# transaction), a line a field short, a line that is not a loader line,
+# syntax errors, a missing file.
 # usage: test_ixsql_ts.sh IXSQL IXD
 IXSQL=$1
 IXD=$2
@@ -80,6 +80,15 @@ Error in load file line 3.
 rc=1" "$out"
 check "rolled back 1" "4 row(s) retrieved." "$(count 1)"
 check "rolled back 2" "3 row(s) retrieved." "$(count 2)"
+
+# One field per column: the trailing delimiter closes the line, so a line a
+# field short is refused (-746, wrong field count), not loaded with a NULL.
+printf '1|2026-01-01 00:30|1|\n' > short.unl
+out=$(run "$URL/tsh" -c "load series from 'short.unl' into meters(readings)")
+contains "short line" "Element has 2 fields, r_t has 3
+Error in load file line 1.
+rc=1" "$out"
+check "nothing of the short line" "4 row(s) retrieved." "$(count 1)"
 
 printf '1|2026-01-01 00:20|1|1|\nnot a loader line\n' > junk.unl
 out=$(run "$URL/tsh" -c "load series from 'junk.unl' into meters(readings)")

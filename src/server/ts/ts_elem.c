@@ -237,20 +237,22 @@ int ts_val_parse(const ts_field *f, const char *s, size_t n, ts_val *v, ts_err *
     }
 }
 
+/* An element line holds exactly one field per column of rt, separated by '|'.
+ * Informix's loader format ends each line with '|': that one trailing
+ * delimiter is dropped first, so "t|1|2|" is three fields, never four with an
+ * empty (NULL) last one; a NULL last metric is written "t|1|2||". */
 int ts_elem_parse(const ts_rowtype *rt, const char *s, size_t n, ts_elem *el, ts_err *e) {
     size_t i = 0;
     int field = 0;
     while (n && (s[n - 1] == '\r' || s[n - 1] == '\n'))
         n--;
+    if (n && s[n - 1] == '|') n--;
     for (;;) {
         const char *p = memchr(s + i, '|', n - i);
         size_t end = p ? (size_t)(p - s) : n;
-        if (field >= rt->nf) {
-            /* a trailing '|' leaves one empty field */
-            if (end == i && !p && field == rt->nf) break;
+        if (field >= rt->nf)
             return ts_fail(e, TS_E_ROUTINE, "Element has more fields than %s (%d)", rt->name,
                            rt->nf);
-        }
         int rc = field == 0 ? ts_time_parse(s + i, end - i, &el->t, e)
                             : ts_val_parse(&rt->f[field], s + i, end - i, &el->v[field - 1], e);
         if (rc) return -1;
@@ -364,6 +366,8 @@ void ts_elem_text(const ts_rowtype *rt, const ts_elem *el, sb *out) {
         sb_addc(out, '|');
         ts_val_text(&rt->f[m], &el->v[m - 1], 0, out);
     }
+    /* a NULL last metric is an empty field: close it so the text reads back */
+    if (rt->nf > 1 && el->v[rt->nf - 2].null) sb_addc(out, '|');
 }
 
 /* ---- packed head elements ---------------------------------------------------------- */
