@@ -491,6 +491,37 @@ SEEDS = {
         DBCLOSE
         EXIT
     """),
+    # statements that outlive their database: prepared and opened, then the
+    # database closed (and another opened); every later use is -349 / -410
+    "seq-stmt-after-dbclose": (SEL_DB, CHUNK_ALL, """
+        PREPARE 0 "select tabname from systables"
+        NDESCRIBE
+        WANTDONE
+        EOT
+        ID 0
+        CURNAME "c1"
+        OPEN
+        EOT
+        DBCLOSE
+        EOT
+        ID 0
+        NFETCH
+        EOT
+        ID 0
+        OPEN
+        EOT
+        DBOPEN "sysmaster"
+        EOT
+        ID 0
+        EXECUTE
+        EOT
+        ID 0
+        NDESCRIBE
+        EOT
+        ID 0
+        RELEASE
+        EOT
+    """),
     # messages on statement ids never prepared, and an error mid-group
     "seq-unknown-ids": (SEL_DB, CHUNK_ALL, """
         ID 5
