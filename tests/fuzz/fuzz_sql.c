@@ -11,40 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "server/ixd_engine.h"
+#include "fuzz_engine.h"
 #include "types/ix_types.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static ixd_engine *eng;
-static ixd_db *db;
-static char dir[128];
-
-static void cleanup(void) {
-    ixd_db_close(db);
-    ixd_engine_close(eng);
-    char cmd[200];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd)) {
-    }
-}
-
-static void exec1(const char *sql) {
-    ixd_stmt *s;
-    ixd_err e;
-    if (ixd_prepare(db, sql, strlen(sql), &s, &e) == 0) {
-        ixd_execute(s, NULL, NULL, NULL, &e);
-        ixd_stmt_free(s);
-    }
-}
-
 static int setup(void) {
-    snprintf(dir, sizeof dir, "/tmp/ixd_fuzz_sql_%d", (int)getpid());
-    ixd_err e;
-    if (ixd_engine_open(&eng, dir, &e)) return -1;
-    int fl;
-    const char *c = "create database f with log";
-    if (ixd_session_exec(eng, "fuzz", c, strlen(c), &db, &fl, &e) != 1) return -1;
+    if (fuzz_engine_open("fuzz_sql")) return -1;
     exec1("create table t (id serial primary key, c char(10), v varchar(20), l lvarchar, "
           "s smallint, i integer, b bigint, i8 int8, f float, sf smallfloat, d decimal(10,2), "
           "df decimal, m money, dt date, ts datetime year to fraction(3), "
@@ -73,7 +46,6 @@ static int setup(void) {
         exec1(w);
     }
     ixd_set_timeout(db, 1000);
-    atexit(cleanup);
     return 0;
 }
 

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "server/ixd_engine.h"
+#include "fuzz_engine.h"
 
 #ifndef IX_SHAPES_MAX_TERMS
 #define IX_SHAPES_MAX_TERMS 12000
@@ -233,40 +233,12 @@ static const shape_fn shapes[] = {
 
 /* ---- the engine ------------------------------------------------------------- */
 
-static ixd_engine *eng;
-static ixd_db *db;
-static char dir[128];
-
-static void cleanup(void) {
-    ixd_db_close(db);
-    ixd_engine_close(eng);
-    char cmd[200];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd)) {
-    }
-}
-
-static void exec1(const char *sql) {
-    ixd_stmt *s;
-    ixd_err e;
-    if (ixd_prepare(db, sql, strlen(sql), &s, &e) == 0) {
-        ixd_execute(s, NULL, NULL, NULL, &e);
-        ixd_stmt_free(s);
-    }
-}
-
 static int setup(void) {
-    snprintf(dir, sizeof dir, "/tmp/ixd_fuzz_shapes_%d", (int)getpid());
-    ixd_err e;
-    if (ixd_engine_open(&eng, dir, &e)) return -1;
-    int fl;
-    const char *c = "create database f with log";
-    if (ixd_session_exec(eng, "fuzz", c, strlen(c), &db, &fl, &e) != 1) return -1;
+    if (fuzz_engine_open("fuzz_shapes")) return -1;
     exec1("create table t (a int, b varchar(20), c float)");
     exec1("insert into t values (1, 'x', 1.5)");
     exec1("insert into t values (2, NULL, -2)");
     ixd_set_timeout(db, TIMEOUT_MS);
-    atexit(cleanup);
     return 0;
 }
 
