@@ -14,6 +14,7 @@
  * parentheses do not nest the SQL either. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "server/sql/ixs_ex_tree.h"
 
@@ -36,11 +37,35 @@ int ixs_ex_height_check(px *p, ixs_ex *e) {
 void ixs_chain_free(ixs_chain *c) {
     for (int k = 0; k < c->n; k++)
         ixs_ex_free(c->t[k]);
-    free(c->t);
-    free(c->op);
+    if (c->t != c->in_t) {
+        free(c->t);
+        free(c->op);
+    }
     c->t = NULL;
     c->op = NULL;
     c->n = c->cap = 0;
+}
+
+/* Twice the room for c's operands, on the heap. */
+static int chain_grow(px *p, ixs_chain *c) {
+    int cap = c->cap * 2;
+    ixs_ex **t = malloc((size_t)cap * sizeof *t);
+    char *o = malloc((size_t)cap);
+    if (!t || !o) {
+        free(t);
+        free(o);
+        return px_failc(p, -208, NULL);
+    }
+    memcpy(t, c->t, (size_t)c->n * sizeof *t);
+    memcpy(o, c->op, (size_t)c->n);
+    if (c->t != c->in_t) {
+        free(c->t);
+        free(c->op);
+    }
+    c->t = t;
+    c->op = o;
+    c->cap = cap;
+    return 0;
 }
 
 /* Appends operand e with the operator before it (e freed on failure). */
@@ -54,17 +79,14 @@ int ixs_chain_add(px *p, ixs_chain *c, ixs_ex *e, char op) {
                  IXS_MAX_TERMS);
         return -1;
     }
-    if (c->n == c->cap) {
-        int cap = c->cap ? c->cap * 2 : 8;
-        ixs_ex **t = realloc(c->t, (size_t)cap * sizeof *t);
-        if (t) c->t = t;
-        char *o = t ? realloc(c->op, (size_t)cap) : NULL;
-        if (!o) {
-            ixs_ex_free(e);
-            return px_failc(p, -208, NULL);
-        }
-        c->op = o;
-        c->cap = cap;
+    if (!c->cap) {
+        c->t = c->in_t;
+        c->op = c->in_op;
+        c->cap = IXS_CHAIN_INLINE;
+    }
+    if (c->n == c->cap && chain_grow(p, c)) {
+        ixs_ex_free(e);
+        return -1;
     }
     c->t[c->n] = e;
     c->op[c->n++] = op;

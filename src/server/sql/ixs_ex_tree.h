@@ -101,12 +101,17 @@ struct ixs_ex {
 };
 
 /* ixs_ex_chain.c: the operands of one precedence level as read (op[k]:
- * the operator before t[k], '|' for ||), and the tree made of them (c
- * emptied; NULL on failure). The tree of a long chain is balanced. */
+ * the operator before t[k], '|' for ||; the first IXS_CHAIN_INLINE in the
+ * struct itself, as most chains are one operand), and the tree made of them
+ * (c emptied; NULL on failure). The tree of a long chain is balanced. A
+ * chain starts zeroed. */
+#define IXS_CHAIN_INLINE 4
 typedef struct ixs_chain {
-    ixs_ex **t;
+    ixs_ex **t; /* in_t, or on the heap past IXS_CHAIN_INLINE operands */
     char *op;
     int n, cap;
+    ixs_ex *in_t[IXS_CHAIN_INLINE];
+    char in_op[IXS_CHAIN_INLINE];
 } ixs_chain;
 int ixs_chain_add(px *p, ixs_chain *c, ixs_ex *e, char op);
 ixs_ex *ixs_chain_tree(px *p, ixs_chain *c, int kind);
