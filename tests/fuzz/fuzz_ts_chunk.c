@@ -26,9 +26,16 @@ enum { NC_MAX = 4 };
 
 static ts_dec d1, d2, d3;
 
+/* 1 when row k of c is NULL (no bitmap: none is; a blob may carry a bitmap
+ * with no NULL in it, which the encoder leaves out). */
+static int is_null(const ts_colv *c, uint32_t k) {
+    return c->null && c->null[k];
+}
+
 static int same_col(const ts_colv *a, const ts_colv *b, uint32_t n) {
-    if (a->kind != b->kind || (a->null == NULL) != (b->null == NULL)) return 0;
-    if (a->null && memcmp(a->null, b->null, n)) return 0;
+    if (a->kind != b->kind) return 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (is_null(a, k) != is_null(b, k)) return 0;
     if (a->kind == TS_K_INT || a->kind == TS_K_DEC)
         return memcmp(a->i, b->i, n * sizeof *a->i) == 0 &&
                (a->kind != TS_K_DEC || a->scale == b->scale);
