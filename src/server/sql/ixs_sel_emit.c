@@ -144,6 +144,33 @@ static int emit_group(px *p, scope *sc, const ofrom *f, int gi, sb *out, sb *sin
 
 /* ---- the select list ------------------------------------------------------------------- */
 
+static int col_named(const qres *q, const char *nm) {
+    for (int j = 0; j < q->ncols; j++)
+        if (!strcmp(q->cols[j].name, nm)) return 1;
+    return 0;
+}
+
+/* The smallest k >= 2 for which no column of q is named label_k (one pass:
+ * of n columns it is at most n + 2), or -1 out of memory. */
+static int free_suffix(const qres *q, const char *label) {
+    size_t l = strlen(label);
+    int lim = q->ncols + 2;
+    unsigned char *used = calloc((size_t)lim + 1, 1);
+    if (!used) return -1;
+    for (int j = 0; j < q->ncols; j++) {
+        const char *nm = q->cols[j].name;
+        if (strncmp(nm, label, l) || nm[l] != '_' || nm[l + 1] < '1' || nm[l + 1] > '9') continue;
+        char *end;
+        long v = strtol(nm + l + 1, &end, 10);
+        if (!*end && v >= 2 && v <= lim) used[v] = 1;
+    }
+    int k = 2;
+    while (k < lim && used[k])
+        k++;
+    free(used);
+    return k;
+}
+
 static int add_col(px *p, qres *q, const char *label, ityp t, int notnull, int stored) {
     if (q->ncols >= IXS_MAX_COLS) return px_fail(p);
     ocol *nc = realloc(q->cols, sizeof(ocol) * (size_t)(q->ncols + 1));
@@ -151,11 +178,9 @@ static int add_col(px *p, qres *q, const char *label, ityp t, int notnull, int s
     q->cols = nc;
     char nm[IXS_NAME_MAX + 24];
     snprintf(nm, sizeof nm, "%s", label);
-    for (int k = 2;; k++) {
-        int dup = 0;
-        for (int j = 0; j < q->ncols && !dup; j++)
-            if (!strcmp(q->cols[j].name, nm)) dup = 1;
-        if (!dup) break;
+    if (col_named(q, nm)) {
+        int k = free_suffix(q, label);
+        if (k < 0) return px_failc(p, -208, NULL);
         snprintf(nm, sizeof nm, "%s_%d", label, k);
     }
     q->cols[q->ncols].name = strdup(nm);

@@ -371,6 +371,10 @@ static int sel_list(px *p, sel_core *c) {
     p->olap_ok = 1;
     for (;;) {
         if ((rc = item_parse(p, c))) break;
+        if (c->nitems > IXS_MAX_COLS) { /* counted before the items are resolved */
+            rc = px_fail(p);
+            break;
+        }
         if (p->i < c->list_end && px_acc_op(p, ",")) continue;
         break;
     }
