@@ -1027,7 +1027,7 @@ int ixd_stmt_orphaned(const ixd_stmt *s) {
 /* A statement whose database closed under it (stmts_detach): IXD_E_NO_STMT,
  * never a call through its NULL db. */
 static int orphan_err(const ixd_stmt *s, ixd_err *err) {
-    if (s->db) return 0;
+    if (!ixd_stmt_orphaned(s)) return 0;
     ixd_seterr(err, IXD_E_NO_STMT, 0, 0, NULL);
     return 1;
 }

@@ -37,18 +37,18 @@
  * by the lexer or the parser before anything recurses past it. */
 #define IXS_MAX_SQL    (1u << 20) /* statement text, bytes: IXS_E_STMT_LONG */
 #define IXS_MAX_TOKENS 262144     /* tokens of one statement: IXS_E_STMT_LONG */
-#define IXS_MAX_NEST                                                                               \
-    255 /* parentheses (and the calls, CASEs and subqueries                                        \
-           in them) nested in one another: IXS_E_COMPLEX */
+/* parentheses (and the calls, CASEs and subqueries in them) nested in one
+ * another: IXS_E_COMPLEX */
+#define IXS_MAX_NEST 255
 /* The parser's own recursion: an expression level in parentheses passes
  * through four grammar levels (OR, NOT, +, unary), a subquery through a few
  * more. */
 #define IXS_MAX_DEPTH  (4 * IXS_MAX_NEST + 8)
 #define IXS_MAX_HEIGHT 1000   /* an expression tree's height (chains are balanced) */
 #define IXS_MAX_TERMS  100000 /* operands of one AND/OR/+/|| chain, items of an IN list */
-#define IXS_CHAIN_FLAT                                                                             \
-    16 /* a +/- or * chain of more terms is evaluated as a                                         \
-          balanced tree (its SQL nests log2(n) deep) */
+/* a +/- or * chain of more terms is evaluated as a balanced tree (its SQL
+ * nests log2(n) deep) */
+#define IXS_CHAIN_FLAT      16
 #define IXS_MAX_PARAMS      4096
 #define IXS_MAX_COLS        1000 /* columns of a table or a select list */
 #define IXS_MAX_TABS        64   /* tables in one FROM */

@@ -28,10 +28,7 @@ int ixs_ex_height_check(px *p, ixs_ex *e) {
     e->h = h + 1;
     if (e->h <= IXS_MAX_HEIGHT) return 0;
     p->i = e->tok;
-    px_too_complex(p);
-    snprintf(p->err->text, sizeof p->err->text, "expression nested more than %d levels deep",
-             IXS_MAX_HEIGHT);
-    return -1;
+    return px_too_complex(p, "expression nested more than %d levels deep", IXS_MAX_HEIGHT);
 }
 
 void ixs_chain_free(ixs_chain *c) {
@@ -74,10 +71,7 @@ int ixs_chain_add(px *p, ixs_chain *c, ixs_ex *e, char op) {
     if (c->n >= IXS_MAX_TERMS) {
         p->i = e->tok;
         ixs_ex_free(e);
-        px_too_complex(p);
-        snprintf(p->err->text, sizeof p->err->text, "more than %d operands in one chain",
-                 IXS_MAX_TERMS);
-        return -1;
+        return px_too_complex(p, "more than %d operands in one chain", IXS_MAX_TERMS);
     }
     if (!c->cap) {
         c->t = c->in_t;
@@ -104,9 +98,9 @@ static int same_family(const ixs_ex *e, int kind, char sub) {
 /* The operands of e, a chain of kind (in parentheses or not), into c with
  * the sign they have in it (neg: e is subtracted); e's own nodes freed. */
 static int chain_splice(px *p, ixs_chain *c, ixs_ex *e, int kind, char sub, int neg, char op) {
-    if (ixs_stack_low()) {
+    if (px_stack_check(p, e->tok)) {
         ixs_ex_free(e);
-        return px_too_complex(p);
+        return -1;
     }
     ixs_ex *in = e->op == EX_PAREN && e->a && same_family(e->a, kind, sub) ? e->a : NULL;
     if (!in && !same_family(e, kind, sub))
@@ -197,27 +191,26 @@ static ixs_ex *left_deep(px *p, ixs_chain *c) {
 static int chain_family(const ixs_chain *c, int kind, char *sub) {
     *sub = c->op[1];
     if (kind != EX_ARITH) return kind;
-    int cat = 0, add = 0, mul = 0, div = 0;
+    int cat = 0, add = 0, mul = 0;
     for (int k = 1; k < c->n; k++) {
         cat += c->op[k] == '|';
         add += c->op[k] == '+' || c->op[k] == '-';
         mul += c->op[k] == '*';
-        div += c->op[k] == '/';
     }
     if (cat == c->n - 1) return EX_CONCAT;
-    if (add == c->n - 1 || mul == c->n - 1) return EX_ARITH;
-    (void)div;
-    return 0;
+    return add == c->n - 1 || mul == c->n - 1 ? EX_ARITH : 0;
 }
 
 ixs_ex *ixs_chain_tree(px *p, ixs_chain *c, int kind) {
     ixs_ex *e = NULL;
     char sub;
     int fam = c->n > 1 ? chain_family(c, kind, &sub) : 0;
-    int total = 0;
-    for (int k = 0; fam && k < c->n; k++)
-        total += chain_count(c->t[k], fam, sub);
-    if (fam == EX_ARITH && total <= IXS_CHAIN_FLAT) fam = 0;
+    if (fam == EX_ARITH) { /* balanced only past IXS_CHAIN_FLAT terms */
+        int total = 0;
+        for (int k = 0; k < c->n; k++)
+            total += chain_count(c->t[k], fam, sub);
+        if (total <= IXS_CHAIN_FLAT) fam = 0;
+    }
     if (!fam) {
         e = c->n ? left_deep(p, c) : NULL;
         ixs_chain_free(c);

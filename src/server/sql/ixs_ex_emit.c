@@ -358,10 +358,7 @@ static int emit_not(px *p, ixs_ex *e, xv *out) {
 
 int ixs_ex_emit_node(px *p, ixs_ex *e, xv *out) {
     if (p->failed) return -1;
-    if (ixs_stack_low()) {
-        p->i = e->tok;
-        return px_too_complex(p);
-    }
+    if (px_stack_check(p, e->tok)) return -1;
     switch (e->op) {
     case EX_LIT: return emit_lit(p, e, out);
     case EX_PARAM: return emit_param(p, e, out);

@@ -202,9 +202,7 @@ static ixs_ex *parse_case(px *p) {
     if (!px_kw(p, p->i, IXK_WHEN) && !(e->a = parse_or(p))) goto fail;
     while (px_acc(p, IXK_WHEN)) {
         if (e->nk >= 2 * IXS_EX_MAXWHEN) {
-            px_too_complex(p);
-            snprintf(p->err->text, sizeof p->err->text, "more than %d WHEN branches in a CASE",
-                     IXS_EX_MAXWHEN);
+            px_too_complex(p, "more than %d WHEN branches in a CASE", IXS_EX_MAXWHEN);
             goto fail;
         }
         if (ixs_ex_kid_add(p, e, e->a ? parse_add(p) : ixs_ex_parse(p, IXS_EX_COND))) goto fail;
@@ -623,10 +621,7 @@ static int pred_in(px *p, ixs_ex *e) {
     e->op = EX_IN_LIST;
     do {
         if (e->nk >= IXS_MAX_TERMS) {
-            px_too_complex(p);
-            snprintf(p->err->text, sizeof p->err->text, "more than %d items in an IN list",
-                     IXS_MAX_TERMS);
-            return -1;
+            return px_too_complex(p, "more than %d items in an IN list", IXS_MAX_TERMS);
         }
         if (ixs_ex_kid_add(p, e, parse_add(p))) return -1;
     } while (px_acc_op(p, ","));

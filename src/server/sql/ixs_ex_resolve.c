@@ -300,10 +300,7 @@ static void type_node(ixs_ex *e) {
 
 int ixs_ex_resolve(px *p, ixs_ex *e) {
     if (!e || p->failed) return p->failed ? -1 : 0;
-    if (ixs_stack_low()) {
-        p->i = e->tok;
-        return px_too_complex(p);
-    }
+    if (px_stack_check(p, e->tok)) return -1;
     if (e->op == EX_COL) return resolve_name(p, e);
     if (e->op == EX_CALL && e->sub == EXC_TS) return ixs_ts_call_resolve(p, e);
     if (ixs_ex_resolve(p, e->a) || ixs_ex_resolve(p, e->b) || ixs_ex_resolve(p, e->c)) return -1;

@@ -5,6 +5,8 @@
  * shape. */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "server/sql/ixs_parse.h"
@@ -38,16 +40,27 @@ int ixs_stack_low(void) {
     return floor && (uintptr_t)__builtin_frame_address(0) < floor;
 }
 
-int px_too_complex(px *p) {
-    int pos = p->i < p->nt ? p->t[p->i].pos : (int)p->n;
+int px_too_complex(px *p, const char *fmt, ...) {
     if (p->failed) return -1;
     p->failed = 1;
-    return ixd_seterr(p->err, IXS_E_COMPLEX, 0, pos,
-                      "statement nested too deeply: at most %d levels of parentheses",
-                      IXS_MAX_NEST);
+    int pos = p->i < p->nt ? p->t[p->i].pos : (int)p->n;
+    ixd_seterr(p->err, IXS_E_COMPLEX, 0, pos, NULL);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err->text, sizeof p->err->text, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int px_stack_check(px *p, int at) {
+    if (!ixs_stack_low()) return 0;
+    p->i = at;
+    return px_too_complex(p, "statement nested too deeply for the server's stack");
 }
 
 int px_deeper(px *p) {
-    if (++p->depth > IXS_MAX_DEPTH || ixs_stack_low()) return px_too_complex(p);
+    if (++p->depth > IXS_MAX_DEPTH || ixs_stack_low())
+        return px_too_complex(p, "statement nested too deeply: at most %d levels of parentheses",
+                              IXS_MAX_NEST);
     return 0;
 }

@@ -98,9 +98,14 @@ int px_acc_op(px *p, const char *op);
 int px_fail(px *p); /* -201 at the current token */
 /* ixs_limit.c: one more level of the parser's recursion (p->depth): 0, or
  * -1 with IXS_E_COMPLEX at the current token past IXS_MAX_DEPTH or when the
- * stack runs short. px_too_complex sets that error. */
+ * stack runs short. px_too_complex sets that error at the current token,
+ * its insertion text (fmt) naming the limit, unless p failed already:
+ * returns -1. */
 int px_deeper(px *p);
-int px_too_complex(px *p);
+int px_too_complex(px *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* For a recursive walk, at the node whose first token is at: 0, or -1 with
+ * IXS_E_COMPLEX there when the stack runs short (ixs_stack_low). */
+int px_stack_check(px *p, int at);
 /* 1 when this thread's stack has less than its reserve left: a recursive
  * walk stops with IXS_E_COMPLEX instead of going deeper. */
 int ixs_stack_low(void);

@@ -22,15 +22,6 @@ typedef struct sps {
     int depth; /* nesting of statements and ELIF (bounded: hostile input) */
 } sps;
 
-/* Statements nested past SPL_MAX_NEST (or the stack running short). */
-static int spl_too_deep(px *p) {
-    if (p->failed) return -1;
-    px_too_complex(p);
-    snprintf(p->err->text, sizeof p->err->text, "SPL statements nested more than %d deep",
-             SPL_MAX_NEST);
-    return -1;
-}
-
 static spl_node *node_new(sps *s, int kind) {
     spl_node *n = calloc(1, sizeof *n);
     if (!n) {
@@ -483,7 +474,8 @@ static int if_stmt(sps *s, spl_node *n) {
     px *p = s->p;
     if (cond(s, then, &n->q) || px_expect(p, IXK_THEN) || stmts(s, &n->body, ends)) return -1;
     if (px_acc(p, IXK_ELIF)) {
-        if (++s->depth > SPL_MAX_NEST) return spl_too_deep(p);
+        if (++s->depth > SPL_MAX_NEST)
+            return px_too_complex(p, "SPL statements nested more than %d deep", SPL_MAX_NEST);
         spl_node *e = node_new(s, SN_IF);
         if (!e) return -1;
         n->elsep = e;
@@ -689,7 +681,8 @@ static int handler(sps *s, spl_node *blk) {
 static int stmt(sps *s, spl_node **out) {
     px *p = s->p;
     *out = NULL;
-    if (s->depth + 1 > SPL_MAX_NEST || ixs_stack_low()) return spl_too_deep(p);
+    if (s->depth + 1 > SPL_MAX_NEST || ixs_stack_low())
+        return px_too_complex(p, "SPL statements nested more than %d deep", SPL_MAX_NEST);
     spl_node *n = node_new(s, SN_SQL);
     if (!n) return -1;
     int rc, depth = s->depth++;
