@@ -703,13 +703,22 @@ int ixs_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
     }
 }
 
+size_t ixs_text_width(ityp t) {
+    switch (t.code) {
+    case IX_T_CHAR:
+    case IX_T_NCHAR: return (t.len & 0xffff) ? (t.len & 0xffff) : 1;
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR: return (t.len & 0xff) ? (t.len & 0xff) : 255;
+    default: return t.len ? t.len : 2048; /* LVARCHAR */
+    }
+}
+
 static int put_text_type(ityp t, const uint8_t *s, size_t n, ixb_wbuf *out) {
+    size_t w = ixs_text_width(t);
+    if (n > w) n = w;
     switch (t.code) {
     case IX_T_CHAR:
     case IX_T_NCHAR: {
-        size_t w = t.len & 0xffff;
-        if (w == 0) w = 1;
-        if (n > w) n = w;
         ixb_put_bytes(out, s, n);
         for (size_t i = n; i < w; i++)
             ixb_put_u8(out, ' ');
@@ -717,16 +726,11 @@ static int put_text_type(ityp t, const uint8_t *s, size_t n, ixb_wbuf *out) {
     }
     case IX_T_VARCHAR:
     case IX_T_NVARCHAR: {
-        size_t w = t.len & 0xff;
-        if (w == 0) w = 255;
-        if (n > w) n = w;
         ixb_put_u8(out, (uint8_t)n);
         ixb_put_bytes(out, s, n);
         return 0;
     }
     default: { /* LVARCHAR */
-        size_t w = t.len ? t.len : 2048;
-        if (n > w) n = w;
         ixb_put_u8(out, 0);
         ixb_put_i32(out, (int64_t)n);
         ixb_put_bytes(out, s, n);
@@ -752,15 +756,7 @@ enum {
 };
 
 size_t ixs_store_text_len(ityp t, const uint8_t *s, size_t n) {
-    size_t w = n;
-    switch (t.code) {
-    case IX_T_CHAR:
-    case IX_T_NCHAR: w = (t.len & 0xffff) ? (t.len & 0xffff) : 1; break;
-    case IX_T_VARCHAR:
-    case IX_T_NVARCHAR: w = (t.len & 0xff) ? (t.len & 0xff) : 255; break;
-    case IX_T_LVARCHAR: w = t.len ? t.len : 2048; break;
-    default: break;
-    }
+    size_t w = ixs_is_char(t.code) && t.code != IX_T_TEXT ? ixs_text_width(t) : n;
     if (n <= w) return n;
     if (t.code == IX_T_CHAR || t.code == IX_T_NCHAR)
         while (w > 0 && s[w - 1] == ' ')

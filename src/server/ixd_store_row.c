@@ -41,9 +41,9 @@ static int plan_col(ityp t, uint32_t *width) {
     case IX_T_FLOAT: *width = 8; return RK_FLOAT;
     case IX_T_SMALLFLOAT: *width = 4; return RK_SMALLFLOAT;
     case IX_T_VARCHAR:
-    case IX_T_NVARCHAR: *width = (t.len & 0xff) ? (t.len & 0xff) : 255; return RK_VARCHAR;
+    case IX_T_NVARCHAR: *width = (uint32_t)ixs_text_width(t); return RK_VARCHAR;
     case IX_T_CHAR:
-    case IX_T_NCHAR: *width = (t.len & 0xffff) ? (t.len & 0xffff) : 1; return RK_CHAR;
+    case IX_T_NCHAR: *width = (uint32_t)ixs_text_width(t); return RK_CHAR;
     default: *width = 0; return RK_GENERIC;
     }
 }

@@ -174,6 +174,9 @@ int ixs_cvt_code(ityp to, int ixrc);
  * column of type t keeps: cut to its length, a CHAR without the trailing
  * blanks of the cut; n when it fits. */
 int ixs_store_check(ityp t, const sval *v);
+/* The most bytes a value of character type t (CHAR, NCHAR, VARCHAR,
+ * NVARCHAR, LVARCHAR) holds: its declared length, or the type's default. */
+size_t ixs_text_width(ityp t);
 size_t ixs_store_text_len(ityp t, const uint8_t *s, size_t n);
 
 /* decimal helpers */
