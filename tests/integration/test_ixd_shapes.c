@@ -96,7 +96,8 @@ static void below_limits(ixd_proc *p, tconn *c) {
     shape(p, c, "sum of 2,500 terms", chain("select ", "1", "+", 2500, from), 0, "2500");
     shape(p, c, "sum of 99 terms", chain("select ", "1", "+", 99, from), 0, "99");
     shape(p, c, "|| of 99 terms", chain("select length(", "'a'", "||", 99, ")"), 0, "99");
-    shape(p, c, "DECIMAL sum of 3,000 terms", chain("select ", "0.5", "+", 3000, from), 0, NULL);
+    shape(p, c, "DECIMAL sum of 3,000 terms", chain("select ", "0.5", "+", 3000, from), 0,
+          "1500.0");
     shape(p, c, "alternating +/- of 1,001 terms", chain("select 0", " + %ld - 1", "", 1000, from),
           0, "498500");
     shape(p, c, "OR chain of 10,000 terms",
