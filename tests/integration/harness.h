@@ -322,4 +322,21 @@ static inline const char *treply_value(const treply *r, int row, int col, char *
     return buf;
 }
 
+/* COMMAND sql: its SQLCODE, or TCONN_FAILED when the connection failed. */
+#define TCONN_FAILED (-99999)
+static inline int tconn_exec(tconn *c, const char *sql, treply *r) {
+    return tconn_command(c, sql, r) ? TCONN_FAILED : r->sqlcode;
+}
+
+/* The first column of the first row of query sql as text into buf ("ERR"
+ * when it fails or gives no row). Returns buf. */
+static inline const char *tconn_value(tconn *c, const char *sql, char *buf, size_t cap) {
+    treply r = {0};
+    snprintf(buf, cap, "ERR");
+    if (tconn_select(c, sql, 4096, &r, NULL) == 0 && r.ntuples > 0)
+        treply_value(&r, 0, 0, buf, cap);
+    ixb_wbuf_free(&r.tuples);
+    return buf;
+}
+
 #endif

@@ -20,34 +20,19 @@
 
 static const char *U = "informix", *P = "in4mix";
 
-static int exec_sql(tconn *c, const char *sql, treply *r) {
-    int rc = tconn_command(c, sql, r);
-    return rc ? -99999 : r->sqlcode;
-}
-
 static void ok(tconn *c, const char *sql) {
     treply r = {0};
-    int code = exec_sql(c, sql, &r);
+    int code = tconn_exec(c, sql, &r);
     CHECK(code == 0, "%s -> %d %s", sql, code, r.errtext);
     ixb_wbuf_free(&r.tuples);
 }
 
 static void fails(tconn *c, const char *sql, int sqlcode, int isam) {
     treply r = {0};
-    int code = exec_sql(c, sql, &r);
+    int code = tconn_exec(c, sql, &r);
     CHECK(code == sqlcode && r.isamcode == isam, "%s -> %d/%d, want %d/%d", sql, code, r.isamcode,
           sqlcode, isam);
     ixb_wbuf_free(&r.tuples);
-}
-
-/* The first column of the first row of a query, as text. */
-static const char *value(tconn *c, const char *sql, char *buf, size_t cap) {
-    treply r = {0};
-    snprintf(buf, cap, "ERR");
-    if (tconn_select(c, sql, 4096, &r, NULL) == 0 && r.ntuples > 0)
-        treply_value(&r, 0, 0, buf, cap);
-    ixb_wbuf_free(&r.tuples);
-    return buf;
 }
 
 /* One message (SQ_BEGIN, SQ_CMMTWORK, a savepoint message) and its EOT. */
@@ -57,7 +42,7 @@ static int message(tconn *c, int tag, const char *name, treply *r) {
     else
         ixp_enc_tag(&c->out, tag);
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
-    if (tconn_flush(c) || tconn_reply(c, r)) return -99999;
+    if (tconn_flush(c) || tconn_reply(c, r)) return TCONN_FAILED;
     return r->sqlcode;
 }
 
@@ -92,14 +77,15 @@ static void test_full_disk(ixd_proc *p) {
     fails(&c, "COMMIT WORK", -942, -131);
     CHECK(message(&c, IXP_SQ_CMMTWORK, NULL, &r) == -255, "then not in transaction (%d)",
           r.sqlcode);
-    CHECK(!strcmp(value(&c, "SELECT count(*) FROM t", v, sizeof v), "1"), "one row (%s)", v);
+    CHECK(!strcmp(tconn_value(&c, "SELECT count(*) FROM t", v, sizeof v), "1"), "one row (%s)", v);
     CHECK(set_fsize(p->pid, RLIM_INFINITY) == 0, "limit lifted");
     ok(&c, "INSERT INTO t VALUES (5, 'after')");
     ok(&c, "BEGIN WORK");
     ok(&c, "INSERT INTO t VALUES (6, 'after')");
     ok(&c, "COMMIT WORK");
     ok(&c, "CREATE INDEX ti ON t (id)");
-    CHECK(!strcmp(value(&c, "SELECT sum(id) FROM t", v, sizeof v), "12"), "rows 1, 5, 6 (%s)", v);
+    CHECK(!strcmp(tconn_value(&c, "SELECT sum(id) FROM t", v, sizeof v), "12"), "rows 1, 5, 6 (%s)",
+          v);
     ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
 }
@@ -151,8 +137,8 @@ static void test_savepoint_messages(ixd_proc *p) {
         ok(&c, "INSERT INTO sp VALUES (1)");
         CHECK(message(&c, IXP_SQ_RBSVPOINT, names[i], &r) == 0, "RBSVPOINT [%s] -> %d", names[i],
               r.sqlcode);
-        CHECK(!strcmp(value(&c, "SELECT count(*) FROM sp", v, sizeof v), "0"), "rolled back (%s)",
-              v);
+        CHECK(!strcmp(tconn_value(&c, "SELECT count(*) FROM sp", v, sizeof v), "0"),
+              "rolled back (%s)", v);
         CHECK(message(&c, IXP_SQ_RELSVPOINT, names[i], &r) == 0, "RELSVPOINT [%s] -> %d", names[i],
               r.sqlcode);
         CHECK(message(&c, IXP_SQ_RELSVPOINT, names[i], &r) == -83, "released [%s] -> %d", names[i],
@@ -166,7 +152,8 @@ static void test_savepoint_messages(ixd_proc *p) {
     ok(&c, "SAVEPOINT \"Quoted\"");
     CHECK(message(&c, IXP_SQ_RBSVPOINT, "Quoted", &r) == 0, "RBSVPOINT Quoted -> %d", r.sqlcode);
     CHECK(message(&c, IXP_SQ_CMMTWORK, NULL, &r) == 0, "SQ_CMMTWORK");
-    CHECK(!strcmp(value(&c, "SELECT count(*) FROM sp", v, sizeof v), "0"), "nothing kept (%s)", v);
+    CHECK(!strcmp(tconn_value(&c, "SELECT count(*) FROM sp", v, sizeof v), "0"),
+          "nothing kept (%s)", v);
     ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
 }
@@ -183,13 +170,13 @@ static void test_drop_in_use(ixd_proc *p) {
     ok(&b, "INSERT INTO t VALUES (1)");
     fails(&a, "DROP DATABASE shared", -425, 0);
     ok(&b, "INSERT INTO t VALUES (2)");
-    CHECK(!strcmp(value(&b, "SELECT count(*) FROM t", v, sizeof v), "2"), "B's rows (%s)", v);
+    CHECK(!strcmp(tconn_value(&b, "SELECT count(*) FROM t", v, sizeof v), "2"), "B's rows (%s)", v);
     tconn_close(&b);
     /* B's session ends asynchronously: wait for the drop to be allowed */
     int code = -425;
     for (int i = 0; i < 200 && code == -425; i++) {
         treply r = {0};
-        code = exec_sql(&a, "DROP DATABASE shared", &r);
+        code = tconn_exec(&a, "DROP DATABASE shared", &r);
         ixb_wbuf_free(&r.tuples);
         if (code == -425) nanosleep(&(struct timespec){0, 10000000}, NULL);
     }

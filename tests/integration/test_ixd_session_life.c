@@ -35,30 +35,15 @@ enum {
     RAISED = -746          /* the SQLCODE fails() raises */
 };
 
-static int exec_sql(tconn *c, const char *sql, treply *r) {
-    int rc = tconn_command(c, sql, r);
-    return rc ? -99999 : r->sqlcode;
-}
-
 static void ok(tconn *c, const char *sql) {
     treply r = {0};
-    int code = exec_sql(c, sql, &r);
+    int code = tconn_exec(c, sql, &r);
     CHECK(code == 0, "%s -> %d %s", sql, code, r.errtext);
     ixb_wbuf_free(&r.tuples);
 }
 
-/* The first column of the first row of a query, as text. */
-static const char *value(tconn *c, const char *sql, char *buf, size_t cap) {
-    treply r = {0};
-    snprintf(buf, cap, "ERR");
-    if (tconn_select(c, sql, 4096, &r, NULL) == 0 && r.ntuples > 0)
-        treply_value(&r, 0, 0, buf, cap);
-    ixb_wbuf_free(&r.tuples);
-    return buf;
-}
-
 /* Statement id + one body-less message (OPEN, EXECUTE, ...) + EOT; the
- * group's SQLCODE, or -99999 when the connection failed. */
+ * group's SQLCODE, or TCONN_FAILED when the connection failed. */
 static int on_id(tconn *c, int id, int tag, treply *r) {
     ixp_enc_id(&c->out, id);
     if (tag == IXP_SQ_NFETCH)
@@ -66,7 +51,7 @@ static int on_id(tconn *c, int id, int tag, treply *r) {
     else
         ixp_enc_tag(&c->out, tag);
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
-    if (tconn_flush(c) || tconn_reply(c, r)) return -99999;
+    if (tconn_flush(c) || tconn_reply(c, r)) return TCONN_FAILED;
     return r->sqlcode;
 }
 
@@ -90,8 +75,8 @@ static void make_big(tconn *c) {
     ok(c, "INSERT INTO big SELECT x.a FROM ten x, ten y, ten z");
     ok(c, "CREATE TABLE locked (a INTEGER)");
     char v[32];
-    CHECK(atoi(value(c, "SELECT COUNT(*) FROM big", v, sizeof v)) == BIG_ROWS, "big has %s rows",
-          v);
+    CHECK(atoi(tconn_value(c, "SELECT COUNT(*) FROM big", v, sizeof v)) == BIG_ROWS,
+          "big has %s rows", v);
 }
 
 /* A client that takes the write lock, starts a query that does not end,
@@ -101,7 +86,8 @@ static int orphan(int port, int reset, int commit) {
     tconn c;
     treply r = {0};
     if (tconn_login(&c, port, U, P, "life")) return -1;
-    int rc = exec_sql(&c, "BEGIN WORK", &r) || exec_sql(&c, "INSERT INTO locked VALUES (1)", &r);
+    int rc =
+        tconn_exec(&c, "BEGIN WORK", &r) || tconn_exec(&c, "INSERT INTO locked VALUES (1)", &r);
     int id = rc ? -1 : tconn_prepare(&c, "SELECT COUNT(*) FROM big a, big b, big c, big d", 0, &r);
     if (id < 0 || on_id(&c, id, IXP_SQ_OPEN, &r)) rc = -1;
     ixb_wbuf_free(&r.tuples);
@@ -129,7 +115,7 @@ static int orphan(int port, int reset, int commit) {
 static int64_t lock_free_after(tconn *c, int64_t from) {
     for (;;) {
         treply r = {0};
-        int code = exec_sql(c, "INSERT INTO locked VALUES (2)", &r);
+        int code = tconn_exec(c, "INSERT INTO locked VALUES (2)", &r);
         ixb_wbuf_free(&r.tuples);
         int64_t t = now_ms() - from;
         if (code == 0) return t;
@@ -153,7 +139,7 @@ static void test_orphan(ixd_proc *p, int reset, int commit) {
           reset ? "RST" : "FIN", (long long)t, GONE_WITHIN_MS);
     /* its transaction rolled back (a COMMIT it sent behind the query not
      * handled): only the observer's row */
-    CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM locked WHERE a = 1", v, sizeof v), "0"),
+    CHECK(!strcmp(tconn_value(&c, "SELECT COUNT(*) FROM locked WHERE a = 1", v, sizeof v), "0"),
           "the orphan's row rolled back (%s left)", v);
     tconn_close(&c);
 }
@@ -242,10 +228,10 @@ static void test_orphan_lock_wait(ixd_proc *p) {
 /* ---- orphans over TLS ----------------------------------------------------- */
 
 /* Sends c->out over ssl and reads up to the group's EOT (or the login
- * answer). Returns the group's SQLCODE, or -99999 when the connection
+ * answer). Returns the group's SQLCODE, or TCONN_FAILED when the connection
  * failed. */
 static int tls_group(SSL *ssl, tconn *c) {
-    if (c->out.len && SSL_write(ssl, c->out.data, (int)c->out.len) <= 0) return -99999;
+    if (c->out.len && SSL_write(ssl, c->out.data, (int)c->out.len) <= 0) return TCONN_FAILED;
     ixb_wbuf_reset(&c->out);
     int code = 0;
     for (;;) {
@@ -258,7 +244,7 @@ static int tls_group(SSL *ssl, tconn *c) {
         if (rc == IX_OK) continue;
         uint8_t buf[16384];
         int n = rc == IX_NEED_MORE ? SSL_read(ssl, buf, sizeof buf) : -1;
-        if (n <= 0) return -99999;
+        if (n <= 0) return TCONN_FAILED;
         ixp_reader_feed(&c->rd, buf, (size_t)n);
     }
 }
@@ -372,16 +358,16 @@ static void test_function_at_open(ixd_proc *p) {
     CHECK(tconn_login(&c, p->port, U, P, "life") == 0, "login");
     make_functions(&c);
     CHECK(open_close(&c, "once()") == 0, "OPEN of once() outside a transaction");
-    CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM called", v, sizeof v), "1"),
+    CHECK(!strcmp(tconn_value(&c, "SELECT COUNT(*) FROM called", v, sizeof v), "1"),
           "once() ran at OPEN outside a transaction (%s rows)", v);
     ok(&c, "BEGIN WORK");
     CHECK(open_close(&c, "once()") == 0, "OPEN of once() in a transaction");
-    CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM called", v, sizeof v), "2"),
+    CHECK(!strcmp(tconn_value(&c, "SELECT COUNT(*) FROM called", v, sizeof v), "2"),
           "once() ran at OPEN in a transaction (%s rows)", v);
     int code = open_close(&c, "fails()");
     CHECK(code == RAISED, "fails() in a transaction: OPEN answers %d (want %d)", code, RAISED);
     ok(&c, "COMMIT WORK");
-    CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM called", v, sizeof v), "2"),
+    CHECK(!strcmp(tconn_value(&c, "SELECT COUNT(*) FROM called", v, sizeof v), "2"),
           "the transaction's call committed (%s rows)", v);
     ok(&c, "BEGIN WORK");
     treply r = {0};
@@ -406,7 +392,7 @@ static void test_ts_function_at_open(ixd_proc *p) {
     int code = open_close(&c, "oni_ts_create('meter', 'readings', 1, '2026-03-01 00:00', "
                               "'15 minutes')");
     CHECK(code == 0, "OPEN of oni_ts_create in a transaction: %d", code);
-    CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM meter", v, sizeof v), "1"),
+    CHECK(!strcmp(tconn_value(&c, "SELECT COUNT(*) FROM meter", v, sizeof v), "1"),
           "oni_ts_create ran at OPEN (%s series)", v);
     code = open_close(&c, "oni_ts_create('nosuch', 'readings', 1, '2026-03-01 00:00', "
                           "'15 minutes')");
@@ -463,7 +449,7 @@ static void test_closed_db_stmts(ixd_proc *p) {
               "CLOSE and RELEASE of cursor %d", i);
     }
     char v[32];
-    CHECK(!strcmp(value(&c, "SELECT COUNT(*) FROM dropme", v, sizeof v), "0"),
+    CHECK(!strcmp(tconn_value(&c, "SELECT COUNT(*) FROM dropme", v, sizeof v), "0"),
           "the table was not dropped (%s)", v);
     ixb_wbuf_free(&r.tuples);
     tconn_close(&c);

@@ -17,11 +17,6 @@
 
 static const char *U = "informix", *P = "in4mix";
 
-static int exec_sql(tconn *c, const char *sql, treply *r) {
-    int rc = tconn_command(c, sql, r);
-    return rc ? -99999 : r->sqlcode;
-}
-
 static int has_blob(const treply *r) {
     for (int i = 0; i < r->ntags; i++)
         if (r->tags[i] == IXP_SQ_BLOB) return 1;
@@ -30,7 +25,7 @@ static int has_blob(const treply *r) {
 
 static void ok(tconn *c, const char *sql) {
     treply r = {0};
-    int code = exec_sql(c, sql, &r);
+    int code = tconn_exec(c, sql, &r);
     CHECK(code == 0, "%s -> %d %s", sql, code, r.errtext);
     ixb_wbuf_free(&r.tuples);
 }
@@ -42,13 +37,13 @@ static void test_scroll_and_serials(ixd_proc *p) {
     ok(&c, "DATABASE s2");
     ok(&c, "CREATE TABLE n (id SERIAL8, v INTEGER)");
     treply r = {0};
-    exec_sql(&c, "INSERT INTO n (v) VALUES (7)", &r);
+    tconn_exec(&c, "INSERT INTO n (v) VALUES (7)", &r);
     CHECK(r.sqlcode == 0 && r.serial8 == 1, "SERIAL8 reported in INSERTDONE (%lld)",
           (long long)r.serial8);
-    exec_sql(&c, "INSERT INTO n (id, v) VALUES (100, 8)", &r);
+    tconn_exec(&c, "INSERT INTO n (id, v) VALUES (100, 8)", &r);
     CHECK(r.serial8 == 100, "explicit SERIAL8 reported (%lld)", (long long)r.serial8);
     for (int i = 0; i < 8; i++)
-        exec_sql(&c, "INSERT INTO n (v) VALUES (9)", &r);
+        tconn_exec(&c, "INSERT INTO n (v) VALUES (9)", &r);
     /* Scroll cursor over 10 rows. */
     int id = tconn_prepare(&c, "SELECT v, id FROM n ORDER BY id", 0, &r);
     treply d = r;
@@ -105,7 +100,7 @@ static void test_locks(ixd_proc *p) {
     treply r = {0};
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int code = exec_sql(&b, "INSERT INTO lk VALUES (2)", &r);
+    int code = tconn_exec(&b, "INSERT INTO lk VALUES (2)", &r);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double waited = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     CHECK((code == -244 || code == -243 || code == -271 || code == -107) &&
@@ -114,15 +109,15 @@ static void test_locks(ixd_proc *p) {
     CHECK(waited >= 0.8 && waited < 5, "it waited about its 1 s lock wait (%.2f s)", waited);
     ok(&b, "SET LOCK MODE TO NOT WAIT");
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    code = exec_sql(&b, "INSERT INTO lk VALUES (3)", &r);
+    code = tconn_exec(&b, "INSERT INTO lk VALUES (3)", &r);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     waited = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     CHECK(code < 0 && waited < 0.5, "NOT WAIT fails at once (%d, %.2f s)", code, waited);
     ok(&a, "COMMIT WORK");
     ok(&b, "SET LOCK MODE TO WAIT 5");
     ok(&b, "INSERT INTO lk VALUES (4)");
-    exec_sql(&a, "BEGIN WORK", &r);
-    CHECK(exec_sql(&a, "BEGIN WORK", &r) == -535, "BEGIN inside a transaction is -535 (%d)",
+    tconn_exec(&a, "BEGIN WORK", &r);
+    CHECK(tconn_exec(&a, "BEGIN WORK", &r) == -535, "BEGIN inside a transaction is -535 (%d)",
           r.sqlcode);
     ok(&a, "ROLLBACK WORK");
     ixb_wbuf_free(&r.tuples);
@@ -139,13 +134,13 @@ static void *worker(void *arg) {
     long bad = 0;
     treply w = {0};
     /* Informix's default is NOT WAIT: concurrent writers must ask to wait. */
-    if (exec_sql(&c, "SET LOCK MODE TO WAIT 30", &w) != 0) bad++;
+    if (tconn_exec(&c, "SET LOCK MODE TO WAIT 30", &w) != 0) bad++;
     ixb_wbuf_free(&w.tuples);
     for (int i = 0; i < 20; i++) {
         char sql[96];
         snprintf(sql, sizeof sql, "INSERT INTO many VALUES (%ld, %d)", k, i);
         treply r = {0};
-        if (exec_sql(&c, sql, &r) != 0) bad++;
+        if (tconn_exec(&c, sql, &r) != 0) bad++;
         ixb_wbuf_free(&r.tuples);
     }
     tconn_close(&c);
