@@ -157,7 +157,8 @@ void ixs_to_type(px *p, xv *v, ityp t); /* coerce to t's storage domain */
  * MERGE): out-of-range values refused, text cut to the column's length. */
 void ixs_to_store(px *p, xv *v, ityp t);
 /* Result column c of a query read as _s.name (INSERT ... SELECT, INTO
- * TEMP) into v, for ixs_to_store. */
+ * TEMP) into v (initialised here; the caller frees it with xv_free), for
+ * ixs_to_store. */
 void ixs_qcol_xv(const ocol *c, xv *v);
 ityp ixs_lit_type(const xv *v);
 int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t *collen);
