@@ -302,6 +302,13 @@ void ixp_conacc_defaults(ixp_conacc *a, const char *server_name, const char *ver
  * want is unresolved (§2.4 #5, §8 #18); this is a plausible IDS 14.10 one. */
 #define IXP_LOGIN_DEFAULT_BANNER "IBM Informix Dynamic Server Version 14.10.FC10"
 
+/* The serial-number field of the login accept by which ixd says who it is
+ * (a real server sends "Software Serial Number ..."; no IBM server begins
+ * it with this). libixdb uses forms only ixd is known to take (compat=auto,
+ * docs/protocol.md "Evidence") only when the accept's serial begins with it;
+ * `ixd --strict` sends a real server's serial instead. */
+#define IXP_IXD_SERIAL "ixd: Informix-compatible server on SQLite"
+
 /*
  * Fills *a with a rejection: ixp_conacc_defaults, then SL type
  * IXP_SL_AUTHFAIL_TYPE (3) and svc_error (e.g. -951), which the encoder puts
