@@ -404,6 +404,10 @@ enum { IXC_COMPAT_AUTO = 0, IXC_COMPAT_CONSERVATIVE = 1, IXC_COMPAT_FAST = 2 };
 /* conn.c: the largest NFETCH size to send on c (its forms and the granted
  * capabilities). */
 int32_t ixc_fetch_max(const ix_conn *c);
+/* conn.c: whether a version banner ("IBM Informix Dynamic Server Version
+ * 11.70.FC5", "... 12.10.UC1W2", "... 14.10.FC10") names 11.70.xC5 or later,
+ * the first release whose FET_BUF_SIZE may exceed 32767. */
+int ixc_banner_big_fetch(const char *banner);
 /* conn.c: how long one wait for the server may last (ms; 0 = for ever): the
  * read timeout, or the watchdog when that is shorter and the awaited reply
  * is one of a request that runs no user statement. */

@@ -1180,21 +1180,23 @@ static const char *const session_vars[] = {
     "DELIMIDENT",  "NODEFDAC",    "IFX_UPDDESC", "OPT_GOAL", "PSORT_NPROCS",
     "DBNLS",       "IFX_LOB_XFERSIZE"};
 
-/* Queues SQ_INFO and (when the DSN names a database) SQ_DBOPEN, each its
- * own group (§2.7, §2.8). */
-static void queue_info_dbopen(ix_conn *c, const dsn_opts *o) {
+/* Queues SQ_INFO (§2.7), its own group. */
+static void queue_info(ix_conn *c) {
     size_t mark = ixc_mark(c);
     ixp_bytes keys[2] = {{(const uint8_t *)"DBTEMP", 6}, {(const uint8_t *)"SUBQCACHESZ", 11}};
     ixp_bytes vals[2] = {{(const uint8_t *)"/tmp", 4}, {(const uint8_t *)"10", 2}};
     ixp_enc_info(&c->out, keys, vals, 2);
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
-    if (o->database && *o->database) {
-        mark = ixc_mark(c);
-        ixp_enc_dbopen(&c->out, o->database, strlen(o->database), 0);
-        ixp_enc_tag(&c->out, IXP_SQ_EOT);
-        ixc_queued(c, mark);
-    }
+}
+
+/* Queues SQ_DBOPEN (§2.8) when the DSN names a database, its own group. */
+static void queue_dbopen(ix_conn *c, const dsn_opts *o) {
+    if (!(o->database && *o->database)) return;
+    size_t mark = ixc_mark(c);
+    ixp_enc_dbopen(&c->out, o->database, strlen(o->database), 0);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixc_queued(c, mark);
 }
 
 /* login's answer when the server redirected the connection (*redir says
@@ -1252,10 +1254,7 @@ static int login_rejected(ix_conn *c, const dsn_opts *o, const ixp_conacc *a) {
     return ixc_fail_sql(c, code, 0, 0, ins);
 }
 
-/* Whether a version banner ("IBM Informix Dynamic Server Version
- * 11.70.FC5", "... 12.10.UC1W2", "... 14.10.FC10") names 11.70.xC5 or later,
- * the first release whose FET_BUF_SIZE may exceed 32767. */
-static int banner_big_fetch(const char *banner) {
+int ixc_banner_big_fetch(const char *banner) {
     const char *v = banner ? strstr(banner, "Version ") : NULL;
     int major, minor, fix;
     char train, kind;
@@ -1275,7 +1274,7 @@ static void choose_forms(ix_conn *c, const dsn_opts *o) {
     c->deferred_prepare = c->fast && o->deferred_prepare;
     c->pipeline_login = c->fast && o->pipeline_login;
     c->optofc = o->optofc;
-    c->fetch_max = c->fast || banner_big_fetch(c->server_version) ? IXC_FETCH_MAX_NEW
+    c->fetch_max = c->fast || ixc_banner_big_fetch(c->server_version) ? IXC_FETCH_MAX_NEW
                                                                  : IXC_FETCH_MAX_OLD;
     if (c->fast) c->fetch_max = INT32_MAX;
     snprintf(c->forms, sizeof c->forms, "%s%s%s%s%s", c->pipeline_login ? "pipeline_login," : "",
@@ -1335,14 +1334,17 @@ static int read_conacc(ix_conn *c, const dsn_opts *o, ixp_redirect_target *redir
 /* SQ_PROTOCOLS, SQ_INFO and SQ_DBOPEN after an accepted login: one flight
  * when pipeline_login (neither SQ_INFO nor SQ_DBOPEN depends on the granted
  * capabilities, and their replies are decoded after the answer has set
- * them); else SQ_PROTOCOLS alone first (the connect machine queues the rest
- * after its reply). */
+ * them); else SQ_PROTOCOLS alone first, and the connect machine sends each
+ * of the others after the answer to the one before (the verified order). */
 static void open_session_send(ix_conn *c, const dsn_opts *o) {
     size_t mark = ixc_mark(c);
     ixp_enc_protocols(&c->out, ixp_caps_jdbc_offer, sizeof ixp_caps_jdbc_offer);
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
-    if (c->pipeline_login) queue_info_dbopen(c, o);
+    if (c->pipeline_login) {
+        queue_info(c);
+        queue_dbopen(c, o);
+    }
 }
 
 /* ---- clusters: candidates, retries, redirects (docs/c-api.md "Clusters") --- */
@@ -1582,13 +1584,17 @@ static int attempt_session(ix_conn *c, struct ixc_connsm *m) {
         if (c->caps.f44)
             return ixc_kill(c, IX_EPROTO, "the server asks for a PAM conversation (not supported)");
         if (!c->pipeline_login) {
-            queue_info_dbopen(c, o);
+            queue_info(c);
             if ((rc = ixc_flush(c)) != IX_OK) return rc;
         }
         m->phase = CS_INFO;
         return IXC_WANT_READ;
     case CS_INFO:
         if (!(o->database && *o->database)) return IX_OK;
+        if (!c->pipeline_login) {
+            queue_dbopen(c, o);
+            if ((rc = ixc_flush(c)) != IX_OK) return rc;
+        }
         m->phase = CS_DBOPEN;
         return IXC_WANT_READ;
     default: /* CS_DBOPEN */

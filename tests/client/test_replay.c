@@ -606,7 +606,7 @@ static void test_flights_off(void) {
     ix_conn *c = NULL;
     int rc = ixc_connect_transport(&c, "user=u database=d pipeline_login=0 deferred_prepare=0",
                                    mem_new(&in, 4096, &sent));
-    CHECK(rc == IX_OK && c->roundtrips == 3, "pipeline_login=0: 3 round trips (%lld)",
+    CHECK(rc == IX_OK && c->roundtrips == 4, "pipeline_login=0: 4 round trips, each login group awaited (%lld)",
           (long long)c->roundtrips);
     int64_t r0 = c->roundtrips;
     size_t from = sent.len;
