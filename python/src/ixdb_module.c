@@ -1637,6 +1637,7 @@ static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObje
                     Py_DECREF(e);
                 }
             nfailed_all += nf;
+            total += n;
             break; /* the batch stops at its first refused row (ix_batch_execute) */
         } else if (rc != IX_OK) {
             /* connection error: rows from ix_batch_replied on got no reply */

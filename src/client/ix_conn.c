@@ -1282,6 +1282,11 @@ static void choose_forms(ix_conn *c, const dsn_opts *o) {
              c->optofc ? "open_fetch," : "", c->fetch_max > IXC_FETCH_MAX_OLD ? "fetch_1m," : "");
     size_t n = strlen(c->forms);
     if (n) c->forms[n - 1] = 0;
+    if (!tracing(c)) return;
+    static const char *const asked[] = {"auto", "conservative", "fast"};
+    ixp_printf(&c->line, "request forms: %s (compat=%s, %s): %s", ix_conn_compat(c),
+               asked[c->compat], c->is_ixd ? "the server is ixd" : "not ixd", c->forms);
+    emit_line(c, "--");
 }
 
 int32_t ixc_fetch_max(const ix_conn *c) {
@@ -2227,7 +2232,11 @@ static int txn_op(ix_conn *c, int tag, int opens) {
         if (tag == IXP_SQ_CMMTWORK && (rc = after_failed_commit(c, &r)) != IX_OK) return rc;
         return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
     }
-    c->in_txn = opens; /* what the message did is known, whatever XACTSTAT's levels mean */
+    /* what the message did is known, whatever XACTSTAT's levels mean */
+    if (opens)
+        c->in_txn = 1;
+    else
+        ixc_txn_ended(c);
     return IX_OK;
 }
 
@@ -2237,7 +2246,14 @@ int ix_begin(ix_conn *c) {
 int ix_commit(ix_conn *c) {
     return txn_op(c, IXP_SQ_CMMTWORK, 0);
 }
+/* SQ_RBWORK has one public source (libsqli): a server not known to take it
+ * gets ROLLBACK WORK as SQL text (SQ_COMMAND, a verified form). */
 int ix_rollback(ix_conn *c) {
+    if (c && c->logged_in && !c->fast) {
+        int rc = ix_exec(c, "rollback work");
+        if (rc == IX_ESQL) ixc_txn_ended(c); /* a failed ROLLBACK leaves none open */
+        return rc;
+    }
     return txn_op(c, IXP_SQ_RBWORK, 0);
 }
 

@@ -110,7 +110,14 @@ static void test_forms(void) {
     r0 = c->roundtrips;
     CHECK(ix_step(s) == IX_DONE && c->roundtrips - r0 == 1, "next INSERT: 1 round trip");
     ix_finalize(s);
+    CHECK(ix_begin(c) == IX_OK && ix_exec(c, "insert into t values (6)") == IX_OK &&
+              ix_rollback(c) == IX_OK && ix_autocommit(c),
+          "ROLLBACK WORK: %s", ix_errmsg(c));
+    CHECK(ix_rollback(c) == IX_ESQL && ix_sqlcode(c) == IX_SQLCODE_NOT_IN_TXN,
+          "-255 without a transaction (%d)", ix_sqlcode(c));
     ix_set_trace(c, NULL, NULL);
+    CHECK(count_of(t, "SQ_RBWORK") == 0 && count_of(t, "rollback work") == 2,
+          "conservative: ROLLBACK WORK as SQL text, not SQ_RBWORK");
     CHECK(count_of(t, "SQ_PREPARE") == 3, "traced: 3 PREPAREs (%d)", count_of(t, "SQ_PREPARE"));
     /* every PREPARE is followed by its own EOT: no deferred group */
     int deferred = 0;

@@ -293,7 +293,8 @@ static void test_commit_failure(void) {
     reply_done(&in, &caps);
 
     ix_conn *c = NULL;
-    int rc = ixc_connect_transport(&c, "user=u database=d", mem_new(&in, 4096, &sent));
+    /* fast: SQ_RBWORK (conservative sends ROLLBACK WORK as SQL text) */
+    int rc = ixc_connect_transport(&c, "user=u database=d compat=fast", mem_new(&in, 4096, &sent));
     CHECK(rc == IX_OK, "login");
     int tags[32], n;
     size_t from = sent.len;
