@@ -967,7 +967,8 @@ static int acts_on_stmt(int tag) {
  * when m was refused. */
 static int strict_unnamed_refused(ixd_sess *s, const ixp_msg *m) {
     if (!s->srv->strict) return 0;
-    if (m->tag == IXP_SQ_PREPARE || m->tag == IXP_SQ_ID || m->tag == IXP_SQ_EOT) {
+    if (m->tag == IXP_SQ_PREPARE || m->tag == IXP_SQ_ID || m->tag == IXP_SQ_EOT ||
+        m->tag == IXP_SQ_FETCHBLOB) { /* FETCHBLOB ends its group */
         s->prepared_no_id = m->tag == IXP_SQ_PREPARE;
         return 0;
     }
@@ -1070,10 +1071,11 @@ static int handle(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
 static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     int after_blob = s->after_blob;
     s->after_blob = 0;
-    if (m->tag == IXP_SQ_EOT && after_blob && s->reply.len == 0) return 0;
     if (m->tag != IXP_SQ_EOT && !s->in_group) strict_group_begins(s, m);
-    s->in_group = m->tag != IXP_SQ_EOT;
+    /* FETCHBLOB's answer ends its group (do_fetchblob) */
+    s->in_group = m->tag != IXP_SQ_EOT && m->tag != IXP_SQ_FETCHBLOB;
     if (strict_unnamed_refused(s, m)) return 0;
+    if (m->tag == IXP_SQ_EOT && after_blob && s->reply.len == 0) return 0;
     if (m->tag == IXP_SQ_FETCHBLOB) {
         do_fetchblob(s, m, out);
         s->after_blob = 1;
