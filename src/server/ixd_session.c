@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "ixd_server.h"
+#include "proto/ix_interrupt.h"
 #include "proto/ix_login.h"
 #include "proto/ix_lob.h"
 #include "proto/ix_print.h"
@@ -1011,6 +1012,14 @@ static void strict_group_ends(ixd_sess *s) {
              "input discarded until the client closes");
 }
 
+/* (c) For the log of malformed input: 1 when, in strict mode, the message
+ * that failed begins with the interrupt's byte, which strict mode leaves in
+ * the stream (SO_OOBINLINE, ixd_listen.c conn_watches_urgent). */
+static int strict_urgent_inline(const ixd_sess *s) {
+    size_t n = ixp_reader_pending(&s->rd);
+    return s->srv->strict && n > 0 && s->rd.buf[s->rd.start] == IXP_INTERRUPT_BYTE;
+}
+
 /* (e) In an ANSI database, CLOSE of a cursor that is not open (never opened,
  * closed, its OPEN failed, closed by the end of the transaction) is an error
  * (IBM, CLOSE statement: "the database server returns an error"; the code is
@@ -1299,7 +1308,9 @@ static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out) {
             ixd_log(s->srv, s->id, "malformed input at stream offset %llu: %s%s",
                     (unsigned long long)ixp_reader_offset(&s->rd),
                     ixp_reader_why(&s->rd) ? ixp_reader_why(&s->rd) : ix_rc_str(rc),
-                    s->srv->strict ? " (strict: an interrupt's urgent byte is read as data)" : "");
+                    strict_urgent_inline(s) ? " (an interrupt? strict mode reads its urgent "
+                                              "byte as data)"
+                                            : "");
             return -1;
         }
         if (s->srv->verbose) {

@@ -277,6 +277,8 @@ static void test_urgent(const ixd_proc *p, int strict) {
     tconn_close(&c);
     CHECK(log_has(p, "malformed input") == strict, "%s: malformed input logged: %d", mode,
           log_has(p, "malformed input"));
+    CHECK(log_has(p, "urgent byte as data") == strict, "%s: the log names the urgent byte: %d",
+          mode, log_has(p, "urgent byte as data"));
 }
 
 /* ---- (e) CLOSE in an ANSI database, cursors at the end of a transaction ---- */
