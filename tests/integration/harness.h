@@ -332,6 +332,20 @@ static inline int tconn_exec(tconn *c, const char *sql, treply *r) {
     return tconn_command(c, sql, r) ? TCONN_FAILED : r->sqlcode;
 }
 
+/* Statement id + one body-less message (OPEN, EXECUTE, CLOSE, ...; NFETCH
+ * with a 4096-byte size) + EOT: the group's SQLCODE, or TCONN_FAILED when
+ * the connection failed. */
+static inline int tconn_on_id(tconn *c, int id, int tag, treply *r) {
+    ixp_enc_id(&c->out, id);
+    if (tag == IXP_SQ_NFETCH)
+        ixp_enc_nfetch(&c->out, &c->caps, 4096);
+    else
+        ixp_enc_tag(&c->out, tag);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    if (tconn_flush(c) || tconn_reply(c, r)) return TCONN_FAILED;
+    return r->sqlcode;
+}
+
 /* The first column of the first row of query sql as text into buf ("ERR"
  * when it fails or gives no row). Returns buf. */
 static inline const char *tconn_value(tconn *c, const char *sql, char *buf, size_t cap) {

@@ -42,19 +42,6 @@ static void ok(tconn *c, const char *sql) {
     ixb_wbuf_free(&r.tuples);
 }
 
-/* Statement id + one body-less message (OPEN, EXECUTE, ...) + EOT; the
- * group's SQLCODE, or TCONN_FAILED when the connection failed. */
-static int on_id(tconn *c, int id, int tag, treply *r) {
-    ixp_enc_id(&c->out, id);
-    if (tag == IXP_SQ_NFETCH)
-        ixp_enc_nfetch(&c->out, &c->caps, 4096);
-    else
-        ixp_enc_tag(&c->out, tag);
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
-    if (tconn_flush(c) || tconn_reply(c, r)) return TCONN_FAILED;
-    return r->sqlcode;
-}
-
 static int64_t now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -89,7 +76,7 @@ static int orphan(int port, int reset, int commit) {
     int rc =
         tconn_exec(&c, "BEGIN WORK", &r) || tconn_exec(&c, "INSERT INTO locked VALUES (1)", &r);
     int id = rc ? -1 : tconn_prepare(&c, "SELECT COUNT(*) FROM big a, big b, big c, big d", 0, &r);
-    if (id < 0 || on_id(&c, id, IXP_SQ_OPEN, &r)) rc = -1;
+    if (id < 0 || tconn_on_id(&c, id, IXP_SQ_OPEN, &r)) rc = -1;
     ixb_wbuf_free(&r.tuples);
     if (!rc) { /* the fetch runs the query; no answer is awaited */
         ixp_enc_id(&c.out, id);
@@ -154,7 +141,7 @@ static void test_pending_not_hangup(ixd_proc *p) {
     CHECK(tconn_login(&c, p->port, U, P, "life") == 0, "login");
     int id = tconn_prepare(&c, "SELECT COUNT(*) FROM big a, big b, ten c", 0, &r);
     ixt_vtype count_type = r.cols[0];
-    CHECK(id >= 0 && on_id(&c, id, IXP_SQ_OPEN, &r) == 0, "the query opened");
+    CHECK(id >= 0 && tconn_on_id(&c, id, IXP_SQ_OPEN, &r) == 0, "the query opened");
     int64_t from = now_ms();
     ixp_enc_id(&c.out, id);
     ixp_enc_nfetch(&c.out, &c.caps, 4096);
@@ -343,10 +330,10 @@ static int open_close(tconn *c, const char *call) {
     char sql[256];
     snprintf(sql, sizeof sql, "EXECUTE FUNCTION %s", call);
     int id = tconn_prepare(c, sql, 0, &r);
-    int code = id < 0 ? r.sqlcode : on_id(c, id, IXP_SQ_OPEN, &r);
+    int code = id < 0 ? r.sqlcode : tconn_on_id(c, id, IXP_SQ_OPEN, &r);
     if (id >= 0) {
-        on_id(c, id, IXP_SQ_CLOSE, &r);
-        on_id(c, id, IXP_SQ_RELEASE, &r);
+        tconn_on_id(c, id, IXP_SQ_CLOSE, &r);
+        tconn_on_id(c, id, IXP_SQ_RELEASE, &r);
     }
     ixb_wbuf_free(&r.tuples);
     return code;
@@ -416,7 +403,7 @@ static void test_closed_db_stmts(ixd_proc *p) {
     int mid[2] = {tconn_prepare(&c, "SELECT a FROM big", 0, &r),
                   tconn_prepare(&c, "EXECUTE FUNCTION three()", 0, &r)};
     for (int i = 0; i < 2; i++) {
-        CHECK(mid[i] >= 0 && on_id(&c, mid[i], IXP_SQ_OPEN, &r) == 0, "cursor %d opened", i);
+        CHECK(mid[i] >= 0 && tconn_on_id(&c, mid[i], IXP_SQ_OPEN, &r) == 0, "cursor %d opened", i);
         ixp_enc_id(&c.out, mid[i]);
         ixp_enc_nfetch(&c.out, &c.caps, 1); /* one row; the next one read ahead */
         ixp_enc_tag(&c.out, IXP_SQ_EOT);
@@ -426,26 +413,27 @@ static void test_closed_db_stmts(ixd_proc *p) {
     ixp_enc_tag(&c.out, IXP_SQ_DBCLOSE);
     ixp_enc_tag(&c.out, IXP_SQ_EOT);
     CHECK(tconn_flush(&c) == 0 && tconn_reply(&c, &r) == 0 && r.sqlcode == 0, "DBCLOSE");
-    int code = on_id(&c, drop, IXP_SQ_EXECUTE, &r);
+    int code = tconn_on_id(&c, drop, IXP_SQ_EXECUTE, &r);
     CHECK(code == NO_DB, "EXECUTE after DBCLOSE: %d (want %d)", code, NO_DB);
-    code = on_id(&c, cur, IXP_SQ_OPEN, &r);
+    code = tconn_on_id(&c, cur, IXP_SQ_OPEN, &r);
     CHECK(code == NO_DB, "OPEN after DBCLOSE: %d (want %d)", code, NO_DB);
-    code = on_id(&c, cur, IXP_SQ_NFETCH, &r);
+    code = tconn_on_id(&c, cur, IXP_SQ_NFETCH, &r);
     CHECK(code == NO_DB, "NFETCH after DBCLOSE: %d (want %d)", code, NO_DB);
-    code = on_id(&c, cur, IXP_SQ_NDESCRIBE, &r);
+    code = tconn_on_id(&c, cur, IXP_SQ_NDESCRIBE, &r);
     CHECK(code == NO_DB, "DESCRIBE after DBCLOSE: %d (want %d)", code, NO_DB);
     ok(&c, "DATABASE life");
-    code = on_id(&c, drop, IXP_SQ_EXECUTE, &r);
+    code = tconn_on_id(&c, drop, IXP_SQ_EXECUTE, &r);
     CHECK(code == NO_STMT, "EXECUTE after DATABASE: %d (want %d)", code, NO_STMT);
-    code = on_id(&c, cur, IXP_SQ_OPEN, &r);
+    code = tconn_on_id(&c, cur, IXP_SQ_OPEN, &r);
     CHECK(code == NO_STMT, "OPEN after DATABASE: %d (want %d)", code, NO_STMT);
-    CHECK(on_id(&c, drop, IXP_SQ_RELEASE, &r) == 0 && on_id(&c, cur, IXP_SQ_RELEASE, &r) == 0,
+    CHECK(tconn_on_id(&c, drop, IXP_SQ_RELEASE, &r) == 0 &&
+              tconn_on_id(&c, cur, IXP_SQ_RELEASE, &r) == 0,
           "RELEASE of the old ids");
     for (int i = 0; i < 2; i++) {
-        code = on_id(&c, mid[i], IXP_SQ_NFETCH, &r);
+        code = tconn_on_id(&c, mid[i], IXP_SQ_NFETCH, &r);
         CHECK(code == NO_STMT, "NFETCH of cursor %d after DATABASE: %d", i, code);
-        CHECK(on_id(&c, mid[i], IXP_SQ_CLOSE, &r) == 0 &&
-                  on_id(&c, mid[i], IXP_SQ_RELEASE, &r) == 0,
+        CHECK(tconn_on_id(&c, mid[i], IXP_SQ_CLOSE, &r) == 0 &&
+                  tconn_on_id(&c, mid[i], IXP_SQ_RELEASE, &r) == 0,
               "CLOSE and RELEASE of cursor %d", i);
     }
     char v[32];

@@ -283,18 +283,6 @@ static void test_urgent(const ixd_proc *p, int strict) {
 
 /* ---- (e) CLOSE in an ANSI database, cursors at the end of a transaction ---- */
 
-/* id + body-less message (+ NFETCH's size) + EOT; the group's sqlcode. */
-static int on_id(tconn *c, int id, int tag, treply *r) {
-    ixp_enc_id(&c->out, id);
-    if (tag == IXP_SQ_NFETCH)
-        ixp_enc_nfetch(&c->out, &c->caps, 4096);
-    else
-        ixp_enc_tag(&c->out, tag);
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
-    if (tconn_flush(c) || tconn_reply(c, r)) return TCONN_FAILED;
-    return r->sqlcode;
-}
-
 /* ID, CURNAME, [HOLD], OPEN, EOT: the group's sqlcode. */
 static int open_cursor(tconn *c, int id, const char *name, int hold, treply *r) {
     ixp_enc_id(&c->out, id);
@@ -314,35 +302,35 @@ static void test_ansi_close(int port, int strict) {
     treply r = {0};
     int id = tconn_prepare(&c, "SELECT a FROM t ORDER BY a", 0, &r);
     CHECK(id >= 0, "%s: prepared (%d)", mode, r.sqlcode);
-    int rc = on_id(&c, id, IXP_SQ_CLOSE, &r);
+    int rc = tconn_on_id(&c, id, IXP_SQ_CLOSE, &r);
     CHECK(rc == want, "%s: ANSI CLOSE of a cursor never opened: %d", mode, rc);
     CHECK(open_cursor(&c, id, "ca", 0, &r) == 0, "%s: OPEN", mode);
-    rc = on_id(&c, id, IXP_SQ_CLOSE, &r);
+    rc = tconn_on_id(&c, id, IXP_SQ_CLOSE, &r);
     CHECK(rc == 0, "%s: ANSI CLOSE of an open cursor: %d", mode, rc);
-    rc = on_id(&c, id, IXP_SQ_CLOSE, &r);
+    rc = tconn_on_id(&c, id, IXP_SQ_CLOSE, &r);
     CHECK(rc == want, "%s: ANSI CLOSE of a closed cursor: %d", mode, rc);
     /* an OPEN that fails (a parameter without a value) leaves it closed */
     int pid = tconn_prepare(&c, "SELECT a FROM t WHERE a > ?", 1, &r);
     CHECK(pid >= 0, "%s: prepared with a parameter (%d)", mode, r.sqlcode);
     rc = open_cursor(&c, pid, "cp", 0, &r);
     CHECK(rc == TOO_FEW_VARS, "%s: OPEN without its value: %d", mode, rc);
-    rc = on_id(&c, pid, IXP_SQ_CLOSE, &r);
+    rc = tconn_on_id(&c, pid, IXP_SQ_CLOSE, &r);
     CHECK(rc == want, "%s: ANSI CLOSE after a failed OPEN: %d", mode, rc);
     /* COMMIT ends the (implicit) transaction */
     CHECK(open_cursor(&c, id, "ca", 0, &r) == 0, "%s: OPEN again", mode);
     ok(&c, "COMMIT WORK");
-    rc = on_id(&c, id, IXP_SQ_NFETCH, &r);
+    rc = tconn_on_id(&c, id, IXP_SQ_NFETCH, &r);
     CHECK(strict ? rc == NOT_AVAILABLE : (rc == 0 && r.ntuples == 3),
           "%s: NFETCH after COMMIT: %d, %d rows", mode, rc, r.ntuples);
-    rc = on_id(&c, id, IXP_SQ_CLOSE, &r);
+    rc = tconn_on_id(&c, id, IXP_SQ_CLOSE, &r);
     CHECK(rc == want, "%s: ANSI CLOSE of a cursor COMMIT closed: %d", mode, rc);
     /* a WITH HOLD cursor stays open */
     CHECK(open_cursor(&c, id, "ch", 1, &r) == 0, "%s: OPEN WITH HOLD", mode);
     ok(&c, "COMMIT WORK");
-    rc = on_id(&c, id, IXP_SQ_NFETCH, &r);
+    rc = tconn_on_id(&c, id, IXP_SQ_NFETCH, &r);
     CHECK(rc == 0 && r.ntuples == 3, "%s: NFETCH of a WITH HOLD cursor after COMMIT: %d, %d rows",
           mode, rc, r.ntuples);
-    rc = on_id(&c, id, IXP_SQ_CLOSE, &r);
+    rc = tconn_on_id(&c, id, IXP_SQ_CLOSE, &r);
     CHECK(rc == 0, "%s: ANSI CLOSE of the WITH HOLD cursor: %d", mode, rc);
     ixb_wbuf_free(&r.tuples);
     tconn_close(&c);
@@ -367,10 +355,10 @@ static void test_logged_txn_end(int port, int strict) {
         CHECK(tconn_flush(&c) == 0 && tconn_reply(&c, &r) == 0 && r.ntuples == 1,
               "%s: one row fetched before %s (%d)", mode, ends[i], r.ntuples);
         ok(&c, ends[i]);
-        int rc = on_id(&c, id, IXP_SQ_NFETCH, &r);
+        int rc = tconn_on_id(&c, id, IXP_SQ_NFETCH, &r);
         CHECK(strict ? rc == NOT_AVAILABLE : (rc == 0 && r.ntuples == 2),
               "%s: NFETCH after %s: %d, %d rows", mode, ends[i], rc, r.ntuples);
-        rc = on_id(&c, id, IXP_SQ_CLOSE, &r);
+        rc = tconn_on_id(&c, id, IXP_SQ_CLOSE, &r);
         CHECK(rc == 0, "%s: CLOSE after %s (not ANSI): %d", mode, ends[i], rc);
     }
     ixb_wbuf_free(&r.tuples);

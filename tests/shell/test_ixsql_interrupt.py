@@ -59,13 +59,9 @@ def closing_session(url):
     """compat=conservative: ix_cancel closes the connection (no interrupt a
     real server is known to take); the shell says so, connects again to the
     same database and goes on."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execv(IXSQL, [IXSQL, url])
+    pid, fd = start_long_query(url)
     buf = [""]
     try:
-        os.write(fd, b"select count(*) from n a, n b, n c;\n")
-        time.sleep(0.5)
         os.write(fd, b"\x03")
         took = read_until(fd, "connected again", 3, buf)
         check("conservative: Ctrl-C closes the connection and the shell reconnects",
@@ -86,14 +82,21 @@ def closing_session(url):
         os.close(fd)
 
 
-def session(url):
+def start_long_query(url):
+    """ixsql on a new terminal, running a query that takes minutes for half
+    a second; returns (pid, terminal fd)."""
     pid, fd = pty.fork()
     if pid == 0:
         os.execv(IXSQL, [IXSQL, url])
+    os.write(fd, b"select count(*) from n a, n b, n c;\n")
+    time.sleep(0.5)
+    return pid, fd
+
+
+def session(url):
+    pid, fd = start_long_query(url)
     buf = [""]
     try:
-        os.write(fd, b"select count(*) from n a, n b, n c;\n")
-        time.sleep(0.5)
         t0 = time.monotonic()
         os.write(fd, b"\x03")  # Ctrl-C: the terminal sends SIGINT to ixsql
         took = read_until(fd, "213", 3, buf)

@@ -259,6 +259,15 @@ static int run(ixd_engine *e, ixd_db **db, const char *sql) {
     return rc ? err.sqlcode : 0;
 }
 
+/* The login packet and the SQ_PROTOCOLS group (the JDBC offer). */
+static void login_bytes(ixb_wbuf *in) {
+    ixp_conreq req;
+    ixp_conreq_defaults(&req, "informix", "in4mix", "ixd");
+    ixp_conreq_encode(&req, in);
+    ixp_enc_protocols(in, ixp_caps_jdbc_offer, sizeof ixp_caps_jdbc_offer);
+    ixp_enc_tag(in, IXP_SQ_EOT);
+}
+
 static void test_backpressure(void) {
     char dir[64], cmd[128];
     snprintf(dir, sizeof dir, "/tmp/ixd_test_limits_%d", (int)getpid());
@@ -288,11 +297,7 @@ static void test_backpressure(void) {
     for (int grouped = 0; grouped < 2; grouped++) {
         ixb_wbuf in;
         ixb_wbuf_init(&in, NULL);
-        ixp_conreq req;
-        ixp_conreq_defaults(&req, "informix", "in4mix", "ixd");
-        ixp_conreq_encode(&req, &in);
-        ixp_enc_protocols(&in, ixp_caps_jdbc_offer, sizeof ixp_caps_jdbc_offer);
-        ixp_enc_tag(&in, IXP_SQ_EOT);
+        login_bytes(&in);
         ixp_enc_dbopen(&in, "bp", 2, 0);
         ixp_enc_tag(&in, IXP_SQ_EOT);
         /* 25^3 rows of 500 bytes; 8 fit a 4096-byte buffer */
@@ -369,11 +374,7 @@ static void test_strict_probe(void) {
         ixd_sess_set_input_probe(s, probe, &waiting);
         ixb_wbuf in;
         ixb_wbuf_init(&in, NULL);
-        ixp_conreq req;
-        ixp_conreq_defaults(&req, "informix", "in4mix", "ixd");
-        ixp_conreq_encode(&req, &in);
-        ixp_enc_protocols(&in, ixp_caps_jdbc_offer, sizeof ixp_caps_jdbc_offer);
-        ixp_enc_tag(&in, IXP_SQ_EOT);
+        login_bytes(&in);
         int n = replies(s, &in, 1);
         CHECK(n == 3, "strict %d, bytes waiting %d: login and PROTOCOLS answered (%d messages)",
               strict, waiting, n);
