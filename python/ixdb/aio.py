@@ -352,7 +352,9 @@ class Cursor:
 
     async def execute(self, sql, params=None):
         """Prepares (or reuses) and runs sql with params (a sequence, qmark
-        style). Returns the cursor."""
+        style) until the server has answered: a query's first rows have
+        arrived (the first one is kept for the fetch methods) and its error,
+        if any, is raised here. Returns the cursor."""
         conn, cu = self._conn, self._cu
         async with conn._lock:
             await self._prepare(sql)

@@ -1352,6 +1352,52 @@ void set_lastrowid(CursorObject *cu) {
     }
 }
 
+long long rowcount_of(int stmt_type, int64_t changes) {
+    switch (stmt_type) {
+    case IX_STMTTYPE_INSERT:
+    case IX_STMTTYPE_UPDATE:
+    case IX_STMTTYPE_UPDATE_ALL:
+    case IX_STMTTYPE_DELETE:
+    case IX_STMTTYPE_DELETE_ALL:
+    case IX_STMTTYPE_MERGE:
+    case IX_STMTTYPE_SELECT_INTO_TEMP: return changes;
+    default: return -1;
+    }
+}
+
+void cursor_set_counts(CursorObject *cu, int64_t changes) {
+    cu->changes = changes;
+    cu->rowcount = rowcount_of(cu->stmt_type, changes);
+    set_lastrowid(cu);
+}
+
+/*
+ * Runs a described statement that returns rows up to the server's first
+ * reply: the first step (PREPARE when deferred, OPEN and the first NFETCH in
+ * one flight) runs the query or routine and makes its first row current,
+ * kept as the next row the fetch methods return (pending). An error of the
+ * statement is raised here, not at the first fetch. Called with the
+ * connection entered. Returns 0, or -1 with the exception set and the
+ * result cleared.
+ */
+static int cursor_first_row(CursorObject *cu) {
+    cu->has_rows = 1;
+    cu->rownumber = 0;
+    cursor_predict_reset(cu);
+    int rc = cursor_step(cu);
+    if (rc == IX_ROW) {
+        cu->pending = 1;
+        return 0;
+    }
+    if (rc == IX_DONE) {
+        cu->has_rows = 0;
+        return 0;
+    }
+    cursor_clear_result(cu);
+    raise_conn(cu->conn->conn, rc);
+    return -1;
+}
+
 static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *params) {
     if (cursor_check(cu) < 0) return NULL;
     if (!PyUnicode_Check(sql)) {
@@ -1366,6 +1412,7 @@ static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *
     if (conn_enter(co) < 0) return NULL;
     cursor_clear_result(cu);
     cu->rowcount = -1;
+    cu->changes = 0;
     Py_CLEAR(cu->errors);
     Py_XSETREF(cu->lastrowid, Py_NewRef(Py_None));
     pval small[16], *vals = small;
@@ -1404,16 +1451,14 @@ static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *
             raise_conn(co->conn, rc);
             goto out;
         }
-        cu->rowcount = ix_conn_changes(co->conn);
+        cu->changes = ix_conn_changes(co->conn);
         ret = Py_NewRef((PyObject *)cu);
         goto out;
     }
     if (conn_maybe_begin(co, cu->stmt_type) < 0) goto out;
     if (ix_column_count(cu->stmt) > 0) {
-        if (cursor_describe(cu) < 0) goto out;
-        cu->has_rows = 1;
-        cu->rownumber = 0;
-        cursor_predict_reset(cu);
+        if (cursor_describe(cu) < 0 || cursor_first_row(cu) < 0) goto out;
+        cu->changes = 0;
         ret = Py_NewRef((PyObject *)cu);
         goto out;
     }
@@ -1422,8 +1467,7 @@ static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *
         raise_conn(co->conn, rc);
         goto out;
     }
-    cu->rowcount = ix_changes(cu->stmt);
-    set_lastrowid(cu);
+    cursor_set_counts(cu, ix_changes(cu->stmt));
     ret = Py_NewRef((PyObject *)cu);
 out:
     conn_leave(co);
@@ -1560,6 +1604,7 @@ static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObje
     }
     cursor_clear_result(cu);
     cu->rowcount = -1;
+    cu->changes = 0;
     Py_CLEAR(cu->errors);
     Py_XSETREF(cu->lastrowid, Py_NewRef(Py_None));
     PyObject *ret = NULL, *errors = NULL;
@@ -1651,14 +1696,13 @@ static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObje
                 PyObject_SetAttrString(ev, "errors", errors);
             }
             PyErr_Restore(et, ev, tb);
-            cu->rowcount = changes;
+            cursor_set_counts(cu, changes);
             cu->errors = Py_NewRef(errors);
             goto out;
         }
         total += n;
     }
-    cu->rowcount = changes;
-    set_lastrowid(cu);
+    cursor_set_counts(cu, changes);
     cu->errors = Py_NewRef(errors);
     if (first_row >= 0) {
         char tail[160];
@@ -1698,13 +1742,7 @@ out:
  * the result set, -1 with an exception. Called with the connection
  * entered. */
 static int cursor_next_row(CursorObject *cu, PyObject **row) {
-    int rc;
-    if (cu->pending) { /* a scroll made the row current: it is the next one */
-        cu->pending = 0;
-        rc = IX_ROW;
-    } else {
-        rc = cursor_step(cu);
-    }
+    int rc = cursor_advance(cu);
     if (rc == IX_ROW) {
         *row = build_row(cu);
         if (!*row) return -1;
@@ -1966,7 +2004,7 @@ static PyObject *cursor_skip(CursorObject *cu, long long target) {
     if (conn_enter(co) < 0) return NULL;
     int rc = IX_ROW;
     while (cu->rownumber < target && cu->has_rows) {
-        rc = cursor_step(cu);
+        rc = cursor_advance(cu);
         if (rc != IX_ROW) break;
         cu->rownumber++;
     }
@@ -2128,6 +2166,14 @@ static PyObject *Cursor_get_rowcount(CursorObject *cu, void *c) {
     (void)c;
     return PyLong_FromLongLong(cu->rowcount);
 }
+/* _changes: the rows libixdb reports for the last execute / executemany
+ * (ix_changes) whatever the statement, also where rowcount is -1 (the
+ * elements a routine such as oni_ts_write_many wrote). */
+static PyObject *Cursor_get_changes(CursorObject *cu, void *c) {
+    (void)c;
+    return PyLong_FromLongLong(cu->changes);
+}
+
 static PyObject *Cursor_get_lastrowid(CursorObject *cu, void *c) {
     (void)c;
     return Py_NewRef(cu->lastrowid ? cu->lastrowid : Py_None);
@@ -2158,7 +2204,10 @@ static PyObject *Cursor_get_fetch_stats(CursorObject *cu, void *c) {
 static PyGetSetDef Cursor_getset[] = {
     {"description", (getter)Cursor_get_description, NULL, "PEP 249 column descriptions", NULL},
     {"typenames", (getter)Cursor_get_typenames, NULL, "Informix type names of the columns", NULL},
-    {"rowcount", (getter)Cursor_get_rowcount, NULL, "rows affected by the last execute", NULL},
+    {"rowcount", (getter)Cursor_get_rowcount, NULL,
+     "rows affected by the last INSERT / UPDATE / DELETE / MERGE; -1 for other statements", NULL},
+    {"_changes", (getter)Cursor_get_changes, NULL,
+     "rows libixdb reports for the last execute, whatever the statement", NULL},
     {"lastrowid", (getter)Cursor_get_lastrowid, NULL, "SERIAL/SERIAL8/BIGSERIAL of the INSERT",
      NULL},
     {"errors", (getter)Cursor_get_errors, NULL, "(row, sqlcode) of the last executemany", NULL},
@@ -2292,6 +2341,7 @@ static PyObject *connection_cursor_impl(ConnectionObject *co, PyObject *args, Py
     cu->errors = NULL;
     cu->lastrowid = Py_NewRef(Py_None);
     cu->rowcount = -1;
+    cu->changes = 0;
     cu->arraysize = 1;
     cursor_predict_reset(cu);
     PyObject_GC_Track(cu);
