@@ -266,12 +266,12 @@ class Connection:
         quick exchange with an idle server."""
         c = self._c
         if c.closed:
+            c.close()  # a lost session: nothing to say goodbye to
             return
         try:
             await self._cancel(None, interrupt=self._lock.locked())
         finally:
-            if not c.closed:
-                c.close()
+            c.close()  # (a no-op when _cancel gave the connection up)
 
     def __del__(self):
         # dropped without close(): no goodbye exchange that would block
@@ -474,8 +474,10 @@ class Cursor:
 def _abort(c):
     """Closes the C connection c at once, without waiting for the server's
     goodbye (a connection given up, or dropped unclosed): the socket is shut
-    down first, so ix_close has nobody to wait for."""
+    down first, so ix_close has nobody to wait for. A lost session (closed
+    reads True, the handle still held) is just freed."""
     if c.closed:
+        c.close()
         return
     try:
         fd = _ixdb._aio_wait(c)[0]

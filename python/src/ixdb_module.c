@@ -2461,9 +2461,12 @@ static int Connection_set_autocommit(ConnectionObject *co, PyObject *v, void *c)
     return 0;
 }
 
+/* closed: True once close() ran, and also when the session is lost (libixdb
+ * marked it dead: a network failure, a read timeout, or an ix_cancel that
+ * had to end the wait by closing the socket); close() then frees it. */
 static PyObject *Connection_get_closed(ConnectionObject *co, void *c) {
     (void)c;
-    return PyBool_FromLong(co->conn == NULL);
+    return PyBool_FromLong(co->conn == NULL || ix_conn_is_dead(co->conn));
 }
 
 static PyObject *Connection_get_stmt_cache(ConnectionObject *co, void *c) {

@@ -5,7 +5,9 @@ first row read by execute is the first one fetched; rowcount is -1 for
 statements without a row count (DDL, SET, routines, queries) and the rows
 affected by INSERT / UPDATE / DELETE and executemany; asyncio.wait_for
 around an execute times out and cancels the statement on the server, the
-next execute answering at once; Ctrl-C during a blocking execute."""
+next execute answering at once; Ctrl-C during a blocking execute; a server
+that does not answer (stopped) leaves the connection closed, and the pools
+discard it."""
 
 import asyncio
 import os
@@ -18,6 +20,7 @@ import ixdtest
 from ixdtest import ixdb
 
 import ixdb.aio as aio
+import ixdb.pool
 
 LONG_SQL = "select count(*) from n a, n b, n c"  # minutes of work on ixd
 CREATE_TS = ("execute function oni_ts_create('xseries', 's', ?, '2026-01-01 00:00', "
@@ -58,6 +61,28 @@ def series_rows(key):
         return cu.fetchone()[0]
     finally:
         c.close()
+
+
+class Stopped:
+    """A server of its own, stopped (SIGSTOP) inside the block: it takes no
+    interrupt and sends nothing, as a hung server."""
+
+    def __init__(self):
+        self.srv = ixdtest.Server()
+        c = ixdb.connect(self.srv.dsn(), autocommit=True)
+        c.cursor().execute("create database st")
+        c.close()
+
+    def dsn(self):
+        return self.srv.dsn("st")
+
+    def __enter__(self):
+        os.kill(self.srv.proc.pid, signal.SIGSTOP)
+        return self
+
+    def __exit__(self, *exc):
+        os.kill(self.srv.proc.pid, signal.SIGCONT)
+        return False
 
 
 class SyncExecute(unittest.TestCase):
@@ -160,6 +185,66 @@ class SyncExecute(unittest.TestCase):
         self.assertLess(time.monotonic() - t0, 1.0, "nothing left running")
 
 
+class SyncDeadServer(unittest.TestCase):
+    def test_stopped_server_closes_the_connection(self):
+        st = Stopped()  # connected while the server runs, then stopped
+        try:
+            conn = ixdb.connect(st.dsn(), autocommit=True, read_timeout=1)
+            cu = conn.cursor()
+            with st:
+                t0 = time.monotonic()
+                with self.assertRaises(ixdb.OperationalError):
+                    cu.execute("select count(*) from sysmaster:sysdual")
+                self.assertLess(time.monotonic() - t0, 5.0)
+                self.assertTrue(conn.closed, "a lost session shows as closed")
+                with self.assertRaises(ixdb.Error):
+                    cu.execute("select 1 from sysmaster:sysdual")
+            conn.close()
+            self.assertTrue(conn.closed)
+        finally:
+            st.srv.stop()
+
+    def test_ctrl_c_with_a_server_that_does_not_answer(self):
+        st = Stopped()
+        try:
+            conn = ixdb.connect(st.dsn(), autocommit=True, read_timeout=2)
+            cu = conn.cursor()
+            with st:
+                t = sigint_after(0.3)
+                t0 = time.monotonic()
+                try:
+                    with self.assertRaises(KeyboardInterrupt):
+                        cu.execute("select count(*) from sysmaster:sysdual")
+                finally:
+                    t.cancel()
+                    t.join()
+                self.assertLess(time.monotonic() - t0, 6.0)
+                self.assertTrue(conn.closed, "the connection is reported dead")
+            conn.close()
+        finally:
+            st.srv.stop()
+
+    def test_pool_discards_a_dead_connection(self):
+        st = Stopped()
+        try:
+            pool = ixdb.pool.Pool(st.dsn(), min_size=0, max_size=2, read_timeout=1,
+                                  autocommit=True)
+            conn = pool.getconn()
+            with st:
+                with self.assertRaises(ixdb.OperationalError):
+                    conn.cursor().execute("select count(*) from sysmaster:sysdual")
+                self.assertTrue(conn.closed)
+                pool.putconn(conn)
+            self.assertEqual(pool.stats()["idle"], 0, "the dead one is not kept")
+            with pool.connection() as c2:
+                cu = c2.cursor()
+                cu.execute("select count(*) from sysmaster:sysdual")
+                self.assertEqual(cu.fetchone(), (1,))
+            pool.close()
+        finally:
+            st.srv.stop()
+
+
 def adsn():
     return ixdtest.server().dsn("pyt")
 
@@ -228,6 +313,52 @@ class AioExecute(unittest.TestCase):
             self.assertLess(time.monotonic() - t0, 1.0, "the next execute answers at once")
             await conn.close()
         run(main())
+
+    def test_timeout_with_a_server_that_does_not_answer(self):
+        st = Stopped()
+        grace = aio.CANCEL_GRACE
+
+        async def main():
+            conn = await aio.connect(st.dsn(), autocommit=True)
+            cur = conn.cursor()
+            with st:
+                with self.assertRaises(asyncio.TimeoutError):
+                    await asyncio.wait_for(cur.execute("select count(*) from sysmaster:sysdual"), 0.5)
+                self.assertTrue(conn.closed, "given up: reported dead")
+                with self.assertRaises(ixdb.InterfaceError):
+                    await cur.execute("select 1 from sysmaster:sysdual")
+            await conn.close()
+
+        try:
+            aio.CANCEL_GRACE = 1.0
+            run(main())
+        finally:
+            aio.CANCEL_GRACE = grace
+            st.srv.stop()
+
+    def test_pool_discards_a_dead_connection(self):
+        st = Stopped()
+
+        async def main():
+            pool = await aio.create_pool(st.dsn(), min_size=0, max_size=2, read_timeout=1,
+                                         autocommit=True)
+            conn = await pool.getconn()
+            with st:
+                with self.assertRaises(ixdb.OperationalError):
+                    await conn.cursor().execute("select count(*) from sysmaster:sysdual")
+                self.assertTrue(conn.closed)
+                await pool.putconn(conn)
+            self.assertEqual((pool.size, pool.idle), (0, 0))
+            async with pool.connection() as c2:
+                cur = c2.cursor()
+                await cur.execute("select count(*) from sysmaster:sysdual")
+                self.assertEqual(await cur.fetchone(), (1,))
+            await pool.close()
+
+        try:
+            run(main())
+        finally:
+            st.srv.stop()
 
 
 if __name__ == "__main__":
