@@ -310,12 +310,14 @@ static PyObject *raise_full(PyObject *cls, const char *msg, int errcode, int sql
  * Signals while a call waits for the server (ix_set_signal_handler): the
  * thread takes the GIL and runs Python's signal handlers. If one raises
  * (KeyboardInterrupt for Ctrl-C), the statement is cancelled (ix_cancel):
- * the call returns soon with -213 and the connection stays usable. A
- * KeyboardInterrupt is given back to Python as a pending SIGINT, so it is
- * raised as the call returns whether or not the statement was stopped in
- * time (raise_conn raises it in place of the -213 error); any other
- * exception from a handler is kept and raised in place of the call's
- * error.
+ * the call returns soon, with -213 when the server takes the interrupt
+ * (the connection stays usable), or with IX_ECONN when libixdb had to end
+ * the wait by closing the connection (Connection.closed then reads True).
+ * A KeyboardInterrupt is given back to Python as a pending SIGINT, so it is
+ * raised as the call returns whatever its outcome (raise_conn raises it in
+ * place of the call's error); any other exception from a handler is kept
+ * and raised in place of the call's error. Returns 1 to cancel, 0 to wait
+ * on.
  */
 static PyObject *sig_type, *sig_value, *sig_tb; /* the kept exception (GIL held) */
 
