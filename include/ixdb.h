@@ -172,7 +172,11 @@ int ix_set_allocator(const ix_allocator *a);
  * only when set; the locales also choose the code-set conversion, see ix_locale_codeset), sqlhosts
  * (the sqlhosts file; default $INFORMIXSQLHOSTS, else $INFORMIXDIR/etc/sqlhosts), tls (0/1; default
  * 0), tls_verify (default 1: the server certificate and host name are checked), tls_ca (a PEM CA
- * file; default: the system store). Unknown keys are an error (IX_EINVAL), so a typo does not go
+ * file; default: the system store), compat (auto, conservative or fast; default auto: which
+ * request forms are sent, see below), watchdog (seconds, may be fractional; default 30, 0 = none:
+ * the longest wait for the answer to a request that runs no user statement, a CLOSE, a RELEASE or
+ * a PREPARE on its own; expiry kills the connection with IX_ETIMEOUT; the login is bounded by
+ * connect_timeout). Unknown keys are an error (IX_EINVAL), so a typo does not go
  * unnoticed. dsn NULL or "" uses only the defaults.
  *
  * sqlhosts: when the DSN gives neither host nor port (a URL such as
@@ -195,6 +199,26 @@ int ix_set_allocator(const ix_allocator *a);
  * GL_DATE, GL_DATETIME, DBTEMP, DBSPACETEMP, OPTCOMPIND, PDQPRIORITY,
  * DELIMIDENT, NODEFDAC, IFX_UPDDESC, IFX_AUTOFREE, IFX_DEFERRED_PREPARE,
  * OPT_GOAL, PSORT_NPROCS, DBNLS, IFX_LOB_XFERSIZE.
+ *
+ * Request forms (docs/protocol.md "Evidence" lists every form with the
+ * public source that shows a real server taking it):
+ *   conservative  only verified forms: each login group awaited, PREPARE on
+ *                 its own, then ID CURNAME [BIND] OPEN ID NFETCH in one
+ *                 group; NFETCH sizes up to 32767, or 1 MiB when the
+ *                 banner says 11.70.xC5 or later; ix_cancel closes the
+ *                 connection. 2 round trips for a small SELECT, 4 for the login.
+ *   fast          also the forms only ixd is known to take: the login
+ *                 groups in one flight, the deferred PREPARE (travels with
+ *                 the first OPEN or EXECUTE), NFETCH up to 1 MiB (more with
+ *                 a static fetch_buffer), ix_cancel by TCP urgent data.
+ *                 1 round trip for a small SELECT, 2 for the login.
+ *   auto          fast when the server is ixd (it says so in its login
+ *                 accept, a field a real server fills otherwise), else
+ *                 conservative. Nothing needs learning: the accept arrives
+ *                 before any optional form could be sent.
+ * The keys deferred_prepare, optofc and pipeline_login (0/1, default 1)
+ * turn one form off in any mode. ix_conn_compat and ix_conn_forms say what
+ * a connection uses.
  *
  * If $IXDB_TRACE names a file, every message in both directions is appended
  * to it, one line each (see ix_set_trace).
@@ -285,19 +309,24 @@ int ix_set_readahead(ix_conn *conn, int depth);
 int ix_set_read_timeout(ix_conn *conn, int millis);
 
 /*
- * Interrupts the statement the server is running for conn, as ESQL/C's
- * sqlbreak() does: the call waiting for it (in the thread using conn)
- * returns IX_ESQL with ix_sqlcode IX_SQLCODE_INTERRUPTED (-213 "Statement
- * interrupted by user"), and the connection stays usable; cursors, the
- * transaction and the database stay as they were (roll back if the work
- * must not stand). A statement that ends before the server sees the request
- * is not affected, and a connection with nothing in flight ignores it.
- * Safe from another thread and from a signal handler (async-signal-safe:
- * one send() of TCP urgent data on the connection's socket, see
- * docs/protocol.md "Interrupts"); it must not race with ix_close(conn).
- * Returns IX_OK (sent, already on its way, or nothing to interrupt),
- * IX_ECONN (no live connection), IX_EMISUSE (NULL conn). Records nothing on
- * conn.
+ * Cancels the request the server is working on for conn. A connection with
+ * nothing in flight ignores it. How depends on the server (ix_conn_forms):
+ *   urgent_cancel (ixd): interrupts the statement as ESQL/C's sqlbreak()
+ *     does: the call waiting for it (in the thread using conn) returns
+ *     IX_ESQL with ix_sqlcode IX_SQLCODE_INTERRUPTED (-213 "Statement
+ *     interrupted by user"), and the connection stays usable; cursors, the
+ *     transaction and the database stay as they were (roll back if the work
+ *     must not stand). A statement that ends before the server sees the
+ *     request is not affected. One send() of TCP urgent data.
+ *   otherwise (no public source shows how a real server takes an interrupt
+ *     on the wire, and a guess could corrupt the stream): the socket is shut
+ *     down; the waiting call returns IX_ECONN ("cancelled: ..."), the
+ *     connection is dead (ix_conn_is_dead; a pool discards it) and the
+ *     server rolls back its open transaction when it notices the session end.
+ * Safe from another thread and from a signal handler (async-signal-safe);
+ * it must not race with ix_close(conn). See docs/protocol.md "Interrupts".
+ * Returns IX_OK (done, already on its way, or nothing to cancel), IX_ECONN
+ * (no live connection), IX_EMISUSE (NULL conn). Records nothing on conn.
  */
 int ix_cancel(ix_conn *conn);
 
@@ -315,6 +344,14 @@ int ix_set_signal_handler(ix_conn *conn, ix_signal_fn fn, void *ud);
  * (borrowed, valid until ix_close; "" if unknown). */
 const char *ix_server_name(const ix_conn *conn);
 const char *ix_server_version(const ix_conn *conn);
+/* The request forms the connection uses, chosen at login (see "Request
+ * forms" at ix_connect): ix_conn_compat gives "fast" or "conservative";
+ * ix_conn_forms a comma-separated list of the optional forms in use, from
+ * pipeline_login, deferred_prepare, urgent_cancel, open_fetch (OPEN and the
+ * first NFETCH in one group), fetch_1m (NFETCH sizes above 32767). Both
+ * borrowed, valid until ix_close; "" before the login is accepted. */
+const char *ix_conn_compat(const ix_conn *conn);
+const char *ix_conn_forms(const ix_conn *conn);
 
 /* ---- clusters (docs/c-api.md "Clusters") ----
  * The server that answered this connection, as "NAME@HOST:PORT" ("[V6]"
@@ -395,18 +432,22 @@ const char *ix_isam_errtext(int isamcode);
  * Prepares one SQL statement (PREPARE + describe). len is the byte length of
  * sql, or IX_NTS (-1) when sql is NUL-terminated. The number of ? placeholders
  * (outside quotes and comments) is counted here.
- * Deferred PREPARE (the default; DSN key deferred_prepare=0 turns it off):
- * for a SELECT without INTO and for INSERT / UPDATE / DELETE nothing is sent
- * here; the PREPARE travels with the first ix_step / ix_batch_execute (one
- * round trip in all), and the statement's SQL errors (-201, -206, -217, ...)
- * are returned there, as with Informix's IFX_DEFERRED_PREPARE. The describe
- * calls (ix_column_count, ix_column_name, ix_stmt_type, ...) before the first
- * step send the PREPARE on their own (one round trip). Other statements are
- * prepared at once.
+ * Deferred PREPARE (when ix_conn_forms lists deferred_prepare: against ixd
+ * by default, see "Request forms" at ix_connect): for a SELECT without INTO
+ * and for INSERT / UPDATE / DELETE nothing is sent here; the PREPARE
+ * travels with the first ix_step / ix_batch_execute (one round trip in
+ * all), and the statement's SQL errors (-201, -206, -217, ...) are returned
+ * by that first ix_step / ix_batch_execute, or by the first describe call
+ * (ix_column_count, ix_column_name, ix_stmt_type, ...: each returns its "no
+ * value" answer and leaves the error on the connection) if one comes first:
+ * the describe calls send the PREPARE on their own (one round trip). Other
+ * statements, and every statement when the connection does not defer, are
+ * prepared here and their errors returned here. ix_prepare_v2 with
+ * IX_PREPARE_NOW prepares at once on every connection.
  * On success *out receives a statement owned by the caller (ix_finalize it);
  * on failure *out is NULL.
  * Returns IX_OK; IX_ESQL (e.g. -201 with ix_erroffset, -206, -217; deferred
- * statements: at the first step instead); IX_EMISUSE (NULL argument);
+ * statements: at the first step or describe call instead, see above); IX_EMISUSE (NULL argument);
  * IX_ENOMEM; IX_ECONN / IX_ETIMEOUT / IX_ETLS.
  */
 int ix_prepare(ix_conn *conn, const char *sql, size_t len, ix_stmt **out);
@@ -414,6 +455,7 @@ int ix_prepare(ix_conn *conn, const char *sql, size_t len, ix_stmt **out);
 /* Flags of ix_prepare_v2 (DECLARE ... SCROLL CURSOR WITH HOLD). */
 #define IX_PREPARE_SCROLL    0x1u /* a scroll cursor: ix_fetch_first ... work on it */
 #define IX_PREPARE_WITH_HOLD 0x2u /* the cursor stays open across COMMIT WORK */
+#define IX_PREPARE_NOW       0x4u /* never deferred: statement errors come from ix_prepare_v2 */
 
 /*
  * ix_prepare with flags (0: the same as ix_prepare). The flags shape the
@@ -1080,21 +1122,28 @@ int ix_pool_errmsg(ix_pool *pool, char *buf, size_t n);
  * negative value to stop the batch (rows not yet written are not sent). */
 typedef int (*ix_batch_row_fn)(ix_stmt *stmt, int64_t row, void *userdata);
 
+/* Entries of a batch's sqlcodes for rows without a reply (values no
+ * Informix SQLCODE takes). */
+#define IX_BATCH_NOT_SENT (-100000) /* not sent: the batch stopped before it */
+#define IX_BATCH_UNKNOWN  (-100001) /* sent, no reply: the connection died */
+
 /*
  * Executes a non-SELECT statement nrows times, pipelined: every row's
  * ID+BIND+EXECUTE+EOT group is written before any reply is awaited (writes
  * and reads are interleaved with poll(), so full socket buffers on either
  * side cannot deadlock), and the replies are matched to rows in order.
  * row_fn binds row r's values (it is called in row order, each row once).
+ * At most 4096 rows (and 256 KiB of requests not yet sent) are in flight.
+ * The first refused row stops the batch, as IBM's JDBC executeBatch stops:
+ * rows not yet sent when its reply arrives are not sent (rows already in
+ * flight run and have their replies). A failure that ends the transaction
+ * the batch runs in (e.g. a full disk) stops it the same way, and so does
+ * row_fn returning a negative value.
  * sqlcodes (may be NULL) receives nrows entries: 0 for a row that succeeded,
- * its SQLCODE for a row the server refused, and for rows that got no reply
- * (connection lost, or row_fn stopped the batch) the entries are left as
- * they were; ix_batch_replied tells how many rows got a reply. A refused row
- * does not stop the others; the connection stays aligned. But a failure
- * that ends the transaction the batch runs in (the server says so, e.g. a
- * full disk) stops it: the rows not yet sent are not sent, since they would
- * commit one by one (rows already in flight have their replies;
- * ix_batch_replied tells how many).
+ * its SQLCODE for a row the server refused, IX_BATCH_NOT_SENT for a row not
+ * sent, IX_BATCH_UNKNOWN for a row sent whose reply never came (the
+ * connection died: it may or may not have run). ix_batch_replied tells how
+ * many rows got a reply.
  * Returns IX_OK (every row succeeded); IX_ESQL (some rows failed: the first
  * failure is in ix_errmsg/ix_sqlcode, *nfailed holds their count); a
  * connection error (rows >= ix_batch_replied have no reply); IX_EMISUSE

@@ -1674,7 +1674,7 @@ static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObje
                 snprintf(first_state, sizeof first_state, "%s", ix_sqlstate(co->conn));
             }
             for (int64_t r = 0; r < n; r++)
-                if (codes[r]) {
+                if (codes[r] && codes[r] != IX_BATCH_NOT_SENT) {
                     if (first_row < 0) first_row = total + r;
                     PyObject *e = Py_BuildValue("(Li)", (long long)(total + r), codes[r]);
                     if (!e || PyList_Append(errors, e) < 0) {
@@ -1684,6 +1684,7 @@ static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObje
                     Py_DECREF(e);
                 }
             nfailed_all += nf;
+            break; /* the batch stops at its first refused row (ix_batch_execute) */
         } else if (rc != IX_OK) {
             /* connection error: rows from ix_batch_replied on got no reply */
             int64_t replied = ix_batch_replied(s);

@@ -82,6 +82,9 @@ int ixc_transport_poll(ixc_transport *t, char *err, size_t errlen);
 const char *ixc_transport_phase(const ixc_transport *t);
 /* Sends the interrupt on socket fd (async-signal-safe). 0 or -1. */
 int ixc_send_interrupt(int fd);
+/* Shuts the socket fd down both ways (ix_cancel on a server that takes no
+ * interrupt: the wait for it ends at once). Async-signal-safe. 0 or -1. */
+int ixc_shutdown_socket(int fd);
 
 /* ---- sqlhosts (ix_sqlhosts.c) ------------------------------------------------
  * One place to connect to: a server line of the sqlhosts file, or one member
@@ -242,6 +245,11 @@ struct ix_stmt {
     int64_t changes;
     int64_t replied;
     int named;
+    /* the cursor is open on the server (its OPEN succeeded, or was sent in
+     * one group with the first NFETCH, and no CLOSE went since), and the
+     * count of transactions ended when it was opened (ix_conn.txn_ends) */
+    int srv_open;
+    unsigned open_txn;
     char curname[24];
     unsigned flags; /* IXC_PREPARE_* of ix_prepare_v2 */
     /* scroll cursor: the current row's position (0 before the first row,
@@ -290,10 +298,25 @@ struct ix_conn {
     int db_open;
     int db_logged, db_ansi;
     int in_txn;
+    unsigned txn_ends; /* transactions ended (ixc_txn_ended): closes cursors not WITH HOLD */
     int manual_commit; /* ix_set_autocommit(conn, 0): keep a transaction open */
-    /* request sequences (DSN keys deferred_prepare, optofc) */
+    /* request sequences (DSN keys compat, deferred_prepare, optofc,
+     * pipeline_login; docs/protocol.md "Evidence"): the forms in use, chosen
+     * when the login is accepted (ixc_choose_forms) */
+    int compat;           /* IXC_COMPAT_*: what the DSN asked for */
+    int is_ixd;           /* the login accept carried IXP_IXD_SERIAL */
+    int fast;             /* forms only ixd is known to take are in use */
     int deferred_prepare; /* PREPARE travels with the first OPEN / EXECUTE */
     int optofc;           /* OPEN and the first NFETCH in one group */
+    int pipeline_login;   /* SQ_PROTOCOLS, SQ_INFO, SQ_DBOPEN in one flight */
+    int32_t fetch_max;    /* the largest NFETCH size the server documents */
+    char forms[96];       /* ix_conn_forms */
+    /* the watchdog of replies to requests that run no user statement
+     * (CLOSE, RELEASE, a PREPARE on its own); 0 = none. ctl_wait: such a
+     * reply is being awaited (ixc_pend_one). */
+    int watchdog_ms;
+    int ctl_wait;
+    atomic_int cancel_closed; /* ix_cancel shut the socket down (no interrupt) */
     /* round trips: reply flights read after a request was sent (for tests) */
     int64_t roundtrips;
     int sent_since_read;
@@ -370,6 +393,35 @@ typedef struct ixc_reply {
     int has_tupid;            /* an SQ_TUPID arrived (scroll fetch) */
     int32_t tupid;            /* the first one: the position of the first row */
 } ixc_reply;
+
+/* What compat= asked for (DSN key; docs/protocol.md "Evidence"). */
+enum { IXC_COMPAT_AUTO = 0, IXC_COMPAT_CONSERVATIVE = 1, IXC_COMPAT_FAST = 2 };
+/* NFETCH sizes servers document: up to 11.70.xC4 at most 32767; from
+ * 11.70.xC5 FET_BUF_SIZE may be larger and the server caps it at 1 MiB. */
+#define IXC_FETCH_MAX_OLD 32767
+#define IXC_FETCH_MAX_NEW (1024 * 1024)
+#define IXC_WATCHDOG_DEFAULT_MS 30000
+/* conn.c: the largest NFETCH size to send on c (its forms and the granted
+ * capabilities). */
+int32_t ixc_fetch_max(const ix_conn *c);
+/* conn.c: whether a version banner ("IBM Informix Dynamic Server Version
+ * 11.70.FC5", "... 12.10.UC1W2", "... 14.10.FC10") names 11.70.xC5 or later,
+ * the first release whose FET_BUF_SIZE may exceed 32767. */
+int ixc_banner_big_fetch(const char *banner);
+/* conn.c: how long one wait for the server may last (ms; 0 = for ever): the
+ * read timeout, or the watchdog when that is shorter and the awaited reply
+ * is one of a request that runs no user statement. */
+int ixc_wait_limit_ms(const ix_conn *c);
+/* conn.c: kills c with IX_ETIMEOUT after a wait of limit ms (the watchdog's
+ * message when limit is not the read timeout). */
+int ixc_timed_out(ix_conn *c, int limit);
+
+/* A transaction ended (COMMIT, ROLLBACK, one the server aborted): the
+ * server closed the cursors opened in it that are not WITH HOLD. */
+static inline void ixc_txn_ended(ix_conn *c) {
+    c->in_txn = 0;
+    c->txn_ends++;
+}
 
 /* conn.c helpers used by stmt.c */
 int ixc_fail(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -36,6 +36,8 @@ typedef struct dsn_opts {
     int keepalive_s;
     int tls, tls_verify;
     int deferred_prepare, optofc, pipeline_login;
+    int compat;      /* IXC_COMPAT_* */
+    int watchdog_ms; /* DSN key watchdog */
     int contime_s, conretry; /* INFORMIXCONTIME / INFORMIXCONRETRY; -1: not set */
 } dsn_opts;
 
@@ -120,6 +122,13 @@ static int set_opt(dsn_opts *o, const char *k, const char *v) {
         *(strcasecmp(k, "tls") == 0 ? &o->tls : &o->tls_verify) = (int)x;
         return IX_OK;
     }
+    if (strcasecmp(k, "compat") == 0) {
+        static const char *const modes[] = {"auto", "conservative", "fast"};
+        for (int i = 0; i < 3; i++)
+            if (strcasecmp(v, modes[i]) == 0) return o->compat = i, IX_OK;
+        return IX_EINVAL;
+    }
+    if (strcasecmp(k, "watchdog") == 0) return parse_secs(v, &o->watchdog_ms) ? IX_EINVAL : IX_OK;
     if (strcasecmp(k, "connect_timeout") == 0)
         return parse_secs(v, &o->connect_timeout_ms) ? IX_EINVAL : IX_OK;
     if (strcasecmp(k, "read_timeout") == 0)
@@ -312,6 +321,8 @@ static int opts_load(dsn_opts *o, const char *dsn, char *err, size_t errlen) {
     o->keepalive_s = 60;
     o->tls_verify = 1;
     o->deferred_prepare = o->optofc = o->pipeline_login = 1;
+    o->compat = IXC_COMPAT_AUTO;
+    o->watchdog_ms = IXC_WATCHDOG_DEFAULT_MS;
     const char *e;
     long x;
     int rc = IX_OK;
@@ -418,6 +429,12 @@ int ixc_kill(ix_conn *c, int rc, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(c->errmsg, sizeof c->errmsg, fmt, ap);
     va_end(ap);
+    if (atomic_load(&c->cancel_closed)) { /* the I/O error is ix_cancel's doing */
+        c->err = rc = IX_ECONN;
+        snprintf(c->errmsg, sizeof c->errmsg,
+                 "cancelled: ix_cancel closed the connection (the server is not known to take "
+                 "an interrupt)");
+    }
     c->dead = 1;
     c->in_txn = 0; /* the server rolls back a session that ends */
     atomic_store(&c->cancel_fd, -1);
@@ -599,6 +616,29 @@ static int do_send(ix_conn *c) {
     return IX_OK;
 }
 
+/* Whether the oldest reply still expected is one of a request that runs no
+ * user statement: a CLOSE or RELEASE, or a PREPARE sent on its own. */
+static int ctl_pending(const ix_conn *c) {
+    if (c->pend_len == 0) return 0;
+    const ixc_pend *e = &c->pend[c->pend_head];
+    return e->kind == PEND_DISCARD || (e->kind == PEND_OP && e->owner && e->owner->op == IXC_OP_PREPARE);
+}
+
+int ixc_wait_limit_ms(const ix_conn *c) {
+    int rt = c->read_timeout_ms, wd = c->watchdog_ms;
+    if (wd <= 0 || !(c->ctl_wait || ctl_pending(c))) return rt;
+    return rt > 0 && rt < wd ? rt : wd;
+}
+
+int ixc_timed_out(ix_conn *c, int limit) {
+    if (limit != c->read_timeout_ms)
+        return ixc_kill(c, IX_ETIMEOUT,
+                        "the server did not answer a request that runs no statement (CLOSE, "
+                        "RELEASE or PREPARE) within %d ms (the watchdog; DSN key watchdog)",
+                        limit);
+    return ixc_kill(c, IX_ETIMEOUT, "timed out after %d ms waiting for the server", limit);
+}
+
 /* One round: waits (up to the read timeout) until the socket is readable,
  * or writable when want_write and output is pending, and moves bytes. */
 static int nb_io(ix_conn *c, int wr);
@@ -614,7 +654,8 @@ int ixc_io(ix_conn *c, int want_write) {
     if (c->tr->fd < 0) { /* memory transport: always ready */
         return wr ? do_send(c) : do_recv(c);
     }
-    int64_t deadline = c->read_timeout_ms > 0 ? now_ms() + c->read_timeout_ms : 0;
+    int limit = ixc_wait_limit_ms(c);
+    int64_t deadline = limit > 0 ? now_ms() + limit : 0;
     for (;;) {
         struct pollfd pf = {c->tr->fd, (short)((c->peer_eof ? 0 : POLLIN) | (wr ? POLLOUT : 0)), 0};
         int ms = -1;
@@ -630,9 +671,7 @@ int ixc_io(ix_conn *c, int want_write) {
             }
             return ixc_kill(c, IX_ECONN, "poll: %s", strerror(errno));
         }
-        if (k == 0)
-            return ixc_kill(c, IX_ETIMEOUT, "timed out after %d ms waiting for the server",
-                            c->read_timeout_ms);
+        if (k == 0) return ixc_timed_out(c, limit);
         int rc = IX_OK;
         if (!c->peer_eof && (pf.revents & (POLLIN | POLLERR | POLLHUP))) rc = do_recv(c);
         if (rc == IX_OK && !c->dead && (pf.revents & POLLOUT)) rc = do_send(c);
@@ -830,7 +869,7 @@ static void txn_from_err(ix_conn *c, int sqlcode) {
     switch (sqlcode) {
     case IX_SQLCODE_NOT_IN_TXN:
     case IX_SQLCODE_TXN_UNAVAILABLE:
-    case IX_SQLCODE_LONG_TXN_ABORTED: c->in_txn = 0; break;
+    case IX_SQLCODE_LONG_TXN_ABORTED: ixc_txn_ended(c); break;
     case IX_SQLCODE_ALREADY_IN_TXN: c->in_txn = 1; break;
     }
 }
@@ -994,8 +1033,19 @@ static int pend_op(ix_conn *c) {
     return ixc_read_reply(c, &r);
 }
 
-/* Reads the reply for the oldest pending entry. */
+/* Reads the reply for the oldest pending entry (c->ctl_wait says meanwhile
+ * whether the watchdog applies). */
+static int pend_one(ix_conn *c);
+
 int ixc_pend_one(ix_conn *c) {
+    int save = c->ctl_wait;
+    c->ctl_wait = ctl_pending(c);
+    int rc = pend_one(c);
+    c->ctl_wait = save;
+    return rc;
+}
+
+static int pend_one(ix_conn *c) {
     if (c->pend[c->pend_head].kind == PEND_OP) return pend_op(c);
     ixc_pend e = c->pend[c->pend_head];
     c->pend_head = (c->pend_head + 1) % c->pend_cap;
@@ -1121,27 +1171,32 @@ static int send_group(ix_conn *c, size_t mark) {
 /* Session variables sent in the login environment when they are set in the
  * process environment (besides CLIENT_LOCALE, DB_LOCALE and DBDATE, which
  * also have DSN keys). */
+/* IFX_AUTOFREE and IFX_DEFERRED_PREPARE are not among them: they tell the
+ * server how the client sends its requests, and libixdb does not send what
+ * they announce (docs/protocol.md "Evidence"). */
 static const char *const session_vars[] = {
-    "DBCENTURY",   "DBTIME",       "DBMONEY",     "DBLANG",          "GL_DATE",
-    "GL_DATETIME", "DBTEMP",       "DBSPACETEMP", "OPTCOMPIND",      "PDQPRIORITY",
-    "DELIMIDENT",  "NODEFDAC",     "IFX_UPDDESC", "IFX_AUTOFREE",    "IFX_DEFERRED_PREPARE",
-    "OPT_GOAL",    "PSORT_NPROCS", "DBNLS",       "IFX_LOB_XFERSIZE"};
+    "DBCENTURY",   "DBTIME",      "DBMONEY",    "DBLANG",   "GL_DATE",
+    "GL_DATETIME", "DBTEMP",      "DBSPACETEMP", "OPTCOMPIND", "PDQPRIORITY",
+    "DELIMIDENT",  "NODEFDAC",    "IFX_UPDDESC", "OPT_GOAL", "PSORT_NPROCS",
+    "DBNLS",       "IFX_LOB_XFERSIZE"};
 
-/* Queues SQ_INFO and (when the DSN names a database) SQ_DBOPEN, each its
- * own group (§2.7, §2.8). */
-static void queue_info_dbopen(ix_conn *c, const dsn_opts *o) {
+/* Queues SQ_INFO (§2.7), its own group. */
+static void queue_info(ix_conn *c) {
     size_t mark = ixc_mark(c);
     ixp_bytes keys[2] = {{(const uint8_t *)"DBTEMP", 6}, {(const uint8_t *)"SUBQCACHESZ", 11}};
     ixp_bytes vals[2] = {{(const uint8_t *)"/tmp", 4}, {(const uint8_t *)"10", 2}};
     ixp_enc_info(&c->out, keys, vals, 2);
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
-    if (o->database && *o->database) {
-        mark = ixc_mark(c);
-        ixp_enc_dbopen(&c->out, o->database, strlen(o->database), 0);
-        ixp_enc_tag(&c->out, IXP_SQ_EOT);
-        ixc_queued(c, mark);
-    }
+}
+
+/* Queues SQ_DBOPEN (§2.8) when the DSN names a database, its own group. */
+static void queue_dbopen(ix_conn *c, const dsn_opts *o) {
+    if (!(o->database && *o->database)) return;
+    size_t mark = ixc_mark(c);
+    ixp_enc_dbopen(&c->out, o->database, strlen(o->database), 0);
+    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixc_queued(c, mark);
 }
 
 /* login's answer when the server redirected the connection (*redir says
@@ -1199,6 +1254,41 @@ static int login_rejected(ix_conn *c, const dsn_opts *o, const ixp_conacc *a) {
     return ixc_fail_sql(c, code, 0, 0, ins);
 }
 
+int ixc_banner_big_fetch(const char *banner) {
+    const char *v = banner ? strstr(banner, "Version ") : NULL;
+    int major, minor, fix;
+    char train, kind;
+    if (!v || sscanf(v + 8, "%d.%d.%c%c%d", &major, &minor, &train, &kind, &fix) != 5) return 0;
+    if (major != 11) return major > 11;
+    return minor > 70 || (minor == 70 && fix >= 5);
+}
+
+/* Chooses the request forms of c once its login is accepted (c->is_ixd
+ * known): every optional form against ixd with compat=auto, or always with
+ * compat=fast; otherwise only the verified forms (docs/protocol.md
+ * "Evidence"). The DSN keys deferred_prepare, optofc and pipeline_login can
+ * turn a form off in every mode. */
+static void choose_forms(ix_conn *c, const dsn_opts *o) {
+    c->compat = o->compat;
+    c->fast = o->compat == IXC_COMPAT_FAST || (o->compat == IXC_COMPAT_AUTO && c->is_ixd);
+    c->deferred_prepare = c->fast && o->deferred_prepare;
+    c->pipeline_login = c->fast && o->pipeline_login;
+    c->optofc = o->optofc;
+    c->fetch_max = c->fast || ixc_banner_big_fetch(c->server_version) ? IXC_FETCH_MAX_NEW
+                                                                 : IXC_FETCH_MAX_OLD;
+    if (c->fast) c->fetch_max = INT32_MAX;
+    snprintf(c->forms, sizeof c->forms, "%s%s%s%s%s", c->pipeline_login ? "pipeline_login," : "",
+             c->deferred_prepare ? "deferred_prepare," : "", c->fast ? "urgent_cancel," : "",
+             c->optofc ? "open_fetch," : "", c->fetch_max > IXC_FETCH_MAX_OLD ? "fetch_1m," : "");
+    size_t n = strlen(c->forms);
+    if (n) c->forms[n - 1] = 0;
+}
+
+int32_t ixc_fetch_max(const ix_conn *c) {
+    int32_t max = ixp_fetch_bufsize_max(&c->caps);
+    return c->fetch_max > 0 && c->fetch_max < max ? c->fetch_max : max;
+}
+
 /* Reads the server's answer to the login: IX_OK when accepted (the server's
  * name and version kept), IXC_REDIRECTED with *redir filled, or an error. */
 static int read_conacc(ix_conn *c, const dsn_opts *o, ixp_redirect_target *redir) {
@@ -1232,23 +1322,29 @@ static int read_conacc(ix_conn *c, const dsn_opts *o, ixp_redirect_target *redir
     }
     c->server_name = dupstr(a->server_name.p ? a->server_name.p : "", a->server_name.n);
     c->server_version = dupstr(a->version.p ? a->version.p : "", a->version.n);
+    size_t idn = strlen(IXP_IXD_SERIAL);
+    c->is_ixd = a->serial.n >= idn && memcmp(a->serial.p, IXP_IXD_SERIAL, idn) == 0;
     ixc_free(a);
     if (!c->server_name || !c->server_version) return ixc_kill(c, IX_ENOMEM, "out of memory");
     c->logged_in = 1;
+    choose_forms(c, o);
     return IX_OK;
 }
 
 /* SQ_PROTOCOLS, SQ_INFO and SQ_DBOPEN after an accepted login: one flight
  * when pipeline_login (neither SQ_INFO nor SQ_DBOPEN depends on the granted
  * capabilities, and their replies are decoded after the answer has set
- * them); else SQ_PROTOCOLS alone first (the connect machine queues the rest
- * after its reply). */
+ * them); else SQ_PROTOCOLS alone first, and the connect machine sends each
+ * of the others after the answer to the one before (the verified order). */
 static void open_session_send(ix_conn *c, const dsn_opts *o) {
     size_t mark = ixc_mark(c);
     ixp_enc_protocols(&c->out, ixp_caps_jdbc_offer, sizeof ixp_caps_jdbc_offer);
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
-    if (o->pipeline_login) queue_info_dbopen(c, o);
+    if (c->pipeline_login) {
+        queue_info(c);
+        queue_dbopen(c, o);
+    }
 }
 
 /* ---- clusters: candidates, retries, redirects (docs/c-api.md "Clusters") --- */
@@ -1487,14 +1583,18 @@ static int attempt_session(ix_conn *c, struct ixc_connsm *m) {
             return ixc_kill(c, IX_EPROTO, "the server refused the protocol offer (%d)", r.sqlcode);
         if (c->caps.f44)
             return ixc_kill(c, IX_EPROTO, "the server asks for a PAM conversation (not supported)");
-        if (!o->pipeline_login) {
-            queue_info_dbopen(c, o);
+        if (!c->pipeline_login) {
+            queue_info(c);
             if ((rc = ixc_flush(c)) != IX_OK) return rc;
         }
         m->phase = CS_INFO;
         return IXC_WANT_READ;
     case CS_INFO:
         if (!(o->database && *o->database)) return IX_OK;
+        if (!c->pipeline_login) {
+            queue_dbopen(c, o);
+            if ((rc = ixc_flush(c)) != IX_OK) return rc;
+        }
         m->phase = CS_DBOPEN;
         return IXC_WANT_READ;
     default: /* CS_DBOPEN */
@@ -1707,6 +1807,8 @@ static int connect_begin(ix_conn **out, const char *dsn, ixc_transport *tr) {
     c->readahead = o->readahead;
     c->deferred_prepare = o->deferred_prepare;
     c->optofc = o->optofc;
+    c->compat = o->compat;
+    c->watchdog_ms = o->watchdog_ms;
     c->read_timeout_ms = o->read_timeout_ms;
     m->rt_saved = o->read_timeout_ms;
     if (o->dbdate && !(c->dbdate = dupstr(o->dbdate, strlen(o->dbdate)))) rc = IX_ENOMEM;
@@ -1840,6 +1942,10 @@ int ix_cancel(ix_conn *c) {
     if (fd < 0) return IX_ECONN;
     int inflight = atomic_load(&c->inflight);
     if (inflight <= 0) return IX_OK; /* idle: nothing to interrupt */
+    if (!c->fast) { /* no interrupt the server is known to take: end the wait */
+        atomic_store(&c->cancel_closed, 1);
+        return ixc_shutdown_socket(fd) == 0 ? IX_OK : IX_ECONN;
+    }
     int zero = 0;
     if (!atomic_compare_exchange_strong(&c->cancel_wait, &zero, inflight))
         return IX_OK; /* the last interrupt has not been read yet */
@@ -1870,6 +1976,15 @@ const char *ix_conn_server(const ix_conn *c) {
 
 const char *ix_server_version(const ix_conn *c) {
     return c && c->server_version ? c->server_version : "";
+}
+
+const char *ix_conn_compat(const ix_conn *c) {
+    if (!c || !c->logged_in) return "";
+    return c->fast ? "fast" : "conservative";
+}
+
+const char *ix_conn_forms(const ix_conn *c) {
+    return c && c->logged_in ? c->forms : "";
 }
 
 /* ---- error accessors ------------------------------------------------------------ */
@@ -1952,14 +2067,14 @@ void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t len) {
     if (word_is(w, n, "BEGIN"))
         c->in_txn = 1;
     else if (word_is(w, n, "COMMIT"))
-        c->in_txn = 0;
+        ixc_txn_ended(c);
     else if (word_is(w, n, "ROLLBACK") && !word_is(w2, n2, "TO"))
-        c->in_txn = 0;
+        ixc_txn_ended(c);
     else if (word_is(w, n, "DATABASE") ||
              ((word_is(w, n, "CLOSE") || word_is(w, n, "CREATE") || word_is(w, n, "DROP")) &&
               word_is(w2, n2, "DATABASE"))) {
         /* A new (or no) current database: autocommit is back on. */
-        c->in_txn = 0;
+        ixc_txn_ended(c);
         c->manual_commit = 0;
         ixc_cache_schema_changed(c);
     } else if (word_is(w, n, "CREATE") || word_is(w, n, "ALTER") || word_is(w, n, "DROP") ||
@@ -2096,7 +2211,7 @@ static int txn_resync(ix_conn *c) {
     if (rc != IX_OK || r.sqlcode || c->manual_commit) return rc;
     c->in_txn = 1;
     rc = txn_send(c, IXP_SQ_CMMTWORK, &r);
-    if (rc == IX_OK && !r.sqlcode) c->in_txn = 0;
+    if (rc == IX_OK && !r.sqlcode) ixc_txn_ended(c);
     return rc;
 }
 
@@ -2108,7 +2223,7 @@ static int txn_op(ix_conn *c, int tag, int opens) {
     int rc = txn_send(c, tag, &r);
     if (rc != IX_OK) return rc;
     if (r.sqlcode) {
-        if (tag == IXP_SQ_RBWORK) c->in_txn = 0; /* a failed ROLLBACK leaves none open */
+        if (tag == IXP_SQ_RBWORK) ixc_txn_ended(c); /* a failed ROLLBACK leaves none open */
         if (tag == IXP_SQ_CMMTWORK && (rc = after_failed_commit(c, &r)) != IX_OK) return rc;
         return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
     }

@@ -45,10 +45,10 @@ static int64_t groups_buffered(ix_conn *c) {
 
 /* The read timeout of an awaited reply: IX_ETIMEOUT once it has expired. */
 static int check_timeout(ix_conn *c) {
-    if (c->read_timeout_ms <= 0 || c->pend_len == 0 || c->dead) return IX_OK;
-    if (ixc_now_ms() - c->io_at_ms < c->read_timeout_ms) return IX_OK;
-    return ixc_kill(c, IX_ETIMEOUT, "timed out after %d ms waiting for the server",
-                    c->read_timeout_ms);
+    int limit = ixc_wait_limit_ms(c);
+    if (limit <= 0 || c->pend_len == 0 || c->dead) return IX_OK;
+    if (ixc_now_ms() - c->io_at_ms < limit) return IX_OK;
+    return ixc_timed_out(c, limit);
 }
 
 int ixc_nb_ready(ix_conn *c, int *want) {
@@ -150,8 +150,8 @@ int ix_timeout_ms(const ix_conn *c) {
     if (c->csm) {
         int64_t ixc_connsm_deadline(const ix_conn *conn);
         at = ixc_connsm_deadline(c);
-    } else if (!c->dead && c->read_timeout_ms > 0 && c->pend_len > 0) {
-        at = c->io_at_ms + c->read_timeout_ms;
+    } else if (!c->dead && ixc_wait_limit_ms(c) > 0 && c->pend_len > 0) {
+        at = c->io_at_ms + ixc_wait_limit_ms(c);
     }
     if (at <= 0) return -1;
     int64_t left = at - ixc_now_ms();

@@ -380,7 +380,7 @@ static int prepare_common(ix_conn *c, const char *sql, size_t len, unsigned flag
     if (out) *out = NULL;
     if (!c) return IX_EMISUSE;
     if (!sql || !out) return ixc_fail(c, IX_EMISUSE, "NULL argument to ix_prepare");
-    if (flags & ~(unsigned)(IX_PREPARE_SCROLL | IX_PREPARE_WITH_HOLD))
+    if (flags & ~(unsigned)(IX_PREPARE_SCROLL | IX_PREPARE_WITH_HOLD | IX_PREPARE_NOW))
         return ixc_fail(c, IX_EINVAL, "unknown ix_prepare_v2 flags 0x%x", flags);
     if (dead(c)) return IX_ECONN;
     ixc_clear_err(c);
@@ -415,7 +415,7 @@ static int prepare_common(ix_conn *c, const char *sql, size_t len, unsigned flag
     s->readahead = c->readahead;
     s->flags = flags;
     s->conn = c;
-    int kind = c->deferred_prepare ? defer_kind(sql, n) : DEFER_NO;
+    int kind = c->deferred_prepare && !(flags & IX_PREPARE_NOW) ? defer_kind(sql, n) : DEFER_NO;
     const char *wire;
     size_t wn;
     /* the text must convert now, deferred or not */
@@ -985,12 +985,13 @@ static void encode_exec(ix_stmt *s) {
 #define IXC_TUPLE_WIRE  8  /* SQ_TUPLE header bytes around each row (§3.7) */
 #define IXC_DEPTH_MAX   64 /* the largest read-ahead depth (ix_set_readahead) */
 
-/* The size asked for, within what the negotiated NFETCH field can carry: an
- * i32 when the server granted f62, an i16 (at most 32767) when it did not, as
- * an IDS 11.50-era server expects (ixp_fetch_bufsize_max). */
+/* The size asked for, within what the negotiated NFETCH field can carry (an
+ * i32 when the server granted f62, an i16, at most 32767, when it did not,
+ * as an IDS 11.50-era server expects) and what the server documents
+ * (ixc_fetch_max: 32767 before 11.70.xC5, 1 MiB after). */
 static int32_t fetch_size(const ix_stmt *s) {
     int32_t n = s->fetch_buffer == IX_FETCH_AUTO ? s->auto_size : s->fetch_buffer;
-    int32_t max = ixp_fetch_bufsize_max(&s->conn->caps);
+    int32_t max = ixc_fetch_max(s->conn);
     return n > max ? max : n;
 }
 
@@ -1065,7 +1066,7 @@ void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_
     if (next > IX_FETCH_AUTO_MAX) next = IX_FETCH_AUTO_MAX;
     /* Replies of the next size (as sent: an old server's is smaller) one
      * round trip takes, within the budget and the read-ahead maximum. */
-    int64_t sent = next, max = ixp_fetch_bufsize_max(&s->conn->caps);
+    int64_t sent = next, max = ixc_fetch_max(s->conn);
     if (sent > max) sent = max;
     int64_t xfer_next = xfer_us * sent / (asked > 0 ? asked : 1);
     int64_t depth = xfer_next > 0 ? (s->rtt_min_us + xfer_next - 1) / xfer_next : IXC_AUTO_BUDGET;
@@ -1181,12 +1182,36 @@ static int expect_fetch(ix_stmt *s, int64_t sent_us) {
     return IX_OK;
 }
 
+/* Whether the OPEN and the first NFETCH go in one group: with optofc, for a
+ * cursor that is not a scroll cursor, and not in an ANSI database, where the
+ * client must know whether the OPEN failed (a CLOSE of a cursor that is not
+ * open is an error there; one group's reply does not tell). */
+static int open_fetch_group(const ix_stmt *s) {
+    const ix_conn *c = s->conn;
+    return c->optofc && !(s->flags & IX_PREPARE_SCROLL) && !c->db_ansi;
+}
+
+/* The cursor was opened on the server (or may have been: one group). */
+static void note_open(ix_stmt *s) {
+    s->srv_open = 1;
+    s->open_txn = s->conn->txn_ends;
+}
+
+/* Whether the server still has the cursor open, so that ix_reset CLOSEs it:
+ * not when its OPEN failed, and not, in an ANSI database, after the end of
+ * the transaction it was opened in unless it is WITH HOLD. */
+static int open_on_server(const ix_stmt *s) {
+    if (!s->srv_open) return 0;
+    if (!s->conn->db_ansi || (s->flags & IX_PREPARE_WITH_HOLD)) return 1;
+    return s->open_txn == s->conn->txn_ends;
+}
+
 /*
- * OPEN and the first fetch. With optofc (the default) they form one group,
- * answered with one reply: [ID id | deferred PREPARE], CURNAME, [BIND], OPEN,
- * [ID id], NFETCH, EOT. Without it the OPEN is its own group and the NFETCH
- * follows it (pipelined when the id is known). Errors of the OPEN come back
- * as the fetch's reply (ix_step reports them).
+ * OPEN and the first fetch. In one group when open_fetch_group, answered
+ * with one reply: [ID id | deferred PREPARE], CURNAME, [BIND], OPEN, [ID id],
+ * NFETCH, EOT. Otherwise the OPEN is its own group and the NFETCH follows it
+ * (pipelined when the id is known). Errors of the OPEN come back as the
+ * fetch's reply (ix_step reports them).
  */
 static int open_send(ix_stmt *s) {
     ix_conn *c = s->conn;
@@ -1211,11 +1236,12 @@ static int open_send(ix_stmt *s) {
     ixp_enc_tag(&c->out, IXP_SQ_OPEN);
     /* a scroll cursor's rows come with SFETCH (scroll_fetch), not NFETCH */
     int scroll = (s->flags & IX_PREPARE_SCROLL) != 0;
-    int one_group = c->optofc && !scroll;
+    int one_group = open_fetch_group(s);
     /* deferred: the describe (and so the tuple size) is not known yet */
     if (one_group) encode_fetch(s, !deferred);
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
     ixc_queued(c, mark);
+    if (one_group) note_open(s);
     if (!deferred && one_group) { /* the reply is the fetch's: nothing to decode here */
         if ((rc = expect_fetch(s, ixc_now_us())) != IX_OK) return rc;
         s->state = ST_OPEN;
@@ -1235,7 +1261,7 @@ static int open_op_reply(ix_stmt *s) {
     ix_conn *c = s->conn;
     int deferred = !s->prepared;
     int scroll = (s->flags & IX_PREPARE_SCROLL) != 0;
-    int one_group = c->optofc && !scroll;
+    int one_group = open_fetch_group(s);
     int rc = IX_OK;
     if (deferred) {
         ixc_reply r;
@@ -1258,6 +1284,7 @@ static int open_op_reply(ix_stmt *s) {
             disown_pending(c, s); /* the fetch behind it is answered with an error too */
             return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
         }
+        note_open(s);
         if (deferred && !scroll) {
             if ((rc = send_fetch(s)) != IX_OK) return rc;
             if ((rc = ixc_flush(c)) != IX_OK) return rc;
@@ -1429,7 +1456,7 @@ static int scroll_next(ix_stmt *s);
 /* The one row a non-NEXT scroll fetch asks room for. */
 static int32_t one_row_size(const ix_stmt *s) {
     int64_t row = (s->tuple_size > 0 ? s->tuple_size : 1) + IXC_TUPLE_WIRE;
-    int32_t max = ixp_fetch_bufsize_max(&s->conn->caps);
+    int32_t max = ixc_fetch_max(s->conn);
     return row > max ? max : (int32_t)row;
 }
 
@@ -1626,6 +1653,9 @@ int ix_reset(ix_stmt *s) {
         disown_pending(c, s);
         s->state = ST_READY;
         if (c->dead) return IX_ECONN;
+        int open = open_on_server(s);
+        s->srv_open = 0;
+        if (!open) return IX_OK;
         size_t mark = ixc_mark(c);
         ixp_enc_id(&c->out, s->id);
         ixp_enc_tag(&c->out, IXP_SQ_CLOSE);
@@ -2304,6 +2334,13 @@ double ix_column_double(ix_stmt *s, int i) {
 /* ---- pipelined batches ---------------------------------------------------------- */
 
 #define BATCH_AHEAD (256 * 1024) /* bytes of requests kept written ahead of replies */
+#define BATCH_ROWS  4096         /* rows sent and not yet answered, at most */
+
+/* Marks rows [from, to) of sqlcodes (may be NULL) with code. */
+static void batch_mark(int *sqlcodes, int64_t from, int64_t to, int code) {
+    for (int64_t r = from; sqlcodes && r < to; r++)
+        sqlcodes[r] = code;
+}
 
 /* Encodes row `row`'s request group on s->conn->out; < 0 stops the batch
  * (nothing encoded). */
@@ -2332,9 +2369,11 @@ static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int 
     int in_txn = c->in_txn, txn_lost = 0;
     ixc_reply first;
     memset(&first, 0, sizeof first);
-    while (s->replied < written || (!stop && !txn_lost && written < nrows)) {
-        /* Write ahead while the unsent output is small. */
-        while (!stop && !txn_lost && written < nrows && c->out.len - c->sent < BATCH_AHEAD) {
+    while (s->replied < written || (!stop && !txn_lost && first_err < 0 && written < nrows)) {
+        /* Write ahead while the unsent output is small and few rows are in
+         * flight; nothing more after the first refused row. */
+        while (!stop && !txn_lost && first_err < 0 && written < nrows &&
+               c->out.len - c->sent < BATCH_AHEAD && written - s->replied < BATCH_ROWS) {
             size_t mark = ixc_mark(c);
             int u = enc(s, written, ud);
             if (u < 0) {
@@ -2358,7 +2397,11 @@ static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int 
         memset(&r, 0, offsetof(ixc_reply, msg) + 1);
         memset(&r.has_done, 0, sizeof r - offsetof(ixc_reply, has_done));
         rc = ixc_read_reply(c, &r);
-        if (rc != IX_OK) return rc;
+        if (rc != IX_OK) { /* the rows in flight may or may not have run */
+            batch_mark(sqlcodes, s->replied, written, IX_BATCH_UNKNOWN);
+            batch_mark(sqlcodes, written, nrows, IX_BATCH_NOT_SENT);
+            return rc;
+        }
         int64_t row = s->replied++;
         if (in_txn && !c->in_txn) txn_lost = 1;
         if (r.sqlcode) {
@@ -2379,6 +2422,7 @@ static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int 
     }
     c->changes = s->changes;
     if (nfailed) *nfailed = failed;
+    batch_mark(sqlcodes, written, nrows, IX_BATCH_NOT_SENT);
     if (first_err >= 0) {
         ixc_fail_sql(c, first.sqlcode, first.isamcode, first.offset, first.msg);
         size_t l = strlen(c->errmsg);

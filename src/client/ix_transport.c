@@ -77,6 +77,10 @@ int ixc_send_interrupt(int fd) {
     }
 }
 
+int ixc_shutdown_socket(int fd) {
+    return shutdown(fd, SHUT_RDWR);
+}
+
 static long tcp_recv(ixc_transport *t, void *p, size_t n) {
     ssize_t k = recv(t->fd, p, n, 0);
     if (k >= 0) return (long)k;

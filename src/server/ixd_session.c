@@ -884,6 +884,7 @@ static int do_login(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         return 1;
     }
     ixp_conacc_defaults(&acc, s->srv->server_name, s->srv->banner);
+    acc.serial = ixp_ascstr_of(IXP_IXD_SERIAL); /* ixd names itself (docs/protocol.md) */
     ixp_conacc_encode(&acc, out);
     snprintf(s->user, sizeof s->user, "%s", user);
     s->logged_in = 1;

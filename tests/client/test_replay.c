@@ -536,7 +536,7 @@ static void test_flights(size_t chunk) {
     ixp_enc_cost(&in, 1, 1);
     ixp_enc_tag(&in, IXP_SQ_EOT);
     ix_conn *c = NULL;
-    int rc = ixc_connect_transport(&c, "user=u database=d", mem_new(&in, chunk, &sent));
+    int rc = ixc_connect_transport(&c, "user=u database=d compat=fast", mem_new(&in, chunk, &sent));
     CHECK(rc == IX_OK && c->roundtrips == 2, "[%zu] connect: 2 round trips (%lld) %s", chunk,
           (long long)c->roundtrips, ix_errmsg(c));
     static ixp_conreq q;
@@ -606,7 +606,7 @@ static void test_flights_off(void) {
     ix_conn *c = NULL;
     int rc = ixc_connect_transport(&c, "user=u database=d pipeline_login=0 deferred_prepare=0",
                                    mem_new(&in, 4096, &sent));
-    CHECK(rc == IX_OK && c->roundtrips == 3, "pipeline_login=0: 3 round trips (%lld)",
+    CHECK(rc == IX_OK && c->roundtrips == 4, "pipeline_login=0: 4 round trips, each login group awaited (%lld)",
           (long long)c->roundtrips);
     int64_t r0 = c->roundtrips;
     size_t from = sent.len;
@@ -966,7 +966,7 @@ static void test_batch_arrays_bytes(void) {
     for (int i = 0; i < 2 * AROWS + 1; i++)
         reply_done(&in, &caps);
     ix_conn *c = NULL;
-    int rc = ixc_connect_transport(&c, "user=u database=d", mem_new(&in, 1 << 20, &sent));
+    int rc = ixc_connect_transport(&c, "user=u database=d compat=fast", mem_new(&in, 1 << 20, &sent));
     CHECK(rc == IX_OK, "login");
     ix_stmt *s = NULL;
     CHECK(ix_prepare(c, "insert into t values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &s) == IX_OK,
