@@ -406,6 +406,8 @@ class Cursor:
                     _ixdb._aio_batch_done(cu, changes, errors)
                     raise bad
                 total += len(rows)
+                if first is not None:
+                    break  # a refused row stops the batch, as in ixdb's executemany
             _ixdb._aio_batch_done(cu, changes, errors)
         if first is not None:
             raise _batch_error(first, first_row, len(errors), total, errors)

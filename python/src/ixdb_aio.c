@@ -541,11 +541,12 @@ static PyObject *aio_batch(PyObject *mod, PyObject *args) {
     return Py_BuildValue("(LN)", (long long)b.reached, e);
 }
 
-/* The per-row failures of a batch: a list of (row, sqlcode). */
+/* The per-row failures of a batch: a new list of (row, sqlcode) (rows the
+ * batch did not send after its first refused one are left out). */
 static PyObject *batch_errors(const int *codes, Py_ssize_t n) {
     PyObject *errors = PyList_New(0);
     for (Py_ssize_t r = 0; errors && r < n; r++) {
-        if (!codes[r]) continue;
+        if (!codes[r] || codes[r] == IX_BATCH_NOT_SENT) continue;
         PyObject *e = Py_BuildValue("(ni)", r, codes[r]);
         if (!e || PyList_Append(errors, e) < 0) Py_CLEAR(errors);
         Py_XDECREF(e);
