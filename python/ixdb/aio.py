@@ -184,6 +184,16 @@ class Connection:
     def stmt_cache(self):
         return self._c.stmt_cache
 
+    @property
+    def compat(self):
+        """The request forms' mode in use: "fast" or "conservative"."""
+        return self._c.compat
+
+    @property
+    def forms(self):
+        """The optional request forms the connection uses (a tuple)."""
+        return self._c.forms
+
     def __repr__(self):
         return "<ixdb.aio.Connection %s>" % ("closed" if self.closed else "open")
 
@@ -256,6 +266,8 @@ class Connection:
                     _ixdb._aio_consume(c)
             if cu is not None:
                 _ixdb._aio_abandon(cu)
+            if c.closed:  # libixdb ended the wait by closing the connection
+                _abort(c)
         except (Error, asyncio.CancelledError):
             _abort(c)
 

@@ -2484,6 +2484,33 @@ static PyObject *Connection_get_server(ConnectionObject *co, void *c) {
     return PyUnicode_FromString(c ? ix_server_version(co->conn) : ix_server_name(co->conn));
 }
 
+/* compat: the request forms' mode in use, "fast" or "conservative"
+ * (libixdb's ix_conn_compat, chosen at login from the DSN key compat=). A
+ * new str; InterfaceError once the connection is closed. */
+static PyObject *Connection_get_compat(ConnectionObject *co, void *c) {
+    (void)c;
+    if (!co->conn) return raise_simple(InterfaceError, "the connection is closed");
+    return PyUnicode_FromString(ix_conn_compat(co->conn));
+}
+
+/* forms: the optional request forms the connection uses (ix_conn_forms,
+ * e.g. "pipeline_login,deferred_prepare,...") as a new tuple of str, ()
+ * when none; InterfaceError once the connection is closed. */
+static PyObject *Connection_get_forms(ConnectionObject *co, void *c) {
+    (void)c;
+    if (!co->conn) return raise_simple(InterfaceError, "the connection is closed");
+    const char *forms = ix_conn_forms(co->conn);
+    if (!forms || !*forms) return PyTuple_New(0);
+    PyObject *text = PyUnicode_FromString(forms);
+    PyObject *sep = text ? PyUnicode_FromString(",") : NULL;
+    PyObject *list = sep ? PyUnicode_Split(text, sep, -1) : NULL;
+    PyObject *tuple = list ? PyList_AsTuple(list) : NULL;
+    Py_XDECREF(list);
+    Py_XDECREF(sep);
+    Py_XDECREF(text);
+    return tuple;
+}
+
 static PyObject *Connection_get_in_transaction(ConnectionObject *co, void *c) {
     (void)c;
     if (!co->conn) Py_RETURN_FALSE;
@@ -2525,6 +2552,10 @@ static PyGetSetDef Connection_getset[] = {
     {"server_version", (getter)Connection_get_server, NULL, "server version banner", "v"},
     {"in_transaction", (getter)Connection_get_in_transaction, NULL,
      "True while a transaction is open", NULL},
+    {"compat", (getter)Connection_get_compat, NULL,
+     "request forms in use: 'fast' or 'conservative' (connect's compat=)", NULL},
+    {"forms", (getter)Connection_get_forms, NULL,
+     "tuple of the optional request forms the connection uses", NULL},
     {"stmt_cache", (getter)Connection_get_stmt_cache, NULL,
      "statements kept prepared for reuse (libixdb's statement cache)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
