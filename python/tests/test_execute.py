@@ -163,6 +163,10 @@ class SyncExecute(unittest.TestCase):
         self.assertEqual(cu.rowcount, -1, "CREATE INDEX")
         cu.execute(CREATE_TS, (103,))
         self.assertEqual(cu.rowcount, -1, "EXECUTE FUNCTION")
+        cu.executemany("execute procedure oni_ts_write_many(?, ?, ?, ?)",
+                       [("xseries", "s", 103, "2026-01-01 00:00|1.5\n2026-01-01 00:01|2.5")])
+        self.assertEqual(cu.rowcount, -1, "executemany EXECUTE PROCEDURE")
+        self.assertEqual(cu._changes, 2, "the elements written, as libixdb reports them")
         cu.execute("delete from rc")
         self.assertEqual(cu.rowcount, 7, "DELETE without WHERE")
         cu.execute("drop table rc")
