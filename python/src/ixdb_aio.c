@@ -605,13 +605,13 @@ static PyObject *aio_batch_poll(PyObject *mod, PyObject *args) {
 static PyObject *aio_batch_done(PyObject *mod, PyObject *args) {
     (void)mod;
     PyObject *o, *errors;
-    long long rowcount;
-    if (!PyArg_ParseTuple(args, "OLO!:_aio_batch_done", &o, &rowcount, &PyList_Type, &errors))
+    long long changes;
+    if (!PyArg_ParseTuple(args, "OLO!:_aio_batch_done", &o, &changes, &PyList_Type, &errors))
         return NULL;
     CursorObject *cu = aio_cursor(o);
     if (!cu) return NULL;
-    cu->changes = rowcount;
-    cu->rowcount = rowcount_of(cu->stmt_type, rowcount);
+    cu->changes = changes;
+    cu->rowcount = rowcount_of(cu->stmt_type, changes);
     Py_XSETREF(cu->errors, Py_NewRef(errors));
     Py_RETURN_NONE;
 }

@@ -1354,6 +1354,8 @@ void set_lastrowid(CursorObject *cu) {
     }
 }
 
+/* PEP 249's rowcount for a statement kind: changes, or -1 for the kinds
+ * without a row count (ixdb_module.h). */
 long long rowcount_of(int stmt_type, int64_t changes) {
     switch (stmt_type) {
     case IX_STMTTYPE_INSERT:
@@ -1367,6 +1369,8 @@ long long rowcount_of(int stmt_type, int64_t changes) {
     }
 }
 
+/* Sets changes, rowcount and lastrowid after a statement ran (the
+ * cursor's own fields; lastrowid a new reference it owns). */
 void cursor_set_counts(CursorObject *cu, int64_t changes) {
     cu->changes = changes;
     cu->rowcount = rowcount_of(cu->stmt_type, changes);
@@ -1460,7 +1464,6 @@ static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *
     if (conn_maybe_begin(co, cu->stmt_type) < 0) goto out;
     if (ix_column_count(cu->stmt) > 0) {
         if (cursor_describe(cu) < 0 || cursor_first_row(cu) < 0) goto out;
-        cu->changes = 0;
         ret = Py_NewRef((PyObject *)cu);
         goto out;
     }
