@@ -4,9 +4,12 @@ Nothing here uses threads. Every call queues its requests with libixdb's
 ``ix_send_*`` functions and waits with the event loop's ``add_reader`` /
 ``add_writer`` on the connection's socket (``ix_socket``); the C half
 (``_ixdb._aio_*``, python/src/ixdb_aio.c) never waits. Cancelling a task
-that awaits a statement (``task.cancel()``, ``asyncio.wait_for`` timeouts)
+that awaits a statement (``task.cancel()``, ``asyncio.wait_for`` timeouts,
+also around ``execute``, which waits for the statement's first reply)
 cancels the statement on the server (``ix_cancel``): the reply completes
-with -213 and the connection stays usable. See docs/python.md, "asyncio".
+with -213 and the connection stays usable, or, with a server libixdb knows
+no interrupt for, the connection is closed (``closed`` True). See
+docs/python.md, "asyncio".
 
     conn = await ixdb.aio.connect("host=127.0.0.1 port=9088 ...", database="shop")
     async with conn:

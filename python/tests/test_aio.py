@@ -309,8 +309,7 @@ class Cancel(unittest.TestCase):
 
             canceller = asyncio.create_task(later())
             with self.assertRaises(ixdb.OperationalError) as cm:
-                await cur.execute(LONG_SQL)
-                await cur.fetchone()
+                await cur.execute(LONG_SQL)  # waits for the first row
             self.assertEqual(cm.exception.sqlcode, -213)
             self.assertTrue(await canceller)
             await self.usable(conn)

@@ -1,5 +1,6 @@
 """Interrupting a running statement from Python: Ctrl-C (SIGINT) while a
-query runs raises KeyboardInterrupt within a second, the server stops the
+query runs (execute waits for its first row) raises KeyboardInterrupt from
+execute within a second, the server stops the
 query, and the connection stays usable; a signal handler that raises
 another exception cancels as well; an interrupt between statements is
 harmless."""
@@ -49,8 +50,7 @@ class Cancel(unittest.TestCase):
         t = sigint_after(0.3)
         t0 = time.monotonic()
         with self.assertRaises(KeyboardInterrupt):
-            self.cu.execute(LONG_SQL)
-            self.cu.fetchone()
+            self.cu.execute(LONG_SQL)  # execute itself waits for the first row
         took = time.monotonic() - t0
         t.join()
         self.assertLess(took, 1.5, "KeyboardInterrupt within a second of Ctrl-C")
@@ -61,8 +61,7 @@ class Cancel(unittest.TestCase):
         self.cu.execute("insert into n values (-1)")
         t = sigint_after(0.3)
         with self.assertRaises(KeyboardInterrupt):
-            self.cu.execute(LONG_SQL)
-            self.cu.fetchone()
+            self.cu.execute(LONG_SQL)  # execute itself waits for the first row
         t.join()
         self.assertTrue(self.conn.in_transaction, "the transaction is left as it was")
         self.conn.rollback()
@@ -80,8 +79,7 @@ class Cancel(unittest.TestCase):
             signal.setitimer(signal.ITIMER_REAL, 0.3)
             t0 = time.monotonic()
             with self.assertRaises(Late):
-                self.cu.execute(LONG_SQL)
-                self.cu.fetchone()
+                self.cu.execute(LONG_SQL)  # execute itself waits for the first row
             self.assertLess(time.monotonic() - t0, 1.5)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
