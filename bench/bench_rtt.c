@@ -22,8 +22,12 @@
  * DATE); the single INSERTs without a transaction (each commits on its
  * own), the batch inside one.
  *
- * Usage: bench_rtt [--quick] [--rounds N] [--rtt-ms R]
- *   default 20 rounds, --quick 10; R = 20.
+ * Each runs against ixd (the client's compat=auto chooses the fast forms)
+ * and against `ixd --strict`, which plays a real server (auto chooses the
+ * conservative, verified forms: docs/protocol.md "Evidence"), one table each.
+ *
+ * Usage: bench_rtt [--quick] [--rounds N] [--rtt-ms R] [--server ixd|strict|both]
+ *   default 20 rounds, --quick 10; R = 20; both.
  */
 #include <math.h>
 #include <stdint.h>
@@ -146,29 +150,35 @@ static void close_side(side *x) {
     ix_close(x->c);
 }
 
-int main(int argc, char **argv) {
-    signal(SIGPIPE, SIG_IGN);
-    int rounds = 20, quick = 0;
-    double rtt = 20;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--quick") == 0)
-            quick = 1, rounds = 10;
-        else if (v && strcmp(a, "--rounds") == 0)
-            rounds = atoi(v), i++;
-        else if (v && strcmp(a, "--rtt-ms") == 0)
-            rtt = atof(v), i++;
-        else {
-            fprintf(stderr, "usage: bench_rtt [--quick] [--rounds N] [--rtt-ms R]\n");
-            return 2;
-        }
-    }
-    if (rounds < 1 || rounds > 10000 || rtt < 1 || rtt > 1000) return 2;
+/* Goals per server kind: round trips (rounded) at most. */
+typedef struct rtt_goal {
+    int w;
+    double target;
+    const char *what;
+} rtt_goal;
+
+static const rtt_goal GOALS_IXD[] = {
+    {W_SEL_PREP, 1, "round trips: SELECT that fits one reply, prepared once, executed"},
+    {W_SEL_EACH, 1, "round trips: SELECT that fits one reply, prepare + execute"},
+    {W_INS_FIRST, 1, "round trips: prepared INSERT, prepare + first execution"},
+    {W_CONNECT, 2, "round trips: connect (after TCP)"},
+};
+static const rtt_goal GOALS_STRICT[] = {
+    {W_SEL_PREP, 1, "ixd --strict: SELECT that fits one reply, prepared once, executed"},
+    {W_SEL_EACH, 2, "ixd --strict: SELECT that fits one reply, prepare + execute"},
+    {W_INS_FIRST, 2, "ixd --strict: prepared INSERT, prepare + first execution"},
+    {W_CONNECT, 4, "ixd --strict: connect (after TCP), each login group awaited"},
+};
+
+/* Measures every workload against one ixd (strict: ixd --strict) and prints
+ * its table and goals. Returns 0, or 1 when the proxy cannot start. */
+static int measure(int strict, int rounds, int quick, double rtt) {
     ixd_proc P;
-    cmp_start_ixd(&P);
-    cmp_make_data(&D, 10000);
+    cmp_start_ixd_with(&P, strict ? "--strict" : NULL);
     ix_conn *c = cmp_connect(P.port, "bench");
     cmp_create(c, "rt");
+    printf("## Round trips per statement: %s (compat=auto chose %s forms: %s)\n\n",
+           strict ? "ixd --strict" : "ixd", ix_conn_compat(c), ix_conn_forms(c));
     ix_close(c);
     cmp_proxy X;
     if (cmp_proxy_start(&X, P.port, rtt, 3600, P.dir) != 0) {
@@ -196,11 +206,10 @@ int main(int argc, char **argv) {
     close_side(&S[1]);
     cmp_proxy_stop(&X);
 
-    printf("## Round trips per statement\n\n");
-    printf("bench_rtt%s: ixd on loopback, directly and through ixproxy at %g ms added RTT, "
+    printf("bench_rtt%s: %s on loopback, directly and through ixproxy at %g ms added RTT, "
            "alternating in the same run; %d rounds%s; %.0f s. Round trips = (median through "
            "the proxy - median direct) / %g ms (from wall time, not counted by the proxy).\n\n",
-           quick ? " --quick" : "", rtt, rounds,
+           quick ? " --quick" : "", strict ? "ixd --strict" : "ixd", rtt, rounds,
            quick ? " (quick variant: fewer than the 20 of the full run)" : "", elapsed, rtt);
     printf("| statement | direct ms [IQR] | through proxy ms [IQR] | round trips |\n"
            "|---|---:|---:|---:|\n");
@@ -215,24 +224,50 @@ int main(int argc, char **argv) {
     printf("\nGoals (round trips rounded to the nearest whole one; the raw figure in "
            "parentheses):\n\n");
     bench_goal_header();
-    static const struct {
-        int w;
-        double target;
-        const char *what;
-    } G[] = {
-        {W_SEL_PREP, 1, "round trips: SELECT that fits one reply, prepared once, executed"},
-        {W_SEL_EACH, 1, "round trips: SELECT that fits one reply, prepare + execute"},
-        {W_INS_FIRST, 1, "round trips: prepared INSERT, prepare + first execution"},
-        {W_CONNECT, 2, "round trips: connect (after TCP)"},
-    };
-    for (size_t g = 0; g < sizeof G / sizeof G[0]; g++) {
+    const rtt_goal *G = strict ? GOALS_STRICT : GOALS_IXD;
+    for (int g = 0; g < 4; g++) {
         char note[48];
         snprintf(note, sizeof note, "(raw %.2f)", trips[G[g].w]);
         bench_goal(G[g].what, round(trips[G[g].w]), "RT", 1, G[g].target, note);
     }
+    printf("\n");
     free(t);
-    cmp_free_data(&D);
     ixd_stop(&P, SIGTERM);
     ixd_rmdir(&P);
     return 0;
+}
+
+int main(int argc, char **argv) {
+    signal(SIGPIPE, SIG_IGN);
+    int rounds = 20, quick = 0, which = 3; /* 1 ixd, 2 strict, 3 both */
+    double rtt = 20;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--quick") == 0)
+            quick = 1, rounds = 10;
+        else if (v && strcmp(a, "--rounds") == 0)
+            rounds = atoi(v), i++;
+        else if (v && strcmp(a, "--rtt-ms") == 0)
+            rtt = atof(v), i++;
+        else if (v && strcmp(a, "--server") == 0)
+            which = strcmp(v, "ixd") == 0      ? 1
+                    : strcmp(v, "strict") == 0 ? 2
+                    : strcmp(v, "both") == 0   ? 3
+                                               : 0,
+            i++;
+        else
+            which = 0;
+        if (!which) {
+            fprintf(stderr, "usage: bench_rtt [--quick] [--rounds N] [--rtt-ms R] "
+                            "[--server ixd|strict|both]\n");
+            return 2;
+        }
+    }
+    if (rounds < 1 || rounds > 10000 || rtt < 1 || rtt > 1000) return 2;
+    cmp_make_data(&D, 10000);
+    int rc = 0;
+    if (which & 1) rc |= measure(0, rounds, quick, rtt);
+    if (which & 2) rc |= measure(1, rounds, quick, rtt);
+    cmp_free_data(&D);
+    return rc;
 }

@@ -72,15 +72,20 @@ static inline double cmp_cg_total(const char *path) {
     return ir;
 }
 
-/* Starts ixd with database `bench` (logged). */
-static inline void cmp_start_ixd(ixd_proc *p) {
-    if (ixd_start(p, NULL, NULL) != 0) {
+/* Starts ixd (with the one extra argument, or NULL) with database `bench`
+ * (logged). */
+static inline void cmp_start_ixd_with(ixd_proc *p, const char *extra) {
+    if (ixd_start(p, NULL, extra) != 0) {
         fprintf(stderr, "cannot start ixd (%s)\n", IXD_BIN);
         exit(1);
     }
     ix_conn *c = cmp_connect(p->port, NULL);
     BENCH_CHECK(c, ix_exec(c, "create database bench with log"));
     ix_close(c);
+}
+
+static inline void cmp_start_ixd(ixd_proc *p) {
+    cmp_start_ixd_with(p, NULL);
 }
 
 typedef struct cmp_proxy {

@@ -1687,8 +1687,8 @@ static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObje
                     Py_DECREF(e);
                 }
             nfailed_all += nf;
-            total += n; /* the rows given so far, as the message counts them */
-            break;      /* the batch stops at its first refused row (ix_batch_execute) */
+            total += n;
+            break; /* the batch stops at its first refused row (ix_batch_execute) */
         } else if (rc != IX_OK) {
             /* connection error: rows from ix_batch_replied on got no reply */
             int64_t replied = ix_batch_replied(s);

@@ -29,9 +29,12 @@ class Server:
         self.log = open(os.path.join(self.dir, ".ixd.log"), "ab")
         env = dict(os.environ)
         env.pop("LD_PRELOAD", None)
-        self.proc = subprocess.Popen(
-            [self.bin, "--data", self.dir, "--listen", "127.0.0.1:0", "--port-file", portfile],
-            stdout=self.log, stderr=self.log, env=env)
+        args = [self.bin, "--data", self.dir, "--listen", "127.0.0.1:0", "--port-file", portfile]
+        # IXDB_TEST_STRICT=1: ixd plays a conservative real Informix server
+        # (docs/server.md "Strict mode")
+        if os.environ.get("IXDB_TEST_STRICT") == "1":
+            args.append("--strict")
+        self.proc = subprocess.Popen(args, stdout=self.log, stderr=self.log, env=env)
         self.port = 0
         for _ in range(1000):
             try:

@@ -398,8 +398,8 @@ typedef struct ixc_reply {
 enum { IXC_COMPAT_AUTO = 0, IXC_COMPAT_CONSERVATIVE = 1, IXC_COMPAT_FAST = 2 };
 /* NFETCH sizes servers document: up to 11.70.xC4 at most 32767; from
  * 11.70.xC5 FET_BUF_SIZE may be larger and the server caps it at 1 MiB. */
-#define IXC_FETCH_MAX_OLD 32767
-#define IXC_FETCH_MAX_NEW (1024 * 1024)
+#define IXC_FETCH_MAX_OLD       32767
+#define IXC_FETCH_MAX_NEW       (1024 * 1024)
 #define IXC_WATCHDOG_DEFAULT_MS 30000
 /* conn.c: the largest NFETCH size to send on c (its forms and the granted
  * capabilities). */

@@ -36,8 +36,8 @@ typedef struct dsn_opts {
     int keepalive_s;
     int tls, tls_verify;
     int deferred_prepare, optofc, pipeline_login;
-    int compat;      /* IXC_COMPAT_* */
-    int watchdog_ms; /* DSN key watchdog */
+    int compat;              /* IXC_COMPAT_* */
+    int watchdog_ms;         /* DSN key watchdog */
     int contime_s, conretry; /* INFORMIXCONTIME / INFORMIXCONRETRY; -1: not set */
 } dsn_opts;
 
@@ -621,7 +621,8 @@ static int do_send(ix_conn *c) {
 static int ctl_pending(const ix_conn *c) {
     if (c->pend_len == 0) return 0;
     const ixc_pend *e = &c->pend[c->pend_head];
-    return e->kind == PEND_DISCARD || (e->kind == PEND_OP && e->owner && e->owner->op == IXC_OP_PREPARE);
+    return e->kind == PEND_DISCARD ||
+           (e->kind == PEND_OP && e->owner && e->owner->op == IXC_OP_PREPARE);
 }
 
 int ixc_wait_limit_ms(const ix_conn *c) {
@@ -1175,10 +1176,9 @@ static int send_group(ix_conn *c, size_t mark) {
  * server how the client sends its requests, and libixdb does not send what
  * they announce (docs/protocol.md "Evidence"). */
 static const char *const session_vars[] = {
-    "DBCENTURY",   "DBTIME",      "DBMONEY",    "DBLANG",   "GL_DATE",
-    "GL_DATETIME", "DBTEMP",      "DBSPACETEMP", "OPTCOMPIND", "PDQPRIORITY",
-    "DELIMIDENT",  "NODEFDAC",    "IFX_UPDDESC", "OPT_GOAL", "PSORT_NPROCS",
-    "DBNLS",       "IFX_LOB_XFERSIZE"};
+    "DBCENTURY",   "DBTIME",      "DBMONEY",      "DBLANG",      "GL_DATE",         "GL_DATETIME",
+    "DBTEMP",      "DBSPACETEMP", "OPTCOMPIND",   "PDQPRIORITY", "DELIMIDENT",      "NODEFDAC",
+    "IFX_UPDDESC", "OPT_GOAL",    "PSORT_NPROCS", "DBNLS",       "IFX_LOB_XFERSIZE"};
 
 /* Queues SQ_INFO (§2.7), its own group. */
 static void queue_info(ix_conn *c) {
@@ -1263,6 +1263,22 @@ int ixc_banner_big_fetch(const char *banner) {
     return minor > 70 || (minor == 70 && fix >= 5);
 }
 
+int32_t ixc_fetch_max(const ix_conn *c) {
+    int32_t max = ixp_fetch_bufsize_max(&c->caps);
+    return c->fetch_max > 0 && c->fetch_max < max ? c->fetch_max : max;
+}
+
+/* c->forms (ix_conn_forms) from the forms chosen and, once the server has
+ * answered SQ_PROTOCOLS, the NFETCH size its capabilities allow. */
+static void name_forms(ix_conn *c) {
+    snprintf(c->forms, sizeof c->forms, "%s%s%s%s%s", c->pipeline_login ? "pipeline_login," : "",
+             c->deferred_prepare ? "deferred_prepare," : "", c->fast ? "urgent_cancel," : "",
+             c->optofc ? "open_fetch," : "",
+             ixc_fetch_max(c) > IXC_FETCH_MAX_OLD ? "fetch_1m," : "");
+    size_t n = strlen(c->forms);
+    if (n) c->forms[n - 1] = 0;
+}
+
 /* Chooses the request forms of c once its login is accepted (c->is_ixd
  * known): every optional form against ixd with compat=auto, or always with
  * compat=fast; otherwise only the verified forms (docs/protocol.md
@@ -1274,19 +1290,15 @@ static void choose_forms(ix_conn *c, const dsn_opts *o) {
     c->deferred_prepare = c->fast && o->deferred_prepare;
     c->pipeline_login = c->fast && o->pipeline_login;
     c->optofc = o->optofc;
-    c->fetch_max = c->fast || ixc_banner_big_fetch(c->server_version) ? IXC_FETCH_MAX_NEW
-                                                                 : IXC_FETCH_MAX_OLD;
+    c->fetch_max =
+        c->fast || ixc_banner_big_fetch(c->server_version) ? IXC_FETCH_MAX_NEW : IXC_FETCH_MAX_OLD;
     if (c->fast) c->fetch_max = INT32_MAX;
-    snprintf(c->forms, sizeof c->forms, "%s%s%s%s%s", c->pipeline_login ? "pipeline_login," : "",
-             c->deferred_prepare ? "deferred_prepare," : "", c->fast ? "urgent_cancel," : "",
-             c->optofc ? "open_fetch," : "", c->fetch_max > IXC_FETCH_MAX_OLD ? "fetch_1m," : "");
-    size_t n = strlen(c->forms);
-    if (n) c->forms[n - 1] = 0;
-}
-
-int32_t ixc_fetch_max(const ix_conn *c) {
-    int32_t max = ixp_fetch_bufsize_max(&c->caps);
-    return c->fetch_max > 0 && c->fetch_max < max ? c->fetch_max : max;
+    name_forms(c);
+    if (!tracing(c)) return;
+    static const char *const asked[] = {"auto", "conservative", "fast"};
+    ixp_printf(&c->line, "request forms: %s (compat=%s, %s): %s", ix_conn_compat(c),
+               asked[c->compat], c->is_ixd ? "the server is ixd" : "not ixd", c->forms);
+    emit_line(c, "--");
 }
 
 /* Reads the server's answer to the login: IX_OK when accepted (the server's
@@ -1583,6 +1595,7 @@ static int attempt_session(ix_conn *c, struct ixc_connsm *m) {
             return ixc_kill(c, IX_EPROTO, "the server refused the protocol offer (%d)", r.sqlcode);
         if (c->caps.f44)
             return ixc_kill(c, IX_EPROTO, "the server asks for a PAM conversation (not supported)");
+        name_forms(c); /* the granted capabilities bound the NFETCH size */
         if (!c->pipeline_login) {
             queue_info(c);
             if ((rc = ixc_flush(c)) != IX_OK) return rc;
@@ -1942,7 +1955,7 @@ int ix_cancel(ix_conn *c) {
     if (fd < 0) return IX_ECONN;
     int inflight = atomic_load(&c->inflight);
     if (inflight <= 0) return IX_OK; /* idle: nothing to interrupt */
-    if (!c->fast) { /* no interrupt the server is known to take: end the wait */
+    if (!c->fast) {                  /* no interrupt the server is known to take: end the wait */
         atomic_store(&c->cancel_closed, 1);
         return ixc_shutdown_socket(fd) == 0 ? IX_OK : IX_ECONN;
     }
@@ -2227,7 +2240,11 @@ static int txn_op(ix_conn *c, int tag, int opens) {
         if (tag == IXP_SQ_CMMTWORK && (rc = after_failed_commit(c, &r)) != IX_OK) return rc;
         return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
     }
-    c->in_txn = opens; /* what the message did is known, whatever XACTSTAT's levels mean */
+    /* what the message did is known, whatever XACTSTAT's levels mean */
+    if (opens)
+        c->in_txn = 1;
+    else
+        ixc_txn_ended(c);
     return IX_OK;
 }
 
@@ -2237,7 +2254,14 @@ int ix_begin(ix_conn *c) {
 int ix_commit(ix_conn *c) {
     return txn_op(c, IXP_SQ_CMMTWORK, 0);
 }
+/* SQ_RBWORK has one public source (libsqli): a server not known to take it
+ * gets ROLLBACK WORK as SQL text (SQ_COMMAND, a verified form). */
 int ix_rollback(ix_conn *c) {
+    if (c && c->logged_in && !c->fast) {
+        int rc = ix_exec(c, "rollback work");
+        if (rc == IX_ESQL) ixc_txn_ended(c); /* a failed ROLLBACK leaves none open */
+        return rc;
+    }
     return txn_op(c, IXP_SQ_RBWORK, 0);
 }
 

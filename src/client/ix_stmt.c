@@ -1306,10 +1306,14 @@ int ixc_stmt_op_reply(ix_stmt *s, int last) {
         if (!last && rc >= 0 && !c->dead) return IX_OK;
     } else {
         s->op = 0;
+        /* a PREPARE that fails with an execution queued behind it fails
+         * that execution (ix_execute_result reports it) */
+        int queued_exec = kind == IXC_OP_PREPARE && s->exec_queued;
         rc = kind == IXC_OP_PREPARE ? prepare_reply(s)
              : kind == IXC_OP_EXEC  ? exec_op_reply(s)
                                     : open_op_reply(s);
         if (s->op && !c->dead) return IX_OK; /* a further request is on its way */
+        if (queued_exec) kind = IXC_OP_EXEC;
     }
     s->op = 0;
     s->op_done = 1;

@@ -35,6 +35,9 @@ typedef struct ixd_err {
  * IXD_E_NO_STMT. */
 #define IXD_E_NO_DB   (-349) /* Database not selected yet. */
 #define IXD_E_NO_STMT (-410) /* Prepare statement failed or was not executed. */
+/* A cursor that is not open (NFETCH, SFETCH; CLOSE in strict mode), or a
+ * statement a message cannot reach (strict mode). */
+#define IXD_E_NOT_AVAILABLE (-404) /* The cursor or statement is not available. */
 
 typedef struct ixd_engine ixd_engine;
 typedef struct ixd_db ixd_db;

@@ -124,6 +124,15 @@ static int client_gone(conn *c, short revents) {
     return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
 }
 
+/* Whether ixd takes the client's interrupt (one urgent byte): not in strict
+ * mode, where the socket has SO_OOBINLINE (start_conn) and ixd never looks
+ * for urgent data, so the byte reaches the session as stream data, a
+ * malformed message that ends the session, as with a server that has no
+ * interrupt of this form (docs/server.md "Strict mode"). */
+static int conn_watches_urgent(const conn *c) {
+    return !c->srv->strict;
+}
+
 /* The client's interrupt (one urgent byte, proto/ix_interrupt.h), read so
  * that it counts once. The kernel drops the urgent mark once the reads pass
  * it, so an interrupt sent before requests that follow it never reaches
@@ -150,14 +159,26 @@ static int conn_interrupted(void *ud) {
     int64_t now = coarse_ms();
     if (now < c->next_intr_poll) return 0;
     c->next_intr_poll = now + INTR_POLL_MS;
-    struct pollfd pf = {c->fd, POLLPRI | POLLRDHUP, 0};
+    short want = conn_watches_urgent(c) ? POLLPRI | POLLRDHUP : POLLRDHUP;
+    struct pollfd pf = {c->fd, want, 0};
     if (poll(&pf, 1, 0) != 1) return 0;
     if (client_gone(c, pf.revents)) {
         c->gone = 1;
         ixd_log(c->srv, c->id, "client gone while a statement ran: interrupted");
         return IXD_INTR_END;
     }
-    return client_interrupt(c, pf.revents) ? IXD_INTR_STOP : 0;
+    return conn_watches_urgent(c) && client_interrupt(c, pf.revents) ? IXD_INTR_STOP : 0;
+}
+
+/* The session's input probe (ixd_sess_set_input_probe): 1 when the client
+ * has sent bytes not yet handed to the session (kept behind an SQ_FILE
+ * answer, buffered by TLS, or readable on the socket). Never waits. */
+static int conn_input_waiting(void *ud) {
+    conn *c = ud;
+    if (c->nearly || (c->ssl && SSL_pending(c->ssl) > 0)) return 1;
+    char b;
+    ssize_t n = recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n > 0;
 }
 
 #define ASK_TIMEOUT_MS 30000 /* a client that does not answer an SQ_FILE request */
@@ -372,6 +393,7 @@ static void *conn_main(void *arg) {
     if (!s) goto out;
     ixd_sess_set_interrupt_check(s, conn_interrupted, c);
     ixd_sess_set_client_channel(s, conn_ask, c);
+    ixd_sess_set_input_probe(s, conn_input_waiting, c);
     ixd_log(srv, c->id, "connection from %s%s", c->peer, c->ssl ? " (TLS)" : "");
     reason = serve(c, s, buf, &out, why, sizeof why);
 out:
@@ -523,6 +545,8 @@ static void start_conn(ixd_server *srv, const ixd_listen_opts *o, SSL_CTX *ctx, 
                        int fd, const struct sockaddr_storage *pa) {
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    /* strict: the urgent byte stays in the stream (conn_watches_urgent) */
+    if (srv->strict) setsockopt(fd, SOL_SOCKET, SO_OOBINLINE, &one, sizeof one);
     conn *c = calloc(1, sizeof *c);
     if (!c) {
         close(fd);
@@ -639,8 +663,8 @@ int ixd_listen_run(ixd_server *srv, const ixd_listen_opts *o) {
             fclose(f);
         }
     }
-    ixd_log(srv, 0, "listening on %s:%d as %s%s, data in %s", host, bound, srv->server_name,
-            ctx ? " (TLS)" : "", srv->data_dir);
+    ixd_log(srv, 0, "listening on %s:%d as %s%s%s, data in %s", host, bound, srv->server_name,
+            ctx ? " (TLS)" : "", srv->strict ? " (strict)" : "", srv->data_dir);
     ixd_log(srv, 0, "at most %d connections; login timeout %d s, idle timeout %d s",
             lo.max_connections, lo.login_timeout, lo.idle_timeout);
     accept_state st = {.next_id = 1};

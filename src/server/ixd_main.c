@@ -55,6 +55,7 @@ enum {
     OPT_LOG_FILE,
     OPT_LOG_FORMAT,
     OPT_REDIRECT,
+    OPT_STRICT,
 };
 
 /* Every option (one a line). */
@@ -78,6 +79,7 @@ static const struct option long_opts[] = {
     {"log-file", required_argument, NULL, OPT_LOG_FILE},
     {"log-format", required_argument, NULL, OPT_LOG_FORMAT},
     {"redirect", required_argument, NULL, OPT_REDIRECT},
+    {"strict", no_argument, NULL, OPT_STRICT},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"make-user", required_argument, NULL, OPT_MAKE_USER},
     {"version", no_argument, NULL, 'V'},
@@ -122,6 +124,8 @@ static void usage(FILE *f) {
           "      --log-format=FMT        text (the default) or json (an object a line)\n"
           "      --redirect=[NAME@]HOST:PORT  answer every login with a redirect there\n"
           "                              (as Connection Manager does)\n"
+          "      --strict                answer as a conservative real Informix server:\n"
+          "                              no ixd-only request forms (for client tests)\n"
           "      --config=FILE           read options from FILE (key = value lines, keys\n"
           "                              as the long options; the command line wins)\n"
           "      --make-user=NAME        print a users-file line for NAME and exit\n"
@@ -215,6 +219,10 @@ static int apply(ixd_cfg *c, int id, const char *v, const char *where) {
     case OPT_VERBOSE:
         if ((b = v ? parse_bool(v) : 1) < 0) return bad_value(where, v, "yes or no");
         c->srv.verbose = b;
+        break;
+    case OPT_STRICT:
+        if ((b = v ? parse_bool(v) : 1) < 0) return bad_value(where, v, "yes or no");
+        c->srv.strict = b;
         break;
     case OPT_LOG_FORMAT:
         if (ixd_log_format_parse(v, &c->log_format)) return bad_value(where, v, "text or json");

@@ -100,6 +100,12 @@ typedef struct ixd_server {
     /* --redirect [NAME@]HOST:PORT: every login is answered with a redirect
      * there (as Connection Manager does); NULL: serve logins. */
     const char *redirect;
+    /* --strict: answer as a conservative real Informix server would, for
+     * the client's tests (docs/server.md "Strict mode"): the CONACC carries
+     * a real server's serial instead of IXP_IXD_SERIAL, and the ixd-only
+     * request forms are refused (ixd_session.c, strict_*; ixd_listen.c for
+     * the interrupt). */
+    int strict;
     pthread_mutex_t log_lock;
 } ixd_server;
 
@@ -153,6 +159,10 @@ void ixd_sess_set_interrupt_check(ixd_sess *s, int (*fn)(void *ud), void *ud);
 /* The client channel of the session's statements (ixd_set_client_channel). */
 void ixd_sess_set_client_channel(
     ixd_sess *s, int (*fn)(void *ud, const uint8_t *req, size_t n, struct ixp_msg *ans), void *ud);
+/* fn(ud) says whether the client has sent bytes the session has not been
+ * given yet (1) or not (0), without waiting: strict mode's login check
+ * (docs/server.md "Strict mode"). NULL: only the session's own buffer. */
+void ixd_sess_set_input_probe(ixd_sess *s, int (*fn)(void *ud), void *ud);
 /* 1 once the login has been accepted. */
 int ixd_sess_logged_in(const ixd_sess *s);
 /* After the input that held the login: the milliseconds the login answer

@@ -8,6 +8,10 @@
  *
  * After an SQ_ERR the rest of the group up to its EOT is read and discarded
  * (§3.10).
+ *
+ * --strict (docs/server.md "Strict mode") keeps each of its refusals in one
+ * function of the "strict mode" section below (strict_*); the interrupt's
+ * part is in ixd_listen.c (conn_watches_urgent).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -16,6 +20,7 @@
 #include <strings.h>
 
 #include "ixd_server.h"
+#include "proto/ix_interrupt.h"
 #include "proto/ix_login.h"
 #include "proto/ix_lob.h"
 #include "proto/ix_print.h"
@@ -25,6 +30,12 @@
 #include "types/ix_types.h"
 
 #define MAX_STMTS 4096 /* statement ids per session */
+/* The SQ_DONE warning bit of DBOPEN / DATABASE for a MODE ANSI database
+ * (ixd_db_open, §2.8). */
+#define DBFLAG_ANSI 0x02
+/* Strict mode: the login groups after the accept that must each wait for
+ * the previous one's answer (SQ_PROTOCOLS, SQ_INFO, SQ_DBOPEN; §2.10). */
+#define STRICT_LOGIN_GROUPS 3
 
 /* One prepared statement (a statement id). */
 typedef struct sess_stmt {
@@ -32,11 +43,14 @@ typedef struct sess_stmt {
     int orphan;        /* its database closed: st released, the id kept (use_stmt) */
     char *session_sql; /* the text of a session statement */
     int stmt_type;
-    int is_cursor;        /* rows come through OPEN/FETCH (ixd_stmt_is_cursor) */
-    char cursor[129];     /* cursor name, or "" */
-    int scroll, autofree; /* no HOLD flag: the session never closes cursors at COMMIT */
-    int open;             /* cursor opened */
-    int exhausted;        /* the cursor's last row has been sent with DONE */
+    int is_cursor;    /* rows come through OPEN/FETCH (ixd_stmt_is_cursor) */
+    char cursor[129]; /* cursor name, or "" */
+    int scroll, autofree;
+    int hold;      /* SQ_HOLD (WITH HOLD): strict mode closes the other cursors at
+                    * the end of a transaction (strict_txn_ended); normal mode
+                    * closes none */
+    int open;      /* cursor opened */
+    int exhausted; /* the cursor's last row has been sent with DONE */
     int64_t fetched;
     int64_t scroll_pos; /* current position of a scroll cursor */
     ixb_wbuf ahead;     /* one row read ahead, to know whether a reply ends the data */
@@ -79,6 +93,13 @@ struct ixd_sess {
     int ended; /* intr_fn said IXD_INTR_END: handle no more input */
     int (*ask_fn)(void *ud, const uint8_t *req, size_t n, ixp_msg *ans); /* client files */
     void *ask_ud;
+    int (*input_fn)(void *ud); /* 1 when the client has sent bytes not yet read */
+    void *input_ud;
+    int in_group; /* a message of the current request group has been handled */
+    /* strict mode only */
+    int prepared_no_id; /* this group has had an SQ_PREPARE and no SQ_ID since */
+    int login_groups;   /* login groups still to be checked for pipelining */
+    int discarding;     /* a login group came early: all input is discarded */
 };
 
 /* The interrupt check the session's statements get: intr_fn, remembering
@@ -93,6 +114,11 @@ static int sess_interrupted(void *ud) {
 void ixd_sess_set_interrupt_check(ixd_sess *s, int (*fn)(void *ud), void *ud) {
     s->intr_fn = fn;
     s->intr_ud = ud;
+}
+
+void ixd_sess_set_input_probe(ixd_sess *s, int (*fn)(void *ud), void *ud) {
+    s->input_fn = fn;
+    s->input_ud = ud;
 }
 
 void ixd_sess_set_client_channel(ixd_sess *s,
@@ -492,6 +518,7 @@ static void do_open(ixd_sess *s) {
     if (!t) return;
     if (!t->st || !t->is_cursor) return send_errcode(s, -481, 0, NULL);
     if (t->open) ixd_close(t->st);
+    t->open = 0; /* until this OPEN succeeds */
     if (apply_binds(s, t)) return;
     ixd_err e = {0};
     if (ixd_open(t->st, t->scroll, &e) != 0) return send_err(s, &e);
@@ -572,7 +599,7 @@ static size_t reply_cap(const ixd_sess *s, int32_t bufsize) {
 static void do_nfetch(ixd_sess *s, int32_t bufsize) {
     sess_stmt *t = use_stmt(s);
     if (!t) return;
-    if (!t->open) return send_errcode(s, -404, 0, NULL); /* cursor not open */
+    if (!t->open) return send_errcode(s, IXD_E_NOT_AVAILABLE, 0, NULL); /* cursor not open */
     if (t->exhausted) return send_done(s, 0, 0, 0);
     size_t cap = reply_cap(s, bufsize), used = 0;
     int64_t sent = 0;
@@ -605,7 +632,7 @@ static void do_nfetch(ixd_sess *s, int32_t bufsize) {
 static void do_sfetch(ixd_sess *s, const ixp_msg *m) {
     sess_stmt *t = use_stmt(s);
     if (!t) return;
-    if (!t->open) return send_errcode(s, -404, 0, NULL);
+    if (!t->open) return send_errcode(s, IXD_E_NOT_AVAILABLE, 0, NULL);
     if (!t->scroll) return send_errcode(s, -482, 0, NULL); /* not a scroll cursor */
     int64_t n = ixd_row_count(t->st);
     int64_t pos;
@@ -673,10 +700,14 @@ static void do_fetchblob(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     s->done_sent = 0;
 }
 
+static int strict_close_refused(ixd_sess *s, const sess_stmt *t);
+
 /* CLOSE of an id that is not (or no longer) prepared is answered like any
- * CLOSE, with nothing but the group's EOT (see do_release). */
+ * CLOSE, with nothing but the group's EOT (see do_release); so is CLOSE of
+ * a cursor that is not open, but in strict mode in an ANSI database. */
 static void do_close(ixd_sess *s) {
     sess_stmt *t = cur_stmt(s);
+    if (strict_close_refused(s, t)) return;
     if (!t) return;
     if (t->st && t->open) ixd_close(t->st);
     t->open = 0;
@@ -884,12 +915,133 @@ static int do_login(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         return 1;
     }
     ixp_conacc_defaults(&acc, s->srv->server_name, s->srv->banner);
-    acc.serial = ixp_ascstr_of(IXP_IXD_SERIAL); /* ixd names itself (docs/protocol.md) */
+    /* ixd names itself (IXP_IXD_SERIAL), so that the client may use the
+     * forms only ixd takes; --strict keeps a real server's serial */
+    if (!s->srv->strict) acc.serial = ixp_ascstr_of(IXP_IXD_SERIAL);
     ixp_conacc_encode(&acc, out);
     snprintf(s->user, sizeof s->user, "%s", user);
     s->logged_in = 1;
+    if (s->srv->strict) s->login_groups = STRICT_LOGIN_GROUPS;
     ixd_log(s->srv, s->id, "login user \"%s\" from %s", user, s->peer);
     return 0;
+}
+
+/* ---- strict mode (docs/server.md "Strict mode") -----------------------------
+ * ixd --strict plays a conservative real Informix server for the client's
+ * tests: it refuses the request forms only ixd has ever answered. Each rule
+ * is one function here; each does nothing without --strict. */
+
+/* (d) The capabilities ixd grants: strict mode drops f62, so that SQLTEXT
+ * lengths, SQ_ERR offsets and NFETCH/SFETCH buffer sizes stay i16 (at most
+ * 32767), as with a server that does not know the bit. */
+static ixp_caps granted_caps(const ixd_sess *s) {
+    ixp_caps impl = ixp_caps_ixd;
+    if (s->srv->strict) impl.f62 = 0;
+    return impl;
+}
+
+/* The messages that act on a statement (the current one, after SQ_ID or
+ * SQ_PREPARE). NDESCRIBE and WANTDONE belong to the PREPARE group (§3.1). */
+static int acts_on_stmt(int tag) {
+    switch (tag) {
+    case IXP_SQ_CURNAME:
+    case IXP_SQ_SCROLL:
+    case IXP_SQ_HOLD:
+    case IXP_SQ_AUTOFREE:
+    case IXP_SQ_BIND:
+    case IXP_SQ_OPEN:
+    case IXP_SQ_EXECUTE:
+    case IXP_SQ_NFETCH:
+    case IXP_SQ_SFETCH:
+    case IXP_SQ_CLOSE:
+    case IXP_SQ_RELEASE: return 1;
+    }
+    return 0;
+}
+
+/* (a) Deferred groups without SQ_ID: after an SQ_PREPARE, a message acting on
+ * the statement with no SQ_ID between them in the same group answers -404
+ * and the rest of the group is skipped (the PREPARE's answer has gone out
+ * before it; the statement stays prepared). No public capture shows a real
+ * server taking the form; COMMAND, NDESCRIBE, EXECUTE, RELEASE without SQ_ID
+ * is a verified one and stays (only SQ_PREPARE starts the rule). Returns 1
+ * when m was refused. */
+static int strict_unnamed_refused(ixd_sess *s, const ixp_msg *m) {
+    if (!s->srv->strict) return 0;
+    if (m->tag == IXP_SQ_PREPARE || m->tag == IXP_SQ_ID || m->tag == IXP_SQ_EOT ||
+        m->tag == IXP_SQ_FETCHBLOB) { /* FETCHBLOB ends its group */
+        s->prepared_no_id = m->tag == IXP_SQ_PREPARE;
+        return 0;
+    }
+    if (s->skipping || !s->prepared_no_id || !acts_on_stmt(m->tag)) return 0;
+    ixd_logl(s->srv, IXD_LOG_WARN, s->id, "strict: %s after SQ_PREPARE without SQ_ID",
+             ixp_tag_name(m->tag));
+    send_errcode(s, IXD_E_NOT_AVAILABLE, 0, NULL);
+    return 1;
+}
+
+static int is_login_tag(int tag) {
+    return tag == IXP_SQ_PROTOCOLS || tag == IXP_SQ_INFO || tag == IXP_SQ_DBOPEN;
+}
+
+/* (b) The first message of a group: a group that does not begin like a
+ * login group ends the login (no more groups are checked). */
+static void strict_group_begins(ixd_sess *s, const ixp_msg *m) {
+    if (s->login_groups && !is_login_tag(m->tag)) s->login_groups = 0;
+}
+
+/* 1 when the client has sent bytes the session has not handled yet: in the
+ * reader, or readable on the connection (the listener's probe). */
+static int client_sent_more(ixd_sess *s) {
+    return ixp_reader_pending(&s->rd) > 0 || (s->input_fn && s->input_fn(s->input_ud));
+}
+
+/* (b) The login flight: at the EOT of one of the login groups, before its
+ * answer goes out, the next group must not be there yet (a client waits for
+ * each answer). If it is, this group is answered and nothing after it ever
+ * is: the session discards all input until the client closes, so a client
+ * that pipelines its login waits until its own timeout. */
+static void strict_group_ends(ixd_sess *s) {
+    if (!s->login_groups) return;
+    s->login_groups--;
+    if (!client_sent_more(s)) return;
+    s->login_groups = 0;
+    s->discarding = 1;
+    ixd_logl(s->srv, IXD_LOG_WARN, s->id,
+             "strict: login group sent before the previous one was answered; "
+             "input discarded until the client closes");
+}
+
+/* (c) For the log of malformed input: 1 when, in strict mode, the message
+ * that failed begins with the interrupt's byte, which strict mode leaves in
+ * the stream (SO_OOBINLINE, ixd_listen.c conn_watches_urgent). */
+static int strict_urgent_inline(const ixd_sess *s) {
+    size_t n = ixp_reader_pending(&s->rd);
+    return s->srv->strict && n > 0 && s->rd.buf[s->rd.start] == IXP_INTERRUPT_BYTE;
+}
+
+/* (e) In an ANSI database, CLOSE of a cursor that is not open (never opened,
+ * closed, its OPEN failed, closed by the end of the transaction) is an error
+ * (IBM, CLOSE statement: "the database server returns an error"; the code is
+ * not given, -404 is ixd's choice). An id that names no cursor (unknown, or a
+ * statement without one) keeps the bare EOT of §3.11. Returns 1 when refused. */
+static int strict_close_refused(ixd_sess *s, const sess_stmt *t) {
+    if (!s->srv->strict || !(s->dbflags & DBFLAG_ANSI) || !t || !t->is_cursor || t->open) return 0;
+    send_errcode(s, IXD_E_NOT_AVAILABLE, 0, NULL);
+    return 1;
+}
+
+/* (e) The end of a transaction (COMMIT or ROLLBACK, as a message or as SQL)
+ * closes every open cursor not declared WITH HOLD, as Informix does. Normal
+ * ixd leaves them open (docs/server.md "Strict mode"). */
+static void strict_txn_ended(ixd_sess *s) {
+    if (!s->srv->strict) return;
+    for (int i = 0; i < MAX_STMTS; i++) {
+        sess_stmt *t = s->stmts[i];
+        if (!t || !t->st || !t->open || t->hold) continue;
+        ixd_close(t->st);
+        t->open = t->has_ahead = t->exhausted = 0;
+    }
 }
 
 /* ---- dispatch ---------------------------------------------------------------- */
@@ -919,6 +1071,7 @@ static int handle(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     int end = handle_msg(s, m, out);
     if (s->db != db) drop_orphans(s);
     if (end || s->db != db || !db) return end;
+    if (was && !ixd_in_transaction(db)) strict_txn_ended(s);
     int ok = is_txn_tag(m->tag) && !s->skipping;
     if (ok || ixd_in_transaction(db) != was) send_xactstat(s, was);
     return 0;
@@ -927,6 +1080,10 @@ static int handle(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
 static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     int after_blob = s->after_blob;
     s->after_blob = 0;
+    if (m->tag != IXP_SQ_EOT && !s->in_group) strict_group_begins(s, m);
+    /* FETCHBLOB's answer ends its group (do_fetchblob) */
+    s->in_group = m->tag != IXP_SQ_EOT && m->tag != IXP_SQ_FETCHBLOB;
+    if (strict_unnamed_refused(s, m)) return 0;
     if (m->tag == IXP_SQ_EOT && after_blob && s->reply.len == 0) return 0;
     if (m->tag == IXP_SQ_FETCHBLOB) {
         do_fetchblob(s, m, out);
@@ -934,6 +1091,7 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         return 0;
     }
     if (m->tag == IXP_SQ_EOT) {
+        strict_group_ends(s);
         ixb_put_bytes(out, s->reply.data, s->reply.len);
         ixb_wbuf_reset(&s->reply);
         ixp_enc_tag(out, IXP_SQ_EOT);
@@ -956,7 +1114,7 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     switch (m->tag) {
     case IXP_SQ_PROTOCOLS: {
         uint8_t ans[IXP_CAPS_ANSWER_LEN];
-        s->caps = ixp_caps_answer(m->u.protocols.p, m->u.protocols.n, ixp_caps_ixd, ans);
+        s->caps = ixp_caps_answer(m->u.protocols.p, m->u.protocols.n, granted_caps(s), ans);
         s->rd.caps = s->caps;
         s->pr.caps = s->caps;
         ixp_enc_protocols(&s->reply, ans, sizeof ans);
@@ -1014,7 +1172,7 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         size_t n = m->u.name.n < sizeof t->cursor - 1 ? m->u.name.n : sizeof t->cursor - 1;
         memcpy(t->cursor, m->u.name.p, n);
         t->cursor[n] = 0;
-        t->scroll = t->autofree = 0;
+        t->scroll = t->autofree = t->hold = 0;
         break;
     }
     case IXP_SQ_SCROLL:
@@ -1024,6 +1182,7 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         if (!t) break;
         if (m->tag == IXP_SQ_SCROLL) t->scroll = 1;
         if (m->tag == IXP_SQ_AUTOFREE) t->autofree = 1;
+        if (m->tag == IXP_SQ_HOLD) t->hold = 1;
         break;
     }
     case IXP_SQ_OPEN: do_open(s); break;
@@ -1132,6 +1291,7 @@ static int out_full(ixd_sess *s, ixb_wbuf *out) {
 }
 
 static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out) {
+    if (s->discarding) return 0; /* strict_group_ends */
     int rc = ixp_reader_feed(&s->rd, p, n);
     if (rc != IX_OK) {
         ixd_log(s->srv, s->id, "input refused: %s (%zu bytes waiting)", ix_rc_str(rc),
@@ -1145,9 +1305,12 @@ static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out) {
         rc = ixp_reader_next(&s->rd, &m);
         if (rc == IX_NEED_MORE) return 0;
         if (rc != IX_OK) {
-            ixd_log(s->srv, s->id, "malformed input at stream offset %llu: %s",
+            ixd_log(s->srv, s->id, "malformed input at stream offset %llu: %s%s",
                     (unsigned long long)ixp_reader_offset(&s->rd),
-                    ixp_reader_why(&s->rd) ? ixp_reader_why(&s->rd) : ix_rc_str(rc));
+                    ixp_reader_why(&s->rd) ? ixp_reader_why(&s->rd) : ix_rc_str(rc),
+                    strict_urgent_inline(s) ? " (an interrupt? strict mode reads its urgent "
+                                              "byte as data)"
+                                            : "");
             return -1;
         }
         if (s->srv->verbose) {
@@ -1169,6 +1332,7 @@ static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out) {
         }
         if (s->ended) return -1; /* the client is gone (logged by the listener) */
         if (end) return end;
+        if (s->discarding) return 0; /* strict_group_ends: the answer is in out */
     }
 }
 

@@ -283,5 +283,10 @@ int ixsql_conn_run(const char *sql, size_t len, ixsql_pos at);
 int ixsql_conn_backslash(const char *line, size_t len, int *rc);
 char *ixsql_conn_shown(const char *sql, size_t len, size_t *n);
 int ixsql_conn_secret(const char *line);
+/* After a cancel closed the current connection (a server that takes no
+ * interrupt, docs/c-api.md "Interrupting a statement"): opens the default
+ * connection again on the same database and makes it current. 0, or -1
+ * (not the default connection, or the connect failed: error printed). */
+int ixsql_conn_reopen(void);
 
 #endif

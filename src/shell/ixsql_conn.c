@@ -401,6 +401,18 @@ static int open_slot(const char *db, const char *server, const char *user, const
     return i;
 }
 
+int ixsql_conn_reopen(void) {
+    if (current < 0 || slots[current].name || !ix_conn_is_dead(slots[current].conn)) return -1;
+    char *db = slots[current].database ? strdup(slots[current].database) : NULL;
+    int was = current;
+    close_slot(was);
+    int i = open_slot(db, NULL, NULL, NULL);
+    free(db);
+    current = i;
+    sync_session();
+    return i < 0 ? -1 : 0;
+}
+
 static int run_connect(ixsql_lexer *lx, ixsql_pos at) {
     connect_stmt c;
     const char *bad = parse_connect(lx, &c);

@@ -22,7 +22,9 @@
 /*
  * Ctrl-C (SIGINT) never ends the shell. While a statement runs it asks the
  * server to stop it (ix_cancel, async-signal-safe): the statement ends with
- * -213 "Statement interrupted by user." and what remained of the input
+ * -213 "Statement interrupted by user." (ixd), or, on a server not known to
+ * take an interrupt, ix_cancel closes the connection and an interactive
+ * shell connects again to the same database; what remained of the input
  * already read (the rest of a pasted line) is dropped. At the prompt it
  * drops the statement being typed. Reading a script that is not a terminal,
  * an interrupt also ends the script (as after a fatal error); interactive
@@ -147,6 +149,11 @@ static void run_text(shell *sh, script *sc, size_t from, size_t to) {
         sh->failures++;
         if (sh->script && shown) name_statement(sh, shown, shown_len, at);
         if (ixsql_opt.stop && !sh->interactive) sh->dead = 1;
+    }
+    if (rc == IXSQL_FATAL && ixsql_interrupted && sh->interactive && ixsql_conn_reopen() == 0) {
+        fprintf(stderr, "ixsql: the connection was closed to cancel the statement (the server "
+                        "is not known to take an interrupt); connected again.\n");
+        rc = IXSQL_FAILED;
     }
     if (rc == IXSQL_FATAL) sh->dead = 1;
     free(shown);

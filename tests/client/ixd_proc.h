@@ -41,8 +41,17 @@ static inline int ixd_wait_port(ixd_proc *p, const char *portfile, int tries) {
     return -1;
 }
 
+/* 1 when the environment has IXDB_TEST_STRICT=1: every ixd a test starts
+ * then runs with --strict, a conservative real Informix server
+ * (docs/server.md "Strict mode"; tests/CMakeLists.txt ixdb_strict_twin). */
+static inline int ixd_test_strict(void) {
+    const char *v = getenv("IXDB_TEST_STRICT");
+    return v && strcmp(v, "1") == 0;
+}
+
 /* Starts ixd on dir (a fresh temp dir when dir is NULL) with up to 8 extra
- * arguments (a NULL-terminated list, or NULL). Returns 0 or -1. */
+ * arguments (a NULL-terminated list, or NULL), and --strict when
+ * ixd_test_strict(). Returns 0 or -1. */
 static inline int ixd_start_args(ixd_proc *p, const char *dir, const char *const *extra) {
     if (!dir) {
         snprintf(p->dir, sizeof p->dir, "/tmp/ixdtest.XXXXXX");
@@ -67,6 +76,7 @@ static inline int ixd_start_args(ixd_proc *p, const char *dir, const char *const
         int argc = 7;
         for (int i = 0; extra && extra[i] && i < 8; i++)
             argv[argc++] = extra[i];
+        if (ixd_test_strict()) argv[argc++] = "--strict";
         argv[argc] = NULL;
         execv(IXD_BIN, (char *const *)argv);
         _exit(127);

@@ -21,7 +21,7 @@
 #include "ixdb.h"
 #include "tap.h"
 
-static ixd_proc P;
+static ixd_proc P, S; /* ixd, and ixd --strict (a conservative real server) */
 
 static double now_s(void) {
     struct timespec ts;
@@ -29,14 +29,18 @@ static double now_s(void) {
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static ix_conn *open_with(const char *extra) {
+static ix_conn *open_on(const ixd_proc *p, const char *extra) {
     char dsn[400];
-    snprintf(dsn, sizeof dsn, "host=127.0.0.1 port=%d user=informix password=in4mix %s", P.port,
+    snprintf(dsn, sizeof dsn, "host=127.0.0.1 port=%d user=informix password=in4mix %s", p->port,
              extra);
     ix_conn *c = NULL;
     int rc = ix_connect(&c, dsn);
     CHECK(rc == IX_OK, "connect (%s): %s", extra, ix_errmsg(c));
     return c;
+}
+
+static ix_conn *open_with(const char *extra) {
+    return open_on(&P, extra);
 }
 
 /* Client-to-server trace lines, joined. */
@@ -81,7 +85,8 @@ static void test_forms(void) {
     CHECK(c && strcmp(ix_conn_compat(c), "fast") == 0, "auto against ixd: fast (%s)",
           ix_conn_compat(c));
     CHECK(c && strstr(ix_conn_forms(c), "deferred_prepare") &&
-              strstr(ix_conn_forms(c), "pipeline_login") && strstr(ix_conn_forms(c), "urgent_cancel"),
+              strstr(ix_conn_forms(c), "pipeline_login") &&
+              strstr(ix_conn_forms(c), "urgent_cancel"),
           "auto against ixd: every form (%s)", ix_conn_forms(c));
     CHECK(c && c->roundtrips == 2, "fast login: 2 round trips (%lld)", (long long)c->roundtrips);
     CHECK(select_trips(c, "select * from t") == 1, "fast: a small SELECT in 1 round trip");
@@ -97,8 +102,9 @@ static void test_forms(void) {
     trace_buf *t = calloc(1, sizeof *t);
     ix_set_trace(c, on_trace, t);
     int64_t a = select_trips(c, "select * from t"), b = select_trips(c, "select * from t");
-    CHECK(a == 2 && b == 2, "conservative: 2 round trips per small SELECT, also with the last "
-                            "one's CLOSE and RELEASE in front (%lld, %lld)",
+    CHECK(a == 2 && b == 2,
+          "conservative: 2 round trips per small SELECT, also with the last "
+          "one's CLOSE and RELEASE in front (%lld, %lld)",
           (long long)a, (long long)b);
     int64_t r0 = c->roundtrips;
     ix_stmt *s = NULL;
@@ -110,7 +116,14 @@ static void test_forms(void) {
     r0 = c->roundtrips;
     CHECK(ix_step(s) == IX_DONE && c->roundtrips - r0 == 1, "next INSERT: 1 round trip");
     ix_finalize(s);
+    CHECK(ix_begin(c) == IX_OK && ix_exec(c, "insert into t values (6)") == IX_OK &&
+              ix_rollback(c) == IX_OK && ix_autocommit(c),
+          "ROLLBACK WORK: %s", ix_errmsg(c));
+    CHECK(ix_rollback(c) == IX_ESQL && ix_sqlcode(c) == IX_SQLCODE_NOT_IN_TXN,
+          "-255 without a transaction (%d)", ix_sqlcode(c));
     ix_set_trace(c, NULL, NULL);
+    CHECK(count_of(t, "SQ_RBWORK") == 0 && count_of(t, "rollback work") == 2,
+          "conservative: ROLLBACK WORK as SQL text, not SQ_RBWORK");
     CHECK(count_of(t, "SQ_PREPARE") == 3, "traced: 3 PREPAREs (%d)", count_of(t, "SQ_PREPARE"));
     /* every PREPARE is followed by its own EOT: no deferred group */
     int deferred = 0;
@@ -135,10 +148,12 @@ static void test_forms(void) {
 }
 
 static void test_fetch_sizes(void) {
-    static const char *const banners[] = {
-        "IBM Informix Dynamic Server Version 11.70.FC4", "IBM Informix Dynamic Server Version 11.50.UC9",
-        "IBM Informix Dynamic Server Version 11.70.FC5", "IBM Informix Dynamic Server Version 12.10.FC1W2",
-        "IBM Informix Dynamic Server Version 14.10.FC10", "something else"};
+    static const char *const banners[] = {"IBM Informix Dynamic Server Version 11.70.FC4",
+                                          "IBM Informix Dynamic Server Version 11.50.UC9",
+                                          "IBM Informix Dynamic Server Version 11.70.FC5",
+                                          "IBM Informix Dynamic Server Version 12.10.FC1W2",
+                                          "IBM Informix Dynamic Server Version 14.10.FC10",
+                                          "something else"};
     static const int big[] = {0, 0, 1, 1, 1, 0};
     for (int i = 0; i < 6; i++)
         CHECK(ixc_banner_big_fetch(banners[i]) == big[i], "%s: %s", banners[i],
@@ -159,7 +174,7 @@ static void test_fetch_sizes(void) {
 }
 
 static void *cancel_later(void *ud) {
-    struct timespec ts = {0, 300 * 1000000L};
+    struct timespec ts = {0, 100 * 1000000L};
     nanosleep(&ts, NULL);
     ix_cancel(ud);
     return NULL;
@@ -221,8 +236,9 @@ static void test_watchdog(void) {
         rc = ix_step(s);
         dt = now_s() - t0;
         pthread_join(th, NULL);
-        CHECK(rc == IX_DONE && dt > 1.0, "%s: an INSERT waits 1.2 s for a stopped server (%d %.2f %s)",
-              modes[m], rc, dt, ix_errmsg(c));
+        CHECK(rc == IX_DONE && dt > 1.0,
+              "%s: an INSERT waits 1.2 s for a stopped server (%d %.2f %s)", modes[m], rc, dt,
+              ix_errmsg(c));
         ix_finalize(s);
         ix_close(c);
     }
@@ -341,24 +357,102 @@ static void test_batch_stops(void) {
     ix_close(c);
 }
 
-int main(void) {
-    if (ixd_start(&P, NULL, NULL) != 0) {
-        CHECK(0, "ixd does not start (%s)", IXD_BIN);
-        return tap_done();
-    }
-    ix_conn *c = open_with("");
+static void *cancel_later(void *ud);
+
+/* Database cdb on p: t (one row), n (rows 0 .. nrows-1). */
+static void make_db(const ixd_proc *p, int nrows) {
+    ix_conn *c = open_on(p, "");
     CHECK(ix_exec(c, "create database cdb with log") == IX_OK, "db");
     ix_close(c);
-    c = open_with("database=cdb");
+    c = open_on(p, "database=cdb compat=conservative");
     CHECK(ix_exec(c, "create table t (a integer)") == IX_OK, "t");
     CHECK(ix_exec(c, "insert into t values (1)") == IX_OK, "t row");
     CHECK(ix_exec(c, "create table n (i integer)") == IX_OK, "n");
-    for (int i = 0; i < 300; i++) {
+    for (int i = 0; i < nrows; i++) {
         char sql[64];
         snprintf(sql, sizeof sql, "insert into n values (%d)", i);
         ix_exec(c, sql);
     }
     ix_close(c);
+}
+
+/* Against ixd --strict, which answers as a conservative real server:
+ * auto chooses the verified forms and they work; the fast forms fail the
+ * way they would on a server that does not take them. */
+static void test_strict(void) {
+    ix_conn *c = open_on(&S, "database=cdb");
+    CHECK(c && strcmp(ix_conn_compat(c), "conservative") == 0 &&
+              strcmp(ix_conn_forms(c), "open_fetch") == 0,
+          "auto against a server that is not ixd: verified forms (%s: %s)", ix_conn_compat(c),
+          ix_conn_forms(c));
+    CHECK(c && c->roundtrips == 4, "login: 4 round trips (%lld)", (long long)c->roundtrips);
+    CHECK(select_trips(c, "select * from t") == 2 && select_trips(c, "select * from t") == 2,
+          "a small SELECT: 2 round trips");
+    ix_close(c);
+    c = open_on(&S, "database=cdb fetch_buffer=4000000");
+    ix_stmt *s = NULL;
+    ix_prepare(c, "select * from t", IX_NTS, &s);
+    CHECK(ix_step(s) == IX_ROW && ix_stmt_fetch_size(s) == 32767,
+          "no f62: NFETCH sizes stay at 32767 (%d)", ix_stmt_fetch_size(s));
+    ix_finalize(s);
+    ix_close(c);
+
+    c = NULL;
+    char dsn[300];
+    snprintf(dsn, sizeof dsn,
+             "host=127.0.0.1 port=%d user=informix password=in4mix database=cdb compat=fast "
+             "connect_timeout=1",
+             S.port);
+    CHECK(ix_connect(&c, dsn) == IX_ETIMEOUT, "fast: the pipelined login is never answered (%s)",
+          ix_errmsg(c));
+    ix_close(c);
+
+    c = open_on(&S, "database=cdb compat=fast pipeline_login=0");
+    ix_prepare(c, "select * from t", IX_NTS, &s);
+    CHECK(ix_step(s) == IX_ESQL && ix_sqlcode(c) == -404,
+          "fast: the deferred SELECT is refused (%d)", ix_sqlcode(c));
+    ix_finalize(s);
+    ix_close(c);
+
+    /* the urgent byte reaches a server that reads it inline as stream data */
+    c = open_on(&S, "database=cdb compat=fast pipeline_login=0 deferred_prepare=0");
+    CHECK(ix_prepare(c, "select count(*) from n a, n b, n c", IX_NTS, &s) == IX_OK, "prepare");
+    pthread_t th;
+    pthread_create(&th, NULL, cancel_later, c);
+    int rc = ix_step(s);
+    pthread_join(th, NULL);
+    CHECK(rc == IX_ROW, "the server does not see an interrupt: the statement ends (%d %s)", rc,
+          ix_errmsg(c));
+    ix_finalize(s);
+    CHECK(ix_exec(c, "insert into t values (2)") == IX_ECONN,
+          "and the byte corrupts the stream: the next request ends the session (%s)", ix_errmsg(c));
+    ix_close(c);
+
+    c = open_on(&S, "database=cdb");
+    CHECK(ix_prepare(c, "select count(*) from n a, n b, n c", IX_NTS, &s) == IX_OK, "prepare");
+    pthread_create(&th, NULL, cancel_later, c);
+    double t0 = now_s();
+    rc = ix_step(s);
+    double dt = now_s() - t0;
+    pthread_join(th, NULL);
+    CHECK(rc == IX_ECONN && strstr(ix_errmsg(c), "cancelled") && dt < 2,
+          "auto: ix_cancel closes the connection (%d %s, %.2f s)", rc, ix_errmsg(c), dt);
+    ix_finalize(s);
+    ix_close(c);
+    c = open_on(&S, "database=cdb");
+    CHECK(c && ix_exec(c, "insert into t values (3)") == IX_OK, "the server goes on: %s",
+          ix_errmsg(c));
+    ix_close(c);
+}
+
+int main(void) {
+    if (ixd_start(&P, NULL, NULL) != 0 || ixd_start(&S, NULL, "--strict") != 0) {
+        CHECK(0, "ixd does not start (%s)", IXD_BIN);
+        return tap_done();
+    }
+    make_db(&P, 300);
+    make_db(&S, 400);
+    test_strict();
     test_forms();
     test_fetch_sizes();
     test_cancel_closes();
@@ -369,5 +463,7 @@ int main(void) {
     test_batch_stops();
     ixd_stop(&P, SIGTERM);
     ixd_rmdir(&P);
+    ixd_stop(&S, SIGTERM);
+    ixd_rmdir(&S);
     return tap_done();
 }

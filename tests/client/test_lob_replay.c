@@ -55,7 +55,8 @@ static int scripted_read(const uint8_t *r, size_t rn, uint8_t *buf, size_t *got,
     open_script(&in);
     ixb_put_bytes(&in, r, rn);
     ix_conn *c = NULL;
-    int rc = ixc_connect_transport(&c, "user=u password=p compat=fast", mem_new(&in, SIZE_MAX, &sent));
+    int rc =
+        ixc_connect_transport(&c, "user=u password=p compat=fast", mem_new(&in, SIZE_MAX, &sent));
     CHECK(rc == IX_OK, "login: %s", ix_errmsg(c));
     ix_locator loc;
     ixp_locator l = {IXP_LO_XID_BLOB, 9};

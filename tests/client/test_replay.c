@@ -293,7 +293,8 @@ static void test_commit_failure(void) {
     reply_done(&in, &caps);
 
     ix_conn *c = NULL;
-    int rc = ixc_connect_transport(&c, "user=u database=d", mem_new(&in, 4096, &sent));
+    /* fast: SQ_RBWORK (conservative sends ROLLBACK WORK as SQL text) */
+    int rc = ixc_connect_transport(&c, "user=u database=d compat=fast", mem_new(&in, 4096, &sent));
     CHECK(rc == IX_OK, "login");
     int tags[32], n;
     size_t from = sent.len;
@@ -606,7 +607,8 @@ static void test_flights_off(void) {
     ix_conn *c = NULL;
     int rc = ixc_connect_transport(&c, "user=u database=d pipeline_login=0 deferred_prepare=0",
                                    mem_new(&in, 4096, &sent));
-    CHECK(rc == IX_OK && c->roundtrips == 4, "pipeline_login=0: 4 round trips, each login group awaited (%lld)",
+    CHECK(rc == IX_OK && c->roundtrips == 4,
+          "pipeline_login=0: 4 round trips, each login group awaited (%lld)",
           (long long)c->roundtrips);
     int64_t r0 = c->roundtrips;
     size_t from = sent.len;
@@ -966,7 +968,8 @@ static void test_batch_arrays_bytes(void) {
     for (int i = 0; i < 2 * AROWS + 1; i++)
         reply_done(&in, &caps);
     ix_conn *c = NULL;
-    int rc = ixc_connect_transport(&c, "user=u database=d compat=fast", mem_new(&in, 1 << 20, &sent));
+    int rc =
+        ixc_connect_transport(&c, "user=u database=d compat=fast", mem_new(&in, 1 << 20, &sent));
     CHECK(rc == IX_OK, "login");
     ix_stmt *s = NULL;
     CHECK(ix_prepare(c, "insert into t values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &s) == IX_OK,

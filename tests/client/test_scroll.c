@@ -99,10 +99,11 @@ static void check_errors(ix_conn *c) {
     CHECK(ix_fetch_first(s) == IX_DONE, "first of nothing");
     CHECK(ix_step(s) == IX_DONE, "step of nothing");
     ix_finalize(s);
-    /* an SQL error in a deferred scroll prepare comes back from the fetch */
-    CHECK(ix_prepare_v2(c, "select nosuch from t", IX_NTS, IX_PREPARE_SCROLL, &s) == IX_OK,
-          "prepare bad");
-    rc = ix_fetch_first(s);
+    /* an SQL error in a deferred scroll prepare comes back from the fetch
+     * (from the prepare when the server is not ixd: nothing is deferred) */
+    rc = ix_prepare_v2(c, "select nosuch from t", IX_NTS, IX_PREPARE_SCROLL, &s);
+    CHECK(rc == (ixd_test_strict() ? IX_ESQL : IX_OK), "prepare bad: %d", rc);
+    if (rc == IX_OK) rc = ix_fetch_first(s);
     CHECK(rc == IX_ESQL && ix_sqlcode(c) == -217, "bad column: rc=%d %d", rc, ix_sqlcode(c));
     ix_finalize(s);
 }

@@ -184,10 +184,12 @@ static void test_sql(void) {
     /* Errors with offsets and texts. */
     exec_err(c, "SELEC * FROM item", -201, "syntax");
     CHECK(strcmp(ix_sqlstate(c), "42000") == 0, "syntax is 42000");
-    /* deferred PREPARE: the error comes with the first step */
+    /* deferred PREPARE: the error comes with the first step (from the
+     * prepare when the server is not ixd: nothing is deferred) */
     s = NULL;
-    CHECK(ix_prepare(c, "SELECT id FROM item WHERE", -1, &s) == IX_OK && ix_step(s) == IX_ESQL &&
-              ix_sqlcode(c) == -201 && ix_erroffset(c) > 0,
+    int rc = ix_prepare(c, "SELECT id FROM item WHERE", -1, &s);
+    if (rc == IX_OK && !ixd_test_strict()) rc = ix_step(s);
+    CHECK(rc == IX_ESQL && ix_sqlcode(c) == -201 && ix_erroffset(c) > 0,
           "syntax error at offset %d", ix_erroffset(c));
     ix_finalize(s);
     exec_err(c, "SELECT * FROM nosuch", -206, "no such table");

@@ -3,7 +3,8 @@
  * One engine on a scratch data directory serves every input; each input is
  * one session. Byte 0 selects: bit 0 = start from a valid login and
  * SQ_PROTOCOLS prefix (so the fuzzer reaches the statement phase), bit 1 =
- * also open sysmaster; byte 1 = chunk size for feeding. The session must
+ * also open sysmaster, bit 2 = --strict (docs/server.md "Strict mode");
+ * byte 1 = chunk size for feeding. The session must
  * never crash, leak or hang, whatever it is fed.
  *
  * ixd's log goes to ixd.log in the scratch directory, emptied before each
@@ -115,6 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 2) return 0;
     if (truncate(log_path, 0)) abort(); /* the log holds this input's session only */
     int sel = data[0] & 3;
+    srv.strict = (data[0] >> 2) & 1;
     size_t chunk = data[1] ? data[1] : size;
     data += 2;
     size -= 2;
@@ -122,7 +124,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ixb_wbuf out;
     ixb_wbuf_init(&out, NULL);
     int rc = 0;
-    if (sel) rc = ixd_sess_input(s, prefix[sel].data, prefix[sel].len, &out);
+    /* the login groups one call each, as from a client that waits for each
+     * answer (strict mode answers nothing after an early group) */
+    if (sel) rc = ixd_sess_input(s, prefix[1].data, prefix[1].len, &out);
+    if (sel > 1 && rc == 0)
+        rc = ixd_sess_input(s, prefix[sel].data + prefix[1].len, prefix[sel].len - prefix[1].len,
+                            &out);
     for (size_t off = 0; rc == 0 && off < size; off += chunk) {
         ixb_wbuf_reset(&out);
         rc = ixd_sess_input(s, data + off, size - off < chunk ? size - off : chunk, &out);

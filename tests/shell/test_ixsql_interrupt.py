@@ -52,6 +52,38 @@ def main():
         subprocess.run([IXSQL, url, "-f", script], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         session(url + "/si")
+        closing_session(url + "/si?compat=conservative")
+
+
+def closing_session(url):
+    """compat=conservative: ix_cancel closes the connection (no interrupt a
+    real server is known to take); the shell says so, connects again to the
+    same database and goes on."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(IXSQL, [IXSQL, url])
+    buf = [""]
+    try:
+        os.write(fd, b"select count(*) from n a, n b, n c;\n")
+        time.sleep(0.5)
+        os.write(fd, b"\x03")
+        took = read_until(fd, "connected again", 3, buf)
+        check("conservative: Ctrl-C closes the connection and the shell reconnects",
+              took is not None and "cancel" in buf[0], buf[0])
+        buf[0] = ""
+        os.write(fd, b"select count(*) from n;\n")
+        check("the next query works on the same database",
+              read_until(fd, "2000", 3, buf) is not None, buf[0])
+        os.write(fd, b"\x04")
+        for _ in range(100):
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    finally:
+        os.close(fd)
 
 
 def session(url):

@@ -1,8 +1,8 @@
 /* test_ixd_limits_unit.c: ixd's login guards and output backpressure,
  * in-process: one key derivation for known and unknown users, the login
  * throttle on a made-up clock, the first check of a login packet (and the
- * smallest CONREQ), and ixd_sess_input stopping at IXD_OUT_HIGH and
- * resuming. */
+ * smallest CONREQ), ixd_sess_input stopping at IXD_OUT_HIGH and
+ * resuming, and strict mode's login check through the input probe. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,11 +328,78 @@ static void test_backpressure(void) {
     if (system(cmd) != 0) printf("cannot remove %s\n", dir);
 }
 
+/* The input probe strict mode's login check asks (ixd_sess_set_input_probe):
+ * *ud says whether the client has more bytes on its socket. */
+static int probe(void *ud) {
+    return *(int *)ud;
+}
+
+/* Feeds in[0..n) to s; the number of messages of the reply (after a login
+ * answer, when login is set), -1 when ixd_sess_input fails. */
+static int replies(ixd_sess *s, const ixb_wbuf *in, int login) {
+    ixb_wbuf out;
+    ixb_wbuf_init(&out, NULL);
+    int rc = ixd_sess_input(s, in->data, in->len, &out), n = 0;
+    ixp_reader rd;
+    ixp_reader_init(&rd, IXP_FROM_SERVER, NULL);
+    rd.expect_login = login;
+    ixp_reader_feed(&rd, out.data, out.len);
+    ixp_msg m;
+    while (ixp_reader_next(&rd, &m) == IX_OK)
+        n++;
+    ixp_reader_free(&rd);
+    ixb_wbuf_free(&out);
+    return rc == 0 ? n : -1;
+}
+
+/* Strict mode's login flight, through the listener's probe: the bytes of
+ * the next login group are on the socket (not yet read) when the SQ_PROTOCOLS
+ * group has been read. It is answered; the SQ_INFO group that follows is
+ * not (nor is anything after it). Without the probe saying so, or without
+ * --strict, SQ_INFO is answered (its EOT). */
+static void test_strict_probe(void) {
+    ixd_server srv = {.server_name = "ixd", .banner = "test"};
+    pthread_mutex_init(&srv.log_lock, NULL);
+    char err[128];
+    ixd_users_load(&srv.users, NULL, err, sizeof err);
+    for (int k = 0; k < 3; k++) {
+        int strict = k > 0, waiting = k < 2; /* strict+waiting, strict, waiting */
+        srv.strict = strict;
+        ixd_sess *s = ixd_sess_new(&srv, 1, "127.0.0.1:1");
+        ixd_sess_set_input_probe(s, probe, &waiting);
+        ixb_wbuf in;
+        ixb_wbuf_init(&in, NULL);
+        ixp_conreq req;
+        ixp_conreq_defaults(&req, "informix", "in4mix", "ixd");
+        ixp_conreq_encode(&req, &in);
+        ixp_enc_protocols(&in, ixp_caps_jdbc_offer, sizeof ixp_caps_jdbc_offer);
+        ixp_enc_tag(&in, IXP_SQ_EOT);
+        int n = replies(s, &in, 1);
+        CHECK(n == 3, "strict %d, bytes waiting %d: login and PROTOCOLS answered (%d messages)",
+              strict, waiting, n);
+        ixb_wbuf_reset(&in);
+        ixp_bytes key = {(const uint8_t *)"DBTEMP", 6}, val = {(const uint8_t *)"/tmp", 4};
+        ixp_enc_info(&in, &key, &val, 1);
+        ixp_enc_tag(&in, IXP_SQ_EOT);
+        int want = strict && waiting ? 0 : 1;
+        n = replies(s, &in, 0);
+        CHECK(n == want, "strict %d, bytes waiting %d: INFO answered with %d messages (want %d)",
+              strict, waiting, n, want);
+        n = replies(s, &in, 0);
+        CHECK(n == want, "strict %d, bytes waiting %d: a second INFO: %d messages (want %d)",
+              strict, waiting, n, want);
+        ixd_sess_free(s, "done");
+        ixb_wbuf_free(&in);
+    }
+    ixd_users_free(srv.users);
+}
+
 int main(void) {
     test_users();
     test_users_cache_bound();
     test_throttle();
     test_login_header();
     test_backpressure();
+    test_strict_probe();
     return tap_done();
 }
