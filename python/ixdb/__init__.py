@@ -239,7 +239,7 @@ def connect(dsn=None, user=None, password=None, *, host=None, port=None, databas
             server=None, autocommit=False, fetch_buffer=None, read_ahead=None, tls=None,
             timeout=None, connect_timeout=None, read_timeout=None, keepalive=None,
             client_locale=None, db_locale=None, dbdate=None, timezone=None, env=None,
-            client_files=None, _open=None, **dsn_keys):
+            client_files=None, compat=None, _open=None, **dsn_keys):
     """Opens a connection.
 
     ``dsn`` is a libixdb DSN: a URL ``informix://user:pw@host:port/db?server=X``
@@ -255,7 +255,10 @@ def connect(dsn=None, user=None, password=None, *, host=None, port=None, databas
     seconds), ``client_locale``, ``db_locale``, ``dbdate``, ``tls`` (bool
     or an ssl.SSLContext: TLS, verified unless its verify_mode is
     CERT_NONE), ``fetch_buffer`` (bytes per NFETCH, or ``"auto"``),
-    ``read_ahead`` (NFETCH requests in flight), ``timezone`` (a tzinfo or
+    ``read_ahead`` (NFETCH requests in flight), ``compat`` (``"auto"``, the
+    default: the fast request forms with ixd, the conservative ones with any
+    other server; ``"conservative"``; ``"fast"``: libixdb's request forms,
+    see Connection.compat and Connection.forms), ``timezone`` (a tzinfo or
     zone name: the session zone aware datetimes are converted to; default
     the local zone), ``env`` (a dict of Informix environment settings such
     as ``{"DBDATE": "DMY4/"}``); other libixdb DSN keys may be given as
@@ -293,7 +296,7 @@ def connect(dsn=None, user=None, password=None, *, host=None, port=None, databas
                  ("fetch_buffer", fetch_buffer), ("readahead", read_ahead), ("tls", tls),
                  ("connect_timeout", connect_timeout), ("read_timeout", read_timeout),
                  ("keepalive", keepalive), ("client_locale", client_locale),
-                 ("db_locale", db_locale), ("dbdate", dbdate)):
+                 ("db_locale", db_locale), ("dbdate", dbdate), ("compat", compat)):
         if v is not None:
             keys[k] = v
     for k, v in dsn_keys.items():

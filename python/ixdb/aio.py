@@ -4,9 +4,12 @@ Nothing here uses threads. Every call queues its requests with libixdb's
 ``ix_send_*`` functions and waits with the event loop's ``add_reader`` /
 ``add_writer`` on the connection's socket (``ix_socket``); the C half
 (``_ixdb._aio_*``, python/src/ixdb_aio.c) never waits. Cancelling a task
-that awaits a statement (``task.cancel()``, ``asyncio.wait_for`` timeouts)
+that awaits a statement (``task.cancel()``, ``asyncio.wait_for`` timeouts,
+also around ``execute``, which waits for the statement's first reply)
 cancels the statement on the server (``ix_cancel``): the reply completes
-with -213 and the connection stays usable. See docs/python.md, "asyncio".
+with -213 and the connection stays usable, or, with a server libixdb knows
+no interrupt for, the connection is closed (``closed`` True). See
+docs/python.md, "asyncio".
 
     conn = await ixdb.aio.connect("host=127.0.0.1 port=9088 ...", database="shop")
     async with conn:
@@ -184,6 +187,16 @@ class Connection:
     def stmt_cache(self):
         return self._c.stmt_cache
 
+    @property
+    def compat(self):
+        """The request forms' mode in use: "fast" or "conservative"."""
+        return self._c.compat
+
+    @property
+    def forms(self):
+        """The optional request forms the connection uses (a tuple)."""
+        return self._c.forms
+
     def __repr__(self):
         return "<ixdb.aio.Connection %s>" % ("closed" if self.closed else "open")
 
@@ -256,6 +269,8 @@ class Connection:
                     _ixdb._aio_consume(c)
             if cu is not None:
                 _ixdb._aio_abandon(cu)
+            if c.closed:  # libixdb ended the wait by closing the connection
+                _abort(c)
         except (Error, asyncio.CancelledError):
             _abort(c)
 
@@ -266,12 +281,12 @@ class Connection:
         quick exchange with an idle server."""
         c = self._c
         if c.closed:
+            c.close()  # a lost session: nothing to say goodbye to
             return
         try:
             await self._cancel(None, interrupt=self._lock.locked())
         finally:
-            if not c.closed:
-                c.close()
+            c.close()  # (a no-op when _cancel gave the connection up)
 
     def __del__(self):
         # dropped without close(): no goodbye exchange that would block
@@ -352,7 +367,9 @@ class Cursor:
 
     async def execute(self, sql, params=None):
         """Prepares (or reuses) and runs sql with params (a sequence, qmark
-        style). Returns the cursor."""
+        style) until the server has answered: a query's first rows have
+        arrived (the first one is kept for the fetch methods) and its error,
+        if any, is raised here. Returns the cursor."""
         conn, cu = self._conn, self._cu
         async with conn._lock:
             await self._prepare(sql)
@@ -404,6 +421,8 @@ class Cursor:
                     _ixdb._aio_batch_done(cu, changes, errors)
                     raise bad
                 total += len(rows)
+                if first is not None:
+                    break  # a refused row stops the batch, as in ixdb's executemany
             _ixdb._aio_batch_done(cu, changes, errors)
         if first is not None:
             raise _batch_error(first, first_row, len(errors), total, errors)
@@ -472,8 +491,10 @@ class Cursor:
 def _abort(c):
     """Closes the C connection c at once, without waiting for the server's
     goodbye (a connection given up, or dropped unclosed): the socket is shut
-    down first, so ix_close has nobody to wait for."""
+    down first, so ix_close has nobody to wait for. A lost session (closed
+    reads True, the handle still held) is just freed."""
     if c.closed:
+        c.close()
         return
     try:
         fd = _ixdb._aio_wait(c)[0]

@@ -89,12 +89,14 @@ class Pool:
     reusing them; ``check_idle`` (seconds, default 30; None: never; 0:
     always) checks a connection idle that long with one round trip before
     handing it out. ``autocommit`` is the checked-out connections' setting
-    (default False, as ixdb.connect).
+    (default False, as ixdb.connect); ``compat`` the request forms, as for
+    ixdb.connect (the DSN key compat=).
     """
 
     def __init__(self, dsn=None, min_size=1, max_size=10, timeout=30.0, max_idle=600.0,
-                 max_lifetime=3600.0, *, check_idle=30.0, autocommit=False, **dsn_keys):
-        text = _dsn_text(dsn, dsn_keys)
+                 max_lifetime=3600.0, *, check_idle=30.0, autocommit=False, compat=None,
+                 **dsn_keys):
+        text = _dsn_text(dsn, dict(dsn_keys, compat=compat))
         self._core = _ixdb._pool_type()(
             text, int(min_size), int(max_size), _ms(timeout, "timeout", -1),
             _ms(check_idle, "check_idle", -1), _ms(max_idle, "max_idle", 0),

@@ -150,16 +150,18 @@ class Writer:
             b[0] = []
             b[1] = 0
         self.pending -= sum(counts)
+        # the elements written are the routine's count (Cursor._changes):
+        # rowcount is -1 for routines, as PEP 249 asks
         try:
             self._cur.executemany(sql, rows)
         except _ixdb.Error as e:
-            if self._cur.rowcount > 0:
-                self.written += self._cur.rowcount
+            if self._cur._changes > 0:
+                self.written += self._cur._changes
             errors = getattr(e, "errors", None) or []
             e.key = keys[errors[0][0]] if errors else None
             self._failed = e
             raise
-        self.written += self._cur.rowcount
+        self.written += self._cur._changes
 
     def flush(self):
         """Sends every buffered element (one pipelined batch)."""

@@ -27,7 +27,8 @@
  *   _aio_prepare_poll(cu)        its reply
  *   _aio_need_begin(cu)          autocommit off: BEGIN WORK must run first
  *   _aio_execute(cu, params)     binds and queues the OPEN / EXECUTE
- *   _aio_execute_poll(cu)        its reply (rowcount, lastrowid, rows)
+ *   _aio_execute_poll(cu)        its reply (rowcount, lastrowid; the first
+ *                                row of a query, kept for the fetch)
  *   _aio_fetch(cu, max)          rows that have arrived: (list, code)
  *   _aio_batch(cu, rows)         executemany: queues one slice of rows
  *   _aio_batch_poll(cu, n)       its replies: a code, or (changes, errors,
@@ -125,6 +126,12 @@ static int fn_execute(void *s) {
 }
 static int fn_step(void *s) {
     return ix_step(s);
+}
+/* The execution's reply and then, for a cursor, its first row: IX_ROW,
+ * IX_DONE (no row, or a statement without rows has run), or a failure. */
+static int fn_first_row(void *s) {
+    int rc = ix_execute_result(s);
+    return rc == IX_OK ? ix_step(s) : rc;
 }
 
 typedef struct {
@@ -396,7 +403,7 @@ static PyObject *aio_execute(PyObject *mod, PyObject *args) {
         rc = ix_exec(co->conn, PyBytes_AS_STRING(b));
         Py_DECREF(b);
         if (rc != IX_OK) return raise_conn(co->conn, rc);
-        cu->rowcount = ix_conn_changes(co->conn);
+        cu->changes = ix_conn_changes(co->conn);
         return PyLong_FromLong(AIO_DONE);
     }
     if (ix_column_count(cu->stmt) > 0 && cursor_describe(cu) < 0) return NULL;
@@ -408,21 +415,25 @@ static PyObject *aio_execute(PyObject *mod, PyObject *args) {
     return PyLong_FromLong(AIO_READ);
 }
 
-/* _aio_execute_poll(cu): a wait code; raises the execution's error. */
+/* _aio_execute_poll(cu): a wait code until the statement has run; for a
+ * statement with rows that is when its first row (or its end) has arrived:
+ * the row is kept as the next one fetched (pending). Raises the
+ * statement's error (the result cleared). */
 static PyObject *aio_execute_poll(PyObject *mod, PyObject *arg) {
     (void)mod;
     CursorObject *cu = aio_cursor(arg);
     if (!cu) return NULL;
     if (!cu->stmt) return raise_simple(ProgrammingError, "no statement is executing");
-    int rc, w = aio_complete(cu->conn, fn_execute, cu->stmt, &rc);
+    int rows = cu->ncols > 0;
+    int rc, w = aio_complete(cu->conn, rows ? fn_first_row : fn_execute, cu->stmt, &rc);
     if (w) return PyLong_FromLong(w);
-    if (rc == IX_OK && cu->ncols > 0) {
-        cu->has_rows = 1;
+    if (rows && (rc == IX_ROW || rc == IX_DONE)) {
+        cu->has_rows = cu->pending = rc == IX_ROW;
+        cu->rownumber = 0;
         return PyLong_FromLong(AIO_DONE);
     }
-    if (rc == IX_DONE || rc == IX_OK) {
-        cu->rowcount = ix_changes(cu->stmt);
-        set_lastrowid(cu);
+    if (!rows && (rc == IX_DONE || rc == IX_OK)) {
+        cursor_set_counts(cu, ix_changes(cu->stmt));
         return PyLong_FromLong(AIO_DONE);
     }
     cursor_clear_result(cu);
@@ -450,9 +461,11 @@ static PyObject *aio_fetch(PyObject *mod, PyObject *args) {
             want = AIO_YIELD;
             break;
         }
-        int rc;
-        want = aio_complete(cu->conn, fn_step, cu->stmt, &rc);
-        if (want) break;
+        int rc = IX_ROW;
+        if (cu->pending) /* the first row, read by _aio_execute_poll */
+            cu->pending = 0;
+        else if ((want = aio_complete(cu->conn, fn_step, cu->stmt, &rc)) != AIO_DONE)
+            break;
         if (rc == IX_ROW) {
             PyObject *row = build_row(cu);
             int bad = !row || PyList_Append(list, row) < 0;
@@ -528,11 +541,12 @@ static PyObject *aio_batch(PyObject *mod, PyObject *args) {
     return Py_BuildValue("(LN)", (long long)b.reached, e);
 }
 
-/* The per-row failures of a batch: a list of (row, sqlcode). */
+/* The per-row failures of a batch: a new list of (row, sqlcode) (rows the
+ * batch did not send after its first refused one are left out). */
 static PyObject *batch_errors(const int *codes, Py_ssize_t n) {
     PyObject *errors = PyList_New(0);
     for (Py_ssize_t r = 0; errors && r < n; r++) {
-        if (!codes[r]) continue;
+        if (!codes[r] || codes[r] == IX_BATCH_NOT_SENT) continue;
         PyObject *e = Py_BuildValue("(ni)", r, codes[r]);
         if (!e || PyList_Append(errors, e) < 0) Py_CLEAR(errors);
         Py_XDECREF(e);
@@ -586,17 +600,18 @@ static PyObject *aio_batch_poll(PyObject *mod, PyObject *args) {
     return ret;
 }
 
-/* _aio_batch_done(cu, rowcount, errors): the totals of an executemany
- * (Cursor.rowcount, Cursor.errors). */
+/* _aio_batch_done(cu, changes, errors): the totals of an executemany
+ * (Cursor.rowcount, by the statement's kind; Cursor._changes; Cursor.errors). */
 static PyObject *aio_batch_done(PyObject *mod, PyObject *args) {
     (void)mod;
     PyObject *o, *errors;
-    long long rowcount;
-    if (!PyArg_ParseTuple(args, "OLO!:_aio_batch_done", &o, &rowcount, &PyList_Type, &errors))
+    long long changes;
+    if (!PyArg_ParseTuple(args, "OLO!:_aio_batch_done", &o, &changes, &PyList_Type, &errors))
         return NULL;
     CursorObject *cu = aio_cursor(o);
     if (!cu) return NULL;
-    cu->rowcount = rowcount;
+    cu->changes = changes;
+    cu->rowcount = rowcount_of(cu->stmt_type, changes);
     Py_XSETREF(cu->errors, Py_NewRef(errors));
     Py_RETURN_NONE;
 }

@@ -185,7 +185,7 @@ static int fill(CursorObject *cu, colbuf *bufs, Py_ssize_t max) {
     if (conn_enter(co) < 0) return -1;
     int ret = 0;
     for (Py_ssize_t got = 0; cu->has_rows && (max < 0 || got < max); got++) {
-        int rc = cursor_step(cu);
+        int rc = cursor_advance(cu);
         if (rc != IX_ROW) {
             cu->has_rows = 0;
             if (rc != IX_DONE) {

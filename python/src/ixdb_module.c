@@ -310,12 +310,14 @@ static PyObject *raise_full(PyObject *cls, const char *msg, int errcode, int sql
  * Signals while a call waits for the server (ix_set_signal_handler): the
  * thread takes the GIL and runs Python's signal handlers. If one raises
  * (KeyboardInterrupt for Ctrl-C), the statement is cancelled (ix_cancel):
- * the call returns soon with -213 and the connection stays usable. A
- * KeyboardInterrupt is given back to Python as a pending SIGINT, so it is
- * raised as the call returns whether or not the statement was stopped in
- * time (raise_conn raises it in place of the -213 error); any other
- * exception from a handler is kept and raised in place of the call's
- * error.
+ * the call returns soon, with -213 when the server takes the interrupt
+ * (the connection stays usable), or with IX_ECONN when libixdb had to end
+ * the wait by closing the connection (Connection.closed then reads True).
+ * A KeyboardInterrupt is given back to Python as a pending SIGINT, so it is
+ * raised as the call returns whatever its outcome (raise_conn raises it in
+ * place of the call's error); any other exception from a handler is kept
+ * and raised in place of the call's error. Returns 1 to cancel, 0 to wait
+ * on.
  */
 static PyObject *sig_type, *sig_value, *sig_tb; /* the kept exception (GIL held) */
 
@@ -1352,6 +1354,56 @@ void set_lastrowid(CursorObject *cu) {
     }
 }
 
+/* PEP 249's rowcount for a statement kind: changes, or -1 for the kinds
+ * without a row count (ixdb_module.h). */
+long long rowcount_of(int stmt_type, int64_t changes) {
+    switch (stmt_type) {
+    case IX_STMTTYPE_INSERT:
+    case IX_STMTTYPE_UPDATE:
+    case IX_STMTTYPE_UPDATE_ALL:
+    case IX_STMTTYPE_DELETE:
+    case IX_STMTTYPE_DELETE_ALL:
+    case IX_STMTTYPE_MERGE:
+    case IX_STMTTYPE_SELECT_INTO_TEMP: return changes;
+    default: return -1;
+    }
+}
+
+/* Sets changes, rowcount and lastrowid after a statement ran (the
+ * cursor's own fields; lastrowid a new reference it owns). */
+void cursor_set_counts(CursorObject *cu, int64_t changes) {
+    cu->changes = changes;
+    cu->rowcount = rowcount_of(cu->stmt_type, changes);
+    set_lastrowid(cu);
+}
+
+/*
+ * Runs a described statement that returns rows up to the server's first
+ * reply: the first step (PREPARE when deferred, OPEN and the first NFETCH in
+ * one flight) runs the query or routine and makes its first row current,
+ * kept as the next row the fetch methods return (pending). An error of the
+ * statement is raised here, not at the first fetch. Called with the
+ * connection entered. Returns 0, or -1 with the exception set and the
+ * result cleared.
+ */
+static int cursor_first_row(CursorObject *cu) {
+    cu->has_rows = 1;
+    cu->rownumber = 0;
+    cursor_predict_reset(cu);
+    int rc = cursor_step(cu);
+    if (rc == IX_ROW) {
+        cu->pending = 1;
+        return 0;
+    }
+    if (rc == IX_DONE) {
+        cu->has_rows = 0;
+        return 0;
+    }
+    cursor_clear_result(cu);
+    raise_conn(cu->conn->conn, rc);
+    return -1;
+}
+
 static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *params) {
     if (cursor_check(cu) < 0) return NULL;
     if (!PyUnicode_Check(sql)) {
@@ -1366,6 +1418,7 @@ static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *
     if (conn_enter(co) < 0) return NULL;
     cursor_clear_result(cu);
     cu->rowcount = -1;
+    cu->changes = 0;
     Py_CLEAR(cu->errors);
     Py_XSETREF(cu->lastrowid, Py_NewRef(Py_None));
     pval small[16], *vals = small;
@@ -1404,16 +1457,13 @@ static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *
             raise_conn(co->conn, rc);
             goto out;
         }
-        cu->rowcount = ix_conn_changes(co->conn);
+        cu->changes = ix_conn_changes(co->conn);
         ret = Py_NewRef((PyObject *)cu);
         goto out;
     }
     if (conn_maybe_begin(co, cu->stmt_type) < 0) goto out;
     if (ix_column_count(cu->stmt) > 0) {
-        if (cursor_describe(cu) < 0) goto out;
-        cu->has_rows = 1;
-        cu->rownumber = 0;
-        cursor_predict_reset(cu);
+        if (cursor_describe(cu) < 0 || cursor_first_row(cu) < 0) goto out;
         ret = Py_NewRef((PyObject *)cu);
         goto out;
     }
@@ -1422,8 +1472,7 @@ static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *
         raise_conn(co->conn, rc);
         goto out;
     }
-    cu->rowcount = ix_changes(cu->stmt);
-    set_lastrowid(cu);
+    cursor_set_counts(cu, ix_changes(cu->stmt));
     ret = Py_NewRef((PyObject *)cu);
 out:
     conn_leave(co);
@@ -1560,6 +1609,7 @@ static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObje
     }
     cursor_clear_result(cu);
     cu->rowcount = -1;
+    cu->changes = 0;
     Py_CLEAR(cu->errors);
     Py_XSETREF(cu->lastrowid, Py_NewRef(Py_None));
     PyObject *ret = NULL, *errors = NULL;
@@ -1653,14 +1703,13 @@ static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObje
                 PyObject_SetAttrString(ev, "errors", errors);
             }
             PyErr_Restore(et, ev, tb);
-            cu->rowcount = changes;
+            cursor_set_counts(cu, changes);
             cu->errors = Py_NewRef(errors);
             goto out;
         }
         total += n;
     }
-    cu->rowcount = changes;
-    set_lastrowid(cu);
+    cursor_set_counts(cu, changes);
     cu->errors = Py_NewRef(errors);
     if (first_row >= 0) {
         char tail[160];
@@ -1700,13 +1749,7 @@ out:
  * the result set, -1 with an exception. Called with the connection
  * entered. */
 static int cursor_next_row(CursorObject *cu, PyObject **row) {
-    int rc;
-    if (cu->pending) { /* a scroll made the row current: it is the next one */
-        cu->pending = 0;
-        rc = IX_ROW;
-    } else {
-        rc = cursor_step(cu);
-    }
+    int rc = cursor_advance(cu);
     if (rc == IX_ROW) {
         *row = build_row(cu);
         if (!*row) return -1;
@@ -1968,7 +2011,7 @@ static PyObject *cursor_skip(CursorObject *cu, long long target) {
     if (conn_enter(co) < 0) return NULL;
     int rc = IX_ROW;
     while (cu->rownumber < target && cu->has_rows) {
-        rc = cursor_step(cu);
+        rc = cursor_advance(cu);
         if (rc != IX_ROW) break;
         cu->rownumber++;
     }
@@ -2130,6 +2173,14 @@ static PyObject *Cursor_get_rowcount(CursorObject *cu, void *c) {
     (void)c;
     return PyLong_FromLongLong(cu->rowcount);
 }
+/* _changes: the rows libixdb reports for the last execute / executemany
+ * (ix_changes) whatever the statement, also where rowcount is -1 (the
+ * elements a routine such as oni_ts_write_many wrote). */
+static PyObject *Cursor_get_changes(CursorObject *cu, void *c) {
+    (void)c;
+    return PyLong_FromLongLong(cu->changes);
+}
+
 static PyObject *Cursor_get_lastrowid(CursorObject *cu, void *c) {
     (void)c;
     return Py_NewRef(cu->lastrowid ? cu->lastrowid : Py_None);
@@ -2160,7 +2211,10 @@ static PyObject *Cursor_get_fetch_stats(CursorObject *cu, void *c) {
 static PyGetSetDef Cursor_getset[] = {
     {"description", (getter)Cursor_get_description, NULL, "PEP 249 column descriptions", NULL},
     {"typenames", (getter)Cursor_get_typenames, NULL, "Informix type names of the columns", NULL},
-    {"rowcount", (getter)Cursor_get_rowcount, NULL, "rows affected by the last execute", NULL},
+    {"rowcount", (getter)Cursor_get_rowcount, NULL,
+     "rows affected by the last INSERT / UPDATE / DELETE / MERGE; -1 for other statements", NULL},
+    {"_changes", (getter)Cursor_get_changes, NULL,
+     "rows libixdb reports for the last execute, whatever the statement", NULL},
     {"lastrowid", (getter)Cursor_get_lastrowid, NULL, "SERIAL/SERIAL8/BIGSERIAL of the INSERT",
      NULL},
     {"errors", (getter)Cursor_get_errors, NULL, "(row, sqlcode) of the last executemany", NULL},
@@ -2294,6 +2348,7 @@ static PyObject *connection_cursor_impl(ConnectionObject *co, PyObject *args, Py
     cu->errors = NULL;
     cu->lastrowid = Py_NewRef(Py_None);
     cu->rowcount = -1;
+    cu->changes = 0;
     cu->arraysize = 1;
     cursor_predict_reset(cu);
     PyObject_GC_Track(cu);
@@ -2413,9 +2468,12 @@ static int Connection_set_autocommit(ConnectionObject *co, PyObject *v, void *c)
     return 0;
 }
 
+/* closed: True once close() ran, and also when the session is lost (libixdb
+ * marked it dead: a network failure, a read timeout, or an ix_cancel that
+ * had to end the wait by closing the socket); close() then frees it. */
 static PyObject *Connection_get_closed(ConnectionObject *co, void *c) {
     (void)c;
-    return PyBool_FromLong(co->conn == NULL);
+    return PyBool_FromLong(co->conn == NULL || ix_conn_is_dead(co->conn));
 }
 
 static PyObject *Connection_get_stmt_cache(ConnectionObject *co, void *c) {
@@ -2427,6 +2485,33 @@ static PyObject *Connection_get_stmt_cache(ConnectionObject *co, void *c) {
 static PyObject *Connection_get_server(ConnectionObject *co, void *c) {
     if (!co->conn) return raise_simple(InterfaceError, "the connection is closed");
     return PyUnicode_FromString(c ? ix_server_version(co->conn) : ix_server_name(co->conn));
+}
+
+/* compat: the request forms' mode in use, "fast" or "conservative"
+ * (libixdb's ix_conn_compat, chosen at login from the DSN key compat=). A
+ * new str; InterfaceError once the connection is closed. */
+static PyObject *Connection_get_compat(ConnectionObject *co, void *c) {
+    (void)c;
+    if (!co->conn) return raise_simple(InterfaceError, "the connection is closed");
+    return PyUnicode_FromString(ix_conn_compat(co->conn));
+}
+
+/* forms: the optional request forms the connection uses (ix_conn_forms,
+ * e.g. "pipeline_login,deferred_prepare,...") as a new tuple of str, ()
+ * when none; InterfaceError once the connection is closed. */
+static PyObject *Connection_get_forms(ConnectionObject *co, void *c) {
+    (void)c;
+    if (!co->conn) return raise_simple(InterfaceError, "the connection is closed");
+    const char *forms = ix_conn_forms(co->conn);
+    if (!forms || !*forms) return PyTuple_New(0);
+    PyObject *text = PyUnicode_FromString(forms);
+    PyObject *sep = text ? PyUnicode_FromString(",") : NULL;
+    PyObject *list = sep ? PyUnicode_Split(text, sep, -1) : NULL;
+    PyObject *tuple = list ? PyList_AsTuple(list) : NULL;
+    Py_XDECREF(list);
+    Py_XDECREF(sep);
+    Py_XDECREF(text);
+    return tuple;
 }
 
 static PyObject *Connection_get_in_transaction(ConnectionObject *co, void *c) {
@@ -2470,6 +2555,10 @@ static PyGetSetDef Connection_getset[] = {
     {"server_version", (getter)Connection_get_server, NULL, "server version banner", "v"},
     {"in_transaction", (getter)Connection_get_in_transaction, NULL,
      "True while a transaction is open", NULL},
+    {"compat", (getter)Connection_get_compat, NULL,
+     "request forms in use: 'fast' or 'conservative' (connect's compat=)", NULL},
+    {"forms", (getter)Connection_get_forms, NULL,
+     "tuple of the optional request forms the connection uses", NULL},
     {"stmt_cache", (getter)Connection_get_stmt_cache, NULL,
      "statements kept prepared for reuse (libixdb's statement cache)", NULL},
     {NULL, NULL, NULL, NULL, NULL},

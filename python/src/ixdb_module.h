@@ -80,7 +80,8 @@ typedef struct {
     PyObject *typenames;   /* list or None */
     PyObject *errors;      /* list of (row, sqlcode) of the last executemany */
     PyObject *lastrowid;
-    long long rowcount;
+    long long rowcount; /* PEP 249's: -1 when the statement has no row count */
+    long long changes;  /* libixdb's ix_changes of the last execute (Cursor._changes) */
     Py_ssize_t arraysize;
     /* GIL predictor (cursor_step): round trips and reply bytes at the
      * start of the current batch, rows of the batches before it, rows read
@@ -95,7 +96,8 @@ typedef struct {
     PyObject *messages;    /* list of (class, value) of the cursor's errors */
     long long rownumber;   /* 0-based index of the next row; -1: no result set */
     unsigned prep_flags;   /* IX_PREPARE_SCROLL / IX_PREPARE_WITH_HOLD */
-    int pending;           /* the current row (a scroll) is the next one fetched */
+    int pending;           /* the current row (the first one, read by execute, or a
+                              scroll's) is the next one fetched */
     int *pmap;             /* numeric style: value number of each ? (NULL: qmark) */
     int npmap, pmap_top;   /* markers, highest number */
     int lob_locators;      /* BLOB / CLOB columns fetch as ixdb.Locator */
@@ -126,6 +128,25 @@ void conn_leave(ConnectionObject *co);
 int cursor_check(CursorObject *cu);
 PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc);
 int cursor_step(CursorObject *cu);
+/* The next row of the result set made current: the pending one (read by
+ * execute or a scroll) without I/O, else cursor_step's. Returns IX_ROW,
+ * IX_DONE or a failure (raise_conn it). Called with the connection
+ * entered. */
+static inline int cursor_advance(CursorObject *cu) {
+    if (cu->pending) {
+        cu->pending = 0;
+        return IX_ROW;
+    }
+    return cursor_step(cu);
+}
+/* PEP 249's rowcount of a statement of kind stmt_type that has run with
+ * changes rows affected (ix_changes): changes for INSERT, UPDATE, DELETE,
+ * MERGE and SELECT ... INTO TEMP; -1 for every other kind (queries, DDL,
+ * SET, routines, transaction and database statements have no row count). */
+long long rowcount_of(int stmt_type, int64_t changes);
+/* Records what a statement that has run leaves on the cursor: changes,
+ * rowcount (rowcount_of) and lastrowid. */
+void cursor_set_counts(CursorObject *cu, int64_t changes);
 PyObject *build_row(CursorObject *cu);
 /* 1 for the statement kinds run as one-shot commands (DATABASE, CREATE /
  * DROP / CLOSE / START DATABASE). */

@@ -375,5 +375,23 @@ class UrlTest(unittest.TestCase):
         self.assertEqual(sa.create_engine(url()).dialect.name, "informix")
 
 
+class DisconnectTest(unittest.TestCase):
+    def test_a_lost_session_is_a_disconnect(self):
+        d = ENGINE.dialect
+        e = ixdb.OperationalError("-213: Statement interrupted by user.")
+        e.sqlstate = "HY008"
+
+        class Conn:
+            closed = False
+
+        live, dead = Conn(), Conn()
+        dead.closed = True
+        self.assertFalse(d.is_disconnect(e, live, None))
+        self.assertTrue(d.is_disconnect(e, dead, None), "closed: the pool drops it")
+        e.sqlstate = "08003"
+        self.assertTrue(d.is_disconnect(e, live, None))
+        self.assertFalse(d.is_disconnect(ValueError("x"), dead, None))
+
+
 if __name__ == "__main__":
     ixdtest.main()

@@ -632,7 +632,11 @@ class IxdbDialect(default.DefaultDialect):
 
     def is_disconnect(self, e, connection, cursor):
         """A dead connection: SQLSTATE class 08 (libixdb gives it to every
-        connection failure) or a use after close."""
+        connection failure), a use after close, or a DB-API connection that
+        reads closed (the session is lost: libixdb ended a cancel by closing
+        it, a read timed out)."""
+        if isinstance(e, self.dbapi.Error) and getattr(connection, "closed", False) is True:
+            return True
         if isinstance(e, self.dbapi.InterfaceError):
             return "closed" in str(e)
         if isinstance(e, self.dbapi.Error):
