@@ -84,7 +84,21 @@ class Stopped:
         return self.srv.dsn("st")
 
     def __enter__(self):
-        os.kill(self.srv.proc.pid, signal.SIGSTOP)
+        pid = self.srv.proc.pid
+        os.kill(pid, signal.SIGSTOP)
+        # SIGSTOP arrives asynchronously: a thread running on another CPU
+        # could still answer a request sent at once. Wait until all stop.
+        for _ in range(2000):
+            states = []
+            for tid in os.listdir("/proc/%d/task" % pid):
+                try:
+                    with open("/proc/%d/task/%s/stat" % (pid, tid)) as f:
+                        states.append(f.read().rsplit(")", 1)[1].split()[0])
+                except OSError:
+                    pass
+            if states and all(st == "T" for st in states):
+                break
+            time.sleep(0.001)
         return self
 
     def __exit__(self, *exc):

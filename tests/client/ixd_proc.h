@@ -6,6 +6,7 @@
 #ifndef IX_CLIENT_IXD_PROC_H
 #define IX_CLIENT_IXD_PROC_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -39,6 +40,31 @@ static inline int ixd_wait_port(ixd_proc *p, const char *portfile, int tries) {
         nanosleep(&(struct timespec){0, 10000000}, NULL);
     }
     return -1;
+}
+
+/* Stops ixd (SIGSTOP) and waits until every thread of it is stopped:
+ * SIGSTOP is delivered asynchronously, and a thread running on another CPU
+ * may still answer a request sent right after kill. */
+static inline void ixd_sigstop(const ixd_proc *p) {
+    kill(p->pid, SIGSTOP);
+    char dir[64];
+    snprintf(dir, sizeof dir, "/proc/%d/task", (int)p->pid);
+    for (int tries = 0; tries < 2000; tries++) {
+        DIR *d = opendir(dir);
+        int running = d == NULL;
+        for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+            if (e->d_name[0] == '.') continue;
+            char path[400];
+            snprintf(path, sizeof path, "%s/%s/stat", dir, e->d_name);
+            FILE *f = fopen(path, "r");
+            char st = 0;
+            if (f && fscanf(f, "%*d (%*[^)]) %c", &st) == 1 && st != 'T') running = 1;
+            if (f) fclose(f);
+        }
+        if (d) closedir(d);
+        if (!running) return;
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
 }
 
 /* 1 when the environment has IXDB_TEST_STRICT=1: every ixd a test starts

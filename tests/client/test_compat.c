@@ -215,7 +215,7 @@ static void test_watchdog(void) {
         char extra[200];
         snprintf(extra, sizeof extra, "database=cdb watchdog=0.5 %s", modes[m]);
         ix_conn *c = open_with(extra);
-        kill(P.pid, SIGSTOP);
+        ixd_sigstop(&P);
         double t0 = now_s();
         ix_stmt *s = NULL;
         int rc = ix_prepare_v2(c, "select * from t where a > 0", IX_NTS, IX_PREPARE_NOW, &s);
@@ -230,7 +230,7 @@ static void test_watchdog(void) {
         c = open_with(extra);
         ix_prepare_v2(c, "insert into t values (7)", IX_NTS, IX_PREPARE_NOW, &s);
         pthread_t th;
-        kill(P.pid, SIGSTOP);
+        ixd_sigstop(&P);
         pthread_create(&th, NULL, cont_later, NULL);
         t0 = now_s();
         rc = ix_step(s);

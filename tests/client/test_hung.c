@@ -64,7 +64,7 @@ int main(void) {
     /* A stopped server: read_timeout bounds the wait. */
     c = open_with(""); /* the login itself is not what is timed */
     ix_set_read_timeout(c, 500);
-    kill(P.pid, SIGSTOP);
+    ixd_sigstop(&P);
     double t0 = now_s();
     int rc = ix_exec(c, "create database hung");
     double t = now_s() - t0;

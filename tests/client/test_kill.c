@@ -162,31 +162,12 @@ static void test_kill_batch(void) {
     ixd_rmdir(&P);
 }
 
-/* Waits until every thread of process pid is stopped (SIGSTOP is delivered
- * asynchronously: a thread running on another CPU may still answer a request
- * sent right after kill). */
-static void wait_stopped(pid_t pid) {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    for (int tries = 0; tries < 2000; tries++) {
-        FILE *f = fopen(path, "r");
-        char st = 0;
-        if (f) {
-            int n = fscanf(f, "%*d (%*[^)]) %c", &st);
-            fclose(f);
-            if (n == 1 && st == 'T') return;
-        }
-        nanosleep(&(struct timespec){0, 1000000}, NULL);
-    }
-}
-
 /* A server that stops answering (SIGSTOP): the read timeout fires. */
 static void test_timeout(void) {
     ix_conn *c = fresh_server("killt");
     if (!c) return;
     ix_set_read_timeout(c, 300);
-    kill(P.pid, SIGSTOP);
-    wait_stopped(P.pid);
+    ixd_sigstop(&P);
     double t0 = now_s();
     int rc = ix_exec(c, "insert into k values (1, 'x')");
     double dt = now_s() - t0;
