@@ -302,7 +302,7 @@ struct ix_conn {
     int manual_commit; /* ix_set_autocommit(conn, 0): keep a transaction open */
     /* request sequences (DSN keys compat, deferred_prepare, optofc,
      * pipeline_login; docs/protocol.md "Evidence"): the forms in use, chosen
-     * when the login is accepted (ixc_choose_forms) */
+     * when the login is accepted (choose_forms in ix_conn.c) */
     int compat;           /* IXC_COMPAT_*: what the DSN asked for */
     int is_ixd;           /* the login accept carried IXP_IXD_SERIAL */
     int fast;             /* forms only ixd is known to take are in use */

@@ -1171,10 +1171,9 @@ static int send_group(ix_conn *c, size_t mark) {
 
 /* Session variables sent in the login environment when they are set in the
  * process environment (besides CLIENT_LOCALE, DB_LOCALE and DBDATE, which
- * also have DSN keys). */
-/* IFX_AUTOFREE and IFX_DEFERRED_PREPARE are not among them: they tell the
- * server how the client sends its requests, and libixdb does not send what
- * they announce (docs/protocol.md "Evidence"). */
+ * also have DSN keys). IFX_AUTOFREE and IFX_DEFERRED_PREPARE are not among
+ * them: they tell the server how the client sends its requests, and
+ * libixdb does not send what they announce (docs/protocol.md "Evidence"). */
 static const char *const session_vars[] = {
     "DBCENTURY",   "DBTIME",      "DBMONEY",      "DBLANG",      "GL_DATE",         "GL_DATETIME",
     "DBTEMP",      "DBSPACETEMP", "OPTCOMPIND",   "PDQPRIORITY", "DELIMIDENT",      "NODEFDAC",
@@ -1290,9 +1289,9 @@ static void choose_forms(ix_conn *c, const dsn_opts *o) {
     c->deferred_prepare = c->fast && o->deferred_prepare;
     c->pipeline_login = c->fast && o->pipeline_login;
     c->optofc = o->optofc;
-    c->fetch_max =
-        c->fast || ixc_banner_big_fetch(c->server_version) ? IXC_FETCH_MAX_NEW : IXC_FETCH_MAX_OLD;
-    if (c->fast) c->fetch_max = INT32_MAX;
+    c->fetch_max = c->fast                                   ? INT32_MAX
+                   : ixc_banner_big_fetch(c->server_version) ? IXC_FETCH_MAX_NEW
+                                                             : IXC_FETCH_MAX_OLD;
     name_forms(c);
     if (!tracing(c)) return;
     static const char *const asked[] = {"auto", "conservative", "fast"};
@@ -1820,7 +1819,6 @@ static int connect_begin(ix_conn **out, const char *dsn, ixc_transport *tr) {
     c->readahead = o->readahead;
     c->deferred_prepare = o->deferred_prepare;
     c->optofc = o->optofc;
-    c->compat = o->compat;
     c->watchdog_ms = o->watchdog_ms;
     c->read_timeout_ms = o->read_timeout_ms;
     m->rt_saved = o->read_timeout_ms;
