@@ -60,6 +60,10 @@ typedef enum ix_rc {
     IX_ETLS = -10,    /* TLS handshake, certificate verification or TLS I/O failed */
     IX_EMISUSE = -11, /* API misuse: NULL handle, wrong state, bad index, closed conn */
     IX_EPROTO = -12,  /* the server sent something this client cannot handle */
+    /* the operation needs a request form only ixd is known to take, and the
+     * connection does not use such forms (ix_conn_compat "conservative";
+     * docs/protocol.md "Evidence"); nothing was sent */
+    IX_ENOTSUP = -13,
     IX_ROW = 100,     /* ix_step: a row is ready */
     IX_DONE = 101,    /* ix_step: the statement has finished */
     /* Non-blocking use (see "non-blocking" below): wait, then call again. */
@@ -492,7 +496,9 @@ typedef void (*ix_destructor)(void *);
  *   blob      VARCHAR (13) with the bytes as they are, up to 32767 bytes;
  *             longer values go as BYTE (11) with an i32 length, ixdb's own
  *             form (no public source documents how a real server takes
- *             BYTE/TEXT values; ixd accepts this for BYTE, TEXT, CHAR-family
+ *             BYTE/TEXT values, so only a connection using ixd's forms
+ *             sends it: elsewhere the bind returns IX_ENOTSUP, see
+ *             ix_conn_compat; ixd accepts this for BYTE, TEXT, CHAR-family
  *             and LVARCHAR columns: a column that holds less refuses the
  *             value as it refuses a long VARCHAR). A text or blob of the
  *             one byte 00 goes as TEXT / BYTE too: as a VARCHAR it is the
@@ -1599,6 +1605,11 @@ int ix_set_trace(ix_conn *conn, ix_trace_fn fn, void *userdata);
  * whole. A handle fetched from a row stays usable on that connection (in
  * the same transaction, or after it committed). docs/c-api.md "Smart large
  * objects" has examples; the wire form is in docs/protocol.md.
+ * The streams reach the server through SQL routines as ixd takes them; a
+ * real server needs fast-path routine calls, which libixdb does not send
+ * yet. On a connection that does not use ixd's forms (ix_conn_compat
+ * "conservative") ix_lob_open, ix_lob_open_column, ix_lob_create,
+ * ix_bind_lob and ix_bind_lob_stream return IX_ENOTSUP and send nothing.
  */
 
 /* The two types where ixdb names them (the codes of JDBC's IfxTypes). On the

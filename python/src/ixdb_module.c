@@ -222,6 +222,7 @@ static PyObject *class_for_rc(int rc, int sqlcode) {
     case IX_ERANGE:
     case IX_EMALFORMED: return DataError;
     case IX_EMISUSE: return InterfaceError;
+    case IX_ENOTSUP: return NotSupportedError;
     case IX_ENOMEM: return InternalError;
     default: return sqlcode ? class_for_sqlcode(sqlcode) : DatabaseError;
     }

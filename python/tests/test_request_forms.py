@@ -51,6 +51,17 @@ def count_n(conn):
 
 
 class Forms(unittest.TestCase):
+    def test_ixd_only_forms_refused_by_conservative(self):
+        c = ixdtest.server().connect(autocommit=True, compat="conservative")
+        cu = c.cursor()
+        cu.execute("create temp table big_t (t text) with no log")
+        with self.assertRaises(ixdb.NotSupportedError) as cm:
+            cu.execute("insert into big_t values (?)", ("x" * 40000,))
+        self.assertIn("only ixd", str(cm.exception))
+        cu.execute("insert into big_t values (?)", ("x" * 32767,))  # a VARCHAR bind
+        self.assertFalse(c.closed)
+        c.close()
+
     def test_default_is_fast_with_ixd(self):
         c = ixdtest.server().connect()
         self.assertEqual(c.compat, DEFAULT)

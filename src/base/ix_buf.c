@@ -180,6 +180,7 @@ const char *ix_rc_str(int rc) {
     case IX_ETLS: return "TLS failure";
     case IX_EMISUSE: return "API misuse";
     case IX_EPROTO: return "protocol violation";
+    case IX_ENOTSUP: return "not supported with this server";
     case IX_ROW: return "row";
     case IX_DONE: return "done";
     case IX_WANT_READ: return "wait until readable";

@@ -29,6 +29,19 @@ struct ix_lob {
     int64_t srv_pos; /* where the server's descriptor stands, -1 unknown */
 };
 
+/* Smart-LOB streams reach the server through SQL routines (ifx_lo_open, ...)
+ * and SQ_LODATA as ixd takes them; a real server opens, reads and writes
+ * smart LOBs through fast-path routine calls, which libixdb does not send
+ * yet. So on a connection that uses only verified forms the LOB calls are
+ * refused before anything is sent. IX_OK, or IX_ENOTSUP recorded on c. */
+static int lob_forms_ok(ix_conn *c) {
+    if (c->fast) return IX_OK;
+    return ixc_fail(c, IX_ENOTSUP,
+                    "smart-LOB streams need fast-path routine calls on this server, which "
+                    "libixdb does not send yet (compat=fast sends ixd's form anyway; "
+                    "docs/protocol.md \"Evidence\")");
+}
+
 /* ---- handles ----------------------------------------------------------------------------- */
 
 static int type_of(int kind) {
@@ -152,7 +165,9 @@ static int lo_sql(ix_conn *c, const char *sql, const ixp_locator *l, int type, c
 
 static int lob_new(ix_conn *c, const ixp_locator *l, int flags, ix_lob **out) {
     int64_t fd = -1, a[1] = {flags};
-    int rc = lo_sql(c, "SELECT ifx_lo_open(?, ?)", l, type_of(l->kind), a, 1, &fd, NULL);
+    int rc = lob_forms_ok(c);
+    if (rc == IX_OK)
+        rc = lo_sql(c, "SELECT ifx_lo_open(?, ?)", l, type_of(l->kind), a, 1, &fd, NULL);
     if (rc != IX_OK) return rc;
     ix_lob *b = ixc_calloc(1, sizeof *b);
     if (!b) {
@@ -187,9 +202,11 @@ int ix_lob_create(ix_conn *c, int type, ix_lob **out) {
     if (type != IX_T_BLOB && type != IX_T_CLOB)
         return ixc_fail(c, IX_EINVAL, "type %d is neither IX_T_BLOB nor IX_T_CLOB", type);
     ixp_locator l;
-    int rc = lo_sql(
-        c, type == IX_T_CLOB ? "SELECT ifx_lo_create('clob')" : "SELECT ifx_lo_create('blob')",
-        NULL, 0, NULL, 0, NULL, &l);
+    int rc = lob_forms_ok(c);
+    if (rc == IX_OK)
+        rc = lo_sql(
+            c, type == IX_T_CLOB ? "SELECT ifx_lo_create('clob')" : "SELECT ifx_lo_create('blob')",
+            NULL, 0, NULL, 0, NULL, &l);
     return rc != IX_OK ? rc : lob_new(c, &l, IX_LO_RDWR, out);
 }
 

@@ -36,6 +36,7 @@ const char *ixc_sqlstate_for(int ixrc, int sqlcode, int logged_in) {
     case IX_ETIMEOUT: return logged_in ? "08006" : "08001";
     case IX_EPROTO: return "08S01";
     case IX_ETLS: return "08000";
+    case IX_ENOTSUP: return "HYC00"; /* optional feature not implemented */
     default: return "HY000";
     }
 }

@@ -582,6 +582,11 @@ static int bind_bytes(ix_stmt *s, int i, const void *b, size_t n, ix_destructor 
          * form ixd accepts (docs/server.md). */
         if (len > INT32_MAX) {
             rc = ixc_fail(s->conn, IX_ERANGE, "a bound value is limited to 2 GiB");
+        } else if (!s->conn->fast) {
+            rc = ixc_fail(s->conn, IX_ENOTSUP,
+                          "a value over %d bytes goes as BYTE/TEXT in a form only ixd is known "
+                          "to take; this server gets none (docs/protocol.md \"Evidence\")",
+                          IXC_BIND_VARCHAR_MAX);
         } else {
             ixb_put_i32(&p->val, (int64_t)len);
             ixb_put_bytes(&p->val, bytes, len);

@@ -442,6 +442,20 @@ static void test_strict(void) {
     c = open_on(&S, "database=cdb");
     CHECK(c && ix_exec(c, "insert into t values (3)") == IX_OK, "the server goes on: %s",
           ix_errmsg(c));
+    /* forms only ixd takes are refused before anything is sent */
+    int64_t r0 = c->roundtrips;
+    ix_lob *lob = NULL;
+    CHECK(ix_lob_create(c, IX_T_BLOB, &lob) == IX_ENOTSUP && !lob && ix_errcode(c) == IX_ENOTSUP,
+          "smart-LOB streams: IX_ENOTSUP (%s)", ix_errmsg(c));
+    ix_prepare(c, "insert into t values (?)", IX_NTS, &s);
+    static char big[40000];
+    memset(big, 'x', sizeof big - 1);
+    CHECK(ix_bind_text(s, 1, big, IX_NTS, IX_STATIC) == IX_ENOTSUP,
+          "a 40000-byte value (BYTE/TEXT form): IX_ENOTSUP (%s)", ix_errmsg(c));
+    CHECK(ix_bind_text(s, 1, big, 32767, IX_STATIC) == IX_OK, "32767 bytes still go as VARCHAR");
+    ix_finalize(s);
+    CHECK(c->roundtrips - r0 == 1 && !ix_conn_is_dead(c), "only the PREPARE went out (%lld)",
+          (long long)(c->roundtrips - r0));
     ix_close(c);
 }
 
