@@ -59,8 +59,9 @@ static const char SQL_MANY_COUNT[] = "select count(*) from systables a, systable
 /* The long query of the interrupt probe: count(*) of systables joined with
  * itself `degree` times, from JOIN_MIN up: a degree that ends before the
  * cancel is sent is followed by the next, so the query runs about as long
- * as one degree more than the server needs for CANCEL_DELAY_MS (a server
- * that ignores the interrupt runs it to its end: seconds, not hours). */
+ * as one degree more than the server needs for CANCEL_DELAY_MS: a server
+ * that ignores the interrupt runs it to its end, at most about systables'
+ * row count times CANCEL_DELAY_MS, not the hours of a fixed deep join. */
 static const char SQL_LONG_HEAD[] = "select count(*) from systables t0";
 
 /* Every optional form off; a probe turns its own one on after these. */
@@ -246,23 +247,18 @@ static result still_answers(probe_ctx *p, ix_conn *c, const char *doing) {
     return R_HELD;
 }
 
-/* The login groups in one flight. Returns the result. */
-static result probe_pipeline_login(probe_ctx *p) {
-    ix_conn *c = NULL;
-    int rc = probe_connect(p, "compat=fast pipeline_login=1 deferred_prepare=0", &c);
-    result r =
-        rc == IX_OK ? still_answers(p, c, "SELECT after the login") : failed(p, c, rc, "login");
-    if (r == R_HELD) say(p, "login and a SELECT answered (forms: %s)", ix_conn_forms(c));
-    ix_close(c);
-    return r;
+/* Writes the DSN keys of a fast connection with every optional form off
+ * except those in `keys` (which come last, and the last of a key wins) and
+ * small fetches into out. Returns nothing. */
+static void fast_keys(char *out, size_t n, const char *keys) {
+    snprintf(out, n, "compat=fast %s fetch_buffer=%d %s", KEYS_ALL_OFF, SMALL_FETCH, keys);
 }
 
-/* Connects with compat=fast, every optional form off except those in
- * `keys`, small fetches. Returns the connection, or NULL with the result
- * in *r. */
+/* Connects with fast_keys(keys). Returns the connection, or NULL with the
+ * result in *r (a refused login is a form not tried). */
 static ix_conn *fast_conn(probe_ctx *p, const char *keys, result *r) {
     char all[DSN_MAX];
-    snprintf(all, sizeof all, "compat=fast %s fetch_buffer=%d %s", KEYS_ALL_OFF, SMALL_FETCH, keys);
+    fast_keys(all, sizeof all, keys);
     ix_conn *c = NULL;
     int rc = probe_connect(p, all, &c);
     if (rc == IX_OK) return c;
@@ -270,6 +266,19 @@ static ix_conn *fast_conn(probe_ctx *p, const char *keys, result *r) {
     if (*r == R_REFUSED || *r == R_NOT_HELD) *r = R_NOT_TRIED;
     ix_close(c);
     return NULL;
+}
+
+/* The login groups in one flight. Returns the result. */
+static result probe_pipeline_login(probe_ctx *p) {
+    char all[DSN_MAX];
+    fast_keys(all, sizeof all, "pipeline_login=1");
+    ix_conn *c = NULL;
+    int rc = probe_connect(p, all, &c);
+    result r =
+        rc == IX_OK ? still_answers(p, c, "SELECT after the login") : failed(p, c, rc, "login");
+    if (r == R_HELD) say(p, "login and a SELECT answered (forms: %s)", ix_conn_forms(c));
+    ix_close(c);
+    return r;
 }
 
 /* Deferred EXECUTE: PREPARE and EXECUTE of an INSERT in one group. Returns

@@ -45,6 +45,12 @@ check "capture: both directions" "yes" "$(grep -q '^C->S SQ_PREPARE' "$CAP" && g
 check "capture: row values masked" "" "$(grep 'SQ_TUPLE' "$CAP" | grep -v 'len=[0-9]* ([*, ]*)$' | head -n 3)"
 check "capture: no password" "" "$(grep -l in4mix "$CAP")"
 check "capture: the login without the password" "yes" "$(grep -q 'CONREQ .*password=<6 bytes>' "$CAP" && echo yes)"
+# Exactly one unverified form per probe: no NFETCH above 32767 outside its
+# own probe.
+check "capture: big NFETCH only in its probe" "" "$(awk '/^## / { f = $0 }
+    /SQ_NFETCH/ { n = $0; sub(/.*bufsize=/, "", n); sub(/ .*/, "", n)
+                  if (n + 0 > 32767 && f != "## NFETCH > 32767") print f ": " $0 }' "$CAP")"
+check "capture: the big NFETCH sent" "yes" "$(grep -q 'SQ_NFETCH bufsize=1048576' "$CAP" && echo yes)"
 kill -TERM "$IXD_PID"
 wait "$IXD_PID" 2> /dev/null
 rm -rf "$DIR"
