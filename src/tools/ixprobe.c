@@ -27,6 +27,12 @@
 #include <unistd.h>
 
 #include "ixdb.h"
+#include "base/ix_buf.h"
+#include "base/ix_hex.h"
+#include "client/ix_client_int.h"
+#include "proto/ix_caps.h"
+#include "proto/ix_login.h"
+#include "proto/ix_reader.h"
 
 enum {
     EXIT_RAN = 0,
@@ -43,6 +49,8 @@ enum {
     SQL_LONG_MAX = 256,         /* the longest long query */
     DSN_MAX = 4096,             /* the longest DSN with the probe's keys added */
     DETAIL_MAX = 512,           /* the longest detail column */
+    CAPS_MAX = 32,              /* the longest --caps list */
+    TUPLE_HEAD = 8,             /* SQ_TUPLE: tag, warnings, i32 length, then the payload */
     MASK_MAX = 8192,            /* the longest trace line masked */
     SQLCODE_INTERRUPTED = -213, /* Statement interrupted by user */
     SQLCODE_NO_TXN = -256,      /* Transaction not available (unlogged database) */
@@ -80,10 +88,13 @@ static const char *const RESULT_NAMES[] = {
     "held", "refused", "no answer", "connection lost", "did not hold", "not tried"};
 
 typedef struct probe_ctx {
-    const char *dsn;     /* the user's DSN */
-    int timeout;         /* seconds */
-    FILE *capture;       /* NULL without --capture */
-    char trace_path[64]; /* the temporary IXDB_TRACE file */
+    const char *dsn;      /* the user's DSN */
+    int timeout;          /* seconds */
+    FILE *capture;        /* NULL without --capture */
+    const char *cap_path; /* --capture FILE: also FILE.N.client.hex, FILE.N.server.hex */
+    int cap_n;            /* N of the probe being captured */
+    ixb_wbuf wire[2];     /* the bytes of the probe: [0] client's, [1] server's */
+    char trace_path[64];  /* the temporary IXDB_TRACE file */
     char detail[DETAIL_MAX];
 } probe_ctx;
 
@@ -163,12 +174,107 @@ static void mask_line(char *line) {
         if (v[i] != ',' && v[i] != ' ') v[i] = '*';
 }
 
-/* Copies the trace file of one probe to the capture, masked, under a header
- * naming the form, and empties the trace file. Returns nothing. */
+/* The wire tap (ixc_set_wire_tap): appends the bytes to the probe's
+ * buffer of their direction. Returns nothing. */
+static void wire_tap(void *ud, const ix_conn *c, int from_server, const uint8_t *p, size_t n) {
+    (void)c;
+    ixb_put_bytes(&((probe_ctx *)ud)->wire[from_server ? 1 : 0], p, n);
+}
+
+/* Replaces the password of the login packet at the start of the client's
+ * stream by '*'s of the same length. Returns nothing. */
+static void mask_password(ixb_wbuf *b) {
+    ixp_login_limits lim;
+    ixp_login_limits_default(&lim);
+    ixp_conreq r;
+    size_t used = 0, at = 0;
+    const char *why = NULL;
+    if (!ixp_sl_looks_like(b->data, b->len)) return;
+    if (ixp_conreq_decode(b->data, b->len, &lim, &r, &used, &at, &why) != IX_OK) return;
+    if (r.password.p && r.password.n)
+        memset(b->data + ((const uint8_t *)r.password.p - b->data), '*', r.password.n);
+}
+
+/* Writes the capabilities set in caps as ixwire's --caps list ("f54,f63"),
+ * or "auto" when none is, into out. Returns nothing. */
+static void caps_list(const ixp_caps *caps, char *out, size_t n) {
+    const struct {
+        const char *name;
+        uint8_t on;
+    } all[] = {{"f44", caps->f44}, {"f54", caps->f54}, {"f62", caps->f62},
+               {"f63", caps->f63}, {"f69", caps->f69}, {"f70", caps->f70}};
+    size_t len = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < sizeof all / sizeof *all && len + 5 < n; i++)
+        if (all[i].on)
+            len += (size_t)snprintf(out + len, n - len, "%s%s", len ? "," : "", all[i].name);
+    if (!len) snprintf(out, n, "auto");
+}
+
+/* Replaces the payload of every SQ_TUPLE in the server's stream by zero
+ * bytes (the lengths stay, so the stream still decodes; the probe's rows
+ * are integers, which read as 0). Returns the capabilities the server
+ * granted (none when its answer is not in the stream). */
+static ixp_caps mask_tuples(ixb_wbuf *b) {
+    ixp_reader r;
+    ixp_reader_init(&r, IXP_FROM_SERVER, NULL);
+    r.expect_login = ixp_sl_looks_like(b->data, b->len);
+    int st = ixp_reader_feed(&r, b->data, b->len);
+    while (st == IX_OK) {
+        size_t at = (size_t)ixp_reader_offset(&r);
+        ixp_msg m;
+        st = ixp_reader_next(&r, &m);
+        if (st != IX_OK) break;
+        if (m.tag == IXP_SQ_PROTOCOLS)
+            r.caps = ixp_caps_from_bits(m.u.protocols.p, m.u.protocols.n);
+        if (m.tag != IXP_SQ_TUPLE || at + TUPLE_HEAD > b->len) continue;
+        size_t len = ixb_be32(b->data + at + TUPLE_HEAD - 4);
+        if (len <= b->len - at - TUPLE_HEAD) memset(b->data + at + TUPLE_HEAD, 0, len);
+    }
+    ixp_reader_free(&r);
+    return r.caps;
+}
+
+/* Writes b as hex to PATH.N.WHO.hex. Returns nothing. */
+static void write_hex(probe_ctx *p, const ixb_wbuf *b, const char *who) {
+    char path[DSN_MAX];
+    snprintf(path, sizeof path, "%s.%d.%s.hex", p->cap_path, p->cap_n, who);
+    ixb_wbuf hex;
+    ixb_wbuf_init(&hex, NULL);
+    ixb_hex_encode(b->data, b->len, &hex);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "%.*s\n", (int)hex.len, (const char *)hex.data);
+        fclose(f);
+    }
+    ixb_wbuf_free(&hex);
+}
+
+/* Masks the probe's two streams, writes them as hex files, empties the
+ * buffers and writes the granted capabilities (ixwire's --caps list, for
+ * the client's stream) into caps. Returns nothing. */
+static void capture_hex(probe_ctx *p, char *caps, size_t n) {
+    mask_password(&p->wire[0]);
+    ixp_caps granted = mask_tuples(&p->wire[1]);
+    caps_list(&granted, caps, n);
+    write_hex(p, &p->wire[0], "client");
+    write_hex(p, &p->wire[1], "server");
+    ixb_wbuf_reset(&p->wire[0]);
+    ixb_wbuf_reset(&p->wire[1]);
+}
+
+/* Writes the probe's hex files, then copies its trace file to the capture,
+ * masked, under a header naming the form, the hex files and the --caps
+ * list the client's stream decodes with, and empties the trace file.
+ * Returns nothing. */
 static void capture_flush(probe_ctx *p, const char *form) {
     if (!p->capture) return;
+    char caps[CAPS_MAX];
+    capture_hex(p, caps, sizeof caps);
     FILE *f = fopen(p->trace_path, "r");
-    fprintf(p->capture, "## %s\n", form);
+    fprintf(p->capture, "## %s (%s.%d.client.hex: --caps %s; %s.%d.server.hex)\n", form,
+            p->cap_path, p->cap_n, caps, p->cap_path, p->cap_n);
+    p->cap_n++;
     char line[MASK_MAX];
     while (f && fgets(line, sizeof line, f)) {
         mask_line(line);
@@ -558,8 +664,16 @@ static int open_capture(probe_ctx *p, const char *path) {
     }
     close(fd);
     fputs("# ixprobe capture: the library's trace lines (the ixwire format),\n"
-          "# row and parameter values masked; passwords are never traced.\n",
+          "# row and parameter values masked; passwords are never traced.\n"
+          "# Each probe's bytes: FILE.N.client.hex and FILE.N.server.hex\n"
+          "# (ixwire decode --from client --caps LIST - < FILE.N.client.hex, LIST as\n"
+          "# in the probe's header: what the server granted), the password replaced\n"
+          "# by '*'s and every row's bytes by zeros.\n",
           p->capture);
+    p->cap_path = path;
+    ixb_wbuf_init(&p->wire[0], NULL);
+    ixb_wbuf_init(&p->wire[1], NULL);
+    ixc_set_wire_tap(wire_tap, p);
     return 0;
 }
 
@@ -573,6 +687,9 @@ int main(int argc, char **argv) {
     st = probe_conservative(&p) < 0 ? EXIT_NO_CONN : EXIT_RAN;
     if (st == EXIT_RAN) run_probes(&p);
     if (p.capture) {
+        ixc_set_wire_tap(NULL, NULL);
+        ixb_wbuf_free(&p.wire[0]);
+        ixb_wbuf_free(&p.wire[1]);
         fclose(p.capture);
         unlink(p.trace_path);
     }

@@ -1,12 +1,14 @@
 #!/bin/sh
 # ixprobe against ixd (every form holds) and ixd --strict (a conservative
 # real server: the table says what such a server does with each form), the
-# masked capture, and the exit statuses.
-# usage: test_ixprobe.sh IXPROBE IXD IXSQL SOURCE_DIR
+# masked capture (trace lines and hex streams that ixwire decodes), and the
+# exit statuses.
+# usage: test_ixprobe.sh IXPROBE IXD IXSQL IXWIRE SOURCE_DIR
 IXPROBE=$1
 IXD=$2
 IXSQL=$3
-. "$4/tests/shell/lib.sh"
+IXWIRE=$4
+. "$5/tests/shell/lib.sh"
 TIMEOUT=2
 
 # row FORM OUTPUT: the "result  detail" part of FORM's row of the table.
@@ -17,6 +19,21 @@ row() {
 # result FORM OUTPUT: FORM's result column.
 result() {
     row "$1" "$2" | cut -c1-16 | sed 's/ *$//'
+}
+
+# check_hex TAG: each probe's hex streams decode with ixwire (the client's
+# with the --caps list of its header), hold no password and only zero rows.
+check_hex() {
+    for n in 0 1 2 3 4 5 6; do
+        caps=$(grep "^## .*capture\.txt\.$n\.client\.hex: --caps" "$CAP" | sed 's/.*--caps \([^;]*\);.*/\1/')
+        for who in client server; do
+            out=$("$IXWIRE" decode --from $who --caps "${caps:-auto}" - < "$CAP.$n.$who.hex" 2>&1)
+            check "$1: probe $n's $who stream decodes" "0" "$?"
+            check "$1: probe $n's $who rows masked" "" "$(printf '%s\n' "$out" | grep SQ_TUPLE |
+                grep -v 'len=[0-9]* ([0, ]*)$' | head -n 2)"
+        done
+        check "$1: probe $n's hex without the password" "" "$(grep -l 696e346d6978 "$CAP.$n.client.hex")"
+    done
 }
 
 # probe_server [ixd options]: starts ixd with a logged database, runs
@@ -49,8 +66,11 @@ check "capture: the login without the password" "yes" "$(grep -q 'CONREQ .*passw
 # own probe.
 check "capture: big NFETCH only in its probe" "" "$(awk '/^## / { f = $0 }
     /SQ_NFETCH/ { n = $0; sub(/.*bufsize=/, "", n); sub(/ .*/, "", n)
-                  if (n + 0 > 32767 && f != "## NFETCH > 32767") print f ": " $0 }' "$CAP")"
+                  if (n + 0 > 32767 && index(f, "## NFETCH > 32767 ") != 1) print f ": " $0 }' "$CAP")"
 check "capture: the big NFETCH sent" "yes" "$(grep -q 'SQ_NFETCH bufsize=1048576' "$CAP" && echo yes)"
+check_hex ixd
+rows=$(row "NFETCH > 32767" "$OUT" | sed -n 's/.*all \([0-9]*\) rows came/\1/p')
+check "hex: the rows are in the capture" "${rows:-?}" "$("$IXWIRE" decode --from server - < "$CAP.4.server.hex" | grep -c 'SQ_TUPLE.*len=8')"
 kill -TERM "$IXD_PID"
 wait "$IXD_PID" 2> /dev/null
 rm -rf "$DIR"
@@ -67,6 +87,7 @@ check "strict: NFETCH > 32767" "not tried        not possible: the server did no
     "$(row "NFETCH > 32767" "$OUT")"
 check "strict: urgent-byte interrupt" "did not hold" "$(result "urgent-byte interrupt" "$OUT")"
 check "strict: SQ_RBWORK" "held" "$(result "SQ_RBWORK" "$OUT")"
+check_hex strict
 
 # Exit statuses: usage errors 2, no server 1, --help 0.
 "$IXPROBE" > /dev/null 2>&1
