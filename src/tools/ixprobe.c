@@ -11,9 +11,11 @@
  * SQLCODE and message), no answer (a timeout), connection lost, did not
  * hold, or not tried (why). The probe changes no data: it reads the system
  * catalogue and writes only a TEMP table.
- * With --capture FILE the messages of every probe in both directions are
- * written to FILE as the library's trace lines (the ixwire format), with
- * row and parameter values masked (the library never traces passwords).
+ * With --capture FILE every probe N's bytes go to FILE.N.client.hex and
+ * FILE.N.server.hex (ixwire decode reads them), the password and the rows'
+ * bytes masked with their lengths kept, and the messages to FILE as the
+ * library's trace lines with row and parameter values masked (the library
+ * never traces passwords).
  * Exit status: 0 the probe ran (whatever the results), 1 even the
  * conservative connection failed, 2 a usage error.
  */
@@ -109,7 +111,9 @@ static void usage(FILE *f) {
           "\n"
           "options:\n"
           "  -t, --timeout=SECS     connect, read and watchdog timeout per probe (default 5)\n"
-          "  -c, --capture=FILE     write every probe's messages to FILE, values masked\n"
+          "  -c, --capture=FILE     write each probe's streams (FILE.N.client.hex, "
+          "FILE.N.server.hex)\n"
+          "                         and trace lines (FILE), password and row values masked\n"
           "  -V, --version          print the version and exit\n"
           "  -h, --help             print this help and exit\n"
           "\n"
