@@ -320,12 +320,14 @@ static int select_one(ix_conn *c, const char *sql, int64_t *v) {
     return rc == IX_DONE ? IX_OK : rc;
 }
 
-/* Runs one statement that returns no rows through a prepared statement.
- * Returns IX_OK or the failing call's code. */
-static int execute_one(ix_conn *c, const char *sql) {
+/* Runs one statement that returns no rows through a prepared statement;
+ * *changes receives the rows it affected. Returns IX_OK or the failing
+ * call's code. */
+static int execute_one(ix_conn *c, const char *sql, int64_t *changes) {
     ix_stmt *s = NULL;
     int rc = ix_prepare(c, sql, strlen(sql), &s);
     if (rc == IX_OK) rc = ix_step(s);
+    if (rc == IX_DONE) *changes = ix_changes(s);
     ix_finalize(s);
     return rc == IX_DONE ? IX_OK : rc;
 }
@@ -391,8 +393,9 @@ static result probe_pipeline_login(probe_ctx *p) {
     return r;
 }
 
-/* Deferred EXECUTE: PREPARE and EXECUTE of an INSERT in one group. Returns
- * the result. */
+/* Deferred EXECUTE: PREPARE and EXECUTE of an INSERT in one group (held
+ * when the server says it inserted one row; reading the row back would
+ * take a deferred SELECT, a second unverified form). Returns the result. */
 static result probe_deferred_execute(probe_ctx *p) {
     result r;
     ix_conn *c = fast_conn(p, "deferred_prepare=1", &r);
@@ -404,13 +407,11 @@ static result probe_deferred_execute(probe_ctx *p) {
         return r == R_REFUSED ? R_NOT_TRIED : r;
     }
     int64_t n = 0;
-    rc = execute_one(c, SQL_INSERT);
+    rc = execute_one(c, SQL_INSERT, &n);
     if (rc != IX_OK)
         r = failed(p, c, rc, "deferred INSERT");
-    else if ((rc = select_one(c, SQL_COUNT_TEMP, &n)) != IX_OK)
-        r = failed(p, c, rc, "SELECT after the INSERT");
     else if (n != 1)
-        say(p, "the INSERT answered but the table has %lld rows", (long long)n), r = R_NOT_HELD;
+        say(p, "the INSERT answered with %lld rows inserted", (long long)n), r = R_NOT_HELD;
     else
         say(p, "the INSERT inserted 1 row"), r = R_HELD;
     ix_close(c);
