@@ -506,4 +506,14 @@ int ixc_stmt_release(ix_stmt *s);
  * and port are ignored. Same results as ix_connect. */
 int ixc_connect_transport(ix_conn **out, const char *dsn, ixc_transport *tr);
 
+/* For ixprobe --capture: a process-wide tap that sees every byte every
+ * connection sends (from_server 0, after the transport took them) or
+ * receives (1), in order, TLS already removed; the urgent byte of a cancel
+ * is not among them. fn NULL removes it. Set it while no connection is in
+ * use (it is read without a lock). Not in the public API (libixdb.so does
+ * not export it); the library itself never prints or stores what it sees. */
+typedef void (*ixc_wire_tap_fn)(void *ud, const ix_conn *c, int from_server, const uint8_t *p,
+                                size_t n);
+void ixc_set_wire_tap(ixc_wire_tap_fn fn, void *ud);
+
 #endif /* IXC_CLIENT_INT_H */

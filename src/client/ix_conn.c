@@ -571,6 +571,16 @@ static int64_t now_ms(void) {
 
 #define RECV_CHUNK 65536 /* bytes asked of one recv */
 
+static ixc_wire_tap_fn wire_tap;
+static void *wire_tap_ud;
+
+/* Sets or removes the process-wide wire tap (ix_client_int.h). Returns
+ * nothing. */
+void ixc_set_wire_tap(ixc_wire_tap_fn fn, void *ud) {
+    wire_tap = fn;
+    wire_tap_ud = ud;
+}
+
 /* Reads what the transport has straight into the reader's buffer (the only
  * copy before a fetched row is stored in its batch). */
 static int do_recv(ix_conn *c) {
@@ -582,6 +592,7 @@ static int do_recv(ix_conn *c) {
                         "cannot buffer the server's reply: %s", ix_rc_str(rc));
     long k = c->tr->vt->recv(c->tr, buf, room);
     if (k > 0) {
+        if (wire_tap) wire_tap(wire_tap_ud, c, 1, buf, (size_t)k);
         ixp_reader_commit(&c->rd, (size_t)k);
         if (c->nb || c->csm) c->io_at_ms = now_ms();
         return IX_OK;
@@ -599,6 +610,7 @@ static int do_send(ix_conn *c) {
     if (c->sent >= c->out.len) return IX_OK;
     long k = c->tr->vt->send(c->tr, c->out.data + c->sent, c->out.len - c->sent);
     if (k > 0) {
+        if (wire_tap) wire_tap(wire_tap_ud, c, 0, c->out.data + c->sent, (size_t)k);
         c->sent += (size_t)k;
         c->sent_since_read = 1;
         if (c->sent == c->out.len) {

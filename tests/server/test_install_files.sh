@@ -28,12 +28,14 @@ LIBDIR/libixdb.so.0
 LIBDIR/libixdb.so.X.Y.Z
 LIBDIR/pkgconfig/ixdb.pc
 bin/ixd
+bin/ixprobe
 bin/ixsql
 bin/ixwire
 include/ixdb.h
 share/doc/ixdb/examples/ixd.conf
 share/doc/ixdb/examples/ixd.service
 share/man/man1/ixd.1
+share/man/man1/ixprobe.1
 share/man/man1/ixsql.1
 share/man/man1/ixwire.1
 share/man/man3/libixdb.3"
@@ -57,7 +59,7 @@ if [ -f "$mk" ]; then
     done
     got=$(echo $need | tr ' ' '\n' | LC_ALL=C sort | tr '\n' ' ')
     check "make install builds only these targets" \
-        "installables ixcodec ixd ixdb ixdb_pkg_objs ixdb_shared ixdb_static ixdserver ixsql ixwire " \
+        "installables ixcodec ixd ixdb ixdb_pkg_objs ixdb_shared ixdb_static ixdserver ixprobe ixsql ixwire " \
         "$got"
 else
     echo "skip - not a Makefile build: the installables check needs CMakeFiles/Makefile2"

@@ -1,18 +1,20 @@
 #!/bin/sh
-# The man pages docs/ixd.1, docs/ixwire.1 and docs/libixdb.3: groff renders
-# each without a warning; ixd.1 and ixwire.1 name every option their
-# program's --help prints; libixdb.3's example compiles against ixdb.h.
-# usage: test_man.sh GROFF CC SOURCE_DIR IXD IXWIRE
+# The man pages docs/ixd.1, docs/ixwire.1, docs/ixprobe.1 and docs/libixdb.3:
+# groff renders each without a warning; ixd.1, ixwire.1 and ixprobe.1 name
+# every option their program's --help prints; libixdb.3's example compiles
+# against ixdb.h.
+# usage: test_man.sh GROFF CC SOURCE_DIR IXD IXWIRE IXPROBE
 GROFF=$1
 CC=$2
 SRC=$3
 IXD=$4
 IXWIRE=$5
+IXPROBE=$6
 . "$SRC/tests/shell/lib.sh"
 tmp=$(mktemp -d /tmp/ixdman.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-for page in ixd.1 ixwire.1 libixdb.3; do
+for page in ixd.1 ixwire.1 ixprobe.1 libixdb.3; do
     warnings=$("$GROFF" -man -ww -z "$SRC/docs/$page" 2>&1)
     check "groff -man -ww renders $page without warnings" "" "$warnings"
 done
@@ -31,6 +33,7 @@ names_options() { # PROG PAGE
 }
 names_options "$IXD" "$SRC/docs/ixd.1"
 names_options "$IXWIRE" "$SRC/docs/ixwire.1"
+names_options "$IXPROBE" "$SRC/docs/ixprobe.1"
 
 # The EXAMPLES section of libixdb.3, with roff's escapes undone, compiles.
 sed -n '/^\.SH EXAMPLES/,/^\.SH SEE ALSO/p' "$SRC/docs/libixdb.3" | sed -e '/^\./d' \
