@@ -136,7 +136,7 @@ static void rd_chunks(ixb_rbuf *r, int64_t total, ixp_bytes *data) {
         size_t at = r->pos;
         int16_t n = ixb_get_i16(r);
         if (r->st) return;
-        if (n <= 0 || n > IXP_LO_CHUNK)
+        if (n <= 0 || n > IXP_LO_CHUNK_MAX)
             return ixb_rbuf_fail(r, IX_EMALFORMED, at, "SQ_LODATA chunk length out of range");
         if (n > left)
             return ixb_rbuf_fail(r, IX_EMALFORMED, at, "SQ_LODATA chunk past the stated length");
@@ -146,6 +146,30 @@ static void rd_chunks(ixb_rbuf *r, int64_t total, ixp_bytes *data) {
     }
     data->p = r->p + start;
     data->n = r->pos - start;
+}
+
+/* The SQ_LODATA seek offset, a JDBC "long int" (10 bytes, the INT8 form):
+ * | i16 sign: 1, or -1 when negative | u32 low word | u32 high word |
+ * of the magnitude. The width has two sources, the word order one
+ * (docs/protocol.md "SQ_LODATA (97)"); this pair is the one place. */
+static void put_longint(ixb_wbuf *out, int64_t v) {
+    uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    ixb_put_i16(out, v < 0 ? -1 : 1);
+    ixb_put_i32(out, (uint32_t)m); /* the low 32 bits, as they are */
+    ixb_put_i32(out, (uint32_t)(m >> 32));
+}
+
+/* Reads a long int into *v: 0, or -1 for a sign other than 1 / -1 or a
+ * magnitude past INT64_MAX (a short read is left to r's status). */
+static int get_longint(ixb_rbuf *r, int64_t *v) {
+    int sign = ixb_get_i16(r);
+    uint64_t lo = ixb_get_u32(r), hi = ixb_get_u32(r);
+    *v = 0;
+    if (r->st) return 0;
+    uint64_t m = hi << 32 | lo;
+    if ((sign != 1 && sign != -1) || m > INT64_MAX) return -1;
+    *v = sign < 0 ? -(int64_t)m : (int64_t)m;
+    return 0;
 }
 
 void ixp_rd_lodata(ixb_rbuf *r, ixp_role role, const ixp_limits *lim, ixp_lodata *d) {
@@ -165,7 +189,9 @@ void ixp_rd_lodata(ixb_rbuf *r, ixp_role role, const ixp_limits *lim, ixp_lodata
     if (role == IXP_FROM_CLIENT) {
         if (d->fd < 0) return ixb_rbuf_fail(r, IX_EMALFORMED, at + 2, "negative LO descriptor");
         if (d->op == IXP_LO_OP_READSEEK) {
-            d->offset = ixb_get_i64(r);
+            size_t oat = r->pos;
+            if (get_longint(r, &d->offset) != 0)
+                return ixb_rbuf_fail(r, IX_EMALFORMED, oat, "bad SQ_LODATA seek offset");
             size_t wat = r->pos;
             d->whence = ixb_get_i16(r);
             if (r->st) return;
@@ -215,13 +241,12 @@ int ixp_enc_lo_read(ixb_wbuf *out, int fd, int32_t n) {
     return out->err;
 }
 
-/* The seek offset: the reference names a JDBC "long int" without its
- * width (unresolved); an i64 is chosen, in this one place. */
 int ixp_enc_lo_readseek(ixb_wbuf *out, int fd, int32_t n, int64_t offset, int whence) {
-    if (fd < 0 || fd > INT16_MAX || n < 0 || whence < IXP_LO_SEEK_SET || whence > IXP_LO_SEEK_END)
+    if (fd < 0 || fd > INT16_MAX || n < 0 || whence < IXP_LO_SEEK_SET || whence > IXP_LO_SEEK_END ||
+        offset == INT64_MIN)
         return IX_EINVAL;
     put_request(out, IXP_LO_OP_READSEEK, fd, n);
-    ixb_put_i64(out, offset);
+    put_longint(out, offset);
     ixb_put_i16(out, whence);
     return out->err;
 }
@@ -253,7 +278,7 @@ void ixp_wr_lodata(ixb_wbuf *out, ixp_role role, const ixp_lodata *d) {
     if (role == IXP_FROM_CLIENT) {
         ixb_put_i16(out, d->bufsize);
         if (d->op == IXP_LO_OP_READSEEK) {
-            ixb_put_i64(out, d->offset);
+            put_longint(out, d->offset);
             ixb_put_i16(out, d->whence);
         }
     }

@@ -30,9 +30,10 @@ enum { IXP_LO_OP_READ = 0, IXP_LO_OP_READSEEK = 1, IXP_LO_OP_WRITE = 2 };
 /* Extended type ids of the two smart-LOB types (IBMH; sysxtdtypes). */
 enum { IXP_LO_XID_BLOB = 10, IXP_LO_XID_CLOB = 11 };
 
-#define IXP_LOCATOR_LEN 72    /* the LO handle in a tuple (§3.15) */
-#define IXP_LO_BUFSIZE  32000 /* the transfer buffer the request names (§3.15) */
-#define IXP_LO_CHUNK    32766 /* largest chunk: an i16 length, even */
+#define IXP_LOCATOR_LEN  72    /* the LO handle in a tuple (§3.15) */
+#define IXP_LO_BUFSIZE   32000 /* the transfer buffer the request names (§3.15) */
+#define IXP_LO_CHUNK     32000 /* largest chunk sent: the buffer size the request names */
+#define IXP_LO_CHUNK_MAX 32766 /* largest chunk accepted: an i16 length, even */
 
 /* The LO handle as ixd fills it. The 72 bytes are opaque to every client
  * (IBM: "ifx_lo_t is an opaque structure"); this is ixd's content. */
@@ -70,8 +71,12 @@ int ixp_lob_xname(const uint8_t *p, size_t n, int *kind);
 
 /* ---- SQ_LODATA --------------------------------------------------------------
  * Request (client -> server), after the tag:
- * | i16 op | i16 fd | i32 length | i16 bufsize | op 1: i64 offset, i16 whence |
- * | op 2: chunks { i16 n (1..32766), n bytes, pad } whose n add up to length |
+ * | i16 op | i16 fd | i32 length | i16 bufsize | op 1: offset, i16 whence |
+ * | op 2: chunks { i16 n (1..32000 sent, ..32766 taken), n bytes, pad } whose n add up to length |
+ * The op 1 offset is a JDBC "long int", 10 bytes: i16 sign (1, or -1 for a
+ * negative offset), u32 low word, u32 high word of the magnitude (the INT8
+ * form; docs/protocol.md "SQ_LODATA (97)": the width from two sources, the
+ * order from one).
  * Reply (server -> client), after the tag:
  * | i16 op | i32 size | op 0/1: chunks as above adding up to size |
  * (op 2: size is the number of bytes written, no chunks.) */

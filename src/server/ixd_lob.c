@@ -21,7 +21,7 @@ static int lo_read(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixd_err *er
     return got < 0 ? -1 : 0;
 }
 
-/* The bytes of a write arrive in chunks of at most 32766 bytes, which would
+/* The bytes of a write arrive in chunks of at most 32000 bytes (32766 taken), which would
  * leave every page half written and read back; they are gathered into runs
  * of STAGE bytes (whole pages) and written run by run. */
 #define STAGE (8 * IXS_LO_PAGE)

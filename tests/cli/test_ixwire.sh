@@ -31,9 +31,9 @@ check "decode DBLIST" '000000 SQ_DBLIST count=2 ["olddb", "sysmaster"]
 000024 SQ_EOT' "$out"
 # SQ_LODATA (smart-LOB data): a read-with-seek request, a read reply, a
 # reply whose chunk runs past its stated size.
-out=$("$IXWIRE" decode --from client 006100010003000000647d0000000000000000100000000c)
+out=$("$IXWIRE" decode --from client 006100010003000000647d00000100000010000000000000000c)
 check "decode LODATA request" '000000 SQ_LODATA op=readseek fd=3 length=100 bufsize=32000 offset=16 whence=0
-000022 SQ_EOT' "$out"
+000024 SQ_EOT' "$out"
 out=$("$IXWIRE" decode --from server 0061000000000005000568656c6c6f00000c)
 check "decode LODATA reply" '000000 SQ_LODATA op=read size=5 data=5 bytes in 1 chunks
 000016 SQ_EOT' "$out"

@@ -151,7 +151,10 @@ def body(name, a):
     if name == "LODATA_READ":
         return lodata(LO_READ, n[0], n[1])
     if name == "LODATA_SEEK":
-        return lodata(LO_READSEEK, n[0], n[1], struct.pack(">q", n[2]) + i16(n[3]))
+        # the offset: i16 sign, u32 low word, u32 high word (a JDBC long int)
+        mag = abs(n[2])
+        off = struct.pack(">hII", -1 if n[2] < 0 else 1, mag & 0xFFFFFFFF, mag >> 32)
+        return lodata(LO_READSEEK, n[0], n[1], off + i16(n[3]))
     if name == "FILE_STATUS":
         return i16(n[0]) + i32(n[1])
     if name == "FILE_DATA":

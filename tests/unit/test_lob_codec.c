@@ -94,6 +94,20 @@ static void test_requests(void) {
               m.u.lodata.bufsize == IXP_LO_BUFSIZE && m.u.lodata.offset == 1LL << 33 &&
               m.len == b.len,
           "read-with-seek request");
+    /* the offset is a JDBC long int: i16 sign, u32 low word, u32 high word */
+    static const uint8_t want[10] = {0, 1, 0, 0, 0, 0, 0, 0, 0, 2};
+    CHECK(b.len == 24 && memcmp(b.data + 12, want, 10) == 0, "offset 2^33 as 10 bytes");
+    ixb_wbuf_reset(&b);
+    CHECK(ixp_enc_lo_readseek(&b, 3, 10, -5, IXP_LO_SEEK_CUR) == IX_OK &&
+              decode(&b, IXP_FROM_CLIENT, NULL, &m) == IX_OK && m.u.lodata.offset == -5,
+          "a negative offset");
+    b.data[13] = 7; /* sign 7 */
+    CHECK(decode(&b, IXP_FROM_CLIENT, NULL, &m) == IX_EMALFORMED, "a sign other than 1 / -1");
+    ixb_wbuf_reset(&b);
+    CHECK(ixp_enc_lo_readseek(&b, 3, 10, INT64_MIN, IXP_LO_SEEK_CUR) == IX_EINVAL,
+          "INT64_MIN has no magnitude");
+    ixb_wbuf_reset(&b);
+    CHECK(ixp_enc_lo_readseek(&b, 3, 1000, 1LL << 33, IXP_LO_SEEK_SET) == IX_OK, "enc seek");
     for (size_t cut = 0; cut < b.len; cut++) {
         ixb_wbuf c;
         ixb_wbuf_init(&c, NULL);
