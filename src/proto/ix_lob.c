@@ -159,15 +159,16 @@ static void put_longint(ixb_wbuf *out, int64_t v) {
     ixb_put_i32(out, (uint32_t)(m >> 32));
 }
 
-/* Reads a long int into *v: 0, or -1 for a sign other than 1 / -1 or a
- * magnitude past INT64_MAX (a short read is left to r's status). */
+/* Reads a long int into *v: 0, or -1 for a sign other than 1 / -1, a
+ * magnitude past INT64_MAX, or -0 (not canonical: it would not encode back
+ * to the same bytes). A short read is left to r's status. */
 static int get_longint(ixb_rbuf *r, int64_t *v) {
     int sign = ixb_get_i16(r);
     uint64_t lo = ixb_get_u32(r), hi = ixb_get_u32(r);
     *v = 0;
     if (r->st) return 0;
     uint64_t m = hi << 32 | lo;
-    if ((sign != 1 && sign != -1) || m > INT64_MAX) return -1;
+    if ((sign != 1 && sign != -1) || m > INT64_MAX || (sign < 0 && m == 0)) return -1;
     *v = sign < 0 ? -(int64_t)m : (int64_t)m;
     return 0;
 }

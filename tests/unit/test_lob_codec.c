@@ -104,6 +104,10 @@ static void test_requests(void) {
     b.data[13] = 7; /* sign 7 */
     CHECK(decode(&b, IXP_FROM_CLIENT, NULL, &m) == IX_EMALFORMED, "a sign other than 1 / -1");
     ixb_wbuf_reset(&b);
+    CHECK(ixp_enc_lo_readseek(&b, 3, 10, 0, IXP_LO_SEEK_CUR) == IX_OK, "offset 0");
+    b.data[12] = 0xff, b.data[13] = 0xff; /* sign -1 with magnitude 0 */
+    CHECK(decode(&b, IXP_FROM_CLIENT, NULL, &m) == IX_EMALFORMED, "-0 is not canonical");
+    ixb_wbuf_reset(&b);
     CHECK(ixp_enc_lo_readseek(&b, 3, 10, INT64_MIN, IXP_LO_SEEK_CUR) == IX_EINVAL,
           "INT64_MIN has no magnitude");
     ixb_wbuf_reset(&b);
