@@ -673,10 +673,11 @@ static void do_sfetch(ixd_sess *s, const ixp_msg *m) {
 
 /*
  * SQ_FETCHBLOB (§3.14): the value a descriptor names, as SQ_BLOB chunks of at
- * most 32000 bytes, then DONE + COST (libsqli's reading; the terminator is
- * unresolved, §8 #21). libsqli sends FETCHBLOB without an EOT and JDBC ends
- * every group with one, so ixd answers at once with the EOT and swallows an
- * EOT that directly follows.
+ * most 32000 bytes ended by a zero-length SQ_BLOB (informix-db's reading of
+ * IBM JDBC, docs/protocol.md "BYTE/TEXT"; a single source), then DONE + COST.
+ * libsqli sends FETCHBLOB without an EOT and JDBC ends every group with one,
+ * so ixd answers at once with the EOT and swallows an EOT that directly
+ * follows.
  */
 static void do_fetchblob(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     sess_stmt *t = use_stmt(s);
@@ -690,6 +691,7 @@ static void do_fetchblob(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         } else {
             for (size_t off = 0; off < len; off += 32000)
                 ixp_enc_blob(&s->reply, data + off, len - off < 32000 ? len - off : 32000);
+            ixp_enc_blob(&s->reply, (const uint8_t *)"", 0); /* the end of the value */
             send_done(s, 0, 0, 0);
         }
     }

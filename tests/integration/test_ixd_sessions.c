@@ -328,18 +328,24 @@ static void test_blobs(ixd_proc *p) {
         ixb_wbuf got;
         ixb_wbuf_init(&got, NULL);
         ixp_msg m;
-        int chunks = 0, done = 0;
+        int chunks = 0, done = 0, ended = 0, after_end = 0;
         while (tconn_next(&c, &m) == IX_OK && m.tag != IXP_SQ_EOT) {
             if (m.tag == IXP_SQ_BLOB) {
+                after_end |= ended;
+                ended |= m.u.blob.n == 0;
                 ixb_put_bytes(&got, m.u.blob.p, m.u.blob.n);
                 chunks++;
             }
-            done |= m.tag == IXP_SQ_DONE;
+            done |= m.tag == IXP_SQ_DONE && ended;
         }
         const uint8_t *want = k == 0 ? blob + 4 : txt + 4;
         size_t wn = k == 0 ? big : 11;
         CHECK(done && got.len == wn && memcmp(got.data, want, wn) == 0,
               "FETCHBLOB %d returns the value (%zu bytes in %d chunks)", k, got.len, chunks);
+        CHECK(ended && !after_end,
+              "FETCHBLOB %d: a zero-length SQ_BLOB ends the value, before "
+              "the DONE",
+              k);
         ixb_wbuf_free(&got);
     }
     /* With an EOT after it (JDBC style): the EOT is swallowed, nothing extra. */
