@@ -150,8 +150,9 @@ int ix_timeout_ms(const ix_conn *c) {
     if (c->csm) {
         int64_t ixc_connsm_deadline(const ix_conn *conn);
         at = ixc_connsm_deadline(c);
-    } else if (!c->dead && ixc_wait_limit_ms(c) > 0 && c->pend_len > 0) {
-        at = c->io_at_ms + ixc_wait_limit_ms(c);
+    } else if (!c->dead && c->pend_len > 0) {
+        int limit = ixc_wait_limit_ms(c);
+        if (limit > 0) at = c->io_at_ms + limit;
     }
     if (at <= 0) return -1;
     int64_t left = at - ixc_now_ms();

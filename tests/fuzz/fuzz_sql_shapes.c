@@ -36,7 +36,6 @@
 #define LIT_PER_TERM   64         /* literal characters per term */
 #define FETCH_ROWS     10
 #define TIMEOUT_MS     1000
-#define SQL_INITIAL    256
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -55,24 +54,13 @@ static unsigned next(input *in) {
 
 /* ---- output ---------------------------------------------------------------- */
 
-typedef struct text {
-    char *p;
-    size_t n, cap;
-} text;
+/* The statement is built in the codec's growable buffer; running out of
+ * memory ends the run (a fuzzer cannot go on without its input). */
+typedef ixb_wbuf text;
 
 static void put(text *t, const char *s) {
-    size_t k = strlen(s);
-    if (t->n + k + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : SQL_INITIAL;
-        while (cap < t->n + k + 1)
-            cap *= 2;
-        char *p = realloc(t->p, cap);
-        if (!p) abort();
-        t->p = p;
-        t->cap = cap;
-    }
-    memcpy(t->p + t->n, s, k + 1);
-    t->n += k;
+    ixb_put_bytes(t, s, strlen(s));
+    if (t->err) abort();
 }
 
 static void put_int(text *t, unsigned v) {
@@ -265,7 +253,7 @@ static void *run(void *arg) {
     memset(&e, 0, sizeof e);
     ixd_begin(db, &e);
     ixd_stmt *s;
-    if (ixd_prepare(db, sql->p, sql->n, &s, &e) == 0) {
+    if (ixd_prepare(db, (const char *)sql->data, sql->len, &s, &e) == 0) {
         if (ixd_stmt_is_cursor(s)) {
             fetch_some(s, &e);
         } else if (ixd_execute(s, NULL, NULL, NULL, &e) && e.sqlcode >= 0) {
@@ -294,9 +282,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (n < 1) n = 1;
     if (n > IX_SHAPES_MAX_TERMS) n = IX_SHAPES_MAX_TERMS;
     input in = {data + 3, size - 3, 0};
-    text sql = {0};
+    text sql;
+    ixb_wbuf_init(&sql, NULL);
     shapes[data[0] % (sizeof shapes / sizeof shapes[0])](&sql, &in, n);
     run_bounded(&sql);
-    free(sql.p);
+    ixb_wbuf_free(&sql);
     return 0;
 }

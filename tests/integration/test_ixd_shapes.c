@@ -19,43 +19,39 @@ enum {
     E_SPL_DEPTH = -722, /* Out of stack space (routine calls nested too deep) */
 };
 
-/* A growable string for the generated statements. */
-typedef struct gen {
-    char *s;
-    size_t n, cap;
-} gen;
-
-static void add(gen *g, const char *t) {
-    size_t l = strlen(t);
-    if (g->n + l + 1 > g->cap) {
-        g->cap = (g->n + l + 1) * 2;
-        g->s = realloc(g->s, g->cap);
-    }
-    memcpy(g->s + g->n, t, l + 1);
-    g->n += l;
+/* The generated statements are built in the codec's growable buffer
+ * (ixb_wbuf, libc allocator); the text returned is its NUL-terminated data,
+ * which the caller frees with free(), or NULL when out of memory. */
+static void add(ixb_wbuf *g, const char *t) {
+    ixb_put_bytes(g, t, strlen(t));
 }
 
-static void addf(gen *g, const char *fmt, long v) {
-    char b[64];
-    snprintf(b, sizeof b, fmt, v);
-    add(g, b);
+static char *text_of(ixb_wbuf *g) {
+    ixb_put_u8(g, 0);
+    if (!g->err) return (char *)g->data;
+    ixb_wbuf_free(g);
+    return NULL;
 }
 
 /* "select <head> <n terms of fmt joined by sep> <tail>" */
 static char *chain(const char *head, const char *fmt, const char *sep, long n, const char *tail) {
-    gen g = {0};
+    ixb_wbuf g;
+    ixb_wbuf_init(&g, NULL);
     add(&g, head);
     for (long i = 0; i < n; i++) {
         if (i) add(&g, sep);
-        addf(&g, fmt, i);
+        char b[64];
+        snprintf(b, sizeof b, fmt, i);
+        add(&g, b);
     }
     add(&g, tail);
-    return g.s;
+    return text_of(&g);
 }
 
 static char *nested(const char *open, const char *core, const char *close, int n, const char *head,
                     const char *tail) {
-    gen g = {0};
+    ixb_wbuf g;
+    ixb_wbuf_init(&g, NULL);
     add(&g, head);
     for (int i = 0; i < n; i++)
         add(&g, open);
@@ -63,7 +59,7 @@ static char *nested(const char *open, const char *core, const char *close, int n
     for (int i = 0; i < n; i++)
         add(&g, close);
     add(&g, tail);
-    return g.s;
+    return text_of(&g);
 }
 
 static int alive(ixd_proc *p) {
@@ -74,6 +70,10 @@ static int alive(ixd_proc *p) {
 /* Runs sql as a query on c; checks its SQLCODE (want) and, on success, the
  * first value (val); then that ixd still runs and answers on c. */
 static void shape(ixd_proc *p, tconn *c, const char *name, char *sql, int want, const char *val) {
+    if (!sql) {
+        CHECK(0, "%s: out of memory building the statement", name);
+        return;
+    }
     treply r = {0};
     int rc = tconn_select(c, sql, 32000, &r, NULL);
     char buf[128] = "";
