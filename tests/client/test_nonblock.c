@@ -288,8 +288,14 @@ static void test_batch_and_select(ix_conn *c) {
     CHECK(rc == IX_OK, "execute_result: a cursor (%d %s)", rc, ix_errmsg(c));
     CHECK(ix_column_count(s) == 2 && strcmp(ix_column_name(s, 1), "v") == 0,
           "the describe without I/O");
+    /* ixd is stopped while the first batch is read: the step past it must
+     * say IX_WANT_READ at once (a fast server could otherwise answer each
+     * next request before ix_step looks, and no IX_WANT_* would be seen) */
+    ixd_sigstop(&P);
+    int stopped = 1;
     int64_t n = 0, sum = 0, bad = 0, wants = 0;
     for (;;) {
+        double ts = now_s();
         rc = ix_step(s);
         if (rc == IX_ROW) {
             n++;
@@ -299,9 +305,17 @@ static void test_batch_and_select(ix_conn *c) {
         }
         if (!is_want(rc)) break;
         wants++;
+        if (stopped) {
+            CHECK(rc == IX_WANT_READ && n > 0 && n < NROWS && now_s() - ts < 1,
+                  "the step past the first batch does not wait: %d after %lld rows (%.2f s)", rc,
+                  (long long)n, now_s() - ts);
+            kill(P.pid, SIGCONT);
+            stopped = 0;
+        }
         wait_for(c, rc);
         if (ix_consume_input(c) != IX_OK) break;
     }
+    if (stopped) kill(P.pid, SIGCONT);
     CHECK(rc == IX_DONE, "the cursor ends: %d %s", rc, ix_errmsg(c));
     CHECK(n == NROWS && bad == 0 && sum == 3 * (int64_t)NROWS * (NROWS + 1) / 2,
           "every row in order: %lld rows, %lld out of order", (long long)n, (long long)bad);
