@@ -1,6 +1,7 @@
 """FILETOBLOB / LOTOFILE with the 'client' location from Python: refused
 without client_files, a round trip inside the directory, a path outside it
-refused with -9810, in the sync and the asyncio module."""
+refused with -9810, in the sync and the asyncio module. A server that is not
+ixd (ixd --strict) asks in IBM's form, which libixdb refuses (NotSupportedError)."""
 
 import asyncio
 import os
@@ -18,6 +19,7 @@ class ClientFiles(unittest.TestCase):
         with open(os.path.join(self.dir.name, "in.bin"), "wb") as f:
             f.write(b"\x00abc" * 1000)
 
+    @ixdtest.ixd_only("the client-file exchange (SQ_FILE) in ixd's layout")
     def test_refused_by_default(self):
         conn = ixdtest.server().connect(autocommit=True)
         cu = conn.cursor()
@@ -28,6 +30,7 @@ class ClientFiles(unittest.TestCase):
         self.assertIn("not enabled", str(e.exception))
         conn.close()
 
+    @ixdtest.ixd_only("the client-file exchange (SQ_FILE) in ixd's layout")
     def test_round_trip(self):
         conn = ixdtest.server().connect(autocommit=True, client_files=self.dir.name)
         cu = conn.cursor()
@@ -44,10 +47,21 @@ class ClientFiles(unittest.TestCase):
         self.assertEqual(cu.fetchone()[0], 1)
         conn.close()
 
+    @unittest.skipUnless(ixdtest.STRICT, "a server that is not ixd")
+    def test_not_ixd(self):
+        conn = ixdtest.server().connect(autocommit=True, client_files=self.dir.name)
+        cu = conn.cursor()
+        with self.assertRaises(ixdb.NotSupportedError) as e:
+            cu.execute("select filetoblob('in.bin', 'client') from systables where tabid = 1")
+            cu.fetchall()
+        self.assertIn("SQ_FILE", str(e.exception))
+        conn.close()
+
     def test_not_a_directory(self):
         with self.assertRaises(ixdb.ProgrammingError):
             ixdtest.server().connect(client_files=os.path.join(self.dir.name, "in.bin"))
 
+    @ixdtest.ixd_only("the client-file exchange (SQ_FILE) in ixd's layout")
     def test_asyncio(self):
         async def run():
             from ixdb import aio

@@ -774,6 +774,11 @@ int ixc_next_msg(ix_conn *c, ixp_msg *m) {
             c->sent_since_read = 0;
         }
         if (rc == IX_OK && m->tag == IXP_SQ_FILE) { /* a request inside a reply: answer it */
+            if (!c->is_ixd) /* IBM's SQ_FILE is only partly published (docs/protocol.md) */
+                return ixc_kill(c, IX_ENOTSUP,
+                                "the server asked for a client file (SQ_FILE, LOTOFILE or "
+                                "FILETOBLOB with 'client'); libixdb speaks that exchange with "
+                                "ixd only");
             if (tracing(c)) {
                 ixp_print_msg(&c->pr_in, IXP_FROM_SERVER, m, &c->line);
                 emit_line(c, "S->C");

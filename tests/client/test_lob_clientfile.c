@@ -181,6 +181,29 @@ static void confinement(ix_conn *c, const char *dir, const char *outside) {
             "does not exist", "a missing file");
 }
 
+/* A server that is not ixd (ixd --strict stands for one) sends IBM's
+ * SQ_FILE, whose open is not published: libixdb ends the connection with
+ * IX_ENOTSUP instead of answering in ixd's layout. */
+static void not_ixd(const char *dir) {
+    ixd_proc p;
+    const char *args[] = {"--strict", NULL};
+    CHECK(ixd_start_args(&p, NULL, args) == 0, "ixd --strict starts");
+    if (tap_fail) return;
+    char dsn[300];
+    ixd_dsn(&p, 30, dsn, sizeof dsn);
+    ix_conn *c;
+    CHECK(ix_connect(&c, dsn) == IX_OK, "connect to ixd --strict: %s", ix_errmsg(c));
+    exec(c, "CREATE DATABASE cfs WITH LOG");
+    exec(c, "CREATE TABLE t (id INTEGER, b BLOB)");
+    CHECK(ix_set_client_files(c, dir) == IX_OK, "allow %s", dir);
+    int rc = ix_exec(c, "INSERT INTO t VALUES (1, FILETOBLOB('in.bin', 'client'))");
+    CHECK(rc == IX_ENOTSUP && strstr(ix_errmsg(c), "SQ_FILE") && ix_conn_is_dead(c),
+          "SQ_FILE from a server that is not ixd: %d %s", rc, ix_errmsg(c));
+    ix_close(c);
+    ixd_stop(&p, SIGTERM);
+    ixd_rmdir(&p);
+}
+
 int main(void) {
     signal(SIGPIPE, SIG_IGN);
     char dir[] = "/tmp/ixdcf.XXXXXX", outside[] = "/tmp/ixdcfo.XXXXXX";
@@ -213,6 +236,7 @@ int main(void) {
     ix_close(c);
     ixd_stop(&p, SIGTERM);
     ixd_rmdir(&p);
+    not_ixd(dir);
     char cmd[100];
     snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", dir, outside);
     if (system(cmd) != 0) fprintf(stderr, "cannot remove the directories\n");
