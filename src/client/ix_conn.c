@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/ix_sqlscan.h"
 #include "ix_client_int.h"
 
 /* ---- options and DSN parsing --------------------------------------------- */
@@ -2052,73 +2053,35 @@ int64_t ix_last_serial8(const ix_conn *c) {
 
 /* ---- transaction tracking ---------------------------------------------------- */
 
-/* Skips blanks and comments; returns the next word's length in *n. */
-static const char *next_word(const char *s, const char *end, size_t *n) {
-    for (;;) {
-        while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
-            s++;
-        if (s + 1 < end && s[0] == '-' && s[1] == '-') {
-            while (s < end && *s != '\n')
-                s++;
-        } else if (s < end && *s == '{') {
-            while (s < end && *s != '}')
-                s++;
-            if (s < end) s++;
-        } else if (s + 1 < end && s[0] == '/' && s[1] == '*') {
-            s += 2;
-            while (s + 1 < end && !(s[0] == '*' && s[1] == '/'))
-                s++;
-            s = s + 2 <= end ? s + 2 : end;
-        } else {
-            break;
-        }
-    }
-    const char *w = s;
-    while (s < end && ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
-        s++;
-    *n = (size_t)(s - w);
-    return w;
-}
-
-static int word_is(const char *w, size_t n, const char *k) {
-    return n == strlen(k) && strncasecmp(w, k, n) == 0;
-}
-
 /* Called after a statement succeeded: BEGIN [WORK] opens a transaction,
  * COMMIT / ROLLBACK [WORK] (not ROLLBACK TO SAVEPOINT) close it. */
 void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t len) {
-    const char *end = sql + len;
-    size_t n, n2;
-    const char *w = next_word(sql, end, &n);
-    const char *w2 = next_word(w + n, end, &n2);
-    if (word_is(w2, n2, "WORK")) w2 = next_word(w2 + n2, end, &n2);
-    if (word_is(w, n, "BEGIN"))
+    ixb_tok t[3];
+    ixb_sql_words(sql, len, t, 3);
+    const ixb_tok *w = &t[0], *w2 = ixb_tok_is(&t[1], "WORK") ? &t[2] : &t[1];
+    if (ixb_tok_is(w, "BEGIN"))
         c->in_txn = 1;
-    else if (word_is(w, n, "COMMIT"))
+    else if (ixb_tok_is(w, "COMMIT"))
         ixc_txn_ended(c);
-    else if (word_is(w, n, "ROLLBACK") && !word_is(w2, n2, "TO"))
+    else if (ixb_tok_is(w, "ROLLBACK") && !ixb_tok_is(w2, "TO"))
         ixc_txn_ended(c);
-    else if (word_is(w, n, "DATABASE") ||
-             ((word_is(w, n, "CLOSE") || word_is(w, n, "CREATE") || word_is(w, n, "DROP")) &&
-              word_is(w2, n2, "DATABASE"))) {
+    else if (ixb_tok_is(w, "DATABASE") ||
+             ((ixb_tok_is(w, "CLOSE") || ixb_tok_is(w, "CREATE") || ixb_tok_is(w, "DROP")) &&
+              ixb_tok_is(w2, "DATABASE"))) {
         /* A new (or no) current database: autocommit is back on. */
         ixc_txn_ended(c);
         c->manual_commit = 0;
         ixc_cache_schema_changed(c);
-    } else if (word_is(w, n, "CREATE") || word_is(w, n, "ALTER") || word_is(w, n, "DROP") ||
-               word_is(w, n, "RENAME")) {
+    } else if (ixb_tok_is(w, "CREATE") || ixb_tok_is(w, "ALTER") || ixb_tok_is(w, "DROP") ||
+               ixb_tok_is(w, "RENAME")) {
         ixc_cache_schema_changed(c); /* kept statements may describe what changed */
-    } else if (word_is(w, n, "SET") && (word_is(w2, n2, "ISOLATION") || word_is(w2, n2, "LOCK"))) {
+    } else if (ixb_tok_is(w, "SET") && (ixb_tok_is(w2, "ISOLATION") || ixb_tok_is(w2, "LOCK"))) {
         c->session_set = 1;
     }
 }
 
 static int txn_resync(ix_conn *c);
 
-/* Called after a statement failed with the reply r: a COMMIT [WORK] that
- * failed inside a transaction, without the server saying whether the
- * transaction survived, is followed by txn_resync. Returns IX_OK or a
- * connection error. */
 /* A COMMIT (message or SQL) failed with reply r: unless the reply already
  * settled the state (XACTSTAT, or an error that txn_from_err acted on), ask
  * the server. IX_OK or a connection error. */
@@ -2127,25 +2090,24 @@ static int after_failed_commit(ix_conn *c, const ixc_reply *r) {
 }
 
 int ixc_note_txn_failure(ix_conn *c, const char *sql, size_t len, const ixc_reply *r) {
-    size_t n;
-    const char *w = next_word(sql, sql + len, &n);
-    return word_is(w, n, "COMMIT") ? after_failed_commit(c, r) : IX_OK;
+    ixb_tok w;
+    ixb_sql_words(sql, len, &w, 1);
+    return ixb_tok_is(&w, "COMMIT") ? after_failed_commit(c, r) : IX_OK;
 }
 
 /* 1 if sql needs no transaction of its own: BEGIN, COMMIT, ROLLBACK,
  * SAVEPOINT, RELEASE SAVEPOINT, SET ..., DATABASE, CLOSE/CREATE/DROP
  * DATABASE. */
 static int txn_neutral(const char *sql, size_t len) {
-    const char *end = sql + len;
-    size_t n, n2;
-    const char *w = next_word(sql, end, &n);
-    const char *w2 = next_word(w + n, end, &n2);
+    ixb_tok t[2];
+    ixb_sql_words(sql, len, t, 2);
+    const ixb_tok *w = &t[0], *w2 = &t[1];
     static const char *const first[] = {"BEGIN", "COMMIT",   "ROLLBACK", "SAVEPOINT",
                                         "SET",   "DATABASE", "RELEASE"};
     for (size_t k = 0; k < sizeof first / sizeof first[0]; k++)
-        if (word_is(w, n, first[k])) return 1;
-    return (word_is(w, n, "CLOSE") || word_is(w, n, "CREATE") || word_is(w, n, "DROP")) &&
-           word_is(w2, n2, "DATABASE");
+        if (ixb_tok_is(w, first[k])) return 1;
+    return (ixb_tok_is(w, "CLOSE") || ixb_tok_is(w, "CREATE") || ixb_tok_is(w, "DROP")) &&
+           ixb_tok_is(w2, "DATABASE");
 }
 
 static int txn_op(ix_conn *c, int tag, int opens);

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/ix_sqlscan.h"
 #include "ix_client_int.h"
 #include "types/ix_datetime.h"
 #include "types/ix_decimal.h"
@@ -50,31 +51,10 @@ static int dead(ix_conn *c) {
 /* Counts ? outside quotes and comments. */
 static int count_params(const char *s, size_t n) {
     int k = 0;
-    for (size_t i = 0; i < n; i++) {
-        char ch = s[i];
-        if (ch == '\'' || ch == '"') {
-            for (i++; i < n; i++) {
-                if (s[i] == ch) {
-                    if (i + 1 < n && s[i + 1] == ch)
-                        i++;
-                    else
-                        break;
-                }
-            }
-        } else if (ch == '-' && i + 1 < n && s[i + 1] == '-') {
-            while (i < n && s[i] != '\n')
-                i++;
-        } else if (ch == '{') {
-            while (i < n && s[i] != '}')
-                i++;
-        } else if (ch == '/' && i + 1 < n && s[i + 1] == '*') {
-            for (i += 2; i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'); i++) {
-            }
-            i++;
-        } else if (ch == '?') {
-            k++;
-        }
-    }
+    size_t i = 0;
+    ixb_tok t;
+    while (ixb_sql_next(s, n, &i, 0, &t) != IXB_TOK_END)
+        k += t.kind == IXB_TOK_PARAM;
     return k;
 }
 
@@ -141,56 +121,20 @@ void ixc_stmt_detach_all(ix_conn *c) {
 
 enum { DEFER_NO = 0, DEFER_CURSOR = 1, DEFER_EXEC = 2 };
 
-/* The next word of s[*i..n) outside quotes and comments, upper-cased into w
- * (cap bytes); "" at the end. Quoted strings and punctuation are skipped. */
-static void next_word_of(const char *s, size_t n, size_t *i, char *w, size_t cap) {
-    size_t k = 0;
-    while (*i < n) {
-        char ch = s[*i];
-        if (ch == '\'' || ch == '"') {
-            for ((*i)++; *i < n && s[*i] != ch; (*i)++) {
-            }
-            (*i)++;
-        } else if (ch == '-' && *i + 1 < n && s[*i + 1] == '-') {
-            while (*i < n && s[*i] != '\n')
-                (*i)++;
-        } else if (ch == '{') {
-            while (*i < n && s[*i] != '}')
-                (*i)++;
-            (*i)++;
-        } else if (ch == '/' && *i + 1 < n && s[*i + 1] == '*') {
-            for (*i += 2; *i + 1 < n && !(s[*i] == '*' && s[*i + 1] == '/'); (*i)++) {
-            }
-            *i += 2;
-        } else if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_') {
-            while (*i < n && ((s[*i] >= 'A' && s[*i] <= 'Z') || (s[*i] >= 'a' && s[*i] <= 'z') ||
-                              (s[*i] >= '0' && s[*i] <= '9') || s[*i] == '_')) {
-                if (k + 1 < cap) w[k++] = (char)(s[*i] & ~0x20);
-                (*i)++;
-            }
-            break;
-        } else {
-            (*i)++;
-        }
-    }
-    w[k] = 0;
-}
-
 /* Whether the text settles the statement's kind: a SELECT without INTO
  * (INTO TEMP / SCRATCH / EXTERNAL returns no rows) is a cursor; INSERT,
  * UPDATE and DELETE are executed. Anything else is prepared at once. */
 static int defer_kind(const char *sql, size_t n) {
     size_t i = 0;
-    char w[16];
-    next_word_of(sql, n, &i, w, sizeof w);
-    if (strcmp(w, "INSERT") == 0 || strcmp(w, "UPDATE") == 0 || strcmp(w, "DELETE") == 0)
-        return DEFER_EXEC;
-    if (strcmp(w, "SELECT") != 0) return DEFER_NO;
-    for (;;) {
-        next_word_of(sql, n, &i, w, sizeof w);
-        if (!w[0]) return DEFER_CURSOR;
-        if (strcmp(w, "INTO") == 0) return DEFER_NO;
+    ixb_tok t;
+    while (ixb_sql_next(sql, n, &i, 0, &t) != IXB_TOK_END && t.kind != IXB_TOK_WORD) {
     }
+    if (ixb_tok_is(&t, "INSERT") || ixb_tok_is(&t, "UPDATE") || ixb_tok_is(&t, "DELETE"))
+        return DEFER_EXEC;
+    if (!ixb_tok_is(&t, "SELECT")) return DEFER_NO;
+    while (ixb_sql_next(sql, n, &i, 0, &t) != IXB_TOK_END)
+        if (ixb_tok_is(&t, "INTO")) return DEFER_NO;
+    return DEFER_CURSOR;
 }
 
 /* Takes what the DESCRIBE of a PREPARE said (r's columns move to s). */
@@ -1000,34 +944,22 @@ static int32_t fetch_size(const ix_stmt *s) {
     return n > max ? max : n;
 }
 
-static int word_at(const char *p, const char *end, const char *w) {
-    size_t n = strlen(w);
-    return (size_t)(end - p) > n && strncasecmp(p, w, n) == 0 && isspace((unsigned char)p[n]);
-}
-
-static const char *skip_space(const char *p, const char *end) {
-    while (p < end && isspace((unsigned char)*p))
-        p++;
-    return p;
-}
-
 /* n of a leading "SELECT [SKIP m] FIRST n" or "SELECT [SKIP m] LIMIT n", or 0. */
 static int64_t sql_first_rows(const char *sql, size_t len) {
-    const char *p = sql, *end = sql + len;
-    p = skip_space(p, end);
-    if (!word_at(p, end, "select")) return 0;
-    p = skip_space(p + 6, end);
+    size_t i = 0;
+    ixb_tok t;
+    if (ixb_sql_next(sql, len, &i, 0, &t) != IXB_TOK_WORD || !ixb_tok_is(&t, "SELECT")) return 0;
     for (int k = 0; k < 2; k++) {
-        int skip = word_at(p, end, "skip");
-        if (!skip && !word_at(p, end, "first") && !word_at(p, end, "limit")) return 0;
-        p = skip_space(p + (skip ? 4 : 5), end);
+        ixb_sql_next(sql, len, &i, 0, &t);
+        int skip = ixb_tok_is(&t, "SKIP");
+        if (!skip && !ixb_tok_is(&t, "FIRST") && !ixb_tok_is(&t, "LIMIT")) return 0;
+        if (ixb_sql_next(sql, len, &i, 0, &t) != IXB_TOK_NUMBER) return 0;
         int64_t n = 0;
-        const char *d = p;
-        while (p < end && isdigit((unsigned char)*p) && n < INT32_MAX)
-            n = n * 10 + (*p++ - '0');
-        if (p == d || (p < end && !isspace((unsigned char)*p))) return 0;
+        for (size_t d = 0; d < t.n; d++) {
+            if (t.p[d] < '0' || t.p[d] > '9') return 0;
+            if (n < INT32_MAX) n = n * 10 + (t.p[d] - '0');
+        }
         if (!skip) return n;
-        p = skip_space(p, end);
     }
     return 0;
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/ix_sqlscan.h"
 #include "ixd_server.h"
 #include "proto/ix_interrupt.h"
 #include "proto/ix_login.h"
@@ -209,26 +210,13 @@ static void drop_orphans(ixd_sess *s) {
  * words DATABASE, CLOSE DATABASE, CREATE DATABASE, DROP DATABASE. Returns
  * their ix_stmttype, or 0. */
 static int session_stmt_type(const char *sql, size_t n) {
-    char w[3][16];
-    int nw = 0;
-    size_t i = 0;
-    while (nw < 3) {
-        while (i < n && isspace((unsigned char)sql[i]))
-            i++;
-        size_t k = 0;
-        while (i < n && isalpha((unsigned char)sql[i])) {
-            if (k < sizeof w[0] - 1) w[nw][k++] = (char)toupper((unsigned char)sql[i]);
-            i++;
-        }
-        w[nw][k] = 0;
-        if (k == 0) break;
-        nw++;
-    }
-    if (nw >= 1 && strcmp(w[0], "DATABASE") == 0) return IX_STMTTYPE_DATABASE;
-    if (nw >= 2 && strcmp(w[1], "DATABASE") == 0) {
-        if (strcmp(w[0], "CLOSE") == 0) return IX_STMTTYPE_CLOSE_DB;
-        if (strcmp(w[0], "CREATE") == 0) return IX_STMTTYPE_CREATE_DB;
-        if (strcmp(w[0], "DROP") == 0) return IX_STMTTYPE_DROP_DB;
+    ixb_tok w[2];
+    int nw = ixb_sql_words(sql, n, w, 2);
+    if (nw >= 1 && ixb_tok_is(&w[0], "DATABASE")) return IX_STMTTYPE_DATABASE;
+    if (nw >= 2 && ixb_tok_is(&w[1], "DATABASE")) {
+        if (ixb_tok_is(&w[0], "CLOSE")) return IX_STMTTYPE_CLOSE_DB;
+        if (ixb_tok_is(&w[0], "CREATE")) return IX_STMTTYPE_CREATE_DB;
+        if (ixb_tok_is(&w[0], "DROP")) return IX_STMTTYPE_DROP_DB;
     }
     return 0;
 }

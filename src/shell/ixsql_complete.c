@@ -31,6 +31,7 @@
 
 #include <readline/readline.h>
 
+#include "base/ix_sqlscan.h"
 #include "ixsql.h"
 
 /* ---- the catalogue cache ------------------------------------------------------ */
@@ -211,36 +212,18 @@ typedef struct scan {
     int before; /* tokens that end before the word being completed */
 } scan;
 
-static int word_char(char c) {
-    return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.' || (c & 0x80);
-}
-
-static const char *skip_string(const char *p, const char *end) {
-    char q = *p++;
-    while (p < end && *p != q)
-        p++;
-    return p < end ? p + 1 : end;
-}
-
 static void tokenize(scan *sc, const char *s, size_t cursor) {
-    const char *p = s, *end = s + strlen(s);
+    size_t i = 0, n = strlen(s);
+    ixb_tok t;
     sc->n = sc->before = 0;
-    while (sc->n < MAX_TOKENS) {
-        p = ixsql_skip_trivia(p, end);
-        if (p >= end) break;
-        if (*p == '\'' || *p == '"') {
-            p = skip_string(p, end);
-            continue;
-        }
-        if ((size_t)(p - s) < cursor) sc->before = sc->n + 1;
-        token *t = &sc->tok[sc->n++];
-        size_t k = 0;
-        t->word = word_char(*p);
-        do {
-            if (k + 1 < MAX_TOKEN) t->text[k++] = *p;
-            p++;
-        } while (t->word && p < end && word_char(*p));
-        t->text[k] = 0;
+    while (sc->n < MAX_TOKENS && ixb_sql_next(s, n, &i, IXB_SCAN_DOTTED, &t) != IXB_TOK_END) {
+        if (t.kind == IXB_TOK_STRING) continue;
+        if ((size_t)(t.p - s) < cursor) sc->before = sc->n + 1;
+        token *tk = &sc->tok[sc->n++];
+        size_t k = t.n < MAX_TOKEN ? t.n : MAX_TOKEN - 1;
+        memcpy(tk->text, t.p, k);
+        tk->text[k] = 0;
+        tk->word = t.kind == IXB_TOK_WORD || t.kind == IXB_TOK_NUMBER;
     }
 }
 

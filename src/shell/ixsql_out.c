@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/ix_sqlscan.h"
 #include "ixsql.h"
 #include "ixsql_lob.h"
 
@@ -28,26 +29,10 @@ void ixsql_message(const char *fmt, ...) {
 }
 
 const char *ixsql_skip_trivia(const char *p, const char *end) {
-    while (p < end) {
-        if (isspace((unsigned char)*p)) {
-            p++;
-        } else if (*p == '-' && p + 1 < end && p[1] == '-') {
-            while (p < end && *p != '\n')
-                p++;
-        } else if (*p == '{') {
-            while (p < end && *p != '}')
-                p++;
-            if (p < end) p++;
-        } else if (*p == '/' && p + 1 < end && p[1] == '*') {
-            p += 2;
-            while (p < end && !(*p == '*' && p + 1 < end && p[1] == '/'))
-                p++;
-            p = p < end ? p + 2 : end;
-        } else {
-            break;
-        }
-    }
-    return p;
+    size_t i = 0;
+    ixb_tok t;
+    ixb_sql_next(p, (size_t)(end - p), &i, 0, &t);
+    return t.p;
 }
 
 /* ---- errors ----------------------------------------------------------------- */
@@ -273,15 +258,13 @@ int ixsql_print_rows(ix_stmt *stmt, const char *sql, size_t len, ixsql_pos at) {
 /* The first words of the statement, upper-cased and blank-separated, into
  * out (at most three words). */
 static void first_words(const char *sql, size_t len, char *out, size_t cap) {
-    const char *p = ixsql_skip_trivia(sql, sql + len), *end = sql + len;
+    ixb_tok w[3];
+    int nw = ixb_sql_words(sql, len, w, 3);
     size_t k = 0;
-    for (int w = 0; w < 3 && p < end; w++) {
-        if (w && k + 1 < cap) out[k++] = ' ';
-        while (p < end && (isalnum((unsigned char)*p) || *p == '_') && k + 1 < cap)
-            out[k++] = (char)toupper((unsigned char)*p++);
-        while (p < end && isspace((unsigned char)*p))
-            p++;
-        if (p < end && !(isalnum((unsigned char)*p) || *p == '_')) break;
+    for (int i = 0; i < nw; i++) {
+        if (i && k + 1 < cap) out[k++] = ' ';
+        for (size_t j = 0; j < w[i].n && k + 1 < cap; j++)
+            out[k++] = (char)toupper((unsigned char)w[i].p[j]);
     }
     out[k] = 0;
 }
