@@ -1,0 +1,41 @@
+#!/bin/sh
+# check-layers-selftest.sh ROOT BUILD: check-layers.py fails on deliberate
+# violations: an include of the client's header from the codec, and a known
+# upward call taken off the list (as if it were new). Exit 0 when both fail
+# the check as they should.
+set -u
+root=$1 build=$2
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/scripts" "$tmp/python"
+cp -r "$root/src" "$root/include" "$tmp/" && cp -r "$root/python/src" "$tmp/python/" &&
+    cp "$root/scripts/check-layers.py" "$root/scripts/layers-known.txt" "$tmp/scripts/" || exit 1
+python3 "$tmp/scripts/check-layers.py" "$tmp" "$build" >/dev/null || {
+    echo "the copy does not pass before the change"
+    exit 1
+}
+printf '#include "client/ix_client_int.h"\n' >>"$tmp/src/proto/ix_caps.c"
+out=$(python3 "$tmp/scripts/check-layers.py" "$tmp" "$build") && {
+    echo "an include of the client from the codec passed"
+    exit 1
+}
+echo "$out" | grep -q 'not allowed.*include src/proto/ix_caps.c src/client/ix_client_int.h' || {
+    echo "the include was not named: $out"
+    exit 1
+}
+sed -i '$ d' "$tmp/src/proto/ix_caps.c"
+line=$(grep -m1 '^call ' "$tmp/scripts/layers-known.txt")
+[ -n "$line" ] || {
+    echo "the include fails the check; no known upward call is left to take off"
+    exit 0
+}
+grep -v -x -F "$line" "$root/scripts/layers-known.txt" >"$tmp/scripts/layers-known.txt"
+out=$(python3 "$tmp/scripts/check-layers.py" "$tmp" "$build") && {
+    echo "an upward call missing from the list passed: $line"
+    exit 1
+}
+echo "$out" | grep -q -F "not allowed (docs/architecture.md \"Layers\"): $line" || {
+    echo "the call was not named: $out"
+    exit 1
+}
+echo "both deliberate violations fail the check"

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""check-layers.py ROOT [BUILD]: the layers of docs/architecture.md, checked.
+
+Every source file belongs to one layer (LAYERS below, by path). A layer may
+include the headers of the layers it lists, its own and include/ixdb.h
+(the one list of status codes and type numbers every layer shares); with BUILD (a CMake
+build directory holding the static archives) it may also call only
+functions defined in those layers, and every global function or variable it
+defines carries its layer's prefix.
+
+What already breaks the rules is listed, one line each, in
+scripts/layers-known.txt: the debt that the server's redesign pays off. A
+violation that is not listed fails the check (nothing new may go upwards);
+a listed line that no longer happens fails it too, so the list only
+shrinks (delete the line). Exit 0 when the code and the list agree, 1
+otherwise, 2 on a usage error.
+
+  --list   print every violation found, in the list's format (to rebuild it)
+"""
+import pathlib
+import re
+import subprocess
+import sys
+
+# layer: (path prefixes, layers it may use, prefixes of its global symbols)
+LAYERS = {
+    "base": (["src/base/"], [], ["ixb_"]),
+    "types": (["src/types/"], ["base"], ["ixt_"]),
+    "proto": (["src/proto/"], ["base", "types"], ["ixp_"]),
+    "client": (["src/client/"], ["base", "types", "proto", "api"], ["ixc_", "ix_"]),
+    "shell": (["src/shell/"], ["base", "api"], ["ixsql_"]),
+    "tools": (["src/tools/"], ["base", "types", "proto", "client", "api"], []),
+    "python": (["python/src/"], ["api"], ["PyInit_"]),
+    # ixd: the session speaks SQLI and calls the engine; the engine runs
+    # statements on SQLite and calls the translator and TimeSeries, which
+    # call nothing above them.
+    "session": (
+        [
+            "src/server/ixd_main.c",
+            "src/server/ixd_listen.c",
+            "src/server/ixd_session.c",
+            "src/server/ixd_auth.c",
+            "src/server/ixd_log.",
+            "src/server/ixd_lock.c",
+            "src/server/ixd_server.h",
+        ],
+        ["base", "types", "proto", "engine", "api"],
+        ["ixd_"],
+    ),
+    "engine": (["src/server/"], ["base", "types", "proto", "translator", "ts", "api"], ["ixd_"]),
+    "translator": (["src/server/sql/"], ["base", "types", "proto", "api"], ["ixs_"]),
+    "ts": (["src/server/ts/"], ["base", "types", "proto", "api"], ["ixts_"]),
+    "api": (["include/"], [], ["ix_"]),
+}
+
+KNOWN = "scripts/layers-known.txt"
+# the static archives of a build and the folders their objects come from
+ARCHIVES = {
+    "libixcodec.a": ("src/base/", "src/types/", "src/proto/"),
+    "libixdserver.a": ("src/server/",),
+    "libixdb.a": ("src/client/",),
+}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def layer_of(rel):
+    """The layer of a path relative to ROOT: the longest matching prefix."""
+    best, best_len = None, -1
+    for name, (prefixes, _, _) in LAYERS.items():
+        for p in prefixes:
+            if rel.startswith(p) and len(p) > best_len:
+                best, best_len = name, len(p)
+    return best
+
+
+def sources(root):
+    for top in ("src", "python/src", "include"):
+        for f in sorted((root / top).rglob("*.[ch]")):
+            yield f.relative_to(root).as_posix()
+
+
+def resolve(root, rel, inc):
+    """The file an include names: beside the includer, then from src/, include/."""
+    for base in (pathlib.Path(rel).parent, pathlib.Path("src"), pathlib.Path("include")):
+        p = (base / inc).as_posix()
+        if (root / p).is_file():
+            return pathlib.Path(p).as_posix()
+    return None
+
+
+def include_violations(root):
+    out = set()
+    for rel in sources(root):
+        me = layer_of(rel)
+        if me is None:
+            continue
+        allowed = set(LAYERS[me][1]) | {me, "api"}
+        text = (root / rel).read_text(errors="replace")
+        for inc in INCLUDE.findall(text):
+            target = resolve(root, rel, inc)
+            if target is None:
+                continue
+            other = layer_of(target)
+            if other is not None and other not in allowed:
+                out.add(f"include {rel} {target}")
+    return out
+
+
+def archive_symbols(build):
+    """{member: (defined globals, undefined)} over the static archives."""
+    members = {}
+    for lib in ARCHIVES:
+        path = pathlib.Path(build) / lib
+        if not path.is_file():
+            continue
+        text = subprocess.run(["nm", "-A", str(path)], check=True, capture_output=True,
+                              text=True).stdout
+        for line in text.splitlines():
+            parts = line.split(":", 2)  # archive:member:value type name
+            if len(parts) < 3:
+                continue
+            f = parts[2].split()
+            d, u = members.setdefault((lib, parts[1]), (set(), set()))
+            if len(f) == 2 and f[0] == "U":
+                u.add(f[1])
+            elif len(f) == 3 and f[1] in ("T", "D", "B", "R", "C"):
+                d.add(f[2])
+    return members
+
+
+def symbol_violations(root, build):
+    members = archive_symbols(build)
+    src = {}  # (archive, member) -> source path
+    for rel in sources(root):
+        for lib, dirs in ARCHIVES.items():
+            if rel.startswith(dirs) and (lib, pathlib.Path(rel).name + ".o") in members:
+                src[(lib, pathlib.Path(rel).name + ".o")] = rel
+    owner = {s: key for key, (d, _) in members.items() for s in d}
+    out = set()
+    for key, (d, u) in members.items():
+        rel = src.get(key)
+        me = layer_of(rel) if rel else None
+        if me is None:
+            continue
+        allowed = set(LAYERS[me][1]) | {me, "api"}
+        prefixes = LAYERS[me][2] + ["ix_"]  # ix_: the API, checked by check-prefixes.py
+        for s in d:
+            if not any(s.startswith(p) for p in prefixes):
+                out.add(f"prefix {rel} {s}")
+        for s in u:
+            other_rel = src.get(owner.get(s))
+            other = layer_of(other_rel) if other_rel else None
+            if other is not None and other not in allowed:
+                out.add(f"call {rel} {other_rel} {s}")
+    return out
+
+
+def main(argv):
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    if not args:
+        print(__doc__)
+        return 2
+    root = pathlib.Path(args[0])
+    found = include_violations(root)
+    if len(args) > 1:
+        found |= symbol_violations(root, args[1])
+    if "--list" in argv:
+        print("\n".join(sorted(found)))
+        return 0
+    known_path = root / KNOWN
+    known = {l.strip() for l in known_path.read_text().splitlines()
+             if l.strip() and not l.startswith("#")}
+    if len(args) == 1:
+        known = {k for k in known if k.startswith("include ")}
+    new, gone = sorted(found - known), sorted(known - found)
+    for v in new:
+        print(f"not allowed (docs/architecture.md \"Layers\"): {v}")
+    for v in gone:
+        print(f"no longer happens, delete it from {KNOWN}: {v}")
+    kinds = {k: sum(1 for v in known if v.startswith(k)) for k in ("include", "call", "prefix")}
+    print(f"{len(found)} violations known and found; the list holds "
+          f"{kinds['include']} includes, {kinds['call']} calls, {kinds['prefix']} names")
+    return 1 if new or gone else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
