@@ -196,4 +196,17 @@ void ixd_set_client_channel(ixd_db *db,
  * never NULL. */
 const char *ixd_errtext(int sqlcode);
 
+/* ---- fast-path routine calls (ixd_fastpath.c) -----------------------------
+ * SQ_GETROUTINE: looks the signature up (case and blanks ignored) and
+ * appends the answer (db's name, the routine handle) to reply. SQ_EXFPROUTINE:
+ * runs the routine of the handle in db (the call must name db) and
+ * appends SQ_FPROUTINE with its results. Each returns 0, or -1 with err set
+ * and nothing appended: -349 without a database, -674 for an unknown
+ * signature, handle, database or argument list, the LO routines' own
+ * errors otherwise. The session adds SQ_DONE and the group's EOT. */
+struct ixp_getroutine;
+struct ixp_exfp;
+int ixd_fp_getroutine(ixd_db *db, const struct ixp_getroutine *g, ixb_wbuf *reply, ixd_err *err);
+int ixd_fp_call(ixd_db *db, const struct ixp_exfp *e, ixb_wbuf *reply, ixd_err *err);
+
 #endif

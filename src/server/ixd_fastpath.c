@@ -13,7 +13,6 @@
 #include <strings.h>
 
 #include "ixd_int.h"
-#include "ixd_server.h"
 #include "proto/ix_fastpath.h"
 #include "proto/ix_lob.h"
 #include "server/sql/ixs_lob.h"
