@@ -12,7 +12,7 @@
  *                         relational table, in one transaction
  *
  * Instructions per call (docs/benchmarks-comparisons.md, table 3):
- *   valgrind --tool=callgrind --toggle-collect=ts_json_page \
+ *   valgrind --tool=callgrind --toggle-collect=ixts_json_page \
  *       build/bench_ts_cg page 40      (divide by the calls it prints)
  *   valgrind --tool=callgrind --toggle-collect=ixd_execute \
  *       build/bench_ts_cg write 2000   (and insert 2000)

@@ -666,7 +666,7 @@ static int db_connect(ixd_db *db, const char *path, ixd_err *err) {
         return ixd_seterr(err, -329, 0, 0, "%s", db->name);
     }
     if (ixs_register_functions(db->h, db) || ixs_register_vtabs(db->h, db) ||
-        ts_register(db, db->h) || ixs_spl_register(db->h, db) || ixs_objs_register(db->h, db) ||
+        ixts_register(db, db->h) || ixs_spl_register(db->h, db) || ixs_objs_register(db->h, db) ||
         ixs_lob_register(db->h, db))
         return ixd_seterr(err, -208, 0, 0, NULL);
     ixs_cat_upgrade(db->h);
@@ -723,7 +723,7 @@ void ixd_db_close(ixd_db *db) {
     ixs_spl_close(db);
     stmts_detach(db);
     ixs_cat_close(db);
-    ts_close(db);
+    ixts_close(db);
     ixs_seq_close(db);
     ixs_lob_close(db);
     /* statements still prepared keep the connection alive until they are
@@ -762,7 +762,7 @@ int ixs_commit(ixd_db *db, ixd_err *err) {
     ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
-    ts_before_commit(db);
+    ixts_before_commit(db);
     ixs_lob_gc(db); /* the LOs no row holds any more */
     int rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
@@ -793,7 +793,7 @@ int ixs_rollback(ixd_db *db, ixd_err *err) {
     ixs_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
-    ts_txn_end(db);
+    ixts_txn_end(db);
     if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
     db->in_txn = 0;
     db->nsavepoints = 0;
@@ -1332,13 +1332,13 @@ static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixd_err *), void 
     ixd_db *db = s->db;
     if (ixs_exec(db, "BEGIN IMMEDIATE", err)) return -1;
     if (run(s, arg, err)) {
-        ts_txn_end(db);
+        ixts_txn_end(db);
         if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
-    ts_before_commit(db);
+    ixts_before_commit(db);
     if (ixs_exec(db, "COMMIT", err)) {
-        ts_txn_end(db);
+        ixts_txn_end(db);
         /* the statement's own code, as an autocommit INSERT reports it */
         if (err->isamcode == IXS_ISAM_NO_SPACE) err->sqlcode = ixs_no_space_code(s->stype);
         if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);

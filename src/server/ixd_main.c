@@ -233,7 +233,7 @@ static int apply(ixd_cfg *c, int id, const char *v, const char *where) {
         break;
     case OPT_LOAD_DIR:
         if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) return bad_value(where, v, "a directory");
-        ts_set_load_dir(v);
+        ixts_set_load_dir(v);
         break;
     case OPT_LOB_DIR:
         if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) return bad_value(where, v, "a directory");

@@ -9,7 +9,7 @@
  *
  * Properties (abort() on violation):
  *   - decoding never reads outside the blob (an exact-size heap copy, ASan);
- *   - ts_chunk_info and ts_chunk_count agree with the decoder;
+ *   - ixts_chunk_info and ixts_chunk_count agree with the decoder;
  *   - a blob that decodes re-encodes (TS_OK), and the re-encoded blob
  *     decodes to the same values bit for bit (NULLs, ints, doubles, scales);
  *   - a partial decode gives the same values for the columns it decodes.
@@ -54,21 +54,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!blob) abort();
     if (len) memcpy(blob, data + 1 + ncols, len);
 
-    int rc = ts_chunk_decode(&d1, blob, len, ncols, kinds, ~0ull);
+    int rc = ixts_chunk_decode(&d1, blob, len, ncols, kinds, ~0ull);
     ts_colinfo info[NC_MAX];
-    int irc = ts_chunk_info(blob, len, ncols, info);
-    uint32_t cnt = ts_chunk_count(blob, len);
+    int irc = ixts_chunk_info(blob, len, ncols, info);
+    uint32_t cnt = ixts_chunk_count(blob, len);
     if (rc == TS_OK) {
         if (irc != TS_OK || cnt != d1.n || d1.ncols != ncols) abort();
         ixb_wbuf out;
         ixb_wbuf_init(&out, NULL);
-        if (ts_chunk_encode(d1.n, ncols, d1.cols, &out) != TS_OK) abort();
-        if (ts_chunk_decode(&d2, out.data, out.len, ncols, kinds, ~0ull) != TS_OK) abort();
+        if (ixts_chunk_encode(d1.n, ncols, d1.cols, &out) != TS_OK) abort();
+        if (ixts_chunk_decode(&d2, out.data, out.len, ncols, kinds, ~0ull) != TS_OK) abort();
         if (d2.n != d1.n) abort();
         for (int c = 0; c < ncols; c++)
             if (!same_col(&d1.cols[c], &d2.cols[c], d1.n)) abort();
         ixb_wbuf_free(&out);
-        if (ts_chunk_decode(&d3, blob, len, ncols, kinds, mask) != TS_OK) abort();
+        if (ixts_chunk_decode(&d3, blob, len, ncols, kinds, mask) != TS_OK) abort();
         for (int c = 0; c < ncols; c++) {
             int want = (mask >> c) & 1;
             int got = d3.cols[c].i != NULL || d3.cols[c].d != NULL;

@@ -51,7 +51,7 @@ static const ts_rowtype rowtypes[] = {
 static int same_val(const ts_field *f, const ts_val *a, const ts_val *b) {
     if (a->null != b->null) return 0;
     if (a->null) return 1;
-    int k = ts_field_kind(f);
+    int k = ixts_field_kind(f);
     if (k == TS_K_F64 || k == TS_K_F32) {
         if (isnan(a->d)) return isnan(b->d);
         return memcmp(&a->d, &b->d, sizeof a->d) == 0;
@@ -66,18 +66,18 @@ static int same_val(const ts_field *f, const ts_val *a, const ts_val *b) {
 static void check_elem(const ts_rowtype *rt, const char *s, size_t n) {
     ts_elem el, el2, el3;
     ts_err e;
-    if (ts_elem_parse(rt, s, n, &el, &e)) return;
+    if (ixts_elem_parse(rt, s, n, &el, &e)) return;
     sb t = {0};
-    ts_elem_text(rt, &el, &t);
+    ixts_elem_text(rt, &el, &t);
     if (t.oom) abort();
-    if (ts_elem_parse(rt, t.p, t.n, &el2, &e)) abort();
+    if (ixts_elem_parse(rt, t.p, t.n, &el2, &e)) abort();
     if (el2.t != el.t) abort();
     for (int m = 1; m < rt->nf; m++)
         if (!same_val(&rt->f[m], &el.v[m - 1], &el2.v[m - 1])) abort();
     sb_free(&t);
     uint8_t buf[TS_PACK_MAX];
-    size_t pn = ts_elem_pack(rt, &el, buf);
-    if (ts_elem_unpack(rt, buf, pn, &el3)) abort();
+    size_t pn = ixts_elem_pack(rt, &el, buf);
+    if (ixts_elem_unpack(rt, buf, pn, &el3)) abort();
     for (int m = 1; m < rt->nf; m++)
         if (!same_val(&rt->f[m], &el.v[m - 1], &el3.v[m - 1])) abort();
 }
@@ -90,22 +90,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_elem(rt, s, n);
     /* arbitrary bytes as a packed element */
     ts_elem el;
-    ts_elem_unpack(rt, data + 1, n, &el);
+    ixts_elem_unpack(rt, data + 1, n, &el);
     /* timestamps and intervals */
     int64_t us, iv;
     ts_err e;
-    if (ts_time_parse(s, n, &us, &e) == 0) {
+    if (ixts_time_parse(s, n, &us, &e) == 0) {
         char b[TS_TIME_TEXT];
-        size_t bl = ts_time_format(us, 6, b);
+        size_t bl = ixts_time_format(us, 6, b);
         int64_t us2;
-        if (ts_time_parse(b, bl, &us2, &e) || us2 != us) abort();
+        if (ixts_time_parse(b, bl, &us2, &e) || us2 != us) abort();
     }
-    if (ts_interval_parse(s, n, &iv, &e) == 0) {
+    if (ixts_interval_parse(s, n, &iv, &e) == 0) {
         if (iv <= 0) abort();
         char b[64];
-        ts_interval_format(iv, b, sizeof b);
+        ixts_interval_format(iv, b, sizeof b);
         int64_t iv2;
-        if (ts_interval_parse(b, strlen(b), &iv2, &e) || iv2 != iv) abort();
+        if (ixts_interval_parse(b, strlen(b), &iv2, &e) || iv2 != iv) abort();
     }
     return 0;
 }

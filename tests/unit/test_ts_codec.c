@@ -89,15 +89,15 @@ static long roundtrip(uint32_t n, int ncols, tcol *cols, const int *force, const
         kinds[c] = cv[c].kind;
     }
     ixb_wbuf_reset(&B);
-    int rc = ts_chunk_encode_with(n, ncols, cv, force, &B);
+    int rc = ixts_chunk_encode_with(n, ncols, cv, force, &B);
     CHECK(rc == TS_OK, "%s: encode rc %d", what, rc);
     if (rc != TS_OK) return -1;
-    rc = ts_chunk_decode(&D, B.data, B.len, ncols, kinds, ~0ull);
+    rc = ixts_chunk_decode(&D, B.data, B.len, ncols, kinds, ~0ull);
     CHECK(rc == TS_OK, "%s: decode rc %d", what, rc);
     if (rc != TS_OK) return -1;
-    int ok = D.n == n && D.ncols == ncols && ts_chunk_count(B.data, B.len) == n;
+    int ok = D.n == n && D.ncols == ncols && ixts_chunk_count(B.data, B.len) == n;
     ts_colinfo info[4];
-    ok = ok && ts_chunk_info(B.data, B.len, ncols, info) == TS_OK;
+    ok = ok && ixts_chunk_info(B.data, B.len, ncols, info) == TS_OK;
     for (int c = 0; c < ncols && ok; c++) {
         ok = same(&cv[c], &D.cols[c], n);
         if (force && force[c] && ok) ok = info[c].codec == (force[c] & 0xff);
@@ -171,7 +171,7 @@ static void test_forced(void) {
                     int force = forces[f];
                     ixb_wbuf_reset(&B);
                     ts_colv cv = T[0].v;
-                    int rc = ts_chunk_encode_with(n, 1, &cv, &force, &B);
+                    int rc = ixts_chunk_encode_with(n, 1, &cv, &force, &B);
                     /* Only CONST over different values and the range coder over a
                      * wide alphabet may refuse; they must not where they apply. */
                     int may_refuse = force == TS_C_CONST || (force & TS_FORCE_ENTROPY);
@@ -179,7 +179,7 @@ static void test_forced(void) {
                     if (rc == TS_EINVAL && may_refuse && !must_take) continue;
                     char what[96];
                     snprintf(what, sizeof what, "kind %d %s nulls %d codec %s%s n %u", kind,
-                             ds_names[ds], nulls, ts_codec_name(force & 0xff),
+                             ds_names[ds], nulls, ixts_codec_name(force & 0xff),
                              force & TS_FORCE_ENTROPY ? "+ent" : "", n);
                     CHECK(rc == TS_OK, "%s: rc %d", what, rc);
                     roundtrip(n, 1, T, &force, what);
@@ -209,14 +209,14 @@ static void test_edges(void) {
     memcpy(T[0].i, lim, sizeof lim);
     roundtrip(7, 1, T, NULL, "int64 limits");
     for (int f = TS_C_CONST + 1; f < TS_C_NCODECS; f++)
-        roundtrip(7, 1, T, &f, ts_codec_name(f));
+        roundtrip(7, 1, T, &f, ixts_codec_name(f));
 
     for (int kind = TS_K_INT; kind <= TS_K_DEC; kind++) {
         fill(&T[0], kind, DS_WALK, 100, 1);
         memset(T[0].null, 1, 100);
         CHECK(roundtrip(100, 1, T, NULL, "all NULL") > 0 && D.cols[0].null, "all NULL kept");
         ts_colinfo info;
-        CHECK(ts_chunk_info(B.data, B.len, 1, &info) == TS_OK && info.codec == TS_C_RAW,
+        CHECK(ixts_chunk_info(B.data, B.len, 1, &info) == TS_OK && info.codec == TS_C_RAW,
               "all NULL is an empty RAW block");
         fill(&T[0], kind, DS_RANDOM, 1, 0);
         roundtrip(1, 1, T, NULL, "one element");
@@ -233,7 +233,7 @@ static void test_edges(void) {
         T[0].d[k] = from_bits(sp[k]);
     roundtrip(10, 1, T, NULL, "special doubles");
     for (int f = TS_C_RLE; f < TS_C_NCODECS; f++)
-        roundtrip(10, 1, T, &f, ts_codec_name(f));
+        roundtrip(10, 1, T, &f, ixts_codec_name(f));
     T[0].d[0] = T[0].d[1] = T[0].d[2] = -0.0;
     roundtrip(3, 1, T, NULL, "-0.0 constant");
     CHECK(D.cols[0].dscale == -1 && signbit(D.cols[0].d[1]), "-0.0 kept, not scaled");
@@ -246,7 +246,7 @@ static void test_edges(void) {
     T[0].d[8] = (double)nanf("0x2abcd");
     roundtrip(9, 1, T, NULL, "special floats");
     for (int f = TS_C_RLE; f < TS_C_NCODECS; f++)
-        roundtrip(9, 1, T, &f, ts_codec_name(f));
+        roundtrip(9, 1, T, &f, ixts_codec_name(f));
     float back = (float)D.cols[0].d[8];
     uint32_t u1, u2;
     float want = nanf("0x2abcd");
@@ -315,27 +315,27 @@ static void test_einval(void) {
     ts_colv cv = {.kind = TS_K_F32, .d = T[0].d};
     T[0].d[0] = 0.1;
     ixb_wbuf_reset(&B);
-    CHECK(ts_chunk_encode(1, 1, &cv, &B) == TS_EINVAL && B.len == 0, "F32 0.1 (double)");
+    CHECK(ixts_chunk_encode(1, 1, &cv, &B) == TS_EINVAL && B.len == 0, "F32 0.1 (double)");
     cv.kind = TS_K_INT;
     cv.i = T[0].i;
-    CHECK(ts_chunk_encode(0, 1, &cv, &B) == TS_EINVAL, "n 0");
-    CHECK(ts_chunk_encode(NMAX + 1, 1, &cv, &B) == TS_EINVAL, "n > max");
-    CHECK(ts_chunk_encode(1, 0, &cv, &B) == TS_EINVAL, "ncols 0");
-    CHECK(ts_chunk_encode(1, TS_MAX_COLS + 1, &cv, &B) == TS_EINVAL, "ncols > max");
+    CHECK(ixts_chunk_encode(0, 1, &cv, &B) == TS_EINVAL, "n 0");
+    CHECK(ixts_chunk_encode(NMAX + 1, 1, &cv, &B) == TS_EINVAL, "n > max");
+    CHECK(ixts_chunk_encode(1, 0, &cv, &B) == TS_EINVAL, "ncols 0");
+    CHECK(ixts_chunk_encode(1, TS_MAX_COLS + 1, &cv, &B) == TS_EINVAL, "ncols > max");
     cv.kind = 9;
-    CHECK(ts_chunk_encode(1, 1, &cv, &B) == TS_EINVAL, "kind");
+    CHECK(ixts_chunk_encode(1, 1, &cv, &B) == TS_EINVAL, "kind");
     cv.kind = TS_K_DEC;
     cv.scale = 33;
-    CHECK(ts_chunk_encode(1, 1, &cv, &B) == TS_EINVAL, "DEC scale 33");
+    CHECK(ixts_chunk_encode(1, 1, &cv, &B) == TS_EINVAL, "DEC scale 33");
     cv.kind = TS_K_INT;
     T[0].i[0] = 1, T[0].i[1] = 2;
     int f = TS_C_CONST;
-    CHECK(ts_chunk_encode_with(2, 1, &cv, &f, &B) == TS_EINVAL, "forced CONST, 2 values");
+    CHECK(ixts_chunk_encode_with(2, 1, &cv, &f, &B) == TS_EINVAL, "forced CONST, 2 values");
     f = TS_C_DELTA | TS_FORCE_ENTROPY;
     T[0].i[1] = 1000, T[0].i[2] = 1000; /* zigzag deltas 1998, 0 */
-    CHECK(ts_chunk_encode_with(3, 1, &cv, &f, &B) == TS_EINVAL, "range coder, wide alphabet");
+    CHECK(ixts_chunk_encode_with(3, 1, &cv, &f, &B) == TS_EINVAL, "range coder, wide alphabet");
     CHECK(B.len == 0, "nothing written on failure");
-    CHECK(strcmp(ts_codec_name(TS_C_DOD), "dod") == 0 && strcmp(ts_codec_name(0), "?") == 0,
+    CHECK(strcmp(ixts_codec_name(TS_C_DOD), "dod") == 0 && strcmp(ixts_codec_name(0), "?") == 0,
           "codec names");
 }
 
@@ -348,20 +348,20 @@ static void check_prefixes(const uint8_t *blob, size_t len, int ncols, const int
     ts_colinfo info[4];
     for (size_t l = 0; l < len; l++) {
         memcpy(cp, blob, l); /* an exact-size prefix in a heap copy: ASan sees over-reads */
-        bad += ts_chunk_decode(&D, cp, l, ncols, kinds, ~0ull) != TS_EBADCHUNK;
-        bad += ts_chunk_info(cp, l, ncols, info) != TS_EBADCHUNK;
-        bad += l < 3 && ts_chunk_count(cp, l) != 0;
+        bad += ixts_chunk_decode(&D, cp, l, ncols, kinds, ~0ull) != TS_EBADCHUNK;
+        bad += ixts_chunk_info(cp, l, ncols, info) != TS_EBADCHUNK;
+        bad += l < 3 && ixts_chunk_count(cp, l) != 0;
     }
     memcpy(cp, blob, len);
     cp[len] = 0;
-    bad += ts_chunk_decode(&D, cp, len + 1, ncols, kinds, ~0ull) != TS_EBADCHUNK;
-    bad += ts_chunk_info(cp, len + 1, ncols, info) != TS_EBADCHUNK;
+    bad += ixts_chunk_decode(&D, cp, len + 1, ncols, kinds, ~0ull) != TS_EBADCHUNK;
+    bad += ixts_chunk_info(cp, len + 1, ncols, info) != TS_EBADCHUNK;
     CHECK(bad == 0, "%s: %d prefixes or extensions accepted", what, bad);
     free(cp);
 }
 
 static int decode_bytes(const uint8_t *p, size_t len, int kind) {
-    return ts_chunk_decode(&D, p, len, 1, &kind, ~0ull);
+    return ixts_chunk_decode(&D, p, len, 1, &kind, ~0ull);
 }
 
 static void test_hostile(void) {
@@ -383,11 +383,11 @@ static void test_hostile(void) {
         int force[4] = {0, forces[f], forces[f], forces[f]};
         int kinds[4] = {TS_K_INT, TS_K_F64, TS_K_DEC, TS_K_F32};
         if (roundtrip(300, 4, T, force, "hostile base") < 0) continue;
-        check_prefixes(B.data, B.len, 4, kinds, ts_codec_name(forces[f] & 0xff));
+        check_prefixes(B.data, B.len, 4, kinds, ixts_codec_name(forces[f] & 0xff));
         int wrong[4] = {TS_K_INT, TS_K_F32, TS_K_DEC, TS_K_F32};
-        CHECK(ts_chunk_decode(&D, B.data, B.len, 4, wrong, ~0ull) == TS_EBADCHUNK,
+        CHECK(ixts_chunk_decode(&D, B.data, B.len, 4, wrong, ~0ull) == TS_EBADCHUNK,
               "kinds not those of the blob");
-        CHECK(ts_chunk_decode(&D, B.data, B.len, 3, kinds, ~0ull) == TS_EBADCHUNK, "ncols");
+        CHECK(ixts_chunk_decode(&D, B.data, B.len, 3, kinds, ~0ull) == TS_EBADCHUNK, "ncols");
     }
     /* Hand-made blobs: version, n, frame width, counts, trailing padding. */
     static const uint8_t ok_frames[] = {1, 3, 1, TS_C_DELTA, 0x10, 4, 0, 0, 2, 0x0a};
@@ -402,7 +402,7 @@ static void test_hostile(void) {
     CHECK(decode_bytes(b, sizeof ok_frames, TS_K_INT) == TS_EBADCHUNK, "version 2");
     static const uint8_t big_n[] = {1, 0x81, 0x20, 1, TS_C_CONST, 0x10, 1, 0}; /* n 4097 */
     CHECK(decode_bytes(big_n, sizeof big_n, TS_K_INT) == TS_EBADCHUNK, "n > TS_CHUNK_MAX");
-    CHECK(ts_chunk_count(big_n, sizeof big_n) == 0, "count of n 4097");
+    CHECK(ixts_chunk_count(big_n, sizeof big_n) == 0, "count of n 4097");
     static const uint8_t max_n[] = {1, 0x80, 0x20, 1, TS_C_CONST, 0x10, 1, 0}; /* n 4096 */
     CHECK(decode_bytes(max_n, sizeof max_n, TS_K_INT) == TS_OK && D.n == NMAX, "n 4096");
     static const uint8_t rle_long[] = {1, 3, 1, TS_C_RLE, 0x10, 2, 0, 4}; /* run 4 > 3 */
@@ -442,17 +442,17 @@ static void test_sizes(void) {
     fill_walk(N, 1000000);
     long total = roundtrip(N, 4, T, NULL, "random walk");
     ts_colinfo info[4];
-    CHECK(ts_chunk_info(B.data, B.len, 4, info) == TS_OK, "info");
+    CHECK(ixts_chunk_info(B.data, B.len, 4, info) == TS_OK, "info");
     printf("# random walk, %d elements x 3 metrics: %ld bytes, %.3f bytes/value (metrics + "
            "time column + header)\n",
            N, total, (double)total / (3.0 * N));
-    printf("# time column: %s, %zu bytes\n", ts_codec_name(info[0].codec), info[0].bytes);
+    printf("# time column: %s, %zu bytes\n", ixts_codec_name(info[0].codec), info[0].bytes);
     CHECK(info[0].codec == TS_C_DOD || info[0].codec == TS_C_DELTA, "time codec");
     CHECK(info[0].bytes <= 12, "regular time column: %zu bytes", info[0].bytes);
     size_t metric = 0;
     for (int c = 1; c < 4; c++) {
         metric += info[c].bytes;
-        CHECK(info[c].codec == TS_C_DELTA, "metric %d codec %s", c, ts_codec_name(info[c].codec));
+        CHECK(info[c].codec == TS_C_DELTA, "metric %d codec %s", c, ixts_codec_name(info[c].codec));
     }
     printf("# metric columns (auto): %.4f bytes/value\n", (double)metric / (3.0 * N));
     CHECK((double)metric / (3.0 * N) <= 0.22, "metric bytes/value %.4f",
@@ -468,8 +468,8 @@ static void test_sizes(void) {
     for (size_t f = 0; f < sizeof forces / sizeof forces[0]; f++) {
         int force[4] = {0, forces[f], forces[f], forces[f]};
         roundtrip(N, 4, T, force, "random walk forced");
-        ts_chunk_info(B.data, B.len, 4, info);
-        printf("# metric codec %-5s %-6s %.4f bytes/value\n", ts_codec_name(forces[f] & 0xff),
+        ixts_chunk_info(B.data, B.len, 4, info);
+        printf("# metric codec %-5s %-6s %.4f bytes/value\n", ixts_codec_name(forces[f] & 0xff),
                forces[f] & TS_FORCE_ENTROPY  ? "range"
                : forces[f] & TS_FORCE_FRAMES ? "frames"
                                              : "",
@@ -482,9 +482,9 @@ static void test_sizes(void) {
     for (uint32_t k = 0; k < N; k++)
         T[1].d[k] = v += 0.01 * (double)((int)(rnd() % 3) - 1);
     roundtrip(N, 2, T, NULL, "summed walk");
-    ts_chunk_info(B.data, B.len, 2, info);
+    ixts_chunk_info(B.data, B.len, 2, info);
     printf("# walk summed in binary (off the decimal grid): %s %.3f bytes/value\n",
-           ts_codec_name(info[1].codec), (double)info[1].bytes / N);
+           ixts_codec_name(info[1].codec), (double)info[1].bytes / N);
 }
 
 /* mask: only the columns asked for are decoded; column 64 follows bit 63. */
@@ -493,16 +493,16 @@ static void test_mask(void) {
     int kinds[4] = {TS_K_INT, TS_K_F64, TS_K_F64, TS_K_F64};
     ts_colv cv[4] = {T[0].v, T[1].v, T[2].v, T[3].v};
     ixb_wbuf_reset(&B);
-    CHECK(ts_chunk_encode(500, 4, cv, &B) == TS_OK, "encode");
-    CHECK(ts_chunk_decode(&D, B.data, B.len, 4, kinds, 1ull << 2) == TS_OK, "decode mask");
+    CHECK(ixts_chunk_encode(500, 4, cv, &B) == TS_OK, "encode");
+    CHECK(ixts_chunk_decode(&D, B.data, B.len, 4, kinds, 1ull << 2) == TS_OK, "decode mask");
     CHECK(!D.cols[0].i && !D.cols[1].d && !D.cols[3].d && D.cols[2].d, "only column 2");
     CHECK(same(&cv[2], &D.cols[2], 500), "column 2 values");
     CHECK(D.cols[1].kind == TS_K_F64 && D.n == 500, "skipped column kind");
-    CHECK(ts_chunk_decode(&D, B.data, B.len, 4, kinds, 0) == TS_OK && !D.cols[2].d, "mask 0");
+    CHECK(ixts_chunk_decode(&D, B.data, B.len, 4, kinds, 0) == TS_OK && !D.cols[2].d, "mask 0");
     /* the skipped columns are still checked */
     B.data[B.len - 1] ^= 0xff;
     B.data[4] ^= 0x80;
-    CHECK(ts_chunk_decode(&D, B.data, B.len, 4, kinds, 1ull << 3) == TS_EBADCHUNK,
+    CHECK(ixts_chunk_decode(&D, B.data, B.len, 4, kinds, 1ull << 3) == TS_EBADCHUNK,
           "bad skipped column");
 
     static ts_colv many[TS_MAX_COLS];
@@ -515,8 +515,8 @@ static void test_mask(void) {
             vals[c][k] = c * 10 + k;
     }
     ixb_wbuf_reset(&B);
-    CHECK(ts_chunk_encode(3, TS_MAX_COLS, many, &B) == TS_OK, "65 columns");
-    CHECK(ts_chunk_decode(&D, B.data, B.len, TS_MAX_COLS, mk, 1ull << 63) == TS_OK &&
+    CHECK(ixts_chunk_encode(3, TS_MAX_COLS, many, &B) == TS_OK, "65 columns");
+    CHECK(ixts_chunk_decode(&D, B.data, B.len, TS_MAX_COLS, mk, 1ull << 63) == TS_OK &&
               D.cols[64].i && D.cols[63].i && !D.cols[62].i && D.cols[64].i[2] == 642,
           "bit 63: columns 63 and 64");
 }
@@ -536,13 +536,13 @@ static void test_speed(void) {
     double t0 = now_ns();
     for (int r = 0; r < REPS; r++) {
         ixb_wbuf_reset(&B);
-        ts_chunk_encode(N, 4, cv, &B);
+        ixts_chunk_encode(N, 4, cv, &B);
     }
     double enc = (now_ns() - t0) / (REPS * 4.0 * N);
     t0 = now_ns();
     int bad = 0;
     for (int r = 0; r < REPS * 4; r++)
-        bad += ts_chunk_decode(&D, B.data, B.len, 4, kinds, ~0ull) != TS_OK;
+        bad += ixts_chunk_decode(&D, B.data, B.len, 4, kinds, ~0ull) != TS_OK;
     double dec = (now_ns() - t0) / (REPS * 4 * 4.0 * N);
     CHECK(bad == 0, "decodes");
     printf("# speed (random walk, 4 columns): encode %.1f ns/value, decode %.2f ns/value\n", enc,
@@ -550,7 +550,7 @@ static void test_speed(void) {
 }
 
 int main(void) {
-    ts_dec_init(&D);
+    ixts_dec_init(&D);
     ixb_wbuf_init(&B, NULL);
     test_forced();
     test_auto();
@@ -561,7 +561,7 @@ int main(void) {
     test_sizes();
     test_mask();
     test_speed();
-    ts_dec_free(&D);
+    ixts_dec_free(&D);
     ixb_wbuf_free(&B);
     return tap_done();
 }

@@ -398,7 +398,7 @@ static void write_file(void) {
     mkdir(dir, 0700);
     CHECK_Q("execute function oni_ts_write_file('dev','s','x.unl')", "ERR -746");
     CHECK(strstr(ERR.text, "--load-dir") != NULL, "disabled without a load dir: %s", ERR.text);
-    ts_set_load_dir(dir);
+    ixts_set_load_dir(dir);
     snprintf(path, sizeof path, "%s/x.unl", dir);
     FILE *f = fopen(path, "w");
     fprintf(f, "1|2026-01-01 01:00|5|5|5|5|5|5|5|5|\n2|2026-04-01 00:00|6|6|6|6|6|6|6|6|\n"
@@ -419,7 +419,7 @@ static void write_file(void) {
     CHECK(system(cmd) == 0, "symlink");
     CHECK_Q("execute function oni_ts_write_file('dev','s','link.unl')", "ERR -746");
     CHECK(strstr(ERR.text, "outside") != NULL, "symlink out refused: %s", ERR.text);
-    ts_set_load_dir(NULL);
+    ixts_set_load_dir(NULL);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK(system(cmd) == 0, "cleanup");
 }

@@ -292,9 +292,9 @@ int ixs_ts_rowtypes(px *p, const tdef *t) {
     for (int i = 0; i < t->ncols; i++) {
         ts_rowtype rt;
         if (!t->cols[i].tsrow[0]) continue;
-        if (ts_rowtype_load(p->db->h, t->cols[i].tsrow, &rt) <= 0)
+        if (ixts_rowtype_load(p->db->h, t->cols[i].tsrow, &rt) <= 0)
             return px_failc(p, IXS_E_TS_ROWTYPE, "Row type %s does not exist", t->cols[i].tsrow);
-        if (ts_rowtype_check(&rt, p->err)) { /* a TimeSeries row type */
+        if (ixts_rowtype_check(&rt, p->err)) { /* a TimeSeries row type */
             p->failed = 1;
             return -1;
         }
@@ -1162,7 +1162,7 @@ int ixs_ts_columns(px *p, const tdef *t, int temp) {
     for (int i = 0; i < t->ncols; i++) {
         if (!t->cols[i].tsrow[0]) continue;
         if (temp) return px_failc(p, -746, "A temporary table cannot have a TIMESERIES column");
-        if (ts_column_add(p->db->h, t->name, t->cols[i].name, t->cols[i].tsrow, key, p->err)) {
+        if (ixts_column_add(p->db->h, t->name, t->cols[i].name, t->cols[i].tsrow, key, p->err)) {
             p->failed = 1;
             return -1;
         }
@@ -1496,7 +1496,7 @@ int ixs_drop_run(px *p, const ddl_drop *dr) {
     if (r != SQLITE_OK) {
         ixs_sqlite_err(p->db, r, 0, dr->name, p->err);
         p->failed = 1;
-    } else if (dr->what == DROP_TABLE && ts_table_dropped(p->db->h, dr->name, p->err)) {
+    } else if (dr->what == DROP_TABLE && ixts_table_dropped(p->db->h, dr->name, p->err)) {
         r = SQLITE_ERROR; /* its series go with it */
         p->failed = 1;
     }

@@ -316,7 +316,7 @@ static int rebuild(px *p, tdef *t) {
     if (ixs_lob_drop_table(p, t->name) || rename_old_columns(p, t->name)) return ixs_ddl_end(p, 0);
     int ok = ixs_materialize(p, t, 1) == 0 && ixs_lob_table_refs(p->db, t, 1, p->err) == 0 &&
              ixs_ts_columns(p, t, 0) == 0 && ixs_trigger_rebuild(p, t->name) == 0;
-    if (ok && ts_table_altered(p->db->h, t->name, ixs_ts_key(t), p->err)) {
+    if (ok && ixts_table_altered(p->db->h, t->name, ixs_ts_key(t), p->err)) {
         p->failed = 1;
         ok = 0;
     }

@@ -102,7 +102,7 @@ static ityp ret_type(const ts_routine *r) {
  * arguments are resolved, their count checked after. */
 int ixs_ts_call_resolve(px *p, ixs_ex *e) {
     const char *fn = e->part[0];
-    const ts_routine *r = ts_routine_find(fn);
+    const ts_routine *r = ixts_routine_find(fn);
     p->i = e->tok + 2; /* after name ( */
     if (!r) return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
     if (r->ret == TS_RET_ROWS || r->ret == TS_RET_AGG)
@@ -165,11 +165,11 @@ static int call_rowtype(px *p, const ts_routine *r, const targs *a, const char *
             *s = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
         for (char *s = col; *s; s++)
             *s = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
-        int f = ts_column_rowtype(p->db->h, tab, col, name, sizeof name);
+        int f = ixts_column_rowtype(p->db->h, tab, col, name, sizeof name);
         if (f < 0) return px_failc(p, -208, NULL);
         if (!f) return px_failc(p, IXS_E_ROUTINE, "%s.%s is not a TIMESERIES column", tab, col);
     }
-    int f = ts_rowtype_load(p->db->h, name, rt);
+    int f = ixts_rowtype_load(p->db->h, name, rt);
     if (f <= 0) return px_failc(p, IXS_E_ROUTINE, "Row type %s does not exist", name);
     return 0;
 }
@@ -191,7 +191,7 @@ static int table_select(px *p, const ts_routine *r, const targs *a, const char *
     } else {
         const xv *aggs = &a->v[6];
         int ids[TS_NAGG];
-        int na = aggs->lit ? ts_agg_parse(aggs->lit, ids) : -1;
+        int na = aggs->lit ? ixts_agg_parse(aggs->lit, ids) : -1;
         if (na < 0)
             return px_failc(p, IXS_E_ROUTINE,
                             "oni_ts_aggregate needs a literal list of min, max, avg, sum, count, "
@@ -202,7 +202,7 @@ static int table_select(px *p, const ts_routine *r, const targs *a, const char *
         for (int m = 1; m < rt.nf; m++)
             for (int k = 0; k < na; k++) {
                 char nm[IXS_NAME_MAX + 16];
-                snprintf(nm, sizeof nm, "%s_%s", rt.f[m].name, ts_agg_name(ids[k]));
+                snprintf(nm, sizeof nm, "%s_%s", rt.f[m].name, ixts_agg_name(ids[k]));
                 ityp t = ids[k] == TS_AGG_COUNT ? ixs_t(IX_T_INTEGER, 4)
                          : ids[k] == TS_AGG_SUM || ids[k] == TS_AGG_AVG
                              ? ixs_t(IX_T_FLOAT, 8)
@@ -223,7 +223,7 @@ int ixs_ts_from(px *p, qres *q) {
     px_acc(p, IXK_FUNCTION);
     char fn[IXS_NAME_MAX + 1];
     if (px_ident(p, fn, sizeof fn) || px_expect_op(p, "(")) return -1;
-    const ts_routine *r = ts_routine_find(fn);
+    const ts_routine *r = ixts_routine_find(fn);
     if (!r) return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
     if (r->ret != TS_RET_ROWS && r->ret != TS_RET_AGG)
         return px_failc(p, IXS_E_ROUTINE, "%s does not return rows", fn);
@@ -251,7 +251,7 @@ int ixs_ts_execute(px *p, ixd_stmt *s) {
     if (!proc && px_expect(p, IXK_FUNCTION)) return -1;
     char fn[IXS_NAME_MAX + 1];
     if (px_ident(p, fn, sizeof fn) || px_expect_op(p, "(")) return -1;
-    const ts_routine *r = ts_routine_find(fn);
+    const ts_routine *r = ixts_routine_find(fn);
     int spl = r ? 0 : ixs_spl_execute(p, s, proc, fn); /* a user routine */
     if (spl) return spl < 0 ? -1 : 0;
     if (!r) return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);

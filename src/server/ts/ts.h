@@ -38,20 +38,20 @@ typedef struct ts_rowtype {
 
 /* Registers the oni_ts_* SQL functions and the row and aggregate virtual
  * tables on db's connection. Returns SQLITE_OK or an SQLite error code. */
-int ts_register(ixd_db *db, sqlite3 *h);
+int ixts_register(ixd_db *db, sqlite3 *h);
 /* Frees the connection's TimeSeries state (cached statements, the kept
  * chunk and series); before the connection closes. */
-void ts_close(ixd_db *db);
+void ixts_close(ixd_db *db);
 /* Before db's COMMIT: the heads that grew in the transaction and hold at
  * least 256 elements are sealed into chunks (in a savepoint: a failure
  * leaves them as they are and is not reported; the COMMIT goes on). Then
- * the list and the kept series are forgotten, as ts_txn_end does after a
+ * the list and the kept series are forgotten, as ixts_txn_end does after a
  * ROLLBACK or a failed COMMIT. */
-void ts_before_commit(ixd_db *db);
-void ts_txn_end(ixd_db *db);
+void ixts_before_commit(ixd_db *db);
+void ixts_txn_end(ixd_db *db);
 /* The directory oni_ts_write_file reads from (NULL: the routine is
  * disabled). The engine keeps one copy; set before sessions start. */
-void ts_set_load_dir(const char *dir);
+void ixts_set_load_dir(const char *dir);
 
 /* ---- catalogue (run by DDL, inside the DDL's transaction) ----------------- */
 
@@ -59,24 +59,24 @@ void ts_set_load_dir(const char *dir);
  * DATETIME YEAR TO FRACTION, 1..64 metrics of the supported types), else -1
  * with *err (-746). Row types themselves are made by CREATE ROW TYPE
  * (src/server/sql/ixs_rowtype.c). */
-int ts_rowtype_check(const ts_rowtype *rt, ixd_err *err);
+int ixts_rowtype_check(const ts_rowtype *rt, ixd_err *err);
 /* Loads row type `name` (lower case): 1 found, 0 not, -1 error. */
-int ts_rowtype_load(sqlite3 *h, const char *name, ts_rowtype *out);
+int ixts_rowtype_load(sqlite3 *h, const char *name, ts_rowtype *out);
 /* Records that column `col` of the new table `tab` is TIMESERIES(rowtype)
  * and `keycol` its primary-key column (NULL: the table has none, -746),
  * and makes the trigger that deletes a row's series with the row. */
-int ts_column_add(sqlite3 *h, const char *tab, const char *col, const char *rowtype,
-                  const char *keycol, ixd_err *err);
+int ixts_column_add(sqlite3 *h, const char *tab, const char *col, const char *rowtype,
+                    const char *keycol, ixd_err *err);
 /* ALTER TABLE tab has rebuilt the table (keycol: its one-column primary
  * key, or NULL): the series of dropped TIMESERIES columns are deleted, the
  * others keep their key (-746 when the table no longer has one) and get
  * their trigger back. */
-int ts_table_altered(sqlite3 *h, const char *tab, const char *keycol, ixd_err *err);
+int ixts_table_altered(sqlite3 *h, const char *tab, const char *keycol, ixd_err *err);
 /* The row type name of a TIMESERIES column into buf: 1, 0 not such a
  * column, -1 error. */
-int ts_column_rowtype(sqlite3 *h, const char *tab, const char *col, char *buf, size_t n);
+int ixts_column_rowtype(sqlite3 *h, const char *tab, const char *col, char *buf, size_t n);
 /* DROP TABLE tab: its series and column records go too. */
-int ts_table_dropped(sqlite3 *h, const char *tab, ixd_err *err);
+int ixts_table_dropped(sqlite3 *h, const char *tab, ixd_err *err);
 
 /* ---- routines -------------------------------------------------------------- */
 
@@ -100,7 +100,7 @@ typedef struct ts_routine {
 } ts_routine;
 
 /* The routine called name (lower case), or NULL. */
-const ts_routine *ts_routine_find(const char *name);
+const ts_routine *ixts_routine_find(const char *name);
 
 /* Columns of the table functions: value columns c0.. (c0 the timestamp or
  * the bucket start) followed by the hidden argument columns. Rows: c1..
@@ -120,7 +120,7 @@ enum {
 };
 /* Parses an aggregate list ("min,max,avg"): the ids in order into ids
  * (at most TS_NAGG), returns their count, or -1 for a bad list. */
-int ts_agg_parse(const char *s, int *ids);
-const char *ts_agg_name(int id);
+int ixts_agg_parse(const char *s, int *ids);
+const char *ixts_agg_name(int id);
 
 #endif

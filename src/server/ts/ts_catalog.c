@@ -43,7 +43,7 @@ static int have_schema(sqlite3 *h) {
     return r;
 }
 
-int ts_rowtype_check(const ts_rowtype *rt, ixd_err *err) {
+int ixts_rowtype_check(const ts_rowtype *rt, ixd_err *err) {
     const ts_field *t = &rt->f[0];
     if (rt->nf < 2 || rt->nf > TS_MAX_METRICS + 1)
         return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
@@ -55,7 +55,7 @@ int ts_rowtype_check(const ts_rowtype *rt, ixd_err *err) {
                           "The first field of %s must be DATETIME YEAR TO FRACTION(n)", rt->name);
     for (int m = 1; m < rt->nf; m++) {
         const ts_field *f = &rt->f[m];
-        if (!ts_field_kind(f))
+        if (!ixts_field_kind(f))
             return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
                               "Field %s: a TimeSeries metric is SMALLINT, INTEGER, INT8, "
                               "BIGINT, SMALLFLOAT, FLOAT or DECIMAL",
@@ -115,8 +115,8 @@ static int make_trigger(sqlite3 *h, const char *tab, const char *keycol, ixd_err
     return rc;
 }
 
-int ts_column_add(sqlite3 *h, const char *tab, const char *col, const char *rowtype,
-                  const char *keycol, ixd_err *err) {
+int ixts_column_add(sqlite3 *h, const char *tab, const char *col, const char *rowtype,
+                    const char *keycol, ixd_err *err) {
     if (!keycol)
         return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
                           "Table %s with a TIMESERIES column needs a one-column primary key", tab);
@@ -167,7 +167,7 @@ static int drop_series(sqlite3 *h, const char *tab, int gone_only, ixd_err *err)
     return rc;
 }
 
-int ts_table_altered(sqlite3 *h, const char *tab, const char *keycol, ixd_err *err) {
+int ixts_table_altered(sqlite3 *h, const char *tab, const char *keycol, ixd_err *err) {
     if (!have_schema(h)) return 0;
     /* the series of TIMESERIES columns the ALTER dropped go with them */
     if (drop_series(h, tab, 1, err)) return -1;
@@ -197,7 +197,7 @@ int ts_table_altered(sqlite3 *h, const char *tab, const char *keycol, ixd_err *e
     return make_trigger(h, tab, keycol, err);
 }
 
-int ts_column_rowtype(sqlite3 *h, const char *tab, const char *col, char *buf, size_t n) {
+int ixts_column_rowtype(sqlite3 *h, const char *tab, const char *col, char *buf, size_t n) {
     if (!have_schema(h)) return 0;
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(h, "SELECT rowtype FROM _ixd_ts_columns WHERE tab = ?1 AND col = ?2", -1,
@@ -215,6 +215,6 @@ int ts_column_rowtype(sqlite3 *h, const char *tab, const char *col, char *buf, s
     return found;
 }
 
-int ts_table_dropped(sqlite3 *h, const char *tab, ixd_err *err) {
+int ixts_table_dropped(sqlite3 *h, const char *tab, ixd_err *err) {
     return have_schema(h) ? drop_series(h, tab, 0, err) : 0;
 }

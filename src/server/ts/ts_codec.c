@@ -16,7 +16,7 @@ static const double p10[TS_DSCALE_MAX + 1] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  
 static const char *const codec_names[TS_C_NCODECS] = {NULL,  "const", "rle", "delta",
                                                       "dod", "xor",   "raw"};
 
-const char *ts_codec_name(int codec) {
+const char *ixts_codec_name(int codec) {
     return codec > 0 && codec < TS_C_NCODECS ? codec_names[codec] : "?";
 }
 
@@ -182,12 +182,12 @@ static int put_entropy(ixb_wbuf *b, const uint64_t *r, uint32_t cnt, ts_ews *ws)
         ws->sym[j] = (uint8_t)(r[j] - mn);
         cnts[ws->sym[j]]++;
     }
-    int bits = ts_rans_bits(cnt);
-    ts_rans_norm(cnts, a, cnt, bits, freq);
+    int bits = ixts_rans_bits(cnt);
+    ixts_rans_norm(cnts, a, cnt, bits, freq);
     ixb_put_u8(b, (uint8_t)bits);
     for (int s = 0; s < a; s++)
         ts_put_uv(b, freq[s]);
-    ts_rans_encode(ws->sym, cnt, freq, a, bits, ws->words, b);
+    ixts_rans_encode(ws->sym, cnt, freq, a, bits, ws->words, b);
     return 0;
 }
 
@@ -441,12 +441,12 @@ static int put_column(ts_ews *ws, const ts_colv *cv, uint32_t n, int force, ixb_
  *
  * Nothing may follow the last column; a body must fill its payload.
  */
-int ts_chunk_encode(uint32_t n, int ncols, const ts_colv *cols, ixb_wbuf *out) {
-    return ts_chunk_encode_with(n, ncols, cols, NULL, out);
+int ixts_chunk_encode(uint32_t n, int ncols, const ts_colv *cols, ixb_wbuf *out) {
+    return ixts_chunk_encode_with(n, ncols, cols, NULL, out);
 }
 
-int ts_chunk_encode_with(uint32_t n, int ncols, const ts_colv *cols, const int *force,
-                         ixb_wbuf *out) {
+int ixts_chunk_encode_with(uint32_t n, int ncols, const ts_colv *cols, const int *force,
+                           ixb_wbuf *out) {
     if (n < 1 || n > TS_CHUNK_MAX || ncols < 1 || ncols > TS_MAX_COLS || !cols) return TS_EINVAL;
     if (out->err) return TS_ENOMEM;
     ts_ews *ws = malloc(sizeof *ws);
@@ -486,11 +486,11 @@ typedef struct ts_dpriv {
     uint8_t frame[TS_FRAME * 8 + TS_FRAME_PAD];
 } ts_dpriv;
 
-void ts_dec_init(ts_dec *d) {
+void ixts_dec_init(ts_dec *d) {
     memset(d, 0, sizeof *d);
 }
 
-void ts_dec_free(ts_dec *d) {
+void ixts_dec_free(ts_dec *d) {
     ts_dpriv *pv = d->priv;
     if (pv) {
         for (int c = 0; c < TS_MAX_COLS; c++) {
@@ -500,7 +500,7 @@ void ts_dec_free(ts_dec *d) {
         }
         free(pv);
     }
-    ts_dec_init(d);
+    ixts_dec_init(d);
 }
 
 /* Makes *p hold n elements of size sz (kept across calls). */
@@ -554,14 +554,14 @@ static int get_blobhdr(ts_rd *r, uint32_t *n, int *ncols) {
     return 0;
 }
 
-uint32_t ts_chunk_count(const uint8_t *p, size_t len) {
+uint32_t ixts_chunk_count(const uint8_t *p, size_t len) {
     ts_rd r = {p, p + len, 0};
     uint32_t n;
     int ncols;
     return p && get_blobhdr(&r, &n, &ncols) == 0 ? n : 0;
 }
 
-int ts_chunk_info(const uint8_t *p, size_t len, int ncols, ts_colinfo *info) {
+int ixts_chunk_info(const uint8_t *p, size_t len, int ncols, ts_colinfo *info) {
     ts_rd r = {p, p + len, 0};
     uint32_t n;
     int nc;
@@ -639,7 +639,7 @@ static int get_entropy(ts_rd *r, uint64_t *out, uint32_t cnt, ts_dpriv *pv) {
     /* at most one renormalisation word a symbol */
     size_t len = ts_rd_left(r);
     if (r->bad || sum != 1u << bits || len > 4 * TS_RANS_NS + 2 * (size_t)cnt) return -1;
-    if (ts_rans_decode(r->p, len, freq, a, bits, pv->tab, pv->stream, pv->sym, cnt)) return -1;
+    if (ixts_rans_decode(r->p, len, freq, a, bits, pv->tab, pv->stream, pv->sym, cnt)) return -1;
     for (uint32_t j = 0; j < cnt; j++)
         out[j] = base + pv->sym[j];
     r->p = r->end;
@@ -770,7 +770,7 @@ static int get_body(ts_rd *r, const colhdr *h, uint64_t *o, uint32_t m, ts_dpriv
     }
 }
 
-double ts_scaled_double(int64_t m, int s, int kind) {
+double ixts_scaled_double(int64_t m, int s, int kind) {
     double v = (double)m / p10[s < 0 ? 0 : s > 15 ? 15 : s];
     return kind == TS_K_F32 ? (double)(float)v : v;
 }
@@ -864,8 +864,8 @@ static int dec_columns(ts_dec *d, ts_rd *r, int ncols, const int *kinds, uint64_
     return r->p == r->end ? TS_OK : TS_EBADCHUNK;
 }
 
-int ts_chunk_decode(ts_dec *d, const uint8_t *p, size_t len, int ncols, const int *kinds,
-                    uint64_t mask) {
+int ixts_chunk_decode(ts_dec *d, const uint8_t *p, size_t len, int ncols, const int *kinds,
+                      uint64_t mask) {
     d->n = 0;
     d->ncols = 0;
     memset(d->cols, 0, sizeof d->cols);

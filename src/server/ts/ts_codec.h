@@ -17,7 +17,7 @@
  * TS_MAX_COLS before use, and malformed input returns TS_EBADCHUNK, never a
  * crash or an over-read (fuzzed by tests/fuzz/fuzz_ts_chunk.c).
  *
- * Blob layout: see the table above ts_chunk_encode in ts_codec.c.
+ * Blob layout: see the table above ixts_chunk_encode in ts_codec.c.
  */
 #ifndef TS_CODEC_H
 #define TS_CODEC_H
@@ -85,18 +85,18 @@ enum { TS_OK = 0, TS_EBADCHUNK = -1, TS_ENOMEM = -2, TS_EINVAL = -3 };
  * TS_ENOMEM (out's sticky error, or the encoder's workspace of about
  * 100 KB, one malloc per call). The caller owns everything; nothing is
  * kept. */
-int ts_chunk_encode(uint32_t n, int ncols, const ts_colv *cols, ixb_wbuf *out);
+int ixts_chunk_encode(uint32_t n, int ncols, const ts_colv *cols, ixb_wbuf *out);
 
 /* Decoded chunk. The decoder owns the arrays and reuses them across calls:
- * cols[c].null / i / d stay valid until the next ts_chunk_decode on the same
- * ts_dec or ts_dec_free. */
+ * cols[c].null / i / d stay valid until the next ixts_chunk_decode on the same
+ * ts_dec or ixts_dec_free. */
 typedef struct ts_dec {
     uint32_t n;
     int ncols;
     ts_colv cols[TS_MAX_COLS];
-    /* in (set after ts_dec_init, kept across calls): 1 = a decimal-scaled
+    /* in (set after ixts_dec_init, kept across calls): 1 = a decimal-scaled
      * double column is given as i and dscale only, d NULL (the value is
-     * ts_scaled_double(i[k], dscale, kind)); readers that print or sum the
+     * ixts_scaled_double(i[k], dscale, kind)); readers that print or sum the
      * scaled integers skip one division per value */
     int scaled_lazy;
     /* private: buffers and their capacities */
@@ -105,12 +105,12 @@ typedef struct ts_dec {
 
 /* The double of scaled integer m of a decimal-scaled column (scale s
  * 0..15, kind TS_K_F64 or TS_K_F32): exactly what the decoder gives as d. */
-double ts_scaled_double(int64_t m, int s, int kind);
+double ixts_scaled_double(int64_t m, int s, int kind);
 
-void ts_dec_init(ts_dec *d);
-void ts_dec_free(ts_dec *d);
+void ixts_dec_init(ts_dec *d);
+void ixts_dec_free(ts_dec *d);
 
-/* Decodes a chunk blob p[0..len) made by ts_chunk_encode with columns of the
+/* Decodes a chunk blob p[0..len) made by ixts_chunk_encode with columns of the
  * given kinds (ncols of them: the row type the chunk was written with).
  * mask: bit c set = decode column c (columns not asked for are skipped, but
  * their headers checked, and their cols[c] arrays left NULL; kind and scale
@@ -118,11 +118,11 @@ void ts_dec_free(ts_dec *d);
  * n is 0 and every cols[c] is zeroed. Returns TS_OK,
  * TS_EBADCHUNK (malformed, truncated, trailing bytes, a count beyond
  * TS_CHUNK_MAX, kinds not those of the blob) or TS_ENOMEM. */
-int ts_chunk_decode(ts_dec *d, const uint8_t *p, size_t len, int ncols, const int *kinds,
-                    uint64_t mask);
+int ixts_chunk_decode(ts_dec *d, const uint8_t *p, size_t len, int ncols, const int *kinds,
+                      uint64_t mask);
 
 /* Element count of a chunk blob without decoding it (0 when malformed). */
-uint32_t ts_chunk_count(const uint8_t *p, size_t len);
+uint32_t ixts_chunk_count(const uint8_t *p, size_t len);
 
 /* What a chunk blob is made of, for oni_ts_info: per column the codec id
  * and the bytes of its block. Returns TS_OK or TS_EBADCHUNK. */
@@ -130,9 +130,9 @@ typedef struct ts_colinfo {
     int codec;    /* ts_codec_id */
     size_t bytes; /* block bytes, header included */
 } ts_colinfo;
-int ts_chunk_info(const uint8_t *p, size_t len, int ncols, ts_colinfo *info);
+int ixts_chunk_info(const uint8_t *p, size_t len, int ncols, ts_colinfo *info);
 
 /* Name of a codec ("const", "rle", "delta", "dod", "xor", "raw"). */
-const char *ts_codec_name(int codec);
+const char *ixts_codec_name(int codec);
 
 #endif

@@ -26,7 +26,7 @@
 #define TS_DEC_SCALE_MAX 32 /* TS_K_DEC scales 0..32 */
 #define TS_DSCALE_MAX    15 /* decimal scaling of doubles: s in 0..15 */
 
-/* ts_chunk_encode_with: force[c] is 0 (automatic choice) or a ts_codec_id,
+/* ixts_chunk_encode_with: force[c] is 0 (automatic choice) or a ts_codec_id,
  * optionally or-ed with TS_FORCE_ENTROPY (DELTA/DOD residuals range coded)
  * or TS_FORCE_FRAMES (DELTA/DOD residuals bit packed). A forced codec that
  * cannot represent the column (CONST over different values, the range
@@ -34,8 +34,8 @@
  * without a non-NULL value is always RAW. Test and tuning use only. */
 #define TS_FORCE_ENTROPY 0x100
 #define TS_FORCE_FRAMES  0x200
-int ts_chunk_encode_with(uint32_t n, int ncols, const ts_colv *cols, const int *force,
-                         ixb_wbuf *out);
+int ixts_chunk_encode_with(uint32_t n, int ncols, const ts_colv *cols, const int *force,
+                           ixb_wbuf *out);
 
 /* ---- little-endian loads and stores ------------------------------------ */
 

@@ -11,7 +11,7 @@
 
 #include "server/ts/ts_int.h"
 
-int ts_field_kind(const ts_field *f) {
+int ixts_field_kind(const ts_field *f) {
     switch (f->code) {
     case IX_T_SMALLINT:
     case IX_T_INTEGER:
@@ -24,13 +24,13 @@ int ts_field_kind(const ts_field *f) {
     }
 }
 
-int ts_field_scale(const ts_field *f) {
+int ixts_field_scale(const ts_field *f) {
     int s = (int)(f->len & 0xff);
     return s == 0xff ? -1 : s;
 }
 
-int ts_time_digits(const ts_rowtype *rt, int64_t us) {
-    int f = ts_rowtype_fdig(rt);
+int ixts_time_digits(const ts_rowtype *rt, int64_t us) {
+    int f = ixts_rowtype_fdig(rt);
     if (f < 6 && us % 10) return 6;
     static const int64_t unit[6] = {1000000, 100000, 10000, 1000, 100, 10};
     while (f < 5 && us % unit[f])
@@ -38,7 +38,7 @@ int ts_time_digits(const ts_rowtype *rt, int64_t us) {
     return f;
 }
 
-int ts_rowtype_fdig(const ts_rowtype *rt) {
+int ixts_rowtype_fdig(const ts_rowtype *rt) {
     /* DATETIME qualifier: (length << 8) | (start << 4) | end; FRACTION(n) ends at 10 + n */
     int end = (int)(rt->f[0].len & 0xf);
     return end > 10 ? end - 10 : 0;
@@ -153,22 +153,22 @@ static int parse_int(const ts_field *f, const char *s, size_t n, int64_t *out, t
     size_t i = 0;
     int neg = 0;
     if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
-    if (i == n) return ts_fail(e, TS_E_NUM, NULL);
+    if (i == n) return ixts_fail(e, TS_E_NUM, NULL);
     uint64_t v = 0;
     for (; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9') return ts_fail(e, TS_E_NUM, NULL);
-        if (v > (UINT64_MAX - 9) / 10) return ts_fail(e, TS_E_NUM, NULL);
+        if (s[i] < '0' || s[i] > '9') return ixts_fail(e, TS_E_NUM, NULL);
+        if (v > (UINT64_MAX - 9) / 10) return ixts_fail(e, TS_E_NUM, NULL);
         v = v * 10 + (uint64_t)(s[i] - '0');
     }
     uint64_t lim = f->code == IX_T_SMALLINT  ? 32767
                    : f->code == IX_T_INTEGER ? 2147483647
                                              : (uint64_t)INT64_MAX;
     if (v > lim)
-        return ts_fail(e,
-                       f->code == IX_T_SMALLINT  ? TS_E_SMALLINT
-                       : f->code == IX_T_INTEGER ? TS_E_INTEGER
-                                                 : TS_E_NUM,
-                       NULL);
+        return ixts_fail(e,
+                         f->code == IX_T_SMALLINT  ? TS_E_SMALLINT
+                         : f->code == IX_T_INTEGER ? TS_E_INTEGER
+                                                   : TS_E_NUM,
+                         NULL);
     *out = neg ? -(int64_t)v : (int64_t)v;
     return 0;
 }
@@ -192,30 +192,30 @@ static int dec_to_scale(decnum *d, int scale) {
 
 static int parse_decimal(const ts_field *f, const char *s, size_t n, ts_val *v, ts_err *e) {
     decnum d;
-    if (scan_dec(s, n, &d)) return ts_fail(e, TS_E_NUM, NULL);
-    int fixed = ts_field_scale(f);
+    if (scan_dec(s, n, &d)) return ixts_fail(e, TS_E_NUM, NULL);
+    int fixed = ixts_field_scale(f);
     int prec = (int)(f->len >> 8);
     if (fixed >= 0) {
-        if (d.more && -d.exp >= fixed) return ts_fail(e, TS_E_DEC_PREC, NULL);
-        if (dec_to_scale(&d, fixed)) return ts_fail(e, TS_E_DEC_PREC, NULL);
+        if (d.more && -d.exp >= fixed) return ixts_fail(e, TS_E_DEC_PREC, NULL);
+        if (dec_to_scale(&d, fixed)) return ixts_fail(e, TS_E_DEC_PREC, NULL);
     } else {
-        if (d.more) return ts_fail(e, TS_E_DEC_PREC, NULL);
-        if (d.exp > 0 && dec_to_scale(&d, 0)) return ts_fail(e, TS_E_DEC_PREC, NULL);
+        if (d.more) return ixts_fail(e, TS_E_DEC_PREC, NULL);
+        if (d.exp > 0 && dec_to_scale(&d, 0)) return ixts_fail(e, TS_E_DEC_PREC, NULL);
         if (-d.exp > 32) dec_to_scale(&d, 32);
     }
-    if (d.m > 999999999999999999ull) return ts_fail(e, TS_E_DEC_PREC, NULL);
+    if (d.m > 999999999999999999ull) return ixts_fail(e, TS_E_DEC_PREC, NULL);
     /* digits before the point within the declared precision */
     int intd = 0;
     for (uint64_t q = d.m / (uint64_t)pow10i[-d.exp > 18 ? 18 : -d.exp]; q; q /= 10)
         intd++;
     if (-d.exp <= 18 && intd > prec - (fixed >= 0 ? fixed : 0))
-        return ts_fail(e, TS_E_DEC_PREC, NULL);
+        return ixts_fail(e, TS_E_DEC_PREC, NULL);
     v->i = d.neg ? -(int64_t)d.m : (int64_t)d.m;
     v->scale = (int8_t)-d.exp;
     return 0;
 }
 
-int ts_val_parse(const ts_field *f, const char *s, size_t n, ts_val *v, ts_err *e) {
+int ixts_val_parse(const ts_field *f, const char *s, size_t n, ts_val *v, ts_err *e) {
     while (n && s[n - 1] == ' ')
         n--;
     while (n && *s == ' ')
@@ -225,15 +225,15 @@ int ts_val_parse(const ts_field *f, const char *s, size_t n, ts_val *v, ts_err *
         v->null = 1;
         return 0;
     }
-    switch (ts_field_kind(f)) {
+    switch (ixts_field_kind(f)) {
     case TS_K_INT: return parse_int(f, s, n, &v->i, e);
     case TS_K_F64:
     case TS_K_F32:
-        if (parse_double(s, n, ts_field_kind(f) == TS_K_F32, &v->d))
-            return ts_fail(e, TS_E_NUM, NULL);
+        if (parse_double(s, n, ixts_field_kind(f) == TS_K_F32, &v->d))
+            return ixts_fail(e, TS_E_NUM, NULL);
         return 0;
     case TS_K_DEC: return parse_decimal(f, s, n, v, e);
-    default: return ts_fail(e, TS_E_ROUTINE, "Unsupported field type");
+    default: return ixts_fail(e, TS_E_ROUTINE, "Unsupported field type");
     }
 }
 
@@ -241,7 +241,7 @@ int ts_val_parse(const ts_field *f, const char *s, size_t n, ts_val *v, ts_err *
  * Informix's loader format ends each line with '|': that one trailing
  * delimiter is dropped first, so "t|1|2|" is three fields, never four with an
  * empty (NULL) last one; a NULL last metric is written "t|1|2||". */
-int ts_elem_parse(const ts_rowtype *rt, const char *s, size_t n, ts_elem *el, ts_err *e) {
+int ixts_elem_parse(const ts_rowtype *rt, const char *s, size_t n, ts_elem *el, ts_err *e) {
     size_t i = 0;
     int field = 0;
     while (n && (s[n - 1] == '\r' || s[n - 1] == '\n'))
@@ -251,24 +251,24 @@ int ts_elem_parse(const ts_rowtype *rt, const char *s, size_t n, ts_elem *el, ts
         const char *p = memchr(s + i, '|', n - i);
         size_t end = p ? (size_t)(p - s) : n;
         if (field >= rt->nf)
-            return ts_fail(e, TS_E_ROUTINE, "Element has more fields than %s (%d)", rt->name,
-                           rt->nf);
-        int rc = field == 0 ? ts_time_parse(s + i, end - i, &el->t, e)
-                            : ts_val_parse(&rt->f[field], s + i, end - i, &el->v[field - 1], e);
+            return ixts_fail(e, TS_E_ROUTINE, "Element has more fields than %s (%d)", rt->name,
+                             rt->nf);
+        int rc = field == 0 ? ixts_time_parse(s + i, end - i, &el->t, e)
+                            : ixts_val_parse(&rt->f[field], s + i, end - i, &el->v[field - 1], e);
         if (rc) return -1;
         field++;
         if (!p) break;
         i = end + 1;
     }
     if (field < rt->nf)
-        return ts_fail(e, TS_E_ROUTINE, "Element has %d fields, %s has %d", field, rt->name,
-                       rt->nf);
+        return ixts_fail(e, TS_E_ROUTINE, "Element has %d fields, %s has %d", field, rt->name,
+                         rt->nf);
     return 0;
 }
 
 /* ---- numbers as text ----------------------------------------------------------- */
 
-char *ts_put_u64(char *o, uint64_t u) {
+char *ixts_put_u64(char *o, uint64_t u) {
     char t[24];
     int k = 24;
     do {
@@ -281,10 +281,10 @@ char *ts_put_u64(char *o, uint64_t u) {
 
 static void put_u64(uint64_t v, sb *out) {
     char b[24];
-    sb_addn(out, b, (size_t)(ts_put_u64(b, v) - b));
+    sb_addn(out, b, (size_t)(ixts_put_u64(b, v) - b));
 }
 
-void ts_dec_text(int64_t m, int scale, sb *out) {
+void ixts_dec_text(int64_t m, int scale, sb *out) {
     uint64_t u = m < 0 ? 0 - (uint64_t)m : (uint64_t)m;
     if (m < 0) sb_addc(out, '-');
     if (scale <= 0) {
@@ -307,7 +307,7 @@ void ts_dec_text(int64_t m, int scale, sb *out) {
     sb_addn(out, b + k, (size_t)(64 - k));
 }
 
-void ts_double_text(double d, int is_float, sb *out) {
+void ixts_double_text(double d, int is_float, sb *out) {
     if (d == 0) {
         sb_add(out, signbit(d) ? "-0" : "0");
         return;
@@ -325,7 +325,7 @@ void ts_double_text(double d, int is_float, sb *out) {
         for (int sc = 1; sc < 9; sc++) {
             double m = nearbyint(d * p10[sc]);
             if (fabs(m) < 9007199254740992.0 && m / p10[sc] == d) {
-                ts_dec_text((int64_t)m, sc, out);
+                ixts_dec_text((int64_t)m, sc, out);
                 return;
             }
         }
@@ -339,32 +339,32 @@ void ts_double_text(double d, int is_float, sb *out) {
     sb_add(out, buf);
 }
 
-void ts_val_text(const ts_field *f, const ts_val *v, int json, sb *out) {
+void ixts_val_text(const ts_field *f, const ts_val *v, int json, sb *out) {
     if (v->null) {
         if (json) sb_add(out, "null");
         return;
     }
-    int k = ts_field_kind(f);
+    int k = ixts_field_kind(f);
     if (k == TS_K_INT) {
         if (v->i < 0) sb_addc(out, '-');
         put_u64(v->i < 0 ? 0 - (uint64_t)v->i : (uint64_t)v->i, out);
     } else if (k == TS_K_DEC) {
-        ts_dec_text(v->i, v->scale, out);
+        ixts_dec_text(v->i, v->scale, out);
     } else if (isnan(v->d)) {
         sb_add(out, json ? "\"NaN\"" : "nan");
     } else if (isinf(v->d)) {
         sb_add(out, v->d < 0 ? (json ? "\"-Infinity\"" : "-inf") : (json ? "\"Infinity\"" : "inf"));
     } else {
-        ts_double_text(v->d, k == TS_K_F32, out);
+        ixts_double_text(v->d, k == TS_K_F32, out);
     }
 }
 
-void ts_elem_text(const ts_rowtype *rt, const ts_elem *el, sb *out) {
+void ixts_elem_text(const ts_rowtype *rt, const ts_elem *el, sb *out) {
     char tb[TS_TIME_TEXT];
-    sb_addn(out, tb, ts_time_format(el->t, ts_time_digits(rt, el->t), tb));
+    sb_addn(out, tb, ixts_time_format(el->t, ixts_time_digits(rt, el->t), tb));
     for (int m = 1; m < rt->nf; m++) {
         sb_addc(out, '|');
-        ts_val_text(&rt->f[m], &el->v[m - 1], 0, out);
+        ixts_val_text(&rt->f[m], &el->v[m - 1], 0, out);
     }
     /* a NULL last metric is an empty field: close it so the text reads back */
     if (rt->nf > 1 && el->v[rt->nf - 2].null) sb_addc(out, '|');
@@ -372,11 +372,11 @@ void ts_elem_text(const ts_rowtype *rt, const ts_elem *el, sb *out) {
 
 /* ---- packed head elements ---------------------------------------------------------- */
 
-size_t ts_elem_pack(const ts_rowtype *rt, const ts_elem *el, uint8_t *buf) {
+size_t ixts_elem_pack(const ts_rowtype *rt, const ts_elem *el, uint8_t *buf) {
     uint8_t *p = buf;
     for (int m = 1; m < rt->nf; m++) {
         const ts_val *v = &el->v[m - 1];
-        int k = ts_field_kind(&rt->f[m]);
+        int k = ixts_field_kind(&rt->f[m]);
         if (v->null) {
             *p++ = 0;
             continue;
@@ -394,11 +394,11 @@ size_t ts_elem_pack(const ts_rowtype *rt, const ts_elem *el, uint8_t *buf) {
     return (size_t)(p - buf);
 }
 
-int ts_elem_unpack(const ts_rowtype *rt, const uint8_t *p, size_t n, ts_elem *el) {
+int ixts_elem_unpack(const ts_rowtype *rt, const uint8_t *p, size_t n, ts_elem *el) {
     size_t at = 0;
     for (int m = 1; m < rt->nf; m++) {
         ts_val *v = &el->v[m - 1];
-        int k = ts_field_kind(&rt->f[m]);
+        int k = ixts_field_kind(&rt->f[m]);
         memset(v, 0, sizeof *v);
         if (at >= n) return -1;
         if (p[at] == 0) {
@@ -425,18 +425,18 @@ int ts_elem_unpack(const ts_rowtype *rt, const uint8_t *p, size_t n, ts_elem *el
     return at == n ? 0 : -1;
 }
 
-void ts_val_result(const ts_field *f, const ts_val *v, sqlite3_context *ctx) {
+void ixts_val_result(const ts_field *f, const ts_val *v, sqlite3_context *ctx) {
     if (v->null) {
         sqlite3_result_null(ctx);
         return;
     }
-    switch (ts_field_kind(f)) {
+    switch (ixts_field_kind(f)) {
     case TS_K_INT: sqlite3_result_int64(ctx, v->i); return;
     case TS_K_F64:
     case TS_K_F32: sqlite3_result_double(ctx, v->d); return;
     default: {
         sb t = {0};
-        ts_dec_text(v->i, v->scale, &t);
+        ixts_dec_text(v->i, v->scale, &t);
         ixt_decimal d;
         uint8_t blob[20];
         size_t bn;
@@ -454,16 +454,16 @@ void ts_val_result(const ts_field *f, const ts_val *v, sqlite3_context *ctx) {
 
 /* ---- element arrays ------------------------------------------------------------- */
 
-size_t ts_elem_size(int nf) {
+size_t ixts_elem_size(int nf) {
     return offsetof(ts_elem, v) + (size_t)(nf > 1 ? nf - 1 : 1) * sizeof(ts_val);
 }
 
-void ts_els_init(ts_els *a, int nf) {
+void ixts_els_init(ts_els *a, int nf) {
     memset(a, 0, sizeof *a);
-    a->sz = ts_elem_size(nf);
+    a->sz = ixts_elem_size(nf);
 }
 
-int ts_els_reserve(ts_els *a, size_t n) {
+int ixts_els_reserve(ts_els *a, size_t n) {
     if (n <= a->cap) return 0;
     size_t nc = a->cap ? a->cap : 64;
     while (nc < n)
@@ -475,14 +475,14 @@ int ts_els_reserve(ts_els *a, size_t n) {
     return 0;
 }
 
-ts_elem *ts_els_push(ts_els *a) {
-    if (a->n == a->cap && ts_els_reserve(a, a->n + 1)) return NULL;
+ts_elem *ixts_els_push(ts_els *a) {
+    if (a->n == a->cap && ixts_els_reserve(a, a->n + 1)) return NULL;
     ts_elem *el = ts_at(a, a->n++);
     memset(el, 0, a->sz);
     return el;
 }
 
-void ts_els_free(ts_els *a) {
+void ixts_els_free(ts_els *a) {
     free(a->p);
     a->p = NULL;
     a->n = a->cap = 0;

@@ -3,14 +3,14 @@
 
 #include "ts_codec_int.h"
 
-int ts_rans_bits(uint32_t cnt) {
+int ixts_rans_bits(uint32_t cnt) {
     int bits = TS_RANS_BITS_MIN;
     while (bits < 10 && (1u << bits) < cnt)
         bits++;
     return bits;
 }
 
-void ts_rans_norm(const uint32_t *cnt, int a, uint32_t m, int bits, uint32_t *freq) {
+void ixts_rans_norm(const uint32_t *cnt, int a, uint32_t m, int bits, uint32_t *freq) {
     uint32_t tot = 1u << bits, sum = 0;
     int top = 0;
     for (int s = 0; s < a; s++) {
@@ -42,8 +42,8 @@ static inline uint32_t enc_put(uint32_t x, uint32_t f, uint32_t c, int bits, uin
     return ((x / f) << bits) + x % f + c;
 }
 
-void ts_rans_encode(const uint8_t *sym, uint32_t m, const uint32_t *freq, int a, int bits,
-                    uint16_t *scratch, ixb_wbuf *out) {
+void ixts_rans_encode(const uint8_t *sym, uint32_t m, const uint32_t *freq, int a, int bits,
+                      uint16_t *scratch, ixb_wbuf *out) {
     uint32_t cum[TS_ALPHA_MAX + 1];
     cum[0] = 0;
     for (int s = 0; s < a; s++)
@@ -93,8 +93,8 @@ static void build_tab(const uint32_t *freq, int a, uint32_t *tab) {
         q += need_ << 1;                                                                           \
     } while (0)
 
-int ts_rans_decode(const uint8_t *p, size_t len, const uint32_t *freq, int a, int bits,
-                   uint32_t *tab, uint8_t *pad, uint8_t *sym, uint32_t m) {
+int ixts_rans_decode(const uint8_t *p, size_t len, const uint32_t *freq, int a, int bits,
+                     uint32_t *tab, uint8_t *pad, uint8_t *sym, uint32_t m) {
     if (len < 4 * TS_RANS_NS || (len & 1)) return -1;
     uint32_t x0 = ts_ld32(p), x1 = ts_ld32(p + 4), x2 = ts_ld32(p + 8), x3 = ts_ld32(p + 12);
     if (x0 < TS_RANS_L || x1 < TS_RANS_L || x2 < TS_RANS_L || x3 < TS_RANS_L) return -1;

@@ -5,7 +5,7 @@
  * totalling 2^bits (bits TS_RANS_BITS_MIN..TS_RANS_BITS_MAX), written by
  * the caller.
  *
- * Stream layout (what ts_rans_encode appends, ts_rans_decode reads):
+ * Stream layout (what ixts_rans_encode appends, ixts_rans_decode reads):
  *   offset  size  field
  *   0       16    states 0..3 (little-endian u32 each, >= TS_RANS_L)
  *   16      2*k   renormalisation words (little-endian u16), in read order
@@ -29,22 +29,22 @@
 
 /* The precision the encoder uses for cnt symbols: small tables for short
  * blocks (the decoder builds one entry per 2^bits slot). */
-int ts_rans_bits(uint32_t cnt);
+int ixts_rans_bits(uint32_t cnt);
 
 /* Scales the counts cnt[0..a) (total m >= 1, a <= 2^bits) to frequencies
  * totalling 2^bits; a symbol that occurs keeps >= 1. */
-void ts_rans_norm(const uint32_t *cnt, int a, uint32_t m, int bits, uint32_t *freq);
+void ixts_rans_norm(const uint32_t *cnt, int a, uint32_t m, int bits, uint32_t *freq);
 
 /* Appends the stream of sym[0..m) under freq[0..a) (every sym[j] < a with
  * freq[sym[j]] > 0). scratch holds m + 8 words. */
-void ts_rans_encode(const uint8_t *sym, uint32_t m, const uint32_t *freq, int a, int bits,
-                    uint16_t *scratch, ixb_wbuf *out);
+void ixts_rans_encode(const uint8_t *sym, uint32_t m, const uint32_t *freq, int a, int bits,
+                      uint16_t *scratch, ixb_wbuf *out);
 
 /* Decodes m symbols from the stream p[0..len) under freq[0..a) (total
  * 2^bits, checked by the caller) into sym[0..m). tab: 2^bits words of
  * scratch; pad: len + 16 bytes of scratch. Returns 0, or -1 when the
  * stream is malformed (short, long, or not ending at the initial states). */
-int ts_rans_decode(const uint8_t *p, size_t len, const uint32_t *freq, int a, int bits,
-                   uint32_t *tab, uint8_t *pad, uint8_t *sym, uint32_t m);
+int ixts_rans_decode(const uint8_t *p, size_t len, const uint32_t *freq, int a, int bits,
+                     uint32_t *tab, uint8_t *pad, uint8_t *sym, uint32_t m);
 
 #endif

@@ -45,22 +45,22 @@ typedef struct ts_err {
     char text[240];
 } ts_err;
 /* Sets *e and returns -1. */
-int ts_fail(ts_err *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int ixts_fail(ts_err *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- time (ts_time.c) ------------------------------------------------------ */
 
 /* "YYYY-MM-DD[ HH[:MI[:SS[.f..]]]]" (up to 6 fraction digits; also a
  * 'T' between date and time) into microseconds. Returns 0 or -1 with *e
  * (-1262 / -1263). */
-int ts_time_parse(const char *s, size_t n, int64_t *us, ts_err *e);
+int ixts_time_parse(const char *s, size_t n, int64_t *us, ts_err *e);
 /* Formats us as "YYYY-MM-DD HH:MM:SS" plus fdig (0..6) fraction digits into
  * buf (TS_TIME_TEXT bytes); returns the length. */
-size_t ts_time_format(int64_t us, int fdig, char *buf);
+size_t ixts_time_format(int64_t us, int fdig, char *buf);
 /* An interval (docs/timeseries.md: '<n> <unit>', ts_1min, 'D HH:MI:SS.f')
  * into microseconds (> 0). Returns 0 or -1 with *e (-746). */
-int ts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e);
+int ixts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e);
 /* Formats a step as "1 minute", "90 seconds", "250 microseconds". */
-void ts_interval_format(int64_t us, char *buf, size_t n);
+void ixts_interval_format(int64_t us, char *buf, size_t n);
 
 /* ---- elements (ts_elem.c) ---------------------------------------------------- */
 
@@ -80,7 +80,7 @@ typedef struct ts_elem {
 
 /* Arrays of elements of one row type: sz bytes each (only the row type's
  * metrics are there, so never assign a ts_elem from one: copy sz bytes).
- * The array owns p; ts_els_free releases it. */
+ * The array owns p; ixts_els_free releases it. */
 typedef struct ts_els {
     uint8_t *p;
     size_t n, cap, sz;
@@ -89,55 +89,55 @@ static inline ts_elem *ts_at(const ts_els *a, size_t k) {
     return (ts_elem *)(void *)(a->p + k * a->sz);
 }
 /* Bytes of one element of a row type with nf fields. */
-size_t ts_elem_size(int nf);
-void ts_els_init(ts_els *a, int nf);
+size_t ixts_elem_size(int nf);
+void ixts_els_init(ts_els *a, int nf);
 /* Room for n elements in all; 0 or -1 (out of memory). */
-int ts_els_reserve(ts_els *a, size_t n);
+int ixts_els_reserve(ts_els *a, size_t n);
 /* Appends one element slot (zeroed); NULL when out of memory. */
-ts_elem *ts_els_push(ts_els *a);
-void ts_els_free(ts_els *a);
+ts_elem *ixts_els_push(ts_els *a);
+void ixts_els_free(ts_els *a);
 
 /* The codec kind of a row type field (TS_K_*), its DECIMAL scale (0..18,
  * or -1 for a floating DECIMAL(p)). */
-int ts_field_kind(const ts_field *f);
-int ts_field_scale(const ts_field *f);
+int ixts_field_kind(const ts_field *f);
+int ixts_field_scale(const ts_field *f);
 /* Fraction digits of the timestamp field (1..5), and the digits to print
  * time us with: the field's, or more when us has finer digits (an
  * irregular series keeps microseconds). */
-int ts_rowtype_fdig(const ts_rowtype *rt);
-int ts_time_digits(const ts_rowtype *rt, int64_t us);
+int ixts_rowtype_fdig(const ts_rowtype *rt);
+int ixts_time_digits(const ts_rowtype *rt, int64_t us);
 
 /* Parses element text "ts|v1|v2|...[|]" of row type rt into *el. Returns 0
  * or -1 with *e (wrong number of fields -746, a bad number -1213 / -1214 /
  * -1215 / -1226, a bad timestamp -1262 / -1263). */
-int ts_elem_parse(const ts_rowtype *rt, const char *s, size_t n, ts_elem *el, ts_err *e);
+int ixts_elem_parse(const ts_rowtype *rt, const char *s, size_t n, ts_elem *el, ts_err *e);
 /* Parses one metric field text into *v (empty = NULL). */
-int ts_val_parse(const ts_field *f, const char *s, size_t n, ts_val *v, ts_err *e);
+int ixts_val_parse(const ts_field *f, const char *s, size_t n, ts_val *v, ts_err *e);
 
 /* Appends metric value v of field f as text (element text and JSON numbers:
  * integers, exact decimals, shortest round-trip doubles; non-finite as
  * inf/-inf/nan, or with json as "Infinity"/"-Infinity"/"NaN" strings;
  * NULL as nothing, or with json as null). */
-void ts_val_text(const ts_field *f, const ts_val *v, int json, sb *out);
+void ixts_val_text(const ts_field *f, const ts_val *v, int json, sb *out);
 /* Writes the digits of u at o (room for 20); returns the end. */
-char *ts_put_u64(char *o, uint64_t u);
+char *ixts_put_u64(char *o, uint64_t u);
 /* Appends a decimal number m * 10^-scale (scale 0..32) as text. */
-void ts_dec_text(int64_t m, int scale, sb *out);
+void ixts_dec_text(int64_t m, int scale, sb *out);
 /* Appends a double as the shortest text that reads back to it. */
-void ts_double_text(double d, int is_float, sb *out);
+void ixts_double_text(double d, int is_float, sb *out);
 /* Appends element text "ts|v1|...|vn" of rt. */
-void ts_elem_text(const ts_rowtype *rt, const ts_elem *el, sb *out);
+void ixts_elem_text(const ts_rowtype *rt, const ts_elem *el, sb *out);
 
 /* Element values of the metrics as stored in a head row: per metric a tag
  * byte (0 NULL, 1 value) then 8 bytes little-endian (int64 or double bits)
  * and, for DECIMAL, one scale byte. */
-size_t ts_elem_pack(const ts_rowtype *rt, const ts_elem *el, uint8_t *buf);
-int ts_elem_unpack(const ts_rowtype *rt, const uint8_t *p, size_t n, ts_elem *el);
+size_t ixts_elem_pack(const ts_rowtype *rt, const ts_elem *el, uint8_t *buf);
+int ixts_elem_unpack(const ts_rowtype *rt, const uint8_t *p, size_t n, ts_elem *el);
 #define TS_PACK_MAX (TS_MAX_METRICS * 10)
 
 /* Storage value of metric v of field f for SQLite (integer, real, or the
  * DECIMAL blob). */
-void ts_val_result(const ts_field *f, const ts_val *v, sqlite3_context *ctx);
+void ixts_val_result(const ts_field *f, const ts_val *v, sqlite3_context *ctx);
 
 /* ---- series and storage (ts_store.c) ----------------------------------------- */
 
@@ -173,8 +173,8 @@ typedef struct ts_scache {
     ts_series s;
 } ts_scache;
 
-/* The connection's TimeSeries state: made by ts_register, owned by the
- * ixd_db (db->ts), freed by ts_close. */
+/* The connection's TimeSeries state: made by ixts_register, owned by the
+ * ixd_db (db->ts), freed by ixts_close. */
 enum {
     TS_Q_SERIES,     /* series by table, column, key */
     TS_Q_SERIES_SET, /* n, nhead, hi, last, lastv */
@@ -196,7 +196,7 @@ enum {
     TS_NQ
 };
 /* A series whose head grew in the running transaction (sealed at commit
- * when it has TS_SEAL_MIN elements: ts_before_commit). */
+ * when it has TS_SEAL_MIN elements: ixts_before_commit). */
 typedef struct ts_touched {
     char tab[TS_NAME_MAX + 1], col[TS_NAME_MAX + 1];
     int64_t sid;
@@ -233,20 +233,20 @@ typedef struct ts_conn {
 } ts_conn;
 
 /* Keeps s as the connection's last series (after a call that succeeded). */
-void ts_scache_put(ts_conn *c, const ts_series *s, sqlite3_value *key);
+void ixts_scache_put(ts_conn *c, const ts_series *s, sqlite3_value *key);
 
 /* Records that s's head grew in this transaction. */
-void ts_touch(ts_conn *c, const ts_series *s);
+void ixts_touch(ts_conn *c, const ts_series *s);
 /* Seals s's head into chunks when it has TS_SEAL_MIN elements or more. */
-int ts_seal(ts_conn *c, ts_series *s, ts_err *e);
+int ixts_seal(ts_conn *c, ts_series *s, ts_err *e);
 
 /* The SQL of statement q (for a reader that prepares its own copy). */
-const char *ts_q_sql(int q);
+const char *ixts_q_sql(int q);
 /* The cached statement q of c (prepared on first use), reset and with its
  * bindings cleared; NULL with *e on failure. */
-sqlite3_stmt *ts_q(ts_conn *c, int q, ts_err *e);
+sqlite3_stmt *ixts_q(ts_conn *c, int q, ts_err *e);
 /* Maps an SQLite failure to *e; returns -1. */
-int ts_sqlerr(ts_conn *c, int rc, ts_err *e);
+int ixts_sqlerr(ts_conn *c, int rc, ts_err *e);
 
 /* The key value of a TIMESERIES column's table in its storage form: text,
  * integer or other SQLite value converted to the primary key's type. */
@@ -258,22 +258,22 @@ typedef struct ts_key {
 /* Finds the series of (tab, col, key) into *s. Returns 1 found, 0 the
  * column has no such series, -1 error (-746 when (tab, col) is not a
  * TIMESERIES column). */
-int ts_series_open(ts_conn *c, const char *tab, const char *col, sqlite3_value *key, ts_series *s,
-                   ts_err *e);
+int ixts_series_open(ts_conn *c, const char *tab, const char *col, sqlite3_value *key, ts_series *s,
+                     ts_err *e);
 /* Loads the column's row type and key type: 0 or -1 (-206, -217, -746). */
-int ts_column_open(ts_conn *c, const char *tab, const char *col, ts_rowtype *rt, char *keycol,
-                   int *keycode, ts_err *e);
+int ixts_column_open(ts_conn *c, const char *tab, const char *col, ts_rowtype *rt, char *keycol,
+                     int *keycode, ts_err *e);
 /* Finds the series of key (storage form) in column (tab, col) of row type
  * rt: 1 found, 0 none, -1 error. */
-int ts_series_lookup(ts_conn *c, const char *tab, const char *col, const ts_rowtype *rt,
-                     const sval *key, ts_series *s, ts_err *e);
+int ixts_series_lookup(ts_conn *c, const char *tab, const char *col, const ts_rowtype *rt,
+                       const sval *key, ts_series *s, ts_err *e);
 /* Converts a key argument to the key column's storage form (into *out,
  * which owns any bytes). */
-int ts_key_convert(sqlite3_value *x, int keycode, sval *out, ts_err *e);
+int ixts_key_convert(sqlite3_value *x, int keycode, sval *out, ts_err *e);
 
 /* t in storage units of s for timestamp us (regular: the slot containing
  * it); -1 with *e when before the origin of a regular series. */
-int ts_slot(const ts_series *s, int64_t us, int64_t *t, ts_err *e);
+int ixts_slot(const ts_series *s, int64_t us, int64_t *t, ts_err *e);
 static inline int64_t ts_time_of(const ts_series *s, int64_t t) {
     return s->step ? s->origin + t * s->step : t;
 }
@@ -286,14 +286,14 @@ enum { TS_DUP_REPLACE = 0, TS_DUP_ERROR = 1 };
  * chunks sealed), earlier ones merged into the chunk that holds their time.
  * A duplicate replaces or fails (dup). Returns 0 or -1 with *e; on -1 the
  * caller rolls back its savepoint. */
-int ts_write(ts_conn *c, ts_series *s, ts_els *els, int dup, ts_err *e);
+int ixts_write(ts_conn *c, ts_series *s, ts_els *els, int dup, ts_err *e);
 /* Deletes the elements of [lo, hi] (storage units); *deleted gets their
  * count. */
-int ts_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int64_t *deleted, ts_err *e);
+int ixts_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int64_t *deleted, ts_err *e);
 /* Drops whole chunks whose last element is before cut (storage units). */
-int ts_retain(ts_conn *c, ts_series *s, int64_t cut, int64_t *dropped, ts_err *e);
+int ixts_retain(ts_conn *c, ts_series *s, int64_t cut, int64_t *dropped, ts_err *e);
 /* The last element (1), or 0 when the series is empty. */
-int ts_last(ts_conn *c, ts_series *s, ts_elem *el, ts_err *e);
+int ixts_last(ts_conn *c, ts_series *s, ts_elem *el, ts_err *e);
 
 /* ---- reading (ts_read.c) ---------------------------------------------------- */
 
@@ -314,7 +314,7 @@ typedef struct ts_iter {
     int64_t lo, hi; /* window in storage units, inclusive */
     int phase;      /* 0 chunks, 1 head, 2 done */
     sqlite3_stmt *st;
-    ts_dec *dec; /* own, or the connection's chunk cache (ts_iter_open's cached) */
+    ts_dec *dec; /* own, or the connection's chunk cache (ixts_iter_open's cached) */
     ts_dec own;
     int cached;       /* dec is the connection's cache */
     int decoded;      /* the current chunk is in dec */
@@ -333,45 +333,45 @@ typedef struct ts_iter {
 /* cached: decode into the connection's one-chunk cache, so that the next
  * call reading on from inside the same chunk (the next JSON page) finds it
  * decoded; only for an iterator that is closed before its call returns. */
-int ts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int cached,
-                 ts_err *e);
-/* ts_iter_close frees what the iterator owns (its statement, its decoder
+int ixts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int cached,
+                   ts_err *e);
+/* ixts_iter_close frees what the iterator owns (its statement, its decoder
  * and head element; never the connection's cache); call it after a failed
- * ts_iter_open too. */
+ * ixts_iter_open too. */
 /* Moves to the next chunk of the window without decoding it: 1 (t0, t1,
  * cn, summ, whole set), 0 no more chunks (the head comes next), -1 error. */
-int ts_iter_next_chunk(ts_iter *it, ts_err *e);
-/* Moves to the next element: 1 one is there (cur_t, ts_iter_val), 0 end,
- * -1 error. Decodes the current chunk when ts_iter_next_chunk did not. */
-int ts_iter_next(ts_iter *it, ts_err *e);
-void ts_iter_val(const ts_iter *it, int m, ts_val *v);
-void ts_iter_close(ts_iter *it);
+int ixts_iter_next_chunk(ts_iter *it, ts_err *e);
+/* Moves to the next element: 1 one is there (cur_t, ixts_iter_val), 0 end,
+ * -1 error. Decodes the current chunk when ixts_iter_next_chunk did not. */
+int ixts_iter_next(ts_iter *it, ts_err *e);
+void ixts_iter_val(const ts_iter *it, int m, ts_val *v);
+void ixts_iter_close(ts_iter *it);
 
 /* Summaries: encode n elements' per-metric summaries, decode one. */
-void ts_summ_build(const ts_rowtype *rt, uint32_t n, const ts_colv *cols, ixb_wbuf *out);
-int ts_summ_get(const ts_rowtype *rt, const uint8_t *p, size_t n, int m, ts_msum *out);
+void ixts_summ_build(const ts_rowtype *rt, uint32_t n, const ts_colv *cols, ixb_wbuf *out);
+int ixts_summ_get(const ts_rowtype *rt, const uint8_t *p, size_t n, int m, ts_msum *out);
 
 /* The JSON page of a window (ts_json.c). opts: "shape=rows", "limit=N",
- * "max=B". Appends the document to out (the caller's buffer); ts_info_json
+ * "max=B". Appends the document to out (the caller's buffer); ixts_info_json
  * likewise. */
-int ts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char *opts, sb *out,
-                 ts_err *e);
-int ts_info_json(ts_conn *c, ts_series *s, sb *out, ts_err *e);
+int ixts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char *opts, sb *out,
+                   ts_err *e);
+int ixts_info_json(ts_conn *c, ts_series *s, sb *out, ts_err *e);
 
 /* The routines as SQLite functions and the table functions (ts_sql.c,
- * ts_vtab.c). ts_args_series opens the series of arguments (table,
- * column, key); ts_args_window reads arguments a, a+1 (from, to: NULL is
- * open) as a window in storage units; ts_err_mprintf gives the SQLite
+ * ts_vtab.c). ixts_args_series opens the series of arguments (table,
+ * column, key); ixts_args_window reads arguments a, a+1 (from, to: NULL is
+ * open) as a window in storage units; ixts_err_mprintf gives the SQLite
  * error text of *e (sqlite3_free it). */
-int ts_args_series(ts_conn *c, sqlite3_value **argv, ts_series *s, ts_err *e);
-int ts_args_window(const ts_series *s, sqlite3_value **argv, int a, int64_t *lo, int64_t *hi,
-                   ts_err *e);
-char *ts_err_mprintf(const ts_err *e);
-/* Decodes the chunk ts_iter_next_chunk moved to (ts_read.c); its window
+int ixts_args_series(ts_conn *c, sqlite3_value **argv, ts_series *s, ts_err *e);
+int ixts_args_window(const ts_series *s, sqlite3_value **argv, int a, int64_t *lo, int64_t *hi,
+                     ts_err *e);
+char *ixts_err_mprintf(const ts_err *e);
+/* Decodes the chunk ixts_iter_next_chunk moved to (ts_read.c); its window
  * is then dec[k..kend). */
-int ts_iter_decode(ts_iter *it, ts_err *e);
-int ts_register_functions(ts_conn *c);
-int ts_register_vtabs(ts_conn *c);
-const char *ts_load_dir(void);
+int ixts_iter_decode(ts_iter *it, ts_err *e);
+int ixts_register_functions(ts_conn *c);
+int ixts_register_vtabs(ts_conn *c);
+const char *ixts_load_dir(void);
 
 #endif

@@ -39,7 +39,7 @@ static int parse_opts(const char *o, jopts *j, ts_err *e) {
         else if (sscanf(item, "max=%lld", &v) == 1 && v >= 256 && v <= TS_LVARCHAR_MAX)
             j->max = (size_t)v;
         else
-            return ts_fail(e, TS_E_ROUTINE, "Bad option '%s' of oni_ts_read", item);
+            return ixts_fail(e, TS_E_ROUTINE, "Bad option '%s' of oni_ts_read", item);
         o += l;
     }
     return 0;
@@ -48,7 +48,7 @@ static int parse_opts(const char *o, jopts *j, ts_err *e) {
 static void add_time(const ts_series *s, int64_t us, sb *out) {
     char b[TS_TIME_TEXT];
     sb_addc(out, '"');
-    sb_addn(out, b, ts_time_format(us, ts_time_digits(&s->rt, us), b));
+    sb_addn(out, b, ixts_time_format(us, ixts_time_digits(&s->rt, us), b));
     sb_addc(out, '"');
 }
 
@@ -74,7 +74,7 @@ static int jb_room(jbuf *b, size_t need) {
 
 static char *put_i64(char *o, int64_t v) {
     if (v < 0) *o++ = '-';
-    return ts_put_u64(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+    return ixts_put_u64(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
 }
 
 static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
@@ -102,7 +102,7 @@ static char *put_u32(char *o, uint32_t x) {
         memcpy(o + 2, digit_pairs + 2 * (x % 100), 2);
         return o + 4;
     }
-    return ts_put_u64(o, x);
+    return ixts_put_u64(o, x);
 }
 
 /* f as exactly n digits (zeros in front) at o; returns the end. */
@@ -125,15 +125,15 @@ static char *put_scaled(char *o, int64_t v, int sc) {
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     while (sc > 0 && u % 10 == 0)
         u /= 10, sc--;
-    if (!sc) return ts_put_u64(o, u);
+    if (!sc) return ixts_put_u64(o, u);
     if (u > UINT32_MAX || sc > 9) {
         uint64_t p = 1;
         for (int k = 0; k < sc; k++)
             p *= 10;
-        o = ts_put_u64(o, u / p);
+        o = ixts_put_u64(o, u / p);
         *o++ = '.';
         char t[24];
-        char *e = ts_put_u64(t, u % p);
+        char *e = ixts_put_u64(t, u % p);
         int len = (int)(e - t);
         for (int k = len; k < sc; k++)
             *o++ = '0';
@@ -157,9 +157,9 @@ static char *put_val(const ts_iter *it, int m, char *o) {
         if (cv->kind == TS_K_INT) return put_i64(o, cv->i[it->cur_k]);
     }
     ts_val v;
-    ts_iter_val(it, m, &v);
+    ixts_iter_val(it, m, &v);
     sb t = {0};
-    ts_val_text(&it->s->rt.f[m + 1], &v, 1, &t);
+    ixts_val_text(&it->s->rt.f[m + 1], &v, 1, &t);
     size_t n = t.n < JB_VALUE_MAX ? t.n : 0;
     if (n) memcpy(o, t.p, n);
     sb_free(&t);
@@ -195,7 +195,7 @@ static size_t page_bytes(const page *pg, const ts_series *s, int64_t n) {
 
 /* page_bytes without the arrays and the digits of n. */
 static size_t page_base(const page *pg, const ts_series *s, int rows) {
-    size_t tl = 2 + 20 + (size_t)(s->step ? ts_rowtype_fdig(&s->rt) : 6);
+    size_t tl = 2 + 20 + (size_t)(s->step ? ixts_rowtype_fdig(&s->rt) : 6);
     size_t b = strlen("{\"n\":") + strlen(",\"next\":") + tl + 1;
     if (rows) return b + strlen(",\"rows\":[]");
     b += strlen(",\"start\":") + tl;
@@ -302,8 +302,8 @@ static size_t page_names(const ts_series *s) {
     return b;
 }
 
-int ts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char *opts, sb *out,
-                 ts_err *e) {
+int ixts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char *opts, sb *out,
+                   ts_err *e) {
     jopts j;
     if (parse_opts(opts, &j, e)) return -1;
     page pg;
@@ -312,11 +312,11 @@ int ts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char *o
     pg.names = j.rows ? 0 : page_names(s);
     pg.base = page_base(&pg, s, j.rows);
     ts_iter it;
-    int rc = ts_iter_open(&it, c, s, lo, hi, 1, e);
+    int rc = ixts_iter_open(&it, c, s, lo, hi, 1, e);
     int has_next = 0;
     int64_t next = 0;
     while (!rc) {
-        int r = ts_iter_next(&it, e);
+        int r = ixts_iter_next(&it, e);
         if (r < 0) rc = -1;
         if (r <= 0) break;
         if (j.lim && pg.n == j.lim) {
@@ -330,7 +330,7 @@ int ts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char *o
         int gaps = pg.gaps;
         if (!pg.n) pg.start = it.cur_t;
         if (j.rows ? page_add_row(&pg, &it) : page_add_cols(&pg, &it)) {
-            rc = ts_fail(e, TS_E_NOMEM, NULL);
+            rc = ixts_fail(e, TS_E_NOMEM, NULL);
             break;
         }
         if (page_bytes(&pg, s, pg.n + 1) > j.max) {
@@ -341,26 +341,26 @@ int ts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char *o
             has_next = 1;
             next = it.cur_t;
             if (!pg.n)
-                rc = ts_fail(e, TS_E_ROUTINE, "One element does not fit in %zu bytes", j.max);
+                rc = ixts_fail(e, TS_E_ROUTINE, "One element does not fit in %zu bytes", j.max);
             break;
         }
         pg.prev = it.cur_t;
         pg.n++;
     }
-    ts_iter_close(&it);
+    ixts_iter_close(&it);
     if (!rc) page_emit(&pg, s, &j, has_next, next, out);
     page_free(&pg);
-    if (!rc && out->oom) rc = ts_fail(e, TS_E_NOMEM, NULL);
+    if (!rc && out->oom) rc = ixts_fail(e, TS_E_NOMEM, NULL);
     return rc;
 }
 
 /* ---- oni_ts_info --------------------------------------------------------------------- */
 
-int ts_info_json(ts_conn *c, ts_series *s, sb *out, ts_err *e) {
+int ixts_info_json(ts_conn *c, ts_series *s, sb *out, ts_err *e) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(c->h, "SELECT n, data, length(summ) FROM _ixd_ts_chunk WHERE sid = ?1",
                            -1, &st, NULL))
-        return ts_sqlerr(c, sqlite3_errcode(c->h), e);
+        return ixts_sqlerr(c, sqlite3_errcode(c->h), e);
     sqlite3_bind_int64(st, 1, s->sid);
     int64_t chunks = 0, bytes = 0, nchunked = 0;
     double mbytes[TS_MAX_COLS] = {0};
@@ -372,23 +372,23 @@ int ts_info_json(ts_conn *c, ts_series *s, sb *out, ts_err *e) {
         size_t n = (size_t)sqlite3_column_bytes(st, 1);
         bytes += (int64_t)n + sqlite3_column_int64(st, 2);
         ts_colinfo info[TS_MAX_COLS];
-        if (ts_chunk_info(sqlite3_column_blob(st, 1), n, s->rt.nf, info) == TS_OK)
+        if (ixts_chunk_info(sqlite3_column_blob(st, 1), n, s->rt.nf, info) == TS_OK)
             for (int m = 0; m < s->rt.nf; m++) {
                 mbytes[m] += (double)info[m].bytes;
                 if (info[m].codec > 0 && info[m].codec < TS_C_NCODECS) ncodec[m][info[m].codec]++;
             }
     }
     sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) return ts_sqlerr(c, rc, e);
+    if (rc != SQLITE_DONE) return ixts_sqlerr(c, rc, e);
     char ob[TS_TIME_TEXT], iv[64];
-    ts_time_format(s->origin, ts_rowtype_fdig(&s->rt), ob);
+    ixts_time_format(s->origin, ixts_rowtype_fdig(&s->rt), ob);
     sb_printf(out,
               "{\"elements\":%lld,\"chunks\":%lld,\"head\":%lld,\"bytes\":%lld,"
               "\"regular\":%s,\"origin\":\"%s\"",
               (long long)s->n, (long long)chunks, (long long)s->nhead, (long long)bytes,
               s->step ? "true" : "false", ob);
     if (s->step) {
-        ts_interval_format(s->step, iv, sizeof iv);
+        ixts_interval_format(s->step, iv, sizeof iv);
         sb_printf(out, ",\"interval\":\"%s\"", iv);
     }
     sb_add(out, ",\"metrics\":[");
@@ -402,12 +402,12 @@ int ts_info_json(ts_conn *c, ts_series *s, sb *out, ts_err *e) {
         int first = 1;
         for (int k = 1; k < TS_C_NCODECS; k++)
             if (ncodec[m][k]) {
-                sb_printf(out, "%s\"%s\":%lld", first ? "" : ",", ts_codec_name(k),
+                sb_printf(out, "%s\"%s\":%lld", first ? "" : ",", ixts_codec_name(k),
                           (long long)ncodec[m][k]);
                 first = 0;
             }
         sb_add(out, "}}");
     }
     sb_add(out, "]}");
-    return out->oom ? ts_fail(e, TS_E_NOMEM, NULL) : 0;
+    return out->oom ? ixts_fail(e, TS_E_NOMEM, NULL) : 0;
 }

@@ -10,26 +10,26 @@ static int iter_stmt(ts_iter *it, const char *sql, ts_err *e) {
     if (it->st) sqlite3_finalize(it->st);
     it->st = NULL;
     int rc = sqlite3_prepare_v3(it->c->h, sql, -1, 0, &it->st, NULL);
-    if (rc != SQLITE_OK) return ts_sqlerr(it->c, rc, e);
+    if (rc != SQLITE_OK) return ixts_sqlerr(it->c, rc, e);
     sqlite3_bind_int64(it->st, 1, it->s->sid);
     sqlite3_bind_int64(it->st, 2, it->lo);
     sqlite3_bind_int64(it->st, 3, it->hi);
     return 0;
 }
 
-int ts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int cached,
-                 ts_err *e) {
+int ixts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int cached,
+                   ts_err *e) {
     memset(it, 0, sizeof *it);
     it->c = c;
     it->s = s;
     it->lo = lo;
     it->hi = hi;
-    ts_dec_init(&it->own);
+    ixts_dec_init(&it->own);
     it->cached = cached;
     it->dec = cached ? &c->cache.dec : &it->own;
-    it->dec->scaled_lazy = 1; /* ts_iter_val makes the doubles it is asked for */
+    it->dec->scaled_lazy = 1; /* ixts_iter_val makes the doubles it is asked for */
     it->head = calloc(1, sizeof *it->head);
-    if (!it->head) return ts_fail(e, TS_E_NOMEM, NULL);
+    if (!it->head) return ixts_fail(e, TS_E_NOMEM, NULL);
     if (lo > hi) {
         it->phase = 2;
         return 0;
@@ -37,20 +37,20 @@ int ts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi, 
     /* no sealed chunk reaches the window: straight to the head */
     if (s->hi == TS_NO_TIME || lo > s->hi) {
         it->phase = 1;
-        return iter_stmt(it, ts_q_sql(TS_Q_HEAD_GET), e);
+        return iter_stmt(it, ixts_q_sql(TS_Q_HEAD_GET), e);
     }
-    return iter_stmt(it, ts_q_sql(TS_Q_CHUNK_WIN), e);
+    return iter_stmt(it, ixts_q_sql(TS_Q_CHUNK_WIN), e);
 }
 
-void ts_iter_close(ts_iter *it) {
+void ixts_iter_close(ts_iter *it) {
     if (it->st) sqlite3_finalize(it->st);
     it->st = NULL;
-    ts_dec_free(&it->own);
+    ixts_dec_free(&it->own);
     free(it->head);
     it->head = NULL;
 }
 
-int ts_iter_next_chunk(ts_iter *it, ts_err *e) {
+int ixts_iter_next_chunk(ts_iter *it, ts_err *e) {
     while (it->phase == 0) {
         int rc = sqlite3_step(it->st);
         if (rc == SQLITE_ROW) {
@@ -64,9 +64,9 @@ int ts_iter_next_chunk(ts_iter *it, ts_err *e) {
             it->decoded = 0;
             return 1;
         }
-        if (rc != SQLITE_DONE) return ts_sqlerr(it->c, rc, e);
+        if (rc != SQLITE_DONE) return ixts_sqlerr(it->c, rc, e);
         it->phase = 1;
-        if (iter_stmt(it, ts_q_sql(TS_Q_HEAD_GET), e)) return -1;
+        if (iter_stmt(it, ixts_q_sql(TS_Q_HEAD_GET), e)) return -1;
     }
     return 0;
 }
@@ -89,12 +89,12 @@ static uint64_t blob_hash(const uint8_t *p, size_t n) {
 }
 
 /* Decodes the current chunk and finds the window in it. */
-int ts_iter_decode(ts_iter *it, ts_err *e) {
+int ixts_iter_decode(ts_iter *it, ts_err *e) {
     const ts_rowtype *rt = &it->s->rt;
     int kinds[TS_MAX_COLS];
     kinds[0] = TS_K_INT;
     for (int m = 1; m < rt->nf; m++)
-        kinds[m] = ts_field_kind(&rt->f[m]);
+        kinds[m] = ixts_field_kind(&rt->f[m]);
     ts_ccache *cc = &it->c->cache;
     const uint8_t *p = sqlite3_column_blob(it->st, 3);
     size_t n = (size_t)sqlite3_column_bytes(it->st, 3);
@@ -102,9 +102,9 @@ int ts_iter_decode(ts_iter *it, ts_err *e) {
     if (!it->cached || !cc->valid || cc->sid != it->s->sid || cc->t0 != it->t0 || cc->len != n ||
         cc->hash != h) {
         if (it->cached) cc->valid = 0;
-        int rc = ts_chunk_decode(it->dec, p, n, rt->nf, kinds, ~0ull);
-        if (rc == TS_ENOMEM) return ts_fail(e, TS_E_NOMEM, NULL);
-        if (rc != TS_OK) return ts_fail(e, TS_E_ROUTINE, "A chunk of the series is damaged");
+        int rc = ixts_chunk_decode(it->dec, p, n, rt->nf, kinds, ~0ull);
+        if (rc == TS_ENOMEM) return ixts_fail(e, TS_E_NOMEM, NULL);
+        if (rc != TS_OK) return ixts_fail(e, TS_E_ROUTINE, "A chunk of the series is damaged");
         if (it->cached) *cc = (ts_ccache){1, it->s->sid, it->t0, n, h, cc->dec};
     }
     const int64_t *t = it->dec->cols[0].i;
@@ -131,7 +131,7 @@ int ts_iter_decode(ts_iter *it, ts_err *e) {
     return 0;
 }
 
-int ts_iter_next(ts_iter *it, ts_err *e) {
+int ixts_iter_next(ts_iter *it, ts_err *e) {
     for (;;) {
         if (it->phase == 0) {
             if (it->decoded && it->k < it->kend) {
@@ -140,9 +140,9 @@ int ts_iter_next(ts_iter *it, ts_err *e) {
                 it->cur_t = it->dec->cols[0].i[it->cur_k];
                 return 1;
             }
-            int r = ts_iter_next_chunk(it, e);
+            int r = ixts_iter_next_chunk(it, e);
             if (r < 0) return -1;
-            if (r > 0 && ts_iter_decode(it, e)) return -1;
+            if (r > 0 && ixts_iter_decode(it, e)) return -1;
             continue;
         }
         if (it->phase == 1) {
@@ -150,21 +150,21 @@ int ts_iter_next(ts_iter *it, ts_err *e) {
             if (rc == SQLITE_ROW) {
                 ts_elem *el = it->head;
                 el->t = sqlite3_column_int64(it->st, 0);
-                if (ts_elem_unpack(&it->s->rt, sqlite3_column_blob(it->st, 1),
-                                   (size_t)sqlite3_column_bytes(it->st, 1), el))
-                    return ts_fail(e, TS_E_ROUTINE, "A head element of the series is damaged");
+                if (ixts_elem_unpack(&it->s->rt, sqlite3_column_blob(it->st, 1),
+                                     (size_t)sqlite3_column_bytes(it->st, 1), el))
+                    return ixts_fail(e, TS_E_ROUTINE, "A head element of the series is damaged");
                 it->cur_chunk = 0;
                 it->cur_t = el->t;
                 return 1;
             }
-            if (rc != SQLITE_DONE) return ts_sqlerr(it->c, rc, e);
+            if (rc != SQLITE_DONE) return ixts_sqlerr(it->c, rc, e);
             it->phase = 2;
         }
         return 0;
     }
 }
 
-void ts_iter_val(const ts_iter *it, int m, ts_val *v) {
+void ixts_iter_val(const ts_iter *it, int m, ts_val *v) {
     if (!it->cur_chunk) {
         *v = it->head->v[m];
         return;
@@ -173,7 +173,7 @@ void ts_iter_val(const ts_iter *it, int m, ts_val *v) {
     uint32_t k = it->cur_k;
     v->null = cv->null ? cv->null[k] : 0;
     v->i = cv->i ? cv->i[k] : 0;
-    v->d = cv->d ? cv->d[k] : cv->dscale >= 0 ? ts_scaled_double(v->i, cv->dscale, cv->kind) : 0;
+    v->d = cv->d ? cv->d[k] : cv->dscale >= 0 ? ixts_scaled_double(v->i, cv->dscale, cv->kind) : 0;
     v->scale = cv->kind == TS_K_DEC ? (int8_t)cv->scale : 0;
 }
 
@@ -250,15 +250,15 @@ static void summ_metric(const ts_colv *cv, uint32_t n, ixb_wbuf *out) {
     if (cv->kind == TS_K_DEC) ixb_put_u8(out, (uint8_t)cv->scale);
 }
 
-void ts_summ_build(const ts_rowtype *rt, uint32_t n, const ts_colv *cols, ixb_wbuf *out) {
+void ixts_summ_build(const ts_rowtype *rt, uint32_t n, const ts_colv *cols, ixb_wbuf *out) {
     for (int m = 1; m < rt->nf; m++)
         summ_metric(&cols[m], n, out);
 }
 
-int ts_summ_get(const ts_rowtype *rt, const uint8_t *p, size_t n, int m, ts_msum *out) {
+int ixts_summ_get(const ts_rowtype *rt, const uint8_t *p, size_t n, int m, ts_msum *out) {
     size_t at = 0;
     for (int f = 1; f < rt->nf; f++) {
-        int kind = ts_field_kind(&rt->f[f]);
+        int kind = ixts_field_kind(&rt->f[f]);
         size_t sz = 44 + (kind == TS_K_DEC);
         if (at > n || n - at < sz) return -1;
         if (f - 1 == m) {

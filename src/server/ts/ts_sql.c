@@ -33,7 +33,7 @@ static const ts_routine routines[] = {
     {"oni_ts_retain", 4, 4, TS_RET_INT, "_ixd_ts_retain", 1},
 };
 
-const ts_routine *ts_routine_find(const char *name) {
+const ts_routine *ixts_routine_find(const char *name) {
     for (size_t k = 0; k < sizeof routines / sizeof routines[0]; k++)
         if (!strcmp(routines[k].name, name)) return &routines[k];
     return NULL;
@@ -41,24 +41,24 @@ const ts_routine *ts_routine_find(const char *name) {
 
 static char *load_dir;
 
-void ts_set_load_dir(const char *dir) {
+void ixts_set_load_dir(const char *dir) {
     free(load_dir);
     load_dir = dir ? realpath(dir, NULL) : NULL;
 }
 
-const char *ts_load_dir(void) {
+const char *ixts_load_dir(void) {
     return load_dir;
 }
 
 /* ---- arguments and errors ----------------------------------------------------------- */
 
-char *ts_err_mprintf(const ts_err *e) {
+char *ixts_err_mprintf(const ts_err *e) {
     return e->code ? sqlite3_mprintf("ixd:%d:%s", e->code, e->text)
                    : sqlite3_mprintf("%s", e->text);
 }
 
 static void result_err(sqlite3_context *ctx, const ts_err *e) {
-    char *m = ts_err_mprintf(e);
+    char *m = ixts_err_mprintf(e);
     sqlite3_result_error(ctx, m ? m : "out of memory", -1);
     sqlite3_free(m);
     if (!e->code) sqlite3_result_error_code(ctx, e->sqlrc ? e->sqlrc : SQLITE_ERROR);
@@ -67,9 +67,9 @@ static void result_err(sqlite3_context *ctx, const ts_err *e) {
 /* A table or column name argument, lower-cased (Informix names). */
 static int arg_name(sqlite3_value *x, char *buf, const char *what, ts_err *e) {
     const char *s = (const char *)sqlite3_value_text(x);
-    if (!s || !*s) return ts_fail(e, TS_E_ROUTINE, "The %s name is missing", what);
+    if (!s || !*s) return ixts_fail(e, TS_E_ROUTINE, "The %s name is missing", what);
     size_t n = strlen(s);
-    if (n > TS_NAME_MAX) return ts_fail(e, TS_E_ROUTINE, "The %s name is too long", what);
+    if (n > TS_NAME_MAX) return ixts_fail(e, TS_E_ROUTINE, "The %s name is too long", what);
     for (size_t k = 0; k <= n; k++)
         buf[k] = (char)tolower((unsigned char)s[k]);
     return 0;
@@ -79,8 +79,8 @@ static int arg_name(sqlite3_value *x, char *buf, const char *what, ts_err *e) {
 static int arg_time(sqlite3_value *x, int64_t *us, ts_err *e) {
     if (sqlite3_value_type(x) == SQLITE_NULL) return 1;
     const char *s = (const char *)sqlite3_value_text(x);
-    if (!s) return ts_fail(e, TS_E_NOMEM, NULL);
-    return ts_time_parse(s, (size_t)sqlite3_value_bytes(x), us, e);
+    if (!s) return ixts_fail(e, TS_E_NOMEM, NULL);
+    return ixts_time_parse(s, (size_t)sqlite3_value_bytes(x), us, e);
 }
 
 /* Write options: "dup=replace" (default) or "dup=error". */
@@ -96,7 +96,7 @@ static int arg_dup(int argc, sqlite3_value **argv, int at, int *dup, ts_err *e) 
         *dup = TS_DUP_ERROR;
         return 0;
     }
-    return ts_fail(e, TS_E_ROUTINE, "Bad write option '%.60s' (dup=replace or dup=error)", o);
+    return ixts_fail(e, TS_E_ROUTINE, "Bad write option '%.60s' (dup=replace or dup=error)", o);
 }
 
 /* The series named by (table, column, key) arguments argv[0..2], which
@@ -116,7 +116,7 @@ static void scache_stamp(ts_conn *c, uint64_t *gen, unsigned *dver, int64_t *cha
     *ac = sqlite3_get_autocommit(c->h);
 }
 
-void ts_scache_put(ts_conn *c, const ts_series *s, sqlite3_value *key) {
+void ixts_scache_put(ts_conn *c, const ts_series *s, sqlite3_value *key) {
     ts_scache *sc = &c->sc;
     sc->valid = 0;
     int kt = sqlite3_value_type(key);
@@ -159,22 +159,22 @@ static int scache_get(ts_conn *c, const char *tab, const char *col, sqlite3_valu
     return 1;
 }
 
-int ts_args_series(ts_conn *c, sqlite3_value **argv, ts_series *s, ts_err *e) {
+int ixts_args_series(ts_conn *c, sqlite3_value **argv, ts_series *s, ts_err *e) {
     char tab[TS_NAME_MAX + 1], col[TS_NAME_MAX + 1];
     if (arg_name(argv[0], tab, "table", e) || arg_name(argv[1], col, "column", e)) return -1;
     if (scache_get(c, tab, col, argv[2], s)) return 0;
-    int r = ts_series_open(c, tab, col, argv[2], s, e);
+    int r = ixts_series_open(c, tab, col, argv[2], s, e);
     if (r == 0) {
         const char *k = (const char *)sqlite3_value_text(argv[2]);
-        return ts_fail(e, TS_E_ROUTINE, "%s.%s has no series for key %.40s", tab, col,
-                       k ? k : "NULL");
+        return ixts_fail(e, TS_E_ROUTINE, "%s.%s has no series for key %.40s", tab, col,
+                         k ? k : "NULL");
     }
     return r < 0 ? -1 : 0;
 }
 
 /* The window [from, to] of arguments argv[a], argv[a+1] in storage units. */
-int ts_args_window(const ts_series *s, sqlite3_value **argv, int a, int64_t *lo, int64_t *hi,
-                   ts_err *e) {
+int ixts_args_window(const ts_series *s, sqlite3_value **argv, int a, int64_t *lo, int64_t *hi,
+                     ts_err *e) {
     int64_t f, t;
     int rf = arg_time(argv[a], &f, e), rt = arg_time(argv[a + 1], &t, e);
     if (rf < 0 || rt < 0) return -1;
@@ -193,11 +193,11 @@ int ts_args_window(const ts_series *s, sqlite3_value **argv, int a, int64_t *lo,
 /* ---- savepoints --------------------------------------------------------------------- */
 
 static int sp_run(ts_conn *c, int q, ts_err *e) {
-    sqlite3_stmt *st = ts_q(c, q, e);
+    sqlite3_stmt *st = ixts_q(c, q, e);
     if (!st) return -1;
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : ts_sqlerr(c, rc, e);
+    return rc == SQLITE_DONE ? 0 : ixts_sqlerr(c, rc, e);
 }
 
 static int sp_begin(ts_conn *c, ts_err *e) {
@@ -227,14 +227,14 @@ static ts_conn *conn_of(sqlite3_context *ctx) {
 static int row_stmt(ts_conn *c, const char *sql, const sval *key, const char *text, ts_err *e) {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(c->h, sql, -1, &st, NULL);
-    if (rc) return ts_sqlerr(c, rc, e);
+    if (rc) return ixts_sqlerr(c, rc, e);
     sval_bind_static(key, st, 1);
     if (text) sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
     int found = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
         found++;
     if (rc != SQLITE_DONE) {
-        ts_sqlerr(c, rc, e);
+        ixts_sqlerr(c, rc, e);
         sqlite3_finalize(st);
         return -1;
     }
@@ -248,29 +248,29 @@ static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
     ts_series s;
     int keycode;
     if (arg_name(argv[0], tab, "table", e) || arg_name(argv[1], col, "column", e)) return -1;
-    if (ts_column_open(c, tab, col, &s.rt, keycol, &keycode, e)) return -1;
+    if (ixts_column_open(c, tab, col, &s.rt, keycol, &keycode, e)) return -1;
     int64_t origin, step = 0;
     int r = arg_time(argv[3], &origin, e);
-    if (r) return r < 0 ? -1 : ts_fail(e, TS_E_ROUTINE, "The origin of a series is required");
+    if (r) return r < 0 ? -1 : ixts_fail(e, TS_E_ROUTINE, "The origin of a series is required");
     if (sqlite3_value_type(argv[4]) != SQLITE_NULL) {
         const char *iv = (const char *)sqlite3_value_text(argv[4]);
-        if (ts_interval_parse(iv ? iv : "", iv ? strlen(iv) : 0, &step, e)) return -1;
+        if (ixts_interval_parse(iv ? iv : "", iv ? strlen(iv) : 0, &step, e)) return -1;
     }
     sval k;
-    if (ts_key_convert(argv[2], keycode, &k, e)) return -1;
-    r = ts_series_lookup(c, tab, col, &s.rt, &k, &s, e);
+    if (ixts_key_convert(argv[2], keycode, &k, e)) return -1;
+    r = ixts_series_lookup(c, tab, col, &s.rt, &k, &s, e);
     if (r != 0) {
         sval_free(&k);
         if (r < 0) return -1;
         if (s.origin == origin && s.step == step) return 0;
-        return ts_fail(e, TS_E_ROUTINE, "The series exists with another origin or interval");
+        return ixts_fail(e, TS_E_ROUTINE, "The series exists with another origin or interval");
     }
     sb q = {0}, hdr = {0};
     char ob[TS_TIME_TEXT], ivb[64];
-    ts_time_format(origin, ts_rowtype_fdig(&s.rt), ob);
+    ixts_time_format(origin, ixts_rowtype_fdig(&s.rt), ob);
     sb_printf(&hdr, "origin(%s), ", ob);
     if (step) {
-        ts_interval_format(step, ivb, sizeof ivb);
+        ixts_interval_format(step, ivb, sizeof ivb);
         sb_printf(&hdr, "interval(%s), regular", ivb);
     } else
         sb_add(&hdr, "irregular");
@@ -280,7 +280,7 @@ static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
     sb_add(&q, " WHERE ");
     sb_ident(&q, keycol);
     sb_add(&q, " = ?1");
-    int rc = q.oom ? ts_fail(e, TS_E_NOMEM, NULL) : row_stmt(c, q.p, &k, NULL, e);
+    int rc = q.oom ? ixts_fail(e, TS_E_NOMEM, NULL) : row_stmt(c, q.p, &k, NULL, e);
     if (rc == 0) {
         sb_free(&q);
         sb_add(&q, "INSERT INTO ");
@@ -288,7 +288,7 @@ static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
         sb_addc(&q, '(');
         sb_ident(&q, keycol);
         sb_add(&q, ") VALUES(?1)");
-        rc = q.oom ? ts_fail(e, TS_E_NOMEM, NULL) : row_stmt(c, q.p, &k, NULL, e);
+        rc = q.oom ? ixts_fail(e, TS_E_NOMEM, NULL) : row_stmt(c, q.p, &k, NULL, e);
     }
     if (rc > 0) {
         sb_free(&q);
@@ -299,7 +299,7 @@ static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
         sb_add(&q, " = ?2 WHERE ");
         sb_ident(&q, keycol);
         sb_add(&q, " = ?1");
-        rc = q.oom || hdr.oom ? ts_fail(e, TS_E_NOMEM, NULL) : row_stmt(c, q.p, &k, hdr.p, e);
+        rc = q.oom || hdr.oom ? ixts_fail(e, TS_E_NOMEM, NULL) : row_stmt(c, q.p, &k, hdr.p, e);
     }
     if (rc > 0) {
         sqlite3_stmt *st;
@@ -316,7 +316,7 @@ static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
             rc = sqlite3_step(st);
             sqlite3_finalize(st);
         }
-        rc = rc == SQLITE_DONE ? 1 : ts_sqlerr(c, rc, e);
+        rc = rc == SQLITE_DONE ? 1 : ixts_sqlerr(c, rc, e);
     }
     sb_free(&q);
     sb_free(&hdr);
@@ -339,9 +339,9 @@ static void f_create(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 /* Parses one element line into a new slot of els, in storage units. */
 static int add_elem(const ts_series *s, ts_els *els, const char *line, size_t n, ts_err *e) {
-    ts_elem *el = ts_els_push(els);
-    if (!el) return ts_fail(e, TS_E_NOMEM, NULL);
-    if (ts_elem_parse(&s->rt, line, n, el, e) || ts_slot(s, el->t, &el->t, e)) {
+    ts_elem *el = ixts_els_push(els);
+    if (!el) return ixts_fail(e, TS_E_NOMEM, NULL);
+    if (ixts_elem_parse(&s->rt, line, n, el, e) || ixts_slot(s, el->t, &el->t, e)) {
         els->n--;
         return -1;
     }
@@ -365,8 +365,8 @@ static int parse_lines(const ts_series *s, const char *text, size_t n, ts_els *e
         if (k < len && add_elem(s, els, text + at, len, e)) {
             char why[sizeof e->text];
             snprintf(why, sizeof why, "%s", e->text[0] ? e->text : ixd_errtext(e->code));
-            return ts_fail(e, e->code == TS_E_UNIQUE ? e->code : TS_E_ROUTINE, "line %lld: %s",
-                           (long long)line, why);
+            return ixts_fail(e, e->code == TS_E_UNIQUE ? e->code : TS_E_ROUTINE, "line %lld: %s",
+                             (long long)line, why);
         }
         at = end + 1;
     }
@@ -379,30 +379,30 @@ static void f_write(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     ts_err e = {0};
     ts_series s;
     int dup;
-    if (ts_args_series(c, argv, &s, &e) || arg_dup(argc, argv, 4, &dup, &e))
+    if (ixts_args_series(c, argv, &s, &e) || arg_dup(argc, argv, 4, &dup, &e))
         return result_err(ctx, &e);
     const char *text = sqlite3_value_type(argv[3]) == SQLITE_BLOB
                            ? (const char *)sqlite3_value_blob(argv[3])
                            : (const char *)sqlite3_value_text(argv[3]);
     size_t n = (size_t)sqlite3_value_bytes(argv[3]);
     if (sqlite3_value_type(argv[3]) == SQLITE_NULL) {
-        ts_fail(&e, TS_E_ROUTINE, "The element is NULL");
+        ixts_fail(&e, TS_E_ROUTINE, "The element is NULL");
         return result_err(ctx, &e);
     }
     ts_els els;
-    ts_els_init(&els, s.rt.nf);
+    ixts_els_init(&els, s.rt.nf);
     int rc = parse_lines(&s, text ? text : "", text ? n : 0, &els, &e);
     int64_t written = (int64_t)els.n;
     if (!rc) {
         rc = sp_begin(c, &e);
-        if (!rc) rc = sp_end(c, ts_write(c, &s, &els, dup, &e) == 0, &e);
+        if (!rc) rc = sp_end(c, ixts_write(c, &s, &els, dup, &e) == 0, &e);
     }
-    ts_els_free(&els);
+    ixts_els_free(&els);
     if (rc) {
         c->sc.valid = 0;
         return result_err(ctx, &e);
     }
-    ts_scache_put(c, &s, argv[2]);
+    ixts_scache_put(c, &s, argv[2]);
     sqlite3_result_int64(ctx, written);
 }
 
@@ -411,34 +411,34 @@ static void f_write(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 /* Opens path under the load directory (no absolute path, no "..", and no
  * symbolic link leading out of it). */
 static FILE *open_confined(const char *path, ts_err *e) {
-    const char *dir = ts_load_dir();
+    const char *dir = ixts_load_dir();
     if (!dir) {
-        ts_fail(e, TS_E_ROUTINE, "oni_ts_write_file is disabled: ixd runs without --load-dir");
+        ixts_fail(e, TS_E_ROUTINE, "oni_ts_write_file is disabled: ixd runs without --load-dir");
         return NULL;
     }
     if (!*path || path[0] == '/' || strstr(path, "..")) {
-        ts_fail(e, TS_E_ROUTINE, "Path '%.80s' is outside the load directory", path);
+        ixts_fail(e, TS_E_ROUTINE, "Path '%.80s' is outside the load directory", path);
         return NULL;
     }
     char full[PATH_MAX];
     if (snprintf(full, sizeof full, "%s/%s", dir, path) >= (int)sizeof full) {
-        ts_fail(e, TS_E_ROUTINE, "Path '%.80s' is too long", path);
+        ixts_fail(e, TS_E_ROUTINE, "Path '%.80s' is too long", path);
         return NULL;
     }
     char *real = realpath(full, NULL);
     size_t dl = strlen(dir);
     if (!real) {
-        ts_fail(e, TS_E_ROUTINE, "Cannot open '%.80s': %s", path, strerror(errno));
+        ixts_fail(e, TS_E_ROUTINE, "Cannot open '%.80s': %s", path, strerror(errno));
         return NULL;
     }
     if (strncmp(real, dir, dl) || real[dl] != '/') {
         free(real);
-        ts_fail(e, TS_E_ROUTINE, "Path '%.80s' is outside the load directory", path);
+        ixts_fail(e, TS_E_ROUTINE, "Path '%.80s' is outside the load directory", path);
         return NULL;
     }
     FILE *f = fopen(real, "r");
     free(real);
-    if (!f) ts_fail(e, TS_E_ROUTINE, "Cannot open '%.80s': %s", path, strerror(errno));
+    if (!f) ixts_fail(e, TS_E_ROUTINE, "Cannot open '%.80s': %s", path, strerror(errno));
     return f;
 }
 
@@ -458,7 +458,7 @@ typedef struct loader {
 static int loader_flush(loader *L, ts_err *e) {
     if (!L->els.n) return 0;
     L->written += (int64_t)L->els.n;
-    int rc = ts_write(L->c, &L->s, &L->els, L->dup, e);
+    int rc = ixts_write(L->c, &L->s, &L->els, L->dup, e);
     L->els.n = 0;
     return rc;
 }
@@ -466,24 +466,24 @@ static int loader_flush(loader *L, ts_err *e) {
 /* One line "key|timestamp|v1|...|". */
 static int loader_line(loader *L, const char *p, size_t n, ts_err *e) {
     const char *bar = memchr(p, '|', n);
-    if (!bar) return ts_fail(e, TS_E_ROUTINE, "No '|' after the key");
+    if (!bar) return ixts_fail(e, TS_E_ROUTINE, "No '|' after the key");
     size_t kl = (size_t)(bar - p);
-    if (kl >= sizeof L->key) return ts_fail(e, TS_E_ROUTINE, "Key too long");
+    if (kl >= sizeof L->key) return ixts_fail(e, TS_E_ROUTINE, "Key too long");
     if (L->els.sz == 0 || strncmp(L->key, p, kl) || L->key[kl]) {
         if (loader_flush(L, e)) return -1;
         memcpy(L->key, p, kl);
         L->key[kl] = 0;
         sval k;
         int rc = ixs_text_to_sval(ixs_t_default(L->keycode), L->key, kl, &k);
-        if (rc < 0) return ts_fail(e, rc, NULL);
-        int r = ts_series_lookup(L->c, L->tab, L->col, &L->rt, &k, &L->s, e);
+        if (rc < 0) return ixts_fail(e, rc, NULL);
+        int r = ixts_series_lookup(L->c, L->tab, L->col, &L->rt, &k, &L->s, e);
         sval_free(&k);
         if (r < 0) return -1;
         if (!r)
-            return ts_fail(e, TS_E_ROUTINE, "%s.%s has no series for key %s", L->tab, L->col,
-                           L->key);
-        ts_els_free(&L->els);
-        ts_els_init(&L->els, L->rt.nf);
+            return ixts_fail(e, TS_E_ROUTINE, "%s.%s has no series for key %s", L->tab, L->col,
+                             L->key);
+        ixts_els_free(&L->els);
+        ixts_els_init(&L->els, L->rt.nf);
     }
     return add_elem(&L->s, &L->els, bar + 1, n - kl - 1, e);
 }
@@ -503,11 +503,11 @@ static int load_file(loader *L, FILE *f, ts_err *e) {
         if (loader_line(L, line, n, e)) {
             char why[sizeof e->text];
             snprintf(why, sizeof why, "%s", e->text[0] ? e->text : ixd_errtext(e->code));
-            rc = ts_fail(e, TS_E_ROUTINE, "line %lld: %s", (long long)no, why);
+            rc = ixts_fail(e, TS_E_ROUTINE, "line %lld: %s", (long long)no, why);
         }
     }
     free(line);
-    if (!rc && ferror(f)) rc = ts_fail(e, TS_E_ROUTINE, "Read error: %s", strerror(errno));
+    if (!rc && ferror(f)) rc = ixts_fail(e, TS_E_ROUTINE, "Read error: %s", strerror(errno));
     if (!rc) rc = loader_flush(L, e);
     return rc;
 }
@@ -523,13 +523,13 @@ static void f_write_file(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     FILE *f = NULL;
     int rc = arg_name(argv[0], L->tab, "table", &e) || arg_name(argv[1], L->col, "column", &e) ||
              arg_dup(argc, argv, 3, &L->dup, &e) ||
-             ts_column_open(c, L->tab, L->col, &L->rt, NULL, &L->keycode, &e);
+             ixts_column_open(c, L->tab, L->col, &L->rt, NULL, &L->keycode, &e);
     if (!rc && !(f = open_confined(path ? path : "", &e))) rc = -1;
     if (!rc) rc = sp_begin(c, &e);
     if (!rc) rc = sp_end(c, load_file(L, f, &e) == 0, &e);
     if (f) fclose(f);
     int64_t written = L->written;
-    ts_els_free(&L->els);
+    ixts_els_free(&L->els);
     free(L);
     if (rc) return result_err(ctx, &e);
     sqlite3_result_int64(ctx, written);
@@ -542,15 +542,15 @@ static void f_read(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     ts_err e = {0};
     ts_series s;
     int64_t lo, hi;
-    if (ts_args_series(c, argv, &s, &e) || ts_args_window(&s, argv, 3, &lo, &hi, &e))
+    if (ixts_args_series(c, argv, &s, &e) || ixts_args_window(&s, argv, 3, &lo, &hi, &e))
         return result_err(ctx, &e);
     const char *opts = argc > 5 ? (const char *)sqlite3_value_text(argv[5]) : NULL;
     sb out = {0};
-    if (ts_json_page(c, &s, lo, hi, opts, &out, &e)) {
+    if (ixts_json_page(c, &s, lo, hi, opts, &out, &e)) {
         sb_free(&out);
         return result_err(ctx, &e);
     }
-    ts_scache_put(c, &s, argv[2]);
+    ixts_scache_put(c, &s, argv[2]);
     sqlite3_result_text(ctx, out.p, (int)out.n, free);
 }
 
@@ -560,11 +560,11 @@ static void f_delete(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     ts_err e = {0};
     ts_series s;
     int64_t lo, hi, n = 0;
-    if (ts_args_series(c, argv, &s, &e) || ts_args_window(&s, argv, 3, &lo, &hi, &e) ||
+    if (ixts_args_series(c, argv, &s, &e) || ixts_args_window(&s, argv, 3, &lo, &hi, &e) ||
         sp_begin(c, &e))
         return result_err(ctx, &e);
     c->sc.valid = 0;
-    if (sp_end(c, ts_delete(c, &s, lo, hi, &n, &e) == 0, &e)) return result_err(ctx, &e);
+    if (sp_end(c, ixts_delete(c, &s, lo, hi, &n, &e) == 0, &e)) return result_err(ctx, &e);
     sqlite3_result_int64(ctx, n);
 }
 
@@ -574,14 +574,14 @@ static void f_last(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     ts_err e = {0};
     ts_series s;
     ts_elem el;
-    if (ts_args_series(c, argv, &s, &e)) return result_err(ctx, &e);
-    int r = ts_last(c, &s, &el, &e);
+    if (ixts_args_series(c, argv, &s, &e)) return result_err(ctx, &e);
+    int r = ixts_last(c, &s, &el, &e);
     if (r < 0) return result_err(ctx, &e);
-    ts_scache_put(c, &s, argv[2]);
+    ixts_scache_put(c, &s, argv[2]);
     if (!r) return sqlite3_result_null(ctx);
     el.t = ts_time_of(&s, el.t);
     sb out = {0};
-    ts_elem_text(&s.rt, &el, &out);
+    ixts_elem_text(&s.rt, &el, &out);
     if (out.oom) return sqlite3_result_error_nomem(ctx);
     sqlite3_result_text(ctx, out.p, (int)out.n, free);
 }
@@ -591,9 +591,9 @@ static void f_info(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     ts_conn *c = conn_of(ctx);
     ts_err e = {0};
     ts_series s;
-    if (ts_args_series(c, argv, &s, &e)) return result_err(ctx, &e);
+    if (ixts_args_series(c, argv, &s, &e)) return result_err(ctx, &e);
     sb out = {0};
-    if (ts_info_json(c, &s, &out, &e)) {
+    if (ixts_info_json(c, &s, &out, &e)) {
         sb_free(&out);
         return result_err(ctx, &e);
     }
@@ -612,7 +612,7 @@ static void f_retain(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         return result_err(ctx, &e);
     int r = arg_time(argv[3], &cut, &e);
     if (r) {
-        if (r > 0) ts_fail(&e, TS_E_ROUTINE, "The cut-off of oni_ts_retain is NULL");
+        if (r > 0) ixts_fail(&e, TS_E_ROUTINE, "The cut-off of oni_ts_retain is NULL");
         return result_err(ctx, &e);
     }
     /* the keys: the one given, or every series of the column */
@@ -620,7 +620,7 @@ static void f_retain(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     int rc = sqlite3_prepare_v2(c->h, "SELECT key FROM _ixd_ts_series WHERE tab = ?1 AND col = ?2",
                                 -1, &keys, NULL);
     if (rc) {
-        ts_sqlerr(c, rc, &e);
+        ixts_sqlerr(c, rc, &e);
         return result_err(ctx, &e);
     }
     sqlite3_bind_text(keys, 1, tab, -1, SQLITE_STATIC);
@@ -633,18 +633,18 @@ static void f_retain(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
             int sr = sqlite3_step(keys);
             if (sr == SQLITE_DONE) break;
             if (sr != SQLITE_ROW) {
-                ok = ts_sqlerr(c, sr, &e) == 0;
+                ok = ixts_sqlerr(c, sr, &e) == 0;
                 break;
             }
             key = sqlite3_column_value(keys, 0);
         }
         ts_series s;
         int64_t lo, n = 0;
-        int f = ts_series_open(c, tab, col, key, &s, &e);
+        int f = ixts_series_open(c, tab, col, key, &s, &e);
         if (f < 0) ok = 0;
         /* chunks whose last element is before cut: t1 < lo */
         lo = !s.step ? cut : cut <= s.origin ? 0 : (cut - s.origin + s.step - 1) / s.step;
-        if (f > 0 && ok && ts_retain(c, &s, lo, &n, &e)) ok = 0;
+        if (f > 0 && ok && ixts_retain(c, &s, lo, &n, &e)) ok = 0;
         total += n;
         if (one) break;
     }
@@ -655,7 +655,7 @@ static void f_retain(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 /* ---- commit -------------------------------------------------------------------------- */
 
-void ts_touch(ts_conn *c, const ts_series *s) {
+void ixts_touch(ts_conn *c, const ts_series *s) {
     for (int k = 0; k < c->ntouched; k++)
         if (c->touched[k].sid == s->sid) return;
     if (c->ntouched == TS_TOUCHED_MAX) return; /* sealed later, when full or by a batch */
@@ -665,13 +665,13 @@ void ts_touch(ts_conn *c, const ts_series *s) {
     t->sid = s->sid;
 }
 
-void ts_txn_end(ixd_db *db) {
+void ixts_txn_end(ixd_db *db) {
     if (!db->ts) return;
     db->ts->ntouched = 0;
     db->ts->sc.valid = 0;
 }
 
-void ts_before_commit(ixd_db *db) {
+void ixts_before_commit(ixd_db *db) {
     ts_conn *c = db->ts;
     if (!c) return;
     c->sc.valid = 0; /* sealing changes the series */
@@ -692,8 +692,8 @@ void ts_before_commit(ixd_db *db) {
             break;
         sqlite3_bind_int64(st, 1, t->sid);
         if (sqlite3_step(st) == SQLITE_ROW &&
-            ts_series_open(c, t->tab, t->col, sqlite3_column_value(st, 0), &s, &e) > 0)
-            ok = ts_seal(c, &s, &e) == 0;
+            ixts_series_open(c, t->tab, t->col, sqlite3_column_value(st, 0), &s, &e) > 0)
+            ok = ixts_seal(c, &s, &e) == 0;
         sqlite3_finalize(st);
     }
     sp_end(c, ok, &e);
@@ -702,7 +702,7 @@ void ts_before_commit(ixd_db *db) {
 
 /* ---- registration --------------------------------------------------------------------- */
 
-int ts_register_functions(ts_conn *c) {
+int ixts_register_functions(ts_conn *c) {
     static const struct {
         const char *name;
         int nargs;
@@ -729,26 +729,26 @@ int ts_register_functions(ts_conn *c) {
     return rc;
 }
 
-int ts_register(ixd_db *db, sqlite3 *h) {
+int ixts_register(ixd_db *db, sqlite3 *h) {
     ts_conn *c = calloc(1, sizeof *c);
     if (!c) return SQLITE_NOMEM;
     c->db = db;
     c->h = h;
-    ts_dec_init(&c->dec);
-    ts_dec_init(&c->cache.dec);
+    ixts_dec_init(&c->dec);
+    ixts_dec_init(&c->cache.dec);
     db->ts = c;
-    int rc = ts_register_functions(c);
-    if (rc == SQLITE_OK) rc = ts_register_vtabs(c);
+    int rc = ixts_register_functions(c);
+    if (rc == SQLITE_OK) rc = ixts_register_vtabs(c);
     return rc;
 }
 
-void ts_close(ixd_db *db) {
+void ixts_close(ixd_db *db) {
     ts_conn *c = db->ts;
     if (!c) return;
     for (int q = 0; q < TS_NQ; q++)
         if (c->q[q]) sqlite3_finalize(c->q[q]);
-    ts_dec_free(&c->dec);
-    ts_dec_free(&c->cache.dec);
+    ixts_dec_free(&c->dec);
+    ixts_dec_free(&c->cache.dec);
     free(c);
     db->ts = NULL;
 }

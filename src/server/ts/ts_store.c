@@ -7,11 +7,11 @@
  *       counts, the last t of the sealed chunks (hi) and of the series
  *       (last) with the packed last element (lastv: oni_ts_last in O(1)).
  *   _ixd_ts_chunk(sid, t0, t1, n, data, summ)   PRIMARY KEY (sid, t0)
- *       sealed chunks: ts_chunk_encode blob of n elements t0..t1 and the
- *       per-metric summaries (ts_summ_build). Chunks of a series never
+ *       sealed chunks: ixts_chunk_encode blob of n elements t0..t1 and the
+ *       per-metric summaries (ixts_summ_build). Chunks of a series never
  *       overlap in time.
  *   _ixd_ts_head(sid, t, v)   PRIMARY KEY (sid, t), WITHOUT ROWID
- *       the open head: elements after hi, uncompressed (ts_elem_pack).
+ *       the open head: elements after hi, uncompressed (ixts_elem_pack).
  *
  * Writes: elements after hi go to the head; when the head reaches
  * TS_CHUNK_MAX elements, TS_CHUNK_MAX of them are sealed into a chunk. A
@@ -63,17 +63,17 @@ static const char *const qsql[TS_NQ] = {
     [TS_Q_ROLLBACK] = "ROLLBACK TO _ixd_ts",
 };
 
-const char *ts_q_sql(int q) {
+const char *ixts_q_sql(int q) {
     return qsql[q];
 }
 
-sqlite3_stmt *ts_q(ts_conn *c, int q, ts_err *e) {
+sqlite3_stmt *ixts_q(ts_conn *c, int q, ts_err *e) {
     if (!c->q[q]) {
         int rc = sqlite3_prepare_v3(c->h, qsql[q], -1, SQLITE_PREPARE_PERSISTENT, &c->q[q], NULL);
         if (rc != SQLITE_OK) {
             c->q[q] = NULL;
             /* no TimeSeries tables yet: nothing was ever made here */
-            ts_sqlerr(c, rc, e);
+            ixts_sqlerr(c, rc, e);
             return NULL;
         }
     } else {
@@ -83,11 +83,11 @@ sqlite3_stmt *ts_q(ts_conn *c, int q, ts_err *e) {
     return c->q[q];
 }
 
-int ts_sqlerr(ts_conn *c, int rc, ts_err *e) {
+int ixts_sqlerr(ts_conn *c, int rc, ts_err *e) {
     const char *msg = sqlite3_errmsg(c->h);
     if (!strncmp(msg, "no such table: _ixd_", 20))
-        return ts_fail(e, TS_E_ROUTINE, "No TIMESERIES column exists in this database");
-    if (rc == SQLITE_NOMEM) return ts_fail(e, TS_E_NOMEM, NULL);
+        return ixts_fail(e, TS_E_ROUTINE, "No TIMESERIES column exists in this database");
+    if (rc == SQLITE_NOMEM) return ixts_fail(e, TS_E_NOMEM, NULL);
     /* the engine maps SQLite's own failures (locks, full disk): see ts_sql.c */
     e->code = 0;
     e->sqlrc = rc;
@@ -99,7 +99,7 @@ int ts_sqlerr(ts_conn *c, int rc, ts_err *e) {
 static int step_done(ts_conn *c, sqlite3_stmt *st, ts_err *e) {
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : ts_sqlerr(c, rc, e);
+    return rc == SQLITE_DONE ? 0 : ixts_sqlerr(c, rc, e);
 }
 
 /* ---- row types and columns ------------------------------------------------------ */
@@ -137,7 +137,7 @@ static int fields_parse(const char *s, ts_rowtype *rt) {
     return rt->nf >= 2 ? 0 : -1;
 }
 
-int ts_rowtype_load(sqlite3 *h, const char *name, ts_rowtype *out) {
+int ixts_rowtype_load(sqlite3 *h, const char *name, ts_rowtype *out) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(h, "SELECT fields FROM _ixd_rowtypes WHERE name = ?1", -1, &st, NULL))
         return 0; /* no row types here */
@@ -152,17 +152,17 @@ int ts_rowtype_load(sqlite3 *h, const char *name, ts_rowtype *out) {
     return found;
 }
 
-int ts_column_open(ts_conn *c, const char *tab, const char *col, ts_rowtype *rt, char *keycol,
-                   int *keycode, ts_err *e) {
-    sqlite3_stmt *st = ts_q(c, TS_Q_COLUMN, e);
+int ixts_column_open(ts_conn *c, const char *tab, const char *col, ts_rowtype *rt, char *keycol,
+                     int *keycode, ts_err *e) {
+    sqlite3_stmt *st = ixts_q(c, TS_Q_COLUMN, e);
     if (!st) return -1;
     sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) {
         sqlite3_reset(st);
-        if (rc != SQLITE_DONE) return ts_sqlerr(c, rc, e);
-        return ts_fail(e, TS_E_ROUTINE, "%s.%s is not a TIMESERIES column", tab, col);
+        if (rc != SQLITE_DONE) return ixts_sqlerr(c, rc, e);
+        return ixts_fail(e, TS_E_ROUTINE, "%s.%s is not a TIMESERIES column", tab, col);
     }
     char rtname[TS_NAME_MAX + 1];
     snprintf(rtname, sizeof rtname, "%s", (const char *)sqlite3_column_text(st, 0));
@@ -170,15 +170,15 @@ int ts_column_open(ts_conn *c, const char *tab, const char *col, ts_rowtype *rt,
     if (keycode) *keycode = sqlite3_column_int(st, 2);
     int ok = fields_parse((const char *)sqlite3_column_text(st, 3), rt) == 0;
     sqlite3_reset(st);
-    if (!ok) return ts_fail(e, TS_E_ROUTINE, "Row type %s of %s.%s is missing", rtname, tab, col);
+    if (!ok) return ixts_fail(e, TS_E_ROUTINE, "Row type %s of %s.%s is missing", rtname, tab, col);
     snprintf(rt->name, sizeof rt->name, "%s", rtname);
     return 0;
 }
 
-int ts_key_convert(sqlite3_value *x, int keycode, sval *out, ts_err *e) {
+int ixts_key_convert(sqlite3_value *x, int keycode, sval *out, ts_err *e) {
     memset(out, 0, sizeof *out);
     int vt = sqlite3_value_type(x);
-    if (vt == SQLITE_NULL) return ts_fail(e, TS_E_ROUTINE, "The series key is NULL");
+    if (vt == SQLITE_NULL) return ixts_fail(e, TS_E_ROUTINE, "The series key is NULL");
     if (vt == SQLITE_INTEGER && ixs_is_int(keycode)) {
         out->kind = SQLITE_INTEGER;
         out->i = sqlite3_value_int64(x);
@@ -191,13 +191,13 @@ int ts_key_convert(sqlite3_value *x, int keycode, sval *out, ts_err *e) {
     const char *s = (const char *)sqlite3_value_text(x);
     int n = sqlite3_value_bytes(x);
     int rc = ixs_text_to_sval(ixs_t_default(keycode), s ? s : "", (size_t)n, out);
-    if (rc < 0) return ts_fail(e, rc, NULL);
+    if (rc < 0) return ixts_fail(e, rc, NULL);
     return 0;
 }
 
-int ts_series_lookup(ts_conn *c, const char *tab, const char *col, const ts_rowtype *rt,
-                     const sval *key, ts_series *s, ts_err *e) {
-    sqlite3_stmt *st = ts_q(c, TS_Q_SERIES, e);
+int ixts_series_lookup(ts_conn *c, const char *tab, const char *col, const ts_rowtype *rt,
+                       const sval *key, ts_series *s, ts_err *e) {
+    sqlite3_stmt *st = ixts_q(c, TS_Q_SERIES, e);
     if (!st) return -1;
     sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
@@ -220,30 +220,31 @@ int ts_series_lookup(ts_conn *c, const char *tab, const char *col, const ts_rowt
     }
     sqlite3_reset(st);
     if (rc == SQLITE_ROW) return 1;
-    return rc == SQLITE_DONE ? 0 : ts_sqlerr(c, rc, e);
+    return rc == SQLITE_DONE ? 0 : ixts_sqlerr(c, rc, e);
 }
 
-int ts_series_open(ts_conn *c, const char *tab, const char *col, sqlite3_value *key, ts_series *s,
-                   ts_err *e) {
+int ixts_series_open(ts_conn *c, const char *tab, const char *col, sqlite3_value *key, ts_series *s,
+                     ts_err *e) {
     int keycode;
-    if (ts_column_open(c, tab, col, &s->rt, NULL, &keycode, e)) return -1;
+    if (ixts_column_open(c, tab, col, &s->rt, NULL, &keycode, e)) return -1;
     sval k;
-    if (ts_key_convert(key, keycode, &k, e)) return -1;
-    int r = ts_series_lookup(c, tab, col, &s->rt, &k, s, e);
+    if (ixts_key_convert(key, keycode, &k, e)) return -1;
+    int r = ixts_series_lookup(c, tab, col, &s->rt, &k, s, e);
     sval_free(&k);
     return r;
 }
 
-int ts_slot(const ts_series *s, int64_t us, int64_t *t, ts_err *e) {
+int ixts_slot(const ts_series *s, int64_t us, int64_t *t, ts_err *e) {
     if (!s->step) {
         *t = us;
         return 0;
     }
     if (us < s->origin) {
         char b[TS_TIME_TEXT], o[TS_TIME_TEXT];
-        ts_time_format(us, 5, b);
-        ts_time_format(s->origin, 5, o);
-        return ts_fail(e, TS_E_ROUTINE, "Timestamp %s is before the origin %s of the series", b, o);
+        ixts_time_format(us, 5, b);
+        ixts_time_format(s->origin, 5, o);
+        return ixts_fail(e, TS_E_ROUTINE, "Timestamp %s is before the origin %s of the series", b,
+                         o);
     }
     *t = (us - s->origin) / s->step;
     return 0;
@@ -290,7 +291,7 @@ static int colset_metric(ts_colv *cv, const ts_els *els, size_t from, uint32_t n
         }
         int64_t x = v->i;
         for (int sc = v->scale; kind == TS_K_DEC && sc < scale; sc++) {
-            if (x > INT64_MAX / 10 || x < INT64_MIN / 10) return ts_fail(e, TS_E_DEC_PREC, NULL);
+            if (x > INT64_MAX / 10 || x < INT64_MIN / 10) return ixts_fail(e, TS_E_DEC_PREC, NULL);
             x *= 10;
         }
         cv->i[k] = x;
@@ -304,7 +305,7 @@ static int colset_fill(colset *cs, const ts_rowtype *rt, const ts_els *els, size
     cs->ibuf = malloc(need * sizeof(int64_t));
     cs->dbuf = malloc(need * sizeof(double));
     cs->nbuf = malloc(need);
-    if (!cs->ibuf || !cs->dbuf || !cs->nbuf) return ts_fail(e, TS_E_NOMEM, NULL);
+    if (!cs->ibuf || !cs->dbuf || !cs->nbuf) return ixts_fail(e, TS_E_NOMEM, NULL);
     ts_colv *tc = &cs->cols[0];
     memset(tc, 0, sizeof *tc);
     tc->kind = TS_K_INT;
@@ -317,7 +318,7 @@ static int colset_fill(colset *cs, const ts_rowtype *rt, const ts_els *els, size
         cv->i = cs->ibuf + (size_t)m * n;
         cv->d = cs->dbuf + (size_t)m * n;
         cv->null = cs->nbuf + (size_t)m * n;
-        if (colset_metric(cv, els, from, n, m, ts_field_kind(&rt->f[m]), e)) return -1;
+        if (colset_metric(cv, els, from, n, m, ixts_field_kind(&rt->f[m]), e)) return -1;
     }
     return 0;
 }
@@ -332,15 +333,15 @@ static int chunk_put(ts_conn *c, ts_series *s, int64_t rowid, const ts_els *els,
     colset cs;
     memset(&cs, 0, sizeof cs);
     int rc = colset_fill(&cs, &s->rt, els, from, n, e);
-    if (!rc && ts_chunk_encode(n, s->rt.nf, cs.cols, &data) != TS_OK)
-        rc = ts_fail(e, TS_E_NOMEM, NULL);
+    if (!rc && ixts_chunk_encode(n, s->rt.nf, cs.cols, &data) != TS_OK)
+        rc = ixts_fail(e, TS_E_NOMEM, NULL);
     if (!rc) {
-        ts_summ_build(&s->rt, n, cs.cols, &summ);
-        if (summ.err) rc = ts_fail(e, TS_E_NOMEM, NULL);
+        ixts_summ_build(&s->rt, n, cs.cols, &summ);
+        if (summ.err) rc = ixts_fail(e, TS_E_NOMEM, NULL);
     }
     colset_free(&cs);
     c->cache.valid = 0; /* a chunk changes */
-    sqlite3_stmt *st = rc ? NULL : ts_q(c, rowid > 0 ? TS_Q_CHUNK_UPD : TS_Q_CHUNK_INS, e);
+    sqlite3_stmt *st = rc ? NULL : ixts_q(c, rowid > 0 ? TS_Q_CHUNK_UPD : TS_Q_CHUNK_INS, e);
     if (!rc && !st) rc = -1;
     if (!rc) {
         int64_t t0 = ts_at(els, from)->t, t1 = ts_at(els, from + n - 1)->t;
@@ -364,12 +365,12 @@ static int chunk_elems(ts_conn *c, const ts_rowtype *rt, const uint8_t *p, size_
     int kinds[TS_MAX_COLS];
     kinds[0] = TS_K_INT;
     for (int m = 1; m < rt->nf; m++)
-        kinds[m] = ts_field_kind(&rt->f[m]);
-    int rc = ts_chunk_decode(&c->dec, p, len, rt->nf, kinds, ~0ull);
-    if (rc == TS_ENOMEM) return ts_fail(e, TS_E_NOMEM, NULL);
-    if (rc != TS_OK) return ts_fail(e, TS_E_ROUTINE, "A chunk of the series is damaged");
+        kinds[m] = ixts_field_kind(&rt->f[m]);
+    int rc = ixts_chunk_decode(&c->dec, p, len, rt->nf, kinds, ~0ull);
+    if (rc == TS_ENOMEM) return ixts_fail(e, TS_E_NOMEM, NULL);
+    if (rc != TS_OK) return ixts_fail(e, TS_E_ROUTINE, "A chunk of the series is damaged");
     uint32_t k = c->dec.n;
-    if (ts_els_reserve(out, out->n + k)) return ts_fail(e, TS_E_NOMEM, NULL);
+    if (ixts_els_reserve(out, out->n + k)) return ixts_fail(e, TS_E_NOMEM, NULL);
     for (uint32_t j = 0; j < k; j++) {
         ts_elem *el = ts_at(out, out->n + j);
         el->t = c->dec.cols[0].i[j];
@@ -404,7 +405,7 @@ static int sort_dedupe(ts_els *els, int *dupfound, ts_err *e) {
         free(idx);
         free(aux);
         free(tmp);
-        return ts_fail(e, TS_E_NOMEM, NULL);
+        return ixts_fail(e, TS_E_NOMEM, NULL);
     }
     for (size_t k = 0; k < n; k++)
         idx[k] = k;
@@ -449,7 +450,7 @@ static int merge_into(ts_els *a, const ts_els *b, size_t from, size_t to, int du
     out.n = 0;
     out.cap = 0;
     out.p = NULL;
-    if (ts_els_reserve(&out, n + nb ? n + nb : 1)) return ts_fail(e, TS_E_NOMEM, NULL);
+    if (ixts_els_reserve(&out, n + nb ? n + nb : 1)) return ixts_fail(e, TS_E_NOMEM, NULL);
     size_t i = 0, j = from;
     while (i < n || j < to) {
         const ts_elem *x = i < n ? ts_at(a, i) : NULL, *y = j < to ? ts_at(b, j) : NULL;
@@ -460,14 +461,14 @@ static int merge_into(ts_els *a, const ts_els *b, size_t from, size_t to, int du
             pick = y, j++, (*added)++;
         else {
             if (dup == TS_DUP_ERROR) {
-                ts_els_free(&out);
-                return ts_fail(e, TS_E_UNIQUE, "timestamp");
+                ixts_els_free(&out);
+                return ixts_fail(e, TS_E_UNIQUE, "timestamp");
             }
             pick = y, i++, j++;
         }
         memcpy(ts_at(&out, out.n++), pick, sz);
     }
-    ts_els_free(a);
+    ixts_els_free(a);
     *a = out;
     return 0;
 }
@@ -476,7 +477,7 @@ static int merge_into(ts_els *a, const ts_els *b, size_t from, size_t to, int du
  * (replacing els' content), 0 none. */
 static int chunk_load(ts_conn *c, ts_series *s, int q, int64_t t, int64_t *rowid, int64_t *t0,
                       ts_els *els, ts_err *e) {
-    sqlite3_stmt *st = ts_q(c, q, e);
+    sqlite3_stmt *st = ixts_q(c, q, e);
     if (!st) return -1;
     sqlite3_bind_int64(st, 1, s->sid);
     sqlite3_bind_int64(st, 2, t);
@@ -484,7 +485,7 @@ static int chunk_load(ts_conn *c, ts_series *s, int q, int64_t t, int64_t *rowid
     els->n = 0;
     if (rc != SQLITE_ROW) {
         sqlite3_reset(st);
-        return rc == SQLITE_DONE ? 0 : ts_sqlerr(c, rc, e);
+        return rc == SQLITE_DONE ? 0 : ixts_sqlerr(c, rc, e);
     }
     *rowid = sqlite3_column_int64(st, 0);
     *t0 = sqlite3_column_int64(st, 1);
@@ -497,14 +498,14 @@ static int chunk_load(ts_conn *c, ts_series *s, int q, int64_t t, int64_t *rowid
 
 /* The t0 of the first chunk after t (INT64_MAX when none). */
 static int next_t0(ts_conn *c, ts_series *s, int64_t t, int64_t *t0, ts_err *e) {
-    sqlite3_stmt *st = ts_q(c, TS_Q_CHUNK_NEXT, e);
+    sqlite3_stmt *st = ixts_q(c, TS_Q_CHUNK_NEXT, e);
     if (!st) return -1;
     sqlite3_bind_int64(st, 1, s->sid);
     sqlite3_bind_int64(st, 2, t);
     int rc = sqlite3_step(st);
     *t0 = rc == SQLITE_ROW ? sqlite3_column_int64(st, 1) : INT64_MAX;
     sqlite3_reset(st);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : ts_sqlerr(c, rc, e);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : ixts_sqlerr(c, rc, e);
 }
 
 /* Slots per aligned block of a regular series: a chunk never spans two
@@ -546,7 +547,7 @@ static int64_t block_end(int64_t t, int64_t b) {
 static int write_late(ts_conn *c, ts_series *s, const ts_els *els, size_t n, int dup,
                       int64_t *added, ts_err *e) {
     ts_els cur;
-    ts_els_init(&cur, s->rt.nf);
+    ixts_els_init(&cur, s->rt.nf);
     int64_t b = block_slots(s);
     int rc = 0;
     for (size_t k = 0; k < n && !rc;) {
@@ -579,7 +580,7 @@ static int write_late(ts_conn *c, ts_series *s, const ts_els *els, size_t n, int
             /* before the first chunk: it joins that chunk */
             found = chunk_load(c, s, TS_Q_CHUNK_NEXT, t, &rowid, &t0, &cur, e);
             if (found <= 0 || next_t0(c, s, t0, &end, e)) {
-                rc = found < 0 ? -1 : ts_fail(e, TS_E_ROUTINE, "Series storage is inconsistent");
+                rc = found < 0 ? -1 : ixts_fail(e, TS_E_ROUTINE, "Series storage is inconsistent");
                 break;
             }
         } else
@@ -598,37 +599,37 @@ static int write_late(ts_conn *c, ts_series *s, const ts_els *els, size_t n, int
             rc = chunk_put(c, s, 0, &cur, first, (uint32_t)(cur.n - first), e);
         k = j;
     }
-    ts_els_free(&cur);
+    ixts_els_free(&cur);
     return rc;
 }
 
 /* Loads the head elements of [lo, hi] into els (appended). */
 static int head_load(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, ts_els *els, ts_err *e) {
-    sqlite3_stmt *st = ts_q(c, TS_Q_HEAD_GET, e);
+    sqlite3_stmt *st = ixts_q(c, TS_Q_HEAD_GET, e);
     if (!st) return -1;
     sqlite3_bind_int64(st, 1, s->sid);
     sqlite3_bind_int64(st, 2, lo);
     sqlite3_bind_int64(st, 3, hi);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        ts_elem *el = ts_els_push(els);
+        ts_elem *el = ixts_els_push(els);
         if (!el) {
             sqlite3_reset(st);
-            return ts_fail(e, TS_E_NOMEM, NULL);
+            return ixts_fail(e, TS_E_NOMEM, NULL);
         }
         el->t = sqlite3_column_int64(st, 0);
-        if (ts_elem_unpack(&s->rt, sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1),
-                           el)) {
+        if (ixts_elem_unpack(&s->rt, sqlite3_column_blob(st, 1),
+                             (size_t)sqlite3_column_bytes(st, 1), el)) {
             sqlite3_reset(st);
-            return ts_fail(e, TS_E_ROUTINE, "A head element of the series is damaged");
+            return ixts_fail(e, TS_E_ROUTINE, "A head element of the series is damaged");
         }
     }
     sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : ts_sqlerr(c, rc, e);
+    return rc == SQLITE_DONE ? 0 : ixts_sqlerr(c, rc, e);
 }
 
 static int head_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, ts_err *e) {
-    sqlite3_stmt *st = ts_q(c, TS_Q_HEAD_DEL, e);
+    sqlite3_stmt *st = ixts_q(c, TS_Q_HEAD_DEL, e);
     if (!st) return -1;
     sqlite3_bind_int64(st, 1, s->sid);
     sqlite3_bind_int64(st, 2, lo);
@@ -639,8 +640,8 @@ static int head_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, ts_err 
 /* Puts one element into the head: 1 new, 0 replaced, -1 error. */
 static int head_put(ts_conn *c, ts_series *s, const ts_elem *el, int dup, ts_err *e) {
     uint8_t buf[TS_PACK_MAX];
-    size_t n = ts_elem_pack(&s->rt, el, buf);
-    sqlite3_stmt *st = ts_q(c, TS_Q_HEAD_INS, e);
+    size_t n = ixts_elem_pack(&s->rt, el, buf);
+    sqlite3_stmt *st = ixts_q(c, TS_Q_HEAD_INS, e);
     if (!st) return -1;
     sqlite3_bind_int64(st, 1, s->sid);
     sqlite3_bind_int64(st, 2, el->t);
@@ -648,9 +649,9 @@ static int head_put(ts_conn *c, ts_series *s, const ts_elem *el, int dup, ts_err
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     if (rc == SQLITE_DONE) return 1;
-    if ((rc & 0xff) != SQLITE_CONSTRAINT) return ts_sqlerr(c, rc, e);
-    if (dup == TS_DUP_ERROR) return ts_fail(e, TS_E_UNIQUE, "timestamp");
-    st = ts_q(c, TS_Q_HEAD_UPD, e);
+    if ((rc & 0xff) != SQLITE_CONSTRAINT) return ixts_sqlerr(c, rc, e);
+    if (dup == TS_DUP_ERROR) return ixts_fail(e, TS_E_UNIQUE, "timestamp");
+    st = ixts_q(c, TS_Q_HEAD_UPD, e);
     if (!st) return -1;
     sqlite3_bind_int64(st, 1, s->sid);
     sqlite3_bind_int64(st, 2, el->t);
@@ -670,13 +671,13 @@ static int extend_last(ts_conn *c, ts_series *s, const ts_els *all, size_t n, in
     if (s->hi == TS_NO_TIME || (!closed && n < TS_SEAL_MIN)) return 0;
     if (b && block_of(ts_at(all, 0)->t, b) != block_of(s->hi, b)) return 0;
     ts_els last;
-    ts_els_init(&last, s->rt.nf);
+    ixts_els_init(&last, s->rt.nf);
     int64_t rowid, t0, added = 0;
     int r = chunk_load(c, s, TS_Q_CHUNK_AT, s->hi, &rowid, &t0, &last, e);
     if (r > 0 && last.n + n > TS_CHUNK_MAX) r = 0;
     if (r > 0 && merge_into(&last, all, 0, n, TS_DUP_REPLACE, &added, e)) r = -1;
     if (r > 0 && chunk_put(c, s, rowid, &last, 0, (uint32_t)last.n, e)) r = -1;
-    ts_els_free(&last);
+    ixts_els_free(&last);
     return r;
 }
 
@@ -712,17 +713,17 @@ static int seal_groups(ts_conn *c, ts_series *s, const ts_els *all, ts_err *e) {
     return rc;
 }
 
-int ts_seal(ts_conn *c, ts_series *s, ts_err *e) {
+int ixts_seal(ts_conn *c, ts_series *s, ts_err *e) {
     if (s->nhead < TS_SEAL_MIN) return 0;
     ts_els all;
-    ts_els_init(&all, s->rt.nf);
+    ixts_els_init(&all, s->rt.nf);
     ts_elem last;
     int rc = head_load(c, s, INT64_MIN, INT64_MAX, &all, e);
     if (!rc) rc = head_delete(c, s, INT64_MIN, INT64_MAX, e);
     if (!rc) rc = seal_groups(c, s, &all, e);
-    if (!rc && ts_last(c, s, &last, e) < 0) rc = -1;
+    if (!rc && ixts_last(c, s, &last, e) < 0) rc = -1;
     if (!rc) rc = series_save(c, s, s->n ? &last : NULL, e);
-    ts_els_free(&all);
+    ixts_els_free(&all);
     return rc;
 }
 
@@ -740,7 +741,7 @@ static int write_new(ts_conn *c, ts_series *s, const ts_els *els, size_t from, i
                      (block_of(ts_at(els, from)->t, b) == block_of(s->last, b) &&
                       block_of(ts_at(els, els->n - 1)->t, b) == block_of(s->last, b));
     if (s->nhead + (int64_t)n < TS_CHUNK_MAX && n < TS_SEAL_MIN && same_block) {
-        ts_touch(c, s);
+        ixts_touch(c, s);
         for (size_t k = from; k < els->n; k++) {
             int r = head_put(c, s, ts_at(els, k), dup, e);
             if (r < 0) return -1;
@@ -750,18 +751,18 @@ static int write_new(ts_conn *c, ts_series *s, const ts_els *els, size_t from, i
         return 0;
     }
     ts_els all;
-    ts_els_init(&all, s->rt.nf);
+    ixts_els_init(&all, s->rt.nf);
     int rc = s->nhead ? head_load(c, s, INT64_MIN, INT64_MAX, &all, e) : 0;
     if (!rc) rc = merge_into(&all, els, from, els->n, dup, added, e);
     if (!rc && s->nhead) rc = head_delete(c, s, INT64_MIN, INT64_MAX, e);
     if (!rc) rc = seal_groups(c, s, &all, e);
-    ts_els_free(&all);
+    ixts_els_free(&all);
     return rc;
 }
 
 /* Stores the series' counts and its last element (el, or none: NULL). */
 static int series_save(ts_conn *c, ts_series *s, const ts_elem *last, ts_err *e) {
-    sqlite3_stmt *st = ts_q(c, TS_Q_SERIES_SET, e);
+    sqlite3_stmt *st = ixts_q(c, TS_Q_SERIES_SET, e);
     if (!st) return -1;
     uint8_t buf[TS_PACK_MAX + 8];
     sqlite3_bind_int64(st, 1, s->sid);
@@ -772,17 +773,17 @@ static int series_save(ts_conn *c, ts_series *s, const ts_elem *last, ts_err *e)
     if (last) {
         for (int b = 0; b < 8; b++)
             buf[b] = (uint8_t)((uint64_t)last->t >> (8 * b));
-        size_t n = 8 + ts_elem_pack(&s->rt, last, buf + 8);
+        size_t n = 8 + ixts_elem_pack(&s->rt, last, buf + 8);
         sqlite3_bind_blob(st, 6, buf, (int)n, SQLITE_STATIC);
     }
     return step_done(c, st, e);
 }
 
-int ts_write(ts_conn *c, ts_series *s, ts_els *els, int dup, ts_err *e) {
+int ixts_write(ts_conn *c, ts_series *s, ts_els *els, int dup, ts_err *e) {
     if (!els->n) return 0;
     int dupfound = 0;
     if (sort_dedupe(els, &dupfound, e)) return -1;
-    if (dupfound && dup == TS_DUP_ERROR) return ts_fail(e, TS_E_UNIQUE, "timestamp");
+    if (dupfound && dup == TS_DUP_ERROR) return ixts_fail(e, TS_E_UNIQUE, "timestamp");
     size_t nlate = 0, n = els->n;
     while (nlate < n && s->hi != TS_NO_TIME && ts_at(els, nlate)->t <= s->hi)
         nlate++;
@@ -794,15 +795,15 @@ int ts_write(ts_conn *c, ts_series *s, ts_els *els, int dup, ts_err *e) {
     if (s->last != TS_NO_TIME && s->last > lastel->t) {
         /* the last element stays: its counts change, the element does not */
         ts_elem keep;
-        if (ts_last(c, s, &keep, e) < 0) return -1;
+        if (ixts_last(c, s, &keep, e) < 0) return -1;
         return series_save(c, s, &keep, e);
     }
     s->last = lastel->t;
     return series_save(c, s, lastel, e);
 }
 
-int ts_last(ts_conn *c, ts_series *s, ts_elem *el, ts_err *e) {
-    sqlite3_stmt *st = ts_q(c, TS_Q_LASTV, e);
+int ixts_last(ts_conn *c, ts_series *s, ts_elem *el, ts_err *e) {
+    sqlite3_stmt *st = ixts_q(c, TS_Q_LASTV, e);
     if (!st) return -1;
     sqlite3_bind_int64(st, 1, s->sid);
     int rc = sqlite3_step(st), found = 0;
@@ -814,13 +815,13 @@ int ts_last(ts_conn *c, ts_series *s, ts_elem *el, ts_err *e) {
             for (int b = 0; b < 8; b++)
                 u |= (uint64_t)p[b] << (8 * b);
             el->t = (int64_t)u;
-            found = ts_elem_unpack(&s->rt, p + 8, n - 8, el) == 0 ? 1 : -1;
+            found = ixts_elem_unpack(&s->rt, p + 8, n - 8, el) == 0 ? 1 : -1;
         } else
             found = -1;
     }
     sqlite3_reset(st);
-    if (found < 0) return ts_fail(e, TS_E_ROUTINE, "The series' last element is damaged");
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return ts_sqlerr(c, rc, e);
+    if (found < 0) return ixts_fail(e, TS_E_ROUTINE, "The series' last element is damaged");
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return ixts_sqlerr(c, rc, e);
     return found && s->n > 0;
 }
 
@@ -830,14 +831,14 @@ int ts_last(ts_conn *c, ts_series *s, ts_elem *el, ts_err *e) {
 static int chunks_last(ts_conn *c, ts_series *s, ts_elem *out, ts_err *e) {
     if (s->hi == TS_NO_TIME) return 0;
     ts_els ce;
-    ts_els_init(&ce, s->rt.nf);
+    ixts_els_init(&ce, s->rt.nf);
     int64_t rowid, t0;
     int r = chunk_load(c, s, TS_Q_CHUNK_AT, s->hi, &rowid, &t0, &ce, e);
     if (r > 0 && ce.n)
         memcpy(out, ts_at(&ce, ce.n - 1), ce.sz);
     else if (r > 0)
         r = 0;
-    ts_els_free(&ce);
+    ixts_els_free(&ce);
     return r;
 }
 
@@ -848,7 +849,7 @@ static int series_refresh(ts_conn *c, ts_series *s, ts_err *e) {
     if (sqlite3_prepare_v2(c->h,
                            "SELECT max(t1), coalesce(sum(n), 0) FROM _ixd_ts_chunk WHERE sid = ?1",
                            -1, &st, NULL))
-        return ts_sqlerr(c, sqlite3_errcode(c->h), e);
+        return ixts_sqlerr(c, sqlite3_errcode(c->h), e);
     sqlite3_bind_int64(st, 1, s->sid);
     int64_t nchunked = 0;
     int rc = sqlite3_step(st);
@@ -857,9 +858,9 @@ static int series_refresh(ts_conn *c, ts_series *s, ts_err *e) {
         nchunked = sqlite3_column_int64(st, 1);
     }
     sqlite3_finalize(st);
-    if (rc != SQLITE_ROW) return ts_sqlerr(c, rc, e);
+    if (rc != SQLITE_ROW) return ixts_sqlerr(c, rc, e);
     ts_els head;
-    ts_els_init(&head, s->rt.nf);
+    ixts_els_init(&head, s->rt.nf);
     ts_elem last;
     int have = 0;
     rc = head_load(c, s, INT64_MIN, INT64_MAX, &head, e);
@@ -872,7 +873,7 @@ static int series_refresh(ts_conn *c, ts_series *s, ts_err *e) {
         have = chunks_last(c, s, &last, e);
         if (have < 0) rc = -1;
     }
-    ts_els_free(&head);
+    ixts_els_free(&head);
     if (rc) return -1;
     s->last = have ? last.t : TS_NO_TIME;
     return series_save(c, s, have ? &last : NULL, e);
@@ -881,13 +882,13 @@ static int series_refresh(ts_conn *c, ts_series *s, ts_err *e) {
 /* Deletes one chunk by rowid. */
 static int chunk_drop(ts_conn *c, int64_t rowid, ts_err *e) {
     c->cache.valid = 0;
-    sqlite3_stmt *d = ts_q(c, TS_Q_CHUNK_DEL, e);
+    sqlite3_stmt *d = ixts_q(c, TS_Q_CHUNK_DEL, e);
     if (!d) return -1;
     sqlite3_bind_int64(d, 1, rowid);
     return step_done(c, d, e);
 }
 
-int ts_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int64_t *deleted, ts_err *e) {
+int ixts_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int64_t *deleted, ts_err *e) {
     *deleted = 0;
     int64_t before = s->n;
     sqlite3_stmt *st;
@@ -895,7 +896,7 @@ int ts_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int64_t *deleted
                            "SELECT rowid, t0, t1 FROM _ixd_ts_chunk WHERE sid = ?1 AND "
                            "t1 >= ?2 AND t0 <= ?3 ORDER BY t0",
                            -1, &st, NULL))
-        return ts_sqlerr(c, sqlite3_errcode(c->h), e);
+        return ixts_sqlerr(c, sqlite3_errcode(c->h), e);
     sqlite3_bind_int64(st, 1, s->sid);
     sqlite3_bind_int64(st, 2, lo);
     sqlite3_bind_int64(st, 3, hi);
@@ -911,7 +912,7 @@ int ts_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int64_t *deleted
                 capw = capw ? capw * 2 : 16;
                 int64_t *nwh = realloc(whole, capw * sizeof *whole);
                 if (!nwh) {
-                    rc = ts_fail(e, TS_E_NOMEM, NULL);
+                    rc = ixts_fail(e, TS_E_NOMEM, NULL);
                     break;
                 }
                 whole = nwh;
@@ -921,12 +922,12 @@ int ts_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int64_t *deleted
             part[npart++] = t0;
     }
     sqlite3_finalize(st);
-    if (!rc && r != SQLITE_DONE) rc = ts_sqlerr(c, r, e);
+    if (!rc && r != SQLITE_DONE) rc = ixts_sqlerr(c, r, e);
     for (size_t k = 0; !rc && k < nw; k++)
         rc = chunk_drop(c, whole[k], e);
     free(whole);
     ts_els keep;
-    ts_els_init(&keep, s->rt.nf);
+    ixts_els_init(&keep, s->rt.nf);
     for (int k = 0; !rc && k < npart; k++) {
         int64_t rowid, t0;
         if (chunk_load(c, s, TS_Q_CHUNK_AT, part[k], &rowid, &t0, &keep, e) < 0) {
@@ -940,27 +941,27 @@ int ts_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int64_t *deleted
         }
         rc = o ? chunk_put(c, s, rowid, &keep, 0, (uint32_t)o, e) : chunk_drop(c, rowid, e);
     }
-    ts_els_free(&keep);
+    ixts_els_free(&keep);
     if (!rc) rc = head_delete(c, s, lo, hi, e);
     if (!rc) rc = series_refresh(c, s, e);
     if (!rc) *deleted = before - s->n;
     return rc;
 }
 
-int ts_retain(ts_conn *c, ts_series *s, int64_t cut, int64_t *dropped, ts_err *e) {
+int ixts_retain(ts_conn *c, ts_series *s, int64_t cut, int64_t *dropped, ts_err *e) {
     *dropped = 0;
     int64_t before = s->n;
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(c->h, "DELETE FROM _ixd_ts_chunk WHERE sid = ?1 AND t1 < ?2", -1, &st,
                            NULL))
-        return ts_sqlerr(c, sqlite3_errcode(c->h), e);
+        return ixts_sqlerr(c, sqlite3_errcode(c->h), e);
     sqlite3_bind_int64(st, 1, s->sid);
     sqlite3_bind_int64(st, 2, cut);
     c->cache.valid = 0;
     int r = sqlite3_step(st);
     int changed = sqlite3_changes(c->h);
     sqlite3_finalize(st);
-    if (r != SQLITE_DONE) return ts_sqlerr(c, r, e);
+    if (r != SQLITE_DONE) return ixts_sqlerr(c, r, e);
     if (!changed) return 0;
     if (series_refresh(c, s, e)) return -1;
     *dropped = before - s->n;

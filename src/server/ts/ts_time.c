@@ -15,7 +15,7 @@
  * every accepted interval also reads back from its text). */
 #define IV_MAX_US (100000LL * US_PER_DAY)
 
-int ts_fail(ts_err *e, int code, const char *fmt, ...) {
+int ixts_fail(ts_err *e, int code, const char *fmt, ...) {
     e->code = code;
     e->text[0] = 0;
     if (fmt) {
@@ -40,7 +40,7 @@ static int64_t digits(const char *s, size_t n, size_t *i, int maxd, int *nd) {
     return k ? v : -1;
 }
 
-int ts_time_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
+int ixts_time_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
         n--;
     size_t i = 0;
@@ -57,24 +57,24 @@ int ts_time_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
             i++;
         }
         int64_t v = digits(s, n, &i, maxd[nf], &nd);
-        if (v < 0) return ts_fail(e, TS_E_DT_CHAR, NULL);
+        if (v < 0) return ixts_fail(e, TS_E_DT_CHAR, NULL);
         f[nf] = v;
     }
-    if (nf < 3) return ts_fail(e, TS_E_DT_CHAR, NULL);
+    if (nf < 3) return ixts_fail(e, TS_E_DT_CHAR, NULL);
     int64_t frac = 0;
     if (i < n && s[i] == '.' && nf == 6) {
         i++;
         int64_t v = digits(s, n, &i, 6, &nd);
-        if (v < 0) return ts_fail(e, TS_E_DT_CHAR, NULL);
+        if (v < 0) return ixts_fail(e, TS_E_DT_CHAR, NULL);
         frac = v;
         for (int k = nd; k < 6; k++)
             frac *= 10;
     }
-    if (i != n) return ts_fail(e, TS_E_DT_CHAR, NULL);
+    if (i != n) return ixts_fail(e, TS_E_DT_CHAR, NULL);
     int32_t day;
     if (f[3] > 23 || f[4] > 59 || f[5] > 59 ||
         ixt_date_from_ymd((int)f[0], (int)f[1], (int)f[2], &day) != IX_OK)
-        return ts_fail(e, TS_E_DT_FIELD, NULL);
+        return ixts_fail(e, TS_E_DT_FIELD, NULL);
     int64_t days = (int64_t)day - IXT_DATE_UNIX_EPOCH;
     *us = days * US_PER_DAY + ((f[3] * 60 + f[4]) * 60 + f[5]) * US_PER_SEC + frac;
     return 0;
@@ -86,7 +86,7 @@ static char *put2(char *p, int v) {
     return p + 2;
 }
 
-size_t ts_time_format(int64_t us, int fdig, char *buf) {
+size_t ixts_time_format(int64_t us, int fdig, char *buf) {
     int64_t days = us / US_PER_DAY, rem = us % US_PER_DAY;
     if (rem < 0) {
         rem += US_PER_DAY;
@@ -165,7 +165,7 @@ static int dtf_interval(const char *s, size_t n, int64_t *us) {
     return *us <= IV_MAX_US ? 0 : -1;
 }
 
-int ts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
+int ixts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
     while (n && s[n - 1] == ' ')
         n--;
     while (n && *s == ' ')
@@ -192,14 +192,14 @@ int ts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
             }
         if ((ul >= 5 && !strncasecmp(s + j, "month", 5)) ||
             (ul >= 4 && !strncasecmp(s + j, "year", 4)))
-            return ts_fail(e, TS_E_ROUTINE,
-                           "Month and year intervals are not supported (use days)");
+            return ixts_fail(e, TS_E_ROUTINE,
+                             "Month and year intervals are not supported (use days)");
     }
     if (dtf_interval(s, n, us) == 0 && *us > 0) return 0;
-    return ts_fail(e, TS_E_ROUTINE, "Bad interval '%.*s'", (int)(n > 60 ? 60 : n), s);
+    return ixts_fail(e, TS_E_ROUTINE, "Bad interval '%.*s'", (int)(n > 60 ? 60 : n), s);
 }
 
-void ts_interval_format(int64_t us, char *buf, size_t n) {
+void ixts_interval_format(int64_t us, char *buf, size_t n) {
     for (int k = (int)(sizeof units / sizeof units[0]) - 1; k >= 0; k--)
         if (us % units[k].us == 0) {
             int64_t v = us / units[k].us;

@@ -20,11 +20,11 @@
 static const char *const agg_names[TS_NAGG] = {"min",   "max",   "avg", "sum",
                                                "count", "first", "last"};
 
-const char *ts_agg_name(int id) {
+const char *ixts_agg_name(int id) {
     return id >= 0 && id < TS_NAGG ? agg_names[id] : "?";
 }
 
-int ts_agg_parse(const char *s, int *ids) {
+int ixts_agg_parse(const char *s, int *ids) {
     int n = 0;
     while (s && *s) {
         while (*s == ' ' || *s == ',')
@@ -138,7 +138,7 @@ static int t_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out) {
 }
 
 static void cur_reset(tcur *c) {
-    if (c->open) ts_iter_close(&c->it);
+    if (c->open) ixts_iter_close(&c->it);
     c->open = 0;
     free(c->bk);
     free(c->accs);
@@ -156,14 +156,14 @@ static int t_close(sqlite3_vtab_cursor *cur) {
 static int fail(tcur *c, const ts_err *e) {
     sqlite3_vtab *vt = c->base.pVtab;
     sqlite3_free(vt->zErrMsg);
-    vt->zErrMsg = ts_err_mprintf(e);
+    vt->zErrMsg = ixts_err_mprintf(e);
     return e->code ? SQLITE_ERROR : (e->sqlrc ? e->sqlrc : SQLITE_ERROR);
 }
 
 /* ---- aggregates -------------------------------------------------------------------------- */
 
 static long double num(const ts_field *f, const ts_val *v) {
-    switch (ts_field_kind(f)) {
+    switch (ixts_field_kind(f)) {
     case TS_K_INT: return (long double)v->i;
     case TS_K_DEC: return (long double)v->i / powl(10, v->scale);
     default: return v->d;
@@ -192,7 +192,7 @@ static acc *bucket_acc(tcur *c, int64_t b) {
 
 static void fold_val(const ts_field *f, acc *a, const ts_val *v) {
     if (v->null) return;
-    int isf = ts_field_kind(f) == TS_K_F64 || ts_field_kind(f) == TS_K_F32;
+    int isf = ixts_field_kind(f) == TS_K_F64 || ixts_field_kind(f) == TS_K_F32;
     long double x = num(f, v);
     if (!a->count) a->first = *v;
     a->last = *v;
@@ -224,7 +224,7 @@ static int fold_elem(tcur *c) {
     if (!a) return -1;
     for (int m = 0; m < c->nm; m++) {
         ts_val v;
-        ts_iter_val(&c->it, m, &v);
+        ixts_iter_val(&c->it, m, &v);
         fold_val(&c->s.rt.f[m + 1], &a[m], &v);
     }
     return 0;
@@ -233,29 +233,29 @@ static int fold_elem(tcur *c) {
 static int aggregate(tcur *c, ts_err *e) {
     ts_iter *it = &c->it;
     int r;
-    while ((r = ts_iter_next_chunk(it, e)) > 0) {
+    while ((r = ixts_iter_next_chunk(it, e)) > 0) {
         if (it->whole && bucket_of(c, it->t0) == bucket_of(c, it->t1)) {
             acc *a = bucket_acc(c, bucket_of(c, it->t0));
-            if (!a) return ts_fail(e, TS_E_NOMEM, NULL);
+            if (!a) return ixts_fail(e, TS_E_NOMEM, NULL);
             for (int m = 0; m < c->nm; m++) {
                 ts_msum ms;
-                if (ts_summ_get(&c->s.rt, it->summ, it->summn, m, &ms))
-                    return ts_fail(e, TS_E_ROUTINE, "A chunk summary of the series is damaged");
+                if (ixts_summ_get(&c->s.rt, it->summ, it->summn, m, &ms))
+                    return ixts_fail(e, TS_E_ROUTINE, "A chunk summary of the series is damaged");
                 fold_summ(&c->s.rt.f[m + 1], &a[m], &ms);
             }
             continue;
         }
-        if (ts_iter_decode(it, e)) return -1;
+        if (ixts_iter_decode(it, e)) return -1;
         for (; it->k < it->kend; it->k++) {
             it->cur_chunk = 1;
             it->cur_k = it->k;
             it->cur_t = it->dec->cols[0].i[it->k];
-            if (fold_elem(c)) return ts_fail(e, TS_E_NOMEM, NULL);
+            if (fold_elem(c)) return ixts_fail(e, TS_E_NOMEM, NULL);
         }
     }
     if (r < 0) return -1;
-    while ((r = ts_iter_next(it, e)) > 0)
-        if (fold_elem(c)) return ts_fail(e, TS_E_NOMEM, NULL);
+    while ((r = ixts_iter_next(it, e)) > 0)
+        if (fold_elem(c)) return ixts_fail(e, TS_E_NOMEM, NULL);
     return r;
 }
 
@@ -272,37 +272,38 @@ static int t_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs, int arg
     c->eof = 1;
     c->rowid = 0;
     if (argc < v->nargs) {
-        ts_fail(&e, TS_E_ROUTINE, "Missing arguments");
+        ixts_fail(&e, TS_E_ROUTINE, "Missing arguments");
         return fail(c, &e);
     }
     int64_t lo, hi;
-    if (ts_args_series(v->c, argv, &c->s, &e) || ts_args_window(&c->s, argv, 3, &lo, &hi, &e))
+    if (ixts_args_series(v->c, argv, &c->s, &e) || ixts_args_window(&c->s, argv, 3, &lo, &hi, &e))
         return fail(c, &e);
     c->nm = c->s.rt.nf - 1;
     if (v->agg) {
         const char *b = (const char *)sqlite3_value_text(argv[5]);
         int ids[TS_NAGG];
-        if (ts_interval_parse(b ? b : "", b ? strlen(b) : 0, &c->bucket_us, &e)) return fail(c, &e);
-        if (ts_agg_parse((const char *)sqlite3_value_text(argv[6]), ids) < 0) {
-            ts_fail(&e, TS_E_ROUTINE, "Bad aggregate list (min,max,avg,sum,count,first,last)");
+        if (ixts_interval_parse(b ? b : "", b ? strlen(b) : 0, &c->bucket_us, &e))
+            return fail(c, &e);
+        if (ixts_agg_parse((const char *)sqlite3_value_text(argv[6]), ids) < 0) {
+            ixts_fail(&e, TS_E_ROUTINE, "Bad aggregate list (min,max,avg,sum,count,first,last)");
             return fail(c, &e);
         }
     }
-    if (ts_iter_open(&c->it, v->c, &c->s, lo, hi, 0, &e)) {
-        ts_iter_close(&c->it);
+    if (ixts_iter_open(&c->it, v->c, &c->s, lo, hi, 0, &e)) {
+        ixts_iter_close(&c->it);
         return fail(c, &e);
     }
     c->open = 1;
     if (v->agg) {
         int r = aggregate(c, &e);
-        ts_iter_close(&c->it);
+        ixts_iter_close(&c->it);
         c->open = 0;
         if (r < 0) return fail(c, &e);
         c->at = 0;
         c->eof = c->nb == 0;
         return SQLITE_OK;
     }
-    int r = ts_iter_next(&c->it, &e);
+    int r = ixts_iter_next(&c->it, &e);
     if (r < 0) return fail(c, &e);
     c->eof = r == 0;
     return SQLITE_OK;
@@ -317,7 +318,7 @@ static int t_next(sqlite3_vtab_cursor *cur) {
         return SQLITE_OK;
     }
     ts_err e = {0};
-    int r = ts_iter_next(&c->it, &e);
+    int r = ixts_iter_next(&c->it, &e);
     if (r < 0) return fail(c, &e);
     c->eof = r == 0;
     return SQLITE_OK;
@@ -329,7 +330,7 @@ static int t_eof(sqlite3_vtab_cursor *cur) {
 
 static void result_time(const tcur *c, int64_t us, sqlite3_context *ctx) {
     char b[TS_TIME_TEXT];
-    size_t n = ts_time_format(us, ts_rowtype_fdig(&c->s.rt), b);
+    size_t n = ixts_time_format(us, ixts_rowtype_fdig(&c->s.rt), b);
     sqlite3_result_text(ctx, b, (int)n, SQLITE_TRANSIENT);
 }
 
@@ -345,10 +346,10 @@ static void agg_column(const tcur *c, int i, sqlite3_context *ctx) {
     if (a == TS_AGG_COUNT) return sqlite3_result_int64(ctx, x->count);
     if (!x->count) return sqlite3_result_null(ctx);
     switch (a) {
-    case TS_AGG_MIN: ts_val_result(f, &x->min, ctx); break;
-    case TS_AGG_MAX: ts_val_result(f, &x->max, ctx); break;
-    case TS_AGG_FIRST: ts_val_result(f, &x->first, ctx); break;
-    case TS_AGG_LAST: ts_val_result(f, &x->last, ctx); break;
+    case TS_AGG_MIN: ixts_val_result(f, &x->min, ctx); break;
+    case TS_AGG_MAX: ixts_val_result(f, &x->max, ctx); break;
+    case TS_AGG_FIRST: ixts_val_result(f, &x->first, ctx); break;
+    case TS_AGG_LAST: ixts_val_result(f, &x->last, ctx); break;
     case TS_AGG_SUM: sqlite3_result_double(ctx, x->sum); break;
     default: sqlite3_result_double(ctx, x->sum / (double)x->count); break;
     }
@@ -365,8 +366,8 @@ static int t_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
         result_time(c, ts_time_of(&c->s, c->it.cur_t), ctx);
     } else if (i <= c->nm) {
         ts_val x;
-        ts_iter_val(&c->it, i - 1, &x);
-        ts_val_result(&c->s.rt.f[i], &x, ctx);
+        ixts_iter_val(&c->it, i - 1, &x);
+        ixts_val_result(&c->s.rt.f[i], &x, ctx);
     } else
         sqlite3_result_null(ctx);
     return SQLITE_OK;
@@ -392,7 +393,7 @@ static sqlite3_module module = {
     .xRowid = t_rowid,
 };
 
-int ts_register_vtabs(ts_conn *c) {
+int ixts_register_vtabs(ts_conn *c) {
     c->vt_rows = (ts_vtkind){c, 0};
     c->vt_agg = (ts_vtkind){c, 1};
     int rc = sqlite3_create_module(c->h, "_ixd_ts_rows", &module, &c->vt_rows);
