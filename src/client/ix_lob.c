@@ -256,9 +256,31 @@ int ix_lob_close(ix_lob *b) {
 
 /* ---- SQ_LODATA ---------------------------------------------------------------------------- */
 
+/* 1 for the messages a real server may send around an SQ_LODATA reply and
+ * that say nothing to a LOB call (SQ_DONE, SQ_COST, SQ_XACTSTAT). */
+static int lob_reply_extra(int tag) {
+    return tag == IXP_SQ_DONE || tag == IXP_SQ_COST || tag == IXP_SQ_XACTSTAT;
+}
+
+/* Copies the chunks of a read reply to dst (at most cap bytes): the number
+ * copied, or -1 when they would not fit (the decoder holds them to what was
+ * asked: c->rd.lim.max_lo_read). */
+static int64_t take_chunks(const ixp_lodata *d, uint8_t *dst, size_t cap) {
+    size_t pos = 0, at = 0;
+    ixp_bytes ch;
+    while (ixp_lodata_chunk(d, &pos, &ch)) {
+        if (ch.n > cap - at) return -1;
+        memcpy(dst + at, ch.p, ch.n);
+        at += ch.n;
+    }
+    return (int64_t)at;
+}
+
 /* Sends the group queued at c->out[mark..] and reads its answer: the
- * SQ_LODATA reply (its bytes copied to dst, at most cap) or the error.
- * *moved gets the reply's size. */
+ * SQ_LODATA reply or the error. A read (dst set) takes the chunks that
+ * come, at most cap bytes (a real server may state the LO's size in the
+ * reply, docs/protocol.md "SQ_LODATA (97)"), into dst, and *moved gets
+ * their count; a write's *moved is the reply's size. */
 static int lodata_exchange(ix_conn *c, size_t mark, int op, uint8_t *dst, size_t cap,
                            int64_t *moved) {
     ixp_enc_tag(&c->out, IXP_SQ_EOT);
@@ -271,28 +293,24 @@ static int lodata_exchange(ix_conn *c, size_t mark, int op, uint8_t *dst, size_t
     char ins[256] = "";
     ixp_msg m;
     *moved = 0;
+    c->rd.lim.max_lo_read = dst ? (uint32_t)(cap ? cap : 1) : 0;
     while ((rc = ixc_next_msg(c, &m)) == IX_OK && m.tag != IXP_SQ_EOT) {
         if (m.tag == IXP_SQ_LODATA && !got_reply && m.u.lodata.op == op) {
             got_reply = 1;
-            if (dst && (size_t)m.u.lodata.length > cap)
-                return ixc_kill(c, IX_EPROTO, "SQ_LODATA reply longer than asked");
-            size_t pos = 0, at = 0;
-            ixp_bytes ch;
-            while (dst && ixp_lodata_chunk(&m.u.lodata, &pos, &ch)) {
-                memcpy(dst + at, ch.p, ch.n);
-                at += ch.n;
-            }
-            *moved = m.u.lodata.length;
+            *moved = dst ? take_chunks(&m.u.lodata, dst, cap) : m.u.lodata.length;
+            if (*moved < 0) rc = ixc_kill(c, IX_EPROTO, "SQ_LODATA reply longer than asked");
         } else if (m.tag == IXP_SQ_ERR) {
             sqlcode = m.u.err.sqlcode ? m.u.err.sqlcode : -1;
             isam = m.u.err.isamcode;
             off = m.u.err.offset;
             snprintf(ins, sizeof ins, "%.*s", (int)m.u.err.msg.n, (const char *)m.u.err.msg.p);
-        } else {
-            return ixc_kill(c, IX_EPROTO, "unexpected %s in a smart-LOB reply",
-                            ixp_tag_name(m.tag) ? ixp_tag_name(m.tag) : "message");
+        } else if (!lob_reply_extra(m.tag)) {
+            rc = ixc_kill(c, IX_EPROTO, "unexpected %s in a smart-LOB reply",
+                          ixp_tag_name(m.tag) ? ixp_tag_name(m.tag) : "message");
         }
+        if (rc != IX_OK) break;
     }
+    c->rd.lim.max_lo_read = 0; /* back to the default */
     if (rc != IX_OK) return rc;
     if (sqlcode) return ixc_fail_sql(c, sqlcode, isam, off, ins);
     if (!got_reply) return ixc_kill(c, IX_EPROTO, "no SQ_LODATA in a smart-LOB reply");
