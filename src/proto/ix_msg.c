@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ix_msg_int.h"
+#include "proto/ix_fastpath.h"
 #include "proto/ix_lob.h"
 #include "types/ix_value.h"
 
@@ -67,6 +68,9 @@ static const struct {
     {IXP_SQ_FILE, "SQ_FILE", 3},
     {IXP_SQ_XACTSTAT, "SQ_XACTSTAT", 2},
     {IXP_SQ_RET_TYPE, "SQ_RET_TYPE", 1},
+    {IXP_SQ_GETROUTINE, "SQ_GETROUTINE", 3},
+    {IXP_SQ_EXFPROUTINE, "SQ_EXFPROUTINE", 1},
+    {IXP_SQ_FPROUTINE, "SQ_FPROUTINE", 2},
     {IXP_SQ_AUTOFREE, "SQ_AUTOFREE", 1},
     {IXP_SQ_PROTOCOLS, "SQ_PROTOCOLS", 3},
     {IXP_SQ_ACCEPT, "SQ_ACCEPT", 2},
@@ -236,6 +240,9 @@ static void decode_client(ixb_rbuf *r, int tag, const ixp_caps *caps, const ixp_
     /* §3.15 LODATA: src/proto/ix_lob.c */
     case IXP_SQ_LODATA: ixp_rd_lodata(r, IXP_FROM_CLIENT, lim, &m->u.lodata); break;
     case IXP_SQ_FILE: ixp_rd_file(r, IXP_FROM_CLIENT, lim, &m->u.file); break;
+    /* fast path: src/proto/ix_fastpath.c */
+    case IXP_SQ_GETROUTINE: ixp_rd_getroutine(r, IXP_FROM_CLIENT, lim, &m->u.getroutine); break;
+    case IXP_SQ_EXFPROUTINE: ixp_rd_exfp(r, lim, &m->u.exfp); break;
     case IXP_SQ_RET_TYPE: ixp_rd_ret_type(r, lim, m); break;
     /* §2.5 PROTOCOLS: u16 n, n bytes, pad. */
     case IXP_SQ_PROTOCOLS: ixp_rd_char(r, 256, &m->u.protocols); break;
@@ -340,6 +347,8 @@ static void decode_server(ixb_rbuf *r, int tag, const ixp_caps *caps, const ixp_
     case IXP_SQ_BLOB: ixp_rd_char(r, 32767, &m->u.blob); break;
     case IXP_SQ_LODATA: ixp_rd_lodata(r, IXP_FROM_SERVER, lim, &m->u.lodata); break;
     case IXP_SQ_FILE: ixp_rd_file(r, IXP_FROM_SERVER, lim, &m->u.file); break;
+    case IXP_SQ_GETROUTINE: ixp_rd_getroutine(r, IXP_FROM_SERVER, lim, &m->u.getroutine); break;
+    case IXP_SQ_FPROUTINE: ixp_rd_fpresult(r, lim, &m->u.fpresult); break;
     /* §3.9 COST: i32 estimated rows, i32 estimated cost. */
     case IXP_SQ_COST:
         m->u.cost.est_rows = ixb_get_i32(r);
@@ -645,6 +654,9 @@ int ixp_msg_encode(ixb_wbuf *out, ixp_role role, const ixp_caps *caps, const ixp
     case IXP_SQ_BLOB: ixp_enc_blob(out, m->u.blob.p, m->u.blob.n); break;
     case IXP_SQ_LODATA: ixp_wr_lodata(out, role, &m->u.lodata); break;
     case IXP_SQ_FILE: ixp_wr_file(out, role, &m->u.file); break;
+    case IXP_SQ_GETROUTINE: ixp_wr_getroutine(out, role, &m->u.getroutine); break;
+    case IXP_SQ_EXFPROUTINE: ixp_wr_exfp(out, &m->u.exfp); break;
+    case IXP_SQ_FPROUTINE: ixp_wr_fpresult(out, &m->u.fpresult); break;
     case IXP_SQ_COST: ixp_enc_cost(out, m->u.cost.est_rows, m->u.cost.est_cost); break;
     case IXP_SQ_INSERTDONE:
         ixp_enc_insertdone(out, caps, m->u.insertdone.serial8, m->u.insertdone.bigserial);

@@ -60,6 +60,9 @@ enum {
     IXP_SQ_FILE = 98,   /* client files of FILETOBLOB/LOTOFILE, src/proto/ix_lob.h */
     IXP_SQ_XACTSTAT = 99,
     IXP_SQ_RET_TYPE = 100,
+    IXP_SQ_GETROUTINE = 101,  /* fast path: routine look-up, src/proto/ix_fastpath.h */
+    IXP_SQ_EXFPROUTINE = 102, /* fast path: call by handle */
+    IXP_SQ_FPROUTINE = 103,   /* fast path: the call's result */
     IXP_SQ_AUTOFREE = 108,
     IXP_SQ_PROTOCOLS = 126,
     IXP_SQ_ACCEPT = 127,
@@ -129,6 +132,26 @@ typedef struct ixp_lodata {
     int16_t whence;  /* op 1 request only */
     ixp_bytes data;  /* the chunks as on the wire: walk with ixp_lodata_chunk */
 } ixp_lodata;
+
+/* Decoded fast-path messages (layouts and walkers: src/proto/ix_fastpath.h). */
+typedef struct ixp_getroutine {
+    ixp_bytes sig;  /* request (client -> server): the routine signature */
+    ixp_bytes db;   /* reply (server -> client): the current database */
+    int32_t handle; /* reply: the routine handle (> 0) */
+} ixp_getroutine;
+
+typedef struct ixp_exfp {
+    ixp_bytes db;
+    int32_t handle;
+    int nparams;    /* the parameter count word */
+    int nargs;      /* the count of the SQ_BIND that carries the arguments */
+    ixp_bytes args; /* the value records: walk with ixp_fp_value_next */
+} ixp_exfp;
+
+typedef struct ixp_fpresult {
+    int count;
+    ixp_bytes vals; /* the value records: walk with ixp_fp_value_next */
+} ixp_fpresult;
 
 /* One decoded message. `u` holds the body named by `tag`. */
 typedef struct ixp_msg {
@@ -216,10 +239,13 @@ typedef struct ixp_msg {
             int has_msg; /* 0 for sqlcode -368, which has no message field */
             ixp_bytes msg;
         } err;
-        ixp_bytes blob;    /* SQ_BLOB chunk */
-        ixp_lodata lodata; /* SQ_LODATA */
-        ixp_lodata file;   /* SQ_FILE: op, length (reply: status), data (ix_lob.h) */
-        int32_t tupid;     /* SQ_TUPID row position */
+        ixp_bytes blob;            /* SQ_BLOB chunk */
+        ixp_lodata lodata;         /* SQ_LODATA */
+        ixp_lodata file;           /* SQ_FILE: op, length (reply: status), data (ix_lob.h) */
+        ixp_getroutine getroutine; /* SQ_GETROUTINE, both roles */
+        ixp_exfp exfp;             /* SQ_EXFPROUTINE */
+        ixp_fpresult fpresult;     /* SQ_FPROUTINE */
+        int32_t tupid;             /* SQ_TUPID row position */
         struct {
             int16_t style;
             ixp_bytes prompt;

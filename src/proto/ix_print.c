@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ix_login.h"
+#include "proto/ix_fastpath.h"
 #include "proto/ix_lob.h"
 #include "types/ix_types.h"
 
@@ -236,6 +237,9 @@ int ixp_print_msg(ixp_printer *p, ixp_role role, const ixp_msg *m, ixb_wbuf *out
     case IXP_SQ_FETCHBLOB: ixp_printf(out, " descriptor=%zu bytes", m->u.blobdesc.n); break;
     case IXP_SQ_LODATA: ixp_lob_print(&m->u.lodata, role, out); break;
     case IXP_SQ_FILE: ixp_file_print(&m->u.file, role, out); break;
+    case IXP_SQ_GETROUTINE:
+    case IXP_SQ_EXFPROUTINE:
+    case IXP_SQ_FPROUTINE: ixp_fastpath_print(m, role, out); break;
     case IXP_SQ_INFO: {
         ixp_printf(out, " subtype=%d total=%d max_key=%d max_value=%d", m->u.info.subtype,
                    m->u.info.total, m->u.info.max_key, m->u.info.max_value);

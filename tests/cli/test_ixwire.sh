@@ -39,6 +39,14 @@ check "decode LODATA reply" '000000 SQ_LODATA op=read size=5 data=5 bytes in 1 c
 000016 SQ_EOT' "$out"
 err=$("$IXWIRE" decode --from server 00610000000000050009 2>&1 >/dev/null); rc=$?
 check "LODATA chunk past size exit" 2 $rc
+# Fast path: a routine look-up (the one-byte flag makes it odd-sized, so the
+# EOT starts at an odd offset) and a result with a NULL CLOB and an INTEGER.
+out=$("$IXWIRE" decode --from client 0065000000002766756e6374696f6e20696e666f726d69782e6966785f6c6f5f636c6f736528696e746567657229000000000c)
+check "decode GETROUTINE" '000000 SQ_GETROUTINE sig="function informix.ifx_lo_close(integer)"
+000049 SQ_EOT' "$out"
+out=$("$IXWIRE" decode --from server 0067000200290008696e666f726d69780004636c6f62ffff00020000000000000003000c)
+check "decode FPROUTINE" '000000 SQ_FPROUTINE count=2 [informix.clob(41) NULL, INTEGER 3]
+000034 SQ_EOT' "$out"
 check "LODATA chunk past size" "ixwire: malformed input at offset 8: SQ_LODATA chunk past the stated length" "$err"
 echo 002400097379736d6173746572000000000c | "$IXWIRE" decode --from client - > /dev/null
 check "decode stdin" 0 $?
