@@ -212,4 +212,15 @@ int ixd_listen_run(ixd_server *srv, const ixd_listen_opts *o);
 /* Asks a running ixd_listen_run to stop (async-signal-safe). */
 void ixd_listen_stop(void);
 
+/* ---- fast-path routine calls (ixd_fastpath.c) -----------------------------
+ * SQ_GETROUTINE: looks the signature up (case and blanks ignored) and
+ * appends the answer (db's name, the routine handle) to reply. SQ_EXFPROUTINE:
+ * runs the routine of the handle in db (the call must name db) and
+ * appends SQ_FPROUTINE with its results. Each returns 0, or -1 with err set
+ * and nothing appended: -349 without a database, -674 for an unknown
+ * signature, handle, database or argument list, the LO routines' own
+ * errors otherwise. The session adds SQ_DONE and the group's EOT. */
+int ixd_fp_getroutine(ixd_db *db, const ixp_getroutine *g, ixb_wbuf *reply, ixd_err *err);
+int ixd_fp_call(ixd_db *db, const ixp_exfp *e, ixb_wbuf *reply, ixd_err *err);
+
 #endif

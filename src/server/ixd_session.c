@@ -1079,6 +1079,19 @@ static int handle(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     return 0;
 }
 
+/* SQ_GETROUTINE and SQ_EXFPROUTINE (ixd_fastpath.c): the answer, then
+ * SQ_DONE (after a look-up without SQ_COST, as the sources show it; after a
+ * call with it, as after a statement), or SQ_ERR. */
+static void do_fastpath(ixd_sess *s, const ixp_msg *m) {
+    ixd_err e = {0};
+    int rc = m->tag == IXP_SQ_GETROUTINE ? ixd_fp_getroutine(s->db, &m->u.getroutine, &s->reply, &e)
+                                         : ixd_fp_call(s->db, &m->u.exfp, &s->reply, &e);
+    if (rc) return send_err(s, &e);
+    if (m->tag == IXP_SQ_EXFPROUTINE) return send_done(s, 0, 0, 0);
+    ixp_enc_done(&s->reply, &s->caps, 0, 0, 0, 0);
+    s->done_sent = 1;
+}
+
 static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     int after_blob = s->after_blob;
     s->after_blob = 0;
@@ -1204,6 +1217,8 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         if (ixd_lob_message(s->db, &m->u.lodata, &s->reply, &e)) send_err(s, &e);
         break;
     }
+    case IXP_SQ_GETROUTINE:
+    case IXP_SQ_EXFPROUTINE: do_fastpath(s, m); break;
     case IXP_SQ_GENKEYS:
     case IXP_SQ_BATCH_START:
     case IXP_SQ_BATCH_END: break; /* accepted; nothing to do */

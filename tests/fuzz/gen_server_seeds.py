@@ -18,12 +18,15 @@ A description is one message per line, `NAME args`, with strings quoted:
   LODATA_SEEK fd length offset whence                   GENKEYS [n]
   FILE_STATUS op status       FILE_DATA "data" (the client's SQ_FILE replies)
   SVPOINT "name" [unique]     RELSVPOINT "name"         RBSVPOINT "name"
+  GETROUTINE "signature"      EXFP "db" handle arg...   (fast path, 101 / 102)
   and the body-less OPEN EXECUTE CLOSE RELEASE EOT CMMTWORK NDESCRIBE
   SCROLL DBLIST BEGIN DBCLOSE HOLD WANTDONE EXIT AUTOFREE BATCH_START
   BATCH_END.
 
 BIND values: int:5 smallint:1 bigint:7 float:1.5 date:25568 char:"x"
 varchar:"x" null:TYPE default:TYPE.
+EXFP arguments: int:5, spec (the 596-byte ifx_lo_spec with its magic),
+badspec (without it), blob (a 72-byte zero "blob").
 
 Usage: gen_server_seeds.py [OUTDIR]   (default: the corpus folder)
 """
@@ -43,6 +46,10 @@ INFO_SUBTYPE = 6
 INT_SLOT = 0x0A00  # JDBC's INTEGER bind slot (precision 10 << 8)
 LO_READ, LO_READSEEK, LO_WRITE = 0, 1, 2
 FILE_READ = 2  # SQ_FILE operations (src/proto/ix_lob.h)
+FP_UDT = 44  # a fast-path UDT argument (src/proto/ix_fastpath.h)
+LO_SPEC_LEN, LO_SPEC_MAGIC, LOCATOR_LEN = 596, 0xDADAFEED, 72
+# ixd's handle of BLOB 1 as SQL names it: "IXLO", kind 10, 0, id 1, zeros
+LO1_HEX = (b"IXLO" + struct.pack(">hhq", 10, 0, 1) + bytes(56)).hex()
 
 TAGS = {
     "COMMAND": 1, "PREPARE": 2, "CURNAME": 3, "ID": 4, "BIND": 5, "OPEN": 6,
@@ -50,7 +57,7 @@ TAGS = {
     "CMMTWORK": 19, "RBWORK": 20, "NDESCRIBE": 22, "SFETCH": 23, "SCROLL": 24,
     "DBLIST": 26, "FILE": 98, "BEGIN": 35, "DBOPEN": 36, "DBCLOSE": 37, "FETCHBLOB": 38,
     "HOLD": 43, "WANTDONE": 49, "EXIT": 56, "INFO": 81, "LODATA": 97,
-    "RET_TYPE": 100, "AUTOFREE": 108, "GENKEYS": 134, "SVPOINT": 137,
+    "RET_TYPE": 100, "GETROUTINE": 101, "EXFP": 102, "AUTOFREE": 108, "GENKEYS": 134, "SVPOINT": 137,
     "RELSVPOINT": 138, "RBSVPOINT": 139, "BATCH_START": 141, "BATCH_END": 142,
 }
 
@@ -118,6 +125,22 @@ def lodata(op, fd, length, tail=b""):
     return i16(op) + i16(fd) + i32(length) + i16(LO_BUFSIZE) + tail
 
 
+def fp_udt(name, data):
+    """A fast-path UDT value record: type 44, owner "", name, i32 length."""
+    pad = b"\0" if len(data) % 2 else b""
+    return i16(FP_UDT) + char("") + char(name) + i16(0) + i16(0) + i32(len(data)) + data + pad
+
+
+def fp_arg(v):
+    """One SQ_EXFPROUTINE argument record (see EXFP arguments above)."""
+    if v.startswith("int:"):
+        return i16(TYPES["int"]) + i16(0) + i16(0) + i32(int(v[4:]))
+    if v in ("spec", "badspec"):
+        magic = struct.pack(">I", LO_SPEC_MAGIC if v == "spec" else 0)
+        return fp_udt("ifx_lo_spec", magic + bytes(LO_SPEC_LEN - 4))
+    return fp_udt("blob", bytes(LOCATOR_LEN))
+
+
 def body(name, a):
     """The bytes after the tag of message `name` with arguments a."""
     n = [int(x) for x in a if x.lstrip("-").isdigit()]
@@ -161,6 +184,13 @@ def body(name, a):
         return i16(FILE_READ) + i32(len(a[0].encode())) + char(a[0])
     if name == "GENKEYS":
         return i16(n[0] if n else 1)
+    if name == "GETROUTINE":
+        sig = a[0].encode()
+        return b"\0" + i32(len(sig)) + sig + (b"\0" if len(sig) % 2 else b"") + i16(0)
+    if name == "EXFP":
+        args = a[2:]
+        return (char(a[0]) + i32(int(a[1])) + i16(len(args)) + i16(0) + i16(TAGS["BIND"]) +
+                i16(len(args)) + b"".join(fp_arg(v) for v in args))
     if name == "SVPOINT":
         return char(a[0]) + i16(n[0] if n else 0)
     return b""
@@ -434,6 +464,32 @@ SEEDS = {
         LODATA_READ 0 4
         EOT
     """),
+    # fast path: look-ups (one unknown), a create, a write and read on its
+    # fd, the close, then calls with a bad spec, an unknown handle, another
+    # database
+    "seq-fastpath": (SEL_LOGIN, CHUNK_ALL, """
+        """ + command("CREATE DATABASE fzfast") + """
+        GETROUTINE "function informix.ifx_lo_create( ifx_lo_spec,integer,blob)"
+        EOT
+        GETROUTINE "function informix.ifx_lo_close(integer)"
+        EOT
+        GETROUTINE "function informix.nothing(integer)"
+        EOT
+        EXFP "fzfast" 1 spec int:8 blob
+        EOT
+        LODATA_WRITE 0 "data through the fast path"
+        EOT
+        LODATA_SEEK 0 64 0 0
+        EOT
+        EXFP "fzfast" 3 int:0
+        EOT
+        EXFP "fzfast" 2 badspec int:8 blob
+        EOT
+        EXFP "fzfast" 9 int:0
+        EOT
+        EXFP "other" 3 int:0
+        EOT
+    """ + command("SELECT ifx_lo_open('%s'::BLOB, 4) FROM sysmaster:sysdual" % LO1_HEX)),
     # client files (FILETOBLOB / LOTOFILE 'client'): the session has no
     # channel to ask the client, then SQ_FILE replies nobody asked for
     "seq-client-files": (SEL_DB, CHUNK_ALL, """

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "server/sql/ixs_ex_tree.h"
+#include "server/sql/ixs_lob.h"
 
 void ixs_xv_init(xv *v) {
     memset(v, 0, sizeof *v);
@@ -123,9 +124,20 @@ static int num_to_date(const xv *v, sval *out) {
 /* A literal converted to type t at translation time. */
 static void lit_to_type(px *p, xv *v, ityp t) {
     sval sv;
-    int rc = v->k != XK_STR && t.code == IX_T_DATE
-                 ? num_to_date(v, &sv)
-                 : ixs_text_to_sval(t, v->lit ? v->lit : "", v->litn, &sv);
+    int lob = v->k == XK_STR && ixs_lob_is(t.code); /* '<hex>'::BLOB */
+    const char *lit = v->lit ? v->lit : "";
+    int rc;
+    if (lob)
+        rc = ixs_lob_text_to_sval(t, lit, v->litn, &sv);
+    else if (v->k != XK_STR && t.code == IX_T_DATE)
+        rc = num_to_date(v, &sv);
+    else
+        rc = ixs_text_to_sval(t, lit, v->litn, &sv);
+    if (rc && lob) {
+        px_failc(p, rc, "a string to %s (an LO handle is %d hex digits)",
+                 t.code == IX_T_CLOB ? "CLOB" : "BLOB", IXS_LO_HEX_LEN);
+        return;
+    }
     if (rc) {
         px_failc(p, rc, NULL);
         return;

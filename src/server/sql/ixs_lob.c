@@ -354,6 +354,31 @@ int ixs_lob_convert(ityp from, const sval *v, ityp to, sval *out) {
     return 0;
 }
 
+/* The value of hex digit c, or -1. */
+static int hex_digit(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+int ixs_lob_text_to_sval(ityp t, const char *s, size_t n, sval *out) {
+    (void)t;
+    memset(out, 0, sizeof *out);
+    if (n != IXS_LO_HEX_LEN) return IXS_E_NO_CAST;
+    uint8_t h[IXP_LOCATOR_LEN];
+    for (size_t i = 0; i < IXP_LOCATOR_LEN; i++) {
+        int hi = hex_digit((unsigned char)s[2 * i]), lo = hex_digit((unsigned char)s[2 * i + 1]);
+        if (hi < 0 || lo < 0) return IXS_E_NO_CAST;
+        h[i] = (uint8_t)(hi << 4 | lo);
+    }
+    ixp_locator l;
+    if (ixp_locator_decode(h, sizeof h, &l) != IX_OK) return IXS_E_NO_CAST;
+    out->kind = SQLITE_INTEGER;
+    out->i = l.id;
+    return 0;
+}
+
 int ixs_lob_bind(ixd_db *db, ityp from, const sval *v, ityp to, sval *out, ixd_err *err) {
     memset(out, 0, sizeof *out);
     if (v->kind == SQLITE_NULL) return 0;

@@ -16,14 +16,16 @@
 #ifndef IXS_LOB_H
 #define IXS_LOB_H
 
+#include "proto/ix_lob.h"
 #include "proto/ix_msg.h"
 #include "server/sql/ixs.h"
 #include "server/sql/ixs_parse.h"
 
-#define IXS_LO_PAGE  32768      /* bytes a page */
-#define IXS_LO_MAXFD 64         /* descriptors open at once in a session */
-#define IXS_LO_MAXIO (16 << 20) /* most bytes one SQ_LODATA read returns */
-#define IXS_E_LO     (-9810)    /* Smart-large-object error. */
+#define IXS_LO_PAGE   32768      /* bytes a page */
+#define IXS_LO_MAXFD  64         /* descriptors open at once in a session */
+#define IXS_LO_MAXIO  (16 << 20) /* most bytes one SQ_LODATA read returns */
+#define IXS_E_LO      (-9810)    /* Smart-large-object error. */
+#define IXS_E_NO_CAST (-9634)    /* No cast from %s. */
 
 /* 1 for IX_T_BLOB and IX_T_CLOB. */
 int ixs_lob_is(int code);
@@ -64,6 +66,12 @@ int64_t ixs_lob_size(ixd_db *db, int64_t id, ixd_err *err);
 int ixs_lob_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out);
 int ixs_lob_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out);
 int ixs_lob_convert(ityp from, const sval *v, ityp to, sval *out);
+/* A string cast to BLOB or CLOB ('<hex>'::BLOB, as clients name an LO in
+ * SQL): exactly IXS_LO_HEX_LEN hex digits (either case) spelling a 72-byte
+ * handle give that handle's LO; 0 with *out the LO id, or -9634 for any
+ * other string. Whether the LO exists is checked where it is used. */
+#define IXS_LO_HEX_LEN (2 * IXP_LOCATOR_LEN)
+int ixs_lob_text_to_sval(ityp t, const char *s, size_t n, sval *out);
 /* A value bound to a LOB parameter: a handle stays itself; a string or
  * bytes become a new LO holding them (how a client inserts a LOB from a
  * bind value). 0 or a negative SQLCODE (err filled). */
