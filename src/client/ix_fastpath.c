@@ -52,7 +52,8 @@ static ixc_fproutine *fp_keep(ix_conn *c, const char *sig, const uint8_t *db, si
     if (c->fp_len == IXC_FP_CACHE_MAX) ixc_fp_forget(c);
     ixc_fproutine *e = &c->fp_cache[c->fp_len];
     e->sig = ixc_strdup(sig);
-    e->db = ixc_strndup((const char *)db, dbn);
+    e->db = ixc_malloc(dbn + 1); /* the name as it came, NUL bytes and all */
+    if (e->db && dbn) memcpy(e->db, db, dbn);
     if (!e->sig || !e->db) {
         ixc_free(e->sig);
         ixc_free(e->db);
@@ -123,7 +124,7 @@ static int unexpected(ix_conn *c, int tag) {
 static int fp_lookup(ix_conn *c, const char *sig, ixc_fproutine **out) {
     size_t mark = ixc_mark(c);
     ixp_enc_getroutine(&c->out, sig, strlen(sig));
-    int rc = send_group(c, mark);
+    int rc = send_group(c, mark), oom = 0;
     if (rc != IX_OK) return rc;
     fp_answer a = {0};
     ixp_msg m;
@@ -131,11 +132,11 @@ static int fp_lookup(ix_conn *c, const char *sig, ixc_fproutine **out) {
     while ((rc = ixc_next_msg(c, &m)) == IX_OK && m.tag != IXP_SQ_EOT) {
         if (m.tag == IXP_SQ_GETROUTINE && !a.got) {
             a.got = 1;
-            if (m.u.getroutine.handle <= 0)
-                return ixc_kill(c, IX_EPROTO, "routine handle %d in SQ_GETROUTINE",
-                                (int)m.u.getroutine.handle);
-            *out = fp_keep(c, sig, m.u.getroutine.db.p, m.u.getroutine.db.n, m.u.getroutine.handle);
-            if (!*out) rc = IX_ENOMEM; /* the answer is still read to its end */
+            const ixp_getroutine *g = &m.u.getroutine;
+            if (g->handle <= 0)
+                return ixc_kill(c, IX_EPROTO, "routine handle %d in SQ_GETROUTINE", (int)g->handle);
+            *out = fp_keep(c, sig, g->db.p, g->db.n, g->handle);
+            oom = !*out; /* the answer is still read to its end */
         } else if (m.tag == IXP_SQ_ERR) {
             note_err(&a, &m);
         } else if (!ixc_reply_extra(c, &m)) {
@@ -143,7 +144,11 @@ static int fp_lookup(ix_conn *c, const char *sig, ixc_fproutine **out) {
         }
     }
     if (rc != IX_OK) return rc;
-    if (a.sqlcode && *out) fp_drop(c, *out), *out = NULL;
+    if (oom) return IX_ENOMEM; /* recorded by fp_keep */
+    if (a.sqlcode && *out) {
+        fp_drop(c, *out);
+        *out = NULL;
+    }
     return answer_rc(c, &a, "SQ_GETROUTINE");
 }
 
