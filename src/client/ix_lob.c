@@ -54,6 +54,7 @@ static int lob_unsourced(ix_conn *c, const char *what) {
 
 /* ---- handles ----------------------------------------------------------------------------- */
 
+/* IX_T_CLOB or IX_T_BLOB for a handle's kind (IXP_LO_XID_*). */
 static int type_of(int kind) {
     return kind == IXP_LO_XID_CLOB ? IX_T_CLOB : IX_T_BLOB;
 }
@@ -313,6 +314,8 @@ static int lob_wrap(ix_conn *c, const uint8_t *h, int type, int flags, int64_t f
     return IX_OK;
 }
 
+/* Opens the LO of handle l for flags: a new stream (the caller's, closed
+ * with ix_lob_close) in *out, or the failure recorded on c. */
 static int lob_new(ix_conn *c, const ixp_locator *l, int flags, ix_lob **out) {
     uint8_t h[IXP_LOCATOR_LEN];
     ixp_locator_encode(l, h);
