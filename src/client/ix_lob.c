@@ -68,42 +68,66 @@ int ixc_lob_type_of(int code, const char *ext_name) {
     return !strcmp(low, "blob") ? IX_T_BLOB : !strcmp(low, "clob") ? IX_T_CLOB : 0;
 }
 
-/* The handle in column i of the current row: IX_OK, IX_NULL_VALUE, or
- * IX_EINVAL (recorded on the connection) for a column that holds none. */
-static int col_locator(ix_stmt *s, int i, ixp_locator *l) {
+/* The type of handle h (72 bytes): its kind when ixd made it, else the
+ * column's declared type (col_type, 0 when unknown), else IX_T_BLOB (the
+ * one public client casts every handle to BLOB to open it). */
+static int handle_type(const uint8_t *h, int col_type) {
+    ixp_locator l;
+    if (ixp_locator_decode(h, IXP_LOCATOR_LEN, &l) == IX_OK) return type_of(l.kind);
+    return col_type ? col_type : IX_T_BLOB;
+}
+
+/* Whether c takes a handle it cannot read: the handles of a server other
+ * than ixd are its own (IBM: "an opaque structure"); ixd's must be ixd's. */
+static int handles_opaque(const ix_conn *c) {
+    return !c->fast;
+}
+
+/* The handle in column i of the current row: its bytes into h and its type
+ * into *type. IX_OK, IX_NULL_VALUE, or IX_EINVAL (recorded on the
+ * connection) for a column that holds none. */
+static int col_handle(ix_stmt *s, int i, uint8_t *h, int *type) {
     ix_conn *c = ix_stmt_conn(s);
     if (!c) return IX_EMISUSE;
-    const uint8_t *p = ix_column_raw(s, i);
+    const uint8_t *p = ix_column_raw(s, i), *raw = NULL;
     size_t n = ix_column_bytes(s, i), used = 0;
     int is_null = 0;
+    ixp_locator l;
     if (!p || ix_column_type(s, i) != IX_T_UDTFIXED ||
-        ixp_lob_tuple_decode(p, n, &is_null, l, &used) != IX_OK || used != n)
+        ixp_lob_tuple_split(p, n, &is_null, &raw, &used) != IX_OK || used != n ||
+        (!is_null && !handles_opaque(c) && ixp_locator_decode(raw, IXP_LOCATOR_LEN, &l) != IX_OK))
         return ixc_fail(c, IX_EINVAL, "column %d holds no smart-LOB handle", i);
-    return is_null ? IX_NULL_VALUE : IX_OK;
+    if (is_null) return IX_NULL_VALUE;
+    memcpy(h, raw, IXP_LOCATOR_LEN);
+    *type = handle_type(h, s->cols[i].lob_type);
+    return IX_OK;
 }
 
 int ix_column_lob_type(ix_stmt *s, int i) {
-    ixp_locator l;
-    const uint8_t *p = s ? ix_column_raw(s, i) : NULL;
+    const uint8_t *p = s ? ix_column_raw(s, i) : NULL, *h = NULL;
     size_t n = p ? ix_column_bytes(s, i) : 0, used = 0;
     int is_null = 1;
+    ixp_locator l;
     if (!p || ix_column_type(s, i) != IX_T_UDTFIXED ||
-        ixp_lob_tuple_decode(p, n, &is_null, &l, &used) != IX_OK || used != n || is_null)
+        ixp_lob_tuple_split(p, n, &is_null, &h, &used) != IX_OK || used != n || is_null)
         return 0;
-    return type_of(l.kind);
+    if (!handles_opaque(s->conn) && ixp_locator_decode(h, IXP_LOCATOR_LEN, &l) != IX_OK) return 0;
+    return handle_type(h, s->cols[i].lob_type);
 }
 
 int ix_column_locator(ix_stmt *s, int i, ix_locator *out) {
     if (!s || !out) return IX_EMISUSE;
-    ixp_locator l;
-    int rc = col_locator(s, i, &l);
-    if (rc == IX_OK) ixp_locator_encode(&l, out->bytes);
-    return rc;
+    int type = 0;
+    return col_handle(s, i, out->bytes, &type);
 }
 
-static int from_user(ix_conn *c, const ix_locator *loc, ixp_locator *l) {
-    if (ixp_locator_decode(loc->bytes, IX_LOCATOR_LEN, l) != IX_OK)
+/* Checks a handle the caller gives for c: IX_OK with its type in *type
+ * (may be NULL), or IX_EINVAL recorded on c. */
+static int from_user(ix_conn *c, const ix_locator *loc, int *type) {
+    ixp_locator l;
+    if (!handles_opaque(c) && ixp_locator_decode(loc->bytes, IX_LOCATOR_LEN, &l) != IX_OK)
         return ixc_fail(c, IX_EINVAL, "not a smart-LOB handle of this server");
+    if (type) *type = handle_type(loc->bytes, 0);
     return IX_OK;
 }
 
@@ -124,8 +148,7 @@ int ix_bind_locator(ix_stmt *s, int i, int type, const ix_locator *loc) {
     p->type = IX_T_UDTFIXED;
     p->slot = IXP_LOCATOR_LEN;
     if (!loc) return IX_OK; /* a NULL */
-    ixp_locator l;
-    if ((rc = from_user(s->conn, loc, &l)) != IX_OK) return rc;
+    if ((rc = from_user(s->conn, loc, NULL)) != IX_OK) return rc;
     ixb_wbuf_reset(&p->val);
     ixb_put_i16(&p->val, IXP_LOCATOR_LEN);
     ixb_put_bytes(&p->val, loc->bytes, IX_LOCATOR_LEN);
@@ -314,30 +337,30 @@ static int lob_wrap(ix_conn *c, const uint8_t *h, int type, int flags, int64_t f
     return IX_OK;
 }
 
-/* Opens the LO of handle l for flags: a new stream (the caller's, closed
- * with ix_lob_close) in *out, or the failure recorded on c. */
-static int lob_new(ix_conn *c, const ixp_locator *l, int flags, ix_lob **out) {
-    uint8_t h[IXP_LOCATOR_LEN];
-    ixp_locator_encode(l, h);
+/* Opens the LO of handle h (of type) for flags: a new stream (the
+ * caller's, closed with ix_lob_close) in *out, or the failure recorded on
+ * c. */
+static int lob_new(ix_conn *c, const uint8_t *h, int type, int flags, ix_lob **out) {
     int64_t fd = -1;
-    int rc = lo_open(c, h, type_of(l->kind), flags, &fd);
-    return rc != IX_OK ? rc : lob_wrap(c, h, type_of(l->kind), flags, fd, out);
+    int rc = lo_open(c, h, type, flags, &fd);
+    return rc != IX_OK ? rc : lob_wrap(c, h, type, flags, fd, out);
 }
 
 int ix_lob_open(ix_conn *c, const ix_locator *loc, int flags, ix_lob **out) {
     if (out) *out = NULL;
     if (!c || !loc || !out) return IX_EMISUSE;
-    ixp_locator l;
-    int rc = from_user(c, loc, &l);
-    return rc != IX_OK ? rc : lob_new(c, &l, flags, out);
+    int type = 0;
+    int rc = from_user(c, loc, &type);
+    return rc != IX_OK ? rc : lob_new(c, loc->bytes, type, flags, out);
 }
 
 int ix_lob_open_column(ix_stmt *s, int i, int flags, ix_lob **out) {
     if (out) *out = NULL;
     if (!s || !out) return IX_EMISUSE;
-    ixp_locator l;
-    int rc = col_locator(s, i, &l);
-    return rc != IX_OK ? rc : lob_new(s->conn, &l, flags, out);
+    uint8_t h[IXP_LOCATOR_LEN];
+    int type = 0;
+    int rc = col_handle(s, i, h, &type);
+    return rc != IX_OK ? rc : lob_new(s->conn, h, type, flags, out);
 }
 
 int ix_lob_create(ix_conn *c, int type, ix_lob **out) {

@@ -67,7 +67,7 @@ void ixp_lob_tuple_encode(ixb_wbuf *out, const ixp_locator *l) {
     ixb_put_bytes(out, h, sizeof h);
 }
 
-int ixp_lob_tuple_decode(const uint8_t *p, size_t n, int *is_null, ixp_locator *l, size_t *used) {
+int ixp_lob_tuple_split(const uint8_t *p, size_t n, int *is_null, const uint8_t **h, size_t *used) {
     if (n < 5) return IX_NEED_MORE;
     uint32_t len = ixb_be32(p + 1);
     if (p[0] == 1) {
@@ -78,10 +78,17 @@ int ixp_lob_tuple_decode(const uint8_t *p, size_t n, int *is_null, ixp_locator *
     }
     if (p[0] != 0 || len != IXP_LOCATOR_LEN) return IX_EMALFORMED;
     if (n < 5 + IXP_LOCATOR_LEN) return IX_NEED_MORE;
-    if (ixp_locator_decode(p + 5, IXP_LOCATOR_LEN, l) != IX_OK) return IX_EMALFORMED;
     *is_null = 0;
+    *h = p + 5;
     *used = 5 + IXP_LOCATOR_LEN;
     return IX_OK;
+}
+
+int ixp_lob_tuple_decode(const uint8_t *p, size_t n, int *is_null, ixp_locator *l, size_t *used) {
+    const uint8_t *h = NULL;
+    int rc = ixp_lob_tuple_split(p, n, is_null, &h, used);
+    if (rc != IX_OK || *is_null) return rc;
+    return ixp_locator_decode(h, IXP_LOCATOR_LEN, l) == IX_OK ? IX_OK : IX_EMALFORMED;
 }
 
 int ixp_lob_xname(const uint8_t *p, size_t n, int *kind) {

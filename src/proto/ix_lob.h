@@ -57,6 +57,11 @@ int ixp_locator_decode(const uint8_t *p, size_t n, ixp_locator *l);
  * anything else. */
 void ixp_lob_tuple_encode(ixb_wbuf *out, const ixp_locator *l);
 int ixp_lob_tuple_decode(const uint8_t *p, size_t n, int *is_null, ixp_locator *l, size_t *used);
+/* The envelope alone, the handle's 72 bytes left unread (a server other
+ * than ixd fills them its own way): the same results as
+ * ixp_lob_tuple_decode, with *h pointing at the handle inside p (not
+ * NULL). */
+int ixp_lob_tuple_split(const uint8_t *p, size_t n, int *is_null, const uint8_t **h, size_t *used);
 
 /* A BLOB/CLOB bind value (the bytes after indicator and slot): i16 72, the
  * handle. kind picks the extended name written before the indicator

@@ -83,6 +83,8 @@ static char last_msg[512]; /* the error message of the last scripted_create */
 /* Creates a BLOB on a conservative connection to a scripted server that
  * answers the look-up with r1 and the call with r2. Returns the result;
  * *dead says whether the connection was dropped. */
+static ix_locator last_loc; /* the handle of the last scripted_create's LO */
+
 static int scripted_create(const ixb_wbuf *r1, const ixb_wbuf *r2, int *dead) {
     ixb_wbuf in, sent;
     ixb_wbuf_init(&in, NULL);
@@ -98,6 +100,8 @@ static int scripted_create(const ixb_wbuf *r1, const ixb_wbuf *r2, int *dead) {
     rc = ix_lob_create(c, IX_T_BLOB, &b);
     *dead = ix_conn_is_dead(c);
     snprintf(last_msg, sizeof last_msg, "%s", ix_errmsg(c));
+    memset(&last_loc, 0, sizeof last_loc);
+    if (b) ix_lob_locator(b, &last_loc);
     ixc_free(b); /* no close: the script has no answer for it */
     ix_close(c);
     ixb_wbuf_free(&in);
@@ -135,6 +139,17 @@ static void check_fast_path(void) {
     create_answer(&r2, IX_T_UDTFIXED, IXP_LOCATOR_LEN, 1);
     int rc = scripted_create(&r1, &r2, &dead);
     CHECK(rc == IX_OK && !dead, "create over the fast path: %d", rc);
+    /* a real server's handle is its own: taken as it comes */
+    uint8_t foreign[IXP_LOCATOR_LEN];
+    memset(foreign, 0xab, sizeof foreign);
+    ixb_wbuf_reset(&r2);
+    ixp_enc_fpresult(&r2, 2);
+    ixp_enc_fp_udt(&r2, IX_T_UDTFIXED, "informix", "blob", foreign, sizeof foreign);
+    ixp_enc_fp_int(&r2, 3);
+    ixp_enc_tag(&r2, IXP_SQ_EOT);
+    rc = scripted_create(&r1, &r2, &dead);
+    CHECK(rc == IX_OK && !dead && !memcmp(last_loc.bytes, foreign, sizeof foreign),
+          "a handle in a real server's own form: %d %s", rc, last_msg);
     static const struct {
         int code;
         size_t n;

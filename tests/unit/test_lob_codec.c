@@ -50,6 +50,16 @@ static void test_locator(void) {
               used == 5,
           "tuple NULL");
     CHECK(ixp_lob_tuple_decode(b.data, 40, &is_null, &r, &used) == IX_NEED_MORE, "tuple cut");
+    const uint8_t *raw = NULL;
+    b.data[5] ^= 0xff; /* a handle ixd did not make: the envelope still splits */
+    CHECK(ixp_lob_tuple_decode(b.data, b.len, &is_null, &r, &used) == IX_EMALFORMED &&
+              ixp_lob_tuple_split(b.data, b.len, &is_null, &raw, &used) == IX_OK && !is_null &&
+              used == 77 && raw == b.data + 5,
+          "a foreign handle splits but does not decode");
+    b.data[5] ^= 0xff;
+    CHECK(ixp_lob_tuple_split(b.data + 77, 5, &is_null, &raw, &used) == IX_OK && is_null &&
+              used == 5,
+          "split NULL");
     b.data[4] = 71;
     CHECK(ixp_lob_tuple_decode(b.data, b.len, &is_null, &r, &used) == IX_EMALFORMED,
           "tuple with a length other than 72");
