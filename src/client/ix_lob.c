@@ -169,14 +169,14 @@ static int lo_sql_value(ix_stmt *s, const char *sql, int64_t *out, uint8_t *hout
     return IX_OK;
 }
 
-/* Finalizes s keeping the connection's error record as it was (the error
- * of the call, if any, outlives the statement's release). */
-static void lo_finalize_keep_err(ix_conn *c, ix_stmt *s) {
+/* Finalizes s; when the call failed (rc), the connection's error record
+ * is kept as it was (the error outlives the statement's release). */
+static void lo_finalize_keep_err(ix_conn *c, ix_stmt *s, int rc) {
     int err = c->err, sqlcode = c->sqlcode, isam = c->isamcode;
     char msg[sizeof c->errmsg];
     memcpy(msg, c->errmsg, sizeof msg);
     ix_finalize(s);
-    if (err != IX_OK) {
+    if (rc != IX_OK) {
         c->err = err, c->sqlcode = sqlcode, c->isamcode = isam;
         memcpy(c->errmsg, msg, sizeof msg);
     }
@@ -203,7 +203,7 @@ static int lo_sql(ix_conn *c, const char *sql, const uint8_t *h, int type, const
         rc = lo_sql_value(s, sql, out, hout);
     else if (rc == IX_DONE)
         rc = ixc_fail(c, IX_EPROTO, "no row from %s", sql);
-    lo_finalize_keep_err(c, s);
+    lo_finalize_keep_err(c, s, rc);
     return rc;
 }
 
