@@ -120,6 +120,20 @@ static int check_spec(const ixp_fpvalue *v, ixd_err *err) {
     return 0;
 }
 
+/* Makes a new LO of type code and opens it with mode, under one savepoint,
+ * so that a failed open (a bad mode, no descriptor left) leaves no LO.
+ * Returns the descriptor with *id set, or -1 with err set. */
+static int create_open(ixd_db *db, int code, int mode, int64_t *id, ixd_err *err) {
+    int sp = sqlite3_exec(db->h, "SAVEPOINT ixd_fp_create", NULL, NULL, NULL) == SQLITE_OK;
+    int fd = ixs_lob_create(db, code, id, err) ? -1 : ixs_lob_open(db, *id, mode, err);
+    if (sp)
+        sqlite3_exec(db->h,
+                     fd < 0 ? "ROLLBACK TO ixd_fp_create; RELEASE ixd_fp_create"
+                            : "RELEASE ixd_fp_create",
+                     NULL, NULL, NULL);
+    return fd;
+}
+
 /* ifx_lo_create(ifx_lo_spec, integer, blob|clob): a new LO of type code,
  * opened with the mode; answers its handle and the descriptor. */
 static int lo_create(ixd_db *db, int code, const ixp_exfp *e, ixb_wbuf *reply, ixd_err *err) {
@@ -129,8 +143,7 @@ static int lo_create(ixd_db *db, int code, const ixp_exfp *e, ixb_wbuf *reply, i
         return ixd_seterr(err, IXD_E_FP_UNRESOLVED, 0, 0, "ifx_lo_create");
     if (check_spec(&v[0], err)) return -1;
     int64_t id = 0;
-    if (ixs_lob_create(db, code, &id, err)) return -1;
-    int fd = ixs_lob_open(db, id, v[1].i32, err);
+    int fd = create_open(db, code, v[1].i32, &id, err);
     if (fd < 0) return -1;
     ixp_locator l = {ixs_lob_xid(code), id};
     uint8_t h[IXP_LOCATOR_LEN];

@@ -231,6 +231,15 @@ static void errors(tconn *c) {
           "spec without its magic: -9810 (%d %s)", a.sqlcode, a.errtext);
     CHECK(call_close(c, "fp", h, 0, &a) == 0 && a.sqlcode == E_UNRESOLVED,
           "create with one argument: -674 (%d)", a.sqlcode);
+    char before[32], after[32];
+    tconn_value(c, "SELECT ixd_lo_count() FROM sysmaster:sysdual", before, sizeof before);
+    make_spec(spec);
+    CHECK(call_create(c, "fp", h, IXP_LO_RDONLY | IXP_LO_WRONLY, spec, &a) == 0 &&
+              a.sqlcode == E_LO && strstr(a.errtext, "conflicting"),
+          "create with conflicting open flags: -9810 (%d %s)", a.sqlcode, a.errtext);
+    tconn_value(c, "SELECT ixd_lo_count() FROM sysmaster:sysdual", after, sizeof after);
+    CHECK(strcmp(before, "ERR") && !strcmp(before, after), "and leaves no LO (%s, %s)", before,
+          after);
     int code = 0;
     uint8_t bad[IXP_LOCATOR_LEN] = {1, 2, 3};
     CHECK(sql_open(c, bad, "blob", &code) < 0 && code == E_NO_CAST,
