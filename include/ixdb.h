@@ -60,12 +60,13 @@ typedef enum ix_rc {
     IX_ETLS = -10,    /* TLS handshake, certificate verification or TLS I/O failed */
     IX_EMISUSE = -11, /* API misuse: NULL handle, wrong state, bad index, closed conn */
     IX_EPROTO = -12,  /* the server sent something this client cannot handle */
-    /* the operation needs a request form only ixd is known to take, and the
-     * connection does not use such forms (ix_conn_compat "conservative";
-     * docs/protocol.md "Evidence"); nothing was sent */
+    /* the operation needs a request form only ixd is known to take (or a
+     * routine no public source shows on another server: ix_lob_size), and
+     * the connection does not use such forms (ix_conn_compat
+     * "conservative"; docs/protocol.md "Evidence"); nothing was sent */
     IX_ENOTSUP = -13,
-    IX_ROW = 100,     /* ix_step: a row is ready */
-    IX_DONE = 101,    /* ix_step: the statement has finished */
+    IX_ROW = 100,  /* ix_step: a row is ready */
+    IX_DONE = 101, /* ix_step: the statement has finished */
     /* Non-blocking use (see "non-blocking" below): wait, then call again. */
     IX_WANT_READ = 102,  /* wait until ix_socket is readable */
     IX_WANT_WRITE = 103, /* wait until ix_socket is writable */
@@ -1605,11 +1606,14 @@ int ix_set_trace(ix_conn *conn, ix_trace_fn fn, void *userdata);
  * whole. A handle fetched from a row stays usable on that connection (in
  * the same transaction, or after it committed). docs/c-api.md "Smart large
  * objects" has examples; the wire form is in docs/protocol.md.
- * The streams reach the server through SQL routines as ixd takes them; a
- * real server needs fast-path routine calls, which libixdb does not send
- * yet. On a connection that does not use ixd's forms (ix_conn_compat
- * "conservative") ix_lob_open, ix_lob_open_column, ix_lob_create,
- * ix_bind_lob and ix_bind_lob_stream return IX_ENOTSUP and send nothing.
+ * On ixd (ix_conn_compat "fast") the streams use ixd's SQL routines. On
+ * any other connection ("conservative") they take a real server's forms:
+ * create and close as fast-path routine calls, open as SQL with the handle
+ * as a literal, reads relative to the server's position. No public source
+ * shows ifx_lo_size or ifx_lo_seek on a real server, so there ix_lob_size,
+ * ix_lob_seek with IX_LO_SEEK_END, a write away from where the last read or
+ * write left the server, and a read after an append return IX_ENOTSUP and
+ * send nothing (docs/c-api.md "Smart LOBs on other servers").
  */
 
 /* The two types where ixdb names them (the codes of JDBC's IfxTypes). On the
@@ -1659,13 +1663,19 @@ int ix_lob_type(const ix_lob *lob);
 /* Reads up to n bytes at the current position into buf: *got (0 at the
  * end). Writes p[0..n) at the position (at the end with IX_LO_APPEND).
  * Each moves the position by the bytes moved; one call may take several
- * round trips (at most 1 MiB moves in one message). IX_OK or an error. */
+ * round trips (at most 1 MiB moves in one message). IX_OK or an error.
+ * Conservative connections: a write only where the last read or write
+ * ended (or with IX_LO_APPEND), a read not after an append; else
+ * IX_ENOTSUP. */
 int ix_lob_read(ix_lob *lob, void *buf, size_t n, size_t *got);
 int ix_lob_write(ix_lob *lob, const void *p, size_t n);
 /* Moves the position to offset from IX_LO_SEEK_SET / CUR / END; *pos (may
- * be NULL) gets the new position. No round trip. */
+ * be NULL) gets the new position. No round trip for SET and CUR; END takes
+ * the size (ix_lob_size: IX_ENOTSUP on conservative connections). */
 int ix_lob_seek(ix_lob *lob, int64_t offset, int whence, int64_t *pos);
-/* The LO's current size in bytes (one round trip). */
+/* The LO's current size in bytes (one round trip). IX_ENOTSUP on
+ * conservative connections (no public source shows ifx_lo_size on a real
+ * server). */
 int ix_lob_size(ix_lob *lob, int64_t *size);
 /* Closes the server descriptor and frees lob (NULL is fine). IX_OK, or the
  * error of the close (lob is freed all the same). */

@@ -8,7 +8,10 @@ LOBs".
 
 import io
 
-from ._ixdb import BLOB, CLOB, LO_APPEND, LO_RDONLY, LO_RDWR, LO_WRONLY
+from ._ixdb import BLOB, CLOB, LO_APPEND, LO_RDONLY, LO_RDWR, LO_WRONLY, NotSupportedError
+
+_FIRST_PIECE = 64 << 10  # readall without the size: the first piece, doubled each time
+_LAST_PIECE = 8 << 20  # ... up to this
 
 
 class LobStream(io.RawIOBase):
@@ -75,14 +78,22 @@ class LobStream(io.RawIOBase):
         return self._h.read(size)
 
     def readall(self):
-        """The rest of the LOB, read in one piece of its remaining size."""
+        """The rest of the LOB: one piece of its remaining size when the
+        server tells sizes (ixd), else pieces that grow until one comes
+        back short (a server without ifx_lo_size)."""
         self._need(self.readable, "reading")
-        parts = [self._h.read(max(self._h.size() - self._h.tell(), 0))]
+        try:
+            parts = [self._h.read(max(self._h.size() - self._h.tell(), 0))]
+            piece = io.DEFAULT_BUFFER_SIZE
+        except NotSupportedError:
+            parts, piece = [], _FIRST_PIECE
         while True:  # the LOB may have grown meanwhile
-            more = self._h.read(io.DEFAULT_BUFFER_SIZE)
-            if not more:
+            more = self._h.read(piece)
+            if more:
+                parts.append(more)
+            if len(more) < piece:
                 break
-            parts.append(more)
+            piece = min(piece * 2, _LAST_PIECE)
         return parts[0] if len(parts) == 1 else b"".join(parts)
 
     def write(self, b):
@@ -98,7 +109,8 @@ class LobStream(io.RawIOBase):
         return self._h.tell()
 
     def size(self):
-        """The LOB's size in bytes (one round trip)."""
+        """The LOB's size in bytes (one round trip). NotSupportedError on a
+        server other than ixd (no public source shows ifx_lo_size there)."""
         self._checkClosed()
         return self._h.size()
 

@@ -591,6 +591,27 @@ PyObject *Connection_lob_create(ConnectionObject *co, PyObject *args, PyObject *
 
 /* ---- fetching ------------------------------------------------------------------------- */
 
+/* bytes (K_BLOB) or str decoded with enc (NULL: UTF-8) of p[0..n). */
+static PyObject *lob_bytes_value(const char *p, size_t n, int kind, const char *enc) {
+    if (kind == K_BLOB) return PyBytes_FromStringAndSize(p, (Py_ssize_t)n);
+    return PyUnicode_Decode(p, (Py_ssize_t)n, enc ? enc : "utf-8", "surrogateescape");
+}
+
+/* Column i as ixpy_lob_value gives it, read without the LO's size (a
+ * server other than ixd has no ifx_lo_size: ix_column_lob reads in growing
+ * pieces); one copy from libixdb's buffer. */
+static PyObject *lob_value_unsized(ix_stmt *s, int i, int kind, const char *enc) {
+    void *p = NULL;
+    size_t n = 0;
+    int rc;
+    NOGIL(rc = ix_column_lob(s, i, &p, &n));
+    if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
+    if (rc != IX_OK) return raise_conn(ix_stmt_conn(s), rc);
+    PyObject *v = n <= PY_SSIZE_T_MAX ? lob_bytes_value(p, n, kind, enc) : PyErr_NoMemory();
+    ix_lob_free(p);
+    return v;
+}
+
 /* Column i of the current row (a BLOB or CLOB) as bytes, str (decoded with
  * enc, NULL: UTF-8) or an ixdb.Locator (kind K_LOCATOR). */
 PyObject *ixpy_lob_value(ix_stmt *s, int i, int kind, const char *enc) {
@@ -602,6 +623,7 @@ PyObject *ixpy_lob_value(ix_stmt *s, int i, int kind, const char *enc) {
         if (rc != IX_OK) return raise_conn(c, rc);
         return locator_new_value(&loc, ix_column_lob_type(s, i));
     }
+    if (strcmp(ix_conn_compat(c), "fast") != 0) return lob_value_unsized(s, i, kind, enc);
     ix_lob *b = NULL;
     int64_t size = 0;
     int rc;

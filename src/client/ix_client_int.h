@@ -274,6 +274,17 @@ struct ix_stmt {
 };
 #define IXC_SPOS_AFTER INT64_MAX
 
+/* A fast-path routine looked up on a connection (ix_fastpath.c): its
+ * signature, the database name and the handle SQ_GETROUTINE answered. The
+ * strings are owned by the entry. */
+typedef struct ixc_fproutine {
+    char *sig;
+    char *db;
+    size_t dbn;
+    int32_t handle;
+} ixc_fproutine;
+#define IXC_FP_CACHE_MAX 8 /* routines kept per connection (libixdb calls three) */
+
 struct ix_conn {
     ixc_transport *tr;
     ixp_reader rd;
@@ -362,12 +373,53 @@ struct ix_conn {
     struct ixc_connsm *csm; /* the login in progress (ix_connect_poll) */
     char *client_dir;       /* ix_set_client_files: realpath of the allowed directory, or NULL */
     int client_fd;          /* the file an SQ_FILE request opened, plus one (0: none) */
+    /* fast-path routines looked up (ix_fastpath.c), fp_cache[0 .. fp_len) */
+    ixc_fproutine fp_cache[IXC_FP_CACHE_MAX];
+    int fp_len;
 };
 /* Answers an SQ_FILE request of the server (ix_file.c): appends the answer
  * to c->out and sends it. IX_OK or a connection error. */
 int ixc_file_answer(ix_conn *c, const ixp_msg *m);
 /* Closes an SQ_FILE file still open and frees the directory (ix_close). */
 void ixc_file_free(ix_conn *c);
+
+/* ---- fast-path calls (ix_fastpath.c) ---------------------------------------
+ * An argument: an INTEGER, or a UDT value of the named type (sent as type
+ * 44 with an empty owner, as LSQ sends ifx_lo_spec and blob), p[0..n)
+ * borrowed for the call. */
+enum { IXC_FP_INT = 1, IXC_FP_UDT = 2 };
+typedef struct ixc_fparg {
+    int kind;
+    int32_t i32;
+    const char *type_name;
+    const void *p;
+    size_t n;
+} ixc_fparg;
+/* A result as the caller expects it: an integer (INTEGER, SERIAL or
+ * SMALLINT) into i32, or a UDT value of exactly cap bytes copied into buf
+ * (the caller's memory; type_name names it in messages). */
+typedef struct ixc_fpres {
+    int kind;
+    int32_t i32;
+    const char *type_name;
+    uint8_t *buf;
+    size_t cap;
+} ixc_fpres;
+/* Calls the routine of signature sig with args[0..nargs) and reads exactly
+ * nres values into res: IX_OK; IX_ESQL when the server refused the look-up
+ * or the call (SQ_ERR; the kept handle is dropped); IX_EPROTO with the
+ * connection dropped for an answer of the wrong shape (another count, a
+ * type or length other than res[] says, a NULL); or a connection error.
+ * Replies still due are read first. The look-up (SQ_GETROUTINE) is done
+ * once per signature and kept on c until ixc_fp_forget. */
+int ixc_fp_call(ix_conn *c, const char *sig, const ixc_fparg *args, int nargs, ixc_fpres *res,
+                int nres);
+/* Drops every kept look-up (the current database changed; ix_close). */
+void ixc_fp_forget(ix_conn *c);
+/* 1 for a message that may come with any answer and says nothing to the
+ * call awaiting it: SQ_DONE, SQ_COST, SQ_XACTSTAT (whose transaction state
+ * is taken here); 0 for any other. */
+int ixc_reply_extra(ix_conn *c, const ixp_msg *m);
 
 /* Reply of one request group, gathered by ixc_read_reply. */
 typedef struct ixc_reply {

@@ -1477,6 +1477,7 @@ static void conn_reset(ix_conn *c) {
     c->sent = 0;
     memset(&c->caps, 0, sizeof c->caps);
     c->dead = c->logged_in = c->db_open = c->db_logged = c->db_ansi = 0;
+    ixc_fp_forget(c);
     atomic_store(&c->inflight, 0);
     atomic_store(&c->cancel_wait, 0);
     c->pend_head = c->pend_len = 0;
@@ -1928,6 +1929,7 @@ void ix_close(ix_conn *c) {
     }
     ixc_stmt_detach_all(c);
     ixc_file_free(c);
+    ixc_fp_forget(c);
     atomic_store(&c->cancel_fd, -1);
     if (c->tr) c->tr->vt->close(c->tr);
     if (c->trace_fd >= 0) close(c->trace_fd);
@@ -2072,6 +2074,7 @@ void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t len) {
         ixc_txn_ended(c);
         c->manual_commit = 0;
         ixc_cache_schema_changed(c);
+        ixc_fp_forget(c); /* routine handles are the old database's */
     } else if (ixb_tok_is(w, "CREATE") || ixb_tok_is(w, "ALTER") || ixb_tok_is(w, "DROP") ||
                ixb_tok_is(w, "RENAME")) {
         ixc_cache_schema_changed(c); /* kept statements may describe what changed */

@@ -67,7 +67,7 @@ void ixp_lob_tuple_encode(ixb_wbuf *out, const ixp_locator *l) {
     ixb_put_bytes(out, h, sizeof h);
 }
 
-int ixp_lob_tuple_decode(const uint8_t *p, size_t n, int *is_null, ixp_locator *l, size_t *used) {
+int ixp_lob_tuple_split(const uint8_t *p, size_t n, int *is_null, const uint8_t **h, size_t *used) {
     if (n < 5) return IX_NEED_MORE;
     uint32_t len = ixb_be32(p + 1);
     if (p[0] == 1) {
@@ -78,10 +78,17 @@ int ixp_lob_tuple_decode(const uint8_t *p, size_t n, int *is_null, ixp_locator *
     }
     if (p[0] != 0 || len != IXP_LOCATOR_LEN) return IX_EMALFORMED;
     if (n < 5 + IXP_LOCATOR_LEN) return IX_NEED_MORE;
-    if (ixp_locator_decode(p + 5, IXP_LOCATOR_LEN, l) != IX_OK) return IX_EMALFORMED;
     *is_null = 0;
+    *h = p + 5;
     *used = 5 + IXP_LOCATOR_LEN;
     return IX_OK;
+}
+
+int ixp_lob_tuple_decode(const uint8_t *p, size_t n, int *is_null, ixp_locator *l, size_t *used) {
+    const uint8_t *h = NULL;
+    int rc = ixp_lob_tuple_split(p, n, is_null, &h, used);
+    if (rc != IX_OK || *is_null) return rc;
+    return ixp_locator_decode(h, IXP_LOCATOR_LEN, l) == IX_OK ? IX_OK : IX_EMALFORMED;
 }
 
 int ixp_lob_xname(const uint8_t *p, size_t n, int *kind) {
@@ -148,6 +155,32 @@ static void rd_chunks(ixb_rbuf *r, int64_t total, ixp_bytes *data) {
     data->n = r->pos - start;
 }
 
+/* Reads the chunks of a read reply (server -> client): a real server may
+ * state in the size more than it sends (LSQ names it the LO's size and
+ * takes min(size, asked)), so the chunks add up to at most want =
+ * min(size, lim->max_lo_read), and end there or at a zero-length chunk
+ * (taken as part of the data). A chunk past want is malformed. */
+static void rd_reply_chunks(ixb_rbuf *r, int64_t size, int64_t want, ixp_bytes *data) {
+    size_t start = r->pos;
+    int64_t left = want;
+    while (left > 0 && r->st == IX_OK) {
+        size_t at = r->pos;
+        int16_t n = ixb_get_i16(r);
+        if (r->st || n == 0) break;
+        if (n < 0 || n > IXP_LO_CHUNK_MAX)
+            return ixb_rbuf_fail(r, IX_EMALFORMED, at, "SQ_LODATA chunk length out of range");
+        if (n > left)
+            return ixb_rbuf_fail(r, IX_EMALFORMED, at,
+                                 want == size ? "SQ_LODATA chunk past the stated length"
+                                              : "SQ_LODATA chunk past what was asked");
+        if (!ixb_get_bytes(r, (size_t)n)) return;
+        ixb_get_pad(r, (size_t)n);
+        left -= n;
+    }
+    data->p = r->p + start;
+    data->n = r->pos - start;
+}
+
 /* The SQ_LODATA seek offset, a JDBC "long int" (10 bytes, the INT8 form):
  * | i16 sign: 1, or -1 when negative | u32 low word | u32 high word |
  * of the magnitude. The width has two sources, the word order one
@@ -185,7 +218,9 @@ void ixp_rd_lodata(ixb_rbuf *r, ixp_role role, const ixp_limits *lim, ixp_lodata
     if (d->op != IXP_LO_OP_READ && d->op != IXP_LO_OP_READSEEK && d->op != IXP_LO_OP_WRITE)
         return ixb_rbuf_fail(r, IX_EMALFORMED, at, "unknown SQ_LODATA operation");
     if (d->length < 0) return ixb_rbuf_fail(r, IX_EMALFORMED, lat, "negative SQ_LODATA length");
-    if ((uint32_t)d->length > lim->max_value)
+    /* a read reply's size may be the LO's: what is taken of it is bounded below */
+    int read_reply = role == IXP_FROM_SERVER && d->op != IXP_LO_OP_WRITE;
+    if (!read_reply && (uint32_t)d->length > lim->max_value)
         return ixb_rbuf_fail(r, IX_ELIMIT, lat, "SQ_LODATA length exceeds limit");
     if (role == IXP_FROM_CLIENT) {
         if (d->fd < 0) return ixb_rbuf_fail(r, IX_EMALFORMED, at + 2, "negative LO descriptor");
@@ -201,7 +236,8 @@ void ixp_rd_lodata(ixb_rbuf *r, ixp_role role, const ixp_limits *lim, ixp_lodata
         }
         if (d->op == IXP_LO_OP_WRITE) rd_chunks(r, d->length, &d->data);
     } else if (d->op != IXP_LO_OP_WRITE) {
-        rd_chunks(r, d->length, &d->data);
+        int64_t cap = (int64_t)lim->max_lo_read;
+        rd_reply_chunks(r, d->length, d->length < cap ? d->length : cap, &d->data);
     }
 }
 

@@ -57,6 +57,11 @@ int ixp_locator_decode(const uint8_t *p, size_t n, ixp_locator *l);
  * anything else. */
 void ixp_lob_tuple_encode(ixb_wbuf *out, const ixp_locator *l);
 int ixp_lob_tuple_decode(const uint8_t *p, size_t n, int *is_null, ixp_locator *l, size_t *used);
+/* The envelope alone, the handle's 72 bytes left unread (a server other
+ * than ixd fills them its own way): the same results as
+ * ixp_lob_tuple_decode, with *h pointing at the handle inside p (not
+ * NULL). */
+int ixp_lob_tuple_split(const uint8_t *p, size_t n, int *is_null, const uint8_t **h, size_t *used);
 
 /* A BLOB/CLOB bind value (the bytes after indicator and slot): i16 72, the
  * handle. kind picks the extended name written before the indicator
@@ -78,8 +83,13 @@ int ixp_lob_xname(const uint8_t *p, size_t n, int *kind);
  * form; docs/protocol.md "SQ_LODATA (97)": the width from two sources, the
  * order from one).
  * Reply (server -> client), after the tag:
- * | i16 op | i32 size | op 0/1: chunks as above adding up to size |
- * (op 2: size is the number of bytes written, no chunks.) */
+ * | i16 op | i32 size | op 0/1: chunks as above adding up to at most size |
+ * (op 2: size is the number of bytes written, no chunks.) A real server may
+ * state more in a read reply's size than it sends (the LO's size, LSQ), so
+ * the decoder takes chunks up to min(size, lim->max_lo_read) -- a client
+ * sets max_lo_read to what its read asked for -- or up to a zero-length
+ * chunk, which ends the data (and stays in it); a chunk past that amount is
+ * malformed. The size itself is not held to max_value there. */
 /* ixp_lodata (the decoded message) is in ix_msg.h: a member of ixp_msg. */
 
 /* Decoders used by ixp_msg_decode for tag 97 (body after the tag; r's

@@ -22,6 +22,7 @@ void ixp_limits_default(ixp_limits *l) {
     if (!l->max_columns) l->max_columns = 32767;
     if (!l->max_value) l->max_value = 64u << 20;
     if (!l->max_items) l->max_items = 1024;
+    if (!l->max_lo_read) l->max_lo_read = l->max_value;
 }
 
 static const struct {

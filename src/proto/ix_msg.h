@@ -108,6 +108,9 @@ typedef struct ixp_limits {
     uint32_t max_columns; /* DESCRIBE / RET_TYPE columns, BIND values (default 32767) */
     uint32_t max_value;   /* one BIND value (default 64 MiB) */
     uint32_t max_items;   /* SQ_INFO pairs, SQ_DBLIST names (default 1024) */
+    /* bytes of chunks an SQ_LODATA read reply may carry: a client sets it to
+     * what its read asked for (default max_value; src/proto/ix_lob.h) */
+    uint32_t max_lo_read;
 } ixp_limits;
 
 /* Fills the defaults into every zero field of *l. */

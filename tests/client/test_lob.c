@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "client/ix_client_int.h"
 #include "ixd_proc.h"
 #include "ixdb.h"
 #include "tap.h"
@@ -40,6 +41,12 @@ static long long from_src(void *ud, void *buf, size_t cap) {
     return (long long)k;
 }
 
+/* Bytes bound as plain bytes into a BLOB: a conservative connection sends
+ * at most 32767 (values above need ixd's BYTE form). */
+static size_t plain_n(void) {
+    return ixd_test_strict() ? 30000 : sizes[2];
+}
+
 static int exec(ix_conn *c, const char *sql) {
     int rc = ix_exec(c, sql);
     CHECK(rc == IX_OK, "%s: %s", sql, ix_errmsg(c));
@@ -67,7 +74,7 @@ static void insert_values(ix_conn *c, uint8_t **data) {
     CHECK(ix_step(ins) == IX_DONE, "insert NULLs: %s", ix_errmsg(c));
     ix_reset(ins);
     ix_bind_int(ins, 1, 91);
-    ix_bind_blob(ins, 2, data[2], sizes[2], IX_STATIC);
+    ix_bind_blob(ins, 2, data[2], plain_n(), IX_STATIC);
     ix_bind_text(ins, 3, "plain text", (size_t)-1, IX_STATIC);
     CHECK(ix_step(ins) == IX_DONE, "insert bytes: %s", ix_errmsg(c));
     ix_finalize(ins);
@@ -89,7 +96,7 @@ static void check_whole(ix_conn *c, uint8_t **data) {
             continue;
         }
         if (id == 91) {
-            CHECK(ix_column_lob(q, 1, &v, &n) == IX_OK && n == sizes[2] && !memcmp(v, data[2], n),
+            CHECK(ix_column_lob(q, 1, &v, &n) == IX_OK && n == plain_n() && !memcmp(v, data[2], n),
                   "bytes bound into a BLOB: %s", ix_errmsg(c));
             ix_lob_free(v);
             CHECK(ix_column_lob(q, 2, &v, &n) == IX_OK && n == 10 && !strcmp(v, "plain text"),
@@ -128,20 +135,40 @@ static ix_lob *open_row(ix_conn *c, int id, int flags) {
     return b;
 }
 
+/* Against ixd --strict (a server that is not ixd): the calls that need
+ * ifx_lo_size / ifx_lo_seek are refused before anything is sent. */
+static void check_unsourced(ix_conn *c, ix_lob *b) {
+    int64_t r0 = c->roundtrips, size = 0, pos = 0;
+    CHECK(ix_lob_size(b, &size) == IX_ENOTSUP && ix_errcode(c) == IX_ENOTSUP,
+          "size: IX_ENOTSUP (%s)", ix_errmsg(c));
+    CHECK(ix_lob_seek(b, -100, IX_LO_SEEK_END, &pos) == IX_ENOTSUP,
+          "seek from the end: IX_ENOTSUP");
+    CHECK(c->roundtrips == r0 && !ix_conn_is_dead(c), "nothing was sent");
+}
+
 static void check_streams(ix_conn *c, uint8_t **data) {
     ix_lob *b = open_row(c, 3, IX_LO_RDONLY);
     CHECK(b != NULL, "open the 2 MiB BLOB: %s", ix_errmsg(c));
     if (!b) return;
-    int64_t size = 0, pos = 0;
-    CHECK(ix_lob_size(b, &size) == IX_OK && size == (int64_t)sizes[3], "size %lld",
-          (long long)size);
+    int64_t size = (int64_t)sizes[3], pos = 0;
+    if (ixd_test_strict())
+        check_unsourced(c, b);
+    else
+        CHECK(ix_lob_size(b, &size) == IX_OK && size == (int64_t)sizes[3], "size %lld",
+              (long long)size);
     uint8_t buf[5000];
     size_t got = 0;
     CHECK(ix_lob_seek(b, 1000000, IX_LO_SEEK_SET, &pos) == IX_OK && pos == 1000000, "seek");
     CHECK(ix_lob_read(b, buf, sizeof buf, &got) == IX_OK && got == sizeof buf &&
               !memcmp(buf, data[3] + 1000000, got),
           "read after a seek");
-    CHECK(ix_lob_seek(b, -100, IX_LO_SEEK_END, &pos) == IX_OK && pos == size - 100, "seek end");
+    CHECK(ix_lob_seek(b, 10, IX_LO_SEEK_SET, &pos) == IX_OK &&
+              ix_lob_read(b, buf, 20, &got) == IX_OK && got == 20 && !memcmp(buf, data[3] + 10, 20),
+          "read after a seek back");
+    if (ixd_test_strict())
+        CHECK(ix_lob_seek(b, size - 100, IX_LO_SEEK_SET, &pos) == IX_OK, "seek near the end");
+    else
+        CHECK(ix_lob_seek(b, -100, IX_LO_SEEK_END, &pos) == IX_OK && pos == size - 100, "seek end");
     CHECK(ix_lob_read(b, buf, sizeof buf, &got) == IX_OK && got == 100 &&
               !memcmp(buf, data[3] + size - 100, 100),
           "short read at the end (%zu)", got);
@@ -155,8 +182,17 @@ static void check_streams(ix_conn *c, uint8_t **data) {
     CHECK(b != NULL, "open the 1-byte BLOB: %s", ix_errmsg(c));
     if (!b) return;
     CHECK(ix_lob_write(b, "AB", 2) == IX_OK, "write over and past: %s", ix_errmsg(c));
-    CHECK(ix_lob_seek(b, 5, IX_LO_SEEK_SET, NULL) == IX_OK && ix_lob_write(b, "Z", 1) == IX_OK,
-          "write after a gap: %s", ix_errmsg(c));
+    if (ixd_test_strict()) { /* a write away from the server's position needs ifx_lo_seek */
+        CHECK(ix_lob_seek(b, 5, IX_LO_SEEK_SET, NULL) == IX_OK &&
+                  ix_lob_write(b, "Z", 1) == IX_ENOTSUP,
+              "write after a gap: IX_ENOTSUP (%s)", ix_errmsg(c));
+        CHECK(ix_lob_seek(b, 2, IX_LO_SEEK_SET, NULL) == IX_OK &&
+                  ix_lob_write(b, "\0\0\0Z", 4) == IX_OK,
+              "the gap written: %s", ix_errmsg(c));
+    } else {
+        CHECK(ix_lob_seek(b, 5, IX_LO_SEEK_SET, NULL) == IX_OK && ix_lob_write(b, "Z", 1) == IX_OK,
+              "write after a gap: %s", ix_errmsg(c));
+    }
     ix_lob_close(b);
     b = open_row(c, 1, IX_LO_APPEND | IX_LO_WRONLY);
     CHECK(b && ix_lob_write(b, "++", 2) == IX_OK, "append: %s", ix_errmsg(c));
@@ -281,6 +317,110 @@ static ix_conn *check_kill(ixd_proc *p, ix_conn *c, const char *const *args, uin
     return c;
 }
 
+/* ---- a conservative connection: a real server's forms --------------------------------- */
+
+static const size_t csizes[] = {0, 1, 32000, 32001, 100000};
+#define NCSIZES ((int)(sizeof csizes / sizeof csizes[0]))
+
+/* Counts the SQ_GETROUTINE requests for ifx_lo_create in the trace. */
+static void count_lookups(void *ud, const char *line) {
+    if (!strncmp(line, "C->S", 4) && strstr(line, "SQ_GETROUTINE") && strstr(line, "ifx_lo_create"))
+        ++*(int *)ud;
+}
+
+/* Reads row id's column col through a stream opened on the column: the
+ * whole value in pieces of 7000 bytes, then a read at the end. */
+static void read_stream(ix_stmt *q, int col, const uint8_t *want, size_t n) {
+    ix_lob *b = NULL;
+    ix_conn *c = ix_stmt_conn(q);
+    CHECK(ix_lob_open_column(q, col, IX_LO_RDONLY, &b) == IX_OK, "open column %d: %s", col,
+          ix_errmsg(c));
+    if (!b) return;
+    uint8_t *buf = malloc(n + 7000);
+    size_t at = 0, got = 1;
+    while (got && ix_lob_read(b, buf + at, 7000, &got) == IX_OK)
+        at += got;
+    CHECK(at == n && (!n || !memcmp(buf, want, n)), "stream of %zu bytes (got %zu): %s", n, at,
+          ix_errmsg(c));
+    CHECK(ix_lob_close(b) == IX_OK, "close: %s", ix_errmsg(c));
+    free(buf);
+}
+
+/* Inserts a BLOB and a CLOB of every size in csizes, each made by
+ * ix_bind_lob (a create, writes and a close over a real server's forms). */
+static void insert_conservative(ix_conn *c, uint8_t **data) {
+    ix_stmt *ins;
+    CHECK(ix_prepare(c, "INSERT INTO tc VALUES (?, ?, ?)", (size_t)-1, &ins) == IX_OK,
+          "prepare: %s", ix_errmsg(c));
+    for (int k = 0; k < NCSIZES; k++) {
+        ix_bind_int(ins, 1, k);
+        CHECK(ix_bind_lob(ins, 2, IX_T_BLOB, data[k], csizes[k]) == IX_OK &&
+                  ix_bind_lob(ins, 3, IX_T_CLOB, data[k], csizes[k]) == IX_OK,
+              "bind %zu bytes: %s", csizes[k], ix_errmsg(c));
+        CHECK(ix_step(ins) == IX_DONE, "insert %zu: %s", csizes[k], ix_errmsg(c));
+        ix_reset(ins);
+    }
+    ix_finalize(ins);
+}
+
+/* Reads every row back, whole (ix_column_lob) and as streams. */
+static void select_conservative(ix_conn *c, uint8_t **data) {
+    ix_stmt *q;
+    CHECK(ix_prepare(c, "SELECT id, b, c FROM tc ORDER BY id", (size_t)-1, &q) == IX_OK,
+          "select: %s", ix_errmsg(c));
+    int rows = 0;
+    while (ix_step(q) == IX_ROW) {
+        int id = ix_column_int(q, 0);
+        size_t want = csizes[id];
+        rows++;
+        for (int col = 1; col <= 2; col++) {
+            void *v = NULL;
+            size_t n = 0;
+            CHECK(ix_column_lob(q, col, &v, &n) == IX_OK && n == want &&
+                      (!n || !memcmp(v, data[id], n)),
+                  "column %d of %zu bytes whole (got %zu): %s", col, want, n, ix_errmsg(c));
+            ix_lob_free(v);
+            read_stream(q, col, data[id], want);
+        }
+    }
+    CHECK(rows == NCSIZES, "rows (%d)", rows);
+    ix_finalize(q);
+}
+
+/* compat=conservative against plain ixd: LOBs over the forms a real server
+ * takes (fast-path create and close, the literal SQL open, reads relative
+ * to the server's position), the size-less calls refused, and one
+ * SQ_GETROUTINE per signature until the database changes. */
+static void check_conservative(ixd_proc *p) {
+    char dsn[400];
+    ixd_dsn(p, 30, dsn, sizeof dsn);
+    strncat(dsn, " database=lobs compat=conservative", sizeof dsn - strlen(dsn) - 1);
+    ix_conn *c;
+    CHECK(ix_connect(&c, dsn) == IX_OK, "connect conservative: %s", ix_errmsg(c));
+    int lookups = 0;
+    ix_set_trace(c, count_lookups, &lookups);
+    exec(c, "CREATE TABLE tc (id INTEGER, b BLOB, c CLOB)");
+    uint8_t *data[NCSIZES];
+    for (int k = 0; k < NCSIZES; k++)
+        data[k] = pattern(csizes[k], 40 + k);
+    insert_conservative(c, data);
+    CHECK(lookups == 2, "one look-up for each create signature (%d)", lookups);
+    select_conservative(c, data);
+    ix_lob *b = NULL;
+    CHECK(ix_lob_create(c, IX_T_BLOB, &b) == IX_OK, "create: %s", ix_errmsg(c));
+    if (b) check_unsourced(c, b);
+    ix_lob_close(b);
+    CHECK(lookups == 2, "the kept handle serves later creates (%d)", lookups);
+    exec(c, "DATABASE lobs");
+    CHECK(ix_lob_create(c, IX_T_BLOB, &b) == IX_OK && ix_lob_close(b) == IX_OK,
+          "create after DATABASE: %s", ix_errmsg(c));
+    CHECK(lookups == 3, "a new database looks the routine up again (%d)", lookups);
+    CHECK(!ix_conn_is_dead(c), "connection still aligned");
+    ix_close(c);
+    for (int k = 0; k < NCSIZES; k++)
+        free(data[k]);
+}
+
 int main(void) {
     signal(SIGPIPE, SIG_IGN);
     char lobdir[] = "/tmp/ixdlob.XXXXXX";
@@ -304,6 +444,7 @@ int main(void) {
     check_txn(c, data);
     check_files(c, lobdir, data);
     c = check_kill(&p, c, args, data);
+    check_conservative(&p);
     CHECK(!ix_conn_is_dead(c), "connection still aligned");
     ix_close(c);
     ixd_stop(&p, SIGTERM);

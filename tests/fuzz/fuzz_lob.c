@@ -32,7 +32,11 @@ static void lodata(const uint8_t *p, size_t n, ixp_role role, int tag) {
             if (c.p + c.n > in.data + in.len) abort();
             total += c.n;
         }
-        if (!names && m.u.lodata.data.n && total != (size_t)m.u.lodata.length) abort();
+        /* a read reply's chunks may stop short of its size (ix_lob.h) */
+        int reply = tag == IXP_SQ_LODATA && role == IXP_FROM_SERVER;
+        if (!names && m.u.lodata.data.n &&
+            (reply ? total > (size_t)m.u.lodata.length : total != (size_t)m.u.lodata.length))
+            abort();
         if (names && m.u.file.data.n != (size_t)m.u.file.length + (m.u.file.length & 1)) abort();
         if (ixp_msg_encode(&out, role, &caps, &m) != IX_OK) abort();
         if (out.len != m.len || memcmp(out.data, in.data, m.len) != 0) abort();
