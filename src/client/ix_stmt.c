@@ -971,6 +971,7 @@ static uint8_t *put_param_item(uint8_t *o, const ix_stmt *s, int i) {
 static size_t blob_tail_size(const ix_stmt *s) {
     size_t total = 0, n;
     int count = 0;
+    if (s->conn->fast) return 0;
     for (int i = 0; i < s->nparams; i++)
         if (blob_form_type(s, i) && blob_form_data(&s->params[i], &n)) {
             total += ixp_blob_stream_size(n);
@@ -983,6 +984,7 @@ static size_t blob_tail_size(const ix_stmt *s) {
 static uint8_t *put_blob_tail(uint8_t *o, const ix_stmt *s) {
     size_t n;
     int count = 0;
+    if (s->conn->fast) return o;
     for (int i = 0; i < s->nparams; i++)
         count += blob_form_type(s, i) && blob_form_data(&s->params[i], &n);
     if (!count) return o;

@@ -488,7 +488,11 @@ static void do_blob_chunk(ixd_sess *s, const ixp_msg *m) {
     if (!t) return;
     if (t->blobin.announced <= 0)
         return blobin_fail(s, t, E_BLOB_WRITE, "SQ_BLOB without a value announced by SQ_BBIND");
-    if (t->blobin.at < 0) blobin_start(t, blobin_next(t));
+    if (t->blobin.at < 0) {
+        int i = blobin_next(t);
+        if (i < 0) return blobin_fail(s, t, E_BLOB_WRITE, "no BYTE/TEXT value is waiting");
+        blobin_start(t, i);
+    }
     ixp_limits lim = s->rd.lim;
     ixp_limits_default(&lim);
     t->blobin.total += m->u.blob.n;
