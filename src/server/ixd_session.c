@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "ixd_server.h"
+#include "proto/ix_blob.h"
 #include "proto/ix_interrupt.h"
 #include "proto/ix_login.h"
 #include "proto/ix_lob.h"
@@ -28,7 +29,6 @@
 #include "server/sql/ixs_lob.h"
 #include "types/ix_datetime.h"
 #include "types/ix_types.h"
-#include "proto/ix_blob.h"
 
 #define MAX_STMTS 4096 /* statement ids per session */
 /* The SQ_DONE warning bit of DBOPEN / DATABASE for a MODE ANSI database
@@ -44,6 +44,7 @@ struct blobin {
     int waiting;    /* descriptors of the last BIND whose bytes have not all come */
     int announced;  /* SQ_BBIND's count not yet ended; -1 before SQ_BBIND */
     int at;         /* the bind value being filled, -1 between values */
+    int scan;       /* where the search for the next pending value starts */
     uint64_t total; /* bytes received for this BIND */
 };
 
@@ -420,7 +421,7 @@ static int strict_inline_blob_refused(ixd_sess *s, sess_stmt *t);
 
 /* Resets the state for a new BIND. */
 static void blobin_reset(sess_stmt *t) {
-    t->blobin = (struct blobin){0, -1, -1, 0};
+    t->blobin = (struct blobin){.announced = -1, .at = -1};
 }
 
 /* A descriptor value r: NULL when its flag says so, else pending. Returns 1. */
@@ -454,10 +455,14 @@ static void do_bbind(ixd_sess *s, const ixp_msg *m) {
     t->blobin.announced = m->u.bbind;
 }
 
-/* The index of the first pending value, or -1. */
-static int blobin_next(const sess_stmt *t) {
-    for (int i = 0; i < t->nbinds; i++)
-        if (t->bindv[i].pending) return i;
+/* The index of the next pending value, or -1. Values fill in order, so
+ * the search goes on where the last one ended (one pass per BIND). */
+static int blobin_next(sess_stmt *t) {
+    for (int i = t->blobin.scan; i < t->nbinds; i++)
+        if (t->bindv[i].pending) {
+            t->blobin.scan = i + 1;
+            return i;
+        }
     return -1;
 }
 
@@ -1206,8 +1211,9 @@ static int handle(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     ixd_db *db = s->db;
     ixd_set_interrupt_check(db, s->intr_fn ? sess_interrupted : NULL, s);
     ixd_set_client_channel(db, s->ask_fn, s->ask_ud);
-    /* SQ_ID and SQ_BIND only pick a statement and keep values (a cursor
-     * they close keeps the transaction): no transaction change to tell */
+    /* SQ_ID, SQ_BIND, SQ_BBIND and SQ_BLOB only pick a statement and keep
+     * values (a cursor they close keeps the transaction): no transaction
+     * change to tell */
     if (m->tag == IXP_SQ_BIND || m->tag == IXP_SQ_ID || m->tag == IXP_SQ_BBIND ||
         m->tag == IXP_SQ_BLOB)
         return handle_msg(s, m, out);
