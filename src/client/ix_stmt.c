@@ -923,6 +923,9 @@ static uint8_t *put_param(uint8_t *o, const ixc_param *p) {
  * (no extra round trip). ixd gets the inline form (older ixd builds know no
  * other). docs/protocol.md "BYTE and TEXT values: the insert path". */
 
+#define BLOB_LEN_WORD    4 /* a kept BYTE/TEXT value's i32 length */
+#define VARCHAR_LEN_WORD 2 /* a kept VARCHAR value's i16 length */
+
 /* Parameter i's type (IX_T_BYTE / IX_T_TEXT) when it goes in the real form,
  * else 0: on a conservative connection, a value bound as BYTE/TEXT, or a
  * text, blob or NULL bound for a BYTE/TEXT column of the INSERT. */
@@ -944,7 +947,7 @@ static const uint8_t *blob_form_data(const ixc_param *p, size_t *n) {
     *n = 0;
     if (!p->set || p->indicator != IXP_IND_VALUE) return NULL;
     int code = p->type & 0xff;
-    size_t head = code == IX_T_BYTE || code == IX_T_TEXT ? 4 : 2; /* i32 or i16 length */
+    size_t head = code == IX_T_BYTE || code == IX_T_TEXT ? BLOB_LEN_WORD : VARCHAR_LEN_WORD;
     *n = p->val.len - head;
     return p->val.data + head;
 }
