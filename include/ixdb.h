@@ -493,15 +493,19 @@ typedef void (*ix_destructor)(void *);
  *   double    FLOAT (3)
  *   text      VARCHAR (13), i16 length: n bytes (n IX_NTS: strlen), up to
  *             32767 bytes (after code-set conversion); longer values go as
- *             TEXT (12) with an i32 length, ixdb's own form, as blobs do
+ *             TEXT (12), as blobs do
  *   blob      VARCHAR (13) with the bytes as they are, up to 32767 bytes;
- *             longer values go as BYTE (11) with an i32 length, ixdb's own
- *             form (no public source documents how a real server takes
- *             BYTE/TEXT values, so only a connection using ixd's forms
- *             sends it: elsewhere the bind returns IX_ENOTSUP, see
- *             ix_conn_compat; ixd accepts this for BYTE, TEXT, CHAR-family
+ *             longer values go as BYTE (11). A BYTE/TEXT value goes to ixd
+ *             inline (i32 length, bytes: ixdb's own form), to other servers
+ *             (ix_conn_compat conservative) as a real server takes it: a
+ *             descriptor in the BIND, then SQ_BBIND and SQ_BLOB chunks in
+ *             the same request (docs/protocol.md "BYTE and TEXT values").
+ *             On such a connection a text, blob or NULL for a parameter
+ *             that the describe of INSERT ... VALUES (?, ...) gives a
+ *             BYTE/TEXT column goes that way too, whatever its length.
+ *             ixd accepts BYTE/TEXT values for BYTE, TEXT, CHAR-family
  *             and LVARCHAR columns: a column that holds less refuses the
- *             value as it refuses a long VARCHAR). A text or blob of the
+ *             value as it refuses a long VARCHAR. A text or blob of the
  *             one byte 00 goes as TEXT / BYTE too: as a VARCHAR it is the
  *             NULL form (01 00), which servers refuse as a value. A
  *             VARCHAR column keeps it, but fetches it as NULL (the tuple

@@ -64,7 +64,6 @@ class ApiValues(unittest.TestCase):
         cu.execute("select v from dr order by n")
         self.assertEqual([r[0] for r in cu.fetchall()], days)
 
-    @ixdtest.ixd_only("values over 32767 bytes go as BYTE/TEXT")
     def test_long_text(self):
         cu = self.conn.cursor()
         cu.execute("drop table if exists lt")

@@ -212,6 +212,10 @@ struct ix_stmt {
     int is_cursor;
     int nparams;
     ixc_param *params;
+    /* per parameter, IX_T_BYTE / IX_T_TEXT when the INSERT's describe puts
+     * such a column there, else 0; NULL when it puts none (blob_form_type
+     * in ix_stmt.c) */
+    uint8_t *blobcols;
     int ncols;
     ixc_col *cols;
     int32_t fetch_buffer; /* bytes, or IX_FETCH_AUTO */

@@ -24,6 +24,7 @@
 
 #include "base/ix_sqlscan.h"
 #include "ix_client_int.h"
+#include "proto/ix_blob.h"
 #include "types/ix_datetime.h"
 #include "types/ix_decimal.h"
 
@@ -137,6 +138,28 @@ static int defer_kind(const char *sql, size_t n) {
     return DEFER_CURSOR;
 }
 
+/* Keeps which parameters an INSERT puts into BYTE/TEXT columns
+ * (s->blobcols), for the real form of their values (blob_form_type). The
+ * describe of an INSERT lists its target columns; when it lists as many as
+ * there are parameters (INSERT ... VALUES (?, ?, ...)), parameter i is
+ * taken to be column i, as libsqli does. Any other statement, or no memory,
+ * leaves s->blobcols NULL. */
+static void note_blob_columns(ix_stmt *s, const ixc_reply *r) {
+    ixc_free(s->blobcols);
+    s->blobcols = NULL;
+    if (r->stmt_type != IX_STMTTYPE_INSERT || r->ncols != s->nparams || s->nparams == 0) return;
+    int any = 0;
+    for (int i = 0; i < r->ncols; i++) {
+        int code = r->cols[i].type & 0xff;
+        any |= code == IX_T_BYTE || code == IX_T_TEXT;
+    }
+    if (!any || !(s->blobcols = ixc_calloc((size_t)s->nparams, 1))) return;
+    for (int i = 0; i < r->ncols; i++) {
+        int code = r->cols[i].type & 0xff;
+        if (code == IX_T_BYTE || code == IX_T_TEXT) s->blobcols[i] = (uint8_t)code;
+    }
+}
+
 /* Takes what the DESCRIBE of a PREPARE said (r's columns move to s). */
 static void apply_describe(ix_stmt *s, ixc_reply *r) {
     s->id = r->stmt_id;
@@ -152,6 +175,7 @@ static void apply_describe(ix_stmt *s, ixc_reply *r) {
               r->stmt_type == IX_STMTTYPE_DELETE || r->stmt_type == IX_STMTTYPE_SELECT_INTO_TEMP ||
               r->stmt_type == IX_STMTTYPE_DELETE_ALL || r->stmt_type == IX_STMTTYPE_UPDATE_ALL;
     s->is_cursor = r->stmt_type == IX_STMTTYPE_SELECT || (r->ncols > 0 && !dml);
+    note_blob_columns(s, r);
     if (s->is_cursor) {
         s->cols = r->cols;
         s->ncols = r->ncols;
@@ -519,18 +543,13 @@ static int bind_bytes(ix_stmt *s, int i, const void *b, size_t n, ix_destructor 
         rc = ixc_fail(s->conn, IX_EMISUSE, "NULL pointer bound (use ix_bind_null)");
     else if (p && (len > IXC_BIND_VARCHAR_MAX || (len == 1 && *(const uint8_t *)bytes == 0))) {
         /* Beyond what a VARCHAR bind carries: text as TEXT (type 12), bytes
-         * as BYTE (type 11), each with an i32 length. (The single byte 00 is
+         * as BYTE (type 11), kept with an i32 length. (The single byte 00 is
          * one too: as a VARCHAR it is the NULL form, which servers refuse as
-         * a value; a BLOB or CLOB of that one byte must still go.) No public source
-         * documents how a real server takes TEXT/BYTE values; this is the
-         * form ixd accepts (docs/server.md). */
+         * a value; a BLOB or CLOB of that one byte must still go.) ixd takes
+         * them inline in the BIND, ixdb's own form; other servers get the
+         * real form, a descriptor and SQ_BLOB chunks (blob_form_type). */
         if (len > INT32_MAX) {
             rc = ixc_fail(s->conn, IX_ERANGE, "a bound value is limited to 2 GiB");
-        } else if (!s->conn->fast) {
-            rc = ixc_fail(s->conn, IX_ENOTSUP,
-                          "a value over %d bytes goes as BYTE/TEXT in a form only ixd is known "
-                          "to take; this server gets none (docs/protocol.md \"Evidence\")",
-                          IXC_BIND_VARCHAR_MAX);
         } else {
             ixb_put_i32(&p->val, (int64_t)len);
             ixb_put_bytes(&p->val, bytes, len);
@@ -841,6 +860,89 @@ static uint8_t *put_param(uint8_t *o, const ixc_param *p) {
     return put_item(o, p->type, p->indicator, p->slot, v, n);
 }
 
+/* ---- BYTE/TEXT values in the real form (proto/ix_blob.h) --------------------
+ * On a connection without ixd's forms (c->fast 0), a BYTE/TEXT value goes as
+ * a real server takes it: a 56-byte descriptor in the BIND, then SQ_BBIND and
+ * each value's SQ_BLOB chunks, all in the same group before EXECUTE / OPEN
+ * (no extra round trip). ixd gets the inline form (older ixd builds know no
+ * other). docs/protocol.md "BYTE and TEXT values: the insert path". */
+
+#define BLOB_LEN_WORD    4 /* a kept BYTE/TEXT value's i32 length */
+#define VARCHAR_LEN_WORD 2 /* a kept VARCHAR value's i16 length */
+
+/* Parameter i's type (IX_T_BYTE / IX_T_TEXT) when it goes in the real form,
+ * else 0: on a conservative connection, a value bound as BYTE/TEXT, or a
+ * text, blob or NULL bound for a BYTE/TEXT column of the INSERT. */
+static int blob_form_type(const ix_stmt *s, int i) {
+    if (s->conn->fast) return 0;
+    const ixc_param *p = &s->params[i];
+    int code = p->type & 0xff;
+    if (p->set && p->indicator == IXP_IND_VALUE && (code == IX_T_BYTE || code == IX_T_TEXT))
+        return code;
+    int col = s->blobcols ? s->blobcols[i] : 0;
+    if (!col || (p->set && p->indicator == IXP_IND_DEFAULT)) return 0;
+    if (!p->set || p->indicator == IXP_IND_NULL) return col;
+    return code == IX_T_VARCHAR && !p->nfix ? col : 0;
+}
+
+/* The bytes of a real-form value (its length word skipped); *n their count.
+ * NULL for a NULL. */
+static const uint8_t *blob_form_data(const ixc_param *p, size_t *n) {
+    *n = 0;
+    if (!p->set || p->indicator != IXP_IND_VALUE) return NULL;
+    int code = p->type & 0xff;
+    size_t head = code == IX_T_BYTE || code == IX_T_TEXT ? BLOB_LEN_WORD : VARCHAR_LEN_WORD;
+    *n = p->val.len - head;
+    return p->val.data + head;
+}
+
+/* Bytes of parameter i's BIND item. */
+static size_t param_item_size(const ix_stmt *s, int i) {
+    if (!blob_form_type(s, i)) return param_size(&s->params[i]);
+    size_t n;
+    return blob_form_data(&s->params[i], &n) ? ITEM_HEAD + IXP_BLOBDESC_LEN : ITEM_HEAD;
+}
+
+/* Writes parameter i's BIND item at o; returns the byte after it. */
+static uint8_t *put_param_item(uint8_t *o, const ix_stmt *s, int i) {
+    int type = blob_form_type(s, i);
+    if (!type) return put_param(o, &s->params[i]);
+    size_t n;
+    if (!blob_form_data(&s->params[i], &n)) return put_item(o, type, IXP_IND_NULL, 0, NULL, 0);
+    uint8_t *d = put_item(o, type, IXP_IND_VALUE, IXP_BLOBDESC_LEN, NULL, 0);
+    return ixp_blobdesc_put(d, (uint32_t)n);
+}
+
+/* Bytes of what follows the BIND for the real-form values: SQ_BBIND and
+ * every value's chunks; 0 when there is none. */
+static size_t blob_tail_size(const ix_stmt *s) {
+    size_t total = 0, n;
+    int count = 0;
+    if (s->conn->fast) return 0;
+    for (int i = 0; i < s->nparams; i++)
+        if (blob_form_type(s, i) && blob_form_data(&s->params[i], &n)) {
+            total += ixp_blob_stream_size(n);
+            count++;
+        }
+    return count ? IXP_BBIND_LEN + total : 0;
+}
+
+/* Writes that tail at o (blob_tail_size bytes of room); returns its end. */
+static uint8_t *put_blob_tail(uint8_t *o, const ix_stmt *s) {
+    size_t n;
+    int count = 0;
+    if (s->conn->fast) return o;
+    for (int i = 0; i < s->nparams; i++)
+        count += blob_form_type(s, i) && blob_form_data(&s->params[i], &n);
+    if (!count) return o;
+    o = ixp_bbind_put(o, count);
+    for (int i = 0; i < s->nparams; i++) {
+        const uint8_t *v = blob_form_type(s, i) ? blob_form_data(&s->params[i], &n) : NULL;
+        if (v) o = ixp_blob_stream_put(o, v, n);
+    }
+    return o;
+}
+
 /* Reserves a group of `body` bytes of BIND items on c->out and writes its
  * head (ID and, with parameters, the BIND tag and count); returns where the
  * items go, or NULL (c->out.err set). */
@@ -874,28 +976,30 @@ static void group_end(ix_stmt *s, uint8_t *o) {
 static void encode_bind(ix_stmt *s) {
     if (s->nparams == 0) return;
     ixb_wbuf *out = &s->conn->out;
-    size_t body = 4;
+    size_t body = 4 + blob_tail_size(s);
     for (int i = 0; i < s->nparams; i++)
-        body += param_size(&s->params[i]);
+        body += param_item_size(s, i);
     if (ixb_wbuf_reserve(out, body)) return;
     uint8_t *o = out->data + out->len;
     ixb_st16(o, IXP_SQ_BIND);
     ixb_st16(o + 2, (uint16_t)s->nparams);
     o += 4;
     for (int i = 0; i < s->nparams; i++)
-        o = put_param(o, &s->params[i]);
+        o = put_param_item(o, s, i);
+    o = put_blob_tail(o, s);
     out->len = (size_t)(o - out->data);
 }
 
 /* Appends the group that executes s with its bound parameters. */
 static void encode_exec(ix_stmt *s) {
-    size_t body = 0;
+    size_t body = blob_tail_size(s);
     for (int i = 0; i < s->nparams; i++)
-        body += param_size(&s->params[i]);
+        body += param_item_size(s, i);
     uint8_t *o = group_begin(s, body);
     if (!o) return;
     for (int i = 0; i < s->nparams; i++)
-        o = put_param(o, &s->params[i]);
+        o = put_param_item(o, s, i);
+    o = put_blob_tail(o, s);
     group_end(s, o);
 }
 
@@ -1635,6 +1739,7 @@ int ixc_stmt_release(ix_stmt *s) {
     for (int i = 0; i < s->nparams; i++)
         ixb_wbuf_free(&s->params[i].val);
     ixc_free(s->params);
+    ixc_free(s->blobcols);
     for (int i = 0; i < s->ncols; i++) {
         ixc_free(s->cols[i].name);
         ixc_free(s->cols[i].decl);
@@ -2623,6 +2728,9 @@ static int arrays_prepare(ix_stmt *s, arrays_ctx *a) {
         default: a->general = 1;
         }
     }
+    /* BYTE/TEXT values in the real form are written by encode_exec */
+    for (int k = 0; k < s->nparams; k++)
+        if (blob_form_type(s, k)) a->general = 1;
     size_t body = 0;
     for (int k = a->ncols; k < s->nparams; k++)
         body += param_size(&s->params[k]);

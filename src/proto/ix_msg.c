@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ix_msg_int.h"
+#include "proto/ix_blob.h"
 #include "proto/ix_fastpath.h"
 #include "proto/ix_lob.h"
 #include "types/ix_value.h"
@@ -57,7 +58,8 @@ static const struct {
     {IXP_SQ_DBOPEN, "SQ_DBOPEN", 1},
     {IXP_SQ_DBCLOSE, "SQ_DBCLOSE", 1},
     {IXP_SQ_FETCHBLOB, "SQ_FETCHBLOB", 1},
-    {IXP_SQ_BLOB, "SQ_BLOB", 2},
+    {IXP_SQ_BLOB, "SQ_BLOB", 3},
+    {IXP_SQ_BBIND, "SQ_BBIND", 1},
     {IXP_SQ_HOLD, "SQ_HOLD", 1},
     {IXP_SQ_WANTDONE, "SQ_WANTDONE", 1},
     {IXP_SQ_COST, "SQ_COST", 2},
@@ -237,6 +239,16 @@ static void decode_client(ixb_rbuf *r, int tag, const ixp_caps *caps, const ixp_
         break;
     }
     case IXP_SQ_INFO: ixp_rd_info(r, lim, m); break;
+    /* BBIND: i16 count of the BYTE/TEXT values whose SQ_BLOB chunks follow;
+     * BLOB: a chunk of one, i16 length, bytes, pad (proto/ix_blob.h). */
+    case IXP_SQ_BBIND: {
+        size_t at = r->pos;
+        m->u.bbind = ixb_get_i16(r);
+        if (!r->st && (m->u.bbind < 0 || (uint32_t)m->u.bbind > lim->max_columns))
+            ixb_rbuf_fail(r, IX_ELIMIT, at, "SQ_BBIND count out of range");
+        break;
+    }
+    case IXP_SQ_BLOB: ixp_rd_char(r, IXP_BLOB_CHUNK_MAX, &m->u.blob); break;
     /* §3.15 LODATA: src/proto/ix_lob.c */
     case IXP_SQ_LODATA: ixp_rd_lodata(r, IXP_FROM_CLIENT, lim, &m->u.lodata); break;
     case IXP_SQ_FILE: ixp_rd_file(r, IXP_FROM_CLIENT, lim, &m->u.file); break;
@@ -344,7 +356,7 @@ static void decode_server(ixb_rbuf *r, int tag, const ixp_caps *caps, const ixp_
      * IFXDB gives none); i32 chosen here. */
     case IXP_SQ_TUPID: m->u.tupid = ixb_get_i32(r); break;
     /* §3.14 BLOB chunk: i16 length, bytes, pad. */
-    case IXP_SQ_BLOB: ixp_rd_char(r, 32767, &m->u.blob); break;
+    case IXP_SQ_BLOB: ixp_rd_char(r, IXP_BLOB_CHUNK_MAX, &m->u.blob); break;
     case IXP_SQ_LODATA: ixp_rd_lodata(r, IXP_FROM_SERVER, lim, &m->u.lodata); break;
     case IXP_SQ_FILE: ixp_rd_file(r, IXP_FROM_SERVER, lim, &m->u.file); break;
     case IXP_SQ_GETROUTINE: ixp_rd_getroutine(r, IXP_FROM_SERVER, lim, &m->u.getroutine); break;
@@ -652,6 +664,7 @@ int ixp_msg_encode(ixb_wbuf *out, ixp_role role, const ixp_caps *caps, const ixp
         break;
     case IXP_SQ_TUPID: ixp_enc_tupid(out, m->u.tupid); break;
     case IXP_SQ_BLOB: ixp_enc_blob(out, m->u.blob.p, m->u.blob.n); break;
+    case IXP_SQ_BBIND: ixp_enc_bbind(out, m->u.bbind); break;
     case IXP_SQ_LODATA: ixp_wr_lodata(out, role, &m->u.lodata); break;
     case IXP_SQ_FILE: ixp_wr_file(out, role, &m->u.file); break;
     case IXP_SQ_GETROUTINE: ixp_wr_getroutine(out, role, &m->u.getroutine); break;

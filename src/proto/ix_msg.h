@@ -49,7 +49,8 @@ enum {
     IXP_SQ_DBOPEN = 36,
     IXP_SQ_DBCLOSE = 37,
     IXP_SQ_FETCHBLOB = 38,
-    IXP_SQ_BLOB = 39,
+    IXP_SQ_BLOB = 39,  /* both roles; the insert form: src/proto/ix_blob.h */
+    IXP_SQ_BBIND = 41, /* client: BYTE/TEXT values follow (ix_blob.h) */
     IXP_SQ_HOLD = 43,
     IXP_SQ_WANTDONE = 49,
     IXP_SQ_COST = 55,
@@ -240,6 +241,7 @@ typedef struct ixp_msg {
             ixp_bytes msg;
         } err;
         ixp_bytes blob;            /* SQ_BLOB chunk */
+        int16_t bbind;             /* SQ_BBIND: BYTE/TEXT values that follow */
         ixp_lodata lodata;         /* SQ_LODATA */
         ixp_lodata file;           /* SQ_FILE: op, length (reply: status), data (ix_lob.h) */
         ixp_getroutine getroutine; /* SQ_GETROUTINE, both roles */

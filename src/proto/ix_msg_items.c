@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ix_msg_int.h"
+#include "proto/ix_blob.h"
 #include "proto/ix_lob.h"
 #include "types/ix_types.h"
 #include "types/ix_value.h"
@@ -48,10 +49,23 @@ static void rd_names(ixb_rbuf *r, const ixp_limits *lim, int type, int *has, ixp
     }
 }
 
+/* A BIND descriptor's length (IXP_BLOBDESC_LEN) once its bytes are there
+ * and its size is not negative; -1 with the cursor's status set. */
+static int64_t blobdesc_len(ixb_rbuf *r) {
+    if (!ixb_need(r, IXP_BLOBDESC_LEN)) return -1;
+    uint32_t size;
+    int is_null;
+    if (ixp_blobdesc_get(r->p + r->pos, IXP_BLOBDESC_LEN, &size, &is_null) != IX_OK) {
+        ixb_rbuf_fail(r, IX_EMALFORMED, r->pos, "negative size in a BYTE/TEXT descriptor");
+        return -1;
+    }
+    return IXP_BLOBDESC_LEN;
+}
+
 /* Length of a bound value's bytes (inner length word included) for a type.
  * Reads (and consumes) nothing: peeks at the inner length. Returns the
  * length, or -1 with the cursor's status set. */
-static int64_t bind_value_len(ixb_rbuf *r, int type, const ixp_bytes *xname,
+static int64_t bind_value_len(ixb_rbuf *r, int type, int slot, const ixp_bytes *xname,
                               const ixp_limits *lim) {
     size_t at = r->pos;
     const uint8_t *p = r->p + r->pos;
@@ -91,8 +105,10 @@ static int64_t bind_value_len(ixb_rbuf *r, int type, const ixp_bytes *xname,
     }
     case IX_T_BYTE:
     case IX_T_TEXT: {
-        /* No source documents BYTE/TEXT binds (§3.14). ixdb's own form:
-         * i32 length, bytes. Only ixdb peers send it. */
+        /* Slot 56: the descriptor of a value whose bytes follow in SQ_BLOB
+         * chunks (proto/ix_blob.h). Otherwise ixdb's own inline form, i32
+         * length, bytes, which only ixdb peers send (slot 0). */
+        if (slot == IXP_BLOBDESC_LEN) return blobdesc_len(r);
         if (!ixb_need(r, 4)) return -1;
         int32_t n = (int32_t)ixb_be32(p);
         if (n < 0) {
@@ -156,7 +172,7 @@ static int rd_bindval(ixb_rbuf *r, const ixp_limits *lim, ixp_bindval *v) {
             ixb_rbuf_fail(r, IX_EMALFORMED, at, "unknown BIND indicator");
         return r->st == IX_OK;
     }
-    int64_t n = bind_value_len(r, v->type, &v->xname, lim);
+    int64_t n = bind_value_len(r, v->type, v->slot, &v->xname, lim);
     if (n < 0) return 0;
     v->value.p = ixb_get_bytes(r, (size_t)n);
     v->value.n = (size_t)n;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ix_login.h"
+#include "proto/ix_blob.h"
 #include "proto/ix_fastpath.h"
 #include "proto/ix_lob.h"
 #include "types/ix_types.h"
@@ -157,6 +158,17 @@ static void print_describe(ixp_printer *p, const ixp_msg *m, ixb_wbuf *out) {
     if (p->cols.err) p->ncols = 0;
 }
 
+/* A BYTE/TEXT descriptor bound for SQ_BBIND data: its size (or NULL). */
+static void print_blobdesc(const ixp_bindval *v, ixb_wbuf *out) {
+    uint32_t size = 0;
+    int is_null = 0;
+    (void)ixp_blobdesc_get(v->value.p, v->value.n, &size, &is_null);
+    if (is_null)
+        ixp_printf(out, "<descriptor: NULL>");
+    else
+        ixp_printf(out, "<descriptor: %u bytes follow>", (unsigned)size);
+}
+
 static void print_bind(ixp_printer *p, const ixp_msg *m, ixb_wbuf *out) {
     ixp_printf(out, " count=%d", m->u.bind.count);
     size_t pos = 0;
@@ -170,6 +182,8 @@ static void print_bind(ixp_printer *p, const ixp_msg *m, ixb_wbuf *out) {
             ixp_printf(out, "NULL");
         } else if (v.indicator == IXP_IND_DEFAULT) {
             ixp_printf(out, "DEFAULT");
+        } else if (ixp_bind_is_blobdesc(&v)) {
+            print_blobdesc(&v, out);
         } else {
             ixt_vtype t = ixp_bind_vtype(&v);
             ixb_wbuf tuple;
@@ -315,6 +329,7 @@ int ixp_print_msg(ixp_printer *p, ixp_role role, const ixp_msg *m, ixb_wbuf *out
         }
         break;
     case IXP_SQ_BLOB: ixp_printf(out, " %zu bytes", m->u.blob.n); break;
+    case IXP_SQ_BBIND: ixp_printf(out, " count=%d", m->u.bbind); break;
     case IXP_SQ_TUPID: ixp_printf(out, " %d", m->u.tupid); break;
     case IXP_SQ_CHALLENGE:
         ixp_printf(out, " style=%d prompt=", m->u.challenge.style);

@@ -21,6 +21,7 @@
 
 #include "base/ix_sqlscan.h"
 #include "ixd_server.h"
+#include "proto/ix_blob.h"
 #include "proto/ix_interrupt.h"
 #include "proto/ix_login.h"
 #include "proto/ix_lob.h"
@@ -37,6 +38,25 @@
 /* Strict mode: the login groups after the accept that must each wait for
  * the previous one's answer (SQ_PROTOCOLS, SQ_INFO, SQ_DBOPEN; §2.10). */
 #define STRICT_LOGIN_GROUPS 3
+
+/* BYTE/TEXT values whose bytes follow the BIND (proto/ix_blob.h): SQ_BBIND
+ * announces them, SQ_BLOB chunks carry them in parameter order. */
+struct blobin {
+    int waiting;    /* descriptors of the last BIND whose bytes have not all come */
+    int announced;  /* SQ_BBIND's count not yet ended; -1 before SQ_BBIND */
+    int at;         /* the bind value being filled, -1 between values */
+    int scan;       /* where the search for the next pending value starts */
+    uint64_t total; /* bytes received for this BIND */
+};
+
+/* SQLCODEs of the BYTE/TEXT insert path. */
+enum {
+    E_HOST_VARS = -254,    /* too many or too few host variables given */
+    E_BLOB_WRITE = -605,   /* cannot write blob: a chunk out of sequence, too many bytes */
+    E_BLOB_HOSTVAR = -609, /* illegal use of a Text/Byte host variable: data missing,
+                            * or (strict mode) ixdb's inline form */
+    E_NOMEM = -208         /* memory allocation failed */
+};
 
 /* One prepared statement (a statement id). */
 typedef struct sess_stmt {
@@ -63,8 +83,10 @@ typedef struct sess_stmt {
         ixt_vtype t;
         size_t off, len;
         int null;
+        int pending; /* a BYTE/TEXT descriptor: the bytes come in SQ_BLOB chunks */
     } * bindv;
     int bindcap;
+    struct blobin blobin; /* those bytes on their way (blobin_* below) */
 } sess_stmt;
 
 struct ixd_sess {
@@ -373,6 +395,114 @@ static size_t bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindref
     return 6 + w;
 }
 
+static int strict_inline_blob_refused(ixd_sess *s, sess_stmt *t);
+
+/* ---- BYTE/TEXT values after the BIND (proto/ix_blob.h) ----------------------
+ * A descriptor in the BIND marks its value pending; SQ_BBIND must announce
+ * as many values as are pending; each value's SQ_BLOB chunks are appended to
+ * t->binds in the LVARCHAR tuple form (00, i32 length, bytes), as ixdb's
+ * inline form is; a zero-length SQ_BLOB ends it. EXECUTE / OPEN refuse while
+ * a value is pending. Every refusal is an SQ_ERR; the session then skips the
+ * rest of the group. */
+
+#define BLOBIN_HEAD 5 /* a value's tuple head: 00, i32 length */
+
+/* Resets the state for a new BIND. */
+static void blobin_reset(sess_stmt *t) {
+    t->blobin = (struct blobin){.announced = -1, .at = -1};
+}
+
+/* A descriptor value r: NULL when its flag says so, else pending. Returns 1. */
+static int blobin_expect(sess_stmt *t, const ixp_bindval *v, struct bindref *r) {
+    uint32_t size;
+    int is_null;
+    (void)ixp_blobdesc_get(v->value.p, v->value.n, &size, &is_null); /* validated */
+    r->null = is_null;
+    r->t = (ixt_vtype){IX_T_LVARCHAR, 0};
+    if (is_null) return 1;
+    r->pending = 1;
+    t->blobin.waiting++;
+    return 1;
+}
+
+/* Ends the statement's kept binds after a refused step: sends sqlcode. */
+static void blobin_fail(ixd_sess *s, sess_stmt *t, int sqlcode, const char *why) {
+    t->nbinds = 0;
+    blobin_reset(t);
+    send_errcode(s, sqlcode, 0, why);
+}
+
+/* SQ_BBIND: the count must be the number of pending values. */
+static void do_bbind(ixd_sess *s, const ixp_msg *m) {
+    sess_stmt *t = use_stmt(s);
+    if (!t) return;
+    if (t->blobin.announced >= 0)
+        return blobin_fail(s, t, E_BLOB_WRITE, "a second SQ_BBIND for one SQ_BIND");
+    if (m->u.bbind != t->blobin.waiting)
+        return blobin_fail(s, t, E_HOST_VARS, "SQ_BBIND count differs from the descriptors bound");
+    t->blobin.announced = m->u.bbind;
+}
+
+/* The index of the next pending value, or -1. Values fill in order, so
+ * the search goes on where the last one ended (one pass per BIND). */
+static int blobin_next(sess_stmt *t) {
+    for (int i = t->blobin.scan; i < t->nbinds; i++)
+        if (t->bindv[i].pending) {
+            t->blobin.scan = i + 1;
+            return i;
+        }
+    return -1;
+}
+
+/* Starts value i: its tuple head, the length patched when it ends. */
+static void blobin_start(sess_stmt *t, int i) {
+    struct bindref *r = &t->bindv[i];
+    r->off = t->binds.len;
+    ixb_put_u8(&t->binds, 0);
+    ixb_put_i32(&t->binds, 0);
+    t->blobin.at = i;
+}
+
+/* Ends the value being filled: length patched, no longer pending. */
+static void blobin_end(sess_stmt *t) {
+    struct bindref *r = &t->bindv[t->blobin.at];
+    r->len = t->binds.len - r->off;
+    r->t.enclen = (uint32_t)(r->len - BLOBIN_HEAD);
+    ixb_patch_i32(&t->binds, r->off + 1, (int64_t)r->t.enclen);
+    r->pending = 0;
+    t->blobin.at = -1;
+    t->blobin.announced--;
+    t->blobin.waiting--;
+}
+
+/* SQ_BLOB from the client: a chunk of the next pending value. */
+static void do_blob_chunk(ixd_sess *s, const ixp_msg *m) {
+    sess_stmt *t = use_stmt(s);
+    if (!t) return;
+    if (t->blobin.announced <= 0)
+        return blobin_fail(s, t, E_BLOB_WRITE, "SQ_BLOB without a value announced by SQ_BBIND");
+    if (t->blobin.at < 0) {
+        int i = blobin_next(t);
+        if (i < 0) return blobin_fail(s, t, E_BLOB_WRITE, "no BYTE/TEXT value is waiting");
+        blobin_start(t, i);
+    }
+    ixp_limits lim = s->rd.lim;
+    ixp_limits_default(&lim);
+    t->blobin.total += m->u.blob.n;
+    if (t->blobin.total > lim.max_value)
+        return blobin_fail(s, t, E_BLOB_WRITE, "BYTE/TEXT values exceed the server's limit");
+    ixb_put_bytes(&t->binds, m->u.blob.p, m->u.blob.n);
+    if (t->binds.err) return blobin_fail(s, t, E_NOMEM, NULL);
+    if (m->u.blob.n == 0) blobin_end(t);
+}
+
+/* 1 (E_BLOB_HOSTVAR sent) when a value's bytes have not come, else 0. */
+static int blobin_missing(ixd_sess *s, sess_stmt *t) {
+    if (t->blobin.waiting == 0) return 0;
+    blobin_fail(s, t, E_BLOB_HOSTVAR, "BYTE/TEXT data did not follow the SQ_BIND");
+    return 1;
+}
+
 /* One bind value of any type through the decoder's walker; 0 when the
  * value cannot be converted (-1213 sent). */
 static int bind_general(ixd_sess *s, sess_stmt *t, const ixp_bindval *v, struct bindref *r) {
@@ -393,7 +523,10 @@ static int bind_general(ixd_sess *s, sess_stmt *t, const ixp_bindval *v, struct 
             return 0;
         }
         ixp_lob_tuple_encode(&t->binds, &l);
+    } else if (ixp_bind_is_blobdesc(v)) {
+        return blobin_expect(t, v, r);
     } else if (!r->null && (r->t.code == IX_T_BYTE || r->t.code == IX_T_TEXT)) {
+        if (strict_inline_blob_refused(s, t)) return 0;
         /* ixdb's own BYTE/TEXT bind (i32 length, bytes): handed to the
          * engine as an LVARCHAR tuple value, which it stores as is. */
         uint32_t n = v->value.n >= 4 ? ixb_be32(v->value.p) : 0;
@@ -419,6 +552,7 @@ static void do_bind(ixd_sess *s, const ixp_msg *m) {
     if (!t) return;
     ixb_wbuf_reset(&t->binds);
     t->nbinds = 0;
+    blobin_reset(t);
     if (m->u.bind.count > t->bindcap) {
         struct bindref *b = realloc(t->bindv, (size_t)m->u.bind.count * sizeof *b);
         if (!b) return send_errcode(s, -208, 0, NULL);
@@ -432,6 +566,7 @@ static void do_bind(ixd_sess *s, const ixp_msg *m) {
         struct bindref *r = &t->bindv[t->nbinds];
         r->off = t->binds.len;
         r->null = 0;
+        r->pending = 0;
         /* the general path may use the room the message reserved */
         size_t used = room && t->binds.cap - t->binds.len >= n - pos
                           ? bind_fast(t, raw + pos, n - pos, r)
@@ -453,10 +588,11 @@ static void do_bind(ixd_sess *s, const ixp_msg *m) {
  * the engine fills it only on the error that ends the loop. */
 static int apply_binds(ixd_sess *s, sess_stmt *t) {
     if (!t->st) return 0;
+    if (blobin_missing(s, t)) return -1;
     ixd_err e = {0};
     int want = ixd_stmt_nparams(t->st);
     if (t->nbinds != want && !(t->nbinds == 0 && want == 0)) {
-        e.sqlcode = -254; /* too many or too few host variables */
+        e.sqlcode = E_HOST_VARS;
         send_err(s, &e);
         return -1;
     }
@@ -1002,6 +1138,15 @@ static void strict_group_ends(ixd_sess *s) {
              "input discarded until the client closes");
 }
 
+/* (f) BYTE/TEXT values: a real server takes them only as descriptors with
+ * SQ_BBIND and SQ_BLOB (proto/ix_blob.h); strict mode refuses ixdb's inline
+ * form (i32 length, bytes in the BIND). Returns 1 when refused (sent). */
+static int strict_inline_blob_refused(ixd_sess *s, sess_stmt *t) {
+    if (!s->srv->strict) return 0;
+    blobin_fail(s, t, E_BLOB_HOSTVAR, "strict: BYTE/TEXT value inline in SQ_BIND");
+    return 1;
+}
+
 /* (c) For the log of malformed input: 1 when, in strict mode, the message
  * that failed begins with the interrupt's byte, which strict mode leaves in
  * the stream (SO_OOBINLINE, ixd_listen.c conn_watches_urgent). */
@@ -1054,9 +1199,12 @@ static int handle(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     ixd_db *db = s->db;
     ixd_set_interrupt_check(db, s->intr_fn ? sess_interrupted : NULL, s);
     ixd_set_client_channel(db, s->ask_fn, s->ask_ud);
-    /* SQ_ID and SQ_BIND only pick a statement and keep values (a cursor
-     * they close keeps the transaction): no transaction change to tell */
-    if (m->tag == IXP_SQ_BIND || m->tag == IXP_SQ_ID) return handle_msg(s, m, out);
+    /* SQ_ID, SQ_BIND, SQ_BBIND and SQ_BLOB only pick a statement and keep
+     * values (a cursor they close keeps the transaction): no transaction
+     * change to tell */
+    if (m->tag == IXP_SQ_BIND || m->tag == IXP_SQ_ID || m->tag == IXP_SQ_BBIND ||
+        m->tag == IXP_SQ_BLOB)
+        return handle_msg(s, m, out);
     int was = ixd_in_transaction(db);
     int end = handle_msg(s, m, out);
     if (s->db != db) drop_orphans(s);
@@ -1168,6 +1316,8 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         s->done_sent = 0;
         break;
     case IXP_SQ_BIND: do_bind(s, m); break;
+    case IXP_SQ_BBIND: do_bbind(s, m); break;
+    case IXP_SQ_BLOB: do_blob_chunk(s, m); break;
     case IXP_SQ_EXECUTE: do_execute(s); break;
     case IXP_SQ_CURNAME: {
         sess_stmt *t = use_stmt(s);

@@ -1025,6 +1025,81 @@ static void test_batch_arrays_bytes(void) {
     ixb_wbuf_free(&ref);
 }
 
+/* The bytes a conservative connection sends for an INSERT into (INTEGER,
+ * BYTE, TEXT) with 7, a 3-byte blob and a NULL: the describe places the
+ * BYTE/TEXT columns, so the short blob goes as a descriptor and its bytes
+ * after SQ_BBIND; the NULL TEXT is a plain NULL item, not counted. Then a
+ * 1025-byte value (two chunks: 1024 and 1 padded). Exact vectors:
+ * docs/protocol.md "BYTE and TEXT values: the insert path". */
+static void test_blob_bind_bytes(void) {
+    ixb_wbuf in, sent;
+    ixb_wbuf_init(&in, NULL);
+    ixb_wbuf_init(&sent, NULL);
+    assemble_conacc(&in);
+    script_after_login(&in, 1);
+    ixp_caps caps = ixp_caps_from_bits(answer + 4, 10);
+    ixp_column cols[3] = {{.name = {(const uint8_t *)"i", 1}, .type = IX_T_INTEGER, .enclen = 4},
+                          {.name = {(const uint8_t *)"b", 1}, .type = IX_T_BYTE, .enclen = 56},
+                          {.name = {(const uint8_t *)"t", 1}, .type = IX_T_TEXT, .enclen = 56}};
+    ixp_describe d = {.stmt_type = IX_STMTTYPE_INSERT, .stmt_id = 5, .est_rows = 1};
+    ixp_enc_describe(&in, &caps, &d, cols, 3);
+    ixp_enc_insertdone(&in, &caps, 0, 0);
+    reply_done(&in, &caps); /* PREPARE */
+    reply_done(&in, &caps); /* the two EXECUTEs */
+    reply_done(&in, &caps);
+    ix_conn *c = NULL;
+    int rc = ixc_connect_transport(&c, "user=u database=d", mem_new(&in, 1 << 20, &sent));
+    CHECK(rc == IX_OK && strcmp(ix_conn_compat(c), "conservative") == 0, "conservative login");
+    ix_stmt *s = NULL;
+    CHECK(ix_prepare(c, "insert into t values (?, ?, ?)", -1, &s) == IX_OK, "prepare: %s",
+          ix_errmsg(c));
+    size_t from = sent.len;
+    ix_bind_int(s, 1, 7);
+    ix_bind_blob(s, 2, "abc", 3, IX_STATIC);
+    ix_bind_null(s, 3);
+    CHECK(ix_step(s) == IX_DONE, "insert: %s", ix_errmsg(c));
+    static const uint8_t want[] = {
+        0x00, 0x04, 0x00, 0x05,                                     /* SQ_ID 5 */
+        0x00, 0x05, 0x00, 0x03,                                     /* SQ_BIND, 3 values */
+        0x00, 0x02, 0x00, 0x00, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x07, /* INTEGER 7 */
+        0x00, 0x0b, 0x00, 0x00, 0x00, 0x38,                         /* BYTE, value, slot 56 */
+        0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0, 0, 0, /* descriptor
+                                                                                         0..15 */
+        0x00, 0x00, 0x00, 0x03, /* size 3 at 16..19 */
+        0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0, 0, 0, 0,
+        0,    0,    0,                                                                /* 20..39 */
+        0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0, 0, 0, /* 40..55 */
+        0x00, 0x0c, 0xff, 0xff, 0x00, 0x00,             /* TEXT NULL */
+        0x00, 0x29, 0x00, 0x01,                         /* SQ_BBIND 1 */
+        0x00, 0x27, 0x00, 0x03, 'a',  'b',  'c',  0x00, /* SQ_BLOB 3, pad */
+        0x00, 0x27, 0x00, 0x00,                         /* end of the value */
+        0x00, 0x07, 0x00, 0x0c};                        /* EXECUTE, EOT */
+    CHECK(sent.len - from == sizeof want && memcmp(sent.data + from, want, sizeof want) == 0,
+          "exact bytes of the group (%zu, want %zu)", sent.len - from, sizeof want);
+    static uint8_t big[1025];
+    memset(big, 'z', sizeof big);
+    ix_reset(s);
+    ix_bind_int(s, 1, 8);
+    ix_bind_null(s, 2);
+    ix_bind_text(s, 3, (const char *)big, sizeof big, IX_STATIC);
+    from = sent.len;
+    CHECK(ix_step(s) == IX_DONE, "insert 1025 bytes: %s", ix_errmsg(c));
+    const uint8_t *g = sent.data + from;
+    size_t tail = 4 + 4 + 10 + 6 + 6 + 56; /* ID, BIND head, INTEGER, BYTE NULL, TEXT desc */
+    CHECK(sent.len - from == tail + 4 + (4 + 1024) + (4 + 2) + 4 + 4 &&
+              memcmp(g + 18, "\x00\x0b\xff\xff\x00\x00", 6) == 0 &&
+              memcmp(g + 24, "\x00\x0c\x00\x00\x00\x38", 6) == 0 && ixb_be32(g + 30 + 16) == 1025 &&
+              memcmp(g + tail, "\x00\x29\x00\x01\x00\x27\x04\x00", 8) == 0 &&
+              memcmp(g + tail + 8 + 1024, "\x00\x27\x00\x01z\x00\x00\x27\x00\x00\x00\x07\x00\x0c",
+                     14) == 0,
+          "1025 bytes: BYTE NULL item, TEXT descriptor, chunks of 1024 and 1 (%zu bytes)",
+          sent.len - from);
+    ix_finalize(s);
+    ix_close(c);
+    ixb_wbuf_free(&in);
+    ixb_wbuf_free(&sent);
+}
+
 int main(void) {
     char path[1024];
     snprintf(path, sizeof path, "%s/messages.tsv", IXDB_VECTORS_DIR);
@@ -1043,6 +1118,7 @@ int main(void) {
     test_commit_failure();
     test_batch_txn_lost();
     test_batch_arrays_bytes();
+    test_blob_bind_bytes();
     test_old_server();
     test_flights(65536);
     test_flights(1);

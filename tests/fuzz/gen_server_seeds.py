@@ -17,6 +17,7 @@ A description is one message per line, `NAME args`, with strings quoted:
   FETCHBLOB handle|null       LODATA_WRITE fd "data"    LODATA_READ fd length
   LODATA_SEEK fd length offset whence                   GENKEYS [n]
   FILE_STATUS op status       FILE_DATA "data" (the client's SQ_FILE replies)
+  BBIND count                 BLOB "data" (a BYTE/TEXT value's chunk; "" ends it)
   SVPOINT "name" [unique]     RELSVPOINT "name"         RBSVPOINT "name"
   GETROUTINE "signature"      EXFP "db" handle arg...   (fast path, 101 / 102)
   and the body-less OPEN EXECUTE CLOSE RELEASE EOT CMMTWORK NDESCRIBE
@@ -24,7 +25,9 @@ A description is one message per line, `NAME args`, with strings quoted:
   BATCH_END.
 
 BIND values: int:5 smallint:1 bigint:7 float:1.5 date:25568 char:"x"
-varchar:"x" null:TYPE default:TYPE.
+varchar:"x" null:TYPE default:TYPE, and bytedesc:N / textdesc:N, the
+56-byte descriptor of an N-byte BYTE / TEXT value whose bytes follow in
+SQ_BBIND + SQ_BLOB (src/proto/ix_blob.h).
 EXFP arguments: int:5, spec (the 596-byte ifx_lo_spec with its magic),
 badspec (without it), blob (a 72-byte zero "blob").
 
@@ -36,12 +39,14 @@ import struct
 import sys
 
 SEL_RAW, SEL_LOGIN, SEL_DB = 0, 1, 3  # byte 0: the prefix
+SEL_STRICT = 4  # byte 0, bit 2: ixd --strict
 CHUNK_ALL = 0  # byte 1: feed the rest at once
 FETCH_SIZE = 4096  # NFETCH / SFETCH buffer size
 LO_BUFSIZE = 32000  # SQ_LODATA transfer buffer (§3.15)
 BLOB_DESC_LEN = 56  # BYTE/TEXT descriptor without f70 (§3.14)
 BLOB_HANDLE_AT = 4  # where ixd keeps the blob's handle in it
 BLOB_NULL_AT = 39  # bit 0: NULL
+BLOB_SIZE_AT = 16  # a bound descriptor's size (i32)
 INFO_SUBTYPE = 6
 INT_SLOT = 0x0A00  # JDBC's INTEGER bind slot (precision 10 << 8)
 LO_READ, LO_READSEEK, LO_WRITE = 0, 1, 2
@@ -55,14 +60,15 @@ TAGS = {
     "COMMAND": 1, "PREPARE": 2, "CURNAME": 3, "ID": 4, "BIND": 5, "OPEN": 6,
     "EXECUTE": 7, "NFETCH": 9, "CLOSE": 10, "RELEASE": 11, "EOT": 12,
     "CMMTWORK": 19, "RBWORK": 20, "NDESCRIBE": 22, "SFETCH": 23, "SCROLL": 24,
-    "DBLIST": 26, "FILE": 98, "BEGIN": 35, "DBOPEN": 36, "DBCLOSE": 37, "FETCHBLOB": 38,
+    "DBLIST": 26, "FILE": 98, "BLOB": 39, "BBIND": 41, "BEGIN": 35, "DBOPEN": 36, "DBCLOSE": 37, "FETCHBLOB": 38,
     "HOLD": 43, "WANTDONE": 49, "EXIT": 56, "INFO": 81, "LODATA": 97,
     "RET_TYPE": 100, "GETROUTINE": 101, "EXFP": 102, "AUTOFREE": 108, "GENKEYS": 134, "SVPOINT": 137,
     "RELSVPOINT": 138, "RBSVPOINT": 139, "BATCH_START": 141, "BATCH_END": 142,
 }
 
 TYPES = {"char": 0, "smallint": 1, "int": 2, "float": 3, "decimal": 5,
-         "date": 7, "varchar": 13, "bigint": 52}
+         "date": 7, "byte": 11, "text": 12, "varchar": 13, "bigint": 52}
+DESC_TYPES = {"bytedesc": 11, "textdesc": 12}
 
 
 def i16(v):
@@ -91,6 +97,10 @@ def bind_value(spec):
     kind, _, val = spec.partition(":")
     if kind in ("null", "default"):
         return i16(TYPES[val]) + i16(-1 if kind == "null" else -2) + i16(0)
+    if kind in DESC_TYPES:
+        d = bytearray(BLOB_DESC_LEN)
+        d[BLOB_SIZE_AT:BLOB_SIZE_AT + 4] = i32(int(val))
+        return i16(DESC_TYPES[kind]) + i16(0) + i16(BLOB_DESC_LEN) + bytes(d)
     head = i16(TYPES[kind]) + i16(0)
     fixed = {"smallint": ">h", "int": ">i", "date": ">i", "bigint": ">q", "float": ">d"}
     if kind in fixed:
@@ -182,6 +192,10 @@ def body(name, a):
         return i16(n[0]) + i32(n[1])
     if name == "FILE_DATA":
         return i16(FILE_READ) + i32(len(a[0].encode())) + char(a[0])
+    if name == "BBIND":
+        return i16(n[0])
+    if name == "BLOB":
+        return char(a[0])
     if name == "GENKEYS":
         return i16(n[0] if n else 1)
     if name == "GETROUTINE":
@@ -215,6 +229,57 @@ DESCRIBE = "NDESCRIBE\nWANTDONE\nEOT"
 def command(sql):
     return 'COMMAND "%s"\nNDESCRIBE\nEXECUTE\nRELEASE\nEOT' % sql
 
+
+BBIND_SEQ = """
+        """ + command("CREATE DATABASE fzbb") + """
+        DBOPEN "fzbb"
+        EOT
+        """ + command("CREATE TABLE bb (id INT, b BYTE, t TEXT)") + """
+        PREPARE 3 "INSERT INTO bb VALUES (?, ?, ?)"
+        """ + DESCRIBE + """
+        ID 0
+        BIND int:1 bytedesc:3 textdesc:0
+        BBIND 2
+        BLOB "abc"
+        BLOB ""
+        BLOB ""
+        EXECUTE
+        EOT
+        ID 0
+        BIND int:2 null:byte textdesc:1
+        BBIND 1
+        BLOB "x"
+        BLOB ""
+        EXECUTE
+        EOT
+        ID 0
+        BIND int:3 bytedesc:2 null:text
+        BBIND 2
+        EXECUTE
+        EOT
+        ID 0
+        BIND int:4 bytedesc:2 null:text
+        BLOB "ab"
+        EXECUTE
+        EOT
+        ID 0
+        BIND int:5 bytedesc:2 null:text
+        EXECUTE
+        EOT
+        BLOB "zz"
+        EOT
+        PREPARE 0 "SELECT b, t FROM bb"
+        """ + DESCRIBE + """
+        ID 1
+        CURNAME "bb"
+        OPEN
+        ID 1
+        NFETCH
+        EOT
+        ID 1
+        FETCHBLOB 1
+        EOT
+"""
 
 SEEDS = {
     # §2.7 SQ_INFO, then §2.8 DBOPEN of an unknown and of a known database
@@ -435,6 +500,12 @@ SEEDS = {
         FETCHBLOB 1
         EOT
     """),
+    # BYTE / TEXT values after the BIND (src/proto/ix_blob.h): two values
+    # and the zero-length one, a NULL item, then a count that differs, a
+    # chunk without SQ_BBIND, EXECUTE before the data, a stray chunk; the
+    # rows read back
+    "seq-bbind": (SEL_LOGIN, CHUNK_ALL, BBIND_SEQ),
+    "seq-bbind-strict": (SEL_LOGIN | SEL_STRICT, CHUNK_ALL, BBIND_SEQ),
     # §3.15 smart LOBs: ifx_lo_* routines, SQ_LODATA write, seek, read
     "seq-lodata": (SEL_DB, CHUNK_ALL, """
         PREPARE 0 "SELECT ifx_lo_open(ifx_lo_create('clob'), 8) FROM systables WHERE tabid = 1"
