@@ -113,7 +113,8 @@ struct ixd_sess {
     ixb_wbuf tmp;             /* scratch */
     int (*intr_fn)(void *ud); /* asks running statements to stop (client interrupt) */
     void *intr_ud;
-    int ended; /* intr_fn said IXD_INTR_END: handle no more input */
+    int ended;  /* intr_fn said IXD_INTR_END: handle no more input */
+    int rolled; /* closing the database rolled a transaction back */
     int (*ask_fn)(void *ud, const uint8_t *req, size_t n, ixp_msg *ans); /* client files */
     void *ask_ud;
     int (*input_fn)(void *ud); /* 1 when the client has sent bytes not yet read */
@@ -191,6 +192,18 @@ static void stmt_free(sess_stmt *t) {
     ixb_wbuf_free(&t->binds);
     free(t->bindv);
     free(t);
+}
+
+/* Frees the session's statements and closes its database: an open
+ * transaction rolls back, the LOs it left are released. Returns nothing. */
+static void sess_close_db(ixd_sess *s) {
+    for (int i = 0; i < MAX_STMTS; i++) {
+        stmt_free(s->stmts[i]);
+        s->stmts[i] = NULL;
+    }
+    s->rolled |= s->db && ixd_in_transaction(s->db);
+    ixd_db_close(s->db);
+    s->db = NULL;
 }
 
 static sess_stmt *cur_stmt(ixd_sess *s) {
@@ -1251,13 +1264,13 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         return 0;
     }
     if (m->tag == IXP_SQ_EXIT) {
-        /* §2.9: act at once; an open transaction rolls back. */
+        /* §2.9: act at once; an open transaction rolls back. The session's
+         * database is closed before the answer, so that nothing of this
+         * session (a lock, an LO being released) is left when the client
+         * goes on after ix_close. */
         ixb_put_bytes(out, s->reply.data, s->reply.len);
         ixb_wbuf_reset(&s->reply);
-        if (s->db && ixd_in_transaction(s->db)) {
-            ixd_err e;
-            ixd_rollback(s->db, &e);
-        }
+        sess_close_db(s);
         ixp_enc_tag(out, IXP_SQ_EXIT);
         return 1;
     }
@@ -1493,12 +1506,9 @@ static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out) {
 
 void ixd_sess_free(ixd_sess *s, const char *reason) {
     if (!s) return;
-    for (int i = 0; i < MAX_STMTS; i++)
-        stmt_free(s->stmts[i]);
-    int rolled = s->db && ixd_in_transaction(s->db);
-    ixd_db_close(s->db); /* rolls back an open transaction */
+    sess_close_db(s);
     ixd_log(s->srv, s->id, "session ends: %s%s", reason ? reason : "closed",
-            rolled ? " (open transaction rolled back)" : "");
+            s->rolled ? " (open transaction rolled back)" : "");
     ixp_reader_free(&s->rd);
     ixp_printer_free(&s->pr);
     ixp_reader_free(&s->vrd);

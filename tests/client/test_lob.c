@@ -421,6 +421,42 @@ static void check_conservative(ixd_proc *p) {
         free(data[k]);
 }
 
+/* A connection that made LOs it never stored ends with ix_close; at once
+ * another session writes in a transaction (lock mode NOT WAIT): ixd has
+ * released the closed session's LOs before it answered the SQ_EXIT, so no
+ * lock of that session is left (-107 otherwise). */
+static void check_close_releases(ixd_proc *p, ix_conn *c) {
+    char dsn[400];
+    ixd_dsn(p, 30, dsn, sizeof dsn);
+    strncat(dsn, " database=lobs", sizeof dsn - strlen(dsn) - 1);
+    static uint8_t big[64 * 1024];
+    int bad = 0;
+    for (int k = 0; k < 20 && !bad; k++) {
+        ix_conn *a = NULL;
+        int rc = ix_connect(&a, dsn);
+        for (int j = 0; j < 3 && rc == IX_OK; j++) {
+            ix_lob *b = NULL;
+            rc = ix_lob_create(a, IX_T_BLOB, &b);
+            for (int w = 0; w < 8 && rc == IX_OK; w++)
+                rc = ix_lob_write(b, big, sizeof big);
+            if (b) ix_lob_close(b);
+        }
+        CHECK(rc == IX_OK, "LOs made and left: %s", ix_errmsg(a));
+        ix_close(a);
+        rc = ix_exec(c, "BEGIN WORK");
+        if (rc == IX_OK) rc = ix_exec(c, "INSERT INTO t (id) VALUES (200)");
+        if (rc == IX_OK) rc = ix_exec(c, "COMMIT WORK");
+        if (rc != IX_OK) {
+            bad = 1;
+            CHECK(0, "a write right after another session's ix_close (round %d): %s", k,
+                  ix_errmsg(c));
+            ix_exec(c, "ROLLBACK WORK");
+        }
+    }
+    CHECK(!bad, "20 writes right after a close that left LOs");
+    exec(c, "DELETE FROM t WHERE id = 200");
+}
+
 int main(void) {
     signal(SIGPIPE, SIG_IGN);
     char lobdir[] = "/tmp/ixdlob.XXXXXX";
@@ -444,6 +480,7 @@ int main(void) {
     check_txn(c, data);
     check_files(c, lobdir, data);
     c = check_kill(&p, c, args, data);
+    check_close_releases(&p, c);
     check_conservative(&p);
     CHECK(!ix_conn_is_dead(c), "connection still aligned");
     ix_close(c);
