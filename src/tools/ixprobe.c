@@ -56,6 +56,7 @@ enum {
     MASK_MAX = 8192,            /* the longest trace line masked */
     SQLCODE_INTERRUPTED = -213, /* Statement interrupted by user */
     SQLCODE_NO_TXN = -256,      /* Transaction not available (unlogged database) */
+    LARGE_VALUE = 40000,        /* bytes of the LO and BYTE probes: more than one chunk */
 };
 
 /* The SQL the probes run: reads of the catalogue and a TEMP table. */
@@ -64,6 +65,9 @@ static const char SQL_TEMP[] = "create temp table ixprobe_t (i int) with no log"
 static const char SQL_TEMP_LOGGED[] = "create temp table ixprobe_t (i int)";
 static const char SQL_INSERT[] = "insert into ixprobe_t values (1)";
 static const char SQL_COUNT_TEMP[] = "select count(*) from ixprobe_t";
+static const char SQL_TEMP_BYTE[] = "create temp table ixprobe_b (b byte) with no log";
+static const char SQL_INSERT_BYTE[] = "insert into ixprobe_b values (?)";
+static const char SQL_SELECT_BYTE[] = "select b from ixprobe_b";
 static const char SQL_MANY[] = "select a.tabid, b.tabid from systables a, systables b";
 static const char SQL_MANY_COUNT[] = "select count(*) from systables a, systables b";
 /* The long query of the interrupt probe: count(*) of systables joined with
@@ -598,6 +602,97 @@ static result probe_rbwork(probe_ctx *p) {
     return r;
 }
 
+/* The probe's own bytes (never the user's data): LARGE_VALUE of a pattern
+ * into buf. Returns nothing. */
+static void pattern(uint8_t *buf) {
+    for (size_t i = 0; i < LARGE_VALUE; i++)
+        buf[i] = (uint8_t)(i * 7 + i / 251);
+}
+
+/* A smart LOB on a conservative connection: ifx_lo_create and
+ * ifx_lo_close as fast-path calls, SQ_LODATA writes and a read after a
+ * seek relative to the server's position (the forms libixdb sends to a
+ * server that is not ixd). Held when the bytes read are the bytes
+ * written. Returns the result. */
+static result probe_lob(probe_ctx *p) {
+    ix_conn *c = NULL;
+    int rc = probe_connect(p, "compat=conservative", &c);
+    if (rc != IX_OK) {
+        result r = failed(p, c, rc, "login");
+        ix_close(c);
+        return r == R_REFUSED ? R_NOT_TRIED : r;
+    }
+    static uint8_t want[LARGE_VALUE], got[LARGE_VALUE];
+    pattern(want);
+    ix_lob *b = NULL;
+    size_t n = 0;
+    result r = R_HELD;
+    if ((rc = ix_lob_create(c, IX_T_BLOB, &b)) != IX_OK)
+        r = failed(p, c, rc, "ifx_lo_create (fast path)");
+    else if ((rc = ix_lob_write(b, want, sizeof want)) != IX_OK)
+        r = failed(p, c, rc, "SQ_LODATA write");
+    else if ((rc = ix_lob_seek(b, 0, IX_LO_SEEK_SET, NULL)) != IX_OK ||
+             (rc = ix_lob_read(b, got, sizeof got, &n)) != IX_OK)
+        r = failed(p, c, rc, "SQ_LODATA read after a seek");
+    else if (n != sizeof want || memcmp(got, want, n) != 0)
+        say(p, "%zu of %d bytes read back as written", n, LARGE_VALUE), r = R_NOT_HELD;
+    int crc = b ? ix_lob_close(b) : IX_OK;
+    if (r == R_HELD && crc != IX_OK) r = failed(p, c, crc, "ifx_lo_close (fast path)");
+    if (r == R_HELD) say(p, "%d bytes written and read back", LARGE_VALUE);
+    ix_close(c);
+    return r;
+}
+
+/* Reads the BYTE value back and compares it with want. Returns IX_OK, the
+ * failing call's code, or IX_EPROTO when the bytes differ (*n: their
+ * count). */
+static int byte_back(ix_conn *c, const uint8_t *want, size_t *n) {
+    ix_stmt *s = NULL;
+    int rc = ix_prepare(c, SQL_SELECT_BYTE, strlen(SQL_SELECT_BYTE), &s);
+    if (rc == IX_OK) rc = ix_step(s);
+    if (rc == IX_ROW) {
+        const void *v = ix_column_blob(s, 0, n);
+        rc = *n == LARGE_VALUE && v && memcmp(v, want, *n) == 0 ? IX_OK : IX_EPROTO;
+    }
+    ix_finalize(s);
+    return rc;
+}
+
+/* A BYTE value bound on a conservative connection: the descriptor in
+ * SQ_BIND, then SQ_BBIND and SQ_BLOB chunks before the EXECUTE; read back
+ * with SQ_FETCHBLOB. Returns the result. */
+static result probe_bbind(probe_ctx *p) {
+    ix_conn *c = NULL;
+    char keys[64];
+    snprintf(keys, sizeof keys, "compat=conservative fetch_buffer=%d", SMALL_FETCH);
+    int rc = probe_connect(p, keys, &c);
+    if (rc == IX_OK) rc = ix_exec(c, SQL_TEMP_BYTE);
+    if (rc != IX_OK) {
+        result r = failed(p, c, rc, "login / create temp table");
+        ix_close(c);
+        return r == R_REFUSED ? R_NOT_TRIED : r;
+    }
+    static uint8_t want[LARGE_VALUE];
+    pattern(want);
+    ix_stmt *s = NULL;
+    result r = R_HELD;
+    size_t n = 0;
+    rc = ix_prepare(c, SQL_INSERT_BYTE, strlen(SQL_INSERT_BYTE), &s);
+    if (rc == IX_OK) rc = ix_bind_blob(s, 1, want, sizeof want, IX_STATIC);
+    if (rc == IX_OK) rc = ix_step(s);
+    ix_finalize(s);
+    if (rc != IX_DONE)
+        r = failed(p, c, rc, "INSERT of a BYTE value (SQ_BBIND, SQ_BLOB)");
+    else if ((rc = byte_back(c, want, &n)) == IX_EPROTO)
+        say(p, "the value came back as %zu bytes, not as written", n), r = R_NOT_HELD;
+    else if (rc != IX_OK)
+        r = failed(p, c, rc, "SELECT of the BYTE value");
+    else
+        say(p, "%d bytes inserted and read back", LARGE_VALUE);
+    ix_close(c);
+    return r;
+}
+
 typedef struct form {
     const char *name;
     result (*run)(probe_ctx *p);
@@ -607,6 +702,7 @@ static const form FORMS[] = {
     {"pipelined login", probe_pipeline_login},  {"deferred EXECUTE", probe_deferred_execute},
     {"deferred SELECT", probe_deferred_select}, {"NFETCH > 32767", probe_big_fetch},
     {"urgent-byte interrupt", probe_urgent},    {"SQ_RBWORK", probe_rbwork},
+    {"smart LOB fast path", probe_lob},         {"BYTE bind (SQ_BBIND)", probe_bbind},
 };
 
 /* Runs every probe and prints the table. Returns nothing. */

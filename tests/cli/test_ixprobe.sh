@@ -22,15 +22,16 @@ result() {
 }
 
 # check_hex TAG: each probe's hex streams decode with ixwire (the client's
-# with the --caps list of its header), hold no password and only zero rows.
+# with the --caps list of its header), hold no password and only zero rows
+# (a BYTE column's zeroed descriptor prints as <BYTE value>).
 check_hex() {
-    for n in 0 1 2 3 4 5 6; do
+    for n in 0 1 2 3 4 5 6 7 8; do
         caps=$(grep "^## .*capture\.txt\.$n\.client\.hex: --caps" "$CAP" | sed 's/.*--caps \([^;]*\);.*/\1/')
         for who in client server; do
             out=$("$IXWIRE" decode --from $who --caps "${caps:-auto}" - < "$CAP.$n.$who.hex" 2>&1)
             check "$1: probe $n's $who stream decodes" "0" "$?"
             check "$1: probe $n's $who rows masked" "" "$(printf '%s\n' "$out" | grep SQ_TUPLE |
-                grep -v 'len=[0-9]* ([0, ]*)$' | head -n 2)"
+                grep -v -e 'len=[0-9]* ([0, ]*)$' -e '(<BYTE value>)$' | head -n 2)"
         done
         check "$1: probe $n's hex without the password" "" "$(grep -l 696e346d6978 "$CAP.$n.client.hex")"
     done
@@ -50,14 +51,14 @@ probe_server
 check "ixd: exit status" 0 $RC
 check "ixd: conservative forms" "forms:   open_fetch,fetch_1m" "$(printf '%s\n' "$OUT" | grep '^forms:')"
 for f in "pipelined login" "deferred EXECUTE" "deferred SELECT" "NFETCH > 32767" \
-    "urgent-byte interrupt" "SQ_RBWORK"; do
+    "urgent-byte interrupt" "SQ_RBWORK" "smart LOB fast path" "BYTE bind (SQ_BBIND)"; do
     check "ixd: $f" "held" "$(result "$f" "$OUT")"
 done
 case $(row "NFETCH > 32767" "$OUT") in
 *"NFETCH 1048576: all "*" rows came") pass=$((pass + 1)) ;;
 *) check "ixd: NFETCH size and rows" "NFETCH 1048576: all N rows came" "$(row "NFETCH > 32767" "$OUT")" ;;
 esac
-check "capture: one header per probe" 7 "$(grep -c '^## ' "$CAP")"
+check "capture: one header per probe" 9 "$(grep -c '^## ' "$CAP")"
 check "capture: both directions" "yes" "$(grep -q '^C->S SQ_PREPARE' "$CAP" && grep -q '^S->C SQ_TUPLE' "$CAP" && echo yes)"
 check "capture: row values masked" "" "$(grep 'SQ_TUPLE' "$CAP" | grep -v 'len=[0-9]* ([*, ]*)$' | head -n 3)"
 check "capture: no password" "" "$(grep -l in4mix "$CAP")"
@@ -87,6 +88,15 @@ check "strict: NFETCH > 32767" "not tried        not possible: the server did no
     "$(row "NFETCH > 32767" "$OUT")"
 check "strict: urgent-byte interrupt" "did not hold" "$(result "urgent-byte interrupt" "$OUT")"
 check "strict: SQ_RBWORK" "held" "$(result "SQ_RBWORK" "$OUT")"
+# a real server's LOB and BYTE forms, which ixd --strict answers
+check "strict: smart LOB fast path" "held             40000 bytes written and read back" \
+    "$(row "smart LOB fast path" "$OUT")"
+check "strict: BYTE bind" "held             40000 bytes inserted and read back" \
+    "$(row "BYTE bind (SQ_BBIND)" "$OUT")"
+check "strict capture: the fast-path calls" "yes" "$(grep -q '^C->S SQ_GETROUTINE' "$CAP" &&
+    grep -q '^C->S SQ_EXFPROUTINE' "$CAP" && grep -q '^S->C SQ_FPROUTINE' "$CAP" && echo yes)"
+check "strict capture: SQ_BBIND and SQ_BLOB" "yes" "$(grep -q '^C->S SQ_BBIND' "$CAP" &&
+    grep -q '^C->S SQ_BLOB' "$CAP" && echo yes)"
 check_hex strict
 
 # Exit statuses: usage errors 2, no server 1, --help 0.
