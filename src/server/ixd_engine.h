@@ -102,12 +102,12 @@ void ixd_stmt_free(ixd_stmt *s);
 
 /* UPDATE / DELETE ... WHERE CURRENT OF name: fn(ud, name) gives the
  * statement of the session's cursor of that name (lower case), or NULL when
- * there is none (fn NULL: no session cursors). ixd_stmt_for_update: 1 when
+ * there is none (fn NULL: no session cursors). ixs_stmt_for_update: 1 when
  * s is an update cursor (SELECT ... FOR UPDATE of one table), whose current
  * row is the row ixd_fetch returned last: a session sends such a cursor's
  * rows one a reply (no read-ahead), as Informix does. */
-void ixd_set_cursor_lookup(ixd_db *db, ixd_stmt *(*fn)(void *ud, const char *name), void *ud);
-int ixd_stmt_for_update(const ixd_stmt *s);
+void ixs_set_cursor_lookup(ixd_db *db, ixd_stmt *(*fn)(void *ud, const char *name), void *ud);
+int ixs_stmt_for_update(const ixd_stmt *s);
 
 /* What DESCRIBE reports. */
 int ixd_stmt_type(const ixd_stmt *s); /* IX_STMTTYPE_SELECT, IX_STMTTYPE_INSERT, ... */

@@ -620,7 +620,7 @@ static int apply_binds(ixd_sess *s, sess_stmt *t) {
 }
 
 /* The statement of the cursor named name (SQ_CURNAME), for WHERE CURRENT OF
- * (ixd_set_cursor_lookup). */
+ * (ixs_set_cursor_lookup). */
 static ixd_stmt *sess_cursor(void *ud, const char *name) {
     ixd_sess *s = ud;
     for (int i = 0; i < MAX_STMTS; i++) {
@@ -642,7 +642,7 @@ static void do_execute(ixd_sess *s) {
     }
     if (t->is_cursor) return send_errcode(s, -260, 0, NULL);
     if (apply_binds(s, t)) return;
-    ixd_set_cursor_lookup(s->db, sess_cursor, s);
+    ixs_set_cursor_lookup(s->db, sess_cursor, s);
     int64_t rows = 0, serial8 = 0;
     int32_t serial = 0;
     if (ixd_execute(t->st, &rows, &serial, &serial8, &e) != 0) return send_err(s, &e);
@@ -755,7 +755,7 @@ static void do_nfetch(ixd_sess *s, int32_t bufsize) {
         used += n;
         sent++;
         t->fetched++;
-        if (ixd_stmt_for_update(t->st)) return; /* an update cursor: its current row */
+        if (ixs_stmt_for_update(t->st)) return; /* an update cursor: its current row */
     }
 }
 

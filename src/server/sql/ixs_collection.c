@@ -51,7 +51,7 @@ ityp ixs_coll_elem(ityp t) {
 
 static int kind_at(px *p, int i) {
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-        if (px_kw_str(p, i, kinds[k].kw)) return kinds[k].code;
+        if (ixs_px_kw_str(p, i, kinds[k].kw)) return kinds[k].code;
     return 0;
 }
 
@@ -62,7 +62,7 @@ static const char *kind_name(int code) {
 /* ---- types ------------------------------------------------------------------------------ */
 
 int ixs_coll_type_at(px *p) {
-    return kind_at(p, p->i) && px_op(p, p->i + 1, "(");
+    return kind_at(p, p->i) && ixs_px_op(p, p->i + 1, "(");
 }
 
 /* coll_type := {SET | MULTISET | LIST} ( element_type NOT NULL )
@@ -71,7 +71,7 @@ int ixs_coll_type_at(px *p) {
 int ixs_coll_parse_type(px *p, ityp *t, uint32_t *collen) {
     int code = kind_at(p, p->i);
     p->i += 2;
-    if (ixs_coll_type_at(p)) return px_fail(p);
+    if (ixs_coll_type_at(p)) return ixs_px_fail(p);
     ityp e;
     int serial;
     int64_t start;
@@ -80,9 +80,10 @@ int ixs_coll_parse_type(px *p, ityp *t, uint32_t *collen) {
     if (ixs_parse_type(p, &e, &serial, &start, &cl)) return -1;
     if (serial || e.code == IX_T_BYTE || e.code == IX_T_TEXT || e.len > 0xffff) {
         p->i = at;
-        return px_fail(p);
+        return ixs_px_fail(p);
     }
-    if (px_expect(p, IXK_NOT) || px_expect(p, IXK_NULL) || px_expect_op(p, ")")) return -1;
+    if (ixs_px_expect(p, IXK_NOT) || ixs_px_expect(p, IXK_NULL) || ixs_px_expect_op(p, ")"))
+        return -1;
     *t = ixs_t(code, COLL_TYPED | (uint32_t)e.code << 16 | e.len);
     *collen = t->len;
     return 0;
@@ -259,15 +260,15 @@ int ixs_coll_canon(sqlite3 *h, ityp t, const char *s, size_t n, sb *out) {
  * meets a collection type: ixs_coll_to_type). */
 int ixs_coll_literal(px *p, xv *out) {
     int code = kind_at(p, p->i);
-    if (!code) return px_fail(p);
+    if (!code) return ixs_px_fail(p);
     p->i += 2;
     sb txt = {0};
     sb_printf(&txt, "%s{", kind_name(code));
-    for (int n = 0; !px_op(p, p->i, "}"); n++) {
-        if (n && px_expect_op(p, ",")) goto fail;
+    for (int n = 0; !ixs_px_op(p, p->i, "}"); n++) {
+        if (n && ixs_px_expect_op(p, ",")) goto fail;
         if (n) sb_addc(&txt, ',');
-        if (px_op(p, p->i, "-") || px_op(p, p->i, "+")) {
-            if (px_op(p, p->i, "-")) sb_addc(&txt, '-');
+        if (ixs_px_op(p, p->i, "-") || ixs_px_op(p, p->i, "+")) {
+            if (ixs_px_op(p, p->i, "-")) sb_addc(&txt, '-');
             p->i++;
             if (p->i >= p->nt || (p->t[p->i].k != T_INT && p->t[p->i].k != T_NUM)) goto syntax;
         }
@@ -276,18 +277,18 @@ int ixs_coll_literal(px *p, xv *out) {
             sb_addn(&txt, p->sql + t->pos, (size_t)t->len);
         else if (t->k == T_STR) {
             sb e = {0};
-            px_tokstr(p, p->i, &e);
+            ixs_px_tokstr(p, p->i, &e);
             sb_strlit(&txt, e.p ? e.p : "", e.n);
             sb_free(&e);
-        } else if (px_kw(p, p->i, IXK_NULL))
+        } else if (ixs_px_kw(p, p->i, IXK_NULL))
             sb_add(&txt, "NULL");
-        else if (px_kw(p, p->i, IXK_ROW) && px_op(p, p->i + 1, "(")) {
+        else if (ixs_px_kw(p, p->i, IXK_ROW) && ixs_px_op(p, p->i + 1, "(")) {
             int from = p->t[p->i].pos, depth = 0;
             do { /* ROW(...) of constants: its text, read when typed */
                 if (p->i >= p->nt || p->t[p->i].k == T_EOF) goto syntax;
-                depth += px_op(p, p->i, "(") - px_op(p, p->i, ")");
+                depth += ixs_px_op(p, p->i, "(") - ixs_px_op(p, p->i, ")");
                 p->i++;
-            } while (depth > 0 || px_kw(p, p->i - 1, IXK_ROW));
+            } while (depth > 0 || ixs_px_kw(p, p->i - 1, IXK_ROW));
             sb_addn(&txt, p->sql + from, (size_t)(p->t[p->i - 1].pos + p->t[p->i - 1].len - from));
             continue;
         } else
@@ -298,7 +299,7 @@ int ixs_coll_literal(px *p, xv *out) {
     sb_addc(&txt, '}');
     if (txt.oom) {
         sb_free(&txt);
-        return px_failc(p, -208, NULL);
+        return ixs_px_failc(p, -208, NULL);
     }
     out->k = XK_STR;
     out->lk = LB_CONST;
@@ -306,9 +307,9 @@ int ixs_coll_literal(px *p, xv *out) {
     sb_strlit(&out->s, txt.p, txt.n);
     out->lit = sb_take(&txt);
     out->t = ixs_t(code, 0);
-    return out->lit ? 0 : px_failc(p, -208, NULL);
+    return out->lit ? 0 : ixs_px_failc(p, -208, NULL);
 syntax:
-    px_fail(p);
+    ixs_px_fail(p);
 fail:
     sb_free(&txt);
     return -1;
@@ -343,7 +344,7 @@ void ixs_coll_to_type(px *p, xv *v, ityp t) {
             char a[64], b[64];
             ixs_type_text(v->t.code >= 0 ? v->t : ixs_t(IX_T_CHAR, 1), a, sizeof a);
             snprintf(b, sizeof b, "%s", kind_name(t.code));
-            px_failc(p, rc, rc == IXS_E_NO_CAST ? "%s,%s" : NULL, a, b);
+            ixs_px_failc(p, rc, rc == IXS_E_NO_CAST ? "%s,%s" : NULL, a, b);
             return;
         }
     } else if (v->t.code == t.code && v->t.len == t.len) {
@@ -353,7 +354,7 @@ void ixs_coll_to_type(px *p, xv *v, ityp t) {
     } else {
         char a[64];
         ixs_type_text(v->t, a, sizeof a);
-        px_failc(p, IXS_E_NO_CAST, "%s,%s", a, kind_name(t.code));
+        ixs_px_failc(p, IXS_E_NO_CAST, "%s,%s", a, kind_name(t.code));
         return;
     }
     set_sql(v, &n);
@@ -396,16 +397,16 @@ int ixs_coll_typed(px *p, xv *v) {
         ixs_coll_to_type(p, v, ixs_t(v->t.code, COLL_TYPED | (uint32_t)e.code << 16 | e.len));
     }
     if (p->failed) return -1;
-    return ixs_coll_is(v->t.code) && (v->t.len & COLL_TYPED) ? 0 : px_fail(p);
+    return ixs_coll_is(v->t.code) && (v->t.len & COLL_TYPED) ? 0 : ixs_px_fail(p);
 }
 
 int ixs_coll_in(px *p, xv *x, xv *coll, int neg, sb *out) {
-    if (!ixs_coll_is(coll->t.code)) return px_fail(p);
+    if (!ixs_coll_is(coll->t.code)) return ixs_px_fail(p);
     if (x->t.code < 0 && x->k != XK_PARAM && x->k != XK_NULL) x->t = ixs_lit_type(x);
     ityp ct = coll->t;
     if (!(ct.len & COLL_TYPED)) {
         /* a literal: its elements take the type of the value sought */
-        if (x->t.code < 0) return px_fail(p);
+        if (x->t.code < 0) return ixs_px_fail(p);
         ct = ixs_t(ct.code, COLL_TYPED | (uint32_t)x->t.code << 16 | (x->t.len & 0xffff));
         ixs_coll_to_type(p, coll, ct);
     }

@@ -35,13 +35,13 @@ enum {
 int ixs_cursor_wanted(px *p) {
     int depth = 0, want = 0;
     for (int i = 0; i < p->nt && p->t[i].k != T_EOF; i++) {
-        if (px_op(p, i, "(")) depth++;
-        if (px_op(p, i, ")")) depth--;
+        if (ixs_px_op(p, i, "(")) depth++;
+        if (ixs_px_op(p, i, ")")) depth--;
         if (depth) continue;
-        if (px_kw(p, i, IXK_UNION) || px_kw(p, i, IXK_INTERSECT) || px_kw(p, i, IXK_EXCEPT) ||
-            px_kw(p, i, IXK_MINUS))
+        if (ixs_px_kw(p, i, IXK_UNION) || ixs_px_kw(p, i, IXK_INTERSECT) ||
+            ixs_px_kw(p, i, IXK_EXCEPT) || ixs_px_kw(p, i, IXK_MINUS))
             return 0;
-        if (px_kw(p, i, IXK_FOR) && px_kw(p, i + 1, IXK_UPDATE)) want = 1;
+        if (ixs_px_kw(p, i, IXK_FOR) && ixs_px_kw(p, i + 1, IXK_UPDATE)) want = 1;
     }
     return want;
 }
@@ -78,13 +78,13 @@ void ixs_cursor_fetched(ixd_stmt *s) {
     s->cur_valid = 1;
 }
 
-void ixd_set_cursor_lookup(ixd_db *db, ixd_stmt *(*fn)(void *ud, const char *name), void *ud) {
+void ixs_set_cursor_lookup(ixd_db *db, ixd_stmt *(*fn)(void *ud, const char *name), void *ud) {
     if (!db) return;
     db->cursor_fn = fn;
     db->cursor_ud = ud;
 }
 
-int ixd_stmt_for_update(const ixd_stmt *s) {
+int ixs_stmt_for_update(const ixd_stmt *s) {
     return s && s->rowid_col;
 }
 

@@ -41,12 +41,12 @@ void ixs_tdef_free(tdef *t) {
 
 cdef *ixs_tdef_addcol(px *p, tdef *t) {
     if (t->ncols >= MAXC) {
-        px_fail(p);
+        ixs_px_fail(p);
         return NULL;
     }
     cdef *n = realloc(t->cols, sizeof(cdef) * (size_t)(t->ncols + 1));
     if (!n) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return NULL;
     }
     t->cols = n;
@@ -56,12 +56,12 @@ cdef *ixs_tdef_addcol(px *p, tdef *t) {
 
 kdef *ixs_tdef_addk(px *p, tdef *t) {
     if (t->nk >= MAXC) {
-        px_fail(p);
+        ixs_px_fail(p);
         return NULL;
     }
     kdef *n = realloc(t->k, sizeof(kdef) * (size_t)(t->nk + 1));
     if (!n) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return NULL;
     }
     t->k = n;
@@ -80,7 +80,7 @@ static int dup_str(px *p, char **dst, const char *src) {
     *dst = NULL;
     if (!src) return 0;
     *dst = strdup(src);
-    return *dst ? 0 : px_failc(p, -208, NULL);
+    return *dst ? 0 : ixs_px_failc(p, -208, NULL);
 }
 
 int ixs_cdef_copy(px *p, cdef *dst, const cdef *src) {
@@ -119,31 +119,31 @@ int ixs_tdef_copy(px *p, tdef *dst, const tdef *src) {
 
 static int col_list(px *p, const tdef *t, char **out) {
     sb b = {0};
-    if (px_expect_op(p, "(")) return -1;
+    if (ixs_px_expect_op(p, "(")) return -1;
     do {
         char c[IXS_NAME_MAX + 1];
-        if (px_ident(p, c, sizeof c)) {
+        if (ixs_px_ident(p, c, sizeof c)) {
             sb_free(&b);
             return -1;
         }
         if (t && !t->defer_cols && ixs_tdef_find(t, c) < 0) {
             sb_free(&b);
-            return px_failc(p, -217, "%s", c);
+            return ixs_px_failc(p, -217, "%s", c);
         }
         if (b.n) sb_addc(&b, ',');
         sb_add(&b, c);
-    } while (px_acc_op(p, ","));
-    if (px_expect_op(p, ")")) {
+    } while (ixs_px_acc_op(p, ","));
+    if (ixs_px_expect_op(p, ")")) {
         sb_free(&b);
         return -1;
     }
     *out = sb_take(&b);
-    return *out ? 0 : px_failc(p, -208, NULL);
+    return *out ? 0 : ixs_px_failc(p, -208, NULL);
 }
 
 /* [CONSTRAINT [owner.]name] */
 static int opt_cname(px *p, kdef *k) {
-    if (!px_acc(p, IXK_CONSTRAINT)) return 0;
+    if (!ixs_px_acc(p, IXK_CONSTRAINT)) return 0;
     ixs_name o;
     if (ixs_name_parse(p, IXS_NAME_NEW, &o)) return -1;
     snprintf(k->name, sizeof k->name, "%s", o.name);
@@ -153,10 +153,10 @@ static int opt_cname(px *p, kdef *k) {
 
 /* REFERENCES [db:][owner.]table [(cols)] [ON DELETE CASCADE], after REFERENCES */
 static int references(px *p, kdef *k) {
-    if (px_objname(p, IXS_NAME_DB, k->reftab, sizeof k->reftab)) return -1;
-    if (px_op(p, p->i, "(") && col_list(p, NULL, &k->refcols)) return -1;
-    if (px_acc(p, IXK_ON)) {
-        if (px_expect(p, IXK_DELETE) || px_expect(p, IXK_CASCADE)) return -1;
+    if (ixs_px_objname(p, IXS_NAME_DB, k->reftab, sizeof k->reftab)) return -1;
+    if (ixs_px_op(p, p->i, "(") && col_list(p, NULL, &k->refcols)) return -1;
+    if (ixs_px_acc(p, IXK_ON)) {
+        if (ixs_px_expect(p, IXK_DELETE) || ixs_px_expect(p, IXK_CASCADE)) return -1;
         k->cascade = 1;
     }
     return 0;
@@ -168,45 +168,46 @@ static int references(px *p, kdef *k) {
 static int default_value(px *p, cdef *c) {
     sb d = {0};
     c->deftext[0] = 0;
-    if (px_acc(p, IXK_NULL)) {
+    if (ixs_px_acc(p, IXK_NULL)) {
         c->deftype = 'N';
         sb_add(&d, "NULL");
-    } else if (px_acc(p, IXK_TODAY)) {
+    } else if (ixs_px_acc(p, IXK_TODAY)) {
         c->deftype = 'T';
         sb_add(&d, "ixd_today()");
-    } else if (px_kw(p, p->i, IXK_CURRENT) || px_kw(p, p->i, IXK_SYSDATE)) {
+    } else if (ixs_px_kw(p, p->i, IXK_CURRENT) || ixs_px_kw(p, p->i, IXK_SYSDATE)) {
         c->deftype = 'C';
         p->i++;
         uint32_t q = c->t.code == IX_T_DATETIME ? c->t.len : ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(3));
-        if (px_is_ident(p, p->i) && !px_kw(p, p->i, IXK_NOT) && !px_kw(p, p->i, IXK_NULL) &&
-            !px_kw(p, p->i, IXK_PRIMARY) && !px_kw(p, p->i, IXK_UNIQUE) &&
-            !px_kw(p, p->i, IXK_CHECK) && !px_kw(p, p->i, IXK_REFERENCES) &&
-            !px_kw(p, p->i, IXK_CONSTRAINT) && !px_kw(p, p->i, IXK_DISTINCT)) {
+        if (ixs_px_is_ident(p, p->i) && !ixs_px_kw(p, p->i, IXK_NOT) &&
+            !ixs_px_kw(p, p->i, IXK_NULL) && !ixs_px_kw(p, p->i, IXK_PRIMARY) &&
+            !ixs_px_kw(p, p->i, IXK_UNIQUE) && !ixs_px_kw(p, p->i, IXK_CHECK) &&
+            !ixs_px_kw(p, p->i, IXK_REFERENCES) && !ixs_px_kw(p, p->i, IXK_CONSTRAINT) &&
+            !ixs_px_kw(p, p->i, IXK_DISTINCT)) {
             if (ixs_parse_qual(p, 0, &q)) return -1;
         }
         if (c->t.code == IX_T_DATETIME)
             sb_printf(&d, "ixd_extend(ixd_current(%u),%d,%u,%u)", q, IX_T_DATETIME, q, c->t.len);
         else
             sb_printf(&d, "ixd_current(%u)", q);
-    } else if (px_acc(p, IXK_USER)) {
+    } else if (ixs_px_acc(p, IXK_USER)) {
         c->deftype = 'U';
         sb_strlit(&d, p->db->user, strlen(p->db->user));
     } else {
         xv v;
         int at = p->i;
         if (ixs_expr(p, &v)) {
-            xv_free(&v);
+            ixs_xv_free(&v);
             return -1;
         }
         if (v.k != XK_STR && v.k != XK_NUM && v.k != XK_INT && v.k != XK_EXPR) {
-            xv_free(&v);
+            ixs_xv_free(&v);
             p->i = at;
-            return px_fail(p);
+            return ixs_px_fail(p);
         }
         if (v.k == XK_EXPR && v.lk != LB_CONST) {
-            xv_free(&v);
+            ixs_xv_free(&v);
             p->i = at;
-            return px_fail(p);
+            return ixs_px_fail(p);
         }
         c->deftype = 'L';
         if (v.k == XK_STR) /* the value of a string, the text of others */
@@ -216,30 +217,30 @@ static int default_value(px *p, cdef *c) {
                      p->t[p->i - 1].pos + p->t[p->i - 1].len - p->t[at].pos, p->sql + p->t[at].pos);
         ixs_to_type(p, &v, c->t);
         if (p->failed) {
-            xv_free(&v);
+            ixs_xv_free(&v);
             return -1;
         }
         sb_add(&d, v.s.p ? v.s.p : "NULL");
-        xv_free(&v);
+        ixs_xv_free(&v);
     }
     free(c->defsql);
     c->defsql = sb_take(&d);
-    return c->defsql ? 0 : px_failc(p, -208, NULL);
+    return c->defsql ? 0 : ixs_px_failc(p, -208, NULL);
 }
 
 /* The condition of CHECK ( cond ), after CHECK: its first token into k (it
  * is translated once the columns are known). */
 static int check_clause(px *p, kdef *k) {
     k->type = KDEF_CHECK;
-    if (px_expect_op(p, "(")) return -1;
+    if (ixs_px_expect_op(p, "(")) return -1;
     k->check_tok = p->i;
     int depth = 1;
     while (p->i < p->nt && p->t[p->i].k != T_EOF && depth) {
-        if (px_op(p, p->i, "(")) depth++;
-        if (px_op(p, p->i, ")")) depth--;
+        if (ixs_px_op(p, p->i, "(")) depth++;
+        if (ixs_px_op(p, p->i, ")")) depth--;
         p->i++;
     }
-    return depth ? px_fail(p) : 0;
+    return depth ? ixs_px_fail(p) : 0;
 }
 
 /* The text of k's CHECK condition as written, from its first token to the
@@ -250,7 +251,7 @@ static int check_text(px *p, kdef *k) {
         b--;
     free(k->ifxcheck);
     k->ifxcheck = malloc((size_t)(b - a) + 3);
-    if (!k->ifxcheck) return px_failc(p, -208, NULL);
+    if (!k->ifxcheck) return ixs_px_failc(p, -208, NULL);
     snprintf(k->ifxcheck, (size_t)(b - a) + 3, "(%.*s)", b - a, p->sql + a);
     return 0;
 }
@@ -259,17 +260,17 @@ static int check_text(px *p, kdef *k) {
  *   { PRIMARY KEY | UNIQUE | DISTINCT | CHECK ( cond ) | REFERENCES ... }
  *   [CONSTRAINT [owner.]name] */
 static int column_constraint(px *p, tdef *t, int ci) {
-    int pk = px_kw(p, p->i, IXK_PRIMARY), chk = px_kw(p, p->i, IXK_CHECK);
-    int ref = px_kw(p, p->i, IXK_REFERENCES);
+    int pk = ixs_px_kw(p, p->i, IXK_PRIMARY), chk = ixs_px_kw(p, p->i, IXK_CHECK);
+    int ref = ixs_px_kw(p, p->i, IXK_REFERENCES);
     p->i++;
-    if (pk && px_expect(p, IXK_KEY)) return -1;
+    if (pk && ixs_px_expect(p, IXK_KEY)) return -1;
     kdef *k = ixs_tdef_addk(p, t);
     if (!k) return -1;
     cdef *c = &t->cols[ci];
     if (chk) return check_clause(p, k) || opt_cname(p, k) ? -1 : 0;
     k->type = pk ? KDEF_PRIMARY : ref ? KDEF_REFERENCES : KDEF_UNIQUE;
     k->cols = strdup(c->name);
-    if (!k->cols) return px_failc(p, -208, NULL);
+    if (!k->cols) return ixs_px_failc(p, -208, NULL);
     if (pk) c->notnull = 1;
     if (ref && references(p, k)) return -1;
     return opt_cname(p, k);
@@ -278,9 +279,10 @@ static int column_constraint(px *p, tdef *t, int ci) {
 /* TIMESERIES ( row_type ): 1 with the row type's name in c (it must exist
  * when the statement runs: ixs_ts_rowtypes), 0 not that type, -1 error. */
 static int ts_coltype(px *p, cdef *c) {
-    if (!px_kw(p, p->i, IXK_TIMESERIES)) return 0;
+    if (!ixs_px_kw(p, p->i, IXK_TIMESERIES)) return 0;
     p->i++;
-    if (px_expect_op(p, "(") || px_ident(p, c->tsrow, sizeof c->tsrow) || px_expect_op(p, ")"))
+    if (ixs_px_expect_op(p, "(") || ixs_px_ident(p, c->tsrow, sizeof c->tsrow) ||
+        ixs_px_expect_op(p, ")"))
         return -1;
     /* the column shows the series header (docs/timeseries.md) */
     c->t = ixs_t(IX_T_LVARCHAR, 2048);
@@ -293,7 +295,8 @@ int ixs_ts_rowtypes(px *p, const tdef *t) {
         ts_rowtype rt;
         if (!t->cols[i].tsrow[0]) continue;
         if (ixts_rowtype_load(p->db->h, t->cols[i].tsrow, &rt) <= 0)
-            return px_failc(p, IXS_E_TS_ROWTYPE, "Row type %s does not exist", t->cols[i].tsrow);
+            return ixs_px_failc(p, IXS_E_TS_ROWTYPE, "Row type %s does not exist",
+                                t->cols[i].tsrow);
         if (ixts_rowtype_check(&rt, p->err)) { /* a TimeSeries row type */
             p->failed = 1;
             return -1;
@@ -324,10 +327,10 @@ int ixs_tdef_row_types(px *p, tdef *t) {
  * A name t already has is -328 (not for MODIFY).
  */
 int ixs_column_def(px *p, tdef *t, cdef *c, int modify) {
-    if (px_newname(p, c->name, sizeof c->name)) return -1;
+    if (ixs_px_newname(p, c->name, sizeof c->name)) return -1;
     for (int i = 0; i < t->ncols; i++)
         if (!modify && &t->cols[i] != c && !strcmp(t->cols[i].name, c->name))
-            return px_failc(p, -328, "%s", c->name);
+            return ixs_px_failc(p, -328, "%s", c->name);
     int ts = ts_coltype(p, c);
     if (ts < 0) return -1;
     int deferred = p->dry_deferred, at = p->i;
@@ -338,18 +341,18 @@ int ixs_column_def(px *p, tdef *t, cdef *c, int modify) {
     if (c->serial) c->notnull = 1;
     int ci = (int)(c - t->cols);
     for (;;) {
-        if (px_acc(p, IXK_DEFAULT)) {
+        if (ixs_px_acc(p, IXK_DEFAULT)) {
             if (default_value(p, c)) return -1;
-        } else if (px_acc(p, IXK_NOT)) {
-            if (px_expect(p, IXK_NULL)) return -1;
+        } else if (ixs_px_acc(p, IXK_NOT)) {
+            if (ixs_px_expect(p, IXK_NULL)) return -1;
             c->notnull = 1;
             kdef tmp;
             memset(&tmp, 0, sizeof tmp);
             if (opt_cname(p, &tmp)) return -1;
-        } else if (px_acc(p, IXK_NULL)) {
-        } else if (px_kw(p, p->i, IXK_PRIMARY) || px_kw(p, p->i, IXK_UNIQUE) ||
-                   px_kw(p, p->i, IXK_DISTINCT) || px_kw(p, p->i, IXK_CHECK) ||
-                   px_kw(p, p->i, IXK_REFERENCES)) {
+        } else if (ixs_px_acc(p, IXK_NULL)) {
+        } else if (ixs_px_kw(p, p->i, IXK_PRIMARY) || ixs_px_kw(p, p->i, IXK_UNIQUE) ||
+                   ixs_px_kw(p, p->i, IXK_DISTINCT) || ixs_px_kw(p, p->i, IXK_CHECK) ||
+                   ixs_px_kw(p, p->i, IXK_REFERENCES)) {
             if (column_constraint(p, t, ci)) return -1;
             c = &t->cols[ci];
         } else
@@ -367,11 +370,11 @@ int ixs_column_def(px *p, tdef *t, cdef *c, int modify) {
 int ixs_table_constraint(px *p, tdef *t) {
     ixs_name pre;
     memset(&pre, 0, sizeof pre);
-    if (px_acc(p, IXK_CONSTRAINT) && ixs_name_parse(p, IXS_NAME_NEW, &pre)) return -1;
+    if (ixs_px_acc(p, IXK_CONSTRAINT) && ixs_name_parse(p, IXS_NAME_NEW, &pre)) return -1;
     kdef *k = ixs_tdef_addk(p, t);
     if (!k) return -1;
-    if (px_acc(p, IXK_PRIMARY)) {
-        if (px_expect(p, IXK_KEY) || col_list(p, t, &k->cols)) return -1;
+    if (ixs_px_acc(p, IXK_PRIMARY)) {
+        if (ixs_px_expect(p, IXK_KEY) || col_list(p, t, &k->cols)) return -1;
         k->type = 'P';
         char *s = k->cols;
         /* primary key columns are NOT NULL */
@@ -384,18 +387,18 @@ int ixs_table_constraint(px *p, tdef *t) {
             s += l;
             if (*s) s++;
         }
-    } else if (px_acc(p, IXK_UNIQUE) || px_acc(p, IXK_DISTINCT)) {
+    } else if (ixs_px_acc(p, IXK_UNIQUE) || ixs_px_acc(p, IXK_DISTINCT)) {
         if (col_list(p, t, &k->cols)) return -1;
         k->type = 'U';
-    } else if (px_acc(p, IXK_CHECK)) {
+    } else if (ixs_px_acc(p, IXK_CHECK)) {
         if (check_clause(p, k)) return -1;
-    } else if (px_acc(p, IXK_FOREIGN)) {
-        if (px_expect(p, IXK_KEY) || col_list(p, t, &k->cols) || px_expect(p, IXK_REFERENCES) ||
-            references(p, k))
+    } else if (ixs_px_acc(p, IXK_FOREIGN)) {
+        if (ixs_px_expect(p, IXK_KEY) || col_list(p, t, &k->cols) ||
+            ixs_px_expect(p, IXK_REFERENCES) || references(p, k))
             return -1;
         k->type = 'R';
     } else {
-        return px_fail(p);
+        return ixs_px_fail(p);
     }
     if (pre.name[0]) {
         snprintf(k->name, sizeof k->name, "%s", pre.name);
@@ -410,7 +413,7 @@ int ixs_translate_checks(px *p, tdef *t) {
     memset(&tr, 0, sizeof tr);
     tr.tab.ncols = t->ncols;
     tr.tab.cols = calloc((size_t)(t->ncols ? t->ncols : 1), sizeof(icol));
-    if (!tr.tab.cols) return px_failc(p, -208, NULL);
+    if (!tr.tab.cols) return ixs_px_failc(p, -208, NULL);
     for (int i = 0; i < t->ncols; i++) {
         snprintf(tr.tab.cols[i].name, sizeof tr.tab.cols[i].name, "%s", t->cols[i].name);
         tr.tab.cols[i].t = t->cols[i].t;
@@ -430,14 +433,14 @@ int ixs_translate_checks(px *p, tdef *t) {
         p->i = k->check_tok;
         xv c;
         rc = ixs_cond(p, &c);
-        if (!rc && !px_op(p, p->i, ")")) rc = px_fail(p);
+        if (!rc && !ixs_px_op(p, p->i, ")")) rc = ixs_px_fail(p);
         if (!rc) rc = check_text(p, k);
         if (!rc) {
             k->checksql = c.s.p;
             memset(&c.s, 0, sizeof c.s);
             k->check_tok = -1;
         }
-        xv_free(&c);
+        ixs_xv_free(&c);
     }
     p->sc = save;
     p->i = save_i;
@@ -502,7 +505,7 @@ static int temp_create_sql(px *p, sb *s, tdef *t) {
     for (int i = 0; i < t->nk; i++) {
         kdef *k = &t->k[i];
         if (!k->name[0]) snprintf(k->name, sizeof k->name, "c%d_%d", t->tabid, ++nk);
-        if (k->type == KDEF_REFERENCES) return px_failc(p, -999, "REFERENCES in a TEMP table");
+        if (k->type == KDEF_REFERENCES) return ixs_px_failc(p, -999, "REFERENCES in a TEMP table");
         if (k->type == KDEF_CHECK) {
             sb_add(s, ", CONSTRAINT ");
             sb_ident(s, k->name);
@@ -567,7 +570,7 @@ static int temp_materialize(px *p, tdef *t) {
     temp_cat_sql(&s, t, db->user, db->h);
     if (s.oom) {
         sb_free(&s);
-        return px_failc(p, -208, NULL);
+        return ixs_px_failc(p, -208, NULL);
     }
     int r = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
     sb_free(&s);
@@ -679,7 +682,7 @@ int ixs_tdef_load(px *p, const char *name, tdef *t) {
                            "SELECT tabid, owner, created, serial_next, serial8_next, tabtype FROM "
                            "_ixd_tables WHERE tabname = ?",
                            -1, &st, NULL) != SQLITE_OK)
-        return px_failc(p, -999, "catalog");
+        return ixs_px_failc(p, -999, "catalog");
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     if (sqlite3_step(st) != SQLITE_ROW) {
         sqlite3_finalize(st);
@@ -695,8 +698,8 @@ int ixs_tdef_load(px *p, const char *name, tdef *t) {
     int isview = tt && strcmp(tt, "T");
     snprintf(t->name, sizeof t->name, "%s", name);
     sqlite3_finalize(st);
-    if (t->tabid < 100) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", name);
-    if (isview) return px_failc(p, -999, "%s is not a table", name);
+    if (t->tabid < 100) return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", name);
+    if (isview) return ixs_px_failc(p, -999, "%s is not a table", name);
     load_columns(p, t);
     load_constraints(p, t);
     load_indexes(p, t);
@@ -782,7 +785,7 @@ static int resolve_references(px *p, const tdef *t, kdef *k) {
     } else {
         int64_t rid;
         if (q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", k->reftab, &rid) != 1)
-            return px_failc(p, -206, "%s", k->reftab);
+            return ixs_px_failc(p, -206, "%s", k->reftab);
         if (!k->refcols) {
             sqlite3_stmt *st;
             sqlite3_prepare_v2(p->db->h,
@@ -794,7 +797,7 @@ static int resolve_references(px *p, const tdef *t, kdef *k) {
             sqlite3_finalize(st);
         }
     }
-    return k->refcols ? 0 : px_failc(p, -999, "no primary key in %s", k->reftab);
+    return k->refcols ? 0 : ixs_px_failc(p, -999, "no primary key in %s", k->reftab);
 }
 
 /* Names the unnamed constraints of t (u/c/r + tabid _ constrid, as Informix
@@ -1001,7 +1004,7 @@ static int constraint_cat_sql(px *p, sb *s, const tdef *t, const kdef *k) {
     sb_add(s, ");");
     if (!isidx && !isfk) return 0;
     int parts[16] = {0};
-    if (colno_of(t, k->cols, parts)) return px_failc(p, -217, "%s", k->cols);
+    if (colno_of(t, k->cols, parts)) return ixs_px_failc(p, -217, "%s", k->cols);
     index_row_sql(s, isidx ? k->name : fkidx, kown, t->tabid, isidx ? 'U' : 'D', 1, k->cols, parts);
     return 0;
 }
@@ -1017,7 +1020,7 @@ static int catalog_sql(px *p, sb *s, tdef *t, int rebuild, uint32_t rowsize) {
         if (constraint_cat_sql(p, s, t, &t->k[i])) return -1;
     for (int i = 0; i < t->nx; i++) {
         xdef *x = &t->x[i];
-        if (colno_of(t, x->cols, x->parts)) return px_failc(p, -217, "%s", x->cols);
+        if (colno_of(t, x->cols, x->parts)) return ixs_px_failc(p, -217, "%s", x->cols);
         const char *xown = x->owner[0] ? x->owner : t->owner;
         index_row_sql(s, x->name, xown, t->tabid, x->uniq ? 'U' : 'D', 0, x->cols, x->parts);
     }
@@ -1045,7 +1048,7 @@ int ixs_materialize(px *p, tdef *t, int rebuild) {
     }
     if (s.oom) {
         sb_free(&s);
-        return px_failc(p, -208, NULL);
+        return ixs_px_failc(p, -208, NULL);
     }
     int rc = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
     sb_free(&s);
@@ -1092,7 +1095,7 @@ int ixs_ddl_exec_sql(px *p, const char *sql, const char *name) {
 }
 
 int ixs_ddl_exec_sb(px *p, sb *s, const char *name) {
-    int rc = s->oom ? px_failc(p, -208, NULL) : ixs_ddl_exec_sql(p, s->p, name);
+    int rc = s->oom ? ixs_px_failc(p, -208, NULL) : ixs_ddl_exec_sql(p, s->p, name);
     sb_free(s);
     return rc;
 }
@@ -1126,21 +1129,21 @@ int ixs_ddl_end(px *p, int ok) {
 
 static void skip_table_options(px *p) {
     for (;;) {
-        if (px_acc(p, IXK_WITH)) {
-            (void)(px_acc(p, IXK_NO) && px_acc(p, IXK_LOG));
-            px_acc(p, IXK_CRCOLS);
-            px_acc(p, IXK_ROWIDS);
-            px_acc(p, IXK_ERKEY);
-        } else if (px_acc(p, IXK_IN)) {
+        if (ixs_px_acc(p, IXK_WITH)) {
+            (void)(ixs_px_acc(p, IXK_NO) && ixs_px_acc(p, IXK_LOG));
+            ixs_px_acc(p, IXK_CRCOLS);
+            ixs_px_acc(p, IXK_ROWIDS);
+            ixs_px_acc(p, IXK_ERKEY);
+        } else if (ixs_px_acc(p, IXK_IN)) {
             char d[IXS_NAME_MAX + 1];
-            px_ident(p, d, sizeof d);
-        } else if (px_acc(p, IXK_EXTENT) || px_acc(p, IXK_NEXT)) {
+            ixs_px_ident(p, d, sizeof d);
+        } else if (ixs_px_acc(p, IXK_EXTENT) || ixs_px_acc(p, IXK_NEXT)) {
             int64_t v;
-            px_acc(p, IXK_SIZE);
-            px_int(p, &v);
-        } else if (px_acc(p, IXK_LOCK)) {
-            px_acc(p, IXK_MODE);
-            if (!px_acc(p, IXK_ROW) && !px_acc(p, IXK_PAGE)) px_acc(p, IXK_TABLE);
+            ixs_px_acc(p, IXK_SIZE);
+            ixs_px_int(p, &v);
+        } else if (ixs_px_acc(p, IXK_LOCK)) {
+            ixs_px_acc(p, IXK_MODE);
+            if (!ixs_px_acc(p, IXK_ROW) && !ixs_px_acc(p, IXK_PAGE)) ixs_px_acc(p, IXK_TABLE);
         } else
             return;
         if (p->failed) return;
@@ -1161,7 +1164,7 @@ int ixs_ts_columns(px *p, const tdef *t, int temp) {
     const char *key = ixs_ts_key(t);
     for (int i = 0; i < t->ncols; i++) {
         if (!t->cols[i].tsrow[0]) continue;
-        if (temp) return px_failc(p, -746, "A temporary table cannot have a TIMESERIES column");
+        if (temp) return ixs_px_failc(p, -746, "A temporary table cannot have a TIMESERIES column");
         if (ixts_column_add(p->db->h, t->name, t->cols[i].name, t->cols[i].tsrow, key, p->err)) {
             p->failed = 1;
             return -1;
@@ -1182,28 +1185,28 @@ int ixs_ts_columns(px *p, const tdef *t, int temp) {
 int ixs_create_table_parse(px *p, int temp, ddl_create_table *ct) {
     tdef *t = &ct->t;
     ct->temp = temp;
-    if (px_acc(p, IXK_IF)) {
-        if (px_expect(p, IXK_NOT) || px_expect(p, IXK_EXISTS)) return -1;
+    if (ixs_px_acc(p, IXK_IF)) {
+        if (ixs_px_expect(p, IXK_NOT) || ixs_px_expect(p, IXK_EXISTS)) return -1;
         ct->ifne = 1;
     }
     ixs_name o;
     if (ixs_name_parse(p, IXS_NAME_DB | IXS_NAME_NEW, &o)) return -1;
     snprintf(t->name, sizeof t->name, "%s", o.name);
     snprintf(t->owner, sizeof t->owner, "%s", ixs_name_owner(&o, p->db));
-    if (px_expect_op(p, "(")) return -1;
+    if (ixs_px_expect_op(p, "(")) return -1;
     for (;;) {
-        if (px_kw(p, p->i, IXK_PRIMARY) || px_kw(p, p->i, IXK_UNIQUE) ||
-            px_kw(p, p->i, IXK_CHECK) || px_kw(p, p->i, IXK_FOREIGN) ||
-            px_kw(p, p->i, IXK_CONSTRAINT) ||
-            (px_kw(p, p->i, IXK_DISTINCT) && px_op(p, p->i + 1, "("))) {
+        if (ixs_px_kw(p, p->i, IXK_PRIMARY) || ixs_px_kw(p, p->i, IXK_UNIQUE) ||
+            ixs_px_kw(p, p->i, IXK_CHECK) || ixs_px_kw(p, p->i, IXK_FOREIGN) ||
+            ixs_px_kw(p, p->i, IXK_CONSTRAINT) ||
+            (ixs_px_kw(p, p->i, IXK_DISTINCT) && ixs_px_op(p, p->i + 1, "("))) {
             if (ixs_table_constraint(p, t)) return -1;
         } else {
             cdef *c = ixs_tdef_addcol(p, t);
             if (!c || ixs_column_def(p, t, c, 0)) return -1;
         }
-        if (!px_acc_op(p, ",")) break;
+        if (!ixs_px_acc_op(p, ",")) break;
     }
-    if (px_expect_op(p, ")")) return -1;
+    if (ixs_px_expect_op(p, ")")) return -1;
     skip_table_options(p);
     if (p->failed || ixs_translate_checks(p, t)) return -1;
     int serials = 0, serial8s = 0;
@@ -1211,7 +1214,7 @@ int ixs_create_table_parse(px *p, int temp, ddl_create_table *ct) {
         serials += t->cols[i].serial == 1;
         serial8s += t->cols[i].serial >= 2;
     }
-    if (serials > 1 || serial8s > 1) return px_fail(p);
+    if (serials > 1 || serial8s > 1) return ixs_px_fail(p);
     return 0;
 }
 
@@ -1221,7 +1224,7 @@ int ixs_create_table_parse(px *p, int temp, ddl_create_table *ct) {
 int ixs_create_table_run(px *p, const ddl_create_table *ct) {
     if (ixs_ts_rowtypes(p, &ct->t)) return -1;
     if (ixs_table_exists(p->db, ct->t.name))
-        return ct->ifne ? 0 : px_failc(p, -310, "%s", ct->t.name);
+        return ct->ifne ? 0 : ixs_px_failc(p, -310, "%s", ct->t.name);
     tdef t;
     int rc = -1;
     if (ixs_tdef_copy(p, &t, &ct->t) == 0 && ixs_ddl_begin(p) == 0) {
@@ -1241,43 +1244,44 @@ int ixs_create_table_run(px *p, const ddl_create_table *ct) {
  */
 int ixs_create_index_parse(px *p, int uniq, ddl_create_index *ci) {
     ci->uniq = uniq;
-    px_acc(p, IXK_CLUSTER);
-    if (px_expect(p, IXK_INDEX)) return -1;
-    if (px_acc(p, IXK_IF)) {
-        if (px_expect(p, IXK_NOT) || px_expect(p, IXK_EXISTS)) return -1;
+    ixs_px_acc(p, IXK_CLUSTER);
+    if (ixs_px_expect(p, IXK_INDEX)) return -1;
+    if (ixs_px_acc(p, IXK_IF)) {
+        if (ixs_px_expect(p, IXK_NOT) || ixs_px_expect(p, IXK_EXISTS)) return -1;
         ci->ifne = 1;
     }
     ixs_name io;
     if (ixs_name_parse(p, IXS_NAME_DB | IXS_NAME_NEW, &io)) return -1;
     snprintf(ci->name, sizeof ci->name, "%s", io.name);
     snprintf(ci->owner, sizeof ci->owner, "%s", ixs_name_owner(&io, p->db));
-    if (px_expect(p, IXK_ON) || px_objname(p, IXS_NAME_DB, ci->tab, sizeof ci->tab)) return -1;
-    if (px_expect_op(p, "(")) return -1;
+    if (ixs_px_expect(p, IXK_ON) || ixs_px_objname(p, IXS_NAME_DB, ci->tab, sizeof ci->tab))
+        return -1;
+    if (ixs_px_expect_op(p, "(")) return -1;
     sb cols = {0};
     int n = 0;
     do {
         char c[IXS_NAME_MAX + 1];
-        if (px_ident(p, c, sizeof c)) break;
+        if (ixs_px_ident(p, c, sizeof c)) break;
         if (n >= 16) {
-            px_fail(p);
+            ixs_px_fail(p);
             break;
         }
-        int desc = px_acc(p, IXK_DESC);
-        if (!desc) px_acc(p, IXK_ASC);
+        int desc = ixs_px_acc(p, IXK_DESC);
+        if (!desc) ixs_px_acc(p, IXK_ASC);
         ci->parts[n++] = desc ? -1 : 1;
         if (cols.n) sb_addc(&cols, ',');
         sb_add(&cols, c);
-    } while (px_acc_op(p, ","));
+    } while (ixs_px_acc_op(p, ","));
     ci->cols = sb_take(&cols);
     if (p->failed) return -1;
-    if (!ci->cols) return px_failc(p, -208, NULL);
-    if (px_expect_op(p, ")")) return -1;
-    if (px_acc(p, IXK_USING)) {
+    if (!ci->cols) return ixs_px_failc(p, -208, NULL);
+    if (ixs_px_expect_op(p, ")")) return -1;
+    if (ixs_px_acc(p, IXK_USING)) {
         char u[IXS_NAME_MAX + 1];
-        px_ident(p, u, sizeof u);
+        ixs_px_ident(p, u, sizeof u);
     }
     skip_table_options(p);
-    px_acc(p, IXK_ONLINE);
+    ixs_px_acc(p, IXK_ONLINE);
     return p->failed ? -1 : 0;
 }
 
@@ -1328,21 +1332,21 @@ int ixs_create_index_run(px *p, const ddl_create_index *ci) {
     int64_t v;
     if (q_int(p->db, "SELECT 1 FROM _ixd_indexes WHERE idxname = ?", ci->name, &v) == 1 ||
         q_int(p->db, "SELECT 1 FROM sqlite_master WHERE lower(name) = ?", ci->name, &v) == 1)
-        return ci->ifne ? 0 : px_failc(p, -316, "%s", ci->name);
+        return ci->ifne ? 0 : ixs_px_failc(p, -316, "%s", ci->name);
     tdef t;
     int rc = -1, lr = ixs_tdef_load(p, ci->tab, &t);
     int parts[16];
     memcpy(parts, ci->parts, sizeof parts);
     if (lr == 0)
-        px_failc(p, -206, "%s", ci->tab);
+        ixs_px_failc(p, -206, "%s", ci->tab);
     else if (lr > 0 && colno_of(&t, ci->cols, parts)) {
         char bad[IXS_NAME_MAX + 1];
         first_missing(&t, ci->cols, bad, sizeof bad);
-        px_failc(p, -217, "%s", bad);
+        ixs_px_failc(p, -217, "%s", bad);
     } else if (lr > 0) {
         sb s = {0};
         index_sql(&s, ci, t.tabid, parts);
-        rc = s.oom ? px_failc(p, -208, NULL) : index_exec(p, s.p, ci->tab, ci->name);
+        rc = s.oom ? ixs_px_failc(p, -208, NULL) : index_exec(p, s.p, ci->tab, ci->name);
         sb_free(&s);
     }
     ixs_tdef_free(&t);
@@ -1359,7 +1363,7 @@ static int drop_referencing(px *p, int tabid) {
                            "_ixd_tables t ON t.tabid = c.tabid WHERE c.reftabid = ? AND "
                            "c.tabid <> c.reftabid AND c.constrtype = 'R'",
                            -1, &st, NULL) != SQLITE_OK)
-        return px_failc(p, -999, "catalog");
+        return ixs_px_failc(p, -999, "catalog");
     sqlite3_bind_int(st, 1, tabid);
     sb s = {0};
     while (sqlite3_step(st) == SQLITE_ROW) {
@@ -1373,7 +1377,7 @@ static int drop_referencing(px *p, int tabid) {
     sqlite3_finalize(st);
     if (s.oom) {
         sb_free(&s);
-        return px_failc(p, -208, NULL);
+        return ixs_px_failc(p, -208, NULL);
     }
     int rc = 0;
     for (size_t off = 0; rc == 0 && off < s.n; off += strlen(s.p + off) + 1) {
@@ -1391,21 +1395,22 @@ static int drop_referencing(px *p, int tabid) {
  * DROP DATABASE is a session statement (ixs_dbstmt): here it is -999.
  */
 int ixs_drop_parse(px *p, ddl_drop *dr) {
-    dr->what = px_acc(p, IXK_TABLE)   ? DROP_TABLE
-               : px_acc(p, IXK_INDEX) ? DROP_INDEX
-               : px_acc(p, IXK_VIEW)  ? DROP_VIEW
-                                      : 0;
+    dr->what = ixs_px_acc(p, IXK_TABLE)   ? DROP_TABLE
+               : ixs_px_acc(p, IXK_INDEX) ? DROP_INDEX
+               : ixs_px_acc(p, IXK_VIEW)  ? DROP_VIEW
+                                          : 0;
     if (!dr->what) {
-        if (px_kw(p, p->i, IXK_DATABASE)) return px_failc(p, -999, "DROP DATABASE needs a session");
-        return px_fail(p);
+        if (ixs_px_kw(p, p->i, IXK_DATABASE))
+            return ixs_px_failc(p, -999, "DROP DATABASE needs a session");
+        return ixs_px_fail(p);
     }
-    if (px_acc(p, IXK_IF)) {
-        if (px_expect(p, IXK_EXISTS)) return -1;
+    if (ixs_px_acc(p, IXK_IF)) {
+        if (ixs_px_expect(p, IXK_EXISTS)) return -1;
         dr->ife = 1;
     }
-    if (px_objname(p, IXS_NAME_DB, dr->name, sizeof dr->name)) return -1;
-    dr->cascade = !px_acc(p, IXK_RESTRICT);
-    if (dr->cascade) px_acc(p, IXK_CASCADE);
+    if (ixs_px_objname(p, IXS_NAME_DB, dr->name, sizeof dr->name)) return -1;
+    dr->cascade = !ixs_px_acc(p, IXK_RESTRICT);
+    if (dr->cascade) ixs_px_acc(p, IXK_CASCADE);
     return 0;
 }
 
@@ -1415,8 +1420,8 @@ static int drop_index_sql(px *p, const ddl_drop *dr, sb *s) {
     int64_t isc;
     if (q_int(p->db, "SELECT is_constraint FROM _ixd_indexes WHERE idxname = ?", dr->name, &isc) !=
         1)
-        return dr->ife ? 1 : px_failc(p, -319, "%s", dr->name);
-    if (isc) return px_failc(p, -999, "index %s belongs to a constraint", dr->name);
+        return dr->ife ? 1 : ixs_px_failc(p, -319, "%s", dr->name);
+    if (isc) return ixs_px_failc(p, -999, "index %s belongs to a constraint", dr->name);
     sb_add(s, "DROP INDEX ");
     sb_ident(s, dr->name);
     sb_add(s, "; DELETE FROM _ixd_indexes WHERE idxname = ");
@@ -1449,15 +1454,15 @@ static int drop_table_sql(px *p, const ddl_drop *dr, sb *s) {
     long long tabid = found ? sqlite3_column_int64(st, 0) : 0;
     if (found) snprintf(tt, sizeof tt, "%s", (const char *)sqlite3_column_text(st, 1));
     sqlite3_finalize(st);
-    if (!found) return dr->ife ? 1 : px_failc(p, -206, "%s", dr->name);
-    if (tabid < 100) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", dr->name);
-    if ((dr->what == DROP_VIEW) != (tt[0] == 'V')) return px_failc(p, -206, "%s", dr->name);
+    if (!found) return dr->ife ? 1 : ixs_px_failc(p, -206, "%s", dr->name);
+    if (tabid < 100) return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", dr->name);
+    if ((dr->what == DROP_VIEW) != (tt[0] == 'V')) return ixs_px_failc(p, -206, "%s", dr->name);
     int64_t refs;
     q_int(db,
           "SELECT count(*) FROM _ixd_constraints c JOIN _ixd_tables t ON t.tabid = c.reftabid"
           " WHERE t.tabname = ? AND c.tabid <> t.tabid",
           dr->name, &refs);
-    if (refs && !dr->cascade) return px_failc(p, IXS_E_DROP_DEPENDENT, NULL);
+    if (refs && !dr->cascade) return ixs_px_failc(p, IXS_E_DROP_DEPENDENT, NULL);
     if (refs && drop_referencing(p, (int)tabid)) return -1;
     sb_printf(s, "DROP %s ", dr->what == DROP_VIEW ? "VIEW" : "TABLE");
     sb_ident(s, dr->name);
@@ -1485,7 +1490,7 @@ int ixs_drop_run(px *p, const ddl_drop *dr) {
         r = drop_table_sql(p, dr, &s);
     if (r || s.oom || ixs_ddl_begin(p)) {
         sb_free(&s);
-        return r > 0 ? 0 : r < 0 || p->failed ? -1 : px_failc(p, -208, NULL);
+        return r > 0 ? 0 : r < 0 || p->failed ? -1 : ixs_px_failc(p, -208, NULL);
     }
     if (dr->what == DROP_TABLE && ixs_lob_drop_table(p, dr->name)) { /* its LOs are let go */
         sb_free(&s);
@@ -1547,21 +1552,21 @@ static void replace_in_list(ixd_db *db, const char *table, const char *col, cons
  */
 int ixs_rename_parse(px *p, ixs_ddl *d) {
     ddl_rename *rn = &d->u.rn;
-    if (px_acc(p, IXK_TABLE)) {
+    if (ixs_px_acc(p, IXK_TABLE)) {
         d->kind = DDL_RENAME_TABLE;
-        if (px_objname(p, IXS_NAME_DB, rn->tab, sizeof rn->tab)) return -1;
-        return px_expect(p, IXK_TO) || px_newname(p, rn->to, sizeof rn->to) ? -1 : 0;
+        if (ixs_px_objname(p, IXS_NAME_DB, rn->tab, sizeof rn->tab)) return -1;
+        return ixs_px_expect(p, IXK_TO) || ixs_px_newname(p, rn->to, sizeof rn->to) ? -1 : 0;
     }
-    if (!px_acc(p, IXK_COLUMN)) return px_fail(p);
+    if (!ixs_px_acc(p, IXK_COLUMN)) return ixs_px_fail(p);
     d->kind = DDL_RENAME_COLUMN;
-    if (px_ident(p, rn->tab, sizeof rn->tab) || px_expect_op(p, ".") ||
-        px_ident(p, rn->from, sizeof rn->from))
+    if (ixs_px_ident(p, rn->tab, sizeof rn->tab) || ixs_px_expect_op(p, ".") ||
+        ixs_px_ident(p, rn->from, sizeof rn->from))
         return -1;
-    if (px_acc_op(p, ".")) { /* owner.table.column */
+    if (ixs_px_acc_op(p, ".")) { /* owner.table.column */
         snprintf(rn->tab, sizeof rn->tab, "%s", rn->from);
-        if (px_ident(p, rn->from, sizeof rn->from)) return -1;
+        if (ixs_px_ident(p, rn->from, sizeof rn->from)) return -1;
     }
-    return px_expect(p, IXK_TO) || px_newname(p, rn->to, sizeof rn->to) ? -1 : 0;
+    return ixs_px_expect(p, IXK_TO) || ixs_px_newname(p, rn->to, sizeof rn->to) ? -1 : 0;
 }
 
 /* Runs sql in the statement's DDL savepoint; after it, when it worked, the
@@ -1588,9 +1593,9 @@ static int rename_exec(px *p, const char *sql, const char *tab, long long cols_t
 int ixs_rename_table_run(px *p, const ddl_rename *rn) {
     int64_t tabid;
     if (q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", rn->tab, &tabid) != 1)
-        return px_failc(p, -206, "%s", rn->tab);
-    if (tabid < 100) return px_failc(p, IXS_E_CATALOG_RENAME, NULL);
-    if (table_exists(p->db, rn->to)) return px_failc(p, -310, "%s", rn->to);
+        return ixs_px_failc(p, -206, "%s", rn->tab);
+    if (tabid < 100) return ixs_px_failc(p, IXS_E_CATALOG_RENAME, NULL);
+    if (table_exists(p->db, rn->to)) return ixs_px_failc(p, -310, "%s", rn->to);
     sb s = {0};
     sb_add(&s, "ALTER TABLE ");
     sb_ident(&s, rn->tab);
@@ -1599,7 +1604,7 @@ int ixs_rename_table_run(px *p, const ddl_rename *rn) {
     sb_add(&s, "; UPDATE _ixd_tables SET tabname = ");
     sb_strlit(&s, rn->to, strlen(rn->to));
     sb_printf(&s, " WHERE tabid = %lld;", (long long)tabid);
-    int rc = s.oom ? px_failc(p, -208, NULL) : rename_exec(p, s.p, rn->tab, 0, rn);
+    int rc = s.oom ? ixs_px_failc(p, -208, NULL) : rename_exec(p, s.p, rn->tab, 0, rn);
     sb_free(&s);
     return rc;
 }
@@ -1610,13 +1615,13 @@ int ixs_rename_table_run(px *p, const ddl_rename *rn) {
 int ixs_rename_column_run(px *p, const ddl_rename *rn) {
     int64_t tabid, x;
     if (q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", rn->tab, &tabid) != 1)
-        return px_failc(p, -206, "%s", rn->tab);
-    if (tabid < 100) return px_failc(p, IXS_E_CATALOG_RENCOL, NULL);
+        return ixs_px_failc(p, -206, "%s", rn->tab);
+    if (tabid < 100) return ixs_px_failc(p, IXS_E_CATALOG_RENCOL, NULL);
     char w[128];
     snprintf(w, sizeof w, "SELECT 1 FROM _ixd_columns WHERE tabid = %lld AND colname = ?",
              (long long)tabid);
-    if (q_int(p->db, w, rn->from, &x) != 1) return px_failc(p, -217, "%s", rn->from);
-    if (q_int(p->db, w, rn->to, &x) == 1) return px_failc(p, -328, "%s", rn->to);
+    if (q_int(p->db, w, rn->from, &x) != 1) return ixs_px_failc(p, -217, "%s", rn->from);
+    if (q_int(p->db, w, rn->to, &x) == 1) return ixs_px_failc(p, -328, "%s", rn->to);
     sb s = {0};
     sb_add(&s, "ALTER TABLE ");
     sb_ident(&s, rn->tab);
@@ -1633,7 +1638,8 @@ int ixs_rename_column_run(px *p, const ddl_rename *rn) {
               "; UPDATE _ixd_constraints SET checktext = replace(checktext, '\"%s\"', "
               "'\"%s\"') WHERE tabid = %lld;",
               rn->from, rn->to, (long long)tabid);
-    int rc = s.oom ? px_failc(p, -208, NULL) : rename_exec(p, s.p, rn->tab, (long long)tabid, rn);
+    int rc =
+        s.oom ? ixs_px_failc(p, -208, NULL) : rename_exec(p, s.p, rn->tab, (long long)tabid, rn);
     sb_free(&s);
     return rc;
 }
@@ -1649,21 +1655,21 @@ int ixs_create_view_parse(px *p, ddl_view *v) {
     if (ixs_name_parse(p, IXS_NAME_DB | IXS_NAME_NEW, &vo)) return -1;
     snprintf(v->name, sizeof v->name, "%s", vo.name);
     snprintf(v->owner, sizeof v->owner, "%s", ixs_name_owner(&vo, p->db));
-    if (px_acc_op(p, "(")) {
+    if (ixs_px_acc_op(p, "(")) {
         v->cn = calloc(IXS_VIEW_MAX_COLS, sizeof *v->cn);
-        if (!v->cn) return px_failc(p, -208, NULL);
+        if (!v->cn) return ixs_px_failc(p, -208, NULL);
         do {
-            if (v->ncn >= IXS_VIEW_MAX_COLS) return px_fail(p);
-            if (px_newname(p, v->cn[v->ncn], sizeof v->cn[0])) return -1;
+            if (v->ncn >= IXS_VIEW_MAX_COLS) return ixs_px_fail(p);
+            if (ixs_px_newname(p, v->cn[v->ncn], sizeof v->cn[0])) return -1;
             v->ncn++;
-        } while (px_acc_op(p, ","));
-        if (px_expect_op(p, ")")) return -1;
+        } while (ixs_px_acc_op(p, ","));
+        if (ixs_px_expect_op(p, ")")) return -1;
     }
-    if (px_expect(p, IXK_AS)) return -1;
+    if (ixs_px_expect(p, IXK_AS)) return -1;
     v->sel = p->i;
     if (!(v->q = ixs_sel_parse(p))) return -1;
-    if (px_acc(p, IXK_WITH)) {
-        if (px_expect(p, IXK_CHECK) || px_expect(p, IXK_OPTION)) return -1;
+    if (ixs_px_acc(p, IXK_WITH)) {
+        if (ixs_px_expect(p, IXK_CHECK) || ixs_px_expect(p, IXK_OPTION)) return -1;
         v->chk = 1;
     }
     return 0;
@@ -1677,7 +1683,7 @@ static int view_select(px *p, const ddl_view *v, qres *q) {
     if (ixs_select_emit(p, v->q, q)) return -1;
     while (p->i < p->nt && p->t[p->i].k != T_EOF)
         p->i++;
-    return v->ncn && v->ncn != q->ncols ? px_fail(p) : 0;
+    return v->ncn && v->ncn != q->ncols ? ixs_px_fail(p) : 0;
 }
 
 /* The SQLite view of v (when it is not an updatable one) and its catalogue
@@ -1719,7 +1725,7 @@ int ixs_create_view_run(px *p, const ddl_view *v) {
     sb s = {0};
     if (view_select(p, v, &q)) goto out;
     if (table_exists(p->db, v->name)) {
-        px_failc(p, -310, "%s", v->name);
+        ixs_px_failc(p, -310, "%s", v->name);
         goto out;
     }
     int64_t maxid;
@@ -1729,7 +1735,7 @@ int ixs_create_view_run(px *p, const ddl_view *v) {
     if (upd < 0) goto out;
     view_sql(p, v, &q, tabid, upd, &s);
     if (s.oom) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         goto out;
     }
     if (ixs_ddl_begin(p)) goto out;
@@ -1740,7 +1746,7 @@ int ixs_create_view_run(px *p, const ddl_view *v) {
     }
     rc = ixs_ddl_end(p, r == SQLITE_OK);
 out:
-    qres_free(&q);
+    ixs_qres_free(&q);
     sb_free(&s);
     return rc;
 }
@@ -1758,7 +1764,7 @@ static int into_temp_sql(px *p, const tdef *t, const qres *q, sb *s) {
         ityp ct = t->cols[i].t;
         if (ct.code != IX_T_ROW && !ixs_coll_is(ct.code)) ixs_to_store(p, &v, ct);
         sb_printf(s, "%s%s", i ? "," : "", ixs_xs(&v));
-        xv_free(&v);
+        ixs_xv_free(&v);
     }
     sb_printf(s, " FROM (%s) AS _s", q->sql.p);
     return p->failed ? -1 : 0;
@@ -1777,7 +1783,7 @@ int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows) {
     if (ixs_select_emit(p, it->q, &q)) goto out;
     snprintf(t.name, sizeof t.name, "%s", it->name);
     if (table_exists(p->db, t.name)) {
-        px_failc(p, -310, "%s", t.name);
+        ixs_px_failc(p, -310, "%s", t.name);
         goto out;
     }
     for (int i = 0; i < q.ncols; i++) {
@@ -1810,7 +1816,7 @@ int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows) {
     }
     rc = ixs_ddl_end(p, ok);
 out:
-    qres_free(&q);
+    ixs_qres_free(&q);
     ixs_tdef_free(&t);
     return rc;
 }
@@ -1823,11 +1829,12 @@ int ixs_select_into_temp(px *p, int64_t *rows) {
     it.sel = p->i;
     p->row_top = 1;
     if (!(it.q = ixs_sel_parse(p))) return -1;
-    int rc = px_expect(p, IXK_INTO) || px_expect(p, IXK_TEMP) ||
-                     px_newname(p, it.name, sizeof it.name) ||
-                     (px_acc(p, IXK_WITH) && (px_expect(p, IXK_NO) || px_expect(p, IXK_LOG)))
-                 ? -1
-                 : 0;
+    int rc =
+        ixs_px_expect(p, IXK_INTO) || ixs_px_expect(p, IXK_TEMP) ||
+                ixs_px_newname(p, it.name, sizeof it.name) ||
+                (ixs_px_acc(p, IXK_WITH) && (ixs_px_expect(p, IXK_NO) || ixs_px_expect(p, IXK_LOG)))
+            ? -1
+            : 0;
     int end = p->i;
     if (!rc) rc = ixs_into_temp_run(p, &it, rows);
     p->i = end;
@@ -1836,8 +1843,8 @@ int ixs_select_into_temp(px *p, int64_t *rows) {
 }
 
 int ixs_at_end(px *p) {
-    px_acc_op(p, ";");
-    if (p->i < p->nt && p->t[p->i].k != T_EOF) return px_fail(p);
+    ixs_px_acc_op(p, ";");
+    if (p->i < p->nt && p->t[p->i].k != T_EOF) return ixs_px_fail(p);
     return 0;
 }
 
@@ -1879,11 +1886,12 @@ typedef struct into_tail {
  * SELECT, into the into_tail ud. */
 static int into_temp_tail(px *p, void *ud) {
     into_tail *it = ud;
-    if (px_acc(p, IXK_INTO)) {
+    if (ixs_px_acc(p, IXK_INTO)) {
         it->into = 1;
-        if (px_expect(p, IXK_TEMP) || px_newname(p, it->name, sizeof it->name)) return -1;
-        if (px_acc(p, IXK_WITH) && (px_expect(p, IXK_NO) || px_expect(p, IXK_LOG))) return -1;
-        if (p->nparams) return px_failc(p, -999, "parameters in SELECT INTO TEMP");
+        if (ixs_px_expect(p, IXK_TEMP) || ixs_px_newname(p, it->name, sizeof it->name)) return -1;
+        if (ixs_px_acc(p, IXK_WITH) && (ixs_px_expect(p, IXK_NO) || ixs_px_expect(p, IXK_LOG)))
+            return -1;
+        if (p->nparams) return ixs_px_failc(p, -999, "parameters in SELECT INTO TEMP");
     }
     return ixs_at_end(p);
 }
@@ -1916,7 +1924,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
         return -1;
     }
     int rc;
-    if (px_kw(&p, 0, IXK_SELECT) || (px_op(&p, 0, "(") && px_kw(&p, 1, IXK_SELECT))) {
+    if (ixs_px_kw(&p, 0, IXK_SELECT) || (ixs_px_op(&p, 0, "(") && ixs_px_kw(&p, 1, IXK_SELECT))) {
         qres q;
         memset(&q, 0, sizeof q);
         s->kind = SK_SELECT;
@@ -1929,7 +1937,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
         rc = ixs_select_keep(&p, &q, into_temp_tail, &it, &keep);
         if (!rc && it.into) {
             /* its tree runs at execute time, like DDL */
-            qres_free(&q);
+            ixs_qres_free(&q);
             rc = into_temp_prepare(&p, s, keep, it.name);
             ixs_px_done(&p);
             return rc ? -1 : 0;
@@ -1944,20 +1952,20 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
             q.ncols = 0;
             if (!s->sqlite_sql) rc = ixd_seterr(err, -208, 0, 0, NULL);
         }
-        qres_free(&q);
-    } else if (px_kw(&p, 0, IXK_EXECUTE) &&
-               (px_kw(&p, 1, IXK_FUNCTION) || px_kw(&p, 1, IXK_PROCEDURE))) {
+        ixs_qres_free(&q);
+    } else if (ixs_px_kw(&p, 0, IXK_EXECUTE) &&
+               (ixs_px_kw(&p, 1, IXK_FUNCTION) || ixs_px_kw(&p, 1, IXK_PROCEDURE))) {
         rc = ixs_ts_execute(&p, s);
         if (!rc) rc = ixs_at_end(&p);
-    } else if (px_kw(&p, 0, IXK_MERGE)) {
+    } else if (ixs_px_kw(&p, 0, IXK_MERGE)) {
         s->kind = SK_MERGE;
         s->stype = IX_STMTTYPE_MERGE;
         p.i = 1;
         rc = ixs_merge_prepare(&p, s);
         if (!rc) rc = ixs_at_end(&p);
-    } else if (px_kw(&p, 0, IXK_INSERT) ||
-               (px_kw(&p, 0, IXK_UPDATE) && !ixs_is_update_statistics(&p)) ||
-               px_kw(&p, 0, IXK_DELETE)) {
+    } else if (ixs_px_kw(&p, 0, IXK_INSERT) ||
+               (ixs_px_kw(&p, 0, IXK_UPDATE) && !ixs_is_update_statistics(&p)) ||
+               ixs_px_kw(&p, 0, IXK_DELETE)) {
         s->kind = SK_DML;
         rc = ixs_dml_tail(&p, s, at_end_tail, NULL);
         if (!rc) {
@@ -1994,13 +2002,13 @@ int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *e
 /* A database name: an identifier or a "quoted" one; longer than 128 bytes is
  * -354 "Incorrect database or cursor name format." (not a syntax error). */
 static int db_name(px *p, char *name) {
-    if (px_is_name(p, p->i)) {
+    if (ixs_px_is_name(p, p->i)) {
         const tok *t = &p->t[p->i];
         int quoted = t->k == T_STR;
         if (t->len - (quoted ? 2 : 0) > IXS_NAME_MAX)
-            return px_failc(p, IXS_E_DB_NAME, "%.*s", IXS_NAME_MAX, p->sql + t->pos + quoted);
+            return ixs_px_failc(p, IXS_E_DB_NAME, "%.*s", IXS_NAME_MAX, p->sql + t->pos + quoted);
     }
-    return px_ident(p, name, IXS_NAME_MAX + 1);
+    return ixs_px_ident(p, name, IXS_NAME_MAX + 1);
 }
 
 /* What a session statement works on: the engine, the user, the session's
@@ -2032,29 +2040,30 @@ static int switch_db(dbctx *c, const char *name) {
 static int create_db_stmt(px *p, dbctx *c) {
     char name[IXS_NAME_MAX + 1];
     int ifne = 0, mode = 0;
-    if (px_acc(p, IXK_IF)) {
-        if (px_expect(p, IXK_NOT) || px_expect(p, IXK_EXISTS)) return -2;
+    if (ixs_px_acc(p, IXK_IF)) {
+        if (ixs_px_expect(p, IXK_NOT) || ixs_px_expect(p, IXK_EXISTS)) return -2;
         ifne = 1;
     }
     if (db_name(p, name)) return -2;
-    if (px_acc(p, IXK_IN)) {
+    if (ixs_px_acc(p, IXK_IN)) {
         char d[IXS_NAME_MAX + 1];
-        if (px_ident(p, d, sizeof d)) return -2;
+        if (ixs_px_ident(p, d, sizeof d)) return -2;
     }
-    if (px_acc(p, IXK_WITH)) {
-        if (px_acc(p, IXK_BUFFERED)) {
-            if (px_expect(p, IXK_LOG)) return -2;
+    if (ixs_px_acc(p, IXK_WITH)) {
+        if (ixs_px_acc(p, IXK_BUFFERED)) {
+            if (ixs_px_expect(p, IXK_LOG)) return -2;
             mode = 2;
-        } else if (px_acc(p, IXK_LOG)) {
+        } else if (ixs_px_acc(p, IXK_LOG)) {
             mode = 1;
-            if (px_acc(p, IXK_MODE)) {
-                if (px_expect(p, IXK_ANSI)) return -2;
+            if (ixs_px_acc(p, IXK_MODE)) {
+                if (ixs_px_expect(p, IXK_ANSI)) return -2;
                 mode = 3;
             }
         } else
             return -2;
     }
-    (void)(px_acc(p, IXK_NLSCASE) && (px_acc(p, IXK_SENSITIVE) || px_acc(p, IXK_INSENSITIVE)));
+    (void)(ixs_px_acc(p, IXK_NLSCASE) &&
+           (ixs_px_acc(p, IXK_SENSITIVE) || ixs_px_acc(p, IXK_INSENSITIVE)));
     if (ixs_at_end(p)) return -2;
     char path[4096];
     if (ixs_db_path(c->e, name, path, sizeof path, c->err)) return -1;
@@ -2069,8 +2078,8 @@ static int create_db_stmt(px *p, dbctx *c) {
 static int drop_db_stmt(px *p, dbctx *c) {
     char name[IXS_NAME_MAX + 1];
     int ife = 0;
-    if (px_acc(p, IXK_IF)) {
-        if (px_expect(p, IXK_EXISTS)) return -2;
+    if (ixs_px_acc(p, IXK_IF)) {
+        if (ixs_px_expect(p, IXK_EXISTS)) return -2;
         ife = 1;
     }
     if (db_name(p, name) || ixs_at_end(p)) return -2;
@@ -2081,11 +2090,11 @@ static int drop_db_stmt(px *p, dbctx *c) {
 static int database_stmt(px *p, dbctx *c) {
     char name[IXS_NAME_MAX + 1];
     if (db_name(p, name)) return -2;
-    if (px_acc_op(p, "@")) {
+    if (ixs_px_acc_op(p, "@")) {
         char srv[IXS_NAME_MAX + 1];
-        if (px_ident(p, srv, sizeof srv)) return -2;
+        if (ixs_px_ident(p, srv, sizeof srv)) return -2;
     }
-    px_acc(p, IXK_EXCLUSIVE);
+    ixs_px_acc(p, IXK_EXCLUSIVE);
     if (ixs_at_end(p)) return -2;
     return switch_db(c, name);
 }
@@ -2111,10 +2120,10 @@ int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_d
         return 0;
     }
     dbctx c = {e, user, dbp, dbflags, err};
-    int create = px_kw(&p, 0, IXK_CREATE) && px_kw(&p, 1, IXK_DATABASE);
-    int drop = px_kw(&p, 0, IXK_DROP) && px_kw(&p, 1, IXK_DATABASE);
-    int close = px_kw(&p, 0, IXK_CLOSE) && px_kw(&p, 1, IXK_DATABASE);
-    int open = px_kw(&p, 0, IXK_DATABASE);
+    int create = ixs_px_kw(&p, 0, IXK_CREATE) && ixs_px_kw(&p, 1, IXK_DATABASE);
+    int drop = ixs_px_kw(&p, 0, IXK_DROP) && ixs_px_kw(&p, 1, IXK_DATABASE);
+    int close = ixs_px_kw(&p, 0, IXK_CLOSE) && ixs_px_kw(&p, 1, IXK_DATABASE);
+    int open = ixs_px_kw(&p, 0, IXK_DATABASE);
     int rc = 0;
     ixs_txn_sync(*dbp);
     if ((create || open || close) && *dbp && (*dbp)->in_txn && (*dbp)->logmode != 3)
@@ -2127,7 +2136,7 @@ int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_d
         rc = database_stmt(&p, &c);
     }
     if (rc == -2) {
-        px_fail(&p); /* sets -201 unless a more precise error is already set */
+        ixs_px_fail(&p); /* sets -201 unless a more precise error is already set */
         rc = -1;
     }
     ixs_px_done(&p);

@@ -49,7 +49,7 @@ void ixs_drop_column_refs(tdef *t, const char *col) {
 static ddl_action *add_action(px *p, ddl_alter *al, int kind) {
     ddl_action *n = realloc(al->a, sizeof *n * (size_t)(al->n + 1));
     if (!n) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return NULL;
     }
     al->a = n;
@@ -66,7 +66,8 @@ static int column_action(px *p, ddl_alter *al, int kind) {
     if (!a) return -1;
     cdef *c = ixs_tdef_addcol(p, &a->def);
     if (!c || ixs_column_def(p, &a->def, c, kind == ALT_MODIFY)) return -1;
-    if (kind == ALT_ADD_COLUMN && px_acc(p, IXK_BEFORE) && px_ident(p, a->before, sizeof a->before))
+    if (kind == ALT_ADD_COLUMN && ixs_px_acc(p, IXK_BEFORE) &&
+        ixs_px_ident(p, a->before, sizeof a->before))
         return -1;
     return 0;
 }
@@ -80,22 +81,22 @@ static int constraint_action(px *p, ddl_alter *al) {
 /* DROP CONSTRAINT name / DROP column: one name */
 static int name_action(px *p, ddl_alter *al, int kind) {
     ddl_action *a = add_action(p, al, kind);
-    if (!a || px_ident(p, a->name, sizeof a->name)) return -1;
+    if (!a || ixs_px_ident(p, a->name, sizeof a->name)) return -1;
     a->last_tok = p->i;
     return 0;
 }
 
 /* [(] item [, item ...] [)]: a list in parentheses, or one item */
 static int item_list(px *p, ddl_alter *al, int kind) {
-    int paren = px_acc_op(p, "(");
+    int paren = ixs_px_acc_op(p, "(");
     do {
         int r = kind == ALT_ADD_CONSTRAINT ? constraint_action(p, al)
                 : kind == ALT_DROP_CONSTRAINT || kind == ALT_DROP_COLUMN
                     ? name_action(p, al, kind)
                     : column_action(p, al, kind);
         if (r) return -1;
-    } while (paren && px_acc_op(p, ","));
-    if (paren && px_expect_op(p, ")")) return -1;
+    } while (paren && ixs_px_acc_op(p, ","));
+    if (paren && ixs_px_expect_op(p, ")")) return -1;
     if (kind == ALT_DROP_COLUMN) { /* no column may be left: checked at its end */
         al->a[al->n - 1].ends_drop = 1;
         al->a[al->n - 1].last_tok = p->i;
@@ -107,15 +108,16 @@ static int item_list(px *p, ddl_alter *al, int kind) {
  * ADD CONSTRAINT n UNIQUE (..)), which table_constraint reads itself. */
 static int ansi_constraint(px *p) {
     int i = p->i + 1;
-    return px_kw(p, p->i, IXK_CONSTRAINT) && px_is_name(p, i) && !px_op(p, i, "(") &&
-           !px_kw(p, i, IXK_PRIMARY) && !px_kw(p, i, IXK_UNIQUE) && !px_kw(p, i, IXK_CHECK) &&
-           !px_kw(p, i, IXK_FOREIGN) && !px_kw(p, i, IXK_DISTINCT);
+    return ixs_px_kw(p, p->i, IXK_CONSTRAINT) && ixs_px_is_name(p, i) && !ixs_px_op(p, i, "(") &&
+           !ixs_px_kw(p, i, IXK_PRIMARY) && !ixs_px_kw(p, i, IXK_UNIQUE) &&
+           !ixs_px_kw(p, i, IXK_CHECK) && !ixs_px_kw(p, i, IXK_FOREIGN) &&
+           !ixs_px_kw(p, i, IXK_DISTINCT);
 }
 
 /* ADD ..., after ADD */
 static int add_clause(px *p, ddl_alter *al) {
     if (ansi_constraint(p)) return constraint_action(p, al);
-    if (px_acc(p, IXK_CONSTRAINT)) return item_list(p, al, ALT_ADD_CONSTRAINT);
+    if (ixs_px_acc(p, IXK_CONSTRAINT)) return item_list(p, al, ALT_ADD_CONSTRAINT);
     return item_list(p, al, ALT_ADD_COLUMN);
 }
 
@@ -129,8 +131,8 @@ static int check_syntax(px *p, const tdef *t) {
         ixs_ex *c = ixs_ex_parse(p, IXS_EX_COND);
         if (!c)
             rc = -1;
-        else if (!px_op(p, p->i, ")"))
-            rc = px_fail(p);
+        else if (!ixs_px_op(p, p->i, ")"))
+            rc = ixs_px_fail(p);
         ixs_ex_free(c);
     }
     p->i = save_i;
@@ -149,25 +151,26 @@ static int check_syntax(px *p, const tdef *t) {
  *         | LOCK MODE ( { ROW | PAGE | TABLE } )
  */
 int ixs_alter_parse(px *p, ddl_alter *al) {
-    if (px_expect(p, IXK_TABLE)) return -1;
-    if (px_objname(p, IXS_NAME_DB, al->name, sizeof al->name)) return -1;
+    if (ixs_px_expect(p, IXK_TABLE)) return -1;
+    if (ixs_px_objname(p, IXS_NAME_DB, al->name, sizeof al->name)) return -1;
     do {
         int r = 0;
-        if (px_acc(p, IXK_ADD))
+        if (ixs_px_acc(p, IXK_ADD))
             r = add_clause(p, al);
-        else if (px_acc(p, IXK_DROP))
-            r = item_list(p, al, px_acc(p, IXK_CONSTRAINT) ? ALT_DROP_CONSTRAINT : ALT_DROP_COLUMN);
-        else if (px_acc(p, IXK_MODIFY))
+        else if (ixs_px_acc(p, IXK_DROP))
+            r = item_list(p, al,
+                          ixs_px_acc(p, IXK_CONSTRAINT) ? ALT_DROP_CONSTRAINT : ALT_DROP_COLUMN);
+        else if (ixs_px_acc(p, IXK_MODIFY))
             r = item_list(p, al, ALT_MODIFY);
-        else if (px_acc(p, IXK_LOCK)) {
-            px_acc(p, IXK_MODE);
-            if (px_expect_op(p, "(")) return -1;
-            if (!px_acc(p, IXK_ROW) && !px_acc(p, IXK_PAGE)) px_acc(p, IXK_TABLE);
-            r = px_expect_op(p, ")");
+        else if (ixs_px_acc(p, IXK_LOCK)) {
+            ixs_px_acc(p, IXK_MODE);
+            if (ixs_px_expect_op(p, "(")) return -1;
+            if (!ixs_px_acc(p, IXK_ROW) && !ixs_px_acc(p, IXK_PAGE)) ixs_px_acc(p, IXK_TABLE);
+            r = ixs_px_expect_op(p, ")");
         } else
-            r = px_fail(p);
+            r = ixs_px_fail(p);
         if (r) return -1;
-    } while (px_acc_op(p, ","));
+    } while (ixs_px_acc_op(p, ","));
     for (int i = 0; i < al->n; i++)
         if (check_syntax(p, &al->a[i].def)) return -1;
     return 0;
@@ -193,7 +196,7 @@ static int add_constraints(px *p, tdef *t, const tdef *a) {
             char nm[IXS_NAME_MAX + 1];
             snprintf(nm, sizeof nm, "%.*s", (int)l, c);
             int ci = ixs_tdef_find(t, nm);
-            if (ci < 0) return px_failc(p, -217, "%s", nm);
+            if (ci < 0) return ixs_px_failc(p, -217, "%s", nm);
             if (k->type == KDEF_PRIMARY) t->cols[ci].notnull = 1;
             c += l;
             if (*c) c++;
@@ -208,7 +211,7 @@ static int add_constraints(px *p, tdef *t, const tdef *a) {
  * table with rows, -217 for a BEFORE column t does not have. */
 static int add_column(px *p, tdef *t, const ddl_action *a) {
     const cdef *src = &a->def.cols[0];
-    if (ixs_tdef_find(t, src->name) >= 0) return px_failc(p, -328, "%s", src->name);
+    if (ixs_tdef_find(t, src->name) >= 0) return ixs_px_failc(p, -328, "%s", src->name);
     if (ixs_ts_rowtypes(p, &a->def)) return -1;
     cdef *c = ixs_tdef_addcol(p, t);
     if (!c || ixs_cdef_copy(p, c, src)) return -1;
@@ -219,11 +222,11 @@ static int add_column(px *p, tdef *t, const ddl_action *a) {
         char q[300];
         snprintf(q, sizeof q, "SELECT count(*) FROM \"%s\"", t->name);
         ixs_ddl_q_int(p->db, q, NULL, &n);
-        if (n) return px_failc(p, -391, "%s", c->name);
+        if (n) return ixs_px_failc(p, -391, "%s", c->name);
     }
     if (!a->before[0]) return 0;
     int bi = ixs_tdef_find(t, a->before);
-    if (bi < 0) return px_failc(p, -217, "%s", a->before);
+    if (bi < 0) return ixs_px_failc(p, -217, "%s", a->before);
     cdef tmp = t->cols[t->ncols - 1];
     memmove(&t->cols[bi + 1], &t->cols[bi], sizeof(cdef) * (size_t)(t->ncols - 1 - bi));
     t->cols[bi] = tmp;
@@ -239,21 +242,21 @@ static int drop_constraint(px *p, tdef *t, const char *name) {
             t->nk--;
             return 0;
         }
-    return px_failc(p, -623, "%s", name);
+    return ixs_px_failc(p, -623, "%s", name);
 }
 
 /* DROP column: -217 when t has none, -201 (at the list's end) when no
  * column would be left; its constraints and indexes go with it. */
 static int drop_column(px *p, tdef *t, const ddl_action *a) {
     int ci = ixs_tdef_find(t, a->name);
-    if (ci < 0) return px_failc(p, -217, "%s", a->name);
+    if (ci < 0) return ixs_px_failc(p, -217, "%s", a->name);
     free(t->cols[ci].defsql);
     memmove(&t->cols[ci], &t->cols[ci + 1], sizeof(cdef) * (size_t)(t->ncols - ci - 1));
     t->ncols--;
     ixs_drop_column_refs(t, a->name);
     if (a->ends_drop && t->ncols == 0) {
         p->i = a->last_tok;
-        return px_fail(p);
+        return ixs_px_fail(p);
     }
     return 0;
 }
@@ -263,7 +266,7 @@ static int modify_column(px *p, tdef *t, const ddl_action *a) {
     const cdef *src = &a->def.cols[0];
     if (ixs_ts_rowtypes(p, &a->def)) return -1;
     int ci = ixs_tdef_find(t, src->name);
-    if (ci < 0) return px_failc(p, -217, "%s", src->name);
+    if (ci < 0) return ixs_px_failc(p, -217, "%s", src->name);
     cdef nc;
     if (ixs_cdef_copy(p, &nc, src)) return -1;
     nc.oldno = t->cols[ci].oldno;
@@ -328,7 +331,7 @@ static int rebuild(px *p, tdef *t) {
 int ixs_alter_run(px *p, const ddl_alter *al) {
     tdef t;
     int lr = ixs_tdef_load(p, al->name, &t), rc = -1;
-    if (lr == 0) px_failc(p, -206, "%s", al->name);
+    if (lr == 0) ixs_px_failc(p, -206, "%s", al->name);
     for (int i = 0; lr > 0 && i < al->n && !p->failed; i++)
         apply(p, &t, &al->a[i]);
     if (lr > 0 && !p->failed && ixs_translate_checks(p, &t) == 0) rc = rebuild(p, &t);

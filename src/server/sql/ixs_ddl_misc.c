@@ -39,15 +39,15 @@ static void stats_sql(sb *s, int tabid, const char *name) {
 
 /* [(col, ...)] after FOR TABLE name, into us (checked at execute). */
 static int stats_columns(px *p, ddl_stats *us) {
-    if (!px_acc_op(p, "(")) return 0;
+    if (!ixs_px_acc_op(p, "(")) return 0;
     do {
         char(*n)[IXS_NAME_MAX + 1] = realloc(us->cols, sizeof *n * (size_t)(us->ncols + 1));
-        if (!n) return px_failc(p, -208, NULL);
+        if (!n) return ixs_px_failc(p, -208, NULL);
         us->cols = n;
-        if (px_ident(p, us->cols[us->ncols], sizeof us->cols[0])) return -1;
+        if (ixs_px_ident(p, us->cols[us->ncols], sizeof us->cols[0])) return -1;
         us->ncols++;
-    } while (px_acc_op(p, ","));
-    return px_expect_op(p, ")");
+    } while (ixs_px_acc_op(p, ","));
+    return ixs_px_expect_op(p, ")");
 }
 
 /* The options after the mode (any order):
@@ -57,35 +57,36 @@ static int stats_columns(px *p, ddl_stats *us) {
  * The table, if any, into us->table ("" = all tables). */
 static int stats_options(px *p, ddl_stats *us) {
     for (;;) {
-        if (px_acc(p, IXK_FOR)) {
-            if (px_expect(p, IXK_TABLE)) return -1;
-            px_acc(p, IXK_ONLY);
-            if (px_is_name(p, p->i)) {
-                if (px_objname(p, IXS_NAME_DB, us->table, sizeof us->table)) return -1;
+        if (ixs_px_acc(p, IXK_FOR)) {
+            if (ixs_px_expect(p, IXK_TABLE)) return -1;
+            ixs_px_acc(p, IXK_ONLY);
+            if (ixs_px_is_name(p, p->i)) {
+                if (ixs_px_objname(p, IXS_NAME_DB, us->table, sizeof us->table)) return -1;
                 if (stats_columns(p, us)) return -1;
             }
-        } else if (px_acc(p, IXK_DROP)) {
-            if (px_expect(p, IXK_DISTRIBUTIONS)) return -1;
-            px_acc(p, IXK_ONLY);
-        } else if (px_acc(p, IXK_DISTRIBUTIONS)) {
-            if (px_expect(p, IXK_ONLY)) return -1;
-        } else if (px_acc(p, IXK_RESOLUTION)) {
+        } else if (ixs_px_acc(p, IXK_DROP)) {
+            if (ixs_px_expect(p, IXK_DISTRIBUTIONS)) return -1;
+            ixs_px_acc(p, IXK_ONLY);
+        } else if (ixs_px_acc(p, IXK_DISTRIBUTIONS)) {
+            if (ixs_px_expect(p, IXK_ONLY)) return -1;
+        } else if (ixs_px_acc(p, IXK_RESOLUTION)) {
             if (p->i >= p->nt || (p->t[p->i].k != T_INT && p->t[p->i].k != T_NUM))
-                return px_fail(p);
+                return ixs_px_fail(p);
             p->i++;
             if (p->t[p->i].k == T_INT || p->t[p->i].k == T_NUM) p->i++;
-        } else if (px_acc(p, IXK_SAMPLING)) {
+        } else if (ixs_px_acc(p, IXK_SAMPLING)) {
             int64_t v;
-            if (px_expect(p, IXK_SIZE) || px_int(p, &v)) return -1;
-        } else if (!px_acc(p, IXK_FORCE) && !px_acc(p, IXK_AUTO))
+            if (ixs_px_expect(p, IXK_SIZE) || ixs_px_int(p, &v)) return -1;
+        } else if (!ixs_px_acc(p, IXK_FORCE) && !ixs_px_acc(p, IXK_AUTO))
             return 0;
     }
 }
 
 int ixs_is_update_statistics(px *p) {
     int i = p->i;
-    return px_kw(p, i, IXK_UPDATE) && px_kw(p, i + 1, IXK_STATISTICS) &&
-           !px_kw(p, i + 2, IXK_SET) && !px_op(p, i + 2, ".") && !px_kw(p, i + 2, IXK_AS);
+    return ixs_px_kw(p, i, IXK_UPDATE) && ixs_px_kw(p, i + 1, IXK_STATISTICS) &&
+           !ixs_px_kw(p, i + 2, IXK_SET) && !ixs_px_op(p, i + 2, ".") &&
+           !ixs_px_kw(p, i + 2, IXK_AS);
 }
 
 /* UPDATE STATISTICS, after these two words:
@@ -97,29 +98,29 @@ int ixs_is_update_statistics(px *p) {
 int ixs_update_statistics_parse(px *p, ixs_ddl *d) {
     d->kind = DDL_UPDATE_STATS;
     d->stype = IX_STMTTYPE_UPDATE_STATISTICS;
-    int routine = px_kw(p, p->i, IXK_FOR) &&
-                  (px_kw(p, p->i + 1, IXK_PROCEDURE) || px_kw(p, p->i + 1, IXK_FUNCTION) ||
-                   px_kw(p, p->i + 1, IXK_ROUTINE) || px_kw(p, p->i + 1, IXK_SPECIFIC));
+    int routine = ixs_px_kw(p, p->i, IXK_FOR) &&
+                  (ixs_px_kw(p, p->i + 1, IXK_PROCEDURE) || ixs_px_kw(p, p->i + 1, IXK_FUNCTION) ||
+                   ixs_px_kw(p, p->i + 1, IXK_ROUTINE) || ixs_px_kw(p, p->i + 1, IXK_SPECIFIC));
     if (!routine) {
-        (void)(px_acc(p, IXK_LOW) || px_acc(p, IXK_MEDIUM) || px_acc(p, IXK_HIGH));
+        (void)(ixs_px_acc(p, IXK_LOW) || ixs_px_acc(p, IXK_MEDIUM) || ixs_px_acc(p, IXK_HIGH));
         return stats_options(p, &d->u.us);
     }
     d->stype = IX_STMTTYPE_PROC_STATISTICS;
     d->u.us.routine = 1;
     p->i += 2;
-    if (px_kw(p, p->i - 1, IXK_SPECIFIC) && !px_acc(p, IXK_PROCEDURE) && !px_acc(p, IXK_FUNCTION) &&
-        !px_acc(p, IXK_ROUTINE))
-        return px_fail(p);
-    if (!px_is_name(p, p->i)) return 0;
+    if (ixs_px_kw(p, p->i - 1, IXK_SPECIFIC) && !ixs_px_acc(p, IXK_PROCEDURE) &&
+        !ixs_px_acc(p, IXK_FUNCTION) && !ixs_px_acc(p, IXK_ROUTINE))
+        return ixs_px_fail(p);
+    if (!ixs_px_is_name(p, p->i)) return 0;
     char name[IXS_NAME_MAX + 1];
-    if (px_objname(p, IXS_NAME_DB, name, sizeof name)) return -1;
-    if (px_acc_op(p, "(")) {
+    if (ixs_px_objname(p, IXS_NAME_DB, name, sizeof name)) return -1;
+    if (ixs_px_acc_op(p, "(")) {
         int depth = 1;
         while (p->i < p->nt && p->t[p->i].k != T_EOF && depth) {
-            depth += px_op(p, p->i, "(") - px_op(p, p->i, ")");
+            depth += ixs_px_op(p, p->i, "(") - ixs_px_op(p, p->i, ")");
             p->i++;
         }
-        if (depth) return px_fail(p);
+        if (depth) return ixs_px_fail(p);
     }
     return 0;
 }
@@ -129,7 +130,7 @@ int ixs_update_statistics_parse(px *p, ixs_ddl *d) {
 static int stats_table(px *p, const ddl_stats *us, int *tabid) {
     int r = user_table(p, us->table, tabid);
     if (r < 0) return -1;
-    if (r == 0) return px_failc(p, -206, "%s", us->table);
+    if (r == 0) return ixs_px_failc(p, -206, "%s", us->table);
     if (!us->ncols) return 0;
     itab t;
     r = ixs_cat_table(p->db, us->table, &t, p->err);
@@ -138,7 +139,7 @@ static int stats_table(px *p, const ddl_stats *us, int *tabid) {
         int hit = r != 1;
         for (int i = 0; r == 1 && i < t.ncols; i++)
             hit |= !strcmp(t.cols[i].name, us->cols[c]);
-        if (!hit) px_failc(p, -217, "%s", us->cols[c]);
+        if (!hit) ixs_px_failc(p, -217, "%s", us->cols[c]);
     }
     if (r == 1) ixs_itab_free(&t);
     return p->failed ? -1 : 0;
@@ -157,14 +158,14 @@ int ixs_update_statistics_run(px *p, const ddl_stats *us) {
                                "SELECT tabid, tabname FROM " IXS_INTERNAL_PREFIX
                                "tables WHERE tabid >= 100 AND tabtype = 'T' ORDER BY tabid",
                                -1, &st, NULL) != SQLITE_OK)
-            return px_failc(p, -999, "catalog");
+            return ixs_px_failc(p, -999, "catalog");
         while (sqlite3_step(st) == SQLITE_ROW)
             stats_sql(&s, sqlite3_column_int(st, 0), (const char *)sqlite3_column_text(st, 1));
         sqlite3_finalize(st);
     }
     if (s.oom) {
         sb_free(&s);
-        return px_failc(p, -208, NULL);
+        return ixs_px_failc(p, -208, NULL);
     }
     int rc = s.p ? ixs_ddl_exec_sql(p, s.p, us->table) : 0;
     sb_free(&s);
@@ -178,13 +179,13 @@ int ixs_update_statistics_run(px *p, const ddl_stats *us) {
  * does not exist; a parent whose rows are still referenced is -692). The
  * SERIAL counters are kept, as a DELETE keeps them. */
 int ixs_truncate_parse(px *p, ddl_table *tb) {
-    px_acc(p, IXK_TABLE);
-    px_acc(p, IXK_ONLY);
-    if (px_objname(p, IXS_NAME_DB, tb->name, sizeof tb->name)) return -1;
-    if (px_acc(p, IXK_DROP) || px_acc(p, IXK_REUSE)) {
-        if (px_expect(p, IXK_STORAGE)) return -1;
+    ixs_px_acc(p, IXK_TABLE);
+    ixs_px_acc(p, IXK_ONLY);
+    if (ixs_px_objname(p, IXS_NAME_DB, tb->name, sizeof tb->name)) return -1;
+    if (ixs_px_acc(p, IXK_DROP) || ixs_px_acc(p, IXK_REUSE)) {
+        if (ixs_px_expect(p, IXK_STORAGE)) return -1;
     }
-    if (px_acc(p, IXK_KEEP) && px_expect(p, IXK_STATISTICS)) return -1;
+    if (ixs_px_acc(p, IXK_KEEP) && ixs_px_expect(p, IXK_STATISTICS)) return -1;
     return 0;
 }
 
@@ -192,14 +193,15 @@ int ixs_truncate_run(px *p, const ddl_table *tb) {
     int tabid;
     int r = user_table(p, tb->name, &tabid);
     if (r < 0) return -1;
-    if (r == 2 && tabid > 0 && tabid < 100) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", tb->name);
-    if (r != 1) return px_failc(p, -206, "%s", tb->name);
+    if (r == 2 && tabid > 0 && tabid < 100)
+        return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", tb->name);
+    if (r != 1) return ixs_px_failc(p, -206, "%s", tb->name);
     sb s = {0};
     sb_add(&s, "DELETE FROM ");
     sb_ident(&s, tb->name);
     if (s.oom) {
         sb_free(&s);
-        return px_failc(p, -208, NULL);
+        return ixs_px_failc(p, -208, NULL);
     }
     int rc = ixs_ddl_exec_sql(p, s.p, tb->name);
     if (rc && (p->err->sqlcode == IXS_E_DELETE || p->err->sqlcode == -691))
@@ -210,7 +212,7 @@ int ixs_truncate_run(px *p, const ddl_table *tb) {
 
 /* 1 when token i starts a statement of a CREATE SCHEMA. */
 static int schema_stmt_at(px *p, int i) {
-    return px_kw(p, i, IXK_CREATE) || px_kw(p, i, IXK_GRANT);
+    return ixs_px_kw(p, i, IXK_CREATE) || ixs_px_kw(p, i, IXK_GRANT);
 }
 
 /* CREATE SCHEMA AUTHORIZATION, after these three words:
@@ -220,11 +222,11 @@ static int schema_stmt_at(px *p, int i) {
  * and the objects they create are owned by user. At prepare time only the
  * form is checked: a statement may name a table an earlier one creates. */
 int ixs_create_schema_parse(px *p, ddl_schema *cs) {
-    if (px_ident(p, cs->user, sizeof cs->user)) return -1;
-    if (!schema_stmt_at(p, p->i)) return px_fail(p);
+    if (ixs_px_ident(p, cs->user, sizeof cs->user)) return -1;
+    if (!schema_stmt_at(p, p->i)) return ixs_px_fail(p);
     cs->start = p->i;
     cs->end = p->nt - 1;
-    while (cs->end > cs->start && (p->t[cs->end].k == T_EOF || px_op(p, cs->end, ";")))
+    while (cs->end > cs->start && (p->t[cs->end].k == T_EOF || ixs_px_op(p, cs->end, ";")))
         cs->end--;
     p->i = cs->end + 1;
     return 0;
@@ -240,7 +242,7 @@ int ixs_create_schema_run(px *p, const ddl_schema *cs) {
     for (int i = cs->start; ok && i <= cs->end;) {
         int j = i + 1;
         for (; j <= cs->end; j++) {
-            depth += px_op(p, j, "(") - px_op(p, j, ")");
+            depth += ixs_px_op(p, j, "(") - ixs_px_op(p, j, ")");
             if (depth == 0 && schema_stmt_at(p, j)) break;
         }
         size_t a = (size_t)p->t[i].pos;
@@ -258,7 +260,7 @@ int ixs_create_schema_run(px *p, const ddl_schema *cs) {
 void ixs_cat_view_text(px *p, int tabid, sb *s) {
     size_t a = (size_t)p->t[0].pos, b = a;
     for (int i = 0; i < p->i && p->t[i].k != T_EOF; i++)
-        if (!px_op(p, i, ";")) b = (size_t)(p->t[i].pos + p->t[i].len);
+        if (!ixs_px_op(p, i, ";")) b = (size_t)(p->t[i].pos + p->t[i].len);
     for (int seq = 0; a < b; seq++) {
         size_t n = b - a > VIEWTEXT_PIECE ? VIEWTEXT_PIECE : b - a;
         sb_printf(

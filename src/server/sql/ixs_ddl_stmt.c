@@ -11,14 +11,14 @@
 #include "server/sql/ixs_spl.h"
 
 static void skip_rest(px *p) {
-    while (p->i < p->nt && p->t[p->i].k != T_EOF && !px_op(p, p->i, ";"))
+    while (p->i < p->nt && p->t[p->i].k != T_EOF && !ixs_px_op(p, p->i, ";"))
         p->i++;
 }
 
 int ixs_plan_keep(px *p, ixs_plan *pl, const void *tree, size_t size,
                   int (*run)(px *p, const void *tree), void (*fr)(void *tree)) {
     void *copy = malloc(size);
-    if (!copy) return px_failc(p, -208, NULL);
+    if (!copy) return ixs_px_failc(p, -208, NULL);
     memcpy(copy, tree, size);
     pl->tree = copy;
     pl->run = run;
@@ -51,28 +51,29 @@ static int fail_later(ixs_ddl *d, int code, const char *text) {
 static int txn_parse(px *p, ixs_ddl *d) {
     int first = p->i;
     p->i++;
-    if (px_kw(p, first, IXK_SAVEPOINT) || px_kw(p, first, IXK_RELEASE)) {
+    if (ixs_px_kw(p, first, IXK_SAVEPOINT) || ixs_px_kw(p, first, IXK_RELEASE)) {
         d->stype = IX_STMTTYPE_SAVEPOINT;
-        d->kind = px_kw(p, first, IXK_SAVEPOINT) ? DDL_SAVEPOINT : DDL_RELEASE;
-        if (d->kind == DDL_RELEASE && px_expect(p, IXK_SAVEPOINT)) return -1;
-        if (px_ident(p, d->u.sp.name, sizeof d->u.sp.name)) return -1;
-        if (d->kind == DDL_SAVEPOINT) px_acc(p, IXK_UNIQUE);
+        d->kind = ixs_px_kw(p, first, IXK_SAVEPOINT) ? DDL_SAVEPOINT : DDL_RELEASE;
+        if (d->kind == DDL_RELEASE && ixs_px_expect(p, IXK_SAVEPOINT)) return -1;
+        if (ixs_px_ident(p, d->u.sp.name, sizeof d->u.sp.name)) return -1;
+        if (d->kind == DDL_SAVEPOINT) ixs_px_acc(p, IXK_UNIQUE);
         return 0;
     }
-    d->kind = px_kw(p, first, IXK_BEGIN)    ? DDL_BEGIN
-              : px_kw(p, first, IXK_COMMIT) ? DDL_COMMIT
-                                            : DDL_ROLLBACK;
+    d->kind = ixs_px_kw(p, first, IXK_BEGIN)    ? DDL_BEGIN
+              : ixs_px_kw(p, first, IXK_COMMIT) ? DDL_COMMIT
+                                                : DDL_ROLLBACK;
     d->stype = d->kind == DDL_BEGIN    ? IX_STMTTYPE_BEGIN_WORK
                : d->kind == DDL_COMMIT ? IX_STMTTYPE_COMMIT_WORK
                                        : IX_STMTTYPE_ROLLBACK_WORK;
-    (void)(px_acc(p, IXK_WORK) || px_acc(p, IXK_TRANSACTION));
-    if (d->kind == DDL_ROLLBACK && px_acc(p, IXK_TO)) {
+    (void)(ixs_px_acc(p, IXK_WORK) || ixs_px_acc(p, IXK_TRANSACTION));
+    if (d->kind == DDL_ROLLBACK && ixs_px_acc(p, IXK_TO)) {
         d->kind = DDL_ROLLBACK_TO;
-        px_acc(p, IXK_SAVEPOINT);
-        if (px_is_name(p, p->i) && px_ident(p, d->u.sp.name, sizeof d->u.sp.name)) return -1;
+        ixs_px_acc(p, IXK_SAVEPOINT);
+        if (ixs_px_is_name(p, p->i) && ixs_px_ident(p, d->u.sp.name, sizeof d->u.sp.name))
+            return -1;
     }
-    if (d->kind == DDL_BEGIN && p->i < p->nt && p->t[p->i].k != T_EOF && !px_op(p, p->i, ";"))
-        return px_fail(p);
+    if (d->kind == DDL_BEGIN && p->i < p->nt && p->t[p->i].k != T_EOF && !ixs_px_op(p, p->i, ";"))
+        return ixs_px_fail(p);
     return 0;
 }
 
@@ -80,7 +81,7 @@ static int txn_parse(px *p, ixs_ddl *d) {
  * Runs SAVEPOINT, RELEASE or ROLLBACK TO (verb) on the user savepoint name.
  * User savepoints live in a SQLite name space of their own ("u_" + name), so
  * that no user name can reach ixd's own savepoints (_ixd_ddl around DDL).
- * name is as px_ident read it: folded to lower case unless it was quoted;
+ * name is as ixs_px_ident read it: folded to lower case unless it was quoted;
  * SQLite compares savepoint names without regard to case.
  */
 static int run_savepoint(px *p, const char *verb, const char *name) {
@@ -105,7 +106,7 @@ static int run_savepoint(px *p, const char *verb, const char *name) {
  * logging; no name: back to the start of the transaction. */
 static int rollback_to_run(px *p, const char *name) {
     ixd_db *db = p->db;
-    if (!db->in_txn || db->logmode == 0) return px_failc(p, db->logmode ? -255 : -256, NULL);
+    if (!db->in_txn || db->logmode == 0) return ixs_px_failc(p, db->logmode ? -255 : -256, NULL);
     if (name[0]) return run_savepoint(p, "ROLLBACK TO", name);
     int r = sqlite3_exec(db->h, "ROLLBACK TO " IXS_INTERNAL_PREFIX "sp_outer", NULL, NULL, NULL);
     if (r == SQLITE_OK) return 0;
@@ -118,8 +119,8 @@ static int rollback_to_run(px *p, const char *name) {
 /* SAVEPOINT / RELEASE: -256 without logging, -255 outside a transaction. */
 static int savepoint_run(px *p, const ixs_ddl *d) {
     ixd_db *db = p->db;
-    if (db->logmode == 0) return px_failc(p, -256, NULL);
-    if (!db->in_txn) return px_failc(p, -255, NULL);
+    if (db->logmode == 0) return ixs_px_failc(p, -256, NULL);
+    if (!db->in_txn) return ixs_px_failc(p, -255, NULL);
     if (d->kind == DDL_RELEASE) return run_savepoint(p, "RELEASE", d->u.sp.name);
     if (run_savepoint(p, "SAVEPOINT", d->u.sp.name)) return -1;
     db->nsavepoints++;
@@ -145,20 +146,20 @@ static int txn_run(px *p, const ixs_ddl *d) {
  * COMMITTED] | CURSOR STABILITY | REPEATABLE READ } [RETAIN UPDATE LOCKS],
  * after ISOLATION. ixd's isolation is SQLite's: accepted, nothing changes. */
 static int set_isolation_parse(px *p) {
-    px_acc(p, IXK_TO);
-    if (px_acc(p, IXK_DIRTY)) {
-        if (px_expect(p, IXK_READ)) return -1;
-        if (px_acc(p, IXK_WITH) && (px_expect(p, IXK_WARNING))) return -1;
-    } else if (px_acc(p, IXK_COMMITTED)) {
-        if (px_expect(p, IXK_READ)) return -1;
-        if (px_acc(p, IXK_LAST) && px_expect(p, IXK_COMMITTED)) return -1;
-    } else if (px_acc(p, IXK_CURSOR)) {
-        if (px_expect(p, IXK_STABILITY)) return -1;
-    } else if (px_acc(p, IXK_REPEATABLE)) {
-        if (px_expect(p, IXK_READ)) return -1;
+    ixs_px_acc(p, IXK_TO);
+    if (ixs_px_acc(p, IXK_DIRTY)) {
+        if (ixs_px_expect(p, IXK_READ)) return -1;
+        if (ixs_px_acc(p, IXK_WITH) && (ixs_px_expect(p, IXK_WARNING))) return -1;
+    } else if (ixs_px_acc(p, IXK_COMMITTED)) {
+        if (ixs_px_expect(p, IXK_READ)) return -1;
+        if (ixs_px_acc(p, IXK_LAST) && ixs_px_expect(p, IXK_COMMITTED)) return -1;
+    } else if (ixs_px_acc(p, IXK_CURSOR)) {
+        if (ixs_px_expect(p, IXK_STABILITY)) return -1;
+    } else if (ixs_px_acc(p, IXK_REPEATABLE)) {
+        if (ixs_px_expect(p, IXK_READ)) return -1;
     } else
-        return px_fail(p);
-    (void)(px_acc(p, IXK_RETAIN) && px_acc(p, IXK_UPDATE) && px_acc(p, IXK_LOCKS));
+        return ixs_px_fail(p);
+    (void)(ixs_px_acc(p, IXK_RETAIN) && ixs_px_acc(p, IXK_UPDATE) && ixs_px_acc(p, IXK_LOCKS));
     return 0;
 }
 
@@ -188,14 +189,14 @@ static int set_other_parse(px *p, ixs_ddl *d) {
         {"connection", 0},
     };
     for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++)
-        if (px_kw_str(p, p->i, ok[k].kw)) {
+        if (ixs_px_kw_str(p, p->i, ok[k].kw)) {
             d->stype = ok[k].stype;
             p->i++;
             skip_rest(p);
             return 0;
         }
     d->stype = 0;
-    return px_fail(p);
+    return ixs_px_fail(p);
 }
 
 /*
@@ -205,22 +206,23 @@ static int set_other_parse(px *p, ixs_ddl *d) {
  */
 static int set_parse(px *p, ixs_ddl *d) {
     d->kind = DDL_NOOP;
-    if (px_acc(p, IXK_LOCK)) {
+    if (ixs_px_acc(p, IXK_LOCK)) {
         d->kind = DDL_SET_LOCK_MODE;
         d->stype = IX_STMTTYPE_SET_LOCK_MODE;
-        if (px_expect(p, IXK_MODE) || px_expect(p, IXK_TO)) return -1;
-        d->u.lm.not_wait = px_acc(p, IXK_NOT);
-        if (px_expect(p, IXK_WAIT)) return -1;
+        if (ixs_px_expect(p, IXK_MODE) || ixs_px_expect(p, IXK_TO)) return -1;
+        d->u.lm.not_wait = ixs_px_acc(p, IXK_NOT);
+        if (ixs_px_expect(p, IXK_WAIT)) return -1;
         d->u.lm.secs = -1;
-        if (!d->u.lm.not_wait && p->i < p->nt && p->t[p->i].k == T_INT && px_int(p, &d->u.lm.secs))
+        if (!d->u.lm.not_wait && p->i < p->nt && p->t[p->i].k == T_INT &&
+            ixs_px_int(p, &d->u.lm.secs))
             return -1;
         return 0;
     }
-    if (px_acc(p, IXK_ISOLATION)) {
+    if (ixs_px_acc(p, IXK_ISOLATION)) {
         d->stype = IX_STMTTYPE_SET_ISOLATION;
         return set_isolation_parse(p);
     }
-    if (px_acc(p, IXK_TRANSACTION)) {
+    if (ixs_px_acc(p, IXK_TRANSACTION)) {
         d->stype = IX_STMTTYPE_SET_ISOLATION;
         skip_rest(p);
         return 0;
@@ -245,18 +247,18 @@ static int set_lock_mode_run(px *p, const ddl_lock_mode *lm) {
 /* CREATE SCHEMA AUTHORIZATION ... | CREATE DATABASE (a session statement:
  * -999 here) | anything else: -999 naming the object kind. After CREATE. */
 static int create_other_parse(px *p, ixs_ddl *d) {
-    if (px_acc(p, IXK_SCHEMA)) {
+    if (ixs_px_acc(p, IXK_SCHEMA)) {
         d->kind = DDL_CREATE_SCHEMA;
         d->stype = IX_STMTTYPE_CREATE_SCHEMA;
-        if (px_expect(p, IXK_AUTHORIZATION)) return -1;
+        if (ixs_px_expect(p, IXK_AUTHORIZATION)) return -1;
         return ixs_create_schema_parse(p, &d->u.cs);
     }
-    if (px_kw(p, p->i, IXK_DATABASE)) {
+    if (ixs_px_kw(p, p->i, IXK_DATABASE)) {
         d->stype = IX_STMTTYPE_CREATE_DB; /* at prepare: -201 at DATABASE */
         return fail_later(d, -999, "CREATE DATABASE needs a session");
     }
-    return px_failc(p, -999, "CREATE %.*s", p->i < p->nt ? p->t[p->i].len : 0,
-                    p->i < p->nt ? p->sql + p->t[p->i].pos : "");
+    return ixs_px_failc(p, -999, "CREATE %.*s", p->i < p->nt ? p->t[p->i].len : 0,
+                        p->i < p->nt ? p->sql + p->t[p->i].pos : "");
 }
 
 /*
@@ -270,20 +272,20 @@ static int create_parse(px *p, ixs_ddl *d) {
     if (!rt) rt = ixs_trigger_create_stmt(p, &d->stype, &d->u.plan);
     if (!rt) rt = ixs_objs_stmt(p, 'C', &d->stype, &d->u.plan);
     if (rt) return plan_done(p, d, rt);
-    int temp = px_acc(p, IXK_TEMP) || px_acc(p, IXK_RAW) || px_acc(p, IXK_STANDARD);
-    if (px_acc(p, IXK_TABLE)) {
+    int temp = ixs_px_acc(p, IXK_TEMP) || ixs_px_acc(p, IXK_RAW) || ixs_px_acc(p, IXK_STANDARD);
+    if (ixs_px_acc(p, IXK_TABLE)) {
         d->kind = DDL_CREATE_TABLE;
         d->stype = temp ? IX_STMTTYPE_CREATE_TEMP_TABLE : IX_STMTTYPE_CREATE_TABLE;
         return ixs_create_table_parse(p, temp, &d->u.ct);
     }
-    if (px_kw(p, p->i, IXK_UNIQUE) || px_kw(p, p->i, IXK_DISTINCT) || px_kw(p, p->i, IXK_INDEX) ||
-        px_kw(p, p->i, IXK_CLUSTER)) {
-        int u = px_acc(p, IXK_UNIQUE) || px_acc(p, IXK_DISTINCT);
+    if (ixs_px_kw(p, p->i, IXK_UNIQUE) || ixs_px_kw(p, p->i, IXK_DISTINCT) ||
+        ixs_px_kw(p, p->i, IXK_INDEX) || ixs_px_kw(p, p->i, IXK_CLUSTER)) {
+        int u = ixs_px_acc(p, IXK_UNIQUE) || ixs_px_acc(p, IXK_DISTINCT);
         d->kind = DDL_CREATE_INDEX;
         d->stype = IX_STMTTYPE_CREATE_INDEX;
         return ixs_create_index_parse(p, u, &d->u.ci);
     }
-    if (px_acc(p, IXK_VIEW)) {
+    if (ixs_px_acc(p, IXK_VIEW)) {
         d->kind = DDL_CREATE_VIEW;
         d->stype = IX_STMTTYPE_CREATE_VIEW;
         return ixs_create_view_parse(p, &d->u.vw);
@@ -300,9 +302,9 @@ static int drop_parse(px *p, ixs_ddl *d) {
     if (!rt) rt = ixs_objs_stmt(p, 'D', &d->stype, &d->u.plan);
     if (rt) return plan_done(p, d, rt);
     d->kind = DDL_DROP;
-    d->stype = px_kw(p, p->i, IXK_INDEX)  ? IX_STMTTYPE_DROP_INDEX
-               : px_kw(p, p->i, IXK_VIEW) ? IX_STMTTYPE_DROP_VIEW
-                                          : IX_STMTTYPE_DROP_TABLE;
+    d->stype = ixs_px_kw(p, p->i, IXK_INDEX)  ? IX_STMTTYPE_DROP_INDEX
+               : ixs_px_kw(p, p->i, IXK_VIEW) ? IX_STMTTYPE_DROP_VIEW
+                                              : IX_STMTTYPE_DROP_TABLE;
     return ixs_drop_parse(p, &d->u.dr);
 }
 
@@ -312,10 +314,10 @@ static int drop_parse(px *p, ixs_ddl *d) {
  * table must exist (-206); SQLite's locks are the database's. */
 static int lock_parse(px *p, ixs_ddl *d) {
     d->kind = DDL_LOCK_TABLE;
-    d->stype = px_kw(p, p->i, IXK_LOCK) ? IX_STMTTYPE_LOCK_TABLE : IX_STMTTYPE_UNLOCK_TABLE;
+    d->stype = ixs_px_kw(p, p->i, IXK_LOCK) ? IX_STMTTYPE_LOCK_TABLE : IX_STMTTYPE_UNLOCK_TABLE;
     p->i++;
-    if (px_expect(p, IXK_TABLE)) return -1;
-    if (px_objname(p, IXS_NAME_DB, d->u.tab.name, sizeof d->u.tab.name)) return -1;
+    if (ixs_px_expect(p, IXK_TABLE)) return -1;
+    if (ixs_px_objname(p, IXS_NAME_DB, d->u.tab.name, sizeof d->u.tab.name)) return -1;
     skip_rest(p);
     return 0;
 }
@@ -330,49 +332,50 @@ static int lock_parse(px *p, ixs_ddl *d) {
 int ixs_ddl_parse(px *p, ixs_ddl *d) {
     d->kind = DDL_TEXT;
     d->stype = IX_STMTTYPE_OTHER;
-    if (px_acc(p, IXK_CREATE)) return create_parse(p, d);
-    if (px_acc(p, IXK_DROP)) return drop_parse(p, d);
-    if (px_acc(p, IXK_ALTER)) {
+    if (ixs_px_acc(p, IXK_CREATE)) return create_parse(p, d);
+    if (ixs_px_acc(p, IXK_DROP)) return drop_parse(p, d);
+    if (ixs_px_acc(p, IXK_ALTER)) {
         if (ixs_objs_stmt(p, 'A', &d->stype, &d->u.plan)) return plan_done(p, d, 1);
         d->kind = DDL_ALTER;
         d->stype = IX_STMTTYPE_ALTER_TABLE;
         return ixs_alter_parse(p, &d->u.al);
     }
-    if (px_acc(p, IXK_RENAME)) {
+    if (ixs_px_acc(p, IXK_RENAME)) {
         if (ixs_objs_stmt(p, 'R', &d->stype, &d->u.plan)) return plan_done(p, d, 1);
         d->stype =
-            px_kw(p, p->i, IXK_COLUMN) ? IX_STMTTYPE_RENAME_COLUMN : IX_STMTTYPE_RENAME_TABLE;
+            ixs_px_kw(p, p->i, IXK_COLUMN) ? IX_STMTTYPE_RENAME_COLUMN : IX_STMTTYPE_RENAME_TABLE;
         return ixs_rename_parse(p, d);
     }
-    if (px_kw(p, p->i, IXK_BEGIN) || px_kw(p, p->i, IXK_COMMIT) || px_kw(p, p->i, IXK_ROLLBACK) ||
-        px_kw(p, p->i, IXK_SAVEPOINT) || px_kw(p, p->i, IXK_RELEASE))
+    if (ixs_px_kw(p, p->i, IXK_BEGIN) || ixs_px_kw(p, p->i, IXK_COMMIT) ||
+        ixs_px_kw(p, p->i, IXK_ROLLBACK) || ixs_px_kw(p, p->i, IXK_SAVEPOINT) ||
+        ixs_px_kw(p, p->i, IXK_RELEASE))
         return txn_parse(p, d);
-    if (px_acc(p, IXK_SET)) return set_parse(p, d);
+    if (ixs_px_acc(p, IXK_SET)) return set_parse(p, d);
     if (ixs_is_update_statistics(p)) {
         p->i += 2;
         return ixs_update_statistics_parse(p, d);
     }
-    if (px_acc(p, IXK_TRUNCATE)) {
+    if (ixs_px_acc(p, IXK_TRUNCATE)) {
         d->kind = DDL_TRUNCATE;
         d->stype = IX_STMTTYPE_TRUNCATE;
         return ixs_truncate_parse(p, &d->u.tab);
     }
-    if (px_kw(p, p->i, IXK_LOCK) || px_kw(p, p->i, IXK_UNLOCK)) return lock_parse(p, d);
-    if (px_acc(p, IXK_MERGE)) {
+    if (ixs_px_kw(p, p->i, IXK_LOCK) || ixs_px_kw(p, p->i, IXK_UNLOCK)) return lock_parse(p, d);
+    if (ixs_px_acc(p, IXK_MERGE)) {
         d->stype = IX_STMTTYPE_MERGE;
         return ixs_merge(p, &p->rows);
     }
-    if (px_kw(p, p->i, IXK_GRANT) || px_kw(p, p->i, IXK_REVOKE)) {
+    if (ixs_px_kw(p, p->i, IXK_GRANT) || ixs_px_kw(p, p->i, IXK_REVOKE)) {
         d->kind = DDL_PRIV; /* recorded in the catalogue, not enforced */
-        d->stype = px_kw(p, p->i, IXK_GRANT) ? IX_STMTTYPE_GRANT : IX_STMTTYPE_REVOKE;
+        d->stype = ixs_px_kw(p, p->i, IXK_GRANT) ? IX_STMTTYPE_GRANT : IX_STMTTYPE_REVOKE;
         return ixs_priv_parse(p, &d->u.pv);
     }
-    if (px_kw(p, p->i, IXK_DATABASE) || px_kw(p, p->i, IXK_CLOSE)) {
-        d->stype = px_kw(p, p->i, IXK_CLOSE) ? IX_STMTTYPE_CLOSE_DB : IX_STMTTYPE_DATABASE;
+    if (ixs_px_kw(p, p->i, IXK_DATABASE) || ixs_px_kw(p, p->i, IXK_CLOSE)) {
+        d->stype = ixs_px_kw(p, p->i, IXK_CLOSE) ? IX_STMTTYPE_CLOSE_DB : IX_STMTTYPE_DATABASE;
         skip_rest(p);
         return fail_later(d, -999, "database statements need a session");
     }
-    return px_fail(p);
+    return ixs_px_fail(p);
 }
 
 /* ---- execution ------------------------------------------------------------------- */
@@ -389,7 +392,7 @@ static int row_types(px *p, ixs_ddl *d) {
 int ixs_ddl_run(px *p, ixs_ddl *d, int64_t *rows) {
     if (row_types(p, d)) return -1;
     switch (d->kind) {
-    case DDL_FAIL: return px_failc(p, d->fail_code, "%s", d->fail_text);
+    case DDL_FAIL: return ixs_px_failc(p, d->fail_code, "%s", d->fail_text);
     case DDL_NOOP: return 0;
     case DDL_CREATE_TABLE: return ixs_create_table_run(p, &d->u.ct);
     case DDL_CREATE_INDEX: return ixs_create_index_run(p, &d->u.ci);
@@ -399,7 +402,8 @@ int ixs_ddl_run(px *p, ixs_ddl *d, int64_t *rows) {
     case DDL_RENAME_COLUMN: return ixs_rename_column_run(p, &d->u.rn);
     case DDL_SET_LOCK_MODE: return set_lock_mode_run(p, &d->u.lm);
     case DDL_LOCK_TABLE:
-        return ixs_table_exists(p->db, d->u.tab.name) ? 0 : px_failc(p, -206, "%s", d->u.tab.name);
+        return ixs_table_exists(p->db, d->u.tab.name) ? 0
+                                                      : ixs_px_failc(p, -206, "%s", d->u.tab.name);
     case DDL_TRUNCATE: return ixs_truncate_run(p, &d->u.tab);
     case DDL_UPDATE_STATS: return ixs_update_statistics_run(p, &d->u.us);
     case DDL_CREATE_VIEW: return ixs_create_view_run(p, &d->u.vw);
@@ -547,10 +551,11 @@ int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *e
         ixs_px_done(&p);
         return -1;
     }
-    int txn = px_kw(&p, 0, IXK_BEGIN) || px_kw(&p, 0, IXK_COMMIT) || px_kw(&p, 0, IXK_ROLLBACK) ||
-              px_kw(&p, 0, IXK_SET) || px_kw(&p, 0, IXK_SAVEPOINT) || px_kw(&p, 0, IXK_RELEASE);
+    int txn = ixs_px_kw(&p, 0, IXK_BEGIN) || ixs_px_kw(&p, 0, IXK_COMMIT) ||
+              ixs_px_kw(&p, 0, IXK_ROLLBACK) || ixs_px_kw(&p, 0, IXK_SET) ||
+              ixs_px_kw(&p, 0, IXK_SAVEPOINT) || ixs_px_kw(&p, 0, IXK_RELEASE);
     int rc = txn ? 0 : ixs_ansi_autobegin(db, err);
-    if (!rc && px_kw(&p, 0, IXK_SELECT)) {
+    if (!rc && ixs_px_kw(&p, 0, IXK_SELECT)) {
         rc = ixs_select_into_temp(&p, rows);
         ixs_px_done(&p);
         return rc ? -1 : 0;

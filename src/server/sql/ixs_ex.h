@@ -26,7 +26,7 @@ ixs_ex *ixs_ex_parse(px *p, int what);
  * p->failed. */
 int ixs_ex_resolve(px *p, ixs_ex *e);
 /* Writes the SQLite SQL of resolved e into out (initialised by the caller,
- * freed with xv_free): 0, or -1 with p->failed. */
+ * freed with ixs_xv_free): 0, or -1 with p->failed. */
 int ixs_ex_emit(px *p, ixs_ex *e, xv *out);
 void ixs_ex_free(ixs_ex *e);
 

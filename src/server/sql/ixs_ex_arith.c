@@ -23,7 +23,7 @@ static int tu_factor(int u, int64_t *f, int *ym) {
 static int neg_literal(px *p, xv *out) {
     size_t n = out->litn + 1;
     char *l = malloc(n + 1);
-    if (!l) return px_failc(p, -208, NULL);
+    if (!l) return ixs_px_failc(p, -208, NULL);
     l[0] = '-';
     memcpy(l + 1, out->lit, out->litn + 1);
     if (l[1] == '-') { /* double negation */
@@ -39,7 +39,7 @@ static int neg_literal(px *p, xv *out) {
                               : strpbrk(l, "eE") ? ixs_t(IX_T_FLOAT, 8)
                                                  : ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff),
                               l, n, &v);
-    if (r2) return px_failc(p, r2, NULL);
+    if (r2) return ixs_px_failc(p, r2, NULL);
     sb ns = {0};
     sval_sql(&v, &ns);
     sval_free(&v);
@@ -256,7 +256,7 @@ static int arith_numeric(px *p, arop *o) {
     xv *l = o->l, *r = o->r, *out = o->out;
     int a = o->a, b = o->b;
     char op = o->op;
-    if (!ixs_is_numeric(a) || !ixs_is_numeric(b)) return px_failc(p, -1213, NULL);
+    if (!ixs_is_numeric(a) || !ixs_is_numeric(b)) return ixs_px_failc(p, -1213, NULL);
     int ca = ixs_ex_storage_class(a), cb = ixs_ex_storage_class(b);
     if (ca == 'f' || cb == 'f') {
         if (ca == 'd') ixs_to_type(p, l, ixs_t(IX_T_FLOAT, 8));
@@ -373,7 +373,7 @@ int ixs_ex_arith(px *p, xv *l, char op, xv *r, ityp t, xv *out) {
     /* dates and times */
     if (ixs_ex_is_temporal(a) || ixs_ex_is_temporal(b)) {
         if (!arith_date(p, &o) || !arith_datetime(&o) || !arith_interval(&o)) return 0;
-        return px_failc(p, -1263, NULL);
+        return ixs_px_failc(p, -1263, NULL);
     }
     return arith_numeric(p, &o);
 }

@@ -28,7 +28,7 @@ int ixs_ex_height_check(px *p, ixs_ex *e) {
     e->h = h + 1;
     if (e->h <= IXS_MAX_HEIGHT) return 0;
     p->i = e->tok;
-    return px_too_complex(p, "expression nested more than %d levels deep", IXS_MAX_HEIGHT);
+    return ixs_px_too_complex(p, "expression nested more than %d levels deep", IXS_MAX_HEIGHT);
 }
 
 void ixs_chain_free(ixs_chain *c) {
@@ -51,7 +51,7 @@ static int chain_grow(px *p, ixs_chain *c) {
     if (!t || !o) {
         free(t);
         free(o);
-        return px_failc(p, -208, NULL);
+        return ixs_px_failc(p, -208, NULL);
     }
     memcpy(t, c->t, (size_t)c->n * sizeof *t);
     memcpy(o, c->op, (size_t)c->n);
@@ -71,7 +71,7 @@ int ixs_chain_add(px *p, ixs_chain *c, ixs_ex *e, char op) {
     if (c->n >= IXS_MAX_TERMS) {
         p->i = e->tok;
         ixs_ex_free(e);
-        return px_too_complex(p, "more than %d operands in one chain", IXS_MAX_TERMS);
+        return ixs_px_too_complex(p, "more than %d operands in one chain", IXS_MAX_TERMS);
     }
     if (!c->cap) {
         c->t = c->in_t;
@@ -98,7 +98,7 @@ static int same_family(const ixs_ex *e, int kind, char sub) {
 /* The operands of e, a chain of kind (in parentheses or not), into c with
  * the sign they have in it (neg: e is subtracted); e's own nodes freed. */
 static int chain_splice(px *p, ixs_chain *c, ixs_ex *e, int kind, char sub, int neg, char op) {
-    if (px_stack_check(p, e->tok)) {
+    if (ixs_px_stack_check(p, e->tok)) {
         ixs_ex_free(e);
         return -1;
     }

@@ -12,7 +12,7 @@
 
 /* The SQL of a bound column reference. */
 static int emit_col(px *p, ixs_ex *e, xv *out) {
-    if (e->rk == EXR_SEQ) return ixs_ex_xv_copy(e->rx, out) ? px_failc(p, -208, NULL) : 0;
+    if (e->rk == EXR_SEQ) return ixs_ex_xv_copy(e->rx, out) ? ixs_px_failc(p, -208, NULL) : 0;
     tref *t = e->rsc->t[e->ti];
     if (t->alias[0]) {
         sb_ident(&out->s, t->alias);
@@ -46,7 +46,7 @@ static int row_field(px *p, ixs_ex *f, sb *desc, sb *args) {
     xv v;
     ixs_xv_init(&v);
     if (ixs_ex_emit_node(p, f, &v)) {
-        xv_free(&v);
+        ixs_xv_free(&v);
         return -1;
     }
     p->i = f->end;
@@ -55,10 +55,10 @@ static int row_field(px *p, ixs_ex *f, sb *desc, sb *args) {
     ityp t = v.t.code >= 0 ? v.t : ixs_t(IX_T_CHAR, 1);
     int rc = 0;
     if (ixs_coll_is(t.code) || t.code == IX_T_ROW)
-        rc = px_fail(p); /* nested rows and collections: not supported */
+        rc = ixs_px_fail(p); /* nested rows and collections: not supported */
     sb_printf(desc, "%02X%08X", (unsigned)t.code & 0xff, t.len);
     sb_printf(args, ",%s", ixs_xs(&v));
-    xv_free(&v);
+    ixs_xv_free(&v);
     return rc;
 }
 
@@ -78,13 +78,13 @@ static int emit_row(px *p, ixs_ex *e, xv *out) {
     out->k = XK_EXPR;
     out->lk = LB_EXPR;
     out->t = e->t;
-    return out->s.oom ? px_failc(p, -208, NULL) : 0;
+    return out->s.oom ? ixs_px_failc(p, -208, NULL) : 0;
 }
 
 /* name ( args ): the arguments emitted, then the call */
 static int emit_call(px *p, ixs_ex *e, xv *out) {
     xv *a = malloc((size_t)(e->nk ? e->nk : 1) * sizeof *a);
-    if (!a) return px_failc(p, -208, NULL);
+    if (!a) return ixs_px_failc(p, -208, NULL);
     int n = 0, rc = 0;
     for (; n < e->nk && !rc; n++) {
         ixs_xv_init(&a[n]);
@@ -97,7 +97,7 @@ static int emit_call(px *p, ixs_ex *e, xv *out) {
         rc = ixs_func_emit(p, e->fn, e->part[0], a, n, out);
     if (!rc && e->sub != EXC_TS && e->t.code >= 0) out->t = e->t; /* the resolver's */
     for (int k = 0; k < n; k++)
-        xv_free(&a[k]);
+        ixs_xv_free(&a[k]);
     free(a);
     return rc || p->failed ? -1 : 0;
 }
@@ -113,7 +113,7 @@ static int emit_agg(px *p, ixs_ex *e, xv *out) {
     p->i = e->end;
     if (!rc) rc = ixs_func_agg(p, e->part[0], e->flag, &a, out);
     if (!rc && e->t.code >= 0) out->t = e->t; /* the resolver's */
-    xv_free(&a);
+    ixs_xv_free(&a);
     return rc;
 }
 
@@ -135,7 +135,7 @@ static int emit_special(px *p, ixs_ex *e, xv *out) {
     if (!rc && e->op == EX_TRIM) rc = ixs_func_trim(p, e->sub, &v[0], e->c ? &v[2] : NULL, out);
     if (!rc && e->t.code >= 0) out->t = e->t; /* the resolver's */
     for (int i = 0; i < 3; i++)
-        xv_free(&v[i]);
+        ixs_xv_free(&v[i]);
     return rc || p->failed ? -1 : 0;
 }
 
@@ -149,7 +149,7 @@ static int emit_param(px *p, ixs_ex *e, xv *out) {
 }
 
 static int emit_lit(px *p, ixs_ex *e, xv *out) {
-    if (ixs_ex_xv_copy(e->lit, out)) return px_failc(p, -208, NULL);
+    if (ixs_ex_xv_copy(e->lit, out)) return ixs_px_failc(p, -208, NULL);
     for (int k = 0; k < e->neg; k++)
         if (ixs_ex_neg(p, out)) return -1;
     return 0;
@@ -173,7 +173,7 @@ static int emit_subq(px *p, ixs_ex *e, xv *out) {
     qres q;
     memset(&q, 0, sizeof q);
     if (ixs_sel_emit(p, e->qs, &q)) {
-        qres_free(&q);
+        ixs_qres_free(&q);
         return -1;
     }
     p->i = e->end;
@@ -183,8 +183,8 @@ static int emit_subq(px *p, ixs_ex *e, xv *out) {
         out->k = XK_PRED;
     } else {
         if (q.ncols != 1) {
-            qres_free(&q);
-            return px_fail(p);
+            ixs_qres_free(&q);
+            return ixs_px_fail(p);
         }
         /* more than one row is -284, as in Informix */
         sb_add(&out->s, "(SELECT CASE WHEN count(*) > 1 THEN ixd_raise(-284, '') ELSE min(_q1.");
@@ -193,7 +193,7 @@ static int emit_subq(px *p, ixs_ex *e, xv *out) {
         out->t = q.cols[0].t;
         out->lk = LB_EXPR;
     }
-    qres_free(&q);
+    ixs_qres_free(&q);
     return 0;
 }
 
@@ -264,7 +264,7 @@ static int emit_case(px *p, ixs_ex *e, xv *out) {
     if (!w || !r) {
         free(w);
         free(r);
-        return px_failc(p, -208, NULL);
+        return ixs_px_failc(p, -208, NULL);
     }
     for (int k = 0; k < nw; k++) {
         ixs_xv_init(&w[k]);
@@ -272,12 +272,12 @@ static int emit_case(px *p, ixs_ex *e, xv *out) {
     }
     ixs_xv_init(&r[nw]);
     if (!case_branches(p, e, &sel, w, r, nw)) rc = case_sql(p, e, &sel, w, r, nw, out);
-    xv_free(&sel);
+    ixs_xv_free(&sel);
     for (int k = 0; k < nw; k++) {
-        xv_free(&w[k]);
-        xv_free(&r[k]);
+        ixs_xv_free(&w[k]);
+        ixs_xv_free(&r[k]);
     }
-    xv_free(&r[nw]);
+    ixs_xv_free(&r[nw]);
     free(w);
     free(r);
     return rc;
@@ -322,8 +322,8 @@ static int emit_binary(px *p, ixs_ex *e, xv *out) {
         rc = ixs_ex_arith(p, &l, (char)e->sub, &r, e->t, out);
     out->agg = l.agg || r.agg;
     out->lk = LB_EXPR;
-    xv_free(&l);
-    xv_free(&r);
+    ixs_xv_free(&l);
+    ixs_xv_free(&r);
     return rc || p->failed ? -1 : 0;
 }
 
@@ -332,7 +332,7 @@ static int emit_logic(px *p, ixs_ex *e, xv *out) {
     xv r;
     ixs_xv_init(&r);
     if (ixs_ex_emit_node(p, e->a, out) || ixs_ex_emit_node(p, e->b, &r)) {
-        xv_free(&r);
+        ixs_xv_free(&r);
         return -1;
     }
     sb n = {0};
@@ -341,7 +341,7 @@ static int emit_logic(px *p, ixs_ex *e, xv *out) {
     out->agg |= r.agg;
     out->k = XK_PRED;
     out->t = e->t;
-    xv_free(&r);
+    ixs_xv_free(&r);
     return 0;
 }
 
@@ -358,7 +358,7 @@ static int emit_not(px *p, ixs_ex *e, xv *out) {
 
 int ixs_ex_emit_node(px *p, ixs_ex *e, xv *out) {
     if (p->failed) return -1;
-    if (px_stack_check(p, e->tok)) return -1;
+    if (ixs_px_stack_check(p, e->tok)) return -1;
     switch (e->op) {
     case EX_LIT: return emit_lit(p, e, out);
     case EX_PARAM: return emit_param(p, e, out);
@@ -409,7 +409,7 @@ int ixs_ex_emit_cond(px *p, ixs_ex *e, xv *out) {
         /* a bare value as a condition: BOOLEAN column, or constant */
         ixs_settle(p, out);
         p->i = e->end;
-        if (out->t.code != IX_T_BOOLEAN) return px_fail(p);
+        if (out->t.code != IX_T_BOOLEAN) return ixs_px_fail(p);
     }
     return p->failed ? -1 : 0;
 }

@@ -15,7 +15,7 @@ static ixs_ex *parse_add(px *p);
 ixs_ex *ixs_ex_node(px *p, int op, int at) {
     ixs_ex *e = calloc(1, sizeof *e);
     if (!e) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return NULL;
     }
     e->op = op;
@@ -26,7 +26,7 @@ ixs_ex *ixs_ex_node(px *p, int op, int at) {
         e->lit = malloc(sizeof *e->lit);
         if (!e->lit) {
             free(e);
-            px_failc(p, -208, NULL);
+            ixs_px_failc(p, -208, NULL);
             return NULL;
         }
         ixs_xv_init(e->lit);
@@ -52,7 +52,7 @@ int ixs_ex_kid_add(px *p, ixs_ex *e, ixs_ex *k) {
         ixs_ex **nk = realloc(e->kids, cap * sizeof *nk);
         if (!nk) {
             ixs_ex_free(k);
-            return px_failc(p, -208, NULL);
+            return ixs_px_failc(p, -208, NULL);
         }
         e->kids = nk;
     }
@@ -64,19 +64,19 @@ int ixs_ex_kid_add(px *p, ixs_ex *e, ixs_ex *k) {
 static int subq(px *p, ixs_ex *e) {
     e->qs = ixs_sel_parse(p);
     if (!e->qs) return -1;
-    return px_expect_op(p, ")");
+    return ixs_px_expect_op(p, ")");
 }
 
 /* DATETIME ( text ) qual | INTERVAL ( text ) qual (after the keyword) */
 static int typed_literal(px *p, int interval, xv *out) {
-    if (px_expect_op(p, "(")) return -1;
+    if (ixs_px_expect_op(p, "(")) return -1;
     int start = p->i, depth = 1;
     while (p->i < p->nt && p->t[p->i].k != T_EOF) {
-        if (px_op(p, p->i, "(")) depth++;
-        if (px_op(p, p->i, ")") && --depth == 0) break;
+        if (ixs_px_op(p, p->i, "(")) depth++;
+        if (ixs_px_op(p, p->i, ")") && --depth == 0) break;
         p->i++;
     }
-    if (!px_op(p, p->i, ")")) return px_fail(p);
+    if (!ixs_px_op(p, p->i, ")")) return ixs_px_fail(p);
     int a = p->t[start].pos, b = p->t[p->i].pos;
     p->i++;
     uint32_t q;
@@ -85,7 +85,7 @@ static int typed_literal(px *p, int interval, xv *out) {
     sval v;
     /* Informix writes interval literals with a leading sign and blanks */
     int rc = ixs_text_to_sval(t, p->sql + a, (size_t)(b - a), &v);
-    if (rc) return px_failc(p, rc, NULL);
+    if (rc) return ixs_px_failc(p, rc, NULL);
     sval_sql(&v, &out->s);
     sval_free(&v);
     out->t = t;
@@ -110,7 +110,7 @@ static int int_literal(xv *out, int len) {
 /* number = digits | digits "." digits [ ("e" | "E") ["+" | "-"] digits ] */
 static int prim_number(px *p, xv *out, tok *t) {
     out->lit = strndup(p->sql + t->pos, (size_t)t->len);
-    if (!out->lit) return px_failc(p, -208, NULL);
+    if (!out->lit) return ixs_px_failc(p, -208, NULL);
     out->litn = (size_t)t->len;
     out->lk = LB_CONST;
     p->i++;
@@ -121,7 +121,7 @@ static int prim_number(px *p, xv *out, tok *t) {
     sval v;
     int rc = ixs_text_to_sval(hasexp ? ixs_t(IX_T_FLOAT, 8) : ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff),
                               out->lit, out->litn, &v);
-    if (rc) return px_failc(p, rc, NULL);
+    if (rc) return ixs_px_failc(p, rc, NULL);
     sval_sql(&v, &out->s);
     sval_free(&v);
     return 0;
@@ -130,8 +130,8 @@ static int prim_number(px *p, xv *out, tok *t) {
 /* string = "'" chars "'" | '"' chars '"' */
 static int prim_string(px *p, xv *out) {
     sb b = {0};
-    px_tokstr(p, p->i, &b);
-    if (b.oom) return px_failc(p, -208, NULL);
+    ixs_px_tokstr(p, p->i, &b);
+    if (b.oom) return ixs_px_failc(p, -208, NULL);
     out->litn = b.n;
     out->lit = sb_take(&b);
     out->k = XK_STR;
@@ -145,12 +145,12 @@ static int prim_string(px *p, xv *out) {
 static ixs_ex *prim_current(px *p) {
     ixs_ex *e = ixs_ex_node(p, EX_CURRENT, p->i);
     if (!e) return NULL;
-    int sysd = px_kw(p, p->i, IXK_SYSDATE);
+    int sysd = ixs_px_kw(p, p->i, IXK_SYSDATE);
     p->i++;
     e->q = ixt_dt_qual(IXT_TU_YEAR, sysd ? IXT_TU_F(5) : IXT_TU_F(3));
     static const char *uk[] = {"year", "month", "day", "hour", "minute", "second", "fraction"};
     for (size_t k = 0; k < 7 && !sysd; k++)
-        if (px_kw_str(p, p->i, uk[k])) {
+        if (ixs_px_kw_str(p, p->i, uk[k])) {
             ixs_parse_qual(p, 0, &e->q);
             break;
         }
@@ -169,7 +169,7 @@ static ixs_ex *word(px *p, int op) {
  * word was one. */
 static ixs_ex *prim_value_word(px *p, int nextparen, int *isword) {
     *isword = 1;
-    if (px_kw(p, p->i, IXK_NULL)) {
+    if (ixs_px_kw(p, p->i, IXK_NULL)) {
         ixs_ex *e = ixs_ex_node(p, EX_LIT, p->i);
         if (!e) return NULL;
         p->i++;
@@ -178,8 +178,8 @@ static ixs_ex *prim_value_word(px *p, int nextparen, int *isword) {
         sb_add(&e->lit->s, "NULL");
         return done(p, e);
     }
-    if (px_kw(p, p->i, IXK_TODAY) && !nextparen) return word(p, EX_TODAY);
-    if ((px_kw(p, p->i, IXK_CURRENT) || px_kw(p, p->i, IXK_SYSDATE)) && !nextparen)
+    if (ixs_px_kw(p, p->i, IXK_TODAY) && !nextparen) return word(p, EX_TODAY);
+    if ((ixs_px_kw(p, p->i, IXK_CURRENT) || ixs_px_kw(p, p->i, IXK_SYSDATE)) && !nextparen)
         return prim_current(p);
     int which = ixs_func_niladic_at(p);
     if (which >= 0) {
@@ -187,7 +187,7 @@ static ixs_ex *prim_value_word(px *p, int nextparen, int *isword) {
         if (e) e->sub = which;
         return e;
     }
-    if (px_kw(p, p->i, IXK_USER) && !nextparen) return word(p, EX_USER);
+    if (ixs_px_kw(p, p->i, IXK_USER) && !nextparen) return word(p, EX_USER);
     *isword = 0;
     return NULL;
 }
@@ -199,24 +199,24 @@ static ixs_ex *parse_case(px *p) {
     ixs_ex *e = ixs_ex_node(p, EX_CASE, p->i);
     if (!e) return NULL;
     p->i++;
-    if (!px_kw(p, p->i, IXK_WHEN) && !(e->a = parse_or(p))) goto fail;
-    while (px_acc(p, IXK_WHEN)) {
+    if (!ixs_px_kw(p, p->i, IXK_WHEN) && !(e->a = parse_or(p))) goto fail;
+    while (ixs_px_acc(p, IXK_WHEN)) {
         if (e->nk >= 2 * IXS_EX_MAXWHEN) {
-            px_too_complex(p, "more than %d WHEN branches in a CASE", IXS_EX_MAXWHEN);
+            ixs_px_too_complex(p, "more than %d WHEN branches in a CASE", IXS_EX_MAXWHEN);
             goto fail;
         }
         if (ixs_ex_kid_add(p, e, e->a ? parse_add(p) : ixs_ex_parse(p, IXS_EX_COND))) goto fail;
-        if (px_expect(p, IXK_THEN) || ixs_ex_kid_add(p, e, parse_or(p))) goto fail;
+        if (ixs_px_expect(p, IXK_THEN) || ixs_ex_kid_add(p, e, parse_or(p))) goto fail;
     }
     if (!e->nk) {
-        px_fail(p);
+        ixs_px_fail(p);
         goto fail;
     }
-    if (px_acc(p, IXK_ELSE)) {
+    if (ixs_px_acc(p, IXK_ELSE)) {
         e->flag = 1;
         if (!(e->c = parse_or(p))) goto fail;
     }
-    if (px_expect(p, IXK_END)) goto fail;
+    if (ixs_px_expect(p, IXK_END)) goto fail;
     return done(p, e);
 fail:
     ixs_ex_free(e);
@@ -226,19 +226,19 @@ fail:
 /* DATETIME "(" ... ")" qual | INTERVAL "(" ... ")" qual | EXISTS "(" select ")"
  * (at the keyword, followed by "(") */
 static ixs_ex *prim_keyword_paren(px *p) {
-    if (px_kw(p, p->i, IXK_EXISTS)) {
+    if (ixs_px_kw(p, p->i, IXK_EXISTS)) {
         ixs_ex *e = ixs_ex_node(p, EX_EXISTS, p->i);
         if (!e) return NULL;
         p->i += 2;
-        if (!px_kw(p, p->i, IXK_SELECT))
-            px_fail(p);
+        if (!ixs_px_kw(p, p->i, IXK_SELECT))
+            ixs_px_fail(p);
         else
             subq(p, e);
         return done(p, e);
     }
     ixs_ex *e = ixs_ex_node(p, EX_LIT, p->i);
     if (!e) return NULL;
-    int iv = px_kw(p, p->i, IXK_INTERVAL);
+    int iv = ixs_px_kw(p, p->i, IXK_INTERVAL);
     p->i++;
     typed_literal(p, iv, e->lit);
     return done(p, e);
@@ -248,32 +248,32 @@ static ixs_ex *prim_keyword_paren(px *p) {
 static int cast_type(px *p, ixs_ex *e) {
     char named[IXS_NAME_MAX + 1];
     if (ixs_parse_type_named(p, &e->t, named)) return -1;
-    if (named[0] && !(e->tname = strdup(named))) return px_failc(p, -208, NULL);
+    if (named[0] && !(e->tname = strdup(named))) return ixs_px_failc(p, -208, NULL);
     return 0;
 }
 
 /* args := ")" | or { "," or } ")" (after "(") */
 static int call_args(px *p, ixs_ex *e) {
-    if (px_acc_op(p, ")")) return 0;
+    if (ixs_px_acc_op(p, ")")) return 0;
     do {
         if (e->sub == EXC_TS && e->nk >= IXS_TS_MAXARGS) /* no routine takes more */
-            return px_failc(p, IXS_E_TS_UNRESOLVED, "%s", e->part[0]);
-        if (e->nk >= IXS_FN_MAXARGS) return px_fail(p);
+            return ixs_px_failc(p, IXS_E_TS_UNRESOLVED, "%s", e->part[0]);
+        if (e->nk >= IXS_FN_MAXARGS) return ixs_px_fail(p);
         if (ixs_ex_kid_add(p, e, parse_or(p))) return -1;
-    } while (px_acc_op(p, ","));
-    return px_expect_op(p, ")");
+    } while (ixs_px_acc_op(p, ","));
+    return ixs_px_expect_op(p, ")");
 }
 
 /* agg := [DISTINCT | UNIQUE | ALL] or ")" | "*" ")" (COUNT) (after "(") */
 static int call_agg(px *p, ixs_ex *e) {
-    e->flag = px_acc(p, IXK_DISTINCT) || px_acc(p, IXK_UNIQUE);
-    if (!e->flag) px_acc(p, IXK_ALL);
-    if (!strcmp(e->part[0], "count") && px_acc_op(p, "*")) return px_expect_op(p, ")");
-    if (p->in_agg) return px_fail(p); /* an aggregate of an aggregate */
+    e->flag = ixs_px_acc(p, IXK_DISTINCT) || ixs_px_acc(p, IXK_UNIQUE);
+    if (!e->flag) ixs_px_acc(p, IXK_ALL);
+    if (!strcmp(e->part[0], "count") && ixs_px_acc_op(p, "*")) return ixs_px_expect_op(p, ")");
+    if (p->in_agg) return ixs_px_fail(p); /* an aggregate of an aggregate */
     p->in_agg = 1;
     e->a = parse_or(p);
     p->in_agg = 0;
-    return e->a ? px_expect_op(p, ")") : -1;
+    return e->a ? ixs_px_expect_op(p, ")") : -1;
 }
 
 /* cast := or AS type ")" | extend := or [ "," qualifier ] ")"
@@ -281,30 +281,30 @@ static int call_agg(px *p, ixs_ex *e) {
 static int call_special(px *p, ixs_ex *e) {
     if (!(e->a = parse_or(p))) return -1;
     if (e->op == EX_FCAST) {
-        if (px_expect(p, IXK_AS) || cast_type(p, e)) return -1;
+        if (ixs_px_expect(p, IXK_AS) || cast_type(p, e)) return -1;
     } else if (e->op == EX_EXTEND) {
-        e->flag = px_acc_op(p, ",");
+        e->flag = ixs_px_acc_op(p, ",");
         if (e->flag && ixs_parse_qual(p, 0, &e->q)) return -1;
     } else {
-        if (px_expect(p, IXK_FROM) || !(e->b = parse_add(p))) return -1;
-        if (px_acc(p, IXK_FOR) && !(e->c = parse_add(p))) return -1;
+        if (ixs_px_expect(p, IXK_FROM) || !(e->b = parse_add(p))) return -1;
+        if (ixs_px_acc(p, IXK_FOR) && !(e->c = parse_add(p))) return -1;
     }
-    return px_expect_op(p, ")");
+    return ixs_px_expect_op(p, ")");
 }
 
 /* trim := [ LEADING | TRAILING | BOTH ] [ [ or ] FROM ] or ")" (after "(") */
 static int call_trim(px *p, ixs_ex *e) {
-    e->sub = px_acc(p, IXK_LEADING) ? 1 : px_acc(p, IXK_TRAILING) ? 2 : 0;
-    if (!e->sub) px_acc(p, IXK_BOTH);
-    if (!px_acc(p, IXK_FROM)) {
+    e->sub = ixs_px_acc(p, IXK_LEADING) ? 1 : ixs_px_acc(p, IXK_TRAILING) ? 2 : 0;
+    if (!e->sub) ixs_px_acc(p, IXK_BOTH);
+    if (!ixs_px_acc(p, IXK_FROM)) {
         if (!(e->a = parse_or(p))) return -1;
-        if (px_acc(p, IXK_FROM)) {
+        if (ixs_px_acc(p, IXK_FROM)) {
             e->c = e->a;
             e->a = NULL;
         }
     }
     if (!e->a && !(e->a = parse_or(p))) return -1;
-    return px_expect_op(p, ")");
+    return ixs_px_expect_op(p, ")");
 }
 
 /* call := name "(" ( args | agg | cast | extend | substring | trim ) (at the
@@ -312,7 +312,7 @@ static int call_trim(px *p, ixs_ex *e) {
 ixs_ex *ixs_ex_parse_call(px *p) {
     char fn[IXS_NAME_MAX + 1];
     int at = p->i;
-    if (px_ident(p, fn, sizeof fn)) return NULL;
+    if (ixs_px_ident(p, fn, sizeof fn)) return NULL;
     int kind = ixs_func_kind(fn);
     static const int ops[] = {[IXS_FN_EMIT] = EX_CALL,
                               [IXS_FN_ROUTINE] = EX_CALL,
@@ -326,7 +326,7 @@ ixs_ex *ixs_ex_parse_call(px *p) {
     if (!e) return NULL;
     e->part = malloc(sizeof *e->part);
     if (!e->part) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return done(p, e);
     }
     snprintf(e->part[0], sizeof e->part[0], "%s", fn);
@@ -351,12 +351,12 @@ static ixs_ex *row_literal(px *p) {
     p->i += 2;
     do {
         if (e->nk >= IXS_ROW_MAX_FIELDS) {
-            px_fail(p);
+            ixs_px_fail(p);
             break;
         }
         if (ixs_ex_kid_add(p, e, parse_or(p))) break;
-    } while (px_acc_op(p, ","));
-    if (!p->failed) px_expect_op(p, ")");
+    } while (ixs_px_acc_op(p, ","));
+    if (!p->failed) ixs_px_expect_op(p, ")");
     return done(p, e);
 }
 
@@ -367,12 +367,12 @@ static ixs_ex *prim_word(px *p, int nextparen, int *isword) {
     ixs_ex *e = prim_value_word(p, nextparen, isword);
     if (*isword) return e;
     *isword = 1;
-    if ((px_kw(p, p->i, IXK_DATETIME) || px_kw(p, p->i, IXK_INTERVAL) ||
-         px_kw(p, p->i, IXK_EXISTS)) &&
+    if ((ixs_px_kw(p, p->i, IXK_DATETIME) || ixs_px_kw(p, p->i, IXK_INTERVAL) ||
+         ixs_px_kw(p, p->i, IXK_EXISTS)) &&
         nextparen)
         return prim_keyword_paren(p);
-    if (px_kw(p, p->i, IXK_CASE)) return parse_case(p);
-    if (nextparen && px_kw(p, p->i, IXK_ROW)) return row_literal(p);
+    if (ixs_px_kw(p, p->i, IXK_CASE)) return parse_case(p);
+    if (nextparen && ixs_px_kw(p, p->i, IXK_ROW)) return row_literal(p);
     if (nextparen && ixs_window_at(p)) return ixs_window_parse(p);
     if (nextparen) return ixs_ex_parse_call(p);
     *isword = 0;
@@ -387,13 +387,13 @@ static ixs_ex *prim_column(px *p) {
     if (!e) return NULL;
     e->part = malloc(EX_NPART * sizeof *e->part);
     if (!e->part) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return done(p, e);
     }
     do {
-        if (px_ident(p, e->part[e->npart], sizeof e->part[0])) break;
+        if (ixs_px_ident(p, e->part[e->npart], sizeof e->part[0])) break;
         e->npart++;
-    } while (e->npart < EX_NPART && px_acc_op(p, "."));
+    } while (e->npart < EX_NPART && ixs_px_acc_op(p, "."));
     return done(p, e);
 }
 
@@ -402,10 +402,10 @@ static ixs_ex *prim_paren(px *p) {
     ixs_ex *e = ixs_ex_node(p, EX_PAREN, p->i);
     if (!e) return NULL;
     p->i++;
-    if (px_kw(p, p->i, IXK_SELECT)) {
+    if (ixs_px_kw(p, p->i, IXK_SELECT)) {
         e->op = EX_SUBQ;
         subq(p, e);
-    } else if ((e->a = parse_or(p)) && !px_expect_op(p, ")") && e->a->op == EX_PAREN) {
+    } else if ((e->a = parse_or(p)) && !ixs_px_expect_op(p, ")") && e->a->op == EX_PAREN) {
         ixs_ex *in = e->a; /* ((x)) is (x) */
         e->a = in->a;
         in->a = NULL;
@@ -433,7 +433,7 @@ static int lit_string(px *p, xv *out, tok *t) {
  *         | name "(" args ")" | column */
 static ixs_ex *primary(px *p) {
     if (p->i >= p->nt || p->t[p->i].k == T_EOF) {
-        px_fail(p);
+        ixs_px_fail(p);
         return NULL;
     }
     tok *t = &p->t[p->i];
@@ -451,25 +451,25 @@ static ixs_ex *primary(px *p) {
         p->i++;
         return done(p, e);
     }
-    if (px_op(p, p->i, "(")) return prim_paren(p);
+    if (ixs_px_op(p, p->i, "(")) return prim_paren(p);
     if (t->k != T_ID) {
-        px_fail(p);
+        ixs_px_fail(p);
         return NULL;
     }
-    if (px_op(p, p->i + 1, "{")) { /* a collection literal */
+    if (ixs_px_op(p, p->i + 1, "{")) { /* a collection literal */
         ixs_ex *e = ixs_ex_node(p, EX_LIT, p->i);
         if (e) ixs_coll_literal(p, e->lit);
         return done(p, e);
     }
-    int nextparen = px_op(p, p->i + 1, "(");
-    int nextdot = px_op(p, p->i + 1, ".");
+    int nextparen = ixs_px_op(p, p->i + 1, "(");
+    int nextdot = ixs_px_op(p, p->i + 1, ".");
     if (!nextdot) {
         int isword;
         ixs_ex *e = prim_word(p, nextparen, &isword);
         if (isword) return e;
     }
-    if (!nextdot && px_is_clause_kw(p, p->i)) { /* -201, not -217 */
-        px_fail(p);
+    if (!nextdot && ixs_px_is_clause_kw(p, p->i)) { /* -201, not -217 */
+        ixs_px_fail(p);
         return NULL;
     }
     return prim_column(p);
@@ -490,18 +490,18 @@ static ixs_ex *post(px *p, int op, ixs_ex *a) {
  * e itself when there is none, NULL on error. */
 static ixs_ex *post1(px *p, ixs_ex *e, int *more) {
     *more = 1;
-    if (px_acc_op(p, "::")) {
+    if (ixs_px_acc_op(p, "::")) {
         e = post(p, EX_CAST, e);
         if (e) cast_type(p, e);
-    } else if (px_acc_op(p, "[")) {
+    } else if (ixs_px_acc_op(p, "[")) {
         e = post(p, EX_SUBSTR, e);
-        if (e && !px_int(p, &e->n1)) {
+        if (e && !ixs_px_int(p, &e->n1)) {
             e->n2 = e->n1;
-            if (!(px_acc_op(p, ",") && px_int(p, &e->n2)) && !px_expect_op(p, "]") &&
+            if (!(ixs_px_acc_op(p, ",") && ixs_px_int(p, &e->n2)) && !ixs_px_expect_op(p, "]") &&
                 (e->n1 < 1 || e->n2 < e->n1 || e->n2 > 32767))
-                px_fail(p);
+                ixs_px_fail(p);
         }
-    } else if (px_acc(p, IXK_UNITS)) {
+    } else if (ixs_px_acc(p, IXK_UNITS)) {
         int n, u;
         e = post(p, EX_UNITS, e);
         if (e && !ixs_parse_unit(p, &u, &n, 1)) e->n1 = u;
@@ -522,10 +522,10 @@ static ixs_ex *postfix(px *p) {
 /* unary := { "+" | "-" } postfix (a minus on a number literal is folded
  * into it) */
 static ixs_ex *unary(px *p) {
-    if (px_deeper(p)) return NULL;
+    if (ixs_px_deeper(p)) return NULL;
     ixs_ex *e;
-    if (px_op(p, p->i, "-") || px_op(p, p->i, "+")) {
-        int neg = px_op(p, p->i, "-"), at = p->i;
+    if (ixs_px_op(p, p->i, "-") || ixs_px_op(p, p->i, "+")) {
+        int neg = ixs_px_op(p, p->i, "-"), at = p->i;
         p->i++;
         e = unary(p);
         if (e && neg) {
@@ -558,7 +558,7 @@ static ixs_ex *chain_end(px *p, ixs_chain *c, int kind) {
 static ixs_ex *parse_mul(px *p) {
     ixs_chain c = {0};
     int rc = ixs_chain_add(p, &c, unary(p), '*');
-    while (!rc && (px_op(p, p->i, "*") || px_op(p, p->i, "/"))) {
+    while (!rc && (ixs_px_op(p, p->i, "*") || ixs_px_op(p, p->i, "/"))) {
         char op = p->sql[p->t[p->i].pos];
         p->i++;
         rc = ixs_chain_add(p, &c, unary(p), op);
@@ -568,10 +568,11 @@ static ixs_ex *parse_mul(px *p) {
 
 /* add := mul { ( "+" | "-" | "||" ) mul } */
 static ixs_ex *parse_add(px *p) {
-    if (px_deeper(p)) return NULL;
+    if (ixs_px_deeper(p)) return NULL;
     ixs_chain c = {0};
     int rc = ixs_chain_add(p, &c, parse_mul(p), '+');
-    while (!rc && (px_op(p, p->i, "+") || px_op(p, p->i, "-") || px_op(p, p->i, "||"))) {
+    while (!rc &&
+           (ixs_px_op(p, p->i, "+") || ixs_px_op(p, p->i, "-") || ixs_px_op(p, p->i, "||"))) {
         char op = p->sql[p->t[p->i].pos];
         p->i++;
         rc = ixs_chain_add(p, &c, parse_mul(p), op);
@@ -583,23 +584,23 @@ static ixs_ex *parse_add(px *p) {
 
 /* The comparison operator at the current token (= == != <> < > <= >=), or NULL. */
 static const char *cmp_op(px *p) {
-    if (px_op(p, p->i, "=") || px_op(p, p->i, "==")) return "=";
-    if (px_op(p, p->i, "!=") || px_op(p, p->i, "<>")) return "<>";
-    if (px_op(p, p->i, "<")) return "<";
-    if (px_op(p, p->i, ">")) return ">";
-    if (px_op(p, p->i, "<=")) return "<=";
-    if (px_op(p, p->i, ">=")) return ">=";
+    if (ixs_px_op(p, p->i, "=") || ixs_px_op(p, p->i, "==")) return "=";
+    if (ixs_px_op(p, p->i, "!=") || ixs_px_op(p, p->i, "<>")) return "<>";
+    if (ixs_px_op(p, p->i, "<")) return "<";
+    if (ixs_px_op(p, p->i, ">")) return ">";
+    if (ixs_px_op(p, p->i, "<=")) return "<=";
+    if (ixs_px_op(p, p->i, ">=")) return ">=";
     return NULL;
 }
 
 /* x op [ ANY | SOME | ALL ] ( add | "(" select ")" ) (after op) */
 static int pred_cmp(px *p, ixs_ex *e, const char *op) {
     snprintf(e->cmp, sizeof e->cmp, "%s", op);
-    int any = px_acc(p, IXK_ANY) || px_acc(p, IXK_SOME);
-    if (any || px_acc(p, IXK_ALL)) {
+    int any = ixs_px_acc(p, IXK_ANY) || ixs_px_acc(p, IXK_SOME);
+    if (any || ixs_px_acc(p, IXK_ALL)) {
         e->op = EX_QUANT;
         e->flag = any;
-        if (px_expect_op(p, "(") || !px_kw(p, p->i, IXK_SELECT)) return px_fail(p);
+        if (ixs_px_expect_op(p, "(") || !ixs_px_kw(p, p->i, IXK_SELECT)) return ixs_px_fail(p);
         return subq(p, e);
     }
     e->op = EX_CMP;
@@ -609,23 +610,23 @@ static int pred_cmp(px *p, ixs_ex *e, const char *op) {
 /* x [NOT] IN "(" ( select | add { "," add } ) ")" | x [NOT] IN add (a
  * collection) (after IN) */
 static int pred_in(px *p, ixs_ex *e) {
-    if (!px_op(p, p->i, "(")) {
+    if (!ixs_px_op(p, p->i, "(")) {
         e->op = EX_IN_COLL;
         return (e->b = parse_add(p)) ? 0 : -1;
     }
     p->i++;
-    if (px_kw(p, p->i, IXK_SELECT)) {
+    if (ixs_px_kw(p, p->i, IXK_SELECT)) {
         e->op = EX_IN_SUB;
         return subq(p, e);
     }
     e->op = EX_IN_LIST;
     do {
         if (e->nk >= IXS_MAX_TERMS) {
-            return px_too_complex(p, "more than %d items in an IN list", IXS_MAX_TERMS);
+            return ixs_px_too_complex(p, "more than %d items in an IN list", IXS_MAX_TERMS);
         }
         if (ixs_ex_kid_add(p, e, parse_add(p))) return -1;
-    } while (px_acc_op(p, ","));
-    return px_expect_op(p, ")");
+    } while (ixs_px_acc_op(p, ","));
+    return ixs_px_expect_op(p, ")");
 }
 
 /* The predicate after its first operand (e->a, NOT read into e->neg). */
@@ -635,23 +636,23 @@ static int pred_rest(px *p, ixs_ex *e) {
         p->i++;
         return pred_cmp(p, e, op);
     }
-    if (px_acc(p, IXK_BETWEEN)) {
+    if (ixs_px_acc(p, IXK_BETWEEN)) {
         e->op = EX_BETWEEN;
-        if (!(e->b = parse_add(p)) || px_expect(p, IXK_AND)) return -1;
+        if (!(e->b = parse_add(p)) || ixs_px_expect(p, IXK_AND)) return -1;
         return (e->c = parse_add(p)) ? 0 : -1;
     }
-    if (px_acc(p, IXK_IN)) return pred_in(p, e);
-    if (px_acc(p, IXK_LIKE) || px_acc(p, IXK_MATCHES)) {
+    if (ixs_px_acc(p, IXK_IN)) return pred_in(p, e);
+    if (ixs_px_acc(p, IXK_LIKE) || ixs_px_acc(p, IXK_MATCHES)) {
         e->op = EX_LIKE;
-        e->flag = px_kw(p, p->i - 1, IXK_MATCHES);
+        e->flag = ixs_px_kw(p, p->i - 1, IXK_MATCHES);
         if (!(e->b = parse_add(p))) return -1;
-        if (px_acc(p, IXK_ESCAPE) && !(e->c = parse_add(p))) return -1;
+        if (ixs_px_acc(p, IXK_ESCAPE) && !(e->c = parse_add(p))) return -1;
         return 0;
     }
     e->op = EX_IS_NULL; /* at IS */
     p->i++;
-    e->neg = px_acc(p, IXK_NOT);
-    return px_expect(p, IXK_NULL);
+    e->neg = ixs_px_acc(p, IXK_NOT);
+    return ixs_px_expect(p, IXK_NULL);
 }
 
 /* pred = add [ cmp_op [ANY | SOME | ALL] ( add | "(" select ")" )
@@ -663,10 +664,10 @@ static int pred_rest(px *p, ixs_ex *e) {
 static ixs_ex *pred(px *p) {
     ixs_ex *a = parse_add(p);
     if (!a) return NULL;
-    int save = p->i, neg = px_acc(p, IXK_NOT);
-    int is_pred = (!neg && cmp_op(p)) || px_kw(p, p->i, IXK_BETWEEN) || px_kw(p, p->i, IXK_IN) ||
-                  px_kw(p, p->i, IXK_LIKE) || px_kw(p, p->i, IXK_MATCHES) ||
-                  (!neg && px_kw(p, p->i, IXK_IS));
+    int save = p->i, neg = ixs_px_acc(p, IXK_NOT);
+    int is_pred = (!neg && cmp_op(p)) || ixs_px_kw(p, p->i, IXK_BETWEEN) ||
+                  ixs_px_kw(p, p->i, IXK_IN) || ixs_px_kw(p, p->i, IXK_LIKE) ||
+                  ixs_px_kw(p, p->i, IXK_MATCHES) || (!neg && ixs_px_kw(p, p->i, IXK_IS));
     if (!is_pred) {
         p->i = save;
         return a;
@@ -680,9 +681,9 @@ static ixs_ex *pred(px *p) {
 
 /* not := { NOT } pred */
 static ixs_ex *parse_not(px *p) {
-    if (px_deeper(p)) return NULL;
+    if (ixs_px_deeper(p)) return NULL;
     ixs_ex *e;
-    if (px_kw(p, p->i, IXK_NOT)) {
+    if (ixs_px_kw(p, p->i, IXK_NOT)) {
         int at = p->i++;
         e = parse_not(p);
         if (e) e = done(p, post(p, EX_NOT, e));
@@ -698,17 +699,17 @@ static ixs_ex *parse_not(px *p) {
 static ixs_ex *parse_and(px *p) {
     ixs_chain c = {0};
     int rc = ixs_chain_add(p, &c, parse_not(p), 0);
-    while (!rc && px_acc(p, IXK_AND))
+    while (!rc && ixs_px_acc(p, IXK_AND))
         rc = ixs_chain_add(p, &c, parse_not(p), 0);
     return chain_end(p, &c, EX_AND);
 }
 
 /* or := and { OR and } */
 static ixs_ex *parse_or(px *p) {
-    if (px_deeper(p)) return NULL;
+    if (ixs_px_deeper(p)) return NULL;
     ixs_chain c = {0};
     int rc = ixs_chain_add(p, &c, parse_and(p), 0);
-    while (!rc && px_acc(p, IXK_OR))
+    while (!rc && ixs_px_acc(p, IXK_OR))
         rc = ixs_chain_add(p, &c, parse_and(p), 0);
     ixs_ex *e = chain_end(p, &c, EX_OR);
     if (e) p->depth--;
@@ -737,8 +738,8 @@ void ixs_ex_free(ixs_ex *e) {
     free(e->kids);
     free(e->part);
     free(e->tname);
-    if (e->lit) xv_free(e->lit);
-    if (e->rx) xv_free(e->rx);
+    if (e->lit) ixs_xv_free(e->lit);
+    if (e->rx) ixs_xv_free(e->rx);
     free(e->lit);
     free(e->rx);
     if (e->qs) ixs_sel_free(e->qs);

@@ -33,14 +33,14 @@ static int pred_quant(px *p, ixs_ex *e, xv *out, const qres *q, sb *s) {
     else
         sb_printf(s, "NOT EXISTS (SELECT 1 FROM (%s) AS _q WHERE NOT (%s %s %s))", q->sql.p,
                   xs(out), e->cmp, xs(&c));
-    xv_free(&c);
+    ixs_xv_free(&c);
     return 0;
 }
 
 /* x [NOT] IN ( select ) */
 static int pred_in_sub(px *p, ixs_ex *e, xv *out, const qres *q, sb *s) {
     ixs_settle(p, out);
-    if (q->ncols != 1) return px_fail(p);
+    if (q->ncols != 1) return ixs_px_fail(p);
     xv c;
     sub_col(q, &c);
     if (out->k == XK_PARAM || ixs_ex_is_lit(out)) ixs_to_type(p, out, c.t);
@@ -51,7 +51,7 @@ static int pred_in_sub(px *p, ixs_ex *e, xv *out, const qres *q, sb *s) {
         sb_printf(s, "(%s %sIN (%s))", xs(out), neg, q->sql.p);
     else
         sb_printf(s, "(%s %sIN (SELECT %s FROM (%s) AS _q))", xs(out), neg, xs(&c), q->sql.p);
-    xv_free(&c);
+    ixs_xv_free(&c);
     return 0;
 }
 
@@ -62,7 +62,7 @@ static int pred_sub(px *p, ixs_ex *e, xv *out, sb *s) {
     int rc = ixs_sel_emit(p, e->qs, &q);
     p->i = e->end;
     if (!rc) rc = e->op == EX_QUANT ? pred_quant(p, e, out, &q, s) : pred_in_sub(p, e, out, &q, s);
-    qres_free(&q);
+    ixs_qres_free(&q);
     return rc || p->failed ? -1 : 0;
 }
 
@@ -74,7 +74,7 @@ static int pred_in_list(px *p, ixs_ex *e, xv *out, sb *s) {
         xv v;
         ixs_xv_init(&v);
         if (ixs_ex_emit_node(p, e->kids[k], &v)) {
-            xv_free(&v);
+            ixs_xv_free(&v);
             sb_free(&body);
             return -1;
         }
@@ -82,7 +82,7 @@ static int pred_in_list(px *p, ixs_ex *e, xv *out, sb *s) {
         ixs_cmp_coerce(p, out, &v);
         if (k) sb_addc(&body, ',');
         sb_add(&body, xs(&v));
-        xv_free(&v);
+        ixs_xv_free(&v);
     }
     ixs_blanks_collate(out);
     sb_printf(s, "(%s %sIN (%s))", xs(out), e->neg ? "NOT " : "", body.p ? body.p : "");
@@ -95,7 +95,7 @@ static int pred_between(px *p, ixs_ex *e, xv *out, xv *r, sb *s) {
     xv hi;
     ixs_xv_init(&hi);
     if (ixs_ex_emit_node(p, e->b, r) || ixs_ex_emit_node(p, e->c, &hi)) {
-        xv_free(&hi);
+        ixs_xv_free(&hi);
         return -1;
     }
     ixs_settle(p, out);
@@ -107,7 +107,7 @@ static int pred_between(px *p, ixs_ex *e, xv *out, xv *r, sb *s) {
     ixs_cmp_coerce(p, out, &hi);
     ixs_blanks_collate(out);
     sb_printf(s, "(%s %sBETWEEN %s AND %s)", xs(out), e->neg ? "NOT " : "", xs(r), xs(&hi));
-    xv_free(&hi);
+    ixs_xv_free(&hi);
     return 0;
 }
 
@@ -119,7 +119,7 @@ static int pred_like(px *p, ixs_ex *e, xv *out, xv *r, sb *s) {
     xv esc;
     ixs_xv_init(&esc);
     if (e->c && ixs_ex_emit_node(p, e->c, &esc)) {
-        xv_free(&esc);
+        ixs_xv_free(&esc);
         return -1;
     }
     const char *neg = e->neg ? "NOT " : "";
@@ -127,7 +127,7 @@ static int pred_like(px *p, ixs_ex *e, xv *out, xv *r, sb *s) {
         sb_printf(s, "(%sixd_matches(%s,%s))", neg, xs(out), xs(r));
     else
         sb_printf(s, "(%s %sLIKE %s ESCAPE %s)", xs(out), neg, xs(r), e->c ? xs(&esc) : "'\\'");
-    xv_free(&esc);
+    ixs_xv_free(&esc);
     return 0;
 }
 
@@ -159,13 +159,13 @@ int ixs_ex_emit_pred(px *p, ixs_ex *e, xv *out) {
     int rc = pred_sql(p, e, out, &r, &s);
     if (rc || p->failed) {
         sb_free(&s);
-        xv_free(&r);
+        ixs_xv_free(&r);
         return -1;
     }
     /* out becomes the predicate */
     int agg = out->agg || r.agg;
-    xv_free(out);
-    xv_free(&r);
+    ixs_xv_free(out);
+    ixs_xv_free(&r);
     out->s = s;
     out->t = e->t; /* BOOLEAN (the resolver's) */
     out->k = XK_PRED;

@@ -66,12 +66,12 @@ static int find_col(px *p, ixs_ex *e, const char *q, const char *name) {
             }
             if (q && nhit) break;
         }
-        if (nhit > 1 && hit_c != -2) return px_failc(p, -324, "%s", name);
+        if (nhit > 1 && hit_c != -2) return ixs_px_failc(p, -324, "%s", name);
         if (nhit) return bind(p, e, sc, hit_t, hit_c);
-        if (q && qual_found) return px_failc(p, -217, "%s", name);
+        if (q && qual_found) return ixs_px_failc(p, -217, "%s", name);
     }
-    if (q) return px_failc(p, -217, "%s.%s", q, name);
-    return px_failc(p, -217, "%s", name);
+    if (q) return ixs_px_failc(p, -217, "%s.%s", q, name);
+    return ixs_px_failc(p, -217, "%s", name);
 }
 
 /* name.NEXTVAL / name.CURRVAL of a sequence (ixs_seq.c), its value and
@@ -79,7 +79,7 @@ static int find_col(px *p, ixs_ex *e, const char *q, const char *name) {
 static int seq_ref(px *p, ixs_ex *e, const char *name, const char *what) {
     int next = !strcmp(what, "nextval");
     if (!next && strcmp(what, "currval")) return 0;
-    if (!e->rx && !(e->rx = malloc(sizeof *e->rx))) return px_failc(p, -208, NULL);
+    if (!e->rx && !(e->rx = malloc(sizeof *e->rx))) return ixs_px_failc(p, -208, NULL);
     ixs_xv_init(e->rx);
     int rc = ixs_seq_ref(p, name, next, e->rx);
     if (rc > 0) {
@@ -300,7 +300,7 @@ static void type_node(ixs_ex *e) {
 
 int ixs_ex_resolve(px *p, ixs_ex *e) {
     if (!e || p->failed) return p->failed ? -1 : 0;
-    if (px_stack_check(p, e->tok)) return -1;
+    if (ixs_px_stack_check(p, e->tok)) return -1;
     if (e->op == EX_COL) return resolve_name(p, e);
     if (e->op == EX_CALL && e->sub == EXC_TS) return ixs_ts_call_resolve(p, e);
     if (ixs_ex_resolve(p, e->a) || ixs_ex_resolve(p, e->b) || ixs_ex_resolve(p, e->c)) return -1;

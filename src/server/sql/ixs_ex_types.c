@@ -134,12 +134,12 @@ static void lit_to_type(px *p, xv *v, ityp t) {
     else
         rc = ixs_text_to_sval(t, lit, v->litn, &sv);
     if (rc && lob) {
-        px_failc(p, rc, "a string to %s (an LO handle is %d hex digits)",
-                 t.code == IX_T_CLOB ? "CLOB" : "BLOB", IXS_LO_HEX_LEN);
+        ixs_px_failc(p, rc, "a string to %s (an LO handle is %d hex digits)",
+                     t.code == IX_T_CLOB ? "CLOB" : "BLOB", IXS_LO_HEX_LEN);
         return;
     }
     if (rc) {
-        px_failc(p, rc, NULL);
+        ixs_px_failc(p, rc, NULL);
         return;
     }
     sb n = {0};

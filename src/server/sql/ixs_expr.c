@@ -10,7 +10,7 @@
 #include "server/sql/ixs_objs.h"
 #include "server/sql/ixs_ex_tree.h"
 
-void xv_free(xv *v) {
+void ixs_xv_free(xv *v) {
     sb_free(&v->s);
     free(v->lit);
     memset(v, 0, sizeof *v);
@@ -26,22 +26,22 @@ int ixs_parse_unit(px *p, int *u, int *n, int as_end) {
                  {"hour", IXT_TU_HOUR},        {"minute", IXT_TU_MINUTE}, {"second", IXT_TU_SECOND},
                  {"fraction", IXT_TU_FRACTION}};
     for (size_t k = 0; k < sizeof units / sizeof units[0]; k++)
-        if (px_acc_str(p, units[k].kw)) {
+        if (ixs_px_acc_str(p, units[k].kw)) {
             *u = units[k].u;
             *n = -1;
-            if (px_acc_op(p, "(")) {
+            if (ixs_px_acc_op(p, "(")) {
                 int64_t v;
-                if (px_int(p, &v) || px_expect_op(p, ")")) return -1;
-                if (v < 1 || v > 9) return px_fail(p);
+                if (ixs_px_int(p, &v) || ixs_px_expect_op(p, ")")) return -1;
+                if (v < 1 || v > 9) return ixs_px_fail(p);
                 *n = (int)v;
             }
-            if (as_end && *u != IXT_TU_FRACTION && *n >= 0) return px_fail(p);
+            if (as_end && *u != IXT_TU_FRACTION && *n >= 0) return ixs_px_fail(p);
             if (*u == IXT_TU_FRACTION && as_end) {
                 *u = IXT_TU_F(*n < 0 ? 3 : (*n > 5 ? 5 : *n));
             }
             return 0;
         }
-    return px_fail(p);
+    return ixs_px_fail(p);
 }
 
 /* qualifier := unit [ TO unit ] (a DATETIME or, with interval, an INTERVAL qualifier) */
@@ -49,7 +49,7 @@ int ixs_parse_qual(px *p, int interval, uint32_t *q) {
     int s, sn, e, en;
     int at = p->i;
     if (ixs_parse_unit(p, &s, &sn, 0)) return -1;
-    if (px_acc(p, IXK_TO)) {
+    if (ixs_px_acc(p, IXK_TO)) {
         if (ixs_parse_unit(p, &e, &en, 1)) return -1;
     } else {
         e = s == IXT_TU_FRACTION ? IXT_TU_F(sn < 0 ? 3 : sn) : s;
@@ -65,17 +65,17 @@ int ixs_parse_qual(px *p, int interval, uint32_t *q) {
     }
     if (!*q) {
         p->i = at;
-        return px_fail(p);
+        return ixs_px_fail(p);
     }
     return 0;
 }
 
 /* [ "(" int [ "," int ] ")" ] : the optional length (a) and second number (b) of a type */
 static int type_args(px *p, int64_t *a, int64_t *b) {
-    if (px_acc_op(p, "(")) {
-        if (px_int(p, a)) return -1;
-        if (px_acc_op(p, ",") && px_int(p, b)) return -1;
-        if (px_expect_op(p, ")")) return -1;
+    if (ixs_px_acc_op(p, "(")) {
+        if (ixs_px_int(p, a)) return -1;
+        if (ixs_px_acc_op(p, ",") && ixs_px_int(p, b)) return -1;
+        if (ixs_px_expect_op(p, ")")) return -1;
     }
     return 0;
 }
@@ -87,28 +87,28 @@ static int type_char(px *p, const char *nm, ityp *t, uint32_t *collen) {
     int vary = !strcmp(nm, "varchar") || !strcmp(nm, "nvarchar");
     if (!strcmp(nm, "char") || !strcmp(nm, "character") || !strcmp(nm, "nchar")) {
         int n = !strcmp(nm, "nchar");
-        if (!n && px_acc(p, IXK_VARYING)) {
+        if (!n && ixs_px_acc(p, IXK_VARYING)) {
             if (type_args(p, &a, &b)) return -1;
-            if (a < 1 || a > 255 || b > a) return px_fail(p);
+            if (a < 1 || a > 255 || b > a) return ixs_px_fail(p);
             *t = ixs_t(IX_T_VARCHAR, (uint32_t)a);
             *collen = (uint32_t)a | (uint32_t)(b > 0 ? b : 0) << 8;
             return 0;
         }
         if (type_args(p, &a, &b)) return -1;
         if (a < 0) a = 1;
-        if (a < 1 || a > 32767 || b >= 0) return px_fail(p);
+        if (a < 1 || a > 32767 || b >= 0) return ixs_px_fail(p);
         *t = ixs_t(n ? IX_T_NCHAR : IX_T_CHAR, (uint32_t)a);
     } else if (vary) {
         if (type_args(p, &a, &b)) return -1;
         if (a < 0) a = 1;
-        if (a < 1 || a > 255 || b > a) return px_fail(p);
+        if (a < 1 || a > 255 || b > a) return ixs_px_fail(p);
         *t = ixs_t(nm[0] == 'n' ? IX_T_NVARCHAR : IX_T_VARCHAR, (uint32_t)a);
         *collen = (uint32_t)a | (uint32_t)(b > 0 ? b : 0) << 8;
         return 0;
     } else if (!strcmp(nm, "lvarchar")) {
         if (type_args(p, &a, &b)) return -1;
         if (a < 0) a = 2048;
-        if (a < 1 || a > 32739 || b >= 0) return px_fail(p);
+        if (a < 1 || a > 32739 || b >= 0) return ixs_px_fail(p);
         *t = ixs_t(IX_T_LVARCHAR, (uint32_t)a);
     } else
         return 1;
@@ -120,10 +120,10 @@ static int type_char(px *p, const char *nm, ityp *t, uint32_t *collen) {
 static int type_serial(px *p, const char *nm, ityp *t, int *serial, int64_t *serial_start) {
     int64_t a = -1, b = -1;
     if (type_args(p, &a, &b)) return -1;
-    if (b >= 0) return px_fail(p);
+    if (b >= 0) return ixs_px_fail(p);
     *serial = nm[6] == '8' ? 2 : nm[0] == 'b' ? 3 : 1;
     if (a > 0) *serial_start = a;
-    if (a == 0 || a < -1) return px_fail(p);
+    if (a == 0 || a < -1) return ixs_px_fail(p);
     *t = *serial == 1   ? ixs_t(IX_T_SERIAL, 4)
          : *serial == 2 ? ixs_t(IX_T_SERIAL8, 10)
                         : ixs_t(IX_T_BIGSERIAL, 8);
@@ -136,11 +136,11 @@ static int type_decimal(px *p, const char *nm, ityp *t) {
     if (type_args(p, &a, &b)) return -1;
     int money = nm[0] == 'm';
     if (a < 0) a = 16;
-    if (a < 1 || a > 32) return px_fail(p);
+    if (a < 1 || a > 32) return ixs_px_fail(p);
     if (b < 0)
         b = money ? 2 : 0xff;
     else if (b > a)
-        return px_fail(p);
+        return ixs_px_fail(p);
     if (money && b == 0xff) b = 2;
     if (money && b > a) b = a;
     *t = ixs_t(money ? IX_T_MONEY : IX_T_DECIMAL, (uint32_t)a << 8 | (uint32_t)b);
@@ -175,16 +175,16 @@ static int type_other(px *p, const char *nm, ityp *t) {
         if (type_args(p, &a, &b)) return -1;
         *t = ixs_t(IX_T_FLOAT, 8);
     } else if (!strcmp(nm, "double")) {
-        if (px_expect(p, IXK_PRECISION)) return -1;
+        if (ixs_px_expect(p, IXK_PRECISION)) return -1;
         *t = ixs_t(IX_T_FLOAT, 8);
     } else if (!strcmp(nm, "datetime") || !strcmp(nm, "interval")) {
         uint32_t q;
         if (ixs_parse_qual(p, nm[0] == 'i', &q)) return -1;
         *t = ixs_t(nm[0] == 'i' ? IX_T_INTERVAL : IX_T_DATETIME, q);
     } else if (!strcmp(nm, "byte") || !strcmp(nm, "text")) {
-        if (px_acc(p, IXK_IN)) {
+        if (ixs_px_acc(p, IXK_IN)) {
             char dummy[IXS_NAME_MAX + 1];
-            if (px_ident(p, dummy, sizeof dummy)) return -1;
+            if (ixs_px_ident(p, dummy, sizeof dummy)) return -1;
         }
         *t = ixs_t(nm[0] == 'b' ? IX_T_BYTE : IX_T_TEXT, 56);
     } else
@@ -205,7 +205,7 @@ static int parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32
     if (ixs_row_type_at(p)) return ixs_row_parse_type(p, t, collen);
     char nm[IXS_NAME_MAX + 1];
     ixs_name_skip_owner(p); /* "informix".boolean */
-    if (px_ident(p, nm, sizeof nm)) return -1;
+    if (ixs_px_ident(p, nm, sizeof nm)) return -1;
     int r = type_char(p, nm, t, collen);
     if (r <= 0) return r;
     if (!strcmp(nm, "serial") || !strcmp(nm, "serial8") || !strcmp(nm, "bigserial"))
@@ -252,7 +252,7 @@ static int ex_run(px *p, int what, xv *out) {
     if (!rc && what == IXS_EX_COND && out->k != XK_PRED) {
         /* a bare value as a condition: BOOLEAN column, or constant */
         ixs_settle(p, out);
-        if (out->t.code != IX_T_BOOLEAN) return px_fail(p);
+        if (out->t.code != IX_T_BOOLEAN) return ixs_px_fail(p);
     }
     return rc || p->failed ? -1 : 0;
 }

@@ -86,7 +86,7 @@ static int date_arg(px *p, xv *v) {
         return 0;
     }
     if (v->t.code != IX_T_DATE && v->t.code != IX_T_DATETIME)
-        return px_failc(p, IXS_E_NOT_DATE, NULL);
+        return ixs_px_failc(p, IXS_E_NOT_DATE, NULL);
     return 0;
 }
 
@@ -304,7 +304,7 @@ static int e_mod(px *p, const fdef *f, xv *a, int na, xv *out) {
 /* ROUND/TRUNC(date [, 'unit']) (k 0 round, 1 trunc) as ixd_dround */
 static int date_round(px *p, const fdef *f, xv *a, int na, xv *out) {
     const char *u = na == 2 ? lit_str(&a[1]) : "dd";
-    if (!u) return px_fail(p);
+    if (!u) return ixs_px_fail(p);
     sb_add(&out->s, "ixd_dround(");
     date_sql(&out->s, &a[0]);
     sb_addc(&out->s, ',');
@@ -320,7 +320,7 @@ static int e_round(px *p, const fdef *f, xv *a, int na, xv *out) {
         return date_round(p, f, a, na, out);
     int64_t nd = 0;
     if (na == 2) {
-        if (a[1].k != XK_INT) return px_fail(p);
+        if (a[1].k != XK_INT) return ixs_px_fail(p);
         nd = strtoll(a[1].lit, NULL, 10);
     }
     if (nd < 0 || nd > 32) nd = 0;
@@ -352,7 +352,7 @@ static int e_round(px *p, const fdef *f, xv *a, int na, xv *out) {
 static int e_ceil(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)na;
     ixs_make_num(p, &a[0]);
-    if (!ixs_is_numeric(a[0].t.code)) return px_failc(p, IXS_E_NOT_NUMERIC, NULL);
+    if (!ixs_is_numeric(a[0].t.code)) return ixs_px_failc(p, IXS_E_NOT_NUMERIC, NULL);
     sb_printf(&out->s, "ixd_ceil(%s,%d)", XS(&a[0]), f->k);
     return 0;
 }
@@ -387,7 +387,7 @@ static int e_datepart(px *p, const fdef *f, xv *a, int na, xv *out) {
     if (f->k == 4 && ixs_is_int(v->t.code))
         sb_printf(&out->s, "(%s)", XS(v));
     else if (v->t.code != IX_T_DATE && v->t.code != IX_T_DATETIME && !ixs_is_int(v->t.code))
-        return px_failc(p, IXS_E_NOT_DATE, NULL);
+        return ixs_px_failc(p, IXS_E_NOT_DATE, NULL);
     else
         sb_printf(&out->s, "ixd_part(%s,%d,%u,%d)", XS(v),
                   ixs_is_int(v->t.code) ? IX_T_DATE : v->t.code, v->t.len, f->k);
@@ -483,11 +483,11 @@ static int e_dbinfo(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)f;
     static const char *const parts[] = {"server-type", "major", "minor", "os", "level", "full"};
     const char *k = lit_str(&a[0]);
-    if (!k) return px_failc(p, IXS_E_DBINFO, "%s", "");
+    if (!k) return ixs_px_failc(p, IXS_E_DBINFO, "%s", "");
     const struct dbinfo_key *d = NULL;
     for (size_t i = 0; i < sizeof dbinfo_keys / sizeof dbinfo_keys[0]; i++)
         if (!strcasecmp(k, dbinfo_keys[i].key)) d = &dbinfo_keys[i];
-    if (!d || na != d->nargs) return px_failc(p, IXS_E_DBINFO, "%s", k);
+    if (!d || na != d->nargs) return ixs_px_failc(p, IXS_E_DBINFO, "%s", k);
     out->t = ixs_t(d->code, d->len);
     sb_add(&out->s, "ixd_dbinfo(");
     sb_strlit(&out->s, d->key, strlen(d->key));
@@ -501,7 +501,7 @@ static int e_dbinfo(px *p, const fdef *f, xv *a, int na, xv *out) {
         int ok = 0;
         for (size_t i = 0; part && i < sizeof parts / sizeof parts[0]; i++)
             if (!strcasecmp(part, parts[i])) ok = 1;
-        if (!ok) return px_failc(p, IXS_E_DBINFO, "%s", k);
+        if (!ok) return ixs_px_failc(p, IXS_E_DBINFO, "%s", k);
         sb_addc(&out->s, ',');
         sb_strlit(&out->s, part, strlen(part));
     }
@@ -539,7 +539,7 @@ static void agg_exact(const char *fn, const char *d, const xv *a, xv *out) {
 static int agg_range(px *p, const char *d, xv *a, xv *out) {
     ixs_make_num(p, a);
     int c = a->t.code;
-    if (!ixs_is_numeric(c)) return px_failc(p, IXS_E_NOT_NUMERIC, NULL);
+    if (!ixs_is_numeric(c)) return ixs_px_failc(p, IXS_E_NOT_NUMERIC, NULL);
     if (ixs_is_dec(c)) {
         sb_printf(&out->s, "ixd_dsub(max(%s%s),min(%s%s))", d, XS(a), d, XS(a));
         out->t = ixs_t(c, 32u << 8 | (a->t.len & 0xff));
@@ -571,7 +571,7 @@ static int agg_emit(px *p, const char *fn, const char *d, xv *a, xv *out) {
     if (!strcmp(fn, "range")) return agg_range(p, d, a, out);
     ixs_make_num(p, a);
     if (!strcmp(fn, "stdev") || !strcmp(fn, "variance")) {
-        if (!ixs_is_numeric(a->t.code)) return px_failc(p, IXS_E_NOT_NUMERIC, NULL);
+        if (!ixs_is_numeric(a->t.code)) return ixs_px_failc(p, IXS_E_NOT_NUMERIC, NULL);
         ixs_to_type(p, a, ixs_t(IX_T_FLOAT, 8));
         sb_printf(&out->s, "ixd_%s(%s%s)", fn, d, XS(a));
         out->t = ixs_t(IX_T_FLOAT, 8);
@@ -585,7 +585,7 @@ static int agg_emit(px *p, const char *fn, const char *d, xv *a, xv *out) {
                   XS(a));
         out->t = a->t;
     } else if (!ixs_is_numeric(a->t.code)) {
-        return px_failc(p, IXS_E_NOT_NUMERIC, NULL);
+        return ixs_px_failc(p, IXS_E_NOT_NUMERIC, NULL);
     } else {
         agg_exact(fn, d, a, out);
     }
@@ -811,7 +811,7 @@ int ixs_func_resolve(px *p, const char *fn, int na, const fdef **def, ityp *t) {
     *def = f;
     *t = ixs_t(-1, 0);
     if (!f) return 0;
-    if (na < f->min || na > f->max) return px_failc(p, IXS_E_ROUTINE, "%s", fn);
+    if (na < f->min || na > f->max) return ixs_px_failc(p, IXS_E_ROUTINE, "%s", fn);
     *t = fixed_rt(f->rt);
     return 1;
 }
@@ -886,7 +886,8 @@ int ixs_func_niladic_at(px *p) {
     static const char *const names[] = {"dbservername", "sitename", "current_user"};
     int which = -1;
     for (int k = 0; k < 3; k++)
-        if (px_kw_str(p, p->i, names[k]) && !px_op(p, p->i + 1, "(") && !px_op(p, p->i + 1, "."))
+        if (ixs_px_kw_str(p, p->i, names[k]) && !ixs_px_op(p, p->i + 1, "(") &&
+            !ixs_px_op(p, p->i + 1, "."))
             which = k;
     return which;
 }

@@ -1,5 +1,5 @@
 /* ixs_kw.h: the keyword token codes of the SQL lexer: every word a parser
- * tests with px_kw/px_acc/px_expect. A new keyword is one line here and one
+ * tests with ixs_px_kw/ixs_px_acc/ixs_px_expect. A new keyword is one line here and one
  * in ixs_kw.c's names[], both in alphabetical order (unit.test_kw checks
  * that the two lists agree). */
 #ifndef IXS_KW_H

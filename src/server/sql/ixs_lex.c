@@ -204,60 +204,60 @@ int ixs_lex(px *p) {
     }
 }
 
-int px_kw(px *p, int i, int kw) {
+int ixs_px_kw(px *p, int i, int kw) {
     return i < p->nt && p->t[i].k == T_ID && p->t[i].kw == kw;
 }
-int px_kw_str(px *p, int i, const char *kw) {
+int ixs_px_kw_str(px *p, int i, const char *kw) {
     if (i >= p->nt) return 0;
     const tok *t = &p->t[i];
     if (t->k != T_ID) return 0;
     size_t l = strlen(kw);
     return (size_t)t->len == l && strncasecmp(p->sql + t->pos, kw, l) == 0;
 }
-int px_acc_str(px *p, const char *kw) {
-    if (px_kw_str(p, p->i, kw)) {
+int ixs_px_acc_str(px *p, const char *kw) {
+    if (ixs_px_kw_str(p, p->i, kw)) {
         p->i++;
         return 1;
     }
     return 0;
 }
-int px_is_clause_kw(px *p, int i) {
+int ixs_px_is_clause_kw(px *p, int i) {
     /* words that start or join the clauses of a statement: never a column */
     static const char *const kw[] = {"select", "from", "where",     "group",  "order", "having",
                                      "union",  "into", "intersect", "except", "minus", "values",
                                      "join",   "on",   "by",        "and",    "or",    "then",
                                      "else",   "when", "as",        NULL};
     for (int k = 0; kw[k]; k++)
-        if (px_kw_str(p, i, kw[k])) return 1;
+        if (ixs_px_kw_str(p, i, kw[k])) return 1;
     return 0;
 }
-int px_acc(px *p, int kw) {
-    if (px_kw(p, p->i, kw)) {
+int ixs_px_acc(px *p, int kw) {
+    if (ixs_px_kw(p, p->i, kw)) {
         p->i++;
         return 1;
     }
     return 0;
 }
-int px_op(px *p, int i, const char *op) {
+int ixs_px_op(px *p, int i, const char *op) {
     if (i >= p->nt) return 0;
     const tok *t = &p->t[i];
     size_t l = strlen(op);
     return t->k == T_OP && (size_t)t->len == l && memcmp(p->sql + t->pos, op, l) == 0;
 }
-int px_acc_op(px *p, const char *op) {
-    if (px_op(p, p->i, op)) {
+int ixs_px_acc_op(px *p, const char *op) {
+    if (ixs_px_op(p, p->i, op)) {
         p->i++;
         return 1;
     }
     return 0;
 }
-int px_fail(px *p) {
+int ixs_px_fail(px *p) {
     if (p->failed) return -1;
     p->failed = 1;
     int pos = p->i < p->nt ? p->t[p->i].pos : (int)p->n;
     return ixd_seterr(p->err, -201, 0, pos, NULL);
 }
-int px_failc(px *p, int code, const char *fmt, ...) {
+int ixs_px_failc(px *p, int code, const char *fmt, ...) {
     if (p->failed) return -1;
     p->failed = 1;
     p->err->sqlcode = code;
@@ -272,45 +272,45 @@ int px_failc(px *p, int code, const char *fmt, ...) {
     }
     return -1;
 }
-int px_expect(px *p, int kw) {
-    if (px_acc(p, kw)) return 0;
-    return px_fail(p);
+int ixs_px_expect(px *p, int kw) {
+    if (ixs_px_acc(p, kw)) return 0;
+    return ixs_px_fail(p);
 }
-int px_expect_op(px *p, const char *op) {
-    if (px_acc_op(p, op)) return 0;
-    return px_fail(p);
+int ixs_px_expect_op(px *p, const char *op) {
+    if (ixs_px_acc_op(p, op)) return 0;
+    return ixs_px_fail(p);
 }
-int px_is_ident(px *p, int i) {
+int ixs_px_is_ident(px *p, int i) {
     return i < p->nt && p->t[i].k == T_ID;
 }
-int px_is_name(px *p, int i) {
-    return px_is_ident(p, i) || (i < p->nt && p->t[i].k == T_STR && p->sql[p->t[i].pos] == '"');
+int ixs_px_is_name(px *p, int i) {
+    return ixs_px_is_ident(p, i) || (i < p->nt && p->t[i].k == T_STR && p->sql[p->t[i].pos] == '"');
 }
-int px_newname(px *p, char *buf, size_t n) {
-    if (px_ident(p, buf, n)) return -1;
-    if (ixs_internal_name(buf)) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", buf);
+int ixs_px_newname(px *p, char *buf, size_t n) {
+    if (ixs_px_ident(p, buf, n)) return -1;
+    if (ixs_internal_name(buf)) return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", buf);
     return 0;
 }
-int px_ident(px *p, char *buf, size_t n) {
-    if (!px_is_ident(p, p->i)) {
+int ixs_px_ident(px *p, char *buf, size_t n) {
+    if (!ixs_px_is_ident(p, p->i)) {
         /* "quoted" identifiers are strings in Informix without DELIMIDENT;
          * accept them as names too */
         if (p->i < p->nt && p->t[p->i].k == T_STR && p->sql[p->t[p->i].pos] == '"') {
             sb b = {0};
-            px_tokstr(p, p->i, &b);
+            ixs_px_tokstr(p, p->i, &b);
             if (b.oom || b.n == 0 || b.n > IXS_NAME_MAX) {
                 sb_free(&b);
-                return px_fail(p);
+                return ixs_px_fail(p);
             }
             snprintf(buf, n, "%s", b.p);
             sb_free(&b);
             p->i++;
             return 0;
         }
-        return px_fail(p);
+        return ixs_px_fail(p);
     }
     const tok *t = &p->t[p->i];
-    if ((size_t)t->len >= n || t->len > IXS_NAME_MAX) return px_fail(p);
+    if ((size_t)t->len >= n || t->len > IXS_NAME_MAX) return ixs_px_fail(p);
     for (int k = 0; k < t->len; k++) {
         char c = p->sql[t->pos + k];
         buf[k] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
@@ -319,7 +319,7 @@ int px_ident(px *p, char *buf, size_t n) {
     p->i++;
     return 0;
 }
-void px_tokstr(px *p, int i, sb *out) {
+void ixs_px_tokstr(px *p, int i, sb *out) {
     const tok *t = &p->t[i];
     const char *s = p->sql + t->pos;
     char q = s[0];
@@ -329,18 +329,18 @@ void px_tokstr(px *p, int i, sb *out) {
     }
     if (!out->p) sb_addn(out, "", 0);
 }
-int px_int(px *p, int64_t *v) {
+int ixs_px_int(px *p, int64_t *v) {
     int neg = 0;
-    if (px_acc_op(p, "-"))
+    if (ixs_px_acc_op(p, "-"))
         neg = 1;
     else
-        px_acc_op(p, "+");
-    if (p->i >= p->nt || p->t[p->i].k != T_INT) return px_fail(p);
+        ixs_px_acc_op(p, "+");
+    if (p->i >= p->nt || p->t[p->i].k != T_INT) return ixs_px_fail(p);
     const tok *t = &p->t[p->i];
     int64_t x = 0;
     for (int k = 0; k < t->len; k++) {
         int d = p->sql[t->pos + k] - '0';
-        if (x > (INT64_MAX - d) / 10) return px_fail(p);
+        if (x > (INT64_MAX - d) / 10) return ixs_px_fail(p);
         x = x * 10 + d;
     }
     p->i++;

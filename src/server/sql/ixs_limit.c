@@ -1,5 +1,5 @@
 /* ixs_limit.c: the translator's bounds on recursion. The parser counts its
- * nesting (px_deeper); every recursive walk of a tree (parse, resolve, emit)
+ * nesting (ixs_px_deeper); every recursive walk of a tree (parse, resolve, emit)
  * also checks that its thread's stack keeps a reserve (ixs_stack_low), so
  * that no statement can exhaust a session thread's stack whatever its
  * shape. */
@@ -40,7 +40,7 @@ int ixs_stack_low(void) {
     return floor && (uintptr_t)__builtin_frame_address(0) < floor;
 }
 
-int px_too_complex(px *p, const char *fmt, ...) {
+int ixs_px_too_complex(px *p, const char *fmt, ...) {
     if (p->failed) return -1;
     p->failed = 1;
     int pos = p->i < p->nt ? p->t[p->i].pos : (int)p->n;
@@ -52,15 +52,15 @@ int px_too_complex(px *p, const char *fmt, ...) {
     return -1;
 }
 
-int px_stack_check(px *p, int at) {
+int ixs_px_stack_check(px *p, int at) {
     if (!ixs_stack_low()) return 0;
     p->i = at;
-    return px_too_complex(p, "statement nested too deeply for the server's stack");
+    return ixs_px_too_complex(p, "statement nested too deeply for the server's stack");
 }
 
-int px_deeper(px *p) {
+int ixs_px_deeper(px *p) {
     if (++p->depth > IXS_MAX_DEPTH || ixs_stack_low())
-        return px_too_complex(p, "statement nested too deeply: at most %d levels of parentheses",
-                              IXS_MAX_NEST);
+        return ixs_px_too_complex(
+            p, "statement nested too deeply: at most %d levels of parentheses", IXS_MAX_NEST);
     return 0;
 }

@@ -386,7 +386,7 @@ int ixs_lob_fn(const char *fn) {
 static int lob_arg(px *p, xv *v) {
     if (v->k == XK_PARAM) ixs_to_type(p, v, ixs_t(IX_T_BLOB, IXP_LOCATOR_LEN));
     if (v->k == XK_NULL || ixs_lob_is(v->t.code)) return 0;
-    return px_failc(p, -9634, "%s", "that type to BLOB or CLOB");
+    return ixs_px_failc(p, -9634, "%s", "that type to BLOB or CLOB");
 }
 
 static void int_arg(px *p, xv *v) {
@@ -397,7 +397,7 @@ static void int_arg(px *p, xv *v) {
 static int create_kind(px *p, const xv *v) {
     if (v->k == XK_STR && v->lit && !strcasecmp(v->lit, "clob")) return IX_T_CLOB;
     if (v->k == XK_STR && v->lit && !strcasecmp(v->lit, "blob")) return IX_T_BLOB;
-    return px_failc(p, IXS_E_LO, "%s", "ifx_lo_create takes 'blob' or 'clob'");
+    return ixs_px_failc(p, IXS_E_LO, "%s", "ifx_lo_create takes 'blob' or 'clob'");
 }
 
 /* ixd_lo(a0, ..., which) with every argument as emitted */
@@ -411,7 +411,7 @@ static void call(xv *a, int na, int which, xv *out) {
 int ixs_lob_emit(px *p, const char *fn, xv *a, int na, xv *out) {
     const lofn *f = find(fn);
     if (!f) return -1;
-    if (na < f->min || na > f->max) return px_failc(p, -674, "%s", fn);
+    if (na < f->min || na > f->max) return ixs_px_failc(p, -674, "%s", fn);
     out->lk = LB_EXPR;
     int code = IX_T_BLOB;
     switch (f->which) {

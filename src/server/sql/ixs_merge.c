@@ -63,12 +63,12 @@ struct ixs_mplan {
 static void skip_to(px *p, const char *const *kw) {
     int depth = 0;
     for (; p->i < p->nt && p->t[p->i].k != T_EOF; p->i++) {
-        if (px_op(p, p->i, "(")) depth++;
-        if (px_op(p, p->i, ")")) depth--;
+        if (ixs_px_op(p, p->i, "(")) depth++;
+        if (ixs_px_op(p, p->i, ")")) depth--;
         if (depth < 0) return;
-        if (depth == 0 && px_op(p, p->i, ";")) return;
+        if (depth == 0 && ixs_px_op(p, p->i, ";")) return;
         for (int k = 0; depth == 0 && kw[k]; k++)
-            if (px_kw_str(p, p->i, kw[k])) return;
+            if (ixs_px_kw_str(p, p->i, kw[k])) return;
     }
 }
 
@@ -77,17 +77,17 @@ static const char *const KW_THEN[] = {"then", NULL};
 
 /* [db:][owner.]name */
 static int m_name(px *p, char *name) {
-    if (px_ident(p, name, IXS_NAME_MAX + 1)) return -1;
-    if (px_acc_op(p, ":") && px_ident(p, name, IXS_NAME_MAX + 1)) return -1;
-    if (px_acc_op(p, ".") && px_ident(p, name, IXS_NAME_MAX + 1)) return -1;
+    if (ixs_px_ident(p, name, IXS_NAME_MAX + 1)) return -1;
+    if (ixs_px_acc_op(p, ":") && ixs_px_ident(p, name, IXS_NAME_MAX + 1)) return -1;
+    if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, name, IXS_NAME_MAX + 1)) return -1;
     return 0;
 }
 
 static int m_alias(px *p, char *alias) {
     alias[0] = 0;
-    if (px_acc(p, IXK_AS)) return px_ident(p, alias, IXS_NAME_MAX + 1);
-    if (px_is_ident(p, p->i) && !px_kw(p, p->i, IXK_USING) && !px_kw(p, p->i, IXK_ON))
-        return px_ident(p, alias, IXS_NAME_MAX + 1);
+    if (ixs_px_acc(p, IXK_AS)) return ixs_px_ident(p, alias, IXS_NAME_MAX + 1);
+    if (ixs_px_is_ident(p, p->i) && !ixs_px_kw(p, p->i, IXK_USING) && !ixs_px_kw(p, p->i, IXK_ON))
+        return ixs_px_ident(p, alias, IXS_NAME_MAX + 1);
     return 0;
 }
 
@@ -96,26 +96,26 @@ static int m_alias(px *p, char *alias) {
  *       | WHEN NOT MATCHED [AND cond] THEN INSERT [(col {, col})] VALUES (expr {, ...})
  */
 static int parse_when(px *p, mtree *m) {
-    int notm = px_acc(p, IXK_NOT);
-    if (px_expect(p, IXK_MATCHED)) return -1;
-    if (!notm && m->nmatched == M_MAX_MATCHED) return px_fail(p);
+    int notm = ixs_px_acc(p, IXK_NOT);
+    if (ixs_px_expect(p, IXK_MATCHED)) return -1;
+    if (!notm && m->nmatched == M_MAX_MATCHED) return ixs_px_fail(p);
     mwhen *w = notm ? &m->notmatched : &m->matched[m->nmatched++];
-    if (w->kind) return px_fail(p); /* NOT MATCHED once */
+    if (w->kind) return ixs_px_fail(p); /* NOT MATCHED once */
     w->cond = -1;
-    if (px_acc(p, IXK_AND)) {
+    if (ixs_px_acc(p, IXK_AND)) {
         w->cond = p->i;
         skip_to(p, KW_THEN);
     }
-    if (px_expect(p, IXK_THEN)) return -1;
-    if (!notm && px_acc(p, IXK_UPDATE)) {
-        if (px_expect(p, IXK_SET)) return -1;
+    if (ixs_px_expect(p, IXK_THEN)) return -1;
+    if (!notm && ixs_px_acc(p, IXK_UPDATE)) {
+        if (ixs_px_expect(p, IXK_SET)) return -1;
         w->kind = MW_UPDATE;
-    } else if (!notm && px_acc(p, IXK_DELETE)) {
+    } else if (!notm && ixs_px_acc(p, IXK_DELETE)) {
         w->kind = MW_DELETE;
-    } else if (notm && px_acc(p, IXK_INSERT)) {
+    } else if (notm && ixs_px_acc(p, IXK_INSERT)) {
         w->kind = MW_INSERT;
     } else
-        return px_fail(p);
+        return ixs_px_fail(p);
     w->body = p->i;
     skip_to(p, KW_WHEN);
     return 0;
@@ -129,20 +129,20 @@ static int parse_when(px *p, mtree *m) {
 static int parse_merge(px *p, mtree *m) {
     memset(m, 0, sizeof *m);
     m->src_sel = -1;
-    if (px_expect(p, IXK_INTO) || m_name(p, m->target) || m_alias(p, m->talias)) return -1;
-    if (px_expect(p, IXK_USING)) return -1;
-    if (px_op(p, p->i, "(")) {
+    if (ixs_px_expect(p, IXK_INTO) || m_name(p, m->target) || m_alias(p, m->talias)) return -1;
+    if (ixs_px_expect(p, IXK_USING)) return -1;
+    if (ixs_px_op(p, p->i, "(")) {
         m->src_sel = p->i + 1;
         p->i++;
         skip_to(p, KW_WHEN); /* stops at the closing ')' */
-        if (px_expect_op(p, ")")) return -1;
+        if (ixs_px_expect_op(p, ")")) return -1;
     } else if (m_name(p, m->source))
         return -1;
-    if (m_alias(p, m->salias) || px_expect(p, IXK_ON)) return -1;
+    if (m_alias(p, m->salias) || ixs_px_expect(p, IXK_ON)) return -1;
     m->on = p->i;
     skip_to(p, KW_WHEN);
-    if (!px_kw(p, p->i, IXK_WHEN)) return px_fail(p);
-    while (px_acc(p, IXK_WHEN))
+    if (!ixs_px_kw(p, p->i, IXK_WHEN)) return ixs_px_fail(p);
+    while (ixs_px_acc(p, IXK_WHEN))
         if (parse_when(p, m)) return -1;
     return 0;
 }
@@ -156,7 +156,7 @@ static tref *source_ref(px *p, const mtree *m, sb *fill) {
     memset(&q, 0, sizeof q);
     tref *t = calloc(1, sizeof *t), *st = NULL;
     if (!t) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return NULL;
     }
     int n = 0;
@@ -201,11 +201,11 @@ static tref *source_ref(px *p, const mtree *m, sb *fill) {
         sb_printf(fill, "* FROM (%s)", q.sql.p);
     sb_add(fill, ";");
     ixs_tref_free(st);
-    qres_free(&q);
+    ixs_qres_free(&q);
     return t;
 fail:
     ixs_tref_free(st);
-    qres_free(&q);
+    ixs_qres_free(&q);
     ixs_tref_free(t);
     return NULL;
 }
@@ -216,14 +216,14 @@ static int m_cond(px *p, int at, sb *out) {
     xv c;
     int rc = ixs_cond(p, &c);
     if (!rc) sb_add(out, c.s.p);
-    xv_free(&c);
+    ixs_xv_free(&c);
     return rc;
 }
 
 static icol *target_col(px *p, tref *t, const char *name) {
     for (int i = 0; i < t->tab.ncols; i++)
         if (!strcmp(t->tab.cols[i].name, name)) return &t->tab.cols[i];
-    px_failc(p, -217, "%s", name);
+    ixs_px_failc(p, -217, "%s", name);
     return NULL;
 }
 
@@ -244,13 +244,13 @@ static int emit_update(px *p, tref *t, tref *s, int k, sb *out) {
     int n = 0;
     do {
         char cn[IXS_NAME_MAX + 1];
-        if (px_ident(p, cn, sizeof cn)) return -1;
-        if (px_acc_op(p, ".") && px_ident(p, cn, sizeof cn)) return -1;
+        if (ixs_px_ident(p, cn, sizeof cn)) return -1;
+        if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, cn, sizeof cn)) return -1;
         icol *c = target_col(p, t, cn);
-        if (!c || px_expect_op(p, "=")) return -1;
+        if (!c || ixs_px_expect_op(p, "=")) return -1;
         xv v;
         if (ixs_expr(p, &v)) {
-            xv_free(&v);
+            ixs_xv_free(&v);
             return -1;
         }
         if (v.k == XK_PRED) v.t = ixs_t(IX_T_BOOLEAN, 1);
@@ -258,9 +258,9 @@ static int emit_update(px *p, tref *t, tref *s, int k, sb *out) {
         if (n++) sb_add(out, ", ");
         sb_ident(out, c->name);
         sb_printf(out, " = %s", v.s.p ? v.s.p : "NULL");
-        xv_free(&v);
+        ixs_xv_free(&v);
         if (p->failed) return -1;
-    } while (px_acc_op(p, ","));
+    } while (ixs_px_acc_op(p, ","));
     sb_add(out, " FROM " M_SRC " AS ");
     sb_ident(out, s->alias);
     sb_add(out, ", " M_ACT " AS _m WHERE _m.trid = ");
@@ -283,25 +283,25 @@ static void emit_delete(const tref *t, int k, sb *out) {
 static int emit_insert(px *p, tref *t, tref *s, const char *cond, sb *out) {
     icol *cols[IXS_MAX_COLS];
     int nc = 0;
-    if (px_acc_op(p, "(")) {
+    if (ixs_px_acc_op(p, "(")) {
         do {
             char cn[IXS_NAME_MAX + 1];
-            if (nc >= t->tab.ncols || px_ident(p, cn, sizeof cn)) return px_fail(p);
-            if (px_acc_op(p, ".") && px_ident(p, cn, sizeof cn)) return -1;
+            if (nc >= t->tab.ncols || ixs_px_ident(p, cn, sizeof cn)) return ixs_px_fail(p);
+            if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, cn, sizeof cn)) return -1;
             if (!(cols[nc++] = target_col(p, t, cn))) return -1;
-        } while (px_acc_op(p, ","));
-        if (px_expect_op(p, ")")) return -1;
+        } while (ixs_px_acc_op(p, ","));
+        if (ixs_px_expect_op(p, ")")) return -1;
     } else
         for (int i = 0; i < t->tab.ncols; i++)
             cols[nc++] = &t->tab.cols[i];
-    if (px_expect(p, IXK_VALUES) || px_expect_op(p, "(")) return -1;
+    if (ixs_px_expect(p, IXK_VALUES) || ixs_px_expect_op(p, "(")) return -1;
     sb vals = {0};
     sb_add(out, "INSERT INTO ");
     sb_ident(out, t->tab.name);
     sb_addc(out, '(');
     for (int i = 0; i < nc; i++) {
         xv v;
-        if ((i && px_expect_op(p, ",")) || ixs_expr(p, &v)) {
+        if ((i && ixs_px_expect_op(p, ",")) || ixs_expr(p, &v)) {
             sb_free(&vals);
             return -1;
         }
@@ -315,7 +315,7 @@ static int emit_insert(px *p, tref *t, tref *s, const char *cond, sb *out) {
             sb_printf(&vals, "ixd_serial(%d,%d,%s)", t->tab.tabid, cols[i]->serial, v.s.p);
         else
             sb_add(&vals, v.s.p ? v.s.p : "NULL");
-        xv_free(&v);
+        ixs_xv_free(&v);
     }
     for (int i = 0; i < t->tab.ncols; i++) { /* unlisted serials */
         int listed = 0;
@@ -335,7 +335,7 @@ static int emit_insert(px *p, tref *t, tref *s, const char *cond, sb *out) {
     sb_addc(out, ';');
     sb_free(&vals);
     if (p->failed) return -1;
-    return px_expect_op(p, ")");
+    return ixs_px_expect_op(p, ")");
 }
 
 /* The pair tables: M_PAIR (ON), M_ACT (the pairs a MATCHED clause acts on,
@@ -489,7 +489,7 @@ static int merge_run(px *p, const ixs_mplan *pl, const ixd_stmt *s, int64_t *row
             sqlite3_finalize(st);
         }
         if (dup) {
-            px_failc(p, IXS_E_MERGE_TWICE, NULL);
+            ixs_px_failc(p, IXS_E_MERGE_TWICE, NULL);
             ok = 0;
         }
     }
@@ -506,22 +506,22 @@ static int merge_plan(px *p, const mtree *m, ixs_mplan **out) {
     ixs_mplan *pl = calloc(1, sizeof *pl);
     tref *t = ixs_tref_new(p, m->target, m->talias), *s = NULL;
     if (!pl || !t) {
-        if (!pl) px_failc(p, -208, NULL);
+        if (!pl) ixs_px_failc(p, -208, NULL);
         goto out;
     }
     if ((t->tab.is_view && !ixs_view_updatable(p->db, t->tab.name)) ||
         t->tab.tabid >= IXS_TEMP_TABID) {
-        px_failc(p, IXS_E_VIEW_READONLY, "%s", m->target);
+        ixs_px_failc(p, IXS_E_VIEW_READONLY, "%s", m->target);
         goto out;
     }
     if (!(s = source_ref(p, m, &pl->fill))) goto out;
     if (!strcmp(t->alias, s->alias)) {
-        px_failc(p, -201, NULL);
+        ixs_px_failc(p, -201, NULL);
         goto out;
     }
     if (merge_emit(p, m, t, s, pl)) goto out;
     if (pl->fill.oom || pl->pairs.oom || pl->action.oom || pl->insert.oom) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         goto out;
     }
     *out = pl;

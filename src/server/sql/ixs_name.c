@@ -15,7 +15,7 @@
  * Informix resolves a table by its name alone (two owners cannot both have a
  * table of the same name), so `"informix".customer` and `customer` are the
  * same table whoever the owner is. A quoted owner keeps its case and
- * characters, an unquoted one is folded to lower case, as px_ident does.
+ * characters, an unquoted one is folded to lower case, as ixs_px_ident does.
  *
  * A database prefix must name the current database or sysmaster (the tables
  * of sysmaster that ixd has, such as sysdatabases and sysdual, exist in every
@@ -30,7 +30,7 @@
 
 /* 1 when tokens i, i+1 are `owner .` followed by a name. */
 static int owner_at(px *p, int i) {
-    return px_is_name(p, i) && px_op(p, i + 1, ".") && px_is_name(p, i + 2);
+    return ixs_px_is_name(p, i) && ixs_px_op(p, i + 1, ".") && ixs_px_is_name(p, i + 2);
 }
 
 int ixs_name_parse(px *p, int flags, ixs_name *o) {
@@ -38,32 +38,33 @@ int ixs_name_parse(px *p, int flags, ixs_name *o) {
     o->pos = p->i < p->nt ? p->t[p->i].pos : (int)p->n;
     char a[IXS_NAME_MAX + 1];
     int start = p->i;
-    if (px_ident(p, a, sizeof a)) return -1;
-    if ((flags & IXS_NAME_DB) && (px_op(p, p->i, "@") || px_op(p, p->i, ":"))) {
-        if (px_acc_op(p, "@")) {
-            if (px_ident(p, o->server, sizeof o->server)) return -1;
+    if (ixs_px_ident(p, a, sizeof a)) return -1;
+    if ((flags & IXS_NAME_DB) && (ixs_px_op(p, p->i, "@") || ixs_px_op(p, p->i, ":"))) {
+        if (ixs_px_acc_op(p, "@")) {
+            if (ixs_px_ident(p, o->server, sizeof o->server)) return -1;
         }
-        if (px_expect_op(p, ":")) return -1;
+        if (ixs_px_expect_op(p, ":")) return -1;
         snprintf(o->db, sizeof o->db, "%s", a);
-        if (strcmp(a, p->db->name) && strcmp(a, IXS_SYSMASTER)) return px_failc(p, -206, "%s", a);
+        if (strcmp(a, p->db->name) && strcmp(a, IXS_SYSMASTER))
+            return ixs_px_failc(p, -206, "%s", a);
         start = p->i;
-        if (px_ident(p, a, sizeof a)) return -1;
+        if (ixs_px_ident(p, a, sizeof a)) return -1;
     }
-    if (px_op(p, p->i, ".") && px_is_name(p, p->i + 1)) {
+    if (ixs_px_op(p, p->i, ".") && ixs_px_is_name(p, p->i + 1)) {
         snprintf(o->owner, sizeof o->owner, "%s", a);
         p->i++;
         start = p->i;
-        if (px_ident(p, a, sizeof a)) return -1;
+        if (ixs_px_ident(p, a, sizeof a)) return -1;
     }
     if ((flags & IXS_NAME_NEW) && ixs_internal_name(a)) {
         p->i = start;
-        return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", a);
+        return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", a);
     }
     snprintf(o->name, sizeof o->name, "%s", a);
     return 0;
 }
 
-int px_objname(px *p, int flags, char *name, size_t n) {
+int ixs_px_objname(px *p, int flags, char *name, size_t n) {
     ixs_name o;
     if (ixs_name_parse(p, flags, &o)) return -1;
     snprintf(name, n, "%s", o.name);
@@ -79,7 +80,7 @@ int ixs_name_skip_owner(px *p) {
 int ixs_name_is_owner_colref(px *p, int i) {
     /* "owner".table.column: a quoted owner, then two more names */
     return i < p->nt && p->t[i].k == T_STR && p->sql[p->t[i].pos] == '"' && owner_at(p, i) &&
-           px_op(p, i + 3, ".") && px_is_name(p, i + 4);
+           ixs_px_op(p, i + 3, ".") && ixs_px_is_name(p, i + 4);
 }
 
 const char *ixs_name_owner(const ixs_name *o, const ixd_db *db) {

@@ -85,43 +85,43 @@ typedef struct qres {
 } qres;
 /* lexer */
 int ixs_lex(px *p);
-int px_kw(px *p, int i, int kw); /* token i is keyword kw (IXK_*) */
-/* As px_kw and px_acc for a keyword given as text (tables of words). */
-int px_kw_str(px *p, int i, const char *kw);
-int px_acc_str(px *p, const char *kw);
-int px_acc(px *p, int kw); /* accept keyword */
+int ixs_px_kw(px *p, int i, int kw); /* token i is keyword kw (IXK_*) */
+/* As ixs_px_kw and ixs_px_acc for a keyword given as text (tables of words). */
+int ixs_px_kw_str(px *p, int i, const char *kw);
+int ixs_px_acc_str(px *p, const char *kw);
+int ixs_px_acc(px *p, int kw); /* accept keyword */
 /* token i is a keyword that starts or joins clauses (FROM, WHERE, AND, ...):
  * where an operand is expected it is a syntax error, not a column */
-int px_is_clause_kw(px *p, int i);
-int px_op(px *p, int i, const char *op);
-int px_acc_op(px *p, const char *op);
-int px_fail(px *p); /* -201 at the current token */
+int ixs_px_is_clause_kw(px *p, int i);
+int ixs_px_op(px *p, int i, const char *op);
+int ixs_px_acc_op(px *p, const char *op);
+int ixs_px_fail(px *p); /* -201 at the current token */
 /* ixs_limit.c: one more level of the parser's recursion (p->depth): 0, or
  * -1 with IXS_E_COMPLEX at the current token past IXS_MAX_DEPTH or when the
- * stack runs short. px_too_complex sets that error at the current token,
+ * stack runs short. ixs_px_too_complex sets that error at the current token,
  * its insertion text (fmt) naming the limit, unless p failed already:
  * returns -1. */
-int px_deeper(px *p);
-int px_too_complex(px *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int ixs_px_deeper(px *p);
+int ixs_px_too_complex(px *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* For a recursive walk, at the node whose first token is at: 0, or -1 with
  * IXS_E_COMPLEX there when the stack runs short (ixs_stack_low). */
-int px_stack_check(px *p, int at);
+int ixs_px_stack_check(px *p, int at);
 /* 1 when this thread's stack has less than its reserve left: a recursive
  * walk stops with IXS_E_COMPLEX instead of going deeper. */
 int ixs_stack_low(void);
-int px_failc(px *p, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-int px_expect(px *p, int kw);
-int px_expect_op(px *p, const char *op);
+int ixs_px_failc(px *p, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int ixs_px_expect(px *p, int kw);
+int ixs_px_expect_op(px *p, const char *op);
 /* identifier at the current token, lower-cased into buf; advances. */
-int px_ident(px *p, char *buf, size_t n);
-int px_is_ident(px *p, int i);
+int ixs_px_ident(px *p, char *buf, size_t n);
+int ixs_px_is_ident(px *p, int i);
 /* token i can be a name: an identifier or a "quoted" identifier */
-int px_is_name(px *p, int i);
+int ixs_px_is_name(px *p, int i);
 /* The name of an object the statement defines (table, view, index, synonym,
- * constraint, column, new name of a RENAME), as px_ident reads it; a name in
+ * constraint, column, new name of a RENAME), as ixs_px_ident reads it; a name in
  * ixd's internal name space (ixs_internal_name) is -511 "Cannot modify system
  * catalog (name)." */
-int px_newname(px *p, char *buf, size_t n);
+int ixs_px_newname(px *p, char *buf, size_t n);
 /* Object names (ixs_name.c): [database[@server]:][owner.]name. */
 enum {
     IXS_NAME_DB = 1,  /* a database[@server]: prefix may come first */
@@ -136,18 +136,18 @@ typedef struct ixs_name {
 } ixs_name;
 int ixs_name_parse(px *p, int flags, ixs_name *o);
 /* ixs_name_parse keeping only the name. */
-int px_objname(px *p, int flags, char *name, size_t n);
+int ixs_px_objname(px *p, int flags, char *name, size_t n);
 /* Skips `owner .` before a name at the current token: 1 skipped, 0 not. */
 int ixs_name_skip_owner(px *p);
 /* 1 when token i starts "owner".table.column. */
 int ixs_name_is_owner_colref(px *p, int i);
 /* The owner to record for o: its own, else the session user. */
 const char *ixs_name_owner(const ixs_name *o, const ixd_db *db);
-void px_tokstr(px *p, int i, sb *out); /* decoded string literal */
-int px_int(px *p, int64_t *v);         /* integer literal (optionally signed) */
+void ixs_px_tokstr(px *p, int i, sb *out); /* decoded string literal */
+int ixs_px_int(px *p, int64_t *v);         /* integer literal (optionally signed) */
 
 /* expressions */
-void xv_free(xv *v);
+void ixs_xv_free(xv *v);
 int ixs_expr(px *p, xv *out);
 int ixs_cond(px *p, xv *out); /* a search condition */
 int ixs_conj(px *p, xv *out); /* one conjunct (NOT-level) of a condition */
@@ -157,14 +157,14 @@ void ixs_to_type(px *p, xv *v, ityp t); /* coerce to t's storage domain */
  * MERGE): out-of-range values refused, text cut to the column's length. */
 void ixs_to_store(px *p, xv *v, ityp t);
 /* Result column c of a query read as _s.name (INSERT ... SELECT, INTO
- * TEMP) into v (initialised here; the caller frees it with xv_free), for
+ * TEMP) into v (initialised here; the caller frees it with ixs_xv_free), for
  * ixs_to_store. */
 void ixs_qcol_xv(const ocol *c, xv *v);
 ityp ixs_lit_type(const xv *v);
 int ixs_parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32_t *collen);
 int ixs_parse_qual(px *p, int interval, uint32_t *q);
 
-void qres_free(qres *q);
+void ixs_qres_free(qres *q);
 int ixs_select(px *p, qres *out); /* SELECT [... UNION ...] [ORDER BY] */
 /* ixs_select and INSERT / UPDATE / DELETE (ixs_dml_tail) for a statement: tail (when not NULL)
  * reads what follows the query or DML (INTO TEMP, the statement's end) after it is parsed and

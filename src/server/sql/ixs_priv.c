@@ -84,14 +84,15 @@ void ixs_priv_free(ixs_priv *g) {
  * REVOKE), or -1. */
 static int dpriv_at(px *p, int revoke) {
     for (int k = 0; k < 3; k++)
-        if (px_kw_str(p, p->i, dprivs[k].word) && px_kw(p, p->i + 1, revoke ? IXK_FROM : IXK_TO))
+        if (ixs_px_kw_str(p, p->i, dprivs[k].word) &&
+            ixs_px_kw(p, p->i + 1, revoke ? IXK_FROM : IXK_TO))
             return k;
     return -1;
 }
 
 static int tpriv_of(px *p, int i) {
     for (size_t k = 0; k < NTPRIVS; k++)
-        if (px_kw(p, i, tprivs[k].kw)) return (int)k;
+        if (ixs_px_kw(p, i, tprivs[k].kw)) return (int)k;
     return -1;
 }
 
@@ -99,62 +100,62 @@ static int tpriv_of(px *p, int i) {
 static int user_name(px *p, char *buf, size_t n) {
     if (p->t[p->i].k == T_STR) {
         sb s = {0};
-        px_tokstr(p, p->i, &s);
+        ixs_px_tokstr(p, p->i, &s);
         snprintf(buf, n, "%s", s.p ? s.p : "");
         sb_free(&s);
         p->i++;
         return 0;
     }
-    return px_ident(p, buf, n);
+    return ixs_px_ident(p, buf, n);
 }
 
 /* grantees: PUBLIC | user [, user ...] */
 static int grantee_list(px *p, ixs_priv *g) {
     for (;;) {
         char(*v)[IXS_NAME_MAX + 1] = realloc(g->grantees, (size_t)(g->ngrantees + 1) * sizeof *v);
-        if (!v) return px_failc(p, -208, NULL);
+        if (!v) return ixs_px_failc(p, -208, NULL);
         g->grantees = v;
         if (user_name(p, g->grantees[g->ngrantees], sizeof g->grantees[0])) return -1;
         g->ngrantees++;
-        if (!px_acc_op(p, ",")) return 0;
+        if (!ixs_px_acc_op(p, ",")) return 0;
     }
 }
 
 /* [ ( column [, column ...] ) ] after SELECT, UPDATE or REFERENCES */
 static int priv_cols(px *p, ixs_priv *g, int k) {
-    if (!px_acc_op(p, "(")) return 0;
-    if (tprivs[k].colpos < 0) return px_fail(p);
+    if (!ixs_px_acc_op(p, "(")) return 0;
+    if (tprivs[k].colpos < 0) return ixs_px_fail(p);
     sb s = {0};
     if (g->cols[k]) sb_add(&s, g->cols[k]);
     do {
         char c[IXS_NAME_MAX + 1];
-        if (px_ident(p, c, sizeof c)) {
+        if (ixs_px_ident(p, c, sizeof c)) {
             sb_free(&s);
             return -1;
         }
         if (s.n) sb_addc(&s, ',');
         sb_add(&s, c);
-    } while (px_acc_op(p, ","));
+    } while (ixs_px_acc_op(p, ","));
     free(g->cols[k]);
     g->cols[k] = s.p;
-    return s.oom ? px_failc(p, -208, NULL) : px_expect_op(p, ")");
+    return s.oom ? ixs_px_failc(p, -208, NULL) : ixs_px_expect_op(p, ")");
 }
 
 /* ALL [PRIVILEGES] | privilege [(cols)] [, privilege [(cols)] ...] */
 static int tpriv_list(px *p, ixs_priv *g) {
-    if (px_acc(p, IXK_ALL)) {
-        px_acc_str(p, "privileges");
+    if (ixs_px_acc(p, IXK_ALL)) {
+        ixs_px_acc_str(p, "privileges");
         for (size_t k = 0; k < NTPRIVS; k++)
             g->mask |= 1u << k;
         return 0;
     }
     do {
         int k = tpriv_of(p, p->i);
-        if (k < 0) return px_fail(p);
+        if (k < 0) return ixs_px_fail(p);
         p->i++;
         g->mask |= 1u << k;
         if (priv_cols(p, g, k)) return -1;
-    } while (px_acc_op(p, ","));
+    } while (ixs_px_acc_op(p, ","));
     return 0;
 }
 
@@ -170,31 +171,31 @@ static int tpriv_list(px *p, ixs_priv *g) {
  */
 int ixs_priv_parse(px *p, ixs_priv *g) {
     memset(g, 0, sizeof *g);
-    g->revoke = px_kw(p, p->i, IXK_REVOKE);
+    g->revoke = ixs_px_kw(p, p->i, IXK_REVOKE);
     p->i++;
     int d = dpriv_at(p, g->revoke);
     if (d >= 0) {
         g->kind = IXS_PRIV_DATABASE;
         g->usertype = dprivs[d].usertype;
         p->i += 2;
-    } else if (px_kw(p, p->i, IXK_ALL) || tpriv_of(p, p->i) >= 0) {
+    } else if (ixs_px_kw(p, p->i, IXK_ALL) || tpriv_of(p, p->i) >= 0) {
         g->kind = IXS_PRIV_TABLE;
-        if (tpriv_list(p, g) || px_expect(p, IXK_ON)) return -1;
-        if (px_objname(p, 0, g->table, sizeof g->table)) return -1;
-        if (px_expect(p, g->revoke ? IXK_FROM : IXK_TO)) return -1;
+        if (tpriv_list(p, g) || ixs_px_expect(p, IXK_ON)) return -1;
+        if (ixs_px_objname(p, 0, g->table, sizeof g->table)) return -1;
+        if (ixs_px_expect(p, g->revoke ? IXK_FROM : IXK_TO)) return -1;
     } else {
         g->kind = IXS_PRIV_OTHER;
-        while (p->i < p->nt && p->t[p->i].k != T_EOF && !px_op(p, p->i, ";"))
+        while (p->i < p->nt && p->t[p->i].k != T_EOF && !ixs_px_op(p, p->i, ";"))
             p->i++;
         return 0;
     }
     if (grantee_list(p, g)) return -1;
-    if (!g->revoke && g->kind == IXS_PRIV_TABLE && px_acc(p, IXK_WITH)) {
-        if (px_expect(p, IXK_GRANT) || px_expect(p, IXK_OPTION)) return -1;
+    if (!g->revoke && g->kind == IXS_PRIV_TABLE && ixs_px_acc(p, IXK_WITH)) {
+        if (ixs_px_expect(p, IXK_GRANT) || ixs_px_expect(p, IXK_OPTION)) return -1;
         g->grant_option = 1;
     }
-    if (g->revoke && !px_acc(p, IXK_CASCADE)) px_acc(p, IXK_RESTRICT);
-    if (px_acc(p, IXK_AS) && user_name(p, g->grantor, sizeof g->grantor)) return -1;
+    if (g->revoke && !ixs_px_acc(p, IXK_CASCADE)) ixs_px_acc(p, IXK_RESTRICT);
+    if (ixs_px_acc(p, IXK_AS) && user_name(p, g->grantor, sizeof g->grantor)) return -1;
     return 0;
 }
 
@@ -208,7 +209,7 @@ static int run_sql(px *p, const char *sql, const char *a, const char *b, int64_t
                    const char *d, int64_t colno, char *out, size_t outn) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(p->db->h, sql, -1, &st, NULL) != SQLITE_OK)
-        return px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
+        return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
     sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, tabid);
@@ -222,7 +223,7 @@ static int run_sql(px *p, const char *sql, const char *a, const char *b, int64_t
             snprintf(out, outn, "%s", v ? (const char *)v : "");
         }
     } else if (sqlite3_step(st) != SQLITE_DONE)
-        rc = px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
+        rc = ixs_px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
     sqlite3_finalize(st);
     return rc;
 }
@@ -266,7 +267,7 @@ static int priv_colnos(px *p, const ixs_priv *g, size_t k, const char *grantor, 
                                "SELECT colno FROM _ixd_colauth WHERE grantor = ?1 AND grantee = ?2"
                                " AND tabid = ?3",
                                -1, &st, NULL) != SQLITE_OK)
-            return px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
+            return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
         sqlite3_bind_text(st, 1, grantor, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 2, grantee, -1, SQLITE_STATIC);
         sqlite3_bind_int64(st, 3, tabid);
@@ -284,12 +285,12 @@ static int priv_colnos(px *p, const ixs_priv *g, size_t k, const char *grantor, 
         if (sqlite3_prepare_v2(p->db->h,
                                "SELECT colno FROM _ixd_columns WHERE tabid = ?1 AND colname = ?2",
                                -1, &q, NULL) != SQLITE_OK)
-            return px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
+            return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
         sqlite3_bind_int64(q, 1, tabid);
         sqlite3_bind_text(q, 2, name, -1, SQLITE_STATIC);
         if (sqlite3_step(q) == SQLITE_ROW) colno = sqlite3_column_int64(q, 0);
         sqlite3_finalize(q);
-        if (!colno) return px_failc(p, IXS_E_NO_COLUMN, "%s", name);
+        if (!colno) return ixs_px_failc(p, IXS_E_NO_COLUMN, "%s", name);
         cols[(*n)++] = colno;
         c += len + (c[len] == ',');
     }
@@ -381,7 +382,7 @@ int ixs_priv_run(px *p, const ixs_priv *g) {
         if (!ixs_ddl_q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", g->table,
                            &tabid) ||
             tabid <= 0)
-            return px_failc(p, IXS_E_NO_TABLE, "%s", g->table);
+            return ixs_px_failc(p, IXS_E_NO_TABLE, "%s", g->table);
     }
     if (ixs_ddl_begin(p)) return -1;
     int rc = 0;

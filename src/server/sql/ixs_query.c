@@ -7,7 +7,7 @@
 
 #include "server/sql/ixs_sel_tree.h"
 
-void qres_free(qres *q) {
+void ixs_qres_free(qres *q) {
     sb_free(&q->sql);
     for (int i = 0; i < q->ncols; i++)
         free(q->cols[i].name);

@@ -206,14 +206,14 @@ static int rt_load(sqlite3 *h, int id, const char *name, rtype *out) {
 static rtype *rt_get(px *p, int id, const char *name) {
     rtype *r = malloc(sizeof *r);
     if (!r) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return NULL;
     }
     int f = rt_load(p->db->h, id, name, r);
     if (f <= 0) {
         free(r);
-        if (f < 0) px_failc(p, -208, NULL);
-        if (!f) px_failc(p, IXS_E_ROW_TYPE_NF, "%s", name ? name : "row");
+        if (f < 0) ixs_px_failc(p, -208, NULL);
+        if (!f) ixs_px_failc(p, IXS_E_ROW_TYPE_NF, "%s", name ? name : "row");
         return NULL;
     }
     return r;
@@ -225,7 +225,7 @@ static int rt_store(px *p, rtype *r) {
     sqlite3_stmt *st;
     r->id = ROW_FIRST_ID;
     if (sqlite3_prepare_v2(h, "SELECT max(extended_id) FROM _ixd_xtdtypes", -1, &st, NULL))
-        return px_failc(p, -208, NULL);
+        return ixs_px_failc(p, -208, NULL);
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
         r->id = sqlite3_column_int(st, 0) + 1;
     sqlite3_finalize(st);
@@ -246,7 +246,7 @@ static int rt_store(px *p, rtype *r) {
     }
     int rc = q.oom ? -208 : ixs_exec(p->db, q.p, p->err);
     sb_free(&q);
-    if (rc == -208) return px_failc(p, -208, NULL);
+    if (rc == -208) return ixs_px_failc(p, -208, NULL);
     if (rc) p->failed = 1;
     return rc ? -1 : 0;
 }
@@ -262,7 +262,7 @@ static int rt_unnamed_id(px *p, rtype *r) {
     if (sqlite3_prepare_v2(p->db->h,
                            "SELECT extended_id FROM _ixd_xtdtypes WHERE mode = 'C' ORDER BY 1", -1,
                            &st, NULL))
-        return px_failc(p, -208, NULL);
+        return ixs_px_failc(p, -208, NULL);
     rtype *o = malloc(sizeof *o);
     int found = 0;
     while (o && !found && sqlite3_step(st) == SQLITE_ROW) {
@@ -286,40 +286,40 @@ static int rt_unnamed_id(px *p, rtype *r) {
 
 /* ( field type [NOT NULL] {, field type [NOT NULL]} ) into r */
 static int parse_fields(px *p, rtype *r) {
-    if (px_expect_op(p, "(")) return -1;
+    if (ixs_px_expect_op(p, "(")) return -1;
     do {
-        if (r->nf >= ROW_MAX_FIELDS) return px_fail(p);
+        if (r->nf >= ROW_MAX_FIELDS) return ixs_px_fail(p);
         rfield *f = &r->f[r->nf++];
         int serial;
         int64_t start;
         uint32_t collen;
-        if (px_newname(p, f->name, sizeof f->name)) return -1;
+        if (ixs_px_newname(p, f->name, sizeof f->name)) return -1;
         for (int k = 0; k < r->nf - 1; k++)
-            if (!strcmp(r->f[k].name, f->name)) return px_failc(p, -328, "%s", f->name);
+            if (!strcmp(r->f[k].name, f->name)) return ixs_px_failc(p, -328, "%s", f->name);
         int at = p->i;
         if (ixs_parse_type(p, &f->t, &serial, &start, &collen)) return -1;
         if (serial || f->t.code == IX_T_BYTE || f->t.code == IX_T_TEXT || f->t.code == IX_T_ROW ||
             ixs_coll_is(f->t.code)) {
             p->i = at; /* nested rows and collections in rows: not supported */
-            return px_fail(p);
+            return ixs_px_fail(p);
         }
-        if (px_acc(p, IXK_NOT)) {
-            if (px_expect(p, IXK_NULL)) return -1;
+        if (ixs_px_acc(p, IXK_NOT)) {
+            if (ixs_px_expect(p, IXK_NULL)) return -1;
             f->notnull = 1;
         }
-    } while (px_acc_op(p, ","));
-    return px_expect_op(p, ")");
+    } while (ixs_px_acc_op(p, ","));
+    return ixs_px_expect_op(p, ")");
 }
 
 int ixs_row_type_at(px *p) {
-    return px_kw(p, p->i, IXK_ROW) && px_op(p, p->i + 1, "(");
+    return ixs_px_kw(p, p->i, IXK_ROW) && ixs_px_op(p, p->i + 1, "(");
 }
 
 /* unnamed_row := ROW ( field type [NOT NULL] {, ...} ) */
 int ixs_row_parse_type(px *p, ityp *t, uint32_t *collen) {
     p->i++;
     rtype *r = calloc(1, sizeof *r);
-    if (!r) return px_failc(p, -208, NULL);
+    if (!r) return ixs_px_failc(p, -208, NULL);
     int rc = parse_fields(p, r);
     if (!rc) rc = rt_unnamed_id(p, r);
     if (!rc) {
@@ -419,7 +419,7 @@ no_cast:
     type_name(p, v->t, a, sizeof a);
     type_name(p, t, b, sizeof b);
     free(r);
-    px_failc(p, IXS_E_ROW_NO_CAST, "%s,%s", a, b);
+    ixs_px_failc(p, IXS_E_ROW_NO_CAST, "%s,%s", a, b);
 }
 
 int ixs_row_cmp(px *p, xv *l, xv *r) {
@@ -438,7 +438,7 @@ ityp ixs_row_lit_type(int nfields) {
 
 int ixs_row_field(px *p, xv *out, const char *field) {
     if (out->t.code != IX_T_ROW || (out->t.len & ROW_LIT))
-        return px_failc(p, IXS_E_ROW_NO_FIELD, "%s", field);
+        return ixs_px_failc(p, IXS_E_ROW_NO_FIELD, "%s", field);
     rtype *r = rt_get(p, (int)out->t.len, NULL);
     if (!r) return -1;
     int k = 0;
@@ -446,7 +446,7 @@ int ixs_row_field(px *p, xv *out, const char *field) {
         k++;
     if (k == r->nf) {
         free(r);
-        return px_failc(p, IXS_E_ROW_NO_FIELD, "%s", field);
+        return ixs_px_failc(p, IXS_E_ROW_NO_FIELD, "%s", field);
     }
     sb n = {0};
     sb_printf(&n, "ixd_row_field(%s,%d)", ixs_xs(out), k);
@@ -490,7 +490,7 @@ void ixs_row_out(px *p, sb *list, size_t start, ityp t) {
 }
 
 int ixs_row_order_check(px *p, ityp t) {
-    if (t.code == IX_T_ROW) return px_failc(p, IXS_E_ROW_NO_ORDER, NULL);
+    if (t.code == IX_T_ROW) return ixs_px_failc(p, IXS_E_ROW_NO_ORDER, NULL);
     return 0;
 }
 
@@ -512,12 +512,12 @@ static void row_create_free(void *tree) {
 static int row_create_run(px *p, const void *tree) {
     const row_create *c = tree;
     rtype *r = c->r;
-    if (c->under) return px_failc(p, IXS_E_ROW_NOT_IMPL, "UNDER (type inheritance)");
+    if (c->under) return ixs_px_failc(p, IXS_E_ROW_NOT_IMPL, "UNDER (type inheritance)");
     rtype old;
     int f = rt_load(p->db->h, 0, r->name, &old);
     if (f) {
-        if (f < 0) return px_failc(p, -208, NULL);
-        return c->ine ? 0 : px_failc(p, IXS_E_ROW_EXISTS, "%s", r->name);
+        if (f < 0) return ixs_px_failc(p, -208, NULL);
+        return c->ine ? 0 : ixs_px_failc(p, IXS_E_ROW_EXISTS, "%s", r->name);
     }
     if (ixs_ddl_begin(p)) return -1;
     int ok = rt_store(p, r) == 0;
@@ -528,19 +528,19 @@ static int row_create_run(px *p, const void *tree) {
  *     [UNDER supertype]                                       after CREATE */
 static int create_row(px *p, ixs_plan *pl) {
     row_create c = {0};
-    if (px_acc(p, IXK_IF)) {
-        if (px_expect(p, IXK_NOT) || px_expect(p, IXK_EXISTS)) return -1;
+    if (ixs_px_acc(p, IXK_IF)) {
+        if (ixs_px_expect(p, IXK_NOT) || ixs_px_expect(p, IXK_EXISTS)) return -1;
         c.ine = 1;
     }
     rtype *r = calloc(1, sizeof *r);
-    if (!r) return px_failc(p, -208, NULL);
+    if (!r) return ixs_px_failc(p, -208, NULL);
     r->named = 1;
-    int rc = px_newname(p, r->name, sizeof r->name);
-    if (!rc && px_acc_op(p, ".")) rc = px_newname(p, r->name, sizeof r->name);
+    int rc = ixs_px_newname(p, r->name, sizeof r->name);
+    if (!rc && ixs_px_acc_op(p, ".")) rc = ixs_px_newname(p, r->name, sizeof r->name);
     if (!rc) rc = parse_fields(p, r);
-    if (!rc && px_acc(p, IXK_UNDER)) {
+    if (!rc && ixs_px_acc(p, IXK_UNDER)) {
         char sup[IXS_NAME_MAX + 1];
-        rc = px_ident(p, sup, sizeof sup);
+        rc = ixs_px_ident(p, sup, sizeof sup);
         c.under = 1;
     }
     c.r = r;
@@ -581,17 +581,17 @@ typedef struct row_drop {
 static int row_drop_run(px *p, const void *tree) {
     const row_drop *d = tree;
     rtype *r = malloc(sizeof *r);
-    if (!r) return px_failc(p, -208, NULL);
+    if (!r) return ixs_px_failc(p, -208, NULL);
     int f = rt_load(p->db->h, 0, d->name, r);
     if (f <= 0) {
         free(r);
-        if (f < 0) return px_failc(p, -208, NULL);
-        return d->ife ? 0 : px_failc(p, IXS_E_ROW_TYPE_NF, "%s", d->name);
+        if (f < 0) return ixs_px_failc(p, -208, NULL);
+        return d->ife ? 0 : ixs_px_failc(p, IXS_E_ROW_TYPE_NF, "%s", d->name);
     }
     char user[2 * IXS_NAME_MAX + 2];
     if (row_user(p, r, user, sizeof user)) {
         free(r);
-        return px_failc(p, IXS_E_ROW_USED, "Row type %s is used by %s", d->name, user);
+        return ixs_px_failc(p, IXS_E_ROW_USED, "Row type %s is used by %s", d->name, user);
     }
     sb q = {0};
     sb_printf(&q,
@@ -601,7 +601,7 @@ static int row_drop_run(px *p, const void *tree) {
     free(r);
     if (q.oom || ixs_ddl_begin(p)) {
         sb_free(&q);
-        return p->failed ? -1 : px_failc(p, -208, NULL);
+        return p->failed ? -1 : ixs_px_failc(p, -208, NULL);
     }
     int ok = ixs_exec(p->db, q.p, p->err) == 0;
     sb_free(&q);
@@ -612,18 +612,18 @@ static int row_drop_run(px *p, const void *tree) {
 /* DROP ROW TYPE [IF EXISTS] [owner.]name [RESTRICT]                    after DROP */
 static int drop_row(px *p, ixs_plan *pl) {
     row_drop d = {0};
-    if (px_acc(p, IXK_IF)) {
-        if (px_expect(p, IXK_EXISTS)) return -1;
+    if (ixs_px_acc(p, IXK_IF)) {
+        if (ixs_px_expect(p, IXK_EXISTS)) return -1;
         d.ife = 1;
     }
-    if (px_ident(p, d.name, sizeof d.name)) return -1;
-    if (px_acc_op(p, ".") && px_ident(p, d.name, sizeof d.name)) return -1;
-    px_acc(p, IXK_RESTRICT);
+    if (ixs_px_ident(p, d.name, sizeof d.name)) return -1;
+    if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, d.name, sizeof d.name)) return -1;
+    ixs_px_acc(p, IXK_RESTRICT);
     return ixs_plan_keep(p, pl, &d, sizeof d, row_drop_run, NULL);
 }
 
 int ixs_row_stmt(px *p, int create, int *stype, ixs_plan *pl) {
-    if (!px_kw(p, p->i, IXK_ROW) || !px_kw(p, p->i + 1, IXK_TYPE)) return 0;
+    if (!ixs_px_kw(p, p->i, IXK_ROW) || !ixs_px_kw(p, p->i + 1, IXK_TYPE)) return 0;
     p->i += 2;
     *stype = create ? IX_STMTTYPE_CREATE_ROWTYPE : IX_STMTTYPE_DROP_ROWTYPE;
     return (create ? create_row(p, pl) : drop_row(p, pl)) ? -1 : 1;

@@ -16,10 +16,10 @@ enum {
 
 static int set_desc_cols(px *p, ixd_stmt *s, icol **cols, int n) {
     s->cols = calloc((size_t)(n ? n : 1), sizeof(ocol));
-    if (!s->cols) return px_failc(p, -208, NULL);
+    if (!s->cols) return ixs_px_failc(p, -208, NULL);
     for (int i = 0; i < n; i++) {
         s->cols[i].name = strdup(cols[i]->name);
-        if (!s->cols[i].name) return px_failc(p, -208, NULL);
+        if (!s->cols[i].name) return ixs_px_failc(p, -208, NULL);
         s->cols[i].t = cols[i]->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : cols[i]->t;
         if (s->cols[i].t.code == IX_T_TEXT || s->cols[i].t.code == IX_T_BYTE) s->cols[i].t.len = 56;
         if (ixs_coll_is(s->cols[i].t.code) || s->cols[i].t.code == IX_T_ROW)
@@ -55,10 +55,10 @@ static int bind_cols(px *p, const ixs_dml_t *d, dmlctx *c) {
     for (int k = 0; k < d->ncols; k++) {
         p->i = d->coltok[k];
         icol *col = ixs_sel_find_col(c->t, d->cols[k]);
-        if (!col) return px_failc(p, -217, "%s", d->cols[k]);
+        if (!col) return ixs_px_failc(p, -217, "%s", d->cols[k]);
         for (int i = 0; i < c->nc && d->kind == DML_INSERT; i++)
-            if (c->cols[i] == col) return px_fail(p);
-        if (c->nc >= c->t->tab.ncols) return px_fail(p);
+            if (c->cols[i] == col) return ixs_px_fail(p);
+        if (c->nc >= c->t->tab.ncols) return ixs_px_fail(p);
         c->cols[c->nc++] = col;
     }
     return 0;
@@ -87,10 +87,10 @@ static int value_sql(px *p, const ixs_dml_t *d, dmlctx *c, int i, int k, sb *out
     int rc = ixs_ex_resolve(p, d->vals[i]) || ixs_ex_emit(p, d->vals[i], &v);
     if (!rc && k >= c->nc) {
         p->i = d->valtok[i];
-        rc = px_failc(p, IXS_E_VALUES_COUNT, NULL);
+        rc = ixs_px_failc(p, IXS_E_VALUES_COUNT, NULL);
     }
     if (!rc) rc = value_to(p, c, k, &v, out);
-    xv_free(&v);
+    ixs_xv_free(&v);
     return rc ? -1 : 0;
 }
 
@@ -142,7 +142,7 @@ static int ins_values(px *p, const ixs_dml_t *d, dmlctx *c) {
     }
     p->sc = save;
     if (rc) return -1;
-    if (d->nvals != c->nc) return px_failc(p, IXS_E_VALUES_COUNT, NULL);
+    if (d->nvals != c->nc) return ixs_px_failc(p, IXS_E_VALUES_COUNT, NULL);
     ins_extra_sql(c);
     sb_addc(&c->sql, ')');
     return 0;
@@ -152,20 +152,20 @@ static int ins_values(px *p, const ixs_dml_t *d, dmlctx *c) {
 static int ins_select(px *p, const ixs_dml_t *d, dmlctx *c) {
     qres q;
     int rc = ixs_sel_emit(p, d->q, &q);
-    if (!rc && q.ncols != c->nc) rc = px_failc(p, IXS_E_VALUES_COUNT, NULL);
+    if (!rc && q.ncols != c->nc) rc = ixs_px_failc(p, IXS_E_VALUES_COUNT, NULL);
     if (!rc) sb_add(&c->sql, "SELECT ");
     for (int i = 0; i < c->nc && !rc; i++) {
         xv v;
         ixs_qcol_xv(&q.cols[i], &v);
         if (i) sb_addc(&c->sql, ',');
         rc = value_to(p, c, i, &v, &c->sql);
-        xv_free(&v);
+        ixs_xv_free(&v);
     }
     if (!rc) {
         ins_extra_sql(c);
         sb_printf(&c->sql, " FROM (%s) AS _s", q.sql.p);
     }
-    qres_free(&q);
+    ixs_qres_free(&q);
     return rc ? -1 : 0;
 }
 
@@ -184,7 +184,7 @@ static int upd_row_query(px *p, const ixs_dml_t *d, dmlctx *c) {
     int rc = ixs_sel_emit(p, d->q, &q);
     if (!rc && q.ncols != c->nc) {
         p->i = d->q->tok;
-        rc = px_fail(p);
+        rc = ixs_px_fail(p);
     }
     for (int k = 0; k < c->nc && !rc; k++) {
         sb_add(&c->sql, k ? ", " : "(");
@@ -206,11 +206,11 @@ static int upd_row_query(px *p, const ixs_dml_t *d, dmlctx *c) {
         else
             sb_printf(&c->sql, "CASE WHEN count(*) > 1 THEN ixd_raise(%d, '') ELSE %s END",
                       IXS_E_SUBQUERY_ROWS, v.s.p);
-        xv_free(&v);
+        ixs_xv_free(&v);
         if (p->failed) rc = -1;
     }
     if (!rc) sb_printf(&c->sql, " FROM (SELECT * FROM (%s) LIMIT 2) AS _q1)", q.sql.p);
-    qres_free(&q);
+    ixs_qres_free(&q);
     return rc ? -1 : 0;
 }
 
@@ -218,7 +218,7 @@ static int upd_row_query(px *p, const ixs_dml_t *d, dmlctx *c) {
 static int upd_values(px *p, const ixs_dml_t *d, dmlctx *c) {
     if (d->nvals != c->nc) {
         p->i = d->multi ? d->vals_end : d->tok;
-        return px_fail(p);
+        return ixs_px_fail(p);
     }
     for (int i = 0; i < c->nc; i++) {
         if (i) sb_add(&c->sql, ", ");
@@ -242,7 +242,7 @@ static int where_sql(px *p, const ixs_dml_t *d, ixd_stmt *s, sb *sql) {
     ixs_xv_init(&v);
     int rc = ixs_ex_resolve(p, d->cond) || ixs_ex_emit(p, d->cond, &v);
     if (!rc) sb_printf(sql, " WHERE %s", v.s.p);
-    xv_free(&v);
+    ixs_xv_free(&v);
     return rc ? -1 : 0;
 }
 
@@ -289,15 +289,15 @@ int ixs_dml_emit(px *p, ixs_dml_t *d, ixd_stmt *s) {
     if (d->kind != DML_INSERT) p->sc = &sc;
     int rc = 0;
     if (!(c.cols = calloc((size_t)c.t->tab.ncols + 1, sizeof(icol *))))
-        rc = px_failc(p, -208, NULL);
+        rc = ixs_px_failc(p, -208, NULL);
     else if (c.t->tab.is_view && !ixs_view_updatable(p->db, c.t->tab.name))
-        rc = px_failc(p, IXS_E_VIEW_READONLY, "%s", c.t->tab.name);
+        rc = ixs_px_failc(p, IXS_E_VIEW_READONLY, "%s", c.t->tab.name);
     else
         rc = d->kind == DML_INSERT   ? ins_emit(p, d, s, &c)
              : d->kind == DML_UPDATE ? upd_emit(p, d, s, &c)
                                      : del_emit(p, d, s, &c);
     p->sc = save;
-    if (!rc && !p->failed && !(s->sqlite_sql = sb_take(&c.sql))) rc = px_failc(p, -208, NULL);
+    if (!rc && !p->failed && !(s->sqlite_sql = sb_take(&c.sql))) rc = ixs_px_failc(p, -208, NULL);
     sb_free(&c.sql);
     free(c.cols);
     ixs_tref_free(c.t);

@@ -47,7 +47,7 @@ static int on_sql(px *p, scope *sc, const sel_joinop *o, sb *out) {
     p->sc = save;
     sc->n = n;
     if (!rc) sb_printf(out, " ON %s", c.s.p);
-    xv_free(&c);
+    ixs_xv_free(&c);
     return rc;
 }
 
@@ -172,19 +172,19 @@ static int free_suffix(const qres *q, const char *label) {
 }
 
 static int add_col(px *p, qres *q, const char *label, ityp t, int notnull, int stored) {
-    if (q->ncols >= IXS_MAX_COLS) return px_fail(p);
+    if (q->ncols >= IXS_MAX_COLS) return ixs_px_fail(p);
     ocol *nc = realloc(q->cols, sizeof(ocol) * (size_t)(q->ncols + 1));
-    if (!nc) return px_failc(p, -208, NULL);
+    if (!nc) return ixs_px_failc(p, -208, NULL);
     q->cols = nc;
     char nm[IXS_NAME_MAX + 24];
     snprintf(nm, sizeof nm, "%s", label);
     if (col_named(q, nm)) {
         int k = free_suffix(q, label);
-        if (k < 0) return px_failc(p, -208, NULL);
+        if (k < 0) return ixs_px_failc(p, -208, NULL);
         snprintf(nm, sizeof nm, "%s_%d", label, k);
     }
     q->cols[q->ncols].name = strdup(nm);
-    if (!q->cols[q->ncols].name) return px_failc(p, -208, NULL);
+    if (!q->cols[q->ncols].name) return ixs_px_failc(p, -208, NULL);
     if (t.code < 0) t = ixs_t(IX_T_CHAR, 1);
     if (t.code == IX_T_TEXT || t.code == IX_T_BYTE) t.len = 56;
     q->cols[q->ncols].t = t;
@@ -212,11 +212,11 @@ typedef struct {
 
 static int selref_add(px *p, selref **v, int *n, const char *sql, int col) {
     selref *nv = realloc(*v, sizeof **v * (size_t)(*n + 1));
-    if (!nv) return px_failc(p, -208, NULL);
+    if (!nv) return ixs_px_failc(p, -208, NULL);
     *v = nv;
     nv[*n].sql = strdup(sql ? sql : "");
     nv[*n].col = col;
-    if (!nv[*n].sql) return px_failc(p, -208, NULL);
+    if (!nv[*n].sql) return ixs_px_failc(p, -208, NULL);
     (*n)++;
     return 0;
 }
@@ -291,7 +291,7 @@ static int expr_item(px *p, qres *q, selout *s, const sel_item *it) {
     s->has_agg |= v.agg;
     if (!rc && v.lk == LB_COL && local) rc = selref_add(p, &s->bare, &s->nbare, v.s.p, q->ncols);
     if (!rc) rc = item_sql(p, q, &s->list, &v, it->alias);
-    xv_free(&v);
+    ixs_xv_free(&v);
     return rc ? -1 : 0;
 }
 
@@ -307,7 +307,7 @@ static int list_sql(px *p, scope *sc, qres *q, selout *s, const sel_core *c) {
             while (ti < sc->n && strcmp(sc->t[ti]->alias, it->tname) &&
                    strcmp(sc->t[ti]->tab.name, it->tname))
                 ti++;
-            if (ti == sc->n) return px_failc(p, -206, "%s", it->tname);
+            if (ti == sc->n) return ixs_px_failc(p, -206, "%s", it->tname);
             rc = star_cols(p, q, &s->list, sc->t[ti]);
         } else
             rc = expr_item(p, q, s, it);
@@ -328,13 +328,13 @@ static int where_sql(px *p, scope *sc, const sel_core *c, selout *s) {
         int r = ixs_ex_resolve(p, c->where[i].e) || ixs_ex_emit(p, c->where[i].e, &v);
         if (!r && v.k != XK_PRED && v.t.code != IX_T_BOOLEAN) {
             p->i = c->where[i].end;
-            r = px_fail(p);
+            r = ixs_px_fail(p);
         }
         if (!r) {
             int g = s->from ? conj_group(s->from, sc->n, sc->refmask) : 0;
             and_to(g ? &s->from->g[g].on : &s->where, v.s.p);
         }
-        xv_free(&v);
+        ixs_xv_free(&v);
         if (r) return -1;
     }
     return 0;
@@ -347,7 +347,7 @@ static int group_sql(px *p, const qres *q, const sel_core *c, selout *s) {
         if (g->pos) {
             if (g->pos > q->ncols) {
                 p->i = g->tok;
-                return px_fail(p);
+                return ixs_px_fail(p);
             }
             sb_printf(&s->group, "%d", g->pos);
             if (selref_add(p, &s->grp, &s->ngrp, "", g->pos)) return -1;
@@ -359,7 +359,7 @@ static int group_sql(px *p, const qres *q, const sel_core *c, selout *s) {
         if (!rc) ixs_blanks_collate(&v);
         if (!rc) sb_add(&s->group, v.s.p ? v.s.p : "NULL");
         if (!rc) rc = selref_add(p, &s->grp, &s->ngrp, v.s.p, 0);
-        xv_free(&v);
+        ixs_xv_free(&v);
         if (rc) return -1;
     }
     return 0;
@@ -375,7 +375,7 @@ static int grouped_check(px *p, const qres *q, const selout *s) {
         for (int g = 0; g < s->ngrp && !in; g++)
             in = s->grp[g].col ? s->grp[g].col == s->bare[i].col + 1
                                : !strcmp(s->grp[g].sql, s->bare[i].sql);
-        if (!in) return px_failc(p, IXS_E_NOT_GROUPED, "%s", q->cols[s->bare[i].col].name);
+        if (!in) return ixs_px_failc(p, IXS_E_NOT_GROUPED, "%s", q->cols[s->bare[i].col].name);
     }
     return 0;
 }
@@ -385,7 +385,7 @@ static int having_sql(px *p, const sel_core *c, selout *s) {
     ixs_xv_init(&v);
     int rc = ixs_ex_resolve(p, c->having) || ixs_ex_emit(p, c->having, &v);
     if (!rc) sb_add(&s->having, v.s.p);
-    xv_free(&v);
+    ixs_xv_free(&v);
     return rc ? -1 : 0;
 }
 
@@ -493,7 +493,7 @@ static int set_operand(px *p, const qres *q, const qres *res, sb *body) {
             ixs_to_type(p, &v, res->cols[i].t);
         sb_printf(body, "%s%s AS ", i ? ", " : "", v.s.p);
         sb_ident(body, res->cols[i].name);
-        xv_free(&v);
+        ixs_xv_free(&v);
     }
     sb_printf(body, " FROM (%s) AS _o", q->sql.p);
     return p->failed ? -1 : 0;
@@ -511,7 +511,7 @@ static int set_sql(px *p, const ixs_sel *q, qres *out, sb *body) {
     if (!ops || !first.cols) {
         free(ops);
         free(first.cols);
-        return px_failc(p, -208, NULL);
+        return ixs_px_failc(p, -208, NULL);
     }
     if (out->ncols) memcpy(first.cols, out->cols, sizeof(ocol) * (size_t)out->ncols);
     for (int k = 0; k < n && !rc; k++) {
@@ -521,7 +521,7 @@ static int set_sql(px *p, const ixs_sel *q, qres *out, sb *body) {
         ixs_sel_scope_free(&sc2);
         if (!rc && ops[k].ncols != out->ncols) {
             p->i = q->core[k + 1].tok;
-            rc = px_fail(p);
+            rc = ixs_px_fail(p);
         }
         for (int i = 0; i < out->ncols && !rc; i++)
             set_merge(&out->cols[i], &ops[k].cols[i], q->op[k]);
@@ -533,7 +533,7 @@ static int set_sql(px *p, const ixs_sel *q, qres *out, sb *body) {
         rc = set_operand(p, &ops[k], out, body);
     }
     for (int k = 0; k < n; k++)
-        qres_free(&ops[k]);
+        ixs_qres_free(&ops[k]);
     free(ops);
     return rc;
 }
@@ -547,7 +547,7 @@ static int order_item_sql(px *p, const ixs_sel *q, const sel_oitem *o, qres *out
     int hit = o->pos;
     if (hit && hit > out->ncols) {
         p->i = o->tok;
-        return px_fail(p);
+        return ixs_px_fail(p);
     }
     for (int i = 0; !hit && o->name[0] && i < out->ncols; i++)
         if (!strcmp(out->cols[i].name, o->name)) hit = i + 1;
@@ -558,14 +558,14 @@ static int order_item_sql(px *p, const ixs_sel *q, const sel_oitem *o, qres *out
     } else {
         if (q->ncore > 1) {
             p->i = o->tok;
-            return px_fail(p);
+            return ixs_px_fail(p);
         }
         xv e;
         ixs_xv_init(&e);
         int rc = ixs_ex_resolve(p, o->e) || ixs_ex_emit(p, o->e, &e);
         if (!rc) sb_add(ord, e.s.p ? e.s.p : "NULL");
         t = e.t;
-        xv_free(&e);
+        ixs_xv_free(&e);
         if (rc) return -1;
     }
     if (ixs_row_order_check(p, t)) return -1;
@@ -607,7 +607,7 @@ static void limit_sql(px *p, const ixs_sel *q, sb *body) {
 
 int ixs_sel_emit(px *p, ixs_sel *q, qres *out) {
     memset(out, 0, sizeof *out);
-    if (px_deeper(p)) {
+    if (ixs_px_deeper(p)) {
         p->i = q->tok;
         return -1;
     }
@@ -621,7 +621,7 @@ int ixs_sel_emit(px *p, ixs_sel *q, qres *out) {
         limit_sql(p, q, &body);
         sb_free(&out->sql);
         sb_add(&out->sql, body.p ? body.p : "");
-        if (out->sql.oom) rc = px_failc(p, -208, NULL);
+        if (out->sql.oom) rc = ixs_px_failc(p, -208, NULL);
     }
     ixs_sel_scope_free(&sc0);
     sb_free(&body);

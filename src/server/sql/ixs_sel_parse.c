@@ -16,7 +16,7 @@ static void from_free(sel_from *f);
 static void *grow(px *p, void *v, int *n, size_t sz) {
     char *nv = realloc(v, sz * (size_t)(*n + 1));
     if (!nv) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return NULL;
     }
     memset(nv + sz * (size_t)*n, 0, sz);
@@ -43,24 +43,24 @@ static const char *reserved[] = {"where", "group",   "order",  "having", "union"
 
 static int is_reserved(px *p, int i) {
     for (int k = 0; reserved[k]; k++)
-        if (px_kw_str(p, i, reserved[k])) return 1;
+        if (ixs_px_kw_str(p, i, reserved[k])) return 1;
     return 0;
 }
 
 /* opt_alias := [ AS ] alias | alias (a word not reserved after a table) | (nothing) */
 static int opt_alias(px *p, char *alias, size_t n) {
     alias[0] = 0;
-    if (px_acc(p, IXK_AS)) return px_ident(p, alias, n);
-    if (px_is_ident(p, p->i) && !is_reserved(p, p->i)) return px_ident(p, alias, n);
+    if (ixs_px_acc(p, IXK_AS)) return ixs_px_ident(p, alias, n);
+    if (ixs_px_is_ident(p, p->i) && !is_reserved(p, p->i)) return ixs_px_ident(p, alias, n);
     return 0;
 }
 
 /* The index of the ')' that closes the '(' at token i, or -1. */
 static int close_paren(px *p, int i) {
     for (int depth = 0; i < p->nt && p->t[i].k != T_EOF; i++) {
-        if (px_op(p, i, "("))
+        if (ixs_px_op(p, i, "("))
             depth++;
-        else if (px_op(p, i, ")") && --depth == 0)
+        else if (ixs_px_op(p, i, ")") && --depth == 0)
             return i;
     }
     return -1;
@@ -75,8 +75,8 @@ static int limit_arg(px *p, sel_lim *l) {
         l->pidx = p->t[p->i++].pidx;
         return 0;
     }
-    if (px_int(p, &l->v)) return -1;
-    return l->v < 0 ? px_fail(p) : 0;
+    if (ixs_px_int(p, &l->v)) return -1;
+    return l->v < 0 ? ixs_px_fail(p) : 0;
 }
 
 /* ---- FROM ---------------------------------------------------------------------------- */
@@ -95,21 +95,22 @@ static void tref_free(sel_tref *t) {
  * list only after an alias) */
 static int derived_tail(px *p, sel_tref *t) {
     if (opt_alias(p, t->alias, sizeof t->alias)) return -1;
-    if (!t->alias[0] || !px_acc_op(p, "(")) return 0;
+    if (!t->alias[0] || !ixs_px_acc_op(p, "(")) return 0;
     do {
-        if (GROW(p, t->cn, t->ncn) || px_newname(p, t->cn[t->ncn - 1], sizeof t->cn[0])) return -1;
-    } while (px_acc_op(p, ","));
-    return px_expect_op(p, ")");
+        if (GROW(p, t->cn, t->ncn) || ixs_px_newname(p, t->cn[t->ncn - 1], sizeof t->cn[0]))
+            return -1;
+    } while (ixs_px_acc_op(p, ","));
+    return ixs_px_expect_op(p, ")");
 }
 
 /* coll_table := TABLE "(" collection_expr ")" [[AS] alias [ "(" column ")" ]] */
 static int coll_table(px *p, sel_tref *t) {
     t->kind = TR_COLL;
     p->i += 2;
-    if (!(t->coll = ixs_ex_parse(p, IXS_EX_VALUE)) || px_expect_op(p, ")")) return -1;
+    if (!(t->coll = ixs_ex_parse(p, IXS_EX_VALUE)) || ixs_px_expect_op(p, ")")) return -1;
     if (opt_alias(p, t->alias, sizeof t->alias)) return -1;
-    if (t->alias[0] && px_acc_op(p, "("))
-        return px_ident(p, t->col, sizeof t->col) || px_expect_op(p, ")") ? -1 : 0;
+    if (t->alias[0] && ixs_px_acc_op(p, "("))
+        return ixs_px_ident(p, t->col, sizeof t->col) || ixs_px_expect_op(p, ")") ? -1 : 0;
     return 0;
 }
 
@@ -121,39 +122,39 @@ static int coll_table(px *p, sel_tref *t) {
 static sel_tref *table_ref(px *p) {
     sel_tref *t = calloc(1, sizeof *t);
     if (!t) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return NULL;
     }
     t->tok = p->i;
     int rc;
-    if (px_deeper(p))
+    if (ixs_px_deeper(p))
         rc = -1;
-    else if (px_op(p, p->i, "(") && px_kw(p, p->i + 1, IXK_SELECT)) {
+    else if (ixs_px_op(p, p->i, "(") && ixs_px_kw(p, p->i + 1, IXK_SELECT)) {
         t->kind = TR_QUERY;
         p->i++;
-        rc = !(t->q = ixs_sel_parse(p)) || px_expect_op(p, ")") || derived_tail(p, t);
-    } else if (px_kw(p, p->i, IXK_TABLE) && px_op(p, p->i + 1, "(") &&
-               !px_kw(p, p->i + 2, IXK_FUNCTION) &&
-               !(px_is_ident(p, p->i + 2) && px_op(p, p->i + 3, "(")))
+        rc = !(t->q = ixs_sel_parse(p)) || ixs_px_expect_op(p, ")") || derived_tail(p, t);
+    } else if (ixs_px_kw(p, p->i, IXK_TABLE) && ixs_px_op(p, p->i + 1, "(") &&
+               !ixs_px_kw(p, p->i + 2, IXK_FUNCTION) &&
+               !(ixs_px_is_ident(p, p->i + 2) && ixs_px_op(p, p->i + 3, "(")))
         rc = coll_table(p, t);
-    else if (px_kw(p, p->i, IXK_TABLE) && px_op(p, p->i + 1, "(")) {
+    else if (ixs_px_kw(p, p->i, IXK_TABLE) && ixs_px_op(p, p->i + 1, "(")) {
         /* a TimeSeries routine (ixs_ts_from reads it when the query is emitted) */
         t->kind = TR_FUNC;
         int c = close_paren(p, p->i + 1);
         if (c < 0) {
             p->i++;
-            rc = px_fail(p);
+            rc = ixs_px_fail(p);
         } else {
             p->i = t->fn_end = c + 1;
             rc = derived_tail(p, t);
         }
-    } else if (px_op(p, p->i, "(")) {
+    } else if (ixs_px_op(p, p->i, "(")) {
         t->kind = TR_JOIN;
         p->i++;
-        rc = !(t->join = join_chain(p)) || px_expect_op(p, ")");
+        rc = !(t->join = join_chain(p)) || ixs_px_expect_op(p, ")");
     } else {
         t->kind = TR_NAME;
-        rc = px_objname(p, IXS_NAME_DB, t->name, sizeof t->name) ||
+        rc = ixs_px_objname(p, IXS_NAME_DB, t->name, sizeof t->name) ||
              opt_alias(p, t->alias, sizeof t->alias);
     }
     p->depth--;
@@ -169,24 +170,24 @@ static sel_tref *table_ref(px *p) {
 static int join_kw(px *p, int *kind) {
     int save = p->i, k = JK_INNER;
     *kind = JK_NONE;
-    if (px_acc(p, IXK_INNER))
+    if (ixs_px_acc(p, IXK_INNER))
         k = JK_INNER;
-    else if (px_acc(p, IXK_CROSS))
+    else if (ixs_px_acc(p, IXK_CROSS))
         k = JK_CROSS;
-    else if (px_acc(p, IXK_LEFT))
+    else if (ixs_px_acc(p, IXK_LEFT))
         k = JK_LEFT;
-    else if (px_acc(p, IXK_RIGHT))
+    else if (ixs_px_acc(p, IXK_RIGHT))
         k = JK_RIGHT;
-    else if (px_acc(p, IXK_FULL))
+    else if (ixs_px_acc(p, IXK_FULL))
         k = JK_FULL;
-    if (k == JK_LEFT || k == JK_RIGHT || k == JK_FULL) px_acc(p, IXK_OUTER);
-    if (px_acc(p, IXK_JOIN)) {
+    if (k == JK_LEFT || k == JK_RIGHT || k == JK_FULL) ixs_px_acc(p, IXK_OUTER);
+    if (ixs_px_acc(p, IXK_JOIN)) {
         *kind = k;
         return 0;
     }
     if (p->i != save) {
         p->i = save;
-        return px_fail(p);
+        return ixs_px_fail(p);
     }
     return 0;
 }
@@ -213,16 +214,16 @@ static int join_tail(px *p, sel_join *j) {
         int k;
         if (join_kw(p, &k)) return -1;
         if (k == JK_NONE) return 0;
-        if (px_deeper(p)) return -1;
-        if (GROW(p, j->op, j->nop)) return px_fail(p);
+        if (ixs_px_deeper(p)) return -1;
+        if (GROW(p, j->op, j->nop)) return ixs_px_fail(p);
         sel_joinop *o = &j->op[j->nop - 1];
         o->kind = k;
-        int rc = !(o->rhs = calloc(1, sizeof *o->rhs)) ? px_failc(p, -208, NULL) : 0;
+        int rc = !(o->rhs = calloc(1, sizeof *o->rhs)) ? ixs_px_failc(p, -208, NULL) : 0;
         if (!rc) rc = !(o->rhs->first = table_ref(p));
         if (!rc && k != JK_CROSS) rc = join_tail(p, o->rhs);
         p->depth--;
         if (!rc && k != JK_CROSS)
-            rc = px_expect(p, IXK_ON) || !(o->on = ixs_ex_parse(p, IXS_EX_COND));
+            rc = ixs_px_expect(p, IXK_ON) || !(o->on = ixs_ex_parse(p, IXS_EX_COND));
         if (rc) return -1;
     }
 }
@@ -231,7 +232,7 @@ static int join_tail(px *p, sel_join *j) {
 static sel_join *join_chain(px *p) {
     sel_join *j = calloc(1, sizeof *j);
     if (!j) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return NULL;
     }
     if (!(j->first = table_ref(p)) || join_tail(p, j)) {
@@ -254,16 +255,16 @@ static void from_free(sel_from *f) {
 
 /* from_item := OUTER "(" from_list ")" | OUTER table_ref | join_chain */
 static int from_item(px *p, sel_fitem *it) {
-    if (!px_acc(p, IXK_OUTER)) {
+    if (!ixs_px_acc(p, IXK_OUTER)) {
         it->kind = FI_CHAIN;
         return (it->chain = join_chain(p)) ? 0 : -1;
     }
-    if (px_deeper(p)) return -1;
+    if (ixs_px_deeper(p)) return -1;
     int rc;
-    if (px_op(p, p->i, "(") && !px_kw(p, p->i + 1, IXK_SELECT)) {
+    if (ixs_px_op(p, p->i, "(") && !ixs_px_kw(p, p->i + 1, IXK_SELECT)) {
         it->kind = FI_OUTER_LIST;
         p->i++;
-        rc = !(it->list = from_list(p)) || px_expect_op(p, ")");
+        rc = !(it->list = from_list(p)) || ixs_px_expect_op(p, ")");
     } else {
         it->kind = FI_OUTER_REF;
         rc = !(it->t = table_ref(p));
@@ -276,7 +277,7 @@ static int from_item(px *p, sel_fitem *it) {
 static sel_from *from_list(px *p) {
     sel_from *f = calloc(1, sizeof *f);
     if (!f) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return NULL;
     }
     do {
@@ -284,7 +285,7 @@ static sel_from *from_list(px *p) {
             from_free(f);
             return NULL;
         }
-    } while (px_acc_op(p, ","));
+    } while (ixs_px_acc_op(p, ","));
     return f;
 }
 
@@ -306,19 +307,19 @@ static void core_free(sel_core *c) {
 
 /* head := SELECT { SKIP n | FIRST n | LIMIT n } [ DISTINCT | UNIQUE | ALL ] */
 static int sel_head(px *p, sel_core *c) {
-    if (px_expect(p, IXK_SELECT)) return -1;
+    if (ixs_px_expect(p, IXK_SELECT)) return -1;
     for (;;) {
-        if (px_acc(p, IXK_SKIP)) {
+        if (ixs_px_acc(p, IXK_SKIP)) {
             if (limit_arg(p, &c->skip)) return -1;
-        } else if (px_acc(p, IXK_FIRST) || px_acc(p, IXK_LIMIT)) {
+        } else if (ixs_px_acc(p, IXK_FIRST) || ixs_px_acc(p, IXK_LIMIT)) {
             if (limit_arg(p, &c->first)) return -1;
         } else
             break;
     }
-    if (px_acc(p, IXK_DISTINCT) || px_acc(p, IXK_UNIQUE))
+    if (ixs_px_acc(p, IXK_DISTINCT) || ixs_px_acc(p, IXK_UNIQUE))
         c->distinct = 1;
     else
-        px_acc(p, IXK_ALL);
+        ixs_px_acc(p, IXK_ALL);
     return 0;
 }
 
@@ -327,14 +328,14 @@ static int sel_head(px *p, sel_core *c) {
 static int sel_list_end(px *p) {
     int depth = 0, k = p->i;
     for (; k < p->nt && p->t[k].k != T_EOF; k++) {
-        if (px_op(p, k, "("))
+        if (ixs_px_op(p, k, "("))
             depth++;
-        else if (px_op(p, k, ")")) {
+        else if (ixs_px_op(p, k, ")")) {
             if (--depth < 0) break;
-        } else if (depth == 0 &&
-                   (px_kw(p, k, IXK_FROM) || px_kw(p, k, IXK_UNION) || px_kw(p, k, IXK_INTERSECT) ||
-                    px_kw(p, k, IXK_EXCEPT) || px_kw(p, k, IXK_MINUS) || px_kw(p, k, IXK_ORDER) ||
-                    px_kw(p, k, IXK_INTO)))
+        } else if (depth == 0 && (ixs_px_kw(p, k, IXK_FROM) || ixs_px_kw(p, k, IXK_UNION) ||
+                                  ixs_px_kw(p, k, IXK_INTERSECT) || ixs_px_kw(p, k, IXK_EXCEPT) ||
+                                  ixs_px_kw(p, k, IXK_MINUS) || ixs_px_kw(p, k, IXK_ORDER) ||
+                                  ixs_px_kw(p, k, IXK_INTO)))
             break;
     }
     return k;
@@ -345,21 +346,21 @@ static int item_parse(px *p, sel_core *c) {
     if (GROW(p, c->items, c->nitems)) return -1;
     sel_item *it = &c->items[c->nitems - 1];
     it->tok = p->i;
-    if (px_acc_op(p, "*")) {
+    if (ixs_px_acc_op(p, "*")) {
         it->kind = SI_STAR;
         return 0;
     }
-    if (px_is_ident(p, p->i) && px_op(p, p->i + 1, ".") && px_op(p, p->i + 2, "*")) {
+    if (ixs_px_is_ident(p, p->i) && ixs_px_op(p, p->i + 1, ".") && ixs_px_op(p, p->i + 2, "*")) {
         it->kind = SI_TSTAR;
-        px_ident(p, it->tname, sizeof it->tname);
+        ixs_px_ident(p, it->tname, sizeof it->tname);
         p->i += 2;
         return 0;
     }
     it->kind = SI_EXPR;
     if (!(it->e = ixs_ex_parse(p, IXS_EX_VALUE))) return -1;
-    if (p->i < c->list_end && !px_op(p, p->i, ",")) {
+    if (p->i < c->list_end && !ixs_px_op(p, p->i, ",")) {
         if (opt_alias(p, it->alias, sizeof it->alias)) return -1;
-        if (!it->alias[0]) return px_fail(p);
+        if (!it->alias[0]) return ixs_px_fail(p);
     }
     return 0;
 }
@@ -372,14 +373,14 @@ static int sel_list(px *p, sel_core *c) {
     for (;;) {
         if ((rc = item_parse(p, c))) break;
         if (c->nitems > IXS_MAX_COLS) { /* counted before the items are resolved */
-            rc = px_fail(p);
+            rc = ixs_px_fail(p);
             break;
         }
-        if (p->i < c->list_end && px_acc_op(p, ",")) continue;
+        if (p->i < c->list_end && ixs_px_acc_op(p, ",")) continue;
         break;
     }
     p->olap_ok = olap;
-    if (!rc && p->i != c->list_end) rc = px_fail(p);
+    if (!rc && p->i != c->list_end) rc = ixs_px_fail(p);
     return rc;
 }
 
@@ -394,9 +395,9 @@ static int sel_where(px *p, sel_core *c) {
             sel_conj *w = &c->where[c->nwhere - 1];
             if (!(w->e = ixs_ex_parse(p, whole ? IXS_EX_COND : IXS_EX_CONJ))) return -1;
             w->end = p->i;
-            if (whole || c->nwhere > SEL_MAX_CONJ || !px_acc(p, IXK_AND)) break;
+            if (whole || c->nwhere > SEL_MAX_CONJ || !ixs_px_acc(p, IXK_AND)) break;
         }
-        if (whole || (c->nwhere <= SEL_MAX_CONJ && !px_kw(p, p->i, IXK_OR))) return 0;
+        if (whole || (c->nwhere <= SEL_MAX_CONJ && !ixs_px_kw(p, p->i, IXK_OR))) return 0;
         for (int i = 0; i < c->nwhere; i++)
             ixs_ex_free(c->where[i].e);
         c->nwhere = 0;
@@ -406,22 +407,22 @@ static int sel_where(px *p, sel_core *c) {
 
 /* group := GROUP BY ( position | expr ) { "," ( position | expr ) } */
 static int sel_group(px *p, sel_core *c) {
-    if (px_expect(p, IXK_BY)) return -1;
+    if (ixs_px_expect(p, IXK_BY)) return -1;
     do {
         if (GROW(p, c->group, c->ngroup)) return -1;
         sel_gitem *g = &c->group[c->ngroup - 1];
         g->tok = p->i;
         if (p->i < p->nt && p->t[p->i].k == T_INT) {
             int64_t pos;
-            if (px_int(p, &pos)) return -1;
+            if (ixs_px_int(p, &pos)) return -1;
             if (pos < 1 || pos > IXS_MAX_COLS) {
                 p->i = g->tok;
-                return px_fail(p);
+                return ixs_px_fail(p);
             }
             g->pos = (int)pos;
         } else if (!(g->e = ixs_ex_parse(p, IXS_EX_VALUE)))
             return -1;
-    } while (px_acc_op(p, ","));
+    } while (ixs_px_acc_op(p, ","));
     return 0;
 }
 
@@ -431,10 +432,10 @@ static int sel_core_parse(px *p, sel_core *c) {
     if (sel_head(p, c) || sel_list(p, c)) return -1;
     int olap = p->olap_ok, rc = 0;
     p->olap_ok = 0;
-    if (px_acc(p, IXK_FROM) && !(c->from = from_list(p))) rc = -1;
-    if (!rc && px_acc(p, IXK_WHERE)) rc = sel_where(p, c);
-    if (!rc && px_acc(p, IXK_GROUP)) rc = sel_group(p, c);
-    if (!rc && px_acc(p, IXK_HAVING)) rc = !(c->having = ixs_ex_parse(p, IXS_EX_COND));
+    if (ixs_px_acc(p, IXK_FROM) && !(c->from = from_list(p))) rc = -1;
+    if (!rc && ixs_px_acc(p, IXK_WHERE)) rc = sel_where(p, c);
+    if (!rc && ixs_px_acc(p, IXK_GROUP)) rc = sel_group(p, c);
+    if (!rc && ixs_px_acc(p, IXK_HAVING)) rc = !(c->having = ixs_ex_parse(p, IXS_EX_COND));
     p->olap_ok = olap;
     return rc;
 }
@@ -455,18 +456,19 @@ void ixs_sel_free(ixs_sel *q) {
 
 /* set_op := UNION [ALL] | INTERSECT | EXCEPT | MINUS: SO_*, -1 when none */
 static int set_op(px *p) {
-    if (px_acc(p, IXK_UNION)) return px_acc(p, IXK_ALL) ? SO_UNION_ALL : SO_UNION;
-    if (px_acc(p, IXK_INTERSECT)) return SO_INTERSECT;
-    if (px_acc(p, IXK_EXCEPT) || px_acc(p, IXK_MINUS)) return SO_EXCEPT;
+    if (ixs_px_acc(p, IXK_UNION)) return ixs_px_acc(p, IXK_ALL) ? SO_UNION_ALL : SO_UNION;
+    if (ixs_px_acc(p, IXK_INTERSECT)) return SO_INTERSECT;
+    if (ixs_px_acc(p, IXK_EXCEPT) || ixs_px_acc(p, IXK_MINUS)) return SO_EXCEPT;
     return -1;
 }
 
 /* The tokens that may follow an output column name used as an ORDER BY item. */
 static int order_name_end(px *p) {
-    return p->i >= p->nt || p->t[p->i].k == T_EOF || px_op(p, p->i, ",") ||
-           px_kw(p, p->i, IXK_ASC) || px_kw(p, p->i, IXK_DESC) || px_kw(p, p->i, IXK_NULLS) ||
-           px_kw(p, p->i, IXK_LIMIT) || px_op(p, p->i, ")") || px_kw(p, p->i, IXK_FOR) ||
-           px_kw(p, p->i, IXK_INTO) || px_op(p, p->i, ";");
+    return p->i >= p->nt || p->t[p->i].k == T_EOF || ixs_px_op(p, p->i, ",") ||
+           ixs_px_kw(p, p->i, IXK_ASC) || ixs_px_kw(p, p->i, IXK_DESC) ||
+           ixs_px_kw(p, p->i, IXK_NULLS) || ixs_px_kw(p, p->i, IXK_LIMIT) ||
+           ixs_px_op(p, p->i, ")") || ixs_px_kw(p, p->i, IXK_FOR) || ixs_px_kw(p, p->i, IXK_INTO) ||
+           ixs_px_op(p, p->i, ";");
 }
 
 /* order_item := ( position | output_column_name | expr ) [ ASC | DESC ]
@@ -476,73 +478,74 @@ static int order_item(px *p, sel_oitem *o) {
     o->tok = p->i;
     if (p->i < p->nt && p->t[p->i].k == T_INT) {
         int64_t pos;
-        if (px_int(p, &pos)) return -1;
+        if (ixs_px_int(p, &pos)) return -1;
         if (pos < 1 || pos > IXS_MAX_COLS) {
             p->i = o->tok;
-            return px_fail(p);
+            return ixs_px_fail(p);
         }
         o->pos = (int)pos;
     } else {
-        if (px_is_ident(p, p->i) && !px_op(p, p->i + 1, ".") && !px_op(p, p->i + 1, "(")) {
+        if (ixs_px_is_ident(p, p->i) && !ixs_px_op(p, p->i + 1, ".") &&
+            !ixs_px_op(p, p->i + 1, "(")) {
             ixs_ident nm;
-            px_ident(p, nm, sizeof nm);
+            ixs_px_ident(p, nm, sizeof nm);
             if (order_name_end(p)) memcpy(o->name, nm, sizeof nm);
             p->i = o->tok;
         }
         if (!(o->e = ixs_ex_parse(p, IXS_EX_VALUE))) return -1;
     }
-    if (px_acc(p, IXK_DESC))
+    if (ixs_px_acc(p, IXK_DESC))
         o->desc = 1;
     else
-        px_acc(p, IXK_ASC);
-    if (!px_acc(p, IXK_NULLS)) return 0;
-    if (px_acc(p, IXK_FIRST))
+        ixs_px_acc(p, IXK_ASC);
+    if (!ixs_px_acc(p, IXK_NULLS)) return 0;
+    if (ixs_px_acc(p, IXK_FIRST))
         o->nulls = 'F';
-    else if (px_acc(p, IXK_LAST))
+    else if (ixs_px_acc(p, IXK_LAST))
         o->nulls = 'L';
     else
-        return px_fail(p);
+        return ixs_px_fail(p);
     return 0;
 }
 
 /* order_by := ORDER BY order_item { "," order_item } (OLAP expressions allowed) */
 static int order_by(px *p, ixs_sel *q) {
-    if (px_expect(p, IXK_BY)) return -1;
+    if (ixs_px_expect(p, IXK_BY)) return -1;
     int olap = p->olap_ok, rc = 0;
     p->olap_ok = 1;
     do {
         if ((rc = GROW(p, q->order, q->norder)) || (rc = order_item(p, &q->order[q->norder - 1])))
             break;
-    } while (px_acc_op(p, ","));
+    } while (ixs_px_acc_op(p, ","));
     p->olap_ok = olap;
     return rc;
 }
 
 /* for_clause := FOR UPDATE [ OF column { "," column } ] | FOR READ ONLY */
 static int for_clause(px *p, ixs_sel *q) {
-    if (px_acc(p, IXK_UPDATE)) {
+    if (ixs_px_acc(p, IXK_UPDATE)) {
         q->for_update = 1;
-        if (px_acc(p, IXK_OF)) {
+        if (ixs_px_acc(p, IXK_OF)) {
             ixs_ident c;
             do {
-                if (px_ident(p, c, sizeof c)) return -1;
-            } while (px_acc_op(p, ","));
+                if (ixs_px_ident(p, c, sizeof c)) return -1;
+            } while (ixs_px_acc_op(p, ","));
         }
         return 0;
     }
-    if (px_acc(p, IXK_READ)) return px_expect(p, IXK_ONLY);
-    return px_fail(p);
+    if (ixs_px_acc(p, IXK_READ)) return ixs_px_expect(p, IXK_ONLY);
+    return ixs_px_fail(p);
 }
 
 /* query := core { set_op core } [ order_by ] [ LIMIT n ] [ for_clause ] */
 ixs_sel *ixs_sel_parse(px *p) {
     ixs_sel *q = calloc(1, sizeof *q);
     if (!q) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return NULL;
     }
     q->tok = p->i;
-    int rc = px_deeper(p);
+    int rc = ixs_px_deeper(p);
     for (int op = SO_UNION; !rc;) {
         int n = q->ncore, nop = q->ncore ? q->ncore - 1 : 0;
         if ((rc = GROW(p, q->core, q->ncore))) break;
@@ -551,9 +554,9 @@ ixs_sel *ixs_sel_parse(px *p) {
         if ((rc = sel_core_parse(p, &q->core[n]))) break;
         if ((op = set_op(p)) < 0) break;
     }
-    if (!rc && px_acc(p, IXK_ORDER)) rc = order_by(p, q);
-    if (!rc && px_acc(p, IXK_LIMIT)) rc = limit_arg(p, &q->limit);
-    if (!rc && px_acc(p, IXK_FOR)) rc = for_clause(p, q);
+    if (!rc && ixs_px_acc(p, IXK_ORDER)) rc = order_by(p, q);
+    if (!rc && ixs_px_acc(p, IXK_LIMIT)) rc = limit_arg(p, &q->limit);
+    if (!rc && ixs_px_acc(p, IXK_FOR)) rc = for_clause(p, q);
     p->depth--;
     if (rc || p->failed) {
         ixs_sel_free(q);
@@ -592,9 +595,9 @@ static int col_list(px *p, ixs_dml_t *d) {
     do {
         ixs_ident cn;
         int at = p->i;
-        if (px_ident(p, cn, sizeof cn) || add_col(p, d, cn, at)) return -1;
-    } while (px_acc_op(p, ","));
-    return px_expect_op(p, ")");
+        if (ixs_px_ident(p, cn, sizeof cn) || add_col(p, d, cn, at)) return -1;
+    } while (ixs_px_acc_op(p, ","));
+    return ixs_px_expect_op(p, ")");
 }
 
 /* value_list := expr { "," expr } ")" (after its "(") */
@@ -604,17 +607,17 @@ static int value_list(px *p, ixs_dml_t *d) {
         if (GROW(p, d->vals, d->nvals) || GROW(p, d->valtok, nt)) return -1;
         d->valtok[n] = at;
         if (!(d->vals[n] = ixs_ex_parse(p, IXS_EX_VALUE))) return -1;
-    } while (px_acc_op(p, ","));
+    } while (ixs_px_acc_op(p, ","));
     d->vals_end = p->i;
-    return px_expect_op(p, ")");
+    return ixs_px_expect_op(p, ")");
 }
 
 /* where_clause := [ WHERE cond | WHERE CURRENT OF cursor ] */
 static int where_clause(px *p, ixs_dml_t *d) {
-    if (!px_acc(p, IXK_WHERE)) return 0;
-    if (px_acc(p, IXK_CURRENT)) {
+    if (!ixs_px_acc(p, IXK_WHERE)) return 0;
+    if (ixs_px_acc(p, IXK_CURRENT)) {
         d->where = WH_CURRENT;
-        return px_expect(p, IXK_OF) || px_ident(p, d->cursor, sizeof d->cursor);
+        return ixs_px_expect(p, IXK_OF) || ixs_px_ident(p, d->cursor, sizeof d->cursor);
     }
     d->where = WH_COND;
     return (d->cond = ixs_ex_parse(p, IXS_EX_COND)) ? 0 : -1;
@@ -623,46 +626,47 @@ static int where_clause(px *p, ixs_dml_t *d) {
 /* insert := INSERT INTO table [ "(" column_list ]
  *           ( VALUES "(" value_list | query | "(" query ")" ) */
 static int insert_parse(px *p, ixs_dml_t *d) {
-    if (px_expect(p, IXK_INTO)) return -1;
+    if (ixs_px_expect(p, IXK_INTO)) return -1;
     d->tok = p->i;
-    if (px_objname(p, IXS_NAME_DB, d->table, sizeof d->table)) return -1;
-    if (px_acc_op(p, "(")) {
+    if (ixs_px_objname(p, IXS_NAME_DB, d->table, sizeof d->table)) return -1;
+    if (ixs_px_acc_op(p, "(")) {
         d->multi = 1; /* the columns are listed */
         if (col_list(p, d)) return -1;
     }
-    if (px_acc(p, IXK_VALUES)) return px_expect_op(p, "(") || value_list(p, d);
-    if (!px_kw(p, p->i, IXK_SELECT) && !px_op(p, p->i, "(")) return px_fail(p);
-    int paren = px_acc_op(p, "(");
+    if (ixs_px_acc(p, IXK_VALUES)) return ixs_px_expect_op(p, "(") || value_list(p, d);
+    if (!ixs_px_kw(p, p->i, IXK_SELECT) && !ixs_px_op(p, p->i, "(")) return ixs_px_fail(p);
+    int paren = ixs_px_acc_op(p, "(");
     if (!(d->q = ixs_sel_parse(p))) return -1;
-    return paren ? px_expect_op(p, ")") : 0;
+    return paren ? ixs_px_expect_op(p, ")") : 0;
 }
 
 /* row_values := "(" query ")" | "(" "(" query ")" ")" | "(" value_list
  * after `SET (columns) =` */
 static int upd_row_values(px *p, ixs_dml_t *d) {
-    int i = p->i, dbl = px_op(p, i, "(") && px_op(p, i + 1, "(") && px_kw(p, i + 2, IXK_SELECT);
+    int i = p->i,
+        dbl = ixs_px_op(p, i, "(") && ixs_px_op(p, i + 1, "(") && ixs_px_kw(p, i + 2, IXK_SELECT);
     if (dbl) {
         int c = close_paren(p, i + 1);
-        dbl = c > 0 && px_op(p, c + 1, ")");
+        dbl = c > 0 && ixs_px_op(p, c + 1, ")");
     }
-    if (dbl || (px_op(p, i, "(") && px_kw(p, i + 1, IXK_SELECT))) {
+    if (dbl || (ixs_px_op(p, i, "(") && ixs_px_kw(p, i + 1, IXK_SELECT))) {
         p->i += dbl ? 2 : 1;
-        if (!(d->q = ixs_sel_parse(p)) || px_expect_op(p, ")")) return -1;
-        return dbl ? px_expect_op(p, ")") : 0;
+        if (!(d->q = ixs_sel_parse(p)) || ixs_px_expect_op(p, ")")) return -1;
+        return dbl ? ixs_px_expect_op(p, ")") : 0;
     }
-    return px_expect_op(p, "(") || value_list(p, d);
+    return ixs_px_expect_op(p, "(") || value_list(p, d);
 }
 
 /* assignment := [ table "." ] column "=" expr */
 static int upd_assign(px *p, ixs_dml_t *d) {
     ixs_ident cn;
     int at = p->i;
-    if (px_ident(p, cn, sizeof cn)) return -1;
-    if (px_acc_op(p, ".")) {
+    if (ixs_px_ident(p, cn, sizeof cn)) return -1;
+    if (ixs_px_acc_op(p, ".")) {
         at = p->i;
-        if (px_ident(p, cn, sizeof cn)) return -1;
+        if (ixs_px_ident(p, cn, sizeof cn)) return -1;
     }
-    if (add_col(p, d, cn, at) || px_expect_op(p, "=")) return -1;
+    if (add_col(p, d, cn, at) || ixs_px_expect_op(p, "=")) return -1;
     int n = d->nvals, nt = n;
     if (GROW(p, d->vals, d->nvals) || GROW(p, d->valtok, nt)) return -1;
     d->valtok[n] = p->i;
@@ -674,26 +678,27 @@ static int upd_assign(px *p, ixs_dml_t *d) {
  *           where_clause */
 static int update_parse(px *p, ixs_dml_t *d) {
     d->tok = p->i;
-    if (px_objname(p, IXS_NAME_DB, d->table, sizeof d->table) || px_expect(p, IXK_SET)) return -1;
-    if (px_op(p, p->i, "(") || px_op(p, p->i, "*")) {
+    if (ixs_px_objname(p, IXS_NAME_DB, d->table, sizeof d->table) || ixs_px_expect(p, IXK_SET))
+        return -1;
+    if (ixs_px_op(p, p->i, "(") || ixs_px_op(p, p->i, "*")) {
         d->multi = 1;
-        if (px_acc_op(p, "*"))
+        if (ixs_px_acc_op(p, "*"))
             d->star = 1;
-        else if (px_acc_op(p, "(") && col_list(p, d))
+        else if (ixs_px_acc_op(p, "(") && col_list(p, d))
             return -1;
-        if (px_expect_op(p, "=") || upd_row_values(p, d)) return -1;
+        if (ixs_px_expect_op(p, "=") || upd_row_values(p, d)) return -1;
     } else
         do {
             if (upd_assign(p, d)) return -1;
-        } while (px_acc_op(p, ","));
+        } while (ixs_px_acc_op(p, ","));
     return where_clause(p, d);
 }
 
 /* delete := DELETE [ FROM ] table where_clause */
 static int delete_parse(px *p, ixs_dml_t *d) {
-    px_acc(p, IXK_FROM);
+    ixs_px_acc(p, IXK_FROM);
     d->tok = p->i;
-    if (px_objname(p, IXS_NAME_DB, d->table, sizeof d->table)) return -1;
+    if (ixs_px_objname(p, IXS_NAME_DB, d->table, sizeof d->table)) return -1;
     return where_clause(p, d);
 }
 
@@ -701,21 +706,21 @@ static int delete_parse(px *p, ixs_dml_t *d) {
 ixs_dml_t *ixs_dml_parse(px *p) {
     ixs_dml_t *d = calloc(1, sizeof *d);
     if (!d) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return NULL;
     }
     int rc;
-    if (px_acc(p, IXK_INSERT)) {
+    if (ixs_px_acc(p, IXK_INSERT)) {
         d->kind = DML_INSERT;
         rc = insert_parse(p, d);
-    } else if (px_acc(p, IXK_UPDATE)) {
+    } else if (ixs_px_acc(p, IXK_UPDATE)) {
         d->kind = DML_UPDATE;
         rc = update_parse(p, d);
-    } else if (px_acc(p, IXK_DELETE)) {
+    } else if (ixs_px_acc(p, IXK_DELETE)) {
         d->kind = DML_DELETE;
         rc = delete_parse(p, d);
     } else
-        rc = px_fail(p);
+        rc = ixs_px_fail(p);
     if (rc || p->failed) {
         ixs_dml_free(d);
         return NULL;

@@ -11,14 +11,14 @@
 tref *ixs_tref_new(px *p, const char *name, const char *alias) {
     tref *t = calloc(1, sizeof *t);
     if (!t) {
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return NULL;
     }
     int r = ixs_cat_table(p->db, name, &t->tab, p->err);
     if (r <= 0) {
         free(t);
         if (r == 0)
-            px_failc(p, -206, "%s", name);
+            ixs_px_failc(p, -206, "%s", name);
         else
             p->failed = 1;
         return NULL;
@@ -56,12 +56,12 @@ void ixs_sel_ofrom_free(ofrom *f) {
 static int add_tref(px *p, scope *sc, tref *t) {
     if (sc->n >= IXS_MAX_TABS) {
         ixs_tref_free(t);
-        return px_fail(p);
+        return ixs_px_fail(p);
     }
     for (int i = 0; i < sc->n; i++)
         if (!strcmp(sc->t[i]->alias, t->alias)) {
             ixs_tref_free(t);
-            return px_failc(p, -201, NULL);
+            return ixs_px_failc(p, -201, NULL);
         }
     sc->t[sc->n++] = t;
     return 0;
@@ -73,7 +73,7 @@ static tref *derived_tref(px *p, const char *alias, const qres *q, int outer) {
     if (t) t->tab.cols = calloc((size_t)(q->ncols ? q->ncols : 1), sizeof(icol));
     if (!t || !t->tab.cols) {
         free(t);
-        px_failc(p, -208, NULL);
+        ixs_px_failc(p, -208, NULL);
         return NULL;
     }
     t->derived = 1;
@@ -94,7 +94,7 @@ static int derived_rename(px *p, sel_tref *n, qres *q) {
     if (!n->ncn) return 0;
     if (n->ncn != q->ncols) {
         p->i = n->tok;
-        return px_fail(p);
+        return ixs_px_fail(p);
     }
     sb w = {0};
     sb_add(&w, "SELECT ");
@@ -102,7 +102,7 @@ static int derived_rename(px *p, sel_tref *n, qres *q) {
         char *d = strdup(n->cn[k]);
         if (!d) {
             sb_free(&w);
-            return px_failc(p, -208, NULL);
+            return ixs_px_failc(p, -208, NULL);
         }
         if (k) sb_add(&w, ", ");
         sb_ident(&w, q->cols[k].name);
@@ -114,7 +114,7 @@ static int derived_rename(px *p, sel_tref *n, qres *q) {
     sb_printf(&w, " FROM (%s)", q->sql.p ? q->sql.p : "");
     sb_free(&q->sql);
     q->sql = w;
-    return w.oom ? px_failc(p, -208, NULL) : 0;
+    return w.oom ? ixs_px_failc(p, -208, NULL) : 0;
 }
 
 /* A derived table from query q: its FROM text kept in n, its tref in sc. */
@@ -129,7 +129,7 @@ static int derived_add(px *p, scope *sc, sel_tref *n, qres *q, int outer) {
     sb_ident(&s, alias);
     if (!(n->sql = sb_take(&s))) {
         ixs_tref_free(t);
-        return px_failc(p, -208, NULL);
+        return ixs_px_failc(p, -208, NULL);
     }
     return add_tref(p, sc, t);
 }
@@ -159,7 +159,7 @@ static int coll_add(px *p, scope *sc, sel_tref *n, int outer) {
         q.cols = &c;
         q.ncols = 1;
     }
-    xv_free(&v);
+    ixs_xv_free(&v);
     if (!rc) rc = derived_add(p, sc, n, &q, outer);
     if (!rc) sc->t[sc->n - 1]->tab.cols[0].notnull = 1;
     sb_free(&q.sql);
@@ -189,7 +189,7 @@ static int tref_resolve(px *p, scope *sc, sel_tref *n, int outer) {
     case TR_FUNC:
         p->i = n->tok;
         rc = ixs_ts_from(p, &q);
-        if (!rc && p->i != n->fn_end) rc = px_fail(p);
+        if (!rc && p->i != n->fn_end) rc = ixs_px_fail(p);
         if (!rc) rc = derived_add(p, sc, n, &q, outer);
         break;
     case TR_COLL: return coll_add(p, sc, n, outer);
@@ -198,7 +198,7 @@ static int tref_resolve(px *p, scope *sc, sel_tref *n, int outer) {
         n->ntabs = sc->n - t0;
         break;
     }
-    qres_free(&q);
+    ixs_qres_free(&q);
     return rc ? -1 : 0;
 }
 
@@ -237,11 +237,11 @@ static int list_resolve(px *p, scope *sc, ofrom *f, sel_from *l, int gi, int out
         sel_fitem *it = &l->it[i];
         int t0 = sc->n, rc, into = gi;
         if (it->kind == FI_CHAIN) {
-            if (f->g[gi].nown >= IXS_MAX_TABS) return px_fail(p);
+            if (f->g[gi].nown >= IXS_MAX_TABS) return ixs_px_fail(p);
             f->g[gi].chain[f->g[gi].nown++] = it->chain;
             rc = chain_resolve(p, sc, it->chain, outer);
         } else {
-            if (f->ng >= IXS_MAX_TABS) return px_fail(p);
+            if (f->ng >= IXS_MAX_TABS) return ixs_px_fail(p);
             into = f->ng++;
             memset(&f->g[into], 0, sizeof f->g[into]); /* groups are cleared as they are made */
             f->g[into].parent = gi;
@@ -263,7 +263,7 @@ static int list_resolve(px *p, scope *sc, ofrom *f, sel_from *l, int gi, int out
 int ixs_sel_from_resolve(px *p, scope *sc, sel_from *l, ofrom **out) {
     ofrom *f = malloc(sizeof *f); /* 64 groups of 1 KiB: only those used are cleared */
     *out = f;
-    if (!f) return px_failc(p, -208, NULL);
+    if (!f) return ixs_px_failc(p, -208, NULL);
     f->ng = 1;
     memset(&f->g[0], 0, sizeof f->g[0]);
     memset(f->tg, 0, sizeof f->tg);

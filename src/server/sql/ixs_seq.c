@@ -175,10 +175,11 @@ typedef struct seqrow {
 
 /* [owner.]name */
 static int seq_name(px *p, char *name, int define) {
-    if (define ? px_newname(p, name, IXS_NAME_MAX + 1) : px_ident(p, name, IXS_NAME_MAX + 1))
+    if (define ? ixs_px_newname(p, name, IXS_NAME_MAX + 1)
+               : ixs_px_ident(p, name, IXS_NAME_MAX + 1))
         return -1;
-    if (px_acc_op(p, ".") &&
-        (define ? px_newname(p, name, IXS_NAME_MAX + 1) : px_ident(p, name, IXS_NAME_MAX + 1)))
+    if (ixs_px_acc_op(p, ".") && (define ? ixs_px_newname(p, name, IXS_NAME_MAX + 1)
+                                         : ixs_px_ident(p, name, IXS_NAME_MAX + 1)))
         return -1;
     return 0;
 }
@@ -188,7 +189,7 @@ static int seq_name(px *p, char *name, int define) {
 static int opt_once(px *p, seqdef *d, int k) {
     if (d->set[k]) {
         const tok *t = &p->t[p->i - 1];
-        return px_failc(p, IXS_E_SEQ_DUP, "%.*s", t->len, p->sql + t->pos);
+        return ixs_px_failc(p, IXS_E_SEQ_DUP, "%.*s", t->len, p->sql + t->pos);
     }
     d->set[k] = 1;
     return 0;
@@ -203,39 +204,39 @@ static int opt_once(px *p, seqdef *d, int k) {
 static int seq_options(px *p, seqdef *d, int alter) {
     for (;;) {
         int r = 0;
-        if (px_acc(p, IXK_INCREMENT)) {
-            px_acc(p, IXK_BY);
-            r = opt_once(p, d, SO_INC) || px_int(p, &d->inc);
-        } else if (!alter && px_acc(p, IXK_START)) {
-            px_acc(p, IXK_WITH);
-            r = opt_once(p, d, SO_START) || px_int(p, &d->start);
-        } else if (alter && px_acc(p, IXK_RESTART)) {
+        if (ixs_px_acc(p, IXK_INCREMENT)) {
+            ixs_px_acc(p, IXK_BY);
+            r = opt_once(p, d, SO_INC) || ixs_px_int(p, &d->inc);
+        } else if (!alter && ixs_px_acc(p, IXK_START)) {
+            ixs_px_acc(p, IXK_WITH);
+            r = opt_once(p, d, SO_START) || ixs_px_int(p, &d->start);
+        } else if (alter && ixs_px_acc(p, IXK_RESTART)) {
             r = opt_once(p, d, SO_RESTART);
-            if (!r && px_acc(p, IXK_WITH)) {
+            if (!r && ixs_px_acc(p, IXK_WITH)) {
                 d->restart_val = 1;
-                r = px_int(p, &d->restart);
+                r = ixs_px_int(p, &d->restart);
             }
-        } else if (px_acc(p, IXK_MAXVALUE)) {
-            r = opt_once(p, d, SO_MAX) || px_int(p, &d->max);
-        } else if (px_acc(p, IXK_NOMAXVALUE)) {
+        } else if (ixs_px_acc(p, IXK_MAXVALUE)) {
+            r = opt_once(p, d, SO_MAX) || ixs_px_int(p, &d->max);
+        } else if (ixs_px_acc(p, IXK_NOMAXVALUE)) {
             r = opt_once(p, d, SO_MAX);
             d->nomax = 1;
-        } else if (px_acc(p, IXK_MINVALUE)) {
-            r = opt_once(p, d, SO_MIN) || px_int(p, &d->min);
-        } else if (px_acc(p, IXK_NOMINVALUE)) {
+        } else if (ixs_px_acc(p, IXK_MINVALUE)) {
+            r = opt_once(p, d, SO_MIN) || ixs_px_int(p, &d->min);
+        } else if (ixs_px_acc(p, IXK_NOMINVALUE)) {
             r = opt_once(p, d, SO_MIN);
             d->nomin = 1;
-        } else if (px_kw(p, p->i, IXK_CYCLE) || px_kw(p, p->i, IXK_NOCYCLE)) {
-            d->cycle = px_acc(p, IXK_CYCLE);
+        } else if (ixs_px_kw(p, p->i, IXK_CYCLE) || ixs_px_kw(p, p->i, IXK_NOCYCLE)) {
+            d->cycle = ixs_px_acc(p, IXK_CYCLE);
             if (!d->cycle) p->i++;
             r = opt_once(p, d, SO_CYCLE);
-        } else if (px_acc(p, IXK_CACHE)) {
-            r = opt_once(p, d, SO_CACHE) || px_int(p, &d->cache);
-        } else if (px_acc(p, IXK_NOCACHE)) {
+        } else if (ixs_px_acc(p, IXK_CACHE)) {
+            r = opt_once(p, d, SO_CACHE) || ixs_px_int(p, &d->cache);
+        } else if (ixs_px_acc(p, IXK_NOCACHE)) {
             r = opt_once(p, d, SO_CACHE);
             d->cache = 0;
-        } else if (px_kw(p, p->i, IXK_ORDER) || px_kw(p, p->i, IXK_NOORDER)) {
-            d->order = px_acc(p, IXK_ORDER);
+        } else if (ixs_px_kw(p, p->i, IXK_ORDER) || ixs_px_kw(p, p->i, IXK_NOORDER)) {
+            d->order = ixs_px_acc(p, IXK_ORDER);
             if (!d->order) p->i++;
             r = opt_once(p, d, SO_ORDER);
         } else
@@ -246,8 +247,8 @@ static int seq_options(px *p, seqdef *d, int alter) {
 
 /* CREATE SEQUENCE [IF NOT EXISTS] [owner.]name [options] */
 static int parse_create(px *p, seqdef *d) {
-    if (px_acc(p, IXK_IF)) {
-        if (px_expect(p, IXK_NOT) || px_expect(p, IXK_EXISTS)) return -1;
+    if (ixs_px_acc(p, IXK_IF)) {
+        if (ixs_px_expect(p, IXK_NOT) || ixs_px_expect(p, IXK_EXISTS)) return -1;
         d->ife = 1;
     }
     return seq_name(p, d->name, 1) || seq_options(p, d, 0) ? -1 : 0;
@@ -262,7 +263,7 @@ static int parse_create(px *p, seqdef *d) {
 static int seq_apply(px *p, const seqdef *d, seqrow *r, int create) {
     if (d->set[SO_INC]) r->inc = d->inc;
     if (create && !d->set[SO_INC]) r->inc = 1;
-    if (r->inc == 0) return px_failc(p, IXS_E_SEQ_INC0, NULL);
+    if (r->inc == 0) return ixs_px_failc(p, IXS_E_SEQ_INC0, NULL);
     if (d->set[SO_MAX] && !d->nomax) r->max = d->max;
     if ((create && !d->set[SO_MAX]) || d->nomax) r->max = r->inc > 0 ? SEQ_MAX_DEF : -1;
     if (d->set[SO_MIN] && !d->nomin) r->min = d->min;
@@ -276,15 +277,15 @@ static int seq_apply(px *p, const seqdef *d, seqrow *r, int create) {
         r->has_restart = 1;
         r->restart = d->restart_val ? d->restart : r->start;
     }
-    if (r->min >= r->max) return px_failc(p, IXS_E_SEQ_MINMAX, NULL);
-    if (r->cache < 0 || r->cache == 1) return px_failc(p, IXS_E_SEQ_VALUE, NULL);
+    if (r->min >= r->max) return ixs_px_failc(p, IXS_E_SEQ_MINMAX, NULL);
+    if (r->cache < 0 || r->cache == 1) return ixs_px_failc(p, IXS_E_SEQ_VALUE, NULL);
     uint64_t span = (uint64_t)r->max - (uint64_t)r->min;
     uint64_t step = r->inc > 0 ? (uint64_t)r->inc : 0 - (uint64_t)r->inc;
     if (d->set[SO_CACHE] && r->cache > 0 && (uint64_t)r->cache > span / step + 1)
-        return px_failc(p, IXS_E_SEQ_CACHE, NULL);
+        return ixs_px_failc(p, IXS_E_SEQ_CACHE, NULL);
     int64_t first = r->has_restart ? r->restart : r->start;
     if (first < r->min || first > r->max)
-        return px_failc(p, r->has_restart ? IXS_E_SEQ_RESTART : IXS_E_SEQ_START, NULL);
+        return ixs_px_failc(p, r->has_restart ? IXS_E_SEQ_RESTART : IXS_E_SEQ_START, NULL);
     return 0;
 }
 
@@ -309,7 +310,7 @@ static int run_create(px *p, const seqdef *d) {
     memset(&r, 0, sizeof r);
     if (seq_apply(p, d, &r, 1)) return -1;
     if (name_taken(p->db, d->name))
-        return d->ife ? 0 : px_failc(p, taken_code(p->db, d->name), "%s", d->name);
+        return d->ife ? 0 : ixs_px_failc(p, taken_code(p->db, d->name), "%s", d->name);
     int tabid = next_tabid(p->db);
     sb s = {0};
     sb_printf(&s,
@@ -360,8 +361,8 @@ static int seq_load(ixd_db *db, const char *name, seqrow *r) {
 
 static int load_or_fail(px *p, const char *name, seqrow *r) {
     int f = seq_load(p->db, name, r);
-    if (f < 0) return px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
-    if (!f) return px_failc(p, IXS_E_SEQ_NOT_FOUND, "%s", name);
+    if (f < 0) return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
+    if (!f) return ixs_px_failc(p, IXS_E_SEQ_NOT_FOUND, "%s", name);
     return 0;
 }
 
@@ -371,7 +372,7 @@ static int run_alter(px *p, const seqdef *d) {
     int any = 0;
     for (int k = 0; k < SO_N; k++)
         any |= d->set[k];
-    if (!any) return px_failc(p, IXS_E_SEQ_NO_OPTS, NULL);
+    if (!any) return ixs_px_failc(p, IXS_E_SEQ_NO_OPTS, NULL);
     if (load_or_fail(p, d->name, &r)) return -1;
     r.has_restart = 0;
     if (seq_apply(p, d, &r, 0)) return -1;
@@ -399,7 +400,7 @@ static int run_rename(px *p, const seqdef *d) {
     seqrow r;
     if (load_or_fail(p, d->name, &r)) return -1;
     if (name_taken(p->db, d->newname))
-        return px_failc(p, taken_code(p->db, d->newname), "%s", d->newname);
+        return ixs_px_failc(p, taken_code(p->db, d->newname), "%s", d->newname);
     sb s = {0};
     sb_add(&s, "UPDATE " IXS_INTERNAL_PREFIX "tables SET tabname = ");
     sb_strlit(&s, d->newname, strlen(d->newname));
@@ -438,14 +439,14 @@ static int seq_stmt(px *p, int verb, int *stype, ixs_plan *pl) {
         break;
     case 'D':
         *stype = IX_STMTTYPE_DROP_SEQUENCE;
-        if (px_acc(p, IXK_IF) && px_expect(p, IXK_EXISTS)) return -1;
-        d.ife = px_kw(p, p->i - 1, IXK_EXISTS);
+        if (ixs_px_acc(p, IXK_IF) && ixs_px_expect(p, IXK_EXISTS)) return -1;
+        d.ife = ixs_px_kw(p, p->i - 1, IXK_EXISTS);
         r = seq_name(p, d.name, 0);
         break;
     default:
         *stype = IX_STMTTYPE_RENAME_SEQUENCE;
-        r = seq_name(p, d.name, 0) || px_expect(p, IXK_TO) ||
-                    px_newname(p, d.newname, sizeof d.newname)
+        r = seq_name(p, d.name, 0) || ixs_px_expect(p, IXK_TO) ||
+                    ixs_px_newname(p, d.newname, sizeof d.newname)
                 ? -1
                 : 0;
     }
@@ -455,13 +456,13 @@ static int seq_stmt(px *p, int verb, int *stype, ixs_plan *pl) {
 }
 
 int ixs_objs_stmt(px *p, int verb, int *stype, ixs_plan *pl) {
-    if (px_kw(p, p->i, IXK_SEQUENCE)) {
+    if (ixs_px_kw(p, p->i, IXK_SEQUENCE)) {
         p->i++;
         return seq_stmt(p, verb, stype, pl) ? (p->failed = 1, 1) : 1;
     }
-    int syn = px_kw(p, p->i, IXK_SYNONYM) ? 1
-              : (px_kw(p, p->i, IXK_PUBLIC) || px_kw(p, p->i, IXK_PRIVATE)) &&
-                      px_kw(p, p->i + 1, IXK_SYNONYM)
+    int syn = ixs_px_kw(p, p->i, IXK_SYNONYM) ? 1
+              : (ixs_px_kw(p, p->i, IXK_PUBLIC) || ixs_px_kw(p, p->i, IXK_PRIVATE)) &&
+                      ixs_px_kw(p, p->i + 1, IXK_SYNONYM)
                   ? 2
                   : 0;
     if (!syn || (verb != 'C' && verb != 'D')) return 0;
@@ -474,11 +475,13 @@ int ixs_objs_stmt(px *p, int verb, int *stype, ixs_plan *pl) {
 static int stmt_has_nextval(px *p, int tabid) {
     int save = p->i, found = 0;
     for (int i = 0; !found && i + 2 < p->nt; i++) {
-        if (!px_is_ident(p, i) || !px_op(p, i + 1, ".") || !px_kw(p, i + 2, IXK_NEXTVAL)) continue;
+        if (!ixs_px_is_ident(p, i) || !ixs_px_op(p, i + 1, ".") ||
+            !ixs_px_kw(p, i + 2, IXK_NEXTVAL))
+            continue;
         char name[IXS_NAME_MAX + 1]; /* the sequence's name, or a synonym's */
         int t;
         p->i = i;
-        if (px_ident(p, name, sizeof name) == 0 && ixs_syn_sequence(p->db, name, &t) == 1)
+        if (ixs_px_ident(p, name, sizeof name) == 0 && ixs_syn_sequence(p->db, name, &t) == 1)
             found = t == tabid;
     }
     p->i = save;
@@ -493,7 +496,7 @@ static int stmt_has_nextval(px *p, int tabid) {
 int ixs_seq_ref(px *p, const char *name, int next, xv *out) {
     int tabid;
     int f = ixs_syn_sequence(p->db, name, &tabid); /* the sequence, or a synonym of it */
-    if (f < 0) return px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
+    if (f < 0) return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
     if (!f) return 0;
     int seen = 0;
     for (int k = 0; k < p->nseq_done; k++)

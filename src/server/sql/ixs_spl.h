@@ -143,8 +143,8 @@ typedef struct spl_rt {
 /* Parses CREATE [DBA] PROCEDURE|FUNCTION ... END PROCEDURE|FUNCTION [DOCUMENT
  * ...] [WITH LISTING IN ...] from token p->i (at CREATE) into *out. Returns 0
  * or -1 with p's error (-201 at the token, unknown variables -201 too). */
-int spl_parse_create(px *p, spl_rt **out);
-void spl_rt_free(spl_rt *r);
+int ixs_spl_parse_create(px *p, spl_rt **out);
+void ixs_spl_rt_free(spl_rt *r);
 
 /* ---- catalogue (ixs_spl_cat.c) ---------------------------------------------------- */
 /* Creates sysprocedures, sysprocbody, systriggers and systrigbody with their
@@ -156,18 +156,19 @@ void ixs_spl_cat_upgrade(sqlite3 *h);
  * routines overload by their number of parameters; the one with exactly
  * nargs, else the one with the fewest parameters above nargs (DEFAULTs fill
  * the rest). 1 found, 0 not, -1 error. *text is malloc'ed. */
-int spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char **text, ixd_err *err);
+int ixs_spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char **text,
+                     ixd_err *err);
 /* Writes a catalogue body (sysprocbody / systrigbody) in CHAR(256) chunks. */
-int spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key, const char *text,
-                     size_t n, ixd_err *err);
+int ixs_spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key, const char *text,
+                         size_t n, ixd_err *err);
 
 /* ---- execution (ixs_spl_exec.c) --------------------------------------------------- */
 /* The routine of that name for a call with nargs arguments (-1: any; see
- * spl_cat_find) for db (parsed from the catalogue and cached): 1 found (*out
+ * ixs_spl_cat_find) for db (parsed from the catalogue and cached): 1 found (*out
  * valid until the next DDL), 0 not, -1 error. */
-int spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixd_err *err);
+int ixs_spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixd_err *err);
 /* Forgets the cached routine name (after DROP / CREATE). */
-void spl_forget(ixd_db *db, const char *name);
+void ixs_spl_forget(ixd_db *db, const char *name);
 /* Frees the per-connection state (before the connection closes). */
 void ixs_spl_close(ixd_db *db);
 /* Registers ixd_spl_fn() and the table _ixd_spl on a connection. */
@@ -179,10 +180,10 @@ typedef struct spl_rows {
     int n, cap;
     sval *v; /* n * ncols values */
 } spl_rows;
-void spl_rows_free(spl_rows *r);
+void ixs_spl_rows_free(spl_rows *r);
 /* Runs r with args (storage values of its parameter types; nargs may be
  * fewer than its parameters: DEFAULTs fill the rest). */
-int spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixd_err *err);
+int ixs_spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixd_err *err);
 
 /* ---- hooks of the translator ---------------------------------------------------- */
 /* CREATE / DROP PROCEDURE|FUNCTION|ROUTINE after the statement's first
@@ -230,7 +231,7 @@ typedef struct trg_body {
 } trg_body;
 /* The sections of a trigger (BEFORE / FOR EACH ROW / AFTER) from token p->i
  * into b: 0 or -1 (-201). */
-int trg_parse_body(px *p, trg_body *b);
+int ixs_trg_parse_body(px *p, trg_body *b);
 /* Statement-level actions of the INSERT / UPDATE / DELETE s (its BEFORE and
  * AFTER clauses, found once per prepared statement and found again when
  * db->gen or the schema moved). ixs_trg_stmt_before runs the BEFORE clauses

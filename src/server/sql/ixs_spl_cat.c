@@ -159,8 +159,8 @@ void ixs_spl_cat_upgrade(sqlite3 *h) {
     if (!sqlite3_get_autocommit(h)) sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
 }
 
-int spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key, const char *text,
-                     size_t n, ixd_err *err) {
+int ixs_spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key, const char *text,
+                         size_t n, ixd_err *err) {
     char sql[128];
     snprintf(sql, sizeof sql, "INSERT INTO %s VALUES(?, ?, ?, ?)", table);
     sqlite3_stmt *st;
@@ -185,7 +185,8 @@ int spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key, con
     return 0;
 }
 
-int spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char **text, ixd_err *err) {
+int ixs_spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char **text,
+                     ixd_err *err) {
     sqlite3_stmt *st;
     *procid = 0;
     if (text) *text = NULL;
@@ -269,9 +270,9 @@ static int insert_proc(px *p, const spl_rt *r, int procid, const char *text, siz
     sqlite3_finalize(st);
     sb_free(&pt);
     if (rc != SQLITE_DONE) return ixs_sqlite_err(db, rc, IX_STMTTYPE_CREATE_PROC, NULL, p->err);
-    if (spl_cat_put_body(db, "sysprocbody", procid, "T", text, n, p->err)) return -1;
-    if (r->document &&
-        spl_cat_put_body(db, "sysprocbody", procid, "D", r->document, strlen(r->document), p->err))
+    if (ixs_spl_cat_put_body(db, "sysprocbody", procid, "T", text, n, p->err)) return -1;
+    if (r->document && ixs_spl_cat_put_body(db, "sysprocbody", procid, "D", r->document,
+                                            strlen(r->document), p->err))
         return -1;
     return 0;
 }
@@ -328,7 +329,7 @@ typedef struct spl_create {
 
 static void spl_create_free(void *tree) {
     spl_create *c = tree;
-    spl_rt_free(c->r);
+    ixs_spl_rt_free(c->r);
     free(c);
 }
 
@@ -341,29 +342,30 @@ static int spl_create_run(px *p, const void *tree) {
         p->failed = 1;
         return -1;
     }
-    if (f) return c->ine ? 0 : px_failc(p, IXS_E_SPL_EXISTS, "%s", r->name);
+    if (f) return c->ine ? 0 : ixs_px_failc(p, IXS_E_SPL_EXISTS, "%s", r->name);
     if (ixs_ddl_begin(p)) return -1;
     procid = next_id(p->db, "SELECT max(procid) FROM sysprocedures");
     int ok = insert_proc(p, r, procid, p->sql + c->start, (size_t)(c->end - c->start)) == 0;
     if (!ok) p->failed = 1;
     int rc = ixs_ddl_end(p, ok);
-    spl_forget(p->db, r->name);
+    ixs_spl_forget(p->db, r->name);
     return rc;
 }
 
 int ixs_spl_create_stmt(px *p, int *stype, ixs_plan *pl) {
-    if (!px_kw(p, p->i, IXK_DBA) && !px_kw(p, p->i, IXK_PROCEDURE) && !px_kw(p, p->i, IXK_FUNCTION))
+    if (!ixs_px_kw(p, p->i, IXK_DBA) && !ixs_px_kw(p, p->i, IXK_PROCEDURE) &&
+        !ixs_px_kw(p, p->i, IXK_FUNCTION))
         return 0;
     p->i--; /* at CREATE */
     *stype = IX_STMTTYPE_CREATE_PROC;
     spl_create c = {0};
     c.start = p->t[p->i].pos;
-    c.ine =
-        px_kw(p, p->i + 1, IXK_IF) || (px_kw(p, p->i + 2, IXK_IF) && px_kw(p, p->i + 1, IXK_DBA));
-    if (spl_parse_create(p, &c.r)) return -1;
+    c.ine = ixs_px_kw(p, p->i + 1, IXK_IF) ||
+            (ixs_px_kw(p, p->i + 2, IXK_IF) && ixs_px_kw(p, p->i + 1, IXK_DBA));
+    if (ixs_spl_parse_create(p, &c.r)) return -1;
     c.end = p->t[p->i - 1].pos + p->t[p->i - 1].len;
     if (ixs_plan_keep(p, pl, &c, sizeof c, spl_create_run, spl_create_free)) {
-        spl_rt_free(c.r);
+        ixs_spl_rt_free(c.r);
         return -1;
     }
     return 1;
@@ -388,8 +390,8 @@ static int spl_drop_run(px *p, const void *tree) {
         p->failed = 1;
         return -1;
     }
-    if (f > 1) return px_failc(p, IXS_E_SPL_AMBIGUOUS, "%s", name);
-    if (!f) return d->ife ? 0 : px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", name);
+    if (f > 1) return ixs_px_failc(p, IXS_E_SPL_AMBIGUOUS, "%s", name);
+    if (!f) return d->ife ? 0 : ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", name);
     if (d->specific) routine_name(p->db, procid, name, sizeof name);
     if (ixs_ddl_begin(p)) return -1;
     char sql[160];
@@ -399,7 +401,7 @@ static int spl_drop_run(px *p, const void *tree) {
              procid, procid);
     int ok = ixs_exec(p->db, sql, p->err) == 0;
     if (!ok) p->failed = 1;
-    spl_forget(p->db, name);
+    ixs_spl_forget(p->db, name);
     return ixs_ddl_end(p, ok);
 }
 
@@ -407,26 +409,26 @@ static int spl_drop_run(px *p, const void *tree) {
  * | DROP SPECIFIC { PROCEDURE | FUNCTION | ROUTINE } [IF EXISTS] [owner.]specific_name,
  * after DROP. Without the types, a name of several routines is -9700. */
 int ixs_spl_drop_stmt(px *p, int *stype, ixs_plan *pl) {
-    if (!px_kw(p, p->i, IXK_PROCEDURE) && !px_kw(p, p->i, IXK_FUNCTION) &&
-        !px_kw(p, p->i, IXK_ROUTINE) && !px_kw(p, p->i, IXK_SPECIFIC))
+    if (!ixs_px_kw(p, p->i, IXK_PROCEDURE) && !ixs_px_kw(p, p->i, IXK_FUNCTION) &&
+        !ixs_px_kw(p, p->i, IXK_ROUTINE) && !ixs_px_kw(p, p->i, IXK_SPECIFIC))
         return 0;
     *stype = IX_STMTTYPE_DROP_PROC;
     spl_drop d = {0};
-    d.specific = px_acc(p, IXK_SPECIFIC);
-    if (d.specific && !px_acc(p, IXK_PROCEDURE) && !px_acc(p, IXK_FUNCTION) &&
-        px_expect(p, IXK_ROUTINE))
+    d.specific = ixs_px_acc(p, IXK_SPECIFIC);
+    if (d.specific && !ixs_px_acc(p, IXK_PROCEDURE) && !ixs_px_acc(p, IXK_FUNCTION) &&
+        ixs_px_expect(p, IXK_ROUTINE))
         return -1;
     if (!d.specific) p->i++; /* PROCEDURE | FUNCTION | ROUTINE */
-    if (px_acc(p, IXK_IF)) {
-        if (px_expect(p, IXK_EXISTS)) return -1;
+    if (ixs_px_acc(p, IXK_IF)) {
+        if (ixs_px_expect(p, IXK_EXISTS)) return -1;
         d.ife = 1;
     }
-    if (px_ident(p, d.name, sizeof d.name)) return -1;
-    if (px_acc_op(p, ".") && px_ident(p, d.name, sizeof d.name)) return -1;
+    if (ixs_px_ident(p, d.name, sizeof d.name)) return -1;
+    if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, d.name, sizeof d.name)) return -1;
     d.nargs = -1;
-    if (!d.specific && px_acc_op(p, "(")) {
+    if (!d.specific && ixs_px_acc_op(p, "(")) {
         d.nargs = 0;
-        if (!px_acc_op(p, ")")) {
+        if (!ixs_px_acc_op(p, ")")) {
             do {
                 ityp t;
                 int serial;
@@ -434,8 +436,8 @@ int ixs_spl_drop_stmt(px *p, int *stype, ixs_plan *pl) {
                 uint32_t cl;
                 if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
                 d.nargs++;
-            } while (px_acc_op(p, ","));
-            if (px_expect_op(p, ")")) return -1;
+            } while (ixs_px_acc_op(p, ","));
+            if (ixs_px_expect_op(p, ")")) return -1;
         }
     }
     return ixs_plan_keep(p, pl, &d, sizeof d, spl_drop_run, NULL) ? -1 : 1;

@@ -63,7 +63,7 @@ static void sval_copy(const sval *from, sval *to) {
     }
 }
 
-void spl_rows_free(spl_rows *r) {
+void ixs_spl_rows_free(spl_rows *r) {
     for (int k = 0; k < r->n * r->ncols; k++)
         sval_free(&r->v[k]);
     free(r->v);
@@ -77,7 +77,7 @@ static spl_conn *conn(ixd_db *db) {
     return db->spl;
 }
 
-void spl_forget(ixd_db *db, const char *name) {
+void ixs_spl_forget(ixd_db *db, const char *name) {
     spl_conn *c = db->spl;
     if (!c) return;
     for (spl_rt **pp = &c->rts; *pp;) {
@@ -90,14 +90,14 @@ void spl_forget(ixd_db *db, const char *name) {
         if (r->active)
             r->stale = 1; /* freed when its last call ends */
         else
-            spl_rt_free(r);
+            ixs_spl_rt_free(r);
     }
 }
 
 void ixs_spl_close(ixd_db *db) {
     spl_conn *c = db->spl;
     if (!c) return;
-    spl_forget(db, NULL);
+    ixs_spl_forget(db, NULL);
     for (int k = 0; k < c->ng; k++)
         sval_free(&c->g[k].v);
     free(c->g);
@@ -112,14 +112,14 @@ static int parse_text(ixd_db *db, const char *text, int procid, spl_rt **out, ix
     p.sql = text;
     p.n = strlen(text);
     p.err = err;
-    int rc = ixs_lex(&p) ? -1 : spl_parse_create(&p, out);
+    int rc = ixs_lex(&p) ? -1 : ixs_spl_parse_create(&p, out);
     free(p.t);
     free(p.ptypes);
     if (!rc) (*out)->procid = procid;
     return rc;
 }
 
-int spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixd_err *err) {
+int ixs_spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixd_err *err) {
     *out = NULL;
     spl_conn *c = conn(db);
     if (!c) return ixd_seterr(err, -208, 0, 0, NULL);
@@ -138,9 +138,9 @@ int spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixd_err *err)
     }
     int procid;
     char *text = NULL;
-    int f = spl_cat_find(db, name, nargs, &procid, r ? NULL : &text, err);
+    int f = ixs_spl_cat_find(db, name, nargs, &procid, r ? NULL : &text, err);
     if (f <= 0) {
-        if (r) spl_forget(db, name);
+        if (r) ixs_spl_forget(db, name);
         return f;
     }
     if (r && r->procid == procid) {
@@ -148,8 +148,8 @@ int spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixd_err *err)
         return 1;
     }
     if (r) {
-        spl_forget(db, name);
-        f = spl_cat_find(db, name, nargs, &procid, &text, err);
+        ixs_spl_forget(db, name);
+        f = ixs_spl_cat_find(db, name, nargs, &procid, &text, err);
         if (f <= 0) return f;
     }
     spl_rt *nr;
@@ -324,7 +324,7 @@ static int truth(frame *f, spl_sql *q) {
 
 static int call_values(frame *f, spl_node *n, spl_rows *rows) {
     spl_rt *r;
-    int found = spl_get(f->db, n->callee, n->nargs, &r, f->err);
+    int found = ixs_spl_get(f->db, n->callee, n->nargs, &r, f->err);
     if (found < 0) return C_ERR;
     if (!found) return ixd_seterr(f->err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", n->callee);
     vals a;
@@ -347,7 +347,7 @@ static int call_values(frame *f, spl_node *n, spl_rows *rows) {
     }
     int na = a.n;
     vals_free(&a);
-    rc = spl_run(f->db, r, args, na, rows, f->err);
+    rc = ixs_spl_run(f->db, r, args, na, rows, f->err);
     for (int k = 0; k < na; k++)
         sval_free(&args[k]);
     return rc ? C_ERR : 0;
@@ -361,7 +361,7 @@ static int call_stmt(frame *f, spl_node *n) {
     if (call_values(f, n, &rows)) return C_ERR;
     spl_rt *r;
     int rc = 0;
-    if (n->ntgt && spl_get(f->db, n->callee, n->nargs, &r, f->err) == 1) {
+    if (n->ntgt && ixs_spl_get(f->db, n->callee, n->nargs, &r, f->err) == 1) {
         if (rows.n > 1) rc = ixd_seterr(f->err, IXS_E_SPL_MANY_ROWS, 0, 0, "%s", n->callee);
         for (int k = 0; !rc && k < n->ntgt; k++) {
             sval nul = {0};
@@ -370,7 +370,7 @@ static int call_stmt(frame *f, spl_node *n) {
             rc = assign(f, n->tgt[k], k < r->nret ? r->ret[k] : ixs_t(-1, 0), v);
         }
     }
-    spl_rows_free(&rows);
+    ixs_spl_rows_free(&rows);
     return rc ? C_ERR : 0;
 }
 
@@ -431,8 +431,8 @@ static int foreach_stmt(frame *f, spl_node *n) {
         spl_rows rows;
         memset(&rows, 0, sizeof rows);
         spl_rt *r;
-        if (call_values(f, n, &rows) || spl_get(f->db, n->callee, n->nargs, &r, f->err) != 1) {
-            spl_rows_free(&rows);
+        if (call_values(f, n, &rows) || ixs_spl_get(f->db, n->callee, n->nargs, &r, f->err) != 1) {
+            ixs_spl_rows_free(&rows);
             return C_ERR;
         }
         int rc = 0;
@@ -444,7 +444,7 @@ static int foreach_stmt(frame *f, spl_node *n) {
             rc = loop_result(f, stmts(f, n->body), SPL_LOOP_FOREACH, &stop);
             if (stop) break;
         }
-        spl_rows_free(&rows);
+        ixs_spl_rows_free(&rows);
         return rc;
     }
     ixs_curframe cf = {.up = f->db->spl_cursors};
@@ -772,7 +772,7 @@ static int globals(frame *f, int out) {
     return 0;
 }
 
-int spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixd_err *err) {
+int ixs_spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixd_err *err) {
     spl_conn *c = conn(db);
     memset(out, 0, sizeof *out);
     if (!c) return ixd_seterr(err, -208, 0, 0, NULL);
@@ -806,9 +806,9 @@ int spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, i
     free(f.v);
     c->depth--;
     r->active--;
-    if (!r->active && r->stale) spl_rt_free(r);
+    if (!r->active && r->stale) ixs_spl_rt_free(r);
     if (rc) {
-        spl_rows_free(out);
+        ixs_spl_rows_free(out);
         if (!err->sqlcode) ixd_seterr(err, -999, 0, 0, "SPL");
         return -1;
     }

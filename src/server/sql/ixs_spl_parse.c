@@ -25,7 +25,7 @@ typedef struct sps {
 static spl_node *node_new(sps *s, int kind) {
     spl_node *n = calloc(1, sizeof *n);
     if (!n) {
-        px_failc(s->p, -208, NULL);
+        ixs_px_failc(s->p, -208, NULL);
         return NULL;
     }
     n->kind = kind;
@@ -59,7 +59,7 @@ static void node_free(spl_node *n) {
     }
 }
 
-void spl_rt_free(spl_rt *r) {
+void ixs_spl_rt_free(spl_rt *r) {
     if (!r) return;
     for (int k = 0; k < r->nvars; k++)
         free(r->vars[k].defsql);
@@ -80,7 +80,7 @@ static int var_find(sps *s, const char *name) {
 /* The slot of the variable named by token i, or -1. */
 static int var_at(sps *s, int i) {
     px *p = s->p;
-    if (!px_is_ident(p, i)) return -1;
+    if (!ixs_px_is_ident(p, i)) return -1;
     const tok *t = &p->t[i];
     if (t->len > IXS_NAME_MAX) return -1;
     char b[IXS_NAME_MAX + 1];
@@ -94,9 +94,9 @@ static int var_at(sps *s, int i) {
 
 static int var_add(sps *s, const char *name, ityp t) {
     spl_rt *r = s->r;
-    if (r->nvars >= SPL_MAX_VARS || s->nvis >= SPL_MAX_VARS) return px_fail(s->p);
+    if (r->nvars >= SPL_MAX_VARS || s->nvis >= SPL_MAX_VARS) return ixs_px_fail(s->p);
     spl_var *nv = realloc(r->vars, sizeof *nv * (size_t)(r->nvars + 1));
-    if (!nv) return px_failc(s->p, -208, NULL);
+    if (!nv) return ixs_px_failc(s->p, -208, NULL);
     r->vars = nv;
     memset(&nv[r->nvars], 0, sizeof *nv);
     snprintf(nv[r->nvars].name, sizeof nv[r->nvars].name, "%s", name);
@@ -108,7 +108,7 @@ static int var_add(sps *s, const char *name, ityp t) {
 /* A variable name at the current token (it must be visible): its slot. */
 static int var_ref(sps *s) {
     int v = var_at(s, s->p->i);
-    if (v < 0) return px_fail(s->p);
+    if (v < 0) return ixs_px_fail(s->p);
     s->p->i++;
     return v;
 }
@@ -121,10 +121,10 @@ static int var_list(sps *s, int **out, int *n) {
         int v = var_ref(s);
         if (v < 0) return -1;
         int *no = realloc(*out, sizeof(int) * (size_t)(*n + 1));
-        if (!no) return px_failc(s->p, -208, NULL);
+        if (!no) return ixs_px_failc(s->p, -208, NULL);
         *out = no;
         (*out)[(*n)++] = v;
-    } while (px_acc_op(s->p, ","));
+    } while (ixs_px_acc_op(s->p, ","));
     return 0;
 }
 
@@ -134,7 +134,7 @@ static int var_list(sps *s, int **out, int *n) {
 static int names_table(px *p, int i) {
     static const char *kw[] = {"from", "into", "update", "table", "join", "index", NULL};
     for (int k = 0; kw[k]; k++)
-        if (px_kw_str(p, i, kw[k])) return 1;
+        if (ixs_px_kw_str(p, i, kw[k])) return 1;
     return 0;
 }
 
@@ -153,8 +153,8 @@ static int emit(sps *s, int a, int b, int skip_a, int skip_b, int cast, sb *out,
             continue;
         }
         int v = var_at(s, i);
-        if (v < 0 || (i > 0 && px_op(p, i - 1, ".")) || px_op(p, i + 1, ".") ||
-            px_op(p, i + 1, "(") || (i > 0 && names_table(p, i - 1)))
+        if (v < 0 || (i > 0 && ixs_px_op(p, i - 1, ".")) || ixs_px_op(p, i + 1, ".") ||
+            ixs_px_op(p, i + 1, "(") || (i > 0 && names_table(p, i - 1)))
             continue;
         sb_addn(out, p->sql + from, (size_t)(p->t[i].pos - from));
         if (cast) {
@@ -164,20 +164,20 @@ static int emit(sps *s, int a, int b, int skip_a, int skip_b, int cast, sb *out,
         } else
             sb_addc(out, '?');
         int *ns = realloc(q->slots, sizeof(int) * (size_t)(q->nslots + 1));
-        if (!ns) return px_failc(p, -208, NULL);
+        if (!ns) return ixs_px_failc(p, -208, NULL);
         q->slots = ns;
         q->slots[q->nslots++] = v;
         from = p->t[i].pos + p->t[i].len;
     }
     int end = b > a ? p->t[b - 1].pos + p->t[b - 1].len : from;
     if (end > from) sb_addn(out, p->sql + from, (size_t)(end - from));
-    return out->oom ? px_failc(p, -208, NULL) : 0;
+    return out->oom ? ixs_px_failc(p, -208, NULL) : 0;
 }
 
 static int take(sps *s, sb *b, spl_sql *q) {
-    if (b->oom) return px_failc(s->p, -208, NULL);
+    if (b->oom) return ixs_px_failc(s->p, -208, NULL);
     q->text = sb_take(b);
-    return q->text ? 0 : px_failc(s->p, -208, NULL);
+    return q->text ? 0 : ixs_px_failc(s->p, -208, NULL);
 }
 
 /* The end of an expression from the current token: the first token at
@@ -187,17 +187,17 @@ static int expr_end(sps *s, int comma, const char *const *stop) {
     px *p = s->p;
     int depth = 0, i = p->i;
     for (; i < p->nt && p->t[i].k != T_EOF; i++) {
-        if (px_op(p, i, "(") || px_op(p, i, "[")) depth++;
-        if (px_op(p, i, ")") || px_op(p, i, "]")) {
+        if (ixs_px_op(p, i, "(") || ixs_px_op(p, i, "[")) depth++;
+        if (ixs_px_op(p, i, ")") || ixs_px_op(p, i, "]")) {
             if (depth == 0) break;
             depth--;
         }
         if (depth) continue;
-        if (px_op(p, i, ";") || (comma && px_op(p, i, ","))) break;
+        if (ixs_px_op(p, i, ";") || (comma && ixs_px_op(p, i, ","))) break;
         int hit = 0;
         for (int k = 0; stop && stop[k]; k++)
-            if (px_kw_str(p, i, stop[k])) hit = 1;
-        if (hit && px_kw(p, i, IXK_UPDATE) && i > 0 && px_kw(p, i - 1, IXK_FOR))
+            if (ixs_px_kw_str(p, i, stop[k])) hit = 1;
+        if (hit && ixs_px_kw(p, i, IXK_UPDATE) && i > 0 && ixs_px_kw(p, i - 1, IXK_FOR))
             hit = 0; /* FOR UPDATE */
         if (hit) break;
     }
@@ -216,7 +216,7 @@ static int expr_list(sps *s, const char *const *stop, spl_sql *q, int *count) {
         int e = expr_end(s, 1, stop);
         if (e == p->i) {
             sb_free(&b);
-            return px_fail(p);
+            return ixs_px_fail(p);
         }
         if (n) sb_add(&b, ", ");
         if (emit(s, p->i, e, -1, -1, 1, &b, q)) {
@@ -225,7 +225,7 @@ static int expr_list(sps *s, const char *const *stop, spl_sql *q, int *count) {
         }
         n++;
         p->i = e;
-        if (!px_acc_op(p, ",")) break;
+        if (!ixs_px_acc_op(p, ",")) break;
     }
     *count = n;
     return take(s, &b, q);
@@ -236,7 +236,7 @@ static int expr_list(sps *s, const char *const *stop, spl_sql *q, int *count) {
 static int forin_expr(sps *s, const char *const *stop, sb *b, spl_sql *q) {
     px *p = s->p;
     int e = expr_end(s, 1, stop);
-    if (e == p->i) return px_fail(p);
+    if (e == p->i) return ixs_px_fail(p);
     if (emit(s, p->i, e, -1, -1, 1, b, q)) return -1;
     p->i = e;
     return 0;
@@ -259,26 +259,26 @@ static int forin_list(sps *s, spl_node *n) {
     do {
         int *f = realloc(n->forin, sizeof(int) * (size_t)(n->nforin + 1));
         if (!f) {
-            rc = px_failc(p, -208, NULL);
+            rc = ixs_px_failc(p, -208, NULL);
             break;
         }
         n->forin = f;
         if (n->nforin) sb_add(&b, ", ");
         if ((rc = forin_expr(s, to, &b, &n->q))) break;
         n->forin[n->nforin] = 1;
-        if (px_acc(p, IXK_TO)) {
+        if (ixs_px_acc(p, IXK_TO)) {
             n->forin[n->nforin] = 3;
             sb_add(&b, ", ");
             if ((rc = forin_expr(s, step, &b, &n->q))) break;
             sb_add(&b, ", ");
-            if (px_acc(p, IXK_STEP))
+            if (ixs_px_acc(p, IXK_STEP))
                 rc = forin_expr(s, NULL, &b, &n->q);
             else
                 sb_add(&b, "1");
             if (rc) break;
         }
         n->nforin++;
-    } while (px_acc_op(p, ","));
+    } while (ixs_px_acc_op(p, ","));
     if (rc) {
         sb_free(&b);
         return -1;
@@ -291,7 +291,7 @@ static int forin_list(sps *s, spl_node *n) {
 static int cond(sps *s, const char *const *stop, spl_sql *q) {
     px *p = s->p;
     int e = expr_end(s, 0, stop);
-    if (e == p->i) return px_fail(p);
+    if (e == p->i) return ixs_px_fail(p);
     sb b = {0};
     q->pos = p->t[p->i].pos;
     sb_add(&b, "SELECT 1 FROM systables WHERE tabid = 1 AND (");
@@ -310,14 +310,14 @@ static int sql_stmt(sps *s, spl_sql *q, const char *const *stop) {
     px *p = s->p;
     int a = p->i, e = expr_end(s, 0, stop);
     int ia = -1, ib = -1;
-    if (px_kw(p, a, IXK_SELECT)) {
+    if (ixs_px_kw(p, a, IXK_SELECT)) {
         int depth = 0;
         for (int i = a; i < e; i++) {
-            if (px_op(p, i, "(")) depth++;
-            if (px_op(p, i, ")")) depth--;
-            if (depth || !px_kw(p, i, IXK_INTO) || px_kw(p, i + 1, IXK_TEMP) ||
-                px_kw(p, i + 1, IXK_EXTERNAL) || px_kw(p, i + 1, IXK_RAW) ||
-                px_kw(p, i + 1, IXK_SCRATCH))
+            if (ixs_px_op(p, i, "(")) depth++;
+            if (ixs_px_op(p, i, ")")) depth--;
+            if (depth || !ixs_px_kw(p, i, IXK_INTO) || ixs_px_kw(p, i + 1, IXK_TEMP) ||
+                ixs_px_kw(p, i + 1, IXK_EXTERNAL) || ixs_px_kw(p, i + 1, IXK_RAW) ||
+                ixs_px_kw(p, i + 1, IXK_SCRATCH))
                 continue;
             p->i = i + 1;
             if (var_list(s, &q->into, &q->ninto)) return -1;
@@ -342,7 +342,8 @@ static int stmts(sps *s, spl_node **out, const char *const *end);
 static int block_body(sps *s, spl_node *blk, const char *const *end);
 
 static int end_of(sps *s, const char *what) {
-    if (px_expect(s->p, IXK_END) || (px_acc_str(s->p, what) ? 0 : px_fail(s->p))) return -1;
+    if (ixs_px_expect(s->p, IXK_END) || (ixs_px_acc_str(s->p, what) ? 0 : ixs_px_fail(s->p)))
+        return -1;
     return 0;
 }
 
@@ -351,10 +352,11 @@ static int end_of(sps *s, const char *what) {
  * -206 / -217 for unknown names. */
 static int like_type(px *p, ityp *t) {
     char a[IXS_NAME_MAX + 1], b[IXS_NAME_MAX + 1];
-    if (px_ident(p, a, sizeof a) || px_expect_op(p, ".") || px_ident(p, b, sizeof b)) return -1;
-    if (px_acc_op(p, ".")) { /* owner.table.column */
+    if (ixs_px_ident(p, a, sizeof a) || ixs_px_expect_op(p, ".") || ixs_px_ident(p, b, sizeof b))
+        return -1;
+    if (ixs_px_acc_op(p, ".")) { /* owner.table.column */
         snprintf(a, sizeof a, "%s", b);
-        if (px_ident(p, b, sizeof b)) return -1;
+        if (ixs_px_ident(p, b, sizeof b)) return -1;
     }
     itab tab;
     int f = p->db ? ixs_cat_table(p->db, a, &tab, p->err) : 0;
@@ -362,12 +364,12 @@ static int like_type(px *p, ityp *t) {
         p->failed = 1;
         return -1;
     }
-    if (!f) return px_failc(p, -206, "%s", a);
+    if (!f) return ixs_px_failc(p, -206, "%s", a);
     const icol *c = NULL;
     for (int k = 0; k < tab.ncols && !c; k++)
         if (!strcmp(tab.cols[k].name, b)) c = &tab.cols[k];
     if (c) *t = c->t; /* a SERIAL column's type is its INTEGER form */
-    int rc = c ? 0 : px_failc(p, -217, "%s", b);
+    int rc = c ? 0 : ixs_px_failc(p, -217, "%s", b);
     ixs_itab_free(&tab);
     return rc;
 }
@@ -375,37 +377,37 @@ static int like_type(px *p, ityp *t) {
 /* DEFINE [GLOBAL] v [, v ...] { type | LIKE [owner.]table.column } [DEFAULT expr] */
 static int define_stmt(sps *s) {
     px *p = s->p;
-    int global = px_acc(p, IXK_GLOBAL);
+    int global = ixs_px_acc(p, IXK_GLOBAL);
     char names[64][IXS_NAME_MAX + 1];
     int n = 0;
     do {
-        if (n == 64 || px_newname(p, names[n], sizeof names[n])) return px_fail(p);
+        if (n == 64 || ixs_px_newname(p, names[n], sizeof names[n])) return ixs_px_fail(p);
         n++;
-    } while (px_acc_op(p, ","));
+    } while (ixs_px_acc_op(p, ","));
     ityp t;
     int serial = 0;
     int64_t st;
     uint32_t cl;
-    if (px_acc(p, IXK_LIKE)) {
+    if (ixs_px_acc(p, IXK_LIKE)) {
         if (like_type(p, &t)) return -1;
     } else if (ixs_parse_type(p, &t, &serial, &st, &cl))
         return -1;
-    if (serial) return px_fail(p);
+    if (serial) return ixs_px_fail(p);
     char *def = NULL;
-    if (px_acc(p, IXK_DEFAULT)) {
+    if (ixs_px_acc(p, IXK_DEFAULT)) {
         static const char *const none[] = {NULL};
         spl_sql q;
         memset(&q, 0, sizeof q);
         int cnt = 0;
         if (expr_list(s, none, &q, &cnt) || cnt != 1 || q.nslots) {
             sql_free(&q);
-            return px_fail(p);
+            return ixs_px_fail(p);
         }
         def = q.text;
         q.text = NULL;
         sql_free(&q);
     } else if (global)
-        return px_fail(p); /* a GLOBAL needs its DEFAULT */
+        return ixs_px_fail(p); /* a GLOBAL needs its DEFAULT */
     for (int k = 0; k < n; k++) {
         int v = var_add(s, names[k], t);
         if (v < 0) {
@@ -415,7 +417,7 @@ static int define_stmt(sps *s) {
         s->r->vars[v].global = global;
         if (def) s->r->vars[v].defsql = k == n - 1 ? def : strdup(def);
     }
-    return px_expect_op(p, ";");
+    return ixs_px_expect_op(p, ";");
 }
 
 static const char *const STMT_KW[] = {
@@ -428,43 +430,43 @@ static const char *const STMT_KW[] = {
 /* LET v [, v ...] = expr [, expr ...] | LET v, ... = routine(args) */
 static int let_stmt(sps *s, spl_node *n) {
     px *p = s->p;
-    if (var_list(s, &n->tgt, &n->ntgt) || px_expect_op(p, "=")) return -1;
+    if (var_list(s, &n->tgt, &n->ntgt) || ixs_px_expect_op(p, "=")) return -1;
     /* a user routine giving several values: LET a, b = f(x) */
     int name_at = p->i;
-    if (n->ntgt > 1 && px_is_ident(p, name_at) && px_op(p, name_at + 1, "(") &&
+    if (n->ntgt > 1 && ixs_px_is_ident(p, name_at) && ixs_px_op(p, name_at + 1, "(") &&
         var_at(s, name_at) < 0) {
         int e = expr_end(s, 0, NULL);
-        if (px_op(p, e - 1, ")")) {
+        if (ixs_px_op(p, e - 1, ")")) {
             n->kind = SN_CALL;
-            px_ident(p, n->callee, sizeof n->callee);
+            ixs_px_ident(p, n->callee, sizeof n->callee);
             p->i++;
-            if (!px_op(p, p->i, ")")) {
+            if (!ixs_px_op(p, p->i, ")")) {
                 static const char *const none[] = {NULL};
                 if (expr_list(s, none, &n->q, &n->nargs)) return -1;
             }
-            if (px_expect_op(p, ")")) return -1;
-            return px_expect_op(p, ";");
+            if (ixs_px_expect_op(p, ")")) return -1;
+            return ixs_px_expect_op(p, ";");
         }
     }
     /* LET a, b = (SELECT x, y ...) */
-    if (n->ntgt > 1 && px_op(p, p->i, "(") && px_kw(p, p->i + 1, IXK_SELECT)) {
+    if (n->ntgt > 1 && ixs_px_op(p, p->i, "(") && ixs_px_kw(p, p->i + 1, IXK_SELECT)) {
         int save = p->i;
         p->i++;
         int e = expr_end(s, 0, NULL);
-        if (px_op(p, e, ")") && (px_op(p, e + 1, ";"))) {
+        if (ixs_px_op(p, e, ")") && (ixs_px_op(p, e + 1, ";"))) {
             sb b = {0};
             n->q.pos = p->t[p->i].pos;
             if (emit(s, p->i, e, -1, -1, 0, &b, &n->q) || take(s, &b, &n->q)) return -1;
             p->i = e + 1;
-            return px_expect_op(p, ";");
+            return ixs_px_expect_op(p, ";");
         }
         p->i = save;
     }
     static const char *const none[] = {NULL};
     int cnt = 0;
     if (expr_list(s, none, &n->q, &cnt)) return -1;
-    if (cnt != n->ntgt) return px_fail(p);
-    return px_expect_op(p, ";");
+    if (cnt != n->ntgt) return ixs_px_fail(p);
+    return ixs_px_expect_op(p, ";");
 }
 
 /* IF cond THEN stmts {ELIF cond THEN stmts} [ELSE stmts] END IF */
@@ -472,48 +474,48 @@ static int if_stmt(sps *s, spl_node *n) {
     static const char *const then[] = {"then", NULL};
     static const char *const ends[] = {"elif", "else", "end", NULL};
     px *p = s->p;
-    if (cond(s, then, &n->q) || px_expect(p, IXK_THEN) || stmts(s, &n->body, ends)) return -1;
-    if (px_acc(p, IXK_ELIF)) {
+    if (cond(s, then, &n->q) || ixs_px_expect(p, IXK_THEN) || stmts(s, &n->body, ends)) return -1;
+    if (ixs_px_acc(p, IXK_ELIF)) {
         if (++s->depth > SPL_MAX_NEST)
-            return px_too_complex(p, "SPL statements nested more than %d deep", SPL_MAX_NEST);
+            return ixs_px_too_complex(p, "SPL statements nested more than %d deep", SPL_MAX_NEST);
         spl_node *e = node_new(s, SN_IF);
         if (!e) return -1;
         n->elsep = e;
         return if_stmt(s, e);
     }
-    if (px_acc(p, IXK_ELSE)) {
+    if (ixs_px_acc(p, IXK_ELSE)) {
         static const char *const endk[] = {"end", NULL};
         spl_node *b = node_new(s, SN_BLOCK);
         if (!b) return -1;
         n->elsep = b;
         if (stmts(s, &b->body, endk)) return -1;
     }
-    return end_of(s, "if") || px_expect_op(p, ";");
+    return end_of(s, "if") || ixs_px_expect_op(p, ";");
 }
 
 static int loop_body(sps *s, spl_node *n, int kind, const char *what) {
     static const char *const endk[] = {"end", NULL};
-    if (s->nloops == 64) return px_fail(s->p);
+    if (s->nloops == 64) return ixs_px_fail(s->p);
     s->loops[s->nloops++] = kind;
     int rc = stmts(s, &n->body, endk);
     s->nloops--;
     if (rc || end_of(s, what)) return -1;
-    return px_expect_op(s->p, ";");
+    return ixs_px_expect_op(s->p, ";");
 }
 
 /* FOR v = a TO b [STEP s] ... END FOR | FOR v IN (e, ...) ... END FOR */
 static int for_stmt(sps *s, spl_node *n) {
     px *p = s->p;
     n->tgt = malloc(sizeof(int));
-    if (!n->tgt) return px_failc(p, -208, NULL);
+    if (!n->tgt) return ixs_px_failc(p, -208, NULL);
     n->ntgt = 1;
     if ((n->tgt[0] = var_ref(s)) < 0) return -1;
-    if (px_acc(p, IXK_IN)) {
+    if (ixs_px_acc(p, IXK_IN)) {
         n->kind = SN_FORIN;
-        if (px_expect_op(p, "(") || forin_list(s, n) || px_expect_op(p, ")")) return -1;
+        if (ixs_px_expect_op(p, "(") || forin_list(s, n) || ixs_px_expect_op(p, ")")) return -1;
         return loop_body(s, n, SPL_LOOP_FOR, "for");
     }
-    if (px_expect_op(p, "=")) return -1;
+    if (ixs_px_expect_op(p, "=")) return -1;
     /* "SELECT a, b, s": the bounds are evaluated once, at the start */
     static const char *const to[] = {"to", NULL};
     static const char *const step[] = {"step", NULL};
@@ -521,13 +523,13 @@ static int for_stmt(sps *s, spl_node *n) {
     sb_add(&b, "SELECT ");
     n->q.pos = p->t[p->i].pos;
     int e = expr_end(s, 0, to);
-    if (e == p->i || !px_kw(p, e, IXK_TO) || emit(s, p->i, e, -1, -1, 1, &b, &n->q)) goto fail;
+    if (e == p->i || !ixs_px_kw(p, e, IXK_TO) || emit(s, p->i, e, -1, -1, 1, &b, &n->q)) goto fail;
     p->i = e + 1;
     e = expr_end(s, 0, step);
     for (int i = p->i; i < e; i++) /* the body starts after the bound */
         if (i > p->i)
             for (int k = 0; STMT_KW[k]; k++)
-                if (px_kw_str(p, i, STMT_KW[k]) && !px_op(p, i - 1, "(")) {
+                if (ixs_px_kw_str(p, i, STMT_KW[k]) && !ixs_px_op(p, i - 1, "(")) {
                     e = i;
                     break;
                 }
@@ -535,7 +537,7 @@ static int for_stmt(sps *s, spl_node *n) {
     if (e == p->i || emit(s, p->i, e, -1, -1, 1, &b, &n->q)) goto fail;
     p->i = e;
     sb_add(&b, ", ");
-    if (px_acc(p, IXK_STEP)) {
+    if (ixs_px_acc(p, IXK_STEP)) {
         e = expr_end(s, 0, STMT_KW);
         if (e == p->i || emit(s, p->i, e, -1, -1, 1, &b, &n->q)) goto fail;
         p->i = e;
@@ -545,7 +547,7 @@ static int for_stmt(sps *s, spl_node *n) {
     return loop_body(s, n, SPL_LOOP_FOR, "for");
 fail:
     sb_free(&b);
-    return px_fail(p);
+    return ixs_px_fail(p);
 }
 
 /* WHILE cond ... END WHILE */
@@ -558,44 +560,46 @@ static int while_stmt(sps *s, spl_node *n) {
  * first keyword(s): the callee and "SELECT args" into n. */
 static int call_head(sps *s, spl_node *n) {
     px *p = s->p;
-    if (px_ident(p, n->callee, sizeof n->callee)) return -1;
-    if (px_acc_op(p, ".") && px_ident(p, n->callee, sizeof n->callee)) return -1;
-    if (px_expect_op(p, "(")) return -1;
-    if (!px_op(p, p->i, ")")) {
+    if (ixs_px_ident(p, n->callee, sizeof n->callee)) return -1;
+    if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, n->callee, sizeof n->callee)) return -1;
+    if (ixs_px_expect_op(p, "(")) return -1;
+    if (!ixs_px_op(p, p->i, ")")) {
         static const char *const none[] = {NULL};
         if (expr_list(s, none, &n->q, &n->nargs)) return -1;
     }
-    return px_expect_op(p, ")");
+    return ixs_px_expect_op(p, ")");
 }
 
 /* FOREACH [cursor [WITH HOLD] FOR] SELECT ... INTO v, ... | FOREACH EXECUTE
  * PROCEDURE|FUNCTION name(args) INTO v, ... ; stmts END FOREACH */
 static int foreach_stmt(sps *s, spl_node *n) {
     px *p = s->p;
-    if (px_is_ident(p, p->i) && !px_kw(p, p->i, IXK_SELECT) && !px_kw(p, p->i, IXK_EXECUTE)) {
+    if (ixs_px_is_ident(p, p->i) && !ixs_px_kw(p, p->i, IXK_SELECT) &&
+        !ixs_px_kw(p, p->i, IXK_EXECUTE)) {
         char *cur = n->cursor;
-        if (px_ident(p, cur, sizeof n->cursor)) return -1;
-        if (px_acc(p, IXK_WITH) && px_expect(p, IXK_HOLD)) return -1;
-        if (px_expect(p, IXK_FOR)) return -1;
+        if (ixs_px_ident(p, cur, sizeof n->cursor)) return -1;
+        if (ixs_px_acc(p, IXK_WITH) && ixs_px_expect(p, IXK_HOLD)) return -1;
+        if (ixs_px_expect(p, IXK_FOR)) return -1;
     }
-    if (px_acc(p, IXK_EXECUTE)) {
-        if (!px_acc(p, IXK_PROCEDURE) && px_expect(p, IXK_FUNCTION)) return -1;
-        if (call_head(s, n) || px_expect(p, IXK_INTO) || var_list(s, &n->tgt, &n->ntgt)) return -1;
-        px_acc_op(p, ";");
+    if (ixs_px_acc(p, IXK_EXECUTE)) {
+        if (!ixs_px_acc(p, IXK_PROCEDURE) && ixs_px_expect(p, IXK_FUNCTION)) return -1;
+        if (call_head(s, n) || ixs_px_expect(p, IXK_INTO) || var_list(s, &n->tgt, &n->ntgt))
+            return -1;
+        ixs_px_acc_op(p, ";");
     } else {
-        if (!px_kw(p, p->i, IXK_SELECT)) return px_fail(p);
+        if (!ixs_px_kw(p, p->i, IXK_SELECT)) return ixs_px_fail(p);
         /* the SELECT ends at ';' or where the body's first statement starts */
         static const char *const body[] = {"let",    "if",   "foreach",  "while",  "return",
                                            "raise",  "call", "execute",  "insert", "delete",
                                            "update", "exit", "continue", "begin",  "system",
                                            "trace",  "end",  NULL};
         if (sql_stmt(s, &n->q, body)) return -1;
-        if (!n->q.ninto) return px_fail(p);
+        if (!n->q.ninto) return ixs_px_fail(p);
         if (n->cursor[0]) { /* a named FOREACH is an update cursor (ixs_cursor.c) */
             static const char fu[] = " for update";
             size_t l = strlen(n->q.text);
             char *t = realloc(n->q.text, l + sizeof fu);
-            if (!t) return px_failc(p, -208, NULL);
+            if (!t) return ixs_px_failc(p, -208, NULL);
             memcpy(t + l, fu, sizeof fu);
             n->q.text = t;
         }
@@ -603,16 +607,16 @@ static int foreach_stmt(sps *s, spl_node *n) {
         n->ntgt = n->q.ninto;
         n->q.into = NULL;
         n->q.ninto = 0;
-        px_acc_op(p, ";");
+        ixs_px_acc_op(p, ";");
     }
     return loop_body(s, n, SPL_LOOP_FOREACH, "foreach");
 }
 
 static int loop_kind(px *p) {
-    return px_acc(p, IXK_FOR)       ? SPL_LOOP_FOR
-           : px_acc(p, IXK_WHILE)   ? SPL_LOOP_WHILE
-           : px_acc(p, IXK_FOREACH) ? SPL_LOOP_FOREACH
-                                    : 0;
+    return ixs_px_acc(p, IXK_FOR)       ? SPL_LOOP_FOR
+           : ixs_px_acc(p, IXK_WHILE)   ? SPL_LOOP_WHILE
+           : ixs_px_acc(p, IXK_FOREACH) ? SPL_LOOP_FOREACH
+                                        : 0;
 }
 
 /* EXIT|CONTINUE FOR|WHILE|FOREACH (inside such a loop) */
@@ -621,8 +625,8 @@ static int exit_stmt(sps *s, spl_node *n) {
     int in = 0;
     for (int k = 0; k < s->nloops; k++)
         if (s->loops[k] == n->loop) in = 1;
-    if (!n->loop || !in) return px_fail(s->p);
-    return px_expect_op(s->p, ";");
+    if (!n->loop || !in) return ixs_px_fail(s->p);
+    return ixs_px_expect_op(s->p, ";");
 }
 
 /* RETURN [expr, ...] [WITH RESUME] */
@@ -630,50 +634,51 @@ static int return_stmt(sps *s, spl_node *n) {
     px *p = s->p;
     static const char *const with[] = {"with", NULL};
     int cnt = 0;
-    if (!px_op(p, p->i, ";") && !px_kw(p, p->i, IXK_WITH) && expr_list(s, with, &n->q, &cnt))
+    if (!ixs_px_op(p, p->i, ";") && !ixs_px_kw(p, p->i, IXK_WITH) &&
+        expr_list(s, with, &n->q, &cnt))
         return -1;
-    if (cnt && cnt != s->r->nret) return px_fail(p);
-    if (px_acc(p, IXK_WITH)) {
-        if (px_expect(p, IXK_RESUME)) return -1;
+    if (cnt && cnt != s->r->nret) return ixs_px_fail(p);
+    if (ixs_px_acc(p, IXK_WITH)) {
+        if (ixs_px_expect(p, IXK_RESUME)) return -1;
         n->resume = 1;
     }
-    return px_expect_op(p, ";");
+    return ixs_px_expect_op(p, ";");
 }
 
 /* ON EXCEPTION [IN (code, ...)] [SET v, v, v] stmts END EXCEPTION [WITH RESUME] */
 static int handler(sps *s, spl_node *blk) {
     px *p = s->p;
     spl_handler *nh = realloc(blk->h, sizeof *nh * (size_t)(blk->nh + 1));
-    if (!nh) return px_failc(p, -208, NULL);
+    if (!nh) return ixs_px_failc(p, -208, NULL);
     blk->h = nh;
     spl_handler *h = &nh[blk->nh++];
     memset(h, 0, sizeof *h);
     h->setv[0] = h->setv[1] = h->setv[2] = -1;
-    if (px_acc(p, IXK_IN)) {
-        if (px_expect_op(p, "(")) return -1;
+    if (ixs_px_acc(p, IXK_IN)) {
+        if (ixs_px_expect_op(p, "(")) return -1;
         do {
             int64_t c;
-            if (px_int(p, &c)) return -1;
+            if (ixs_px_int(p, &c)) return -1;
             int *nc = realloc(h->codes, sizeof(int) * (size_t)(h->ncodes + 1));
-            if (!nc) return px_failc(p, -208, NULL);
+            if (!nc) return ixs_px_failc(p, -208, NULL);
             h->codes = nc;
             h->codes[h->ncodes++] = (int)c;
-        } while (px_acc_op(p, ","));
-        if (px_expect_op(p, ")")) return -1;
+        } while (ixs_px_acc_op(p, ","));
+        if (ixs_px_expect_op(p, ")")) return -1;
     }
-    if (px_acc(p, IXK_SET)) {
+    if (ixs_px_acc(p, IXK_SET)) {
         int k = 0;
         do {
-            if (k == 3 || (h->setv[k++] = var_ref(s)) < 0) return px_fail(p);
-        } while (px_acc_op(p, ","));
+            if (k == 3 || (h->setv[k++] = var_ref(s)) < 0) return ixs_px_fail(p);
+        } while (ixs_px_acc_op(p, ","));
     }
     static const char *const endk[] = {"end", NULL};
     if (stmts(s, &h->body, endk) || end_of(s, "exception")) return -1;
-    if (px_acc(p, IXK_WITH)) {
-        if (px_expect(p, IXK_RESUME)) return -1;
+    if (ixs_px_acc(p, IXK_WITH)) {
+        if (ixs_px_expect(p, IXK_RESUME)) return -1;
         h->resume = 1;
     }
-    return px_expect_op(p, ";");
+    return ixs_px_expect_op(p, ";");
 }
 
 /* One statement at the current token into *out (NULL for DEFINE, which
@@ -682,75 +687,75 @@ static int stmt(sps *s, spl_node **out) {
     px *p = s->p;
     *out = NULL;
     if (s->depth + 1 > SPL_MAX_NEST || ixs_stack_low())
-        return px_too_complex(p, "SPL statements nested more than %d deep", SPL_MAX_NEST);
+        return ixs_px_too_complex(p, "SPL statements nested more than %d deep", SPL_MAX_NEST);
     spl_node *n = node_new(s, SN_SQL);
     if (!n) return -1;
     int rc, depth = s->depth++;
-    if (px_acc(p, IXK_LET)) {
+    if (ixs_px_acc(p, IXK_LET)) {
         n->kind = SN_LET;
         rc = let_stmt(s, n);
-    } else if (px_acc(p, IXK_IF)) {
+    } else if (ixs_px_acc(p, IXK_IF)) {
         n->kind = SN_IF;
         rc = if_stmt(s, n);
-    } else if (px_acc(p, IXK_FOR)) {
+    } else if (ixs_px_acc(p, IXK_FOR)) {
         n->kind = SN_FOR;
         rc = for_stmt(s, n);
-    } else if (px_acc(p, IXK_FOREACH)) {
+    } else if (ixs_px_acc(p, IXK_FOREACH)) {
         n->kind = SN_FOREACH;
         rc = foreach_stmt(s, n);
-    } else if (px_acc(p, IXK_WHILE)) {
+    } else if (ixs_px_acc(p, IXK_WHILE)) {
         n->kind = SN_WHILE;
         rc = while_stmt(s, n);
-    } else if (px_acc(p, IXK_EXIT)) {
+    } else if (ixs_px_acc(p, IXK_EXIT)) {
         n->kind = SN_EXIT;
         rc = exit_stmt(s, n);
-    } else if (px_acc(p, IXK_CONTINUE)) {
+    } else if (ixs_px_acc(p, IXK_CONTINUE)) {
         n->kind = SN_CONTINUE;
         rc = exit_stmt(s, n);
-    } else if (px_acc(p, IXK_RETURN)) {
+    } else if (ixs_px_acc(p, IXK_RETURN)) {
         n->kind = SN_RETURN;
         rc = return_stmt(s, n);
-    } else if (px_kw(p, p->i, IXK_RAISE) && px_kw(p, p->i + 1, IXK_EXCEPTION)) {
+    } else if (ixs_px_kw(p, p->i, IXK_RAISE) && ixs_px_kw(p, p->i + 1, IXK_EXCEPTION)) {
         static const char *const none[] = {NULL};
         int cnt;
         p->i += 2;
         n->kind = SN_RAISE;
         rc = expr_list(s, none, &n->q, &cnt);
-        if (!rc && cnt > 3) rc = px_fail(p);
-        if (!rc) rc = px_expect_op(p, ";");
-    } else if (px_acc(p, IXK_CALL) ||
-               (px_kw(p, p->i, IXK_EXECUTE) &&
-                (px_kw(p, p->i + 1, IXK_PROCEDURE) || px_kw(p, p->i + 1, IXK_FUNCTION)) &&
+        if (!rc && cnt > 3) rc = ixs_px_fail(p);
+        if (!rc) rc = ixs_px_expect_op(p, ";");
+    } else if (ixs_px_acc(p, IXK_CALL) ||
+               (ixs_px_kw(p, p->i, IXK_EXECUTE) &&
+                (ixs_px_kw(p, p->i + 1, IXK_PROCEDURE) || ixs_px_kw(p, p->i + 1, IXK_FUNCTION)) &&
                 (p->i += 2))) {
-        int callkw = px_kw(p, p->i - 1, IXK_CALL);
+        int callkw = ixs_px_kw(p, p->i - 1, IXK_CALL);
         n->kind = SN_CALL;
         rc = call_head(s, n);
-        if (!rc && (px_acc(p, callkw ? IXK_RETURNING : IXK_INTO)))
+        if (!rc && (ixs_px_acc(p, callkw ? IXK_RETURNING : IXK_INTO)))
             rc = var_list(s, &n->tgt, &n->ntgt);
-        if (!rc) rc = px_expect_op(p, ";");
-    } else if (px_kw(p, p->i, IXK_BEGIN) && !px_kw(p, p->i + 1, IXK_WORK)) {
+        if (!rc) rc = ixs_px_expect_op(p, ";");
+    } else if (ixs_px_kw(p, p->i, IXK_BEGIN) && !ixs_px_kw(p, p->i + 1, IXK_WORK)) {
         static const char *const endk[] = {"end", NULL};
         p->i++;
         n->kind = SN_BLOCK;
         rc = block_body(s, n, endk);
-        if (!rc) rc = px_expect(p, IXK_END) || px_expect_op(p, ";");
-    } else if (px_acc(p, IXK_SYSTEM)) {
+        if (!rc) rc = ixs_px_expect(p, IXK_END) || ixs_px_expect_op(p, ";");
+    } else if (ixs_px_acc(p, IXK_SYSTEM)) {
         static const char *const none[] = {NULL};
         int cnt;
         n->kind = SN_SYSTEM;
         rc = expr_list(s, none, &n->q, &cnt);
-        if (!rc) rc = px_expect_op(p, ";");
-    } else if (px_acc(p, IXK_TRACE)) {
+        if (!rc) rc = ixs_px_expect_op(p, ";");
+    } else if (ixs_px_acc(p, IXK_TRACE)) {
         n->kind = SN_TRACE;
         p->i = expr_end(s, 0, NULL);
-        rc = px_expect_op(p, ";");
-    } else if (px_kw(p, p->i, IXK_DEFINE) || px_kw(p, p->i, IXK_ON)) {
-        rc = px_fail(p); /* only at the start of a block */
-    } else if (px_is_ident(p, p->i)) {
+        rc = ixs_px_expect_op(p, ";");
+    } else if (ixs_px_kw(p, p->i, IXK_DEFINE) || ixs_px_kw(p, p->i, IXK_ON)) {
+        rc = ixs_px_fail(p); /* only at the start of a block */
+    } else if (ixs_px_is_ident(p, p->i)) {
         rc = sql_stmt(s, &n->q, NULL);
-        if (!rc) rc = px_expect_op(p, ";");
+        if (!rc) rc = ixs_px_expect_op(p, ";");
     } else
-        rc = px_fail(p);
+        rc = ixs_px_fail(p);
     s->depth = depth;
     if (rc) {
         node_free(n);
@@ -765,11 +770,11 @@ static int stmts(sps *s, spl_node **out, const char *const *end) {
     px *p = s->p;
     spl_node **tail = out;
     for (;;) {
-        while (px_acc_op(p, ";")) {
+        while (ixs_px_acc_op(p, ";")) {
         }
-        if (p->i >= p->nt || p->t[p->i].k == T_EOF) return px_fail(p);
+        if (p->i >= p->nt || p->t[p->i].k == T_EOF) return ixs_px_fail(p);
         for (int k = 0; end[k]; k++)
-            if (px_kw_str(p, p->i, end[k])) return 0;
+            if (ixs_px_kw_str(p, p->i, end[k])) return 0;
         spl_node *n;
         if (stmt(s, &n)) return -1;
         *tail = n;
@@ -783,10 +788,10 @@ static int block_body(sps *s, spl_node *blk, const char *const *end) {
     px *p = s->p;
     int nvis = s->nvis;
     blk->first_var = s->r->nvars;
-    while (px_acc(p, IXK_DEFINE))
+    while (ixs_px_acc(p, IXK_DEFINE))
         if (define_stmt(s)) return -1;
     blk->nvars = s->r->nvars - blk->first_var;
-    while (px_kw(p, p->i, IXK_ON) && px_kw(p, p->i + 1, IXK_EXCEPTION)) {
+    while (ixs_px_kw(p, p->i, IXK_ON) && ixs_px_kw(p, p->i + 1, IXK_EXCEPTION)) {
         p->i += 2;
         if (handler(s, blk)) return -1;
     }
@@ -800,21 +805,22 @@ static int block_body(sps *s, spl_node *blk, const char *const *end) {
 /* ( [[OUT|INOUT] name type [DEFAULT expr]] [, ...] ) */
 static int params(sps *s) {
     px *p = s->p;
-    if (px_expect_op(p, "(")) return -1;
-    if (px_acc_op(p, ")")) return 0;
+    if (ixs_px_expect_op(p, "(")) return -1;
+    if (ixs_px_acc_op(p, ")")) return 0;
     do {
-        (void)(px_acc(p, IXK_OUT) || px_acc(p, IXK_INOUT) || px_acc(p, IXK_IN));
+        (void)(ixs_px_acc(p, IXK_OUT) || ixs_px_acc(p, IXK_INOUT) || ixs_px_acc(p, IXK_IN));
         char name[IXS_NAME_MAX + 1];
         ityp t;
         int serial;
         int64_t st;
         uint32_t cl;
-        if (px_newname(p, name, sizeof name) || ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
-        if (serial || s->r->nparams >= SPL_MAX_ARGS) return px_fail(p);
+        if (ixs_px_newname(p, name, sizeof name) || ixs_parse_type(p, &t, &serial, &st, &cl))
+            return -1;
+        if (serial || s->r->nparams >= SPL_MAX_ARGS) return ixs_px_fail(p);
         int v = var_add(s, name, t);
         if (v < 0) return -1;
         s->r->nparams++;
-        if (px_acc(p, IXK_DEFAULT)) {
+        if (ixs_px_acc(p, IXK_DEFAULT)) {
             static const char *const none[] = {NULL};
             spl_sql q;
             memset(&q, 0, sizeof q);
@@ -824,74 +830,75 @@ static int params(sps *s) {
             if (e == p->i || emit(s, p->i, e, -1, -1, 1, &b, &q) || q.nslots) {
                 sb_free(&b);
                 sql_free(&q);
-                return px_fail(p);
+                return ixs_px_fail(p);
             }
             p->i = e;
             s->r->vars[v].defsql = sb_take(&b);
             sql_free(&q);
         }
-    } while (px_acc_op(p, ","));
-    return px_expect_op(p, ")");
+    } while (ixs_px_acc_op(p, ","));
+    return ixs_px_expect_op(p, ")");
 }
 
 /* RETURNING|RETURNS type [AS name] [, ...] */
 static int returning(sps *s) {
     px *p = s->p;
     do {
-        if (s->r->nret == SPL_MAX_RET) return px_fail(p);
+        if (s->r->nret == SPL_MAX_RET) return ixs_px_fail(p);
         ityp t;
         int serial;
         int64_t st;
         uint32_t cl;
         if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
-        if (serial) return px_fail(p);
+        if (serial) return ixs_px_fail(p);
         s->r->ret[s->r->nret] = t;
-        if (px_acc(p, IXK_AS) && px_ident(p, s->r->retname[s->r->nret], sizeof s->r->retname[0]))
+        if (ixs_px_acc(p, IXK_AS) &&
+            ixs_px_ident(p, s->r->retname[s->r->nret], sizeof s->r->retname[0]))
             return -1;
         s->r->nret++;
-    } while (px_acc_op(p, ","));
+    } while (ixs_px_acc_op(p, ","));
     return 0;
 }
 
 /* WITH ( modifier [, ...] ) */
 static int modifiers(sps *s) {
     px *p = s->p;
-    if (px_expect_op(p, "(")) return -1;
+    if (ixs_px_expect_op(p, "(")) return -1;
     do {
-        if (px_acc(p, IXK_NOT)) {
-            if (px_expect(p, IXK_VARIANT)) return -1;
-        } else if (px_acc(p, IXK_VARIANT))
+        if (ixs_px_acc(p, IXK_NOT)) {
+            if (ixs_px_expect(p, IXK_VARIANT)) return -1;
+        } else if (ixs_px_acc(p, IXK_VARIANT))
             s->r->variant = 1;
-        else if (px_acc(p, IXK_HANDLESNULLS))
+        else if (ixs_px_acc(p, IXK_HANDLESNULLS))
             s->r->handlesnulls = 1;
-        else if (px_is_ident(p, p->i)) {
+        else if (ixs_px_is_ident(p, p->i)) {
             p->i++;
-            if (px_acc_op(p, "=")) p->i++;
+            if (ixs_px_acc_op(p, "=")) p->i++;
         } else
-            return px_fail(p);
-    } while (px_acc_op(p, ","));
-    return px_expect_op(p, ")");
+            return ixs_px_fail(p);
+    } while (ixs_px_acc_op(p, ","));
+    return ixs_px_expect_op(p, ")");
 }
 
 /* The clauses after END PROCEDURE|FUNCTION: DOCUMENT 'text' [, ...] and
  * WITH LISTING IN 'file' (accepted, no listing is written). */
 static int trailer(sps *s) {
     px *p = s->p;
-    if (px_acc(p, IXK_DOCUMENT)) {
+    if (ixs_px_acc(p, IXK_DOCUMENT)) {
         sb d = {0};
         do {
             if (p->i >= p->nt || p->t[p->i].k != T_STR) {
                 sb_free(&d);
-                return px_fail(p);
+                return ixs_px_fail(p);
             }
             if (d.n) sb_addc(&d, '\n');
-            px_tokstr(p, p->i++, &d);
-        } while (px_acc_op(p, ","));
+            ixs_px_tokstr(p, p->i++, &d);
+        } while (ixs_px_acc_op(p, ","));
         s->r->document = sb_take(&d);
     }
-    if (px_acc(p, IXK_WITH)) {
-        if (px_expect(p, IXK_LISTING) || px_expect(p, IXK_IN)) return -1;
-        if (p->i >= p->nt || p->t[p->i].k != T_STR) return px_fail(p);
+    if (ixs_px_acc(p, IXK_WITH)) {
+        if (ixs_px_expect(p, IXK_LISTING) || ixs_px_expect(p, IXK_IN)) return -1;
+        if (p->i >= p->nt || p->t[p->i].k != T_STR) return ixs_px_fail(p);
         p->i++;
     }
     return 0;
@@ -904,44 +911,46 @@ static int trailer(sps *s) {
  *     [DEFINE ...;]... [ON EXCEPTION ...]... statements
  * END PROCEDURE|FUNCTION [DOCUMENT 'text' [, ...]] [WITH LISTING IN 'file']
  */
-int spl_parse_create(px *p, spl_rt **out) {
+int ixs_spl_parse_create(px *p, spl_rt **out) {
     *out = NULL;
     sps s;
     memset(&s, 0, sizeof s);
     s.p = p;
     s.r = calloc(1, sizeof *s.r);
-    if (!s.r) return px_failc(p, -208, NULL);
+    if (!s.r) return ixs_px_failc(p, -208, NULL);
     spl_rt *r = s.r;
     int rc = -1;
-    if (px_expect(p, IXK_CREATE)) goto out;
-    r->dba = px_acc(p, IXK_DBA);
-    r->isproc = px_acc(p, IXK_PROCEDURE);
-    if (!r->isproc && px_expect(p, IXK_FUNCTION)) goto out;
-    if (px_acc(p, IXK_IF) && (px_expect(p, IXK_NOT) || px_expect(p, IXK_EXISTS))) goto out;
-    if (px_newname(p, r->name, sizeof r->name)) goto out;
-    if (px_acc_op(p, ".")) {
+    if (ixs_px_expect(p, IXK_CREATE)) goto out;
+    r->dba = ixs_px_acc(p, IXK_DBA);
+    r->isproc = ixs_px_acc(p, IXK_PROCEDURE);
+    if (!r->isproc && ixs_px_expect(p, IXK_FUNCTION)) goto out;
+    if (ixs_px_acc(p, IXK_IF) && (ixs_px_expect(p, IXK_NOT) || ixs_px_expect(p, IXK_EXISTS)))
+        goto out;
+    if (ixs_px_newname(p, r->name, sizeof r->name)) goto out;
+    if (ixs_px_acc_op(p, ".")) {
         snprintf(r->owner, sizeof r->owner, "%s", r->name);
-        if (px_newname(p, r->name, sizeof r->name)) goto out;
+        if (ixs_px_newname(p, r->name, sizeof r->name)) goto out;
     }
     if (params(&s)) goto out;
-    if ((px_acc(p, IXK_RETURNING) || px_acc(p, IXK_RETURNS)) && returning(&s)) goto out;
-    px_acc_op(p, ";");
-    if (px_acc(p, IXK_SPECIFIC)) {
-        if (px_ident(p, r->specific, sizeof r->specific)) goto out;
-        if (px_acc_op(p, ".") && px_ident(p, r->specific, sizeof r->specific)) goto out;
+    if ((ixs_px_acc(p, IXK_RETURNING) || ixs_px_acc(p, IXK_RETURNS)) && returning(&s)) goto out;
+    ixs_px_acc_op(p, ";");
+    if (ixs_px_acc(p, IXK_SPECIFIC)) {
+        if (ixs_px_ident(p, r->specific, sizeof r->specific)) goto out;
+        if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, r->specific, sizeof r->specific)) goto out;
     }
-    if (px_acc(p, IXK_WITH) && modifiers(&s)) goto out;
-    px_acc_op(p, ";");
-    if (px_acc(p, IXK_LANGUAGE) && px_expect(p, IXK_SPL)) goto out;
+    if (ixs_px_acc(p, IXK_WITH) && modifiers(&s)) goto out;
+    ixs_px_acc_op(p, ";");
+    if (ixs_px_acc(p, IXK_LANGUAGE) && ixs_px_expect(p, IXK_SPL)) goto out;
     r->body = node_new(&s, SN_BLOCK);
     static const char *const endk[] = {"end", NULL};
     if (!r->body || block_body(&s, r->body, endk)) goto out;
-    if (px_expect(p, IXK_END) || px_expect(p, r->isproc ? IXK_PROCEDURE : IXK_FUNCTION)) goto out;
+    if (ixs_px_expect(p, IXK_END) || ixs_px_expect(p, r->isproc ? IXK_PROCEDURE : IXK_FUNCTION))
+        goto out;
     if (trailer(&s)) goto out;
     rc = 0;
 out:
     if (rc) {
-        spl_rt_free(r);
+        ixs_spl_rt_free(r);
         return -1;
     }
     *out = r;

@@ -29,14 +29,14 @@ static int run_values(ixd_db *db, sqlite3_value **argv, int argc, spl_rows *rows
     const char *name = (const char *)sqlite3_value_text(argv[0]);
     if (!name) return ixd_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, NULL);
     spl_rt *r;
-    int f = spl_get(db, name, argc - 1, &r, err);
+    int f = ixs_spl_get(db, name, argc - 1, &r, err);
     if (f <= 0) return f < 0 ? -1 : ixd_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", name);
     sval args[SPL_MAX_ARGS];
     int na = argc - 1 < SPL_MAX_ARGS ? argc - 1 : SPL_MAX_ARGS;
     for (int k = 0; k < na; k++)
         sval_from_sqlite(&args[k], argv[k + 1]);
     *rt = r;
-    return spl_run(db, r, args, na, rows, err);
+    return ixs_spl_run(db, r, args, na, rows, err);
 }
 
 static void fn_call(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -60,7 +60,7 @@ static void fn_call(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         sval_result(&rows.v[0], ctx);
     else
         sqlite3_result_null(ctx);
-    spl_rows_free(&rows);
+    ixs_spl_rows_free(&rows);
 }
 
 /* ---- the table _ixd_spl: c0..c31 the values, then the hidden name, a0..a31 --------- */
@@ -137,7 +137,7 @@ static int vt_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out) {
 
 static int vt_close(sqlite3_vtab_cursor *cur) {
     spl_cur *c = (spl_cur *)cur;
-    spl_rows_free(&c->rows);
+    ixs_spl_rows_free(&c->rows);
     sqlite3_free(c);
     return SQLITE_OK;
 }
@@ -148,7 +148,7 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *s, int argc,
     (void)s;
     spl_cur *c = (spl_cur *)cur;
     spl_vtab *v = (spl_vtab *)cur->pVtab;
-    spl_rows_free(&c->rows);
+    ixs_spl_rows_free(&c->rows);
     c->row = 0;
     ixd_err err;
     memset(&err, 0, sizeof err);
@@ -214,21 +214,21 @@ int ixs_spl_register(sqlite3 *h, ixd_db *db) {
  * types, into args. */
 static int parse_args(px *p, spl_rt *r, xv *args, int *na) {
     *na = 0;
-    if (!px_acc_op(p, ")")) {
+    if (!ixs_px_acc_op(p, ")")) {
         do {
-            if (*na >= r->nparams) return px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", r->name);
+            if (*na >= r->nparams) return ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", r->name);
             xv *v = &args[(*na)++];
             memset(v, 0, sizeof *v);
             v->t.code = -1;
             v->pidx = -1;
             if (ixs_expr(p, v)) return -1;
-        } while (px_acc_op(p, ","));
-        if (px_expect_op(p, ")")) return -1;
+        } while (ixs_px_acc_op(p, ","));
+        if (ixs_px_expect_op(p, ")")) return -1;
     }
     for (int k = 0; k < *na; k++)
         ixs_to_type(p, &args[k], r->vars[k].t);
     for (int k = *na; k < r->nparams; k++)
-        if (!r->vars[k].defsql) return px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", r->name);
+        if (!r->vars[k].defsql) return ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", r->name);
     return p->failed ? -1 : 0;
 }
 
@@ -242,12 +242,12 @@ static void emit_args(const char *name, const xv *args, int na, sb *out) {
 
 static int add_col(px *p, ixd_stmt *s, const char *name, ityp t) {
     ocol *nc = realloc(s->cols, sizeof *nc * (size_t)(s->ncols + 1));
-    if (!nc) return px_failc(p, -208, NULL);
+    if (!nc) return ixs_px_failc(p, -208, NULL);
     s->cols = nc;
     nc[s->ncols].name = strdup(name);
     nc[s->ncols].t = t;
     nc[s->ncols].notnull = 0;
-    if (!nc[s->ncols].name) return px_failc(p, -208, NULL);
+    if (!nc[s->ncols].name) return ixs_px_failc(p, -208, NULL);
     s->ncols++;
     return 0;
 }
@@ -256,10 +256,10 @@ static int add_col(px *p, ixd_stmt *s, const char *name, ityp t) {
 static int count_args(px *p) {
     int n = 0, depth = 0;
     for (int i = p->i; i < p->nt && p->t[i].k != T_EOF; i++) {
-        if (px_op(p, i, "(")) depth++;
-        if (px_op(p, i, ")") && depth-- == 0) break;
+        if (ixs_px_op(p, i, "(")) depth++;
+        if (ixs_px_op(p, i, ")") && depth-- == 0) break;
         if (!n) n = 1;
-        if (!depth && px_op(p, i, ",")) n++;
+        if (!depth && ixs_px_op(p, i, ",")) n++;
     }
     return n;
 }
@@ -279,7 +279,7 @@ static int has_resume(const spl_node *n) {
 int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name) {
     (void)proc;
     spl_rt *r;
-    int f = spl_get(p->db, name, count_args(p), &r, p->err);
+    int f = ixs_spl_get(p->db, name, count_args(p), &r, p->err);
     if (f < 0) {
         p->failed = 1;
         return -1;
@@ -301,8 +301,8 @@ int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name) {
             rc = add_col(p, s, r->retname[k][0] ? r->retname[k] : "(expression)", r->ret[k]);
     }
     for (int k = 0; k < na; k++)
-        xv_free(&args[k]);
-    if (!rc && q.oom) rc = px_failc(p, -208, NULL);
+        ixs_xv_free(&args[k]);
+    if (!rc && q.oom) rc = ixs_px_failc(p, -208, NULL);
     if (rc) {
         sb_free(&q);
         return -1;
@@ -312,30 +312,31 @@ int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name) {
     s->run_at_open = !has_resume(r->body);
     s->sqlite_sql = sb_take(&q);
     p->ts_write = 1;
-    return s->sqlite_sql ? 1 : px_failc(p, -208, NULL);
+    return s->sqlite_sql ? 1 : ixs_px_failc(p, -208, NULL);
 }
 
 int ixs_spl_ret_type(px *p, const char *fn, int na, ityp *t) {
     spl_rt *r;
     ixd_err err;
     memset(&err, 0, sizeof err);
-    if (spl_get(p->db, fn, na, &r, &err) != 1 || r->nret == 0 || na > r->nparams) return 0;
+    if (ixs_spl_get(p->db, fn, na, &r, &err) != 1 || r->nret == 0 || na > r->nparams) return 0;
     *t = r->ret[0];
     return 1;
 }
 
 int ixs_spl_call(px *p, const char *fn, xv *args, int na, xv *out) {
     spl_rt *r;
-    int f = spl_get(p->db, fn, na, &r, p->err);
+    int f = ixs_spl_get(p->db, fn, na, &r, p->err);
     if (f < 0) {
         p->failed = 1;
         return -1;
     }
-    if (!f || r->nret == 0 || na > r->nparams) return px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", fn);
+    if (!f || r->nret == 0 || na > r->nparams)
+        return ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", fn);
     for (int k = 0; k < na; k++)
         ixs_to_type(p, &args[k], r->vars[k].t);
     for (int k = na; k < r->nparams; k++)
-        if (!r->vars[k].defsql) return px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", fn);
+        if (!r->vars[k].defsql) return ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", fn);
     sb_add(&out->s, "ixd_spl_fn(");
     emit_args(r->name, args, na, &out->s);
     sb_addc(&out->s, ')');

@@ -24,14 +24,14 @@ typedef struct syndef {
  * or sysmaster, as for tables). */
 static int object_name(px *p, char *name, int define) {
     char a[IXS_NAME_MAX + 1];
-    if (px_ident(p, a, sizeof a)) return -1;
-    if (px_acc_op(p, "@") && px_ident(p, name, IXS_NAME_MAX + 1)) return -1;
-    if (px_acc_op(p, ":")) {
-        if (strcmp(a, p->db->name) && strcmp(a, "sysmaster")) return px_failc(p, -206, "%s", a);
-        if (px_ident(p, a, sizeof a)) return -1;
+    if (ixs_px_ident(p, a, sizeof a)) return -1;
+    if (ixs_px_acc_op(p, "@") && ixs_px_ident(p, name, IXS_NAME_MAX + 1)) return -1;
+    if (ixs_px_acc_op(p, ":")) {
+        if (strcmp(a, p->db->name) && strcmp(a, "sysmaster")) return ixs_px_failc(p, -206, "%s", a);
+        if (ixs_px_ident(p, a, sizeof a)) return -1;
     }
-    if (px_acc_op(p, ".") && px_ident(p, a, sizeof a)) return -1;
-    if (define && ixs_internal_name(a)) return px_failc(p, IXS_E_CATALOG_MODIFY, "%s", a);
+    if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, a, sizeof a)) return -1;
+    if (define && ixs_internal_name(a)) return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", a);
     snprintf(name, IXS_NAME_MAX + 1, "%s", a);
     return 0;
 }
@@ -62,11 +62,12 @@ static int run_create(px *p, const syndef *d) {
     int btabid, tabid;
     char btt, bowner[IXS_NAME_MAX + 1], tt, owner[IXS_NAME_MAX + 1];
     int f = obj_find(db, d->name, &tabid, &tt, owner);
-    if (f < 0) return px_failc(p, -999, "%s", sqlite3_errmsg(db->h));
-    if (f) return d->ife ? 0 : px_failc(p, -310, "%s", d->name);
+    if (f < 0) return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(db->h));
+    if (f) return d->ife ? 0 : ixs_px_failc(p, -310, "%s", d->name);
     f = obj_find(db, d->target, &btabid, &btt, bowner);
-    if (f < 0) return px_failc(p, -999, "%s", sqlite3_errmsg(db->h));
-    if (!f || (btt == 'P' && strcmp(bowner, db->user))) return px_failc(p, -206, "%s", d->target);
+    if (f < 0) return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(db->h));
+    if (!f || (btt == 'P' && strcmp(bowner, db->user)))
+        return ixs_px_failc(p, -206, "%s", d->target);
     int64_t maxid = 0;
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h, "SELECT max(tabid) FROM " IXS_INTERNAL_PREFIX "tables", -1, &st,
@@ -97,9 +98,9 @@ static int run_drop(px *p, const syndef *d) {
     int tabid;
     char tt, owner[IXS_NAME_MAX + 1];
     int f = obj_find(db, d->name, &tabid, &tt, owner);
-    if (f < 0) return px_failc(p, -999, "%s", sqlite3_errmsg(db->h));
+    if (f < 0) return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(db->h));
     int visible = f && (tt == 'S' || (tt == 'P' && !strcmp(owner, db->user)));
-    if (!visible) return d->ife ? 0 : px_failc(p, -206, "%s", d->name);
+    if (!visible) return d->ife ? 0 : ixs_px_failc(p, -206, "%s", d->name);
     sb s = {0};
     sb_printf(&s,
               "DELETE FROM " IXS_INTERNAL_PREFIX "syntable WHERE tabid = %d;"
@@ -124,19 +125,20 @@ int ixs_syn_stmt(px *p, int create, int *stype, ixs_plan *pl) {
     syndef d;
     memset(&d, 0, sizeof d);
     *stype = create ? IX_STMTTYPE_CREATE_SYNONYM : IX_STMTTYPE_DROP_SYNONYM;
-    if (px_acc(p, IXK_PRIVATE))
+    if (ixs_px_acc(p, IXK_PRIVATE))
         d.private_ = 1;
     else
-        px_acc(p, IXK_PUBLIC);
-    if (!create && p->i > 0 && (d.private_ || px_kw(p, p->i - 1, IXK_PUBLIC))) return px_fail(p);
-    if (px_expect(p, IXK_SYNONYM)) return -1;
-    if (px_acc(p, IXK_IF)) {
-        if (create && px_expect(p, IXK_NOT)) return -1;
-        if (px_expect(p, IXK_EXISTS)) return -1;
+        ixs_px_acc(p, IXK_PUBLIC);
+    if (!create && p->i > 0 && (d.private_ || ixs_px_kw(p, p->i - 1, IXK_PUBLIC)))
+        return ixs_px_fail(p);
+    if (ixs_px_expect(p, IXK_SYNONYM)) return -1;
+    if (ixs_px_acc(p, IXK_IF)) {
+        if (create && ixs_px_expect(p, IXK_NOT)) return -1;
+        if (ixs_px_expect(p, IXK_EXISTS)) return -1;
         d.ife = 1;
     }
     if (object_name(p, d.name, create)) return -1;
-    if (create && (px_expect(p, IXK_FOR) || object_name(p, d.target, 0))) return -1;
+    if (create && (ixs_px_expect(p, IXK_FOR) || object_name(p, d.target, 0))) return -1;
     d.create = create;
     return ixs_plan_keep(p, pl, &d, sizeof d, syn_run, NULL);
 }

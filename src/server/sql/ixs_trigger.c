@@ -46,42 +46,42 @@ typedef struct trg {
 static int close_paren(px *p) {
     int depth = 0;
     for (int i = p->i; i < p->nt && p->t[i].k != T_EOF; i++) {
-        if (px_op(p, i, "(")) depth++;
-        if (px_op(p, i, ")") && depth-- == 0) return i;
+        if (ixs_px_op(p, i, "(")) depth++;
+        if (ixs_px_op(p, i, ")") && depth-- == 0) return i;
     }
     return -1;
 }
 
 /* ( action [, action ...] ): the actions' token ranges into c */
 static int actions(px *p, trg_clause *c) {
-    if (px_expect_op(p, "(")) return -1;
+    if (ixs_px_expect_op(p, "(")) return -1;
     int end = close_paren(p);
-    if (end < 0) return px_fail(p);
+    if (end < 0) return ixs_px_fail(p);
     while (p->i < end) {
-        if (c->nact == TRG_MAX_ACTIONS) return px_fail(p);
+        if (c->nact == TRG_MAX_ACTIONS) return ixs_px_fail(p);
         int depth = 0, i = p->i, into = 0;
         for (; i < end; i++) {
-            if (px_op(p, i, "(")) depth++;
-            if (px_op(p, i, ")")) depth--;
-            if (!depth && px_kw(p, i, IXK_INTO) && px_kw(p, p->i, IXK_EXECUTE)) into = 1;
+            if (ixs_px_op(p, i, "(")) depth++;
+            if (ixs_px_op(p, i, ")")) depth--;
+            if (!depth && ixs_px_kw(p, i, IXK_INTO) && ixs_px_kw(p, p->i, IXK_EXECUTE)) into = 1;
             /* the columns of EXECUTE ... INTO a, b run on to the next action */
-            if (!depth && px_op(p, i, ",") &&
-                (!into || px_kw(p, i + 1, IXK_INSERT) || px_kw(p, i + 1, IXK_UPDATE) ||
-                 px_kw(p, i + 1, IXK_DELETE) || px_kw(p, i + 1, IXK_EXECUTE)))
+            if (!depth && ixs_px_op(p, i, ",") &&
+                (!into || ixs_px_kw(p, i + 1, IXK_INSERT) || ixs_px_kw(p, i + 1, IXK_UPDATE) ||
+                 ixs_px_kw(p, i + 1, IXK_DELETE) || ixs_px_kw(p, i + 1, IXK_EXECUTE)))
                 break;
         }
-        if (i == p->i) return px_fail(p);
-        if (!px_kw(p, p->i, IXK_INSERT) && !px_kw(p, p->i, IXK_UPDATE) &&
-            !px_kw(p, p->i, IXK_DELETE) && !px_kw(p, p->i, IXK_EXECUTE))
-            return px_fail(p);
-        int ex = px_kw(p, p->i, IXK_EXECUTE), nm = p->i + 2;
-        if (ex && px_op(p, nm + 1, ".")) nm += 2; /* owner.name */
-        c->bare[c->nact] = ex && !px_op(p, nm + 1, "(");
+        if (i == p->i) return ixs_px_fail(p);
+        if (!ixs_px_kw(p, p->i, IXK_INSERT) && !ixs_px_kw(p, p->i, IXK_UPDATE) &&
+            !ixs_px_kw(p, p->i, IXK_DELETE) && !ixs_px_kw(p, p->i, IXK_EXECUTE))
+            return ixs_px_fail(p);
+        int ex = ixs_px_kw(p, p->i, IXK_EXECUTE), nm = p->i + 2;
+        if (ex && ixs_px_op(p, nm + 1, ".")) nm += 2; /* owner.name */
+        c->bare[c->nact] = ex && !ixs_px_op(p, nm + 1, "(");
         c->into[c->nact] = 0;
         for (int k = p->i, d = 0; ex && k < i; k++) {
-            if (px_op(p, k, "(")) d++;
-            if (px_op(p, k, ")")) d--;
-            if (!d && px_kw(p, k, IXK_INTO)) c->into[c->nact] = k;
+            if (ixs_px_op(p, k, "(")) d++;
+            if (ixs_px_op(p, k, ")")) d--;
+            if (!d && ixs_px_kw(p, k, IXK_INTO)) c->into[c->nact] = k;
         }
         c->act[c->nact].a = p->i;
         c->act[c->nact++].b = i;
@@ -97,21 +97,22 @@ static int actions(px *p, trg_clause *c) {
  */
 static int section(px *p, trg_body *b, char phase) {
     do {
-        if (b->n == TRG_MAX_CLAUSES) return px_fail(p);
+        if (b->n == TRG_MAX_CLAUSES) return ixs_px_fail(p);
         trg_clause *c = &b->c[b->n++];
         memset(c, 0, sizeof *c);
         c->phase = phase;
-        if (px_acc(p, IXK_WHEN)) {
-            if (px_expect_op(p, "(")) return -1;
+        if (ixs_px_acc(p, IXK_WHEN)) {
+            if (ixs_px_expect_op(p, "(")) return -1;
             int e = close_paren(p);
-            if (e < 0 || e == p->i) return px_fail(p);
+            if (e < 0 || e == p->i) return ixs_px_fail(p);
             c->when.a = p->i;
             c->when.b = e;
             p->i = e + 1;
         }
         if (actions(p, c)) return -1;
-    } while ((px_op(p, p->i, ",") && (px_kw(p, p->i + 1, IXK_WHEN) || px_op(p, p->i + 1, "("))) &&
-             px_acc_op(p, ","));
+    } while ((ixs_px_op(p, p->i, ",") &&
+              (ixs_px_kw(p, p->i + 1, IXK_WHEN) || ixs_px_op(p, p->i + 1, "("))) &&
+             ixs_px_acc_op(p, ","));
     return 0;
 }
 
@@ -119,15 +120,16 @@ static int section(px *p, trg_body *b, char phase) {
  * body := [BEFORE triggered_action] [FOR EACH ROW triggered_action]
  *         [AFTER triggered_action]          (at least one section)
  */
-int trg_parse_body(px *p, trg_body *b) {
+int ixs_trg_parse_body(px *p, trg_body *b) {
     memset(b, 0, sizeof *b);
-    if (px_acc(p, IXK_BEFORE) && section(p, b, TRG_BEFORE)) return -1;
-    if (px_kw(p, p->i, IXK_FOR)) {
-        if (px_expect(p, IXK_FOR) || px_expect(p, IXK_EACH) || px_expect(p, IXK_ROW)) return -1;
+    if (ixs_px_acc(p, IXK_BEFORE) && section(p, b, TRG_BEFORE)) return -1;
+    if (ixs_px_kw(p, p->i, IXK_FOR)) {
+        if (ixs_px_expect(p, IXK_FOR) || ixs_px_expect(p, IXK_EACH) || ixs_px_expect(p, IXK_ROW))
+            return -1;
         if (section(p, b, TRG_ROW)) return -1;
     }
-    if (px_acc(p, IXK_AFTER) && section(p, b, TRG_AFTER)) return -1;
-    return b->n ? 0 : px_fail(p);
+    if (ixs_px_acc(p, IXK_AFTER) && section(p, b, TRG_AFTER)) return -1;
+    return b->n ? 0 : ixs_px_fail(p);
 }
 
 /*
@@ -139,36 +141,36 @@ int trg_parse_body(px *p, trg_body *b) {
  */
 static int parse(px *p, trg *t) {
     memset(t, 0, sizeof *t);
-    if (px_newname(p, t->name, sizeof t->name)) return -1;
-    if (px_acc_op(p, ".") && px_newname(p, t->name, sizeof t->name)) return -1;
-    if (px_acc(p, IXK_INSERT))
+    if (ixs_px_newname(p, t->name, sizeof t->name)) return -1;
+    if (ixs_px_acc_op(p, ".") && ixs_px_newname(p, t->name, sizeof t->name)) return -1;
+    if (ixs_px_acc(p, IXK_INSERT))
         t->event = 'I';
-    else if (px_acc(p, IXK_DELETE))
+    else if (ixs_px_acc(p, IXK_DELETE))
         t->event = 'D';
-    else if (px_acc(p, IXK_UPDATE)) {
+    else if (ixs_px_acc(p, IXK_UPDATE)) {
         t->event = 'U';
-        if (px_acc(p, IXK_OF)) {
+        if (ixs_px_acc(p, IXK_OF)) {
             t->cols.a = p->i;
             char c[IXS_NAME_MAX + 1];
             do {
-                if (px_ident(p, c, sizeof c)) return -1;
-            } while (px_acc_op(p, ","));
+                if (ixs_px_ident(p, c, sizeof c)) return -1;
+            } while (ixs_px_acc_op(p, ","));
             t->cols.b = p->i;
         }
     } else
-        return px_fail(p);
-    if (px_expect(p, IXK_ON) || px_ident(p, t->table, sizeof t->table)) return -1;
-    if (px_acc_op(p, ".") && px_ident(p, t->table, sizeof t->table)) return -1;
-    if (px_acc(p, IXK_REFERENCING)) {
-        while (px_kw(p, p->i, IXK_OLD) || px_kw(p, p->i, IXK_NEW)) {
-            int isnew = px_acc(p, IXK_NEW) || !px_acc(p, IXK_OLD);
-            px_acc(p, IXK_AS);
-            if (px_ident(p, isnew ? t->newn : t->oldn, IXS_NAME_MAX + 1)) return -1;
+        return ixs_px_fail(p);
+    if (ixs_px_expect(p, IXK_ON) || ixs_px_ident(p, t->table, sizeof t->table)) return -1;
+    if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, t->table, sizeof t->table)) return -1;
+    if (ixs_px_acc(p, IXK_REFERENCING)) {
+        while (ixs_px_kw(p, p->i, IXK_OLD) || ixs_px_kw(p, p->i, IXK_NEW)) {
+            int isnew = ixs_px_acc(p, IXK_NEW) || !ixs_px_acc(p, IXK_OLD);
+            ixs_px_acc(p, IXK_AS);
+            if (ixs_px_ident(p, isnew ? t->newn : t->oldn, IXS_NAME_MAX + 1)) return -1;
         }
     }
     t->head_end = p->i < p->nt ? p->t[p->i].pos : (int)p->n;
     t->body_start = t->head_end;
-    return trg_parse_body(p, &t->body);
+    return ixs_trg_parse_body(p, &t->body);
 }
 
 /* ---- translation -------------------------------------------------------------------- */
@@ -183,21 +185,22 @@ typedef struct refs {
 static int with_marks(px *p, const trg *t, const itab *tab, range r, sb *out, refs *rf) {
     int from = p->t[r.a].pos;
     for (int i = r.a; i < r.b; i++) {
-        if (!px_is_ident(p, i) || !px_op(p, i + 1, ".") || !px_is_ident(p, i + 2)) continue;
+        if (!ixs_px_is_ident(p, i) || !ixs_px_op(p, i + 1, ".") || !ixs_px_is_ident(p, i + 2))
+            continue;
         char a[IXS_NAME_MAX + 1], c[IXS_NAME_MAX + 1];
         int save = p->i;
         p->i = i;
-        px_ident(p, a, sizeof a);
+        ixs_px_ident(p, a, sizeof a);
         p->i = i + 2;
-        px_ident(p, c, sizeof c);
+        ixs_px_ident(p, c, sizeof c);
         p->i = save;
         int isnew = t->newn[0] && !strcmp(a, t->newn);
         if (!isnew && !(t->oldn[0] && !strcmp(a, t->oldn))) continue;
         const icol *col = NULL;
         for (int k = 0; k < tab->ncols; k++)
             if (!strcmp(tab->cols[k].name, c)) col = &tab->cols[k];
-        if (!col) return px_failc(p, -217, "%s", c);
-        if (rf->n == TRG_MAX_REFS) return px_fail(p);
+        if (!col) return ixs_px_failc(p, -217, "%s", c);
+        if (rf->n == TRG_MAX_REFS) return ixs_px_fail(p);
         char tn[64];
         ixs_type_text(col->t, tn, sizeof tn);
         sb_addn(out, p->sql + from, (size_t)(p->t[i].pos - from));
@@ -209,7 +212,7 @@ static int with_marks(px *p, const trg *t, const itab *tab, range r, sb *out, re
     }
     int end = p->t[r.b - 1].pos + p->t[r.b - 1].len;
     if (end > from) sb_addn(out, p->sql + from, (size_t)(end - from));
-    return out->oom ? px_failc(p, -208, NULL) : 0;
+    return out->oom ? ixs_px_failc(p, -208, NULL) : 0;
 }
 
 /* The SQLite text of Informix statement text: translated, its ?N marks
@@ -227,7 +230,7 @@ static int translate(px *p, const char *text, const refs *rf, sb *out, ixd_stmt 
     const char *q = s->sqlite_sql;
     if (!q || s->kind == SK_SQL) {
         ixd_stmt_free(s);
-        return px_fail(p);
+        return ixs_px_fail(p);
     }
     char quote = 0;
     for (size_t i = 0; q[i]; i++) {
@@ -242,7 +245,7 @@ static int translate(px *p, const char *text, const refs *rf, sb *out, ixd_stmt 
                 i++;
             if (k < 0 || k >= rf->n) {
                 ixd_stmt_free(s);
-                return px_fail(p);
+                return ixs_px_fail(p);
             }
             sb_add(out, rf->isnew[k] ? "NEW." : "OLD.");
             sb_ident(out, rf->col[k]);
@@ -273,18 +276,18 @@ static int set_new_row(px *p, const char *text, const refs *rf, const itab *tab,
         sb_free(&q);
         return -1;
     }
-    int rc = s->stype == IX_STMTTYPE_EXECUTE_PROC ? 0 : px_fail(p);
+    int rc = s->stype == IX_STMTTYPE_EXECUTE_PROC ? 0 : ixs_px_fail(p);
     sb set = {0}, val = {0};
     int n = 0;
     for (p->i = cols.a; !rc && p->i < cols.b; n++) {
         char cn[IXS_NAME_MAX + 1];
-        if (n && px_expect_op(p, ",")) rc = -1;
-        if (!rc && px_ident(p, cn, sizeof cn)) rc = -1;
+        if (n && ixs_px_expect_op(p, ",")) rc = -1;
+        if (!rc && ixs_px_ident(p, cn, sizeof cn)) rc = -1;
         const icol *c = NULL;
         for (int k = 0; !rc && k < tab->ncols && !c; k++)
             if (!strcmp(tab->cols[k].name, cn)) c = &tab->cols[k];
-        if (!rc && !c) rc = px_failc(p, -217, "%s", cn);
-        if (!rc && n >= s->ncols) rc = px_failc(p, IXS_E_SPL_RET_COUNT, NULL);
+        if (!rc && !c) rc = ixs_px_failc(p, -217, "%s", cn);
+        if (!rc && n >= s->ncols) rc = ixs_px_failc(p, IXS_E_SPL_RET_COUNT, NULL);
         if (rc) break;
         sb_add(&set, n ? ", " : "");
         sb_ident(&set, c->name);
@@ -295,7 +298,7 @@ static int set_new_row(px *p, const char *text, const refs *rf, const itab *tab,
             sb_printf(&val, "%sixd_cvt(_r.c%d, %d, %u, %d, %u)", n ? ", " : "", n, from.code,
                       from.len, c->t.code, c->t.len);
     }
-    if (!rc && n != s->ncols) rc = px_failc(p, IXS_E_SPL_RET_COUNT, NULL);
+    if (!rc && n != s->ncols) rc = ixs_px_failc(p, IXS_E_SPL_RET_COUNT, NULL);
     if (!rc) {
         sb_add(out, "UPDATE ");
         sb_ident(out, tab->name);
@@ -344,7 +347,7 @@ static int sqlite_trigger(px *p, const trg *t, const trg_clause *c, int k, const
         int rc = with_marks(p, t, tab, c->when, &w, &rf);
         sb_addc(&w, ')');
         sb_add(out, " WHEN EXISTS (");
-        if (!rc) rc = w.oom ? px_failc(p, -208, NULL) : translate(p, w.p, &rf, out, NULL);
+        if (!rc) rc = w.oom ? ixs_px_failc(p, -208, NULL) : translate(p, w.p, &rf, out, NULL);
         sb_free(&w);
         if (rc) return -1;
         sb_addc(out, ')');
@@ -357,10 +360,10 @@ static int sqlite_trigger(px *p, const trg *t, const trg_clause *c, int k, const
         if (c->into[i]) r.b = c->into[i];
         int rc = with_marks(p, t, tab, r, &a, &rf);
         if (c->bare[i]) sb_add(&a, "()");
-        if (!rc && a.oom) rc = px_failc(p, -208, NULL);
+        if (!rc && a.oom) rc = ixs_px_failc(p, -208, NULL);
         if (!rc && c->into[i]) {
             range cols = {c->into[i] + 1, c->act[i].b};
-            rc = t->event == 'D' ? px_fail(p) : set_new_row(p, a.p, &rf, tab, cols, out);
+            rc = t->event == 'D' ? ixs_px_fail(p) : set_new_row(p, a.p, &rf, tab, cols, out);
         } else if (!rc)
             rc = translate(p, a.p, &rf, out, NULL);
         sb_free(&a);
@@ -368,7 +371,7 @@ static int sqlite_trigger(px *p, const trg *t, const trg_clause *c, int k, const
         sb_add(out, "; ");
     }
     sb_add(out, "END;");
-    return out->oom ? px_failc(p, -208, NULL) : 0;
+    return out->oom ? ixs_px_failc(p, -208, NULL) : 0;
 }
 
 /* A statement-level action: prepared (and freed) to check its names. */
@@ -410,7 +413,7 @@ static int sqlite_triggers(px *p, const trg *t, const itab *tab, sb *out) {
             const tok *x = &p->t[c->act[j].a], *y = &p->t[c->act[j].b - 1];
             sb_addn(&a, p->sql + x->pos, (size_t)(y->pos + y->len - x->pos));
             if (c->bare[j]) sb_add(&a, "()");
-            int rc = a.oom ? px_failc(p, -208, NULL) : check_action(p, a.p);
+            int rc = a.oom ? ixs_px_failc(p, -208, NULL) : check_action(p, a.p);
             sb_free(&a);
             if (rc) return -1;
         }
@@ -451,10 +454,10 @@ static int store(px *p, const trg *t, const itab *tab, int start, int end) {
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) return ixs_sqlite_err(db, rc, IX_STMTTYPE_CREATE_TRIGGER, NULL, p->err);
     int id = trigger_id(db, t->name);
-    if (spl_cat_put_body(db, "systrigbody", id, "D", p->sql + start, (size_t)(t->head_end - start),
-                         p->err) ||
-        spl_cat_put_body(db, "systrigbody", id, "A", p->sql + t->body_start,
-                         (size_t)(end - t->body_start), p->err))
+    if (ixs_spl_cat_put_body(db, "systrigbody", id, "D", p->sql + start,
+                             (size_t)(t->head_end - start), p->err) ||
+        ixs_spl_cat_put_body(db, "systrigbody", id, "A", p->sql + t->body_start,
+                             (size_t)(end - t->body_start), p->err))
         return -1;
     return 0;
 }
@@ -474,12 +477,12 @@ static int trg_create_run(px *p, const void *tree) {
         p->failed = 1;
         return -1;
     }
-    if (!f) return px_failc(p, -206, "%s", t->table);
+    if (!f) return ixs_px_failc(p, -206, "%s", t->table);
     int rc = 0;
     if (tab.is_view)
-        rc = px_failc(p, IXS_E_CATALOG_MODIFY, "%s", t->table);
+        rc = ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", t->table);
     else if (trigger_id(p->db, t->name))
-        rc = px_failc(p, IXS_E_TRG_EXISTS, "%s", t->name);
+        rc = ixs_px_failc(p, IXS_E_TRG_EXISTS, "%s", t->name);
     sb q = {0};
     if (!rc && sqlite_triggers(p, t, &tab, &q)) rc = -1;
     if (!rc && ixs_ddl_begin(p)) rc = -1;
@@ -494,7 +497,7 @@ static int trg_create_run(px *p, const void *tree) {
 }
 
 int ixs_trigger_create_stmt(px *p, int *stype, ixs_plan *pl) {
-    if (!px_acc(p, IXK_TRIGGER)) return 0;
+    if (!ixs_px_acc(p, IXK_TRIGGER)) return 0;
     *stype = IX_STMTTYPE_CREATE_TRIGGER;
     trg_create c;
     c.start = p->t[p->i - 2].pos;
@@ -512,7 +515,7 @@ typedef struct trg_drop {
 static int trg_drop_run(px *p, const void *tree) {
     const trg_drop *d = tree;
     int id = trigger_id(p->db, d->name);
-    if (!id) return d->ife ? 0 : px_failc(p, IXS_E_TRG_NOT_FOUND, "%s", d->name);
+    if (!id) return d->ife ? 0 : ixs_px_failc(p, IXS_E_TRG_NOT_FOUND, "%s", d->name);
     if (ixs_ddl_begin(p)) return -1;
     sb q = {0};
     for (int k = 0; k < TRG_MAX_CLAUSES; k++) {
@@ -534,12 +537,12 @@ static int trg_drop_run(px *p, const void *tree) {
 
 /* DROP TRIGGER [IF EXISTS] [owner.]name, after DROP */
 int ixs_trigger_drop_stmt(px *p, int *stype, ixs_plan *pl) {
-    if (!px_acc(p, IXK_TRIGGER)) return 0;
+    if (!ixs_px_acc(p, IXK_TRIGGER)) return 0;
     *stype = IX_STMTTYPE_DROP_TRIGGER;
     trg_drop d = {0};
-    d.ife = px_acc(p, IXK_IF) && !px_expect(p, IXK_EXISTS);
-    if (p->failed || px_ident(p, d.name, sizeof d.name)) return -1;
-    if (px_acc_op(p, ".") && px_ident(p, d.name, sizeof d.name)) return -1;
+    d.ife = ixs_px_acc(p, IXK_IF) && !ixs_px_expect(p, IXK_EXISTS);
+    if (p->failed || ixs_px_ident(p, d.name, sizeof d.name)) return -1;
+    if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, d.name, sizeof d.name)) return -1;
     return ixs_plan_keep(p, pl, &d, sizeof d, trg_drop_run, NULL) ? -1 : 1;
 }
 
@@ -563,10 +566,12 @@ static int remake(px *outer, const char *text, const itab *tab) {
     p.err = outer->err;
     trg t;
     int rc = ixs_lex(&p);
-    if (!rc) rc = px_expect(&p, IXK_CREATE) || px_expect(&p, IXK_TRIGGER) || parse(&p, &t) ? -1 : 0;
+    if (!rc)
+        rc = ixs_px_expect(&p, IXK_CREATE) || ixs_px_expect(&p, IXK_TRIGGER) || parse(&p, &t) ? -1
+                                                                                              : 0;
     sb q = {0};
     if (!rc) rc = sqlite_triggers(&p, &t, tab, &q);
-    if (!rc) rc = q.oom ? px_failc(&p, -208, NULL) : ixs_exec(p.db, q.p, p.err);
+    if (!rc) rc = q.oom ? ixs_px_failc(&p, -208, NULL) : ixs_exec(p.db, q.p, p.err);
     sb_free(&q);
     free(p.t);
     free(p.ptypes);
@@ -578,7 +583,7 @@ int ixs_trigger_rebuild(px *p, const char *table) {
     int f = ixs_cat_table(p->db, table, &tab, p->err);
     if (f <= 0) {
         p->failed = 1;
-        return f < 0 ? -1 : px_failc(p, -206, "%s", table);
+        return f < 0 ? -1 : ixs_px_failc(p, -206, "%s", table);
     }
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(p->db->h,
@@ -598,7 +603,7 @@ int ixs_trigger_rebuild(px *p, const char *table) {
         step = sqlite3_step(st);
         int nid = step == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
         if (id && nid != id) {
-            rc = text.oom ? px_failc(p, -208, NULL) : remake(p, text.p, &tab);
+            rc = text.oom ? ixs_px_failc(p, -208, NULL) : remake(p, text.p, &tab);
             text.n = 0;
             if (text.p) text.p[0] = 0;
         }

@@ -114,16 +114,16 @@ static int update_fires(ixd_stmt *s, const char *head, ixd_err *err) {
         return -1;
     }
     int i = 0, fires = 1;
-    while (i < p.nt && p.t[i].k != T_EOF && !px_kw(&p, i, IXK_UPDATE))
+    while (i < p.nt && p.t[i].k != T_EOF && !ixs_px_kw(&p, i, IXK_UPDATE))
         i++;
-    if (px_kw(&p, i + 1, IXK_OF)) {
+    if (ixs_px_kw(&p, i + 1, IXK_OF)) {
         fires = 0;
-        for (p.i = i + 2; p.i < p.nt && !px_kw(&p, p.i, IXK_ON) && !fires;) {
+        for (p.i = i + 2; p.i < p.nt && !ixs_px_kw(&p, p.i, IXK_ON) && !fires;) {
             char c[IXS_NAME_MAX + 1];
-            if (px_ident(&p, c, sizeof c)) break;
+            if (ixs_px_ident(&p, c, sizeof c)) break;
             for (int k = 0; k < s->ncols && !fires; k++)
                 fires = !strcmp(s->cols[k].name, c);
-            px_acc_op(&p, ",");
+            ixs_px_acc_op(&p, ",");
         }
     }
     px_done(&p);
@@ -143,7 +143,7 @@ static int add_clauses(trg_stmt *t, ixd_db *db, const char *body, ixd_err *err) 
     px p;
     trg_body *b = malloc(sizeof *b);
     if (!b) return ixd_seterr(err, -208, 0, 0, NULL);
-    int rc = lex_text(db, body, &p, err) || trg_parse_body(&p, b) ? -1 : 0;
+    int rc = lex_text(db, body, &p, err) || ixs_trg_parse_body(&p, b) ? -1 : 0;
     for (int i = 0; !rc && i < b->n; i++) {
         const trg_clause *c = &b->c[i];
         if (c->phase == TRG_ROW) continue;

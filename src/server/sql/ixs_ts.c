@@ -41,7 +41,7 @@ typedef struct targs {
 
 static void targs_free(targs *a) {
     for (int k = 0; k < a->n; k++)
-        xv_free(&a->v[k]);
+        ixs_xv_free(&a->v[k]);
     a->n = 0;
 }
 
@@ -63,19 +63,20 @@ static void arg_type(px *p, const ts_routine *r, int k, xv *v) {
 static int parse_args(px *p, const ts_routine *r, targs *a) {
     a->n = 0;
     if (r->writes) p->ts_write = 1;
-    if (!px_acc_op(p, ")")) {
+    if (!ixs_px_acc_op(p, ")")) {
         do {
-            if (a->n >= TS_MAX_ARGS) return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", r->name);
+            if (a->n >= TS_MAX_ARGS)
+                return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", r->name);
             xv *v = &a->v[a->n++];
             memset(v, 0, sizeof *v);
             v->t.code = -1;
             v->pidx = -1;
             if (ixs_expr(p, v)) return -1;
-        } while (px_acc_op(p, ","));
-        if (px_expect_op(p, ")")) return -1;
+        } while (ixs_px_acc_op(p, ","));
+        if (ixs_px_expect_op(p, ")")) return -1;
     }
     if (a->n < r->min_args || a->n > r->max_args)
-        return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", r->name);
+        return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", r->name);
     for (int k = 0; k < a->n; k++)
         arg_type(p, r, k, &a->v[k]);
     return p->failed ? -1 : 0;
@@ -104,15 +105,15 @@ int ixs_ts_call_resolve(px *p, ixs_ex *e) {
     const char *fn = e->part[0];
     const ts_routine *r = ixts_routine_find(fn);
     p->i = e->tok + 2; /* after name ( */
-    if (!r) return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
+    if (!r) return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
     if (r->ret == TS_RET_ROWS || r->ret == TS_RET_AGG)
-        return px_failc(p, IXS_E_MANY_ROWS, "%s", fn);
+        return ixs_px_failc(p, IXS_E_MANY_ROWS, "%s", fn);
     if (r->writes) p->ts_write = 1;
     for (int k = 0; k < e->nk; k++)
         if (ixs_ex_resolve(p, e->kids[k])) return -1;
     p->i = e->end;
     if (e->nk < r->min_args || e->nk > r->max_args)
-        return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
+        return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
     e->ts = r;
     e->t = ret_type(r);
     return 0;
@@ -127,20 +128,20 @@ int ixs_ts_call_emit(px *p, const ixs_ex *e, xv *a, int n, xv *out) {
     out->t = e->t;
     out->k = XK_EXPR;
     out->lk = LB_EXPR;
-    return out->s.oom ? px_failc(p, -208, NULL) : 0;
+    return out->s.oom ? ixs_px_failc(p, -208, NULL) : 0;
 }
 
 /* ---- the rows of a table routine ----------------------------------------------------------- */
 
 static int add_out(px *p, qres *q, const char *name, ityp t) {
     ocol *nc = realloc(q->cols, sizeof *nc * (size_t)(q->ncols + 1));
-    if (!nc) return px_failc(p, -208, NULL);
+    if (!nc) return ixs_px_failc(p, -208, NULL);
     q->cols = nc;
     q->cols[q->ncols].name = strdup(name);
     q->cols[q->ncols].t = t;
     q->cols[q->ncols].notnull = 0;
     q->cols[q->ncols].stored = 0;
-    if (!q->cols[q->ncols].name) return px_failc(p, -208, NULL);
+    if (!q->cols[q->ncols].name) return ixs_px_failc(p, -208, NULL);
     q->ncols++;
     return 0;
 }
@@ -155,9 +156,9 @@ static int call_rowtype(px *p, const ts_routine *r, const targs *a, const char *
     } else {
         const xv *t = &a->v[0], *c = &a->v[1];
         if (!t->lit || !c->lit)
-            return px_failc(p, IXS_E_ROUTINE,
-                            "%s needs literal table and column names, or ::MULTISET(row_type)",
-                            r->name);
+            return ixs_px_failc(p, IXS_E_ROUTINE,
+                                "%s needs literal table and column names, or ::MULTISET(row_type)",
+                                r->name);
         char tab[IXS_NAME_MAX + 1], col[IXS_NAME_MAX + 1];
         snprintf(tab, sizeof tab, "%s", t->lit);
         snprintf(col, sizeof col, "%s", c->lit);
@@ -166,11 +167,11 @@ static int call_rowtype(px *p, const ts_routine *r, const targs *a, const char *
         for (char *s = col; *s; s++)
             *s = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
         int f = ixts_column_rowtype(p->db->h, tab, col, name, sizeof name);
-        if (f < 0) return px_failc(p, -208, NULL);
-        if (!f) return px_failc(p, IXS_E_ROUTINE, "%s.%s is not a TIMESERIES column", tab, col);
+        if (f < 0) return ixs_px_failc(p, -208, NULL);
+        if (!f) return ixs_px_failc(p, IXS_E_ROUTINE, "%s.%s is not a TIMESERIES column", tab, col);
     }
     int f = ixts_rowtype_load(p->db->h, name, rt);
-    if (f <= 0) return px_failc(p, IXS_E_ROUTINE, "Row type %s does not exist", name);
+    if (f <= 0) return ixs_px_failc(p, IXS_E_ROUTINE, "Row type %s does not exist", name);
     return 0;
 }
 
@@ -193,9 +194,10 @@ static int table_select(px *p, const ts_routine *r, const targs *a, const char *
         int ids[TS_NAGG];
         int na = aggs->lit ? ixts_agg_parse(aggs->lit, ids) : -1;
         if (na < 0)
-            return px_failc(p, IXS_E_ROUTINE,
-                            "oni_ts_aggregate needs a literal list of min, max, avg, sum, count, "
-                            "first, last");
+            return ixs_px_failc(
+                p, IXS_E_ROUTINE,
+                "oni_ts_aggregate needs a literal list of min, max, avg, sum, count, "
+                "first, last");
         sb_add(s, "\"ts\"");
         if (add_out(p, q, "ts", ixs_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)))))
             return -1;
@@ -214,30 +216,30 @@ static int table_select(px *p, const ts_routine *r, const targs *a, const char *
     }
     sb_add(s, " FROM ");
     emit_call(r->sqlite_name, a->v, a->n, s);
-    return s->oom ? px_failc(p, -208, NULL) : 0;
+    return s->oom ? ixs_px_failc(p, -208, NULL) : 0;
 }
 
 /* TABLE ( [FUNCTION] name ( args ) [ :: MULTISET ( row_type ) ] ), at TABLE. */
 int ixs_ts_from(px *p, qres *q) {
-    if (px_expect(p, IXK_TABLE) || px_expect_op(p, "(")) return -1;
-    px_acc(p, IXK_FUNCTION);
+    if (ixs_px_expect(p, IXK_TABLE) || ixs_px_expect_op(p, "(")) return -1;
+    ixs_px_acc(p, IXK_FUNCTION);
     char fn[IXS_NAME_MAX + 1];
-    if (px_ident(p, fn, sizeof fn) || px_expect_op(p, "(")) return -1;
+    if (ixs_px_ident(p, fn, sizeof fn) || ixs_px_expect_op(p, "(")) return -1;
     const ts_routine *r = ixts_routine_find(fn);
-    if (!r) return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
+    if (!r) return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
     if (r->ret != TS_RET_ROWS && r->ret != TS_RET_AGG)
-        return px_failc(p, IXS_E_ROUTINE, "%s does not return rows", fn);
+        return ixs_px_failc(p, IXS_E_ROUTINE, "%s does not return rows", fn);
     targs a;
     char cast[IXS_NAME_MAX + 1] = "";
     int rc = parse_args(p, r, &a);
-    if (!rc && px_acc_op(p, "::")) {
-        if (!px_acc(p, IXK_MULTISET) && !px_acc(p, IXK_SET) && !px_acc(p, IXK_LIST))
-            rc = px_fail(p);
-        if (!rc && (px_expect_op(p, "(") || px_ident(p, cast, sizeof cast))) rc = -1;
-        if (!rc && px_acc(p, IXK_NOT) && px_expect(p, IXK_NULL)) rc = -1;
-        if (!rc && px_expect_op(p, ")")) rc = -1;
+    if (!rc && ixs_px_acc_op(p, "::")) {
+        if (!ixs_px_acc(p, IXK_MULTISET) && !ixs_px_acc(p, IXK_SET) && !ixs_px_acc(p, IXK_LIST))
+            rc = ixs_px_fail(p);
+        if (!rc && (ixs_px_expect_op(p, "(") || ixs_px_ident(p, cast, sizeof cast))) rc = -1;
+        if (!rc && ixs_px_acc(p, IXK_NOT) && ixs_px_expect(p, IXK_NULL)) rc = -1;
+        if (!rc && ixs_px_expect_op(p, ")")) rc = -1;
     }
-    if (!rc && px_expect_op(p, ")")) rc = -1;
+    if (!rc && ixs_px_expect_op(p, ")")) rc = -1;
     if (!rc) rc = table_select(p, r, &a, cast, q);
     targs_free(&a);
     return rc;
@@ -246,21 +248,21 @@ int ixs_ts_from(px *p, qres *q) {
 /* ---- EXECUTE FUNCTION / PROCEDURE ------------------------------------------------------- */
 
 int ixs_ts_execute(px *p, ixd_stmt *s) {
-    if (px_expect(p, IXK_EXECUTE)) return -1;
-    int proc = px_acc(p, IXK_PROCEDURE);
-    if (!proc && px_expect(p, IXK_FUNCTION)) return -1;
+    if (ixs_px_expect(p, IXK_EXECUTE)) return -1;
+    int proc = ixs_px_acc(p, IXK_PROCEDURE);
+    if (!proc && ixs_px_expect(p, IXK_FUNCTION)) return -1;
     char fn[IXS_NAME_MAX + 1];
-    if (px_ident(p, fn, sizeof fn) || px_expect_op(p, "(")) return -1;
+    if (ixs_px_ident(p, fn, sizeof fn) || ixs_px_expect_op(p, "(")) return -1;
     const ts_routine *r = ixts_routine_find(fn);
     int spl = r ? 0 : ixs_spl_execute(p, s, proc, fn); /* a user routine */
     if (spl) return spl < 0 ? -1 : 0;
-    if (!r) return px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
+    if (!r) return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
     targs a;
     qres q;
     memset(&q, 0, sizeof q);
     int rc = parse_args(p, r, &a);
     if (!rc && (r->ret == TS_RET_ROWS || r->ret == TS_RET_AGG)) {
-        if (proc) rc = px_failc(p, IXS_E_MANY_ROWS, "%s", fn);
+        if (proc) rc = ixs_px_failc(p, IXS_E_MANY_ROWS, "%s", fn);
         if (!rc) rc = table_select(p, r, &a, NULL, &q);
     } else if (!rc) {
         sb_add(&q.sql, "SELECT ");
@@ -269,7 +271,7 @@ int ixs_ts_execute(px *p, ixd_stmt *s) {
         s->run_at_open = 1; /* one value, not an iterator */
     }
     targs_free(&a);
-    if (!rc && q.sql.oom) rc = px_failc(p, -208, NULL);
+    if (!rc && q.sql.oom) rc = ixs_px_failc(p, -208, NULL);
     if (!rc) {
         s->kind = proc ? SK_DML : SK_SELECT;
         s->stype = IX_STMTTYPE_EXECUTE_PROC;
@@ -278,9 +280,9 @@ int ixs_ts_execute(px *p, ixd_stmt *s) {
         s->ncols = q.ncols;
         q.cols = NULL;
         q.ncols = 0;
-        if (!s->sqlite_sql) rc = px_failc(p, -208, NULL);
+        if (!s->sqlite_sql) rc = ixs_px_failc(p, -208, NULL);
     }
-    qres_free(&q);
+    ixs_qres_free(&q);
     return rc;
 }
 

@@ -33,7 +33,7 @@ typedef struct vplan {
 
 /* 1 when token i ends the view's SELECT (end, ';' or WITH CHECK OPTION). */
 static int sel_end(px *p, int i) {
-    return i >= p->nt || p->t[i].k == T_EOF || px_op(p, i, ";") || px_kw(p, i, IXK_WITH);
+    return i >= p->nt || p->t[i].k == T_EOF || ixs_px_op(p, i, ";") || ixs_px_kw(p, i, IXK_WITH);
 }
 
 /*
@@ -45,31 +45,33 @@ static int sel_end(px *p, int i) {
  * Returns 1 when the SELECT at p->i has this form (v filled), else 0.
  */
 static int parse_simple(px *p, vplan *v, char (*cols)[IXS_NAME_MAX + 1]) {
-    if (!px_acc(p, IXK_SELECT)) return 0;
-    px_acc(p, IXK_ALL);
-    if (px_acc_op(p, "*"))
+    if (!ixs_px_acc(p, IXK_SELECT)) return 0;
+    ixs_px_acc(p, IXK_ALL);
+    if (ixs_px_acc_op(p, "*"))
         v->star = 1;
     else
         do {
-            if (v->ncols >= VIEW_MAXCOLS || !px_is_ident(p, p->i)) return 0;
-            if (px_ident(p, cols[v->ncols], IXS_NAME_MAX + 1)) return 0;
-            if (px_acc_op(p, ".") && px_ident(p, cols[v->ncols], IXS_NAME_MAX + 1)) return 0;
-            char label[IXS_NAME_MAX + 1];
-            if ((px_acc(p, IXK_AS) || (px_is_ident(p, p->i) && !px_kw(p, p->i, IXK_FROM))) &&
-                px_ident(p, label, sizeof label))
+            if (v->ncols >= VIEW_MAXCOLS || !ixs_px_is_ident(p, p->i)) return 0;
+            if (ixs_px_ident(p, cols[v->ncols], IXS_NAME_MAX + 1)) return 0;
+            if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, cols[v->ncols], IXS_NAME_MAX + 1))
                 return 0;
-            if (px_kw(p, p->i, IXK_FROM) == 0 && !px_op(p, p->i, ",")) return 0;
+            char label[IXS_NAME_MAX + 1];
+            if ((ixs_px_acc(p, IXK_AS) ||
+                 (ixs_px_is_ident(p, p->i) && !ixs_px_kw(p, p->i, IXK_FROM))) &&
+                ixs_px_ident(p, label, sizeof label))
+                return 0;
+            if (ixs_px_kw(p, p->i, IXK_FROM) == 0 && !ixs_px_op(p, p->i, ",")) return 0;
             v->ncols++;
-        } while (px_acc_op(p, ","));
-    if (!px_acc(p, IXK_FROM) || !px_is_ident(p, p->i)) return 0;
-    if (px_ident(p, v->base, sizeof v->base)) return 0;
-    if (px_acc_op(p, ".") && px_ident(p, v->base, sizeof v->base)) return 0;
+        } while (ixs_px_acc_op(p, ","));
+    if (!ixs_px_acc(p, IXK_FROM) || !ixs_px_is_ident(p, p->i)) return 0;
+    if (ixs_px_ident(p, v->base, sizeof v->base)) return 0;
+    if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, v->base, sizeof v->base)) return 0;
     snprintf(v->alias, sizeof v->alias, "%s", v->base);
-    if (px_acc(p, IXK_AS) ||
-        (px_is_ident(p, p->i) && !px_kw(p, p->i, IXK_WHERE) && !px_kw(p, p->i, IXK_WITH)))
-        if (px_ident(p, v->alias, sizeof v->alias)) return 0;
+    if (ixs_px_acc(p, IXK_AS) || (ixs_px_is_ident(p, p->i) && !ixs_px_kw(p, p->i, IXK_WHERE) &&
+                                  !ixs_px_kw(p, p->i, IXK_WITH)))
+        if (ixs_px_ident(p, v->alias, sizeof v->alias)) return 0;
     v->cond_tok = -1;
-    if (px_acc(p, IXK_WHERE)) {
+    if (ixs_px_acc(p, IXK_WHERE)) {
         v->cond_tok = p->i;
         return 1; /* its end is checked after translating it */
     }
@@ -90,7 +92,7 @@ static int plan_cond(px *p, const vplan *v, tref *t, sb *out) {
     int rc = ixs_cond(p, &c);
     p->sc = save;
     if (!rc) sb_add(out, c.s.p);
-    xv_free(&c);
+    ixs_xv_free(&c);
     if (rc) return -1;
     return sel_end(p, p->i);
 }

@@ -65,15 +65,15 @@ static const struct wfn *wfn_find(const char *name) {
 }
 
 int ixs_window_at(px *p) {
-    if (!px_is_ident(p, p->i) || !px_op(p, p->i + 1, "(")) return 0;
+    if (!ixs_px_is_ident(p, p->i) || !ixs_px_op(p, p->i + 1, "(")) return 0;
     int depth = 0, k = p->i + 1;
     for (; k < p->nt && p->t[k].k != T_EOF; k++) {
-        if (px_op(p, k, "("))
+        if (ixs_px_op(p, k, "("))
             depth++;
-        else if (px_op(p, k, ")") && --depth == 0)
+        else if (ixs_px_op(p, k, ")") && --depth == 0)
             break;
     }
-    return k < p->nt && px_kw(p, k + 1, IXK_OVER);
+    return k < p->nt && ixs_px_kw(p, k + 1, IXK_OVER);
 }
 
 static void settle_lit(xv *v) {
@@ -100,7 +100,7 @@ static ixs_ex *olap_fn(px *p, const struct wfn *f) {
         p->i = c->op != EX_CALL ? at + 2 /* after "(" */
                : c->nk > max    ? (max ? c->kids[max - 1]->end : at + 2)
                                 : c->end - 1; /* at ")" */
-        px_fail(p);
+        ixs_px_fail(p);
         ixs_ex_free(c);
         return NULL;
     }
@@ -109,37 +109,37 @@ static ixs_ex *olap_fn(px *p, const struct wfn *f) {
 
 /* bound := UNBOUNDED {PRECEDING | FOLLOWING} | n {PRECEDING | FOLLOWING} | CURRENT ROW */
 static int frame_bound(px *p, sb *out, int *offset) {
-    if (px_acc(p, IXK_CURRENT)) {
+    if (ixs_px_acc(p, IXK_CURRENT)) {
         sb_add(out, "CURRENT ROW");
-        return px_expect(p, IXK_ROW);
+        return ixs_px_expect(p, IXK_ROW);
     }
-    if (px_acc(p, IXK_UNBOUNDED))
+    if (ixs_px_acc(p, IXK_UNBOUNDED))
         sb_add(out, "UNBOUNDED");
     else {
         int64_t n;
-        if (p->i >= p->nt || p->t[p->i].k != T_INT || px_int(p, &n)) return px_fail(p);
+        if (p->i >= p->nt || p->t[p->i].k != T_INT || ixs_px_int(p, &n)) return ixs_px_fail(p);
         sb_printf(out, "%lld", (long long)n);
         *offset = 1;
     }
-    if (px_acc(p, IXK_PRECEDING))
+    if (ixs_px_acc(p, IXK_PRECEDING))
         sb_add(out, " PRECEDING");
-    else if (px_acc(p, IXK_FOLLOWING))
+    else if (ixs_px_acc(p, IXK_FOLLOWING))
         sb_add(out, " FOLLOWING");
     else
-        return px_fail(p);
+        return ixs_px_fail(p);
     return 0;
 }
 
 /* frame := {ROWS | RANGE} {bound | BETWEEN bound AND bound}; *range_off is
  * set for RANGE with a numeric offset. */
 static int frame(px *p, sb *out, int *range_off) {
-    int range = px_kw(p, p->i, IXK_RANGE), off = 0;
-    if (!range && !px_kw(p, p->i, IXK_ROWS)) return 0;
+    int range = ixs_px_kw(p, p->i, IXK_RANGE), off = 0;
+    if (!range && !ixs_px_kw(p, p->i, IXK_ROWS)) return 0;
     p->i++;
     sb_add(out, range ? " RANGE " : " ROWS ");
-    if (px_acc(p, IXK_BETWEEN)) {
+    if (ixs_px_acc(p, IXK_BETWEEN)) {
         sb_add(out, "BETWEEN ");
-        if (frame_bound(p, out, &off) || px_expect(p, IXK_AND)) return -1;
+        if (frame_bound(p, out, &off) || ixs_px_expect(p, IXK_AND)) return -1;
         sb_add(out, " AND ");
         if (frame_bound(p, out, &off)) return -1;
     } else if (frame_bound(p, out, &off))
@@ -154,55 +154,56 @@ static int expr_list(px *p, ixs_ex *e, ixs_win *w) {
         ixs_ex *k = ixs_ex_parse(p, IXS_EX_VALUE);
         if (!k || ixs_ex_kid_add(p, e, k)) return -1;
         if (w) {
-            int fl = px_acc(p, IXK_DESC) ? 1 : (px_acc(p, IXK_ASC), 0);
-            if (px_acc(p, IXK_NULLS)) {
-                if (px_acc(p, IXK_FIRST))
+            int fl = ixs_px_acc(p, IXK_DESC) ? 1 : (ixs_px_acc(p, IXK_ASC), 0);
+            if (ixs_px_acc(p, IXK_NULLS)) {
+                if (ixs_px_acc(p, IXK_FIRST))
                     fl |= 2;
-                else if (px_acc(p, IXK_LAST))
+                else if (ixs_px_acc(p, IXK_LAST))
                     fl |= 4;
                 else
-                    return px_fail(p);
+                    return ixs_px_fail(p);
             }
             int *nf = realloc(w->oflag, (size_t)(w->nord + 1) * sizeof *nf);
-            if (!nf) return px_failc(p, -208, NULL);
+            if (!nf) return ixs_px_failc(p, -208, NULL);
             w->oflag = nf;
             w->oflag[w->nord++] = fl;
         }
-    } while (px_acc_op(p, ","));
+    } while (ixs_px_acc_op(p, ","));
     return 0;
 }
 
 /* over := OVER "(" [ PARTITION BY expr {, expr} ]
  *         [ ORDER BY expr [ASC|DESC] [NULLS FIRST|LAST] {, ...} ] [frame] ")" */
 static int over_parse(px *p, ixs_ex *e, ixs_win *w) {
-    if (px_expect(p, IXK_OVER) || px_expect_op(p, "(")) return -1;
-    if (px_acc(p, IXK_PARTITION) && (px_expect(p, IXK_BY) || expr_list(p, e, NULL))) return -1;
+    if (ixs_px_expect(p, IXK_OVER) || ixs_px_expect_op(p, "(")) return -1;
+    if (ixs_px_acc(p, IXK_PARTITION) && (ixs_px_expect(p, IXK_BY) || expr_list(p, e, NULL)))
+        return -1;
     w->npart = e->nk;
-    if (px_acc(p, IXK_ORDER) && (px_expect(p, IXK_BY) || expr_list(p, e, w))) return -1;
+    if (ixs_px_acc(p, IXK_ORDER) && (ixs_px_expect(p, IXK_BY) || expr_list(p, e, w))) return -1;
     if (frame(p, &w->frame, &w->range_off)) return -1;
     w->close = p->i;
-    return px_expect_op(p, ")");
+    return ixs_px_expect_op(p, ")");
 }
 
 /* window_expr := olap_fn OVER ( ... ) (at its name) */
 ixs_ex *ixs_window_parse(px *p) {
     char fn[IXS_NAME_MAX + 1];
     int at = p->i;
-    if (px_ident(p, fn, sizeof fn) || px_expect_op(p, "(")) return NULL;
+    if (ixs_px_ident(p, fn, sizeof fn) || ixs_px_expect_op(p, "(")) return NULL;
     const struct wfn *f = wfn_find(fn);
     if (!f) {
-        px_failc(p, -674, "%s", fn);
+        ixs_px_failc(p, -674, "%s", fn);
         return NULL;
     }
     /* only in a projection list or an ORDER BY, and not in its own OVER */
     if (!p->olap_ok) {
-        px_fail(p);
+        ixs_px_fail(p);
         return NULL;
     }
     ixs_ex *e = ixs_ex_node(p, EX_WINDOW, at);
     if (!e) return NULL;
     e->win = calloc(1, sizeof *e->win);
-    if (!e->win) px_failc(p, -208, NULL);
+    if (!e->win) ixs_px_failc(p, -208, NULL);
     p->olap_ok = 0;
     p->i = at;
     if (e->win && (e->a = olap_fn(p, f))) over_parse(p, e, e->win);
@@ -230,9 +231,9 @@ static int olap_args(px *p, const struct wfn *f, ixs_ex *c, xv *out) {
         if (rc) continue;
         p->i = c->kids[n]->end;
         settle_lit(&a[n]);
-        if (n == 1 && !ixs_is_int(a[1].t.code) && a[1].k != XK_PARAM) rc = px_fail(p);
+        if (n == 1 && !ixs_is_int(a[1].t.code) && a[1].k != XK_PARAM) rc = ixs_px_fail(p);
         if (n == 2) ixs_to_type(p, &a[2], a[0].t); /* the default, as the value */
-        if (n == 0 && f->kind == WF_NTILE && !ixs_is_int(a[0].t.code)) rc = px_fail(p);
+        if (n == 0 && f->kind == WF_NTILE && !ixs_is_int(a[0].t.code)) rc = ixs_px_fail(p);
         if (n == 1 && a[1].k == XK_PARAM) ixs_to_type(p, &a[1], ixs_t(IX_T_INTEGER, 4));
         if (p->failed) rc = -1;
         if (!rc) sb_printf(&out->s, "%s%s", n ? "," : "", a[n].s.p ? a[n].s.p : "NULL");
@@ -244,7 +245,7 @@ static int olap_args(px *p, const struct wfn *f, ixs_ex *c, xv *out) {
         out->t = f->kind == WF_DIST ? ixs_t(IX_T_FLOAT, 8) : ixs_t(IX_T_BIGINT, 8);
     if (out->t.code < 0) out->t = ixs_t(IX_T_VARCHAR, 255); /* lag(NULL) */
     for (int i = 0; i < n; i++)
-        xv_free(&a[i]);
+        ixs_xv_free(&a[i]);
     return rc;
 }
 
@@ -257,7 +258,7 @@ static int win_order(px *p, ixs_ex *e, const ixs_win *w, sb *out, int *key1, siz
         xv v;
         ixs_xv_init(&v);
         if (ixs_ex_emit_node(p, e->kids[w->npart + k], &v)) {
-            xv_free(&v);
+            ixs_xv_free(&v);
             return -1;
         }
         settle_lit(&v);
@@ -270,7 +271,7 @@ static int win_order(px *p, ixs_ex *e, const ixs_win *w, sb *out, int *key1, siz
         size_t at = out->n;
         sb_add(out, v.s.p ? v.s.p : "NULL");
         if (k == 0) key1_at[0] = at, key1_at[1] = out->n;
-        xv_free(&v);
+        ixs_xv_free(&v);
         if (w->oflag[k] & 1) sb_add(out, " DESC");
         if (w->oflag[k] & 2) sb_add(out, " NULLS FIRST");
         if (w->oflag[k] & 4) sb_add(out, " NULLS LAST");
@@ -286,7 +287,7 @@ static int over_emit(px *p, ixs_ex *e, const ixs_win *w, sb *out) {
         ixs_xv_init(&v);
         int rc = ixs_ex_emit_node(p, e->kids[k], &v);
         if (!rc) sb_printf(out, "%s%s", k ? ", " : "PARTITION BY ", v.s.p ? v.s.p : "NULL");
-        xv_free(&v);
+        ixs_xv_free(&v);
         if (rc) return -1;
     }
     int key1 = 0;
@@ -296,7 +297,7 @@ static int over_emit(px *p, ixs_ex *e, const ixs_win *w, sb *out) {
     /* RANGE n PRECEDING/FOLLOWING: one numeric key (a DECIMAL read as a
      * number: its stored form is not one) */
     p->i = w->close;
-    if (w->range_off && (w->nord != 1 || !key1)) return px_fail(p);
+    if (w->range_off && (w->nord != 1 || !key1)) return ixs_px_fail(p);
     if (w->range_off && key1 == 'd') {
         sb k = {0};
         sb_addn(&k, out->p + key1_at[0], key1_at[1] - key1_at[0]);
@@ -336,8 +337,8 @@ int ixs_window_emit(px *p, ixs_ex *e, xv *out) {
     if (!rc) rc = over_emit(p, e, w, &out->s);
     p->i = e->end;
     if (!rc && !w->nord && f->kind != WF_NUMBER && f->kind != WF_VALUE && f->kind != WF_AGG)
-        rc = px_fail(p);
-    if (!rc && out->s.oom) rc = px_failc(p, -208, NULL);
+        rc = ixs_px_fail(p);
+    if (!rc && out->s.oom) rc = ixs_px_failc(p, -208, NULL);
     if (!rc && e->t.code >= 0) out->t = e->t; /* the resolver's */
     p->olap_ok = 1;
     return rc || p->failed ? -1 : 0;
