@@ -44,12 +44,18 @@ LAYERS = {
             "src/server/ixd_lock.c",
             "src/server/ixd_server.h",
         ],
-        ["base", "types", "proto", "engine", "api"],
+        ["base", "types", "proto", "value", "engine", "api"],
         ["ixd_"],
     ),
-    "engine": (["src/server/"], ["base", "types", "proto", "translator", "ts", "api"], ["ixd_"]),
-    "translator": (["src/server/sql/"], ["base", "types", "proto", "api"], ["ixs_"]),
-    "ts": (["src/server/ts/"], ["base", "types", "proto", "api"], ["ixts_"]),
+    "engine": (
+        ["src/server/"],
+        ["base", "types", "proto", "value", "translator", "ts", "api"],
+        ["ixd_"],
+    ),
+    "translator": (["src/server/sql/"], ["base", "types", "proto", "value", "api"], ["ixs_"]),
+    "ts": (["src/server/ts/"], ["base", "types", "proto", "value", "api"], ["ixts_"]),
+    # ixd's values: the string builder, storage values, conversions
+    "value": (["src/server/value/"], ["base", "types", "proto", "api"], ["ixv_"]),
     "api": (["include/"], [], ["ix_"]),
 }
 

@@ -354,34 +354,34 @@ static const struct {
 static void cat_table_sql(sb *q, size_t i, int32_t today) {
     const char *v = cat_tabs[i].view;
     if (v) {
-        sb_add(q, "DROP VIEW IF EXISTS ");
-        sb_add(q, cat_tabs[i].name);
-        sb_printf(q, "; CREATE VIEW %s AS ", cat_tabs[i].name);
+        ixv_sb_add(q, "DROP VIEW IF EXISTS ");
+        ixv_sb_add(q, cat_tabs[i].name);
+        ixv_sb_printf(q, "; CREATE VIEW %s AS ", cat_tabs[i].name);
         if (*v)
-            sb_add(q, v);
+            ixv_sb_add(q, v);
         else {
-            sb_add(q, "SELECT ");
+            ixv_sb_add(q, "SELECT ");
             for (const catcol *c = cat_tabs[i].cols; c->name; c++)
-                sb_printf(q, "%sNULL AS \"%s\"", c == cat_tabs[i].cols ? "" : ", ", c->name);
-            sb_add(q, " WHERE 0");
+                ixv_sb_printf(q, "%sNULL AS \"%s\"", c == cat_tabs[i].cols ? "" : ", ", c->name);
+            ixv_sb_add(q, " WHERE 0");
         }
-        sb_addc(q, ';');
+        ixv_sb_addc(q, ';');
     }
-    sb_printf(q, "DELETE FROM _ixd_columns WHERE tabid = %d;", cat_tabs[i].tabid);
+    ixv_sb_printf(q, "DELETE FROM _ixd_columns WHERE tabid = %d;", cat_tabs[i].tabid);
     int ncol = 0, rowsize = 0;
     for (const catcol *c = cat_tabs[i].cols; c->name; c++) {
         uint32_t len = c->code == IX_T_DATETIME ? ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)) : c->len;
         ncol++;
-        sb_printf(q,
-                  "INSERT INTO _ixd_columns(tabid,colno,colname,coltype,collength)"
-                  " VALUES(%d,%d,'%s',%d,%u);",
-                  cat_tabs[i].tabid, ncol, c->name, c->code, len);
+        ixv_sb_printf(q,
+                      "INSERT INTO _ixd_columns(tabid,colno,colname,coltype,collength)"
+                      " VALUES(%d,%d,'%s',%d,%u);",
+                      cat_tabs[i].tabid, ncol, c->name, c->code, len);
         rowsize += c->code == IX_T_VARCHAR ? (int)c->len + 1 : (int)c->len;
     }
-    sb_printf(q,
-              "INSERT OR REPLACE INTO _ixd_tables(tabid,tabname,owner,created,tabtype,rowsize)"
-              " VALUES(%d,'%s','informix',%d,'%s',%d);",
-              cat_tabs[i].tabid, cat_tabs[i].name, (int)today, cat_tabs[i].type, rowsize);
+    ixv_sb_printf(q,
+                  "INSERT OR REPLACE INTO _ixd_tables(tabid,tabname,owner,created,tabtype,rowsize)"
+                  " VALUES(%d,'%s','informix',%d,'%s',%d);",
+                  cat_tabs[i].tabid, cat_tabs[i].name, (int)today, cat_tabs[i].type, rowsize);
 }
 
 int32_t ixs_today(void) {
@@ -421,29 +421,29 @@ int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err) {
     }
     sb q = {0};
     int32_t today = ixs_today();
-    sb_printf(&q, "INSERT INTO _ixd_meta VALUES('logmode', %d), ('created', %d);", logmode,
-              (int)today);
+    ixv_sb_printf(&q, "INSERT INTO _ixd_meta VALUES('logmode', %d), ('created', %d);", logmode,
+                  (int)today);
     for (size_t i = 0; i < sizeof cat_tabs / sizeof cat_tabs[0]; i++)
         cat_table_sql(&q, i, today);
-    sb_printf(&q, "INSERT INTO _ixd_meta VALUES('catversion', %d);", CAT_VERSION);
-    sb_printf(&q,
-              "INSERT INTO _ixd_tables(tabid,tabname,owner,created,tabtype,site) VALUES"
-              "(90,' GL_COLLATE','informix',%d,'L','en_US.819'),"
-              "(91,' GL_CTYPE','informix',%d,'L','en_US.819');",
-              (int)today, (int)today);
-    sb_add(&q, "INSERT INTO _ixd_users VALUES('informix','D');");
+    ixv_sb_printf(&q, "INSERT INTO _ixd_meta VALUES('catversion', %d);", CAT_VERSION);
+    ixv_sb_printf(&q,
+                  "INSERT INTO _ixd_tables(tabid,tabname,owner,created,tabtype,site) VALUES"
+                  "(90,' GL_COLLATE','informix',%d,'L','en_US.819'),"
+                  "(91,' GL_CTYPE','informix',%d,'L','en_US.819');",
+                  (int)today, (int)today);
+    ixv_sb_add(&q, "INSERT INTO _ixd_users VALUES('informix','D');");
     if (user && *user && strcmp(user, "informix")) {
-        sb_add(&q, "INSERT OR IGNORE INTO _ixd_users VALUES(");
-        sb_strlit(&q, user, strlen(user));
-        sb_add(&q, ",'D');");
+        ixv_sb_add(&q, "INSERT OR IGNORE INTO _ixd_users VALUES(");
+        ixv_sb_strlit(&q, user, strlen(user));
+        ixv_sb_add(&q, ",'D');");
     }
     if (q.oom) {
-        sb_free(&q);
+        ixv_sb_free(&q);
         ixd_seterr(err, -208, 0, 0, NULL);
         goto fail;
     }
     int r = xexec(h, q.p, err);
-    sb_free(&q);
+    ixv_sb_free(&q);
     if (r) goto fail;
     if (ixs_objs_cat_init(h) != SQLITE_OK) {
         ixd_seterr(err, IXS_E_CREATE_DB, 0, 0, "%s", sqlite3_errmsg(h));
@@ -475,15 +475,16 @@ static void cat_upgrade_tables(sqlite3 *h) {
     sqlite3_exec(h, "ALTER TABLE _ixd_columns ADD COLUMN deftype TEXT", NULL, NULL, NULL);
     sqlite3_exec(h, "ALTER TABLE _ixd_columns ADD COLUMN deftext TEXT", NULL, NULL, NULL);
     sb q = {0};
-    sb_add(&q, "CREATE TABLE IF NOT EXISTS _ixd_views(tabid INTEGER, seqno INTEGER, viewtext TEXT,"
+    ixv_sb_add(&q,
+               "CREATE TABLE IF NOT EXISTS _ixd_views(tabid INTEGER, seqno INTEGER, viewtext TEXT,"
                " PRIMARY KEY(tabid, seqno));");
-    sb_add(&q, ixs_priv_cat_ddl()); /* version 4 */
+    ixv_sb_add(&q, ixs_priv_cat_ddl()); /* version 4 */
     if (ver < 4) ixs_priv_upgrade_sql(&q, h);
     for (size_t i = 0; i < sizeof cat_tabs / sizeof cat_tabs[0]; i++)
         cat_table_sql(&q, i, ixs_today());
-    sb_printf(&q, "INSERT OR REPLACE INTO _ixd_meta VALUES('catversion', %d);", CAT_VERSION);
+    ixv_sb_printf(&q, "INSERT OR REPLACE INTO _ixd_meta VALUES('catversion', %d);", CAT_VERSION);
     int ok = !q.oom && sqlite3_exec(h, q.p, NULL, NULL, NULL) == SQLITE_OK;
-    sb_free(&q);
+    ixv_sb_free(&q);
     sqlite3_exec(h, ok ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
     if (!sqlite3_get_autocommit(h)) sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
 }
@@ -611,7 +612,7 @@ static int cat_columns(sqlite3_stmt *st, itab *out) {
         snprintf(c->name, sizeof c->name, "%s", cn ? cn : "");
         int ct = sqlite3_column_int(st, 2);
         c->notnull = (ct & IXT_TF_NOTNULL) != 0;
-        c->t = ixs_t(ct & 0xff, (uint32_t)sqlite3_column_int64(st, 3));
+        c->t = ixv_t(ct & 0xff, (uint32_t)sqlite3_column_int64(st, 3));
         if (c->t.code == IX_T_VARCHAR || c->t.code == IX_T_NVARCHAR) c->t.len &= 0xff;
         c->serial = sqlite3_column_int(st, 4);
         const char *ds = (const char *)sqlite3_column_text(st, 5);

@@ -863,7 +863,7 @@ static int park(ixd_db *db, ixd_stmt *s) {
     ixd_close(s);
     sqlite3_clear_bindings(s->st);
     for (int i = 0; i < s->nparams; i++) {
-        sval_free(&s->pvals[i]);
+        ixv_sval_free(&s->pvals[i]);
         s->pset[i] = 0;
     }
     if (db->nparked == IXS_PARKED) {
@@ -1066,7 +1066,7 @@ static void stmt_destroy(ixd_stmt *s) {
         free(s->cols[i].name);
     free(s->cols);
     for (int i = 0; s->pvals && i < s->nparams; i++)
-        sval_free(&s->pvals[i]);
+        ixv_sval_free(&s->pvals[i]);
     free(s->pvals);
     free(s->pset);
     for (int i = 0; s->pbuf && i < s->nparams; i++)
@@ -1100,7 +1100,7 @@ void ixd_stmt_col(const ixd_stmt *s, int i, ixd_col *out) {
     if (i < 0 || i >= s->ncols) return;
     const ocol *c = &s->cols[i];
     out->name = c->name;
-    out->type = ixs_desc_code(c->t.code, &out->xname) | (c->notnull ? IXT_TF_NOTNULL : 0);
+    out->type = ixv_desc_code(c->t.code, &out->xname) | (c->notnull ? IXT_TF_NOTNULL : 0);
     out->enclen = c->t.len;
 }
 ixt_vtype ixd_stmt_param_type(const ixd_stmt *s, int i) {
@@ -1125,16 +1125,16 @@ int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixd_er
     if (s->open && !s->scroll && !s->done) ixd_close(s);
     s->pset[i] = 1;
     if (!p) {
-        sval_free(&s->pvals[i]);
+        ixv_sval_free(&s->pvals[i]);
         s->pvals[i].kind = SQLITE_NULL;
         return 0;
     }
-    ityp from = ixs_t(IXT_T_BASE(t.code), t.enclen); /* ixt_vtype_resolve without a name */
+    ityp from = ixv_t(IXT_T_BASE(t.code), t.enclen); /* ixt_vtype_resolve without a name */
     int fast = ixs_bind_fast(s, i, from, p, n);
     if (fast <= 0) return fast ? ixd_seterr(err, fast, 0, 0, NULL) : 0;
-    sval_free(&s->pvals[i]);
+    ixv_sval_free(&s->pvals[i]);
     sval v;
-    int rc = ixs_tuple_to_sval(from, p, n, &v);
+    int rc = ixv_tuple_to_sval(from, p, n, &v);
     if (rc) return ixd_seterr(err, rc, 0, 0, NULL);
     ityp to = s->ptypes[i];
     if (to.code < 0 || v.kind == SQLITE_NULL) {
@@ -1142,13 +1142,13 @@ int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixd_er
         return 0;
     }
     sval o;
-    if (ixs_lob_is(to.code)) /* a handle, or bytes that become a new LO */
+    if (ixv_lob_is(to.code)) /* a handle, or bytes that become a new LO */
         rc = ixs_lob_bind(s->db, from, &v, to, &o, err) ? (err && err->sqlcode ? err->sqlcode : -1)
                                                         : 0;
     else
-        rc = ixs_convert(from, &v, to, &o);
-    sval_free(&v);
-    if (rc && ixs_lob_is(to.code)) return -1;
+        rc = ixv_convert(from, &v, to, &o);
+    ixv_sval_free(&v);
+    if (rc && ixv_lob_is(to.code)) return -1;
     if (rc) return ixd_seterr(err, rc, 0, 0, NULL);
     s->pvals[i] = o;
     return 0;
@@ -1160,7 +1160,7 @@ int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixd_er
 static int bind_all(ixd_stmt *s, ixd_err *err) {
     sqlite3_reset(s->st);
     for (int i = 0; i < s->nparams; i++) {
-        int rc = s->pset[i] ? sval_bind_static(&s->pvals[i], s->st, i + 1)
+        int rc = s->pset[i] ? ixv_sval_bind_static(&s->pvals[i], s->st, i + 1)
                             : sqlite3_bind_null(s->st, i + 1);
         if (rc != SQLITE_OK) return ixd_seterr(err, -208, 0, 0, NULL);
     }
@@ -1285,10 +1285,10 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
  * descriptor). Returns 0 or a negative SQLCODE. */
 static int put_general(ixd_stmt *s, int i, sqlite3_value *x, ixb_wbuf *out) {
     sval v;
-    sval_from_sqlite(&v, x);
+    ixv_sval_from_sqlite(&v, x);
     int code = s->cols[i].t.code;
     return code == IX_T_BYTE || code == IX_T_TEXT ? put_blob(s, &v, out)
-                                                  : ixs_sval_to_tuple(s->cols[i].t, &v, out);
+                                                  : ixv_sval_to_tuple(s->cols[i].t, &v, out);
 }
 
 /* Converts the current row of s->st to tuple bytes. */

@@ -144,7 +144,7 @@ static int lo_create(ixd_db *db, int code, const ixp_exfp *e, ixb_wbuf *reply, i
     int64_t id = 0;
     int fd = create_open(db, code, v[1].i32, &id, err);
     if (fd < 0) return -1;
-    ixp_locator l = {ixs_lob_xid(code), id};
+    ixp_locator l = {ixv_lob_xid(code), id};
     uint8_t h[IXP_LOCATOR_LEN];
     ixp_locator_encode(&l, h);
     ixp_enc_fpresult(reply, 2);

@@ -528,7 +528,7 @@ static int bind_general(ixd_sess *s, sess_stmt *t, const ixp_bindval *v, struct 
         /* a smart-LOB handle (type 41, with the names blob/clob or
          * without names): handed over in its tuple form (ix_lob.h) */
         ixp_locator l;
-        r->t = (ixt_vtype){ixs_lob_code(kind), IXP_LOCATOR_LEN};
+        r->t = (ixt_vtype){ixv_lob_code(kind), IXP_LOCATOR_LEN};
         if (r->null) return 1;
         if (ixp_lob_bind_value(v, &l) != IX_OK) {
             t->nbinds = 0;

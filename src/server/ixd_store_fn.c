@@ -25,14 +25,14 @@ static void res_dec(sqlite3_context *ctx, const ixt_decimal *d) {
     }
     uint8_t buf[20];
     size_t n;
-    ixs_dec_to_blob(d, buf, &n);
+    ixv_dec_to_blob(d, buf, &n);
     sqlite3_result_blob(ctx, buf, (int)n, SQLITE_TRANSIENT);
 }
 
 static int arg_dec(sqlite3_context *ctx, sqlite3_value *x, ixt_decimal *d) {
     sval v;
-    sval_from_sqlite(&v, x);
-    int rc = ixs_dec_from_sval(&v, d);
+    ixv_sval_from_sqlite(&v, x);
+    int rc = ixv_dec_from_sval(&v, d);
     if (rc < 0) {
         fn_err(ctx, rc, NULL);
         return -1;
@@ -84,10 +84,10 @@ static void f_darith(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     int rc;
     switch (op) {
-    case '+': rc = ixs_dec_add(&a, &b, 0, &r); break;
-    case '-': rc = ixs_dec_add(&a, &b, 1, &r); break;
-    case '*': rc = ixs_dec_mul(&a, &b, &r); break;
-    default: rc = ixs_dec_div(&a, &b, &r); break;
+    case '+': rc = ixv_dec_add(&a, &b, 0, &r); break;
+    case '-': rc = ixv_dec_add(&a, &b, 1, &r); break;
+    case '*': rc = ixv_dec_mul(&a, &b, &r); break;
+    default: rc = ixv_dec_div(&a, &b, &r); break;
     }
     if (rc < 0) {
         fn_err(ctx, rc, NULL);
@@ -147,15 +147,15 @@ static void agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (a->err) return;
     if (a->n == 0) ixt_dec_zero(&a->sum);
     sval v;
-    sval_from_sqlite(&v, argv[0]);
+    ixv_sval_from_sqlite(&v, argv[0]);
     if (v.kind == SQLITE_NULL) return;
     ixt_decimal d, r;
-    int rc = ixs_dec_from_sval(&v, &d);
+    int rc = ixv_dec_from_sval(&v, &d);
     if (rc < 0) {
         a->err = rc;
         return;
     }
-    rc = ixs_dec_add(&a->sum, &d, 0, &r);
+    rc = ixv_dec_add(&a->sum, &d, 0, &r);
     if (rc < 0) {
         a->err = rc;
         return;
@@ -171,11 +171,11 @@ static void agg_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     dagg *a = sqlite3_aggregate_context(ctx, sizeof *a);
     if (!a || a->err) return;
     sval v;
-    sval_from_sqlite(&v, argv[0]);
+    ixv_sval_from_sqlite(&v, argv[0]);
     if (v.kind == SQLITE_NULL || a->n == 0) return;
     ixt_decimal d, r;
-    int rc = ixs_dec_from_sval(&v, &d);
-    if (rc >= 0) rc = ixs_dec_add(&a->sum, &d, 1, &r);
+    int rc = ixv_dec_from_sval(&v, &d);
+    if (rc >= 0) rc = ixv_dec_add(&a->sum, &d, 1, &r);
     if (rc < 0) {
         a->err = rc;
         return;
@@ -198,7 +198,7 @@ static void agg_final(sqlite3_context *ctx) {
     if (avg) {
         ixt_decimal cnt, r;
         ixt_dec_from_i64(&cnt, a->n);
-        if (ixs_dec_div(&a->sum, &cnt, &r) < 0) {
+        if (ixv_dec_div(&a->sum, &cnt, &r) < 0) {
             fn_err(ctx, -1226, NULL);
             return;
         }
@@ -237,20 +237,20 @@ static void f_dtrunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 static void f_cvt(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     sval v, o;
-    sval_from_sqlite(&v, argv[0]);
+    ixv_sval_from_sqlite(&v, argv[0]);
     if (v.kind == SQLITE_NULL) {
         sqlite3_result_null(ctx);
         return;
     }
-    ityp from = ixs_t(sqlite3_value_int(argv[1]), (uint32_t)sqlite3_value_int64(argv[2]));
-    ityp to = ixs_t(sqlite3_value_int(argv[3]), (uint32_t)sqlite3_value_int64(argv[4]));
-    int rc = ixs_convert(from, &v, to, &o);
+    ityp from = ixv_t(sqlite3_value_int(argv[1]), (uint32_t)sqlite3_value_int64(argv[2]));
+    ityp to = ixv_t(sqlite3_value_int(argv[3]), (uint32_t)sqlite3_value_int64(argv[4]));
+    int rc = ixv_convert(from, &v, to, &o);
     if (rc < 0) {
         fn_err(ctx, rc, NULL);
         return;
     }
-    sval_result(&o, ctx);
-    sval_free(&o);
+    ixv_sval_result(&o, ctx);
+    ixv_sval_free(&o);
 }
 
 /* The run-time check's common cases, without a conversion: NULL, an
@@ -261,7 +261,7 @@ static int chk_fast(sqlite3_context *ctx, int code, sqlite3_value *v) {
     if (k == SQLITE_INTEGER) {
         int64_t x = sqlite3_value_int64(v);
         int ok = code == IX_T_DATE ? x >= IXT_DATE_MIN && x <= IXT_DATE_MAX
-                                   : ixs_is_int(code) && ixs_int_fits(code, x);
+                                   : ixv_is_int(code) && ixv_int_fits(code, x);
         if (ok) sqlite3_result_int64(ctx, x);
         return ok;
     }
@@ -277,22 +277,22 @@ static int chk_fast(sqlite3_context *ctx, int code, sqlite3_value *v) {
 
 /* ixd_chk(v, code, len): v as stored into a column of type (code, len):
  * refused with the SQLCODE a fetch of it would give when the type cannot
- * hold it (ixs_store_check), text cut to a character column's length. */
+ * hold it (ixv_store_check), text cut to a character column's length. */
 static void f_chk(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     int code = sqlite3_value_int(argv[1]);
     if (chk_fast(ctx, code, argv[0])) return;
-    ityp t = ixs_t(code, (uint32_t)sqlite3_value_int64(argv[2]));
+    ityp t = ixv_t(code, (uint32_t)sqlite3_value_int64(argv[2]));
     sval v;
-    sval_from_sqlite(&v, argv[0]);
-    if (v.kind == SQLITE_TEXT && ixs_is_char(t.code)) {
-        size_t n = ixs_store_text_len(t, v.p, v.n);
+    ixv_sval_from_sqlite(&v, argv[0]);
+    if (v.kind == SQLITE_TEXT && ixv_is_char(t.code)) {
+        size_t n = ixv_store_text_len(t, v.p, v.n);
         if (n < v.n) {
             sqlite3_result_text(ctx, (const char *)v.p, (int)n, SQLITE_TRANSIENT);
             return;
         }
     } else {
-        int rc = ixs_store_check(t, &v);
+        int rc = ixv_store_check(t, &v);
         if (rc < 0) {
             fn_err(ctx, rc, NULL);
             return;
@@ -662,15 +662,15 @@ static void f_serial(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     int t = sqlite3_value_type(argv[2]);
     if (t != SQLITE_NULL) {
         sval sv, o;
-        sval_from_sqlite(&sv, argv[2]);
-        int rc = ixs_convert(ixs_t(t == SQLITE_INTEGER ? IX_T_BIGINT : -1, 8), &sv,
-                             ixs_t(IX_T_BIGINT, 8), &o);
+        ixv_sval_from_sqlite(&sv, argv[2]);
+        int rc = ixv_convert(ixv_t(t == SQLITE_INTEGER ? IX_T_BIGINT : -1, 8), &sv,
+                             ixv_t(IX_T_BIGINT, 8), &o);
         if (rc < 0) {
             fn_err(ctx, rc, NULL);
             return;
         }
         v = o.i;
-        sval_free(&o);
+        ixv_sval_free(&o);
     }
     if (v < 0) {
         fn_err(ctx, -1215, NULL);

@@ -41,9 +41,9 @@ static int plan_col(ityp t, uint32_t *width) {
     case IX_T_FLOAT: *width = 8; return RK_FLOAT;
     case IX_T_SMALLFLOAT: *width = 4; return RK_SMALLFLOAT;
     case IX_T_VARCHAR:
-    case IX_T_NVARCHAR: *width = (uint32_t)ixs_text_width(t); return RK_VARCHAR;
+    case IX_T_NVARCHAR: *width = (uint32_t)ixv_text_width(t); return RK_VARCHAR;
     case IX_T_CHAR:
-    case IX_T_NCHAR: *width = (uint32_t)ixs_text_width(t); return RK_CHAR;
+    case IX_T_NCHAR: *width = (uint32_t)ixv_text_width(t); return RK_CHAR;
     default: *width = 0; return RK_GENERIC;
     }
 }
@@ -185,7 +185,7 @@ static int bind_text(ixd_stmt *s, int i, const uint8_t *p, size_t n) {
     memcpy(s->pbuf[i], p, n);
     s->pbuf[i][n] = 0;
     sval *v = &s->pvals[i];
-    if (v->own) sval_free(v);
+    if (v->own) ixv_sval_free(v);
     *v = (sval){.kind = SQLITE_TEXT, .p = s->pbuf[i], .n = n};
     return 0;
 }
@@ -230,16 +230,16 @@ static int tuple_double(int code, const uint8_t *p, size_t n, double *d) {
     return 0;
 }
 
-/* The fast values replace the parameter's value in place (sval_free only
+/* The fast values replace the parameter's value in place (ixv_sval_free only
  * when it owns bytes). */
 static int set_int(ixd_stmt *s, int i, int64_t x) {
-    if (s->pvals[i].own) sval_free(&s->pvals[i]);
+    if (s->pvals[i].own) ixv_sval_free(&s->pvals[i]);
     s->pvals[i] = (sval){.kind = SQLITE_INTEGER, .i = x};
     return 0;
 }
 
 static int set_double(ixd_stmt *s, int i, double d) {
-    if (s->pvals[i].own) sval_free(&s->pvals[i]);
+    if (s->pvals[i].own) ixv_sval_free(&s->pvals[i]);
     s->pvals[i] = (sval){.kind = SQLITE_FLOAT, .d = d};
     return 0;
 }
@@ -251,15 +251,15 @@ int ixs_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n) {
     if (tuple_int(from.code, p, n, &x)) {
         if (from.code == IX_T_DATE)
             return to.code < 0 || to.code == IX_T_DATE ? set_int(s, i, x) : 1;
-        if (to.code < 0 || (ixs_is_int(to.code) && ixs_int_fits(to.code, x)))
+        if (to.code < 0 || (ixv_is_int(to.code) && ixv_int_fits(to.code, x)))
             return set_int(s, i, x);
-        if (ixs_is_float(to.code)) return set_double(s, i, (double)x);
+        if (ixv_is_float(to.code)) return set_double(s, i, (double)x);
         return 1;
     }
     if (tuple_double(from.code, p, n, &d)) {
         if (to.code == IX_T_SMALLFLOAT && isfinite(d) && isinf((float)d))
             return 1; /* out of SMALLFLOAT range: the general path's -1226 */
-        return to.code < 0 || ixs_is_float(to.code) ? set_double(s, i, d) : 1;
+        return to.code < 0 || ixv_is_float(to.code) ? set_double(s, i, d) : 1;
     }
     if ((from.code == IX_T_VARCHAR || from.code == IX_T_NVARCHAR) && n >= 1 &&
         n == 1 + (size_t)p[0] && !(n == 2 && p[1] == 0)) {

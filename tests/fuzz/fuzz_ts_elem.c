@@ -74,7 +74,7 @@ static void check_elem(const ts_rowtype *rt, const char *s, size_t n) {
     if (el2.t != el.t) abort();
     for (int m = 1; m < rt->nf; m++)
         if (!same_val(&rt->f[m], &el.v[m - 1], &el2.v[m - 1])) abort();
-    sb_free(&t);
+    ixv_sb_free(&t);
     uint8_t buf[TS_PACK_MAX];
     size_t pn = ixts_elem_pack(rt, &el, buf);
     if (ixts_elem_unpack(rt, buf, pn, &el3)) abort();

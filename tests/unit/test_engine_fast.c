@@ -1,10 +1,10 @@
 /* test_engine_fast.c: the per-row fast paths of ixd give what the general
  * paths give. Fetch: every type ixs_row_encode stores directly, against
  * every SQLite storage class and the edge values of each, byte for byte
- * against ixs_sval_to_tuple (NULLs, out of range values and their errors
+ * against ixv_sval_to_tuple (NULLs, out of range values and their errors
  * included), also in multi-column rows mixed with general-path columns and
  * in a buffer with a limit. Bind: every tuple type ixs_bind_fast takes into
- * every parameter type, against ixs_tuple_to_sval + ixs_convert. Statement
+ * every parameter type, against ixv_tuple_to_sval + ixv_convert. Statement
  * reuse: a freed statement comes back for the same text, and not after a
  * change of the catalog by the same or another connection. */
 #include <math.h>
@@ -19,8 +19,8 @@
 
 static int general(ixd_stmt *s, int i, sqlite3_value *x, ixb_wbuf *out) {
     sval v;
-    sval_from_sqlite(&v, x);
-    return ixs_sval_to_tuple(s->cols[i].t, &v, out);
+    ixv_sval_from_sqlite(&v, x);
+    return ixv_sval_to_tuple(s->cols[i].t, &v, out);
 }
 
 static const ityp FETCH_TYPES[] = {
@@ -171,7 +171,7 @@ typedef struct tval {
 
 static int tval_make(tval *v, int code, uint32_t len, const char *text) {
     memset(v, 0, sizeof *v);
-    v->t = ixs_t(code, len);
+    v->t = ixv_t(code, len);
     ixb_wbuf b;
     ixb_wbuf_init(&b, NULL);
     ixt_vtype vt = {code, len};
@@ -277,12 +277,12 @@ static void test_bind_types(void) {
             if (rc == 0) {
                 fast++;
                 sval tmp;
-                int r = ixs_tuple_to_sval(v.t, v.b, v.n, &tmp);
+                int r = ixv_tuple_to_sval(v.t, v.b, v.n, &tmp);
                 if (r == 0 && (pt.code < 0 || tmp.kind == SQLITE_NULL)) {
                     ref = tmp;
                 } else if (r == 0) {
-                    r = ixs_convert(v.t, &tmp, pt, &ref);
-                    sval_free(&tmp);
+                    r = ixv_convert(v.t, &tmp, pt, &ref);
+                    ixv_sval_free(&tmp);
                 }
                 if (r != 0 || !sval_same(&pv, &ref)) {
                     if (!bad++)
@@ -292,8 +292,8 @@ static void test_bind_types(void) {
                                  pt.len, pv.kind, r, ref.kind);
                 }
             }
-            sval_free(&ref);
-            sval_free(&pv);
+            ixv_sval_free(&ref);
+            ixv_sval_free(&pv);
             free(pbuf);
         }
     }

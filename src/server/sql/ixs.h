@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "server/ixd_engine.h"
+#include "server/value/ixv.h"
 #include "server/ixd_int.h"
 #include "proto/ix_msg.h"
 #include "types/ix_datetime.h"
@@ -93,98 +94,12 @@ enum {
 /* 1 when name (any case) is in ixd's or SQLite's internal name space. */
 int ixs_internal_name(const char *name);
 
-/* ---- string builder ---------------------------------------------------------- */
-typedef struct sb {
-    char *p;
-    size_t n, cap;
-    int oom;
-} sb;
-void sb_addn(sb *b, const char *s, size_t n);
-void sb_add(sb *b, const char *s);
-void sb_addc(sb *b, char c);
-void sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sb_ident(sb *b, const char *name);         /* "name" quoted for SQLite */
-void sb_strlit(sb *b, const char *s, size_t n); /* 'text' quoted for SQLite */
-void sb_free(sb *b);
-char *sb_take(sb *b); /* returns the NUL-terminated text (caller frees) */
-
-/* ---- types --------------------------------------------------------------------- */
-/* An Informix value type: code is the base IXT_T_* code as the value codec uses
- * it (LVARCHAR 43, BOOLEAN 45); -1 = not known (NULL literal, untyped ?). */
-typedef struct ityp {
-    int code;
-    uint32_t len;
-} ityp;
-
-int ixs_is_int(int code);   /* SMALLINT, INTEGER, SERIAL, INT8, SERIAL8, BIGINT, BIGSERIAL */
-int ixs_is_float(int code); /* FLOAT, SMALLFLOAT */
-int ixs_is_dec(int code);   /* DECIMAL, MONEY */
-int ixs_is_numeric(int code);
-int ixs_is_char(int code); /* CHAR, NCHAR, VARCHAR, NVARCHAR, LVARCHAR, TEXT */
 /* Informix compares CHAR, NCHAR, VARCHAR, NVARCHAR and LVARCHAR values
  * ignoring trailing blanks: SQLite does with this collation, which the
  * columns of these types declare and the emitter puts on the comparisons
  * of other such values (docs/server-sql.md, "Character comparisons"). */
 #define IXS_COLLATE_BLANKS "RTRIM"
 int ixs_is_blank_cmp(int code); /* a type that compares ignoring trailing blanks */
-ityp ixs_t(int code, uint32_t len);
-ityp ixs_t_default(int code); /* with the fixed width / default length */
-/* The describe form of a type: code (40/41 for LVARCHAR/BOOLEAN) and xname. */
-int ixs_desc_code(int code, const char **xname);
-/* Name of a type as "DECIMAL(10,2)" into buf. */
-void ixs_type_text(ityp t, char *buf, size_t n);
-
-/* ---- storage values -------------------------------------------------------------- */
-typedef struct sval {
-    int kind; /* SQLITE_NULL, SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB */
-    int64_t i;
-    double d;
-    const uint8_t *p; /* TEXT/BLOB bytes (borrowed unless own) */
-    size_t n;
-    uint8_t *own;
-} sval;
-void sval_free(sval *v);
-void sval_from_sqlite(sval *v, sqlite3_value *x); /* borrowed */
-void sval_from_column(sval *v, sqlite3_stmt *st, int i);
-int sval_bind(const sval *v, sqlite3_stmt *st, int idx);
-/* As sval_bind, without copying text and blob bytes: v must outlive the
- * binding. */
-int sval_bind_static(const sval *v, sqlite3_stmt *st, int idx);
-void sval_result(const sval *v, sqlite3_context *ctx);
-void sval_sql(const sval *v, sb *out); /* as an SQL literal */
-
-/* Conversions. Each returns 0 or a negative Informix SQLCODE (-1213, ...). */
-int ixs_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out);
-int ixs_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out);
-int ixs_text_to_sval(ityp t, const char *s, size_t n, sval *out);
-int ixs_sval_to_text(ityp t, const sval *v, ixb_wbuf *out); /* NULL -> nothing, returns 1 */
-/* Converts a storage value of type from into type to (via text when the
- * storage classes differ). */
-int ixs_convert(ityp from, const sval *v, ityp to, sval *out);
-/* 1 if v fits integer type code (SMALLINT, INTEGER/SERIAL/DATE: their NULL
- * forms excluded; the 8-byte types: all but INT64_MIN). */
-int ixs_int_fits(int code, int64_t v);
-/* SQLCODE for a failed conversion to t (IX_EINVAL/IX_ERANGE). */
-int ixs_cvt_code(ityp to, int ixrc);
-/* A value stored into a column of type t (ixd_chk): 0 if the column can
- * hold it, else the negative SQLCODE a fetch of it would give (an integer
- * out of SMALLINT, INTEGER or INT8 range, a DATE outside 0001..9999, a
- * SMALLFLOAT out of float range; an INTERVAL over its leading precision
- * -1265). ixs_store_text_len: the bytes of text s (n bytes) a character
- * column of type t keeps: cut to its length, a CHAR without the trailing
- * blanks of the cut; n when it fits. */
-int ixs_store_check(ityp t, const sval *v);
-/* The most bytes a value of character type t (CHAR, NCHAR, VARCHAR,
- * NVARCHAR, LVARCHAR) holds: its declared length, or the type's default. */
-size_t ixs_text_width(ityp t);
-size_t ixs_store_text_len(ityp t, const uint8_t *s, size_t n);
-
-/* decimal helpers */
-int ixs_dec_from_sval(const sval *v, ixt_decimal *d);                /* any storage class */
-void ixs_dec_to_blob(const ixt_decimal *d, uint8_t *buf, size_t *n); /* buf >= 18 */
-int ixs_dec_add(const ixt_decimal *a, const ixt_decimal *b, int sub, ixt_decimal *r);
-int ixs_dec_mul(const ixt_decimal *a, const ixt_decimal *b, ixt_decimal *r);
-int ixs_dec_div(const ixt_decimal *a, const ixt_decimal *b, ixt_decimal *r);
 
 /* Registers the ixd_* SQL functions on a connection; ud is the ixd_db. */
 int ixs_register_functions(sqlite3 *h, void *ud);
@@ -339,7 +254,7 @@ typedef struct ocol { /* a described column */
 
 /* How a result column is encoded per row (ixd_store_row.c): a kind with
  * direct stores for the common types (RK_GENERIC: through sval and
- * ixs_sval_to_tuple), its width, and `rest`, the most bytes the direct
+ * ixv_sval_to_tuple), its width, and `rest`, the most bytes the direct
  * columns from this one to the last write, so that one reserve covers them. */
 typedef struct ixs_rcol {
     int kind;

@@ -46,7 +46,7 @@ int ixs_coll_is(int code) {
 }
 
 ityp ixs_coll_elem(ityp t) {
-    return ixs_t((int)(t.len >> 16 & 0xff), t.len & 0xffff);
+    return ixv_t((int)(t.len >> 16 & 0xff), t.len & 0xffff);
 }
 
 static int kind_at(px *p, int i) {
@@ -84,7 +84,7 @@ int ixs_coll_parse_type(px *p, ityp *t, uint32_t *collen) {
     }
     if (ixs_px_expect(p, IXK_NOT) || ixs_px_expect(p, IXK_NULL) || ixs_px_expect_op(p, ")"))
         return -1;
-    *t = ixs_t(code, COLL_TYPED | (uint32_t)e.code << 16 | e.len);
+    *t = ixv_t(code, COLL_TYPED | (uint32_t)e.code << 16 | e.len);
     *collen = t->len;
     return 0;
 }
@@ -112,7 +112,7 @@ static int read_row(const char *s, size_t n, size_t *i, sb *out) {
             depth++;
         } else if (c == ')' && --depth == 0) {
             (*i)++;
-            sb_addn(out, s + st, *i - st);
+            ixv_sb_addn(out, s + st, *i - st);
             skip_blanks(s, n, i);
             return 0;
         }
@@ -131,14 +131,14 @@ static int read_elem(const char *s, size_t n, size_t *i, sb *out, int *null) {
             if (*i >= n) return IXS_E_COLL_TEXT;
             if (s[*i] == q) {
                 if (*i + 1 < n && s[*i + 1] == q) {
-                    sb_addc(out, q);
+                    ixv_sb_addc(out, q);
                     *i += 2;
                     continue;
                 }
                 (*i)++;
                 break;
             }
-            sb_addc(out, s[(*i)++]);
+            ixv_sb_addc(out, s[(*i)++]);
         }
     } else if (n - *i > 3 && !strncasecmp(s + *i, "row", 3)) {
         return read_row(s, n, i, out);
@@ -149,32 +149,32 @@ static int read_elem(const char *s, size_t n, size_t *i, sb *out, int *null) {
             (*i)++;
         if (*i == st) return IXS_E_COLL_TEXT;
         *null = *i - st == 4 && !strncasecmp(s + st, "null", 4);
-        sb_addn(out, s + st, *i - st);
+        ixv_sb_addn(out, s + st, *i - st);
     }
     skip_blanks(s, n, i);
     return 0;
 }
 
 static int elem_quoted(int code) {
-    return !ixs_is_numeric(code) && code != IX_T_ROW; /* ROW(...) as it is */
+    return !ixv_is_numeric(code) && code != IX_T_ROW; /* ROW(...) as it is */
 }
 
 /* Element text e (n bytes) as element type et in canonical form into out. */
 static int canon_elem(sqlite3 *h, ityp et, const char *e, size_t n, sb *out) {
     if (et.code == IX_T_ROW) return ixs_row_canon(h, (int)et.len, e, n, out);
     sval v;
-    int rc = ixs_text_to_sval(et, e, n, &v);
+    int rc = ixv_text_to_sval(et, e, n, &v);
     if (rc) return rc;
     ixb_wbuf b;
     ixb_wbuf_init(&b, NULL);
-    rc = ixs_sval_to_text(et, &v, &b);
-    sval_free(&v);
+    rc = ixv_sval_to_text(et, &v, &b);
+    ixv_sval_free(&v);
     if (rc == 1) rc = IXS_E_COLL_NULL;
     if (!rc && b.err) rc = -208;
     if (!rc && elem_quoted(et.code))
-        sb_strlit(out, (const char *)b.data, b.len);
+        ixv_sb_strlit(out, (const char *)b.data, b.len);
     else if (!rc)
-        sb_addn(out, (const char *)b.data, b.len);
+        ixv_sb_addn(out, (const char *)b.data, b.len);
     ixb_wbuf_free(&b);
     return rc;
 }
@@ -206,7 +206,7 @@ int ixs_coll_canon(sqlite3 *h, ityp t, const char *s, size_t n, sb *out) {
     if (kind != t.code) return IXS_E_NO_CAST;
     skip_blanks(s, n, &i);
     if (i >= n || s[i++] != '{') return IXS_E_COLL_TEXT;
-    sb_printf(out, "%s{", name);
+    ixv_sb_printf(out, "%s{", name);
     size_t *starts = NULL;
     int ne = 0, rc = 0;
     ityp et = ixs_coll_elem(t);
@@ -221,11 +221,11 @@ int ixs_coll_canon(sqlite3 *h, ityp t, const char *s, size_t n, sb *out) {
         rc = read_elem(s, n, &i, &e, &null);
         if (!rc && null) rc = IXS_E_COLL_NULL;
         size_t at = out->n + (ne ? 1 : 0);
-        if (!rc && ne) sb_addc(out, ',');
+        if (!rc && ne) ixv_sb_addc(out, ',');
         if (!rc)
             rc = (t.len & COLL_TYPED) ? canon_elem(h, et, e.p ? e.p : "", e.n, out)
                                       : IXS_E_COLL_TEXT;
-        sb_free(&e);
+        ixv_sb_free(&e);
         if (rc) break;
         if (t.code == IX_T_SET && seen_before(out, at, starts, ne)) {
             out->n = at - (ne ? 1 : 0); /* a SET keeps one of equal elements */
@@ -245,7 +245,7 @@ int ixs_coll_canon(sqlite3 *h, ityp t, const char *s, size_t n, sb *out) {
     if (i >= n || s[i++] != '}') return IXS_E_COLL_TEXT;
     skip_blanks(s, n, &i);
     if (i != n) return IXS_E_COLL_TEXT;
-    sb_addc(out, '}');
+    ixv_sb_addc(out, '}');
     if (out->oom) return -208;
     return out->n > COLL_MAX_TEXT ? IXS_E_COLL_TEXT : 0;
 }
@@ -263,25 +263,25 @@ int ixs_coll_literal(px *p, xv *out) {
     if (!code) return ixs_px_fail(p);
     p->i += 2;
     sb txt = {0};
-    sb_printf(&txt, "%s{", kind_name(code));
+    ixv_sb_printf(&txt, "%s{", kind_name(code));
     for (int n = 0; !ixs_px_op(p, p->i, "}"); n++) {
         if (n && ixs_px_expect_op(p, ",")) goto fail;
-        if (n) sb_addc(&txt, ',');
+        if (n) ixv_sb_addc(&txt, ',');
         if (ixs_px_op(p, p->i, "-") || ixs_px_op(p, p->i, "+")) {
-            if (ixs_px_op(p, p->i, "-")) sb_addc(&txt, '-');
+            if (ixs_px_op(p, p->i, "-")) ixv_sb_addc(&txt, '-');
             p->i++;
             if (p->i >= p->nt || (p->t[p->i].k != T_INT && p->t[p->i].k != T_NUM)) goto syntax;
         }
         tok *t = &p->t[p->i];
         if (t->k == T_INT || t->k == T_NUM)
-            sb_addn(&txt, p->sql + t->pos, (size_t)t->len);
+            ixv_sb_addn(&txt, p->sql + t->pos, (size_t)t->len);
         else if (t->k == T_STR) {
             sb e = {0};
             ixs_px_tokstr(p, p->i, &e);
-            sb_strlit(&txt, e.p ? e.p : "", e.n);
-            sb_free(&e);
+            ixv_sb_strlit(&txt, e.p ? e.p : "", e.n);
+            ixv_sb_free(&e);
         } else if (ixs_px_kw(p, p->i, IXK_NULL))
-            sb_add(&txt, "NULL");
+            ixv_sb_add(&txt, "NULL");
         else if (ixs_px_kw(p, p->i, IXK_ROW) && ixs_px_op(p, p->i + 1, "(")) {
             int from = p->t[p->i].pos, depth = 0;
             do { /* ROW(...) of constants: its text, read when typed */
@@ -289,34 +289,35 @@ int ixs_coll_literal(px *p, xv *out) {
                 depth += ixs_px_op(p, p->i, "(") - ixs_px_op(p, p->i, ")");
                 p->i++;
             } while (depth > 0 || ixs_px_kw(p, p->i - 1, IXK_ROW));
-            sb_addn(&txt, p->sql + from, (size_t)(p->t[p->i - 1].pos + p->t[p->i - 1].len - from));
+            ixv_sb_addn(&txt, p->sql + from,
+                        (size_t)(p->t[p->i - 1].pos + p->t[p->i - 1].len - from));
             continue;
         } else
             goto syntax;
         p->i++;
     }
     p->i++;
-    sb_addc(&txt, '}');
+    ixv_sb_addc(&txt, '}');
     if (txt.oom) {
-        sb_free(&txt);
+        ixv_sb_free(&txt);
         return ixs_px_failc(p, -208, NULL);
     }
     out->k = XK_STR;
     out->lk = LB_CONST;
     out->litn = txt.n;
-    sb_strlit(&out->s, txt.p, txt.n);
-    out->lit = sb_take(&txt);
-    out->t = ixs_t(code, 0);
+    ixv_sb_strlit(&out->s, txt.p, txt.n);
+    out->lit = ixv_sb_take(&txt);
+    out->t = ixv_t(code, 0);
     return out->lit ? 0 : ixs_px_failc(p, -208, NULL);
 syntax:
     ixs_px_fail(p);
 fail:
-    sb_free(&txt);
+    ixv_sb_free(&txt);
     return -1;
 }
 
 static void set_sql(xv *v, sb *n) {
-    sb_free(&v->s);
+    ixv_sb_free(&v->s);
     v->s = *n;
     v->k = XK_EXPR;
 }
@@ -328,32 +329,32 @@ void ixs_coll_to_type(px *p, xv *v, ityp t) {
         return;
     }
     if (v->k == XK_PARAM) {
-        if (p->ptypes[v->pidx].code < 0) p->ptypes[v->pidx] = ixs_t(IX_T_LVARCHAR, 2048);
-        sb_printf(&n, "ixd_coll(?%d,%d,%u)", v->pidx + 1, t.code, t.len);
+        if (p->ptypes[v->pidx].code < 0) p->ptypes[v->pidx] = ixv_t(IX_T_LVARCHAR, 2048);
+        ixv_sb_printf(&n, "ixd_coll(?%d,%d,%u)", v->pidx + 1, t.code, t.len);
     } else if (v->k == XK_STR) {
         /* a literal or a string in the literal form: converted now */
         int rc = ixs_coll_canon(p->db->h, t, v->lit ? v->lit : "", v->litn, &n);
         if (!rc) {
             sb q = {0};
-            sb_strlit(&q, n.p, n.n);
-            sb_free(&n);
+            ixv_sb_strlit(&q, n.p, n.n);
+            ixv_sb_free(&n);
             n = q;
         }
         if (rc) {
-            sb_free(&n);
+            ixv_sb_free(&n);
             char a[64], b[64];
-            ixs_type_text(v->t.code >= 0 ? v->t : ixs_t(IX_T_CHAR, 1), a, sizeof a);
+            ixv_type_text(v->t.code >= 0 ? v->t : ixv_t(IX_T_CHAR, 1), a, sizeof a);
             snprintf(b, sizeof b, "%s", kind_name(t.code));
             ixs_px_failc(p, rc, rc == IXS_E_NO_CAST ? "%s,%s" : NULL, a, b);
             return;
         }
     } else if (v->t.code == t.code && v->t.len == t.len) {
         return;
-    } else if (ixs_coll_is(v->t.code) || ixs_is_char(v->t.code)) {
-        sb_printf(&n, "ixd_coll(%s,%d,%u)", v->s.p ? v->s.p : "NULL", t.code, t.len);
+    } else if (ixs_coll_is(v->t.code) || ixv_is_char(v->t.code)) {
+        ixv_sb_printf(&n, "ixd_coll(%s,%d,%u)", v->s.p ? v->s.p : "NULL", t.code, t.len);
     } else {
         char a[64];
-        ixs_type_text(v->t, a, sizeof a);
+        ixv_type_text(v->t, a, sizeof a);
         ixs_px_failc(p, IXS_E_NO_CAST, "%s,%s", a, kind_name(t.code));
         return;
     }
@@ -374,7 +375,7 @@ static ityp literal_elem(const xv *v) {
         sb e = {0};
         int null, quoted = s[i] == '\'';
         if (read_elem(s, n, &i, &e, &null)) {
-            sb_free(&e);
+            ixv_sb_free(&e);
             break;
         }
         any = 1;
@@ -383,18 +384,18 @@ static ityp literal_elem(const xv *v) {
             num = integer = 0;
         else if (e.p && strpbrk(e.p, ".eE"))
             integer = 0;
-        sb_free(&e);
+        ixv_sb_free(&e);
         if (i < n && s[i] == ',') i++;
     }
-    if (!any || integer) return ixs_t(IX_T_INTEGER, 4);
-    if (num) return ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
-    return ixs_t(IX_T_CHAR, (uint32_t)(longest > 32767 ? 32767 : longest));
+    if (!any || integer) return ixv_t(IX_T_INTEGER, 4);
+    if (num) return ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+    return ixv_t(IX_T_CHAR, (uint32_t)(longest > 32767 ? 32767 : longest));
 }
 
 int ixs_coll_typed(px *p, xv *v) {
     if (v->k == XK_STR && ixs_coll_is(v->t.code) && !(v->t.len & COLL_TYPED)) {
         ityp e = literal_elem(v);
-        ixs_coll_to_type(p, v, ixs_t(v->t.code, COLL_TYPED | (uint32_t)e.code << 16 | e.len));
+        ixs_coll_to_type(p, v, ixv_t(v->t.code, COLL_TYPED | (uint32_t)e.code << 16 | e.len));
     }
     if (p->failed) return -1;
     return ixs_coll_is(v->t.code) && (v->t.len & COLL_TYPED) ? 0 : ixs_px_fail(p);
@@ -407,14 +408,14 @@ int ixs_coll_in(px *p, xv *x, xv *coll, int neg, sb *out) {
     if (!(ct.len & COLL_TYPED)) {
         /* a literal: its elements take the type of the value sought */
         if (x->t.code < 0) return ixs_px_fail(p);
-        ct = ixs_t(ct.code, COLL_TYPED | (uint32_t)x->t.code << 16 | (x->t.len & 0xffff));
+        ct = ixv_t(ct.code, COLL_TYPED | (uint32_t)x->t.code << 16 | (x->t.len & 0xffff));
         ixs_coll_to_type(p, coll, ct);
     }
     ityp et = ixs_coll_elem(ct);
     ixs_to_type(p, x, et);
     if (p->failed) return -1;
-    sb_printf(out, "(%sixd_coll_has(%s,%d,%u,%s))", neg ? "NOT " : "", coll->s.p, ct.code, ct.len,
-              x->s.p ? x->s.p : "NULL");
+    ixv_sb_printf(out, "(%sixd_coll_has(%s,%d,%u,%s))", neg ? "NOT " : "", coll->s.p, ct.code,
+                  ct.len, x->s.p ? x->s.p : "NULL");
     return 0;
 }
 
@@ -427,7 +428,7 @@ static void coll_err(sqlite3_context *ctx, int code) {
 }
 
 static int arg_type(sqlite3_value **argv, ityp *t) {
-    *t = ixs_t(sqlite3_value_int(argv[1]), (uint32_t)sqlite3_value_int64(argv[2]));
+    *t = ixv_t(sqlite3_value_int(argv[1]), (uint32_t)sqlite3_value_int64(argv[2]));
     return ixs_coll_is(t->code) && (t->len & COLL_TYPED) ? 0 : IXS_E_COLL_TEXT;
 }
 
@@ -449,7 +450,7 @@ static void f_coll(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         coll_err(ctx, rc);
     else
         sqlite3_result_text(ctx, out.p, (int)out.n, SQLITE_TRANSIENT);
-    sb_free(&out);
+    ixv_sb_free(&out);
 }
 
 static int sval_eq(const sval *a, const sval *b) {
@@ -462,7 +463,7 @@ static int sval_eq(const sval *a, const sval *b) {
 /* Element text e of type et as its storage value (a ROW's: its packed row). */
 static int elem_sval(sqlite3 *h, ityp et, const sb *e, sval *v) {
     if (et.code == IX_T_ROW) return ixs_row_from_text(h, (int)et.len, e->p ? e->p : "", e->n, v);
-    return ixs_text_to_sval(et, e->p ? e->p : "", e->n, v);
+    return ixv_text_to_sval(et, e->p ? e->p : "", e->n, v);
 }
 
 /* ixd_coll_has(coll, code, len, v): the elements of a canonical collection
@@ -483,7 +484,7 @@ static void f_coll_has(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     const char *s = (const char *)sqlite3_value_text(argv[0]);
     size_t n = (size_t)sqlite3_value_bytes(argv[0]), i = 0;
     sval want;
-    sval_from_sqlite(&want, argv[3]);
+    ixv_sval_from_sqlite(&want, argv[3]);
     while (i < n && s[i] != '{')
         i++;
     int found = 0;
@@ -493,10 +494,10 @@ static void f_coll_has(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         rc = read_elem(s, n, &i, &e, &null);
         sval v;
         if (!rc) rc = elem_sval(sqlite3_context_db_handle(ctx), et, &e, &v);
-        sb_free(&e);
+        ixv_sb_free(&e);
         if (rc) break;
         found = sval_eq(&v, &want);
-        sval_free(&v);
+        ixv_sval_free(&v);
         if (i < n && s[i] == ',') i++;
     }
     if (rc)
@@ -563,7 +564,7 @@ static int each_best(sqlite3_vtab *v, sqlite3_index_info *info) {
 
 static void each_clear(each_cur *c) {
     for (int i = 0; i < c->n; i++)
-        sval_free(&c->v[i]);
+        ixv_sval_free(&c->v[i]);
     c->n = c->i = 0;
 }
 
@@ -599,7 +600,7 @@ static int each_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs, int 
     each_cur *c = (each_cur *)cur;
     each_clear(c);
     if (argc != 3 || sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_OK;
-    ityp t = ixs_t(sqlite3_value_int(argv[1]), (uint32_t)sqlite3_value_int64(argv[2]));
+    ityp t = ixv_t(sqlite3_value_int(argv[1]), (uint32_t)sqlite3_value_int64(argv[2]));
     if (!ixs_coll_is(t.code) || !(t.len & COLL_TYPED)) return each_fail(cur, IXS_E_COLL_TEXT);
     ityp et = ixs_coll_elem(t);
     const char *s = (const char *)sqlite3_value_text(argv[0]);
@@ -618,7 +619,7 @@ static int each_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs, int 
         int null;
         int rc = read_elem(s, n, &i, &e, &null);
         if (!rc) rc = elem_sval(((each_vtab *)cur->pVtab)->h, et, &e, &c->v[c->n]);
-        sb_free(&e);
+        ixv_sb_free(&e);
         if (rc) return each_fail(cur, rc);
         c->n++;
         if (i < n && s[i] == ',') i++;
@@ -639,7 +640,7 @@ static int each_eof(sqlite3_vtab_cursor *cur) {
 static int each_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
     each_cur *c = (each_cur *)cur;
     if (col == EACH_VALUE)
-        sval_result(&c->v[c->i], ctx);
+        ixv_sval_result(&c->v[c->i], ctx);
     else
         sqlite3_result_null(ctx);
     return SQLITE_OK;

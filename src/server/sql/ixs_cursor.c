@@ -48,9 +48,9 @@ int ixs_cursor_wanted(px *p) {
 
 void ixs_cursor_rowid(px *p, const tref *t, sb *list) {
     if (t->derived || t->tab.is_view || t->tab.tabid >= IXS_TEMP_TABID) return;
-    sb_add(list, ", ");
-    sb_ident(list, t->alias);
-    sb_add(list, ".rowid");
+    ixv_sb_add(list, ", ");
+    ixv_sb_ident(list, t->alias);
+    ixv_sb_add(list, ".rowid");
     p->rowid_want = 2;
     snprintf(p->rowid_table, sizeof p->rowid_table, "%s", t->tab.name);
 }
@@ -64,11 +64,11 @@ void ixs_cursor_stmt(px *p, ixd_stmt *s) {
 /* WHERE CURRENT OF name (the cursor's name parsed with its statement) */
 int ixs_current_of(px *p, const char *name, sb *sql, ixd_stmt *s) {
     (void)p;
-    sb_add(sql, " WHERE rowid = ixd_current_of(");
-    sb_strlit(sql, name, strlen(name));
-    sb_addc(sql, ',');
-    sb_strlit(sql, s->table, strlen(s->table));
-    sb_printf(sql, ", %d)", s->stype == IX_STMTTYPE_DELETE);
+    ixv_sb_add(sql, " WHERE rowid = ixd_current_of(");
+    ixv_sb_strlit(sql, name, strlen(name));
+    ixv_sb_addc(sql, ',');
+    ixv_sb_strlit(sql, s->table, strlen(s->table));
+    ixv_sb_printf(sql, ", %d)", s->stype == IX_STMTTYPE_DELETE);
     return 0;
 }
 

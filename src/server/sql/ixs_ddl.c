@@ -123,21 +123,21 @@ static int col_list(px *p, const tdef *t, char **out) {
     do {
         char c[IXS_NAME_MAX + 1];
         if (ixs_px_ident(p, c, sizeof c)) {
-            sb_free(&b);
+            ixv_sb_free(&b);
             return -1;
         }
         if (t && !t->defer_cols && ixs_tdef_find(t, c) < 0) {
-            sb_free(&b);
+            ixv_sb_free(&b);
             return ixs_px_failc(p, -217, "%s", c);
         }
-        if (b.n) sb_addc(&b, ',');
-        sb_add(&b, c);
+        if (b.n) ixv_sb_addc(&b, ',');
+        ixv_sb_add(&b, c);
     } while (ixs_px_acc_op(p, ","));
     if (ixs_px_expect_op(p, ")")) {
-        sb_free(&b);
+        ixv_sb_free(&b);
         return -1;
     }
-    *out = sb_take(&b);
+    *out = ixv_sb_take(&b);
     return *out ? 0 : ixs_px_failc(p, -208, NULL);
 }
 
@@ -170,10 +170,10 @@ static int default_value(px *p, cdef *c) {
     c->deftext[0] = 0;
     if (ixs_px_acc(p, IXK_NULL)) {
         c->deftype = 'N';
-        sb_add(&d, "NULL");
+        ixv_sb_add(&d, "NULL");
     } else if (ixs_px_acc(p, IXK_TODAY)) {
         c->deftype = 'T';
-        sb_add(&d, "ixd_today()");
+        ixv_sb_add(&d, "ixd_today()");
     } else if (ixs_px_kw(p, p->i, IXK_CURRENT) || ixs_px_kw(p, p->i, IXK_SYSDATE)) {
         c->deftype = 'C';
         p->i++;
@@ -186,12 +186,13 @@ static int default_value(px *p, cdef *c) {
             if (ixs_parse_qual(p, 0, &q)) return -1;
         }
         if (c->t.code == IX_T_DATETIME)
-            sb_printf(&d, "ixd_extend(ixd_current(%u),%d,%u,%u)", q, IX_T_DATETIME, q, c->t.len);
+            ixv_sb_printf(&d, "ixd_extend(ixd_current(%u),%d,%u,%u)", q, IX_T_DATETIME, q,
+                          c->t.len);
         else
-            sb_printf(&d, "ixd_current(%u)", q);
+            ixv_sb_printf(&d, "ixd_current(%u)", q);
     } else if (ixs_px_acc(p, IXK_USER)) {
         c->deftype = 'U';
-        sb_strlit(&d, p->db->user, strlen(p->db->user));
+        ixv_sb_strlit(&d, p->db->user, strlen(p->db->user));
     } else {
         xv v;
         int at = p->i;
@@ -220,11 +221,11 @@ static int default_value(px *p, cdef *c) {
             ixs_xv_free(&v);
             return -1;
         }
-        sb_add(&d, v.s.p ? v.s.p : "NULL");
+        ixv_sb_add(&d, v.s.p ? v.s.p : "NULL");
         ixs_xv_free(&v);
     }
     free(c->defsql);
-    c->defsql = sb_take(&d);
+    c->defsql = ixv_sb_take(&d);
     return c->defsql ? 0 : ixs_px_failc(p, -208, NULL);
 }
 
@@ -285,7 +286,7 @@ static int ts_coltype(px *p, cdef *c) {
         ixs_px_expect_op(p, ")"))
         return -1;
     /* the column shows the series header (docs/timeseries.md) */
-    c->t = ixs_t(IX_T_LVARCHAR, 2048);
+    c->t = ixv_t(IX_T_LVARCHAR, 2048);
     c->collen = 2048;
     return 1;
 }
@@ -485,20 +486,20 @@ int ixs_table_exists(ixd_db *db, const char *name) {
 /* Column c as CREATE TABLE declares it: a character column compares
  * ignoring trailing blanks (so do its indexes, UNIQUE, GROUP BY, DISTINCT). */
 static void col_decl_sql(sb *s, const cdef *c) {
-    sb_ident(s, c->name);
-    if (ixs_is_blank_cmp(c->t.code)) sb_add(s, " COLLATE " IXS_COLLATE_BLANKS);
-    if (c->notnull) sb_add(s, " NOT NULL");
-    if (c->defsql) sb_printf(s, " DEFAULT (%s)", c->defsql);
+    ixv_sb_ident(s, c->name);
+    if (ixs_is_blank_cmp(c->t.code)) ixv_sb_add(s, " COLLATE " IXS_COLLATE_BLANKS);
+    if (c->notnull) ixv_sb_add(s, " NOT NULL");
+    if (c->defsql) ixv_sb_printf(s, " DEFAULT (%s)", c->defsql);
 }
 
 /* CREATE TEMP TABLE t (columns, CHECK constraints) and the unique indexes
  * of its PRIMARY KEY / UNIQUE constraints into s; REFERENCES is -999. */
 static int temp_create_sql(px *p, sb *s, tdef *t) {
-    sb_add(s, "CREATE TEMP TABLE ");
-    sb_ident(s, t->name);
-    sb_add(s, " (");
+    ixv_sb_add(s, "CREATE TEMP TABLE ");
+    ixv_sb_ident(s, t->name);
+    ixv_sb_add(s, " (");
     for (int i = 0; i < t->ncols; i++) {
-        if (i) sb_add(s, ", ");
+        if (i) ixv_sb_add(s, ", ");
         col_decl_sql(s, &t->cols[i]);
     }
     int nk = 0;
@@ -507,12 +508,12 @@ static int temp_create_sql(px *p, sb *s, tdef *t) {
         if (!k->name[0]) snprintf(k->name, sizeof k->name, "c%d_%d", t->tabid, ++nk);
         if (k->type == KDEF_REFERENCES) return ixs_px_failc(p, -999, "REFERENCES in a TEMP table");
         if (k->type == KDEF_CHECK) {
-            sb_add(s, ", CONSTRAINT ");
-            sb_ident(s, k->name);
-            sb_printf(s, " CHECK (%s)", k->checksql ? k->checksql : "1");
+            ixv_sb_add(s, ", CONSTRAINT ");
+            ixv_sb_ident(s, k->name);
+            ixv_sb_printf(s, " CHECK (%s)", k->checksql ? k->checksql : "1");
         }
     }
-    sb_add(s, ");");
+    ixv_sb_add(s, ");");
     key_indexes_sql(s, t, "temp.");
     return 0;
 }
@@ -524,29 +525,29 @@ static void temp_cat_sql(sb *s, const tdef *t, const char *user, sqlite3 *h) {
         if (t->cols[i].serial == 1) s1 = t->cols[i].start;
         if (t->cols[i].serial >= 2) s8 = t->cols[i].start;
     }
-    sb_printf(s,
-              "INSERT INTO _ixd_ttables(tabid, tabname, owner, serial_next, serial8_next)"
-              " VALUES(%d, ",
-              t->tabid);
-    sb_strlit(s, t->name, strlen(t->name));
-    sb_addc(s, ',');
-    sb_strlit(s, user, strlen(user));
-    sb_printf(s, ", %lld, %lld);", (long long)s1, (long long)s8);
+    ixv_sb_printf(s,
+                  "INSERT INTO _ixd_ttables(tabid, tabname, owner, serial_next, serial8_next)"
+                  " VALUES(%d, ",
+                  t->tabid);
+    ixv_sb_strlit(s, t->name, strlen(t->name));
+    ixv_sb_addc(s, ',');
+    ixv_sb_strlit(s, user, strlen(user));
+    ixv_sb_printf(s, ", %lld, %lld);", (long long)s1, (long long)s8);
     for (int i = 0; i < t->ncols; i++) {
         const cdef *c = &t->cols[i];
-        sb_printf(s,
-                  "INSERT INTO _ixd_tcolumns(tabid, colno, colname, coltype, collength, serial,"
-                  " defsql) VALUES(%d, %d, ",
-                  t->tabid, i + 1);
-        sb_strlit(s, c->name, strlen(c->name));
-        sb_printf(s, ", %d, %u, %d, ",
-                  ixs_row_coltype(c->t.code, c->t.len, h) | (c->notnull ? IXT_TF_NOTNULL : 0),
-                  c->collen, c->serial);
+        ixv_sb_printf(s,
+                      "INSERT INTO _ixd_tcolumns(tabid, colno, colname, coltype, collength, serial,"
+                      " defsql) VALUES(%d, %d, ",
+                      t->tabid, i + 1);
+        ixv_sb_strlit(s, c->name, strlen(c->name));
+        ixv_sb_printf(s, ", %d, %u, %d, ",
+                      ixs_row_coltype(c->t.code, c->t.len, h) | (c->notnull ? IXT_TF_NOTNULL : 0),
+                      c->collen, c->serial);
         if (c->defsql)
-            sb_strlit(s, c->defsql, strlen(c->defsql));
+            ixv_sb_strlit(s, c->defsql, strlen(c->defsql));
         else
-            sb_add(s, "NULL");
-        sb_add(s, ");");
+            ixv_sb_add(s, "NULL");
+        ixv_sb_add(s, ");");
     }
 }
 
@@ -564,16 +565,16 @@ static int temp_materialize(px *p, tdef *t) {
     t->tabid = maxid < IXS_TEMP_TABID ? IXS_TEMP_TABID : (int)maxid + 1;
     sb s = {0};
     if (temp_create_sql(p, &s, t)) {
-        sb_free(&s);
+        ixv_sb_free(&s);
         return -1;
     }
     temp_cat_sql(&s, t, db->user, db->h);
     if (s.oom) {
-        sb_free(&s);
+        ixv_sb_free(&s);
         return ixs_px_failc(p, -208, NULL);
     }
     int r = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
-    sb_free(&s);
+    ixv_sb_free(&s);
     if (r != SQLITE_OK) {
         ixs_sqlite_err(db, r, 0, t->name, p->err);
         p->failed = 1;
@@ -601,7 +602,7 @@ static void load_columns(px *p, tdef *t) {
         snprintf(c->name, sizeof c->name, "%s", (const char *)sqlite3_column_text(st, 0));
         int ct = sqlite3_column_int(st, 1);
         c->collen = (uint32_t)sqlite3_column_int64(st, 2);
-        c->t = ixs_t(ct & 0xff, c->collen);
+        c->t = ixv_t(ct & 0xff, c->collen);
         if (c->t.code == IX_T_VARCHAR || c->t.code == IX_T_NVARCHAR) c->t.len &= 0xff;
         c->notnull = (ct & IXT_TF_NOTNULL) != 0;
         c->serial = sqlite3_column_int(st, 3);
@@ -713,9 +714,9 @@ static void add_cols_sql(sb *s, const char *cols, const int *parts) {
         size_t l = strcspn(c, ",");
         char nm[IXS_NAME_MAX + 1];
         snprintf(nm, sizeof nm, "%.*s", (int)l, c);
-        if (i) sb_addc(s, ',');
-        sb_ident(s, nm);
-        if (parts && i < 16 && parts[i] < 0) sb_add(s, " DESC");
+        if (i) ixv_sb_addc(s, ',');
+        ixv_sb_ident(s, nm);
+        if (parts && i < 16 && parts[i] < 0) ixv_sb_add(s, " DESC");
         c += l;
         if (*c) c++;
         i++;
@@ -728,13 +729,13 @@ static void key_indexes_sql(sb *s, const tdef *t, const char *schema) {
     for (int i = 0; i < t->nk; i++) {
         const kdef *k = &t->k[i];
         if (k->type != KDEF_PRIMARY && k->type != KDEF_UNIQUE) continue;
-        sb_printf(s, "CREATE UNIQUE INDEX %s", schema);
-        sb_ident(s, k->name);
-        sb_add(s, " ON ");
-        sb_ident(s, t->name);
-        sb_addc(s, '(');
+        ixv_sb_printf(s, "CREATE UNIQUE INDEX %s", schema);
+        ixv_sb_ident(s, k->name);
+        ixv_sb_add(s, " ON ");
+        ixv_sb_ident(s, t->name);
+        ixv_sb_addc(s, '(');
         add_cols_sql(s, k->cols, NULL);
-        sb_add(s, ");");
+        ixv_sb_add(s, ");");
     }
 }
 
@@ -820,34 +821,34 @@ static int resolve_constraints(px *p, tdef *t) {
 /* CREATE TABLE target (columns, CHECK and FOREIGN KEY constraints) into s;
  * returns the row size Informix would give t. */
 static uint32_t create_sql(sb *s, const tdef *t, const char *target) {
-    sb_add(s, "CREATE TABLE ");
-    sb_ident(s, target);
-    sb_add(s, " (");
+    ixv_sb_add(s, "CREATE TABLE ");
+    ixv_sb_ident(s, target);
+    ixv_sb_add(s, " (");
     uint32_t rowsize = 0;
     for (int i = 0; i < t->ncols; i++) {
-        if (i) sb_add(s, ", ");
+        if (i) ixv_sb_add(s, ", ");
         col_decl_sql(s, &t->cols[i]);
         rowsize += col_width(t->cols[i].t);
     }
     for (int i = 0; i < t->nk; i++) {
         const kdef *k = &t->k[i];
         if (k->type != KDEF_CHECK && k->type != KDEF_REFERENCES) continue;
-        sb_add(s, ", CONSTRAINT ");
-        sb_ident(s, k->name);
+        ixv_sb_add(s, ", CONSTRAINT ");
+        ixv_sb_ident(s, k->name);
         if (k->type == KDEF_CHECK) {
-            sb_printf(s, " CHECK (%s)", k->checksql ? k->checksql : "1");
+            ixv_sb_printf(s, " CHECK (%s)", k->checksql ? k->checksql : "1");
             continue;
         }
-        sb_add(s, " FOREIGN KEY (");
+        ixv_sb_add(s, " FOREIGN KEY (");
         add_cols_sql(s, k->cols, NULL);
-        sb_add(s, ") REFERENCES ");
-        sb_ident(s, k->reftab);
-        sb_addc(s, '(');
+        ixv_sb_add(s, ") REFERENCES ");
+        ixv_sb_ident(s, k->reftab);
+        ixv_sb_addc(s, '(');
         add_cols_sql(s, k->refcols, NULL);
-        sb_addc(s, ')');
-        if (k->cascade) sb_add(s, " ON DELETE CASCADE");
+        ixv_sb_addc(s, ')');
+        if (k->cascade) ixv_sb_add(s, " ON DELETE CASCADE");
     }
-    sb_add(s, ");");
+    ixv_sb_add(s, ");");
     return rowsize;
 }
 
@@ -855,32 +856,32 @@ static uint32_t create_sql(sb *s, const tdef *t, const char *target) {
  * changed) from the old table (its columns renamed _ixd_old<n>), which is
  * then dropped and replaced by _ixd_new. */
 static void copy_sql(sb *s, const tdef *t) {
-    sb_add(s, "INSERT INTO \"_ixd_new\"(");
+    ixv_sb_add(s, "INSERT INTO \"_ixd_new\"(");
     int n = 0;
     for (int i = 0; i < t->ncols; i++) {
         if (!t->cols[i].oldno) continue;
-        if (n++) sb_addc(s, ',');
-        sb_ident(s, t->cols[i].name);
+        if (n++) ixv_sb_addc(s, ',');
+        ixv_sb_ident(s, t->cols[i].name);
     }
-    sb_add(s, ") SELECT ");
+    ixv_sb_add(s, ") SELECT ");
     n = 0;
     for (int i = 0; i < t->ncols; i++) {
         const cdef *c = &t->cols[i];
         if (!c->oldno) continue;
-        if (n++) sb_addc(s, ',');
+        if (n++) ixv_sb_addc(s, ',');
         if (c->oldt.code == c->t.code && c->oldt.len == c->t.len)
-            sb_printf(s, "\"_ixd_old%d\"", c->oldno);
+            ixv_sb_printf(s, "\"_ixd_old%d\"", c->oldno);
         else
-            sb_printf(s, "ixd_cvt(\"_ixd_old%d\",%d,%u,%d,%u)", c->oldno, c->oldt.code, c->oldt.len,
-                      c->t.code, c->t.len);
+            ixv_sb_printf(s, "ixd_cvt(\"_ixd_old%d\",%d,%u,%d,%u)", c->oldno, c->oldt.code,
+                          c->oldt.len, c->t.code, c->t.len);
     }
-    sb_add(s, " FROM ");
-    sb_ident(s, t->name);
-    sb_add(s, ";DROP TABLE ");
-    sb_ident(s, t->name);
-    sb_add(s, ";ALTER TABLE \"_ixd_new\" RENAME TO ");
-    sb_ident(s, t->name);
-    sb_add(s, ";");
+    ixv_sb_add(s, " FROM ");
+    ixv_sb_ident(s, t->name);
+    ixv_sb_add(s, ";DROP TABLE ");
+    ixv_sb_ident(s, t->name);
+    ixv_sb_add(s, ";ALTER TABLE \"_ixd_new\" RENAME TO ");
+    ixv_sb_ident(s, t->name);
+    ixv_sb_add(s, ";");
 }
 
 /* The SQLite indexes of t: one per PRIMARY KEY / UNIQUE constraint, and its
@@ -889,13 +890,13 @@ static void indexes_sql(sb *s, const tdef *t) {
     key_indexes_sql(s, t, "");
     for (int i = 0; i < t->nx; i++) {
         const xdef *x = &t->x[i];
-        sb_printf(s, "CREATE %sINDEX ", x->uniq ? "UNIQUE " : "");
-        sb_ident(s, x->name);
-        sb_add(s, " ON ");
-        sb_ident(s, t->name);
-        sb_addc(s, '(');
+        ixv_sb_printf(s, "CREATE %sINDEX ", x->uniq ? "UNIQUE " : "");
+        ixv_sb_ident(s, x->name);
+        ixv_sb_add(s, " ON ");
+        ixv_sb_ident(s, t->name);
+        ixv_sb_addc(s, '(');
         add_cols_sql(s, x->cols, x->parts);
-        sb_add(s, ");");
+        ixv_sb_add(s, ");");
     }
 }
 
@@ -911,61 +912,63 @@ static void table_cat_sql(sb *s, const tdef *t, int rebuild, uint32_t rowsize, s
         s1 = t->serial_next > s1 ? t->serial_next : s1;
         s8 = t->serial8_next > s8 ? t->serial8_next : s8;
     }
-    sb_printf(s,
-              "INSERT OR REPLACE INTO _ixd_tables(tabid, tabname, owner, created, tabtype, rowsize,"
-              " serial_next, serial8_next) VALUES(%d, ",
-              t->tabid);
-    sb_strlit(s, t->name, strlen(t->name));
-    sb_addc(s, ',');
-    sb_strlit(s, t->owner, strlen(t->owner));
-    sb_printf(s, ", %d, 'T', %u, %lld, %lld);", t->created, rowsize, (long long)s1, (long long)s8);
+    ixv_sb_printf(
+        s,
+        "INSERT OR REPLACE INTO _ixd_tables(tabid, tabname, owner, created, tabtype, rowsize,"
+        " serial_next, serial8_next) VALUES(%d, ",
+        t->tabid);
+    ixv_sb_strlit(s, t->name, strlen(t->name));
+    ixv_sb_addc(s, ',');
+    ixv_sb_strlit(s, t->owner, strlen(t->owner));
+    ixv_sb_printf(s, ", %d, 'T', %u, %lld, %lld);", t->created, rowsize, (long long)s1,
+                  (long long)s8);
     if (!rebuild) ixs_priv_new_table_sql(s, t->tabid, t->owner, h);
     for (int i = 0; i < t->ncols; i++) {
         const cdef *c = &t->cols[i];
-        sb_printf(s,
-                  "INSERT INTO _ixd_columns(tabid, colno, colname, coltype, collength, serial, "
-                  "deftype, deftext, defsql) VALUES(%d, %d, ",
-                  t->tabid, i + 1);
-        sb_strlit(s, c->name, strlen(c->name));
-        sb_printf(s, ", %d, %u, %d, ",
-                  ixs_row_coltype(c->t.code, c->t.len, h) | (c->notnull ? IXT_TF_NOTNULL : 0),
-                  c->collen, c->serial);
+        ixv_sb_printf(s,
+                      "INSERT INTO _ixd_columns(tabid, colno, colname, coltype, collength, serial, "
+                      "deftype, deftext, defsql) VALUES(%d, %d, ",
+                      t->tabid, i + 1);
+        ixv_sb_strlit(s, c->name, strlen(c->name));
+        ixv_sb_printf(s, ", %d, %u, %d, ",
+                      ixs_row_coltype(c->t.code, c->t.len, h) | (c->notnull ? IXT_TF_NOTNULL : 0),
+                      c->collen, c->serial);
         if (c->deftype) {
-            sb_printf(s, "'%c', ", c->deftype);
-            sb_strlit(s, c->deftext, strlen(c->deftext));
-            sb_add(s, ", ");
+            ixv_sb_printf(s, "'%c', ", c->deftype);
+            ixv_sb_strlit(s, c->deftext, strlen(c->deftext));
+            ixv_sb_add(s, ", ");
         } else
-            sb_add(s, "NULL, NULL, ");
+            ixv_sb_add(s, "NULL, NULL, ");
         if (c->defsql)
-            sb_strlit(s, c->defsql, strlen(c->defsql));
+            ixv_sb_strlit(s, c->defsql, strlen(c->defsql));
         else
-            sb_add(s, "NULL");
-        sb_add(s, ");");
+            ixv_sb_add(s, "NULL");
+        ixv_sb_add(s, ");");
     }
 }
 
 /* text as an SQL literal, or NULL */
 static void lit_or_null(sb *s, const char *text) {
     if (text)
-        sb_strlit(s, text, strlen(text));
+        ixv_sb_strlit(s, text, strlen(text));
     else
-        sb_add(s, "NULL");
+        ixv_sb_add(s, "NULL");
 }
 
 /* One _ixd_indexes row: index name/owner of table tabid, type U or D. */
 static void index_row_sql(sb *s, const char *name, const char *owner, int tabid, char type,
                           int is_constraint, const char *cols, const int *parts) {
-    sb_add(s, "INSERT INTO _ixd_indexes(idxname, owner, tabid, idxtype, is_constraint, "
-              "cols, part1, part2, part3, part4, part5, part6, part7, part8, part9, "
-              "part10, part11, part12, part13, part14, part15, part16) VALUES(");
-    sb_strlit(s, name, strlen(name));
-    sb_addc(s, ',');
-    sb_strlit(s, owner, strlen(owner));
-    sb_printf(s, ", %d, '%c', %d, ", tabid, type, is_constraint);
-    sb_strlit(s, cols, strlen(cols));
+    ixv_sb_add(s, "INSERT INTO _ixd_indexes(idxname, owner, tabid, idxtype, is_constraint, "
+                  "cols, part1, part2, part3, part4, part5, part6, part7, part8, part9, "
+                  "part10, part11, part12, part13, part14, part15, part16) VALUES(");
+    ixv_sb_strlit(s, name, strlen(name));
+    ixv_sb_addc(s, ',');
+    ixv_sb_strlit(s, owner, strlen(owner));
+    ixv_sb_printf(s, ", %d, '%c', %d, ", tabid, type, is_constraint);
+    ixv_sb_strlit(s, cols, strlen(cols));
     for (int j = 0; j < 16; j++)
-        sb_printf(s, ", %d", parts[j]);
-    sb_add(s, ");");
+        ixv_sb_printf(s, ", %d", parts[j]);
+    ixv_sb_add(s, ");");
 }
 
 /* The _ixd_constraints row of k and its _ixd_indexes row: a PRIMARY KEY /
@@ -979,29 +982,30 @@ static int constraint_cat_sql(px *p, sb *s, const tdef *t, const kdef *k) {
     int isfk = k->type == KDEF_REFERENCES;
     char fkidx[IXS_NAME_MAX + 2];
     snprintf(fkidx, sizeof fkidx, " %s", k->name);
-    sb_add(s, "INSERT INTO _ixd_constraints(constrname, owner, tabid, constrtype, idxname, ifxtext,"
-              " cols, reftabid, refcols, ondelete, checktext) VALUES(");
-    sb_strlit(s, k->name, strlen(k->name));
-    sb_addc(s, ',');
+    ixv_sb_add(
+        s, "INSERT INTO _ixd_constraints(constrname, owner, tabid, constrtype, idxname, ifxtext,"
+           " cols, reftabid, refcols, ondelete, checktext) VALUES(");
+    ixv_sb_strlit(s, k->name, strlen(k->name));
+    ixv_sb_addc(s, ',');
     const char *kown = k->owner[0] ? k->owner : t->owner;
-    sb_strlit(s, kown, strlen(kown));
-    sb_printf(s, ", %d, '%c', ", t->tabid, k->type);
+    ixv_sb_strlit(s, kown, strlen(kown));
+    ixv_sb_printf(s, ", %d, '%c', ", t->tabid, k->type);
     lit_or_null(s, isidx ? k->name : isfk ? fkidx : NULL);
-    sb_addc(s, ',');
+    ixv_sb_addc(s, ',');
     lit_or_null(s, k->ifxcheck);
-    sb_addc(s, ',');
+    ixv_sb_addc(s, ',');
     lit_or_null(s, k->cols);
     if (k->type == KDEF_REFERENCES) {
-        sb_add(s, ", (SELECT tabid FROM _ixd_tables WHERE tabname = ");
-        sb_strlit(s, k->reftab, strlen(k->reftab));
-        sb_add(s, "), ");
-        sb_strlit(s, k->refcols, strlen(k->refcols));
-        sb_add(s, k->cascade ? ", 'C'" : ", NULL");
+        ixv_sb_add(s, ", (SELECT tabid FROM _ixd_tables WHERE tabname = ");
+        ixv_sb_strlit(s, k->reftab, strlen(k->reftab));
+        ixv_sb_add(s, "), ");
+        ixv_sb_strlit(s, k->refcols, strlen(k->refcols));
+        ixv_sb_add(s, k->cascade ? ", 'C'" : ", NULL");
     } else
-        sb_add(s, ", NULL, NULL, NULL");
-    sb_addc(s, ',');
+        ixv_sb_add(s, ", NULL, NULL, NULL");
+    ixv_sb_addc(s, ',');
     lit_or_null(s, k->checksql);
-    sb_add(s, ");");
+    ixv_sb_add(s, ");");
     if (!isidx && !isfk) return 0;
     int parts[16] = {0};
     if (colno_of(t, k->cols, parts)) return ixs_px_failc(p, -217, "%s", k->cols);
@@ -1012,9 +1016,9 @@ static int constraint_cat_sql(px *p, sb *s, const tdef *t, const kdef *k) {
 /* The catalogue rows of t: table, columns, constraints, indexes (those of
  * the table before are replaced). */
 static int catalog_sql(px *p, sb *s, tdef *t, int rebuild, uint32_t rowsize) {
-    sb_printf(s, "DELETE FROM _ixd_columns WHERE tabid = %d;", t->tabid);
-    sb_printf(s, "DELETE FROM _ixd_constraints WHERE tabid = %d;", t->tabid);
-    sb_printf(s, "DELETE FROM _ixd_indexes WHERE tabid = %d;", t->tabid);
+    ixv_sb_printf(s, "DELETE FROM _ixd_columns WHERE tabid = %d;", t->tabid);
+    ixv_sb_printf(s, "DELETE FROM _ixd_constraints WHERE tabid = %d;", t->tabid);
+    ixv_sb_printf(s, "DELETE FROM _ixd_indexes WHERE tabid = %d;", t->tabid);
     table_cat_sql(s, t, rebuild, rowsize, p->db->h);
     for (int i = 0; i < t->nk; i++)
         if (constraint_cat_sql(p, s, t, &t->k[i])) return -1;
@@ -1043,15 +1047,15 @@ int ixs_materialize(px *p, tdef *t, int rebuild) {
     if (rebuild) copy_sql(&s, t);
     indexes_sql(&s, t);
     if (catalog_sql(p, &s, t, rebuild, rowsize)) {
-        sb_free(&s);
+        ixv_sb_free(&s);
         return -1;
     }
     if (s.oom) {
-        sb_free(&s);
+        ixv_sb_free(&s);
         return ixs_px_failc(p, -208, NULL);
     }
     int rc = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
-    sb_free(&s);
+    ixv_sb_free(&s);
     if (rc != SQLITE_OK) {
         ixs_sqlite_err(db, rc, 0, t->name, p->err);
         if (p->err->sqlcode == -239 || p->err->sqlcode == -268) p->err->sqlcode = -371;
@@ -1096,7 +1100,7 @@ int ixs_ddl_exec_sql(px *p, const char *sql, const char *name) {
 
 int ixs_ddl_exec_sb(px *p, sb *s, const char *name) {
     int rc = s->oom ? ixs_px_failc(p, -208, NULL) : ixs_ddl_exec_sql(p, s->p, name);
-    sb_free(s);
+    ixv_sb_free(s);
     return rc;
 }
 
@@ -1269,10 +1273,10 @@ int ixs_create_index_parse(px *p, int uniq, ddl_create_index *ci) {
         int desc = ixs_px_acc(p, IXK_DESC);
         if (!desc) ixs_px_acc(p, IXK_ASC);
         ci->parts[n++] = desc ? -1 : 1;
-        if (cols.n) sb_addc(&cols, ',');
-        sb_add(&cols, c);
+        if (cols.n) ixv_sb_addc(&cols, ',');
+        ixv_sb_add(&cols, c);
     } while (ixs_px_acc_op(p, ","));
-    ci->cols = sb_take(&cols);
+    ci->cols = ixv_sb_take(&cols);
     if (p->failed) return -1;
     if (!ci->cols) return ixs_px_failc(p, -208, NULL);
     if (ixs_px_expect_op(p, ")")) return -1;
@@ -1299,13 +1303,13 @@ static void first_missing(const tdef *t, const char *cols, char *bad, size_t n) 
 
 /* The SQL of CREATE INDEX ci on table tabid (parts: column numbers). */
 static void index_sql(sb *s, const ddl_create_index *ci, int tabid, const int *parts) {
-    sb_printf(s, "CREATE %sINDEX ", ci->uniq ? "UNIQUE " : "");
-    sb_ident(s, ci->name);
-    sb_add(s, " ON ");
-    sb_ident(s, ci->tab);
-    sb_addc(s, '(');
+    ixv_sb_printf(s, "CREATE %sINDEX ", ci->uniq ? "UNIQUE " : "");
+    ixv_sb_ident(s, ci->name);
+    ixv_sb_add(s, " ON ");
+    ixv_sb_ident(s, ci->tab);
+    ixv_sb_addc(s, '(');
     add_cols_sql(s, ci->cols, parts);
-    sb_add(s, ");");
+    ixv_sb_add(s, ");");
     index_row_sql(s, ci->name, ci->owner, tabid, ci->uniq ? 'U' : 'D', 0, ci->cols, parts);
 }
 
@@ -1347,7 +1351,7 @@ int ixs_create_index_run(px *p, const ddl_create_index *ci) {
         sb s = {0};
         index_sql(&s, ci, t.tabid, parts);
         rc = s.oom ? ixs_px_failc(p, -208, NULL) : index_exec(p, s.p, ci->tab, ci->name);
-        sb_free(&s);
+        ixv_sb_free(&s);
     }
     ixs_tdef_free(&t);
     return rc;
@@ -1367,16 +1371,16 @@ static int drop_referencing(px *p, int tabid) {
     sqlite3_bind_int(st, 1, tabid);
     sb s = {0};
     while (sqlite3_step(st) == SQLITE_ROW) {
-        sb_add(&s, "alter table \"");
-        sb_add(&s, (const char *)sqlite3_column_text(st, 0));
-        sb_add(&s, "\" drop constraint \"");
-        sb_add(&s, (const char *)sqlite3_column_text(st, 1));
-        sb_addc(&s, '"');
-        sb_addc(&s, 0);
+        ixv_sb_add(&s, "alter table \"");
+        ixv_sb_add(&s, (const char *)sqlite3_column_text(st, 0));
+        ixv_sb_add(&s, "\" drop constraint \"");
+        ixv_sb_add(&s, (const char *)sqlite3_column_text(st, 1));
+        ixv_sb_addc(&s, '"');
+        ixv_sb_addc(&s, 0);
     }
     sqlite3_finalize(st);
     if (s.oom) {
-        sb_free(&s);
+        ixv_sb_free(&s);
         return ixs_px_failc(p, -208, NULL);
     }
     int rc = 0;
@@ -1384,7 +1388,7 @@ static int drop_referencing(px *p, int tabid) {
         int64_t n;
         rc = ixs_run_sql(p->db, s.p + off, strlen(s.p + off), &n, p->err);
     }
-    sb_free(&s);
+    ixv_sb_free(&s);
     if (rc) p->failed = 1;
     return rc;
 }
@@ -1422,22 +1426,22 @@ static int drop_index_sql(px *p, const ddl_drop *dr, sb *s) {
         1)
         return dr->ife ? 1 : ixs_px_failc(p, -319, "%s", dr->name);
     if (isc) return ixs_px_failc(p, -999, "index %s belongs to a constraint", dr->name);
-    sb_add(s, "DROP INDEX ");
-    sb_ident(s, dr->name);
-    sb_add(s, "; DELETE FROM _ixd_indexes WHERE idxname = ");
-    sb_strlit(s, dr->name, strlen(dr->name));
+    ixv_sb_add(s, "DROP INDEX ");
+    ixv_sb_ident(s, dr->name);
+    ixv_sb_add(s, "; DELETE FROM _ixd_indexes WHERE idxname = ");
+    ixv_sb_strlit(s, dr->name, strlen(dr->name));
     return 0;
 }
 
 static void drop_temp_sql(px *p, const char *name, sb *s) {
     int64_t tid;
     q_int(p->db, "SELECT tabid FROM _ixd_ttables WHERE tabname = ?", name, &tid);
-    sb_add(s, "DROP TABLE temp.");
-    sb_ident(s, name);
-    sb_printf(s,
-              "; DELETE FROM _ixd_tcolumns WHERE tabid = %lld; DELETE FROM _ixd_ttables "
-              "WHERE tabid = %lld;",
-              (long long)tid, (long long)tid);
+    ixv_sb_add(s, "DROP TABLE temp.");
+    ixv_sb_ident(s, name);
+    ixv_sb_printf(s,
+                  "; DELETE FROM _ixd_tcolumns WHERE tabid = %lld; DELETE FROM _ixd_ttables "
+                  "WHERE tabid = %lld;",
+                  (long long)tid, (long long)tid);
 }
 
 /* DROP TABLE / VIEW of a catalogued table: -206 when there is none or it is
@@ -1464,13 +1468,13 @@ static int drop_table_sql(px *p, const ddl_drop *dr, sb *s) {
           dr->name, &refs);
     if (refs && !dr->cascade) return ixs_px_failc(p, IXS_E_DROP_DEPENDENT, NULL);
     if (refs && drop_referencing(p, (int)tabid)) return -1;
-    sb_printf(s, "DROP %s ", dr->what == DROP_VIEW ? "VIEW" : "TABLE");
-    sb_ident(s, dr->name);
-    sb_printf(s,
-              "; DELETE FROM _ixd_columns WHERE tabid = %lld; DELETE FROM _ixd_indexes WHERE "
-              "tabid = %lld; DELETE FROM _ixd_constraints WHERE tabid = %lld; DELETE FROM "
-              "_ixd_tables WHERE tabid = %lld; DELETE FROM _ixd_views WHERE tabid = %lld;",
-              tabid, tabid, tabid, tabid, tabid);
+    ixv_sb_printf(s, "DROP %s ", dr->what == DROP_VIEW ? "VIEW" : "TABLE");
+    ixv_sb_ident(s, dr->name);
+    ixv_sb_printf(s,
+                  "; DELETE FROM _ixd_columns WHERE tabid = %lld; DELETE FROM _ixd_indexes WHERE "
+                  "tabid = %lld; DELETE FROM _ixd_constraints WHERE tabid = %lld; DELETE FROM "
+                  "_ixd_tables WHERE tabid = %lld; DELETE FROM _ixd_views WHERE tabid = %lld;",
+                  tabid, tabid, tabid, tabid, tabid);
     ixs_priv_drop_table_sql(s, tabid);
     if (dr->what == DROP_TABLE) ixs_trigger_drop_table_sql((int)tabid, s);
     return 0;
@@ -1489,15 +1493,15 @@ int ixs_drop_run(px *p, const ddl_drop *dr) {
     } else
         r = drop_table_sql(p, dr, &s);
     if (r || s.oom || ixs_ddl_begin(p)) {
-        sb_free(&s);
+        ixv_sb_free(&s);
         return r > 0 ? 0 : r < 0 || p->failed ? -1 : ixs_px_failc(p, -208, NULL);
     }
     if (dr->what == DROP_TABLE && ixs_lob_drop_table(p, dr->name)) { /* its LOs are let go */
-        sb_free(&s);
+        ixv_sb_free(&s);
         return ixs_ddl_end(p, 0);
     }
     r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
-    sb_free(&s);
+    ixv_sb_free(&s);
     if (r != SQLITE_OK) {
         ixs_sqlite_err(p->db, r, 0, dr->name, p->err);
         p->failed = 1;
@@ -1523,11 +1527,11 @@ static void replace_in_list(ixd_db *db, const char *table, const char *col, cons
         const char *c = v;
         while (*c) {
             size_t l = strcspn(c, ",");
-            if (n.n) sb_addc(&n, ',');
+            if (n.n) ixv_sb_addc(&n, ',');
             if (l == strlen(from) && !strncmp(c, from, l))
-                sb_add(&n, to);
+                ixv_sb_add(&n, to);
             else
-                sb_addn(&n, c, l);
+                ixv_sb_addn(&n, c, l);
             c += l;
             if (*c) c++;
         }
@@ -1540,7 +1544,7 @@ static void replace_in_list(ixd_db *db, const char *table, const char *col, cons
             sqlite3_step(u);
             sqlite3_finalize(u);
         }
-        sb_free(&n);
+        ixv_sb_free(&n);
     }
     sqlite3_finalize(st);
 }
@@ -1597,15 +1601,15 @@ int ixs_rename_table_run(px *p, const ddl_rename *rn) {
     if (tabid < 100) return ixs_px_failc(p, IXS_E_CATALOG_RENAME, NULL);
     if (table_exists(p->db, rn->to)) return ixs_px_failc(p, -310, "%s", rn->to);
     sb s = {0};
-    sb_add(&s, "ALTER TABLE ");
-    sb_ident(&s, rn->tab);
-    sb_add(&s, " RENAME TO ");
-    sb_ident(&s, rn->to);
-    sb_add(&s, "; UPDATE _ixd_tables SET tabname = ");
-    sb_strlit(&s, rn->to, strlen(rn->to));
-    sb_printf(&s, " WHERE tabid = %lld;", (long long)tabid);
+    ixv_sb_add(&s, "ALTER TABLE ");
+    ixv_sb_ident(&s, rn->tab);
+    ixv_sb_add(&s, " RENAME TO ");
+    ixv_sb_ident(&s, rn->to);
+    ixv_sb_add(&s, "; UPDATE _ixd_tables SET tabname = ");
+    ixv_sb_strlit(&s, rn->to, strlen(rn->to));
+    ixv_sb_printf(&s, " WHERE tabid = %lld;", (long long)tabid);
     int rc = s.oom ? ixs_px_failc(p, -208, NULL) : rename_exec(p, s.p, rn->tab, 0, rn);
-    sb_free(&s);
+    ixv_sb_free(&s);
     return rc;
 }
 
@@ -1623,24 +1627,24 @@ int ixs_rename_column_run(px *p, const ddl_rename *rn) {
     if (q_int(p->db, w, rn->from, &x) != 1) return ixs_px_failc(p, -217, "%s", rn->from);
     if (q_int(p->db, w, rn->to, &x) == 1) return ixs_px_failc(p, -328, "%s", rn->to);
     sb s = {0};
-    sb_add(&s, "ALTER TABLE ");
-    sb_ident(&s, rn->tab);
-    sb_add(&s, " RENAME COLUMN ");
-    sb_ident(&s, rn->from);
-    sb_add(&s, " TO ");
-    sb_ident(&s, rn->to);
-    sb_add(&s, "; UPDATE _ixd_columns SET colname = ");
-    sb_strlit(&s, rn->to, strlen(rn->to));
-    sb_printf(&s, " WHERE tabid = %lld AND colname = ", (long long)tabid);
-    sb_strlit(&s, rn->from, strlen(rn->from));
+    ixv_sb_add(&s, "ALTER TABLE ");
+    ixv_sb_ident(&s, rn->tab);
+    ixv_sb_add(&s, " RENAME COLUMN ");
+    ixv_sb_ident(&s, rn->from);
+    ixv_sb_add(&s, " TO ");
+    ixv_sb_ident(&s, rn->to);
+    ixv_sb_add(&s, "; UPDATE _ixd_columns SET colname = ");
+    ixv_sb_strlit(&s, rn->to, strlen(rn->to));
+    ixv_sb_printf(&s, " WHERE tabid = %lld AND colname = ", (long long)tabid);
+    ixv_sb_strlit(&s, rn->from, strlen(rn->from));
     /* check texts name the column quoted */
-    sb_printf(&s,
-              "; UPDATE _ixd_constraints SET checktext = replace(checktext, '\"%s\"', "
-              "'\"%s\"') WHERE tabid = %lld;",
-              rn->from, rn->to, (long long)tabid);
+    ixv_sb_printf(&s,
+                  "; UPDATE _ixd_constraints SET checktext = replace(checktext, '\"%s\"', "
+                  "'\"%s\"') WHERE tabid = %lld;",
+                  rn->from, rn->to, (long long)tabid);
     int rc =
         s.oom ? ixs_px_failc(p, -208, NULL) : rename_exec(p, s.p, rn->tab, (long long)tabid, rn);
-    sb_free(&s);
+    ixv_sb_free(&s);
     return rc;
 }
 
@@ -1690,29 +1694,29 @@ static int view_select(px *p, const ddl_view *v, qres *q) {
  * rows (systables, sysviews, syscolumns) into s, as table tabid. */
 static void view_sql(px *p, const ddl_view *v, const qres *q, int tabid, int upd, sb *s) {
     if (!upd) {
-        sb_add(s, "CREATE VIEW ");
-        sb_ident(s, v->name);
-        sb_addc(s, '(');
+        ixv_sb_add(s, "CREATE VIEW ");
+        ixv_sb_ident(s, v->name);
+        ixv_sb_addc(s, '(');
         for (int i = 0; i < q->ncols; i++) {
-            if (i) sb_addc(s, ',');
-            sb_ident(s, v->ncn ? v->cn[i] : q->cols[i].name);
+            if (i) ixv_sb_addc(s, ',');
+            ixv_sb_ident(s, v->ncn ? v->cn[i] : q->cols[i].name);
         }
-        sb_printf(s, ") AS %s;", q->sql.p);
+        ixv_sb_printf(s, ") AS %s;", q->sql.p);
     }
-    sb_printf(s, "INSERT INTO _ixd_tables(tabid, tabname, owner, created, tabtype) VALUES(%d,",
-              tabid);
-    sb_strlit(s, v->name, strlen(v->name));
-    sb_addc(s, ',');
-    sb_strlit(s, v->owner, strlen(v->owner));
-    sb_printf(s, ",%d,'V');", ixs_today());
+    ixv_sb_printf(s, "INSERT INTO _ixd_tables(tabid, tabname, owner, created, tabtype) VALUES(%d,",
+                  tabid);
+    ixv_sb_strlit(s, v->name, strlen(v->name));
+    ixv_sb_addc(s, ',');
+    ixv_sb_strlit(s, v->owner, strlen(v->owner));
+    ixv_sb_printf(s, ",%d,'V');", ixs_today());
     ixs_cat_view_text(p, tabid, s);
     for (int i = 0; i < q->ncols; i++) {
         const char *cn = v->ncn ? v->cn[i] : q->cols[i].name;
-        sb_printf(s,
-                  "INSERT INTO _ixd_columns(tabid,colno,colname,coltype,collength) VALUES(%d,%d,",
-                  tabid, i + 1);
-        sb_strlit(s, cn, strlen(cn));
-        sb_printf(s, ",%d,%u);", q->cols[i].t.code, q->cols[i].t.len);
+        ixv_sb_printf(
+            s, "INSERT INTO _ixd_columns(tabid,colno,colname,coltype,collength) VALUES(%d,%d,",
+            tabid, i + 1);
+        ixv_sb_strlit(s, cn, strlen(cn));
+        ixv_sb_printf(s, ",%d,%u);", q->cols[i].t.code, q->cols[i].t.len);
     }
 }
 
@@ -1747,7 +1751,7 @@ int ixs_create_view_run(px *p, const ddl_view *v) {
     rc = ixs_ddl_end(p, r == SQLITE_OK);
 out:
     ixs_qres_free(&q);
-    sb_free(&s);
+    ixv_sb_free(&s);
     return rc;
 }
 
@@ -1755,18 +1759,18 @@ out:
  * column of t (ixs_to_store: a value out of the column's range is refused;
  * ROW and collection values are kept as they are). */
 static int into_temp_sql(px *p, const tdef *t, const qres *q, sb *s) {
-    sb_add(s, "INSERT INTO temp.");
-    sb_ident(s, t->name);
-    sb_add(s, " SELECT ");
+    ixv_sb_add(s, "INSERT INTO temp.");
+    ixv_sb_ident(s, t->name);
+    ixv_sb_add(s, " SELECT ");
     for (int i = 0; i < q->ncols && !p->failed; i++) {
         xv v;
         ixs_qcol_xv(&q->cols[i], &v);
         ityp ct = t->cols[i].t;
         if (ct.code != IX_T_ROW && !ixs_coll_is(ct.code)) ixs_to_store(p, &v, ct);
-        sb_printf(s, "%s%s", i ? "," : "", ixs_xs(&v));
+        ixv_sb_printf(s, "%s%s", i ? "," : "", ixs_xs(&v));
         ixs_xv_free(&v);
     }
-    sb_printf(s, " FROM (%s) AS _s", q->sql.p);
+    ixv_sb_printf(s, " FROM (%s) AS _s", q->sql.p);
     return p->failed ? -1 : 0;
 }
 
@@ -1791,9 +1795,9 @@ int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows) {
         if (!c) goto out;
         snprintf(c->name, sizeof c->name, "%s", q.cols[i].name);
         c->t = q.cols[i].t;
-        if (c->t.code == IX_T_SERIAL) c->t = ixs_t(IX_T_INTEGER, 4);
-        if (c->t.code == IX_T_SERIAL8) c->t = ixs_t(IX_T_INT8, 10);
-        if (c->t.code == IX_T_BIGSERIAL) c->t = ixs_t(IX_T_BIGINT, 8);
+        if (c->t.code == IX_T_SERIAL) c->t = ixv_t(IX_T_INTEGER, 4);
+        if (c->t.code == IX_T_SERIAL8) c->t = ixv_t(IX_T_INT8, 10);
+        if (c->t.code == IX_T_BIGSERIAL) c->t = ixv_t(IX_T_BIGINT, 8);
         c->collen = c->t.len;
     }
     snprintf(t.owner, sizeof t.owner, "%s", p->db->user);
@@ -1804,7 +1808,7 @@ int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows) {
         int r = SQLITE_OK;
         if (into_temp_sql(p, &t, &q, &s) == 0)
             r = s.oom ? SQLITE_NOMEM : sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
-        sb_free(&s);
+        ixv_sb_free(&s);
         if (p->failed)
             ok = 0;
         else if (r != SQLITE_OK) {
@@ -1944,7 +1948,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
         }
         ixs_sel_free(keep);
         if (!rc) {
-            s->sqlite_sql = sb_take(&q.sql);
+            s->sqlite_sql = ixv_sb_take(&q.sql);
             s->cols = q.cols;
             s->ncols = q.ncols;
             ixs_cursor_stmt(&p, s);

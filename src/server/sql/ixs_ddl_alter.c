@@ -296,15 +296,15 @@ static int rename_old_columns(px *p, const char *name) {
     }
     sb s = {0};
     for (int i = 0; i < old.ncols; i++) {
-        sb_add(&s, "ALTER TABLE ");
-        sb_ident(&s, name);
-        sb_add(&s, " RENAME COLUMN ");
-        sb_ident(&s, old.cols[i].name);
-        sb_printf(&s, " TO \"_ixd_old%d\";", old.cols[i].oldno);
+        ixv_sb_add(&s, "ALTER TABLE ");
+        ixv_sb_ident(&s, name);
+        ixv_sb_add(&s, " RENAME COLUMN ");
+        ixv_sb_ident(&s, old.cols[i].name);
+        ixv_sb_printf(&s, " TO \"_ixd_old%d\";", old.cols[i].oldno);
     }
     ixs_tdef_free(&old);
     int r = s.oom ? SQLITE_NOMEM : sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
-    sb_free(&s);
+    ixv_sb_free(&s);
     if (r == SQLITE_OK) return 0;
     ixs_sqlite_err(p->db, r, 0, name, p->err);
     p->failed = 1;

@@ -30,11 +30,11 @@ static int user_table(px *p, const char *name, int *tabid) {
 
 /* Statistics of table tabid/name: systables.nrows and SQLite's ANALYZE. */
 static void stats_sql(sb *s, int tabid, const char *name) {
-    sb_add(s, "ANALYZE ");
-    sb_ident(s, name);
-    sb_add(s, "; UPDATE " IXS_INTERNAL_PREFIX "tables SET nrows = (SELECT count(*) FROM ");
-    sb_ident(s, name);
-    sb_printf(s, ") WHERE tabid = %d;", tabid);
+    ixv_sb_add(s, "ANALYZE ");
+    ixv_sb_ident(s, name);
+    ixv_sb_add(s, "; UPDATE " IXS_INTERNAL_PREFIX "tables SET nrows = (SELECT count(*) FROM ");
+    ixv_sb_ident(s, name);
+    ixv_sb_printf(s, ") WHERE tabid = %d;", tabid);
 }
 
 /* [(col, ...)] after FOR TABLE name, into us (checked at execute). */
@@ -164,11 +164,11 @@ int ixs_update_statistics_run(px *p, const ddl_stats *us) {
         sqlite3_finalize(st);
     }
     if (s.oom) {
-        sb_free(&s);
+        ixv_sb_free(&s);
         return ixs_px_failc(p, -208, NULL);
     }
     int rc = s.p ? ixs_ddl_exec_sql(p, s.p, us->table) : 0;
-    sb_free(&s);
+    ixv_sb_free(&s);
     return rc;
 }
 
@@ -197,16 +197,16 @@ int ixs_truncate_run(px *p, const ddl_table *tb) {
         return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", tb->name);
     if (r != 1) return ixs_px_failc(p, -206, "%s", tb->name);
     sb s = {0};
-    sb_add(&s, "DELETE FROM ");
-    sb_ident(&s, tb->name);
+    ixv_sb_add(&s, "DELETE FROM ");
+    ixv_sb_ident(&s, tb->name);
     if (s.oom) {
-        sb_free(&s);
+        ixv_sb_free(&s);
         return ixs_px_failc(p, -208, NULL);
     }
     int rc = ixs_ddl_exec_sql(p, s.p, tb->name);
     if (rc && (p->err->sqlcode == IXS_E_DELETE || p->err->sqlcode == -691))
         p->err->sqlcode = -692; /* rows of a parent that are still referenced */
-    sb_free(&s);
+    ixv_sb_free(&s);
     return rc;
 }
 
@@ -263,11 +263,11 @@ void ixs_cat_view_text(px *p, int tabid, sb *s) {
         if (!ixs_px_op(p, i, ";")) b = (size_t)(p->t[i].pos + p->t[i].len);
     for (int seq = 0; a < b; seq++) {
         size_t n = b - a > VIEWTEXT_PIECE ? VIEWTEXT_PIECE : b - a;
-        sb_printf(
+        ixv_sb_printf(
             s, "INSERT INTO " IXS_INTERNAL_PREFIX "views(tabid, seqno, viewtext) VALUES(%d, %d, ",
             tabid, seq);
-        sb_strlit(s, p->sql + a, n);
-        sb_add(s, ");");
+        ixv_sb_strlit(s, p->sql + a, n);
+        ixv_sb_add(s, ");");
         a += n;
     }
 }

@@ -89,11 +89,11 @@ static int run_savepoint(px *p, const char *verb, const char *name) {
     char sp[IXS_NAME_MAX + 3];
     snprintf(sp, sizeof sp, "u_%s", name);
     sb s = {0};
-    sb_add(&s, verb);
-    sb_addc(&s, ' ');
-    sb_ident(&s, sp);
+    ixv_sb_add(&s, verb);
+    ixv_sb_addc(&s, ' ');
+    ixv_sb_ident(&s, sp);
     int r = s.oom ? SQLITE_NOMEM : sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
-    sb_free(&s);
+    ixv_sb_free(&s);
     if (r == SQLITE_OK) return 0;
     ixs_sqlite_err(db, r, 0, NULL, p->err);
     if (strstr(sqlite3_errmsg(db->h), "no such savepoint"))

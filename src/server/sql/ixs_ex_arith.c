@@ -35,14 +35,14 @@ static int neg_literal(px *p, xv *out) {
     out->litn = n;
     sval v;
     int isint = out->k == XK_INT;
-    int r2 = ixs_text_to_sval(isint              ? ixs_t(IX_T_BIGINT, 8)
-                              : strpbrk(l, "eE") ? ixs_t(IX_T_FLOAT, 8)
-                                                 : ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff),
+    int r2 = ixv_text_to_sval(isint              ? ixv_t(IX_T_BIGINT, 8)
+                              : strpbrk(l, "eE") ? ixv_t(IX_T_FLOAT, 8)
+                                                 : ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff),
                               l, n, &v);
     if (r2) return ixs_px_failc(p, r2, NULL);
     sb ns = {0};
-    sval_sql(&v, &ns);
-    sval_free(&v);
+    ixv_sval_sql(&v, &ns);
+    ixv_sval_free(&v);
     ixs_xv_set_sql(out, &ns);
     return 0;
 }
@@ -51,10 +51,10 @@ static int neg_literal(px *p, xv *out) {
 static void neg_expr(px *p, xv *out) {
     ixs_make_num(p, out);
     sb ns = {0};
-    if (ixs_is_dec(out->t.code))
-        sb_printf(&ns, "ixd_dsub(X'80',%s)", ixs_xs(out));
+    if (ixv_is_dec(out->t.code))
+        ixv_sb_printf(&ns, "ixd_dsub(X'80',%s)", ixs_xs(out));
     else
-        sb_printf(&ns, "(-%s)", ixs_xs(out));
+        ixv_sb_printf(&ns, "(-%s)", ixs_xs(out));
     ixs_xv_set_sql(out, &ns);
     out->k = XK_EXPR;
     out->lk = LB_EXPR;
@@ -67,12 +67,12 @@ static void neg_expr(px *p, xv *out) {
  * MONEY is a DECIMAL ratio. */
 static ityp money_type(ityp lt, ityp rt0, char op, ityp rt) {
     if (op == '/' && lt.code == IX_T_MONEY && rt0.code == IX_T_MONEY) return rt;
-    if (op == '+' || op == '-') return ixs_t(IX_T_MONEY, rt.len);
+    if (op == '+' || op == '-') return ixv_t(IX_T_MONEY, rt.len);
     int sa = lt.code == IX_T_MONEY ? (int)(lt.len & 0xff) : -1;
     int sb2 = rt0.code == IX_T_MONEY ? (int)(rt0.len & 0xff) : -1;
     int sc = sa > sb2 ? sa : sb2;
     if (sc < 0 || sc > 32) sc = 2;
-    return ixs_t(IX_T_MONEY, 32u << 8 | (uint32_t)sc);
+    return ixv_t(IX_T_MONEY, 32u << 8 | (uint32_t)sc);
 }
 
 /* A MONEY product or quotient rounded to the scale of its type m when the
@@ -80,9 +80,9 @@ static ityp money_type(ityp lt, ityp rt0, char op, ityp rt) {
 static void money_round(ityp rt, ityp m, sb *s) {
     if (m.code != IX_T_MONEY || (rt.len & 0xff) == (m.len & 0xff)) return;
     sb n = {0};
-    sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", s->p ? s->p : "NULL", IX_T_DECIMAL, 32u << 8 | 0xff,
-              m.code, m.len);
-    sb_free(s);
+    ixv_sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", s->p ? s->p : "NULL", IX_T_DECIMAL,
+                  32u << 8 | 0xff, m.code, m.len);
+    ixv_sb_free(s);
     *s = n;
 }
 
@@ -98,35 +98,35 @@ typedef struct {
 static void arith_params(px *p, xv *l, xv *r) {
     if (l->k == XK_PARAM && r->k != XK_PARAM)
         ixs_to_type(p, l,
-                    r->t.code == IX_T_DATE || r->t.code == IX_T_DATETIME ? ixs_t(IX_T_INTEGER, 4)
+                    r->t.code == IX_T_DATE || r->t.code == IX_T_DATETIME ? ixv_t(IX_T_INTEGER, 4)
                                                                          : r->t);
     if (r->k == XK_PARAM && l->k != XK_PARAM)
-        ixs_to_type(p, r, l->t.code == IX_T_DATE ? ixs_t(IX_T_INTEGER, 4) : l->t);
+        ixs_to_type(p, r, l->t.code == IX_T_DATE ? ixv_t(IX_T_INTEGER, 4) : l->t);
     if (l->k == XK_PARAM && r->k == XK_PARAM) {
-        ixs_to_type(p, l, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
-        ixs_to_type(p, r, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
+        ixs_to_type(p, l, ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff));
+        ixs_to_type(p, r, ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff));
     }
 }
 
 /* Strings in arithmetic are numbers, or next to a date or time of its type. */
 static void arith_text(px *p, arop *o) {
     xv *l = o->l, *r = o->r;
-    if (ixs_is_char(o->a) && !ixs_ex_is_temporal(o->b)) {
+    if (ixv_is_char(o->a) && !ixs_ex_is_temporal(o->b)) {
         ixs_make_num(p, l);
         o->a = l->t.code;
     }
-    if (ixs_is_char(o->b) && !ixs_ex_is_temporal(o->a)) {
+    if (ixv_is_char(o->b) && !ixs_ex_is_temporal(o->a)) {
         ixs_make_num(p, r);
         o->b = r->t.code;
     }
-    if (ixs_is_char(o->a) && ixs_ex_is_temporal(o->b) && o->b != IX_T_INTERVAL) {
+    if (ixv_is_char(o->a) && ixs_ex_is_temporal(o->b) && o->b != IX_T_INTERVAL) {
         ixs_to_type(p, l, r->t);
         o->a = o->b;
     }
-    if (ixs_is_char(o->b) && ixs_ex_is_temporal(o->a)) {
+    if (ixv_is_char(o->b) && ixs_ex_is_temporal(o->a)) {
         int a = o->a;
-        ityp tt = a == IX_T_DATE ? ixs_t(IX_T_INTEGER, 4) : a == IX_T_INTERVAL ? l->t : r->t;
-        if (a == IX_T_DATETIME) tt = ixs_t(IX_T_INTERVAL, ixt_iv_qual(9, IXT_TU_DAY, IXT_TU_F(5)));
+        ityp tt = a == IX_T_DATE ? ixv_t(IX_T_INTEGER, 4) : a == IX_T_INTERVAL ? l->t : r->t;
+        if (a == IX_T_DATETIME) tt = ixv_t(IX_T_INTERVAL, ixt_iv_qual(9, IXT_TU_DAY, IXT_TU_F(5)));
         ixs_to_type(p, r, tt);
         o->b = r->t.code;
     }
@@ -138,17 +138,17 @@ static int arith_date(px *p, arop *o) {
     char op = o->op;
     xv *out = o->out;
     if (a == IX_T_DATE && b == IX_T_DATE && op == '-') {
-        sb_printf(&out->s, "(%s - %s)", o->L, o->R);
+        ixv_sb_printf(&out->s, "(%s - %s)", o->L, o->R);
         return 0;
     }
-    if (a == IX_T_DATE && (ixs_is_int(b) || ixs_is_numeric(b)) && (op == '+' || op == '-')) {
-        if (!ixs_is_int(b)) ixs_to_type(p, o->r, ixs_t(IX_T_INTEGER, 4));
-        sb_printf(&out->s, "(%s %c %s)", o->L, op, ixs_xs(o->r));
+    if (a == IX_T_DATE && (ixv_is_int(b) || ixv_is_numeric(b)) && (op == '+' || op == '-')) {
+        if (!ixv_is_int(b)) ixs_to_type(p, o->r, ixv_t(IX_T_INTEGER, 4));
+        ixv_sb_printf(&out->s, "(%s %c %s)", o->L, op, ixs_xs(o->r));
         return 0;
     }
-    if (b == IX_T_DATE && ixs_is_numeric(a) && op == '+') {
-        if (!ixs_is_int(a)) ixs_to_type(p, o->l, ixs_t(IX_T_INTEGER, 4));
-        sb_printf(&out->s, "(%s + %s)", ixs_xs(o->l), o->R);
+    if (b == IX_T_DATE && ixv_is_numeric(a) && op == '+') {
+        if (!ixv_is_int(a)) ixs_to_type(p, o->l, ixv_t(IX_T_INTEGER, 4));
+        ixv_sb_printf(&out->s, "(%s + %s)", ixs_xs(o->l), o->R);
         return 0;
     }
     return 1;
@@ -172,12 +172,12 @@ static void arith_dt_add(arop *o) {
     xv *l = o->l, *r = o->r, *out = o->out;
     int a = o->a, sign = o->op == '-' ? -1 : 1;
     uint32_t q = dt_add_qual(l->t, r->t);
-    sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,%d)", o->L, q, o->R, r->t.len, sign);
+    ixv_sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,%d)", o->L, q, o->R, r->t.len, sign);
     if (a == IX_T_DATE && q) {
         /* DATE + day-time interval: extend the date first */
-        sb_free(&out->s);
-        sb_printf(&out->s, "ixd_dtadd(ixd_extend(%s,%d,4,%u),%u,%s,%u,%d)", o->L, IX_T_DATE, q, q,
-                  o->R, r->t.len, sign);
+        ixv_sb_free(&out->s);
+        ixv_sb_printf(&out->s, "ixd_dtadd(ixd_extend(%s,%d,4,%u),%u,%s,%u,%d)", o->L, IX_T_DATE, q,
+                      q, o->R, r->t.len, sign);
     }
 }
 
@@ -190,8 +190,8 @@ static int arith_datetime(arop *o) {
     if ((a == IX_T_DATETIME || a == IX_T_DATE) && (b == IX_T_DATETIME || b == IX_T_DATE) &&
         op == '-') {
         uint32_t q = dt_sub_qual(l->t, r->t);
-        sb_printf(&out->s, "ixd_dtsub(%s,%u,%s,%u,%u)", o->L, a == IX_T_DATE ? 0 : l->t.len, o->R,
-                  b == IX_T_DATE ? 0 : r->t.len, q);
+        ixv_sb_printf(&out->s, "ixd_dtsub(%s,%u,%s,%u,%u)", o->L, a == IX_T_DATE ? 0 : l->t.len,
+                      o->R, b == IX_T_DATE ? 0 : r->t.len, q);
         return 0;
     }
     if ((a == IX_T_DATETIME || a == IX_T_DATE) && b == IX_T_INTERVAL && (op == '+' || op == '-')) {
@@ -199,7 +199,7 @@ static int arith_datetime(arop *o) {
         return 0;
     }
     if (a == IX_T_INTERVAL && b == IX_T_DATETIME && op == '+') {
-        sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,1)", o->R, r->t.len, o->L, l->t.len);
+        ixv_sb_printf(&out->s, "ixd_dtadd(%s,%u,%s,%u,1)", o->R, r->t.len, o->L, l->t.len);
         return 0;
     }
     return 1;
@@ -212,18 +212,18 @@ static int arith_interval(arop *o) {
     char op = o->op;
     xv *out = o->out;
     if (a == IX_T_INTERVAL && b == IX_T_INTERVAL && (op == '+' || op == '-')) {
-        sb_printf(&out->s, "(%s %c %s)", o->L, op, o->R);
+        ixv_sb_printf(&out->s, "(%s %c %s)", o->L, op, o->R);
         return 0;
     }
-    if (a == IX_T_INTERVAL && ixs_is_numeric(b) && (op == '*' || op == '/')) {
+    if (a == IX_T_INTERVAL && ixv_is_numeric(b) && (op == '*' || op == '/')) {
         if (op == '*')
-            sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", o->L, o->R);
+            ixv_sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", o->L, o->R);
         else
-            sb_printf(&out->s, "CAST(ixd_fdiv(%s, ixd_dbl(%s)) AS INTEGER)", o->L, o->R);
+            ixv_sb_printf(&out->s, "CAST(ixd_fdiv(%s, ixd_dbl(%s)) AS INTEGER)", o->L, o->R);
         return 0;
     }
-    if (b == IX_T_INTERVAL && ixs_is_numeric(a) && op == '*') {
-        sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", o->R, o->L);
+    if (b == IX_T_INTERVAL && ixv_is_numeric(a) && op == '*') {
+        ixv_sb_printf(&out->s, "CAST(%s * ixd_dbl(%s) AS INTEGER)", o->R, o->L);
         return 0;
     }
     return 1;
@@ -234,7 +234,7 @@ static int arith_interval(arop *o) {
 static ityp decimal_result(ityp da, ityp db, char op) {
     int pa = (int)(da.len >> 8), sa = (int)(da.len & 0xff), pb = (int)(db.len >> 8),
         sbb = (int)(db.len & 0xff);
-    ityp rt = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+    ityp rt = ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff);
     if (sa != 0xff && sbb != 0xff && op != '/') {
         int s, pr;
         if (op == '*') {
@@ -246,7 +246,7 @@ static ityp decimal_result(ityp da, ityp db, char op) {
             pr = (ia > ib ? ia : ib) + s + 1;
         }
         if (pr > 32) pr = 32;
-        if (s <= pr) rt = ixs_t(IX_T_DECIMAL, (uint32_t)pr << 8 | (uint32_t)s);
+        if (s <= pr) rt = ixv_t(IX_T_DECIMAL, (uint32_t)pr << 8 | (uint32_t)s);
     }
     return rt;
 }
@@ -256,19 +256,19 @@ static int arith_numeric(px *p, arop *o) {
     xv *l = o->l, *r = o->r, *out = o->out;
     int a = o->a, b = o->b;
     char op = o->op;
-    if (!ixs_is_numeric(a) || !ixs_is_numeric(b)) return ixs_px_failc(p, -1213, NULL);
+    if (!ixv_is_numeric(a) || !ixv_is_numeric(b)) return ixs_px_failc(p, -1213, NULL);
     int ca = ixs_ex_storage_class(a), cb = ixs_ex_storage_class(b);
     if (ca == 'f' || cb == 'f') {
-        if (ca == 'd') ixs_to_type(p, l, ixs_t(IX_T_FLOAT, 8));
-        if (cb == 'd') ixs_to_type(p, r, ixs_t(IX_T_FLOAT, 8));
+        if (ca == 'd') ixs_to_type(p, l, ixv_t(IX_T_FLOAT, 8));
+        if (cb == 'd') ixs_to_type(p, r, ixv_t(IX_T_FLOAT, 8));
         if (op == '/')
-            sb_printf(&out->s, "ixd_fdiv(%s,%s)", ixs_xs(l), ixs_xs(r));
+            ixv_sb_printf(&out->s, "ixd_fdiv(%s,%s)", ixs_xs(l), ixs_xs(r));
         else
-            sb_printf(&out->s, "(%s %c %s)", ixs_xs(l), op, ixs_xs(r));
+            ixv_sb_printf(&out->s, "(%s %c %s)", ixs_xs(l), op, ixs_xs(r));
         return 0;
     }
     if (ca == 'i' && cb == 'i' && op != '/') {
-        sb_printf(&out->s, "(%s %c %s)", o->L, op, o->R);
+        ixv_sb_printf(&out->s, "(%s %c %s)", o->L, op, o->R);
         return 0;
     }
     /* exact decimal arithmetic */
@@ -277,7 +277,7 @@ static int arith_numeric(px *p, arop *o) {
                      : op == '-' ? "ixd_dsub"
                      : op == '*' ? "ixd_dmul"
                                  : "ixd_ddiv";
-    sb_printf(&out->s, "%s(%s,%s)", fn, o->L, o->R);
+    ixv_sb_printf(&out->s, "%s(%s,%s)", fn, o->L, o->R);
     ityp rt = decimal_result(da, db, op);
     if (a == IX_T_MONEY || b == IX_T_MONEY)
         money_round(rt, money_type(l->t, r->t, op, rt), &out->s);
@@ -288,33 +288,33 @@ static int arith_numeric(px *p, arop *o) {
 static ityp temporal_type(ityp l, ityp r, char op) {
     int a = l.code, b = r.code, add = op == '+' || op == '-';
     int adate = a == IX_T_DATE || a == IX_T_DATETIME, bdate = b == IX_T_DATE || b == IX_T_DATETIME;
-    if (a == IX_T_DATE && b == IX_T_DATE && op == '-') return ixs_t(IX_T_INTEGER, 4);
-    if (a == IX_T_DATE && ixs_is_numeric(b) && add) return ixs_t(IX_T_DATE, 4);
-    if (b == IX_T_DATE && ixs_is_numeric(a) && op == '+') return ixs_t(IX_T_DATE, 4);
-    if (adate && bdate && op == '-') return ixs_t(IX_T_INTERVAL, dt_sub_qual(l, r));
+    if (a == IX_T_DATE && b == IX_T_DATE && op == '-') return ixv_t(IX_T_INTEGER, 4);
+    if (a == IX_T_DATE && ixv_is_numeric(b) && add) return ixv_t(IX_T_DATE, 4);
+    if (b == IX_T_DATE && ixv_is_numeric(a) && op == '+') return ixv_t(IX_T_DATE, 4);
+    if (adate && bdate && op == '-') return ixv_t(IX_T_INTERVAL, dt_sub_qual(l, r));
     if (adate && b == IX_T_INTERVAL && add) {
         uint32_t q = dt_add_qual(l, r);
-        return q ? ixs_t(IX_T_DATETIME, q) : ixs_t(IX_T_DATE, 4);
+        return q ? ixv_t(IX_T_DATETIME, q) : ixv_t(IX_T_DATE, 4);
     }
     if (a == IX_T_INTERVAL && b == IX_T_DATETIME && op == '+') return r;
     if (a == IX_T_INTERVAL && b == IX_T_INTERVAL && add) return l;
-    if (a == IX_T_INTERVAL && ixs_is_numeric(b) && (op == '*' || op == '/')) return l;
-    if (b == IX_T_INTERVAL && ixs_is_numeric(a) && op == '*') return r;
-    return ixs_t(-1, 0);
+    if (a == IX_T_INTERVAL && ixv_is_numeric(b) && (op == '*' || op == '/')) return l;
+    if (b == IX_T_INTERVAL && ixv_is_numeric(a) && op == '*') return r;
+    return ixv_t(-1, 0);
 }
 
 ityp ixs_ex_arith_type(ityp l, ityp r, char op) {
     int a = l.code, b = r.code;
     if (ixs_ex_is_temporal(a) || ixs_ex_is_temporal(b)) return temporal_type(l, r, op);
-    if (!ixs_is_numeric(a) || !ixs_is_numeric(b)) return ixs_t(-1, 0);
+    if (!ixv_is_numeric(a) || !ixv_is_numeric(b)) return ixv_t(-1, 0);
     int ca = ixs_ex_storage_class(a), cb = ixs_ex_storage_class(b);
-    if (ca == 'f' || cb == 'f') return ixs_t(IX_T_FLOAT, 8);
+    if (ca == 'f' || cb == 'f') return ixv_t(IX_T_FLOAT, 8);
     if (ca == 'i' && cb == 'i' && op != '/') {
         if (a == IX_T_INT8 || a == IX_T_SERIAL8 || b == IX_T_INT8 || b == IX_T_SERIAL8)
-            return ixs_t(IX_T_INT8, 10);
+            return ixv_t(IX_T_INT8, 10);
         if (a == IX_T_BIGINT || a == IX_T_BIGSERIAL || b == IX_T_BIGINT || b == IX_T_BIGSERIAL)
-            return ixs_t(IX_T_BIGINT, 8);
-        return ixs_t(IX_T_INTEGER, 4);
+            return ixv_t(IX_T_BIGINT, 8);
+        return ixv_t(IX_T_INTEGER, 4);
     }
     ityp rt = decimal_result(ixs_dec_of(l), ixs_dec_of(r), op);
     return a == IX_T_MONEY || b == IX_T_MONEY ? money_type(l, r, op, rt) : rt;
@@ -327,25 +327,25 @@ ityp ixs_ex_arith_type(ityp l, ityp r, char op) {
  * next to an INTERVAL of its type and a DATE's day count or a DATETIME's
  * INTERVAL DAY TO FRACTION(5) on the right. */
 static void met_types(ityp *l, int lk, ityp *r, int rk) {
-    ityp l0 = *l, r0 = *r, d = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+    ityp l0 = *l, r0 = *r, d = ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff);
     if (lk == IXS_AR_PARAM && rk == IXS_AR_PARAM) *l = *r = d;
     if (lk == IXS_AR_PARAM && rk != IXS_AR_PARAM)
-        *l = r0.code == IX_T_DATE || r0.code == IX_T_DATETIME ? ixs_t(IX_T_INTEGER, 4) : r0;
+        *l = r0.code == IX_T_DATE || r0.code == IX_T_DATETIME ? ixv_t(IX_T_INTEGER, 4) : r0;
     if (rk == IXS_AR_PARAM && lk != IXS_AR_PARAM)
-        *r = l0.code == IX_T_DATE ? ixs_t(IX_T_INTEGER, 4) : l0;
-    if (ixs_is_char(l->code) && !ixs_ex_is_temporal(r->code)) *l = d;
-    if (ixs_is_char(r->code) && !ixs_ex_is_temporal(l->code)) *r = d;
-    if (ixs_is_char(l->code) && ixs_ex_is_temporal(r->code) && r->code != IX_T_INTERVAL) *l = *r;
-    if (ixs_is_char(r->code) && ixs_ex_is_temporal(l->code)) {
+        *r = l0.code == IX_T_DATE ? ixv_t(IX_T_INTEGER, 4) : l0;
+    if (ixv_is_char(l->code) && !ixs_ex_is_temporal(r->code)) *l = d;
+    if (ixv_is_char(r->code) && !ixs_ex_is_temporal(l->code)) *r = d;
+    if (ixv_is_char(l->code) && ixs_ex_is_temporal(r->code) && r->code != IX_T_INTERVAL) *l = *r;
+    if (ixv_is_char(r->code) && ixs_ex_is_temporal(l->code)) {
         int a = l->code;
-        *r = a == IX_T_DATE ? ixs_t(IX_T_INTEGER, 4) : a == IX_T_INTERVAL ? *l : *r;
-        if (a == IX_T_DATETIME) *r = ixs_t(IX_T_INTERVAL, ixt_iv_qual(9, IXT_TU_DAY, IXT_TU_F(5)));
+        *r = a == IX_T_DATE ? ixv_t(IX_T_INTEGER, 4) : a == IX_T_INTERVAL ? *l : *r;
+        if (a == IX_T_DATETIME) *r = ixv_t(IX_T_INTERVAL, ixt_iv_qual(9, IXT_TU_DAY, IXT_TU_F(5)));
     }
 }
 
 ityp ixs_ex_arith_met_type(ityp l, int lk, ityp r, int rk, char op) {
     if (lk == IXS_AR_NULL || rk == IXS_AR_NULL) {
-        if (lk != IXS_AR_VALUE && rk != IXS_AR_VALUE) return ixs_t(-1, 0);
+        if (lk != IXS_AR_VALUE && rk != IXS_AR_VALUE) return ixv_t(-1, 0);
         return lk == IXS_AR_NULL ? r : l; /* NULL, of the other's type */
     }
     met_types(&l, lk, &r, rk);
@@ -359,7 +359,7 @@ int ixs_ex_arith(px *p, xv *l, char op, xv *r, ityp t, xv *out) {
     ixs_settle(p, r);
     arith_params(p, l, r);
     if (l->k == XK_NULL || r->k == XK_NULL) {
-        sb_add(&out->s, "NULL");
+        ixv_sb_add(&out->s, "NULL");
         out->t = l->k == XK_NULL ? r->t : l->t;
         return 0;
     }
@@ -396,7 +396,7 @@ void ixs_ex_units(px *p, xv *out, ityp t, int u) {
     tu_factor(u, &f, &ym);
     ixs_make_num(p, out);
     sb n2 = {0};
-    sb_printf(&n2, "CAST(ixd_dbl(%s) * %lld AS INTEGER)", ixs_xs(out), (long long)f);
+    ixv_sb_printf(&n2, "CAST(ixd_dbl(%s) * %lld AS INTEGER)", ixs_xs(out), (long long)f);
     ixs_xv_set_sql(out, &n2);
     out->t = t;
     out->k = XK_EXPR;
@@ -414,7 +414,7 @@ static void concat_blank_fill(xv *v) {
     if (v->k != XK_COL || (v->t.code != IX_T_CHAR && v->t.code != IX_T_NCHAR) || v->t.len == 0)
         return;
     sb n = {0};
-    sb_printf(&n, "ixd_pad(%s,%u,' ',0,%u)", ixs_xs(v), (unsigned)v->t.len, (unsigned)v->t.len);
+    ixv_sb_printf(&n, "ixd_pad(%s,%u,' ',0,%u)", ixs_xs(v), (unsigned)v->t.len, (unsigned)v->t.len);
     ixs_xv_set_sql(v, &n);
 }
 
@@ -423,7 +423,7 @@ void ixs_ex_concat(px *p, xv *l, xv *r, ityp t, xv *res) {
     concat_blank_fill(r);
     ixs_as_text(p, l);
     ixs_as_text(p, r);
-    sb_printf(&res->s, "(%s || %s)", ixs_xs(l), ixs_xs(r));
+    ixv_sb_printf(&res->s, "(%s || %s)", ixs_xs(l), ixs_xs(r));
     res->t = t;
     if (t.code >= 0) return;
     uint32_t n = ixs_char_len(ixs_lit_type(l)) + ixs_char_len(ixs_lit_type(r));
@@ -431,7 +431,7 @@ void ixs_ex_concat(px *p, xv *l, xv *r, ityp t, xv *res) {
 }
 
 ityp ixs_ex_concat_type(uint32_t n, int bothchar) {
-    if (bothchar && n <= 32767) return ixs_t(IX_T_CHAR, n);
-    if (n <= 255) return ixs_t(IX_T_VARCHAR, n);
-    return ixs_t(IX_T_LVARCHAR, n > 32739 ? 32739 : n);
+    if (bothchar && n <= 32767) return ixv_t(IX_T_CHAR, n);
+    if (n <= 255) return ixv_t(IX_T_VARCHAR, n);
+    return ixv_t(IX_T_LVARCHAR, n > 32739 ? 32739 : n);
 }

@@ -15,18 +15,18 @@ static int emit_col(px *p, ixs_ex *e, xv *out) {
     if (e->rk == EXR_SEQ) return ixs_ex_xv_copy(e->rx, out) ? ixs_px_failc(p, -208, NULL) : 0;
     tref *t = e->rsc->t[e->ti];
     if (t->alias[0]) {
-        sb_ident(&out->s, t->alias);
-        sb_addc(&out->s, '.');
+        ixv_sb_ident(&out->s, t->alias);
+        ixv_sb_addc(&out->s, '.');
     }
     if (e->rk == EXR_ROWID) {
-        sb_add(&out->s, "rowid");
-        out->t = ixs_t(IX_T_INTEGER, 4);
+        ixv_sb_add(&out->s, "rowid");
+        out->t = ixv_t(IX_T_INTEGER, 4);
         snprintf(out->label, sizeof out->label, "rowid");
     } else {
         icol *c = &t->tab.cols[e->ci];
-        sb_ident(&out->s, c->name);
+        ixv_sb_ident(&out->s, c->name);
         out->t = c->t;
-        if (c->serial == 1) out->t = ixs_t(IX_T_SERIAL, 4);
+        if (c->serial == 1) out->t = ixv_t(IX_T_SERIAL, 4);
         out->notnull = c->notnull && !t->outer;
         out->stored = !t->derived && !t->tab.is_view;
         snprintf(out->label, sizeof out->label, "%s", c->name);
@@ -51,13 +51,13 @@ static int row_field(px *p, ixs_ex *f, sb *desc, sb *args) {
     }
     p->i = f->end;
     ixs_settle(p, &v);
-    if (v.k == XK_PARAM) ixs_to_type(p, &v, ixs_t(IX_T_VARCHAR, 255));
-    ityp t = v.t.code >= 0 ? v.t : ixs_t(IX_T_CHAR, 1);
+    if (v.k == XK_PARAM) ixs_to_type(p, &v, ixv_t(IX_T_VARCHAR, 255));
+    ityp t = v.t.code >= 0 ? v.t : ixv_t(IX_T_CHAR, 1);
     int rc = 0;
     if (ixs_coll_is(t.code) || t.code == IX_T_ROW)
         rc = ixs_px_fail(p); /* nested rows and collections: not supported */
-    sb_printf(desc, "%02X%08X", (unsigned)t.code & 0xff, t.len);
-    sb_printf(args, ",%s", ixs_xs(&v));
+    ixv_sb_printf(desc, "%02X%08X", (unsigned)t.code & 0xff, t.len);
+    ixv_sb_printf(args, ",%s", ixs_xs(&v));
     ixs_xv_free(&v);
     return rc;
 }
@@ -66,14 +66,14 @@ static int row_field(px *p, ixs_ex *f, sb *desc, sb *args) {
 static int emit_row(px *p, ixs_ex *e, xv *out) {
     sb args = {0}, desc = {0};
     int rc = 0;
-    sb_add(&desc, "X'");
+    ixv_sb_add(&desc, "X'");
     for (int k = 0; k < e->nk && !rc; k++)
         rc = row_field(p, e->kids[k], &desc, &args);
-    sb_addc(&desc, '\'');
+    ixv_sb_addc(&desc, '\'');
     if (!rc)
-        sb_printf(&out->s, "ixd_row_pack(%s%s)", desc.p ? desc.p : "X''", args.p ? args.p : "");
-    sb_free(&args);
-    sb_free(&desc);
+        ixv_sb_printf(&out->s, "ixd_row_pack(%s%s)", desc.p ? desc.p : "X''", args.p ? args.p : "");
+    ixv_sb_free(&args);
+    ixv_sb_free(&desc);
     if (rc) return -1;
     out->k = XK_EXPR;
     out->lk = LB_EXPR;
@@ -143,7 +143,7 @@ static int emit_param(px *p, ixs_ex *e, xv *out) {
     out->k = XK_PARAM;
     out->pidx = e->pidx;
     out->lk = LB_EXPR;
-    sb_printf(&out->s, "?%d", e->pidx + 1);
+    ixv_sb_printf(&out->s, "?%d", e->pidx + 1);
     if (p->ptypes[e->pidx].code >= 0) out->t = p->ptypes[e->pidx];
     return 0;
 }
@@ -159,9 +159,9 @@ static int emit_lit(px *p, ixs_ex *e, xv *out) {
 static int emit_word(px *p, ixs_ex *e, xv *out) {
     out->lk = LB_EXPR;
     switch (e->op) {
-    case EX_TODAY: sb_add(&out->s, "ixd_today()"); break;
-    case EX_CURRENT: sb_printf(&out->s, "ixd_current(%u)", e->q); break;
-    case EX_USER: sb_strlit(&out->s, p->db->user, strlen(p->db->user)); break;
+    case EX_TODAY: ixv_sb_add(&out->s, "ixd_today()"); break;
+    case EX_CURRENT: ixv_sb_printf(&out->s, "ixd_current(%u)", e->q); break;
+    case EX_USER: ixv_sb_strlit(&out->s, p->db->user, strlen(p->db->user)); break;
     default: ixs_func_niladic_emit(p, e->sub, out);
     }
     out->t = e->t;
@@ -178,7 +178,7 @@ static int emit_subq(px *p, ixs_ex *e, xv *out) {
     }
     p->i = e->end;
     if (e->op == EX_EXISTS) {
-        sb_printf(&out->s, "EXISTS (%s)", q.sql.p);
+        ixv_sb_printf(&out->s, "EXISTS (%s)", q.sql.p);
         out->t = e->t;
         out->k = XK_PRED;
     } else {
@@ -187,9 +187,10 @@ static int emit_subq(px *p, ixs_ex *e, xv *out) {
             return ixs_px_fail(p);
         }
         /* more than one row is -284, as in Informix */
-        sb_add(&out->s, "(SELECT CASE WHEN count(*) > 1 THEN ixd_raise(-284, '') ELSE min(_q1.");
-        sb_ident(&out->s, q.cols[0].name);
-        sb_printf(&out->s, ") END FROM (SELECT * FROM (%s) LIMIT 2) AS _q1)", q.sql.p);
+        ixv_sb_add(&out->s,
+                   "(SELECT CASE WHEN count(*) > 1 THEN ixd_raise(-284, '') ELSE min(_q1.");
+        ixv_sb_ident(&out->s, q.cols[0].name);
+        ixv_sb_printf(&out->s, ") END FROM (SELECT * FROM (%s) LIMIT 2) AS _q1)", q.sql.p);
         out->t = q.cols[0].t;
         out->lk = LB_EXPR;
     }
@@ -201,7 +202,7 @@ static int emit_subq(px *p, ixs_ex *e, xv *out) {
 static int emit_paren(px *p, ixs_ex *e, xv *out) {
     if (ixs_ex_emit_node(p, e->a, out)) return -1;
     sb n = {0};
-    sb_printf(&n, "(%s)", xs(out));
+    ixv_sb_printf(&n, "(%s)", xs(out));
     ixs_xv_set_sql(out, &n);
     if (out->lk == LB_COL) out->lk = LB_EXPR;
     if (e->t.code >= 0) out->t = e->t; /* the resolver's */
@@ -232,22 +233,22 @@ static int case_sql(px *p, ixs_ex *e, xv *sel, xv *w, xv *r, int nw, xv *out) {
         ixs_settle(p, &r[i]);
         if (!known && r[i].k != XK_NULL && r[i].k != XK_PARAM) rt = ixs_merge_type(rt, r[i].t);
     }
-    if (rt.code < 0) rt = ixs_t(IX_T_CHAR, 1);
+    if (rt.code < 0) rt = ixv_t(IX_T_CHAR, 1);
     sb s = {0};
-    sb_add(&s, "CASE");
+    ixv_sb_add(&s, "CASE");
     for (int i = 0; e->a && i < nw; i++) /* x and the WHEN values, then x's SQL */
         ixs_cmp_coerce(p, sel, &w[i]);
     if (e->a) ixs_blanks_collate(sel); /* WHEN values compare ignoring trailing blanks */
-    if (e->a) sb_printf(&s, " %s", xs(sel));
+    if (e->a) ixv_sb_printf(&s, " %s", xs(sel));
     for (int i = 0; i < nw; i++) {
         ixs_to_type(p, &r[i], rt);
-        sb_printf(&s, " WHEN %s THEN %s", xs(&w[i]), xs(&r[i]));
+        ixv_sb_printf(&s, " WHEN %s THEN %s", xs(&w[i]), xs(&r[i]));
     }
     if (e->flag) {
         ixs_to_type(p, &r[nw], rt);
-        sb_printf(&s, " ELSE %s", xs(&r[nw]));
+        ixv_sb_printf(&s, " ELSE %s", xs(&r[nw]));
     }
-    sb_add(&s, " END");
+    ixv_sb_add(&s, " END");
     ixs_xv_set_sql(out, &s);
     out->t = rt;
     out->lk = LB_EXPR;
@@ -300,8 +301,8 @@ static int emit_substr(px *p, ixs_ex *e, xv *out) {
     if (ixs_ex_emit_node(p, e->a, out)) return -1;
     ixs_as_text(p, out);
     sb n3 = {0};
-    sb_printf(&n3, "substr(%s,%lld,%lld)", xs(out), (long long)e->n1,
-              (long long)(e->n2 - e->n1 + 1));
+    ixv_sb_printf(&n3, "substr(%s,%lld,%lld)", xs(out), (long long)e->n1,
+                  (long long)(e->n2 - e->n1 + 1));
     ixs_xv_set_sql(out, &n3);
     out->t = e->t;
     out->k = XK_EXPR;
@@ -336,7 +337,7 @@ static int emit_logic(px *p, ixs_ex *e, xv *out) {
         return -1;
     }
     sb n = {0};
-    sb_printf(&n, "(%s %s %s)", xs(out), e->op == EX_AND ? "AND" : "OR", xs(&r));
+    ixv_sb_printf(&n, "(%s %s %s)", xs(out), e->op == EX_AND ? "AND" : "OR", xs(&r));
     ixs_xv_set_sql(out, &n);
     out->agg |= r.agg;
     out->k = XK_PRED;
@@ -349,7 +350,7 @@ static int emit_logic(px *p, ixs_ex *e, xv *out) {
 static int emit_not(px *p, ixs_ex *e, xv *out) {
     if (ixs_ex_emit_node(p, e->a, out)) return -1;
     sb n = {0};
-    sb_printf(&n, "(NOT %s)", xs(out));
+    ixv_sb_printf(&n, "(NOT %s)", xs(out));
     ixs_xv_set_sql(out, &n);
     out->k = XK_PRED;
     out->t = e->t;

@@ -21,7 +21,7 @@ ixs_ex *ixs_ex_node(px *p, int op, int at) {
     e->op = op;
     e->tok = at;
     e->end = at;
-    e->t = ixs_t(-1, 0);
+    e->t = ixv_t(-1, 0);
     if (op == EX_LIT) {
         e->lit = malloc(sizeof *e->lit);
         if (!e->lit) {
@@ -81,13 +81,13 @@ static int typed_literal(px *p, int interval, xv *out) {
     p->i++;
     uint32_t q;
     if (ixs_parse_qual(p, interval, &q)) return -1;
-    ityp t = ixs_t(interval ? IX_T_INTERVAL : IX_T_DATETIME, q);
+    ityp t = ixv_t(interval ? IX_T_INTERVAL : IX_T_DATETIME, q);
     sval v;
     /* Informix writes interval literals with a leading sign and blanks */
-    int rc = ixs_text_to_sval(t, p->sql + a, (size_t)(b - a), &v);
+    int rc = ixv_text_to_sval(t, p->sql + a, (size_t)(b - a), &v);
     if (rc) return ixs_px_failc(p, rc, NULL);
-    sval_sql(&v, &out->s);
-    sval_free(&v);
+    ixv_sval_sql(&v, &out->s);
+    ixv_sval_free(&v);
     out->t = t;
     out->lk = LB_CONST;
     return 0;
@@ -103,7 +103,7 @@ static int int_literal(xv *out, int len) {
         v = v * 10 + d;
     }
     out->k = XK_INT;
-    sb_printf(&out->s, "%lld", (long long)v);
+    ixv_sb_printf(&out->s, "%lld", (long long)v);
     return 1;
 }
 
@@ -119,11 +119,11 @@ static int prim_number(px *p, xv *out, tok *t) {
     /* natural form: a DECIMAL (or FLOAT with an exponent) */
     int hasexp = strpbrk(out->lit, "eE") != NULL;
     sval v;
-    int rc = ixs_text_to_sval(hasexp ? ixs_t(IX_T_FLOAT, 8) : ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff),
+    int rc = ixv_text_to_sval(hasexp ? ixv_t(IX_T_FLOAT, 8) : ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff),
                               out->lit, out->litn, &v);
     if (rc) return ixs_px_failc(p, rc, NULL);
-    sval_sql(&v, &out->s);
-    sval_free(&v);
+    ixv_sval_sql(&v, &out->s);
+    ixv_sval_free(&v);
     return 0;
 }
 
@@ -133,10 +133,10 @@ static int prim_string(px *p, xv *out) {
     ixs_px_tokstr(p, p->i, &b);
     if (b.oom) return ixs_px_failc(p, -208, NULL);
     out->litn = b.n;
-    out->lit = sb_take(&b);
+    out->lit = ixv_sb_take(&b);
     out->k = XK_STR;
     out->lk = LB_CONST;
-    sb_strlit(&out->s, out->lit, out->litn);
+    ixv_sb_strlit(&out->s, out->lit, out->litn);
     p->i++;
     return 0;
 }
@@ -175,7 +175,7 @@ static ixs_ex *prim_value_word(px *p, int nextparen, int *isword) {
         p->i++;
         e->lit->k = XK_NULL;
         e->lit->lk = LB_CONST;
-        sb_add(&e->lit->s, "NULL");
+        ixv_sb_add(&e->lit->s, "NULL");
         return done(p, e);
     }
     if (ixs_px_kw(p, p->i, IXK_TODAY) && !nextparen) return word(p, EX_TODAY);

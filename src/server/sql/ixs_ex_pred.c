@@ -13,9 +13,9 @@
 /* The first column of subquery q as the operand _q.column */
 static void sub_col(const qres *q, xv *c) {
     ixs_xv_init(c);
-    sb_add(&c->s, "_q.");
-    sb_ident(&c->s, q->ncols ? q->cols[0].name : "");
-    c->t = q->ncols ? q->cols[0].t : ixs_t(-1, 0);
+    ixv_sb_add(&c->s, "_q.");
+    ixv_sb_ident(&c->s, q->ncols ? q->cols[0].name : "");
+    c->t = q->ncols ? q->cols[0].t : ixv_t(-1, 0);
     c->k = XK_COL;
 }
 
@@ -28,11 +28,11 @@ static int pred_quant(px *p, ixs_ex *e, xv *out, const qres *q, sb *s) {
     ixs_cmp_coerce(p, out, &c);
     ixs_blanks_collate(out);
     if (e->flag)
-        sb_printf(s, "EXISTS (SELECT 1 FROM (%s) AS _q WHERE %s %s %s)", q->sql.p, xs(out), e->cmp,
-                  xs(&c));
+        ixv_sb_printf(s, "EXISTS (SELECT 1 FROM (%s) AS _q WHERE %s %s %s)", q->sql.p, xs(out),
+                      e->cmp, xs(&c));
     else
-        sb_printf(s, "NOT EXISTS (SELECT 1 FROM (%s) AS _q WHERE NOT (%s %s %s))", q->sql.p,
-                  xs(out), e->cmp, xs(&c));
+        ixv_sb_printf(s, "NOT EXISTS (SELECT 1 FROM (%s) AS _q WHERE NOT (%s %s %s))", q->sql.p,
+                      xs(out), e->cmp, xs(&c));
     ixs_xv_free(&c);
     return 0;
 }
@@ -48,9 +48,9 @@ static int pred_in_sub(px *p, ixs_ex *e, xv *out, const qres *q, sb *s) {
     ixs_blanks_collate(out);
     const char *neg = e->neg ? "NOT " : "";
     if (!strncmp(c.s.p, "_q.", 3))
-        sb_printf(s, "(%s %sIN (%s))", xs(out), neg, q->sql.p);
+        ixv_sb_printf(s, "(%s %sIN (%s))", xs(out), neg, q->sql.p);
     else
-        sb_printf(s, "(%s %sIN (SELECT %s FROM (%s) AS _q))", xs(out), neg, xs(&c), q->sql.p);
+        ixv_sb_printf(s, "(%s %sIN (SELECT %s FROM (%s) AS _q))", xs(out), neg, xs(&c), q->sql.p);
     ixs_xv_free(&c);
     return 0;
 }
@@ -75,18 +75,18 @@ static int pred_in_list(px *p, ixs_ex *e, xv *out, sb *s) {
         ixs_xv_init(&v);
         if (ixs_ex_emit_node(p, e->kids[k], &v)) {
             ixs_xv_free(&v);
-            sb_free(&body);
+            ixv_sb_free(&body);
             return -1;
         }
         if (ixs_ex_is_lit(out) && !ixs_ex_is_lit(&v)) ixs_settle(p, &v);
         ixs_cmp_coerce(p, out, &v);
-        if (k) sb_addc(&body, ',');
-        sb_add(&body, xs(&v));
+        if (k) ixv_sb_addc(&body, ',');
+        ixv_sb_add(&body, xs(&v));
         ixs_xv_free(&v);
     }
     ixs_blanks_collate(out);
-    sb_printf(s, "(%s %sIN (%s))", xs(out), e->neg ? "NOT " : "", body.p ? body.p : "");
-    sb_free(&body);
+    ixv_sb_printf(s, "(%s %sIN (%s))", xs(out), e->neg ? "NOT " : "", body.p ? body.p : "");
+    ixv_sb_free(&body);
     return 0;
 }
 
@@ -106,7 +106,7 @@ static int pred_between(px *p, ixs_ex *e, xv *out, xv *r, sb *s) {
     ixs_cmp_coerce(p, out, r);
     ixs_cmp_coerce(p, out, &hi);
     ixs_blanks_collate(out);
-    sb_printf(s, "(%s %sBETWEEN %s AND %s)", xs(out), e->neg ? "NOT " : "", xs(r), xs(&hi));
+    ixv_sb_printf(s, "(%s %sBETWEEN %s AND %s)", xs(out), e->neg ? "NOT " : "", xs(r), xs(&hi));
     ixs_xv_free(&hi);
     return 0;
 }
@@ -124,9 +124,9 @@ static int pred_like(px *p, ixs_ex *e, xv *out, xv *r, sb *s) {
     }
     const char *neg = e->neg ? "NOT " : "";
     if (e->flag)
-        sb_printf(s, "(%sixd_matches(%s,%s))", neg, xs(out), xs(r));
+        ixv_sb_printf(s, "(%sixd_matches(%s,%s))", neg, xs(out), xs(r));
     else
-        sb_printf(s, "(%s %sLIKE %s ESCAPE %s)", xs(out), neg, xs(r), e->c ? xs(&esc) : "'\\'");
+        ixv_sb_printf(s, "(%s %sLIKE %s ESCAPE %s)", xs(out), neg, xs(r), e->c ? xs(&esc) : "'\\'");
     ixs_xv_free(&esc);
     return 0;
 }
@@ -138,7 +138,7 @@ static int pred_sql(px *p, ixs_ex *e, xv *out, xv *r, sb *s) {
         if (ixs_ex_emit_node(p, e->b, r)) return -1;
         ixs_cmp_coerce(p, out, r);
         if (r->k != XK_COL) ixs_blanks_collate(out);
-        sb_printf(s, "(%s %s %s)", xs(out), e->cmp, xs(r));
+        ixv_sb_printf(s, "(%s %s %s)", xs(out), e->cmp, xs(r));
         return 0;
     case EX_QUANT:
     case EX_IN_SUB: return pred_sub(p, e, out, s);
@@ -147,7 +147,7 @@ static int pred_sql(px *p, ixs_ex *e, xv *out, xv *r, sb *s) {
         return ixs_ex_emit_node(p, e->b, r) || ixs_coll_in(p, out, r, e->neg, s) ? -1 : 0;
     case EX_IN_LIST: return pred_in_list(p, e, out, s);
     case EX_LIKE: return pred_like(p, e, out, r, s);
-    default: sb_printf(s, "(%s IS %sNULL)", xs(out), e->neg ? "NOT " : ""); return 0;
+    default: ixv_sb_printf(s, "(%s IS %sNULL)", xs(out), e->neg ? "NOT " : ""); return 0;
     }
 }
 
@@ -158,7 +158,7 @@ int ixs_ex_emit_pred(px *p, ixs_ex *e, xv *out) {
     sb s = {0};
     int rc = pred_sql(p, e, out, &r, &s);
     if (rc || p->failed) {
-        sb_free(&s);
+        ixv_sb_free(&s);
         ixs_xv_free(&r);
         return -1;
     }

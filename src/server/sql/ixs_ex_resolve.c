@@ -26,8 +26,8 @@ static int bind(px *p, ixs_ex *e, scope *sc, int ti, int ci) {
     e->rsc = sc;
     e->ti = ti;
     e->ci = ci;
-    e->t = ci == -2 ? ixs_t(IX_T_INTEGER, 4) : sc->t[ti]->tab.cols[ci].t;
-    if (ci >= 0 && sc->t[ti]->tab.cols[ci].serial == 1) e->t = ixs_t(IX_T_SERIAL, 4);
+    e->t = ci == -2 ? ixv_t(IX_T_INTEGER, 4) : sc->t[ti]->tab.cols[ci].t;
+    if (ci >= 0 && sc->t[ti]->tab.cols[ci].serial == 1) e->t = ixv_t(IX_T_SERIAL, 4);
     return 0;
 }
 
@@ -91,7 +91,7 @@ static int seq_ref(px *p, ixs_ex *e, const char *name, const char *what) {
 
 /* A name whose type is found at emission (a ROW field: ixs_row_field). */
 static int untyped(ixs_ex *e) {
-    e->t = ixs_t(-1, 0);
+    e->t = ixv_t(-1, 0);
     return 0;
 }
 
@@ -161,8 +161,8 @@ static void type_concat(ixs_ex *e) {
     for (int i = 0; i < 2; i++) {
         int ty = typed(k[i]);
         if (ty < 0) return;
-        ityp t = !ty ? (k[i]->op == EX_PARAM ? ixs_t(IX_T_VARCHAR, 255) : ixs_t(-1, 0)) : k[i]->t;
-        if (t.code >= 0 && !ixs_is_char(t.code)) t = ixs_t(IX_T_VARCHAR, ixs_char_len(t));
+        ityp t = !ty ? (k[i]->op == EX_PARAM ? ixv_t(IX_T_VARCHAR, 255) : ixv_t(-1, 0)) : k[i]->t;
+        if (t.code >= 0 && !ixv_is_char(t.code)) t = ixv_t(IX_T_VARCHAR, ixs_char_len(t));
         n += t.code < 0 ? 1 : ixs_char_len(t);
         bothchar &= t.code == IX_T_CHAR;
     }
@@ -183,14 +183,14 @@ static void type_arith(ixs_ex *e) {
  * parameters aside), CHAR(1) when none has one. */
 static void type_case(ixs_ex *e) {
     int nw = e->nk / 2;
-    ityp rt = ixs_t(-1, 0);
+    ityp rt = ixv_t(-1, 0);
     for (int i = 0; i < nw + e->flag; i++) {
         const ixs_ex *r = i < nw ? e->kids[2 * i + 1] : e->c;
         int ty = typed(r);
         if (ty < 0) return;
         if (ty) rt = ixs_merge_type(rt, r->t);
     }
-    e->t = rt.code < 0 ? ixs_t(IX_T_CHAR, 1) : rt;
+    e->t = rt.code < 0 ? ixv_t(IX_T_CHAR, 1) : rt;
 }
 
 /* A built-in call whose rule depends on its arguments, when they are typed
@@ -201,7 +201,7 @@ static void type_call(ixs_ex *e) {
     for (int k = 0; k < e->nk; k++) {
         int ty = typed(e->kids[k]);
         if (ty < 0) return;
-        at[k] = ty ? e->kids[k]->t : ixs_t(-1, 0);
+        at[k] = ty ? e->kids[k]->t : ixv_t(-1, 0);
     }
     const ixs_ex *k1 = e->nk > 1 ? e->kids[1] : NULL;
     int64_t nd = INT64_MIN;
@@ -226,21 +226,21 @@ static void type_extend(ixs_ex *e) {
     uint32_t q = e->flag                         ? e->q
                  : e->a->t.code == IX_T_DATETIME ? e->a->t.len
                                                  : ixt_dt_qual(IXT_TU_YEAR, IXT_TU_DAY);
-    e->t = ixs_t(IX_T_DATETIME, q);
+    e->t = ixv_t(IX_T_DATETIME, q);
 }
 
 /* SUBSTRING and TRIM of a typed string: VARCHAR of its length (<= 255). */
 static void type_substring(ixs_ex *e) {
-    if (typed(e->a) < 1 || !ixs_is_char(e->a->t.code)) return;
+    if (typed(e->a) < 1 || !ixv_is_char(e->a->t.code)) return;
     uint32_t n = ixs_char_len(e->a->t);
-    e->t = ixs_t(IX_T_VARCHAR, n > 255 ? 255 : n);
+    e->t = ixv_t(IX_T_VARCHAR, n > 255 ? 255 : n);
 }
 
 /* ( a ), and - a of a typed value that is no string or literal: a's type. */
 static void type_same(ixs_ex *e) {
     if (typed(e->a) < 1) return;
     if (e->op == EX_NEG &&
-        (ixs_is_char(e->a->t.code) || e->a->op == EX_LIT || e->a->op == EX_PAREN))
+        (ixv_is_char(e->a->t.code) || e->a->op == EX_LIT || e->a->op == EX_PAREN))
         return;
     e->t = e->a->t;
 }
@@ -259,7 +259,7 @@ static void type_window(ixs_ex *e) {
     }
     int ty = typed(c->kids[0]);
     if (ty < 0 || c->kids[0]->op == EX_PARAM) return;
-    ityp a0 = ty ? c->kids[0]->t : ixs_t(-1, 0);
+    ityp a0 = ty ? c->kids[0]->t : ixv_t(-1, 0);
     e->t = ixs_window_type(e->win, &a0);
 }
 
@@ -271,12 +271,12 @@ static void type_window(ixs_ex *e) {
 static void type_node(ixs_ex *e) {
     switch (e->op) {
     case EX_LIT: e->t = ixs_lit_type(e->lit); break;
-    case EX_TODAY: e->t = ixs_t(IX_T_DATE, 4); break;
-    case EX_CURRENT: e->t = ixs_t(IX_T_DATETIME, e->q); break;
-    case EX_USER: e->t = ixs_t(IX_T_VARCHAR, 32); break;
+    case EX_TODAY: e->t = ixv_t(IX_T_DATE, 4); break;
+    case EX_CURRENT: e->t = ixv_t(IX_T_DATETIME, e->q); break;
+    case EX_USER: e->t = ixv_t(IX_T_VARCHAR, 32); break;
     case EX_NILADIC: e->t = ixs_func_niladic_type(e->sub); break;
-    case EX_SUBSTR: e->t = ixs_t(IX_T_CHAR, (uint32_t)(e->n2 - e->n1 + 1)); break;
-    case EX_UNITS: e->t = ixs_t(IX_T_INTERVAL, ixs_ex_units_qual((int)e->n1)); break;
+    case EX_SUBSTR: e->t = ixv_t(IX_T_CHAR, (uint32_t)(e->n2 - e->n1 + 1)); break;
+    case EX_UNITS: e->t = ixv_t(IX_T_INTERVAL, ixs_ex_units_qual((int)e->n1)); break;
     case EX_CONCAT: type_concat(e); break;
     case EX_CASE: type_case(e); break;
     case EX_ARITH: type_arith(e); break;
@@ -292,9 +292,9 @@ static void type_node(ixs_ex *e) {
     case EX_EXISTS:
     case EX_NOT:
     case EX_AND:
-    case EX_OR: e->t = ixs_t(IX_T_BOOLEAN, 1); break;
+    case EX_OR: e->t = ixv_t(IX_T_BOOLEAN, 1); break;
     default:
-        if (e->op >= EX_CMP && e->op <= EX_IS_NULL) e->t = ixs_t(IX_T_BOOLEAN, 1);
+        if (e->op >= EX_CMP && e->op <= EX_IS_NULL) e->t = ixv_t(IX_T_BOOLEAN, 1);
     }
 }
 

@@ -15,7 +15,7 @@ void ixs_xv_init(xv *v) {
 }
 
 void ixs_xv_set_sql(xv *v, sb *nsql) {
-    sb_free(&v->s);
+    ixv_sb_free(&v->s);
     v->stored = 0; /* no longer the column as read */
     v->s = *nsql;
     memset(nsql, 0, sizeof *nsql);
@@ -29,7 +29,7 @@ int ixs_ex_xv_copy(const xv *v, xv *out) {
     *out = *v;
     memset(&out->s, 0, sizeof out->s);
     out->lit = NULL;
-    if (v->s.p) sb_add(&out->s, v->s.p);
+    if (v->s.p) ixv_sb_add(&out->s, v->s.p);
     if (v->lit) {
         out->lit = malloc(v->litn + 1);
         if (!out->lit) return -1;
@@ -43,10 +43,10 @@ ityp ixs_lit_type(const xv *v) {
     switch (v->k) {
     case XK_INT: {
         int64_t x = v->lit ? strtoll(v->lit, NULL, 10) : 0;
-        return x >= -INT32_MAX && x <= INT32_MAX ? ixs_t(IX_T_INTEGER, 4) : ixs_t(IX_T_INT8, 10);
+        return x >= -INT32_MAX && x <= INT32_MAX ? ixv_t(IX_T_INTEGER, 4) : ixv_t(IX_T_INT8, 10);
     }
     case XK_NUM: {
-        if (v->lit && strpbrk(v->lit, "eE")) return ixs_t(IX_T_FLOAT, 8);
+        if (v->lit && strpbrk(v->lit, "eE")) return ixv_t(IX_T_FLOAT, 8);
         int digits = 0, frac = 0, after = 0;
         for (size_t k = 0; k < v->litn; k++) {
             char c = v->lit[k];
@@ -60,30 +60,30 @@ ityp ixs_lit_type(const xv *v) {
         if (digits > 32) digits = 32;
         if (digits < 1) digits = 1;
         if (frac > digits) frac = digits;
-        return ixs_t(IX_T_DECIMAL, (uint32_t)digits << 8 | (uint32_t)frac);
+        return ixv_t(IX_T_DECIMAL, (uint32_t)digits << 8 | (uint32_t)frac);
     }
     case XK_STR: {
         uint32_t n = (uint32_t)(v->litn ? v->litn : 1);
         if (n > 32767) n = 32767;
-        return ixs_t(IX_T_CHAR, n);
+        return ixv_t(IX_T_CHAR, n);
     }
-    case XK_PARAM: return ixs_t(IX_T_VARCHAR, 255);
-    default: return ixs_t(IX_T_CHAR, 1);
+    case XK_PARAM: return ixv_t(IX_T_VARCHAR, 255);
+    default: return ixv_t(IX_T_CHAR, 1);
     }
 }
 
 ityp ixs_dec_of(ityp t) {
     switch (t.code) {
-    case IX_T_SMALLINT: return ixs_t(IX_T_DECIMAL, 5u << 8);
+    case IX_T_SMALLINT: return ixv_t(IX_T_DECIMAL, 5u << 8);
     case IX_T_INTEGER:
-    case IX_T_SERIAL: return ixs_t(IX_T_DECIMAL, 10u << 8);
+    case IX_T_SERIAL: return ixv_t(IX_T_DECIMAL, 10u << 8);
     case IX_T_INT8:
     case IX_T_SERIAL8:
     case IX_T_BIGINT:
-    case IX_T_BIGSERIAL: return ixs_t(IX_T_DECIMAL, 19u << 8);
+    case IX_T_BIGSERIAL: return ixv_t(IX_T_DECIMAL, 19u << 8);
     case IX_T_DECIMAL:
     case IX_T_MONEY: return t;
-    default: return ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+    default: return ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff);
     }
 }
 
@@ -92,9 +92,9 @@ int ixs_ex_is_temporal(int c) {
 }
 
 int ixs_ex_storage_class(int c) {
-    if (ixs_is_int(c) || c == IX_T_DATE || c == IX_T_BOOLEAN || c == IX_T_INTERVAL) return 'i';
-    if (ixs_is_float(c)) return 'f';
-    if (ixs_is_dec(c)) return 'd';
+    if (ixv_is_int(c) || c == IX_T_DATE || c == IX_T_BOOLEAN || c == IX_T_INTERVAL) return 'i';
+    if (ixv_is_float(c)) return 'f';
+    if (ixv_is_dec(c)) return 'd';
     if (c == IX_T_BYTE) return 'b';
     return 't';
 }
@@ -114,28 +114,28 @@ static int int_width(int c) {
 static int num_to_date(const xv *v, sval *out) {
     sval n;
     int rc =
-        ixs_text_to_sval(ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff), v->lit ? v->lit : "", v->litn, &n);
+        ixv_text_to_sval(ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff), v->lit ? v->lit : "", v->litn, &n);
     if (rc) return rc;
-    rc = ixs_convert(ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff), &n, ixs_t(IX_T_DATE, 4), out);
-    sval_free(&n);
+    rc = ixv_convert(ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff), &n, ixv_t(IX_T_DATE, 4), out);
+    ixv_sval_free(&n);
     return rc;
 }
 
 /* A literal converted to type t at translation time. */
 static void lit_to_type(px *p, xv *v, ityp t) {
     sval sv;
-    int lob = v->k == XK_STR && ixs_lob_is(t.code); /* '<hex>'::BLOB */
+    int lob = v->k == XK_STR && ixv_lob_is(t.code); /* '<hex>'::BLOB */
     const char *lit = v->lit ? v->lit : "";
     int rc;
     if (lob)
-        rc = ixs_lob_text_to_sval(t, lit, v->litn, &sv);
+        rc = ixv_lob_text_to_sval(t, lit, v->litn, &sv);
     else if (v->k != XK_STR && t.code == IX_T_DATE)
         rc = num_to_date(v, &sv);
     else
-        rc = ixs_text_to_sval(t, lit, v->litn, &sv);
+        rc = ixv_text_to_sval(t, lit, v->litn, &sv);
     if (rc && lob) {
         ixs_px_failc(p, rc, "a string to %s (an LO handle is %d hex digits)",
-                     t.code == IX_T_CLOB ? "CLOB" : "BLOB", IXS_LO_HEX_LEN);
+                     t.code == IX_T_CLOB ? "CLOB" : "BLOB", IXV_LO_HEX_LEN);
         return;
     }
     if (rc) {
@@ -143,8 +143,8 @@ static void lit_to_type(px *p, xv *v, ityp t) {
         return;
     }
     sb n = {0};
-    sval_sql(&sv, &n);
-    sval_free(&sv);
+    ixv_sval_sql(&sv, &n);
+    ixv_sval_free(&sv);
     ixs_xv_set_sql(v, &n);
     v->t = t;
     v->k = XK_EXPR;
@@ -155,15 +155,15 @@ static void lit_to_type(px *p, xv *v, ityp t) {
 static int num_cvt_sql(xv *v, ityp f, ityp t, sb *n) {
     int fc = ixs_ex_storage_class(f.code), tc = ixs_ex_storage_class(t.code);
     if (tc == 'd' && (t.len & 0xff) != 0xff)
-        sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", ixs_xs(v), f.code, f.len, t.code, t.len);
+        ixv_sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", ixs_xs(v), f.code, f.len, t.code, t.len);
     else if (tc == 'd' && fc != 'd')
-        sb_printf(n, "ixd_dec(%s)", ixs_xs(v));
+        ixv_sb_printf(n, "ixd_dec(%s)", ixs_xs(v));
     else if (tc == 'f' && fc == 'd')
-        sb_printf(n, "ixd_dbl(%s)", ixs_xs(v));
+        ixv_sb_printf(n, "ixd_dbl(%s)", ixs_xs(v));
     else if (tc == 'd' && fc == 'd' && (t.len & 0xff) != 0xff && (t.len & 0xff) != (f.len & 0xff))
-        sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", ixs_xs(v), f.code, f.len, t.code, t.len);
+        ixv_sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", ixs_xs(v), f.code, f.len, t.code, t.len);
     else if (tc == 'i' && (fc != 'i' || int_width(t.code) < int_width(f.code)))
-        sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", ixs_xs(v), f.code, f.len, t.code, t.len);
+        ixv_sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", ixs_xs(v), f.code, f.len, t.code, t.len);
     else
         return 0;
     return 1;
@@ -173,20 +173,20 @@ static int num_cvt_sql(xv *v, ityp f, ityp t, sb *n) {
  * the value needs no conversion (only its type changes). */
 static int cvt_sql(xv *v, ityp f, ityp t, sb *n) {
     int fc = ixs_ex_storage_class(f.code), tc = ixs_ex_storage_class(t.code);
-    if (ixs_is_numeric(f.code) && ixs_is_numeric(t.code)) return num_cvt_sql(v, f, t, n);
+    if (ixv_is_numeric(f.code) && ixv_is_numeric(t.code)) return num_cvt_sql(v, f, t, n);
     if (t.code == IX_T_DATETIME && (f.code == IX_T_DATETIME || f.code == IX_T_DATE))
-        sb_printf(n, "ixd_extend(%s,%d,%u,%u)", ixs_xs(v), f.code, f.len, t.len);
+        ixv_sb_printf(n, "ixd_extend(%s,%d,%u,%u)", ixs_xs(v), f.code, f.len, t.len);
     else if (t.code == IX_T_DATE && f.code == IX_T_DATETIME)
-        sb_printf(n, "ixd_part(%s,%d,%u,4)", ixs_xs(v), f.code, f.len);
+        ixv_sb_printf(n, "ixd_part(%s,%d,%u,4)", ixs_xs(v), f.code, f.len);
     else if (t.code == IX_T_INTERVAL && f.code == IX_T_INTERVAL &&
              (IXT_QUAL_START(t.len) <= IXT_TU_MONTH) == (IXT_QUAL_START(f.len) <= IXT_TU_MONTH))
         return 0;
-    else if (ixs_is_char(t.code) && ixs_is_char(f.code))
+    else if (ixv_is_char(t.code) && ixv_is_char(f.code))
         return 0;
     else if (fc == tc && f.code == t.code)
         return 0;
     else
-        sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", ixs_xs(v), f.code, f.len, t.code, t.len);
+        ixv_sb_printf(n, "ixd_cvt(%s,%d,%u,%d,%u)", ixs_xs(v), f.code, f.len, t.code, t.len);
     return 1;
 }
 
@@ -236,19 +236,19 @@ void ixs_to_type(px *p, xv *v, ityp t) {
  * range; a value already in t's domain is not converted, and SQLite's
  * arithmetic can take it out of t's range (or a text past t's length). */
 static int store_unbounded(ityp f, ityp t) {
-    if (ixs_is_int(t.code))
-        return f.code < 0 || (ixs_is_int(f.code) && int_width(f.code) <= int_width(t.code));
+    if (ixv_is_int(t.code))
+        return f.code < 0 || (ixv_is_int(f.code) && int_width(f.code) <= int_width(t.code));
     switch (t.code) {
     case IX_T_DATE:
     case IX_T_INTERVAL: return f.code < 0 || f.code == t.code;
-    case IX_T_SMALLFLOAT: return f.code < 0 || ixs_is_numeric(f.code);
+    case IX_T_SMALLFLOAT: return f.code < 0 || ixv_is_numeric(f.code);
     case IX_T_CHAR:
     case IX_T_NCHAR:
     case IX_T_VARCHAR:
     case IX_T_NVARCHAR:
     case IX_T_LVARCHAR:
         return f.code < 0 || f.code == IX_T_TEXT ||
-               (ixs_is_char(f.code) && ixs_char_len(f) > ixs_char_len(t));
+               (ixv_is_char(f.code) && ixs_char_len(f) > ixs_char_len(t));
     default: return 0;
     }
 }
@@ -256,7 +256,7 @@ static int store_unbounded(ityp f, ityp t) {
 /* Whether a base table's column of type f holds only values a column of
  * type t holds (a narrower integer, the same DATE, the same type). */
 static int stored_fits(ityp f, ityp t) {
-    if (ixs_is_int(f.code) && ixs_is_int(t.code)) return 1;
+    if (ixv_is_int(f.code) && ixv_is_int(t.code)) return 1;
     return f.code == t.code && (f.len == t.len || t.code == IX_T_DATE);
 }
 
@@ -269,15 +269,15 @@ void ixs_to_store(px *p, xv *v, ityp t) {
     ixs_to_type(p, v, t);
     if (p->failed || bounded || !store_unbounded(f, t)) return;
     sb n = {0};
-    sb_printf(&n, "ixd_chk(%s,%d,%u)", ixs_xs(v), t.code, t.len);
+    ixv_sb_printf(&n, "ixd_chk(%s,%d,%u)", ixs_xs(v), t.code, t.len);
     ixs_xv_set_sql(v, &n);
     v->k = XK_EXPR;
 }
 
 void ixs_qcol_xv(const ocol *c, xv *v) {
     ixs_xv_init(v);
-    sb_add(&v->s, "_s.");
-    sb_ident(&v->s, c->name);
+    ixv_sb_add(&v->s, "_s.");
+    ixv_sb_ident(&v->s, c->name);
     v->t = c->t;
     v->k = XK_COL;
     v->lk = LB_COL;
@@ -288,15 +288,15 @@ void ixs_qcol_xv(const ocol *c, xv *v) {
 static void cmp_coerce_lits(px *p, xv *l, xv *r) {
     if ((l->k == XK_STR) != (r->k == XK_STR)) {
         xv *str = l->k == XK_STR ? l : r, *num = str == l ? r : l;
-        ityp dec = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+        ityp dec = ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff);
         if (num->k != XK_NULL && num->k != XK_PARAM) ixs_to_type(p, str, dec);
         if (num->k == XK_INT) ixs_to_type(p, num, dec); /* 1 = '1' as DECIMALs */
     }
     if (l->k == XK_PARAM && r->k != XK_PARAM) ixs_to_type(p, l, ixs_lit_type(r));
     if (r->k == XK_PARAM && l->k != XK_PARAM) ixs_to_type(p, r, ixs_lit_type(l));
     if ((l->k == XK_NUM) != (r->k == XK_NUM) && l->k != XK_STR && r->k != XK_STR) {
-        if (l->k == XK_INT) ixs_to_type(p, l, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
-        if (r->k == XK_INT) ixs_to_type(p, r, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
+        if (l->k == XK_INT) ixs_to_type(p, l, ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff));
+        if (r->k == XK_INT) ixs_to_type(p, r, ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff));
     }
 }
 
@@ -319,22 +319,22 @@ static void cmp_coerce_nums(px *p, xv *l, xv *r) {
 static void cmp_coerce_typed(px *p, xv *l, xv *r) {
     ityp a = l->t, b = r->t;
     if (a.code < 0 || b.code < 0) return;
-    if (ixs_is_numeric(a.code) && ixs_is_numeric(b.code)) {
+    if (ixv_is_numeric(a.code) && ixv_is_numeric(b.code)) {
         cmp_coerce_nums(p, l, r);
         return;
     }
     if (a.code == IX_T_DATETIME && b.code == IX_T_DATETIME) {
         if (a.len == b.len) return;
-        ityp full = ixs_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)));
+        ityp full = ixv_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)));
         ixs_to_type(p, l, full);
         ixs_to_type(p, r, full);
     } else if (a.code == IX_T_DATETIME && b.code == IX_T_DATE)
         ixs_to_type(p, r, a);
     else if (b.code == IX_T_DATETIME && a.code == IX_T_DATE)
         ixs_to_type(p, l, b);
-    else if (ixs_is_char(a.code) && !ixs_is_char(b.code))
+    else if (ixv_is_char(a.code) && !ixv_is_char(b.code))
         ixs_to_type(p, l, b);
-    else if (ixs_is_char(b.code) && !ixs_is_char(a.code))
+    else if (ixv_is_char(b.code) && !ixv_is_char(a.code))
         ixs_to_type(p, r, a);
     else if (ixs_ex_storage_class(a.code) != ixs_ex_storage_class(b.code))
         ixs_to_type(p, r, a);
@@ -344,7 +344,7 @@ static void cmp_coerce_typed(px *p, xv *l, xv *r) {
  * the character value as a number (-1213 when it is none), where SQLite
  * would compare it with the number's text ('10' < '9'). */
 static int num_vs_char(const xv *n, const xv *c) {
-    return (n->k == XK_INT || n->k == XK_NUM) && ixs_is_char(c->t.code);
+    return (n->k == XK_INT || n->k == XK_NUM) && ixv_is_char(c->t.code);
 }
 
 /* Brings two operands of a comparison to one storage domain. */
@@ -368,14 +368,14 @@ void ixs_cmp_coerce(px *p, xv *l, xv *r) {
 }
 
 int ixs_is_blank_cmp(int code) {
-    return code != IX_T_TEXT && ixs_is_char(code);
+    return code != IX_T_TEXT && ixv_is_char(code);
 }
 
 void ixs_blanks_collate(xv *v) {
     int text = ixs_is_blank_cmp(v->t.code) || (v->k == XK_STR && v->t.code < 0);
     if (!text || v->k == XK_COL || v->k == XK_NULL) return;
     sb n = {0};
-    sb_printf(&n, "(%s) COLLATE " IXS_COLLATE_BLANKS, ixs_xs(v));
+    ixv_sb_printf(&n, "(%s) COLLATE " IXS_COLLATE_BLANKS, ixs_xs(v));
     ixs_xv_set_sql(v, &n);
     v->k = XK_EXPR;
 }
@@ -390,8 +390,8 @@ void ixs_settle(px *p, xv *v) {
 
 uint32_t ixs_char_len(ityp t) {
     if (t.code == IX_T_VARCHAR || t.code == IX_T_NVARCHAR) return t.len & 0xff;
-    if (ixs_is_char(t.code)) return t.len ? t.len : 1;
-    if (ixs_is_numeric(t.code)) return 40;
+    if (ixv_is_char(t.code)) return t.len ? t.len : 1;
+    if (ixv_is_numeric(t.code)) return 40;
     if (ixs_ex_is_temporal(t.code)) return 30;
     return 255;
 }
@@ -400,57 +400,57 @@ uint32_t ixs_char_len(ityp t) {
 void ixs_as_text(px *p, xv *v) {
     ixs_settle(p, v);
     if (v->k == XK_PARAM) {
-        ixs_to_type(p, v, ixs_t(IX_T_VARCHAR, 255));
+        ixs_to_type(p, v, ixv_t(IX_T_VARCHAR, 255));
         return;
     }
-    if (v->t.code < 0 || ixs_is_char(v->t.code)) return;
-    ityp t = ixs_t(IX_T_VARCHAR, 255);
+    if (v->t.code < 0 || ixv_is_char(v->t.code)) return;
+    ityp t = ixv_t(IX_T_VARCHAR, 255);
     sb n = {0};
-    sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", ixs_xs(v), v->t.code, v->t.len, t.code, t.len);
+    ixv_sb_printf(&n, "ixd_cvt(%s,%d,%u,%d,%u)", ixs_xs(v), v->t.code, v->t.len, t.code, t.len);
     ixs_xv_set_sql(v, &n);
     v->k = XK_EXPR;
-    v->t = ixs_t(IX_T_VARCHAR, ixs_char_len(v->t));
+    v->t = ixv_t(IX_T_VARCHAR, ixs_char_len(v->t));
 }
 
 void ixs_make_num(px *p, xv *v) {
     ixs_settle(p, v);
     if (v->k == XK_PARAM)
-        ixs_to_type(p, v, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
-    else if (ixs_is_char(v->t.code))
-        ixs_to_type(p, v, ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff));
+        ixs_to_type(p, v, ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff));
+    else if (ixv_is_char(v->t.code))
+        ixs_to_type(p, v, ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff));
 }
 
 /* The type that holds both a and b (CASE, DECODE, NVL results). */
 ityp ixs_merge_type(ityp a, ityp b) {
     if (a.code < 0) return b;
     if (b.code < 0) return a;
-    if (ixs_is_char(a.code) && ixs_is_char(b.code)) {
+    if (ixv_is_char(a.code) && ixv_is_char(b.code)) {
         uint32_t la = ixs_char_len(a), lb = ixs_char_len(b), n = la > lb ? la : lb;
         if (a.code == IX_T_LVARCHAR || b.code == IX_T_LVARCHAR || n > 255)
-            return ixs_t(IX_T_LVARCHAR, n > 32739 ? 32739 : n);
-        if (a.code == IX_T_VARCHAR || b.code == IX_T_VARCHAR) return ixs_t(IX_T_VARCHAR, n);
-        return ixs_t(a.code, n);
+            return ixv_t(IX_T_LVARCHAR, n > 32739 ? 32739 : n);
+        if (a.code == IX_T_VARCHAR || b.code == IX_T_VARCHAR) return ixv_t(IX_T_VARCHAR, n);
+        return ixv_t(a.code, n);
     }
-    if (ixs_is_numeric(a.code) && ixs_is_numeric(b.code)) {
-        if (ixs_is_float(a.code) || ixs_is_float(b.code)) return ixs_t(IX_T_FLOAT, 8);
-        if (ixs_is_dec(a.code) || ixs_is_dec(b.code)) {
+    if (ixv_is_numeric(a.code) && ixv_is_numeric(b.code)) {
+        if (ixv_is_float(a.code) || ixv_is_float(b.code)) return ixv_t(IX_T_FLOAT, 8);
+        if (ixv_is_dec(a.code) || ixv_is_dec(b.code)) {
             ityp da = ixs_dec_of(a), db = ixs_dec_of(b);
             int sa = (int)(da.len & 0xff), sb2 = (int)(db.len & 0xff);
-            if (sa == 0xff || sb2 == 0xff) return ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+            if (sa == 0xff || sb2 == 0xff) return ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff);
             int ia = (int)(da.len >> 8) - sa, ib = (int)(db.len >> 8) - sb2;
             int sc = sa > sb2 ? sa : sb2, ip = ia > ib ? ia : ib;
             int pr = ip + sc > 32 ? 32 : ip + sc;
             int money = a.code == IX_T_MONEY && b.code == IX_T_MONEY;
-            return ixs_t(money ? IX_T_MONEY : IX_T_DECIMAL, (uint32_t)pr << 8 | (uint32_t)sc);
+            return ixv_t(money ? IX_T_MONEY : IX_T_DECIMAL, (uint32_t)pr << 8 | (uint32_t)sc);
         }
         int w8 = a.code == IX_T_INT8 || b.code == IX_T_INT8 || a.code == IX_T_SERIAL8 ||
                  b.code == IX_T_SERIAL8;
         int wb = a.code == IX_T_BIGINT || b.code == IX_T_BIGINT || a.code == IX_T_BIGSERIAL ||
                  b.code == IX_T_BIGSERIAL;
         int wi = a.code != IX_T_SMALLINT || b.code != IX_T_SMALLINT;
-        return w8   ? ixs_t(IX_T_INT8, 10)
-               : wb ? ixs_t(IX_T_BIGINT, 8)
-               : wi ? ixs_t(IX_T_INTEGER, 4)
+        return w8   ? ixv_t(IX_T_INT8, 10)
+               : wb ? ixv_t(IX_T_BIGINT, 8)
+               : wi ? ixv_t(IX_T_INTEGER, 4)
                     : a;
     }
     return a;

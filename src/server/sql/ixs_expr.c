@@ -11,7 +11,7 @@
 #include "server/sql/ixs_ex_tree.h"
 
 void ixs_xv_free(xv *v) {
-    sb_free(&v->s);
+    ixv_sb_free(&v->s);
     free(v->lit);
     memset(v, 0, sizeof *v);
 }
@@ -90,26 +90,26 @@ static int type_char(px *p, const char *nm, ityp *t, uint32_t *collen) {
         if (!n && ixs_px_acc(p, IXK_VARYING)) {
             if (type_args(p, &a, &b)) return -1;
             if (a < 1 || a > 255 || b > a) return ixs_px_fail(p);
-            *t = ixs_t(IX_T_VARCHAR, (uint32_t)a);
+            *t = ixv_t(IX_T_VARCHAR, (uint32_t)a);
             *collen = (uint32_t)a | (uint32_t)(b > 0 ? b : 0) << 8;
             return 0;
         }
         if (type_args(p, &a, &b)) return -1;
         if (a < 0) a = 1;
         if (a < 1 || a > 32767 || b >= 0) return ixs_px_fail(p);
-        *t = ixs_t(n ? IX_T_NCHAR : IX_T_CHAR, (uint32_t)a);
+        *t = ixv_t(n ? IX_T_NCHAR : IX_T_CHAR, (uint32_t)a);
     } else if (vary) {
         if (type_args(p, &a, &b)) return -1;
         if (a < 0) a = 1;
         if (a < 1 || a > 255 || b > a) return ixs_px_fail(p);
-        *t = ixs_t(nm[0] == 'n' ? IX_T_NVARCHAR : IX_T_VARCHAR, (uint32_t)a);
+        *t = ixv_t(nm[0] == 'n' ? IX_T_NVARCHAR : IX_T_VARCHAR, (uint32_t)a);
         *collen = (uint32_t)a | (uint32_t)(b > 0 ? b : 0) << 8;
         return 0;
     } else if (!strcmp(nm, "lvarchar")) {
         if (type_args(p, &a, &b)) return -1;
         if (a < 0) a = 2048;
         if (a < 1 || a > 32739 || b >= 0) return ixs_px_fail(p);
-        *t = ixs_t(IX_T_LVARCHAR, (uint32_t)a);
+        *t = ixv_t(IX_T_LVARCHAR, (uint32_t)a);
     } else
         return 1;
     *collen = t->len;
@@ -124,9 +124,9 @@ static int type_serial(px *p, const char *nm, ityp *t, int *serial, int64_t *ser
     *serial = nm[6] == '8' ? 2 : nm[0] == 'b' ? 3 : 1;
     if (a > 0) *serial_start = a;
     if (a == 0 || a < -1) return ixs_px_fail(p);
-    *t = *serial == 1   ? ixs_t(IX_T_SERIAL, 4)
-         : *serial == 2 ? ixs_t(IX_T_SERIAL8, 10)
-                        : ixs_t(IX_T_BIGSERIAL, 8);
+    *t = *serial == 1   ? ixv_t(IX_T_SERIAL, 4)
+         : *serial == 2 ? ixv_t(IX_T_SERIAL8, 10)
+                        : ixv_t(IX_T_BIGSERIAL, 8);
     return 0;
 }
 
@@ -143,7 +143,7 @@ static int type_decimal(px *p, const char *nm, ityp *t) {
         return ixs_px_fail(p);
     if (money && b == 0xff) b = 2;
     if (money && b > a) b = a;
-    *t = ixs_t(money ? IX_T_MONEY : IX_T_DECIMAL, (uint32_t)a << 8 | (uint32_t)b);
+    *t = ixv_t(money ? IX_T_MONEY : IX_T_DECIMAL, (uint32_t)a << 8 | (uint32_t)b);
     return 0;
 }
 
@@ -161,7 +161,7 @@ static int type_word(const char *nm, ityp *t) {
                  {"clob", IX_T_CLOB, 72}};
     for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
         if (!strcmp(nm, words[k].name)) {
-            *t = ixs_t(words[k].code, words[k].len);
+            *t = ixv_t(words[k].code, words[k].len);
             return 1;
         }
     return 0;
@@ -173,20 +173,20 @@ static int type_other(px *p, const char *nm, ityp *t) {
     if (!strcmp(nm, "float")) {
         int64_t a = -1, b = -1;
         if (type_args(p, &a, &b)) return -1;
-        *t = ixs_t(IX_T_FLOAT, 8);
+        *t = ixv_t(IX_T_FLOAT, 8);
     } else if (!strcmp(nm, "double")) {
         if (ixs_px_expect(p, IXK_PRECISION)) return -1;
-        *t = ixs_t(IX_T_FLOAT, 8);
+        *t = ixv_t(IX_T_FLOAT, 8);
     } else if (!strcmp(nm, "datetime") || !strcmp(nm, "interval")) {
         uint32_t q;
         if (ixs_parse_qual(p, nm[0] == 'i', &q)) return -1;
-        *t = ixs_t(nm[0] == 'i' ? IX_T_INTERVAL : IX_T_DATETIME, q);
+        *t = ixv_t(nm[0] == 'i' ? IX_T_INTERVAL : IX_T_DATETIME, q);
     } else if (!strcmp(nm, "byte") || !strcmp(nm, "text")) {
         if (ixs_px_acc(p, IXK_IN)) {
             char dummy[IXS_NAME_MAX + 1];
             if (ixs_px_ident(p, dummy, sizeof dummy)) return -1;
         }
-        *t = ixs_t(nm[0] == 'b' ? IX_T_BYTE : IX_T_TEXT, 56);
+        *t = ixv_t(nm[0] == 'b' ? IX_T_BYTE : IX_T_TEXT, 56);
     } else
         return 1;
     return 0;
@@ -217,7 +217,7 @@ static int parse_type(px *p, ityp *t, int *serial, int64_t *serial_start, uint32
         r = 0;
     else if ((r = type_other(p, nm, t)) > 0 && named) {
         snprintf(named, IXS_NAME_MAX + 1, "%s", nm); /* a named row type */
-        *t = ixs_t(-1, 0);
+        *t = ixv_t(-1, 0);
         return 0;
     } else if (r > 0)
         return ixs_row_named_type(p, nm, t, collen); /* a named row type */

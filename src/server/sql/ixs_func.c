@@ -68,21 +68,21 @@ struct fdef {
 /* ---- argument helpers ------------------------------------------------------------------------ */
 
 static void to_int(px *p, xv *v) {
-    ixs_to_type(p, v, ixs_t(IX_T_INTEGER, 4));
+    ixs_to_type(p, v, ixv_t(IX_T_INTEGER, 4));
 }
 
 static void to_float(px *p, xv *v) {
     ixs_make_num(p, v);
-    ixs_to_type(p, v, ixs_t(IX_T_FLOAT, 8));
+    ixs_to_type(p, v, ixv_t(IX_T_FLOAT, 8));
 }
 
 /* A DATE or DATETIME argument (a string or parameter becomes a DATE);
  * -1218 for other types. */
 static int date_arg(px *p, xv *v) {
-    if (v->k == XK_PARAM || ixs_is_char(v->t.code)) ixs_to_type(p, v, ixs_t(IX_T_DATE, 4));
+    if (v->k == XK_PARAM || ixv_is_char(v->t.code)) ixs_to_type(p, v, ixv_t(IX_T_DATE, 4));
     if (p->failed) return -1;
     if (v->k == XK_NULL) {
-        v->t = ixs_t(IX_T_DATE, 4);
+        v->t = ixv_t(IX_T_DATE, 4);
         return 0;
     }
     if (v->t.code != IX_T_DATE && v->t.code != IX_T_DATETIME)
@@ -92,7 +92,7 @@ static int date_arg(px *p, xv *v) {
 
 /* "sql,code,len" of a DATE/DATETIME argument for the ixd_* date functions */
 static void date_sql(sb *s, const xv *v) {
-    sb_printf(s, "%s,%d,%u", XS(v), v->t.code, v->t.len);
+    ixv_sb_printf(s, "%s,%d,%u", XS(v), v->t.code, v->t.len);
 }
 
 /* A string literal argument (formats, DBINFO keys): its text or NULL. */
@@ -104,27 +104,27 @@ static const char *lit_str(const xv *v) {
 
 /* sql(a0, a1, ...) with every argument as text */
 static int e_text(px *p, const fdef *f, xv *a, int na, xv *out) {
-    sb_printf(&out->s, "%s(", f->sql);
+    ixv_sb_printf(&out->s, "%s(", f->sql);
     for (int i = 0; i < na; i++) {
         ixs_as_text(p, &a[i]);
-        sb_printf(&out->s, "%s%s", i ? "," : "", XS(&a[i]));
+        ixv_sb_printf(&out->s, "%s%s", i ? "," : "", XS(&a[i]));
     }
-    sb_addc(&out->s, ')');
+    ixv_sb_addc(&out->s, ')');
     return 0;
 }
 
 /* LENGTH family: characters (k 0) or bytes (k 1), without trailing blanks */
 static int e_length(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)na;
-    if (ixs_lob_is(a[0].t.code)) { /* the size of a BLOB or CLOB, in bytes */
+    if (ixv_lob_is(a[0].t.code)) { /* the size of a BLOB or CLOB, in bytes */
         ixs_lob_emit_length(p, &a[0], out);
         return 0;
     }
     ixs_as_text(p, &a[0]);
     if (f->k)
-        sb_printf(&out->s, "length(CAST(rtrim(%s,' ') AS BLOB))", XS(&a[0]));
+        ixv_sb_printf(&out->s, "length(CAST(rtrim(%s,' ') AS BLOB))", XS(&a[0]));
     else
-        sb_printf(&out->s, "length(rtrim(%s,' '))", XS(&a[0]));
+        ixv_sb_printf(&out->s, "length(rtrim(%s,' '))", XS(&a[0]));
     return 0;
 }
 
@@ -132,8 +132,8 @@ static int e_length(px *p, const fdef *f, xv *a, int na, xv *out) {
 static int e_case(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)na;
     ixs_as_text(p, &a[0]);
-    sb_printf(&out->s, "%s(%s)", f->sql, XS(&a[0]));
-    out->t = a[0].t.code < 0 ? ixs_t(IX_T_VARCHAR, 255) : a[0].t;
+    ixv_sb_printf(&out->s, "%s(%s)", f->sql, XS(&a[0]));
+    out->t = a[0].t.code < 0 ? ixv_t(IX_T_VARCHAR, 255) : a[0].t;
     return 0;
 }
 
@@ -143,9 +143,9 @@ static int e_substr(px *p, const fdef *f, xv *a, int na, xv *out) {
     to_int(p, &a[1]);
     if (na == 3) to_int(p, &a[2]);
     if (na == 3)
-        sb_printf(&out->s, "substr(%s,%s,%s)", XS(&a[0]), XS(&a[1]), XS(&a[2]));
+        ixv_sb_printf(&out->s, "substr(%s,%s,%s)", XS(&a[0]), XS(&a[1]), XS(&a[2]));
     else
-        sb_printf(&out->s, "substr(%s,%s)", XS(&a[0]), XS(&a[1]));
+        ixv_sb_printf(&out->s, "substr(%s,%s)", XS(&a[0]), XS(&a[1]));
     return 0;
 }
 
@@ -153,8 +153,8 @@ static int e_substr(px *p, const fdef *f, xv *a, int na, xv *out) {
  * LVARCHAR when t is or n is beyond 255, else VARCHAR(n). */
 static ityp str_result(ityp t, uint32_t n) {
     if (t.code == IX_T_LVARCHAR || t.code == IX_T_TEXT || n > 255)
-        return ixs_t(IX_T_LVARCHAR, n > 32739 ? 32739 : n);
-    return ixs_t(IX_T_VARCHAR, n ? n : 1);
+        return ixv_t(IX_T_LVARCHAR, n > 32739 ? 32739 : n);
+    return ixv_t(IX_T_VARCHAR, n ? n : 1);
 }
 
 /* REPLACE(s, old [, new]): without new, occurrences of old are removed */
@@ -162,7 +162,7 @@ static int e_replace(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)f;
     for (int i = 0; i < na; i++)
         ixs_as_text(p, &a[i]);
-    sb_printf(&out->s, "replace(%s,%s,%s)", XS(&a[0]), XS(&a[1]), na == 3 ? XS(&a[2]) : "''");
+    ixv_sb_printf(&out->s, "replace(%s,%s,%s)", XS(&a[0]), XS(&a[1]), na == 3 ? XS(&a[2]) : "''");
     out->t = str_result(a[0].t, 255);
     return 0;
 }
@@ -171,7 +171,7 @@ static int e_replace(px *p, const fdef *f, xv *a, int na, xv *out) {
 static int e_trimset(px *p, const fdef *f, xv *a, int na, xv *out) {
     for (int i = 0; i < na; i++)
         ixs_as_text(p, &a[i]);
-    sb_printf(&out->s, "%s(%s,%s)", f->sql, XS(&a[0]), na == 2 ? XS(&a[1]) : "' '");
+    ixv_sb_printf(&out->s, "%s(%s,%s)", f->sql, XS(&a[0]), na == 2 ? XS(&a[1]) : "' '");
     out->t = str_result(a[0].t, ixs_char_len(a[0].t) > 255 ? 255 : ixs_char_len(a[0].t));
     return 0;
 }
@@ -184,8 +184,8 @@ static int e_pad(px *p, const fdef *f, xv *a, int na, xv *out) {
     to_int(p, &a[1]);
     if (na == 3) ixs_as_text(p, &a[2]);
     uint32_t w = t0.code == IX_T_CHAR || t0.code == IX_T_NCHAR ? t0.len : 0;
-    sb_printf(&out->s, "ixd_pad(%s,%s,%s,%d,%u)", XS(&a[0]), XS(&a[1]), na == 3 ? XS(&a[2]) : "' '",
-              f->k, w);
+    ixv_sb_printf(&out->s, "ixd_pad(%s,%s,%s,%d,%u)", XS(&a[0]), XS(&a[1]),
+                  na == 3 ? XS(&a[2]) : "' '", f->k, w);
     uint32_t n = 255;
     if (a[1].k == XK_EXPR && a[1].lit) n = (uint32_t)strtoul(a[1].lit, NULL, 10);
     if (a[1].lit && n == 0) n = 1;
@@ -199,12 +199,12 @@ static int e_concat(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)na;
     ixs_as_text(p, &a[0]);
     ixs_as_text(p, &a[1]);
-    sb_printf(&out->s, "(%s || %s)", XS(&a[0]), XS(&a[1]));
+    ixv_sb_printf(&out->s, "(%s || %s)", XS(&a[0]), XS(&a[1]));
     uint32_t n = ixs_char_len(ixs_lit_type(&a[0])) + ixs_char_len(ixs_lit_type(&a[1]));
     if (a[0].t.code == IX_T_CHAR && a[1].t.code == IX_T_CHAR && n <= 32767)
-        out->t = ixs_t(IX_T_CHAR, n);
+        out->t = ixv_t(IX_T_CHAR, n);
     else
-        out->t = str_result(ixs_t(IX_T_VARCHAR, 0), n);
+        out->t = str_result(ixv_t(IX_T_VARCHAR, 0), n);
     return 0;
 }
 
@@ -212,30 +212,30 @@ static int e_concat(px *p, const fdef *f, xv *a, int na, xv *out) {
 static int e_int1(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)na;
     ixs_make_num(p, &a[0]);
-    if (!ixs_is_int(a[0].t.code)) ixs_to_type(p, &a[0], ixs_t(IX_T_BIGINT, 8));
-    sb_printf(&out->s, "%s(%s)", f->sql, XS(&a[0]));
+    if (!ixv_is_int(a[0].t.code)) ixs_to_type(p, &a[0], ixv_t(IX_T_BIGINT, 8));
+    ixv_sb_printf(&out->s, "%s(%s)", f->sql, XS(&a[0]));
     return 0;
 }
 
 /* ---- emitters: choices ----------------------------------------------------------------------- */
 
 static ityp known(const xv *v) {
-    return v->k == XK_NULL || v->k == XK_PARAM ? ixs_t(-1, 0) : v->t;
+    return v->k == XK_NULL || v->k == XK_PARAM ? ixv_t(-1, 0) : v->t;
 }
 
 /* NVL(a, b), COALESCE(a, b, ...), GREATEST/LEAST(a, b, ...): every argument
  * in the type holding them all */
 static int e_merge(px *p, const fdef *f, xv *a, int na, xv *out) {
-    ityp rt = ixs_t(-1, 0);
+    ityp rt = ixv_t(-1, 0);
     for (int i = 0; i < na; i++)
         rt = ixs_merge_type(rt, known(&a[i]));
-    if (rt.code < 0) rt = ixs_t(IX_T_CHAR, 1);
-    sb_printf(&out->s, "%s(", f->sql);
+    if (rt.code < 0) rt = ixv_t(IX_T_CHAR, 1);
+    ixv_sb_printf(&out->s, "%s(", f->sql);
     for (int i = 0; i < na; i++) {
         ixs_to_type(p, &a[i], rt);
-        sb_printf(&out->s, "%s%s", i ? "," : "", XS(&a[i]));
+        ixv_sb_printf(&out->s, "%s%s", i ? "," : "", XS(&a[i]));
     }
-    sb_addc(&out->s, ')');
+    ixv_sb_addc(&out->s, ')');
     out->t = rt;
     return 0;
 }
@@ -246,32 +246,32 @@ static int e_nullif(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)na;
     ixs_cmp_coerce(p, &a[0], &a[1]);
     if (a[1].k != XK_COL) ixs_blanks_collate(&a[0]);
-    sb_printf(&out->s, "nullif(%s,%s)", XS(&a[0]), XS(&a[1]));
-    out->t = a[0].t.code < 0 ? (a[1].t.code < 0 ? ixs_t(IX_T_CHAR, 1) : a[1].t) : a[0].t;
+    ixv_sb_printf(&out->s, "nullif(%s,%s)", XS(&a[0]), XS(&a[1]));
+    out->t = a[0].t.code < 0 ? (a[1].t.code < 0 ? ixv_t(IX_T_CHAR, 1) : a[1].t) : a[0].t;
     return 0;
 }
 
 static int e_decode(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)f;
-    ityp rt = ixs_t(-1, 0);
+    ityp rt = ixv_t(-1, 0);
     int i;
     for (i = 2; i < na; i += 2)
         rt = ixs_merge_type(rt, known(&a[i]));
     if (na % 2 == 0) rt = ixs_merge_type(rt, known(&a[na - 1]));
-    if (rt.code < 0) rt = ixs_t(IX_T_CHAR, 1);
+    if (rt.code < 0) rt = ixv_t(IX_T_CHAR, 1);
     for (i = 1; i + 1 < na; i += 2) /* x and the search values, then x's SQL */
         ixs_cmp_coerce(p, &a[0], &a[i]);
     ixs_blanks_collate(&a[0]); /* the search values compare ignoring trailing blanks */
-    sb_printf(&out->s, "CASE %s", XS(&a[0]));
+    ixv_sb_printf(&out->s, "CASE %s", XS(&a[0]));
     for (i = 1; i + 1 < na; i += 2) {
         ixs_to_type(p, &a[i + 1], rt);
-        sb_printf(&out->s, " WHEN %s THEN %s", XS(&a[i]), XS(&a[i + 1]));
+        ixv_sb_printf(&out->s, " WHEN %s THEN %s", XS(&a[i]), XS(&a[i + 1]));
     }
     if (i < na) {
         ixs_to_type(p, &a[i], rt);
-        sb_printf(&out->s, " ELSE %s", XS(&a[i]));
+        ixv_sb_printf(&out->s, " ELSE %s", XS(&a[i]));
     }
-    sb_add(&out->s, " END");
+    ixv_sb_add(&out->s, " END");
     out->t = rt;
     return 0;
 }
@@ -282,11 +282,11 @@ static int e_abs(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)f;
     (void)na;
     ixs_make_num(p, &a[0]);
-    if (ixs_is_dec(a[0].t.code))
-        sb_printf(&out->s, "(CASE WHEN %s < X'80' THEN ixd_dsub(X'80',%s) ELSE %s END)", XS(&a[0]),
-                  XS(&a[0]), XS(&a[0]));
+    if (ixv_is_dec(a[0].t.code))
+        ixv_sb_printf(&out->s, "(CASE WHEN %s < X'80' THEN ixd_dsub(X'80',%s) ELSE %s END)",
+                      XS(&a[0]), XS(&a[0]), XS(&a[0]));
     else
-        sb_printf(&out->s, "abs(%s)", XS(&a[0]));
+        ixv_sb_printf(&out->s, "abs(%s)", XS(&a[0]));
     out->t = a[0].t;
     return 0;
 }
@@ -294,10 +294,11 @@ static int e_abs(px *p, const fdef *f, xv *a, int na, xv *out) {
 static int e_mod(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)f;
     (void)na;
-    ixs_to_type(p, &a[0], ixs_t(IX_T_BIGINT, 8));
-    ixs_to_type(p, &a[1], ixs_t(IX_T_BIGINT, 8));
-    sb_printf(&out->s, "(%s - ixd_idiv(%s,%s) * %s)", XS(&a[0]), XS(&a[0]), XS(&a[1]), XS(&a[1]));
-    out->t = ixs_t(IX_T_INTEGER, 4);
+    ixs_to_type(p, &a[0], ixv_t(IX_T_BIGINT, 8));
+    ixs_to_type(p, &a[1], ixv_t(IX_T_BIGINT, 8));
+    ixv_sb_printf(&out->s, "(%s - ixd_idiv(%s,%s) * %s)", XS(&a[0]), XS(&a[0]), XS(&a[1]),
+                  XS(&a[1]));
+    out->t = ixv_t(IX_T_INTEGER, 4);
     return 0;
 }
 
@@ -305,11 +306,11 @@ static int e_mod(px *p, const fdef *f, xv *a, int na, xv *out) {
 static int date_round(px *p, const fdef *f, xv *a, int na, xv *out) {
     const char *u = na == 2 ? lit_str(&a[1]) : "dd";
     if (!u) return ixs_px_fail(p);
-    sb_add(&out->s, "ixd_dround(");
+    ixv_sb_add(&out->s, "ixd_dround(");
     date_sql(&out->s, &a[0]);
-    sb_addc(&out->s, ',');
-    sb_strlit(&out->s, u, strlen(u));
-    sb_printf(&out->s, ",%d)", f->k);
+    ixv_sb_addc(&out->s, ',');
+    ixv_sb_strlit(&out->s, u, strlen(u));
+    ixv_sb_printf(&out->s, ",%d)", f->k);
     out->t = a[0].t;
     return 0;
 }
@@ -325,24 +326,25 @@ static int e_round(px *p, const fdef *f, xv *a, int na, xv *out) {
     }
     if (nd < 0 || nd > 32) nd = 0;
     ixs_make_num(p, &a[0]);
-    if (ixs_is_float(a[0].t.code)) {
+    if (ixv_is_float(a[0].t.code)) {
         if (!f->k)
-            sb_printf(&out->s, "round(%s,%d)", XS(&a[0]), (int)nd);
+            ixv_sb_printf(&out->s, "round(%s,%d)", XS(&a[0]), (int)nd);
         else
-            sb_printf(&out->s, "(CAST(%s * 1e%d AS INTEGER) / 1e%d)", XS(&a[0]), (int)nd, (int)nd);
+            ixv_sb_printf(&out->s, "(CAST(%s * 1e%d AS INTEGER) / 1e%d)", XS(&a[0]), (int)nd,
+                          (int)nd);
         out->t = a[0].t;
-    } else if (ixs_is_int(a[0].t.code)) {
-        sb_printf(&out->s, "(%s)", XS(&a[0]));
+    } else if (ixv_is_int(a[0].t.code)) {
+        ixv_sb_printf(&out->s, "(%s)", XS(&a[0]));
         out->t = a[0].t;
     } else {
         ityp dt = ixs_dec_of(a[0].t);
-        ityp r = ixs_t(IX_T_DECIMAL, 32u << 8 | (uint32_t)nd);
+        ityp r = ixv_t(IX_T_DECIMAL, 32u << 8 | (uint32_t)nd);
         if (!f->k)
-            sb_printf(&out->s, "ixd_cvt(%s,%d,%u,%d,%u)", XS(&a[0]), dt.code, dt.len, r.code,
-                      r.len);
+            ixv_sb_printf(&out->s, "ixd_cvt(%s,%d,%u,%d,%u)", XS(&a[0]), dt.code, dt.len, r.code,
+                          r.len);
         else
-            sb_printf(&out->s, "ixd_cvt(ixd_dtrunc(%s,%d),5,%u,5,%u)", XS(&a[0]), (int)nd,
-                      32u << 8 | 0xff, r.len);
+            ixv_sb_printf(&out->s, "ixd_cvt(ixd_dtrunc(%s,%d),5,%u,5,%u)", XS(&a[0]), (int)nd,
+                          32u << 8 | 0xff, r.len);
         out->t = r;
     }
     return 0;
@@ -352,19 +354,19 @@ static int e_round(px *p, const fdef *f, xv *a, int na, xv *out) {
 static int e_ceil(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)na;
     ixs_make_num(p, &a[0]);
-    if (!ixs_is_numeric(a[0].t.code)) return ixs_px_failc(p, IXS_E_NOT_NUMERIC, NULL);
-    sb_printf(&out->s, "ixd_ceil(%s,%d)", XS(&a[0]), f->k);
+    if (!ixv_is_numeric(a[0].t.code)) return ixs_px_failc(p, IXS_E_NOT_NUMERIC, NULL);
+    ixv_sb_printf(&out->s, "ixd_ceil(%s,%d)", XS(&a[0]), f->k);
     return 0;
 }
 
 /* SQRT, EXP, LOG10, LOGN, POW: FLOAT arguments, sql(a0 [, a1]) */
 static int e_math(px *p, const fdef *f, xv *a, int na, xv *out) {
-    sb_printf(&out->s, "%s(", f->sql);
+    ixv_sb_printf(&out->s, "%s(", f->sql);
     for (int i = 0; i < na; i++) {
         to_float(p, &a[i]);
-        sb_printf(&out->s, "%s%s", i ? "," : "", XS(&a[i]));
+        ixv_sb_printf(&out->s, "%s%s", i ? "," : "", XS(&a[i]));
     }
-    sb_addc(&out->s, ')');
+    ixv_sb_addc(&out->s, ')');
     return 0;
 }
 
@@ -375,7 +377,7 @@ static int e_mdy(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)na;
     for (int i = 0; i < 3; i++)
         to_int(p, &a[i]);
-    sb_printf(&out->s, "ixd_mdy(%s,%s,%s)", XS(&a[0]), XS(&a[1]), XS(&a[2]));
+    ixv_sb_printf(&out->s, "ixd_mdy(%s,%s,%s)", XS(&a[0]), XS(&a[1]), XS(&a[2]));
     return 0;
 }
 
@@ -383,15 +385,15 @@ static int e_mdy(px *p, const fdef *f, xv *a, int na, xv *out) {
 static int e_datepart(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)na;
     xv *v = &a[0];
-    if (v->k == XK_PARAM || ixs_is_char(v->t.code)) ixs_to_type(p, v, ixs_t(IX_T_DATE, 4));
-    if (f->k == 4 && ixs_is_int(v->t.code))
-        sb_printf(&out->s, "(%s)", XS(v));
-    else if (v->t.code != IX_T_DATE && v->t.code != IX_T_DATETIME && !ixs_is_int(v->t.code))
+    if (v->k == XK_PARAM || ixv_is_char(v->t.code)) ixs_to_type(p, v, ixv_t(IX_T_DATE, 4));
+    if (f->k == 4 && ixv_is_int(v->t.code))
+        ixv_sb_printf(&out->s, "(%s)", XS(v));
+    else if (v->t.code != IX_T_DATE && v->t.code != IX_T_DATETIME && !ixv_is_int(v->t.code))
         return ixs_px_failc(p, IXS_E_NOT_DATE, NULL);
     else
-        sb_printf(&out->s, "ixd_part(%s,%d,%u,%d)", XS(v),
-                  ixs_is_int(v->t.code) ? IX_T_DATE : v->t.code, v->t.len, f->k);
-    out->t = f->k == 4 ? ixs_t(IX_T_DATE, 4) : ixs_t(IX_T_SMALLINT, 2);
+        ixv_sb_printf(&out->s, "ixd_part(%s,%d,%u,%d)", XS(v),
+                      ixv_is_int(v->t.code) ? IX_T_DATE : v->t.code, v->t.len, f->k);
+    out->t = f->k == 4 ? ixv_t(IX_T_DATE, 4) : ixv_t(IX_T_SMALLINT, 2);
     return 0;
 }
 
@@ -401,22 +403,22 @@ static int e_add_months(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)na;
     if (date_arg(p, &a[0])) return -1;
     to_int(p, &a[1]);
-    sb_add(&out->s, "ixd_add_months(");
+    ixv_sb_add(&out->s, "ixd_add_months(");
     date_sql(&out->s, &a[0]);
-    sb_printf(&out->s, ",%s)", XS(&a[1]));
+    ixv_sb_printf(&out->s, ",%s)", XS(&a[1]));
     out->t = a[0].t;
     return 0;
 }
 
 /* sql(date args...): LAST_DAY (DATE), MONTHS_BETWEEN (DECIMAL) */
 static int e_dates(px *p, const fdef *f, xv *a, int na, xv *out) {
-    sb_printf(&out->s, "%s(", f->sql);
+    ixv_sb_printf(&out->s, "%s(", f->sql);
     for (int i = 0; i < na; i++) {
         if (date_arg(p, &a[i])) return -1;
-        if (i) sb_addc(&out->s, ',');
+        if (i) ixv_sb_addc(&out->s, ',');
         date_sql(&out->s, &a[i]);
     }
-    sb_addc(&out->s, ')');
+    ixv_sb_addc(&out->s, ')');
     return 0;
 }
 
@@ -428,17 +430,17 @@ static int e_to_char(px *p, const fdef *f, xv *a, int na, xv *out) {
     if (na == 2) ixs_as_text(p, &a[1]);
     const char *fmt = na == 2 ? XS(&a[1]) : "NULL";
     if (v->t.code == IX_T_DATE || v->t.code == IX_T_DATETIME) {
-        sb_add(&out->s, "ixd_to_char_dt(");
+        ixv_sb_add(&out->s, "ixd_to_char_dt(");
         date_sql(&out->s, v);
-        sb_printf(&out->s, ",%s)", fmt);
-    } else if (ixs_is_numeric(v->t.code) || v->k == XK_PARAM) {
+        ixv_sb_printf(&out->s, ",%s)", fmt);
+    } else if (ixv_is_numeric(v->t.code) || v->k == XK_PARAM) {
         ixs_make_num(p, v);
-        sb_printf(&out->s, "ixd_to_char_num(%s,%s)", XS(v), fmt);
+        ixv_sb_printf(&out->s, "ixd_to_char_num(%s,%s)", XS(v), fmt);
     } else if (v->k == XK_NULL) {
-        sb_add(&out->s, "NULL");
+        ixv_sb_add(&out->s, "NULL");
     } else {
         ixs_as_text(p, v);
-        sb_printf(&out->s, "(%s)", XS(v));
+        ixv_sb_printf(&out->s, "(%s)", XS(v));
     }
     return 0;
 }
@@ -448,7 +450,7 @@ static int e_to_date(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)f;
     ixs_as_text(p, &a[0]);
     if (na == 2) ixs_as_text(p, &a[1]);
-    sb_printf(&out->s, "ixd_to_date(%s,%s)", XS(&a[0]), na == 2 ? XS(&a[1]) : "NULL");
+    ixv_sb_printf(&out->s, "ixd_to_date(%s,%s)", XS(&a[0]), na == 2 ? XS(&a[1]) : "NULL");
     return 0;
 }
 
@@ -488,24 +490,24 @@ static int e_dbinfo(px *p, const fdef *f, xv *a, int na, xv *out) {
     for (size_t i = 0; i < sizeof dbinfo_keys / sizeof dbinfo_keys[0]; i++)
         if (!strcasecmp(k, dbinfo_keys[i].key)) d = &dbinfo_keys[i];
     if (!d || na != d->nargs) return ixs_px_failc(p, IXS_E_DBINFO, "%s", k);
-    out->t = ixs_t(d->code, d->len);
-    sb_add(&out->s, "ixd_dbinfo(");
-    sb_strlit(&out->s, d->key, strlen(d->key));
+    out->t = ixv_t(d->code, d->len);
+    ixv_sb_add(&out->s, "ixd_dbinfo(");
+    ixv_sb_strlit(&out->s, d->key, strlen(d->key));
     if (d->code == IX_T_DATETIME) { /* 'utc_to_datetime', seconds */
         ixs_make_num(p, &a[1]);
-        ixs_to_type(p, &a[1], ixs_t(IX_T_FLOAT, 8));
-        sb_printf(&out->s, ",%s", XS(&a[1]));
-        out->t = ixs_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_SECOND));
+        ixs_to_type(p, &a[1], ixv_t(IX_T_FLOAT, 8));
+        ixv_sb_printf(&out->s, ",%s", XS(&a[1]));
+        out->t = ixv_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_SECOND));
     } else if (na == 2) { /* 'version', part */
         const char *part = lit_str(&a[1]);
         int ok = 0;
         for (size_t i = 0; part && i < sizeof parts / sizeof parts[0]; i++)
             if (!strcasecmp(part, parts[i])) ok = 1;
         if (!ok) return ixs_px_failc(p, IXS_E_DBINFO, "%s", k);
-        sb_addc(&out->s, ',');
-        sb_strlit(&out->s, part, strlen(part));
+        ixv_sb_addc(&out->s, ',');
+        ixv_sb_strlit(&out->s, part, strlen(part));
     }
-    sb_addc(&out->s, ')');
+    ixv_sb_addc(&out->s, ')');
     return 0;
 }
 
@@ -519,19 +521,19 @@ static void agg_exact(const char *fn, const char *d, const xv *a, xv *out) {
     int avg = !strcmp(fn, "avg");
     int sc = (int)(a->t.len & 0xff);
     if (avg && a->t.code == IX_T_MONEY && sc != 0xff) {
-        ityp r = ixs_t(IX_T_MONEY, 32u << 8 | (uint32_t)sc);
-        sb_printf(&out->s, "ixd_cvt(ixd_davg(%s%s),%d,%u,%d,%u)", d, XS(a), IX_T_DECIMAL,
-                  32u << 8 | 0xff, r.code, r.len);
+        ityp r = ixv_t(IX_T_MONEY, 32u << 8 | (uint32_t)sc);
+        ixv_sb_printf(&out->s, "ixd_cvt(ixd_davg(%s%s),%d,%u,%d,%u)", d, XS(a), IX_T_DECIMAL,
+                      32u << 8 | 0xff, r.code, r.len);
         out->t = r;
         return;
     }
-    sb_printf(&out->s, "ixd_d%s(%s%s)", avg ? "avg" : "sum", d, XS(a));
+    ixv_sb_printf(&out->s, "ixd_d%s(%s%s)", avg ? "avg" : "sum", d, XS(a));
     if (avg)
-        out->t = ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
-    else if (ixs_is_dec(a->t.code))
-        out->t = ixs_t(a->t.code, 32u << 8 | (uint32_t)sc);
+        out->t = ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+    else if (ixv_is_dec(a->t.code))
+        out->t = ixv_t(a->t.code, 32u << 8 | (uint32_t)sc);
     else
-        out->t = ixs_t(IX_T_DECIMAL, 32u << 8);
+        out->t = ixv_t(IX_T_DECIMAL, 32u << 8);
 }
 
 /* RANGE(x): MAX(x) - MIN(x), of numbers only; the type of x (integers
@@ -539,52 +541,52 @@ static void agg_exact(const char *fn, const char *d, const xv *a, xv *out) {
 static int agg_range(px *p, const char *d, xv *a, xv *out) {
     ixs_make_num(p, a);
     int c = a->t.code;
-    if (!ixs_is_numeric(c)) return ixs_px_failc(p, IXS_E_NOT_NUMERIC, NULL);
-    if (ixs_is_dec(c)) {
-        sb_printf(&out->s, "ixd_dsub(max(%s%s),min(%s%s))", d, XS(a), d, XS(a));
-        out->t = ixs_t(c, 32u << 8 | (a->t.len & 0xff));
+    if (!ixv_is_numeric(c)) return ixs_px_failc(p, IXS_E_NOT_NUMERIC, NULL);
+    if (ixv_is_dec(c)) {
+        ixv_sb_printf(&out->s, "ixd_dsub(max(%s%s),min(%s%s))", d, XS(a), d, XS(a));
+        out->t = ixv_t(c, 32u << 8 | (a->t.len & 0xff));
         return 0;
     }
-    sb_printf(&out->s, "(max(%s%s) - min(%s%s))", d, XS(a), d, XS(a));
-    out->t = ixs_is_float(c)                                               ? ixs_t(IX_T_FLOAT, 8)
-             : c == IX_T_SMALLINT || c == IX_T_INTEGER || c == IX_T_SERIAL ? ixs_t(IX_T_INTEGER, 4)
-             : c == IX_T_BIGINT || c == IX_T_BIGSERIAL                     ? ixs_t(IX_T_BIGINT, 8)
-                                                                           : ixs_t(IX_T_INT8, 10);
+    ixv_sb_printf(&out->s, "(max(%s%s) - min(%s%s))", d, XS(a), d, XS(a));
+    out->t = ixv_is_float(c)                                               ? ixv_t(IX_T_FLOAT, 8)
+             : c == IX_T_SMALLINT || c == IX_T_INTEGER || c == IX_T_SERIAL ? ixv_t(IX_T_INTEGER, 4)
+             : c == IX_T_BIGINT || c == IX_T_BIGSERIAL                     ? ixv_t(IX_T_BIGINT, 8)
+                                                                           : ixv_t(IX_T_INT8, 10);
     return 0;
 }
 
 /* The aggregate fn over a (settled), DISTINCT when d is "DISTINCT ". */
 static int agg_emit(px *p, const char *fn, const char *d, xv *a, xv *out) {
     if (!strcmp(fn, "count")) {
-        sb_printf(&out->s, "count(%s%s)", d, XS(a));
-        out->t = ixs_t(IX_T_INTEGER, 4);
+        ixv_sb_printf(&out->s, "count(%s%s)", d, XS(a));
+        out->t = ixv_t(IX_T_INTEGER, 4);
         return 0;
     }
     if (!strcmp(fn, "min") || !strcmp(fn, "max")) {
-        sb_printf(&out->s, "%s(%s%s)", fn, d, XS(a));
-        out->t = a->t.code < 0 ? ixs_t(IX_T_VARCHAR, 255) : a->t;
-        if (out->t.code == IX_T_SERIAL) out->t = ixs_t(IX_T_INTEGER, 4);
-        if (out->t.code == IX_T_SERIAL8) out->t = ixs_t(IX_T_INT8, 10);
-        if (out->t.code == IX_T_BIGSERIAL) out->t = ixs_t(IX_T_BIGINT, 8);
+        ixv_sb_printf(&out->s, "%s(%s%s)", fn, d, XS(a));
+        out->t = a->t.code < 0 ? ixv_t(IX_T_VARCHAR, 255) : a->t;
+        if (out->t.code == IX_T_SERIAL) out->t = ixv_t(IX_T_INTEGER, 4);
+        if (out->t.code == IX_T_SERIAL8) out->t = ixv_t(IX_T_INT8, 10);
+        if (out->t.code == IX_T_BIGSERIAL) out->t = ixv_t(IX_T_BIGINT, 8);
         return 0;
     }
     if (!strcmp(fn, "range")) return agg_range(p, d, a, out);
     ixs_make_num(p, a);
     if (!strcmp(fn, "stdev") || !strcmp(fn, "variance")) {
-        if (!ixs_is_numeric(a->t.code)) return ixs_px_failc(p, IXS_E_NOT_NUMERIC, NULL);
-        ixs_to_type(p, a, ixs_t(IX_T_FLOAT, 8));
-        sb_printf(&out->s, "ixd_%s(%s%s)", fn, d, XS(a));
-        out->t = ixs_t(IX_T_FLOAT, 8);
+        if (!ixv_is_numeric(a->t.code)) return ixs_px_failc(p, IXS_E_NOT_NUMERIC, NULL);
+        ixs_to_type(p, a, ixv_t(IX_T_FLOAT, 8));
+        ixv_sb_printf(&out->s, "ixd_%s(%s%s)", fn, d, XS(a));
+        out->t = ixv_t(IX_T_FLOAT, 8);
         return 0;
     }
-    if (ixs_is_float(a->t.code)) {
-        sb_printf(&out->s, "%s(%s%s)", fn, d, XS(a));
-        out->t = ixs_t(IX_T_FLOAT, 8);
+    if (ixv_is_float(a->t.code)) {
+        ixv_sb_printf(&out->s, "%s(%s%s)", fn, d, XS(a));
+        out->t = ixv_t(IX_T_FLOAT, 8);
     } else if (a->t.code == IX_T_INTERVAL) {
-        sb_printf(&out->s, "CAST(%s(%s%s) AS INTEGER)", !strcmp(fn, "sum") ? "sum" : "avg", d,
-                  XS(a));
+        ixv_sb_printf(&out->s, "CAST(%s(%s%s) AS INTEGER)", !strcmp(fn, "sum") ? "sum" : "avg", d,
+                      XS(a));
         out->t = a->t;
-    } else if (!ixs_is_numeric(a->t.code)) {
+    } else if (!ixv_is_numeric(a->t.code)) {
         return ixs_px_failc(p, IXS_E_NOT_NUMERIC, NULL);
     } else {
         agg_exact(fn, d, a, out);
@@ -596,39 +598,39 @@ static int agg_emit(px *p, const char *fn, const char *d, xv *a, xv *out) {
  * BIGINT (INT8), DECIMAL/MONEY(p,s) to (32,s). */
 static ityp range_type(ityp a) {
     int c = a.code;
-    if (ixs_is_dec(c)) return ixs_t(c, 32u << 8 | (a.len & 0xff));
-    if (ixs_is_float(c)) return ixs_t(IX_T_FLOAT, 8);
-    if (c == IX_T_SMALLINT || c == IX_T_INTEGER || c == IX_T_SERIAL) return ixs_t(IX_T_INTEGER, 4);
-    if (c == IX_T_BIGINT || c == IX_T_BIGSERIAL) return ixs_t(IX_T_BIGINT, 8);
-    return ixs_t(IX_T_INT8, 10);
+    if (ixv_is_dec(c)) return ixv_t(c, 32u << 8 | (a.len & 0xff));
+    if (ixv_is_float(c)) return ixv_t(IX_T_FLOAT, 8);
+    if (c == IX_T_SMALLINT || c == IX_T_INTEGER || c == IX_T_SERIAL) return ixv_t(IX_T_INTEGER, 4);
+    if (c == IX_T_BIGINT || c == IX_T_BIGSERIAL) return ixv_t(IX_T_BIGINT, 8);
+    return ixv_t(IX_T_INT8, 10);
 }
 
 /* SUM/AVG of a number of type a (see agg_exact). */
 static ityp sum_type(int avg, ityp a) {
     uint32_t sc = a.len & 0xff;
-    if (ixs_is_float(a.code)) return ixs_t(IX_T_FLOAT, 8);
-    if (avg && a.code == IX_T_MONEY && sc != 0xff) return ixs_t(IX_T_MONEY, 32u << 8 | sc);
-    if (avg) return ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
-    if (ixs_is_dec(a.code)) return ixs_t(a.code, 32u << 8 | sc);
-    return ixs_t(IX_T_DECIMAL, 32u << 8);
+    if (ixv_is_float(a.code)) return ixv_t(IX_T_FLOAT, 8);
+    if (avg && a.code == IX_T_MONEY && sc != 0xff) return ixv_t(IX_T_MONEY, 32u << 8 | sc);
+    if (avg) return ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+    if (ixv_is_dec(a.code)) return ixv_t(a.code, 32u << 8 | sc);
+    return ixv_t(IX_T_DECIMAL, 32u << 8);
 }
 
 ityp ixs_func_agg_type(const char *fn, const ityp *a) {
-    if (!strcmp(fn, "count")) return ixs_t(IX_T_INTEGER, 4);
-    if (!a || a->code < 0) return ixs_t(-1, 0);
+    if (!strcmp(fn, "count")) return ixv_t(IX_T_INTEGER, 4);
+    if (!a || a->code < 0) return ixv_t(-1, 0);
     if (!strcmp(fn, "min") || !strcmp(fn, "max")) {
-        if (a->code == IX_T_SERIAL) return ixs_t(IX_T_INTEGER, 4);
-        if (a->code == IX_T_SERIAL8) return ixs_t(IX_T_INT8, 10);
-        if (a->code == IX_T_BIGSERIAL) return ixs_t(IX_T_BIGINT, 8);
+        if (a->code == IX_T_SERIAL) return ixv_t(IX_T_INTEGER, 4);
+        if (a->code == IX_T_SERIAL8) return ixv_t(IX_T_INT8, 10);
+        if (a->code == IX_T_BIGSERIAL) return ixv_t(IX_T_BIGINT, 8);
         return *a;
     }
-    if (ixs_is_char(a->code)) return ixs_t(-1, 0); /* made a number where it is met */
+    if (ixv_is_char(a->code)) return ixv_t(-1, 0); /* made a number where it is met */
     if (!strcmp(fn, "sum") || !strcmp(fn, "avg")) {
         if (a->code == IX_T_INTERVAL) return *a;
-        return ixs_is_numeric(a->code) ? sum_type(!strcmp(fn, "avg"), *a) : ixs_t(-1, 0);
+        return ixv_is_numeric(a->code) ? sum_type(!strcmp(fn, "avg"), *a) : ixv_t(-1, 0);
     }
-    if (!ixs_is_numeric(a->code)) return ixs_t(-1, 0);
-    return !strcmp(fn, "range") ? range_type(*a) : ixs_t(IX_T_FLOAT, 8);
+    if (!ixv_is_numeric(a->code)) return ixv_t(-1, 0);
+    return !strcmp(fn, "range") ? range_type(*a) : ixv_t(IX_T_FLOAT, 8);
 }
 
 /* ---- functions with their own syntax --------------------------------------------------------- */
@@ -637,8 +639,8 @@ int ixs_func_agg(px *p, const char *fn, int distinct, xv *a, xv *out) {
     out->lk = LB_AGG;
     out->agg = 1;
     if (!a) {
-        sb_add(&out->s, "count(*)");
-        out->t = ixs_t(IX_T_INTEGER, 4);
+        ixv_sb_add(&out->s, "count(*)");
+        out->t = ixv_t(IX_T_INTEGER, 4);
         snprintf(out->label, sizeof out->label, "(count(*))");
         return 0;
     }
@@ -653,10 +655,10 @@ int ixs_func_extend(px *p, xv *a, const uint32_t *q, xv *out) {
     uint32_t qq = q                            ? *q
                   : a->t.code == IX_T_DATETIME ? a->t.len
                                                : ixt_dt_qual(IXT_TU_YEAR, IXT_TU_DAY);
-    if (ixs_is_char(a->t.code) || a->k == XK_PARAM)
-        ixs_to_type(p, a, ixs_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5))));
-    sb_printf(&out->s, "ixd_extend(%s,%d,%u,%u)", XS(a), a->t.code, a->t.len, qq);
-    out->t = ixs_t(IX_T_DATETIME, qq);
+    if (ixv_is_char(a->t.code) || a->k == XK_PARAM)
+        ixs_to_type(p, a, ixv_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5))));
+    ixv_sb_printf(&out->s, "ixd_extend(%s,%d,%u,%u)", XS(a), a->t.code, a->t.len, qq);
+    out->t = ixv_t(IX_T_DATETIME, qq);
     out->lk = LB_EXPR;
     return p->failed ? -1 : 0;
 }
@@ -665,7 +667,7 @@ int ixs_func_substring(px *p, xv *a, int n, xv *out) {
     for (int i = 0; i < n; i++)
         ixs_settle(p, &a[i]);
     int rc = e_substr(p, NULL, a, n, out);
-    out->t = ixs_t(IX_T_VARCHAR, ixs_char_len(a[0].t) > 255 ? 255 : ixs_char_len(a[0].t));
+    out->t = ixv_t(IX_T_VARCHAR, ixs_char_len(a[0].t) > 255 ? 255 : ixs_char_len(a[0].t));
     out->lk = LB_EXPR;
     return rc || p->failed ? -1 : 0;
 }
@@ -674,8 +676,8 @@ int ixs_func_trim(px *p, int how, xv *a, xv *c, xv *out) {
     static const char *const fn[] = {"trim", "ltrim", "rtrim"};
     ixs_as_text(p, a);
     if (c) ixs_as_text(p, c);
-    sb_printf(&out->s, "%s(%s,%s)", fn[how], XS(a), c ? XS(c) : "' '");
-    out->t = ixs_t(IX_T_VARCHAR, ixs_char_len(a->t) > 255 ? 255 : ixs_char_len(a->t));
+    ixv_sb_printf(&out->s, "%s(%s,%s)", fn[how], XS(a), c ? XS(c) : "' '");
+    out->t = ixv_t(IX_T_VARCHAR, ixs_char_len(a->t) > 255 ? 255 : ixs_char_len(a->t));
     out->lk = LB_EXPR;
     return p->failed ? -1 : 0;
 }
@@ -773,18 +775,18 @@ static const fdef *lookup(const char *name) {
  * for RT_EMIT, RT_ARG0 and RT_VCHAR0. */
 static ityp fixed_rt(int rt) {
     switch (rt) {
-    case RT_INT: return ixs_t(IX_T_INTEGER, 4);
-    case RT_SMALL: return ixs_t(IX_T_SMALLINT, 2);
-    case RT_FLOAT: return ixs_t(IX_T_FLOAT, 8);
-    case RT_DATE: return ixs_t(IX_T_DATE, 4);
-    case RT_DEC0: return ixs_t(IX_T_DECIMAL, 32u << 8);
-    case RT_DECF: return ixs_t(IX_T_DECIMAL, 32u << 8 | 0xff);
-    case RT_DT5: return ixs_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)));
-    case RT_VC128: return ixs_t(IX_T_VARCHAR, 128);
-    case RT_CHAR1: return ixs_t(IX_T_CHAR, 1);
-    case RT_NVC: return ixs_t(IX_T_NVARCHAR, 255);
-    case RT_HEX: return ixs_t(IX_T_VARCHAR, 18);
-    default: return ixs_t(-1, 0);
+    case RT_INT: return ixv_t(IX_T_INTEGER, 4);
+    case RT_SMALL: return ixv_t(IX_T_SMALLINT, 2);
+    case RT_FLOAT: return ixv_t(IX_T_FLOAT, 8);
+    case RT_DATE: return ixv_t(IX_T_DATE, 4);
+    case RT_DEC0: return ixv_t(IX_T_DECIMAL, 32u << 8);
+    case RT_DECF: return ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff);
+    case RT_DT5: return ixv_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)));
+    case RT_VC128: return ixv_t(IX_T_VARCHAR, 128);
+    case RT_CHAR1: return ixv_t(IX_T_CHAR, 1);
+    case RT_NVC: return ixv_t(IX_T_NVARCHAR, 255);
+    case RT_HEX: return ixv_t(IX_T_VARCHAR, 18);
+    default: return ixv_t(-1, 0);
     }
 }
 
@@ -794,7 +796,7 @@ static void apply_rt(int rt, const xv *a0, xv *out) {
         out->t = a0->t;
     } else if (rt == RT_VCHAR0) {
         uint32_t n = ixs_char_len(a0->t);
-        out->t = ixs_t(IX_T_VARCHAR, n > 255 ? 255 : n);
+        out->t = ixv_t(IX_T_VARCHAR, n > 255 ? 255 : n);
     } else if (rt != RT_EMIT) {
         out->t = fixed_rt(rt);
     }
@@ -809,7 +811,7 @@ int ixs_func_kind(const char *fn) {
 int ixs_func_resolve(px *p, const char *fn, int na, const fdef **def, ityp *t) {
     const fdef *f = lookup(fn);
     *def = f;
-    *t = ixs_t(-1, 0);
+    *t = ixv_t(-1, 0);
     if (!f) return 0;
     if (na < f->min || na > f->max) return ixs_px_failc(p, IXS_E_ROUTINE, "%s", fn);
     *t = fixed_rt(f->rt);
@@ -819,26 +821,26 @@ int ixs_func_resolve(px *p, const char *fn, int na, const fdef **def, ityp *t) {
 /* The type of a string result of a typed source t whose text the emitter
  * takes as it is (a string; NULL when t is no string). */
 static const ityp *str_src(const ityp *t) {
-    return t->code >= 0 && ixs_is_char(t->code) ? t : NULL;
+    return t->code >= 0 && ixv_is_char(t->code) ? t : NULL;
 }
 
 /* The merged type of arguments at[from], at[from + step] ... (and at[last]
  * when last >= 0), NULLs and parameters (code -1) aside, CHAR(1) if none. */
 static ityp merge_args(const ityp *at, int na, int from, int step, int last) {
-    ityp rt = ixs_t(-1, 0);
+    ityp rt = ixv_t(-1, 0);
     for (int i = from; i < na; i += step)
         rt = ixs_merge_type(rt, at[i]);
     if (last >= 0) rt = ixs_merge_type(rt, at[last]);
-    return rt.code < 0 ? ixs_t(IX_T_CHAR, 1) : rt;
+    return rt.code < 0 ? ixv_t(IX_T_CHAR, 1) : rt;
 }
 
 /* ROUND/TRUNC(x [, nd]) of a typed x that is no string. */
 static ityp round_type(ityp a0, int64_t nd) {
     if (a0.code == IX_T_DATE || a0.code == IX_T_DATETIME) return a0;
-    if (!ixs_is_numeric(a0.code) || ixs_is_float(a0.code) || ixs_is_int(a0.code))
-        return ixs_is_numeric(a0.code) ? a0 : ixs_t(-1, 0);
+    if (!ixv_is_numeric(a0.code) || ixv_is_float(a0.code) || ixv_is_int(a0.code))
+        return ixv_is_numeric(a0.code) ? a0 : ixv_t(-1, 0);
     if (nd < 0 || nd > 32) nd = 0;
-    return ixs_t(IX_T_DECIMAL, 32u << 8 | (uint32_t)nd);
+    return ixv_t(IX_T_DECIMAL, 32u << 8 | (uint32_t)nd);
 }
 
 /* The rules of the emitters that give a type from the arguments' (the
@@ -848,22 +850,22 @@ static ityp args_type(const fdef *f, const ityp *at, int na, int64_t nd) {
     uint32_t n0 = s0 ? ixs_char_len(*s0) : 0;
     if (f->emit == e_merge) return merge_args(at, na, 0, 1, -1);
     if (f->emit == e_decode) return merge_args(at, na, 2, 2, na % 2 == 0 ? na - 1 : -1);
-    if (f->emit == e_datepart) return f->k == 4 ? ixs_t(IX_T_DATE, 4) : ixs_t(IX_T_SMALLINT, 2);
-    if (f->emit == e_mod) return ixs_t(IX_T_INTEGER, 4);
-    if (f->rt == RT_VCHAR0 && s0) return ixs_t(IX_T_VARCHAR, n0 > 255 ? 255 : n0);
+    if (f->emit == e_datepart) return f->k == 4 ? ixv_t(IX_T_DATE, 4) : ixv_t(IX_T_SMALLINT, 2);
+    if (f->emit == e_mod) return ixv_t(IX_T_INTEGER, 4);
+    if (f->rt == RT_VCHAR0 && s0) return ixv_t(IX_T_VARCHAR, n0 > 255 ? 255 : n0);
     if (f->emit == e_case && s0) return *s0;
     if (f->emit == e_replace && s0) return str_result(*s0, 255);
     if (f->emit == e_trimset && s0) return str_result(*s0, n0 > 255 ? 255 : n0);
-    if (at[0].code < 0 || ixs_is_char(at[0].code)) return ixs_t(-1, 0);
-    if (f->emit == e_abs && ixs_is_numeric(at[0].code)) return at[0];
+    if (at[0].code < 0 || ixv_is_char(at[0].code)) return ixv_t(-1, 0);
+    if (f->emit == e_abs && ixv_is_numeric(at[0].code)) return at[0];
     if (f->emit == e_round && (na == 1 || nd != INT64_MIN)) return round_type(at[0], nd);
     if (f->emit == e_add_months && (at[0].code == IX_T_DATE || at[0].code == IX_T_DATETIME))
         return at[0];
-    return ixs_t(-1, 0);
+    return ixv_t(-1, 0);
 }
 
 ityp ixs_func_type(const fdef *f, const ityp *at, int na, int64_t nd) {
-    if (!f || f->kind != IXS_FN_EMIT) return ixs_t(-1, 0);
+    if (!f || f->kind != IXS_FN_EMIT) return ixv_t(-1, 0);
     ityp t = fixed_rt(f->rt);
     return t.code >= 0 ? t : args_type(f, at, na, nd);
 }
@@ -893,15 +895,15 @@ int ixs_func_niladic_at(px *p) {
 }
 
 ityp ixs_func_niladic_type(int which) {
-    return which == 2 ? ixs_t(IX_T_VARCHAR, 32) : ixs_t(IX_T_VARCHAR, 128);
+    return which == 2 ? ixv_t(IX_T_VARCHAR, 32) : ixv_t(IX_T_VARCHAR, 128);
 }
 
 void ixs_func_niladic_emit(px *p, int which, xv *out) {
     if (which == 2) {
-        sb_strlit(&out->s, p->db->user, strlen(p->db->user));
+        ixv_sb_strlit(&out->s, p->db->user, strlen(p->db->user));
     } else {
         const char *s = ixd_engine_server_name(p->db->e);
-        sb_strlit(&out->s, s, strlen(s));
+        ixv_sb_strlit(&out->s, s, strlen(s));
     }
     out->t = ixs_func_niladic_type(which);
     out->lk = LB_EXPR;

@@ -144,7 +144,7 @@ static void f_ceil(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (t.ndig == 0) ixt_dec_zero(&t);
     if (ixt_dec_cmp(&t, &d) != 0 && (dir > 0) == (d.sign > 0)) {
         ixt_dec_from_i64(&one, dir);
-        if (ixs_dec_add(&t, &one, 0, &r) < 0) {
+        if (ixv_dec_add(&t, &one, 0, &r) < 0) {
             ixs_fn_err(ctx, -1226, NULL);
             return;
         }
@@ -258,7 +258,7 @@ static void f_months_between(sqlite3_context *ctx, int argc, sqlite3_value **arg
         ixt_decimal num, den;
         ixt_dec_from_i64(&num, du);
         ixt_dec_from_i64(&den, 31LL * 86400 * IXT_UNITS_PER_SECOND);
-        if (ixs_dec_div(&num, &den, &frac) < 0 || ixs_dec_add(&r, &frac, 0, &sum) < 0) {
+        if (ixv_dec_div(&num, &den, &frac) < 0 || ixv_dec_add(&r, &frac, 0, &sum) < 0) {
             ixs_fn_err(ctx, -1226, NULL);
             return;
         }

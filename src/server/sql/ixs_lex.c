@@ -299,11 +299,11 @@ int ixs_px_ident(px *p, char *buf, size_t n) {
             sb b = {0};
             ixs_px_tokstr(p, p->i, &b);
             if (b.oom || b.n == 0 || b.n > IXS_NAME_MAX) {
-                sb_free(&b);
+                ixv_sb_free(&b);
                 return ixs_px_fail(p);
             }
             snprintf(buf, n, "%s", b.p);
-            sb_free(&b);
+            ixv_sb_free(&b);
             p->i++;
             return 0;
         }
@@ -325,9 +325,9 @@ void ixs_px_tokstr(px *p, int i, sb *out) {
     char q = s[0];
     for (int k = 1; k < t->len - 1; k++) {
         if (s[k] == q && k + 1 < t->len - 1 && s[k + 1] == q) k++;
-        sb_addc(out, s[k]);
+        ixv_sb_addc(out, s[k]);
     }
-    if (!out->p) sb_addn(out, "", 0);
+    if (!out->p) ixv_sb_addn(out, "", 0);
 }
 int ixs_px_int(px *p, int64_t *v) {
     int neg = 0;

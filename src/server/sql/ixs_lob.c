@@ -15,16 +15,6 @@
 #define MAX_ID     ((int64_t)1 << 42)
 #define MAX_SIZE   ((int64_t)IXS_LO_PAGE << PAGE_SHIFT) /* 32 GiB */
 
-int ixs_lob_is(int code) {
-    return code == IX_T_BLOB || code == IX_T_CLOB;
-}
-int ixs_lob_xid(int code) {
-    return code == IX_T_CLOB ? IXP_LO_XID_CLOB : IXP_LO_XID_BLOB;
-}
-int ixs_lob_code(int xid) {
-    return xid == IXP_LO_XID_CLOB ? IX_T_CLOB : IX_T_BLOB;
-}
-
 static int lo_err(ixd_err *err, const char *what, long long v) {
     return ixd_seterr(err, IXS_E_LO, 0, 0, what, v);
 }
@@ -107,7 +97,7 @@ static int q(ixd_db *db, const char *sql, int np, const int64_t *a, int64_t *out
 
 int ixs_lob_create(ixd_db *db, int code, int64_t *id, ixd_err *err) {
     if (ensure_tables(db, err)) return -1;
-    int64_t a[1] = {ixs_lob_xid(code)};
+    int64_t a[1] = {ixv_lob_xid(code)};
     int64_t next = 0;
     if (q(db, "SELECT coalesce(max(id), 0) + 1 FROM _ixd_lo", 0, NULL, &next, err) < 0) return -1;
     if (next >= MAX_ID) return lo_err(err, "no LO id left (%lld)", (long long)next);
@@ -321,69 +311,11 @@ int64_t ixs_lob_seek(ixd_db *db, int fd, int64_t off, int whence, ixd_err *err) 
 
 /* ---- values ------------------------------------------------------------------------------ */
 
-int ixs_lob_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
-    (void)t;
-    memset(out, 0, sizeof *out);
-    int is_null = 0;
-    ixp_locator l;
-    size_t used = 0;
-    if (ixp_lob_tuple_decode(p, n, &is_null, &l, &used) != IX_OK || used != n) return -1213;
-    out->kind = is_null ? SQLITE_NULL : SQLITE_INTEGER;
-    out->i = is_null ? 0 : l.id;
-    return 0;
-}
-
-int ixs_lob_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out) {
-    if (v->kind == SQLITE_NULL) {
-        ixp_lob_tuple_encode(out, NULL);
-        return 0;
-    }
-    if (v->kind != SQLITE_INTEGER || v->i <= 0) return -9634;
-    ixp_locator l = {ixs_lob_xid(t.code), v->i};
-    ixp_lob_tuple_encode(out, &l);
-    return 0;
-}
-
-int ixs_lob_convert(ityp from, const sval *v, ityp to, sval *out) {
-    memset(out, 0, sizeof *out);
-    if (v->kind == SQLITE_NULL) return 0;
-    if (!ixs_lob_is(from.code) || !ixs_lob_is(to.code) || v->kind != SQLITE_INTEGER)
-        return -9634; /* No cast from ... */
-    *out = *v;
-    out->own = NULL;
-    return 0;
-}
-
-/* The value of hex digit c, or -1. */
-static int hex_digit(int c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-int ixs_lob_text_to_sval(ityp t, const char *s, size_t n, sval *out) {
-    (void)t;
-    memset(out, 0, sizeof *out);
-    if (n != IXS_LO_HEX_LEN) return IXS_E_NO_CAST;
-    uint8_t h[IXP_LOCATOR_LEN];
-    for (size_t i = 0; i < IXP_LOCATOR_LEN; i++) {
-        int hi = hex_digit((unsigned char)s[2 * i]), lo = hex_digit((unsigned char)s[2 * i + 1]);
-        if (hi < 0 || lo < 0) return IXS_E_NO_CAST;
-        h[i] = (uint8_t)(hi << 4 | lo);
-    }
-    ixp_locator l;
-    if (ixp_locator_decode(h, sizeof h, &l) != IX_OK) return IXS_E_NO_CAST;
-    out->kind = SQLITE_INTEGER;
-    out->i = l.id;
-    return 0;
-}
-
 int ixs_lob_bind(ixd_db *db, ityp from, const sval *v, ityp to, sval *out, ixd_err *err) {
     memset(out, 0, sizeof *out);
     if (v->kind == SQLITE_NULL) return 0;
-    if (ixs_lob_is(from.code)) {
-        int rc = ixs_lob_convert(from, v, to, out);
+    if (ixv_lob_is(from.code)) {
+        int rc = ixv_lob_convert(from, v, to, out);
         return rc ? ixd_seterr(err, rc, 0, 0, "%s", "bound value") : 0;
     }
     if (v->kind != SQLITE_TEXT && v->kind != SQLITE_BLOB)

@@ -25,13 +25,7 @@
 #define IXS_LO_MAXFD  64         /* descriptors open at once in a session */
 #define IXS_LO_MAXIO  (16 << 20) /* most bytes one SQ_LODATA read returns */
 #define IXS_E_LO      (-9810)    /* Smart-large-object error. */
-#define IXS_E_NO_CAST (-9634)    /* No cast from %s. */
-
-/* 1 for IX_T_BLOB and IX_T_CLOB. */
-int ixs_lob_is(int code);
-/* The extended type id of a LOB type (10 BLOB, 11 CLOB) and back. */
-int ixs_lob_xid(int code);
-int ixs_lob_code(int xid);
+#define IXS_E_NO_CAST IXV_E_NO_CAST
 
 /* The directory server files of FILETOBLOB / LOTOFILE must be in (ixd
  * --lob-dir); NULL refuses every server file. Process-wide, set at start. */
@@ -59,19 +53,6 @@ int64_t ixs_lob_fd_size(ixd_db *db, int fd, ixd_err *err);
 /* The size of LO id, or -1. */
 int64_t ixs_lob_size(ixd_db *db, int64_t id, ixd_err *err);
 
-/* Value conversions of the two types (ixd_store.c calls them for a LOB
- * type): a tuple or bind value (the UDT envelope around the handle) to its
- * SQLite value (the id), back, as text (refused: -9634), and a converted
- * value (LOB to LOB). */
-int ixs_lob_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out);
-int ixs_lob_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out);
-int ixs_lob_convert(ityp from, const sval *v, ityp to, sval *out);
-/* A string cast to BLOB or CLOB ('<hex>'::BLOB, as clients name an LO in
- * SQL): exactly IXS_LO_HEX_LEN hex digits (either case) spelling a 72-byte
- * handle give that handle's LO; 0 with *out the LO id, or -9634 for any
- * other string. Whether the LO exists is checked where it is used. */
-#define IXS_LO_HEX_LEN (2 * IXP_LOCATOR_LEN)
-int ixs_lob_text_to_sval(ityp t, const char *s, size_t n, sval *out);
 /* A value bound to a LOB parameter: a handle stays itself; a string or
  * bytes become a new LO holding them (how a client inserts a LOB from a
  * bind value). 0 or a negative SQLCODE (err filled). */

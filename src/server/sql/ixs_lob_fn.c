@@ -256,7 +256,7 @@ static int copy_lo(ixd_db *db, int64_t id, int64_t *out, ixd_err *err) {
         sqlite3_finalize(st);
     }
     uint8_t *buf = malloc(IXS_LO_PAGE);
-    int rc = buf ? ixs_lob_create(db, ixs_lob_code((int)kind), out, err)
+    int rc = buf ? ixs_lob_create(db, ixv_lob_code((int)kind), out, err)
                  : ixd_seterr(err, -208, 0, 0, NULL);
     for (int64_t off = 0; !rc && off < size;) {
         int64_t k = ixs_lob_read_at(db, id, off, buf, IXS_LO_PAGE, err);
@@ -319,14 +319,14 @@ static void f_lo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     case F_OPEN: r = ixs_lob_open(db, a0, sqlite3_value_int(argv[1]), &e); break;
     case F_CLOSE: r = ixs_lob_close_fd(db, (int)a0, &e); break;
     case F_RELEASE: r = ixs_lob_size(db, a0, &e) < 0 ? -1 : 0; break;
-    case F_CREATE: r = ixs_lob_create(db, ixs_lob_code((int)a0), &a0, &e) ? -1 : a0; break;
+    case F_CREATE: r = ixs_lob_create(db, ixv_lob_code((int)a0), &a0, &e) ? -1 : a0; break;
     case F_SEEK:
         r = ixs_lob_seek(db, (int)a0, sqlite3_value_int64(argv[1]), sqlite3_value_int(argv[2]), &e);
         break;
     case F_SIZE: r = ixs_lob_fd_size(db, (int)a0, &e); break;
     case F_LENGTH: r = ixs_lob_size(db, a0, &e); break;
     case F_FROMFILE: {
-        int where = location(txt(argv[1]), &e), code = ixs_lob_code(sqlite3_value_int(argv[2]));
+        int where = location(txt(argv[1]), &e), code = ixv_lob_code(sqlite3_value_int(argv[2]));
         if (where >= 0 && !(where ? from_client(db, txt(argv[0]), code, &a0, &e)
                                   : from_file(db, txt(argv[0]), code, &a0, &e)))
             r = a0;
@@ -384,13 +384,13 @@ int ixs_lob_fn(const char *fn) {
 /* A LOB argument: a parameter becomes a BLOB (a bound handle of either type
  * or bound bytes fit it); other values must be a BLOB or CLOB. */
 static int lob_arg(px *p, xv *v) {
-    if (v->k == XK_PARAM) ixs_to_type(p, v, ixs_t(IX_T_BLOB, IXP_LOCATOR_LEN));
-    if (v->k == XK_NULL || ixs_lob_is(v->t.code)) return 0;
+    if (v->k == XK_PARAM) ixs_to_type(p, v, ixv_t(IX_T_BLOB, IXP_LOCATOR_LEN));
+    if (v->k == XK_NULL || ixv_lob_is(v->t.code)) return 0;
     return ixs_px_failc(p, -9634, "%s", "that type to BLOB or CLOB");
 }
 
 static void int_arg(px *p, xv *v) {
-    ixs_to_type(p, v, ixs_t(IX_T_BIGINT, 8));
+    ixs_to_type(p, v, ixv_t(IX_T_BIGINT, 8));
 }
 
 /* ifx_lo_create's argument: the literal 'blob' or 'clob'. */
@@ -402,10 +402,10 @@ static int create_kind(px *p, const xv *v) {
 
 /* ixd_lo(a0, ..., which) with every argument as emitted */
 static void call(xv *a, int na, int which, xv *out) {
-    sb_add(&out->s, "ixd_lo(");
+    ixv_sb_add(&out->s, "ixd_lo(");
     for (int i = 0; i < na; i++)
-        sb_printf(&out->s, "%s,", ixs_xs(&a[i]));
-    sb_printf(&out->s, "%d)", which);
+        ixv_sb_printf(&out->s, "%s,", ixs_xs(&a[i]));
+    ixv_sb_printf(&out->s, "%d)", which);
 }
 
 int ixs_lob_emit(px *p, const char *fn, xv *a, int na, xv *out) {
@@ -420,43 +420,43 @@ int ixs_lob_emit(px *p, const char *fn, xv *a, int na, xv *out) {
         code = fn[6] == 'c' ? IX_T_CLOB : IX_T_BLOB;
         ixs_as_text(p, &a[0]);
         ixs_as_text(p, &a[1]);
-        sb_printf(&out->s, "ixd_lo(%s,%s,%d,%d)", ixs_xs(&a[0]), ixs_xs(&a[1]), ixs_lob_xid(code),
-                  f->which);
-        out->t = ixs_t(code, IXP_LOCATOR_LEN);
+        ixv_sb_printf(&out->s, "ixd_lo(%s,%s,%d,%d)", ixs_xs(&a[0]), ixs_xs(&a[1]),
+                      ixv_lob_xid(code), f->which);
+        out->t = ixv_t(code, IXP_LOCATOR_LEN);
         break;
     case F_TOFILE:
         if (lob_arg(p, &a[0])) return -1;
         ixs_as_text(p, &a[1]);
         ixs_as_text(p, &a[2]);
         call(a, 3, f->which, out);
-        out->t = ixs_t(IX_T_LVARCHAR, 2048);
+        out->t = ixv_t(IX_T_LVARCHAR, 2048);
         break;
     case F_COPY: /* lob [, table, column]: as FILETOBLOB's */
     case F_RELEASE:
         if (lob_arg(p, &a[0])) return -1;
         call(a, 1, f->which, out);
-        out->t = f->which == F_COPY ? a[0].t : ixs_t(IX_T_INTEGER, 4);
+        out->t = f->which == F_COPY ? a[0].t : ixv_t(IX_T_INTEGER, 4);
         break;
     case F_OPEN:
         if (lob_arg(p, &a[0])) return -1;
         int_arg(p, &a[1]);
         call(a, 2, f->which, out);
-        out->t = ixs_t(IX_T_INTEGER, 4);
+        out->t = ixv_t(IX_T_INTEGER, 4);
         break;
     case F_CREATE:
         if ((code = create_kind(p, &a[0])) < 0) return -1;
-        sb_printf(&out->s, "ixd_lo(%d,%d)", ixs_lob_xid(code), f->which);
-        out->t = ixs_t(code, IXP_LOCATOR_LEN);
+        ixv_sb_printf(&out->s, "ixd_lo(%d,%d)", ixv_lob_xid(code), f->which);
+        out->t = ixv_t(code, IXP_LOCATOR_LEN);
         break;
     case F_COUNT:
-        sb_printf(&out->s, "ixd_lo(%d)", f->which);
-        out->t = ixs_t(IX_T_BIGINT, 8);
+        ixv_sb_printf(&out->s, "ixd_lo(%d)", f->which);
+        out->t = ixv_t(IX_T_BIGINT, 8);
         break;
     default: /* F_CLOSE, F_SEEK, F_SIZE: integer arguments */
         for (int i = 0; i < na; i++)
             int_arg(p, &a[i]);
         call(a, na, f->which, out);
-        out->t = f->which == F_CLOSE ? ixs_t(IX_T_INTEGER, 4) : ixs_t(IX_T_BIGINT, 8);
+        out->t = f->which == F_CLOSE ? ixv_t(IX_T_INTEGER, 4) : ixv_t(IX_T_BIGINT, 8);
         break;
     }
     return p->failed ? -1 : 0;
@@ -464,5 +464,5 @@ int ixs_lob_emit(px *p, const char *fn, xv *a, int na, xv *out) {
 
 void ixs_lob_emit_length(px *p, xv *a, xv *out) {
     (void)p;
-    sb_printf(&out->s, "ixd_lo(%s,%d)", ixs_xs(a), F_LENGTH);
+    ixv_sb_printf(&out->s, "ixd_lo(%s,%d)", ixs_xs(a), F_LENGTH);
 }

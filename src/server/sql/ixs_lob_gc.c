@@ -38,7 +38,7 @@ static int run(ixd_db *db, char *sql, ixd_err *err) {
 
 static int has_lobs(const tdef *t) {
     for (int i = 0; i < t->ncols; i++)
-        if (ixs_lob_is(t->cols[i].t.code)) return 1;
+        if (ixv_lob_is(t->cols[i].t.code)) return 1;
     return 0;
 }
 
@@ -67,7 +67,7 @@ static char *trigger(const tdef *t, const char *kind, const char *event, const c
     if (s && !strcmp(kind, "u")) { /* AFTER UPDATE OF the LOB columns */
         const char *sep = " OF ";
         for (int i = 0; s && i < t->ncols; i++)
-            if (ixs_lob_is(t->cols[i].t.code)) {
+            if (ixv_lob_is(t->cols[i].t.code)) {
                 char *n = sqlite3_mprintf("%s%s\"%w\"", s, sep, t->cols[i].name);
                 sqlite3_free(s);
                 s = n, sep = ",";
@@ -77,7 +77,7 @@ static char *trigger(const tdef *t, const char *kind, const char *event, const c
     sqlite3_free(s);
     s = n;
     for (int i = 0; s && i < t->ncols; i++)
-        if (ixs_lob_is(t->cols[i].t.code)) {
+        if (ixv_lob_is(t->cols[i].t.code)) {
             const char *c = t->cols[i].name;
             n = sqlite3_mprintf(col_fmt, c, c, c, c, c, c, c, c);
             char *m = n ? sqlite3_mprintf("%s%s", s, n) : NULL;
@@ -163,7 +163,7 @@ int ixs_lob_table_refs(ixd_db *db, const tdef *t, int delta, ixd_err *err) {
     if (!has_lobs(t)) return 0;
     if (ixs_lob_ensure_tables(db, err)) return -1;
     for (int i = 0; i < t->ncols; i++) {
-        if (!ixs_lob_is(t->cols[i].t.code)) continue;
+        if (!ixv_lob_is(t->cols[i].t.code)) continue;
         const char *c = t->cols[i].name;
         /* the count of the table's rows that hold each LO, added or taken */
         char *sql = sqlite3_mprintf(

@@ -175,31 +175,31 @@ static tref *source_ref(px *p, const mtree *m, sb *fill) {
     snprintf(t->tab.name, sizeof t->tab.name, "%s", t->alias);
     if (!(t->tab.cols = calloc((size_t)(n ? n : 1), sizeof(icol)))) goto fail;
     t->tab.ncols = n;
-    sb_add(fill, "CREATE TEMP TABLE " M_SRC "(" M_SID " INTEGER PRIMARY KEY");
+    ixv_sb_add(fill, "CREATE TEMP TABLE " M_SRC "(" M_SID " INTEGER PRIMARY KEY");
     sb cl = {0};
     for (int i = 0; i < n; i++) {
         icol *c = &t->tab.cols[i];
         snprintf(c->name, sizeof c->name, "%s", st ? st->tab.cols[i].name : q.cols[i].name);
         c->t = st ? st->tab.cols[i].t : q.cols[i].t;
         c->colno = i + 1;
-        sb_addc(fill, ',');
-        sb_ident(fill, c->name);
-        if (ixs_is_blank_cmp(c->t.code)) sb_add(fill, " COLLATE " IXS_COLLATE_BLANKS);
-        if (i) sb_addc(&cl, ',');
-        sb_ident(&cl, c->name);
+        ixv_sb_addc(fill, ',');
+        ixv_sb_ident(fill, c->name);
+        if (ixs_is_blank_cmp(c->t.code)) ixv_sb_add(fill, " COLLATE " IXS_COLLATE_BLANKS);
+        if (i) ixv_sb_addc(&cl, ',');
+        ixv_sb_ident(&cl, c->name);
     }
-    sb_printf(fill, "); INSERT INTO " M_SRC "(%s) SELECT ", cl.p ? cl.p : "");
-    sb_free(&cl);
+    ixv_sb_printf(fill, "); INSERT INTO " M_SRC "(%s) SELECT ", cl.p ? cl.p : "");
+    ixv_sb_free(&cl);
     if (st) {
         for (int i = 0; i < n; i++) {
-            if (i) sb_addc(fill, ',');
-            sb_ident(fill, st->tab.cols[i].name);
+            if (i) ixv_sb_addc(fill, ',');
+            ixv_sb_ident(fill, st->tab.cols[i].name);
         }
-        sb_add(fill, " FROM ");
-        sb_ident(fill, st->tab.name);
+        ixv_sb_add(fill, " FROM ");
+        ixv_sb_ident(fill, st->tab.name);
     } else
-        sb_printf(fill, "* FROM (%s)", q.sql.p);
-    sb_add(fill, ";");
+        ixv_sb_printf(fill, "* FROM (%s)", q.sql.p);
+    ixv_sb_add(fill, ";");
     ixs_tref_free(st);
     ixs_qres_free(&q);
     return t;
@@ -215,7 +215,7 @@ static int m_cond(px *p, int at, sb *out) {
     p->i = at;
     xv c;
     int rc = ixs_cond(p, &c);
-    if (!rc) sb_add(out, c.s.p);
+    if (!rc) ixv_sb_add(out, c.s.p);
     ixs_xv_free(&c);
     return rc;
 }
@@ -229,18 +229,18 @@ static icol *target_col(px *p, tref *t, const char *name) {
 
 /* The SQL naming a target row: its rowid, or a view's base rowid. */
 static void target_rid(const tref *t, sb *out) {
-    sb_ident(out, t->alias);
-    sb_add(out, t->tab.is_view ? "." M_VROWID : ".rowid");
+    ixv_sb_ident(out, t->alias);
+    ixv_sb_add(out, t->tab.is_view ? "." M_VROWID : ".rowid");
 }
 
 /* SET [t.]col = expr {, ...} as UPDATE ... FROM of the pairs of MATCHED
  * clause k. */
 static int emit_update(px *p, tref *t, tref *s, int k, sb *out) {
-    sb_add(out, "UPDATE ");
-    sb_ident(out, t->tab.name);
-    sb_add(out, " AS ");
-    sb_ident(out, t->alias);
-    sb_add(out, " SET ");
+    ixv_sb_add(out, "UPDATE ");
+    ixv_sb_ident(out, t->tab.name);
+    ixv_sb_add(out, " AS ");
+    ixv_sb_ident(out, t->alias);
+    ixv_sb_add(out, " SET ");
     int n = 0;
     do {
         char cn[IXS_NAME_MAX + 1];
@@ -253,30 +253,30 @@ static int emit_update(px *p, tref *t, tref *s, int k, sb *out) {
             ixs_xv_free(&v);
             return -1;
         }
-        if (v.k == XK_PRED) v.t = ixs_t(IX_T_BOOLEAN, 1);
+        if (v.k == XK_PRED) v.t = ixv_t(IX_T_BOOLEAN, 1);
         ixs_to_store(p, &v, c->t);
-        if (n++) sb_add(out, ", ");
-        sb_ident(out, c->name);
-        sb_printf(out, " = %s", v.s.p ? v.s.p : "NULL");
+        if (n++) ixv_sb_add(out, ", ");
+        ixv_sb_ident(out, c->name);
+        ixv_sb_printf(out, " = %s", v.s.p ? v.s.p : "NULL");
         ixs_xv_free(&v);
         if (p->failed) return -1;
     } while (ixs_px_acc_op(p, ","));
-    sb_add(out, " FROM " M_SRC " AS ");
-    sb_ident(out, s->alias);
-    sb_add(out, ", " M_ACT " AS _m WHERE _m.trid = ");
+    ixv_sb_add(out, " FROM " M_SRC " AS ");
+    ixv_sb_ident(out, s->alias);
+    ixv_sb_add(out, ", " M_ACT " AS _m WHERE _m.trid = ");
     target_rid(t, out);
-    sb_add(out, " AND _m.srid = ");
-    sb_ident(out, s->alias);
-    sb_printf(out, "." M_SID " AND _m.w = %d;", k);
+    ixv_sb_add(out, " AND _m.srid = ");
+    ixv_sb_ident(out, s->alias);
+    ixv_sb_printf(out, "." M_SID " AND _m.w = %d;", k);
     return 0;
 }
 
 /* DELETE of the target rows of the pairs of MATCHED clause k. */
 static void emit_delete(const tref *t, int k, sb *out) {
-    sb_add(out, "DELETE FROM ");
-    sb_ident(out, t->tab.name);
-    sb_add(out, t->tab.is_view ? " WHERE " M_VROWID : " WHERE rowid");
-    sb_printf(out, " IN (SELECT trid FROM " M_ACT " WHERE w = %d);", k);
+    ixv_sb_add(out, "DELETE FROM ");
+    ixv_sb_ident(out, t->tab.name);
+    ixv_sb_add(out, t->tab.is_view ? " WHERE " M_VROWID : " WHERE rowid");
+    ixv_sb_printf(out, " IN (SELECT trid FROM " M_ACT " WHERE w = %d);", k);
 }
 
 /* [(cols)] VALUES (exprs) as INSERT ... SELECT of the unmatched source rows. */
@@ -296,25 +296,25 @@ static int emit_insert(px *p, tref *t, tref *s, const char *cond, sb *out) {
             cols[nc++] = &t->tab.cols[i];
     if (ixs_px_expect(p, IXK_VALUES) || ixs_px_expect_op(p, "(")) return -1;
     sb vals = {0};
-    sb_add(out, "INSERT INTO ");
-    sb_ident(out, t->tab.name);
-    sb_addc(out, '(');
+    ixv_sb_add(out, "INSERT INTO ");
+    ixv_sb_ident(out, t->tab.name);
+    ixv_sb_addc(out, '(');
     for (int i = 0; i < nc; i++) {
         xv v;
         if ((i && ixs_px_expect_op(p, ",")) || ixs_expr(p, &v)) {
-            sb_free(&vals);
+            ixv_sb_free(&vals);
             return -1;
         }
         ixs_to_store(p, &v, cols[i]->t);
         if (i) {
-            sb_addc(out, ',');
-            sb_addc(&vals, ',');
+            ixv_sb_addc(out, ',');
+            ixv_sb_addc(&vals, ',');
         }
-        sb_ident(out, cols[i]->name);
+        ixv_sb_ident(out, cols[i]->name);
         if (cols[i]->serial)
-            sb_printf(&vals, "ixd_serial(%d,%d,%s)", t->tab.tabid, cols[i]->serial, v.s.p);
+            ixv_sb_printf(&vals, "ixd_serial(%d,%d,%s)", t->tab.tabid, cols[i]->serial, v.s.p);
         else
-            sb_add(&vals, v.s.p ? v.s.p : "NULL");
+            ixv_sb_add(&vals, v.s.p ? v.s.p : "NULL");
         ixs_xv_free(&v);
     }
     for (int i = 0; i < t->tab.ncols; i++) { /* unlisted serials */
@@ -322,18 +322,18 @@ static int emit_insert(px *p, tref *t, tref *s, const char *cond, sb *out) {
         for (int k = 0; k < nc; k++)
             listed |= cols[k] == &t->tab.cols[i];
         if (listed || !t->tab.cols[i].serial) continue;
-        sb_addc(out, ',');
-        sb_ident(out, t->tab.cols[i].name);
-        sb_printf(&vals, ",ixd_serial(%d,%d,NULL)", t->tab.tabid, t->tab.cols[i].serial);
+        ixv_sb_addc(out, ',');
+        ixv_sb_ident(out, t->tab.cols[i].name);
+        ixv_sb_printf(&vals, ",ixd_serial(%d,%d,NULL)", t->tab.tabid, t->tab.cols[i].serial);
     }
-    sb_printf(out, ") SELECT %s FROM " M_SRC " AS ", vals.p ? vals.p : "");
-    sb_ident(out, s->alias);
-    sb_add(out, " WHERE NOT EXISTS (SELECT 1 FROM " M_PAIR " _m WHERE _m.srid = ");
-    sb_ident(out, s->alias);
-    sb_add(out, "." M_SID ")");
-    if (cond) sb_printf(out, " AND (%s)", cond);
-    sb_addc(out, ';');
-    sb_free(&vals);
+    ixv_sb_printf(out, ") SELECT %s FROM " M_SRC " AS ", vals.p ? vals.p : "");
+    ixv_sb_ident(out, s->alias);
+    ixv_sb_add(out, " WHERE NOT EXISTS (SELECT 1 FROM " M_PAIR " _m WHERE _m.srid = ");
+    ixv_sb_ident(out, s->alias);
+    ixv_sb_add(out, "." M_SID ")");
+    if (cond) ixv_sb_printf(out, " AND (%s)", cond);
+    ixv_sb_addc(out, ';');
+    ixv_sb_free(&vals);
     if (p->failed) return -1;
     return ixs_px_expect_op(p, ")");
 }
@@ -341,38 +341,38 @@ static int emit_insert(px *p, tref *t, tref *s, const char *cond, sb *out) {
 /* The pair tables: M_PAIR (ON), M_ACT (the pairs a MATCHED clause acts on,
  * w the number of the first clause whose condition holds). */
 static void emit_pairs(const tref *t, const tref *s, const char *on, const char *w, sb *out) {
-    sb_add(out, "CREATE TEMP TABLE " M_PAIR " AS SELECT ");
+    ixv_sb_add(out, "CREATE TEMP TABLE " M_PAIR " AS SELECT ");
     target_rid(t, out);
-    sb_add(out, " AS trid, ");
-    sb_ident(out, s->alias);
-    sb_add(out, "." M_SID " AS srid FROM ");
-    sb_ident(out, t->tab.name);
-    sb_add(out, " AS ");
-    sb_ident(out, t->alias);
-    sb_add(out, " JOIN " M_SRC " AS ");
-    sb_ident(out, s->alias);
-    sb_printf(out, " ON %s;", on);
-    sb_printf(out,
-              "CREATE TEMP TABLE " M_ACT " AS SELECT * FROM (SELECT _m.trid, _m.srid, %s AS w "
-              "FROM " M_PAIR " _m JOIN ",
-              w);
-    sb_ident(out, t->tab.name);
-    sb_add(out, " AS ");
-    sb_ident(out, t->alias);
-    sb_add(out, " ON ");
+    ixv_sb_add(out, " AS trid, ");
+    ixv_sb_ident(out, s->alias);
+    ixv_sb_add(out, "." M_SID " AS srid FROM ");
+    ixv_sb_ident(out, t->tab.name);
+    ixv_sb_add(out, " AS ");
+    ixv_sb_ident(out, t->alias);
+    ixv_sb_add(out, " JOIN " M_SRC " AS ");
+    ixv_sb_ident(out, s->alias);
+    ixv_sb_printf(out, " ON %s;", on);
+    ixv_sb_printf(out,
+                  "CREATE TEMP TABLE " M_ACT " AS SELECT * FROM (SELECT _m.trid, _m.srid, %s AS w "
+                  "FROM " M_PAIR " _m JOIN ",
+                  w);
+    ixv_sb_ident(out, t->tab.name);
+    ixv_sb_add(out, " AS ");
+    ixv_sb_ident(out, t->alias);
+    ixv_sb_add(out, " ON ");
     target_rid(t, out);
-    sb_add(out, " = _m.trid JOIN " M_SRC " AS ");
-    sb_ident(out, s->alias);
-    sb_add(out, " ON ");
-    sb_ident(out, s->alias);
-    sb_add(out, "." M_SID " = _m.srid) WHERE w IS NOT NULL;");
+    ixv_sb_add(out, " = _m.trid JOIN " M_SRC " AS ");
+    ixv_sb_ident(out, s->alias);
+    ixv_sb_add(out, " ON ");
+    ixv_sb_ident(out, s->alias);
+    ixv_sb_add(out, "." M_SID " = _m.srid) WHERE w IS NOT NULL;");
 }
 
 static void mplan_free(ixs_mplan *m) {
-    sb_free(&m->fill);
-    sb_free(&m->pairs);
-    sb_free(&m->action);
-    sb_free(&m->insert);
+    ixv_sb_free(&m->fill);
+    ixv_sb_free(&m->pairs);
+    ixv_sb_free(&m->action);
+    ixv_sb_free(&m->insert);
 }
 
 void ixs_mplan_free(ixs_mplan *m) {
@@ -384,17 +384,17 @@ void ixs_mplan_free(ixs_mplan *m) {
 /* CASE WHEN cond0 THEN 0 WHEN cond1 THEN 1 ... END: the MATCHED clause a
  * pair meets first (a clause without AND: always). */
 static int matched_case(px *p, const mtree *m, sb *w) {
-    sb_add(w, "CASE");
+    ixv_sb_add(w, "CASE");
     for (int k = 0; k < m->nmatched; k++) {
         sb c = {0};
         if (m->matched[k].cond >= 0 && m_cond(p, m->matched[k].cond, &c)) {
-            sb_free(&c);
+            ixv_sb_free(&c);
             return -1;
         }
-        sb_printf(w, " WHEN %s THEN %d", c.p ? c.p : "1", k);
-        sb_free(&c);
+        ixv_sb_printf(w, " WHEN %s THEN %d", c.p ? c.p : "1", k);
+        ixv_sb_free(&c);
     }
-    sb_add(w, " END");
+    ixv_sb_add(w, " END");
     return 0;
 }
 
@@ -424,9 +424,9 @@ static int merge_emit(px *p, const mtree *m, tref *t, tref *s, ixs_mplan *pl) {
     if (!rc && m->notmatched.kind)
         rc = emit_insert(p, t, s, m->notmatched.cond >= 0 ? nc.p : NULL, &pl->insert);
     p->sc = save;
-    sb_free(&on);
-    sb_free(&w);
-    sb_free(&nc);
+    ixv_sb_free(&on);
+    ixv_sb_free(&w);
+    ixv_sb_free(&nc);
     pl->has_matched = m->nmatched > 0;
     return rc ? -1 : 0;
 }
@@ -436,8 +436,9 @@ static int bind_params(const ixd_stmt *s, sqlite3_stmt *st) {
     for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
         const char *nm = sqlite3_bind_parameter_name(st, i);
         int k = nm && nm[0] == '?' ? atoi(nm + 1) - 1 : -1;
-        int rc = s && k >= 0 && k < s->nparams && s->pset[k] ? sval_bind_static(&s->pvals[k], st, i)
-                                                             : sqlite3_bind_null(st, i);
+        int rc = s && k >= 0 && k < s->nparams && s->pset[k]
+                     ? ixv_sval_bind_static(&s->pvals[k], st, i)
+                     : sqlite3_bind_null(st, i);
         if (rc != SQLITE_OK) return rc;
     }
     return SQLITE_OK;

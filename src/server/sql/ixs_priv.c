@@ -102,7 +102,7 @@ static int user_name(px *p, char *buf, size_t n) {
         sb s = {0};
         ixs_px_tokstr(p, p->i, &s);
         snprintf(buf, n, "%s", s.p ? s.p : "");
-        sb_free(&s);
+        ixv_sb_free(&s);
         p->i++;
         return 0;
     }
@@ -126,15 +126,15 @@ static int priv_cols(px *p, ixs_priv *g, int k) {
     if (!ixs_px_acc_op(p, "(")) return 0;
     if (tprivs[k].colpos < 0) return ixs_px_fail(p);
     sb s = {0};
-    if (g->cols[k]) sb_add(&s, g->cols[k]);
+    if (g->cols[k]) ixv_sb_add(&s, g->cols[k]);
     do {
         char c[IXS_NAME_MAX + 1];
         if (ixs_px_ident(p, c, sizeof c)) {
-            sb_free(&s);
+            ixv_sb_free(&s);
             return -1;
         }
-        if (s.n) sb_addc(&s, ',');
-        sb_add(&s, c);
+        if (s.n) ixv_sb_addc(&s, ',');
+        ixv_sb_add(&s, c);
     } while (ixs_px_acc_op(p, ","));
     free(g->cols[k]);
     g->cols[k] = s.p;
@@ -403,22 +403,22 @@ const char *ixs_priv_cat_ddl(void) {
 
 void ixs_priv_new_table_sql(sb *s, int tabid, const char *owner, sqlite3 *h) {
     if (ixs_cat_logmode(h) == LOGMODE_ANSI) return;
-    sb_add(s, "INSERT OR IGNORE INTO _ixd_tabauth VALUES(");
-    sb_strlit(s, owner, strlen(owner));
-    sb_printf(s, ", 'public', %d, '" TABAUTH_PUBLIC_DEFAULT "');", tabid);
+    ixv_sb_add(s, "INSERT OR IGNORE INTO _ixd_tabauth VALUES(");
+    ixv_sb_strlit(s, owner, strlen(owner));
+    ixv_sb_printf(s, ", 'public', %d, '" TABAUTH_PUBLIC_DEFAULT "');", tabid);
 }
 
 void ixs_priv_upgrade_sql(sb *s, sqlite3 *h) {
     if (ixs_cat_logmode(h) == LOGMODE_ANSI) return;
-    sb_add(
+    ixv_sb_add(
         s,
         "INSERT OR IGNORE INTO _ixd_tabauth SELECT owner, 'public', tabid, '" TABAUTH_PUBLIC_DEFAULT
         "' FROM _ixd_tables WHERE tabid >= 100 AND tabtype = 'T';");
 }
 
 void ixs_priv_drop_table_sql(sb *s, int64_t tabid) {
-    sb_printf(s,
-              "DELETE FROM _ixd_tabauth WHERE tabid = %lld; DELETE FROM _ixd_colauth WHERE "
-              "tabid = %lld;",
-              (long long)tabid, (long long)tabid);
+    ixv_sb_printf(s,
+                  "DELETE FROM _ixd_tabauth WHERE tabid = %lld; DELETE FROM _ixd_colauth WHERE "
+                  "tabid = %lld;",
+                  (long long)tabid, (long long)tabid);
 }

@@ -8,7 +8,7 @@
 #include "server/sql/ixs_sel_tree.h"
 
 void ixs_qres_free(qres *q) {
-    sb_free(&q->sql);
+    ixv_sb_free(&q->sql);
     for (int i = 0; i < q->ncols; i++)
         free(q->cols[i].name);
     free(q->cols);
@@ -35,7 +35,7 @@ int ixs_select_emit(px *p, ixs_sel *q, qres *out) {
      * (ixs_collection.c); inside it they keep their type */
     for (int i = 0; !rc && i < out->ncols; i++)
         if (ixs_coll_is(out->cols[i].t.code) || (top && out->cols[i].t.code == IX_T_ROW))
-            out->cols[i].t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
+            out->cols[i].t = ixv_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
     return rc || p->failed ? -1 : 0;
 }
 

@@ -96,10 +96,10 @@ static const char ts_view_sql[] =
 
 int ixs_row_cat_init(sqlite3 *h) {
     sb q = {0};
-    sb_add(&q, cat_sql);
-    sb_add(&q, ts_view_sql);
+    ixv_sb_add(&q, cat_sql);
+    ixv_sb_add(&q, ts_view_sql);
     int rc = q.oom ? SQLITE_NOMEM : sqlite3_exec(h, q.p, NULL, NULL, NULL);
-    sb_free(&q);
+    ixv_sb_free(&q);
     return rc;
 }
 
@@ -115,28 +115,28 @@ static int migrate_old(sqlite3 *h) {
         const char *nm = (const char *)sqlite3_column_text(st, 0);
         const char *ow = (const char *)sqlite3_column_text(st, 1);
         const char *fs = (const char *)sqlite3_column_text(st, 2);
-        sb_printf(&q, "INSERT INTO _ixd_xtdtypes VALUES(%d,'R',", id);
-        sb_strlit(&q, ow ? ow : "", ow ? strlen(ow) : 0);
-        sb_addc(&q, ',');
-        sb_strlit(&q, nm ? nm : "", nm ? strlen(nm) : 0);
-        sb_printf(&q, ",%d);", ROW_T_NAMED);
+        ixv_sb_printf(&q, "INSERT INTO _ixd_xtdtypes VALUES(%d,'R',", id);
+        ixv_sb_strlit(&q, ow ? ow : "", ow ? strlen(ow) : 0);
+        ixv_sb_addc(&q, ',');
+        ixv_sb_strlit(&q, nm ? nm : "", nm ? strlen(nm) : 0);
+        ixv_sb_printf(&q, ",%d);", ROW_T_NAMED);
         for (int k = 1; fs && *fs; k++) {
             char fn[IXS_NAME_MAX + 1];
             int code;
             unsigned len;
             if (sscanf(fs, "%128s %d %u", fn, &code, &len) != 3) break;
-            sb_printf(&q, "INSERT INTO _ixd_attrtypes VALUES(%d,%d,", id, k);
-            sb_strlit(&q, fn, strlen(fn));
-            sb_printf(&q, ",%d,%u);", code, len);
+            ixv_sb_printf(&q, "INSERT INTO _ixd_attrtypes VALUES(%d,%d,", id, k);
+            ixv_sb_strlit(&q, fn, strlen(fn));
+            ixv_sb_printf(&q, ",%d,%u);", code, len);
             fs = strchr(fs, ';');
             if (fs) fs++;
         }
         id++;
     }
     sqlite3_finalize(st);
-    sb_add(&q, "DROP TABLE _ixd_rowtypes;");
+    ixv_sb_add(&q, "DROP TABLE _ixd_rowtypes;");
     int rc = q.oom ? SQLITE_NOMEM : sqlite3_exec(h, q.p, NULL, NULL, NULL);
-    sb_free(&q);
+    ixv_sb_free(&q);
     return rc;
 }
 
@@ -196,7 +196,7 @@ static int rt_load(sqlite3 *h, int id, const char *name, rtype *out) {
         const char *n = (const char *)sqlite3_column_text(st, 0);
         snprintf(f->name, sizeof f->name, "%s", n ? n : "");
         int ct = sqlite3_column_int(st, 1);
-        f->t = ixs_t(ct & 0xff, (uint32_t)sqlite3_column_int64(st, 2));
+        f->t = ixv_t(ct & 0xff, (uint32_t)sqlite3_column_int64(st, 2));
         f->notnull = (ct & IXT_TF_NOTNULL) != 0;
     }
     sqlite3_finalize(st);
@@ -230,22 +230,22 @@ static int rt_store(px *p, rtype *r) {
         r->id = sqlite3_column_int(st, 0) + 1;
     sqlite3_finalize(st);
     sb q = {0};
-    sb_printf(&q, "INSERT INTO _ixd_xtdtypes VALUES(%d,'%s',", r->id, r->named ? "R" : "C");
-    sb_strlit(&q, p->db->user, strlen(p->db->user));
-    sb_addc(&q, ',');
+    ixv_sb_printf(&q, "INSERT INTO _ixd_xtdtypes VALUES(%d,'%s',", r->id, r->named ? "R" : "C");
+    ixv_sb_strlit(&q, p->db->user, strlen(p->db->user));
+    ixv_sb_addc(&q, ',');
     if (r->named)
-        sb_strlit(&q, r->name, strlen(r->name));
+        ixv_sb_strlit(&q, r->name, strlen(r->name));
     else
-        sb_add(&q, "NULL");
-    sb_printf(&q, ",%d);", r->named ? ROW_T_NAMED : IX_T_ROW);
+        ixv_sb_add(&q, "NULL");
+    ixv_sb_printf(&q, ",%d);", r->named ? ROW_T_NAMED : IX_T_ROW);
     for (int k = 0; k < r->nf; k++) {
-        sb_printf(&q, "INSERT INTO _ixd_attrtypes VALUES(%d,%d,", r->id, k + 1);
-        sb_strlit(&q, r->f[k].name, strlen(r->f[k].name));
-        sb_printf(&q, ",%d,%u);", r->f[k].t.code | (r->f[k].notnull ? IXT_TF_NOTNULL : 0),
-                  r->f[k].t.len);
+        ixv_sb_printf(&q, "INSERT INTO _ixd_attrtypes VALUES(%d,%d,", r->id, k + 1);
+        ixv_sb_strlit(&q, r->f[k].name, strlen(r->f[k].name));
+        ixv_sb_printf(&q, ",%d,%u);", r->f[k].t.code | (r->f[k].notnull ? IXT_TF_NOTNULL : 0),
+                      r->f[k].t.len);
     }
     int rc = q.oom ? -208 : ixs_exec(p->db, q.p, p->err);
-    sb_free(&q);
+    ixv_sb_free(&q);
     if (rc == -208) return ixs_px_failc(p, -208, NULL);
     if (rc) p->failed = 1;
     return rc ? -1 : 0;
@@ -323,7 +323,7 @@ int ixs_row_parse_type(px *p, ityp *t, uint32_t *collen) {
     int rc = parse_fields(p, r);
     if (!rc) rc = rt_unnamed_id(p, r);
     if (!rc) {
-        *t = ixs_t(IX_T_ROW, (uint32_t)r->id);
+        *t = ixv_t(IX_T_ROW, (uint32_t)r->id);
         *collen = t->len;
     }
     free(r);
@@ -333,13 +333,13 @@ int ixs_row_parse_type(px *p, ityp *t, uint32_t *collen) {
 int ixs_row_named_type(px *p, const char *name, ityp *t, uint32_t *collen) {
     if (p->dry) p->dry_deferred = 1;
     if (p->dry) {
-        *t = ixs_t(IX_T_ROW, 0);
+        *t = ixv_t(IX_T_ROW, 0);
         *collen = 0;
         return 0;
     }
     rtype *r = rt_get(p, 0, name);
     if (!r) return -1;
-    *t = ixs_t(IX_T_ROW, (uint32_t)r->id);
+    *t = ixv_t(IX_T_ROW, (uint32_t)r->id);
     *collen = t->len;
     free(r);
     return 0;
@@ -363,15 +363,15 @@ int ixs_row_coltype(int code, uint32_t len, sqlite3 *h) {
 
 /* The descriptor blob of r's fields as X'..' into out. */
 static void desc_sql(const rtype *r, sb *out) {
-    sb_add(out, "X'");
+    ixv_sb_add(out, "X'");
     for (int k = 0; k < r->nf; k++)
-        sb_printf(out, "%02X%08X", (unsigned)r->f[k].t.code & 0xff, r->f[k].t.len);
-    sb_addc(out, '\'');
+        ixv_sb_printf(out, "%02X%08X", (unsigned)r->f[k].t.code & 0xff, r->f[k].t.len);
+    ixv_sb_addc(out, '\'');
 }
 
 static void type_name(px *p, ityp t, char *buf, size_t n) {
     if (t.code != IX_T_ROW) {
-        ixs_type_text(t.code >= 0 ? t : ixs_t(IX_T_CHAR, 1), buf, n);
+        ixv_type_text(t.code >= 0 ? t : ixv_t(IX_T_CHAR, 1), buf, n);
         return;
     }
     rtype r;
@@ -394,22 +394,22 @@ void ixs_row_to_type(px *p, xv *v, ityp t) {
     if (!r) return;
     sb n = {0};
     if (v->k == XK_PARAM) {
-        if (p->ptypes[v->pidx].code < 0) p->ptypes[v->pidx] = ixs_t(IX_T_LVARCHAR, 2048);
-        sb_printf(&n, "ixd_row_in(?%d,", v->pidx + 1);
-    } else if (v->k == XK_STR || ixs_is_char(v->t.code)) {
-        sb_printf(&n, "ixd_row_in(%s,", ixs_xs(v));
+        if (p->ptypes[v->pidx].code < 0) p->ptypes[v->pidx] = ixv_t(IX_T_LVARCHAR, 2048);
+        ixv_sb_printf(&n, "ixd_row_in(?%d,", v->pidx + 1);
+    } else if (v->k == XK_STR || ixv_is_char(v->t.code)) {
+        ixv_sb_printf(&n, "ixd_row_in(%s,", ixs_xs(v));
     } else if (v->t.code == IX_T_ROW) {
         rtype o;
         int named_src =
             !(v->t.len & ROW_LIT) && rt_load(p->db->h, (int)v->t.len, NULL, &o) == 1 && o.named;
         int nsrc = (v->t.len & ROW_LIT) ? (int)(v->t.len & 0xffff) : named_src ? o.nf : -1;
         if ((named_src && r->named) || (nsrc >= 0 && nsrc != r->nf)) goto no_cast;
-        sb_printf(&n, "ixd_row_cast(%s,", ixs_xs(v));
+        ixv_sb_printf(&n, "ixd_row_cast(%s,", ixs_xs(v));
     } else {
         goto no_cast;
     }
     desc_sql(r, &n);
-    sb_addc(&n, ')');
+    ixv_sb_addc(&n, ')');
     free(r);
     ixs_xv_set_sql(v, &n);
     v->k = XK_EXPR;
@@ -433,7 +433,7 @@ int ixs_row_cmp(px *p, xv *l, xv *r) {
 /* ---- expressions ----------------------------------------------------------------------- */
 
 ityp ixs_row_lit_type(int nfields) {
-    return ixs_t(IX_T_ROW, ROW_LIT | (uint32_t)nfields);
+    return ixv_t(IX_T_ROW, ROW_LIT | (uint32_t)nfields);
 }
 
 int ixs_row_field(px *p, xv *out, const char *field) {
@@ -449,7 +449,7 @@ int ixs_row_field(px *p, xv *out, const char *field) {
         return ixs_px_failc(p, IXS_E_ROW_NO_FIELD, "%s", field);
     }
     sb n = {0};
-    sb_printf(&n, "ixd_row_field(%s,%d)", ixs_xs(out), k);
+    ixv_sb_printf(&n, "ixd_row_field(%s,%d)", ixs_xs(out), k);
     ixs_xv_set_sql(out, &n);
     out->t = r->f[k].t;
     out->k = XK_EXPR;
@@ -485,7 +485,7 @@ void ixs_row_out(px *p, sb *list, size_t start, ityp t) {
     memcpy(e, list->p + start, n);
     e[n] = 0;
     list->n = start;
-    sb_printf(list, "ixd_row_text(%s)", e);
+    ixv_sb_printf(list, "ixd_row_text(%s)", e);
     free(e);
 }
 
@@ -594,17 +594,17 @@ static int row_drop_run(px *p, const void *tree) {
         return ixs_px_failc(p, IXS_E_ROW_USED, "Row type %s is used by %s", d->name, user);
     }
     sb q = {0};
-    sb_printf(&q,
-              "DELETE FROM _ixd_attrtypes WHERE extended_id = %d;"
-              "DELETE FROM _ixd_xtdtypes WHERE extended_id = %d;",
-              r->id, r->id);
+    ixv_sb_printf(&q,
+                  "DELETE FROM _ixd_attrtypes WHERE extended_id = %d;"
+                  "DELETE FROM _ixd_xtdtypes WHERE extended_id = %d;",
+                  r->id, r->id);
     free(r);
     if (q.oom || ixs_ddl_begin(p)) {
-        sb_free(&q);
+        ixv_sb_free(&q);
         return p->failed ? -1 : ixs_px_failc(p, -208, NULL);
     }
     int ok = ixs_exec(p->db, q.p, p->err) == 0;
-    sb_free(&q);
+    ixv_sb_free(&q);
     if (!ok) p->failed = 1;
     return ixs_ddl_end(p, ok);
 }
@@ -688,7 +688,7 @@ static int get_field(const uint8_t *b, size_t n, size_t *at, ityp *t, sval *v) {
     size_t i = *at;
     memset(v, 0, sizeof *v);
     if (n - i < 6) return -1;
-    *t = ixs_t(b[i], get_u32(b + i + 1));
+    *t = ixv_t(b[i], get_u32(b + i + 1));
     v->kind = b[i + 5];
     i += 6;
     if (v->kind == SQLITE_INTEGER || v->kind == SQLITE_FLOAT) {
@@ -727,7 +727,7 @@ static int desc_get(sqlite3_value *d, int k, ityp *t) {
     const uint8_t *b = sqlite3_value_blob(d);
     size_t n = (size_t)sqlite3_value_bytes(d);
     if ((size_t)(k + 1) * 5 > n || !b) return -1;
-    *t = ixs_t(b[k * 5], get_u32(b + k * 5 + 1));
+    *t = ixv_t(b[k * 5], get_u32(b + k * 5 + 1));
     return 0;
 }
 
@@ -744,7 +744,7 @@ static void f_pack(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
             return;
         }
         sval v;
-        sval_from_sqlite(&v, argv[k]);
+        ixv_sval_from_sqlite(&v, argv[k]);
         put_field(&w, t, &v);
     }
     result_wbuf(ctx, &w);
@@ -771,14 +771,14 @@ static void f_cast(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         ityp from, to;
         sval v, c;
         int rc = get_field(b, n, &at, &from, &v) || desc_get(argv[1], k, &to) ? IXS_E_ROW_TEXT : 0;
-        if (!rc) rc = v.kind == SQLITE_NULL ? 0 : ixs_convert(from, &v, to, &c);
+        if (!rc) rc = v.kind == SQLITE_NULL ? 0 : ixv_convert(from, &v, to, &c);
         if (rc) {
             ixb_wbuf_free(&w);
             row_err(ctx, rc);
             return;
         }
         put_field(&w, to, v.kind == SQLITE_NULL ? &v : &c);
-        if (v.kind != SQLITE_NULL) sval_free(&c);
+        if (v.kind != SQLITE_NULL) ixv_sval_free(&c);
     }
     result_wbuf(ctx, &w);
 }
@@ -799,7 +799,7 @@ static int read_field(const char *s, size_t n, size_t *i, sb *out, int *null) {
             if (*i >= n) return IXS_E_ROW_TEXT;
             if (s[*i] == q && !(*i + 1 < n && s[*i + 1] == q)) break;
             if (s[*i] == q) (*i)++;
-            sb_addc(out, s[(*i)++]);
+            ixv_sb_addc(out, s[(*i)++]);
         }
         (*i)++;
     } else {
@@ -808,7 +808,7 @@ static int read_field(const char *s, size_t n, size_t *i, sb *out, int *null) {
             (*i)++;
         if (*i == st) return IXS_E_ROW_TEXT;
         *null = *i - st == 4 && !strncasecmp(s + st, "null", 4);
-        sb_addn(out, s + st, *i - st);
+        ixv_sb_addn(out, s + st, *i - st);
     }
     skip_blanks(s, n, i);
     return 0;
@@ -830,14 +830,14 @@ static int parse_text(const char *s, size_t n, const uint8_t *desc, size_t dn, i
         int null;
         ityp t;
         int rc = read_field(s, n, &i, &e, &null);
-        if (!rc) t = ixs_t(desc[k * 5], get_u32(desc + k * 5 + 1));
+        if (!rc) t = ixv_t(desc[k * 5], get_u32(desc + k * 5 + 1));
         sval v;
         memset(&v, 0, sizeof v);
-        if (!rc && !null) rc = ixs_text_to_sval(t, e.p ? e.p : "", e.n, &v);
-        sb_free(&e);
+        if (!rc && !null) rc = ixv_text_to_sval(t, e.p ? e.p : "", e.n, &v);
+        ixv_sb_free(&e);
         if (rc) return rc;
         put_field(w, t, &v);
-        sval_free(&v);
+        ixv_sval_free(&v);
     }
     if (i >= n || s[i++] != ')') return IXS_E_ROW_NO_CAST;
     skip_blanks(s, n, &i);
@@ -886,7 +886,7 @@ static void f_field(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
             row_err(ctx, IXS_E_ROW_TEXT);
             return;
         }
-    sval_result(&v, ctx);
+    ixv_sval_result(&v, ctx);
 }
 
 /* The text ROW(1,'x') of packed row b[0..n) into out: numbers bare, NULL
@@ -894,30 +894,30 @@ static void f_field(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 static int row_to_text(const uint8_t *b, size_t n, sb *out) {
     size_t at = 3;
     int nf = n < 3 || b[0] != ROW_MAGIC ? -1 : b[1] << 8 | b[2], rc = nf < 0 ? IXS_E_ROW_TEXT : 0;
-    sb_add(out, "ROW(");
+    ixv_sb_add(out, "ROW(");
     for (int k = 0; !rc && k < nf; k++) {
         ityp t;
         sval v;
         if (get_field(b, n, &at, &t, &v)) return IXS_E_ROW_TEXT;
-        if (k) sb_addc(out, ',');
+        if (k) ixv_sb_addc(out, ',');
         if (v.kind == SQLITE_NULL) {
-            sb_add(out, "NULL");
+            ixv_sb_add(out, "NULL");
             continue;
         }
         ixb_wbuf w;
         ixb_wbuf_init(&w, NULL);
-        rc = ixs_sval_to_text(t, &v, &w);
+        rc = ixv_sval_to_text(t, &v, &w);
         if (rc == 1) rc = 0;
         size_t width = t.code == IX_T_CHAR || t.code == IX_T_NCHAR ? (t.len & 0xffff) : 0;
         while (!rc && w.len < width && !w.err)
             ixb_put_u8(&w, ' '); /* CHAR(n) shows its n characters */
-        if (!rc && ixs_is_numeric(t.code))
-            sb_addn(out, (const char *)w.data, w.len);
+        if (!rc && ixv_is_numeric(t.code))
+            ixv_sb_addn(out, (const char *)w.data, w.len);
         else if (!rc)
-            sb_strlit(out, (const char *)w.data, w.len);
+            ixv_sb_strlit(out, (const char *)w.data, w.len);
         ixb_wbuf_free(&w);
     }
-    sb_addc(out, ')');
+    ixv_sb_addc(out, ')');
     return !rc && out->oom ? -208 : rc;
 }
 
@@ -937,7 +937,7 @@ static void f_text(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         row_err(ctx, rc);
     else
         sqlite3_result_text(ctx, out.p, (int)out.n, SQLITE_TRANSIENT);
-    sb_free(&out);
+    ixv_sb_free(&out);
 }
 
 /* The row of type id for text s as a packed row (own bytes) into out. */
@@ -950,13 +950,13 @@ int ixs_row_from_text(sqlite3 *h, int id, const char *s, size_t n, sval *out) {
         uint8_t f[5] = {(uint8_t)r->f[k].t.code, (uint8_t)(r->f[k].t.len >> 24),
                         (uint8_t)(r->f[k].t.len >> 16), (uint8_t)(r->f[k].t.len >> 8),
                         (uint8_t)r->f[k].t.len};
-        sb_addn(&d, (const char *)f, 5);
+        ixv_sb_addn(&d, (const char *)f, 5);
     }
     free(r);
     ixb_wbuf w;
     ixb_wbuf_init(&w, NULL);
     if (!rc) rc = d.oom ? -208 : parse_text(s, n, (const uint8_t *)d.p, d.n, &w);
-    sb_free(&d);
+    ixv_sb_free(&d);
     if (!rc && w.err) rc = -208;
     memset(out, 0, sizeof *out);
     if (!rc) {
@@ -974,7 +974,7 @@ int ixs_row_canon(sqlite3 *h, int id, const char *s, size_t n, sb *out) {
     sval v;
     int rc = ixs_row_from_text(h, id, s, n, &v);
     if (!rc) rc = row_to_text(v.p, v.n, out);
-    if (!rc) sval_free(&v);
+    if (!rc) ixv_sval_free(&v);
     return rc;
 }
 

@@ -20,10 +20,10 @@ static int set_desc_cols(px *p, ixd_stmt *s, icol **cols, int n) {
     for (int i = 0; i < n; i++) {
         s->cols[i].name = strdup(cols[i]->name);
         if (!s->cols[i].name) return ixs_px_failc(p, -208, NULL);
-        s->cols[i].t = cols[i]->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : cols[i]->t;
+        s->cols[i].t = cols[i]->serial == 1 ? ixv_t(IX_T_SERIAL, 4) : cols[i]->t;
         if (s->cols[i].t.code == IX_T_TEXT || s->cols[i].t.code == IX_T_BYTE) s->cols[i].t.len = 56;
         if (ixs_coll_is(s->cols[i].t.code) || s->cols[i].t.code == IX_T_ROW)
-            s->cols[i].t = ixs_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
+            s->cols[i].t = ixv_t(IX_T_LVARCHAR, IXS_COLL_DESC_LEN);
         s->cols[i].notnull = cols[i]->notnull;
         s->ncols = i + 1;
     }
@@ -31,7 +31,7 @@ static int set_desc_cols(px *p, ixd_stmt *s, icol **cols, int n) {
 }
 
 static void serial_wrap(tref *t, icol *c, const char *v, sb *out) {
-    sb_printf(out, "ixd_serial(%d,%d,%s)", t->tab.tabid, c->serial, v ? v : "NULL");
+    ixv_sb_printf(out, "ixd_serial(%d,%d,%s)", t->tab.tabid, c->serial, v ? v : "NULL");
 }
 
 /* The state of one statement: its table, the columns given values, the
@@ -67,7 +67,7 @@ static int bind_cols(px *p, const ixs_dml_t *d, dmlctx *c) {
 /* v converted to column k's type, as SQL into out (a serial column's
  * value through ixd_serial). */
 static int value_to(px *p, dmlctx *c, int k, xv *v, sb *out) {
-    if (v->k == XK_PRED) v->t = ixs_t(IX_T_BOOLEAN, 1);
+    if (v->k == XK_PRED) v->t = ixv_t(IX_T_BOOLEAN, 1);
     if (c->cols[k]->serial)
         ixs_to_type(p, v, c->cols[k]->t); /* ixd_serial checks the range */
     else
@@ -76,7 +76,7 @@ static int value_to(px *p, dmlctx *c, int k, xv *v, sb *out) {
     if (c->cols[k]->serial)
         serial_wrap(c->t, c->cols[k], v->s.p, out);
     else
-        sb_add(out, v->s.p ? v->s.p : "NULL");
+        ixv_sb_add(out, v->s.p ? v->s.p : "NULL");
     return 0;
 }
 
@@ -99,12 +99,12 @@ static int value_sql(px *p, const ixs_dml_t *d, dmlctx *c, int i, int k, sb *out
 /* INSERT INTO name(columns, unlisted serial columns) */
 static void ins_head_sql(dmlctx *c) {
     tref *t = c->t;
-    sb_add(&c->sql, "INSERT INTO ");
-    sb_ident(&c->sql, t->tab.name);
-    sb_addc(&c->sql, '(');
+    ixv_sb_add(&c->sql, "INSERT INTO ");
+    ixv_sb_ident(&c->sql, t->tab.name);
+    ixv_sb_addc(&c->sql, '(');
     for (int i = 0; i < c->nc; i++) {
-        if (i) sb_addc(&c->sql, ',');
-        sb_ident(&c->sql, c->cols[i]->name);
+        if (i) ixv_sb_addc(&c->sql, ',');
+        ixv_sb_ident(&c->sql, c->cols[i]->name);
     }
     for (int i = 0; i < t->tab.ncols && c->nextra < 8; i++) {
         if (!t->tab.cols[i].serial) continue;
@@ -113,17 +113,17 @@ static void ins_head_sql(dmlctx *c) {
             if (c->cols[k] == &t->tab.cols[i]) listed = 1;
         if (!listed) {
             c->extra[c->nextra++] = i;
-            sb_addc(&c->sql, ',');
-            sb_ident(&c->sql, t->tab.cols[i].name);
+            ixv_sb_addc(&c->sql, ',');
+            ixv_sb_ident(&c->sql, t->tab.cols[i].name);
         }
     }
-    sb_add(&c->sql, ") ");
+    ixv_sb_add(&c->sql, ") ");
 }
 
 /* The next values of the unlisted serial columns. */
 static void ins_extra_sql(dmlctx *c) {
     for (int i = 0; i < c->nextra; i++) {
-        sb_addc(&c->sql, ',');
+        ixv_sb_addc(&c->sql, ',');
         serial_wrap(c->t, &c->t->tab.cols[c->extra[i]], NULL, &c->sql);
     }
 }
@@ -134,17 +134,17 @@ static int ins_values(px *p, const ixs_dml_t *d, dmlctx *c) {
     memset(&sc, 0, sizeof sc);
     scope *save = p->sc;
     p->sc = &sc;
-    sb_add(&c->sql, "VALUES(");
+    ixv_sb_add(&c->sql, "VALUES(");
     int rc = 0;
     for (int i = 0; i < d->nvals && !rc; i++) {
-        if (i) sb_addc(&c->sql, ',');
+        if (i) ixv_sb_addc(&c->sql, ',');
         rc = value_sql(p, d, c, i, i, &c->sql);
     }
     p->sc = save;
     if (rc) return -1;
     if (d->nvals != c->nc) return ixs_px_failc(p, IXS_E_VALUES_COUNT, NULL);
     ins_extra_sql(c);
-    sb_addc(&c->sql, ')');
+    ixv_sb_addc(&c->sql, ')');
     return 0;
 }
 
@@ -153,17 +153,17 @@ static int ins_select(px *p, const ixs_dml_t *d, dmlctx *c) {
     qres q;
     int rc = ixs_sel_emit(p, d->q, &q);
     if (!rc && q.ncols != c->nc) rc = ixs_px_failc(p, IXS_E_VALUES_COUNT, NULL);
-    if (!rc) sb_add(&c->sql, "SELECT ");
+    if (!rc) ixv_sb_add(&c->sql, "SELECT ");
     for (int i = 0; i < c->nc && !rc; i++) {
         xv v;
         ixs_qcol_xv(&q.cols[i], &v);
-        if (i) sb_addc(&c->sql, ',');
+        if (i) ixv_sb_addc(&c->sql, ',');
         rc = value_to(p, c, i, &v, &c->sql);
         ixs_xv_free(&v);
     }
     if (!rc) {
         ins_extra_sql(c);
-        sb_printf(&c->sql, " FROM (%s) AS _s", q.sql.p);
+        ixv_sb_printf(&c->sql, " FROM (%s) AS _s", q.sql.p);
     }
     ixs_qres_free(&q);
     return rc ? -1 : 0;
@@ -187,29 +187,29 @@ static int upd_row_query(px *p, const ixs_dml_t *d, dmlctx *c) {
         rc = ixs_px_fail(p);
     }
     for (int k = 0; k < c->nc && !rc; k++) {
-        sb_add(&c->sql, k ? ", " : "(");
-        sb_ident(&c->sql, c->cols[k]->name);
+        ixv_sb_add(&c->sql, k ? ", " : "(");
+        ixv_sb_ident(&c->sql, c->cols[k]->name);
     }
-    if (!rc) sb_add(&c->sql, ") = (SELECT ");
+    if (!rc) ixv_sb_add(&c->sql, ") = (SELECT ");
     for (int k = 0; k < c->nc && !rc; k++) {
         xv v;
         memset(&v, 0, sizeof v);
         v.pidx = -1;
         v.k = XK_EXPR;
         v.t = q.cols[k].t;
-        sb_add(&v.s, "min(_q1.");
-        sb_ident(&v.s, q.cols[k].name);
-        sb_addc(&v.s, ')');
+        ixv_sb_add(&v.s, "min(_q1.");
+        ixv_sb_ident(&v.s, q.cols[k].name);
+        ixv_sb_addc(&v.s, ')');
         ixs_to_store(p, &v, c->cols[k]->t);
         if (k)
-            sb_printf(&c->sql, ", %s", v.s.p);
+            ixv_sb_printf(&c->sql, ", %s", v.s.p);
         else
-            sb_printf(&c->sql, "CASE WHEN count(*) > 1 THEN ixd_raise(%d, '') ELSE %s END",
-                      IXS_E_SUBQUERY_ROWS, v.s.p);
+            ixv_sb_printf(&c->sql, "CASE WHEN count(*) > 1 THEN ixd_raise(%d, '') ELSE %s END",
+                          IXS_E_SUBQUERY_ROWS, v.s.p);
         ixs_xv_free(&v);
         if (p->failed) rc = -1;
     }
-    if (!rc) sb_printf(&c->sql, " FROM (SELECT * FROM (%s) LIMIT 2) AS _q1)", q.sql.p);
+    if (!rc) ixv_sb_printf(&c->sql, " FROM (SELECT * FROM (%s) LIMIT 2) AS _q1)", q.sql.p);
     ixs_qres_free(&q);
     return rc ? -1 : 0;
 }
@@ -221,9 +221,9 @@ static int upd_values(px *p, const ixs_dml_t *d, dmlctx *c) {
         return ixs_px_fail(p);
     }
     for (int i = 0; i < c->nc; i++) {
-        if (i) sb_add(&c->sql, ", ");
-        sb_ident(&c->sql, c->cols[i]->name);
-        sb_add(&c->sql, " = ");
+        if (i) ixv_sb_add(&c->sql, ", ");
+        ixv_sb_ident(&c->sql, c->cols[i]->name);
+        ixv_sb_add(&c->sql, " = ");
         if (value_sql(p, d, c, i, i, &c->sql)) return -1;
     }
     return 0;
@@ -241,7 +241,7 @@ static int where_sql(px *p, const ixs_dml_t *d, ixd_stmt *s, sb *sql) {
     xv v;
     ixs_xv_init(&v);
     int rc = ixs_ex_resolve(p, d->cond) || ixs_ex_emit(p, d->cond, &v);
-    if (!rc) sb_printf(sql, " WHERE %s", v.s.p);
+    if (!rc) ixv_sb_printf(sql, " WHERE %s", v.s.p);
     ixs_xv_free(&v);
     return rc ? -1 : 0;
 }
@@ -249,17 +249,17 @@ static int where_sql(px *p, const ixs_dml_t *d, ixd_stmt *s, sb *sql) {
 /* UPDATE t [AS alias] SET ... or DELETE FROM t [AS alias] (a synonym: its
  * name qualifies columns) */
 static void target_sql(const char *head, const tref *t, sb *sql) {
-    sb_add(sql, head);
-    sb_ident(sql, t->tab.name);
+    ixv_sb_add(sql, head);
+    ixv_sb_ident(sql, t->tab.name);
     if (strcmp(t->alias, t->tab.name)) {
-        sb_add(sql, " AS ");
-        sb_ident(sql, t->alias);
+        ixv_sb_add(sql, " AS ");
+        ixv_sb_ident(sql, t->alias);
     }
 }
 
 static int upd_emit(px *p, const ixs_dml_t *d, ixd_stmt *s, dmlctx *c) {
     target_sql("UPDATE ", c->t, &c->sql);
-    sb_add(&c->sql, " SET ");
+    ixv_sb_add(&c->sql, " SET ");
     if (bind_cols(p, d, c)) return -1;
     if (d->q ? upd_row_query(p, d, c) : upd_values(p, d, c)) return -1;
     if (set_desc_cols(p, s, c->cols, c->nc)) return -1;
@@ -297,8 +297,9 @@ int ixs_dml_emit(px *p, ixs_dml_t *d, ixd_stmt *s) {
              : d->kind == DML_UPDATE ? upd_emit(p, d, s, &c)
                                      : del_emit(p, d, s, &c);
     p->sc = save;
-    if (!rc && !p->failed && !(s->sqlite_sql = sb_take(&c.sql))) rc = ixs_px_failc(p, -208, NULL);
-    sb_free(&c.sql);
+    if (!rc && !p->failed && !(s->sqlite_sql = ixv_sb_take(&c.sql)))
+        rc = ixs_px_failc(p, -208, NULL);
+    ixv_sb_free(&c.sql);
     free(c.cols);
     ixs_tref_free(c.t);
     return rc || p->failed ? -1 : 0;

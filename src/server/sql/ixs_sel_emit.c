@@ -17,21 +17,21 @@ static int chain_sql(px *p, scope *sc, const sel_join *j, sb *out);
 
 static int tref_sql(px *p, scope *sc, const sel_tref *n, sb *out) {
     if (n->kind == TR_NAME) {
-        sb_ident(out, n->rt->tab.name); /* a synonym's table */
+        ixv_sb_ident(out, n->rt->tab.name); /* a synonym's table */
         if (strcmp(n->rt->alias, n->rt->tab.name)) {
-            sb_add(out, " AS ");
-            sb_ident(out, n->rt->alias);
+            ixv_sb_add(out, " AS ");
+            ixv_sb_ident(out, n->rt->alias);
         }
         return 0;
     }
     if (n->kind != TR_JOIN) {
-        sb_add(out, n->sql);
+        ixv_sb_add(out, n->sql);
         return 0;
     }
     sb in = {0};
     int rc = chain_sql(p, sc, n->join, &in);
-    if (!rc) sb_printf(out, n->ntabs > 1 ? "(%s)" : "%s", in.p);
-    sb_free(&in);
+    if (!rc) ixv_sb_printf(out, n->ntabs > 1 ? "(%s)" : "%s", in.p);
+    ixv_sb_free(&in);
     return rc;
 }
 
@@ -46,7 +46,7 @@ static int on_sql(px *p, scope *sc, const sel_joinop *o, sb *out) {
     int rc = ixs_ex_emit(p, o->on, &c);
     p->sc = save;
     sc->n = n;
-    if (!rc) sb_printf(out, " ON %s", c.s.p);
+    if (!rc) ixv_sb_printf(out, " ON %s", c.s.p);
     ixs_xv_free(&c);
     return rc;
 }
@@ -58,11 +58,11 @@ static int chain_sql(px *p, scope *sc, const sel_join *j, sb *out) {
         sb r = {0};
         int rc = chain_sql(p, sc, o->rhs, &r);
         if (!rc) {
-            sb_add(out, jk_sql[o->kind]);
-            sb_printf(out, o->rhs->nop ? "(%s)" : "%s", r.p);
+            ixv_sb_add(out, jk_sql[o->kind]);
+            ixv_sb_printf(out, o->rhs->nop ? "(%s)" : "%s", r.p);
             if (o->on) rc = on_sql(p, sc, o, out);
         }
-        sb_free(&r);
+        ixv_sb_free(&r);
         if (rc) return -1;
     }
     return 0;
@@ -97,14 +97,14 @@ static int conj_group(const ofrom *f, int ntabs, uint64_t mask) {
 }
 
 static void and_to(sb *dst, const char *c) {
-    if (dst->n) sb_add(dst, " AND ");
-    sb_add(dst, c);
+    if (dst->n) ixv_sb_add(dst, " AND ");
+    ixv_sb_add(dst, c);
 }
 
 /* The own items of group g, ", " between them. */
 static int group_own(px *p, scope *sc, const ogroup *g, sb *out) {
     for (int i = 0; i < g->nown; i++) {
-        if (i) sb_add(out, ", ");
+        if (i) ixv_sb_add(out, ", ");
         if (g->chain[i] ? chain_sql(p, sc, g->chain[i], out) : tref_sql(p, sc, g->one[i], out))
             return -1;
     }
@@ -121,24 +121,24 @@ static int emit_group(px *p, scope *sc, const ofrom *f, int gi, sb *out, sb *sin
     for (int t = 0; t < sc->n; t++)
         n += in_subtree(f, f->tg[t], gi);
     int wrap = gi && n > 1, any = g->nown > 0;
-    if (wrap) sb_addc(out, '(');
+    if (wrap) ixv_sb_addc(out, '(');
     if (any && group_own(p, sc, g, out)) return -1;
     for (int k = gi + 1; k < f->ng && !rc; k++) {
         if (f->g[k].parent != gi) continue;
         sb on = {0};
-        if (f->g[k].on.n) sb_add(&on, f->g[k].on.p);
+        if (f->g[k].on.n) ixv_sb_add(&on, f->g[k].on.p);
         if (!any) {
             rc = emit_group(p, sc, f, k, out, &on);
             if (on.n) and_to(sink, on.p);
             any = 1;
         } else {
-            sb_add(out, " LEFT JOIN ");
+            ixv_sb_add(out, " LEFT JOIN ");
             rc = emit_group(p, sc, f, k, out, &on);
-            sb_printf(out, " ON %s", on.n ? on.p : "1");
+            ixv_sb_printf(out, " ON %s", on.n ? on.p : "1");
         }
-        sb_free(&on);
+        ixv_sb_free(&on);
     }
-    if (wrap) sb_addc(out, ')');
+    if (wrap) ixv_sb_addc(out, ')');
     return rc;
 }
 
@@ -185,7 +185,7 @@ static int add_col(px *p, qres *q, const char *label, ityp t, int notnull, int s
     }
     q->cols[q->ncols].name = strdup(nm);
     if (!q->cols[q->ncols].name) return ixs_px_failc(p, -208, NULL);
-    if (t.code < 0) t = ixs_t(IX_T_CHAR, 1);
+    if (t.code < 0) t = ixv_t(IX_T_CHAR, 1);
     if (t.code == IX_T_TEXT || t.code == IX_T_BYTE) t.len = 56;
     q->cols[q->ncols].t = t;
     q->cols[q->ncols].notnull = notnull;
@@ -229,10 +229,10 @@ static void selref_free(selref *v, int n) {
 
 static void selout_free(selout *s) {
     ixs_sel_ofrom_free(s->from);
-    sb_free(&s->list);
-    sb_free(&s->where);
-    sb_free(&s->group);
-    sb_free(&s->having);
+    ixv_sb_free(&s->list);
+    ixv_sb_free(&s->where);
+    ixv_sb_free(&s->group);
+    ixv_sb_free(&s->having);
     selref_free(s->bare, s->nbare);
     selref_free(s->grp, s->ngrp);
 }
@@ -240,22 +240,22 @@ static void selout_free(selout *s) {
 /* Emits expression v as the next select column with its label. */
 static int item_sql(px *p, qres *q, sb *list, xv *v, const char *alias) {
     if (v->t.code < 0 && v->k != XK_PARAM && v->k != XK_NULL) v->t = ixs_lit_type(v);
-    if (v->k == XK_PARAM) ixs_to_type(p, v, ixs_t(IX_T_VARCHAR, 255));
-    if (v->k == XK_PRED) v->t = ixs_t(IX_T_BOOLEAN, 1);
+    if (v->k == XK_PARAM) ixs_to_type(p, v, ixv_t(IX_T_VARCHAR, 255));
+    if (v->k == XK_PRED) v->t = ixv_t(IX_T_BOOLEAN, 1);
     if (p->failed) return -1;
     ixs_blanks_collate(v); /* DISTINCT, UNION, views and subqueries over it */
     const char *label = alias && *alias                      ? alias
                         : v->lk == LB_COL || v->lk == LB_AGG ? v->label
                         : v->lk == LB_CONST                  ? "(constant)"
                                                              : "(expression)";
-    if (q->ncols) sb_add(list, ", ");
+    if (q->ncols) ixv_sb_add(list, ", ");
     size_t at = list->n;
-    sb_add(list, v->s.p ? v->s.p : "NULL");
+    ixv_sb_add(list, v->s.p ? v->s.p : "NULL");
     ixs_row_out(p, list, at, v->t); /* a row is shown as its text */
     int stored = v->k == XK_COL && v->lk == LB_COL && v->stored;
     if (add_col(p, q, label, v->t, v->notnull, stored)) return -1;
-    sb_add(list, " AS ");
-    sb_ident(list, q->cols[q->ncols - 1].name);
+    ixv_sb_add(list, " AS ");
+    ixv_sb_ident(list, q->cols[q->ncols - 1].name);
     return 0;
 }
 
@@ -263,17 +263,17 @@ static int item_sql(px *p, qres *q, sb *list, xv *v, const char *alias) {
 static int star_cols(px *p, qres *q, sb *list, tref *t) {
     for (int ci = 0; ci < t->tab.ncols; ci++) {
         icol *c = &t->tab.cols[ci];
-        if (q->ncols) sb_add(list, ", ");
+        if (q->ncols) ixv_sb_add(list, ", ");
         size_t at = list->n;
-        sb_ident(list, t->alias);
-        sb_addc(list, '.');
-        sb_ident(list, c->name);
+        ixv_sb_ident(list, t->alias);
+        ixv_sb_addc(list, '.');
+        ixv_sb_ident(list, c->name);
         ixs_row_out(p, list, at, c->t);
-        ityp ty = c->serial == 1 ? ixs_t(IX_T_SERIAL, 4) : c->t;
+        ityp ty = c->serial == 1 ? ixv_t(IX_T_SERIAL, 4) : c->t;
         int stored = !t->derived && !t->tab.is_view;
         if (add_col(p, q, c->name, ty, c->notnull && !t->outer, stored)) return -1;
-        sb_add(list, " AS ");
-        sb_ident(list, q->cols[q->ncols - 1].name);
+        ixv_sb_add(list, " AS ");
+        ixv_sb_ident(list, q->cols[q->ncols - 1].name);
     }
     return 0;
 }
@@ -343,13 +343,13 @@ static int where_sql(px *p, scope *sc, const sel_core *c, selout *s) {
 static int group_sql(px *p, const qres *q, const sel_core *c, selout *s) {
     for (int i = 0; i < c->ngroup; i++) {
         const sel_gitem *g = &c->group[i];
-        if (s->group.n) sb_add(&s->group, ", ");
+        if (s->group.n) ixv_sb_add(&s->group, ", ");
         if (g->pos) {
             if (g->pos > q->ncols) {
                 p->i = g->tok;
                 return ixs_px_fail(p);
             }
-            sb_printf(&s->group, "%d", g->pos);
+            ixv_sb_printf(&s->group, "%d", g->pos);
             if (selref_add(p, &s->grp, &s->ngrp, "", g->pos)) return -1;
             continue;
         }
@@ -357,7 +357,7 @@ static int group_sql(px *p, const qres *q, const sel_core *c, selout *s) {
         ixs_xv_init(&v);
         int rc = ixs_ex_resolve(p, g->e) || ixs_ex_emit(p, g->e, &v);
         if (!rc) ixs_blanks_collate(&v);
-        if (!rc) sb_add(&s->group, v.s.p ? v.s.p : "NULL");
+        if (!rc) ixv_sb_add(&s->group, v.s.p ? v.s.p : "NULL");
         if (!rc) rc = selref_add(p, &s->grp, &s->ngrp, v.s.p, 0);
         ixs_xv_free(&v);
         if (rc) return -1;
@@ -384,19 +384,19 @@ static int having_sql(px *p, const sel_core *c, selout *s) {
     xv v;
     ixs_xv_init(&v);
     int rc = ixs_ex_resolve(p, c->having) || ixs_ex_emit(p, c->having, &v);
-    if (!rc) sb_add(&s->having, v.s.p);
+    if (!rc) ixv_sb_add(&s->having, v.s.p);
     ixs_xv_free(&v);
     return rc ? -1 : 0;
 }
 
 void ixs_sel_lim_sql(px *p, const sel_lim *l, sb *out) {
     if (!l->param) {
-        sb_printf(out, "%lld", (long long)l->v);
+        ixv_sb_printf(out, "%lld", (long long)l->v);
         return;
     }
-    sb_printf(out, "?%d", l->pidx + 1);
+    ixv_sb_printf(out, "?%d", l->pidx + 1);
     if (l->pidx >= p->nparams) p->nparams = l->pidx + 1;
-    if (p->ptypes[l->pidx].code < 0) p->ptypes[l->pidx] = ixs_t(IX_T_INTEGER, 4);
+    if (p->ptypes[l->pidx].code < 0) p->ptypes[l->pidx] = ixv_t(IX_T_INTEGER, 4);
 }
 
 /* The SQLite SELECT of a resolved core into q->sql. */
@@ -404,15 +404,15 @@ static void core_sql(px *p, scope *sc, qres *q, const sel_core *c, selout *s) {
     if (p->rowid_want == 1 && p->depth == 1 && sc->n == 1 && !c->distinct && !s->has_agg &&
         !s->group.n)
         ixs_cursor_rowid(p, sc->t[0], &s->list);
-    sb_add(&q->sql, c->distinct ? "SELECT DISTINCT " : "SELECT ");
-    sb_add(&q->sql, s->list.p ? s->list.p : "NULL");
+    ixv_sb_add(&q->sql, c->distinct ? "SELECT DISTINCT " : "SELECT ");
+    ixv_sb_add(&q->sql, s->list.p ? s->list.p : "NULL");
     if (s->from) {
-        sb_add(&q->sql, " FROM ");
+        ixv_sb_add(&q->sql, " FROM ");
         if (emit_group(p, sc, s->from, 0, &q->sql, &s->where)) return;
     }
-    if (s->where.n) sb_printf(&q->sql, " WHERE %s", s->where.p);
-    if (s->group.n) sb_printf(&q->sql, " GROUP BY %s", s->group.p);
-    if (s->having.n) sb_printf(&q->sql, " HAVING %s", s->having.p);
+    if (s->where.n) ixv_sb_printf(&q->sql, " WHERE %s", s->where.p);
+    if (s->group.n) ixv_sb_printf(&q->sql, " GROUP BY %s", s->group.p);
+    if (s->having.n) ixv_sb_printf(&q->sql, " HAVING %s", s->having.p);
 }
 
 /* One core: FROM resolved into sc (whose enclosing scope is p->sc), then
@@ -449,7 +449,7 @@ static int core_emit(px *p, scope *sc, qres *q, const sel_core *c) {
 
 /* The storage class of a numeric type ('i', 'd' or 'f'), 0 for others. */
 static int num_class(int code) {
-    return ixs_is_int(code) ? 'i' : ixs_is_dec(code) ? 'd' : ixs_is_float(code) ? 'f' : 0;
+    return ixv_is_int(code) ? 'i' : ixv_is_dec(code) ? 'd' : ixv_is_float(code) ? 'f' : 0;
 }
 
 /* The result type of a column of a combined query: the first SELECT's,
@@ -457,9 +457,9 @@ static int num_class(int code) {
  * other side. */
 static void set_merge(ocol *a, const ocol *b, int op) {
     a->stored = 0; /* rows of other SELECTs */
-    if (ixs_is_char(a->t.code) && ixs_is_char(b->t.code) && b->t.len > a->t.len)
+    if (ixv_is_char(a->t.code) && ixv_is_char(b->t.code) && b->t.len > a->t.len)
         a->t.len = b->t.len;
-    if (ixs_is_int(a->t.code) && (ixs_is_dec(b->t.code) || ixs_is_float(b->t.code))) a->t = b->t;
+    if (ixv_is_int(a->t.code) && (ixv_is_dec(b->t.code) || ixv_is_float(b->t.code))) a->t = b->t;
     if (op == SO_UNION || op == SO_UNION_ALL)
         a->notnull &= b->notnull;
     else if (op == SO_INTERSECT)
@@ -477,25 +477,25 @@ static int set_operand(px *p, const qres *q, const qres *res, sb *body) {
         wrap |= a && b && a != b;
     }
     if (!wrap) {
-        sb_add(body, q->sql.p ? q->sql.p : "");
+        ixv_sb_add(body, q->sql.p ? q->sql.p : "");
         return 0;
     }
-    sb_add(body, "SELECT ");
+    ixv_sb_add(body, "SELECT ");
     for (int i = 0; i < res->ncols; i++) {
         xv v;
         memset(&v, 0, sizeof v);
         v.pidx = -1;
         v.k = XK_COL;
         v.t = q->cols[i].t;
-        sb_add(&v.s, "_o.");
-        sb_ident(&v.s, q->cols[i].name);
+        ixv_sb_add(&v.s, "_o.");
+        ixv_sb_ident(&v.s, q->cols[i].name);
         if (num_class(v.t.code) && num_class(res->cols[i].t.code))
             ixs_to_type(p, &v, res->cols[i].t);
-        sb_printf(body, "%s%s AS ", i ? ", " : "", v.s.p);
-        sb_ident(body, res->cols[i].name);
+        ixv_sb_printf(body, "%s%s AS ", i ? ", " : "", v.s.p);
+        ixv_sb_ident(body, res->cols[i].name);
         ixs_xv_free(&v);
     }
-    sb_printf(body, " FROM (%s) AS _o", q->sql.p);
+    ixv_sb_printf(body, " FROM (%s) AS _o", q->sql.p);
     return p->failed ? -1 : 0;
 }
 
@@ -529,7 +529,7 @@ static int set_sql(px *p, const ixs_sel *q, qres *out, sb *body) {
     if (!rc) rc = set_operand(p, &first, out, body);
     free(first.cols);
     for (int k = 0; k < n && !rc; k++) {
-        sb_add(body, so_sql[q->op[k]]);
+        ixv_sb_add(body, so_sql[q->op[k]]);
         rc = set_operand(p, &ops[k], out, body);
     }
     for (int k = 0; k < n; k++)
@@ -543,7 +543,7 @@ static int set_sql(px *p, const ixs_sel *q, qres *out, sb *body) {
 /* One ORDER BY item: a position, an output column's name, else (not after
  * a set operator) an expression of the first core's tables. */
 static int order_item_sql(px *p, const ixs_sel *q, const sel_oitem *o, qres *out, sb *ord) {
-    if (ord->n) sb_add(ord, ", ");
+    if (ord->n) ixv_sb_add(ord, ", ");
     int hit = o->pos;
     if (hit && hit > out->ncols) {
         p->i = o->tok;
@@ -553,7 +553,7 @@ static int order_item_sql(px *p, const ixs_sel *q, const sel_oitem *o, qres *out
         if (!strcmp(out->cols[i].name, o->name)) hit = i + 1;
     ityp t;
     if (hit) {
-        sb_printf(ord, "%d", hit);
+        ixv_sb_printf(ord, "%d", hit);
         t = out->cols[hit - 1].t;
     } else {
         if (q->ncore > 1) {
@@ -563,14 +563,14 @@ static int order_item_sql(px *p, const ixs_sel *q, const sel_oitem *o, qres *out
         xv e;
         ixs_xv_init(&e);
         int rc = ixs_ex_resolve(p, o->e) || ixs_ex_emit(p, o->e, &e);
-        if (!rc) sb_add(ord, e.s.p ? e.s.p : "NULL");
+        if (!rc) ixv_sb_add(ord, e.s.p ? e.s.p : "NULL");
         t = e.t;
         ixs_xv_free(&e);
         if (rc) return -1;
     }
     if (ixs_row_order_check(p, t)) return -1;
-    if (o->desc) sb_add(ord, " DESC");
-    if (o->nulls) sb_add(ord, o->nulls == 'F' ? " NULLS FIRST" : " NULLS LAST");
+    if (o->desc) ixv_sb_add(ord, " DESC");
+    if (o->nulls) ixv_sb_add(ord, o->nulls == 'F' ? " NULLS FIRST" : " NULLS LAST");
     return 0;
 }
 
@@ -585,8 +585,8 @@ static int order_sql(px *p, const ixs_sel *q, scope *sc0, qres *out, sb *body) {
         rc = order_item_sql(p, q, &q->order[i], out, &ord);
     p->olap_ok = olap;
     p->sc = save;
-    if (!rc) sb_printf(body, " ORDER BY %s", ord.p);
-    sb_free(&ord);
+    if (!rc) ixv_sb_printf(body, " ORDER BY %s", ord.p);
+    ixv_sb_free(&ord);
     return rc;
 }
 
@@ -594,13 +594,13 @@ static int order_sql(px *p, const ixs_sel *q, scope *sc0, qres *out, sb *body) {
 static void limit_sql(px *p, const ixs_sel *q, sb *body) {
     const sel_lim *lim = q->limit.set ? &q->limit : &q->core[0].first, *off = &q->core[0].skip;
     if (!lim->set && !off->set) return;
-    sb_add(body, " LIMIT ");
+    ixv_sb_add(body, " LIMIT ");
     if (lim->set)
         ixs_sel_lim_sql(p, lim, body);
     else
-        sb_add(body, "-1");
+        ixv_sb_add(body, "-1");
     if (off->set) {
-        sb_add(body, " OFFSET ");
+        ixv_sb_add(body, " OFFSET ");
         ixs_sel_lim_sql(p, off, body);
     }
 }
@@ -619,12 +619,12 @@ int ixs_sel_emit(px *p, ixs_sel *q, qres *out) {
     if (!rc && q->norder) rc = order_sql(p, q, &sc0, out, &body);
     if (!rc) {
         limit_sql(p, q, &body);
-        sb_free(&out->sql);
-        sb_add(&out->sql, body.p ? body.p : "");
+        ixv_sb_free(&out->sql);
+        ixv_sb_add(&out->sql, body.p ? body.p : "");
         if (out->sql.oom) rc = ixs_px_failc(p, -208, NULL);
     }
     ixs_sel_scope_free(&sc0);
-    sb_free(&body);
+    ixv_sb_free(&body);
     p->depth--;
     return rc || p->failed ? -1 : 0;
 }

@@ -48,7 +48,7 @@ icol *ixs_sel_find_col(tref *t, const char *name) {
 void ixs_sel_ofrom_free(ofrom *f) {
     if (!f) return;
     for (int i = 0; i < f->ng; i++)
-        sb_free(&f->g[i].on);
+        ixv_sb_free(&f->g[i].on);
     free(f);
 }
 
@@ -97,22 +97,22 @@ static int derived_rename(px *p, sel_tref *n, qres *q) {
         return ixs_px_fail(p);
     }
     sb w = {0};
-    sb_add(&w, "SELECT ");
+    ixv_sb_add(&w, "SELECT ");
     for (int k = 0; k < n->ncn; k++) {
         char *d = strdup(n->cn[k]);
         if (!d) {
-            sb_free(&w);
+            ixv_sb_free(&w);
             return ixs_px_failc(p, -208, NULL);
         }
-        if (k) sb_add(&w, ", ");
-        sb_ident(&w, q->cols[k].name);
-        sb_add(&w, " AS ");
-        sb_ident(&w, d);
+        if (k) ixv_sb_add(&w, ", ");
+        ixv_sb_ident(&w, q->cols[k].name);
+        ixv_sb_add(&w, " AS ");
+        ixv_sb_ident(&w, d);
         free(q->cols[k].name);
         q->cols[k].name = d;
     }
-    sb_printf(&w, " FROM (%s)", q->sql.p ? q->sql.p : "");
-    sb_free(&q->sql);
+    ixv_sb_printf(&w, " FROM (%s)", q->sql.p ? q->sql.p : "");
+    ixv_sb_free(&q->sql);
     q->sql = w;
     return w.oom ? ixs_px_failc(p, -208, NULL) : 0;
 }
@@ -125,9 +125,9 @@ static int derived_add(px *p, scope *sc, sel_tref *n, qres *q, int outer) {
     tref *t = derived_rename(p, n, q) ? NULL : derived_tref(p, alias, q, outer);
     if (!t) return -1;
     sb s = {0};
-    sb_printf(&s, "(%s) AS ", q->sql.p);
-    sb_ident(&s, alias);
-    if (!(n->sql = sb_take(&s))) {
+    ixv_sb_printf(&s, "(%s) AS ", q->sql.p);
+    ixv_sb_ident(&s, alias);
+    if (!(n->sql = ixv_sb_take(&s))) {
         ixs_tref_free(t);
         return ixs_px_failc(p, -208, NULL);
     }
@@ -151,9 +151,9 @@ static int coll_add(px *p, scope *sc, sel_tref *n, int outer) {
     char col[IXS_NAME_MAX + 1];
     snprintf(col, sizeof col, "%s", n->col[0] ? n->col : v.lk == LB_COL ? v.label : "(expression)");
     if (!rc) {
-        sb_add(&q.sql, "SELECT value AS ");
-        sb_ident(&q.sql, col);
-        sb_printf(&q.sql, " FROM ixd_coll_each(%s,%d,%u)", v.s.p, v.t.code, v.t.len);
+        ixv_sb_add(&q.sql, "SELECT value AS ");
+        ixv_sb_ident(&q.sql, col);
+        ixv_sb_printf(&q.sql, " FROM ixd_coll_each(%s,%d,%u)", v.s.p, v.t.code, v.t.len);
         c.name = col;
         c.t = ixs_coll_elem(v.t);
         q.cols = &c;
@@ -162,7 +162,7 @@ static int coll_add(px *p, scope *sc, sel_tref *n, int outer) {
     ixs_xv_free(&v);
     if (!rc) rc = derived_add(p, sc, n, &q, outer);
     if (!rc) sc->t[sc->n - 1]->tab.cols[0].notnull = 1;
-    sb_free(&q.sql);
+    ixv_sb_free(&q.sql);
     return rc ? -1 : 0;
 }
 

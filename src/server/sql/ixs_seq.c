@@ -86,21 +86,23 @@ static const struct {
 
 int ixs_objs_cat_init(sqlite3 *h) {
     sb q = {0};
-    sb_add(&q, objs_ddl);
+    ixv_sb_add(&q, objs_ddl);
     for (size_t i = 0; i < sizeof objs_tabs / sizeof objs_tabs[0]; i++) {
         int ncol = 0;
         for (const ocatcol *c = objs_tabs[i].cols; c->name; c++)
-            sb_printf(&q,
-                      "INSERT OR IGNORE INTO " IXS_INTERNAL_PREFIX
-                      "columns(tabid,colno,colname,coltype,collength) VALUES(%d,%d,'%s',%d,%u);",
-                      objs_tabs[i].tabid, ++ncol, c->name, c->code, c->len);
-        sb_printf(&q,
-                  "INSERT OR IGNORE INTO " IXS_INTERNAL_PREFIX
-                  "tables(tabid,tabname,owner,created,tabtype) VALUES(%d,'%s','informix',%d,'T');",
-                  objs_tabs[i].tabid, objs_tabs[i].name, (int)ixs_today());
+            ixv_sb_printf(
+                &q,
+                "INSERT OR IGNORE INTO " IXS_INTERNAL_PREFIX
+                "columns(tabid,colno,colname,coltype,collength) VALUES(%d,%d,'%s',%d,%u);",
+                objs_tabs[i].tabid, ++ncol, c->name, c->code, c->len);
+        ixv_sb_printf(
+            &q,
+            "INSERT OR IGNORE INTO " IXS_INTERNAL_PREFIX
+            "tables(tabid,tabname,owner,created,tabtype) VALUES(%d,'%s','informix',%d,'T');",
+            objs_tabs[i].tabid, objs_tabs[i].name, (int)ixs_today());
     }
     int rc = q.oom ? SQLITE_NOMEM : sqlite3_exec(h, q.p, NULL, NULL, NULL);
-    sb_free(&q);
+    ixv_sb_free(&q);
     return rc;
 }
 
@@ -296,13 +298,13 @@ static int64_t new_token(void) {
 }
 
 static void row_values(sb *s, const seqrow *r) {
-    sb_printf(s, "start_val = %lld, inc_val = %lld, max_val = %lld, min_val = %lld,",
-              (long long)r->start, (long long)r->inc, (long long)r->max, (long long)r->min);
-    sb_printf(s, " cycle = '%d', cache = %lld, seqorder = '%d'", r->cycle, (long long)r->cache,
-              r->order);
+    ixv_sb_printf(s, "start_val = %lld, inc_val = %lld, max_val = %lld, min_val = %lld,",
+                  (long long)r->start, (long long)r->inc, (long long)r->max, (long long)r->min);
+    ixv_sb_printf(s, " cycle = '%d', cache = %lld, seqorder = '%d'", r->cycle, (long long)r->cache,
+                  r->order);
     if (r->has_restart)
-        sb_printf(s, ", restart_val = %lld, token = %lld", (long long)r->restart,
-                  (long long)new_token());
+        ixv_sb_printf(s, ", restart_val = %lld, token = %lld", (long long)r->restart,
+                      (long long)new_token());
 }
 
 static int run_create(px *p, const seqdef *d) {
@@ -313,20 +315,20 @@ static int run_create(px *p, const seqdef *d) {
         return d->ife ? 0 : ixs_px_failc(p, taken_code(p->db, d->name), "%s", d->name);
     int tabid = next_tabid(p->db);
     sb s = {0};
-    sb_printf(&s,
-              "INSERT INTO " IXS_INTERNAL_PREFIX
-              "tables(tabid, tabname, owner, created, tabtype) VALUES(%d, ",
-              tabid);
-    sb_strlit(&s, d->name, strlen(d->name));
-    sb_addc(&s, ',');
-    sb_strlit(&s, p->db->user, strlen(p->db->user));
-    sb_printf(&s, ", %d, 'Q');", (int)ixs_today());
-    sb_printf(&s,
-              "INSERT INTO " IXS_INTERNAL_PREFIX "sequences(tabid, token) VALUES(%d, %lld);"
-              "UPDATE " IXS_INTERNAL_PREFIX "sequences SET ",
-              tabid, (long long)new_token());
+    ixv_sb_printf(&s,
+                  "INSERT INTO " IXS_INTERNAL_PREFIX
+                  "tables(tabid, tabname, owner, created, tabtype) VALUES(%d, ",
+                  tabid);
+    ixv_sb_strlit(&s, d->name, strlen(d->name));
+    ixv_sb_addc(&s, ',');
+    ixv_sb_strlit(&s, p->db->user, strlen(p->db->user));
+    ixv_sb_printf(&s, ", %d, 'Q');", (int)ixs_today());
+    ixv_sb_printf(&s,
+                  "INSERT INTO " IXS_INTERNAL_PREFIX "sequences(tabid, token) VALUES(%d, %lld);"
+                  "UPDATE " IXS_INTERNAL_PREFIX "sequences SET ",
+                  tabid, (long long)new_token());
     row_values(&s, &r);
-    sb_printf(&s, " WHERE tabid = %d;", tabid);
+    ixv_sb_printf(&s, " WHERE tabid = %d;", tabid);
     return ixs_ddl_exec_sb(p, &s, d->name);
 }
 
@@ -377,9 +379,9 @@ static int run_alter(px *p, const seqdef *d) {
     r.has_restart = 0;
     if (seq_apply(p, d, &r, 0)) return -1;
     sb s = {0};
-    sb_add(&s, "UPDATE " IXS_INTERNAL_PREFIX "sequences SET ");
+    ixv_sb_add(&s, "UPDATE " IXS_INTERNAL_PREFIX "sequences SET ");
     row_values(&s, &r);
-    sb_printf(&s, " WHERE tabid = %d;", r.tabid);
+    ixv_sb_printf(&s, " WHERE tabid = %d;", r.tabid);
     return ixs_ddl_exec_sb(p, &s, d->name);
 }
 
@@ -389,10 +391,10 @@ static int run_drop(px *p, const seqdef *d) {
     if (f == 0 && d->ife) return 0;
     if (load_or_fail(p, d->name, &r)) return -1;
     sb s = {0};
-    sb_printf(&s,
-              "DELETE FROM " IXS_INTERNAL_PREFIX "sequences WHERE tabid = %d;"
-              "DELETE FROM " IXS_INTERNAL_PREFIX "tables WHERE tabid = %d;",
-              r.tabid, r.tabid);
+    ixv_sb_printf(&s,
+                  "DELETE FROM " IXS_INTERNAL_PREFIX "sequences WHERE tabid = %d;"
+                  "DELETE FROM " IXS_INTERNAL_PREFIX "tables WHERE tabid = %d;",
+                  r.tabid, r.tabid);
     return ixs_ddl_exec_sb(p, &s, d->name);
 }
 
@@ -402,9 +404,9 @@ static int run_rename(px *p, const seqdef *d) {
     if (name_taken(p->db, d->newname))
         return ixs_px_failc(p, taken_code(p->db, d->newname), "%s", d->newname);
     sb s = {0};
-    sb_add(&s, "UPDATE " IXS_INTERNAL_PREFIX "tables SET tabname = ");
-    sb_strlit(&s, d->newname, strlen(d->newname));
-    sb_printf(&s, " WHERE tabid = %d;", r.tabid);
+    ixv_sb_add(&s, "UPDATE " IXS_INTERNAL_PREFIX "tables SET tabname = ");
+    ixv_sb_strlit(&s, d->newname, strlen(d->newname));
+    ixv_sb_printf(&s, " WHERE tabid = %d;", r.tabid);
     return ixs_ddl_exec_sb(p, &s, d->name);
 }
 
@@ -503,8 +505,8 @@ int ixs_seq_ref(px *p, const char *name, int next, xv *out) {
         if (p->seq_done[k] == tabid) seen = 1;
     int emit_next = !seen && (next || stmt_has_nextval(p, tabid));
     if (emit_next && p->nseq_done < IXS_MAX_SEQREF) p->seq_done[p->nseq_done++] = tabid;
-    sb_printf(&out->s, "ixd_seq_%s(%d)", emit_next ? "next" : "curr", tabid);
-    out->t = ixs_t(IX_T_INT8, 10);
+    ixv_sb_printf(&out->s, "ixd_seq_%s(%d)", emit_next ? "next" : "curr", tabid);
+    out->t = ixv_t(IX_T_INT8, 10);
     out->k = XK_EXPR;
     out->lk = LB_COL;
     snprintf(out->label, sizeof out->label, "%s", next ? "nextval" : "currval");

@@ -109,17 +109,18 @@ int ixs_spl_cat_init(sqlite3 *h, ixd_err *err) {
         sb q = {0};
         int ncol = 0;
         for (const spcol *c = sp_tabs[i].cols; c->name; c++)
-            sb_printf(&q,
-                      "INSERT OR IGNORE INTO _ixd_columns(tabid,colno,colname,coltype,collength)"
-                      " VALUES(%d,%d,'%s',%d,%u);",
-                      sp_tabs[i].tabid, ++ncol, c->name, c->code, c->len);
-        sb_printf(&q,
-                  "INSERT OR IGNORE INTO _ixd_tables(tabid,tabname,owner,created,tabtype)"
-                  " VALUES(%d,'%s','informix',CAST(julianday('now', 'localtime') -"
-                  " julianday('1899-12-31') AS INTEGER),'T');",
-                  sp_tabs[i].tabid, sp_tabs[i].name);
+            ixv_sb_printf(
+                &q,
+                "INSERT OR IGNORE INTO _ixd_columns(tabid,colno,colname,coltype,collength)"
+                " VALUES(%d,%d,'%s',%d,%u);",
+                sp_tabs[i].tabid, ++ncol, c->name, c->code, c->len);
+        ixv_sb_printf(&q,
+                      "INSERT OR IGNORE INTO _ixd_tables(tabid,tabname,owner,created,tabtype)"
+                      " VALUES(%d,'%s','informix',CAST(julianday('now', 'localtime') -"
+                      " julianday('1899-12-31') AS INTEGER),'T');",
+                      sp_tabs[i].tabid, sp_tabs[i].name);
         int rc = q.oom ? -1 : run(h, q.p, err);
-        sb_free(&q);
+        ixv_sb_free(&q);
         if (rc) return -1;
     }
     return 0;
@@ -206,21 +207,21 @@ int ixs_spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char 
         found = 1;
         *procid = sqlite3_column_int(st, 0);
         const char *d = (const char *)sqlite3_column_text(st, 1);
-        if (d) sb_addn(&b, d, (size_t)sqlite3_column_bytes(st, 1));
+        if (d) ixv_sb_addn(&b, d, (size_t)sqlite3_column_bytes(st, 1));
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
-        sb_free(&b);
+        ixv_sb_free(&b);
         return ixs_sqlite_err(db, rc, IX_STMTTYPE_EXECUTE_PROC, NULL, err);
     }
     if (b.oom) {
-        sb_free(&b);
+        ixv_sb_free(&b);
         return ixd_seterr(err, -208, 0, 0, NULL);
     }
     if (text && found)
-        *text = b.p ? sb_take(&b) : strdup("");
+        *text = b.p ? ixv_sb_take(&b) : strdup("");
     else
-        sb_free(&b);
+        ixv_sb_free(&b);
     if (text && found && !*text) return ixd_seterr(err, -208, 0, 0, NULL);
     return found;
 }
@@ -229,13 +230,13 @@ int ixs_spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char 
 static void param_types(const spl_rt *r, sb *out) {
     for (int k = 0; k < r->nparams; k++) {
         char tn[64];
-        ixs_type_text(r->vars[k].t, tn, sizeof tn);
+        ixv_type_text(r->vars[k].t, tn, sizeof tn);
         for (char *c = tn; *c; c++)
             *c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
-        if (k) sb_addc(out, ',');
-        sb_add(out, tn);
+        if (k) ixv_sb_addc(out, ',');
+        ixv_sb_add(out, tn);
     }
-    if (!out->p) sb_addn(out, "", 0);
+    if (!out->p) ixv_sb_addn(out, "", 0);
 }
 
 static int insert_proc(px *p, const spl_rt *r, int procid, const char *text, size_t n) {
@@ -268,7 +269,7 @@ static int insert_proc(px *p, const spl_rt *r, int procid, const char *text, siz
     sqlite3_bind_int(st, 12, r->handlesnulls);
     rc = pt.oom ? SQLITE_NOMEM : sqlite3_step(st);
     sqlite3_finalize(st);
-    sb_free(&pt);
+    ixv_sb_free(&pt);
     if (rc != SQLITE_DONE) return ixs_sqlite_err(db, rc, IX_STMTTYPE_CREATE_PROC, NULL, p->err);
     if (ixs_spl_cat_put_body(db, "sysprocbody", procid, "T", text, n, p->err)) return -1;
     if (r->document && ixs_spl_cat_put_body(db, "sysprocbody", procid, "D", r->document,

@@ -65,7 +65,7 @@ static void sval_copy(const sval *from, sval *to) {
 
 void ixs_spl_rows_free(spl_rows *r) {
     for (int k = 0; k < r->n * r->ncols; k++)
-        sval_free(&r->v[k]);
+        ixv_sval_free(&r->v[k]);
     free(r->v);
     memset(r, 0, sizeof *r);
 }
@@ -99,7 +99,7 @@ void ixs_spl_close(ixd_db *db) {
     if (!c) return;
     ixs_spl_forget(db, NULL);
     for (int k = 0; k < c->ng; k++)
-        sval_free(&c->g[k].v);
+        ixv_sval_free(&c->g[k].v);
     free(c->g);
     free(c);
     db->spl = NULL;
@@ -208,20 +208,20 @@ static int q_bind(frame *f, spl_sql *q, ixd_stmt *st) {
     for (int i = 0; i < st->nparams; i++) {
         const sval *v = &f->v[q->slots[i]];
         ityp vt = f->r->vars[q->slots[i]].t, pt = st->ptypes[i];
-        sval_free(&st->pvals[i]);
+        ixv_sval_free(&st->pvals[i]);
         st->pset[i] = 1;
         if (v->kind == SQLITE_NULL) continue;
         if (pt.code < 0) {
             sval_copy(v, &st->pvals[i]);
             continue;
         }
-        int rc = ixs_convert(vt, v, pt, &st->pvals[i]);
+        int rc = ixv_convert(vt, v, pt, &st->pvals[i]);
         if (rc) return ixd_seterr(f->err, rc, 0, 0, NULL);
     }
     if (st->kind != SK_SELECT) return 0;
     sqlite3_reset(st->st);
     for (int i = 0; i < st->nparams; i++)
-        if (sval_bind(&st->pvals[i], st->st, i + 1) != SQLITE_OK)
+        if (ixv_sval_bind(&st->pvals[i], st->st, i + 1) != SQLITE_OK)
             return ixd_seterr(f->err, -208, 0, 0, NULL);
     return 0;
 }
@@ -229,9 +229,9 @@ static int q_bind(frame *f, spl_sql *q, ixd_stmt *st) {
 /* Assigns value v of type t to variable slot k. */
 static int assign(frame *f, int k, ityp t, const sval *v) {
     sval o;
-    int rc = ixs_convert(t, v, f->r->vars[k].t, &o);
+    int rc = ixv_convert(t, v, f->r->vars[k].t, &o);
     if (rc) return ixd_seterr(f->err, rc, 0, 0, NULL);
-    sval_free(&f->v[k]);
+    ixv_sval_free(&f->v[k]);
     f->v[k] = o;
     if (o.kind != SQLITE_NULL && !o.own && (o.kind == SQLITE_TEXT || o.kind == SQLITE_BLOB))
         sval_copy(&o, &f->v[k]);
@@ -291,7 +291,7 @@ static int take_row(frame *f, ixd_stmt *st, void *ud) {
     x->n = st->ncols < SPL_MAX_RET + SPL_MAX_ARGS ? st->ncols : SPL_MAX_RET + SPL_MAX_ARGS;
     for (int k = 0; k < x->n; k++) {
         sval b;
-        sval_from_column(&b, st->st, k);
+        ixv_sval_from_column(&b, st->st, k);
         sval_copy(&b, &x->v[k]);
         x->t[k] = st->cols[k].t;
     }
@@ -300,7 +300,7 @@ static int take_row(frame *f, ixd_stmt *st, void *ud) {
 
 static void vals_free(vals *x) {
     for (int k = 0; k < x->n; k++)
-        sval_free(&x->v[k]);
+        ixv_sval_free(&x->v[k]);
     x->n = 0;
 }
 
@@ -337,10 +337,10 @@ static int call_values(frame *f, spl_node *n, spl_rows *rows) {
     sval args[SPL_MAX_ARGS];
     int rc = 0;
     for (int k = 0; k < a.n; k++) {
-        rc = ixs_convert(a.t[k], &a.v[k], r->vars[k].t, &args[k]);
+        rc = ixv_convert(a.t[k], &a.v[k], r->vars[k].t, &args[k]);
         if (rc) {
             for (int j = 0; j < k; j++)
-                sval_free(&args[j]);
+                ixv_sval_free(&args[j]);
             vals_free(&a);
             return ixd_seterr(f->err, rc, 0, 0, NULL);
         }
@@ -349,7 +349,7 @@ static int call_values(frame *f, spl_node *n, spl_rows *rows) {
     vals_free(&a);
     rc = ixs_spl_run(f->db, r, args, na, rows, f->err);
     for (int k = 0; k < na; k++)
-        sval_free(&args[k]);
+        ixv_sval_free(&args[k]);
     return rc ? C_ERR : 0;
 }
 
@@ -367,7 +367,7 @@ static int call_stmt(frame *f, spl_node *n) {
             sval nul = {0};
             nul.kind = SQLITE_NULL;
             const sval *v = rows.n && k < rows.ncols ? &rows.v[k] : &nul;
-            rc = assign(f, n->tgt[k], k < r->nret ? r->ret[k] : ixs_t(-1, 0), v);
+            rc = assign(f, n->tgt[k], k < r->nret ? r->ret[k] : ixv_t(-1, 0), v);
         }
     }
     ixs_spl_rows_free(&rows);
@@ -416,7 +416,7 @@ static int foreach_row(frame *f, ixd_stmt *st, void *ud) {
     }
     for (int k = 0; k < e->n->ntgt && k < st->ncols; k++) {
         sval b;
-        sval_from_column(&b, st->st, k);
+        ixv_sval_from_column(&b, st->st, k);
         if (assign(f, e->n->tgt[k], st->cols[k].t, &b)) return e->rc = C_ERR;
     }
     if (check_intr(f)) return e->rc = C_ERR;
@@ -463,7 +463,7 @@ static int set_int(frame *f, int slot, int64_t v) {
     sval x = {0};
     x.kind = SQLITE_INTEGER;
     x.i = v;
-    return assign(f, slot, ixs_t(IX_T_BIGINT, 8), &x);
+    return assign(f, slot, ixv_t(IX_T_BIGINT, 8), &x);
 }
 
 /* FOR v = a TO b STEP s over the values x->v[k..k+2]; *stop when the loop
@@ -474,7 +474,7 @@ static int range_loop(frame *f, spl_node *n, const vals *x, int k, int *stop) {
     for (int j = 0; j < 3; j++) {
         sval o;
         if (k + j >= x->n || x->v[k + j].kind == SQLITE_NULL ||
-            ixs_convert(x->t[k + j], &x->v[k + j], ixs_t(IX_T_BIGINT, 8), &o)) {
+            ixv_convert(x->t[k + j], &x->v[k + j], ixv_t(IX_T_BIGINT, 8), &o)) {
             *stop = 1;
             return ixd_seterr(f->err, -1213, 0, 0, NULL);
         }
@@ -538,7 +538,7 @@ static int let_stmt(frame *f, spl_node *n) {
     for (int k = 0; k < n->ntgt && !rc; k++) {
         sval nul = {0};
         nul.kind = SQLITE_NULL;
-        rc = assign(f, n->tgt[k], k < x.n ? x.t[k] : ixs_t(-1, 0), k < x.n ? &x.v[k] : &nul);
+        rc = assign(f, n->tgt[k], k < x.n ? x.t[k] : ixv_t(-1, 0), k < x.n ? &x.v[k] : &nul);
     }
     vals_free(&x);
     return rc ? C_ERR : 0;
@@ -564,7 +564,7 @@ static int return_stmt(frame *f, spl_node *n) {
         for (int k = 0; k < o->ncols; k++) {
             memset(&row[k], 0, sizeof row[k]);
             row[k].kind = SQLITE_NULL;
-            if (!rc && k < x.n) rc = ixs_convert(x.t[k], &x.v[k], f->r->ret[k], &row[k]);
+            if (!rc && k < x.n) rc = ixv_convert(x.t[k], &x.v[k], f->r->ret[k], &row[k]);
             if (!rc && !row[k].own && (row[k].kind == SQLITE_TEXT || row[k].kind == SQLITE_BLOB)) {
                 sval c;
                 sval_copy(&row[k], &c);
@@ -584,14 +584,14 @@ static int raise_stmt(frame *f, spl_node *n) {
     int64_t c[2] = {0, 0};
     for (int k = 0; k < 2 && k < x.n; k++) {
         sval o;
-        if (x.v[k].kind != SQLITE_NULL && !ixs_convert(x.t[k], &x.v[k], ixs_t(IX_T_INTEGER, 4), &o))
+        if (x.v[k].kind != SQLITE_NULL && !ixv_convert(x.t[k], &x.v[k], ixv_t(IX_T_INTEGER, 4), &o))
             c[k] = o.i;
     }
     char text[256] = "";
     if (x.n > 2 && x.v[2].kind != SQLITE_NULL) {
         ixb_wbuf b;
         ixb_wbuf_init(&b, NULL);
-        if (ixs_sval_to_text(x.t[2], &x.v[2], &b) == 0)
+        if (ixv_sval_to_text(x.t[2], &x.v[2], &b) == 0)
             snprintf(text, sizeof text, "%.*s", (int)b.len, (const char *)b.data);
         ixb_wbuf_free(&b);
     }
@@ -688,7 +688,7 @@ static const spl_handler *handler_for(const spl_node *b, int code) {
 static int block(frame *f, spl_node *b) {
     for (int k = b->first_var; k < b->first_var + b->nvars; k++)
         if (!f->r->vars[k].global) {
-            sval_free(&f->v[k]);
+            ixv_sval_free(&f->v[k]);
             f->v[k].kind = SQLITE_NULL;
         }
     for (spl_node *n = b->body; n; n = n->next) {
@@ -709,7 +709,7 @@ static int block(frame *f, spl_node *b) {
             t.kind = SQLITE_TEXT;
             t.p = (const uint8_t *)e.text;
             t.n = strlen(e.text);
-            if (assign(f, h->setv[2], ixs_t(IX_T_VARCHAR, 255), &t)) return C_ERR;
+            if (assign(f, h->setv[2], ixv_t(IX_T_VARCHAR, 255), &t)) return C_ERR;
         }
         rc = stmts(f, h->body);
         if (rc) return rc;
@@ -750,7 +750,7 @@ static int globals(frame *f, int out) {
         spl_global *g = global_find(c, v->name);
         if (out) {
             if (g) {
-                sval_free(&g->v);
+                ixv_sval_free(&g->v);
                 sval_copy(&f->v[k], &g->v);
             }
             continue;
@@ -802,7 +802,7 @@ int ixs_spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *ou
         if (rc != C_ERR) rc = globals(&f, 1);
     }
     for (int k = 0; k < r->nvars; k++)
-        sval_free(&f.v[k]);
+        ixv_sval_free(&f.v[k]);
     free(f.v);
     c->depth--;
     r->active--;

@@ -147,7 +147,7 @@ static int emit(sps *s, int a, int b, int skip_a, int skip_b, int cast, sb *out,
     int from = a < p->nt ? p->t[a].pos : (int)p->n;
     for (int i = a; i < b; i++) {
         if (i == skip_a) {
-            sb_addn(out, p->sql + from, (size_t)(p->t[i].pos - from));
+            ixv_sb_addn(out, p->sql + from, (size_t)(p->t[i].pos - from));
             i = skip_b - 1;
             from = skip_b < p->nt ? p->t[skip_b].pos : (int)p->n;
             continue;
@@ -156,13 +156,13 @@ static int emit(sps *s, int a, int b, int skip_a, int skip_b, int cast, sb *out,
         if (v < 0 || (i > 0 && ixs_px_op(p, i - 1, ".")) || ixs_px_op(p, i + 1, ".") ||
             ixs_px_op(p, i + 1, "(") || (i > 0 && names_table(p, i - 1)))
             continue;
-        sb_addn(out, p->sql + from, (size_t)(p->t[i].pos - from));
+        ixv_sb_addn(out, p->sql + from, (size_t)(p->t[i].pos - from));
         if (cast) {
             char tn[64];
-            ixs_type_text(s->r->vars[v].t, tn, sizeof tn);
-            sb_printf(out, "(?::%s)", tn);
+            ixv_type_text(s->r->vars[v].t, tn, sizeof tn);
+            ixv_sb_printf(out, "(?::%s)", tn);
         } else
-            sb_addc(out, '?');
+            ixv_sb_addc(out, '?');
         int *ns = realloc(q->slots, sizeof(int) * (size_t)(q->nslots + 1));
         if (!ns) return ixs_px_failc(p, -208, NULL);
         q->slots = ns;
@@ -170,13 +170,13 @@ static int emit(sps *s, int a, int b, int skip_a, int skip_b, int cast, sb *out,
         from = p->t[i].pos + p->t[i].len;
     }
     int end = b > a ? p->t[b - 1].pos + p->t[b - 1].len : from;
-    if (end > from) sb_addn(out, p->sql + from, (size_t)(end - from));
+    if (end > from) ixv_sb_addn(out, p->sql + from, (size_t)(end - from));
     return out->oom ? ixs_px_failc(p, -208, NULL) : 0;
 }
 
 static int take(sps *s, sb *b, spl_sql *q) {
     if (b->oom) return ixs_px_failc(s->p, -208, NULL);
-    q->text = sb_take(b);
+    q->text = ixv_sb_take(b);
     return q->text ? 0 : ixs_px_failc(s->p, -208, NULL);
 }
 
@@ -209,18 +209,18 @@ static int expr_end(sps *s, int comma, const char *const *stop) {
 static int expr_list(sps *s, const char *const *stop, spl_sql *q, int *count) {
     px *p = s->p;
     sb b = {0};
-    sb_add(&b, "SELECT ");
+    ixv_sb_add(&b, "SELECT ");
     int n = 0;
     q->pos = p->i < p->nt ? p->t[p->i].pos : 0;
     for (;;) {
         int e = expr_end(s, 1, stop);
         if (e == p->i) {
-            sb_free(&b);
+            ixv_sb_free(&b);
             return ixs_px_fail(p);
         }
-        if (n) sb_add(&b, ", ");
+        if (n) ixv_sb_add(&b, ", ");
         if (emit(s, p->i, e, -1, -1, 1, &b, q)) {
-            sb_free(&b);
+            ixv_sb_free(&b);
             return -1;
         }
         n++;
@@ -253,7 +253,7 @@ static int forin_list(sps *s, spl_node *n) {
     static const char *const step[] = {"step", NULL};
     px *p = s->p;
     sb b = {0};
-    sb_add(&b, "SELECT ");
+    ixv_sb_add(&b, "SELECT ");
     n->q.pos = p->i < p->nt ? p->t[p->i].pos : 0;
     int rc = 0;
     do {
@@ -263,24 +263,24 @@ static int forin_list(sps *s, spl_node *n) {
             break;
         }
         n->forin = f;
-        if (n->nforin) sb_add(&b, ", ");
+        if (n->nforin) ixv_sb_add(&b, ", ");
         if ((rc = forin_expr(s, to, &b, &n->q))) break;
         n->forin[n->nforin] = 1;
         if (ixs_px_acc(p, IXK_TO)) {
             n->forin[n->nforin] = 3;
-            sb_add(&b, ", ");
+            ixv_sb_add(&b, ", ");
             if ((rc = forin_expr(s, step, &b, &n->q))) break;
-            sb_add(&b, ", ");
+            ixv_sb_add(&b, ", ");
             if (ixs_px_acc(p, IXK_STEP))
                 rc = forin_expr(s, NULL, &b, &n->q);
             else
-                sb_add(&b, "1");
+                ixv_sb_add(&b, "1");
             if (rc) break;
         }
         n->nforin++;
     } while (ixs_px_acc_op(p, ","));
     if (rc) {
-        sb_free(&b);
+        ixv_sb_free(&b);
         return -1;
     }
     return take(s, &b, &n->q);
@@ -294,12 +294,12 @@ static int cond(sps *s, const char *const *stop, spl_sql *q) {
     if (e == p->i) return ixs_px_fail(p);
     sb b = {0};
     q->pos = p->t[p->i].pos;
-    sb_add(&b, "SELECT 1 FROM systables WHERE tabid = 1 AND (");
+    ixv_sb_add(&b, "SELECT 1 FROM systables WHERE tabid = 1 AND (");
     if (emit(s, p->i, e, -1, -1, 1, &b, q)) {
-        sb_free(&b);
+        ixv_sb_free(&b);
         return -1;
     }
-    sb_addc(&b, ')');
+    ixv_sb_addc(&b, ')');
     p->i = e;
     return take(s, &b, q);
 }
@@ -329,7 +329,7 @@ static int sql_stmt(sps *s, spl_sql *q, const char *const *stop) {
     sb b = {0};
     q->pos = p->t[a].pos;
     if (emit(s, a, e, ia, ib, 0, &b, q)) {
-        sb_free(&b);
+        ixv_sb_free(&b);
         return -1;
     }
     p->i = e;
@@ -520,7 +520,7 @@ static int for_stmt(sps *s, spl_node *n) {
     static const char *const to[] = {"to", NULL};
     static const char *const step[] = {"step", NULL};
     sb b = {0};
-    sb_add(&b, "SELECT ");
+    ixv_sb_add(&b, "SELECT ");
     n->q.pos = p->t[p->i].pos;
     int e = expr_end(s, 0, to);
     if (e == p->i || !ixs_px_kw(p, e, IXK_TO) || emit(s, p->i, e, -1, -1, 1, &b, &n->q)) goto fail;
@@ -533,20 +533,20 @@ static int for_stmt(sps *s, spl_node *n) {
                     e = i;
                     break;
                 }
-    sb_add(&b, ", ");
+    ixv_sb_add(&b, ", ");
     if (e == p->i || emit(s, p->i, e, -1, -1, 1, &b, &n->q)) goto fail;
     p->i = e;
-    sb_add(&b, ", ");
+    ixv_sb_add(&b, ", ");
     if (ixs_px_acc(p, IXK_STEP)) {
         e = expr_end(s, 0, STMT_KW);
         if (e == p->i || emit(s, p->i, e, -1, -1, 1, &b, &n->q)) goto fail;
         p->i = e;
     } else
-        sb_add(&b, "1");
+        ixv_sb_add(&b, "1");
     if (take(s, &b, &n->q)) return -1;
     return loop_body(s, n, SPL_LOOP_FOR, "for");
 fail:
-    sb_free(&b);
+    ixv_sb_free(&b);
     return ixs_px_fail(p);
 }
 
@@ -826,14 +826,14 @@ static int params(sps *s) {
             memset(&q, 0, sizeof q);
             int e = expr_end(s, 1, none);
             sb b = {0};
-            sb_add(&b, "SELECT ");
+            ixv_sb_add(&b, "SELECT ");
             if (e == p->i || emit(s, p->i, e, -1, -1, 1, &b, &q) || q.nslots) {
-                sb_free(&b);
+                ixv_sb_free(&b);
                 sql_free(&q);
                 return ixs_px_fail(p);
             }
             p->i = e;
-            s->r->vars[v].defsql = sb_take(&b);
+            s->r->vars[v].defsql = ixv_sb_take(&b);
             sql_free(&q);
         }
     } while (ixs_px_acc_op(p, ","));
@@ -888,13 +888,13 @@ static int trailer(sps *s) {
         sb d = {0};
         do {
             if (p->i >= p->nt || p->t[p->i].k != T_STR) {
-                sb_free(&d);
+                ixv_sb_free(&d);
                 return ixs_px_fail(p);
             }
-            if (d.n) sb_addc(&d, '\n');
+            if (d.n) ixv_sb_addc(&d, '\n');
             ixs_px_tokstr(p, p->i++, &d);
         } while (ixs_px_acc_op(p, ","));
-        s->r->document = sb_take(&d);
+        s->r->document = ixv_sb_take(&d);
     }
     if (ixs_px_acc(p, IXK_WITH)) {
         if (ixs_px_expect(p, IXK_LISTING) || ixs_px_expect(p, IXK_IN)) return -1;

@@ -34,7 +34,7 @@ static int run_values(ixd_db *db, sqlite3_value **argv, int argc, spl_rows *rows
     sval args[SPL_MAX_ARGS];
     int na = argc - 1 < SPL_MAX_ARGS ? argc - 1 : SPL_MAX_ARGS;
     for (int k = 0; k < na; k++)
-        sval_from_sqlite(&args[k], argv[k + 1]);
+        ixv_sval_from_sqlite(&args[k], argv[k + 1]);
     *rt = r;
     return ixs_spl_run(db, r, args, na, rows, err);
 }
@@ -57,7 +57,7 @@ static void fn_call(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         sqlite3_result_error(ctx, m ? m : "ixd:-208,0:", -1);
         sqlite3_free(m);
     } else if (rows.n == 1 && rows.ncols > 0)
-        sval_result(&rows.v[0], ctx);
+        ixv_sval_result(&rows.v[0], ctx);
     else
         sqlite3_result_null(ctx);
     ixs_spl_rows_free(&rows);
@@ -82,15 +82,15 @@ static int vt_connect(sqlite3 *h, void *aux, int argc, const char *const *argv, 
     (void)argv;
     (void)msg;
     sb s = {0};
-    sb_add(&s, "CREATE TABLE x(");
+    ixv_sb_add(&s, "CREATE TABLE x(");
     for (int k = 0; k < SPL_MAX_RET; k++)
-        sb_printf(&s, "c%d, ", k);
-    sb_add(&s, "name HIDDEN");
+        ixv_sb_printf(&s, "c%d, ", k);
+    ixv_sb_add(&s, "name HIDDEN");
     for (int k = 0; k < SPL_MAX_ARGS; k++)
-        sb_printf(&s, ", a%d HIDDEN", k);
-    sb_addc(&s, ')');
+        ixv_sb_printf(&s, ", a%d HIDDEN", k);
+    ixv_sb_addc(&s, ')');
     int rc = s.oom ? SQLITE_NOMEM : sqlite3_declare_vtab(h, s.p);
-    sb_free(&s);
+    ixv_sb_free(&s);
     if (rc != SQLITE_OK) return rc;
     spl_vtab *v = sqlite3_malloc(sizeof *v);
     if (!v) return SQLITE_NOMEM;
@@ -174,7 +174,7 @@ static int vt_eof(sqlite3_vtab_cursor *cur) {
 static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
     spl_cur *c = (spl_cur *)cur;
     if (i < c->rows.ncols && c->row < c->rows.n)
-        sval_result(&c->rows.v[c->row * c->rows.ncols + i], ctx);
+        ixv_sval_result(&c->rows.v[c->row * c->rows.ncols + i], ctx);
     else
         sqlite3_result_null(ctx);
     return SQLITE_OK;
@@ -233,10 +233,10 @@ static int parse_args(px *p, spl_rt *r, xv *args, int *na) {
 }
 
 static void emit_args(const char *name, const xv *args, int na, sb *out) {
-    sb_strlit(out, name, strlen(name));
+    ixv_sb_strlit(out, name, strlen(name));
     for (int k = 0; k < na; k++) {
-        sb_add(out, ", ");
-        sb_add(out, args[k].s.p ? args[k].s.p : "NULL");
+        ixv_sb_add(out, ", ");
+        ixv_sb_add(out, args[k].s.p ? args[k].s.p : "NULL");
     }
 }
 
@@ -290,13 +290,13 @@ int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name) {
     int rc = parse_args(p, r, args, &na);
     sb q = {0};
     if (!rc) {
-        sb_add(&q, "SELECT ");
+        ixv_sb_add(&q, "SELECT ");
         for (int k = 0; k < r->nret; k++)
-            sb_printf(&q, "%sc%d", k ? ", " : "", k);
-        if (!r->nret) sb_add(&q, "NULL");
-        sb_add(&q, " FROM " IXS_INTERNAL_PREFIX "spl(");
+            ixv_sb_printf(&q, "%sc%d", k ? ", " : "", k);
+        if (!r->nret) ixv_sb_add(&q, "NULL");
+        ixv_sb_add(&q, " FROM " IXS_INTERNAL_PREFIX "spl(");
         emit_args(r->name, args, na, &q);
-        sb_addc(&q, ')');
+        ixv_sb_addc(&q, ')');
         for (int k = 0; k < r->nret && !rc; k++)
             rc = add_col(p, s, r->retname[k][0] ? r->retname[k] : "(expression)", r->ret[k]);
     }
@@ -304,13 +304,13 @@ int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name) {
         ixs_xv_free(&args[k]);
     if (!rc && q.oom) rc = ixs_px_failc(p, -208, NULL);
     if (rc) {
-        sb_free(&q);
+        ixv_sb_free(&q);
         return -1;
     }
     s->kind = r->nret ? SK_SELECT : SK_DML;
     s->stype = IX_STMTTYPE_EXECUTE_PROC;
     s->run_at_open = !has_resume(r->body);
-    s->sqlite_sql = sb_take(&q);
+    s->sqlite_sql = ixv_sb_take(&q);
     p->ts_write = 1;
     return s->sqlite_sql ? 1 : ixs_px_failc(p, -208, NULL);
 }
@@ -337,9 +337,9 @@ int ixs_spl_call(px *p, const char *fn, xv *args, int na, xv *out) {
         ixs_to_type(p, &args[k], r->vars[k].t);
     for (int k = na; k < r->nparams; k++)
         if (!r->vars[k].defsql) return ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", fn);
-    sb_add(&out->s, "ixd_spl_fn(");
+    ixv_sb_add(&out->s, "ixd_spl_fn(");
     emit_args(r->name, args, na, &out->s);
-    sb_addc(&out->s, ')');
+    ixv_sb_addc(&out->s, ')');
     out->t = r->ret[0];
     out->k = XK_EXPR;
     out->lk = LB_EXPR;

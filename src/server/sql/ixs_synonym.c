@@ -77,19 +77,19 @@ static int run_create(px *p, const syndef *d) {
     }
     tabid = maxid < 99 ? 100 : (int)maxid + 1;
     sb s = {0};
-    sb_printf(&s,
-              "INSERT INTO " IXS_INTERNAL_PREFIX
-              "tables(tabid, tabname, owner, created, tabtype) VALUES(%d, ",
-              tabid);
-    sb_strlit(&s, d->name, strlen(d->name));
-    sb_addc(&s, ',');
-    sb_strlit(&s, db->user, strlen(db->user));
-    sb_printf(&s, ", %d, '%c');", (int)ixs_today(), d->private_ ? 'P' : 'S');
-    sb_printf(&s, "INSERT INTO " IXS_INTERNAL_PREFIX "syntable VALUES(%d, ", tabid);
-    sb_strlit(&s, bowner, strlen(bowner));
-    sb_addc(&s, ',');
-    sb_strlit(&s, d->target, strlen(d->target));
-    sb_printf(&s, ", %d);", btabid);
+    ixv_sb_printf(&s,
+                  "INSERT INTO " IXS_INTERNAL_PREFIX
+                  "tables(tabid, tabname, owner, created, tabtype) VALUES(%d, ",
+                  tabid);
+    ixv_sb_strlit(&s, d->name, strlen(d->name));
+    ixv_sb_addc(&s, ',');
+    ixv_sb_strlit(&s, db->user, strlen(db->user));
+    ixv_sb_printf(&s, ", %d, '%c');", (int)ixs_today(), d->private_ ? 'P' : 'S');
+    ixv_sb_printf(&s, "INSERT INTO " IXS_INTERNAL_PREFIX "syntable VALUES(%d, ", tabid);
+    ixv_sb_strlit(&s, bowner, strlen(bowner));
+    ixv_sb_addc(&s, ',');
+    ixv_sb_strlit(&s, d->target, strlen(d->target));
+    ixv_sb_printf(&s, ", %d);", btabid);
     return ixs_ddl_exec_sb(p, &s, d->name);
 }
 
@@ -102,10 +102,10 @@ static int run_drop(px *p, const syndef *d) {
     int visible = f && (tt == 'S' || (tt == 'P' && !strcmp(owner, db->user)));
     if (!visible) return d->ife ? 0 : ixs_px_failc(p, -206, "%s", d->name);
     sb s = {0};
-    sb_printf(&s,
-              "DELETE FROM " IXS_INTERNAL_PREFIX "syntable WHERE tabid = %d;"
-              "DELETE FROM " IXS_INTERNAL_PREFIX "tables WHERE tabid = %d;",
-              tabid, tabid);
+    ixv_sb_printf(&s,
+                  "DELETE FROM " IXS_INTERNAL_PREFIX "syntable WHERE tabid = %d;"
+                  "DELETE FROM " IXS_INTERNAL_PREFIX "tables WHERE tabid = %d;",
+                  tabid, tabid);
     return ixs_ddl_exec_sb(p, &s, d->name);
 }
 

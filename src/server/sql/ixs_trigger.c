@@ -202,16 +202,16 @@ static int with_marks(px *p, const trg *t, const itab *tab, range r, sb *out, re
         if (!col) return ixs_px_failc(p, -217, "%s", c);
         if (rf->n == TRG_MAX_REFS) return ixs_px_fail(p);
         char tn[64];
-        ixs_type_text(col->t, tn, sizeof tn);
-        sb_addn(out, p->sql + from, (size_t)(p->t[i].pos - from));
-        sb_printf(out, "(?::%s)", tn);
+        ixv_type_text(col->t, tn, sizeof tn);
+        ixv_sb_addn(out, p->sql + from, (size_t)(p->t[i].pos - from));
+        ixv_sb_printf(out, "(?::%s)", tn);
         rf->isnew[rf->n] = isnew;
         snprintf(rf->col[rf->n++], IXS_NAME_MAX + 1, "%s", c);
         from = p->t[i + 2].pos + p->t[i + 2].len;
         i += 2;
     }
     int end = p->t[r.b - 1].pos + p->t[r.b - 1].len;
-    if (end > from) sb_addn(out, p->sql + from, (size_t)(end - from));
+    if (end > from) ixv_sb_addn(out, p->sql + from, (size_t)(end - from));
     return out->oom ? ixs_px_failc(p, -208, NULL) : 0;
 }
 
@@ -247,11 +247,11 @@ static int translate(px *p, const char *text, const refs *rf, sb *out, ixd_stmt 
                 ixd_stmt_free(s);
                 return ixs_px_fail(p);
             }
-            sb_add(out, rf->isnew[k] ? "NEW." : "OLD.");
-            sb_ident(out, rf->col[k]);
+            ixv_sb_add(out, rf->isnew[k] ? "NEW." : "OLD.");
+            ixv_sb_ident(out, rf->col[k]);
             continue;
         }
-        sb_addc(out, c);
+        ixv_sb_addc(out, c);
     }
     if (keep)
         *keep = s;
@@ -273,7 +273,7 @@ static int set_new_row(px *p, const char *text, const refs *rf, const itab *tab,
     sb q = {0};
     ixd_stmt *s = NULL;
     if (translate(p, text, rf, &q, &s)) {
-        sb_free(&q);
+        ixv_sb_free(&q);
         return -1;
     }
     int rc = s->stype == IX_STMTTYPE_EXECUTE_PROC ? 0 : ixs_px_fail(p);
@@ -289,26 +289,27 @@ static int set_new_row(px *p, const char *text, const refs *rf, const itab *tab,
         if (!rc && !c) rc = ixs_px_failc(p, -217, "%s", cn);
         if (!rc && n >= s->ncols) rc = ixs_px_failc(p, IXS_E_SPL_RET_COUNT, NULL);
         if (rc) break;
-        sb_add(&set, n ? ", " : "");
-        sb_ident(&set, c->name);
+        ixv_sb_add(&set, n ? ", " : "");
+        ixv_sb_ident(&set, c->name);
         ityp from = s->cols[n].t;
         if (from.code == c->t.code && from.len == c->t.len)
-            sb_printf(&val, "%s_r.c%d", n ? ", " : "", n);
+            ixv_sb_printf(&val, "%s_r.c%d", n ? ", " : "", n);
         else
-            sb_printf(&val, "%sixd_cvt(_r.c%d, %d, %u, %d, %u)", n ? ", " : "", n, from.code,
-                      from.len, c->t.code, c->t.len);
+            ixv_sb_printf(&val, "%sixd_cvt(_r.c%d, %d, %u, %d, %u)", n ? ", " : "", n, from.code,
+                          from.len, c->t.code, c->t.len);
     }
     if (!rc && n != s->ncols) rc = ixs_px_failc(p, IXS_E_SPL_RET_COUNT, NULL);
     if (!rc) {
-        sb_add(out, "UPDATE ");
-        sb_ident(out, tab->name);
-        sb_printf(out, " SET (%s) = (SELECT %s FROM (%s) AS _r LIMIT 1) WHERE rowid = NEW.rowid",
-                  set.p, val.p, q.p);
+        ixv_sb_add(out, "UPDATE ");
+        ixv_sb_ident(out, tab->name);
+        ixv_sb_printf(out,
+                      " SET (%s) = (SELECT %s FROM (%s) AS _r LIMIT 1) WHERE rowid = NEW.rowid",
+                      set.p, val.p, q.p);
     }
     ixd_stmt_free(s);
-    sb_free(&q);
-    sb_free(&set);
-    sb_free(&val);
+    ixv_sb_free(&q);
+    ixv_sb_free(&set);
+    ixv_sb_free(&val);
     return rc;
 }
 
@@ -324,53 +325,54 @@ static void sqlite_name(const char *name, int k, char *buf, size_t n) {
  * [WHEN EXISTS (...)] BEGIN actions; END; for the row clause c, the k-th */
 static int sqlite_trigger(px *p, const trg *t, const trg_clause *c, int k, const itab *tab,
                           sb *out) {
-    sb_add(out, "CREATE TRIGGER ");
+    ixv_sb_add(out, "CREATE TRIGGER ");
     char nm[IXS_NAME_MAX + 32];
     sqlite_name(t->name, k, nm, sizeof nm);
-    sb_ident(out, nm);
-    sb_add(out, t->event == 'I'   ? " AFTER INSERT"
-                : t->event == 'D' ? " AFTER DELETE"
-                                  : " AFTER UPDATE");
+    ixv_sb_ident(out, nm);
+    ixv_sb_add(out, t->event == 'I'   ? " AFTER INSERT"
+                    : t->event == 'D' ? " AFTER DELETE"
+                                      : " AFTER UPDATE");
     if (t->cols.b > t->cols.a) {
-        sb_add(out, " OF ");
-        sb_addn(out, p->sql + p->t[t->cols.a].pos,
-                (size_t)(p->t[t->cols.b - 1].pos + p->t[t->cols.b - 1].len - p->t[t->cols.a].pos));
+        ixv_sb_add(out, " OF ");
+        ixv_sb_addn(
+            out, p->sql + p->t[t->cols.a].pos,
+            (size_t)(p->t[t->cols.b - 1].pos + p->t[t->cols.b - 1].len - p->t[t->cols.a].pos));
     }
-    sb_add(out, " ON ");
-    sb_ident(out, tab->name);
-    sb_add(out, " FOR EACH ROW");
-    if (!c->nact) sb_add(out, " WHEN 0 BEGIN SELECT 1; ");
+    ixv_sb_add(out, " ON ");
+    ixv_sb_ident(out, tab->name);
+    ixv_sb_add(out, " FOR EACH ROW");
+    if (!c->nact) ixv_sb_add(out, " WHEN 0 BEGIN SELECT 1; ");
     if (c->when.b > c->when.a) {
         refs rf = {0};
         sb w = {0};
-        sb_add(&w, "SELECT 1 FROM systables WHERE tabid = 1 AND (");
+        ixv_sb_add(&w, "SELECT 1 FROM systables WHERE tabid = 1 AND (");
         int rc = with_marks(p, t, tab, c->when, &w, &rf);
-        sb_addc(&w, ')');
-        sb_add(out, " WHEN EXISTS (");
+        ixv_sb_addc(&w, ')');
+        ixv_sb_add(out, " WHEN EXISTS (");
         if (!rc) rc = w.oom ? ixs_px_failc(p, -208, NULL) : translate(p, w.p, &rf, out, NULL);
-        sb_free(&w);
+        ixv_sb_free(&w);
         if (rc) return -1;
-        sb_addc(out, ')');
+        ixv_sb_addc(out, ')');
     }
-    if (c->nact) sb_add(out, " BEGIN ");
+    if (c->nact) ixv_sb_add(out, " BEGIN ");
     for (int i = 0; i < c->nact; i++) {
         refs rf = {0};
         sb a = {0};
         range r = c->act[i];
         if (c->into[i]) r.b = c->into[i];
         int rc = with_marks(p, t, tab, r, &a, &rf);
-        if (c->bare[i]) sb_add(&a, "()");
+        if (c->bare[i]) ixv_sb_add(&a, "()");
         if (!rc && a.oom) rc = ixs_px_failc(p, -208, NULL);
         if (!rc && c->into[i]) {
             range cols = {c->into[i] + 1, c->act[i].b};
             rc = t->event == 'D' ? ixs_px_fail(p) : set_new_row(p, a.p, &rf, tab, cols, out);
         } else if (!rc)
             rc = translate(p, a.p, &rf, out, NULL);
-        sb_free(&a);
+        ixv_sb_free(&a);
         if (rc) return -1;
-        sb_add(out, "; ");
+        ixv_sb_add(out, "; ");
     }
-    sb_add(out, "END;");
+    ixv_sb_add(out, "END;");
     return out->oom ? ixs_px_failc(p, -208, NULL) : 0;
 }
 
@@ -411,10 +413,10 @@ static int sqlite_triggers(px *p, const trg *t, const itab *tab, sb *out) {
             sb a = {0};
             (void)rf;
             const tok *x = &p->t[c->act[j].a], *y = &p->t[c->act[j].b - 1];
-            sb_addn(&a, p->sql + x->pos, (size_t)(y->pos + y->len - x->pos));
-            if (c->bare[j]) sb_add(&a, "()");
+            ixv_sb_addn(&a, p->sql + x->pos, (size_t)(y->pos + y->len - x->pos));
+            if (c->bare[j]) ixv_sb_add(&a, "()");
             int rc = a.oom ? ixs_px_failc(p, -208, NULL) : check_action(p, a.p);
-            sb_free(&a);
+            ixv_sb_free(&a);
             if (rc) return -1;
         }
     }
@@ -491,7 +493,7 @@ static int trg_create_run(px *p, const void *tree) {
         if (!ok) p->failed = 1;
         if (ixs_ddl_end(p, ok)) rc = -1;
     }
-    sb_free(&q);
+    ixv_sb_free(&q);
     ixs_itab_free(&tab);
     return rc;
 }
@@ -521,16 +523,16 @@ static int trg_drop_run(px *p, const void *tree) {
     for (int k = 0; k < TRG_MAX_CLAUSES; k++) {
         char nm[IXS_NAME_MAX + 32];
         sqlite_name(d->name, k, nm, sizeof nm);
-        sb_add(&q, "DROP TRIGGER IF EXISTS ");
-        sb_ident(&q, nm);
-        sb_add(&q, "; ");
+        ixv_sb_add(&q, "DROP TRIGGER IF EXISTS ");
+        ixv_sb_ident(&q, nm);
+        ixv_sb_add(&q, "; ");
     }
-    sb_printf(&q,
-              "DELETE FROM systrigbody WHERE trigid = %d; DELETE FROM systriggers WHERE "
-              "trigid = %d;",
-              id, id);
+    ixv_sb_printf(&q,
+                  "DELETE FROM systrigbody WHERE trigid = %d; DELETE FROM systriggers WHERE "
+                  "trigid = %d;",
+                  id, id);
     int ok = !q.oom && ixs_exec(p->db, q.p, p->err) == 0;
-    sb_free(&q);
+    ixv_sb_free(&q);
     if (!ok) p->failed = 1;
     return ixs_ddl_end(p, ok);
 }
@@ -549,10 +551,10 @@ int ixs_trigger_drop_stmt(px *p, int *stype, ixs_plan *pl) {
 /* ---- the table changes ------------------------------------------------------------ */
 
 void ixs_trigger_drop_table_sql(int tabid, sb *s) {
-    sb_printf(s,
-              "DELETE FROM systrigbody WHERE trigid IN (SELECT trigid FROM systriggers WHERE "
-              "tabid = %d); DELETE FROM systriggers WHERE tabid = %d;",
-              tabid, tabid);
+    ixv_sb_printf(s,
+                  "DELETE FROM systrigbody WHERE trigid IN (SELECT trigid FROM systriggers WHERE "
+                  "tabid = %d); DELETE FROM systriggers WHERE tabid = %d;",
+                  tabid, tabid);
 }
 
 /* The SQLite triggers of the trigger whose CREATE text is text, made again
@@ -572,7 +574,7 @@ static int remake(px *outer, const char *text, const itab *tab) {
     sb q = {0};
     if (!rc) rc = sqlite_triggers(&p, &t, tab, &q);
     if (!rc) rc = q.oom ? ixs_px_failc(&p, -208, NULL) : ixs_exec(p.db, q.p, p.err);
-    sb_free(&q);
+    ixv_sb_free(&q);
     free(p.t);
     free(p.ptypes);
     return rc ? -1 : 0;
@@ -610,10 +612,10 @@ int ixs_trigger_rebuild(px *p, const char *table) {
         if (step != SQLITE_ROW || rc) break;
         id = nid;
         const char *d = (const char *)sqlite3_column_text(st, 1);
-        sb_add(&text, d ? d : "");
+        ixv_sb_add(&text, d ? d : "");
     }
     sqlite3_finalize(st);
-    sb_free(&text);
+    ixv_sb_free(&text);
     ixs_itab_free(&tab);
     if (rc) p->failed = 1;
     return rc ? -1 : 0;

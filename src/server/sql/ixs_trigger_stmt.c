@@ -133,9 +133,9 @@ static int update_fires(ixd_stmt *s, const char *head, ixd_err *err) {
 static char *tok_text(px *p, trg_range r, int bare) {
     const tok *a = &p->t[r.a], *b = &p->t[r.b - 1];
     sb o = {0};
-    sb_addn(&o, p->sql + a->pos, (size_t)(b->pos + b->len - a->pos));
-    if (bare) sb_add(&o, "()");
-    return sb_take(&o);
+    ixv_sb_addn(&o, p->sql + a->pos, (size_t)(b->pos + b->len - a->pos));
+    if (bare) ixv_sb_add(&o, "()");
+    return ixv_sb_take(&o);
 }
 
 /* The statement-level clauses of the actions text body into t. */
@@ -161,11 +161,11 @@ static int add_clauses(trg_stmt *t, ixd_db *db, const char *body, ixd_err *err) 
         if (!rc && c->when.b > c->when.a) {
             char *w = tok_text(&p, c->when, 0);
             sb q = {0};
-            sb_add(&q, "SELECT 1 FROM systables WHERE tabid = 1 AND (");
-            sb_add(&q, w ? w : "");
-            sb_addc(&q, ')');
+            ixv_sb_add(&q, "SELECT 1 FROM systables WHERE tabid = 1 AND (");
+            ixv_sb_add(&q, w ? w : "");
+            ixv_sb_addc(&q, ')');
             free(w);
-            x->when = sb_take(&q);
+            x->when = ixv_sb_take(&q);
             if (!x->when) rc = ixd_seterr(err, -208, 0, 0, NULL);
         }
         for (int k = 0; !rc && k < c->nact; k++) {
@@ -211,12 +211,12 @@ static int load(ixd_stmt *s, trg_stmt *t, ixd_err *err) {
         id = nid;
         const char *key = (const char *)sqlite3_column_text(st, 1);
         const char *data = (const char *)sqlite3_column_text(st, 2);
-        sb_add(key && key[0] == 'D' ? &head : &body, data ? data : "");
+        ixv_sb_add(key && key[0] == 'D' ? &head : &body, data ? data : "");
     }
     if (!rc && step != SQLITE_DONE) rc = ixs_sqlite_err(db, step, s->stype, s->table, err);
     sqlite3_finalize(st);
-    sb_free(&body);
-    sb_free(&head);
+    ixv_sb_free(&body);
+    ixv_sb_free(&head);
     if (!rc) t->loaded = 1;
     return rc;
 }

@@ -49,15 +49,15 @@ static void targs_free(targs *a) {
  * VARCHAR); element lists are TEXT when bound; the rest is text. */
 static void arg_type(px *p, const ts_routine *r, int k, xv *v) {
     if (k == 2 && strcmp(r->name, "oni_ts_write_file")) {
-        if (v->k == XK_PARAM) ixs_to_type(p, v, ixs_t(IX_T_VARCHAR, 255));
+        if (v->k == XK_PARAM) ixs_to_type(p, v, ixv_t(IX_T_VARCHAR, 255));
         return;
     }
     if (k == 3 && v->k == XK_PARAM &&
         (!strcmp(r->name, "oni_ts_write_many") || !strcmp(r->name, "oni_ts_write"))) {
-        ixs_to_type(p, v, ixs_t(IX_T_TEXT, 56));
+        ixs_to_type(p, v, ixv_t(IX_T_TEXT, 56));
         return;
     }
-    ixs_to_type(p, v, ixs_t(IX_T_LVARCHAR, 32739));
+    ixs_to_type(p, v, ixv_t(IX_T_LVARCHAR, 32739));
 }
 
 static int parse_args(px *p, const ts_routine *r, targs *a) {
@@ -84,17 +84,17 @@ static int parse_args(px *p, const ts_routine *r, targs *a) {
 
 /* Appends "name(a, b, ...)" (n arguments) to out. */
 static void emit_call(const char *name, const xv *a, int n, sb *out) {
-    sb_add(out, name);
-    sb_addc(out, '(');
+    ixv_sb_add(out, name);
+    ixv_sb_addc(out, '(');
     for (int k = 0; k < n; k++) {
-        if (k) sb_add(out, ", ");
-        sb_add(out, a[k].s.p ? a[k].s.p : "NULL");
+        if (k) ixv_sb_add(out, ", ");
+        ixv_sb_add(out, a[k].s.p ? a[k].s.p : "NULL");
     }
-    sb_addc(out, ')');
+    ixv_sb_addc(out, ')');
 }
 
 static ityp ret_type(const ts_routine *r) {
-    return r->ret == TS_RET_INT ? ixs_t(IX_T_INTEGER, 4) : ixs_t(IX_T_LVARCHAR, 32739);
+    return r->ret == TS_RET_INT ? ixv_t(IX_T_INTEGER, 4) : ixv_t(IX_T_LVARCHAR, 32739);
 }
 
 /* ---- in expressions ------------------------------------------------------------------ */
@@ -180,14 +180,14 @@ static int table_select(px *p, const ts_routine *r, const targs *a, const char *
     ts_rowtype rt;
     if (call_rowtype(p, r, a, cast, &rt)) return -1;
     sb *s = &q->sql;
-    sb_add(s, "SELECT c0 AS ");
+    ixv_sb_add(s, "SELECT c0 AS ");
     if (r->ret == TS_RET_ROWS) {
-        sb_ident(s, rt.f[0].name);
-        if (add_out(p, q, rt.f[0].name, ixs_t(IX_T_DATETIME, rt.f[0].len))) return -1;
+        ixv_sb_ident(s, rt.f[0].name);
+        if (add_out(p, q, rt.f[0].name, ixv_t(IX_T_DATETIME, rt.f[0].len))) return -1;
         for (int m = 1; m < rt.nf; m++) {
-            sb_printf(s, ", c%d AS ", m);
-            sb_ident(s, rt.f[m].name);
-            if (add_out(p, q, rt.f[m].name, ixs_t(rt.f[m].code, rt.f[m].len))) return -1;
+            ixv_sb_printf(s, ", c%d AS ", m);
+            ixv_sb_ident(s, rt.f[m].name);
+            if (add_out(p, q, rt.f[m].name, ixv_t(rt.f[m].code, rt.f[m].len))) return -1;
         }
     } else {
         const xv *aggs = &a->v[6];
@@ -198,23 +198,23 @@ static int table_select(px *p, const ts_routine *r, const targs *a, const char *
                 p, IXS_E_ROUTINE,
                 "oni_ts_aggregate needs a literal list of min, max, avg, sum, count, "
                 "first, last");
-        sb_add(s, "\"ts\"");
-        if (add_out(p, q, "ts", ixs_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)))))
+        ixv_sb_add(s, "\"ts\"");
+        if (add_out(p, q, "ts", ixv_t(IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)))))
             return -1;
         for (int m = 1; m < rt.nf; m++)
             for (int k = 0; k < na; k++) {
                 char nm[IXS_NAME_MAX + 16];
                 snprintf(nm, sizeof nm, "%s_%s", rt.f[m].name, ixts_agg_name(ids[k]));
-                ityp t = ids[k] == TS_AGG_COUNT ? ixs_t(IX_T_INTEGER, 4)
+                ityp t = ids[k] == TS_AGG_COUNT ? ixv_t(IX_T_INTEGER, 4)
                          : ids[k] == TS_AGG_SUM || ids[k] == TS_AGG_AVG
-                             ? ixs_t(IX_T_FLOAT, 8)
-                             : ixs_t(rt.f[m].code, rt.f[m].len);
-                sb_printf(s, ", c%d AS ", 1 + (m - 1) * TS_NAGG + ids[k]);
-                sb_ident(s, nm);
+                             ? ixv_t(IX_T_FLOAT, 8)
+                             : ixv_t(rt.f[m].code, rt.f[m].len);
+                ixv_sb_printf(s, ", c%d AS ", 1 + (m - 1) * TS_NAGG + ids[k]);
+                ixv_sb_ident(s, nm);
                 if (add_out(p, q, nm, t)) return -1;
             }
     }
-    sb_add(s, " FROM ");
+    ixv_sb_add(s, " FROM ");
     emit_call(r->sqlite_name, a->v, a->n, s);
     return s->oom ? ixs_px_failc(p, -208, NULL) : 0;
 }
@@ -265,7 +265,7 @@ int ixs_ts_execute(px *p, ixd_stmt *s) {
         if (proc) rc = ixs_px_failc(p, IXS_E_MANY_ROWS, "%s", fn);
         if (!rc) rc = table_select(p, r, &a, NULL, &q);
     } else if (!rc) {
-        sb_add(&q.sql, "SELECT ");
+        ixv_sb_add(&q.sql, "SELECT ");
         emit_call(r->sqlite_name, a.v, a.n, &q.sql);
         if (!proc) rc = add_out(p, &q, "(expression)", ret_type(r));
         s->run_at_open = 1; /* one value, not an iterator */
@@ -275,7 +275,7 @@ int ixs_ts_execute(px *p, ixd_stmt *s) {
     if (!rc) {
         s->kind = proc ? SK_DML : SK_SELECT;
         s->stype = IX_STMTTYPE_EXECUTE_PROC;
-        s->sqlite_sql = sb_take(&q.sql);
+        s->sqlite_sql = ixv_sb_take(&q.sql);
         s->cols = q.cols;
         s->ncols = q.ncols;
         q.cols = NULL;

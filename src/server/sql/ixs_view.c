@@ -91,7 +91,7 @@ static int plan_cond(px *p, const vplan *v, tref *t, sb *out) {
     xv c;
     int rc = ixs_cond(p, &c);
     p->sc = save;
-    if (!rc) sb_add(out, c.s.p);
+    if (!rc) ixv_sb_add(out, c.s.p);
     ixs_xv_free(&c);
     if (rc) return -1;
     return sel_end(p, p->i);
@@ -105,36 +105,36 @@ static const char *base_col(const vplan *v, const tref *t, int i) {
 static void check_stmt(sb *s, const vplan *v, const char *owner, const char *view, const char *cond,
                        const char *rid) {
     sb msg = {0};
-    sb_printf(&msg, "ixd:%d:%s.%s", IXS_E_VIEW_CHECK, owner, view);
-    sb_add(s, " SELECT RAISE(ABORT, ");
-    sb_strlit(s, msg.p ? msg.p : "", msg.n);
-    sb_add(s, ") WHERE NOT EXISTS (SELECT 1 FROM ");
-    sb_ident(s, v->base);
-    sb_add(s, " AS ");
-    sb_ident(s, v->alias);
-    sb_add(s, " WHERE ");
-    sb_ident(s, v->alias);
-    sb_printf(s, ".rowid = %s AND (%s));", rid, cond);
-    sb_free(&msg);
+    ixv_sb_printf(&msg, "ixd:%d:%s.%s", IXS_E_VIEW_CHECK, owner, view);
+    ixv_sb_add(s, " SELECT RAISE(ABORT, ");
+    ixv_sb_strlit(s, msg.p ? msg.p : "", msg.n);
+    ixv_sb_add(s, ") WHERE NOT EXISTS (SELECT 1 FROM ");
+    ixv_sb_ident(s, v->base);
+    ixv_sb_add(s, " AS ");
+    ixv_sb_ident(s, v->alias);
+    ixv_sb_add(s, " WHERE ");
+    ixv_sb_ident(s, v->alias);
+    ixv_sb_printf(s, ".rowid = %s AND (%s));", rid, cond);
+    ixv_sb_free(&msg);
 }
 
 static void trig_head(sb *s, const char *prefix, const char *what, const char *view) {
     sb tn = {0};
-    sb_add(&tn, prefix);
-    sb_add(&tn, view);
-    sb_add(s, "CREATE TRIGGER ");
-    sb_ident(s, tn.p ? tn.p : "");
-    sb_printf(s, " INSTEAD OF %s ON ", what);
-    sb_ident(s, view);
-    sb_add(s, " BEGIN ");
-    sb_free(&tn);
+    ixv_sb_add(&tn, prefix);
+    ixv_sb_add(&tn, view);
+    ixv_sb_add(s, "CREATE TRIGGER ");
+    ixv_sb_ident(s, tn.p ? tn.p : "");
+    ixv_sb_printf(s, " INSTEAD OF %s ON ", what);
+    ixv_sb_ident(s, view);
+    ixv_sb_add(s, " BEGIN ");
+    ixv_sb_free(&tn);
 }
 
 /* The INSERT trigger: the view's columns and the base table's serials. */
 static void trig_insert(sb *s, const vplan *v, const tref *t, char (*vc)[IXS_NAME_MAX + 1]) {
-    sb_add(s, "INSERT INTO ");
-    sb_ident(s, v->base);
-    sb_addc(s, '(');
+    ixv_sb_add(s, "INSERT INTO ");
+    ixv_sb_ident(s, v->base);
+    ixv_sb_addc(s, '(');
     sb vals = {0};
     int n = 0;
     for (int k = 0; k < t->tab.ncols; k++) {
@@ -144,71 +144,71 @@ static void trig_insert(sb *s, const vplan *v, const tref *t, char (*vc)[IXS_NAM
             if (!strcmp(base_col(v, t, i), c->name)) vi = i;
         if (vi < 0 && !c->serial) continue;
         if (n++) {
-            sb_addc(s, ',');
-            sb_addc(&vals, ',');
+            ixv_sb_addc(s, ',');
+            ixv_sb_addc(&vals, ',');
         }
-        sb_ident(s, c->name);
+        ixv_sb_ident(s, c->name);
         sb nv = {0};
         if (vi >= 0) {
-            sb_add(&nv, "NEW.");
-            sb_ident(&nv, vc[vi]);
+            ixv_sb_add(&nv, "NEW.");
+            ixv_sb_ident(&nv, vc[vi]);
         } else
-            sb_add(&nv, "NULL");
+            ixv_sb_add(&nv, "NULL");
         if (c->serial)
-            sb_printf(&vals, "ixd_serial(%d,%d,%s)", t->tab.tabid, c->serial, nv.p);
+            ixv_sb_printf(&vals, "ixd_serial(%d,%d,%s)", t->tab.tabid, c->serial, nv.p);
         else
-            sb_add(&vals, nv.p);
-        sb_free(&nv);
+            ixv_sb_add(&vals, nv.p);
+        ixv_sb_free(&nv);
     }
-    sb_printf(s, ") VALUES(%s);", vals.p ? vals.p : "");
-    sb_free(&vals);
+    ixv_sb_printf(s, ") VALUES(%s);", vals.p ? vals.p : "");
+    ixv_sb_free(&vals);
 }
 
 static void emit_view(sb *s, const char *name, const vplan *v, const tref *t,
                       char (*vc)[IXS_NAME_MAX + 1], const char *cond, int chk, const char *owner) {
-    sb_add(s, "CREATE VIEW ");
-    sb_ident(s, name);
-    sb_addc(s, '(');
+    ixv_sb_add(s, "CREATE VIEW ");
+    ixv_sb_ident(s, name);
+    ixv_sb_addc(s, '(');
     for (int i = 0; i < v->ncols; i++) {
-        sb_ident(s, vc[i]);
-        sb_addc(s, ',');
+        ixv_sb_ident(s, vc[i]);
+        ixv_sb_addc(s, ',');
     }
-    sb_add(s, VIEW_ROWID ") AS SELECT ");
+    ixv_sb_add(s, VIEW_ROWID ") AS SELECT ");
     for (int i = 0; i < v->ncols; i++) {
-        sb_ident(s, v->alias);
-        sb_addc(s, '.');
-        sb_ident(s, base_col(v, t, i));
-        sb_addc(s, ',');
+        ixv_sb_ident(s, v->alias);
+        ixv_sb_addc(s, '.');
+        ixv_sb_ident(s, base_col(v, t, i));
+        ixv_sb_addc(s, ',');
     }
-    sb_ident(s, v->alias);
-    sb_add(s, ".rowid FROM ");
-    sb_ident(s, v->base);
-    sb_add(s, " AS ");
-    sb_ident(s, v->alias);
-    if (cond) sb_printf(s, " WHERE %s", cond);
-    sb_add(s, ";");
+    ixv_sb_ident(s, v->alias);
+    ixv_sb_add(s, ".rowid FROM ");
+    ixv_sb_ident(s, v->base);
+    ixv_sb_add(s, " AS ");
+    ixv_sb_ident(s, v->alias);
+    if (cond) ixv_sb_printf(s, " WHERE %s", cond);
+    ixv_sb_add(s, ";");
     trig_head(s, VIEW_TRIG_I, "INSERT", name);
     trig_insert(s, v, t, vc);
-    sb_add(s, " SELECT ixd_vrow();");
+    ixv_sb_add(s, " SELECT ixd_vrow();");
     if (chk && cond) check_stmt(s, v, owner, name, cond, "last_insert_rowid()");
-    sb_add(s, " END;");
+    ixv_sb_add(s, " END;");
     trig_head(s, VIEW_TRIG_U, "UPDATE", name);
-    sb_add(s, "UPDATE ");
-    sb_ident(s, v->base);
-    sb_add(s, " SET ");
+    ixv_sb_add(s, "UPDATE ");
+    ixv_sb_ident(s, v->base);
+    ixv_sb_add(s, " SET ");
     for (int i = 0; i < v->ncols; i++) {
-        if (i) sb_addc(s, ',');
-        sb_ident(s, base_col(v, t, i));
-        sb_add(s, " = NEW.");
-        sb_ident(s, vc[i]);
+        if (i) ixv_sb_addc(s, ',');
+        ixv_sb_ident(s, base_col(v, t, i));
+        ixv_sb_add(s, " = NEW.");
+        ixv_sb_ident(s, vc[i]);
     }
-    sb_add(s, " WHERE rowid = OLD." VIEW_ROWID "; SELECT ixd_vrow();");
+    ixv_sb_add(s, " WHERE rowid = OLD." VIEW_ROWID "; SELECT ixd_vrow();");
     if (chk && cond) check_stmt(s, v, owner, name, cond, "OLD." VIEW_ROWID);
-    sb_add(s, " END;");
+    ixv_sb_add(s, " END;");
     trig_head(s, VIEW_TRIG_D, "DELETE", name);
-    sb_add(s, "DELETE FROM ");
-    sb_ident(s, v->base);
-    sb_add(s, " WHERE rowid = OLD." VIEW_ROWID "; SELECT ixd_vrow(); END;");
+    ixv_sb_add(s, "DELETE FROM ");
+    ixv_sb_ident(s, v->base);
+    ixv_sb_add(s, " WHERE rowid = OLD." VIEW_ROWID "; SELECT ixd_vrow(); END;");
 }
 
 /* The base table of a simple view: a table of the database (not a view,
@@ -256,7 +256,7 @@ int ixs_view_plan(px *p, const char *name, int sel, int chk, char (*cn)[IXS_NAME
         emit_view(out, name, &v, t, vc, v.cond_tok >= 0 ? cond.p : NULL, chk, p->db->user);
         rc = 1;
     }
-    sb_free(&cond);
+    ixv_sb_free(&cond);
     ixs_tref_free(t);
 done:
     p->i = save_i;

@@ -84,7 +84,7 @@ static void settle_lit(xv *v) {
 
 void ixs_window_free(ixs_win *w) {
     if (!w) return;
-    sb_free(&w->frame);
+    ixv_sb_free(&w->frame);
     free(w->oflag);
     free(w);
 }
@@ -110,21 +110,21 @@ static ixs_ex *olap_fn(px *p, const struct wfn *f) {
 /* bound := UNBOUNDED {PRECEDING | FOLLOWING} | n {PRECEDING | FOLLOWING} | CURRENT ROW */
 static int frame_bound(px *p, sb *out, int *offset) {
     if (ixs_px_acc(p, IXK_CURRENT)) {
-        sb_add(out, "CURRENT ROW");
+        ixv_sb_add(out, "CURRENT ROW");
         return ixs_px_expect(p, IXK_ROW);
     }
     if (ixs_px_acc(p, IXK_UNBOUNDED))
-        sb_add(out, "UNBOUNDED");
+        ixv_sb_add(out, "UNBOUNDED");
     else {
         int64_t n;
         if (p->i >= p->nt || p->t[p->i].k != T_INT || ixs_px_int(p, &n)) return ixs_px_fail(p);
-        sb_printf(out, "%lld", (long long)n);
+        ixv_sb_printf(out, "%lld", (long long)n);
         *offset = 1;
     }
     if (ixs_px_acc(p, IXK_PRECEDING))
-        sb_add(out, " PRECEDING");
+        ixv_sb_add(out, " PRECEDING");
     else if (ixs_px_acc(p, IXK_FOLLOWING))
-        sb_add(out, " FOLLOWING");
+        ixv_sb_add(out, " FOLLOWING");
     else
         return ixs_px_fail(p);
     return 0;
@@ -136,11 +136,11 @@ static int frame(px *p, sb *out, int *range_off) {
     int range = ixs_px_kw(p, p->i, IXK_RANGE), off = 0;
     if (!range && !ixs_px_kw(p, p->i, IXK_ROWS)) return 0;
     p->i++;
-    sb_add(out, range ? " RANGE " : " ROWS ");
+    ixv_sb_add(out, range ? " RANGE " : " ROWS ");
     if (ixs_px_acc(p, IXK_BETWEEN)) {
-        sb_add(out, "BETWEEN ");
+        ixv_sb_add(out, "BETWEEN ");
         if (frame_bound(p, out, &off) || ixs_px_expect(p, IXK_AND)) return -1;
-        sb_add(out, " AND ");
+        ixv_sb_add(out, " AND ");
         if (frame_bound(p, out, &off)) return -1;
     } else if (frame_bound(p, out, &off))
         return -1;
@@ -224,26 +224,26 @@ ixs_ex *ixs_window_parse(px *p) {
 static int olap_args(px *p, const struct wfn *f, ixs_ex *c, xv *out) {
     int n = 0, rc = 0;
     xv a[3];
-    sb_printf(&out->s, "%s(", f->sql);
+    ixv_sb_printf(&out->s, "%s(", f->sql);
     for (; !rc && n < c->nk; n++) {
         ixs_xv_init(&a[n]);
         rc = ixs_ex_emit_node(p, c->kids[n], &a[n]);
         if (rc) continue;
         p->i = c->kids[n]->end;
         settle_lit(&a[n]);
-        if (n == 1 && !ixs_is_int(a[1].t.code) && a[1].k != XK_PARAM) rc = ixs_px_fail(p);
+        if (n == 1 && !ixv_is_int(a[1].t.code) && a[1].k != XK_PARAM) rc = ixs_px_fail(p);
         if (n == 2) ixs_to_type(p, &a[2], a[0].t); /* the default, as the value */
-        if (n == 0 && f->kind == WF_NTILE && !ixs_is_int(a[0].t.code)) rc = ixs_px_fail(p);
-        if (n == 1 && a[1].k == XK_PARAM) ixs_to_type(p, &a[1], ixs_t(IX_T_INTEGER, 4));
+        if (n == 0 && f->kind == WF_NTILE && !ixv_is_int(a[0].t.code)) rc = ixs_px_fail(p);
+        if (n == 1 && a[1].k == XK_PARAM) ixs_to_type(p, &a[1], ixv_t(IX_T_INTEGER, 4));
         if (p->failed) rc = -1;
-        if (!rc) sb_printf(&out->s, "%s%s", n ? "," : "", a[n].s.p ? a[n].s.p : "NULL");
+        if (!rc) ixv_sb_printf(&out->s, "%s%s", n ? "," : "", a[n].s.p ? a[n].s.p : "NULL");
     }
-    sb_addc(&out->s, ')');
+    ixv_sb_addc(&out->s, ')');
     if (f->kind == WF_OFFSET || f->kind == WF_VALUE)
-        out->t = n ? a[0].t : ixs_t(IX_T_INTEGER, 4);
+        out->t = n ? a[0].t : ixv_t(IX_T_INTEGER, 4);
     else
-        out->t = f->kind == WF_DIST ? ixs_t(IX_T_FLOAT, 8) : ixs_t(IX_T_BIGINT, 8);
-    if (out->t.code < 0) out->t = ixs_t(IX_T_VARCHAR, 255); /* lag(NULL) */
+        out->t = f->kind == WF_DIST ? ixv_t(IX_T_FLOAT, 8) : ixv_t(IX_T_BIGINT, 8);
+    if (out->t.code < 0) out->t = ixv_t(IX_T_VARCHAR, 255); /* lag(NULL) */
     for (int i = 0; i < n; i++)
         ixs_xv_free(&a[i]);
     return rc;
@@ -253,7 +253,7 @@ static int olap_args(px *p, const struct wfn *f, ixs_ex *c, xv *out) {
  * ('n' numeric in SQLite's sense, 'd' DECIMAL or MONEY, 0 other) and
  * key1_at where its SQL is in out. */
 static int win_order(px *p, ixs_ex *e, const ixs_win *w, sb *out, int *key1, size_t *key1_at) {
-    sb_add(out, " ORDER BY ");
+    ixv_sb_add(out, " ORDER BY ");
     for (int k = 0; k < w->nord; k++) {
         xv v;
         ixs_xv_init(&v);
@@ -263,62 +263,62 @@ static int win_order(px *p, ixs_ex *e, const ixs_win *w, sb *out, int *key1, siz
         }
         settle_lit(&v);
         if (k == 0)
-            *key1 = ixs_is_dec(v.t.code)                                ? 'd'
-                    : ixs_is_numeric(v.t.code) || v.t.code == IX_T_DATE ? 'n'
+            *key1 = ixv_is_dec(v.t.code)                                ? 'd'
+                    : ixv_is_numeric(v.t.code) || v.t.code == IX_T_DATE ? 'n'
                                                                         : 0;
         else
-            sb_add(out, ", ");
+            ixv_sb_add(out, ", ");
         size_t at = out->n;
-        sb_add(out, v.s.p ? v.s.p : "NULL");
+        ixv_sb_add(out, v.s.p ? v.s.p : "NULL");
         if (k == 0) key1_at[0] = at, key1_at[1] = out->n;
         ixs_xv_free(&v);
-        if (w->oflag[k] & 1) sb_add(out, " DESC");
-        if (w->oflag[k] & 2) sb_add(out, " NULLS FIRST");
-        if (w->oflag[k] & 4) sb_add(out, " NULLS LAST");
+        if (w->oflag[k] & 1) ixv_sb_add(out, " DESC");
+        if (w->oflag[k] & 2) ixv_sb_add(out, " NULLS FIRST");
+        if (w->oflag[k] & 4) ixv_sb_add(out, " NULLS LAST");
     }
     return 0;
 }
 
 /* OVER ( ... ) into out. */
 static int over_emit(px *p, ixs_ex *e, const ixs_win *w, sb *out) {
-    sb_add(out, " OVER (");
+    ixv_sb_add(out, " OVER (");
     for (int k = 0; k < w->npart; k++) {
         xv v;
         ixs_xv_init(&v);
         int rc = ixs_ex_emit_node(p, e->kids[k], &v);
-        if (!rc) sb_printf(out, "%s%s", k ? ", " : "PARTITION BY ", v.s.p ? v.s.p : "NULL");
+        if (!rc) ixv_sb_printf(out, "%s%s", k ? ", " : "PARTITION BY ", v.s.p ? v.s.p : "NULL");
         ixs_xv_free(&v);
         if (rc) return -1;
     }
     int key1 = 0;
     size_t key1_at[2] = {0, 0};
     if (w->nord && win_order(p, e, w, out, &key1, key1_at)) return -1;
-    sb_add(out, w->frame.p ? w->frame.p : "");
+    ixv_sb_add(out, w->frame.p ? w->frame.p : "");
     /* RANGE n PRECEDING/FOLLOWING: one numeric key (a DECIMAL read as a
      * number: its stored form is not one) */
     p->i = w->close;
     if (w->range_off && (w->nord != 1 || !key1)) return ixs_px_fail(p);
     if (w->range_off && key1 == 'd') {
         sb k = {0};
-        sb_addn(&k, out->p + key1_at[0], key1_at[1] - key1_at[0]);
+        ixv_sb_addn(&k, out->p + key1_at[0], key1_at[1] - key1_at[0]);
         sb fixed = {0};
-        sb_addn(&fixed, out->p, key1_at[0]);
-        sb_printf(&fixed, "ixd_dbl(%s)%s", k.p, out->p + key1_at[1]);
-        sb_free(&k);
-        sb_free(out);
+        ixv_sb_addn(&fixed, out->p, key1_at[0]);
+        ixv_sb_printf(&fixed, "ixd_dbl(%s)%s", k.p, out->p + key1_at[1]);
+        ixv_sb_free(&k);
+        ixv_sb_free(out);
         *out = fixed;
     }
-    sb_addc(out, ')');
+    ixv_sb_addc(out, ')');
     return 0;
 }
 
 ityp ixs_window_type(const ixs_win *w, const ityp *a0) {
     const struct wfn *f = w->f;
     if (f->kind == WF_OFFSET || f->kind == WF_VALUE) {
-        ityp t = a0 ? *a0 : ixs_t(IX_T_INTEGER, 4);
-        return t.code < 0 ? ixs_t(IX_T_VARCHAR, 255) : t; /* lag(NULL) */
+        ityp t = a0 ? *a0 : ixv_t(IX_T_INTEGER, 4);
+        return t.code < 0 ? ixv_t(IX_T_VARCHAR, 255) : t; /* lag(NULL) */
     }
-    return f->kind == WF_DIST ? ixs_t(IX_T_FLOAT, 8) : ixs_t(IX_T_BIGINT, 8);
+    return f->kind == WF_DIST ? ixv_t(IX_T_FLOAT, 8) : ixv_t(IX_T_BIGINT, 8);
 }
 
 int ixs_window_emit(px *p, ixs_ex *e, xv *out) {

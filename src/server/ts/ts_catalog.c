@@ -92,26 +92,26 @@ static int make_trigger(sqlite3 *h, const char *tab, const char *keycol, ixd_err
     char trig[TS_NAME_MAX + 32];
     snprintf(trig, sizeof trig, "_ixd_ts_del_%s", tab);
     sb q = {0}, sel = {0};
-    sb_add(&sel, "(SELECT sid FROM _ixd_ts_series WHERE tab = ");
-    sb_strlit(&sel, tab, strlen(tab));
-    sb_add(&sel, " AND key = old.");
-    sb_ident(&sel, keycol);
-    sb_addc(&sel, ')');
-    sb_add(&q, "DROP TRIGGER IF EXISTS ");
-    sb_ident(&q, trig);
-    sb_add(&q, "; CREATE TRIGGER ");
-    sb_ident(&q, trig);
-    sb_add(&q, " AFTER DELETE ON ");
-    sb_ident(&q, tab);
+    ixv_sb_add(&sel, "(SELECT sid FROM _ixd_ts_series WHERE tab = ");
+    ixv_sb_strlit(&sel, tab, strlen(tab));
+    ixv_sb_add(&sel, " AND key = old.");
+    ixv_sb_ident(&sel, keycol);
+    ixv_sb_addc(&sel, ')');
+    ixv_sb_add(&q, "DROP TRIGGER IF EXISTS ");
+    ixv_sb_ident(&q, trig);
+    ixv_sb_add(&q, "; CREATE TRIGGER ");
+    ixv_sb_ident(&q, trig);
+    ixv_sb_add(&q, " AFTER DELETE ON ");
+    ixv_sb_ident(&q, tab);
     const char *in = sel.p ? sel.p : "";
-    sb_printf(&q,
-              " BEGIN DELETE FROM _ixd_ts_chunk WHERE sid IN %s;"
-              " DELETE FROM _ixd_ts_head WHERE sid IN %s;"
-              " DELETE FROM _ixd_ts_series WHERE sid IN %s; END;",
-              in, in, in);
+    ixv_sb_printf(&q,
+                  " BEGIN DELETE FROM _ixd_ts_chunk WHERE sid IN %s;"
+                  " DELETE FROM _ixd_ts_head WHERE sid IN %s;"
+                  " DELETE FROM _ixd_ts_series WHERE sid IN %s; END;",
+                  in, in, in);
     int rc = q.oom || sel.oom ? ixd_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
-    sb_free(&q);
-    sb_free(&sel);
+    ixv_sb_free(&q);
+    ixv_sb_free(&sel);
     return rc;
 }
 
@@ -145,25 +145,26 @@ int ixts_column_add(sqlite3 *h, const char *tab, const char *col, const char *ro
  * column records. */
 static int drop_series(sqlite3 *h, const char *tab, int gone_only, ixd_err *err) {
     sb q = {0}, t = {0}, which = {0};
-    sb_strlit(&t, tab, strlen(tab));
+    ixv_sb_strlit(&t, tab, strlen(tab));
     const char *lit = t.p ? t.p : "''";
-    sb_printf(&which, "tab = %s", lit);
+    ixv_sb_printf(&which, "tab = %s", lit);
     if (gone_only)
-        sb_printf(&which,
-                  " AND col NOT IN (SELECT c.colname FROM _ixd_columns c JOIN _ixd_tables tt "
-                  "ON tt.tabid = c.tabid WHERE tt.tabname = %s)",
-                  lit);
+        ixv_sb_printf(&which,
+                      " AND col NOT IN (SELECT c.colname FROM _ixd_columns c JOIN _ixd_tables tt "
+                      "ON tt.tabid = c.tabid WHERE tt.tabname = %s)",
+                      lit);
     const char *w = which.p ? which.p : "0";
-    sb_printf(&q,
-              "DELETE FROM _ixd_ts_chunk WHERE sid IN (SELECT sid FROM _ixd_ts_series WHERE %s);"
-              "DELETE FROM _ixd_ts_head WHERE sid IN (SELECT sid FROM _ixd_ts_series WHERE %s);"
-              "DELETE FROM _ixd_ts_series WHERE %s; DELETE FROM _ixd_ts_columns WHERE %s;",
-              w, w, w, w);
+    ixv_sb_printf(
+        &q,
+        "DELETE FROM _ixd_ts_chunk WHERE sid IN (SELECT sid FROM _ixd_ts_series WHERE %s);"
+        "DELETE FROM _ixd_ts_head WHERE sid IN (SELECT sid FROM _ixd_ts_series WHERE %s);"
+        "DELETE FROM _ixd_ts_series WHERE %s; DELETE FROM _ixd_ts_columns WHERE %s;",
+        w, w, w, w);
     int rc =
         q.oom || t.oom || which.oom ? ixd_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
-    sb_free(&q);
-    sb_free(&t);
-    sb_free(&which);
+    ixv_sb_free(&q);
+    ixv_sb_free(&t);
+    ixv_sb_free(&which);
     return rc;
 }
 

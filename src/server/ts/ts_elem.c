@@ -281,12 +281,12 @@ char *ixts_put_u64(char *o, uint64_t u) {
 
 static void put_u64(uint64_t v, sb *out) {
     char b[24];
-    sb_addn(out, b, (size_t)(ixts_put_u64(b, v) - b));
+    ixv_sb_addn(out, b, (size_t)(ixts_put_u64(b, v) - b));
 }
 
 void ixts_dec_text(int64_t m, int scale, sb *out) {
     uint64_t u = m < 0 ? 0 - (uint64_t)m : (uint64_t)m;
-    if (m < 0) sb_addc(out, '-');
+    if (m < 0) ixv_sb_addc(out, '-');
     if (scale <= 0) {
         put_u64(u, out);
         return;
@@ -304,17 +304,17 @@ void ixts_dec_text(int64_t m, int scale, sb *out) {
         b[--k] = (char)('0' + u % 10);
         u /= 10;
     } while (u && k > 0);
-    sb_addn(out, b + k, (size_t)(64 - k));
+    ixv_sb_addn(out, b + k, (size_t)(64 - k));
 }
 
 void ixts_double_text(double d, int is_float, sb *out) {
     if (d == 0) {
-        sb_add(out, signbit(d) ? "-0" : "0");
+        ixv_sb_add(out, signbit(d) ? "-0" : "0");
         return;
     }
     if (fabs(d) < 1e15 && d == (double)(int64_t)d) {
         int64_t v = (int64_t)d;
-        if (v < 0) sb_addc(out, '-');
+        if (v < 0) ixv_sb_addc(out, '-');
         put_u64(v < 0 ? 0 - (uint64_t)v : (uint64_t)v, out);
         return;
     }
@@ -336,24 +336,25 @@ void ixts_double_text(double d, int is_float, sb *out) {
         snprintf(buf, sizeof buf, "%.*g", p, d);
         if (is_float ? strtof(buf, NULL) == (float)d : strtod(buf, NULL) == d) break;
     }
-    sb_add(out, buf);
+    ixv_sb_add(out, buf);
 }
 
 void ixts_val_text(const ts_field *f, const ts_val *v, int json, sb *out) {
     if (v->null) {
-        if (json) sb_add(out, "null");
+        if (json) ixv_sb_add(out, "null");
         return;
     }
     int k = ixts_field_kind(f);
     if (k == TS_K_INT) {
-        if (v->i < 0) sb_addc(out, '-');
+        if (v->i < 0) ixv_sb_addc(out, '-');
         put_u64(v->i < 0 ? 0 - (uint64_t)v->i : (uint64_t)v->i, out);
     } else if (k == TS_K_DEC) {
         ixts_dec_text(v->i, v->scale, out);
     } else if (isnan(v->d)) {
-        sb_add(out, json ? "\"NaN\"" : "nan");
+        ixv_sb_add(out, json ? "\"NaN\"" : "nan");
     } else if (isinf(v->d)) {
-        sb_add(out, v->d < 0 ? (json ? "\"-Infinity\"" : "-inf") : (json ? "\"Infinity\"" : "inf"));
+        ixv_sb_add(out,
+                   v->d < 0 ? (json ? "\"-Infinity\"" : "-inf") : (json ? "\"Infinity\"" : "inf"));
     } else {
         ixts_double_text(v->d, k == TS_K_F32, out);
     }
@@ -361,13 +362,13 @@ void ixts_val_text(const ts_field *f, const ts_val *v, int json, sb *out) {
 
 void ixts_elem_text(const ts_rowtype *rt, const ts_elem *el, sb *out) {
     char tb[TS_TIME_TEXT];
-    sb_addn(out, tb, ixts_time_format(el->t, ixts_time_digits(rt, el->t), tb));
+    ixv_sb_addn(out, tb, ixts_time_format(el->t, ixts_time_digits(rt, el->t), tb));
     for (int m = 1; m < rt->nf; m++) {
-        sb_addc(out, '|');
+        ixv_sb_addc(out, '|');
         ixts_val_text(&rt->f[m], &el->v[m - 1], 0, out);
     }
     /* a NULL last metric is an empty field: close it so the text reads back */
-    if (rt->nf > 1 && el->v[rt->nf - 2].null) sb_addc(out, '|');
+    if (rt->nf > 1 && el->v[rt->nf - 2].null) ixv_sb_addc(out, '|');
 }
 
 /* ---- packed head elements ---------------------------------------------------------- */
@@ -441,12 +442,12 @@ void ixts_val_result(const ts_field *f, const ts_val *v, sqlite3_context *ctx) {
         uint8_t blob[20];
         size_t bn;
         if (t.oom || ixt_dec_from_text(&d, t.p, t.n) != IX_OK) {
-            sb_free(&t);
+            ixv_sb_free(&t);
             sqlite3_result_error_nomem(ctx);
             return;
         }
-        sb_free(&t);
-        ixs_dec_to_blob(&d, blob, &bn);
+        ixv_sb_free(&t);
+        ixv_dec_to_blob(&d, blob, &bn);
         sqlite3_result_blob(ctx, blob, (int)bn, SQLITE_TRANSIENT);
     }
     }

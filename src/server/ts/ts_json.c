@@ -47,9 +47,9 @@ static int parse_opts(const char *o, jopts *j, ts_err *e) {
 
 static void add_time(const ts_series *s, int64_t us, sb *out) {
     char b[TS_TIME_TEXT];
-    sb_addc(out, '"');
-    sb_addn(out, b, ixts_time_format(us, ixts_time_digits(&s->rt, us), b));
-    sb_addc(out, '"');
+    ixv_sb_addc(out, '"');
+    ixv_sb_addn(out, b, ixts_time_format(us, ixts_time_digits(&s->rt, us), b));
+    ixv_sb_addc(out, '"');
 }
 
 /* An array of the page: bytes written straight in (the hot path), with
@@ -162,7 +162,7 @@ static char *put_val(const ts_iter *it, int m, char *o) {
     ixts_val_text(&it->s->rt.f[m + 1], &v, 1, &t);
     size_t n = t.n < JB_VALUE_MAX ? t.n : 0;
     if (n) memcpy(o, t.p, n);
-    sb_free(&t);
+    ixv_sb_free(&t);
     return o + n;
 }
 
@@ -236,15 +236,15 @@ static int page_add_cols(page *pg, const ts_iter *it) {
 
 static int page_add_row(page *pg, const ts_iter *it) {
     sb r = {0};
-    if (pg->n) sb_addc(&r, ',');
-    sb_add(&r, "{\"ts\":");
+    if (pg->n) ixv_sb_addc(&r, ',');
+    ixv_sb_add(&r, "{\"ts\":");
     add_time(it->s, ts_time_of(it->s, it->cur_t), &r);
     for (int m = 0; m < it->s->rt.nf - 1; m++) {
         char v[JB_VALUE_MAX];
-        sb_printf(&r, ",\"%s\":", it->s->rt.f[m + 1].name);
-        sb_addn(&r, v, (size_t)(put_val(it, m, v) - v));
+        ixv_sb_printf(&r, ",\"%s\":", it->s->rt.f[m + 1].name);
+        ixv_sb_addn(&r, v, (size_t)(put_val(it, m, v) - v));
     }
-    sb_addc(&r, '}');
+    ixv_sb_addc(&r, '}');
     jbuf *b = &pg->arr[0];
     int rc = r.oom || jb_room(b, r.n) ? -1 : 0;
     if (!rc) {
@@ -252,7 +252,7 @@ static int page_add_row(page *pg, const ts_iter *it) {
         b->n += r.n;
         pg->vals += r.n;
     }
-    sb_free(&r);
+    ixv_sb_free(&r);
     return rc;
 }
 
@@ -264,34 +264,34 @@ static void page_free(page *pg) {
 /* Writes the finished page. next: time of the first element left out. */
 static void page_emit(const page *pg, const ts_series *s, const jopts *j, int has_next,
                       int64_t next, sb *out) {
-    sb_printf(out, "{\"n\":%lld", (long long)pg->n);
+    ixv_sb_printf(out, "{\"n\":%lld", (long long)pg->n);
     if (pg->n) {
         if (j->rows) {
-            sb_add(out, ",\"rows\":[");
-            sb_addn(out, pg->arr[0].p ? pg->arr[0].p : "", pg->arr[0].n);
-            sb_addc(out, ']');
+            ixv_sb_add(out, ",\"rows\":[");
+            ixv_sb_addn(out, pg->arr[0].p ? pg->arr[0].p : "", pg->arr[0].n);
+            ixv_sb_addc(out, ']');
         } else {
-            sb_add(out, ",\"start\":");
+            ixv_sb_add(out, ",\"start\":");
             add_time(s, ts_time_of(s, pg->start), out);
-            if (s->step) sb_printf(out, ",\"step\":%lld", (long long)s->step);
+            if (s->step) ixv_sb_printf(out, ",\"step\":%lld", (long long)s->step);
             if (!s->step || pg->gaps) {
-                sb_add(out, s->step ? ",\"i\":[" : ",\"t\":[");
-                sb_addn(out, pg->arr[pg->nm].p ? pg->arr[pg->nm].p : "", pg->arr[pg->nm].n);
-                sb_addc(out, ']');
+                ixv_sb_add(out, s->step ? ",\"i\":[" : ",\"t\":[");
+                ixv_sb_addn(out, pg->arr[pg->nm].p ? pg->arr[pg->nm].p : "", pg->arr[pg->nm].n);
+                ixv_sb_addc(out, ']');
             }
             for (int m = 0; m < pg->nm; m++) {
-                sb_printf(out, ",\"%s\":[", s->rt.f[m + 1].name);
-                sb_addn(out, pg->arr[m].p ? pg->arr[m].p : "", pg->arr[m].n);
-                sb_addc(out, ']');
+                ixv_sb_printf(out, ",\"%s\":[", s->rt.f[m + 1].name);
+                ixv_sb_addn(out, pg->arr[m].p ? pg->arr[m].p : "", pg->arr[m].n);
+                ixv_sb_addc(out, ']');
             }
         }
     }
-    sb_add(out, ",\"next\":");
+    ixv_sb_add(out, ",\"next\":");
     if (has_next)
         add_time(s, ts_time_of(s, next), out);
     else
-        sb_add(out, "null");
-    sb_addc(out, '}');
+        ixv_sb_add(out, "null");
+    ixv_sb_addc(out, '}');
 }
 
 /* Bytes of the metric arrays' names and brackets. */
@@ -382,32 +382,33 @@ int ixts_info_json(ts_conn *c, ts_series *s, sb *out, ts_err *e) {
     if (rc != SQLITE_DONE) return ixts_sqlerr(c, rc, e);
     char ob[TS_TIME_TEXT], iv[64];
     ixts_time_format(s->origin, ixts_rowtype_fdig(&s->rt), ob);
-    sb_printf(out,
-              "{\"elements\":%lld,\"chunks\":%lld,\"head\":%lld,\"bytes\":%lld,"
-              "\"regular\":%s,\"origin\":\"%s\"",
-              (long long)s->n, (long long)chunks, (long long)s->nhead, (long long)bytes,
-              s->step ? "true" : "false", ob);
+    ixv_sb_printf(out,
+                  "{\"elements\":%lld,\"chunks\":%lld,\"head\":%lld,\"bytes\":%lld,"
+                  "\"regular\":%s,\"origin\":\"%s\"",
+                  (long long)s->n, (long long)chunks, (long long)s->nhead, (long long)bytes,
+                  s->step ? "true" : "false", ob);
     if (s->step) {
         ixts_interval_format(s->step, iv, sizeof iv);
-        sb_printf(out, ",\"interval\":\"%s\"", iv);
+        ixv_sb_printf(out, ",\"interval\":\"%s\"", iv);
     }
-    sb_add(out, ",\"metrics\":[");
+    ixv_sb_add(out, ",\"metrics\":[");
     for (int m = 0; m < s->rt.nf; m++) {
         char tn[64];
         ityp t = {s->rt.f[m].code, s->rt.f[m].len};
-        ixs_type_text(t, tn, sizeof tn);
+        ixv_type_text(t, tn, sizeof tn);
         double bpv = nchunked ? mbytes[m] / (double)nchunked : 0;
-        sb_printf(out, "%s{\"name\":\"%s\",\"type\":\"%s\",\"bytes_per_value\":%.4f,\"codecs\":{",
-                  m ? "," : "", m ? s->rt.f[m].name : "(time)", tn, bpv);
+        ixv_sb_printf(out,
+                      "%s{\"name\":\"%s\",\"type\":\"%s\",\"bytes_per_value\":%.4f,\"codecs\":{",
+                      m ? "," : "", m ? s->rt.f[m].name : "(time)", tn, bpv);
         int first = 1;
         for (int k = 1; k < TS_C_NCODECS; k++)
             if (ncodec[m][k]) {
-                sb_printf(out, "%s\"%s\":%lld", first ? "" : ",", ixts_codec_name(k),
-                          (long long)ncodec[m][k]);
+                ixv_sb_printf(out, "%s\"%s\":%lld", first ? "" : ",", ixts_codec_name(k),
+                              (long long)ncodec[m][k]);
                 first = 0;
             }
-        sb_add(out, "}}");
+        ixv_sb_add(out, "}}");
     }
-    sb_add(out, "]}");
+    ixv_sb_add(out, "]}");
     return out->oom ? ixts_fail(e, TS_E_NOMEM, NULL) : 0;
 }

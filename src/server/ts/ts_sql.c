@@ -228,7 +228,7 @@ static int row_stmt(ts_conn *c, const char *sql, const sval *key, const char *te
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(c->h, sql, -1, &st, NULL);
     if (rc) return ixts_sqlerr(c, rc, e);
-    sval_bind_static(key, st, 1);
+    ixv_sval_bind_static(key, st, 1);
     if (text) sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
     int found = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
@@ -260,7 +260,7 @@ static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
     if (ixts_key_convert(argv[2], keycode, &k, e)) return -1;
     r = ixts_series_lookup(c, tab, col, &s.rt, &k, &s, e);
     if (r != 0) {
-        sval_free(&k);
+        ixv_sval_free(&k);
         if (r < 0) return -1;
         if (s.origin == origin && s.step == step) return 0;
         return ixts_fail(e, TS_E_ROUTINE, "The series exists with another origin or interval");
@@ -268,37 +268,37 @@ static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
     sb q = {0}, hdr = {0};
     char ob[TS_TIME_TEXT], ivb[64];
     ixts_time_format(origin, ixts_rowtype_fdig(&s.rt), ob);
-    sb_printf(&hdr, "origin(%s), ", ob);
+    ixv_sb_printf(&hdr, "origin(%s), ", ob);
     if (step) {
         ixts_interval_format(step, ivb, sizeof ivb);
-        sb_printf(&hdr, "interval(%s), regular", ivb);
+        ixv_sb_printf(&hdr, "interval(%s), regular", ivb);
     } else
-        sb_add(&hdr, "irregular");
+        ixv_sb_add(&hdr, "irregular");
     /* the row: found, or inserted with its key only */
-    sb_add(&q, "SELECT 1 FROM ");
-    sb_ident(&q, tab);
-    sb_add(&q, " WHERE ");
-    sb_ident(&q, keycol);
-    sb_add(&q, " = ?1");
+    ixv_sb_add(&q, "SELECT 1 FROM ");
+    ixv_sb_ident(&q, tab);
+    ixv_sb_add(&q, " WHERE ");
+    ixv_sb_ident(&q, keycol);
+    ixv_sb_add(&q, " = ?1");
     int rc = q.oom ? ixts_fail(e, TS_E_NOMEM, NULL) : row_stmt(c, q.p, &k, NULL, e);
     if (rc == 0) {
-        sb_free(&q);
-        sb_add(&q, "INSERT INTO ");
-        sb_ident(&q, tab);
-        sb_addc(&q, '(');
-        sb_ident(&q, keycol);
-        sb_add(&q, ") VALUES(?1)");
+        ixv_sb_free(&q);
+        ixv_sb_add(&q, "INSERT INTO ");
+        ixv_sb_ident(&q, tab);
+        ixv_sb_addc(&q, '(');
+        ixv_sb_ident(&q, keycol);
+        ixv_sb_add(&q, ") VALUES(?1)");
         rc = q.oom ? ixts_fail(e, TS_E_NOMEM, NULL) : row_stmt(c, q.p, &k, NULL, e);
     }
     if (rc > 0) {
-        sb_free(&q);
-        sb_add(&q, "UPDATE ");
-        sb_ident(&q, tab);
-        sb_add(&q, " SET ");
-        sb_ident(&q, col);
-        sb_add(&q, " = ?2 WHERE ");
-        sb_ident(&q, keycol);
-        sb_add(&q, " = ?1");
+        ixv_sb_free(&q);
+        ixv_sb_add(&q, "UPDATE ");
+        ixv_sb_ident(&q, tab);
+        ixv_sb_add(&q, " SET ");
+        ixv_sb_ident(&q, col);
+        ixv_sb_add(&q, " = ?2 WHERE ");
+        ixv_sb_ident(&q, keycol);
+        ixv_sb_add(&q, " = ?1");
         rc = q.oom || hdr.oom ? ixts_fail(e, TS_E_NOMEM, NULL) : row_stmt(c, q.p, &k, hdr.p, e);
     }
     if (rc > 0) {
@@ -310,7 +310,7 @@ static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
         if (rc == SQLITE_OK) {
             sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
             sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
-            sval_bind_static(&k, st, 3);
+            ixv_sval_bind_static(&k, st, 3);
             sqlite3_bind_int64(st, 4, origin);
             sqlite3_bind_int64(st, 5, step);
             rc = sqlite3_step(st);
@@ -318,9 +318,9 @@ static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
         }
         rc = rc == SQLITE_DONE ? 1 : ixts_sqlerr(c, rc, e);
     }
-    sb_free(&q);
-    sb_free(&hdr);
-    sval_free(&k);
+    ixv_sb_free(&q);
+    ixv_sb_free(&hdr);
+    ixv_sval_free(&k);
     return rc;
 }
 
@@ -474,10 +474,10 @@ static int loader_line(loader *L, const char *p, size_t n, ts_err *e) {
         memcpy(L->key, p, kl);
         L->key[kl] = 0;
         sval k;
-        int rc = ixs_text_to_sval(ixs_t_default(L->keycode), L->key, kl, &k);
+        int rc = ixv_text_to_sval(ixv_t_default(L->keycode), L->key, kl, &k);
         if (rc < 0) return ixts_fail(e, rc, NULL);
         int r = ixts_series_lookup(L->c, L->tab, L->col, &L->rt, &k, &L->s, e);
-        sval_free(&k);
+        ixv_sval_free(&k);
         if (r < 0) return -1;
         if (!r)
             return ixts_fail(e, TS_E_ROUTINE, "%s.%s has no series for key %s", L->tab, L->col,
@@ -547,7 +547,7 @@ static void f_read(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     const char *opts = argc > 5 ? (const char *)sqlite3_value_text(argv[5]) : NULL;
     sb out = {0};
     if (ixts_json_page(c, &s, lo, hi, opts, &out, &e)) {
-        sb_free(&out);
+        ixv_sb_free(&out);
         return result_err(ctx, &e);
     }
     ixts_scache_put(c, &s, argv[2]);
@@ -594,7 +594,7 @@ static void f_info(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (ixts_args_series(c, argv, &s, &e)) return result_err(ctx, &e);
     sb out = {0};
     if (ixts_info_json(c, &s, &out, &e)) {
-        sb_free(&out);
+        ixv_sb_free(&out);
         return result_err(ctx, &e);
     }
     sqlite3_result_text(ctx, out.p, (int)out.n, free);

@@ -179,18 +179,18 @@ int ixts_key_convert(sqlite3_value *x, int keycode, sval *out, ts_err *e) {
     memset(out, 0, sizeof *out);
     int vt = sqlite3_value_type(x);
     if (vt == SQLITE_NULL) return ixts_fail(e, TS_E_ROUTINE, "The series key is NULL");
-    if (vt == SQLITE_INTEGER && ixs_is_int(keycode)) {
+    if (vt == SQLITE_INTEGER && ixv_is_int(keycode)) {
         out->kind = SQLITE_INTEGER;
         out->i = sqlite3_value_int64(x);
         return 0;
     }
     if (vt == SQLITE_BLOB) {
-        sval_from_sqlite(out, x);
+        ixv_sval_from_sqlite(out, x);
         return 0;
     }
     const char *s = (const char *)sqlite3_value_text(x);
     int n = sqlite3_value_bytes(x);
-    int rc = ixs_text_to_sval(ixs_t_default(keycode), s ? s : "", (size_t)n, out);
+    int rc = ixv_text_to_sval(ixv_t_default(keycode), s ? s : "", (size_t)n, out);
     if (rc < 0) return ixts_fail(e, rc, NULL);
     return 0;
 }
@@ -201,7 +201,7 @@ int ixts_series_lookup(ts_conn *c, const char *tab, const char *col, const ts_ro
     if (!st) return -1;
     sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
-    sval_bind_static(key, st, 3);
+    ixv_sval_bind_static(key, st, 3);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
         memset(s, 0, offsetof(ts_series, rt));
@@ -230,7 +230,7 @@ int ixts_series_open(ts_conn *c, const char *tab, const char *col, sqlite3_value
     sval k;
     if (ixts_key_convert(key, keycode, &k, e)) return -1;
     int r = ixts_series_lookup(c, tab, col, &s->rt, &k, s, e);
-    sval_free(&k);
+    ixv_sval_free(&k);
     return r;
 }
 

@@ -88,14 +88,14 @@ static int t_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, 
     v->nval = agg ? TS_AGG_COLS : TS_ROWS_COLS;
     v->nargs = agg ? 7 : 5;
     sb d = {0};
-    sb_add(&d, "CREATE TABLE x(");
+    ixv_sb_add(&d, "CREATE TABLE x(");
     for (int k = 0; k < v->nval; k++)
-        sb_printf(&d, "c%d,", k);
-    sb_add(&d, "tab HIDDEN, col HIDDEN, key HIDDEN, lo HIDDEN, hi HIDDEN");
-    if (agg) sb_add(&d, ", bucket HIDDEN, aggs HIDDEN");
-    sb_addc(&d, ')');
+        ixv_sb_printf(&d, "c%d,", k);
+    ixv_sb_add(&d, "tab HIDDEN, col HIDDEN, key HIDDEN, lo HIDDEN, hi HIDDEN");
+    if (agg) ixv_sb_add(&d, ", bucket HIDDEN, aggs HIDDEN");
+    ixv_sb_addc(&d, ')');
     int rc = d.oom ? SQLITE_NOMEM : sqlite3_declare_vtab(db, d.p);
-    sb_free(&d);
+    ixv_sb_free(&d);
     if (rc != SQLITE_OK) {
         free(v);
         return rc;

@@ -1,4 +1,4 @@
-/* ixd_store.c: the storage mapping of ixd (Informix value <-> SQLite value),
+/* ixv_value.c: the storage mapping of ixd (Informix value <-> SQLite value),
  * the string builder, type helpers, exact DECIMAL arithmetic on ixt_decimal,
  * and the conversions used by binds, fetches and literals. */
 #include <math.h>
@@ -8,8 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "server/sql/ixs_lob.h"
-#include "server/sql/ixs.h"
+#include "server/value/ixv.h"
 
 /* ---- string builder ---------------------------------------------------------- */
 
@@ -34,19 +33,19 @@ static int sb_grow(sb *b, size_t more) {
     return 1;
 }
 
-void sb_addn(sb *b, const char *s, size_t n) {
+void ixv_sb_addn(sb *b, const char *s, size_t n) {
     if (!sb_grow(b, n)) return;
     if (n) memcpy(b->p + b->n, s, n);
     b->n += n;
     b->p[b->n] = 0;
 }
-void sb_add(sb *b, const char *s) {
-    sb_addn(b, s, strlen(s));
+void ixv_sb_add(sb *b, const char *s) {
+    ixv_sb_addn(b, s, strlen(s));
 }
-void sb_addc(sb *b, char c) {
-    sb_addn(b, &c, 1);
+void ixv_sb_addc(sb *b, char c) {
+    ixv_sb_addn(b, &c, 1);
 }
-void sb_printf(sb *b, const char *fmt, ...) {
+void ixv_sb_printf(sb *b, const char *fmt, ...) {
     char tmp[512];
     va_list ap;
     va_start(ap, fmt);
@@ -54,7 +53,7 @@ void sb_printf(sb *b, const char *fmt, ...) {
     va_end(ap);
     if (k < 0) return;
     if ((size_t)k < sizeof tmp) {
-        sb_addn(b, tmp, (size_t)k);
+        ixv_sb_addn(b, tmp, (size_t)k);
         return;
     }
     if (!sb_grow(b, (size_t)k)) return;
@@ -63,33 +62,33 @@ void sb_printf(sb *b, const char *fmt, ...) {
     va_end(ap);
     b->n += (size_t)k;
 }
-void sb_ident(sb *b, const char *name) {
-    sb_addc(b, '"');
+void ixv_sb_ident(sb *b, const char *name) {
+    ixv_sb_addc(b, '"');
     for (const char *q = name; *q; q++) {
-        if (*q == '"') sb_addc(b, '"');
-        sb_addc(b, *q);
+        if (*q == '"') ixv_sb_addc(b, '"');
+        ixv_sb_addc(b, *q);
     }
-    sb_addc(b, '"');
+    ixv_sb_addc(b, '"');
 }
-void sb_strlit(sb *b, const char *s, size_t n) {
-    sb_addc(b, '\'');
+void ixv_sb_strlit(sb *b, const char *s, size_t n) {
+    ixv_sb_addc(b, '\'');
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '\'') sb_addc(b, '\'');
+        if (s[i] == '\'') ixv_sb_addc(b, '\'');
         if (s[i] == 0) continue; /* SQLite text literals cannot hold NUL */
-        sb_addc(b, s[i]);
+        ixv_sb_addc(b, s[i]);
     }
-    sb_addc(b, '\'');
+    ixv_sb_addc(b, '\'');
 }
-void sb_free(sb *b) {
+void ixv_sb_free(sb *b) {
     free(b->p);
     memset(b, 0, sizeof *b);
 }
-char *sb_take(sb *b) {
+char *ixv_sb_take(sb *b) {
     if (b->oom) {
-        sb_free(b);
+        ixv_sb_free(b);
         return NULL;
     }
-    if (!b->p) sb_addn(b, "", 0);
+    if (!b->p) ixv_sb_addn(b, "", 0);
     char *p = b->p;
     memset(b, 0, sizeof *b);
     return p;
@@ -97,62 +96,62 @@ char *sb_take(sb *b) {
 
 /* ---- types --------------------------------------------------------------------- */
 
-int ixs_is_int(int c) {
+int ixv_is_int(int c) {
     return c == IX_T_SMALLINT || c == IX_T_INTEGER || c == IX_T_SERIAL || c == IX_T_INT8 ||
            c == IX_T_SERIAL8 || c == IX_T_BIGINT || c == IX_T_BIGSERIAL;
 }
-int ixs_is_float(int c) {
+int ixv_is_float(int c) {
     return c == IX_T_FLOAT || c == IX_T_SMALLFLOAT;
 }
-int ixs_is_dec(int c) {
+int ixv_is_dec(int c) {
     return c == IX_T_DECIMAL || c == IX_T_MONEY;
 }
-int ixs_is_numeric(int c) {
-    return ixs_is_int(c) || ixs_is_float(c) || ixs_is_dec(c);
+int ixv_is_numeric(int c) {
+    return ixv_is_int(c) || ixv_is_float(c) || ixv_is_dec(c);
 }
-int ixs_is_char(int c) {
+int ixv_is_char(int c) {
     return c == IX_T_CHAR || c == IX_T_NCHAR || c == IX_T_VARCHAR || c == IX_T_NVARCHAR ||
            c == IX_T_LVARCHAR || c == IX_T_TEXT;
 }
-ityp ixs_t(int code, uint32_t len) {
+ityp ixv_t(int code, uint32_t len) {
     ityp t = {code, len};
     return t;
 }
-ityp ixs_t_default(int code) {
+ityp ixv_t_default(int code) {
     switch (code) {
-    case IX_T_SMALLINT: return ixs_t(code, 2);
+    case IX_T_SMALLINT: return ixv_t(code, 2);
     case IX_T_INTEGER:
     case IX_T_SERIAL:
     case IX_T_DATE:
-    case IX_T_SMALLFLOAT: return ixs_t(code, 4);
+    case IX_T_SMALLFLOAT: return ixv_t(code, 4);
     case IX_T_FLOAT:
     case IX_T_BIGINT:
-    case IX_T_BIGSERIAL: return ixs_t(code, 8);
+    case IX_T_BIGSERIAL: return ixv_t(code, 8);
     case IX_T_INT8:
-    case IX_T_SERIAL8: return ixs_t(code, 10);
-    case IX_T_DECIMAL: return ixs_t(code, 16u << 8 | 0xff);
-    case IX_T_MONEY: return ixs_t(code, 16u << 8 | 2);
-    case IX_T_BOOLEAN: return ixs_t(code, 1);
+    case IX_T_SERIAL8: return ixv_t(code, 10);
+    case IX_T_DECIMAL: return ixv_t(code, 16u << 8 | 0xff);
+    case IX_T_MONEY: return ixv_t(code, 16u << 8 | 2);
+    case IX_T_BOOLEAN: return ixv_t(code, 1);
     case IX_T_BLOB:
-    case IX_T_CLOB: return ixs_t(code, 72);
-    case IX_T_LVARCHAR: return ixs_t(code, 2048);
+    case IX_T_CLOB: return ixv_t(code, 72);
+    case IX_T_LVARCHAR: return ixv_t(code, 2048);
     case IX_T_CHAR:
-    case IX_T_NCHAR: return ixs_t(code, 1);
+    case IX_T_NCHAR: return ixv_t(code, 1);
     case IX_T_VARCHAR:
-    case IX_T_NVARCHAR: return ixs_t(code, 1);
+    case IX_T_NVARCHAR: return ixv_t(code, 1);
     case IX_T_BYTE:
-    case IX_T_TEXT: return ixs_t(code, 56);
-    case IX_T_DATETIME: return ixs_t(code, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(3)));
-    default: return ixs_t(code, 0);
+    case IX_T_TEXT: return ixv_t(code, 56);
+    case IX_T_DATETIME: return ixv_t(code, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(3)));
+    default: return ixv_t(code, 0);
     }
 }
-int ixs_desc_code(int code, const char **xname) {
+int ixv_desc_code(int code, const char **xname) {
     if (xname) *xname = NULL;
     if (code == IX_T_LVARCHAR) {
         if (xname) *xname = "lvarchar";
         return IX_T_UDTVAR;
     }
-    if (code == IX_T_BOOLEAN || ixs_lob_is(code)) {
+    if (code == IX_T_BOOLEAN || ixv_lob_is(code)) {
         if (xname) *xname = code == IX_T_BLOB ? "blob" : code == IX_T_CLOB ? "clob" : "boolean";
         return IX_T_UDTFIXED;
     }
@@ -165,7 +164,7 @@ static const char *unit_name(int u) {
     return n ? n : "FRACTION";
 }
 
-void ixs_type_text(ityp t, char *buf, size_t n) {
+void ixv_type_text(ityp t, char *buf, size_t n) {
     switch (t.code) {
     case IX_T_DECIMAL:
     case IX_T_MONEY:
@@ -196,7 +195,7 @@ void ixs_type_text(ityp t, char *buf, size_t n) {
 
 /* ---- storage values ---------------------------------------------------------------- */
 
-void sval_free(sval *v) {
+void ixv_sval_free(sval *v) {
     if (v->own) free(v->own);
     memset(v, 0, sizeof *v);
 }
@@ -212,7 +211,7 @@ static int sval_own(sval *v, int kind, const void *p, size_t n) {
     return 0;
 }
 
-void sval_from_sqlite(sval *v, sqlite3_value *x) {
+void ixv_sval_from_sqlite(sval *v, sqlite3_value *x) {
     memset(v, 0, sizeof *v);
     v->kind = sqlite3_value_type(x);
     switch (v->kind) {
@@ -232,11 +231,11 @@ void sval_from_sqlite(sval *v, sqlite3_value *x) {
     }
 }
 
-void sval_from_column(sval *v, sqlite3_stmt *st, int i) {
-    sval_from_sqlite(v, sqlite3_column_value(st, i));
+void ixv_sval_from_column(sval *v, sqlite3_stmt *st, int i) {
+    ixv_sval_from_sqlite(v, sqlite3_column_value(st, i));
 }
 
-int sval_bind(const sval *v, sqlite3_stmt *st, int idx) {
+int ixv_sval_bind(const sval *v, sqlite3_stmt *st, int idx) {
     switch (v->kind) {
     case SQLITE_INTEGER: return sqlite3_bind_int64(st, idx, v->i);
     case SQLITE_FLOAT: return sqlite3_bind_double(st, idx, v->d);
@@ -247,16 +246,16 @@ int sval_bind(const sval *v, sqlite3_stmt *st, int idx) {
     }
 }
 
-int sval_bind_static(const sval *v, sqlite3_stmt *st, int idx) {
+int ixv_sval_bind_static(const sval *v, sqlite3_stmt *st, int idx) {
     switch (v->kind) {
     case SQLITE_TEXT:
         return sqlite3_bind_text(st, idx, (const char *)v->p, (int)v->n, SQLITE_STATIC);
     case SQLITE_BLOB: return sqlite3_bind_blob(st, idx, v->p, (int)v->n, SQLITE_STATIC);
-    default: return sval_bind(v, st, idx);
+    default: return ixv_sval_bind(v, st, idx);
     }
 }
 
-void sval_result(const sval *v, sqlite3_context *ctx) {
+void ixv_sval_result(const sval *v, sqlite3_context *ctx) {
     switch (v->kind) {
     case SQLITE_INTEGER: sqlite3_result_int64(ctx, v->i); break;
     case SQLITE_FLOAT: sqlite3_result_double(ctx, v->d); break;
@@ -268,35 +267,35 @@ void sval_result(const sval *v, sqlite3_context *ctx) {
     }
 }
 
-void sval_sql(const sval *v, sb *out) {
+void ixv_sval_sql(const sval *v, sb *out) {
     switch (v->kind) {
-    case SQLITE_INTEGER: sb_printf(out, "%lld", (long long)v->i); break;
+    case SQLITE_INTEGER: ixv_sb_printf(out, "%lld", (long long)v->i); break;
     case SQLITE_FLOAT:
         if (isinf(v->d))
-            sb_add(out, v->d > 0 ? "9e999" : "-9e999");
+            ixv_sb_add(out, v->d > 0 ? "9e999" : "-9e999");
         else if (isnan(v->d))
-            sb_add(out, "NULL");
+            ixv_sb_add(out, "NULL");
         else if (v->d == 0 && signbit(v->d))
-            sb_add(out, "(-0.0)");
+            ixv_sb_add(out, "(-0.0)");
         else
-            sb_printf(out, "%.17g", v->d);
+            ixv_sb_printf(out, "%.17g", v->d);
         if (v->d == floor(v->d) && isfinite(v->d) && v->d != 0 && fabs(v->d) < 1e17)
-            sb_add(out, ".0");
+            ixv_sb_add(out, ".0");
         break;
-    case SQLITE_TEXT: sb_strlit(out, (const char *)v->p, v->n); break;
+    case SQLITE_TEXT: ixv_sb_strlit(out, (const char *)v->p, v->n); break;
     case SQLITE_BLOB:
-        sb_add(out, "X'");
+        ixv_sb_add(out, "X'");
         for (size_t i = 0; i < v->n; i++)
-            sb_printf(out, "%02X", v->p[i]);
-        sb_addc(out, '\'');
+            ixv_sb_printf(out, "%02X", v->p[i]);
+        ixv_sb_addc(out, '\'');
         break;
-    default: sb_add(out, "NULL");
+    default: ixv_sb_add(out, "NULL");
     }
 }
 
 /* ---- decimal helpers ------------------------------------------------------------------ */
 
-void ixs_dec_to_blob(const ixt_decimal *d, uint8_t *buf, size_t *n) {
+void ixv_dec_to_blob(const ixt_decimal *d, uint8_t *buf, size_t *n) {
     size_t w = (size_t)d->ndig + 1;
     if (ixt_dec_pack(d, w, buf) != IX_OK) {
         buf[0] = 0x80;
@@ -305,7 +304,7 @@ void ixs_dec_to_blob(const ixt_decimal *d, uint8_t *buf, size_t *n) {
     *n = w;
 }
 
-int ixs_dec_from_sval(const sval *v, ixt_decimal *d) {
+int ixv_dec_from_sval(const sval *v, ixt_decimal *d) {
     switch (v->kind) {
     case SQLITE_NULL: ixt_dec_null(d); return 1;
     case SQLITE_INTEGER: ixt_dec_from_i64(d, v->i); return 0;
@@ -435,7 +434,7 @@ static int bd_cmpabs(const bigd *a, const bigd *b) {
     return 0;
 }
 
-int ixs_dec_add(const ixt_decimal *x, const ixt_decimal *y, int sub, ixt_decimal *r) {
+int ixv_dec_add(const ixt_decimal *x, const ixt_decimal *y, int sub, ixt_decimal *r) {
     if (x->is_null || y->is_null) {
         ixt_dec_null(r);
         return 1;
@@ -502,7 +501,7 @@ int ixs_dec_add(const ixt_decimal *x, const ixt_decimal *y, int sub, ixt_decimal
     return bd_to(&c, r);
 }
 
-int ixs_dec_mul(const ixt_decimal *x, const ixt_decimal *y, ixt_decimal *r) {
+int ixv_dec_mul(const ixt_decimal *x, const ixt_decimal *y, ixt_decimal *r) {
     if (x->is_null || y->is_null) {
         ixt_dec_null(r);
         return 1;
@@ -530,7 +529,7 @@ int ixs_dec_mul(const ixt_decimal *x, const ixt_decimal *y, ixt_decimal *r) {
     return bd_to(&c, r);
 }
 
-int ixs_dec_div(const ixt_decimal *x, const ixt_decimal *y, ixt_decimal *r) {
+int ixv_dec_div(const ixt_decimal *x, const ixt_decimal *y, ixt_decimal *r) {
     if (x->is_null || y->is_null) {
         ixt_dec_null(r);
         return 1;
@@ -596,7 +595,7 @@ int ixs_dec_div(const ixt_decimal *x, const ixt_decimal *y, ixt_decimal *r) {
 
 /* ---- conversions ---------------------------------------------------------------------- */
 
-int ixs_cvt_code(ityp to, int rc) {
+int ixv_cvt_code(ityp to, int rc) {
     switch (to.code) {
     case IX_T_SMALLINT: return rc == IX_ERANGE ? -1214 : -1213;
     case IX_T_INTEGER:
@@ -628,8 +627,8 @@ static int iv_is_ym(uint32_t q) {
     return IXT_QUAL_START(q) <= IXT_TU_MONTH;
 }
 
-int ixs_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
-    if (ixs_lob_is(t.code)) return ixs_lob_tuple_to_sval(t, p, n, out);
+int ixv_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
+    if (ixv_lob_is(t.code)) return ixv_lob_tuple_to_sval(t, p, n, out);
     memset(out, 0, sizeof *out);
     ixt_vtype vt = {t.code, t.len};
     int z = ixt_value_is_null(vt, p, n);
@@ -666,7 +665,7 @@ int ixs_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
         if (ixt_dec_decode(&d, p, n) != IX_OK) return -1213;
         uint8_t buf[20];
         size_t bn;
-        ixs_dec_to_blob(&d, buf, &bn);
+        ixv_dec_to_blob(&d, buf, &bn);
         return sval_own(out, SQLITE_BLOB, buf, bn);
     }
     case IX_T_DATETIME: {
@@ -703,7 +702,7 @@ int ixs_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
     }
 }
 
-size_t ixs_text_width(ityp t) {
+size_t ixv_text_width(ityp t) {
     switch (t.code) {
     case IX_T_CHAR:
     case IX_T_NCHAR: return (t.len & 0xffff) ? (t.len & 0xffff) : 1;
@@ -714,7 +713,7 @@ size_t ixs_text_width(ityp t) {
 }
 
 static int put_text_type(ityp t, const uint8_t *s, size_t n, ixb_wbuf *out) {
-    size_t w = ixs_text_width(t);
+    size_t w = ixv_text_width(t);
     if (n > w) n = w;
     switch (t.code) {
     case IX_T_CHAR:
@@ -739,7 +738,7 @@ static int put_text_type(ityp t, const uint8_t *s, size_t n, ixb_wbuf *out) {
     }
 }
 
-int ixs_int_fits(int code, int64_t v) {
+int ixv_int_fits(int code, int64_t v) {
     switch (code) {
     case IX_T_SMALLINT: return v > -32768 && v <= 32767;
     case IX_T_INTEGER:
@@ -755,8 +754,8 @@ enum {
     IXS_E_IV_OVERFLOW = -1265, /* Overflow occurred on a datetime or interval operation. */
 };
 
-size_t ixs_store_text_len(ityp t, const uint8_t *s, size_t n) {
-    size_t w = ixs_is_char(t.code) && t.code != IX_T_TEXT ? ixs_text_width(t) : n;
+size_t ixv_store_text_len(ityp t, const uint8_t *s, size_t n) {
+    size_t w = ixv_is_char(t.code) && t.code != IX_T_TEXT ? ixv_text_width(t) : n;
     if (n <= w) return n;
     if (t.code == IX_T_CHAR || t.code == IX_T_NCHAR)
         while (w > 0 && s[w - 1] == ' ')
@@ -764,21 +763,21 @@ size_t ixs_store_text_len(ityp t, const uint8_t *s, size_t n) {
     return w;
 }
 
-int ixs_store_check(ityp t, const sval *v) {
+int ixv_store_check(ityp t, const sval *v) {
     if (v->kind == SQLITE_NULL) return 0;
-    if (v->kind == SQLITE_INTEGER && ixs_is_int(t.code))
-        return ixs_int_fits(t.code, v->i) ? 0 : ixs_cvt_code(t, IX_ERANGE);
+    if (v->kind == SQLITE_INTEGER && ixv_is_int(t.code))
+        return ixv_int_fits(t.code, v->i) ? 0 : ixv_cvt_code(t, IX_ERANGE);
     if (v->kind == SQLITE_INTEGER && t.code == IX_T_DATE)
-        return v->i >= IXT_DATE_MIN && v->i <= IXT_DATE_MAX ? 0 : ixs_cvt_code(t, IX_ERANGE);
+        return v->i >= IXT_DATE_MIN && v->i <= IXT_DATE_MAX ? 0 : ixv_cvt_code(t, IX_ERANGE);
     ixb_wbuf b;
     ixb_wbuf_init(&b, NULL);
-    int rc = ixs_sval_to_tuple(t, v, &b);
+    int rc = ixv_sval_to_tuple(t, v, &b);
     ixb_wbuf_free(&b);
     return rc < 0 && t.code == IX_T_INTERVAL ? IXS_E_IV_OVERFLOW : rc;
 }
 
-int ixs_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out) {
-    if (ixs_lob_is(t.code)) return ixs_lob_sval_to_tuple(t, v, out);
+int ixv_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out) {
+    if (ixv_lob_is(t.code)) return ixv_lob_sval_to_tuple(t, v, out);
     ixt_vtype vt = {t.code, t.len};
     if (v->kind == SQLITE_NULL) {
         if (t.code == IX_T_LVARCHAR || t.code == IX_T_BOOLEAN) {
@@ -803,17 +802,17 @@ int ixs_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out) {
         if (v->kind == SQLITE_INTEGER) {
             x = v->i;
         } else if (v->kind == SQLITE_FLOAT) {
-            if (!(v->d >= -9.2e18 && v->d <= 9.2e18)) return ixs_cvt_code(t, IX_ERANGE);
+            if (!(v->d >= -9.2e18 && v->d <= 9.2e18)) return ixv_cvt_code(t, IX_ERANGE);
             x = (int64_t)v->d;
         } else {
             ixt_decimal d;
-            int rc = ixs_dec_from_sval(v, &d);
-            if (rc) return rc < 0 ? ixs_cvt_code(t, rc == -1226 ? IX_ERANGE : IX_EINVAL) : 0;
-            if (ixt_dec_to_i64(&d, &x) != IX_OK) return ixs_cvt_code(t, IX_ERANGE);
+            int rc = ixv_dec_from_sval(v, &d);
+            if (rc) return rc < 0 ? ixv_cvt_code(t, rc == -1226 ? IX_ERANGE : IX_EINVAL) : 0;
+            if (ixt_dec_to_i64(&d, &x) != IX_OK) return ixv_cvt_code(t, IX_ERANGE);
         }
-        if (!ixs_int_fits(t.code, x)) return ixs_cvt_code(t, IX_ERANGE);
+        if (!ixv_int_fits(t.code, x)) return ixv_cvt_code(t, IX_ERANGE);
         if (t.code == IX_T_DATE && (x < IXT_DATE_MIN || x > IXT_DATE_MAX)) return -1206;
-        return ixt_value_put_int(vt, x, out) == IX_OK ? 0 : ixs_cvt_code(t, IX_ERANGE);
+        return ixt_value_put_int(vt, x, out) == IX_OK ? 0 : ixv_cvt_code(t, IX_ERANGE);
     }
     case IX_T_BOOLEAN: {
         int64_t x = v->kind == SQLITE_INTEGER ? v->i : v->kind == SQLITE_FLOAT ? (v->d != 0) : -1;
@@ -835,7 +834,7 @@ int ixs_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out) {
             x = (double)v->i;
         else {
             ixt_decimal d;
-            int rc = ixs_dec_from_sval(v, &d);
+            int rc = ixv_dec_from_sval(v, &d);
             if (rc) return rc < 0 ? rc : 0;
             ixt_dec_to_double(&d, &x);
         }
@@ -844,7 +843,7 @@ int ixs_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out) {
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
         ixt_decimal d;
-        int rc = ixs_dec_from_sval(v, &d);
+        int rc = ixv_dec_from_sval(v, &d);
         if (rc < 0) return rc;
         int p = (int)(t.len >> 8), s = (int)(t.len & 0xff);
         rc = ixt_dec_encode(&d, p, s, out);
@@ -907,12 +906,12 @@ static int text_lenient(ityp t, const char *s, size_t n, sval *out) {
         out->i = days;
         return 0;
     }
-    if (ixs_is_int(t.code) && n < 64 && memchr(s, '.', n)) {
+    if (ixv_is_int(t.code) && n < 64 && memchr(s, '.', n)) {
         ixt_decimal d;
         int64_t x;
         if (ixt_dec_from_text(&d, s, n) != IX_OK) return 1;
-        if (ixt_dec_to_i64(&d, &x) != IX_OK || !ixs_int_fits(t.code, x))
-            return ixs_cvt_code(t, IX_ERANGE);
+        if (ixt_dec_to_i64(&d, &x) != IX_OK || !ixv_int_fits(t.code, x))
+            return ixv_cvt_code(t, IX_ERANGE);
         out->kind = SQLITE_INTEGER;
         out->i = x;
         return 0;
@@ -920,9 +919,9 @@ static int text_lenient(ityp t, const char *s, size_t n, sval *out) {
     return 1;
 }
 
-int ixs_text_to_sval(ityp t, const char *s, size_t n, sval *out) {
+int ixv_text_to_sval(ityp t, const char *s, size_t n, sval *out) {
     memset(out, 0, sizeof *out);
-    if (ixs_is_char(t.code) && t.code != IX_T_TEXT) {
+    if (ixv_is_char(t.code) && t.code != IX_T_TEXT) {
         size_t len = n;
         if (t.code == IX_T_CHAR || t.code == IX_T_NCHAR) {
             size_t w = t.len & 0xffff;
@@ -943,10 +942,10 @@ int ixs_text_to_sval(ityp t, const char *s, size_t n, sval *out) {
         /* floating decimal: keep every digit (up to 32) */
         ixt_decimal d;
         int rc = ixt_dec_from_text(&d, s, n);
-        if (rc != IX_OK) return ixs_cvt_code(t, rc);
+        if (rc != IX_OK) return ixv_cvt_code(t, rc);
         uint8_t buf[20];
         size_t bn;
-        ixs_dec_to_blob(&d, buf, &bn);
+        ixv_dec_to_blob(&d, buf, &bn);
         return sval_own(out, SQLITE_BLOB, buf, bn);
     }
     ixb_wbuf b;
@@ -956,7 +955,7 @@ int ixs_text_to_sval(ityp t, const char *s, size_t n, sval *out) {
     int r;
     if (rc == IX_EINVAL && (t.code == IX_T_DATETIME || t.code == IX_T_INTERVAL) && n <= 64) {
         /* a valid value followed by junk: -1264 */
-        r = ixs_cvt_code(t, rc);
+        r = ixv_cvt_code(t, rc);
         for (size_t k = n; k-- > 1;) {
             ixb_wbuf_reset(&b);
             if (ixt_value_parse(vt, s, k, NULL, &b) == IX_OK) {
@@ -966,17 +965,17 @@ int ixs_text_to_sval(ityp t, const char *s, size_t n, sval *out) {
         }
     } else if (rc != IX_OK) {
         r = text_lenient(t, s, n, out);
-        if (r == 1) r = ixs_cvt_code(t, rc);
+        if (r == 1) r = ixv_cvt_code(t, rc);
     } else
-        r = ixs_tuple_to_sval(t, b.data, b.len, out);
+        r = ixv_tuple_to_sval(t, b.data, b.len, out);
     ixb_wbuf_free(&b);
     return r;
 }
 
-int ixs_sval_to_text(ityp t, const sval *v, ixb_wbuf *out) {
+int ixv_sval_to_text(ityp t, const sval *v, ixb_wbuf *out) {
     if (v->kind == SQLITE_NULL) return 1;
-    if (ixs_lob_is(t.code)) return -9634; /* a LOB has no text: LOTOFILE or SQ_LODATA */
-    if (ixs_is_char(t.code) || t.code < 0 || t.code == IX_T_BYTE) {
+    if (ixv_lob_is(t.code)) return -9634; /* a LOB has no text: LOTOFILE or SQ_LODATA */
+    if (ixv_is_char(t.code) || t.code < 0 || t.code == IX_T_BYTE) {
         if (v->kind == SQLITE_TEXT || v->kind == SQLITE_BLOB) {
             ixb_put_bytes(out, v->p, v->n);
         } else if (v->kind == SQLITE_INTEGER) {
@@ -992,14 +991,14 @@ int ixs_sval_to_text(ityp t, const sval *v, ixb_wbuf *out) {
     }
     if (t.code == IX_T_DECIMAL && (t.len & 0xff) == 0xff) {
         ixt_decimal d;
-        int rc = ixs_dec_from_sval(v, &d);
+        int rc = ixv_dec_from_sval(v, &d);
         if (rc) return rc < 0 ? rc : 1;
         ixt_dec_to_text(&d, -1, out);
         return 0;
     }
     ixb_wbuf b;
     ixb_wbuf_init(&b, NULL);
-    int rc = ixs_sval_to_tuple(t, v, &b);
+    int rc = ixv_sval_to_tuple(t, v, &b);
     if (rc == 0) {
         ixt_vtype vt = {t.code, t.len};
         int k = ixt_value_format(vt, b.data, b.len, NULL, out);
@@ -1018,11 +1017,11 @@ int ixs_sval_to_text(ityp t, const sval *v, ixb_wbuf *out) {
 /* Storage class of a type: 'i' integer, 'f' real, 'd' decimal blob, 't'
  * text, 'b' blob. */
 static int sclass(int code) {
-    if (ixs_is_int(code) || code == IX_T_DATE || code == IX_T_BOOLEAN || code == IX_T_INTERVAL ||
-        ixs_lob_is(code))
+    if (ixv_is_int(code) || code == IX_T_DATE || code == IX_T_BOOLEAN || code == IX_T_INTERVAL ||
+        ixv_lob_is(code))
         return 'i';
-    if (ixs_is_float(code)) return 'f';
-    if (ixs_is_dec(code)) return 'd';
+    if (ixv_is_float(code)) return 'f';
+    if (ixv_is_dec(code)) return 'd';
     if (code == IX_T_BYTE) return 'b';
     return 't';
 }
@@ -1042,7 +1041,7 @@ static int convert_temporal(ityp from, const sval *v, ityp to, sval *out) {
     ixb_wbuf a, b;
     ixb_wbuf_init(&a, NULL);
     ixb_wbuf_init(&b, NULL);
-    int rc = ixs_sval_to_tuple(from, v, &a);
+    int rc = ixv_sval_to_tuple(from, v, &a);
     if (rc == 0 && to.code == IX_T_DATETIME) {
         ixt_datetime dt;
         rc = ixt_dt_decode(from.len, a.data, a.len, &dt) == IX_OK ? 0 : -1263;
@@ -1064,7 +1063,7 @@ static int convert_temporal(ityp from, const sval *v, ityp to, sval *out) {
         if (rc == 0 && ym_from != ym_to) rc = -1266; /* incompatible interval classes */
         if (rc == 0) rc = ixt_iv_encode(to.len, &iv, &b) == IX_OK ? 0 : -1265;
     }
-    if (rc == 0) rc = ixs_tuple_to_sval(to, b.data, b.len, out);
+    if (rc == 0) rc = ixv_tuple_to_sval(to, b.data, b.len, out);
     ixb_wbuf_free(&a);
     ixb_wbuf_free(&b);
     return rc;
@@ -1080,25 +1079,25 @@ static int num_to_float(const sval *v, ityp to, sval *out) {
         out->d = v->d;
     else {
         ixt_decimal d;
-        int rc = ixs_dec_from_sval(v, &d);
+        int rc = ixv_dec_from_sval(v, &d);
         if (rc < 0) return rc;
         ixt_dec_to_double(&d, &out->d);
     }
     if (to.code == IX_T_SMALLFLOAT && isfinite(out->d) && isinf((float)out->d))
-        return ixs_cvt_code(to, IX_ERANGE);
+        return ixv_cvt_code(to, IX_ERANGE);
     return 0;
 }
 
-int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
+int ixv_convert(ityp from, const sval *v, ityp to, sval *out) {
     memset(out, 0, sizeof *out);
     if (v->kind == SQLITE_NULL) return 0;
-    if (ixs_lob_is(from.code) || ixs_lob_is(to.code)) return ixs_lob_convert(from, v, to, out);
+    if (ixv_lob_is(from.code) || ixv_lob_is(to.code)) return ixv_lob_convert(from, v, to, out);
     int fc = sclass(from.code), tc = sclass(to.code);
     /* numeric to numeric without text */
-    if (ixs_is_numeric(from.code) && ixs_is_numeric(to.code)) {
+    if (ixv_is_numeric(from.code) && ixv_is_numeric(to.code)) {
         if (tc == 'd') {
             ixt_decimal d;
-            int rc = ixs_dec_from_sval(v, &d);
+            int rc = ixv_dec_from_sval(v, &d);
             if (rc < 0) return rc;
             if ((to.len & 0xff) != 0xff) {
                 ixt_dec_round(&d, (int)(to.len & 0xff));
@@ -1108,7 +1107,7 @@ int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
             }
             uint8_t buf[20];
             size_t bn;
-            ixs_dec_to_blob(&d, buf, &bn);
+            ixv_dec_to_blob(&d, buf, &bn);
             return sval_own(out, SQLITE_BLOB, buf, bn);
         }
         if (tc == 'f') return num_to_float(v, to, out);
@@ -1117,25 +1116,25 @@ int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
         if (v->kind == SQLITE_INTEGER)
             x = v->i;
         else if (v->kind == SQLITE_FLOAT) {
-            if (!(v->d >= -9.2e18 && v->d <= 9.2e18)) return ixs_cvt_code(to, IX_ERANGE);
+            if (!(v->d >= -9.2e18 && v->d <= 9.2e18)) return ixv_cvt_code(to, IX_ERANGE);
             x = (int64_t)v->d;
         } else {
             ixt_decimal d;
-            int rc = ixs_dec_from_sval(v, &d);
+            int rc = ixv_dec_from_sval(v, &d);
             if (rc < 0) return rc;
-            if (ixt_dec_to_i64(&d, &x) != IX_OK) return ixs_cvt_code(to, IX_ERANGE);
+            if (ixt_dec_to_i64(&d, &x) != IX_OK) return ixv_cvt_code(to, IX_ERANGE);
         }
-        if (!ixs_int_fits(to.code, x)) return ixs_cvt_code(to, IX_ERANGE);
+        if (!ixv_int_fits(to.code, x)) return ixv_cvt_code(to, IX_ERANGE);
         out->kind = SQLITE_INTEGER;
         out->i = x;
         return 0;
     }
     if (from.code == to.code && fc == tc &&
-        (from.len == to.len || ixs_is_char(to.code) || to.code == IX_T_BOOLEAN ||
+        (from.len == to.len || ixv_is_char(to.code) || to.code == IX_T_BOOLEAN ||
          to.code == IX_T_DATE)) {
         if (v->kind == SQLITE_TEXT || v->kind == SQLITE_BLOB) {
             size_t n = v->n;
-            if (ixs_is_char(to.code) && to.code != IX_T_TEXT && to.code != IX_T_LVARCHAR) {
+            if (ixv_is_char(to.code) && to.code != IX_T_TEXT && to.code != IX_T_LVARCHAR) {
                 size_t w = (to.code == IX_T_CHAR || to.code == IX_T_NCHAR) ? (to.len & 0xffff)
                                                                            : (to.len & 0xff);
                 if (w && n > w) n = w;
@@ -1146,15 +1145,15 @@ int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
         out->own = NULL;
         return 0;
     }
-    if (ixs_is_char(to.code) && ixs_is_char(from.code)) {
+    if (ixv_is_char(to.code) && ixv_is_char(from.code)) {
         if (v->kind == SQLITE_TEXT || v->kind == SQLITE_BLOB)
-            return ixs_text_to_sval(to, (const char *)v->p, v->n, out);
+            return ixv_text_to_sval(to, (const char *)v->p, v->n, out);
     }
     int trc = convert_temporal(from, v, to, out);
     if (trc != 1) return trc;
-    if (to.code == IX_T_DATE && ixs_is_numeric(from.code)) {
+    if (to.code == IX_T_DATE && ixv_is_numeric(from.code)) {
         /* a number is a day count (1 = 1900-01-01), truncated */
-        int rc = ixs_convert(from, v, ixs_t(IX_T_INTEGER, 4), out);
+        int rc = ixv_convert(from, v, ixv_t(IX_T_INTEGER, 4), out);
         if (rc == 0 && (out->i < IXT_DATE_MIN || out->i > IXT_DATE_MAX)) rc = -1206;
         return rc;
     }
@@ -1162,28 +1161,28 @@ int ixs_convert(ityp from, const sval *v, ityp to, sval *out) {
     ixb_wbuf b;
     ixb_wbuf_init(&b, NULL);
     int rc;
-    if (ixs_is_char(from.code) || from.code < 0) {
+    if (ixv_is_char(from.code) || from.code < 0) {
         if (v->kind == SQLITE_TEXT || v->kind == SQLITE_BLOB)
             ixb_put_bytes(&b, v->p, v->n);
         else
-            ixs_sval_to_text(ixs_t(-1, 0), v, &b);
+            ixv_sval_to_text(ixv_t(-1, 0), v, &b);
         rc = 0;
     } else {
-        rc = ixs_sval_to_text(from, v, &b);
+        rc = ixv_sval_to_text(from, v, &b);
     }
     if (rc == 1) {
         out->kind = SQLITE_NULL;
         rc = 0;
     } else if (rc == 0) {
-        if (ixs_is_numeric(to.code) || to.code == IX_T_DATE || to.code == IX_T_DATETIME ||
+        if (ixv_is_numeric(to.code) || to.code == IX_T_DATE || to.code == IX_T_DATETIME ||
             to.code == IX_T_INTERVAL || to.code == IX_T_BOOLEAN) {
             /* trim blanks of CHAR text */
             size_t n = b.len;
             while (n > 0 && b.data[n - 1] == ' ')
                 n--;
-            rc = ixs_text_to_sval(to, (const char *)b.data, n, out);
+            rc = ixv_text_to_sval(to, (const char *)b.data, n, out);
         } else {
-            rc = ixs_text_to_sval(to, (const char *)(b.data ? b.data : (uint8_t *)""), b.len, out);
+            rc = ixv_text_to_sval(to, (const char *)(b.data ? b.data : (uint8_t *)""), b.len, out);
         }
     }
     ixb_wbuf_free(&b);

@@ -1,0 +1,130 @@
+/*
+ * ixv.h: ixd's value layer, below the engine, the translator and
+ * TimeSeries (docs/architecture.md): the string builder the SQL text is
+ * built with, Informix types as ixd keeps them (ityp), SQLite storage
+ * values (sval) and the conversions between them, the tuple and text forms
+ * and the exact DECIMAL helpers. Defined in ixv_value.c.
+ */
+#ifndef IXV_H
+#define IXV_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/ix_buf.h"
+#include "proto/ix_lob.h"
+#include "types/ix_datetime.h"
+#include "types/ix_decimal.h"
+#include "types/ix_types.h"
+#include "types/ix_value.h"
+
+/* ---- string builder ---------------------------------------------------------- */
+typedef struct sb {
+    char *p;
+    size_t n, cap;
+    int oom;
+} sb;
+void ixv_sb_addn(sb *b, const char *s, size_t n);
+void ixv_sb_add(sb *b, const char *s);
+void ixv_sb_addc(sb *b, char c);
+void ixv_sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ixv_sb_ident(sb *b, const char *name);         /* "name" quoted for SQLite */
+void ixv_sb_strlit(sb *b, const char *s, size_t n); /* 'text' quoted for SQLite */
+void ixv_sb_free(sb *b);
+char *ixv_sb_take(sb *b); /* returns the NUL-terminated text (caller frees) */
+
+/* ---- types --------------------------------------------------------------------- */
+/* An Informix value type: code is the base IXT_T_* code as the value codec uses
+ * it (LVARCHAR 43, BOOLEAN 45); -1 = not known (NULL literal, untyped ?). */
+typedef struct ityp {
+    int code;
+    uint32_t len;
+} ityp;
+
+int ixv_is_int(int code);   /* SMALLINT, INTEGER, SERIAL, INT8, SERIAL8, BIGINT, BIGSERIAL */
+int ixv_is_float(int code); /* FLOAT, SMALLFLOAT */
+int ixv_is_dec(int code);   /* DECIMAL, MONEY */
+int ixv_is_numeric(int code);
+int ixv_is_char(int code); /* CHAR, NCHAR, VARCHAR, NVARCHAR, LVARCHAR, TEXT */
+ityp ixv_t(int code, uint32_t len);
+ityp ixv_t_default(int code); /* with the fixed width / default length */
+/* The describe form of a type: code (40/41 for LVARCHAR/BOOLEAN) and xname. */
+int ixv_desc_code(int code, const char **xname);
+/* Name of a type as "DECIMAL(10,2)" into buf. */
+void ixv_type_text(ityp t, char *buf, size_t n);
+
+/* ---- storage values -------------------------------------------------------------- */
+typedef struct sval {
+    int kind; /* SQLITE_NULL, SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB */
+    int64_t i;
+    double d;
+    const uint8_t *p; /* TEXT/BLOB bytes (borrowed unless own) */
+    size_t n;
+    uint8_t *own;
+} sval;
+void ixv_sval_free(sval *v);
+void ixv_sval_from_sqlite(sval *v, sqlite3_value *x); /* borrowed */
+void ixv_sval_from_column(sval *v, sqlite3_stmt *st, int i);
+int ixv_sval_bind(const sval *v, sqlite3_stmt *st, int idx);
+/* As ixv_sval_bind, without copying text and blob bytes: v must outlive the
+ * binding. */
+int ixv_sval_bind_static(const sval *v, sqlite3_stmt *st, int idx);
+void ixv_sval_result(const sval *v, sqlite3_context *ctx);
+void ixv_sval_sql(const sval *v, sb *out); /* as an SQL literal */
+
+/* Conversions. Each returns 0 or a negative Informix SQLCODE (-1213, ...). */
+int ixv_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out);
+int ixv_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out);
+int ixv_text_to_sval(ityp t, const char *s, size_t n, sval *out);
+int ixv_sval_to_text(ityp t, const sval *v, ixb_wbuf *out); /* NULL -> nothing, returns 1 */
+/* Converts a storage value of type from into type to (via text when the
+ * storage classes differ). */
+int ixv_convert(ityp from, const sval *v, ityp to, sval *out);
+/* 1 if v fits integer type code (SMALLINT, INTEGER/SERIAL/DATE: their NULL
+ * forms excluded; the 8-byte types: all but INT64_MIN). */
+int ixv_int_fits(int code, int64_t v);
+/* SQLCODE for a failed conversion to t (IX_EINVAL/IX_ERANGE). */
+int ixv_cvt_code(ityp to, int ixrc);
+/* A value stored into a column of type t (ixd_chk): 0 if the column can
+ * hold it, else the negative SQLCODE a fetch of it would give (an integer
+ * out of SMALLINT, INTEGER or INT8 range, a DATE outside 0001..9999, a
+ * SMALLFLOAT out of float range; an INTERVAL over its leading precision
+ * -1265). ixv_store_text_len: the bytes of text s (n bytes) a character
+ * column of type t keeps: cut to its length, a CHAR without the trailing
+ * blanks of the cut; n when it fits. */
+int ixv_store_check(ityp t, const sval *v);
+/* The most bytes a value of character type t (CHAR, NCHAR, VARCHAR,
+ * NVARCHAR, LVARCHAR) holds: its declared length, or the type's default. */
+size_t ixv_text_width(ityp t);
+size_t ixv_store_text_len(ityp t, const uint8_t *s, size_t n);
+
+/* decimal helpers */
+int ixv_dec_from_sval(const sval *v, ixt_decimal *d);                /* any storage class */
+void ixv_dec_to_blob(const ixt_decimal *d, uint8_t *buf, size_t *n); /* buf >= 18 */
+int ixv_dec_add(const ixt_decimal *a, const ixt_decimal *b, int sub, ixt_decimal *r);
+int ixv_dec_mul(const ixt_decimal *a, const ixt_decimal *b, ixt_decimal *r);
+int ixv_dec_div(const ixt_decimal *a, const ixt_decimal *b, ixt_decimal *r);
+
+/* ---- BLOB and CLOB values (ixv_lob.c) ---------------------------------------------- */
+#define IXV_E_NO_CAST  (-9634)               /* No cast from %s. */
+#define IXV_E_CONVERT  (-1213)               /* A character to numeric conversion process failed. */
+#define IXV_LO_HEX_LEN (2 * IXP_LOCATOR_LEN) /* hex digits of a handle */
+/* 1 for IX_T_BLOB and IX_T_CLOB. */
+int ixv_lob_is(int code);
+/* The extended type id of a LOB type (10 BLOB, 11 CLOB) and back. */
+int ixv_lob_xid(int code);
+int ixv_lob_code(int xid);
+/* A tuple or bind value (the UDT envelope around the handle) to its SQLite
+ * value (the LO id), back, and a converted value (LOB to LOB). Each returns
+ * 0 or a negative SQLCODE. */
+int ixv_lob_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out);
+int ixv_lob_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out);
+int ixv_lob_convert(ityp from, const sval *v, ityp to, sval *out);
+/* A string cast to BLOB or CLOB ('<hex>'::BLOB, as clients name an LO in
+ * SQL): exactly IXV_LO_HEX_LEN hex digits (either case) spelling a 72-byte
+ * handle give that handle's LO; 0 with *out the LO id, or -9634 for any
+ * other string. Whether the LO exists is checked where it is used. */
+int ixv_lob_text_to_sval(ityp t, const char *s, size_t n, sval *out);
+
+#endif
