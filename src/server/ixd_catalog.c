@@ -60,7 +60,7 @@ static const char *cat_ddl =
 
 /* sysdatabases reads the eponymous virtual table _ixd_databases
  * (ixd_catalog_vt.c). Files made before it had its internal name read
- * "ixd_databases" (ixs_cat_upgrade replaces that view). */
+ * "ixd_databases" (ixd_cat_upgrade replaces that view). */
 static const char *sysdatabases_ddl =
     "CREATE VIEW sysdatabases AS SELECT name, 1048576 + rowid AS partnum, 'informix' AS owner,"
     " created, CASE WHEN logmode > 0 THEN 1 ELSE 0 END AS is_logging,"
@@ -69,7 +69,7 @@ static const char *sysdatabases_ddl =
     " FROM " IXS_INTERNAL_PREFIX "databases ORDER BY name;";
 #define OLD_SYSDATABASES_FROM " FROM ixd_databases "
 
-int ixs_internal_name(const char *name) {
+int ixd_internal_name(const char *name) {
     static const char *const prefixes[] = {IXS_INTERNAL_PREFIX, "sqlite_"};
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
         if (!strncasecmp(name, prefixes[i], strlen(prefixes[i]))) return 1;
@@ -384,7 +384,7 @@ static void cat_table_sql(sb *q, size_t i, int32_t today) {
                   cat_tabs[i].tabid, cat_tabs[i].name, (int)today, cat_tabs[i].type, rowsize);
 }
 
-int32_t ixs_today(void) {
+int32_t ixd_today(void) {
     time_t t = time(NULL);
     struct tm tmv;
     localtime_r(&t, &tmv);
@@ -396,7 +396,7 @@ int32_t ixs_today(void) {
 static int xexec(sqlite3 *h, const char *sql, ixd_err *err) {
     char *msg = NULL;
     int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
-    if (ixs_no_space(h, rc)) {
+    if (ixd_no_space(h, rc)) {
         ixd_seterr(err, IXS_E_CREATE_DB, IXS_ISAM_NO_SPACE, 0, NULL);
         sqlite3_free(msg);
         return -1;
@@ -409,7 +409,7 @@ static int xexec(sqlite3 *h, const char *sql, ixd_err *err) {
     return 0;
 }
 
-int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err) {
+int ixd_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err) {
     if (xexec(h, "BEGIN IMMEDIATE", err)) return -1;
     if (xexec(h, cat_ddl, err) || xexec(h, sysdatabases_ddl, err) ||
         xexec(h, ixs_priv_cat_ddl(), err))
@@ -420,7 +420,7 @@ int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err) {
         goto fail;
     }
     sb q = {0};
-    int32_t today = ixs_today();
+    int32_t today = ixd_today();
     ixv_sb_printf(&q, "INSERT INTO _ixd_meta VALUES('logmode', %d), ('created', %d);", logmode,
                   (int)today);
     for (size_t i = 0; i < sizeof cat_tabs / sizeof cat_tabs[0]; i++)
@@ -481,7 +481,7 @@ static void cat_upgrade_tables(sqlite3 *h) {
     ixv_sb_add(&q, ixs_priv_cat_ddl()); /* version 4 */
     if (ver < 4) ixs_priv_upgrade_sql(&q, h);
     for (size_t i = 0; i < sizeof cat_tabs / sizeof cat_tabs[0]; i++)
-        cat_table_sql(&q, i, ixs_today());
+        cat_table_sql(&q, i, ixd_today());
     ixv_sb_printf(&q, "INSERT OR REPLACE INTO _ixd_meta VALUES('catversion', %d);", CAT_VERSION);
     int ok = !q.oom && sqlite3_exec(h, q.p, NULL, NULL, NULL) == SQLITE_OK;
     ixv_sb_free(&q);
@@ -489,7 +489,7 @@ static void cat_upgrade_tables(sqlite3 *h) {
     if (!sqlite3_get_autocommit(h)) sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
 }
 
-void ixs_cat_upgrade(sqlite3 *h) {
+void ixd_cat_upgrade(sqlite3 *h) {
     cat_upgrade_tables(h);
     ixs_objs_cat_upgrade(h);
     sqlite3_stmt *st;
@@ -515,7 +515,7 @@ void ixs_cat_upgrade(sqlite3 *h) {
     if (!sqlite3_get_autocommit(h)) sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
 }
 
-int ixs_cat_logmode(sqlite3 *h) {
+int ixd_cat_logmode(sqlite3 *h) {
     sqlite3_stmt *st;
     int mode = -1;
     if (sqlite3_prepare_v2(h, "SELECT v FROM _ixd_meta WHERE k = 'logmode'", -1, &st, NULL) !=
@@ -526,7 +526,7 @@ int ixs_cat_logmode(sqlite3 *h) {
     return mode;
 }
 
-void ixs_itab_free(itab *t) {
+void ixd_itab_free(itab *t) {
     if (!t) return;
     for (int i = 0; i < t->ncols; i++)
         free(t->cols[i].defsql);
@@ -535,9 +535,9 @@ void ixs_itab_free(itab *t) {
     t->ncols = 0;
 }
 
-int ixs_temp_catalog(ixd_db *db, ixd_err *err) {
+int ixd_temp_catalog(ixd_db *db, ixd_err *err) {
     if (db->has_temp) return 0;
-    if (ixs_exec(db,
+    if (ixd_exec(db,
                  "CREATE TEMP TABLE IF NOT EXISTS _ixd_ttables(tabid INTEGER PRIMARY KEY,"
                  " tabname TEXT UNIQUE, owner TEXT, tabtype TEXT DEFAULT 'T', serial_next INTEGER"
                  " DEFAULT 1, serial8_next INTEGER DEFAULT 1);"
@@ -575,14 +575,14 @@ static void cat_done(sqlite3_stmt *st) {
     sqlite3_clear_bindings(st);
 }
 
-void ixs_cat_close(ixd_db *db) {
+void ixd_cat_close(ixd_db *db) {
     for (int k = 0; k < IXS_CAT_NSTMT; k++) {
         sqlite3_finalize(db->cat_st[k]);
         db->cat_st[k] = NULL;
     }
 }
 
-unsigned ixs_data_version(ixd_db *db, int fresh) {
+unsigned ixd_data_version(ixd_db *db, int fresh) {
     sqlite3_stmt *st;
     if (fresh && sqlite3_get_autocommit(db->h) && (st = cat_stmt(db, CAT_TAB)) != NULL) {
         sqlite3_bind_text(st, 1, "", 0, SQLITE_STATIC);
@@ -621,10 +621,10 @@ static int cat_columns(sqlite3_stmt *st, itab *out) {
     return rc;
 }
 
-/* The lookup of ixs_cat_table; depth counts the synonyms followed. */
+/* The lookup of ixd_cat_table; depth counts the synonyms followed. */
 static int cat_lookup(ixd_db *db, const char *name, itab *out, ixd_err *err, int depth) {
     memset(out, 0, sizeof *out);
-    if (ixs_internal_name(name)) return 0; /* never a table of user SQL */
+    if (ixd_internal_name(name)) return 0; /* never a table of user SQL */
     sqlite3_stmt *st;
     int temp = 0;
     if (db->has_temp && (st = cat_stmt(db, CAT_TTAB)) != NULL) {
@@ -633,13 +633,13 @@ static int cat_lookup(ixd_db *db, const char *name, itab *out, ixd_err *err, int
         cat_done(st);
     }
     if (!(st = cat_stmt(db, temp ? CAT_TTAB : CAT_TAB)))
-        return ixs_sqlite_err(db, sqlite3_errcode(db->h), 0, name, err);
+        return ixd_sqlite_err(db, sqlite3_errcode(db->h), 0, name, err);
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) {
         cat_done(st);
         if (rc == SQLITE_DONE) return 0;
-        return ixs_sqlite_err(db, rc, IX_STMTTYPE_SELECT, name, err);
+        return ixd_sqlite_err(db, rc, IX_STMTTYPE_SELECT, name, err);
     }
     out->tabid = sqlite3_column_int(st, 0);
     const char *ow = (const char *)sqlite3_column_text(st, 1);
@@ -653,33 +653,33 @@ static int cat_lookup(ixd_db *db, const char *name, itab *out, ixd_err *err, int
                     ? ixs_syn_base(db, out->tabid, ttc, out->owner, base, sizeof base)
                     : 0;
         memset(out, 0, sizeof *out);
-        if (r < 0) return ixs_sqlite_err(db, sqlite3_errcode(db->h), 0, name, err);
+        if (r < 0) return ixd_sqlite_err(db, sqlite3_errcode(db->h), 0, name, err);
         return r ? cat_lookup(db, base, out, err, depth + 1) : 0;
     }
     out->is_view = out->tabid < 100 || (tt && tt[0] == 'V');
     snprintf(out->name, sizeof out->name, "%s", name);
     cat_done(st);
     if (!(st = cat_stmt(db, temp ? CAT_TCOLS : CAT_COLS)))
-        return ixs_sqlite_err(db, sqlite3_errcode(db->h), 0, name, err);
+        return ixd_sqlite_err(db, sqlite3_errcode(db->h), 0, name, err);
     sqlite3_bind_int(st, 1, out->tabid);
     rc = cat_columns(st, out);
     cat_done(st);
     if (rc == SQLITE_NOMEM) {
-        ixs_itab_free(out);
+        ixd_itab_free(out);
         return ixd_seterr(err, -208, 0, 0, NULL);
     }
     if (rc != SQLITE_DONE) {
-        ixs_itab_free(out);
-        return ixs_sqlite_err(db, rc, IX_STMTTYPE_SELECT, name, err);
+        ixd_itab_free(out);
+        return ixd_sqlite_err(db, rc, IX_STMTTYPE_SELECT, name, err);
     }
     return 1;
 }
 
-int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err) {
+int ixd_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err) {
     return cat_lookup(db, name, out, err, 0);
 }
 
-int64_t ixs_serial_next(ixd_db *db, int tabid, int kind, int64_t v, int *ok) {
+int64_t ixd_serial_next(ixd_db *db, int tabid, int kind, int64_t v, int *ok) {
     *ok = 0;
     const char *col = kind == 1 ? "serial_next" : "serial8_next";
     char sql[200];

@@ -89,7 +89,7 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs, int arg
         char name[IXS_NAME_MAX + 1], path[4096];
         snprintf(name, sizeof name, "%.*s", (int)(l - 3), de->d_name);
         ixd_err e;
-        if (ixs_db_path(v->db->e, name, path, sizeof path, &e)) continue;
+        if (ixd_db_path(v->db->e, name, path, sizeof path, &e)) continue;
         if (c->n == cap) {
             int nc = cap ? cap * 2 : 16;
             if (nc > 100000) break;
@@ -153,7 +153,7 @@ static const sqlite3_module mod = {
     x_filter, x_next,    x_eof,     x_column, x_rowid,      NULL,         NULL,   NULL,
     NULL,     NULL,      NULL,      NULL,     NULL,         NULL,         NULL,   NULL};
 
-int ixs_register_vtabs(sqlite3 *h, void *db) {
+int ixd_register_vtabs(sqlite3 *h, void *db) {
     return sqlite3_create_module(h, IXS_INTERNAL_PREFIX "databases", &mod, db) == SQLITE_OK ? 0
                                                                                             : -1;
 }

@@ -43,7 +43,7 @@ static void os_errnos(sqlite3 *h, int e[3]) {
     sqlite3_file_control(h, "main", SQLITE_FCNTL_LAST_ERRNO, &e[2]);
 }
 
-int ixs_no_space(sqlite3 *h, int rc) {
+int ixd_no_space(sqlite3 *h, int rc) {
     if ((rc & 0xff) == SQLITE_FULL) return 1;
     if ((rc & 0xff) != SQLITE_IOERR || !h) return 0;
     int e[3];
@@ -58,7 +58,7 @@ static int os_errno(sqlite3 *h) {
     return e[0] ? e[0] : e[1] ? e[1] : e[2];
 }
 
-int ixs_no_space_code(int stype) {
+int ixd_no_space_code(int stype) {
     switch (stype) {
     case IX_STMTTYPE_INSERT: return IXS_E_INSERT;
     case IX_STMTTYPE_UPDATE:
@@ -203,7 +203,7 @@ static int sqlite_limit_msg(const char *msg) {
     return 0;
 }
 
-void ixs_txn_sync(ixd_db *db) {
+void ixd_txn_sync(ixd_db *db) {
     if (db && db->h && db->in_txn && sqlite3_get_autocommit(db->h)) {
         db->gen++;
         db->in_txn = 0;
@@ -211,16 +211,16 @@ void ixs_txn_sync(ixd_db *db) {
     }
 }
 
-int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *err) {
+int ixd_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *err) {
     if (stype == IX_STMTTYPE_DELETE_ALL) stype = IX_STMTTYPE_DELETE;
     if (stype == IX_STMTTYPE_UPDATE_ALL) stype = IX_STMTTYPE_UPDATE;
     sqlite3 *h = db ? db->h : NULL;
     const char *msg = h ? sqlite3_errmsg(h) : sqlite3_errstr(rc);
     int ext = h ? sqlite3_extended_errcode(h) : rc;
     if (!msg) msg = "";
-    ixs_txn_sync(db);
-    if (ixs_no_space(h, rc) || ixs_no_space(h, ext))
-        return ixd_seterr(err, ixs_no_space_code(stype), IXS_ISAM_NO_SPACE, 0, "%s",
+    ixd_txn_sync(db);
+    if (ixd_no_space(h, rc) || ixd_no_space(h, ext))
+        return ixd_seterr(err, ixd_no_space_code(stype), IXS_ISAM_NO_SPACE, 0, "%s",
                           table ? table : "");
     if (!strncmp(msg, "ixd:", 4)) {
         int code = atoi(msg + 4); /* ixd:<sqlcode>[,<isam>]:<text> */
@@ -248,9 +248,9 @@ int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *er
     return ixd_seterr(err, -999, 0, 0, "%.200s", msg);
 }
 
-int ixs_exec(ixd_db *db, const char *sql, ixd_err *err) {
+int ixd_exec(ixd_db *db, const char *sql, ixd_err *err) {
     int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
-    if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, 0, NULL, err);
+    if (rc != SQLITE_OK) return ixd_sqlite_err(db, rc, 0, NULL, err);
     return 0;
 }
 
@@ -292,7 +292,7 @@ static int busy_wait(void *ud, int count) {
     return 1;
 }
 
-void ixs_arm(ixd_db *db) {
+void ixd_arm(ixd_db *db) {
     db->deadline = db->timeout_ms > 0 ? mono_ms() + db->timeout_ms : 0;
     db->interrupted = 0;
 }
@@ -319,7 +319,7 @@ void ixd_interrupt(ixd_db *db) {
     if (db && db->h) sqlite3_interrupt(db->h);
 }
 
-void ixs_set_busy(ixd_db *db) {
+void ixd_set_busy(ixd_db *db) {
     sqlite3_busy_handler(db->h, busy_wait, db);
 }
 
@@ -333,7 +333,7 @@ static void fold_name(const char *name, char *out) {
     out[k] = 0;
 }
 
-int ixs_db_path(ixd_engine *e, const char *name, char *buf, size_t n, ixd_err *err) {
+int ixd_db_path(ixd_engine *e, const char *name, char *buf, size_t n, ixd_err *err) {
     size_t len = strlen(name);
     if (len == 0 || len > IXS_NAME_MAX) return ixd_seterr(err, IXS_E_DB_NAME, 0, 0, "%s", name);
     for (size_t i = 0; i < len; i++) {
@@ -462,7 +462,7 @@ static int open_file(const char *path, int create, sqlite3 **out) {
 
 static int create_db(ixd_engine *e, const char *name, int logmode, const char *user, ixd_err *err) {
     char path[4096];
-    if (ixs_db_path(e, name, path, sizeof path, err)) return -1;
+    if (ixd_db_path(e, name, path, sizeof path, err)) return -1;
     pthread_mutex_lock(&e->mu);
     struct stat st;
     sqlite3 *h;
@@ -473,7 +473,7 @@ static int create_db(ixd_engine *e, const char *name, int logmode, const char *u
         r = ixd_seterr(err, -330, 0, 0, "%s", name);
         remove_db_files(path);
     } else {
-        r = ixs_cat_init(h, logmode, user, err);
+        r = ixd_cat_init(h, logmode, user, err);
         if (r && err && err->isamcode == IXS_ISAM_NO_SPACE)
             snprintf(err->text, sizeof err->text, "%s", name);
         sqlite3_close(h);
@@ -483,15 +483,15 @@ static int create_db(ixd_engine *e, const char *name, int logmode, const char *u
     return r ? -1 : 0;
 }
 
-int ixs_create_database(ixd_engine *e, const char *name, int logmode, const char *user,
+int ixd_create_database(ixd_engine *e, const char *name, int logmode, const char *user,
                         ixd_err *err) {
     return create_db(e, name, logmode, user, err);
 }
 
-int ixs_drop_database(ixd_engine *e, const char *name, const ixd_db *cur, int if_exists,
+int ixd_drop_database(ixd_engine *e, const char *name, const ixd_db *cur, int if_exists,
                       ixd_err *err) {
     char path[4096], low[IXS_NAME_MAX + 1];
-    if (ixs_db_path(e, name, path, sizeof path, err)) return -1;
+    if (ixd_db_path(e, name, path, sizeof path, err)) return -1;
     fold_name(name, low);
     struct stat st;
     int r = 0;
@@ -526,7 +526,7 @@ int ixd_engine_open(ixd_engine **out, const char *dir, ixd_err *err) {
     }
     char path[4096];
     struct stat st;
-    if (ixs_db_path(e, "sysmaster", path, sizeof path, err) == 0 && stat(path, &st) != 0) {
+    if (ixd_db_path(e, "sysmaster", path, sizeof path, err) == 0 && stat(path, &st) != 0) {
         if (create_db(e, "sysmaster", 1, "informix", err)) {
             ixd_engine_close(e);
             return -1;
@@ -604,7 +604,7 @@ static int scan_databases(ixd_engine *e, char **rows, int *n, int *cap) {
         snprintf(found, sizeof found, "%s/%s", e->dir, de->d_name);
         ixd_err err;
         /* a valid name whose file DBOPEN would open (names are lower case) */
-        if (ixs_db_path(e, name, path, sizeof path, &err) || strcmp(path, found) ||
+        if (ixd_db_path(e, name, path, sizeof path, &err) || strcmp(path, found) ||
             !is_database(path))
             continue;
         if (*n == *cap) {
@@ -658,18 +658,18 @@ int ixd_db_list(ixd_engine *e, char ***out, ixd_err *err) {
 static int db_connect(ixd_db *db, const char *path, ixd_err *err) {
     if (check_db_files(db->e, path, err)) return -1;
     if (open_file(path, 0, &db->h)) return file_err(err, errno, path);
-    db->logmode = ixs_cat_logmode(db->h);
+    db->logmode = ixd_cat_logmode(db->h);
     if (db->logmode < 0) {
         int ext = sqlite3_extended_errcode(db->h), prim = ext & 0xff;
         if (prim == SQLITE_CANTOPEN || prim == SQLITE_IOERR || prim == SQLITE_READONLY)
             return file_err(err, os_errno(db->h), path);
         return ixd_seterr(err, -329, 0, 0, "%s", db->name);
     }
-    if (ixs_register_functions(db->h, db) || ixs_register_vtabs(db->h, db) ||
+    if (ixd_register_functions(db->h, db) || ixd_register_vtabs(db->h, db) ||
         ixts_register(db, db->h) || ixs_spl_register(db->h, db) || ixs_objs_register(db->h, db) ||
         ixs_lob_register(db->h, db))
         return ixd_seterr(err, -208, 0, 0, NULL);
-    ixs_cat_upgrade(db->h);
+    ixd_cat_upgrade(db->h);
     return 0;
 }
 
@@ -677,7 +677,7 @@ int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out,
                 ixd_err *err) {
     *out = NULL;
     char path[4096];
-    if (ixs_db_path(e, name, path, sizeof path, err)) return -1;
+    if (ixd_db_path(e, name, path, sizeof path, err)) return -1;
     ixd_db *db = calloc(1, sizeof *db);
     if (!db) return ixd_seterr(err, -208, 0, 0, NULL);
     db->e = e;
@@ -699,7 +699,7 @@ int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out,
         return -1;
     }
     db->wait_ms = -1;
-    ixs_set_busy(db);
+    ixd_set_busy(db);
     sqlite3_progress_handler(db->h, 1000, progress, db);
     /* the connected user appears in sysusers */
     sqlite3_stmt *ins;
@@ -722,7 +722,7 @@ void ixd_db_close(ixd_db *db) {
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
     ixs_spl_close(db);
     stmts_detach(db);
-    ixs_cat_close(db);
+    ixd_cat_close(db);
     ixts_close(db);
     ixs_seq_close(db);
     ixs_lob_close(db);
@@ -737,36 +737,36 @@ void ixd_db_close(ixd_db *db) {
 
 /* ---- transactions ------------------------------------------------------------------ */
 
-int ixs_begin(ixd_db *db, ixd_err *err) {
+int ixd_sql_begin(ixd_db *db, ixd_err *err) {
     db->gen++; /* the catalog may change back or for others: no statement reuse */
-    ixs_txn_sync(db);
+    ixd_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (db->in_txn) {
         if (db->logmode == 3 && db->nsavepoints == 0 && sqlite3_get_autocommit(db->h) == 0)
             return 0; /* ANSI: BEGIN WORK inside the implicit transaction */
         return ixd_seterr(err, -535, 0, 0, NULL);
     }
-    if (ixs_exec(db, "BEGIN", err)) return -1;
+    if (ixd_exec(db, "BEGIN", err)) return -1;
     db->in_txn = 1;
     db->nsavepoints = 0;
     return 0;
 }
 
-int ixs_ansi_autobegin(ixd_db *db, ixd_err *err) {
+int ixd_ansi_autobegin(ixd_db *db, ixd_err *err) {
     if (db->logmode != 3 || db->in_txn) return 0;
-    return ixs_begin(db, err);
+    return ixd_sql_begin(db, err);
 }
 
-int ixs_commit(ixd_db *db, ixd_err *err) {
+int ixd_sql_commit(ixd_db *db, ixd_err *err) {
     db->gen++; /* the catalog may change back or for others: no statement reuse */
-    ixs_txn_sync(db);
+    ixd_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
     ixts_before_commit(db);
     ixs_lob_gc(db); /* the LOs no row holds any more */
     int rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
-        ixs_sqlite_err(db, rc, IX_STMTTYPE_COMMIT_WORK, NULL, err);
+        ixd_sqlite_err(db, rc, IX_STMTTYPE_COMMIT_WORK, NULL, err);
         /* A write that failed (full disk, I/O error) leaves nothing to retry:
          * the transaction is rolled back and ends, as Informix's -942 says.
          * Other failures (a lock) keep it open for another COMMIT. */
@@ -788,9 +788,9 @@ int ixs_commit(ixd_db *db, ixd_err *err) {
     return 0;
 }
 
-int ixs_rollback(ixd_db *db, ixd_err *err) {
+int ixd_sql_rollback(ixd_db *db, ixd_err *err) {
     db->gen++; /* the catalog may change back or for others: no statement reuse */
-    ixs_txn_sync(db);
+    ixd_txn_sync(db);
     if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
     if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
     ixts_txn_end(db);
@@ -802,15 +802,15 @@ int ixs_rollback(ixd_db *db, ixd_err *err) {
 
 int ixd_begin(ixd_db *db, ixd_err *err) {
     if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
-    return ixs_begin(db, err);
+    return ixd_sql_begin(db, err);
 }
 int ixd_commit(ixd_db *db, ixd_err *err) {
     if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
-    return ixs_commit(db, err);
+    return ixd_sql_commit(db, err);
 }
 int ixd_rollback(ixd_db *db, ixd_err *err) {
     if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
-    return ixs_rollback(db, err);
+    return ixd_sql_rollback(db, err);
 }
 int ixd_in_transaction(const ixd_db *db) {
     /* SQLite's own state decides: it may have rolled the transaction back */
@@ -882,7 +882,7 @@ static ixd_stmt *unpark(ixd_db *db, const char *sql, size_t n) {
         if (s->keyn != n || memcmp(s->key, sql, n) != 0) continue;
         db->nparked--;
         memmove(db->parked + i, db->parked + i + 1, (size_t)(db->nparked - i) * sizeof *db->parked);
-        if (s->gen == db->gen && s->dver == ixs_data_version(db, 1)) return s;
+        if (s->gen == db->gen && s->dver == ixd_data_version(db, 1)) return s;
         stmt_destroy(s);
         return NULL;
     }
@@ -911,19 +911,19 @@ static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ix
     /* what the translation is made against: read before it, so that a
      * change during it counts as a change after it */
     s->gen = db->gen;
-    s->dver = ixs_data_version(db, 0);
+    s->dver = ixd_data_version(db, 0);
     if (ixs_translate(db, s, sql, n, err)) {
         stmt_destroy(s);
         return -1;
     }
-    if (s->kind == SK_SELECT && ixs_row_plan(s)) {
+    if (s->kind == SK_SELECT && ixd_row_plan(s)) {
         stmt_destroy(s);
         return ixd_seterr(err, -208, 0, 0, NULL);
     }
     if (s->kind == SK_SELECT || s->kind == SK_DML) {
         int rc = sqlite3_prepare_v2(db->h, s->sqlite_sql, -1, &s->st, NULL);
         if (rc != SQLITE_OK) {
-            ixs_sqlite_err(db, rc, s->stype, s->table, err);
+            ixd_sqlite_err(db, rc, s->stype, s->table, err);
             stmt_destroy(s);
             return -1;
         }
@@ -950,7 +950,7 @@ int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *
     if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
     if (n > IXS_MAX_SQL)
         return ixd_seterr(err, IXS_E_STMT_LONG, 0, 0, "more than %u bytes", IXS_MAX_SQL);
-    ixs_arm(db);
+    ixd_arm(db);
     ixd_stmt *s = unpark(db, sql, n);
     if (!s && prepare_new(db, sql, n, &s, err)) return -1;
     live_add(db, s);
@@ -1130,7 +1130,7 @@ int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixd_er
         return 0;
     }
     ityp from = ixv_t(IXT_T_BASE(t.code), t.enclen); /* ixt_vtype_resolve without a name */
-    int fast = ixs_bind_fast(s, i, from, p, n);
+    int fast = ixd_bind_fast(s, i, from, p, n);
     if (fast <= 0) return fast ? ixd_seterr(err, fast, 0, 0, NULL) : 0;
     ixv_sval_free(&s->pvals[i]);
     sval v;
@@ -1222,14 +1222,14 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
     if (serial) *serial = 0;
     if (serial8) *serial8 = 0;
     if (s->kind == SK_SELECT) return ixd_seterr(err, -260, 0, 0, NULL);
-    ixs_arm(db);
+    ixd_arm(db);
     if (s->kind == SK_SQL) {
         int64_t r = 0;
         db->gen++; /* DDL, SET, savepoints, ...: kept statements are not reused */
         if (ixs_ddl_exec(s, &r, err)) {
             /* the statement's own SQLCODE for a full disk */
             if (err && err->isamcode == IXS_ISAM_NO_SPACE)
-                err->sqlcode = ixs_no_space_code(s->stype);
+                err->sqlcode = ixd_no_space_code(s->stype);
             return -1;
         }
         if (rows) *rows = r;
@@ -1242,7 +1242,7 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
         db->last_rows = r;
         return 0;
     }
-    if (ixs_ansi_autobegin(db, err)) return -1;
+    if (ixd_ansi_autobegin(db, err)) return -1;
     if (bind_all(s, err)) return -1;
     if (ixs_trg_stmt_before(s, err)) return -1; /* BEFORE triggers */
     int rc, again = 1;
@@ -1256,7 +1256,7 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
         }
     } while (rc != SQLITE_DONE && again-- && restart_as_writer(db, s->st));
     if (rc != SQLITE_DONE) {
-        ixs_sqlite_err(db, rc, s->stype, s->table, err);
+        ixd_sqlite_err(db, rc, s->stype, s->table, err);
         sqlite3_reset(s->st);
         return ixs_trg_stmt_after(s, 0, err);
     }
@@ -1293,7 +1293,7 @@ static int put_general(ixd_stmt *s, int i, sqlite3_value *x, ixb_wbuf *out) {
 
 /* Converts the current row of s->st to tuple bytes. */
 static int row_tuple(ixd_stmt *s, ixb_wbuf *out, ixd_err *err) {
-    int rc = ixs_row_encode(s, out, put_general);
+    int rc = ixd_row_encode(s, out, put_general);
     return rc ? ixd_seterr(err, rc, 0, 0, NULL) : 0;
 }
 
@@ -1301,7 +1301,7 @@ static int step_row(ixd_stmt *s, ixd_err *err) {
     int rc = sqlite3_step(s->st);
     if (rc == SQLITE_ROW) return 1;
     if (rc == SQLITE_DONE) return 0;
-    ixs_sqlite_err(s->db, rc, s->stype, s->table, err);
+    ixd_sqlite_err(s->db, rc, s->stype, s->table, err);
     sqlite3_reset(s->st);
     return -1;
 }
@@ -1330,17 +1330,17 @@ static int run_routine(ixd_stmt *s, ixd_err *err) {
 static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixd_err *), void *arg,
                    ixd_err *err) {
     ixd_db *db = s->db;
-    if (ixs_exec(db, "BEGIN IMMEDIATE", err)) return -1;
+    if (ixd_exec(db, "BEGIN IMMEDIATE", err)) return -1;
     if (run(s, arg, err)) {
         ixts_txn_end(db);
         if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
     ixts_before_commit(db);
-    if (ixs_exec(db, "COMMIT", err)) {
+    if (ixd_exec(db, "COMMIT", err)) {
         ixts_txn_end(db);
         /* the statement's own code, as an autocommit INSERT reports it */
-        if (err->isamcode == IXS_ISAM_NO_SPACE) err->sqlcode = ixs_no_space_code(s->stype);
+        if (err->isamcode == IXS_ISAM_NO_SPACE) err->sqlcode = ixd_no_space_code(s->stype);
         if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
@@ -1409,7 +1409,7 @@ static int materialize(ixd_stmt *s, ixd_err *err) {
     int r;
     while ((r = step_row(s, err)) > 0) {
         ixb_wbuf_reset(&b);
-        int code = ixs_row_encode(s, &b, put_general);
+        int code = ixd_row_encode(s, &b, put_general);
         if (code == IXD_E_NOMEM || keep_row(s, &b, code)) {
             r = ixd_seterr(err, IXD_E_NOMEM, 0, 0, NULL);
             break;
@@ -1421,8 +1421,8 @@ static int materialize(ixd_stmt *s, ixd_err *err) {
 
 static int open_rows(ixd_stmt *s, int scroll, ixd_err *err) {
     ixd_close(s);
-    ixs_arm(s->db);
-    if (ixs_ansi_autobegin(s->db, err)) return -1;
+    ixd_arm(s->db);
+    if (ixd_ansi_autobegin(s->db, err)) return -1;
     if (bind_all(s, err)) return -1;
     s->open = 1;
     s->done = 0;
@@ -1451,7 +1451,7 @@ int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixd_err *err) {
     int r = s->row_ready;
     s->row_ready = 0;
     if (!r) {
-        ixs_arm(s->db);
+        ixd_arm(s->db);
         r = step_row(s, err);
     }
     if (r <= 0) {

@@ -1206,7 +1206,7 @@ static int is_txn_tag(int tag) {
  * the answer to a BEGIN / COMMIT / ROLLBACK message that succeeded, and any
  * other message that opened or ended a transaction (BEGIN WORK as SQL, a
  * COMMIT that failed and so ended it, an error after which SQLite rolled
- * back by itself: the engine follows SQLite's state, ixs_txn_sync).
+ * back by itself: the engine follows SQLite's state, ixd_txn_sync).
  */
 static int handle(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     ixd_db *db = s->db;

@@ -1,7 +1,7 @@
 /* ixd_store_fn.c: the SQL functions ixd registers on every SQLite connection
  * (exact DECIMAL arithmetic and aggregates, conversions, date and time
  * built-ins, MATCHES, serial assignment). Errors are raised as
- * "ixd:<sqlcode>:<insertion text>" and mapped back by ixs_sqlite_err. */
+ * "ixd:<sqlcode>:<insertion text>" and mapped back by ixd_sqlite_err. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -677,7 +677,7 @@ static void f_serial(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         return;
     }
     int ok = 0;
-    int64_t r = ixs_serial_next(db, tabid, kind, v, &ok);
+    int64_t r = ixd_serial_next(db, tabid, kind, v, &ok);
     if (!ok) {
         fn_err(ctx, -1215, NULL);
         return;
@@ -797,23 +797,23 @@ static void f_raise(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 /* ---- shared with ixs_func_impl.c --------------------------------------------------------------
  */
 
-void ixs_fn_err(sqlite3_context *ctx, int code, const char *text) {
+void ixd_fn_err(sqlite3_context *ctx, int code, const char *text) {
     fn_err(ctx, code, text);
 }
-int ixs_fn_arg_dec(sqlite3_context *ctx, sqlite3_value *x, ixt_decimal *d) {
+int ixd_fn_arg_dec(sqlite3_context *ctx, sqlite3_value *x, ixt_decimal *d) {
     return arg_dec(ctx, x, d);
 }
-void ixs_fn_res_dec(sqlite3_context *ctx, const ixt_decimal *d) {
+void ixd_fn_res_dec(sqlite3_context *ctx, const ixt_decimal *d) {
     res_dec(ctx, d);
 }
-int ixs_fn_full_dt(sqlite3_value *x, int code, uint32_t q, ixt_datetime *dt) {
+int ixd_fn_full_dt(sqlite3_value *x, int code, uint32_t q, ixt_datetime *dt) {
     return arg_full_dt(x, code, q, dt);
 }
-void ixs_fn_res_dt(sqlite3_context *ctx, uint32_t q, const ixt_datetime *dt) {
+void ixd_fn_res_dt(sqlite3_context *ctx, uint32_t q, const ixt_datetime *dt) {
     res_dt(ctx, q, dt);
 }
 
-int ixs_register_functions(sqlite3 *h, void *ud) {
+int ixd_register_functions(sqlite3 *h, void *ud) {
     const int det = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
     int rc = 0;
     rc |= sqlite3_create_function(h, "ixd_dec", 1, det, NULL, f_dec, NULL, NULL);

@@ -48,7 +48,7 @@ static int plan_col(ityp t, uint32_t *width) {
     }
 }
 
-int ixs_row_plan(ixd_stmt *s) {
+int ixd_row_plan(ixd_stmt *s) {
     free(s->rplan);
     s->rplan = calloc((size_t)s->ncols + 1, sizeof *s->rplan);
     if (!s->rplan) return -208;
@@ -146,7 +146,7 @@ static int room_for(ixb_wbuf *b, size_t n) {
     return ixb_wbuf_reserve(b, n) == IX_OK;
 }
 
-int ixs_row_encode(ixd_stmt *s, ixb_wbuf *out, ixs_put_fn general) {
+int ixd_row_encode(ixd_stmt *s, ixb_wbuf *out, ixs_put_fn general) {
     size_t start = out->len;
     const ixs_rcol *plan = s->rplan;
     int room = room_for(out, plan[0].rest);
@@ -244,7 +244,7 @@ static int set_double(ixd_stmt *s, int i, double d) {
     return 0;
 }
 
-int ixs_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n) {
+int ixd_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n) {
     ityp to = s->ptypes[i];
     int64_t x;
     double d;

@@ -1,9 +1,9 @@
 /* test_engine_fast.c: the per-row fast paths of ixd give what the general
- * paths give. Fetch: every type ixs_row_encode stores directly, against
+ * paths give. Fetch: every type ixd_row_encode stores directly, against
  * every SQLite storage class and the edge values of each, byte for byte
  * against ixv_sval_to_tuple (NULLs, out of range values and their errors
  * included), also in multi-column rows mixed with general-path columns and
- * in a buffer with a limit. Bind: every tuple type ixs_bind_fast takes into
+ * in a buffer with a limit. Bind: every tuple type ixd_bind_fast takes into
  * every parameter type, against ixv_tuple_to_sval + ixv_convert. Statement
  * reuse: a freed statement comes back for the same text, and not after a
  * change of the catalog by the same or another connection. */
@@ -95,14 +95,14 @@ static int same_row(sqlite3_stmt *st, const ityp *ts, int n, size_t max, char *w
     s.ncols = n;
     s.cols = cols;
     s.st = st;
-    if (ixs_row_plan(&s)) return 0;
+    if (ixd_row_plan(&s)) return 0;
     ixb_wbuf a, b;
     ixb_wbuf_init(&a, NULL);
     ixb_wbuf_init(&b, NULL);
     a.max = b.max = max;
     ixb_put_u8(&a, 0x5a); /* something already in the buffer */
     ixb_put_u8(&b, 0x5a);
-    int ra = ixs_row_encode(&s, &a, general);
+    int ra = ixd_row_encode(&s, &a, general);
     int rb = 0;
     for (int i = 0; i < n && !rb; i++)
         rb = general(&s, i, sqlite3_column_value(st, i), &b);
@@ -273,7 +273,7 @@ static void test_bind_types(void) {
             s.pbuf = &pbuf;
             s.pcap = &pcap;
             runs++;
-            int rc = ixs_bind_fast(&s, 0, v.t, v.b, v.n);
+            int rc = ixd_bind_fast(&s, 0, v.t, v.b, v.n);
             if (rc == 0) {
                 fast++;
                 sval tmp;

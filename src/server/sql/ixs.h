@@ -92,7 +92,7 @@ enum {
  * them as missing, and every name a statement defines is checked. */
 #define IXS_INTERNAL_PREFIX "_ixd_"
 /* 1 when name (any case) is in ixd's or SQLite's internal name space. */
-int ixs_internal_name(const char *name);
+int ixd_internal_name(const char *name);
 
 /* Informix compares CHAR, NCHAR, VARCHAR, NVARCHAR and LVARCHAR values
  * ignoring trailing blanks: SQLite does with this collation, which the
@@ -102,13 +102,13 @@ int ixs_internal_name(const char *name);
 int ixs_is_blank_cmp(int code); /* a type that compares ignoring trailing blanks */
 
 /* Registers the ixd_* SQL functions on a connection; ud is the ixd_db. */
-int ixs_register_functions(sqlite3 *h, void *ud);
+int ixd_register_functions(sqlite3 *h, void *ud);
 /* Registers the eponymous virtual table _ixd_databases (ixd_catalog_vt.c). */
-int ixs_register_vtabs(sqlite3 *h, void *db);
+int ixd_register_vtabs(sqlite3 *h, void *db);
 /* Registers the collection functions ixd_coll, ixd_coll_has (ixs_collection.c). */
 int ixs_coll_register(sqlite3 *h);
 /* Registers the ROW functions ixd_row_* (ixs_rowtype.c); ixs_row_cat_init
- * makes the row type catalogue (in the transaction of ixs_cat_init),
+ * makes the row type catalogue (in the transaction of ixd_cat_init),
  * ixs_row_cat_upgrade brings an older file's one up to date. */
 int ixs_row_register(sqlite3 *h);
 int ixs_row_cat_init(sqlite3 *h);
@@ -160,12 +160,12 @@ struct ixd_db {
     void *ask_ud;
     int interrupted;                     /* the running statement was stopped by intr_fn: -213 */
     int has_temp;                        /* the session's temp catalog (temp._ixd_ttables) exists */
-    sqlite3_stmt *cat_st[IXS_CAT_NSTMT]; /* ixs_cat_table's lookups, prepared once */
+    sqlite3_stmt *cat_st[IXS_CAT_NSTMT]; /* ixd_cat_table's lookups, prepared once */
     /* Statement reuse (ixd_engine.c): a freed SELECT/DML statement is kept
      * for the next prepare of the same text while nothing that may change
      * its translation has happened since: gen counts such local events
      * (every other statement, transaction ends), the data version
-     * (ixs_data_version) any commit, local or by another connection. */
+     * (ixd_data_version) any commit, local or by another connection. */
     struct ts_conn *ts;      /* the TimeSeries state (src/server/ts) */
     struct spl_conn *spl;    /* SPL routines and globals (ixs_spl_exec.c) */
     struct ixs_seqsess *seq; /* the session's sequence counters (ixs_seq.c) */
@@ -183,30 +183,30 @@ struct ixd_db {
 };
 
 #define IXS_TEMP_TABID 1000000 /* temp tables get tabids from here */
-int ixs_temp_catalog(ixd_db *db, ixd_err *err);
+int ixd_temp_catalog(ixd_db *db, ixd_err *err);
 
 /* Today as an Informix DATE day number (local time). */
-int32_t ixs_today(void);
+int32_t ixd_today(void);
 
 /* Runs SQL (no results) and maps errors. */
-int ixs_exec(ixd_db *db, const char *sql, ixd_err *err);
+int ixd_exec(ixd_db *db, const char *sql, ixd_err *err);
 /* Maps a SQLite failure on db (rc from step/prepare) to *err. stype is the
  * statement type for lock errors, table a table name for texts. */
-int ixs_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *err);
+int ixd_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *err);
 /* 1 when rc (a result of h) says a write failed for want of space: SQLITE_FULL
  * (a full disk, or PRAGMA max_page_count), or an I/O error with errno ENOSPC,
  * EDQUOT or EFBIG (the file size limit). */
-int ixs_no_space(sqlite3 *h, int rc);
+int ixd_no_space(sqlite3 *h, int rc);
 /* The SQLCODE of a statement of type stype that ran out of space (ISAM -131):
  * -271 INSERT, -346 UPDATE, -240 DELETE, -264 SELECT (temporary files), -261
  * CREATE TABLE / SELECT INTO TEMP / ALTER TABLE, -212 CREATE INDEX, -942
  * COMMIT, -312 other statements (they update the catalog). */
-int ixs_no_space_code(int stype);
+int ixd_no_space_code(int stype);
 /* Ends db's transaction when SQLite has rolled it back by itself (after an
  * I/O error or a full disk): in_txn follows SQLite's autocommit state. */
-void ixs_txn_sync(ixd_db *db);
-void ixs_set_busy(ixd_db *db);
-void ixs_arm(ixd_db *db); /* starts the statement time limit */
+void ixd_txn_sync(ixd_db *db);
+void ixd_set_busy(ixd_db *db);
+void ixd_arm(ixd_db *db); /* starts the statement time limit */
 
 /* ---- catalog --------------------------------------------------------------------- */
 typedef struct icol {
@@ -226,23 +226,23 @@ typedef struct itab {
     int is_view; /* catalog view: read only */
 } itab;
 /* Loads table `name` (lower case). Returns 1 found, 0 not found, -1 error. */
-int ixs_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err);
-/* Finalizes the catalog statements ixs_cat_table keeps (before the
+int ixd_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err);
+/* Finalizes the catalog statements ixd_cat_table keeps (before the
  * connection closes). */
-void ixs_cat_close(ixd_db *db);
+void ixd_cat_close(ixd_db *db);
 /* The data version of db's main file (changes with every commit, by this
  * connection or another) as of its last read; with fresh, as of now
  * (outside a transaction a read is started for it). */
-unsigned ixs_data_version(ixd_db *db, int fresh);
-void ixs_itab_free(itab *t);
+unsigned ixd_data_version(ixd_db *db, int fresh);
+void ixd_itab_free(itab *t);
 /* Creates ixd's catalog in a new database file (space: -330, ISAM -131). */
-int ixs_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err);
-int ixs_cat_logmode(sqlite3 *h);
+int ixd_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err);
+int ixd_cat_logmode(sqlite3 *h);
 /* Brings the catalog of a file made by an earlier ixd up to date (best
  * effort: a file that cannot be written keeps working as before). */
-void ixs_cat_upgrade(sqlite3 *h);
+void ixd_cat_upgrade(sqlite3 *h);
 /* Next serial value bookkeeping (inside the running statement). */
-int64_t ixs_serial_next(ixd_db *db, int tabid, int kind, int64_t v, int *ok);
+int64_t ixd_serial_next(ixd_db *db, int tabid, int kind, int64_t v, int *ok);
 
 /* ---- statements ----------------------------------------------------------------- */
 typedef struct ocol { /* a described column */
@@ -288,9 +288,9 @@ struct ixd_stmt {
     ityp *ptypes;
     sval *pvals;
     int *pset;
-    uint8_t **pbuf; /* reused bytes of TEXT parameters bound by ixs_bind_fast */
+    uint8_t **pbuf; /* reused bytes of TEXT parameters bound by ixd_bind_fast */
     size_t *pcap;
-    ixs_rcol *rplan;  /* per result column, made by ixs_row_plan */
+    ixs_rcol *rplan;  /* per result column, made by ixd_row_plan */
     ixs_mplan *mplan; /* SK_MERGE */
     /* reuse (see ixd_db): the Informix text, db->gen and the data version
      * when parked, the links of db->live (live: on that list) */
@@ -324,19 +324,19 @@ struct ixd_stmt {
     uint32_t nblobs, capblobs;
 };
 
-/* Per-row fast paths (ixd_store_row.c). ixs_row_plan fills s->rplan from
- * s->cols (0, or -208 out of memory). ixs_row_encode appends the tuple of
+/* Per-row fast paths (ixd_store_row.c). ixd_row_plan fills s->rplan from
+ * s->cols (0, or -208 out of memory). ixd_row_encode appends the tuple of
  * the current row of s->st to out: the values of the planned kinds with
  * direct stores, one capacity check per row, and every other value (NULL of
  * some types, another storage class, a value out of range, other types)
  * through general(), which gives the exact result or error; returns 0 or a
- * negative SQLCODE (out as it was). ixs_bind_fast sets parameter i from a
+ * negative SQLCODE (out as it was). ixd_bind_fast sets parameter i from a
  * tuple value of type from when the conversion to the parameter's type is
  * direct; returns 0, 1 for the general path, or -208. */
 typedef int (*ixs_put_fn)(ixd_stmt *s, int i, sqlite3_value *x, ixb_wbuf *out);
-int ixs_row_plan(ixd_stmt *s);
-int ixs_row_encode(ixd_stmt *s, ixb_wbuf *out, ixs_put_fn general);
-int ixs_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n);
+int ixd_row_plan(ixd_stmt *s);
+int ixd_row_encode(ixd_stmt *s, ixb_wbuf *out, ixs_put_fn general);
+int ixd_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n);
 /* The current row of an update cursor: after ixd_fetch (or an SPL FOREACH)
  * stepped s->st onto a row (ixs_cursor.c). */
 void ixs_cursor_fetched(ixd_stmt *s);
@@ -359,21 +359,21 @@ void ixs_ddl_destroy(struct ixs_ddl *d);
  * 1 handled, 0 not such a statement, -1 error. */
 int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **db,
                int *dbflags, ixd_err *err);
-int ixs_db_path(ixd_engine *e, const char *name, char *buf, size_t n, ixd_err *err);
+int ixd_db_path(ixd_engine *e, const char *name, char *buf, size_t n, ixd_err *err);
 /* CREATE DATABASE: creates the file and its catalog (-330 if it exists). */
-int ixs_create_database(ixd_engine *e, const char *name, int logmode, const char *user,
+int ixd_create_database(ixd_engine *e, const char *name, int logmode, const char *user,
                         ixd_err *err);
 /* DROP DATABASE: removes the files of database name unless a session has
  * it open: -359 when it is cur (the caller's current database), -425 when
  * another session has it (or for sysmaster), -329 when it does not exist
  * (0 with if_exists). Returns 0 or -1 with *err. */
-int ixs_drop_database(ixd_engine *e, const char *name, const ixd_db *cur, int if_exists,
+int ixd_drop_database(ixd_engine *e, const char *name, const ixd_db *cur, int if_exists,
                       ixd_err *err);
 
 /* Transactions */
-int ixs_begin(ixd_db *db, ixd_err *err);
-int ixs_commit(ixd_db *db, ixd_err *err);
-int ixs_rollback(ixd_db *db, ixd_err *err);
-int ixs_ansi_autobegin(ixd_db *db, ixd_err *err);
+int ixd_sql_begin(ixd_db *db, ixd_err *err);
+int ixd_sql_commit(ixd_db *db, ixd_err *err);
+int ixd_sql_rollback(ixd_db *db, ixd_err *err);
+int ixd_ansi_autobegin(ixd_db *db, ixd_err *err);
 
 #endif

@@ -467,7 +467,7 @@ static void key_indexes_sql(sb *s, const tdef *t, const char *schema);
 
 static int table_exists(ixd_db *db, const char *name) {
     int64_t v;
-    if (ixs_internal_name(name)) return 0;
+    if (ixd_internal_name(name)) return 0;
     if (q_int(db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", name, &v) == 1) return 1;
     if (q_int(db, "SELECT 1 FROM sqlite_master WHERE lower(name) = ?", name, &v) == 1) return 1;
     if (db->has_temp && q_int(db, "SELECT 1 FROM _ixd_ttables WHERE tabname = ?", name, &v) == 1)
@@ -556,7 +556,7 @@ static void temp_cat_sql(sb *s, const tdef *t, const char *user, sqlite3 *h) {
  * KEY/UNIQUE (as unique indexes); no REFERENCES. */
 static int temp_materialize(px *p, tdef *t) {
     ixd_db *db = p->db;
-    if (ixs_temp_catalog(db, p->err)) {
+    if (ixd_temp_catalog(db, p->err)) {
         p->failed = 1;
         return -1;
     }
@@ -576,7 +576,7 @@ static int temp_materialize(px *p, tdef *t) {
     int r = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
     ixv_sb_free(&s);
     if (r != SQLITE_OK) {
-        ixs_sqlite_err(db, r, 0, t->name, p->err);
+        ixd_sqlite_err(db, r, 0, t->name, p->err);
         p->failed = 1;
         return -1;
     }
@@ -1057,7 +1057,7 @@ int ixs_materialize(px *p, tdef *t, int rebuild) {
     int rc = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
     ixv_sb_free(&s);
     if (rc != SQLITE_OK) {
-        ixs_sqlite_err(db, rc, 0, t->name, p->err);
+        ixd_sqlite_err(db, rc, 0, t->name, p->err);
         if (p->err->sqlcode == -239 || p->err->sqlcode == -268) p->err->sqlcode = -371;
         p->failed = 1;
         return -1;
@@ -1079,8 +1079,8 @@ int ixs_materialize(px *p, tdef *t, int rebuild) {
  */
 int ixs_ddl_begin(px *p) {
     p->ddl_own = sqlite3_get_autocommit(p->db->h);
-    if ((p->ddl_own && ixs_exec(p->db, "BEGIN IMMEDIATE", p->err)) ||
-        ixs_exec(p->db, "SAVEPOINT " IXS_INTERNAL_PREFIX "ddl", p->err)) {
+    if ((p->ddl_own && ixd_exec(p->db, "BEGIN IMMEDIATE", p->err)) ||
+        ixd_exec(p->db, "SAVEPOINT " IXS_INTERNAL_PREFIX "ddl", p->err)) {
         if (p->ddl_own && !sqlite3_get_autocommit(p->db->h))
             sqlite3_exec(p->db->h, "ROLLBACK", NULL, NULL, NULL);
         p->failed = 1;
@@ -1092,7 +1092,7 @@ int ixs_ddl_exec_sql(px *p, const char *sql, const char *name) {
     if (ixs_ddl_begin(p)) return -1;
     int r = sqlite3_exec(p->db->h, sql, NULL, NULL, NULL);
     if (r != SQLITE_OK) {
-        ixs_sqlite_err(p->db, r, 0, name, p->err);
+        ixd_sqlite_err(p->db, r, 0, name, p->err);
         p->failed = 1;
     }
     return ixs_ddl_end(p, r == SQLITE_OK);
@@ -1116,8 +1116,8 @@ static void temp_catalog_recheck(ixd_db *db) {
 
 int ixs_ddl_end(px *p, int ok) {
     if (ok) {
-        if (ixs_exec(p->db, "RELEASE " IXS_INTERNAL_PREFIX "ddl", p->err) == 0 &&
-            (!p->ddl_own || ixs_exec(p->db, "COMMIT", p->err) == 0))
+        if (ixd_exec(p->db, "RELEASE " IXS_INTERNAL_PREFIX "ddl", p->err) == 0 &&
+            (!p->ddl_own || ixd_exec(p->db, "COMMIT", p->err) == 0))
             return 0;
         p->failed = 1;
     }
@@ -1232,7 +1232,7 @@ int ixs_create_table_run(px *p, const ddl_create_table *ct) {
     tdef t;
     int rc = -1;
     if (ixs_tdef_copy(p, &t, &ct->t) == 0 && ixs_ddl_begin(p) == 0) {
-        t.created = ixs_today();
+        t.created = ixd_today();
         int ok = (ct->temp ? temp_materialize(p, &t) : ixs_materialize(p, &t, 0)) == 0;
         rc = ixs_ddl_end(p, ok && ixs_ts_columns(p, &t, ct->temp) == 0);
     }
@@ -1319,7 +1319,7 @@ static int index_exec(px *p, const char *sql, const char *tab, const char *name)
     if (ixs_ddl_begin(p)) return -1;
     int r = sqlite3_exec(p->db->h, sql, NULL, NULL, NULL);
     if (r != SQLITE_OK) {
-        ixs_sqlite_err(p->db, r, 0, tab, p->err);
+        ixd_sqlite_err(p->db, r, 0, tab, p->err);
         if (p->err->sqlcode == -239 || p->err->sqlcode == -268) {
             p->err->sqlcode = -371;
             p->err->isamcode = -100;
@@ -1503,7 +1503,7 @@ int ixs_drop_run(px *p, const ddl_drop *dr) {
     r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
     ixv_sb_free(&s);
     if (r != SQLITE_OK) {
-        ixs_sqlite_err(p->db, r, 0, dr->name, p->err);
+        ixd_sqlite_err(p->db, r, 0, dr->name, p->err);
         p->failed = 1;
     } else if (dr->what == DROP_TABLE && ixts_table_dropped(p->db->h, dr->name, p->err)) {
         r = SQLITE_ERROR; /* its series go with it */
@@ -1587,7 +1587,7 @@ static int rename_exec(px *p, const char *sql, const char *tab, long long cols_t
         snprintf(wh, sizeof wh, "reftabid = %lld", cols_tabid);
         replace_in_list(p->db, "_ixd_constraints", "refcols", NULL, wh, rn->from, rn->to);
     } else if (r != SQLITE_OK) {
-        ixs_sqlite_err(p->db, r, 0, tab, p->err);
+        ixd_sqlite_err(p->db, r, 0, tab, p->err);
         p->failed = 1;
     }
     return ixs_ddl_end(p, r == SQLITE_OK);
@@ -1708,7 +1708,7 @@ static void view_sql(px *p, const ddl_view *v, const qres *q, int tabid, int upd
     ixv_sb_strlit(s, v->name, strlen(v->name));
     ixv_sb_addc(s, ',');
     ixv_sb_strlit(s, v->owner, strlen(v->owner));
-    ixv_sb_printf(s, ",%d,'V');", ixs_today());
+    ixv_sb_printf(s, ",%d,'V');", ixd_today());
     ixs_cat_view_text(p, tabid, s);
     for (int i = 0; i < q->ncols; i++) {
         const char *cn = v->ncn ? v->cn[i] : q->cols[i].name;
@@ -1745,7 +1745,7 @@ int ixs_create_view_run(px *p, const ddl_view *v) {
     if (ixs_ddl_begin(p)) goto out;
     int r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
     if (r != SQLITE_OK) {
-        ixs_sqlite_err(p->db, r, 0, v->name, p->err);
+        ixd_sqlite_err(p->db, r, 0, v->name, p->err);
         p->failed = 1;
     }
     rc = ixs_ddl_end(p, r == SQLITE_OK);
@@ -1812,7 +1812,7 @@ int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows) {
         if (p->failed)
             ok = 0;
         else if (r != SQLITE_OK) {
-            ixs_sqlite_err(p->db, r, IX_STMTTYPE_SELECT, t.name, p->err);
+            ixd_sqlite_err(p->db, r, IX_STMTTYPE_SELECT, t.name, p->err);
             p->failed = 1;
             ok = 0;
         } else if (rows)
@@ -2070,11 +2070,11 @@ static int create_db_stmt(px *p, dbctx *c) {
            (ixs_px_acc(p, IXK_SENSITIVE) || ixs_px_acc(p, IXK_INSENSITIVE)));
     if (ixs_at_end(p)) return -2;
     char path[4096];
-    if (ixs_db_path(c->e, name, path, sizeof path, c->err)) return -1;
+    if (ixd_db_path(c->e, name, path, sizeof path, c->err)) return -1;
     struct stat stt;
     if (stat(path, &stt) == 0) /* IF NOT EXISTS: the existing one becomes current */
         return ifne ? switch_db(c, name) : ixd_seterr(c->err, -330, 0, 0, "%s", name);
-    if (ixs_create_database(c->e, name, mode, c->user, c->err)) return -1;
+    if (ixd_create_database(c->e, name, mode, c->user, c->err)) return -1;
     return switch_db(c, name);
 }
 
@@ -2087,7 +2087,7 @@ static int drop_db_stmt(px *p, dbctx *c) {
         ife = 1;
     }
     if (db_name(p, name) || ixs_at_end(p)) return -2;
-    return ixs_drop_database(c->e, name, *c->dbp, ife, c->err) ? -1 : 1;
+    return ixd_drop_database(c->e, name, *c->dbp, ife, c->err) ? -1 : 1;
 }
 
 /* DATABASE name[@server] [EXCLUSIVE], after DATABASE. */
@@ -2129,7 +2129,7 @@ int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_d
     int close = ixs_px_kw(&p, 0, IXK_CLOSE) && ixs_px_kw(&p, 1, IXK_DATABASE);
     int open = ixs_px_kw(&p, 0, IXK_DATABASE);
     int rc = 0;
-    ixs_txn_sync(*dbp);
+    ixd_txn_sync(*dbp);
     if ((create || open || close) && *dbp && (*dbp)->in_txn && (*dbp)->logmode != 3)
         rc = ixd_seterr(err, -377, 0, 0, NULL);
     else if (create || drop || close) {

@@ -95,7 +95,7 @@ static int run_savepoint(px *p, const char *verb, const char *name) {
     int r = s.oom ? SQLITE_NOMEM : sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
     ixv_sb_free(&s);
     if (r == SQLITE_OK) return 0;
-    ixs_sqlite_err(db, r, 0, NULL, p->err);
+    ixd_sqlite_err(db, r, 0, NULL, p->err);
     if (strstr(sqlite3_errmsg(db->h), "no such savepoint"))
         ixd_seterr(p->err, -83, 0, 0, "%s", name);
     p->failed = 1;
@@ -110,7 +110,7 @@ static int rollback_to_run(px *p, const char *name) {
     if (name[0]) return run_savepoint(p, "ROLLBACK TO", name);
     int r = sqlite3_exec(db->h, "ROLLBACK TO " IXS_INTERNAL_PREFIX "sp_outer", NULL, NULL, NULL);
     if (r == SQLITE_OK) return 0;
-    ixs_sqlite_err(db, r, 0, NULL, p->err);
+    ixd_sqlite_err(db, r, 0, NULL, p->err);
     if (strstr(sqlite3_errmsg(db->h), "no such savepoint")) ixd_seterr(p->err, -83, 0, 0, NULL);
     p->failed = 1;
     return -1;
@@ -130,9 +130,9 @@ static int savepoint_run(px *p, const ixs_ddl *d) {
 static int txn_run(px *p, const ixs_ddl *d) {
     int r = 0;
     switch (d->kind) {
-    case DDL_BEGIN: r = ixs_begin(p->db, p->err); break;
-    case DDL_COMMIT: r = ixs_commit(p->db, p->err); break;
-    case DDL_ROLLBACK: r = ixs_rollback(p->db, p->err); break;
+    case DDL_BEGIN: r = ixd_sql_begin(p->db, p->err); break;
+    case DDL_COMMIT: r = ixd_sql_commit(p->db, p->err); break;
+    case DDL_ROLLBACK: r = ixd_sql_rollback(p->db, p->err); break;
     case DDL_ROLLBACK_TO: return rollback_to_run(p, d->u.sp.name);
     default: return savepoint_run(p, d);
     }
@@ -238,7 +238,7 @@ static int set_lock_mode_run(px *p, const ddl_lock_mode *lm) {
         db->wait_ms = IXS_WAIT_FOREVER_MS;
     else
         db->wait_ms = lm->secs > 86400 ? 86400 * 1000 : (int)lm->secs * 1000;
-    ixs_set_busy(db);
+    ixd_set_busy(db);
     return 0;
 }
 
@@ -530,7 +530,7 @@ static int run_tree(ixd_db *db, ixs_ddl *d, int64_t *rows, ixd_err *err) {
     for (int i = 0; i < p.nparams; i++)
         p.ptypes[i].code = -1;
     int rc = 0;
-    if (!is_txn_kind(d)) rc = ixs_ansi_autobegin(db, err);
+    if (!is_txn_kind(d)) rc = ixd_ansi_autobegin(db, err);
     if (!rc) rc = ixs_ddl_run(&p, d, rows);
     free(p.ptypes);
     return rc ? -1 : 0;
@@ -539,14 +539,14 @@ static int run_tree(ixd_db *db, ixs_ddl *d, int64_t *rows, ixd_err *err) {
 int ixs_ddl_exec(ixd_stmt *s, int64_t *rows, ixd_err *err) {
     *rows = 0;
     if (!s->ddl) return ixs_run_sql(s->db, s->text, s->textn, rows, err);
-    ixs_txn_sync(s->db);
+    ixd_txn_sync(s->db);
     return run_tree(s->db, s->ddl, rows, err);
 }
 
 int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *err) {
     px p;
     *rows = 0;
-    ixs_txn_sync(db);
+    ixd_txn_sync(db);
     if (ixs_px_init(&p, db, sql, n, err)) {
         ixs_px_done(&p);
         return -1;
@@ -554,7 +554,7 @@ int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *e
     int txn = ixs_px_kw(&p, 0, IXK_BEGIN) || ixs_px_kw(&p, 0, IXK_COMMIT) ||
               ixs_px_kw(&p, 0, IXK_ROLLBACK) || ixs_px_kw(&p, 0, IXK_SET) ||
               ixs_px_kw(&p, 0, IXK_SAVEPOINT) || ixs_px_kw(&p, 0, IXK_RELEASE);
-    int rc = txn ? 0 : ixs_ansi_autobegin(db, err);
+    int rc = txn ? 0 : ixd_ansi_autobegin(db, err);
     if (!rc && ixs_px_kw(&p, 0, IXK_SELECT)) {
         rc = ixs_select_into_temp(&p, rows);
         ixs_px_done(&p);

@@ -35,7 +35,7 @@ void ixs_lob_free_sess(ixd_db *db) {
 
 static int exec(ixd_db *db, const char *sql, ixd_err *err) {
     int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
-    return rc == SQLITE_OK ? 0 : ixs_sqlite_err(db, rc, 0, NULL, err);
+    return rc == SQLITE_OK ? 0 : ixd_sqlite_err(db, rc, 0, NULL, err);
 }
 
 /* Made with the first LO or LOB column of a database, inside the caller's
@@ -83,14 +83,14 @@ static int q(ixd_db *db, const char *sql, int np, const int64_t *a, int64_t *out
     if (rc != SQLITE_OK) {
         if (strstr(sqlite3_errmsg(db->h), "no such table"))
             return 0; /* no LO was ever made in this database */
-        return ixs_sqlite_err(db, rc, 0, NULL, err);
+        return ixd_sqlite_err(db, rc, 0, NULL, err);
     }
     for (int i = 0; i < np; i++)
         sqlite3_bind_int64(st, i + 1, a[i]);
     rc = sqlite3_step(st);
     int r = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
     if (r == 1 && out) *out = sqlite3_column_int64(st, 0);
-    if (r < 0) ixs_sqlite_err(db, rc, 0, NULL, err);
+    if (r < 0) ixd_sqlite_err(db, rc, 0, NULL, err);
     sqlite3_finalize(st);
     return r;
 }
@@ -133,7 +133,7 @@ static int page_io(ixd_db *db, int64_t id, int64_t pno, int write, uint8_t *p, s
                    ixd_err *err) {
     sqlite3_blob *b;
     int rc = sqlite3_blob_open(db->h, "main", "_ixd_lo_data", "data", page_key(id, pno), write, &b);
-    if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, 0, NULL, err);
+    if (rc != SQLITE_OK) return ixd_sqlite_err(db, rc, 0, NULL, err);
     if ((size_t)sqlite3_blob_bytes(b) < off + n) {
         sqlite3_blob_close(b);
         return lo_err(err, "page of LO %lld is short", (long long)id);
@@ -142,7 +142,7 @@ static int page_io(ixd_db *db, int64_t id, int64_t pno, int write, uint8_t *p, s
                : sqlite3_blob_read(b, p, (int)n, (int)off);
     int rc2 = sqlite3_blob_close(b);
     if (rc == SQLITE_OK) rc = rc2;
-    return rc == SQLITE_OK ? 0 : ixs_sqlite_err(db, rc, 0, NULL, err);
+    return rc == SQLITE_OK ? 0 : ixd_sqlite_err(db, rc, 0, NULL, err);
 }
 
 /* Stores a whole page of len bytes (a new page, or one that grows). */
@@ -157,7 +157,7 @@ static int page_put(ixd_db *db, int64_t id, int64_t pno, const uint8_t *p, size_
         rc = sqlite3_step(st);
         sqlite3_finalize(st);
     }
-    return rc == SQLITE_DONE || rc == SQLITE_OK ? 0 : ixs_sqlite_err(db, rc, 0, NULL, err);
+    return rc == SQLITE_DONE || rc == SQLITE_OK ? 0 : ixd_sqlite_err(db, rc, 0, NULL, err);
 }
 
 static size_t page_len(int64_t size, int64_t pno) {

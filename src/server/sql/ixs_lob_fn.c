@@ -285,7 +285,7 @@ enum {
 };
 
 static void fail(sqlite3_context *ctx, const ixd_err *e) {
-    ixs_fn_err(ctx, e->sqlcode ? e->sqlcode : IXS_E_LO, e->text);
+    ixd_fn_err(ctx, e->sqlcode ? e->sqlcode : IXS_E_LO, e->text);
 }
 
 static const char *txt(sqlite3_value *v) {

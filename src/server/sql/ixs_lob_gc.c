@@ -33,7 +33,7 @@ static int run(ixd_db *db, char *sql, ixd_err *err) {
     if (!sql) return ixd_seterr(err, -208, 0, 0, NULL);
     int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
     sqlite3_free(sql);
-    return rc == SQLITE_OK ? 0 : ixs_sqlite_err(db, rc, 0, NULL, err);
+    return rc == SQLITE_OK ? 0 : ixd_sqlite_err(db, rc, 0, NULL, err);
 }
 
 static int has_lobs(const tdef *t) {
@@ -53,7 +53,7 @@ static int drop_hooks(ixd_db *db, const char *table, ixd_err *err) {
                            " || '\";', '') FROM sqlite_master WHERE type = 'trigger' AND"
                            " tbl_name = ?1 AND name LIKE '\\_ixd\\_lo\\_%' ESCAPE '\\'",
                            -1, &st, NULL);
-    if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, 0, NULL, err);
+    if (rc != SQLITE_OK) return ixd_sqlite_err(db, rc, 0, NULL, err);
     sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
         names = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 0));

@@ -460,7 +460,7 @@ static int m_exec(px *p, const ixd_stmt *s, const char *sql, int count, int64_t 
             if (r == SQLITE_DONE) r = SQLITE_OK;
         }
         if (r != SQLITE_OK) {
-            ixs_sqlite_err(p->db, r, IX_STMTTYPE_UPDATE, NULL, p->err);
+            ixd_sqlite_err(p->db, r, IX_STMTTYPE_UPDATE, NULL, p->err);
             sqlite3_finalize(st);
             p->failed = 1;
             return -1;
@@ -550,7 +550,7 @@ int ixs_merge_exec(ixd_stmt *s, int64_t *rows, ixd_err *err) {
     p.err = err;
     *rows = 0;
     if (!s->mplan) return ixd_seterr(err, -201, 0, 0, NULL);
-    if (ixs_ansi_autobegin(s->db, err)) return -1;
+    if (ixd_ansi_autobegin(s->db, err)) return -1;
     return merge_run(&p, s->mplan, s, rows);
 }
 

@@ -31,7 +31,7 @@ enum {
  * _ixd_syntable, syssequences, syssynonyms, syssyntable) in database h, each
  * created when missing. Returns a SQLite result code. */
 int ixs_objs_cat_init(sqlite3 *h);
-/* The same for a file made before them (best effort, as ixs_cat_upgrade). */
+/* The same for a file made before them (best effort, as ixd_cat_upgrade). */
 void ixs_objs_cat_upgrade(sqlite3 *h);
 
 /* CREATE/DROP/ALTER/RENAME (verb 'C', 'D', 'A', 'R', already read) of a

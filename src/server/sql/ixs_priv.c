@@ -402,14 +402,14 @@ const char *ixs_priv_cat_ddl(void) {
 }
 
 void ixs_priv_new_table_sql(sb *s, int tabid, const char *owner, sqlite3 *h) {
-    if (ixs_cat_logmode(h) == LOGMODE_ANSI) return;
+    if (ixd_cat_logmode(h) == LOGMODE_ANSI) return;
     ixv_sb_add(s, "INSERT OR IGNORE INTO _ixd_tabauth VALUES(");
     ixv_sb_strlit(s, owner, strlen(owner));
     ixv_sb_printf(s, ", 'public', %d, '" TABAUTH_PUBLIC_DEFAULT "');", tabid);
 }
 
 void ixs_priv_upgrade_sql(sb *s, sqlite3 *h) {
-    if (ixs_cat_logmode(h) == LOGMODE_ANSI) return;
+    if (ixd_cat_logmode(h) == LOGMODE_ANSI) return;
     ixv_sb_add(
         s,
         "INSERT OR IGNORE INTO _ixd_tabauth SELECT owner, 'public', tabid, '" TABAUTH_PUBLIC_DEFAULT

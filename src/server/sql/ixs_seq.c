@@ -99,7 +99,7 @@ int ixs_objs_cat_init(sqlite3 *h) {
             &q,
             "INSERT OR IGNORE INTO " IXS_INTERNAL_PREFIX
             "tables(tabid,tabname,owner,created,tabtype) VALUES(%d,'%s','informix',%d,'T');",
-            objs_tabs[i].tabid, objs_tabs[i].name, (int)ixs_today());
+            objs_tabs[i].tabid, objs_tabs[i].name, (int)ixd_today());
     }
     int rc = q.oom ? SQLITE_NOMEM : sqlite3_exec(h, q.p, NULL, NULL, NULL);
     ixv_sb_free(&q);
@@ -322,7 +322,7 @@ static int run_create(px *p, const seqdef *d) {
     ixv_sb_strlit(&s, d->name, strlen(d->name));
     ixv_sb_addc(&s, ',');
     ixv_sb_strlit(&s, p->db->user, strlen(p->db->user));
-    ixv_sb_printf(&s, ", %d, 'Q');", (int)ixs_today());
+    ixv_sb_printf(&s, ", %d, 'Q');", (int)ixd_today());
     ixv_sb_printf(&s,
                   "INSERT INTO " IXS_INTERNAL_PREFIX "sequences(tabid, token) VALUES(%d, %lld);"
                   "UPDATE " IXS_INTERNAL_PREFIX "sequences SET ",
@@ -539,7 +539,7 @@ static int seq_file_open(ixd_db *db) {
     if (db->seq->h) return SQLITE_OK;
     char path[4200];
     ixd_err e;
-    if (ixs_db_path(db->e, db->name, path, sizeof path - sizeof SEQ_FILE_SUFFIX, &e))
+    if (ixd_db_path(db->e, db->name, path, sizeof path - sizeof SEQ_FILE_SUFFIX, &e))
         return SQLITE_CANTOPEN;
     strcat(path, SEQ_FILE_SUFFIX);
     int rc = sqlite3_open_v2(path, &db->seq->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);

@@ -148,7 +148,7 @@ void ixs_spl_rt_free(spl_rt *r);
 
 /* ---- catalogue (ixs_spl_cat.c) ---------------------------------------------------- */
 /* Creates sysprocedures, sysprocbody, systriggers and systrigbody with their
- * catalogue rows (in the transaction of ixs_cat_init); ixs_spl_cat_upgrade
+ * catalogue rows (in the transaction of ixd_cat_init); ixs_spl_cat_upgrade
  * adds them to a file made before them. */
 int ixs_spl_cat_init(sqlite3 *h, ixd_err *err);
 void ixs_spl_cat_upgrade(sqlite3 *h);

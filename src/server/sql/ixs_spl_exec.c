@@ -123,7 +123,7 @@ int ixs_spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixd_err *
     *out = NULL;
     spl_conn *c = conn(db);
     if (!c) return ixd_seterr(err, -208, 0, 0, NULL);
-    unsigned dv = ixs_data_version(db, 0);
+    unsigned dv = ixd_data_version(db, 0);
     int fresh = c->gen == db->gen && c->dver == dv;
     spl_rt *r = c->rts;
     while (r && (strcmp(r->name, name) || r->key_nargs != nargs))
@@ -242,7 +242,7 @@ static int step(frame *f, ixd_stmt *st) {
     int rc = sqlite3_step(st->st);
     if (rc == SQLITE_ROW) return 1;
     if (rc == SQLITE_DONE) return 0;
-    ixs_sqlite_err(f->db, rc, st->stype, st->table, f->err);
+    ixd_sqlite_err(f->db, rc, st->stype, st->table, f->err);
     return -1;
 }
 

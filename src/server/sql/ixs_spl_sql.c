@@ -18,7 +18,7 @@
 
 #include "server/sql/ixs_spl.h"
 
-/* An error as the SQLite message ixs_sqlite_err turns back into it. */
+/* An error as the SQLite message ixd_sqlite_err turns back into it. */
 static char *err_msg(const ixd_err *e) {
     return sqlite3_mprintf("ixd:%d,%d:%s", e->sqlcode ? e->sqlcode : -999, e->isamcode, e->text);
 }

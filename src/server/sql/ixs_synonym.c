@@ -3,7 +3,7 @@
  * A synonym is a row of _ixd_tables (tabtype 'S' public, 'P' private, owner
  * its creator) and a row of _ixd_syntable (the table it stands for: owner,
  * name, btabid). The catalog lookup that every statement makes for a table
- * name (ixs_cat_table) follows it to the table, view or other synonym, so a
+ * name (ixd_cat_table) follows it to the table, view or other synonym, so a
  * synonym works wherever a table name is read. A private synonym is visible
  * to its owner only; for other users the name is not there (-206). */
 #include <stdio.h>
@@ -31,7 +31,7 @@ static int object_name(px *p, char *name, int define) {
         if (ixs_px_ident(p, a, sizeof a)) return -1;
     }
     if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, a, sizeof a)) return -1;
-    if (define && ixs_internal_name(a)) return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", a);
+    if (define && ixd_internal_name(a)) return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", a);
     snprintf(name, IXS_NAME_MAX + 1, "%s", a);
     return 0;
 }
@@ -84,7 +84,7 @@ static int run_create(px *p, const syndef *d) {
     ixv_sb_strlit(&s, d->name, strlen(d->name));
     ixv_sb_addc(&s, ',');
     ixv_sb_strlit(&s, db->user, strlen(db->user));
-    ixv_sb_printf(&s, ", %d, '%c');", (int)ixs_today(), d->private_ ? 'P' : 'S');
+    ixv_sb_printf(&s, ", %d, '%c');", (int)ixd_today(), d->private_ ? 'P' : 'S');
     ixv_sb_printf(&s, "INSERT INTO " IXS_INTERNAL_PREFIX "syntable VALUES(%d, ", tabid);
     ixv_sb_strlit(&s, bowner, strlen(bowner));
     ixv_sb_addc(&s, ',');

@@ -213,7 +213,7 @@ static int load(ixd_stmt *s, trg_stmt *t, ixd_err *err) {
         const char *data = (const char *)sqlite3_column_text(st, 2);
         ixv_sb_add(key && key[0] == 'D' ? &head : &body, data ? data : "");
     }
-    if (!rc && step != SQLITE_DONE) rc = ixs_sqlite_err(db, step, s->stype, s->table, err);
+    if (!rc && step != SQLITE_DONE) rc = ixd_sqlite_err(db, step, s->stype, s->table, err);
     sqlite3_finalize(st);
     ixv_sb_free(&body);
     ixv_sb_free(&head);
@@ -320,7 +320,7 @@ static void end_savepoint(ixd_stmt *s, int ok) {
     sqlite3_exec(db->h, "RELEASE " TRG_SAVEPOINT, NULL, NULL, NULL);
     db->nsavepoints--;
     s->trg->open = 0;
-    ixs_txn_sync(db);
+    ixd_txn_sync(db);
 }
 
 int ixs_trg_stmt_before(ixd_stmt *s, ixd_err *err) {
@@ -328,7 +328,7 @@ int ixs_trg_stmt_before(ixd_stmt *s, ixd_err *err) {
     if (refresh(s, err)) return -1;
     if (!has_phase(s->trg)) return 0;
     if (cascade_depth >= TRG_MAX_CASCADE) return ixd_seterr(err, IXS_E_TRG_CASCADE, 0, 0, NULL);
-    if (ixs_exec(s->db, "SAVEPOINT " TRG_SAVEPOINT, err)) return -1;
+    if (ixd_exec(s->db, "SAVEPOINT " TRG_SAVEPOINT, err)) return -1;
     s->db->nsavepoints++;
     s->trg->open = 1;
     if (run_phase(s, TRG_BEFORE, err)) {

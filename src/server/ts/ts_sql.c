@@ -111,7 +111,7 @@ static void scache_stamp(ts_conn *c, uint64_t *gen, unsigned *dver, int64_t *cha
     *gen = c->db->gen;
     /* outside a transaction the calling SELECT may not have read yet:
      * a fresh version, so that another connection's commit shows */
-    *dver = ixs_data_version(c->db, 1);
+    *dver = ixd_data_version(c->db, 1);
     *changes = sqlite3_total_changes64(c->h);
     *ac = sqlite3_get_autocommit(c->h);
 }
