@@ -39,6 +39,8 @@ LAYERS = {
             "src/server/ixd_main.c",
             "src/server/ixd_listen.c",
             "src/server/ixd_session.c",
+            "src/server/ixd_session_int.h",
+            "src/server/ixd_sess_exec.c",
             "src/server/ixd_auth.c",
             "src/server/ixd_log.",
             "src/server/ixd_lock.c",

@@ -9,122 +9,26 @@
  * After an SQ_ERR the rest of the group up to its EOT is read and discarded
  * (§3.10).
  *
+ * Binds, execution, fetching, CLOSE and RELEASE are in ixd_sess_exec.c;
+ * what the two share is in ixd_session_int.h.
+ *
  * --strict (docs/server.md "Strict mode") keeps each of its refusals in one
  * function of the "strict mode" section below (strict_*); the interrupt's
  * part is in ixd_listen.c (conn_watches_urgent).
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "base/ix_sqlscan.h"
 #include "ixd_server.h"
+#include "ixd_session_int.h"
 #include "proto/ix_blob.h"
 #include "proto/ix_interrupt.h"
 #include "proto/ix_login.h"
-#include "proto/ix_lob.h"
-#include "proto/ix_print.h"
 #include "proto/ix_reader.h"
 #include "server/sql/ixs_lob.h"
-#include "types/ix_datetime.h"
 #include "types/ix_types.h"
-
-#define MAX_STMTS 4096 /* statement ids per session */
-/* The SQ_DONE warning bit of DBOPEN / DATABASE for a MODE ANSI database
- * (ixd_db_open, §2.8). */
-#define DBFLAG_ANSI 0x02
-/* Strict mode: the login groups after the accept that must each wait for
- * the previous one's answer (SQ_PROTOCOLS, SQ_INFO, SQ_DBOPEN; §2.10). */
-#define STRICT_LOGIN_GROUPS 3
-
-/* BYTE/TEXT values whose bytes follow the BIND (proto/ix_blob.h): SQ_BBIND
- * announces them, SQ_BLOB chunks carry them in parameter order. */
-struct blobin {
-    int waiting;    /* descriptors of the last BIND whose bytes have not all come */
-    int announced;  /* SQ_BBIND's count not yet ended; -1 before SQ_BBIND */
-    int at;         /* the bind value being filled, -1 between values */
-    int scan;       /* where the search for the next pending value starts */
-    uint64_t total; /* bytes received for this BIND */
-};
-
-/* SQLCODEs of the BYTE/TEXT insert path. */
-enum {
-    E_HOST_VARS = -254,    /* too many or too few host variables given */
-    E_BLOB_WRITE = -605,   /* cannot write blob: a chunk out of sequence, too many bytes */
-    E_BLOB_HOSTVAR = -609, /* illegal use of a Text/Byte host variable: data missing,
-                            * or (strict mode) ixdb's inline form */
-    E_NOMEM = -208         /* memory allocation failed */
-};
-
-/* One prepared statement (a statement id). */
-typedef struct sess_stmt {
-    ixd_stmt *st;      /* NULL for a session statement (DATABASE, CREATE DATABASE, ...) */
-    int orphan;        /* its database closed: st released, the id kept (use_stmt) */
-    char *session_sql; /* the text of a session statement */
-    int stmt_type;
-    int is_cursor;    /* rows come through OPEN/FETCH (ixd_stmt_is_cursor) */
-    char cursor[129]; /* cursor name, or "" */
-    int scroll, autofree;
-    int hold;      /* SQ_HOLD (WITH HOLD): strict mode closes the other cursors at
-                    * the end of a transaction (strict_txn_ended); normal mode
-                    * closes none */
-    int open;      /* cursor opened */
-    int exhausted; /* the cursor's last row has been sent with DONE */
-    int64_t fetched;
-    int64_t scroll_pos; /* current position of a scroll cursor */
-    ixb_wbuf ahead;     /* one row read ahead, to know whether a reply ends the data */
-    int has_ahead;
-    /* binds waiting for EXECUTE or OPEN */
-    ixb_wbuf binds; /* tuple bytes of all values */
-    int nbinds;
-    struct bindref {
-        ixt_vtype t;
-        size_t off, len;
-        int null;
-        int pending; /* a BYTE/TEXT descriptor: the bytes come in SQ_BLOB chunks */
-    } * bindv;
-    int bindcap;
-    struct blobin blobin; /* those bytes on their way (blobin_* below) */
-} sess_stmt;
-
-struct ixd_sess {
-    ixd_server *srv;
-    unsigned long id;
-    char peer[64];
-    ixp_reader rd;
-    ixp_printer pr;
-    ixp_reader vrd; /* --verbose: decodes the replies for the log */
-    ixp_printer vpr;
-    ixp_caps caps;
-    int logged_in;
-    long login_wait_ms; /* the login throttle's hold on the login answer */
-    char user[64];
-    ixd_db *db;
-    int dbflags;
-    char dbname[129];
-    sess_stmt *stmts[MAX_STMTS];
-    int cur;                  /* statement id named by the last SQ_ID, -1 if none */
-    int skipping;             /* an error was sent; discard until EOT */
-    int done_sent;            /* a DONE was sent for the current statement in this group */
-    int after_blob;           /* the last message was SQ_FETCHBLOB, answered with its EOT */
-    ixb_wbuf reply;           /* replies of the current group */
-    ixb_wbuf tmp;             /* scratch */
-    int (*intr_fn)(void *ud); /* asks running statements to stop (client interrupt) */
-    void *intr_ud;
-    int ended;  /* intr_fn said IXD_INTR_END: handle no more input */
-    int rolled; /* closing the database rolled a transaction back */
-    int (*ask_fn)(void *ud, const uint8_t *req, size_t n, ixp_msg *ans); /* client files */
-    void *ask_ud;
-    int (*input_fn)(void *ud); /* 1 when the client has sent bytes not yet read */
-    void *input_ud;
-    int in_group; /* a message of the current request group has been handled */
-    /* strict mode only */
-    int prepared_no_id; /* this group has had an SQ_PREPARE and no SQ_ID since */
-    int login_groups;   /* login groups still to be checked for pipelining */
-    int discarding;     /* a login group came early: all input is discarded */
-};
 
 /* The interrupt check the session's statements get: intr_fn, remembering
  * an IXD_INTR_END. */
@@ -154,7 +58,7 @@ void ixd_sess_set_client_channel(ixd_sess *s,
 
 /* ---- replies ------------------------------------------------------------- */
 
-static void send_err(ixd_sess *s, const ixd_err *e) {
+void ixd_sess_send_err(ixd_sess *s, const ixd_err *e) {
     ixp_enc_err(&s->reply, &s->caps, e->sqlcode, e->isamcode, e->offset, e->text, strlen(e->text));
     s->skipping = 1;
     char msg[512];
@@ -162,14 +66,14 @@ static void send_err(ixd_sess *s, const ixd_err *e) {
     ixd_logl(s->srv, IXD_LOG_ERROR, s->id, "error %d (isam %d): %s", e->sqlcode, e->isamcode, msg);
 }
 
-static void send_errcode(ixd_sess *s, int sqlcode, int isam, const char *text) {
+void ixd_sess_send_errcode(ixd_sess *s, int sqlcode, int isam, const char *text) {
     ixd_err e = {sqlcode, isam, 0, {0}};
     if (text) snprintf(e.text, sizeof e.text, "%s", text);
-    send_err(s, &e);
+    ixd_sess_send_err(s, &e);
 }
 
 /* COST with an estimate libsqli cannot mistake for a tag (§3.9): 1. */
-static void send_done(ixd_sess *s, int warnings, int64_t rows, int32_t serial) {
+void ixd_sess_send_done(ixd_sess *s, int warnings, int64_t rows, int32_t serial) {
     ixp_enc_done(&s->reply, &s->caps, warnings, rows, 0, serial);
     ixp_enc_cost(&s->reply, 1, 1);
     s->done_sent = 1;
@@ -184,7 +88,7 @@ static void send_xactstat(ixd_sess *s, int was_in) {
 
 /* ---- statements ----------------------------------------------------------- */
 
-static void stmt_free(sess_stmt *t) {
+void ixd_sess_stmt_free(sess_stmt *t) {
     if (!t) return;
     ixd_stmt_free(t->st);
     free(t->session_sql);
@@ -198,7 +102,7 @@ static void stmt_free(sess_stmt *t) {
  * transaction rolls back, the LOs it left are released. Returns nothing. */
 static void sess_close_db(ixd_sess *s) {
     for (int i = 0; i < MAX_STMTS; i++) {
-        stmt_free(s->stmts[i]);
+        ixd_sess_stmt_free(s->stmts[i]);
         s->stmts[i] = NULL;
     }
     s->rolled |= s->db && ixd_in_transaction(s->db);
@@ -206,7 +110,7 @@ static void sess_close_db(ixd_sess *s) {
     s->db = NULL;
 }
 
-static sess_stmt *cur_stmt(ixd_sess *s) {
+sess_stmt *ixd_sess_cur_stmt(ixd_sess *s) {
     if (s->cur < 0 || s->cur >= MAX_STMTS) return NULL;
     return s->stmts[s->cur];
 }
@@ -215,13 +119,13 @@ static sess_stmt *cur_stmt(ixd_sess *s) {
  * with the error sent when there is none (IXD_E_NO_STMT), or when its
  * database has been closed since it was prepared: IXD_E_NO_DB while no
  * database is open, else IXD_E_NO_STMT. */
-static sess_stmt *use_stmt(ixd_sess *s) {
-    sess_stmt *t = cur_stmt(s);
+sess_stmt *ixd_sess_use_stmt(ixd_sess *s) {
+    sess_stmt *t = ixd_sess_cur_stmt(s);
     if (t && (t->orphan || (t->st && ixd_stmt_orphaned(t->st)))) {
-        send_errcode(s, s->db ? IXD_E_NO_STMT : IXD_E_NO_DB, 0, NULL);
+        ixd_sess_send_errcode(s, s->db ? IXD_E_NO_STMT : IXD_E_NO_DB, 0, NULL);
         return NULL;
     }
-    if (!t) send_errcode(s, IXD_E_NO_STMT, 0, NULL);
+    if (!t) ixd_sess_send_errcode(s, IXD_E_NO_STMT, 0, NULL);
     return t;
 }
 
@@ -272,12 +176,12 @@ static int do_prepare(ixd_sess *s, const uint8_t *sql, size_t n) {
             break;
         }
     if (id < 0) {
-        send_errcode(s, -210, 0, NULL); /* too many statements */
+        ixd_sess_send_errcode(s, -210, 0, NULL); /* too many statements */
         return -1;
     }
     sess_stmt *t = calloc(1, sizeof *t);
     if (!t) {
-        send_errcode(s, -208, 0, NULL);
+        ixd_sess_send_errcode(s, -208, 0, NULL);
         return -1;
     }
     ixb_wbuf_init(&t->ahead, NULL);
@@ -287,22 +191,22 @@ static int do_prepare(ixd_sess *s, const uint8_t *sql, size_t n) {
         t->stmt_type = st;
         t->session_sql = malloc(n + 1);
         if (!t->session_sql) {
-            stmt_free(t);
-            send_errcode(s, -208, 0, NULL);
+            ixd_sess_stmt_free(t);
+            ixd_sess_send_errcode(s, -208, 0, NULL);
             return -1;
         }
         memcpy(t->session_sql, sql, n);
         t->session_sql[n] = 0;
     } else {
         if (!s->db) {
-            stmt_free(t);
-            send_errcode(s, -349, 0, NULL); /* database not selected yet */
+            ixd_sess_stmt_free(t);
+            ixd_sess_send_errcode(s, -349, 0, NULL); /* database not selected yet */
             return -1;
         }
         ixd_err e = {0};
         if (ixd_prepare(s->db, (const char *)sql, n, &t->st, &e) != 0) {
-            stmt_free(t);
-            send_err(s, &e);
+            ixd_sess_stmt_free(t);
+            ixd_sess_send_err(s, &e);
             return -1;
         }
         t->stmt_type = ixd_stmt_type(t->st);
@@ -315,11 +219,11 @@ static int do_prepare(ixd_sess *s, const uint8_t *sql, size_t n) {
 }
 
 static void do_describe(ixd_sess *s) {
-    sess_stmt *t = use_stmt(s);
+    sess_stmt *t = ixd_sess_use_stmt(s);
     if (!t) return;
     int n = t->st ? ixd_stmt_ncols(t->st) : 0;
     ixp_column *cols = n ? calloc((size_t)n, sizeof *cols) : NULL;
-    if (n && !cols) return send_errcode(s, -208, 0, NULL);
+    if (n && !cols) return ixd_sess_send_errcode(s, -208, 0, NULL);
     for (int i = 0; i < n; i++) {
         ixd_col c;
         ixd_stmt_col(t->st, i, &c);
@@ -339,7 +243,7 @@ static void do_describe(ixd_sess *s) {
     ixp_describe d = {
         .stmt_type = (int16_t)t->stmt_type, .stmt_id = (int16_t)s->cur, .est_rows = 1};
     if (ixp_enc_describe(&s->reply, &s->caps, &d, cols, n) == IX_ERANGE)
-        send_errcode(s, -1248, 0, NULL); /* row too wide to describe */
+        ixd_sess_send_errcode(s, -1248, 0, NULL); /* row too wide to describe */
     free(cols);
     /* A real server follows an INSERT's describe with INSERTDONE (§3.1). */
     if (t->stmt_type == IX_STMTTYPE_INSERT) ixp_enc_insertdone(&s->reply, &s->caps, 0, 0);
@@ -358,7 +262,7 @@ static void do_describe(ixd_sess *s) {
  * general path (another type, NULL forms and values ixt_value_from_bind
  * refuses or rewrites: those give its result).
  */
-static size_t bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindref *r) {
+size_t ixd_sess_bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindref *r) {
     if (n < 6) return 0;
     int code = ixb_be16(p) & 0xff;
     int16_t ind = (int16_t)ixb_be16(p + 2);
@@ -408,485 +312,17 @@ static size_t bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindref
     return 6 + w;
 }
 
-static int strict_inline_blob_refused(ixd_sess *s, sess_stmt *t);
-
-/* ---- BYTE/TEXT values after the BIND (proto/ix_blob.h) ----------------------
- * A descriptor in the BIND marks its value pending; SQ_BBIND must announce
- * as many values as are pending; each value's SQ_BLOB chunks are appended to
- * t->binds in the LVARCHAR tuple form (00, i32 length, bytes), as ixdb's
- * inline form is; a zero-length SQ_BLOB ends it. EXECUTE / OPEN refuse while
- * a value is pending. Every refusal is an SQ_ERR; the session then skips the
- * rest of the group. */
-
-#define BLOBIN_HEAD 5 /* a value's tuple head: 00, i32 length */
-
-/* Resets the state for a new BIND. */
-static void blobin_reset(sess_stmt *t) {
-    t->blobin = (struct blobin){.announced = -1, .at = -1};
-}
-
-/* A descriptor value r: NULL when its flag says so, else pending. Returns 1. */
-static int blobin_expect(sess_stmt *t, const ixp_bindval *v, struct bindref *r) {
-    uint32_t size;
-    int is_null;
-    (void)ixp_blobdesc_get(v->value.p, v->value.n, &size, &is_null); /* validated */
-    r->null = is_null;
-    r->t = (ixt_vtype){IX_T_LVARCHAR, 0};
-    if (is_null) return 1;
-    r->pending = 1;
-    t->blobin.waiting++;
-    return 1;
-}
-
-/* Ends the statement's kept binds after a refused step: sends sqlcode. */
-static void blobin_fail(ixd_sess *s, sess_stmt *t, int sqlcode, const char *why) {
-    t->nbinds = 0;
-    blobin_reset(t);
-    send_errcode(s, sqlcode, 0, why);
-}
-
-/* SQ_BBIND: the count must be the number of pending values. */
-static void do_bbind(ixd_sess *s, const ixp_msg *m) {
-    sess_stmt *t = use_stmt(s);
-    if (!t) return;
-    if (t->blobin.announced >= 0)
-        return blobin_fail(s, t, E_BLOB_WRITE, "a second SQ_BBIND for one SQ_BIND");
-    if (m->u.bbind != t->blobin.waiting)
-        return blobin_fail(s, t, E_HOST_VARS, "SQ_BBIND count differs from the descriptors bound");
-    t->blobin.announced = m->u.bbind;
-}
-
-/* The index of the next pending value, or -1. Values fill in order, so
- * the search goes on where the last one ended (one pass per BIND). */
-static int blobin_next(sess_stmt *t) {
-    for (int i = t->blobin.scan; i < t->nbinds; i++)
-        if (t->bindv[i].pending) {
-            t->blobin.scan = i + 1;
-            return i;
-        }
-    return -1;
-}
-
-/* Starts value i: its tuple head, the length patched when it ends. */
-static void blobin_start(sess_stmt *t, int i) {
-    struct bindref *r = &t->bindv[i];
-    r->off = t->binds.len;
-    ixb_put_u8(&t->binds, 0);
-    ixb_put_i32(&t->binds, 0);
-    t->blobin.at = i;
-}
-
-/* Ends the value being filled: length patched, no longer pending. */
-static void blobin_end(sess_stmt *t) {
-    struct bindref *r = &t->bindv[t->blobin.at];
-    r->len = t->binds.len - r->off;
-    r->t.enclen = (uint32_t)(r->len - BLOBIN_HEAD);
-    ixb_patch_i32(&t->binds, r->off + 1, (int64_t)r->t.enclen);
-    r->pending = 0;
-    t->blobin.at = -1;
-    t->blobin.announced--;
-    t->blobin.waiting--;
-}
-
-/* SQ_BLOB from the client: a chunk of the next pending value. */
-static void do_blob_chunk(ixd_sess *s, const ixp_msg *m) {
-    sess_stmt *t = use_stmt(s);
-    if (!t) return;
-    if (t->blobin.announced <= 0)
-        return blobin_fail(s, t, E_BLOB_WRITE, "SQ_BLOB without a value announced by SQ_BBIND");
-    if (t->blobin.at < 0) {
-        int i = blobin_next(t);
-        if (i < 0) return blobin_fail(s, t, E_BLOB_WRITE, "no BYTE/TEXT value is waiting");
-        blobin_start(t, i);
-    }
-    ixp_limits lim = s->rd.lim;
-    ixp_limits_default(&lim);
-    t->blobin.total += m->u.blob.n;
-    if (t->blobin.total > lim.max_value)
-        return blobin_fail(s, t, E_BLOB_WRITE, "BYTE/TEXT values exceed the server's limit");
-    ixb_put_bytes(&t->binds, m->u.blob.p, m->u.blob.n);
-    if (t->binds.err) return blobin_fail(s, t, E_NOMEM, NULL);
-    if (m->u.blob.n == 0) blobin_end(t);
-}
-
-/* 1 (E_BLOB_HOSTVAR sent) when a value's bytes have not come, else 0. */
-static int blobin_missing(ixd_sess *s, sess_stmt *t) {
-    if (t->blobin.waiting == 0) return 0;
-    blobin_fail(s, t, E_BLOB_HOSTVAR, "BYTE/TEXT data did not follow the SQ_BIND");
-    return 1;
-}
-
-/* One bind value of any type through the decoder's walker; 0 when the
- * value cannot be converted (-1213 sent). */
-static int bind_general(ixd_sess *s, sess_stmt *t, const ixp_bindval *v, struct bindref *r) {
-    r->t = ixp_bind_vtype(v);
-    r->null = v->indicator != IXP_IND_VALUE;
-    int kind;
-    kind = IXP_LO_XID_BLOB;
-    if ((v->type & 0xff) == IX_T_UDTFIXED &&
-        (v->has_names ? ixp_lob_xname(v->xname.p, v->xname.n, &kind) : 1)) {
-        /* a smart-LOB handle (type 41, with the names blob/clob or
-         * without names): handed over in its tuple form (ix_lob.h) */
-        ixp_locator l;
-        r->t = (ixt_vtype){ixv_lob_code(kind), IXP_LOCATOR_LEN};
-        if (r->null) return 1;
-        if (ixp_lob_bind_value(v, &l) != IX_OK) {
-            t->nbinds = 0;
-            send_errcode(s, IXS_E_LO, 0, "not a smart-LOB handle of this server");
-            return 0;
-        }
-        ixp_lob_tuple_encode(&t->binds, &l);
-    } else if (ixp_bind_is_blobdesc(v)) {
-        return blobin_expect(t, v, r);
-    } else if (!r->null && (r->t.code == IX_T_BYTE || r->t.code == IX_T_TEXT)) {
-        if (strict_inline_blob_refused(s, t)) return 0;
-        /* ixdb's own BYTE/TEXT bind (i32 length, bytes): handed to the
-         * engine as an LVARCHAR tuple value, which it stores as is. */
-        uint32_t n = v->value.n >= 4 ? ixb_be32(v->value.p) : 0;
-        r->t = (ixt_vtype){IX_T_LVARCHAR, n};
-        ixb_put_u8(&t->binds, 0);
-        ixb_put_bytes(&t->binds, v->value.p, v->value.n);
-    } else if (!r->null) {
-        /* Passed in the bind's own type; the engine converts it to the
-         * parameter's type where Informix would. */
-        if (ixt_value_from_bind(r->t, v->value.p, v->value.n, &t->binds) != IX_OK) {
-            t->nbinds = 0;
-            send_errcode(s, -1213, 0, NULL);
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* SQ_BIND: converts every value to its tuple form and keeps it for the
- * next EXECUTE or OPEN. */
-static void do_bind(ixd_sess *s, const ixp_msg *m) {
-    sess_stmt *t = use_stmt(s);
-    if (!t) return;
-    ixb_wbuf_reset(&t->binds);
-    t->nbinds = 0;
-    blobin_reset(t);
-    if (m->u.bind.count > t->bindcap) {
-        struct bindref *b = realloc(t->bindv, (size_t)m->u.bind.count * sizeof *b);
-        if (!b) return send_errcode(s, -208, 0, NULL);
-        t->bindv = b;
-        t->bindcap = m->u.bind.count;
-    }
-    const uint8_t *raw = m->u.bind.raw.p;
-    size_t pos = 0, n = m->u.bind.raw.n;
-    int room = ixb_wbuf_reserve(&t->binds, n) == IX_OK;
-    while (pos < n && t->nbinds < m->u.bind.count) {
-        struct bindref *r = &t->bindv[t->nbinds];
-        r->off = t->binds.len;
-        r->null = 0;
-        r->pending = 0;
-        /* the general path may use the room the message reserved */
-        size_t used = room && t->binds.cap - t->binds.len >= n - pos
-                          ? bind_fast(t, raw + pos, n - pos, r)
-                          : 0;
-        if (used) {
-            pos += used;
-        } else {
-            ixp_bindval v;
-            t->binds.len = r->off;
-            if (!ixp_bind_next(m, &pos, &v)) break;
-            if (!bind_general(s, t, &v, r)) return;
-        }
-        r->len = t->binds.len - r->off;
-        t->nbinds++;
-    }
-}
-
-/* Hands the kept binds to the engine. One error record for all of them:
- * the engine fills it only on the error that ends the loop. */
-static int apply_binds(ixd_sess *s, sess_stmt *t) {
-    if (!t->st) return 0;
-    if (blobin_missing(s, t)) return -1;
-    ixd_err e = {0};
-    int want = ixd_stmt_nparams(t->st);
-    if (t->nbinds != want && !(t->nbinds == 0 && want == 0)) {
-        e.sqlcode = E_HOST_VARS;
-        send_err(s, &e);
-        return -1;
-    }
-    for (int i = 0; i < t->nbinds; i++) {
-        struct bindref *r = &t->bindv[i];
-        if (ixd_bind(t->st, i, r->t, r->null ? NULL : t->binds.data + r->off, r->len, &e) != 0) {
-            send_err(s, &e);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* The statement of the cursor named name (SQ_CURNAME), for WHERE CURRENT OF
- * (ixs_set_cursor_lookup). */
-static ixd_stmt *sess_cursor(void *ud, const char *name) {
-    ixd_sess *s = ud;
-    for (int i = 0; i < MAX_STMTS; i++) {
-        sess_stmt *t = s->stmts[i];
-        if (t && t->st && t->cursor[0] && !strcasecmp(t->cursor, name)) return t->st;
-    }
-    return NULL;
-}
-
-static void do_execute(ixd_sess *s) {
-    sess_stmt *t = use_stmt(s);
-    if (!t) return;
-    ixd_err e = {0};
-    if (t->session_sql) {
-        int r = ixd_session_exec(s->srv->engine, s->user, t->session_sql, strlen(t->session_sql),
-                                 &s->db, &s->dbflags, &e);
-        if (r < 0) return send_err(s, &e);
-        return send_done(s, t->stmt_type == IX_STMTTYPE_DATABASE ? s->dbflags : 0, 0, 0);
-    }
-    if (t->is_cursor) return send_errcode(s, -260, 0, NULL);
-    if (apply_binds(s, t)) return;
-    ixs_set_cursor_lookup(s->db, sess_cursor, s);
-    int64_t rows = 0, serial8 = 0;
-    int32_t serial = 0;
-    if (ixd_execute(t->st, &rows, &serial, &serial8, &e) != 0) return send_err(s, &e);
-    if (serial8) ixp_enc_insertdone(&s->reply, &s->caps, serial8, s->caps.f54 ? serial8 : 0);
-    send_done(s, 0, rows, serial);
-}
-
-static void do_open(ixd_sess *s) {
-    sess_stmt *t = use_stmt(s);
-    if (!t) return;
-    if (!t->st || !t->is_cursor) return send_errcode(s, -481, 0, NULL);
-    if (t->open) ixd_close(t->st);
-    t->open = 0; /* until this OPEN succeeds */
-    if (apply_binds(s, t)) return;
-    ixd_err e = {0};
-    if (ixd_open(t->st, t->scroll, &e) != 0) return send_err(s, &e);
-    t->open = 1;
-    t->exhausted = 0;
-    t->fetched = 0;
-    t->scroll_pos = 0;
-    t->has_ahead = 0;
-    ixb_wbuf_reset(&t->ahead);
-}
-
-/* Appends the next row to the reply as an SQ_TUPLE (i16 tag, i16
- * warnings, i32 length, payload padded to even; ixp_enc_tuple's layout), the
- * payload written there by the engine: a row kept in t->ahead from the last
- * reply first. Returns 1 with *n its payload length and *at where the
- * message starts, 0 at the end, -1 on error (sent). */
-static int read_ahead(ixd_sess *s, sess_stmt *t, size_t *at, size_t *n) {
-    ixb_wbuf *o = &s->reply;
-    *at = o->len;
-    if (t->has_ahead) {
-        ixp_enc_tuple(o, 0, t->ahead.data, t->ahead.len);
-        *n = t->ahead.len;
-        t->has_ahead = 0;
-        return 1;
-    }
-    if (ixb_wbuf_reserve(o, 8) == IX_OK) {
-        ixb_st16(o->data + o->len, IXP_SQ_TUPLE);
-        memset(o->data + o->len + 2, 0, 6);
-        o->len += 8;
-    }
-    ixd_err e = {0};
-    int r = o->err ? 1 : ixd_fetch(t->st, o, &e);
-    if (r <= 0 || o->err) {
-        if (!o->err) o->len = *at;
-        if (r < 0) send_err(s, &e);
-        if (r > 0) send_errcode(s, -208, 0, NULL);
-        return r > 0 ? -1 : r;
-    }
-    *n = o->len - *at - 8;
-    ixb_st32(o->data + *at + 4, (uint32_t)*n);
-    if (*n & 1) ixb_put_u8(o, 0);
-    if (o->err) {
-        send_errcode(s, -208, 0, NULL);
-        return -1;
-    }
-    return 1;
-}
-
-/* Takes the tuple at `at` (payload n bytes) back out of the reply and keeps
- * it in t->ahead for the next one. Returns 0, or -1 (sent) out of memory. */
-static int keep_ahead(ixd_sess *s, sess_stmt *t, size_t at, size_t n) {
-    ixb_wbuf_reset(&t->ahead);
-    ixb_put_bytes(&t->ahead, s->reply.data + at + 8, n);
-    s->reply.len = at;
-    if (t->ahead.err) {
-        send_errcode(s, -208, 0, NULL);
-        return -1;
-    }
-    t->has_ahead = 1;
-    return 0;
-}
-
-/* The tuple bytes a fetch reply may carry: the client's buffer size, at
- * most the server's max_reply (a client asking more simply fetches again). */
-static size_t reply_cap(const ixd_sess *s, int32_t bufsize) {
-    size_t max = s->srv->max_reply ? s->srv->max_reply : IXD_MAX_REPLY;
-    size_t want = bufsize > 0 ? (size_t)bufsize : 0;
-    return want < max ? want : max;
-}
-
-/*
- * NFETCH (§3.6): as many whole tuples as fit in the client's buffer (at
- * least one), counted by their payload bytes. When the data ends inside this
- * reply, DONE (row id 0) + COST follow the tuples; a fetch on an exhausted
- * cursor gets DONE with rows 0. The rows count of the final DONE is
- * unresolved (§8 #4); ixd reports the rows fetched in this reply.
- */
-static void do_nfetch(ixd_sess *s, int32_t bufsize) {
-    sess_stmt *t = use_stmt(s);
-    if (!t) return;
-    if (!t->open) return send_errcode(s, IXD_E_NOT_AVAILABLE, 0, NULL); /* cursor not open */
-    if (t->exhausted) return send_done(s, 0, 0, 0);
-    size_t cap = reply_cap(s, bufsize), used = 0;
-    int64_t sent = 0;
-    for (;;) {
-        size_t at, n;
-        int r = read_ahead(s, t, &at, &n);
-        if (r < 0) return;
-        if (r == 0) {
-            t->exhausted = 1;
-            return send_done(s, 0, sent, 0);
-        }
-        if (sent > 0 && used + n > cap) {
-            keep_ahead(s, t, at, n);
-            return;
-        }
-        used += n;
-        sent++;
-        t->fetched++;
-        if (ixs_stmt_for_update(t->st)) return; /* an update cursor: its current row */
-    }
-}
-
-/*
- * SFETCH (§3.13) on a scroll cursor: directions 1 NEXT, 4 LAST, 6 ABSOLUTE
- * are from two sources; 2 PRIOR, 3 FIRST, 5 CURRENT and 7 RELATIVE follow
- * ESQL/C's fetch orientations (unresolved). Each row is sent as SQ_TUPID
- * (i32, 1-based position) + SQ_TUPLE; NEXT sends as many as fit the buffer,
- * the others one. A position outside the result ends the data (DONE rows 0).
- */
-static void do_sfetch(ixd_sess *s, const ixp_msg *m) {
-    sess_stmt *t = use_stmt(s);
-    if (!t) return;
-    if (!t->open) return send_errcode(s, IXD_E_NOT_AVAILABLE, 0, NULL);
-    if (!t->scroll) return send_errcode(s, -482, 0, NULL); /* not a scroll cursor */
-    int64_t n = ixd_row_count(t->st);
-    int64_t pos;
-    switch (m->u.sfetch.direction) {
-    case 1: pos = t->scroll_pos + 1; break;
-    case 2: pos = t->scroll_pos - 1; break;
-    case 3: pos = 1; break;
-    case 4: pos = n; break;
-    case 5: pos = t->scroll_pos; break;
-    case 6: pos = m->u.sfetch.position; break;
-    case 7: pos = t->scroll_pos + m->u.sfetch.position; break;
-    default: return send_errcode(s, -201, 0, NULL);
-    }
-    size_t cap = reply_cap(s, m->u.sfetch.bufsize), used = 0;
-    int sent = 0;
-    while (pos >= 1 && pos <= n) {
-        ixb_wbuf_reset(&s->tmp);
-        ixd_err e = {0};
-        if (ixd_fetch_at(t->st, pos, &s->tmp, &e) != 1) {
-            if (e.sqlcode) return send_err(s, &e);
-            break;
-        }
-        if (sent && used + s->tmp.len > cap) break;
-        ixp_enc_tupid(&s->reply, (int32_t)pos);
-        ixp_enc_tuple(&s->reply, 0, s->tmp.data, s->tmp.len);
-        used += s->tmp.len;
-        sent++;
-        t->scroll_pos = pos;
-        if (m->u.sfetch.direction != 1) break;
-        pos++;
-    }
-    if (!sent) {
-        if (pos < 1) t->scroll_pos = 0;
-        if (pos > n) t->scroll_pos = n + 1;
-        send_done(s, 0, 0, 0);
-    }
-}
-
-/*
- * SQ_FETCHBLOB (§3.14): the value a descriptor names, as SQ_BLOB chunks of at
- * most 32000 bytes ended by a zero-length SQ_BLOB (informix-db's reading of
- * IBM JDBC, docs/protocol.md "BYTE/TEXT"; a single source), then DONE + COST.
- * libsqli sends FETCHBLOB without an EOT and JDBC ends every group with one,
- * so ixd answers at once with the EOT and swallows an EOT that directly
- * follows.
- */
-static void do_fetchblob(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
-    sess_stmt *t = use_stmt(s);
-    if (t && !t->st) send_errcode(s, IXD_E_NO_STMT, 0, NULL);
-    if (t && t->st) {
-        const uint8_t *data;
-        size_t len;
-        ixd_err e = {0};
-        if (ixd_fetch_blob(t->st, m->u.blobdesc.p, m->u.blobdesc.n, &data, &len, &e) != 0) {
-            send_err(s, &e);
-        } else {
-            for (size_t off = 0; off < len; off += 32000)
-                ixp_enc_blob(&s->reply, data + off, len - off < 32000 ? len - off : 32000);
-            ixp_enc_blob(&s->reply, (const uint8_t *)"", 0); /* the end of the value */
-            send_done(s, 0, 0, 0);
-        }
-    }
-    ixb_put_bytes(out, s->reply.data, s->reply.len);
-    ixb_wbuf_reset(&s->reply);
-    ixp_enc_tag(out, IXP_SQ_EOT);
-    s->skipping = 0;
-    s->done_sent = 0;
-}
-
-static int strict_close_refused(ixd_sess *s, const sess_stmt *t);
-
-/* CLOSE of an id that is not (or no longer) prepared is answered like any
- * CLOSE, with nothing but the group's EOT (see do_release); so is CLOSE of
- * a cursor that is not open, but in strict mode in an ANSI database. */
-static void do_close(ixd_sess *s) {
-    sess_stmt *t = cur_stmt(s);
-    if (strict_close_refused(s, t)) return;
-    if (!t) return;
-    if (t->st && t->open) ixd_close(t->st);
-    t->open = 0;
-    t->has_ahead = 0;
-    if (t->autofree) {
-        stmt_free(t);
-        s->stmts[s->cur] = NULL;
-    }
-}
-
-/*
- * RELEASE (§3.11): `00 04 id 00 0b 00 0c` is answered with a bare EOT, also
- * when id is not (or no longer) prepared (§3.11 knows no error reply to it):
- * clients free statements the server may already have freed (AUTOFREE at
- * CLOSE, a second close of the same JDBC Statement). CLOSE is treated the
- * same way: §3.11 gives CLOSE and RELEASE the same exchange, and IBM's CLOSE
- * statement takes no action on a cursor that is not open (non-ANSI
- * databases).
- * Every other use of an unknown id (DESCRIBE, BIND, EXECUTE, CURNAME, OPEN,
- * NFETCH, SFETCH, FETCHBLOB, ...) is -410.
- */
-static void do_release(ixd_sess *s) {
-    sess_stmt *t = cur_stmt(s);
-    if (!t) return;
-    if (t->st && t->open) ixd_close(t->st);
-    stmt_free(t);
-    s->stmts[s->cur] = NULL;
-}
-
 /* SQ_DBLIST (NMAP, single source): the names of every database in the data
  * directory, whether or not one is open. */
 static void do_dblist(ixd_sess *s) {
     char **names = NULL;
     ixd_err e = {0};
     int n = ixd_db_list(s->srv->engine, &names, &e);
-    if (n < 0) return send_err(s, &e);
+    if (n < 0) return ixd_sess_send_err(s, &e);
     ixp_bytes *v = n ? calloc((size_t)n, sizeof *v) : NULL;
     if (n && !v) {
         free(names);
-        return send_errcode(s, -208, 0, NULL);
+        return ixd_sess_send_errcode(s, -208, 0, NULL);
     }
     for (int i = 0; i < n; i++)
         v[i] = (ixp_bytes){(const uint8_t *)names[i], strlen(names[i])};
@@ -896,12 +332,12 @@ static void do_dblist(ixd_sess *s) {
 }
 
 static void do_transaction(ixd_sess *s, int tag) {
-    if (!s->db) return send_errcode(s, -349, 0, NULL);
+    if (!s->db) return ixd_sess_send_errcode(s, -349, 0, NULL);
     ixd_err e = {0};
     int r = tag == IXP_SQ_BEGIN      ? ixd_begin(s->db, &e)
             : tag == IXP_SQ_CMMTWORK ? ixd_commit(s->db, &e)
                                      : ixd_rollback(s->db, &e);
-    if (r != 0) send_err(s, &e); /* handle() sends the XACTSTAT */
+    if (r != 0) ixd_sess_send_err(s, &e); /* handle() sends the XACTSTAT */
 }
 
 /* Savepoint messages (single source, libsqli): run as SQL. The name travels
@@ -909,13 +345,13 @@ static void do_transaction(ixd_sess *s, int tag) {
  * message carries, a keyword or one with blanks or quotes, reaches the engine
  * as it is and names the same savepoint as SAVEPOINT "name" in SQL text. */
 static void do_savepoint(ixd_sess *s, const ixp_msg *m) {
-    if (!s->db) return send_errcode(s, -349, 0, NULL);
+    if (!s->db) return ixd_sess_send_errcode(s, -349, 0, NULL);
     const ixp_bytes *name = m->tag == IXP_SQ_SVPOINT ? &m->u.svpoint.name : &m->u.name;
     char sql[32 + 2 * 128 + 3];
     const char *verb = m->tag == IXP_SQ_SVPOINT      ? "SAVEPOINT"
                        : m->tag == IXP_SQ_RELSVPOINT ? "RELEASE SAVEPOINT"
                                                      : "ROLLBACK WORK TO SAVEPOINT";
-    if (name->n > 128) return send_errcode(s, -201, 0, NULL);
+    if (name->n > 128) return ixd_sess_send_errcode(s, -201, 0, NULL);
     size_t k = (size_t)snprintf(sql, sizeof sql, "%s \"", verb);
     for (size_t i = 0; i < name->n; i++) {
         if (name->p[i] == '"') sql[k++] = '"';
@@ -929,7 +365,7 @@ static void do_savepoint(ixd_sess *s, const ixp_msg *m) {
     int32_t ser;
     if (ixd_prepare(s->db, sql, k, &st, &e) != 0 || ixd_execute(st, &rows, &ser, &s8, &e) != 0) {
         ixd_stmt_free(st);
-        return send_err(s, &e);
+        return ixd_sess_send_err(s, &e);
     }
     ixd_stmt_free(st);
 }
@@ -1115,7 +551,7 @@ static int strict_unnamed_refused(ixd_sess *s, const ixp_msg *m) {
     if (s->skipping || !s->prepared_no_id || !acts_on_stmt(m->tag)) return 0;
     ixd_logl(s->srv, IXD_LOG_WARN, s->id, "strict: %s after SQ_PREPARE without SQ_ID",
              ixp_tag_name(m->tag));
-    send_errcode(s, IXD_E_NOT_AVAILABLE, 0, NULL);
+    ixd_sess_send_errcode(s, IXD_E_NOT_AVAILABLE, 0, NULL);
     return 1;
 }
 
@@ -1154,9 +590,9 @@ static void strict_group_ends(ixd_sess *s) {
 /* (f) BYTE/TEXT values: a real server takes them only as descriptors with
  * SQ_BBIND and SQ_BLOB (proto/ix_blob.h); strict mode refuses ixdb's inline
  * form (i32 length, bytes in the BIND). Returns 1 when refused (sent). */
-static int strict_inline_blob_refused(ixd_sess *s, sess_stmt *t) {
+int ixd_sess_strict_inline_blob_refused(ixd_sess *s, sess_stmt *t) {
     if (!s->srv->strict) return 0;
-    blobin_fail(s, t, E_BLOB_HOSTVAR, "strict: BYTE/TEXT value inline in SQ_BIND");
+    ixd_sess_blobin_fail(s, t, E_BLOB_HOSTVAR, "strict: BYTE/TEXT value inline in SQ_BIND");
     return 1;
 }
 
@@ -1173,9 +609,9 @@ static int strict_urgent_inline(const ixd_sess *s) {
  * (IBM, CLOSE statement: "the database server returns an error"; the code is
  * not given, -404 is ixd's choice). An id that names no cursor (unknown, or a
  * statement without one) keeps the bare EOT of §3.11. Returns 1 when refused. */
-static int strict_close_refused(ixd_sess *s, const sess_stmt *t) {
+int ixd_sess_strict_close_refused(ixd_sess *s, const sess_stmt *t) {
     if (!s->srv->strict || !(s->dbflags & DBFLAG_ANSI) || !t || !t->is_cursor || t->open) return 0;
-    send_errcode(s, IXD_E_NOT_AVAILABLE, 0, NULL);
+    ixd_sess_send_errcode(s, IXD_E_NOT_AVAILABLE, 0, NULL);
     return 1;
 }
 
@@ -1235,8 +671,8 @@ static void do_fastpath(ixd_sess *s, const ixp_msg *m) {
     ixd_err e = {0};
     int rc = m->tag == IXP_SQ_GETROUTINE ? ixd_fp_getroutine(s->db, &m->u.getroutine, &s->reply, &e)
                                          : ixd_fp_call(s->db, &m->u.exfp, &s->reply, &e);
-    if (rc) return send_err(s, &e);
-    if (m->tag == IXP_SQ_EXFPROUTINE) return send_done(s, 0, 0, 0);
+    if (rc) return ixd_sess_send_err(s, &e);
+    if (m->tag == IXP_SQ_EXFPROUTINE) return ixd_sess_send_done(s, 0, 0, 0);
     ixp_enc_done(&s->reply, &s->caps, 0, 0, 0, 0);
     s->done_sent = 1;
 }
@@ -1245,12 +681,12 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     int after_blob = s->after_blob;
     s->after_blob = 0;
     if (m->tag != IXP_SQ_EOT && !s->in_group) strict_group_begins(s, m);
-    /* FETCHBLOB's answer ends its group (do_fetchblob) */
+    /* FETCHBLOB's answer ends its group (ixd_sess_do_fetchblob) */
     s->in_group = m->tag != IXP_SQ_EOT && m->tag != IXP_SQ_FETCHBLOB;
     if (strict_unnamed_refused(s, m)) return 0;
     if (m->tag == IXP_SQ_EOT && after_blob && s->reply.len == 0) return 0;
     if (m->tag == IXP_SQ_FETCHBLOB) {
-        do_fetchblob(s, m, out);
+        ixd_sess_do_fetchblob(s, m, out);
         s->after_blob = 1;
         return 0;
     }
@@ -1292,7 +728,7 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         if (n > IXD_DBNAME_MAX || (n && memchr(m->u.dbopen.name.p, 0, n))) {
             snprintf(name, sizeof name, "%.*s", (int)(n < IXD_DBNAME_MAX ? n : IXD_DBNAME_MAX),
                      (const char *)m->u.dbopen.name.p);
-            send_errcode(s, -354, 0, name); /* incorrect database name format */
+            ixd_sess_send_errcode(s, -354, 0, name); /* incorrect database name format */
             break;
         }
         memcpy(name, m->u.dbopen.name.p, n);
@@ -1301,14 +737,14 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         int flags = 0;
         ixd_err e = {0};
         if (ixd_db_open(s->srv->engine, name, s->user, &db, &flags, &e) != 0) {
-            send_err(s, &e);
+            ixd_sess_send_err(s, &e);
             break;
         }
         ixd_db_close(s->db);
         s->db = db;
         s->dbflags = flags;
         snprintf(s->dbname, sizeof s->dbname, "%s", name);
-        send_done(s, flags, 0, 0);
+        ixd_sess_send_done(s, flags, 0, 0);
         break;
     }
     case IXP_SQ_DBCLOSE:
@@ -1320,20 +756,20 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     case IXP_SQ_COMMAND: do_prepare(s, m->u.stmt.sql.p, m->u.stmt.sql.n); break;
     case IXP_SQ_NDESCRIBE: do_describe(s); break;
     case IXP_SQ_WANTDONE:
-        if (!s->done_sent) send_done(s, 0, 0, 0);
+        if (!s->done_sent) ixd_sess_send_done(s, 0, 0, 0);
         break;
     case IXP_SQ_ID:
         /* An unknown id is not an error by itself: the message that uses it
-         * answers -410, except CLOSE and RELEASE (do_release). */
+         * answers -410, except CLOSE and RELEASE (ixd_sess_do_release). */
         s->cur = m->u.id;
         s->done_sent = 0;
         break;
-    case IXP_SQ_BIND: do_bind(s, m); break;
-    case IXP_SQ_BBIND: do_bbind(s, m); break;
-    case IXP_SQ_BLOB: do_blob_chunk(s, m); break;
-    case IXP_SQ_EXECUTE: do_execute(s); break;
+    case IXP_SQ_BIND: ixd_sess_do_bind(s, m); break;
+    case IXP_SQ_BBIND: ixd_sess_do_bbind(s, m); break;
+    case IXP_SQ_BLOB: ixd_sess_do_blob_chunk(s, m); break;
+    case IXP_SQ_EXECUTE: ixd_sess_do_execute(s); break;
     case IXP_SQ_CURNAME: {
-        sess_stmt *t = use_stmt(s);
+        sess_stmt *t = ixd_sess_use_stmt(s);
         if (!t) break;
         size_t n = m->u.name.n < sizeof t->cursor - 1 ? m->u.name.n : sizeof t->cursor - 1;
         memcpy(t->cursor, m->u.name.p, n);
@@ -1344,19 +780,19 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     case IXP_SQ_SCROLL:
     case IXP_SQ_HOLD:
     case IXP_SQ_AUTOFREE: {
-        sess_stmt *t = use_stmt(s);
+        sess_stmt *t = ixd_sess_use_stmt(s);
         if (!t) break;
         if (m->tag == IXP_SQ_SCROLL) t->scroll = 1;
         if (m->tag == IXP_SQ_AUTOFREE) t->autofree = 1;
         if (m->tag == IXP_SQ_HOLD) t->hold = 1;
         break;
     }
-    case IXP_SQ_OPEN: do_open(s); break;
-    case IXP_SQ_NFETCH: do_nfetch(s, m->u.nfetch.bufsize); break;
-    case IXP_SQ_SFETCH: do_sfetch(s, m); break;
+    case IXP_SQ_OPEN: ixd_sess_do_open(s); break;
+    case IXP_SQ_NFETCH: ixd_sess_do_nfetch(s, m->u.nfetch.bufsize); break;
+    case IXP_SQ_SFETCH: ixd_sess_do_sfetch(s, m); break;
     case IXP_SQ_RET_TYPE: break; /* the described types are kept (§8 #25) */
-    case IXP_SQ_CLOSE: do_close(s); break;
-    case IXP_SQ_RELEASE: do_release(s); break;
+    case IXP_SQ_CLOSE: ixd_sess_do_close(s); break;
+    case IXP_SQ_RELEASE: ixd_sess_do_release(s); break;
     case IXP_SQ_BEGIN:
     case IXP_SQ_CMMTWORK:
     case IXP_SQ_RBWORK: do_transaction(s, m->tag); break;
@@ -1365,7 +801,7 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     case IXP_SQ_RBSVPOINT: do_savepoint(s, m); break;
     case IXP_SQ_LODATA: {
         ixd_err e = {0};
-        if (ixd_lob_message(s->db, &m->u.lodata, &s->reply, &e)) send_err(s, &e);
+        if (ixd_lob_message(s->db, &m->u.lodata, &s->reply, &e)) ixd_sess_send_err(s, &e);
         break;
     }
     case IXP_SQ_GETROUTINE:
@@ -1376,7 +812,7 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     default:
         /* PAM messages and the like: ixd never grants PAM. */
         ixd_log(s->srv, s->id, "unexpected %s", ixp_tag_name(m->tag));
-        send_errcode(s, -408, 0, NULL);
+        ixd_sess_send_errcode(s, -408, 0, NULL);
         break;
     }
     return 0;
