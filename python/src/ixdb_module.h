@@ -203,4 +203,50 @@ PyObject *Connection_lob_create(ConnectionObject *co, PyObject *args, PyObject *
 
 int aio_add_functions(PyObject *module);
 
+/* Runs stmt without the GIL. */
+#define NOGIL(stmt)                                                                                \
+    do {                                                                                           \
+        Py_BEGIN_ALLOW_THREADS stmt;                                                               \
+        Py_END_ALLOW_THREADS                                                                       \
+    } while (0)
+
+/* A parameter value converted from Python (its text kinds in an arena). */
+enum { P_NULL, P_INT, P_DOUBLE, P_BOOL, P_TEXT, P_BLOB, P_DEC, P_DATE, P_DT, P_IV, P_LOC };
+
+typedef struct {
+    int kind;
+    int n;         /* byte length of text kinds */
+    unsigned qual; /* P_DT / P_IV */
+    union {
+        int64_t i;
+        double d;
+        size_t off; /* text kinds: offset in the arena */
+    } u;
+} pval;
+
+typedef struct {
+    char *data;
+    size_t len, cap;
+} arena;
+
+/* Shared by ixdb_module.c, ixdb_errors.c and ixdb_cursor.c. */
+int bind_pval(ix_stmt *s, int i, const pval *v, const char *base, ix_destructor life);
+PyObject *class_for_rc(int rc, int sqlcode);
+void clear_messages(PyObject *messages);
+void conn_release_stmt(ConnectionObject *co, ix_stmt *s);
+int convert_row(ConnectionObject *co, PyObject *params, int nparams, pval *out, arena *a,
+                const int *pmap, int top);
+void cursor_predict_reset(CursorObject *cu);
+int is_mapping(PyObject *params);
+int kind_is_atomic(int k);
+int kind_of(int type, int enclen, int encoded);
+int named_params_error(void);
+PyObject *note_error(PyObject *messages);
+PyObject *noted(PyObject *messages, PyObject *r);
+PyObject *raise_full(PyObject *cls, const char *msg, int errcode, int sqlcode, int isam,
+                     const char *sqlstate, int offset);
+PyObject *raise_full_tail(PyObject *cls, const char *msg, const char *tail, int errcode,
+                          int sqlcode, int isam, const char *sqlstate, int offset);
+int set_row_factory(PyObject **slot, PyObject *v);
+
 #endif
