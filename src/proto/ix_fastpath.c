@@ -20,20 +20,16 @@ static void rd_zero_pad(ixb_rbuf *r, size_t n) {
     if (!r->st && b) ixb_rbuf_fail(r, IX_EMALFORMED, at, "pad byte not 0");
 }
 
-/* Reads a CHAR item of at most max bytes with a zero pad into *out.
- * Returns 1 on success (r's status says why not). */
+/* Reads a CHAR item of at most max bytes with a zero pad into *out
+ * (ixp_rd_char, then the pad checked). Returns 1 on success (r's status
+ * says why not). */
 static int rd_char0(ixb_rbuf *r, uint32_t max, ixp_bytes *out) {
-    size_t at = r->pos;
-    uint16_t n = ixb_get_u16(r);
-    if (r->st) return 0;
-    if (n > max) {
-        ixb_rbuf_fail(r, IX_ELIMIT, at, "CHAR length exceeds limit");
+    if (!ixp_rd_char(r, max, out)) return 0;
+    if ((out->n & 1) && r->p[r->pos - 1] != 0) {
+        ixb_rbuf_fail(r, IX_EMALFORMED, r->pos - 1, "pad byte not 0");
         return 0;
     }
-    out->p = ixb_get_bytes(r, n);
-    out->n = n;
-    rd_zero_pad(r, n);
-    return r->st == IX_OK;
+    return 1;
 }
 
 /* Reads an i16 that must be 0 (the fparam flag); fails r otherwise. */
