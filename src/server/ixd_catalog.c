@@ -393,30 +393,30 @@ int32_t ixd_today(void) {
     return d;
 }
 
-static int xexec(sqlite3 *h, const char *sql, ixd_err *err) {
+static int xexec(sqlite3 *h, const char *sql, ixv_err *err) {
     char *msg = NULL;
     int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
     if (ixd_no_space(h, rc)) {
-        ixd_seterr(err, IXS_E_CREATE_DB, IXS_ISAM_NO_SPACE, 0, NULL);
+        ixv_seterr(err, IXS_E_CREATE_DB, IXS_ISAM_NO_SPACE, 0, NULL);
         sqlite3_free(msg);
         return -1;
     }
     if (rc != SQLITE_OK) {
-        ixd_seterr(err, -999, 0, 0, "%s", msg ? msg : sqlite3_errstr(rc));
+        ixv_seterr(err, -999, 0, 0, "%s", msg ? msg : sqlite3_errstr(rc));
         sqlite3_free(msg);
         return -1;
     }
     return 0;
 }
 
-int ixd_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err) {
+int ixd_cat_init(sqlite3 *h, int logmode, const char *user, ixv_err *err) {
     if (xexec(h, "BEGIN IMMEDIATE", err)) return -1;
     if (xexec(h, cat_ddl, err) || xexec(h, sysdatabases_ddl, err) ||
         xexec(h, ixs_priv_cat_ddl(), err))
         goto fail;
     if (ixs_spl_cat_init(h, err)) goto fail;
     if (ixs_row_cat_init(h) != SQLITE_OK) {
-        ixd_seterr(err, IXS_E_CREATE_DB, 0, 0, "%s", sqlite3_errmsg(h));
+        ixv_seterr(err, IXS_E_CREATE_DB, 0, 0, "%s", sqlite3_errmsg(h));
         goto fail;
     }
     sb q = {0};
@@ -439,14 +439,14 @@ int ixd_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err) {
     }
     if (q.oom) {
         ixv_sb_free(&q);
-        ixd_seterr(err, -208, 0, 0, NULL);
+        ixv_seterr(err, -208, 0, 0, NULL);
         goto fail;
     }
     int r = xexec(h, q.p, err);
     ixv_sb_free(&q);
     if (r) goto fail;
     if (ixs_objs_cat_init(h) != SQLITE_OK) {
-        ixd_seterr(err, IXS_E_CREATE_DB, 0, 0, "%s", sqlite3_errmsg(h));
+        ixv_seterr(err, IXS_E_CREATE_DB, 0, 0, "%s", sqlite3_errmsg(h));
         goto fail;
     }
     return xexec(h, "COMMIT", err);
@@ -535,7 +535,7 @@ void ixd_itab_free(itab *t) {
     t->ncols = 0;
 }
 
-int ixd_temp_catalog(ixd_db *db, ixd_err *err) {
+int ixd_temp_catalog(ixd_db *db, ixv_err *err) {
     if (db->has_temp) return 0;
     if (ixd_exec(db,
                  "CREATE TEMP TABLE IF NOT EXISTS _ixd_ttables(tabid INTEGER PRIMARY KEY,"
@@ -622,7 +622,7 @@ static int cat_columns(sqlite3_stmt *st, itab *out) {
 }
 
 /* The lookup of ixd_cat_table; depth counts the synonyms followed. */
-static int cat_lookup(ixd_db *db, const char *name, itab *out, ixd_err *err, int depth) {
+static int cat_lookup(ixd_db *db, const char *name, itab *out, ixv_err *err, int depth) {
     memset(out, 0, sizeof *out);
     if (ixd_internal_name(name)) return 0; /* never a table of user SQL */
     sqlite3_stmt *st;
@@ -666,7 +666,7 @@ static int cat_lookup(ixd_db *db, const char *name, itab *out, ixd_err *err, int
     cat_done(st);
     if (rc == SQLITE_NOMEM) {
         ixd_itab_free(out);
-        return ixd_seterr(err, -208, 0, 0, NULL);
+        return ixv_seterr(err, -208, 0, 0, NULL);
     }
     if (rc != SQLITE_DONE) {
         ixd_itab_free(out);
@@ -675,7 +675,7 @@ static int cat_lookup(ixd_db *db, const char *name, itab *out, ixd_err *err, int
     return 1;
 }
 
-int ixd_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err) {
+int ixd_cat_table(ixd_db *db, const char *name, itab *out, ixv_err *err) {
     return cat_lookup(db, name, out, err, 0);
 }
 

@@ -88,7 +88,7 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs, int arg
         if (l < 4 || l - 3 > IXS_NAME_MAX || strcmp(de->d_name + l - 3, ".db")) continue;
         char name[IXS_NAME_MAX + 1], path[4096];
         snprintf(name, sizeof name, "%.*s", (int)(l - 3), de->d_name);
-        ixd_err e;
+        ixv_err e;
         if (ixd_db_path(v->db->e, name, path, sizeof path, &e)) continue;
         if (c->n == cap) {
             int nc = cap ? cap * 2 : 16;

@@ -89,7 +89,7 @@ static int lock_code(int stype) {
 
 /* Finds the index/constraint of table `tab` whose columns are `cols` (a
  * comma-separated list of names). */
-static int unique_err(ixd_db *db, const char *tab, const char *cols, ixd_err *err) {
+static int unique_err(ixd_db *db, const char *tab, const char *cols, ixv_err *err) {
     sqlite3_stmt *st;
     const char *sql = "SELECT i.idxname, i.is_constraint, i.cols, "
                       "(SELECT constrname FROM _ixd_constraints c WHERE c.idxname = i.idxname) "
@@ -107,13 +107,13 @@ static int unique_err(ixd_db *db, const char *tab, const char *cols, ixd_err *er
                 snprintf(nm, sizeof nm, "%s.%s", db->user,
                          isc && cname ? cname : (iname ? iname : ""));
                 sqlite3_finalize(st);
-                if (isc) return ixd_seterr(err, -268, -100, 0, "%s", nm);
-                return ixd_seterr(err, -239, -100, 0, "%s", nm);
+                if (isc) return ixv_seterr(err, -268, -100, 0, "%s", nm);
+                return ixv_seterr(err, -239, -100, 0, "%s", nm);
             }
         }
         sqlite3_finalize(st);
     }
-    return ixd_seterr(err, -239, -100, 0, "%s", cols);
+    return ixv_seterr(err, -239, -100, 0, "%s", cols);
 }
 
 static int fk_name(ixd_db *db, const char *tab, int child, char *buf, size_t n) {
@@ -138,12 +138,12 @@ static int fk_name(ixd_db *db, const char *tab, int child, char *buf, size_t n) 
 /* A constraint violation as Informix reports it (-391, -268/-239, -530,
  * -691/-692). Returns 1 with *err set, 0 when ext is not one of those. */
 static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const char *table,
-                          ixd_err *err) {
+                          ixv_err *err) {
     const char *p;
     if (ext == SQLITE_CONSTRAINT_NOTNULL && (p = strstr(msg, "failed: "))) {
         p += 8;
         const char *dot = strchr(p, '.');
-        ixd_seterr(err, -391, 0, 0, "%s", dot ? dot + 1 : p);
+        ixv_seterr(err, -391, 0, 0, "%s", dot ? dot + 1 : p);
         return 1;
     }
     if ((ext == SQLITE_CONSTRAINT_UNIQUE || ext == SQLITE_CONSTRAINT_PRIMARYKEY) &&
@@ -171,7 +171,7 @@ static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const
         return 1;
     }
     if (ext == SQLITE_CONSTRAINT_CHECK && (p = strstr(msg, "failed: "))) {
-        ixd_seterr(err, -530, 0, 0, "%s.%s", db->user, p + 8);
+        ixv_seterr(err, -530, 0, 0, "%s.%s", db->user, p + 8);
         return 1;
     }
     if (ext == SQLITE_CONSTRAINT_FOREIGNKEY) {
@@ -180,7 +180,7 @@ static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const
         if (stype == IX_STMTTYPE_UPDATE && !fk_name(db, table ? table : "", 1, nm, sizeof nm))
             child = 0;
         fk_name(db, table ? table : "", child, nm, sizeof nm);
-        ixd_seterr(err, child ? -691 : -692, 0, 0, "%s", nm);
+        ixv_seterr(err, child ? -691 : -692, 0, 0, "%s", nm);
         return 1;
     }
     return 0;
@@ -211,7 +211,7 @@ void ixd_txn_sync(ixd_db *db) {
     }
 }
 
-int ixd_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *err) {
+int ixd_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixv_err *err) {
     if (stype == IX_STMTTYPE_DELETE_ALL) stype = IX_STMTTYPE_DELETE;
     if (stype == IX_STMTTYPE_UPDATE_ALL) stype = IX_STMTTYPE_UPDATE;
     sqlite3 *h = db ? db->h : NULL;
@@ -220,35 +220,35 @@ int ixd_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *er
     if (!msg) msg = "";
     ixd_txn_sync(db);
     if (ixd_no_space(h, rc) || ixd_no_space(h, ext))
-        return ixd_seterr(err, ixd_no_space_code(stype), IXS_ISAM_NO_SPACE, 0, "%s",
+        return ixv_seterr(err, ixd_no_space_code(stype), IXS_ISAM_NO_SPACE, 0, "%s",
                           table ? table : "");
     if (!strncmp(msg, "ixd:", 4)) {
         int code = atoi(msg + 4); /* ixd:<sqlcode>[,<isam>]:<text> */
         const char *t = strchr(msg + 4, ':'), *c = strchr(msg + 4, ',');
         int isam = c && t && c < t ? atoi(c + 1) : 0;
-        return ixd_seterr(err, code ? code : -999, isam, 0, "%s", t ? t + 1 : "");
+        return ixv_seterr(err, code ? code : -999, isam, 0, "%s", t ? t + 1 : "");
     }
     int prim = rc & 0xff;
-    if (db && db->interrupted) return ixd_seterr(err, -213, 0, 0, NULL);
+    if (db && db->interrupted) return ixv_seterr(err, -213, 0, 0, NULL);
     if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED || (ext & 0xff) == SQLITE_BUSY)
-        return ixd_seterr(err, lock_code(stype), db && db->wait_ms < 0 ? -107 : -154, 0, "%s",
+        return ixv_seterr(err, lock_code(stype), db && db->wait_ms < 0 ? -107 : -154, 0, "%s",
                           table ? table : "");
-    if (prim == SQLITE_NOMEM) return ixd_seterr(err, -208, 0, 0, NULL);
-    if (prim == SQLITE_INTERRUPT) return ixd_seterr(err, -213, 0, 0, NULL);
+    if (prim == SQLITE_NOMEM) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (prim == SQLITE_INTERRUPT) return ixv_seterr(err, -213, 0, 0, NULL);
     if (prim == SQLITE_CONSTRAINT && constraint_err(db, ext, msg, stype, table, err)) return -1;
-    if (strstr(msg, "no such savepoint")) return ixd_seterr(err, -83, 0, 0, NULL);
-    if (!strncmp(msg, "no such table: ", 15)) return ixd_seterr(err, -206, 0, 0, "%s", msg + 15);
-    if (!strncmp(msg, "no such column: ", 16)) return ixd_seterr(err, -217, 0, 0, "%s", msg + 16);
+    if (strstr(msg, "no such savepoint")) return ixv_seterr(err, -83, 0, 0, NULL);
+    if (!strncmp(msg, "no such table: ", 15)) return ixv_seterr(err, -206, 0, 0, "%s", msg + 15);
+    if (!strncmp(msg, "no such column: ", 16)) return ixv_seterr(err, -217, 0, 0, "%s", msg + 16);
     if (strstr(msg, "cannot modify") && strstr(msg, "view"))
-        return ixd_seterr(err, -999, 0, 0, "%.200s", msg);
-    if (strstr(msg, "integer overflow")) return ixd_seterr(err, -1215, 0, 0, NULL);
+        return ixv_seterr(err, -999, 0, 0, "%.200s", msg);
+    if (strstr(msg, "integer overflow")) return ixv_seterr(err, -1215, 0, 0, NULL);
     if (sqlite_limit_msg(msg))
-        return ixd_seterr(err, IXS_E_COMPLEX, 0, 0, "statement too complex for the engine (%.120s)",
+        return ixv_seterr(err, IXS_E_COMPLEX, 0, 0, "statement too complex for the engine (%.120s)",
                           msg);
-    return ixd_seterr(err, -999, 0, 0, "%.200s", msg);
+    return ixv_seterr(err, -999, 0, 0, "%.200s", msg);
 }
 
-int ixd_exec(ixd_db *db, const char *sql, ixd_err *err) {
+int ixd_exec(ixd_db *db, const char *sql, ixv_err *err) {
     int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
     if (rc != SQLITE_OK) return ixd_sqlite_err(db, rc, 0, NULL, err);
     return 0;
@@ -333,19 +333,19 @@ static void fold_name(const char *name, char *out) {
     out[k] = 0;
 }
 
-int ixd_db_path(ixd_engine *e, const char *name, char *buf, size_t n, ixd_err *err) {
+int ixd_db_path(ixd_engine *e, const char *name, char *buf, size_t n, ixv_err *err) {
     size_t len = strlen(name);
-    if (len == 0 || len > IXS_NAME_MAX) return ixd_seterr(err, IXS_E_DB_NAME, 0, 0, "%s", name);
+    if (len == 0 || len > IXS_NAME_MAX) return ixv_seterr(err, IXS_E_DB_NAME, 0, 0, "%s", name);
     for (size_t i = 0; i < len; i++) {
         char c = name[i];
         int ok = (c >= 'a' && c <= 'z') || c == '_' || (i > 0 && c >= '0' && c <= '9') ||
                  (c >= 'A' && c <= 'Z');
-        if (!ok) return ixd_seterr(err, IXS_E_DB_NAME, 0, 0, "%s", name);
+        if (!ok) return ixv_seterr(err, IXS_E_DB_NAME, 0, 0, "%s", name);
     }
     char low[IXS_NAME_MAX + 1];
     fold_name(name, low);
     int k = snprintf(buf, n, "%s/%s.db", e->dir, low);
-    if (k < 0 || (size_t)k >= n) return ixd_seterr(err, IXS_E_DB_NAME, 0, 0, "%s", name);
+    if (k < 0 || (size_t)k >= n) return ixv_seterr(err, IXS_E_DB_NAME, 0, 0, "%s", name);
     return 0;
 }
 
@@ -415,14 +415,14 @@ static int aux_file_errno(const char *dir, const char *path) {
 }
 
 /* -215 "Cannot open file for table (file)." with the OS errno as the ISAM code. */
-static int file_err(ixd_err *err, int oserr, const char *file) {
-    return ixd_seterr(err, IXS_E_OPEN_FILE, oserr ? -oserr : 0, 0, "%s", file);
+static int file_err(ixv_err *err, int oserr, const char *file) {
+    return ixv_seterr(err, IXS_E_OPEN_FILE, oserr ? -oserr : 0, 0, "%s", file);
 }
 
 /* A database must be writable, and so must the -wal and -shm that WAL mode
  * keeps beside it: otherwise SQLite opens it read only or not at all, and
  * the first write fails far from the cause. Returns 0 or -1 with *err. */
-static int check_db_files(ixd_engine *e, const char *path, ixd_err *err) {
+static int check_db_files(ixd_engine *e, const char *path, ixv_err *err) {
     if (access(path, R_OK | W_OK) != 0) return file_err(err, errno, path);
     static const char *const sfx[] = {"-wal", "-shm"};
     for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
@@ -460,7 +460,7 @@ static int open_file(const char *path, int create, sqlite3 **out) {
     return 0;
 }
 
-static int create_db(ixd_engine *e, const char *name, int logmode, const char *user, ixd_err *err) {
+static int create_db(ixd_engine *e, const char *name, int logmode, const char *user, ixv_err *err) {
     char path[4096];
     if (ixd_db_path(e, name, path, sizeof path, err)) return -1;
     pthread_mutex_lock(&e->mu);
@@ -468,9 +468,9 @@ static int create_db(ixd_engine *e, const char *name, int logmode, const char *u
     sqlite3 *h;
     int r = 0;
     if (stat(path, &st) == 0) {
-        r = ixd_seterr(err, -330, 0, 0, "%s", name);
+        r = ixv_seterr(err, -330, 0, 0, "%s", name);
     } else if (open_file(path, 1, &h)) {
-        r = ixd_seterr(err, -330, 0, 0, "%s", name);
+        r = ixv_seterr(err, -330, 0, 0, "%s", name);
         remove_db_files(path);
     } else {
         r = ixd_cat_init(h, logmode, user, err);
@@ -484,12 +484,12 @@ static int create_db(ixd_engine *e, const char *name, int logmode, const char *u
 }
 
 int ixd_create_database(ixd_engine *e, const char *name, int logmode, const char *user,
-                        ixd_err *err) {
+                        ixv_err *err) {
     return create_db(e, name, logmode, user, err);
 }
 
 int ixd_drop_database(ixd_engine *e, const char *name, const ixd_db *cur, int if_exists,
-                      ixd_err *err) {
+                      ixv_err *err) {
     char path[4096], low[IXS_NAME_MAX + 1];
     if (ixd_db_path(e, name, path, sizeof path, err)) return -1;
     fold_name(name, low);
@@ -497,32 +497,32 @@ int ixd_drop_database(ixd_engine *e, const char *name, const ixd_db *cur, int if
     int r = 0;
     pthread_mutex_lock(&e->mu);
     if (stat(path, &st) != 0)
-        r = if_exists ? 0 : ixd_seterr(err, -329, 0, 0, "%s", name);
+        r = if_exists ? 0 : ixv_seterr(err, -329, 0, 0, "%s", name);
     else if (cur && !strcmp(cur->name, low))
-        r = ixd_seterr(err, IXS_E_DROP_CURRENT_DB, 0, 0, "%s", name);
+        r = ixv_seterr(err, IXS_E_DROP_CURRENT_DB, 0, 0, "%s", name);
     else if (!strcmp(low, "sysmaster") || use_find(e, low))
-        r = ixd_seterr(err, IXS_E_DB_IN_USE, 0, 0, "%s", name);
+        r = ixv_seterr(err, IXS_E_DB_IN_USE, 0, 0, "%s", name);
     else
         remove_db_files(path);
     pthread_mutex_unlock(&e->mu);
     return r;
 }
 
-int ixd_engine_open(ixd_engine **out, const char *dir, ixd_err *err) {
+int ixd_engine_open(ixd_engine **out, const char *dir, ixv_err *err) {
     *out = NULL;
     /* No memory statistics: they take a process-wide mutex on every SQLite
      * allocation (about 200 instructions per inserted row). Only possible
      * before SQLite's first use; later calls are refused, harmlessly. */
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-    if (!dir || !*dir) return ixd_seterr(err, -329, 0, 0, "data directory");
-    if (mkdir(dir, 0700) != 0 && errno != EEXIST) return ixd_seterr(err, -329, 0, 0, "%s", dir);
+    if (!dir || !*dir) return ixv_seterr(err, -329, 0, 0, "data directory");
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) return ixv_seterr(err, -329, 0, 0, "%s", dir);
     ixd_engine *e = calloc(1, sizeof *e);
-    if (!e) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (!e) return ixv_seterr(err, -208, 0, 0, NULL);
     e->dir = strdup(dir);
     if (!e->dir || pthread_mutex_init(&e->mu, NULL) != 0) {
         free(e->dir);
         free(e);
-        return ixd_seterr(err, -208, 0, 0, NULL);
+        return ixv_seterr(err, -208, 0, 0, NULL);
     }
     char path[4096];
     struct stat st;
@@ -602,7 +602,7 @@ static int scan_databases(ixd_engine *e, char **rows, int *n, int *cap) {
         char name[IXS_NAME_MAX + 1], path[4096], found[4096];
         snprintf(name, sizeof name, "%.*s", (int)(l - 3), de->d_name);
         snprintf(found, sizeof found, "%s/%s", e->dir, de->d_name);
-        ixd_err err;
+        ixv_err err;
         /* a valid name whose file DBOPEN would open (names are lower case) */
         if (ixd_db_path(e, name, path, sizeof path, &err) || strcmp(path, found) ||
             !is_database(path))
@@ -624,13 +624,13 @@ static int scan_databases(ixd_engine *e, char **rows, int *n, int *cap) {
     return rc;
 }
 
-int ixd_db_list(ixd_engine *e, char ***out, ixd_err *err) {
+int ixd_db_list(ixd_engine *e, char ***out, ixv_err *err) {
     *out = NULL;
     char *rows = NULL;
     int n = 0, cap = 0;
     if (scan_databases(e, &rows, &n, &cap)) {
         free(rows);
-        return ixd_seterr(err, -208, 0, 0, NULL);
+        return ixv_seterr(err, -208, 0, 0, NULL);
     }
     if (n) qsort(rows, (size_t)n, IXS_NAME_MAX + 1, cmp_name);
     /* one block: n pointers, then the names */
@@ -640,7 +640,7 @@ int ixd_db_list(ixd_engine *e, char ***out, ixd_err *err) {
     char **v = malloc(bytes);
     if (!v) {
         free(rows);
-        return ixd_seterr(err, -208, 0, 0, NULL);
+        return ixv_seterr(err, -208, 0, 0, NULL);
     }
     char *p = (char *)(v + n);
     for (int i = 0; i < n; i++) {
@@ -655,7 +655,7 @@ int ixd_db_list(ixd_engine *e, char ***out, ixd_err *err) {
 }
 
 /* Opens the SQLite connection of a database whose use is already counted. */
-static int db_connect(ixd_db *db, const char *path, ixd_err *err) {
+static int db_connect(ixd_db *db, const char *path, ixv_err *err) {
     if (check_db_files(db->e, path, err)) return -1;
     if (open_file(path, 0, &db->h)) return file_err(err, errno, path);
     db->logmode = ixd_cat_logmode(db->h);
@@ -663,31 +663,31 @@ static int db_connect(ixd_db *db, const char *path, ixd_err *err) {
         int ext = sqlite3_extended_errcode(db->h), prim = ext & 0xff;
         if (prim == SQLITE_CANTOPEN || prim == SQLITE_IOERR || prim == SQLITE_READONLY)
             return file_err(err, os_errno(db->h), path);
-        return ixd_seterr(err, -329, 0, 0, "%s", db->name);
+        return ixv_seterr(err, -329, 0, 0, "%s", db->name);
     }
     if (ixd_register_functions(db->h, db) || ixd_register_vtabs(db->h, db) ||
         ixts_register(db, db->h) || ixs_spl_register(db->h, db) || ixs_objs_register(db->h, db) ||
         ixs_lob_register(db->h, db))
-        return ixd_seterr(err, -208, 0, 0, NULL);
+        return ixv_seterr(err, -208, 0, 0, NULL);
     ixd_cat_upgrade(db->h);
     return 0;
 }
 
 int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out, int *flags,
-                ixd_err *err) {
+                ixv_err *err) {
     *out = NULL;
     char path[4096];
     if (ixd_db_path(e, name, path, sizeof path, err)) return -1;
     ixd_db *db = calloc(1, sizeof *db);
-    if (!db) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (!db) return ixv_seterr(err, -208, 0, 0, NULL);
     db->e = e;
     fold_name(name, db->name);
     snprintf(db->user, sizeof db->user, "%s", user && *user ? user : "informix");
     /* counted before the files are touched, so that DROP DATABASE sees it */
     struct stat st;
     pthread_mutex_lock(&e->mu);
-    int r = stat(path, &st) != 0   ? ixd_seterr(err, -329, 0, 0, "%s", name)
-            : use_add(e, db->name) ? ixd_seterr(err, -208, 0, 0, NULL)
+    int r = stat(path, &st) != 0   ? ixv_seterr(err, -329, 0, 0, "%s", name)
+            : use_add(e, db->name) ? ixv_seterr(err, -208, 0, 0, NULL)
                                    : 0;
     pthread_mutex_unlock(&e->mu);
     if (r) {
@@ -737,14 +737,14 @@ void ixd_db_close(ixd_db *db) {
 
 /* ---- transactions ------------------------------------------------------------------ */
 
-int ixd_sql_begin(ixd_db *db, ixd_err *err) {
+int ixd_sql_begin(ixd_db *db, ixv_err *err) {
     db->gen++; /* the catalog may change back or for others: no statement reuse */
     ixd_txn_sync(db);
-    if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
+    if (db->logmode == 0) return ixv_seterr(err, -256, 0, 0, NULL);
     if (db->in_txn) {
         if (db->logmode == 3 && db->nsavepoints == 0 && sqlite3_get_autocommit(db->h) == 0)
             return 0; /* ANSI: BEGIN WORK inside the implicit transaction */
-        return ixd_seterr(err, -535, 0, 0, NULL);
+        return ixv_seterr(err, -535, 0, 0, NULL);
     }
     if (ixd_exec(db, "BEGIN", err)) return -1;
     db->in_txn = 1;
@@ -752,16 +752,16 @@ int ixd_sql_begin(ixd_db *db, ixd_err *err) {
     return 0;
 }
 
-int ixd_ansi_autobegin(ixd_db *db, ixd_err *err) {
+int ixd_ansi_autobegin(ixd_db *db, ixv_err *err) {
     if (db->logmode != 3 || db->in_txn) return 0;
     return ixd_sql_begin(db, err);
 }
 
-int ixd_sql_commit(ixd_db *db, ixd_err *err) {
+int ixd_sql_commit(ixd_db *db, ixv_err *err) {
     db->gen++; /* the catalog may change back or for others: no statement reuse */
     ixd_txn_sync(db);
-    if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
-    if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
+    if (db->logmode == 0) return ixv_seterr(err, -256, 0, 0, NULL);
+    if (!db->in_txn) return ixv_seterr(err, -255, 0, 0, NULL);
     ixts_before_commit(db);
     ixs_lob_gc(db); /* the LOs no row holds any more */
     int rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
@@ -775,7 +775,7 @@ int ixd_sql_commit(ixd_db *db, ixd_err *err) {
             if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
             if (err && err->isamcode != IXS_ISAM_NO_SPACE) {
                 int oserr = os_errno(db->h);
-                ixd_seterr(err, IXS_E_COMMIT_FAILED, oserr ? -oserr : 0, 0, NULL);
+                ixv_seterr(err, IXS_E_COMMIT_FAILED, oserr ? -oserr : 0, 0, NULL);
             }
         }
         if (!sqlite3_get_autocommit(db->h)) return -1; /* still open: may retry */
@@ -788,11 +788,11 @@ int ixd_sql_commit(ixd_db *db, ixd_err *err) {
     return 0;
 }
 
-int ixd_sql_rollback(ixd_db *db, ixd_err *err) {
+int ixd_sql_rollback(ixd_db *db, ixv_err *err) {
     db->gen++; /* the catalog may change back or for others: no statement reuse */
     ixd_txn_sync(db);
-    if (db->logmode == 0) return ixd_seterr(err, -256, 0, 0, NULL);
-    if (!db->in_txn) return ixd_seterr(err, -255, 0, 0, NULL);
+    if (db->logmode == 0) return ixv_seterr(err, -256, 0, 0, NULL);
+    if (!db->in_txn) return ixv_seterr(err, -255, 0, 0, NULL);
     ixts_txn_end(db);
     if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
     db->in_txn = 0;
@@ -800,16 +800,16 @@ int ixd_sql_rollback(ixd_db *db, ixd_err *err) {
     return 0;
 }
 
-int ixd_begin(ixd_db *db, ixd_err *err) {
-    if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
+int ixd_begin(ixd_db *db, ixv_err *err) {
+    if (!db) return ixv_seterr(err, -349, 0, 0, NULL);
     return ixd_sql_begin(db, err);
 }
-int ixd_commit(ixd_db *db, ixd_err *err) {
-    if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
+int ixd_commit(ixd_db *db, ixv_err *err) {
+    if (!db) return ixv_seterr(err, -349, 0, 0, NULL);
     return ixd_sql_commit(db, err);
 }
-int ixd_rollback(ixd_db *db, ixd_err *err) {
-    if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
+int ixd_rollback(ixd_db *db, ixv_err *err) {
+    if (!db) return ixv_seterr(err, -349, 0, 0, NULL);
     return ixd_sql_rollback(db, err);
 }
 int ixd_in_transaction(const ixd_db *db) {
@@ -820,7 +820,7 @@ int ixd_in_transaction(const ixd_db *db) {
 /* ---- session statements ---------------------------------------------------------------- */
 
 int ixd_session_exec(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **db,
-                     int *dbflags, ixd_err *err) {
+                     int *dbflags, ixv_err *err) {
     return ixs_dbstmt(e, user, sql, n, db, dbflags, err);
 }
 
@@ -904,9 +904,9 @@ static void stmts_detach(ixd_db *db) {
     db->live = NULL;
 }
 
-static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *err) {
+static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixv_err *err) {
     ixd_stmt *s = calloc(1, sizeof *s);
-    if (!s) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (!s) return ixv_seterr(err, -208, 0, 0, NULL);
     s->db = db;
     /* what the translation is made against: read before it, so that a
      * change during it counts as a change after it */
@@ -918,7 +918,7 @@ static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ix
     }
     if (s->kind == SK_SELECT && ixd_row_plan(s)) {
         stmt_destroy(s);
-        return ixd_seterr(err, -208, 0, 0, NULL);
+        return ixv_seterr(err, -208, 0, 0, NULL);
     }
     if (s->kind == SK_SELECT || s->kind == SK_DML) {
         int rc = sqlite3_prepare_v2(db->h, s->sqlite_sql, -1, &s->st, NULL);
@@ -938,18 +938,18 @@ static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ix
         s->pcap = calloc((size_t)s->nparams, sizeof(size_t));
         if (!s->pvals || !s->pset || !s->pbuf || !s->pcap) {
             stmt_destroy(s);
-            return ixd_seterr(err, -208, 0, 0, NULL);
+            return ixv_seterr(err, -208, 0, 0, NULL);
         }
     }
     *out = s;
     return 0;
 }
 
-int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *err) {
+int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixv_err *err) {
     *out = NULL;
-    if (!db) return ixd_seterr(err, -349, 0, 0, NULL);
+    if (!db) return ixv_seterr(err, -349, 0, 0, NULL);
     if (n > IXS_MAX_SQL)
-        return ixd_seterr(err, IXS_E_STMT_LONG, 0, 0, "more than %u bytes", IXS_MAX_SQL);
+        return ixv_seterr(err, IXS_E_STMT_LONG, 0, 0, "more than %u bytes", IXS_MAX_SQL);
     ixd_arm(db);
     ixd_stmt *s = unpark(db, sql, n);
     if (!s && prepare_new(db, sql, n, &s, err)) return -1;
@@ -1026,24 +1026,24 @@ int ixd_stmt_orphaned(const ixd_stmt *s) {
 
 /* A statement whose database closed under it (stmts_detach): IXD_E_NO_STMT,
  * never a call through its NULL db. */
-static int orphan_err(const ixd_stmt *s, ixd_err *err) {
+static int orphan_err(const ixd_stmt *s, ixv_err *err) {
     if (!ixd_stmt_orphaned(s)) return 0;
-    ixd_seterr(err, IXD_E_NO_STMT, 0, 0, NULL);
+    ixv_seterr(err, IXD_E_NO_STMT, 0, 0, NULL);
     return 1;
 }
 
 int ixd_fetch_blob(ixd_stmt *s, const uint8_t *desc, size_t n, const uint8_t **data, size_t *len,
-                   ixd_err *err) {
+                   ixv_err *err) {
     if (orphan_err(s, err)) return -1;
-    if (!s->open) return ixd_seterr(err, -404, 0, 0, NULL);
-    if (n < BLOB_DESC) return ixd_seterr(err, -608, 0, 0, NULL);
+    if (!s->open) return ixv_seterr(err, -404, 0, 0, NULL);
+    if (n < BLOB_DESC) return ixv_seterr(err, -608, 0, 0, NULL);
     if (desc[39] & 1) {
         *data = NULL;
         *len = 0;
         return 0;
     }
     uint32_t h = ixb_be32(desc + 4);
-    if (h == 0 || h > s->nblobs) return ixd_seterr(err, -608, 0, 0, NULL);
+    if (h == 0 || h > s->nblobs) return ixv_seterr(err, -608, 0, 0, NULL);
     *data = s->blobs[h - 1];
     *len = s->bloblen[h - 1];
     return 0;
@@ -1117,9 +1117,9 @@ ixt_vtype ixd_stmt_param_type(const ixd_stmt *s, int i) {
     return t;
 }
 
-int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixd_err *err) {
+int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
-    if (i < 0 || i >= s->nparams) return ixd_seterr(err, -254, 0, 0, NULL);
+    if (i < 0 || i >= s->nparams) return ixv_seterr(err, -254, 0, 0, NULL);
     /* SQLite holds the parameters' bytes without a copy (bind_all): a
      * cursor still reading them is closed before they change. */
     if (s->open && !s->scroll && !s->done) ixd_close(s);
@@ -1131,11 +1131,11 @@ int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixd_er
     }
     ityp from = ixv_t(IXT_T_BASE(t.code), t.enclen); /* ixt_vtype_resolve without a name */
     int fast = ixd_bind_fast(s, i, from, p, n);
-    if (fast <= 0) return fast ? ixd_seterr(err, fast, 0, 0, NULL) : 0;
+    if (fast <= 0) return fast ? ixv_seterr(err, fast, 0, 0, NULL) : 0;
     ixv_sval_free(&s->pvals[i]);
     sval v;
     int rc = ixv_tuple_to_sval(from, p, n, &v);
-    if (rc) return ixd_seterr(err, rc, 0, 0, NULL);
+    if (rc) return ixv_seterr(err, rc, 0, 0, NULL);
     ityp to = s->ptypes[i];
     if (to.code < 0 || v.kind == SQLITE_NULL) {
         s->pvals[i] = v;
@@ -1149,7 +1149,7 @@ int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixd_er
         rc = ixv_convert(from, &v, to, &o);
     ixv_sval_free(&v);
     if (rc && ixv_lob_is(to.code)) return -1;
-    if (rc) return ixd_seterr(err, rc, 0, 0, NULL);
+    if (rc) return ixv_seterr(err, rc, 0, 0, NULL);
     s->pvals[i] = o;
     return 0;
 }
@@ -1157,12 +1157,12 @@ int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixd_er
 /* Binds every parameter (an unset one is NULL). Text and blob bytes are
  * bound without a copy: they live in s->pvals until the next ixd_bind of
  * that parameter, which closes a cursor still reading them. */
-static int bind_all(ixd_stmt *s, ixd_err *err) {
+static int bind_all(ixd_stmt *s, ixv_err *err) {
     sqlite3_reset(s->st);
     for (int i = 0; i < s->nparams; i++) {
         int rc = s->pset[i] ? ixv_sval_bind_static(&s->pvals[i], s->st, i + 1)
                             : sqlite3_bind_null(s->st, i + 1);
-        if (rc != SQLITE_OK) return ixd_seterr(err, -208, 0, 0, NULL);
+        if (rc != SQLITE_OK) return ixv_seterr(err, -208, 0, 0, NULL);
     }
     return 0;
 }
@@ -1191,8 +1191,8 @@ static int restart_as_writer(ixd_db *db, sqlite3_stmt *st) {
     return 0;
 }
 
-static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixd_err *err);
-static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixd_err *), void *arg, ixd_err *err);
+static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixv_err *err);
+static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixv_err *), void *arg, ixv_err *err);
 
 typedef struct exec_args {
     int64_t *rows;
@@ -1200,12 +1200,12 @@ typedef struct exec_args {
     int64_t *serial8;
 } exec_args;
 
-static int execute_in_txn(ixd_stmt *s, void *arg, ixd_err *err) {
+static int execute_in_txn(ixd_stmt *s, void *arg, ixv_err *err) {
     exec_args *a = arg;
     return execute(s, a->rows, a->serial, a->serial8, err);
 }
 
-int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixd_err *err) {
+int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
     if (s->ts_write && s->kind == SK_DML && sqlite3_get_autocommit(s->db->h)) {
         exec_args a = {rows, serial, serial8};
@@ -1216,12 +1216,12 @@ int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, i
     return rc;
 }
 
-static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixd_err *err) {
+static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixv_err *err) {
     ixd_db *db = s->db;
     if (rows) *rows = 0;
     if (serial) *serial = 0;
     if (serial8) *serial8 = 0;
-    if (s->kind == SK_SELECT) return ixd_seterr(err, -260, 0, 0, NULL);
+    if (s->kind == SK_SELECT) return ixv_seterr(err, -260, 0, 0, NULL);
     ixd_arm(db);
     if (s->kind == SK_SQL) {
         int64_t r = 0;
@@ -1292,12 +1292,12 @@ static int put_general(ixd_stmt *s, int i, sqlite3_value *x, ixb_wbuf *out) {
 }
 
 /* Converts the current row of s->st to tuple bytes. */
-static int row_tuple(ixd_stmt *s, ixb_wbuf *out, ixd_err *err) {
+static int row_tuple(ixd_stmt *s, ixb_wbuf *out, ixv_err *err) {
     int rc = ixd_row_encode(s, out, put_general);
-    return rc ? ixd_seterr(err, rc, 0, 0, NULL) : 0;
+    return rc ? ixv_seterr(err, rc, 0, 0, NULL) : 0;
 }
 
-static int step_row(ixd_stmt *s, ixd_err *err) {
+static int step_row(ixd_stmt *s, ixv_err *err) {
     int rc = sqlite3_step(s->st);
     if (rc == SQLITE_ROW) return 1;
     if (rc == SQLITE_DONE) return 0;
@@ -1306,12 +1306,12 @@ static int step_row(ixd_stmt *s, ixd_err *err) {
     return -1;
 }
 
-static int open_rows(ixd_stmt *s, int scroll, ixd_err *err);
+static int open_rows(ixd_stmt *s, int scroll, ixv_err *err);
 
 /* OPEN of a non-iterator routine's cursor (run_at_open): runs it now, onto
  * its row, which the first ixd_fetch returns. Returns 0 or -1 with *err
  * (the cursor closed). */
-static int run_routine(ixd_stmt *s, ixd_err *err) {
+static int run_routine(ixd_stmt *s, ixv_err *err) {
     int r = step_row(s, err);
     if (r < 0) {
         ixd_close(s);
@@ -1327,8 +1327,8 @@ static int run_routine(ixd_stmt *s, ixd_err *err) {
  * and committed when the statement has run (its rows are kept, as a scroll
  * cursor's), so that the call commits by itself or not at all. Returns 0
  * or -1 with *err; run(s) is the statement's own work. */
-static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixd_err *), void *arg,
-                   ixd_err *err) {
+static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixv_err *), void *arg,
+                   ixv_err *err) {
     ixd_db *db = s->db;
     if (ixd_exec(db, "BEGIN IMMEDIATE", err)) return -1;
     if (run(s, arg, err)) {
@@ -1347,14 +1347,14 @@ static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixd_err *), void 
     return 0;
 }
 
-static int open_materialized(ixd_stmt *s, void *arg, ixd_err *err) {
+static int open_materialized(ixd_stmt *s, void *arg, ixv_err *err) {
     (void)arg;
     return open_rows(s, 1, err);
 }
 
-int ixd_open(ixd_stmt *s, int scroll, ixd_err *err) {
+int ixd_open(ixd_stmt *s, int scroll, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
-    if (s->kind != SK_SELECT) return ixd_seterr(err, -404, 0, 0, NULL);
+    if (s->kind != SK_SELECT) return ixv_seterr(err, -404, 0, 0, NULL);
     if (s->ts_write && sqlite3_get_autocommit(s->db->h)) {
         int rc = own_txn(s, open_materialized, NULL, err);
         if (rc) ixd_close(s);
@@ -1396,14 +1396,14 @@ static int keep_row(ixd_stmt *s, const ixb_wbuf *b, int code) {
 
 /* Row i (0-based) of a scroll cursor into out: 1, or -1 with *err (the
  * row's own error, kept by keep_row). */
-static int put_kept(ixd_stmt *s, int64_t i, ixb_wbuf *out, ixd_err *err) {
-    if (!s->rows[i]) return ixd_seterr(err, -(int)s->rowlen[i], 0, 0, NULL);
+static int put_kept(ixd_stmt *s, int64_t i, ixb_wbuf *out, ixv_err *err) {
+    if (!s->rows[i]) return ixv_seterr(err, -(int)s->rowlen[i], 0, 0, NULL);
     ixb_put_bytes(out, s->rows[i], s->rowlen[i]);
-    return out->err ? ixd_seterr(err, IXD_E_NOMEM, 0, 0, NULL) : 1;
+    return out->err ? ixv_seterr(err, IXD_E_NOMEM, 0, 0, NULL) : 1;
 }
 
 /* A scroll cursor materialises its rows. Returns 0 or -1 with *err. */
-static int materialize(ixd_stmt *s, ixd_err *err) {
+static int materialize(ixd_stmt *s, ixv_err *err) {
     ixb_wbuf b;
     ixb_wbuf_init(&b, NULL);
     int r;
@@ -1411,7 +1411,7 @@ static int materialize(ixd_stmt *s, ixd_err *err) {
         ixb_wbuf_reset(&b);
         int code = ixd_row_encode(s, &b, put_general);
         if (code == IXD_E_NOMEM || keep_row(s, &b, code)) {
-            r = ixd_seterr(err, IXD_E_NOMEM, 0, 0, NULL);
+            r = ixv_seterr(err, IXD_E_NOMEM, 0, 0, NULL);
             break;
         }
     }
@@ -1419,7 +1419,7 @@ static int materialize(ixd_stmt *s, ixd_err *err) {
     return r;
 }
 
-static int open_rows(ixd_stmt *s, int scroll, ixd_err *err) {
+static int open_rows(ixd_stmt *s, int scroll, ixv_err *err) {
     ixd_close(s);
     ixd_arm(s->db);
     if (ixd_ansi_autobegin(s->db, err)) return -1;
@@ -1437,9 +1437,9 @@ static int open_rows(ixd_stmt *s, int scroll, ixd_err *err) {
     return 0;
 }
 
-int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixd_err *err) {
+int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
-    if (!s->open) return ixd_seterr(err, -404, 0, 0, NULL);
+    if (!s->open) return ixv_seterr(err, -404, 0, 0, NULL);
     if (s->scroll) {
         if (s->pos >= s->nrows) {
             s->pos = s->nrows + 1;
@@ -1464,9 +1464,9 @@ int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixd_err *err) {
     return 1;
 }
 
-int ixd_fetch_at(ixd_stmt *s, int64_t pos, ixb_wbuf *out, ixd_err *err) {
+int ixd_fetch_at(ixd_stmt *s, int64_t pos, ixb_wbuf *out, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
-    if (!s->open || !s->scroll) return ixd_seterr(err, -404, 0, 0, NULL);
+    if (!s->open || !s->scroll) return ixv_seterr(err, -404, 0, 0, NULL);
     if (pos < 1 || pos > s->nrows) return 0;
     s->pos = pos;
     return put_kept(s, pos - 1, out, err);

@@ -19,14 +19,7 @@
 
 #include "base/ix_buf.h"
 #include "types/ix_value.h"
-
-/* An Informix error: what SQ_ERR carries. */
-typedef struct ixd_err {
-    int sqlcode;    /* negative SQLCODE, e.g. -201; 0 = no error */
-    int isamcode;   /* ISAM code, e.g. -100, -154; 0 if none */
-    int offset;     /* position in the statement text (syntax errors), else 0 */
-    char text[256]; /* insertion text for the message's %s (table name, ...) */
-} ixd_err;
+#include "server/value/ixv.h"
 
 /* Statements and their database (docs/server.md "Statements when the
  * database closes"): a message that needs a database while none is open is
@@ -47,7 +40,7 @@ typedef struct ixd_stmt ixd_stmt;
  * sysmaster database if it does not exist. Returns 0, or -1 with *err set.
  * The engine knows which databases its sessions have open (thread-safe);
  * close every ixd_db before ixd_engine_close. */
-int ixd_engine_open(ixd_engine **out, const char *dir, ixd_err *err);
+int ixd_engine_open(ixd_engine **out, const char *dir, ixv_err *err);
 void ixd_engine_close(ixd_engine *e);
 
 /* The server's version banner, the one string the login accept (CONACC)
@@ -65,7 +58,7 @@ const char *ixd_engine_server_name(const ixd_engine *e);
  * set as the sysdatabases view). Returns their count n with *names an array
  * of n strings in one allocation, to be freed with free() (also when n is
  * 0), or -1 with *err (-208 out of memory) and *names NULL. */
-int ixd_db_list(ixd_engine *e, char ***names, ixd_err *err);
+int ixd_db_list(ixd_engine *e, char ***names, ixv_err *err);
 
 /* The longest database name, in bytes; a longer one is -354. */
 #define IXD_DBNAME_MAX 128
@@ -78,7 +71,7 @@ int ixd_db_list(ixd_engine *e, char ***names, ixd_err *err);
  * logged, 0x14 unlogged, | 0x02 for MODE ANSI; §2.8). While it is open, DROP
  * DATABASE of it from any session is refused (-425). */
 int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out, int *flags,
-                ixd_err *err);
+                ixv_err *err);
 /* Closes it; an open transaction rolls back. NULL is a no-op. The engine
  * must still be open. Statements prepared on it may still be freed with
  * ixd_stmt_free afterwards; ixd_stmt_orphaned says 1 for them, and every
@@ -93,11 +86,11 @@ int ixd_stmt_orphaned(const ixd_stmt *s);
  * (db may be NULL); it returns 1 if it handled sql (with *db replaced as the
  * statement says), 0 if sql is not such a statement. */
 int ixd_session_exec(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **db,
-                     int *dbflags, ixd_err *err);
+                     int *dbflags, ixv_err *err);
 
 /* Prepares one Informix statement. Returns 0 or -1 with *err (e.g. -201
  * with the offset, -206 with the table name, -217 with the column name). */
-int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixd_err *err);
+int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixv_err *err);
 void ixd_stmt_free(ixd_stmt *s);
 
 /* UPDATE / DELETE ... WHERE CURRENT OF name: fn(ud, name) gives the
@@ -129,7 +122,7 @@ ixt_vtype ixd_stmt_param_type(const ixd_stmt *s, int i);
  * to NULL when p is NULL. The engine converts it to the column's type where
  * Informix would (a CHAR bound to an INTEGER column is parsed; -1213 etc. on
  * failure). Values are copied. Returns 0 or -1 with *err. */
-int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixd_err *err);
+int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixv_err *err);
 
 /* Runs a statement without a cursor (DDL, DML, transaction control, SET,
  * ...). *rows gets the rows affected, *serial the SERIAL assigned by an
@@ -138,23 +131,23 @@ int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixd_er
  * file size limit) is full: ISAM -131 with the statement's SQLCODE (-271
  * INSERT, -346 UPDATE, -240 DELETE, -261 CREATE TABLE, -212 CREATE INDEX,
  * -942 COMMIT, ...; docs/server-sql.md); the statement has no effect. */
-int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixd_err *err);
+int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixv_err *err);
 
 /* Cursors. ixd_open starts the query (scroll: rows may be fetched by
  * position). ixd_fetch appends the next row's tuple payload to out and
  * returns 1, returns 0 at the end, -1 with *err on error. ixd_fetch_at
  * fetches row `pos` (1-based) of a scroll cursor. ixd_close ends the query
  * (the statement stays prepared). */
-int ixd_open(ixd_stmt *s, int scroll, ixd_err *err);
-int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixd_err *err);
-int ixd_fetch_at(ixd_stmt *s, int64_t pos, ixb_wbuf *out, ixd_err *err);
+int ixd_open(ixd_stmt *s, int scroll, ixv_err *err);
+int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixv_err *err);
+int ixd_fetch_at(ixd_stmt *s, int64_t pos, ixb_wbuf *out, ixv_err *err);
 int64_t ixd_row_count(ixd_stmt *s); /* rows of an open scroll cursor */
 /* The BYTE/TEXT value a fetched descriptor names (SQ_FETCHBLOB). *data is
  * borrowed, valid until the cursor closes; NULL with *len 0 for the NULL
  * descriptor. Returns 0 or -1 with *err (-608 for a descriptor this cursor
  * did not send, -404 when the cursor is not open). */
 int ixd_fetch_blob(ixd_stmt *s, const uint8_t *desc, size_t n, const uint8_t **data, size_t *len,
-                   ixd_err *err);
+                   ixv_err *err);
 void ixd_close(ixd_stmt *s);
 
 /* Transactions, as a logged non-ANSI Informix database (§3.12): without
@@ -164,9 +157,9 @@ void ixd_close(ixd_stmt *s);
  * transaction back and ends it. After any failed call, ixd_in_transaction
  * says whether the transaction is still open (SQLite may have rolled it
  * back, e.g. after an I/O error). */
-int ixd_begin(ixd_db *db, ixd_err *err);
-int ixd_commit(ixd_db *db, ixd_err *err);
-int ixd_rollback(ixd_db *db, ixd_err *err);
+int ixd_begin(ixd_db *db, ixv_err *err);
+int ixd_commit(ixd_db *db, ixv_err *err);
+int ixd_rollback(ixd_db *db, ixv_err *err);
 int ixd_in_transaction(const ixd_db *db);
 
 /* A time limit for the statements of db: an ixd_execute, ixd_open or
@@ -206,7 +199,7 @@ const char *ixd_errtext(int sqlcode);
  * errors otherwise. The session adds SQ_DONE and the group's EOT. */
 struct ixp_getroutine;
 struct ixp_exfp;
-int ixd_fp_getroutine(ixd_db *db, const struct ixp_getroutine *g, ixb_wbuf *reply, ixd_err *err);
-int ixd_fp_call(ixd_db *db, const struct ixp_exfp *e, ixb_wbuf *reply, ixd_err *err);
+int ixd_fp_getroutine(ixd_db *db, const struct ixp_getroutine *g, ixb_wbuf *reply, ixv_err *err);
+int ixd_fp_call(ixd_db *db, const struct ixp_exfp *e, ixb_wbuf *reply, ixv_err *err);
 
 #endif

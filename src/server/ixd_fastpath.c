@@ -69,17 +69,17 @@ static int find_routine(const uint8_t *p, size_t n) {
 }
 
 /* Fills err with -674 naming the signature (printable bytes only); -1. */
-static int unresolved(const uint8_t *p, size_t n, ixd_err *err) {
+static int unresolved(const uint8_t *p, size_t n, ixv_err *err) {
     char sig[SIG_TEXT_MAX + 1];
     size_t k = n < SIG_TEXT_MAX ? n : SIG_TEXT_MAX;
     for (size_t i = 0; i < k; i++)
         sig[i] = p[i] >= 0x20 && p[i] < 0x7f ? (char)p[i] : '?';
     sig[k] = 0;
-    return ixd_seterr(err, IXD_E_FP_UNRESOLVED, 0, 0, "%s", sig);
+    return ixv_seterr(err, IXD_E_FP_UNRESOLVED, 0, 0, "%s", sig);
 }
 
-int ixd_fp_getroutine(ixd_db *db, const ixp_getroutine *g, ixb_wbuf *reply, ixd_err *err) {
-    if (!db) return ixd_seterr(err, IXD_E_FP_NO_DB, 0, 0, NULL);
+int ixd_fp_getroutine(ixd_db *db, const ixp_getroutine *g, ixb_wbuf *reply, ixv_err *err) {
+    if (!db) return ixv_seterr(err, IXD_E_FP_NO_DB, 0, 0, NULL);
     int h = find_routine(g->sig.p, g->sig.n);
     if (!h) return unresolved(g->sig.p, g->sig.n, err);
     ixp_enc_getroutine_reply(reply, db->name, strlen(db->name), h);
@@ -112,9 +112,9 @@ static int udt_arg(const ixp_fpvalue *v) {
 
 /* The ifx_lo_spec argument: 596 bytes starting with the magic da da fe ed
  * (docs/protocol.md "Smart-LOB routines"). 0, or -1 with err set. */
-static int check_spec(const ixp_fpvalue *v, ixd_err *err) {
+static int check_spec(const ixp_fpvalue *v, ixv_err *err) {
     if (v->is_null || v->data.n != IXP_LO_SPEC_LEN || ixb_be32(v->data.p) != IXP_LO_SPEC_MAGIC)
-        return ixd_seterr(err, IXS_E_LO, 0, 0, "bad ifx_lo_spec (%d bytes starting da da fe ed)",
+        return ixv_seterr(err, IXS_E_LO, 0, 0, "bad ifx_lo_spec (%d bytes starting da da fe ed)",
                           IXP_LO_SPEC_LEN);
     return 0;
 }
@@ -122,7 +122,7 @@ static int check_spec(const ixp_fpvalue *v, ixd_err *err) {
 /* Makes a new LO of type code and opens it with mode, under one savepoint,
  * so that a failed open (a bad mode, no descriptor left) leaves no LO.
  * Returns the descriptor with *id set, or -1 with err set. */
-static int create_open(ixd_db *db, int code, int mode, int64_t *id, ixd_err *err) {
+static int create_open(ixd_db *db, int code, int mode, int64_t *id, ixv_err *err) {
     int sp = sqlite3_exec(db->h, "SAVEPOINT ixd_fp_create", NULL, NULL, NULL) == SQLITE_OK;
     int fd = ixs_lob_create(db, code, id, err) ? -1 : ixs_lob_open(db, *id, mode, err);
     if (sp)
@@ -135,11 +135,11 @@ static int create_open(ixd_db *db, int code, int mode, int64_t *id, ixd_err *err
 
 /* ifx_lo_create(ifx_lo_spec, integer, blob|clob): a new LO of type code,
  * opened with the mode; answers its handle and the descriptor. */
-static int lo_create(ixd_db *db, int code, const ixp_exfp *e, ixb_wbuf *reply, ixd_err *err) {
+static int lo_create(ixd_db *db, int code, const ixp_exfp *e, ixb_wbuf *reply, ixv_err *err) {
     ixp_fpvalue v[3];
     if (e->nargs != 3 || read_args(e, v, 3) != 3 || !udt_arg(&v[0]) || !int_arg(&v[1]) ||
         !udt_arg(&v[2]))
-        return ixd_seterr(err, IXD_E_FP_UNRESOLVED, 0, 0, "ifx_lo_create");
+        return ixv_seterr(err, IXD_E_FP_UNRESOLVED, 0, 0, "ifx_lo_create");
     if (check_spec(&v[0], err)) return -1;
     int64_t id = 0;
     int fd = create_open(db, code, v[1].i32, &id, err);
@@ -155,10 +155,10 @@ static int lo_create(ixd_db *db, int code, const ixp_exfp *e, ixb_wbuf *reply, i
 }
 
 /* ifx_lo_close(integer): closes the descriptor; answers 0. */
-static int lo_close(ixd_db *db, const ixp_exfp *e, ixb_wbuf *reply, ixd_err *err) {
+static int lo_close(ixd_db *db, const ixp_exfp *e, ixb_wbuf *reply, ixv_err *err) {
     ixp_fpvalue v;
     if (e->nargs != 1 || read_args(e, &v, 1) != 1 || !int_arg(&v))
-        return ixd_seterr(err, IXD_E_FP_UNRESOLVED, 0, 0, "ifx_lo_close");
+        return ixv_seterr(err, IXD_E_FP_UNRESOLVED, 0, 0, "ifx_lo_close");
     if (ixs_lob_close_fd(db, v.i32, err)) return -1;
     ixs_lob_stmt_end(db); /* as after the SQL routine: an LO let go may go */
     ixp_enc_fpresult(reply, 1);
@@ -166,16 +166,16 @@ static int lo_close(ixd_db *db, const ixp_exfp *e, ixb_wbuf *reply, ixd_err *err
     return 0;
 }
 
-int ixd_fp_call(ixd_db *db, const ixp_exfp *e, ixb_wbuf *reply, ixd_err *err) {
-    if (!db) return ixd_seterr(err, IXD_E_FP_NO_DB, 0, 0, NULL);
+int ixd_fp_call(ixd_db *db, const ixp_exfp *e, ixb_wbuf *reply, ixv_err *err) {
+    if (!db) return ixv_seterr(err, IXD_E_FP_NO_DB, 0, 0, NULL);
     size_t dn = strlen(db->name);
     if (e->db.n != dn || strncasecmp((const char *)e->db.p, db->name, dn))
-        return ixd_seterr(err, IXD_E_FP_UNRESOLVED, 0, 0, "routine handle %d of another database",
+        return ixv_seterr(err, IXD_E_FP_UNRESOLVED, 0, 0, "routine handle %d of another database",
                           (int)e->handle);
     switch (e->handle) {
     case FP_LO_CREATE_BLOB: return lo_create(db, IX_T_BLOB, e, reply, err);
     case FP_LO_CREATE_CLOB: return lo_create(db, IX_T_CLOB, e, reply, err);
     case FP_LO_CLOSE: return lo_close(db, e, reply, err);
-    default: return ixd_seterr(err, IXD_E_FP_UNRESOLVED, 0, 0, "routine handle %d", (int)e->handle);
+    default: return ixv_seterr(err, IXD_E_FP_UNRESOLVED, 0, 0, "routine handle %d", (int)e->handle);
     }
 }

@@ -11,10 +11,10 @@
 #include "proto/ix_lob.h"
 #include "server/sql/ixs_lob.h"
 
-static int lo_read(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixd_err *err) {
+static int lo_read(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixv_err *err) {
     size_t want = (size_t)d->length < IXS_LO_MAXIO ? (size_t)d->length : IXS_LO_MAXIO;
     uint8_t *buf = malloc(want ? want : 1);
-    if (!buf) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (!buf) return ixv_seterr(err, -208, 0, 0, NULL);
     int64_t got = ixs_lob_read(db, d->fd, buf, want, err);
     if (got >= 0) ixp_enc_lo_reply(reply, d->op, buf, (size_t)got);
     free(buf);
@@ -26,9 +26,9 @@ static int lo_read(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixd_err *er
  * of STAGE bytes (whole pages) and written run by run. */
 #define STAGE (8 * IXS_LO_PAGE)
 
-static int lo_write(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixd_err *err) {
+static int lo_write(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixv_err *err) {
     uint8_t *stage = malloc(STAGE);
-    if (!stage) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (!stage) return ixv_seterr(err, -208, 0, 0, NULL);
     size_t pos = 0, have = 0;
     ixp_bytes c;
     int64_t n = 0;
@@ -54,14 +54,14 @@ static int lo_write(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixd_err *e
     return 0;
 }
 
-int ixd_lob_message(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixd_err *err) {
-    if (!db) return ixd_seterr(err, -349, 0, 0, NULL); /* database not selected yet */
+int ixd_lob_message(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixv_err *err) {
+    if (!db) return ixv_seterr(err, -349, 0, 0, NULL); /* database not selected yet */
     switch (d->op) {
     case IXP_LO_OP_READ: return lo_read(db, d, reply, err);
     case IXP_LO_OP_READSEEK:
         if (ixs_lob_seek(db, d->fd, d->offset, d->whence, err) < 0) return -1;
         return lo_read(db, d, reply, err);
     case IXP_LO_OP_WRITE: return lo_write(db, d, reply, err);
-    default: return ixd_seterr(err, IXS_E_LO, 0, 0, "unknown SQ_LODATA operation %d", d->op);
+    default: return ixv_seterr(err, IXS_E_LO, 0, 0, "unknown SQ_LODATA operation %d", d->op);
     }
 }

@@ -395,7 +395,7 @@ static int serve(ixd_cfg *c) {
         return 1;
     }
     srv->throttle = ixd_throttle_new();
-    ixd_err e = {0};
+    ixv_err e = {0};
     int rc = 1;
     if (!srv->throttle || ixd_engine_open(&srv->engine, srv->data_dir, &e) != 0) {
         char msg[512];

@@ -209,7 +209,7 @@ void ixd_sess_do_bind(ixd_sess *s, const ixp_msg *m) {
 static int apply_binds(ixd_sess *s, sess_stmt *t) {
     if (!t->st) return 0;
     if (blobin_missing(s, t)) return -1;
-    ixd_err e = {0};
+    ixv_err e = {0};
     int want = ixd_stmt_nparams(t->st);
     if (t->nbinds != want && !(t->nbinds == 0 && want == 0)) {
         e.sqlcode = E_HOST_VARS;
@@ -240,7 +240,7 @@ static ixd_stmt *sess_cursor(void *ud, const char *name) {
 void ixd_sess_do_execute(ixd_sess *s) {
     sess_stmt *t = ixd_sess_use_stmt(s);
     if (!t) return;
-    ixd_err e = {0};
+    ixv_err e = {0};
     if (t->session_sql) {
         int r = ixd_session_exec(s->srv->engine, s->user, t->session_sql, strlen(t->session_sql),
                                  &s->db, &s->dbflags, &e);
@@ -264,7 +264,7 @@ void ixd_sess_do_open(ixd_sess *s) {
     if (t->open) ixd_close(t->st);
     t->open = 0; /* until this OPEN succeeds */
     if (apply_binds(s, t)) return;
-    ixd_err e = {0};
+    ixv_err e = {0};
     if (ixd_open(t->st, t->scroll, &e) != 0) return ixd_sess_send_err(s, &e);
     t->open = 1;
     t->exhausted = 0;
@@ -293,7 +293,7 @@ static int read_ahead(ixd_sess *s, sess_stmt *t, size_t *at, size_t *n) {
         memset(o->data + o->len + 2, 0, 6);
         o->len += 8;
     }
-    ixd_err e = {0};
+    ixv_err e = {0};
     int r = o->err ? 1 : ixd_fetch(t->st, o, &e);
     if (r <= 0 || o->err) {
         if (!o->err) o->len = *at;
@@ -395,7 +395,7 @@ void ixd_sess_do_sfetch(ixd_sess *s, const ixp_msg *m) {
     int sent = 0;
     while (pos >= 1 && pos <= n) {
         ixb_wbuf_reset(&s->tmp);
-        ixd_err e = {0};
+        ixv_err e = {0};
         if (ixd_fetch_at(t->st, pos, &s->tmp, &e) != 1) {
             if (e.sqlcode) return ixd_sess_send_err(s, &e);
             break;
@@ -430,7 +430,7 @@ void ixd_sess_do_fetchblob(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     if (t && t->st) {
         const uint8_t *data;
         size_t len;
-        ixd_err e = {0};
+        ixv_err e = {0};
         if (ixd_fetch_blob(t->st, m->u.blobdesc.p, m->u.blobdesc.n, &data, &len, &e) != 0) {
             ixd_sess_send_err(s, &e);
         } else {

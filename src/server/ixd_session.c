@@ -58,7 +58,7 @@ void ixd_sess_set_client_channel(ixd_sess *s,
 
 /* ---- replies ------------------------------------------------------------- */
 
-void ixd_sess_send_err(ixd_sess *s, const ixd_err *e) {
+void ixd_sess_send_err(ixd_sess *s, const ixv_err *e) {
     ixp_enc_err(&s->reply, &s->caps, e->sqlcode, e->isamcode, e->offset, e->text, strlen(e->text));
     s->skipping = 1;
     char msg[512];
@@ -67,7 +67,7 @@ void ixd_sess_send_err(ixd_sess *s, const ixd_err *e) {
 }
 
 void ixd_sess_send_errcode(ixd_sess *s, int sqlcode, int isam, const char *text) {
-    ixd_err e = {sqlcode, isam, 0, {0}};
+    ixv_err e = {sqlcode, isam, 0, {0}};
     if (text) snprintf(e.text, sizeof e.text, "%s", text);
     ixd_sess_send_err(s, &e);
 }
@@ -203,7 +203,7 @@ static int do_prepare(ixd_sess *s, const uint8_t *sql, size_t n) {
             ixd_sess_send_errcode(s, -349, 0, NULL); /* database not selected yet */
             return -1;
         }
-        ixd_err e = {0};
+        ixv_err e = {0};
         if (ixd_prepare(s->db, (const char *)sql, n, &t->st, &e) != 0) {
             ixd_sess_stmt_free(t);
             ixd_sess_send_err(s, &e);
@@ -316,7 +316,7 @@ size_t ixd_sess_bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindr
  * directory, whether or not one is open. */
 static void do_dblist(ixd_sess *s) {
     char **names = NULL;
-    ixd_err e = {0};
+    ixv_err e = {0};
     int n = ixd_db_list(s->srv->engine, &names, &e);
     if (n < 0) return ixd_sess_send_err(s, &e);
     ixp_bytes *v = n ? calloc((size_t)n, sizeof *v) : NULL;
@@ -333,7 +333,7 @@ static void do_dblist(ixd_sess *s) {
 
 static void do_transaction(ixd_sess *s, int tag) {
     if (!s->db) return ixd_sess_send_errcode(s, -349, 0, NULL);
-    ixd_err e = {0};
+    ixv_err e = {0};
     int r = tag == IXP_SQ_BEGIN      ? ixd_begin(s->db, &e)
             : tag == IXP_SQ_CMMTWORK ? ixd_commit(s->db, &e)
                                      : ixd_rollback(s->db, &e);
@@ -360,7 +360,7 @@ static void do_savepoint(ixd_sess *s, const ixp_msg *m) {
     sql[k++] = '"';
     sql[k] = 0;
     ixd_stmt *st = NULL;
-    ixd_err e = {0};
+    ixv_err e = {0};
     int64_t rows, s8;
     int32_t ser;
     if (ixd_prepare(s->db, sql, k, &st, &e) != 0 || ixd_execute(st, &rows, &ser, &s8, &e) != 0) {
@@ -668,7 +668,7 @@ static int handle(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
  * SQ_DONE (after a look-up without SQ_COST, as the sources show it; after a
  * call with it, as after a statement), or SQ_ERR. */
 static void do_fastpath(ixd_sess *s, const ixp_msg *m) {
-    ixd_err e = {0};
+    ixv_err e = {0};
     int rc = m->tag == IXP_SQ_GETROUTINE ? ixd_fp_getroutine(s->db, &m->u.getroutine, &s->reply, &e)
                                          : ixd_fp_call(s->db, &m->u.exfp, &s->reply, &e);
     if (rc) return ixd_sess_send_err(s, &e);
@@ -735,7 +735,7 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         name[n] = 0;
         ixd_db *db = NULL;
         int flags = 0;
-        ixd_err e = {0};
+        ixv_err e = {0};
         if (ixd_db_open(s->srv->engine, name, s->user, &db, &flags, &e) != 0) {
             ixd_sess_send_err(s, &e);
             break;
@@ -800,7 +800,7 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     case IXP_SQ_RELSVPOINT:
     case IXP_SQ_RBSVPOINT: do_savepoint(s, m); break;
     case IXP_SQ_LODATA: {
-        ixd_err e = {0};
+        ixv_err e = {0};
         if (ixd_lob_message(s->db, &m->u.lodata, &s->reply, &e)) ixd_sess_send_err(s, &e);
         break;
     }

@@ -111,7 +111,7 @@ size_t ixd_sess_bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindr
 sess_stmt *ixd_sess_cur_stmt(ixd_sess *s);
 void ixd_sess_send_done(ixd_sess *s, int warnings, int64_t rows, int32_t serial);
 void ixd_sess_send_errcode(ixd_sess *s, int sqlcode, int isam, const char *text);
-void ixd_sess_send_err(ixd_sess *s, const ixd_err *e);
+void ixd_sess_send_err(ixd_sess *s, const ixv_err *e);
 void ixd_sess_stmt_free(sess_stmt *t);
 int ixd_sess_strict_inline_blob_refused(ixd_sess *s, sess_stmt *t);
 sess_stmt *ixd_sess_use_stmt(ixd_sess *s);

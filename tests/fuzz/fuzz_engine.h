@@ -27,7 +27,7 @@ static void fuzz_engine_cleanup(void) {
 /* Runs one setup statement (its failure is the fuzz target's to notice). */
 static void exec1(const char *sql) {
     ixd_stmt *s;
-    ixd_err e;
+    ixv_err e;
     if (ixd_prepare(db, sql, strlen(sql), &s, &e) == 0) {
         ixd_execute(s, NULL, NULL, NULL, &e);
         ixd_stmt_free(s);
@@ -37,7 +37,7 @@ static void exec1(const char *sql) {
 /* Opens the engine on /tmp/ixd_<tag>_<pid> with database f current: 0 or -1. */
 static int fuzz_engine_open(const char *tag) {
     snprintf(dir, sizeof dir, "/tmp/ixd_%s_%d", tag, (int)getpid());
-    ixd_err e;
+    ixv_err e;
     if (ixd_engine_open(&eng, dir, &e)) return -1;
     int fl;
     const char *c = "create database f with log";

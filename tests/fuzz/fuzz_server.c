@@ -91,7 +91,7 @@ static void setup(void) {
     srv.max_buffer = 1 << 20;
     pthread_mutex_init(&srv.log_lock, NULL);
     char err[128];
-    ixd_err e;
+    ixv_err e;
     if (ixd_users_load(&srv.users, NULL, err, sizeof err) || ixd_engine_open(&srv.engine, dir, &e))
         abort();
     for (int i = 0; i < 4; i++)

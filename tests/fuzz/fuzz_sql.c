@@ -4,7 +4,7 @@
  * rolled back, on a database with a table of every type set up once.
  *
  * Properties: no crash, no leak, no hang (ASan/UBSan, libFuzzer timeouts);
- * every failure is an ixd_err with a negative SQLCODE. */
+ * every failure is an ixv_err with a negative SQLCODE. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +52,7 @@ static int setup(void) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!eng && setup()) abort();
     if (size > 8192) return 0;
-    ixd_err e;
+    ixv_err e;
     memset(&e, 0, sizeof e);
     int own_txn = ixd_begin(db, &e) == 0;
     ixd_stmt *s;

@@ -13,7 +13,7 @@
  *   rest       choices, read in turn and again from the start when used up
  *              (operators, which nesting, literals)
  *
- * Properties: no crash, no leak, no hang; every failure is an ixd_err with
+ * Properties: no crash, no leak, no hang; every failure is an ixv_err with
  * a negative SQLCODE.
  *
  * IX_SHAPES_MAX_TERMS (tests/CMakeLists.txt) reaches past the sizes that
@@ -230,7 +230,7 @@ static int setup(void) {
     return 0;
 }
 
-static void fetch_some(ixd_stmt *s, ixd_err *e) {
+static void fetch_some(ixd_stmt *s, ixv_err *e) {
     ixb_wbuf b;
     ixb_wbuf_init(&b, NULL);
     if (ixd_open(s, 0, e) == 0) {
@@ -249,7 +249,7 @@ static void fetch_some(ixd_stmt *s, ixd_err *e) {
 /* Prepares and runs sql; on the bounded stack. */
 static void *run(void *arg) {
     const text *sql = arg;
-    ixd_err e;
+    ixv_err e;
     memset(&e, 0, sizeof e);
     ixd_begin(db, &e);
     ixd_stmt *s;

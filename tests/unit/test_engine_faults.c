@@ -249,7 +249,7 @@ static int readonly_dir_child(void) {
     if (!mkdtemp(dir)) return -1;
     ixd_engine *e;
     ixd_db *db;
-    ixd_err err;
+    ixv_err err;
     int fl, bad = 0;
     const char *c = "create database ro with log";
     db = NULL;
@@ -302,7 +302,7 @@ static void test_drop_in_use(void) {
     CHECK_RUN("create table t (a integer)", 0);
     ixd_db *other = NULL;
     int fl;
-    ixd_err e;
+    ixv_err e;
     CHECK(ixd_db_open(E, "inuse", "other", &other, &fl, &e) == 0, "second session opens it");
     CHECK_RUN("create database elsewhere with log", 0); /* this session moves on */
     CHECK_RUN("drop database inuse", -425);
@@ -333,7 +333,7 @@ static void *churner(void *ap) {
     snprintf(path, sizeof path, "%s/hot.db", DIR_);
     for (int i = 0; i < c->iters; i++) {
         ixd_db *db;
-        ixd_err e;
+        ixv_err e;
         int fl;
         if (ixd_db_open(E, "hot", "churn", &db, &fl, &e) != 0) {
             if (e.sqlcode != -329) c->other++;
@@ -423,7 +423,7 @@ static void test_long_names(void) {
     name[129] = 0;
     ixd_db *db = NULL;
     int fl;
-    ixd_err e;
+    ixv_err e;
     CHECK(ixd_db_open(E, name, "u", &db, &fl, &e) == -1 && e.sqlcode == -354, "ixd_db_open -> %d",
           e.sqlcode);
 }

@@ -34,7 +34,7 @@ static void *interrupter(void *arg) {
 static void *session_thread(void *arg) {
     int k = (int)(intptr_t)arg;
     ixd_db *db;
-    ixd_err e;
+    ixv_err e;
     int fl;
     if (ixd_db_open(E, "misc", "t", &db, &fl, &e)) return (void *)1;
     char set[] = "set lock mode to wait 10";

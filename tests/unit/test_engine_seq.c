@@ -11,7 +11,7 @@
 
 /* Runs sql on db (no result), returns its SQLCODE; rows when not NULL. */
 static int run_on(ixd_db *db, const char *sql, int64_t *rows) {
-    ixd_err e;
+    ixv_err e;
     ixd_stmt *s;
     if (ixd_prepare(db, sql, strlen(sql), &s, &e)) return e.sqlcode;
     int rc = ixd_execute(s, rows, NULL, NULL, &e);
@@ -21,7 +21,7 @@ static int run_on(ixd_db *db, const char *sql, int64_t *rows) {
 
 /* One NEXTVAL of s on db: the value, or a negative SQLCODE. */
 static int64_t next_on(ixd_db *db) {
-    ixd_err e;
+    ixv_err e;
     ixd_stmt *s;
     const char *sql = "select s.nextval from systables where tabid = 1";
     if (ixd_prepare(db, sql, strlen(sql), &s, &e)) return e.sqlcode;
@@ -49,7 +49,7 @@ typedef struct drawer {
 static void *draw(void *ap) {
     drawer *d = ap;
     ixd_db *db;
-    ixd_err e;
+    ixv_err e;
     int fl;
     if (ixd_db_open(E, "sq", "other", &db, &fl, &e)) {
         d->bad = 1;
@@ -68,7 +68,7 @@ static int cmp64(const void *a, const void *b) {
 
 static void two_sessions(void) {
     ixd_db *b;
-    ixd_err e;
+    ixv_err e;
     int fl;
     CHECK(ixd_db_open(E, "sq", "other", &b, &fl, &e) == 0, "second session");
     CHECK(next_on(D) == 1, "first value");

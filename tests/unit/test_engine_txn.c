@@ -29,7 +29,7 @@ typedef struct lockarg {
 static void *second_writer(void *ap) {
     lockarg *a = ap;
     ixd_db *db;
-    ixd_err e;
+    ixv_err e;
     int fl;
     if (ixd_db_open(E, "tx", "other", &db, &fl, &e)) {
         a->sqlcode = 1;
@@ -76,7 +76,7 @@ static void crash_test(void) {
         close(fds[0]);
         ixd_engine *e2;
         ixd_db *db;
-        ixd_err e;
+        ixv_err e;
         int fl;
         if (ixd_engine_open(&e2, DIR_, &e) || ixd_db_open(e2, "tx", "child", &db, &fl, &e))
             _exit(2);

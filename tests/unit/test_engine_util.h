@@ -16,7 +16,7 @@
 static ixd_engine *E;
 static ixd_db *D;
 static char DIR_[256];
-static ixd_err ERR;
+static ixv_err ERR;
 static int64_t ROWS;
 static int32_t SERIAL;
 static int64_t SERIAL8;

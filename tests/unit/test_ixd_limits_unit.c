@@ -245,7 +245,7 @@ static int drive(ixd_sess *s, const ixb_wbuf *in, size_t *largest, int *more, in
 /* Runs one statement on the engine (as the test harness of the engine
  * does); returns its SQLCODE. */
 static int run(ixd_engine *e, ixd_db **db, const char *sql) {
-    ixd_err err = {0};
+    ixv_err err = {0};
     int flags = 0;
     int h = ixd_session_exec(e, "informix", sql, strlen(sql), db, &flags, &err);
     if (h == 1) return 0;
@@ -273,7 +273,7 @@ static void test_backpressure(void) {
     snprintf(dir, sizeof dir, "/tmp/ixd_test_limits_%d", (int)getpid());
     ixd_engine *E = NULL;
     ixd_db *D = NULL;
-    ixd_err e = {0};
+    ixv_err e = {0};
     if (ixd_engine_open(&E, dir, &e)) {
         CHECK(0, "engine opens in %s (%d)", dir, e.sqlcode);
         return;

@@ -183,16 +183,16 @@ struct ixd_db {
 };
 
 #define IXS_TEMP_TABID 1000000 /* temp tables get tabids from here */
-int ixd_temp_catalog(ixd_db *db, ixd_err *err);
+int ixd_temp_catalog(ixd_db *db, ixv_err *err);
 
 /* Today as an Informix DATE day number (local time). */
 int32_t ixd_today(void);
 
 /* Runs SQL (no results) and maps errors. */
-int ixd_exec(ixd_db *db, const char *sql, ixd_err *err);
+int ixd_exec(ixd_db *db, const char *sql, ixv_err *err);
 /* Maps a SQLite failure on db (rc from step/prepare) to *err. stype is the
  * statement type for lock errors, table a table name for texts. */
-int ixd_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixd_err *err);
+int ixd_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixv_err *err);
 /* 1 when rc (a result of h) says a write failed for want of space: SQLITE_FULL
  * (a full disk, or PRAGMA max_page_count), or an I/O error with errno ENOSPC,
  * EDQUOT or EFBIG (the file size limit). */
@@ -226,7 +226,7 @@ typedef struct itab {
     int is_view; /* catalog view: read only */
 } itab;
 /* Loads table `name` (lower case). Returns 1 found, 0 not found, -1 error. */
-int ixd_cat_table(ixd_db *db, const char *name, itab *out, ixd_err *err);
+int ixd_cat_table(ixd_db *db, const char *name, itab *out, ixv_err *err);
 /* Finalizes the catalog statements ixd_cat_table keeps (before the
  * connection closes). */
 void ixd_cat_close(ixd_db *db);
@@ -236,7 +236,7 @@ void ixd_cat_close(ixd_db *db);
 unsigned ixd_data_version(ixd_db *db, int fresh);
 void ixd_itab_free(itab *t);
 /* Creates ixd's catalog in a new database file (space: -330, ISAM -131). */
-int ixd_cat_init(sqlite3 *h, int logmode, const char *user, ixd_err *err);
+int ixd_cat_init(sqlite3 *h, int logmode, const char *user, ixv_err *err);
 int ixd_cat_logmode(sqlite3 *h);
 /* Brings the catalog of a file made by an earlier ixd up to date (best
  * effort: a file that cannot be written keeps working as before). */
@@ -346,34 +346,34 @@ int ixs_cursor_register(sqlite3 *h, ixd_db *db);
 /* The translator. ixs_translate fills s (kind, stype, sqlite_sql, cols,
  * params) for SELECT/INSERT/UPDATE/DELETE, or sets kind SK_SQL with the
  * statement's tree (s->ddl) for the others. Returns 0 or -1 with *err. */
-int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *err);
+int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixv_err *err);
 /* Parses and runs the text of an SK_SQL statement (DDL, transaction
  * control, SET ...): for statements inside others (CREATE SCHEMA, DROP
  * TABLE's cascade) and those without a tree (s->ddl NULL). */
-int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *err);
+int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixv_err *err);
 /* Executes the SK_SQL statement s from its tree (its text when it has none). */
-int ixs_ddl_exec(ixd_stmt *s, int64_t *rows, ixd_err *err);
+int ixs_ddl_exec(ixd_stmt *s, int64_t *rows, ixv_err *err);
 /* Frees a statement tree (NULL: nothing). */
 void ixs_ddl_destroy(struct ixs_ddl *d);
 /* Database-level statements for sessions (CREATE/DROP/DATABASE/CLOSE). Returns
  * 1 handled, 0 not such a statement, -1 error. */
 int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **db,
-               int *dbflags, ixd_err *err);
-int ixd_db_path(ixd_engine *e, const char *name, char *buf, size_t n, ixd_err *err);
+               int *dbflags, ixv_err *err);
+int ixd_db_path(ixd_engine *e, const char *name, char *buf, size_t n, ixv_err *err);
 /* CREATE DATABASE: creates the file and its catalog (-330 if it exists). */
 int ixd_create_database(ixd_engine *e, const char *name, int logmode, const char *user,
-                        ixd_err *err);
+                        ixv_err *err);
 /* DROP DATABASE: removes the files of database name unless a session has
  * it open: -359 when it is cur (the caller's current database), -425 when
  * another session has it (or for sysmaster), -329 when it does not exist
  * (0 with if_exists). Returns 0 or -1 with *err. */
 int ixd_drop_database(ixd_engine *e, const char *name, const ixd_db *cur, int if_exists,
-                      ixd_err *err);
+                      ixv_err *err);
 
 /* Transactions */
-int ixd_sql_begin(ixd_db *db, ixd_err *err);
-int ixd_sql_commit(ixd_db *db, ixd_err *err);
-int ixd_sql_rollback(ixd_db *db, ixd_err *err);
-int ixd_ansi_autobegin(ixd_db *db, ixd_err *err);
+int ixd_sql_begin(ixd_db *db, ixv_err *err);
+int ixd_sql_commit(ixd_db *db, ixv_err *err);
+int ixd_sql_rollback(ixd_db *db, ixv_err *err);
+int ixd_ansi_autobegin(ixd_db *db, ixv_err *err);
 
 #endif

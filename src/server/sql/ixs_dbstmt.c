@@ -40,7 +40,7 @@ typedef struct dbctx {
     const char *user;
     ixd_db **dbp;
     int *dbflags;
-    ixd_err *err;
+    ixv_err *err;
 } dbctx;
 
 /* Opens database name as the session's current one (the old one closed). */
@@ -91,7 +91,7 @@ static int create_db_stmt(px *p, dbctx *c) {
     if (ixd_db_path(c->e, name, path, sizeof path, c->err)) return -1;
     struct stat stt;
     if (stat(path, &stt) == 0) /* IF NOT EXISTS: the existing one becomes current */
-        return ifne ? switch_db(c, name) : ixd_seterr(c->err, -330, 0, 0, "%s", name);
+        return ifne ? switch_db(c, name) : ixv_seterr(c->err, -330, 0, 0, "%s", name);
     if (ixd_create_database(c->e, name, mode, c->user, c->err)) return -1;
     return switch_db(c, name);
 }
@@ -124,14 +124,14 @@ static int database_stmt(px *p, dbctx *c) {
 /* CLOSE DATABASE, after DATABASE: -349 without a current database. */
 static int close_db_stmt(px *p, dbctx *c) {
     if (ixs_at_end(p)) return -2;
-    if (!*c->dbp) return ixd_seterr(c->err, -349, 0, 0, NULL);
+    if (!*c->dbp) return ixv_seterr(c->err, -349, 0, 0, NULL);
     ixd_db_close(*c->dbp);
     *c->dbp = NULL;
     return 1;
 }
 
 int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **dbp,
-               int *dbflags, ixd_err *err) {
+               int *dbflags, ixv_err *err) {
     px p;
     ixd_db dummy;
     memset(&dummy, 0, sizeof dummy);
@@ -149,7 +149,7 @@ int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_d
     int rc = 0;
     ixd_txn_sync(*dbp);
     if ((create || open || close) && *dbp && (*dbp)->in_txn && (*dbp)->logmode != 3)
-        rc = ixd_seterr(err, -377, 0, 0, NULL);
+        rc = ixv_seterr(err, -377, 0, 0, NULL);
     else if (create || drop || close) {
         p.i = 2;
         rc = create ? create_db_stmt(&p, &c) : drop ? drop_db_stmt(&p, &c) : close_db_stmt(&p, &c);

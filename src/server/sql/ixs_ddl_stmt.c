@@ -97,7 +97,7 @@ static int run_savepoint(px *p, const char *verb, const char *name) {
     if (r == SQLITE_OK) return 0;
     ixd_sqlite_err(db, r, 0, NULL, p->err);
     if (strstr(sqlite3_errmsg(db->h), "no such savepoint"))
-        ixd_seterr(p->err, -83, 0, 0, "%s", name);
+        ixv_seterr(p->err, -83, 0, 0, "%s", name);
     p->failed = 1;
     return -1;
 }
@@ -111,7 +111,7 @@ static int rollback_to_run(px *p, const char *name) {
     int r = sqlite3_exec(db->h, "ROLLBACK TO " IXS_INTERNAL_PREFIX "sp_outer", NULL, NULL, NULL);
     if (r == SQLITE_OK) return 0;
     ixd_sqlite_err(db, r, 0, NULL, p->err);
-    if (strstr(sqlite3_errmsg(db->h), "no such savepoint")) ixd_seterr(p->err, -83, 0, 0, NULL);
+    if (strstr(sqlite3_errmsg(db->h), "no such savepoint")) ixv_seterr(p->err, -83, 0, 0, NULL);
     p->failed = 1;
     return -1;
 }
@@ -450,7 +450,7 @@ void ixs_ddl_destroy(ixs_ddl *d) {
 /* Keeps p's text and tokens in d (the tokens move: p no longer has them). */
 static int keep_source(px *p, ixs_ddl *d) {
     d->sql = malloc(p->n + 1);
-    if (!d->sql) return ixd_seterr(p->err, -208, 0, 0, NULL);
+    if (!d->sql) return ixv_seterr(p->err, -208, 0, 0, NULL);
     memcpy(d->sql, p->sql, p->n);
     d->sql[p->n] = 0;
     d->n = p->n;
@@ -461,9 +461,9 @@ static int keep_source(px *p, ixs_ddl *d) {
     return 0;
 }
 
-static int keep_text(ixd_stmt *s, const char *sql, size_t n, ixd_err *err) {
+static int keep_text(ixd_stmt *s, const char *sql, size_t n, ixv_err *err) {
     s->text = malloc(n + 1);
-    if (!s->text) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (!s->text) return ixv_seterr(err, -208, 0, 0, NULL);
     memcpy(s->text, sql, n);
     s->text[n] = 0;
     s->textn = n;
@@ -488,7 +488,7 @@ int ixs_ddl_prepare(px *p, ixd_stmt *s) {
     s->kind = SK_SQL;
     p->dry = 1;
     ixs_ddl *d = calloc(1, sizeof *d);
-    if (!d) return ixd_seterr(p->err, -208, 0, 0, NULL);
+    if (!d) return ixv_seterr(p->err, -208, 0, 0, NULL);
     int rc = ixs_ddl_parse(p, d);
     if (!rc) rc = ixs_at_end(p);
     s->stype = d->stype;
@@ -513,7 +513,7 @@ static int is_txn_kind(const ixs_ddl *d) {
 }
 
 /* Runs tree d on db with the state p (no tokens: d's are used). */
-static int run_tree(ixd_db *db, ixs_ddl *d, int64_t *rows, ixd_err *err) {
+static int run_tree(ixd_db *db, ixs_ddl *d, int64_t *rows, ixv_err *err) {
     px p;
     memset(&p, 0, sizeof p);
     memset(err, 0, sizeof *err);
@@ -526,7 +526,7 @@ static int run_tree(ixd_db *db, ixs_ddl *d, int64_t *rows, ixd_err *err) {
     for (int i = 0; i < d->nt; i++) /* '?' in a condition translated now */
         p.nparams += d->t[i].k == T_PARAM;
     p.ptypes = calloc((size_t)(p.nparams ? p.nparams : 1), sizeof(ityp));
-    if (!p.ptypes) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (!p.ptypes) return ixv_seterr(err, -208, 0, 0, NULL);
     for (int i = 0; i < p.nparams; i++)
         p.ptypes[i].code = -1;
     int rc = 0;
@@ -536,14 +536,14 @@ static int run_tree(ixd_db *db, ixs_ddl *d, int64_t *rows, ixd_err *err) {
     return rc ? -1 : 0;
 }
 
-int ixs_ddl_exec(ixd_stmt *s, int64_t *rows, ixd_err *err) {
+int ixs_ddl_exec(ixd_stmt *s, int64_t *rows, ixv_err *err) {
     *rows = 0;
     if (!s->ddl) return ixs_run_sql(s->db, s->text, s->textn, rows, err);
     ixd_txn_sync(s->db);
     return run_tree(s->db, s->ddl, rows, err);
 }
 
-int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixd_err *err) {
+int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixv_err *err) {
     px p;
     *rows = 0;
     ixd_txn_sync(db);

@@ -44,7 +44,7 @@ int ixs_px_too_complex(px *p, const char *fmt, ...) {
     if (p->failed) return -1;
     p->failed = 1;
     int pos = p->i < p->nt ? p->t[p->i].pos : (int)p->n;
-    ixd_seterr(p->err, IXS_E_COMPLEX, 0, pos, NULL);
+    ixv_seterr(p->err, IXS_E_COMPLEX, 0, pos, NULL);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(p->err->text, sizeof p->err->text, fmt, ap);

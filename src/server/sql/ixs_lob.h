@@ -21,10 +21,10 @@
 #include "server/sql/ixs.h"
 #include "server/sql/ixs_parse.h"
 
-#define IXS_LO_PAGE   32768      /* bytes a page */
-#define IXS_LO_MAXFD  64         /* descriptors open at once in a session */
-#define IXS_LO_MAXIO  (16 << 20) /* most bytes one SQ_LODATA read returns */
-#define IXS_E_LO      (-9810)    /* Smart-large-object error. */
+#define IXS_LO_PAGE  32768      /* bytes a page */
+#define IXS_LO_MAXFD 64         /* descriptors open at once in a session */
+#define IXS_LO_MAXIO (16 << 20) /* most bytes one SQ_LODATA read returns */
+#define IXS_E_LO     (-9810)    /* Smart-large-object error. */
 
 /* The directory server files of FILETOBLOB / LOTOFILE must be in (ixd
  * --lob-dir); NULL refuses every server file. Process-wide, set at start. */
@@ -36,26 +36,26 @@ int ixs_lob_register(sqlite3 *h, ixd_db *db);
 void ixs_lob_close(ixd_db *db);
 
 /* Creates an empty LO of type code (IX_T_BLOB/CLOB): 0 and *id, or -1. */
-int ixs_lob_create(ixd_db *db, int code, int64_t *id, ixd_err *err);
+int ixs_lob_create(ixd_db *db, int code, int64_t *id, ixv_err *err);
 /* Opens LO id with IXP_LO_* flags: the descriptor (>= 0), or -1. */
-int ixs_lob_open(ixd_db *db, int64_t id, int flags, ixd_err *err);
-int ixs_lob_close_fd(ixd_db *db, int fd, ixd_err *err);
+int ixs_lob_open(ixd_db *db, int64_t id, int flags, ixv_err *err);
+int ixs_lob_close_fd(ixd_db *db, int fd, ixv_err *err);
 /* Reads up to n bytes at the descriptor's position (advanced); the count
  * (0 at the end), or -1. */
-int64_t ixs_lob_read(ixd_db *db, int fd, uint8_t *buf, size_t n, ixd_err *err);
+int64_t ixs_lob_read(ixd_db *db, int fd, uint8_t *buf, size_t n, ixv_err *err);
 /* Writes n bytes at the position (at the end with LO_APPEND); 0 or -1. */
-int ixs_lob_write(ixd_db *db, int fd, const uint8_t *p, size_t n, ixd_err *err);
+int ixs_lob_write(ixd_db *db, int fd, const uint8_t *p, size_t n, ixv_err *err);
 /* Moves the position (IXP_LO_SEEK_*): the new position, or -1. */
-int64_t ixs_lob_seek(ixd_db *db, int fd, int64_t off, int whence, ixd_err *err);
+int64_t ixs_lob_seek(ixd_db *db, int fd, int64_t off, int whence, ixv_err *err);
 /* The size of the LO open on fd, or -1. */
-int64_t ixs_lob_fd_size(ixd_db *db, int fd, ixd_err *err);
+int64_t ixs_lob_fd_size(ixd_db *db, int fd, ixv_err *err);
 /* The size of LO id, or -1. */
-int64_t ixs_lob_size(ixd_db *db, int64_t id, ixd_err *err);
+int64_t ixs_lob_size(ixd_db *db, int64_t id, ixv_err *err);
 
 /* A value bound to a LOB parameter: a handle stays itself; a string or
  * bytes become a new LO holding them (how a client inserts a LOB from a
  * bind value). 0 or a negative SQLCODE (err filled). */
-int ixs_lob_bind(ixd_db *db, ityp from, const sval *v, ityp to, sval *out, ixd_err *err);
+int ixs_lob_bind(ixd_db *db, ityp from, const sval *v, ityp to, sval *out, ixv_err *err);
 
 /* The translator's side: 1 when fn (lower case) is one of the LOB
  * functions; ixs_lob_emit writes the call (0, or -1 with p failed);
@@ -73,9 +73,9 @@ void ixs_lob_emit_length(px *p, xv *a, xv *out);
  * row ever held, and frees the session's descriptors. ixs_lob_count: the
  * LOs of the database (the debug function ixd_lo_count()). */
 struct tdef;
-int ixs_lob_ensure_tables(ixd_db *db, ixd_err *err);
-int ixs_lob_table_hooks(ixd_db *db, const struct tdef *t, ixd_err *err);
-int ixs_lob_table_refs(ixd_db *db, const struct tdef *t, int delta, ixd_err *err);
+int ixs_lob_ensure_tables(ixd_db *db, ixv_err *err);
+int ixs_lob_table_hooks(ixd_db *db, const struct tdef *t, ixv_err *err);
+int ixs_lob_table_refs(ixd_db *db, const struct tdef *t, int delta, ixv_err *err);
 void ixs_lob_gc(ixd_db *db);
 /* ixs_lob_gc when no transaction is open and no other statement is
  * running (after a statement that ran outside a transaction). */
@@ -87,6 +87,6 @@ int64_t ixs_lob_count(ixd_db *db);
 
 /* SQ_LODATA from a client (src/server/ixd_lob.c): performs it and appends
  * the reply to reply; 0, or -1 with err set (nothing appended). */
-int ixd_lob_message(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixd_err *err);
+int ixd_lob_message(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixv_err *err);
 
 #endif

@@ -23,8 +23,8 @@
 #include "server/sql/ixs_lob_int.h"
 #include "server/sql/ixs_lob.h"
 
-int ixs_lob_write_at(ixd_db *db, int64_t id, int64_t off, const uint8_t *p, size_t n, ixd_err *err);
-int64_t ixs_lob_read_at(ixd_db *db, int64_t id, int64_t off, uint8_t *p, size_t n, ixd_err *err);
+int ixs_lob_write_at(ixd_db *db, int64_t id, int64_t off, const uint8_t *p, size_t n, ixv_err *err);
+int64_t ixs_lob_read_at(ixd_db *db, int64_t id, int64_t off, uint8_t *p, size_t n, ixv_err *err);
 
 static char *lob_dir; /* realpath of --lob-dir, or NULL */
 
@@ -44,15 +44,15 @@ static int inside(const char *real, const char *dir) {
 /* The file a server-location path names, confined to the LOB directory: a
  * relative path is taken from that directory; for writing, the directory
  * the file goes into must resolve inside it. 0 with out filled, or -1. */
-static int confine(const char *path, int for_write, char *out, size_t cap, ixd_err *err) {
+static int confine(const char *path, int for_write, char *out, size_t cap, ixv_err *err) {
     if (!lob_dir)
-        return ixd_seterr(err, IXS_E_LO, 0, 0,
+        return ixv_seterr(err, IXS_E_LO, 0, 0,
                           "server files are disabled: ixd runs without --lob-dir (%.200s)", path);
     char full[PATH_MAX];
     int fl = path[0] == '/' ? snprintf(full, sizeof full, "%s", path)
                             : snprintf(full, sizeof full, "%s/%s", lob_dir, path);
     if (!*path || fl < 0 || fl >= (int)sizeof full)
-        return ixd_seterr(err, IXS_E_LO, 0, 0, "bad file name '%.200s'", path);
+        return ixv_seterr(err, IXS_E_LO, 0, 0, "bad file name '%.200s'", path);
     char *slash = strrchr(full, '/');
     char *real;
     if (for_write) {
@@ -63,24 +63,24 @@ static int confine(const char *path, int for_write, char *out, size_t cap, ixd_e
         real = realpath(full, NULL);
     }
     if (!real)
-        return ixd_seterr(err, IXS_E_LO, 0, 0, "cannot open '%.200s': %s", path, strerror(errno));
+        return ixv_seterr(err, IXS_E_LO, 0, 0, "cannot open '%.200s': %s", path, strerror(errno));
     int ok = inside(real, lob_dir);
     int n =
         for_write ? snprintf(out, cap, "%s/%s", real, slash + 1) : snprintf(out, cap, "%s", real);
     free(real);
     if (!ok)
-        return ixd_seterr(err, IXS_E_LO, 0, 0, "'%.200s' is outside the LOB directory (--lob-dir)",
+        return ixv_seterr(err, IXS_E_LO, 0, 0, "'%.200s' is outside the LOB directory (--lob-dir)",
                           path);
     if (n < 0 || (size_t)n >= cap || (for_write && !slash[1]))
-        return ixd_seterr(err, IXS_E_LO, 0, 0, "bad file name '%.200s'", path);
+        return ixv_seterr(err, IXS_E_LO, 0, 0, "bad file name '%.200s'", path);
     return 0;
 }
 
 /* The location argument: 0 for 'server', 1 for 'client', -1 for anything else. */
-static int location(const char *where, ixd_err *err) {
+static int location(const char *where, ixv_err *err) {
     if (where && !strcasecmp(where, "server")) return 0;
     if (where && !strcasecmp(where, "client")) return 1;
-    return ixd_seterr(err, IXS_E_LO, 0, 0, "file location must be 'server' or 'client' (%.40s)",
+    return ixv_seterr(err, IXS_E_LO, 0, 0, "file location must be 'server' or 'client' (%.40s)",
                       where ? where : "NULL");
 }
 
@@ -92,34 +92,34 @@ static int location(const char *where, ixd_err *err) {
  * The status (>= 0), or -1 with err set: no client, no answer, a wrong
  * answer, or the client's error. */
 static int64_t ask(ixd_db *db, ixb_wbuf *req, int op, const char *name, ixp_msg *ans,
-                   ixd_err *err) {
-    if (req->err) return ixd_seterr(err, -208, 0, 0, NULL);
+                   ixv_err *err) {
+    if (req->err) return ixv_seterr(err, -208, 0, 0, NULL);
     if (!db->ask_fn)
-        return ixd_seterr(err, IXS_E_LO, 0, 0, "%s", "'client' files need a client connection");
+        return ixv_seterr(err, IXS_E_LO, 0, 0, "%s", "'client' files need a client connection");
     if (db->ask_fn(db->ask_ud, req->data, req->len, ans))
-        return ixd_seterr(err, IXS_E_LO, 0, 0,
+        return ixv_seterr(err, IXS_E_LO, 0, 0,
                           "the client did not answer the request for file '%.200s'", name);
     if (ans->tag != IXP_SQ_FILE || ans->u.file.op != op)
-        return ixd_seterr(err, IXS_E_LO, 0, 0, "bad answer from the client for file '%.200s'",
+        return ixv_seterr(err, IXS_E_LO, 0, 0, "bad answer from the client for file '%.200s'",
                           name);
     int32_t st = ans->u.file.length;
     switch (st) {
     case IXP_FILE_EREFUSED:
-        return ixd_seterr(err, IXS_E_LO, 0, 0,
+        return ixv_seterr(err, IXS_E_LO, 0, 0,
                           "the client refused file '%.200s' (client files not enabled)", name);
     case IXP_FILE_EOUTSIDE:
-        return ixd_seterr(err, IXS_E_LO, 0, 0,
+        return ixv_seterr(err, IXS_E_LO, 0, 0,
                           "client file '%.200s' is outside the client's allowed directory", name);
     case IXP_FILE_ENOENT:
-        return ixd_seterr(err, IXS_E_LO, 0, 0, "client file '%.200s' does not exist", name);
+        return ixv_seterr(err, IXS_E_LO, 0, 0, "client file '%.200s' does not exist", name);
     default:
-        if (st < 0) return ixd_seterr(err, IXS_E_LO, 0, 0, "client file '%.200s': I/O error", name);
+        if (st < 0) return ixv_seterr(err, IXS_E_LO, 0, 0, "client file '%.200s': I/O error", name);
     }
     return st;
 }
 
 static int64_t ask_op(ixd_db *db, int op, const void *p, size_t n, const char *name, ixp_msg *ans,
-                      ixd_err *err) {
+                      ixv_err *err) {
     ixb_wbuf req;
     ixb_wbuf_init(&req, NULL);
     ixp_enc_file_req(&req, op, p, n);
@@ -129,24 +129,24 @@ static int64_t ask_op(ixd_db *db, int op, const void *p, size_t n, const char *n
 }
 
 /* Opens name on the client (op: IXP_FILE_OPEN_READ or _WRITE). 0 or -1. */
-static int client_open(ixd_db *db, int op, const char *name, ixd_err *err) {
+static int client_open(ixd_db *db, int op, const char *name, ixv_err *err) {
     size_t n = strlen(name);
     if (n < 1 || n > IXP_FILE_NAME_MAX)
-        return ixd_seterr(err, IXS_E_LO, 0, 0, "bad file name '%.200s'", name);
+        return ixv_seterr(err, IXS_E_LO, 0, 0, "bad file name '%.200s'", name);
     ixp_msg ans;
     return ask_op(db, op, name, n, name, &ans, err) < 0 ? -1 : 0;
 }
 
 /* Closes the client's file; rc is what the transfer gave (a failed close
  * after a good transfer fails the call). */
-static int client_close(ixd_db *db, const char *name, int rc, ixd_err *err) {
+static int client_close(ixd_db *db, const char *name, int rc, ixv_err *err) {
     ixp_msg ans;
-    ixd_err e2 = {0};
+    ixv_err e2 = {0};
     if (ask_op(db, IXP_FILE_CLOSE, NULL, 0, name, &ans, rc ? &e2 : err) < 0) return -1;
     return rc;
 }
 
-static int from_client(ixd_db *db, const char *path, int code, int64_t *id, ixd_err *err) {
+static int from_client(ixd_db *db, const char *path, int code, int64_t *id, ixv_err *err) {
     if (client_open(db, IXP_FILE_OPEN_READ, path, err)) return -1;
     int rc = ixs_lob_create(db, code, id, err);
     for (int64_t off = 0; !rc;) {
@@ -164,17 +164,17 @@ static int from_client(ixd_db *db, const char *path, int code, int64_t *id, ixd_
     return client_close(db, path, rc, err);
 }
 
-static int to_client(ixd_db *db, int64_t id, const char *name, ixd_err *err) {
+static int to_client(ixd_db *db, int64_t id, const char *name, ixv_err *err) {
     int64_t size = ixs_lob_size(db, id, err);
     if (size < 0 || client_open(db, IXP_FILE_OPEN_WRITE, name, err)) return -1;
     uint8_t *buf = malloc(CLIENT_PIECE);
-    int rc = buf ? 0 : ixd_seterr(err, -208, 0, 0, NULL);
+    int rc = buf ? 0 : ixv_seterr(err, -208, 0, 0, NULL);
     for (int64_t off = 0; !rc && off < size;) {
         int64_t k = ixs_lob_read_at(db, id, off, buf, CLIENT_PIECE, err);
         ixp_msg ans;
         if (k <= 0 || ask_op(db, IXP_FILE_WRITE, buf, (size_t)k, name, &ans, err) != k) {
             if (k > 0 && !err->sqlcode)
-                ixd_seterr(err, IXS_E_LO, 0, 0, "client file '%.200s': short write", name);
+                ixv_seterr(err, IXS_E_LO, 0, 0, "client file '%.200s': short write", name);
             rc = -1;
         }
         off += k;
@@ -184,19 +184,19 @@ static int to_client(ixd_db *db, int64_t id, const char *name, ixd_err *err) {
 }
 
 /* A new LO of type code holding the file's bytes, read a page at a time. */
-static int from_file(ixd_db *db, const char *path, int code, int64_t *id, ixd_err *err) {
+static int from_file(ixd_db *db, const char *path, int code, int64_t *id, ixv_err *err) {
     char real[PATH_MAX];
     if (confine(path, 0, real, sizeof real, err)) return -1;
     int fd = open(real, O_RDONLY | O_NOFOLLOW);
     if (fd < 0)
-        return ixd_seterr(err, IXS_E_LO, 0, 0, "cannot open '%.200s': %s", path, strerror(errno));
+        return ixv_seterr(err, IXS_E_LO, 0, 0, "cannot open '%.200s': %s", path, strerror(errno));
     uint8_t *buf = malloc(IXS_LO_PAGE);
-    int rc = buf ? ixs_lob_create(db, code, id, err) : ixd_seterr(err, -208, 0, 0, NULL);
+    int rc = buf ? ixs_lob_create(db, code, id, err) : ixv_seterr(err, -208, 0, 0, NULL);
     int64_t off = 0;
     while (!rc) {
         ssize_t k = read(fd, buf, IXS_LO_PAGE);
         if (k < 0 && errno == EINTR) continue;
-        if (k < 0) rc = ixd_seterr(err, IXS_E_LO, 0, 0, "cannot read '%.200s'", path);
+        if (k < 0) rc = ixv_seterr(err, IXS_E_LO, 0, 0, "cannot read '%.200s'", path);
         if (k <= 0) break;
         rc = ixs_lob_write_at(db, *id, off, buf, (size_t)k, err);
         off += k;
@@ -215,16 +215,16 @@ static int file_name(const char *path, int64_t id, char *out, size_t cap) {
     return k > 0 && (size_t)k < cap ? 0 : -1;
 }
 
-static int to_file(ixd_db *db, int64_t id, const char *name, ixd_err *err) {
+static int to_file(ixd_db *db, int64_t id, const char *name, ixv_err *err) {
     char real[PATH_MAX];
     if (confine(name, 1, real, sizeof real, err)) return -1;
     int64_t size = ixs_lob_size(db, id, err);
     if (size < 0) return -1;
     int fd = open(real, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
     if (fd < 0)
-        return ixd_seterr(err, IXS_E_LO, 0, 0, "cannot create '%.200s': %s", name, strerror(errno));
+        return ixv_seterr(err, IXS_E_LO, 0, 0, "cannot create '%.200s': %s", name, strerror(errno));
     uint8_t *buf = malloc(IXS_LO_PAGE);
-    int rc = buf ? 0 : ixd_seterr(err, -208, 0, 0, NULL);
+    int rc = buf ? 0 : ixv_seterr(err, -208, 0, 0, NULL);
     for (int64_t off = 0; !rc && off < size;) {
         int64_t k = ixs_lob_read_at(db, id, off, buf, IXS_LO_PAGE, err);
         if (k <= 0) {
@@ -234,18 +234,18 @@ static int to_file(ixd_db *db, int64_t id, const char *name, ixd_err *err) {
         for (int64_t w = 0; !rc && w < k;) {
             ssize_t x = write(fd, buf + w, (size_t)(k - w));
             if (x < 0 && errno == EINTR) continue;
-            if (x <= 0) rc = ixd_seterr(err, IXS_E_LO, 0, 0, "cannot write '%.200s'", name);
+            if (x <= 0) rc = ixv_seterr(err, IXS_E_LO, 0, 0, "cannot write '%.200s'", name);
             w += x > 0 ? x : 0;
         }
         off += k;
     }
     free(buf);
-    if (close(fd) && !rc) rc = ixd_seterr(err, IXS_E_LO, 0, 0, "cannot write '%.200s'", name);
+    if (close(fd) && !rc) rc = ixv_seterr(err, IXS_E_LO, 0, 0, "cannot write '%.200s'", name);
     return rc;
 }
 
 /* LOCOPY: a new LO of the same type with the same bytes. */
-static int copy_lo(ixd_db *db, int64_t id, int64_t *out, ixd_err *err) {
+static int copy_lo(ixd_db *db, int64_t id, int64_t *out, ixv_err *err) {
     int64_t size = ixs_lob_size(db, id, err), kind = IXP_LO_XID_BLOB;
     if (size < 0) return -1;
     sqlite3_stmt *st;
@@ -257,7 +257,7 @@ static int copy_lo(ixd_db *db, int64_t id, int64_t *out, ixd_err *err) {
     }
     uint8_t *buf = malloc(IXS_LO_PAGE);
     int rc = buf ? ixs_lob_create(db, ixv_lob_code((int)kind), out, err)
-                 : ixd_seterr(err, -208, 0, 0, NULL);
+                 : ixv_seterr(err, -208, 0, 0, NULL);
     for (int64_t off = 0; !rc && off < size;) {
         int64_t k = ixs_lob_read_at(db, id, off, buf, IXS_LO_PAGE, err);
         rc = k <= 0 ? -1 : ixs_lob_write_at(db, *out, off, buf, (size_t)k, err);
@@ -284,7 +284,7 @@ enum {
     F_COUNT
 };
 
-static void fail(sqlite3_context *ctx, const ixd_err *e) {
+static void fail(sqlite3_context *ctx, const ixv_err *e) {
     ixd_fn_err(ctx, e->sqlcode ? e->sqlcode : IXS_E_LO, e->text);
 }
 
@@ -294,13 +294,13 @@ static const char *txt(sqlite3_value *v) {
 
 /* LOTOFILE(lob, path, location): the name of the file written. */
 static void f_tofile(sqlite3_context *ctx, ixd_db *db, sqlite3_value **argv) {
-    ixd_err e = {0};
+    ixv_err e = {0};
     char name[PATH_MAX];
     int64_t id = sqlite3_value_int64(argv[0]);
     int where = location(txt(argv[2]), &e);
     if (where < 0) return fail(ctx, &e);
     if (file_name(txt(argv[1]), id, name, sizeof name)) {
-        ixd_seterr(&e, IXS_E_LO, 0, 0, "bad file name '%.200s'", txt(argv[1]));
+        ixv_seterr(&e, IXS_E_LO, 0, 0, "bad file name '%.200s'", txt(argv[1]));
         return fail(ctx, &e);
     }
     if (where ? to_client(db, id, name, &e) : to_file(db, id, name, &e)) return fail(ctx, &e);
@@ -313,7 +313,7 @@ static void f_lo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     int which = sqlite3_value_int(argv[--argc]);
     for (int i = 0; i < argc; i++)
         if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return sqlite3_result_null(ctx);
-    ixd_err e = {0};
+    ixv_err e = {0};
     int64_t a0 = argc ? sqlite3_value_int64(argv[0]) : 0, r = -1;
     switch (which) {
     case F_OPEN: r = ixs_lob_open(db, a0, sqlite3_value_int(argv[1]), &e); break;

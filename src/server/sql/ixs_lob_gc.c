@@ -29,8 +29,8 @@
 
 #define LO_KEY_SHIFT 20 /* as the page keys of ixs_lob.c */
 
-static int run(ixd_db *db, char *sql, ixd_err *err) {
-    if (!sql) return ixd_seterr(err, -208, 0, 0, NULL);
+static int run(ixd_db *db, char *sql, ixv_err *err) {
+    if (!sql) return ixv_seterr(err, -208, 0, 0, NULL);
     int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
     sqlite3_free(sql);
     return rc == SQLITE_OK ? 0 : ixd_sqlite_err(db, rc, 0, NULL, err);
@@ -44,7 +44,7 @@ static int has_lobs(const tdef *t) {
 
 /* Drops the LO triggers of table (whatever name they were made under: a
  * RENAME TABLE keeps the old names). */
-static int drop_hooks(ixd_db *db, const char *table, ixd_err *err) {
+static int drop_hooks(ixd_db *db, const char *table, ixv_err *err) {
     sqlite3_stmt *st;
     char *names = NULL;
     int rc =
@@ -91,7 +91,7 @@ static char *trigger(const tdef *t, const char *kind, const char *event, const c
     return n;
 }
 
-int ixs_lob_table_hooks(ixd_db *db, const tdef *t, ixd_err *err) {
+int ixs_lob_table_hooks(ixd_db *db, const tdef *t, ixv_err *err) {
     /* the store first: making it hooks the tables it finds, this one too */
     if (has_lobs(t) && ixs_lob_ensure_tables(db, err)) return -1;
     if (drop_hooks(db, t->name, err)) return -1;
@@ -114,7 +114,7 @@ int ixs_lob_table_hooks(ixd_db *db, const tdef *t, ixd_err *err) {
 /* A store made or given its refs column now: the tables that already have
  * LOB columns get their triggers and their counts (their rows hold the
  * LOs they hold), before any LO is made that a trigger should count. */
-int ixs_lob_upgrade(ixd_db *db, ixd_err *err) {
+int ixs_lob_upgrade(ixd_db *db, ixv_err *err) {
     sqlite3_stmt *st;
     char sql[256];
     snprintf(sql, sizeof sql,
@@ -131,7 +131,7 @@ int ixs_lob_upgrade(ixd_db *db, ixd_err *err) {
         if (!nt || strcmp(ts[nt - 1].name, tn)) {
             tdef *n = realloc(ts, (size_t)(nt + 1) * sizeof *ts);
             if (!n) {
-                rc = ixd_seterr(err, -208, 0, 0, NULL);
+                rc = ixv_seterr(err, -208, 0, 0, NULL);
                 break;
             }
             ts = n;
@@ -141,7 +141,7 @@ int ixs_lob_upgrade(ixd_db *db, ixd_err *err) {
         tdef *t = &ts[nt - 1];
         cdef *c = realloc(t->cols, (size_t)(t->ncols + 1) * sizeof *c);
         if (!c) {
-            rc = ixd_seterr(err, -208, 0, 0, NULL);
+            rc = ixv_seterr(err, -208, 0, 0, NULL);
             break;
         }
         t->cols = c;
@@ -159,7 +159,7 @@ int ixs_lob_upgrade(ixd_db *db, ixd_err *err) {
     return rc;
 }
 
-int ixs_lob_table_refs(ixd_db *db, const tdef *t, int delta, ixd_err *err) {
+int ixs_lob_table_refs(ixd_db *db, const tdef *t, int delta, ixv_err *err) {
     if (!has_lobs(t)) return 0;
     if (ixs_lob_ensure_tables(db, err)) return -1;
     for (int i = 0; i < t->ncols; i++) {
@@ -195,9 +195,9 @@ static char *open_ones(ixd_db *db) {
 }
 
 /* Deletes the LOs that match cond (and are not open here), pages first. */
-static int delete_where(ixd_db *db, const char *cond, ixd_err *err) {
+static int delete_where(ixd_db *db, const char *cond, ixv_err *err) {
     char *keep = open_ones(db);
-    if (!keep) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (!keep) return ixv_seterr(err, -208, 0, 0, NULL);
     char *sql = sqlite3_mprintf(
         "DELETE FROM _ixd_lo_data WHERE k IN (SELECT d.k FROM _ixd_lo l, _ixd_lo_data d"
         " WHERE (%s) AND %s AND d.k >= l.id << %d AND d.k < (l.id + 1) << %d);"
@@ -216,7 +216,7 @@ static int store_exists(ixd_db *db) {
 }
 
 /* Runs f inside the open transaction, or in one savepoint of its own. */
-static int atomically(ixd_db *db, int (*f)(ixd_db *, ixd_err *), ixd_err *err) {
+static int atomically(ixd_db *db, int (*f)(ixd_db *, ixv_err *), ixv_err *err) {
     if (!sqlite3_get_autocommit(db->h)) return f(db, err);
     if (sqlite3_exec(db->h, "SAVEPOINT ixd_lo_gc", NULL, NULL, NULL) != SQLITE_OK) return -1;
     int rc = f(db, err);
@@ -225,7 +225,7 @@ static int atomically(ixd_db *db, int (*f)(ixd_db *, ixd_err *), ixd_err *err) {
     return rc;
 }
 
-static int collect(ixd_db *db, ixd_err *err) {
+static int collect(ixd_db *db, ixv_err *err) {
     return delete_where(db, "l.refs <= 0", err);
 }
 
@@ -248,12 +248,12 @@ int ixs_lob_drop_table(px *p, const char *table) {
 void ixs_lob_gc(ixd_db *db) {
     if (!db || !db->h || !db->lob || !db->lob->gone) return;
     db->lob->gone = 0;
-    ixd_err e = {0};
+    ixv_err e = {0};
     if (store_exists(db)) atomically(db, collect, &e);
 }
 
 /* The session's own LOs that no row ever held, and the ones let go. */
-static int collect_all(ixd_db *db, ixd_err *err) {
+static int collect_all(ixd_db *db, ixv_err *err) {
     struct ixs_lobsess *ls = db->lob;
     for (size_t i = 0; i < ls->nmade;) {
         size_t k = ls->nmade - i < 256 ? ls->nmade - i : 256;
@@ -265,7 +265,7 @@ static int collect_all(ixd_db *db, ixd_err *err) {
         }
         char *cond = ids ? sqlite3_mprintf("%s)", ids) : NULL;
         sqlite3_free(ids);
-        if (!cond) return ixd_seterr(err, -208, 0, 0, NULL);
+        if (!cond) return ixv_seterr(err, -208, 0, 0, NULL);
         int rc = delete_where(db, cond, err);
         sqlite3_free(cond);
         if (rc) return -1;
@@ -276,7 +276,7 @@ static int collect_all(ixd_db *db, ixd_err *err) {
 
 void ixs_lob_close(ixd_db *db) {
     if (db->lob && db->h && sqlite3_get_autocommit(db->h) && store_exists(db)) {
-        ixd_err e = {0};
+        ixv_err e = {0};
         for (int i = 0; i < IXS_LO_MAXFD; i++) /* descriptors end with the session */
             db->lob->fd[i].used = 0;
         atomically(db, collect_all, &e);

@@ -24,7 +24,7 @@ struct ixs_lobsess {
 
 /* Triggers and counts for the tables that have LOB columns already, when
  * the store is made or upgraded (ixs_lob_ensure_tables). 0 or -1. */
-int ixs_lob_upgrade(ixd_db *db, ixd_err *err);
+int ixs_lob_upgrade(ixd_db *db, ixv_err *err);
 
 /* The session's state (made at first use), or NULL when out of memory. */
 struct ixs_lobsess *ixs_lob_sess(ixd_db *db);

@@ -543,13 +543,13 @@ int ixs_merge_prepare(px *p, ixd_stmt *st) {
     return rc;
 }
 
-int ixs_merge_exec(ixd_stmt *s, int64_t *rows, ixd_err *err) {
+int ixs_merge_exec(ixd_stmt *s, int64_t *rows, ixv_err *err) {
     px p;
     memset(&p, 0, sizeof p);
     p.db = s->db;
     p.err = err;
     *rows = 0;
-    if (!s->mplan) return ixd_seterr(err, -201, 0, 0, NULL);
+    if (!s->mplan) return ixv_seterr(err, -201, 0, 0, NULL);
     if (ixd_ansi_autobegin(s->db, err)) return -1;
     return merge_run(&p, s->mplan, s, rows);
 }

@@ -83,6 +83,6 @@ int ixs_merge(px *p, int64_t *rows);
  * parameters counted in p (0 or -1). ixs_merge_exec runs the plan with the
  * parameters bound to st, *rows the rows changed (0 or -1 with *err). */
 int ixs_merge_prepare(px *p, ixd_stmt *st);
-int ixs_merge_exec(ixd_stmt *st, int64_t *rows, ixd_err *err);
+int ixs_merge_exec(ixd_stmt *st, int64_t *rows, ixv_err *err);
 
 #endif

@@ -55,7 +55,7 @@ typedef struct px {
     tok *t;
     int nt;
     int i;
-    ixd_err *err;
+    ixv_err *err;
     int failed;
     int depth;
     int nparams;
@@ -197,7 +197,7 @@ int ixs_is_update_statistics(px *p);
 void ixs_cat_view_text(px *p, int tabid, sb *s);
 /* The statement parse state (ixs_ddl.c): ixs_px_init lexes sql; ixs_at_end
  * accepts a final ';' and fails unless the text ends there. */
-int ixs_px_init(px *p, ixd_db *db, const char *sql, size_t n, ixd_err *err);
+int ixs_px_init(px *p, ixd_db *db, const char *sql, size_t n, ixv_err *err);
 void ixs_px_done(px *p);
 int ixs_at_end(px *p);
 /* Parses a DDL or other statement of p once into s->ddl (kind SK_SQL). */

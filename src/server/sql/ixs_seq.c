@@ -538,7 +538,7 @@ static int seq_file_open(ixd_db *db) {
     if (!db->seq && !(db->seq = calloc(1, sizeof *db->seq))) return SQLITE_NOMEM;
     if (db->seq->h) return SQLITE_OK;
     char path[4200];
-    ixd_err e;
+    ixv_err e;
     if (ixd_db_path(db->e, db->name, path, sizeof path - sizeof SEQ_FILE_SUFFIX, &e))
         return SQLITE_CANTOPEN;
     strcat(path, SEQ_FILE_SUFFIX);

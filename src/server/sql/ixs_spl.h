@@ -150,23 +150,23 @@ void ixs_spl_rt_free(spl_rt *r);
 /* Creates sysprocedures, sysprocbody, systriggers and systrigbody with their
  * catalogue rows (in the transaction of ixd_cat_init); ixs_spl_cat_upgrade
  * adds them to a file made before them. */
-int ixs_spl_cat_init(sqlite3 *h, ixd_err *err);
+int ixs_spl_cat_init(sqlite3 *h, ixv_err *err);
 void ixs_spl_cat_upgrade(sqlite3 *h);
 /* The procid and text of routine name called with nargs arguments (-1: any):
  * routines overload by their number of parameters; the one with exactly
  * nargs, else the one with the fewest parameters above nargs (DEFAULTs fill
  * the rest). 1 found, 0 not, -1 error. *text is malloc'ed. */
 int ixs_spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char **text,
-                     ixd_err *err);
+                     ixv_err *err);
 /* Writes a catalogue body (sysprocbody / systrigbody) in CHAR(256) chunks. */
 int ixs_spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key, const char *text,
-                         size_t n, ixd_err *err);
+                         size_t n, ixv_err *err);
 
 /* ---- execution (ixs_spl_exec.c) --------------------------------------------------- */
 /* The routine of that name for a call with nargs arguments (-1: any; see
  * ixs_spl_cat_find) for db (parsed from the catalogue and cached): 1 found (*out
  * valid until the next DDL), 0 not, -1 error. */
-int ixs_spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixd_err *err);
+int ixs_spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixv_err *err);
 /* Forgets the cached routine name (after DROP / CREATE). */
 void ixs_spl_forget(ixd_db *db, const char *name);
 /* Frees the per-connection state (before the connection closes). */
@@ -183,7 +183,7 @@ typedef struct spl_rows {
 void ixs_spl_rows_free(spl_rows *r);
 /* Runs r with args (storage values of its parameter types; nargs may be
  * fewer than its parameters: DEFAULTs fill the rest). */
-int ixs_spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixd_err *err);
+int ixs_spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixv_err *err);
 
 /* ---- hooks of the translator ---------------------------------------------------- */
 /* CREATE / DROP PROCEDURE|FUNCTION|ROUTINE after the statement's first
@@ -240,8 +240,8 @@ int ixs_trg_parse_body(px *p, trg_body *b);
  * statement succeeded) and ends the savepoint (rolled back on any failure):
  * 0 or -1 with *err. ixs_trg_stmt_free frees the cache of s. */
 typedef struct trg_stmt trg_stmt;
-int ixs_trg_stmt_before(ixd_stmt *s, ixd_err *err);
-int ixs_trg_stmt_after(ixd_stmt *s, int ok, ixd_err *err);
+int ixs_trg_stmt_before(ixd_stmt *s, ixv_err *err);
+int ixs_trg_stmt_after(ixd_stmt *s, int ok, ixv_err *err);
 void ixs_trg_stmt_free(ixd_stmt *s);
 /* CREATE / DROP TRIGGER after the statement's first token: 1 parsed (its
  * plan in pl, run when the statement executes), 0 not such a statement, -1

@@ -92,18 +92,18 @@ static const struct {
      "TEXT, PRIMARY KEY(trigid, datakey, seqno));"},
 };
 
-static int run(sqlite3 *h, const char *sql, ixd_err *err) {
+static int run(sqlite3 *h, const char *sql, ixv_err *err) {
     char *msg = NULL;
     int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
     if (rc != SQLITE_OK) {
-        if (err) ixd_seterr(err, IXS_E_CREATE_DB, 0, 0, "%s", msg ? msg : "");
+        if (err) ixv_seterr(err, IXS_E_CREATE_DB, 0, 0, "%s", msg ? msg : "");
         sqlite3_free(msg);
         return -1;
     }
     return 0;
 }
 
-int ixs_spl_cat_init(sqlite3 *h, ixd_err *err) {
+int ixs_spl_cat_init(sqlite3 *h, ixv_err *err) {
     for (size_t i = 0; i < sizeof sp_tabs / sizeof sp_tabs[0]; i++) {
         if (run(h, sp_tabs[i].ddl, err)) return -1;
         sb q = {0};
@@ -161,7 +161,7 @@ void ixs_spl_cat_upgrade(sqlite3 *h) {
 }
 
 int ixs_spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key, const char *text,
-                         size_t n, ixd_err *err) {
+                         size_t n, ixv_err *err) {
     char sql[128];
     snprintf(sql, sizeof sql, "INSERT INTO %s VALUES(?, ?, ?, ?)", table);
     sqlite3_stmt *st;
@@ -187,7 +187,7 @@ int ixs_spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key,
 }
 
 int ixs_spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char **text,
-                     ixd_err *err) {
+                     ixv_err *err) {
     sqlite3_stmt *st;
     *procid = 0;
     if (text) *text = NULL;
@@ -216,13 +216,13 @@ int ixs_spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char 
     }
     if (b.oom) {
         ixv_sb_free(&b);
-        return ixd_seterr(err, -208, 0, 0, NULL);
+        return ixv_seterr(err, -208, 0, 0, NULL);
     }
     if (text && found)
         *text = b.p ? ixv_sb_take(&b) : strdup("");
     else
         ixv_sb_free(&b);
-    if (text && found && !*text) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (text && found && !*text) return ixv_seterr(err, -208, 0, 0, NULL);
     return found;
 }
 

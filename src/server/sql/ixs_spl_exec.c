@@ -43,7 +43,7 @@ typedef struct frame {
     spl_rt *r;
     sval *v;
     spl_rows *out;
-    ixd_err *err;
+    ixv_err *err;
     int loop; /* C_EXIT / C_CONTINUE: the loop kind */
 } frame;
 
@@ -105,7 +105,7 @@ void ixs_spl_close(ixd_db *db) {
     db->spl = NULL;
 }
 
-static int parse_text(ixd_db *db, const char *text, int procid, spl_rt **out, ixd_err *err) {
+static int parse_text(ixd_db *db, const char *text, int procid, spl_rt **out, ixv_err *err) {
     px p;
     memset(&p, 0, sizeof p);
     p.db = db;
@@ -119,10 +119,10 @@ static int parse_text(ixd_db *db, const char *text, int procid, spl_rt **out, ix
     return rc;
 }
 
-int ixs_spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixd_err *err) {
+int ixs_spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixv_err *err) {
     *out = NULL;
     spl_conn *c = conn(db);
-    if (!c) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (!c) return ixv_seterr(err, -208, 0, 0, NULL);
     unsigned dv = ixd_data_version(db, 0);
     int fresh = c->gen == db->gen && c->dver == dv;
     spl_rt *r = c->rts;
@@ -165,7 +165,7 @@ int ixs_spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixd_err *
 
 /* ---- statements of the tree ------------------------------------------------------------ */
 
-static int prep(ixd_db *db, const char *text, ixd_stmt **out, ixd_err *err) {
+static int prep(ixd_db *db, const char *text, ixd_stmt **out, ixv_err *err) {
     int64_t dl = db->deadline;
     int intr = db->interrupted;
     int rc = ixd_prepare(db, text, strlen(text), out, err);
@@ -204,7 +204,7 @@ static void q_done(spl_sql *q, ixd_stmt *st, int temp) {
 
 /* Sets the parameters of st from the variables of q. */
 static int q_bind(frame *f, spl_sql *q, ixd_stmt *st) {
-    if (st->nparams != q->nslots) return ixd_seterr(f->err, -999, 0, 0, "SPL variables");
+    if (st->nparams != q->nslots) return ixv_seterr(f->err, -999, 0, 0, "SPL variables");
     for (int i = 0; i < st->nparams; i++) {
         const sval *v = &f->v[q->slots[i]];
         ityp vt = f->r->vars[q->slots[i]].t, pt = st->ptypes[i];
@@ -216,13 +216,13 @@ static int q_bind(frame *f, spl_sql *q, ixd_stmt *st) {
             continue;
         }
         int rc = ixv_convert(vt, v, pt, &st->pvals[i]);
-        if (rc) return ixd_seterr(f->err, rc, 0, 0, NULL);
+        if (rc) return ixv_seterr(f->err, rc, 0, 0, NULL);
     }
     if (st->kind != SK_SELECT) return 0;
     sqlite3_reset(st->st);
     for (int i = 0; i < st->nparams; i++)
         if (ixv_sval_bind(&st->pvals[i], st->st, i + 1) != SQLITE_OK)
-            return ixd_seterr(f->err, -208, 0, 0, NULL);
+            return ixv_seterr(f->err, -208, 0, 0, NULL);
     return 0;
 }
 
@@ -230,7 +230,7 @@ static int q_bind(frame *f, spl_sql *q, ixd_stmt *st) {
 static int assign(frame *f, int k, ityp t, const sval *v) {
     sval o;
     int rc = ixv_convert(t, v, f->r->vars[k].t, &o);
-    if (rc) return ixd_seterr(f->err, rc, 0, 0, NULL);
+    if (rc) return ixv_seterr(f->err, rc, 0, 0, NULL);
     ixv_sval_free(&f->v[k]);
     f->v[k] = o;
     if (o.kind != SQLITE_NULL && !o.own && (o.kind == SQLITE_TEXT || o.kind == SQLITE_BLOB))
@@ -255,7 +255,7 @@ static int q_rows(frame *f, spl_sql *q, row_fn row, void *ud) {
     if (q_stmt(f, q, &st, &temp)) return C_ERR;
     if (st->kind != SK_SELECT) {
         q_done(q, st, temp);
-        return ixd_seterr(f->err, -201, 0, q->pos, NULL);
+        return ixv_seterr(f->err, -201, 0, q->pos, NULL);
     }
     if (q_bind(f, q, st)) {
         q_done(q, st, temp);
@@ -287,7 +287,7 @@ typedef struct vals {
 
 static int take_row(frame *f, ixd_stmt *st, void *ud) {
     vals *x = ud;
-    if (x->rows++) return ixd_seterr(f->err, IXS_E_SPL_ONE_ROW, 0, 0, NULL);
+    if (x->rows++) return ixv_seterr(f->err, IXS_E_SPL_ONE_ROW, 0, 0, NULL);
     x->n = st->ncols < SPL_MAX_RET + SPL_MAX_ARGS ? st->ncols : SPL_MAX_RET + SPL_MAX_ARGS;
     for (int k = 0; k < x->n; k++) {
         sval b;
@@ -326,13 +326,13 @@ static int call_values(frame *f, spl_node *n, spl_rows *rows) {
     spl_rt *r;
     int found = ixs_spl_get(f->db, n->callee, n->nargs, &r, f->err);
     if (found < 0) return C_ERR;
-    if (!found) return ixd_seterr(f->err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", n->callee);
+    if (!found) return ixv_seterr(f->err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", n->callee);
     vals a;
     memset(&a, 0, sizeof a);
     if (n->q.text && eval(f, &n->q, &a)) return C_ERR;
     if (a.n > r->nparams) {
         vals_free(&a);
-        return ixd_seterr(f->err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", n->callee);
+        return ixv_seterr(f->err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", n->callee);
     }
     sval args[SPL_MAX_ARGS];
     int rc = 0;
@@ -342,7 +342,7 @@ static int call_values(frame *f, spl_node *n, spl_rows *rows) {
             for (int j = 0; j < k; j++)
                 ixv_sval_free(&args[j]);
             vals_free(&a);
-            return ixd_seterr(f->err, rc, 0, 0, NULL);
+            return ixv_seterr(f->err, rc, 0, 0, NULL);
         }
     }
     int na = a.n;
@@ -362,7 +362,7 @@ static int call_stmt(frame *f, spl_node *n) {
     spl_rt *r;
     int rc = 0;
     if (n->ntgt && ixs_spl_get(f->db, n->callee, n->nargs, &r, f->err) == 1) {
-        if (rows.n > 1) rc = ixd_seterr(f->err, IXS_E_SPL_MANY_ROWS, 0, 0, "%s", n->callee);
+        if (rows.n > 1) rc = ixv_seterr(f->err, IXS_E_SPL_MANY_ROWS, 0, 0, "%s", n->callee);
         for (int k = 0; !rc && k < n->ntgt; k++) {
             sval nul = {0};
             nul.kind = SQLITE_NULL;
@@ -391,13 +391,13 @@ static int check_intr(frame *f) {
     ixd_db *db = f->db;
     if (db->interrupted || (db->intr_fn && db->intr_fn(db->intr_ud))) {
         db->interrupted = 1;
-        return ixd_seterr(f->err, -213, 0, 0, NULL);
+        return ixv_seterr(f->err, -213, 0, 0, NULL);
     }
     if (db->deadline) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         if ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 > db->deadline)
-            return ixd_seterr(f->err, -213, 0, 0, NULL);
+            return ixv_seterr(f->err, -213, 0, 0, NULL);
     }
     return 0;
 }
@@ -476,12 +476,12 @@ static int range_loop(frame *f, spl_node *n, const vals *x, int k, int *stop) {
         if (k + j >= x->n || x->v[k + j].kind == SQLITE_NULL ||
             ixv_convert(x->t[k + j], &x->v[k + j], ixv_t(IX_T_BIGINT, 8), &o)) {
             *stop = 1;
-            return ixd_seterr(f->err, -1213, 0, 0, NULL);
+            return ixv_seterr(f->err, -1213, 0, 0, NULL);
         }
         b[j] = o.i;
     }
     *stop = 1;
-    if (b[2] == 0) return ixd_seterr(f->err, -1202, 0, 0, NULL);
+    if (b[2] == 0) return ixv_seterr(f->err, -1202, 0, 0, NULL);
     *stop = 0;
     int rc = 0;
     for (int64_t i = b[0]; b[2] > 0 ? i <= b[1] : i >= b[1]; i += b[2]) {
@@ -554,7 +554,7 @@ static int return_stmt(frame *f, spl_node *n) {
             sval *nv = realloc(o->v, sizeof(sval) * (size_t)(cap * o->ncols + 1));
             if (!nv) {
                 vals_free(&x);
-                return ixd_seterr(f->err, -208, 0, 0, NULL);
+                return ixv_seterr(f->err, -208, 0, 0, NULL);
             }
             o->v = nv;
             o->cap = cap;
@@ -573,7 +573,7 @@ static int return_stmt(frame *f, spl_node *n) {
         }
         o->n++;
         vals_free(&x);
-        if (rc) return ixd_seterr(f->err, rc, 0, 0, NULL);
+        if (rc) return ixv_seterr(f->err, rc, 0, 0, NULL);
     }
     return n->resume ? 0 : C_RETURN;
 }
@@ -596,7 +596,7 @@ static int raise_stmt(frame *f, spl_node *n) {
         ixb_wbuf_free(&b);
     }
     vals_free(&x);
-    ixd_seterr(f->err, c[0] ? (int)c[0] : -746, (int)c[1], 0, "%s", text);
+    ixv_seterr(f->err, c[0] ? (int)c[0] : -746, (int)c[1], 0, "%s", text);
     return C_ERR;
 }
 
@@ -658,10 +658,10 @@ static int stmt(frame *f, spl_node *n) {
     case SN_RAISE: return raise_stmt(f, n);
     case SN_SQL: return sql_stmt(f, n);
     case SN_CALL: return call_stmt(f, n);
-    case SN_SYSTEM: return ixd_seterr(f->err, IXS_E_SPL_SYSTEM, 0, 0, NULL);
+    case SN_SYSTEM: return ixv_seterr(f->err, IXS_E_SPL_SYSTEM, 0, 0, NULL);
     case SN_TRACE: return 0;
     }
-    return ixd_seterr(f->err, -999, 0, 0, "SPL statement");
+    return ixv_seterr(f->err, -999, 0, 0, "SPL statement");
 }
 
 static int stmts(frame *f, spl_node *n) {
@@ -699,7 +699,7 @@ static int block(frame *f, spl_node *b) {
         }
         const spl_handler *h = f->err->sqlcode == -213 ? NULL : handler_for(b, f->err->sqlcode);
         if (!h) return C_ERR;
-        ixd_err e = *f->err;
+        ixv_err e = *f->err;
         memset(f->err, 0, sizeof *f->err);
         int64_t v3[2] = {e.sqlcode, e.isamcode};
         for (int k = 0; k < 2; k++)
@@ -761,7 +761,7 @@ static int globals(frame *f, int out) {
         }
         if (v->defsql && set_default(f, k)) return C_ERR;
         spl_global *ng = realloc(c->g, sizeof *ng * (size_t)(c->ng + 1));
-        if (!ng) return ixd_seterr(f->err, -208, 0, 0, NULL);
+        if (!ng) return ixv_seterr(f->err, -208, 0, 0, NULL);
         c->g = ng;
         g = &c->g[c->ng++];
         memset(g, 0, sizeof *g);
@@ -772,15 +772,15 @@ static int globals(frame *f, int out) {
     return 0;
 }
 
-int ixs_spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixd_err *err) {
+int ixs_spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixv_err *err) {
     spl_conn *c = conn(db);
     memset(out, 0, sizeof *out);
-    if (!c) return ixd_seterr(err, -208, 0, 0, NULL);
-    if (c->depth >= SPL_MAX_DEPTH) return ixd_seterr(err, IXS_E_SPL_DEPTH, 0, 0, "%s", r->name);
-    if (nargs > r->nparams) return ixd_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", r->name);
+    if (!c) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (c->depth >= SPL_MAX_DEPTH) return ixv_seterr(err, IXS_E_SPL_DEPTH, 0, 0, "%s", r->name);
+    if (nargs > r->nparams) return ixv_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", r->name);
     frame f = {db, r, NULL, out, err, 0};
     f.v = calloc((size_t)(r->nvars ? r->nvars : 1), sizeof(sval));
-    if (!f.v) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (!f.v) return ixv_seterr(err, -208, 0, 0, NULL);
     out->ncols = r->nret;
     c->depth++;
     r->active++;
@@ -791,7 +791,7 @@ int ixs_spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *ou
         sval_copy(&args[k], &f.v[k]);
     for (int k = nargs; k < r->nparams && !rc; k++) {
         if (!r->vars[k].defsql)
-            rc = ixd_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", r->name);
+            rc = ixv_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", r->name);
         else
             rc = set_default(&f, k);
     }
@@ -809,7 +809,7 @@ int ixs_spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *ou
     if (!r->active && r->stale) ixs_spl_rt_free(r);
     if (rc) {
         ixs_spl_rows_free(out);
-        if (!err->sqlcode) ixd_seterr(err, -999, 0, 0, "SPL");
+        if (!err->sqlcode) ixv_seterr(err, -999, 0, 0, "SPL");
         return -1;
     }
     return 0;

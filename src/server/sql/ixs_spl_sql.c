@@ -19,18 +19,18 @@
 #include "server/sql/ixs_spl.h"
 
 /* An error as the SQLite message ixd_sqlite_err turns back into it. */
-static char *err_msg(const ixd_err *e) {
+static char *err_msg(const ixv_err *e) {
     return sqlite3_mprintf("ixd:%d,%d:%s", e->sqlcode ? e->sqlcode : -999, e->isamcode, e->text);
 }
 
 /* Runs routine name with the SQLite values argv (storage forms). */
-static int run_values(ixd_db *db, sqlite3_value **argv, int argc, spl_rows *rows, ixd_err *err,
+static int run_values(ixd_db *db, sqlite3_value **argv, int argc, spl_rows *rows, ixv_err *err,
                       spl_rt **rt) {
     const char *name = (const char *)sqlite3_value_text(argv[0]);
-    if (!name) return ixd_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, NULL);
+    if (!name) return ixv_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, NULL);
     spl_rt *r;
     int f = ixs_spl_get(db, name, argc - 1, &r, err);
-    if (f <= 0) return f < 0 ? -1 : ixd_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", name);
+    if (f <= 0) return f < 0 ? -1 : ixv_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", name);
     sval args[SPL_MAX_ARGS];
     int na = argc - 1 < SPL_MAX_ARGS ? argc - 1 : SPL_MAX_ARGS;
     for (int k = 0; k < na; k++)
@@ -41,7 +41,7 @@ static int run_values(ixd_db *db, sqlite3_value **argv, int argc, spl_rows *rows
 
 static void fn_call(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     ixd_db *db = sqlite3_user_data(ctx);
-    ixd_err err;
+    ixv_err err;
     memset(&err, 0, sizeof err);
     spl_rows rows;
     spl_rt *r = NULL;
@@ -52,7 +52,7 @@ static void fn_call(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         return;
     }
     if (rows.n > 1) {
-        ixd_seterr(&err, IXS_E_SPL_MANY_ROWS, 0, 0, "%s", r->name);
+        ixv_seterr(&err, IXS_E_SPL_MANY_ROWS, 0, 0, "%s", r->name);
         char *m = err_msg(&err);
         sqlite3_result_error(ctx, m ? m : "ixd:-208,0:", -1);
         sqlite3_free(m);
@@ -150,7 +150,7 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *s, int argc,
     spl_vtab *v = (spl_vtab *)cur->pVtab;
     ixs_spl_rows_free(&c->rows);
     c->row = 0;
-    ixd_err err;
+    ixv_err err;
     memset(&err, 0, sizeof err);
     spl_rt *r;
     if (run_values(v->db, argv, argc, &c->rows, &err, &r)) {
@@ -317,7 +317,7 @@ int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name) {
 
 int ixs_spl_ret_type(px *p, const char *fn, int na, ityp *t) {
     spl_rt *r;
-    ixd_err err;
+    ixv_err err;
     memset(&err, 0, sizeof err);
     if (ixs_spl_get(p->db, fn, na, &r, &err) != 1 || r->nret == 0 || na > r->nparams) return 0;
     *t = r->ret[0];

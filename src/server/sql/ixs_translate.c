@@ -25,7 +25,7 @@ int ixs_at_end(px *p) {
     return 0;
 }
 
-int ixs_px_init(px *p, ixd_db *db, const char *sql, size_t n, ixd_err *err) {
+int ixs_px_init(px *p, ixd_db *db, const char *sql, size_t n, ixv_err *err) {
     memset(p, 0, sizeof *p);
     p->db = db;
     p->sql = sql;
@@ -33,13 +33,13 @@ int ixs_px_init(px *p, ixd_db *db, const char *sql, size_t n, ixd_err *err) {
     p->err = err;
     memset(err, 0, sizeof *err);
     for (size_t i = 0; i < n; i++)
-        if (sql[i] == 0) return ixd_seterr(err, -201, 0, (int)i, NULL);
+        if (sql[i] == 0) return ixv_seterr(err, -201, 0, (int)i, NULL);
     if (ixs_lex(p)) return -1;
     int np = 0;
     for (int i = 0; i < p->nt; i++)
         if (p->t[i].k == T_PARAM) np++;
     p->ptypes = calloc((size_t)(np ? np : 1), sizeof(ityp));
-    if (!p->ptypes) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (!p->ptypes) return ixv_seterr(err, -208, 0, 0, NULL);
     for (int i = 0; i < np; i++)
         p->ptypes[i].code = -1;
     p->nparams = np;
@@ -79,7 +79,7 @@ static int into_temp_prepare(px *p, ixd_stmt *s, ixs_sel *q, const char *name) {
     ixs_ddl *d = calloc(1, sizeof *d);
     if (!d) {
         ixs_sel_free(q);
-        return ixd_seterr(p->err, -208, 0, 0, NULL);
+        return ixv_seterr(p->err, -208, 0, 0, NULL);
     }
     d->kind = DDL_INTO_TEMP;
     d->stype = IX_STMTTYPE_SELECT_INTO_TEMP;
@@ -94,7 +94,7 @@ static int at_end_tail(px *p, void *ud) {
     return ixs_at_end(p);
 }
 
-static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *err) {
+static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixv_err *err) {
     px p;
     if (ixs_px_init(&p, db, sql, n, err)) {
         ixs_px_done(&p);
@@ -127,7 +127,7 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
             ixs_cursor_stmt(&p, s);
             q.cols = NULL;
             q.ncols = 0;
-            if (!s->sqlite_sql) rc = ixd_seterr(err, -208, 0, 0, NULL);
+            if (!s->sqlite_sql) rc = ixv_seterr(err, -208, 0, 0, NULL);
         }
         ixs_qres_free(&q);
     } else if (ixs_px_kw(&p, 0, IXK_EXECUTE) &&
@@ -171,6 +171,6 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_er
  * (-201 rather than -206 or -217 when both are wrong): every statement is
  * parsed whole before its names are resolved (ixs_sel_parse.c, the DDL
  * trees), so one pass gives that order. */
-int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixd_err *err) {
+int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixv_err *err) {
     return translate1(db, s, sql, n, err);
 }

@@ -91,7 +91,7 @@ static char event_of(int stype) {
 
 /* ---- loading ------------------------------------------------------------------------ */
 
-static int lex_text(ixd_db *db, const char *text, px *p, ixd_err *err) {
+static int lex_text(ixd_db *db, const char *text, px *p, ixv_err *err) {
     memset(p, 0, sizeof *p);
     p->db = db;
     p->sql = text;
@@ -107,7 +107,7 @@ static void px_done(px *p) {
 
 /* 1 when the UPDATE s fires a trigger whose header is head: it has no
  * UPDATE OF list, or the list names a column s sets. */
-static int update_fires(ixd_stmt *s, const char *head, ixd_err *err) {
+static int update_fires(ixd_stmt *s, const char *head, ixv_err *err) {
     px p;
     if (lex_text(s->db, head, &p, err)) {
         px_done(&p);
@@ -139,17 +139,17 @@ static char *tok_text(px *p, trg_range r, int bare) {
 }
 
 /* The statement-level clauses of the actions text body into t. */
-static int add_clauses(trg_stmt *t, ixd_db *db, const char *body, ixd_err *err) {
+static int add_clauses(trg_stmt *t, ixd_db *db, const char *body, ixv_err *err) {
     px p;
     trg_body *b = malloc(sizeof *b);
-    if (!b) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (!b) return ixv_seterr(err, -208, 0, 0, NULL);
     int rc = lex_text(db, body, &p, err) || ixs_trg_parse_body(&p, b) ? -1 : 0;
     for (int i = 0; !rc && i < b->n; i++) {
         const trg_clause *c = &b->c[i];
         if (c->phase == TRG_ROW) continue;
         tclause *n = realloc(t->c, sizeof *t->c * (size_t)(t->n + 1));
         if (!n) {
-            rc = ixd_seterr(err, -208, 0, 0, NULL);
+            rc = ixv_seterr(err, -208, 0, 0, NULL);
             break;
         }
         t->c = n;
@@ -157,7 +157,7 @@ static int add_clauses(trg_stmt *t, ixd_db *db, const char *body, ixd_err *err) 
         memset(x, 0, sizeof *x);
         x->phase = c->phase;
         x->acts = calloc((size_t)c->nact, sizeof *x->acts);
-        if (!x->acts) rc = ixd_seterr(err, -208, 0, 0, NULL);
+        if (!x->acts) rc = ixv_seterr(err, -208, 0, 0, NULL);
         if (!rc && c->when.b > c->when.a) {
             char *w = tok_text(&p, c->when, 0);
             sb q = {0};
@@ -166,11 +166,11 @@ static int add_clauses(trg_stmt *t, ixd_db *db, const char *body, ixd_err *err) 
             ixv_sb_addc(&q, ')');
             free(w);
             x->when = ixv_sb_take(&q);
-            if (!x->when) rc = ixd_seterr(err, -208, 0, 0, NULL);
+            if (!x->when) rc = ixv_seterr(err, -208, 0, 0, NULL);
         }
         for (int k = 0; !rc && k < c->nact; k++) {
             x->acts[k] = tok_text(&p, c->act[k], c->bare[k]);
-            if (!x->acts[k]) rc = ixd_seterr(err, -208, 0, 0, NULL);
+            if (!x->acts[k]) rc = ixv_seterr(err, -208, 0, 0, NULL);
             x->nact = k + 1;
         }
     }
@@ -180,7 +180,7 @@ static int add_clauses(trg_stmt *t, ixd_db *db, const char *body, ixd_err *err) 
 }
 
 /* Reads the triggers of s's table and event: 0 or -1 with *err. */
-static int load(ixd_stmt *s, trg_stmt *t, ixd_err *err) {
+static int load(ixd_stmt *s, trg_stmt *t, ixv_err *err) {
     ixd_db *db = s->db;
     clauses_free(t);
     sqlite3_stmt *st;
@@ -201,7 +201,7 @@ static int load(ixd_stmt *s, trg_stmt *t, ixd_err *err) {
         int nid = step == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
         if (id && nid != id) { /* one trigger read: take its clauses */
             int f = ev[0] != 'U' ? 1 : update_fires(s, head.p ? head.p : "", err);
-            if (body.oom || head.oom) f = ixd_seterr(err, -208, 0, 0, NULL);
+            if (body.oom || head.oom) f = ixv_seterr(err, -208, 0, 0, NULL);
             if (f < 0 || (f && add_clauses(t, db, body.p ? body.p : "", err))) rc = -1;
             body.n = head.n = 0;
             if (body.p) body.p[0] = 0;
@@ -230,9 +230,9 @@ static int schema_version(ixd_db *db, trg_stmt *t) {
 }
 
 /* s->trg up to date: 0 or -1 with *err. */
-static int refresh(ixd_stmt *s, ixd_err *err) {
+static int refresh(ixd_stmt *s, ixv_err *err) {
     ixd_db *db = s->db;
-    if (!s->trg && !(s->trg = calloc(1, sizeof *s->trg))) return ixd_seterr(err, -208, 0, 0, NULL);
+    if (!s->trg && !(s->trg = calloc(1, sizeof *s->trg))) return ixv_seterr(err, -208, 0, 0, NULL);
     trg_stmt *t = s->trg;
     if (t->loaded && t->gen == db->gen && t->txn_checked && db->in_txn) return 0;
     int sv = schema_version(db, t);
@@ -249,7 +249,7 @@ static int refresh(ixd_stmt *s, ixd_err *err) {
 /* ---- running ------------------------------------------------------------------------ */
 
 /* 1 when the query q returns a row, 0 not, -1 error. */
-static int when_true(ixd_db *db, const char *q, ixd_err *err) {
+static int when_true(ixd_db *db, const char *q, ixv_err *err) {
     ixd_stmt *w;
     if (ixd_prepare(db, q, strlen(q), &w, err)) return -1;
     int r = ixd_open(w, 0, err);
@@ -263,7 +263,7 @@ static int when_true(ixd_db *db, const char *q, ixd_err *err) {
     return r;
 }
 
-static int run_action(ixd_db *db, const char *text, ixd_err *err) {
+static int run_action(ixd_db *db, const char *text, ixv_err *err) {
     ixd_stmt *a;
     if (ixd_prepare(db, text, strlen(text), &a, err)) return -1;
     int64_t rows;
@@ -283,7 +283,7 @@ static int run_action(ixd_db *db, const char *text, ixd_err *err) {
 
 /* Runs the clauses of phase: 0 or -1 with *err. What the triggering
  * statement reports (serial values, rows) stays its own. */
-static int run_phase(ixd_stmt *s, char phase, ixd_err *err) {
+static int run_phase(ixd_stmt *s, char phase, ixv_err *err) {
     ixd_db *db = s->db;
     trg_stmt *t = s->trg;
     int64_t lr = db->last_rows, ls = db->last_serial, l8 = db->last_serial8,
@@ -323,11 +323,11 @@ static void end_savepoint(ixd_stmt *s, int ok) {
     ixd_txn_sync(db);
 }
 
-int ixs_trg_stmt_before(ixd_stmt *s, ixd_err *err) {
+int ixs_trg_stmt_before(ixd_stmt *s, ixv_err *err) {
     if (!s->db || !event_of(s->stype)) return 0;
     if (refresh(s, err)) return -1;
     if (!has_phase(s->trg)) return 0;
-    if (cascade_depth >= TRG_MAX_CASCADE) return ixd_seterr(err, IXS_E_TRG_CASCADE, 0, 0, NULL);
+    if (cascade_depth >= TRG_MAX_CASCADE) return ixv_seterr(err, IXS_E_TRG_CASCADE, 0, 0, NULL);
     if (ixd_exec(s->db, "SAVEPOINT " TRG_SAVEPOINT, err)) return -1;
     s->db->nsavepoints++;
     s->trg->open = 1;
@@ -338,7 +338,7 @@ int ixs_trg_stmt_before(ixd_stmt *s, ixd_err *err) {
     return 0;
 }
 
-int ixs_trg_stmt_after(ixd_stmt *s, int ok, ixd_err *err) {
+int ixs_trg_stmt_after(ixd_stmt *s, int ok, ixv_err *err) {
     if (!s->trg || !s->trg->open) return ok ? 0 : -1;
     if (ok && run_phase(s, TRG_AFTER, err)) ok = 0;
     end_savepoint(s, ok);

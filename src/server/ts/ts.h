@@ -59,24 +59,24 @@ void ixts_set_load_dir(const char *dir);
  * DATETIME YEAR TO FRACTION, 1..64 metrics of the supported types), else -1
  * with *err (-746). Row types themselves are made by CREATE ROW TYPE
  * (src/server/sql/ixs_rowtype.c). */
-int ixts_rowtype_check(const ts_rowtype *rt, ixd_err *err);
+int ixts_rowtype_check(const ts_rowtype *rt, ixv_err *err);
 /* Loads row type `name` (lower case): 1 found, 0 not, -1 error. */
 int ixts_rowtype_load(sqlite3 *h, const char *name, ts_rowtype *out);
 /* Records that column `col` of the new table `tab` is TIMESERIES(rowtype)
  * and `keycol` its primary-key column (NULL: the table has none, -746),
  * and makes the trigger that deletes a row's series with the row. */
 int ixts_column_add(sqlite3 *h, const char *tab, const char *col, const char *rowtype,
-                    const char *keycol, ixd_err *err);
+                    const char *keycol, ixv_err *err);
 /* ALTER TABLE tab has rebuilt the table (keycol: its one-column primary
  * key, or NULL): the series of dropped TIMESERIES columns are deleted, the
  * others keep their key (-746 when the table no longer has one) and get
  * their trigger back. */
-int ixts_table_altered(sqlite3 *h, const char *tab, const char *keycol, ixd_err *err);
+int ixts_table_altered(sqlite3 *h, const char *tab, const char *keycol, ixv_err *err);
 /* The row type name of a TIMESERIES column into buf: 1, 0 not such a
  * column, -1 error. */
 int ixts_column_rowtype(sqlite3 *h, const char *tab, const char *col, char *buf, size_t n);
 /* DROP TABLE tab: its series and column records go too. */
-int ixts_table_dropped(sqlite3 *h, const char *tab, ixd_err *err);
+int ixts_table_dropped(sqlite3 *h, const char *tab, ixv_err *err);
 
 /* ---- routines -------------------------------------------------------------- */
 

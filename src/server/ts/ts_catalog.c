@@ -18,11 +18,11 @@ static const char *const schema =
     "CREATE TABLE IF NOT EXISTS _ixd_ts_head(sid INTEGER, t INTEGER, v BLOB,"
     " PRIMARY KEY(sid, t)) WITHOUT ROWID;";
 
-static int exec_err(sqlite3 *h, const char *sql, ixd_err *err) {
+static int exec_err(sqlite3 *h, const char *sql, ixv_err *err) {
     char *msg = NULL;
     int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
     if (rc != SQLITE_OK) {
-        ixd_seterr(err, rc == SQLITE_FULL ? -312 : -746, rc == SQLITE_FULL ? IXS_ISAM_NO_SPACE : 0,
+        ixv_seterr(err, rc == SQLITE_FULL ? -312 : -746, rc == SQLITE_FULL ? IXS_ISAM_NO_SPACE : 0,
                    0, "%s", msg ? msg : sqlite3_errstr(rc));
         sqlite3_free(msg);
         return -1;
@@ -43,29 +43,29 @@ static int have_schema(sqlite3 *h) {
     return r;
 }
 
-int ixts_rowtype_check(const ts_rowtype *rt, ixd_err *err) {
+int ixts_rowtype_check(const ts_rowtype *rt, ixv_err *err) {
     const ts_field *t = &rt->f[0];
     if (rt->nf < 2 || rt->nf > TS_MAX_METRICS + 1)
-        return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
+        return ixv_seterr(err, TS_E_ROUTINE, 0, 0,
                           "A TimeSeries row type has a timestamp and 1 to %d metrics",
                           TS_MAX_METRICS);
     if (t->code != IX_T_DATETIME || IXT_QUAL_START(t->len) != IXT_TU_YEAR ||
         IXT_QUAL_END(t->len) <= IXT_TU_SECOND)
-        return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
+        return ixv_seterr(err, TS_E_ROUTINE, 0, 0,
                           "The first field of %s must be DATETIME YEAR TO FRACTION(n)", rt->name);
     for (int m = 1; m < rt->nf; m++) {
         const ts_field *f = &rt->f[m];
         if (!ixts_field_kind(f))
-            return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
+            return ixv_seterr(err, TS_E_ROUTINE, 0, 0,
                               "Field %s: a TimeSeries metric is SMALLINT, INTEGER, INT8, "
                               "BIGINT, SMALLFLOAT, FLOAT or DECIMAL",
                               f->name);
         if (f->code == IX_T_DECIMAL && (f->len >> 8) > 18)
-            return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
+            return ixv_seterr(err, TS_E_ROUTINE, 0, 0,
                               "Field %s: DECIMAL metrics hold at most 18 digits", f->name);
         for (int k = 0; k < m; k++)
             if (!strcmp(rt->f[k].name, f->name))
-                return ixd_seterr(err, TS_E_ROUTINE, 0, 0, "Field %s appears twice", f->name);
+                return ixv_seterr(err, TS_E_ROUTINE, 0, 0, "Field %s appears twice", f->name);
     }
     return 0;
 }
@@ -88,7 +88,7 @@ static int column_code(sqlite3 *h, const char *tab, const char *col) {
 
 /* The trigger that deletes a row's series with the row (made again after
  * ALTER TABLE rebuilds the table). */
-static int make_trigger(sqlite3 *h, const char *tab, const char *keycol, ixd_err *err) {
+static int make_trigger(sqlite3 *h, const char *tab, const char *keycol, ixv_err *err) {
     char trig[TS_NAME_MAX + 32];
     snprintf(trig, sizeof trig, "_ixd_ts_del_%s", tab);
     sb q = {0}, sel = {0};
@@ -109,20 +109,20 @@ static int make_trigger(sqlite3 *h, const char *tab, const char *keycol, ixd_err
                   " DELETE FROM _ixd_ts_head WHERE sid IN %s;"
                   " DELETE FROM _ixd_ts_series WHERE sid IN %s; END;",
                   in, in, in);
-    int rc = q.oom || sel.oom ? ixd_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
+    int rc = q.oom || sel.oom ? ixv_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
     ixv_sb_free(&q);
     ixv_sb_free(&sel);
     return rc;
 }
 
 int ixts_column_add(sqlite3 *h, const char *tab, const char *col, const char *rowtype,
-                    const char *keycol, ixd_err *err) {
+                    const char *keycol, ixv_err *err) {
     if (!keycol)
-        return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
+        return ixv_seterr(err, TS_E_ROUTINE, 0, 0,
                           "Table %s with a TIMESERIES column needs a one-column primary key", tab);
     if (exec_err(h, schema, err)) return -1; /* the TimeSeries tables, with the first column */
     int keycode = column_code(h, tab, keycol);
-    if (keycode < 0) return ixd_seterr(err, TS_E_NO_COLUMN, 0, 0, "%s", keycol);
+    if (keycode < 0) return ixv_seterr(err, TS_E_NO_COLUMN, 0, 0, "%s", keycol);
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(h, "INSERT INTO _ixd_ts_columns VALUES(?1, ?2, ?3, ?4, ?5)", -1,
                                 &st, NULL);
@@ -136,14 +136,14 @@ int ixts_column_add(sqlite3 *h, const char *tab, const char *col, const char *ro
         sqlite3_finalize(st);
     }
     if (rc != SQLITE_DONE)
-        return ixd_seterr(err, rc == SQLITE_FULL ? -312 : -746, 0, 0, "%s", sqlite3_errmsg(h));
+        return ixv_seterr(err, rc == SQLITE_FULL ? -312 : -746, 0, 0, "%s", sqlite3_errmsg(h));
     return make_trigger(h, tab, keycol, err);
 }
 
 /* Deletes the series of table tab (gone_only: only those of TIMESERIES
  * columns the table no longer has), their chunks and heads, and their
  * column records. */
-static int drop_series(sqlite3 *h, const char *tab, int gone_only, ixd_err *err) {
+static int drop_series(sqlite3 *h, const char *tab, int gone_only, ixv_err *err) {
     sb q = {0}, t = {0}, which = {0};
     ixv_sb_strlit(&t, tab, strlen(tab));
     const char *lit = t.p ? t.p : "''";
@@ -161,14 +161,14 @@ static int drop_series(sqlite3 *h, const char *tab, int gone_only, ixd_err *err)
         "DELETE FROM _ixd_ts_series WHERE %s; DELETE FROM _ixd_ts_columns WHERE %s;",
         w, w, w, w);
     int rc =
-        q.oom || t.oom || which.oom ? ixd_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
+        q.oom || t.oom || which.oom ? ixv_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
     ixv_sb_free(&q);
     ixv_sb_free(&t);
     ixv_sb_free(&which);
     return rc;
 }
 
-int ixts_table_altered(sqlite3 *h, const char *tab, const char *keycol, ixd_err *err) {
+int ixts_table_altered(sqlite3 *h, const char *tab, const char *keycol, ixv_err *err) {
     if (!have_schema(h)) return 0;
     /* the series of TIMESERIES columns the ALTER dropped go with them */
     if (drop_series(h, tab, 1, err)) return -1;
@@ -183,18 +183,18 @@ int ixts_table_altered(sqlite3 *h, const char *tab, const char *keycol, ixd_err 
     }
     if (!n) return 0;
     if (!keycol)
-        return ixd_seterr(err, TS_E_ROUTINE, 0, 0,
+        return ixv_seterr(err, TS_E_ROUTINE, 0, 0,
                           "Table %s with a TIMESERIES column needs a one-column primary key", tab);
     int keycode = column_code(h, tab, keycol);
     if (sqlite3_prepare_v2(h, "UPDATE _ixd_ts_columns SET keycol = ?2, keytype = ?3 WHERE tab = ?1",
                            -1, &st, NULL) != SQLITE_OK)
-        return ixd_seterr(err, -746, 0, 0, "%s", sqlite3_errmsg(h));
+        return ixv_seterr(err, -746, 0, 0, "%s", sqlite3_errmsg(h));
     sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, keycol, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 3, keycode);
     int r = sqlite3_step(st);
     sqlite3_finalize(st);
-    if (r != SQLITE_DONE) return ixd_seterr(err, -746, 0, 0, "%s", sqlite3_errmsg(h));
+    if (r != SQLITE_DONE) return ixv_seterr(err, -746, 0, 0, "%s", sqlite3_errmsg(h));
     return make_trigger(h, tab, keycol, err);
 }
 
@@ -216,6 +216,6 @@ int ixts_column_rowtype(sqlite3 *h, const char *tab, const char *col, char *buf,
     return found;
 }
 
-int ixts_table_dropped(sqlite3 *h, const char *tab, ixd_err *err) {
+int ixts_table_dropped(sqlite3 *h, const char *tab, ixv_err *err) {
     return have_schema(h) ? drop_series(h, tab, 0, err) : 0;
 }

@@ -19,6 +19,19 @@
 #include "types/ix_types.h"
 #include "types/ix_value.h"
 
+/* ---- the error record (ixv_err.c) ----------------------------------------------------
+ * An Informix error, what SQ_ERR carries: every layer of ixd fills one. */
+typedef struct ixv_err {
+    int sqlcode;    /* negative SQLCODE, e.g. -201; 0 = no error */
+    int isamcode;   /* ISAM code, e.g. -100, -154; 0 if none */
+    int offset;     /* position in the statement text (syntax errors), else 0 */
+    char text[256]; /* insertion text for the message's %s (table name, ...) */
+} ixv_err;
+/* Fills *err (sqlcode, isamcode, offset, printf-style insertion text; fmt may
+ * be NULL) and returns -1, so that callers can `return ixv_seterr(...)`. */
+int ixv_seterr(ixv_err *err, int sqlcode, int isamcode, int offset, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
 /* ---- string builder ---------------------------------------------------------- */
 typedef struct sb {
     char *p;

@@ -1,12 +1,11 @@
-/* ixd_err.c: Informix error records for ixd. */
+/* ixv_err.c: the Informix error record of ixd (ixv.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "ixd_engine.h"
-#include "ixd_int.h"
+#include "server/value/ixv.h"
 
-int ixd_seterr(ixd_err *err, int sqlcode, int isamcode, int offset, const char *fmt, ...) {
+int ixv_seterr(ixv_err *err, int sqlcode, int isamcode, int offset, const char *fmt, ...) {
     if (!err) return -1;
     err->sqlcode = sqlcode;
     err->isamcode = isamcode;
