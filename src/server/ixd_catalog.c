@@ -66,15 +66,8 @@ static const char *sysdatabases_ddl =
     " created, CASE WHEN logmode > 0 THEN 1 ELSE 0 END AS is_logging,"
     " CASE WHEN logmode = 2 THEN 1 ELSE 0 END AS is_buff_log,"
     " CASE WHEN logmode = 3 THEN 1 ELSE 0 END AS is_ansi, 0 AS is_nls, 0 AS flags"
-    " FROM " IXS_INTERNAL_PREFIX "databases ORDER BY name;";
+    " FROM " IXV_INTERNAL_PREFIX "databases ORDER BY name;";
 #define OLD_SYSDATABASES_FROM " FROM ixd_databases "
-
-int ixd_internal_name(const char *name) {
-    static const char *const prefixes[] = {IXS_INTERNAL_PREFIX, "sqlite_"};
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-        if (!strncasecmp(name, prefixes[i], strlen(prefixes[i]))) return 1;
-    return 0;
-}
 
 /* The catalog tables as Informix types them: name, type code, length. */
 typedef struct catcol {
@@ -384,15 +377,6 @@ static void cat_table_sql(sb *q, size_t i, int32_t today) {
                   cat_tabs[i].tabid, cat_tabs[i].name, (int)today, cat_tabs[i].type, rowsize);
 }
 
-int32_t ixd_today(void) {
-    time_t t = time(NULL);
-    struct tm tmv;
-    localtime_r(&t, &tmv);
-    int32_t d = 0;
-    ixt_date_from_ymd(tmv.tm_year + 1900, tmv.tm_mon + 1, tmv.tm_mday, &d);
-    return d;
-}
-
 static int xexec(sqlite3 *h, const char *sql, ixv_err *err) {
     char *msg = NULL;
     int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
@@ -420,7 +404,7 @@ int ixd_cat_init(sqlite3 *h, int logmode, const char *user, ixv_err *err) {
         goto fail;
     }
     sb q = {0};
-    int32_t today = ixd_today();
+    int32_t today = ixv_today();
     ixv_sb_printf(&q, "INSERT INTO _ixd_meta VALUES('logmode', %d), ('created', %d);", logmode,
                   (int)today);
     for (size_t i = 0; i < sizeof cat_tabs / sizeof cat_tabs[0]; i++)
@@ -481,7 +465,7 @@ static void cat_upgrade_tables(sqlite3 *h) {
     ixv_sb_add(&q, ixs_priv_cat_ddl()); /* version 4 */
     if (ver < 4) ixs_priv_upgrade_sql(&q, h);
     for (size_t i = 0; i < sizeof cat_tabs / sizeof cat_tabs[0]; i++)
-        cat_table_sql(&q, i, ixd_today());
+        cat_table_sql(&q, i, ixv_today());
     ixv_sb_printf(&q, "INSERT OR REPLACE INTO _ixd_meta VALUES('catversion', %d);", CAT_VERSION);
     int ok = !q.oom && sqlite3_exec(h, q.p, NULL, NULL, NULL) == SQLITE_OK;
     ixv_sb_free(&q);
@@ -624,7 +608,7 @@ static int cat_columns(sqlite3_stmt *st, itab *out) {
 /* The lookup of ixd_cat_table; depth counts the synonyms followed. */
 static int cat_lookup(ixd_db *db, const char *name, itab *out, ixv_err *err, int depth) {
     memset(out, 0, sizeof *out);
-    if (ixd_internal_name(name)) return 0; /* never a table of user SQL */
+    if (ixv_internal_name(name)) return 0; /* never a table of user SQL */
     sqlite3_stmt *st;
     int temp = 0;
     if (db->has_temp && (st = cat_stmt(db, CAT_TTAB)) != NULL) {

@@ -154,6 +154,6 @@ static const sqlite3_module mod = {
     NULL,     NULL,      NULL,      NULL,     NULL,         NULL,         NULL,   NULL};
 
 int ixd_register_vtabs(sqlite3 *h, void *db) {
-    return sqlite3_create_module(h, IXS_INTERNAL_PREFIX "databases", &mod, db) == SQLITE_OK ? 0
+    return sqlite3_create_module(h, IXV_INTERNAL_PREFIX "databases", &mod, db) == SQLITE_OK ? 0
                                                                                             : -1;
 }

@@ -1,7 +1,7 @@
 /* ixd_store_fn.c: the SQL functions ixd registers on every SQLite connection
  * (exact DECIMAL arithmetic and aggregates, conversions, date and time
- * built-ins, MATCHES, serial assignment). Errors are raised as
- * "ixd:<sqlcode>:<insertion text>" and mapped back by ixd_sqlite_err. */
+ * built-ins, MATCHES, serial assignment). Errors are raised with
+ * ixv_fn_err (src/server/value/ixv_fn.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,44 +12,16 @@
 #include "server/sql/ixs.h"
 #include "server/sql/ixs_func.h"
 
-static void fn_err(sqlite3_context *ctx, int code, const char *text) {
-    char buf[300];
-    snprintf(buf, sizeof buf, "ixd:%d:%s", code, text ? text : "");
-    sqlite3_result_error(ctx, buf, -1);
-}
-
-static void res_dec(sqlite3_context *ctx, const ixt_decimal *d) {
-    if (d->is_null) {
-        sqlite3_result_null(ctx);
-        return;
-    }
-    uint8_t buf[20];
-    size_t n;
-    ixv_dec_to_blob(d, buf, &n);
-    sqlite3_result_blob(ctx, buf, (int)n, SQLITE_TRANSIENT);
-}
-
-static int arg_dec(sqlite3_context *ctx, sqlite3_value *x, ixt_decimal *d) {
-    sval v;
-    ixv_sval_from_sqlite(&v, x);
-    int rc = ixv_dec_from_sval(&v, d);
-    if (rc < 0) {
-        fn_err(ctx, rc, NULL);
-        return -1;
-    }
-    return rc; /* 1 = NULL */
-}
-
 static void f_dec(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     ixt_decimal d;
-    int rc = arg_dec(ctx, argv[0], &d);
+    int rc = ixv_fn_arg_dec(ctx, argv[0], &d);
     if (rc < 0) return;
     if (rc == 1) {
         sqlite3_result_null(ctx);
         return;
     }
-    res_dec(ctx, &d);
+    ixv_fn_res_dec(ctx, &d);
 }
 
 static void f_dbl(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -64,7 +36,7 @@ static void f_dbl(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         return;
     }
     ixt_decimal d;
-    if (arg_dec(ctx, argv[0], &d) != 0) return;
+    if (ixv_fn_arg_dec(ctx, argv[0], &d) != 0) return;
     double x;
     ixt_dec_to_double(&d, &x);
     sqlite3_result_double(ctx, x);
@@ -74,9 +46,9 @@ static void f_darith(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     int op = (int)(intptr_t)sqlite3_user_data(ctx);
     ixt_decimal a, b, r;
-    int ra = arg_dec(ctx, argv[0], &a);
+    int ra = ixv_fn_arg_dec(ctx, argv[0], &a);
     if (ra < 0) return;
-    int rb = arg_dec(ctx, argv[1], &b);
+    int rb = ixv_fn_arg_dec(ctx, argv[1], &b);
     if (rb < 0) return;
     if (ra == 1 || rb == 1) {
         sqlite3_result_null(ctx);
@@ -90,10 +62,10 @@ static void f_darith(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     default: rc = ixv_dec_div(&a, &b, &r); break;
     }
     if (rc < 0) {
-        fn_err(ctx, rc, NULL);
+        ixv_fn_err(ctx, rc, NULL);
         return;
     }
-    res_dec(ctx, &r);
+    ixv_fn_res_dec(ctx, &r);
 }
 
 static void f_fdiv(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -104,7 +76,7 @@ static void f_fdiv(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     double b = sqlite3_value_double(argv[1]);
     if (b == 0) {
-        fn_err(ctx, -1202, NULL);
+        ixv_fn_err(ctx, -1202, NULL);
         return;
     }
     sqlite3_result_double(ctx, sqlite3_value_double(argv[0]) / b);
@@ -119,12 +91,12 @@ static void f_idiv(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     int64_t b = sqlite3_value_int64(argv[1]);
     if (b == 0) {
-        fn_err(ctx, -1202, NULL);
+        ixv_fn_err(ctx, -1202, NULL);
         return;
     }
     int64_t a = sqlite3_value_int64(argv[0]);
     if (a == INT64_MIN && b == -1) {
-        fn_err(ctx, -1215, NULL);
+        ixv_fn_err(ctx, -1215, NULL);
         return;
     }
     sqlite3_result_int64(ctx, a / b);
@@ -188,7 +160,7 @@ static void agg_final(sqlite3_context *ctx) {
     int avg = (int)(intptr_t)sqlite3_user_data(ctx);
     dagg *a = sqlite3_aggregate_context(ctx, 0);
     if (a && a->err) {
-        fn_err(ctx, a->err, NULL);
+        ixv_fn_err(ctx, a->err, NULL);
         return;
     }
     if (!a || a->n == 0) {
@@ -199,20 +171,20 @@ static void agg_final(sqlite3_context *ctx) {
         ixt_decimal cnt, r;
         ixt_dec_from_i64(&cnt, a->n);
         if (ixv_dec_div(&a->sum, &cnt, &r) < 0) {
-            fn_err(ctx, -1226, NULL);
+            ixv_fn_err(ctx, -1226, NULL);
             return;
         }
-        res_dec(ctx, &r);
+        ixv_fn_res_dec(ctx, &r);
         return;
     }
-    res_dec(ctx, &a->sum);
+    ixv_fn_res_dec(ctx, &a->sum);
 }
 
 /* ixd_dtrunc(x, n): x truncated (toward zero) to n fraction digits */
 static void f_dtrunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     ixt_decimal d;
-    int rc = arg_dec(ctx, argv[0], &d);
+    int rc = ixv_fn_arg_dec(ctx, argv[0], &d);
     if (rc < 0) return;
     if (rc == 1) {
         sqlite3_result_null(ctx);
@@ -230,7 +202,7 @@ static void f_dtrunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     while (d.ndig > 0 && d.dig[d.ndig - 1] == 0)
         d.ndig--;
     if (d.ndig == 0) ixt_dec_zero(&d);
-    res_dec(ctx, &d);
+    ixv_fn_res_dec(ctx, &d);
 }
 
 /* ixd_cvt(v, fromcode, fromlen, tocode, tolen) */
@@ -246,7 +218,7 @@ static void f_cvt(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     ityp to = ixv_t(sqlite3_value_int(argv[3]), (uint32_t)sqlite3_value_int64(argv[4]));
     int rc = ixv_convert(from, &v, to, &o);
     if (rc < 0) {
-        fn_err(ctx, rc, NULL);
+        ixv_fn_err(ctx, rc, NULL);
         return;
     }
     ixv_sval_result(&o, ctx);
@@ -294,7 +266,7 @@ static void f_chk(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     } else {
         int rc = ixv_store_check(t, &v);
         if (rc < 0) {
-            fn_err(ctx, rc, NULL);
+            ixv_fn_err(ctx, rc, NULL);
             return;
         }
     }
@@ -303,142 +275,41 @@ static void f_chk(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 /* ---- dates and times ---------------------------------------------------------------- */
 
-static void now_dt(ixt_datetime *dt) {
-    struct timeval tv;
-    gettimeofday(&tv, NULL);
-    time_t t = tv.tv_sec;
-    struct tm tmv;
-    localtime_r(&t, &tmv);
-    dt->year = tmv.tm_year + 1900;
-    dt->month = tmv.tm_mon + 1;
-    dt->day = tmv.tm_mday;
-    dt->hour = tmv.tm_hour;
-    dt->minute = tmv.tm_min;
-    dt->second = tmv.tm_sec > 59 ? 59 : tmv.tm_sec;
-    dt->fraction = (int32_t)(tv.tv_usec / 10);
-}
-
-/* Reads a DATE (int) or DATETIME (text, qualifier q) argument into a full
- * datetime: missing leading fields from the current time, missing trailing
- * fields zero (month/day 1). Returns 0, 1 for NULL, or an SQLCODE. */
-static int arg_full_dt(sqlite3_value *x, int code, uint32_t q, ixt_datetime *dt) {
-    int t = sqlite3_value_type(x);
-    if (t == SQLITE_NULL) return 1;
-    if (code == IX_T_DATE || (t == SQLITE_INTEGER && code != IX_T_DATETIME)) {
-        int64_t days = sqlite3_value_int64(x);
-        if (days < IXT_DATE_MIN || days > IXT_DATE_MAX) return -1206;
-        memset(dt, 0, sizeof *dt);
-        ixt_date_to_ymd((int32_t)days, &dt->year, &dt->month, &dt->day);
-        return 0;
-    }
-    if (t != SQLITE_TEXT) return -1262;
-    const char *s = (const char *)sqlite3_value_text(x);
-    size_t n = (size_t)sqlite3_value_bytes(x);
-    ixt_datetime v;
-    memset(&v, 0, sizeof v);
-    if (code != IX_T_DATETIME || !ixt_dt_qual_valid(q)) {
-        /* a string: try full forms */
-        static const int ends[] = {IXT_TU_F(5), IXT_TU_SECOND, IXT_TU_MINUTE, IXT_TU_HOUR,
-                                   IXT_TU_DAY};
-        int ok = 0;
-        for (size_t i = 0; i < sizeof ends / sizeof ends[0] && !ok; i++) {
-            uint32_t qq = ixt_dt_qual(IXT_TU_YEAR, ends[i]);
-            if (ixt_dt_parse(qq, s, n, &v) == IX_OK) {
-                ok = 1;
-                q = qq;
-            }
-        }
-        if (!ok) {
-            int32_t days;
-            if (ixt_date_parse(s, n, NULL, &days) != IX_OK) return -1262;
-            memset(dt, 0, sizeof *dt);
-            ixt_date_to_ymd(days, &dt->year, &dt->month, &dt->day);
-            return 0;
-        }
-    } else {
-        int rc = ixt_dt_parse(q, s, n, &v);
-        if (rc != IX_OK) return rc == IX_ERANGE ? -1263 : -1262;
-    }
-    ixt_datetime now;
-    now_dt(&now);
-    int st = IXT_QUAL_START(q), en = IXT_QUAL_END(q);
-    dt->year = st <= IXT_TU_YEAR ? v.year : now.year;
-    dt->month = st <= IXT_TU_MONTH && en >= IXT_TU_MONTH ? v.month
-                : st > IXT_TU_MONTH                      ? now.month
-                                                         : 1;
-    dt->day = st <= IXT_TU_DAY && en >= IXT_TU_DAY ? v.day : st > IXT_TU_DAY ? now.day : 1;
-    dt->hour = st <= IXT_TU_HOUR && en >= IXT_TU_HOUR ? v.hour : st > IXT_TU_HOUR ? now.hour : 0;
-    dt->minute = st <= IXT_TU_MINUTE && en >= IXT_TU_MINUTE ? v.minute
-                 : st > IXT_TU_MINUTE                       ? now.minute
-                                                            : 0;
-    dt->second = st <= IXT_TU_SECOND && en >= IXT_TU_SECOND ? v.second
-                 : st > IXT_TU_SECOND                       ? now.second
-                                                            : 0;
-    dt->fraction = en > IXT_TU_SECOND ? v.fraction : 0;
-    if (st > IXT_TU_DAY || (st > IXT_TU_MONTH && en >= IXT_TU_DAY)) {
-        /* a day taken from the current month may not exist in it */
-        int dim = ixt_days_in_month(dt->year, dt->month);
-        if (dt->day > dim) return -1263;
-    }
-    return 0;
-}
-
-static void res_dt(sqlite3_context *ctx, uint32_t q, const ixt_datetime *dt) {
-    ixb_wbuf b;
-    ixb_wbuf_init(&b, NULL);
-    ixt_datetime c = *dt;
-    /* truncate fractions below the end unit */
-    int en = IXT_QUAL_END(q);
-    if (en > IXT_TU_SECOND) {
-        int32_t div = 1;
-        for (int k = en - 10; k < 5; k++)
-            div *= 10;
-        c.fraction = c.fraction / div * div;
-    }
-    if (ixt_dt_check(q, &c) != IX_OK || ixt_dt_format(q, &c, &b) != IX_OK) {
-        ixb_wbuf_free(&b);
-        fn_err(ctx, -1263, NULL);
-        return;
-    }
-    sqlite3_result_text(ctx, (const char *)b.data, (int)b.len, SQLITE_TRANSIENT);
-    ixb_wbuf_free(&b);
-}
-
 /* ixd_extend(v, fromcode, fromlen, toq) */
 static void f_extend(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     ixt_datetime dt;
-    int rc = arg_full_dt(argv[0], sqlite3_value_int(argv[1]),
-                         (uint32_t)sqlite3_value_int64(argv[2]), &dt);
+    int rc = ixv_fn_full_dt(argv[0], sqlite3_value_int(argv[1]),
+                            (uint32_t)sqlite3_value_int64(argv[2]), &dt);
     if (rc == 1) {
         sqlite3_result_null(ctx);
         return;
     }
     if (rc < 0) {
-        fn_err(ctx, rc, NULL);
+        ixv_fn_err(ctx, rc, NULL);
         return;
     }
-    res_dt(ctx, (uint32_t)sqlite3_value_int64(argv[3]), &dt);
+    ixv_fn_res_dt(ctx, (uint32_t)sqlite3_value_int64(argv[3]), &dt);
 }
 
 /* ixd_part(v, code, len, which): 0 year 1 month 2 day 3 weekday 4 date */
 static void f_part(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     ixt_datetime dt;
-    int rc = arg_full_dt(argv[0], sqlite3_value_int(argv[1]),
-                         (uint32_t)sqlite3_value_int64(argv[2]), &dt);
+    int rc = ixv_fn_full_dt(argv[0], sqlite3_value_int(argv[1]),
+                            (uint32_t)sqlite3_value_int64(argv[2]), &dt);
     if (rc == 1) {
         sqlite3_result_null(ctx);
         return;
     }
     if (rc < 0) {
-        fn_err(ctx, rc, NULL);
+        ixv_fn_err(ctx, rc, NULL);
         return;
     }
     int32_t days = 0;
     int which = sqlite3_value_int(argv[3]);
     if (which >= 3 && ixt_date_from_ymd(dt.year, dt.month, dt.day, &days) != IX_OK) {
-        fn_err(ctx, -1206, NULL);
+        ixv_fn_err(ctx, -1206, NULL);
         return;
     }
     switch (which) {
@@ -460,16 +331,16 @@ static void f_mdy(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     int64_t m = sqlite3_value_int64(argv[0]), d = sqlite3_value_int64(argv[1]),
             y = sqlite3_value_int64(argv[2]);
     if (m < 1 || m > 12) {
-        fn_err(ctx, -1205, NULL);
+        ixv_fn_err(ctx, -1205, NULL);
         return;
     }
     if (y < 1 || y > 9999) {
-        fn_err(ctx, -1204, NULL);
+        ixv_fn_err(ctx, -1204, NULL);
         return;
     }
     int32_t days;
     if (d < 1 || d > 31 || ixt_date_from_ymd((int)y, (int)m, (int)d, &days) != IX_OK) {
-        fn_err(ctx, -1206, NULL);
+        ixv_fn_err(ctx, -1206, NULL);
         return;
     }
     sqlite3_result_int(ctx, days);
@@ -479,7 +350,7 @@ static void f_today(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     (void)argv;
     ixt_datetime now;
-    now_dt(&now);
+    ixv_now_dt(&now);
     int32_t days = 0;
     ixt_date_from_ymd(now.year, now.month, now.day, &days);
     sqlite3_result_int(ctx, days);
@@ -488,8 +359,8 @@ static void f_today(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 static void f_current(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     ixt_datetime now;
-    now_dt(&now);
-    res_dt(ctx, (uint32_t)sqlite3_value_int64(argv[0]), &now);
+    ixv_now_dt(&now);
+    ixv_fn_res_dt(ctx, (uint32_t)sqlite3_value_int64(argv[0]), &now);
 }
 
 /* ixd_dtsub(a, qa, b, qb, resq) -> interval units */
@@ -498,19 +369,19 @@ static void f_dtsub(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     ixt_datetime a, b;
     int ca = sqlite3_value_type(argv[0]) == SQLITE_INTEGER ? IX_T_DATE : IX_T_DATETIME;
     int cb = sqlite3_value_type(argv[2]) == SQLITE_INTEGER ? IX_T_DATE : IX_T_DATETIME;
-    int r1 = arg_full_dt(argv[0], ca, (uint32_t)sqlite3_value_int64(argv[1]), &a);
-    int r2 = arg_full_dt(argv[2], cb, (uint32_t)sqlite3_value_int64(argv[3]), &b);
+    int r1 = ixv_fn_full_dt(argv[0], ca, (uint32_t)sqlite3_value_int64(argv[1]), &a);
+    int r2 = ixv_fn_full_dt(argv[2], cb, (uint32_t)sqlite3_value_int64(argv[3]), &b);
     if (r1 == 1 || r2 == 1) {
         sqlite3_result_null(ctx);
         return;
     }
     if (r1 < 0 || r2 < 0) {
-        fn_err(ctx, r1 < 0 ? r1 : r2, NULL);
+        ixv_fn_err(ctx, r1 < 0 ? r1 : r2, NULL);
         return;
     }
     ixt_interval iv;
     if (ixt_dt_diff(&a, &b, &iv) != IX_OK) {
-        fn_err(ctx, -1263, NULL);
+        ixv_fn_err(ctx, -1263, NULL);
         return;
     }
     uint32_t rq = (uint32_t)sqlite3_value_int64(argv[4]);
@@ -538,13 +409,13 @@ static void f_dtadd(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     uint32_t q = (uint32_t)sqlite3_value_int64(argv[1]);
     ixt_datetime a, r;
-    int rc = arg_full_dt(argv[0], q ? IX_T_DATETIME : IX_T_DATE, q, &a);
+    int rc = ixv_fn_full_dt(argv[0], q ? IX_T_DATETIME : IX_T_DATE, q, &a);
     if (rc == 1) {
         sqlite3_result_null(ctx);
         return;
     }
     if (rc < 0) {
-        fn_err(ctx, rc, NULL);
+        ixv_fn_err(ctx, rc, NULL);
         return;
     }
     uint32_t ivq = (uint32_t)sqlite3_value_int64(argv[3]);
@@ -555,19 +426,19 @@ static void f_dtadd(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     iv.months = (IXT_QUAL_START(ivq) <= IXT_TU_MONTH) ? mag : 0;
     iv.units = (IXT_QUAL_START(ivq) <= IXT_TU_MONTH) ? 0 : mag;
     if (ixt_dt_add(&a, &iv, &r) != IX_OK) {
-        fn_err(ctx, -1263, NULL);
+        ixv_fn_err(ctx, -1263, NULL);
         return;
     }
     if (q == 0) {
         int32_t days;
         if (ixt_date_from_ymd(r.year, r.month, r.day, &days) != IX_OK) {
-            fn_err(ctx, -1263, NULL);
+            ixv_fn_err(ctx, -1263, NULL);
             return;
         }
         sqlite3_result_int(ctx, days);
         return;
     }
-    res_dt(ctx, q, &r);
+    ixv_fn_res_dt(ctx, q, &r);
 }
 
 /* ---- MATCHES ------------------------------------------------------------------------- */
@@ -666,20 +537,20 @@ static void f_serial(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         int rc = ixv_convert(ixv_t(t == SQLITE_INTEGER ? IX_T_BIGINT : -1, 8), &sv,
                              ixv_t(IX_T_BIGINT, 8), &o);
         if (rc < 0) {
-            fn_err(ctx, rc, NULL);
+            ixv_fn_err(ctx, rc, NULL);
             return;
         }
         v = o.i;
         ixv_sval_free(&o);
     }
     if (v < 0) {
-        fn_err(ctx, -1215, NULL);
+        ixv_fn_err(ctx, -1215, NULL);
         return;
     }
     int ok = 0;
     int64_t r = ixd_serial_next(db, tabid, kind, v, &ok);
     if (!ok) {
-        fn_err(ctx, -1215, NULL);
+        ixv_fn_err(ctx, -1215, NULL);
         return;
     }
     if (kind == 1) db->stmt_serial = r;
@@ -733,13 +604,13 @@ static void utc_to_datetime(sqlite3_context *ctx, sqlite3_value *x) {
     }
     double s = sqlite3_value_double(x);
     if (!(s > -6e10 && s < 2.5e11)) {
-        fn_err(ctx, -1263, NULL);
+        ixv_fn_err(ctx, -1263, NULL);
         return;
     }
     time_t t = (time_t)(s < 0 ? -(int64_t)(-s) : (int64_t)s);
     struct tm tmv;
     if (!localtime_r(&t, &tmv)) {
-        fn_err(ctx, -1263, NULL);
+        ixv_fn_err(ctx, -1263, NULL);
         return;
     }
     ixt_datetime dt = {tmv.tm_year + 1900,
@@ -749,7 +620,7 @@ static void utc_to_datetime(sqlite3_context *ctx, sqlite3_value *x) {
                        tmv.tm_min,
                        tmv.tm_sec > 59 ? 59 : tmv.tm_sec,
                        0};
-    res_dt(ctx, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_SECOND), &dt);
+    ixv_fn_res_dt(ctx, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_SECOND), &dt);
 }
 
 static void f_dbinfo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -786,31 +657,12 @@ static void f_dbinfo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     } else if (!sqlite3_stricmp(k, "utc_to_datetime") && argc == 2)
         utc_to_datetime(ctx, argv[1]);
     else
-        fn_err(ctx, -728, k);
+        ixv_fn_err(ctx, -728, k);
 }
 
 static void f_raise(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    fn_err(ctx, sqlite3_value_int(argv[0]), (const char *)sqlite3_value_text(argv[1]));
-}
-
-/* ---- shared with ixs_func_impl.c --------------------------------------------------------------
- */
-
-void ixd_fn_err(sqlite3_context *ctx, int code, const char *text) {
-    fn_err(ctx, code, text);
-}
-int ixd_fn_arg_dec(sqlite3_context *ctx, sqlite3_value *x, ixt_decimal *d) {
-    return arg_dec(ctx, x, d);
-}
-void ixd_fn_res_dec(sqlite3_context *ctx, const ixt_decimal *d) {
-    res_dec(ctx, d);
-}
-int ixd_fn_full_dt(sqlite3_value *x, int code, uint32_t q, ixt_datetime *dt) {
-    return arg_full_dt(x, code, q, dt);
-}
-void ixd_fn_res_dt(sqlite3_context *ctx, uint32_t q, const ixt_datetime *dt) {
-    res_dt(ctx, q, dt);
+    ixv_fn_err(ctx, sqlite3_value_int(argv[0]), (const char *)sqlite3_value_text(argv[1]));
 }
 
 int ixd_register_functions(sqlite3 *h, void *ud) {
@@ -839,7 +691,7 @@ int ixd_register_functions(sqlite3 *h, void *ud) {
     rc |= sqlite3_create_function(h, "ixd_extend", 4, SQLITE_UTF8, NULL, f_extend, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_part", 4, SQLITE_UTF8, NULL, f_part, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_mdy", 3, det, NULL, f_mdy, NULL, NULL);
-    rc |= sqlite3_create_function(h, "ixd_today", 0, SQLITE_UTF8, NULL, f_today, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixv_today", 0, SQLITE_UTF8, NULL, f_today, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_current", 1, SQLITE_UTF8, NULL, f_current, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_dtsub", 5, SQLITE_UTF8, NULL, f_dtsub, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_dtadd", 5, SQLITE_UTF8, NULL, f_dtadd, NULL, NULL);

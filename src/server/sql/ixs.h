@@ -83,17 +83,6 @@ enum {
     IXS_E_COMMIT_FAILED = -942,   /* Transaction commit failed - transaction will be rolled back. */
 };
 
-/* ---- internal names --------------------------------------------------------------- */
-/* Every object ixd keeps for itself in a database file (the _ixd_* catalog
- * tables, the session catalog temp._ixd_t*, the _ixd_databases virtual table,
- * the _ixd_new table of an ALTER rebuild and its _ixd_old<n> columns) has a
- * name that starts with IXS_INTERNAL_PREFIX; SQLite keeps sqlite_* for itself.
- * User SQL can neither name nor create such objects: the catalog lookup treats
- * them as missing, and every name a statement defines is checked. */
-#define IXS_INTERNAL_PREFIX "_ixd_"
-/* 1 when name (any case) is in ixd's or SQLite's internal name space. */
-int ixd_internal_name(const char *name);
-
 /* Informix compares CHAR, NCHAR, VARCHAR, NVARCHAR and LVARCHAR values
  * ignoring trailing blanks: SQLite does with this collation, which the
  * columns of these types declare and the emitter puts on the comparisons
@@ -184,9 +173,6 @@ struct ixd_db {
 
 #define IXS_TEMP_TABID 1000000 /* temp tables get tabids from here */
 int ixd_temp_catalog(ixd_db *db, ixv_err *err);
-
-/* Today as an Informix DATE day number (local time). */
-int32_t ixd_today(void);
 
 /* Runs SQL (no results) and maps errors. */
 int ixd_exec(ixd_db *db, const char *sql, ixv_err *err);

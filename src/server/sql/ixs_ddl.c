@@ -121,7 +121,7 @@ int ixs_create_table_run(px *p, const ddl_create_table *ct) {
     tdef t;
     int rc = -1;
     if (ixs_tdef_copy(p, &t, &ct->t) == 0 && ixs_ddl_begin(p) == 0) {
-        t.created = ixd_today();
+        t.created = ixv_today();
         int ok = (ct->temp ? ixs_temp_materialize(p, &t) : ixs_materialize(p, &t, 0)) == 0;
         rc = ixs_ddl_end(p, ok && ixs_ts_columns(p, &t, ct->temp) == 0);
     }
@@ -601,7 +601,7 @@ static void view_sql(px *p, const ddl_view *v, const qres *q, int tabid, int upd
     ixv_sb_strlit(s, v->name, strlen(v->name));
     ixv_sb_addc(s, ',');
     ixv_sb_strlit(s, v->owner, strlen(v->owner));
-    ixv_sb_printf(s, ",%d,'V');", ixd_today());
+    ixv_sb_printf(s, ",%d,'V');", ixv_today());
     ixs_cat_view_text(p, tabid, s);
     for (int i = 0; i < q->ncols; i++) {
         const char *cn = v->ncn ? v->cn[i] : q->cols[i].name;

@@ -37,7 +37,7 @@ static void key_indexes_sql(sb *s, const tdef *t, const char *schema);
 
 static int table_exists(ixd_db *db, const char *name) {
     int64_t v;
-    if (ixd_internal_name(name)) return 0;
+    if (ixv_internal_name(name)) return 0;
     if (q_int(db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", name, &v) == 1) return 1;
     if (q_int(db, "SELECT 1 FROM sqlite_master WHERE lower(name) = ?", name, &v) == 1) return 1;
     if (db->has_temp && q_int(db, "SELECT 1 FROM _ixd_ttables WHERE tabname = ?", name, &v) == 1)
@@ -651,7 +651,7 @@ int ixs_materialize(px *p, tdef *t, int rebuild) {
 int ixs_ddl_begin(px *p) {
     p->ddl_own = sqlite3_get_autocommit(p->db->h);
     if ((p->ddl_own && ixd_exec(p->db, "BEGIN IMMEDIATE", p->err)) ||
-        ixd_exec(p->db, "SAVEPOINT " IXS_INTERNAL_PREFIX "ddl", p->err)) {
+        ixd_exec(p->db, "SAVEPOINT " IXV_INTERNAL_PREFIX "ddl", p->err)) {
         if (p->ddl_own && !sqlite3_get_autocommit(p->db->h))
             sqlite3_exec(p->db->h, "ROLLBACK", NULL, NULL, NULL);
         p->failed = 1;
@@ -687,7 +687,7 @@ static void temp_catalog_recheck(ixd_db *db) {
 
 int ixs_ddl_end(px *p, int ok) {
     if (ok) {
-        if (ixd_exec(p->db, "RELEASE " IXS_INTERNAL_PREFIX "ddl", p->err) == 0 &&
+        if (ixd_exec(p->db, "RELEASE " IXV_INTERNAL_PREFIX "ddl", p->err) == 0 &&
             (!p->ddl_own || ixd_exec(p->db, "COMMIT", p->err) == 0))
             return 0;
         p->failed = 1;
@@ -695,8 +695,8 @@ int ixs_ddl_end(px *p, int ok) {
     if (!sqlite3_get_autocommit(p->db->h))
         sqlite3_exec(p->db->h,
                      p->ddl_own ? "ROLLBACK"
-                                : "ROLLBACK TO " IXS_INTERNAL_PREFIX
-                                  "ddl; RELEASE " IXS_INTERNAL_PREFIX "ddl",
+                                : "ROLLBACK TO " IXV_INTERNAL_PREFIX
+                                  "ddl; RELEASE " IXV_INTERNAL_PREFIX "ddl",
                      NULL, NULL, NULL);
     temp_catalog_recheck(p->db);
     return -1;

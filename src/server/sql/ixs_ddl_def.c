@@ -176,7 +176,7 @@ static int default_value(px *p, cdef *c) {
         ixv_sb_add(&d, "NULL");
     } else if (ixs_px_acc(p, IXK_TODAY)) {
         c->deftype = 'T';
-        ixv_sb_add(&d, "ixd_today()");
+        ixv_sb_add(&d, "ixv_today()");
     } else if (ixs_px_kw(p, p->i, IXK_CURRENT) || ixs_px_kw(p, p->i, IXK_SYSDATE)) {
         c->deftype = 'C';
         p->i++;

@@ -32,7 +32,7 @@ static int user_table(px *p, const char *name, int *tabid) {
 static void stats_sql(sb *s, int tabid, const char *name) {
     ixv_sb_add(s, "ANALYZE ");
     ixv_sb_ident(s, name);
-    ixv_sb_add(s, "; UPDATE " IXS_INTERNAL_PREFIX "tables SET nrows = (SELECT count(*) FROM ");
+    ixv_sb_add(s, "; UPDATE " IXV_INTERNAL_PREFIX "tables SET nrows = (SELECT count(*) FROM ");
     ixv_sb_ident(s, name);
     ixv_sb_printf(s, ") WHERE tabid = %d;", tabid);
 }
@@ -155,7 +155,7 @@ int ixs_update_statistics_run(px *p, const ddl_stats *us) {
     } else {
         sqlite3_stmt *st;
         if (sqlite3_prepare_v2(p->db->h,
-                               "SELECT tabid, tabname FROM " IXS_INTERNAL_PREFIX
+                               "SELECT tabid, tabname FROM " IXV_INTERNAL_PREFIX
                                "tables WHERE tabid >= 100 AND tabtype = 'T' ORDER BY tabid",
                                -1, &st, NULL) != SQLITE_OK)
             return ixs_px_failc(p, -999, "catalog");
@@ -264,7 +264,7 @@ void ixs_cat_view_text(px *p, int tabid, sb *s) {
     for (int seq = 0; a < b; seq++) {
         size_t n = b - a > VIEWTEXT_PIECE ? VIEWTEXT_PIECE : b - a;
         ixv_sb_printf(
-            s, "INSERT INTO " IXS_INTERNAL_PREFIX "views(tabid, seqno, viewtext) VALUES(%d, %d, ",
+            s, "INSERT INTO " IXV_INTERNAL_PREFIX "views(tabid, seqno, viewtext) VALUES(%d, %d, ",
             tabid, seq);
         ixv_sb_strlit(s, p->sql + a, n);
         ixv_sb_add(s, ");");

@@ -108,7 +108,7 @@ static int rollback_to_run(px *p, const char *name) {
     ixd_db *db = p->db;
     if (!db->in_txn || db->logmode == 0) return ixs_px_failc(p, db->logmode ? -255 : -256, NULL);
     if (name[0]) return run_savepoint(p, "ROLLBACK TO", name);
-    int r = sqlite3_exec(db->h, "ROLLBACK TO " IXS_INTERNAL_PREFIX "sp_outer", NULL, NULL, NULL);
+    int r = sqlite3_exec(db->h, "ROLLBACK TO " IXV_INTERNAL_PREFIX "sp_outer", NULL, NULL, NULL);
     if (r == SQLITE_OK) return 0;
     ixd_sqlite_err(db, r, 0, NULL, p->err);
     if (strstr(sqlite3_errmsg(db->h), "no such savepoint")) ixv_seterr(p->err, -83, 0, 0, NULL);

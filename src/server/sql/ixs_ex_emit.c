@@ -159,7 +159,7 @@ static int emit_lit(px *p, ixs_ex *e, xv *out) {
 static int emit_word(px *p, ixs_ex *e, xv *out) {
     out->lk = LB_EXPR;
     switch (e->op) {
-    case EX_TODAY: ixv_sb_add(&out->s, "ixd_today()"); break;
+    case EX_TODAY: ixv_sb_add(&out->s, "ixv_today()"); break;
     case EX_CURRENT: ixv_sb_printf(&out->s, "ixd_current(%u)", e->q); break;
     case EX_USER: ixv_sb_strlit(&out->s, p->db->user, strlen(p->db->user)); break;
     default: ixs_func_niladic_emit(p, e->sub, out);

@@ -104,7 +104,7 @@ static void f_chr(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     NULL_IN_NULL_OUT();
     int64_t n = sqlite3_value_int64(argv[0]);
     if (n < 0 || n > 255) {
-        ixd_fn_err(ctx, IXS_E_RANGE, NULL);
+        ixv_fn_err(ctx, IXS_E_RANGE, NULL);
         return;
     }
     char c = (char)n;
@@ -131,7 +131,7 @@ static void f_ceil(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     NULL_IN_NULL_OUT();
     int dir = sqlite3_value_int(argv[1]);
     ixt_decimal d, t, one, r;
-    int rc = ixd_fn_arg_dec(ctx, argv[0], &d);
+    int rc = ixv_fn_arg_dec(ctx, argv[0], &d);
     if (rc) {
         if (rc == 1) sqlite3_result_null(ctx);
         return;
@@ -145,12 +145,12 @@ static void f_ceil(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (ixt_dec_cmp(&t, &d) != 0 && (dir > 0) == (d.sign > 0)) {
         ixt_dec_from_i64(&one, dir);
         if (ixv_dec_add(&t, &one, 0, &r) < 0) {
-            ixd_fn_err(ctx, -1226, NULL);
+            ixv_fn_err(ctx, -1226, NULL);
             return;
         }
         t = r;
     }
-    ixd_fn_res_dec(ctx, &t);
+    ixv_fn_res_dec(ctx, &t);
 }
 
 /* STDEV and VARIANCE: sample variance (divisor N - 1; 0 for one value),
@@ -191,9 +191,9 @@ static void var_final(sqlite3_context *ctx) {
 /* Reads argument i (value, code, qualifier at argv[i..i+2]); 0, 1 NULL or
  * -1 after raising the error. */
 static int dt_arg(sqlite3_context *ctx, sqlite3_value **argv, int i, ixt_datetime *dt) {
-    int rc = ixd_fn_full_dt(argv[i], sqlite3_value_int(argv[i + 1]),
+    int rc = ixv_fn_full_dt(argv[i], sqlite3_value_int(argv[i + 1]),
                             (uint32_t)sqlite3_value_int64(argv[i + 2]), dt);
-    if (rc < 0) ixd_fn_err(ctx, rc, NULL);
+    if (rc < 0) ixv_fn_err(ctx, rc, NULL);
     return rc < 0 ? -1 : rc;
 }
 
@@ -202,13 +202,13 @@ static void dt_result(sqlite3_context *ctx, int code, uint32_t q, const ixt_date
     if (code == IX_T_DATE) {
         int32_t days;
         if (ixt_date_from_ymd(dt->year, dt->month, dt->day, &days) != IX_OK) {
-            ixd_fn_err(ctx, IXS_E_BAD_DATE, NULL);
+            ixv_fn_err(ctx, IXS_E_BAD_DATE, NULL);
             return;
         }
         sqlite3_result_int(ctx, days);
         return;
     }
-    ixd_fn_res_dt(ctx, q, dt);
+    ixv_fn_res_dt(ctx, q, dt);
 }
 
 /* ixd_add_months(v, code, q, n): n months later, the day cut to the end of
@@ -219,7 +219,7 @@ static void f_add_months(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (dt_arg(ctx, argv, 0, &dt)) return;
     int64_t m = (int64_t)dt.year * 12 + (dt.month - 1) + sqlite3_value_int64(argv[3]);
     if (m < 12 || m >= 12 * 10000) {
-        ixd_fn_err(ctx, IXS_E_BAD_DATE, NULL);
+        ixv_fn_err(ctx, IXS_E_BAD_DATE, NULL);
         return;
     }
     dt.year = (int)(m / 12);
@@ -259,12 +259,12 @@ static void f_months_between(sqlite3_context *ctx, int argc, sqlite3_value **arg
         ixt_dec_from_i64(&num, du);
         ixt_dec_from_i64(&den, 31LL * 86400 * IXT_UNITS_PER_SECOND);
         if (ixv_dec_div(&num, &den, &frac) < 0 || ixv_dec_add(&r, &frac, 0, &sum) < 0) {
-            ixd_fn_err(ctx, -1226, NULL);
+            ixv_fn_err(ctx, -1226, NULL);
             return;
         }
         r = sum;
     }
-    ixd_fn_res_dec(ctx, &r);
+    ixv_fn_res_dec(ctx, &r);
 }
 
 /* ixd_dround(v, code, q, unit, trunc): v rounded (or truncated) to the
@@ -289,7 +289,7 @@ static void f_dround(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     else if (!strcasecmp(u, "mi"))
         level = 4;
     else {
-        ixd_fn_err(ctx, IXS_E_BAD_ARG, NULL);
+        ixv_fn_err(ctx, IXS_E_BAD_ARG, NULL);
         return;
     }
     int up = !trunc && ((level == 0 && dt.month >= 7) || (level == 1 && dt.day >= 16) ||
@@ -311,7 +311,7 @@ static void f_dround(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         if (level == 4) iv.units = 60LL * IXT_UNITS_PER_SECOND;
         ixt_datetime r;
         if (ixt_dt_add(&dt, &iv, &r) != IX_OK || ixt_dt_to_stamp(&r, &stamp) != IX_OK) {
-            ixd_fn_err(ctx, IXS_E_BAD_DATE, NULL);
+            ixv_fn_err(ctx, IXS_E_BAD_DATE, NULL);
             return;
         }
         dt = r;
@@ -536,10 +536,10 @@ static void f_to_date(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     const char *fmt = (const char *)sqlite3_value_text(argv[1]);
     ixt_datetime dt;
     if (!s || scan_dt(s, fmt ? fmt : "%iY-%m-%d %H:%M:%S", &dt)) {
-        ixd_fn_err(ctx, IXS_E_FMT_MISMATCH, NULL);
+        ixv_fn_err(ctx, IXS_E_FMT_MISMATCH, NULL);
         return;
     }
-    ixd_fn_res_dt(ctx, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)), &dt);
+    ixv_fn_res_dt(ctx, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5)), &dt);
 }
 
 /* ---- TO_CHAR of numbers ------------------------------------------------------------------------
@@ -654,7 +654,7 @@ static void format_num(const ixt_decimal *d, const char *fmt, ixb_wbuf *out) {
 static void f_to_char_num(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     ixt_decimal d;
-    int rc = ixd_fn_arg_dec(ctx, argv[0], &d);
+    int rc = ixv_fn_arg_dec(ctx, argv[0], &d);
     if (rc) {
         if (rc == 1) sqlite3_result_null(ctx);
         return;

@@ -288,7 +288,7 @@ int ixs_px_is_name(px *p, int i) {
 }
 int ixs_px_newname(px *p, char *buf, size_t n) {
     if (ixs_px_ident(p, buf, n)) return -1;
-    if (ixd_internal_name(buf)) return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", buf);
+    if (ixv_internal_name(buf)) return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", buf);
     return 0;
 }
 int ixs_px_ident(px *p, char *buf, size_t n) {

@@ -285,7 +285,7 @@ enum {
 };
 
 static void fail(sqlite3_context *ctx, const ixv_err *e) {
-    ixd_fn_err(ctx, e->sqlcode ? e->sqlcode : IXS_E_LO, e->text);
+    ixv_fn_err(ctx, e->sqlcode ? e->sqlcode : IXS_E_LO, e->text);
 }
 
 static const char *txt(sqlite3_value *v) {

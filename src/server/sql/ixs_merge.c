@@ -28,11 +28,11 @@
 
 #include "server/sql/ixs_objs.h"
 
-#define M_SRC         IXS_INTERNAL_PREFIX "msrc"
-#define M_PAIR        IXS_INTERNAL_PREFIX "mpair"
-#define M_ACT         IXS_INTERNAL_PREFIX "mact"
-#define M_SID         IXS_INTERNAL_PREFIX "sid" /* the source row's number (UPDATE FROM has no rowid) */
-#define M_VROWID      IXS_INTERNAL_PREFIX "rowid" /* a view's base rowid (ixs_view.c) */
+#define M_SRC         IXV_INTERNAL_PREFIX "msrc"
+#define M_PAIR        IXV_INTERNAL_PREFIX "mpair"
+#define M_ACT         IXV_INTERNAL_PREFIX "mact"
+#define M_SID         IXV_INTERNAL_PREFIX "sid" /* the source row's number (UPDATE FROM has no rowid) */
+#define M_VROWID      IXV_INTERNAL_PREFIX "rowid" /* a view's base rowid (ixs_view.c) */
 #define M_MAX_MATCHED 8                           /* WHEN MATCHED clauses of one MERGE */
 
 enum { MW_NONE, MW_UPDATE, MW_DELETE, MW_INSERT };

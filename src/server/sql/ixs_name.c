@@ -56,7 +56,7 @@ int ixs_name_parse(px *p, int flags, ixs_name *o) {
         start = p->i;
         if (ixs_px_ident(p, a, sizeof a)) return -1;
     }
-    if ((flags & IXS_NAME_NEW) && ixd_internal_name(a)) {
+    if ((flags & IXS_NAME_NEW) && ixv_internal_name(a)) {
         p->i = start;
         return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", a);
     }

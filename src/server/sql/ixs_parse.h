@@ -119,7 +119,7 @@ int ixs_px_is_ident(px *p, int i);
 int ixs_px_is_name(px *p, int i);
 /* The name of an object the statement defines (table, view, index, synonym,
  * constraint, column, new name of a RENAME), as ixs_px_ident reads it; a name in
- * ixd's internal name space (ixd_internal_name) is -511 "Cannot modify system
+ * ixd's internal name space (ixv_internal_name) is -511 "Cannot modify system
  * catalog (name)." */
 int ixs_px_newname(px *p, char *buf, size_t n);
 /* Object names (ixs_name.c): [database[@server]:][owner.]name. */

@@ -33,20 +33,20 @@
 /* ---- catalog --------------------------------------------------------------------- */
 
 static const char *objs_ddl =
-    "CREATE TABLE IF NOT EXISTS " IXS_INTERNAL_PREFIX "sequences(seqid INTEGER PRIMARY KEY,"
+    "CREATE TABLE IF NOT EXISTS " IXV_INTERNAL_PREFIX "sequences(seqid INTEGER PRIMARY KEY,"
     " tabid INTEGER UNIQUE, start_val INTEGER, inc_val INTEGER, max_val INTEGER,"
     " min_val INTEGER, cycle TEXT, restart_val INTEGER, cache INTEGER, seqorder TEXT,"
     " token INTEGER);"
-    "CREATE TABLE IF NOT EXISTS " IXS_INTERNAL_PREFIX "syntable(tabid INTEGER PRIMARY KEY,"
+    "CREATE TABLE IF NOT EXISTS " IXV_INTERNAL_PREFIX "syntable(tabid INTEGER PRIMARY KEY,"
     " owner TEXT, tabname TEXT, btabid INTEGER);"
     "CREATE VIEW IF NOT EXISTS syssequences AS SELECT seqid, tabid, start_val, inc_val,"
-    " max_val, min_val, cycle, restart_val, cache, seqorder AS \"order\" FROM " IXS_INTERNAL_PREFIX
+    " max_val, min_val, cycle, restart_val, cache, seqorder AS \"order\" FROM " IXV_INTERNAL_PREFIX
     "sequences;"
     "CREATE VIEW IF NOT EXISTS syssyntable AS SELECT tabid, NULL AS servername, NULL AS dbname,"
-    " owner, tabname, btabid FROM " IXS_INTERNAL_PREFIX "syntable;"
+    " owner, tabname, btabid FROM " IXV_INTERNAL_PREFIX "syntable;"
     "CREATE VIEW IF NOT EXISTS syssynonyms AS SELECT t.owner AS owner, t.tabname AS synname,"
-    " t.created AS created, s.btabid AS tabid FROM " IXS_INTERNAL_PREFIX
-    "syntable s JOIN " IXS_INTERNAL_PREFIX "tables t ON t.tabid = s.tabid;";
+    " t.created AS created, s.btabid AS tabid FROM " IXV_INTERNAL_PREFIX
+    "syntable s JOIN " IXV_INTERNAL_PREFIX "tables t ON t.tabid = s.tabid;";
 
 typedef struct ocatcol {
     const char *name;
@@ -92,14 +92,14 @@ int ixs_objs_cat_init(sqlite3 *h) {
         for (const ocatcol *c = objs_tabs[i].cols; c->name; c++)
             ixv_sb_printf(
                 &q,
-                "INSERT OR IGNORE INTO " IXS_INTERNAL_PREFIX
+                "INSERT OR IGNORE INTO " IXV_INTERNAL_PREFIX
                 "columns(tabid,colno,colname,coltype,collength) VALUES(%d,%d,'%s',%d,%u);",
                 objs_tabs[i].tabid, ++ncol, c->name, c->code, c->len);
         ixv_sb_printf(
             &q,
-            "INSERT OR IGNORE INTO " IXS_INTERNAL_PREFIX
+            "INSERT OR IGNORE INTO " IXV_INTERNAL_PREFIX
             "tables(tabid,tabname,owner,created,tabtype) VALUES(%d,'%s','informix',%d,'T');",
-            objs_tabs[i].tabid, objs_tabs[i].name, (int)ixd_today());
+            objs_tabs[i].tabid, objs_tabs[i].name, (int)ixv_today());
     }
     int rc = q.oom ? SQLITE_NOMEM : sqlite3_exec(h, q.p, NULL, NULL, NULL);
     ixv_sb_free(&q);
@@ -110,7 +110,7 @@ void ixs_objs_cat_upgrade(sqlite3 *h) {
     sqlite3_stmt *st;
     int have = 0;
     if (sqlite3_prepare_v2(
-            h, "SELECT 1 FROM sqlite_master WHERE name = '" IXS_INTERNAL_PREFIX "syntable'", -1,
+            h, "SELECT 1 FROM sqlite_master WHERE name = '" IXV_INTERNAL_PREFIX "syntable'", -1,
             &st, NULL) != SQLITE_OK)
         return;
     have = sqlite3_step(st) == SQLITE_ROW;
@@ -128,11 +128,11 @@ void ixs_objs_cat_upgrade(sqlite3 *h) {
  * of the session). */
 static int name_taken(ixd_db *db, const char *name) {
     int64_t v;
-    if (ixs_ddl_q_int(db, "SELECT 1 FROM " IXS_INTERNAL_PREFIX "tables WHERE tabname = ?", name,
+    if (ixs_ddl_q_int(db, "SELECT 1 FROM " IXV_INTERNAL_PREFIX "tables WHERE tabname = ?", name,
                       &v) == 1)
         return 1;
     return db->has_temp &&
-           ixs_ddl_q_int(db, "SELECT 1 FROM " IXS_INTERNAL_PREFIX "ttables WHERE tabname = ?", name,
+           ixs_ddl_q_int(db, "SELECT 1 FROM " IXV_INTERNAL_PREFIX "ttables WHERE tabname = ?", name,
                          &v) == 1;
 }
 
@@ -140,7 +140,7 @@ static int name_taken(ixd_db *db, const char *name) {
 static int taken_code(ixd_db *db, const char *name) {
     int64_t v;
     return ixs_ddl_q_int(db,
-                         "SELECT 1 FROM " IXS_INTERNAL_PREFIX
+                         "SELECT 1 FROM " IXV_INTERNAL_PREFIX
                          "tables WHERE tabname = ? AND tabtype = 'Q'",
                          name, &v) == 1
                ? IXS_E_SEQ_EXISTS
@@ -149,7 +149,7 @@ static int taken_code(ixd_db *db, const char *name) {
 
 static int next_tabid(ixd_db *db) {
     int64_t maxid = 0;
-    ixs_ddl_q_int(db, "SELECT max(tabid) FROM " IXS_INTERNAL_PREFIX "tables", NULL, &maxid);
+    ixs_ddl_q_int(db, "SELECT max(tabid) FROM " IXV_INTERNAL_PREFIX "tables", NULL, &maxid);
     return maxid < 99 ? 100 : (int)maxid + 1;
 }
 
@@ -316,16 +316,16 @@ static int run_create(px *p, const seqdef *d) {
     int tabid = next_tabid(p->db);
     sb s = {0};
     ixv_sb_printf(&s,
-                  "INSERT INTO " IXS_INTERNAL_PREFIX
+                  "INSERT INTO " IXV_INTERNAL_PREFIX
                   "tables(tabid, tabname, owner, created, tabtype) VALUES(%d, ",
                   tabid);
     ixv_sb_strlit(&s, d->name, strlen(d->name));
     ixv_sb_addc(&s, ',');
     ixv_sb_strlit(&s, p->db->user, strlen(p->db->user));
-    ixv_sb_printf(&s, ", %d, 'Q');", (int)ixd_today());
+    ixv_sb_printf(&s, ", %d, 'Q');", (int)ixv_today());
     ixv_sb_printf(&s,
-                  "INSERT INTO " IXS_INTERNAL_PREFIX "sequences(tabid, token) VALUES(%d, %lld);"
-                  "UPDATE " IXS_INTERNAL_PREFIX "sequences SET ",
+                  "INSERT INTO " IXV_INTERNAL_PREFIX "sequences(tabid, token) VALUES(%d, %lld);"
+                  "UPDATE " IXV_INTERNAL_PREFIX "sequences SET ",
                   tabid, (long long)new_token());
     row_values(&s, &r);
     ixv_sb_printf(&s, " WHERE tabid = %d;", tabid);
@@ -338,8 +338,8 @@ static int seq_load(ixd_db *db, const char *name, seqrow *r) {
     memset(r, 0, sizeof *r);
     if (sqlite3_prepare_v2(db->h,
                            "SELECT s.tabid, start_val, inc_val, max_val, min_val, cycle, cache,"
-                           " seqorder, restart_val FROM " IXS_INTERNAL_PREFIX
-                           "sequences s JOIN " IXS_INTERNAL_PREFIX "tables t ON t.tabid = s.tabid"
+                           " seqorder, restart_val FROM " IXV_INTERNAL_PREFIX
+                           "sequences s JOIN " IXV_INTERNAL_PREFIX "tables t ON t.tabid = s.tabid"
                            " WHERE t.tabname = ? AND t.tabtype = 'Q'",
                            -1, &st, NULL) != SQLITE_OK)
         return -1;
@@ -379,7 +379,7 @@ static int run_alter(px *p, const seqdef *d) {
     r.has_restart = 0;
     if (seq_apply(p, d, &r, 0)) return -1;
     sb s = {0};
-    ixv_sb_add(&s, "UPDATE " IXS_INTERNAL_PREFIX "sequences SET ");
+    ixv_sb_add(&s, "UPDATE " IXV_INTERNAL_PREFIX "sequences SET ");
     row_values(&s, &r);
     ixv_sb_printf(&s, " WHERE tabid = %d;", r.tabid);
     return ixs_ddl_exec_sb(p, &s, d->name);
@@ -392,8 +392,8 @@ static int run_drop(px *p, const seqdef *d) {
     if (load_or_fail(p, d->name, &r)) return -1;
     sb s = {0};
     ixv_sb_printf(&s,
-                  "DELETE FROM " IXS_INTERNAL_PREFIX "sequences WHERE tabid = %d;"
-                  "DELETE FROM " IXS_INTERNAL_PREFIX "tables WHERE tabid = %d;",
+                  "DELETE FROM " IXV_INTERNAL_PREFIX "sequences WHERE tabid = %d;"
+                  "DELETE FROM " IXV_INTERNAL_PREFIX "tables WHERE tabid = %d;",
                   r.tabid, r.tabid);
     return ixs_ddl_exec_sb(p, &s, d->name);
 }
@@ -404,7 +404,7 @@ static int run_rename(px *p, const seqdef *d) {
     if (name_taken(p->db, d->newname))
         return ixs_px_failc(p, taken_code(p->db, d->newname), "%s", d->newname);
     sb s = {0};
-    ixv_sb_add(&s, "UPDATE " IXS_INTERNAL_PREFIX "tables SET tabname = ");
+    ixv_sb_add(&s, "UPDATE " IXV_INTERNAL_PREFIX "tables SET tabname = ");
     ixv_sb_strlit(&s, d->newname, strlen(d->newname));
     ixv_sb_printf(&s, " WHERE tabid = %d;", r.tabid);
     return ixs_ddl_exec_sb(p, &s, d->name);
@@ -586,8 +586,8 @@ static int def_load(ixd_db *db, int tabid, seqrow *r, int64_t *token, char *name
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h,
                            "SELECT start_val, inc_val, max_val, min_val, cycle, restart_val, token,"
-                           " t.tabname FROM " IXS_INTERNAL_PREFIX
-                           "sequences s JOIN " IXS_INTERNAL_PREFIX
+                           " t.tabname FROM " IXV_INTERNAL_PREFIX
+                           "sequences s JOIN " IXV_INTERNAL_PREFIX
                            "tables t ON t.tabid = s.tabid WHERE s.tabid = ?",
                            -1, &st, NULL) != SQLITE_OK)
         return -1;

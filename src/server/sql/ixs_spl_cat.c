@@ -79,7 +79,7 @@ static const struct {
      "iterator INTEGER, percallcost INTEGER, commutator TEXT, negator TEXT, selfunc TEXT, "
      "internal INTEGER, class TEXT, stack INTEGER, parallelizable INTEGER, costfunc TEXT, "
      "selconst REAL, collation TEXT, procflags INTEGER);"
-     "CREATE UNIQUE INDEX IF NOT EXISTS " IXS_INTERNAL_PREFIX
+     "CREATE UNIQUE INDEX IF NOT EXISTS " IXV_INTERNAL_PREFIX
      "procsig ON sysprocedures(procname, numargs);"},
     {"sysprocbody", TABID_SYSPROCBODY, c_sysprocbody,
      "CREATE TABLE IF NOT EXISTS sysprocbody(procid INTEGER, datakey TEXT, seqno INTEGER, data "
@@ -131,15 +131,15 @@ int ixs_spl_cat_init(sqlite3 *h, ixv_err *err) {
 static void upgrade_overloading(sqlite3 *h) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(
-            h, "SELECT 1 FROM sqlite_master WHERE name = '" IXS_INTERNAL_PREFIX "procname'", -1,
+            h, "SELECT 1 FROM sqlite_master WHERE name = '" IXV_INTERNAL_PREFIX "procname'", -1,
             &st, NULL) != SQLITE_OK)
         return;
     int old = sqlite3_step(st) == SQLITE_ROW;
     sqlite3_finalize(st);
     if (!old || sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return;
     if (sqlite3_exec(h,
-                     "DROP INDEX " IXS_INTERNAL_PREFIX
-                     "procname; CREATE UNIQUE INDEX " IXS_INTERNAL_PREFIX
+                     "DROP INDEX " IXV_INTERNAL_PREFIX
+                     "procname; CREATE UNIQUE INDEX " IXV_INTERNAL_PREFIX
                      "procsig ON sysprocedures(procname, numargs); COMMIT",
                      NULL, NULL, NULL) != SQLITE_OK &&
         !sqlite3_get_autocommit(h))

@@ -204,7 +204,7 @@ int ixs_spl_register(sqlite3 *h, ixd_db *db) {
             SQLITE_OK ||
         ixs_cursor_register(h, db))
         return -1;
-    return sqlite3_create_module(h, IXS_INTERNAL_PREFIX "spl", &spl_module, db) == SQLITE_OK ? 0
+    return sqlite3_create_module(h, IXV_INTERNAL_PREFIX "spl", &spl_module, db) == SQLITE_OK ? 0
                                                                                              : -1;
 }
 
@@ -294,7 +294,7 @@ int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name) {
         for (int k = 0; k < r->nret; k++)
             ixv_sb_printf(&q, "%sc%d", k ? ", " : "", k);
         if (!r->nret) ixv_sb_add(&q, "NULL");
-        ixv_sb_add(&q, " FROM " IXS_INTERNAL_PREFIX "spl(");
+        ixv_sb_add(&q, " FROM " IXV_INTERNAL_PREFIX "spl(");
         emit_args(r->name, args, na, &q);
         ixv_sb_addc(&q, ')');
         for (int k = 0; k < r->nret && !rc; k++)

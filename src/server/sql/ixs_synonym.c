@@ -31,7 +31,7 @@ static int object_name(px *p, char *name, int define) {
         if (ixs_px_ident(p, a, sizeof a)) return -1;
     }
     if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, a, sizeof a)) return -1;
-    if (define && ixd_internal_name(a)) return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", a);
+    if (define && ixv_internal_name(a)) return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", a);
     snprintf(name, IXS_NAME_MAX + 1, "%s", a);
     return 0;
 }
@@ -40,7 +40,7 @@ static int object_name(px *p, char *name, int define) {
 static int obj_find(ixd_db *db, const char *name, int *tabid, char *tt, char *owner) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h,
-                           "SELECT tabid, tabtype, owner FROM " IXS_INTERNAL_PREFIX
+                           "SELECT tabid, tabtype, owner FROM " IXV_INTERNAL_PREFIX
                            "tables WHERE tabname = ?",
                            -1, &st, NULL) != SQLITE_OK)
         return -1;
@@ -70,7 +70,7 @@ static int run_create(px *p, const syndef *d) {
         return ixs_px_failc(p, -206, "%s", d->target);
     int64_t maxid = 0;
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db->h, "SELECT max(tabid) FROM " IXS_INTERNAL_PREFIX "tables", -1, &st,
+    if (sqlite3_prepare_v2(db->h, "SELECT max(tabid) FROM " IXV_INTERNAL_PREFIX "tables", -1, &st,
                            NULL) == SQLITE_OK) {
         if (sqlite3_step(st) == SQLITE_ROW) maxid = sqlite3_column_int64(st, 0);
         sqlite3_finalize(st);
@@ -78,14 +78,14 @@ static int run_create(px *p, const syndef *d) {
     tabid = maxid < 99 ? 100 : (int)maxid + 1;
     sb s = {0};
     ixv_sb_printf(&s,
-                  "INSERT INTO " IXS_INTERNAL_PREFIX
+                  "INSERT INTO " IXV_INTERNAL_PREFIX
                   "tables(tabid, tabname, owner, created, tabtype) VALUES(%d, ",
                   tabid);
     ixv_sb_strlit(&s, d->name, strlen(d->name));
     ixv_sb_addc(&s, ',');
     ixv_sb_strlit(&s, db->user, strlen(db->user));
-    ixv_sb_printf(&s, ", %d, '%c');", (int)ixd_today(), d->private_ ? 'P' : 'S');
-    ixv_sb_printf(&s, "INSERT INTO " IXS_INTERNAL_PREFIX "syntable VALUES(%d, ", tabid);
+    ixv_sb_printf(&s, ", %d, '%c');", (int)ixv_today(), d->private_ ? 'P' : 'S');
+    ixv_sb_printf(&s, "INSERT INTO " IXV_INTERNAL_PREFIX "syntable VALUES(%d, ", tabid);
     ixv_sb_strlit(&s, bowner, strlen(bowner));
     ixv_sb_addc(&s, ',');
     ixv_sb_strlit(&s, d->target, strlen(d->target));
@@ -103,8 +103,8 @@ static int run_drop(px *p, const syndef *d) {
     if (!visible) return d->ife ? 0 : ixs_px_failc(p, -206, "%s", d->name);
     sb s = {0};
     ixv_sb_printf(&s,
-                  "DELETE FROM " IXS_INTERNAL_PREFIX "syntable WHERE tabid = %d;"
-                  "DELETE FROM " IXS_INTERNAL_PREFIX "tables WHERE tabid = %d;",
+                  "DELETE FROM " IXV_INTERNAL_PREFIX "syntable WHERE tabid = %d;"
+                  "DELETE FROM " IXV_INTERNAL_PREFIX "tables WHERE tabid = %d;",
                   tabid, tabid);
     return ixs_ddl_exec_sb(p, &s, d->name);
 }
@@ -148,8 +148,8 @@ int ixs_syn_base(ixd_db *db, int tabid, char tt, const char *owner, char *base, 
     if (tt == 'P' && strcmp(owner, db->user)) return 0;
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h,
-                           "SELECT t.tabname FROM " IXS_INTERNAL_PREFIX
-                           "syntable s JOIN " IXS_INTERNAL_PREFIX
+                           "SELECT t.tabname FROM " IXV_INTERNAL_PREFIX
+                           "syntable s JOIN " IXV_INTERNAL_PREFIX
                            "tables t ON t.tabid = s.btabid WHERE s.tabid = ?",
                            -1, &st, NULL) != SQLITE_OK)
         return -1;
@@ -168,8 +168,8 @@ int ixs_syn_base(ixd_db *db, int tabid, char tt, const char *owner, char *base, 
 static int obj_by_id(ixd_db *db, int tabid, char *tt, int *visible, int *btabid) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h,
-                           "SELECT t.tabtype, t.owner, s.btabid FROM " IXS_INTERNAL_PREFIX
-                           "tables t LEFT JOIN " IXS_INTERNAL_PREFIX
+                           "SELECT t.tabtype, t.owner, s.btabid FROM " IXV_INTERNAL_PREFIX
+                           "tables t LEFT JOIN " IXV_INTERNAL_PREFIX
                            "syntable s ON s.tabid = t.tabid WHERE t.tabid = ?",
                            -1, &st, NULL) != SQLITE_OK)
         return -1;

@@ -23,7 +23,7 @@
 #include "server/sql/ixs_spl.h"
 
 #define TRG_MAX_REFS 256
-#define TRG_PREFIX   IXS_INTERNAL_PREFIX "trg_"
+#define TRG_PREFIX   IXV_INTERNAL_PREFIX "trg_"
 
 enum {
     IXS_E_TRG_EXISTS = -743,    /* Object (%s) already exists in database. */

@@ -31,7 +31,7 @@
 #include "server/sql/ixs_spl.h"
 
 #define TRG_MAX_CASCADE 61 /* cascaded triggers (Informix's limit) */
-#define TRG_SAVEPOINT   IXS_INTERNAL_PREFIX "trgs"
+#define TRG_SAVEPOINT   IXV_INTERNAL_PREFIX "trgs"
 
 enum {
     IXS_E_TRG_CASCADE = -748, /* Exceeded limit on maximum number of cascaded triggers. */

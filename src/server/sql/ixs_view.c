@@ -15,10 +15,10 @@
 
 #include "server/sql/ixs_objs.h"
 
-#define VIEW_ROWID   IXS_INTERNAL_PREFIX "rowid"
-#define VIEW_TRIG_I  IXS_INTERNAL_PREFIX "vi_"
-#define VIEW_TRIG_U  IXS_INTERNAL_PREFIX "vu_"
-#define VIEW_TRIG_D  IXS_INTERNAL_PREFIX "vd_"
+#define VIEW_ROWID   IXV_INTERNAL_PREFIX "rowid"
+#define VIEW_TRIG_I  IXV_INTERNAL_PREFIX "vi_"
+#define VIEW_TRIG_U  IXV_INTERNAL_PREFIX "vu_"
+#define VIEW_TRIG_D  IXV_INTERNAL_PREFIX "vd_"
 #define VIEW_MAXCOLS IXS_MAX_COLS
 
 /* The simple view: its base table, and per view column the base column. */

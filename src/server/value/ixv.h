@@ -140,4 +140,34 @@ int ixv_lob_convert(ityp from, const sval *v, ityp to, sval *out);
  * other string. Whether the LO exists is checked where it is used. */
 int ixv_lob_text_to_sval(ityp t, const char *s, size_t n, sval *out);
 
+/* ---- what the SQL functions share (ixv_fn.c) ------------------------------------------
+ * ixv_fn_err raises SQLCODE code (with its insertion text)
+ * from a function. ixv_fn_arg_dec reads any number into d: 0, 1 for NULL,
+ * or -1 after raising the error. ixv_fn_res_dec returns d (NULL when it is
+ * NULL). ixv_fn_full_dt reads a DATE (code IX_T_DATE) or a DATETIME of
+ * qualifier q into a full datetime (leading fields from the current time):
+ * 0, 1 for NULL, or an SQLCODE. ixv_fn_res_dt returns dt as a DATETIME of
+ * qualifier q. */
+void ixv_fn_err(sqlite3_context *ctx, int code, const char *text);
+int ixv_fn_arg_dec(sqlite3_context *ctx, sqlite3_value *x, ixt_decimal *d);
+void ixv_fn_res_dec(sqlite3_context *ctx, const ixt_decimal *d);
+int ixv_fn_full_dt(sqlite3_value *x, int code, uint32_t q, ixt_datetime *dt);
+void ixv_fn_res_dt(sqlite3_context *ctx, uint32_t q, const ixt_datetime *dt);
+
+/* Today as an Informix DATE day number, and now as a full datetime to the
+ * microsecond (local time). */
+int32_t ixv_today(void);
+void ixv_now_dt(ixt_datetime *dt);
+
+/* ---- internal names --------------------------------------------------------------- */
+/* Every object ixd keeps for itself in a database file (the _ixd_* catalog
+ * tables, the session catalog temp._ixd_t*, the _ixd_databases virtual table,
+ * the _ixd_new table of an ALTER rebuild and its _ixd_old<n> columns) has a
+ * name that starts with IXV_INTERNAL_PREFIX; SQLite keeps sqlite_* for itself.
+ * User SQL can neither name nor create such objects: the catalog lookup treats
+ * them as missing, and every name a statement defines is checked. */
+#define IXV_INTERNAL_PREFIX "_ixd_"
+/* 1 when name (any case) is in ixd's or SQLite's internal name space. */
+int ixv_internal_name(const char *name);
+
 #endif
