@@ -183,12 +183,6 @@ void ixd_set_client_channel(ixd_db *db,
                             int (*fn)(void *ud, const uint8_t *req, size_t n, struct ixp_msg *ans),
                             void *ud);
 
-/* The standard Informix message text of an SQLCODE or ISAM code (e.g. -206
- * "The specified table (%s) is not in the database."; -154 "ISAM error: Lock
- * Timeout Expired"); "Unknown error." for codes ixd does not know. Static,
- * never NULL. */
-const char *ixd_errtext(int sqlcode);
-
 /* ---- fast-path routine calls (ixd_fastpath.c) -----------------------------
  * SQ_GETROUTINE: looks the signature up (case and blanks ignored) and
  * appends the answer (db's name, the routine handle) to reply. SQ_EXFPROUTINE:

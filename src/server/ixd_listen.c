@@ -534,7 +534,7 @@ static int admit(ixd_server *srv, const ixd_listen_opts *o, accept_state *st) {
     }
     if (st->refused++ == 0)
         ixd_logl(srv, IXD_LOG_WARN, 0, "connection limit (%d) reached: new connections get %d %s",
-                 o->max_connections, IXD_EBUSY, ixd_errtext(IXD_EBUSY));
+                 o->max_connections, IXD_EBUSY, ixv_errtext(IXD_EBUSY));
     if (nreject >= REJECT_SLOTS) return -1;
     nreject++;
     return 1;

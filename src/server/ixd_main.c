@@ -399,7 +399,7 @@ static int serve(ixd_cfg *c) {
     int rc = 1;
     if (!srv->throttle || ixd_engine_open(&srv->engine, srv->data_dir, &e) != 0) {
         char msg[512];
-        ixd_msg_fill(msg, sizeof msg, ixd_errtext(e.sqlcode), e.text);
+        ixd_msg_fill(msg, sizeof msg, ixv_errtext(e.sqlcode), e.text);
         fprintf(stderr, "ixd: cannot open data directory %s: %d %s\n", srv->data_dir, e.sqlcode,
                 msg);
     } else if (ixd_engine_set_banner(srv->engine, srv->banner) != 0 ||

@@ -62,7 +62,7 @@ void ixd_sess_send_err(ixd_sess *s, const ixv_err *e) {
     ixp_enc_err(&s->reply, &s->caps, e->sqlcode, e->isamcode, e->offset, e->text, strlen(e->text));
     s->skipping = 1;
     char msg[512];
-    ixd_msg_fill(msg, sizeof msg, ixd_errtext(e->sqlcode), e->text);
+    ixd_msg_fill(msg, sizeof msg, ixv_errtext(e->sqlcode), e->text);
     ixd_logl(s->srv, IXD_LOG_ERROR, s->id, "error %d (isam %d): %s", e->sqlcode, e->isamcode, msg);
 }
 
@@ -484,7 +484,7 @@ static int do_login(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         ixp_conrej_defaults(&acc, s->srv->server_name, s->srv->banner, svc);
         ixp_conacc_encode(&acc, out);
         char msg[256];
-        ixd_msg_fill(msg, sizeof msg, ixd_errtext(svc), svc == -761 ? server : user);
+        ixd_msg_fill(msg, sizeof msg, ixv_errtext(svc), svc == -761 ? server : user);
         ixd_log(s->srv, s->id, "login rejected for user \"%s\" from %s: %d %s%s", user, s->peer,
                 svc, msg, detail);
         return 1;

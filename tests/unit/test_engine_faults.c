@@ -433,7 +433,7 @@ static void test_texts(void) {
     static const int codes[] = {-131, -212, -215, -261, -264, -271, -346, -240,
                                 -312, -330, -354, -359, -425, -511, -942};
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
-        CHECK(strcmp(ixd_errtext(codes[i]), "Unknown error."), "text of %d", codes[i]);
+        CHECK(strcmp(ixv_errtext(codes[i]), "Unknown error."), "text of %d", codes[i]);
 }
 
 int main(void) {

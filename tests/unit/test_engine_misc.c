@@ -150,7 +150,7 @@ int main(void) {
         pthread_join(irq, NULL);
         CHECK_Q("select count(*) from sc", "5");
     }
-    CHECK(!strcmp(ixd_errtext(-213), "Statement interrupted by user."), "errtext");
+    CHECK(!strcmp(ixv_errtext(-213), "Statement interrupted by user."), "errtext");
 
     /* many sessions on threads */
     CHECK_RUN("create table conc (k int, i int)", 0);

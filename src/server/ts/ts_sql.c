@@ -364,7 +364,7 @@ static int parse_lines(const ts_series *s, const char *text, size_t n, ts_els *e
             k++;
         if (k < len && add_elem(s, els, text + at, len, e)) {
             char why[sizeof e->text];
-            snprintf(why, sizeof why, "%s", e->text[0] ? e->text : ixd_errtext(e->code));
+            snprintf(why, sizeof why, "%s", e->text[0] ? e->text : ixv_errtext(e->code));
             return ixts_fail(e, e->code == TS_E_UNIQUE ? e->code : TS_E_ROUTINE, "line %lld: %s",
                              (long long)line, why);
         }
@@ -502,7 +502,7 @@ static int load_file(loader *L, FILE *f, ts_err *e) {
         if (!n) continue;
         if (loader_line(L, line, n, e)) {
             char why[sizeof e->text];
-            snprintf(why, sizeof why, "%s", e->text[0] ? e->text : ixd_errtext(e->code));
+            snprintf(why, sizeof why, "%s", e->text[0] ? e->text : ixv_errtext(e->code));
             rc = ixts_fail(e, TS_E_ROUTINE, "line %lld: %s", (long long)no, why);
         }
     }

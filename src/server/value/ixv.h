@@ -32,6 +32,12 @@ typedef struct ixv_err {
 int ixv_seterr(ixv_err *err, int sqlcode, int isamcode, int offset, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* The standard Informix message text of an SQLCODE or ISAM code (e.g. -206
+ * "The specified table (%s) is not in the database."; -154 "ISAM error: Lock
+ * Timeout Expired"); "Unknown error." for codes ixd does not know. Static,
+ * never NULL. */
+const char *ixv_errtext(int sqlcode);
+
 /* ---- string builder ---------------------------------------------------------- */
 typedef struct sb {
     char *p;
