@@ -1486,3 +1486,25 @@ void ixd_close(ixd_stmt *s) {
     s->pos = 0;
     s->cur_valid = 0;
 }
+
+/* ---- session cursors (WHERE CURRENT OF) ----------------------------------------------- */
+
+void ixd_set_cursor_lookup(ixd_db *db, ixd_stmt *(*fn)(void *ud, const char *name), void *ud) {
+    if (!db) return;
+    db->cursor_fn = fn;
+    db->cursor_ud = ud;
+}
+
+int ixd_stmt_for_update(const ixd_stmt *s) {
+    return s && s->rowid_col;
+}
+
+/* ---- files outside the data directory ------------------------------------------------- */
+
+void ixd_set_lob_dir(const char *dir) {
+    ixs_lob_set_dir(dir);
+}
+
+void ixd_set_load_dir(const char *dir) {
+    ixts_set_load_dir(dir);
+}

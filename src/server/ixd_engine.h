@@ -95,12 +95,12 @@ void ixd_stmt_free(ixd_stmt *s);
 
 /* UPDATE / DELETE ... WHERE CURRENT OF name: fn(ud, name) gives the
  * statement of the session's cursor of that name (lower case), or NULL when
- * there is none (fn NULL: no session cursors). ixs_stmt_for_update: 1 when
+ * there is none (fn NULL: no session cursors). ixd_stmt_for_update: 1 when
  * s is an update cursor (SELECT ... FOR UPDATE of one table), whose current
  * row is the row ixd_fetch returned last: a session sends such a cursor's
  * rows one a reply (no read-ahead), as Informix does. */
-void ixs_set_cursor_lookup(ixd_db *db, ixd_stmt *(*fn)(void *ud, const char *name), void *ud);
-int ixs_stmt_for_update(const ixd_stmt *s);
+void ixd_set_cursor_lookup(ixd_db *db, ixd_stmt *(*fn)(void *ud, const char *name), void *ud);
+int ixd_stmt_for_update(const ixd_stmt *s);
 
 /* What DESCRIBE reports. */
 int ixd_stmt_type(const ixd_stmt *s); /* IX_STMTTYPE_SELECT, IX_STMTTYPE_INSERT, ... */
@@ -195,5 +195,17 @@ struct ixp_getroutine;
 struct ixp_exfp;
 int ixd_fp_getroutine(ixd_db *db, const struct ixp_getroutine *g, ixb_wbuf *reply, ixv_err *err);
 int ixd_fp_call(ixd_db *db, const struct ixp_exfp *e, ixb_wbuf *reply, ixv_err *err);
+
+/* ---- files outside the data directory -------------------------------------------------
+ * The only directory server files of FILETOBLOB / LOTOFILE may be in (ixd
+ * --lob-dir) and the only one oni_ts_write_file reads (--load-dir); NULL
+ * refuses every such file. Process-wide, set at start. */
+void ixd_set_lob_dir(const char *dir);
+void ixd_set_load_dir(const char *dir);
+
+/* SQ_LODATA from a client (src/server/ixd_lob.c): performs it and appends
+ * the reply to reply; 0, or -1 with err set (nothing appended). */
+struct ixp_lodata;
+int ixd_lob_message(ixd_db *db, const struct ixp_lodata *d, ixb_wbuf *reply, ixv_err *err);
 
 #endif

@@ -23,8 +23,6 @@
 
 #include "ixd_server.h"
 #include "proto/ix_login.h"
-#include "server/sql/ixs_lob.h"
-#include "server/ts/ts.h"
 
 #define EXIT_USAGE     2
 #define EXIT_IN_USE    3
@@ -233,11 +231,11 @@ static int apply(ixd_cfg *c, int id, const char *v, const char *where) {
         break;
     case OPT_LOAD_DIR:
         if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) return bad_value(where, v, "a directory");
-        ixts_set_load_dir(v);
+        ixd_set_load_dir(v);
         break;
     case OPT_LOB_DIR:
         if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) return bad_value(where, v, "a directory");
-        ixs_lob_set_dir(v);
+        ixd_set_lob_dir(v);
         break;
     default: return apply_num(c, id, v, where);
     }

@@ -10,7 +10,6 @@
 #include "ixd_server.h"
 #include "proto/ix_blob.h"
 #include "proto/ix_reader.h"
-#include "server/sql/ixs_lob.h"
 #include "types/ix_types.h"
 #include "ixd_session_int.h"
 
@@ -139,7 +138,7 @@ static int bind_general(ixd_sess *s, sess_stmt *t, const ixp_bindval *v, struct 
         if (r->null) return 1;
         if (ixp_lob_bind_value(v, &l) != IX_OK) {
             t->nbinds = 0;
-            ixd_sess_send_errcode(s, IXS_E_LO, 0, "not a smart-LOB handle of this server");
+            ixd_sess_send_errcode(s, IXD_E_LO, 0, "not a smart-LOB handle of this server");
             return 0;
         }
         ixp_lob_tuple_encode(&t->binds, &l);
@@ -227,7 +226,7 @@ static int apply_binds(ixd_sess *s, sess_stmt *t) {
 }
 
 /* The statement of the cursor named name (SQ_CURNAME), for WHERE CURRENT OF
- * (ixs_set_cursor_lookup). */
+ * (ixd_set_cursor_lookup). */
 static ixd_stmt *sess_cursor(void *ud, const char *name) {
     ixd_sess *s = ud;
     for (int i = 0; i < MAX_STMTS; i++) {
@@ -249,7 +248,7 @@ void ixd_sess_do_execute(ixd_sess *s) {
     }
     if (t->is_cursor) return ixd_sess_send_errcode(s, -260, 0, NULL);
     if (apply_binds(s, t)) return;
-    ixs_set_cursor_lookup(s->db, sess_cursor, s);
+    ixd_set_cursor_lookup(s->db, sess_cursor, s);
     int64_t rows = 0, serial8 = 0;
     int32_t serial = 0;
     if (ixd_execute(t->st, &rows, &serial, &serial8, &e) != 0) return ixd_sess_send_err(s, &e);
@@ -363,7 +362,7 @@ void ixd_sess_do_nfetch(ixd_sess *s, int32_t bufsize) {
         used += n;
         sent++;
         t->fetched++;
-        if (ixs_stmt_for_update(t->st)) return; /* an update cursor: its current row */
+        if (ixd_stmt_for_update(t->st)) return; /* an update cursor: its current row */
     }
 }
 

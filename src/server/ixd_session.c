@@ -27,7 +27,6 @@
 #include "proto/ix_interrupt.h"
 #include "proto/ix_login.h"
 #include "proto/ix_reader.h"
-#include "server/sql/ixs_lob.h"
 #include "types/ix_types.h"
 
 /* The interrupt check the session's statements get: intr_fn, remembering

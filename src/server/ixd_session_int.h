@@ -35,7 +35,8 @@ enum {
     E_BLOB_WRITE = -605,   /* cannot write blob: a chunk out of sequence, too many bytes */
     E_BLOB_HOSTVAR = -609, /* illegal use of a Text/Byte host variable: data missing,
                             * or (strict mode) ixdb's inline form */
-    E_NOMEM = -208         /* memory allocation failed */
+    E_NOMEM = -208,        /* memory allocation failed */
+    IXD_E_LO = -9810       /* Smart-large-object error: a FETCHBLOB of a handle not ours */
 };
 
 /* One prepared statement (a statement id). */

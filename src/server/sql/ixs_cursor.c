@@ -78,16 +78,6 @@ void ixs_cursor_fetched(ixd_stmt *s) {
     s->cur_valid = 1;
 }
 
-void ixs_set_cursor_lookup(ixd_db *db, ixd_stmt *(*fn)(void *ud, const char *name), void *ud) {
-    if (!db) return;
-    db->cursor_fn = fn;
-    db->cursor_ud = ud;
-}
-
-int ixs_stmt_for_update(const ixd_stmt *s) {
-    return s && s->rowid_col;
-}
-
 static void fail(sqlite3_context *ctx, int code, const char *text) {
     char *m = sqlite3_mprintf("ixd:%d,0:%s", code, text ? text : "");
     sqlite3_result_error(ctx, m ? m : "ixd:-208,0:", -1);

@@ -85,8 +85,4 @@ void ixs_lob_stmt_end(ixd_db *db);
 int ixs_lob_drop_table(px *p, const char *table);
 int64_t ixs_lob_count(ixd_db *db);
 
-/* SQ_LODATA from a client (src/server/ixd_lob.c): performs it and appends
- * the reply to reply; 0, or -1 with err set (nothing appended). */
-int ixd_lob_message(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixv_err *err);
-
 #endif
