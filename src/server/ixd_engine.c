@@ -1,5 +1,6 @@
 /* ixd_engine.c: the engine API of ixd_engine.h over SQLite: databases (one
- * file per database), statements, cursors, transactions, error mapping. */
+ * file per database), statements, cursors, transactions. SQLite errors are
+ * mapped in ixd_sqlerr.c. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -15,238 +16,6 @@
 #include "server/sql/ixs_spl.h"
 #include "server/sql/ixs_objs.h"
 #include "server/ts/ts.h"
-
-/* ---- errors -------------------------------------------------------------------- */
-
-enum {
-    IXD_E_NOMEM = -208, /* Memory allocation failed during query processing. */
-};
-
-static int space_errno(int e) {
-#ifdef EDQUOT
-    if (e == EDQUOT) return 1;
-#endif
-    return e == ENOSPC || e == EFBIG;
-}
-
-/* The errno values SQLite recorded for its last failed system calls on h:
- * its own record (not always kept), and those of the WAL (or rollback
- * journal) file and of the database file, where the unix VFS keeps the errno
- * of a failed write. */
-static void os_errnos(sqlite3 *h, int e[3]) {
-    e[0] = sqlite3_system_errno(h);
-    e[1] = e[2] = 0;
-    sqlite3_file *j = NULL;
-    if (sqlite3_file_control(h, "main", SQLITE_FCNTL_JOURNAL_POINTER, &j) == SQLITE_OK && j &&
-        j->pMethods && j->pMethods->xFileControl)
-        j->pMethods->xFileControl(j, SQLITE_FCNTL_LAST_ERRNO, &e[1]);
-    sqlite3_file_control(h, "main", SQLITE_FCNTL_LAST_ERRNO, &e[2]);
-}
-
-int ixd_no_space(sqlite3 *h, int rc) {
-    if ((rc & 0xff) == SQLITE_FULL) return 1;
-    if ((rc & 0xff) != SQLITE_IOERR || !h) return 0;
-    int e[3];
-    os_errnos(h, e);
-    return space_errno(e[0]) || space_errno(e[1]) || space_errno(e[2]);
-}
-
-/* The errno of the last failed system call on h's files, or 0. */
-static int os_errno(sqlite3 *h) {
-    int e[3];
-    os_errnos(h, e);
-    return e[0] ? e[0] : e[1] ? e[1] : e[2];
-}
-
-int ixd_no_space_code(int stype) {
-    switch (stype) {
-    case IX_STMTTYPE_INSERT: return IXS_E_INSERT;
-    case IX_STMTTYPE_UPDATE:
-    case IX_STMTTYPE_UPDATE_ALL: return IXS_E_UPDATE;
-    case IX_STMTTYPE_DELETE:
-    case IX_STMTTYPE_DELETE_ALL: return IXS_E_DELETE;
-    case IX_STMTTYPE_SELECT: return IXS_E_TEMP_WRITE;
-    case IX_STMTTYPE_EXECUTE_PROC: /* a TimeSeries routine's rows */ return IXS_E_INSERT;
-    case IX_STMTTYPE_CREATE_TABLE:
-    case IX_STMTTYPE_CREATE_TEMP_TABLE:
-    case IX_STMTTYPE_SELECT_INTO_TEMP:
-    case IX_STMTTYPE_ALTER_TABLE: /* rebuilds the table */ return IXS_E_CREATE_FILE;
-    case IX_STMTTYPE_CREATE_INDEX: return IXS_E_ADD_INDEX;
-    case IX_STMTTYPE_COMMIT_WORK: return IXS_E_COMMIT_FAILED;
-    default: return IXS_E_CATALOG_UPDATE;
-    }
-}
-
-static int lock_code(int stype) {
-    switch (stype) {
-    case IX_STMTTYPE_INSERT: return -271;
-    case IX_STMTTYPE_UPDATE: return -346;
-    case IX_STMTTYPE_DELETE: return -240;
-    case IX_STMTTYPE_SELECT: return -244;
-    default: return -243;
-    }
-}
-
-/* Finds the index/constraint of table `tab` whose columns are `cols` (a
- * comma-separated list of names). */
-static int unique_err(ixd_db *db, const char *tab, const char *cols, ixv_err *err) {
-    sqlite3_stmt *st;
-    const char *sql = "SELECT i.idxname, i.is_constraint, i.cols, "
-                      "(SELECT constrname FROM _ixd_constraints c WHERE c.idxname = i.idxname) "
-                      "FROM _ixd_indexes i JOIN _ixd_tables t ON t.tabid = i.tabid "
-                      "WHERE t.tabname = ? AND i.idxtype = 'U'";
-    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            const char *ic = (const char *)sqlite3_column_text(st, 2);
-            if (ic && !strcmp(ic, cols)) {
-                const char *iname = (const char *)sqlite3_column_text(st, 0);
-                const char *cname = (const char *)sqlite3_column_text(st, 3);
-                int isc = sqlite3_column_int(st, 1);
-                char nm[IXS_NAME_MAX * 2 + 2];
-                snprintf(nm, sizeof nm, "%s.%s", db->user,
-                         isc && cname ? cname : (iname ? iname : ""));
-                sqlite3_finalize(st);
-                if (isc) return ixv_seterr(err, -268, -100, 0, "%s", nm);
-                return ixv_seterr(err, -239, -100, 0, "%s", nm);
-            }
-        }
-        sqlite3_finalize(st);
-    }
-    return ixv_seterr(err, -239, -100, 0, "%s", cols);
-}
-
-static int fk_name(ixd_db *db, const char *tab, int child, char *buf, size_t n) {
-    sqlite3_stmt *st;
-    const char *sql =
-        child ? "SELECT constrname FROM _ixd_constraints c JOIN _ixd_tables t ON t.tabid = "
-                "c.tabid WHERE t.tabname = ? AND c.constrtype = 'R' ORDER BY constrid"
-              : "SELECT constrname FROM _ixd_constraints c JOIN _ixd_tables t ON t.tabid = "
-                "c.reftabid WHERE t.tabname = ? AND c.constrtype = 'R' ORDER BY constrid";
-    buf[0] = 0;
-    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) return 0;
-    sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
-    int found = 0;
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        snprintf(buf, n, "%s.%s", db->user, (const char *)sqlite3_column_text(st, 0));
-        found = 1;
-    }
-    sqlite3_finalize(st);
-    return found;
-}
-
-/* A constraint violation as Informix reports it (-391, -268/-239, -530,
- * -691/-692). Returns 1 with *err set, 0 when ext is not one of those. */
-static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const char *table,
-                          ixv_err *err) {
-    const char *p;
-    if (ext == SQLITE_CONSTRAINT_NOTNULL && (p = strstr(msg, "failed: "))) {
-        p += 8;
-        const char *dot = strchr(p, '.');
-        ixv_seterr(err, -391, 0, 0, "%s", dot ? dot + 1 : p);
-        return 1;
-    }
-    if ((ext == SQLITE_CONSTRAINT_UNIQUE || ext == SQLITE_CONSTRAINT_PRIMARYKEY) &&
-        (p = strstr(msg, "failed: "))) {
-        /* "t.a, t.b" -> "a,b" */
-        char cols[512], tab[IXS_NAME_MAX + 1];
-        size_t k = 0;
-        tab[0] = 0;
-        p += 8;
-        while (*p && k + 1 < sizeof cols) {
-            const char *dot = strchr(p, '.');
-            const char *end = strstr(p, ", ");
-            if (!end) end = p + strlen(p);
-            if (dot && dot < end) {
-                snprintf(tab, sizeof tab, "%.*s", (int)(dot - p), p);
-                p = dot + 1;
-            }
-            if (k) cols[k++] = ',';
-            while (p < end && k + 1 < sizeof cols)
-                cols[k++] = *p++;
-            if (*p) p += 2;
-        }
-        cols[k] = 0;
-        unique_err(db, tab[0] ? tab : (table ? table : ""), cols, err);
-        return 1;
-    }
-    if (ext == SQLITE_CONSTRAINT_CHECK && (p = strstr(msg, "failed: "))) {
-        ixv_seterr(err, -530, 0, 0, "%s.%s", db->user, p + 8);
-        return 1;
-    }
-    if (ext == SQLITE_CONSTRAINT_FOREIGNKEY) {
-        char nm[300];
-        int child = stype != IX_STMTTYPE_DELETE;
-        if (stype == IX_STMTTYPE_UPDATE && !fk_name(db, table ? table : "", 1, nm, sizeof nm))
-            child = 0;
-        fk_name(db, table ? table : "", child, nm, sizeof nm);
-        ixv_seterr(err, child ? -691 : -692, 0, 0, "%s", nm);
-        return 1;
-    }
-    return 0;
-}
-
-/* 1 when msg is SQLite saying that the SQL ixd made of a statement passes
- * one of its compiled-in limits (parser stack, expression depth, compound
- * SELECT terms, columns): SQLite gives these as a plain SQLITE_ERROR, its
- * text the only thing that tells them apart. */
-static int sqlite_limit_msg(const char *msg) {
-    static const char *const limits[] = {"parser stack overflow",
-                                         "Expression tree is too large",
-                                         "too many terms in compound SELECT",
-                                         "too many columns",
-                                         "too many arguments on function",
-                                         "too many SQL variables",
-                                         "at most 64 tables in a join"};
-    for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++)
-        if (strstr(msg, limits[k])) return 1;
-    return 0;
-}
-
-void ixd_txn_sync(ixd_db *db) {
-    if (db && db->h && db->in_txn && sqlite3_get_autocommit(db->h)) {
-        db->gen++;
-        db->in_txn = 0;
-        db->nsavepoints = 0;
-    }
-}
-
-int ixd_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixv_err *err) {
-    if (stype == IX_STMTTYPE_DELETE_ALL) stype = IX_STMTTYPE_DELETE;
-    if (stype == IX_STMTTYPE_UPDATE_ALL) stype = IX_STMTTYPE_UPDATE;
-    sqlite3 *h = db ? db->h : NULL;
-    const char *msg = h ? sqlite3_errmsg(h) : sqlite3_errstr(rc);
-    int ext = h ? sqlite3_extended_errcode(h) : rc;
-    if (!msg) msg = "";
-    ixd_txn_sync(db);
-    if (ixd_no_space(h, rc) || ixd_no_space(h, ext))
-        return ixv_seterr(err, ixd_no_space_code(stype), IXS_ISAM_NO_SPACE, 0, "%s",
-                          table ? table : "");
-    if (!strncmp(msg, "ixd:", 4)) {
-        int code = atoi(msg + 4); /* ixd:<sqlcode>[,<isam>]:<text> */
-        const char *t = strchr(msg + 4, ':'), *c = strchr(msg + 4, ',');
-        int isam = c && t && c < t ? atoi(c + 1) : 0;
-        return ixv_seterr(err, code ? code : -999, isam, 0, "%s", t ? t + 1 : "");
-    }
-    int prim = rc & 0xff;
-    if (db && db->interrupted) return ixv_seterr(err, -213, 0, 0, NULL);
-    if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED || (ext & 0xff) == SQLITE_BUSY)
-        return ixv_seterr(err, lock_code(stype), db && db->wait_ms < 0 ? -107 : -154, 0, "%s",
-                          table ? table : "");
-    if (prim == SQLITE_NOMEM) return ixv_seterr(err, -208, 0, 0, NULL);
-    if (prim == SQLITE_INTERRUPT) return ixv_seterr(err, -213, 0, 0, NULL);
-    if (prim == SQLITE_CONSTRAINT && constraint_err(db, ext, msg, stype, table, err)) return -1;
-    if (strstr(msg, "no such savepoint")) return ixv_seterr(err, -83, 0, 0, NULL);
-    if (!strncmp(msg, "no such table: ", 15)) return ixv_seterr(err, -206, 0, 0, "%s", msg + 15);
-    if (!strncmp(msg, "no such column: ", 16)) return ixv_seterr(err, -217, 0, 0, "%s", msg + 16);
-    if (strstr(msg, "cannot modify") && strstr(msg, "view"))
-        return ixv_seterr(err, -999, 0, 0, "%.200s", msg);
-    if (strstr(msg, "integer overflow")) return ixv_seterr(err, -1215, 0, 0, NULL);
-    if (sqlite_limit_msg(msg))
-        return ixv_seterr(err, IXS_E_COMPLEX, 0, 0, "statement too complex for the engine (%.120s)",
-                          msg);
-    return ixv_seterr(err, -999, 0, 0, "%.200s", msg);
-}
 
 int ixd_exec(ixd_db *db, const char *sql, ixv_err *err) {
     int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
@@ -662,7 +431,7 @@ static int db_connect(ixd_db *db, const char *path, ixv_err *err) {
     if (db->logmode < 0) {
         int ext = sqlite3_extended_errcode(db->h), prim = ext & 0xff;
         if (prim == SQLITE_CANTOPEN || prim == SQLITE_IOERR || prim == SQLITE_READONLY)
-            return file_err(err, os_errno(db->h), path);
+            return file_err(err, ixd_os_errno(db->h), path);
         return ixv_seterr(err, -329, 0, 0, "%s", db->name);
     }
     if (ixd_register_functions(db->h, db) || ixd_register_vtabs(db->h, db) ||
@@ -737,6 +506,14 @@ void ixd_db_close(ixd_db *db) {
 
 /* ---- transactions ------------------------------------------------------------------ */
 
+void ixd_txn_sync(ixd_db *db) {
+    if (db && db->h && db->in_txn && sqlite3_get_autocommit(db->h)) {
+        db->gen++;
+        db->in_txn = 0;
+        db->nsavepoints = 0;
+    }
+}
+
 int ixd_sql_begin(ixd_db *db, ixv_err *err) {
     db->gen++; /* the catalog may change back or for others: no statement reuse */
     ixd_txn_sync(db);
@@ -774,7 +551,7 @@ int ixd_sql_commit(ixd_db *db, ixv_err *err) {
         if (prim == SQLITE_FULL || prim == SQLITE_IOERR) {
             if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
             if (err && err->isamcode != IXS_ISAM_NO_SPACE) {
-                int oserr = os_errno(db->h);
+                int oserr = ixd_os_errno(db->h);
                 ixv_seterr(err, IXS_E_COMMIT_FAILED, oserr ? -oserr : 0, 0, NULL);
             }
         }
