@@ -5,7 +5,7 @@
  * parameter's storage value without the general conversion and without an
  * allocation. Anything else (and every unusual value: NULL forms, values
  * out of range, another storage class) takes the general path of
- * ixd_store.c, which stays the single definition of every conversion; the
+ * value/ixv_value.c, which stays the single definition of every conversion; the
  * fast paths give the same bytes for the values they take.
  */
 #include <math.h>
