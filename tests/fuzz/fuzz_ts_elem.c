@@ -65,7 +65,7 @@ static int same_val(const ts_field *f, const ts_val *a, const ts_val *b) {
 
 static void check_elem(const ts_rowtype *rt, const char *s, size_t n) {
     ts_elem el, el2, el3;
-    ts_err e;
+    ixv_err e;
     if (ixts_elem_parse(rt, s, n, &el, &e)) return;
     sb t = {0};
     ixts_elem_text(rt, &el, &t);
@@ -93,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ixts_elem_unpack(rt, data + 1, n, &el);
     /* timestamps and intervals */
     int64_t us, iv;
-    ts_err e;
+    ixv_err e;
     if (ixts_time_parse(s, n, &us, &e) == 0) {
         char b[TS_TIME_TEXT];
         size_t bl = ixts_time_format(us, 6, b);

@@ -149,26 +149,26 @@ static int parse_double(const char *s, size_t n, int is_float, double *out) {
     return *end ? -1 : 0;
 }
 
-static int parse_int(const ts_field *f, const char *s, size_t n, int64_t *out, ts_err *e) {
+static int parse_int(const ts_field *f, const char *s, size_t n, int64_t *out, ixv_err *e) {
     size_t i = 0;
     int neg = 0;
     if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
-    if (i == n) return ixts_fail(e, TS_E_NUM, NULL);
+    if (i == n) return ixv_seterr(e, TS_E_NUM, 0, 0, NULL);
     uint64_t v = 0;
     for (; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9') return ixts_fail(e, TS_E_NUM, NULL);
-        if (v > (UINT64_MAX - 9) / 10) return ixts_fail(e, TS_E_NUM, NULL);
+        if (s[i] < '0' || s[i] > '9') return ixv_seterr(e, TS_E_NUM, 0, 0, NULL);
+        if (v > (UINT64_MAX - 9) / 10) return ixv_seterr(e, TS_E_NUM, 0, 0, NULL);
         v = v * 10 + (uint64_t)(s[i] - '0');
     }
     uint64_t lim = f->code == IX_T_SMALLINT  ? 32767
                    : f->code == IX_T_INTEGER ? 2147483647
                                              : (uint64_t)INT64_MAX;
     if (v > lim)
-        return ixts_fail(e,
-                         f->code == IX_T_SMALLINT  ? TS_E_SMALLINT
-                         : f->code == IX_T_INTEGER ? TS_E_INTEGER
-                                                   : TS_E_NUM,
-                         NULL);
+        return ixv_seterr(e,
+                          f->code == IX_T_SMALLINT  ? TS_E_SMALLINT
+                          : f->code == IX_T_INTEGER ? TS_E_INTEGER
+                                                    : TS_E_NUM,
+                          0, 0, NULL);
     *out = neg ? -(int64_t)v : (int64_t)v;
     return 0;
 }
@@ -190,32 +190,32 @@ static int dec_to_scale(decnum *d, int scale) {
     return 0;
 }
 
-static int parse_decimal(const ts_field *f, const char *s, size_t n, ts_val *v, ts_err *e) {
+static int parse_decimal(const ts_field *f, const char *s, size_t n, ts_val *v, ixv_err *e) {
     decnum d;
-    if (scan_dec(s, n, &d)) return ixts_fail(e, TS_E_NUM, NULL);
+    if (scan_dec(s, n, &d)) return ixv_seterr(e, TS_E_NUM, 0, 0, NULL);
     int fixed = ixts_field_scale(f);
     int prec = (int)(f->len >> 8);
     if (fixed >= 0) {
-        if (d.more && -d.exp >= fixed) return ixts_fail(e, TS_E_DEC_PREC, NULL);
-        if (dec_to_scale(&d, fixed)) return ixts_fail(e, TS_E_DEC_PREC, NULL);
+        if (d.more && -d.exp >= fixed) return ixv_seterr(e, TS_E_DEC_PREC, 0, 0, NULL);
+        if (dec_to_scale(&d, fixed)) return ixv_seterr(e, TS_E_DEC_PREC, 0, 0, NULL);
     } else {
-        if (d.more) return ixts_fail(e, TS_E_DEC_PREC, NULL);
-        if (d.exp > 0 && dec_to_scale(&d, 0)) return ixts_fail(e, TS_E_DEC_PREC, NULL);
+        if (d.more) return ixv_seterr(e, TS_E_DEC_PREC, 0, 0, NULL);
+        if (d.exp > 0 && dec_to_scale(&d, 0)) return ixv_seterr(e, TS_E_DEC_PREC, 0, 0, NULL);
         if (-d.exp > 32) dec_to_scale(&d, 32);
     }
-    if (d.m > 999999999999999999ull) return ixts_fail(e, TS_E_DEC_PREC, NULL);
+    if (d.m > 999999999999999999ull) return ixv_seterr(e, TS_E_DEC_PREC, 0, 0, NULL);
     /* digits before the point within the declared precision */
     int intd = 0;
     for (uint64_t q = d.m / (uint64_t)pow10i[-d.exp > 18 ? 18 : -d.exp]; q; q /= 10)
         intd++;
     if (-d.exp <= 18 && intd > prec - (fixed >= 0 ? fixed : 0))
-        return ixts_fail(e, TS_E_DEC_PREC, NULL);
+        return ixv_seterr(e, TS_E_DEC_PREC, 0, 0, NULL);
     v->i = d.neg ? -(int64_t)d.m : (int64_t)d.m;
     v->scale = (int8_t)-d.exp;
     return 0;
 }
 
-int ixts_val_parse(const ts_field *f, const char *s, size_t n, ts_val *v, ts_err *e) {
+int ixts_val_parse(const ts_field *f, const char *s, size_t n, ts_val *v, ixv_err *e) {
     while (n && s[n - 1] == ' ')
         n--;
     while (n && *s == ' ')
@@ -230,10 +230,10 @@ int ixts_val_parse(const ts_field *f, const char *s, size_t n, ts_val *v, ts_err
     case TS_K_F64:
     case TS_K_F32:
         if (parse_double(s, n, ixts_field_kind(f) == TS_K_F32, &v->d))
-            return ixts_fail(e, TS_E_NUM, NULL);
+            return ixv_seterr(e, TS_E_NUM, 0, 0, NULL);
         return 0;
     case TS_K_DEC: return parse_decimal(f, s, n, v, e);
-    default: return ixts_fail(e, TS_E_ROUTINE, "Unsupported field type");
+    default: return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "Unsupported field type");
     }
 }
 
@@ -241,7 +241,7 @@ int ixts_val_parse(const ts_field *f, const char *s, size_t n, ts_val *v, ts_err
  * Informix's loader format ends each line with '|': that one trailing
  * delimiter is dropped first, so "t|1|2|" is three fields, never four with an
  * empty (NULL) last one; a NULL last metric is written "t|1|2||". */
-int ixts_elem_parse(const ts_rowtype *rt, const char *s, size_t n, ts_elem *el, ts_err *e) {
+int ixts_elem_parse(const ts_rowtype *rt, const char *s, size_t n, ts_elem *el, ixv_err *e) {
     size_t i = 0;
     int field = 0;
     while (n && (s[n - 1] == '\r' || s[n - 1] == '\n'))
@@ -251,8 +251,8 @@ int ixts_elem_parse(const ts_rowtype *rt, const char *s, size_t n, ts_elem *el, 
         const char *p = memchr(s + i, '|', n - i);
         size_t end = p ? (size_t)(p - s) : n;
         if (field >= rt->nf)
-            return ixts_fail(e, TS_E_ROUTINE, "Element has more fields than %s (%d)", rt->name,
-                             rt->nf);
+            return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "Element has more fields than %s (%d)",
+                              rt->name, rt->nf);
         int rc = field == 0 ? ixts_time_parse(s + i, end - i, &el->t, e)
                             : ixts_val_parse(&rt->f[field], s + i, end - i, &el->v[field - 1], e);
         if (rc) return -1;
@@ -261,8 +261,8 @@ int ixts_elem_parse(const ts_rowtype *rt, const char *s, size_t n, ts_elem *el, 
         i = end + 1;
     }
     if (field < rt->nf)
-        return ixts_fail(e, TS_E_ROUTINE, "Element has %d fields, %s has %d", field, rt->name,
-                         rt->nf);
+        return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "Element has %d fields, %s has %d", field,
+                          rt->name, rt->nf);
     return 0;
 }
 

@@ -39,26 +39,19 @@ enum {
 };
 
 /* An error of a routine: SQLCODE and its insertion text. */
-typedef struct ts_err {
-    int code;  /* SQLCODE; 0 = an SQLite failure (sqlrc) the engine maps */
-    int sqlrc; /* that SQLite result code */
-    char text[240];
-} ts_err;
-/* Sets *e and returns -1. */
-int ixts_fail(ts_err *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- time (ts_time.c) ------------------------------------------------------ */
 
 /* "YYYY-MM-DD[ HH[:MI[:SS[.f..]]]]" (up to 6 fraction digits; also a
  * 'T' between date and time) into microseconds. Returns 0 or -1 with *e
  * (-1262 / -1263). */
-int ixts_time_parse(const char *s, size_t n, int64_t *us, ts_err *e);
+int ixts_time_parse(const char *s, size_t n, int64_t *us, ixv_err *e);
 /* Formats us as "YYYY-MM-DD HH:MM:SS" plus fdig (0..6) fraction digits into
  * buf (TS_TIME_TEXT bytes); returns the length. */
 size_t ixts_time_format(int64_t us, int fdig, char *buf);
 /* An interval (docs/timeseries.md: '<n> <unit>', ts_1min, 'D HH:MI:SS.f')
  * into microseconds (> 0). Returns 0 or -1 with *e (-746). */
-int ixts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e);
+int ixts_interval_parse(const char *s, size_t n, int64_t *us, ixv_err *e);
 /* Formats a step as "1 minute", "90 seconds", "250 microseconds". */
 void ixts_interval_format(int64_t us, char *buf, size_t n);
 
@@ -110,9 +103,9 @@ int ixts_time_digits(const ts_rowtype *rt, int64_t us);
 /* Parses element text "ts|v1|v2|...[|]" of row type rt into *el. Returns 0
  * or -1 with *e (wrong number of fields -746, a bad number -1213 / -1214 /
  * -1215 / -1226, a bad timestamp -1262 / -1263). */
-int ixts_elem_parse(const ts_rowtype *rt, const char *s, size_t n, ts_elem *el, ts_err *e);
+int ixts_elem_parse(const ts_rowtype *rt, const char *s, size_t n, ts_elem *el, ixv_err *e);
 /* Parses one metric field text into *v (empty = NULL). */
-int ixts_val_parse(const ts_field *f, const char *s, size_t n, ts_val *v, ts_err *e);
+int ixts_val_parse(const ts_field *f, const char *s, size_t n, ts_val *v, ixv_err *e);
 
 /* Appends metric value v of field f as text (element text and JSON numbers:
  * integers, exact decimals, shortest round-trip doubles; non-finite as
@@ -238,15 +231,15 @@ void ixts_scache_put(ts_conn *c, const ts_series *s, sqlite3_value *key);
 /* Records that s's head grew in this transaction. */
 void ixts_touch(ts_conn *c, const ts_series *s);
 /* Seals s's head into chunks when it has TS_SEAL_MIN elements or more. */
-int ixts_seal(ts_conn *c, ts_series *s, ts_err *e);
+int ixts_seal(ts_conn *c, ts_series *s, ixv_err *e);
 
 /* The SQL of statement q (for a reader that prepares its own copy). */
 const char *ixts_q_sql(int q);
 /* The cached statement q of c (prepared on first use), reset and with its
  * bindings cleared; NULL with *e on failure. */
-sqlite3_stmt *ixts_q(ts_conn *c, int q, ts_err *e);
+sqlite3_stmt *ixts_q(ts_conn *c, int q, ixv_err *e);
 /* Maps an SQLite failure to *e; returns -1. */
-int ixts_sqlerr(ts_conn *c, int rc, ts_err *e);
+int ixts_sqlerr(ts_conn *c, int rc, ixv_err *e);
 
 /* The key value of a TIMESERIES column's table in its storage form: text,
  * integer or other SQLite value converted to the primary key's type. */
@@ -259,21 +252,21 @@ typedef struct ts_key {
  * column has no such series, -1 error (-746 when (tab, col) is not a
  * TIMESERIES column). */
 int ixts_series_open(ts_conn *c, const char *tab, const char *col, sqlite3_value *key, ts_series *s,
-                     ts_err *e);
+                     ixv_err *e);
 /* Loads the column's row type and key type: 0 or -1 (-206, -217, -746). */
 int ixts_column_open(ts_conn *c, const char *tab, const char *col, ts_rowtype *rt, char *keycol,
-                     int *keycode, ts_err *e);
+                     int *keycode, ixv_err *e);
 /* Finds the series of key (storage form) in column (tab, col) of row type
  * rt: 1 found, 0 none, -1 error. */
 int ixts_series_lookup(ts_conn *c, const char *tab, const char *col, const ts_rowtype *rt,
-                       const sval *key, ts_series *s, ts_err *e);
+                       const sval *key, ts_series *s, ixv_err *e);
 /* Converts a key argument to the key column's storage form (into *out,
  * which owns any bytes). */
-int ixts_key_convert(sqlite3_value *x, int keycode, sval *out, ts_err *e);
+int ixts_key_convert(sqlite3_value *x, int keycode, sval *out, ixv_err *e);
 
 /* t in storage units of s for timestamp us (regular: the slot containing
  * it); -1 with *e when before the origin of a regular series. */
-int ixts_slot(const ts_series *s, int64_t us, int64_t *t, ts_err *e);
+int ixts_slot(const ts_series *s, int64_t us, int64_t *t, ixv_err *e);
 static inline int64_t ts_time_of(const ts_series *s, int64_t t) {
     return s->step ? s->origin + t * s->step : t;
 }
@@ -286,14 +279,14 @@ enum { TS_DUP_REPLACE = 0, TS_DUP_ERROR = 1 };
  * chunks sealed), earlier ones merged into the chunk that holds their time.
  * A duplicate replaces or fails (dup). Returns 0 or -1 with *e; on -1 the
  * caller rolls back its savepoint. */
-int ixts_write(ts_conn *c, ts_series *s, ts_els *els, int dup, ts_err *e);
+int ixts_write(ts_conn *c, ts_series *s, ts_els *els, int dup, ixv_err *e);
 /* Deletes the elements of [lo, hi] (storage units); *deleted gets their
  * count. */
-int ixts_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int64_t *deleted, ts_err *e);
+int ixts_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int64_t *deleted, ixv_err *e);
 /* Drops whole chunks whose last element is before cut (storage units). */
-int ixts_retain(ts_conn *c, ts_series *s, int64_t cut, int64_t *dropped, ts_err *e);
+int ixts_retain(ts_conn *c, ts_series *s, int64_t cut, int64_t *dropped, ixv_err *e);
 /* The last element (1), or 0 when the series is empty. */
-int ixts_last(ts_conn *c, ts_series *s, ts_elem *el, ts_err *e);
+int ixts_last(ts_conn *c, ts_series *s, ts_elem *el, ixv_err *e);
 
 /* ---- reading (ts_read.c) ---------------------------------------------------- */
 
@@ -334,16 +327,16 @@ typedef struct ts_iter {
  * call reading on from inside the same chunk (the next JSON page) finds it
  * decoded; only for an iterator that is closed before its call returns. */
 int ixts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int cached,
-                   ts_err *e);
+                   ixv_err *e);
 /* ixts_iter_close frees what the iterator owns (its statement, its decoder
  * and head element; never the connection's cache); call it after a failed
  * ixts_iter_open too. */
 /* Moves to the next chunk of the window without decoding it: 1 (t0, t1,
  * cn, summ, whole set), 0 no more chunks (the head comes next), -1 error. */
-int ixts_iter_next_chunk(ts_iter *it, ts_err *e);
+int ixts_iter_next_chunk(ts_iter *it, ixv_err *e);
 /* Moves to the next element: 1 one is there (cur_t, ixts_iter_val), 0 end,
  * -1 error. Decodes the current chunk when ixts_iter_next_chunk did not. */
-int ixts_iter_next(ts_iter *it, ts_err *e);
+int ixts_iter_next(ts_iter *it, ixv_err *e);
 void ixts_iter_val(const ts_iter *it, int m, ts_val *v);
 void ixts_iter_close(ts_iter *it);
 
@@ -355,21 +348,21 @@ int ixts_summ_get(const ts_rowtype *rt, const uint8_t *p, size_t n, int m, ts_ms
  * "max=B". Appends the document to out (the caller's buffer); ixts_info_json
  * likewise. */
 int ixts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char *opts, sb *out,
-                   ts_err *e);
-int ixts_info_json(ts_conn *c, ts_series *s, sb *out, ts_err *e);
+                   ixv_err *e);
+int ixts_info_json(ts_conn *c, ts_series *s, sb *out, ixv_err *e);
 
 /* The routines as SQLite functions and the table functions (ts_sql.c,
  * ts_vtab.c). ixts_args_series opens the series of arguments (table,
  * column, key); ixts_args_window reads arguments a, a+1 (from, to: NULL is
  * open) as a window in storage units; ixts_err_mprintf gives the SQLite
  * error text of *e (sqlite3_free it). */
-int ixts_args_series(ts_conn *c, sqlite3_value **argv, ts_series *s, ts_err *e);
+int ixts_args_series(ts_conn *c, sqlite3_value **argv, ts_series *s, ixv_err *e);
 int ixts_args_window(const ts_series *s, sqlite3_value **argv, int a, int64_t *lo, int64_t *hi,
-                     ts_err *e);
-char *ixts_err_mprintf(const ts_err *e);
+                     ixv_err *e);
+char *ixts_err_mprintf(const ixv_err *e);
 /* Decodes the chunk ixts_iter_next_chunk moved to (ts_read.c); its window
  * is then dec[k..kend). */
-int ixts_iter_decode(ts_iter *it, ts_err *e);
+int ixts_iter_decode(ts_iter *it, ixv_err *e);
 int ixts_register_functions(ts_conn *c);
 int ixts_register_vtabs(ts_conn *c);
 const char *ixts_load_dir(void);

@@ -18,7 +18,7 @@ typedef struct jopts {
     size_t max;  /* max=B */
 } jopts;
 
-static int parse_opts(const char *o, jopts *j, ts_err *e) {
+static int parse_opts(const char *o, jopts *j, ixv_err *e) {
     j->rows = 0;
     j->lim = 0;
     j->max = TS_LVARCHAR_MAX;
@@ -39,7 +39,7 @@ static int parse_opts(const char *o, jopts *j, ts_err *e) {
         else if (sscanf(item, "max=%lld", &v) == 1 && v >= 256 && v <= TS_LVARCHAR_MAX)
             j->max = (size_t)v;
         else
-            return ixts_fail(e, TS_E_ROUTINE, "Bad option '%s' of oni_ts_read", item);
+            return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "Bad option '%s' of oni_ts_read", item);
         o += l;
     }
     return 0;
@@ -303,7 +303,7 @@ static size_t page_names(const ts_series *s) {
 }
 
 int ixts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char *opts, sb *out,
-                   ts_err *e) {
+                   ixv_err *e) {
     jopts j;
     if (parse_opts(opts, &j, e)) return -1;
     page pg;
@@ -330,7 +330,7 @@ int ixts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char 
         int gaps = pg.gaps;
         if (!pg.n) pg.start = it.cur_t;
         if (j.rows ? page_add_row(&pg, &it) : page_add_cols(&pg, &it)) {
-            rc = ixts_fail(e, TS_E_NOMEM, NULL);
+            rc = ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
             break;
         }
         if (page_bytes(&pg, s, pg.n + 1) > j.max) {
@@ -341,7 +341,8 @@ int ixts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char 
             has_next = 1;
             next = it.cur_t;
             if (!pg.n)
-                rc = ixts_fail(e, TS_E_ROUTINE, "One element does not fit in %zu bytes", j.max);
+                rc = ixv_seterr(e, TS_E_ROUTINE, 0, 0, "One element does not fit in %zu bytes",
+                                j.max);
             break;
         }
         pg.prev = it.cur_t;
@@ -350,13 +351,13 @@ int ixts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char 
     ixts_iter_close(&it);
     if (!rc) page_emit(&pg, s, &j, has_next, next, out);
     page_free(&pg);
-    if (!rc && out->oom) rc = ixts_fail(e, TS_E_NOMEM, NULL);
+    if (!rc && out->oom) rc = ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
     return rc;
 }
 
 /* ---- oni_ts_info --------------------------------------------------------------------- */
 
-int ixts_info_json(ts_conn *c, ts_series *s, sb *out, ts_err *e) {
+int ixts_info_json(ts_conn *c, ts_series *s, sb *out, ixv_err *e) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(c->h, "SELECT n, data, length(summ) FROM _ixd_ts_chunk WHERE sid = ?1",
                            -1, &st, NULL))
@@ -410,5 +411,5 @@ int ixts_info_json(ts_conn *c, ts_series *s, sb *out, ts_err *e) {
         ixv_sb_add(out, "}}");
     }
     ixv_sb_add(out, "]}");
-    return out->oom ? ixts_fail(e, TS_E_NOMEM, NULL) : 0;
+    return out->oom ? ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL) : 0;
 }

@@ -6,7 +6,7 @@
 
 #include "server/ts/ts_int.h"
 
-static int iter_stmt(ts_iter *it, const char *sql, ts_err *e) {
+static int iter_stmt(ts_iter *it, const char *sql, ixv_err *e) {
     if (it->st) sqlite3_finalize(it->st);
     it->st = NULL;
     int rc = sqlite3_prepare_v3(it->c->h, sql, -1, 0, &it->st, NULL);
@@ -18,7 +18,7 @@ static int iter_stmt(ts_iter *it, const char *sql, ts_err *e) {
 }
 
 int ixts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int cached,
-                   ts_err *e) {
+                   ixv_err *e) {
     memset(it, 0, sizeof *it);
     it->c = c;
     it->s = s;
@@ -29,7 +29,7 @@ int ixts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi
     it->dec = cached ? &c->cache.dec : &it->own;
     it->dec->scaled_lazy = 1; /* ixts_iter_val makes the doubles it is asked for */
     it->head = calloc(1, sizeof *it->head);
-    if (!it->head) return ixts_fail(e, TS_E_NOMEM, NULL);
+    if (!it->head) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
     if (lo > hi) {
         it->phase = 2;
         return 0;
@@ -50,7 +50,7 @@ void ixts_iter_close(ts_iter *it) {
     it->head = NULL;
 }
 
-int ixts_iter_next_chunk(ts_iter *it, ts_err *e) {
+int ixts_iter_next_chunk(ts_iter *it, ixv_err *e) {
     while (it->phase == 0) {
         int rc = sqlite3_step(it->st);
         if (rc == SQLITE_ROW) {
@@ -89,7 +89,7 @@ static uint64_t blob_hash(const uint8_t *p, size_t n) {
 }
 
 /* Decodes the current chunk and finds the window in it. */
-int ixts_iter_decode(ts_iter *it, ts_err *e) {
+int ixts_iter_decode(ts_iter *it, ixv_err *e) {
     const ts_rowtype *rt = &it->s->rt;
     int kinds[TS_MAX_COLS];
     kinds[0] = TS_K_INT;
@@ -103,8 +103,9 @@ int ixts_iter_decode(ts_iter *it, ts_err *e) {
         cc->hash != h) {
         if (it->cached) cc->valid = 0;
         int rc = ixts_chunk_decode(it->dec, p, n, rt->nf, kinds, ~0ull);
-        if (rc == TS_ENOMEM) return ixts_fail(e, TS_E_NOMEM, NULL);
-        if (rc != TS_OK) return ixts_fail(e, TS_E_ROUTINE, "A chunk of the series is damaged");
+        if (rc == TS_ENOMEM) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
+        if (rc != TS_OK)
+            return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "A chunk of the series is damaged");
         if (it->cached) *cc = (ts_ccache){1, it->s->sid, it->t0, n, h, cc->dec};
     }
     const int64_t *t = it->dec->cols[0].i;
@@ -131,7 +132,7 @@ int ixts_iter_decode(ts_iter *it, ts_err *e) {
     return 0;
 }
 
-int ixts_iter_next(ts_iter *it, ts_err *e) {
+int ixts_iter_next(ts_iter *it, ixv_err *e) {
     for (;;) {
         if (it->phase == 0) {
             if (it->decoded && it->k < it->kend) {
@@ -152,7 +153,8 @@ int ixts_iter_next(ts_iter *it, ts_err *e) {
                 el->t = sqlite3_column_int64(it->st, 0);
                 if (ixts_elem_unpack(&it->s->rt, sqlite3_column_blob(it->st, 1),
                                      (size_t)sqlite3_column_bytes(it->st, 1), el))
-                    return ixts_fail(e, TS_E_ROUTINE, "A head element of the series is damaged");
+                    return ixv_seterr(e, TS_E_ROUTINE, 0, 0,
+                                      "A head element of the series is damaged");
                 it->cur_chunk = 0;
                 it->cur_t = el->t;
                 return 1;

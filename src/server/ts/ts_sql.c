@@ -52,39 +52,39 @@ const char *ixts_load_dir(void) {
 
 /* ---- arguments and errors ----------------------------------------------------------- */
 
-char *ixts_err_mprintf(const ts_err *e) {
-    return e->code ? sqlite3_mprintf("ixd:%d:%s", e->code, e->text)
+char *ixts_err_mprintf(const ixv_err *e) {
+    return e->sqlcode ? sqlite3_mprintf("ixd:%d:%s", e->sqlcode, e->text)
                    : sqlite3_mprintf("%s", e->text);
 }
 
-static void result_err(sqlite3_context *ctx, const ts_err *e) {
+static void result_err(sqlite3_context *ctx, const ixv_err *e) {
     char *m = ixts_err_mprintf(e);
     sqlite3_result_error(ctx, m ? m : "out of memory", -1);
     sqlite3_free(m);
-    if (!e->code) sqlite3_result_error_code(ctx, e->sqlrc ? e->sqlrc : SQLITE_ERROR);
+    if (!e->sqlcode) sqlite3_result_error_code(ctx, e->sqlrc ? e->sqlrc : SQLITE_ERROR);
 }
 
 /* A table or column name argument, lower-cased (Informix names). */
-static int arg_name(sqlite3_value *x, char *buf, const char *what, ts_err *e) {
+static int arg_name(sqlite3_value *x, char *buf, const char *what, ixv_err *e) {
     const char *s = (const char *)sqlite3_value_text(x);
-    if (!s || !*s) return ixts_fail(e, TS_E_ROUTINE, "The %s name is missing", what);
+    if (!s || !*s) return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "The %s name is missing", what);
     size_t n = strlen(s);
-    if (n > TS_NAME_MAX) return ixts_fail(e, TS_E_ROUTINE, "The %s name is too long", what);
+    if (n > TS_NAME_MAX) return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "The %s name is too long", what);
     for (size_t k = 0; k <= n; k++)
         buf[k] = (char)tolower((unsigned char)s[k]);
     return 0;
 }
 
 /* A timestamp argument: 0 with *us, 1 NULL, -1 error. */
-static int arg_time(sqlite3_value *x, int64_t *us, ts_err *e) {
+static int arg_time(sqlite3_value *x, int64_t *us, ixv_err *e) {
     if (sqlite3_value_type(x) == SQLITE_NULL) return 1;
     const char *s = (const char *)sqlite3_value_text(x);
-    if (!s) return ixts_fail(e, TS_E_NOMEM, NULL);
+    if (!s) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
     return ixts_time_parse(s, (size_t)sqlite3_value_bytes(x), us, e);
 }
 
 /* Write options: "dup=replace" (default) or "dup=error". */
-static int arg_dup(int argc, sqlite3_value **argv, int at, int *dup, ts_err *e) {
+static int arg_dup(int argc, sqlite3_value **argv, int at, int *dup, ixv_err *e) {
     *dup = TS_DUP_REPLACE;
     if (argc <= at || sqlite3_value_type(argv[at]) == SQLITE_NULL) return 0;
     const char *o = (const char *)sqlite3_value_text(argv[at]);
@@ -96,7 +96,8 @@ static int arg_dup(int argc, sqlite3_value **argv, int at, int *dup, ts_err *e) 
         *dup = TS_DUP_ERROR;
         return 0;
     }
-    return ixts_fail(e, TS_E_ROUTINE, "Bad write option '%.60s' (dup=replace or dup=error)", o);
+    return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "Bad write option '%.60s' (dup=replace or dup=error)",
+                      o);
 }
 
 /* The series named by (table, column, key) arguments argv[0..2], which
@@ -159,22 +160,22 @@ static int scache_get(ts_conn *c, const char *tab, const char *col, sqlite3_valu
     return 1;
 }
 
-int ixts_args_series(ts_conn *c, sqlite3_value **argv, ts_series *s, ts_err *e) {
+int ixts_args_series(ts_conn *c, sqlite3_value **argv, ts_series *s, ixv_err *e) {
     char tab[TS_NAME_MAX + 1], col[TS_NAME_MAX + 1];
     if (arg_name(argv[0], tab, "table", e) || arg_name(argv[1], col, "column", e)) return -1;
     if (scache_get(c, tab, col, argv[2], s)) return 0;
     int r = ixts_series_open(c, tab, col, argv[2], s, e);
     if (r == 0) {
         const char *k = (const char *)sqlite3_value_text(argv[2]);
-        return ixts_fail(e, TS_E_ROUTINE, "%s.%s has no series for key %.40s", tab, col,
-                         k ? k : "NULL");
+        return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "%s.%s has no series for key %.40s", tab, col,
+                          k ? k : "NULL");
     }
     return r < 0 ? -1 : 0;
 }
 
 /* The window [from, to] of arguments argv[a], argv[a+1] in storage units. */
 int ixts_args_window(const ts_series *s, sqlite3_value **argv, int a, int64_t *lo, int64_t *hi,
-                     ts_err *e) {
+                     ixv_err *e) {
     int64_t f, t;
     int rf = arg_time(argv[a], &f, e), rt = arg_time(argv[a + 1], &t, e);
     if (rf < 0 || rt < 0) return -1;
@@ -192,7 +193,7 @@ int ixts_args_window(const ts_series *s, sqlite3_value **argv, int a, int64_t *l
 
 /* ---- savepoints --------------------------------------------------------------------- */
 
-static int sp_run(ts_conn *c, int q, ts_err *e) {
+static int sp_run(ts_conn *c, int q, ixv_err *e) {
     sqlite3_stmt *st = ixts_q(c, q, e);
     if (!st) return -1;
     int rc = sqlite3_step(st);
@@ -200,17 +201,17 @@ static int sp_run(ts_conn *c, int q, ts_err *e) {
     return rc == SQLITE_DONE ? 0 : ixts_sqlerr(c, rc, e);
 }
 
-static int sp_begin(ts_conn *c, ts_err *e) {
+static int sp_begin(ts_conn *c, ixv_err *e) {
     return sp_run(c, TS_Q_SAVE, e);
 }
 
 /* Ends the savepoint: released when ok, else rolled back (the error in *e
  * stays). Returns ok ? 0 (or the RELEASE failure) : -1. */
-static int sp_end(ts_conn *c, int ok, ts_err *e) {
+static int sp_end(ts_conn *c, int ok, ixv_err *e) {
     if (ok) {
         if (sp_run(c, TS_Q_RELEASE, e) == 0) return 0;
     }
-    ts_err ignore;
+    ixv_err ignore;
     sp_run(c, TS_Q_ROLLBACK, &ignore);
     sp_run(c, TS_Q_RELEASE, &ignore);
     return -1;
@@ -224,7 +225,7 @@ static ts_conn *conn_of(sqlite3_context *ctx) {
 
 /* Runs sql on the user's table with the key (and text) bound: the rows a
  * SELECT found or an INSERT / UPDATE changed, -1 error. */
-static int row_stmt(ts_conn *c, const char *sql, const sval *key, const char *text, ts_err *e) {
+static int row_stmt(ts_conn *c, const char *sql, const sval *key, const char *text, ixv_err *e) {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(c->h, sql, -1, &st, NULL);
     if (rc) return ixts_sqlerr(c, rc, e);
@@ -243,7 +244,7 @@ static int row_stmt(ts_conn *c, const char *sql, const sval *key, const char *te
     return found;
 }
 
-static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
+static int create_series(ts_conn *c, sqlite3_value **argv, ixv_err *e) {
     char tab[TS_NAME_MAX + 1], col[TS_NAME_MAX + 1], keycol[TS_NAME_MAX + 1];
     ts_series s;
     int keycode;
@@ -251,7 +252,8 @@ static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
     if (ixts_column_open(c, tab, col, &s.rt, keycol, &keycode, e)) return -1;
     int64_t origin, step = 0;
     int r = arg_time(argv[3], &origin, e);
-    if (r) return r < 0 ? -1 : ixts_fail(e, TS_E_ROUTINE, "The origin of a series is required");
+    if (r)
+        return r < 0 ? -1 : ixv_seterr(e, TS_E_ROUTINE, 0, 0, "The origin of a series is required");
     if (sqlite3_value_type(argv[4]) != SQLITE_NULL) {
         const char *iv = (const char *)sqlite3_value_text(argv[4]);
         if (ixts_interval_parse(iv ? iv : "", iv ? strlen(iv) : 0, &step, e)) return -1;
@@ -263,7 +265,8 @@ static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
         ixv_sval_free(&k);
         if (r < 0) return -1;
         if (s.origin == origin && s.step == step) return 0;
-        return ixts_fail(e, TS_E_ROUTINE, "The series exists with another origin or interval");
+        return ixv_seterr(e, TS_E_ROUTINE, 0, 0,
+                          "The series exists with another origin or interval");
     }
     sb q = {0}, hdr = {0};
     char ob[TS_TIME_TEXT], ivb[64];
@@ -280,7 +283,7 @@ static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
     ixv_sb_add(&q, " WHERE ");
     ixv_sb_ident(&q, keycol);
     ixv_sb_add(&q, " = ?1");
-    int rc = q.oom ? ixts_fail(e, TS_E_NOMEM, NULL) : row_stmt(c, q.p, &k, NULL, e);
+    int rc = q.oom ? ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL) : row_stmt(c, q.p, &k, NULL, e);
     if (rc == 0) {
         ixv_sb_free(&q);
         ixv_sb_add(&q, "INSERT INTO ");
@@ -288,7 +291,7 @@ static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
         ixv_sb_addc(&q, '(');
         ixv_sb_ident(&q, keycol);
         ixv_sb_add(&q, ") VALUES(?1)");
-        rc = q.oom ? ixts_fail(e, TS_E_NOMEM, NULL) : row_stmt(c, q.p, &k, NULL, e);
+        rc = q.oom ? ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL) : row_stmt(c, q.p, &k, NULL, e);
     }
     if (rc > 0) {
         ixv_sb_free(&q);
@@ -299,7 +302,8 @@ static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
         ixv_sb_add(&q, " = ?2 WHERE ");
         ixv_sb_ident(&q, keycol);
         ixv_sb_add(&q, " = ?1");
-        rc = q.oom || hdr.oom ? ixts_fail(e, TS_E_NOMEM, NULL) : row_stmt(c, q.p, &k, hdr.p, e);
+        rc = q.oom || hdr.oom ? ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL)
+                              : row_stmt(c, q.p, &k, hdr.p, e);
     }
     if (rc > 0) {
         sqlite3_stmt *st;
@@ -327,7 +331,7 @@ static int create_series(ts_conn *c, sqlite3_value **argv, ts_err *e) {
 static void f_create(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     ts_conn *c = conn_of(ctx);
-    ts_err e = {0};
+    ixv_err e = {0};
     c->sc.valid = 0;
     if (sp_begin(c, &e)) return result_err(ctx, &e);
     int r = create_series(c, argv, &e);
@@ -338,9 +342,9 @@ static void f_create(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 /* ---- writes -------------------------------------------------------------------------- */
 
 /* Parses one element line into a new slot of els, in storage units. */
-static int add_elem(const ts_series *s, ts_els *els, const char *line, size_t n, ts_err *e) {
+static int add_elem(const ts_series *s, ts_els *els, const char *line, size_t n, ixv_err *e) {
     ts_elem *el = ixts_els_push(els);
-    if (!el) return ixts_fail(e, TS_E_NOMEM, NULL);
+    if (!el) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
     if (ixts_elem_parse(&s->rt, line, n, el, e) || ixts_slot(s, el->t, &el->t, e)) {
         els->n--;
         return -1;
@@ -350,7 +354,7 @@ static int add_elem(const ts_series *s, ts_els *els, const char *line, size_t n,
 
 /* Parses the element lines of text[0..n) into els; a bad line's error
  * names its number. */
-static int parse_lines(const ts_series *s, const char *text, size_t n, ts_els *els, ts_err *e) {
+static int parse_lines(const ts_series *s, const char *text, size_t n, ts_els *els, ixv_err *e) {
     size_t at = 0;
     int64_t line = 0;
     while (at < n) {
@@ -364,9 +368,9 @@ static int parse_lines(const ts_series *s, const char *text, size_t n, ts_els *e
             k++;
         if (k < len && add_elem(s, els, text + at, len, e)) {
             char why[sizeof e->text];
-            snprintf(why, sizeof why, "%s", e->text[0] ? e->text : ixv_errtext(e->code));
-            return ixts_fail(e, e->code == TS_E_UNIQUE ? e->code : TS_E_ROUTINE, "line %lld: %s",
-                             (long long)line, why);
+            snprintf(why, sizeof why, "%s", e->text[0] ? e->text : ixv_errtext(e->sqlcode));
+            return ixv_seterr(e, e->sqlcode == TS_E_UNIQUE ? e->sqlcode : TS_E_ROUTINE, 0, 0,
+                              "line %lld: %s", (long long)line, why);
         }
         at = end + 1;
     }
@@ -376,7 +380,7 @@ static int parse_lines(const ts_series *s, const char *text, size_t n, ts_els *e
 /* oni_ts_write (one element) and oni_ts_write_many (lines). */
 static void f_write(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     ts_conn *c = conn_of(ctx);
-    ts_err e = {0};
+    ixv_err e = {0};
     ts_series s;
     int dup;
     if (ixts_args_series(c, argv, &s, &e) || arg_dup(argc, argv, 4, &dup, &e))
@@ -386,7 +390,7 @@ static void f_write(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                            : (const char *)sqlite3_value_text(argv[3]);
     size_t n = (size_t)sqlite3_value_bytes(argv[3]);
     if (sqlite3_value_type(argv[3]) == SQLITE_NULL) {
-        ixts_fail(&e, TS_E_ROUTINE, "The element is NULL");
+        ixv_seterr(&e, TS_E_ROUTINE, 0, 0, "The element is NULL");
         return result_err(ctx, &e);
     }
     ts_els els;
@@ -410,35 +414,36 @@ static void f_write(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 /* Opens path under the load directory (no absolute path, no "..", and no
  * symbolic link leading out of it). */
-static FILE *open_confined(const char *path, ts_err *e) {
+static FILE *open_confined(const char *path, ixv_err *e) {
     const char *dir = ixts_load_dir();
     if (!dir) {
-        ixts_fail(e, TS_E_ROUTINE, "oni_ts_write_file is disabled: ixd runs without --load-dir");
+        ixv_seterr(e, TS_E_ROUTINE, 0, 0,
+                   "oni_ts_write_file is disabled: ixd runs without --load-dir");
         return NULL;
     }
     if (!*path || path[0] == '/' || strstr(path, "..")) {
-        ixts_fail(e, TS_E_ROUTINE, "Path '%.80s' is outside the load directory", path);
+        ixv_seterr(e, TS_E_ROUTINE, 0, 0, "Path '%.80s' is outside the load directory", path);
         return NULL;
     }
     char full[PATH_MAX];
     if (snprintf(full, sizeof full, "%s/%s", dir, path) >= (int)sizeof full) {
-        ixts_fail(e, TS_E_ROUTINE, "Path '%.80s' is too long", path);
+        ixv_seterr(e, TS_E_ROUTINE, 0, 0, "Path '%.80s' is too long", path);
         return NULL;
     }
     char *real = realpath(full, NULL);
     size_t dl = strlen(dir);
     if (!real) {
-        ixts_fail(e, TS_E_ROUTINE, "Cannot open '%.80s': %s", path, strerror(errno));
+        ixv_seterr(e, TS_E_ROUTINE, 0, 0, "Cannot open '%.80s': %s", path, strerror(errno));
         return NULL;
     }
     if (strncmp(real, dir, dl) || real[dl] != '/') {
         free(real);
-        ixts_fail(e, TS_E_ROUTINE, "Path '%.80s' is outside the load directory", path);
+        ixv_seterr(e, TS_E_ROUTINE, 0, 0, "Path '%.80s' is outside the load directory", path);
         return NULL;
     }
     FILE *f = fopen(real, "r");
     free(real);
-    if (!f) ixts_fail(e, TS_E_ROUTINE, "Cannot open '%.80s': %s", path, strerror(errno));
+    if (!f) ixv_seterr(e, TS_E_ROUTINE, 0, 0, "Cannot open '%.80s': %s", path, strerror(errno));
     return f;
 }
 
@@ -455,7 +460,7 @@ typedef struct loader {
     int64_t written;
 } loader;
 
-static int loader_flush(loader *L, ts_err *e) {
+static int loader_flush(loader *L, ixv_err *e) {
     if (!L->els.n) return 0;
     L->written += (int64_t)L->els.n;
     int rc = ixts_write(L->c, &L->s, &L->els, L->dup, e);
@@ -464,31 +469,31 @@ static int loader_flush(loader *L, ts_err *e) {
 }
 
 /* One line "key|timestamp|v1|...|". */
-static int loader_line(loader *L, const char *p, size_t n, ts_err *e) {
+static int loader_line(loader *L, const char *p, size_t n, ixv_err *e) {
     const char *bar = memchr(p, '|', n);
-    if (!bar) return ixts_fail(e, TS_E_ROUTINE, "No '|' after the key");
+    if (!bar) return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "No '|' after the key");
     size_t kl = (size_t)(bar - p);
-    if (kl >= sizeof L->key) return ixts_fail(e, TS_E_ROUTINE, "Key too long");
+    if (kl >= sizeof L->key) return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "Key too long");
     if (L->els.sz == 0 || strncmp(L->key, p, kl) || L->key[kl]) {
         if (loader_flush(L, e)) return -1;
         memcpy(L->key, p, kl);
         L->key[kl] = 0;
         sval k;
         int rc = ixv_text_to_sval(ixv_t_default(L->keycode), L->key, kl, &k);
-        if (rc < 0) return ixts_fail(e, rc, NULL);
+        if (rc < 0) return ixv_seterr(e, rc, 0, 0, NULL);
         int r = ixts_series_lookup(L->c, L->tab, L->col, &L->rt, &k, &L->s, e);
         ixv_sval_free(&k);
         if (r < 0) return -1;
         if (!r)
-            return ixts_fail(e, TS_E_ROUTINE, "%s.%s has no series for key %s", L->tab, L->col,
-                             L->key);
+            return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "%s.%s has no series for key %s", L->tab,
+                              L->col, L->key);
         ixts_els_free(&L->els);
         ixts_els_init(&L->els, L->rt.nf);
     }
     return add_elem(&L->s, &L->els, bar + 1, n - kl - 1, e);
 }
 
-static int load_file(loader *L, FILE *f, ts_err *e) {
+static int load_file(loader *L, FILE *f, ixv_err *e) {
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -502,19 +507,19 @@ static int load_file(loader *L, FILE *f, ts_err *e) {
         if (!n) continue;
         if (loader_line(L, line, n, e)) {
             char why[sizeof e->text];
-            snprintf(why, sizeof why, "%s", e->text[0] ? e->text : ixv_errtext(e->code));
-            rc = ixts_fail(e, TS_E_ROUTINE, "line %lld: %s", (long long)no, why);
+            snprintf(why, sizeof why, "%s", e->text[0] ? e->text : ixv_errtext(e->sqlcode));
+            rc = ixv_seterr(e, TS_E_ROUTINE, 0, 0, "line %lld: %s", (long long)no, why);
         }
     }
     free(line);
-    if (!rc && ferror(f)) rc = ixts_fail(e, TS_E_ROUTINE, "Read error: %s", strerror(errno));
+    if (!rc && ferror(f)) rc = ixv_seterr(e, TS_E_ROUTINE, 0, 0, "Read error: %s", strerror(errno));
     if (!rc) rc = loader_flush(L, e);
     return rc;
 }
 
 static void f_write_file(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     ts_conn *c = conn_of(ctx);
-    ts_err e = {0};
+    ixv_err e = {0};
     loader *L = calloc(1, sizeof *L);
     if (!L) return sqlite3_result_error_nomem(ctx);
     c->sc.valid = 0;
@@ -539,7 +544,7 @@ static void f_write_file(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 static void f_read(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     ts_conn *c = conn_of(ctx);
-    ts_err e = {0};
+    ixv_err e = {0};
     ts_series s;
     int64_t lo, hi;
     if (ixts_args_series(c, argv, &s, &e) || ixts_args_window(&s, argv, 3, &lo, &hi, &e))
@@ -557,7 +562,7 @@ static void f_read(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 static void f_delete(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     ts_conn *c = conn_of(ctx);
-    ts_err e = {0};
+    ixv_err e = {0};
     ts_series s;
     int64_t lo, hi, n = 0;
     if (ixts_args_series(c, argv, &s, &e) || ixts_args_window(&s, argv, 3, &lo, &hi, &e) ||
@@ -571,7 +576,7 @@ static void f_delete(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 static void f_last(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     ts_conn *c = conn_of(ctx);
-    ts_err e = {0};
+    ixv_err e = {0};
     ts_series s;
     ts_elem el;
     if (ixts_args_series(c, argv, &s, &e)) return result_err(ctx, &e);
@@ -589,7 +594,7 @@ static void f_last(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 static void f_info(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     ts_conn *c = conn_of(ctx);
-    ts_err e = {0};
+    ixv_err e = {0};
     ts_series s;
     if (ixts_args_series(c, argv, &s, &e)) return result_err(ctx, &e);
     sb out = {0};
@@ -604,7 +609,7 @@ static void f_info(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 static void f_retain(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     ts_conn *c = conn_of(ctx);
-    ts_err e = {0};
+    ixv_err e = {0};
     char tab[TS_NAME_MAX + 1], col[TS_NAME_MAX + 1];
     int64_t cut, total = 0;
     c->sc.valid = 0;
@@ -612,7 +617,7 @@ static void f_retain(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         return result_err(ctx, &e);
     int r = arg_time(argv[3], &cut, &e);
     if (r) {
-        if (r > 0) ixts_fail(&e, TS_E_ROUTINE, "The cut-off of oni_ts_retain is NULL");
+        if (r > 0) ixv_seterr(&e, TS_E_ROUTINE, 0, 0, "The cut-off of oni_ts_retain is NULL");
         return result_err(ctx, &e);
     }
     /* the keys: the one given, or every series of the column */
@@ -676,7 +681,7 @@ void ixts_before_commit(ixd_db *db) {
     if (!c) return;
     c->sc.valid = 0; /* sealing changes the series */
     if (!c->ntouched) return;
-    ts_err e = {0};
+    ixv_err e = {0};
     if (sp_begin(c, &e)) {
         c->ntouched = 0;
         return;

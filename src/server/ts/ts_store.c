@@ -67,7 +67,7 @@ const char *ixts_q_sql(int q) {
     return qsql[q];
 }
 
-sqlite3_stmt *ixts_q(ts_conn *c, int q, ts_err *e) {
+sqlite3_stmt *ixts_q(ts_conn *c, int q, ixv_err *e) {
     if (!c->q[q]) {
         int rc = sqlite3_prepare_v3(c->h, qsql[q], -1, SQLITE_PREPARE_PERSISTENT, &c->q[q], NULL);
         if (rc != SQLITE_OK) {
@@ -83,20 +83,20 @@ sqlite3_stmt *ixts_q(ts_conn *c, int q, ts_err *e) {
     return c->q[q];
 }
 
-int ixts_sqlerr(ts_conn *c, int rc, ts_err *e) {
+int ixts_sqlerr(ts_conn *c, int rc, ixv_err *e) {
     const char *msg = sqlite3_errmsg(c->h);
     if (!strncmp(msg, "no such table: _ixd_", 20))
-        return ixts_fail(e, TS_E_ROUTINE, "No TIMESERIES column exists in this database");
-    if (rc == SQLITE_NOMEM) return ixts_fail(e, TS_E_NOMEM, NULL);
+        return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "No TIMESERIES column exists in this database");
+    if (rc == SQLITE_NOMEM) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
     /* the engine maps SQLite's own failures (locks, full disk): see ts_sql.c */
-    e->code = 0;
+    e->sqlcode = 0;
     e->sqlrc = rc;
     snprintf(e->text, sizeof e->text, "%s", msg);
     return -1;
 }
 
 /* Steps a statement that returns no row. */
-static int step_done(ts_conn *c, sqlite3_stmt *st, ts_err *e) {
+static int step_done(ts_conn *c, sqlite3_stmt *st, ixv_err *e) {
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     return rc == SQLITE_DONE ? 0 : ixts_sqlerr(c, rc, e);
@@ -153,7 +153,7 @@ int ixts_rowtype_load(sqlite3 *h, const char *name, ts_rowtype *out) {
 }
 
 int ixts_column_open(ts_conn *c, const char *tab, const char *col, ts_rowtype *rt, char *keycol,
-                     int *keycode, ts_err *e) {
+                     int *keycode, ixv_err *e) {
     sqlite3_stmt *st = ixts_q(c, TS_Q_COLUMN, e);
     if (!st) return -1;
     sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
@@ -162,7 +162,7 @@ int ixts_column_open(ts_conn *c, const char *tab, const char *col, ts_rowtype *r
     if (rc != SQLITE_ROW) {
         sqlite3_reset(st);
         if (rc != SQLITE_DONE) return ixts_sqlerr(c, rc, e);
-        return ixts_fail(e, TS_E_ROUTINE, "%s.%s is not a TIMESERIES column", tab, col);
+        return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "%s.%s is not a TIMESERIES column", tab, col);
     }
     char rtname[TS_NAME_MAX + 1];
     snprintf(rtname, sizeof rtname, "%s", (const char *)sqlite3_column_text(st, 0));
@@ -170,15 +170,17 @@ int ixts_column_open(ts_conn *c, const char *tab, const char *col, ts_rowtype *r
     if (keycode) *keycode = sqlite3_column_int(st, 2);
     int ok = fields_parse((const char *)sqlite3_column_text(st, 3), rt) == 0;
     sqlite3_reset(st);
-    if (!ok) return ixts_fail(e, TS_E_ROUTINE, "Row type %s of %s.%s is missing", rtname, tab, col);
+    if (!ok)
+        return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "Row type %s of %s.%s is missing", rtname, tab,
+                          col);
     snprintf(rt->name, sizeof rt->name, "%s", rtname);
     return 0;
 }
 
-int ixts_key_convert(sqlite3_value *x, int keycode, sval *out, ts_err *e) {
+int ixts_key_convert(sqlite3_value *x, int keycode, sval *out, ixv_err *e) {
     memset(out, 0, sizeof *out);
     int vt = sqlite3_value_type(x);
-    if (vt == SQLITE_NULL) return ixts_fail(e, TS_E_ROUTINE, "The series key is NULL");
+    if (vt == SQLITE_NULL) return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "The series key is NULL");
     if (vt == SQLITE_INTEGER && ixv_is_int(keycode)) {
         out->kind = SQLITE_INTEGER;
         out->i = sqlite3_value_int64(x);
@@ -191,12 +193,12 @@ int ixts_key_convert(sqlite3_value *x, int keycode, sval *out, ts_err *e) {
     const char *s = (const char *)sqlite3_value_text(x);
     int n = sqlite3_value_bytes(x);
     int rc = ixv_text_to_sval(ixv_t_default(keycode), s ? s : "", (size_t)n, out);
-    if (rc < 0) return ixts_fail(e, rc, NULL);
+    if (rc < 0) return ixv_seterr(e, rc, 0, 0, NULL);
     return 0;
 }
 
 int ixts_series_lookup(ts_conn *c, const char *tab, const char *col, const ts_rowtype *rt,
-                       const sval *key, ts_series *s, ts_err *e) {
+                       const sval *key, ts_series *s, ixv_err *e) {
     sqlite3_stmt *st = ixts_q(c, TS_Q_SERIES, e);
     if (!st) return -1;
     sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
@@ -224,7 +226,7 @@ int ixts_series_lookup(ts_conn *c, const char *tab, const char *col, const ts_ro
 }
 
 int ixts_series_open(ts_conn *c, const char *tab, const char *col, sqlite3_value *key, ts_series *s,
-                     ts_err *e) {
+                     ixv_err *e) {
     int keycode;
     if (ixts_column_open(c, tab, col, &s->rt, NULL, &keycode, e)) return -1;
     sval k;
@@ -234,7 +236,7 @@ int ixts_series_open(ts_conn *c, const char *tab, const char *col, sqlite3_value
     return r;
 }
 
-int ixts_slot(const ts_series *s, int64_t us, int64_t *t, ts_err *e) {
+int ixts_slot(const ts_series *s, int64_t us, int64_t *t, ixv_err *e) {
     if (!s->step) {
         *t = us;
         return 0;
@@ -243,8 +245,8 @@ int ixts_slot(const ts_series *s, int64_t us, int64_t *t, ts_err *e) {
         char b[TS_TIME_TEXT], o[TS_TIME_TEXT];
         ixts_time_format(us, 5, b);
         ixts_time_format(s->origin, 5, o);
-        return ixts_fail(e, TS_E_ROUTINE, "Timestamp %s is before the origin %s of the series", b,
-                         o);
+        return ixv_seterr(e, TS_E_ROUTINE, 0, 0,
+                          "Timestamp %s is before the origin %s of the series", b, o);
     }
     *t = (us - s->origin) / s->step;
     return 0;
@@ -269,7 +271,7 @@ static void colset_free(colset *cs) {
 /* One metric column of els[from..from+n): values, NULL flags, and for
  * DECIMAL the mantissas at the largest scale of the run. */
 static int colset_metric(ts_colv *cv, const ts_els *els, size_t from, uint32_t n, int m, int kind,
-                         ts_err *e) {
+                         ixv_err *e) {
     int anynull = 0, scale = 0;
     for (uint32_t k = 0; k < n; k++) {
         const ts_val *v = &ts_at(els, from + k)->v[m - 1];
@@ -291,7 +293,8 @@ static int colset_metric(ts_colv *cv, const ts_els *els, size_t from, uint32_t n
         }
         int64_t x = v->i;
         for (int sc = v->scale; kind == TS_K_DEC && sc < scale; sc++) {
-            if (x > INT64_MAX / 10 || x < INT64_MIN / 10) return ixts_fail(e, TS_E_DEC_PREC, NULL);
+            if (x > INT64_MAX / 10 || x < INT64_MIN / 10)
+                return ixv_seterr(e, TS_E_DEC_PREC, 0, 0, NULL);
             x *= 10;
         }
         cv->i[k] = x;
@@ -300,12 +303,12 @@ static int colset_metric(ts_colv *cv, const ts_els *els, size_t from, uint32_t n
 }
 
 static int colset_fill(colset *cs, const ts_rowtype *rt, const ts_els *els, size_t from, uint32_t n,
-                       ts_err *e) {
+                       ixv_err *e) {
     size_t need = (size_t)n * (size_t)rt->nf;
     cs->ibuf = malloc(need * sizeof(int64_t));
     cs->dbuf = malloc(need * sizeof(double));
     cs->nbuf = malloc(need);
-    if (!cs->ibuf || !cs->dbuf || !cs->nbuf) return ixts_fail(e, TS_E_NOMEM, NULL);
+    if (!cs->ibuf || !cs->dbuf || !cs->nbuf) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
     ts_colv *tc = &cs->cols[0];
     memset(tc, 0, sizeof *tc);
     tc->kind = TS_K_INT;
@@ -326,7 +329,7 @@ static int colset_fill(colset *cs, const ts_rowtype *rt, const ts_els *els, size
 /* Inserts the chunk of els[from..from+n), or rewrites chunk rowid when
  * rowid > 0. */
 static int chunk_put(ts_conn *c, ts_series *s, int64_t rowid, const ts_els *els, size_t from,
-                     uint32_t n, ts_err *e) {
+                     uint32_t n, ixv_err *e) {
     ixb_wbuf data, summ;
     ixb_wbuf_init(&data, NULL);
     ixb_wbuf_init(&summ, NULL);
@@ -334,10 +337,10 @@ static int chunk_put(ts_conn *c, ts_series *s, int64_t rowid, const ts_els *els,
     memset(&cs, 0, sizeof cs);
     int rc = colset_fill(&cs, &s->rt, els, from, n, e);
     if (!rc && ixts_chunk_encode(n, s->rt.nf, cs.cols, &data) != TS_OK)
-        rc = ixts_fail(e, TS_E_NOMEM, NULL);
+        rc = ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
     if (!rc) {
         ixts_summ_build(&s->rt, n, cs.cols, &summ);
-        if (summ.err) rc = ixts_fail(e, TS_E_NOMEM, NULL);
+        if (summ.err) rc = ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
     }
     colset_free(&cs);
     c->cache.valid = 0; /* a chunk changes */
@@ -361,16 +364,16 @@ static int chunk_put(ts_conn *c, ts_series *s, int64_t rowid, const ts_els *els,
 
 /* Decodes a chunk blob and appends its elements to out. */
 static int chunk_elems(ts_conn *c, const ts_rowtype *rt, const uint8_t *p, size_t len, ts_els *out,
-                       ts_err *e) {
+                       ixv_err *e) {
     int kinds[TS_MAX_COLS];
     kinds[0] = TS_K_INT;
     for (int m = 1; m < rt->nf; m++)
         kinds[m] = ixts_field_kind(&rt->f[m]);
     int rc = ixts_chunk_decode(&c->dec, p, len, rt->nf, kinds, ~0ull);
-    if (rc == TS_ENOMEM) return ixts_fail(e, TS_E_NOMEM, NULL);
-    if (rc != TS_OK) return ixts_fail(e, TS_E_ROUTINE, "A chunk of the series is damaged");
+    if (rc == TS_ENOMEM) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
+    if (rc != TS_OK) return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "A chunk of the series is damaged");
     uint32_t k = c->dec.n;
-    if (ixts_els_reserve(out, out->n + k)) return ixts_fail(e, TS_E_NOMEM, NULL);
+    if (ixts_els_reserve(out, out->n + k)) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
     for (uint32_t j = 0; j < k; j++) {
         ts_elem *el = ts_at(out, out->n + j);
         el->t = c->dec.cols[0].i[j];
@@ -389,11 +392,11 @@ static int chunk_elems(ts_conn *c, const ts_rowtype *rt, const uint8_t *p, size_
 
 /* ---- writes -------------------------------------------------------------------------- */
 
-static int series_save(ts_conn *c, ts_series *s, const ts_elem *last, ts_err *e);
+static int series_save(ts_conn *c, ts_series *s, const ts_elem *last, ixv_err *e);
 
 /* Sorts els by t (stable: of equal times the one written last stays) and
  * removes duplicates; *dupfound tells whether there were any. */
-static int sort_dedupe(ts_els *els, int *dupfound, ts_err *e) {
+static int sort_dedupe(ts_els *els, int *dupfound, ixv_err *e) {
     size_t n = els->n, sz = els->sz;
     int sorted = 1;
     for (size_t k = 1; k < n && sorted; k++)
@@ -405,7 +408,7 @@ static int sort_dedupe(ts_els *els, int *dupfound, ts_err *e) {
         free(idx);
         free(aux);
         free(tmp);
-        return ixts_fail(e, TS_E_NOMEM, NULL);
+        return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
     }
     for (size_t k = 0; k < n; k++)
         idx[k] = k;
@@ -443,14 +446,14 @@ static int sort_dedupe(ts_els *els, int *dupfound, ts_err *e) {
 /* Merges sorted b[from..to) into sorted *a: equal times replace (or fail
  * with dup error); *added counts the elements that are new. */
 static int merge_into(ts_els *a, const ts_els *b, size_t from, size_t to, int dup, int64_t *added,
-                      ts_err *e) {
+                      ixv_err *e) {
     size_t n = a->n, nb = to - from, sz = a->sz;
     ts_els out;
     out.sz = sz;
     out.n = 0;
     out.cap = 0;
     out.p = NULL;
-    if (ixts_els_reserve(&out, n + nb ? n + nb : 1)) return ixts_fail(e, TS_E_NOMEM, NULL);
+    if (ixts_els_reserve(&out, n + nb ? n + nb : 1)) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
     size_t i = 0, j = from;
     while (i < n || j < to) {
         const ts_elem *x = i < n ? ts_at(a, i) : NULL, *y = j < to ? ts_at(b, j) : NULL;
@@ -462,7 +465,7 @@ static int merge_into(ts_els *a, const ts_els *b, size_t from, size_t to, int du
         else {
             if (dup == TS_DUP_ERROR) {
                 ixts_els_free(&out);
-                return ixts_fail(e, TS_E_UNIQUE, "timestamp");
+                return ixv_seterr(e, TS_E_UNIQUE, 0, 0, "timestamp");
             }
             pick = y, i++, j++;
         }
@@ -476,7 +479,7 @@ static int merge_into(ts_els *a, const ts_els *b, size_t from, size_t to, int du
 /* Reads the chunk found by query q at t: 1 with its rowid, t0 and elements
  * (replacing els' content), 0 none. */
 static int chunk_load(ts_conn *c, ts_series *s, int q, int64_t t, int64_t *rowid, int64_t *t0,
-                      ts_els *els, ts_err *e) {
+                      ts_els *els, ixv_err *e) {
     sqlite3_stmt *st = ixts_q(c, q, e);
     if (!st) return -1;
     sqlite3_bind_int64(st, 1, s->sid);
@@ -497,7 +500,7 @@ static int chunk_load(ts_conn *c, ts_series *s, int q, int64_t t, int64_t *rowid
 }
 
 /* The t0 of the first chunk after t (INT64_MAX when none). */
-static int next_t0(ts_conn *c, ts_series *s, int64_t t, int64_t *t0, ts_err *e) {
+static int next_t0(ts_conn *c, ts_series *s, int64_t t, int64_t *t0, ixv_err *e) {
     sqlite3_stmt *st = ixts_q(c, TS_Q_CHUNK_NEXT, e);
     if (!st) return -1;
     sqlite3_bind_int64(st, 1, s->sid);
@@ -545,7 +548,7 @@ static int64_t block_end(int64_t t, int64_t b) {
  * and has room, else the chunk after it when that one is in the same block,
  * else it becomes a chunk of its own: a chunk never spans two blocks. */
 static int write_late(ts_conn *c, ts_series *s, const ts_els *els, size_t n, int dup,
-                      int64_t *added, ts_err *e) {
+                      int64_t *added, ixv_err *e) {
     ts_els cur;
     ixts_els_init(&cur, s->rt.nf);
     int64_t b = block_slots(s);
@@ -580,7 +583,9 @@ static int write_late(ts_conn *c, ts_series *s, const ts_els *els, size_t n, int
             /* before the first chunk: it joins that chunk */
             found = chunk_load(c, s, TS_Q_CHUNK_NEXT, t, &rowid, &t0, &cur, e);
             if (found <= 0 || next_t0(c, s, t0, &end, e)) {
-                rc = found < 0 ? -1 : ixts_fail(e, TS_E_ROUTINE, "Series storage is inconsistent");
+                rc = found < 0
+                         ? -1
+                         : ixv_seterr(e, TS_E_ROUTINE, 0, 0, "Series storage is inconsistent");
                 break;
             }
         } else
@@ -604,7 +609,7 @@ static int write_late(ts_conn *c, ts_series *s, const ts_els *els, size_t n, int
 }
 
 /* Loads the head elements of [lo, hi] into els (appended). */
-static int head_load(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, ts_els *els, ts_err *e) {
+static int head_load(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, ts_els *els, ixv_err *e) {
     sqlite3_stmt *st = ixts_q(c, TS_Q_HEAD_GET, e);
     if (!st) return -1;
     sqlite3_bind_int64(st, 1, s->sid);
@@ -615,20 +620,20 @@ static int head_load(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, ts_els *e
         ts_elem *el = ixts_els_push(els);
         if (!el) {
             sqlite3_reset(st);
-            return ixts_fail(e, TS_E_NOMEM, NULL);
+            return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
         }
         el->t = sqlite3_column_int64(st, 0);
         if (ixts_elem_unpack(&s->rt, sqlite3_column_blob(st, 1),
                              (size_t)sqlite3_column_bytes(st, 1), el)) {
             sqlite3_reset(st);
-            return ixts_fail(e, TS_E_ROUTINE, "A head element of the series is damaged");
+            return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "A head element of the series is damaged");
         }
     }
     sqlite3_reset(st);
     return rc == SQLITE_DONE ? 0 : ixts_sqlerr(c, rc, e);
 }
 
-static int head_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, ts_err *e) {
+static int head_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, ixv_err *e) {
     sqlite3_stmt *st = ixts_q(c, TS_Q_HEAD_DEL, e);
     if (!st) return -1;
     sqlite3_bind_int64(st, 1, s->sid);
@@ -638,7 +643,7 @@ static int head_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, ts_err 
 }
 
 /* Puts one element into the head: 1 new, 0 replaced, -1 error. */
-static int head_put(ts_conn *c, ts_series *s, const ts_elem *el, int dup, ts_err *e) {
+static int head_put(ts_conn *c, ts_series *s, const ts_elem *el, int dup, ixv_err *e) {
     uint8_t buf[TS_PACK_MAX];
     size_t n = ixts_elem_pack(&s->rt, el, buf);
     sqlite3_stmt *st = ixts_q(c, TS_Q_HEAD_INS, e);
@@ -650,7 +655,7 @@ static int head_put(ts_conn *c, ts_series *s, const ts_elem *el, int dup, ts_err
     sqlite3_reset(st);
     if (rc == SQLITE_DONE) return 1;
     if ((rc & 0xff) != SQLITE_CONSTRAINT) return ixts_sqlerr(c, rc, e);
-    if (dup == TS_DUP_ERROR) return ixts_fail(e, TS_E_UNIQUE, "timestamp");
+    if (dup == TS_DUP_ERROR) return ixv_seterr(e, TS_E_UNIQUE, 0, 0, "timestamp");
     st = ixts_q(c, TS_Q_HEAD_UPD, e);
     if (!st) return -1;
     sqlite3_bind_int64(st, 1, s->sid);
@@ -666,7 +671,7 @@ static int head_put(ts_conn *c, ts_series *s, const ts_elem *el, int dup, ts_err
  * (closed = 0) stays in the head instead: rewriting a chunk for a few
  * elements per call would cost a chunk per call. */
 static int extend_last(ts_conn *c, ts_series *s, const ts_els *all, size_t n, int closed,
-                       ts_err *e) {
+                       ixv_err *e) {
     int64_t b = block_slots(s);
     if (s->hi == TS_NO_TIME || (!closed && n < TS_SEAL_MIN)) return 0;
     if (b && block_of(ts_at(all, 0)->t, b) != block_of(s->hi, b)) return 0;
@@ -685,7 +690,7 @@ static int extend_last(ts_conn *c, ts_series *s, const ts_els *all, size_t n, in
  * groups of at most TS_CHUNK_MAX elements of one block: a group is sealed
  * (into the last chunk when extend_last can) when a later element exists or
  * it has TS_SEAL_MIN elements; the rest becomes the head. */
-static int seal_groups(ts_conn *c, ts_series *s, const ts_els *all, ts_err *e) {
+static int seal_groups(ts_conn *c, ts_series *s, const ts_els *all, ixv_err *e) {
     int64_t b = block_slots(s);
     int rc = 0;
     s->nhead = 0;
@@ -713,7 +718,7 @@ static int seal_groups(ts_conn *c, ts_series *s, const ts_els *all, ts_err *e) {
     return rc;
 }
 
-int ixts_seal(ts_conn *c, ts_series *s, ts_err *e) {
+int ixts_seal(ts_conn *c, ts_series *s, ixv_err *e) {
     if (s->nhead < TS_SEAL_MIN) return 0;
     ts_els all;
     ixts_els_init(&all, s->rt.nf);
@@ -734,7 +739,7 @@ int ixts_seal(ts_conn *c, ts_series *s, ts_err *e) {
  * over, or it is full) or, for the last group, when it has TS_SEAL_MIN
  * elements (a bulk load leaves no head behind); the rest is the new head. */
 static int write_new(ts_conn *c, ts_series *s, const ts_els *els, size_t from, int dup,
-                     int64_t *added, ts_err *e) {
+                     int64_t *added, ixv_err *e) {
     size_t n = els->n - from;
     int64_t b = block_slots(s);
     int same_block = !b || s->nhead == 0 ||
@@ -761,7 +766,7 @@ static int write_new(ts_conn *c, ts_series *s, const ts_els *els, size_t from, i
 }
 
 /* Stores the series' counts and its last element (el, or none: NULL). */
-static int series_save(ts_conn *c, ts_series *s, const ts_elem *last, ts_err *e) {
+static int series_save(ts_conn *c, ts_series *s, const ts_elem *last, ixv_err *e) {
     sqlite3_stmt *st = ixts_q(c, TS_Q_SERIES_SET, e);
     if (!st) return -1;
     uint8_t buf[TS_PACK_MAX + 8];
@@ -779,11 +784,11 @@ static int series_save(ts_conn *c, ts_series *s, const ts_elem *last, ts_err *e)
     return step_done(c, st, e);
 }
 
-int ixts_write(ts_conn *c, ts_series *s, ts_els *els, int dup, ts_err *e) {
+int ixts_write(ts_conn *c, ts_series *s, ts_els *els, int dup, ixv_err *e) {
     if (!els->n) return 0;
     int dupfound = 0;
     if (sort_dedupe(els, &dupfound, e)) return -1;
-    if (dupfound && dup == TS_DUP_ERROR) return ixts_fail(e, TS_E_UNIQUE, "timestamp");
+    if (dupfound && dup == TS_DUP_ERROR) return ixv_seterr(e, TS_E_UNIQUE, 0, 0, "timestamp");
     size_t nlate = 0, n = els->n;
     while (nlate < n && s->hi != TS_NO_TIME && ts_at(els, nlate)->t <= s->hi)
         nlate++;
@@ -802,7 +807,7 @@ int ixts_write(ts_conn *c, ts_series *s, ts_els *els, int dup, ts_err *e) {
     return series_save(c, s, lastel, e);
 }
 
-int ixts_last(ts_conn *c, ts_series *s, ts_elem *el, ts_err *e) {
+int ixts_last(ts_conn *c, ts_series *s, ts_elem *el, ixv_err *e) {
     sqlite3_stmt *st = ixts_q(c, TS_Q_LASTV, e);
     if (!st) return -1;
     sqlite3_bind_int64(st, 1, s->sid);
@@ -820,7 +825,7 @@ int ixts_last(ts_conn *c, ts_series *s, ts_elem *el, ts_err *e) {
             found = -1;
     }
     sqlite3_reset(st);
-    if (found < 0) return ixts_fail(e, TS_E_ROUTINE, "The series' last element is damaged");
+    if (found < 0) return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "The series' last element is damaged");
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) return ixts_sqlerr(c, rc, e);
     return found && s->n > 0;
 }
@@ -828,7 +833,7 @@ int ixts_last(ts_conn *c, ts_series *s, ts_elem *el, ts_err *e) {
 /* ---- delete and retention -------------------------------------------------------------- */
 
 /* The last element of the sealed chunks (1) or none (0). */
-static int chunks_last(ts_conn *c, ts_series *s, ts_elem *out, ts_err *e) {
+static int chunks_last(ts_conn *c, ts_series *s, ts_elem *out, ixv_err *e) {
     if (s->hi == TS_NO_TIME) return 0;
     ts_els ce;
     ixts_els_init(&ce, s->rt.nf);
@@ -843,7 +848,7 @@ static int chunks_last(ts_conn *c, ts_series *s, ts_elem *out, ts_err *e) {
 }
 
 /* Recomputes the counts, hi and the last element after a removal. */
-static int series_refresh(ts_conn *c, ts_series *s, ts_err *e) {
+static int series_refresh(ts_conn *c, ts_series *s, ixv_err *e) {
     sqlite3_stmt *st;
     s->hi = TS_NO_TIME;
     if (sqlite3_prepare_v2(c->h,
@@ -880,7 +885,7 @@ static int series_refresh(ts_conn *c, ts_series *s, ts_err *e) {
 }
 
 /* Deletes one chunk by rowid. */
-static int chunk_drop(ts_conn *c, int64_t rowid, ts_err *e) {
+static int chunk_drop(ts_conn *c, int64_t rowid, ixv_err *e) {
     c->cache.valid = 0;
     sqlite3_stmt *d = ixts_q(c, TS_Q_CHUNK_DEL, e);
     if (!d) return -1;
@@ -888,7 +893,7 @@ static int chunk_drop(ts_conn *c, int64_t rowid, ts_err *e) {
     return step_done(c, d, e);
 }
 
-int ixts_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int64_t *deleted, ts_err *e) {
+int ixts_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int64_t *deleted, ixv_err *e) {
     *deleted = 0;
     int64_t before = s->n;
     sqlite3_stmt *st;
@@ -912,7 +917,7 @@ int ixts_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int64_t *delet
                 capw = capw ? capw * 2 : 16;
                 int64_t *nwh = realloc(whole, capw * sizeof *whole);
                 if (!nwh) {
-                    rc = ixts_fail(e, TS_E_NOMEM, NULL);
+                    rc = ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
                     break;
                 }
                 whole = nwh;
@@ -948,7 +953,7 @@ int ixts_delete(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, int64_t *delet
     return rc;
 }
 
-int ixts_retain(ts_conn *c, ts_series *s, int64_t cut, int64_t *dropped, ts_err *e) {
+int ixts_retain(ts_conn *c, ts_series *s, int64_t cut, int64_t *dropped, ixv_err *e) {
     *dropped = 0;
     int64_t before = s->n;
     sqlite3_stmt *st;

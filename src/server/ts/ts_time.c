@@ -15,18 +15,6 @@
  * every accepted interval also reads back from its text). */
 #define IV_MAX_US (100000LL * US_PER_DAY)
 
-int ixts_fail(ts_err *e, int code, const char *fmt, ...) {
-    e->code = code;
-    e->text[0] = 0;
-    if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(e->text, sizeof e->text, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 /* Reads 1..maxd digits at s[*i]; -1 when there is none. */
 static int64_t digits(const char *s, size_t n, size_t *i, int maxd, int *nd) {
     int64_t v = 0;
@@ -40,7 +28,7 @@ static int64_t digits(const char *s, size_t n, size_t *i, int maxd, int *nd) {
     return k ? v : -1;
 }
 
-int ixts_time_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
+int ixts_time_parse(const char *s, size_t n, int64_t *us, ixv_err *e) {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
         n--;
     size_t i = 0;
@@ -57,24 +45,24 @@ int ixts_time_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
             i++;
         }
         int64_t v = digits(s, n, &i, maxd[nf], &nd);
-        if (v < 0) return ixts_fail(e, TS_E_DT_CHAR, NULL);
+        if (v < 0) return ixv_seterr(e, TS_E_DT_CHAR, 0, 0, NULL);
         f[nf] = v;
     }
-    if (nf < 3) return ixts_fail(e, TS_E_DT_CHAR, NULL);
+    if (nf < 3) return ixv_seterr(e, TS_E_DT_CHAR, 0, 0, NULL);
     int64_t frac = 0;
     if (i < n && s[i] == '.' && nf == 6) {
         i++;
         int64_t v = digits(s, n, &i, 6, &nd);
-        if (v < 0) return ixts_fail(e, TS_E_DT_CHAR, NULL);
+        if (v < 0) return ixv_seterr(e, TS_E_DT_CHAR, 0, 0, NULL);
         frac = v;
         for (int k = nd; k < 6; k++)
             frac *= 10;
     }
-    if (i != n) return ixts_fail(e, TS_E_DT_CHAR, NULL);
+    if (i != n) return ixv_seterr(e, TS_E_DT_CHAR, 0, 0, NULL);
     int32_t day;
     if (f[3] > 23 || f[4] > 59 || f[5] > 59 ||
         ixt_date_from_ymd((int)f[0], (int)f[1], (int)f[2], &day) != IX_OK)
-        return ixts_fail(e, TS_E_DT_FIELD, NULL);
+        return ixv_seterr(e, TS_E_DT_FIELD, 0, 0, NULL);
     int64_t days = (int64_t)day - IXT_DATE_UNIX_EPOCH;
     *us = days * US_PER_DAY + ((f[3] * 60 + f[4]) * 60 + f[5]) * US_PER_SEC + frac;
     return 0;
@@ -165,7 +153,7 @@ static int dtf_interval(const char *s, size_t n, int64_t *us) {
     return *us <= IV_MAX_US ? 0 : -1;
 }
 
-int ixts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
+int ixts_interval_parse(const char *s, size_t n, int64_t *us, ixv_err *e) {
     while (n && s[n - 1] == ' ')
         n--;
     while (n && *s == ' ')
@@ -192,11 +180,11 @@ int ixts_interval_parse(const char *s, size_t n, int64_t *us, ts_err *e) {
             }
         if ((ul >= 5 && !strncasecmp(s + j, "month", 5)) ||
             (ul >= 4 && !strncasecmp(s + j, "year", 4)))
-            return ixts_fail(e, TS_E_ROUTINE,
-                             "Month and year intervals are not supported (use days)");
+            return ixv_seterr(e, TS_E_ROUTINE, 0, 0,
+                              "Month and year intervals are not supported (use days)");
     }
     if (dtf_interval(s, n, us) == 0 && *us > 0) return 0;
-    return ixts_fail(e, TS_E_ROUTINE, "Bad interval '%.*s'", (int)(n > 60 ? 60 : n), s);
+    return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "Bad interval '%.*s'", (int)(n > 60 ? 60 : n), s);
 }
 
 void ixts_interval_format(int64_t us, char *buf, size_t n) {

@@ -153,11 +153,11 @@ static int t_close(sqlite3_vtab_cursor *cur) {
     return SQLITE_OK;
 }
 
-static int fail(tcur *c, const ts_err *e) {
+static int fail(tcur *c, const ixv_err *e) {
     sqlite3_vtab *vt = c->base.pVtab;
     sqlite3_free(vt->zErrMsg);
     vt->zErrMsg = ixts_err_mprintf(e);
-    return e->code ? SQLITE_ERROR : (e->sqlrc ? e->sqlrc : SQLITE_ERROR);
+    return e->sqlcode ? SQLITE_ERROR : (e->sqlrc ? e->sqlrc : SQLITE_ERROR);
 }
 
 /* ---- aggregates -------------------------------------------------------------------------- */
@@ -230,17 +230,18 @@ static int fold_elem(tcur *c) {
     return 0;
 }
 
-static int aggregate(tcur *c, ts_err *e) {
+static int aggregate(tcur *c, ixv_err *e) {
     ts_iter *it = &c->it;
     int r;
     while ((r = ixts_iter_next_chunk(it, e)) > 0) {
         if (it->whole && bucket_of(c, it->t0) == bucket_of(c, it->t1)) {
             acc *a = bucket_acc(c, bucket_of(c, it->t0));
-            if (!a) return ixts_fail(e, TS_E_NOMEM, NULL);
+            if (!a) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
             for (int m = 0; m < c->nm; m++) {
                 ts_msum ms;
                 if (ixts_summ_get(&c->s.rt, it->summ, it->summn, m, &ms))
-                    return ixts_fail(e, TS_E_ROUTINE, "A chunk summary of the series is damaged");
+                    return ixv_seterr(e, TS_E_ROUTINE, 0, 0,
+                                      "A chunk summary of the series is damaged");
                 fold_summ(&c->s.rt.f[m + 1], &a[m], &ms);
             }
             continue;
@@ -250,12 +251,12 @@ static int aggregate(tcur *c, ts_err *e) {
             it->cur_chunk = 1;
             it->cur_k = it->k;
             it->cur_t = it->dec->cols[0].i[it->k];
-            if (fold_elem(c)) return ixts_fail(e, TS_E_NOMEM, NULL);
+            if (fold_elem(c)) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
         }
     }
     if (r < 0) return -1;
     while ((r = ixts_iter_next(it, e)) > 0)
-        if (fold_elem(c)) return ixts_fail(e, TS_E_NOMEM, NULL);
+        if (fold_elem(c)) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
     return r;
 }
 
@@ -267,12 +268,12 @@ static int t_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs, int arg
     (void)idxs;
     tcur *c = (tcur *)cur;
     tvtab *v = (tvtab *)cur->pVtab;
-    ts_err e = {0};
+    ixv_err e = {0};
     cur_reset(c);
     c->eof = 1;
     c->rowid = 0;
     if (argc < v->nargs) {
-        ixts_fail(&e, TS_E_ROUTINE, "Missing arguments");
+        ixv_seterr(&e, TS_E_ROUTINE, 0, 0, "Missing arguments");
         return fail(c, &e);
     }
     int64_t lo, hi;
@@ -285,7 +286,8 @@ static int t_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs, int arg
         if (ixts_interval_parse(b ? b : "", b ? strlen(b) : 0, &c->bucket_us, &e))
             return fail(c, &e);
         if (ixts_agg_parse((const char *)sqlite3_value_text(argv[6]), ids) < 0) {
-            ixts_fail(&e, TS_E_ROUTINE, "Bad aggregate list (min,max,avg,sum,count,first,last)");
+            ixv_seterr(&e, TS_E_ROUTINE, 0, 0,
+                       "Bad aggregate list (min,max,avg,sum,count,first,last)");
             return fail(c, &e);
         }
     }
@@ -317,7 +319,7 @@ static int t_next(sqlite3_vtab_cursor *cur) {
         c->eof = ++c->at >= c->nb;
         return SQLITE_OK;
     }
-    ts_err e = {0};
+    ixv_err e = {0};
     int r = ixts_iter_next(&c->it, &e);
     if (r < 0) return fail(c, &e);
     c->eof = r == 0;

@@ -26,6 +26,8 @@ typedef struct ixv_err {
     int isamcode;   /* ISAM code, e.g. -100, -154; 0 if none */
     int offset;     /* position in the statement text (syntax errors), else 0 */
     char text[256]; /* insertion text for the message's %s (table name, ...) */
+    int sqlrc;      /* sqlcode 0: an SQLite failure, this result code, that the
+                     * engine maps (TimeSeries' storage calls) */
 } ixv_err;
 /* Fills *err (sqlcode, isamcode, offset, printf-style insertion text; fmt may
  * be NULL) and returns -1, so that callers can `return ixv_seterr(...)`. */
