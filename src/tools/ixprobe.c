@@ -370,18 +370,32 @@ static void fast_keys(char *out, size_t n, const char *keys) {
     snprintf(out, n, "compat=fast %s fetch_buffer=%d %s", KEYS_ALL_OFF, SMALL_FETCH, keys);
 }
 
-/* Connects with fast_keys(keys). Returns the connection, or NULL with the
- * result in *r (a refused login is a form not tried). */
-static ix_conn *fast_conn(probe_ctx *p, const char *keys, result *r) {
-    char all[DSN_MAX];
-    fast_keys(all, sizeof all, keys);
+/* Connects with the DSN keys `keys` (probe_connect). Returns the
+ * connection, or NULL with the result in *r (a refused login is a form not
+ * tried). */
+static ix_conn *probe_conn(probe_ctx *p, const char *keys, result *r) {
     ix_conn *c = NULL;
-    int rc = probe_connect(p, all, &c);
+    int rc = probe_connect(p, keys, &c);
     if (rc == IX_OK) return c;
     *r = failed(p, c, rc, "login");
     if (*r == R_REFUSED || *r == R_NOT_HELD) *r = R_NOT_TRIED;
     ix_close(c);
     return NULL;
+}
+
+/* probe_conn with fast_keys(keys). */
+static ix_conn *fast_conn(probe_ctx *p, const char *keys, result *r) {
+    char all[DSN_MAX];
+    fast_keys(all, sizeof all, keys);
+    return probe_conn(p, all, r);
+}
+
+/* probe_conn with the forms libixdb sends to a server that is not ixd
+ * (compat=conservative) and small fetches. */
+static ix_conn *conservative_conn(probe_ctx *p, result *r) {
+    char all[DSN_MAX];
+    snprintf(all, sizeof all, "compat=conservative fetch_buffer=%d", SMALL_FETCH);
+    return probe_conn(p, all, r);
 }
 
 /* The login groups in one flight. Returns the result. */
@@ -615,18 +629,14 @@ static void pattern(uint8_t *buf) {
  * server that is not ixd). Held when the bytes read are the bytes
  * written. Returns the result. */
 static result probe_lob(probe_ctx *p) {
-    ix_conn *c = NULL;
-    int rc = probe_connect(p, "compat=conservative", &c);
-    if (rc != IX_OK) {
-        result r = failed(p, c, rc, "login");
-        ix_close(c);
-        return r == R_REFUSED ? R_NOT_TRIED : r;
-    }
+    result r = R_HELD;
+    ix_conn *c = conservative_conn(p, &r);
+    if (!c) return r;
     static uint8_t want[LARGE_VALUE], got[LARGE_VALUE];
     pattern(want);
     ix_lob *b = NULL;
     size_t n = 0;
-    result r = R_HELD;
+    int rc;
     if ((rc = ix_lob_create(c, IX_T_BLOB, &b)) != IX_OK)
         r = failed(p, c, rc, "ifx_lo_create (fast path)");
     else if ((rc = ix_lob_write(b, want, sizeof want)) != IX_OK)
@@ -662,20 +672,18 @@ static int byte_back(ix_conn *c, const uint8_t *want, size_t *n) {
  * SQ_BIND, then SQ_BBIND and SQ_BLOB chunks before the EXECUTE; read back
  * with SQ_FETCHBLOB. Returns the result. */
 static result probe_bbind(probe_ctx *p) {
-    ix_conn *c = NULL;
-    char keys[64];
-    snprintf(keys, sizeof keys, "compat=conservative fetch_buffer=%d", SMALL_FETCH);
-    int rc = probe_connect(p, keys, &c);
-    if (rc == IX_OK) rc = ix_exec(c, SQL_TEMP_BYTE);
+    result r = R_HELD;
+    ix_conn *c = conservative_conn(p, &r);
+    if (!c) return r;
+    int rc = ix_exec(c, SQL_TEMP_BYTE);
     if (rc != IX_OK) {
-        result r = failed(p, c, rc, "login / create temp table");
+        r = failed(p, c, rc, "create temp table");
         ix_close(c);
         return r == R_REFUSED ? R_NOT_TRIED : r;
     }
     static uint8_t want[LARGE_VALUE];
     pattern(want);
     ix_stmt *s = NULL;
-    result r = R_HELD;
     size_t n = 0;
     rc = ix_prepare(c, SQL_INSERT_BYTE, strlen(SQL_INSERT_BYTE), &s);
     if (rc == IX_OK) rc = ix_bind_blob(s, 1, want, sizeof want, IX_STATIC);
