@@ -7,7 +7,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "server/sql/ixs.h"
+#include "ixd_int.h"
 #include "server/sql/ixs_spl.h"
 #include "server/sql/ixs_objs.h"
 #include "server/sql/ixs_priv.h"
@@ -463,7 +463,7 @@ static void cat_upgrade_tables(sqlite3 *h) {
                "CREATE TABLE IF NOT EXISTS _ixd_views(tabid INTEGER, seqno INTEGER, viewtext TEXT,"
                " PRIMARY KEY(tabid, seqno));");
     ixv_sb_add(&q, ixs_priv_cat_ddl()); /* version 4 */
-    if (ver < 4) ixs_priv_upgrade_sql(&q, h);
+    if (ver < 4) ixs_priv_upgrade_sql(&q, ixd_cat_logmode(h));
     for (size_t i = 0; i < sizeof cat_tabs / sizeof cat_tabs[0]; i++)
         cat_table_sql(&q, i, ixv_today());
     ixv_sb_printf(&q, "INSERT OR REPLACE INTO _ixd_meta VALUES('catversion', %d);", CAT_VERSION);
@@ -510,17 +510,8 @@ int ixd_cat_logmode(sqlite3 *h) {
     return mode;
 }
 
-void ixd_itab_free(itab *t) {
-    if (!t) return;
-    for (int i = 0; i < t->ncols; i++)
-        free(t->cols[i].defsql);
-    free(t->cols);
-    t->cols = NULL;
-    t->ncols = 0;
-}
-
 int ixd_temp_catalog(ixd_db *db, ixv_err *err) {
-    if (db->has_temp) return 0;
+    if (db->x.has_temp) return 0;
     if (ixd_exec(db,
                  "CREATE TEMP TABLE IF NOT EXISTS _ixd_ttables(tabid INTEGER PRIMARY KEY,"
                  " tabname TEXT UNIQUE, owner TEXT, tabtype TEXT DEFAULT 'T', serial_next INTEGER"
@@ -530,14 +521,14 @@ int ixd_temp_catalog(ixd_db *db, ixv_err *err) {
                  " defsql TEXT, PRIMARY KEY(tabid, colno));",
                  err))
         return -1;
-    db->has_temp = 1;
+    db->x.has_temp = 1;
     return 0;
 }
 
 /* The catalog lookups every statement that names a table makes, prepared
  * once per connection (SQLite prepares them again by itself after a schema
  * change) and reset after each use, so that they hold no read transaction. */
-static const char *const CAT_SQL[IXS_CAT_NSTMT] = {
+static const char *const CAT_SQL[IXD_CAT_NSTMT] = {
     "SELECT tabid, owner, tabtype FROM _ixd_ttables WHERE tabname = ?",
     "SELECT tabid, owner, tabtype FROM _ixd_tables WHERE tabname = ?",
     "SELECT colno, colname, coltype, collength, serial, defsql FROM _ixd_tcolumns WHERE tabid = ? "
@@ -548,7 +539,7 @@ static const char *const CAT_SQL[IXS_CAT_NSTMT] = {
 enum { CAT_TTAB, CAT_TAB, CAT_TCOLS, CAT_COLS };
 
 static sqlite3_stmt *cat_stmt(ixd_db *db, int k) {
-    if (!db->cat_st[k] && sqlite3_prepare_v3(db->h, CAT_SQL[k], -1, SQLITE_PREPARE_PERSISTENT,
+    if (!db->cat_st[k] && sqlite3_prepare_v3(db->x.h, CAT_SQL[k], -1, SQLITE_PREPARE_PERSISTENT,
                                              &db->cat_st[k], NULL) != SQLITE_OK)
         db->cat_st[k] = NULL;
     return db->cat_st[k];
@@ -560,7 +551,7 @@ static void cat_done(sqlite3_stmt *st) {
 }
 
 void ixd_cat_close(ixd_db *db) {
-    for (int k = 0; k < IXS_CAT_NSTMT; k++) {
+    for (int k = 0; k < IXD_CAT_NSTMT; k++) {
         sqlite3_finalize(db->cat_st[k]);
         db->cat_st[k] = NULL;
     }
@@ -568,13 +559,13 @@ void ixd_cat_close(ixd_db *db) {
 
 unsigned ixd_data_version(ixd_db *db, int fresh) {
     sqlite3_stmt *st;
-    if (fresh && sqlite3_get_autocommit(db->h) && (st = cat_stmt(db, CAT_TAB)) != NULL) {
+    if (fresh && sqlite3_get_autocommit(db->x.h) && (st = cat_stmt(db, CAT_TAB)) != NULL) {
         sqlite3_bind_text(st, 1, "", 0, SQLITE_STATIC);
         (void)sqlite3_step(st); /* a read transaction: sees other connections' commits */
         cat_done(st);
     }
     unsigned v = 0;
-    if (sqlite3_file_control(db->h, "main", SQLITE_FCNTL_DATA_VERSION, &v) != SQLITE_OK) v = 0;
+    if (sqlite3_file_control(db->x.h, "main", SQLITE_FCNTL_DATA_VERSION, &v) != SQLITE_OK) v = 0;
     return v;
 }
 
@@ -611,13 +602,13 @@ static int cat_lookup(ixd_db *db, const char *name, itab *out, ixv_err *err, int
     if (ixv_internal_name(name)) return 0; /* never a table of user SQL */
     sqlite3_stmt *st;
     int temp = 0;
-    if (db->has_temp && (st = cat_stmt(db, CAT_TTAB)) != NULL) {
+    if (db->x.has_temp && (st = cat_stmt(db, CAT_TTAB)) != NULL) {
         sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
         temp = sqlite3_step(st) == SQLITE_ROW;
         cat_done(st);
     }
     if (!(st = cat_stmt(db, temp ? CAT_TTAB : CAT_TAB)))
-        return ixd_sqlite_err(db, sqlite3_errcode(db->h), 0, name, err);
+        return ixd_sqlite_err(db, sqlite3_errcode(db->x.h), 0, name, err);
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) {
@@ -634,26 +625,26 @@ static int cat_lookup(ixd_db *db, const char *name, itab *out, ixv_err *err, int
         cat_done(st);
         char base[IXS_NAME_MAX + 1];
         int r = depth < IXS_SYN_DEPTH
-                    ? ixs_syn_base(db, out->tabid, ttc, out->owner, base, sizeof base)
+                    ? ixs_syn_base(&db->x, out->tabid, ttc, out->owner, base, sizeof base)
                     : 0;
         memset(out, 0, sizeof *out);
-        if (r < 0) return ixd_sqlite_err(db, sqlite3_errcode(db->h), 0, name, err);
+        if (r < 0) return ixd_sqlite_err(db, sqlite3_errcode(db->x.h), 0, name, err);
         return r ? cat_lookup(db, base, out, err, depth + 1) : 0;
     }
     out->is_view = out->tabid < 100 || (tt && tt[0] == 'V');
     snprintf(out->name, sizeof out->name, "%s", name);
     cat_done(st);
     if (!(st = cat_stmt(db, temp ? CAT_TCOLS : CAT_COLS)))
-        return ixd_sqlite_err(db, sqlite3_errcode(db->h), 0, name, err);
+        return ixd_sqlite_err(db, sqlite3_errcode(db->x.h), 0, name, err);
     sqlite3_bind_int(st, 1, out->tabid);
     rc = cat_columns(st, out);
     cat_done(st);
     if (rc == SQLITE_NOMEM) {
-        ixd_itab_free(out);
+        ixs_itab_free(out);
         return ixv_seterr(err, -208, 0, 0, NULL);
     }
     if (rc != SQLITE_DONE) {
-        ixd_itab_free(out);
+        ixs_itab_free(out);
         return ixd_sqlite_err(db, rc, IX_STMTTYPE_SELECT, name, err);
     }
     return 1;
@@ -670,7 +661,7 @@ int64_t ixd_serial_next(ixd_db *db, int tabid, int kind, int64_t v, int *ok) {
     const char *tab = tabid >= IXS_TEMP_TABID ? "_ixd_ttables" : "_ixd_tables";
     snprintf(sql, sizeof sql, "SELECT %s FROM %s WHERE tabid = %d", col, tab, tabid);
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) return 0;
+    if (sqlite3_prepare_v2(db->x.h, sql, -1, &st, NULL) != SQLITE_OK) return 0;
     int64_t next = 1;
     if (sqlite3_step(st) == SQLITE_ROW) next = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
@@ -680,7 +671,7 @@ int64_t ixd_serial_next(ixd_db *db, int tabid, int kind, int64_t v, int *ok) {
     if (r >= next) {
         snprintf(sql, sizeof sql, "UPDATE %s SET %s = %lld WHERE tabid = %d", tab, col,
                  (long long)(r == INT64_MAX ? r : r + 1), tabid);
-        if (sqlite3_exec(db->h, sql, NULL, NULL, NULL) != SQLITE_OK) return 0;
+        if (sqlite3_exec(db->x.h, sql, NULL, NULL, NULL) != SQLITE_OK) return 0;
     }
     *ok = 1;
     return r;

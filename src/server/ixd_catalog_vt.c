@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/sql/ixs.h"
+#include "ixd_int.h"
 
 typedef struct dbrow {
     char name[IXS_NAME_MAX + 1];

@@ -12,13 +12,13 @@
 
 #include "proto/ix_login.h"
 #include "server/sql/ixs_lob.h"
-#include "server/sql/ixs.h"
+#include "ixd_int.h"
 #include "server/sql/ixs_spl.h"
 #include "server/sql/ixs_objs.h"
 #include "server/ts/ts.h"
 
 int ixd_exec(ixd_db *db, const char *sql, ixv_err *err) {
-    int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
+    int rc = sqlite3_exec(db->x.h, sql, NULL, NULL, NULL);
     if (rc != SQLITE_OK) return ixd_sqlite_err(db, rc, 0, NULL, err);
     return 0;
 }
@@ -32,21 +32,21 @@ static int64_t mono_ms(void) {
 /* 1 if the session asked to stop the running statement (a client
  * interrupt, shutdown); remembered so that the error becomes -213. */
 static int interrupt_asked(ixd_db *db) {
-    if (!db->interrupted && db->intr_fn && db->intr_fn(db->intr_ud)) db->interrupted = 1;
-    return db->interrupted;
+    if (!db->x.interrupted && db->x.intr_fn && db->x.intr_fn(db->x.intr_ud)) db->x.interrupted = 1;
+    return db->x.interrupted;
 }
 
 /* SQLite's progress callback, every 1000 virtual-machine steps. */
 static int progress(void *ud) {
     ixd_db *db = ud;
-    return interrupt_asked(db) || (db->deadline && mono_ms() > db->deadline);
+    return interrupt_asked(db) || (db->x.deadline && mono_ms() > db->x.deadline);
 }
 
 /* Lock waits (SET LOCK MODE): SQLite's busy callback, sleeping in steps of
  * at most 20 ms so that an interrupt ends the wait. */
 static int busy_wait(void *ud, int count) {
     ixd_db *db = ud;
-    int limit = db->wait_ms < 0 ? IXS_NOWAIT_GRACE_MS : db->wait_ms;
+    int limit = db->x.wait_ms < 0 ? IXS_NOWAIT_GRACE_MS : db->x.wait_ms;
     static const int steps[] = {1, 2, 5, 10, 20};
     int n = (int)(sizeof steps / sizeof *steps);
     int slept = 0; /* steps[0] + ... + steps[count - 1] */
@@ -62,22 +62,22 @@ static int busy_wait(void *ud, int count) {
 }
 
 void ixd_arm(ixd_db *db) {
-    db->deadline = db->timeout_ms > 0 ? mono_ms() + db->timeout_ms : 0;
-    db->interrupted = 0;
+    db->x.deadline = db->timeout_ms > 0 ? mono_ms() + db->timeout_ms : 0;
+    db->x.interrupted = 0;
 }
 
 void ixd_set_interrupt_check(ixd_db *db, int (*fn)(void *ud), void *ud) {
     if (!db) return;
-    db->intr_fn = fn;
-    db->intr_ud = ud;
+    db->x.intr_fn = fn;
+    db->x.intr_ud = ud;
 }
 
 void ixd_set_client_channel(ixd_db *db,
                             int (*fn)(void *ud, const uint8_t *req, size_t n, struct ixp_msg *ans),
                             void *ud) {
     if (!db) return;
-    db->ask_fn = fn;
-    db->ask_ud = ud;
+    db->x.ask_fn = fn;
+    db->x.ask_ud = ud;
 }
 
 void ixd_set_timeout(ixd_db *db, int ms) {
@@ -85,11 +85,11 @@ void ixd_set_timeout(ixd_db *db, int ms) {
 }
 
 void ixd_interrupt(ixd_db *db) {
-    if (db && db->h) sqlite3_interrupt(db->h);
+    if (db && db->x.h) sqlite3_interrupt(db->x.h);
 }
 
 void ixd_set_busy(ixd_db *db) {
-    sqlite3_busy_handler(db->h, busy_wait, db);
+    sqlite3_busy_handler(db->x.h, busy_wait, db);
 }
 
 /* ---- engine and databases ------------------------------------------------------------- */
@@ -135,21 +135,21 @@ static void remove_db_files(const char *path) {
 
 /* ---- which databases are open (e->mu held) ---- */
 
-static ixs_dbuse *use_find(ixd_engine *e, const char *low) {
+static ixd_dbuse *use_find(ixd_engine *e, const char *low) {
     for (int i = 0; i < e->nuse; i++)
         if (!strcmp(e->use[i].name, low)) return &e->use[i];
     return NULL;
 }
 
 static int use_add(ixd_engine *e, const char *low) {
-    ixs_dbuse *u = use_find(e, low);
+    ixd_dbuse *u = use_find(e, low);
     if (u) {
         u->n++;
         return 0;
     }
     if (e->nuse == e->capuse) {
         int cap = e->capuse ? e->capuse * 2 : 16;
-        ixs_dbuse *nu = realloc(e->use, sizeof *nu * (size_t)cap);
+        ixd_dbuse *nu = realloc(e->use, sizeof *nu * (size_t)cap);
         if (!nu) return -1;
         e->use = nu;
         e->capuse = cap;
@@ -160,7 +160,7 @@ static int use_add(ixd_engine *e, const char *low) {
 }
 
 static void use_del(ixd_engine *e, const char *low) {
-    ixs_dbuse *u = use_find(e, low);
+    ixd_dbuse *u = use_find(e, low);
     if (u && --u->n == 0) *u = e->use[--e->nuse];
 }
 
@@ -267,7 +267,7 @@ int ixd_drop_database(ixd_engine *e, const char *name, const ixd_db *cur, int if
     pthread_mutex_lock(&e->mu);
     if (stat(path, &st) != 0)
         r = if_exists ? 0 : ixv_seterr(err, -329, 0, 0, "%s", name);
-    else if (cur && !strcmp(cur->name, low))
+    else if (cur && !strcmp(cur->x.name, low))
         r = ixv_seterr(err, IXS_E_DROP_CURRENT_DB, 0, 0, "%s", name);
     else if (!strcmp(low, "sysmaster") || use_find(e, low))
         r = ixv_seterr(err, IXS_E_DB_IN_USE, 0, 0, "%s", name);
@@ -423,22 +423,29 @@ int ixd_db_list(ixd_engine *e, char ***out, ixv_err *err) {
     return n;
 }
 
+/* What TimeSeries' kept series are valid in (ixts_stamp_fn). */
+static void ts_stamp(void *ud, uint64_t *gen, unsigned *dver) {
+    ixd_db *db = ud;
+    *gen = db->x.gen;
+    *dver = ixd_data_version(db, 1);
+}
+
 /* Opens the SQLite connection of a database whose use is already counted. */
 static int db_connect(ixd_db *db, const char *path, ixv_err *err) {
     if (check_db_files(db->e, path, err)) return -1;
-    if (open_file(path, 0, &db->h)) return file_err(err, errno, path);
-    db->logmode = ixd_cat_logmode(db->h);
-    if (db->logmode < 0) {
-        int ext = sqlite3_extended_errcode(db->h), prim = ext & 0xff;
+    if (open_file(path, 0, &db->x.h)) return file_err(err, errno, path);
+    db->x.logmode = ixd_cat_logmode(db->x.h);
+    if (db->x.logmode < 0) {
+        int ext = sqlite3_extended_errcode(db->x.h), prim = ext & 0xff;
         if (prim == SQLITE_CANTOPEN || prim == SQLITE_IOERR || prim == SQLITE_READONLY)
-            return file_err(err, ixd_os_errno(db->h), path);
-        return ixv_seterr(err, -329, 0, 0, "%s", db->name);
+            return file_err(err, ixd_os_errno(db->x.h), path);
+        return ixv_seterr(err, -329, 0, 0, "%s", db->x.name);
     }
-    if (ixd_register_functions(db->h, db) || ixd_register_vtabs(db->h, db) ||
-        ixts_register(db, db->h) || ixs_spl_register(db->h, db) || ixs_objs_register(db->h, db) ||
-        ixs_lob_register(db->h, db))
+    if (ixd_register_functions(db->x.h, db) || ixd_register_vtabs(db->x.h, db) ||
+        ixts_register(db->x.h, ts_stamp, db, &db->ts) || ixs_spl_register(db->x.h, &db->x) ||
+        ixs_objs_register(db->x.h, &db->x) || ixs_lob_register(db->x.h, &db->x))
         return ixv_seterr(err, -208, 0, 0, NULL);
-    ixd_cat_upgrade(db->h);
+    ixd_cat_upgrade(db->x.h);
     return 0;
 }
 
@@ -450,14 +457,15 @@ int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out,
     ixd_db *db = calloc(1, sizeof *db);
     if (!db) return ixv_seterr(err, -208, 0, 0, NULL);
     db->e = e;
-    fold_name(name, db->name);
-    snprintf(db->user, sizeof db->user, "%s", user && *user ? user : "informix");
+    db->x.host = &ixd_host;
+    fold_name(name, db->x.name);
+    snprintf(db->x.user, sizeof db->x.user, "%s", user && *user ? user : "informix");
     /* counted before the files are touched, so that DROP DATABASE sees it */
     struct stat st;
     pthread_mutex_lock(&e->mu);
-    int r = stat(path, &st) != 0   ? ixv_seterr(err, -329, 0, 0, "%s", name)
-            : use_add(e, db->name) ? ixv_seterr(err, -208, 0, 0, NULL)
-                                   : 0;
+    int r = stat(path, &st) != 0     ? ixv_seterr(err, -329, 0, 0, "%s", name)
+            : use_add(e, db->x.name) ? ixv_seterr(err, -208, 0, 0, NULL)
+                                     : 0;
     pthread_mutex_unlock(&e->mu);
     if (r) {
         free(db);
@@ -467,18 +475,18 @@ int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out,
         ixd_db_close(db);
         return -1;
     }
-    db->wait_ms = -1;
+    db->x.wait_ms = -1;
     ixd_set_busy(db);
-    sqlite3_progress_handler(db->h, 1000, progress, db);
+    sqlite3_progress_handler(db->x.h, 1000, progress, db);
     /* the connected user appears in sysusers */
     sqlite3_stmt *ins;
-    if (sqlite3_prepare_v2(db->h, "INSERT OR IGNORE INTO _ixd_users VALUES(?, 'D')", -1, &ins,
+    if (sqlite3_prepare_v2(db->x.h, "INSERT OR IGNORE INTO _ixd_users VALUES(?, 'D')", -1, &ins,
                            NULL) == SQLITE_OK) {
-        sqlite3_bind_text(ins, 1, db->user, -1, SQLITE_STATIC);
+        sqlite3_bind_text(ins, 1, db->x.user, -1, SQLITE_STATIC);
         sqlite3_step(ins);
         sqlite3_finalize(ins);
     }
-    if (flags) *flags = (db->logmode ? 0x15 : 0x14) | (db->logmode == 3 ? 0x02 : 0);
+    if (flags) *flags = (db->x.logmode ? 0x15 : 0x14) | (db->x.logmode == 3 ? 0x02 : 0);
     *out = db;
     return 0;
 }
@@ -487,19 +495,19 @@ static void stmts_detach(ixd_db *db);
 
 void ixd_db_close(ixd_db *db) {
     if (!db) return;
-    if (db->h && (db->in_txn || !sqlite3_get_autocommit(db->h)))
-        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-    ixs_spl_close(db);
+    if (db->x.h && (db->x.in_txn || !sqlite3_get_autocommit(db->x.h)))
+        sqlite3_exec(db->x.h, "ROLLBACK", NULL, NULL, NULL);
+    ixs_spl_close(&db->x);
     stmts_detach(db);
     ixd_cat_close(db);
-    ixts_close(db);
-    ixs_seq_close(db);
-    ixs_lob_close(db);
+    ixts_close(db->ts);
+    ixs_seq_close(&db->x);
+    ixs_lob_close(&db->x);
     /* statements still prepared keep the connection alive until they are
      * freed (ixd_stmt_free only touches its own SQLite statement) */
-    sqlite3_close_v2(db->h);
+    sqlite3_close_v2(db->x.h);
     pthread_mutex_lock(&db->e->mu);
-    use_del(db->e, db->name);
+    use_del(db->e, db->x.name);
     pthread_mutex_unlock(&db->e->mu);
     free(db);
 }
@@ -507,41 +515,41 @@ void ixd_db_close(ixd_db *db) {
 /* ---- transactions ------------------------------------------------------------------ */
 
 void ixd_txn_sync(ixd_db *db) {
-    if (db && db->h && db->in_txn && sqlite3_get_autocommit(db->h)) {
-        db->gen++;
-        db->in_txn = 0;
-        db->nsavepoints = 0;
+    if (db && db->x.h && db->x.in_txn && sqlite3_get_autocommit(db->x.h)) {
+        db->x.gen++;
+        db->x.in_txn = 0;
+        db->x.nsavepoints = 0;
     }
 }
 
 int ixd_sql_begin(ixd_db *db, ixv_err *err) {
-    db->gen++; /* the catalog may change back or for others: no statement reuse */
+    db->x.gen++; /* the catalog may change back or for others: no statement reuse */
     ixd_txn_sync(db);
-    if (db->logmode == 0) return ixv_seterr(err, -256, 0, 0, NULL);
-    if (db->in_txn) {
-        if (db->logmode == 3 && db->nsavepoints == 0 && sqlite3_get_autocommit(db->h) == 0)
+    if (db->x.logmode == 0) return ixv_seterr(err, -256, 0, 0, NULL);
+    if (db->x.in_txn) {
+        if (db->x.logmode == 3 && db->x.nsavepoints == 0 && sqlite3_get_autocommit(db->x.h) == 0)
             return 0; /* ANSI: BEGIN WORK inside the implicit transaction */
         return ixv_seterr(err, -535, 0, 0, NULL);
     }
     if (ixd_exec(db, "BEGIN", err)) return -1;
-    db->in_txn = 1;
-    db->nsavepoints = 0;
+    db->x.in_txn = 1;
+    db->x.nsavepoints = 0;
     return 0;
 }
 
 int ixd_ansi_autobegin(ixd_db *db, ixv_err *err) {
-    if (db->logmode != 3 || db->in_txn) return 0;
+    if (db->x.logmode != 3 || db->x.in_txn) return 0;
     return ixd_sql_begin(db, err);
 }
 
 int ixd_sql_commit(ixd_db *db, ixv_err *err) {
-    db->gen++; /* the catalog may change back or for others: no statement reuse */
+    db->x.gen++; /* the catalog may change back or for others: no statement reuse */
     ixd_txn_sync(db);
-    if (db->logmode == 0) return ixv_seterr(err, -256, 0, 0, NULL);
-    if (!db->in_txn) return ixv_seterr(err, -255, 0, 0, NULL);
-    ixts_before_commit(db);
-    ixs_lob_gc(db); /* the LOs no row holds any more */
-    int rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+    if (db->x.logmode == 0) return ixv_seterr(err, -256, 0, 0, NULL);
+    if (!db->x.in_txn) return ixv_seterr(err, -255, 0, 0, NULL);
+    ixts_before_commit(db->ts);
+    ixs_lob_gc(&db->x); /* the LOs no row holds any more */
+    int rc = sqlite3_exec(db->x.h, "COMMIT", NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
         ixd_sqlite_err(db, rc, IX_STMTTYPE_COMMIT_WORK, NULL, err);
         /* A write that failed (full disk, I/O error) leaves nothing to retry:
@@ -549,31 +557,32 @@ int ixd_sql_commit(ixd_db *db, ixv_err *err) {
          * Other failures (a lock) keep it open for another COMMIT. */
         int prim = rc & 0xff;
         if (prim == SQLITE_FULL || prim == SQLITE_IOERR) {
-            if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+            if (!sqlite3_get_autocommit(db->x.h))
+                sqlite3_exec(db->x.h, "ROLLBACK", NULL, NULL, NULL);
             if (err && err->isamcode != IXS_ISAM_NO_SPACE) {
-                int oserr = ixd_os_errno(db->h);
+                int oserr = ixd_os_errno(db->x.h);
                 ixv_seterr(err, IXS_E_COMMIT_FAILED, oserr ? -oserr : 0, 0, NULL);
             }
         }
-        if (!sqlite3_get_autocommit(db->h)) return -1; /* still open: may retry */
-        db->in_txn = 0;
-        db->nsavepoints = 0;
+        if (!sqlite3_get_autocommit(db->x.h)) return -1; /* still open: may retry */
+        db->x.in_txn = 0;
+        db->x.nsavepoints = 0;
         return -1;
     }
-    db->in_txn = 0;
-    db->nsavepoints = 0;
+    db->x.in_txn = 0;
+    db->x.nsavepoints = 0;
     return 0;
 }
 
 int ixd_sql_rollback(ixd_db *db, ixv_err *err) {
-    db->gen++; /* the catalog may change back or for others: no statement reuse */
+    db->x.gen++; /* the catalog may change back or for others: no statement reuse */
     ixd_txn_sync(db);
-    if (db->logmode == 0) return ixv_seterr(err, -256, 0, 0, NULL);
-    if (!db->in_txn) return ixv_seterr(err, -255, 0, 0, NULL);
-    ixts_txn_end(db);
-    if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-    db->in_txn = 0;
-    db->nsavepoints = 0;
+    if (db->x.logmode == 0) return ixv_seterr(err, -256, 0, 0, NULL);
+    if (!db->x.in_txn) return ixv_seterr(err, -255, 0, 0, NULL);
+    ixts_txn_end(db->ts);
+    if (!sqlite3_get_autocommit(db->x.h)) sqlite3_exec(db->x.h, "ROLLBACK", NULL, NULL, NULL);
+    db->x.in_txn = 0;
+    db->x.nsavepoints = 0;
     return 0;
 }
 
@@ -591,14 +600,7 @@ int ixd_rollback(ixd_db *db, ixv_err *err) {
 }
 int ixd_in_transaction(const ixd_db *db) {
     /* SQLite's own state decides: it may have rolled the transaction back */
-    return db && db->in_txn && db->h && !sqlite3_get_autocommit(db->h);
-}
-
-/* ---- session statements ---------------------------------------------------------------- */
-
-int ixd_session_exec(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **db,
-                     int *dbflags, ixv_err *err) {
-    return ixs_dbstmt(e, user, sql, n, db, dbflags, err);
+    return db && db->x.in_txn && db->x.h && !sqlite3_get_autocommit(db->x.h);
 }
 
 /* ---- statements -------------------------------------------------------------------- */
@@ -607,7 +609,7 @@ int ixd_session_exec(ixd_engine *e, const char *user, const char *sql, size_t n,
  * A client that prepares, runs and frees the same statement again and again
  * (a single-row lookup) would translate it and prepare its SQLite statement
  * each time. ixd_stmt_free keeps a freed SELECT or DML statement instead
- * (IXS_PARKED per connection, the oldest dropped), reset to its prepared
+ * (IXD_PARKED per connection, the oldest dropped), reset to its prepared
  * state; ixd_prepare of the same text takes it back when db->gen and the
  * data version are still those of before its translation, so that the
  * catalog it was translated against cannot have changed since. Anything
@@ -636,16 +638,16 @@ static void stmt_destroy(ixd_stmt *s);
 
 /* Keeps s for reuse; returns 0 when it is not kept (then destroy it). */
 static int park(ixd_db *db, ixd_stmt *s) {
-    if (!s->key || !s->st || (s->kind != SK_SELECT && s->kind != SK_DML)) return 0;
+    if (!s->key || !s->x.st || (s->x.kind != SK_SELECT && s->x.kind != SK_DML)) return 0;
     ixd_close(s);
-    sqlite3_clear_bindings(s->st);
-    for (int i = 0; i < s->nparams; i++) {
-        ixv_sval_free(&s->pvals[i]);
-        s->pset[i] = 0;
+    sqlite3_clear_bindings(s->x.st);
+    for (int i = 0; i < s->x.nparams; i++) {
+        ixv_sval_free(&s->x.pvals[i]);
+        s->x.pset[i] = 0;
     }
-    if (db->nparked == IXS_PARKED) {
+    if (db->nparked == IXD_PARKED) {
         stmt_destroy(db->parked[0]);
-        memmove(db->parked, db->parked + 1, (IXS_PARKED - 1) * sizeof *db->parked);
+        memmove(db->parked, db->parked + 1, (IXD_PARKED - 1) * sizeof *db->parked);
         db->nparked--;
     }
     db->parked[db->nparked++] = s;
@@ -659,7 +661,7 @@ static ixd_stmt *unpark(ixd_db *db, const char *sql, size_t n) {
         if (s->keyn != n || memcmp(s->key, sql, n) != 0) continue;
         db->nparked--;
         memmove(db->parked + i, db->parked + i + 1, (size_t)(db->nparked - i) * sizeof *db->parked);
-        if (s->gen == db->gen && s->dver == ixd_data_version(db, 1)) return s;
+        if (s->gen == db->x.gen && s->dver == ixd_data_version(db, 1)) return s;
         stmt_destroy(s);
         return NULL;
     }
@@ -677,6 +679,7 @@ static void stmts_detach(ixd_db *db) {
         s->live = 0;
         s->live_prev = s->live_next = NULL;
         s->db = NULL;
+        s->x.db = NULL;
     }
     db->live = NULL;
 }
@@ -685,22 +688,24 @@ static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ix
     ixd_stmt *s = calloc(1, sizeof *s);
     if (!s) return ixv_seterr(err, -208, 0, 0, NULL);
     s->db = db;
+    s->x.db = &db->x;
+    s->x.host = &ixd_host;
     /* what the translation is made against: read before it, so that a
      * change during it counts as a change after it */
-    s->gen = db->gen;
+    s->gen = db->x.gen;
     s->dver = ixd_data_version(db, 0);
-    if (ixs_translate(db, s, sql, n, err)) {
+    if (ixs_translate(&db->x, &s->x, sql, n, err)) {
         stmt_destroy(s);
         return -1;
     }
-    if (s->kind == SK_SELECT && ixd_row_plan(s)) {
+    if (s->x.kind == SK_SELECT && ixd_row_plan(s)) {
         stmt_destroy(s);
         return ixv_seterr(err, -208, 0, 0, NULL);
     }
-    if (s->kind == SK_SELECT || s->kind == SK_DML) {
-        int rc = sqlite3_prepare_v2(db->h, s->sqlite_sql, -1, &s->st, NULL);
+    if (s->x.kind == SK_SELECT || s->x.kind == SK_DML) {
+        int rc = sqlite3_prepare_v2(db->x.h, s->x.sqlite_sql, -1, &s->x.st, NULL);
         if (rc != SQLITE_OK) {
-            ixd_sqlite_err(db, rc, s->stype, s->table, err);
+            ixd_sqlite_err(db, rc, s->x.stype, s->x.table, err);
             stmt_destroy(s);
             return -1;
         }
@@ -708,12 +713,12 @@ static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ix
         if (s->key) memcpy(s->key, sql, n);
         s->keyn = n;
     }
-    if (s->nparams) {
-        s->pvals = calloc((size_t)s->nparams, sizeof(sval));
-        s->pset = calloc((size_t)s->nparams, sizeof(int));
-        s->pbuf = calloc((size_t)s->nparams, sizeof(uint8_t *));
-        s->pcap = calloc((size_t)s->nparams, sizeof(size_t));
-        if (!s->pvals || !s->pset || !s->pbuf || !s->pcap) {
+    if (s->x.nparams) {
+        s->x.pvals = calloc((size_t)s->x.nparams, sizeof(sval));
+        s->x.pset = calloc((size_t)s->x.nparams, sizeof(int));
+        s->pbuf = calloc((size_t)s->x.nparams, sizeof(uint8_t *));
+        s->pcap = calloc((size_t)s->x.nparams, sizeof(size_t));
+        if (!s->x.pvals || !s->x.pset || !s->pbuf || !s->pcap) {
             stmt_destroy(s);
             return ixv_seterr(err, -208, 0, 0, NULL);
         }
@@ -837,53 +842,53 @@ void ixd_stmt_free(ixd_stmt *s) {
 
 static void stmt_destroy(ixd_stmt *s) {
     free_rows(s);
-    ixs_trg_stmt_free(s);
-    sqlite3_finalize(s->st);
-    for (int i = 0; i < s->ncols; i++)
-        free(s->cols[i].name);
-    free(s->cols);
-    for (int i = 0; s->pvals && i < s->nparams; i++)
-        ixv_sval_free(&s->pvals[i]);
-    free(s->pvals);
-    free(s->pset);
-    for (int i = 0; s->pbuf && i < s->nparams; i++)
+    ixs_trg_stmt_free(&s->x);
+    sqlite3_finalize(s->x.st);
+    for (int i = 0; i < s->x.ncols; i++)
+        free(s->x.cols[i].name);
+    free(s->x.cols);
+    for (int i = 0; s->x.pvals && i < s->x.nparams; i++)
+        ixv_sval_free(&s->x.pvals[i]);
+    free(s->x.pvals);
+    free(s->x.pset);
+    for (int i = 0; s->pbuf && i < s->x.nparams; i++)
         free(s->pbuf[i]);
     free(s->pbuf);
     free(s->pcap);
     free(s->rplan);
-    ixs_mplan_free(s->mplan);
-    free(s->ptypes);
-    free(s->text);
-    ixs_ddl_destroy(s->ddl);
-    free(s->sqlite_sql);
+    ixs_mplan_free(s->x.mplan);
+    free(s->x.ptypes);
+    free(s->x.text);
+    ixs_ddl_destroy(s->x.ddl);
+    free(s->x.sqlite_sql);
     free(s->key);
     free(s);
 }
 
 int ixd_stmt_type(const ixd_stmt *s) {
-    return s->stype;
+    return s->x.stype;
 }
 int ixd_stmt_is_cursor(const ixd_stmt *s) {
-    return s->kind == SK_SELECT;
+    return s->x.kind == SK_SELECT;
 }
 int ixd_stmt_nparams(const ixd_stmt *s) {
-    return s->nparams;
+    return s->x.nparams;
 }
 int ixd_stmt_ncols(const ixd_stmt *s) {
-    return s->ncols;
+    return s->x.ncols;
 }
 void ixd_stmt_col(const ixd_stmt *s, int i, ixd_col *out) {
     memset(out, 0, sizeof *out);
-    if (i < 0 || i >= s->ncols) return;
-    const ocol *c = &s->cols[i];
+    if (i < 0 || i >= s->x.ncols) return;
+    const ocol *c = &s->x.cols[i];
     out->name = c->name;
     out->type = ixv_desc_code(c->t.code, &out->xname) | (c->notnull ? IXT_TF_NOTNULL : 0);
     out->enclen = c->t.len;
 }
 ixt_vtype ixd_stmt_param_type(const ixd_stmt *s, int i) {
     ixt_vtype t = {IX_T_CHAR, 0};
-    if (i < 0 || i >= s->nparams) return t;
-    ityp p = s->ptypes[i];
+    if (i < 0 || i >= s->x.nparams) return t;
+    ityp p = s->x.ptypes[i];
     if (p.code < 0) {
         t.code = IX_T_VARCHAR;
         t.enclen = 255;
@@ -896,38 +901,39 @@ ixt_vtype ixd_stmt_param_type(const ixd_stmt *s, int i) {
 
 int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
-    if (i < 0 || i >= s->nparams) return ixv_seterr(err, -254, 0, 0, NULL);
+    if (i < 0 || i >= s->x.nparams) return ixv_seterr(err, -254, 0, 0, NULL);
     /* SQLite holds the parameters' bytes without a copy (bind_all): a
      * cursor still reading them is closed before they change. */
     if (s->open && !s->scroll && !s->done) ixd_close(s);
-    s->pset[i] = 1;
+    s->x.pset[i] = 1;
     if (!p) {
-        ixv_sval_free(&s->pvals[i]);
-        s->pvals[i].kind = SQLITE_NULL;
+        ixv_sval_free(&s->x.pvals[i]);
+        s->x.pvals[i].kind = SQLITE_NULL;
         return 0;
     }
     ityp from = ixv_t(IXT_T_BASE(t.code), t.enclen); /* ixt_vtype_resolve without a name */
     int fast = ixd_bind_fast(s, i, from, p, n);
     if (fast <= 0) return fast ? ixv_seterr(err, fast, 0, 0, NULL) : 0;
-    ixv_sval_free(&s->pvals[i]);
+    ixv_sval_free(&s->x.pvals[i]);
     sval v;
     int rc = ixv_tuple_to_sval(from, p, n, &v);
     if (rc) return ixv_seterr(err, rc, 0, 0, NULL);
-    ityp to = s->ptypes[i];
+    ityp to = s->x.ptypes[i];
     if (to.code < 0 || v.kind == SQLITE_NULL) {
-        s->pvals[i] = v;
+        s->x.pvals[i] = v;
         return 0;
     }
     sval o;
     if (ixv_lob_is(to.code)) /* a handle, or bytes that become a new LO */
-        rc = ixs_lob_bind(s->db, from, &v, to, &o, err) ? (err && err->sqlcode ? err->sqlcode : -1)
-                                                        : 0;
+        rc = ixs_lob_bind(&s->db->x, from, &v, to, &o, err)
+                 ? (err && err->sqlcode ? err->sqlcode : -1)
+                 : 0;
     else
         rc = ixv_convert(from, &v, to, &o);
     ixv_sval_free(&v);
     if (rc && ixv_lob_is(to.code)) return -1;
     if (rc) return ixv_seterr(err, rc, 0, 0, NULL);
-    s->pvals[i] = o;
+    s->x.pvals[i] = o;
     return 0;
 }
 
@@ -935,10 +941,10 @@ int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixv_er
  * bound without a copy: they live in s->pvals until the next ixd_bind of
  * that parameter, which closes a cursor still reading them. */
 static int bind_all(ixd_stmt *s, ixv_err *err) {
-    sqlite3_reset(s->st);
-    for (int i = 0; i < s->nparams; i++) {
-        int rc = s->pset[i] ? ixv_sval_bind_static(&s->pvals[i], s->st, i + 1)
-                            : sqlite3_bind_null(s->st, i + 1);
+    sqlite3_reset(s->x.st);
+    for (int i = 0; i < s->x.nparams; i++) {
+        int rc = s->x.pset[i] ? ixv_sval_bind_static(&s->x.pvals[i], s->x.st, i + 1)
+                              : sqlite3_bind_null(s->x.st, i + 1);
         if (rc != SQLITE_OK) return ixv_seterr(err, -208, 0, 0, NULL);
     }
     return 0;
@@ -956,15 +962,15 @@ static int bind_all(ixd_stmt *s, ixv_err *err) {
  * stays valid. Returns 1 when st may run again.
  */
 static int restart_as_writer(ixd_db *db, sqlite3_stmt *st) {
-    if ((sqlite3_extended_errcode(db->h) & 0xff) != SQLITE_BUSY || !db->in_txn || db->nsavepoints ||
-        sqlite3_txn_state(db->h, NULL) != SQLITE_TXN_READ)
+    if ((sqlite3_extended_errcode(db->x.h) & 0xff) != SQLITE_BUSY || !db->x.in_txn ||
+        db->x.nsavepoints || sqlite3_txn_state(db->x.h, NULL) != SQLITE_TXN_READ)
         return 0;
     sqlite3_reset(st);
-    if (sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK) return 0;
-    if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK) return 1;
+    if (sqlite3_exec(db->x.h, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK) return 0;
+    if (sqlite3_exec(db->x.h, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK) return 1;
     /* no write lock in time: the transaction goes on as a reader, and the
      * statement fails with the lock error */
-    sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL);
+    sqlite3_exec(db->x.h, "BEGIN", NULL, NULL, NULL);
     return 0;
 }
 
@@ -984,12 +990,12 @@ static int execute_in_txn(ixd_stmt *s, void *arg, ixv_err *err) {
 
 int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
-    if (s->ts_write && s->kind == SK_DML && sqlite3_get_autocommit(s->db->h)) {
+    if (s->x.ts_write && s->x.kind == SK_DML && sqlite3_get_autocommit(s->db->x.h)) {
         exec_args a = {rows, serial, serial8};
         return own_txn(s, execute_in_txn, &a, err);
     }
     int rc = execute(s, rows, serial, serial8, err);
-    ixs_lob_stmt_end(s->db); /* outside a transaction: the LOs let go are deleted */
+    ixs_lob_stmt_end(&s->db->x); /* outside a transaction: the LOs let go are deleted */
     return rc;
 }
 
@@ -998,64 +1004,65 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
     if (rows) *rows = 0;
     if (serial) *serial = 0;
     if (serial8) *serial8 = 0;
-    if (s->kind == SK_SELECT) return ixv_seterr(err, -260, 0, 0, NULL);
+    if (s->x.kind == SK_SELECT) return ixv_seterr(err, -260, 0, 0, NULL);
     ixd_arm(db);
-    if (s->kind == SK_SQL) {
+    if (s->x.kind == SK_SQL) {
         int64_t r = 0;
-        db->gen++; /* DDL, SET, savepoints, ...: kept statements are not reused */
-        if (ixs_ddl_exec(s, &r, err)) {
+        db->x.gen++; /* DDL, SET, savepoints, ...: kept statements are not reused */
+        if (ixs_ddl_exec(&s->x, &r, err)) {
             /* the statement's own SQLCODE for a full disk */
             if (err && err->isamcode == IXS_ISAM_NO_SPACE)
-                err->sqlcode = ixd_no_space_code(s->stype);
+                err->sqlcode = ixd_no_space_code(s->x.stype);
             return -1;
         }
         if (rows) *rows = r;
         return 0;
     }
-    if (s->kind == SK_MERGE) {
+    if (s->x.kind == SK_MERGE) {
         int64_t r = 0;
-        if (ixs_merge_exec(s, &r, err)) return -1;
+        if (ixs_merge_exec(&s->x, &r, err)) return -1;
         if (rows) *rows = r;
-        db->last_rows = r;
+        db->x.last_rows = r;
         return 0;
     }
     if (ixd_ansi_autobegin(db, err)) return -1;
     if (bind_all(s, err)) return -1;
-    if (ixs_trg_stmt_before(s, err)) return -1; /* BEFORE triggers */
+    if (ixs_trg_stmt_before(&s->x, err)) return -1; /* BEFORE triggers */
     int rc, again = 1;
     int64_t result = 0; /* EXECUTE PROCEDURE: the routine's INTEGER value */
     do {
-        db->stmt_serial = db->stmt_serial8 = db->stmt_bigserial = db->stmt_vrows = 0;
-        while ((rc = sqlite3_step(s->st)) == SQLITE_ROW) {
-            if (s->stype == IX_STMTTYPE_EXECUTE_PROC && sqlite3_column_count(s->st) > 0 &&
-                sqlite3_column_type(s->st, 0) == SQLITE_INTEGER)
-                result = sqlite3_column_int64(s->st, 0);
+        db->x.stmt_serial = db->x.stmt_serial8 = db->x.stmt_bigserial = db->x.stmt_vrows = 0;
+        while ((rc = sqlite3_step(s->x.st)) == SQLITE_ROW) {
+            if (s->x.stype == IX_STMTTYPE_EXECUTE_PROC && sqlite3_column_count(s->x.st) > 0 &&
+                sqlite3_column_type(s->x.st, 0) == SQLITE_INTEGER)
+                result = sqlite3_column_int64(s->x.st, 0);
         }
-    } while (rc != SQLITE_DONE && again-- && restart_as_writer(db, s->st));
+    } while (rc != SQLITE_DONE && again-- && restart_as_writer(db, s->x.st));
     if (rc != SQLITE_DONE) {
-        ixd_sqlite_err(db, rc, s->stype, s->table, err);
-        sqlite3_reset(s->st);
-        return ixs_trg_stmt_after(s, 0, err);
+        ixd_sqlite_err(db, rc, s->x.stype, s->x.table, err);
+        sqlite3_reset(s->x.st);
+        return ixs_trg_stmt_after(&s->x, 0, err);
     }
-    sqlite3_reset(s->st);
+    sqlite3_reset(s->x.st);
     if (rows)
-        *rows = s->stype == IX_STMTTYPE_EXECUTE_PROC ? result
-                                                     : sqlite3_changes64(db->h) + db->stmt_vrows;
-    if (s->stype != IX_STMTTYPE_EXECUTE_PROC)
-        db->last_rows = sqlite3_changes64(db->h) + db->stmt_vrows;
-    if (db->stmt_serial) {
-        db->last_serial = db->stmt_serial;
-        if (serial) *serial = (int32_t)db->stmt_serial;
+        *rows = s->x.stype == IX_STMTTYPE_EXECUTE_PROC
+                    ? result
+                    : sqlite3_changes64(db->x.h) + db->x.stmt_vrows;
+    if (s->x.stype != IX_STMTTYPE_EXECUTE_PROC)
+        db->x.last_rows = sqlite3_changes64(db->x.h) + db->x.stmt_vrows;
+    if (db->x.stmt_serial) {
+        db->x.last_serial = db->x.stmt_serial;
+        if (serial) *serial = (int32_t)db->x.stmt_serial;
     }
-    if (db->stmt_serial8) {
-        db->last_serial8 = db->stmt_serial8;
-        if (serial8) *serial8 = db->stmt_serial8;
+    if (db->x.stmt_serial8) {
+        db->x.last_serial8 = db->x.stmt_serial8;
+        if (serial8) *serial8 = db->x.stmt_serial8;
     }
-    if (db->stmt_bigserial) {
-        db->last_bigserial = db->stmt_bigserial;
-        if (serial8) *serial8 = db->stmt_bigserial;
+    if (db->x.stmt_bigserial) {
+        db->x.last_bigserial = db->x.stmt_bigserial;
+        if (serial8) *serial8 = db->x.stmt_bigserial;
     }
-    return ixs_trg_stmt_after(s, 1, err); /* AFTER triggers */
+    return ixs_trg_stmt_after(&s->x, 1, err); /* AFTER triggers */
 }
 
 /* A column value of the general path: through sval (BYTE/TEXT as a
@@ -1063,9 +1070,9 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
 static int put_general(ixd_stmt *s, int i, sqlite3_value *x, ixb_wbuf *out) {
     sval v;
     ixv_sval_from_sqlite(&v, x);
-    int code = s->cols[i].t.code;
+    int code = s->x.cols[i].t.code;
     return code == IX_T_BYTE || code == IX_T_TEXT ? put_blob(s, &v, out)
-                                                  : ixv_sval_to_tuple(s->cols[i].t, &v, out);
+                                                  : ixv_sval_to_tuple(s->x.cols[i].t, &v, out);
 }
 
 /* Converts the current row of s->st to tuple bytes. */
@@ -1075,11 +1082,11 @@ static int row_tuple(ixd_stmt *s, ixb_wbuf *out, ixv_err *err) {
 }
 
 static int step_row(ixd_stmt *s, ixv_err *err) {
-    int rc = sqlite3_step(s->st);
+    int rc = sqlite3_step(s->x.st);
     if (rc == SQLITE_ROW) return 1;
     if (rc == SQLITE_DONE) return 0;
-    ixd_sqlite_err(s->db, rc, s->stype, s->table, err);
-    sqlite3_reset(s->st);
+    ixd_sqlite_err(s->db, rc, s->x.stype, s->x.table, err);
+    sqlite3_reset(s->x.st);
     return -1;
 }
 
@@ -1109,16 +1116,16 @@ static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixv_err *), void 
     ixd_db *db = s->db;
     if (ixd_exec(db, "BEGIN IMMEDIATE", err)) return -1;
     if (run(s, arg, err)) {
-        ixts_txn_end(db);
-        if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+        ixts_txn_end(db->ts);
+        if (!sqlite3_get_autocommit(db->x.h)) sqlite3_exec(db->x.h, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
-    ixts_before_commit(db);
+    ixts_before_commit(db->ts);
     if (ixd_exec(db, "COMMIT", err)) {
-        ixts_txn_end(db);
+        ixts_txn_end(db->ts);
         /* the statement's own code, as an autocommit INSERT reports it */
-        if (err->isamcode == IXS_ISAM_NO_SPACE) err->sqlcode = ixd_no_space_code(s->stype);
-        if (!sqlite3_get_autocommit(db->h)) sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+        if (err->isamcode == IXS_ISAM_NO_SPACE) err->sqlcode = ixd_no_space_code(s->x.stype);
+        if (!sqlite3_get_autocommit(db->x.h)) sqlite3_exec(db->x.h, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
     return 0;
@@ -1131,8 +1138,8 @@ static int open_materialized(ixd_stmt *s, void *arg, ixv_err *err) {
 
 int ixd_open(ixd_stmt *s, int scroll, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
-    if (s->kind != SK_SELECT) return ixv_seterr(err, -404, 0, 0, NULL);
-    if (s->ts_write && sqlite3_get_autocommit(s->db->h)) {
+    if (s->x.kind != SK_SELECT) return ixv_seterr(err, -404, 0, 0, NULL);
+    if (s->x.ts_write && sqlite3_get_autocommit(s->db->x.h)) {
         int rc = own_txn(s, open_materialized, NULL, err);
         if (rc) ixd_close(s);
         return rc;
@@ -1205,12 +1212,12 @@ static int open_rows(ixd_stmt *s, int scroll, ixv_err *err) {
     s->done = 0;
     s->scroll = scroll;
     s->pos = 0;
-    if (!scroll) return s->run_at_open ? run_routine(s, err) : 0;
+    if (!scroll) return s->x.run_at_open ? run_routine(s, err) : 0;
     if (materialize(s, err)) {
         ixd_close(s);
         return -1;
     }
-    sqlite3_reset(s->st);
+    sqlite3_reset(s->x.st);
     return 0;
 }
 
@@ -1233,11 +1240,11 @@ int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixv_err *err) {
     }
     if (r <= 0) {
         s->done = 1;
-        s->cur_valid = 0;
+        s->x.cur_valid = 0;
         return r;
     }
     if (row_tuple(s, out, err)) return -1;
-    ixs_cursor_fetched(s);
+    ixs_cursor_fetched(&s->x);
     return 1;
 }
 
@@ -1255,13 +1262,13 @@ int64_t ixd_row_count(ixd_stmt *s) {
 
 void ixd_close(ixd_stmt *s) {
     if (!s) return;
-    if (s->st) sqlite3_reset(s->st);
+    if (s->x.st) sqlite3_reset(s->x.st);
     free_rows(s);
     s->open = 0;
     s->done = 0;
     s->row_ready = 0;
     s->pos = 0;
-    s->cur_valid = 0;
+    s->x.cur_valid = 0;
 }
 
 /* ---- session cursors (WHERE CURRENT OF) ----------------------------------------------- */
@@ -1273,7 +1280,7 @@ void ixd_set_cursor_lookup(ixd_db *db, ixd_stmt *(*fn)(void *ud, const char *nam
 }
 
 int ixd_stmt_for_update(const ixd_stmt *s) {
-    return s && s->rowid_col;
+    return s && s->x.rowid_col;
 }
 
 /* ---- files outside the data directory ------------------------------------------------- */

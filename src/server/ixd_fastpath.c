@@ -82,7 +82,7 @@ int ixd_fp_getroutine(ixd_db *db, const ixp_getroutine *g, ixb_wbuf *reply, ixv_
     if (!db) return ixv_seterr(err, IXD_E_FP_NO_DB, 0, 0, NULL);
     int h = find_routine(g->sig.p, g->sig.n);
     if (!h) return unresolved(g->sig.p, g->sig.n, err);
-    ixp_enc_getroutine_reply(reply, db->name, strlen(db->name), h);
+    ixp_enc_getroutine_reply(reply, db->x.name, strlen(db->x.name), h);
     return 0;
 }
 
@@ -123,10 +123,10 @@ static int check_spec(const ixp_fpvalue *v, ixv_err *err) {
  * so that a failed open (a bad mode, no descriptor left) leaves no LO.
  * Returns the descriptor with *id set, or -1 with err set. */
 static int create_open(ixd_db *db, int code, int mode, int64_t *id, ixv_err *err) {
-    int sp = sqlite3_exec(db->h, "SAVEPOINT ixd_fp_create", NULL, NULL, NULL) == SQLITE_OK;
-    int fd = ixs_lob_create(db, code, id, err) ? -1 : ixs_lob_open(db, *id, mode, err);
+    int sp = sqlite3_exec(db->x.h, "SAVEPOINT ixd_fp_create", NULL, NULL, NULL) == SQLITE_OK;
+    int fd = ixs_lob_create(&db->x, code, id, err) ? -1 : ixs_lob_open(&db->x, *id, mode, err);
     if (sp)
-        sqlite3_exec(db->h,
+        sqlite3_exec(db->x.h,
                      fd < 0 ? "ROLLBACK TO ixd_fp_create; RELEASE ixd_fp_create"
                             : "RELEASE ixd_fp_create",
                      NULL, NULL, NULL);
@@ -159,8 +159,8 @@ static int lo_close(ixd_db *db, const ixp_exfp *e, ixb_wbuf *reply, ixv_err *err
     ixp_fpvalue v;
     if (e->nargs != 1 || read_args(e, &v, 1) != 1 || !int_arg(&v))
         return ixv_seterr(err, IXD_E_FP_UNRESOLVED, 0, 0, "ifx_lo_close");
-    if (ixs_lob_close_fd(db, v.i32, err)) return -1;
-    ixs_lob_stmt_end(db); /* as after the SQL routine: an LO let go may go */
+    if (ixs_lob_close_fd(&db->x, v.i32, err)) return -1;
+    ixs_lob_stmt_end(&db->x); /* as after the SQL routine: an LO let go may go */
     ixp_enc_fpresult(reply, 1);
     ixp_enc_fp_int(reply, 0);
     return 0;
@@ -168,8 +168,8 @@ static int lo_close(ixd_db *db, const ixp_exfp *e, ixb_wbuf *reply, ixv_err *err
 
 int ixd_fp_call(ixd_db *db, const ixp_exfp *e, ixb_wbuf *reply, ixv_err *err) {
     if (!db) return ixv_seterr(err, IXD_E_FP_NO_DB, 0, 0, NULL);
-    size_t dn = strlen(db->name);
-    if (e->db.n != dn || strncasecmp((const char *)e->db.p, db->name, dn))
+    size_t dn = strlen(db->x.name);
+    if (e->db.n != dn || strncasecmp((const char *)e->db.p, db->x.name, dn))
         return ixv_seterr(err, IXD_E_FP_UNRESOLVED, 0, 0, "routine handle %d of another database",
                           (int)e->handle);
     switch (e->handle) {

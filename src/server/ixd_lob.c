@@ -9,13 +9,14 @@
 #include <string.h>
 
 #include "proto/ix_lob.h"
+#include "ixd_int.h"
 #include "server/sql/ixs_lob.h"
 
 static int lo_read(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixv_err *err) {
     size_t want = (size_t)d->length < IXS_LO_MAXIO ? (size_t)d->length : IXS_LO_MAXIO;
     uint8_t *buf = malloc(want ? want : 1);
     if (!buf) return ixv_seterr(err, -208, 0, 0, NULL);
-    int64_t got = ixs_lob_read(db, d->fd, buf, want, err);
+    int64_t got = ixs_lob_read(&db->x, d->fd, buf, want, err);
     if (got >= 0) ixp_enc_lo_reply(reply, d->op, buf, (size_t)got);
     free(buf);
     return got < 0 ? -1 : 0;
@@ -33,20 +34,20 @@ static int lo_write(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixv_err *e
     ixp_bytes c;
     int64_t n = 0;
     /* one savepoint for the message: one commit outside a transaction */
-    int sp = sqlite3_exec(db->h, "SAVEPOINT ixd_lo_msg", NULL, NULL, NULL) == SQLITE_OK;
+    int sp = sqlite3_exec(db->x.h, "SAVEPOINT ixd_lo_msg", NULL, NULL, NULL) == SQLITE_OK;
     int rc = 0;
     while (!rc && ixp_lodata_chunk(d, &pos, &c)) {
         while (!rc && c.n) {
             size_t k = c.n < STAGE - have ? c.n : STAGE - have;
             memcpy(stage + have, c.p, k);
             have += k, c.p += k, c.n -= k, n += (int64_t)k;
-            if (have == STAGE) rc = ixs_lob_write(db, d->fd, stage, have, err), have = 0;
+            if (have == STAGE) rc = ixs_lob_write(&db->x, d->fd, stage, have, err), have = 0;
         }
     }
-    if (!rc && (have || !n)) rc = ixs_lob_write(db, d->fd, stage, have, err);
+    if (!rc && (have || !n)) rc = ixs_lob_write(&db->x, d->fd, stage, have, err);
     free(stage);
     if (sp)
-        sqlite3_exec(db->h,
+        sqlite3_exec(db->x.h,
                      rc ? "ROLLBACK TO ixd_lo_msg; RELEASE ixd_lo_msg" : "RELEASE ixd_lo_msg", NULL,
                      NULL, NULL);
     if (rc) return -1;
@@ -59,7 +60,7 @@ int ixd_lob_message(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixv_err *e
     switch (d->op) {
     case IXP_LO_OP_READ: return lo_read(db, d, reply, err);
     case IXP_LO_OP_READSEEK:
-        if (ixs_lob_seek(db, d->fd, d->offset, d->whence, err) < 0) return -1;
+        if (ixs_lob_seek(&db->x, d->fd, d->offset, d->whence, err) < 0) return -1;
         return lo_read(db, d, reply, err);
     case IXP_LO_OP_WRITE: return lo_write(db, d, reply, err);
     default: return ixv_seterr(err, IXS_E_LO, 0, 0, "unknown SQ_LODATA operation %d", d->op);

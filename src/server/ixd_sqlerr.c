@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/sql/ixs.h"
+#include "ixd_int.h"
 
 static int space_errno(int e) {
 #ifdef EDQUOT
@@ -80,7 +80,7 @@ static int unique_err(ixd_db *db, const char *tab, const char *cols, ixv_err *er
                       "(SELECT constrname FROM _ixd_constraints c WHERE c.idxname = i.idxname) "
                       "FROM _ixd_indexes i JOIN _ixd_tables t ON t.tabid = i.tabid "
                       "WHERE t.tabname = ? AND i.idxtype = 'U'";
-    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) == SQLITE_OK) {
+    if (sqlite3_prepare_v2(db->x.h, sql, -1, &st, NULL) == SQLITE_OK) {
         sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
         while (sqlite3_step(st) == SQLITE_ROW) {
             const char *ic = (const char *)sqlite3_column_text(st, 2);
@@ -89,7 +89,7 @@ static int unique_err(ixd_db *db, const char *tab, const char *cols, ixv_err *er
                 const char *cname = (const char *)sqlite3_column_text(st, 3);
                 int isc = sqlite3_column_int(st, 1);
                 char nm[IXS_NAME_MAX * 2 + 2];
-                snprintf(nm, sizeof nm, "%s.%s", db->user,
+                snprintf(nm, sizeof nm, "%s.%s", db->x.user,
                          isc && cname ? cname : (iname ? iname : ""));
                 sqlite3_finalize(st);
                 if (isc) return ixv_seterr(err, -268, -100, 0, "%s", nm);
@@ -109,11 +109,11 @@ static int fk_name(ixd_db *db, const char *tab, int child, char *buf, size_t n) 
               : "SELECT constrname FROM _ixd_constraints c JOIN _ixd_tables t ON t.tabid = "
                 "c.reftabid WHERE t.tabname = ? AND c.constrtype = 'R' ORDER BY constrid";
     buf[0] = 0;
-    if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) return 0;
+    if (sqlite3_prepare_v2(db->x.h, sql, -1, &st, NULL) != SQLITE_OK) return 0;
     sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
     int found = 0;
     if (sqlite3_step(st) == SQLITE_ROW) {
-        snprintf(buf, n, "%s.%s", db->user, (const char *)sqlite3_column_text(st, 0));
+        snprintf(buf, n, "%s.%s", db->x.user, (const char *)sqlite3_column_text(st, 0));
         found = 1;
     }
     sqlite3_finalize(st);
@@ -156,7 +156,7 @@ static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const
         return 1;
     }
     if (ext == SQLITE_CONSTRAINT_CHECK && (p = strstr(msg, "failed: "))) {
-        ixv_seterr(err, -530, 0, 0, "%s.%s", db->user, p + 8);
+        ixv_seterr(err, -530, 0, 0, "%s.%s", db->x.user, p + 8);
         return 1;
     }
     if (ext == SQLITE_CONSTRAINT_FOREIGNKEY) {
@@ -191,7 +191,7 @@ static int sqlite_limit_msg(const char *msg) {
 int ixd_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixv_err *err) {
     if (stype == IX_STMTTYPE_DELETE_ALL) stype = IX_STMTTYPE_DELETE;
     if (stype == IX_STMTTYPE_UPDATE_ALL) stype = IX_STMTTYPE_UPDATE;
-    sqlite3 *h = db ? db->h : NULL;
+    sqlite3 *h = db ? db->x.h : NULL;
     const char *msg = h ? sqlite3_errmsg(h) : sqlite3_errstr(rc);
     int ext = h ? sqlite3_extended_errcode(h) : rc;
     if (!msg) msg = "";
@@ -206,9 +206,9 @@ int ixd_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixv_err *er
         return ixv_seterr(err, code ? code : -999, isam, 0, "%s", t ? t + 1 : "");
     }
     int prim = rc & 0xff;
-    if (db && db->interrupted) return ixv_seterr(err, -213, 0, 0, NULL);
+    if (db && db->x.interrupted) return ixv_seterr(err, -213, 0, 0, NULL);
     if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED || (ext & 0xff) == SQLITE_BUSY)
-        return ixv_seterr(err, lock_code(stype), db && db->wait_ms < 0 ? -107 : -154, 0, "%s",
+        return ixv_seterr(err, lock_code(stype), db && db->x.wait_ms < 0 ? -107 : -154, 0, "%s",
                           table ? table : "");
     if (prim == SQLITE_NOMEM) return ixv_seterr(err, -208, 0, 0, NULL);
     if (prim == SQLITE_INTERRUPT) return ixv_seterr(err, -213, 0, 0, NULL);

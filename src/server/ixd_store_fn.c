@@ -9,7 +9,7 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "server/sql/ixs.h"
+#include "ixd_int.h"
 #include "server/sql/ixs_func.h"
 
 static void f_dec(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -553,9 +553,9 @@ static void f_serial(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         ixv_fn_err(ctx, -1215, NULL);
         return;
     }
-    if (kind == 1) db->stmt_serial = r;
-    if (kind == 2) db->stmt_serial8 = r;
-    if (kind == 3) db->stmt_bigserial = r;
+    if (kind == 1) db->x.stmt_serial = r;
+    if (kind == 2) db->x.stmt_serial8 = r;
+    if (kind == 3) db->x.stmt_bigserial = r;
     sqlite3_result_int64(ctx, r);
 }
 
@@ -631,13 +631,13 @@ static void f_dbinfo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         return;
     }
     if (!sqlite3_stricmp(k, "sqlca.sqlerrd1"))
-        sqlite3_result_int64(ctx, db->last_serial);
+        sqlite3_result_int64(ctx, db->x.last_serial);
     else if (!sqlite3_stricmp(k, "serial8"))
-        sqlite3_result_int64(ctx, db->last_serial8);
+        sqlite3_result_int64(ctx, db->x.last_serial8);
     else if (!sqlite3_stricmp(k, "bigserial"))
-        sqlite3_result_int64(ctx, db->last_bigserial);
+        sqlite3_result_int64(ctx, db->x.last_bigserial);
     else if (!sqlite3_stricmp(k, "dbname"))
-        sqlite3_result_text(ctx, db->name, -1, SQLITE_TRANSIENT);
+        sqlite3_result_text(ctx, db->x.name, -1, SQLITE_TRANSIENT);
     else if (!sqlite3_stricmp(k, "dbhostname"))
         sqlite3_result_text(ctx, "localhost", -1, SQLITE_STATIC);
     else if (!sqlite3_stricmp(k, "version") && argc == 2 && sqlite3_value_text(argv[1])) {
@@ -648,7 +648,7 @@ static void f_dbinfo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     } else if (!sqlite3_stricmp(k, "sessionid"))
         sqlite3_result_int64(ctx, (int64_t)(((uintptr_t)db >> 4) & 0x7fffffff));
     else if (!sqlite3_stricmp(k, "sqlca.sqlerrd2"))
-        sqlite3_result_int64(ctx, db->last_rows);
+        sqlite3_result_int64(ctx, db->x.last_rows);
     else if (!sqlite3_stricmp(k, "utc_current"))
         sqlite3_result_int64(ctx, (int64_t)time(NULL));
     else if (!sqlite3_stricmp(k, "get_tz")) {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/sql/ixs.h"
+#include "ixd_int.h"
 
 enum {
     RK_GENERIC,
@@ -50,18 +50,18 @@ static int plan_col(ityp t, uint32_t *width) {
 
 int ixd_row_plan(ixd_stmt *s) {
     free(s->rplan);
-    s->rplan = calloc((size_t)s->ncols + 1, sizeof *s->rplan);
+    s->rplan = calloc((size_t)s->x.ncols + 1, sizeof *s->rplan);
     if (!s->rplan) return -208;
-    for (int i = 0; i < s->ncols; i++)
-        s->rplan[i].kind = plan_col(s->cols[i].t, &s->rplan[i].width);
-    for (int i = s->ncols; i-- > 0;)
+    for (int i = 0; i < s->x.ncols; i++)
+        s->rplan[i].kind = plan_col(s->x.cols[i].t, &s->rplan[i].width);
+    for (int i = s->x.ncols; i-- > 0;)
         s->rplan[i].rest =
             s->rplan[i + 1].rest + s->rplan[i].width + (s->rplan[i].kind == RK_VARCHAR);
     return 0;
 }
 
 /* An integer column's value; 0 when it takes the general path. */
-static inline int fast_int(const ixs_rcol *c, sqlite3_value *x, int64_t *v) {
+static inline int fast_int(const ixd_rcol *c, sqlite3_value *x, int64_t *v) {
     if (sqlite3_value_type(x) != SQLITE_INTEGER) return 0;
     *v = sqlite3_value_int64(x);
     switch (c->kind) {
@@ -72,7 +72,7 @@ static inline int fast_int(const ixs_rcol *c, sqlite3_value *x, int64_t *v) {
     }
 }
 
-static inline int put_text(const ixs_rcol *c, sqlite3_value *x, uint8_t *dst) {
+static inline int put_text(const ixd_rcol *c, sqlite3_value *x, uint8_t *dst) {
     if (sqlite3_value_type(x) != SQLITE_TEXT) return -1;
     const unsigned char *p = sqlite3_value_text(x);
     if (!p) return -1;
@@ -88,7 +88,7 @@ static inline int put_text(const ixs_rcol *c, sqlite3_value *x, uint8_t *dst) {
     return (int)c->width;
 }
 
-static inline int fast_put(const ixs_rcol *c, sqlite3_value *x, uint8_t *dst) {
+static inline int fast_put(const ixd_rcol *c, sqlite3_value *x, uint8_t *dst) {
     int64_t v;
     switch (c->kind) {
     case RK_I16:
@@ -146,12 +146,12 @@ static int room_for(ixb_wbuf *b, size_t n) {
     return ixb_wbuf_reserve(b, n) == IX_OK;
 }
 
-int ixd_row_encode(ixd_stmt *s, ixb_wbuf *out, ixs_put_fn general) {
+int ixd_row_encode(ixd_stmt *s, ixb_wbuf *out, ixd_put_fn general) {
     size_t start = out->len;
-    const ixs_rcol *plan = s->rplan;
+    const ixd_rcol *plan = s->rplan;
     int room = room_for(out, plan[0].rest);
-    for (int i = 0; i < s->ncols; i++) {
-        sqlite3_value *x = sqlite3_column_value(s->st, i);
+    for (int i = 0; i < s->x.ncols; i++) {
+        sqlite3_value *x = sqlite3_column_value(s->x.st, i);
         int w = room && plan[i].width ? fast_put(&plan[i], x, out->data + out->len) : -1;
         if (w >= 0) {
             out->len += (size_t)w;
@@ -184,7 +184,7 @@ static int bind_text(ixd_stmt *s, int i, const uint8_t *p, size_t n) {
     }
     memcpy(s->pbuf[i], p, n);
     s->pbuf[i][n] = 0;
-    sval *v = &s->pvals[i];
+    sval *v = &s->x.pvals[i];
     if (v->own) ixv_sval_free(v);
     *v = (sval){.kind = SQLITE_TEXT, .p = s->pbuf[i], .n = n};
     return 0;
@@ -233,19 +233,19 @@ static int tuple_double(int code, const uint8_t *p, size_t n, double *d) {
 /* The fast values replace the parameter's value in place (ixv_sval_free only
  * when it owns bytes). */
 static int set_int(ixd_stmt *s, int i, int64_t x) {
-    if (s->pvals[i].own) ixv_sval_free(&s->pvals[i]);
-    s->pvals[i] = (sval){.kind = SQLITE_INTEGER, .i = x};
+    if (s->x.pvals[i].own) ixv_sval_free(&s->x.pvals[i]);
+    s->x.pvals[i] = (sval){.kind = SQLITE_INTEGER, .i = x};
     return 0;
 }
 
 static int set_double(ixd_stmt *s, int i, double d) {
-    if (s->pvals[i].own) ixv_sval_free(&s->pvals[i]);
-    s->pvals[i] = (sval){.kind = SQLITE_FLOAT, .d = d};
+    if (s->x.pvals[i].own) ixv_sval_free(&s->x.pvals[i]);
+    s->x.pvals[i] = (sval){.kind = SQLITE_FLOAT, .d = d};
     return 0;
 }
 
 int ixd_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n) {
-    ityp to = s->ptypes[i];
+    ityp to = s->x.ptypes[i];
     int64_t x;
     double d;
     if (tuple_int(from.code, p, n, &x)) {

@@ -5,7 +5,7 @@
  * statement whose text is overwritten after prepare still runs as written,
  * a statement executed twice runs from the same unchanged tree, and names
  * are resolved at execute, against the catalogue as it is then. */
-#include "server/sql/ixs.h"
+#include "server/ixd_int.h"
 #include "test_engine_util.h"
 
 /* Prepares sql, overwrites the statement's kept text (so that only what
@@ -14,8 +14,8 @@ static int run_from_tree(const char *sql) {
     ixd_stmt *s;
     memset(&ERR, 0, sizeof ERR);
     if (ixd_prepare(D, sql, strlen(sql), &s, &ERR)) return ERR.sqlcode;
-    CHECK(s->ddl != NULL, "%s: no tree", sql);
-    if (s->text) memset(s->text, '?', s->textn);
+    CHECK(s->x.ddl != NULL, "%s: no tree", sql);
+    if (s->x.text) memset(s->x.text, '?', s->x.textn);
     int rc = ixd_execute(s, &ROWS, &SERIAL, &SERIAL8, &ERR) ? ERR.sqlcode : 0;
     ixd_stmt_free(s);
     return rc;
@@ -171,8 +171,8 @@ static void row_columns_at_execute(void) {
     const char *sql = "create table r1 (id int, p r1_pt, q row(a int, b char(2)))";
     ixd_stmt *s;
     CHECK(ixd_prepare(D, sql, strlen(sql), &s, &ERR) == 0, "prepare %d", ERR.sqlcode);
-    CHECK(s->ddl != NULL, "no tree");
-    if (s->text) memset(s->text, '?', s->textn);
+    CHECK(s->x.ddl != NULL, "no tree");
+    if (s->x.text) memset(s->x.text, '?', s->x.textn);
     CHECK(again(s) == -9628, "before its row type %d", ERR.sqlcode);
     CHECK_RUN("create row type r1_pt (x int, y int)", 0);
     CHECK(again(s) == 0, "after %d", ERR.sqlcode);

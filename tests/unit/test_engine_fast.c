@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/sql/ixs.h"
+#include "server/ixd_int.h"
 #include "test_engine_util.h"
 
 /* ---- fetch ---------------------------------------------------------------- */
@@ -20,7 +20,7 @@
 static int general(ixd_stmt *s, int i, sqlite3_value *x, ixb_wbuf *out) {
     sval v;
     ixv_sval_from_sqlite(&v, x);
-    return ixv_sval_to_tuple(s->cols[i].t, &v, out);
+    return ixv_sval_to_tuple(s->x.cols[i].t, &v, out);
 }
 
 static const ityp FETCH_TYPES[] = {
@@ -92,9 +92,9 @@ static int same_row(sqlite3_stmt *st, const ityp *ts, int n, size_t max, char *w
         cols[i].t = ts[i];
     ixd_stmt s;
     memset(&s, 0, sizeof s);
-    s.ncols = n;
-    s.cols = cols;
-    s.st = st;
+    s.x.ncols = n;
+    s.x.cols = cols;
+    s.x.st = st;
     if (ixd_row_plan(&s)) return 0;
     ixb_wbuf a, b;
     ixb_wbuf_init(&a, NULL);
@@ -266,10 +266,10 @@ static void test_bind_types(void) {
             int pset = 0;
             uint8_t *pbuf = NULL;
             size_t pcap = 0;
-            s.nparams = 1;
-            s.ptypes = &pt;
-            s.pvals = &pv;
-            s.pset = &pset;
+            s.x.nparams = 1;
+            s.x.ptypes = &pt;
+            s.x.pvals = &pv;
+            s.x.pset = &pset;
             s.pbuf = &pbuf;
             s.pcap = &pcap;
             runs++;

@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "server/sql/ixs.h" /* ixd_db's SQLite handle, for the page limit */
+#include "server/ixd_int.h" /* ixd_db's SQLite handle, for the page limit */
 #include "test_engine_util.h"
 
 #define CHECK_ERR(sql, code, isam)                                                                 \
@@ -47,7 +47,7 @@ static int run_on(ixd_db *db, const char *sql) {
 static int64_t pragma(const char *sql) {
     sqlite3_stmt *st;
     int64_t v = -1;
-    if (sqlite3_prepare_v2(D->h, sql, -1, &st, NULL) != SQLITE_OK) return -1;
+    if (sqlite3_prepare_v2(D->x.h, sql, -1, &st, NULL) != SQLITE_OK) return -1;
     if (sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     return v;
@@ -397,7 +397,7 @@ static void test_drop_race(void) {
  * name user SQL could take. Opening it replaces the view. */
 static void test_old_catalog(void) {
     CHECK_RUN("create database oldcat with log", 0);
-    CHECK(sqlite3_exec(D->h,
+    CHECK(sqlite3_exec(D->x.h,
                        "DROP VIEW sysdatabases; CREATE VIEW sysdatabases AS SELECT name, 1048576 + "
                        "rowid AS partnum, 'informix' AS owner, created, CASE WHEN logmode > 0 "
                        "THEN 1 ELSE 0 END AS is_logging, CASE WHEN logmode = 2 THEN 1 ELSE 0 END "

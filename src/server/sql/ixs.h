@@ -24,9 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "server/ixd_engine.h"
+#include "base/ix_buf.h"
 #include "server/value/ixv.h"
-#include "server/ixd_int.h"
 #include "proto/ix_msg.h"
 #include "types/ix_datetime.h"
 #include "types/ix_decimal.h"
@@ -88,111 +87,27 @@ enum {
  * columns of these types declare and the emitter puts on the comparisons
  * of other such values (docs/server-sql.md, "Character comparisons"). */
 #define IXS_COLLATE_BLANKS "RTRIM"
+
+/* A database's logging (_ixd_meta logmode; CREATE DATABASE ... WITH ...) */
+enum {
+    IXS_LOGMODE_NONE = 0,
+    IXS_LOGMODE_LOG = 1,      /* WITH LOG */
+    IXS_LOGMODE_BUFFERED = 2, /* WITH BUFFERED LOG */
+    IXS_LOGMODE_ANSI = 3,     /* WITH LOG MODE ANSI */
+};
 int ixs_is_blank_cmp(int code); /* a type that compares ignoring trailing blanks */
 
-/* Registers the ixd_* SQL functions on a connection; ud is the ixd_db. */
-int ixd_register_functions(sqlite3 *h, void *ud);
-/* Registers the eponymous virtual table _ixd_databases (ixd_catalog_vt.c). */
-int ixd_register_vtabs(sqlite3 *h, void *db);
 /* Registers the collection functions ixd_coll, ixd_coll_has (ixs_collection.c). */
 int ixs_coll_register(sqlite3 *h);
 /* Registers the ROW functions ixd_row_* (ixs_rowtype.c); ixs_row_cat_init
- * makes the row type catalogue (in the transaction of ixd_cat_init),
- * ixs_row_cat_upgrade brings an older file's one up to date. */
+ * makes the row type catalogue (in the transaction of the catalogue's
+ * creation), ixs_row_cat_upgrade brings an older file's one up to date. */
 int ixs_row_register(sqlite3 *h);
 int ixs_row_cat_init(sqlite3 *h);
 void ixs_row_cat_upgrade(sqlite3 *h);
 
-/* ---- the database handle ------------------------------------------------------------ */
-/* The databases open in sessions, by name, with the number of handles on
- * each (ixd_db_open adds one, ixd_db_close removes it). DROP DATABASE looks
- * here; every field after dir is guarded by mu. */
-typedef struct ixs_dbuse {
-    char name[IXS_NAME_MAX + 1];
-    int n;
-} ixs_dbuse;
-
-struct ixd_engine {
-    char *dir;
-    char *banner;      /* ixd_engine_set_banner; NULL: IXP_LOGIN_DEFAULT_BANNER */
-    char *server_name; /* ixd_engine_set_server_name; NULL: "ixd" */
-    pthread_mutex_t mu;
-    ixs_dbuse *use;
-    int nuse, capuse;
-};
-
-#define IXS_CAT_NSTMT 4  /* catalog lookup statements cached per connection */
-#define IXS_PARKED    16 /* freed statements kept per connection for reuse */
-struct ixd_db {
-    ixd_engine *e;
-    sqlite3 *h;
-    char name[IXS_NAME_MAX + 1];
-    char user[IXS_NAME_MAX + 1];
-    int logmode; /* 0 none, 1 log, 2 buffered log, 3 ANSI */
-    int in_txn;  /* explicit BEGIN WORK (or implicit in ANSI) */
-    int wait_ms; /* SET LOCK MODE: -1 = NOT WAIT */
-    int64_t last_serial;
-    int64_t last_serial8;
-    int64_t last_bigserial;
-    int64_t last_rows;   /* rows of the last INSERT/UPDATE/DELETE: DBINFO('sqlca.sqlerrd2') */
-    int64_t stmt_serial; /* values assigned by the current statement */
-    int64_t stmt_serial8;
-    int64_t stmt_bigserial;
-    int nsavepoints;
-    int timeout_ms;           /* ixd_set_timeout; 0 = none */
-    int64_t deadline;         /* monotonic ms, 0 = none */
-    int (*intr_fn)(void *ud); /* ixd_set_interrupt_check: 1 = stop the statement */
-    void *intr_ud;
-    /* ixd_set_client_channel: sends a request to the client and reads its
-     * one-message answer (SQ_FILE); 0, or -1 when the client is gone */
-    int (*ask_fn)(void *ud, const uint8_t *req, size_t n, struct ixp_msg *ans);
-    void *ask_ud;
-    int interrupted;                     /* the running statement was stopped by intr_fn: -213 */
-    int has_temp;                        /* the session's temp catalog (temp._ixd_ttables) exists */
-    sqlite3_stmt *cat_st[IXS_CAT_NSTMT]; /* ixd_cat_table's lookups, prepared once */
-    /* Statement reuse (ixd_engine.c): a freed SELECT/DML statement is kept
-     * for the next prepare of the same text while nothing that may change
-     * its translation has happened since: gen counts such local events
-     * (every other statement, transaction ends), the data version
-     * (ixd_data_version) any commit, local or by another connection. */
-    struct ts_conn *ts;      /* the TimeSeries state (src/server/ts) */
-    struct spl_conn *spl;    /* SPL routines and globals (ixs_spl_exec.c) */
-    struct ixs_seqsess *seq; /* the session's sequence counters (ixs_seq.c) */
-    struct ixs_lobsess *lob; /* the session's open smart LOBs (ixs_lob.c) */
-    int64_t stmt_vrows;      /* rows changed through updatable views (ixs_view.c) */
-    /* WHERE CURRENT OF (ixs_cursor.c): the session's cursors by name, the
-     * named FOREACH cursors of running SPL routines (innermost first) */
-    ixd_stmt *(*cursor_fn)(void *ud, const char *name);
-    void *cursor_ud;
-    struct ixs_curframe *spl_cursors;
-    ixd_stmt *live; /* statements prepared on db and not yet freed */
-    ixd_stmt *parked[IXS_PARKED];
-    int nparked;
-    uint64_t gen;
-};
-
-#define IXS_TEMP_TABID 1000000 /* temp tables get tabids from here */
-int ixd_temp_catalog(ixd_db *db, ixv_err *err);
-
-/* Runs SQL (no results) and maps errors. */
-int ixd_exec(ixd_db *db, const char *sql, ixv_err *err);
-/* Maps a SQLite failure on db (rc from step/prepare) to *err. stype is the
- * statement type for lock errors, table a table name for texts. */
-int ixd_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixv_err *err);
-/* 1 when rc (a result of h) says a write failed for want of space: SQLITE_FULL
- * (a full disk, or PRAGMA max_page_count), or an I/O error with errno ENOSPC,
- * EDQUOT or EFBIG (the file size limit). */
-int ixd_no_space(sqlite3 *h, int rc);
-/* The SQLCODE of a statement of type stype that ran out of space (ISAM -131):
- * -271 INSERT, -346 UPDATE, -240 DELETE, -264 SELECT (temporary files), -261
- * CREATE TABLE / SELECT INTO TEMP / ALTER TABLE, -212 CREATE INDEX, -942
- * COMMIT, -312 other statements (they update the catalog). */
-int ixd_no_space_code(int stype);
-/* Ends db's transaction when SQLite has rolled it back by itself (after an
- * I/O error or a full disk): in_txn follows SQLite's autocommit state. */
-void ixd_txn_sync(ixd_db *db);
-void ixd_set_busy(ixd_db *db);
-void ixd_arm(ixd_db *db); /* starts the statement time limit */
+typedef struct ixs_conn ixs_conn;
+typedef struct ixs_stmt ixs_stmt;
 
 /* ---- catalog --------------------------------------------------------------------- */
 typedef struct icol {
@@ -211,24 +126,140 @@ typedef struct itab {
     icol *cols;
     int is_view; /* catalog view: read only */
 } itab;
-/* Loads table `name` (lower case). Returns 1 found, 0 not found, -1 error. */
-int ixd_cat_table(ixd_db *db, const char *name, itab *out, ixv_err *err);
-/* Finalizes the catalog statements ixd_cat_table keeps (before the
- * connection closes). */
-void ixd_cat_close(ixd_db *db);
-/* The data version of db's main file (changes with every commit, by this
- * connection or another) as of its last read; with fresh, as of now
- * (outside a transaction a read is started for it). */
-unsigned ixd_data_version(ixd_db *db, int fresh);
-void ixd_itab_free(itab *t);
-/* Creates ixd's catalog in a new database file (space: -330, ISAM -131). */
-int ixd_cat_init(sqlite3 *h, int logmode, const char *user, ixv_err *err);
-int ixd_cat_logmode(sqlite3 *h);
-/* Brings the catalog of a file made by an earlier ixd up to date (best
- * effort: a file that cannot be written keeps working as before). */
-void ixd_cat_upgrade(sqlite3 *h);
-/* Next serial value bookkeeping (inside the running statement). */
-int64_t ixd_serial_next(ixd_db *db, int tabid, int kind, int64_t v, int *ok);
+/* Frees what a look-up put in *t (its columns and their defaults); the
+ * struct itself is the caller's. */
+void ixs_itab_free(itab *t);
+#define IXS_TEMP_TABID 1000000 /* temp tables get tabids from here */
+
+/* ---- what the engine does for the translator ------------------------------------ */
+/* The translator runs inside the engine and never calls it by name: the
+ * engine fills one ixs_host and every connection (ixs_conn.host) points to
+ * it. Statements prepared through it are the engine's; the translator sees
+ * their ixs_stmt part. Every function that can fail returns 0 (or a count)
+ * or -1 with *err, as the engine's own functions of the same name. */
+typedef struct ixs_host {
+    /* statements: prepare (*out owned by the caller until stmt_free),
+     * execute (rows changed), open a cursor, fetch its next row as a tuple
+     * (1 row, 0 end), is_cursor (1 for a statement that returns rows) */
+    int (*prepare)(ixs_conn *c, const char *sql, size_t n, ixs_stmt **out, ixv_err *err);
+    int (*execute)(ixs_stmt *s, int64_t *rows, ixv_err *err);
+    int (*open)(ixs_stmt *s, ixv_err *err);
+    int (*fetch)(ixs_stmt *s, ixb_wbuf *out, ixv_err *err);
+    void (*stmt_free)(ixs_stmt *s);
+    int (*stmt_is_cursor)(const ixs_stmt *s);
+    /* the session's cursor of that name (WHERE CURRENT OF), or NULL; *open
+     * 1 when it is open */
+    ixs_stmt *(*cursor)(ixs_conn *c, const char *name, int *open);
+    /* runs SQL with no results; maps a SQLite failure (rc of step or prepare)
+     * of a statement of type stype on table (for texts; may be NULL) */
+    int (*exec)(ixs_conn *c, const char *sql, ixv_err *err);
+    int (*sqlite_err)(ixs_conn *c, int rc, int stype, const char *table, ixv_err *err);
+    /* the catalogue: table name (lower case) into *out (1 found, 0 not,
+     * -1 error; ixs_itab_free frees it), the session's temp catalogue made
+     * on first use, the data version of the main file (fresh: as of now) */
+    int (*cat_table)(ixs_conn *c, const char *name, itab *out, ixv_err *err);
+    int (*temp_catalog)(ixs_conn *c, ixv_err *err);
+    unsigned (*data_version)(ixs_conn *c, int fresh);
+    /* transactions: BEGIN/COMMIT/ROLLBACK WORK, the implicit BEGIN of an
+     * ANSI database, in_txn brought in line after SQLite rolled back by
+     * itself, the lock wait of SET LOCK MODE applied */
+    int (*begin)(ixs_conn *c, ixv_err *err);
+    int (*commit)(ixs_conn *c, ixv_err *err);
+    int (*rollback)(ixs_conn *c, ixv_err *err);
+    int (*ansi_autobegin)(ixs_conn *c, ixv_err *err);
+    void (*txn_sync)(ixs_conn *c);
+    void (*set_busy)(ixs_conn *c);
+    /* the server: its name (DBSERVERNAME), the file of database name */
+    const char *(*server_name)(const ixs_conn *c);
+    int (*db_path)(const ixs_conn *c, const char *name, char *buf, size_t n, ixv_err *err);
+} ixs_host;
+
+/* ---- the connection as the translator sees it ----------------------------------------- */
+/* The part of a session's database connection that the translator and the
+ * modules in sql/ (SPL, triggers, sequences, smart LOBs, cursors) read and
+ * keep; the engine's connection holds it (and the rest is the engine's). */
+struct ixs_conn {
+    const ixs_host *host;
+    sqlite3 *h;
+    char name[IXS_NAME_MAX + 1];
+    char user[IXS_NAME_MAX + 1];
+    int logmode; /* 0 none, 1 log, 2 buffered log, 3 ANSI */
+    int in_txn;  /* explicit BEGIN WORK (or implicit in ANSI) */
+    int wait_ms; /* SET LOCK MODE: -1 = NOT WAIT */
+    int64_t last_serial;
+    int64_t last_serial8;
+    int64_t last_bigserial;
+    int64_t last_rows;   /* rows of the last INSERT/UPDATE/DELETE: DBINFO('sqlca.sqlerrd2') */
+    int64_t stmt_serial; /* values assigned by the current statement */
+    int64_t stmt_serial8;
+    int64_t stmt_bigserial;
+    int nsavepoints;
+    int64_t deadline;         /* monotonic ms, 0 = none */
+    int (*intr_fn)(void *ud); /* 1 = stop the statement (the session's check) */
+    void *intr_ud;
+    /* sends a request to the client and reads its one-message answer
+     * (SQ_FILE); 0, or -1 when the client is gone */
+    int (*ask_fn)(void *ud, const uint8_t *req, size_t n, struct ixp_msg *ans);
+    void *ask_ud;
+    int interrupted; /* the running statement was stopped by intr_fn: -213 */
+    int has_temp;    /* the session's temp catalog (temp._ixd_ttables) exists */
+    /* counts local events that may change a translation (every other
+     * statement, transaction ends): kept translations compare it */
+    uint64_t gen;
+    struct spl_conn *spl;    /* SPL routines and globals (ixs_spl_exec.c) */
+    struct ixs_seqsess *seq; /* the session's sequence counters (ixs_seq.c) */
+    struct ixs_lobsess *lob; /* the session's open smart LOBs (ixs_lob.c) */
+    int64_t stmt_vrows;      /* rows changed through updatable views (ixs_view.c) */
+    /* WHERE CURRENT OF (ixs_cursor.c): the named FOREACH cursors of running
+     * SPL routines (innermost first) */
+    struct ixs_curframe *spl_cursors;
+};
+
+/* The host's functions as the translator calls them (see ixs_host). */
+static inline int ixs_prepare(ixs_conn *c, const char *sql, size_t n, ixs_stmt **out,
+                              ixv_err *err) {
+    return c->host->prepare(c, sql, n, out, err);
+}
+static inline int ixs_exec(ixs_conn *c, const char *sql, ixv_err *err) {
+    return c->host->exec(c, sql, err);
+}
+static inline int ixs_sqlite_err(ixs_conn *c, int rc, int stype, const char *table, ixv_err *err) {
+    return c->host->sqlite_err(c, rc, stype, table, err);
+}
+static inline int ixs_cat_table(ixs_conn *c, const char *name, itab *out, ixv_err *err) {
+    return c->host->cat_table(c, name, out, err);
+}
+static inline int ixs_temp_catalog(ixs_conn *c, ixv_err *err) {
+    return c->host->temp_catalog(c, err);
+}
+static inline unsigned ixs_data_version(ixs_conn *c, int fresh) {
+    return c->host->data_version(c, fresh);
+}
+static inline int ixs_begin(ixs_conn *c, ixv_err *err) {
+    return c->host->begin(c, err);
+}
+static inline int ixs_commit(ixs_conn *c, ixv_err *err) {
+    return c->host->commit(c, err);
+}
+static inline int ixs_rollback(ixs_conn *c, ixv_err *err) {
+    return c->host->rollback(c, err);
+}
+static inline int ixs_ansi_autobegin(ixs_conn *c, ixv_err *err) {
+    return c->host->ansi_autobegin(c, err);
+}
+static inline void ixs_txn_sync(ixs_conn *c) {
+    c->host->txn_sync(c);
+}
+static inline void ixs_set_busy(ixs_conn *c) {
+    c->host->set_busy(c);
+}
+static inline const char *ixs_server_name(const ixs_conn *c) {
+    return c->host->server_name(c);
+}
+static inline int ixs_db_path(const ixs_conn *c, const char *name, char *buf, size_t n,
+                              ixv_err *err) {
+    return c->host->db_path(c, name, buf, n, err);
+}
 
 /* ---- statements ----------------------------------------------------------------- */
 typedef struct ocol { /* a described column */
@@ -237,16 +268,6 @@ typedef struct ocol { /* a described column */
     int notnull;
     int stored; /* a base table's column as read (xv.stored) */
 } ocol;
-
-/* How a result column is encoded per row (ixd_store_row.c): a kind with
- * direct stores for the common types (RK_GENERIC: through sval and
- * ixv_sval_to_tuple), its width, and `rest`, the most bytes the direct
- * columns from this one to the last write, so that one reserve covers them. */
-typedef struct ixs_rcol {
-    int kind;
-    uint32_t width;
-    size_t rest;
-} ixs_rcol;
 
 enum {
     SK_SELECT = 1,
@@ -259,8 +280,11 @@ enum {
 typedef struct ixs_mplan ixs_mplan;
 void ixs_mplan_free(ixs_mplan *m);
 
-struct ixd_stmt {
-    ixd_db *db;
+/* A statement as the translator makes it (ixs_translate) and as SPL and
+ * triggers run it through the host: the engine's statement holds it. */
+struct ixs_stmt {
+    const ixs_host *host; /* the engine that made it (it outlives db) */
+    ixs_conn *db;         /* NULL once its connection closed */
     int kind;
     int stype;  /* ix_stmttype */
     char *text; /* the Informix text (for SK_SQL) */
@@ -274,92 +298,74 @@ struct ixd_stmt {
     ityp *ptypes;
     sval *pvals;
     int *pset;
-    uint8_t **pbuf; /* reused bytes of TEXT parameters bound by ixd_bind_fast */
-    size_t *pcap;
-    ixs_rcol *rplan;  /* per result column, made by ixd_row_plan */
-    ixs_mplan *mplan; /* SK_MERGE */
-    /* reuse (see ixd_db): the Informix text, db->gen and the data version
-     * when parked, the links of db->live (live: on that list) */
-    char *key;
-    size_t keyn;
-    uint64_t gen;
-    unsigned dver;
-    int live;
-    ixd_stmt *live_prev, *live_next;
+    ixs_mplan *mplan;             /* SK_MERGE */
     char table[IXS_NAME_MAX + 1]; /* target table for error texts */
     int has_fk;                   /* target table has foreign keys (child) */
-    int ts_write;                 /* calls a TimeSeries write routine (ixd_open) */
+    int ts_write;                 /* calls a TimeSeries write routine (the engine's open) */
     struct trg_stmt *trg;         /* statement-level triggers (ixs_trigger_stmt.c) */
-    /* EXECUTE FUNCTION of a routine that is not an iterator: ixd_open runs
-     * it (steps onto its row, row_ready), so that its effects and errors
+    /* EXECUTE FUNCTION of a routine that is not an iterator: the engine's
+     * open runs it (steps onto its row), so that its effects and errors
      * belong to OPEN, as in Informix; an iterator runs as it is fetched */
-    int run_at_open, row_ready;
+    int run_at_open;
     /* an update cursor (SELECT ... FOR UPDATE on one table): SQLite column
      * ncols is the row's rowid; the rowid of the row last fetched */
     int rowid_col, cur_valid;
     int64_t cur_rowid;
-    /* cursor */
-    int open, done, scroll;
-    uint8_t **rows;
-    size_t *rowlen;
-    int64_t nrows, caprows, pos;
-    /* BYTE/TEXT values of the open cursor, fetched with SQ_FETCHBLOB by the
-     * handle their descriptor carries; freed when the cursor closes. */
-    uint8_t **blobs;
-    size_t *bloblen;
-    uint32_t nblobs, capblobs;
 };
 
-/* Per-row fast paths (ixd_store_row.c). ixd_row_plan fills s->rplan from
- * s->cols (0, or -208 out of memory). ixd_row_encode appends the tuple of
- * the current row of s->st to out: the values of the planned kinds with
- * direct stores, one capacity check per row, and every other value (NULL of
- * some types, another storage class, a value out of range, other types)
- * through general(), which gives the exact result or error; returns 0 or a
- * negative SQLCODE (out as it was). ixd_bind_fast sets parameter i from a
- * tuple value of type from when the conversion to the parameter's type is
- * direct; returns 0, 1 for the general path, or -208. */
-typedef int (*ixs_put_fn)(ixd_stmt *s, int i, sqlite3_value *x, ixb_wbuf *out);
-int ixd_row_plan(ixd_stmt *s);
-int ixd_row_encode(ixd_stmt *s, ixb_wbuf *out, ixs_put_fn general);
-int ixd_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n);
-/* The current row of an update cursor: after ixd_fetch (or an SPL FOREACH)
- * stepped s->st onto a row (ixs_cursor.c). */
-void ixs_cursor_fetched(ixd_stmt *s);
+static inline int ixs_execute(ixs_stmt *s, int64_t *rows, ixv_err *err) {
+    return s->host->execute(s, rows, err);
+}
+static inline int ixs_open(ixs_stmt *s, ixv_err *err) {
+    return s->host->open(s, err);
+}
+static inline int ixs_fetch(ixs_stmt *s, ixb_wbuf *out, ixv_err *err) {
+    return s->host->fetch(s, out, err);
+}
+static inline void ixs_stmt_free(ixs_stmt *s) {
+    if (s) s->host->stmt_free(s);
+}
+static inline int ixs_stmt_is_cursor(const ixs_stmt *s) {
+    return s->host->stmt_is_cursor(s);
+}
+
+/* The current row of an update cursor: after the engine's fetch (or an SPL
+ * FOREACH) stepped s->st onto a row (ixs_cursor.c). */
+void ixs_cursor_fetched(ixs_stmt *s);
 /* Registers ixd_current_of() on a connection (ixs_cursor.c). */
-int ixs_cursor_register(sqlite3 *h, ixd_db *db);
+int ixs_cursor_register(sqlite3 *h, ixs_conn *db);
 
 /* The translator. ixs_translate fills s (kind, stype, sqlite_sql, cols,
  * params) for SELECT/INSERT/UPDATE/DELETE, or sets kind SK_SQL with the
  * statement's tree (s->ddl) for the others. Returns 0 or -1 with *err. */
-int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixv_err *err);
+int ixs_translate(ixs_conn *db, ixs_stmt *s, const char *sql, size_t n, ixv_err *err);
 /* Parses and runs the text of an SK_SQL statement (DDL, transaction
  * control, SET ...): for statements inside others (CREATE SCHEMA, DROP
  * TABLE's cascade) and those without a tree (s->ddl NULL). */
-int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixv_err *err);
+int ixs_run_sql(ixs_conn *db, const char *sql, size_t n, int64_t *rows, ixv_err *err);
 /* Executes the SK_SQL statement s from its tree (its text when it has none). */
-int ixs_ddl_exec(ixd_stmt *s, int64_t *rows, ixv_err *err);
+int ixs_ddl_exec(ixs_stmt *s, int64_t *rows, ixv_err *err);
 /* Frees a statement tree (NULL: nothing). */
 void ixs_ddl_destroy(struct ixs_ddl *d);
-/* Database-level statements for sessions (CREATE/DROP/DATABASE/CLOSE). Returns
- * 1 handled, 0 not such a statement, -1 error. */
-int ixs_dbstmt(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **db,
-               int *dbflags, ixv_err *err);
-int ixd_db_path(ixd_engine *e, const char *name, char *buf, size_t n, ixv_err *err);
-/* CREATE DATABASE: creates the file and its catalog (-330 if it exists). */
-int ixd_create_database(ixd_engine *e, const char *name, int logmode, const char *user,
-                        ixv_err *err);
-/* DROP DATABASE: removes the files of database name unless a session has
- * it open: -359 when it is cur (the caller's current database), -425 when
- * another session has it (or for sysmaster), -329 when it does not exist
- * (0 with if_exists). Returns 0 or -1 with *err. */
-int ixd_drop_database(ixd_engine *e, const char *name, const ixd_db *cur, int if_exists,
-                      ixv_err *err);
 
-/* Transactions */
-int ixd_sql_begin(ixd_db *db, ixv_err *err);
-int ixd_sql_commit(ixd_db *db, ixv_err *err);
-int ixd_sql_rollback(ixd_db *db, ixv_err *err);
-int ixd_ansi_autobegin(ixd_db *db, ixv_err *err);
+/* The database statements of a session, parsed (ixs_dbstmt.c); the engine
+ * runs them. */
+enum {
+    IXS_DB_NONE = 0,
+    IXS_DB_CREATE, /* CREATE DATABASE [IF NOT EXISTS] name [WITH ... LOG] */
+    IXS_DB_DROP,   /* DROP DATABASE [IF EXISTS] name */
+    IXS_DB_OPEN,   /* DATABASE name[@server] [EXCLUSIVE] */
+    IXS_DB_CLOSE,  /* CLOSE DATABASE */
+};
+typedef struct ixs_dbstmt {
+    int kind;                    /* IXS_DB_* */
+    char name[IXS_NAME_MAX + 1]; /* the database */
+    int logmode;                 /* CREATE: 0 none, 1 log, 2 buffered, 3 ANSI */
+    int if_flag;                 /* IF [NOT] EXISTS */
+} ixs_dbstmt;
+/* Parses a database statement into *out: 1 when sql is one (out filled),
+ * 0 when it is not (or does not tokenize: prepare reports that), -1 with
+ * *err on a malformed one (out->kind still says which it is). */
+int ixs_dbstmt_parse(const char *sql, size_t n, ixs_dbstmt *out, ixv_err *err);
 
 #endif

@@ -5,7 +5,7 @@
  * named with SQ_CURNAME), or the SELECT of a named SPL FOREACH (Informix
  * treats it as FOR UPDATE). Its SQLite query selects the table's rowid after
  * the described columns; each fetch keeps the rowid of the row it returned
- * (ixd_stmt.cur_rowid). WHERE CURRENT OF c becomes
+ * (ixs_stmt.cur_rowid). WHERE CURRENT OF c becomes
  *
  *     WHERE rowid = ixd_current_of('c', 'table', is_delete)
  *
@@ -55,14 +55,14 @@ void ixs_cursor_rowid(px *p, const tref *t, sb *list) {
     snprintf(p->rowid_table, sizeof p->rowid_table, "%s", t->tab.name);
 }
 
-void ixs_cursor_stmt(px *p, ixd_stmt *s) {
+void ixs_cursor_stmt(px *p, ixs_stmt *s) {
     if (p->rowid_want != 2) return;
     s->rowid_col = 1;
     snprintf(s->table, sizeof s->table, "%s", p->rowid_table);
 }
 
 /* WHERE CURRENT OF name (the cursor's name parsed with its statement) */
-int ixs_current_of(px *p, const char *name, sb *sql, ixd_stmt *s) {
+int ixs_current_of(px *p, const char *name, sb *sql, ixs_stmt *s) {
     (void)p;
     ixv_sb_add(sql, " WHERE rowid = ixd_current_of(");
     ixv_sb_strlit(sql, name, strlen(name));
@@ -72,7 +72,7 @@ int ixs_current_of(px *p, const char *name, sb *sql, ixd_stmt *s) {
     return 0;
 }
 
-void ixs_cursor_fetched(ixd_stmt *s) {
+void ixs_cursor_fetched(ixs_stmt *s) {
     if (!s->rowid_col || !s->st) return;
     s->cur_rowid = sqlite3_column_int64(s->st, s->ncols);
     s->cur_valid = 1;
@@ -86,28 +86,28 @@ static void fail(sqlite3_context *ctx, int code, const char *text) {
 
 /* ixd_current_of(name, table, is_delete): the rowid of the current row */
 static void fn_current_of(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-    ixd_db *db = sqlite3_user_data(ctx);
+    ixs_conn *db = sqlite3_user_data(ctx);
     const char *name = (const char *)sqlite3_value_text(argv[0]);
     const char *table = (const char *)sqlite3_value_text(argv[1]);
     if (argc != 3 || !name || !table) return fail(ctx, IXS_E_CUR_NOT_FOUND, "");
-    ixd_stmt *st = NULL;
-    int spl = 0;
+    ixs_stmt *st = NULL;
+    int spl = 0, open = 0;
     for (const ixs_curframe *f = db->spl_cursors; f && !spl; f = f->up)
         if (!strcmp(f->name, name)) {
             st = f->st;
             spl = 1;
         }
-    if (!spl && db->cursor_fn) st = db->cursor_fn(db->cursor_ud, name);
+    if (!spl) st = db->host->cursor(db, name, &open);
     if (!spl && !st) return fail(ctx, IXS_E_CUR_NOT_FOUND, name);
     if (st && !st->rowid_col) return fail(ctx, IXS_E_CUR_NOT_UPDATE, NULL);
-    if (!spl && !st->open) return fail(ctx, IXS_E_CUR_NOT_OPEN, NULL);
+    if (!spl && !open) return fail(ctx, IXS_E_CUR_NOT_OPEN, NULL);
     if (st && strcmp(st->table, table)) return fail(ctx, IXS_E_CUR_TABLE, table);
     if (!st || !st->cur_valid) return fail(ctx, IXS_E_CUR_NO_ROW, NULL);
     sqlite3_result_int64(ctx, st->cur_rowid);
     if (sqlite3_value_int(argv[2])) st->cur_valid = 0; /* a DELETE: no current row after it */
 }
 
-int ixs_cursor_register(sqlite3 *h, ixd_db *db) {
+int ixs_cursor_register(sqlite3 *h, ixs_conn *db) {
     return sqlite3_create_function(h, "ixd_current_of", 3, SQLITE_UTF8, db, fn_current_of, NULL,
                                    NULL) == SQLITE_OK
                ? 0

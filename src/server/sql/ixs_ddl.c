@@ -208,7 +208,7 @@ static int index_exec(px *p, const char *sql, const char *tab, const char *name)
     if (ixs_ddl_begin(p)) return -1;
     int r = sqlite3_exec(p->db->h, sql, NULL, NULL, NULL);
     if (r != SQLITE_OK) {
-        ixd_sqlite_err(p->db, r, 0, tab, p->err);
+        ixs_sqlite_err(p->db, r, 0, tab, p->err);
         if (p->err->sqlcode == -239 || p->err->sqlcode == -268) {
             p->err->sqlcode = -371;
             p->err->isamcode = -100;
@@ -338,7 +338,7 @@ static void drop_temp_sql(px *p, const char *name, sb *s) {
  * of the other kind; the foreign keys of other tables that reference it go
  * first (CASCADE, the default), or -886 with RESTRICT. 1 = nothing to do. */
 static int drop_table_sql(px *p, const ddl_drop *dr, sb *s) {
-    ixd_db *db = p->db;
+    ixs_conn *db = p->db;
     char tt[8] = "";
     sqlite3_stmt *st;
     sqlite3_prepare_v2(db->h, "SELECT tabid, tabtype FROM _ixd_tables WHERE tabname = ?", -1, &st,
@@ -394,7 +394,7 @@ int ixs_drop_run(px *p, const ddl_drop *dr) {
     r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
     ixv_sb_free(&s);
     if (r != SQLITE_OK) {
-        ixd_sqlite_err(p->db, r, 0, dr->name, p->err);
+        ixs_sqlite_err(p->db, r, 0, dr->name, p->err);
         p->failed = 1;
     } else if (dr->what == DROP_TABLE && ixts_table_dropped(p->db->h, dr->name, p->err)) {
         r = SQLITE_ERROR; /* its series go with it */
@@ -403,7 +403,7 @@ int ixs_drop_run(px *p, const ddl_drop *dr) {
     return ixs_ddl_end(p, r == SQLITE_OK);
 }
 
-static void replace_in_list(ixd_db *db, const char *table, const char *col, const char *keycol,
+static void replace_in_list(ixs_conn *db, const char *table, const char *col, const char *keycol,
                             const char *where, const char *from, const char *to) {
     /* rewrites comma lists in catalog text columns */
     char sql[512];
@@ -478,7 +478,7 @@ static int rename_exec(px *p, const char *sql, const char *tab, long long cols_t
         snprintf(wh, sizeof wh, "reftabid = %lld", cols_tabid);
         replace_in_list(p->db, "_ixd_constraints", "refcols", NULL, wh, rn->from, rn->to);
     } else if (r != SQLITE_OK) {
-        ixd_sqlite_err(p->db, r, 0, tab, p->err);
+        ixs_sqlite_err(p->db, r, 0, tab, p->err);
         p->failed = 1;
     }
     return ixs_ddl_end(p, r == SQLITE_OK);
@@ -638,7 +638,7 @@ int ixs_create_view_run(px *p, const ddl_view *v) {
     if (ixs_ddl_begin(p)) goto out;
     int r = sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
     if (r != SQLITE_OK) {
-        ixd_sqlite_err(p->db, r, 0, v->name, p->err);
+        ixs_sqlite_err(p->db, r, 0, v->name, p->err);
         p->failed = 1;
     }
     rc = ixs_ddl_end(p, r == SQLITE_OK);
@@ -705,7 +705,7 @@ int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows) {
         if (p->failed)
             ok = 0;
         else if (r != SQLITE_OK) {
-            ixd_sqlite_err(p->db, r, IX_STMTTYPE_SELECT, t.name, p->err);
+            ixs_sqlite_err(p->db, r, IX_STMTTYPE_SELECT, t.name, p->err);
             p->failed = 1;
             ok = 0;
         } else if (rows)

@@ -306,7 +306,7 @@ static int rename_old_columns(px *p, const char *name) {
     int r = s.oom ? SQLITE_NOMEM : sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
     ixv_sb_free(&s);
     if (r == SQLITE_OK) return 0;
-    ixd_sqlite_err(p->db, r, 0, name, p->err);
+    ixs_sqlite_err(p->db, r, 0, name, p->err);
     p->failed = 1;
     return -1;
 }

@@ -22,7 +22,7 @@
 
 /* ---- catalog I/O -------------------------------------------------------------------- */
 
-static int q_int(ixd_db *db, const char *sql, const char *arg, int64_t *out) {
+static int q_int(ixs_conn *db, const char *sql, const char *arg, int64_t *out) {
     sqlite3_stmt *st;
     *out = 0;
     if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) return -1;
@@ -35,7 +35,7 @@ static int q_int(ixd_db *db, const char *sql, const char *arg, int64_t *out) {
 
 static void key_indexes_sql(sb *s, const tdef *t, const char *schema);
 
-static int table_exists(ixd_db *db, const char *name) {
+static int table_exists(ixs_conn *db, const char *name) {
     int64_t v;
     if (ixv_internal_name(name)) return 0;
     if (q_int(db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", name, &v) == 1) return 1;
@@ -45,11 +45,11 @@ static int table_exists(ixd_db *db, const char *name) {
     return 0;
 }
 
-int ixs_ddl_q_int(ixd_db *db, const char *sql, const char *arg, int64_t *out) {
+int ixs_ddl_q_int(ixs_conn *db, const char *sql, const char *arg, int64_t *out) {
     return q_int(db, sql, arg, out);
 }
 
-int ixs_table_exists(ixd_db *db, const char *name) {
+int ixs_table_exists(ixs_conn *db, const char *name) {
     return table_exists(db, name);
 }
 
@@ -125,8 +125,8 @@ static void temp_cat_sql(sb *s, const tdef *t, const char *user, sqlite3 *h) {
  * session's temp catalog. Constraints: NOT NULL, DEFAULT, CHECK, PRIMARY
  * KEY/UNIQUE (as unique indexes); no REFERENCES. */
 int ixs_temp_materialize(px *p, tdef *t) {
-    ixd_db *db = p->db;
-    if (ixd_temp_catalog(db, p->err)) {
+    ixs_conn *db = p->db;
+    if (ixs_temp_catalog(db, p->err)) {
         p->failed = 1;
         return -1;
     }
@@ -146,7 +146,7 @@ int ixs_temp_materialize(px *p, tdef *t) {
     int r = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
     ixv_sb_free(&s);
     if (r != SQLITE_OK) {
-        ixd_sqlite_err(db, r, 0, t->name, p->err);
+        ixs_sqlite_err(db, r, 0, t->name, p->err);
         p->failed = 1;
         return -1;
     }
@@ -472,7 +472,8 @@ static void indexes_sql(sb *s, const tdef *t) {
 
 /* The _ixd_tables row of t and its _ixd_columns rows (the SERIAL counters
  * start at the columns' start values; a rebuild keeps those reached). */
-static void table_cat_sql(sb *s, const tdef *t, int rebuild, uint32_t rowsize, sqlite3 *h) {
+static void table_cat_sql(sb *s, const tdef *t, int rebuild, uint32_t rowsize, sqlite3 *h,
+                          int logmode) {
     int64_t s1 = 1, s8 = 1;
     for (int i = 0; i < t->ncols; i++) {
         if (t->cols[i].serial == 1) s1 = t->cols[i].start;
@@ -492,7 +493,7 @@ static void table_cat_sql(sb *s, const tdef *t, int rebuild, uint32_t rowsize, s
     ixv_sb_strlit(s, t->owner, strlen(t->owner));
     ixv_sb_printf(s, ", %d, 'T', %u, %lld, %lld);", t->created, rowsize, (long long)s1,
                   (long long)s8);
-    if (!rebuild) ixs_priv_new_table_sql(s, t->tabid, t->owner, h);
+    if (!rebuild) ixs_priv_new_table_sql(s, t->tabid, t->owner, logmode);
     for (int i = 0; i < t->ncols; i++) {
         const cdef *c = &t->cols[i];
         ixv_sb_printf(s,
@@ -590,7 +591,7 @@ static int catalog_sql(px *p, sb *s, tdef *t, int rebuild, uint32_t rowsize) {
     ixv_sb_printf(s, "DELETE FROM _ixd_columns WHERE tabid = %d;", t->tabid);
     ixv_sb_printf(s, "DELETE FROM _ixd_constraints WHERE tabid = %d;", t->tabid);
     ixv_sb_printf(s, "DELETE FROM _ixd_indexes WHERE tabid = %d;", t->tabid);
-    table_cat_sql(s, t, rebuild, rowsize, p->db->h);
+    table_cat_sql(s, t, rebuild, rowsize, p->db->h, p->db->logmode);
     for (int i = 0; i < t->nk; i++)
         if (constraint_cat_sql(p, s, t, &t->k[i])) return -1;
     for (int i = 0; i < t->nx; i++) {
@@ -606,7 +607,7 @@ static int catalog_sql(px *p, sb *s, tdef *t, int rebuild, uint32_t rowsize) {
  * table of the same name (ALTER). A duplicate key of a new unique index is
  * -371. */
 int ixs_materialize(px *p, tdef *t, int rebuild) {
-    ixd_db *db = p->db;
+    ixs_conn *db = p->db;
     if (!t->tabid) {
         int64_t maxid;
         q_int(db, "SELECT max(tabid) FROM _ixd_tables", NULL, &maxid);
@@ -628,7 +629,7 @@ int ixs_materialize(px *p, tdef *t, int rebuild) {
     int rc = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
     ixv_sb_free(&s);
     if (rc != SQLITE_OK) {
-        ixd_sqlite_err(db, rc, 0, t->name, p->err);
+        ixs_sqlite_err(db, rc, 0, t->name, p->err);
         if (p->err->sqlcode == -239 || p->err->sqlcode == -268) p->err->sqlcode = -371;
         p->failed = 1;
         return -1;
@@ -650,8 +651,8 @@ int ixs_materialize(px *p, tdef *t, int rebuild) {
  */
 int ixs_ddl_begin(px *p) {
     p->ddl_own = sqlite3_get_autocommit(p->db->h);
-    if ((p->ddl_own && ixd_exec(p->db, "BEGIN IMMEDIATE", p->err)) ||
-        ixd_exec(p->db, "SAVEPOINT " IXV_INTERNAL_PREFIX "ddl", p->err)) {
+    if ((p->ddl_own && ixs_exec(p->db, "BEGIN IMMEDIATE", p->err)) ||
+        ixs_exec(p->db, "SAVEPOINT " IXV_INTERNAL_PREFIX "ddl", p->err)) {
         if (p->ddl_own && !sqlite3_get_autocommit(p->db->h))
             sqlite3_exec(p->db->h, "ROLLBACK", NULL, NULL, NULL);
         p->failed = 1;
@@ -663,7 +664,7 @@ int ixs_ddl_exec_sql(px *p, const char *sql, const char *name) {
     if (ixs_ddl_begin(p)) return -1;
     int r = sqlite3_exec(p->db->h, sql, NULL, NULL, NULL);
     if (r != SQLITE_OK) {
-        ixd_sqlite_err(p->db, r, 0, name, p->err);
+        ixs_sqlite_err(p->db, r, 0, name, p->err);
         p->failed = 1;
     }
     return ixs_ddl_end(p, r == SQLITE_OK);
@@ -678,7 +679,7 @@ int ixs_ddl_exec_sb(px *p, sb *s, const char *name) {
 /* After a DDL rolled back: the session's temp catalogue is made again at
  * its next use if the rollback took it away (it was made inside the DDL,
  * as by a first SELECT ... INTO TEMP that failed). */
-static void temp_catalog_recheck(ixd_db *db) {
+static void temp_catalog_recheck(ixs_conn *db) {
     int64_t v;
     if (db->has_temp &&
         q_int(db, "SELECT 1 FROM temp.sqlite_master WHERE name = '_ixd_ttables'", NULL, &v) != 1)
@@ -687,8 +688,8 @@ static void temp_catalog_recheck(ixd_db *db) {
 
 int ixs_ddl_end(px *p, int ok) {
     if (ok) {
-        if (ixd_exec(p->db, "RELEASE " IXV_INTERNAL_PREFIX "ddl", p->err) == 0 &&
-            (!p->ddl_own || ixd_exec(p->db, "COMMIT", p->err) == 0))
+        if (ixs_exec(p->db, "RELEASE " IXV_INTERNAL_PREFIX "ddl", p->err) == 0 &&
+            (!p->ddl_own || ixs_exec(p->db, "COMMIT", p->err) == 0))
             return 0;
         p->failed = 1;
     }

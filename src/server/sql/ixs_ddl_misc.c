@@ -12,7 +12,7 @@
 /* The catalogue row of a user table: 1 found (tabid set), 0 not, -1 error. */
 static int user_table(px *p, const char *name, int *tabid) {
     itab t;
-    int r = ixd_cat_table(p->db, name, &t, p->err);
+    int r = ixs_cat_table(p->db, name, &t, p->err);
     if (r < 0) {
         p->failed = 1;
         return -1;
@@ -21,10 +21,10 @@ static int user_table(px *p, const char *name, int *tabid) {
     int ok = r == 1 && !t.is_view && t.tabid < IXS_TEMP_TABID;
     int found = r == 1;
     if (ok) {
-        ixd_itab_free(&t);
+        ixs_itab_free(&t);
         return 1;
     }
-    ixd_itab_free(&t);
+    ixs_itab_free(&t);
     return found ? 2 : 0; /* 2: a view, a catalogue or a temp table */
 }
 
@@ -133,7 +133,7 @@ static int stats_table(px *p, const ddl_stats *us, int *tabid) {
     if (r == 0) return ixs_px_failc(p, -206, "%s", us->table);
     if (!us->ncols) return 0;
     itab t;
-    r = ixd_cat_table(p->db, us->table, &t, p->err);
+    r = ixs_cat_table(p->db, us->table, &t, p->err);
     if (r < 0) return p->failed = 1, -1;
     for (int c = 0; c < us->ncols && !p->failed; c++) {
         int hit = r != 1;
@@ -141,7 +141,7 @@ static int stats_table(px *p, const ddl_stats *us, int *tabid) {
             hit |= !strcmp(t.cols[i].name, us->cols[c]);
         if (!hit) ixs_px_failc(p, -217, "%s", us->cols[c]);
     }
-    if (r == 1) ixd_itab_free(&t);
+    if (r == 1) ixs_itab_free(&t);
     return p->failed ? -1 : 0;
 }
 

@@ -85,7 +85,7 @@ static int txn_parse(px *p, ixs_ddl *d) {
  * SQLite compares savepoint names without regard to case.
  */
 static int run_savepoint(px *p, const char *verb, const char *name) {
-    ixd_db *db = p->db;
+    ixs_conn *db = p->db;
     char sp[IXS_NAME_MAX + 3];
     snprintf(sp, sizeof sp, "u_%s", name);
     sb s = {0};
@@ -95,7 +95,7 @@ static int run_savepoint(px *p, const char *verb, const char *name) {
     int r = s.oom ? SQLITE_NOMEM : sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
     ixv_sb_free(&s);
     if (r == SQLITE_OK) return 0;
-    ixd_sqlite_err(db, r, 0, NULL, p->err);
+    ixs_sqlite_err(db, r, 0, NULL, p->err);
     if (strstr(sqlite3_errmsg(db->h), "no such savepoint"))
         ixv_seterr(p->err, -83, 0, 0, "%s", name);
     p->failed = 1;
@@ -105,12 +105,12 @@ static int run_savepoint(px *p, const char *verb, const char *name) {
 /* ROLLBACK TO [SAVEPOINT] [name]: -255 outside a transaction, -256 without
  * logging; no name: back to the start of the transaction. */
 static int rollback_to_run(px *p, const char *name) {
-    ixd_db *db = p->db;
+    ixs_conn *db = p->db;
     if (!db->in_txn || db->logmode == 0) return ixs_px_failc(p, db->logmode ? -255 : -256, NULL);
     if (name[0]) return run_savepoint(p, "ROLLBACK TO", name);
     int r = sqlite3_exec(db->h, "ROLLBACK TO " IXV_INTERNAL_PREFIX "sp_outer", NULL, NULL, NULL);
     if (r == SQLITE_OK) return 0;
-    ixd_sqlite_err(db, r, 0, NULL, p->err);
+    ixs_sqlite_err(db, r, 0, NULL, p->err);
     if (strstr(sqlite3_errmsg(db->h), "no such savepoint")) ixv_seterr(p->err, -83, 0, 0, NULL);
     p->failed = 1;
     return -1;
@@ -118,7 +118,7 @@ static int rollback_to_run(px *p, const char *name) {
 
 /* SAVEPOINT / RELEASE: -256 without logging, -255 outside a transaction. */
 static int savepoint_run(px *p, const ixs_ddl *d) {
-    ixd_db *db = p->db;
+    ixs_conn *db = p->db;
     if (db->logmode == 0) return ixs_px_failc(p, -256, NULL);
     if (!db->in_txn) return ixs_px_failc(p, -255, NULL);
     if (d->kind == DDL_RELEASE) return run_savepoint(p, "RELEASE", d->u.sp.name);
@@ -130,9 +130,9 @@ static int savepoint_run(px *p, const ixs_ddl *d) {
 static int txn_run(px *p, const ixs_ddl *d) {
     int r = 0;
     switch (d->kind) {
-    case DDL_BEGIN: r = ixd_sql_begin(p->db, p->err); break;
-    case DDL_COMMIT: r = ixd_sql_commit(p->db, p->err); break;
-    case DDL_ROLLBACK: r = ixd_sql_rollback(p->db, p->err); break;
+    case DDL_BEGIN: r = ixs_begin(p->db, p->err); break;
+    case DDL_COMMIT: r = ixs_commit(p->db, p->err); break;
+    case DDL_ROLLBACK: r = ixs_rollback(p->db, p->err); break;
     case DDL_ROLLBACK_TO: return rollback_to_run(p, d->u.sp.name);
     default: return savepoint_run(p, d);
     }
@@ -231,14 +231,14 @@ static int set_parse(px *p, ixs_ddl *d) {
 }
 
 static int set_lock_mode_run(px *p, const ddl_lock_mode *lm) {
-    ixd_db *db = p->db;
+    ixs_conn *db = p->db;
     if (lm->not_wait)
         db->wait_ms = -1;
     else if (lm->secs < 0)
         db->wait_ms = IXS_WAIT_FOREVER_MS;
     else
         db->wait_ms = lm->secs > 86400 ? 86400 * 1000 : (int)lm->secs * 1000;
-    ixd_set_busy(db);
+    ixs_set_busy(db);
     return 0;
 }
 
@@ -461,7 +461,7 @@ static int keep_source(px *p, ixs_ddl *d) {
     return 0;
 }
 
-static int keep_text(ixd_stmt *s, const char *sql, size_t n, ixv_err *err) {
+static int keep_text(ixs_stmt *s, const char *sql, size_t n, ixv_err *err) {
     s->text = malloc(n + 1);
     if (!s->text) return ixv_seterr(err, -208, 0, 0, NULL);
     memcpy(s->text, sql, n);
@@ -470,7 +470,7 @@ static int keep_text(ixd_stmt *s, const char *sql, size_t n, ixv_err *err) {
     return 0;
 }
 
-int ixs_ddl_keep(px *p, ixd_stmt *s, ixs_ddl *d) {
+int ixs_ddl_keep(px *p, ixs_stmt *s, ixs_ddl *d) {
     s->kind = SK_SQL;
     s->stype = d->stype;
     if (keep_source(p, d)) {
@@ -484,7 +484,7 @@ int ixs_ddl_keep(px *p, ixd_stmt *s, ixs_ddl *d) {
 /* At prepare: the statement of p into s->ddl, every kind parsed into its
  * tree; those whose parse needed the catalogue (a ROW type of a column:
  * p->dry_deferred) keep their text instead, parsed again when they run. */
-int ixs_ddl_prepare(px *p, ixd_stmt *s) {
+int ixs_ddl_prepare(px *p, ixs_stmt *s) {
     s->kind = SK_SQL;
     p->dry = 1;
     ixs_ddl *d = calloc(1, sizeof *d);
@@ -513,7 +513,7 @@ static int is_txn_kind(const ixs_ddl *d) {
 }
 
 /* Runs tree d on db with the state p (no tokens: d's are used). */
-static int run_tree(ixd_db *db, ixs_ddl *d, int64_t *rows, ixv_err *err) {
+static int run_tree(ixs_conn *db, ixs_ddl *d, int64_t *rows, ixv_err *err) {
     px p;
     memset(&p, 0, sizeof p);
     memset(err, 0, sizeof *err);
@@ -530,23 +530,23 @@ static int run_tree(ixd_db *db, ixs_ddl *d, int64_t *rows, ixv_err *err) {
     for (int i = 0; i < p.nparams; i++)
         p.ptypes[i].code = -1;
     int rc = 0;
-    if (!is_txn_kind(d)) rc = ixd_ansi_autobegin(db, err);
+    if (!is_txn_kind(d)) rc = ixs_ansi_autobegin(db, err);
     if (!rc) rc = ixs_ddl_run(&p, d, rows);
     free(p.ptypes);
     return rc ? -1 : 0;
 }
 
-int ixs_ddl_exec(ixd_stmt *s, int64_t *rows, ixv_err *err) {
+int ixs_ddl_exec(ixs_stmt *s, int64_t *rows, ixv_err *err) {
     *rows = 0;
     if (!s->ddl) return ixs_run_sql(s->db, s->text, s->textn, rows, err);
-    ixd_txn_sync(s->db);
+    ixs_txn_sync(s->db);
     return run_tree(s->db, s->ddl, rows, err);
 }
 
-int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixv_err *err) {
+int ixs_run_sql(ixs_conn *db, const char *sql, size_t n, int64_t *rows, ixv_err *err) {
     px p;
     *rows = 0;
-    ixd_txn_sync(db);
+    ixs_txn_sync(db);
     if (ixs_px_init(&p, db, sql, n, err)) {
         ixs_px_done(&p);
         return -1;
@@ -554,7 +554,7 @@ int ixs_run_sql(ixd_db *db, const char *sql, size_t n, int64_t *rows, ixv_err *e
     int txn = ixs_px_kw(&p, 0, IXK_BEGIN) || ixs_px_kw(&p, 0, IXK_COMMIT) ||
               ixs_px_kw(&p, 0, IXK_ROLLBACK) || ixs_px_kw(&p, 0, IXK_SET) ||
               ixs_px_kw(&p, 0, IXK_SAVEPOINT) || ixs_px_kw(&p, 0, IXK_RELEASE);
-    int rc = txn ? 0 : ixd_ansi_autobegin(db, err);
+    int rc = txn ? 0 : ixs_ansi_autobegin(db, err);
     if (!rc && ixs_px_kw(&p, 0, IXK_SELECT)) {
         rc = ixs_select_into_temp(&p, rows);
         ixs_px_done(&p);

@@ -270,9 +270,9 @@ int ixs_tdef_load(px *p, const char *name, tdef *t);
 int ixs_materialize(px *p, tdef *t, int rebuild);
 int ixs_ts_columns(px *p, const tdef *t, int temp);
 const char *ixs_ts_key(const tdef *t);
-int ixs_ddl_q_int(ixd_db *db, const char *sql, const char *arg, int64_t *out);
+int ixs_ddl_q_int(ixs_conn *db, const char *sql, const char *arg, int64_t *out);
 /* 1 a table or view, 2 a session temp table, 0 neither */
-int ixs_table_exists(ixd_db *db, const char *name);
+int ixs_table_exists(ixs_conn *db, const char *name);
 void ixs_drop_column_refs(tdef *t, const char *col);
 /* The types of t's columns with a rowtype_tok, looked up in the catalogue
  * now (an unnamed ROW type is made when it is new): 0 or -1 (p->failed). */
@@ -300,7 +300,7 @@ int ixs_select_into_temp(px *p, int64_t *rows);
 int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows);
 /* Keeps d (its text and p's tokens) as s's tree (kind SK_SQL); d is then
  * s's, or freed on failure. 0 or -1 with -208. */
-int ixs_ddl_keep(px *p, ixd_stmt *s, ixs_ddl *d);
+int ixs_ddl_keep(px *p, ixs_stmt *s, ixs_ddl *d);
 
 /* ixs_ddl_misc.c */
 int ixs_update_statistics_parse(px *p, ixs_ddl *d);

@@ -902,7 +902,7 @@ void ixs_func_niladic_emit(px *p, int which, xv *out) {
     if (which == 2) {
         ixv_sb_strlit(&out->s, p->db->user, strlen(p->db->user));
     } else {
-        const char *s = ixd_engine_server_name(p->db->e);
+        const char *s = ixs_server_name(p->db);
         ixv_sb_strlit(&out->s, s, strlen(s));
     }
     out->t = ixs_func_niladic_type(which);

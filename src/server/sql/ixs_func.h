@@ -6,7 +6,7 @@
 
 #include "server/sql/ixs.h"
 
-/* Registers the functions of ixs_func_impl.c on h (ud: the ixd_db); 0 or -1. */
+/* Registers the functions of ixs_func_impl.c on h (ud: the ixs_conn); 0 or -1. */
 int ixs_register_builtins(sqlite3 *h, void *ud);
 
 #endif

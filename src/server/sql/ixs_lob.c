@@ -19,13 +19,13 @@ static int lo_err(ixv_err *err, const char *what, long long v) {
     return ixv_seterr(err, IXS_E_LO, 0, 0, what, v);
 }
 
-struct ixs_lobsess *ixs_lob_sess(ixd_db *db) {
+struct ixs_lobsess *ixs_lob_sess(ixs_conn *db) {
     if (!db->lob) db->lob = calloc(1, sizeof *db->lob);
     return db->lob;
 }
 #define sess ixs_lob_sess
 
-void ixs_lob_free_sess(ixd_db *db) {
+void ixs_lob_free_sess(ixs_conn *db) {
     if (db->lob) free(db->lob->made);
     free(db->lob);
     db->lob = NULL;
@@ -33,15 +33,15 @@ void ixs_lob_free_sess(ixd_db *db) {
 
 /* ---- the tables -------------------------------------------------------------------------- */
 
-static int exec(ixd_db *db, const char *sql, ixv_err *err) {
+static int exec(ixs_conn *db, const char *sql, ixv_err *err) {
     int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
-    return rc == SQLITE_OK ? 0 : ixd_sqlite_err(db, rc, 0, NULL, err);
+    return rc == SQLITE_OK ? 0 : ixs_sqlite_err(db, rc, 0, NULL, err);
 }
 
 /* Made with the first LO or LOB column of a database, inside the caller's
  * transaction. refs counts the rows that hold the LO (NULL: none ever did;
  * ixs_lob_gc.c); a store made before it existed gains the column. */
-int ixs_lob_ensure_tables(ixd_db *db, ixv_err *err) {
+int ixs_lob_ensure_tables(ixs_conn *db, ixv_err *err) {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db->h, "SELECT refs FROM _ixd_lo", -1, &st, NULL) == SQLITE_OK) {
         sqlite3_finalize(st);
@@ -63,7 +63,7 @@ int ixs_lob_ensure_tables(ixd_db *db, ixv_err *err) {
 #define ensure_tables ixs_lob_ensure_tables
 
 /* Remembers an LO the session made, for its end. */
-static int remember(ixd_db *db, int64_t id, ixv_err *err) {
+static int remember(ixs_conn *db, int64_t id, ixv_err *err) {
     struct ixs_lobsess *ls = sess(db);
     if (ls && ls->nmade == ls->capmade) {
         size_t cap = ls->capmade ? 2 * ls->capmade : 16;
@@ -77,25 +77,25 @@ static int remember(ixd_db *db, int64_t id, ixv_err *err) {
 
 /* One statement with int64 parameters; returns the first column of its
  * first row in *out (when out), 1 when a row came, 0 when none, -1 on error. */
-static int q(ixd_db *db, const char *sql, int np, const int64_t *a, int64_t *out, ixv_err *err) {
+static int q(ixs_conn *db, const char *sql, int np, const int64_t *a, int64_t *out, ixv_err *err) {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
     if (rc != SQLITE_OK) {
         if (strstr(sqlite3_errmsg(db->h), "no such table"))
             return 0; /* no LO was ever made in this database */
-        return ixd_sqlite_err(db, rc, 0, NULL, err);
+        return ixs_sqlite_err(db, rc, 0, NULL, err);
     }
     for (int i = 0; i < np; i++)
         sqlite3_bind_int64(st, i + 1, a[i]);
     rc = sqlite3_step(st);
     int r = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
     if (r == 1 && out) *out = sqlite3_column_int64(st, 0);
-    if (r < 0) ixd_sqlite_err(db, rc, 0, NULL, err);
+    if (r < 0) ixs_sqlite_err(db, rc, 0, NULL, err);
     sqlite3_finalize(st);
     return r;
 }
 
-int ixs_lob_create(ixd_db *db, int code, int64_t *id, ixv_err *err) {
+int ixs_lob_create(ixs_conn *db, int code, int64_t *id, ixv_err *err) {
     if (ensure_tables(db, err)) return -1;
     int64_t a[1] = {ixv_lob_xid(code)};
     int64_t next = 0;
@@ -109,7 +109,7 @@ int ixs_lob_create(ixd_db *db, int code, int64_t *id, ixv_err *err) {
     return 0;
 }
 
-int64_t ixs_lob_size(ixd_db *db, int64_t id, ixv_err *err) {
+int64_t ixs_lob_size(ixs_conn *db, int64_t id, ixv_err *err) {
     int64_t size = 0;
     int r = q(db, "SELECT size FROM _ixd_lo WHERE id = ?1", 1, &id, &size, err);
     if (r < 0) return -1;
@@ -117,7 +117,7 @@ int64_t ixs_lob_size(ixd_db *db, int64_t id, ixv_err *err) {
     return size;
 }
 
-static int set_size(ixd_db *db, int64_t id, int64_t size, ixv_err *err) {
+static int set_size(ixs_conn *db, int64_t id, int64_t size, ixv_err *err) {
     int64_t a[2] = {size, id};
     return q(db, "UPDATE _ixd_lo SET size = ?1 WHERE id = ?2", 2, a, NULL, err) < 0 ? -1 : 0;
 }
@@ -129,11 +129,11 @@ static int64_t page_key(int64_t id, int64_t n) {
 }
 
 /* Bytes [off, off + n) of page pno, all inside it, through a blob handle. */
-static int page_io(ixd_db *db, int64_t id, int64_t pno, int write, uint8_t *p, size_t n, size_t off,
-                   ixv_err *err) {
+static int page_io(ixs_conn *db, int64_t id, int64_t pno, int write, uint8_t *p, size_t n,
+                   size_t off, ixv_err *err) {
     sqlite3_blob *b;
     int rc = sqlite3_blob_open(db->h, "main", "_ixd_lo_data", "data", page_key(id, pno), write, &b);
-    if (rc != SQLITE_OK) return ixd_sqlite_err(db, rc, 0, NULL, err);
+    if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, 0, NULL, err);
     if ((size_t)sqlite3_blob_bytes(b) < off + n) {
         sqlite3_blob_close(b);
         return lo_err(err, "page of LO %lld is short", (long long)id);
@@ -142,11 +142,11 @@ static int page_io(ixd_db *db, int64_t id, int64_t pno, int write, uint8_t *p, s
                : sqlite3_blob_read(b, p, (int)n, (int)off);
     int rc2 = sqlite3_blob_close(b);
     if (rc == SQLITE_OK) rc = rc2;
-    return rc == SQLITE_OK ? 0 : ixd_sqlite_err(db, rc, 0, NULL, err);
+    return rc == SQLITE_OK ? 0 : ixs_sqlite_err(db, rc, 0, NULL, err);
 }
 
 /* Stores a whole page of len bytes (a new page, or one that grows). */
-static int page_put(ixd_db *db, int64_t id, int64_t pno, const uint8_t *p, size_t len,
+static int page_put(ixs_conn *db, int64_t id, int64_t pno, const uint8_t *p, size_t len,
                     ixv_err *err) {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(
@@ -157,7 +157,7 @@ static int page_put(ixd_db *db, int64_t id, int64_t pno, const uint8_t *p, size_
         rc = sqlite3_step(st);
         sqlite3_finalize(st);
     }
-    return rc == SQLITE_DONE || rc == SQLITE_OK ? 0 : ixd_sqlite_err(db, rc, 0, NULL, err);
+    return rc == SQLITE_DONE || rc == SQLITE_OK ? 0 : ixs_sqlite_err(db, rc, 0, NULL, err);
 }
 
 static size_t page_len(int64_t size, int64_t pno) {
@@ -167,8 +167,8 @@ static size_t page_len(int64_t size, int64_t pno) {
 
 /* Writes p[0..n) at off into LO id of size *size (p NULL: zeros), page by
  * page; a page that grows is read, patched and stored again. */
-static int write_at(ixd_db *db, int64_t id, int64_t off, const uint8_t *p, size_t n, int64_t *size,
-                    ixv_err *err) {
+static int write_at(ixs_conn *db, int64_t id, int64_t off, const uint8_t *p, size_t n,
+                    int64_t *size, ixv_err *err) {
     struct ixs_lobsess *ls = sess(db);
     if (!ls) return ixv_seterr(err, -208, 0, 0, NULL);
     if (off + (int64_t)n > MAX_SIZE) return lo_err(err, "LO larger than %lld bytes", MAX_SIZE);
@@ -202,7 +202,7 @@ static int write_at(ixd_db *db, int64_t id, int64_t off, const uint8_t *p, size_
 }
 
 /* Reads up to n bytes at off of an LO of size size; the count. */
-static int64_t read_at(ixd_db *db, int64_t id, int64_t off, uint8_t *p, size_t n, int64_t size,
+static int64_t read_at(ixs_conn *db, int64_t id, int64_t off, uint8_t *p, size_t n, int64_t size,
                        ixv_err *err) {
     if (off >= size) return 0;
     if ((int64_t)n > size - off) n = (size_t)(size - off);
@@ -221,13 +221,13 @@ static int64_t read_at(ixd_db *db, int64_t id, int64_t off, uint8_t *p, size_t n
 /* A savepoint around one SQ_LODATA write, so that a write is atomic and
  * costs one commit outside a transaction. Not used from SQL functions: the
  * statement that calls them is atomic already. */
-static int sp(ixd_db *db, const char *sql) {
+static int sp(ixs_conn *db, const char *sql) {
     return sqlite3_exec(db->h, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 }
 
 /* ---- descriptors ------------------------------------------------------------------------- */
 
-static lofd *get_fd(ixd_db *db, int fd, ixv_err *err) {
+static lofd *get_fd(ixs_conn *db, int fd, ixv_err *err) {
     if (!db->lob || fd < 0 || fd >= IXS_LO_MAXFD || !db->lob->fd[fd].used) {
         lo_err(err, "LO descriptor %lld is not open", (long long)fd);
         return NULL;
@@ -235,7 +235,7 @@ static lofd *get_fd(ixd_db *db, int fd, ixv_err *err) {
     return &db->lob->fd[fd];
 }
 
-int ixs_lob_open(ixd_db *db, int64_t id, int flags, ixv_err *err) {
+int ixs_lob_open(ixs_conn *db, int64_t id, int flags, ixv_err *err) {
     struct ixs_lobsess *ls = sess(db);
     if (!ls) return ixv_seterr(err, -208, 0, 0, NULL);
     int mode = flags & (IXP_LO_RDONLY | IXP_LO_WRONLY | IXP_LO_RDWR);
@@ -251,7 +251,7 @@ int ixs_lob_open(ixd_db *db, int64_t id, int flags, ixv_err *err) {
     return lo_err(err, "too many open LOs (%lld)", (long long)IXS_LO_MAXFD);
 }
 
-int ixs_lob_close_fd(ixd_db *db, int fd, ixv_err *err) {
+int ixs_lob_close_fd(ixs_conn *db, int fd, ixv_err *err) {
     lofd *f = get_fd(db, fd, err);
     if (!f) return -1;
     f->used = 0;
@@ -259,7 +259,7 @@ int ixs_lob_close_fd(ixd_db *db, int fd, ixv_err *err) {
     return 0;
 }
 
-int64_t ixs_lob_read(ixd_db *db, int fd, uint8_t *buf, size_t n, ixv_err *err) {
+int64_t ixs_lob_read(ixs_conn *db, int fd, uint8_t *buf, size_t n, ixv_err *err) {
     lofd *f = get_fd(db, fd, err);
     if (!f) return -1;
     if (!(f->flags & (IXP_LO_RDONLY | IXP_LO_RDWR)))
@@ -271,7 +271,7 @@ int64_t ixs_lob_read(ixd_db *db, int fd, uint8_t *buf, size_t n, ixv_err *err) {
     return got;
 }
 
-int ixs_lob_write(ixd_db *db, int fd, const uint8_t *p, size_t n, ixv_err *err) {
+int ixs_lob_write(ixs_conn *db, int fd, const uint8_t *p, size_t n, ixv_err *err) {
     lofd *f = get_fd(db, fd, err);
     if (!f) return -1;
     if (!(f->flags & (IXP_LO_WRONLY | IXP_LO_RDWR)))
@@ -291,12 +291,12 @@ int ixs_lob_write(ixd_db *db, int fd, const uint8_t *p, size_t n, ixv_err *err) 
     return 0;
 }
 
-int64_t ixs_lob_fd_size(ixd_db *db, int fd, ixv_err *err) {
+int64_t ixs_lob_fd_size(ixs_conn *db, int fd, ixv_err *err) {
     lofd *f = get_fd(db, fd, err);
     return f ? ixs_lob_size(db, f->id, err) : -1;
 }
 
-int64_t ixs_lob_seek(ixd_db *db, int fd, int64_t off, int whence, ixv_err *err) {
+int64_t ixs_lob_seek(ixs_conn *db, int fd, int64_t off, int whence, ixv_err *err) {
     lofd *f = get_fd(db, fd, err);
     if (!f) return -1;
     int64_t base = whence == IXP_LO_SEEK_SET ? 0 : f->pos;
@@ -311,7 +311,7 @@ int64_t ixs_lob_seek(ixd_db *db, int fd, int64_t off, int whence, ixv_err *err) 
 
 /* ---- values ------------------------------------------------------------------------------ */
 
-int ixs_lob_bind(ixd_db *db, ityp from, const sval *v, ityp to, sval *out, ixv_err *err) {
+int ixs_lob_bind(ixs_conn *db, ityp from, const sval *v, ityp to, sval *out, ixv_err *err) {
     memset(out, 0, sizeof *out);
     if (v->kind == SQLITE_NULL) return 0;
     if (ixv_lob_is(from.code)) {
@@ -330,8 +330,9 @@ int ixs_lob_bind(ixd_db *db, ityp from, const sval *v, ityp to, sval *out, ixv_e
 
 /* ---- helpers for the SQL functions (ixs_lob_fn.c) ---------------------------------------- */
 
-int ixs_lob_write_at(ixd_db *db, int64_t id, int64_t off, const uint8_t *p, size_t n, ixv_err *err);
-int ixs_lob_write_at(ixd_db *db, int64_t id, int64_t off, const uint8_t *p, size_t n,
+int ixs_lob_write_at(ixs_conn *db, int64_t id, int64_t off, const uint8_t *p, size_t n,
+                     ixv_err *err);
+int ixs_lob_write_at(ixs_conn *db, int64_t id, int64_t off, const uint8_t *p, size_t n,
                      ixv_err *err) {
     int64_t size = ixs_lob_size(db, id, err);
     if (size < 0) return -1;
@@ -340,8 +341,8 @@ int ixs_lob_write_at(ixd_db *db, int64_t id, int64_t off, const uint8_t *p, size
     return end != size ? set_size(db, id, end, err) : 0;
 }
 
-int64_t ixs_lob_read_at(ixd_db *db, int64_t id, int64_t off, uint8_t *p, size_t n, ixv_err *err);
-int64_t ixs_lob_read_at(ixd_db *db, int64_t id, int64_t off, uint8_t *p, size_t n, ixv_err *err) {
+int64_t ixs_lob_read_at(ixs_conn *db, int64_t id, int64_t off, uint8_t *p, size_t n, ixv_err *err);
+int64_t ixs_lob_read_at(ixs_conn *db, int64_t id, int64_t off, uint8_t *p, size_t n, ixv_err *err) {
     int64_t size = ixs_lob_size(db, id, err);
     return size < 0 ? -1 : read_at(db, id, off, p, n, size, err);
 }

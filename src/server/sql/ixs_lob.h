@@ -30,32 +30,32 @@
  * --lob-dir); NULL refuses every server file. Process-wide, set at start. */
 void ixs_lob_set_dir(const char *dir);
 
-/* Registers the ixd_lo* SQLite functions on h (ud: the ixd_db); 0 or -1.
+/* Registers the ixd_lo* SQLite functions on h (ud: the ixs_conn); 0 or -1.
  * ixs_lob_close ends the session's LOs (ixd_db_close; see below). */
-int ixs_lob_register(sqlite3 *h, ixd_db *db);
-void ixs_lob_close(ixd_db *db);
+int ixs_lob_register(sqlite3 *h, ixs_conn *db);
+void ixs_lob_close(ixs_conn *db);
 
 /* Creates an empty LO of type code (IX_T_BLOB/CLOB): 0 and *id, or -1. */
-int ixs_lob_create(ixd_db *db, int code, int64_t *id, ixv_err *err);
+int ixs_lob_create(ixs_conn *db, int code, int64_t *id, ixv_err *err);
 /* Opens LO id with IXP_LO_* flags: the descriptor (>= 0), or -1. */
-int ixs_lob_open(ixd_db *db, int64_t id, int flags, ixv_err *err);
-int ixs_lob_close_fd(ixd_db *db, int fd, ixv_err *err);
+int ixs_lob_open(ixs_conn *db, int64_t id, int flags, ixv_err *err);
+int ixs_lob_close_fd(ixs_conn *db, int fd, ixv_err *err);
 /* Reads up to n bytes at the descriptor's position (advanced); the count
  * (0 at the end), or -1. */
-int64_t ixs_lob_read(ixd_db *db, int fd, uint8_t *buf, size_t n, ixv_err *err);
+int64_t ixs_lob_read(ixs_conn *db, int fd, uint8_t *buf, size_t n, ixv_err *err);
 /* Writes n bytes at the position (at the end with LO_APPEND); 0 or -1. */
-int ixs_lob_write(ixd_db *db, int fd, const uint8_t *p, size_t n, ixv_err *err);
+int ixs_lob_write(ixs_conn *db, int fd, const uint8_t *p, size_t n, ixv_err *err);
 /* Moves the position (IXP_LO_SEEK_*): the new position, or -1. */
-int64_t ixs_lob_seek(ixd_db *db, int fd, int64_t off, int whence, ixv_err *err);
+int64_t ixs_lob_seek(ixs_conn *db, int fd, int64_t off, int whence, ixv_err *err);
 /* The size of the LO open on fd, or -1. */
-int64_t ixs_lob_fd_size(ixd_db *db, int fd, ixv_err *err);
+int64_t ixs_lob_fd_size(ixs_conn *db, int fd, ixv_err *err);
 /* The size of LO id, or -1. */
-int64_t ixs_lob_size(ixd_db *db, int64_t id, ixv_err *err);
+int64_t ixs_lob_size(ixs_conn *db, int64_t id, ixv_err *err);
 
 /* A value bound to a LOB parameter: a handle stays itself; a string or
  * bytes become a new LO holding them (how a client inserts a LOB from a
  * bind value). 0 or a negative SQLCODE (err filled). */
-int ixs_lob_bind(ixd_db *db, ityp from, const sval *v, ityp to, sval *out, ixv_err *err);
+int ixs_lob_bind(ixs_conn *db, ityp from, const sval *v, ityp to, sval *out, ixv_err *err);
 
 /* The translator's side: 1 when fn (lower case) is one of the LOB
  * functions; ixs_lob_emit writes the call (0, or -1 with p failed);
@@ -73,16 +73,16 @@ void ixs_lob_emit_length(px *p, xv *a, xv *out);
  * row ever held, and frees the session's descriptors. ixs_lob_count: the
  * LOs of the database (the debug function ixd_lo_count()). */
 struct tdef;
-int ixs_lob_ensure_tables(ixd_db *db, ixv_err *err);
-int ixs_lob_table_hooks(ixd_db *db, const struct tdef *t, ixv_err *err);
-int ixs_lob_table_refs(ixd_db *db, const struct tdef *t, int delta, ixv_err *err);
-void ixs_lob_gc(ixd_db *db);
+int ixs_lob_ensure_tables(ixs_conn *db, ixv_err *err);
+int ixs_lob_table_hooks(ixs_conn *db, const struct tdef *t, ixv_err *err);
+int ixs_lob_table_refs(ixs_conn *db, const struct tdef *t, int delta, ixv_err *err);
+void ixs_lob_gc(ixs_conn *db);
 /* ixs_lob_gc when no transaction is open and no other statement is
  * running (after a statement that ran outside a transaction). */
-void ixs_lob_stmt_end(ixd_db *db);
+void ixs_lob_stmt_end(ixs_conn *db);
 /* DROP TABLE and a rebuild: the LOB references of table's rows are let go
  * (0 when it has none or is no catalogued table), or -1 with p failed. */
 int ixs_lob_drop_table(px *p, const char *table);
-int64_t ixs_lob_count(ixd_db *db);
+int64_t ixs_lob_count(ixs_conn *db);
 
 #endif

@@ -23,8 +23,9 @@
 #include "server/sql/ixs_lob_int.h"
 #include "server/sql/ixs_lob.h"
 
-int ixs_lob_write_at(ixd_db *db, int64_t id, int64_t off, const uint8_t *p, size_t n, ixv_err *err);
-int64_t ixs_lob_read_at(ixd_db *db, int64_t id, int64_t off, uint8_t *p, size_t n, ixv_err *err);
+int ixs_lob_write_at(ixs_conn *db, int64_t id, int64_t off, const uint8_t *p, size_t n,
+                     ixv_err *err);
+int64_t ixs_lob_read_at(ixs_conn *db, int64_t id, int64_t off, uint8_t *p, size_t n, ixv_err *err);
 
 static char *lob_dir; /* realpath of --lob-dir, or NULL */
 
@@ -91,7 +92,7 @@ static int location(const char *where, ixv_err *err) {
 /* One SQ_FILE exchange: req (with op) to the client, its answer in *ans.
  * The status (>= 0), or -1 with err set: no client, no answer, a wrong
  * answer, or the client's error. */
-static int64_t ask(ixd_db *db, ixb_wbuf *req, int op, const char *name, ixp_msg *ans,
+static int64_t ask(ixs_conn *db, ixb_wbuf *req, int op, const char *name, ixp_msg *ans,
                    ixv_err *err) {
     if (req->err) return ixv_seterr(err, -208, 0, 0, NULL);
     if (!db->ask_fn)
@@ -118,7 +119,7 @@ static int64_t ask(ixd_db *db, ixb_wbuf *req, int op, const char *name, ixp_msg 
     return st;
 }
 
-static int64_t ask_op(ixd_db *db, int op, const void *p, size_t n, const char *name, ixp_msg *ans,
+static int64_t ask_op(ixs_conn *db, int op, const void *p, size_t n, const char *name, ixp_msg *ans,
                       ixv_err *err) {
     ixb_wbuf req;
     ixb_wbuf_init(&req, NULL);
@@ -129,7 +130,7 @@ static int64_t ask_op(ixd_db *db, int op, const void *p, size_t n, const char *n
 }
 
 /* Opens name on the client (op: IXP_FILE_OPEN_READ or _WRITE). 0 or -1. */
-static int client_open(ixd_db *db, int op, const char *name, ixv_err *err) {
+static int client_open(ixs_conn *db, int op, const char *name, ixv_err *err) {
     size_t n = strlen(name);
     if (n < 1 || n > IXP_FILE_NAME_MAX)
         return ixv_seterr(err, IXS_E_LO, 0, 0, "bad file name '%.200s'", name);
@@ -139,14 +140,14 @@ static int client_open(ixd_db *db, int op, const char *name, ixv_err *err) {
 
 /* Closes the client's file; rc is what the transfer gave (a failed close
  * after a good transfer fails the call). */
-static int client_close(ixd_db *db, const char *name, int rc, ixv_err *err) {
+static int client_close(ixs_conn *db, const char *name, int rc, ixv_err *err) {
     ixp_msg ans;
     ixv_err e2 = {0};
     if (ask_op(db, IXP_FILE_CLOSE, NULL, 0, name, &ans, rc ? &e2 : err) < 0) return -1;
     return rc;
 }
 
-static int from_client(ixd_db *db, const char *path, int code, int64_t *id, ixv_err *err) {
+static int from_client(ixs_conn *db, const char *path, int code, int64_t *id, ixv_err *err) {
     if (client_open(db, IXP_FILE_OPEN_READ, path, err)) return -1;
     int rc = ixs_lob_create(db, code, id, err);
     for (int64_t off = 0; !rc;) {
@@ -164,7 +165,7 @@ static int from_client(ixd_db *db, const char *path, int code, int64_t *id, ixv_
     return client_close(db, path, rc, err);
 }
 
-static int to_client(ixd_db *db, int64_t id, const char *name, ixv_err *err) {
+static int to_client(ixs_conn *db, int64_t id, const char *name, ixv_err *err) {
     int64_t size = ixs_lob_size(db, id, err);
     if (size < 0 || client_open(db, IXP_FILE_OPEN_WRITE, name, err)) return -1;
     uint8_t *buf = malloc(CLIENT_PIECE);
@@ -184,7 +185,7 @@ static int to_client(ixd_db *db, int64_t id, const char *name, ixv_err *err) {
 }
 
 /* A new LO of type code holding the file's bytes, read a page at a time. */
-static int from_file(ixd_db *db, const char *path, int code, int64_t *id, ixv_err *err) {
+static int from_file(ixs_conn *db, const char *path, int code, int64_t *id, ixv_err *err) {
     char real[PATH_MAX];
     if (confine(path, 0, real, sizeof real, err)) return -1;
     int fd = open(real, O_RDONLY | O_NOFOLLOW);
@@ -215,7 +216,7 @@ static int file_name(const char *path, int64_t id, char *out, size_t cap) {
     return k > 0 && (size_t)k < cap ? 0 : -1;
 }
 
-static int to_file(ixd_db *db, int64_t id, const char *name, ixv_err *err) {
+static int to_file(ixs_conn *db, int64_t id, const char *name, ixv_err *err) {
     char real[PATH_MAX];
     if (confine(name, 1, real, sizeof real, err)) return -1;
     int64_t size = ixs_lob_size(db, id, err);
@@ -245,7 +246,7 @@ static int to_file(ixd_db *db, int64_t id, const char *name, ixv_err *err) {
 }
 
 /* LOCOPY: a new LO of the same type with the same bytes. */
-static int copy_lo(ixd_db *db, int64_t id, int64_t *out, ixv_err *err) {
+static int copy_lo(ixs_conn *db, int64_t id, int64_t *out, ixv_err *err) {
     int64_t size = ixs_lob_size(db, id, err), kind = IXP_LO_XID_BLOB;
     if (size < 0) return -1;
     sqlite3_stmt *st;
@@ -293,7 +294,7 @@ static const char *txt(sqlite3_value *v) {
 }
 
 /* LOTOFILE(lob, path, location): the name of the file written. */
-static void f_tofile(sqlite3_context *ctx, ixd_db *db, sqlite3_value **argv) {
+static void f_tofile(sqlite3_context *ctx, ixs_conn *db, sqlite3_value **argv) {
     ixv_err e = {0};
     char name[PATH_MAX];
     int64_t id = sqlite3_value_int64(argv[0]);
@@ -308,7 +309,7 @@ static void f_tofile(sqlite3_context *ctx, ixd_db *db, sqlite3_value **argv) {
 }
 
 static void f_lo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-    ixd_db *db = sqlite3_user_data(ctx);
+    ixs_conn *db = sqlite3_user_data(ctx);
     if (argc < 1) return;
     int which = sqlite3_value_int(argv[--argc]);
     for (int i = 0; i < argc; i++)
@@ -344,11 +345,11 @@ static void f_lo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 /* ixd_lo_gone(): the LO triggers (ixs_lob_gc.c) say a row let go of an LO. */
 static void f_gone(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc, (void)argv;
-    ixd_db *db = sqlite3_user_data(ctx);
+    ixs_conn *db = sqlite3_user_data(ctx);
     if (ixs_lob_sess(db)) db->lob->gone = 1;
 }
 
-int ixs_lob_register(sqlite3 *h, ixd_db *db) {
+int ixs_lob_register(sqlite3 *h, ixs_conn *db) {
     return sqlite3_create_function(h, "ixd_lo", -1, SQLITE_UTF8, db, f_lo, NULL, NULL) ||
                    sqlite3_create_function(h, "ixd_lo_gone", 0, SQLITE_UTF8, db, f_gone, NULL, NULL)
                ? -1

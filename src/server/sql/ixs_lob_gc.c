@@ -29,11 +29,11 @@
 
 #define LO_KEY_SHIFT 20 /* as the page keys of ixs_lob.c */
 
-static int run(ixd_db *db, char *sql, ixv_err *err) {
+static int run(ixs_conn *db, char *sql, ixv_err *err) {
     if (!sql) return ixv_seterr(err, -208, 0, 0, NULL);
     int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
     sqlite3_free(sql);
-    return rc == SQLITE_OK ? 0 : ixd_sqlite_err(db, rc, 0, NULL, err);
+    return rc == SQLITE_OK ? 0 : ixs_sqlite_err(db, rc, 0, NULL, err);
 }
 
 static int has_lobs(const tdef *t) {
@@ -44,7 +44,7 @@ static int has_lobs(const tdef *t) {
 
 /* Drops the LO triggers of table (whatever name they were made under: a
  * RENAME TABLE keeps the old names). */
-static int drop_hooks(ixd_db *db, const char *table, ixv_err *err) {
+static int drop_hooks(ixs_conn *db, const char *table, ixv_err *err) {
     sqlite3_stmt *st;
     char *names = NULL;
     int rc =
@@ -53,7 +53,7 @@ static int drop_hooks(ixd_db *db, const char *table, ixv_err *err) {
                            " || '\";', '') FROM sqlite_master WHERE type = 'trigger' AND"
                            " tbl_name = ?1 AND name LIKE '\\_ixd\\_lo\\_%' ESCAPE '\\'",
                            -1, &st, NULL);
-    if (rc != SQLITE_OK) return ixd_sqlite_err(db, rc, 0, NULL, err);
+    if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, 0, NULL, err);
     sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
         names = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 0));
@@ -91,7 +91,7 @@ static char *trigger(const tdef *t, const char *kind, const char *event, const c
     return n;
 }
 
-int ixs_lob_table_hooks(ixd_db *db, const tdef *t, ixv_err *err) {
+int ixs_lob_table_hooks(ixs_conn *db, const tdef *t, ixv_err *err) {
     /* the store first: making it hooks the tables it finds, this one too */
     if (has_lobs(t) && ixs_lob_ensure_tables(db, err)) return -1;
     if (drop_hooks(db, t->name, err)) return -1;
@@ -114,7 +114,7 @@ int ixs_lob_table_hooks(ixd_db *db, const tdef *t, ixv_err *err) {
 /* A store made or given its refs column now: the tables that already have
  * LOB columns get their triggers and their counts (their rows hold the
  * LOs they hold), before any LO is made that a trigger should count. */
-int ixs_lob_upgrade(ixd_db *db, ixv_err *err) {
+int ixs_lob_upgrade(ixs_conn *db, ixv_err *err) {
     sqlite3_stmt *st;
     char sql[256];
     snprintf(sql, sizeof sql,
@@ -159,7 +159,7 @@ int ixs_lob_upgrade(ixd_db *db, ixv_err *err) {
     return rc;
 }
 
-int ixs_lob_table_refs(ixd_db *db, const tdef *t, int delta, ixv_err *err) {
+int ixs_lob_table_refs(ixs_conn *db, const tdef *t, int delta, ixv_err *err) {
     if (!has_lobs(t)) return 0;
     if (ixs_lob_ensure_tables(db, err)) return -1;
     for (int i = 0; i < t->ncols; i++) {
@@ -177,7 +177,7 @@ int ixs_lob_table_refs(ixd_db *db, const tdef *t, int delta, ixv_err *err) {
 }
 
 /* "id NOT IN (...)" for the LOs the session has open ("1" when none). */
-static char *open_ones(ixd_db *db) {
+static char *open_ones(ixs_conn *db) {
     char *s = sqlite3_mprintf("1");
     const char *sep = " AND id NOT IN (";
     for (int i = 0; s && db->lob && i < IXS_LO_MAXFD; i++)
@@ -195,7 +195,7 @@ static char *open_ones(ixd_db *db) {
 }
 
 /* Deletes the LOs that match cond (and are not open here), pages first. */
-static int delete_where(ixd_db *db, const char *cond, ixv_err *err) {
+static int delete_where(ixs_conn *db, const char *cond, ixv_err *err) {
     char *keep = open_ones(db);
     if (!keep) return ixv_seterr(err, -208, 0, 0, NULL);
     char *sql = sqlite3_mprintf(
@@ -207,7 +207,7 @@ static int delete_where(ixd_db *db, const char *cond, ixv_err *err) {
     return run(db, sql, err);
 }
 
-static int store_exists(ixd_db *db) {
+static int store_exists(ixs_conn *db) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h, "SELECT refs FROM _ixd_lo LIMIT 0", -1, &st, NULL) != SQLITE_OK)
         return 0;
@@ -216,7 +216,7 @@ static int store_exists(ixd_db *db) {
 }
 
 /* Runs f inside the open transaction, or in one savepoint of its own. */
-static int atomically(ixd_db *db, int (*f)(ixd_db *, ixv_err *), ixv_err *err) {
+static int atomically(ixs_conn *db, int (*f)(ixs_conn *, ixv_err *), ixv_err *err) {
     if (!sqlite3_get_autocommit(db->h)) return f(db, err);
     if (sqlite3_exec(db->h, "SAVEPOINT ixd_lo_gc", NULL, NULL, NULL) != SQLITE_OK) return -1;
     int rc = f(db, err);
@@ -225,11 +225,11 @@ static int atomically(ixd_db *db, int (*f)(ixd_db *, ixv_err *), ixv_err *err) {
     return rc;
 }
 
-static int collect(ixd_db *db, ixv_err *err) {
+static int collect(ixs_conn *db, ixv_err *err) {
     return delete_where(db, "l.refs <= 0", err);
 }
 
-void ixs_lob_stmt_end(ixd_db *db) {
+void ixs_lob_stmt_end(ixs_conn *db) {
     if (!db || !db->h || !db->lob || !db->lob->gone || !sqlite3_get_autocommit(db->h)) return;
     /* not in the middle of another statement (a routine's, a cursor's) */
     for (sqlite3_stmt *st = sqlite3_next_stmt(db->h, NULL); st; st = sqlite3_next_stmt(db->h, st))
@@ -245,7 +245,7 @@ int ixs_lob_drop_table(px *p, const char *table) {
     return rc;
 }
 
-void ixs_lob_gc(ixd_db *db) {
+void ixs_lob_gc(ixs_conn *db) {
     if (!db || !db->h || !db->lob || !db->lob->gone) return;
     db->lob->gone = 0;
     ixv_err e = {0};
@@ -253,7 +253,7 @@ void ixs_lob_gc(ixd_db *db) {
 }
 
 /* The session's own LOs that no row ever held, and the ones let go. */
-static int collect_all(ixd_db *db, ixv_err *err) {
+static int collect_all(ixs_conn *db, ixv_err *err) {
     struct ixs_lobsess *ls = db->lob;
     for (size_t i = 0; i < ls->nmade;) {
         size_t k = ls->nmade - i < 256 ? ls->nmade - i : 256;
@@ -274,7 +274,7 @@ static int collect_all(ixd_db *db, ixv_err *err) {
     return collect(db, err);
 }
 
-void ixs_lob_close(ixd_db *db) {
+void ixs_lob_close(ixs_conn *db) {
     if (db->lob && db->h && sqlite3_get_autocommit(db->h) && store_exists(db)) {
         ixv_err e = {0};
         for (int i = 0; i < IXS_LO_MAXFD; i++) /* descriptors end with the session */
@@ -284,7 +284,7 @@ void ixs_lob_close(ixd_db *db) {
     ixs_lob_free_sess(db);
 }
 
-int64_t ixs_lob_count(ixd_db *db) {
+int64_t ixs_lob_count(ixs_conn *db) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM _ixd_lo", -1, &st, NULL) != SQLITE_OK)
         return 0; /* no store yet */

@@ -24,11 +24,11 @@ struct ixs_lobsess {
 
 /* Triggers and counts for the tables that have LOB columns already, when
  * the store is made or upgraded (ixs_lob_ensure_tables). 0 or -1. */
-int ixs_lob_upgrade(ixd_db *db, ixv_err *err);
+int ixs_lob_upgrade(ixs_conn *db, ixv_err *err);
 
 /* The session's state (made at first use), or NULL when out of memory. */
-struct ixs_lobsess *ixs_lob_sess(ixd_db *db);
+struct ixs_lobsess *ixs_lob_sess(ixs_conn *db);
 /* Frees the state (ixs_lob_close, after the collection). */
-void ixs_lob_free_sess(ixd_db *db);
+void ixs_lob_free_sess(ixs_conn *db);
 
 #endif

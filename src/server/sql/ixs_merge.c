@@ -432,7 +432,7 @@ static int merge_emit(px *p, const mtree *m, tref *t, tref *s, ixs_mplan *pl) {
 }
 
 /* Binds the ?N parameters of st from s (unset or no s: NULL). */
-static int bind_params(const ixd_stmt *s, sqlite3_stmt *st) {
+static int bind_params(const ixs_stmt *s, sqlite3_stmt *st) {
     for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
         const char *nm = sqlite3_bind_parameter_name(st, i);
         int k = nm && nm[0] == '?' ? atoi(nm + 1) - 1 : -1;
@@ -446,7 +446,7 @@ static int bind_params(const ixd_stmt *s, sqlite3_stmt *st) {
 
 /* Runs the statements of sql one by one, their parameters bound from s;
  * adds the rows they change (through views too) to *rows when count. */
-static int m_exec(px *p, const ixd_stmt *s, const char *sql, int count, int64_t *rows) {
+static int m_exec(px *p, const ixs_stmt *s, const char *sql, int count, int64_t *rows) {
     const char *next = sql;
     while (next && *next) {
         sqlite3_stmt *st = NULL;
@@ -460,7 +460,7 @@ static int m_exec(px *p, const ixd_stmt *s, const char *sql, int count, int64_t 
             if (r == SQLITE_DONE) r = SQLITE_OK;
         }
         if (r != SQLITE_OK) {
-            ixd_sqlite_err(p->db, r, IX_STMTTYPE_UPDATE, NULL, p->err);
+            ixs_sqlite_err(p->db, r, IX_STMTTYPE_UPDATE, NULL, p->err);
             sqlite3_finalize(st);
             p->failed = 1;
             return -1;
@@ -475,7 +475,7 @@ static int m_exec(px *p, const ixd_stmt *s, const char *sql, int count, int64_t 
     "DROP TABLE IF EXISTS temp." M_SRC "; DROP TABLE IF EXISTS temp." M_PAIR                       \
     "; DROP TABLE IF EXISTS temp." M_ACT ";"
 
-static int merge_run(px *p, const ixs_mplan *pl, const ixd_stmt *s, int64_t *rows) {
+static int merge_run(px *p, const ixs_mplan *pl, const ixs_stmt *s, int64_t *rows) {
     *rows = 0;
     if (ixs_ddl_begin(p)) return -1;
     int ok = !m_exec(p, NULL, M_DROP, 0, rows) && !m_exec(p, s, pl->fill.p, 0, rows) &&
@@ -535,7 +535,7 @@ out:
     return rc;
 }
 
-int ixs_merge_prepare(px *p, ixd_stmt *st) {
+int ixs_merge_prepare(px *p, ixs_stmt *st) {
     mtree m;
     if (parse_merge(p, &m)) return -1;
     int end = p->i, rc = merge_plan(p, &m, &st->mplan);
@@ -543,14 +543,14 @@ int ixs_merge_prepare(px *p, ixd_stmt *st) {
     return rc;
 }
 
-int ixs_merge_exec(ixd_stmt *s, int64_t *rows, ixv_err *err) {
+int ixs_merge_exec(ixs_stmt *s, int64_t *rows, ixv_err *err) {
     px p;
     memset(&p, 0, sizeof p);
     p.db = s->db;
     p.err = err;
     *rows = 0;
     if (!s->mplan) return ixv_seterr(err, -201, 0, 0, NULL);
-    if (ixd_ansi_autobegin(s->db, err)) return -1;
+    if (ixs_ansi_autobegin(s->db, err)) return -1;
     return merge_run(&p, s->mplan, s, rows);
 }
 

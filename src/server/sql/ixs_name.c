@@ -22,6 +22,7 @@
  * database); another database is -206 with its name: ixd has no cross-database
  * queries. The server of `database@server:` is ignored. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "server/sql/ixs_parse.h"
@@ -83,6 +84,15 @@ int ixs_name_is_owner_colref(px *p, int i) {
            ixs_px_op(p, i + 3, ".") && ixs_px_is_name(p, i + 4);
 }
 
-const char *ixs_name_owner(const ixs_name *o, const ixd_db *db) {
+const char *ixs_name_owner(const ixs_name *o, const ixs_conn *db) {
     return o->owner[0] ? o->owner : db->user;
+}
+
+void ixs_itab_free(itab *t) {
+    if (!t) return;
+    for (int i = 0; i < t->ncols; i++)
+        free(t->cols[i].defsql);
+    free(t->cols);
+    t->cols = NULL;
+    t->ncols = 0;
 }

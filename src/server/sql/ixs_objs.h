@@ -45,27 +45,27 @@ int ixs_objs_stmt(px *p, int verb, int *stype, ixs_plan *pl);
  * plan pl; 0 or -1. */
 int ixs_syn_stmt(px *p, int create, int *stype, ixs_plan *pl);
 /* ixd_vrow(), the row counter of updatable views (ixs_view.c). */
-int ixs_view_register(sqlite3 *h, ixd_db *db);
+int ixs_view_register(sqlite3 *h, ixs_conn *db);
 
 /* seq.NEXTVAL / seq.CURRVAL in an expression: name is the sequence, next 1
  * for NEXTVAL. 1 handled (out filled), 0 no such sequence, -1 error. */
 int ixs_seq_ref(px *p, const char *name, int next, xv *out);
 /* The SQL functions of sequences and updatable views on connection h. */
-int ixs_objs_register(sqlite3 *h, ixd_db *db);
+int ixs_objs_register(sqlite3 *h, ixs_conn *db);
 /* Frees the session's sequence state (before the connection closes). */
-void ixs_seq_close(ixd_db *db);
+void ixs_seq_close(ixs_conn *db);
 
 /* A synonym, private one or sequence found by the catalog lookup (tabid,
  * tabtype tt, owner): 1 with the name of the table it stands for in base, 0
  * when the name is no table for db's user (a sequence, another user's
  * private synonym), -1 error. */
-int ixs_syn_base(ixd_db *db, int tabid, char tt, const char *owner, char *base, size_t n);
+int ixs_syn_base(ixs_conn *db, int tabid, char tt, const char *owner, char *base, size_t n);
 
 /* The sequence name stands for, directly or through (visible) synonyms, at
  * most IXS_SEQ_SYN_DEPTH of them: 1 with its tabid, 0 when name is no such
  * sequence, -1 error. */
 #define IXS_SEQ_SYN_DEPTH 16
-int ixs_syn_sequence(ixd_db *db, const char *name, int *tabid);
+int ixs_syn_sequence(ixs_conn *db, const char *name, int *tabid);
 
 /* CREATE VIEW of a simple updatable view: appends to out the SQLite view
  * (with the base rowid as an extra column) and its INSTEAD OF triggers.
@@ -75,14 +75,14 @@ int ixs_syn_sequence(ixd_db *db, const char *name, int *tabid);
 int ixs_view_plan(px *p, const char *name, int sel, int chk, char (*cn)[IXS_NAME_MAX + 1],
                   const qres *q, sb *out);
 /* 1 when view (lower case) was created updatable. */
-int ixs_view_updatable(ixd_db *db, const char *view);
+int ixs_view_updatable(ixs_conn *db, const char *view);
 
 /* MERGE INTO ... (after MERGE): runs it, *rows the rows changed. */
 int ixs_merge(px *p, int64_t *rows);
 /* MERGE INTO ... (after MERGE) prepared: its plan into st->mplan, its
  * parameters counted in p (0 or -1). ixs_merge_exec runs the plan with the
  * parameters bound to st, *rows the rows changed (0 or -1 with *err). */
-int ixs_merge_prepare(px *p, ixd_stmt *st);
-int ixs_merge_exec(ixd_stmt *st, int64_t *rows, ixv_err *err);
+int ixs_merge_prepare(px *p, ixs_stmt *st);
+int ixs_merge_exec(ixs_stmt *st, int64_t *rows, ixv_err *err);
 
 #endif

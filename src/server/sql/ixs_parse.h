@@ -49,7 +49,7 @@ typedef struct xv {
 
 #define IXS_MAX_SEQREF 16
 typedef struct px {
-    ixd_db *db;
+    ixs_conn *db;
     const char *sql;
     size_t n;
     tok *t;
@@ -142,7 +142,7 @@ int ixs_name_skip_owner(px *p);
 /* 1 when token i starts "owner".table.column. */
 int ixs_name_is_owner_colref(px *p, int i);
 /* The owner to record for o: its own, else the session user. */
-const char *ixs_name_owner(const ixs_name *o, const ixd_db *db);
+const char *ixs_name_owner(const ixs_name *o, const ixs_conn *db);
 void ixs_px_tokstr(px *p, int i, sb *out); /* decoded string literal */
 int ixs_px_int(px *p, int64_t *v);         /* integer literal (optionally signed) */
 
@@ -171,7 +171,7 @@ int ixs_select(px *p, qres *out); /* SELECT [... UNION ...] [ORDER BY] */
  * before any name is resolved, so a syntax error there is -201 before -206, -217 and the other
  * errors of names and types. */
 int ixs_select_tail(px *p, qres *out, int (*tail)(px *p, void *ud), void *ud);
-int ixs_dml_tail(px *p, ixd_stmt *s, int (*tail)(px *p, void *ud), void *ud);
+int ixs_dml_tail(px *p, ixs_stmt *s, int (*tail)(px *p, void *ud), void *ud);
 tref *ixs_tref_new(px *p, const char *name, const char *alias);
 void ixs_tref_free(tref *t);
 
@@ -197,11 +197,11 @@ int ixs_is_update_statistics(px *p);
 void ixs_cat_view_text(px *p, int tabid, sb *s);
 /* The statement parse state (ixs_ddl.c): ixs_px_init lexes sql; ixs_at_end
  * accepts a final ';' and fails unless the text ends there. */
-int ixs_px_init(px *p, ixd_db *db, const char *sql, size_t n, ixv_err *err);
+int ixs_px_init(px *p, ixs_conn *db, const char *sql, size_t n, ixv_err *err);
 void ixs_px_done(px *p);
 int ixs_at_end(px *p);
 /* Parses a DDL or other statement of p once into s->ddl (kind SK_SQL). */
-int ixs_ddl_prepare(px *p, ixd_stmt *s);
+int ixs_ddl_prepare(px *p, ixs_stmt *s);
 /* The tree of a statement another module runs itself (ROW TYPE, SPL
  * routine, trigger, sequence, synonym), parsed once without the catalogue,
  * and how to run it (p: the statement's parse state over the tokens the
@@ -223,7 +223,7 @@ int ixs_plan_keep(px *p, ixs_plan *pl, const void *tree, size_t size,
  * DROP ROW TYPE after CREATE or DROP: 1 parsed (its plan in pl), 0 not such
  * a statement, -1 error. */
 int ixs_ts_from(px *p, qres *q);
-int ixs_ts_execute(px *p, ixd_stmt *s);
+int ixs_ts_execute(px *p, ixs_stmt *s);
 int ixs_ts_rowtype_stmt(px *p, int create, int *stype, ixs_plan *pl);
 
 /* Built-in functions (ixs_func.c). ixs_func_kind: what a call of fn (lower
@@ -353,7 +353,7 @@ int ixs_row_canon(sqlite3 *h, int id, const char *s, size_t n, sb *out);
  * name` after WHERE of the UPDATE / DELETE s, as its SQLite condition. */
 int ixs_cursor_wanted(px *p);
 void ixs_cursor_rowid(px *p, const tref *t, sb *list);
-void ixs_cursor_stmt(px *p, ixd_stmt *s);
-int ixs_current_of(px *p, const char *name, sb *sql, ixd_stmt *s);
+void ixs_cursor_stmt(px *p, ixs_stmt *s);
+int ixs_current_of(px *p, const char *name, sb *sql, ixs_stmt *s);
 
 #endif

@@ -45,7 +45,6 @@
 #define COLAUTH_NONE           "---"
 #define TABAUTH_PUBLIC_DEFAULT "su-idx---"
 #define TABAUTH_COLS           2 /* the '*' position */
-#define LOGMODE_ANSI           3 /* _ixd_meta logmode of an ANSI database */
 
 enum {
     IXS_E_NO_TABLE = -206,  /* The specified table (%s) is not in the database. */
@@ -401,15 +400,15 @@ const char *ixs_priv_cat_ddl(void) {
            " colno INTEGER, colauth TEXT, PRIMARY KEY(tabid, grantor, grantee, colno));";
 }
 
-void ixs_priv_new_table_sql(sb *s, int tabid, const char *owner, sqlite3 *h) {
-    if (ixd_cat_logmode(h) == LOGMODE_ANSI) return;
+void ixs_priv_new_table_sql(sb *s, int tabid, const char *owner, int logmode) {
+    if (logmode == IXS_LOGMODE_ANSI) return;
     ixv_sb_add(s, "INSERT OR IGNORE INTO _ixd_tabauth VALUES(");
     ixv_sb_strlit(s, owner, strlen(owner));
     ixv_sb_printf(s, ", 'public', %d, '" TABAUTH_PUBLIC_DEFAULT "');", tabid);
 }
 
-void ixs_priv_upgrade_sql(sb *s, sqlite3 *h) {
-    if (ixd_cat_logmode(h) == LOGMODE_ANSI) return;
+void ixs_priv_upgrade_sql(sb *s, int logmode) {
+    if (logmode == IXS_LOGMODE_ANSI) return;
     ixv_sb_add(
         s,
         "INSERT OR IGNORE INTO _ixd_tabauth SELECT owner, 'public', tabid, '" TABAUTH_PUBLIC_DEFAULT

@@ -37,11 +37,11 @@ void ixs_priv_free(ixs_priv *g);
 /* The SQL that creates ixd's tables of privileges when they are missing. */
 const char *ixs_priv_cat_ddl(void);
 /* Appends the default privileges of a new table (PUBLIC's, unless the
- * database is ANSI) and the deletion of a dropped table's privileges. */
-void ixs_priv_new_table_sql(sb *s, int tabid, const char *owner, sqlite3 *h);
+ * database, of logmode 0-3, is ANSI) and the deletion of a dropped table's privileges. */
+void ixs_priv_new_table_sql(sb *s, int tabid, const char *owner, int logmode);
 void ixs_priv_drop_table_sql(sb *s, int64_t tabid);
 /* Appends the default privileges of the tables of a catalogue older than
  * privileges (what they would have had at CREATE TABLE). */
-void ixs_priv_upgrade_sql(sb *s, sqlite3 *h);
+void ixs_priv_upgrade_sql(sb *s, int logmode);
 
 #endif

@@ -62,7 +62,7 @@ int ixs_select(px *p, qres *out) {
     return ixs_select_tail(p, out, NULL, NULL);
 }
 
-int ixs_dml_tail(px *p, ixd_stmt *s, int (*tail)(px *p, void *ud), void *ud) {
+int ixs_dml_tail(px *p, ixs_stmt *s, int (*tail)(px *p, void *ud), void *ud) {
     ixs_dml_t *d = ixs_dml_parse(p);
     if (!d) return -1;
     int rc = tail ? tail(p, ud) : 0, end = p->i;

@@ -244,7 +244,7 @@ static int rt_store(px *p, rtype *r) {
         ixv_sb_printf(&q, ",%d,%u);", r->f[k].t.code | (r->f[k].notnull ? IXT_TF_NOTNULL : 0),
                       r->f[k].t.len);
     }
-    int rc = q.oom ? -208 : ixd_exec(p->db, q.p, p->err);
+    int rc = q.oom ? -208 : ixs_exec(p->db, q.p, p->err);
     ixv_sb_free(&q);
     if (rc == -208) return ixs_px_failc(p, -208, NULL);
     if (rc) p->failed = 1;
@@ -603,7 +603,7 @@ static int row_drop_run(px *p, const void *tree) {
         ixv_sb_free(&q);
         return p->failed ? -1 : ixs_px_failc(p, -208, NULL);
     }
-    int ok = ixd_exec(p->db, q.p, p->err) == 0;
+    int ok = ixs_exec(p->db, q.p, p->err) == 0;
     ixv_sb_free(&q);
     if (!ok) p->failed = 1;
     return ixs_ddl_end(p, ok);

@@ -14,7 +14,7 @@ enum {
     IXS_E_VALUES_COUNT = -236,  /* Number of columns in INSERT does not match number of VALUES. */
 };
 
-static int set_desc_cols(px *p, ixd_stmt *s, icol **cols, int n) {
+static int set_desc_cols(px *p, ixs_stmt *s, icol **cols, int n) {
     s->cols = calloc((size_t)(n ? n : 1), sizeof(ocol));
     if (!s->cols) return ixs_px_failc(p, -208, NULL);
     for (int i = 0; i < n; i++) {
@@ -169,7 +169,7 @@ static int ins_select(px *p, const ixs_dml_t *d, dmlctx *c) {
     return rc ? -1 : 0;
 }
 
-static int ins_emit(px *p, const ixs_dml_t *d, ixd_stmt *s, dmlctx *c) {
+static int ins_emit(px *p, const ixs_dml_t *d, ixs_stmt *s, dmlctx *c) {
     if (bind_cols(p, d, c) || set_desc_cols(p, s, c->cols, c->nc)) return -1;
     ins_head_sql(c);
     return d->q ? ins_select(p, d, c) : ins_values(p, d, c);
@@ -231,7 +231,7 @@ static int upd_values(px *p, const ixs_dml_t *d, dmlctx *c) {
 
 /* [ WHERE cond | WHERE CURRENT OF cursor ]; without WHERE the statement
  * type is UPDATE / DELETE of all rows */
-static int where_sql(px *p, const ixs_dml_t *d, ixd_stmt *s, sb *sql) {
+static int where_sql(px *p, const ixs_dml_t *d, ixs_stmt *s, sb *sql) {
     if (d->where == WH_NONE) {
         if (s->stype == IX_STMTTYPE_DELETE) s->stype = IX_STMTTYPE_DELETE_ALL;
         if (s->stype == IX_STMTTYPE_UPDATE) s->stype = IX_STMTTYPE_UPDATE_ALL;
@@ -257,7 +257,7 @@ static void target_sql(const char *head, const tref *t, sb *sql) {
     }
 }
 
-static int upd_emit(px *p, const ixs_dml_t *d, ixd_stmt *s, dmlctx *c) {
+static int upd_emit(px *p, const ixs_dml_t *d, ixs_stmt *s, dmlctx *c) {
     target_sql("UPDATE ", c->t, &c->sql);
     ixv_sb_add(&c->sql, " SET ");
     if (bind_cols(p, d, c)) return -1;
@@ -266,14 +266,14 @@ static int upd_emit(px *p, const ixs_dml_t *d, ixd_stmt *s, dmlctx *c) {
     return where_sql(p, d, s, &c->sql);
 }
 
-static int del_emit(px *p, const ixs_dml_t *d, ixd_stmt *s, dmlctx *c) {
+static int del_emit(px *p, const ixs_dml_t *d, ixs_stmt *s, dmlctx *c) {
     target_sql("DELETE FROM ", c->t, &c->sql);
     return where_sql(p, d, s, &c->sql);
 }
 
 /* The statement's table resolved, then the SQL into s->sqlite_sql. UPDATE
  * and DELETE see their table (and no enclosing scope). */
-int ixs_dml_emit(px *p, ixs_dml_t *d, ixd_stmt *s) {
+int ixs_dml_emit(px *p, ixs_dml_t *d, ixs_stmt *s) {
     static const int stype[] = {IX_STMTTYPE_INSERT, IX_STMTTYPE_UPDATE, IX_STMTTYPE_DELETE};
     s->stype = stype[d->kind];
     p->i = d->tok;

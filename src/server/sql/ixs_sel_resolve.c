@@ -14,7 +14,7 @@ tref *ixs_tref_new(px *p, const char *name, const char *alias) {
         ixs_px_failc(p, -208, NULL);
         return NULL;
     }
-    int r = ixd_cat_table(p->db, name, &t->tab, p->err);
+    int r = ixs_cat_table(p->db, name, &t->tab, p->err);
     if (r <= 0) {
         free(t);
         if (r == 0)
@@ -29,7 +29,7 @@ tref *ixs_tref_new(px *p, const char *name, const char *alias) {
 
 void ixs_tref_free(tref *t) {
     if (!t) return;
-    ixd_itab_free(&t->tab);
+    ixs_itab_free(&t->tab);
     free(t);
 }
 

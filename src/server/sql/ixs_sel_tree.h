@@ -150,7 +150,7 @@ typedef struct ixs_dml_t {
 
 ixs_dml_t *ixs_dml_parse(px *p);
 void ixs_dml_free(ixs_dml_t *d);
-int ixs_dml_emit(px *p, ixs_dml_t *d, ixd_stmt *s);
+int ixs_dml_emit(px *p, ixs_dml_t *d, ixs_stmt *s);
 
 /* ixs_sel_resolve.c. The Informix OUTER groups of a FROM list: group 0
  * holds the dominant tables, each OUTER item is a group under the group it

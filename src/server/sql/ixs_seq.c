@@ -126,7 +126,7 @@ void ixs_objs_cat_upgrade(sqlite3 *h) {
 
 /* 1 when name is taken by a table, view, synonym or sequence (or a temp table
  * of the session). */
-static int name_taken(ixd_db *db, const char *name) {
+static int name_taken(ixs_conn *db, const char *name) {
     int64_t v;
     if (ixs_ddl_q_int(db, "SELECT 1 FROM " IXV_INTERNAL_PREFIX "tables WHERE tabname = ?", name,
                       &v) == 1)
@@ -137,7 +137,7 @@ static int name_taken(ixd_db *db, const char *name) {
 }
 
 /* The code for a name in use: -8301 a sequence, -310 a table, view or synonym. */
-static int taken_code(ixd_db *db, const char *name) {
+static int taken_code(ixs_conn *db, const char *name) {
     int64_t v;
     return ixs_ddl_q_int(db,
                          "SELECT 1 FROM " IXV_INTERNAL_PREFIX
@@ -147,7 +147,7 @@ static int taken_code(ixd_db *db, const char *name) {
                : -310;
 }
 
-static int next_tabid(ixd_db *db) {
+static int next_tabid(ixs_conn *db) {
     int64_t maxid = 0;
     ixs_ddl_q_int(db, "SELECT max(tabid) FROM " IXV_INTERNAL_PREFIX "tables", NULL, &maxid);
     return maxid < 99 ? 100 : (int)maxid + 1;
@@ -333,7 +333,7 @@ static int run_create(px *p, const seqdef *d) {
 }
 
 /* The catalog row of sequence name: 1, 0 none, -1 error. */
-static int seq_load(ixd_db *db, const char *name, seqrow *r) {
+static int seq_load(ixs_conn *db, const char *name, seqrow *r) {
     sqlite3_stmt *st;
     memset(r, 0, sizeof *r);
     if (sqlite3_prepare_v2(db->h,
@@ -526,7 +526,7 @@ struct ixs_seqsess {
     int n, cap;
 };
 
-void ixs_seq_close(ixd_db *db) {
+void ixs_seq_close(ixs_conn *db) {
     if (!db->seq) return;
     sqlite3_close_v2(db->seq->h);
     free(db->seq->cur);
@@ -534,12 +534,12 @@ void ixs_seq_close(ixd_db *db) {
     db->seq = NULL;
 }
 
-static int seq_file_open(ixd_db *db) {
+static int seq_file_open(ixs_conn *db) {
     if (!db->seq && !(db->seq = calloc(1, sizeof *db->seq))) return SQLITE_NOMEM;
     if (db->seq->h) return SQLITE_OK;
     char path[4200];
     ixv_err e;
-    if (ixd_db_path(db->e, db->name, path, sizeof path - sizeof SEQ_FILE_SUFFIX, &e))
+    if (ixs_db_path(db, db->name, path, sizeof path - sizeof SEQ_FILE_SUFFIX, &e))
         return SQLITE_CANTOPEN;
     strcat(path, SEQ_FILE_SUFFIX);
     int rc = sqlite3_open_v2(path, &db->seq->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
@@ -558,7 +558,7 @@ static int seq_file_open(ixd_db *db) {
     return rc;
 }
 
-static int64_t *cur_slot(ixd_db *db, int tabid, int add) {
+static int64_t *cur_slot(ixs_conn *db, int tabid, int add) {
     if (!db->seq) return NULL;
     for (int i = 0; i < db->seq->n; i++)
         if (db->seq->cur[i].tabid == tabid) return &db->seq->cur[i].v;
@@ -582,7 +582,7 @@ static void fn_fail(sqlite3_context *ctx, int code, const char *text) {
 
 /* The definition of sequence tabid as the session sees it, with its token and
  * name: 1, 0 gone, -1 error. */
-static int def_load(ixd_db *db, int tabid, seqrow *r, int64_t *token, char *name, size_t n) {
+static int def_load(ixs_conn *db, int tabid, seqrow *r, int64_t *token, char *name, size_t n) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h,
                            "SELECT start_val, inc_val, max_val, min_val, cycle, restart_val, token,"
@@ -664,7 +664,7 @@ static int file_next(sqlite3 *h, int tabid, const seqrow *r, int64_t token, int6
 /* ixd_seq_next(tabid): the next value, committed at once in the counter file. */
 static void f_seq_next(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    ixd_db *db = sqlite3_user_data(ctx);
+    ixs_conn *db = sqlite3_user_data(ctx);
     int tabid = sqlite3_value_int(argv[0]);
     seqrow r;
     int64_t token = 0, v = 0;
@@ -693,7 +693,7 @@ static void f_seq_next(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 /* ixd_seq_curr(tabid): the session's last NEXTVAL of it. */
 static void f_seq_curr(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
-    ixd_db *db = sqlite3_user_data(ctx);
+    ixs_conn *db = sqlite3_user_data(ctx);
     int tabid = sqlite3_value_int(argv[0]);
     int64_t *slot = cur_slot(db, tabid, 0);
     if (!slot) {
@@ -707,7 +707,7 @@ static void f_seq_curr(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_int64(ctx, *slot);
 }
 
-int ixs_objs_register(sqlite3 *h, ixd_db *db) {
+int ixs_objs_register(sqlite3 *h, ixs_conn *db) {
     int rc = sqlite3_create_function(h, "ixd_seq_next", 1, SQLITE_UTF8, db, f_seq_next, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_seq_curr", 1, SQLITE_UTF8, db, f_seq_curr, NULL, NULL);
     rc |= ixs_view_register(h, db);

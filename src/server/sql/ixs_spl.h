@@ -74,13 +74,13 @@ typedef struct spl_var {
 
 /* Informix SQL with the SPL variables it names replaced by '?', the
  * variables in the order of those marks, and SELECT ... INTO targets. The
- * translation (an ixd_stmt) is kept here while db->gen says it is valid. */
+ * translation (an ixs_stmt) is kept here while db->gen says it is valid. */
 typedef struct spl_sql {
     char *text;
     int *slots, nslots;
     int *into, ninto;
     int pos; /* where it starts in the CREATE text */
-    ixd_stmt *st;
+    ixs_stmt *st;
     uint64_t gen;
     int busy; /* st is stepping (a recursive call prepares its own) */
 } spl_sql;
@@ -156,23 +156,23 @@ void ixs_spl_cat_upgrade(sqlite3 *h);
  * routines overload by their number of parameters; the one with exactly
  * nargs, else the one with the fewest parameters above nargs (DEFAULTs fill
  * the rest). 1 found, 0 not, -1 error. *text is malloc'ed. */
-int ixs_spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char **text,
+int ixs_spl_cat_find(ixs_conn *db, const char *name, int nargs, int *procid, char **text,
                      ixv_err *err);
 /* Writes a catalogue body (sysprocbody / systrigbody) in CHAR(256) chunks. */
-int ixs_spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key, const char *text,
+int ixs_spl_cat_put_body(ixs_conn *db, const char *table, int id, const char *key, const char *text,
                          size_t n, ixv_err *err);
 
 /* ---- execution (ixs_spl_exec.c) --------------------------------------------------- */
 /* The routine of that name for a call with nargs arguments (-1: any; see
  * ixs_spl_cat_find) for db (parsed from the catalogue and cached): 1 found (*out
  * valid until the next DDL), 0 not, -1 error. */
-int ixs_spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixv_err *err);
+int ixs_spl_get(ixs_conn *db, const char *name, int nargs, spl_rt **out, ixv_err *err);
 /* Forgets the cached routine name (after DROP / CREATE). */
-void ixs_spl_forget(ixd_db *db, const char *name);
+void ixs_spl_forget(ixs_conn *db, const char *name);
 /* Frees the per-connection state (before the connection closes). */
-void ixs_spl_close(ixd_db *db);
+void ixs_spl_close(ixs_conn *db);
 /* Registers ixd_spl_fn() and the table _ixd_spl on a connection. */
-int ixs_spl_register(sqlite3 *h, ixd_db *db);
+int ixs_spl_register(sqlite3 *h, ixs_conn *db);
 
 /* The rows a routine returns. */
 typedef struct spl_rows {
@@ -183,7 +183,7 @@ typedef struct spl_rows {
 void ixs_spl_rows_free(spl_rows *r);
 /* Runs r with args (storage values of its parameter types; nargs may be
  * fewer than its parameters: DEFAULTs fill the rest). */
-int ixs_spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixv_err *err);
+int ixs_spl_run(ixs_conn *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixv_err *err);
 
 /* ---- hooks of the translator ---------------------------------------------------- */
 /* CREATE / DROP PROCEDURE|FUNCTION|ROUTINE after the statement's first
@@ -193,7 +193,7 @@ int ixs_spl_create_stmt(px *p, int *stype, ixs_plan *pl);
 int ixs_spl_drop_stmt(px *p, int *stype, ixs_plan *pl);
 /* EXECUTE PROCEDURE|FUNCTION name ( after '(' of a user routine into s: 1
  * done, 0 no such routine, -1 error. */
-int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name);
+int ixs_spl_execute(px *p, ixs_stmt *s, int proc, const char *name);
 /* A call of user routine fn in an expression, its arguments parsed: 0 done,
  * -1 error (-674 when there is no such routine). */
 int ixs_spl_call(px *p, const char *fn, xv *args, int na, xv *out);
@@ -206,7 +206,7 @@ int ixs_spl_ret_type(px *p, const char *fn, int na, ityp *t);
  * update cursor once it has stepped onto a row. */
 typedef struct ixs_curframe {
     char name[IXS_NAME_MAX + 1];
-    ixd_stmt *st;
+    ixs_stmt *st;
     struct ixs_curframe *up;
 } ixs_curframe;
 
@@ -240,9 +240,9 @@ int ixs_trg_parse_body(px *p, trg_body *b);
  * statement succeeded) and ends the savepoint (rolled back on any failure):
  * 0 or -1 with *err. ixs_trg_stmt_free frees the cache of s. */
 typedef struct trg_stmt trg_stmt;
-int ixs_trg_stmt_before(ixd_stmt *s, ixv_err *err);
-int ixs_trg_stmt_after(ixd_stmt *s, int ok, ixv_err *err);
-void ixs_trg_stmt_free(ixd_stmt *s);
+int ixs_trg_stmt_before(ixs_stmt *s, ixv_err *err);
+int ixs_trg_stmt_after(ixs_stmt *s, int ok, ixv_err *err);
+void ixs_trg_stmt_free(ixs_stmt *s);
 /* CREATE / DROP TRIGGER after the statement's first token: 1 parsed (its
  * plan in pl, run when the statement executes), 0 not such a statement, -1
  * error. */

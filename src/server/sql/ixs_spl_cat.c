@@ -160,13 +160,13 @@ void ixs_spl_cat_upgrade(sqlite3 *h) {
     if (!sqlite3_get_autocommit(h)) sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
 }
 
-int ixs_spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key, const char *text,
+int ixs_spl_cat_put_body(ixs_conn *db, const char *table, int id, const char *key, const char *text,
                          size_t n, ixv_err *err) {
     char sql[128];
     snprintf(sql, sizeof sql, "INSERT INTO %s VALUES(?, ?, ?, ?)", table);
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
-    if (rc != SQLITE_OK) return ixd_sqlite_err(db, rc, IX_STMTTYPE_CREATE_PROC, table, err);
+    if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, IX_STMTTYPE_CREATE_PROC, table, err);
     int seq = 0;
     for (size_t off = 0; off < n || (n == 0 && seq == 0); off += BODY_CHUNK) {
         size_t len = n - off < BODY_CHUNK ? n - off : BODY_CHUNK;
@@ -178,7 +178,7 @@ int ixs_spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key,
         sqlite3_reset(st);
         if (rc != SQLITE_DONE) {
             sqlite3_finalize(st);
-            return ixd_sqlite_err(db, rc, IX_STMTTYPE_CREATE_PROC, table, err);
+            return ixs_sqlite_err(db, rc, IX_STMTTYPE_CREATE_PROC, table, err);
         }
         if (n == 0) break;
     }
@@ -186,7 +186,7 @@ int ixs_spl_cat_put_body(ixd_db *db, const char *table, int id, const char *key,
     return 0;
 }
 
-int ixs_spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char **text,
+int ixs_spl_cat_find(ixs_conn *db, const char *name, int nargs, int *procid, char **text,
                      ixv_err *err) {
     sqlite3_stmt *st;
     *procid = 0;
@@ -198,7 +198,7 @@ int ixs_spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char 
         "procname = ?1 AND (?2 < 0 OR numargs >= ?2) ORDER BY numargs <> ?2, numargs, procid "
         "LIMIT 1) ORDER BY b.seqno",
         -1, &st, NULL);
-    if (rc != SQLITE_OK) return ixd_sqlite_err(db, rc, IX_STMTTYPE_EXECUTE_PROC, NULL, err);
+    if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, IX_STMTTYPE_EXECUTE_PROC, NULL, err);
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 2, nargs);
     sb b = {0};
@@ -212,7 +212,7 @@ int ixs_spl_cat_find(ixd_db *db, const char *name, int nargs, int *procid, char 
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
         ixv_sb_free(&b);
-        return ixd_sqlite_err(db, rc, IX_STMTTYPE_EXECUTE_PROC, NULL, err);
+        return ixs_sqlite_err(db, rc, IX_STMTTYPE_EXECUTE_PROC, NULL, err);
     }
     if (b.oom) {
         ixv_sb_free(&b);
@@ -240,7 +240,7 @@ static void param_types(const spl_rt *r, sb *out) {
 }
 
 static int insert_proc(px *p, const spl_rt *r, int procid, const char *text, size_t n) {
-    ixd_db *db = p->db;
+    ixs_conn *db = p->db;
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(
         db->h,
@@ -251,7 +251,7 @@ static int insert_proc(px *p, const spl_rt *r, int procid, const char *text, siz
         "VALUES(?1, ?2, ?3, ?4, ?5, 0, 0, ?6, ?7, ?8, ?9, NULL, 'I', 2, ?10, ?11, 0, ?12, 0, 0, "
         "NULL, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, 'en_US.819', 0)",
         -1, &st, NULL);
-    if (rc != SQLITE_OK) return ixd_sqlite_err(db, rc, IX_STMTTYPE_CREATE_PROC, NULL, p->err);
+    if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, IX_STMTTYPE_CREATE_PROC, NULL, p->err);
     sb pt = {0};
     param_types(r, &pt);
     const char *owner = r->owner[0] ? r->owner : db->user;
@@ -270,7 +270,7 @@ static int insert_proc(px *p, const spl_rt *r, int procid, const char *text, siz
     rc = pt.oom ? SQLITE_NOMEM : sqlite3_step(st);
     sqlite3_finalize(st);
     ixv_sb_free(&pt);
-    if (rc != SQLITE_DONE) return ixd_sqlite_err(db, rc, IX_STMTTYPE_CREATE_PROC, NULL, p->err);
+    if (rc != SQLITE_DONE) return ixs_sqlite_err(db, rc, IX_STMTTYPE_CREATE_PROC, NULL, p->err);
     if (ixs_spl_cat_put_body(db, "sysprocbody", procid, "T", text, n, p->err)) return -1;
     if (r->document && ixs_spl_cat_put_body(db, "sysprocbody", procid, "D", r->document,
                                             strlen(r->document), p->err))
@@ -278,7 +278,7 @@ static int insert_proc(px *p, const spl_rt *r, int procid, const char *text, siz
     return 0;
 }
 
-static int next_id(ixd_db *db, const char *sql) {
+static int next_id(ixs_conn *db, const char *sql) {
     sqlite3_stmt *st;
     int id = 1;
     if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) == SQLITE_OK) {
@@ -291,7 +291,7 @@ static int next_id(ixd_db *db, const char *sql) {
 /* The routines of name with exactly nargs parameters (name NULL: the one of
  * specific name spec; nargs -1: any count): their number (-1 error), the
  * first's procid in *procid. */
-static int routine_id(ixd_db *db, const char *name, int nargs, const char *spec, int *procid) {
+static int routine_id(ixs_conn *db, const char *name, int nargs, const char *spec, int *procid) {
     sqlite3_stmt *st;
     *procid = 0;
     if (sqlite3_prepare_v2(db->h,
@@ -310,7 +310,7 @@ static int routine_id(ixd_db *db, const char *name, int nargs, const char *spec,
     return rc == SQLITE_DONE ? n : -1;
 }
 
-static void routine_name(ixd_db *db, int procid, char *name, size_t n) {
+static void routine_name(ixs_conn *db, int procid, char *name, size_t n) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h, "SELECT procname FROM sysprocedures WHERE procid = ?", -1, &st,
                            NULL) != SQLITE_OK)
@@ -400,7 +400,7 @@ static int spl_drop_run(px *p, const void *tree) {
              "DELETE FROM sysprocbody WHERE procid = %d; DELETE FROM sysprocedures WHERE procid "
              "= %d;",
              procid, procid);
-    int ok = ixd_exec(p->db, sql, p->err) == 0;
+    int ok = ixs_exec(p->db, sql, p->err) == 0;
     if (!ok) p->failed = 1;
     ixs_spl_forget(p->db, name);
     return ixs_ddl_end(p, ok);

@@ -39,7 +39,7 @@ typedef struct spl_conn {
 enum { C_OK = 0, C_RETURN, C_EXIT, C_CONTINUE, C_ERR = -1 };
 
 typedef struct frame {
-    ixd_db *db;
+    ixs_conn *db;
     spl_rt *r;
     sval *v;
     spl_rows *out;
@@ -72,12 +72,12 @@ void ixs_spl_rows_free(spl_rows *r) {
 
 /* ---- the cache ---------------------------------------------------------------------- */
 
-static spl_conn *conn(ixd_db *db) {
+static spl_conn *conn(ixs_conn *db) {
     if (!db->spl) db->spl = calloc(1, sizeof(spl_conn));
     return db->spl;
 }
 
-void ixs_spl_forget(ixd_db *db, const char *name) {
+void ixs_spl_forget(ixs_conn *db, const char *name) {
     spl_conn *c = db->spl;
     if (!c) return;
     for (spl_rt **pp = &c->rts; *pp;) {
@@ -94,7 +94,7 @@ void ixs_spl_forget(ixd_db *db, const char *name) {
     }
 }
 
-void ixs_spl_close(ixd_db *db) {
+void ixs_spl_close(ixs_conn *db) {
     spl_conn *c = db->spl;
     if (!c) return;
     ixs_spl_forget(db, NULL);
@@ -105,7 +105,7 @@ void ixs_spl_close(ixd_db *db) {
     db->spl = NULL;
 }
 
-static int parse_text(ixd_db *db, const char *text, int procid, spl_rt **out, ixv_err *err) {
+static int parse_text(ixs_conn *db, const char *text, int procid, spl_rt **out, ixv_err *err) {
     px p;
     memset(&p, 0, sizeof p);
     p.db = db;
@@ -119,11 +119,11 @@ static int parse_text(ixd_db *db, const char *text, int procid, spl_rt **out, ix
     return rc;
 }
 
-int ixs_spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixv_err *err) {
+int ixs_spl_get(ixs_conn *db, const char *name, int nargs, spl_rt **out, ixv_err *err) {
     *out = NULL;
     spl_conn *c = conn(db);
     if (!c) return ixv_seterr(err, -208, 0, 0, NULL);
-    unsigned dv = ixd_data_version(db, 0);
+    unsigned dv = ixs_data_version(db, 0);
     int fresh = c->gen == db->gen && c->dver == dv;
     spl_rt *r = c->rts;
     while (r && (strcmp(r->name, name) || r->key_nargs != nargs))
@@ -165,24 +165,24 @@ int ixs_spl_get(ixd_db *db, const char *name, int nargs, spl_rt **out, ixv_err *
 
 /* ---- statements of the tree ------------------------------------------------------------ */
 
-static int prep(ixd_db *db, const char *text, ixd_stmt **out, ixv_err *err) {
+static int prep(ixs_conn *db, const char *text, ixs_stmt **out, ixv_err *err) {
     int64_t dl = db->deadline;
     int intr = db->interrupted;
-    int rc = ixd_prepare(db, text, strlen(text), out, err);
+    int rc = ixs_prepare(db, text, strlen(text), out, err);
     db->deadline = dl;
     db->interrupted = intr;
     return rc;
 }
 
 /* The translated statement of q (*temp: prepared for this use only). */
-static int q_stmt(frame *f, spl_sql *q, ixd_stmt **st, int *temp) {
+static int q_stmt(frame *f, spl_sql *q, ixs_stmt **st, int *temp) {
     *temp = 0;
     if (q->busy) {
         *temp = 1;
         return prep(f->db, q->text, st, f->err);
     }
     if (q->st && q->gen != f->db->gen) {
-        ixd_stmt_free(q->st);
+        ixs_stmt_free(q->st);
         q->st = NULL;
     }
     if (!q->st) {
@@ -193,9 +193,9 @@ static int q_stmt(frame *f, spl_sql *q, ixd_stmt **st, int *temp) {
     return 0;
 }
 
-static void q_done(spl_sql *q, ixd_stmt *st, int temp) {
+static void q_done(spl_sql *q, ixs_stmt *st, int temp) {
     if (temp)
-        ixd_stmt_free(st);
+        ixs_stmt_free(st);
     else {
         if (st->st) sqlite3_reset(st->st);
         q->busy = 0;
@@ -203,7 +203,7 @@ static void q_done(spl_sql *q, ixd_stmt *st, int temp) {
 }
 
 /* Sets the parameters of st from the variables of q. */
-static int q_bind(frame *f, spl_sql *q, ixd_stmt *st) {
+static int q_bind(frame *f, spl_sql *q, ixs_stmt *st) {
     if (st->nparams != q->nslots) return ixv_seterr(f->err, -999, 0, 0, "SPL variables");
     for (int i = 0; i < st->nparams; i++) {
         const sval *v = &f->v[q->slots[i]];
@@ -238,19 +238,19 @@ static int assign(frame *f, int k, ityp t, const sval *v) {
     return 0;
 }
 
-static int step(frame *f, ixd_stmt *st) {
+static int step(frame *f, ixs_stmt *st) {
     int rc = sqlite3_step(st->st);
     if (rc == SQLITE_ROW) return 1;
     if (rc == SQLITE_DONE) return 0;
-    ixd_sqlite_err(f->db, rc, st->stype, st->table, f->err);
+    ixs_sqlite_err(f->db, rc, st->stype, st->table, f->err);
     return -1;
 }
 
 /* Runs q as a SELECT and calls row(f, st, ud) for each row (stops when it
  * returns non-zero: that value is returned; C_ERR on error). */
-typedef int (*row_fn)(frame *f, ixd_stmt *st, void *ud);
+typedef int (*row_fn)(frame *f, ixs_stmt *st, void *ud);
 static int q_rows(frame *f, spl_sql *q, row_fn row, void *ud) {
-    ixd_stmt *st;
+    ixs_stmt *st;
     int temp;
     if (q_stmt(f, q, &st, &temp)) return C_ERR;
     if (st->kind != SK_SELECT) {
@@ -285,7 +285,7 @@ typedef struct vals {
     int rows;
 } vals;
 
-static int take_row(frame *f, ixd_stmt *st, void *ud) {
+static int take_row(frame *f, ixs_stmt *st, void *ud) {
     vals *x = ud;
     if (x->rows++) return ixv_seterr(f->err, IXS_E_SPL_ONE_ROW, 0, 0, NULL);
     x->n = st->ncols < SPL_MAX_RET + SPL_MAX_ARGS ? st->ncols : SPL_MAX_RET + SPL_MAX_ARGS;
@@ -388,7 +388,7 @@ static int loop_result(frame *f, int rc, int kind, int *stop) {
 }
 
 static int check_intr(frame *f) {
-    ixd_db *db = f->db;
+    ixs_conn *db = f->db;
     if (db->interrupted || (db->intr_fn && db->intr_fn(db->intr_ud))) {
         db->interrupted = 1;
         return ixv_seterr(f->err, -213, 0, 0, NULL);
@@ -408,7 +408,7 @@ typedef struct each {
     ixs_curframe *cur; /* a named FOREACH: its cursor (WHERE CURRENT OF) */
 } each;
 
-static int foreach_row(frame *f, ixd_stmt *st, void *ud) {
+static int foreach_row(frame *f, ixs_stmt *st, void *ud) {
     each *e = ud;
     if (e->cur) {
         e->cur->st = st;
@@ -613,7 +613,7 @@ static int sql_stmt(frame *f, spl_node *n) {
         vals_free(&x);
         return rc ? C_ERR : 0;
     }
-    ixd_stmt *st;
+    ixs_stmt *st;
     int temp;
     if (q_stmt(f, &n->q, &st, &temp)) return C_ERR;
     int rc = q_bind(f, &n->q, st);
@@ -624,10 +624,9 @@ static int sql_stmt(frame *f, spl_node *n) {
         }
         rc = s < 0;
     } else if (!rc) {
-        int64_t rows, s8;
-        int32_t s4;
+        int64_t rows;
         int64_t dl = f->db->deadline;
-        rc = ixd_execute(st, &rows, &s4, &s8, f->err);
+        rc = ixs_execute(st, &rows, f->err);
         f->db->deadline = dl;
     }
     q_done(&n->q, st, temp);
@@ -733,7 +732,7 @@ static int set_default(frame *f, int k) {
     q.text = f->r->vars[k].defsql;
     vals x;
     int rc = eval(f, &q, &x);
-    ixd_stmt_free(q.st);
+    ixs_stmt_free(q.st);
     if (rc) return C_ERR;
     rc = x.n ? assign(f, k, x.t[0], &x.v[0]) : 0;
     vals_free(&x);
@@ -772,7 +771,7 @@ static int globals(frame *f, int out) {
     return 0;
 }
 
-int ixs_spl_run(ixd_db *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixv_err *err) {
+int ixs_spl_run(ixs_conn *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixv_err *err) {
     spl_conn *c = conn(db);
     memset(out, 0, sizeof *out);
     if (!c) return ixv_seterr(err, -208, 0, 0, NULL);

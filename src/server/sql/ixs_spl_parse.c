@@ -37,7 +37,7 @@ static void sql_free(spl_sql *q) {
     free(q->text);
     free(q->slots);
     free(q->into);
-    ixd_stmt_free(q->st);
+    ixs_stmt_free(q->st);
     memset(q, 0, sizeof *q);
 }
 
@@ -359,7 +359,7 @@ static int like_type(px *p, ityp *t) {
         if (ixs_px_ident(p, b, sizeof b)) return -1;
     }
     itab tab;
-    int f = p->db ? ixd_cat_table(p->db, a, &tab, p->err) : 0;
+    int f = p->db ? ixs_cat_table(p->db, a, &tab, p->err) : 0;
     if (f < 0) {
         p->failed = 1;
         return -1;
@@ -370,7 +370,7 @@ static int like_type(px *p, ityp *t) {
         if (!strcmp(tab.cols[k].name, b)) c = &tab.cols[k];
     if (c) *t = c->t; /* a SERIAL column's type is its INTEGER form */
     int rc = c ? 0 : ixs_px_failc(p, -217, "%s", b);
-    ixd_itab_free(&tab);
+    ixs_itab_free(&tab);
     return rc;
 }
 

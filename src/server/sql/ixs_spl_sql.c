@@ -24,7 +24,7 @@ static char *err_msg(const ixv_err *e) {
 }
 
 /* Runs routine name with the SQLite values argv (storage forms). */
-static int run_values(ixd_db *db, sqlite3_value **argv, int argc, spl_rows *rows, ixv_err *err,
+static int run_values(ixs_conn *db, sqlite3_value **argv, int argc, spl_rows *rows, ixv_err *err,
                       spl_rt **rt) {
     const char *name = (const char *)sqlite3_value_text(argv[0]);
     if (!name) return ixv_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, NULL);
@@ -40,7 +40,7 @@ static int run_values(ixd_db *db, sqlite3_value **argv, int argc, spl_rows *rows
 }
 
 static void fn_call(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-    ixd_db *db = sqlite3_user_data(ctx);
+    ixs_conn *db = sqlite3_user_data(ctx);
     ixv_err err;
     memset(&err, 0, sizeof err);
     spl_rows rows;
@@ -67,7 +67,7 @@ static void fn_call(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 typedef struct spl_vtab {
     sqlite3_vtab base;
-    ixd_db *db;
+    ixs_conn *db;
 } spl_vtab;
 
 typedef struct spl_cur {
@@ -199,7 +199,7 @@ static const sqlite3_module spl_module = {
     .xRowid = vt_rowid,
 };
 
-int ixs_spl_register(sqlite3 *h, ixd_db *db) {
+int ixs_spl_register(sqlite3 *h, ixs_conn *db) {
     if (sqlite3_create_function(h, "ixd_spl_fn", -1, SQLITE_UTF8, db, fn_call, NULL, NULL) !=
             SQLITE_OK ||
         ixs_cursor_register(h, db))
@@ -240,7 +240,7 @@ static void emit_args(const char *name, const xv *args, int na, sb *out) {
     }
 }
 
-static int add_col(px *p, ixd_stmt *s, const char *name, ityp t) {
+static int add_col(px *p, ixs_stmt *s, const char *name, ityp t) {
     ocol *nc = realloc(s->cols, sizeof *nc * (size_t)(s->ncols + 1));
     if (!nc) return ixs_px_failc(p, -208, NULL);
     s->cols = nc;
@@ -276,7 +276,7 @@ static int has_resume(const spl_node *n) {
     return 0;
 }
 
-int ixs_spl_execute(px *p, ixd_stmt *s, int proc, const char *name) {
+int ixs_spl_execute(px *p, ixs_stmt *s, int proc, const char *name) {
     (void)proc;
     spl_rt *r;
     int f = ixs_spl_get(p->db, name, count_args(p), &r, p->err);

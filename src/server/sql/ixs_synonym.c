@@ -37,7 +37,7 @@ static int object_name(px *p, char *name, int define) {
 }
 
 /* tabid, tabtype and owner of name in _ixd_tables: 1, 0 none, -1 error. */
-static int obj_find(ixd_db *db, const char *name, int *tabid, char *tt, char *owner) {
+static int obj_find(ixs_conn *db, const char *name, int *tabid, char *tt, char *owner) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h,
                            "SELECT tabid, tabtype, owner FROM " IXV_INTERNAL_PREFIX
@@ -58,7 +58,7 @@ static int obj_find(ixd_db *db, const char *name, int *tabid, char *tt, char *ow
 }
 
 static int run_create(px *p, const syndef *d) {
-    ixd_db *db = p->db;
+    ixs_conn *db = p->db;
     int btabid, tabid;
     char btt, bowner[IXS_NAME_MAX + 1], tt, owner[IXS_NAME_MAX + 1];
     int f = obj_find(db, d->name, &tabid, &tt, owner);
@@ -94,7 +94,7 @@ static int run_create(px *p, const syndef *d) {
 }
 
 static int run_drop(px *p, const syndef *d) {
-    ixd_db *db = p->db;
+    ixs_conn *db = p->db;
     int tabid;
     char tt, owner[IXS_NAME_MAX + 1];
     int f = obj_find(db, d->name, &tabid, &tt, owner);
@@ -143,7 +143,7 @@ int ixs_syn_stmt(px *p, int create, int *stype, ixs_plan *pl) {
     return ixs_plan_keep(p, pl, &d, sizeof d, syn_run, NULL);
 }
 
-int ixs_syn_base(ixd_db *db, int tabid, char tt, const char *owner, char *base, size_t n) {
+int ixs_syn_base(ixs_conn *db, int tabid, char tt, const char *owner, char *base, size_t n) {
     if (tt != 'S' && tt != 'P') return 0; /* a sequence */
     if (tt == 'P' && strcmp(owner, db->user)) return 0;
     sqlite3_stmt *st;
@@ -165,7 +165,7 @@ int ixs_syn_base(ixd_db *db, int tabid, char tt, const char *owner, char *base, 
 
 /* tabtype and owner of tabid, and the tabid a synonym stands for (0 for
  * other objects): 1, 0 none, -1 error. */
-static int obj_by_id(ixd_db *db, int tabid, char *tt, int *visible, int *btabid) {
+static int obj_by_id(ixs_conn *db, int tabid, char *tt, int *visible, int *btabid) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h,
                            "SELECT t.tabtype, t.owner, s.btabid FROM " IXV_INTERNAL_PREFIX
@@ -186,7 +186,7 @@ static int obj_by_id(ixd_db *db, int tabid, char *tt, int *visible, int *btabid)
     return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
-int ixs_syn_sequence(ixd_db *db, const char *name, int *tabid) {
+int ixs_syn_sequence(ixs_conn *db, const char *name, int *tabid) {
     char tt, owner[IXS_NAME_MAX + 1];
     int f = obj_find(db, name, tabid, &tt, owner);
     for (int depth = 0; f == 1 && depth < IXS_SEQ_SYN_DEPTH; depth++) {

@@ -25,7 +25,7 @@ int ixs_at_end(px *p) {
     return 0;
 }
 
-int ixs_px_init(px *p, ixd_db *db, const char *sql, size_t n, ixv_err *err) {
+int ixs_px_init(px *p, ixs_conn *db, const char *sql, size_t n, ixv_err *err) {
     memset(p, 0, sizeof *p);
     p->db = db;
     p->sql = sql;
@@ -75,7 +75,7 @@ static int into_temp_tail(px *p, void *ud) {
 
 /* SELECT ... INTO TEMP prepared: its query tree q (then s's) kept as s's
  * DDL_INTO_TEMP tree. */
-static int into_temp_prepare(px *p, ixd_stmt *s, ixs_sel *q, const char *name) {
+static int into_temp_prepare(px *p, ixs_stmt *s, ixs_sel *q, const char *name) {
     ixs_ddl *d = calloc(1, sizeof *d);
     if (!d) {
         ixs_sel_free(q);
@@ -94,7 +94,7 @@ static int at_end_tail(px *p, void *ud) {
     return ixs_at_end(p);
 }
 
-static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixv_err *err) {
+static int translate1(ixs_conn *db, ixs_stmt *s, const char *sql, size_t n, ixv_err *err) {
     px p;
     if (ixs_px_init(&p, db, sql, n, err)) {
         ixs_px_done(&p);
@@ -171,6 +171,6 @@ static int translate1(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixv_er
  * (-201 rather than -206 or -217 when both are wrong): every statement is
  * parsed whole before its names are resolved (ixs_sel_parse.c, the DDL
  * trees), so one pass gives that order. */
-int ixs_translate(ixd_db *db, ixd_stmt *s, const char *sql, size_t n, ixv_err *err) {
+int ixs_translate(ixs_conn *db, ixs_stmt *s, const char *sql, size_t n, ixv_err *err) {
     return translate1(db, s, sql, n, err);
 }

@@ -217,11 +217,11 @@ static int with_marks(px *p, const trg *t, const itab *tab, range r, sb *out, re
 
 /* The SQLite text of Informix statement text: translated, its ?N marks
  * replaced by OLD."col" / NEW."col", appended to out. */
-static int translate(px *p, const char *text, const refs *rf, sb *out, ixd_stmt **keep) {
-    ixd_stmt *s;
-    ixd_db *db = p->db;
+static int translate(px *p, const char *text, const refs *rf, sb *out, ixs_stmt **keep) {
+    ixs_stmt *s;
+    ixs_conn *db = p->db;
     int64_t dl = db->deadline;
-    int rc = ixd_prepare(db, text, strlen(text), &s, p->err);
+    int rc = ixs_prepare(db, text, strlen(text), &s, p->err);
     db->deadline = dl;
     if (rc) {
         p->failed = 1;
@@ -229,7 +229,7 @@ static int translate(px *p, const char *text, const refs *rf, sb *out, ixd_stmt 
     }
     const char *q = s->sqlite_sql;
     if (!q || s->kind == SK_SQL) {
-        ixd_stmt_free(s);
+        ixs_stmt_free(s);
         return ixs_px_fail(p);
     }
     char quote = 0;
@@ -244,7 +244,7 @@ static int translate(px *p, const char *text, const refs *rf, sb *out, ixd_stmt 
             while (q[i + 1] >= '0' && q[i + 1] <= '9')
                 i++;
             if (k < 0 || k >= rf->n) {
-                ixd_stmt_free(s);
+                ixs_stmt_free(s);
                 return ixs_px_fail(p);
             }
             ixv_sb_add(out, rf->isnew[k] ? "NEW." : "OLD.");
@@ -256,7 +256,7 @@ static int translate(px *p, const char *text, const refs *rf, sb *out, ixd_stmt 
     if (keep)
         *keep = s;
     else
-        ixd_stmt_free(s);
+        ixs_stmt_free(s);
     return 0;
 }
 
@@ -271,7 +271,7 @@ static int translate(px *p, const char *text, const refs *rf, sb *out, ixd_stmt 
 static int set_new_row(px *p, const char *text, const refs *rf, const itab *tab, range cols,
                        sb *out) {
     sb q = {0};
-    ixd_stmt *s = NULL;
+    ixs_stmt *s = NULL;
     if (translate(p, text, rf, &q, &s)) {
         ixv_sb_free(&q);
         return -1;
@@ -306,7 +306,7 @@ static int set_new_row(px *p, const char *text, const refs *rf, const itab *tab,
                       " SET (%s) = (SELECT %s FROM (%s) AS _r LIMIT 1) WHERE rowid = NEW.rowid",
                       set.p, val.p, q.p);
     }
-    ixd_stmt_free(s);
+    ixs_stmt_free(s);
     ixv_sb_free(&q);
     ixv_sb_free(&set);
     ixv_sb_free(&val);
@@ -378,15 +378,15 @@ static int sqlite_trigger(px *p, const trg *t, const trg_clause *c, int k, const
 
 /* A statement-level action: prepared (and freed) to check its names. */
 static int check_action(px *p, const char *text) {
-    ixd_stmt *s;
+    ixs_stmt *s;
     int64_t dl = p->db->deadline;
-    int rc = ixd_prepare(p->db, text, strlen(text), &s, p->err);
+    int rc = ixs_prepare(p->db, text, strlen(text), &s, p->err);
     p->db->deadline = dl;
     if (rc) {
         p->failed = 1;
         return -1;
     }
-    ixd_stmt_free(s);
+    ixs_stmt_free(s);
     return 0;
 }
 
@@ -425,7 +425,7 @@ static int sqlite_triggers(px *p, const trg *t, const itab *tab, sb *out) {
 
 /* ---- the statements --------------------------------------------------------------- */
 
-static int trigger_id(ixd_db *db, const char *name) {
+static int trigger_id(ixs_conn *db, const char *name) {
     sqlite3_stmt *st;
     int id = 0;
     if (sqlite3_prepare_v2(db->h, "SELECT trigid FROM systriggers WHERE trigname = ?", -1, &st,
@@ -438,13 +438,13 @@ static int trigger_id(ixd_db *db, const char *name) {
 }
 
 static int store(px *p, const trg *t, const itab *tab, int start, int end) {
-    ixd_db *db = p->db;
+    ixs_conn *db = p->db;
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db->h,
                                 "INSERT INTO systriggers VALUES((SELECT coalesce(max(trigid), 0) "
                                 "+ 1 FROM systriggers), ?, ?, ?, ?, ?, ?, 'O', 'en_US.819')",
                                 -1, &st, NULL);
-    if (rc != SQLITE_OK) return ixd_sqlite_err(db, rc, IX_STMTTYPE_CREATE_TRIGGER, NULL, p->err);
+    if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, IX_STMTTYPE_CREATE_TRIGGER, NULL, p->err);
     char ev[2] = {t->event, 0};
     sqlite3_bind_text(st, 1, t->name, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, db->user, -1, SQLITE_STATIC);
@@ -454,7 +454,7 @@ static int store(px *p, const trg *t, const itab *tab, int start, int end) {
     if (t->newn[0]) sqlite3_bind_text(st, 6, t->newn, -1, SQLITE_STATIC);
     rc = sqlite3_step(st);
     sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) return ixd_sqlite_err(db, rc, IX_STMTTYPE_CREATE_TRIGGER, NULL, p->err);
+    if (rc != SQLITE_DONE) return ixs_sqlite_err(db, rc, IX_STMTTYPE_CREATE_TRIGGER, NULL, p->err);
     int id = trigger_id(db, t->name);
     if (ixs_spl_cat_put_body(db, "systrigbody", id, "D", p->sql + start,
                              (size_t)(t->head_end - start), p->err) ||
@@ -474,7 +474,7 @@ static int trg_create_run(px *p, const void *tree) {
     const trg_create *c = tree;
     const trg *t = &c->t;
     itab tab;
-    int f = ixd_cat_table(p->db, t->table, &tab, p->err);
+    int f = ixs_cat_table(p->db, t->table, &tab, p->err);
     if (f < 0) {
         p->failed = 1;
         return -1;
@@ -489,12 +489,12 @@ static int trg_create_run(px *p, const void *tree) {
     if (!rc && sqlite_triggers(p, t, &tab, &q)) rc = -1;
     if (!rc && ixs_ddl_begin(p)) rc = -1;
     if (!rc) {
-        int ok = ixd_exec(p->db, q.p, p->err) == 0 && store(p, t, &tab, c->start, c->end) == 0;
+        int ok = ixs_exec(p->db, q.p, p->err) == 0 && store(p, t, &tab, c->start, c->end) == 0;
         if (!ok) p->failed = 1;
         if (ixs_ddl_end(p, ok)) rc = -1;
     }
     ixv_sb_free(&q);
-    ixd_itab_free(&tab);
+    ixs_itab_free(&tab);
     return rc;
 }
 
@@ -531,7 +531,7 @@ static int trg_drop_run(px *p, const void *tree) {
                   "DELETE FROM systrigbody WHERE trigid = %d; DELETE FROM systriggers WHERE "
                   "trigid = %d;",
                   id, id);
-    int ok = !q.oom && ixd_exec(p->db, q.p, p->err) == 0;
+    int ok = !q.oom && ixs_exec(p->db, q.p, p->err) == 0;
     ixv_sb_free(&q);
     if (!ok) p->failed = 1;
     return ixs_ddl_end(p, ok);
@@ -573,7 +573,7 @@ static int remake(px *outer, const char *text, const itab *tab) {
                                                                                               : 0;
     sb q = {0};
     if (!rc) rc = sqlite_triggers(&p, &t, tab, &q);
-    if (!rc) rc = q.oom ? ixs_px_failc(&p, -208, NULL) : ixd_exec(p.db, q.p, p.err);
+    if (!rc) rc = q.oom ? ixs_px_failc(&p, -208, NULL) : ixs_exec(p.db, q.p, p.err);
     ixv_sb_free(&q);
     free(p.t);
     free(p.ptypes);
@@ -582,7 +582,7 @@ static int remake(px *outer, const char *text, const itab *tab) {
 
 int ixs_trigger_rebuild(px *p, const char *table) {
     itab tab;
-    int f = ixd_cat_table(p->db, table, &tab, p->err);
+    int f = ixs_cat_table(p->db, table, &tab, p->err);
     if (f <= 0) {
         p->failed = 1;
         return f < 0 ? -1 : ixs_px_failc(p, -206, "%s", table);
@@ -594,7 +594,7 @@ int ixs_trigger_rebuild(px *p, const char *table) {
                                 "'A') ORDER BY b.trigid, b.datakey DESC, b.seqno",
                                 -1, &st, NULL);
     if (rc != SQLITE_OK) { /* a file without the trigger catalogue */
-        ixd_itab_free(&tab);
+        ixs_itab_free(&tab);
         return 0;
     }
     sqlite3_bind_int(st, 1, tab.tabid);
@@ -616,7 +616,7 @@ int ixs_trigger_rebuild(px *p, const char *table) {
     }
     sqlite3_finalize(st);
     ixv_sb_free(&text);
-    ixd_itab_free(&tab);
+    ixs_itab_free(&tab);
     if (rc) p->failed = 1;
     return rc ? -1 : 0;
 }

@@ -70,7 +70,7 @@ static void clauses_free(trg_stmt *t) {
     t->loaded = 0;
 }
 
-void ixs_trg_stmt_free(ixd_stmt *s) {
+void ixs_trg_stmt_free(ixs_stmt *s) {
     if (!s->trg) return;
     clauses_free(s->trg);
     sqlite3_finalize(s->trg->sv);
@@ -91,7 +91,7 @@ static char event_of(int stype) {
 
 /* ---- loading ------------------------------------------------------------------------ */
 
-static int lex_text(ixd_db *db, const char *text, px *p, ixv_err *err) {
+static int lex_text(ixs_conn *db, const char *text, px *p, ixv_err *err) {
     memset(p, 0, sizeof *p);
     p->db = db;
     p->sql = text;
@@ -107,7 +107,7 @@ static void px_done(px *p) {
 
 /* 1 when the UPDATE s fires a trigger whose header is head: it has no
  * UPDATE OF list, or the list names a column s sets. */
-static int update_fires(ixd_stmt *s, const char *head, ixv_err *err) {
+static int update_fires(ixs_stmt *s, const char *head, ixv_err *err) {
     px p;
     if (lex_text(s->db, head, &p, err)) {
         px_done(&p);
@@ -139,7 +139,7 @@ static char *tok_text(px *p, trg_range r, int bare) {
 }
 
 /* The statement-level clauses of the actions text body into t. */
-static int add_clauses(trg_stmt *t, ixd_db *db, const char *body, ixv_err *err) {
+static int add_clauses(trg_stmt *t, ixs_conn *db, const char *body, ixv_err *err) {
     px p;
     trg_body *b = malloc(sizeof *b);
     if (!b) return ixv_seterr(err, -208, 0, 0, NULL);
@@ -180,8 +180,8 @@ static int add_clauses(trg_stmt *t, ixd_db *db, const char *body, ixv_err *err) 
 }
 
 /* Reads the triggers of s's table and event: 0 or -1 with *err. */
-static int load(ixd_stmt *s, trg_stmt *t, ixv_err *err) {
-    ixd_db *db = s->db;
+static int load(ixs_stmt *s, trg_stmt *t, ixv_err *err) {
+    ixs_conn *db = s->db;
     clauses_free(t);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h,
@@ -213,7 +213,7 @@ static int load(ixd_stmt *s, trg_stmt *t, ixv_err *err) {
         const char *data = (const char *)sqlite3_column_text(st, 2);
         ixv_sb_add(key && key[0] == 'D' ? &head : &body, data ? data : "");
     }
-    if (!rc && step != SQLITE_DONE) rc = ixd_sqlite_err(db, step, s->stype, s->table, err);
+    if (!rc && step != SQLITE_DONE) rc = ixs_sqlite_err(db, step, s->stype, s->table, err);
     sqlite3_finalize(st);
     ixv_sb_free(&body);
     ixv_sb_free(&head);
@@ -221,7 +221,7 @@ static int load(ixd_stmt *s, trg_stmt *t, ixv_err *err) {
     return rc;
 }
 
-static int schema_version(ixd_db *db, trg_stmt *t) {
+static int schema_version(ixs_conn *db, trg_stmt *t) {
     if (!t->sv && sqlite3_prepare_v2(db->h, "PRAGMA schema_version", -1, &t->sv, NULL) != SQLITE_OK)
         return -1;
     int v = sqlite3_step(t->sv) == SQLITE_ROW ? sqlite3_column_int(t->sv, 0) : -1;
@@ -230,8 +230,8 @@ static int schema_version(ixd_db *db, trg_stmt *t) {
 }
 
 /* s->trg up to date: 0 or -1 with *err. */
-static int refresh(ixd_stmt *s, ixv_err *err) {
-    ixd_db *db = s->db;
+static int refresh(ixs_stmt *s, ixv_err *err) {
+    ixs_conn *db = s->db;
     if (!s->trg && !(s->trg = calloc(1, sizeof *s->trg))) return ixv_seterr(err, -208, 0, 0, NULL);
     trg_stmt *t = s->trg;
     if (t->loaded && t->gen == db->gen && t->txn_checked && db->in_txn) return 0;
@@ -249,42 +249,40 @@ static int refresh(ixd_stmt *s, ixv_err *err) {
 /* ---- running ------------------------------------------------------------------------ */
 
 /* 1 when the query q returns a row, 0 not, -1 error. */
-static int when_true(ixd_db *db, const char *q, ixv_err *err) {
-    ixd_stmt *w;
-    if (ixd_prepare(db, q, strlen(q), &w, err)) return -1;
-    int r = ixd_open(w, 0, err);
+static int when_true(ixs_conn *db, const char *q, ixv_err *err) {
+    ixs_stmt *w;
+    if (ixs_prepare(db, q, strlen(q), &w, err)) return -1;
+    int r = ixs_open(w, err);
     if (!r) {
         ixb_wbuf b;
         ixb_wbuf_init(&b, NULL);
-        r = ixd_fetch(w, &b, err);
+        r = ixs_fetch(w, &b, err);
         ixb_wbuf_free(&b);
     }
-    ixd_stmt_free(w);
+    ixs_stmt_free(w);
     return r;
 }
 
-static int run_action(ixd_db *db, const char *text, ixv_err *err) {
-    ixd_stmt *a;
-    if (ixd_prepare(db, text, strlen(text), &a, err)) return -1;
+static int run_action(ixs_conn *db, const char *text, ixv_err *err) {
+    ixs_stmt *a;
+    if (ixs_prepare(db, text, strlen(text), &a, err)) return -1;
     int64_t rows;
-    int32_t s4;
-    int64_t s8;
-    int rc = ixd_stmt_is_cursor(a) ? ixd_open(a, 0, err) : ixd_execute(a, &rows, &s4, &s8, err);
-    if (!rc && ixd_stmt_is_cursor(a)) { /* EXECUTE FUNCTION: run it through */
+    int rc = ixs_stmt_is_cursor(a) ? ixs_open(a, err) : ixs_execute(a, &rows, err);
+    if (!rc && ixs_stmt_is_cursor(a)) { /* EXECUTE FUNCTION: run it through */
         ixb_wbuf b;
         ixb_wbuf_init(&b, NULL);
-        while ((rc = ixd_fetch(a, &b, err)) > 0)
+        while ((rc = ixs_fetch(a, &b, err)) > 0)
             ixb_wbuf_reset(&b);
         ixb_wbuf_free(&b);
     }
-    ixd_stmt_free(a);
+    ixs_stmt_free(a);
     return rc < 0 ? -1 : 0;
 }
 
 /* Runs the clauses of phase: 0 or -1 with *err. What the triggering
  * statement reports (serial values, rows) stays its own. */
-static int run_phase(ixd_stmt *s, char phase, ixv_err *err) {
-    ixd_db *db = s->db;
+static int run_phase(ixs_stmt *s, char phase, ixv_err *err) {
+    ixs_conn *db = s->db;
     trg_stmt *t = s->trg;
     int64_t lr = db->last_rows, ls = db->last_serial, l8 = db->last_serial8,
             lb = db->last_bigserial;
@@ -314,21 +312,21 @@ static int has_phase(const trg_stmt *t) {
     return 0;
 }
 
-static void end_savepoint(ixd_stmt *s, int ok) {
-    ixd_db *db = s->db;
+static void end_savepoint(ixs_stmt *s, int ok) {
+    ixs_conn *db = s->db;
     if (!ok) sqlite3_exec(db->h, "ROLLBACK TO " TRG_SAVEPOINT, NULL, NULL, NULL);
     sqlite3_exec(db->h, "RELEASE " TRG_SAVEPOINT, NULL, NULL, NULL);
     db->nsavepoints--;
     s->trg->open = 0;
-    ixd_txn_sync(db);
+    ixs_txn_sync(db);
 }
 
-int ixs_trg_stmt_before(ixd_stmt *s, ixv_err *err) {
+int ixs_trg_stmt_before(ixs_stmt *s, ixv_err *err) {
     if (!s->db || !event_of(s->stype)) return 0;
     if (refresh(s, err)) return -1;
     if (!has_phase(s->trg)) return 0;
     if (cascade_depth >= TRG_MAX_CASCADE) return ixv_seterr(err, IXS_E_TRG_CASCADE, 0, 0, NULL);
-    if (ixd_exec(s->db, "SAVEPOINT " TRG_SAVEPOINT, err)) return -1;
+    if (ixs_exec(s->db, "SAVEPOINT " TRG_SAVEPOINT, err)) return -1;
     s->db->nsavepoints++;
     s->trg->open = 1;
     if (run_phase(s, TRG_BEFORE, err)) {
@@ -338,7 +336,7 @@ int ixs_trg_stmt_before(ixd_stmt *s, ixv_err *err) {
     return 0;
 }
 
-int ixs_trg_stmt_after(ixd_stmt *s, int ok, ixv_err *err) {
+int ixs_trg_stmt_after(ixs_stmt *s, int ok, ixv_err *err) {
     if (!s->trg || !s->trg->open) return ok ? 0 : -1;
     if (ok && run_phase(s, TRG_AFTER, err)) ok = 0;
     end_savepoint(s, ok);

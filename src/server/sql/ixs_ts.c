@@ -247,7 +247,7 @@ int ixs_ts_from(px *p, qres *q) {
 
 /* ---- EXECUTE FUNCTION / PROCEDURE ------------------------------------------------------- */
 
-int ixs_ts_execute(px *p, ixd_stmt *s) {
+int ixs_ts_execute(px *p, ixs_stmt *s) {
     if (ixs_px_expect(p, IXK_EXECUTE)) return -1;
     int proc = ixs_px_acc(p, IXK_PROCEDURE);
     if (!proc && ixs_px_expect(p, IXK_FUNCTION)) return -1;

@@ -263,7 +263,7 @@ done:
     return rc;
 }
 
-int ixs_view_updatable(ixd_db *db, const char *view) {
+int ixs_view_updatable(ixs_conn *db, const char *view) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(
             db->h,
@@ -280,11 +280,11 @@ int ixs_view_updatable(ixd_db *db, const char *view) {
 static void f_vrow(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     (void)argv;
-    ixd_db *db = sqlite3_user_data(ctx);
+    ixs_conn *db = sqlite3_user_data(ctx);
     db->stmt_vrows++;
     sqlite3_result_null(ctx);
 }
 
-int ixs_view_register(sqlite3 *h, ixd_db *db) {
+int ixs_view_register(sqlite3 *h, ixs_conn *db) {
     return sqlite3_create_function(h, "ixd_vrow", 0, SQLITE_UTF8, db, f_vrow, NULL, NULL);
 }

@@ -13,7 +13,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "server/ixd_engine.h"
+#include "server/value/ixv.h"
 
 #define TS_MAX_METRICS 64
 #define TS_NAME_MAX    128
@@ -36,19 +36,24 @@ typedef struct ts_rowtype {
 
 /* ---- per connection ------------------------------------------------------ */
 
+typedef struct ts_conn ts_conn;
+/* What a connection's kept series are valid in: the caller's count of
+ * local events that may change them (gen) and the data version of the
+ * file, fresh (another connection's commit shows). */
+typedef void (*ixts_stamp_fn)(void *ud, uint64_t *gen, unsigned *dver);
 /* Registers the oni_ts_* SQL functions and the row and aggregate virtual
- * tables on db's connection. Returns SQLITE_OK or an SQLite error code. */
-int ixts_register(ixd_db *db, sqlite3 *h);
-/* Frees the connection's TimeSeries state (cached statements, the kept
- * chunk and series); before the connection closes. */
-void ixts_close(ixd_db *db);
-/* Before db's COMMIT: the heads that grew in the transaction and hold at
- * least 256 elements are sealed into chunks (in a savepoint: a failure
- * leaves them as they are and is not reported; the COMMIT goes on). Then
- * the list and the kept series are forgotten, as ixts_txn_end does after a
- * ROLLBACK or a failed COMMIT. */
-void ixts_before_commit(ixd_db *db);
-void ixts_txn_end(ixd_db *db);
+ * tables on connection h; *out is the connection's TimeSeries state, the
+ * caller's until ixts_close. Returns SQLITE_OK or an SQLite error code. */
+int ixts_register(sqlite3 *h, ixts_stamp_fn stamp, void *ud, ts_conn **out);
+/* Frees a connection's TimeSeries state (cached statements, the kept chunk
+ * and series; NULL: nothing); before the connection closes. */
+void ixts_close(ts_conn *c);
+/* Before the connection's COMMIT (c NULL: nothing): the heads that grew in the transaction and hold
+ * at least 256 elements are sealed into chunks (in a savepoint: a failure leaves them as they are
+ * and is not reported; the COMMIT goes on). Then the list and the kept series are forgotten, as
+ * ixts_txn_end does after a ROLLBACK or a failed COMMIT. */
+void ixts_before_commit(ts_conn *c);
+void ixts_txn_end(ts_conn *c);
 /* The directory oni_ts_write_file reads from (NULL: the routine is
  * disabled). The engine keeps one copy; set before sessions start. */
 void ixts_set_load_dir(const char *dir);

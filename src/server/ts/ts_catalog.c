@@ -18,12 +18,18 @@ static const char *const schema =
     "CREATE TABLE IF NOT EXISTS _ixd_ts_head(sid INTEGER, t INTEGER, v BLOB,"
     " PRIMARY KEY(sid, t)) WITHOUT ROWID;";
 
+enum {
+    E_CATALOG_UPDATE = -312, /* Cannot update system catalog (%s). */
+    E_TS_ROUTINE = -746,     /* the text a routine gives */
+    ISAM_NO_SPACE = -131,    /* ISAM error: no free disk space */
+};
+
 static int exec_err(sqlite3 *h, const char *sql, ixv_err *err) {
     char *msg = NULL;
     int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
     if (rc != SQLITE_OK) {
-        ixv_seterr(err, rc == SQLITE_FULL ? -312 : -746, rc == SQLITE_FULL ? IXS_ISAM_NO_SPACE : 0,
-                   0, "%s", msg ? msg : sqlite3_errstr(rc));
+        ixv_seterr(err, rc == SQLITE_FULL ? E_CATALOG_UPDATE : E_TS_ROUTINE,
+                   rc == SQLITE_FULL ? ISAM_NO_SPACE : 0, 0, "%s", msg ? msg : sqlite3_errstr(rc));
         sqlite3_free(msg);
         return -1;
     }

@@ -14,7 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "server/sql/ixs.h"
 #include "server/ts/ts.h"
 #include "server/ts/ts_codec.h"
 
@@ -213,8 +212,9 @@ typedef struct ts_ccache {
     ts_dec dec;
 } ts_ccache;
 
-typedef struct ts_conn {
-    ixd_db *db;
+struct ts_conn {
+    ixts_stamp_fn stamp; /* the validity of kept series (ixts_register) */
+    void *stamp_ud;
     sqlite3 *h;
     sqlite3_stmt *q[TS_NQ];
     ts_dec dec;
@@ -223,7 +223,7 @@ typedef struct ts_conn {
     ts_vtkind vt_rows, vt_agg;
     ts_ccache cache;
     ts_scache sc;
-} ts_conn;
+};
 
 /* Keeps s as the connection's last series (after a call that succeeded). */
 void ixts_scache_put(ts_conn *c, const ts_series *s, sqlite3_value *key);

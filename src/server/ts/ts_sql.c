@@ -54,7 +54,7 @@ const char *ixts_load_dir(void) {
 
 char *ixts_err_mprintf(const ixv_err *e) {
     return e->sqlcode ? sqlite3_mprintf("ixd:%d:%s", e->sqlcode, e->text)
-                   : sqlite3_mprintf("%s", e->text);
+                      : sqlite3_mprintf("%s", e->text);
 }
 
 static void result_err(sqlite3_context *ctx, const ixv_err *e) {
@@ -109,10 +109,9 @@ static void series_copy(ts_series *dst, const ts_series *src) {
 
 /* The state the series cache is valid in. */
 static void scache_stamp(ts_conn *c, uint64_t *gen, unsigned *dver, int64_t *changes, int *ac) {
-    *gen = c->db->gen;
     /* outside a transaction the calling SELECT may not have read yet:
      * a fresh version, so that another connection's commit shows */
-    *dver = ixd_data_version(c->db, 1);
+    c->stamp(c->stamp_ud, gen, dver);
     *changes = sqlite3_total_changes64(c->h);
     *ac = sqlite3_get_autocommit(c->h);
 }
@@ -670,14 +669,13 @@ void ixts_touch(ts_conn *c, const ts_series *s) {
     t->sid = s->sid;
 }
 
-void ixts_txn_end(ixd_db *db) {
-    if (!db->ts) return;
-    db->ts->ntouched = 0;
-    db->ts->sc.valid = 0;
+void ixts_txn_end(ts_conn *c) {
+    if (!c) return;
+    c->ntouched = 0;
+    c->sc.valid = 0;
 }
 
-void ixts_before_commit(ixd_db *db) {
-    ts_conn *c = db->ts;
+void ixts_before_commit(ts_conn *c) {
     if (!c) return;
     c->sc.valid = 0; /* sealing changes the series */
     if (!c->ntouched) return;
@@ -734,26 +732,25 @@ int ixts_register_functions(ts_conn *c) {
     return rc;
 }
 
-int ixts_register(ixd_db *db, sqlite3 *h) {
+int ixts_register(sqlite3 *h, ixts_stamp_fn stamp, void *ud, ts_conn **out) {
     ts_conn *c = calloc(1, sizeof *c);
+    *out = c;
     if (!c) return SQLITE_NOMEM;
-    c->db = db;
+    c->stamp = stamp;
+    c->stamp_ud = ud;
     c->h = h;
     ixts_dec_init(&c->dec);
     ixts_dec_init(&c->cache.dec);
-    db->ts = c;
     int rc = ixts_register_functions(c);
     if (rc == SQLITE_OK) rc = ixts_register_vtabs(c);
     return rc;
 }
 
-void ixts_close(ixd_db *db) {
-    ts_conn *c = db->ts;
+void ixts_close(ts_conn *c) {
     if (!c) return;
     for (int q = 0; q < TS_NQ; q++)
         if (c->q[q]) sqlite3_finalize(c->q[q]);
     ixts_dec_free(&c->dec);
     ixts_dec_free(&c->cache.dec);
     free(c);
-    db->ts = NULL;
 }
