@@ -1,8 +1,9 @@
 #!/bin/sh
 # check-layers-selftest.sh ROOT BUILD: check-layers.py fails on deliberate
-# violations: an include of the client's header from the codec, and the
-# translator's calls of TimeSeries under rules that do not allow them. Exit 0
-# when both fail the check as they should.
+# violations: an include of the client's header from the codec, an include of
+# the engine's private header from the session, and the translator's calls
+# of TimeSeries under rules that do not allow them. Exit 0 when all three
+# fail the check as they should.
 set -u
 root=$1 build=$2
 tmp=$(mktemp -d) || exit 1
@@ -24,6 +25,17 @@ echo "$out" | grep -q 'not allowed.*include src/proto/ix_caps.c src/client/ix_cl
     exit 1
 }
 sed -i '$ d' "$tmp/src/proto/ix_caps.c"
+# the engine's own structs, included by the session
+printf '#include "server/engine/ixd_int.h"\n' >>"$tmp/src/server/session/ixd_lock.c"
+out=$(python3 "$tmp/scripts/check-layers.py" "$tmp" "$build") && {
+    echo "an include of the engine's private header from the session passed"
+    exit 1
+}
+echo "$out" | grep -q 'not allowed.*include src/server/session/ixd_lock.c src/server/engine/ixd_int.h' || {
+    echo "the private include was not named: $out"
+    exit 1
+}
+sed -i '$ d' "$tmp/src/server/session/ixd_lock.c"
 # a call the rules forbid: the translator's calls of TimeSeries, with the
 # rule that allows them taken away in the copy
 sed -i 's/\["base", "types", "proto", "value", "ts", "api"\], \["ixs_"\]/["base", "types", "proto", "value", "api"], ["ixs_"]/' \
@@ -36,4 +48,4 @@ echo "$out" | grep -q 'not allowed.*call src/server/sql/ixs_ts.c src/server/ts/.
     echo "the call was not named: $out"
     exit 1
 }
-echo "both deliberate violations fail the check"
+echo "the three deliberate violations fail the check"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "server/ixd_engine.h"
+#include "server/engine/ixd_engine.h"
 
 static ixd_engine *eng;
 static ixd_db *db;

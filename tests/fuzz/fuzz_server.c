@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "proto/ix_login.h"
-#include "server/ixd_log.h"
-#include "server/ixd_server.h"
+#include "server/session/ixd_log.h"
+#include "server/session/ixd_server.h"
 
 #define LOG_NAME       "ixd.log"
 #define LOG_COPY_CHUNK 4096

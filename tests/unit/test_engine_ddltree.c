@@ -5,7 +5,7 @@
  * statement whose text is overwritten after prepare still runs as written,
  * a statement executed twice runs from the same unchanged tree, and names
  * are resolved at execute, against the catalogue as it is then. */
-#include "server/ixd_int.h"
+#include "server/engine/ixd_int.h"
 #include "test_engine_util.h"
 
 /* Prepares sql, overwrites the statement's kept text (so that only what

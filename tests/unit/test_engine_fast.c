@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/ixd_int.h"
+#include "server/engine/ixd_int.h"
 #include "test_engine_util.h"
 
 /* ---- fetch ---------------------------------------------------------------- */

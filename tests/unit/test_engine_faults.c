@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "server/ixd_int.h" /* ixd_db's SQLite handle, for the page limit */
+#include "server/engine/ixd_int.h" /* ixd_db's SQLite handle, for the page limit */
 #include "test_engine_util.h"
 
 #define CHECK_ERR(sql, code, isam)                                                                 \

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "server/ixd_engine.h"
+#include "server/engine/ixd_engine.h"
 #include "tap.h"
 #include "types/ix_types.h"
 #include "types/ix_value.h"

@@ -12,7 +12,7 @@
 #include "proto/ix_caps.h"
 #include "proto/ix_login.h"
 #include "proto/ix_reader.h"
-#include "server/ixd_server.h"
+#include "server/session/ixd_server.h"
 #include "tap.h"
 
 /* ---- users ------------------------------------------------------------------ */

@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "ixd_engine.h"
+#include "server/engine/ixd_engine.h"
 #include "ixd_log.h"
 #include "proto/ix_msg.h"
 
