@@ -8,7 +8,6 @@
 #include <time.h>
 
 #include "ixd_int.h"
-#include "server/sql/ixs_spl.h"
 #include "server/sql/ixs_objs.h"
 #include "server/sql/ixs_priv.h"
 
@@ -395,14 +394,8 @@ static int xexec(sqlite3 *h, const char *sql, ixv_err *err) {
 
 int ixd_cat_init(sqlite3 *h, int logmode, const char *user, ixv_err *err) {
     if (xexec(h, "BEGIN IMMEDIATE", err)) return -1;
-    if (xexec(h, cat_ddl, err) || xexec(h, sysdatabases_ddl, err) ||
-        xexec(h, ixs_priv_cat_ddl(), err))
+    if (xexec(h, cat_ddl, err) || xexec(h, sysdatabases_ddl, err) || ixs_cat_init(h, err))
         goto fail;
-    if (ixs_spl_cat_init(h, err)) goto fail;
-    if (ixs_row_cat_init(h) != SQLITE_OK) {
-        ixv_seterr(err, IXS_E_CREATE_DB, 0, 0, "%s", sqlite3_errmsg(h));
-        goto fail;
-    }
     sb q = {0};
     int32_t today = ixv_today();
     ixv_sb_printf(&q, "INSERT INTO _ixd_meta VALUES('logmode', %d), ('created', %d);", logmode,
@@ -429,10 +422,6 @@ int ixd_cat_init(sqlite3 *h, int logmode, const char *user, ixv_err *err) {
     int r = xexec(h, q.p, err);
     ixv_sb_free(&q);
     if (r) goto fail;
-    if (ixs_objs_cat_init(h) != SQLITE_OK) {
-        ixv_seterr(err, IXS_E_CREATE_DB, 0, 0, "%s", sqlite3_errmsg(h));
-        goto fail;
-    }
     return xexec(h, "COMMIT", err);
 fail:
     sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
@@ -475,11 +464,9 @@ static void cat_upgrade_tables(sqlite3 *h) {
 
 void ixd_cat_upgrade(sqlite3 *h) {
     cat_upgrade_tables(h);
-    ixs_objs_cat_upgrade(h);
+    ixs_cat_upgrade(h);
     sqlite3_stmt *st;
     int old = 0;
-    ixs_spl_cat_upgrade(h);
-    ixs_row_cat_upgrade(h);
     if (sqlite3_prepare_v2(h,
                            "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = "
                            "'sysdatabases'",

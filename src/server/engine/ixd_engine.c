@@ -13,8 +13,8 @@
 #include "proto/ix_login.h"
 #include "server/sql/ixs_lob.h"
 #include "ixd_int.h"
-#include "server/sql/ixs_spl.h"
 #include "server/sql/ixs_objs.h"
+#include "server/sql/ixs_spl.h"
 #include "server/ts/ts.h"
 
 int ixd_exec(ixd_db *db, const char *sql, ixv_err *err) {
@@ -442,8 +442,7 @@ static int db_connect(ixd_db *db, const char *path, ixv_err *err) {
         return ixv_seterr(err, -329, 0, 0, "%s", db->x.name);
     }
     if (ixd_register_functions(db->x.h, db) || ixd_register_vtabs(db->x.h, db) ||
-        ixts_register(db->x.h, ts_stamp, db, &db->ts) || ixs_spl_register(db->x.h, &db->x) ||
-        ixs_objs_register(db->x.h, &db->x) || ixs_lob_register(db->x.h, &db->x))
+        ixts_register(db->x.h, ts_stamp, db, &db->ts) || ixs_register(db->x.h, &db->x))
         return ixv_seterr(err, -208, 0, 0, NULL);
     ixd_cat_upgrade(db->x.h);
     return 0;
@@ -497,12 +496,10 @@ void ixd_db_close(ixd_db *db) {
     if (!db) return;
     if (db->x.h && (db->x.in_txn || !sqlite3_get_autocommit(db->x.h)))
         sqlite3_exec(db->x.h, "ROLLBACK", NULL, NULL, NULL);
-    ixs_spl_close(&db->x);
+    ixs_close(&db->x);
     stmts_detach(db);
     ixd_cat_close(db);
     ixts_close(db->ts);
-    ixs_seq_close(&db->x);
-    ixs_lob_close(&db->x);
     /* statements still prepared keep the connection alive until they are
      * freed (ixd_stmt_free only touches its own SQLite statement) */
     sqlite3_close_v2(db->x.h);

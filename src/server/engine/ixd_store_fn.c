@@ -700,8 +700,5 @@ int ixd_register_functions(sqlite3 *h, void *ud) {
     rc |= sqlite3_create_function(h, "ixd_dbinfo", 1, SQLITE_UTF8, ud, f_dbinfo, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_dbinfo", 2, SQLITE_UTF8, ud, f_dbinfo, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_raise", 2, SQLITE_UTF8, NULL, f_raise, NULL, NULL);
-    rc |= ixs_register_builtins(h, ud);
-    rc |= ixs_coll_register(h);
-    rc |= ixs_row_register(h);
     return rc ? -1 : 0;
 }

@@ -109,6 +109,19 @@ void ixs_row_cat_upgrade(sqlite3 *h);
 typedef struct ixs_conn ixs_conn;
 typedef struct ixs_stmt ixs_stmt;
 
+/* The translator's modules (SPL, ROW types, sequences and synonyms,
+ * privileges, smart LOBs, collections, the built-in functions), from one
+ * table (ixs_modules.c). ixs_cat_init adds their tables to a new database
+ * file's catalogue, in the caller's transaction (0, or -1 with *err: -330,
+ * ISAM -131 when the disk is full); ixs_cat_upgrade brings a file made by
+ * an earlier ixd up to date (best effort); ixs_register puts their SQL
+ * functions and virtual tables on connection h of c (0 or -1); ixs_close
+ * frees what they keep for c, before the connection closes. */
+int ixs_cat_init(sqlite3 *h, ixv_err *err);
+void ixs_cat_upgrade(sqlite3 *h);
+int ixs_register(sqlite3 *h, ixs_conn *c);
+void ixs_close(ixs_conn *c);
+
 /* ---- catalog --------------------------------------------------------------------- */
 typedef struct icol {
     char name[IXS_NAME_MAX + 1];
