@@ -500,3 +500,267 @@ int ixt_dec_split(const ixt_decimal *d, int scale, int *sign, char *digits, size
     *out_scale = x.nd || fixed ? sc : 0;
     return n;
 }
+
+/* ---- arithmetic ---------------------------------------------------------------------- */
+
+/* Exact arithmetic on base-100 digit arrays. A number is sign * sum dig[i] *
+ * 100^(exp-1-i). We work with up to W pairs and round to 16 pairs (32 digits). */
+#define DW 80
+typedef struct bigd {
+    int sign;
+    int exp;
+    int n;
+    int dig[DW];
+} bigd;
+
+static void bd_from(const ixt_decimal *a, bigd *b) {
+    b->sign = a->sign;
+    b->exp = a->exp;
+    b->n = a->ndig;
+    for (int i = 0; i < a->ndig; i++)
+        b->dig[i] = a->dig[i];
+}
+
+/* Normalises and rounds to 32 significant digits, into r. */
+static int bd_to(bigd *b, ixt_decimal *r) {
+    /* strip leading zero pairs */
+    int lead = 0;
+    while (lead < b->n && b->dig[lead] == 0)
+        lead++;
+    if (lead == b->n) {
+        ixt_dec_zero(r);
+        return IX_OK;
+    }
+    if (lead) {
+        memmove(b->dig, b->dig + lead, sizeof(int) * (size_t)(b->n - lead));
+        b->n -= lead;
+        b->exp -= lead;
+    }
+    /* round to 32 significant decimal digits: the first pair may hold 1 or 2 */
+    int sigdigits = b->dig[0] >= 10 ? 2 : 1;
+    int keep_digits = 32;
+    /* digits available: sigdigits + 2*(n-1) */
+    int total = sigdigits + 2 * (b->n - 1);
+    if (total > keep_digits) {
+        /* drop (total - keep) decimal digits from the end */
+        int drop = total - keep_digits;
+        /* express as pairs: position of last kept digit */
+        int lastpair, half; /* half = 1 when we cut inside a pair (keep tens digit) */
+        int kept_after_first = keep_digits - sigdigits; /* digits after first pair */
+        lastpair = kept_after_first / 2;                /* index of last pair fully/partly kept */
+        half = kept_after_first % 2;
+        (void)drop;
+        int roundup = 0;
+        if (half) {
+            /* keep tens digit of pair lastpair+1 */
+            int p = lastpair + 1;
+            int units = b->dig[p] % 10;
+            roundup = units >= 5;
+            b->dig[p] -= units;
+            b->n = p + 1;
+            if (roundup) b->dig[p] += 10;
+            for (int i = p; i > 0 && b->dig[i] >= 100; i--) {
+                b->dig[i] -= 100;
+                b->dig[i - 1]++;
+            }
+        } else {
+            int p = lastpair; /* last kept pair index */
+            roundup = b->dig[p + 1] >= 50;
+            b->n = p + 1;
+            if (roundup) b->dig[p]++;
+            for (int i = p; i > 0 && b->dig[i] >= 100; i--) {
+                b->dig[i] -= 100;
+                b->dig[i - 1]++;
+            }
+        }
+        if (b->dig[0] >= 100) {
+            memmove(b->dig + 1, b->dig, sizeof(int) * (size_t)b->n);
+            b->dig[0] = b->dig[1] / 100;
+            b->dig[1] %= 100;
+            b->n++;
+            b->exp++;
+        }
+    }
+    while (b->n > 0 && b->dig[b->n - 1] == 0)
+        b->n--;
+    if (b->n > IXT_DEC_MAXPAIRS) b->n = IXT_DEC_MAXPAIRS;
+    if (b->exp > IXT_DEC_MAXEXP || b->exp < IXT_DEC_MINEXP) return IX_ERANGE;
+    memset(r, 0, sizeof *r);
+    r->sign = (int8_t)(b->sign < 0 ? -1 : 1);
+    r->exp = (int16_t)b->exp;
+    r->ndig = (uint8_t)b->n;
+    for (int i = 0; i < b->n; i++)
+        r->dig[i] = (uint8_t)b->dig[i];
+    return IX_OK;
+}
+
+/* |a| compared with |b| at aligned exponents */
+static int bd_cmpabs(const bigd *a, const bigd *b) {
+    if (a->n == 0 || b->n == 0) return (a->n != 0) - (b->n != 0);
+    if (a->exp != b->exp) return a->exp > b->exp ? 1 : -1;
+    int m = a->n > b->n ? a->n : b->n;
+    for (int i = 0; i < m; i++) {
+        int x = i < a->n ? a->dig[i] : 0, y = i < b->n ? b->dig[i] : 0;
+        if (x != y) return x > y ? 1 : -1;
+    }
+    return 0;
+}
+
+int ixt_dec_add(const ixt_decimal *x, const ixt_decimal *y, int sub, ixt_decimal *r) {
+    if (x->is_null || y->is_null) {
+        ixt_dec_null(r);
+        return IX_NULL_VALUE;
+    }
+    bigd a, b, c;
+    bd_from(x, &a);
+    bd_from(y, &b);
+    if (sub) b.sign = -b.sign;
+    if (a.n == 0) return bd_to(&b, r);
+    if (b.n == 0) return bd_to(&a, r);
+    /* align: top exponent, result pairs */
+    int top = (a.exp > b.exp ? a.exp : b.exp) + 1;
+    int lowa = a.exp - a.n, lowb = b.exp - b.n;
+    int low = lowa < lowb ? lowa : lowb;
+    int width = top - low;
+    if (width > DW) { /* the smaller operand is below 32-digit precision: drop it */
+        int lim = top - DW;
+        if (lowa < lim) a.n = a.exp - lim > 0 ? a.exp - lim : 0;
+        if (lowb < lim) b.n = b.exp - lim > 0 ? b.exp - lim : 0;
+        low = lim;
+        width = DW;
+    }
+    int va[DW], vb[DW];
+    memset(va, 0, sizeof va);
+    memset(vb, 0, sizeof vb);
+    for (int i = 0; i < a.n; i++) {
+        int pos = top - (a.exp - i); /* index from the top, 1-based weight */
+        if (pos >= 0 && pos < width) va[pos] = a.dig[i];
+    }
+    for (int i = 0; i < b.n; i++) {
+        int pos = top - (b.exp - i);
+        if (pos >= 0 && pos < width) vb[pos] = b.dig[i];
+    }
+    c.exp = top;
+    c.n = width;
+    if (a.sign == b.sign) {
+        int carry = 0;
+        for (int i = width - 1; i >= 0; i--) {
+            int s = va[i] + vb[i] + carry;
+            c.dig[i] = s % 100;
+            carry = s / 100;
+        }
+        c.sign = a.sign;
+    } else {
+        /* subtract the smaller magnitude from the larger */
+        int cmp = 0;
+        for (int i = 0; i < width && !cmp; i++)
+            if (va[i] != vb[i]) cmp = va[i] > vb[i] ? 1 : -1;
+        if (cmp == 0) {
+            ixt_dec_zero(r);
+            return IX_OK;
+        }
+        int *big = cmp > 0 ? va : vb, *sm = cmp > 0 ? vb : va;
+        c.sign = cmp > 0 ? a.sign : b.sign;
+        int borrow = 0;
+        for (int i = width - 1; i >= 0; i--) {
+            int s = big[i] - sm[i] - borrow;
+            borrow = s < 0;
+            if (s < 0) s += 100;
+            c.dig[i] = s;
+        }
+    }
+    (void)bd_cmpabs;
+    return bd_to(&c, r);
+}
+
+int ixt_dec_mul(const ixt_decimal *x, const ixt_decimal *y, ixt_decimal *r) {
+    if (x->is_null || y->is_null) {
+        ixt_dec_null(r);
+        return IX_NULL_VALUE;
+    }
+    if (x->ndig == 0 || y->ndig == 0) {
+        ixt_dec_zero(r);
+        return IX_OK;
+    }
+    bigd c;
+    int n = x->ndig + y->ndig;
+    int acc[2 * IXT_DEC_MAXPAIRS + 2];
+    memset(acc, 0, sizeof acc);
+    for (int i = 0; i < x->ndig; i++)
+        for (int j = 0; j < y->ndig; j++)
+            acc[i + j + 1] += x->dig[i] * y->dig[j];
+    for (int k = n - 1; k > 0; k--) {
+        acc[k - 1] += acc[k] / 100;
+        acc[k] %= 100;
+    }
+    c.sign = x->sign * y->sign;
+    c.exp = x->exp + y->exp;
+    c.n = n;
+    for (int i = 0; i < n; i++)
+        c.dig[i] = acc[i];
+    return bd_to(&c, r);
+}
+
+int ixt_dec_div(const ixt_decimal *x, const ixt_decimal *y, ixt_decimal *r) {
+    if (x->is_null || y->is_null) {
+        ixt_dec_null(r);
+        return IX_NULL_VALUE;
+    }
+    if (y->ndig == 0) return IX_EINVAL;
+    if (x->ndig == 0) {
+        ixt_dec_zero(r);
+        return IX_OK;
+    }
+    /* Q = (xint * 100^K) / yint by schoolbook long division in base 100;
+     * value = 0.Q * 100^(xe - ye + yn). */
+    int yn = y->ndig, K = 18 + yn, L = x->ndig + K;
+    if (L > DW) L = DW;
+    int cw = yn + 1; /* remainder width (pairs), right aligned */
+    int cur[IXT_DEC_MAXPAIRS + 2];
+    memset(cur, 0, sizeof cur);
+    bigd c;
+    for (int i = 0; i < L; i++) {
+        /* cur = cur * 100 + D[i] */
+        memmove(cur, cur + 1, sizeof(int) * (size_t)(cw - 1));
+        cur[cw - 1] = i < x->ndig ? x->dig[i] : 0;
+        int q = 0, lo = 0, hi = 99;
+        while (lo <= hi) {
+            int mid = (lo + hi) / 2;
+            int prod[IXT_DEC_MAXPAIRS + 2];
+            int carry = 0;
+            for (int k = yn - 1; k >= 0; k--) {
+                int s = y->dig[k] * mid + carry;
+                prod[k + 1] = s % 100;
+                carry = s / 100;
+            }
+            prod[0] = carry;
+            int cmp = 0;
+            for (int k = 0; k < cw && !cmp; k++)
+                if (cur[k] != prod[k]) cmp = cur[k] > prod[k] ? 1 : -1;
+            if (cmp >= 0) {
+                q = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if (q) {
+            int carry = 0, borrow = 0;
+            for (int k = cw - 1; k >= 0; k--) {
+                int yi = k - 1;
+                int pv = carry + (yi >= 0 ? y->dig[yi] * q : 0);
+                carry = pv / 100;
+                pv %= 100;
+                int s = cur[k] - pv - borrow;
+                borrow = s < 0;
+                if (s < 0) s += 100;
+                cur[k] = s;
+            }
+        }
+        c.dig[i] = q;
+    }
+    c.n = L;
+    c.sign = x->sign * y->sign;
+    c.exp = x->exp - y->exp + yn;
+    return bd_to(&c, r);
+}

@@ -144,4 +144,12 @@ int ixt_dec_digits(const ixt_decimal *d, int *pt);
 int ixt_dec_split(const ixt_decimal *d, int scale, int *sign, char *digits, size_t cap,
                   int *out_scale);
 
+/* Exact arithmetic, rounded to 32 significant digits: *r = x + y (x - y
+ * with sub), x * y, x / y. Returns IX_OK, IX_NULL_VALUE when an operand is
+ * NULL (*r is NULL), IX_ERANGE when the result's exponent is out of
+ * DECIMAL's range, IX_EINVAL for a division by zero. */
+int ixt_dec_add(const ixt_decimal *x, const ixt_decimal *y, int sub, ixt_decimal *r);
+int ixt_dec_mul(const ixt_decimal *x, const ixt_decimal *y, ixt_decimal *r);
+int ixt_dec_div(const ixt_decimal *x, const ixt_decimal *y, ixt_decimal *r);
+
 #endif /* IXT_DECIMAL_H */

@@ -87,6 +87,41 @@ static void random_text(char *buf, int nd, int e, int neg) {
     sprintf(buf + k, "e%d", e);
 }
 
+/* ixt_dec_add/_mul/_div: op '+', '-', '*', '/' on a and b gives want
+ * (text at float scale) or the status want_rc. */
+static void arith_case(const char *a, char op, const char *b, const char *want, int want_rc) {
+    ixt_decimal x, y, r;
+    CHECK(from(&x, a) == IX_OK && from(&y, b) == IX_OK, "operands %s %s", a, b);
+    int rc = op == '+'   ? ixt_dec_add(&x, &y, 0, &r)
+             : op == '-' ? ixt_dec_add(&x, &y, 1, &r)
+             : op == '*' ? ixt_dec_mul(&x, &y, &r)
+                         : ixt_dec_div(&x, &y, &r);
+    if (want_rc != IX_OK) {
+        CHECK(rc == want_rc, "%s %c %s: rc %d, want %d", a, op, b, rc, want_rc);
+        return;
+    }
+    const char *got = rc == IX_OK ? text_of(&r, IXT_DEC_FLOAT) : "(failed)";
+    CHECK(rc == IX_OK && strcmp(got, want) == 0, "%s %c %s = %s, want %s (rc %d)", a, op, b, got,
+          want, rc);
+}
+
+static void arith_cases(void) {
+    arith_case("1.5", '+', "2.25", "3.75", IX_OK);
+    arith_case("1.5", '-', "2.25", "-0.75", IX_OK);
+    arith_case("0.1", '+', "0.2", "0.3", IX_OK);
+    arith_case("-12.5", '*', "4", "-50", IX_OK);
+    arith_case("1", '/', "3", "3.3333333333333333333333333333333e-01", IX_OK);
+    arith_case("10", '/', "4", "2.5", IX_OK);
+    arith_case("99999999999999999999999999999999", '+', "1", "1e+32", IX_OK);
+    arith_case("1", '/', "0", NULL, IX_EINVAL);
+    arith_case("9e125", '*', "10", NULL, IX_ERANGE);
+    ixt_decimal x, n, r;
+    from(&x, "1");
+    ixt_dec_null(&n);
+    CHECK(ixt_dec_add(&x, &n, 0, &r) == IX_NULL_VALUE && r.is_null, "1 + NULL is NULL");
+    CHECK(ixt_dec_div(&n, &x, &r) == IX_NULL_VALUE && r.is_null, "NULL / 1 is NULL");
+}
+
 int main(void) {
     ixb_wbuf_init(&wb, NULL);
     ixt_decimal d, e;
@@ -361,6 +396,7 @@ int main(void) {
               edges[i], rc);
     }
 
+    arith_cases();
     ixb_wbuf_free(&wb);
     return tap_done();
 }

@@ -5,6 +5,7 @@
 #define IXD_INT_H
 
 #include <pthread.h>
+#include <stddef.h>
 #include <sqlite3.h>
 
 #include "ixd_engine.h"
@@ -63,6 +64,7 @@ struct ixd_db {
 static inline ixd_db *ixd_db_of(ixs_conn *c) {
     return (ixd_db *)c;
 }
+_Static_assert(offsetof(ixd_db, x) == 0, "ixd_db_of: x is ixd_db's first member");
 
 /* How a result column is encoded per row (ixd_store_row.c): a kind with
  * direct stores for the common types (RK_GENERIC: through sval and
@@ -106,8 +108,9 @@ struct ixd_stmt {
 static inline ixd_stmt *ixd_stmt_of(ixs_stmt *s) {
     return (ixd_stmt *)s;
 }
+_Static_assert(offsetof(ixd_stmt, x) == 0, "ixd_stmt_of: x is ixd_stmt's first member");
 
-/* Registers the ixd_* SQL functions on a connection; ud is the ixs_conn. */
+/* Registers the engine's ixd_* SQL functions on a connection; ud is the ixd_db. */
 int ixd_register_functions(sqlite3 *h, void *ud);
 /* Registers the eponymous virtual table _ixd_databases (ixd_catalog_vt.c). */
 int ixd_register_vtabs(sqlite3 *h, void *db);

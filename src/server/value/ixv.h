@@ -123,14 +123,19 @@ size_t ixv_store_text_len(ityp t, const uint8_t *s, size_t n);
 /* decimal helpers */
 int ixv_dec_from_sval(const sval *v, ixt_decimal *d);                /* any storage class */
 void ixv_dec_to_blob(const ixt_decimal *d, uint8_t *buf, size_t *n); /* buf >= 18 */
+/* ixt_dec_add, _mul, _div (src/types) with their status as the SQL
+ * operation's: 0, 1 (an operand is NULL), -1202 (division by zero) or
+ * -1226 (out of DECIMAL's range). */
 int ixv_dec_add(const ixt_decimal *a, const ixt_decimal *b, int sub, ixt_decimal *r);
 int ixv_dec_mul(const ixt_decimal *a, const ixt_decimal *b, ixt_decimal *r);
 int ixv_dec_div(const ixt_decimal *a, const ixt_decimal *b, ixt_decimal *r);
 
 /* ---- BLOB and CLOB values (ixv_lob.c) ---------------------------------------------- */
-#define IXV_E_NO_CAST  (-9634)               /* No cast from %s. */
-#define IXV_E_CONVERT  (-1213)               /* A character to numeric conversion process failed. */
-#define IXV_LO_HEX_LEN (2 * IXP_LOCATOR_LEN) /* hex digits of a handle */
+#define IXV_E_NO_CAST      (-9634) /* No cast from %s. */
+#define IXV_E_CONVERT      (-1213) /* A character to numeric conversion process failed. */
+#define IXV_E_DIV_ZERO     (-1202) /* An attempt was made to divide by zero. */
+#define IXV_E_DEC_OVERFLOW (-1226) /* Decimal or money value exceeds maximum precision. */
+#define IXV_LO_HEX_LEN     (2 * IXP_LOCATOR_LEN) /* hex digits of a handle */
 /* 1 for IX_T_BLOB and IX_T_CLOB. */
 int ixv_lob_is(int code);
 /* The extended type id of a LOB type (10 BLOB, 11 CLOB) and back. */
