@@ -8,9 +8,9 @@
 #include "ixd_int.h"
 
 enum {
-    E_DB_EXISTS = -330,  /* Cannot create or rename the database. */
-    E_NO_CURRENT = -349, /* Database not selected yet. */
-    E_IN_TXN = -377,     /* Must terminate transaction before closing database. */
+    E_DB_EXISTS = IXV_E_CREATE_DB,       /* Cannot create or rename the database. */
+    E_NO_CURRENT = IXV_E_NO_DB_SELECTED, /* Database not selected yet. */
+    E_IN_TXN = IXV_E_CLOSE_IN_TXN,       /* Must terminate transaction before closing database. */
 };
 
 /* Opens database name as the session's current one (the old one closed). */

@@ -64,11 +64,11 @@ int ixd_no_space_code(int stype) {
 
 static int lock_code(int stype) {
     switch (stype) {
-    case IX_STMTTYPE_INSERT: return -271;
-    case IX_STMTTYPE_UPDATE: return -346;
-    case IX_STMTTYPE_DELETE: return -240;
-    case IX_STMTTYPE_SELECT: return -244;
-    default: return -243;
+    case IX_STMTTYPE_INSERT: return IXV_E_INSERT;
+    case IX_STMTTYPE_UPDATE: return IXV_E_UPDATE;
+    case IX_STMTTYPE_DELETE: return IXV_E_DELETE;
+    case IX_STMTTYPE_SELECT: return IXV_E_READ_NEXT;
+    default: return IXV_E_POSITION;
     }
 }
 
@@ -92,13 +92,13 @@ static int unique_err(ixd_db *db, const char *tab, const char *cols, ixv_err *er
                 snprintf(nm, sizeof nm, "%s.%s", db->x.user,
                          isc && cname ? cname : (iname ? iname : ""));
                 sqlite3_finalize(st);
-                if (isc) return ixv_seterr(err, -268, -100, 0, "%s", nm);
-                return ixv_seterr(err, -239, -100, 0, "%s", nm);
+                if (isc) return ixv_seterr(err, IXV_E_UNIQUE, IXV_ISAM_DUP_KEY, 0, "%s", nm);
+                return ixv_seterr(err, IXV_E_DUP_INDEX, IXV_ISAM_DUP_KEY, 0, "%s", nm);
             }
         }
         sqlite3_finalize(st);
     }
-    return ixv_seterr(err, -239, -100, 0, "%s", cols);
+    return ixv_seterr(err, IXV_E_DUP_INDEX, IXV_ISAM_DUP_KEY, 0, "%s", cols);
 }
 
 static int fk_name(ixd_db *db, const char *tab, int child, char *buf, size_t n) {
@@ -128,7 +128,7 @@ static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const
     if (ext == SQLITE_CONSTRAINT_NOTNULL && (p = strstr(msg, "failed: "))) {
         p += 8;
         const char *dot = strchr(p, '.');
-        ixv_seterr(err, -391, 0, 0, "%s", dot ? dot + 1 : p);
+        ixv_seterr(err, IXV_E_NULL_COLUMN, 0, 0, "%s", dot ? dot + 1 : p);
         return 1;
     }
     if ((ext == SQLITE_CONSTRAINT_UNIQUE || ext == SQLITE_CONSTRAINT_PRIMARYKEY) &&
@@ -156,7 +156,7 @@ static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const
         return 1;
     }
     if (ext == SQLITE_CONSTRAINT_CHECK && (p = strstr(msg, "failed: "))) {
-        ixv_seterr(err, -530, 0, 0, "%s.%s", db->x.user, p + 8);
+        ixv_seterr(err, IXV_E_CHECK, 0, 0, "%s.%s", db->x.user, p + 8);
         return 1;
     }
     if (ext == SQLITE_CONSTRAINT_FOREIGNKEY) {
@@ -165,7 +165,7 @@ static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const
         if (stype == IX_STMTTYPE_UPDATE && !fk_name(db, table ? table : "", 1, nm, sizeof nm))
             child = 0;
         fk_name(db, table ? table : "", child, nm, sizeof nm);
-        ixv_seterr(err, child ? -691 : -692, 0, 0, "%s", nm);
+        ixv_seterr(err, child ? IXV_E_FK_NO_PARENT : IXV_E_FK_REFERENCED, 0, 0, "%s", nm);
         return 1;
     }
     return 0;
@@ -203,24 +203,27 @@ int ixd_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixv_err *er
         int code = atoi(msg + 4); /* ixd:<sqlcode>[,<isam>]:<text> */
         const char *t = strchr(msg + 4, ':'), *c = strchr(msg + 4, ',');
         int isam = c && t && c < t ? atoi(c + 1) : 0;
-        return ixv_seterr(err, code ? code : -999, isam, 0, "%s", t ? t + 1 : "");
+        return ixv_seterr(err, code ? code : IXV_E_NOT_IMPLEMENTED, isam, 0, "%s", t ? t + 1 : "");
     }
     int prim = rc & 0xff;
-    if (db && db->x.interrupted) return ixv_seterr(err, -213, 0, 0, NULL);
+    if (db && db->x.interrupted) return ixv_seterr(err, IXV_E_INTERRUPTED, 0, 0, NULL);
     if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED || (ext & 0xff) == SQLITE_BUSY)
-        return ixv_seterr(err, lock_code(stype), db && db->x.wait_ms < 0 ? -107 : -154, 0, "%s",
-                          table ? table : "");
-    if (prim == SQLITE_NOMEM) return ixv_seterr(err, -208, 0, 0, NULL);
-    if (prim == SQLITE_INTERRUPT) return ixv_seterr(err, -213, 0, 0, NULL);
+        return ixv_seterr(err, lock_code(stype),
+                          db && db->x.wait_ms < 0 ? IXV_ISAM_LOCKED : IXV_ISAM_LOCK_TIMEOUT, 0,
+                          "%s", table ? table : "");
+    if (prim == SQLITE_NOMEM) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
+    if (prim == SQLITE_INTERRUPT) return ixv_seterr(err, IXV_E_INTERRUPTED, 0, 0, NULL);
     if (prim == SQLITE_CONSTRAINT && constraint_err(db, ext, msg, stype, table, err)) return -1;
-    if (strstr(msg, "no such savepoint")) return ixv_seterr(err, -83, 0, 0, NULL);
-    if (!strncmp(msg, "no such table: ", 15)) return ixv_seterr(err, -206, 0, 0, "%s", msg + 15);
-    if (!strncmp(msg, "no such column: ", 16)) return ixv_seterr(err, -217, 0, 0, "%s", msg + 16);
+    if (strstr(msg, "no such savepoint")) return ixv_seterr(err, IXV_E_NO_SAVEPOINT, 0, 0, NULL);
+    if (!strncmp(msg, "no such table: ", 15))
+        return ixv_seterr(err, IXV_E_NO_TABLE, 0, 0, "%s", msg + 15);
+    if (!strncmp(msg, "no such column: ", 16))
+        return ixv_seterr(err, IXV_E_NO_COLUMN, 0, 0, "%s", msg + 16);
     if (strstr(msg, "cannot modify") && strstr(msg, "view"))
-        return ixv_seterr(err, -999, 0, 0, "%.200s", msg);
-    if (strstr(msg, "integer overflow")) return ixv_seterr(err, -1215, 0, 0, NULL);
+        return ixv_seterr(err, IXV_E_NOT_IMPLEMENTED, 0, 0, "%.200s", msg);
+    if (strstr(msg, "integer overflow")) return ixv_seterr(err, IXV_E_INT_RANGE, 0, 0, NULL);
     if (sqlite_limit_msg(msg))
         return ixv_seterr(err, IXS_E_COMPLEX, 0, 0, "statement too complex for the engine (%.120s)",
                           msg);
-    return ixv_seterr(err, -999, 0, 0, "%.200s", msg);
+    return ixv_seterr(err, IXV_E_NOT_IMPLEMENTED, 0, 0, "%.200s", msg);
 }

@@ -31,12 +31,13 @@ struct blobin {
 
 /* SQLCODEs of the BYTE/TEXT insert path. */
 enum {
-    E_HOST_VARS = -254,    /* too many or too few host variables given */
-    E_BLOB_WRITE = -605,   /* cannot write blob: a chunk out of sequence, too many bytes */
-    E_BLOB_HOSTVAR = -609, /* illegal use of a Text/Byte host variable: data missing,
-                            * or (strict mode) ixdb's inline form */
-    E_NOMEM = -208,        /* memory allocation failed */
-    IXD_E_LO = -9810       /* Smart-large-object error: a FETCHBLOB of a handle not ours */
+    E_HOST_VARS = IXV_E_HOST_VARS, /* too many or too few host variables given */
+    E_BLOB_WRITE =
+        IXV_E_BLOB_WRITE, /* cannot write blob: a chunk out of sequence, too many bytes */
+    E_BLOB_HOSTVAR = IXV_E_BLOB_HOSTVAR, /* illegal use of a Text/Byte host variable: data missing,
+                                          * or (strict mode) ixdb's inline form */
+    E_NOMEM = IXV_E_NOMEM,               /* memory allocation failed */
+    IXD_E_LO = IXV_E_LO /* Smart-large-object error: a FETCHBLOB of a handle not ours */
 };
 
 /* One prepared statement (a statement id). */

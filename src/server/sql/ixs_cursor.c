@@ -25,11 +25,11 @@
 #include "server/sql/ixs_spl.h"
 
 enum {
-    IXS_E_CUR_NOT_OPEN = -259,
-    IXS_E_CUR_NO_ROW = -266,
-    IXS_E_CUR_TABLE = -277,
-    IXS_E_CUR_NOT_UPDATE = -290,
-    IXS_E_CUR_NOT_FOUND = -507,
+    IXS_E_CUR_NOT_OPEN = IXV_E_CUR_NOT_OPEN,
+    IXS_E_CUR_NO_ROW = IXV_E_CUR_NO_ROW,
+    IXS_E_CUR_TABLE = IXV_E_CUR_TABLE,
+    IXS_E_CUR_NOT_UPDATE = IXV_E_CUR_NOT_UPDATE,
+    IXS_E_CUR_NOT_FOUND = IXV_E_CUR_NOT_FOUND,
 };
 
 int ixs_cursor_wanted(px *p) {

@@ -70,7 +70,7 @@ static int remember(ixs_conn *db, int64_t id, ixv_err *err) {
         int64_t *m = realloc(ls->made, cap * sizeof *m);
         if (m) ls->made = m, ls->capmade = cap;
     }
-    if (!ls || ls->nmade == ls->capmade) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!ls || ls->nmade == ls->capmade) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     ls->made[ls->nmade++] = id;
     return 0;
 }
@@ -170,7 +170,7 @@ static size_t page_len(int64_t size, int64_t pno) {
 static int write_at(ixs_conn *db, int64_t id, int64_t off, const uint8_t *p, size_t n,
                     int64_t *size, ixv_err *err) {
     struct ixs_lobsess *ls = sess(db);
-    if (!ls) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!ls) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     if (off + (int64_t)n > MAX_SIZE) return lo_err(err, "LO larger than %lld bytes", MAX_SIZE);
     while (n > 0) {
         int64_t pno = off / IXS_LO_PAGE;
@@ -237,7 +237,7 @@ static lofd *get_fd(ixs_conn *db, int fd, ixv_err *err) {
 
 int ixs_lob_open(ixs_conn *db, int64_t id, int flags, ixv_err *err) {
     struct ixs_lobsess *ls = sess(db);
-    if (!ls) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!ls) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     int mode = flags & (IXP_LO_RDONLY | IXP_LO_WRONLY | IXP_LO_RDWR);
     if (mode && mode != IXP_LO_RDONLY && mode != IXP_LO_WRONLY && mode != IXP_LO_RDWR)
         return lo_err(err, "conflicting LO open flags 0x%llx", (long long)flags);
@@ -319,7 +319,7 @@ int ixs_lob_bind(ixs_conn *db, ityp from, const sval *v, ityp to, sval *out, ixv
         return rc ? ixv_seterr(err, rc, 0, 0, "%s", "bound value") : 0;
     }
     if (v->kind != SQLITE_TEXT && v->kind != SQLITE_BLOB)
-        return ixv_seterr(err, -9634, 0, 0, "%s", "a number to a LOB");
+        return ixv_seterr(err, IXV_E_NO_CAST, 0, 0, "%s", "a number to a LOB");
     int64_t id, size = 0;
     if (ixs_lob_create(db, to.code, &id, err)) return -1;
     if (write_at(db, id, 0, v->p, v->n, &size, err) || set_size(db, id, size, err)) return -1;

@@ -20,7 +20,8 @@
 
 /* An error as the SQLite message ixd_sqlite_err turns back into it. */
 static char *err_msg(const ixv_err *e) {
-    return sqlite3_mprintf("ixd:%d,%d:%s", e->sqlcode ? e->sqlcode : -999, e->isamcode, e->text);
+    return sqlite3_mprintf("ixd:%d,%d:%s", e->sqlcode ? e->sqlcode : IXV_E_NOT_IMPLEMENTED,
+                           e->isamcode, e->text);
 }
 
 /* Runs routine name with the SQLite values argv (storage forms). */
@@ -242,12 +243,12 @@ static void emit_args(const char *name, const xv *args, int na, sb *out) {
 
 static int add_col(px *p, ixs_stmt *s, const char *name, ityp t) {
     ocol *nc = realloc(s->cols, sizeof *nc * (size_t)(s->ncols + 1));
-    if (!nc) return ixs_px_failc(p, -208, NULL);
+    if (!nc) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     s->cols = nc;
     nc[s->ncols].name = strdup(name);
     nc[s->ncols].t = t;
     nc[s->ncols].notnull = 0;
-    if (!nc[s->ncols].name) return ixs_px_failc(p, -208, NULL);
+    if (!nc[s->ncols].name) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     s->ncols++;
     return 0;
 }
@@ -302,7 +303,7 @@ int ixs_spl_execute(px *p, ixs_stmt *s, int proc, const char *name) {
     }
     for (int k = 0; k < na; k++)
         ixs_xv_free(&args[k]);
-    if (!rc && q.oom) rc = ixs_px_failc(p, -208, NULL);
+    if (!rc && q.oom) rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
     if (rc) {
         ixv_sb_free(&q);
         return -1;
@@ -312,7 +313,7 @@ int ixs_spl_execute(px *p, ixs_stmt *s, int proc, const char *name) {
     s->run_at_open = !has_resume(r->body);
     s->sqlite_sql = ixv_sb_take(&q);
     p->ts_write = 1;
-    return s->sqlite_sql ? 1 : ixs_px_failc(p, -208, NULL);
+    return s->sqlite_sql ? 1 : ixs_px_failc(p, IXV_E_NOMEM, NULL);
 }
 
 int ixs_spl_ret_type(px *p, const char *fn, int na, ityp *t) {

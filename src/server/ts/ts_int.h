@@ -24,17 +24,17 @@
 
 /* Informix errors the routines raise (docs/timeseries.md lists them). */
 enum {
-    TS_E_ROUTINE = -746, /* %s: the routine's own message */
-    TS_E_UNIQUE = -268,  /* Unique constraint (%s) violated. */
-    TS_E_DT_CHAR = -1262,
-    TS_E_DT_FIELD = -1263,
-    TS_E_NUM = -1213,
-    TS_E_DEC_PREC = -1226,
-    TS_E_SMALLINT = -1214,
-    TS_E_INTEGER = -1215,
-    TS_E_NOMEM = -208,
-    TS_E_NO_TABLE = -206,
-    TS_E_NO_COLUMN = -217,
+    TS_E_ROUTINE = IXV_E_TEXT,  /* %s: the routine's own message */
+    TS_E_UNIQUE = IXV_E_UNIQUE, /* Unique constraint (%s) violated. */
+    TS_E_DT_CHAR = IXV_E_DT_CHAR,
+    TS_E_DT_FIELD = IXV_E_DT_FIELD,
+    TS_E_NUM = IXV_E_CONVERT,
+    TS_E_DEC_PREC = IXV_E_DEC_PREC,
+    TS_E_SMALLINT = IXV_E_SMALLINT_RANGE,
+    TS_E_INTEGER = IXV_E_INT_RANGE,
+    TS_E_NOMEM = IXV_E_NOMEM,
+    TS_E_NO_TABLE = IXV_E_NO_TABLE,
+    TS_E_NO_COLUMN = IXV_E_NO_COLUMN,
 };
 
 /* An error of a routine: SQLCODE and its insertion text. */

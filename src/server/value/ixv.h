@@ -19,6 +19,8 @@
 #include "types/ix_types.h"
 #include "types/ix_value.h"
 
+#include "server/value/ixv_codes.h"
+
 /* ---- the error record (ixv_err.c) ----------------------------------------------------
  * An Informix error, what SQ_ERR carries: every layer of ixd fills one. */
 typedef struct ixv_err {
@@ -128,8 +130,6 @@ int ixv_dec_mul(const ixt_decimal *a, const ixt_decimal *b, ixt_decimal *r);
 int ixv_dec_div(const ixt_decimal *a, const ixt_decimal *b, ixt_decimal *r);
 
 /* ---- BLOB and CLOB values (ixv_lob.c) ---------------------------------------------- */
-#define IXV_E_NO_CAST  (-9634)               /* No cast from %s. */
-#define IXV_E_CONVERT  (-1213)               /* A character to numeric conversion process failed. */
 #define IXV_LO_HEX_LEN (2 * IXP_LOCATOR_LEN) /* hex digits of a handle */
 /* 1 for IX_T_BLOB and IX_T_CLOB. */
 int ixv_lob_is(int code);
