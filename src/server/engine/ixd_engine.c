@@ -1010,7 +1010,7 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
         if (ixs_ddl_exec(&s->x, &r, err)) {
             /* the statement's own SQLCODE for a full disk */
             if (err && err->isamcode == IXS_ISAM_NO_SPACE)
-                err->sqlcode = ixd_no_space_code(s->x.stype);
+                ixv_recode(err, ixd_no_space_code(s->x.stype), IXV_KEEP_ISAM);
             return -1;
         }
         if (rows) *rows = r;
@@ -1122,7 +1122,8 @@ static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixv_err *), void 
     if (ixd_exec(db, "COMMIT", err)) {
         ixts_txn_end(db->ts);
         /* the statement's own code, as an autocommit INSERT reports it */
-        if (err->isamcode == IXS_ISAM_NO_SPACE) err->sqlcode = ixd_no_space_code(s->x.stype);
+        if (err->isamcode == IXS_ISAM_NO_SPACE)
+            ixv_recode(err, ixd_no_space_code(s->x.stype), IXV_KEEP_ISAM);
         if (!sqlite3_get_autocommit(db->x.h)) sqlite3_exec(db->x.h, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }

@@ -211,7 +211,7 @@ static int apply_binds(ixd_sess *s, sess_stmt *t) {
     ixv_err e = {0};
     int want = ixd_stmt_nparams(t->st);
     if (t->nbinds != want && !(t->nbinds == 0 && want == 0)) {
-        e.sqlcode = E_HOST_VARS;
+        ixv_seterr(&e, E_HOST_VARS, 0, 0, NULL);
         ixd_sess_send_err(s, &e);
         return -1;
     }

@@ -66,8 +66,8 @@ void ixd_sess_send_err(ixd_sess *s, const ixv_err *e) {
 }
 
 void ixd_sess_send_errcode(ixd_sess *s, int sqlcode, int isam, const char *text) {
-    ixv_err e = {sqlcode, isam, 0, {0}, 0};
-    if (text) snprintf(e.text, sizeof e.text, "%s", text);
+    ixv_err e;
+    ixv_seterr(&e, sqlcode, isam, 0, "%s", text ? text : "");
     ixd_sess_send_err(s, &e);
 }
 

@@ -423,9 +423,7 @@ int ixs_coll_in(px *p, xv *x, xv *coll, int neg, sb *out) {
 /* ---- SQLite functions --------------------------------------------------------------------- */
 
 static void coll_err(sqlite3_context *ctx, int code) {
-    char buf[64];
-    snprintf(buf, sizeof buf, "ixd:%d:", code);
-    sqlite3_result_error(ctx, buf, -1);
+    ixv_fn_err(ctx, code, NULL);
 }
 
 static int arg_type(sqlite3_value **argv, ityp *t) {
@@ -587,11 +585,10 @@ static int each_close(sqlite3_vtab_cursor *cur) {
 }
 
 static int each_fail(sqlite3_vtab_cursor *cur, int code) {
-    char buf[64];
-    snprintf(buf, sizeof buf, "ixd:%d:", code);
-    sqlite3_free(cur->pVtab->zErrMsg);
-    cur->pVtab->zErrMsg = sqlite3_mprintf("%s", buf);
-    return SQLITE_ERROR;
+    (void)cur;
+    ixv_err e;
+    ixv_seterr(&e, code, 0, 0, NULL);
+    return ixv_vtab_raise(&e);
 }
 
 static int each_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs, int argc,

@@ -79,9 +79,7 @@ void ixs_cursor_fetched(ixs_stmt *s) {
 }
 
 static void fail(sqlite3_context *ctx, int code, const char *text) {
-    char *m = sqlite3_mprintf("ixd:%d,0:%s", code, text ? text : "");
-    sqlite3_result_error(ctx, m ? m : "ixd:-208,0:", -1);
-    sqlite3_free(m);
+    ixv_fn_err(ctx, code, text);
 }
 
 /* ixd_current_of(name, table, is_delete): the rowid of the current row */

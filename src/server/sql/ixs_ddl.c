@@ -211,9 +211,7 @@ static int index_exec(px *p, const char *sql, const char *tab, const char *name)
     if (r != SQLITE_OK) {
         ixs_sqlite_err(p->db, r, 0, tab, p->err);
         if (p->err->sqlcode == IXV_E_DUP_INDEX || p->err->sqlcode == IXV_E_UNIQUE) {
-            p->err->sqlcode = IXV_E_UNIQUE_INDEX_DUPS;
-            p->err->isamcode = IXV_ISAM_DUP_KEY;
-            snprintf(p->err->text, sizeof p->err->text, "%s", name);
+            ixv_seterr(p->err, IXV_E_UNIQUE_INDEX_DUPS, IXV_ISAM_DUP_KEY, 0, "%s", name);
         }
         p->failed = 1;
     }

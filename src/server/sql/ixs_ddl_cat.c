@@ -634,7 +634,7 @@ int ixs_materialize(px *p, tdef *t, int rebuild) {
     if (rc != SQLITE_OK) {
         ixs_sqlite_err(db, rc, 0, t->name, p->err);
         if (p->err->sqlcode == IXV_E_DUP_INDEX || p->err->sqlcode == IXV_E_UNIQUE)
-            p->err->sqlcode = IXV_E_UNIQUE_INDEX_DUPS;
+            ixv_recode(p->err, IXV_E_UNIQUE_INDEX_DUPS, IXV_KEEP_ISAM);
         p->failed = 1;
         return -1;
     }

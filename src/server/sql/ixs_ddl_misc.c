@@ -205,7 +205,7 @@ int ixs_truncate_run(px *p, const ddl_table *tb) {
     }
     int rc = ixs_ddl_exec_sql(p, s.p, tb->name);
     if (rc && (p->err->sqlcode == IXS_E_DELETE || p->err->sqlcode == IXV_E_FK_NO_PARENT))
-        p->err->sqlcode = IXV_E_FK_REFERENCED; /* rows of a parent that are still referenced */
+        ixv_recode(p->err, IXV_E_FK_REFERENCED, IXV_KEEP_ISAM); /* rows still referenced */
     ixv_sb_free(&s);
     return rc;
 }

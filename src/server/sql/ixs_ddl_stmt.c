@@ -96,7 +96,9 @@ static int run_savepoint(px *p, const char *verb, const char *name) {
     ixv_sb_free(&s);
     if (r == SQLITE_OK) return 0;
     ixs_sqlite_err(db, r, 0, NULL, p->err);
-    if (strstr(sqlite3_errmsg(db->h), "no such savepoint"))
+    /* RELEASE or ROLLBACK TO of a name SQLite does not have: a plain
+     * SQLITE_ERROR (a busy or failing database gives its own code) */
+    if (strcmp(verb, "SAVEPOINT") && r == SQLITE_ERROR)
         ixv_seterr(p->err, IXV_E_NO_SAVEPOINT, 0, 0, "%s", name);
     p->failed = 1;
     return -1;
@@ -112,7 +114,7 @@ static int rollback_to_run(px *p, const char *name) {
     int r = sqlite3_exec(db->h, "ROLLBACK TO " IXV_INTERNAL_PREFIX "sp_outer", NULL, NULL, NULL);
     if (r == SQLITE_OK) return 0;
     ixs_sqlite_err(db, r, 0, NULL, p->err);
-    if (strstr(sqlite3_errmsg(db->h), "no such savepoint"))
+    if (r == SQLITE_ERROR) /* no such savepoint: see run_savepoint */
         ixv_seterr(p->err, IXV_E_NO_SAVEPOINT, 0, 0, NULL);
     p->failed = 1;
     return -1;

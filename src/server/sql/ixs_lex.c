@@ -260,16 +260,10 @@ int ixs_px_fail(px *p) {
 int ixs_px_failc(px *p, int code, const char *fmt, ...) {
     if (p->failed) return -1;
     p->failed = 1;
-    p->err->sqlcode = code;
-    p->err->isamcode = 0;
-    p->err->offset = 0;
-    p->err->text[0] = 0;
-    if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(p->err->text, sizeof p->err->text, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    ixv_vseterr(p->err, code, 0, 0, fmt, ap);
+    va_end(ap);
     return -1;
 }
 int ixs_px_expect(px *p, int kw) {

@@ -38,6 +38,18 @@ static int exec(ixs_conn *db, const char *sql, ixv_err *err) {
     return rc == SQLITE_OK ? 0 : ixs_sqlite_err(db, rc, 0, NULL, err);
 }
 
+/* 1 when the database has the LO table _ixd_lo (made with its first LO). */
+static int lo_table_exists(ixs_conn *db) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_ixd_lo'",
+                           -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    int r = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return r;
+}
+
 /* Made with the first LO or LOB column of a database, inside the caller's
  * transaction. refs counts the rows that hold the LO (NULL: none ever did;
  * ixs_lob_gc.c); a store made before it existed gains the column. */
@@ -47,7 +59,7 @@ int ixs_lob_ensure_tables(ixs_conn *db, ixv_err *err) {
         sqlite3_finalize(st);
         return 0;
     }
-    int old = strstr(sqlite3_errmsg(db->h), "no such column") != NULL;
+    int old = lo_table_exists(db); /* then it lacks the column */
     int rc =
         exec(db,
              old ? "ALTER TABLE _ixd_lo ADD COLUMN refs INTEGER;"
@@ -81,7 +93,7 @@ static int q(ixs_conn *db, const char *sql, int np, const int64_t *a, int64_t *o
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
     if (rc != SQLITE_OK) {
-        if (strstr(sqlite3_errmsg(db->h), "no such table"))
+        if ((rc & 0xff) == SQLITE_ERROR && !lo_table_exists(db))
             return 0; /* no LO was ever made in this database */
         return ixs_sqlite_err(db, rc, 0, NULL, err);
     }

@@ -635,9 +635,7 @@ int ixs_row_stmt(px *p, int create, int *stype, ixs_plan *pl) {
 /* ---- SQLite functions ------------------------------------------------------------------ */
 
 static void row_err(sqlite3_context *ctx, int code) {
-    char buf[64];
-    snprintf(buf, sizeof buf, "ixd:%d:", code);
-    sqlite3_result_error(ctx, buf, -1);
+    ixv_fn_err(ctx, code, NULL);
 }
 
 static uint32_t get_u32(const uint8_t *b) {

@@ -575,9 +575,7 @@ static int64_t *cur_slot(ixs_conn *db, int tabid, int add) {
 }
 
 static void fn_fail(sqlite3_context *ctx, int code, const char *text) {
-    char buf[200];
-    snprintf(buf, sizeof buf, "ixd:%d:%s", code, text ? text : "");
-    sqlite3_result_error(ctx, buf, -1);
+    ixv_fn_err(ctx, code, text);
 }
 
 /* The definition of sequence tabid as the session sees it, with its token and

@@ -11,7 +11,7 @@
  *   SELECT c0, ... FROM _ixd_spl('name', a1, ...)
  *                                          every row of RETURN [WITH RESUME]
  *                                          (EXECUTE PROCEDURE / FUNCTION)
- * An error inside travels as the SQLite message "ixd:<sqlcode>,<isam>:<text>".
+ * An error inside is raised through ixd's error record (ixv_fn_raise).
  */
 #include <stdio.h>
 #include <stdlib.h>

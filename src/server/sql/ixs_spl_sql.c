@@ -18,12 +18,6 @@
 
 #include "server/sql/ixs_spl.h"
 
-/* An error as the SQLite message ixd_sqlite_err turns back into it. */
-static char *err_msg(const ixv_err *e) {
-    return sqlite3_mprintf("ixd:%d,%d:%s", e->sqlcode ? e->sqlcode : IXV_E_NOT_IMPLEMENTED,
-                           e->isamcode, e->text);
-}
-
 /* Runs routine name with the SQLite values argv (storage forms). */
 static int run_values(ixs_conn *db, sqlite3_value **argv, int argc, spl_rows *rows, ixv_err *err,
                       spl_rt **rt) {
@@ -47,16 +41,13 @@ static void fn_call(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     spl_rows rows;
     spl_rt *r = NULL;
     if (run_values(db, argv, argc, &rows, &err, &r)) {
-        char *m = err_msg(&err);
-        sqlite3_result_error(ctx, m ? m : "ixd:-208,0:", -1);
-        sqlite3_free(m);
+        if (!err.sqlcode) ixv_seterr(&err, IXV_E_NOT_IMPLEMENTED, 0, 0, "%s", err.text);
+        ixv_fn_raise(ctx, &err);
         return;
     }
     if (rows.n > 1) {
         ixv_seterr(&err, IXS_E_SPL_MANY_ROWS, 0, 0, "%s", r->name);
-        char *m = err_msg(&err);
-        sqlite3_result_error(ctx, m ? m : "ixd:-208,0:", -1);
-        sqlite3_free(m);
+        ixv_fn_raise(ctx, &err);
     } else if (rows.n == 1 && rows.ncols > 0)
         ixv_sval_result(&rows.v[0], ctx);
     else
@@ -155,9 +146,8 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *s, int argc,
     memset(&err, 0, sizeof err);
     spl_rt *r;
     if (run_values(v->db, argv, argc, &c->rows, &err, &r)) {
-        sqlite3_free(v->base.zErrMsg);
-        v->base.zErrMsg = err_msg(&err);
-        return SQLITE_ERROR;
+        if (!err.sqlcode) ixv_seterr(&err, IXV_E_NOT_IMPLEMENTED, 0, 0, "%s", err.text);
+        return ixv_vtab_raise(&err);
     }
     return SQLITE_OK;
 }

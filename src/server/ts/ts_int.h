@@ -354,12 +354,10 @@ int ixts_info_json(ts_conn *c, ts_series *s, sb *out, ixv_err *e);
 /* The routines as SQLite functions and the table functions (ts_sql.c,
  * ts_vtab.c). ixts_args_series opens the series of arguments (table,
  * column, key); ixts_args_window reads arguments a, a+1 (from, to: NULL is
- * open) as a window in storage units; ixts_err_mprintf gives the SQLite
- * error text of *e (sqlite3_free it). */
+ * open) as a window in storage units. */
 int ixts_args_series(ts_conn *c, sqlite3_value **argv, ts_series *s, ixv_err *e);
 int ixts_args_window(const ts_series *s, sqlite3_value **argv, int a, int64_t *lo, int64_t *hi,
                      ixv_err *e);
-char *ixts_err_mprintf(const ixv_err *e);
 /* Decodes the chunk ixts_iter_next_chunk moved to (ts_read.c); its window
  * is then dec[k..kend). */
 int ixts_iter_decode(ts_iter *it, ixv_err *e);

@@ -1,7 +1,6 @@
-/* ixv_fn.c: what ixd's SQL functions share (ixv.h): raising an Informix
- * error from a function (the "ixd:<sqlcode>:<text>" message the engine maps
- * back), DECIMAL and DATETIME arguments and results, today's date, and the
- * internal name space. */
+/* ixv_fn.c: what ixd's SQL functions share (ixv.h): DECIMAL and DATETIME
+ * arguments and results, today's date, and the internal name space (a
+ * function raises its errors with ixv_fn_err, ixv_err.c). */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -23,12 +22,6 @@ void ixv_now_dt(ixt_datetime *dt) {
     dt->minute = tmv.tm_min;
     dt->second = tmv.tm_sec > 59 ? 59 : tmv.tm_sec;
     dt->fraction = (int32_t)(tv.tv_usec / 10);
-}
-
-void ixv_fn_err(sqlite3_context *ctx, int code, const char *text) {
-    char buf[300];
-    snprintf(buf, sizeof buf, "ixd:%d:%s", code, text ? text : "");
-    sqlite3_result_error(ctx, buf, -1);
 }
 
 void ixv_fn_res_dec(sqlite3_context *ctx, const ixt_decimal *d) {
