@@ -15,6 +15,14 @@ a listed line that no longer happens fails it too, so the list only
 shrinks (delete the line). Exit 0 when the code and the list agree, 1
 otherwise, 2 on a usage error.
 
+ixd reports errors through one channel (docs/architecture.md "One error
+channel"): a server file (src/server) that builds the legacy "ixd:<code>"
+text, matches SQLite's message (sqlite3_errmsg) with strstr/strcmp outside
+the two functions that may (ERRMSG_READERS), passes a bare negative number to
+an error-reporting call instead of a name of src/server/value/ixv_codes.h,
+or sets an error record's codes by hand instead of through ixv_seterr
+(value/ixv_err.c) breaks the rules too ("error" lines).
+
   --list   print every violation found, in the list's format (to rebuild it)
 """
 import pathlib
@@ -157,13 +165,90 @@ def symbol_violations(root, build):
     return out
 
 
+# ---- the one error channel ----------------------------------------------------------
+# The functions of a server file that may read SQLite's message text: what
+# SQLite says only there (constraint names, "no such table"), and the legacy
+# "ixd:" text of view triggers stored in users' files.
+ERRMSG_READERS = {("src/server/engine/ixd_sqlerr.c", "sqlite_msg_detail"),
+                  ("src/server/engine/ixd_sqlerr.c", "legacy_raise")}
+# The file that sets an error record's fields: ixv_seterr and its kin.
+ERR_SETTER = "src/server/value/ixv_err.c"
+# A call that reports an error: its arguments may not hold a bare negative
+# number (an SQLCODE or ISAM code without its name).
+ERR_CALL = re.compile(r"\b(?!sqlite3_)(\w*(?:seterr|fail|failc|_err|errcode|recode|raise))\s*\(")
+LEGACY_TEXT = re.compile(r'"ixd:(?:%|-?[0-9])')
+STR_MATCH = r"\bstr(?:str|n?cmp|casestr|n?casecmp)\s*\(\s*"
+BARE_CODE = re.compile(r"(?<![\w.])-\s*[0-9]{2,}\b")
+
+
+def strip_comments(text):
+    """text with comments and the contents of string literals blanked (the
+    length and lines kept); LEGACY_TEXT is checked on the original."""
+    def blank(m):
+        t = m.group(0)
+        if t.startswith('"'):
+            return '"' + re.sub(r"[^\n]", " ", t[1:-1]) + '"'
+        return re.sub(r"[^\n]", " ", t)
+    return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', blank,
+                  text, flags=re.S)
+
+
+def function_at(text, pos):
+    """The name of the function whose definition encloses pos (a definition
+    starts at column 0), or ''."""
+    last = ""
+    for m in re.finditer(r"^[A-Za-z_][^\n;]*?\b(\w+)\s*\([^;]*?\)\s*\{", text[:pos], re.M | re.S):
+        last = m.group(1)
+    return last
+
+
+def call_args(code, start):
+    """The text of the arguments of the call whose '(' ends at start."""
+    depth, j = 1, start
+    while j < len(code) and depth:
+        depth += {"(": 1, ")": -1}.get(code[j], 0)
+        j += 1
+    return code[start:j - 1]
+
+
+def error_violations(root):
+    out = set()
+    for rel in sources(root):
+        if not rel.startswith("src/server/"):
+            continue
+        text = (root / rel).read_text(errors="replace")
+        code = strip_comments(text)
+        line = lambda pos: text.count("\n", 0, pos) + 1  # noqa: E731
+        for m in LEGACY_TEXT.finditer(text):
+            if code[m.start()] == '"':  # a literal, not a comment
+                out.add(f"error {rel}:{line(m.start())} builds the legacy \"ixd:\" error text")
+        # SQLite's message matched as text, directly or through a variable
+        msgvars = set(re.findall(r"(\w+)\s*=[^;=]*\bsqlite3_errmsg\s*\(", code))
+        pats = [STR_MATCH + r"sqlite3_errmsg\b"] + [STR_MATCH + re.escape(v) + r"\b" for v in msgvars]
+        for m in re.finditer("|".join(pats), code):
+            if (rel, function_at(code, m.start())) not in ERRMSG_READERS:
+                out.add(f"error {rel}:{line(m.start())} matches SQLite's message text")
+        for m in ERR_CALL.finditer(code):
+            pre = code[code.rfind("\n", 0, m.start()) + 1:m.start()]
+            d = re.match(r"^\s*(static\s+)?(const\s+)?(\w+)\s*\*?\s*$", pre)
+            if d and d.group(3) not in ("return", "else", "do", "case"):
+                continue  # a definition or declaration
+            if BARE_CODE.search(call_args(code, m.end())):
+                out.add(f"error {rel}:{line(m.start())} bare error code in {m.group(1)}()")
+        if rel != ERR_SETTER:
+            for m in re.finditer(r"(?:->|\.)(?:sqlcode|isamcode|sqlrc)\s*=(?!=)|"
+                                 r"\bixv_err\s+\w+\s*=\s*\{\s*[^0}\s]", code):
+                out.add(f"error {rel}:{line(m.start())} sets an error record without ixv_seterr")
+    return out
+
+
 def main(argv):
     args = [a for a in argv[1:] if not a.startswith("--")]
     if not args:
         print(__doc__)
         return 2
     root = pathlib.Path(args[0])
-    found = include_violations(root)
+    found = include_violations(root) | error_violations(root)
     if len(args) > 1:
         found |= symbol_violations(root, args[1])
     if "--list" in argv:
@@ -173,15 +258,17 @@ def main(argv):
     known = {l.strip() for l in known_path.read_text().splitlines()
              if l.strip() and not l.startswith("#")}
     if len(args) == 1:
-        known = {k for k in known if k.startswith("include ")}
+        known = {k for k in known if k.startswith(("include ", "error "))}
     new, gone = sorted(found - known), sorted(known - found)
     for v in new:
         print(f"not allowed (docs/architecture.md \"Layers\"): {v}")
     for v in gone:
         print(f"no longer happens, delete it from {KNOWN}: {v}")
-    kinds = {k: sum(1 for v in known if v.startswith(k)) for k in ("include", "call", "prefix")}
+    kinds = {k: sum(1 for v in known if v.startswith(k))
+             for k in ("include", "call", "prefix", "error")}
     print(f"{len(found)} violations known and found; the list holds "
-          f"{kinds['include']} includes, {kinds['call']} calls, {kinds['prefix']} names")
+          f"{kinds['include']} includes, {kinds['call']} calls, {kinds['prefix']} names, "
+          f"{kinds['error']} errors")
     return 1 if new or gone else 0
 
 

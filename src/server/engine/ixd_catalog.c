@@ -385,7 +385,7 @@ static int xexec(sqlite3 *h, const char *sql, ixv_err *err) {
         return -1;
     }
     if (rc != SQLITE_OK) {
-        ixv_seterr(err, -999, 0, 0, "%s", msg ? msg : sqlite3_errstr(rc));
+        ixv_seterr(err, IXV_E_NOT_IMPLEMENTED, 0, 0, "%s", msg ? msg : sqlite3_errstr(rc));
         sqlite3_free(msg);
         return -1;
     }
@@ -416,7 +416,7 @@ int ixd_cat_init(sqlite3 *h, int logmode, const char *user, ixv_err *err) {
     }
     if (q.oom) {
         ixv_sb_free(&q);
-        ixv_seterr(err, -208, 0, 0, NULL);
+        ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
         goto fail;
     }
     int r = xexec(h, q.p, err);
@@ -628,7 +628,7 @@ static int cat_lookup(ixd_db *db, const char *name, itab *out, ixv_err *err, int
     cat_done(st);
     if (rc == SQLITE_NOMEM) {
         ixs_itab_free(out);
-        return ixv_seterr(err, -208, 0, 0, NULL);
+        return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     }
     if (rc != SQLITE_DONE) {
         ixs_itab_free(out);

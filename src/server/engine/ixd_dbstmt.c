@@ -7,12 +7,6 @@
 
 #include "ixd_int.h"
 
-enum {
-    E_DB_EXISTS = -330,  /* Cannot create or rename the database. */
-    E_NO_CURRENT = -349, /* Database not selected yet. */
-    E_IN_TXN = -377,     /* Must terminate transaction before closing database. */
-};
-
 /* Opens database name as the session's current one (the old one closed). */
 static int switch_db(ixd_engine *e, const char *user, const char *name, ixd_db **dbp, int *dbflags,
                      ixv_err *err) {
@@ -35,7 +29,7 @@ static int create_db(ixd_engine *e, const char *user, const ixs_dbstmt *d, ixd_d
     struct stat st;
     if (stat(path, &st) == 0)
         return d->if_flag ? switch_db(e, user, d->name, dbp, dbflags, err)
-                          : ixv_seterr(err, E_DB_EXISTS, 0, 0, "%s", d->name);
+                          : ixv_seterr(err, IXV_E_CREATE_DB, 0, 0, "%s", d->name);
     if (ixd_create_database(e, d->name, d->logmode, user, err)) return -1;
     return switch_db(e, user, d->name, dbp, dbflags, err);
 }
@@ -50,14 +44,14 @@ int ixd_session_exec(ixd_engine *e, const char *user, const char *sql, size_t n,
     /* CREATE, DATABASE and CLOSE inside a transaction: -377 before any
      * other error of the statement */
     if (d.kind != IXS_DB_DROP && cur && cur->x.in_txn && cur->x.logmode != IXS_LOGMODE_ANSI)
-        return ixv_seterr(err, E_IN_TXN, 0, 0, NULL);
+        return ixv_seterr(err, IXV_E_CLOSE_IN_TXN, 0, 0, NULL);
     if (rc < 0) return -1;
     switch (d.kind) {
     case IXS_DB_CREATE: return create_db(e, user, &d, dbp, dbflags, err);
     case IXS_DB_DROP: return ixd_drop_database(e, d.name, cur, d.if_flag, err) ? -1 : 1;
     case IXS_DB_OPEN: return switch_db(e, user, d.name, dbp, dbflags, err);
     default: /* IXS_DB_CLOSE */
-        if (!cur) return ixv_seterr(err, E_NO_CURRENT, 0, 0, NULL);
+        if (!cur) return ixv_seterr(err, IXV_E_NO_DB_SELECTED, 0, 0, NULL);
         ixd_db_close(cur);
         *dbp = NULL;
         return 1;

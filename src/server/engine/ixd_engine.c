@@ -237,9 +237,9 @@ static int create_db(ixd_engine *e, const char *name, int logmode, const char *u
     sqlite3 *h;
     int r = 0;
     if (stat(path, &st) == 0) {
-        r = ixv_seterr(err, -330, 0, 0, "%s", name);
+        r = ixv_seterr(err, IXV_E_CREATE_DB, 0, 0, "%s", name);
     } else if (open_file(path, 1, &h)) {
-        r = ixv_seterr(err, -330, 0, 0, "%s", name);
+        r = ixv_seterr(err, IXV_E_CREATE_DB, 0, 0, "%s", name);
         remove_db_files(path);
     } else {
         r = ixd_cat_init(h, logmode, user, err);
@@ -266,7 +266,7 @@ int ixd_drop_database(ixd_engine *e, const char *name, const ixd_db *cur, int if
     int r = 0;
     pthread_mutex_lock(&e->mu);
     if (stat(path, &st) != 0)
-        r = if_exists ? 0 : ixv_seterr(err, -329, 0, 0, "%s", name);
+        r = if_exists ? 0 : ixv_seterr(err, IXV_E_NO_DATABASE, 0, 0, "%s", name);
     else if (cur && !strcmp(cur->x.name, low))
         r = ixv_seterr(err, IXS_E_DROP_CURRENT_DB, 0, 0, "%s", name);
     else if (!strcmp(low, "sysmaster") || use_find(e, low))
@@ -283,15 +283,16 @@ int ixd_engine_open(ixd_engine **out, const char *dir, ixv_err *err) {
      * allocation (about 200 instructions per inserted row). Only possible
      * before SQLite's first use; later calls are refused, harmlessly. */
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-    if (!dir || !*dir) return ixv_seterr(err, -329, 0, 0, "data directory");
-    if (mkdir(dir, 0700) != 0 && errno != EEXIST) return ixv_seterr(err, -329, 0, 0, "%s", dir);
+    if (!dir || !*dir) return ixv_seterr(err, IXV_E_NO_DATABASE, 0, 0, "data directory");
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+        return ixv_seterr(err, IXV_E_NO_DATABASE, 0, 0, "%s", dir);
     ixd_engine *e = calloc(1, sizeof *e);
-    if (!e) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!e) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     e->dir = strdup(dir);
     if (!e->dir || pthread_mutex_init(&e->mu, NULL) != 0) {
         free(e->dir);
         free(e);
-        return ixv_seterr(err, -208, 0, 0, NULL);
+        return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     }
     char path[4096];
     struct stat st;
@@ -399,7 +400,7 @@ int ixd_db_list(ixd_engine *e, char ***out, ixv_err *err) {
     int n = 0, cap = 0;
     if (scan_databases(e, &rows, &n, &cap)) {
         free(rows);
-        return ixv_seterr(err, -208, 0, 0, NULL);
+        return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     }
     if (n) qsort(rows, (size_t)n, IXS_NAME_MAX + 1, cmp_name);
     /* one block: n pointers, then the names */
@@ -409,7 +410,7 @@ int ixd_db_list(ixd_engine *e, char ***out, ixv_err *err) {
     char **v = malloc(bytes);
     if (!v) {
         free(rows);
-        return ixv_seterr(err, -208, 0, 0, NULL);
+        return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     }
     char *p = (char *)(v + n);
     for (int i = 0; i < n; i++) {
@@ -439,11 +440,11 @@ static int db_connect(ixd_db *db, const char *path, ixv_err *err) {
         int ext = sqlite3_extended_errcode(db->x.h), prim = ext & 0xff;
         if (prim == SQLITE_CANTOPEN || prim == SQLITE_IOERR || prim == SQLITE_READONLY)
             return file_err(err, ixd_os_errno(db->x.h), path);
-        return ixv_seterr(err, -329, 0, 0, "%s", db->x.name);
+        return ixv_seterr(err, IXV_E_NO_DATABASE, 0, 0, "%s", db->x.name);
     }
     if (ixd_register_functions(db->x.h, db) || ixd_register_vtabs(db->x.h, db) ||
         ixts_register(db->x.h, ts_stamp, db, &db->ts) || ixs_register(db->x.h, &db->x))
-        return ixv_seterr(err, -208, 0, 0, NULL);
+        return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     ixd_cat_upgrade(db->x.h);
     return 0;
 }
@@ -454,7 +455,7 @@ int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out,
     char path[4096];
     if (ixd_db_path(e, name, path, sizeof path, err)) return -1;
     ixd_db *db = calloc(1, sizeof *db);
-    if (!db) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!db) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     db->e = e;
     db->x.host = &ixd_host;
     fold_name(name, db->x.name);
@@ -462,8 +463,8 @@ int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out,
     /* counted before the files are touched, so that DROP DATABASE sees it */
     struct stat st;
     pthread_mutex_lock(&e->mu);
-    int r = stat(path, &st) != 0     ? ixv_seterr(err, -329, 0, 0, "%s", name)
-            : use_add(e, db->x.name) ? ixv_seterr(err, -208, 0, 0, NULL)
+    int r = stat(path, &st) != 0     ? ixv_seterr(err, IXV_E_NO_DATABASE, 0, 0, "%s", name)
+            : use_add(e, db->x.name) ? ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL)
                                      : 0;
     pthread_mutex_unlock(&e->mu);
     if (r) {
@@ -522,11 +523,11 @@ void ixd_txn_sync(ixd_db *db) {
 int ixd_sql_begin(ixd_db *db, ixv_err *err) {
     db->x.gen++; /* the catalog may change back or for others: no statement reuse */
     ixd_txn_sync(db);
-    if (db->x.logmode == 0) return ixv_seterr(err, -256, 0, 0, NULL);
+    if (db->x.logmode == 0) return ixv_seterr(err, IXV_E_NO_TXN, 0, 0, NULL);
     if (db->x.in_txn) {
         if (db->x.logmode == 3 && db->x.nsavepoints == 0 && sqlite3_get_autocommit(db->x.h) == 0)
             return 0; /* ANSI: BEGIN WORK inside the implicit transaction */
-        return ixv_seterr(err, -535, 0, 0, NULL);
+        return ixv_seterr(err, IXV_E_IN_TXN, 0, 0, NULL);
     }
     if (ixd_exec(db, "BEGIN", err)) return -1;
     db->x.in_txn = 1;
@@ -542,8 +543,8 @@ int ixd_ansi_autobegin(ixd_db *db, ixv_err *err) {
 int ixd_sql_commit(ixd_db *db, ixv_err *err) {
     db->x.gen++; /* the catalog may change back or for others: no statement reuse */
     ixd_txn_sync(db);
-    if (db->x.logmode == 0) return ixv_seterr(err, -256, 0, 0, NULL);
-    if (!db->x.in_txn) return ixv_seterr(err, -255, 0, 0, NULL);
+    if (db->x.logmode == 0) return ixv_seterr(err, IXV_E_NO_TXN, 0, 0, NULL);
+    if (!db->x.in_txn) return ixv_seterr(err, IXV_E_NOT_IN_TXN, 0, 0, NULL);
     ixts_before_commit(db->ts);
     ixs_lob_gc(&db->x); /* the LOs no row holds any more */
     int rc = sqlite3_exec(db->x.h, "COMMIT", NULL, NULL, NULL);
@@ -574,8 +575,8 @@ int ixd_sql_commit(ixd_db *db, ixv_err *err) {
 int ixd_sql_rollback(ixd_db *db, ixv_err *err) {
     db->x.gen++; /* the catalog may change back or for others: no statement reuse */
     ixd_txn_sync(db);
-    if (db->x.logmode == 0) return ixv_seterr(err, -256, 0, 0, NULL);
-    if (!db->x.in_txn) return ixv_seterr(err, -255, 0, 0, NULL);
+    if (db->x.logmode == 0) return ixv_seterr(err, IXV_E_NO_TXN, 0, 0, NULL);
+    if (!db->x.in_txn) return ixv_seterr(err, IXV_E_NOT_IN_TXN, 0, 0, NULL);
     ixts_txn_end(db->ts);
     if (!sqlite3_get_autocommit(db->x.h)) sqlite3_exec(db->x.h, "ROLLBACK", NULL, NULL, NULL);
     db->x.in_txn = 0;
@@ -584,15 +585,15 @@ int ixd_sql_rollback(ixd_db *db, ixv_err *err) {
 }
 
 int ixd_begin(ixd_db *db, ixv_err *err) {
-    if (!db) return ixv_seterr(err, -349, 0, 0, NULL);
+    if (!db) return ixv_seterr(err, IXV_E_NO_DB_SELECTED, 0, 0, NULL);
     return ixd_sql_begin(db, err);
 }
 int ixd_commit(ixd_db *db, ixv_err *err) {
-    if (!db) return ixv_seterr(err, -349, 0, 0, NULL);
+    if (!db) return ixv_seterr(err, IXV_E_NO_DB_SELECTED, 0, 0, NULL);
     return ixd_sql_commit(db, err);
 }
 int ixd_rollback(ixd_db *db, ixv_err *err) {
-    if (!db) return ixv_seterr(err, -349, 0, 0, NULL);
+    if (!db) return ixv_seterr(err, IXV_E_NO_DB_SELECTED, 0, 0, NULL);
     return ixd_sql_rollback(db, err);
 }
 int ixd_in_transaction(const ixd_db *db) {
@@ -683,7 +684,7 @@ static void stmts_detach(ixd_db *db) {
 
 static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixv_err *err) {
     ixd_stmt *s = calloc(1, sizeof *s);
-    if (!s) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!s) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     s->db = db;
     s->x.db = &db->x;
     s->x.host = &ixd_host;
@@ -697,7 +698,7 @@ static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ix
     }
     if (s->x.kind == SK_SELECT && ixd_row_plan(s)) {
         stmt_destroy(s);
-        return ixv_seterr(err, -208, 0, 0, NULL);
+        return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     }
     if (s->x.kind == SK_SELECT || s->x.kind == SK_DML) {
         int rc = sqlite3_prepare_v2(db->x.h, s->x.sqlite_sql, -1, &s->x.st, NULL);
@@ -717,7 +718,7 @@ static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ix
         s->pcap = calloc((size_t)s->x.nparams, sizeof(size_t));
         if (!s->x.pvals || !s->x.pset || !s->pbuf || !s->pcap) {
             stmt_destroy(s);
-            return ixv_seterr(err, -208, 0, 0, NULL);
+            return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
         }
     }
     *out = s;
@@ -726,7 +727,7 @@ static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ix
 
 int ixd_prepare(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixv_err *err) {
     *out = NULL;
-    if (!db) return ixv_seterr(err, -349, 0, 0, NULL);
+    if (!db) return ixv_seterr(err, IXV_E_NO_DB_SELECTED, 0, 0, NULL);
     if (n > IXS_MAX_SQL)
         return ixv_seterr(err, IXS_E_STMT_LONG, 0, 0, "more than %u bytes", IXS_MAX_SQL);
     ixd_arm(db);
@@ -777,15 +778,15 @@ static int put_blob(ixd_stmt *s, const sval *v, ixb_wbuf *out) {
     if (s->nblobs == s->capblobs) {
         uint32_t cap = s->capblobs ? s->capblobs * 2 : 16;
         uint8_t **b = realloc(s->blobs, cap * sizeof *b);
-        if (!b) return -208;
+        if (!b) return IXV_E_NOMEM;
         s->blobs = b;
         size_t *l = realloc(s->bloblen, cap * sizeof *l);
-        if (!l) return -208;
+        if (!l) return IXV_E_NOMEM;
         s->bloblen = l;
         s->capblobs = cap;
     }
     uint8_t *copy = malloc(v->n ? v->n : 1);
-    if (!copy) return -208;
+    if (!copy) return IXV_E_NOMEM;
     if (v->n) memcpy(copy, v->p, v->n);
     s->blobs[s->nblobs] = copy;
     s->bloblen[s->nblobs] = v->n;
@@ -814,15 +815,15 @@ static int orphan_err(const ixd_stmt *s, ixv_err *err) {
 int ixd_fetch_blob(ixd_stmt *s, const uint8_t *desc, size_t n, const uint8_t **data, size_t *len,
                    ixv_err *err) {
     if (orphan_err(s, err)) return -1;
-    if (!s->open) return ixv_seterr(err, -404, 0, 0, NULL);
-    if (n < BLOB_DESC) return ixv_seterr(err, -608, 0, 0, NULL);
+    if (!s->open) return ixv_seterr(err, IXV_E_NOT_AVAILABLE, 0, 0, NULL);
+    if (n < BLOB_DESC) return ixv_seterr(err, IXV_E_BLOB_CONVERT, 0, 0, NULL);
     if (desc[39] & 1) {
         *data = NULL;
         *len = 0;
         return 0;
     }
     uint32_t h = ixb_be32(desc + 4);
-    if (h == 0 || h > s->nblobs) return ixv_seterr(err, -608, 0, 0, NULL);
+    if (h == 0 || h > s->nblobs) return ixv_seterr(err, IXV_E_BLOB_CONVERT, 0, 0, NULL);
     *data = s->blobs[h - 1];
     *len = s->bloblen[h - 1];
     return 0;
@@ -898,7 +899,7 @@ ixt_vtype ixd_stmt_param_type(const ixd_stmt *s, int i) {
 
 int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
-    if (i < 0 || i >= s->x.nparams) return ixv_seterr(err, -254, 0, 0, NULL);
+    if (i < 0 || i >= s->x.nparams) return ixv_seterr(err, IXV_E_HOST_VARS, 0, 0, NULL);
     /* SQLite holds the parameters' bytes without a copy (bind_all): a
      * cursor still reading them is closed before they change. */
     if (s->open && !s->scroll && !s->done) ixd_close(s);
@@ -942,7 +943,7 @@ static int bind_all(ixd_stmt *s, ixv_err *err) {
     for (int i = 0; i < s->x.nparams; i++) {
         int rc = s->x.pset[i] ? ixv_sval_bind_static(&s->x.pvals[i], s->x.st, i + 1)
                               : sqlite3_bind_null(s->x.st, i + 1);
-        if (rc != SQLITE_OK) return ixv_seterr(err, -208, 0, 0, NULL);
+        if (rc != SQLITE_OK) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     }
     return 0;
 }
@@ -1001,7 +1002,7 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
     if (rows) *rows = 0;
     if (serial) *serial = 0;
     if (serial8) *serial8 = 0;
-    if (s->x.kind == SK_SELECT) return ixv_seterr(err, -260, 0, 0, NULL);
+    if (s->x.kind == SK_SELECT) return ixv_seterr(err, IXV_E_SELECT_NEEDS_CUR, 0, 0, NULL);
     ixd_arm(db);
     if (s->x.kind == SK_SQL) {
         int64_t r = 0;
@@ -1009,7 +1010,7 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
         if (ixs_ddl_exec(&s->x, &r, err)) {
             /* the statement's own SQLCODE for a full disk */
             if (err && err->isamcode == IXS_ISAM_NO_SPACE)
-                err->sqlcode = ixd_no_space_code(s->x.stype);
+                ixv_recode(err, ixd_no_space_code(s->x.stype), IXV_KEEP_ISAM);
             return -1;
         }
         if (rows) *rows = r;
@@ -1121,7 +1122,8 @@ static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixv_err *), void 
     if (ixd_exec(db, "COMMIT", err)) {
         ixts_txn_end(db->ts);
         /* the statement's own code, as an autocommit INSERT reports it */
-        if (err->isamcode == IXS_ISAM_NO_SPACE) err->sqlcode = ixd_no_space_code(s->x.stype);
+        if (err->isamcode == IXS_ISAM_NO_SPACE)
+            ixv_recode(err, ixd_no_space_code(s->x.stype), IXV_KEEP_ISAM);
         if (!sqlite3_get_autocommit(db->x.h)) sqlite3_exec(db->x.h, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
@@ -1135,7 +1137,7 @@ static int open_materialized(ixd_stmt *s, void *arg, ixv_err *err) {
 
 int ixd_open(ixd_stmt *s, int scroll, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
-    if (s->x.kind != SK_SELECT) return ixv_seterr(err, -404, 0, 0, NULL);
+    if (s->x.kind != SK_SELECT) return ixv_seterr(err, IXV_E_NOT_AVAILABLE, 0, 0, NULL);
     if (s->x.ts_write && sqlite3_get_autocommit(s->db->x.h)) {
         int rc = own_txn(s, open_materialized, NULL, err);
         if (rc) ixd_close(s);
@@ -1220,7 +1222,7 @@ static int open_rows(ixd_stmt *s, int scroll, ixv_err *err) {
 
 int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
-    if (!s->open) return ixv_seterr(err, -404, 0, 0, NULL);
+    if (!s->open) return ixv_seterr(err, IXV_E_NOT_AVAILABLE, 0, 0, NULL);
     if (s->scroll) {
         if (s->pos >= s->nrows) {
             s->pos = s->nrows + 1;
@@ -1247,7 +1249,7 @@ int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixv_err *err) {
 
 int ixd_fetch_at(ixd_stmt *s, int64_t pos, ixb_wbuf *out, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
-    if (!s->open || !s->scroll) return ixv_seterr(err, -404, 0, 0, NULL);
+    if (!s->open || !s->scroll) return ixv_seterr(err, IXV_E_NOT_AVAILABLE, 0, 0, NULL);
     if (pos < 1 || pos > s->nrows) return 0;
     s->pos = pos;
     return put_kept(s, pos - 1, out, err);

@@ -26,11 +26,11 @@
  * IXD_E_NO_DB; a statement or cursor whose database has been closed (or
  * changed) since it was prepared is gone, as if never prepared:
  * IXD_E_NO_STMT. */
-#define IXD_E_NO_DB   (-349) /* Database not selected yet. */
-#define IXD_E_NO_STMT (-410) /* Prepare statement failed or was not executed. */
+#define IXD_E_NO_DB   IXV_E_NO_DB_SELECTED /* Database not selected yet. */
+#define IXD_E_NO_STMT IXV_E_NO_STMT        /* Prepare statement failed or was not executed. */
 /* A cursor that is not open (NFETCH, SFETCH; CLOSE in strict mode), or a
  * statement a message cannot reach (strict mode). */
-#define IXD_E_NOT_AVAILABLE (-404) /* The cursor or statement is not available. */
+#define IXD_E_NOT_AVAILABLE IXV_E_NOT_AVAILABLE /* The cursor or statement is not available. */
 
 typedef struct ixd_engine ixd_engine;
 typedef struct ixd_db ixd_db;

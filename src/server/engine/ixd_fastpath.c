@@ -18,8 +18,8 @@
 #include "server/sql/ixs_lob.h"
 
 enum {
-    IXD_E_FP_UNRESOLVED = -674, /* Routine (%s) can not be resolved. */
-    IXD_E_FP_NO_DB = -349,      /* Database not selected yet. */
+    IXD_E_FP_UNRESOLVED = IXV_E_ROUTINE_UNRESOLVED, /* Routine (%s) can not be resolved. */
+    IXD_E_FP_NO_DB = IXV_E_NO_DB_SELECTED,          /* Database not selected yet. */
 };
 
 #define SIG_TEXT_MAX 200 /* signature bytes quoted in an error's text */

@@ -12,7 +12,7 @@
 #include "server/sql/ixs.h"
 
 enum {
-    IXD_E_NOMEM = -208, /* Memory allocation failed during query processing. */
+    IXD_E_NOMEM = IXV_E_NOMEM, /* Memory allocation failed during query processing. */
 };
 
 /* The errno of the last failed system call on h's files, or 0

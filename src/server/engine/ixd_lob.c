@@ -15,7 +15,7 @@
 static int lo_read(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixv_err *err) {
     size_t want = (size_t)d->length < IXS_LO_MAXIO ? (size_t)d->length : IXS_LO_MAXIO;
     uint8_t *buf = malloc(want ? want : 1);
-    if (!buf) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!buf) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     int64_t got = ixs_lob_read(&db->x, d->fd, buf, want, err);
     if (got >= 0) ixp_enc_lo_reply(reply, d->op, buf, (size_t)got);
     free(buf);
@@ -29,7 +29,7 @@ static int lo_read(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixv_err *er
 
 static int lo_write(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixv_err *err) {
     uint8_t *stage = malloc(STAGE);
-    if (!stage) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!stage) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     size_t pos = 0, have = 0;
     ixp_bytes c;
     int64_t n = 0;
@@ -56,7 +56,8 @@ static int lo_write(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixv_err *e
 }
 
 int ixd_lob_message(ixd_db *db, const ixp_lodata *d, ixb_wbuf *reply, ixv_err *err) {
-    if (!db) return ixv_seterr(err, -349, 0, 0, NULL); /* database not selected yet */
+    if (!db)
+        return ixv_seterr(err, IXV_E_NO_DB_SELECTED, 0, 0, NULL); /* database not selected yet */
     switch (d->op) {
     case IXP_LO_OP_READ: return lo_read(db, d, reply, err);
     case IXP_LO_OP_READSEEK:

@@ -1,6 +1,7 @@
-/* ixd_sqlerr.c: SQLite's failures as Informix errors (ixd_sqlite_err): a
- * full disk, locks, constraints with their names, the limits of the SQLite
- * parser, and the "ixd:<code>" errors ixd's own functions raise. */
+/* ixd_sqlerr.c: SQLite's failures as Informix errors (ixd_sqlite_err), by
+ * SQLite's extended result code: the errors ixd's own SQL functions raise
+ * (ixv_fn_err), a full disk, locks, constraints with their names, the limits
+ * of the SQLite parser. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,11 +65,11 @@ int ixd_no_space_code(int stype) {
 
 static int lock_code(int stype) {
     switch (stype) {
-    case IX_STMTTYPE_INSERT: return -271;
-    case IX_STMTTYPE_UPDATE: return -346;
-    case IX_STMTTYPE_DELETE: return -240;
-    case IX_STMTTYPE_SELECT: return -244;
-    default: return -243;
+    case IX_STMTTYPE_INSERT: return IXV_E_INSERT;
+    case IX_STMTTYPE_UPDATE: return IXV_E_UPDATE;
+    case IX_STMTTYPE_DELETE: return IXV_E_DELETE;
+    case IX_STMTTYPE_SELECT: return IXV_E_READ_NEXT;
+    default: return IXV_E_POSITION;
     }
 }
 
@@ -92,13 +93,13 @@ static int unique_err(ixd_db *db, const char *tab, const char *cols, ixv_err *er
                 snprintf(nm, sizeof nm, "%s.%s", db->x.user,
                          isc && cname ? cname : (iname ? iname : ""));
                 sqlite3_finalize(st);
-                if (isc) return ixv_seterr(err, -268, -100, 0, "%s", nm);
-                return ixv_seterr(err, -239, -100, 0, "%s", nm);
+                if (isc) return ixv_seterr(err, IXV_E_UNIQUE, IXV_ISAM_DUP_KEY, 0, "%s", nm);
+                return ixv_seterr(err, IXV_E_DUP_INDEX, IXV_ISAM_DUP_KEY, 0, "%s", nm);
             }
         }
         sqlite3_finalize(st);
     }
-    return ixv_seterr(err, -239, -100, 0, "%s", cols);
+    return ixv_seterr(err, IXV_E_DUP_INDEX, IXV_ISAM_DUP_KEY, 0, "%s", cols);
 }
 
 static int fk_name(ixd_db *db, const char *tab, int child, char *buf, size_t n) {
@@ -120,24 +121,72 @@ static int fk_name(ixd_db *db, const char *tab, int child, char *buf, size_t n) 
     return found;
 }
 
-/* A constraint violation as Informix reports it (-391, -268/-239, -530,
- * -691/-692). Returns 1 with *err set, 0 when ext is not one of those. */
-static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const char *table,
-                          ixv_err *err) {
+/* ---- what only SQLite's message says ------------------------------------------------
+ * The one place ixd reads SQLite's message text. The result code says what
+ * failed; a few facts SQLite gives only in its message: the column of a NOT
+ * NULL failure, the columns of a UNIQUE or PRIMARY KEY failure and the name
+ * of a CHECK constraint ("... constraint failed: <detail>", the extended code
+ * SQLITE_CONSTRAINT_*), and, inside a plain SQLITE_ERROR, the name in "no
+ * such table/column", sum()'s integer overflow and a compiled-in limit of
+ * SQLite's parser. (The catalogue knows a table's NOT NULL columns and
+ * indexes, not which of them a row broke; the name after "failed: " is the
+ * only record of it.) Returns one of the MSG_* kinds with *detail pointing
+ * into msg (a name, or NULL). */
+enum { MSG_OTHER, MSG_NO_TABLE, MSG_NO_COLUMN, MSG_OVERFLOW, MSG_LIMIT };
+static int sqlite_msg_detail(int ext, const char *msg, const char **detail) {
+    static const char *const limits[] = {"parser stack overflow",
+                                         "Expression tree is too large",
+                                         "too many terms in compound SELECT",
+                                         "too many columns",
+                                         "too many arguments on function",
+                                         "too many SQL variables",
+                                         "at most 64 tables in a join"};
     const char *p;
-    if (ext == SQLITE_CONSTRAINT_NOTNULL && (p = strstr(msg, "failed: "))) {
-        p += 8;
+    *detail = NULL;
+    if ((ext & 0xff) == SQLITE_CONSTRAINT) {
+        if ((p = strstr(msg, "failed: "))) *detail = p + 8;
+        return MSG_OTHER;
+    }
+    if (ext != SQLITE_ERROR) return MSG_OTHER;
+    if (!strncmp(msg, "no such table: ", 15)) return *detail = msg + 15, MSG_NO_TABLE;
+    if (!strncmp(msg, "no such column: ", 16)) return *detail = msg + 16, MSG_NO_COLUMN;
+    if (strstr(msg, "integer overflow")) return MSG_OVERFLOW;
+    for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++)
+        if (strstr(msg, limits[k])) return MSG_LIMIT;
+    return MSG_OTHER;
+}
+
+/* The one reader of the legacy error text "ixd:<sqlcode>[,<isam>]:<text>":
+ * the RAISE(ABORT, ...) of the WITH CHECK OPTION triggers that earlier
+ * versions of ixd stored in users' database files (ixs_view.c now raises
+ * through ixd_raise). SQLite fails such a trigger with
+ * SQLITE_CONSTRAINT_TRIGGER. Returns 1 with *err set, 0 for other text. */
+static int legacy_raise(const char *msg, ixv_err *err) {
+    if (strncmp(msg, "ixd:", 4)) return 0;
+    int code = atoi(msg + 4);
+    const char *t = strchr(msg + 4, ':'), *c = strchr(msg + 4, ',');
+    int isam = c && t && c < t ? atoi(c + 1) : 0;
+    ixv_seterr(err, code ? code : IXV_E_NOT_IMPLEMENTED, isam, 0, "%s", t ? t + 1 : "");
+    return 1;
+}
+
+/* A constraint violation as Informix reports it (-391, -268/-239, -530,
+ * -691/-692): ext is SQLite's extended code, detail what its message names
+ * (sqlite_msg_detail). Returns 1 with *err set, 0 when ext is not one of
+ * those. */
+static int constraint_err(ixd_db *db, int ext, const char *detail, int stype, const char *table,
+                          ixv_err *err) {
+    const char *p = detail;
+    if (ext == SQLITE_CONSTRAINT_NOTNULL && p) {
         const char *dot = strchr(p, '.');
-        ixv_seterr(err, -391, 0, 0, "%s", dot ? dot + 1 : p);
+        ixv_seterr(err, IXV_E_NULL_COLUMN, 0, 0, "%s", dot ? dot + 1 : p);
         return 1;
     }
-    if ((ext == SQLITE_CONSTRAINT_UNIQUE || ext == SQLITE_CONSTRAINT_PRIMARYKEY) &&
-        (p = strstr(msg, "failed: "))) {
+    if ((ext == SQLITE_CONSTRAINT_UNIQUE || ext == SQLITE_CONSTRAINT_PRIMARYKEY) && p) {
         /* "t.a, t.b" -> "a,b" */
         char cols[512], tab[IXS_NAME_MAX + 1];
         size_t k = 0;
         tab[0] = 0;
-        p += 8;
         while (*p && k + 1 < sizeof cols) {
             const char *dot = strchr(p, '.');
             const char *end = strstr(p, ", ");
@@ -155,8 +204,8 @@ static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const
         unique_err(db, tab[0] ? tab : (table ? table : ""), cols, err);
         return 1;
     }
-    if (ext == SQLITE_CONSTRAINT_CHECK && (p = strstr(msg, "failed: "))) {
-        ixv_seterr(err, -530, 0, 0, "%s.%s", db->x.user, p + 8);
+    if (ext == SQLITE_CONSTRAINT_CHECK && p) {
+        ixv_seterr(err, IXV_E_CHECK, 0, 0, "%s.%s", db->x.user, p);
         return 1;
     }
     if (ext == SQLITE_CONSTRAINT_FOREIGNKEY) {
@@ -165,26 +214,9 @@ static int constraint_err(ixd_db *db, int ext, const char *msg, int stype, const
         if (stype == IX_STMTTYPE_UPDATE && !fk_name(db, table ? table : "", 1, nm, sizeof nm))
             child = 0;
         fk_name(db, table ? table : "", child, nm, sizeof nm);
-        ixv_seterr(err, child ? -691 : -692, 0, 0, "%s", nm);
+        ixv_seterr(err, child ? IXV_E_FK_NO_PARENT : IXV_E_FK_REFERENCED, 0, 0, "%s", nm);
         return 1;
     }
-    return 0;
-}
-
-/* 1 when msg is SQLite saying that the SQL ixd made of a statement passes
- * one of its compiled-in limits (parser stack, expression depth, compound
- * SELECT terms, columns): SQLite gives these as a plain SQLITE_ERROR, its
- * text the only thing that tells them apart. */
-static int sqlite_limit_msg(const char *msg) {
-    static const char *const limits[] = {"parser stack overflow",
-                                         "Expression tree is too large",
-                                         "too many terms in compound SELECT",
-                                         "too many columns",
-                                         "too many arguments on function",
-                                         "too many SQL variables",
-                                         "at most 64 tables in a join"};
-    for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++)
-        if (strstr(msg, limits[k])) return 1;
     return 0;
 }
 
@@ -196,31 +228,32 @@ int ixd_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixv_err *er
     int ext = h ? sqlite3_extended_errcode(h) : rc;
     if (!msg) msg = "";
     ixd_txn_sync(db);
+    /* an SQL function's or a virtual table's own error (ixv_fn_err) */
+    if (ext == IXV_SQLITE_RAISED || rc == IXV_SQLITE_RAISED) {
+        if (ixv_raised_take(err)) return -1;
+        return ixv_seterr(err, IXV_E_NOT_IMPLEMENTED, 0, 0, "%.200s", msg);
+    }
+    ixv_raised_clear(); /* one nobody took belongs to no later failure */
     if (ixd_no_space(h, rc) || ixd_no_space(h, ext))
         return ixv_seterr(err, ixd_no_space_code(stype), IXS_ISAM_NO_SPACE, 0, "%s",
                           table ? table : "");
-    if (!strncmp(msg, "ixd:", 4)) {
-        int code = atoi(msg + 4); /* ixd:<sqlcode>[,<isam>]:<text> */
-        const char *t = strchr(msg + 4, ':'), *c = strchr(msg + 4, ',');
-        int isam = c && t && c < t ? atoi(c + 1) : 0;
-        return ixv_seterr(err, code ? code : -999, isam, 0, "%s", t ? t + 1 : "");
-    }
+    if (ext == SQLITE_CONSTRAINT_TRIGGER && legacy_raise(msg, err)) return -1;
     int prim = rc & 0xff;
-    if (db && db->x.interrupted) return ixv_seterr(err, -213, 0, 0, NULL);
+    if (db && db->x.interrupted) return ixv_seterr(err, IXV_E_INTERRUPTED, 0, 0, NULL);
     if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED || (ext & 0xff) == SQLITE_BUSY)
-        return ixv_seterr(err, lock_code(stype), db && db->x.wait_ms < 0 ? -107 : -154, 0, "%s",
-                          table ? table : "");
-    if (prim == SQLITE_NOMEM) return ixv_seterr(err, -208, 0, 0, NULL);
-    if (prim == SQLITE_INTERRUPT) return ixv_seterr(err, -213, 0, 0, NULL);
-    if (prim == SQLITE_CONSTRAINT && constraint_err(db, ext, msg, stype, table, err)) return -1;
-    if (strstr(msg, "no such savepoint")) return ixv_seterr(err, -83, 0, 0, NULL);
-    if (!strncmp(msg, "no such table: ", 15)) return ixv_seterr(err, -206, 0, 0, "%s", msg + 15);
-    if (!strncmp(msg, "no such column: ", 16)) return ixv_seterr(err, -217, 0, 0, "%s", msg + 16);
-    if (strstr(msg, "cannot modify") && strstr(msg, "view"))
-        return ixv_seterr(err, -999, 0, 0, "%.200s", msg);
-    if (strstr(msg, "integer overflow")) return ixv_seterr(err, -1215, 0, 0, NULL);
-    if (sqlite_limit_msg(msg))
+        return ixv_seterr(err, lock_code(stype),
+                          db && db->x.wait_ms < 0 ? IXV_ISAM_LOCKED : IXV_ISAM_LOCK_TIMEOUT, 0,
+                          "%s", table ? table : "");
+    if (prim == SQLITE_NOMEM) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
+    if (prim == SQLITE_INTERRUPT) return ixv_seterr(err, IXV_E_INTERRUPTED, 0, 0, NULL);
+    const char *detail;
+    int kind = sqlite_msg_detail(ext, msg, &detail);
+    if (prim == SQLITE_CONSTRAINT && constraint_err(db, ext, detail, stype, table, err)) return -1;
+    if (kind == MSG_NO_TABLE) return ixv_seterr(err, IXV_E_NO_TABLE, 0, 0, "%s", detail);
+    if (kind == MSG_NO_COLUMN) return ixv_seterr(err, IXV_E_NO_COLUMN, 0, 0, "%s", detail);
+    if (kind == MSG_OVERFLOW) return ixv_seterr(err, IXV_E_INT_RANGE, 0, 0, NULL);
+    if (kind == MSG_LIMIT)
         return ixv_seterr(err, IXS_E_COMPLEX, 0, 0, "statement too complex for the engine (%.120s)",
                           msg);
-    return ixv_seterr(err, -999, 0, 0, "%.200s", msg);
+    return ixv_seterr(err, IXV_E_NOT_IMPLEMENTED, 0, 0, "%.200s", msg);
 }

@@ -76,7 +76,7 @@ static void f_fdiv(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     double b = sqlite3_value_double(argv[1]);
     if (b == 0) {
-        ixv_fn_err(ctx, -1202, NULL);
+        ixv_fn_err(ctx, IXV_E_DIV_ZERO, NULL);
         return;
     }
     sqlite3_result_double(ctx, sqlite3_value_double(argv[0]) / b);
@@ -91,12 +91,12 @@ static void f_idiv(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     int64_t b = sqlite3_value_int64(argv[1]);
     if (b == 0) {
-        ixv_fn_err(ctx, -1202, NULL);
+        ixv_fn_err(ctx, IXV_E_DIV_ZERO, NULL);
         return;
     }
     int64_t a = sqlite3_value_int64(argv[0]);
     if (a == INT64_MIN && b == -1) {
-        ixv_fn_err(ctx, -1215, NULL);
+        ixv_fn_err(ctx, IXV_E_INT_RANGE, NULL);
         return;
     }
     sqlite3_result_int64(ctx, a / b);
@@ -171,7 +171,7 @@ static void agg_final(sqlite3_context *ctx) {
         ixt_decimal cnt, r;
         ixt_dec_from_i64(&cnt, a->n);
         if (ixv_dec_div(&a->sum, &cnt, &r) < 0) {
-            ixv_fn_err(ctx, -1226, NULL);
+            ixv_fn_err(ctx, IXV_E_DEC_PREC, NULL);
             return;
         }
         ixv_fn_res_dec(ctx, &r);
@@ -309,7 +309,7 @@ static void f_part(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     int32_t days = 0;
     int which = sqlite3_value_int(argv[3]);
     if (which >= 3 && ixt_date_from_ymd(dt.year, dt.month, dt.day, &days) != IX_OK) {
-        ixv_fn_err(ctx, -1206, NULL);
+        ixv_fn_err(ctx, IXV_E_BAD_DAY, NULL);
         return;
     }
     switch (which) {
@@ -331,16 +331,16 @@ static void f_mdy(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     int64_t m = sqlite3_value_int64(argv[0]), d = sqlite3_value_int64(argv[1]),
             y = sqlite3_value_int64(argv[2]);
     if (m < 1 || m > 12) {
-        ixv_fn_err(ctx, -1205, NULL);
+        ixv_fn_err(ctx, IXV_E_BAD_MONTH, NULL);
         return;
     }
     if (y < 1 || y > 9999) {
-        ixv_fn_err(ctx, -1204, NULL);
+        ixv_fn_err(ctx, IXV_E_BAD_YEAR, NULL);
         return;
     }
     int32_t days;
     if (d < 1 || d > 31 || ixt_date_from_ymd((int)y, (int)m, (int)d, &days) != IX_OK) {
-        ixv_fn_err(ctx, -1206, NULL);
+        ixv_fn_err(ctx, IXV_E_BAD_DAY, NULL);
         return;
     }
     sqlite3_result_int(ctx, days);
@@ -381,7 +381,7 @@ static void f_dtsub(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     ixt_interval iv;
     if (ixt_dt_diff(&a, &b, &iv) != IX_OK) {
-        ixv_fn_err(ctx, -1263, NULL);
+        ixv_fn_err(ctx, IXV_E_DT_FIELD, NULL);
         return;
     }
     uint32_t rq = (uint32_t)sqlite3_value_int64(argv[4]);
@@ -426,13 +426,13 @@ static void f_dtadd(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     iv.months = (IXT_QUAL_START(ivq) <= IXT_TU_MONTH) ? mag : 0;
     iv.units = (IXT_QUAL_START(ivq) <= IXT_TU_MONTH) ? 0 : mag;
     if (ixt_dt_add(&a, &iv, &r) != IX_OK) {
-        ixv_fn_err(ctx, -1263, NULL);
+        ixv_fn_err(ctx, IXV_E_DT_FIELD, NULL);
         return;
     }
     if (q == 0) {
         int32_t days;
         if (ixt_date_from_ymd(r.year, r.month, r.day, &days) != IX_OK) {
-            ixv_fn_err(ctx, -1263, NULL);
+            ixv_fn_err(ctx, IXV_E_DT_FIELD, NULL);
             return;
         }
         sqlite3_result_int(ctx, days);
@@ -544,13 +544,13 @@ static void f_serial(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         ixv_sval_free(&o);
     }
     if (v < 0) {
-        ixv_fn_err(ctx, -1215, NULL);
+        ixv_fn_err(ctx, IXV_E_INT_RANGE, NULL);
         return;
     }
     int ok = 0;
     int64_t r = ixd_serial_next(db, tabid, kind, v, &ok);
     if (!ok) {
-        ixv_fn_err(ctx, -1215, NULL);
+        ixv_fn_err(ctx, IXV_E_INT_RANGE, NULL);
         return;
     }
     if (kind == 1) db->x.stmt_serial = r;
@@ -604,13 +604,13 @@ static void utc_to_datetime(sqlite3_context *ctx, sqlite3_value *x) {
     }
     double s = sqlite3_value_double(x);
     if (!(s > -6e10 && s < 2.5e11)) {
-        ixv_fn_err(ctx, -1263, NULL);
+        ixv_fn_err(ctx, IXV_E_DT_FIELD, NULL);
         return;
     }
     time_t t = (time_t)(s < 0 ? -(int64_t)(-s) : (int64_t)s);
     struct tm tmv;
     if (!localtime_r(&t, &tmv)) {
-        ixv_fn_err(ctx, -1263, NULL);
+        ixv_fn_err(ctx, IXV_E_DT_FIELD, NULL);
         return;
     }
     ixt_datetime dt = {tmv.tm_year + 1900,
@@ -657,7 +657,7 @@ static void f_dbinfo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     } else if (!sqlite3_stricmp(k, "utc_to_datetime") && argc == 2)
         utc_to_datetime(ctx, argv[1]);
     else
-        ixv_fn_err(ctx, -728, k);
+        ixv_fn_err(ctx, IXV_E_DBINFO, k);
 }
 
 static void f_raise(sqlite3_context *ctx, int argc, sqlite3_value **argv) {

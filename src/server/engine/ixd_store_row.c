@@ -51,7 +51,7 @@ static int plan_col(ityp t, uint32_t *width) {
 int ixd_row_plan(ixd_stmt *s) {
     free(s->rplan);
     s->rplan = calloc((size_t)s->x.ncols + 1, sizeof *s->rplan);
-    if (!s->rplan) return -208;
+    if (!s->rplan) return IXV_E_NOMEM;
     for (int i = 0; i < s->x.ncols; i++)
         s->rplan[i].kind = plan_col(s->x.cols[i].t, &s->rplan[i].width);
     for (int i = s->x.ncols; i-- > 0;)
@@ -166,7 +166,7 @@ int ixd_row_encode(ixd_stmt *s, ixb_wbuf *out, ixd_put_fn general) {
     }
     if (out->err) {
         out->len = start;
-        return -208;
+        return IXV_E_NOMEM;
     }
     return 0;
 }
@@ -178,7 +178,7 @@ static int bind_text(ixd_stmt *s, int i, const uint8_t *p, size_t n) {
     if (n + 1 > s->pcap[i]) {
         size_t cap = n + 1 < 64 ? 64 : n + 1;
         uint8_t *b = realloc(s->pbuf[i], cap);
-        if (!b) return -208;
+        if (!b) return IXV_E_NOMEM;
         s->pbuf[i] = b;
         s->pcap[i] = cap;
     }

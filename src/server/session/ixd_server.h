@@ -195,9 +195,9 @@ typedef struct ixd_listen_opts {
 #define IXD_LOGIN_TIMEOUT 10 /* default of login_timeout */
 /* Connections over max_connections are answered with this svc_error
  * (Informix's answer when LIMITNUMSESSIONS is reached) and closed. */
-#define IXD_EBUSY -25571
+#define IXD_EBUSY IXV_E_THREAD
 /* The answer to an unknown user and to a wrong password alike. */
-#define IXD_ELOGIN -951
+#define IXD_ELOGIN IXV_E_LOGIN
 
 /* The default connection cap: min(descriptors, memory) where descriptors =
  * (RLIMIT_NOFILE soft limit - 64) / 6 and memory = physical memory / 16 MiB,

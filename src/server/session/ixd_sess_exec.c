@@ -157,7 +157,7 @@ static int bind_general(ixd_sess *s, sess_stmt *t, const ixp_bindval *v, struct 
          * parameter's type where Informix would. */
         if (ixt_value_from_bind(r->t, v->value.p, v->value.n, &t->binds) != IX_OK) {
             t->nbinds = 0;
-            ixd_sess_send_errcode(s, -1213, 0, NULL);
+            ixd_sess_send_errcode(s, IXV_E_CONVERT, 0, NULL);
             return 0;
         }
     }
@@ -174,7 +174,7 @@ void ixd_sess_do_bind(ixd_sess *s, const ixp_msg *m) {
     blobin_reset(t);
     if (m->u.bind.count > t->bindcap) {
         struct bindref *b = realloc(t->bindv, (size_t)m->u.bind.count * sizeof *b);
-        if (!b) return ixd_sess_send_errcode(s, -208, 0, NULL);
+        if (!b) return ixd_sess_send_errcode(s, IXV_E_NOMEM, 0, NULL);
         t->bindv = b;
         t->bindcap = m->u.bind.count;
     }
@@ -211,7 +211,7 @@ static int apply_binds(ixd_sess *s, sess_stmt *t) {
     ixv_err e = {0};
     int want = ixd_stmt_nparams(t->st);
     if (t->nbinds != want && !(t->nbinds == 0 && want == 0)) {
-        e.sqlcode = E_HOST_VARS;
+        ixv_seterr(&e, E_HOST_VARS, 0, 0, NULL);
         ixd_sess_send_err(s, &e);
         return -1;
     }
@@ -246,7 +246,7 @@ void ixd_sess_do_execute(ixd_sess *s) {
         if (r < 0) return ixd_sess_send_err(s, &e);
         return ixd_sess_send_done(s, t->stmt_type == IX_STMTTYPE_DATABASE ? s->dbflags : 0, 0, 0);
     }
-    if (t->is_cursor) return ixd_sess_send_errcode(s, -260, 0, NULL);
+    if (t->is_cursor) return ixd_sess_send_errcode(s, IXV_E_SELECT_NEEDS_CUR, 0, NULL);
     if (apply_binds(s, t)) return;
     ixd_set_cursor_lookup(s->db, sess_cursor, s);
     int64_t rows = 0, serial8 = 0;
@@ -259,7 +259,7 @@ void ixd_sess_do_execute(ixd_sess *s) {
 void ixd_sess_do_open(ixd_sess *s) {
     sess_stmt *t = ixd_sess_use_stmt(s);
     if (!t) return;
-    if (!t->st || !t->is_cursor) return ixd_sess_send_errcode(s, -481, 0, NULL);
+    if (!t->st || !t->is_cursor) return ixd_sess_send_errcode(s, IXV_E_NO_STMT_NAME, 0, NULL);
     if (t->open) ixd_close(t->st);
     t->open = 0; /* until this OPEN succeeds */
     if (apply_binds(s, t)) return;
@@ -297,14 +297,14 @@ static int read_ahead(ixd_sess *s, sess_stmt *t, size_t *at, size_t *n) {
     if (r <= 0 || o->err) {
         if (!o->err) o->len = *at;
         if (r < 0) ixd_sess_send_err(s, &e);
-        if (r > 0) ixd_sess_send_errcode(s, -208, 0, NULL);
+        if (r > 0) ixd_sess_send_errcode(s, IXV_E_NOMEM, 0, NULL);
         return r > 0 ? -1 : r;
     }
     *n = o->len - *at - 8;
     ixb_st32(o->data + *at + 4, (uint32_t)*n);
     if (*n & 1) ixb_put_u8(o, 0);
     if (o->err) {
-        ixd_sess_send_errcode(s, -208, 0, NULL);
+        ixd_sess_send_errcode(s, IXV_E_NOMEM, 0, NULL);
         return -1;
     }
     return 1;
@@ -317,7 +317,7 @@ static int keep_ahead(ixd_sess *s, sess_stmt *t, size_t at, size_t n) {
     ixb_put_bytes(&t->ahead, s->reply.data + at + 8, n);
     s->reply.len = at;
     if (t->ahead.err) {
-        ixd_sess_send_errcode(s, -208, 0, NULL);
+        ixd_sess_send_errcode(s, IXV_E_NOMEM, 0, NULL);
         return -1;
     }
     t->has_ahead = 1;
@@ -377,7 +377,8 @@ void ixd_sess_do_sfetch(ixd_sess *s, const ixp_msg *m) {
     sess_stmt *t = ixd_sess_use_stmt(s);
     if (!t) return;
     if (!t->open) return ixd_sess_send_errcode(s, IXD_E_NOT_AVAILABLE, 0, NULL);
-    if (!t->scroll) return ixd_sess_send_errcode(s, -482, 0, NULL); /* not a scroll cursor */
+    if (!t->scroll)
+        return ixd_sess_send_errcode(s, IXV_E_NOT_SCROLL, 0, NULL); /* not a scroll cursor */
     int64_t n = ixd_row_count(t->st);
     int64_t pos;
     switch (m->u.sfetch.direction) {
@@ -388,7 +389,7 @@ void ixd_sess_do_sfetch(ixd_sess *s, const ixp_msg *m) {
     case 5: pos = t->scroll_pos; break;
     case 6: pos = m->u.sfetch.position; break;
     case 7: pos = t->scroll_pos + m->u.sfetch.position; break;
-    default: return ixd_sess_send_errcode(s, -201, 0, NULL);
+    default: return ixd_sess_send_errcode(s, IXV_E_SYNTAX, 0, NULL);
     }
     size_t cap = reply_cap(s, m->u.sfetch.bufsize), used = 0;
     int sent = 0;

@@ -66,8 +66,8 @@ void ixd_sess_send_err(ixd_sess *s, const ixv_err *e) {
 }
 
 void ixd_sess_send_errcode(ixd_sess *s, int sqlcode, int isam, const char *text) {
-    ixv_err e = {sqlcode, isam, 0, {0}, 0};
-    if (text) snprintf(e.text, sizeof e.text, "%s", text);
+    ixv_err e;
+    ixv_seterr(&e, sqlcode, isam, 0, "%s", text ? text : "");
     ixd_sess_send_err(s, &e);
 }
 
@@ -175,12 +175,12 @@ static int do_prepare(ixd_sess *s, const uint8_t *sql, size_t n) {
             break;
         }
     if (id < 0) {
-        ixd_sess_send_errcode(s, -210, 0, NULL); /* too many statements */
+        ixd_sess_send_errcode(s, IXV_E_TOO_MANY_STMTS, 0, NULL); /* too many statements */
         return -1;
     }
     sess_stmt *t = calloc(1, sizeof *t);
     if (!t) {
-        ixd_sess_send_errcode(s, -208, 0, NULL);
+        ixd_sess_send_errcode(s, IXV_E_NOMEM, 0, NULL);
         return -1;
     }
     ixb_wbuf_init(&t->ahead, NULL);
@@ -191,7 +191,7 @@ static int do_prepare(ixd_sess *s, const uint8_t *sql, size_t n) {
         t->session_sql = malloc(n + 1);
         if (!t->session_sql) {
             ixd_sess_stmt_free(t);
-            ixd_sess_send_errcode(s, -208, 0, NULL);
+            ixd_sess_send_errcode(s, IXV_E_NOMEM, 0, NULL);
             return -1;
         }
         memcpy(t->session_sql, sql, n);
@@ -199,7 +199,7 @@ static int do_prepare(ixd_sess *s, const uint8_t *sql, size_t n) {
     } else {
         if (!s->db) {
             ixd_sess_stmt_free(t);
-            ixd_sess_send_errcode(s, -349, 0, NULL); /* database not selected yet */
+            ixd_sess_send_errcode(s, IXV_E_NO_DB_SELECTED, 0, NULL); /* database not selected yet */
             return -1;
         }
         ixv_err e = {0};
@@ -222,7 +222,7 @@ static void do_describe(ixd_sess *s) {
     if (!t) return;
     int n = t->st ? ixd_stmt_ncols(t->st) : 0;
     ixp_column *cols = n ? calloc((size_t)n, sizeof *cols) : NULL;
-    if (n && !cols) return ixd_sess_send_errcode(s, -208, 0, NULL);
+    if (n && !cols) return ixd_sess_send_errcode(s, IXV_E_NOMEM, 0, NULL);
     for (int i = 0; i < n; i++) {
         ixd_col c;
         ixd_stmt_col(t->st, i, &c);
@@ -242,7 +242,7 @@ static void do_describe(ixd_sess *s) {
     ixp_describe d = {
         .stmt_type = (int16_t)t->stmt_type, .stmt_id = (int16_t)s->cur, .est_rows = 1};
     if (ixp_enc_describe(&s->reply, &s->caps, &d, cols, n) == IX_ERANGE)
-        ixd_sess_send_errcode(s, -1248, 0, NULL); /* row too wide to describe */
+        ixd_sess_send_errcode(s, IXV_E_ROW_TOO_WIDE, 0, NULL); /* row too wide to describe */
     free(cols);
     /* A real server follows an INSERT's describe with INSERTDONE (§3.1). */
     if (t->stmt_type == IX_STMTTYPE_INSERT) ixp_enc_insertdone(&s->reply, &s->caps, 0, 0);
@@ -321,7 +321,7 @@ static void do_dblist(ixd_sess *s) {
     ixp_bytes *v = n ? calloc((size_t)n, sizeof *v) : NULL;
     if (n && !v) {
         free(names);
-        return ixd_sess_send_errcode(s, -208, 0, NULL);
+        return ixd_sess_send_errcode(s, IXV_E_NOMEM, 0, NULL);
     }
     for (int i = 0; i < n; i++)
         v[i] = (ixp_bytes){(const uint8_t *)names[i], strlen(names[i])};
@@ -331,7 +331,7 @@ static void do_dblist(ixd_sess *s) {
 }
 
 static void do_transaction(ixd_sess *s, int tag) {
-    if (!s->db) return ixd_sess_send_errcode(s, -349, 0, NULL);
+    if (!s->db) return ixd_sess_send_errcode(s, IXV_E_NO_DB_SELECTED, 0, NULL);
     ixv_err e = {0};
     int r = tag == IXP_SQ_BEGIN      ? ixd_begin(s->db, &e)
             : tag == IXP_SQ_CMMTWORK ? ixd_commit(s->db, &e)
@@ -344,13 +344,13 @@ static void do_transaction(ixd_sess *s, int tag) {
  * message carries, a keyword or one with blanks or quotes, reaches the engine
  * as it is and names the same savepoint as SAVEPOINT "name" in SQL text. */
 static void do_savepoint(ixd_sess *s, const ixp_msg *m) {
-    if (!s->db) return ixd_sess_send_errcode(s, -349, 0, NULL);
+    if (!s->db) return ixd_sess_send_errcode(s, IXV_E_NO_DB_SELECTED, 0, NULL);
     const ixp_bytes *name = m->tag == IXP_SQ_SVPOINT ? &m->u.svpoint.name : &m->u.name;
     char sql[32 + 2 * 128 + 3];
     const char *verb = m->tag == IXP_SQ_SVPOINT      ? "SAVEPOINT"
                        : m->tag == IXP_SQ_RELSVPOINT ? "RELEASE SAVEPOINT"
                                                      : "ROLLBACK WORK TO SAVEPOINT";
-    if (name->n > 128) return ixd_sess_send_errcode(s, -201, 0, NULL);
+    if (name->n > 128) return ixd_sess_send_errcode(s, IXV_E_SYNTAX, 0, NULL);
     size_t k = (size_t)snprintf(sql, sizeof sql, "%s \"", verb);
     for (size_t i = 0; i < name->n; i++) {
         if (name->p[i] == '"') sql[k++] = '"';
@@ -473,7 +473,7 @@ static int do_login(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     int svc = 0;
     const char *detail = "";
     if (server[0] && strcmp(server, s->srv->server_name) != 0) {
-        svc = -761; /* INFORMIXSERVER does not match DBSERVERNAME */
+        svc = IXV_E_SERVER_NAME; /* INFORMIXSERVER does not match DBSERVERNAME */
     } else {
         svc = check_user(s, user, pass, &detail);
     }
@@ -483,7 +483,7 @@ static int do_login(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         ixp_conrej_defaults(&acc, s->srv->server_name, s->srv->banner, svc);
         ixp_conacc_encode(&acc, out);
         char msg[256];
-        ixd_msg_fill(msg, sizeof msg, ixv_errtext(svc), svc == -761 ? server : user);
+        ixd_msg_fill(msg, sizeof msg, ixv_errtext(svc), svc == IXV_E_SERVER_NAME ? server : user);
         ixd_log(s->srv, s->id, "login rejected for user \"%s\" from %s: %d %s%s", user, s->peer,
                 svc, msg, detail);
         return 1;
@@ -727,7 +727,7 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         if (n > IXD_DBNAME_MAX || (n && memchr(m->u.dbopen.name.p, 0, n))) {
             snprintf(name, sizeof name, "%.*s", (int)(n < IXD_DBNAME_MAX ? n : IXD_DBNAME_MAX),
                      (const char *)m->u.dbopen.name.p);
-            ixd_sess_send_errcode(s, -354, 0, name); /* incorrect database name format */
+            ixd_sess_send_errcode(s, IXV_E_DB_NAME, 0, name); /* incorrect database name format */
             break;
         }
         memcpy(name, m->u.dbopen.name.p, n);
@@ -811,7 +811,7 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     default:
         /* PAM messages and the like: ixd never grants PAM. */
         ixd_log(s->srv, s->id, "unexpected %s", ixp_tag_name(m->tag));
-        ixd_sess_send_errcode(s, -408, 0, NULL);
+        ixd_sess_send_errcode(s, IXV_E_BAD_MESSAGE, 0, NULL);
         break;
     }
     return 0;

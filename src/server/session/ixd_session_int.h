@@ -31,12 +31,13 @@ struct blobin {
 
 /* SQLCODEs of the BYTE/TEXT insert path. */
 enum {
-    E_HOST_VARS = -254,    /* too many or too few host variables given */
-    E_BLOB_WRITE = -605,   /* cannot write blob: a chunk out of sequence, too many bytes */
-    E_BLOB_HOSTVAR = -609, /* illegal use of a Text/Byte host variable: data missing,
-                            * or (strict mode) ixdb's inline form */
-    E_NOMEM = -208,        /* memory allocation failed */
-    IXD_E_LO = -9810       /* Smart-large-object error: a FETCHBLOB of a handle not ours */
+    E_HOST_VARS = IXV_E_HOST_VARS, /* too many or too few host variables given */
+    E_BLOB_WRITE =
+        IXV_E_BLOB_WRITE, /* cannot write blob: a chunk out of sequence, too many bytes */
+    E_BLOB_HOSTVAR = IXV_E_BLOB_HOSTVAR, /* illegal use of a Text/Byte host variable: data missing,
+                                          * or (strict mode) ixdb's inline form */
+    E_NOMEM = IXV_E_NOMEM,               /* memory allocation failed */
+    IXD_E_LO = IXV_E_LO /* Smart-large-object error: a FETCHBLOB of a handle not ours */
 };
 
 /* One prepared statement (a statement id). */
@@ -111,6 +112,11 @@ struct ixd_sess {
 size_t ixd_sess_bind_fast(sess_stmt *t, const uint8_t *p, size_t n, struct bindref *r);
 sess_stmt *ixd_sess_cur_stmt(ixd_sess *s);
 void ixd_sess_send_done(ixd_sess *s, int warnings, int64_t rows, int32_t serial);
+/* The session's one way to answer with an error: ixd_sess_send_err queues
+ * SQ_ERR for record e (borrowed) on s's reply, skips the rest of the
+ * request's messages and logs it; ixd_sess_send_errcode fills a record with
+ * ixv_seterr (sqlcode and isam: names of server/value/ixv_codes.h; text the
+ * insertion text, may be NULL) and sends it. */
 void ixd_sess_send_errcode(ixd_sess *s, int sqlcode, int isam, const char *text);
 void ixd_sess_send_err(ixd_sess *s, const ixv_err *e);
 void ixd_sess_stmt_free(sess_stmt *t);

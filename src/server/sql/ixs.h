@@ -58,28 +58,31 @@
 
 /* ---- Informix codes ixd reports for storage faults and names ----------------- */
 enum {
-    IXS_E_COMPLEX = -208,         /* Memory allocation failed during query processing. (the
-                                     statement passes a limit: the insertion text names it) */
-    IXS_E_STMT_LONG = -460,       /* Statement length exceeds maximum. */
-    IXS_ISAM_NO_SPACE = -131,     /* ISAM error: no free disk space */
-    IXS_E_ADD_INDEX = -212,       /* Cannot add index. */
-    IXS_E_OPEN_FILE = -215,       /* Cannot open file for table (%s). */
-    IXS_E_CREATE_FILE = -261,     /* Cannot create file for table (%s). */
-    IXS_E_INSERT = -271,          /* Could not insert new row into the table. */
-    IXS_E_UPDATE = -346,          /* Could not update a row in the table. */
-    IXS_E_DELETE = -240,          /* Could not delete a row. */
-    IXS_E_TEMP_WRITE = -264,      /* Could not write to a temporary file. */
-    IXS_E_CATALOG_UPDATE = -312,  /* Cannot update system catalog (%s). */
-    IXS_E_CREATE_DB = -330,       /* Cannot create or rename the database. */
-    IXS_E_DB_NAME = -354,         /* Incorrect database or cursor name format. */
-    IXS_E_DROP_CURRENT_DB = -359, /* Cannot drop or rename the current database ... */
-    IXS_E_DB_IN_USE = -425,       /* Database is currently opened by another user. */
-    IXS_E_CATALOG_MODIFY = -511,  /* Cannot modify system catalog (%s). */
-    IXS_E_CATALOG_RENAME = -584,  /* Cannot rename system catalog. */
-    IXS_E_NOT_GROUPED = -294,     /* The column (%s) must be in the GROUP BY list. */
-    IXS_E_CATALOG_RENCOL = -585,  /* Cannot rename column in system catalog. */
-    IXS_E_DROP_DEPENDENT = -886,  /* Cannot drop table or view because of existing dependencies. */
-    IXS_E_COMMIT_FAILED = -942,   /* Transaction commit failed - transaction will be rolled back. */
+    IXS_E_COMPLEX = IXV_E_NOMEM,           /* Memory allocation failed during query processing. (the
+                                       statement passes a limit: the insertion text names it) */
+    IXS_E_STMT_LONG = IXV_E_STMT_LONG,     /* Statement length exceeds maximum. */
+    IXS_ISAM_NO_SPACE = IXV_ISAM_NO_SPACE, /* ISAM error: no free disk space */
+    IXS_E_ADD_INDEX = IXV_E_ADD_INDEX,     /* Cannot add index. */
+    IXS_E_OPEN_FILE = IXV_E_OPEN_FILE,     /* Cannot open file for table (%s). */
+    IXS_E_CREATE_FILE = IXV_E_CREATE_FILE, /* Cannot create file for table (%s). */
+    IXS_E_INSERT = IXV_E_INSERT,           /* Could not insert new row into the table. */
+    IXS_E_UPDATE = IXV_E_UPDATE,           /* Could not update a row in the table. */
+    IXS_E_DELETE = IXV_E_DELETE,           /* Could not delete a row. */
+    IXS_E_TEMP_WRITE = IXV_E_TEMP_WRITE,   /* Could not write to a temporary file. */
+    IXS_E_CATALOG_UPDATE = IXV_E_CATALOG_UPDATE, /* Cannot update system catalog (%s). */
+    IXS_E_CREATE_DB = IXV_E_CREATE_DB,           /* Cannot create or rename the database. */
+    IXS_E_DB_NAME = IXV_E_DB_NAME,               /* Incorrect database or cursor name format. */
+    IXS_E_DROP_CURRENT_DB =
+        IXV_E_DROP_CURRENT_DB,         /* Cannot drop or rename the current database ... */
+    IXS_E_DB_IN_USE = IXV_E_DB_IN_USE, /* Database is currently opened by another user. */
+    IXS_E_CATALOG_MODIFY = IXV_E_CATALOG_MODIFY, /* Cannot modify system catalog (%s). */
+    IXS_E_CATALOG_RENAME = IXV_E_CATALOG_RENAME, /* Cannot rename system catalog. */
+    IXS_E_NOT_GROUPED = IXV_E_NOT_GROUPED,       /* The column (%s) must be in the GROUP BY list. */
+    IXS_E_CATALOG_RENCOL = IXV_E_CATALOG_RENCOL, /* Cannot rename column in system catalog. */
+    IXS_E_DROP_DEPENDENT =
+        IXV_E_DROP_DEPENDENT, /* Cannot drop table or view because of existing dependencies. */
+    IXS_E_COMMIT_FAILED =
+        IXV_E_COMMIT_FAILED, /* Transaction commit failed - transaction will be rolled back. */
 };
 
 /* Informix compares CHAR, NCHAR, VARCHAR, NVARCHAR and LVARCHAR values

@@ -28,9 +28,10 @@
 #include "server/sql/ixs_parse.h"
 
 enum {
-    IXS_E_COLL_NULL = -391,  /* Cannot insert a null into column (%s): a NULL element */
-    IXS_E_COLL_TEXT = -1260, /* It is not possible to convert between the specified types. */
-    IXS_E_NO_CAST = -9634,   /* No cast from %s to %s. */
+    IXS_E_COLL_NULL = IXV_E_NULL_COLUMN, /* Cannot insert a null into column (%s): a NULL element */
+    IXS_E_COLL_TEXT =
+        IXV_E_TYPE_CONVERT,        /* It is not possible to convert between the specified types. */
+    IXS_E_NO_CAST = IXV_E_NO_CAST, /* No cast from %s to %s. */
 };
 
 #define COLL_MAX_TEXT 32739      /* the longest LVARCHAR */
@@ -170,7 +171,7 @@ static int canon_elem(sqlite3 *h, ityp et, const char *e, size_t n, sb *out) {
     rc = ixv_sval_to_text(et, &v, &b);
     ixv_sval_free(&v);
     if (rc == 1) rc = IXS_E_COLL_NULL;
-    if (!rc && b.err) rc = -208;
+    if (!rc && b.err) rc = IXV_E_NOMEM;
     if (!rc && elem_quoted(et.code))
         ixv_sb_strlit(out, (const char *)b.data, b.len);
     else if (!rc)
@@ -234,7 +235,7 @@ int ixs_coll_canon(sqlite3 *h, ityp t, const char *s, size_t n, sb *out) {
         }
         size_t *ns = realloc(starts, sizeof *starts * (size_t)(ne + 1));
         if (!ns) {
-            rc = -208;
+            rc = IXV_E_NOMEM;
             break;
         }
         starts = ns;
@@ -246,7 +247,7 @@ int ixs_coll_canon(sqlite3 *h, ityp t, const char *s, size_t n, sb *out) {
     skip_blanks(s, n, &i);
     if (i != n) return IXS_E_COLL_TEXT;
     ixv_sb_addc(out, '}');
-    if (out->oom) return -208;
+    if (out->oom) return IXV_E_NOMEM;
     return out->n > COLL_MAX_TEXT ? IXS_E_COLL_TEXT : 0;
 }
 
@@ -300,7 +301,7 @@ int ixs_coll_literal(px *p, xv *out) {
     ixv_sb_addc(&txt, '}');
     if (txt.oom) {
         ixv_sb_free(&txt);
-        return ixs_px_failc(p, -208, NULL);
+        return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     }
     out->k = XK_STR;
     out->lk = LB_CONST;
@@ -308,7 +309,7 @@ int ixs_coll_literal(px *p, xv *out) {
     ixv_sb_strlit(&out->s, txt.p, txt.n);
     out->lit = ixv_sb_take(&txt);
     out->t = ixv_t(code, 0);
-    return out->lit ? 0 : ixs_px_failc(p, -208, NULL);
+    return out->lit ? 0 : ixs_px_failc(p, IXV_E_NOMEM, NULL);
 syntax:
     ixs_px_fail(p);
 fail:
@@ -422,9 +423,7 @@ int ixs_coll_in(px *p, xv *x, xv *coll, int neg, sb *out) {
 /* ---- SQLite functions --------------------------------------------------------------------- */
 
 static void coll_err(sqlite3_context *ctx, int code) {
-    char buf[64];
-    snprintf(buf, sizeof buf, "ixd:%d:", code);
-    sqlite3_result_error(ctx, buf, -1);
+    ixv_fn_err(ctx, code, NULL);
 }
 
 static int arg_type(sqlite3_value **argv, ityp *t) {
@@ -586,11 +585,10 @@ static int each_close(sqlite3_vtab_cursor *cur) {
 }
 
 static int each_fail(sqlite3_vtab_cursor *cur, int code) {
-    char buf[64];
-    snprintf(buf, sizeof buf, "ixd:%d:", code);
-    sqlite3_free(cur->pVtab->zErrMsg);
-    cur->pVtab->zErrMsg = sqlite3_mprintf("%s", buf);
-    return SQLITE_ERROR;
+    (void)cur;
+    ixv_err e;
+    ixv_seterr(&e, code, 0, 0, NULL);
+    return ixv_vtab_raise(&e);
 }
 
 static int each_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxs, int argc,

@@ -25,11 +25,11 @@
 #include "server/sql/ixs_spl.h"
 
 enum {
-    IXS_E_CUR_NOT_OPEN = -259,
-    IXS_E_CUR_NO_ROW = -266,
-    IXS_E_CUR_TABLE = -277,
-    IXS_E_CUR_NOT_UPDATE = -290,
-    IXS_E_CUR_NOT_FOUND = -507,
+    IXS_E_CUR_NOT_OPEN = IXV_E_CUR_NOT_OPEN,
+    IXS_E_CUR_NO_ROW = IXV_E_CUR_NO_ROW,
+    IXS_E_CUR_TABLE = IXV_E_CUR_TABLE,
+    IXS_E_CUR_NOT_UPDATE = IXV_E_CUR_NOT_UPDATE,
+    IXS_E_CUR_NOT_FOUND = IXV_E_CUR_NOT_FOUND,
 };
 
 int ixs_cursor_wanted(px *p) {
@@ -79,9 +79,7 @@ void ixs_cursor_fetched(ixs_stmt *s) {
 }
 
 static void fail(sqlite3_context *ctx, int code, const char *text) {
-    char *m = sqlite3_mprintf("ixd:%d,0:%s", code, text ? text : "");
-    sqlite3_result_error(ctx, m ? m : "ixd:-208,0:", -1);
-    sqlite3_free(m);
+    ixv_fn_err(ctx, code, text);
 }
 
 /* ixd_current_of(name, table, is_delete): the rowid of the current row */

@@ -57,7 +57,8 @@ int ixs_ts_columns(px *p, const tdef *t, int temp) {
     const char *key = ixs_ts_key(t);
     for (int i = 0; i < t->ncols; i++) {
         if (!t->cols[i].tsrow[0]) continue;
-        if (temp) return ixs_px_failc(p, -746, "A temporary table cannot have a TIMESERIES column");
+        if (temp)
+            return ixs_px_failc(p, IXV_E_TEXT, "A temporary table cannot have a TIMESERIES column");
         if (ixts_column_add(p->db->h, t->name, t->cols[i].name, t->cols[i].tsrow, key, p->err)) {
             p->failed = 1;
             return -1;
@@ -117,7 +118,7 @@ int ixs_create_table_parse(px *p, int temp, ddl_create_table *ct) {
 int ixs_create_table_run(px *p, const ddl_create_table *ct) {
     if (ixs_ts_rowtypes(p, &ct->t)) return -1;
     if (ixs_table_exists(p->db, ct->t.name))
-        return ct->ifne ? 0 : ixs_px_failc(p, -310, "%s", ct->t.name);
+        return ct->ifne ? 0 : ixs_px_failc(p, IXV_E_TABLE_EXISTS, "%s", ct->t.name);
     tdef t;
     int rc = -1;
     if (ixs_tdef_copy(p, &t, &ct->t) == 0 && ixs_ddl_begin(p) == 0) {
@@ -167,7 +168,7 @@ int ixs_create_index_parse(px *p, int uniq, ddl_create_index *ci) {
     } while (ixs_px_acc_op(p, ","));
     ci->cols = ixv_sb_take(&cols);
     if (p->failed) return -1;
-    if (!ci->cols) return ixs_px_failc(p, -208, NULL);
+    if (!ci->cols) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     if (ixs_px_expect_op(p, ")")) return -1;
     if (ixs_px_acc(p, IXK_USING)) {
         char u[IXS_NAME_MAX + 1];
@@ -209,10 +210,8 @@ static int index_exec(px *p, const char *sql, const char *tab, const char *name)
     int r = sqlite3_exec(p->db->h, sql, NULL, NULL, NULL);
     if (r != SQLITE_OK) {
         ixs_sqlite_err(p->db, r, 0, tab, p->err);
-        if (p->err->sqlcode == -239 || p->err->sqlcode == -268) {
-            p->err->sqlcode = -371;
-            p->err->isamcode = -100;
-            snprintf(p->err->text, sizeof p->err->text, "%s", name);
+        if (p->err->sqlcode == IXV_E_DUP_INDEX || p->err->sqlcode == IXV_E_UNIQUE) {
+            ixv_seterr(p->err, IXV_E_UNIQUE_INDEX_DUPS, IXV_ISAM_DUP_KEY, 0, "%s", name);
         }
         p->failed = 1;
     }
@@ -226,21 +225,21 @@ int ixs_create_index_run(px *p, const ddl_create_index *ci) {
     if (ixs_ddl_q_int(p->db, "SELECT 1 FROM _ixd_indexes WHERE idxname = ?", ci->name, &v) == 1 ||
         ixs_ddl_q_int(p->db, "SELECT 1 FROM sqlite_master WHERE lower(name) = ?", ci->name, &v) ==
             1)
-        return ci->ifne ? 0 : ixs_px_failc(p, -316, "%s", ci->name);
+        return ci->ifne ? 0 : ixs_px_failc(p, IXV_E_INDEX_EXISTS, "%s", ci->name);
     tdef t;
     int rc = -1, lr = ixs_tdef_load(p, ci->tab, &t);
     int parts[16];
     memcpy(parts, ci->parts, sizeof parts);
     if (lr == 0)
-        ixs_px_failc(p, -206, "%s", ci->tab);
+        ixs_px_failc(p, IXV_E_NO_TABLE, "%s", ci->tab);
     else if (lr > 0 && ixs_colno_of(&t, ci->cols, parts)) {
         char bad[IXS_NAME_MAX + 1];
         first_missing(&t, ci->cols, bad, sizeof bad);
-        ixs_px_failc(p, -217, "%s", bad);
+        ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", bad);
     } else if (lr > 0) {
         sb s = {0};
         index_sql(&s, ci, t.tabid, parts);
-        rc = s.oom ? ixs_px_failc(p, -208, NULL) : index_exec(p, s.p, ci->tab, ci->name);
+        rc = s.oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : index_exec(p, s.p, ci->tab, ci->name);
         ixv_sb_free(&s);
     }
     ixs_tdef_free(&t);
@@ -257,7 +256,7 @@ static int drop_referencing(px *p, int tabid) {
                            "_ixd_tables t ON t.tabid = c.tabid WHERE c.reftabid = ? AND "
                            "c.tabid <> c.reftabid AND c.constrtype = 'R'",
                            -1, &st, NULL) != SQLITE_OK)
-        return ixs_px_failc(p, -999, "catalog");
+        return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "catalog");
     sqlite3_bind_int(st, 1, tabid);
     sb s = {0};
     while (sqlite3_step(st) == SQLITE_ROW) {
@@ -271,7 +270,7 @@ static int drop_referencing(px *p, int tabid) {
     sqlite3_finalize(st);
     if (s.oom) {
         ixv_sb_free(&s);
-        return ixs_px_failc(p, -208, NULL);
+        return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     }
     int rc = 0;
     for (size_t off = 0; rc == 0 && off < s.n; off += strlen(s.p + off) + 1) {
@@ -295,7 +294,7 @@ int ixs_drop_parse(px *p, ddl_drop *dr) {
                                           : 0;
     if (!dr->what) {
         if (ixs_px_kw(p, p->i, IXK_DATABASE))
-            return ixs_px_failc(p, -999, "DROP DATABASE needs a session");
+            return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "DROP DATABASE needs a session");
         return ixs_px_fail(p);
     }
     if (ixs_px_acc(p, IXK_IF)) {
@@ -314,8 +313,9 @@ static int drop_index_sql(px *p, const ddl_drop *dr, sb *s) {
     int64_t isc;
     if (ixs_ddl_q_int(p->db, "SELECT is_constraint FROM _ixd_indexes WHERE idxname = ?", dr->name,
                       &isc) != 1)
-        return dr->ife ? 1 : ixs_px_failc(p, -319, "%s", dr->name);
-    if (isc) return ixs_px_failc(p, -999, "index %s belongs to a constraint", dr->name);
+        return dr->ife ? 1 : ixs_px_failc(p, IXV_E_NO_INDEX, "%s", dr->name);
+    if (isc)
+        return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "index %s belongs to a constraint", dr->name);
     ixv_sb_add(s, "DROP INDEX ");
     ixv_sb_ident(s, dr->name);
     ixv_sb_add(s, "; DELETE FROM _ixd_indexes WHERE idxname = ");
@@ -348,9 +348,10 @@ static int drop_table_sql(px *p, const ddl_drop *dr, sb *s) {
     long long tabid = found ? sqlite3_column_int64(st, 0) : 0;
     if (found) snprintf(tt, sizeof tt, "%s", (const char *)sqlite3_column_text(st, 1));
     sqlite3_finalize(st);
-    if (!found) return dr->ife ? 1 : ixs_px_failc(p, -206, "%s", dr->name);
+    if (!found) return dr->ife ? 1 : ixs_px_failc(p, IXV_E_NO_TABLE, "%s", dr->name);
     if (tabid < 100) return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", dr->name);
-    if ((dr->what == DROP_VIEW) != (tt[0] == 'V')) return ixs_px_failc(p, -206, "%s", dr->name);
+    if ((dr->what == DROP_VIEW) != (tt[0] == 'V'))
+        return ixs_px_failc(p, IXV_E_NO_TABLE, "%s", dr->name);
     int64_t refs;
     ixs_ddl_q_int(
         db,
@@ -385,7 +386,7 @@ int ixs_drop_run(px *p, const ddl_drop *dr) {
         r = drop_table_sql(p, dr, &s);
     if (r || s.oom || ixs_ddl_begin(p)) {
         ixv_sb_free(&s);
-        return r > 0 ? 0 : r < 0 || p->failed ? -1 : ixs_px_failc(p, -208, NULL);
+        return r > 0 ? 0 : r < 0 || p->failed ? -1 : ixs_px_failc(p, IXV_E_NOMEM, NULL);
     }
     if (dr->what == DROP_TABLE && ixs_lob_drop_table(p, dr->name)) { /* its LOs are let go */
         ixv_sb_free(&s);
@@ -489,9 +490,9 @@ int ixs_rename_table_run(px *p, const ddl_rename *rn) {
     int64_t tabid;
     if (ixs_ddl_q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", rn->tab, &tabid) !=
         1)
-        return ixs_px_failc(p, -206, "%s", rn->tab);
+        return ixs_px_failc(p, IXV_E_NO_TABLE, "%s", rn->tab);
     if (tabid < 100) return ixs_px_failc(p, IXS_E_CATALOG_RENAME, NULL);
-    if (ixs_table_exists(p->db, rn->to)) return ixs_px_failc(p, -310, "%s", rn->to);
+    if (ixs_table_exists(p->db, rn->to)) return ixs_px_failc(p, IXV_E_TABLE_EXISTS, "%s", rn->to);
     sb s = {0};
     ixv_sb_add(&s, "ALTER TABLE ");
     ixv_sb_ident(&s, rn->tab);
@@ -500,7 +501,7 @@ int ixs_rename_table_run(px *p, const ddl_rename *rn) {
     ixv_sb_add(&s, "; UPDATE _ixd_tables SET tabname = ");
     ixv_sb_strlit(&s, rn->to, strlen(rn->to));
     ixv_sb_printf(&s, " WHERE tabid = %lld;", (long long)tabid);
-    int rc = s.oom ? ixs_px_failc(p, -208, NULL) : rename_exec(p, s.p, rn->tab, 0, rn);
+    int rc = s.oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : rename_exec(p, s.p, rn->tab, 0, rn);
     ixv_sb_free(&s);
     return rc;
 }
@@ -512,13 +513,15 @@ int ixs_rename_column_run(px *p, const ddl_rename *rn) {
     int64_t tabid, x;
     if (ixs_ddl_q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", rn->tab, &tabid) !=
         1)
-        return ixs_px_failc(p, -206, "%s", rn->tab);
+        return ixs_px_failc(p, IXV_E_NO_TABLE, "%s", rn->tab);
     if (tabid < 100) return ixs_px_failc(p, IXS_E_CATALOG_RENCOL, NULL);
     char w[128];
     snprintf(w, sizeof w, "SELECT 1 FROM _ixd_columns WHERE tabid = %lld AND colname = ?",
              (long long)tabid);
-    if (ixs_ddl_q_int(p->db, w, rn->from, &x) != 1) return ixs_px_failc(p, -217, "%s", rn->from);
-    if (ixs_ddl_q_int(p->db, w, rn->to, &x) == 1) return ixs_px_failc(p, -328, "%s", rn->to);
+    if (ixs_ddl_q_int(p->db, w, rn->from, &x) != 1)
+        return ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", rn->from);
+    if (ixs_ddl_q_int(p->db, w, rn->to, &x) == 1)
+        return ixs_px_failc(p, IXV_E_COLUMN_EXISTS, "%s", rn->to);
     sb s = {0};
     ixv_sb_add(&s, "ALTER TABLE ");
     ixv_sb_ident(&s, rn->tab);
@@ -535,8 +538,8 @@ int ixs_rename_column_run(px *p, const ddl_rename *rn) {
                   "; UPDATE _ixd_constraints SET checktext = replace(checktext, '\"%s\"', "
                   "'\"%s\"') WHERE tabid = %lld;",
                   rn->from, rn->to, (long long)tabid);
-    int rc =
-        s.oom ? ixs_px_failc(p, -208, NULL) : rename_exec(p, s.p, rn->tab, (long long)tabid, rn);
+    int rc = s.oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL)
+                   : rename_exec(p, s.p, rn->tab, (long long)tabid, rn);
     ixv_sb_free(&s);
     return rc;
 }
@@ -554,7 +557,7 @@ int ixs_create_view_parse(px *p, ddl_view *v) {
     snprintf(v->owner, sizeof v->owner, "%s", ixs_name_owner(&vo, p->db));
     if (ixs_px_acc_op(p, "(")) {
         v->cn = calloc(IXS_VIEW_MAX_COLS, sizeof *v->cn);
-        if (!v->cn) return ixs_px_failc(p, -208, NULL);
+        if (!v->cn) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
         do {
             if (v->ncn >= IXS_VIEW_MAX_COLS) return ixs_px_fail(p);
             if (ixs_px_newname(p, v->cn[v->ncn], sizeof v->cn[0])) return -1;
@@ -622,7 +625,7 @@ int ixs_create_view_run(px *p, const ddl_view *v) {
     sb s = {0};
     if (view_select(p, v, &q)) goto out;
     if (ixs_table_exists(p->db, v->name)) {
-        ixs_px_failc(p, -310, "%s", v->name);
+        ixs_px_failc(p, IXV_E_TABLE_EXISTS, "%s", v->name);
         goto out;
     }
     int64_t maxid;
@@ -632,7 +635,7 @@ int ixs_create_view_run(px *p, const ddl_view *v) {
     if (upd < 0) goto out;
     view_sql(p, v, &q, tabid, upd, &s);
     if (s.oom) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         goto out;
     }
     if (ixs_ddl_begin(p)) goto out;
@@ -680,7 +683,7 @@ int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows) {
     if (ixs_select_emit(p, it->q, &q)) goto out;
     snprintf(t.name, sizeof t.name, "%s", it->name);
     if (ixs_table_exists(p->db, t.name)) {
-        ixs_px_failc(p, -310, "%s", t.name);
+        ixs_px_failc(p, IXV_E_TABLE_EXISTS, "%s", t.name);
         goto out;
     }
     for (int i = 0; i < q.ncols; i++) {

@@ -49,7 +49,7 @@ void ixs_drop_column_refs(tdef *t, const char *col) {
 static ddl_action *add_action(px *p, ddl_alter *al, int kind) {
     ddl_action *n = realloc(al->a, sizeof *n * (size_t)(al->n + 1));
     if (!n) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return NULL;
     }
     al->a = n;
@@ -196,7 +196,7 @@ static int add_constraints(px *p, tdef *t, const tdef *a) {
             char nm[IXS_NAME_MAX + 1];
             snprintf(nm, sizeof nm, "%.*s", (int)l, c);
             int ci = ixs_tdef_find(t, nm);
-            if (ci < 0) return ixs_px_failc(p, -217, "%s", nm);
+            if (ci < 0) return ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", nm);
             if (k->type == KDEF_PRIMARY) t->cols[ci].notnull = 1;
             c += l;
             if (*c) c++;
@@ -211,7 +211,8 @@ static int add_constraints(px *p, tdef *t, const tdef *a) {
  * table with rows, -217 for a BEFORE column t does not have. */
 static int add_column(px *p, tdef *t, const ddl_action *a) {
     const cdef *src = &a->def.cols[0];
-    if (ixs_tdef_find(t, src->name) >= 0) return ixs_px_failc(p, -328, "%s", src->name);
+    if (ixs_tdef_find(t, src->name) >= 0)
+        return ixs_px_failc(p, IXV_E_COLUMN_EXISTS, "%s", src->name);
     if (ixs_ts_rowtypes(p, &a->def)) return -1;
     cdef *c = ixs_tdef_addcol(p, t);
     if (!c || ixs_cdef_copy(p, c, src)) return -1;
@@ -222,11 +223,11 @@ static int add_column(px *p, tdef *t, const ddl_action *a) {
         char q[300];
         snprintf(q, sizeof q, "SELECT count(*) FROM \"%s\"", t->name);
         ixs_ddl_q_int(p->db, q, NULL, &n);
-        if (n) return ixs_px_failc(p, -391, "%s", c->name);
+        if (n) return ixs_px_failc(p, IXV_E_NULL_COLUMN, "%s", c->name);
     }
     if (!a->before[0]) return 0;
     int bi = ixs_tdef_find(t, a->before);
-    if (bi < 0) return ixs_px_failc(p, -217, "%s", a->before);
+    if (bi < 0) return ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", a->before);
     cdef tmp = t->cols[t->ncols - 1];
     memmove(&t->cols[bi + 1], &t->cols[bi], sizeof(cdef) * (size_t)(t->ncols - 1 - bi));
     t->cols[bi] = tmp;
@@ -242,14 +243,14 @@ static int drop_constraint(px *p, tdef *t, const char *name) {
             t->nk--;
             return 0;
         }
-    return ixs_px_failc(p, -623, "%s", name);
+    return ixs_px_failc(p, IXV_E_NO_CONSTRAINT, "%s", name);
 }
 
 /* DROP column: -217 when t has none, -201 (at the list's end) when no
  * column would be left; its constraints and indexes go with it. */
 static int drop_column(px *p, tdef *t, const ddl_action *a) {
     int ci = ixs_tdef_find(t, a->name);
-    if (ci < 0) return ixs_px_failc(p, -217, "%s", a->name);
+    if (ci < 0) return ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", a->name);
     free(t->cols[ci].defsql);
     memmove(&t->cols[ci], &t->cols[ci + 1], sizeof(cdef) * (size_t)(t->ncols - ci - 1));
     t->ncols--;
@@ -266,7 +267,7 @@ static int modify_column(px *p, tdef *t, const ddl_action *a) {
     const cdef *src = &a->def.cols[0];
     if (ixs_ts_rowtypes(p, &a->def)) return -1;
     int ci = ixs_tdef_find(t, src->name);
-    if (ci < 0) return ixs_px_failc(p, -217, "%s", src->name);
+    if (ci < 0) return ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", src->name);
     cdef nc;
     if (ixs_cdef_copy(p, &nc, src)) return -1;
     nc.oldno = t->cols[ci].oldno;
@@ -331,7 +332,7 @@ static int rebuild(px *p, tdef *t) {
 int ixs_alter_run(px *p, const ddl_alter *al) {
     tdef t;
     int lr = ixs_tdef_load(p, al->name, &t), rc = -1;
-    if (lr == 0) ixs_px_failc(p, -206, "%s", al->name);
+    if (lr == 0) ixs_px_failc(p, IXV_E_NO_TABLE, "%s", al->name);
     for (int i = 0; lr > 0 && i < al->n && !p->failed; i++)
         apply(p, &t, &al->a[i]);
     if (lr > 0 && !p->failed && ixs_translate_checks(p, &t) == 0) rc = rebuild(p, &t);

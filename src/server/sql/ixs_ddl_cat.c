@@ -76,7 +76,8 @@ static int temp_create_sql(px *p, sb *s, tdef *t) {
     for (int i = 0; i < t->nk; i++) {
         kdef *k = &t->k[i];
         if (!k->name[0]) snprintf(k->name, sizeof k->name, "c%d_%d", t->tabid, ++nk);
-        if (k->type == KDEF_REFERENCES) return ixs_px_failc(p, -999, "REFERENCES in a TEMP table");
+        if (k->type == KDEF_REFERENCES)
+            return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "REFERENCES in a TEMP table");
         if (k->type == KDEF_CHECK) {
             ixv_sb_add(s, ", CONSTRAINT ");
             ixv_sb_ident(s, k->name);
@@ -141,7 +142,7 @@ int ixs_temp_materialize(px *p, tdef *t) {
     temp_cat_sql(&s, t, db->user, db->h);
     if (s.oom) {
         ixv_sb_free(&s);
-        return ixs_px_failc(p, -208, NULL);
+        return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     }
     int r = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
     ixv_sb_free(&s);
@@ -253,7 +254,7 @@ int ixs_tdef_load(px *p, const char *name, tdef *t) {
                            "SELECT tabid, owner, created, serial_next, serial8_next, tabtype FROM "
                            "_ixd_tables WHERE tabname = ?",
                            -1, &st, NULL) != SQLITE_OK)
-        return ixs_px_failc(p, -999, "catalog");
+        return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "catalog");
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     if (sqlite3_step(st) != SQLITE_ROW) {
         sqlite3_finalize(st);
@@ -270,7 +271,7 @@ int ixs_tdef_load(px *p, const char *name, tdef *t) {
     snprintf(t->name, sizeof t->name, "%s", name);
     sqlite3_finalize(st);
     if (t->tabid < 100) return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", name);
-    if (isview) return ixs_px_failc(p, -999, "%s is not a table", name);
+    if (isview) return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "%s is not a table", name);
     load_columns(p, t);
     load_constraints(p, t);
     load_indexes(p, t);
@@ -356,7 +357,7 @@ static int resolve_references(px *p, const tdef *t, kdef *k) {
     } else {
         int64_t rid;
         if (q_int(p->db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", k->reftab, &rid) != 1)
-            return ixs_px_failc(p, -206, "%s", k->reftab);
+            return ixs_px_failc(p, IXV_E_NO_TABLE, "%s", k->reftab);
         if (!k->refcols) {
             sqlite3_stmt *st;
             sqlite3_prepare_v2(p->db->h,
@@ -368,7 +369,8 @@ static int resolve_references(px *p, const tdef *t, kdef *k) {
             sqlite3_finalize(st);
         }
     }
-    return k->refcols ? 0 : ixs_px_failc(p, -999, "no primary key in %s", k->reftab);
+    return k->refcols ? 0
+                      : ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "no primary key in %s", k->reftab);
 }
 
 /* Names the unnamed constraints of t (u/c/r + tabid _ constrid, as Informix
@@ -579,7 +581,7 @@ static int constraint_cat_sql(px *p, sb *s, const tdef *t, const kdef *k) {
     ixv_sb_add(s, ");");
     if (!isidx && !isfk) return 0;
     int parts[16] = {0};
-    if (ixs_colno_of(t, k->cols, parts)) return ixs_px_failc(p, -217, "%s", k->cols);
+    if (ixs_colno_of(t, k->cols, parts)) return ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", k->cols);
     ixs_index_row_sql(s, isidx ? k->name : fkidx, kown, t->tabid, isidx ? 'U' : 'D', 1, k->cols,
                       parts);
     return 0;
@@ -596,7 +598,8 @@ static int catalog_sql(px *p, sb *s, tdef *t, int rebuild, uint32_t rowsize) {
         if (constraint_cat_sql(p, s, t, &t->k[i])) return -1;
     for (int i = 0; i < t->nx; i++) {
         xdef *x = &t->x[i];
-        if (ixs_colno_of(t, x->cols, x->parts)) return ixs_px_failc(p, -217, "%s", x->cols);
+        if (ixs_colno_of(t, x->cols, x->parts))
+            return ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", x->cols);
         const char *xown = x->owner[0] ? x->owner : t->owner;
         ixs_index_row_sql(s, x->name, xown, t->tabid, x->uniq ? 'U' : 'D', 0, x->cols, x->parts);
     }
@@ -624,13 +627,14 @@ int ixs_materialize(px *p, tdef *t, int rebuild) {
     }
     if (s.oom) {
         ixv_sb_free(&s);
-        return ixs_px_failc(p, -208, NULL);
+        return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     }
     int rc = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
     ixv_sb_free(&s);
     if (rc != SQLITE_OK) {
         ixs_sqlite_err(db, rc, 0, t->name, p->err);
-        if (p->err->sqlcode == -239 || p->err->sqlcode == -268) p->err->sqlcode = -371;
+        if (p->err->sqlcode == IXV_E_DUP_INDEX || p->err->sqlcode == IXV_E_UNIQUE)
+            ixv_recode(p->err, IXV_E_UNIQUE_INDEX_DUPS, IXV_KEEP_ISAM);
         p->failed = 1;
         return -1;
     }
@@ -671,7 +675,7 @@ int ixs_ddl_exec_sql(px *p, const char *sql, const char *name) {
 }
 
 int ixs_ddl_exec_sb(px *p, sb *s, const char *name) {
-    int rc = s->oom ? ixs_px_failc(p, -208, NULL) : ixs_ddl_exec_sql(p, s->p, name);
+    int rc = s->oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : ixs_ddl_exec_sql(p, s->p, name);
     ixv_sb_free(s);
     return rc;
 }

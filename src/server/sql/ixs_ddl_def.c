@@ -49,7 +49,7 @@ cdef *ixs_tdef_addcol(px *p, tdef *t) {
     }
     cdef *n = realloc(t->cols, sizeof(cdef) * (size_t)(t->ncols + 1));
     if (!n) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return NULL;
     }
     t->cols = n;
@@ -64,7 +64,7 @@ kdef *ixs_tdef_addk(px *p, tdef *t) {
     }
     kdef *n = realloc(t->k, sizeof(kdef) * (size_t)(t->nk + 1));
     if (!n) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return NULL;
     }
     t->k = n;
@@ -83,7 +83,7 @@ static int dup_str(px *p, char **dst, const char *src) {
     *dst = NULL;
     if (!src) return 0;
     *dst = strdup(src);
-    return *dst ? 0 : ixs_px_failc(p, -208, NULL);
+    return *dst ? 0 : ixs_px_failc(p, IXV_E_NOMEM, NULL);
 }
 
 int ixs_cdef_copy(px *p, cdef *dst, const cdef *src) {
@@ -131,7 +131,7 @@ static int col_list(px *p, const tdef *t, char **out) {
         }
         if (t && !t->defer_cols && ixs_tdef_find(t, c) < 0) {
             ixv_sb_free(&b);
-            return ixs_px_failc(p, -217, "%s", c);
+            return ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", c);
         }
         if (b.n) ixv_sb_addc(&b, ',');
         ixv_sb_add(&b, c);
@@ -141,7 +141,7 @@ static int col_list(px *p, const tdef *t, char **out) {
         return -1;
     }
     *out = ixv_sb_take(&b);
-    return *out ? 0 : ixs_px_failc(p, -208, NULL);
+    return *out ? 0 : ixs_px_failc(p, IXV_E_NOMEM, NULL);
 }
 
 /* [CONSTRAINT [owner.]name] */
@@ -229,7 +229,7 @@ static int default_value(px *p, cdef *c) {
     }
     free(c->defsql);
     c->defsql = ixv_sb_take(&d);
-    return c->defsql ? 0 : ixs_px_failc(p, -208, NULL);
+    return c->defsql ? 0 : ixs_px_failc(p, IXV_E_NOMEM, NULL);
 }
 
 /* The condition of CHECK ( cond ), after CHECK: its first token into k (it
@@ -255,7 +255,7 @@ static int check_text(px *p, kdef *k) {
         b--;
     free(k->ifxcheck);
     k->ifxcheck = malloc((size_t)(b - a) + 3);
-    if (!k->ifxcheck) return ixs_px_failc(p, -208, NULL);
+    if (!k->ifxcheck) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     snprintf(k->ifxcheck, (size_t)(b - a) + 3, "(%.*s)", b - a, p->sql + a);
     return 0;
 }
@@ -274,7 +274,7 @@ static int column_constraint(px *p, tdef *t, int ci) {
     if (chk) return check_clause(p, k) || opt_cname(p, k) ? -1 : 0;
     k->type = pk ? KDEF_PRIMARY : ref ? KDEF_REFERENCES : KDEF_UNIQUE;
     k->cols = strdup(c->name);
-    if (!k->cols) return ixs_px_failc(p, -208, NULL);
+    if (!k->cols) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     if (pk) c->notnull = 1;
     if (ref && references(p, k)) return -1;
     return opt_cname(p, k);
@@ -334,7 +334,7 @@ int ixs_column_def(px *p, tdef *t, cdef *c, int modify) {
     if (ixs_px_newname(p, c->name, sizeof c->name)) return -1;
     for (int i = 0; i < t->ncols; i++)
         if (!modify && &t->cols[i] != c && !strcmp(t->cols[i].name, c->name))
-            return ixs_px_failc(p, -328, "%s", c->name);
+            return ixs_px_failc(p, IXV_E_COLUMN_EXISTS, "%s", c->name);
     int ts = ts_coltype(p, c);
     if (ts < 0) return -1;
     int deferred = p->dry_deferred, at = p->i;
@@ -417,7 +417,7 @@ int ixs_translate_checks(px *p, tdef *t) {
     memset(&tr, 0, sizeof tr);
     tr.tab.ncols = t->ncols;
     tr.tab.cols = calloc((size_t)(t->ncols ? t->ncols : 1), sizeof(icol));
-    if (!tr.tab.cols) return ixs_px_failc(p, -208, NULL);
+    if (!tr.tab.cols) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     for (int i = 0; i < t->ncols; i++) {
         snprintf(tr.tab.cols[i].name, sizeof tr.tab.cols[i].name, "%s", t->cols[i].name);
         tr.tab.cols[i].t = t->cols[i].t;

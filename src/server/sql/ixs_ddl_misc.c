@@ -42,7 +42,7 @@ static int stats_columns(px *p, ddl_stats *us) {
     if (!ixs_px_acc_op(p, "(")) return 0;
     do {
         char(*n)[IXS_NAME_MAX + 1] = realloc(us->cols, sizeof *n * (size_t)(us->ncols + 1));
-        if (!n) return ixs_px_failc(p, -208, NULL);
+        if (!n) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
         us->cols = n;
         if (ixs_px_ident(p, us->cols[us->ncols], sizeof us->cols[0])) return -1;
         us->ncols++;
@@ -130,7 +130,7 @@ int ixs_update_statistics_parse(px *p, ixs_ddl *d) {
 static int stats_table(px *p, const ddl_stats *us, int *tabid) {
     int r = user_table(p, us->table, tabid);
     if (r < 0) return -1;
-    if (r == 0) return ixs_px_failc(p, -206, "%s", us->table);
+    if (r == 0) return ixs_px_failc(p, IXV_E_NO_TABLE, "%s", us->table);
     if (!us->ncols) return 0;
     itab t;
     r = ixs_cat_table(p->db, us->table, &t, p->err);
@@ -139,7 +139,7 @@ static int stats_table(px *p, const ddl_stats *us, int *tabid) {
         int hit = r != 1;
         for (int i = 0; r == 1 && i < t.ncols; i++)
             hit |= !strcmp(t.cols[i].name, us->cols[c]);
-        if (!hit) ixs_px_failc(p, -217, "%s", us->cols[c]);
+        if (!hit) ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", us->cols[c]);
     }
     if (r == 1) ixs_itab_free(&t);
     return p->failed ? -1 : 0;
@@ -158,14 +158,14 @@ int ixs_update_statistics_run(px *p, const ddl_stats *us) {
                                "SELECT tabid, tabname FROM " IXV_INTERNAL_PREFIX
                                "tables WHERE tabid >= 100 AND tabtype = 'T' ORDER BY tabid",
                                -1, &st, NULL) != SQLITE_OK)
-            return ixs_px_failc(p, -999, "catalog");
+            return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "catalog");
         while (sqlite3_step(st) == SQLITE_ROW)
             stats_sql(&s, sqlite3_column_int(st, 0), (const char *)sqlite3_column_text(st, 1));
         sqlite3_finalize(st);
     }
     if (s.oom) {
         ixv_sb_free(&s);
-        return ixs_px_failc(p, -208, NULL);
+        return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     }
     int rc = s.p ? ixs_ddl_exec_sql(p, s.p, us->table) : 0;
     ixv_sb_free(&s);
@@ -195,17 +195,17 @@ int ixs_truncate_run(px *p, const ddl_table *tb) {
     if (r < 0) return -1;
     if (r == 2 && tabid > 0 && tabid < 100)
         return ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", tb->name);
-    if (r != 1) return ixs_px_failc(p, -206, "%s", tb->name);
+    if (r != 1) return ixs_px_failc(p, IXV_E_NO_TABLE, "%s", tb->name);
     sb s = {0};
     ixv_sb_add(&s, "DELETE FROM ");
     ixv_sb_ident(&s, tb->name);
     if (s.oom) {
         ixv_sb_free(&s);
-        return ixs_px_failc(p, -208, NULL);
+        return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     }
     int rc = ixs_ddl_exec_sql(p, s.p, tb->name);
-    if (rc && (p->err->sqlcode == IXS_E_DELETE || p->err->sqlcode == -691))
-        p->err->sqlcode = -692; /* rows of a parent that are still referenced */
+    if (rc && (p->err->sqlcode == IXS_E_DELETE || p->err->sqlcode == IXV_E_FK_NO_PARENT))
+        ixv_recode(p->err, IXV_E_FK_REFERENCED, IXV_KEEP_ISAM); /* rows still referenced */
     ixv_sb_free(&s);
     return rc;
 }

@@ -18,7 +18,7 @@ static void skip_rest(px *p) {
 int ixs_plan_keep(px *p, ixs_plan *pl, const void *tree, size_t size,
                   int (*run)(px *p, const void *tree), void (*fr)(void *tree)) {
     void *copy = malloc(size);
-    if (!copy) return ixs_px_failc(p, -208, NULL);
+    if (!copy) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     memcpy(copy, tree, size);
     pl->tree = copy;
     pl->run = run;
@@ -96,8 +96,10 @@ static int run_savepoint(px *p, const char *verb, const char *name) {
     ixv_sb_free(&s);
     if (r == SQLITE_OK) return 0;
     ixs_sqlite_err(db, r, 0, NULL, p->err);
-    if (strstr(sqlite3_errmsg(db->h), "no such savepoint"))
-        ixv_seterr(p->err, -83, 0, 0, "%s", name);
+    /* RELEASE or ROLLBACK TO of a name SQLite does not have: a plain
+     * SQLITE_ERROR (a busy or failing database gives its own code) */
+    if (strcmp(verb, "SAVEPOINT") && r == SQLITE_ERROR)
+        ixv_seterr(p->err, IXV_E_NO_SAVEPOINT, 0, 0, "%s", name);
     p->failed = 1;
     return -1;
 }
@@ -106,12 +108,14 @@ static int run_savepoint(px *p, const char *verb, const char *name) {
  * logging; no name: back to the start of the transaction. */
 static int rollback_to_run(px *p, const char *name) {
     ixs_conn *db = p->db;
-    if (!db->in_txn || db->logmode == 0) return ixs_px_failc(p, db->logmode ? -255 : -256, NULL);
+    if (!db->in_txn || db->logmode == 0)
+        return ixs_px_failc(p, db->logmode ? IXV_E_NOT_IN_TXN : IXV_E_NO_TXN, NULL);
     if (name[0]) return run_savepoint(p, "ROLLBACK TO", name);
     int r = sqlite3_exec(db->h, "ROLLBACK TO " IXV_INTERNAL_PREFIX "sp_outer", NULL, NULL, NULL);
     if (r == SQLITE_OK) return 0;
     ixs_sqlite_err(db, r, 0, NULL, p->err);
-    if (strstr(sqlite3_errmsg(db->h), "no such savepoint")) ixv_seterr(p->err, -83, 0, 0, NULL);
+    if (r == SQLITE_ERROR) /* no such savepoint: see run_savepoint */
+        ixv_seterr(p->err, IXV_E_NO_SAVEPOINT, 0, 0, NULL);
     p->failed = 1;
     return -1;
 }
@@ -119,8 +123,8 @@ static int rollback_to_run(px *p, const char *name) {
 /* SAVEPOINT / RELEASE: -256 without logging, -255 outside a transaction. */
 static int savepoint_run(px *p, const ixs_ddl *d) {
     ixs_conn *db = p->db;
-    if (db->logmode == 0) return ixs_px_failc(p, -256, NULL);
-    if (!db->in_txn) return ixs_px_failc(p, -255, NULL);
+    if (db->logmode == 0) return ixs_px_failc(p, IXV_E_NO_TXN, NULL);
+    if (!db->in_txn) return ixs_px_failc(p, IXV_E_NOT_IN_TXN, NULL);
     if (d->kind == DDL_RELEASE) return run_savepoint(p, "RELEASE", d->u.sp.name);
     if (run_savepoint(p, "SAVEPOINT", d->u.sp.name)) return -1;
     db->nsavepoints++;
@@ -255,9 +259,9 @@ static int create_other_parse(px *p, ixs_ddl *d) {
     }
     if (ixs_px_kw(p, p->i, IXK_DATABASE)) {
         d->stype = IX_STMTTYPE_CREATE_DB; /* at prepare: -201 at DATABASE */
-        return fail_later(d, -999, "CREATE DATABASE needs a session");
+        return fail_later(d, IXV_E_NOT_IMPLEMENTED, "CREATE DATABASE needs a session");
     }
-    return ixs_px_failc(p, -999, "CREATE %.*s", p->i < p->nt ? p->t[p->i].len : 0,
+    return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "CREATE %.*s", p->i < p->nt ? p->t[p->i].len : 0,
                         p->i < p->nt ? p->sql + p->t[p->i].pos : "");
 }
 
@@ -373,7 +377,7 @@ int ixs_ddl_parse(px *p, ixs_ddl *d) {
     if (ixs_px_kw(p, p->i, IXK_DATABASE) || ixs_px_kw(p, p->i, IXK_CLOSE)) {
         d->stype = ixs_px_kw(p, p->i, IXK_CLOSE) ? IX_STMTTYPE_CLOSE_DB : IX_STMTTYPE_DATABASE;
         skip_rest(p);
-        return fail_later(d, -999, "database statements need a session");
+        return fail_later(d, IXV_E_NOT_IMPLEMENTED, "database statements need a session");
     }
     return ixs_px_fail(p);
 }
@@ -402,8 +406,9 @@ int ixs_ddl_run(px *p, ixs_ddl *d, int64_t *rows) {
     case DDL_RENAME_COLUMN: return ixs_rename_column_run(p, &d->u.rn);
     case DDL_SET_LOCK_MODE: return set_lock_mode_run(p, &d->u.lm);
     case DDL_LOCK_TABLE:
-        return ixs_table_exists(p->db, d->u.tab.name) ? 0
-                                                      : ixs_px_failc(p, -206, "%s", d->u.tab.name);
+        return ixs_table_exists(p->db, d->u.tab.name)
+                   ? 0
+                   : ixs_px_failc(p, IXV_E_NO_TABLE, "%s", d->u.tab.name);
     case DDL_TRUNCATE: return ixs_truncate_run(p, &d->u.tab);
     case DDL_UPDATE_STATS: return ixs_update_statistics_run(p, &d->u.us);
     case DDL_CREATE_VIEW: return ixs_create_view_run(p, &d->u.vw);
@@ -450,7 +455,7 @@ void ixs_ddl_destroy(ixs_ddl *d) {
 /* Keeps p's text and tokens in d (the tokens move: p no longer has them). */
 static int keep_source(px *p, ixs_ddl *d) {
     d->sql = malloc(p->n + 1);
-    if (!d->sql) return ixv_seterr(p->err, -208, 0, 0, NULL);
+    if (!d->sql) return ixv_seterr(p->err, IXV_E_NOMEM, 0, 0, NULL);
     memcpy(d->sql, p->sql, p->n);
     d->sql[p->n] = 0;
     d->n = p->n;
@@ -463,7 +468,7 @@ static int keep_source(px *p, ixs_ddl *d) {
 
 static int keep_text(ixs_stmt *s, const char *sql, size_t n, ixv_err *err) {
     s->text = malloc(n + 1);
-    if (!s->text) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!s->text) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     memcpy(s->text, sql, n);
     s->text[n] = 0;
     s->textn = n;
@@ -488,7 +493,7 @@ int ixs_ddl_prepare(px *p, ixs_stmt *s) {
     s->kind = SK_SQL;
     p->dry = 1;
     ixs_ddl *d = calloc(1, sizeof *d);
-    if (!d) return ixv_seterr(p->err, -208, 0, 0, NULL);
+    if (!d) return ixv_seterr(p->err, IXV_E_NOMEM, 0, 0, NULL);
     int rc = ixs_ddl_parse(p, d);
     if (!rc) rc = ixs_at_end(p);
     s->stype = d->stype;
@@ -526,7 +531,7 @@ static int run_tree(ixs_conn *db, ixs_ddl *d, int64_t *rows, ixv_err *err) {
     for (int i = 0; i < d->nt; i++) /* '?' in a condition translated now */
         p.nparams += d->t[i].k == T_PARAM;
     p.ptypes = calloc((size_t)(p.nparams ? p.nparams : 1), sizeof(ityp));
-    if (!p.ptypes) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!p.ptypes) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     for (int i = 0; i < p.nparams; i++)
         p.ptypes[i].code = -1;
     int rc = 0;

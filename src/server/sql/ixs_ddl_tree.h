@@ -35,7 +35,7 @@
 #include "server/sql/ixs_sel.h"
 
 enum {
-    IXS_E_TS_ROWTYPE = -746, /* %s: TIMESERIES of a row type that does not exist */
+    IXS_E_TS_ROWTYPE = IXV_E_TEXT, /* %s: TIMESERIES of a row type that does not exist */
 };
 
 /* ---- table definitions (CREATE TABLE, ALTER TABLE, the catalogue form) ------- */

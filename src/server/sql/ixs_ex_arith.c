@@ -23,7 +23,7 @@ static int tu_factor(int u, int64_t *f, int *ym) {
 static int neg_literal(px *p, xv *out) {
     size_t n = out->litn + 1;
     char *l = malloc(n + 1);
-    if (!l) return ixs_px_failc(p, -208, NULL);
+    if (!l) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     l[0] = '-';
     memcpy(l + 1, out->lit, out->litn + 1);
     if (l[1] == '-') { /* double negation */
@@ -256,7 +256,7 @@ static int arith_numeric(px *p, arop *o) {
     xv *l = o->l, *r = o->r, *out = o->out;
     int a = o->a, b = o->b;
     char op = o->op;
-    if (!ixv_is_numeric(a) || !ixv_is_numeric(b)) return ixs_px_failc(p, -1213, NULL);
+    if (!ixv_is_numeric(a) || !ixv_is_numeric(b)) return ixs_px_failc(p, IXV_E_CONVERT, NULL);
     int ca = ixs_ex_storage_class(a), cb = ixs_ex_storage_class(b);
     if (ca == 'f' || cb == 'f') {
         if (ca == 'd') ixs_to_type(p, l, ixv_t(IX_T_FLOAT, 8));
@@ -373,7 +373,7 @@ int ixs_ex_arith(px *p, xv *l, char op, xv *r, ityp t, xv *out) {
     /* dates and times */
     if (ixs_ex_is_temporal(a) || ixs_ex_is_temporal(b)) {
         if (!arith_date(p, &o) || !arith_datetime(&o) || !arith_interval(&o)) return 0;
-        return ixs_px_failc(p, -1263, NULL);
+        return ixs_px_failc(p, IXV_E_DT_FIELD, NULL);
     }
     return arith_numeric(p, &o);
 }

@@ -51,7 +51,7 @@ static int chain_grow(px *p, ixs_chain *c) {
     if (!t || !o) {
         free(t);
         free(o);
-        return ixs_px_failc(p, -208, NULL);
+        return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     }
     memcpy(t, c->t, (size_t)c->n * sizeof *t);
     memcpy(o, c->op, (size_t)c->n);

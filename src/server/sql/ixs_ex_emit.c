@@ -12,7 +12,8 @@
 
 /* The SQL of a bound column reference. */
 static int emit_col(px *p, ixs_ex *e, xv *out) {
-    if (e->rk == EXR_SEQ) return ixs_ex_xv_copy(e->rx, out) ? ixs_px_failc(p, -208, NULL) : 0;
+    if (e->rk == EXR_SEQ)
+        return ixs_ex_xv_copy(e->rx, out) ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : 0;
     tref *t = e->rsc->t[e->ti];
     if (t->alias[0]) {
         ixv_sb_ident(&out->s, t->alias);
@@ -78,13 +79,13 @@ static int emit_row(px *p, ixs_ex *e, xv *out) {
     out->k = XK_EXPR;
     out->lk = LB_EXPR;
     out->t = e->t;
-    return out->s.oom ? ixs_px_failc(p, -208, NULL) : 0;
+    return out->s.oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : 0;
 }
 
 /* name ( args ): the arguments emitted, then the call */
 static int emit_call(px *p, ixs_ex *e, xv *out) {
     xv *a = malloc((size_t)(e->nk ? e->nk : 1) * sizeof *a);
-    if (!a) return ixs_px_failc(p, -208, NULL);
+    if (!a) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     int n = 0, rc = 0;
     for (; n < e->nk && !rc; n++) {
         ixs_xv_init(&a[n]);
@@ -149,7 +150,7 @@ static int emit_param(px *p, ixs_ex *e, xv *out) {
 }
 
 static int emit_lit(px *p, ixs_ex *e, xv *out) {
-    if (ixs_ex_xv_copy(e->lit, out)) return ixs_px_failc(p, -208, NULL);
+    if (ixs_ex_xv_copy(e->lit, out)) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     for (int k = 0; k < e->neg; k++)
         if (ixs_ex_neg(p, out)) return -1;
     return 0;
@@ -265,7 +266,7 @@ static int emit_case(px *p, ixs_ex *e, xv *out) {
     if (!w || !r) {
         free(w);
         free(r);
-        return ixs_px_failc(p, -208, NULL);
+        return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     }
     for (int k = 0; k < nw; k++) {
         ixs_xv_init(&w[k]);

@@ -15,7 +15,7 @@ static ixs_ex *parse_add(px *p);
 ixs_ex *ixs_ex_node(px *p, int op, int at) {
     ixs_ex *e = calloc(1, sizeof *e);
     if (!e) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return NULL;
     }
     e->op = op;
@@ -26,7 +26,7 @@ ixs_ex *ixs_ex_node(px *p, int op, int at) {
         e->lit = malloc(sizeof *e->lit);
         if (!e->lit) {
             free(e);
-            ixs_px_failc(p, -208, NULL);
+            ixs_px_failc(p, IXV_E_NOMEM, NULL);
             return NULL;
         }
         ixs_xv_init(e->lit);
@@ -52,7 +52,7 @@ int ixs_ex_kid_add(px *p, ixs_ex *e, ixs_ex *k) {
         ixs_ex **nk = realloc(e->kids, cap * sizeof *nk);
         if (!nk) {
             ixs_ex_free(k);
-            return ixs_px_failc(p, -208, NULL);
+            return ixs_px_failc(p, IXV_E_NOMEM, NULL);
         }
         e->kids = nk;
     }
@@ -110,7 +110,7 @@ static int int_literal(xv *out, int len) {
 /* number = digits | digits "." digits [ ("e" | "E") ["+" | "-"] digits ] */
 static int prim_number(px *p, xv *out, tok *t) {
     out->lit = strndup(p->sql + t->pos, (size_t)t->len);
-    if (!out->lit) return ixs_px_failc(p, -208, NULL);
+    if (!out->lit) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     out->litn = (size_t)t->len;
     out->lk = LB_CONST;
     p->i++;
@@ -131,7 +131,7 @@ static int prim_number(px *p, xv *out, tok *t) {
 static int prim_string(px *p, xv *out) {
     sb b = {0};
     ixs_px_tokstr(p, p->i, &b);
-    if (b.oom) return ixs_px_failc(p, -208, NULL);
+    if (b.oom) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     out->litn = b.n;
     out->lit = ixv_sb_take(&b);
     out->k = XK_STR;
@@ -248,7 +248,7 @@ static ixs_ex *prim_keyword_paren(px *p) {
 static int cast_type(px *p, ixs_ex *e) {
     char named[IXS_NAME_MAX + 1];
     if (ixs_parse_type_named(p, &e->t, named)) return -1;
-    if (named[0] && !(e->tname = strdup(named))) return ixs_px_failc(p, -208, NULL);
+    if (named[0] && !(e->tname = strdup(named))) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     return 0;
 }
 
@@ -326,7 +326,7 @@ ixs_ex *ixs_ex_parse_call(px *p) {
     if (!e) return NULL;
     e->part = malloc(sizeof *e->part);
     if (!e->part) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return done(p, e);
     }
     snprintf(e->part[0], sizeof e->part[0], "%s", fn);
@@ -387,7 +387,7 @@ static ixs_ex *prim_column(px *p) {
     if (!e) return NULL;
     e->part = malloc(EX_NPART * sizeof *e->part);
     if (!e->part) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return done(p, e);
     }
     do {

@@ -66,12 +66,12 @@ static int find_col(px *p, ixs_ex *e, const char *q, const char *name) {
             }
             if (q && nhit) break;
         }
-        if (nhit > 1 && hit_c != -2) return ixs_px_failc(p, -324, "%s", name);
+        if (nhit > 1 && hit_c != -2) return ixs_px_failc(p, IXV_E_AMBIGUOUS_COLUMN, "%s", name);
         if (nhit) return bind(p, e, sc, hit_t, hit_c);
-        if (q && qual_found) return ixs_px_failc(p, -217, "%s", name);
+        if (q && qual_found) return ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", name);
     }
-    if (q) return ixs_px_failc(p, -217, "%s.%s", q, name);
-    return ixs_px_failc(p, -217, "%s", name);
+    if (q) return ixs_px_failc(p, IXV_E_NO_COLUMN, "%s.%s", q, name);
+    return ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", name);
 }
 
 /* name.NEXTVAL / name.CURRVAL of a sequence (ixs_seq.c), its value and
@@ -79,7 +79,7 @@ static int find_col(px *p, ixs_ex *e, const char *q, const char *name) {
 static int seq_ref(px *p, ixs_ex *e, const char *name, const char *what) {
     int next = !strcmp(what, "nextval");
     if (!next && strcmp(what, "currval")) return 0;
-    if (!e->rx && !(e->rx = malloc(sizeof *e->rx))) return ixs_px_failc(p, -208, NULL);
+    if (!e->rx && !(e->rx = malloc(sizeof *e->rx))) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     ixs_xv_init(e->rx);
     int rc = ixs_seq_ref(p, name, next, e->rx);
     if (rc > 0) {

@@ -144,7 +144,7 @@ ityp ixs_window_type(const ixs_win *w, const ityp *a0);
  * result; the emitter writes the call of its SQLite function from the
  * arguments' SQL a (n of them). */
 #define IXS_TS_MAXARGS 8
-enum { IXS_E_TS_UNRESOLVED = -674 }; /* Routine (%s) can not be resolved. */
+enum { IXS_E_TS_UNRESOLVED = IXV_E_ROUTINE_UNRESOLVED }; /* Routine (%s) can not be resolved. */
 int ixs_ts_call_resolve(px *p, ixs_ex *e);
 int ixs_ts_call_emit(px *p, const ixs_ex *e, xv *a, int n, xv *out);
 

@@ -24,10 +24,10 @@
 #define MAXARGS IXS_FN_MAXARGS
 
 enum {
-    IXS_E_ROUTINE = -674,      /* Routine (%s) can not be resolved. */
-    IXS_E_DBINFO = -728,       /* Unknown first argument of dbinfo(%s). */
-    IXS_E_NOT_NUMERIC = -1213, /* A character to numeric conversion process failed. */
-    IXS_E_NOT_DATE = -1218,    /* String to date conversion error. */
+    IXS_E_ROUTINE = IXV_E_ROUTINE_UNRESOLVED, /* Routine (%s) can not be resolved. */
+    IXS_E_DBINFO = IXV_E_DBINFO,              /* Unknown first argument of dbinfo(%s). */
+    IXS_E_NOT_NUMERIC = IXV_E_CONVERT, /* A character to numeric conversion process failed. */
+    IXS_E_NOT_DATE = IXV_E_NOT_DATE,   /* String to date conversion error. */
 };
 
 /* The rule for the type of a call's result, applied after the emitter. */

@@ -13,11 +13,11 @@
 #include "server/sql/ixs_func.h"
 
 enum {
-    IXS_E_FMT_MISMATCH = -1277, /* Input does not match format specification. */
-    IXS_E_BAD_DATE = -1263,     /* A field in a datetime or interval value is incorrect ... */
-    IXS_E_BAD_ARG = -1213,      /* A character to numeric conversion process failed. */
-    IXS_E_RANGE = -1215,        /* Value exceeds limit of INTEGER precision. */
-    IXS_MAX_FMT_OUT = 4096,     /* longest TO_CHAR result */
+    IXS_E_FMT_MISMATCH = IXV_E_FMT_MISMATCH, /* Input does not match format specification. */
+    IXS_E_BAD_DATE = IXV_E_DT_FIELD, /* A field in a datetime or interval value is incorrect ... */
+    IXS_E_BAD_ARG = IXV_E_CONVERT,   /* A character to numeric conversion process failed. */
+    IXS_E_RANGE = IXV_E_INT_RANGE,   /* Value exceeds limit of INTEGER precision. */
+    IXS_MAX_FMT_OUT = 4096,          /* longest TO_CHAR result */
 };
 
 static int any_null(int argc, sqlite3_value **argv) {
@@ -145,7 +145,7 @@ static void f_ceil(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (ixt_dec_cmp(&t, &d) != 0 && (dir > 0) == (d.sign > 0)) {
         ixt_dec_from_i64(&one, dir);
         if (ixv_dec_add(&t, &one, 0, &r) < 0) {
-            ixv_fn_err(ctx, -1226, NULL);
+            ixv_fn_err(ctx, IXV_E_DEC_PREC, NULL);
             return;
         }
         t = r;
@@ -259,7 +259,7 @@ static void f_months_between(sqlite3_context *ctx, int argc, sqlite3_value **arg
         ixt_dec_from_i64(&num, du);
         ixt_dec_from_i64(&den, 31LL * 86400 * IXT_UNITS_PER_SECOND);
         if (ixv_dec_div(&num, &den, &frac) < 0 || ixv_dec_add(&r, &frac, 0, &sum) < 0) {
-            ixv_fn_err(ctx, -1226, NULL);
+            ixv_fn_err(ctx, IXV_E_DEC_PREC, NULL);
             return;
         }
         r = sum;

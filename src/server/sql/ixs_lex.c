@@ -53,7 +53,7 @@ static int lex_blank(px *p, lexst *L) {
         if (i < n && s[i] == '{' && !coll_open(p)) {
             while (L->i < n && s[L->i] != '}')
                 L->i++;
-            if (L->i >= n) return ixv_seterr(p->err, -201, 0, (int)i, NULL);
+            if (L->i >= n) return ixv_seterr(p->err, IXV_E_SYNTAX, 0, (int)i, NULL);
             L->i++;
             continue;
         }
@@ -61,7 +61,7 @@ static int lex_blank(px *p, lexst *L) {
             L->i += 2;
             while (L->i + 1 < n && !(s[L->i] == '*' && s[L->i + 1] == '/'))
                 L->i++;
-            if (L->i + 1 >= n) return ixv_seterr(p->err, -201, 0, (int)i, NULL);
+            if (L->i + 1 >= n) return ixv_seterr(p->err, IXV_E_SYNTAX, 0, (int)i, NULL);
             L->i += 2;
             continue;
         }
@@ -77,7 +77,7 @@ static int lex_grow(px *p, lexst *L) {
                           IXS_MAX_TOKENS);
     int nc = L->cap ? L->cap * 2 : 64;
     tok *nt = realloc(p->t, sizeof(tok) * (size_t)nc);
-    if (!nt) return ixv_seterr(p->err, -208, 0, 0, NULL);
+    if (!nt) return ixv_seterr(p->err, IXV_E_NOMEM, 0, 0, NULL);
     p->t = nt;
     L->cap = nc;
     return 0;
@@ -117,7 +117,7 @@ static int lex_string(px *p, lexst *L, tok *t) {
     char q = s[i];
     i++;
     for (;;) {
-        if (i >= n) return ixv_seterr(p->err, -201, 0, t->pos, NULL);
+        if (i >= n) return ixv_seterr(p->err, IXV_E_SYNTAX, 0, t->pos, NULL);
         if (s[i] == q) {
             if (i + 1 < n && s[i + 1] == q) {
                 i += 2;
@@ -151,7 +151,7 @@ static int lex_op(px *p, lexst *L, tok *t) {
         L->i++;
         return 0;
     }
-    if (!strchr("(),.;*+-/=<>:[]@", c)) return ixv_seterr(p->err, -201, 0, (int)L->i, NULL);
+    if (!strchr("(),.;*+-/=<>:[]@", c)) return ixv_seterr(p->err, IXV_E_SYNTAX, 0, (int)L->i, NULL);
     L->i++;
     return 0;
 }
@@ -160,7 +160,7 @@ static int lex_op(px *p, lexst *L, tok *t) {
 static int lex_token(px *p, lexst *L, tok *t) {
     const char *s = L->s;
     unsigned char c = (unsigned char)s[L->i];
-    if (c == 0) return ixv_seterr(p->err, -201, 0, (int)L->i, NULL);
+    if (c == 0) return ixv_seterr(p->err, IXV_E_SYNTAX, 0, (int)L->i, NULL);
     if (is_idstart(c)) {
         while (L->i < L->n && is_idchar((unsigned char)s[L->i]))
             L->i++;
@@ -177,7 +177,7 @@ static int lex_token(px *p, lexst *L, tok *t) {
         L->i++;
         t->k = T_PARAM;
         t->pidx = L->np++;
-        if (L->np > IXS_MAX_PARAMS) return ixv_seterr(p->err, -201, 0, t->pos, NULL);
+        if (L->np > IXS_MAX_PARAMS) return ixv_seterr(p->err, IXV_E_SYNTAX, 0, t->pos, NULL);
         return 0;
     }
     return lex_op(p, L, t);
@@ -255,21 +255,15 @@ int ixs_px_fail(px *p) {
     if (p->failed) return -1;
     p->failed = 1;
     int pos = p->i < p->nt ? p->t[p->i].pos : (int)p->n;
-    return ixv_seterr(p->err, -201, 0, pos, NULL);
+    return ixv_seterr(p->err, IXV_E_SYNTAX, 0, pos, NULL);
 }
 int ixs_px_failc(px *p, int code, const char *fmt, ...) {
     if (p->failed) return -1;
     p->failed = 1;
-    p->err->sqlcode = code;
-    p->err->isamcode = 0;
-    p->err->offset = 0;
-    p->err->text[0] = 0;
-    if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(p->err->text, sizeof p->err->text, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    ixv_vseterr(p->err, code, 0, 0, fmt, ap);
+    va_end(ap);
     return -1;
 }
 int ixs_px_expect(px *p, int kw) {

@@ -38,6 +38,18 @@ static int exec(ixs_conn *db, const char *sql, ixv_err *err) {
     return rc == SQLITE_OK ? 0 : ixs_sqlite_err(db, rc, 0, NULL, err);
 }
 
+/* 1 when the database has the LO table _ixd_lo (made with its first LO). */
+static int lo_table_exists(ixs_conn *db) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->h,
+                           "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_ixd_lo'",
+                           -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    int r = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return r;
+}
+
 /* Made with the first LO or LOB column of a database, inside the caller's
  * transaction. refs counts the rows that hold the LO (NULL: none ever did;
  * ixs_lob_gc.c); a store made before it existed gains the column. */
@@ -47,7 +59,7 @@ int ixs_lob_ensure_tables(ixs_conn *db, ixv_err *err) {
         sqlite3_finalize(st);
         return 0;
     }
-    int old = strstr(sqlite3_errmsg(db->h), "no such column") != NULL;
+    int old = lo_table_exists(db); /* then it lacks the column */
     int rc =
         exec(db,
              old ? "ALTER TABLE _ixd_lo ADD COLUMN refs INTEGER;"
@@ -70,7 +82,7 @@ static int remember(ixs_conn *db, int64_t id, ixv_err *err) {
         int64_t *m = realloc(ls->made, cap * sizeof *m);
         if (m) ls->made = m, ls->capmade = cap;
     }
-    if (!ls || ls->nmade == ls->capmade) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!ls || ls->nmade == ls->capmade) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     ls->made[ls->nmade++] = id;
     return 0;
 }
@@ -81,7 +93,7 @@ static int q(ixs_conn *db, const char *sql, int np, const int64_t *a, int64_t *o
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
     if (rc != SQLITE_OK) {
-        if (strstr(sqlite3_errmsg(db->h), "no such table"))
+        if ((rc & 0xff) == SQLITE_ERROR && !lo_table_exists(db))
             return 0; /* no LO was ever made in this database */
         return ixs_sqlite_err(db, rc, 0, NULL, err);
     }
@@ -170,7 +182,7 @@ static size_t page_len(int64_t size, int64_t pno) {
 static int write_at(ixs_conn *db, int64_t id, int64_t off, const uint8_t *p, size_t n,
                     int64_t *size, ixv_err *err) {
     struct ixs_lobsess *ls = sess(db);
-    if (!ls) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!ls) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     if (off + (int64_t)n > MAX_SIZE) return lo_err(err, "LO larger than %lld bytes", MAX_SIZE);
     while (n > 0) {
         int64_t pno = off / IXS_LO_PAGE;
@@ -237,7 +249,7 @@ static lofd *get_fd(ixs_conn *db, int fd, ixv_err *err) {
 
 int ixs_lob_open(ixs_conn *db, int64_t id, int flags, ixv_err *err) {
     struct ixs_lobsess *ls = sess(db);
-    if (!ls) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!ls) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     int mode = flags & (IXP_LO_RDONLY | IXP_LO_WRONLY | IXP_LO_RDWR);
     if (mode && mode != IXP_LO_RDONLY && mode != IXP_LO_WRONLY && mode != IXP_LO_RDWR)
         return lo_err(err, "conflicting LO open flags 0x%llx", (long long)flags);
@@ -319,7 +331,7 @@ int ixs_lob_bind(ixs_conn *db, ityp from, const sval *v, ityp to, sval *out, ixv
         return rc ? ixv_seterr(err, rc, 0, 0, "%s", "bound value") : 0;
     }
     if (v->kind != SQLITE_TEXT && v->kind != SQLITE_BLOB)
-        return ixv_seterr(err, -9634, 0, 0, "%s", "a number to a LOB");
+        return ixv_seterr(err, IXV_E_NO_CAST, 0, 0, "%s", "a number to a LOB");
     int64_t id, size = 0;
     if (ixs_lob_create(db, to.code, &id, err)) return -1;
     if (write_at(db, id, 0, v->p, v->n, &size, err) || set_size(db, id, size, err)) return -1;

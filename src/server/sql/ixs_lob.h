@@ -24,7 +24,7 @@
 #define IXS_LO_PAGE  32768      /* bytes a page */
 #define IXS_LO_MAXFD 64         /* descriptors open at once in a session */
 #define IXS_LO_MAXIO (16 << 20) /* most bytes one SQ_LODATA read returns */
-#define IXS_E_LO     (-9810)    /* Smart-large-object error. */
+#define IXS_E_LO     IXV_E_LO   /* Smart-large-object error. */
 
 /* The directory server files of FILETOBLOB / LOTOFILE must be in (ixd
  * --lob-dir); NULL refuses every server file. Process-wide, set at start. */

@@ -94,7 +94,7 @@ static int location(const char *where, ixv_err *err) {
  * answer, or the client's error. */
 static int64_t ask(ixs_conn *db, ixb_wbuf *req, int op, const char *name, ixp_msg *ans,
                    ixv_err *err) {
-    if (req->err) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (req->err) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     if (!db->ask_fn)
         return ixv_seterr(err, IXS_E_LO, 0, 0, "%s", "'client' files need a client connection");
     if (db->ask_fn(db->ask_ud, req->data, req->len, ans))
@@ -169,7 +169,7 @@ static int to_client(ixs_conn *db, int64_t id, const char *name, ixv_err *err) {
     int64_t size = ixs_lob_size(db, id, err);
     if (size < 0 || client_open(db, IXP_FILE_OPEN_WRITE, name, err)) return -1;
     uint8_t *buf = malloc(CLIENT_PIECE);
-    int rc = buf ? 0 : ixv_seterr(err, -208, 0, 0, NULL);
+    int rc = buf ? 0 : ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     for (int64_t off = 0; !rc && off < size;) {
         int64_t k = ixs_lob_read_at(db, id, off, buf, CLIENT_PIECE, err);
         ixp_msg ans;
@@ -192,7 +192,7 @@ static int from_file(ixs_conn *db, const char *path, int code, int64_t *id, ixv_
     if (fd < 0)
         return ixv_seterr(err, IXS_E_LO, 0, 0, "cannot open '%.200s': %s", path, strerror(errno));
     uint8_t *buf = malloc(IXS_LO_PAGE);
-    int rc = buf ? ixs_lob_create(db, code, id, err) : ixv_seterr(err, -208, 0, 0, NULL);
+    int rc = buf ? ixs_lob_create(db, code, id, err) : ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     int64_t off = 0;
     while (!rc) {
         ssize_t k = read(fd, buf, IXS_LO_PAGE);
@@ -225,7 +225,7 @@ static int to_file(ixs_conn *db, int64_t id, const char *name, ixv_err *err) {
     if (fd < 0)
         return ixv_seterr(err, IXS_E_LO, 0, 0, "cannot create '%.200s': %s", name, strerror(errno));
     uint8_t *buf = malloc(IXS_LO_PAGE);
-    int rc = buf ? 0 : ixv_seterr(err, -208, 0, 0, NULL);
+    int rc = buf ? 0 : ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     for (int64_t off = 0; !rc && off < size;) {
         int64_t k = ixs_lob_read_at(db, id, off, buf, IXS_LO_PAGE, err);
         if (k <= 0) {
@@ -258,7 +258,7 @@ static int copy_lo(ixs_conn *db, int64_t id, int64_t *out, ixv_err *err) {
     }
     uint8_t *buf = malloc(IXS_LO_PAGE);
     int rc = buf ? ixs_lob_create(db, ixv_lob_code((int)kind), out, err)
-                 : ixv_seterr(err, -208, 0, 0, NULL);
+                 : ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     for (int64_t off = 0; !rc && off < size;) {
         int64_t k = ixs_lob_read_at(db, id, off, buf, IXS_LO_PAGE, err);
         rc = k <= 0 ? -1 : ixs_lob_write_at(db, *out, off, buf, (size_t)k, err);
@@ -387,7 +387,7 @@ int ixs_lob_fn(const char *fn) {
 static int lob_arg(px *p, xv *v) {
     if (v->k == XK_PARAM) ixs_to_type(p, v, ixv_t(IX_T_BLOB, IXP_LOCATOR_LEN));
     if (v->k == XK_NULL || ixv_lob_is(v->t.code)) return 0;
-    return ixs_px_failc(p, -9634, "%s", "that type to BLOB or CLOB");
+    return ixs_px_failc(p, IXV_E_NO_CAST, "%s", "that type to BLOB or CLOB");
 }
 
 static void int_arg(px *p, xv *v) {
@@ -412,7 +412,7 @@ static void call(xv *a, int na, int which, xv *out) {
 int ixs_lob_emit(px *p, const char *fn, xv *a, int na, xv *out) {
     const lofn *f = find(fn);
     if (!f) return -1;
-    if (na < f->min || na > f->max) return ixs_px_failc(p, -674, "%s", fn);
+    if (na < f->min || na > f->max) return ixs_px_failc(p, IXV_E_ROUTINE_UNRESOLVED, "%s", fn);
     out->lk = LB_EXPR;
     int code = IX_T_BLOB;
     switch (f->which) {

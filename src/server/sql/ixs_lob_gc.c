@@ -30,7 +30,7 @@
 #define LO_KEY_SHIFT 20 /* as the page keys of ixs_lob.c */
 
 static int run(ixs_conn *db, char *sql, ixv_err *err) {
-    if (!sql) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!sql) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
     sqlite3_free(sql);
     return rc == SQLITE_OK ? 0 : ixs_sqlite_err(db, rc, 0, NULL, err);
@@ -131,7 +131,7 @@ int ixs_lob_upgrade(ixs_conn *db, ixv_err *err) {
         if (!nt || strcmp(ts[nt - 1].name, tn)) {
             tdef *n = realloc(ts, (size_t)(nt + 1) * sizeof *ts);
             if (!n) {
-                rc = ixv_seterr(err, -208, 0, 0, NULL);
+                rc = ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
                 break;
             }
             ts = n;
@@ -141,7 +141,7 @@ int ixs_lob_upgrade(ixs_conn *db, ixv_err *err) {
         tdef *t = &ts[nt - 1];
         cdef *c = realloc(t->cols, (size_t)(t->ncols + 1) * sizeof *c);
         if (!c) {
-            rc = ixv_seterr(err, -208, 0, 0, NULL);
+            rc = ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
             break;
         }
         t->cols = c;
@@ -197,7 +197,7 @@ static char *open_ones(ixs_conn *db) {
 /* Deletes the LOs that match cond (and are not open here), pages first. */
 static int delete_where(ixs_conn *db, const char *cond, ixv_err *err) {
     char *keep = open_ones(db);
-    if (!keep) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!keep) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     char *sql = sqlite3_mprintf(
         "DELETE FROM _ixd_lo_data WHERE k IN (SELECT d.k FROM _ixd_lo l, _ixd_lo_data d"
         " WHERE (%s) AND %s AND d.k >= l.id << %d AND d.k < (l.id + 1) << %d);"
@@ -265,7 +265,7 @@ static int collect_all(ixs_conn *db, ixv_err *err) {
         }
         char *cond = ids ? sqlite3_mprintf("%s)", ids) : NULL;
         sqlite3_free(ids);
-        if (!cond) return ixv_seterr(err, -208, 0, 0, NULL);
+        if (!cond) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
         int rc = delete_where(db, cond, err);
         sqlite3_free(cond);
         if (rc) return -1;

@@ -156,7 +156,7 @@ static tref *source_ref(px *p, const mtree *m, sb *fill) {
     memset(&q, 0, sizeof q);
     tref *t = calloc(1, sizeof *t), *st = NULL;
     if (!t) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return NULL;
     }
     int n = 0;
@@ -223,7 +223,7 @@ static int m_cond(px *p, int at, sb *out) {
 static icol *target_col(px *p, tref *t, const char *name) {
     for (int i = 0; i < t->tab.ncols; i++)
         if (!strcmp(t->tab.cols[i].name, name)) return &t->tab.cols[i];
-    ixs_px_failc(p, -217, "%s", name);
+    ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", name);
     return NULL;
 }
 
@@ -507,7 +507,7 @@ static int merge_plan(px *p, const mtree *m, ixs_mplan **out) {
     ixs_mplan *pl = calloc(1, sizeof *pl);
     tref *t = ixs_tref_new(p, m->target, m->talias), *s = NULL;
     if (!pl || !t) {
-        if (!pl) ixs_px_failc(p, -208, NULL);
+        if (!pl) ixs_px_failc(p, IXV_E_NOMEM, NULL);
         goto out;
     }
     if ((t->tab.is_view && !ixs_view_updatable(p->db, t->tab.name)) ||
@@ -517,12 +517,12 @@ static int merge_plan(px *p, const mtree *m, ixs_mplan **out) {
     }
     if (!(s = source_ref(p, m, &pl->fill))) goto out;
     if (!strcmp(t->alias, s->alias)) {
-        ixs_px_failc(p, -201, NULL);
+        ixs_px_failc(p, IXV_E_SYNTAX, NULL);
         goto out;
     }
     if (merge_emit(p, m, t, s, pl)) goto out;
     if (pl->fill.oom || pl->pairs.oom || pl->action.oom || pl->insert.oom) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         goto out;
     }
     *out = pl;
@@ -549,7 +549,7 @@ int ixs_merge_exec(ixs_stmt *s, int64_t *rows, ixv_err *err) {
     p.db = s->db;
     p.err = err;
     *rows = 0;
-    if (!s->mplan) return ixv_seterr(err, -201, 0, 0, NULL);
+    if (!s->mplan) return ixv_seterr(err, IXV_E_SYNTAX, 0, 0, NULL);
     if (ixs_ansi_autobegin(s->db, err)) return -1;
     return merge_run(&p, s->mplan, s, rows);
 }

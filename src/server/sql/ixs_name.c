@@ -47,7 +47,7 @@ int ixs_name_parse(px *p, int flags, ixs_name *o) {
         if (ixs_px_expect_op(p, ":")) return -1;
         snprintf(o->db, sizeof o->db, "%s", a);
         if (strcmp(a, p->db->name) && strcmp(a, IXS_SYSMASTER))
-            return ixs_px_failc(p, -206, "%s", a);
+            return ixs_px_failc(p, IXV_E_NO_TABLE, "%s", a);
         start = p->i;
         if (ixs_px_ident(p, a, sizeof a)) return -1;
     }

@@ -9,22 +9,27 @@
 /* Informix codes of these statements (docs/server-sql.md, "Sequences";
  * the texts are in src/proto/ix_errcat.c). */
 enum {
-    IXS_E_SEQ_NOT_FOUND = -8300, /* The specified sequence object (%s) is not in the database. */
-    IXS_E_SEQ_EXISTS = -8301,    /* Sequence (%s) already exists in the database. */
-    IXS_E_SEQ_VALUE = -8302,   /* A Sequence object definition value is invalid or out of range. */
-    IXS_E_SEQ_DUP = -8303,     /* Duplicate or conflicting (%s) specification ... */
-    IXS_E_SEQ_MINMAX = -8304,  /* MAXVALUE cannot be less than MINVALUE. */
-    IXS_E_SEQ_INC0 = -8305,    /* INCREMENT 0 is not allowed in sequences. */
-    IXS_E_SEQ_CACHE = -8307,   /* CACHE size should be less than one cycle. ... */
-    IXS_E_SEQ_START = -8308,   /* Cannot set START value less than MINVALUE or greater ... */
-    IXS_E_SEQ_RESTART = -8309, /* Cannot RESTART the sequence at a value less than ... */
-    IXS_E_SEQ_NO_OPTS = -8312, /* No options specified for ALTER SEQUENCE. */
-    IXS_E_SEQ_MAX = -8313,     /* Sequence (%s) exceeds its MAXVALUE. */
-    IXS_E_SEQ_MIN = -8314,     /* Sequence (%s) goes below its MINVALUE. */
-    IXS_E_SEQ_CURRVAL = -8315, /* Sequence (%s) CURRVAL is not yet defined in this session. */
-    IXS_E_VIEW_CHECK = -530,   /* a change through a WITH CHECK OPTION view leaves it */
-    IXS_E_VIEW_READONLY = -273,
-    IXS_E_MERGE_TWICE = -346, /* MERGE: a target row matched by two source rows */
+    IXS_E_SEQ_NOT_FOUND =
+        IXV_E_SEQ_NOT_FOUND, /* The specified sequence object (%s) is not in the database. */
+    IXS_E_SEQ_EXISTS = IXV_E_SEQ_EXISTS, /* Sequence (%s) already exists in the database. */
+    IXS_E_SEQ_VALUE =
+        IXV_E_SEQ_VALUE, /* A Sequence object definition value is invalid or out of range. */
+    IXS_E_SEQ_DUP = IXV_E_SEQ_DUP,       /* Duplicate or conflicting (%s) specification ... */
+    IXS_E_SEQ_MINMAX = IXV_E_SEQ_MINMAX, /* MAXVALUE cannot be less than MINVALUE. */
+    IXS_E_SEQ_INC0 = IXV_E_SEQ_INC0,     /* INCREMENT 0 is not allowed in sequences. */
+    IXS_E_SEQ_CACHE = IXV_E_SEQ_CACHE,   /* CACHE size should be less than one cycle. ... */
+    IXS_E_SEQ_START =
+        IXV_E_SEQ_START, /* Cannot set START value less than MINVALUE or greater ... */
+    IXS_E_SEQ_RESTART =
+        IXV_E_SEQ_RESTART, /* Cannot RESTART the sequence at a value less than ... */
+    IXS_E_SEQ_NO_OPTS = IXV_E_SEQ_NO_OPTS, /* No options specified for ALTER SEQUENCE. */
+    IXS_E_SEQ_MAX = IXV_E_SEQ_MAX,         /* Sequence (%s) exceeds its MAXVALUE. */
+    IXS_E_SEQ_MIN = IXV_E_SEQ_MIN,         /* Sequence (%s) goes below its MINVALUE. */
+    IXS_E_SEQ_CURRVAL =
+        IXV_E_SEQ_CURRVAL,          /* Sequence (%s) CURRVAL is not yet defined in this session. */
+    IXS_E_VIEW_CHECK = IXV_E_CHECK, /* a change through a WITH CHECK OPTION view leaves it */
+    IXS_E_VIEW_READONLY = IXV_E_NO_UPDATE_PERM,
+    IXS_E_MERGE_TWICE = IXV_E_UPDATE, /* MERGE: a target row matched by two source rows */
 };
 
 /* The catalog tables and views of this file group (_ixd_sequences,

@@ -47,8 +47,8 @@
 #define TABAUTH_COLS           2 /* the '*' position */
 
 enum {
-    IXS_E_NO_TABLE = -206,  /* The specified table (%s) is not in the database. */
-    IXS_E_NO_COLUMN = -217, /* Column (%s) not found in any table in the query. */
+    IXS_E_NO_TABLE = IXV_E_NO_TABLE,   /* The specified table (%s) is not in the database. */
+    IXS_E_NO_COLUMN = IXV_E_NO_COLUMN, /* Column (%s) not found in any table in the query. */
 };
 
 /* One table-level privilege: its keyword, its letter and position in
@@ -112,7 +112,7 @@ static int user_name(px *p, char *buf, size_t n) {
 static int grantee_list(px *p, ixs_priv *g) {
     for (;;) {
         char(*v)[IXS_NAME_MAX + 1] = realloc(g->grantees, (size_t)(g->ngrantees + 1) * sizeof *v);
-        if (!v) return ixs_px_failc(p, -208, NULL);
+        if (!v) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
         g->grantees = v;
         if (user_name(p, g->grantees[g->ngrantees], sizeof g->grantees[0])) return -1;
         g->ngrantees++;
@@ -137,7 +137,7 @@ static int priv_cols(px *p, ixs_priv *g, int k) {
     } while (ixs_px_acc_op(p, ","));
     free(g->cols[k]);
     g->cols[k] = s.p;
-    return s.oom ? ixs_px_failc(p, -208, NULL) : ixs_px_expect_op(p, ")");
+    return s.oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : ixs_px_expect_op(p, ")");
 }
 
 /* ALL [PRIVILEGES] | privilege [(cols)] [, privilege [(cols)] ...] */
@@ -208,7 +208,7 @@ static int run_sql(px *p, const char *sql, const char *a, const char *b, int64_t
                    const char *d, int64_t colno, char *out, size_t outn) {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(p->db->h, sql, -1, &st, NULL) != SQLITE_OK)
-        return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
+        return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "%s", sqlite3_errmsg(p->db->h));
     sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, tabid);
@@ -222,7 +222,7 @@ static int run_sql(px *p, const char *sql, const char *a, const char *b, int64_t
             snprintf(out, outn, "%s", v ? (const char *)v : "");
         }
     } else if (sqlite3_step(st) != SQLITE_DONE)
-        rc = ixs_px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
+        rc = ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "%s", sqlite3_errmsg(p->db->h));
     sqlite3_finalize(st);
     return rc;
 }
@@ -266,7 +266,7 @@ static int priv_colnos(px *p, const ixs_priv *g, size_t k, const char *grantor, 
                                "SELECT colno FROM _ixd_colauth WHERE grantor = ?1 AND grantee = ?2"
                                " AND tabid = ?3",
                                -1, &st, NULL) != SQLITE_OK)
-            return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
+            return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "%s", sqlite3_errmsg(p->db->h));
         sqlite3_bind_text(st, 1, grantor, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 2, grantee, -1, SQLITE_STATIC);
         sqlite3_bind_int64(st, 3, tabid);
@@ -284,7 +284,7 @@ static int priv_colnos(px *p, const ixs_priv *g, size_t k, const char *grantor, 
         if (sqlite3_prepare_v2(p->db->h,
                                "SELECT colno FROM _ixd_columns WHERE tabid = ?1 AND colname = ?2",
                                -1, &q, NULL) != SQLITE_OK)
-            return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
+            return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "%s", sqlite3_errmsg(p->db->h));
         sqlite3_bind_int64(q, 1, tabid);
         sqlite3_bind_text(q, 2, name, -1, SQLITE_STATIC);
         if (sqlite3_step(q) == SQLITE_ROW) colno = sqlite3_column_int64(q, 0);

@@ -43,14 +43,16 @@
 #include "server/sql/ixs_parse.h"
 
 enum {
-    IXS_E_ROW_NO_FIELD = -217,  /* Column (%s) not found in any table in the query. */
-    IXS_E_ROW_TEXT = -1260,     /* It is not possible to convert between the specified types. */
-    IXS_E_ROW_NOT_IMPL = -999,  /* Not implemented yet. */
-    IXS_E_ROW_USED = -746,      /* %s: the type is used by a column */
-    IXS_E_ROW_TYPE_NF = -9628,  /* Type (%s) not found. */
-    IXS_E_ROW_EXISTS = -9631,   /* type (%s) already exists in database. */
-    IXS_E_ROW_NO_CAST = -9634,  /* No cast from %s to %s. */
-    IXS_E_ROW_NO_ORDER = -9926, /* ORDER BY, DISTINCT ... not allowed on row-type columns */
+    IXS_E_ROW_NO_FIELD = IXV_E_NO_COLUMN, /* Column (%s) not found in any table in the query. */
+    IXS_E_ROW_TEXT =
+        IXV_E_TYPE_CONVERT, /* It is not possible to convert between the specified types. */
+    IXS_E_ROW_NOT_IMPL = IXV_E_NOT_IMPLEMENTED,   /* Not implemented yet. */
+    IXS_E_ROW_USED = IXV_E_TEXT,                  /* %s: the type is used by a column */
+    IXS_E_ROW_TYPE_NF = IXV_E_ROW_TYPE_NOT_FOUND, /* Type (%s) not found. */
+    IXS_E_ROW_EXISTS = IXV_E_ROW_TYPE_EXISTS,     /* type (%s) already exists in database. */
+    IXS_E_ROW_NO_CAST = IXV_E_NO_CAST,            /* No cast from %s to %s. */
+    IXS_E_ROW_NO_ORDER =
+        IXV_E_ROW_ORDER, /* ORDER BY, DISTINCT ... not allowed on row-type columns */
 };
 
 #define ROW_MAGIC      0x52
@@ -206,13 +208,13 @@ static int rt_load(sqlite3 *h, int id, const char *name, rtype *out) {
 static rtype *rt_get(px *p, int id, const char *name) {
     rtype *r = malloc(sizeof *r);
     if (!r) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return NULL;
     }
     int f = rt_load(p->db->h, id, name, r);
     if (f <= 0) {
         free(r);
-        if (f < 0) ixs_px_failc(p, -208, NULL);
+        if (f < 0) ixs_px_failc(p, IXV_E_NOMEM, NULL);
         if (!f) ixs_px_failc(p, IXS_E_ROW_TYPE_NF, "%s", name ? name : "row");
         return NULL;
     }
@@ -225,7 +227,7 @@ static int rt_store(px *p, rtype *r) {
     sqlite3_stmt *st;
     r->id = ROW_FIRST_ID;
     if (sqlite3_prepare_v2(h, "SELECT max(extended_id) FROM _ixd_xtdtypes", -1, &st, NULL))
-        return ixs_px_failc(p, -208, NULL);
+        return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
         r->id = sqlite3_column_int(st, 0) + 1;
     sqlite3_finalize(st);
@@ -244,9 +246,9 @@ static int rt_store(px *p, rtype *r) {
         ixv_sb_printf(&q, ",%d,%u);", r->f[k].t.code | (r->f[k].notnull ? IXT_TF_NOTNULL : 0),
                       r->f[k].t.len);
     }
-    int rc = q.oom ? -208 : ixs_exec(p->db, q.p, p->err);
+    int rc = q.oom ? IXV_E_NOMEM : ixs_exec(p->db, q.p, p->err);
     ixv_sb_free(&q);
-    if (rc == -208) return ixs_px_failc(p, -208, NULL);
+    if (rc == IXV_E_NOMEM) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     if (rc) p->failed = 1;
     return rc ? -1 : 0;
 }
@@ -262,7 +264,7 @@ static int rt_unnamed_id(px *p, rtype *r) {
     if (sqlite3_prepare_v2(p->db->h,
                            "SELECT extended_id FROM _ixd_xtdtypes WHERE mode = 'C' ORDER BY 1", -1,
                            &st, NULL))
-        return ixs_px_failc(p, -208, NULL);
+        return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     rtype *o = malloc(sizeof *o);
     int found = 0;
     while (o && !found && sqlite3_step(st) == SQLITE_ROW) {
@@ -295,7 +297,8 @@ static int parse_fields(px *p, rtype *r) {
         uint32_t collen;
         if (ixs_px_newname(p, f->name, sizeof f->name)) return -1;
         for (int k = 0; k < r->nf - 1; k++)
-            if (!strcmp(r->f[k].name, f->name)) return ixs_px_failc(p, -328, "%s", f->name);
+            if (!strcmp(r->f[k].name, f->name))
+                return ixs_px_failc(p, IXV_E_COLUMN_EXISTS, "%s", f->name);
         int at = p->i;
         if (ixs_parse_type(p, &f->t, &serial, &start, &collen)) return -1;
         if (serial || f->t.code == IX_T_BYTE || f->t.code == IX_T_TEXT || f->t.code == IX_T_ROW ||
@@ -319,7 +322,7 @@ int ixs_row_type_at(px *p) {
 int ixs_row_parse_type(px *p, ityp *t, uint32_t *collen) {
     p->i++;
     rtype *r = calloc(1, sizeof *r);
-    if (!r) return ixs_px_failc(p, -208, NULL);
+    if (!r) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     int rc = parse_fields(p, r);
     if (!rc) rc = rt_unnamed_id(p, r);
     if (!rc) {
@@ -516,7 +519,7 @@ static int row_create_run(px *p, const void *tree) {
     rtype old;
     int f = rt_load(p->db->h, 0, r->name, &old);
     if (f) {
-        if (f < 0) return ixs_px_failc(p, -208, NULL);
+        if (f < 0) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return c->ine ? 0 : ixs_px_failc(p, IXS_E_ROW_EXISTS, "%s", r->name);
     }
     if (ixs_ddl_begin(p)) return -1;
@@ -533,7 +536,7 @@ static int create_row(px *p, ixs_plan *pl) {
         c.ine = 1;
     }
     rtype *r = calloc(1, sizeof *r);
-    if (!r) return ixs_px_failc(p, -208, NULL);
+    if (!r) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     r->named = 1;
     int rc = ixs_px_newname(p, r->name, sizeof r->name);
     if (!rc && ixs_px_acc_op(p, ".")) rc = ixs_px_newname(p, r->name, sizeof r->name);
@@ -581,11 +584,11 @@ typedef struct row_drop {
 static int row_drop_run(px *p, const void *tree) {
     const row_drop *d = tree;
     rtype *r = malloc(sizeof *r);
-    if (!r) return ixs_px_failc(p, -208, NULL);
+    if (!r) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     int f = rt_load(p->db->h, 0, d->name, r);
     if (f <= 0) {
         free(r);
-        if (f < 0) return ixs_px_failc(p, -208, NULL);
+        if (f < 0) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return d->ife ? 0 : ixs_px_failc(p, IXS_E_ROW_TYPE_NF, "%s", d->name);
     }
     char user[2 * IXS_NAME_MAX + 2];
@@ -601,7 +604,7 @@ static int row_drop_run(px *p, const void *tree) {
     free(r);
     if (q.oom || ixs_ddl_begin(p)) {
         ixv_sb_free(&q);
-        return p->failed ? -1 : ixs_px_failc(p, -208, NULL);
+        return p->failed ? -1 : ixs_px_failc(p, IXV_E_NOMEM, NULL);
     }
     int ok = ixs_exec(p->db, q.p, p->err) == 0;
     ixv_sb_free(&q);
@@ -632,9 +635,7 @@ int ixs_row_stmt(px *p, int create, int *stype, ixs_plan *pl) {
 /* ---- SQLite functions ------------------------------------------------------------------ */
 
 static void row_err(sqlite3_context *ctx, int code) {
-    char buf[64];
-    snprintf(buf, sizeof buf, "ixd:%d:", code);
-    sqlite3_result_error(ctx, buf, -1);
+    ixv_fn_err(ctx, code, NULL);
 }
 
 static uint32_t get_u32(const uint8_t *b) {
@@ -918,7 +919,7 @@ static int row_to_text(const uint8_t *b, size_t n, sb *out) {
         ixb_wbuf_free(&w);
     }
     ixv_sb_addc(out, ')');
-    return !rc && out->oom ? -208 : rc;
+    return !rc && out->oom ? IXV_E_NOMEM : rc;
 }
 
 /* ixd_row_text(row) */
@@ -943,7 +944,7 @@ static void f_text(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 /* The row of type id for text s as a packed row (own bytes) into out. */
 int ixs_row_from_text(sqlite3 *h, int id, const char *s, size_t n, sval *out) {
     rtype *r = malloc(sizeof *r);
-    if (!r) return -208;
+    if (!r) return IXV_E_NOMEM;
     int rc = rt_load(h, id, NULL, r) == 1 ? 0 : IXS_E_ROW_TEXT;
     sb d = {0};
     for (int k = 0; !rc && k < r->nf; k++) {
@@ -955,9 +956,9 @@ int ixs_row_from_text(sqlite3 *h, int id, const char *s, size_t n, sval *out) {
     free(r);
     ixb_wbuf w;
     ixb_wbuf_init(&w, NULL);
-    if (!rc) rc = d.oom ? -208 : parse_text(s, n, (const uint8_t *)d.p, d.n, &w);
+    if (!rc) rc = d.oom ? IXV_E_NOMEM : parse_text(s, n, (const uint8_t *)d.p, d.n, &w);
     ixv_sb_free(&d);
-    if (!rc && w.err) rc = -208;
+    if (!rc && w.err) rc = IXV_E_NOMEM;
     memset(out, 0, sizeof *out);
     if (!rc) {
         out->kind = SQLITE_BLOB;

@@ -10,16 +10,17 @@
 #include "server/sql/ixs_sel_tree.h"
 
 enum {
-    IXS_E_SUBQUERY_ROWS = -284, /* A subquery has returned not exactly one row. */
-    IXS_E_VALUES_COUNT = -236,  /* Number of columns in INSERT does not match number of VALUES. */
+    IXS_E_SUBQUERY_ROWS = IXV_E_SUBQUERY_ROWS, /* A subquery has returned not exactly one row. */
+    IXS_E_VALUES_COUNT =
+        IXV_E_VALUES_COUNT, /* Number of columns in INSERT does not match number of VALUES. */
 };
 
 static int set_desc_cols(px *p, ixs_stmt *s, icol **cols, int n) {
     s->cols = calloc((size_t)(n ? n : 1), sizeof(ocol));
-    if (!s->cols) return ixs_px_failc(p, -208, NULL);
+    if (!s->cols) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     for (int i = 0; i < n; i++) {
         s->cols[i].name = strdup(cols[i]->name);
-        if (!s->cols[i].name) return ixs_px_failc(p, -208, NULL);
+        if (!s->cols[i].name) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
         s->cols[i].t = cols[i]->serial == 1 ? ixv_t(IX_T_SERIAL, 4) : cols[i]->t;
         if (s->cols[i].t.code == IX_T_TEXT || s->cols[i].t.code == IX_T_BYTE) s->cols[i].t.len = 56;
         if (ixs_coll_is(s->cols[i].t.code) || s->cols[i].t.code == IX_T_ROW)
@@ -55,7 +56,7 @@ static int bind_cols(px *p, const ixs_dml_t *d, dmlctx *c) {
     for (int k = 0; k < d->ncols; k++) {
         p->i = d->coltok[k];
         icol *col = ixs_sel_find_col(c->t, d->cols[k]);
-        if (!col) return ixs_px_failc(p, -217, "%s", d->cols[k]);
+        if (!col) return ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", d->cols[k]);
         for (int i = 0; i < c->nc && d->kind == DML_INSERT; i++)
             if (c->cols[i] == col) return ixs_px_fail(p);
         if (c->nc >= c->t->tab.ncols) return ixs_px_fail(p);
@@ -289,7 +290,7 @@ int ixs_dml_emit(px *p, ixs_dml_t *d, ixs_stmt *s) {
     if (d->kind != DML_INSERT) p->sc = &sc;
     int rc = 0;
     if (!(c.cols = calloc((size_t)c.t->tab.ncols + 1, sizeof(icol *))))
-        rc = ixs_px_failc(p, -208, NULL);
+        rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
     else if (c.t->tab.is_view && !ixs_view_updatable(p->db, c.t->tab.name))
         rc = ixs_px_failc(p, IXS_E_VIEW_READONLY, "%s", c.t->tab.name);
     else
@@ -298,7 +299,7 @@ int ixs_dml_emit(px *p, ixs_dml_t *d, ixs_stmt *s) {
                                      : del_emit(p, d, s, &c);
     p->sc = save;
     if (!rc && !p->failed && !(s->sqlite_sql = ixv_sb_take(&c.sql)))
-        rc = ixs_px_failc(p, -208, NULL);
+        rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
     ixv_sb_free(&c.sql);
     free(c.cols);
     ixs_tref_free(c.t);

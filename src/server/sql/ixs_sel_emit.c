@@ -174,17 +174,17 @@ static int free_suffix(const qres *q, const char *label) {
 static int add_col(px *p, qres *q, const char *label, ityp t, int notnull, int stored) {
     if (q->ncols >= IXS_MAX_COLS) return ixs_px_fail(p);
     ocol *nc = realloc(q->cols, sizeof(ocol) * (size_t)(q->ncols + 1));
-    if (!nc) return ixs_px_failc(p, -208, NULL);
+    if (!nc) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     q->cols = nc;
     char nm[IXS_NAME_MAX + 24];
     snprintf(nm, sizeof nm, "%s", label);
     if (col_named(q, nm)) {
         int k = free_suffix(q, label);
-        if (k < 0) return ixs_px_failc(p, -208, NULL);
+        if (k < 0) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
         snprintf(nm, sizeof nm, "%s_%d", label, k);
     }
     q->cols[q->ncols].name = strdup(nm);
-    if (!q->cols[q->ncols].name) return ixs_px_failc(p, -208, NULL);
+    if (!q->cols[q->ncols].name) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     if (t.code < 0) t = ixv_t(IX_T_CHAR, 1);
     if (t.code == IX_T_TEXT || t.code == IX_T_BYTE) t.len = 56;
     q->cols[q->ncols].t = t;
@@ -212,11 +212,11 @@ typedef struct {
 
 static int selref_add(px *p, selref **v, int *n, const char *sql, int col) {
     selref *nv = realloc(*v, sizeof **v * (size_t)(*n + 1));
-    if (!nv) return ixs_px_failc(p, -208, NULL);
+    if (!nv) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     *v = nv;
     nv[*n].sql = strdup(sql ? sql : "");
     nv[*n].col = col;
-    if (!nv[*n].sql) return ixs_px_failc(p, -208, NULL);
+    if (!nv[*n].sql) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     (*n)++;
     return 0;
 }
@@ -307,7 +307,7 @@ static int list_sql(px *p, scope *sc, qres *q, selout *s, const sel_core *c) {
             while (ti < sc->n && strcmp(sc->t[ti]->alias, it->tname) &&
                    strcmp(sc->t[ti]->tab.name, it->tname))
                 ti++;
-            if (ti == sc->n) return ixs_px_failc(p, -206, "%s", it->tname);
+            if (ti == sc->n) return ixs_px_failc(p, IXV_E_NO_TABLE, "%s", it->tname);
             rc = star_cols(p, q, &s->list, sc->t[ti]);
         } else
             rc = expr_item(p, q, s, it);
@@ -511,7 +511,7 @@ static int set_sql(px *p, const ixs_sel *q, qres *out, sb *body) {
     if (!ops || !first.cols) {
         free(ops);
         free(first.cols);
-        return ixs_px_failc(p, -208, NULL);
+        return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     }
     if (out->ncols) memcpy(first.cols, out->cols, sizeof(ocol) * (size_t)out->ncols);
     for (int k = 0; k < n && !rc; k++) {
@@ -621,7 +621,7 @@ int ixs_sel_emit(px *p, ixs_sel *q, qres *out) {
         limit_sql(p, q, &body);
         ixv_sb_free(&out->sql);
         ixv_sb_add(&out->sql, body.p ? body.p : "");
-        if (out->sql.oom) rc = ixs_px_failc(p, -208, NULL);
+        if (out->sql.oom) rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
     }
     ixs_sel_scope_free(&sc0);
     ixv_sb_free(&body);

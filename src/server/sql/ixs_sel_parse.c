@@ -16,7 +16,7 @@ static void from_free(sel_from *f);
 static void *grow(px *p, void *v, int *n, size_t sz) {
     char *nv = realloc(v, sz * (size_t)(*n + 1));
     if (!nv) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return NULL;
     }
     memset(nv + sz * (size_t)*n, 0, sz);
@@ -122,7 +122,7 @@ static int coll_table(px *p, sel_tref *t) {
 static sel_tref *table_ref(px *p) {
     sel_tref *t = calloc(1, sizeof *t);
     if (!t) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return NULL;
     }
     t->tok = p->i;
@@ -218,7 +218,7 @@ static int join_tail(px *p, sel_join *j) {
         if (GROW(p, j->op, j->nop)) return ixs_px_fail(p);
         sel_joinop *o = &j->op[j->nop - 1];
         o->kind = k;
-        int rc = !(o->rhs = calloc(1, sizeof *o->rhs)) ? ixs_px_failc(p, -208, NULL) : 0;
+        int rc = !(o->rhs = calloc(1, sizeof *o->rhs)) ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : 0;
         if (!rc) rc = !(o->rhs->first = table_ref(p));
         if (!rc && k != JK_CROSS) rc = join_tail(p, o->rhs);
         p->depth--;
@@ -232,7 +232,7 @@ static int join_tail(px *p, sel_join *j) {
 static sel_join *join_chain(px *p) {
     sel_join *j = calloc(1, sizeof *j);
     if (!j) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return NULL;
     }
     if (!(j->first = table_ref(p)) || join_tail(p, j)) {
@@ -277,7 +277,7 @@ static int from_item(px *p, sel_fitem *it) {
 static sel_from *from_list(px *p) {
     sel_from *f = calloc(1, sizeof *f);
     if (!f) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return NULL;
     }
     do {
@@ -541,7 +541,7 @@ static int for_clause(px *p, ixs_sel *q) {
 ixs_sel *ixs_sel_parse(px *p) {
     ixs_sel *q = calloc(1, sizeof *q);
     if (!q) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return NULL;
     }
     q->tok = p->i;
@@ -706,7 +706,7 @@ static int delete_parse(px *p, ixs_dml_t *d) {
 ixs_dml_t *ixs_dml_parse(px *p) {
     ixs_dml_t *d = calloc(1, sizeof *d);
     if (!d) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return NULL;
     }
     int rc;

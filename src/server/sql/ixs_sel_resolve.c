@@ -11,14 +11,14 @@
 tref *ixs_tref_new(px *p, const char *name, const char *alias) {
     tref *t = calloc(1, sizeof *t);
     if (!t) {
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return NULL;
     }
     int r = ixs_cat_table(p->db, name, &t->tab, p->err);
     if (r <= 0) {
         free(t);
         if (r == 0)
-            ixs_px_failc(p, -206, "%s", name);
+            ixs_px_failc(p, IXV_E_NO_TABLE, "%s", name);
         else
             p->failed = 1;
         return NULL;
@@ -61,7 +61,7 @@ static int add_tref(px *p, scope *sc, tref *t) {
     for (int i = 0; i < sc->n; i++)
         if (!strcmp(sc->t[i]->alias, t->alias)) {
             ixs_tref_free(t);
-            return ixs_px_failc(p, -201, NULL);
+            return ixs_px_failc(p, IXV_E_SYNTAX, NULL);
         }
     sc->t[sc->n++] = t;
     return 0;
@@ -73,7 +73,7 @@ static tref *derived_tref(px *p, const char *alias, const qres *q, int outer) {
     if (t) t->tab.cols = calloc((size_t)(q->ncols ? q->ncols : 1), sizeof(icol));
     if (!t || !t->tab.cols) {
         free(t);
-        ixs_px_failc(p, -208, NULL);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
         return NULL;
     }
     t->derived = 1;
@@ -102,7 +102,7 @@ static int derived_rename(px *p, sel_tref *n, qres *q) {
         char *d = strdup(n->cn[k]);
         if (!d) {
             ixv_sb_free(&w);
-            return ixs_px_failc(p, -208, NULL);
+            return ixs_px_failc(p, IXV_E_NOMEM, NULL);
         }
         if (k) ixv_sb_add(&w, ", ");
         ixv_sb_ident(&w, q->cols[k].name);
@@ -114,7 +114,7 @@ static int derived_rename(px *p, sel_tref *n, qres *q) {
     ixv_sb_printf(&w, " FROM (%s)", q->sql.p ? q->sql.p : "");
     ixv_sb_free(&q->sql);
     q->sql = w;
-    return w.oom ? ixs_px_failc(p, -208, NULL) : 0;
+    return w.oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : 0;
 }
 
 /* A derived table from query q: its FROM text kept in n, its tref in sc. */
@@ -129,7 +129,7 @@ static int derived_add(px *p, scope *sc, sel_tref *n, qres *q, int outer) {
     ixv_sb_ident(&s, alias);
     if (!(n->sql = ixv_sb_take(&s))) {
         ixs_tref_free(t);
-        return ixs_px_failc(p, -208, NULL);
+        return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     }
     return add_tref(p, sc, t);
 }
@@ -263,7 +263,7 @@ static int list_resolve(px *p, scope *sc, ofrom *f, sel_from *l, int gi, int out
 int ixs_sel_from_resolve(px *p, scope *sc, sel_from *l, ofrom **out) {
     ofrom *f = malloc(sizeof *f); /* 64 groups of 1 KiB: only those used are cleared */
     *out = f;
-    if (!f) return ixs_px_failc(p, -208, NULL);
+    if (!f) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     f->ng = 1;
     memset(&f->g[0], 0, sizeof f->g[0]);
     memset(f->tg, 0, sizeof f->tg);

@@ -144,7 +144,7 @@ static int taken_code(ixs_conn *db, const char *name) {
                          "tables WHERE tabname = ? AND tabtype = 'Q'",
                          name, &v) == 1
                ? IXS_E_SEQ_EXISTS
-               : -310;
+               : IXV_E_TABLE_EXISTS;
 }
 
 static int next_tabid(ixs_conn *db) {
@@ -363,7 +363,7 @@ static int seq_load(ixs_conn *db, const char *name, seqrow *r) {
 
 static int load_or_fail(px *p, const char *name, seqrow *r) {
     int f = seq_load(p->db, name, r);
-    if (f < 0) return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
+    if (f < 0) return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "%s", sqlite3_errmsg(p->db->h));
     if (!f) return ixs_px_failc(p, IXS_E_SEQ_NOT_FOUND, "%s", name);
     return 0;
 }
@@ -498,7 +498,7 @@ static int stmt_has_nextval(px *p, int tabid) {
 int ixs_seq_ref(px *p, const char *name, int next, xv *out) {
     int tabid;
     int f = ixs_syn_sequence(p->db, name, &tabid); /* the sequence, or a synonym of it */
-    if (f < 0) return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(p->db->h));
+    if (f < 0) return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "%s", sqlite3_errmsg(p->db->h));
     if (!f) return 0;
     int seen = 0;
     for (int k = 0; k < p->nseq_done; k++)
@@ -575,9 +575,7 @@ static int64_t *cur_slot(ixs_conn *db, int tabid, int add) {
 }
 
 static void fn_fail(sqlite3_context *ctx, int code, const char *text) {
-    char buf[200];
-    snprintf(buf, sizeof buf, "ixd:%d:%s", code, text ? text : "");
-    sqlite3_result_error(ctx, buf, -1);
+    ixv_fn_err(ctx, code, text);
 }
 
 /* The definition of sequence tabid as the session sees it, with its token and
@@ -671,7 +669,8 @@ static void f_seq_next(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     char name[IXS_NAME_MAX + 1] = "";
     int f = def_load(db, tabid, &r, &token, name, sizeof name);
     if (f <= 0) {
-        fn_fail(ctx, f ? -999 : -206, f ? sqlite3_errmsg(db->h) : "sequence");
+        fn_fail(ctx, f ? IXV_E_NOT_IMPLEMENTED : IXV_E_NO_TABLE,
+                f ? sqlite3_errmsg(db->h) : "sequence");
         return;
     }
     int rc = seq_file_open(db);
@@ -682,7 +681,7 @@ static void f_seq_next(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     int64_t *slot = rc == SQLITE_OK ? cur_slot(db, tabid, 1) : NULL;
     if (!slot) {
-        fn_fail(ctx, rc == SQLITE_OK || rc == SQLITE_NOMEM ? -208 : -999,
+        fn_fail(ctx, rc == SQLITE_OK || rc == SQLITE_NOMEM ? IXV_E_NOMEM : IXV_E_NOT_IMPLEMENTED,
                 db->seq && db->seq->h ? sqlite3_errmsg(db->seq->h) : "sequence file");
         return;
     }

@@ -30,16 +30,18 @@
 
 /* The Informix codes of routines. */
 enum {
-    IXS_E_SPL_EXISTS = -673,         /* Function (%s) already exists in database. */
-    IXS_E_SPL_UNRESOLVED = -674,     /* Routine (%s) can not be resolved. */
-    IXS_E_SPL_MANY_ROWS = -686,      /* Function (%s) has returned more than one row. */
-    IXS_E_SPL_SYSTEM = -668,         /* The system command cannot be executed. */
-    IXS_E_SPL_ONE_ROW = -284,        /* A subquery has returned not exactly one row. */
-    IXS_E_SPL_NOT_PROC = -9750,      /* Routine (%s) cannot be executed as a procedure/function */
-    IXS_E_SPL_DEPTH = -722,          /* Out of stack space. (routine calls nested too deep) */
-    IXS_E_SPL_RET_COUNT = -9762,     /* RETURN gives a different number of values */
-    IXS_E_SPL_TOO_MANY_ARGS = -9753, /* more arguments than parameters */
-    IXS_E_SPL_AMBIGUOUS = -9700      /* Routine (%s) ambiguous - more than one routine ... */
+    IXS_E_SPL_EXISTS = IXV_E_ROUTINE_EXISTS,         /* Function (%s) already exists in database. */
+    IXS_E_SPL_UNRESOLVED = IXV_E_ROUTINE_UNRESOLVED, /* Routine (%s) can not be resolved. */
+    IXS_E_SPL_MANY_ROWS = IXV_E_MANY_ROWS,   /* Function (%s) has returned more than one row. */
+    IXS_E_SPL_SYSTEM = IXV_E_SYSTEM_CMD,     /* The system command cannot be executed. */
+    IXS_E_SPL_ONE_ROW = IXV_E_SUBQUERY_ROWS, /* A subquery has returned not exactly one row. */
+    IXS_E_SPL_NOT_PROC =
+        IXV_E_NOT_PROCEDURE,       /* Routine (%s) cannot be executed as a procedure/function */
+    IXS_E_SPL_DEPTH = IXV_E_STACK, /* Out of stack space. (routine calls nested too deep) */
+    IXS_E_SPL_RET_COUNT = IXV_E_RETURN_COUNT,      /* RETURN gives a different number of values */
+    IXS_E_SPL_TOO_MANY_ARGS = IXV_E_TOO_MANY_ARGS, /* more arguments than parameters */
+    IXS_E_SPL_AMBIGUOUS =
+        IXV_E_ROUTINE_AMBIGUOUS /* Routine (%s) ambiguous - more than one routine ... */
 };
 
 /* Statement kinds of the tree. */

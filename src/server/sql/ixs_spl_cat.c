@@ -216,13 +216,13 @@ int ixs_spl_cat_find(ixs_conn *db, const char *name, int nargs, int *procid, cha
     }
     if (b.oom) {
         ixv_sb_free(&b);
-        return ixv_seterr(err, -208, 0, 0, NULL);
+        return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     }
     if (text && found)
         *text = b.p ? ixv_sb_take(&b) : strdup("");
     else
         ixv_sb_free(&b);
-    if (text && found && !*text) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (text && found && !*text) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     return found;
 }
 

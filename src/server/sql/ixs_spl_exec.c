@@ -11,7 +11,7 @@
  *   SELECT c0, ... FROM _ixd_spl('name', a1, ...)
  *                                          every row of RETURN [WITH RESUME]
  *                                          (EXECUTE PROCEDURE / FUNCTION)
- * An error inside travels as the SQLite message "ixd:<sqlcode>,<isam>:<text>".
+ * An error inside is raised through ixd's error record (ixv_fn_raise).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,7 +122,7 @@ static int parse_text(ixs_conn *db, const char *text, int procid, spl_rt **out, 
 int ixs_spl_get(ixs_conn *db, const char *name, int nargs, spl_rt **out, ixv_err *err) {
     *out = NULL;
     spl_conn *c = conn(db);
-    if (!c) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!c) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     unsigned dv = ixs_data_version(db, 0);
     int fresh = c->gen == db->gen && c->dver == dv;
     spl_rt *r = c->rts;
@@ -204,7 +204,8 @@ static void q_done(spl_sql *q, ixs_stmt *st, int temp) {
 
 /* Sets the parameters of st from the variables of q. */
 static int q_bind(frame *f, spl_sql *q, ixs_stmt *st) {
-    if (st->nparams != q->nslots) return ixv_seterr(f->err, -999, 0, 0, "SPL variables");
+    if (st->nparams != q->nslots)
+        return ixv_seterr(f->err, IXV_E_NOT_IMPLEMENTED, 0, 0, "SPL variables");
     for (int i = 0; i < st->nparams; i++) {
         const sval *v = &f->v[q->slots[i]];
         ityp vt = f->r->vars[q->slots[i]].t, pt = st->ptypes[i];
@@ -222,7 +223,7 @@ static int q_bind(frame *f, spl_sql *q, ixs_stmt *st) {
     sqlite3_reset(st->st);
     for (int i = 0; i < st->nparams; i++)
         if (ixv_sval_bind(&st->pvals[i], st->st, i + 1) != SQLITE_OK)
-            return ixv_seterr(f->err, -208, 0, 0, NULL);
+            return ixv_seterr(f->err, IXV_E_NOMEM, 0, 0, NULL);
     return 0;
 }
 
@@ -255,7 +256,7 @@ static int q_rows(frame *f, spl_sql *q, row_fn row, void *ud) {
     if (q_stmt(f, q, &st, &temp)) return C_ERR;
     if (st->kind != SK_SELECT) {
         q_done(q, st, temp);
-        return ixv_seterr(f->err, -201, 0, q->pos, NULL);
+        return ixv_seterr(f->err, IXV_E_SYNTAX, 0, q->pos, NULL);
     }
     if (q_bind(f, q, st)) {
         q_done(q, st, temp);
@@ -391,13 +392,13 @@ static int check_intr(frame *f) {
     ixs_conn *db = f->db;
     if (db->interrupted || (db->intr_fn && db->intr_fn(db->intr_ud))) {
         db->interrupted = 1;
-        return ixv_seterr(f->err, -213, 0, 0, NULL);
+        return ixv_seterr(f->err, IXV_E_INTERRUPTED, 0, 0, NULL);
     }
     if (db->deadline) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         if ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 > db->deadline)
-            return ixv_seterr(f->err, -213, 0, 0, NULL);
+            return ixv_seterr(f->err, IXV_E_INTERRUPTED, 0, 0, NULL);
     }
     return 0;
 }
@@ -476,12 +477,12 @@ static int range_loop(frame *f, spl_node *n, const vals *x, int k, int *stop) {
         if (k + j >= x->n || x->v[k + j].kind == SQLITE_NULL ||
             ixv_convert(x->t[k + j], &x->v[k + j], ixv_t(IX_T_BIGINT, 8), &o)) {
             *stop = 1;
-            return ixv_seterr(f->err, -1213, 0, 0, NULL);
+            return ixv_seterr(f->err, IXV_E_CONVERT, 0, 0, NULL);
         }
         b[j] = o.i;
     }
     *stop = 1;
-    if (b[2] == 0) return ixv_seterr(f->err, -1202, 0, 0, NULL);
+    if (b[2] == 0) return ixv_seterr(f->err, IXV_E_DIV_ZERO, 0, 0, NULL);
     *stop = 0;
     int rc = 0;
     for (int64_t i = b[0]; b[2] > 0 ? i <= b[1] : i >= b[1]; i += b[2]) {
@@ -554,7 +555,7 @@ static int return_stmt(frame *f, spl_node *n) {
             sval *nv = realloc(o->v, sizeof(sval) * (size_t)(cap * o->ncols + 1));
             if (!nv) {
                 vals_free(&x);
-                return ixv_seterr(f->err, -208, 0, 0, NULL);
+                return ixv_seterr(f->err, IXV_E_NOMEM, 0, 0, NULL);
             }
             o->v = nv;
             o->cap = cap;
@@ -596,7 +597,7 @@ static int raise_stmt(frame *f, spl_node *n) {
         ixb_wbuf_free(&b);
     }
     vals_free(&x);
-    ixv_seterr(f->err, c[0] ? (int)c[0] : -746, (int)c[1], 0, "%s", text);
+    ixv_seterr(f->err, c[0] ? (int)c[0] : IXV_E_TEXT, (int)c[1], 0, "%s", text);
     return C_ERR;
 }
 
@@ -660,7 +661,7 @@ static int stmt(frame *f, spl_node *n) {
     case SN_SYSTEM: return ixv_seterr(f->err, IXS_E_SPL_SYSTEM, 0, 0, NULL);
     case SN_TRACE: return 0;
     }
-    return ixv_seterr(f->err, -999, 0, 0, "SPL statement");
+    return ixv_seterr(f->err, IXV_E_NOT_IMPLEMENTED, 0, 0, "SPL statement");
 }
 
 static int stmts(frame *f, spl_node *n) {
@@ -696,7 +697,8 @@ static int block(frame *f, spl_node *b) {
             if (rc) return rc;
             continue;
         }
-        const spl_handler *h = f->err->sqlcode == -213 ? NULL : handler_for(b, f->err->sqlcode);
+        const spl_handler *h =
+            f->err->sqlcode == IXV_E_INTERRUPTED ? NULL : handler_for(b, f->err->sqlcode);
         if (!h) return C_ERR;
         ixv_err e = *f->err;
         memset(f->err, 0, sizeof *f->err);
@@ -760,7 +762,7 @@ static int globals(frame *f, int out) {
         }
         if (v->defsql && set_default(f, k)) return C_ERR;
         spl_global *ng = realloc(c->g, sizeof *ng * (size_t)(c->ng + 1));
-        if (!ng) return ixv_seterr(f->err, -208, 0, 0, NULL);
+        if (!ng) return ixv_seterr(f->err, IXV_E_NOMEM, 0, 0, NULL);
         c->g = ng;
         g = &c->g[c->ng++];
         memset(g, 0, sizeof *g);
@@ -774,12 +776,12 @@ static int globals(frame *f, int out) {
 int ixs_spl_run(ixs_conn *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixv_err *err) {
     spl_conn *c = conn(db);
     memset(out, 0, sizeof *out);
-    if (!c) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!c) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     if (c->depth >= SPL_MAX_DEPTH) return ixv_seterr(err, IXS_E_SPL_DEPTH, 0, 0, "%s", r->name);
     if (nargs > r->nparams) return ixv_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", r->name);
     frame f = {db, r, NULL, out, err, 0};
     f.v = calloc((size_t)(r->nvars ? r->nvars : 1), sizeof(sval));
-    if (!f.v) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!f.v) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     out->ncols = r->nret;
     c->depth++;
     r->active++;
@@ -808,7 +810,7 @@ int ixs_spl_run(ixs_conn *db, spl_rt *r, const sval *args, int nargs, spl_rows *
     if (!r->active && r->stale) ixs_spl_rt_free(r);
     if (rc) {
         ixs_spl_rows_free(out);
-        if (!err->sqlcode) ixv_seterr(err, -999, 0, 0, "SPL");
+        if (!err->sqlcode) ixv_seterr(err, IXV_E_NOT_IMPLEMENTED, 0, 0, "SPL");
         return -1;
     }
     return 0;

@@ -25,7 +25,7 @@ typedef struct sps {
 static spl_node *node_new(sps *s, int kind) {
     spl_node *n = calloc(1, sizeof *n);
     if (!n) {
-        ixs_px_failc(s->p, -208, NULL);
+        ixs_px_failc(s->p, IXV_E_NOMEM, NULL);
         return NULL;
     }
     n->kind = kind;
@@ -96,7 +96,7 @@ static int var_add(sps *s, const char *name, ityp t) {
     spl_rt *r = s->r;
     if (r->nvars >= SPL_MAX_VARS || s->nvis >= SPL_MAX_VARS) return ixs_px_fail(s->p);
     spl_var *nv = realloc(r->vars, sizeof *nv * (size_t)(r->nvars + 1));
-    if (!nv) return ixs_px_failc(s->p, -208, NULL);
+    if (!nv) return ixs_px_failc(s->p, IXV_E_NOMEM, NULL);
     r->vars = nv;
     memset(&nv[r->nvars], 0, sizeof *nv);
     snprintf(nv[r->nvars].name, sizeof nv[r->nvars].name, "%s", name);
@@ -121,7 +121,7 @@ static int var_list(sps *s, int **out, int *n) {
         int v = var_ref(s);
         if (v < 0) return -1;
         int *no = realloc(*out, sizeof(int) * (size_t)(*n + 1));
-        if (!no) return ixs_px_failc(s->p, -208, NULL);
+        if (!no) return ixs_px_failc(s->p, IXV_E_NOMEM, NULL);
         *out = no;
         (*out)[(*n)++] = v;
     } while (ixs_px_acc_op(s->p, ","));
@@ -164,20 +164,20 @@ static int emit(sps *s, int a, int b, int skip_a, int skip_b, int cast, sb *out,
         } else
             ixv_sb_addc(out, '?');
         int *ns = realloc(q->slots, sizeof(int) * (size_t)(q->nslots + 1));
-        if (!ns) return ixs_px_failc(p, -208, NULL);
+        if (!ns) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
         q->slots = ns;
         q->slots[q->nslots++] = v;
         from = p->t[i].pos + p->t[i].len;
     }
     int end = b > a ? p->t[b - 1].pos + p->t[b - 1].len : from;
     if (end > from) ixv_sb_addn(out, p->sql + from, (size_t)(end - from));
-    return out->oom ? ixs_px_failc(p, -208, NULL) : 0;
+    return out->oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : 0;
 }
 
 static int take(sps *s, sb *b, spl_sql *q) {
-    if (b->oom) return ixs_px_failc(s->p, -208, NULL);
+    if (b->oom) return ixs_px_failc(s->p, IXV_E_NOMEM, NULL);
     q->text = ixv_sb_take(b);
-    return q->text ? 0 : ixs_px_failc(s->p, -208, NULL);
+    return q->text ? 0 : ixs_px_failc(s->p, IXV_E_NOMEM, NULL);
 }
 
 /* The end of an expression from the current token: the first token at
@@ -259,7 +259,7 @@ static int forin_list(sps *s, spl_node *n) {
     do {
         int *f = realloc(n->forin, sizeof(int) * (size_t)(n->nforin + 1));
         if (!f) {
-            rc = ixs_px_failc(p, -208, NULL);
+            rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
             break;
         }
         n->forin = f;
@@ -364,12 +364,12 @@ static int like_type(px *p, ityp *t) {
         p->failed = 1;
         return -1;
     }
-    if (!f) return ixs_px_failc(p, -206, "%s", a);
+    if (!f) return ixs_px_failc(p, IXV_E_NO_TABLE, "%s", a);
     const icol *c = NULL;
     for (int k = 0; k < tab.ncols && !c; k++)
         if (!strcmp(tab.cols[k].name, b)) c = &tab.cols[k];
     if (c) *t = c->t; /* a SERIAL column's type is its INTEGER form */
-    int rc = c ? 0 : ixs_px_failc(p, -217, "%s", b);
+    int rc = c ? 0 : ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", b);
     ixs_itab_free(&tab);
     return rc;
 }
@@ -507,7 +507,7 @@ static int loop_body(sps *s, spl_node *n, int kind, const char *what) {
 static int for_stmt(sps *s, spl_node *n) {
     px *p = s->p;
     n->tgt = malloc(sizeof(int));
-    if (!n->tgt) return ixs_px_failc(p, -208, NULL);
+    if (!n->tgt) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     n->ntgt = 1;
     if ((n->tgt[0] = var_ref(s)) < 0) return -1;
     if (ixs_px_acc(p, IXK_IN)) {
@@ -599,7 +599,7 @@ static int foreach_stmt(sps *s, spl_node *n) {
             static const char fu[] = " for update";
             size_t l = strlen(n->q.text);
             char *t = realloc(n->q.text, l + sizeof fu);
-            if (!t) return ixs_px_failc(p, -208, NULL);
+            if (!t) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
             memcpy(t + l, fu, sizeof fu);
             n->q.text = t;
         }
@@ -649,7 +649,7 @@ static int return_stmt(sps *s, spl_node *n) {
 static int handler(sps *s, spl_node *blk) {
     px *p = s->p;
     spl_handler *nh = realloc(blk->h, sizeof *nh * (size_t)(blk->nh + 1));
-    if (!nh) return ixs_px_failc(p, -208, NULL);
+    if (!nh) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     blk->h = nh;
     spl_handler *h = &nh[blk->nh++];
     memset(h, 0, sizeof *h);
@@ -660,7 +660,7 @@ static int handler(sps *s, spl_node *blk) {
             int64_t c;
             if (ixs_px_int(p, &c)) return -1;
             int *nc = realloc(h->codes, sizeof(int) * (size_t)(h->ncodes + 1));
-            if (!nc) return ixs_px_failc(p, -208, NULL);
+            if (!nc) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
             h->codes = nc;
             h->codes[h->ncodes++] = (int)c;
         } while (ixs_px_acc_op(p, ","));
@@ -917,7 +917,7 @@ int ixs_spl_parse_create(px *p, spl_rt **out) {
     memset(&s, 0, sizeof s);
     s.p = p;
     s.r = calloc(1, sizeof *s.r);
-    if (!s.r) return ixs_px_failc(p, -208, NULL);
+    if (!s.r) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     spl_rt *r = s.r;
     int rc = -1;
     if (ixs_px_expect(p, IXK_CREATE)) goto out;

@@ -18,11 +18,6 @@
 
 #include "server/sql/ixs_spl.h"
 
-/* An error as the SQLite message ixd_sqlite_err turns back into it. */
-static char *err_msg(const ixv_err *e) {
-    return sqlite3_mprintf("ixd:%d,%d:%s", e->sqlcode ? e->sqlcode : -999, e->isamcode, e->text);
-}
-
 /* Runs routine name with the SQLite values argv (storage forms). */
 static int run_values(ixs_conn *db, sqlite3_value **argv, int argc, spl_rows *rows, ixv_err *err,
                       spl_rt **rt) {
@@ -46,16 +41,13 @@ static void fn_call(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     spl_rows rows;
     spl_rt *r = NULL;
     if (run_values(db, argv, argc, &rows, &err, &r)) {
-        char *m = err_msg(&err);
-        sqlite3_result_error(ctx, m ? m : "ixd:-208,0:", -1);
-        sqlite3_free(m);
+        if (!err.sqlcode) ixv_seterr(&err, IXV_E_NOT_IMPLEMENTED, 0, 0, "%s", err.text);
+        ixv_fn_raise(ctx, &err);
         return;
     }
     if (rows.n > 1) {
         ixv_seterr(&err, IXS_E_SPL_MANY_ROWS, 0, 0, "%s", r->name);
-        char *m = err_msg(&err);
-        sqlite3_result_error(ctx, m ? m : "ixd:-208,0:", -1);
-        sqlite3_free(m);
+        ixv_fn_raise(ctx, &err);
     } else if (rows.n == 1 && rows.ncols > 0)
         ixv_sval_result(&rows.v[0], ctx);
     else
@@ -154,9 +146,8 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *s, int argc,
     memset(&err, 0, sizeof err);
     spl_rt *r;
     if (run_values(v->db, argv, argc, &c->rows, &err, &r)) {
-        sqlite3_free(v->base.zErrMsg);
-        v->base.zErrMsg = err_msg(&err);
-        return SQLITE_ERROR;
+        if (!err.sqlcode) ixv_seterr(&err, IXV_E_NOT_IMPLEMENTED, 0, 0, "%s", err.text);
+        return ixv_vtab_raise(&err);
     }
     return SQLITE_OK;
 }
@@ -242,12 +233,12 @@ static void emit_args(const char *name, const xv *args, int na, sb *out) {
 
 static int add_col(px *p, ixs_stmt *s, const char *name, ityp t) {
     ocol *nc = realloc(s->cols, sizeof *nc * (size_t)(s->ncols + 1));
-    if (!nc) return ixs_px_failc(p, -208, NULL);
+    if (!nc) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     s->cols = nc;
     nc[s->ncols].name = strdup(name);
     nc[s->ncols].t = t;
     nc[s->ncols].notnull = 0;
-    if (!nc[s->ncols].name) return ixs_px_failc(p, -208, NULL);
+    if (!nc[s->ncols].name) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     s->ncols++;
     return 0;
 }
@@ -302,7 +293,7 @@ int ixs_spl_execute(px *p, ixs_stmt *s, int proc, const char *name) {
     }
     for (int k = 0; k < na; k++)
         ixs_xv_free(&args[k]);
-    if (!rc && q.oom) rc = ixs_px_failc(p, -208, NULL);
+    if (!rc && q.oom) rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
     if (rc) {
         ixv_sb_free(&q);
         return -1;
@@ -312,7 +303,7 @@ int ixs_spl_execute(px *p, ixs_stmt *s, int proc, const char *name) {
     s->run_at_open = !has_resume(r->body);
     s->sqlite_sql = ixv_sb_take(&q);
     p->ts_write = 1;
-    return s->sqlite_sql ? 1 : ixs_px_failc(p, -208, NULL);
+    return s->sqlite_sql ? 1 : ixs_px_failc(p, IXV_E_NOMEM, NULL);
 }
 
 int ixs_spl_ret_type(px *p, const char *fn, int na, ityp *t) {

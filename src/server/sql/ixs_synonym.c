@@ -27,7 +27,8 @@ static int object_name(px *p, char *name, int define) {
     if (ixs_px_ident(p, a, sizeof a)) return -1;
     if (ixs_px_acc_op(p, "@") && ixs_px_ident(p, name, IXS_NAME_MAX + 1)) return -1;
     if (ixs_px_acc_op(p, ":")) {
-        if (strcmp(a, p->db->name) && strcmp(a, "sysmaster")) return ixs_px_failc(p, -206, "%s", a);
+        if (strcmp(a, p->db->name) && strcmp(a, "sysmaster"))
+            return ixs_px_failc(p, IXV_E_NO_TABLE, "%s", a);
         if (ixs_px_ident(p, a, sizeof a)) return -1;
     }
     if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, a, sizeof a)) return -1;
@@ -62,12 +63,12 @@ static int run_create(px *p, const syndef *d) {
     int btabid, tabid;
     char btt, bowner[IXS_NAME_MAX + 1], tt, owner[IXS_NAME_MAX + 1];
     int f = obj_find(db, d->name, &tabid, &tt, owner);
-    if (f < 0) return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(db->h));
-    if (f) return d->ife ? 0 : ixs_px_failc(p, -310, "%s", d->name);
+    if (f < 0) return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "%s", sqlite3_errmsg(db->h));
+    if (f) return d->ife ? 0 : ixs_px_failc(p, IXV_E_TABLE_EXISTS, "%s", d->name);
     f = obj_find(db, d->target, &btabid, &btt, bowner);
-    if (f < 0) return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(db->h));
+    if (f < 0) return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "%s", sqlite3_errmsg(db->h));
     if (!f || (btt == 'P' && strcmp(bowner, db->user)))
-        return ixs_px_failc(p, -206, "%s", d->target);
+        return ixs_px_failc(p, IXV_E_NO_TABLE, "%s", d->target);
     int64_t maxid = 0;
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h, "SELECT max(tabid) FROM " IXV_INTERNAL_PREFIX "tables", -1, &st,
@@ -98,9 +99,9 @@ static int run_drop(px *p, const syndef *d) {
     int tabid;
     char tt, owner[IXS_NAME_MAX + 1];
     int f = obj_find(db, d->name, &tabid, &tt, owner);
-    if (f < 0) return ixs_px_failc(p, -999, "%s", sqlite3_errmsg(db->h));
+    if (f < 0) return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "%s", sqlite3_errmsg(db->h));
     int visible = f && (tt == 'S' || (tt == 'P' && !strcmp(owner, db->user)));
-    if (!visible) return d->ife ? 0 : ixs_px_failc(p, -206, "%s", d->name);
+    if (!visible) return d->ife ? 0 : ixs_px_failc(p, IXV_E_NO_TABLE, "%s", d->name);
     sb s = {0};
     ixv_sb_printf(&s,
                   "DELETE FROM " IXV_INTERNAL_PREFIX "syntable WHERE tabid = %d;"

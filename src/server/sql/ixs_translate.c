@@ -33,13 +33,13 @@ int ixs_px_init(px *p, ixs_conn *db, const char *sql, size_t n, ixv_err *err) {
     p->err = err;
     memset(err, 0, sizeof *err);
     for (size_t i = 0; i < n; i++)
-        if (sql[i] == 0) return ixv_seterr(err, -201, 0, (int)i, NULL);
+        if (sql[i] == 0) return ixv_seterr(err, IXV_E_SYNTAX, 0, (int)i, NULL);
     if (ixs_lex(p)) return -1;
     int np = 0;
     for (int i = 0; i < p->nt; i++)
         if (p->t[i].k == T_PARAM) np++;
     p->ptypes = calloc((size_t)(np ? np : 1), sizeof(ityp));
-    if (!p->ptypes) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!p->ptypes) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     for (int i = 0; i < np; i++)
         p->ptypes[i].code = -1;
     p->nparams = np;
@@ -68,7 +68,8 @@ static int into_temp_tail(px *p, void *ud) {
         if (ixs_px_expect(p, IXK_TEMP) || ixs_px_newname(p, it->name, sizeof it->name)) return -1;
         if (ixs_px_acc(p, IXK_WITH) && (ixs_px_expect(p, IXK_NO) || ixs_px_expect(p, IXK_LOG)))
             return -1;
-        if (p->nparams) return ixs_px_failc(p, -999, "parameters in SELECT INTO TEMP");
+        if (p->nparams)
+            return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "parameters in SELECT INTO TEMP");
     }
     return ixs_at_end(p);
 }
@@ -79,7 +80,7 @@ static int into_temp_prepare(px *p, ixs_stmt *s, ixs_sel *q, const char *name) {
     ixs_ddl *d = calloc(1, sizeof *d);
     if (!d) {
         ixs_sel_free(q);
-        return ixv_seterr(p->err, -208, 0, 0, NULL);
+        return ixv_seterr(p->err, IXV_E_NOMEM, 0, 0, NULL);
     }
     d->kind = DDL_INTO_TEMP;
     d->stype = IX_STMTTYPE_SELECT_INTO_TEMP;
@@ -127,7 +128,7 @@ static int translate1(ixs_conn *db, ixs_stmt *s, const char *sql, size_t n, ixv_
             ixs_cursor_stmt(&p, s);
             q.cols = NULL;
             q.ncols = 0;
-            if (!s->sqlite_sql) rc = ixv_seterr(err, -208, 0, 0, NULL);
+            if (!s->sqlite_sql) rc = ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
         }
         ixs_qres_free(&q);
     } else if (ixs_px_kw(&p, 0, IXK_EXECUTE) &&

@@ -26,8 +26,8 @@
 #define TRG_PREFIX   IXV_INTERNAL_PREFIX "trg_"
 
 enum {
-    IXS_E_TRG_EXISTS = -743,    /* Object (%s) already exists in database. */
-    IXS_E_TRG_NOT_FOUND = -634, /* Object does not exist. */
+    IXS_E_TRG_EXISTS = IXV_E_OBJECT_EXISTS, /* Object (%s) already exists in database. */
+    IXS_E_TRG_NOT_FOUND = IXV_E_NO_OBJECT,  /* Object does not exist. */
 };
 
 typedef trg_range range;
@@ -199,7 +199,7 @@ static int with_marks(px *p, const trg *t, const itab *tab, range r, sb *out, re
         const icol *col = NULL;
         for (int k = 0; k < tab->ncols; k++)
             if (!strcmp(tab->cols[k].name, c)) col = &tab->cols[k];
-        if (!col) return ixs_px_failc(p, -217, "%s", c);
+        if (!col) return ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", c);
         if (rf->n == TRG_MAX_REFS) return ixs_px_fail(p);
         char tn[64];
         ixv_type_text(col->t, tn, sizeof tn);
@@ -212,7 +212,7 @@ static int with_marks(px *p, const trg *t, const itab *tab, range r, sb *out, re
     }
     int end = p->t[r.b - 1].pos + p->t[r.b - 1].len;
     if (end > from) ixv_sb_addn(out, p->sql + from, (size_t)(end - from));
-    return out->oom ? ixs_px_failc(p, -208, NULL) : 0;
+    return out->oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : 0;
 }
 
 /* The SQLite text of Informix statement text: translated, its ?N marks
@@ -286,7 +286,7 @@ static int set_new_row(px *p, const char *text, const refs *rf, const itab *tab,
         const icol *c = NULL;
         for (int k = 0; !rc && k < tab->ncols && !c; k++)
             if (!strcmp(tab->cols[k].name, cn)) c = &tab->cols[k];
-        if (!rc && !c) rc = ixs_px_failc(p, -217, "%s", cn);
+        if (!rc && !c) rc = ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", cn);
         if (!rc && n >= s->ncols) rc = ixs_px_failc(p, IXS_E_SPL_RET_COUNT, NULL);
         if (rc) break;
         ixv_sb_add(&set, n ? ", " : "");
@@ -349,7 +349,8 @@ static int sqlite_trigger(px *p, const trg *t, const trg_clause *c, int k, const
         int rc = with_marks(p, t, tab, c->when, &w, &rf);
         ixv_sb_addc(&w, ')');
         ixv_sb_add(out, " WHEN EXISTS (");
-        if (!rc) rc = w.oom ? ixs_px_failc(p, -208, NULL) : translate(p, w.p, &rf, out, NULL);
+        if (!rc)
+            rc = w.oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : translate(p, w.p, &rf, out, NULL);
         ixv_sb_free(&w);
         if (rc) return -1;
         ixv_sb_addc(out, ')');
@@ -362,7 +363,7 @@ static int sqlite_trigger(px *p, const trg *t, const trg_clause *c, int k, const
         if (c->into[i]) r.b = c->into[i];
         int rc = with_marks(p, t, tab, r, &a, &rf);
         if (c->bare[i]) ixv_sb_add(&a, "()");
-        if (!rc && a.oom) rc = ixs_px_failc(p, -208, NULL);
+        if (!rc && a.oom) rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
         if (!rc && c->into[i]) {
             range cols = {c->into[i] + 1, c->act[i].b};
             rc = t->event == 'D' ? ixs_px_fail(p) : set_new_row(p, a.p, &rf, tab, cols, out);
@@ -373,7 +374,7 @@ static int sqlite_trigger(px *p, const trg *t, const trg_clause *c, int k, const
         ixv_sb_add(out, "; ");
     }
     ixv_sb_add(out, "END;");
-    return out->oom ? ixs_px_failc(p, -208, NULL) : 0;
+    return out->oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : 0;
 }
 
 /* A statement-level action: prepared (and freed) to check its names. */
@@ -415,7 +416,7 @@ static int sqlite_triggers(px *p, const trg *t, const itab *tab, sb *out) {
             const tok *x = &p->t[c->act[j].a], *y = &p->t[c->act[j].b - 1];
             ixv_sb_addn(&a, p->sql + x->pos, (size_t)(y->pos + y->len - x->pos));
             if (c->bare[j]) ixv_sb_add(&a, "()");
-            int rc = a.oom ? ixs_px_failc(p, -208, NULL) : check_action(p, a.p);
+            int rc = a.oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : check_action(p, a.p);
             ixv_sb_free(&a);
             if (rc) return -1;
         }
@@ -479,7 +480,7 @@ static int trg_create_run(px *p, const void *tree) {
         p->failed = 1;
         return -1;
     }
-    if (!f) return ixs_px_failc(p, -206, "%s", t->table);
+    if (!f) return ixs_px_failc(p, IXV_E_NO_TABLE, "%s", t->table);
     int rc = 0;
     if (tab.is_view)
         rc = ixs_px_failc(p, IXS_E_CATALOG_MODIFY, "%s", t->table);
@@ -573,7 +574,7 @@ static int remake(px *outer, const char *text, const itab *tab) {
                                                                                               : 0;
     sb q = {0};
     if (!rc) rc = sqlite_triggers(&p, &t, tab, &q);
-    if (!rc) rc = q.oom ? ixs_px_failc(&p, -208, NULL) : ixs_exec(p.db, q.p, p.err);
+    if (!rc) rc = q.oom ? ixs_px_failc(&p, IXV_E_NOMEM, NULL) : ixs_exec(p.db, q.p, p.err);
     ixv_sb_free(&q);
     free(p.t);
     free(p.ptypes);
@@ -585,7 +586,7 @@ int ixs_trigger_rebuild(px *p, const char *table) {
     int f = ixs_cat_table(p->db, table, &tab, p->err);
     if (f <= 0) {
         p->failed = 1;
-        return f < 0 ? -1 : ixs_px_failc(p, -206, "%s", table);
+        return f < 0 ? -1 : ixs_px_failc(p, IXV_E_NO_TABLE, "%s", table);
     }
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(p->db->h,
@@ -605,7 +606,7 @@ int ixs_trigger_rebuild(px *p, const char *table) {
         step = sqlite3_step(st);
         int nid = step == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
         if (id && nid != id) {
-            rc = text.oom ? ixs_px_failc(p, -208, NULL) : remake(p, text.p, &tab);
+            rc = text.oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : remake(p, text.p, &tab);
             text.n = 0;
             if (text.p) text.p[0] = 0;
         }

@@ -34,7 +34,8 @@
 #define TRG_SAVEPOINT   IXV_INTERNAL_PREFIX "trgs"
 
 enum {
-    IXS_E_TRG_CASCADE = -748, /* Exceeded limit on maximum number of cascaded triggers. */
+    IXS_E_TRG_CASCADE =
+        IXV_E_TRIGGER_CASCADE, /* Exceeded limit on maximum number of cascaded triggers. */
 };
 
 typedef struct tclause {
@@ -142,14 +143,14 @@ static char *tok_text(px *p, trg_range r, int bare) {
 static int add_clauses(trg_stmt *t, ixs_conn *db, const char *body, ixv_err *err) {
     px p;
     trg_body *b = malloc(sizeof *b);
-    if (!b) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!b) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     int rc = lex_text(db, body, &p, err) || ixs_trg_parse_body(&p, b) ? -1 : 0;
     for (int i = 0; !rc && i < b->n; i++) {
         const trg_clause *c = &b->c[i];
         if (c->phase == TRG_ROW) continue;
         tclause *n = realloc(t->c, sizeof *t->c * (size_t)(t->n + 1));
         if (!n) {
-            rc = ixv_seterr(err, -208, 0, 0, NULL);
+            rc = ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
             break;
         }
         t->c = n;
@@ -157,7 +158,7 @@ static int add_clauses(trg_stmt *t, ixs_conn *db, const char *body, ixv_err *err
         memset(x, 0, sizeof *x);
         x->phase = c->phase;
         x->acts = calloc((size_t)c->nact, sizeof *x->acts);
-        if (!x->acts) rc = ixv_seterr(err, -208, 0, 0, NULL);
+        if (!x->acts) rc = ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
         if (!rc && c->when.b > c->when.a) {
             char *w = tok_text(&p, c->when, 0);
             sb q = {0};
@@ -166,11 +167,11 @@ static int add_clauses(trg_stmt *t, ixs_conn *db, const char *body, ixv_err *err
             ixv_sb_addc(&q, ')');
             free(w);
             x->when = ixv_sb_take(&q);
-            if (!x->when) rc = ixv_seterr(err, -208, 0, 0, NULL);
+            if (!x->when) rc = ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
         }
         for (int k = 0; !rc && k < c->nact; k++) {
             x->acts[k] = tok_text(&p, c->act[k], c->bare[k]);
-            if (!x->acts[k]) rc = ixv_seterr(err, -208, 0, 0, NULL);
+            if (!x->acts[k]) rc = ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
             x->nact = k + 1;
         }
     }
@@ -201,7 +202,7 @@ static int load(ixs_stmt *s, trg_stmt *t, ixv_err *err) {
         int nid = step == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
         if (id && nid != id) { /* one trigger read: take its clauses */
             int f = ev[0] != 'U' ? 1 : update_fires(s, head.p ? head.p : "", err);
-            if (body.oom || head.oom) f = ixv_seterr(err, -208, 0, 0, NULL);
+            if (body.oom || head.oom) f = ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
             if (f < 0 || (f && add_clauses(t, db, body.p ? body.p : "", err))) rc = -1;
             body.n = head.n = 0;
             if (body.p) body.p[0] = 0;
@@ -232,7 +233,8 @@ static int schema_version(ixs_conn *db, trg_stmt *t) {
 /* s->trg up to date: 0 or -1 with *err. */
 static int refresh(ixs_stmt *s, ixv_err *err) {
     ixs_conn *db = s->db;
-    if (!s->trg && !(s->trg = calloc(1, sizeof *s->trg))) return ixv_seterr(err, -208, 0, 0, NULL);
+    if (!s->trg && !(s->trg = calloc(1, sizeof *s->trg)))
+        return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     trg_stmt *t = s->trg;
     if (t->loaded && t->gen == db->gen && t->txn_checked && db->in_txn) return 0;
     int sv = schema_version(db, t);

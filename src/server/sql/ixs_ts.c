@@ -28,9 +28,9 @@
 #define TS_MAX_ARGS IXS_TS_MAXARGS
 
 enum {
-    IXS_E_ROUTINE_UNRESOLVED = -674, /* Routine (%s) can not be resolved. */
-    IXS_E_MANY_ROWS = -686,          /* Function (%s) has returned more than one row. */
-    IXS_E_ROUTINE = -746,            /* %s */
+    IXS_E_ROUTINE_UNRESOLVED = IXV_E_ROUTINE_UNRESOLVED, /* Routine (%s) can not be resolved. */
+    IXS_E_MANY_ROWS = IXV_E_MANY_ROWS, /* Function (%s) has returned more than one row. */
+    IXS_E_ROUTINE = IXV_E_TEXT,        /* %s */
 };
 
 /* The arguments of a call, after its '(' up to and including ')'. */
@@ -128,20 +128,20 @@ int ixs_ts_call_emit(px *p, const ixs_ex *e, xv *a, int n, xv *out) {
     out->t = e->t;
     out->k = XK_EXPR;
     out->lk = LB_EXPR;
-    return out->s.oom ? ixs_px_failc(p, -208, NULL) : 0;
+    return out->s.oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : 0;
 }
 
 /* ---- the rows of a table routine ----------------------------------------------------------- */
 
 static int add_out(px *p, qres *q, const char *name, ityp t) {
     ocol *nc = realloc(q->cols, sizeof *nc * (size_t)(q->ncols + 1));
-    if (!nc) return ixs_px_failc(p, -208, NULL);
+    if (!nc) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     q->cols = nc;
     q->cols[q->ncols].name = strdup(name);
     q->cols[q->ncols].t = t;
     q->cols[q->ncols].notnull = 0;
     q->cols[q->ncols].stored = 0;
-    if (!q->cols[q->ncols].name) return ixs_px_failc(p, -208, NULL);
+    if (!q->cols[q->ncols].name) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     q->ncols++;
     return 0;
 }
@@ -167,7 +167,7 @@ static int call_rowtype(px *p, const ts_routine *r, const targs *a, const char *
         for (char *s = col; *s; s++)
             *s = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
         int f = ixts_column_rowtype(p->db->h, tab, col, name, sizeof name);
-        if (f < 0) return ixs_px_failc(p, -208, NULL);
+        if (f < 0) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
         if (!f) return ixs_px_failc(p, IXS_E_ROUTINE, "%s.%s is not a TIMESERIES column", tab, col);
     }
     int f = ixts_rowtype_load(p->db->h, name, rt);
@@ -216,7 +216,7 @@ static int table_select(px *p, const ts_routine *r, const targs *a, const char *
     }
     ixv_sb_add(s, " FROM ");
     emit_call(r->sqlite_name, a->v, a->n, s);
-    return s->oom ? ixs_px_failc(p, -208, NULL) : 0;
+    return s->oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : 0;
 }
 
 /* TABLE ( [FUNCTION] name ( args ) [ :: MULTISET ( row_type ) ] ), at TABLE. */
@@ -271,7 +271,7 @@ int ixs_ts_execute(px *p, ixs_stmt *s) {
         s->run_at_open = 1; /* one value, not an iterator */
     }
     targs_free(&a);
-    if (!rc && q.sql.oom) rc = ixs_px_failc(p, -208, NULL);
+    if (!rc && q.sql.oom) rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
     if (!rc) {
         s->kind = proc ? SK_DML : SK_SELECT;
         s->stype = IX_STMTTYPE_EXECUTE_PROC;
@@ -280,7 +280,7 @@ int ixs_ts_execute(px *p, ixs_stmt *s) {
         s->ncols = q.ncols;
         q.cols = NULL;
         q.ncols = 0;
-        if (!s->sqlite_sql) rc = ixs_px_failc(p, -208, NULL);
+        if (!s->sqlite_sql) rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
     }
     ixs_qres_free(&q);
     return rc;

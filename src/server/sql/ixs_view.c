@@ -105,8 +105,8 @@ static const char *base_col(const vplan *v, const tref *t, int i) {
 static void check_stmt(sb *s, const vplan *v, const char *owner, const char *view, const char *cond,
                        const char *rid) {
     sb msg = {0};
-    ixv_sb_printf(&msg, "ixd:%d:%s.%s", IXS_E_VIEW_CHECK, owner, view);
-    ixv_sb_add(s, " SELECT RAISE(ABORT, ");
+    ixv_sb_printf(&msg, "%s.%s", owner, view);
+    ixv_sb_printf(s, " SELECT ixd_raise(%d, ", IXS_E_VIEW_CHECK);
     ixv_sb_strlit(s, msg.p ? msg.p : "", msg.n);
     ixv_sb_add(s, ") WHERE NOT EXISTS (SELECT 1 FROM ");
     ixv_sb_ident(s, v->base);
@@ -285,6 +285,15 @@ static void f_vrow(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_null(ctx);
 }
 
+/* ixd_raise(sqlcode, text): fails the statement with that Informix error (a
+ * WITH CHECK OPTION trigger's -530). Triggers of earlier versions raise
+ * RAISE(ABORT, 'ixd:-530:...') instead: ixd_sqlerr.c reads that text. */
+static void f_raise(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    ixv_fn_err(ctx, sqlite3_value_int(argv[0]), (const char *)sqlite3_value_text(argv[1]));
+}
+
 int ixs_view_register(sqlite3 *h, ixs_conn *db) {
-    return sqlite3_create_function(h, "ixd_vrow", 0, SQLITE_UTF8, db, f_vrow, NULL, NULL);
+    return sqlite3_create_function(h, "ixd_vrow", 0, SQLITE_UTF8, db, f_vrow, NULL, NULL) ||
+           sqlite3_create_function(h, "ixd_raise", 2, SQLITE_UTF8, NULL, f_raise, NULL, NULL);
 }

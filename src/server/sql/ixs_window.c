@@ -164,7 +164,7 @@ static int expr_list(px *p, ixs_ex *e, ixs_win *w) {
                     return ixs_px_fail(p);
             }
             int *nf = realloc(w->oflag, (size_t)(w->nord + 1) * sizeof *nf);
-            if (!nf) return ixs_px_failc(p, -208, NULL);
+            if (!nf) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
             w->oflag = nf;
             w->oflag[w->nord++] = fl;
         }
@@ -192,7 +192,7 @@ ixs_ex *ixs_window_parse(px *p) {
     if (ixs_px_ident(p, fn, sizeof fn) || ixs_px_expect_op(p, "(")) return NULL;
     const struct wfn *f = wfn_find(fn);
     if (!f) {
-        ixs_px_failc(p, -674, "%s", fn);
+        ixs_px_failc(p, IXV_E_ROUTINE_UNRESOLVED, "%s", fn);
         return NULL;
     }
     /* only in a projection list or an ORDER BY, and not in its own OVER */
@@ -203,7 +203,7 @@ ixs_ex *ixs_window_parse(px *p) {
     ixs_ex *e = ixs_ex_node(p, EX_WINDOW, at);
     if (!e) return NULL;
     e->win = calloc(1, sizeof *e->win);
-    if (!e->win) ixs_px_failc(p, -208, NULL);
+    if (!e->win) ixs_px_failc(p, IXV_E_NOMEM, NULL);
     p->olap_ok = 0;
     p->i = at;
     if (e->win && (e->a = olap_fn(p, f))) over_parse(p, e, e->win);
@@ -338,7 +338,7 @@ int ixs_window_emit(px *p, ixs_ex *e, xv *out) {
     p->i = e->end;
     if (!rc && !w->nord && f->kind != WF_NUMBER && f->kind != WF_VALUE && f->kind != WF_AGG)
         rc = ixs_px_fail(p);
-    if (!rc && out->s.oom) rc = ixs_px_failc(p, -208, NULL);
+    if (!rc && out->s.oom) rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
     if (!rc && e->t.code >= 0) out->t = e->t; /* the resolver's */
     p->olap_ok = 1;
     return rc || p->failed ? -1 : 0;

@@ -18,18 +18,13 @@ static const char *const schema =
     "CREATE TABLE IF NOT EXISTS _ixd_ts_head(sid INTEGER, t INTEGER, v BLOB,"
     " PRIMARY KEY(sid, t)) WITHOUT ROWID;";
 
-enum {
-    E_CATALOG_UPDATE = -312, /* Cannot update system catalog (%s). */
-    E_TS_ROUTINE = -746,     /* the text a routine gives */
-    ISAM_NO_SPACE = -131,    /* ISAM error: no free disk space */
-};
-
 static int exec_err(sqlite3 *h, const char *sql, ixv_err *err) {
     char *msg = NULL;
     int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
     if (rc != SQLITE_OK) {
-        ixv_seterr(err, rc == SQLITE_FULL ? E_CATALOG_UPDATE : E_TS_ROUTINE,
-                   rc == SQLITE_FULL ? ISAM_NO_SPACE : 0, 0, "%s", msg ? msg : sqlite3_errstr(rc));
+        ixv_seterr(err, rc == SQLITE_FULL ? IXV_E_CATALOG_UPDATE : IXV_E_TEXT,
+                   rc == SQLITE_FULL ? IXV_ISAM_NO_SPACE : 0, 0, "%s",
+                   msg ? msg : sqlite3_errstr(rc));
         sqlite3_free(msg);
         return -1;
     }
@@ -115,7 +110,7 @@ static int make_trigger(sqlite3 *h, const char *tab, const char *keycol, ixv_err
                   " DELETE FROM _ixd_ts_head WHERE sid IN %s;"
                   " DELETE FROM _ixd_ts_series WHERE sid IN %s; END;",
                   in, in, in);
-    int rc = q.oom || sel.oom ? ixv_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
+    int rc = q.oom || sel.oom ? ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL) : exec_err(h, q.p, err);
     ixv_sb_free(&q);
     ixv_sb_free(&sel);
     return rc;
@@ -142,7 +137,8 @@ int ixts_column_add(sqlite3 *h, const char *tab, const char *col, const char *ro
         sqlite3_finalize(st);
     }
     if (rc != SQLITE_DONE)
-        return ixv_seterr(err, rc == SQLITE_FULL ? -312 : -746, 0, 0, "%s", sqlite3_errmsg(h));
+        return ixv_seterr(err, rc == SQLITE_FULL ? IXV_E_CATALOG_UPDATE : IXV_E_TEXT, 0, 0, "%s",
+                          sqlite3_errmsg(h));
     return make_trigger(h, tab, keycol, err);
 }
 
@@ -166,8 +162,8 @@ static int drop_series(sqlite3 *h, const char *tab, int gone_only, ixv_err *err)
         "DELETE FROM _ixd_ts_head WHERE sid IN (SELECT sid FROM _ixd_ts_series WHERE %s);"
         "DELETE FROM _ixd_ts_series WHERE %s; DELETE FROM _ixd_ts_columns WHERE %s;",
         w, w, w, w);
-    int rc =
-        q.oom || t.oom || which.oom ? ixv_seterr(err, -208, 0, 0, NULL) : exec_err(h, q.p, err);
+    int rc = q.oom || t.oom || which.oom ? ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL)
+                                         : exec_err(h, q.p, err);
     ixv_sb_free(&q);
     ixv_sb_free(&t);
     ixv_sb_free(&which);
@@ -194,13 +190,13 @@ int ixts_table_altered(sqlite3 *h, const char *tab, const char *keycol, ixv_err 
     int keycode = column_code(h, tab, keycol);
     if (sqlite3_prepare_v2(h, "UPDATE _ixd_ts_columns SET keycol = ?2, keytype = ?3 WHERE tab = ?1",
                            -1, &st, NULL) != SQLITE_OK)
-        return ixv_seterr(err, -746, 0, 0, "%s", sqlite3_errmsg(h));
+        return ixv_seterr(err, IXV_E_TEXT, 0, 0, "%s", sqlite3_errmsg(h));
     sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, keycol, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 3, keycode);
     int r = sqlite3_step(st);
     sqlite3_finalize(st);
-    if (r != SQLITE_DONE) return ixv_seterr(err, -746, 0, 0, "%s", sqlite3_errmsg(h));
+    if (r != SQLITE_DONE) return ixv_seterr(err, IXV_E_TEXT, 0, 0, "%s", sqlite3_errmsg(h));
     return make_trigger(h, tab, keycol, err);
 }
 

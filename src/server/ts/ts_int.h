@@ -24,17 +24,17 @@
 
 /* Informix errors the routines raise (docs/timeseries.md lists them). */
 enum {
-    TS_E_ROUTINE = -746, /* %s: the routine's own message */
-    TS_E_UNIQUE = -268,  /* Unique constraint (%s) violated. */
-    TS_E_DT_CHAR = -1262,
-    TS_E_DT_FIELD = -1263,
-    TS_E_NUM = -1213,
-    TS_E_DEC_PREC = -1226,
-    TS_E_SMALLINT = -1214,
-    TS_E_INTEGER = -1215,
-    TS_E_NOMEM = -208,
-    TS_E_NO_TABLE = -206,
-    TS_E_NO_COLUMN = -217,
+    TS_E_ROUTINE = IXV_E_TEXT,  /* %s: the routine's own message */
+    TS_E_UNIQUE = IXV_E_UNIQUE, /* Unique constraint (%s) violated. */
+    TS_E_DT_CHAR = IXV_E_DT_CHAR,
+    TS_E_DT_FIELD = IXV_E_DT_FIELD,
+    TS_E_NUM = IXV_E_CONVERT,
+    TS_E_DEC_PREC = IXV_E_DEC_PREC,
+    TS_E_SMALLINT = IXV_E_SMALLINT_RANGE,
+    TS_E_INTEGER = IXV_E_INT_RANGE,
+    TS_E_NOMEM = IXV_E_NOMEM,
+    TS_E_NO_TABLE = IXV_E_NO_TABLE,
+    TS_E_NO_COLUMN = IXV_E_NO_COLUMN,
 };
 
 /* An error of a routine: SQLCODE and its insertion text. */
@@ -354,12 +354,10 @@ int ixts_info_json(ts_conn *c, ts_series *s, sb *out, ixv_err *e);
 /* The routines as SQLite functions and the table functions (ts_sql.c,
  * ts_vtab.c). ixts_args_series opens the series of arguments (table,
  * column, key); ixts_args_window reads arguments a, a+1 (from, to: NULL is
- * open) as a window in storage units; ixts_err_mprintf gives the SQLite
- * error text of *e (sqlite3_free it). */
+ * open) as a window in storage units. */
 int ixts_args_series(ts_conn *c, sqlite3_value **argv, ts_series *s, ixv_err *e);
 int ixts_args_window(const ts_series *s, sqlite3_value **argv, int a, int64_t *lo, int64_t *hi,
                      ixv_err *e);
-char *ixts_err_mprintf(const ixv_err *e);
 /* Decodes the chunk ixts_iter_next_chunk moved to (ts_read.c); its window
  * is then dec[k..kend). */
 int ixts_iter_decode(ts_iter *it, ixv_err *e);

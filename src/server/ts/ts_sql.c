@@ -6,9 +6,9 @@
  *
  * Every write routine runs inside SAVEPOINT _ixd_ts: it is part of the
  * caller's transaction, commits by itself outside one, and writes nothing
- * when it fails. Errors are raised as "ixd:<sqlcode>:<text>" (the engine
- * maps them back); SQLite's own failures (locks, a full disk) keep their
- * SQLite code.
+ * when it fails. Errors are raised through ixd's error record (ixv_fn_raise:
+ * the engine takes them back); SQLite's own failures (locks, a full disk)
+ * keep their SQLite code.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -52,16 +52,8 @@ const char *ixts_load_dir(void) {
 
 /* ---- arguments and errors ----------------------------------------------------------- */
 
-char *ixts_err_mprintf(const ixv_err *e) {
-    return e->sqlcode ? sqlite3_mprintf("ixd:%d:%s", e->sqlcode, e->text)
-                      : sqlite3_mprintf("%s", e->text);
-}
-
 static void result_err(sqlite3_context *ctx, const ixv_err *e) {
-    char *m = ixts_err_mprintf(e);
-    sqlite3_result_error(ctx, m ? m : "out of memory", -1);
-    sqlite3_free(m);
-    if (!e->sqlcode) sqlite3_result_error_code(ctx, e->sqlrc ? e->sqlrc : SQLITE_ERROR);
+    ixv_fn_raise(ctx, e);
 }
 
 /* A table or column name argument, lower-cased (Informix names). */

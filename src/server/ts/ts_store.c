@@ -83,15 +83,28 @@ sqlite3_stmt *ixts_q(ts_conn *c, int q, ixv_err *e) {
     return c->q[q];
 }
 
+/* 1 when the database has the tables the queries above read (made with its
+ * first TIMESERIES column, ts_catalog.c), 0 when one is missing, -1 when the
+ * schema cannot be read. */
+static int ts_tables_exist(sqlite3 *h) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(h,
+                           "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                           "('_ixd_ts_columns', '_ixd_ts_series', '_ixd_ts_chunk', "
+                           "'_ixd_ts_head', '_ixd_rowtypes')",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int r = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) == 5 : -1;
+    sqlite3_finalize(st);
+    return r;
+}
+
 int ixts_sqlerr(ts_conn *c, int rc, ixv_err *e) {
-    const char *msg = sqlite3_errmsg(c->h);
-    if (!strncmp(msg, "no such table: _ixd_", 20))
-        return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "No TIMESERIES column exists in this database");
     if (rc == SQLITE_NOMEM) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
     /* the engine maps SQLite's own failures (locks, full disk): see ts_sql.c */
-    e->sqlcode = 0;
-    e->sqlrc = rc;
-    snprintf(e->text, sizeof e->text, "%s", msg);
+    ixv_seterr_sqlite(e, rc, sqlite3_errmsg(c->h));
+    if ((rc & 0xff) == SQLITE_ERROR && ts_tables_exist(c->h) == 0)
+        return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "No TIMESERIES column exists in this database");
     return -1;
 }
 

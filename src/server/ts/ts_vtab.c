@@ -154,10 +154,12 @@ static int t_close(sqlite3_vtab_cursor *cur) {
 }
 
 static int fail(tcur *c, const ixv_err *e) {
-    sqlite3_vtab *vt = c->base.pVtab;
-    sqlite3_free(vt->zErrMsg);
-    vt->zErrMsg = ixts_err_mprintf(e);
-    return e->sqlcode ? SQLITE_ERROR : (e->sqlrc ? e->sqlrc : SQLITE_ERROR);
+    if (!e->sqlcode) { /* SQLite's own failure, its message for the engine */
+        sqlite3_vtab *vt = c->base.pVtab;
+        sqlite3_free(vt->zErrMsg);
+        vt->zErrMsg = sqlite3_mprintf("%s", e->text);
+    }
+    return ixv_vtab_raise(e);
 }
 
 /* ---- aggregates -------------------------------------------------------------------------- */

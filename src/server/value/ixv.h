@@ -9,6 +9,7 @@
 #define IXV_H
 
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,8 @@
 #include "types/ix_decimal.h"
 #include "types/ix_types.h"
 #include "types/ix_value.h"
+
+#include "server/value/ixv_codes.h"
 
 /* ---- the error record (ixv_err.c) ----------------------------------------------------
  * An Informix error, what SQ_ERR carries: every layer of ixd fills one. */
@@ -29,10 +32,50 @@ typedef struct ixv_err {
     int sqlrc;      /* sqlcode 0: an SQLite failure, this result code, that the
                      * engine maps (TimeSeries' storage calls) */
 } ixv_err;
-/* Fills *err (sqlcode, isamcode, offset, printf-style insertion text; fmt may
- * be NULL) and returns -1, so that callers can `return ixv_seterr(...)`. */
+/* The one function that sets an error: fills *err (sqlcode, isamcode,
+ * offset, printf-style insertion text; fmt may be NULL; sqlrc 0) and returns
+ * -1, so that callers can `return ixv_seterr(...)`. err NULL: nothing, -1.
+ * ixv_vseterr is the same with a va_list (the parser's ixs_px_failc). */
 int ixv_seterr(ixv_err *err, int sqlcode, int isamcode, int offset, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+int ixv_vseterr(ixv_err *err, int sqlcode, int isamcode, int offset, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
+/* Gives a record already set another SQLCODE and ISAM code (isamcode
+ * IXV_KEEP_ISAM keeps it), keeping its offset and insertion text: a caller
+ * that knows better what failed (a duplicate key while a unique index is
+ * built is -371). Returns -1. */
+#define IXV_KEEP_ISAM 1
+int ixv_recode(ixv_err *err, int sqlcode, int isamcode);
+/* An SQLite failure that the engine maps (ixd_sqlite_err), recorded by a
+ * layer that cannot map it (TimeSeries' storage calls): sqlcode 0, sqlrc rc,
+ * text SQLite's message (copied; may be NULL). Returns -1. */
+int ixv_seterr_sqlite(ixv_err *err, int rc, const char *msg);
+
+/* ---- errors raised by SQL functions (ixv_err.c) ----------------------------------------
+ * An SQL function (or a virtual table's method) that fails leaves its
+ * Informix error in the error record of the thread that runs the statement
+ * and fails with the result code IXV_SQLITE_RAISED (sqlite3_result_error_code;
+ * a virtual table's method returns it); the engine (ixd_sqlite_err) takes the
+ * record back with ixv_raised_take when a statement fails with that code.
+ * (The record is the thread's: SQLite runs a function on the thread that
+ * steps its statement, and SQLite 3.40 has no per-connection client data.)
+ * No message text travels through SQLite. */
+#define IXV_SQLITE_RAISED (SQLITE_ERROR | (0x49 << 8))
+/* Raises SQLCODE code with insertion text text (may be NULL) from ctx. */
+void ixv_fn_err(sqlite3_context *ctx, int code, const char *text);
+/* Raises the whole record e (SQLCODE, ISAM code, text) from ctx; a record
+ * with sqlcode 0 (ixv_seterr_sqlite) fails ctx with its SQLite result code
+ * instead, for the engine to map. */
+void ixv_fn_raise(sqlite3_context *ctx, const ixv_err *e);
+/* The same from a virtual table's method: leaves e in the thread's record
+ * and returns the result code the method returns (IXV_SQLITE_RAISED, or
+ * e's SQLite result code for a record with sqlcode 0). */
+int ixv_vtab_raise(const ixv_err *e);
+/* 1 with *out the error a function raised on this thread (the pending record
+ * is cleared), 0 when there is none (*out untouched). */
+int ixv_raised_take(ixv_err *out);
+/* Drops a raised error nobody took (a failure that is not a raise). */
+void ixv_raised_clear(void);
 
 /* The standard Informix message text of an SQLCODE or ISAM code (e.g. -206
  * "The specified table (%s) is not in the database."; -154 "ISAM error: Lock
@@ -131,11 +174,7 @@ int ixv_dec_mul(const ixt_decimal *a, const ixt_decimal *b, ixt_decimal *r);
 int ixv_dec_div(const ixt_decimal *a, const ixt_decimal *b, ixt_decimal *r);
 
 /* ---- BLOB and CLOB values (ixv_lob.c) ---------------------------------------------- */
-#define IXV_E_NO_CAST      (-9634) /* No cast from %s. */
-#define IXV_E_CONVERT      (-1213) /* A character to numeric conversion process failed. */
-#define IXV_E_DIV_ZERO     (-1202) /* An attempt was made to divide by zero. */
-#define IXV_E_DEC_OVERFLOW (-1226) /* Decimal or money value exceeds maximum precision. */
-#define IXV_LO_HEX_LEN     (2 * IXP_LOCATOR_LEN) /* hex digits of a handle */
+#define IXV_LO_HEX_LEN (2 * IXP_LOCATOR_LEN) /* hex digits of a handle */
 /* 1 for IX_T_BLOB and IX_T_CLOB. */
 int ixv_lob_is(int code);
 /* The extended type id of a LOB type (10 BLOB, 11 CLOB) and back. */
@@ -154,14 +193,12 @@ int ixv_lob_convert(ityp from, const sval *v, ityp to, sval *out);
 int ixv_lob_text_to_sval(ityp t, const char *s, size_t n, sval *out);
 
 /* ---- what the SQL functions share (ixv_fn.c) ------------------------------------------
- * ixv_fn_err raises SQLCODE code (with its insertion text)
- * from a function. ixv_fn_arg_dec reads any number into d: 0, 1 for NULL,
+ * ixv_fn_arg_dec reads any number into d: 0, 1 for NULL,
  * or -1 after raising the error. ixv_fn_res_dec returns d (NULL when it is
  * NULL). ixv_fn_full_dt reads a DATE (code IX_T_DATE) or a DATETIME of
  * qualifier q into a full datetime (leading fields from the current time):
  * 0, 1 for NULL, or an SQLCODE. ixv_fn_res_dt returns dt as a DATETIME of
  * qualifier q. */
-void ixv_fn_err(sqlite3_context *ctx, int code, const char *text);
 int ixv_fn_arg_dec(sqlite3_context *ctx, sqlite3_value *x, ixt_decimal *d);
 void ixv_fn_res_dec(sqlite3_context *ctx, const ixt_decimal *d);
 int ixv_fn_full_dt(sqlite3_value *x, int code, uint32_t q, ixt_datetime *dt);

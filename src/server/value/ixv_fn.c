@@ -1,7 +1,6 @@
-/* ixv_fn.c: what ixd's SQL functions share (ixv.h): raising an Informix
- * error from a function (the "ixd:<sqlcode>:<text>" message the engine maps
- * back), DECIMAL and DATETIME arguments and results, today's date, and the
- * internal name space. */
+/* ixv_fn.c: what ixd's SQL functions share (ixv.h): DECIMAL and DATETIME
+ * arguments and results, today's date, and the internal name space (a
+ * function raises its errors with ixv_fn_err, ixv_err.c). */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -23,12 +22,6 @@ void ixv_now_dt(ixt_datetime *dt) {
     dt->minute = tmv.tm_min;
     dt->second = tmv.tm_sec > 59 ? 59 : tmv.tm_sec;
     dt->fraction = (int32_t)(tv.tv_usec / 10);
-}
-
-void ixv_fn_err(sqlite3_context *ctx, int code, const char *text) {
-    char buf[300];
-    snprintf(buf, sizeof buf, "ixd:%d:%s", code, text ? text : "");
-    sqlite3_result_error(ctx, buf, -1);
 }
 
 void ixv_fn_res_dec(sqlite3_context *ctx, const ixt_decimal *d) {
@@ -61,12 +54,12 @@ int ixv_fn_full_dt(sqlite3_value *x, int code, uint32_t q, ixt_datetime *dt) {
     if (t == SQLITE_NULL) return 1;
     if (code == IX_T_DATE || (t == SQLITE_INTEGER && code != IX_T_DATETIME)) {
         int64_t days = sqlite3_value_int64(x);
-        if (days < IXT_DATE_MIN || days > IXT_DATE_MAX) return -1206;
+        if (days < IXT_DATE_MIN || days > IXT_DATE_MAX) return IXV_E_BAD_DAY;
         memset(dt, 0, sizeof *dt);
         ixt_date_to_ymd((int32_t)days, &dt->year, &dt->month, &dt->day);
         return 0;
     }
-    if (t != SQLITE_TEXT) return -1262;
+    if (t != SQLITE_TEXT) return IXV_E_DT_CHAR;
     const char *s = (const char *)sqlite3_value_text(x);
     size_t n = (size_t)sqlite3_value_bytes(x);
     ixt_datetime v;
@@ -85,14 +78,14 @@ int ixv_fn_full_dt(sqlite3_value *x, int code, uint32_t q, ixt_datetime *dt) {
         }
         if (!ok) {
             int32_t days;
-            if (ixt_date_parse(s, n, NULL, &days) != IX_OK) return -1262;
+            if (ixt_date_parse(s, n, NULL, &days) != IX_OK) return IXV_E_DT_CHAR;
             memset(dt, 0, sizeof *dt);
             ixt_date_to_ymd(days, &dt->year, &dt->month, &dt->day);
             return 0;
         }
     } else {
         int rc = ixt_dt_parse(q, s, n, &v);
-        if (rc != IX_OK) return rc == IX_ERANGE ? -1263 : -1262;
+        if (rc != IX_OK) return rc == IX_ERANGE ? IXV_E_DT_FIELD : IXV_E_DT_CHAR;
     }
     ixt_datetime now;
     ixv_now_dt(&now);
@@ -113,7 +106,7 @@ int ixv_fn_full_dt(sqlite3_value *x, int code, uint32_t q, ixt_datetime *dt) {
     if (st > IXT_TU_DAY || (st > IXT_TU_MONTH && en >= IXT_TU_DAY)) {
         /* a day taken from the current month may not exist in it */
         int dim = ixt_days_in_month(dt->year, dt->month);
-        if (dt->day > dim) return -1263;
+        if (dt->day > dim) return IXV_E_DT_FIELD;
     }
     return 0;
 }
@@ -132,7 +125,7 @@ void ixv_fn_res_dt(sqlite3_context *ctx, uint32_t q, const ixt_datetime *dt) {
     }
     if (ixt_dt_check(q, &c) != IX_OK || ixt_dt_format(q, &c, &b) != IX_OK) {
         ixb_wbuf_free(&b);
-        ixv_fn_err(ctx, -1263, NULL);
+        ixv_fn_err(ctx, IXV_E_DT_FIELD, NULL);
         return;
     }
     sqlite3_result_text(ctx, (const char *)b.data, (int)b.len, SQLITE_TRANSIENT);

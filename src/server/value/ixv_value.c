@@ -203,7 +203,7 @@ void ixv_sval_free(sval *v) {
 static int sval_own(sval *v, int kind, const void *p, size_t n) {
     v->kind = kind;
     v->own = malloc(n + 1);
-    if (!v->own) return -208;
+    if (!v->own) return IXV_E_NOMEM;
     if (n) memcpy(v->own, p, n);
     v->own[n] = 0;
     v->p = v->own;
@@ -309,23 +309,23 @@ int ixv_dec_from_sval(const sval *v, ixt_decimal *d) {
     case SQLITE_NULL: ixt_dec_null(d); return 1;
     case SQLITE_INTEGER: ixt_dec_from_i64(d, v->i); return 0;
     case SQLITE_FLOAT:
-        if (ixt_dec_from_double(d, v->d) != IX_OK) return -1226;
+        if (ixt_dec_from_double(d, v->d) != IX_OK) return IXV_E_DEC_PREC;
         return 0;
     case SQLITE_TEXT: {
         int rc = ixt_dec_from_text(d, (const char *)v->p, v->n);
-        if (rc == IX_ERANGE) return -1226;
-        if (rc != IX_OK) return -1213;
+        if (rc == IX_ERANGE) return IXV_E_DEC_PREC;
+        if (rc != IX_OK) return IXV_E_CONVERT;
         return 0;
     }
     default: {
-        if (v->n == 0 || v->n > 18) return -1213;
+        if (v->n == 0 || v->n > 18) return IXV_E_CONVERT;
         uint8_t tmp[18];
         memset(tmp, 0, sizeof tmp);
         memcpy(tmp, v->p, v->n);
         size_t w = v->n < 2 ? 2 : v->n;
         int rc = ixt_dec_decode(d, tmp, w);
         if (rc == IX_NULL_VALUE) return 1;
-        if (rc != IX_OK) return -1213;
+        if (rc != IX_OK) return IXV_E_CONVERT;
         return 0;
     }
     }
@@ -337,7 +337,7 @@ static int dec_sqlcode(int rc) {
     return rc == IX_OK           ? 0
            : rc == IX_NULL_VALUE ? 1
            : rc == IX_EINVAL     ? IXV_E_DIV_ZERO
-                                 : IXV_E_DEC_OVERFLOW;
+                                 : IXV_E_DEC_PREC;
 }
 
 int ixv_dec_add(const ixt_decimal *x, const ixt_decimal *y, int sub, ixt_decimal *r) {
@@ -356,29 +356,29 @@ int ixv_dec_div(const ixt_decimal *x, const ixt_decimal *y, ixt_decimal *r) {
 
 int ixv_cvt_code(ityp to, int rc) {
     switch (to.code) {
-    case IX_T_SMALLINT: return rc == IX_ERANGE ? -1214 : -1213;
+    case IX_T_SMALLINT: return rc == IX_ERANGE ? IXV_E_SMALLINT_RANGE : IXV_E_CONVERT;
     case IX_T_INTEGER:
-    case IX_T_SERIAL: return rc == IX_ERANGE ? -1215 : -1213;
+    case IX_T_SERIAL: return rc == IX_ERANGE ? IXV_E_INT_RANGE : IXV_E_CONVERT;
     case IX_T_INT8:
     case IX_T_SERIAL8:
     case IX_T_BIGINT:
-    case IX_T_BIGSERIAL: return rc == IX_ERANGE ? -1215 : -1213;
+    case IX_T_BIGSERIAL: return rc == IX_ERANGE ? IXV_E_INT_RANGE : IXV_E_CONVERT;
     case IX_T_FLOAT:
-    case IX_T_SMALLFLOAT: return rc == IX_ERANGE ? -1226 : -1213;
+    case IX_T_SMALLFLOAT: return rc == IX_ERANGE ? IXV_E_DEC_PREC : IXV_E_CONVERT;
     case IX_T_DECIMAL:
-    case IX_T_MONEY: return rc == IX_ERANGE ? -1226 : -1213;
-    case IX_T_DATE: return rc == IX_ERANGE ? -1206 : -1218;
+    case IX_T_MONEY: return rc == IX_ERANGE ? IXV_E_DEC_PREC : IXV_E_CONVERT;
+    case IX_T_DATE: return rc == IX_ERANGE ? IXV_E_BAD_DAY : IXV_E_NOT_DATE;
     case IX_T_DATETIME:
-    case IX_T_INTERVAL: return rc == IX_ERANGE ? -1263 : -1262;
-    case IX_T_BOOLEAN: return -1213;
-    default: return -1213;
+    case IX_T_INTERVAL: return rc == IX_ERANGE ? IXV_E_DT_FIELD : IXV_E_DT_CHAR;
+    case IX_T_BOOLEAN: return IXV_E_CONVERT;
+    default: return IXV_E_CONVERT;
     }
 }
 
 static int dt_from_text(uint32_t q, const sval *v, ixt_datetime *dt) {
-    if (v->kind != SQLITE_TEXT) return -1262;
+    if (v->kind != SQLITE_TEXT) return IXV_E_DT_CHAR;
     int rc = ixt_dt_parse(q, (const char *)v->p, v->n, dt);
-    if (rc != IX_OK) return rc == IX_ERANGE ? -1263 : -1262;
+    if (rc != IX_OK) return rc == IX_ERANGE ? IXV_E_DT_FIELD : IXV_E_DT_CHAR;
     return 0;
 }
 
@@ -391,7 +391,7 @@ int ixv_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
     memset(out, 0, sizeof *out);
     ixt_vtype vt = {t.code, t.len};
     int z = ixt_value_is_null(vt, p, n);
-    if (z < 0) return -1213;
+    if (z < 0) return IXV_E_CONVERT;
     if (z) {
         out->kind = SQLITE_NULL;
         return 0;
@@ -406,10 +406,10 @@ int ixv_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
     case IX_T_BIGSERIAL:
     case IX_T_DATE:
         out->kind = SQLITE_INTEGER;
-        return ixt_value_get_int(vt, p, n, &out->i) == IX_OK ? 0 : -1213;
+        return ixt_value_get_int(vt, p, n, &out->i) == IX_OK ? 0 : IXV_E_CONVERT;
     case IX_T_BOOLEAN: {
         int b;
-        if (ixt_value_get_bool(vt, p, n, &b) != IX_OK) return -1213;
+        if (ixt_value_get_bool(vt, p, n, &b) != IX_OK) return IXV_E_CONVERT;
         out->kind = SQLITE_INTEGER;
         out->i = b ? 1 : 0;
         return 0;
@@ -417,11 +417,11 @@ int ixv_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT:
         out->kind = SQLITE_FLOAT;
-        return ixt_value_get_double(vt, p, n, &out->d) == IX_OK ? 0 : -1213;
+        return ixt_value_get_double(vt, p, n, &out->d) == IX_OK ? 0 : IXV_E_CONVERT;
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
         ixt_decimal d;
-        if (ixt_dec_decode(&d, p, n) != IX_OK) return -1213;
+        if (ixt_dec_decode(&d, p, n) != IX_OK) return IXV_E_CONVERT;
         uint8_t buf[20];
         size_t bn;
         ixv_dec_to_blob(&d, buf, &bn);
@@ -429,17 +429,17 @@ int ixv_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
     }
     case IX_T_DATETIME: {
         ixt_datetime dt;
-        if (ixt_dt_decode(t.len, p, n, &dt) != IX_OK) return -1262;
+        if (ixt_dt_decode(t.len, p, n, &dt) != IX_OK) return IXV_E_DT_CHAR;
         ixb_wbuf b;
         ixb_wbuf_init(&b, NULL);
         int rc = ixt_dt_format(t.len, &dt, &b);
-        int r = rc == IX_OK ? sval_own(out, SQLITE_TEXT, b.data, b.len) : -1262;
+        int r = rc == IX_OK ? sval_own(out, SQLITE_TEXT, b.data, b.len) : IXV_E_DT_CHAR;
         ixb_wbuf_free(&b);
         return r;
     }
     case IX_T_INTERVAL: {
         ixt_interval iv;
-        if (ixt_iv_decode(t.len, p, n, &iv) != IX_OK) return -1262;
+        if (ixt_iv_decode(t.len, p, n, &iv) != IX_OK) return IXV_E_DT_CHAR;
         out->kind = SQLITE_INTEGER;
         out->i = iv.sign * (iv_is_ym(t.len) ? iv.months : iv.units);
         return 0;
@@ -451,13 +451,13 @@ int ixv_tuple_to_sval(ityp t, const uint8_t *p, size_t n, sval *out) {
     case IX_T_LVARCHAR: {
         const uint8_t *d;
         size_t len;
-        if (ixt_value_get_bytes(vt, p, n, &d, &len) != IX_OK) return -1213;
+        if (ixt_value_get_bytes(vt, p, n, &d, &len) != IX_OK) return IXV_E_CONVERT;
         if (t.code == IX_T_CHAR || t.code == IX_T_NCHAR)
             while (len > 0 && d[len - 1] == ' ')
                 len--;
         return sval_own(out, SQLITE_TEXT, d, len);
     }
-    default: return -608; /* BYTE/TEXT values travel outside tuples */
+    default: return IXV_E_BLOB_CONVERT; /* BYTE/TEXT values travel outside tuples */
     }
 }
 
@@ -510,7 +510,8 @@ int ixv_int_fits(int code, int64_t v) {
 /* ---- values stored into a column ---------------------------------------------------------- */
 
 enum {
-    IXS_E_IV_OVERFLOW = -1265, /* Overflow occurred on a datetime or interval operation. */
+    IXS_E_IV_OVERFLOW =
+        IXV_E_DT_OVERFLOW, /* Overflow occurred on a datetime or interval operation. */
 };
 
 size_t ixv_store_text_len(ityp t, const uint8_t *s, size_t n) {
@@ -545,8 +546,8 @@ int ixv_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out) {
             return 0;
         }
         if (t.code == IX_T_BYTE || t.code == IX_T_TEXT)
-            return ixt_value_put_null(vt, out) ? -608 : 0;
-        return ixt_value_put_null(vt, out) == IX_OK ? 0 : -1213;
+            return ixt_value_put_null(vt, out) ? IXV_E_BLOB_CONVERT : 0;
+        return ixt_value_put_null(vt, out) == IX_OK ? 0 : IXV_E_CONVERT;
     }
     switch (t.code) {
     case IX_T_SMALLINT:
@@ -566,11 +567,12 @@ int ixv_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out) {
         } else {
             ixt_decimal d;
             int rc = ixv_dec_from_sval(v, &d);
-            if (rc) return rc < 0 ? ixv_cvt_code(t, rc == -1226 ? IX_ERANGE : IX_EINVAL) : 0;
+            if (rc)
+                return rc < 0 ? ixv_cvt_code(t, rc == IXV_E_DEC_PREC ? IX_ERANGE : IX_EINVAL) : 0;
             if (ixt_dec_to_i64(&d, &x) != IX_OK) return ixv_cvt_code(t, IX_ERANGE);
         }
         if (!ixv_int_fits(t.code, x)) return ixv_cvt_code(t, IX_ERANGE);
-        if (t.code == IX_T_DATE && (x < IXT_DATE_MIN || x > IXT_DATE_MAX)) return -1206;
+        if (t.code == IX_T_DATE && (x < IXT_DATE_MIN || x > IXT_DATE_MAX)) return IXV_E_BAD_DAY;
         return ixt_value_put_int(vt, x, out) == IX_OK ? 0 : ixv_cvt_code(t, IX_ERANGE);
     }
     case IX_T_BOOLEAN: {
@@ -581,8 +583,8 @@ int ixv_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out) {
                 : (c == 'f' || c == 'F' || c == '0') ? 0
                                                      : -1;
         }
-        if (x < 0) return -1213;
-        return ixt_value_put_bool(vt, x != 0, out) == IX_OK ? 0 : -1213;
+        if (x < 0) return IXV_E_CONVERT;
+        return ixt_value_put_bool(vt, x != 0, out) == IX_OK ? 0 : IXV_E_CONVERT;
     }
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT: {
@@ -597,7 +599,7 @@ int ixv_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out) {
             if (rc) return rc < 0 ? rc : 0;
             ixt_dec_to_double(&d, &x);
         }
-        return ixt_value_put_double(vt, x, out) == IX_OK ? 0 : -1226;
+        return ixt_value_put_double(vt, x, out) == IX_OK ? 0 : IXV_E_DEC_PREC;
     }
     case IX_T_DECIMAL:
     case IX_T_MONEY: {
@@ -606,25 +608,25 @@ int ixv_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out) {
         if (rc < 0) return rc;
         int p = (int)(t.len >> 8), s = (int)(t.len & 0xff);
         rc = ixt_dec_encode(&d, p, s, out);
-        if (rc == IX_ERANGE) return -1226;
-        return rc == IX_OK ? 0 : -1213;
+        if (rc == IX_ERANGE) return IXV_E_DEC_PREC;
+        return rc == IX_OK ? 0 : IXV_E_CONVERT;
     }
     case IX_T_DATETIME: {
         ixt_datetime dt;
         int rc = dt_from_text(t.len, v, &dt);
         if (rc) return rc;
-        return ixt_dt_encode(t.len, &dt, out) == IX_OK ? 0 : -1263;
+        return ixt_dt_encode(t.len, &dt, out) == IX_OK ? 0 : IXV_E_DT_FIELD;
     }
     case IX_T_INTERVAL: {
-        if (v->kind != SQLITE_INTEGER) return -1262;
+        if (v->kind != SQLITE_INTEGER) return IXV_E_DT_CHAR;
         ixt_interval iv;
         iv.sign = v->i < 0 ? -1 : 1;
         int64_t mag = v->i < 0 ? -v->i : v->i;
-        if (v->i == INT64_MIN) return -1263;
+        if (v->i == INT64_MIN) return IXV_E_DT_FIELD;
         iv.months = iv_is_ym(t.len) ? mag : 0;
         iv.units = iv_is_ym(t.len) ? 0 : mag;
         int rc = ixt_iv_encode(t.len, &iv, out);
-        return rc == IX_OK ? 0 : -1263;
+        return rc == IX_OK ? 0 : IXV_E_DT_FIELD;
     }
     case IX_T_CHAR:
     case IX_T_NCHAR:
@@ -639,8 +641,8 @@ int ixv_sval_to_tuple(ityp t, const sval *v, ixb_wbuf *out) {
         return put_text_type(t, (const uint8_t *)tmp, (size_t)k, out);
     }
     case IX_T_BYTE:
-    case IX_T_TEXT: return ixt_value_put_null(vt, out) == IX_OK ? 0 : -608;
-    default: return -1213;
+    case IX_T_TEXT: return ixt_value_put_null(vt, out) == IX_OK ? 0 : IXV_E_BLOB_CONVERT;
+    default: return IXV_E_CONVERT;
     }
 }
 
@@ -718,7 +720,7 @@ int ixv_text_to_sval(ityp t, const char *s, size_t n, sval *out) {
         for (size_t k = n; k-- > 1;) {
             ixb_wbuf_reset(&b);
             if (ixt_value_parse(vt, s, k, NULL, &b) == IX_OK) {
-                r = -1264;
+                r = IXV_E_DT_EXTRA;
                 break;
             }
         }
@@ -733,7 +735,7 @@ int ixv_text_to_sval(ityp t, const char *s, size_t n, sval *out) {
 
 int ixv_sval_to_text(ityp t, const sval *v, ixb_wbuf *out) {
     if (v->kind == SQLITE_NULL) return 1;
-    if (ixv_lob_is(t.code)) return -9634; /* a LOB has no text: LOTOFILE or SQ_LODATA */
+    if (ixv_lob_is(t.code)) return IXV_E_NO_CAST; /* a LOB has no text: LOTOFILE or SQ_LODATA */
     if (ixv_is_char(t.code) || t.code < 0 || t.code == IX_T_BYTE) {
         if (v->kind == SQLITE_TEXT || v->kind == SQLITE_BLOB) {
             ixb_put_bytes(out, v->p, v->n);
@@ -764,7 +766,7 @@ int ixv_sval_to_text(ityp t, const sval *v, ixb_wbuf *out) {
         if (k == IX_NULL_VALUE)
             rc = 1;
         else if (k != IX_OK)
-            rc = -1213;
+            rc = IXV_E_CONVERT;
         else if (t.code == IX_T_MONEY) {
             /* MONEY text without the currency symbol, as a number */
         }
@@ -803,7 +805,7 @@ static int convert_temporal(ityp from, const sval *v, ityp to, sval *out) {
     int rc = ixv_sval_to_tuple(from, v, &a);
     if (rc == 0 && to.code == IX_T_DATETIME) {
         ixt_datetime dt;
-        rc = ixt_dt_decode(from.len, a.data, a.len, &dt) == IX_OK ? 0 : -1263;
+        rc = ixt_dt_decode(from.len, a.data, a.len, &dt) == IX_OK ? 0 : IXV_E_DT_FIELD;
         int fs = (int)((from.len >> 4) & 15), ts = (int)((to.len >> 4) & 15);
         if (rc == 0 && ts < fs) {
             time_t now = time(NULL);
@@ -814,13 +816,14 @@ static int convert_temporal(ityp from, const sval *v, ityp to, sval *out) {
             for (int k = 0; k < 5 && 2 * k < fs; k++)
                 *f[k] = cur[k];
         }
-        if (rc == 0) rc = ixt_dt_encode(to.len, &dt, &b) == IX_OK ? 0 : -1263;
+        if (rc == 0) rc = ixt_dt_encode(to.len, &dt, &b) == IX_OK ? 0 : IXV_E_DT_FIELD;
     } else if (rc == 0) {
         ixt_interval iv;
-        rc = ixt_iv_decode(from.len, a.data, a.len, &iv) == IX_OK ? 0 : -1263;
+        rc = ixt_iv_decode(from.len, a.data, a.len, &iv) == IX_OK ? 0 : IXV_E_DT_FIELD;
         int ym_from = ((from.len >> 4) & 15) <= 2, ym_to = ((to.len >> 4) & 15) <= 2;
-        if (rc == 0 && ym_from != ym_to) rc = -1266; /* incompatible interval classes */
-        if (rc == 0) rc = ixt_iv_encode(to.len, &iv, &b) == IX_OK ? 0 : -1265;
+        if (rc == 0 && ym_from != ym_to)
+            rc = IXV_E_DT_INCOMPATIBLE; /* incompatible interval classes */
+        if (rc == 0) rc = ixt_iv_encode(to.len, &iv, &b) == IX_OK ? 0 : IXV_E_DT_OVERFLOW;
     }
     if (rc == 0) rc = ixv_tuple_to_sval(to, b.data, b.len, out);
     ixb_wbuf_free(&a);
@@ -862,7 +865,7 @@ int ixv_convert(ityp from, const sval *v, ityp to, sval *out) {
                 ixt_dec_round(&d, (int)(to.len & 0xff));
                 int intd = (int)(to.len >> 8) - (int)(to.len & 0xff);
                 int pt;
-                if (ixt_dec_digits(&d, &pt) && pt > intd) return -1226;
+                if (ixt_dec_digits(&d, &pt) && pt > intd) return IXV_E_DEC_PREC;
             }
             uint8_t buf[20];
             size_t bn;
@@ -913,7 +916,7 @@ int ixv_convert(ityp from, const sval *v, ityp to, sval *out) {
     if (to.code == IX_T_DATE && ixv_is_numeric(from.code)) {
         /* a number is a day count (1 = 1900-01-01), truncated */
         int rc = ixv_convert(from, v, ixv_t(IX_T_INTEGER, 4), out);
-        if (rc == 0 && (out->i < IXT_DATE_MIN || out->i > IXT_DATE_MAX)) rc = -1206;
+        if (rc == 0 && (out->i < IXT_DATE_MIN || out->i > IXT_DATE_MAX)) rc = IXV_E_BAD_DAY;
         return rc;
     }
     /* through text */
