@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "ix_client_int.h"
+#include "ix_stmt_int.h"
+#include "ix_conn_int.h"
 
 /* Removes entry i from the cache (the statement stays as it is). */
 static ix_stmt *cache_remove(ix_conn *c, int i) {
@@ -72,7 +74,7 @@ ix_stmt *ixc_cache_take(ix_conn *c, const char *sql, size_t n, unsigned flags) {
 }
 
 int ixc_cache_put(ix_conn *c, ix_stmt *s) {
-    if (c->cache_max == 0 || c->dead || !s->prepared || s->schema_gen != c->schema_gen) return 0;
+    if (c->cache_max == 0 || c->st.dead || !s->prepared || s->schema_gen != c->schema_gen) return 0;
     if (ix_reset(s) != IX_OK) return 0;
     ix_clear_bindings(s);
     cache_trim(c, c->cache_max - 1);

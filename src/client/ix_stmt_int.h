@@ -1,12 +1,109 @@
 /*
- * ix_stmt_int.h: what the statement's files share and nothing else sees:
+ * ix_stmt_int.h: struct ix_stmt and what the statement's files share:
  * ix_stmt.c (prepare, requests, execution and fetching), ix_bind.c,
- * ix_column.c, ix_scroll.c and ix_batch.c.
+ * ix_column.c, ix_scroll.c and ix_batch.c; also ix_coldetail.c, and the
+ * features that drive statements from inside (ix_lob.c, ix_pool.c,
+ * ix_stmt_cache.c). The connection's files (ix_conn.c, ix_reply.c,
+ * ix_txn.c, ix_cluster.c, ix_dsn.c) never include it: they reach a
+ * statement through the functions of ix_client_int.h ("a statement, as the
+ * reply reader reaches it"). This file includes no connection internals.
  */
 #ifndef IXC_STMT_INT_H
 #define IXC_STMT_INT_H
 
 #include "ix_client_int.h"
+
+/* A bound parameter: its SQ_BIND item (type, indicator, slot) and value
+ * bytes exactly as on the wire, stored at bind time. A fixed-width value
+ * (INTEGER, BIGINT, FLOAT, DATE, BOOLEAN) is stored in fix[0..nfix) with no
+ * buffer call; any other value (nfix == 0) in val. encode_bind copies them
+ * into the request in one reserve per row. */
+typedef struct ixc_param {
+    int set;
+    int16_t type;
+    int16_t indicator;
+    int16_t slot;
+    uint8_t nfix;
+    uint8_t fix[8];
+    ixb_wbuf val;
+} ixc_param;
+
+struct ix_stmt {
+    ix_conn *conn;
+    ix_stmt *prev, *next; /* the connection's list */
+    int id;               /* server statement id (valid when prepared) */
+    int prepared;         /* the server has prepared it and told its id */
+    char *sql;            /* copy of the SQL text */
+    size_t sql_len;
+    int stmt_type;
+    int is_cursor;
+    int nparams;
+    ixc_param *params;
+    /* per parameter, IX_T_BYTE / IX_T_TEXT when the INSERT's describe puts
+     * such a column there, else 0; NULL when it puts none (blob_form_type
+     * in ix_stmt.c) */
+    uint8_t *blobcols;
+    int ncols;
+    ixc_col *cols;
+    int32_t fetch_buffer; /* bytes, or IX_FETCH_AUTO */
+    int readahead;
+    int32_t tuple_size; /* from the describe */
+    /* fetch-buffer auto-sizing and counters (per cursor open) */
+    int32_t auto_size;  /* the next NFETCH size when fetch_buffer is IX_FETCH_AUTO */
+    int auto_depth;     /* its read-ahead depth (when readahead is IXC_READAHEAD_AUTO) */
+    int64_t rtt_min_us; /* smallest send-to-first-byte time seen, -1: none */
+    int32_t last_asked; /* the size of the last NFETCH sent */
+    int64_t roundtrips; /* NFETCH replies read */
+    int64_t bytes_in;   /* bytes of those replies */
+    /* execution state */
+    int state;        /* 0 ready, 1 cursor open, 2 done */
+    int inflight;     /* NFETCH requests sent whose reply is not read */
+    int fetch_done;   /* the server has said the cursor is exhausted */
+    ixc_batch *cur;   /* the batch being read */
+    size_t cur_pos;   /* read position in cur->data */
+    ixc_batch *queue; /* batches read ahead (drained from the wire) */
+    ixc_batch *queue_tail;
+    int has_row;
+    /* the row plan (built when the first fetched batch arrives) and the
+     * current row: its bytes and the offsets of its columns (ncols + 1) */
+    int planned;
+    ixc_rowplan plan;
+    const uint8_t *row;
+    uint32_t *segat;   /* ixc_rowplan_segments of the current row (nseg + 1) */
+    unsigned row_cols; /* ncols while a row is current, else 0 */
+    uint64_t row_seq;  /* counts rows read (text caches are per row) */
+    int64_t fetches;
+    int64_t changes;
+    int64_t replied;
+    int named;
+    /* the cursor is open on the server (its OPEN succeeded, or was sent in
+     * one group with the first NFETCH, and no CLOSE went since), and the
+     * count of transactions ended when it was opened (ix_conn.txn_ends) */
+    int srv_open;
+    unsigned open_txn;
+    char curname[24];
+    unsigned flags; /* IXC_PREPARE_* of ix_prepare_v2 */
+    /* scroll cursor: the current row's position (0 before the first row,
+     * IXC_SPOS_AFTER after the last) */
+    int64_t spos;
+    int cached;          /* kept in the connection's statement cache (ix_stmt_cache.c) */
+    unsigned schema_gen; /* c->schema_gen when it was prepared */
+    /* the request whose reply an op handler decodes (IXC_OP_*, 0: none),
+     * and its outcome once decoded (op_done) until the completion call */
+    int op, op_done, op_rc;
+    int op_last;     /* the kind of the op whose outcome op_rc is */
+    int exec_queued; /* ix_send_execute while the PREPARE was outstanding */
+    int64_t op_t0;   /* when the op's request was queued (us) */
+    ixc_errrec op_err;
+    /* batch (ixc_stmt_op_reply, IXC_OP_BATCH) */
+    int64_t b_rows, b_failed, b_first_row;
+    int *b_codes; /* sqlcodes of the rows (non-blocking batch), or NULL */
+    int b_first_code, b_first_isam;
+    int32_t b_first_off;
+    char b_first_msg[256];
+    int b_stop; /* the row function's stop value */
+};
+#define IXC_SPOS_AFTER INT64_MAX
 
 /* ST_SCROLL: a scroll cursor is open (ix_step and the ix_fetch_* calls go
  * through scroll_fetch; the fast path of ix_step is for ST_OPEN only). */
@@ -23,7 +120,6 @@ int32_t ixc_auto_first(const ix_stmt *s);
 int ixc_batch_op_reply(ix_stmt *s, int last);
 int ixc_begin_for(ix_stmt *s);
 int ixc_blob_form_type(const ix_stmt *s, int i);
-int ixc_dead(ix_conn *c);
 const ix_stmt *ixc_described(const ix_stmt *s);
 void ixc_disown_pending(ix_conn *c, ix_stmt *s);
 void ixc_encode_bind(ix_stmt *s);
@@ -33,6 +129,10 @@ int ixc_exec_plain(ix_stmt *s);
 int ixc_exec_send(ix_stmt *s);
 int32_t ixc_fetch_size(const ix_stmt *s);
 uint64_t ixc_float_bits(double v);
+/* A fetch reply for s arrived: asked bytes, send-to-first-byte and
+ * first-to-last-byte times in microseconds, last: the cursor ended. Moves
+ * the automatic fetch size and read-ahead depth; returns nothing. */
+void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_us, int last);
 void ixc_free_batches(ix_stmt *s);
 uint8_t *ixc_group_begin(ix_stmt *s, size_t body);
 void ixc_group_end(ix_stmt *s, uint8_t *o);
