@@ -29,8 +29,8 @@ static void batch_mark(int *sqlcodes, int64_t from, int64_t to, int code) {
         sqlcodes[r] = code;
 }
 
-/* Encodes row `row`'s request group on s->conn->out; < 0 stops the batch
- * (nothing encoded). */
+/* Encodes row `row`'s request group in the request buffer (ixc_out); < 0
+ * stops the batch (nothing encoded). */
 typedef int (*batch_enc_fn)(ix_stmt *s, int64_t row, void *ud);
 
 static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int *sqlcodes,

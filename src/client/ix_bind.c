@@ -467,7 +467,7 @@ uint8_t *ixc_put_param(uint8_t *o, const ixc_param *p) {
 }
 
 /* ---- BYTE/TEXT values in the real form (proto/ix_blob.h) --------------------
- * On a connection without ixd's forms (c->fast 0), a BYTE/TEXT value goes as
+ * On a connection without ixd's forms (ixc_form_fast 0), a BYTE/TEXT value goes as
  * a real server takes it: a 56-byte descriptor in the BIND, then SQ_BBIND and
  * each value's SQ_BLOB chunks, all in the same group before EXECUTE / OPEN
  * (no extra round trip). ixd gets the inline form (older ixd builds know no
@@ -549,7 +549,7 @@ static uint8_t *put_blob_tail(uint8_t *o, const ix_stmt *s) {
     return o;
 }
 
-/* Reserves a group of `body` bytes of BIND items on c->out and writes its
+/* Reserves a group of `body` bytes of BIND items in the request buffer and writes its
  * head (ID and, with parameters, the BIND tag and count); returns where the
  * items go, or NULL (ixc_out(c)->err set). */
 uint8_t *ixc_group_begin(ix_stmt *s, size_t body) {

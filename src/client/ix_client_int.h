@@ -109,12 +109,13 @@ int ixc_sqlhosts_lookup(const char *path, const char *server, ixc_hostent *out, 
 
 /* ---- code sets (ix_locale.c) ------------------------------------------------ */
 
-/* Sets up c->cv_to_db / c->cv_from_db for the code sets of the two locales
- * (client default UTF-8; DB default: the client's). Returns IX_OK or
- * IX_EINVAL (unknown code set, or iconv has no such conversion; err says
- * which). */
+/* Sets up the conversions of c (ixc_cv_to_db, ixc_cv_from_db) for the code
+ * sets of the two locales (client default UTF-8; DB default: the
+ * client's). Returns IX_OK or IX_EINVAL (unknown code set, or iconv has no
+ * such conversion; err says which). */
 int ixc_locale_setup(ix_conn *c, const char *client_locale, const char *db_locale, char *err,
                      size_t errlen);
+/* Closes c's conversions (none is needed any more). Returns nothing. */
 void ixc_locale_free(ix_conn *c);
 /* Converts in[0..n) with cd, appending to out. Returns IX_OK, IX_EINVAL (a
  * character the target code set lacks, or an invalid sequence) or
@@ -213,7 +214,7 @@ typedef struct ixc_col {
 } ixc_col;
 
 /* Answers an SQ_FILE request of the server (ix_file.c): appends the answer
- * to c->out and sends it. IX_OK or a connection error. */
+ * to the request buffer and sends it. IX_OK or a connection error. */
 int ixc_file_answer(ix_conn *c, const ixp_msg *m);
 /* Closes an SQ_FILE file still open and frees the directory (ix_close). */
 void ixc_file_free(ix_conn *c);
@@ -303,19 +304,46 @@ int ixc_wait_limit_ms(const ix_conn *c);
  * message when limit is not the read timeout). */
 int ixc_timed_out(ix_conn *c, int limit);
 
-/* conn.c helpers used by stmt.c */
-int ixc_fail(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-int ixc_fail_sql(ix_conn *c, int sqlcode, int isamcode, int32_t offset, const char *ins);
-int ixc_kill(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-size_t ixc_mark(ix_conn *c);
-void ixc_queued(ix_conn *c, size_t from);
-int ixc_flush(ix_conn *c);
-int64_t ixc_now_us(void);
-int ixc_drain(ix_conn *c);
-int ixc_drain_for(ix_conn *c, ix_stmt *s);
-/* Processes the oldest pending reply (conn.c). */
-int ixc_pend_one(ix_conn *c);
+/* ---- the error record and the request buffer (ix_conn.c) --------------------
+ * The connection's files and the statement's both call these; c is
+ * borrowed, fmt and ins are copied into c's error message. */
 
+/* Records the library error rc with a printf-style message on c (nothing
+ * when c is NULL) and returns rc. */
+int ixc_fail(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Records the server's error (SQLCODE, ISAM code, error offset, the
+ * insertion text ins) on c and returns IX_ESQL. */
+int ixc_fail_sql(ix_conn *c, int sqlcode, int isamcode, int32_t offset, const char *ins);
+/* Records rc (IX_ECONN when ix_cancel shut the socket) with a message, marks
+ * c dead and closes its transport; returns the code recorded. */
+int ixc_kill(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Where the next request group starts in the request buffer (ixc_out),
+ * for ixc_queued. */
+size_t ixc_mark(ix_conn *c);
+/* A request group was encoded from mark to the end of the request buffer:
+ * counts it as in flight and traces it. Returns nothing. */
+void ixc_queued(ix_conn *c, size_t from);
+/* Sends what the request buffer holds (without waiting in a non-blocking
+ * step). IX_OK or a connection error. */
+int ixc_flush(ix_conn *c);
+/* The monotonic clock in microseconds (ixc_now_us) or milliseconds
+ * (ixc_now_ms). */
+int64_t ixc_now_us(void);
+int64_t ixc_now_ms(void);
+/* IX_OK when c is usable, IX_EMISUSE for NULL, IX_ECONN when dead (nothing
+ * recorded). */
+int ixc_check(const ix_conn *c);
+
+/* ---- reading replies (ix_reply.c) -------------------------------------------- */
+
+/* Reads every reply still expected on c. IX_OK or a connection error. */
+int ixc_drain(ix_conn *c);
+/* Reads expected replies until s (borrowed) has a batch read ahead, or
+ * none is expected. IX_OK or a connection error. */
+int ixc_drain_for(ix_conn *c, ix_stmt *s);
+/* Reads the reply of the oldest expected entry and hands it to its owner.
+ * IX_OK, the owner's failure, or a connection error. */
+int ixc_pend_one(ix_conn *c);
 /* ---- the queue of replies still expected (ix_reply.c) -----------------------
  * Its fields are private to ix_reply.c (ix_reply_int.h). ixc_push_pend
  * queues an entry of kind for owner (NULL: the reply is read and dropped),
@@ -464,29 +492,47 @@ int ixc_stmt_has_batch(const ix_stmt *s);
  * and timing (with b only). Returns nothing. */
 void ixc_stmt_take_fetch(ix_stmt *s, ixc_batch *b, const ixc_reply *r, const ixc_pend *e,
                          int64_t bytes);
-/* stmt.c: decodes one reply group of s's op (kind); IX_* outcome. */
+/* ix_stmt.c: decodes one reply group of s's op (the last one when last);
+ * IX_OK while the connection lives (the op's outcome waits in s for its
+ * completion call), else the connection error. */
 int ixc_stmt_op_reply(ix_stmt *s, int last);
-/* conn.c: flushes and processes the oldest pending reply (non-blocking
- * mode: only once it has arrived whole, else IX_WANT_*). */
+/* Flushes and processes the oldest expected reply (non-blocking mode: only
+ * once it has arrived whole, else IX_WANT_READ / IX_WANT_WRITE). IX_OK or a
+ * failure. */
 int ixc_pend_step(ix_conn *c);
 /* ix_nb.c: non-blocking progress. ixc_nb_ready: 1 when the reply of the
  * oldest pending entry has arrived whole (after reading what the socket
  * has), 0 when not (then *want is IX_WANT_READ / IX_WANT_WRITE), or a
  * connection error < 0. ixc_nb_pump: non-blocking I/O, then every whole
- * reply decoded. */
+ * reply decoded; IX_OK or a failure. */
 int ixc_nb_ready(ix_conn *c, int *want);
 int ixc_nb_pump(ix_conn *c);
-/* conn.c: writes and reads what the socket allows, without waiting. */
+/* ix_reply.c: writes and reads what the socket allows, without waiting.
+ * IX_OK or a connection error. */
 int ixc_nb_io(ix_conn *c);
-int64_t ixc_now_ms(void);
+/* IX_WANT_WRITE while requests wait to be sent, else IX_WANT_READ. */
 int ixc_nb_want(const ix_conn *c);
+/* Reads one reply group (up to its EOT) into *r (the caller's; its columns,
+ * when asked for, are owned by r: ixc_reply_free). IX_OK (a server error is
+ * in r->sqlcode), or a connection error. */
 int ixc_read_reply(ix_conn *c, ixc_reply *r);
+/* The next message from the server into *m (borrowing c's input buffer,
+ * valid until the next read). IX_OK or a connection error. */
 int ixc_next_msg(ix_conn *c, ixp_msg *m);
+/* One round of I/O: waits (up to the read timeout) until the socket is
+ * readable, or writable when want_write and requests wait, and moves
+ * bytes. IX_OK or a connection error. */
 int ixc_io(ix_conn *c, int want_write);
+/* Frees what r owns (its described columns). Returns nothing. */
 void ixc_reply_free(ixc_reply *r);
-int ixc_check(const ix_conn *c);
+/* ix_stmt.c: c is being closed: its statements are detached (they stay the
+ * caller's, every call on them then fails with IX_EMISUSE). Returns
+ * nothing. */
 void ixc_stmt_detach_all(ix_conn *c);
+/* Frees the list of batches starting at b. Returns nothing. */
 void ixc_batch_free(ixc_batch *b);
+/* ix_txn.c: after sql (n bytes) succeeded: BEGIN [WORK] opens a
+ * transaction, COMMIT / ROLLBACK [WORK] close it. Returns nothing. */
 void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t n);
 /* After sql failed with reply r: finds out whether a failed COMMIT left the
  * server's transaction open (a BEGIN probe). IX_OK or a connection error. */

@@ -139,20 +139,57 @@ static inline void ixc_nb_group_read(ix_conn *c) {
 #define IXC_CONNECTED  1001
 #define IXC_REDIRECTED 1000
 
+/* ---- ix_conn.c ----------------------------------------------------------------- */
+
+/* A new connection, not connected (no transport, no conversions, the
+ * defaults of the DSN keys), or NULL when out of memory. The caller owns it
+ * (ix_close frees it). */
 ix_conn *ixc_conn_new(void);
+/* Records IX_ECONN on the dead connection c (unless already recorded) and
+ * returns IX_ECONN. */
 int ixc_dead_rc(ix_conn *c);
+/* A NUL-terminated copy of s[0..n), or NULL when out of memory; the caller
+ * owns it (ixc_free). */
 char *ixc_dupstr(const char *s, size_t n);
+/* Hands the trace line built in c's line buffer to the trace callback and
+ * the IXDB_TRACE file, prefixed with dir ("C->S", "S->C", "--"), and
+ * empties the buffer. Returns nothing. */
 void ixc_emit_line(ix_conn *c, const char *dir);
+/* Writes c->forms (ix_conn_forms) from the forms chosen and the NFETCH size
+ * the granted capabilities allow. Returns nothing. */
 void ixc_name_forms(ix_conn *c);
+/* Queues SQ_PROTOCOLS, and SQ_INFO and SQ_DBOPEN behind it in one flight
+ * with pipeline_login, after an accepted login (o borrowed for the call).
+ * Returns nothing: an encoding failure is in ixc_out(c)->err. */
 void ixc_open_session_send(ix_conn *c, const dsn_opts *o);
-void ixc_opts_free(dsn_opts *o);
-int ixc_opts_load(dsn_opts *o, const char *dsn, char *err, size_t errlen);
-void ixc_queue_dbopen(ix_conn *c, const dsn_opts *o);
+/* Queues SQ_INFO, its own group. Returns nothing (as above). */
 void ixc_queue_info(ix_conn *c);
-int ixc_read_conacc(ix_conn *c, const dsn_opts *o, ixp_redirect_target *redir);
+/* Queues SQ_DBOPEN when o names a database, its own group. Returns nothing
+ * (as above). */
+void ixc_queue_dbopen(ix_conn *c, const dsn_opts *o);
+/* Sends the login request of o (o borrowed for the call). IX_OK, or the
+ * failure recorded on c. */
 int ixc_send_conreq(ix_conn *c, const dsn_opts *o);
+/* Reads the server's answer to the login: IX_OK when accepted (the server's
+ * name and version kept on c), IXC_REDIRECTED with *redir filled (the
+ * caller's), or an error recorded on c. */
+int ixc_read_conacc(ix_conn *c, const dsn_opts *o, ixp_redirect_target *redir);
+/* Traces and sends the group encoded in ixc_out(c) from mark. IX_OK or a
+ * connection error. */
 int ixc_send_group(ix_conn *c, size_t mark);
-int ixc_set_str(char **dst, const char *v, size_t n);
+/* 1 when c traces its messages (a callback or IXDB_TRACE), else 0. */
 int ixc_tracing(const ix_conn *c);
+
+/* ---- ix_dsn.c -------------------------------------------------------------------- */
+
+/* Fills *o from the defaults, the environment (INFORMIXSERVER, ...) and the
+ * DSN text dsn. IX_OK, or IX_EINVAL / IX_ENOMEM with a message in err.
+ * *o owns its strings (ixc_opts_free), also after a failure. */
+int ixc_opts_load(dsn_opts *o, const char *dsn, char *err, size_t errlen);
+/* Frees the strings of *o and sets them to NULL. Returns nothing. */
+void ixc_opts_free(dsn_opts *o);
+/* Replaces *dst (owned, freed) by a copy of v[0..n). IX_OK, or IX_ENOMEM
+ * with *dst unchanged. */
+int ixc_set_str(char **dst, const char *v, size_t n);
 
 #endif

@@ -4,9 +4,10 @@
  * ending in EOT) and sent by ixc_io, which always also reads whatever the
  * server has sent into the push parser c->rd, so neither side can block the
  * other. Every reply group the connection still expects but has not read is
- * an entry of the FIFO c->pend (read-ahead fetches, CLOSE/RELEASE replies);
- * a caller that wants its own reply first drains the FIFO (ixc_drain), then
- * reads.
+ * an entry of the FIFO c->pq (read-ahead fetches, CLOSE/RELEASE replies),
+ * whose fields only this file touches (ix_reply_int.h); a caller that wants
+ * its own reply first drains the FIFO (ixc_drain), then reads. A fetch's
+ * batch goes to its statement through ixc_stmt_take_fetch, one call.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -116,40 +116,115 @@ enum { ST_READY = 0, ST_OPEN = 1, ST_DONE = 2, ST_SCROLL = 3 };
 #define SLOT_BIGINT          0x1300
 #define SLOT_INTEGER         0x0a00
 
-int32_t ixc_auto_first(const ix_stmt *s);
-int ixc_batch_op_reply(ix_stmt *s, int last);
-int ixc_begin_for(ix_stmt *s);
-int ixc_blob_form_type(const ix_stmt *s, int i);
-const ix_stmt *ixc_described(const ix_stmt *s);
+/* Unless stated otherwise, the functions below return IX_OK or a failure
+ * recorded on s's connection, take s borrowed, and keep nothing of their
+ * pointer arguments beyond the call. */
+
+/* ---- ix_stmt.c: the statement's life, requests and fetching --------------------- */
+
+/* IX_OK when s is usable (not NULL, attached to a connection), else
+ * IX_EMISUSE (nothing recorded: there may be no connection). */
+int ixc_stmt_check(const ix_stmt *s);
+/* Takes s out of its connection's list of statements. Returns nothing. */
+void ixc_unlink_stmt(ix_stmt *s);
+/* The replies still expected for s are read and dropped when they come
+ * (c is s's connection); s has no fetch in flight. Returns nothing. */
 void ixc_disown_pending(ix_conn *c, ix_stmt *s);
-void ixc_encode_bind(ix_stmt *s);
-void ixc_encode_exec(ix_stmt *s);
+/* Frees the batches fetched for s (current and read ahead); no row is
+ * current. Returns nothing. */
+void ixc_free_batches(ix_stmt *s);
+/* Prepares a deferred statement now (its description is needed), waiting
+ * even in non-blocking mode. IX_OK also when s is NULL, detached or
+ * prepared already. */
 int ixc_ensure_prepared(ix_stmt *s);
-int ixc_exec_plain(ix_stmt *s);
+/* s, prepared first when deferred (for the describe accessors, which take a
+ * const statement); a failure stays recorded on the connection. */
+const ix_stmt *ixc_described(const ix_stmt *s);
+/* Queues the reply entry of s's request op (IXC_OP_*) expecting groups
+ * reply groups; s->op is then op. */
+int ixc_push_op(ix_stmt *s, int op, int64_t groups);
+/* The outcome of the op decoded last (IX_OK, IX_DONE, or the failure), its
+ * error record put back on the connection. */
+int ixc_op_take(ix_stmt *s);
+/* Waits (blocking mode) or looks (non-blocking: IX_WANT_READ /
+ * IX_WANT_WRITE) for the outcome of s's op, then as ixc_op_take. */
+int ixc_op_wait(ix_stmt *s);
+/* Sends [ID | deferred PREPARE], [BIND], EXECUTE, EOT and queues its op;
+ * exec_op_reply decodes the reply. */
 int ixc_exec_send(ix_stmt *s);
+/* ixc_exec_send, then waits: IX_DONE (ran), IX_OK (a cursor was opened
+ * instead), or the failure. */
+int ixc_exec_plain(ix_stmt *s);
+/* Sends the OPEN (with the first NFETCH when they go in one group) and
+ * queues what its reply needs; the cursor is open or its op in flight. */
+int ixc_open_send(ix_stmt *s);
+/* ixc_open_send, then waits for the OPEN's op when there is one. */
+int ixc_open_cursor(ix_stmt *s);
+/* 1 when the server still has s's cursor open (ix_reset CLOSEs it), else
+ * 0. */
+int ixc_open_on_server(const ix_stmt *s);
+/* The size of an automatic cursor's first NFETCH, in bytes. */
+int32_t ixc_auto_first(const ix_stmt *s);
+/* The NFETCH size to ask for next, in bytes, within what the server takes. */
 int32_t ixc_fetch_size(const ix_stmt *s);
-uint64_t ixc_float_bits(double v);
 /* A fetch reply for s arrived: asked bytes, send-to-first-byte and
  * first-to-last-byte times in microseconds, last: the cursor ended. Moves
  * the automatic fetch size and read-ahead depth; returns nothing. */
 void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_us, int last);
-void ixc_free_batches(ix_stmt *s);
-uint8_t *ixc_group_begin(ix_stmt *s, size_t body);
-void ixc_group_end(ix_stmt *s, uint8_t *o);
-size_t ixc_item_size(int indicator, size_t n);
+/* Makes the record at t (in s's current batch, checked when it arrived)
+ * the current row. Returns IX_ROW. */
 int ixc_load_row(ix_stmt *s, const uint8_t *t);
+/* ix_step on an open cursor that is not a scroll cursor: IX_ROW with the
+ * next row current (fetching and reading ahead as needed), IX_DONE at the
+ * end, or the failure. */
 int ixc_next_row(ix_stmt *s);
-int ixc_op_take(ix_stmt *s);
-int ixc_op_wait(ix_stmt *s);
-int ixc_open_cursor(ix_stmt *s);
-int ixc_open_on_server(const ix_stmt *s);
-int ixc_open_send(ix_stmt *s);
-size_t ixc_param_size(const ixc_param *p);
-int ixc_push_op(ix_stmt *s, int op, int64_t groups);
-uint8_t *ixc_put_item(uint8_t *o, int type, int indicator, int slot, const void *v, size_t n);
-uint8_t *ixc_put_param(uint8_t *o, const ixc_param *p);
+
+/* ---- ix_scroll.c: ix_step, ix_reset and scroll cursors ------------------------- */
+
+/* With autocommit off, sends SQ_BEGIN before s runs (a round trip that
+ * waits, in non-blocking mode too). */
+int ixc_begin_for(ix_stmt *s);
+/* ix_step on a scroll cursor: IX_ROW with the next row (read ahead, else
+ * SFETCH NEXT), IX_DONE after the last, or the failure. */
 int ixc_scroll_next(ix_stmt *s);
-int ixc_stmt_check(const ix_stmt *s);
-void ixc_unlink_stmt(ix_stmt *s);
+
+/* ---- ix_bind.c: parameters and their encoding --------------------------------- */
+
+/* A double's FLOAT bytes as a 64-bit pattern (all-ff, FLOAT's NULL form,
+ * goes as a NaN). */
+uint64_t ixc_float_bits(double v);
+/* Bytes of one BIND item with n value bytes and that indicator. */
+size_t ixc_item_size(int indicator, size_t n);
+/* Writes one BIND item (v[0..n) copied, padded to even) at o, which has
+ * ixc_item_size bytes of room; returns the byte after it. */
+uint8_t *ixc_put_item(uint8_t *o, int type, int indicator, int slot, const void *v, size_t n);
+/* Bytes of p's BIND item as bound (unbound: a NULL VARCHAR's). */
+size_t ixc_param_size(const ixc_param *p);
+/* Writes p's BIND item at o (ixc_param_size bytes of room); returns the
+ * byte after it. */
+uint8_t *ixc_put_param(uint8_t *o, const ixc_param *p);
+/* Parameter i's type (IX_T_BYTE / IX_T_TEXT) when its value goes in the
+ * real BYTE/TEXT form, else 0. */
+int ixc_blob_form_type(const ix_stmt *s, int i);
+/* Appends SQ_BIND with every parameter to the connection's request buffer
+ * (nothing when s has none). Returns nothing: an encoding failure is in
+ * ixc_out(conn)->err. */
+void ixc_encode_bind(ix_stmt *s);
+/* Appends the group that executes s with its bound parameters. Returns
+ * nothing (as ixc_encode_bind). */
+void ixc_encode_exec(ix_stmt *s);
+/* Reserves a group of body bytes of BIND items in the request buffer and
+ * writes its head; returns where the items go (inside the buffer, valid
+ * until it grows), or NULL with the buffer's err set. */
+uint8_t *ixc_group_begin(ix_stmt *s, size_t body);
+/* Writes EXECUTE and EOT after the items ending at o (from
+ * ixc_group_begin). Returns nothing. */
+void ixc_group_end(ix_stmt *s, uint8_t *o);
+
+/* ---- ix_batch.c --------------------------------------------------------------- */
+
+/* Decodes one row's reply of a non-blocking batch; after the last (last
+ * non-zero), the batch's outcome as ix_batch_execute's. */
+int ixc_batch_op_reply(ix_stmt *s, int last);
 
 #endif
