@@ -486,6 +486,23 @@ const ixc_rowplan *ixc_stmt_plan(ix_stmt *s);
 int ixc_stmt_op(const ix_stmt *s);
 /* 1 when s has a batch read ahead and not yet taken, else 0. */
 int ixc_stmt_has_batch(const ix_stmt *s);
+/* For the statement cache (ix_stmt_cache.c) and the pool (ix_pool.c), s
+ * and c borrowed: */
+/* 1 when s was prepared from exactly sql[0..n) with flags, else 0. */
+int ixc_stmt_is_text(const ix_stmt *s, const char *sql, size_t n, unsigned flags);
+/* 1 when s may be kept for a later ix_prepare of its text: prepared on the
+ * server, and no DDL ran on its connection since; else 0. */
+int ixc_stmt_keepable(const ix_stmt *s);
+/* Notes whether s is kept in its connection's cache (on 1) or not (0).
+ * Returns nothing. */
+void ixc_stmt_set_cached(ix_stmt *s, int on);
+/* s leaves the cache for a new ix_prepare: the connection's fetch buffer and
+ * read-ahead again, no changes counted. Returns nothing. */
+void ixc_stmt_revive(ix_stmt *s);
+/* 1 when a statement of c is prepared on the server with the id, else 0. */
+int ixc_stmt_id_in_use(ix_conn *c, int id);
+/* 1 when every statement of c is kept in its cache (none is open), else 0. */
+int ixc_stmts_all_cached(ix_conn *c);
 /* The reply to s's NFETCH e was read (bytes long). b, the batch of its rows,
  * passes to s, which appends it to its queue; NULL when reading it failed
  * (the request is then no longer in flight). r says the reply's outcome

@@ -18,7 +18,6 @@
 #include <time.h>
 
 #include "ix_client_int.h"
-#include "ix_stmt_int.h"
 #include "ix_conn_int.h"
 
 typedef struct pool_member {
@@ -60,12 +59,8 @@ static int pool_ping(ix_conn *c) {
     if (rc == IX_OK) rc = ixc_drain(c);
     if (rc != IX_OK) return rc;
     int id = INT16_MAX;
-    for (int busy = 1; busy && id > 0;) {
-        busy = 0;
-        for (const ix_stmt *s = c->stmts; s; s = s->next)
-            if (s->prepared && s->id == id) busy = 1;
-        if (busy) id--;
-    }
+    while (id > 0 && ixc_stmt_id_in_use(c, id))
+        id--;
     size_t mark = ixc_mark(c);
     ixp_enc_id(&c->st.out, id);
     ixp_enc_tag(&c->st.out, IXP_SQ_RELEASE);
@@ -84,8 +79,7 @@ static int pool_ping(ix_conn *c) {
  * when a SET changed them. 0, or -1 when it cannot be reused. */
 static int pool_reset(const ix_pool *p, ix_conn *c) {
     if (c->st.dead) return -1;
-    for (const ix_stmt *s = c->stmts; s; s = s->next)
-        if (!s->cached) return -1; /* a statement still open: its state would leak */
+    if (!ixc_stmts_all_cached(c)) return -1; /* a statement still open: its state would leak */
     if (ixc_drain(c) != IX_OK) return -1;
     if (c->in_txn && ix_rollback(c) != IX_OK) return -1;
     if (c->manual_commit && ix_set_autocommit(c, 1) != IX_OK) return -1;

@@ -520,6 +520,35 @@ void ixc_stmt_take_fetch(ix_stmt *s, ixc_batch *b, const ixc_reply *r, const ixc
     s->queue_tail = b;
 }
 
+int ixc_stmt_is_text(const ix_stmt *s, const char *sql, size_t n, unsigned flags) {
+    return s->sql_len == n && s->flags == flags && memcmp(s->sql, sql, n) == 0;
+}
+
+int ixc_stmt_keepable(const ix_stmt *s) {
+    return s->prepared && s->schema_gen == ixc_schema_gen(s->conn);
+}
+
+void ixc_stmt_set_cached(ix_stmt *s, int on) {
+    s->cached = on;
+}
+
+void ixc_stmt_revive(ix_stmt *s) {
+    ixc_fetch_defaults(s->conn, &s->fetch_buffer, &s->readahead);
+    s->changes = 0;
+}
+
+int ixc_stmt_id_in_use(ix_conn *c, int id) {
+    for (const ix_stmt *s = *ixc_stmt_list(c); s; s = s->next)
+        if (s->prepared && s->id == id) return 1;
+    return 0;
+}
+
+int ixc_stmts_all_cached(ix_conn *c) {
+    for (const ix_stmt *s = *ixc_stmt_list(c); s; s = s->next)
+        if (!s->cached) return 0;
+    return 1;
+}
+
 int ixc_stmt_op(const ix_stmt *s) {
     return s->op;
 }
