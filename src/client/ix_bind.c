@@ -90,6 +90,19 @@ int ix_bind_null(ix_stmt *s, int i) {
     return IX_OK;
 }
 
+int ixc_bind_udtfixed(ix_stmt *s, int i, int slot, const uint8_t *v) {
+    ixc_param *p = &s->params[i - 1];
+    p->type = IX_T_UDTFIXED;
+    p->slot = (int16_t)slot;
+    if (!v) return IX_OK; /* stays the NULL ix_bind_null made */
+    ixb_wbuf_reset(&p->val);
+    ixb_put_i16(&p->val, (int16_t)slot);
+    ixb_put_bytes(&p->val, v, (size_t)slot);
+    if (p->val.err) return ixc_fail(s->conn, IX_ENOMEM, "out of memory");
+    p->indicator = IXP_IND_VALUE;
+    return IX_OK;
+}
+
 int ix_bind_int64(ix_stmt *s, int i, int64_t v) {
     int rc;
     ixc_param *p = param_at(s, i, &rc);

@@ -503,6 +503,15 @@ void ixc_stmt_revive(ix_stmt *s);
 int ixc_stmt_id_in_use(ix_conn *c, int id);
 /* 1 when every statement of c is kept in its cache (none is open), else 0. */
 int ixc_stmts_all_cached(ix_conn *c);
+/* For the smart large objects (ix_lob.c), s borrowed: */
+/* IX_T_BLOB / IX_T_CLOB when the describe named column i's extended type
+ * blob / clob, else 0; i must be a valid column index. */
+int ixc_column_lob_hint(const ix_stmt *s, int i);
+/* Parameter i (1-based, just bound NULL by ix_bind_null) becomes a
+ * UDTFIXED of slot bytes: a NULL when v is NULL, else the value v[0..slot)
+ * (copied) after its i16 length. IX_OK, or IX_ENOMEM recorded on the
+ * connection. */
+int ixc_bind_udtfixed(ix_stmt *s, int i, int slot, const uint8_t *v);
 /* The reply to s's NFETCH e was read (bytes long). b, the batch of its rows,
  * passes to s, which appends it to its queue; NULL when reading it failed
  * (the request is then no longer in flight). r says the reply's outcome

@@ -168,6 +168,10 @@ static __attribute__((noinline)) size_t text_len_general(ix_stmt *s, int i) {
     return t ? s->cols[i].text.len - 1 : 0;
 }
 
+int ixc_column_lob_hint(const ix_stmt *s, int i) {
+    return s->cols[i].lob_type;
+}
+
 size_t ix_column_text_len(ix_stmt *s, int i) {
     /* Characters read in place have their length without a copy. */
     if (s && (unsigned)i < s->row_cols && from_db(s) == (iconv_t)-1) {

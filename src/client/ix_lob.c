@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include "ix_client_int.h"
-#include "ix_stmt_int.h"
 #include "ix_conn_int.h"
 #include "proto/ix_fastpath.h"
 #include "proto/ix_lob.h"
@@ -101,7 +100,7 @@ static int col_handle(ix_stmt *s, int i, uint8_t *h, int *type) {
         return ixc_fail(c, IX_EINVAL, "column %d holds no smart-LOB handle", i);
     if (is_null) return IX_NULL_VALUE;
     memcpy(h, raw, IXP_LOCATOR_LEN);
-    *type = handle_type(h, s->cols[i].lob_type);
+    *type = handle_type(h, ixc_column_lob_hint(s, i));
     return IX_OK;
 }
 
@@ -113,8 +112,9 @@ int ix_column_lob_type(ix_stmt *s, int i) {
     if (!p || ix_column_type(s, i) != IX_T_UDTFIXED ||
         ixp_lob_tuple_split(p, n, &is_null, &h, &used) != IX_OK || used != n || is_null)
         return 0;
-    if (!handles_opaque(s->conn) && ixp_locator_decode(h, IXP_LOCATOR_LEN, &l) != IX_OK) return 0;
-    return handle_type(h, s->cols[i].lob_type);
+    if (!handles_opaque(ix_stmt_conn(s)) && ixp_locator_decode(h, IXP_LOCATOR_LEN, &l) != IX_OK)
+        return 0;
+    return handle_type(h, ixc_column_lob_hint(s, i));
 }
 
 int ix_column_locator(ix_stmt *s, int i, ix_locator *out) {
@@ -144,19 +144,13 @@ static int from_user(ix_conn *c, const ix_locator *loc, int *type) {
 int ix_bind_locator(ix_stmt *s, int i, int type, const ix_locator *loc) {
     int rc = ix_bind_null(s, i);
     if (rc != IX_OK) return rc;
+    ix_conn *c = ix_stmt_conn(s);
     if (type != IX_T_BLOB && type != IX_T_CLOB)
-        return ixc_fail(s->conn, IX_EINVAL, "type %d is neither IX_T_BLOB nor IX_T_CLOB", type);
-    ixc_param *p = &s->params[i - 1];
-    p->type = IX_T_UDTFIXED;
-    p->slot = IXP_LOCATOR_LEN;
+        return ixc_fail(c, IX_EINVAL, "type %d is neither IX_T_BLOB nor IX_T_CLOB", type);
+    ixc_bind_udtfixed(s, i, IXP_LOCATOR_LEN, NULL);
     if (!loc) return IX_OK; /* a NULL */
-    if ((rc = from_user(s->conn, loc, NULL)) != IX_OK) return rc;
-    ixb_wbuf_reset(&p->val);
-    ixb_put_i16(&p->val, IXP_LOCATOR_LEN);
-    ixb_put_bytes(&p->val, loc->bytes, IX_LOCATOR_LEN);
-    if (p->val.err) return ixc_fail(s->conn, IX_ENOMEM, "out of memory");
-    p->indicator = IXP_IND_VALUE;
-    return IX_OK;
+    if ((rc = from_user(c, loc, NULL)) != IX_OK) return rc;
+    return ixc_bind_udtfixed(s, i, IXP_LOCATOR_LEN, loc->bytes);
 }
 
 /* ---- ixd's routines, through SQL with bound arguments ------------------------------------- */
@@ -166,7 +160,7 @@ int ix_bind_locator(ix_stmt *s, int i, int type, const ix_locator *loc) {
 static int lo_sql_value(ix_stmt *s, const char *sql, int64_t *out, uint8_t *hout) {
     ix_locator u;
     int ok = hout ? ix_column_locator(s, 0, &u) == IX_OK : ix_column_get_int64(s, 0, out) == IX_OK;
-    if (!ok) return ixc_fail(s->conn, IX_EPROTO, "unexpected answer to %s", sql);
+    if (!ok) return ixc_fail(ix_stmt_conn(s), IX_EPROTO, "unexpected answer to %s", sql);
     if (hout) memcpy(hout, u.bytes, IX_LOCATOR_LEN);
     return IX_OK;
 }
@@ -362,7 +356,7 @@ int ix_lob_open_column(ix_stmt *s, int i, int flags, ix_lob **out) {
     uint8_t h[IXP_LOCATOR_LEN];
     int type = 0;
     int rc = col_handle(s, i, h, &type);
-    return rc != IX_OK ? rc : lob_new(s->conn, h, type, flags, out);
+    return rc != IX_OK ? rc : lob_new(ix_stmt_conn(s), h, type, flags, out);
 }
 
 int ix_lob_create(ix_conn *c, int type, ix_lob **out) {
@@ -622,7 +616,7 @@ int ix_column_lob(ix_stmt *s, int i, void **data, size_t *n) {
     if (rc != IX_OK) return rc;
     uint8_t *p = NULL;
     size_t got = 0;
-    rc = ixc_form_fast(s->conn) ? read_sized(b, &p, &got) : read_growing(b, &p, &got);
+    rc = ixc_form_fast(ix_stmt_conn(s)) ? read_sized(b, &p, &got) : read_growing(b, &p, &got);
     int crc = ix_lob_close(b);
     if (rc == IX_OK) rc = crc;
     if (rc != IX_OK) {
@@ -642,18 +636,19 @@ void ix_lob_free(void *p) {
 /* A new LO filled by fill(ud, ...) in pieces, then bound as a handle. */
 static int bind_new(ix_stmt *s, int i, int type, ix_lob_source_fn fn, void *ud, const void *p,
                     size_t n) {
-    if (!s || !s->conn) return IX_EMISUSE;
+    ix_conn *c = ix_stmt_conn(s);
+    if (!c) return IX_EMISUSE;
     if (type != IX_T_BLOB && type != IX_T_CLOB)
-        return ixc_fail(s->conn, IX_EINVAL, "type %d is neither IX_T_BLOB nor IX_T_CLOB", type);
+        return ixc_fail(c, IX_EINVAL, "type %d is neither IX_T_BLOB nor IX_T_CLOB", type);
     ix_lob *b;
-    int rc = ix_lob_create(s->conn, type, &b);
+    int rc = ix_lob_create(c, type, &b);
     if (rc != IX_OK) return rc;
     uint8_t *buf = fn ? ixc_malloc(IXC_LO_PIECE) : NULL;
-    if (fn && !buf) rc = ixc_fail(s->conn, IX_ENOMEM, "out of memory");
+    if (fn && !buf) rc = ixc_fail(c, IX_ENOMEM, "out of memory");
     while (rc == IX_OK && fn) {
         long long k = fn(ud, buf, IXC_LO_PIECE);
         if (k < 0 || k > IXC_LO_PIECE)
-            rc = ixc_fail(s->conn, IX_EINVAL, "the LOB source failed (%lld)", k);
+            rc = ixc_fail(c, IX_EINVAL, "the LOB source failed (%lld)", k);
         if (k <= 0 || rc != IX_OK) break;
         rc = ix_lob_write(b, buf, (size_t)k);
     }
