@@ -478,7 +478,7 @@ static inline iconv_t ixc_cv_from_db(const ix_conn *c) {
     return ixc_cstate(c)->cv_from_db;
 }
 
-/* ---- a statement, as the reply reader reaches it (ix_stmt.c) ---------------- */
+/* ---- a statement, as the other parts reach it (ix_stmt.c, ...) ------------- */
 
 /* s's row plan, built on first use; NULL (IX_ENOMEM recorded). Owned by s. */
 const ixc_rowplan *ixc_stmt_plan(ix_stmt *s);

@@ -1,12 +1,12 @@
 /*
  * ix_stmt_int.h: struct ix_stmt and what the statement's files share:
  * ix_stmt.c (prepare, requests, execution and fetching), ix_bind.c,
- * ix_column.c, ix_scroll.c and ix_batch.c; also ix_coldetail.c, and the
- * features that drive statements from inside (ix_lob.c, ix_pool.c,
- * ix_stmt_cache.c). The connection's files (ix_conn.c, ix_reply.c,
- * ix_txn.c, ix_cluster.c, ix_dsn.c) never include it: they reach a
- * statement through the functions of ix_client_int.h ("a statement, as the
- * reply reader reaches it"). This file includes no connection internals.
+ * ix_column.c, ix_scroll.c and ix_batch.c; also ix_coldetail.c. The
+ * connection's files (ix_conn.c, ix_reply.c, ix_txn.c, ix_cluster.c,
+ * ix_dsn.c) and the features beside them (ix_stmt_cache.c, ix_pool.c,
+ * ix_lob.c, ...) never include it: they reach a statement through the
+ * functions of ix_client_int.h ("a statement, as the other parts reach
+ * it"). This file includes no connection internals.
  */
 #ifndef IXC_STMT_INT_H
 #define IXC_STMT_INT_H
