@@ -29,8 +29,8 @@ static void batch_mark(int *sqlcodes, int64_t from, int64_t to, int code) {
         sqlcodes[r] = code;
 }
 
-/* Encodes row `row`'s request group on s->conn->out; < 0 stops the batch
- * (nothing encoded). */
+/* Encodes row `row`'s request group in the request buffer (ixc_out); < 0
+ * stops the batch (nothing encoded). */
 typedef int (*batch_enc_fn)(ix_stmt *s, int64_t row, void *ud);
 
 static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int *sqlcodes,
@@ -53,14 +53,14 @@ static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int 
     int stop = 0;
     /* A failure that ends the batch's transaction stops the rows not yet
      * sent: they would run in autocommit, one by one. */
-    int in_txn = c->in_txn, txn_lost = 0;
+    int in_txn = ixc_in_txn(c), txn_lost = 0;
     ixc_reply first;
     memset(&first, 0, sizeof first);
     while (s->replied < written || (!stop && !txn_lost && first_err < 0 && written < nrows)) {
         /* Write ahead while the unsent output is small and few rows are in
          * flight; nothing more after the first refused row. */
         while (!stop && !txn_lost && first_err < 0 && written < nrows &&
-               c->out.len - c->sent < BATCH_AHEAD && written - s->replied < BATCH_ROWS) {
+               ixc_unsent(c) < BATCH_AHEAD && written - s->replied < BATCH_ROWS) {
             size_t mark = ixc_mark(c);
             int u = enc(s, written, ud);
             if (u < 0) {
@@ -68,13 +68,13 @@ static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int 
                 break;
             }
             ixc_queued(c, mark);
-            if (c->out.err)
-                return ixc_kill(c, c->out.err, "cannot encode the batch: %s",
-                                ix_rc_str(c->out.err));
+            if (ixc_out(c)->err)
+                return ixc_kill(c, ixc_out(c)->err, "cannot encode the batch: %s",
+                                ix_rc_str(ixc_out(c)->err));
             written++;
         }
         if (s->replied == written) {
-            if (c->sent < c->out.len && (rc = ixc_flush(c)) != IX_OK) return rc;
+            if (ixc_unsent(c) > 0 && (rc = ixc_flush(c)) != IX_OK) return rc;
             continue;
         }
         /* Reading one reply also writes pending output (ixc_io polls both).
@@ -90,7 +90,7 @@ static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int 
             return rc;
         }
         int64_t row = s->replied++;
-        if (in_txn && !c->in_txn) txn_lost = 1;
+        if (in_txn && !ixc_in_txn(c)) txn_lost = 1;
         if (r.sqlcode) {
             failed++;
             if (first_err < 0) {
@@ -102,19 +102,18 @@ static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int 
             if (sqlcodes) sqlcodes[row] = 0;
             s->changes += r.rows;
             if (r.serial || r.serial8 || r.bigserial) { /* this INSERT's values, 0 the other */
-                c->serial = r.serial;
-                c->serial8 = r.serial8 ? r.serial8 : r.bigserial;
+                ixc_set_serial(c, r.serial);
+                ixc_set_serial8(c, r.serial8 ? r.serial8 : r.bigserial);
             }
         }
     }
-    c->changes = s->changes;
+    ixc_set_changes(c, s->changes);
     if (nfailed) *nfailed = failed;
     batch_mark(sqlcodes, written, nrows, IX_BATCH_NOT_SENT);
     if (first_err >= 0) {
         ixc_fail_sql(c, first.sqlcode, first.isamcode, first.offset, first.msg);
-        size_t l = strlen(c->errmsg);
-        snprintf(c->errmsg + l, sizeof c->errmsg - l, " (batch row %lld; %lld rows failed)",
-                 (long long)first_err, (long long)failed);
+        ixc_err_append(c, " (batch row %lld; %lld rows failed)", (long long)first_err,
+                       (long long)failed);
         return stop ? stop : IX_ESQL;
     }
     return stop ? stop : IX_OK;
@@ -127,7 +126,7 @@ static int batch_send(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud) {
     if (rc) return rc;
     ix_conn *c = s->conn;
     if (ixc_dead(c)) return IX_ECONN;
-    if (!c->nb) return ixc_fail(c, IX_EMISUSE, "ix_send_batch needs non-blocking mode");
+    if (!ixc_nb_mode(c)) return ixc_fail(c, IX_EMISUSE, "ix_send_batch needs non-blocking mode");
     if ((s->op && s->op != IXC_OP_PREPARE) || s->exec_queued)
         return ixc_fail(c, IX_EMISUSE, "a request of the statement is outstanding");
     ixc_clear_err(c);
@@ -152,7 +151,7 @@ static int batch_send(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud) {
             break;
         }
         ixc_queued(c, mark);
-        if (c->out.err) return ixc_kill(c, c->out.err, "cannot encode the batch");
+        if (ixc_out(c)->err) return ixc_kill(c, ixc_out(c)->err, "cannot encode the batch");
         written++;
     }
     s->b_rows = written;
@@ -164,9 +163,9 @@ static int batch_send(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud) {
         return s->op_rc;
     }
     if ((rc = ixc_push_op(s, IXC_OP_BATCH, written)) != IX_OK) return rc;
-    c->nb_step = 1;
+    ixc_set_nb_step(c, 1);
     rc = ixc_flush(c);
-    c->nb_step = 0;
+    ixc_set_nb_step(c, 0);
     return rc != IX_OK ? rc : s->b_stop ? s->b_stop : IX_OK;
 }
 
@@ -192,17 +191,16 @@ int ixc_batch_op_reply(ix_stmt *s, int last) {
     } else {
         if (s->b_codes) s->b_codes[row] = 0;
         s->changes += r.rows;
-        if (r.serial) c->serial = r.serial;
+        if (r.serial) ixc_set_serial(c, r.serial);
         if (r.has_insertdone && (r.serial8 || r.bigserial))
-            c->serial8 = r.serial8 ? r.serial8 : r.bigserial;
+            ixc_set_serial8(c, r.serial8 ? r.serial8 : r.bigserial);
     }
     if (!last) return IX_OK;
-    c->changes = s->changes;
+    ixc_set_changes(c, s->changes);
     if (s->b_first_row >= 0) {
         ixc_fail_sql(c, s->b_first_code, s->b_first_isam, s->b_first_off, s->b_first_msg);
-        size_t l = strlen(c->errmsg);
-        snprintf(c->errmsg + l, sizeof c->errmsg - l, " (batch row %lld; %lld rows failed)",
-                 (long long)s->b_first_row, (long long)s->b_failed);
+        ixc_err_append(c, " (batch row %lld; %lld rows failed)", (long long)s->b_first_row,
+                       (long long)s->b_failed);
         return s->b_stop ? s->b_stop : IX_ESQL;
     }
     return s->b_stop ? s->b_stop : IX_OK;
@@ -346,7 +344,7 @@ static int enc_arrays_row(ix_stmt *s, int64_t row, void *ud) {
         body += ixc_item_size(IXP_IND_VALUE, 2 + n);
     }
     uint8_t *o = ixc_group_begin(s, body);
-    if (!o) return 0; /* c->out.err: the batch ends */
+    if (!o) return 0; /* ixc_out(c)->err: the batch ends */
     for (int k = 0; k < a->ncols && o; k++)
         o = put_array_item(o, a, k, row);
     if (!o) return bind_arrays_row(s, row, a);
@@ -364,7 +362,7 @@ static int arrays_prepare(ix_stmt *s, arrays_ctx *a) {
         case IX_ARRAY_DOUBLE:
         case IX_ARRAY_DATE: a->fixed += ITEM_HEAD + 8; break;
         case IX_ARRAY_TEXT:
-            if (s->conn->cv_to_db != (iconv_t)-1) a->general = 1;
+            if (ixc_cv_to_db(s->conn) != (iconv_t)-1) a->general = 1;
             break;
         default: a->general = 1;
         }

@@ -90,6 +90,19 @@ int ix_bind_null(ix_stmt *s, int i) {
     return IX_OK;
 }
 
+int ixc_bind_udtfixed(ix_stmt *s, int i, int slot, const uint8_t *v) {
+    ixc_param *p = &s->params[i - 1];
+    p->type = IX_T_UDTFIXED;
+    p->slot = (int16_t)slot;
+    if (!v) return IX_OK; /* stays the NULL ix_bind_null made */
+    ixb_wbuf_reset(&p->val);
+    ixb_put_i16(&p->val, (int16_t)slot);
+    ixb_put_bytes(&p->val, v, (size_t)slot);
+    if (p->val.err) return ixc_fail(s->conn, IX_ENOMEM, "out of memory");
+    p->indicator = IXP_IND_VALUE;
+    return IX_OK;
+}
+
 int ix_bind_int64(ix_stmt *s, int i, int64_t v) {
     int rc;
     ixc_param *p = param_at(s, i, &rc);
@@ -131,9 +144,9 @@ static int bind_bytes(ix_stmt *s, int i, const void *b, size_t n, ix_destructor 
     size_t len = b && text && IXC_IS_NTS(n) ? strlen(b) : n;
     ixb_wbuf conv;
     ixb_wbuf_init(&conv, ixc_mem());
-    if (p && b && text && s->conn->cv_to_db != (iconv_t)-1) {
+    if (p && b && text && ixc_cv_to_db(s->conn) != (iconv_t)-1) {
         /* Text goes to the database in its code set. */
-        rc = ixc_convert(s->conn->cv_to_db, b, len, &conv);
+        rc = ixc_convert(ixc_cv_to_db(s->conn), b, len, &conv);
         if (rc != IX_OK) {
             ixb_wbuf_free(&conv);
             if (del != IX_STATIC && del != IX_TRANSIENT) del((void *)(uintptr_t)b);
@@ -467,7 +480,7 @@ uint8_t *ixc_put_param(uint8_t *o, const ixc_param *p) {
 }
 
 /* ---- BYTE/TEXT values in the real form (proto/ix_blob.h) --------------------
- * On a connection without ixd's forms (c->fast 0), a BYTE/TEXT value goes as
+ * On a connection without ixd's forms (ixc_form_fast 0), a BYTE/TEXT value goes as
  * a real server takes it: a 56-byte descriptor in the BIND, then SQ_BBIND and
  * each value's SQ_BLOB chunks, all in the same group before EXECUTE / OPEN
  * (no extra round trip). ixd gets the inline form (older ixd builds know no
@@ -480,7 +493,7 @@ uint8_t *ixc_put_param(uint8_t *o, const ixc_param *p) {
  * else 0: on a conservative connection, a value bound as BYTE/TEXT, or a
  * text, blob or NULL bound for a BYTE/TEXT column of the INSERT. */
 int ixc_blob_form_type(const ix_stmt *s, int i) {
-    if (s->conn->fast) return 0;
+    if (ixc_form_fast(s->conn)) return 0;
     const ixc_param *p = &s->params[i];
     int code = p->type & 0xff;
     if (p->set && p->indicator == IXP_IND_VALUE && (code == IX_T_BYTE || code == IX_T_TEXT))
@@ -524,7 +537,7 @@ static uint8_t *put_param_item(uint8_t *o, const ix_stmt *s, int i) {
 static size_t blob_tail_size(const ix_stmt *s) {
     size_t total = 0, n;
     int count = 0;
-    if (s->conn->fast) return 0;
+    if (ixc_form_fast(s->conn)) return 0;
     for (int i = 0; i < s->nparams; i++)
         if (ixc_blob_form_type(s, i) && blob_form_data(&s->params[i], &n)) {
             total += ixp_blob_stream_size(n);
@@ -537,7 +550,7 @@ static size_t blob_tail_size(const ix_stmt *s) {
 static uint8_t *put_blob_tail(uint8_t *o, const ix_stmt *s) {
     size_t n;
     int count = 0;
-    if (s->conn->fast) return o;
+    if (ixc_form_fast(s->conn)) return o;
     for (int i = 0; i < s->nparams; i++)
         count += ixc_blob_form_type(s, i) && blob_form_data(&s->params[i], &n);
     if (!count) return o;
@@ -549,11 +562,11 @@ static uint8_t *put_blob_tail(uint8_t *o, const ix_stmt *s) {
     return o;
 }
 
-/* Reserves a group of `body` bytes of BIND items on c->out and writes its
+/* Reserves a group of `body` bytes of BIND items in the request buffer and writes its
  * head (ID and, with parameters, the BIND tag and count); returns where the
- * items go, or NULL (c->out.err set). */
+ * items go, or NULL (ixc_out(c)->err set). */
 uint8_t *ixc_group_begin(ix_stmt *s, size_t body) {
-    ixb_wbuf *out = &s->conn->out;
+    ixb_wbuf *out = ixc_out(s->conn);
     size_t need = GROUP_FIXED + body;
     /* (the common case without a call: room left, no bound, no error) */
     if ((out->err || out->max || out->cap - out->len < need) && ixb_wbuf_reserve(out, need))
@@ -572,7 +585,7 @@ uint8_t *ixc_group_begin(ix_stmt *s, size_t body) {
 
 /* Writes EXECUTE and EOT after the items ending at o. */
 void ixc_group_end(ix_stmt *s, uint8_t *o) {
-    ixb_wbuf *out = &s->conn->out;
+    ixb_wbuf *out = ixc_out(s->conn);
     ixb_st16(o, IXP_SQ_EXECUTE);
     ixb_st16(o + 2, IXP_SQ_EOT);
     out->len = (size_t)(o + 4 - out->data);
@@ -581,7 +594,7 @@ void ixc_group_end(ix_stmt *s, uint8_t *o) {
 /* Appends SQ_BIND with every parameter (none when the statement has none). */
 void ixc_encode_bind(ix_stmt *s) {
     if (s->nparams == 0) return;
-    ixb_wbuf *out = &s->conn->out;
+    ixb_wbuf *out = ixc_out(s->conn);
     size_t body = 4 + blob_tail_size(s);
     for (int i = 0; i < s->nparams; i++)
         body += param_item_size(s, i);

@@ -109,12 +109,13 @@ int ixc_sqlhosts_lookup(const char *path, const char *server, ixc_hostent *out, 
 
 /* ---- code sets (ix_locale.c) ------------------------------------------------ */
 
-/* Sets up c->cv_to_db / c->cv_from_db for the code sets of the two locales
- * (client default UTF-8; DB default: the client's). Returns IX_OK or
- * IX_EINVAL (unknown code set, or iconv has no such conversion; err says
- * which). */
+/* Sets up the conversions of c (ixc_cv_to_db, ixc_cv_from_db) for the code
+ * sets of the two locales (client default UTF-8; DB default: the
+ * client's). Returns IX_OK or IX_EINVAL (unknown code set, or iconv has no
+ * such conversion; err says which). */
 int ixc_locale_setup(ix_conn *c, const char *client_locale, const char *db_locale, char *err,
                      size_t errlen);
+/* Closes c's conversions (none is needed any more). Returns nothing. */
 void ixc_locale_free(ix_conn *c);
 /* Converts in[0..n) with cd, appending to out. Returns IX_OK, IX_EINVAL (a
  * character the target code set lacks, or an invalid sequence) or
@@ -157,12 +158,38 @@ typedef struct ixc_pend {
  * (ix_stmt.c, ixc_stmt_op_reply), in blocking and non-blocking mode. */
 enum { IXC_OP_PREPARE = 1, IXC_OP_EXEC = 2, IXC_OP_OPEN = 3, IXC_OP_BATCH = 4 };
 
+#define IXC_ERRMSG_CAP 512 /* bytes of an error message, with its NUL */
+
 /* A saved error record (a reply decoded before its completion call). */
 typedef struct ixc_errrec {
     int err, sqlcode, isamcode;
     int32_t erroffset;
-    char errmsg[512];
+    char errmsg[IXC_ERRMSG_CAP];
 } ixc_errrec;
+
+/* The part of a connection its statements reach on their per-row paths,
+ * through the inline functions of "a connection, as the other parts reach
+ * it" below: what every call checks and sets first (whether the connection
+ * is lost, its blocking mode, the error record of the last call:
+ * ix_errcode, ix_sqlcode, ix_errmsg, ...), the buffer requests are encoded
+ * into, and what the connect and the login fixed for the connection's life
+ * (code-set conversions, the forms in use). The first member of struct
+ * ix_conn (ix_conn_int.h); only the connection's files touch its fields. */
+typedef struct ixc_connstate {
+    int dead;    /* the connection is lost: calls fail with IX_ECONN */
+    int nb;      /* non-blocking mode (ix_set_nonblocking) */
+    int nb_step; /* a non-blocking entry point runs: ixc_io never waits */
+    int err;     /* IX_* of the last call */
+    int sqlcode, isamcode;
+    int32_t erroffset;
+    char errmsg[IXC_ERRMSG_CAP];
+    ixb_wbuf out; /* requests not yet sent: data[sent .. len) */
+    size_t sent;
+    /* code-set conversions to the database and from it, (iconv_t)-1 when
+     * none is needed (ixc_locale_setup, at the connect) */
+    iconv_t cv_to_db, cv_from_db;
+    int fast; /* forms only ixd is known to take are in use (the login) */
+} ixc_connstate;
 
 /* One fetched batch: tuples as [u32 length, host order][bytes] records,
  * each checked against the statement's row plan when it arrived. */
@@ -176,21 +203,6 @@ typedef struct ixc_batch {
     struct ixc_batch *next;
 } ixc_batch;
 
-/* A bound parameter: its SQ_BIND item (type, indicator, slot) and value
- * bytes exactly as on the wire, stored at bind time. A fixed-width value
- * (INTEGER, BIGINT, FLOAT, DATE, BOOLEAN) is stored in fix[0..nfix) with no
- * buffer call; any other value (nfix == 0) in val. encode_bind copies them
- * into the request in one reserve per row. */
-typedef struct ixc_param {
-    int set;
-    int16_t type;
-    int16_t indicator;
-    int16_t slot;
-    uint8_t nfix;
-    uint8_t fix[8];
-    ixb_wbuf val;
-} ixc_param;
-
 typedef struct ixc_col {
     char *name;
     ixt_vtype vt;
@@ -201,188 +213,8 @@ typedef struct ixc_col {
     int lob_type; /* IX_T_BLOB / IX_T_CLOB from the extended name, else 0 */
 } ixc_col;
 
-struct ix_stmt {
-    ix_conn *conn;
-    ix_stmt *prev, *next; /* the connection's list */
-    int id;               /* server statement id (valid when prepared) */
-    int prepared;         /* the server has prepared it and told its id */
-    char *sql;            /* copy of the SQL text */
-    size_t sql_len;
-    int stmt_type;
-    int is_cursor;
-    int nparams;
-    ixc_param *params;
-    /* per parameter, IX_T_BYTE / IX_T_TEXT when the INSERT's describe puts
-     * such a column there, else 0; NULL when it puts none (blob_form_type
-     * in ix_stmt.c) */
-    uint8_t *blobcols;
-    int ncols;
-    ixc_col *cols;
-    int32_t fetch_buffer; /* bytes, or IX_FETCH_AUTO */
-    int readahead;
-    int32_t tuple_size; /* from the describe */
-    /* fetch-buffer auto-sizing and counters (per cursor open) */
-    int32_t auto_size;  /* the next NFETCH size when fetch_buffer is IX_FETCH_AUTO */
-    int auto_depth;     /* its read-ahead depth (when readahead is IXC_READAHEAD_AUTO) */
-    int64_t rtt_min_us; /* smallest send-to-first-byte time seen, -1: none */
-    int32_t last_asked; /* the size of the last NFETCH sent */
-    int64_t roundtrips; /* NFETCH replies read */
-    int64_t bytes_in;   /* bytes of those replies */
-    /* execution state */
-    int state;        /* 0 ready, 1 cursor open, 2 done */
-    int inflight;     /* NFETCH requests sent whose reply is not read */
-    int fetch_done;   /* the server has said the cursor is exhausted */
-    ixc_batch *cur;   /* the batch being read */
-    size_t cur_pos;   /* read position in cur->data */
-    ixc_batch *queue; /* batches read ahead (drained from the wire) */
-    ixc_batch *queue_tail;
-    int has_row;
-    /* the row plan (built when the first fetched batch arrives) and the
-     * current row: its bytes and the offsets of its columns (ncols + 1) */
-    int planned;
-    ixc_rowplan plan;
-    const uint8_t *row;
-    uint32_t *segat;   /* ixc_rowplan_segments of the current row (nseg + 1) */
-    unsigned row_cols; /* ncols while a row is current, else 0 */
-    uint64_t row_seq;  /* counts rows read (text caches are per row) */
-    int64_t fetches;
-    int64_t changes;
-    int64_t replied;
-    int named;
-    /* the cursor is open on the server (its OPEN succeeded, or was sent in
-     * one group with the first NFETCH, and no CLOSE went since), and the
-     * count of transactions ended when it was opened (ix_conn.txn_ends) */
-    int srv_open;
-    unsigned open_txn;
-    char curname[24];
-    unsigned flags; /* IXC_PREPARE_* of ix_prepare_v2 */
-    /* scroll cursor: the current row's position (0 before the first row,
-     * IXC_SPOS_AFTER after the last) */
-    int64_t spos;
-    int cached;          /* kept in the connection's statement cache (ix_stmt_cache.c) */
-    unsigned schema_gen; /* c->schema_gen when it was prepared */
-    /* the request whose reply an op handler decodes (IXC_OP_*, 0: none),
-     * and its outcome once decoded (op_done) until the completion call */
-    int op, op_done, op_rc;
-    int op_last;     /* the kind of the op whose outcome op_rc is */
-    int exec_queued; /* ix_send_execute while the PREPARE was outstanding */
-    int64_t op_t0;   /* when the op's request was queued (us) */
-    ixc_errrec op_err;
-    /* batch (ixc_stmt_op_reply, IXC_OP_BATCH) */
-    int64_t b_rows, b_failed, b_first_row;
-    int *b_codes; /* sqlcodes of the rows (non-blocking batch), or NULL */
-    int b_first_code, b_first_isam;
-    int32_t b_first_off;
-    char b_first_msg[256];
-    int b_stop; /* the row function's stop value */
-};
-#define IXC_SPOS_AFTER INT64_MAX
-
-/* A fast-path routine looked up on a connection (ix_fastpath.c): its
- * signature, the database name and the handle SQ_GETROUTINE answered. The
- * strings are owned by the entry. */
-typedef struct ixc_fproutine {
-    char *sig;
-    char *db;
-    size_t dbn;
-    int32_t handle;
-} ixc_fproutine;
-#define IXC_FP_CACHE_MAX 8 /* routines kept per connection (libixdb calls three) */
-
-struct ix_conn {
-    ixc_transport *tr;
-    ixp_reader rd;
-    ixb_wbuf out; /* bytes not yet sent: data[sent .. len) */
-    size_t sent;
-    ixp_caps caps;
-    int dead;
-    /* ix_cancel (any thread, signal handlers): lock-free atomics only.
-     * cancel_fd: the socket it writes to (-1 when none). inflight: request
-     * groups sent and not yet answered (one per ixc_queued after the login,
-     * one less per EOT read). cancel_wait: answers still due for the groups
-     * sent before the last interrupt; another interrupt waits until 0, so
-     * that the server has read past the first (a second urgent byte before
-     * the first is read would turn the first into stream data). */
-    atomic_int cancel_fd, inflight, cancel_wait;
-    ix_signal_fn on_signal; /* called when a wait is interrupted by a signal */
-    void *on_signal_ud;
-    int logged_in;
-    int read_timeout_ms;
-    int32_t fetch_buffer;
-    int readahead;
-    int db_open;
-    int db_logged, db_ansi;
-    int in_txn;
-    unsigned txn_ends; /* transactions ended (ixc_txn_ended): closes cursors not WITH HOLD */
-    int manual_commit; /* ix_set_autocommit(conn, 0): keep a transaction open */
-    /* request sequences (DSN keys compat, deferred_prepare, optofc,
-     * pipeline_login; docs/protocol.md "Evidence"): the forms in use, chosen
-     * when the login is accepted (choose_forms in ix_conn.c) */
-    int compat;           /* IXC_COMPAT_*: what the DSN asked for */
-    int is_ixd;           /* the login accept carried IXP_IXD_SERIAL */
-    int fast;             /* forms only ixd is known to take are in use */
-    int deferred_prepare; /* PREPARE travels with the first OPEN / EXECUTE */
-    int optofc;           /* OPEN and the first NFETCH in one group */
-    int pipeline_login;   /* SQ_PROTOCOLS, SQ_INFO, SQ_DBOPEN in one flight */
-    int32_t fetch_max;    /* the largest NFETCH size the server documents */
-    char forms[96];       /* ix_conn_forms */
-    /* the watchdog of replies to requests that run no user statement
-     * (CLOSE, RELEASE, a PREPARE on its own); 0 = none. ctl_wait: such a
-     * reply is being awaited (ixc_pend_one). */
-    int watchdog_ms;
-    int ctl_wait;
-    atomic_int cancel_closed; /* ix_cancel shut the socket down (no interrupt) */
-    /* round trips: reply flights read after a request was sent (for tests) */
-    int64_t roundtrips;
-    int sent_since_read;
-    char *server_name, *server_version;
-    char *member; /* ix_conn_server: "NAME@HOST:PORT" of the server that answered */
-    char *dbdate; /* DBDATE for text formatting, or NULL */
-    /* code-set conversion, (iconv_t)-1 when none is needed */
-    iconv_t cv_to_db, cv_from_db;
-    ixb_wbuf conv; /* scratch for converted SQL text */
-    /* pending replies */
-    ixc_pend *pend;
-    size_t pend_head, pend_len, pend_cap;
-    ix_stmt *stmts;
-    unsigned cursor_seq;
-    /* statement cache (ix_stmt_cache.c): cache[0 .. cache_len), oldest first */
-    ix_stmt **cache;
-    int cache_len, cache_max;
-    unsigned schema_gen; /* counts the DDL statements run on the connection */
-    int session_set;     /* SET ISOLATION / SET LOCK MODE ran (ix_pool's reset) */
-    /* results of the last statement */
-    int64_t changes, serial, serial8;
-    /* error record */
-    int err;
-    int sqlcode, isamcode;
-    int32_t erroffset;
-    char errmsg[512];
-    /* tracing */
-    ix_trace_fn trace;
-    void *trace_ud;
-    int trace_fd;
-    ixp_printer pr_in, pr_out;
-    ixb_wbuf line;
-    /* non-blocking use (ix_nb.c): nb is the mode; nb_step is set while a
-     * non-blocking entry point runs (ixc_io then never waits). scan_*: how
-     * far the buffered input was scanned for whole reply groups. */
-    int nb, nb_step;
-    int nb_decoding; /* a buffered reply is being decoded (non-blocking): flushes do not wait */
-    int peer_eof; /* non-blocking read met the end of the stream (reported when bytes are needed) */
-    uint64_t scan_off;
-    int64_t scan_groups;
-    int scan_bad;
-    int64_t io_at_ms;       /* when bytes last arrived, or a reply began to be awaited */
-    struct ixc_connsm *csm; /* the login in progress (ix_connect_poll) */
-    char *client_dir;       /* ix_set_client_files: realpath of the allowed directory, or NULL */
-    int client_fd;          /* the file an SQ_FILE request opened, plus one (0: none) */
-    /* fast-path routines looked up (ix_fastpath.c), fp_cache[0 .. fp_len) */
-    ixc_fproutine fp_cache[IXC_FP_CACHE_MAX];
-    int fp_len;
-};
 /* Answers an SQ_FILE request of the server (ix_file.c): appends the answer
- * to c->out and sends it. IX_OK or a connection error. */
+ * to the request buffer and sends it. IX_OK or a connection error. */
 int ixc_file_answer(ix_conn *c, const ixp_msg *m);
 /* Closes an SQ_FILE file still open and frees the directory (ix_close). */
 void ixc_file_free(ix_conn *c);
@@ -472,68 +304,261 @@ int ixc_wait_limit_ms(const ix_conn *c);
  * message when limit is not the read timeout). */
 int ixc_timed_out(ix_conn *c, int limit);
 
-/* A transaction ended (COMMIT, ROLLBACK, one the server aborted): the
- * server closed the cursors opened in it that are not WITH HOLD. */
-static inline void ixc_txn_ended(ix_conn *c) {
-    c->in_txn = 0;
-    c->txn_ends++;
+/* ---- the error record and the request buffer (ix_conn.c) --------------------
+ * The connection's files and the statement's both call these; c is
+ * borrowed, fmt and ins are copied into c's error message. */
+
+/* Records the library error rc with a printf-style message on c (nothing
+ * when c is NULL) and returns rc. */
+int ixc_fail(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Records the server's error (SQLCODE, ISAM code, error offset, the
+ * insertion text ins) on c and returns IX_ESQL. */
+int ixc_fail_sql(ix_conn *c, int sqlcode, int isamcode, int32_t offset, const char *ins);
+/* Records rc (IX_ECONN when ix_cancel shut the socket) with a message, marks
+ * c dead and closes its transport; returns the code recorded. */
+int ixc_kill(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Where the next request group starts in the request buffer (ixc_out),
+ * for ixc_queued. */
+size_t ixc_mark(ix_conn *c);
+/* A request group was encoded from mark to the end of the request buffer:
+ * counts it as in flight and traces it. Returns nothing. */
+void ixc_queued(ix_conn *c, size_t from);
+/* Sends what the request buffer holds (without waiting in a non-blocking
+ * step). IX_OK or a connection error. */
+int ixc_flush(ix_conn *c);
+/* The monotonic clock in microseconds (ixc_now_us) or milliseconds
+ * (ixc_now_ms). */
+int64_t ixc_now_us(void);
+int64_t ixc_now_ms(void);
+/* IX_OK when c is usable, IX_EMISUSE for NULL, IX_ECONN when dead (nothing
+ * recorded). */
+int ixc_check(const ix_conn *c);
+
+/* ---- reading replies (ix_reply.c) -------------------------------------------- */
+
+/* Reads every reply still expected on c. IX_OK or a connection error. */
+int ixc_drain(ix_conn *c);
+/* Reads expected replies until s (borrowed) has a batch read ahead, or
+ * none is expected. IX_OK or a connection error. */
+int ixc_drain_for(ix_conn *c, ix_stmt *s);
+/* Reads the reply of the oldest expected entry and hands it to its owner.
+ * IX_OK, the owner's failure, or a connection error. */
+int ixc_pend_one(ix_conn *c);
+/* ---- the queue of replies still expected (ix_reply.c) -----------------------
+ * Its fields are private to ix_reply.c (ix_reply_int.h). ixc_push_pend
+ * queues an entry of kind for owner (NULL: the reply is read and dropped),
+ * timed now; ixc_push_pend_entry queues e as given (at the back, or at the
+ * front when front: the rest of the group being read). Both return IX_OK,
+ * or IX_ENOMEM with c killed (its replies could no longer be matched). The
+ * queue does not own the statements its entries name. */
+int ixc_push_pend(ix_conn *c, int kind, ix_stmt *owner);
+int ixc_push_pend_entry(ix_conn *c, ixc_pend e, int front);
+/* The number of replies c still expects. */
+size_t ixc_pend_count(const ix_conn *c);
+/* Entries of s become entries of nobody (their replies are read and
+ * dropped): s is reset or released. Returns nothing. */
+void ixc_pend_disown(ix_conn *c, const ix_stmt *s);
+/* Forgets every entry (the connection starts again on a new socket);
+ * ixc_pend_free also frees the ring (ix_close). Return nothing. */
+void ixc_pend_clear(ix_conn *c);
+void ixc_pend_free(ix_conn *c);
+
+/* ---- a connection, as the other parts reach it (ix_conn.c) ------------------
+ * A connection's fields are private to the connection's files
+ * (ix_conn_int.h); a statement reads and changes them only through these.
+ * None of them takes ownership of anything; pointers returned are borrowed
+ * from c and valid until ix_close(c). */
+
+/* The shared state of c, owned by c (struct ix_conn's first member; the
+ * pointer is valid until ix_close(c)). */
+static inline ixc_connstate *ixc_state(ix_conn *c) {
+    return (ixc_connstate *)(void *)c;
+}
+static inline const ixc_connstate *ixc_cstate(const ix_conn *c) {
+    return (const ixc_connstate *)(const void *)c;
+}
+/* Clears c's error record (every API call starts so). Returns nothing. */
+static inline void ixc_clear_err(ix_conn *c) {
+    ixc_connstate *st = ixc_state(c);
+    st->err = IX_OK;
+    st->sqlcode = st->isamcode = 0;
+    st->erroffset = 0;
+    st->errmsg[0] = 0;
+}
+/* 1 when c is dead (its error record then says IX_ECONN), 0 when alive. */
+static inline int ixc_dead(ix_conn *c) {
+    ixc_connstate *st = ixc_state(c);
+    if (!st->dead) return 0;
+    if (st->err != IX_ECONN) {
+        st->err = IX_ECONN;
+        st->sqlcode = st->isamcode = 0;
+    }
+    return 1;
+}
+/* 1 when c is dead, 0 when alive; changes nothing. */
+static inline int ixc_is_dead(const ix_conn *c) {
+    return ixc_cstate(c)->dead;
+}
+/* The fast path of ix_step: 1 when c is alive, with its error record
+ * cleared (as every call starts); 0 when dead, nothing changed. */
+static inline int ixc_alive_clear(ix_conn *c) {
+    if (ixc_is_dead(c)) return 0;
+    ixc_clear_err(c);
+    return 1;
+}
+/* 1 in non-blocking mode (ix_set_nonblocking), else 0. */
+static inline int ixc_nb_mode(const ix_conn *c) {
+    return ixc_cstate(c)->nb;
+}
+/* Sets whether the call running is a non-blocking step (ixc_io then never
+ * waits) to on; returns the previous setting, for restoring it. */
+static inline int ixc_set_nb_step(ix_conn *c, int on) {
+    ixc_connstate *st = ixc_state(c);
+    int was = st->nb_step;
+    st->nb_step = on;
+    return was;
+}
+/* The buffer requests are encoded into (between ixc_mark and ixc_queued);
+ * its err says an encoding failed. Owned by c. */
+static inline ixb_wbuf *ixc_out(ix_conn *c) {
+    return &ixc_state(c)->out;
+}
+/* The capabilities granted at the login (encoders take them). */
+const ixp_caps *ixc_caps(const ix_conn *c);
+/* Bytes encoded into ixc_out(c) and not yet sent. */
+static inline size_t ixc_unsent(const ix_conn *c) {
+    return ixc_cstate(c)->out.len - ixc_cstate(c)->sent;
+}
+/* Copies c's error record into *e (ixc_err_save), or *e back onto c
+ * (ixc_err_restore). Return nothing. */
+void ixc_err_save(const ix_conn *c, ixc_errrec *e);
+void ixc_err_restore(ix_conn *c, const ixc_errrec *e);
+/* Appends printf-style text to c's error message (truncated to fit). */
+void ixc_err_append(ix_conn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The results of the last statement (ix_conn_changes, ix_last_serial,
+ * ix_last_serial8) become changes, and serial / serial8. Return nothing. */
+void ixc_set_changes(ix_conn *c, int64_t changes);
+void ixc_set_serial(ix_conn *c, int32_t serial);
+void ixc_set_serial8(ix_conn *c, int64_t serial8);
+/* The address of the head of c's list of statements (the statement's
+ * files link and unlink through it; the list does not own them). */
+ix_stmt **ixc_stmt_list(ix_conn *c);
+/* The count of DDL statements run on c (the statement cache compares it). */
+unsigned ixc_schema_gen(const ix_conn *c);
+/* A number for a new cursor name, never given before on c. */
+unsigned ixc_next_cursor_seq(ix_conn *c);
+/* The fetch buffer (bytes, or IX_FETCH_AUTO) and read-ahead a new statement
+ * starts with, into *fetch_buffer and *readahead. Returns nothing. */
+void ixc_fetch_defaults(const ix_conn *c, int32_t *fetch_buffer, int *readahead);
+/* The request forms in use (docs/protocol.md "Request sequences"), 1 or 0:
+ * PREPARE deferred to the first OPEN / EXECUTE; OPEN and the first NFETCH
+ * in one group. */
+int ixc_form_deferred_prepare(const ix_conn *c);
+int ixc_form_optofc(const ix_conn *c);
+/* 1 when the forms only ixd is known to take are in use, else 0. */
+static inline int ixc_form_fast(const ix_conn *c) {
+    return ixc_cstate(c)->fast;
+}
+/* 1 when the open database is ANSI mode, else 0. */
+int ixc_db_ansi(const ix_conn *c);
+/* ix_txn.c: 1 while the server has a transaction open, else 0; and the
+ * count of transactions ended on c (cursors opened before an end are
+ * closed unless WITH HOLD). */
+int ixc_in_txn(const ix_conn *c);
+unsigned ixc_txn_ends(const ix_conn *c);
+/* ix_locale.c: DBDATE for formatting dates, or NULL. Owned by c. */
+const char *ixc_dbdate(const ix_conn *c);
+
+/* The conversion of character values to the database's code set, and from
+ * it; (iconv_t)-1 when none is needed. Owned by c. */
+static inline iconv_t ixc_cv_to_db(const ix_conn *c) {
+    return ixc_cstate(c)->cv_to_db;
+}
+static inline iconv_t ixc_cv_from_db(const ix_conn *c) {
+    return ixc_cstate(c)->cv_from_db;
 }
 
-/* conn.c helpers used by stmt.c */
-int ixc_fail(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-int ixc_fail_sql(ix_conn *c, int sqlcode, int isamcode, int32_t offset, const char *ins);
-static inline void ixc_clear_err(ix_conn *c) {
-    c->err = IX_OK;
-    c->sqlcode = c->isamcode = 0;
-    c->erroffset = 0;
-    c->errmsg[0] = 0;
-}
-int ixc_kill(ix_conn *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-size_t ixc_mark(ix_conn *c);
-void ixc_queued(ix_conn *c, size_t from);
-int ixc_flush(ix_conn *c);
-int ixc_push_pend(ix_conn *c, int kind, ix_stmt *owner);
-/* The same with the time the request was queued given (0: not timed). */
-int ixc_push_pend_at(ix_conn *c, int kind, ix_stmt *owner, int64_t sent_us);
-int64_t ixc_now_us(void);
-/* stmt.c: a fetch reply for s arrived (asked bytes, send-to-first-byte and
- * first-to-last-byte times in microseconds, last: the cursor ended). */
-void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_us, int last);
-/* stmt.c: s's row plan, built on first use; NULL (IX_ENOMEM recorded). */
+/* ---- a statement, as the other parts reach it (ix_stmt.c, ...) ------------- */
+
+/* s's row plan, built on first use; NULL (IX_ENOMEM recorded). Owned by s. */
 const ixc_rowplan *ixc_stmt_plan(ix_stmt *s);
-int ixc_drain(ix_conn *c);
-int ixc_drain_for(ix_conn *c, ix_stmt *s);
-/* Processes the oldest pending reply (conn.c). */
-int ixc_pend_one(ix_conn *c);
-/* Queues a pending entry at the front (the rest of the group being read). */
-int ixc_push_pend_front(ix_conn *c, int kind, ix_stmt *owner);
-/* stmt.c: decodes one reply group of s's op (kind); IX_* outcome. */
+/* The request of s whose reply is awaited (IXC_OP_*), 0 when none. */
+int ixc_stmt_op(const ix_stmt *s);
+/* 1 when s has a batch read ahead and not yet taken, else 0. */
+int ixc_stmt_has_batch(const ix_stmt *s);
+/* For the statement cache (ix_stmt_cache.c) and the pool (ix_pool.c), s
+ * and c borrowed: */
+/* 1 when s was prepared from exactly sql[0..n) with flags, else 0. */
+int ixc_stmt_is_text(const ix_stmt *s, const char *sql, size_t n, unsigned flags);
+/* 1 when s may be kept for a later ix_prepare of its text: prepared on the
+ * server, and no DDL ran on its connection since; else 0. */
+int ixc_stmt_keepable(const ix_stmt *s);
+/* Notes whether s is kept in its connection's cache (on 1) or not (0).
+ * Returns nothing. */
+void ixc_stmt_set_cached(ix_stmt *s, int on);
+/* s leaves the cache for a new ix_prepare: the connection's fetch buffer and
+ * read-ahead again, no changes counted. Returns nothing. */
+void ixc_stmt_revive(ix_stmt *s);
+/* 1 when a statement of c is prepared on the server with the id, else 0. */
+int ixc_stmt_id_in_use(ix_conn *c, int id);
+/* 1 when every statement of c is kept in its cache (none is open), else 0. */
+int ixc_stmts_all_cached(ix_conn *c);
+/* For the smart large objects (ix_lob.c), s borrowed: */
+/* IX_T_BLOB / IX_T_CLOB when the describe named column i's extended type
+ * blob / clob, else 0; i must be a valid column index. */
+int ixc_column_lob_hint(const ix_stmt *s, int i);
+/* Parameter i (1-based, just bound NULL by ix_bind_null) becomes a
+ * UDTFIXED of slot bytes: a NULL when v is NULL, else the value v[0..slot)
+ * (copied) after its i16 length. IX_OK, or IX_ENOMEM recorded on the
+ * connection. */
+int ixc_bind_udtfixed(ix_stmt *s, int i, int slot, const uint8_t *v);
+/* The reply to s's NFETCH e was read (bytes long). b, the batch of its rows,
+ * passes to s, which appends it to its queue; NULL when reading it failed
+ * (the request is then no longer in flight). r says the reply's outcome
+ * and timing (with b only). Returns nothing. */
+void ixc_stmt_take_fetch(ix_stmt *s, ixc_batch *b, const ixc_reply *r, const ixc_pend *e,
+                         int64_t bytes);
+/* ix_stmt.c: decodes one reply group of s's op (the last one when last);
+ * IX_OK while the connection lives (the op's outcome waits in s for its
+ * completion call), else the connection error. */
 int ixc_stmt_op_reply(ix_stmt *s, int last);
-/* conn.c: flushes and processes the oldest pending reply (non-blocking
- * mode: only once it has arrived whole, else IX_WANT_*). */
+/* Flushes and processes the oldest expected reply (non-blocking mode: only
+ * once it has arrived whole, else IX_WANT_READ / IX_WANT_WRITE). IX_OK or a
+ * failure. */
 int ixc_pend_step(ix_conn *c);
 /* ix_nb.c: non-blocking progress. ixc_nb_ready: 1 when the reply of the
  * oldest pending entry has arrived whole (after reading what the socket
  * has), 0 when not (then *want is IX_WANT_READ / IX_WANT_WRITE), or a
  * connection error < 0. ixc_nb_pump: non-blocking I/O, then every whole
- * reply decoded. */
+ * reply decoded; IX_OK or a failure. */
 int ixc_nb_ready(ix_conn *c, int *want);
 int ixc_nb_pump(ix_conn *c);
-/* An EOT (or the login answer) was decoded: one scanned group fewer. */
-static inline void ixc_nb_group_read(ix_conn *c) {
-    if (c->scan_groups > 0) c->scan_groups--;
-}
-/* conn.c: writes and reads what the socket allows, without waiting. */
+/* ix_reply.c: writes and reads what the socket allows, without waiting.
+ * IX_OK or a connection error. */
 int ixc_nb_io(ix_conn *c);
-int64_t ixc_now_ms(void);
+/* IX_WANT_WRITE while requests wait to be sent, else IX_WANT_READ. */
 int ixc_nb_want(const ix_conn *c);
+/* Reads one reply group (up to its EOT) into *r (the caller's; its columns,
+ * when asked for, are owned by r: ixc_reply_free). IX_OK (a server error is
+ * in r->sqlcode), or a connection error. */
 int ixc_read_reply(ix_conn *c, ixc_reply *r);
+/* The next message from the server into *m (borrowing c's input buffer,
+ * valid until the next read). IX_OK or a connection error. */
 int ixc_next_msg(ix_conn *c, ixp_msg *m);
+/* One round of I/O: waits (up to the read timeout) until the socket is
+ * readable, or writable when want_write and requests wait, and moves
+ * bytes. IX_OK or a connection error. */
 int ixc_io(ix_conn *c, int want_write);
+/* Frees what r owns (its described columns). Returns nothing. */
 void ixc_reply_free(ixc_reply *r);
-int ixc_check(const ix_conn *c);
+/* ix_stmt.c: c is being closed: its statements are detached (they stay the
+ * caller's, every call on them then fails with IX_EMISUSE). Returns
+ * nothing. */
 void ixc_stmt_detach_all(ix_conn *c);
+/* Frees the list of batches starting at b. Returns nothing. */
 void ixc_batch_free(ixc_batch *b);
+/* ix_txn.c: after sql (n bytes) succeeded: BEGIN [WORK] opens a
+ * transaction, COMMIT / ROLLBACK [WORK] close it. Returns nothing. */
 void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t n);
 /* After sql failed with reply r: finds out whether a failed COMMIT left the
  * server's transaction open (a BEGIN probe). IX_OK or a connection error. */

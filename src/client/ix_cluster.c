@@ -114,14 +114,14 @@ static void conn_reset(ix_conn *c) {
     ixp_reader_free(&c->rd);
     ixp_reader_init(&c->rd, IXP_FROM_SERVER, ixc_mem());
     ixp_limits_default(&c->rd.lim);
-    ixb_wbuf_reset(&c->out);
-    c->sent = 0;
+    ixb_wbuf_reset(&c->st.out);
+    c->st.sent = 0;
     memset(&c->caps, 0, sizeof c->caps);
-    c->dead = c->logged_in = c->db_open = c->db_logged = c->db_ansi = 0;
+    c->st.dead = c->logged_in = c->db_open = c->db_logged = c->db_ansi = 0;
     ixc_fp_forget(c);
     atomic_store(&c->inflight, 0);
     atomic_store(&c->cancel_wait, 0);
-    c->pend_head = c->pend_len = 0;
+    ixc_pend_clear(c);
     c->roundtrips = c->sent_since_read = 0;
     c->peer_eof = c->scan_bad = 0;
     c->scan_off = 0;
@@ -205,7 +205,7 @@ static int attempt_start(ix_conn *c, struct ixc_connsm *m) {
     int rc = ixc_set_str(&o->server, m->e.server, strlen(m->e.server));
     if (rc != IX_OK) {
         if (tr) tr->vt->close(tr);
-        c->dead = 1;
+        c->st.dead = 1;
         return ixc_fail(c, IX_ENOMEM, "out of memory");
     }
     m->phase = CS_TCP;
@@ -218,7 +218,7 @@ static int attempt_start(ix_conn *c, struct ixc_connsm *m) {
         char err[300];
         rc = ixc_transport_start(&t, &tr, err, sizeof err);
         if (rc != IX_OK) {
-            c->dead = 1;
+            c->st.dead = 1;
             return ixc_fail(c, rc, "%s", err);
         }
         c->tr = tr;
@@ -232,7 +232,7 @@ static int attempt_start(ix_conn *c, struct ixc_connsm *m) {
 /* The attempt's time ran out in its current phase. */
 static int attempt_expired(ix_conn *c, struct ixc_connsm *m) {
     if (m->phase == CS_TCP) {
-        c->dead = 1;
+        c->st.dead = 1;
         return ixc_fail(c, IX_ETIMEOUT, "%s: timed out (%s port %s)", ixc_transport_phase(c->tr),
                         m->e.host, m->e.port);
     }
@@ -288,7 +288,7 @@ static int attempt_step(ix_conn *c, struct ixc_connsm *m) {
         rc = ixc_transport_poll(c->tr, err, sizeof err);
         if (rc == IXC_WANT_READ || rc == IXC_WANT_WRITE) return rc;
         if (rc != IX_OK) {
-            c->dead = 1;
+            c->st.dead = 1;
             return ixc_fail(c, rc, "%s", err);
         }
         m->phase = CS_CONACC;
@@ -299,7 +299,7 @@ static int attempt_step(ix_conn *c, struct ixc_connsm *m) {
         int k = ixc_nb_ready(c, &want);
         if (k < 0) return k;
         if (k == 0) return want == IX_WANT_WRITE ? IXC_WANT_WRITE : IXC_WANT_READ;
-        c->nb_step = 0; /* the reply is buffered */
+        c->st.nb_step = 0; /* the reply is buffered */
         c->nb_decoding++;
         if (m->phase == CS_CONACC) {
             ixp_redirect_target redir;
@@ -319,7 +319,7 @@ static int attempt_step(ix_conn *c, struct ixc_connsm *m) {
             rc = attempt_session(c, m);
         }
         c->nb_decoding--;
-        c->nb_step = 1;
+        c->st.nb_step = 1;
         if (rc != IXC_WANT_READ) return rc;
     }
 }
@@ -347,9 +347,9 @@ static int attempt_done(ix_conn *c, struct ixc_connsm *m, int rc) {
         }
         m->hop++;
         snprintf(m->path[m->hop], sizeof m->path[m->hop], "%s", to);
-        return attempt_start(c, m) == IX_OK ? IX_OK : attempt_done(c, m, c->err);
+        return attempt_start(c, m) == IX_OK ? IX_OK : attempt_done(c, m, c->st.err);
     }
-    if (c->logged_in && !c->dead) { /* also when only the database failed */
+    if (c->logged_in && !c->st.dead) { /* also when only the database failed */
         int mrc = note_member(c, &m->e);
         if (mrc != IX_OK) rc = mrc;
     }
@@ -357,7 +357,7 @@ static int attempt_done(ix_conn *c, struct ixc_connsm *m, int rc) {
     if (m->hop > 0 || (rc != IX_ECONN && rc != IX_ETIMEOUT)) goto fatal;
     m->attempts++;
     snprintf(m->last, sizeof m->last, "%s@%s:%s: %s", p->ents[m->idx].server, p->ents[m->idx].host,
-             p->ents[m->idx].port, c->errmsg);
+             p->ents[m->idx].port, c->st.errmsg);
     m->idx++;
     if (m->idx < p->n && !(p->deadline && ixc_now_ms() >= p->deadline)) return next_candidate(c, m);
     m->idx = 0;
@@ -374,7 +374,7 @@ static int attempt_done(ix_conn *c, struct ixc_connsm *m, int rc) {
     }
     /* every candidate and round spent */
     if (!p->deadline && !p->group) return rc;
-    c->dead = 1;
+    c->st.dead = 1;
     int expired = p->deadline && ixc_now_ms() >= p->deadline;
     if (expired) rc = IX_ETIMEOUT;
     char head[200];
@@ -414,7 +414,7 @@ static int connsm_end(ix_conn *c, int rc) {
     struct ixc_connsm *m = c->csm;
     c->read_timeout_ms = m->rt_saved;
     connsm_free(c);
-    c->nb_step = 0;
+    c->st.nb_step = 0;
     if (rc == IXC_CONNECTED) rc = IX_OK;
     if (rc == IX_OK) {
         atomic_store(&c->cancel_fd, c->tr->fd);
@@ -426,13 +426,13 @@ static int connsm_end(ix_conn *c, int rc) {
 int ix_connect_poll(ix_conn *c) {
     if (!c) return IX_EMISUSE;
     struct ixc_connsm *m = c->csm;
-    if (!m) return c->dead ? ixc_check(c) : IX_OK;
-    c->nb_step = 1;
+    if (!m) return c->st.dead ? ixc_check(c) : IX_OK;
+    c->st.nb_step = 1;
     int rc = IX_OK;
     for (;;) {
         if (m->phase == CS_WAIT) {
             if (ixc_now_ms() < m->due) {
-                c->nb_step = 0;
+                c->st.nb_step = 0;
                 return IX_WANT_TIMER;
             }
             rc = next_candidate(c, m);
@@ -443,7 +443,7 @@ int ix_connect_poll(ix_conn *c) {
             } else if (login_wait_deadline(c, m) && ixc_now_ms() >= login_wait_deadline(c, m)) {
                 rc = attempt_done(c, m, attempt_expired(c, m));
             } else {
-                c->nb_step = 0;
+                c->st.nb_step = 0;
                 return rc == IXC_WANT_READ ? IX_WANT_READ : IX_WANT_WRITE;
             }
         }
@@ -462,7 +462,7 @@ static int connect_begin(ix_conn **out, const char *dsn, ixc_transport *tr) {
     struct ixc_connsm *m = ixc_calloc(1, sizeof *m);
     if (!m) {
         if (tr) tr->vt->close(tr);
-        c->dead = 1;
+        c->st.dead = 1;
         return ixc_fail(c, IX_ENOMEM, "out of memory");
     }
     c->csm = m;
@@ -472,7 +472,7 @@ static int connect_begin(ix_conn **out, const char *dsn, ixc_transport *tr) {
     int rc = ixc_opts_load(o, dsn, err, sizeof err);
     if (rc != IX_OK) {
         connsm_free(c);
-        c->dead = 1;
+        c->st.dead = 1;
         return ixc_fail(c, rc, "%s", err[0] ? err : "out of memory");
     }
     c->fetch_buffer = o->fetch_buffer;
@@ -490,13 +490,13 @@ static int connect_begin(ix_conn **out, const char *dsn, ixc_transport *tr) {
     }
     if (rc != IX_OK) {
         connsm_free(c);
-        c->dead = 1;
+        c->st.dead = 1;
         return ixc_fail(c, rc, "%s", rc == IX_ENOMEM && !err[0] ? "out of memory" : err);
     }
     plan_timing(o, &m->p);
-    c->nb_step = 1;
+    c->st.nb_step = 1;
     rc = next_candidate(c, m);
-    c->nb_step = 0;
+    c->st.nb_step = 0;
     if (rc != IX_OK) return connsm_end(c, rc);
     return IX_OK;
 }
@@ -504,7 +504,7 @@ static int connect_begin(ix_conn **out, const char *dsn, ixc_transport *tr) {
 int ix_connect_start(const char *dsn, ix_conn **out) {
     if (!out) return IX_EMISUSE;
     int rc = connect_begin(out, dsn, NULL);
-    if (*out) (*out)->nb = 1;
+    if (*out) (*out)->st.nb = 1;
     return rc;
 }
 
@@ -550,12 +550,12 @@ void ix_close(ix_conn *c) {
     ixc_cache_free(c);
     if (c->csm) { /* a login in progress: nothing to say goodbye to */
         connsm_free(c);
-        c->dead = 1;
+        c->st.dead = 1;
     }
-    if (!c->dead && c->tr) {
+    if (!c->st.dead && c->tr) {
         /* Pending CLOSE/RELEASE replies need not be read: SQ_EXIT ends all. */
         size_t mark = ixc_mark(c);
-        ixp_enc_tag(&c->out, IXP_SQ_EXIT);
+        ixp_enc_tag(&c->st.out, IXP_SQ_EXIT);
         ixc_queued(c, mark);
         int save = c->read_timeout_ms;
         if (save == 0 || save > 2000) c->read_timeout_ms = 2000;
@@ -575,11 +575,11 @@ void ix_close(ix_conn *c) {
     if (c->tr) c->tr->vt->close(c->tr);
     if (c->trace_fd >= 0) close(c->trace_fd);
     ixp_reader_free(&c->rd);
-    ixb_wbuf_free(&c->out);
+    ixb_wbuf_free(&c->st.out);
     ixb_wbuf_free(&c->line);
     ixp_printer_free(&c->pr_in);
     ixp_printer_free(&c->pr_out);
-    ixc_free(c->pend);
+    ixc_pend_free(c);
     ixc_free(c->server_name);
     ixc_free(c->server_version);
     ixc_free(c->member);
@@ -590,7 +590,7 @@ void ix_close(ix_conn *c) {
 }
 
 int ix_conn_is_dead(const ix_conn *c) {
-    return !c || c->dead;
+    return !c || c->st.dead;
 }
 
 int ix_set_fetch_buffer(ix_conn *c, int32_t bytes) {
@@ -614,7 +614,7 @@ int ix_cancel(ix_conn *c) {
     if (fd < 0) return IX_ECONN;
     int inflight = atomic_load(&c->inflight);
     if (inflight <= 0) return IX_OK; /* idle: nothing to interrupt */
-    if (!c->fast) {                  /* no interrupt the server is known to take: end the wait */
+    if (!c->st.fast) {               /* no interrupt the server is known to take: end the wait */
         atomic_store(&c->cancel_closed, 1);
         return ixc_shutdown_socket(fd) == 0 ? IX_OK : IX_ECONN;
     }
@@ -652,7 +652,7 @@ const char *ix_server_version(const ix_conn *c) {
 
 const char *ix_conn_compat(const ix_conn *c) {
     if (!c || !c->logged_in) return "";
-    return c->fast ? "fast" : "conservative";
+    return c->st.fast ? "fast" : "conservative";
 }
 
 const char *ix_conn_forms(const ix_conn *c) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "client/ix_client_int.h"
+#include "client/ix_stmt_int.h"
 #include "types/ix_decimal.h"
 
 const char *ix_column_decltype(ix_stmt *s, int i) {

@@ -109,8 +109,10 @@ static inline int plain_chars(const ixc_rpcol *pc, const uint8_t *p, size_t n, c
     }
 }
 
-static inline int no_conversion(const ix_stmt *s) {
-    return !s->conn || s->conn->cv_from_db == (iconv_t)-1;
+/* The conversion of character values to the client's code set, (iconv_t)-1
+ * when none is needed (or s is detached). */
+static inline iconv_t from_db(const ix_stmt *s) {
+    return s->conn ? ixc_cv_from_db(s->conn) : (iconv_t)-1;
 }
 
 static int make_text(ix_stmt *s, int i, const uint8_t *p, size_t n) {
@@ -122,18 +124,19 @@ static int make_text(ix_stmt *s, int i, const uint8_t *p, size_t n) {
     const uint8_t *d;
     size_t len;
     int rc;
-    if (no_conversion(s) && plain_chars(&s->plan.col[i], p, n, &d, &len) == IX_OK) {
+    iconv_t cv = from_db(s);
+    if (cv == (iconv_t)-1 && plain_chars(&s->plan.col[i], p, n, &d, &len) == IX_OK) {
         ixb_put_bytes(&col->text, d, len);
         rc = IX_OK;
     } else {
-        ixt_fmt fmt = {s->conn ? s->conn->dbdate : NULL, NULL};
+        ixt_fmt fmt = {s->conn ? ixc_dbdate(s->conn) : NULL, NULL};
         rc = ixt_value_format(col->vt, p, n, &fmt, &col->text);
     }
-    if (rc == IX_OK && !no_conversion(s) && ixc_is_char_type(col->vt.code) && !col->text.err) {
+    if (rc == IX_OK && cv != (iconv_t)-1 && ixc_is_char_type(col->vt.code) && !col->text.err) {
         /* Character values come back in the client's code set. */
         ixb_wbuf t;
         ixb_wbuf_init(&t, ixc_mem());
-        rc = ixc_convert(s->conn->cv_from_db, col->text.data, col->text.len, &t);
+        rc = ixc_convert(cv, col->text.data, col->text.len, &t);
         if (rc == IX_OK) {
             ixb_wbuf_free(&col->text);
             col->text = t;
@@ -165,9 +168,13 @@ static __attribute__((noinline)) size_t text_len_general(ix_stmt *s, int i) {
     return t ? s->cols[i].text.len - 1 : 0;
 }
 
+int ixc_column_lob_hint(const ix_stmt *s, int i) {
+    return s->cols[i].lob_type;
+}
+
 size_t ix_column_text_len(ix_stmt *s, int i) {
     /* Characters read in place have their length without a copy. */
-    if (s && (unsigned)i < s->row_cols && no_conversion(s)) {
+    if (s && (unsigned)i < s->row_cols && from_db(s) == (iconv_t)-1) {
         uint32_t a = ixc_rowplan_at(&s->plan, s->segat, i);
         size_t n = ixc_rowplan_at(&s->plan, s->segat, i + 1) - a, len;
         const uint8_t *p = s->row + a, *d;
@@ -193,9 +200,9 @@ static int fetch_blob(ix_stmt *s, ixc_col *col, const uint8_t *p, size_t n) {
     if (rc == IX_OK) rc = ixc_drain(c);
     if (rc != IX_OK) return rc;
     size_t mark = ixc_mark(c);
-    ixp_enc_id(&c->out, s->id);
-    ixp_enc_fetchblob(&c->out, p, n);
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixp_enc_id(ixc_out(c), s->id);
+    ixp_enc_fetchblob(ixc_out(c), p, n);
+    ixp_enc_tag(ixc_out(c), IXP_SQ_EOT);
     ixc_queued(c, mark);
     if ((rc = ixc_flush(c)) != IX_OK) return rc;
     ixb_wbuf_reset(&col->text);

@@ -23,12 +23,12 @@
 
 int ixc_fail(ix_conn *c, int rc, const char *fmt, ...) {
     if (!c) return rc;
-    c->err = rc;
-    c->sqlcode = c->isamcode = 0;
-    c->erroffset = 0;
+    c->st.err = rc;
+    c->st.sqlcode = c->st.isamcode = 0;
+    c->st.erroffset = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(c->errmsg, sizeof c->errmsg, fmt, ap);
+    vsnprintf(c->st.errmsg, sizeof c->st.errmsg, fmt, ap);
     va_end(ap);
     return rc;
 }
@@ -70,37 +70,37 @@ static void fmt_sql_text(char *out, size_t cap, int sqlcode, const char *ins) {
 }
 
 int ixc_fail_sql(ix_conn *c, int sqlcode, int isamcode, int32_t offset, const char *ins) {
-    c->err = IX_ESQL;
-    c->sqlcode = sqlcode;
-    c->isamcode = isamcode;
-    c->erroffset = offset;
-    fmt_sql_text(c->errmsg, sizeof c->errmsg, sqlcode, ins);
+    c->st.err = IX_ESQL;
+    c->st.sqlcode = sqlcode;
+    c->st.isamcode = isamcode;
+    c->st.erroffset = offset;
+    fmt_sql_text(c->st.errmsg, sizeof c->st.errmsg, sqlcode, ins);
     if (isamcode) {
-        size_t l = strlen(c->errmsg);
+        size_t l = strlen(c->st.errmsg);
         const char *it = ix_isam_errtext(isamcode);
         if (it)
-            snprintf(c->errmsg + l, sizeof c->errmsg - l, " [%d: %s]", isamcode, it);
+            snprintf(c->st.errmsg + l, sizeof c->st.errmsg - l, " [%d: %s]", isamcode, it);
         else
-            snprintf(c->errmsg + l, sizeof c->errmsg - l, " [ISAM error %d]", isamcode);
+            snprintf(c->st.errmsg + l, sizeof c->st.errmsg - l, " [ISAM error %d]", isamcode);
     }
     return IX_ESQL;
 }
 
 int ixc_kill(ix_conn *c, int rc, const char *fmt, ...) {
-    c->err = rc;
-    c->sqlcode = c->isamcode = 0;
-    c->erroffset = 0;
+    c->st.err = rc;
+    c->st.sqlcode = c->st.isamcode = 0;
+    c->st.erroffset = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(c->errmsg, sizeof c->errmsg, fmt, ap);
+    vsnprintf(c->st.errmsg, sizeof c->st.errmsg, fmt, ap);
     va_end(ap);
     if (atomic_load(&c->cancel_closed)) { /* the I/O error is ix_cancel's doing */
-        c->err = rc = IX_ECONN;
-        snprintf(c->errmsg, sizeof c->errmsg,
+        c->st.err = rc = IX_ECONN;
+        snprintf(c->st.errmsg, sizeof c->st.errmsg,
                  "cancelled: ix_cancel closed the connection (the server is not known to take "
                  "an interrupt)");
     }
-    c->dead = 1;
+    c->st.dead = 1;
     c->in_txn = 0; /* the server rolls back a session that ends */
     atomic_store(&c->cancel_fd, -1);
     if (c->tr) {
@@ -112,17 +112,17 @@ int ixc_kill(ix_conn *c, int rc, const char *fmt, ...) {
 
 int ixc_check(const ix_conn *c) {
     if (!c) return IX_EMISUSE;
-    if (c->dead) return IX_ECONN;
+    if (c->st.dead) return IX_ECONN;
     return IX_OK;
 }
 
 /* Returns IX_ECONN for a dead connection and records it (so that every call
  * on a dead connection says so at once). */
 int ixc_dead_rc(ix_conn *c) {
-    if (c->err != IX_ECONN) {
-        c->err = IX_ECONN;
-        c->sqlcode = c->isamcode = 0;
-        if (!c->errmsg[0]) snprintf(c->errmsg, sizeof c->errmsg, "the connection is dead");
+    if (c->st.err != IX_ECONN) {
+        c->st.err = IX_ECONN;
+        c->st.sqlcode = c->st.isamcode = 0;
+        if (!c->st.errmsg[0]) snprintf(c->st.errmsg, sizeof c->st.errmsg, "the connection is dead");
     }
     return IX_ECONN;
 }
@@ -170,17 +170,17 @@ int ixc_tracing(const ix_conn *c) {
 }
 
 size_t ixc_mark(ix_conn *c) {
-    return c->out.len;
+    return c->st.out.len;
 }
 
 /* A request group was encoded at out[from..len): counts it as in flight
  * (after the login) and traces its messages. */
 void ixc_queued(ix_conn *c, size_t from) {
     if (c->logged_in) atomic_fetch_add(&c->inflight, 1);
-    if (c->nb || c->csm) c->io_at_ms = ixc_now_ms();
-    if (!ixc_tracing(c) || c->out.err) return;
-    const uint8_t *p = c->out.data + from;
-    size_t n = c->out.len - from;
+    if (c->st.nb || c->csm) c->io_at_ms = ixc_now_ms();
+    if (!ixc_tracing(c) || c->st.out.err) return;
+    const uint8_t *p = c->st.out.data + from;
+    size_t n = c->st.out.len - from;
     if (!c->logged_in && n >= 6 && ixp_sl_looks_like(p, n)) {
         ixp_login_print(p, n, &c->line);
         ixc_emit_line(c, "C->S");
@@ -221,12 +221,12 @@ ix_conn *ixc_conn_new(void) {
     if (!c) return NULL;
     ixp_reader_init(&c->rd, IXP_FROM_SERVER, ixc_mem());
     ixp_limits_default(&c->rd.lim); /* set once: the row fast path reads max_tuple */
-    ixb_wbuf_init(&c->out, ixc_mem());
+    ixb_wbuf_init(&c->st.out, ixc_mem());
     ixb_wbuf_init(&c->line, ixc_mem());
     ixp_printer_init(&c->pr_in, ixc_mem());
     ixp_printer_init(&c->pr_out, ixc_mem());
     c->trace_fd = -1;
-    c->cv_to_db = c->cv_from_db = (iconv_t)-1;
+    c->st.cv_to_db = c->st.cv_from_db = (iconv_t)-1;
     ixb_wbuf_init(&c->conv, ixc_mem());
     c->fetch_buffer = IX_FETCH_AUTO;
     c->readahead = IXC_READAHEAD_AUTO;
@@ -247,7 +247,7 @@ char *ixc_dupstr(const char *s, size_t n) {
     return d;
 }
 
-/* Sends a group already encoded in c->out (from `mark`) after tracing it. */
+/* Sends a group already encoded in c->st.out (from `mark`) after tracing it. */
 int ixc_send_group(ix_conn *c, size_t mark) {
     ixc_queued(c, mark);
     return ixc_flush(c);
@@ -268,8 +268,8 @@ void ixc_queue_info(ix_conn *c) {
     size_t mark = ixc_mark(c);
     ixp_bytes keys[2] = {{(const uint8_t *)"DBTEMP", 6}, {(const uint8_t *)"SUBQCACHESZ", 11}};
     ixp_bytes vals[2] = {{(const uint8_t *)"/tmp", 4}, {(const uint8_t *)"10", 2}};
-    ixp_enc_info(&c->out, keys, vals, 2);
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixp_enc_info(&c->st.out, keys, vals, 2);
+    ixp_enc_tag(&c->st.out, IXP_SQ_EOT);
     ixc_queued(c, mark);
 }
 
@@ -277,8 +277,8 @@ void ixc_queue_info(ix_conn *c) {
 void ixc_queue_dbopen(ix_conn *c, const dsn_opts *o) {
     if (!(o->database && *o->database)) return;
     size_t mark = ixc_mark(c);
-    ixp_enc_dbopen(&c->out, o->database, strlen(o->database), 0);
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixp_enc_dbopen(&c->st.out, o->database, strlen(o->database), 0);
+    ixp_enc_tag(&c->st.out, IXP_SQ_EOT);
     ixc_queued(c, mark);
 }
 
@@ -312,7 +312,7 @@ int ixc_send_conreq(ix_conn *c, const dsn_opts *o) {
     q->pinfo.pid = (int32_t)getpid();
     q->pinfo.host = ixp_ascstr_of(host);
     size_t mark = ixc_mark(c);
-    int rc = ixp_conreq_encode(q, &c->out);
+    int rc = ixp_conreq_encode(q, &c->st.out);
     ixc_free(q);
     if (rc != IX_OK)
         return ixc_fail(c, rc == IX_ENOMEM ? IX_ENOMEM : IX_EINVAL,
@@ -353,7 +353,7 @@ int32_t ixc_fetch_max(const ix_conn *c) {
  * answered SQ_PROTOCOLS, the NFETCH size its capabilities allow. */
 void ixc_name_forms(ix_conn *c) {
     snprintf(c->forms, sizeof c->forms, "%s%s%s%s%s", c->pipeline_login ? "pipeline_login," : "",
-             c->deferred_prepare ? "deferred_prepare," : "", c->fast ? "urgent_cancel," : "",
+             c->deferred_prepare ? "deferred_prepare," : "", c->st.fast ? "urgent_cancel," : "",
              c->optofc ? "open_fetch," : "",
              ixc_fetch_max(c) > IXC_FETCH_MAX_OLD ? "fetch_1m," : "");
     size_t n = strlen(c->forms);
@@ -367,11 +367,11 @@ void ixc_name_forms(ix_conn *c) {
  * turn a form off in every mode. */
 static void choose_forms(ix_conn *c, const dsn_opts *o) {
     c->compat = o->compat;
-    c->fast = o->compat == IXC_COMPAT_FAST || (o->compat == IXC_COMPAT_AUTO && c->is_ixd);
-    c->deferred_prepare = c->fast && o->deferred_prepare;
-    c->pipeline_login = c->fast && o->pipeline_login;
+    c->st.fast = o->compat == IXC_COMPAT_FAST || (o->compat == IXC_COMPAT_AUTO && c->is_ixd);
+    c->deferred_prepare = c->st.fast && o->deferred_prepare;
+    c->pipeline_login = c->st.fast && o->pipeline_login;
     c->optofc = o->optofc;
-    c->fetch_max = c->fast                                   ? INT32_MAX
+    c->fetch_max = c->st.fast                                ? INT32_MAX
                    : ixc_banner_big_fetch(c->server_version) ? IXC_FETCH_MAX_NEW
                                                              : IXC_FETCH_MAX_OLD;
     ixc_name_forms(c);
@@ -431,8 +431,8 @@ int ixc_read_conacc(ix_conn *c, const dsn_opts *o, ixp_redirect_target *redir) {
  * of the others after the answer to the one before (the verified order). */
 void ixc_open_session_send(ix_conn *c, const dsn_opts *o) {
     size_t mark = ixc_mark(c);
-    ixp_enc_protocols(&c->out, ixp_caps_jdbc_offer, sizeof ixp_caps_jdbc_offer);
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixp_enc_protocols(&c->st.out, ixp_caps_jdbc_offer, sizeof ixp_caps_jdbc_offer);
+    ixp_enc_tag(&c->st.out, IXP_SQ_EOT);
     ixc_queued(c, mark);
     if (c->pipeline_login) {
         ixc_queue_info(c);
@@ -443,24 +443,24 @@ void ixc_open_session_send(ix_conn *c, const dsn_opts *o) {
 /* ---- error accessors ------------------------------------------------------------ */
 
 int ix_errcode(const ix_conn *c) {
-    return c ? c->err : IX_ENOMEM;
+    return c ? c->st.err : IX_ENOMEM;
 }
 int ix_sqlcode(const ix_conn *c) {
-    return c ? c->sqlcode : 0;
+    return c ? c->st.sqlcode : 0;
 }
 int ix_isamcode(const ix_conn *c) {
-    return c ? c->isamcode : 0;
+    return c ? c->st.isamcode : 0;
 }
 int ix_erroffset(const ix_conn *c) {
-    return c ? (int)c->erroffset : 0;
+    return c ? (int)c->st.erroffset : 0;
 }
 const char *ix_sqlstate(const ix_conn *c) {
     if (!c) return "HY001";
-    return ixc_sqlstate_for(c->err, c->sqlcode, c->logged_in);
+    return ixc_sqlstate_for(c->st.err, c->st.sqlcode, c->logged_in);
 }
 const char *ix_errmsg(const ix_conn *c) {
     if (!c) return "out of memory";
-    return c->errmsg;
+    return c->st.errmsg;
 }
 
 /* ---- results ------------------------------------------------------------------ */
@@ -473,4 +473,75 @@ int64_t ix_last_serial(const ix_conn *c) {
 }
 int64_t ix_last_serial8(const ix_conn *c) {
     return c ? c->serial8 : 0;
+}
+
+/* ---- a connection, as the other parts reach it (ix_client_int.h) ------------ */
+
+const ixp_caps *ixc_caps(const ix_conn *c) {
+    return &c->caps;
+}
+
+void ixc_err_save(const ix_conn *c, ixc_errrec *e) {
+    e->err = c->st.err;
+    e->sqlcode = c->st.sqlcode;
+    e->isamcode = c->st.isamcode;
+    e->erroffset = c->st.erroffset;
+    memcpy(e->errmsg, c->st.errmsg, sizeof e->errmsg);
+}
+
+void ixc_err_restore(ix_conn *c, const ixc_errrec *e) {
+    c->st.err = e->err;
+    c->st.sqlcode = e->sqlcode;
+    c->st.isamcode = e->isamcode;
+    c->st.erroffset = e->erroffset;
+    memcpy(c->st.errmsg, e->errmsg, sizeof c->st.errmsg);
+}
+
+void ixc_err_append(ix_conn *c, const char *fmt, ...) {
+    size_t l = strlen(c->st.errmsg);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->st.errmsg + l, sizeof c->st.errmsg - l, fmt, ap);
+    va_end(ap);
+}
+
+void ixc_set_changes(ix_conn *c, int64_t changes) {
+    c->changes = changes;
+}
+
+void ixc_set_serial(ix_conn *c, int32_t serial) {
+    c->serial = serial;
+}
+
+void ixc_set_serial8(ix_conn *c, int64_t serial8) {
+    c->serial8 = serial8;
+}
+
+ix_stmt **ixc_stmt_list(ix_conn *c) {
+    return &c->stmts;
+}
+
+unsigned ixc_schema_gen(const ix_conn *c) {
+    return c->schema_gen;
+}
+
+unsigned ixc_next_cursor_seq(ix_conn *c) {
+    return ++c->cursor_seq;
+}
+
+void ixc_fetch_defaults(const ix_conn *c, int32_t *fetch_buffer, int *readahead) {
+    *fetch_buffer = c->fetch_buffer;
+    *readahead = c->readahead;
+}
+
+int ixc_form_deferred_prepare(const ix_conn *c) {
+    return c->deferred_prepare;
+}
+
+int ixc_form_optofc(const ix_conn *c) {
+    return c->optofc;
+}
+
+int ixc_db_ansi(const ix_conn *c) {
+    return c->db_ansi;
 }

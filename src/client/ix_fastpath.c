@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ix_client_int.h"
+#include "ix_conn_int.h"
 #include "proto/ix_fastpath.h"
 
 #define FP_TYPE_CODE(t) ((t)&IXP_FP_TYPE_MASK)
@@ -94,11 +95,11 @@ static void note_err(fp_answer *a, const ixp_msg *m) {
     snprintf(a->msg, sizeof a->msg, "%.*s", (int)m->u.err.msg.n, (const char *)m->u.err.msg.p);
 }
 
-/* Sends the group queued at c->out[mark..] (its EOT appended here).
+/* Sends the group queued at c->st.out[mark..] (its EOT appended here).
  * IX_OK or the connection's error. */
 static int send_group(ix_conn *c, size_t mark) {
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
-    if (c->out.err) return ixc_fail(c, IX_ENOMEM, "out of memory");
+    ixp_enc_tag(&c->st.out, IXP_SQ_EOT);
+    if (c->st.out.err) return ixc_fail(c, IX_ENOMEM, "out of memory");
     ixc_queued(c, mark);
     return ixc_flush(c);
 }
@@ -123,7 +124,7 @@ static int unexpected(ix_conn *c, int tag) {
  * *out, or the failure recorded on c (IX_ESQL for the server's refusal). */
 static int fp_lookup(ix_conn *c, const char *sig, ixc_fproutine **out) {
     size_t mark = ixc_mark(c);
-    ixp_enc_getroutine(&c->out, sig, strlen(sig));
+    ixp_enc_getroutine(&c->st.out, sig, strlen(sig));
     int rc = send_group(c, mark), oom = 0;
     if (rc != IX_OK) return rc;
     fp_answer a = {0};
@@ -204,9 +205,9 @@ static int take_results(ix_conn *c, const ixp_msg *m, ixc_fpres *res, int nres) 
 static int fp_exec(ix_conn *c, const ixc_fproutine *e, const ixc_fparg *args, int nargs,
                    ixc_fpres *res, int nres) {
     size_t mark = ixc_mark(c);
-    ixp_enc_exfp(&c->out, e->db, e->dbn, e->handle, nargs);
+    ixp_enc_exfp(&c->st.out, e->db, e->dbn, e->handle, nargs);
     for (int k = 0; k < nargs; k++)
-        put_arg(&c->out, &args[k]);
+        put_arg(&c->st.out, &args[k]);
     int rc = send_group(c, mark);
     if (rc != IX_OK) return rc;
     fp_answer a = {0};

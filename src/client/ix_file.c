@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ix_client_int.h"
+#include "ix_conn_int.h"
 #include "proto/ix_lob.h"
 
 #define FILE_PIECE (1 << 20) /* most bytes one read answer carries */
@@ -78,7 +79,8 @@ static int open_confined(ix_conn *c, const ixp_bytes *name, int for_write) {
 
 /* Reads up to want bytes of the open file into the answer. */
 static int answer_read(ix_conn *c, int32_t want) {
-    if (!c->client_fd) return ixp_enc_file_reply(&c->out, IXP_FILE_READ, IXP_FILE_ESTATE, NULL, 0);
+    if (!c->client_fd)
+        return ixp_enc_file_reply(&c->st.out, IXP_FILE_READ, IXP_FILE_ESTATE, NULL, 0);
     size_t n = (size_t)want < FILE_PIECE ? (size_t)want : FILE_PIECE, got = 0;
     uint8_t *buf = ixc_malloc(n);
     if (!buf) return ixc_kill(c, IX_ENOMEM, "out of memory");
@@ -87,18 +89,19 @@ static int answer_read(ix_conn *c, int32_t want) {
         if (k < 0 && errno == EINTR) continue;
         if (k < 0) {
             ixc_free(buf);
-            return ixp_enc_file_reply(&c->out, IXP_FILE_READ, IXP_FILE_EIO, NULL, 0);
+            return ixp_enc_file_reply(&c->st.out, IXP_FILE_READ, IXP_FILE_EIO, NULL, 0);
         }
         if (k == 0) break;
         got += (size_t)k;
     }
-    int rc = ixp_enc_file_reply(&c->out, IXP_FILE_READ, (int32_t)got, buf, got);
+    int rc = ixp_enc_file_reply(&c->st.out, IXP_FILE_READ, (int32_t)got, buf, got);
     ixc_free(buf);
     return rc;
 }
 
 static int answer_write(ix_conn *c, const ixp_lodata *d) {
-    if (!c->client_fd) return ixp_enc_file_reply(&c->out, IXP_FILE_WRITE, IXP_FILE_ESTATE, NULL, 0);
+    if (!c->client_fd)
+        return ixp_enc_file_reply(&c->st.out, IXP_FILE_WRITE, IXP_FILE_ESTATE, NULL, 0);
     size_t pos = 0;
     ixp_bytes ch;
     int32_t st = d->length;
@@ -113,14 +116,14 @@ static int answer_write(ix_conn *c, const ixp_lodata *d) {
             w += (size_t)k;
         }
     }
-    return ixp_enc_file_reply(&c->out, IXP_FILE_WRITE, st, NULL, 0);
+    return ixp_enc_file_reply(&c->st.out, IXP_FILE_WRITE, st, NULL, 0);
 }
 
 static int answer_close(ix_conn *c) {
     int st = c->client_fd ? 0 : IXP_FILE_ESTATE;
     if (c->client_fd && close(c->client_fd - 1)) st = IXP_FILE_EIO;
     c->client_fd = 0;
-    return ixp_enc_file_reply(&c->out, IXP_FILE_CLOSE, st, NULL, 0);
+    return ixp_enc_file_reply(&c->st.out, IXP_FILE_CLOSE, st, NULL, 0);
 }
 
 int ixc_file_answer(ix_conn *c, const ixp_msg *m) {
@@ -131,14 +134,14 @@ int ixc_file_answer(ix_conn *c, const ixp_msg *m) {
     case IXP_FILE_OPEN_WRITE: {
         ixp_bytes name = {d->data.p, (size_t)d->length}; /* without its pad */
         int fd = open_confined(c, &name, d->op == IXP_FILE_OPEN_WRITE);
-        rc = ixp_enc_file_reply(&c->out, d->op, fd < 0 ? fd : 0, NULL, 0);
+        rc = ixp_enc_file_reply(&c->st.out, d->op, fd < 0 ? fd : 0, NULL, 0);
         break;
     }
     case IXP_FILE_READ: rc = answer_read(c, d->length); break;
     case IXP_FILE_WRITE: rc = answer_write(c, d); break;
     default: rc = answer_close(c); break;
     }
-    if (rc != IX_OK && c->dead) return rc;
+    if (rc != IX_OK && c->st.dead) return rc;
     if (rc != IX_OK) return ixc_kill(c, rc, "cannot encode the SQ_FILE answer");
     /* no reply comes back: the answer is not a group (no ixc_queued) */
     return ixc_flush(c);

@@ -8,7 +8,7 @@
  * kept here: every read names it (read after a seek).
  *
  * The routines are reached in one of two ways, by the connection's forms
- * (c->fast; docs/protocol.md "Evidence"):
+ * (c->st.fast; docs/protocol.md "Evidence"):
  * - ixd's (fast): one-row SELECTs of ifx_lo_open / ifx_lo_create /
  *   ifx_lo_size / ifx_lo_seek / ifx_lo_close with bound arguments; a read
  *   names its absolute position, a write after a seek first moves the
@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "ix_client_int.h"
+#include "ix_conn_int.h"
 #include "proto/ix_fastpath.h"
 #include "proto/ix_lob.h"
 
@@ -80,7 +81,7 @@ static int handle_type(const uint8_t *h, int col_type) {
 /* Whether c takes a handle it cannot read: the handles of a server other
  * than ixd are its own (IBM: "an opaque structure"); ixd's must be ixd's. */
 static int handles_opaque(const ix_conn *c) {
-    return !c->fast;
+    return !c->st.fast;
 }
 
 /* The handle in column i of the current row: its bytes into h and its type
@@ -99,7 +100,7 @@ static int col_handle(ix_stmt *s, int i, uint8_t *h, int *type) {
         return ixc_fail(c, IX_EINVAL, "column %d holds no smart-LOB handle", i);
     if (is_null) return IX_NULL_VALUE;
     memcpy(h, raw, IXP_LOCATOR_LEN);
-    *type = handle_type(h, s->cols[i].lob_type);
+    *type = handle_type(h, ixc_column_lob_hint(s, i));
     return IX_OK;
 }
 
@@ -111,8 +112,9 @@ int ix_column_lob_type(ix_stmt *s, int i) {
     if (!p || ix_column_type(s, i) != IX_T_UDTFIXED ||
         ixp_lob_tuple_split(p, n, &is_null, &h, &used) != IX_OK || used != n || is_null)
         return 0;
-    if (!handles_opaque(s->conn) && ixp_locator_decode(h, IXP_LOCATOR_LEN, &l) != IX_OK) return 0;
-    return handle_type(h, s->cols[i].lob_type);
+    if (!handles_opaque(ix_stmt_conn(s)) && ixp_locator_decode(h, IXP_LOCATOR_LEN, &l) != IX_OK)
+        return 0;
+    return handle_type(h, ixc_column_lob_hint(s, i));
 }
 
 int ix_column_locator(ix_stmt *s, int i, ix_locator *out) {
@@ -142,19 +144,13 @@ static int from_user(ix_conn *c, const ix_locator *loc, int *type) {
 int ix_bind_locator(ix_stmt *s, int i, int type, const ix_locator *loc) {
     int rc = ix_bind_null(s, i);
     if (rc != IX_OK) return rc;
+    ix_conn *c = ix_stmt_conn(s);
     if (type != IX_T_BLOB && type != IX_T_CLOB)
-        return ixc_fail(s->conn, IX_EINVAL, "type %d is neither IX_T_BLOB nor IX_T_CLOB", type);
-    ixc_param *p = &s->params[i - 1];
-    p->type = IX_T_UDTFIXED;
-    p->slot = IXP_LOCATOR_LEN;
+        return ixc_fail(c, IX_EINVAL, "type %d is neither IX_T_BLOB nor IX_T_CLOB", type);
+    ixc_bind_udtfixed(s, i, IXP_LOCATOR_LEN, NULL);
     if (!loc) return IX_OK; /* a NULL */
-    if ((rc = from_user(s->conn, loc, NULL)) != IX_OK) return rc;
-    ixb_wbuf_reset(&p->val);
-    ixb_put_i16(&p->val, IXP_LOCATOR_LEN);
-    ixb_put_bytes(&p->val, loc->bytes, IX_LOCATOR_LEN);
-    if (p->val.err) return ixc_fail(s->conn, IX_ENOMEM, "out of memory");
-    p->indicator = IXP_IND_VALUE;
-    return IX_OK;
+    if ((rc = from_user(c, loc, NULL)) != IX_OK) return rc;
+    return ixc_bind_udtfixed(s, i, IXP_LOCATOR_LEN, loc->bytes);
 }
 
 /* ---- ixd's routines, through SQL with bound arguments ------------------------------------- */
@@ -164,7 +160,7 @@ int ix_bind_locator(ix_stmt *s, int i, int type, const ix_locator *loc) {
 static int lo_sql_value(ix_stmt *s, const char *sql, int64_t *out, uint8_t *hout) {
     ix_locator u;
     int ok = hout ? ix_column_locator(s, 0, &u) == IX_OK : ix_column_get_int64(s, 0, out) == IX_OK;
-    if (!ok) return ixc_fail(s->conn, IX_EPROTO, "unexpected answer to %s", sql);
+    if (!ok) return ixc_fail(ix_stmt_conn(s), IX_EPROTO, "unexpected answer to %s", sql);
     if (hout) memcpy(hout, u.bytes, IX_LOCATOR_LEN);
     return IX_OK;
 }
@@ -172,13 +168,13 @@ static int lo_sql_value(ix_stmt *s, const char *sql, int64_t *out, uint8_t *hout
 /* Finalizes s; when the call failed (rc), the connection's error record
  * is kept as it was (the error outlives the statement's release). */
 static void lo_finalize_keep_err(ix_conn *c, ix_stmt *s, int rc) {
-    int err = c->err, sqlcode = c->sqlcode, isam = c->isamcode;
-    char msg[sizeof c->errmsg];
-    memcpy(msg, c->errmsg, sizeof msg);
+    int err = c->st.err, sqlcode = c->st.sqlcode, isam = c->st.isamcode;
+    char msg[sizeof c->st.errmsg];
+    memcpy(msg, c->st.errmsg, sizeof msg);
     ix_finalize(s);
     if (rc != IX_OK) {
-        c->err = err, c->sqlcode = sqlcode, c->isamcode = isam;
-        memcpy(c->errmsg, msg, sizeof msg);
+        c->st.err = err, c->st.sqlcode = sqlcode, c->st.isamcode = isam;
+        memcpy(c->st.errmsg, msg, sizeof msg);
     }
 }
 
@@ -301,14 +297,14 @@ static int sql_open_literal(ix_conn *c, const uint8_t *h, int type, int flags, i
 
 /* Opens the LO of handle h (of type) for flags: its descriptor in *fd. */
 static int lo_open(ix_conn *c, const uint8_t *h, int type, int flags, int64_t *fd) {
-    if (!c->fast) return sql_open_literal(c, h, type, flags, fd);
+    if (!c->st.fast) return sql_open_literal(c, h, type, flags, fd);
     int64_t a[1] = {flags};
     return lo_sql(c, "SELECT ifx_lo_open(?, ?)", h, type, a, 1, fd, NULL);
 }
 
 /* Closes descriptor fd. */
 static int lo_close(ix_conn *c, int fd) {
-    if (!c->fast) return fp_close(c, fd);
+    if (!c->st.fast) return fp_close(c, fd);
     int64_t a[1] = {fd}, z;
     return lo_sql(c, "SELECT ifx_lo_close(?)", NULL, 0, a, 1, &z, NULL);
 }
@@ -316,7 +312,7 @@ static int lo_close(ix_conn *c, int fd) {
 /* Creates an LO of type opened for reading and writing: its handle into h,
  * its descriptor into *fd (ixd: a create, then an open). */
 static int lo_create(ix_conn *c, int type, uint8_t *h, int64_t *fd) {
-    if (!c->fast) return fp_create(c, type, IX_LO_RDWR, h, fd);
+    if (!c->st.fast) return fp_create(c, type, IX_LO_RDWR, h, fd);
     int rc = lo_sql(
         c, type == IX_T_CLOB ? "SELECT ifx_lo_create('clob')" : "SELECT ifx_lo_create('blob')",
         NULL, 0, NULL, 0, NULL, h);
@@ -360,7 +356,7 @@ int ix_lob_open_column(ix_stmt *s, int i, int flags, ix_lob **out) {
     uint8_t h[IXP_LOCATOR_LEN];
     int type = 0;
     int rc = col_handle(s, i, h, &type);
-    return rc != IX_OK ? rc : lob_new(s->conn, h, type, flags, out);
+    return rc != IX_OK ? rc : lob_new(ix_stmt_conn(s), h, type, flags, out);
 }
 
 int ix_lob_create(ix_conn *c, int type, ix_lob **out) {
@@ -386,7 +382,7 @@ int ix_lob_type(const ix_lob *b) {
 
 int ix_lob_size(ix_lob *b, int64_t *size) {
     if (!b || !size) return IX_EMISUSE;
-    if (!b->c->fast) return lob_unsourced(b->c, "the size of a smart LOB");
+    if (!b->c->st.fast) return lob_unsourced(b->c, "the size of a smart LOB");
     int64_t a[1] = {b->fd};
     return lo_sql(b->c, "SELECT ifx_lo_size(?)", NULL, 0, a, 1, size, NULL);
 }
@@ -397,7 +393,7 @@ int ix_lob_seek(ix_lob *b, int64_t off, int whence, int64_t *pos) {
     if (whence == IX_LO_SEEK_SET) {
         base = 0;
     } else if (whence == IX_LO_SEEK_END) {
-        if (!b->c->fast) return lob_unsourced(b->c, "a seek from the end");
+        if (!b->c->st.fast) return lob_unsourced(b->c, "a seek from the end");
         int rc = ix_lob_size(b, &base);
         if (rc != IX_OK) return rc;
     } else if (whence != IX_LO_SEEK_CUR) {
@@ -433,15 +429,15 @@ static int64_t take_chunks(const ixp_lodata *d, uint8_t *dst, size_t cap) {
     return (int64_t)at;
 }
 
-/* Sends the group queued at c->out[mark..] and reads its answer: the
+/* Sends the group queued at c->st.out[mark..] and reads its answer: the
  * SQ_LODATA reply or the error. A read (dst set) takes the chunks that
  * come, at most cap bytes (a real server may state the LO's size in the
  * reply, docs/protocol.md "SQ_LODATA (97)"), into dst, and *moved gets
  * their count; a write's *moved is the reply's size. */
 static int lodata_exchange(ix_conn *c, size_t mark, int op, uint8_t *dst, size_t cap,
                            int64_t *moved) {
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
-    if (c->out.err) return ixc_fail(c, IX_ENOMEM, "out of memory");
+    ixp_enc_tag(&c->st.out, IXP_SQ_EOT);
+    if (c->st.out.err) return ixc_fail(c, IX_ENOMEM, "out of memory");
     ixc_queued(c, mark);
     int rc = ixc_flush(c);
     if (rc != IX_OK) return rc;
@@ -494,10 +490,10 @@ static int lob_ready(ix_lob *b) {
  * (LO_SEEK_SET); a real server's form, as the public client sends it, is
  * the distance from the server's position (LO_SEEK_CUR). */
 static void read_request(ix_lob *b, size_t k) {
-    if (b->c->fast)
-        ixp_enc_lo_readseek(&b->c->out, b->fd, (int32_t)k, b->pos, IXP_LO_SEEK_SET);
+    if (b->c->st.fast)
+        ixp_enc_lo_readseek(&b->c->st.out, b->fd, (int32_t)k, b->pos, IXP_LO_SEEK_SET);
     else
-        ixp_enc_lo_readseek(&b->c->out, b->fd, (int32_t)k, b->pos - b->srv_pos, IXP_LO_SEEK_CUR);
+        ixp_enc_lo_readseek(&b->c->st.out, b->fd, (int32_t)k, b->pos - b->srv_pos, IXP_LO_SEEK_CUR);
 }
 
 int ix_lob_read(ix_lob *b, void *buf, size_t n, size_t *got) {
@@ -505,7 +501,7 @@ int ix_lob_read(ix_lob *b, void *buf, size_t n, size_t *got) {
     int rc = lob_ready(b);
     if (rc != IX_OK) return rc;
     if (!buf && n) return IX_EMISUSE;
-    if (!b->c->fast && b->srv_pos < 0)
+    if (!b->c->st.fast && b->srv_pos < 0)
         return ixc_fail(b->c, IX_ENOTSUP,
                         "a read after an append needs ifx_lo_seek, which no public source shows "
                         "on a server other than ixd");
@@ -530,7 +526,7 @@ int ix_lob_read(ix_lob *b, void *buf, size_t n, size_t *got) {
 /* Moves the server's position to b->pos before a write: ifx_lo_seek on
  * ixd; refused (IX_ENOTSUP) on other servers. */
 static int server_seek(ix_lob *b) {
-    if (!b->c->fast) return lob_unsourced(b->c, "a write away from the last read or write");
+    if (!b->c->st.fast) return lob_unsourced(b->c, "a write away from the last read or write");
     int64_t a[3] = {b->fd, b->pos, IX_LO_SEEK_SET}, z;
     int rc = lo_sql(b->c, "SELECT ifx_lo_seek(?, ?, ?)", NULL, 0, a, 3, &z, NULL);
     if (rc == IX_OK) b->srv_pos = b->pos;
@@ -541,7 +537,7 @@ static int server_seek(ix_lob *b) {
  * states the bytes written; of a real server's reply the public client
  * checks only that it is not negative (docs/protocol.md "SQ_LODATA"). */
 static int write_reply_ok(const ix_conn *c, int64_t moved, size_t k) {
-    return c->fast ? moved == (int64_t)k : moved >= 0;
+    return c->st.fast ? moved == (int64_t)k : moved >= 0;
 }
 
 int ix_lob_write(ix_lob *b, const void *p, size_t n) {
@@ -555,7 +551,7 @@ int ix_lob_write(ix_lob *b, const void *p, size_t n) {
         size_t k = n - done < IXC_LO_PIECE ? n - done : IXC_LO_PIECE;
         size_t mark;
         if ((rc = lob_begin(b->c, &mark)) != IX_OK) return rc;
-        ixp_enc_lo_write(&b->c->out, b->fd, (const uint8_t *)p + done, k);
+        ixp_enc_lo_write(&b->c->st.out, b->fd, (const uint8_t *)p + done, k);
         int64_t moved = 0;
         rc = lodata_exchange(b->c, mark, IXP_LO_OP_WRITE, NULL, 0, &moved);
         if (rc != IX_OK) return rc;
@@ -620,7 +616,7 @@ int ix_column_lob(ix_stmt *s, int i, void **data, size_t *n) {
     if (rc != IX_OK) return rc;
     uint8_t *p = NULL;
     size_t got = 0;
-    rc = s->conn->fast ? read_sized(b, &p, &got) : read_growing(b, &p, &got);
+    rc = ixc_form_fast(ix_stmt_conn(s)) ? read_sized(b, &p, &got) : read_growing(b, &p, &got);
     int crc = ix_lob_close(b);
     if (rc == IX_OK) rc = crc;
     if (rc != IX_OK) {
@@ -640,18 +636,19 @@ void ix_lob_free(void *p) {
 /* A new LO filled by fill(ud, ...) in pieces, then bound as a handle. */
 static int bind_new(ix_stmt *s, int i, int type, ix_lob_source_fn fn, void *ud, const void *p,
                     size_t n) {
-    if (!s || !s->conn) return IX_EMISUSE;
+    ix_conn *c = ix_stmt_conn(s);
+    if (!c) return IX_EMISUSE;
     if (type != IX_T_BLOB && type != IX_T_CLOB)
-        return ixc_fail(s->conn, IX_EINVAL, "type %d is neither IX_T_BLOB nor IX_T_CLOB", type);
+        return ixc_fail(c, IX_EINVAL, "type %d is neither IX_T_BLOB nor IX_T_CLOB", type);
     ix_lob *b;
-    int rc = ix_lob_create(s->conn, type, &b);
+    int rc = ix_lob_create(c, type, &b);
     if (rc != IX_OK) return rc;
     uint8_t *buf = fn ? ixc_malloc(IXC_LO_PIECE) : NULL;
-    if (fn && !buf) rc = ixc_fail(s->conn, IX_ENOMEM, "out of memory");
+    if (fn && !buf) rc = ixc_fail(c, IX_ENOMEM, "out of memory");
     while (rc == IX_OK && fn) {
         long long k = fn(ud, buf, IXC_LO_PIECE);
         if (k < 0 || k > IXC_LO_PIECE)
-            rc = ixc_fail(s->conn, IX_EINVAL, "the LOB source failed (%lld)", k);
+            rc = ixc_fail(c, IX_EINVAL, "the LOB source failed (%lld)", k);
         if (k <= 0 || rc != IX_OK) break;
         rc = ix_lob_write(b, buf, (size_t)k);
     }

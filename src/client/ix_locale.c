@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "ix_client_int.h"
+#include "ix_conn_int.h"
 
 static const struct {
     const char *ifx[4]; /* Informix spellings (names and CCSID numbers) */
@@ -68,9 +69,9 @@ const char *ix_locale_codeset(const char *locale) {
 }
 
 void ixc_locale_free(ix_conn *c) {
-    if (c->cv_to_db != (iconv_t)-1) iconv_close(c->cv_to_db);
-    if (c->cv_from_db != (iconv_t)-1) iconv_close(c->cv_from_db);
-    c->cv_to_db = c->cv_from_db = (iconv_t)-1;
+    if (c->st.cv_to_db != (iconv_t)-1) iconv_close(c->st.cv_to_db);
+    if (c->st.cv_from_db != (iconv_t)-1) iconv_close(c->st.cv_from_db);
+    c->st.cv_to_db = c->st.cv_from_db = (iconv_t)-1;
 }
 
 int ixc_locale_setup(ix_conn *c, const char *client_locale, const char *db_locale, char *err,
@@ -86,9 +87,9 @@ int ixc_locale_setup(ix_conn *c, const char *client_locale, const char *db_local
         return IX_EINVAL;
     }
     if (strcmp(ccs, dcs) == 0) return IX_OK;
-    c->cv_to_db = iconv_open(dcs, ccs);
-    c->cv_from_db = iconv_open(ccs, dcs);
-    if (c->cv_to_db == (iconv_t)-1 || c->cv_from_db == (iconv_t)-1) {
+    c->st.cv_to_db = iconv_open(dcs, ccs);
+    c->st.cv_from_db = iconv_open(ccs, dcs);
+    if (c->st.cv_to_db == (iconv_t)-1 || c->st.cv_from_db == (iconv_t)-1) {
         ixc_locale_free(c);
         snprintf(err, errlen, "no conversion between %s and %s", ccs, dcs);
         return IX_EINVAL;
@@ -139,9 +140,9 @@ int ixc_is_char_type(int code) {
 int ixc_sql_to_db(ix_conn *c, const char *sql, size_t n, const char **wire, size_t *wn) {
     *wire = sql;
     *wn = n;
-    if (c->cv_to_db == (iconv_t)-1) return IX_OK;
+    if (c->st.cv_to_db == (iconv_t)-1) return IX_OK;
     ixb_wbuf_reset(&c->conv);
-    int rc = ixc_convert(c->cv_to_db, sql, n, &c->conv);
+    int rc = ixc_convert(c->st.cv_to_db, sql, n, &c->conv);
     if (rc != IX_OK)
         return ixc_fail(c, rc,
                         rc == IX_ENOMEM ? "out of memory"
@@ -150,4 +151,8 @@ int ixc_sql_to_db(ix_conn *c, const char *sql, size_t n, const char **wire, size
     *wire = (const char *)c->conv.data;
     *wn = c->conv.len;
     return IX_OK;
+}
+
+const char *ixc_dbdate(const ix_conn *c) {
+    return c->dbdate;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ix_client_int.h"
+#include "ix_conn_int.h"
 
 /* Whole reply groups buffered and not yet decoded. */
 static int64_t groups_buffered(ix_conn *c) {
@@ -46,7 +47,7 @@ static int64_t groups_buffered(ix_conn *c) {
 /* The read timeout of an awaited reply: IX_ETIMEOUT once it has expired. */
 static int check_timeout(ix_conn *c) {
     int limit = ixc_wait_limit_ms(c);
-    if (limit <= 0 || c->pend_len == 0 || c->dead) return IX_OK;
+    if (limit <= 0 || ixc_pend_count(c) == 0 || c->st.dead) return IX_OK;
     if (ixc_now_ms() - c->io_at_ms < limit) return IX_OK;
     return ixc_timed_out(c, limit);
 }
@@ -68,14 +69,14 @@ int ixc_nb_ready(ix_conn *c, int *want) {
 /* Decodes every reply that has arrived whole (handlers run with nb_step
  * cleared: their bytes are buffered). */
 static int decode_ready(ix_conn *c) {
-    int save = c->nb_step;
+    int save = c->st.nb_step;
     int rc = IX_OK;
-    c->nb_step = 0;
+    c->st.nb_step = 0;
     c->nb_decoding++;
-    while (rc == IX_OK && c->pend_len > 0 && groups_buffered(c) > 0)
+    while (rc == IX_OK && ixc_pend_count(c) > 0 && groups_buffered(c) > 0)
         rc = ixc_pend_one(c);
     c->nb_decoding--;
-    c->nb_step = save;
+    c->st.nb_step = save;
     return rc;
 }
 
@@ -83,7 +84,7 @@ int ixc_nb_pump(ix_conn *c) {
     int rc = ixc_nb_io(c);
     int drc = decode_ready(c);
     if (rc == IX_OK) rc = drc;
-    if (rc == IX_OK && c->pend_len > 0 && groups_buffered(c) == 0) {
+    if (rc == IX_OK && ixc_pend_count(c) > 0 && groups_buffered(c) == 0) {
         if (c->peer_eof) return ixc_kill(c, IX_ECONN, "the server closed the connection");
         rc = check_timeout(c);
     }
@@ -91,57 +92,57 @@ int ixc_nb_pump(ix_conn *c) {
 }
 
 int ix_socket(const ix_conn *c) {
-    if (!c || c->dead || !c->tr) return -1;
+    if (!c || c->st.dead || !c->tr) return -1;
     return c->tr->fd;
 }
 
 int ix_set_nonblocking(ix_conn *c, int on) {
     if (!c) return IX_EMISUSE;
     if (on) {
-        if (!c->nb) c->io_at_ms = ixc_now_ms();
-        c->nb = 1;
+        if (!c->st.nb) c->io_at_ms = ixc_now_ms();
+        c->st.nb = 1;
         return IX_OK;
     }
-    if (!c->nb) return IX_OK;
-    c->nb = 0;
-    if (c->dead || c->csm) return IX_OK;
+    if (!c->st.nb) return IX_OK;
+    c->st.nb = 0;
+    if (c->st.dead || c->csm) return IX_OK;
     return ixc_drain(c);
 }
 
 int ix_is_nonblocking(const ix_conn *c) {
-    return c && c->nb;
+    return c && c->st.nb;
 }
 
 int ix_flush(ix_conn *c) {
     if (!c) return IX_EMISUSE;
-    if (c->dead) return ixc_check(c);
+    if (c->st.dead) return ixc_check(c);
     if (c->csm) return IX_OK;
     /* it reads too (a server blocked on its writes must be drained for it to
      * read ours), so it decodes what arrived whole, as ix_consume_input:
      * no reply may wait in our buffer while the socket is quiet */
-    c->nb_step = 1;
+    c->st.nb_step = 1;
     int rc = ixc_nb_pump(c);
-    c->nb_step = 0;
+    c->st.nb_step = 0;
     if (rc != IX_OK) return rc;
-    return c->sent < c->out.len ? IX_WANT_WRITE : IX_OK;
+    return c->st.sent < c->st.out.len ? IX_WANT_WRITE : IX_OK;
 }
 
 int ix_consume_input(ix_conn *c) {
     if (!c) return IX_EMISUSE;
     if (c->csm) return IX_OK; /* connecting: ix_connect_poll reads */
-    if (c->dead) {
+    if (c->st.dead) {
         int rc = decode_ready(c); /* replies that arrived before it died */
         return rc != IX_OK ? rc : ixc_check(c);
     }
-    c->nb_step = 1;
+    c->st.nb_step = 1;
     int rc = ixc_nb_pump(c);
-    c->nb_step = 0;
+    c->st.nb_step = 0;
     return rc;
 }
 
 int ix_is_busy(const ix_conn *c) {
-    if (!c || c->dead) return 0;
-    return c->pend_len > 0;
+    if (!c || c->st.dead) return 0;
+    return ixc_pend_count(c) > 0;
 }
 
 int ix_timeout_ms(const ix_conn *c) {
@@ -150,7 +151,7 @@ int ix_timeout_ms(const ix_conn *c) {
     if (c->csm) {
         int64_t ixc_connsm_deadline(const ix_conn *conn);
         at = ixc_connsm_deadline(c);
-    } else if (!c->dead && c->pend_len > 0) {
+    } else if (!c->st.dead && ixc_pend_count(c) > 0) {
         int limit = ixc_wait_limit_ms(c);
         if (limit > 0) at = c->io_at_ms + limit;
     }

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "ix_client_int.h"
+#include "ix_conn_int.h"
 
 typedef struct pool_member {
     ix_conn *conn;
@@ -58,16 +59,12 @@ static int pool_ping(ix_conn *c) {
     if (rc == IX_OK) rc = ixc_drain(c);
     if (rc != IX_OK) return rc;
     int id = INT16_MAX;
-    for (int busy = 1; busy && id > 0;) {
-        busy = 0;
-        for (const ix_stmt *s = c->stmts; s; s = s->next)
-            if (s->prepared && s->id == id) busy = 1;
-        if (busy) id--;
-    }
+    while (id > 0 && ixc_stmt_id_in_use(c, id))
+        id--;
     size_t mark = ixc_mark(c);
-    ixp_enc_id(&c->out, id);
-    ixp_enc_tag(&c->out, IXP_SQ_RELEASE);
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixp_enc_id(&c->st.out, id);
+    ixp_enc_tag(&c->st.out, IXP_SQ_RELEASE);
+    ixp_enc_tag(&c->st.out, IXP_SQ_EOT);
     ixc_queued(c, mark);
     ixc_reply r;
     memset(&r, 0, sizeof r);
@@ -81,9 +78,8 @@ static int pool_ping(ix_conn *c) {
  * transaction rolled back, autocommit on, isolation and lock mode restored
  * when a SET changed them. 0, or -1 when it cannot be reused. */
 static int pool_reset(const ix_pool *p, ix_conn *c) {
-    if (c->dead) return -1;
-    for (const ix_stmt *s = c->stmts; s; s = s->next)
-        if (!s->cached) return -1; /* a statement still open: its state would leak */
+    if (c->st.dead) return -1;
+    if (!ixc_stmts_all_cached(c)) return -1; /* a statement still open: its state would leak */
     if (ixc_drain(c) != IX_OK) return -1;
     if (c->in_txn && ix_rollback(c) != IX_OK) return -1;
     if (c->manual_commit && ix_set_autocommit(c, 1) != IX_OK) return -1;
@@ -214,7 +210,7 @@ static int wait_turn(ix_pool *p, const struct timespec *deadline) {
 /* The health check of an idle member taken out (mutex not held): a round
  * trip when it was idle longer than idle_check_ms. 0 healthy, -1 not. */
 static int check_out(ix_pool *p, ix_conn *c, int64_t idle_us) {
-    if (c->dead) return -1;
+    if (c->st.dead) return -1;
     if (p->cfg.idle_check_ms < 0 || idle_us < (int64_t)p->cfg.idle_check_ms * 1000) return 0;
     pthread_mutex_lock(&p->mu);
     p->st.checks++;

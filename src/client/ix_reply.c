@@ -1,12 +1,13 @@
 /*
  * ix_reply.c: the I/O pump over the transport and the queue of replies still
- * expected (pipelining): requests are encoded into c->out (whole groups
+ * expected (pipelining): requests are encoded into c->st.out (whole groups
  * ending in EOT) and sent by ixc_io, which always also reads whatever the
  * server has sent into the push parser c->rd, so neither side can block the
  * other. Every reply group the connection still expects but has not read is
- * an entry of the FIFO c->pend (read-ahead fetches, CLOSE/RELEASE replies);
- * a caller that wants its own reply first drains the FIFO (ixc_drain), then
- * reads.
+ * an entry of the FIFO c->pq (read-ahead fetches, CLOSE/RELEASE replies),
+ * whose fields only this file touches (ix_reply_int.h); a caller that wants
+ * its own reply first drains the FIFO (ixc_drain), then reads. A fetch's
+ * batch goes to its statement through ixc_stmt_take_fetch, one call.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,10 +63,10 @@ static int do_recv(ix_conn *c) {
     if (k > 0) {
         if (wire_tap) wire_tap(wire_tap_ud, c, 1, buf, (size_t)k);
         ixp_reader_commit(&c->rd, (size_t)k);
-        if (c->nb || c->csm) c->io_at_ms = ixc_now_ms();
+        if (c->st.nb || c->csm) c->io_at_ms = ixc_now_ms();
         return IX_OK;
     }
-    if (k == 0 && c->nb_step) { /* what is buffered is still decoded first */
+    if (k == 0 && c->st.nb_step) { /* what is buffered is still decoded first */
         c->peer_eof = 1;
         return IX_OK;
     }
@@ -75,20 +76,20 @@ static int do_recv(ix_conn *c) {
 }
 
 static int do_send(ix_conn *c) {
-    if (c->sent >= c->out.len) return IX_OK;
-    long k = c->tr->vt->send(c->tr, c->out.data + c->sent, c->out.len - c->sent);
+    if (c->st.sent >= c->st.out.len) return IX_OK;
+    long k = c->tr->vt->send(c->tr, c->st.out.data + c->st.sent, c->st.out.len - c->st.sent);
     if (k > 0) {
-        if (wire_tap) wire_tap(wire_tap_ud, c, 0, c->out.data + c->sent, (size_t)k);
-        c->sent += (size_t)k;
+        if (wire_tap) wire_tap(wire_tap_ud, c, 0, c->st.out.data + c->st.sent, (size_t)k);
+        c->st.sent += (size_t)k;
         c->sent_since_read = 1;
-        if (c->sent == c->out.len) {
-            ixb_wbuf_reset(&c->out);
-            c->sent = 0;
-        } else if (c->sent >= 65536 && c->sent * 2 >= c->out.len) {
+        if (c->st.sent == c->st.out.len) {
+            ixb_wbuf_reset(&c->st.out);
+            c->st.sent = 0;
+        } else if (c->st.sent >= 65536 && c->st.sent * 2 >= c->st.out.len) {
             /* A pipelined batch never empties the buffer: drop the sent part. */
-            memmove(c->out.data, c->out.data + c->sent, c->out.len - c->sent);
-            c->out.len -= c->sent;
-            c->sent = 0;
+            memmove(c->st.out.data, c->st.out.data + c->st.sent, c->st.out.len - c->st.sent);
+            c->st.out.len -= c->st.sent;
+            c->st.sent = 0;
         }
         return IX_OK;
     }
@@ -99,10 +100,10 @@ static int do_send(ix_conn *c) {
 /* Whether the oldest reply still expected is one of a request that runs no
  * user statement: a CLOSE or RELEASE, or a PREPARE sent on its own. */
 static int ctl_pending(const ix_conn *c) {
-    if (c->pend_len == 0) return 0;
-    const ixc_pend *e = &c->pend[c->pend_head];
+    if (c->pq.len == 0) return 0;
+    const ixc_pend *e = &c->pq.v[c->pq.head];
     return e->kind == PEND_DISCARD ||
-           (e->kind == PEND_OP && e->owner && e->owner->op == IXC_OP_PREPARE);
+           (e->kind == PEND_OP && e->owner && ixc_stmt_op(e->owner) == IXC_OP_PREPARE);
 }
 
 int ixc_wait_limit_ms(const ix_conn *c) {
@@ -125,12 +126,13 @@ int ixc_timed_out(ix_conn *c, int limit) {
 static int nb_io(ix_conn *c, int wr);
 
 int ixc_io(ix_conn *c, int want_write) {
-    if (c->dead) return ixc_dead_rc(c);
-    if (c->out.err)
-        return ixc_kill(c, c->out.err, "cannot encode the request: %s", ix_rc_str(c->out.err));
-    int wr = want_write && c->sent < c->out.len;
+    if (c->st.dead) return ixc_dead_rc(c);
+    if (c->st.out.err)
+        return ixc_kill(c, c->st.out.err, "cannot encode the request: %s",
+                        ix_rc_str(c->st.out.err));
+    int wr = want_write && c->st.sent < c->st.out.len;
     if (c->peer_eof && !wr) return ixc_kill(c, IX_ECONN, "the server closed the connection");
-    if (c->nb_step) return nb_io(c, wr);
+    if (c->st.nb_step) return nb_io(c, wr);
     if (c->tr->vt->pending(c->tr) > 0) return do_recv(c);
     if (c->tr->fd < 0) { /* memory transport: always ready */
         return wr ? do_send(c) : do_recv(c);
@@ -155,7 +157,7 @@ int ixc_io(ix_conn *c, int want_write) {
         if (k == 0) return ixc_timed_out(c, limit);
         int rc = IX_OK;
         if (!c->peer_eof && (pf.revents & (POLLIN | POLLERR | POLLHUP))) rc = do_recv(c);
-        if (rc == IX_OK && !c->dead && (pf.revents & POLLOUT)) rc = do_send(c);
+        if (rc == IX_OK && !c->st.dead && (pf.revents & POLLOUT)) rc = do_send(c);
         return rc;
     }
 }
@@ -164,29 +166,29 @@ int ixc_io(ix_conn *c, int want_write) {
  * waiting. IX_OK when bytes moved, else IX_WANT_WRITE (output is pending)
  * or IX_WANT_READ; or a connection error. */
 static int nb_io(ix_conn *c, int wr) {
-    size_t left = c->out.len - c->sent, have = ixp_reader_pending(&c->rd);
+    size_t left = c->st.out.len - c->st.sent, have = ixp_reader_pending(&c->rd);
     int rc = wr ? do_send(c) : IX_OK;
-    if (rc == IX_OK && !c->dead && !c->peer_eof) rc = do_recv(c);
+    if (rc == IX_OK && !c->st.dead && !c->peer_eof) rc = do_recv(c);
     if (rc != IX_OK) return rc;
-    if (c->out.len - c->sent != left || ixp_reader_pending(&c->rd) != have) return IX_OK;
-    return c->sent < c->out.len ? IX_WANT_WRITE : IX_WANT_READ;
+    if (c->st.out.len - c->st.sent != left || ixp_reader_pending(&c->rd) != have) return IX_OK;
+    return c->st.sent < c->st.out.len ? IX_WANT_WRITE : IX_WANT_READ;
 }
 
 /* Writes without waiting while the socket takes bytes. */
 static int nb_write(ix_conn *c) {
-    while (!c->dead && c->sent < c->out.len) {
-        size_t left = c->out.len - c->sent;
+    while (!c->st.dead && c->st.sent < c->st.out.len) {
+        size_t left = c->st.out.len - c->st.sent;
         int rc = do_send(c);
         if (rc != IX_OK) return rc;
-        if (c->out.len - c->sent == left) break;
+        if (c->st.out.len - c->st.sent == left) break;
     }
-    return c->dead ? ixc_dead_rc(c) : IX_OK;
+    return c->st.dead ? ixc_dead_rc(c) : IX_OK;
 }
 
 /* Reads without waiting (at most a few chunks per call). IX_OK or a
  * connection error. */
 static int nb_read(ix_conn *c) {
-    for (int i = 0; i < 16 && !c->dead && !c->peer_eof; i++) {
+    for (int i = 0; i < 16 && !c->st.dead && !c->peer_eof; i++) {
         size_t have = ixp_reader_pending(&c->rd);
         int rc = do_recv(c);
         if (rc != IX_OK) return rc;
@@ -196,15 +198,16 @@ static int nb_read(ix_conn *c) {
 }
 
 int ixc_nb_want(const ix_conn *c) {
-    return c->sent < c->out.len ? IX_WANT_WRITE : IX_WANT_READ;
+    return c->st.sent < c->st.out.len ? IX_WANT_WRITE : IX_WANT_READ;
 }
 
 /* Non-blocking I/O for ix_nb.c: writes and reads what the socket allows. */
 int ixc_nb_io(ix_conn *c) {
-    if (c->dead) return ixc_dead_rc(c);
+    if (c->st.dead) return ixc_dead_rc(c);
     if (!c->tr) return ixc_kill(c, IX_ECONN, "not connected");
-    if (c->out.err)
-        return ixc_kill(c, c->out.err, "cannot encode the request: %s", ix_rc_str(c->out.err));
+    if (c->st.out.err)
+        return ixc_kill(c, c->st.out.err, "cannot encode the request: %s",
+                        ix_rc_str(c->st.out.err));
     int rc = nb_write(c);
     if (rc == IX_OK) rc = nb_read(c);
     if (rc == IX_OK) rc = nb_write(c);
@@ -212,12 +215,12 @@ int ixc_nb_io(ix_conn *c) {
 }
 
 int ixc_flush(ix_conn *c) {
-    if (c->nb_step || c->nb_decoding) return c->dead ? ixc_dead_rc(c) : nb_write(c);
-    while (!c->dead && c->sent < c->out.len) {
+    if (c->st.nb_step || c->nb_decoding) return c->st.dead ? ixc_dead_rc(c) : nb_write(c);
+    while (!c->st.dead && c->st.sent < c->st.out.len) {
         int rc = ixc_io(c, 1);
         if (rc != IX_OK) return rc;
     }
-    return c->dead ? ixc_dead_rc(c) : IX_OK;
+    return c->st.dead ? ixc_dead_rc(c) : IX_OK;
 }
 
 /* An EOT ended the answer to the oldest group in flight. */
@@ -264,7 +267,7 @@ int ixc_next_msg(ix_conn *c, ixp_msg *m) {
             }
             return IX_OK;
         }
-        if (rc == IX_NEED_MORE && c->dead) return ixc_dead_rc(c);
+        if (rc == IX_NEED_MORE && c->st.dead) return ixc_dead_rc(c);
         if (rc != IX_NEED_MORE) {
             const char *why = ixp_reader_why(&c->rd);
             return ixc_kill(c, IX_EPROTO, "lost sync with the server at byte %llu: %s",
@@ -473,45 +476,71 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
 /* ---- the queue of expected replies ------------------------------------------- */
 
 int ixc_push_pend(ix_conn *c, int kind, ix_stmt *owner) {
-    return ixc_push_pend_at(c, kind, owner, ixc_now_us());
+    return ixc_push_pend_entry(c, (ixc_pend){kind, owner, ixc_now_us(), 0, 0}, 0);
 }
 
-int ixc_push_pend_at(ix_conn *c, int kind, ix_stmt *owner, int64_t sent_us) {
-    if (c->pend_len == c->pend_cap) {
-        size_t cap = c->pend_cap ? c->pend_cap * 2 : 16;
-        ixc_pend *p = ixc_malloc(cap * sizeof *p);
-        if (!p) return ixc_kill(c, IX_ENOMEM, "out of memory");
-        for (size_t i = 0; i < c->pend_len; i++)
-            p[i] = c->pend[(c->pend_head + i) % c->pend_cap];
-        ixc_free(c->pend);
-        c->pend = p;
-        c->pend_cap = cap;
-        c->pend_head = 0;
-    }
-    c->pend[(c->pend_head + c->pend_len) % c->pend_cap] = (ixc_pend){kind, owner, sent_us, 0, 0};
-    c->pend_len++;
+#define PEND_CAP_FIRST 16 /* entries of a queue's first ring */
+
+/* Makes room for one more entry (the ring doubles, in order from head 0). */
+static int pend_grow(ix_conn *c) {
+    ixc_pendq *q = &c->pq;
+    if (q->len < q->cap) return IX_OK;
+    size_t cap = q->cap ? q->cap * 2 : PEND_CAP_FIRST;
+    ixc_pend *p = ixc_malloc(cap * sizeof *p);
+    if (!p) return ixc_kill(c, IX_ENOMEM, "out of memory");
+    for (size_t i = 0; i < q->len; i++)
+        p[i] = q->v[(q->head + i) % q->cap];
+    ixc_free(q->v);
+    q->v = p;
+    q->cap = cap;
+    q->head = 0;
     return IX_OK;
 }
 
-int ixc_push_pend_front(ix_conn *c, int kind, ix_stmt *owner) {
-    int rc = ixc_push_pend(c, kind, owner); /* makes room, appended */
+int ixc_push_pend_entry(ix_conn *c, ixc_pend e, int front) {
+    int rc = pend_grow(c);
     if (rc != IX_OK) return rc;
-    ixc_pend e = c->pend[(c->pend_head + c->pend_len - 1) % c->pend_cap];
-    for (size_t i = c->pend_len - 1; i > 0; i--)
-        c->pend[(c->pend_head + i) % c->pend_cap] = c->pend[(c->pend_head + i - 1) % c->pend_cap];
-    c->pend[c->pend_head] = e;
+    ixc_pendq *q = &c->pq;
+    if (front) {
+        q->head = (q->head + q->cap - 1) % q->cap;
+        q->v[q->head] = e;
+    } else {
+        q->v[(q->head + q->len) % q->cap] = e;
+    }
+    q->len++;
     return IX_OK;
+}
+
+size_t ixc_pend_count(const ix_conn *c) {
+    return c->pq.len;
+}
+
+void ixc_pend_disown(ix_conn *c, const ix_stmt *s) {
+    const ixc_pendq *q = &c->pq;
+    for (size_t i = 0; i < q->len; i++) {
+        ixc_pend *e = &q->v[(q->head + i) % q->cap];
+        if (e->owner == s) e->owner = NULL;
+    }
+}
+
+void ixc_pend_clear(ix_conn *c) {
+    c->pq.head = c->pq.len = 0;
+}
+
+void ixc_pend_free(ix_conn *c) {
+    ixc_free(c->pq.v);
+    c->pq = (ixc_pendq){0};
 }
 
 /* A statement's request (PEND_OP): its op handler decodes one reply group
  * (the entry stays until every group it expects has been read). */
 static int pend_op(ix_conn *c) {
-    ixc_pend *f = &c->pend[c->pend_head];
+    ixc_pend *f = &c->pq.v[c->pq.head];
     ix_stmt *s = f->owner;
     int last = --f->groups <= 0;
     if (last) {
-        c->pend_head = (c->pend_head + 1) % c->pend_cap;
-        c->pend_len--;
+        c->pq.head = (c->pq.head + 1) % c->pq.cap;
+        c->pq.len--;
     }
     if (s) return ixc_stmt_op_reply(s, last);
     ixc_reply r;
@@ -532,10 +561,10 @@ int ixc_pend_one(ix_conn *c) {
 }
 
 static int pend_one(ix_conn *c) {
-    if (c->pend[c->pend_head].kind == PEND_OP) return pend_op(c);
-    ixc_pend e = c->pend[c->pend_head];
-    c->pend_head = (c->pend_head + 1) % c->pend_cap;
-    c->pend_len--;
+    if (c->pq.v[c->pq.head].kind == PEND_OP) return pend_op(c);
+    ixc_pend e = c->pq.v[c->pq.head];
+    c->pq.head = (c->pq.head + 1) % c->pq.cap;
+    c->pq.len--;
     ixc_reply r;
     memset(&r, 0, sizeof r);
     ixc_batch *b = NULL;
@@ -552,26 +581,11 @@ static int pend_one(ix_conn *c) {
     uint64_t at = ixp_reader_offset(&c->rd);
     int rc = b && !r.plan ? ixc_kill(c, IX_ENOMEM, "out of memory") : ixc_read_reply(c, &r);
     if (e.kind == PEND_FETCH && e.owner) {
-        ix_stmt *s = e.owner;
-        s->inflight--;
         if (rc != IX_OK) {
             ixc_batch_free(b);
-            return rc;
+            b = NULL;
         }
-        s->roundtrips++;
-        s->bytes_in += (int64_t)(ixp_reader_offset(&c->rd) - at);
-        ixc_fetch_feedback(s, e.asked, r.first_us - e.sent_us, r.end_us - r.first_us,
-                           r.has_done || r.sqlcode != 0);
-        b->done = r.has_done || r.sqlcode != 0;
-        b->sqlcode = r.sqlcode;
-        b->isamcode = r.isamcode;
-        b->offset = r.offset;
-        memcpy(b->msg, r.msg, sizeof b->msg);
-        if (s->queue_tail)
-            s->queue_tail->next = b;
-        else
-            s->queue = b;
-        s->queue_tail = b;
+        ixc_stmt_take_fetch(e.owner, b, &r, &e, (int64_t)(ixp_reader_offset(&c->rd) - at));
     }
     return rc;
 }
@@ -582,24 +596,24 @@ static __attribute__((noinline)) int pend_one_nb(ix_conn *c) {
     int want = IX_WANT_READ;
     int k = ixc_nb_ready(c, &want);
     if (k <= 0) return k < 0 ? k : want;
-    c->nb_step = 0; /* the reply is buffered: nothing waits (but rare second round trips) */
+    c->st.nb_step = 0; /* the reply is buffered: nothing waits (but rare second round trips) */
     c->nb_decoding++;
     int rc = ixc_pend_one(c);
     c->nb_decoding--;
-    c->nb_step = 1;
+    c->st.nb_step = 1;
     return rc;
 }
 
 int ixc_pend_step(ix_conn *c) {
-    int rc = c->sent < c->out.len ? ixc_flush(c) : IX_OK;
-    if (rc == IX_OK) rc = c->nb_step ? pend_one_nb(c) : ixc_pend_one(c);
+    int rc = c->st.sent < c->st.out.len ? ixc_flush(c) : IX_OK;
+    if (rc == IX_OK) rc = c->st.nb_step ? pend_one_nb(c) : ixc_pend_one(c);
     return rc;
 }
 
 int ixc_drain(ix_conn *c) {
-    while (c->pend_len > 0) {
+    while (c->pq.len > 0) {
         int rc = ixc_flush(c);
-        if (rc == IX_OK) rc = c->nb_step ? pend_one_nb(c) : ixc_pend_one(c);
+        if (rc == IX_OK) rc = c->st.nb_step ? pend_one_nb(c) : ixc_pend_one(c);
         if (rc != IX_OK) return rc;
     }
     return IX_OK;
@@ -607,9 +621,9 @@ int ixc_drain(ix_conn *c) {
 
 /* Drains until stmt has a read-ahead batch (or nothing is pending). */
 int ixc_drain_for(ix_conn *c, ix_stmt *s) {
-    while (c->pend_len > 0 && !s->queue) {
+    while (c->pq.len > 0 && !ixc_stmt_has_batch(s)) {
         int rc = ixc_flush(c);
-        if (rc == IX_OK) rc = c->nb_step ? pend_one_nb(c) : ixc_pend_one(c);
+        if (rc == IX_OK) rc = c->st.nb_step ? pend_one_nb(c) : ixc_pend_one(c);
         if (rc != IX_OK) return rc;
     }
     return IX_OK;

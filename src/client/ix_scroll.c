@@ -55,10 +55,10 @@ static int scroll_fetch(ix_stmt *s, int dir, int64_t pos) {
     if (!b) return ixc_fail(c, IX_ENOMEM, "out of memory");
     ixb_wbuf_init(&b->data, ixc_mem());
     size_t mark = ixc_mark(c);
-    ixp_enc_id(&c->out, s->id);
-    ixp_enc_sfetch(&c->out, &c->caps, dir, (int32_t)pos,
+    ixp_enc_id(ixc_out(c), s->id);
+    ixp_enc_sfetch(ixc_out(c), ixc_caps(c), dir, (int32_t)pos,
                    dir == IXP_FETCH_NEXT ? ixc_fetch_size(s) : one_row_size(s));
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixp_enc_tag(ixc_out(c), IXP_SQ_EOT);
     ixc_queued(c, mark);
     ixc_reply r;
     memset(&r, 0, sizeof r);
@@ -162,10 +162,9 @@ int ix_fetch_relative(ix_stmt *s, int64_t n) {
  * waits, in non-blocking mode too). */
 int ixc_begin_for(ix_stmt *s) {
     ix_conn *c = s->conn;
-    int nb = c->nb_step;
-    c->nb_step = 0;
+    int nb = ixc_set_nb_step(c, 0);
     int rc = ixc_auto_begin(c, s->sql, s->sql_len);
-    c->nb_step = nb;
+    ixc_set_nb_step(c, nb);
     return rc;
 }
 
@@ -191,7 +190,7 @@ static int step_run(ix_stmt *s) {
         if (rc != IX_OK) return rc;
     }
     if (s->state == ST_SCROLL) {
-        c->nb_step = 0; /* scroll fetches wait */
+        ixc_set_nb_step(c, 0); /* scroll fetches wait */
         return ixc_scroll_next(s);
     }
     return ixc_next_row(s);
@@ -203,17 +202,17 @@ static __attribute__((noinline)) int step_general(ix_stmt *s) {
     ix_conn *c = s->conn;
     if (ixc_dead(c)) return IX_ECONN;
     ixc_clear_err(c);
-    c->nb_step = c->nb;
+    ixc_set_nb_step(c, ixc_nb_mode(c));
     rc = step_run(s);
-    c->nb_step = 0;
+    ixc_set_nb_step(c, 0);
     return rc;
 }
 
 int ix_step(ix_stmt *s) {
     /* The common case first: the next row of the batch being read. */
     ixc_batch *b = s ? s->cur : NULL;
-    if (b && s->state == ST_OPEN && s->cur_pos < b->data.len && s->conn && !s->conn->dead) {
-        ixc_clear_err(s->conn);
+    if (b && s->state == ST_OPEN && s->cur_pos < b->data.len && s->conn &&
+        ixc_alive_clear(s->conn)) {
         uint32_t n;
         memcpy(&n, b->data.data + s->cur_pos, 4);
         const uint8_t *t = b->data.data + s->cur_pos + 4;
@@ -233,14 +232,14 @@ int ix_reset(ix_stmt *s) {
     if (s->is_cursor && s->state != ST_READY) {
         ixc_disown_pending(c, s);
         s->state = ST_READY;
-        if (c->dead) return IX_ECONN;
+        if (ixc_is_dead(c)) return IX_ECONN;
         int open = ixc_open_on_server(s);
         s->srv_open = 0;
         if (!open) return IX_OK;
         size_t mark = ixc_mark(c);
-        ixp_enc_id(&c->out, s->id);
-        ixp_enc_tag(&c->out, IXP_SQ_CLOSE);
-        ixp_enc_tag(&c->out, IXP_SQ_EOT);
+        ixp_enc_id(ixc_out(c), s->id);
+        ixp_enc_tag(ixc_out(c), IXP_SQ_CLOSE);
+        ixp_enc_tag(ixc_out(c), IXP_SQ_EOT);
         ixc_queued(c, mark);
         return ixc_push_pend(c, PEND_DISCARD, NULL);
     }
@@ -259,11 +258,11 @@ int ixc_stmt_release(ix_stmt *s) {
     ix_conn *c = s->conn;
     if (c) {
         rc = ix_reset(s);
-        if (!c->dead && s->prepared) {
+        if (!ixc_is_dead(c) && s->prepared) {
             size_t mark = ixc_mark(c);
-            ixp_enc_id(&c->out, s->id);
-            ixp_enc_tag(&c->out, IXP_SQ_RELEASE);
-            ixp_enc_tag(&c->out, IXP_SQ_EOT);
+            ixp_enc_id(ixc_out(c), s->id);
+            ixp_enc_tag(ixc_out(c), IXP_SQ_RELEASE);
+            ixp_enc_tag(ixc_out(c), IXP_SQ_EOT);
             ixc_queued(c, mark);
             int r2 = ixc_push_pend(c, PEND_DISCARD, NULL);
             if (rc == IX_OK) rc = r2;

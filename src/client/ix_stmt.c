@@ -37,15 +37,6 @@ int ixc_stmt_check(const ix_stmt *s) {
     return IX_OK;
 }
 
-int ixc_dead(ix_conn *c) {
-    if (!c->dead) return 0;
-    if (c->err != IX_ECONN) {
-        c->err = IX_ECONN;
-        c->sqlcode = c->isamcode = 0;
-    }
-    return 1;
-}
-
 /* Counts ? outside quotes and comments. */
 static int count_params(const char *s, size_t n) {
     int k = 0;
@@ -57,9 +48,10 @@ static int count_params(const char *s, size_t n) {
 }
 
 static void link_stmt(ix_conn *c, ix_stmt *s) {
-    s->next = c->stmts;
-    if (c->stmts) c->stmts->prev = s;
-    c->stmts = s;
+    ix_stmt **head = ixc_stmt_list(c);
+    s->next = *head;
+    if (*head) (*head)->prev = s;
+    *head = s;
 }
 
 void ixc_unlink_stmt(ix_stmt *s) {
@@ -68,16 +60,13 @@ void ixc_unlink_stmt(ix_stmt *s) {
     if (s->prev)
         s->prev->next = s->next;
     else
-        c->stmts = s->next;
+        *ixc_stmt_list(c) = s->next;
     if (s->next) s->next->prev = s->prev;
     s->prev = s->next = NULL;
 }
 
 void ixc_disown_pending(ix_conn *c, ix_stmt *s) {
-    for (size_t i = 0; i < c->pend_len; i++) {
-        ixc_pend *e = &c->pend[(c->pend_head + i) % c->pend_cap];
-        if (e->owner == s) e->owner = NULL;
-    }
+    ixc_pend_disown(c, s);
     s->inflight = 0;
 }
 
@@ -91,7 +80,8 @@ void ixc_free_batches(ix_stmt *s) {
 }
 
 void ixc_stmt_detach_all(ix_conn *c) {
-    ix_stmt *s = c->stmts;
+    ix_stmt **head = ixc_stmt_list(c);
+    ix_stmt *s = *head;
     while (s) {
         ix_stmt *n = s->next;
         s->conn = NULL;
@@ -99,7 +89,7 @@ void ixc_stmt_detach_all(ix_conn *c) {
         s->inflight = 0;
         s = n;
     }
-    c->stmts = NULL;
+    *head = NULL;
 }
 
 /* ---- prepare ----------------------------------------------------------------
@@ -161,7 +151,7 @@ static void note_blob_columns(ix_stmt *s, const ixc_reply *r) {
 static void apply_describe(ix_stmt *s, ixc_reply *r) {
     s->id = r->stmt_id;
     s->prepared = 1;
-    s->schema_gen = s->conn->schema_gen;
+    s->schema_gen = ixc_schema_gen(s->conn);
     s->stmt_type = r->stmt_type;
     s->tuple_size = r->tuple_size;
     /* A SELECT, or another statement that returns columns (EXECUTE
@@ -188,9 +178,10 @@ static int encode_prepare(ix_stmt *s) {
     size_t wn;
     int rc = ixc_sql_to_db(c, s->sql, s->sql_len, &wire, &wn);
     if (rc != IX_OK) return rc;
-    ixp_enc_prepare(&c->out, &c->caps, s->nparams, wire, wn);
-    ixp_enc_tag(&c->out, IXP_SQ_NDESCRIBE);
-    ixp_enc_tag(&c->out, IXP_SQ_WANTDONE);
+    ixb_wbuf *out = ixc_out(c);
+    ixp_enc_prepare(out, ixc_caps(c), s->nparams, wire, wn);
+    ixp_enc_tag(out, IXP_SQ_NDESCRIBE);
+    ixp_enc_tag(out, IXP_SQ_WANTDONE);
     return IX_OK;
 }
 
@@ -232,13 +223,12 @@ static int read_prepare_part(ix_stmt *s, ixc_reply *r) {
 int ixc_push_op(ix_stmt *s, int op, int64_t groups) {
     ix_conn *c = s->conn;
     /* only an OPEN's time is used (the first fetch's round trip) */
-    int rc = ixc_push_pend_at(c, PEND_OP, s, op == IXC_OP_OPEN ? ixc_now_us() : 0);
+    int64_t t0 = op == IXC_OP_OPEN ? ixc_now_us() : 0;
+    int rc = ixc_push_pend_entry(c, (ixc_pend){PEND_OP, s, t0, 0, groups}, 0);
     if (rc != IX_OK) return rc;
-    ixc_pend *e = &c->pend[(c->pend_head + c->pend_len - 1) % c->pend_cap];
-    e->groups = groups;
     s->op = op;
     s->op_done = 0;
-    s->op_t0 = e->sent_us;
+    s->op_t0 = t0;
     return IX_OK;
 }
 
@@ -247,13 +237,7 @@ int ixc_push_op(ix_stmt *s, int op, int64_t groups) {
 int ixc_op_take(ix_stmt *s) {
     ix_conn *c = s->conn;
     s->op_done = 0;
-    if (s->op_rc < 0 && !c->dead && s->op_err.err) {
-        c->err = s->op_err.err;
-        c->sqlcode = s->op_err.sqlcode;
-        c->isamcode = s->op_err.isamcode;
-        c->erroffset = s->op_err.erroffset;
-        memcpy(c->errmsg, s->op_err.errmsg, sizeof c->errmsg);
-    }
+    if (s->op_rc < 0 && !ixc_is_dead(c) && s->op_err.err) ixc_err_restore(c, &s->op_err);
     return s->op_rc;
 }
 
@@ -276,7 +260,7 @@ static int prepare_send(ix_stmt *s) {
     if (rc != IX_OK) return rc;
     size_t mark = ixc_mark(c);
     if ((rc = encode_prepare(s)) != IX_OK) return rc;
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixp_enc_tag(ixc_out(c), IXP_SQ_EOT);
     ixc_queued(c, mark);
     if ((rc = ixc_push_op(s, IXC_OP_PREPARE, 1)) != IX_OK) return rc;
     return ixc_flush(c);
@@ -309,13 +293,12 @@ static int prepare_now(ix_stmt *s) {
 int ixc_ensure_prepared(ix_stmt *s) {
     if (!s || !s->conn || s->prepared) return IX_OK;
     ix_conn *c = s->conn;
-    int nb = c->nb_step;
-    c->nb_step = 0; /* the describe calls wait */
+    int nb = ixc_set_nb_step(c, 0); /* the describe calls wait */
     int rc = IX_OK;
     while (rc == IX_OK && s->op && !s->op_done) /* its own request in flight */
         rc = ixc_pend_step(c);
     if (rc == IX_OK && !s->prepared && !s->op && !s->op_done) rc = prepare_now(s);
-    c->nb_step = nb;
+    ixc_set_nb_step(c, nb);
     return rc;
 }
 
@@ -347,7 +330,7 @@ static int prepare_common(ix_conn *c, const char *sql, size_t len, unsigned flag
     if (ixc_dead(c)) return IX_ECONN;
     ixc_clear_err(c);
     size_t n = IXC_IS_NTS(len) ? strlen(sql) : len;
-    ix_stmt *s = c->cache_len ? ixc_cache_take(c, sql, n, flags) : NULL;
+    ix_stmt *s = ixc_cache_take(c, sql, n, flags);
     if (s) {
         *out = s;
         return IX_OK;
@@ -373,11 +356,11 @@ static int prepare_common(ix_conn *c, const char *sql, size_t len, unsigned flag
         for (int i = 0; i < s->nparams; i++)
             ixb_wbuf_init(&s->params[i].val, ixc_mem());
     }
-    s->fetch_buffer = c->fetch_buffer;
-    s->readahead = c->readahead;
+    ixc_fetch_defaults(c, &s->fetch_buffer, &s->readahead);
     s->flags = flags;
     s->conn = c;
-    int kind = c->deferred_prepare && !(flags & IX_PREPARE_NOW) ? defer_kind(sql, n) : DEFER_NO;
+    int kind =
+        ixc_form_deferred_prepare(c) && !(flags & IX_PREPARE_NOW) ? defer_kind(sql, n) : DEFER_NO;
     const char *wire;
     size_t wn;
     /* the text must convert now, deferred or not */
@@ -517,6 +500,63 @@ void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_
     s->auto_depth = depth < 1 ? 1 : (int)depth;
 }
 
+void ixc_stmt_take_fetch(ix_stmt *s, ixc_batch *b, const ixc_reply *r, const ixc_pend *e,
+                         int64_t bytes) {
+    s->inflight--;
+    if (!b) return;
+    s->roundtrips++;
+    s->bytes_in += bytes;
+    int last = r->has_done || r->sqlcode != 0;
+    ixc_fetch_feedback(s, e->asked, r->first_us - e->sent_us, r->end_us - r->first_us, last);
+    b->done = last;
+    b->sqlcode = r->sqlcode;
+    b->isamcode = r->isamcode;
+    b->offset = r->offset;
+    memcpy(b->msg, r->msg, sizeof b->msg);
+    if (s->queue_tail)
+        s->queue_tail->next = b;
+    else
+        s->queue = b;
+    s->queue_tail = b;
+}
+
+int ixc_stmt_is_text(const ix_stmt *s, const char *sql, size_t n, unsigned flags) {
+    return s->sql_len == n && s->flags == flags && memcmp(s->sql, sql, n) == 0;
+}
+
+int ixc_stmt_keepable(const ix_stmt *s) {
+    return s->prepared && s->schema_gen == ixc_schema_gen(s->conn);
+}
+
+void ixc_stmt_set_cached(ix_stmt *s, int on) {
+    s->cached = on;
+}
+
+void ixc_stmt_revive(ix_stmt *s) {
+    ixc_fetch_defaults(s->conn, &s->fetch_buffer, &s->readahead);
+    s->changes = 0;
+}
+
+int ixc_stmt_id_in_use(ix_conn *c, int id) {
+    for (const ix_stmt *s = *ixc_stmt_list(c); s; s = s->next)
+        if (s->prepared && s->id == id) return 1;
+    return 0;
+}
+
+int ixc_stmts_all_cached(ix_conn *c) {
+    for (const ix_stmt *s = *ixc_stmt_list(c); s; s = s->next)
+        if (!s->cached) return 0;
+    return 1;
+}
+
+int ixc_stmt_op(const ix_stmt *s) {
+    return s->op;
+}
+
+int ixc_stmt_has_batch(const ix_stmt *s) {
+    return s->queue != NULL;
+}
+
 /* Batches that arrived for s and are not being read yet. */
 static int queued(const ix_stmt *s) {
     int n = 0;
@@ -532,7 +572,7 @@ static int send_fetch(ix_stmt *s) {
     ix_conn *c = s->conn;
     size_t mark = ixc_mark(c);
     encode_fetch(s, 1);
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixp_enc_tag(ixc_out(c), IXP_SQ_EOT);
     ixc_queued(c, mark);
     return expect_fetch(s, 0);
 }
@@ -547,10 +587,10 @@ static int exec_reply(ix_stmt *s) {
     if (rc != IX_OK) return rc;
     if (r.sqlcode) return ixc_fail_sql(c, r.sqlcode, r.isamcode, r.offset, r.msg);
     s->changes = r.rows;
-    c->changes = r.rows;
+    ixc_set_changes(c, r.rows);
     if (r.serial || r.serial8 || r.bigserial) { /* this INSERT's values, 0 the other */
-        c->serial = r.serial;
-        c->serial8 = r.serial8 ? r.serial8 : r.bigserial;
+        ixc_set_serial(c, r.serial);
+        ixc_set_serial8(c, r.serial8 ? r.serial8 : r.bigserial);
     }
     ixc_note_txn_sql(c, s->sql, s->sql_len);
     s->state = ST_DONE;
@@ -565,10 +605,10 @@ int ixc_exec_send(ix_stmt *s) {
     size_t mark = ixc_mark(c);
     int rc = deferred ? encode_prepare(s) : IX_OK;
     if (rc != IX_OK) return rc;
-    if (!deferred) ixp_enc_id(&c->out, s->id);
+    if (!deferred) ixp_enc_id(ixc_out(c), s->id);
     ixc_encode_bind(s);
-    ixp_enc_tag(&c->out, IXP_SQ_EXECUTE);
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixp_enc_tag(ixc_out(c), IXP_SQ_EXECUTE);
+    ixp_enc_tag(ixc_out(c), IXP_SQ_EOT);
     ixc_queued(c, mark);
     if ((rc = ixc_push_op(s, IXC_OP_EXEC, 1)) != IX_OK) return rc;
     return ixc_flush(c);
@@ -601,19 +641,17 @@ static int exec_op_reply(ix_stmt *s) {
 static void encode_fetch(ix_stmt *s, int id) {
     ix_conn *c = s->conn;
     int32_t size = ixc_fetch_size(s);
-    if (id) ixp_enc_id(&c->out, s->id);
-    ixp_enc_nfetch(&c->out, &c->caps, size);
+    if (id) ixp_enc_id(ixc_out(c), s->id);
+    ixp_enc_nfetch(ixc_out(c), ixc_caps(c), size);
     s->last_asked = size;
 }
 
 /* IX_OK, or IX_ENOMEM (the connection is dead: its replies cannot be matched). */
 static int expect_fetch(ix_stmt *s, int64_t sent_us) {
     ix_conn *c = s->conn;
-    int rc = ixc_push_pend(c, PEND_FETCH, s);
+    ixc_pend e = {PEND_FETCH, s, sent_us ? sent_us : ixc_now_us(), s->last_asked, 0};
+    int rc = ixc_push_pend_entry(c, e, 0);
     if (rc != IX_OK) return rc;
-    ixc_pend *e = &c->pend[(c->pend_head + c->pend_len - 1) % c->pend_cap];
-    e->asked = s->last_asked;
-    if (sent_us) e->sent_us = sent_us;
     s->inflight++;
     s->fetches++;
     return IX_OK;
@@ -625,13 +663,13 @@ static int expect_fetch(ix_stmt *s, int64_t sent_us) {
  * open is an error there; one group's reply does not tell). */
 static int open_fetch_group(const ix_stmt *s) {
     const ix_conn *c = s->conn;
-    return c->optofc && !(s->flags & IX_PREPARE_SCROLL) && !c->db_ansi;
+    return ixc_form_optofc(c) && !(s->flags & IX_PREPARE_SCROLL) && !ixc_db_ansi(c);
 }
 
 /* The cursor was opened on the server (or may have been: one group). */
 static void note_open(ix_stmt *s) {
     s->srv_open = 1;
-    s->open_txn = s->conn->txn_ends;
+    s->open_txn = ixc_txn_ends(s->conn);
 }
 
 /* Whether the server still has the cursor open, so that ix_reset CLOSEs it:
@@ -639,8 +677,8 @@ static void note_open(ix_stmt *s) {
  * the transaction it was opened in unless it is WITH HOLD. */
 int ixc_open_on_server(const ix_stmt *s) {
     if (!s->srv_open) return 0;
-    if (!s->conn->db_ansi || (s->flags & IX_PREPARE_WITH_HOLD)) return 1;
-    return s->open_txn == s->conn->txn_ends;
+    if (!ixc_db_ansi(s->conn) || (s->flags & IX_PREPARE_WITH_HOLD)) return 1;
+    return s->open_txn == ixc_txn_ends(s->conn);
 }
 
 /*
@@ -653,7 +691,7 @@ int ixc_open_on_server(const ix_stmt *s) {
 int ixc_open_send(ix_stmt *s) {
     ix_conn *c = s->conn;
     if (!s->named) {
-        snprintf(s->curname, sizeof s->curname, "_ixc%012u", ++c->cursor_seq);
+        snprintf(s->curname, sizeof s->curname, "_ixc%012u", ixc_next_cursor_seq(c));
         s->named = 1;
     }
     int deferred = !s->prepared;
@@ -665,18 +703,19 @@ int ixc_open_send(ix_stmt *s) {
     size_t mark = ixc_mark(c);
     int rc = deferred ? encode_prepare(s) : IX_OK;
     if (rc != IX_OK) return rc;
-    if (!deferred) ixp_enc_id(&c->out, s->id);
-    ixp_enc_curname(&c->out, s->curname, strlen(s->curname));
-    if (s->flags & IX_PREPARE_SCROLL) ixp_enc_tag(&c->out, IXP_SQ_SCROLL);
-    if (s->flags & IX_PREPARE_WITH_HOLD) ixp_enc_tag(&c->out, IXP_SQ_HOLD);
+    ixb_wbuf *out = ixc_out(c);
+    if (!deferred) ixp_enc_id(out, s->id);
+    ixp_enc_curname(out, s->curname, strlen(s->curname));
+    if (s->flags & IX_PREPARE_SCROLL) ixp_enc_tag(out, IXP_SQ_SCROLL);
+    if (s->flags & IX_PREPARE_WITH_HOLD) ixp_enc_tag(out, IXP_SQ_HOLD);
     ixc_encode_bind(s);
-    ixp_enc_tag(&c->out, IXP_SQ_OPEN);
+    ixp_enc_tag(out, IXP_SQ_OPEN);
     /* a scroll cursor's rows come with SFETCH (scroll_fetch), not NFETCH */
     int scroll = (s->flags & IX_PREPARE_SCROLL) != 0;
     int one_group = open_fetch_group(s);
     /* deferred: the describe (and so the tuple size) is not known yet */
     if (one_group) encode_fetch(s, !deferred);
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixp_enc_tag(out, IXP_SQ_EOT);
     ixc_queued(c, mark);
     if (one_group) note_open(s);
     if (!deferred && one_group) { /* the reply is the fetch's: nothing to decode here */
@@ -706,9 +745,8 @@ static int open_op_reply(ix_stmt *s) {
         if ((rc = read_prepare_part(s, &r)) != IX_OK) return rc;
         if (!s->is_cursor) return ixc_kill(c, IX_EPROTO, "a SELECT was described without rows");
         if (one_group) { /* the rest of this group is the first fetch's reply */
-            if ((rc = ixc_push_pend_front(c, PEND_FETCH, s)) != IX_OK) return rc;
-            c->pend[c->pend_head].asked = s->last_asked;
-            c->pend[c->pend_head].sent_us = s->op_t0;
+            ixc_pend e = {PEND_FETCH, s, s->op_t0, s->last_asked, 0};
+            if ((rc = ixc_push_pend_entry(c, e, 1)) != IX_OK) return rc;
             s->inflight++;
             s->fetches++;
         }
@@ -738,7 +776,7 @@ int ixc_stmt_op_reply(ix_stmt *s, int last) {
     int kind = s->op, rc;
     if (kind == IXC_OP_BATCH) {
         rc = ixc_batch_op_reply(s, last);
-        if (!last && rc >= 0 && !c->dead) return IX_OK;
+        if (!last && rc >= 0 && !ixc_is_dead(c)) return IX_OK;
     } else {
         s->op = 0;
         /* a PREPARE that fails with an execution queued behind it fails
@@ -747,7 +785,7 @@ int ixc_stmt_op_reply(ix_stmt *s, int last) {
         rc = kind == IXC_OP_PREPARE ? prepare_reply(s)
              : kind == IXC_OP_EXEC  ? exec_op_reply(s)
                                     : open_op_reply(s);
-        if (s->op && !c->dead) return IX_OK; /* a further request is on its way */
+        if (s->op && !ixc_is_dead(c)) return IX_OK; /* a further request is on its way */
         if (queued_exec) kind = IXC_OP_EXEC;
     }
     s->op = 0;
@@ -756,14 +794,10 @@ int ixc_stmt_op_reply(ix_stmt *s, int last) {
     s->op_last = kind;
     s->op_err.err = 0;
     if (rc < 0) {
-        s->op_err.err = c->err;
-        s->op_err.sqlcode = c->sqlcode;
-        s->op_err.isamcode = c->isamcode;
-        s->op_err.erroffset = c->erroffset;
-        memcpy(s->op_err.errmsg, c->errmsg, sizeof c->errmsg);
-        if (!c->dead) ixc_clear_err(c);
+        ixc_err_save(c, &s->op_err);
+        if (!ixc_is_dead(c)) ixc_clear_err(c);
     }
-    return !c->dead ? IX_OK : rc < 0 ? rc : ixc_check(c);
+    return !ixc_is_dead(c) ? IX_OK : rc < 0 ? rc : ixc_check(c);
 }
 
 int ixc_open_cursor(ix_stmt *s) {
@@ -790,7 +824,7 @@ const ixc_rowplan *ixc_stmt_plan(ix_stmt *s) {
     int rc = vt ? IX_OK : IX_ENOMEM;
     for (int i = 0; rc == IX_OK && i < n; i++)
         vt[i] = s->cols[i].vt;
-    if (rc == IX_OK) rc = ixc_rowplan_build(&s->plan, vt, n, s->conn && s->conn->caps.f70);
+    if (rc == IX_OK) rc = ixc_rowplan_build(&s->plan, vt, n, s->conn && ixc_caps(s->conn)->f70);
     ixc_free(vt);
     if (rc != IX_OK) return NULL;
     s->segat = ixc_calloc((size_t)s->plan.nseg + 1, sizeof *s->segat);
@@ -866,7 +900,7 @@ int ixc_next_row(ix_stmt *s) {
                 int rc = send_fetch(s);
                 if (rc != IX_OK) return rc;
             }
-            if (c->sent < c->out.len) {
+            if (ixc_unsent(c) > 0) {
                 int rc = ixc_flush(c);
                 if (rc != IX_OK) return rc;
             }
@@ -877,7 +911,7 @@ int ixc_next_row(ix_stmt *s) {
 /* ---- non-blocking requests (include/ixdb.h, "non-blocking") ------------------ */
 
 static int need_nb(ix_conn *c, const char *what) {
-    if (c->nb) return IX_OK;
+    if (ixc_nb_mode(c)) return IX_OK;
     return ixc_fail(c, IX_EMISUSE, "%s needs non-blocking mode (ix_set_nonblocking)", what);
 }
 
@@ -886,9 +920,9 @@ int ix_send_prepare(ix_conn *c, const char *sql, size_t len, unsigned flags, ix_
     if (!c) return IX_EMISUSE;
     int rc = need_nb(c, "ix_send_prepare");
     if (rc != IX_OK) return rc;
-    c->nb_step = 1;
+    ixc_set_nb_step(c, 1);
     rc = prepare_common(c, sql, len, flags, out, 1);
-    c->nb_step = 0;
+    ixc_set_nb_step(c, 0);
     return rc;
 }
 
@@ -914,9 +948,9 @@ int ix_prepare_result(ix_stmt *s) {
     ix_conn *c = s->conn;
     if (s->prepared && !s->op && !(s->op_done && s->op_last == IXC_OP_PREPARE)) return IX_OK;
     if (ixc_dead(c)) return IX_ECONN;
-    c->nb_step = c->nb;
+    ixc_set_nb_step(c, ixc_nb_mode(c));
     rc = prepare_result_run(s);
-    c->nb_step = 0;
+    ixc_set_nb_step(c, 0);
     return rc;
 }
 
@@ -932,7 +966,7 @@ int ix_send_execute(ix_stmt *s) {
         (s->op_done && s->op_last != IXC_OP_PREPARE))
         return ixc_fail(c, IX_EMISUSE, "a request of the statement is outstanding");
     ixc_clear_err(c);
-    c->nb_step = 1;
+    ixc_set_nb_step(c, 1);
     rc = ixc_begin_for(s);
     if (rc == IX_OK && s->op == IXC_OP_PREPARE) {
         s->exec_queued = 1; /* sent when the describe has come (ids are the server's) */
@@ -944,7 +978,7 @@ int ix_send_execute(ix_stmt *s) {
     }
     if (rc == IX_OK && !s->op && !s->op_done)
         rc = s->is_cursor ? ixc_open_send(s) : ixc_exec_send(s);
-    c->nb_step = 0;
+    ixc_set_nb_step(c, 0);
     return rc;
 }
 
@@ -962,9 +996,9 @@ int ix_execute_result(ix_stmt *s) {
         return ixc_fail(c, IX_EMISUSE, "no execution of the statement was sent");
     }
     ixc_clear_err(c);
-    c->nb_step = c->nb;
+    ixc_set_nb_step(c, ixc_nb_mode(c));
     rc = ixc_op_wait(s);
-    c->nb_step = 0;
+    ixc_set_nb_step(c, 0);
     return rc;
 }
 
@@ -981,14 +1015,14 @@ int ix_send_fetch(ix_stmt *s) {
         if (b->done || b->sqlcode) return IX_DONE;
     if (s->inflight >= 64) return IX_OK;
     if ((rc = send_fetch(s)) != IX_OK) return rc;
-    c->nb_step = 1;
+    ixc_set_nb_step(c, 1);
     rc = ixc_flush(c);
-    c->nb_step = 0;
+    ixc_set_nb_step(c, 0);
     return rc;
 }
 
 int ix_stmt_busy(const ix_stmt *s) {
-    if (!s || !s->conn || s->conn->dead) return 0;
+    if (!s || !s->conn || ixc_is_dead(s->conn)) return 0;
     if (s->op && !s->op_done) return 1;
     if (s->state != ST_OPEN) return 0;
     const ixc_batch *b = s->cur;
@@ -1002,9 +1036,9 @@ int ix_batch_result(ix_stmt *s, int *sqlcodes, int64_t *nfailed) {
     ix_conn *c = s->conn;
     if (!(s->op == IXC_OP_BATCH || (s->op_done && s->op_last == IXC_OP_BATCH)))
         return ixc_fail(c, IX_EMISUSE, "no batch of the statement was sent");
-    c->nb_step = c->nb;
+    ixc_set_nb_step(c, ixc_nb_mode(c));
     rc = ixc_op_wait(s);
-    c->nb_step = 0;
+    ixc_set_nb_step(c, 0);
     if (rc == IX_WANT_READ || rc == IX_WANT_WRITE) return rc;
     if (sqlcodes && s->b_codes) memcpy(sqlcodes, s->b_codes, (size_t)s->replied * sizeof *sqlcodes);
     if (nfailed) *nfailed = s->b_failed;

@@ -19,13 +19,14 @@
 #include <string.h>
 
 #include "ix_client_int.h"
+#include "ix_conn_int.h"
 
 /* Removes entry i from the cache (the statement stays as it is). */
 static ix_stmt *cache_remove(ix_conn *c, int i) {
     ix_stmt *s = c->cache[i];
     memmove(c->cache + i, c->cache + i + 1, (size_t)(c->cache_len - i - 1) * sizeof *c->cache);
     c->cache_len--;
-    s->cached = 0;
+    ixc_stmt_set_cached(s, 0);
     return s;
 }
 
@@ -60,11 +61,9 @@ int ix_stmt_cache_size(const ix_conn *c) {
 ix_stmt *ixc_cache_take(ix_conn *c, const char *sql, size_t n, unsigned flags) {
     for (int i = c->cache_len - 1; i >= 0; i--) {
         ix_stmt *s = c->cache[i];
-        if (s->sql_len == n && s->flags == flags && memcmp(s->sql, sql, n) == 0) {
+        if (ixc_stmt_is_text(s, sql, n, flags)) {
             cache_remove(c, i);
-            s->fetch_buffer = c->fetch_buffer;
-            s->readahead = c->readahead;
-            s->changes = 0;
+            ixc_stmt_revive(s);
             return s;
         }
     }
@@ -72,12 +71,12 @@ ix_stmt *ixc_cache_take(ix_conn *c, const char *sql, size_t n, unsigned flags) {
 }
 
 int ixc_cache_put(ix_conn *c, ix_stmt *s) {
-    if (c->cache_max == 0 || c->dead || !s->prepared || s->schema_gen != c->schema_gen) return 0;
+    if (c->cache_max == 0 || c->st.dead || !ixc_stmt_keepable(s)) return 0;
     if (ix_reset(s) != IX_OK) return 0;
     ix_clear_bindings(s);
     cache_trim(c, c->cache_max - 1);
     c->cache[c->cache_len++] = s;
-    s->cached = 1;
+    ixc_stmt_set_cached(s, 1);
     return 1;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "client/ix_client_int.h"
+#include "client/ix_conn_int.h"
 #include "types/ix_datetime.h"
 
 #define TS_FLUSH_DEFAULT 1000
@@ -181,11 +182,11 @@ int ix_ts_writer_failure(const ix_ts_writer *w, const char **key, int64_t *eleme
 /* A failed writer records its failure again and returns it. */
 static int writer_refail(ix_ts_writer *w) {
     ix_conn *c = w->conn;
-    c->err = w->failed_rc;
-    c->sqlcode = w->failed_sqlcode;
-    c->isamcode = w->failed_isam;
-    c->erroffset = 0;
-    memcpy(c->errmsg, w->failed_msg, sizeof c->errmsg);
+    c->st.err = w->failed_rc;
+    c->st.sqlcode = w->failed_sqlcode;
+    c->st.isamcode = w->failed_isam;
+    c->st.erroffset = 0;
+    memcpy(c->st.errmsg, w->failed_msg, sizeof c->st.errmsg);
     return w->failed_rc;
 }
 
@@ -280,13 +281,13 @@ static int64_t blamed_element(const ts_slot *s, const char *msg) {
 static int writer_fail_row(ix_ts_writer *w, size_t slot, int rc) {
     ix_conn *c = w->conn;
     ts_slot *s = &w->slots[slot];
-    char *cut = strstr(c->errmsg, " (batch row ");
+    char *cut = strstr(c->st.errmsg, " (batch row ");
     if (cut) *cut = 0;
-    w->failed_element = blamed_element(s, c->errmsg);
-    snprintf(w->failed_msg, sizeof w->failed_msg, "series %.80s: %.420s", s->key, c->errmsg);
+    w->failed_element = blamed_element(s, c->st.errmsg);
+    snprintf(w->failed_msg, sizeof w->failed_msg, "series %.80s: %.420s", s->key, c->st.errmsg);
     w->failed_rc = rc;
-    w->failed_sqlcode = c->sqlcode;
-    w->failed_isam = c->isamcode;
+    w->failed_sqlcode = c->st.sqlcode;
+    w->failed_isam = c->st.isamcode;
     w->failed_slot = slot;
     return writer_refail(w);
 }
@@ -334,9 +335,9 @@ static int send_chosen(ix_ts_writer *w) {
     /* A connection failure: what was not answered is unknown. */
     w->failed_rc = rc;
     w->failed_slot = (size_t)-1;
-    w->failed_sqlcode = w->conn->sqlcode;
-    w->failed_isam = w->conn->isamcode;
-    memcpy(w->failed_msg, w->conn->errmsg, sizeof w->failed_msg);
+    w->failed_sqlcode = w->conn->st.sqlcode;
+    w->failed_isam = w->conn->st.isamcode;
+    memcpy(w->failed_msg, w->conn->st.errmsg, sizeof w->failed_msg);
     return rc;
 }
 

@@ -83,7 +83,7 @@ int ixc_auto_begin(ix_conn *c, const char *sql, size_t n) {
     if (!c->manual_commit || c->in_txn || c->db_ansi) return IX_OK;
     if (sql && txn_neutral(sql, n)) return IX_OK;
     int rc = txn_op(c, IXP_SQ_BEGIN, 1);
-    if (rc == IX_ESQL && c->sqlcode == IX_SQLCODE_ALREADY_IN_TXN) {
+    if (rc == IX_ESQL && c->st.sqlcode == IX_SQLCODE_ALREADY_IN_TXN) {
         ixc_clear_err(c); /* the server's transaction is the one wanted */
         return IX_OK;
     }
@@ -102,7 +102,7 @@ static int simple_request(ix_conn *c, size_t mark, ixc_reply *r) {
 /* ix_exec; auto_begin 0 never starts a transaction (ix_set_isolation ...). */
 static int exec_sql(ix_conn *c, const char *sql, int auto_begin) {
     if (!c || !sql) return c ? ixc_fail(c, IX_EMISUSE, "NULL SQL text") : IX_EMISUSE;
-    if (c->dead) return ixc_dead_rc(c);
+    if (c->st.dead) return ixc_dead_rc(c);
     ixc_clear_err(c);
     size_t n = strlen(sql);
     int rc;
@@ -112,11 +112,11 @@ static int exec_sql(ix_conn *c, const char *sql, int auto_begin) {
     size_t wn = n;
     rc = ixc_sql_to_db(c, sql, n, &wire, &wn);
     if (rc != IX_OK) return rc;
-    ixp_enc_command(&c->out, &c->caps, wire, wn);
-    ixp_enc_tag(&c->out, IXP_SQ_NDESCRIBE);
-    ixp_enc_tag(&c->out, IXP_SQ_EXECUTE);
-    ixp_enc_tag(&c->out, IXP_SQ_RELEASE);
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixp_enc_command(&c->st.out, &c->caps, wire, wn);
+    ixp_enc_tag(&c->st.out, IXP_SQ_NDESCRIBE);
+    ixp_enc_tag(&c->st.out, IXP_SQ_EXECUTE);
+    ixp_enc_tag(&c->st.out, IXP_SQ_RELEASE);
+    ixp_enc_tag(&c->st.out, IXP_SQ_EOT);
     ixc_reply r;
     memset(&r, 0, sizeof r);
     rc = simple_request(c, mark, &r);
@@ -148,8 +148,8 @@ int ix_exec(ix_conn *c, const char *sql) {
 /* Sends one BEGIN / COMMIT / ROLLBACK message and reads its reply. */
 static int txn_send(ix_conn *c, int tag, ixc_reply *r) {
     size_t mark = ixc_mark(c);
-    ixp_enc_tag(&c->out, tag);
-    ixp_enc_tag(&c->out, IXP_SQ_EOT);
+    ixp_enc_tag(&c->st.out, tag);
+    ixp_enc_tag(&c->st.out, IXP_SQ_EOT);
     memset(r, 0, sizeof *r);
     return simple_request(c, mark, r);
 }
@@ -174,7 +174,7 @@ static int txn_resync(ix_conn *c) {
 
 static int txn_op(ix_conn *c, int tag, int opens) {
     if (!c) return IX_EMISUSE;
-    if (c->dead) return ixc_dead_rc(c);
+    if (c->st.dead) return ixc_dead_rc(c);
     ixc_clear_err(c);
     ixc_reply r;
     int rc = txn_send(c, tag, &r);
@@ -201,7 +201,7 @@ int ix_commit(ix_conn *c) {
 /* SQ_RBWORK has one public source (libsqli): a server not known to take it
  * gets ROLLBACK WORK as SQL text (SQ_COMMAND, a verified form). */
 int ix_rollback(ix_conn *c) {
-    if (c && c->logged_in && !c->fast) {
+    if (c && c->logged_in && !c->st.fast) {
         int rc = ix_exec(c, "rollback work");
         if (rc == IX_ESQL) ixc_txn_ended(c); /* a failed ROLLBACK leaves none open */
         return rc;
@@ -211,7 +211,7 @@ int ix_rollback(ix_conn *c) {
 
 int ix_set_autocommit(ix_conn *c, int on) {
     if (!c) return IX_EMISUSE;
-    if (c->dead) return ixc_dead_rc(c);
+    if (c->st.dead) return ixc_dead_rc(c);
     ixc_clear_err(c);
     if (c->db_ansi) {
         if (on) return ixc_fail(c, IX_EINVAL, "an ANSI-mode database has no autocommit");
@@ -250,7 +250,7 @@ int ix_set_isolation(ix_conn *c, int level) {
         "SET ISOLATION TO REPEATABLE READ",
     };
     if (!c) return IX_EMISUSE;
-    if (c->dead) return ixc_dead_rc(c);
+    if (c->st.dead) return ixc_dead_rc(c);
     if (level < IX_ISO_DIRTY_READ || level > IX_ISO_REPEATABLE_READ)
         return ixc_fail(c, IX_EINVAL, "unknown isolation level %d", level);
     return exec_sql(c, sql[level], 0);
@@ -258,7 +258,7 @@ int ix_set_isolation(ix_conn *c, int level) {
 
 int ix_set_lock_wait(ix_conn *c, int seconds) {
     if (!c) return IX_EMISUSE;
-    if (c->dead) return ixc_dead_rc(c);
+    if (c->st.dead) return ixc_dead_rc(c);
     if (seconds < -1)
         return ixc_fail(c, IX_EINVAL, "lock wait must be -1, 0 or a number of seconds");
     char sql[64];
@@ -269,4 +269,12 @@ int ix_set_lock_wait(ix_conn *c, int seconds) {
     else
         snprintf(sql, sizeof sql, "SET LOCK MODE TO WAIT %d", seconds);
     return exec_sql(c, sql, 0);
+}
+
+int ixc_in_txn(const ix_conn *c) {
+    return c->in_txn;
+}
+
+unsigned ixc_txn_ends(const ix_conn *c) {
+    return c->txn_ends;
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "client/ix_client_int.h"
+#include "client/ix_conn_int.h" /* white-box: the connection's fields */
 #include "ixd_proc.h"
 #include "ixdb.h"
 #include "tap.h"

@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "client/ix_client_int.h"
+#include "client/ix_conn_int.h" /* white-box: the connection's fields */
 #include "ixd_proc.h"
 #include "ixdb.h"
 #include "tap.h"
@@ -253,7 +254,7 @@ static void test_latin1(void) {
     ix_close(c);
     snprintf(dsn, sizeof dsn, "%s db_locale=en_US.utf8", base);
     rc = ix_connect(&c, dsn);
-    CHECK(rc == IX_OK && c->cv_to_db == (iconv_t)-1, "utf8 database: no conversion");
+    CHECK(rc == IX_OK && c->st.cv_to_db == (iconv_t)-1, "utf8 database: no conversion");
     ix_close(c);
 }
 

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "client/ix_client_int.h"
+#include "client/ix_conn_int.h" /* white-box: the connection's fields */
+#include "client/ix_stmt_int.h" /* white-box: the statement's fields */
 #include "ixdb.h"
 #include "tap.h"
 

@@ -12,6 +12,8 @@
 #include "base/ix_buf.h"
 #include "base/ix_hex.h"
 #include "client/ix_client_int.h"
+#include "client/ix_stmt_int.h" /* white-box: the statement's fields */
+#include "client/ix_conn_int.h" /* white-box: the connection's fields */
 #include "ixdb.h"
 #include "proto/ix_login.h"
 #include "proto/ix_msg.h"
