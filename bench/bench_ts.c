@@ -1055,13 +1055,17 @@ static double print_size(const dataset *d, const char *dir, int64_t chunk_bytes)
            (double)rel / (double)d->n, (double)rel / (double)d->n / NMETRIC);
     printf("| TimeSeries (sts.db) | %lld | %.2f | %.3f | 33 |\n", (long long)ts,
            (double)ts / (double)d->n, (double)ts / (double)d->n / NMETRIC);
+    int64_t growth = ts - empty; /* what loading the series added to the file */
+    printf("| TimeSeries growth (sts.db - empty database) | %lld | %.2f | %.3f | - |\n",
+           (long long)growth, (double)growth / (double)d->n,
+           (double)growth / (double)d->n / NMETRIC);
     printf("| TimeSeries chunks only (oni_ts_info \"bytes\") | %lld | %.2f | %.3f | - |\n",
            (long long)chunk_bytes, (double)chunk_bytes / (double)d->n,
            (double)chunk_bytes / (double)d->n / NMETRIC);
     printf("\nRelational / TimeSeries: %.1fx (published 70/33 = 2.1x). An empty database "
-           "(catalog only) is %lld bytes, included above.\n\n",
+           "(catalog only) is %lld bytes, included in the file rows, not in the growth.\n\n",
            (double)rel / (double)ts, (long long)empty);
-    return (double)ts / (double)d->n / NMETRIC;
+    return (double)growth / (double)d->n / NMETRIC;
 }
 
 /* ---- main --------------------------------------------------------------------------------- */
@@ -1159,7 +1163,7 @@ static void print_goals(const opts *o, const goalin *g, const callres *r) {
     int cpu = r->page_cpu >= 0;
     printf("#### Goals (table 3)\n\n");
     bench_goal_header();
-    bench_goal("TimeSeries bytes per value (file / points / 3)", g->bpv, "B", 1, 0.38, NULL);
+    bench_goal("TimeSeries bytes per value (file growth / points / 3)", g->bpv, "B", 1, 0.38, NULL);
     bench_goal("TimeSeries bytes per value, chunks only (oni_ts_info)", g->chunk_bpv, "B", 1, 0.38,
                NULL);
     bench_goal("TimeSeries batch writes (ix_ts_writer, bulk load)", g->rate_many / 1e6,
