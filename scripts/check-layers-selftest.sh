@@ -17,61 +17,56 @@ python3 "$tmp/scripts/check-layers.py" "$tmp" "$build" >/dev/null || {
     echo "the copy does not pass before the change"
     exit 1
 }
-printf '#include "client/ix_client_int.h"\n' >>"$tmp/src/proto/ix_caps.c"
-out=$(python3 "$tmp/scripts/check-layers.py" "$tmp" "$build") && {
-    echo "an include of the client from the codec passed"
-    exit 1
-}
-echo "$out" | grep -q 'not allowed.*include src/proto/ix_caps.c src/client/ix_client_int.h' || {
-    echo "the include was not named: $out"
-    exit 1
-}
-sed -i '$ d' "$tmp/src/proto/ix_caps.c"
-# the engine's own structs, included by the session
-printf '#include "server/engine/ixd_int.h"\n' >>"$tmp/src/server/session/ixd_lock.c"
-out=$(python3 "$tmp/scripts/check-layers.py" "$tmp" "$build") && {
-    echo "an include of the engine's private header from the session passed"
-    exit 1
-}
-echo "$out" | grep -q 'not allowed.*include src/server/session/ixd_lock.c src/server/engine/ixd_int.h' || {
-    echo "the private include was not named: $out"
-    exit 1
-}
-sed -i '$ d' "$tmp/src/server/session/ixd_lock.c"
-# the error channel: each line appended to a server file must fail the check
-f=src/server/session/ixd_lock.c
-cp "$tmp/$f" "$tmp/$f.orig"
-for bad in \
-    'static int bad_code(ixv_err *e) { return ixv_seterr(e, -206, 0, 0, NULL); }|bare error code in ixv_seterr' \
-    'static const char bad_text[] = "ixd:%d:%s";|builds the legacy "ixd:" error text' \
-    'static int bad_msg(sqlite3 *h) { return strstr(sqlite3_errmsg(h), "no such") != 0; }|matches SQLite'"'"'s message text' \
-    'static void bad_set(ixv_err *e) { e->sqlcode = IXV_E_NO_TABLE; }|sets an error record without ixv_seterr'; do
-    cp "$tmp/$f.orig" "$tmp/$f"
-    printf '%s\n' "${bad%%|*}" >>"$tmp/$f"
+
+# expect_fail WHAT PATTERN...: the check on the copy must fail, and its
+# output hold every PATTERN (grep -E)
+expect_fail() {
+    what=$1
+    shift
     out=$(python3 "$tmp/scripts/check-layers.py" "$tmp" "$build") && {
-        echo "an error outside the one channel passed: ${bad%%|*}"
+        echo "passed, but must fail: $what"
         exit 1
     }
-    echo "$out" | grep -q -F "error $f:" || {
-        echo "the error-channel violation was not named: $out"
-        exit 1
-    }
-    echo "$out" | grep -q -F "${bad#*|}" || {
-        echo "the error-channel violation was named wrongly: $out"
-        exit 1
-    }
-done
-cp "$tmp/$f.orig" "$tmp/$f" && rm "$tmp/$f.orig"
+    for pat in "$@"; do
+        echo "$out" | grep -q -E -- "$pat" || {
+            echo "$what: the check did not say /$pat/: $out"
+            exit 1
+        }
+    done
+}
+
+# with_line FILE LINE WHAT PATTERN...: LINE appended to FILE fails the check
+with_line() {
+    f=$1 line=$2
+    shift 2
+    cp "$tmp/$f" "$tmp/$f.orig"
+    printf '%s\n' "$line" >>"$tmp/$f"
+    expect_fail "$@"
+    mv "$tmp/$f.orig" "$tmp/$f"
+}
+
+with_line src/proto/ix_caps.c '#include "client/ix_client_int.h"' \
+    "an include of the client from the codec" \
+    'not allowed.*include src/proto/ix_caps.c src/client/ix_client_int.h'
+with_line src/server/session/ixd_lock.c '#include "server/engine/ixd_int.h"' \
+    "an include of the engine's private header from the session" \
+    'not allowed.*include src/server/session/ixd_lock.c src/server/engine/ixd_int.h'
+
+# the error channel: each line appended to a server file fails the check
+f=src/server/session/ixd_lock.c
+with_line $f 'static int bad_code(ixv_err *e) { return ixv_seterr(e, -206, 0, 0, NULL); }' \
+    "a bare SQLCODE" "error $f:" 'bare error code in ixv_seterr'
+with_line $f 'static const char bad_text[] = "ixd:%d:%s";' \
+    "the legacy error text" "error $f:" 'builds the legacy "ixd:" error text'
+with_line $f 'static int bad_msg(sqlite3 *h) { return strstr(sqlite3_errmsg(h), "no such") != 0; }' \
+    "SQLite's message matched" "error $f:" "matches SQLite's message text"
+with_line $f 'static void bad_set(ixv_err *e) { e->sqlcode = IXV_E_NO_TABLE; }' \
+    "a record set by hand" "error $f:" 'sets an error record without ixv_seterr'
+
 # a call the rules forbid: the translator's calls of TimeSeries, with the
 # rule that allows them taken away in the copy
 sed -i 's/\["base", "types", "proto", "value", "ts", "api"\], \["ixs_"\]/["base", "types", "proto", "value", "api"], ["ixs_"]/' \
     "$tmp/scripts/check-layers.py"
-out=$(python3 "$tmp/scripts/check-layers.py" "$tmp" "$build") && {
-    echo "a call of TimeSeries from the translator passed without its rule"
-    exit 1
-}
-echo "$out" | grep -q 'not allowed.*call src/server/sql/ixs_ts.c src/server/ts/.* ixts_' || {
-    echo "the call was not named: $out"
-    exit 1
-}
+expect_fail "a call of TimeSeries from the translator without its rule" \
+    'not allowed.*call src/server/sql/ixs_ts.c src/server/ts/.* ixts_'
 echo "every deliberate violation fails the check"
