@@ -9,6 +9,8 @@
  *   fetch+4  the same table with 4 more fixed-width columns (INT, FLOAT,
  *            DATE, INT), each read with its typed accessor; the difference
  *            from fetch / 4 is the cost of one additional fixed-width column
+ *   everyday the fetch table read with ix_column_int, ix_column_text and
+ *            ix_column_text_len, ix_column_double, ix_column_date_ymd
  *   pipelined insert  ix_batch_execute_arrays in one transaction
  *   per-row insert    bind + ix_step + ix_reset per row, one transaction
  * Every workload runs at two sizes, N and 2N rows, each in its own
@@ -42,21 +44,35 @@
 
 #include "proxy/cmp_common.h"
 
-enum { W_FETCH, W_WIDE, W_PIPE, W_PERROW, NWORK };
+enum { W_FETCH, W_WIDE, W_PIPE, W_PERROW, W_EVERYDAY, NWORK };
 static const char *const WNAME[NWORK] = {
-    "fetch (5 columns, default settings)",
-    "fetch (5 + 4 fixed-width columns)",
-    "insert, pipelined (ix_batch_execute_arrays)",
-    "insert, one round trip per row",
+    "fetch (5 columns, default settings)",         "fetch (5 + 4 fixed-width columns)",
+    "insert, pipelined (ix_batch_execute_arrays)", "insert, one round trip per row",
+    "fetch (5 columns, the everyday accessors)",
 };
-static const char *const WKEY[NWORK] = {"fetch", "fetch_wide", "insert_pipelined",
-                                        "insert_per_row"};
+static const char *const WKEY[NWORK] = {"fetch", "fetch_wide", "insert_pipelined", "insert_per_row",
+                                        "fetch_everyday"};
 #define EXTRA_COLS 4
 #define LOAD_CONNS 2 /* connections load() makes */
 
 static cmp_data D;
 
-static int64_t fetch_table(ix_conn *c, const char *table, int wide) {
+/* The same five columns as users read them: ix_column_int,
+ * ix_column_text with ix_column_text_len, ix_column_int, ix_column_double,
+ * ix_column_date_ymd. */
+static int64_t read_everyday(ix_stmt *s) {
+    int y, m, d;
+    const char *name = ix_column_text(s, 1);
+    int64_t sum = ix_column_int(s, 0) + (name ? name[0] : 0) + (int64_t)ix_column_text_len(s, 1) +
+                  ix_column_int(s, 2) + (int64_t)ix_column_double(s, 3);
+    if (ix_column_date_ymd(s, 4, &y, &m, &d) == IX_OK) sum += y + m + d;
+    return sum;
+}
+
+/* Reads every row of table: w W_WIDE reads 4 more columns, W_EVERYDAY
+ * reads through the everyday accessors. */
+static int64_t fetch_table(ix_conn *c, const char *table, int w) {
+    int wide = w == W_WIDE;
     char sql[200];
     snprintf(sql, sizeof sql, "select id, name, counter, value, created%s from %s",
              wide ? ", x1, x2, x3, x4" : "", table);
@@ -65,7 +81,7 @@ static int64_t fetch_table(ix_conn *c, const char *table, int wide) {
     int64_t rows = 0, sum = 0;
     int rc;
     while ((rc = ix_step(s)) == IX_ROW) {
-        sum += bench_read_row5(s);
+        sum += w == W_EVERYDAY ? read_everyday(s) : bench_read_row5(s);
         if (wide) {
             sum += ix_column_int(s, 5);
             sum += (int64_t)ix_column_double(s, 6);
@@ -109,12 +125,12 @@ static void insert_per_row(ix_conn *c, const char *table, int64_t n) {
 __attribute__((noinline)) void instr_work(int port, int w, int z, int64_t n);
 __attribute__((noinline)) void instr_work(int port, int w, int z, int64_t n) {
     char table[32];
-    static const char *const prefix[NWORK] = {"f", "w", "p", "r"};
+    static const char *const prefix[NWORK] = {"f", "w", "p", "r", "f"};
     snprintf(table, sizeof table, "%s_%d", prefix[w], z);
     ix_conn *c = cmp_connect(port, "bench");
     int64_t rows = n * (z + 1);
-    if (w == W_FETCH || w == W_WIDE) {
-        if (fetch_table(c, table, w == W_WIDE) != rows) {
+    if (w == W_FETCH || w == W_WIDE || w == W_EVERYDAY) {
+        if (fetch_table(c, table, w) != rows) {
             fprintf(stderr, "%s: short fetch\n", table);
             exit(1);
         }
@@ -272,7 +288,7 @@ int main(int argc, char **argv) {
         return 1;
     }
 
-    /* client profiles: client.cg.1 .. .8, one per instr_work call, in order.
+    /* client profiles: client.cg.1 .. 2 x NWORK, one per instr_work call, in order.
      * ixd profiles: ixd.cg.1 = start-up, then one per connection: the
      * LOAD_CONNS of load(), then the child's, in order; the last (the extra
      * connection above) is the final profile, ixd.cg. */
@@ -317,6 +333,9 @@ int main(int argc, char **argv) {
     bench_goal_header();
     bench_goal("client fetch instructions/row (INT, VARCHAR(64), INT, FLOAT, DATE)",
                cl[W_FETCH].per_row, "instr", 1, 150, NULL);
+    bench_goal("client fetch instructions/row, everyday accessors (int, text + text_len, double, "
+               "date_ymd)",
+               cl[W_EVERYDAY].per_row, "instr", 1, 150, NULL);
     bench_goal("client instructions per additional fixed-width column", cx.per_row, "instr", 1, 60,
                NULL);
     bench_goal("ixd fetch instructions/row", sv[W_FETCH].per_row, "instr", 1, 1000, NULL);

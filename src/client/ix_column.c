@@ -126,8 +126,13 @@ static int make_text(ix_stmt *s, int i, const uint8_t *p, size_t n) {
     int rc;
     iconv_t cv = from_db(s);
     if (cv == (iconv_t)-1 && plain_chars(&s->plan.col[i], p, n, &d, &len) == IX_OK) {
-        ixb_put_bytes(&col->text, d, len);
-        rc = IX_OK;
+        /* the characters as they came, and their NUL: one reserve, one copy */
+        if (col->text.cap <= len && ixb_wbuf_reserve(&col->text, len + 1)) return IX_ENOMEM;
+        memcpy(col->text.data, d, len);
+        col->text.data[len] = 0;
+        col->text.len = len + 1;
+        col->text_row = s->row_seq;
+        return IX_OK;
     } else {
         ixt_fmt fmt = {s->conn ? ixc_dbdate(s->conn) : NULL, NULL};
         rc = ixt_value_format(col->vt, p, n, &fmt, &col->text);
@@ -545,7 +550,27 @@ int ix_column_interval(ix_stmt *s, int i, ix_interval_t *out) {
     return IX_OK;
 }
 
+static __attribute__((noinline)) int date_ymd_general(ix_stmt *s, int i, int *y, int *m, int *d);
+
 int ix_column_date_ymd(ix_stmt *s, int i, int *y, int *m, int *d) {
+    /* a DATE read in place: its day number to the calendar by arithmetic */
+    if (s && (unsigned)i < s->row_cols && s->cols[i].vt.code == IX_T_DATE &&
+        s->plan.at[i].get_kind == RG_I32) {
+        const ixc_rpat *a = &s->plan.at[i];
+        uint32_t u = ixb_be32(s->row + s->segat[a->base] + a->rel);
+        if (u != NULL_I32) {
+            int yy, mm, dd;
+            ixt_date_to_ymd((int32_t)u, &yy, &mm, &dd);
+            if (y) *y = yy;
+            if (m) *m = mm;
+            if (d) *d = dd;
+            return IX_OK;
+        }
+    }
+    return date_ymd_general(s, i, y, m, d);
+}
+
+static int date_ymd_general(ix_stmt *s, int i, int *y, int *m, int *d) {
     if (y) *y = 0;
     if (m) *m = 0;
     if (d) *d = 0;
