@@ -36,11 +36,11 @@ static int create_db(ixd_engine *e, const char *user, const ixs_dbstmt *d, ixd_d
 
 int ixd_session_exec(ixd_engine *e, const char *user, const char *sql, size_t n, ixd_db **dbp,
                      int *dbflags, ixv_err *err) {
+    ixd_db *cur = *dbp;
+    if (cur) ixd_txn_sync(cur); /* every statement: SQLite may have rolled back by itself */
     ixs_dbstmt d;
     int rc = ixs_dbstmt_parse(sql, n, &d, err);
     if (d.kind == IXS_DB_NONE) return rc;
-    ixd_db *cur = *dbp;
-    if (cur) ixd_txn_sync(cur);
     /* CREATE, DATABASE and CLOSE inside a transaction: -377 before any
      * other error of the statement */
     if (d.kind != IXS_DB_DROP && cur && cur->x.in_txn && cur->x.logmode != IXS_LOGMODE_ANSI)
