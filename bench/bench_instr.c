@@ -42,6 +42,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "proxy/cmp_common.h"
 
 enum { W_FETCH, W_WIDE, W_PIPE, W_PERROW, W_EVERYDAY, NWORK };
@@ -142,6 +144,42 @@ __attribute__((noinline)) void instr_work(int port, int w, int z, int64_t n) {
     ix_close(c);
 }
 
+/* SQLite's own floor for ixd's fetch: the rows of table read in process
+ * from ixd's file, as ixd reads them (a step and the five columns' typed
+ * reads), nothing else. Not inlined: callgrind collects from here
+ * (--toggle-collect=sqlite_work) and dumps after it. */
+__attribute__((noinline)) int64_t sqlite_work(sqlite3 *h, const char *table);
+__attribute__((noinline)) int64_t sqlite_work(sqlite3 *h, const char *table) {
+    char sql[128];
+    snprintf(sql, sizeof sql, "select id, name, counter, value, created from %s", table);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK) return -1;
+    int64_t rows = 0, sum = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        sum += sqlite3_column_int64(st, 0) + sqlite3_column_bytes(st, 1) +
+               (sqlite3_column_text(st, 1) != NULL) + sqlite3_column_int64(st, 2) +
+               (int64_t)sqlite3_column_double(st, 3) + sqlite3_column_int64(st, 4);
+        rows++;
+    }
+    sqlite3_finalize(st);
+    if (sum == 42) printf(" "); /* keep the reads */
+    return rows;
+}
+
+/* The child under callgrind for the floor: both sizes of the fetch table. */
+static int sqlite_child(const char *path, int64_t n) {
+    sqlite3 *h = NULL;
+    if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) return 1;
+    int rc = 0;
+    for (int z = 0; z < 2 && rc == 0; z++) {
+        char table[32];
+        snprintf(table, sizeof table, "f_%d", z);
+        if (sqlite_work(h, table) != n * (z + 1)) rc = 1;
+    }
+    sqlite3_close(h);
+    return rc;
+}
+
 static void pause_ms(int ms) {
     nanosleep(&(struct timespec){ms / 1000, (long)(ms % 1000) * 1000000L}, NULL);
 }
@@ -237,6 +275,7 @@ static void print_fit(const char *name, fit cl, fit sv) {
 int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     if (argc == 4 && strcmp(argv[1], "--child") == 0) return child(atoi(argv[2]), atoll(argv[3]));
+    if (argc == 4 && strcmp(argv[1], "--sqlite") == 0) return sqlite_child(argv[2], atoll(argv[3]));
     int64_t n = 20000;
     int quick = 0;
     const char *tsv = NULL;
@@ -314,6 +353,18 @@ int main(int argc, char **argv) {
         cl[w] = fit2(ci[w][0], ci[w][1], n);
         sv[w] = fit2(si[w][0], si[w][1], n);
     }
+    /* SQLite's floor: the same reads in process, on ixd's file (ixd stopped) */
+    snprintf(cmd, sizeof cmd,
+             "valgrind --tool=callgrind --toggle-collect=sqlite_work --dump-after=sqlite_work "
+             "--callgrind-out-file=%s/sqlite.cg '%s' --sqlite %s/bench.db %lld >%s/sqlite.log 2>&1",
+             P.dir, self, P.dir, (long long)n, P.dir);
+    fit sqf = {-1, -1}; /* SQLite's floor */
+    if (system(cmd) == 0) {
+        char f1[400], f2[400];
+        snprintf(f1, sizeof f1, "%s/sqlite.cg.1", P.dir);
+        snprintf(f2, sizeof f2, "%s/sqlite.cg.2", P.dir);
+        sqf = fit2(cmp_cg_total(f1), cmp_cg_total(f2), n);
+    }
     fit cx = {(cl[W_WIDE].per_row - cl[W_FETCH].per_row) / EXTRA_COLS, 0};
     fit sx = {(sv[W_WIDE].per_row - sv[W_FETCH].per_row) / EXTRA_COLS, 0};
 
@@ -329,6 +380,9 @@ int main(int argc, char **argv) {
         print_fit(WNAME[w], cl[w], sv[w]);
     printf("| one additional fixed-width column (fetch, (5+4 - 5) / 4) | %.0f | - | %.0f | - |\n",
            cx.per_row, sx.per_row);
+    printf("| SQLite's floor for the fetch (step and the 5 typed column reads, in process) | - | - "
+           "| %.0f | - |\n",
+           sqf.per_row);
     printf("\n");
     bench_goal_header();
     bench_goal("client fetch instructions/row (INT, VARCHAR(64), INT, FLOAT, DATE)",
@@ -339,6 +393,9 @@ int main(int argc, char **argv) {
     bench_goal("client instructions per additional fixed-width column", cx.per_row, "instr", 1, 60,
                NULL);
     bench_goal("ixd fetch instructions/row", sv[W_FETCH].per_row, "instr", 1, 1000, NULL);
+    if (sqf.per_row >= 0)
+        bench_goal("ixd fetch instructions/row over SQLite's own floor",
+                   sv[W_FETCH].per_row - sqf.per_row, "instr", 1, 300, NULL);
     bench_goal("ixd insert instructions/row (pipelined)", sv[W_PIPE].per_row, "instr", 1, 5000,
                NULL);
     bench_goal("client pipelined insert instructions/row", cl[W_PIPE].per_row, "instr", 1, 300,
@@ -350,6 +407,7 @@ int main(int argc, char **argv) {
                 fprintf(f, "client_%s %.1f\nixd_%s %.1f\n", WKEY[w], cl[w].per_row, WKEY[w],
                         sv[w].per_row);
             fprintf(f, "client_extra_column %.1f\nixd_extra_column %.1f\n", cx.per_row, sx.per_row);
+            fprintf(f, "sqlite_fetch_floor %.1f\n", sqf.per_row);
             fclose(f);
         }
     }
