@@ -1,7 +1,7 @@
 /*
  * ixs_dbstmt.c: the database statements of a session parsed: CREATE
  * DATABASE, DROP DATABASE, DATABASE and CLOSE DATABASE (the engine runs
- * them: ixd_engine.c).
+ * them: engine/ixd_dbstmt.c).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
  * ts.h: the TimeSeries engine of ixd, as the rest of ixd sees it. The SQL
- * translator (src/server/sql/ixs_ts.c) and the engine (ixd_engine.c) use only
+ * translator (src/server/sql/ixs_ts.c) and the engine (engine/ixd_engine.c) use only
  * what is declared here; storage, codecs and routines stay in src/server/ts.
  *
  * The user's model (docs/timeseries.md): a row type whose first field is the

@@ -165,8 +165,8 @@ typedef struct ts_scache {
     ts_series s;
 } ts_scache;
 
-/* The connection's TimeSeries state: made by ixts_register, owned by the
- * ixd_db (db->ts), freed by ixts_close. */
+/* The connection's TimeSeries state: made by ixts_register, the caller's
+ * (the engine keeps it with its connection), freed by ixts_close. */
 enum {
     TS_Q_SERIES,     /* series by table, column, key */
     TS_Q_SERIES_SET, /* n, nhead, hi, last, lastv */
