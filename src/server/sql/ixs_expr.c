@@ -249,6 +249,7 @@ static int ex_run(px *p, int what, xv *out) {
     int rc = ixs_ex_resolve(p, e) || ixs_ex_emit(p, e, out) ? -1 : 0;
     ixs_ex_free(e);
     if (!rc) p->i = end;
+    if (!rc) ixs_px_at_cursor(p);
     if (!rc && what == IXS_EX_COND && out->k != XK_PRED) {
         /* a bare value as a condition: BOOLEAN column, or constant */
         ixs_settle(p, out);

@@ -251,11 +251,24 @@ int ixs_px_acc_op(px *p, const char *op) {
     }
     return 0;
 }
+int ixs_px_err_pos(const px *p) {
+    int i = p->at ? p->at - 1 : p->i;
+    return i < p->nt ? p->t[i].pos : (int)p->n;
+}
+void ixs_px_at(px *p, int at) {
+    p->at = at + 1;
+}
+void ixs_px_at_cursor(px *p) {
+    p->at = 0;
+}
 int ixs_px_fail(px *p) {
     if (p->failed) return -1;
     p->failed = 1;
-    int pos = p->i < p->nt ? p->t[p->i].pos : (int)p->n;
-    return ixv_seterr(p->err, -201, 0, pos, NULL);
+    return ixv_seterr(p->err, -201, 0, ixs_px_err_pos(p), NULL);
+}
+int ixs_px_fail_at(px *p, int at) {
+    ixs_px_at(p, at);
+    return ixs_px_fail(p);
 }
 int ixs_px_failc(px *p, int code, const char *fmt, ...) {
     if (p->failed) return -1;

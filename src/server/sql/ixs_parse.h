@@ -55,6 +55,8 @@ typedef struct px {
     tok *t;
     int nt;
     int i;
+    int at; /* 1 + the token resolve and emit place their errors at (ixs_px_at); 0: the
+               current token p->i, as while parsing */
     ixv_err *err;
     int failed;
     int depth;
@@ -96,6 +98,17 @@ int ixs_px_is_clause_kw(px *p, int i);
 int ixs_px_op(px *p, int i, const char *op);
 int ixs_px_acc_op(px *p, const char *op);
 int ixs_px_fail(px *p); /* -201 at the current token */
+/* Resolve and emit never move the token cursor p->i: they place their errors
+ * at a node's token, kept in the tree at parse. ixs_px_at(p, at) makes token
+ * at (an index into p->t; p->nt: the end of the text) where the errors of what
+ * runs next are placed (ixs_px_fail, ixs_px_too_complex, ixs_px_deeper) until
+ * another ixs_px_at or ixs_px_at_cursor; ixs_px_at_cursor places them at the
+ * current token again (a parse). ixs_px_fail_at: ixs_px_at, then
+ * ixs_px_fail: returns -1. ixs_px_err_pos: the byte offset an error gets. */
+void ixs_px_at(px *p, int at);
+void ixs_px_at_cursor(px *p);
+int ixs_px_fail_at(px *p, int at);
+int ixs_px_err_pos(const px *p);
 /* ixs_limit.c: one more level of the parser's recursion (p->depth): 0, or
  * -1 with IXS_E_COMPLEX at the current token past IXS_MAX_DEPTH or when the
  * stack runs short. ixs_px_too_complex sets that error at the current token,

@@ -23,7 +23,8 @@ int ixs_select_sub(px *p, qres *out, int *start) {
     ixs_sel *q = ixs_sel_parse(p);
     if (!q) return -1;
     int end = p->i, rc = ixs_sel_emit(p, q, out);
-    p->i = end;
+    p->i = end; /* a TimeSeries TABLE(...) in FROM is parsed when emitted */
+    ixs_px_at_cursor(p);
     ixs_sel_free(q);
     return rc || p->failed ? -1 : 0;
 }
@@ -46,6 +47,7 @@ int ixs_select_keep(px *p, qres *out, int (*tail)(px *p, void *ud), void *ud, ix
     int rc = tail ? tail(p, ud) : 0, end = p->i;
     if (!rc) rc = ixs_select_emit(p, q, out);
     p->i = end;
+    ixs_px_at_cursor(p);
     if (keep && !rc && !p->failed)
         *keep = q;
     else
@@ -68,6 +70,7 @@ int ixs_dml_tail(px *p, ixs_stmt *s, int (*tail)(px *p, void *ud), void *ud) {
     int rc = tail ? tail(p, ud) : 0, end = p->i;
     if (!rc) rc = ixs_dml_emit(p, d, s);
     p->i = end;
+    ixs_px_at_cursor(p);
     ixs_dml_free(d);
     return rc || p->failed ? -1 : 0;
 }

@@ -104,14 +104,14 @@ static ityp ret_type(const ts_routine *r) {
 int ixs_ts_call_resolve(px *p, ixs_ex *e) {
     const char *fn = e->part[0];
     const ts_routine *r = ixts_routine_find(fn);
-    p->i = e->tok + 2; /* after name ( */
+    ixs_px_at(p, e->tok + 2); /* after name ( */
     if (!r) return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
     if (r->ret == TS_RET_ROWS || r->ret == TS_RET_AGG)
         return ixs_px_failc(p, IXS_E_MANY_ROWS, "%s", fn);
     if (r->writes) p->ts_write = 1;
     for (int k = 0; k < e->nk; k++)
         if (ixs_ex_resolve(p, e->kids[k])) return -1;
-    p->i = e->end;
+    ixs_px_at(p, e->end);
     if (e->nk < r->min_args || e->nk > r->max_args)
         return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
     e->ts = r;
