@@ -230,12 +230,17 @@ typedef struct ixs_plan {
 int ixs_plan_keep(px *p, ixs_plan *pl, const void *tree, size_t size,
                   int (*run)(px *p, const void *tree), void (*fr)(void *tree));
 
-/* TimeSeries (ixs_ts.c; its calls in expressions: ixs_ex_tree.h). ixs_ts_from: TABLE(routine(...))
- * in FROM, from TABLE, as a SELECT into q. ixs_ts_execute: EXECUTE FUNCTION / PROCEDURE into s.
+/* TimeSeries (ixs_ts.c; its calls in expressions: ixs_ex_tree.h). TABLE(routine(...)) in FROM:
+ * ixs_ts_from_parse parses it at TABLE into a tree the caller owns (NULL with p->failed),
+ * ixs_ts_from_emit resolves and emits the tree as a SELECT into q (0, or -1 with p->failed),
+ * ixs_ts_from_free frees it (NULL: nothing). ixs_ts_execute: EXECUTE FUNCTION / PROCEDURE into s.
  * ixs_ts_rowtype_stmt: CREATE /
  * DROP ROW TYPE after CREATE or DROP: 1 parsed (its plan in pl), 0 not such
  * a statement, -1 error. */
-int ixs_ts_from(px *p, qres *q);
+typedef struct ixs_ts_from ixs_ts_from;
+ixs_ts_from *ixs_ts_from_parse(px *p);
+int ixs_ts_from_emit(px *p, const ixs_ts_from *f, qres *q);
+void ixs_ts_from_free(ixs_ts_from *f);
 int ixs_ts_execute(px *p, ixs_stmt *s);
 int ixs_ts_rowtype_stmt(px *p, int create, int *stype, ixs_plan *pl);
 

@@ -186,10 +186,7 @@ static int tref_resolve(px *p, scope *sc, sel_tref *n, int outer) {
         if (!rc) rc = derived_add(p, sc, n, &q, outer);
         break;
     case TR_FUNC:
-        p->i = n->tok; /* parsed here: its errors at the current token */
-        ixs_px_at_cursor(p);
-        rc = ixs_ts_from(p, &q);
-        if (!rc && p->i != n->fn_end) rc = ixs_px_fail(p);
+        rc = ixs_ts_from_emit(p, n->ts, &q);
         if (!rc) rc = derived_add(p, sc, n, &q, outer);
         break;
     case TR_COLL: return coll_add(p, sc, n, outer);
