@@ -258,6 +258,18 @@ static int ex_run(px *p, int what, xv *out) {
     return rc || p->failed ? -1 : 0;
 }
 
+int ixs_cond_emit(px *p, ixs_ex *e, int end, xv *out) {
+    ixs_xv_init(out);
+    if (ixs_ex_resolve(p, e) || ixs_ex_emit(p, e, out)) return -1;
+    ixs_px_at(p, end);
+    if (out->k != XK_PRED) {
+        /* a bare value as a condition: BOOLEAN column, or constant */
+        ixs_settle(p, out);
+        if (out->t.code != IX_T_BOOLEAN) return ixs_px_fail(p);
+    }
+    return p->failed ? -1 : 0;
+}
+
 /* conj := not (one conjunct of a WHERE condition) */
 int ixs_conj(px *p, xv *out) {
     ixs_xv_init(out);
