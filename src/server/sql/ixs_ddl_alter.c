@@ -255,8 +255,7 @@ static int drop_column(px *p, tdef *t, const ddl_action *a) {
     t->ncols--;
     ixs_drop_column_refs(t, a->name);
     if (a->ends_drop && t->ncols == 0) {
-        p->i = a->last_tok;
-        return ixs_px_fail(p);
+        return ixs_px_fail_at(p, a->last_tok);
     }
     return 0;
 }

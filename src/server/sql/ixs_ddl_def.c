@@ -316,6 +316,7 @@ int ixs_tdef_row_types(px *p, tdef *t) {
         int serial, save = p->i;
         int64_t start;
         p->i = c->rowtype_tok;
+        ixs_px_at_cursor(p);
         int rc = ixs_parse_type(p, &c->t, &serial, &start, &c->collen);
         p->i = save;
         if (rc) return -1;

@@ -205,7 +205,7 @@ int ixs_ddl_exec_sb(px *p, sb *s, const char *name);
  * UPDATE of a table named statistics). */
 int ixs_is_update_statistics(px *p);
 /* Appends to s the SQL that records the text of the CREATE VIEW statement p
- * (its tokens before p->i) for view tabid in sysviews (64-character pieces,
+ * (its tokens up to the end) for view tabid in sysviews (64-character pieces,
  * as Informix stores them). */
 void ixs_cat_view_text(px *p, int tabid, sb *s);
 /* The statement parse state (ixs_ddl.c): ixs_px_init lexes sql; ixs_at_end
