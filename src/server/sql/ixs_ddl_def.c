@@ -30,8 +30,10 @@ void ixs_kdef_free(kdef *k) {
 }
 
 void ixs_tdef_free(tdef *t) {
-    for (int i = 0; i < t->ncols; i++)
+    for (int i = 0; i < t->ncols; i++) {
         free(t->cols[i].defsql);
+        ixs_row_ref_free(t->cols[i].rowref);
+    }
     free(t->cols);
     for (int i = 0; i < t->nk; i++)
         ixs_kdef_free(&t->k[i]);
@@ -88,6 +90,7 @@ static int dup_str(px *p, char **dst, const char *src) {
 
 int ixs_cdef_copy(px *p, cdef *dst, const cdef *src) {
     *dst = *src;
+    dst->rowref = NULL;
     return dup_str(p, &dst->defsql, src->defsql);
 }
 
@@ -312,14 +315,15 @@ int ixs_ts_rowtypes(px *p, const tdef *t) {
 int ixs_tdef_row_types(px *p, tdef *t) {
     for (int i = 0; i < t->ncols; i++) {
         cdef *c = &t->cols[i];
-        if (!c->rowtype_tok) continue;
-        int serial, save = p->i;
-        int64_t start;
-        p->i = c->rowtype_tok;
-        ixs_px_at_cursor(p);
-        int rc = ixs_parse_type(p, &c->t, &serial, &start, &c->collen);
-        p->i = save;
-        if (rc) return -1;
+        if (!c->rowref) continue;
+        int id = ixs_row_ref_id(p, c->rowref);
+        if (id < 0) return -1;
+        if (ixs_coll_is(c->t.code)) { /* a collection of rows: the element's id */
+            if (id > 0xffff) return ixs_px_fail_at(p, c->rowtype_tok + 2);
+            c->t.len = (c->t.len & ~0xffffu) | (uint32_t)id;
+        } else
+            c->t = ixv_t(IX_T_ROW, (uint32_t)id);
+        c->collen = c->t.len;
     }
     return 0;
 }
@@ -341,7 +345,11 @@ int ixs_column_def(px *p, tdef *t, cdef *c, int modify) {
     int deferred = p->dry_deferred, at = p->i;
     p->dry_deferred = 0;
     if (!ts && ixs_parse_type(p, &c->t, &c->serial, &c->start, &c->collen)) return -1;
-    if (p->dry_deferred) c->rowtype_tok = at; /* looked up when the statement runs */
+    if (p->dry_deferred) { /* looked up when the statement runs */
+        c->rowtype_tok = at;
+        ixs_row_ref_free(c->rowref);
+        c->rowref = ixs_row_ref_take(p);
+    }
     p->dry_deferred = deferred;
     if (c->serial) c->notnull = 1;
     int ci = (int)(c - t->cols);

@@ -67,6 +67,8 @@ typedef struct px {
     int dry;                      /* at prepare: a ROW type a column names is not looked up */
     int dry_deferred;             /* a dry parse skipped a catalogue lookup (a ROW type): the
                                      statement runs from its text (ixs_ddl_prepare) */
+    struct ixs_rowref *dry_row;   /* the ROW type the last skipped lookup was of (owned;
+                                     ixs_row_ref_take, ixs_px_done) */
     int ddl_own;                  /* ddl_begin began the transaction (none was open) */
     int ts_write;                 /* a TimeSeries write routine is called */
     int seq_done[IXS_MAX_SEQREF]; /* sequences this statement increments (ixs_seq.c) */
@@ -348,6 +350,16 @@ int ixs_coll_typed(px *p, xv *v);
  * plan in pl), 0 not such a statement, -1 error. ixs_row_coltype: the coltype to record. */
 int ixs_row_type_at(px *p);
 int ixs_row_parse_type(px *p, ityp *t, uint32_t *collen);
+/* A ROW type a type names, as a dry parse (p->dry) read it without the
+ * catalogue: a named type's name, or an unnamed type's fields.
+ * ixs_row_ref_take: the one p->dry_row holds, now the caller's (NULL: none),
+ * freed with ixs_row_ref_free (NULL: nothing). ixs_row_ref_id: its type's id
+ * in the catalogue now (an unnamed type recorded when it is new): the id, or
+ * -1 with p->failed (IXS_E_ROW_TYPE_NF for a name that is not a type). */
+typedef struct ixs_rowref ixs_rowref;
+ixs_rowref *ixs_row_ref_take(px *p);
+void ixs_row_ref_free(ixs_rowref *r);
+int ixs_row_ref_id(px *p, const ixs_rowref *r);
 int ixs_row_named_type(px *p, const char *name, ityp *t, uint32_t *collen);
 void ixs_row_to_type(px *p, xv *v, ityp t);
 int ixs_row_cmp(px *p, xv *l, xv *r);
