@@ -332,6 +332,17 @@ int ixs_px_ident(px *p, char *buf, size_t n) {
     p->i++;
     return 0;
 }
+int ixs_px_ident_at(px *p, int i, char *buf, size_t n) {
+    const tok *t = &p->t[i];
+    buf[0] = 0;
+    if ((size_t)t->len >= n || t->len > IXS_NAME_MAX) return ixs_px_fail_at(p, i);
+    for (int k = 0; k < t->len; k++) {
+        char c = p->sql[t->pos + k];
+        buf[k] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    buf[t->len] = 0;
+    return 0;
+}
 void ixs_px_tokstr(px *p, int i, sb *out) {
     const tok *t = &p->t[i];
     const char *s = p->sql + t->pos;

@@ -129,6 +129,10 @@ int ixs_px_expect(px *p, int kw);
 int ixs_px_expect_op(px *p, const char *op);
 /* identifier at the current token, lower-cased into buf; advances. */
 int ixs_px_ident(px *p, char *buf, size_t n);
+/* The identifier token i is (ixs_px_is_ident), lower-cased into buf of n
+ * bytes, without moving the cursor: 0, or -1 with -201 at it (buf "") when it
+ * is longer than a name or than buf. */
+int ixs_px_ident_at(px *p, int i, char *buf, size_t n);
 int ixs_px_is_ident(px *p, int i);
 /* token i can be a name: an identifier or a "quoted" identifier */
 int ixs_px_is_name(px *p, int i);

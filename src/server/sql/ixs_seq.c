@@ -473,20 +473,6 @@ int ixs_objs_stmt(px *p, int verb, int *stype, ixs_plan *pl) {
 
 /* ---- NEXTVAL and CURRVAL in expressions ------------------------------------------- */
 
-/* The identifier at token i, lower-cased into name (IXS_NAME_MAX + 1
- * bytes), as ixs_px_ident reads it: 0, or -1 with -201 at it when it is
- * longer than a name. */
-static int ident_at(px *p, int i, char *name) {
-    const tok *t = &p->t[i];
-    if (t->len > IXS_NAME_MAX) return ixs_px_fail_at(p, i);
-    for (int k = 0; k < t->len; k++) {
-        char c = p->sql[t->pos + k];
-        name[k] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-    }
-    name[t->len] = 0;
-    return 0;
-}
-
 /* 1 when the statement has name.NEXTVAL anywhere (tabid's sequence). */
 static int stmt_has_nextval(px *p, int tabid) {
     int found = 0;
@@ -496,7 +482,8 @@ static int stmt_has_nextval(px *p, int tabid) {
             continue;
         char name[IXS_NAME_MAX + 1]; /* the sequence's name, or a synonym's */
         int t;
-        if (ident_at(p, i, name) == 0 && ixs_syn_sequence(p->db, name, &t) == 1) found = t == tabid;
+        if (ixs_px_ident_at(p, i, name, sizeof name) == 0 && ixs_syn_sequence(p->db, name, &t) == 1)
+            found = t == tabid;
     }
     return found;
 }
