@@ -259,6 +259,7 @@ static int ex_run(px *p, int what, xv *out) {
 
 int ixs_cond_emit(px *p, ixs_ex *e, int end, xv *out) {
     ixs_xv_init(out);
+    ixs_px_at(p, end); /* where ixs_cond's parse left the cursor */
     if (ixs_ex_resolve(p, e) || ixs_ex_emit(p, e, out)) return -1;
     ixs_px_at(p, end);
     if (out->k != XK_PRED) {

@@ -71,6 +71,7 @@ typedef struct mtree {
     char source[IXS_NAME_MAX + 1], salias[IXS_NAME_MAX + 1];
     int src_sel;  /* token of SELECT of a (SELECT ...) source, or -1 */
     ixs_sel *src; /* that SELECT */
+    int src_end;  /* the token after it */
     int on;       /* token after ON */
     mcond onc;    /* the ON condition */
     mwhen matched[M_MAX_MATCHED], notmatched;
@@ -199,6 +200,7 @@ static int trees_parse(px *p, mtree *m) {
     if (m->src_sel >= 0) {
         p->i = m->src_sel;
         if (!(m->src = ixs_sel_parse(p))) rc = -1;
+        m->src_end = p->i;
     }
     if (!rc) rc = cond_parse(p, m->on, &m->onc);
     for (int k = 0; !rc && k < m->nmatched; k++)
@@ -285,6 +287,7 @@ static tref *source_ref(px *p, const mtree *m, sb *fill) {
     }
     int n = 0;
     if (m->src) {
+        ixs_px_at(p, m->src_end); /* where the query's parse ended */
         if (ixs_sel_emit(p, m->src, &q)) goto fail;
         n = q.ncols;
     } else {
@@ -367,6 +370,7 @@ static int emit_update(px *p, tref *t, tref *s, const mwhen *wh, int k, sb *out)
         if (!c) return -1;
         xv v;
         ixs_xv_init(&v);
+        ixs_px_at(p, it->end); /* where the value's parse ended */
         if (ixs_ex_resolve(p, it->e) || ixs_ex_emit(p, it->e, &v)) {
             ixs_xv_free(&v);
             return -1;
@@ -417,6 +421,7 @@ static int emit_insert(px *p, tref *t, tref *s, const mwhen *wh, const char *con
     for (int i = 0; i < nc; i++) {
         xv v;
         ixs_xv_init(&v);
+        if (i < wh->nval) ixs_px_at(p, wh->val[i].end); /* where the value's parse ended */
         if (i >= wh->nval || ixs_ex_resolve(p, wh->val[i].e) || ixs_ex_emit(p, wh->val[i].e, &v)) {
             ixs_xv_free(&v);
             ixv_sb_free(&vals);

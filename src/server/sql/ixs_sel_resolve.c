@@ -187,6 +187,7 @@ static int tref_resolve(px *p, scope *sc, sel_tref *n, int outer) {
         break;
     case TR_FUNC:
         rc = ixs_ts_from_emit(p, n->ts, &q);
+        ixs_px_at(p, n->fn_end); /* after TABLE(...), as its parse ended */
         if (!rc) rc = derived_add(p, sc, n, &q, outer);
         break;
     case TR_COLL: return coll_add(p, sc, n, outer);

@@ -300,6 +300,7 @@ int ixs_ts_from_emit(px *p, const ixs_ts_from *f, qres *q) {
     for (a.n = 0; a.n < f->n && !rc;) {
         xv *v = &a.v[a.n++];
         ixs_xv_init(v);
+        ixs_px_at(p, f->arg[a.n - 1]->end); /* where the argument's parse ended */
         rc = ixs_ex_resolve(p, f->arg[a.n - 1]) || ixs_ex_emit(p, f->arg[a.n - 1], v) ? -1 : 0;
     }
     ixs_px_at(p, f->args_end);
