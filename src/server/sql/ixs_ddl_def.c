@@ -13,6 +13,7 @@
 #include "server/sql/ixs_lob.h"
 #include "server/sql/ixs_objs.h"
 #include "server/sql/ixs_ddl_tree.h"
+#include "server/sql/ixs_ex.h"
 #include "server/sql/ixs_parse.h"
 #include "server/sql/ixs_sel.h"
 #include "server/sql/ixs_spl.h"
@@ -22,6 +23,9 @@
 #include "server/sql/ixs_ddl_int.h"
 
 void ixs_kdef_free(kdef *k) {
+    if (k->check_own) ixs_ex_free(k->check);
+    k->check = NULL;
+    k->check_own = 0;
     free(k->cols);
     free(k->checksql);
     free(k->refcols);
@@ -96,6 +100,7 @@ int ixs_cdef_copy(px *p, cdef *dst, const cdef *src) {
 
 int ixs_kdef_copy(px *p, kdef *dst, const kdef *src) {
     *dst = *src;
+    dst->check_own = 0; /* the tree stays src's */
     dst->cols = dst->checksql = dst->refcols = dst->ifxcheck = NULL;
     if (dup_str(p, &dst->cols, src->cols) || dup_str(p, &dst->checksql, src->checksql) ||
         dup_str(p, &dst->refcols, src->refcols) || dup_str(p, &dst->ifxcheck, src->ifxcheck)) {
@@ -251,9 +256,9 @@ static int check_clause(px *p, kdef *k) {
 }
 
 /* The text of k's CHECK condition as written, from its first token to the
- * ')' at p->i, kept as "(cond)" for syschecks. */
-static int check_text(px *p, kdef *k) {
-    int a = p->t[k->check_tok].pos, b = p->t[p->i].pos;
+ * ')' at token end, kept as "(cond)" for syschecks. */
+static int check_text(px *p, kdef *k, int end) {
+    int a = p->t[k->check_tok].pos, b = p->t[end].pos;
     while (b > a && (p->sql[b - 1] == ' ' || p->sql[b - 1] == '\n' || p->sql[b - 1] == '\t'))
         b--;
     free(k->ifxcheck);
@@ -420,6 +425,19 @@ int ixs_table_constraint(px *p, tdef *t) {
     return opt_cname(p, k);
 }
 
+/* The CHECK condition of k translated into c: from its tree when the parse
+ * kept one (ALTER TABLE), else parsed at its token (CREATE TABLE's parse). */
+static int check_translate(px *p, kdef *k, xv *c) {
+    if (k->check) {
+        int rc = ixs_cond_emit(p, k->check, k->check_end, c);
+        return rc ? rc : check_text(p, k, k->check_end);
+    }
+    p->i = k->check_tok;
+    int rc = ixs_cond(p, c);
+    if (!rc && !ixs_px_op(p, p->i, ")")) rc = ixs_px_fail(p);
+    return rc ? rc : check_text(p, k, p->i);
+}
+
 /* Translates the pending CHECK conditions with the table's columns. */
 int ixs_translate_checks(px *p, tdef *t) {
     tref tr;
@@ -443,11 +461,8 @@ int ixs_translate_checks(px *p, tdef *t) {
     for (int i = 0; i < t->nk && !rc; i++) {
         kdef *k = &t->k[i];
         if (k->type != 'C' || k->check_tok < 0) continue;
-        p->i = k->check_tok;
         xv c;
-        rc = ixs_cond(p, &c);
-        if (!rc && !ixs_px_op(p, p->i, ")")) rc = ixs_px_fail(p);
-        if (!rc) rc = check_text(p, k);
+        rc = check_translate(p, k, &c);
         if (!rc) {
             k->checksql = c.s.p;
             memset(&c.s, 0, sizeof c.s);

@@ -73,6 +73,9 @@ typedef struct kdef {
     char *cols;                   /* "a,b" */
     char *checksql;               /* translated, unqualified column names */
     int check_tok;                /* token index of the condition, -1 once translated */
+    struct ixs_ex *check;         /* ALTER: the condition's tree, parsed at prepare */
+    int check_end;                /* the token after it (its ")") */
+    int check_own;                /* check is this kdef's to free (a copy borrows it) */
     char *ifxcheck;               /* CHECK: the condition as written, "(cond)" (syschecks) */
     char reftab[IXS_NAME_MAX + 1];
     char *refcols;
