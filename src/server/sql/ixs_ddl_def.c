@@ -432,10 +432,13 @@ static int check_translate(px *p, kdef *k, xv *c) {
         int rc = ixs_cond_emit(p, k->check, k->check_end, c);
         return rc ? rc : check_text(p, k, k->check_end);
     }
+    int save = p->i;
     p->i = k->check_tok;
     int rc = ixs_cond(p, c);
     if (!rc && !ixs_px_op(p, p->i, ")")) rc = ixs_px_fail(p);
-    return rc ? rc : check_text(p, k, p->i);
+    if (!rc) rc = check_text(p, k, p->i);
+    p->i = save;
+    return rc;
 }
 
 /* Translates the pending CHECK conditions with the table's columns. */
@@ -456,7 +459,7 @@ int ixs_translate_checks(px *p, tdef *t) {
     sc.t[0] = &tr;
     sc.n = 1;
     scope *save = p->sc;
-    int save_i = p->i, rc = 0;
+    int rc = 0;
     p->sc = &sc;
     for (int i = 0; i < t->nk && !rc; i++) {
         kdef *k = &t->k[i];
@@ -471,7 +474,6 @@ int ixs_translate_checks(px *p, tdef *t) {
         ixs_xv_free(&c);
     }
     p->sc = save;
-    p->i = save_i;
     free(tr.tab.cols);
     return rc;
 }
