@@ -474,6 +474,7 @@ int ixs_translate_checks(px *p, tdef *t) {
         ixs_xv_free(&c);
     }
     p->sc = save;
+    ixs_px_at_cursor(p); /* the cursor did not move: later errors are at it */
     free(tr.tab.cols);
     return rc;
 }

@@ -659,6 +659,7 @@ out:
 int ixs_merge_prepare(px *p, ixs_stmt *st) {
     mtree m;
     int rc = parse_merge(p, &m) ? -1 : merge_plan(p, &m, &st->mplan);
+    ixs_px_at_cursor(p); /* what follows is read at the current token */
     mtree_free(&m);
     return rc;
 }
@@ -679,6 +680,7 @@ int ixs_merge(px *p, int64_t *rows) {
     *rows = 0;
     ixs_mplan *pl;
     int rc = parse_merge(p, &m) ? -1 : p->dry ? 1 : merge_plan(p, &m, &pl);
+    ixs_px_at_cursor(p);
     mtree_free(&m);
     if (rc) return rc < 0 ? -1 : 0;
     rc = merge_run(p, pl, NULL, rows);
