@@ -575,15 +575,15 @@ int ixs_create_view_parse(px *p, ddl_view *v) {
     return 0;
 }
 
-/* The SELECT of view v into q (p->i then at the statement's end, where
- * ixs_cat_view_text ends its text); a column list of another length than
- * the select list is -201. */
+/* The SELECT of view v into q; a column list of another length than the
+ * select list is -201 at the statement's end. */
 static int view_select(px *p, const ddl_view *v, qres *q) {
-    p->i = v->sel;
+    ixs_px_at(p, v->sel);
     if (ixs_select_emit(p, v->q, q)) return -1;
-    while (p->i < p->nt && p->t[p->i].k != T_EOF)
-        p->i++;
-    return v->ncn && v->ncn != q->ncols ? ixs_px_fail(p) : 0;
+    int end = v->sel;
+    while (end < p->nt && p->t[end].k != T_EOF)
+        end++;
+    return v->ncn && v->ncn != q->ncols ? ixs_px_fail_at(p, end) : 0;
 }
 
 /* The SQLite view of v (when it is not an updatable one) and its catalogue
@@ -679,7 +679,7 @@ int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows) {
     memset(&t, 0, sizeof t);
     int rc = -1;
     p->row_top = 1; /* ROW values become text in the table */
-    p->i = it->sel;
+    ixs_px_at(p, it->sel);
     if (ixs_select_emit(p, it->q, &q)) goto out;
     snprintf(t.name, sizeof t.name, "%s", it->name);
     if (ixs_table_exists(p->db, t.name)) {
@@ -735,9 +735,7 @@ int ixs_select_into_temp(px *p, int64_t *rows) {
                 (ixs_px_acc(p, IXK_WITH) && (ixs_px_expect(p, IXK_NO) || ixs_px_expect(p, IXK_LOG)))
             ? -1
             : 0;
-    int end = p->i;
     if (!rc) rc = ixs_into_temp_run(p, &it, rows);
-    p->i = end;
     ixs_sel_free(it.q);
     return rc;
 }

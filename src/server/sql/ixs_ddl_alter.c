@@ -121,19 +121,21 @@ static int add_clause(px *p, ddl_alter *al) {
     return item_list(p, al, ALT_ADD_COLUMN);
 }
 
-/* A CHECK condition of an action, parsed for its syntax (its columns are
- * the table's, resolved at execute, when it is translated). */
-static int check_syntax(px *p, const tdef *t) {
+/* The CHECK conditions of an action, parsed into their trees (their
+ * columns are the table's, resolved at execute, when they are translated). */
+static int check_syntax(px *p, tdef *t) {
     int save_i = p->i, rc = 0;
     for (int i = 0; i < t->nk && !rc; i++) {
-        if (t->k[i].type != KDEF_CHECK || t->k[i].check_tok < 0) continue;
-        p->i = t->k[i].check_tok;
-        ixs_ex *c = ixs_ex_parse(p, IXS_EX_COND);
-        if (!c)
+        kdef *k = &t->k[i];
+        if (k->type != KDEF_CHECK || k->check_tok < 0) continue;
+        p->i = k->check_tok;
+        k->check = ixs_ex_parse(p, IXS_EX_COND);
+        k->check_own = 1;
+        k->check_end = p->i;
+        if (!k->check)
             rc = -1;
         else if (!ixs_px_op(p, p->i, ")"))
             rc = ixs_px_fail(p);
-        ixs_ex_free(c);
     }
     p->i = save_i;
     return rc;
@@ -256,8 +258,7 @@ static int drop_column(px *p, tdef *t, const ddl_action *a) {
     t->ncols--;
     ixs_drop_column_refs(t, a->name);
     if (a->ends_drop && t->ncols == 0) {
-        p->i = a->last_tok;
-        return ixs_px_fail(p);
+        return ixs_px_fail_at(p, a->last_tok);
     }
     return 0;
 }

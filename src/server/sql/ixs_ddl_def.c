@@ -13,6 +13,7 @@
 #include "server/sql/ixs_lob.h"
 #include "server/sql/ixs_objs.h"
 #include "server/sql/ixs_ddl_tree.h"
+#include "server/sql/ixs_ex.h"
 #include "server/sql/ixs_parse.h"
 #include "server/sql/ixs_sel.h"
 #include "server/sql/ixs_spl.h"
@@ -22,6 +23,9 @@
 #include "server/sql/ixs_ddl_int.h"
 
 void ixs_kdef_free(kdef *k) {
+    if (k->check_own) ixs_ex_free(k->check);
+    k->check = NULL;
+    k->check_own = 0;
     free(k->cols);
     free(k->checksql);
     free(k->refcols);
@@ -30,8 +34,10 @@ void ixs_kdef_free(kdef *k) {
 }
 
 void ixs_tdef_free(tdef *t) {
-    for (int i = 0; i < t->ncols; i++)
+    for (int i = 0; i < t->ncols; i++) {
         free(t->cols[i].defsql);
+        ixs_row_ref_free(t->cols[i].rowref);
+    }
     free(t->cols);
     for (int i = 0; i < t->nk; i++)
         ixs_kdef_free(&t->k[i]);
@@ -88,11 +94,13 @@ static int dup_str(px *p, char **dst, const char *src) {
 
 int ixs_cdef_copy(px *p, cdef *dst, const cdef *src) {
     *dst = *src;
+    dst->rowref = NULL;
     return dup_str(p, &dst->defsql, src->defsql);
 }
 
 int ixs_kdef_copy(px *p, kdef *dst, const kdef *src) {
     *dst = *src;
+    dst->check_own = 0; /* the tree stays src's */
     dst->cols = dst->checksql = dst->refcols = dst->ifxcheck = NULL;
     if (dup_str(p, &dst->cols, src->cols) || dup_str(p, &dst->checksql, src->checksql) ||
         dup_str(p, &dst->refcols, src->refcols) || dup_str(p, &dst->ifxcheck, src->ifxcheck)) {
@@ -248,9 +256,9 @@ static int check_clause(px *p, kdef *k) {
 }
 
 /* The text of k's CHECK condition as written, from its first token to the
- * ')' at p->i, kept as "(cond)" for syschecks. */
-static int check_text(px *p, kdef *k) {
-    int a = p->t[k->check_tok].pos, b = p->t[p->i].pos;
+ * ')' at token end, kept as "(cond)" for syschecks. */
+static int check_text(px *p, kdef *k, int end) {
+    int a = p->t[k->check_tok].pos, b = p->t[end].pos;
     while (b > a && (p->sql[b - 1] == ' ' || p->sql[b - 1] == '\n' || p->sql[b - 1] == '\t'))
         b--;
     free(k->ifxcheck);
@@ -312,13 +320,15 @@ int ixs_ts_rowtypes(px *p, const tdef *t) {
 int ixs_tdef_row_types(px *p, tdef *t) {
     for (int i = 0; i < t->ncols; i++) {
         cdef *c = &t->cols[i];
-        if (!c->rowtype_tok) continue;
-        int serial, save = p->i;
-        int64_t start;
-        p->i = c->rowtype_tok;
-        int rc = ixs_parse_type(p, &c->t, &serial, &start, &c->collen);
-        p->i = save;
-        if (rc) return -1;
+        if (!c->rowref) continue;
+        int id = ixs_row_ref_id(p, c->rowref);
+        if (id < 0) return -1;
+        if (ixs_coll_is(c->t.code)) { /* a collection of rows: the element's id */
+            if (id > 0xffff) return ixs_px_fail_at(p, c->rowtype_tok + 2);
+            c->t.len = (c->t.len & ~0xffffu) | (uint32_t)id;
+        } else
+            c->t = ixv_t(IX_T_ROW, (uint32_t)id);
+        c->collen = c->t.len;
     }
     return 0;
 }
@@ -340,7 +350,11 @@ int ixs_column_def(px *p, tdef *t, cdef *c, int modify) {
     int deferred = p->dry_deferred, at = p->i;
     p->dry_deferred = 0;
     if (!ts && ixs_parse_type(p, &c->t, &c->serial, &c->start, &c->collen)) return -1;
-    if (p->dry_deferred) c->rowtype_tok = at; /* looked up when the statement runs */
+    if (p->dry_deferred) { /* looked up when the statement runs */
+        c->rowtype_tok = at;
+        ixs_row_ref_free(c->rowref);
+        c->rowref = ixs_row_ref_take(p);
+    }
     p->dry_deferred = deferred;
     if (c->serial) c->notnull = 1;
     int ci = (int)(c - t->cols);
@@ -411,6 +425,22 @@ int ixs_table_constraint(px *p, tdef *t) {
     return opt_cname(p, k);
 }
 
+/* The CHECK condition of k translated into c: from its tree when the parse
+ * kept one (ALTER TABLE), else parsed at its token (CREATE TABLE's parse). */
+static int check_translate(px *p, kdef *k, xv *c) {
+    if (k->check) {
+        int rc = ixs_cond_emit(p, k->check, k->check_end, c);
+        return rc ? rc : check_text(p, k, k->check_end);
+    }
+    int save = p->i;
+    p->i = k->check_tok;
+    int rc = ixs_cond(p, c);
+    if (!rc && !ixs_px_op(p, p->i, ")")) rc = ixs_px_fail(p);
+    if (!rc) rc = check_text(p, k, p->i);
+    p->i = save;
+    return rc;
+}
+
 /* Translates the pending CHECK conditions with the table's columns. */
 int ixs_translate_checks(px *p, tdef *t) {
     tref tr;
@@ -429,16 +459,13 @@ int ixs_translate_checks(px *p, tdef *t) {
     sc.t[0] = &tr;
     sc.n = 1;
     scope *save = p->sc;
-    int save_i = p->i, rc = 0;
+    int rc = 0;
     p->sc = &sc;
     for (int i = 0; i < t->nk && !rc; i++) {
         kdef *k = &t->k[i];
         if (k->type != 'C' || k->check_tok < 0) continue;
-        p->i = k->check_tok;
         xv c;
-        rc = ixs_cond(p, &c);
-        if (!rc && !ixs_px_op(p, p->i, ")")) rc = ixs_px_fail(p);
-        if (!rc) rc = check_text(p, k);
+        rc = check_translate(p, k, &c);
         if (!rc) {
             k->checksql = c.s.p;
             memset(&c.s, 0, sizeof c.s);
@@ -447,7 +474,7 @@ int ixs_translate_checks(px *p, tdef *t) {
         ixs_xv_free(&c);
     }
     p->sc = save;
-    p->i = save_i;
+    ixs_px_at_cursor(p); /* the cursor did not move: later errors are at it */
     free(tr.tab.cols);
     return rc;
 }

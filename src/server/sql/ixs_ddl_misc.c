@@ -259,7 +259,7 @@ int ixs_create_schema_run(px *p, const ddl_schema *cs) {
 
 void ixs_cat_view_text(px *p, int tabid, sb *s) {
     size_t a = (size_t)p->t[0].pos, b = a;
-    for (int i = 0; i < p->i && p->t[i].k != T_EOF; i++)
+    for (int i = 0; i < p->nt && p->t[i].k != T_EOF; i++)
         if (!ixs_px_op(p, i, ";")) b = (size_t)(p->t[i].pos + p->t[i].len);
     for (int seq = 0; a < b; seq++) {
         size_t n = b - a > VIEWTEXT_PIECE ? VIEWTEXT_PIECE : b - a;

@@ -385,7 +385,7 @@ int ixs_ddl_parse(px *p, ixs_ddl *d) {
 /* ---- execution ------------------------------------------------------------------- */
 
 /* The ROW types d's columns name, looked up now (the parse at prepare left
- * them: cdef.rowtype_tok). */
+ * them: cdef.rowref). */
 static int row_types(px *p, ixs_ddl *d) {
     if (d->kind == DDL_CREATE_TABLE) return ixs_tdef_row_types(p, &d->u.ct.t);
     for (int i = 0; d->kind == DDL_ALTER && i < d->u.al.n; i++)

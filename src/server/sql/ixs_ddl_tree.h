@@ -19,8 +19,9 @@
  *
  * A column type of CREATE or ALTER TABLE that names a ROW type is parsed
  * without the catalogue at prepare (p->dry) and looked up when the
- * statement runs, before anything else (cdef.rowtype_tok), as the parse
- * itself did it when such statements ran from their text.
+ * statement runs, before anything else (cdef.rowref: the type's name or
+ * fields as parsed; its tokens are not read again), as the parse itself
+ * did it when such statements ran from their text.
  *
  * DDL_TEXT is left for MERGE inside another statement (ixs_run_sql) and
  * for the statements whose prepare met a ROW type elsewhere (an SPL
@@ -57,9 +58,11 @@ typedef struct cdef {
     ityp oldt;
     char tsrow[IXS_NAME_MAX + 1]; /* TIMESERIES(row type): its name, else "" */
     /* a type naming a ROW type (named or not, or a collection of one), parsed
-     * at prepare without the catalogue: its first token, read again against
-     * the catalogue when the statement runs (ixs_tdef_row_types); else 0 */
+     * at prepare without the catalogue: its first token and the ROW type as
+     * parsed (owned; a copy has none), looked up in the catalogue when the
+     * statement runs (ixs_tdef_row_types); else 0 and NULL */
     int rowtype_tok;
+    ixs_rowref *rowref;
 } cdef;
 
 enum { KDEF_PRIMARY = 'P', KDEF_UNIQUE = 'U', KDEF_CHECK = 'C', KDEF_REFERENCES = 'R' };
@@ -70,6 +73,9 @@ typedef struct kdef {
     char *cols;                   /* "a,b" */
     char *checksql;               /* translated, unqualified column names */
     int check_tok;                /* token index of the condition, -1 once translated */
+    struct ixs_ex *check;         /* ALTER: the condition's tree, parsed at prepare */
+    int check_end;                /* the token after it (its ")") */
+    int check_own;                /* check is this kdef's to free (a copy borrows it) */
     char *ifxcheck;               /* CHECK: the condition as written, "(cond)" (syschecks) */
     char reftab[IXS_NAME_MAX + 1];
     char *refcols;
@@ -274,7 +280,7 @@ int ixs_ddl_q_int(ixs_conn *db, const char *sql, const char *arg, int64_t *out);
 /* 1 a table or view, 2 a session temp table, 0 neither */
 int ixs_table_exists(ixs_conn *db, const char *name);
 void ixs_drop_column_refs(tdef *t, const char *col);
-/* The types of t's columns with a rowtype_tok, looked up in the catalogue
+/* The types of t's columns with a rowref, looked up in the catalogue
  * now (an unnamed ROW type is made when it is new): 0 or -1 (p->failed). */
 int ixs_tdef_row_types(px *p, tdef *t);
 /* The row types of t's TIMESERIES columns exist (-746 naming one that does not). */

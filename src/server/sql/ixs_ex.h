@@ -22,6 +22,11 @@ enum { IXS_EX_VALUE, IXS_EX_COND, IXS_EX_CONJ };
 /* Parses one expression of kind what at p->i; NULL with p->failed set on a
  * syntax error (-201 at its token). */
 ixs_ex *ixs_ex_parse(px *p, int what);
+/* Resolves and emits e, a search condition (IXS_EX_COND) whose text ends
+ * before token end, into out (initialised here; the caller frees it with
+ * ixs_xv_free), as ixs_cond does after its parse: a value that is not
+ * BOOLEAN is -201 at end. 0, or -1 with p->failed. */
+int ixs_cond_emit(px *p, ixs_ex *e, int end, xv *out);
 /* Binds the names of e in p->sc and types every node: 0, or -1 with
  * p->failed. */
 int ixs_ex_resolve(px *p, ixs_ex *e);

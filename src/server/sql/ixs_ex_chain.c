@@ -27,7 +27,7 @@ int ixs_ex_height_check(px *p, ixs_ex *e) {
         if (e->kids[k] && e->kids[k]->h > h) h = e->kids[k]->h;
     e->h = h + 1;
     if (e->h <= IXS_MAX_HEIGHT) return 0;
-    p->i = e->tok;
+    ixs_px_at(p, e->tok);
     return ixs_px_too_complex(p, "expression nested more than %d levels deep", IXS_MAX_HEIGHT);
 }
 
@@ -69,7 +69,7 @@ static int chain_grow(px *p, ixs_chain *c) {
 int ixs_chain_add(px *p, ixs_chain *c, ixs_ex *e, char op) {
     if (!e) return -1;
     if (c->n >= IXS_MAX_TERMS) {
-        p->i = e->tok;
+        ixs_px_at(p, e->tok);
         ixs_ex_free(e);
         return ixs_px_too_complex(p, "more than %d operands in one chain", IXS_MAX_TERMS);
     }

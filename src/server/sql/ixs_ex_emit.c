@@ -35,7 +35,7 @@ static int emit_col(px *p, ixs_ex *e, xv *out) {
     out->k = XK_COL;
     out->lk = LB_COL;
     if (e->field) {
-        p->i = e->end;
+        ixs_px_at(p, e->end);
         return ixs_row_field(p, out, e->field);
     }
     return 0;
@@ -50,7 +50,7 @@ static int row_field(px *p, ixs_ex *f, sb *desc, sb *args) {
         ixs_xv_free(&v);
         return -1;
     }
-    p->i = f->end;
+    ixs_px_at(p, f->end);
     ixs_settle(p, &v);
     if (v.k == XK_PARAM) ixs_to_type(p, &v, ixv_t(IX_T_VARCHAR, 255));
     ityp t = v.t.code >= 0 ? v.t : ixv_t(IX_T_CHAR, 1);
@@ -91,7 +91,7 @@ static int emit_call(px *p, ixs_ex *e, xv *out) {
         ixs_xv_init(&a[n]);
         rc = ixs_ex_emit_node(p, e->kids[n], &a[n]);
     }
-    p->i = e->end;
+    ixs_px_at(p, e->end);
     if (!rc && e->sub == EXC_TS)
         rc = ixs_ts_call_emit(p, e, a, n, out);
     else if (!rc)
@@ -111,7 +111,7 @@ static int emit_agg(px *p, ixs_ex *e, xv *out) {
     p->in_agg = 1;
     int rc = ixs_ex_emit_node(p, e->a, &a);
     p->in_agg = 0;
-    p->i = e->end;
+    ixs_px_at(p, e->end);
     if (!rc) rc = ixs_func_agg(p, e->part[0], e->flag, &a, out);
     if (!rc && e->t.code >= 0) out->t = e->t; /* the resolver's */
     ixs_xv_free(&a);
@@ -129,7 +129,7 @@ static int emit_special(px *p, ixs_ex *e, xv *out) {
         ixs_xv_init(&v[i]);
     for (int i = 0; i < 3 && !rc; i++)
         if (k[order[i]]) rc = ixs_ex_emit_node(p, k[order[i]], &v[order[i]]);
-    p->i = e->end;
+    ixs_px_at(p, e->end);
     if (!rc && e->op == EX_FCAST) rc = ixs_func_cast(p, &v[0], e->t, out);
     if (!rc && e->op == EX_EXTEND) rc = ixs_func_extend(p, &v[0], e->flag ? &e->q : NULL, out);
     if (!rc && e->op == EX_SUBSTRING) rc = ixs_func_substring(p, v, e->c ? 3 : 2, out);
@@ -177,7 +177,7 @@ static int emit_subq(px *p, ixs_ex *e, xv *out) {
         ixs_qres_free(&q);
         return -1;
     }
-    p->i = e->end;
+    ixs_px_at(p, e->end);
     if (e->op == EX_EXISTS) {
         ixv_sb_printf(&out->s, "EXISTS (%s)", q.sql.p);
         out->t = e->t;
@@ -288,7 +288,7 @@ static int emit_case(px *p, ixs_ex *e, xv *out) {
 /* a :: t */
 static int emit_cast(px *p, ixs_ex *e, xv *out) {
     if (ixs_ex_emit_node(p, e->a, out)) return -1;
-    p->i = e->end;
+    ixs_px_at(p, e->end);
     ixs_settle(p, out);
     ixs_to_type(p, out, e->t);
     out->t = e->t;
@@ -317,7 +317,7 @@ static int emit_binary(px *p, ixs_ex *e, xv *out) {
     ixs_xv_init(&l);
     ixs_xv_init(&r);
     int rc = ixs_ex_emit_node(p, e->a, &l) || ixs_ex_emit_node(p, e->b, &r) ? -1 : 0;
-    p->i = e->end;
+    ixs_px_at(p, e->end);
     if (!rc && e->op == EX_CONCAT)
         ixs_ex_concat(p, &l, &r, e->t, out);
     else if (!rc)
@@ -410,7 +410,7 @@ int ixs_ex_emit_cond(px *p, ixs_ex *e, xv *out) {
     if (out->k != XK_PRED) {
         /* a bare value as a condition: BOOLEAN column, or constant */
         ixs_settle(p, out);
-        p->i = e->end;
+        ixs_px_at(p, e->end);
         if (out->t.code != IX_T_BOOLEAN) return ixs_px_fail(p);
     }
     return p->failed ? -1 : 0;

@@ -60,7 +60,7 @@ static int pred_sub(px *p, ixs_ex *e, xv *out, sb *s) {
     qres q;
     memset(&q, 0, sizeof q);
     int rc = ixs_sel_emit(p, e->qs, &q);
-    p->i = e->end;
+    ixs_px_at(p, e->end);
     if (!rc) rc = e->op == EX_QUANT ? pred_quant(p, e, out, &q, s) : pred_in_sub(p, e, out, &q, s);
     ixs_qres_free(&q);
     return rc || p->failed ? -1 : 0;

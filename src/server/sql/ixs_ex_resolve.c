@@ -98,7 +98,7 @@ static int untyped(ixs_ex *e) {
 /* column | q.column | column.field | q.column.field | [owner.]seq.NEXTVAL|CURRVAL */
 static int resolve_name(px *p, ixs_ex *e) {
     char(*n)[IXS_NAME_MAX + 1] = e->part;
-    p->i = e->end;
+    ixs_px_at(p, e->end);
     if (e->npart == 1) return find_col(p, e, NULL, n[0]);
     if (e->npart == 3) {
         if (ixs_row_colref(p, n[0], n[1])) { /* table.column.field */
@@ -307,7 +307,7 @@ int ixs_ex_resolve(px *p, ixs_ex *e) {
     for (int k = 0; k < e->nk; k++)
         if (ixs_ex_resolve(p, e->kids[k])) return -1;
     if (e->op == EX_CALL) { /* a built-in: its row, argument count and fixed result type */
-        p->i = e->end;
+        ixs_px_at(p, e->end);
         int bi = ixs_func_resolve(p, e->part[0], e->nk, &e->fn, &e->t);
         if (bi < 0) return -1;
         if (!bi) ixs_spl_ret_type(p, e->part[0], e->nk, &e->t); /* a user routine's */
@@ -315,7 +315,7 @@ int ixs_ex_resolve(px *p, ixs_ex *e) {
     type_node(e);
     if (e->tname) { /* a cast to a named row type */
         uint32_t collen;
-        p->i = e->end;
+        ixs_px_at(p, e->end);
         if (ixs_row_named_type(p, e->tname, &e->t, &collen)) return -1;
     }
     return p->failed ? -1 : 0;

@@ -243,18 +243,31 @@ int ixs_parse_type_named(px *p, ityp *t, char *named) {
 /* Parses at p->i the expression of level what, resolves and emits it into
  * out; p->i is then after it. */
 static int ex_run(px *p, int what, xv *out) {
+    ixs_px_at_cursor(p); /* a parse: its errors at the current token */
     ixs_ex *e = ixs_ex_parse(p, what);
     if (!e) return -1;
-    int end = p->i;
     int rc = ixs_ex_resolve(p, e) || ixs_ex_emit(p, e, out) ? -1 : 0;
     ixs_ex_free(e);
-    if (!rc) p->i = end;
+    if (!rc) ixs_px_at_cursor(p);
     if (!rc && what == IXS_EX_COND && out->k != XK_PRED) {
         /* a bare value as a condition: BOOLEAN column, or constant */
         ixs_settle(p, out);
         if (out->t.code != IX_T_BOOLEAN) return ixs_px_fail(p);
     }
     return rc || p->failed ? -1 : 0;
+}
+
+int ixs_cond_emit(px *p, ixs_ex *e, int end, xv *out) {
+    ixs_xv_init(out);
+    ixs_px_at(p, end); /* where ixs_cond's parse left the cursor */
+    if (ixs_ex_resolve(p, e) || ixs_ex_emit(p, e, out)) return -1;
+    ixs_px_at(p, end);
+    if (out->k != XK_PRED) {
+        /* a bare value as a condition: BOOLEAN column, or constant */
+        ixs_settle(p, out);
+        if (out->t.code != IX_T_BOOLEAN) return ixs_px_fail(p);
+    }
+    return p->failed ? -1 : 0;
 }
 
 /* conj := not (one conjunct of a WHERE condition) */

@@ -251,11 +251,24 @@ int ixs_px_acc_op(px *p, const char *op) {
     }
     return 0;
 }
+int ixs_px_err_pos(const px *p) {
+    int i = p->at ? p->at - 1 : p->i;
+    return i < p->nt ? p->t[i].pos : (int)p->n;
+}
+void ixs_px_at(px *p, int at) {
+    p->at = at + 1;
+}
+void ixs_px_at_cursor(px *p) {
+    p->at = 0;
+}
 int ixs_px_fail(px *p) {
     if (p->failed) return -1;
     p->failed = 1;
-    int pos = p->i < p->nt ? p->t[p->i].pos : (int)p->n;
-    return ixv_seterr(p->err, IXV_E_SYNTAX, 0, pos, NULL);
+    return ixv_seterr(p->err, IXV_E_SYNTAX, 0, ixs_px_err_pos(p), NULL);
+}
+int ixs_px_fail_at(px *p, int at) {
+    ixs_px_at(p, at);
+    return ixs_px_fail(p);
 }
 int ixs_px_failc(px *p, int code, const char *fmt, ...) {
     if (p->failed) return -1;
@@ -311,6 +324,17 @@ int ixs_px_ident(px *p, char *buf, size_t n) {
     }
     buf[t->len] = 0;
     p->i++;
+    return 0;
+}
+int ixs_px_ident_at(px *p, int i, char *buf, size_t n) {
+    const tok *t = &p->t[i];
+    buf[0] = 0;
+    if ((size_t)t->len >= n || t->len > IXS_NAME_MAX) return ixs_px_fail_at(p, i);
+    for (int k = 0; k < t->len; k++) {
+        char c = p->sql[t->pos + k];
+        buf[k] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    buf[t->len] = 0;
     return 0;
 }
 void ixs_px_tokstr(px *p, int i, sb *out) {

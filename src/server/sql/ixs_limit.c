@@ -43,8 +43,7 @@ int ixs_stack_low(void) {
 int ixs_px_too_complex(px *p, const char *fmt, ...) {
     if (p->failed) return -1;
     p->failed = 1;
-    int pos = p->i < p->nt ? p->t[p->i].pos : (int)p->n;
-    ixv_seterr(p->err, IXS_E_COMPLEX, 0, pos, NULL);
+    ixv_seterr(p->err, IXS_E_COMPLEX, 0, ixs_px_err_pos(p), NULL);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(p->err->text, sizeof p->err->text, fmt, ap);
@@ -54,7 +53,7 @@ int ixs_px_too_complex(px *p, const char *fmt, ...) {
 
 int ixs_px_stack_check(px *p, int at) {
     if (!ixs_stack_low()) return 0;
-    p->i = at;
+    ixs_px_at(p, at);
     return ixs_px_too_complex(p, "statement nested too deeply for the server's stack");
 }
 

@@ -1,7 +1,8 @@
 /* ixs_merge.c: MERGE.
  *
- * Stage 1 parses the statement into an mtree: names, aliases and the token
- * where each clause starts (no catalog access). Stage 2 resolves and emits:
+ * Stage 1 parses the statement into an mtree: names, aliases, the source's
+ * query, and the conditions, SET items and VALUES of the clauses as trees
+ * (no catalog access). Stage 2 resolves and emits the trees:
  * the clauses are translated against a scope of the target and the source
  * into a plan (ixs_mplan) of SQLite statements, made once when the
  * statement is prepared; `?` parameters in it are numbered ?N as in any
@@ -26,7 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/sql/ixs_ex.h"
 #include "server/sql/ixs_objs.h"
+#include "server/sql/ixs_sel.h"
 
 #define M_SRC         IXV_INTERNAL_PREFIX "msrc"
 #define M_PAIR        IXV_INTERNAL_PREFIX "mpair"
@@ -37,17 +40,40 @@
 
 enum { MW_NONE, MW_UPDATE, MW_DELETE, MW_INSERT };
 
+/* A condition and the token after it. */
+typedef struct mcond {
+    ixs_ex *e;
+    int end;
+} mcond;
+
+/* An UPDATE's SET col = value, an INSERT's column (tok: its name's token,
+ * end: the token after its value) or value (e; end: the token after it). */
+typedef struct mitem {
+    char col[IXS_NAME_MAX + 1];
+    int tok, end;
+    ixs_ex *e;
+} mitem;
+
 typedef struct mwhen {
     int kind;
-    int cond; /* token after AND, or -1 */
-    int body; /* token after SET, or of INSERT's '(' / VALUES */
+    int cond;     /* token after AND, or -1 */
+    mcond c;      /* the condition after AND */
+    int body;     /* token after SET, or of INSERT's '(' / VALUES */
+    mitem *set;   /* MW_UPDATE: the SET items; MW_INSERT: the columns listed */
+    int nset;     /* their count (MW_INSERT: 0 when none are listed) */
+    mitem *val;   /* MW_INSERT: the VALUES */
+    int nval;     /* their count */
+    int vals_end; /* MW_INSERT: the token after VALUES' ")" */
 } mwhen;
 
 typedef struct mtree {
     char target[IXS_NAME_MAX + 1], talias[IXS_NAME_MAX + 1];
     char source[IXS_NAME_MAX + 1], salias[IXS_NAME_MAX + 1];
-    int src_sel; /* token of SELECT of a (SELECT ...) source, or -1 */
-    int on;      /* token after ON */
+    int src_sel;  /* token of SELECT of a (SELECT ...) source, or -1 */
+    ixs_sel *src; /* that SELECT */
+    int src_end;  /* the token after it */
+    int on;       /* token after ON */
+    mcond onc;    /* the ON condition */
     mwhen matched[M_MAX_MATCHED], notmatched;
     int nmatched;
 } mtree;
@@ -89,6 +115,106 @@ static int m_alias(px *p, char *alias) {
     if (ixs_px_is_ident(p, p->i) && !ixs_px_kw(p, p->i, IXK_USING) && !ixs_px_kw(p, p->i, IXK_ON))
         return ixs_px_ident(p, alias, IXS_NAME_MAX + 1);
     return 0;
+}
+
+static void items_free(mitem *a, int n) {
+    for (int k = 0; k < n; k++)
+        ixs_ex_free(a[k].e);
+    free(a);
+}
+
+static void mtree_free(mtree *m) {
+    ixs_sel_free(m->src);
+    ixs_ex_free(m->onc.e);
+    for (int k = 0; k <= m->nmatched; k++) {
+        mwhen *w = k < m->nmatched ? &m->matched[k] : &m->notmatched;
+        ixs_ex_free(w->c.e);
+        items_free(w->set, w->nset);
+        items_free(w->val, w->nval);
+    }
+}
+
+/* One more item of *a (*n of them), zeroed: NULL with -208 in p. */
+static mitem *item_add(px *p, mitem **a, int *n) {
+    mitem *na = realloc(*a, sizeof **a * (size_t)(*n + 1));
+    if (!na) {
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
+        return NULL;
+    }
+    *a = na;
+    memset(&na[*n], 0, sizeof *na);
+    return &na[(*n)++];
+}
+
+/* The condition at token at into c (what follows it is not read). */
+static int cond_parse(px *p, int at, mcond *c) {
+    p->i = at;
+    c->e = ixs_ex_parse(p, IXS_EX_COND);
+    c->end = p->i;
+    return c->e ? 0 : -1;
+}
+
+/* [t.]col = expr {, ...} at p->i into w->set */
+static int set_parse(px *p, mwhen *w) {
+    do {
+        mitem *it = item_add(p, &w->set, &w->nset);
+        if (!it) return -1;
+        it->tok = p->i;
+        if (ixs_px_ident(p, it->col, sizeof it->col)) return -1;
+        if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, it->col, sizeof it->col)) return -1;
+        if (ixs_px_expect_op(p, "=") || !(it->e = ixs_ex_parse(p, IXS_EX_VALUE))) return -1;
+        it->end = p->i;
+    } while (ixs_px_acc_op(p, ","));
+    return 0;
+}
+
+/* [( [t.]col {, ...} )] VALUES ( expr {, ...} ) at p->i into w */
+static int insert_parse(px *p, mwhen *w) {
+    if (ixs_px_acc_op(p, "(")) {
+        do {
+            mitem *it = item_add(p, &w->set, &w->nset);
+            if (!it) return -1;
+            it->tok = p->i;
+            if (ixs_px_ident(p, it->col, sizeof it->col)) return ixs_px_fail(p);
+            if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, it->col, sizeof it->col)) return -1;
+        } while (ixs_px_acc_op(p, ","));
+        if (ixs_px_expect_op(p, ")")) return -1;
+    }
+    if (ixs_px_expect(p, IXK_VALUES) || ixs_px_expect_op(p, "(")) return -1;
+    do {
+        mitem *it = item_add(p, &w->val, &w->nval);
+        if (!it) return -1;
+        it->tok = p->i;
+        if (!(it->e = ixs_ex_parse(p, IXS_EX_VALUE))) return -1;
+        it->end = p->i;
+    } while (ixs_px_acc_op(p, ","));
+    w->vals_end = p->i;
+    return ixs_px_expect_op(p, ")");
+}
+
+/* The source's query, the conditions and the bodies of the clauses, at the
+ * tokens where parse_merge found them, into trees (in that order); p->i is
+ * left where it was. */
+static int trees_parse(px *p, mtree *m) {
+    int save = p->i, rc = 0;
+    if (m->src_sel >= 0) {
+        p->i = m->src_sel;
+        if (!(m->src = ixs_sel_parse(p))) rc = -1;
+        m->src_end = p->i;
+    }
+    if (!rc) rc = cond_parse(p, m->on, &m->onc);
+    for (int k = 0; !rc && k < m->nmatched; k++)
+        if (m->matched[k].cond >= 0) rc = cond_parse(p, m->matched[k].cond, &m->matched[k].c);
+    if (!rc && m->notmatched.kind && m->notmatched.cond >= 0)
+        rc = cond_parse(p, m->notmatched.cond, &m->notmatched.c);
+    for (int k = 0; !rc && k < m->nmatched; k++) {
+        p->i = m->matched[k].body;
+        if (m->matched[k].kind == MW_UPDATE) rc = set_parse(p, &m->matched[k]);
+    }
+    p->i = m->notmatched.body;
+    if (!rc && m->notmatched.kind) rc = insert_parse(p, &m->notmatched);
+    p->i = save;
+    return rc;
 }
 
 /*
@@ -144,7 +270,7 @@ static int parse_merge(px *p, mtree *m) {
     if (!ixs_px_kw(p, p->i, IXK_WHEN)) return ixs_px_fail(p);
     while (ixs_px_acc(p, IXK_WHEN))
         if (parse_when(p, m)) return -1;
-    return 0;
+    return trees_parse(p, m);
 }
 
 /* ---- stage 2 ------------------------------------------------------------------------ */
@@ -160,11 +286,9 @@ static tref *source_ref(px *p, const mtree *m, sb *fill) {
         return NULL;
     }
     int n = 0;
-    if (m->src_sel >= 0) {
-        int stype, save = p->i;
-        p->i = m->src_sel;
-        if (ixs_select_sub(p, &q, &stype)) goto fail;
-        p->i = save;
+    if (m->src) {
+        ixs_px_at(p, m->src_end); /* where the query's parse ended */
+        if (ixs_sel_emit(p, m->src, &q)) goto fail;
         n = q.ncols;
     } else {
         if (!(st = ixs_tref_new(p, m->source, NULL))) goto fail;
@@ -210,11 +334,10 @@ fail:
     return NULL;
 }
 
-/* The condition at token at, into out. */
-static int m_cond(px *p, int at, sb *out) {
-    p->i = at;
+/* The condition c, into out. */
+static int m_cond(px *p, const mcond *c0, sb *out) {
     xv c;
-    int rc = ixs_cond(p, &c);
+    int rc = ixs_cond_emit(p, c0->e, c0->end, &c);
     if (!rc) ixv_sb_add(out, c.s.p);
     ixs_xv_free(&c);
     return rc;
@@ -235,32 +358,32 @@ static void target_rid(const tref *t, sb *out) {
 
 /* SET [t.]col = expr {, ...} as UPDATE ... FROM of the pairs of MATCHED
  * clause k. */
-static int emit_update(px *p, tref *t, tref *s, int k, sb *out) {
+static int emit_update(px *p, tref *t, tref *s, const mwhen *wh, int k, sb *out) {
     ixv_sb_add(out, "UPDATE ");
     ixv_sb_ident(out, t->tab.name);
     ixv_sb_add(out, " AS ");
     ixv_sb_ident(out, t->alias);
     ixv_sb_add(out, " SET ");
-    int n = 0;
-    do {
-        char cn[IXS_NAME_MAX + 1];
-        if (ixs_px_ident(p, cn, sizeof cn)) return -1;
-        if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, cn, sizeof cn)) return -1;
-        icol *c = target_col(p, t, cn);
-        if (!c || ixs_px_expect_op(p, "=")) return -1;
+    for (int n = 0; n < wh->nset; n++) {
+        const mitem *it = &wh->set[n];
+        icol *c = target_col(p, t, it->col);
+        if (!c) return -1;
         xv v;
-        if (ixs_expr(p, &v)) {
+        ixs_xv_init(&v);
+        ixs_px_at(p, it->end); /* where the value's parse ended */
+        if (ixs_ex_resolve(p, it->e) || ixs_ex_emit(p, it->e, &v)) {
             ixs_xv_free(&v);
             return -1;
         }
+        ixs_px_at(p, it->end);
         if (v.k == XK_PRED) v.t = ixv_t(IX_T_BOOLEAN, 1);
         ixs_to_store(p, &v, c->t);
-        if (n++) ixv_sb_add(out, ", ");
+        if (n) ixv_sb_add(out, ", ");
         ixv_sb_ident(out, c->name);
         ixv_sb_printf(out, " = %s", v.s.p ? v.s.p : "NULL");
         ixs_xv_free(&v);
         if (p->failed) return -1;
-    } while (ixs_px_acc_op(p, ","));
+    }
     ixv_sb_add(out, " FROM " M_SRC " AS ");
     ixv_sb_ident(out, s->alias);
     ixv_sb_add(out, ", " M_ACT " AS _m WHERE _m.trid = ");
@@ -280,31 +403,31 @@ static void emit_delete(const tref *t, int k, sb *out) {
 }
 
 /* [(cols)] VALUES (exprs) as INSERT ... SELECT of the unmatched source rows. */
-static int emit_insert(px *p, tref *t, tref *s, const char *cond, sb *out) {
+static int emit_insert(px *p, tref *t, tref *s, const mwhen *wh, const char *cond, sb *out) {
     icol *cols[IXS_MAX_COLS];
     int nc = 0;
-    if (ixs_px_acc_op(p, "(")) {
-        do {
-            char cn[IXS_NAME_MAX + 1];
-            if (nc >= t->tab.ncols || ixs_px_ident(p, cn, sizeof cn)) return ixs_px_fail(p);
-            if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, cn, sizeof cn)) return -1;
-            if (!(cols[nc++] = target_col(p, t, cn))) return -1;
-        } while (ixs_px_acc_op(p, ","));
-        if (ixs_px_expect_op(p, ")")) return -1;
+    if (wh->nset) {
+        for (int i = 0; i < wh->nset; i++) {
+            if (nc >= t->tab.ncols) return ixs_px_fail_at(p, wh->set[i].tok);
+            if (!(cols[nc++] = target_col(p, t, wh->set[i].col))) return -1;
+        }
     } else
         for (int i = 0; i < t->tab.ncols; i++)
             cols[nc++] = &t->tab.cols[i];
-    if (ixs_px_expect(p, IXK_VALUES) || ixs_px_expect_op(p, "(")) return -1;
     sb vals = {0};
     ixv_sb_add(out, "INSERT INTO ");
     ixv_sb_ident(out, t->tab.name);
     ixv_sb_addc(out, '(');
     for (int i = 0; i < nc; i++) {
         xv v;
-        if ((i && ixs_px_expect_op(p, ",")) || ixs_expr(p, &v)) {
+        ixs_xv_init(&v);
+        if (i < wh->nval) ixs_px_at(p, wh->val[i].end); /* where the value's parse ended */
+        if (i >= wh->nval || ixs_ex_resolve(p, wh->val[i].e) || ixs_ex_emit(p, wh->val[i].e, &v)) {
+            ixs_xv_free(&v);
             ixv_sb_free(&vals);
-            return -1;
+            return i >= wh->nval ? ixs_px_fail_at(p, wh->vals_end) : -1;
         }
+        ixs_px_at(p, wh->val[i].end);
         ixs_to_store(p, &v, cols[i]->t);
         if (i) {
             ixv_sb_addc(out, ',');
@@ -335,7 +458,7 @@ static int emit_insert(px *p, tref *t, tref *s, const char *cond, sb *out) {
     ixv_sb_addc(out, ';');
     ixv_sb_free(&vals);
     if (p->failed) return -1;
-    return ixs_px_expect_op(p, ")");
+    return wh->nval > nc ? ixs_px_fail_at(p, wh->val[nc - 1].end) : 0;
 }
 
 /* The pair tables: M_PAIR (ON), M_ACT (the pairs a MATCHED clause acts on,
@@ -387,7 +510,7 @@ static int matched_case(px *p, const mtree *m, sb *w) {
     ixv_sb_add(w, "CASE");
     for (int k = 0; k < m->nmatched; k++) {
         sb c = {0};
-        if (m->matched[k].cond >= 0 && m_cond(p, m->matched[k].cond, &c)) {
+        if (m->matched[k].cond >= 0 && m_cond(p, &m->matched[k].c, &c)) {
             ixv_sb_free(&c);
             return -1;
         }
@@ -408,21 +531,19 @@ static int merge_emit(px *p, const mtree *m, tref *t, tref *s, ixs_mplan *pl) {
     scope *save = p->sc;
     p->sc = &sc;
     sb on = {0}, w = {0}, nc = {0};
-    int rc = m_cond(p, m->on, &on);
+    int rc = m_cond(p, &m->onc, &on);
     if (!rc) rc = matched_case(p, m, &w);
-    if (!rc && m->notmatched.kind && m->notmatched.cond >= 0)
-        rc = m_cond(p, m->notmatched.cond, &nc);
+    if (!rc && m->notmatched.kind && m->notmatched.cond >= 0) rc = m_cond(p, &m->notmatched.c, &nc);
     if (!rc) emit_pairs(t, s, on.p, m->nmatched ? w.p : "NULL", &pl->pairs);
     for (int k = 0; !rc && k < m->nmatched; k++) {
-        p->i = m->matched[k].body;
         if (m->matched[k].kind == MW_UPDATE)
-            rc = emit_update(p, t, s, k, &pl->action);
+            rc = emit_update(p, t, s, &m->matched[k], k, &pl->action);
         else
             emit_delete(t, k, &pl->action);
     }
-    p->i = m->notmatched.body;
     if (!rc && m->notmatched.kind)
-        rc = emit_insert(p, t, s, m->notmatched.cond >= 0 ? nc.p : NULL, &pl->insert);
+        rc = emit_insert(p, t, s, &m->notmatched, m->notmatched.cond >= 0 ? nc.p : NULL,
+                         &pl->insert);
     p->sc = save;
     ixv_sb_free(&on);
     ixv_sb_free(&w);
@@ -537,9 +658,9 @@ out:
 
 int ixs_merge_prepare(px *p, ixs_stmt *st) {
     mtree m;
-    if (parse_merge(p, &m)) return -1;
-    int end = p->i, rc = merge_plan(p, &m, &st->mplan);
-    p->i = end;
+    int rc = parse_merge(p, &m) ? -1 : merge_plan(p, &m, &st->mplan);
+    ixs_px_at_cursor(p); /* what follows is read at the current token */
+    mtree_free(&m);
     return rc;
 }
 
@@ -557,13 +678,11 @@ int ixs_merge_exec(ixs_stmt *s, int64_t *rows, ixv_err *err) {
 int ixs_merge(px *p, int64_t *rows) {
     mtree m;
     *rows = 0;
-    if (parse_merge(p, &m)) return -1;
-    if (p->dry) return 0;
-    int end = p->i;
     ixs_mplan *pl;
-    int rc = merge_plan(p, &m, &pl);
-    p->i = end;
-    if (rc) return -1;
+    int rc = parse_merge(p, &m) ? -1 : p->dry ? 1 : merge_plan(p, &m, &pl);
+    ixs_px_at_cursor(p);
+    mtree_free(&m);
+    if (rc) return rc < 0 ? -1 : 0;
     rc = merge_run(p, pl, NULL, rows);
     ixs_mplan_free(pl);
     return rc;

@@ -55,6 +55,8 @@ typedef struct px {
     tok *t;
     int nt;
     int i;
+    int at; /* 1 + the token resolve and emit place their errors at (ixs_px_at); 0: the
+               current token p->i, as while parsing */
     ixv_err *err;
     int failed;
     int depth;
@@ -65,6 +67,8 @@ typedef struct px {
     int dry;                      /* at prepare: a ROW type a column names is not looked up */
     int dry_deferred;             /* a dry parse skipped a catalogue lookup (a ROW type): the
                                      statement runs from its text (ixs_ddl_prepare) */
+    struct ixs_rowref *dry_row;   /* the ROW type the last skipped lookup was of (owned;
+                                     ixs_row_ref_take, ixs_px_done) */
     int ddl_own;                  /* ddl_begin began the transaction (none was open) */
     int ts_write;                 /* a TimeSeries write routine is called */
     int seq_done[IXS_MAX_SEQREF]; /* sequences this statement increments (ixs_seq.c) */
@@ -96,6 +100,17 @@ int ixs_px_is_clause_kw(px *p, int i);
 int ixs_px_op(px *p, int i, const char *op);
 int ixs_px_acc_op(px *p, const char *op);
 int ixs_px_fail(px *p); /* -201 at the current token */
+/* Resolve and emit never move the token cursor p->i: they place their errors
+ * at a node's token, kept in the tree at parse. ixs_px_at(p, at) makes token
+ * at (an index into p->t; p->nt: the end of the text) where the errors of what
+ * runs next are placed (ixs_px_fail, ixs_px_too_complex, ixs_px_deeper) until
+ * another ixs_px_at or ixs_px_at_cursor; ixs_px_at_cursor places them at the
+ * current token again (a parse). ixs_px_fail_at: ixs_px_at, then
+ * ixs_px_fail: returns -1. ixs_px_err_pos: the byte offset an error gets. */
+void ixs_px_at(px *p, int at);
+void ixs_px_at_cursor(px *p);
+int ixs_px_fail_at(px *p, int at);
+int ixs_px_err_pos(const px *p);
 /* ixs_limit.c: one more level of the parser's recursion (p->depth): 0, or
  * -1 with IXS_E_COMPLEX at the current token past IXS_MAX_DEPTH or when the
  * stack runs short. ixs_px_too_complex sets that error at the current token,
@@ -114,6 +129,10 @@ int ixs_px_expect(px *p, int kw);
 int ixs_px_expect_op(px *p, const char *op);
 /* identifier at the current token, lower-cased into buf; advances. */
 int ixs_px_ident(px *p, char *buf, size_t n);
+/* The identifier token i is (ixs_px_is_ident), lower-cased into buf of n
+ * bytes, without moving the cursor: 0, or -1 with -201 at it (buf "") when it
+ * is longer than a name or than buf. */
+int ixs_px_ident_at(px *p, int i, char *buf, size_t n);
 int ixs_px_is_ident(px *p, int i);
 /* token i can be a name: an identifier or a "quoted" identifier */
 int ixs_px_is_name(px *p, int i);
@@ -192,7 +211,7 @@ int ixs_ddl_exec_sb(px *p, sb *s, const char *name);
  * UPDATE of a table named statistics). */
 int ixs_is_update_statistics(px *p);
 /* Appends to s the SQL that records the text of the CREATE VIEW statement p
- * (its tokens before p->i) for view tabid in sysviews (64-character pieces,
+ * (its tokens up to the end) for view tabid in sysviews (64-character pieces,
  * as Informix stores them). */
 void ixs_cat_view_text(px *p, int tabid, sb *s);
 /* The statement parse state (ixs_ddl.c): ixs_px_init lexes sql; ixs_at_end
@@ -217,12 +236,17 @@ typedef struct ixs_plan {
 int ixs_plan_keep(px *p, ixs_plan *pl, const void *tree, size_t size,
                   int (*run)(px *p, const void *tree), void (*fr)(void *tree));
 
-/* TimeSeries (ixs_ts.c; its calls in expressions: ixs_ex_tree.h). ixs_ts_from: TABLE(routine(...))
- * in FROM, from TABLE, as a SELECT into q. ixs_ts_execute: EXECUTE FUNCTION / PROCEDURE into s.
+/* TimeSeries (ixs_ts.c; its calls in expressions: ixs_ex_tree.h). TABLE(routine(...)) in FROM:
+ * ixs_ts_from_parse parses it at TABLE into a tree the caller owns (NULL with p->failed),
+ * ixs_ts_from_emit resolves and emits the tree as a SELECT into q (0, or -1 with p->failed),
+ * ixs_ts_from_free frees it (NULL: nothing). ixs_ts_execute: EXECUTE FUNCTION / PROCEDURE into s.
  * ixs_ts_rowtype_stmt: CREATE /
  * DROP ROW TYPE after CREATE or DROP: 1 parsed (its plan in pl), 0 not such
  * a statement, -1 error. */
-int ixs_ts_from(px *p, qres *q);
+typedef struct ixs_ts_from ixs_ts_from;
+ixs_ts_from *ixs_ts_from_parse(px *p);
+int ixs_ts_from_emit(px *p, const ixs_ts_from *f, qres *q);
+void ixs_ts_from_free(ixs_ts_from *f);
 int ixs_ts_execute(px *p, ixs_stmt *s);
 int ixs_ts_rowtype_stmt(px *p, int create, int *stype, ixs_plan *pl);
 
@@ -330,6 +354,16 @@ int ixs_coll_typed(px *p, xv *v);
  * plan in pl), 0 not such a statement, -1 error. ixs_row_coltype: the coltype to record. */
 int ixs_row_type_at(px *p);
 int ixs_row_parse_type(px *p, ityp *t, uint32_t *collen);
+/* A ROW type a type names, as a dry parse (p->dry) read it without the
+ * catalogue: a named type's name, or an unnamed type's fields.
+ * ixs_row_ref_take: the one p->dry_row holds, now the caller's (NULL: none),
+ * freed with ixs_row_ref_free (NULL: nothing). ixs_row_ref_id: its type's id
+ * in the catalogue now (an unnamed type recorded when it is new): the id, or
+ * -1 with p->failed (IXS_E_ROW_TYPE_NF for a name that is not a type). */
+typedef struct ixs_rowref ixs_rowref;
+ixs_rowref *ixs_row_ref_take(px *p);
+void ixs_row_ref_free(ixs_rowref *r);
+int ixs_row_ref_id(px *p, const ixs_rowref *r);
 int ixs_row_named_type(px *p, const char *name, ityp *t, uint32_t *collen);
 void ixs_row_to_type(px *p, xv *v, ityp t);
 int ixs_row_cmp(px *p, xv *l, xv *r);

@@ -22,8 +22,8 @@ int ixs_select_sub(px *p, qres *out, int *start) {
     memset(out, 0, sizeof *out);
     ixs_sel *q = ixs_sel_parse(p);
     if (!q) return -1;
-    int end = p->i, rc = ixs_sel_emit(p, q, out);
-    p->i = end;
+    int rc = ixs_sel_emit(p, q, out);
+    ixs_px_at_cursor(p);
     ixs_sel_free(q);
     return rc || p->failed ? -1 : 0;
 }
@@ -43,9 +43,9 @@ int ixs_select_keep(px *p, qres *out, int (*tail)(px *p, void *ud), void *ud, ix
     memset(out, 0, sizeof *out);
     ixs_sel *q = ixs_sel_parse(p);
     if (!q) return -1;
-    int rc = tail ? tail(p, ud) : 0, end = p->i;
+    int rc = tail ? tail(p, ud) : 0;
     if (!rc) rc = ixs_select_emit(p, q, out);
-    p->i = end;
+    ixs_px_at_cursor(p);
     if (keep && !rc && !p->failed)
         *keep = q;
     else
@@ -65,9 +65,9 @@ int ixs_select(px *p, qres *out) {
 int ixs_dml_tail(px *p, ixs_stmt *s, int (*tail)(px *p, void *ud), void *ud) {
     ixs_dml_t *d = ixs_dml_parse(p);
     if (!d) return -1;
-    int rc = tail ? tail(p, ud) : 0, end = p->i;
+    int rc = tail ? tail(p, ud) : 0;
     if (!rc) rc = ixs_dml_emit(p, d, s);
-    p->i = end;
+    ixs_px_at_cursor(p);
     ixs_dml_free(d);
     return rc || p->failed ? -1 : 0;
 }

@@ -253,13 +253,43 @@ static int rt_store(px *p, rtype *r) {
     return rc ? -1 : 0;
 }
 
+struct ixs_rowref {
+    char name[IXS_NAME_MAX + 1]; /* a named type's */
+    rtype *r;                    /* an unnamed type's fields, else NULL */
+};
+
+void ixs_row_ref_free(ixs_rowref *r) {
+    if (!r) return;
+    free(r->r);
+    free(r);
+}
+
+ixs_rowref *ixs_row_ref_take(px *p) {
+    ixs_rowref *r = p->dry_row;
+    p->dry_row = NULL;
+    return r;
+}
+
+/* A dry parse's lookup of the type named name, or of unnamed type u (its
+ * fields copied), skipped: p->dry_row says which. 0, or -1 with -208. */
+static int rt_defer(px *p, const char *name, const rtype *u) {
+    p->dry_deferred = 1;
+    ixs_row_ref_free(ixs_row_ref_take(p));
+    ixs_rowref *r = calloc(1, sizeof *r);
+    if (r && u && (r->r = malloc(sizeof *u))) *r->r = *u;
+    if (!r || (u && !r->r)) {
+        ixs_row_ref_free(r);
+        return ixs_px_failc(p, IXV_E_NOMEM, NULL);
+    }
+    if (name) snprintf(r->name, sizeof r->name, "%s", name);
+    p->dry_row = r;
+    return 0;
+}
+
 /* An unnamed type with r's fields: an existing one of the same structure,
  * else a new one (not in a syntax check: id 0). */
 static int rt_unnamed_id(px *p, rtype *r) {
-    if (p->dry) {
-        p->dry_deferred = 1;
-        return 0;
-    }
+    if (p->dry) return rt_defer(p, NULL, r);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(p->db->h,
                            "SELECT extended_id FROM _ixd_xtdtypes WHERE mode = 'C' ORDER BY 1", -1,
@@ -334,11 +364,10 @@ int ixs_row_parse_type(px *p, ityp *t, uint32_t *collen) {
 }
 
 int ixs_row_named_type(px *p, const char *name, ityp *t, uint32_t *collen) {
-    if (p->dry) p->dry_deferred = 1;
     if (p->dry) {
         *t = ixv_t(IX_T_ROW, 0);
         *collen = 0;
-        return 0;
+        return rt_defer(p, name, NULL);
     }
     rtype *r = rt_get(p, 0, name);
     if (!r) return -1;
@@ -346,6 +375,19 @@ int ixs_row_named_type(px *p, const char *name, ityp *t, uint32_t *collen) {
     *collen = t->len;
     free(r);
     return 0;
+}
+
+int ixs_row_ref_id(px *p, const ixs_rowref *ref) {
+    rtype *r = ref->r ? malloc(sizeof *r) : rt_get(p, 0, ref->name);
+    if (!r) return ref->r ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : -1;
+    int rc = 0;
+    if (ref->r) {
+        *r = *ref->r;
+        rc = rt_unnamed_id(p, r);
+    }
+    int id = r->id;
+    free(r);
+    return rc ? -1 : id;
 }
 
 int ixs_row_coltype(int code, uint32_t len, sqlite3 *h) {

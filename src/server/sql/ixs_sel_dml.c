@@ -54,7 +54,7 @@ static int bind_cols(px *p, const ixs_dml_t *d, dmlctx *c) {
         return 0;
     }
     for (int k = 0; k < d->ncols; k++) {
-        p->i = d->coltok[k];
+        ixs_px_at(p, d->coltok[k]);
         icol *col = ixs_sel_find_col(c->t, d->cols[k]);
         if (!col) return ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", d->cols[k]);
         for (int i = 0; i < c->nc && d->kind == DML_INSERT; i++)
@@ -87,7 +87,7 @@ static int value_sql(px *p, const ixs_dml_t *d, dmlctx *c, int i, int k, sb *out
     ixs_xv_init(&v);
     int rc = ixs_ex_resolve(p, d->vals[i]) || ixs_ex_emit(p, d->vals[i], &v);
     if (!rc && k >= c->nc) {
-        p->i = d->valtok[i];
+        ixs_px_at(p, d->valtok[i]);
         rc = ixs_px_failc(p, IXS_E_VALUES_COUNT, NULL);
     }
     if (!rc) rc = value_to(p, c, k, &v, out);
@@ -184,8 +184,7 @@ static int upd_row_query(px *p, const ixs_dml_t *d, dmlctx *c) {
     qres q;
     int rc = ixs_sel_emit(p, d->q, &q);
     if (!rc && q.ncols != c->nc) {
-        p->i = d->q->tok;
-        rc = ixs_px_fail(p);
+        rc = ixs_px_fail_at(p, d->q->tok);
     }
     for (int k = 0; k < c->nc && !rc; k++) {
         ixv_sb_add(&c->sql, k ? ", " : "(");
@@ -218,8 +217,7 @@ static int upd_row_query(px *p, const ixs_dml_t *d, dmlctx *c) {
 /* SET col = value {, ...} | SET (cols) = (values): one value per column */
 static int upd_values(px *p, const ixs_dml_t *d, dmlctx *c) {
     if (d->nvals != c->nc) {
-        p->i = d->multi ? d->vals_end : d->tok;
-        return ixs_px_fail(p);
+        return ixs_px_fail_at(p, d->multi ? d->vals_end : d->tok);
     }
     for (int i = 0; i < c->nc; i++) {
         if (i) ixv_sb_add(&c->sql, ", ");
@@ -277,7 +275,7 @@ static int del_emit(px *p, const ixs_dml_t *d, ixs_stmt *s, dmlctx *c) {
 int ixs_dml_emit(px *p, ixs_dml_t *d, ixs_stmt *s) {
     static const int stype[] = {IX_STMTTYPE_INSERT, IX_STMTTYPE_UPDATE, IX_STMTTYPE_DELETE};
     s->stype = stype[d->kind];
-    p->i = d->tok;
+    ixs_px_at(p, d->tok);
     dmlctx c;
     memset(&c, 0, sizeof c);
     if (!(c.t = ixs_tref_new(p, d->table, NULL))) return -1;

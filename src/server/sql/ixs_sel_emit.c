@@ -327,8 +327,7 @@ static int where_sql(px *p, scope *sc, const sel_core *c, selout *s) {
         ixs_xv_init(&v);
         int r = ixs_ex_resolve(p, c->where[i].e) || ixs_ex_emit(p, c->where[i].e, &v);
         if (!r && v.k != XK_PRED && v.t.code != IX_T_BOOLEAN) {
-            p->i = c->where[i].end;
-            r = ixs_px_fail(p);
+            r = ixs_px_fail_at(p, c->where[i].end);
         }
         if (!r) {
             int g = s->from ? conj_group(s->from, sc->n, sc->refmask) : 0;
@@ -346,8 +345,7 @@ static int group_sql(px *p, const qres *q, const sel_core *c, selout *s) {
         if (s->group.n) ixv_sb_add(&s->group, ", ");
         if (g->pos) {
             if (g->pos > q->ncols) {
-                p->i = g->tok;
-                return ixs_px_fail(p);
+                return ixs_px_fail_at(p, g->tok);
             }
             ixv_sb_printf(&s->group, "%d", g->pos);
             if (selref_add(p, &s->grp, &s->ngrp, "", g->pos)) return -1;
@@ -520,8 +518,7 @@ static int set_sql(px *p, const ixs_sel *q, qres *out, sb *body) {
         rc = core_emit(p, &sc2, &ops[k], &q->core[k + 1]);
         ixs_sel_scope_free(&sc2);
         if (!rc && ops[k].ncols != out->ncols) {
-            p->i = q->core[k + 1].tok;
-            rc = ixs_px_fail(p);
+            rc = ixs_px_fail_at(p, q->core[k + 1].tok);
         }
         for (int i = 0; i < out->ncols && !rc; i++)
             set_merge(&out->cols[i], &ops[k].cols[i], q->op[k]);
@@ -546,8 +543,7 @@ static int order_item_sql(px *p, const ixs_sel *q, const sel_oitem *o, qres *out
     if (ord->n) ixv_sb_add(ord, ", ");
     int hit = o->pos;
     if (hit && hit > out->ncols) {
-        p->i = o->tok;
-        return ixs_px_fail(p);
+        return ixs_px_fail_at(p, o->tok);
     }
     for (int i = 0; !hit && o->name[0] && i < out->ncols; i++)
         if (!strcmp(out->cols[i].name, o->name)) hit = i + 1;
@@ -557,8 +553,7 @@ static int order_item_sql(px *p, const ixs_sel *q, const sel_oitem *o, qres *out
         t = out->cols[hit - 1].t;
     } else {
         if (q->ncore > 1) {
-            p->i = o->tok;
-            return ixs_px_fail(p);
+            return ixs_px_fail_at(p, o->tok);
         }
         xv e;
         ixs_xv_init(&e);
@@ -608,7 +603,7 @@ static void limit_sql(px *p, const ixs_sel *q, sb *body) {
 int ixs_sel_emit(px *p, ixs_sel *q, qres *out) {
     memset(out, 0, sizeof *out);
     if (ixs_px_deeper(p)) {
-        p->i = q->tok;
+        ixs_px_at(p, q->tok);
         return -1;
     }
     scope sc0;

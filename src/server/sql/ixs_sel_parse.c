@@ -85,6 +85,7 @@ static void tref_free(sel_tref *t) {
     if (!t) return;
     ixs_sel_free(t->q);
     ixs_ex_free(t->coll);
+    ixs_ts_from_free(t->ts);
     free(t->cn);
     join_free(t->join);
     free(t->sql);
@@ -138,15 +139,16 @@ static sel_tref *table_ref(px *p) {
                !(ixs_px_is_ident(p, p->i + 2) && ixs_px_op(p, p->i + 3, "(")))
         rc = coll_table(p, t);
     else if (ixs_px_kw(p, p->i, IXK_TABLE) && ixs_px_op(p, p->i + 1, "(")) {
-        /* a TimeSeries routine (ixs_ts_from reads it when the query is emitted) */
+        /* a TimeSeries routine (ixs_ts.c) */
         t->kind = TR_FUNC;
         int c = close_paren(p, p->i + 1);
         if (c < 0) {
             p->i++;
             rc = ixs_px_fail(p);
         } else {
-            p->i = t->fn_end = c + 1;
-            rc = derived_tail(p, t);
+            t->fn_end = c + 1;
+            rc = !(t->ts = ixs_ts_from_parse(p)) || (p->i != t->fn_end && ixs_px_fail(p)) ||
+                 derived_tail(p, t);
         }
     } else if (ixs_px_op(p, p->i, "(")) {
         t->kind = TR_JOIN;

@@ -93,8 +93,7 @@ static tref *derived_tref(px *p, const char *alias, const qres *q, int outer) {
 static int derived_rename(px *p, sel_tref *n, qres *q) {
     if (!n->ncn) return 0;
     if (n->ncn != q->ncols) {
-        p->i = n->tok;
-        return ixs_px_fail(p);
+        return ixs_px_fail_at(p, n->tok);
     }
     sb w = {0};
     ixv_sb_add(&w, "SELECT ");
@@ -176,7 +175,7 @@ static int tref_resolve(px *p, scope *sc, sel_tref *n, int outer) {
     scope *save = p->sc;
     switch (n->kind) {
     case TR_NAME:
-        p->i = n->tok;
+        ixs_px_at(p, n->tok);
         if (!(n->rt = ixs_tref_new(p, n->name, n->alias))) return -1;
         n->rt->outer = outer;
         return add_tref(p, sc, n->rt);
@@ -187,9 +186,8 @@ static int tref_resolve(px *p, scope *sc, sel_tref *n, int outer) {
         if (!rc) rc = derived_add(p, sc, n, &q, outer);
         break;
     case TR_FUNC:
-        p->i = n->tok;
-        rc = ixs_ts_from(p, &q);
-        if (!rc && p->i != n->fn_end) rc = ixs_px_fail(p);
+        rc = ixs_ts_from_emit(p, n->ts, &q);
+        ixs_px_at(p, n->fn_end); /* after TABLE(...), as its parse ended */
         if (!rc) rc = derived_add(p, sc, n, &q, outer);
         break;
     case TR_COLL: return coll_add(p, sc, n, outer);

@@ -31,6 +31,7 @@ typedef struct sel_tref {
     ixs_ex *coll;    /* TR_COLL: the collection */
     ixs_ident col;   /* TR_COLL: its column's name, "" for the default */
     int fn_end;      /* TR_FUNC: the token after TABLE(...) (tok is TABLE) */
+    ixs_ts_from *ts; /* TR_FUNC: the TimeSeries routine's call */
     ixs_ident *cn;   /* TR_QUERY, TR_FUNC: new column names */
     int ncn;
     sel_join *join; /* TR_JOIN: a parenthesized join chain */

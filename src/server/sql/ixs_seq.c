@@ -473,20 +473,18 @@ int ixs_objs_stmt(px *p, int verb, int *stype, ixs_plan *pl) {
 
 /* ---- NEXTVAL and CURRVAL in expressions ------------------------------------------- */
 
-/* 1 when the statement has name.NEXTVAL anywhere. */
+/* 1 when the statement has name.NEXTVAL anywhere (tabid's sequence). */
 static int stmt_has_nextval(px *p, int tabid) {
-    int save = p->i, found = 0;
+    int found = 0;
     for (int i = 0; !found && i + 2 < p->nt; i++) {
         if (!ixs_px_is_ident(p, i) || !ixs_px_op(p, i + 1, ".") ||
             !ixs_px_kw(p, i + 2, IXK_NEXTVAL))
             continue;
         char name[IXS_NAME_MAX + 1]; /* the sequence's name, or a synonym's */
         int t;
-        p->i = i;
-        if (ixs_px_ident(p, name, sizeof name) == 0 && ixs_syn_sequence(p->db, name, &t) == 1)
+        if (ixs_px_ident_at(p, i, name, sizeof name) == 0 && ixs_syn_sequence(p->db, name, &t) == 1)
             found = t == tabid;
     }
-    p->i = save;
     return found;
 }
 

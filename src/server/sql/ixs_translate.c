@@ -47,6 +47,7 @@ int ixs_px_init(px *p, ixs_conn *db, const char *sql, size_t n, ixv_err *err) {
 }
 
 void ixs_px_done(px *p) {
+    ixs_row_ref_free(ixs_row_ref_take(p));
     free(p->t);
     free(p->ptypes);
     p->t = NULL;

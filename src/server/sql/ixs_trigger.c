@@ -188,12 +188,8 @@ static int with_marks(px *p, const trg *t, const itab *tab, range r, sb *out, re
         if (!ixs_px_is_ident(p, i) || !ixs_px_op(p, i + 1, ".") || !ixs_px_is_ident(p, i + 2))
             continue;
         char a[IXS_NAME_MAX + 1], c[IXS_NAME_MAX + 1];
-        int save = p->i;
-        p->i = i;
-        ixs_px_ident(p, a, sizeof a);
-        p->i = i + 2;
-        ixs_px_ident(p, c, sizeof c);
-        p->i = save;
+        ixs_px_ident_at(p, i, a, sizeof a);
+        ixs_px_ident_at(p, i + 2, c, sizeof c);
         int isnew = t->newn[0] && !strcmp(a, t->newn);
         if (!isnew && !(t->oldn[0] && !strcmp(a, t->oldn))) continue;
         const icol *col = NULL;

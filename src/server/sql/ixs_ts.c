@@ -60,6 +60,15 @@ static void arg_type(px *p, const ts_routine *r, int k, xv *v) {
     ixs_to_type(p, v, ixv_t(IX_T_LVARCHAR, 32739));
 }
 
+/* The count and types of a's arguments for r. */
+static int args_check(px *p, const ts_routine *r, targs *a) {
+    if (a->n < r->min_args || a->n > r->max_args)
+        return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", r->name);
+    for (int k = 0; k < a->n; k++)
+        arg_type(p, r, k, &a->v[k]);
+    return p->failed ? -1 : 0;
+}
+
 static int parse_args(px *p, const ts_routine *r, targs *a) {
     a->n = 0;
     if (r->writes) p->ts_write = 1;
@@ -75,11 +84,7 @@ static int parse_args(px *p, const ts_routine *r, targs *a) {
         } while (ixs_px_acc_op(p, ","));
         if (ixs_px_expect_op(p, ")")) return -1;
     }
-    if (a->n < r->min_args || a->n > r->max_args)
-        return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", r->name);
-    for (int k = 0; k < a->n; k++)
-        arg_type(p, r, k, &a->v[k]);
-    return p->failed ? -1 : 0;
+    return args_check(p, r, a);
 }
 
 /* Appends "name(a, b, ...)" (n arguments) to out. */
@@ -104,14 +109,14 @@ static ityp ret_type(const ts_routine *r) {
 int ixs_ts_call_resolve(px *p, ixs_ex *e) {
     const char *fn = e->part[0];
     const ts_routine *r = ixts_routine_find(fn);
-    p->i = e->tok + 2; /* after name ( */
+    ixs_px_at(p, e->tok + 2); /* after name ( */
     if (!r) return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
     if (r->ret == TS_RET_ROWS || r->ret == TS_RET_AGG)
         return ixs_px_failc(p, IXS_E_MANY_ROWS, "%s", fn);
     if (r->writes) p->ts_write = 1;
     for (int k = 0; k < e->nk; k++)
         if (ixs_ex_resolve(p, e->kids[k])) return -1;
-    p->i = e->end;
+    ixs_px_at(p, e->end);
     if (e->nk < r->min_args || e->nk > r->max_args)
         return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
     e->ts = r;
@@ -219,28 +224,88 @@ static int table_select(px *p, const ts_routine *r, const targs *a, const char *
     return s->oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : 0;
 }
 
-/* TABLE ( [FUNCTION] name ( args ) [ :: MULTISET ( row_type ) ] ), at TABLE. */
-int ixs_ts_from(px *p, qres *q) {
-    if (ixs_px_expect(p, IXK_TABLE) || ixs_px_expect_op(p, "(")) return -1;
-    ixs_px_acc(p, IXK_FUNCTION);
+/* TABLE ( [FUNCTION] name ( args ) [ :: MULTISET ( row_type ) ] ) in FROM, parsed. */
+struct ixs_ts_from {
     char fn[IXS_NAME_MAX + 1];
-    if (ixs_px_ident(p, fn, sizeof fn) || ixs_px_expect_op(p, "(")) return -1;
-    const ts_routine *r = ixts_routine_find(fn);
-    if (!r) return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", fn);
-    if (r->ret != TS_RET_ROWS && r->ret != TS_RET_AGG)
-        return ixs_px_failc(p, IXS_E_ROUTINE, "%s does not return rows", fn);
-    targs a;
-    char cast[IXS_NAME_MAX + 1] = "";
-    int rc = parse_args(p, r, &a);
-    if (!rc && ixs_px_acc_op(p, "::")) {
-        if (!ixs_px_acc(p, IXK_MULTISET) && !ixs_px_acc(p, IXK_SET) && !ixs_px_acc(p, IXK_LIST))
-            rc = ixs_px_fail(p);
-        if (!rc && (ixs_px_expect_op(p, "(") || ixs_px_ident(p, cast, sizeof cast))) rc = -1;
-        if (!rc && ixs_px_acc(p, IXK_NOT) && ixs_px_expect(p, IXK_NULL)) rc = -1;
-        if (!rc && ixs_px_expect_op(p, ")")) rc = -1;
+    ixs_ex *arg[TS_MAX_ARGS];
+    int n;
+    int over;     /* more than TS_MAX_ARGS arguments */
+    int args_end; /* the token after the arguments' ")" */
+    char cast[IXS_NAME_MAX + 1];
+};
+
+void ixs_ts_from_free(ixs_ts_from *f) {
+    if (!f) return;
+    for (int k = 0; k < f->n; k++)
+        ixs_ex_free(f->arg[k]);
+    free(f);
+}
+
+/* The arguments after "(" up to and including ")". */
+static int from_args_parse(px *p, ixs_ts_from *f) {
+    if (!ixs_px_acc_op(p, ")")) {
+        do {
+            ixs_ex *e = ixs_ex_parse(p, IXS_EX_VALUE);
+            if (!e) return -1;
+            if (f->n < TS_MAX_ARGS)
+                f->arg[f->n++] = e;
+            else {
+                ixs_ex_free(e);
+                f->over = 1;
+            }
+        } while (ixs_px_acc_op(p, ","));
+        if (ixs_px_expect_op(p, ")")) return -1;
     }
+    f->args_end = p->i;
+    return 0;
+}
+
+/* :: MULTISET | SET | LIST ( row_type [NOT NULL] ), after "::" */
+static int from_cast_parse(px *p, char *cast, size_t n) {
+    if (!ixs_px_acc(p, IXK_MULTISET) && !ixs_px_acc(p, IXK_SET) && !ixs_px_acc(p, IXK_LIST))
+        return ixs_px_fail(p);
+    if (ixs_px_expect_op(p, "(") || ixs_px_ident(p, cast, n)) return -1;
+    if (ixs_px_acc(p, IXK_NOT) && ixs_px_expect(p, IXK_NULL)) return -1;
+    return ixs_px_expect_op(p, ")");
+}
+
+ixs_ts_from *ixs_ts_from_parse(px *p) {
+    ixs_ts_from *f = calloc(1, sizeof *f);
+    if (!f) {
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
+        return NULL;
+    }
+    int rc = ixs_px_expect(p, IXK_TABLE) || ixs_px_expect_op(p, "(") ? -1 : 0;
+    if (!rc) ixs_px_acc(p, IXK_FUNCTION);
+    if (!rc && (ixs_px_ident(p, f->fn, sizeof f->fn) || ixs_px_expect_op(p, "("))) rc = -1;
+    if (!rc) rc = from_args_parse(p, f);
+    if (!rc && ixs_px_acc_op(p, "::")) rc = from_cast_parse(p, f->cast, sizeof f->cast);
     if (!rc && ixs_px_expect_op(p, ")")) rc = -1;
-    if (!rc) rc = table_select(p, r, &a, cast, q);
+    if (rc) {
+        ixs_ts_from_free(f);
+        return NULL;
+    }
+    return f;
+}
+
+int ixs_ts_from_emit(px *p, const ixs_ts_from *f, qres *q) {
+    const ts_routine *r = ixts_routine_find(f->fn);
+    if (!r) return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", f->fn);
+    if (r->ret != TS_RET_ROWS && r->ret != TS_RET_AGG)
+        return ixs_px_failc(p, IXS_E_ROUTINE, "%s does not return rows", f->fn);
+    if (r->writes) p->ts_write = 1;
+    if (f->over) return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", r->name);
+    targs a;
+    int rc = 0;
+    for (a.n = 0; a.n < f->n && !rc;) {
+        xv *v = &a.v[a.n++];
+        ixs_xv_init(v);
+        ixs_px_at(p, f->arg[a.n - 1]->end); /* where the argument's parse ended */
+        rc = ixs_ex_resolve(p, f->arg[a.n - 1]) || ixs_ex_emit(p, f->arg[a.n - 1], v) ? -1 : 0;
+    }
+    ixs_px_at(p, f->args_end);
+    if (!rc) rc = args_check(p, r, &a);
+    if (!rc) rc = table_select(p, r, &a, f->cast, q);
     targs_free(&a);
     return rc;
 }

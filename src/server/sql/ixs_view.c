@@ -232,6 +232,7 @@ int ixs_view_plan(px *p, const char *name, int sel, int chk, char (*cn)[IXS_NAME
     v.col = cols;
     int save_i = p->i, rc = 0;
     p->i = sel;
+    ixs_px_at_cursor(p);
     if (!parse_simple(p, &v, cols)) goto done;
     tref *t = ixs_tref_new(p, v.base, v.alias);
     if (!t) {

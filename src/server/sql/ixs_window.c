@@ -229,7 +229,7 @@ static int olap_args(px *p, const struct wfn *f, ixs_ex *c, xv *out) {
         ixs_xv_init(&a[n]);
         rc = ixs_ex_emit_node(p, c->kids[n], &a[n]);
         if (rc) continue;
-        p->i = c->kids[n]->end;
+        ixs_px_at(p, c->kids[n]->end);
         settle_lit(&a[n]);
         if (n == 1 && !ixv_is_int(a[1].t.code) && a[1].k != XK_PARAM) rc = ixs_px_fail(p);
         if (n == 2) ixs_to_type(p, &a[2], a[0].t); /* the default, as the value */
@@ -296,7 +296,7 @@ static int over_emit(px *p, ixs_ex *e, const ixs_win *w, sb *out) {
     ixv_sb_add(out, w->frame.p ? w->frame.p : "");
     /* RANGE n PRECEDING/FOLLOWING: one numeric key (a DECIMAL read as a
      * number: its stored form is not one) */
-    p->i = w->close;
+    ixs_px_at(p, w->close);
     if (w->range_off && (w->nord != 1 || !key1)) return ixs_px_fail(p);
     if (w->range_off && key1 == 'd') {
         sb k = {0};
@@ -335,7 +335,7 @@ int ixs_window_emit(px *p, ixs_ex *e, xv *out) {
     }
     out->k = XK_EXPR;
     if (!rc) rc = over_emit(p, e, w, &out->s);
-    p->i = e->end;
+    ixs_px_at(p, e->end);
     if (!rc && !w->nord && f->kind != WF_NUMBER && f->kind != WF_VALUE && f->kind != WF_AGG)
         rc = ixs_px_fail(p);
     if (!rc && out->s.oom) rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
