@@ -288,37 +288,12 @@ static int apply(px *p, tdef *t, const ddl_action *a) {
     }
 }
 
-/* Renames the old table's columns to _ixd_old<n>, so that the copy into the
- * rebuilt table can name them whatever the new names are. */
-static int rename_old_columns(px *p, const char *name) {
-    tdef old;
-    if (ixs_tdef_load(p, name, &old) <= 0) {
-        ixs_tdef_free(&old);
-        return -1;
-    }
-    sb s = {0};
-    for (int i = 0; i < old.ncols; i++) {
-        ixv_sb_add(&s, "ALTER TABLE ");
-        ixv_sb_ident(&s, name);
-        ixv_sb_add(&s, " RENAME COLUMN ");
-        ixv_sb_ident(&s, old.cols[i].name);
-        ixv_sb_printf(&s, " TO \"_ixd_old%d\";", old.cols[i].oldno);
-    }
-    ixs_tdef_free(&old);
-    int r = s.oom ? SQLITE_NOMEM : sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
-    ixv_sb_free(&s);
-    if (r == SQLITE_OK) return 0;
-    ixs_sqlite_err(p->db, r, 0, name, p->err);
-    p->failed = 1;
-    return -1;
-}
-
 /* The rebuild of table t (its new definition) in one savepoint. */
 static int rebuild(px *p, tdef *t) {
     if (ixs_ddl_begin(p)) return -1;
     sqlite3_exec(p->db->h, "PRAGMA defer_foreign_keys = ON", NULL, NULL, NULL);
     /* the old rows' LOB references go, the new rows' come (a dropped column's LOs go) */
-    if (ixs_lob_drop_table(p, t->name) || rename_old_columns(p, t->name)) return ixs_ddl_end(p, 0);
+    if (ixs_lob_drop_table(p, t->name)) return ixs_ddl_end(p, 0);
     int ok = ixs_materialize(p, t, 1) == 0 && ixs_lob_table_refs(p->db, t, 1, p->err) == 0 &&
              ixs_ts_columns(p, t, 0) == 0 && ixs_trigger_rebuild(p, t->name) == 0;
     if (ok && ixts_table_altered(p->db->h, t->name, ixs_ts_key(t), p->err)) {

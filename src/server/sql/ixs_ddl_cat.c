@@ -424,9 +424,12 @@ static uint32_t create_sql(sb *s, const tdef *t, const char *target) {
     return rowsize;
 }
 
+#define LEGACY_ALTER_ON  "PRAGMA legacy_alter_table = ON"
+#define LEGACY_ALTER_OFF "PRAGMA legacy_alter_table = OFF"
+
 /* ALTER's rebuild: the kept columns copied (converted where their type
- * changed) from the old table (its columns renamed _ixd_old<n>), which is
- * then dropped and replaced by _ixd_new. */
+ * changed) from the old table, by their names (ALTER keeps a kept column's
+ * name), which is then dropped and replaced by _ixd_new. */
 static void copy_sql(sb *s, const tdef *t) {
     ixv_sb_add(s, "INSERT INTO \"_ixd_new\"(");
     int n = 0;
@@ -441,19 +444,25 @@ static void copy_sql(sb *s, const tdef *t) {
         const cdef *c = &t->cols[i];
         if (!c->oldno) continue;
         if (n++) ixv_sb_addc(s, ',');
-        if (c->oldt.code == c->t.code && c->oldt.len == c->t.len)
-            ixv_sb_printf(s, "\"_ixd_old%d\"", c->oldno);
-        else
-            ixv_sb_printf(s, "ixd_cvt(\"_ixd_old%d\",%d,%u,%d,%u)", c->oldno, c->oldt.code,
-                          c->oldt.len, c->t.code, c->t.len);
+        if (c->oldt.code == c->t.code && c->oldt.len == c->t.len) {
+            ixv_sb_ident(s, c->name);
+        } else {
+            ixv_sb_add(s, "ixd_cvt(");
+            ixv_sb_ident(s, c->name);
+            ixv_sb_printf(s, ",%d,%u,%d,%u)", c->oldt.code, c->oldt.len, c->t.code, c->t.len);
+        }
     }
     ixv_sb_add(s, " FROM ");
     ixv_sb_ident(s, t->name);
-    ixv_sb_add(s, ";DROP TABLE ");
+    /* The views on the table stay as they are, as in Informix (one that
+     * names a dropped column fails when it is used): SQLite's rename must
+     * not check them while the table is away (legacy_alter_table; the caller
+     * turns it off again whatever happens). */
+    ixv_sb_add(s, ";" LEGACY_ALTER_ON ";DROP TABLE ");
     ixv_sb_ident(s, t->name);
     ixv_sb_add(s, ";ALTER TABLE \"_ixd_new\" RENAME TO ");
     ixv_sb_ident(s, t->name);
-    ixv_sb_add(s, ";");
+    ixv_sb_add(s, ";" LEGACY_ALTER_OFF ";");
 }
 
 /* The SQLite indexes of t: one per PRIMARY KEY / UNIQUE constraint, and its
@@ -631,8 +640,9 @@ int ixs_materialize(px *p, tdef *t, int rebuild) {
     }
     int rc = sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
     ixv_sb_free(&s);
+    if (rc != SQLITE_OK) ixs_sqlite_err(db, rc, 0, t->name, p->err); /* before the pragma */
+    if (rebuild) sqlite3_exec(db->h, LEGACY_ALTER_OFF, NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
-        ixs_sqlite_err(db, rc, 0, t->name, p->err);
         if (p->err->sqlcode == IXV_E_DUP_INDEX || p->err->sqlcode == IXV_E_UNIQUE)
             ixv_recode(p->err, IXV_E_UNIQUE_INDEX_DUPS, IXV_KEEP_ISAM);
         p->failed = 1;
