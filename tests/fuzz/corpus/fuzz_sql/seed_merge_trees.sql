@@ -1,0 +1,1 @@
+merge into t1 using (select a, b from t2 union all select 1, 'x' from t1) s on t1.a = s.a and s.b > 'a' when matched then update set b = s.b, a = t1.a + 1 when not matched then insert (a, b) values (s.a, s.b)
