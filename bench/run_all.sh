@@ -42,6 +42,11 @@ else
 fi
 cat "$RES/instr.md"
 
+echo "== instructions per accessor call (callgrind)"
+timeout "$T" "$BUILD/bench_accessors" >"$RES/accessors.md" ||
+    echo "bench_accessors failed; accessor table left out" >>"$RES/accessors.md"
+cat "$RES/accessors.md"
+
 echo "== round trips per statement (proxy, 20 ms)"
 timeout "$T" "$BUILD/bench_rtt" $QUICK >"$RES/rtt.md" || exit 1
 cat "$RES/rtt.md"
