@@ -30,7 +30,7 @@ static void plan_fixed(ixc_rpcol *c, ixt_vtype t, int f70) {
     case IX_T_DATETIME:
     case IX_T_INTERVAL: c->null_kind = RN_ALL00; break;
     case IX_T_CHAR:
-    case IX_T_NCHAR: c->text_kind = RT_RAW; break;
+    case IX_T_NCHAR: c->null_kind = RN_CHAR, c->text_kind = RT_RAW; break;
     case IX_T_BYTE:
     case IX_T_TEXT: c->width = f70 ? IXT_BLOB_DESC_LEN_F70 : IXT_BLOB_DESC_LEN; break;
     default: break;

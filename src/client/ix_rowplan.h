@@ -31,6 +31,7 @@
 #include "base/ix_buf.h"
 #include "ixdb.h"
 #include "types/ix_types.h"
+#include "types/ix_value.h"
 
 enum { RP_FIXED = 0, RP_VAR1, RP_ENV, RP_BAD };
 
@@ -43,8 +44,9 @@ enum {
     RN_ALLFF,   /* every byte ff (FLOAT, SMALLFLOAT) */
     RN_ALL00,   /* every byte 00 (DECIMAL, MONEY, DATETIME, INTERVAL) */
     RN_VAR1,    /* length 1, byte 00 */
-    RN_CALL,    /* ixt_value_is_null: the forms that rest on a choice made in
-                 * ix_value.c (CHAR, the envelopes, the BYTE/TEXT descriptor) */
+    RN_CHAR,    /* CHAR, NCHAR: ixt_char_is_null (ix_value.h) */
+    RN_CALL,    /* ixt_value_is_null: the other forms that rest on a choice
+                 * made in ix_value.c (the envelopes, the BYTE/TEXT descriptor) */
     RN_NONE     /* RP_BAD: never NULL (never read) */
 };
 
@@ -163,6 +165,7 @@ static inline int ixc_rowplan_is_null(const ixc_rpcol *c, const uint8_t *v, size
     case RN_I64: return ixb_be64(v) == (uint64_t)1 << 63;
     case RN_INT8: return ixb_be16(v) == 0;
     case RN_VAR1: return n == 2 && v[0] == 1 && v[1] == 0;
+    case RN_CHAR: return ixt_char_is_null(v, n);
     default: return ixc_rowplan_is_null_general(c, v, n);
     }
 }

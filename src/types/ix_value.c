@@ -17,11 +17,8 @@
  * ====================================================================== */
 
 /* §8 #14 CHAR NULL in tuples: no source. Choice: a CHAR/NCHAR value whose
- * first byte is 00 is NULL (the ESQL/C risnull convention for CHARTYPE);
- * the NULL form written is n bytes of 00. */
-static int char_is_null(const uint8_t *p, size_t n) {
-    return n > 0 && p[0] == 0;
-}
+ * first byte is 00 is NULL (the ESQL/C risnull convention for CHARTYPE;
+ * ixt_char_is_null in ix_value.h); the NULL form written is n bytes of 00. */
 
 /* §8 #15 INT8 NULL: sign word 0; bytes after it not established. Choice:
  * read sign 0 as NULL whatever follows; write zeros. (ixt_int8_decode/put) */
@@ -194,7 +191,7 @@ int ixt_value_is_null(ixt_vtype t, const uint8_t *p, size_t n) {
     if (n != ixt_value_fixed_width(t)) return IX_EMALFORMED;
     switch (t.code) {
     case IX_T_CHAR:
-    case IX_T_NCHAR: return char_is_null(p, n);
+    case IX_T_NCHAR: return ixt_char_is_null(p, n);
     case IX_T_SMALLINT: return ixb_be16(p) == 0x8000;
     case IX_T_INTEGER:
     case IX_T_SERIAL:

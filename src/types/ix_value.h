@@ -79,6 +79,14 @@ int ixt_value_extent(ixt_vtype t, const uint8_t *p, size_t avail, size_t max_len
  * IX_EINVAL for a bad type. BYTE/TEXT: n selects the 56/68 layout. */
 int ixt_value_is_null(ixt_vtype t, const uint8_t *p, size_t n);
 
+/* 1 if the n bytes at p are a CHAR/NCHAR NULL, else 0. The choice (no
+ * source, sqli-protocol.md §8 #14): a CHAR value whose first byte is 00 is
+ * NULL, as ESQL/C's risnull takes CHARTYPE; ixt_value_is_null answers the
+ * same. Inline for the per-row paths. */
+static inline int ixt_char_is_null(const uint8_t *p, size_t n) {
+    return n > 0 && p[0] == 0;
+}
+
 /* Appends t's NULL form. Returns IX_OK, IX_EINVAL or out's sticky error.
  * _ex: IXT_VF_F70 selects the 68-byte BYTE/TEXT descriptor. */
 int ixt_value_put_null(ixt_vtype t, ixb_wbuf *out);
