@@ -271,9 +271,7 @@ int main(int argc, char **argv) {
     }
     load(P.port);
     char self[512], cmd[1600];
-    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (k <= 0) return 1;
-    self[k] = 0;
+    if (bench_self_exe(self, sizeof self)) return 1;
     snprintf(cmd, sizeof cmd,
              "valgrind --tool=callgrind --toggle-collect=acc_work --dump-after=acc_work "
              "--callgrind-out-file=%s/acc.cg '%s' --child %d %s/marks >%s/acc.log 2>&1",

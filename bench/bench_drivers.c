@@ -289,9 +289,7 @@ static void print_goals(void) {
 
 static double callgrind_per_row(int port, int64_t rows, const char *dir) {
     char out[400], cmd[1200], self[512];
-    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (k <= 0) return -1;
-    self[k] = 0;
+    if (bench_self_exe(self, sizeof self)) return -1;
     snprintf(out, sizeof out, "%s/callgrind.drv.out", dir);
     snprintf(cmd, sizeof cmd,
              "valgrind --tool=callgrind --toggle-collect=drv_fetch --callgrind-out-file=%s "

@@ -106,9 +106,7 @@ static void load(ix_conn *c, int64_t n) {
  * row, or -1. */
 static double callgrind_per_row(int port, int32_t buf, int64_t rows, const char *dir) {
     char out[400], cmd[1200], self[512];
-    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (k <= 0) return -1;
-    self[k] = 0;
+    if (bench_self_exe(self, sizeof self)) return -1;
     snprintf(out, sizeof out, "%s/callgrind.%d.out", dir, (int)buf);
     snprintf(cmd, sizeof cmd,
              "valgrind --tool=callgrind --toggle-collect=fetch_rows --callgrind-out-file=%s "

@@ -310,9 +310,7 @@ int main(int argc, char **argv) {
     pause_ms(700);
 
     char self[512], cmd[1600];
-    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (k <= 0) return 1;
-    self[k] = 0;
+    if (bench_self_exe(self, sizeof self)) return 1;
     snprintf(cmd, sizeof cmd,
              "valgrind --tool=callgrind --toggle-collect=instr_work --dump-after=instr_work "
              "--callgrind-out-file=%s/client.cg '%s' --child %d %lld >%s/client.log 2>&1",

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ixd_proc.h"
 #include "ixdb.h"
@@ -18,6 +19,15 @@
 static inline int64_t bench_read_row5(ix_stmt *s) {
     return ix_column_int(s, 0) + (int64_t)ix_column_text_len(s, 1) + ix_column_int(s, 2) +
            (int64_t)ix_column_double(s, 3) + ix_column_int(s, 4);
+}
+
+/* This program's own path into buf (n bytes), to run itself again under
+ * valgrind. Returns 0, or -1 when it cannot be read. */
+static inline int bench_self_exe(char *buf, size_t n) {
+    ssize_t k = readlink("/proc/self/exe", buf, n - 1);
+    if (k <= 0) return -1;
+    buf[k] = 0;
+    return 0;
 }
 
 static inline double bench_now(void) {

@@ -676,7 +676,6 @@ static void stmts_detach(ixd_db *db) {
         ixd_close(s);
         s->live = 0;
         s->live_prev = s->live_next = NULL;
-        s->db = NULL;
         s->x.db = NULL;
     }
     db->live = NULL;
@@ -685,7 +684,6 @@ static void stmts_detach(ixd_db *db) {
 static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ixv_err *err) {
     ixd_stmt *s = calloc(1, sizeof *s);
     if (!s) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
-    s->db = db;
     s->x.db = &db->x;
     s->x.host = &ixd_host;
     /* what the translation is made against: read before it, so that a
@@ -801,7 +799,7 @@ static int put_blob(ixd_stmt *s, const sval *v, ixb_wbuf *out) {
 }
 
 int ixd_stmt_orphaned(const ixd_stmt *s) {
-    return s && !s->db;
+    return s && !s->x.db;
 }
 
 /* A statement whose database closed under it (stmts_detach): IXD_E_NO_STMT,
@@ -831,9 +829,10 @@ int ixd_fetch_blob(ixd_stmt *s, const uint8_t *desc, size_t n, const uint8_t **d
 
 void ixd_stmt_free(ixd_stmt *s) {
     if (!s) return;
-    if (s->db) {
-        live_del(s->db, s);
-        if (park(s->db, s)) return;
+    ixd_db *db = ixd_stmt_db(s);
+    if (db) {
+        live_del(db, s);
+        if (park(db, s)) return;
     }
     stmt_destroy(s);
 }
@@ -923,7 +922,7 @@ int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixv_er
     }
     sval o;
     if (ixv_lob_is(to.code)) /* a handle, or bytes that become a new LO */
-        rc = ixs_lob_bind(&s->db->x, from, &v, to, &o, err)
+        rc = ixs_lob_bind(s->x.db, from, &v, to, &o, err)
                  ? (err && err->sqlcode ? err->sqlcode : -1)
                  : 0;
     else
@@ -988,17 +987,17 @@ static int execute_in_txn(ixd_stmt *s, void *arg, ixv_err *err) {
 
 int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
-    if (s->x.ts_write && s->x.kind == SK_DML && sqlite3_get_autocommit(s->db->x.h)) {
+    if (s->x.ts_write && s->x.kind == SK_DML && sqlite3_get_autocommit(s->x.db->h)) {
         exec_args a = {rows, serial, serial8};
         return own_txn(s, execute_in_txn, &a, err);
     }
     int rc = execute(s, rows, serial, serial8, err);
-    ixs_lob_stmt_end(&s->db->x); /* outside a transaction: the LOs let go are deleted */
+    ixs_lob_stmt_end(s->x.db); /* outside a transaction: the LOs let go are deleted */
     return rc;
 }
 
 static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixv_err *err) {
-    ixd_db *db = s->db;
+    ixd_db *db = ixd_stmt_db(s);
     if (rows) *rows = 0;
     if (serial) *serial = 0;
     if (serial8) *serial8 = 0;
@@ -1083,7 +1082,7 @@ static int step_row(ixd_stmt *s, ixv_err *err) {
     int rc = sqlite3_step(s->x.st);
     if (rc == SQLITE_ROW) return 1;
     if (rc == SQLITE_DONE) return 0;
-    ixd_sqlite_err(s->db, rc, s->x.stype, s->x.table, err);
+    ixd_sqlite_err(ixd_stmt_db(s), rc, s->x.stype, s->x.table, err);
     sqlite3_reset(s->x.st);
     return -1;
 }
@@ -1111,7 +1110,7 @@ static int run_routine(ixd_stmt *s, ixv_err *err) {
  * or -1 with *err; run(s) is the statement's own work. */
 static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixv_err *), void *arg,
                    ixv_err *err) {
-    ixd_db *db = s->db;
+    ixd_db *db = ixd_stmt_db(s);
     if (ixd_exec(db, "BEGIN IMMEDIATE", err)) return -1;
     if (run(s, arg, err)) {
         ixts_txn_end(db->ts);
@@ -1138,7 +1137,7 @@ static int open_materialized(ixd_stmt *s, void *arg, ixv_err *err) {
 int ixd_open(ixd_stmt *s, int scroll, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
     if (s->x.kind != SK_SELECT) return ixv_seterr(err, IXV_E_NOT_AVAILABLE, 0, 0, NULL);
-    if (s->x.ts_write && sqlite3_get_autocommit(s->db->x.h)) {
+    if (s->x.ts_write && sqlite3_get_autocommit(s->x.db->h)) {
         int rc = own_txn(s, open_materialized, NULL, err);
         if (rc) ixd_close(s);
         return rc;
@@ -1204,8 +1203,9 @@ static int materialize(ixd_stmt *s, ixv_err *err) {
 
 static int open_rows(ixd_stmt *s, int scroll, ixv_err *err) {
     ixd_close(s);
-    ixd_arm(s->db);
-    if (ixd_ansi_autobegin(s->db, err)) return -1;
+    ixd_db *db = ixd_stmt_db(s);
+    ixd_arm(db);
+    if (ixd_ansi_autobegin(db, err)) return -1;
     if (bind_all(s, err)) return -1;
     s->open = 1;
     s->done = 0;
@@ -1234,7 +1234,7 @@ int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixv_err *err) {
     int r = s->row_ready;
     s->row_ready = 0;
     if (!r) {
-        ixd_arm(s->db);
+        ixd_arm(ixd_stmt_db(s));
         r = step_row(s, err);
     }
     if (r <= 0) {

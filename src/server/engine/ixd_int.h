@@ -78,8 +78,7 @@ typedef struct ixd_rcol {
 
 /* A prepared statement: the translator's part (x) first, then the engine's. */
 struct ixd_stmt {
-    ixs_stmt x;
-    ixd_db *db;
+    ixs_stmt x; /* x.db: its connection's part, NULL once the connection closed */
     uint8_t **pbuf; /* reused bytes of TEXT parameters bound by ixd_bind_fast */
     size_t *pcap;
     ixd_rcol *rplan; /* per result column, made by ixd_row_plan */
@@ -109,6 +108,10 @@ static inline ixd_stmt *ixd_stmt_of(ixs_stmt *s) {
     return (ixd_stmt *)s;
 }
 _Static_assert(offsetof(ixd_stmt, x) == 0, "ixd_stmt_of: x is ixd_stmt's first member");
+/* The engine's connection of statement s, NULL once it closed (ixd_db_close). */
+static inline ixd_db *ixd_stmt_db(const ixd_stmt *s) {
+    return s->x.db ? ixd_db_of(s->x.db) : NULL;
+}
 
 /* Registers the engine's ixd_* SQL functions on a connection; ud is the ixd_db. */
 int ixd_register_functions(sqlite3 *h, void *ud);
