@@ -273,7 +273,7 @@ typedef struct ixc_reply {
     ixc_col *cols; /* allocated when want_describe */
     int want_describe;
     int32_t tuple_size;
-    int64_t first_us, end_us; /* when the first message / the EOT was read */
+    int64_t first_us, end_us; /* fetch replies: when the first message / the EOT was read */
     int stop_at_done;         /* return after the first SQ_DONE (deferred PREPARE's part) */
     int at_eot;               /* the group's EOT was read */
     ixc_batch *tuples;        /* where SQ_TUPLEs go, or NULL to drop them */

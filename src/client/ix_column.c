@@ -62,9 +62,12 @@ static inline const uint8_t *cell(ix_stmt *s, int i, size_t *n) {
         *n = 0;
         return NULL;
     }
-    uint32_t a = ixc_rowplan_at(&s->plan, s->segat, i);
-    *n = ixc_rowplan_at(&s->plan, s->segat, i + 1) - a;
-    return s->row + a;
+    return ixc_rowplan_value(&s->plan, s->rec, i, n);
+}
+
+/* Where the value planned at a starts in the current row (s has one). */
+static inline const uint8_t *cell_at(const ix_stmt *s, const ixc_rpat *a) {
+    return s->row + ixc_rowplan_word(s->rec + 4 * (size_t)a->base) + a->rel;
 }
 
 static inline int cell_null(const ix_stmt *s, int i, const uint8_t *p, size_t n) {
@@ -125,7 +128,7 @@ static int make_text(ix_stmt *s, int i, const uint8_t *p, size_t n) {
     size_t len;
     int rc;
     iconv_t cv = from_db(s);
-    if (cv == (iconv_t)-1 && plain_chars(&s->plan.col[i], p, n, &d, &len) == IX_OK) {
+    if (plain_chars(&s->plan.col[i], p, n, &d, &len) == IX_OK) { /* RT_OTHER when converted */
         /* the characters as they came, and their NUL: one reserve, one copy */
         if (col->text.cap <= len && ixb_wbuf_reserve(&col->text, len + 1)) return IX_ENOMEM;
         memcpy(col->text.data, d, len);
@@ -160,6 +163,13 @@ const char *ix_column_text(ix_stmt *s, int i) {
     size_t n;
     const uint8_t *p = cell(s, i, &n);
     if (!p || cell_null(s, i, p, n)) return NULL;
+    /* a VARCHAR's or LVARCHAR's characters are a C string in the stored row
+     * (ix_rowplan.h, "Records"); the text kind is RT_OTHER when they are
+     * converted */
+    const ixc_rpcol *pc = &s->plan.col[i];
+    if (pc->text_kind == RT_VAR1 && n - 1 <= pc->max_len) return (const char *)p + 1;
+    if (pc->text_kind == RT_ENV && (!pc->max_len || n - 5 <= pc->max_len))
+        return (const char *)p + 5;
     int rc = make_text(s, i, p, n);
     if (rc != IX_OK) {
         if (s->conn) ixc_fail(s->conn, rc, "cannot format column %d: %s", i, ix_rc_str(rc));
@@ -168,6 +178,7 @@ const char *ix_column_text(ix_stmt *s, int i) {
     return (const char *)s->cols[i].text.data;
 }
 
+/* The length of a value that is not read in place (made in col->text). */
 static __attribute__((noinline)) size_t text_len_general(ix_stmt *s, int i) {
     const char *t = ix_column_text(s, i);
     return t ? s->cols[i].text.len - 1 : 0;
@@ -178,12 +189,14 @@ int ixc_column_lob_hint(const ix_stmt *s, int i) {
 }
 
 size_t ix_column_text_len(ix_stmt *s, int i) {
-    /* Characters read in place have their length without a copy. */
-    if (s && (unsigned)i < s->row_cols && from_db(s) == (iconv_t)-1) {
-        uint32_t a = ixc_rowplan_at(&s->plan, s->segat, i);
-        size_t n = ixc_rowplan_at(&s->plan, s->segat, i + 1) - a, len;
-        const uint8_t *p = s->row + a, *d;
+    /* Characters read in place have their length without a copy: a
+     * VARCHAR's is its length byte (its NULL form: length 1, byte 0). */
+    if (s && (unsigned)i < s->row_cols) {
         const ixc_rpcol *pc = &s->plan.col[i];
+        const uint8_t *p = cell_at(s, &s->plan.at[i]), *d;
+        if (pc->text_kind == RT_VAR1 && p[0] <= pc->max_len) return p[0] == 1 && !p[1] ? 0 : p[0];
+        size_t n, len;
+        p = ixc_rowplan_value(&s->plan, s->rec, i, &n);
         if (ixc_rowplan_is_null(pc, p, n)) return 0;
         if (plain_chars(pc, p, n, &d, &len) == IX_OK) return len;
     }
@@ -395,7 +408,7 @@ static int double_slow(ix_stmt *s, int i, const uint8_t *p, size_t vn, double *o
 static inline int fast_int(const ix_stmt *s, int i, int64_t *v) {
     if (!s || (unsigned)i >= s->row_cols) return 0;
     const ixc_rpat *a = &s->plan.at[i];
-    const uint8_t *p = s->row + s->segat[a->base] + a->rel;
+    const uint8_t *p = cell_at(s, a);
     switch (a->get_kind) {
     case RG_I32: {
         uint32_t u = ixb_be32(p);
@@ -442,7 +455,7 @@ int ix_column_get_int64(ix_stmt *s, int i, int64_t *out) {
 static inline int fast_double(const ix_stmt *s, int i, double *out) {
     if (!s || (unsigned)i >= s->row_cols) return 0;
     const ixc_rpat *a = &s->plan.at[i];
-    const uint8_t *p = s->row + s->segat[a->base] + a->rel;
+    const uint8_t *p = cell_at(s, a);
     switch (a->get_kind) {
     case RG_F64: {
         uint64_t u = ixb_be64(p);
@@ -557,7 +570,7 @@ int ix_column_date_ymd(ix_stmt *s, int i, int *y, int *m, int *d) {
     if (s && (unsigned)i < s->row_cols && s->cols[i].vt.code == IX_T_DATE &&
         s->plan.at[i].get_kind == RG_I32) {
         const ixc_rpat *a = &s->plan.at[i];
-        uint32_t u = ixb_be32(s->row + s->segat[a->base] + a->rel);
+        uint32_t u = ixb_be32(cell_at(s, a));
         if (u != NULL_I32) {
             int yy, mm, dd;
             ixt_date_to_ymd((int32_t)u, &yy, &mm, &dd);

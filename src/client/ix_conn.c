@@ -1,7 +1,7 @@
 /*
  * ix_conn.c: connections: the login sequence (sqli-protocol.md §2.10), the
- * error record, ixc_tracing, and the connection's accessors. The DSN is parsed
- * in ix_dsn.c, replies are read in ix_reply.c, clusters in ix_cluster.c,
+ * error record, and the connection's accessors. The DSN is parsed in
+ * ix_dsn.c, replies are read in ix_reply.c, clusters in ix_cluster.c,
  * transactions in ix_txn.c; what they share is in ix_conn_int.h.
  */
 #include <errno.h>
@@ -163,10 +163,6 @@ void ixc_emit_line(ix_conn *c, const char *dir) {
             off += (size_t)k;
     }
     ixb_wbuf_reset(&c->line);
-}
-
-int ixc_tracing(const ix_conn *c) {
-    return c->trace || c->trace_fd >= 0;
 }
 
 size_t ixc_mark(ix_conn *c) {

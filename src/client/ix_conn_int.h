@@ -178,7 +178,9 @@ int ixc_read_conacc(ix_conn *c, const dsn_opts *o, ixp_redirect_target *redir);
  * connection error. */
 int ixc_send_group(ix_conn *c, size_t mark);
 /* 1 when c traces its messages (a callback or IXDB_TRACE), else 0. */
-int ixc_tracing(const ix_conn *c);
+static inline int ixc_tracing(const ix_conn *c) {
+    return c->trace || c->trace_fd >= 0;
+}
 
 /* ---- ix_dsn.c -------------------------------------------------------------------- */
 

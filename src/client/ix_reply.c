@@ -380,42 +380,78 @@ static __attribute__((noinline)) int bad_tuple(ix_conn *c, const ixc_rowplan *p,
         rc == IX_NEED_MORE ? "the row ends" : "bad length", col + 1, tn ? tn : "unknown type", n);
 }
 
-/* Appends one SQ_TUPLE's payload t[0..n) to r->tuples as a [u32 n][bytes]
- * record (one copy), after checking it once against r->plan. */
-static inline int take_tuple(ix_conn *c, ixc_reply *r, const uint8_t *t, size_t n) {
-    int col = 0;
-    int rc = ixc_rowplan_check(r->plan, t, n, &col);
-    if (rc != IX_OK) return bad_tuple(c, r->plan, rc, col, n);
-    ixb_wbuf *w = &r->tuples->data;
-    if (w->cap - w->len < 4 + n && (n > UINT32_MAX - 4 || ixb_wbuf_reserve(w, 4 + n) != IX_OK))
+/* Appends one SQ_TUPLE's payload t[0..n) to b as a record of p
+ * (ix_rowplan.h, "Records"), checked and copied in one pass. */
+static inline int take_tuple(ix_conn *c, const ixc_rowplan *p, ixc_batch *b, const uint8_t *t,
+                             size_t n) {
+    ixb_wbuf *w = &b->data;
+    if (n > UINT32_MAX / 2) return bad_tuple(c, p, IX_ELIMIT, p->ncols, n);
+    size_t need = ixc_rowplan_rec_size(p, n);
+    if (w->cap - w->len < need && ixb_wbuf_reserve(w, need) != IX_OK)
         return ixc_kill(c, IX_ENOMEM, "out of memory for a fetched row");
-    uint32_t l = (uint32_t)n;
-    memcpy(w->data + w->len, &l, 4);
-    memcpy(w->data + w->len + 4, t, n);
-    w->len += 4 + n;
-    r->tuples->ntuples++;
+    int col = 0;
+    int rc = ixc_rowplan_take(p, t, n, w->data + w->len, &col);
+    if (rc != IX_OK) return bad_tuple(c, p, rc, col, n);
+    w->len += need;
+    b->ntuples++;
     return IX_OK;
+}
+
+/* Takes the SQ_TUPLEs wholly buffered in c's reader into r->tuples (the
+ * rows' fast path: no general decode). */
+static int take_tuples(ix_conn *c, ixc_reply *r) {
+    const ixc_rowplan *p = r->plan;
+    ixc_batch *b = r->tuples;
+    const uint8_t *t;
+    size_t n;
+    if (!r->first_us && ixp_reader_pending(&c->rd)) r->first_us = ixc_now_us();
+    while (ixp_reader_next_tuple(&c->rd, &t, &n)) {
+        int rc = take_tuple(c, p, b, t, n);
+        if (rc != IX_OK) return rc;
+    }
+    return IX_OK;
+}
+
+static void take_done(ixc_reply *r, const ixp_msg *m) {
+    r->has_done = 1;
+    r->rows = m->u.done.rows;
+    r->rowid = m->u.done.rowid;
+    r->serial = m->u.done.serial;
+    r->done_warnings = m->u.done.warnings;
+}
+
+/* A reply of DONE, COST and EOT alone, wholly buffered (each row of a
+ * pipelined batch): read in one step, with what ixc_next_msg does for its
+ * first message and its EOT. Returns 1, or 0 with nothing read. */
+static int read_done_group(ix_conn *c, ixc_reply *r) {
+    ixp_msg m;
+    if (r->tuples || r->stop_at_done || ixc_tracing(c) || !ixp_reader_done_group(&c->rd, &m))
+        return 0;
+    if (c->sent_since_read) {
+        c->roundtrips++;
+        c->sent_since_read = 0;
+    }
+    group_answered(c);
+    take_done(r, &m);
+    r->at_eot = 1;
+    return 1;
 }
 
 /* Reads one reply group (up to its EOT) into *r. Returns IX_OK (a server
  * error is in r->sqlcode, not in the return value), or a connection error. */
 int ixc_read_reply(ix_conn *c, ixc_reply *r) {
     ixp_msg m;
+    if (read_done_group(c, r)) return IX_OK;
     int fast = r->tuples && !ixc_tracing(c);
     for (;;) {
-        const uint8_t *t;
-        size_t tn;
         int rc;
-        while (fast && ixp_reader_next_tuple(&c->rd, &t, &tn)) { /* rows: no general decode */
-            if (!r->first_us) r->first_us = ixc_now_us();
-            if ((rc = take_tuple(c, r, t, tn)) != IX_OK) return rc;
-        }
+        if (fast && (rc = take_tuples(c, r)) != IX_OK) return rc;
         rc = ixc_next_msg(c, &m);
         if (rc != IX_OK) return rc;
-        if (!r->first_us) r->first_us = ixc_now_us();
+        if (r->tuples && !r->first_us) r->first_us = ixc_now_us(); /* fetch timing only */
         switch (m.tag) {
         case IXP_SQ_EOT:
-            r->end_us = ixc_now_us();
+            if (r->tuples) r->end_us = ixc_now_us();
             r->at_eot = 1;
             return IX_OK;
         case IXP_SQ_ERR:
@@ -430,11 +466,7 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
             }
             break;
         case IXP_SQ_DONE:
-            r->has_done = 1;
-            r->rows = m.u.done.rows;
-            r->rowid = m.u.done.rowid;
-            r->serial = m.u.done.serial;
-            r->done_warnings = m.u.done.warnings;
+            take_done(r, &m);
             if (r->stop_at_done) return IX_OK;
             break;
         case IXP_SQ_INSERTDONE:
@@ -446,7 +478,8 @@ int ixc_read_reply(ix_conn *c, ixc_reply *r) {
             if ((rc = copy_describe(c, &m, r)) != IX_OK) return rc;
             break;
         case IXP_SQ_TUPLE:
-            if (r->tuples && (rc = take_tuple(c, r, m.u.tuple.data.p, m.u.tuple.data.n)) != IX_OK)
+            if (r->tuples && (rc = take_tuple(c, r->plan, r->tuples, m.u.tuple.data.p,
+                                              m.u.tuple.data.n)) != IX_OK)
                 return rc;
             break;
         case IXP_SQ_XACTSTAT:

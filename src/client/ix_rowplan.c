@@ -61,20 +61,22 @@ static void plan_col(ixc_rpcol *c, ixt_vtype t, int f70) {
     }
 }
 
-/* Fills p->at from the columns and segments (ix_rowplan.h, ixc_rpat). */
+/* Fills p->at from the columns and segments (ix_rowplan.h, ixc_rpat): in
+ * the stored row a NUL follows each variable value, so what follows it sits
+ * one byte further from segat[k]. */
 static void plan_at(ixc_rowplan *p) {
     for (int i = 0; i < p->first_var; i++)
         p->at[i] = (ixc_rpat){p->off0[i], 0, p->col[i].get_kind, 0};
     for (int k = 0; k < p->nseg; k++) {
         const ixc_rpseg *g = &p->seg[k];
-        uint32_t start = k == 0 ? p->prefix_len : p->seg[k - 1].tail;
-        p->at[g->col] = (ixc_rpat){start, (uint16_t)k, p->col[g->col].get_kind, 0};
+        uint32_t start = k == 0 ? p->prefix_len : p->seg[k - 1].tail + 1;
+        p->at[g->col] = (ixc_rpat){start, (uint16_t)k, p->col[g->col].get_kind, 1};
         for (int j = g->col + 1; j <= g->col + g->nfixed; j++)
-            p->at[j] = (ixc_rpat){p->col[j].rel, (uint16_t)(k + 1), p->col[j].get_kind, 0};
+            p->at[j] = (ixc_rpat){p->col[j].rel + 1, (uint16_t)(k + 1), p->col[j].get_kind, 0};
     }
-    p->at[p->ncols] = p->nseg == 0
-                          ? (ixc_rpat){p->prefix_len, 0, RG_OTHER, 0}
-                          : (ixc_rpat){p->seg[p->nseg - 1].tail, (uint16_t)p->nseg, RG_OTHER, 0};
+    p->at[p->ncols] =
+        p->nseg == 0 ? (ixc_rpat){p->prefix_len, 0, RG_OTHER, 0}
+                     : (ixc_rpat){p->seg[p->nseg - 1].tail + 1, (uint16_t)p->nseg, RG_OTHER, 0};
 }
 
 int ixc_rowplan_build(ixc_rowplan *p, const ixt_vtype *vt, int ncols, int f70) {
@@ -119,6 +121,11 @@ int ixc_rowplan_build(ixc_rowplan *p, const ixt_vtype *vt, int ncols, int f70) {
     }
     plan_at(p);
     return IX_OK;
+}
+
+void ixc_rowplan_converted(ixc_rowplan *p) {
+    for (int i = 0; i < p->ncols; i++)
+        p->col[i].text_kind = RT_OTHER;
 }
 
 void ixc_rowplan_free(ixc_rowplan *p) {
@@ -171,13 +178,6 @@ int ixc_rowplan_locate(const ixc_rowplan *p, const uint8_t *t, size_t n, int *co
         pos += used;
     }
     return *col = p->ncols, pos == n ? IX_OK : IX_ELIMIT;
-}
-
-void ixc_rowplan_offsets(const ixc_rowplan *p, const uint8_t *t, uint32_t *segat, uint32_t *off) {
-    segat[0] = 0;
-    ixc_rowplan_segments(p, t, segat);
-    for (int i = 0; i <= p->ncols; i++)
-        off[i] = ixc_rowplan_at(p, segat, i);
 }
 
 static int all_bytes(const uint8_t *v, size_t n, uint8_t b) {

@@ -15,18 +15,27 @@
  *   |            |                                         | len bytes                |
  *   | RP_BAD     | a type whose layout is not known        | (a row cannot be walked) |
  *
- * Offsets: the columns before the first variable one (all of them when the
- * layout is fixed) sit at offsets fixed by the plan; a later column sits at a
- * fixed distance from the end of the variable value before it. So per row
- * only the ends of the variable values are noted (ixc_rowplan_segments, from
- * a tuple that ixc_rowplan_check accepted, so with no bounds checks), and a
- * column's offset is segat[base] + rel (ixc_rowplan_at).
+ * Records: a tuple is checked once, when it arrives, and stored in its
+ * batch as a record (ixc_rowplan_take), 4-byte aligned:
+ *
+ *   [u32 segat[0 .. nseg]] [u32 record bytes] [the row, stored] [0 to 3 zero bytes]
+ *
+ * The stored row is the tuple with one NUL byte after every variable value
+ * (RP_VAR1, RP_ENV), so that a VARCHAR's or LVARCHAR's characters are a C
+ * string where they lie. segat[0] is 0; segat[k] is where the k-th variable
+ * value ends in the stored row (its NUL). The columns before the first
+ * variable one sit at offsets fixed by the plan; a later column sits at a
+ * fixed distance from the end of the variable value before it. So a
+ * column's value starts at segat[at.base] + at.rel (ixc_rowplan_at) and has
+ * the bytes up to the next column's start less at.pad (the NUL). segat is
+ * read with native loads: the record's words are in this machine's order.
  */
 #ifndef IXC_ROWPLAN_H
 #define IXC_ROWPLAN_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/ix_buf.h"
 #include "ixdb.h"
@@ -74,10 +83,10 @@ typedef struct ixc_rpseg {
     uint32_t tail;
 } ixc_rpseg;
 
-/* Where column i starts in a row: segat[base] + rel, segat being the
- * per-row array ixc_rowplan_segments fills (segat[0] = 0; segat[k] = the
- * end of the k-th variable column's value). Entry ncols gives the end of
- * the row. The accessors' get kind rides along. */
+/* Where column i starts in a stored row: segat[base] + rel (see "Records"
+ * above); pad: 1 when a NUL follows the value (a variable one), else 0.
+ * Entry ncols gives the end of the stored row. The accessors' get kind
+ * rides along. */
 typedef struct ixc_rpat {
     uint32_t rel;
     uint16_t base;
@@ -101,6 +110,9 @@ typedef struct ixc_rowplan {
  * (more than 65535 columns). */
 int ixc_rowplan_build(ixc_rowplan *p, const ixt_vtype *vt, int ncols, int f70);
 void ixc_rowplan_free(ixc_rowplan *p);
+/* The client converts character values to its code set: no column's text
+ * is read in place (text kind RT_OTHER). Returns nothing. */
+void ixc_rowplan_converted(ixc_rowplan *p);
 
 /* The walk of t[0..n) one column at a time, for the error report of
  * ixc_rowplan_check: its result, with *col the column it fails in. */
@@ -134,26 +146,97 @@ static inline int ixc_rowplan_check(const ixc_rowplan *p, const uint8_t *t, size
     return pos == n ? IX_OK : ixc_rowplan_locate(p, t, n, col);
 }
 
-/* Fills segat[1 .. nseg] for a row ixc_rowplan_check accepted (segat[0] is
- * always 0: the caller sets it once). */
-static inline void ixc_rowplan_segments(const ixc_rowplan *p, const uint8_t *t, uint32_t *segat) {
-    uint32_t pos = p->prefix_len;
-    for (int k = 0; k < p->nseg; k++) {
-        const ixc_rpseg *g = &p->seg[k];
-        pos += g->layout == RP_VAR1 ? 1 + (uint32_t)t[pos] : 5 + ixb_be32(t + pos + 1);
-        segat[k + 1] = pos;
-        pos += g->tail;
+/* The bytes of a record's head (segat[0 .. nseg] and the record's bytes). */
+static inline size_t ixc_rowplan_head(const ixc_rowplan *p) {
+    return 4 * ((size_t)p->nseg + 2);
+}
+
+/* The bytes of the record of a tuple of n bytes (n <= UINT32_MAX - 8 -
+ * 5 * nseg). */
+static inline size_t ixc_rowplan_rec_size(const ixc_rowplan *p, size_t n) {
+    return ixc_rowplan_head(p) + ((n + (size_t)p->nseg + 3) & ~(size_t)3);
+}
+
+static inline void ixc_rowplan_put_word(uint8_t *at, uint32_t v) {
+    memcpy(at, &v, 4);
+}
+
+static inline uint32_t ixc_rowplan_word(const uint8_t *at) {
+    uint32_t v;
+    memcpy(&v, at, 4);
+    return v;
+}
+
+/* Copies t[0..n) to o; short pieces (the common ones) with no call. */
+static inline void ixc_rowplan_copy(uint8_t *o, const uint8_t *t, size_t n) {
+    uint64_t a, b, c, d;
+    uint32_t x, y;
+    if (n > 32) {
+        memcpy(o, t, n);
+    } else if (n >= 16) {
+        memcpy(&a, t, 8), memcpy(&b, t + 8, 8), memcpy(&c, t + n - 16, 8), memcpy(&d, t + n - 8, 8);
+        memcpy(o, &a, 8), memcpy(o + 8, &b, 8), memcpy(o + n - 16, &c, 8), memcpy(o + n - 8, &d, 8);
+    } else if (n >= 8) {
+        memcpy(&a, t, 8), memcpy(&b, t + n - 8, 8);
+        memcpy(o, &a, 8), memcpy(o + n - 8, &b, 8);
+    } else if (n >= 4) {
+        memcpy(&x, t, 4), memcpy(&y, t + n - 4, 4);
+        memcpy(o, &x, 4), memcpy(o + n - 4, &y, 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            o[i] = t[i];
     }
 }
 
-/* The offset of column i (0 .. ncols: ncols gives the row's end). */
-static inline uint32_t ixc_rowplan_at(const ixc_rowplan *p, const uint32_t *segat, int i) {
-    return segat[p->at[i].base] + p->at[i].rel;
+/* Checks t[0..n) as ixc_rowplan_check does and, when it is one row, writes
+ * its record (ixc_rowplan_rec_size(p, n) bytes) at rec, in the same pass.
+ * Returns as ixc_rowplan_check; on a failure rec holds no record. */
+static inline int ixc_rowplan_take(const ixc_rowplan *p, const uint8_t *t, size_t n, uint8_t *rec,
+                                   int *col) {
+    const int nseg = p->nseg; /* in locals: the stores below may alias p */
+    const ixc_rpseg *seg = p->seg;
+    size_t pos = p->prefix_len, from = 0, head = ixc_rowplan_head(p);
+    size_t size = ixc_rowplan_rec_size(p, n);
+    if (n < pos) return ixc_rowplan_locate(p, t, n, col);
+    uint8_t *row = rec + head, *o = row;
+    ixc_rowplan_put_word(rec + size - 4, 0); /* the padding, if any */
+    ixc_rowplan_put_word(rec, 0);
+    for (int k = 0; k < nseg; k++) {
+        size_t used = ixc_rowplan_var_len(seg[k].layout, t, pos, n), tail = seg[k].tail;
+        if (used > n - pos || tail > n - pos - used) return ixc_rowplan_locate(p, t, n, col);
+        size_t end = pos + used;
+        ixc_rowplan_copy(o, t + from, end - from);
+        o += end - from;
+        ixc_rowplan_put_word(rec + 4 * ((size_t)k + 1), (uint32_t)(o - row));
+        *o++ = 0;
+        from = end;
+        pos = end + tail;
+    }
+    if (pos != n) return ixc_rowplan_locate(p, t, n, col);
+    ixc_rowplan_copy(o, t + from, n - from);
+    ixc_rowplan_put_word(rec + head - 4, (uint32_t)size);
+    return IX_OK;
 }
 
-/* Fills off[0 .. ncols] for a row ixc_rowplan_check accepted (segat: room
- * for nseg + 1). */
-void ixc_rowplan_offsets(const ixc_rowplan *p, const uint8_t *t, uint32_t *segat, uint32_t *off);
+/* The offset of column i in the stored row of the record rec (0 .. ncols:
+ * ncols gives the stored row's end). */
+static inline uint32_t ixc_rowplan_at(const ixc_rowplan *p, const uint8_t *rec, int i) {
+    return ixc_rowplan_word(rec + 4 * (size_t)p->at[i].base) + p->at[i].rel;
+}
+
+/* Column i's value in the record rec (its bytes as they came in the tuple),
+ * with *n set to their count. */
+static inline const uint8_t *ixc_rowplan_value(const ixc_rowplan *p, const uint8_t *rec, int i,
+                                               size_t *n) {
+    uint32_t a = ixc_rowplan_at(p, rec, i);
+    *n = ixc_rowplan_at(p, rec, i + 1) - a - p->at[i].pad;
+    return rec + ixc_rowplan_head(p) + a;
+}
+
+/* The bytes of the record rec, head and padding included. */
+static inline size_t ixc_rowplan_rec_len(const ixc_rowplan *p, const uint8_t *rec) {
+    return ixc_rowplan_word(rec + ixc_rowplan_head(p) - 4);
+}
 
 int ixc_rowplan_is_null_general(const ixc_rpcol *c, const uint8_t *v, size_t n);
 

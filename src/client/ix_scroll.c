@@ -94,12 +94,8 @@ int ixc_scroll_next(ix_stmt *s) {
     s->row_cols = 0;
     ixc_batch *b = s->cur;
     if (b && s->cur_pos < b->data.len) {
-        uint32_t n;
-        memcpy(&n, b->data.data + s->cur_pos, 4);
-        const uint8_t *t = b->data.data + s->cur_pos + 4;
-        s->cur_pos += 4 + (size_t)n;
         s->spos++;
-        return ixc_load_row(s, t);
+        return ixc_load_row(s);
     }
     if (s->spos == IXC_SPOS_AFTER) return IX_DONE;
     return scroll_fetch(s, IXP_FETCH_NEXT, 0);
@@ -211,14 +207,8 @@ static __attribute__((noinline)) int step_general(ix_stmt *s) {
 int ix_step(ix_stmt *s) {
     /* The common case first: the next row of the batch being read. */
     ixc_batch *b = s ? s->cur : NULL;
-    if (b && s->state == ST_OPEN && s->cur_pos < b->data.len && s->conn &&
-        ixc_alive_clear(s->conn)) {
-        uint32_t n;
-        memcpy(&n, b->data.data + s->cur_pos, 4);
-        const uint8_t *t = b->data.data + s->cur_pos + 4;
-        s->cur_pos += 4 + (size_t)n;
-        return ixc_load_row(s, t);
-    }
+    if (b && s->state == ST_OPEN && s->cur_pos < b->data.len && s->conn && ixc_alive_clear(s->conn))
+        return ixc_load_row(s);
     return step_general(s);
 }
 
@@ -282,7 +272,6 @@ int ixc_stmt_release(ix_stmt *s) {
     }
     ixc_free(s->cols);
     if (s->planned) ixc_rowplan_free(&s->plan);
-    ixc_free(s->segat);
     ixc_free(s->b_codes);
     ixc_free(s->sql);
     ixc_free(s);

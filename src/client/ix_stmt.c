@@ -812,10 +812,9 @@ int ixc_exec_plain(ix_stmt *s) {
 
 /* ---- the row plan ---------------------------------------------------------------
  * Built from the describe when the first fetched batch arrives; every tuple
- * of every batch was checked against it then (ixc_read_reply), so a row is
- * made current by pointing at it and, for a variable layout only, noting
- * where each variable value ends (ixc_rowplan_segments); a column's offset is
- * then one addition away (ixc_rowplan_at). */
+ * of every batch was checked and stored as a record then (ixc_read_reply,
+ * ixc_rowplan_take), so a row is made current by pointing at its record,
+ * and a column's offset is one addition away (ixc_rowplan_at). */
 
 const ixc_rowplan *ixc_stmt_plan(ix_stmt *s) {
     if (s->planned) return &s->plan;
@@ -827,23 +826,9 @@ const ixc_rowplan *ixc_stmt_plan(ix_stmt *s) {
     if (rc == IX_OK) rc = ixc_rowplan_build(&s->plan, vt, n, s->conn && ixc_caps(s->conn)->f70);
     ixc_free(vt);
     if (rc != IX_OK) return NULL;
-    s->segat = ixc_calloc((size_t)s->plan.nseg + 1, sizeof *s->segat);
-    if (!s->segat) {
-        ixc_rowplan_free(&s->plan);
-        return NULL;
-    }
+    if (s->conn && ixc_cv_from_db(s->conn) != (iconv_t)-1) ixc_rowplan_converted(&s->plan);
     s->planned = 1;
     return &s->plan;
-}
-
-/* Makes the record at t (checked at arrival) the current row. */
-inline int ixc_load_row(ix_stmt *s, const uint8_t *t) {
-    s->row = t;
-    if (s->plan.nseg) ixc_rowplan_segments(&s->plan, t, s->segat);
-    s->row_seq++;
-    s->has_row = 1;
-    s->row_cols = (unsigned)s->ncols;
-    return IX_ROW;
 }
 
 static int cursor_fail(ix_stmt *s, const ixc_batch *b) {
@@ -862,13 +847,8 @@ int ixc_next_row(ix_stmt *s) {
     s->row_cols = 0;
     for (;;) {
         ixc_batch *b = s->cur;
-        if (b && s->cur_pos < b->data.len) { /* whole records only (take_tuple) */
-            uint32_t n;
-            memcpy(&n, b->data.data + s->cur_pos, 4);
-            const uint8_t *t = b->data.data + s->cur_pos + 4;
-            s->cur_pos += 4 + (size_t)n;
-            return ixc_load_row(s, t);
-        }
+        if (b && s->cur_pos < b->data.len) /* whole records only (take_tuple) */
+            return ixc_load_row(s);
         if (b) {
             if (b->sqlcode) return cursor_fail(s, b);
             if (b->done) {

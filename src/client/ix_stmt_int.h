@@ -68,10 +68,10 @@ struct ix_stmt {
      * current row: its bytes and the offsets of its columns (ncols + 1) */
     int planned;
     ixc_rowplan plan;
-    const uint8_t *row;
-    uint32_t *segat;   /* ixc_rowplan_segments of the current row (nseg + 1) */
-    unsigned row_cols; /* ncols while a row is current, else 0 */
-    uint64_t row_seq;  /* counts rows read (text caches are per row) */
+    const uint8_t *rec; /* the current row's record (ix_rowplan.h, "Records") */
+    const uint8_t *row; /* its stored row */
+    unsigned row_cols;  /* ncols while a row is current, else 0 */
+    uint64_t row_seq;   /* counts rows read (text caches are per row) */
     int64_t fetches;
     int64_t changes;
     int64_t replied;
@@ -171,9 +171,18 @@ int32_t ixc_fetch_size(const ix_stmt *s);
  * first-to-last-byte times in microseconds, last: the cursor ended. Moves
  * the automatic fetch size and read-ahead depth; returns nothing. */
 void ixc_fetch_feedback(ix_stmt *s, int32_t asked, int64_t rtt_us, int64_t xfer_us, int last);
-/* Makes the record at t (in s's current batch, checked when it arrived)
- * the current row. Returns IX_ROW. */
-int ixc_load_row(ix_stmt *s, const uint8_t *t);
+/* Makes the next record of s's current batch (checked when it arrived) the
+ * current row; the caller knows one is there. Returns IX_ROW. */
+static inline int ixc_load_row(ix_stmt *s) {
+    const uint8_t *rec = s->cur->data.data + s->cur_pos;
+    s->rec = rec;
+    s->row = rec + ixc_rowplan_head(&s->plan);
+    s->cur_pos += ixc_rowplan_rec_len(&s->plan, rec);
+    s->row_seq++;
+    s->has_row = 1;
+    s->row_cols = (unsigned)s->ncols;
+    return IX_ROW;
+}
 /* ix_step on an open cursor that is not a scroll cursor: IX_ROW with the
  * next row current (fetching and reading ahead as needed), IX_DONE at the
  * end, or the failure. */

@@ -404,6 +404,13 @@ void ixp_enc_response(ixb_wbuf *out, const uint8_t *p, size_t n);
 /* Appends a CHAR item: u16 length, bytes, pad to even. */
 void ixp_enc_char(ixb_wbuf *out, const void *p, size_t n);
 
+/* Bytes of the fixed-size server messages (§3.9), tag included: EOT; COST;
+ * DONE, whose rows and rowid are i64 with f70. */
+#define IXP_EOT_LEN      2
+#define IXP_COST_LEN     10
+#define IXP_DONE_LEN     16
+#define IXP_DONE_LEN_F70 24
+
 /* Server side. */
 void ixp_enc_tuple(ixb_wbuf *out, int warnings, const uint8_t *p, size_t n);
 void ixp_enc_done(ixb_wbuf *out, const ixp_caps *caps, int warnings, int64_t rows, int64_t rowid,

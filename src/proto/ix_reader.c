@@ -61,11 +61,52 @@ int ixp_reader_feed(ixp_reader *r, const void *p, size_t n) {
     return IX_OK;
 }
 
+/* The fixed-size messages a server ends every statement's reply with (EOT,
+ * DONE, COST: a pipelined batch reads them once per row) decoded in place,
+ * as ixp_msg_decode decodes them (tests/proto/test_reader_small.c compares
+ * the two). Returns their size with *m filled (its union member alone), or
+ * 0 when the message is another one or not wholly buffered. */
+static size_t next_small(const ixp_reader *r, const uint8_t *p, size_t n, ixp_msg *m) {
+    if (r->role != IXP_FROM_SERVER || n < 2) return 0;
+    int tag = (int16_t)ixb_be16(p);
+    size_t len;
+    switch (tag) {
+    case IXP_SQ_EOT: len = IXP_EOT_LEN; break;
+    case IXP_SQ_COST: /* §3.9 i32 estimated rows, i32 estimated cost */
+        if (n < (len = IXP_COST_LEN)) return 0;
+        m->u.cost.est_rows = (int32_t)ixb_be32(p + 2);
+        m->u.cost.est_cost = (int32_t)ixb_be32(p + 6);
+        break;
+    case IXP_SQ_DONE: /* §3.9 i16 warnings, rows, rowid (i64 with f70, else i32), i32 serial */
+        if (n < (len = r->caps.f70 ? IXP_DONE_LEN_F70 : IXP_DONE_LEN)) return 0;
+        m->u.done.warnings = (int16_t)ixb_be16(p + 2);
+        if (r->caps.f70) {
+            m->u.done.rows = (int64_t)ixb_be64(p + 4);
+            m->u.done.rowid = (int64_t)ixb_be64(p + 12);
+            m->u.done.serial = (int32_t)ixb_be32(p + 20);
+        } else {
+            m->u.done.rows = (int32_t)ixb_be32(p + 4);
+            m->u.done.rowid = (int32_t)ixb_be32(p + 8);
+            m->u.done.serial = (int32_t)ixb_be32(p + 12);
+        }
+        break;
+    default: return 0;
+    }
+    m->tag = tag;
+    m->len = len;
+    return len;
+}
+
 int ixp_reader_next(ixp_reader *r, ixp_msg *m) {
     if (r->err) return r->err;
     size_t n = r->end - r->start;
     if (n == 0) return IX_NEED_MORE;
     const uint8_t *p = r->buf + r->start;
+    size_t small = r->expect_login ? 0 : next_small(r, p, n, m);
+    if (small) {
+        r->start += small;
+        return IX_OK;
+    }
     size_t at = 0;
     const char *why = NULL;
     int rc;
@@ -96,6 +137,20 @@ int ixp_reader_next(ixp_reader *r, ixp_msg *m) {
     r->err_at = r->base + r->start + at;
     r->why = why;
     return rc;
+}
+
+size_t ixp_reader_done_group(ixp_reader *r, ixp_msg *done) {
+    if (r->err || r->expect_login) return 0;
+    const uint8_t *p = r->buf + r->start;
+    size_t n = r->end - r->start, used = next_small(r, p, n, done), k;
+    if (!used || done->tag != IXP_SQ_DONE) return 0;
+    ixp_msg m;
+    while ((k = next_small(r, p + used, n - used, &m)) != 0 && m.tag == IXP_SQ_COST)
+        used += k;
+    if (!k || m.tag != IXP_SQ_EOT) return 0;
+    used += k;
+    r->start += used;
+    return used;
 }
 
 uint64_t ixp_reader_offset(const ixp_reader *r) {

@@ -72,6 +72,12 @@ static inline int ixp_reader_next_tuple(ixp_reader *r, const uint8_t **p, size_t
     r->start += total;
     return 1;
 }
+/* A statement's whole reply when it is DONE, any COSTs, and EOT (what each
+ * row of a pipelined batch gets), wholly buffered: consumes it, fills *done
+ * with the DONE (as ixp_reader_next would) and returns the bytes consumed.
+ * Otherwise returns 0 and consumes nothing. */
+size_t ixp_reader_done_group(ixp_reader *r, ixp_msg *done);
+
 /* Decodes the next whole message into *m. Returns IX_OK, IX_NEED_MORE (feed
  * more bytes), or a sticky error (IX_EMALFORMED / IX_ELIMIT) after which the
  * stream cannot continue. The message borrows the reader's buffer and stays

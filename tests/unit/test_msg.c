@@ -696,8 +696,108 @@ static void test_oom(void) {
     ixb_wbuf_free(&src);
 }
 
+/* The reader decodes EOT, DONE and COST in place (ix_reader.c, next_small):
+ * over random field values, in both DONE widths, it gives what
+ * ixp_msg_decode gives, field by field and length, and waits for more bytes
+ * on every prefix as the decoder does. */
+static void test_reader_small(void) {
+    uint32_t seed = 12345;
+    int compared = 0;
+    for (int f70 = 0; f70 < 2; f70++) {
+        ixp_caps caps = {.f70 = f70};
+        for (int round = 0; round < 300; round++) {
+            uint8_t b[32];
+            for (size_t k = 0; k < sizeof b; k++)
+                b[k] = (uint8_t)((seed = seed * 1103515245u + 12345u) >> 16);
+            int tags[] = {IXP_SQ_EOT, IXP_SQ_DONE, IXP_SQ_COST};
+            int tag = tags[round % 3];
+            size_t len = tag == IXP_SQ_EOT    ? IXP_EOT_LEN
+                         : tag == IXP_SQ_COST ? IXP_COST_LEN
+                         : f70                ? IXP_DONE_LEN_F70
+                                              : IXP_DONE_LEN;
+            b[0] = 0, b[1] = (uint8_t)tag;
+            for (size_t cut = 0; cut <= len; cut++) {
+                ixp_msg want, got;
+                memset(&got, 0, sizeof got);
+                int st = ixp_msg_decode(b, cut, IXP_FROM_SERVER, &caps, NULL, &want, NULL, NULL);
+                ixp_reader r;
+                ixp_reader_init(&r, IXP_FROM_SERVER, NULL);
+                r.expect_login = 0;
+                r.caps = caps;
+                ixp_reader_feed(&r, b, cut);
+                int rt = ixp_reader_next(&r, &got);
+                int same = rt == st;
+                if (same && st == IX_OK)
+                    same = got.tag == want.tag && got.len == want.len &&
+                           (tag != IXP_SQ_DONE || (got.u.done.warnings == want.u.done.warnings &&
+                                                   got.u.done.rows == want.u.done.rows &&
+                                                   got.u.done.rowid == want.u.done.rowid &&
+                                                   got.u.done.serial == want.u.done.serial)) &&
+                           (tag != IXP_SQ_COST || (got.u.cost.est_rows == want.u.cost.est_rows &&
+                                                   got.u.cost.est_cost == want.u.cost.est_cost));
+                ixp_reader_free(&r);
+                if (!same) {
+                    CHECK(0, "in-place %s (f70 %d, %zu of %zu bytes) differs from the decoder's",
+                          ixp_tag_name(tag), f70, cut, len);
+                    return;
+                }
+                compared++;
+            }
+        }
+    }
+    CHECK(compared > 3000, "in-place EOT, DONE, COST as the decoder's (%d cases)", compared);
+}
+
+/* ixp_reader_done_group takes DONE, COSTs, EOT whole, gives the DONE the
+ * decoder gives, and takes nothing from any other or any cut group. */
+static void test_done_group(void) {
+    for (int f70 = 0; f70 < 2; f70++) {
+        ixp_caps caps = {.f70 = f70};
+        ixb_wbuf g;
+        ixb_wbuf_init(&g, NULL);
+        for (int shape = 0; shape < 5; shape++) {
+            ixb_wbuf_reset(&g);
+            if (shape != 3) ixp_enc_done(&g, &caps, 2, 7 + shape, 99, -5);
+            if (shape == 1 || shape == 2 || shape == 3) ixp_enc_cost(&g, 1, 2);
+            if (shape == 2) ixp_enc_cost(&g, 3, 4);
+            if (shape == 4) ixp_enc_tag(&g, IXP_SQ_CLOSE);
+            ixp_enc_tag(&g, IXP_SQ_EOT);
+            int whole = shape <= 2; /* 3: no DONE; 4: a CLOSE inside */
+            for (size_t cut = 0; cut <= g.len; cut++) {
+                ixp_reader r;
+                ixp_reader_init(&r, IXP_FROM_SERVER, NULL);
+                r.expect_login = 0;
+                r.caps = caps;
+                ixp_reader_feed(&r, g.data, cut);
+                ixp_msg d, want;
+                size_t took = ixp_reader_done_group(&r, &d);
+                int ok = cut == g.len && whole
+                             ? took == g.len && ixp_reader_pending(&r) == 0 &&
+                                   ixp_msg_decode(g.data, g.len, IXP_FROM_SERVER, &caps, NULL,
+                                                  &want, NULL, NULL) == IX_OK &&
+                                   d.u.done.rows == want.u.done.rows &&
+                                   d.u.done.rowid == want.u.done.rowid &&
+                                   d.u.done.serial == want.u.done.serial &&
+                                   d.u.done.warnings == want.u.done.warnings
+                             : took == 0 && ixp_reader_pending(&r) == cut;
+                ixp_reader_free(&r);
+                if (!ok) {
+                    CHECK(0, "done group, shape %d, f70 %d, %zu of %zu bytes: took %zu", shape,
+                          f70, cut, g.len, took);
+                    ixb_wbuf_free(&g);
+                    return;
+                }
+            }
+        }
+        ixb_wbuf_free(&g);
+    }
+    CHECK(1, "done groups taken whole, others and cut ones left alone");
+}
+
 int main(void) {
     test_oom();
+    test_done_group();
+    test_reader_small();
     ixp_caps variants[] = {
         {0}, {.f62 = 1, .f63 = 1, .f54 = 1}, {.f62 = 1, .f63 = 1, .f69 = 1, .f70 = 1}};
     for (size_t i = 0; i < 3; i++) {
