@@ -159,15 +159,25 @@ static int make_text(ix_stmt *s, int i, const uint8_t *p, size_t n) {
     return IX_OK;
 }
 
+static __attribute__((noinline)) const char *text_general(ix_stmt *s, int i);
+
 const char *ix_column_text(ix_stmt *s, int i) {
+    /* A VARCHAR's or LVARCHAR's characters are a C string in the stored row
+     * (ix_rowplan.h, "Records"); the text kind is RT_OTHER when they are
+     * converted. A VARCHAR's NULL form: length 1, byte 0. */
+    if (s && (unsigned)i < s->row_cols && s->plan.col[i].text_kind == RT_VAR1) {
+        const uint8_t *v = cell_at(s, &s->plan.at[i]);
+        if (v[0] == 1 && !v[1]) return NULL;
+        if (v[0] <= s->plan.col[i].max_len) return (const char *)v + 1;
+    }
+    return text_general(s, i);
+}
+
+static const char *text_general(ix_stmt *s, int i) {
     size_t n;
     const uint8_t *p = cell(s, i, &n);
     if (!p || cell_null(s, i, p, n)) return NULL;
-    /* a VARCHAR's or LVARCHAR's characters are a C string in the stored row
-     * (ix_rowplan.h, "Records"); the text kind is RT_OTHER when they are
-     * converted */
     const ixc_rpcol *pc = &s->plan.col[i];
-    if (pc->text_kind == RT_VAR1 && n - 1 <= pc->max_len) return (const char *)p + 1;
     if (pc->text_kind == RT_ENV && (!pc->max_len || n - 5 <= pc->max_len))
         return (const char *)p + 5;
     int rc = make_text(s, i, p, n);
@@ -178,8 +188,18 @@ const char *ix_column_text(ix_stmt *s, int i) {
     return (const char *)s->cols[i].text.data;
 }
 
-/* The length of a value that is not read in place (made in col->text). */
+/* The length of a value that is not a VARCHAR read in place: characters
+ * read in place (CHAR, LVARCHAR) have it without a copy, the others are
+ * made in col->text. */
 static __attribute__((noinline)) size_t text_len_general(ix_stmt *s, int i) {
+    if (s && (unsigned)i < s->row_cols) {
+        size_t n, len;
+        const uint8_t *p = ixc_rowplan_value(&s->plan, s->rec, i, &n), *d;
+        const ixc_rpcol *pc = &s->plan.col[i];
+        if (ixc_rowplan_is_null(pc, p, n)) return 0;
+        if (pc->text_kind == RT_RAW || pc->text_kind == RT_ENV)
+            return plain_chars(pc, p, n, &d, &len) == IX_OK ? len : 0;
+    }
     const char *t = ix_column_text(s, i);
     return t ? s->cols[i].text.len - 1 : 0;
 }
@@ -191,14 +211,9 @@ int ixc_column_lob_hint(const ix_stmt *s, int i) {
 size_t ix_column_text_len(ix_stmt *s, int i) {
     /* Characters read in place have their length without a copy: a
      * VARCHAR's is its length byte (its NULL form: length 1, byte 0). */
-    if (s && (unsigned)i < s->row_cols) {
-        const ixc_rpcol *pc = &s->plan.col[i];
-        const uint8_t *p = cell_at(s, &s->plan.at[i]), *d;
-        if (pc->text_kind == RT_VAR1 && p[0] <= pc->max_len) return p[0] == 1 && !p[1] ? 0 : p[0];
-        size_t n, len;
-        p = ixc_rowplan_value(&s->plan, s->rec, i, &n);
-        if (ixc_rowplan_is_null(pc, p, n)) return 0;
-        if (plain_chars(pc, p, n, &d, &len) == IX_OK) return len;
+    if (s && (unsigned)i < s->row_cols && s->plan.col[i].text_kind == RT_VAR1) {
+        const uint8_t *p = cell_at(s, &s->plan.at[i]);
+        if (p[0] <= s->plan.col[i].max_len) return p[0] == 1 && !p[1] ? 0 : p[0];
     }
     return text_len_general(s, i);
 }
@@ -410,7 +425,8 @@ static inline int fast_int(const ix_stmt *s, int i, int64_t *v) {
     const ixc_rpat *a = &s->plan.at[i];
     const uint8_t *p = cell_at(s, a);
     switch (a->get_kind) {
-    case RG_I32: {
+    case RG_I32:
+    case RG_DATE: {
         uint32_t u = ixb_be32(p);
         *v = (int32_t)u;
         return u != NULL_I32;
@@ -567,10 +583,8 @@ static __attribute__((noinline)) int date_ymd_general(ix_stmt *s, int i, int *y,
 
 int ix_column_date_ymd(ix_stmt *s, int i, int *y, int *m, int *d) {
     /* a DATE read in place: its day number to the calendar by arithmetic */
-    if (s && (unsigned)i < s->row_cols && s->cols[i].vt.code == IX_T_DATE &&
-        s->plan.at[i].get_kind == RG_I32) {
-        const ixc_rpat *a = &s->plan.at[i];
-        uint32_t u = ixb_be32(cell_at(s, a));
+    if (s && (unsigned)i < s->row_cols && s->plan.at[i].get_kind == RG_DATE) {
+        uint32_t u = ixb_be32(cell_at(s, &s->plan.at[i]));
         if (u != NULL_I32) {
             int yy, mm, dd;
             ixt_date_to_ymd((int32_t)u, &yy, &mm, &dd);

@@ -382,8 +382,8 @@ static __attribute__((noinline)) int bad_tuple(ix_conn *c, const ixc_rowplan *p,
 
 /* Appends one SQ_TUPLE's payload t[0..n) to b as a record of p
  * (ix_rowplan.h, "Records"), checked and copied in one pass. */
-static inline int take_tuple(ix_conn *c, const ixc_rowplan *p, ixc_batch *b, const uint8_t *t,
-                             size_t n) {
+static inline __attribute__((always_inline)) int
+take_tuple(ix_conn *c, const ixc_rowplan *p, ixc_batch *b, const uint8_t *t, size_t n) {
     ixb_wbuf *w = &b->data;
     if (n > UINT32_MAX / 2) return bad_tuple(c, p, IX_ELIMIT, p->ncols, n);
     size_t need = ixc_rowplan_rec_size(p, n);

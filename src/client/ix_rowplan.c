@@ -17,8 +17,8 @@ static void plan_fixed(ixc_rpcol *c, ixt_vtype t, int f70) {
     switch (t.code) {
     case IX_T_SMALLINT: c->null_kind = RN_I16, c->get_kind = RG_I16; break;
     case IX_T_INTEGER:
-    case IX_T_SERIAL:
-    case IX_T_DATE: c->null_kind = RN_I32, c->get_kind = RG_I32; break;
+    case IX_T_SERIAL: c->null_kind = RN_I32, c->get_kind = RG_I32; break;
+    case IX_T_DATE: c->null_kind = RN_I32, c->get_kind = RG_DATE; break;
     case IX_T_BIGINT:
     case IX_T_BIGSERIAL: c->null_kind = RN_I64, c->get_kind = RG_I64; break;
     case IX_T_INT8:

@@ -60,8 +60,10 @@ enum {
 };
 
 /* How ix_column_get_int64 / ix_column_get_double read a non-NULL value
- * directly; RG_OTHER goes through the general conversions. */
-enum { RG_I16 = 0, RG_I32, RG_I64, RG_F32, RG_F64, RG_OTHER };
+ * directly (RG_DATE: a DATE's day number, read as RG_I32, and by
+ * ix_column_date_ymd in place); RG_OTHER goes through the general
+ * conversions. */
+enum { RG_I16 = 0, RG_I32, RG_I64, RG_F32, RG_F64, RG_DATE, RG_OTHER };
 
 /* How ix_column_text reads a character value without formatting:
  * RT_OTHER formats (ixt_value_format). */
@@ -191,8 +193,8 @@ static inline void ixc_rowplan_copy(uint8_t *o, const uint8_t *t, size_t n) {
 /* Checks t[0..n) as ixc_rowplan_check does and, when it is one row, writes
  * its record (ixc_rowplan_rec_size(p, n) bytes) at rec, in the same pass.
  * Returns as ixc_rowplan_check; on a failure rec holds no record. */
-static inline int ixc_rowplan_take(const ixc_rowplan *p, const uint8_t *t, size_t n, uint8_t *rec,
-                                   int *col) {
+static inline __attribute__((always_inline)) int
+ixc_rowplan_take(const ixc_rowplan *p, const uint8_t *t, size_t n, uint8_t *rec, int *col) {
     const int nseg = p->nseg; /* in locals: the stores below may alias p */
     const ixc_rpseg *seg = p->seg;
     size_t pos = p->prefix_len, from = 0, head = ixc_rowplan_head(p);

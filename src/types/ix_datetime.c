@@ -60,38 +60,10 @@ static int64_t days_from_civil(int64_t y, int m, int d) {
     return era * 146097 + doe - 719468;
 }
 
-/* Days since 1970-01-01 to the proleptic Gregorian calendar, with Neri and
- * Schneider's Euclidean affine functions ("Euclidean affine functions and
- * their application to calendar algorithms", 2022): unsigned 32-bit
- * arithmetic only, every division by a constant. The day is shifted by
- * CIVIL_SHIFT 400-year cycles so that it is not negative; valid for the
- * whole DATE range (years 1 to 9999) and far beyond. */
-#define CIVIL_SHIFT 82
-static void civil_from_days(int64_t z, int *y, int *m, int *d) {
-    const uint32_t k = 719468 + 146097 * CIVIL_SHIFT, l = 400 * CIVIL_SHIFT;
-    uint32_t n = (uint32_t)z + k;
-    uint32_t n1 = 4 * n + 3;
-    uint32_t c = n1 / 146097;      /* centuries since the shifted epoch */
-    uint32_t nc = n1 % 146097 / 4; /* day of the century */
-    uint64_t p2 = (uint64_t)2939745 * (4 * nc + 3);
-    uint32_t yc = (uint32_t)(p2 >> 32);       /* year of the century */
-    uint32_t ny = (uint32_t)p2 / 2939745 / 4; /* day of the year, from March 1 */
-    uint32_t n3 = 2141 * ny + 197913;
-    uint32_t mm = n3 >> 16, dd = (n3 & 0xffff) / 2141;
-    uint32_t jan = ny >= 306; /* January or February: the next year */
-    *y = (int)(100 * c + yc - l + jan);
-    *m = (int)(jan ? mm - 12 : mm);
-    *d = (int)(dd + 1);
-}
-
 int ixt_date_from_ymd(int y, int m, int d, int32_t *days) {
     if (!ixt_date_valid(y, m, d)) return IX_ERANGE;
     *days = (int32_t)(days_from_civil(y, m, d) + IXT_DATE_UNIX_EPOCH);
     return IX_OK;
-}
-
-void ixt_date_to_ymd(int32_t days, int *y, int *m, int *d) {
-    civil_from_days((int64_t)days - IXT_DATE_UNIX_EPOCH, y, m, d);
 }
 
 int ixt_date_weekday(int32_t days) {

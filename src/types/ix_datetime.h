@@ -48,9 +48,36 @@ int ixt_date_valid(int y, int m, int d);
 /* Day count of y-m-d (day 0 = 1899-12-31, proleptic Gregorian). Returns
  * IX_OK or IX_ERANGE (invalid date or year outside 1..9999). */
 int ixt_date_from_ymd(int y, int m, int d, int32_t *days);
+/* Days since 1970-01-01 to the proleptic Gregorian calendar, with Neri and
+ * Schneider's Euclidean affine functions ("Euclidean affine functions and
+ * their application to calendar algorithms", 2022): unsigned 32-bit
+ * arithmetic only, every division by a constant. The day is shifted by
+ * IXT_CIVIL_SHIFT 400-year cycles so that it is not negative; valid for the
+ * whole DATE range (years 1 to 9999) and far beyond. */
+#define IXT_CIVIL_SHIFT 82
+static inline void ixt_civil_from_days(int64_t z, int *y, int *m, int *d) {
+    const uint32_t k = 719468 + 146097 * IXT_CIVIL_SHIFT, l = 400 * IXT_CIVIL_SHIFT;
+    uint32_t n = (uint32_t)z + k;
+    uint32_t n1 = 4 * n + 3;
+    uint32_t c = n1 / 146097;      /* centuries since the shifted epoch */
+    uint32_t nc = n1 % 146097 / 4; /* day of the century */
+    uint64_t p2 = (uint64_t)2939745 * (4 * nc + 3);
+    uint32_t yc = (uint32_t)(p2 >> 32);       /* year of the century */
+    uint32_t ny = (uint32_t)p2 / 2939745 / 4; /* day of the year, from March 1 */
+    uint32_t n3 = 2141 * ny + 197913;
+    uint32_t mm = n3 >> 16, dd = (n3 & 0xffff) / 2141;
+    uint32_t jan = ny >= 306; /* January or February: the next year */
+    *y = (int)(100 * c + yc - l + jan);
+    *m = (int)(jan ? mm - 12 : mm);
+    *d = (int)(dd + 1);
+}
+
 /* Splits a day count into year, month, day (any int32 except the NULL
- * sentinel; years may then fall outside 1..9999). */
-void ixt_date_to_ymd(int32_t days, int *y, int *m, int *d);
+ * sentinel; years may then fall outside 1..9999). Inline: the accessors
+ * call it once per value. */
+static inline void ixt_date_to_ymd(int32_t days, int *y, int *m, int *d) {
+    ixt_civil_from_days((int64_t)days - IXT_DATE_UNIX_EPOCH, y, m, d);
+}
 /* Weekday of a day count: 0 = Sunday .. 6 = Saturday (1899-12-31 was a
  * Sunday). */
 int ixt_date_weekday(int32_t days);
