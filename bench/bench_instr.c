@@ -13,6 +13,9 @@
  *            ix_column_text_len, ix_column_double, ix_column_date_ymd
  *   pipelined insert  ix_batch_execute_arrays in one transaction
  *   per-row insert    bind + ix_step + ix_reset per row, one transaction
+ *   point select      a prepared one-row SELECT by key re-executed per row
+ *            (ix_bind_int, ix_step, the five everyday reads, ix_reset) on
+ *            the fetch table (a unique index on id)
  * Every workload runs at two sizes, N and 2N rows, each in its own
  * connection; per row = (I(2N) - I(N)) / N, so that the fixed costs
  * (connect, prepare, commit, close) cancel; fixed = I(N) - N x per row.
@@ -46,14 +49,17 @@
 
 #include "proxy/cmp_common.h"
 
-enum { W_FETCH, W_WIDE, W_PIPE, W_PERROW, W_EVERYDAY, NWORK };
+enum { W_FETCH, W_WIDE, W_PIPE, W_PERROW, W_EVERYDAY, W_POINT, NWORK };
 static const char *const WNAME[NWORK] = {
-    "fetch (5 columns, default settings)",         "fetch (5 + 4 fixed-width columns)",
-    "insert, pipelined (ix_batch_execute_arrays)", "insert, one round trip per row",
+    "fetch (5 columns, default settings)",
+    "fetch (5 + 4 fixed-width columns)",
+    "insert, pipelined (ix_batch_execute_arrays)",
+    "insert, one round trip per row",
     "fetch (5 columns, the everyday accessors)",
+    "one-row SELECT by key re-executed (bind, step, 5 reads, reset), per execution",
 };
-static const char *const WKEY[NWORK] = {"fetch", "fetch_wide", "insert_pipelined", "insert_per_row",
-                                        "fetch_everyday"};
+static const char *const WKEY[NWORK] = {"fetch",          "fetch_wide",     "insert_pipelined",
+                                        "insert_per_row", "fetch_everyday", "point_select"};
 #define EXTRA_COLS 4
 #define LOAD_CONNS 2 /* connections load() makes */
 
@@ -121,13 +127,34 @@ static void insert_per_row(ix_conn *c, const char *table, int64_t n) {
     BENCH_CHECK(c, ix_commit(c));
 }
 
+/* n executions of a prepared one-row SELECT by key on table. */
+static void point_select(ix_conn *c, const char *table, int64_t n) {
+    char sql[160];
+    snprintf(sql, sizeof sql, "select id, name, counter, value, created from %s where id = ?",
+             table);
+    ix_stmt *s = NULL;
+    BENCH_CHECK(c, ix_prepare(c, sql, -1, &s));
+    int64_t sum = 0;
+    for (int64_t i = 0; i < n; i++) {
+        ix_bind_int(s, 1, D.id[i]);
+        if (ix_step(s) != IX_ROW) {
+            fprintf(stderr, "%s: no row for id %d\n", table, D.id[i]);
+            exit(1);
+        }
+        sum += read_everyday(s);
+        BENCH_CHECK(c, ix_reset(s));
+    }
+    ix_finalize(s);
+    if (sum == 42) printf(" "); /* keep the reads */
+}
+
 /* One measured unit: connect, workload w on size index z (0: N, 1: 2N),
  * close. Not inlined: callgrind collects from here
  * (--toggle-collect=instr_work) and dumps after it. */
 __attribute__((noinline)) void instr_work(int port, int w, int z, int64_t n);
 __attribute__((noinline)) void instr_work(int port, int w, int z, int64_t n) {
     char table[32];
-    static const char *const prefix[NWORK] = {"f", "w", "p", "r", "f"};
+    static const char *const prefix[NWORK] = {"f", "w", "p", "r", "f", "f"};
     snprintf(table, sizeof table, "%s_%d", prefix[w], z);
     ix_conn *c = cmp_connect(port, "bench");
     int64_t rows = n * (z + 1);
@@ -138,6 +165,8 @@ __attribute__((noinline)) void instr_work(int port, int w, int z, int64_t n) {
         }
     } else if (w == W_PIPE) {
         insert_pipelined(c, table, rows);
+    } else if (w == W_POINT) {
+        point_select(c, table, rows);
     } else {
         insert_per_row(c, table, rows);
     }
@@ -206,6 +235,8 @@ static void load(int port, int64_t n) {
         snprintf(t, sizeof t, "f_%d", z);
         cmp_create(c, t);
         cmp_insert(c, t, &D, n * (z + 1));
+        snprintf(sql, sizeof sql, "create unique index f_%d_id on f_%d (id)", z, z);
+        BENCH_CHECK(c, ix_exec(c, sql));
         snprintf(t, sizeof t, "p_%d", z);
         cmp_create(c, t);
         snprintf(t, sizeof t, "r_%d", z);
@@ -398,6 +429,8 @@ int main(int argc, char **argv) {
                NULL);
     bench_goal("client pipelined insert instructions/row", cl[W_PIPE].per_row, "instr", 1, 300,
                NULL);
+    bench_goal("client instructions per re-execution of a one-row SELECT", cl[W_POINT].per_row,
+               "instr", 1, 2000, NULL);
     if (tsv) {
         FILE *f = fopen(tsv, "w");
         if (f) {

@@ -77,12 +77,9 @@ static int batch_run(ix_stmt *s, int64_t nrows, batch_enc_fn enc, void *ud, int 
             if (ixc_unsent(c) > 0 && (rc = ixc_flush(c)) != IX_OK) return rc;
             continue;
         }
-        /* Reading one reply also writes pending output (ixc_io polls both).
-         * The message text is only read after an SQ_ERR wrote it: only its
-         * first byte is cleared. */
+        /* Reading one reply also writes pending output (ixc_io polls both). */
         ixc_reply r;
-        memset(&r, 0, offsetof(ixc_reply, msg) + 1);
-        memset(&r.has_done, 0, sizeof r - offsetof(ixc_reply, has_done));
+        ixc_reply_clear(&r);
         rc = ixc_read_reply(c, &r);
         if (rc != IX_OK) { /* the rows in flight may or may not have run */
             batch_mark(sqlcodes, s->replied, written, IX_BATCH_UNKNOWN);

@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ixdb.h"
 #include "base/ix_buf.h"
@@ -281,6 +282,13 @@ typedef struct ixc_reply {
     int has_tupid;            /* an SQ_TUPID arrived (scroll fetch) */
     int32_t tupid;            /* the first one: the position of the first row */
 } ixc_reply;
+
+/* Clears r for ixc_read_reply. The message text is only read after an
+ * SQ_ERR wrote it: only its first byte is cleared. */
+static inline void ixc_reply_clear(ixc_reply *r) {
+    memset(r, 0, offsetof(ixc_reply, msg) + 1);
+    memset(&r->has_done, 0, sizeof *r - offsetof(ixc_reply, has_done));
+}
 
 /* What compat= asked for (DSN key; docs/protocol.md "Evidence"). */
 enum { IXC_COMPAT_AUTO = 0, IXC_COMPAT_CONSERVATIVE = 1, IXC_COMPAT_FAST = 2 };
@@ -557,6 +565,10 @@ void ixc_reply_free(ixc_reply *r);
 void ixc_stmt_detach_all(ix_conn *c);
 /* Frees the list of batches starting at b. Returns nothing. */
 void ixc_batch_free(ixc_batch *b);
+/* As ixc_batch_free, but c (NULL: none) may keep one of them for its next
+ * fetch reply, so that a re-executed cursor allocates nothing. Returns
+ * nothing. */
+void ixc_batch_release(ix_conn *c, ixc_batch *b);
 /* ix_txn.c: after sql (n bytes) succeeded: BEGIN [WORK] opens a
  * transaction, COMMIT / ROLLBACK [WORK] close it. Returns nothing. */
 void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t n);

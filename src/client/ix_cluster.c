@@ -575,6 +575,7 @@ void ix_close(ix_conn *c) {
     if (c->tr) c->tr->vt->close(c->tr);
     if (c->trace_fd >= 0) close(c->trace_fd);
     ixp_reader_free(&c->rd);
+    ixc_batch_free(c->spare);
     ixb_wbuf_free(&c->st.out);
     ixb_wbuf_free(&c->line);
     ixp_printer_free(&c->pr_in);

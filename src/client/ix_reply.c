@@ -279,6 +279,38 @@ int ixc_next_msg(ix_conn *c, ixp_msg *m) {
     }
 }
 
+/* The largest batch buffer a connection keeps as its spare. */
+#define SPARE_MAX (4 * RECV_CHUNK)
+
+void ixc_batch_release(ix_conn *c, ixc_batch *b) {
+    if (c && b && !c->spare && b->data.cap <= SPARE_MAX) {
+        ixc_batch *rest = b->next;
+        b->next = NULL;
+        c->spare = b;
+        b = rest;
+    }
+    ixc_batch_free(b);
+}
+
+/* A batch for a fetch reply: the spare, emptied, or a new one with room for
+ * asked bytes (up to RECV_CHUNK: fewer reallocs). NULL: out of memory. */
+static ixc_batch *batch_for(ix_conn *c, int32_t asked) {
+    ixc_batch *b = c->spare;
+    if (b) {
+        c->spare = NULL;
+        ixb_wbuf w = b->data;
+        ixb_wbuf_reset(&w);
+        memset(b, 0, sizeof *b);
+        b->data = w;
+    } else {
+        b = ixc_calloc(1, sizeof *b);
+        if (!b) return NULL;
+        ixb_wbuf_init(&b->data, ixc_mem());
+    }
+    ixb_wbuf_reserve(&b->data, asked > 0 && asked < RECV_CHUNK ? (size_t)asked : RECV_CHUNK);
+    return b;
+}
+
 void ixc_batch_free(ixc_batch *b) {
     while (b) {
         ixc_batch *n = b->next;
@@ -599,15 +631,10 @@ static int pend_one(ix_conn *c) {
     c->pq.head = (c->pq.head + 1) % c->pq.cap;
     c->pq.len--;
     ixc_reply r;
-    memset(&r, 0, sizeof r);
+    ixc_reply_clear(&r);
     ixc_batch *b = NULL;
     if (e.kind == PEND_FETCH && e.owner) {
-        b = ixc_calloc(1, sizeof *b);
-        if (!b) return ixc_kill(c, IX_ENOMEM, "out of memory");
-        ixb_wbuf_init(&b->data, ixc_mem());
-        /* Room for the reply asked for, up to RECV_CHUNK (fewer reallocs). */
-        ixb_wbuf_reserve(&b->data,
-                         e.asked > 0 && e.asked < RECV_CHUNK ? (size_t)e.asked : RECV_CHUNK);
+        if (!(b = batch_for(c, e.asked))) return ixc_kill(c, IX_ENOMEM, "out of memory");
         r.tuples = b;
         r.plan = ixc_stmt_plan(e.owner);
     }
@@ -615,7 +642,7 @@ static int pend_one(ix_conn *c) {
     int rc = b && !r.plan ? ixc_kill(c, IX_ENOMEM, "out of memory") : ixc_read_reply(c, &r);
     if (e.kind == PEND_FETCH && e.owner) {
         if (rc != IX_OK) {
-            ixc_batch_free(b);
+            ixc_batch_release(c, b);
             b = NULL;
         }
         ixc_stmt_take_fetch(e.owner, b, &r, &e, (int64_t)(ixp_reader_offset(&c->rd) - at));

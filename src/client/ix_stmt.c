@@ -71,8 +71,8 @@ void ixc_disown_pending(ix_conn *c, ix_stmt *s) {
 }
 
 void ixc_free_batches(ix_stmt *s) {
-    ixc_batch_free(s->cur);
-    ixc_batch_free(s->queue);
+    ixc_batch_release(s->conn, s->cur);
+    ixc_batch_release(s->conn, s->queue);
     s->cur = s->queue = s->queue_tail = NULL;
     s->cur_pos = 0;
     s->has_row = 0;
@@ -319,6 +319,26 @@ int ix_prepare_v2(ix_conn *c, const char *sql, size_t len, unsigned flags, ix_st
     return prepare_common(c, sql, len, flags, out, 0);
 }
 
+/* n of a leading "SELECT [SKIP m] FIRST n" or "SELECT [SKIP m] LIMIT n", or 0. */
+static int64_t sql_first_rows(const char *sql, size_t len) {
+    size_t i = 0;
+    ixb_tok t;
+    if (ixb_sql_next(sql, len, &i, 0, &t) != IXB_TOK_WORD || !ixb_tok_is(&t, "SELECT")) return 0;
+    for (int k = 0; k < 2; k++) {
+        ixb_sql_next(sql, len, &i, 0, &t);
+        int skip = ixb_tok_is(&t, "SKIP");
+        if (!skip && !ixb_tok_is(&t, "FIRST") && !ixb_tok_is(&t, "LIMIT")) return 0;
+        if (ixb_sql_next(sql, len, &i, 0, &t) != IXB_TOK_NUMBER) return 0;
+        int64_t n = 0;
+        for (size_t d = 0; d < t.n; d++) {
+            if (t.p[d] < '0' || t.p[d] > '9') return 0;
+            if (n < INT32_MAX) n = n * 10 + (t.p[d] - '0');
+        }
+        if (!skip) return n;
+    }
+    return 0;
+}
+
 /* send: only queue the PREPARE (ix_send_prepare). */
 static int prepare_common(ix_conn *c, const char *sql, size_t len, unsigned flags, ix_stmt **out,
                           int send) {
@@ -345,6 +365,7 @@ static int prepare_common(ix_conn *c, const char *sql, size_t len, unsigned flag
     memcpy(s->sql, sql, n);
     s->sql[n] = 0;
     s->sql_len = n;
+    s->first_rows = sql_first_rows(sql, n);
     s->nparams = count_params(sql, n);
     if (s->nparams > 0) {
         s->params = ixc_calloc((size_t)s->nparams, sizeof *s->params);
@@ -430,30 +451,10 @@ int32_t ixc_fetch_size(const ix_stmt *s) {
     return n > max ? max : n;
 }
 
-/* n of a leading "SELECT [SKIP m] FIRST n" or "SELECT [SKIP m] LIMIT n", or 0. */
-static int64_t sql_first_rows(const char *sql, size_t len) {
-    size_t i = 0;
-    ixb_tok t;
-    if (ixb_sql_next(sql, len, &i, 0, &t) != IXB_TOK_WORD || !ixb_tok_is(&t, "SELECT")) return 0;
-    for (int k = 0; k < 2; k++) {
-        ixb_sql_next(sql, len, &i, 0, &t);
-        int skip = ixb_tok_is(&t, "SKIP");
-        if (!skip && !ixb_tok_is(&t, "FIRST") && !ixb_tok_is(&t, "LIMIT")) return 0;
-        if (ixb_sql_next(sql, len, &i, 0, &t) != IXB_TOK_NUMBER) return 0;
-        int64_t n = 0;
-        for (size_t d = 0; d < t.n; d++) {
-            if (t.p[d] < '0' || t.p[d] > '9') return 0;
-            if (n < INT32_MAX) n = n * 10 + (t.p[d] - '0');
-        }
-        if (!skip) return n;
-    }
-    return 0;
-}
-
 /* The size of an automatic cursor's first NFETCH. */
 int32_t ixc_auto_first(const ix_stmt *s) {
     int64_t row = (s->tuple_size > 0 ? s->tuple_size : 1) + IXC_TUPLE_WIRE;
-    int64_t want = IXC_AUTO_FIRST, n = sql_first_rows(s->sql, s->sql_len);
+    int64_t want = IXC_AUTO_FIRST, n = s->first_rows;
     if (n > 0 && n < want / row) want = n * row;
     if (want < IX_FETCH_AUTO_MIN) want = IX_FETCH_AUTO_MIN;
     if (want < row) want = row;
@@ -856,7 +857,7 @@ int ixc_next_row(ix_stmt *s) {
                 s->state = ST_DONE;
                 return IX_DONE;
             }
-            ixc_batch_free(b);
+            ixc_batch_release(c, b);
             s->cur = NULL;
         }
         if (!s->queue) {

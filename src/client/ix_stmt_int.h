@@ -35,6 +35,7 @@ struct ix_stmt {
     int prepared;         /* the server has prepared it and told its id */
     char *sql;            /* copy of the SQL text */
     size_t sql_len;
+    int64_t first_rows; /* n of a leading "SELECT [SKIP m] FIRST n" (or LIMIT n), else 0 */
     int stmt_type;
     int is_cursor;
     int nparams;

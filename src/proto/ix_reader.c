@@ -140,17 +140,17 @@ int ixp_reader_next(ixp_reader *r, ixp_msg *m) {
 }
 
 size_t ixp_reader_done_group(ixp_reader *r, ixp_msg *done) {
-    if (r->err || r->expect_login) return 0;
+    /* the tags at their fixed places first, then the DONE in place */
+    if (r->err || r->expect_login || r->role != IXP_FROM_SERVER) return 0;
     const uint8_t *p = r->buf + r->start;
-    size_t n = r->end - r->start, used = next_small(r, p, n, done), k;
-    if (!used || done->tag != IXP_SQ_DONE) return 0;
-    ixp_msg m;
-    while ((k = next_small(r, p + used, n - used, &m)) != 0 && m.tag == IXP_SQ_COST)
-        used += k;
-    if (!k || m.tag != IXP_SQ_EOT) return 0;
-    used += k;
-    r->start += used;
-    return used;
+    size_t n = r->end - r->start, at = r->caps.f70 ? IXP_DONE_LEN_F70 : IXP_DONE_LEN;
+    if (n < at + IXP_EOT_LEN || ixb_be16(p) != IXP_SQ_DONE) return 0;
+    while (n - at >= IXP_COST_LEN && ixb_be16(p + at) == IXP_SQ_COST)
+        at += IXP_COST_LEN;
+    if (n - at < IXP_EOT_LEN || ixb_be16(p + at) != IXP_SQ_EOT) return 0;
+    next_small(r, p, n, done);
+    r->start += at + IXP_EOT_LEN;
+    return at + IXP_EOT_LEN;
 }
 
 uint64_t ixp_reader_offset(const ixp_reader *r) {
