@@ -6,13 +6,17 @@
  * of bench_py_drivers.py's make_rows) as bench_drivers' executemany_* does:
  * begin, prepare, ix_batch_execute_arrays (pipelined), finalize, commit.
  * Prints the seconds of each round, one line each, so that the Python bench
- * can interleave its rounds with its own.
+ * can interleave its rounds with its own (and em_batch's instructions are
+ * what its callgrind figure counts).
  *
  * Usage: bench_em_batch PORT N [ROUNDS]
  */
 #include "proxy/cmp_common.h"
 
-static void em_batch(ix_conn *c, const cmp_data *d, int64_t n) {
+/* Not inlined: bench_py_drivers.py counts its instructions with callgrind
+ * (--toggle-collect=em_batch). */
+__attribute__((noinline)) void em_batch(ix_conn *c, const cmp_data *d, int64_t n);
+__attribute__((noinline)) void em_batch(ix_conn *c, const cmp_data *d, int64_t n) {
     ix_stmt *s = NULL;
     BENCH_CHECK(c, ix_begin(c));
     BENCH_CHECK(c, ix_prepare(c, "insert into em values (?, ?, ?, ?, ?)", -1, &s));
