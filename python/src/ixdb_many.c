@@ -40,14 +40,16 @@ static long long fast_rows;
 
 typedef struct {
     int kind;
+    int item;             /* the column's value is row[item] */
     void *values;         /* int64_t / double / const char * / int32_t per row */
     unsigned char *nulls; /* 1 at a NULL */
     PyObject **refs;      /* M_TEXT: the str of each row (held; NULL for None) */
+    int month;            /* M_DATE: year * 16 + month of the last date (0: none) */
+    int32_t month_day0;   /* M_DATE: its day number of day 0 of that month */
 } many_col;
 
 struct many_fast {
     int np, top;      /* parameters; values a row must give */
-    const int *pmap;  /* numeric style: value k is row[pmap[k] - 1] (NULL: row[k]) */
     int64_t cap, n;   /* rows the arrays hold; rows filled */
     PyObject **rows;  /* the chunk's rows (held) */
     Py_ssize_t nrows; /* rows held (n, plus the row that did not fit) */
@@ -106,7 +108,6 @@ many_fast *many_new(const ConnectionObject *co, int np, const int *pmap, int top
     many_fast *mf = calloc(1, sizeof *mf);
     if (!mf) return NULL; /* the general path needs no more memory */
     mf->np = np;
-    mf->pmap = pmap;
     mf->top = pmap ? top : np;
     mf->cap = cap;
     mf->cols = calloc((size_t)np, sizeof *mf->cols);
@@ -117,6 +118,7 @@ many_fast *many_new(const ConnectionObject *co, int np, const int *pmap, int top
         mf->cols[c].values = malloc(8 * (size_t)cap);
         mf->cols[c].nulls = malloc((size_t)cap);
         mf->cols[c].refs = malloc(sizeof(PyObject *) * (size_t)cap);
+        mf->cols[c].item = pmap ? pmap[c] - 1 : c;
         ok = mf->cols[c].values && mf->cols[c].nulls && mf->cols[c].refs;
     }
     if (!ok) {
@@ -150,6 +152,16 @@ static int kind_of_value(PyObject *o) {
     return M_UNSET;
 }
 
+/* The DATE day number of date o (its month's start kept for the next). */
+static int32_t date_day(many_col *col, PyObject *o) {
+    int y = PyDateTime_GET_YEAR(o), m = PyDateTime_GET_MONTH(o);
+    if (y * 16 + m != col->month) {
+        col->month = y * 16 + m;
+        col->month_day0 = days_from_civil(y, m, 1) - 1 + DAY0_FROM_1970;
+    }
+    return col->month_day0 + PyDateTime_GET_DAY(o);
+}
+
 /* Stores value o of column col at row r: 0, or -1 when it does not fit. */
 static int put_value(many_col *col, int64_t r, PyObject *o) {
     if (o == Py_None) {
@@ -158,13 +170,11 @@ static int put_value(many_col *col, int64_t r, PyObject *o) {
         ((int64_t *)col->values)[r] = 0; /* a NULL pointer for M_TEXT */
         return 0;
     }
-    if (col->kind == M_UNSET) {
-        int k = kind_of_value(o);
-        if (k == M_UNSET) return -1;
-        col->kind = k;
-    }
     col->nulls[r] = 0;
     switch (col->kind) {
+    case M_UNSET: /* the column's first value: its kind, once */
+        if ((col->kind = kind_of_value(o)) == M_UNSET) return -1;
+        return put_value(col, r, o);
     case M_INT: {
         if (!PyLong_CheckExact(o)) return -1;
         int overflow;
@@ -187,10 +197,7 @@ static int put_value(many_col *col, int64_t r, PyObject *o) {
     }
     default: /* M_DATE */
         if (!PyDate_CheckExact(o)) return -1;
-        ((int32_t *)col->values)[r] =
-            days_from_civil(PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o),
-                            PyDateTime_GET_DAY(o)) +
-            DAY0_FROM_1970;
+        ((int32_t *)col->values)[r] = date_day(col, o);
         return 0;
     }
 }
@@ -217,8 +224,7 @@ static int put_row(many_fast *mf, PyObject *o) {
     }
     if (len != mf->top) return -1;
     for (int c = 0; c < mf->np; c++) {
-        PyObject *v = items[mf->pmap ? mf->pmap[c] - 1 : c];
-        if (put_value(&mf->cols[c], mf->n, v) < 0) {
+        if (put_value(&mf->cols[c], mf->n, items[mf->cols[c].item]) < 0) {
             release_row(mf, mf->n, c);
             return -1;
         }
@@ -260,8 +266,10 @@ int many_run(many_fast *mf, ix_stmt *s, int *codes, int64_t *nfailed) {
 
 /* Drops the references of the chunk's rows and values. */
 static void drop_refs(many_fast *mf) {
-    for (int64_t r = 0; r < mf->n; r++)
-        release_row(mf, r, mf->np);
+    for (int c = 0; c < mf->np && mf->n; c++)
+        if (mf->cols[c].kind == M_TEXT)
+            for (int64_t r = 0; r < mf->n; r++)
+                Py_XDECREF(mf->cols[c].refs[r]);
     for (Py_ssize_t i = 0; i < mf->nrows; i++)
         Py_DECREF(mf->rows[i]);
     mf->n = 0;
