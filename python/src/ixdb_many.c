@@ -12,15 +12,16 @@
  *   None                        any           its NULL flag
  *
  * A column's kind is set by its first value that is not None, once. A row
- * that does not fit (another type in a column, a bool, a subclass, a long
- * int, a mapping, the wrong length, a connection with a code set to convert
- * text into) ends the fast path: the rows of the chunk read so far are kept
+ * that does not fit (another type in a column, a bool, a subclass, an int
+ * beyond 64 bits, a str with a NUL or not UTF-8, a mapping, the wrong
+ * length) ends the fast path: the rows of the chunk read so far are kept
  * (references held), and the caller converts them again, from the first,
  * through the general path (convert_row), so that the chunk behaves exactly
  * as if the fast path had never been tried (a conversion error still sends
  * none of the chunk's rows). The wire bytes are those of the general path
  * (ix_batch_execute_arrays encodes as ix_bind_*); python/tests/
- * test_executemany_fast.py compares the two.
+ * test_executemany_fast.py compares the two. A connection with a code set
+ * to convert text into (CLIENT_LOCALE / DB_LOCALE) takes the general path.
  */
 #include "ixdb_module.h"
 
