@@ -5,14 +5,29 @@ memory (tuples_1k/10k/100k) and Python's own per-row baseline (a loop of
 cursor.execute). Writes "name median_s iqr_s" lines for
 bench_drivers --py FILE and prints them.
 
+Beside executemany_100k, c_batch_100k inserts the same 100k rows on the same
+ixd through libixdb's pipelined ix_batch_execute_arrays (build/bench_em_batch,
+beside IXD_BIN; one process per round, the time measured inside it, rounds
+interleaved with the Python ones), and the goal line compares the two.
+--only NAME,NAME runs only those workloads (e.g. the goal's pair);
+With valgrind on PATH (unless --no-callgrind), callgrind also counts the
+client's instructions per row of the two for 10k rows: Python's executemany
+call (Cursor_executemany: the module, libixdb, the interpreter under it)
+and bench_em_batch's em_batch (libixdb).
+--general sends executemany through its general path only (every value
+converted one by one, python/src/ixdb_many.c's fast path off), for comparison.
+
     IXD_BIN=build/ixd PYTHONPATH=build/python \
         python3 bench/bench_py_drivers.py [--quick] [--rounds N] [--out FILE]
+                                          [--only executemany_100k,c_batch_100k]
+                                          [--general] [--no-callgrind]
 """
 
 import argparse
 import datetime as dt
 import os
 import statistics
+import subprocess
 import sys
 import time
 
@@ -32,6 +47,62 @@ def stats(xs):
     return statistics.median(xs), q[2] - q[0]
 
 
+def goal(what, measured, unit, target, note=None):
+    """A goal line as bench/bench_util.h's bench_goal prints it (measured <=
+    target); measured None: not measured."""
+    if measured is None:
+        print("| goal: %s | - | <= %g %s | not measured |" % (what, target, unit))
+        return
+    st = "met" if measured <= target else "short: %.2fx over" % (measured / target)
+    prec = 0 if measured >= 100 else 2 if measured >= 1 else 3
+    print("| goal: %s | %.*f %s%s | <= %g %s | %s |" % (what, prec, measured, unit,
+                                                       " " + note if note else "", target,
+                                                       unit, st))
+
+
+CG_ROWS = 10000
+
+
+def cg_child(port, n, general):
+    """Under callgrind: one executemany of n rows (Cursor_executemany collected)."""
+    if general:
+        ixdb._ixdb._executemany_fast(False)
+    rows = make_rows(n)
+    conn = ixdb.connect("host=127.0.0.1 port=%d user=informix password=in4mix database=bench"
+                        % port, autocommit=False)
+    conn.cursor().executemany("insert into em values (?, ?, ?, ?, ?)", rows)
+    conn.commit()
+    conn.close()
+
+
+def cg_total(path):
+    """Instructions of a callgrind profile (its "totals:" / "summary:" line)."""
+    ir = None
+    with open(path) as f:
+        for line in f:
+            if line.startswith(("totals:", "summary:")):
+                ir = float(line.split(":")[1].split()[0])
+    return ir
+
+
+def callgrind_per_row(srv, cbatch, general):
+    """(Python, C) client instructions per row of a 10k-row insert, or Nones."""
+    def run(out, toggle, args):
+        try:
+            subprocess.run(["valgrind", "--tool=callgrind", "--toggle-collect=" + toggle,
+                            "--callgrind-out-file=" + out] + args, check=True,
+                           capture_output=True, timeout=600)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        ir = cg_total(out)
+        return ir / CG_ROWS if ir else None
+    py = run(os.path.join(srv.dir, "cg.py.out"), "Cursor_executemany",
+             [sys.executable, os.path.abspath(__file__), "--cg-child", str(srv.port),
+              str(CG_ROWS)] + (["--general"] if general else []))
+    c = run(os.path.join(srv.dir, "cg.c.out"), "em_batch", [cbatch, str(srv.port), str(CG_ROWS)])
+    return py, c
+
+
 def make_rows(n):
     return [(i, "customer name number %08d of the bench" % i, i * 7 % 1000, i * 1.25,
              BASE + dt.timedelta(days=45000 + i % 3650)) for i in range(n)]
@@ -42,7 +113,15 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--rounds", type=int, default=None)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--only", default=None)
+    ap.add_argument("--general", action="store_true")
+    ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--cg-child", nargs=2, type=int, help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.cg_child:
+        return cg_child(*a.cg_child, a.general)
+    if a.general:
+        ixdb._ixdb._executemany_fast(False)
     rounds = a.rounds or (5 if a.quick else 10)
     rounds_big = min(rounds, 3) if a.quick else rounds
     rounds_loop = 1 if a.quick else min(rounds, 3)
@@ -98,6 +177,15 @@ def main():
                 assert len(r) == n
             return f
 
+        cbatch = os.path.join(os.path.dirname(os.path.abspath(srv.bin)), "bench_em_batch")
+
+        def w_cbatch(n):
+            def f():  # its own time, measured in the C program
+                out = subprocess.run([cbatch, str(srv.port), str(n)], check=True,
+                                     capture_output=True, text=True).stdout
+                return float(out.split()[0])
+            return f
+
         def w_loop(n):
             def f():
                 for r in rows[:n]:
@@ -119,7 +207,15 @@ def main():
             work.append(("select_" + name, w_sel(n), rounds_big if n >= 100000 else rounds, None))
             work.append(("tuples_" + name, w_tuples(n), rounds_big if n >= 100000 else rounds,
                          None))
+        if os.access(cbatch, os.X_OK):
+            work.append(("c_batch_100k", w_cbatch(100000), rounds_big, None))
+        else:
+            print("%s not built (cmake --build build --target bench_em_batch): "
+                  "c_batch_100k left out" % cbatch)
         work.append(("python_execute_loop_100k", w_loop(100000), rounds_loop, empty))
+        if a.only:
+            only = a.only.split(",")
+            work = [w for w in work if w[0] in only]
 
         samples = {name: [] for name, _, _, _ in work}
         for name, fn, _, setup in work:  # warm-up (the execute loop is long: skipped)
@@ -137,23 +233,38 @@ def main():
                 if setup:
                     setup()
                 t = time.perf_counter()
-                fn()
-                samples[name].append(time.perf_counter() - t)
+                own = fn()
+                samples[name].append(own if own is not None else time.perf_counter() - t)
         elapsed = time.perf_counter() - t0
         conn.close()
+        cg = (None, None)
+        if not a.no_callgrind and os.access(cbatch, os.X_OK) and \
+                subprocess.run(["valgrind", "--version"], capture_output=True).returncode == 0:
+            cg = callgrind_per_row(srv, cbatch, a.general)
     finally:
         srv.stop()
     out = open(a.out, "w") if a.out else None
-    print("bench_py_drivers%s: python %s, %d rounds (%d for 100k, %d for the execute loop), "
-          "%.0f s" % (" --quick" if a.quick else "", sys.version.split()[0], rounds,
+    print("bench_py_drivers%s%s: python %s, %d rounds (%d for 100k, %d for the execute loop), "
+          "%.0f s" % (" --quick" if a.quick else "", " --general" if a.general else "",
+                      sys.version.split()[0], rounds,
                       rounds_big, rounds_loop, elapsed))
+    med = {}
     for name, _, _, _ in work:
-        med, iqr = stats(samples[name])
-        print("%-28s median %10.3f ms  IQR %8.3f ms" % (name, med * 1e3, iqr * 1e3))
+        med[name], iqr = stats(samples[name])
+        print("%-28s median %10.3f ms  IQR %8.3f ms" % (name, med[name] * 1e3, iqr * 1e3))
         if out:
-            out.write("%s %.9f %.9f\n" % (name, med, iqr))
+            out.write("%s %.9f %.9f\n" % (name, med[name], iqr))
     if out:
         out.close()
+    py, c = med.get("executemany_100k"), med.get("c_batch_100k")
+    if py is not None and c is not None:
+        print("executemany_100k: Python %.3f us/row, C batch %.3f us/row" % (py * 10, c * 10))
+    if cg[0] and cg[1]:
+        print("callgrind, client instructions/row (10k rows): Python executemany %.0f, C batch "
+              "%.0f (%.2fx)" % (cg[0], cg[1], cg[0] / cg[1]))
+    print("| goal | measured | target | status |\n|---|---:|---:|---|")
+    goal("Python executemany / C batch (ix_batch_execute_arrays), 100k rows (INT, VARCHAR(64), "
+         "INT, FLOAT, DATE), same ixd", py / c if py and c else None, "x", 1.3)
 
 
 if __name__ == "__main__":

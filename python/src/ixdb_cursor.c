@@ -451,6 +451,22 @@ static int run_chunk(ix_stmt *s, const pval *vals, const char *base, int np, int
     return rc;
 }
 
+/* convert_row for row `index` of an executemany; its error carries the
+ * index (rowindex). */
+static int convert_at(CursorObject *cu, PyObject *row, int np, pval *out, arena *a, int64_t index) {
+    if (convert_row(cu->conn, row, np, out, a, cu->pmap, cu->pmap_top) == 0) return 0;
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    PyErr_NormalizeException(&et, &ev, &tb);
+    if (ev) {
+        PyObject *ri = PyLong_FromLongLong(index);
+        if (ri) PyObject_SetAttrString(ev, "rowindex", ri);
+        Py_XDECREF(ri);
+    }
+    PyErr_Restore(et, ev, tb);
+    return -1;
+}
+
 static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObject *seq_of_params);
 
 static PyObject *Cursor_executemany(CursorObject *cu, PyObject *args) {
@@ -484,6 +500,7 @@ static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObje
     PyObject *ret = NULL, *errors = NULL;
     pval *vals = NULL;
     int *codes = NULL;
+    many_fast *mf = NULL;
     arena a = {NULL, 0, 0};
     int64_t total = 0, changes = 0, nfailed_all = 0;
     int first_code = 0, first_isam = 0, first_off = 0, first_rc = IX_OK;
@@ -504,25 +521,32 @@ static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObje
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto out;
     }
+    mf = many_new(co, np, cu->pmap, cu->pmap_top, BATCH_ROWS);
     for (;;) {
         int64_t n = 0;
         a.len = 0;
-        PyObject *item;
-        while (n < BATCH_ROWS && (item = PyIter_Next(it))) {
-            int r = convert_row(co, item, np, vals + (size_t)n * rowsz, &a, cu->pmap, cu->pmap_top);
-            Py_DECREF(item);
-            if (r < 0) {
-                PyObject *et, *ev, *tb;
-                PyErr_Fetch(&et, &ev, &tb);
-                PyErr_NormalizeException(&et, &ev, &tb);
-                if (ev) {
-                    PyObject *ri = PyLong_FromLongLong(total + n);
-                    if (ri) PyObject_SetAttrString(ev, "rowindex", ri);
-                    Py_XDECREF(ri);
-                }
-                PyErr_Restore(et, ev, tb);
-                goto out;
+        int fast = mf != NULL;
+        if (fast) {
+            int r = many_fill(mf, it);
+            if (r < 0) goto out;
+            if (r > 0) { /* a row did not fit: the whole chunk again, general path */
+                Py_ssize_t nr;
+                PyObject *const *rows = many_rows(mf, &nr);
+                for (; n < nr; n++)
+                    if (convert_at(cu, rows[n], np, vals + (size_t)n * rowsz, &a, total + n) < 0)
+                        goto out;
+                many_free(mf);
+                mf = NULL;
+                fast = 0;
+            } else {
+                n = many_count(mf);
             }
+        }
+        PyObject *item;
+        while (!fast && n < BATCH_ROWS && (item = PyIter_Next(it))) {
+            int r = convert_at(cu, item, np, vals + (size_t)n * rowsz, &a, total + n);
+            Py_DECREF(item);
+            if (r < 0) goto out;
             n++;
         }
         if (PyErr_Occurred()) goto out;
@@ -534,7 +558,9 @@ static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObje
         const pval *cv = vals;
         const char *base = a.data;
         ix_stmt *s = cu->stmt;
-        NOGIL(rc = run_chunk(s, cv, base, np, n, codes, &nf));
+        many_fast *fm = fast ? mf : NULL;
+        NOGIL(rc = fm ? many_run(fm, s, codes, &nf) : run_chunk(s, cv, base, np, n, codes, &nf));
+        if (fm) many_release(fm);
         changes += ix_changes(s);
         if (rc == IX_ESQL) {
             if (first_row < 0) {
@@ -603,6 +629,7 @@ static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObje
     ret = Py_NewRef((PyObject *)cu);
 out:
     conn_leave(co);
+    many_free(mf);
     Py_DECREF(it);
     Py_XDECREF(errors);
     free(vals);

@@ -1232,6 +1232,12 @@ static PyMethodDef module_methods[] = {
      "_connect(dsn, autocommit, encoding=None, timezone=None, /)\n--\n\n"},
     {"_locale_codeset", mod_locale_codeset, METH_VARARGS, "_locale_codeset(locale, /)\n--\n\n"},
     {"_pool_type", mod_pool_type, METH_NOARGS, "_pool_type($module, /)\n--\n\n"},
+    {"_executemany_fast", mod_executemany_fast, METH_VARARGS,
+     "_executemany_fast(on=None, /)\n--\n\nWhether executemany may take its fast path (the "
+     "previous setting); on=False: the general path only (for tests)."},
+    {"_executemany_fast_rows", mod_executemany_fast_rows, METH_NOARGS,
+     "_executemany_fast_rows($module, /)\n--\n\nRows executemany has sent through its fast "
+     "path so far."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1266,7 +1272,7 @@ PyMODINIT_FUNC PyInit__ixdb(void);
 
 PyMODINIT_FUNC PyInit__ixdb(void) {
     PyDateTime_IMPORT;
-    if (!PyDateTimeAPI) return NULL;
+    if (!PyDateTimeAPI || many_init() < 0) return NULL;
     PyObject *decmod = PyImport_ImportModule("decimal");
     if (!decmod) return NULL;
     DecimalType = PyObject_GetAttrString(decmod, "Decimal");

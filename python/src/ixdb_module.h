@@ -229,6 +229,30 @@ typedef struct {
     size_t len, cap;
 } arena;
 
+/* ---- executemany's fast path (ixdb_many.c) ----------------------------------- */
+
+/* Rows read straight into column arrays for ix_batch_execute_arrays. */
+typedef struct many_fast many_fast;
+int many_init(void); /* at module init: 0 or -1 */
+PyObject *mod_executemany_fast(PyObject *self, PyObject *args);
+PyObject *mod_executemany_fast_rows(PyObject *self, PyObject *noarg);
+/* A fast path for np parameters (pmap, top: the numeric style, as
+ * convert_row) and chunks of cap rows, or NULL when it does not apply (the
+ * general path is then taken: no exception set). */
+many_fast *many_new(const ConnectionObject *co, int np, const int *pmap, int top, int64_t cap);
+/* Reads rows from it until the chunk is full or it ends: 0 (many_count rows
+ * ready), 1 (a row did not fit: the chunk's rows, that one last, are in
+ * many_rows for the general path, and this fast path is done), or -1 (the
+ * iterator raised). */
+int many_fill(many_fast *mf, PyObject *it);
+int64_t many_count(const many_fast *mf);
+PyObject *const *many_rows(const many_fast *mf, Py_ssize_t *n);
+/* Runs the chunk (ix_batch_execute_arrays; no Python call: without the GIL). */
+int many_run(many_fast *mf, ix_stmt *s, int *codes, int64_t *nfailed);
+/* Drops the chunk's references (with the GIL), for the next many_fill. */
+void many_release(many_fast *mf);
+void many_free(many_fast *mf);
+
 /* Shared by ixdb_module.c, ixdb_errors.c and ixdb_cursor.c. */
 int bind_pval(ix_stmt *s, int i, const pval *v, const char *base, ix_destructor life);
 PyObject *class_for_rc(int rc, int sqlcode);
