@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include "ixd_int.h"
+#include "proto/ix_msg.h"
+
+int ixd_fast_binds = 1;
 
 enum {
     RK_GENERIC,
@@ -48,93 +51,123 @@ static int plan_col(ityp t, uint32_t *width) {
     }
 }
 
+/* The integers a column of kind c->kind stores directly: its type's range
+ * without the value that is its NULL form (DATE: IXT_DATE_MIN..MAX). */
+static void plan_range(ixd_rcol *c) {
+    switch (c->kind) {
+    case RK_I16: c->lo = INT16_MIN + 1, c->hi = INT16_MAX; break;
+    case RK_I32: c->lo = INT32_MIN + 1, c->hi = INT32_MAX; break;
+    case RK_DATE: c->lo = IXT_DATE_MIN, c->hi = IXT_DATE_MAX; break;
+    default: c->lo = INT64_MIN + 1, c->hi = INT64_MAX; break;
+    }
+}
+
 int ixd_row_plan(ixd_stmt *s) {
     free(s->rplan);
     s->rplan = calloc((size_t)s->x.ncols + 1, sizeof *s->rplan);
     if (!s->rplan) return IXV_E_NOMEM;
-    for (int i = 0; i < s->x.ncols; i++)
-        s->rplan[i].kind = plan_col(s->x.cols[i].t, &s->rplan[i].width);
+    for (int i = 0; i < s->x.ncols; i++) {
+        ixd_rcol *c = &s->rplan[i];
+        c->kind = plan_col(s->x.cols[i].t, &c->width);
+        if (c->width == 0) c->kind = RK_GENERIC; /* a text of no width: general */
+        plan_range(c);
+    }
     for (int i = s->x.ncols; i-- > 0;)
         s->rplan[i].rest =
             s->rplan[i + 1].rest + s->rplan[i].width + (s->rplan[i].kind == RK_VARCHAR);
     return 0;
 }
 
-/* An integer column's value; 0 when it takes the general path. */
-static inline int fast_int(const ixd_rcol *c, sqlite3_value *x, int64_t *v) {
-    if (sqlite3_value_type(x) != SQLITE_INTEGER) return 0;
-    *v = sqlite3_value_int64(x);
-    switch (c->kind) {
-    case RK_I16: return *v > INT16_MIN && *v <= INT16_MAX;
-    case RK_I32: return *v > INT32_MIN && *v <= INT32_MAX;
-    case RK_DATE: return *v >= IXT_DATE_MIN && *v <= IXT_DATE_MAX;
-    default: return *v != INT64_MIN;
-    }
-}
-
-static inline int put_text(const ixd_rcol *c, sqlite3_value *x, uint8_t *dst) {
-    if (sqlite3_value_type(x) != SQLITE_TEXT) return -1;
-    const unsigned char *p = sqlite3_value_text(x);
-    if (!p) return -1;
-    size_t n = (size_t)sqlite3_value_bytes(x);
-    if (n > c->width) n = c->width;
-    if (c->kind == RK_VARCHAR) {
-        dst[0] = (uint8_t)n;
-        memcpy(dst + 1, p, n);
-        return (int)n + 1;
-    }
-    memcpy(dst, p, n);
-    memset(dst + n, ' ', c->width - n);
-    return (int)c->width;
-}
-
-static inline int fast_put(const ixd_rcol *c, sqlite3_value *x, uint8_t *dst) {
-    int64_t v;
-    switch (c->kind) {
-    case RK_I16:
-        if (!fast_int(c, x, &v)) return -1;
-        ixb_st16(dst, (uint16_t)v);
-        return 2;
-    case RK_I32:
-    case RK_DATE:
-        if (!fast_int(c, x, &v)) return -1;
-        ixb_st32(dst, (uint32_t)v);
-        return 4;
-    case RK_I64:
-        if (!fast_int(c, x, &v)) return -1;
-        ixb_st64(dst, (uint64_t)v);
-        return 8;
-    case RK_INT8: {
-        if (!fast_int(c, x, &v)) return -1;
-        uint64_t mag = v < 0 ? (uint64_t)(-v) : (uint64_t)v;
-        ixb_st16(dst, (uint16_t)(v < 0 ? -1 : 1));
-        ixb_st32(dst + 2, (uint32_t)mag);
-        ixb_st32(dst + 6, (uint32_t)(mag >> 32));
-        return 10;
-    }
-    case RK_FLOAT:
-    case RK_SMALLFLOAT: {
+/* The direct stores of one row. Every column is read with one
+ * sqlite3_column_value and its storage class; a value the column's kind
+ * stores directly is written at d, anything else (NULL, another storage
+ * class, a value out of range) returns the column's index so that the
+ * caller takes the general path for it. The plan was made once per
+ * statement (ixd_row_plan); nothing here allocates or calls through a
+ * pointer. Returns ncols when every column was stored, with *end the
+ * first byte after the row. */
+static int put_direct(sqlite3_stmt *st, const ixd_rcol *plan, int from, int ncols, uint8_t *d,
+                      uint8_t **end) {
+    int i;
+    for (i = from; i < ncols; i++) {
+        const ixd_rcol *c = &plan[i];
+        sqlite3_value *x = sqlite3_column_value(st, i);
         int k = sqlite3_value_type(x);
-        if (k != SQLITE_FLOAT && k != SQLITE_INTEGER) return -1;
-        double d = k == SQLITE_FLOAT ? sqlite3_value_double(x) : (double)sqlite3_value_int64(x);
-        if (isnan(d)) return -1;
-        if (c->kind == RK_FLOAT) {
-            uint64_t u;
-            memcpy(&u, &d, 8);
-            ixb_st64(dst, u);
-            return 8;
+        int64_t v;
+        double f;
+        switch (c->kind) {
+        case RK_I32:
+        case RK_DATE:
+        case RK_I16:
+        case RK_I64:
+        case RK_INT8:
+            if (k != SQLITE_INTEGER) goto general;
+            v = sqlite3_value_int64(x);
+            if (v < c->lo || v > c->hi) goto general;
+            if (c->kind == RK_I32 || c->kind == RK_DATE) {
+                ixb_st32(d, (uint32_t)v);
+                d += 4;
+            } else if (c->kind == RK_I16) {
+                ixb_st16(d, (uint16_t)v);
+                d += 2;
+            } else if (c->kind == RK_I64) {
+                ixb_st64(d, (uint64_t)v);
+                d += 8;
+            } else {
+                uint64_t mag = v < 0 ? (uint64_t)(-v) : (uint64_t)v;
+                ixb_st16(d, (uint16_t)(v < 0 ? -1 : 1));
+                ixb_st32(d + 2, (uint32_t)mag);
+                ixb_st32(d + 6, (uint32_t)(mag >> 32));
+                d += 10;
+            }
+            continue;
+        case RK_FLOAT:
+        case RK_SMALLFLOAT:
+            if (k == SQLITE_FLOAT)
+                f = sqlite3_value_double(x);
+            else if (k == SQLITE_INTEGER)
+                f = (double)sqlite3_value_int64(x);
+            else
+                goto general;
+            if (isnan(f)) goto general;
+            if (c->kind == RK_FLOAT) {
+                uint64_t u;
+                memcpy(&u, &f, 8);
+                ixb_st64(d, u);
+                d += 8;
+            } else {
+                float g = (float)f;
+                if (isinf(g) && isfinite(f)) goto general;
+                uint32_t u;
+                memcpy(&u, &g, 4);
+                ixb_st32(d, u);
+                d += 4;
+            }
+            continue;
+        case RK_VARCHAR:
+        case RK_CHAR: {
+            if (k != SQLITE_TEXT) goto general;
+            const unsigned char *p = sqlite3_value_text(x);
+            if (!p) goto general;
+            size_t n = (size_t)sqlite3_value_bytes(x);
+            if (n > c->width) n = c->width;
+            if (c->kind == RK_VARCHAR) {
+                *d++ = (uint8_t)n;
+                memcpy(d, p, n);
+                d += n;
+            } else {
+                memcpy(d, p, n);
+                memset(d + n, ' ', c->width - n);
+                d += c->width;
+            }
+            continue;
         }
-        float f = (float)d;
-        if (isinf(f) && isfinite(d)) return -1;
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        ixb_st32(dst, u);
-        return 4;
+        default: goto general;
+        }
     }
-    case RK_VARCHAR:
-    case RK_CHAR: return put_text(c, x, dst);
-    default: return -1;
-    }
+general:
+    *end = d;
+    return i;
 }
 
 /* 1 when b has room for n more bytes (grown if need be); 0 when n would
@@ -149,20 +182,21 @@ static int room_for(ixb_wbuf *b, size_t n) {
 int ixd_row_encode(ixd_stmt *s, ixb_wbuf *out, ixd_put_fn general) {
     size_t start = out->len;
     const ixd_rcol *plan = s->rplan;
-    int room = room_for(out, plan[0].rest);
-    for (int i = 0; i < s->x.ncols; i++) {
-        sqlite3_value *x = sqlite3_column_value(s->x.st, i);
-        int w = room && plan[i].width ? fast_put(&plan[i], x, out->data + out->len) : -1;
-        if (w >= 0) {
-            out->len += (size_t)w;
-            continue;
+    int n = s->x.ncols;
+    int i = 0;
+    while (i < n) {
+        if (room_for(out, plan[i].rest)) {
+            uint8_t *end;
+            i = put_direct(s->x.st, plan, i, n, out->data + out->len, &end);
+            out->len = (size_t)(end - out->data);
+            if (i == n) break;
         }
-        int rc = general(s, i, x, out);
+        int rc = general(s, i, sqlite3_column_value(s->x.st, i), out);
         if (rc) {
             out->len = start;
             return rc;
         }
-        room = room_for(out, plan[i + 1].rest);
+        i++;
     }
     if (out->err) {
         out->len = start;
@@ -188,6 +222,20 @@ static int bind_text(ixd_stmt *s, int i, const uint8_t *p, size_t n) {
     if (v->own) ixv_sval_free(v);
     *v = (sval){.kind = SQLITE_TEXT, .p = s->pbuf[i], .n = n};
     return 0;
+}
+
+/* Sets parameter i to a VARCHAR/NVARCHAR (code) of len bytes at p: as is
+ * into a parameter of no type, cut to the width of one of the same type;
+ * 1 (the general path) for a parameter of another type. */
+static int bind_varchar(ixd_stmt *s, int i, int code, const uint8_t *p, size_t len) {
+    ityp to = s->x.ptypes[i];
+    if (to.code == code) {
+        size_t w = to.len & 0xff;
+        if (w && len > w) len = w;
+    } else if (to.code >= 0) {
+        return 1;
+    }
+    return bind_text(s, i, p, len);
 }
 
 /* A tuple integer of type code (n bytes); 0 when it takes the general path
@@ -262,15 +310,68 @@ int ixd_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n) {
         return to.code < 0 || ixv_is_float(to.code) ? set_double(s, i, d) : 1;
     }
     if ((from.code == IX_T_VARCHAR || from.code == IX_T_NVARCHAR) && n >= 1 &&
-        n == 1 + (size_t)p[0] && !(n == 2 && p[1] == 0)) {
-        size_t len = p[0];
-        if (to.code == from.code) {
-            size_t w = to.len & 0xff;
-            if (w && len > w) len = w;
-        } else if (to.code >= 0) {
-            return 1;
-        }
-        return bind_text(s, i, p + 1, len);
-    }
+        n == 1 + (size_t)p[0] && !(n == 2 && p[1] == 0))
+        return bind_varchar(s, i, from.code, p + 1, p[0]);
     return 1;
+}
+
+/* ---- binds straight from the SQ_BIND message ------------------------------------ */
+
+/* One value of the SQ_BIND bytes p[0..n) (i16 type, i16 indicator, i16
+ * slot, then the value padded to even: the layout ixd_sess_bind_fast reads)
+ * into parameter i, when it is of a type ixd_sess_bind_fast takes and
+ * ixd_bind_fast sets directly: the same value ixd_bind would set from the
+ * tuple form. Returns the bytes read, or 0 for the general path. */
+static size_t bind_wire1(ixd_stmt *s, int i, const uint8_t *p, size_t n) {
+    if (n < 6 || (int16_t)ixb_be16(p + 2) != IXP_IND_VALUE) return 0;
+    int code = ixb_be16(p) & 0xff;
+    const uint8_t *v = p + 6;
+    size_t left = n - 6, w;
+    switch (code) {
+    case IX_T_SMALLINT: w = 2; break;
+    case IX_T_INTEGER:
+    case IX_T_SERIAL:
+    case IX_T_DATE:
+    case IX_T_SMALLFLOAT: w = 4; break;
+    case IX_T_BIGINT:
+    case IX_T_BIGSERIAL:
+    case IX_T_FLOAT: w = 8; break;
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR: {
+        /* at most 255 bytes, not the 01 00 NULL form; into a parameter of
+         * no type or of the same type */
+        if (left < 2) return 0;
+        size_t len = ixb_be16(v);
+        if (len > 255 || left - 2 < len || (len == 1 && v[2] == 0)) return 0;
+        if (bind_varchar(s, i, code, v + 2, len)) return 0;
+        return 6 + 2 + len + (len & 1);
+    }
+    default: return 0;
+    }
+    if (left < w) return 0;
+    uint64_t u = w == 2 ? ixb_be16(v) : w == 4 ? ixb_be32(v) : ixb_be64(v);
+    if (code == IX_T_FLOAT || code == IX_T_SMALLFLOAT) {
+        /* NaN is rewritten by the general path */
+        uint64_t exp = w == 8 ? 0x7ff0000000000000ull : 0x7f800000u;
+        uint64_t frac = w == 8 ? 0x000fffffffffffffull : 0x007fffffu;
+        if ((u & exp) == exp && (u & frac)) return 0;
+    } else if (code == IX_T_DATE && ((int32_t)u < IXT_DATE_MIN || (int32_t)u > IXT_DATE_MAX)) {
+        return 0;
+    }
+    /* the tuple form is the bind form's bytes; ixd_bind_fast refuses the
+     * NULL forms */
+    if (ixd_bind_fast(s, i, ixv_t(code, (uint32_t)w), v, w)) return 0;
+    return 6 + w;
+}
+
+int ixd_bind_wire(ixd_stmt *s, const uint8_t *p, size_t n, int count) {
+    if (!s || !s->x.db || s->x.kind != SK_DML || count != s->x.nparams || !ixd_fast_binds) return 1;
+    size_t pos = 0;
+    for (int i = 0; i < count; i++) {
+        size_t used = bind_wire1(s, i, p + pos, n - pos);
+        if (!used) return 1;
+        s->x.pset[i] = 1;
+        pos += used;
+    }
+    return pos == n ? 0 : 1;
 }
