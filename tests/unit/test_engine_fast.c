@@ -338,7 +338,20 @@ static int wire_general(int code, const uint8_t *v, size_t n, ityp to, sval *out
     return r;
 }
 
-static void test_bind_wire(void) {
+/* 1 when SQLite's parameter 1 of st (reset) holds v, as bind_all would
+ * bind it (ixv_sval_bind_static): read back through "select ?1". */
+static int bound_same(sqlite3_stmt *st, const sval *v) {
+    if (sqlite3_step(st) != SQLITE_ROW) return 0;
+    sval got;
+    ixv_sval_from_sqlite(&got, sqlite3_column_value(st, 0));
+    int same = sval_same(&got, v);
+    sqlite3_reset(st);
+    return same;
+}
+
+static void test_bind_wire(sqlite3 *h) {
+    sqlite3_stmt *q = NULL;
+    CHECK(sqlite3_prepare_v2(h, "select ?1, ?2", -1, &q, NULL) == SQLITE_OK, "select ?1, ?2");
     static const struct {
         int code;
         const char *hex; /* the value's bind bytes */
@@ -412,6 +425,7 @@ static void test_bind_wire(void) {
                 uint8_t *pbuf[2] = {NULL};
                 size_t pcap[2] = {0};
                 s.x.db = (ixs_conn *)&s; /* not orphaned; never used */
+                s.x.st = q;
                 s.x.kind = SK_DML;
                 s.x.nparams = 1;
                 s.x.ptypes = pt;
@@ -424,7 +438,8 @@ static void test_bind_wire(void) {
                 if (ixd_bind_wire(&s, w, wn, 1) == 0) {
                     fast++;
                     int r = ind ? -1 : wire_general(from[f].code, v, n, pt[0], &ref);
-                    if (r != 0 || !sval_same(&pv[0], &ref) || !pset[0]) {
+                    if (r != 0 || !sval_same(&pv[0], &ref) || !pset[0] || !s.wired ||
+                        !bound_same(q, &pv[0])) {
                         if (!bad++)
                             snprintf(first, sizeof first,
                                      "from %d %s (ind %d) to %d/%u: wire kind %d, general rc %d "
@@ -439,9 +454,12 @@ static void test_bind_wire(void) {
                 n2 += wire_put(w2 + n2, IX_T_INTEGER, 0, (const uint8_t *)"\0\0\0\5", 4);
                 s.x.nparams = 2;
                 pt[1] = (ityp){IX_T_INTEGER, 4};
+                free(s.wplan); /* a statement of two parameters */
+                s.wplan = NULL;
                 int r2 = ixd_bind_wire(&s, w2, n2, 2);
                 if (r2 == 0 && (pv[1].kind != SQLITE_INTEGER || pv[1].i != 5 || !pset[1])) bad++;
                 if (ixd_bind_wire(&s, w2, n2, 1) == 0) bad++; /* not the statement's count */
+                free(s.wplan);
                 ixv_sval_free(&ref);
                 for (int j = 0; j < 2; j++) {
                     ixv_sval_free(&pv[j]);
@@ -459,10 +477,12 @@ static void test_bind_wire(void) {
     ixd_stmt s;
     memset(&s, 0, sizeof s);
     s.x.db = (ixs_conn *)&s;
+    s.x.st = q;
     s.x.kind = SK_DML;
     s.x.nparams = 1;
     CHECK(ixd_bind_wire(&s, w, wn, 1) == 1, "ixd_fast_binds 0 turns it off");
     ixd_fast_binds = 1;
+    sqlite3_finalize(q);
 }
 
 /* ---- statement reuse -------------------------------------------------------- */
@@ -552,9 +572,9 @@ int main(void) {
     sqlite3_open(":memory:", &h);
     test_fetch_types(h);
     test_fetch_rows(h);
-    sqlite3_close(h);
     test_bind_types();
-    test_bind_wire();
+    test_bind_wire(h);
+    sqlite3_close(h);
     eu_setup("fast");
     test_reuse();
     eu_teardown();

@@ -854,6 +854,7 @@ static void stmt_destroy(ixd_stmt *s) {
     free(s->pbuf);
     free(s->pcap);
     free(s->rplan);
+    free(s->wplan);
     ixs_mplan_free(s->x.mplan);
     free(s->x.ptypes);
     free(s->x.text);

@@ -74,18 +74,26 @@ typedef struct ixd_rcol {
     int kind;
     uint32_t width;
     size_t rest;
-    int64_t lo, hi; /* integers stored directly: lo..hi (the NULL form and
-                     * values out of the type's range take the general path) */
 } ixd_rcol;
+
+/* How a parameter takes a value of an SQ_BIND directly (ixd_store_row.c,
+ * ixd_bind_wire): its class, type code, the integers it takes (lo..hi) and
+ * the width a text is cut to (0: none). */
+typedef struct ixd_wparam {
+    int cls, code;
+    int64_t lo, hi;
+    size_t width;
+} ixd_wparam;
 
 /* A prepared statement: the translator's part (x) first, then the engine's. */
 struct ixd_stmt {
     ixs_stmt x;     /* x.db: its connection's part, NULL once the connection closed */
     uint8_t **pbuf; /* reused bytes of TEXT parameters bound by ixd_bind_fast */
     size_t *pcap;
-    ixd_rcol *rplan; /* per result column, made by ixd_row_plan */
-    int wired;       /* SQLite's parameters hold x.pvals, bound by ixd_bind_wire:
-                      * bind_all has nothing to do (ixd_bind and park clear it) */
+    ixd_rcol *rplan;   /* per result column, made by ixd_row_plan */
+    ixd_wparam *wplan; /* per parameter, made by ixd_bind_wire's first call */
+    int wired;         /* SQLite's parameters hold x.pvals, bound by ixd_bind_wire:
+                        * bind_all has nothing to do (ixd_bind and park clear it) */
     /* reuse (see ixd_db): the Informix text, x.gen and the data version
      * when parked, the links of db->live (live: on that list) */
     char *key;

@@ -51,17 +51,6 @@ static int plan_col(ityp t, uint32_t *width) {
     }
 }
 
-/* The integers a column of kind c->kind stores directly: its type's range
- * without the value that is its NULL form (DATE: IXT_DATE_MIN..MAX). */
-static void plan_range(ixd_rcol *c) {
-    switch (c->kind) {
-    case RK_I16: c->lo = INT16_MIN + 1, c->hi = INT16_MAX; break;
-    case RK_I32: c->lo = INT32_MIN + 1, c->hi = INT32_MAX; break;
-    case RK_DATE: c->lo = IXT_DATE_MIN, c->hi = IXT_DATE_MAX; break;
-    default: c->lo = INT64_MIN + 1, c->hi = INT64_MAX; break;
-    }
-}
-
 int ixd_row_plan(ixd_stmt *s) {
     free(s->rplan);
     s->rplan = calloc((size_t)s->x.ncols + 1, sizeof *s->rplan);
@@ -70,7 +59,6 @@ int ixd_row_plan(ixd_stmt *s) {
         ixd_rcol *c = &s->rplan[i];
         c->kind = plan_col(s->x.cols[i].t, &c->width);
         if (c->width == 0) c->kind = RK_GENERIC; /* a text of no width: general */
-        plan_range(c);
     }
     for (int i = s->x.ncols; i-- > 0;)
         s->rplan[i].rest =
@@ -96,31 +84,45 @@ static int put_direct(sqlite3_stmt *st, const ixd_rcol *plan, int from, int ncol
         int64_t v;
         double f;
         switch (c->kind) {
-        case RK_I32:
-        case RK_DATE:
-        case RK_I16:
-        case RK_I64:
-        case RK_INT8:
+        case RK_I32: /* not INT32_MIN, INTEGER's NULL form */
             if (k != SQLITE_INTEGER) goto general;
             v = sqlite3_value_int64(x);
-            if (v < c->lo || v > c->hi) goto general;
-            if (c->kind == RK_I32 || c->kind == RK_DATE) {
-                ixb_st32(d, (uint32_t)v);
-                d += 4;
-            } else if (c->kind == RK_I16) {
-                ixb_st16(d, (uint16_t)v);
-                d += 2;
-            } else if (c->kind == RK_I64) {
-                ixb_st64(d, (uint64_t)v);
-                d += 8;
-            } else {
-                uint64_t mag = v < 0 ? (uint64_t)(-v) : (uint64_t)v;
-                ixb_st16(d, (uint16_t)(v < 0 ? -1 : 1));
-                ixb_st32(d + 2, (uint32_t)mag);
-                ixb_st32(d + 6, (uint32_t)(mag >> 32));
-                d += 10;
-            }
+            if (v <= INT32_MIN || v > INT32_MAX) goto general;
+            ixb_st32(d, (uint32_t)v);
+            d += 4;
             continue;
+        case RK_DATE:
+            if (k != SQLITE_INTEGER) goto general;
+            v = sqlite3_value_int64(x);
+            if (v < IXT_DATE_MIN || v > IXT_DATE_MAX) goto general;
+            ixb_st32(d, (uint32_t)v);
+            d += 4;
+            continue;
+        case RK_I16:
+            if (k != SQLITE_INTEGER) goto general;
+            v = sqlite3_value_int64(x);
+            if (v <= INT16_MIN || v > INT16_MAX) goto general;
+            ixb_st16(d, (uint16_t)v);
+            d += 2;
+            continue;
+        case RK_I64:
+            if (k != SQLITE_INTEGER) goto general;
+            v = sqlite3_value_int64(x);
+            if (v == INT64_MIN) goto general;
+            ixb_st64(d, (uint64_t)v);
+            d += 8;
+            continue;
+        case RK_INT8: {
+            if (k != SQLITE_INTEGER) goto general;
+            v = sqlite3_value_int64(x);
+            if (v == INT64_MIN) goto general;
+            uint64_t mag = v < 0 ? (uint64_t)(-v) : (uint64_t)v;
+            ixb_st16(d, (uint16_t)(v < 0 ? -1 : 1));
+            ixb_st32(d + 2, (uint32_t)mag);
+            ixb_st32(d + 6, (uint32_t)(mag >> 32));
+            d += 10;
+            continue;
+        }
         case RK_FLOAT:
         case RK_SMALLFLOAT:
             if (k == SQLITE_FLOAT)
@@ -185,7 +187,7 @@ int ixd_row_encode(ixd_stmt *s, ixb_wbuf *out, ixd_put_fn general) {
     int n = s->x.ncols;
     int i = 0;
     while (i < n) {
-        if (room_for(out, plan[i].rest)) {
+        if (plan[i].kind != RK_GENERIC && room_for(out, plan[i].rest)) {
             uint8_t *end;
             i = put_direct(s->x.st, plan, i, n, out->data + out->len, &end);
             out->len = (size_t)(end - out->data);
@@ -317,61 +319,195 @@ int ixd_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n) {
 
 /* ---- binds straight from the SQ_BIND message ------------------------------------ */
 
+/* What a parameter takes directly (its class in ixd_stmt.wplan, decided
+ * once per statement): the cases of ixd_bind_fast by the parameter's type. */
+enum {
+    PC_OTHER,      /* the general path */
+    PC_ANY,        /* no type: every value as it comes */
+    PC_INT,        /* an integer type: integers in lo..hi (ixv_int_fits) */
+    PC_FLOAT,      /* FLOAT */
+    PC_SMALLFLOAT, /* SMALLFLOAT: integers, floats in its range */
+    PC_DATE,       /* DATE: DATE values only */
+    PC_VARCHAR,    /* VARCHAR / NVARCHAR (code): the same type, cut to width */
+};
+
+static ixd_wparam plan_param(ityp to) {
+    ixd_wparam w = {PC_OTHER, to.code, 0, 0, 0};
+    if (to.code < 0) {
+        w.cls = PC_ANY;
+    } else if (ixv_is_int(to.code)) {
+        w.cls = PC_INT;
+        w.lo = to.code == IX_T_SMALLINT                            ? -32767
+               : to.code == IX_T_INTEGER || to.code == IX_T_SERIAL ? INT32_MIN + 1
+                                                                   : INT64_MIN + 1;
+        w.hi = to.code == IX_T_SMALLINT                            ? 32767
+               : to.code == IX_T_INTEGER || to.code == IX_T_SERIAL ? INT32_MAX
+                                                                   : INT64_MAX;
+    } else if (to.code == IX_T_FLOAT) {
+        w.cls = PC_FLOAT;
+    } else if (to.code == IX_T_SMALLFLOAT) {
+        w.cls = PC_SMALLFLOAT;
+    } else if (to.code == IX_T_DATE) {
+        w.cls = PC_DATE;
+    } else if (to.code == IX_T_VARCHAR || to.code == IX_T_NVARCHAR) {
+        w.cls = PC_VARCHAR;
+        w.width = to.len & 0xff;
+    }
+    return w;
+}
+
+/* The statement's parameter plan, made at its first wire bind. 0, or 1
+ * out of memory (the general path). */
+static int wplan_make(ixd_stmt *s) {
+    if (s->wplan) return 0;
+    s->wplan = malloc(sizeof *s->wplan * (size_t)(s->x.nparams ? s->x.nparams : 1));
+    if (!s->wplan) return 1;
+    for (int i = 0; i < s->x.nparams; i++)
+        s->wplan[i] = plan_param(s->x.ptypes[i]);
+    return 0;
+}
+
+/* Parameter i (1-based in SQLite) set to integer x / double d: the
+ * statement's value and SQLite's binding. 0, or 1 when SQLite refuses. */
+static int wire_int(ixd_stmt *s, int i, int64_t x) {
+    set_int(s, i, x);
+    return sqlite3_bind_int64(s->x.st, i + 1, x) != SQLITE_OK;
+}
+
+static int wire_double(ixd_stmt *s, int i, double d) {
+    set_double(s, i, d);
+    return sqlite3_bind_double(s->x.st, i + 1, d) != SQLITE_OK;
+}
+
+/* An integer of the bind (not its NULL form) into parameter i: 0 set,
+ * 1 general path, 2 set but not bound in SQLite. */
+static int wire_intval(ixd_stmt *s, int i, const ixd_wparam *w, int64_t x) {
+    switch (w->cls) {
+    case PC_ANY: return wire_int(s, i, x) ? 2 : 0;
+    case PC_INT: return x >= w->lo && x <= w->hi ? (wire_int(s, i, x) ? 2 : 0) : 1;
+    case PC_FLOAT:
+    case PC_SMALLFLOAT: return wire_double(s, i, (double)x) ? 2 : 0;
+    default: return 1;
+    }
+}
+
+/* A FLOAT/SMALLFLOAT of the bind (not NaN) into parameter i: as
+ * wire_intval. */
+static int wire_floatval(ixd_stmt *s, int i, const ixd_wparam *w, double d) {
+    if (w->cls == PC_SMALLFLOAT && isfinite(d) && isinf((float)d))
+        return 1; /* out of SMALLFLOAT range: the general path's -1226 */
+    if (w->cls != PC_ANY && w->cls != PC_FLOAT && w->cls != PC_SMALLFLOAT) return 1;
+    return wire_double(s, i, d) ? 2 : 0;
+}
+
+/* A VARCHAR/NVARCHAR (code) of len bytes at p into parameter i: as
+ * wire_intval (or -208 out of memory). */
+static int wire_text(ixd_stmt *s, int i, const ixd_wparam *w, int code, const uint8_t *p,
+                     size_t len) {
+    if (w->cls == PC_VARCHAR && w->code == code) {
+        if (w->width && len > w->width) len = w->width;
+    } else if (w->cls != PC_ANY) {
+        return 1;
+    }
+    if (bind_text(s, i, p, len)) return 1;
+    return sqlite3_bind_text(s->x.st, i + 1, (const char *)s->pbuf[i], (int)len, SQLITE_STATIC) !=
+                   SQLITE_OK
+               ? 2
+               : 0;
+}
+
 /* One value of the SQ_BIND bytes p[0..n) (i16 type, i16 indicator, i16
  * slot, then the value padded to even: the layout ixd_sess_bind_fast reads)
  * into parameter i, when it is of a type ixd_sess_bind_fast takes and
- * ixd_bind_fast sets directly: the same value ixd_bind would set from the
- * tuple form. Returns the bytes read, or 0 for the general path. */
-static size_t bind_wire1(ixd_stmt *s, int i, const uint8_t *p, size_t n) {
+ * ixd_bind_fast would set directly: the same value ixd_bind would set from
+ * its tuple form, bound in SQLite too. Returns the bytes read, or 0 for the
+ * general path; *unbound set when SQLite refused the binding. */
+static size_t bind_wire1(ixd_stmt *s, int i, const uint8_t *p, size_t n, int *unbound) {
     if (n < 6 || (int16_t)ixb_be16(p + 2) != IXP_IND_VALUE) return 0;
     int code = ixb_be16(p) & 0xff;
     const uint8_t *v = p + 6;
-    size_t left = n - 6, w;
+    size_t left = n - 6, used;
+    const ixd_wparam *w = &s->wplan[i];
+    int r;
     switch (code) {
-    case IX_T_SMALLINT: w = 2; break;
+    case IX_T_SMALLINT:
+        if (left < 2 || ixb_be16(v) == 0x8000u) return 0;
+        r = wire_intval(s, i, w, (int16_t)ixb_be16(v));
+        used = 2;
+        break;
     case IX_T_INTEGER:
     case IX_T_SERIAL:
-    case IX_T_DATE:
-    case IX_T_SMALLFLOAT: w = 4; break;
+        if (left < 4 || ixb_be32(v) == 0x80000000u) return 0;
+        r = wire_intval(s, i, w, (int32_t)ixb_be32(v));
+        used = 4;
+        break;
     case IX_T_BIGINT:
     case IX_T_BIGSERIAL:
-    case IX_T_FLOAT: w = 8; break;
+        if (left < 8 || ixb_be64(v) == (uint64_t)1 << 63) return 0;
+        r = wire_intval(s, i, w, (int64_t)ixb_be64(v));
+        used = 8;
+        break;
+    case IX_T_DATE: {
+        if (left < 4) return 0;
+        int32_t x = (int32_t)ixb_be32(v); /* its NULL form is out of range */
+        if (x < IXT_DATE_MIN || x > IXT_DATE_MAX) return 0;
+        if (w->cls != PC_ANY && w->cls != PC_DATE) return 0;
+        r = wire_int(s, i, x) ? 2 : 0;
+        used = 4;
+        break;
+    }
+    case IX_T_FLOAT: {
+        if (left < 8) return 0;
+        uint64_t u = ixb_be64(v);
+        double d;
+        memcpy(&d, &u, 8);
+        if (isnan(d)) return 0; /* NaN (and the NULL form) as the general path says */
+        r = wire_floatval(s, i, w, d);
+        used = 8;
+        break;
+    }
+    case IX_T_SMALLFLOAT: {
+        if (left < 4) return 0;
+        uint32_t u = ixb_be32(v);
+        float f;
+        memcpy(&f, &u, 4);
+        if (isnan(f)) return 0;
+        r = wire_floatval(s, i, w, f);
+        used = 4;
+        break;
+    }
     case IX_T_VARCHAR:
     case IX_T_NVARCHAR: {
-        /* at most 255 bytes, not the 01 00 NULL form; into a parameter of
-         * no type or of the same type */
+        /* at most 255 bytes, not the 01 00 NULL form */
         if (left < 2) return 0;
         size_t len = ixb_be16(v);
         if (len > 255 || left - 2 < len || (len == 1 && v[2] == 0)) return 0;
-        if (bind_varchar(s, i, code, v + 2, len)) return 0;
-        return 6 + 2 + len + (len & 1);
+        r = wire_text(s, i, w, code, v + 2, len);
+        used = 2 + len + (len & 1);
+        break;
     }
     default: return 0;
     }
-    if (left < w) return 0;
-    uint64_t u = w == 2 ? ixb_be16(v) : w == 4 ? ixb_be32(v) : ixb_be64(v);
-    if (code == IX_T_FLOAT || code == IX_T_SMALLFLOAT) {
-        /* NaN is rewritten by the general path */
-        uint64_t exp = w == 8 ? 0x7ff0000000000000ull : 0x7f800000u;
-        uint64_t frac = w == 8 ? 0x000fffffffffffffull : 0x007fffffu;
-        if ((u & exp) == exp && (u & frac)) return 0;
-    } else if (code == IX_T_DATE && ((int32_t)u < IXT_DATE_MIN || (int32_t)u > IXT_DATE_MAX)) {
-        return 0;
-    }
-    /* the tuple form is the bind form's bytes; ixd_bind_fast refuses the
-     * NULL forms */
-    if (ixd_bind_fast(s, i, ixv_t(code, (uint32_t)w), v, w)) return 0;
-    return 6 + w;
+    if (r == 1) return 0;
+    if (r == 2) *unbound = 1;
+    return 6 + used;
 }
 
 int ixd_bind_wire(ixd_stmt *s, const uint8_t *p, size_t n, int count) {
-    if (!s || !s->x.db || s->x.kind != SK_DML || count != s->x.nparams || !ixd_fast_binds) return 1;
+    if (!s || !s->x.db || !s->x.st || s->x.kind != SK_DML || count != s->x.nparams ||
+        !ixd_fast_binds || sqlite3_stmt_busy(s->x.st) || wplan_make(s))
+        return 1;
+    s->wired = 0;
     size_t pos = 0;
+    int unbound = 0;
     for (int i = 0; i < count; i++) {
-        size_t used = bind_wire1(s, i, p + pos, n - pos);
+        size_t used = bind_wire1(s, i, p + pos, n - pos, &unbound);
         if (!used) return 1;
         s->x.pset[i] = 1;
         pos += used;
     }
-    return pos == n ? 0 : 1;
+    if (pos != n) return 1;
+    /* SQLite's parameters hold the values: bind_all has nothing to do */
+    s->wired = !unbound;
+    return 0;
 }

@@ -386,6 +386,7 @@ void ixd_sess_do_nfetch(ixd_sess *s, int32_t bufsize) {
     int64_t sent = 0;
     ixv_err e = {0}; /* one record for the reply's rows: filled only by the error that ends it */
     reply_room(s, cap);
+    int one_row = ixd_stmt_for_update(t->st);
     for (;;) {
         size_t at, n;
         int r = read_ahead(s, t, &at, &n, &e);
@@ -401,7 +402,7 @@ void ixd_sess_do_nfetch(ixd_sess *s, int32_t bufsize) {
         used += n;
         sent++;
         t->fetched++;
-        if (ixd_stmt_for_update(t->st)) return; /* an update cursor: its current row */
+        if (one_row) return; /* an update cursor: its current row */
     }
 }
 

@@ -902,8 +902,7 @@ static int login_header_ok(ixd_sess *s) {
  * room: the client reads them after its EOT just the same. */
 static int out_full(ixd_sess *s, ixb_wbuf *out) {
     if (out->len + s->reply.len < IXD_OUT_HIGH || ixp_reader_pending(&s->rd) == 0) return 0;
-    ixb_put_bytes(out, s->reply.data, s->reply.len);
-    ixb_wbuf_reset(&s->reply);
+    reply_to_out(s, out);
     return 1;
 }
 
