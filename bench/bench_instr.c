@@ -31,6 +31,13 @@
  * The tables are loaded natively before (ixd still under callgrind: the
  * load is one profile of its own, not used).
  *
+ * SQLite's floors, counted the same way (two sizes, in process, on ixd's
+ * file after ixd has stopped): the fetch (a step and the five typed column
+ * reads per row) and the pipelined insert (five typed binds, a step and a
+ * reset of one prepared INSERT per row, into ixd's tables, in one
+ * transaction). Both open SQLite with its default (serialized) mutexes,
+ * which ixd does without (SQLITE_OPEN_NOMUTEX).
+ *
  * Instruction counts are deterministic up to small noise (timer wake-ups of
  * ixd's listener), so one run is reported, not a median of rounds.
  *
@@ -209,6 +216,52 @@ static int sqlite_child(const char *path, int64_t n) {
     return rc;
 }
 
+/* SQLite's own floor for ixd's pipelined insert: the same rows inserted in
+ * process into ixd's table, as ixd runs them (the five typed binds, a step
+ * and a reset of one prepared INSERT per row), in one transaction, nothing
+ * else. Not inlined: callgrind collects from here
+ * (--toggle-collect=sqlite_insert_work) and dumps after it. */
+__attribute__((noinline)) int sqlite_insert_work(sqlite3 *h, const char *table, int64_t n);
+__attribute__((noinline)) int sqlite_insert_work(sqlite3 *h, const char *table, int64_t n) {
+    char sql[160];
+    snprintf(sql, sizeof sql,
+             "insert into %s (id, name, counter, value, created) values (?, ?, ?, ?, ?)", table);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_exec(h, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int rc = 0;
+    for (int64_t i = 0; i < n && rc == 0; i++) {
+        sqlite3_bind_int64(st, 1, D.id[i]);
+        sqlite3_bind_text(st, 2, D.name[i], -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 3, D.counter[i]);
+        sqlite3_bind_double(st, 4, D.value[i]);
+        sqlite3_bind_int64(st, 5, D.created[i]);
+        if (sqlite3_step(st) != SQLITE_DONE) rc = -1;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    if (sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) rc = -1;
+    return rc;
+}
+
+/* The child under callgrind for the insert floor: both sizes, into ixd's
+ * tables of the pipelined insert (which then hold their rows twice). */
+static int sqlite_insert_child(const char *path, int64_t n) {
+    sqlite3 *h = NULL;
+    if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) return 1;
+    cmp_make_data(&D, 2 * n);
+    int rc = 0;
+    for (int z = 0; z < 2 && rc == 0; z++) {
+        char table[32];
+        snprintf(table, sizeof table, "p_%d", z);
+        rc = sqlite_insert_work(h, table, n * (z + 1)) != 0;
+    }
+    cmp_free_data(&D);
+    sqlite3_close(h);
+    return rc;
+}
+
 static void pause_ms(int ms) {
     nanosleep(&(struct timespec){ms / 1000, (long)(ms % 1000) * 1000000L}, NULL);
 }
@@ -307,6 +360,8 @@ int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     if (argc == 4 && strcmp(argv[1], "--child") == 0) return child(atoi(argv[2]), atoll(argv[3]));
     if (argc == 4 && strcmp(argv[1], "--sqlite") == 0) return sqlite_child(argv[2], atoll(argv[3]));
+    if (argc == 4 && strcmp(argv[1], "--sqlite-insert") == 0)
+        return sqlite_insert_child(argv[2], atoll(argv[3]));
     int64_t n = 20000;
     int quick = 0;
     const char *tsv = NULL;
@@ -394,6 +449,18 @@ int main(int argc, char **argv) {
         snprintf(f2, sizeof f2, "%s/sqlite.cg.2", P.dir);
         sqf = fit2(cmp_cg_total(f1), cmp_cg_total(f2), n);
     }
+    snprintf(cmd, sizeof cmd,
+             "valgrind --tool=callgrind --toggle-collect=sqlite_insert_work "
+             "--dump-after=sqlite_insert_work --callgrind-out-file=%s/sqlite_ins.cg '%s' "
+             "--sqlite-insert %s/bench.db %lld >%s/sqlite_ins.log 2>&1",
+             P.dir, self, P.dir, (long long)n, P.dir);
+    fit sqi = {-1, -1}; /* SQLite's floor for the insert */
+    if (system(cmd) == 0) {
+        char f1[400], f2[400];
+        snprintf(f1, sizeof f1, "%s/sqlite_ins.cg.1", P.dir);
+        snprintf(f2, sizeof f2, "%s/sqlite_ins.cg.2", P.dir);
+        sqi = fit2(cmp_cg_total(f1), cmp_cg_total(f2), n);
+    }
     fit cx = {(cl[W_WIDE].per_row - cl[W_FETCH].per_row) / EXTRA_COLS, 0};
     fit sx = {(sv[W_WIDE].per_row - sv[W_FETCH].per_row) / EXTRA_COLS, 0};
 
@@ -412,6 +479,12 @@ int main(int argc, char **argv) {
     printf("| SQLite's floor for the fetch (step and the 5 typed column reads, in process) | - | - "
            "| %.0f | - |\n",
            sqf.per_row);
+    printf("| SQLite's floor for the pipelined insert (5 typed binds, step and reset of the "
+           "prepared INSERT, in process) | - | - | %.0f | - |\n",
+           sqi.per_row);
+    if (sqi.per_row >= 0)
+        printf("| ixd pipelined insert over SQLite's floor for it | - | - | %.0f | - |\n",
+               sv[W_PIPE].per_row - sqi.per_row);
     printf("\n");
     bench_goal_header();
     bench_goal("client fetch instructions/row (INT, VARCHAR(64), INT, FLOAT, DATE)",
@@ -439,6 +512,7 @@ int main(int argc, char **argv) {
                         sv[w].per_row);
             fprintf(f, "client_extra_column %.1f\nixd_extra_column %.1f\n", cx.per_row, sx.per_row);
             fprintf(f, "sqlite_fetch_floor %.1f\n", sqf.per_row);
+            fprintf(f, "sqlite_insert_floor %.1f\n", sqi.per_row);
             fclose(f);
         }
     }

@@ -4,7 +4,9 @@
  * against ixv_sval_to_tuple (NULLs, out of range values and their errors
  * included), also in multi-column rows mixed with general-path columns and
  * in a buffer with a limit. Bind: every tuple type ixd_bind_fast takes into
- * every parameter type, against ixv_tuple_to_sval + ixv_convert. Statement
+ * every parameter type, against ixv_tuple_to_sval + ixv_convert; and
+ * ixd_bind_wire (one pass from the SQ_BIND bytes) against the session's
+ * ixt_value_from_bind followed by the same, NULLs included. Statement
  * reuse: a freed statement comes back for the same text, and not after a
  * change of the catalog by the same or another connection. */
 #include <math.h>
@@ -301,6 +303,188 @@ static void test_bind_types(void) {
     CHECK(fast > 20, "the direct path takes the common binds (%d of %d)", fast, runs);
 }
 
+/* ---- binds from the SQ_BIND bytes (ixd_bind_wire) ---------------------------- */
+
+/* One value in the bind form: i16 type, i16 indicator, i16 slot, the value
+ * (VARCHAR: i16 length, bytes) padded to even. */
+static size_t wire_put(uint8_t *w, int code, int ind, const uint8_t *v, size_t n) {
+    ixb_st16(w, (uint16_t)code);
+    ixb_st16(w + 2, (uint16_t)ind);
+    ixb_st16(w + 4, 0);
+    memcpy(w + 6, v, n);
+    if (n & 1) w[6 + n++] = 0;
+    return 6 + n;
+}
+
+/* The general path of one bind value: the session's ixt_value_from_bind,
+ * then the engine's ixv_tuple_to_sval and ixv_convert. 0 or an error. */
+static int wire_general(int code, const uint8_t *v, size_t n, ityp to, sval *out) {
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
+    ixt_vtype vt = {code, code == IX_T_VARCHAR || code == IX_T_NVARCHAR ? (uint32_t)(n - 2)
+                                                                        : (uint32_t)n};
+    int r = ixt_value_from_bind(vt, v, n, &b);
+    ityp from = ixv_t(code, vt.enclen);
+    sval tmp;
+    if (r == IX_OK) r = ixv_tuple_to_sval(from, b.data, b.len, &tmp);
+    ixb_wbuf_free(&b);
+    if (r) return r ? r : -1;
+    if (to.code < 0 || tmp.kind == SQLITE_NULL) {
+        *out = tmp;
+        return 0;
+    }
+    r = ixv_convert(from, &tmp, to, out);
+    ixv_sval_free(&tmp);
+    return r;
+}
+
+/* 1 when SQLite's parameter 1 of st (reset) holds v, as bind_all would
+ * bind it (ixv_sval_bind_static): read back through "select ?1". */
+static int bound_same(sqlite3_stmt *st, const sval *v) {
+    if (sqlite3_step(st) != SQLITE_ROW) return 0;
+    sval got;
+    ixv_sval_from_sqlite(&got, sqlite3_column_value(st, 0));
+    int same = sval_same(&got, v);
+    sqlite3_reset(st);
+    return same;
+}
+
+static void test_bind_wire(sqlite3 *h) {
+    sqlite3_stmt *q = NULL;
+    CHECK(sqlite3_prepare_v2(h, "select ?1, ?2", -1, &q, NULL) == SQLITE_OK, "select ?1, ?2");
+    static const struct {
+        int code;
+        const char *hex; /* the value's bind bytes */
+    } from[] = {
+        {IX_T_SMALLINT, "0000"},
+        {IX_T_SMALLINT, "8001"},
+        {IX_T_SMALLINT, "8000"},
+        {IX_T_INTEGER, "00000007"},
+        {IX_T_INTEGER, "7fffffff"},
+        {IX_T_INTEGER, "80000001"},
+        {IX_T_INTEGER, "80000000"},
+        {IX_T_INTEGER, "00009c40"},
+        {IX_T_SERIAL, "00000003"},
+        {IX_T_DATE, "0000b5f1"},
+        {IX_T_DATE, "80000000"},
+        {IX_T_DATE, "7ffffff0"},
+        {IX_T_DATE, "fff56a25"},
+        {IX_T_BIGINT, "0000010000000000"},
+        {IX_T_BIGINT, "8000000000000000"},
+        {IX_T_BIGSERIAL, "fffffffffffffffb"},
+        {IX_T_FLOAT, "3ff4000000000000"},
+        {IX_T_FLOAT, "fff8000000000001"},
+        {IX_T_FLOAT, "ffffffffffffffff"},
+        {IX_T_FLOAT, "7ff0000000000000"},
+        {IX_T_FLOAT, "8000000000000000"},
+        {IX_T_SMALLFLOAT, "40200000"},
+        {IX_T_SMALLFLOAT, "7fc00000"},
+        {IX_T_SMALLFLOAT, "ffffffff"},
+        {IX_T_VARCHAR, "0003616263"},
+        {IX_T_VARCHAR, "0000"},
+        {IX_T_VARCHAR, "000100"},
+        {IX_T_VARCHAR, "00020000"},
+        {IX_T_VARCHAR, "000c313233343536373839303132"},
+        {IX_T_NVARCHAR, "000478202079"},
+        {IX_T_CHAR, "0002616220"},
+    };
+    static const ityp to[] = {
+        {-1, 0},
+        {IX_T_SMALLINT, 2},
+        {IX_T_INTEGER, 4},
+        {IX_T_SERIAL, 4},
+        {IX_T_BIGINT, 8},
+        {IX_T_INT8, 10},
+        {IX_T_FLOAT, 8},
+        {IX_T_SMALLFLOAT, 4},
+        {IX_T_DECIMAL, 0x0a02},
+        {IX_T_DATE, 4},
+        {IX_T_VARCHAR, 2},
+        {IX_T_VARCHAR, 10},
+        {IX_T_VARCHAR, 0},
+        {IX_T_NVARCHAR, 5},
+        {IX_T_CHAR, 4},
+        {IX_T_LVARCHAR, 0},
+        {IX_T_BOOLEAN, 1},
+    };
+    int nf = (int)(sizeof from / sizeof from[0]), nt = (int)(sizeof to / sizeof to[0]);
+    int bad = 0, fast = 0, runs = 0;
+    char first[200] = "";
+    for (int f = 0; f < nf; f++) {
+        uint8_t v[64], w[80];
+        size_t n = strlen(from[f].hex) / 2;
+        for (size_t j = 0; j < n; j++)
+            sscanf(from[f].hex + 2 * j, "%2hhx", &v[j]);
+        for (int k = 0; k < nt; k++)
+            for (int ind = 0; ind >= -1; ind--) { /* the value, and its NULL indicator */
+                ixd_stmt s;
+                memset(&s, 0, sizeof s);
+                ityp pt[2] = {to[k], to[k]};
+                sval pv[2] = {{0}}, ref = {0};
+                int pset[2] = {0};
+                uint8_t *pbuf[2] = {NULL};
+                size_t pcap[2] = {0};
+                s.x.db = (ixs_conn *)&s; /* not orphaned; never used */
+                s.x.st = q;
+                s.x.kind = SK_DML;
+                s.x.nparams = 1;
+                s.x.ptypes = pt;
+                s.x.pvals = pv;
+                s.x.pset = pset;
+                s.pbuf = pbuf;
+                s.pcap = pcap;
+                size_t wn = wire_put(w, from[f].code, ind, v, n);
+                runs++;
+                if (ixd_bind_wire(&s, w, wn, 1) == 0) {
+                    fast++;
+                    int r = ind ? -1 : wire_general(from[f].code, v, n, pt[0], &ref);
+                    if (r != 0 || !sval_same(&pv[0], &ref) || !pset[0] || !s.wired ||
+                        !bound_same(q, &pv[0])) {
+                        if (!bad++)
+                            snprintf(first, sizeof first,
+                                     "from %d %s (ind %d) to %d/%u: wire kind %d, general rc %d "
+                                     "kind %d",
+                                     from[f].code, from[f].hex, ind, pt[0].code, pt[0].len,
+                                     pv[0].kind, r, ref.kind);
+                    }
+                }
+                /* two values in one message: both, or neither */
+                uint8_t w2[160];
+                size_t n2 = wire_put(w2, from[f].code, ind, v, n);
+                n2 += wire_put(w2 + n2, IX_T_INTEGER, 0, (const uint8_t *)"\0\0\0\5", 4);
+                s.x.nparams = 2;
+                pt[1] = (ityp){IX_T_INTEGER, 4};
+                free(s.wplan); /* a statement of two parameters */
+                s.wplan = NULL;
+                int r2 = ixd_bind_wire(&s, w2, n2, 2);
+                if (r2 == 0 && (pv[1].kind != SQLITE_INTEGER || pv[1].i != 5 || !pset[1])) bad++;
+                if (ixd_bind_wire(&s, w2, n2, 1) == 0) bad++; /* not the statement's count */
+                free(s.wplan);
+                ixv_sval_free(&ref);
+                for (int j = 0; j < 2; j++) {
+                    ixv_sval_free(&pv[j]);
+                    free(pbuf[j]);
+                }
+            }
+    }
+    CHECK(bad == 0, "%d of %d wire binds differ from the general path; first: %s", bad, runs,
+          first);
+    CHECK(fast > 20, "the one-pass path takes the common binds (%d of %d)", fast, runs);
+    /* off: every BIND takes the general path */
+    ixd_fast_binds = 0;
+    uint8_t w[16];
+    size_t wn = wire_put(w, IX_T_INTEGER, 0, (const uint8_t *)"\0\0\0\5", 4);
+    ixd_stmt s;
+    memset(&s, 0, sizeof s);
+    s.x.db = (ixs_conn *)&s;
+    s.x.st = q;
+    s.x.kind = SK_DML;
+    s.x.nparams = 1;
+    CHECK(ixd_bind_wire(&s, w, wn, 1) == 1, "ixd_fast_binds 0 turns it off");
+    ixd_fast_binds = 1;
+    sqlite3_finalize(q);
+}
+
 /* ---- statement reuse -------------------------------------------------------- */
 
 static ixd_stmt *prep(ixd_db *db, const char *sql) {
@@ -388,8 +572,9 @@ int main(void) {
     sqlite3_open(":memory:", &h);
     test_fetch_types(h);
     test_fetch_rows(h);
-    sqlite3_close(h);
     test_bind_types();
+    test_bind_wire(h);
+    sqlite3_close(h);
     eu_setup("fast");
     test_reuse();
     eu_teardown();

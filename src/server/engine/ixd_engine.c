@@ -639,6 +639,7 @@ static int park(ixd_db *db, ixd_stmt *s) {
     if (!s->key || !s->x.st || (s->x.kind != SK_SELECT && s->x.kind != SK_DML)) return 0;
     ixd_close(s);
     sqlite3_clear_bindings(s->x.st);
+    s->wired = 0;
     for (int i = 0; i < s->x.nparams; i++) {
         ixv_sval_free(&s->x.pvals[i]);
         s->x.pset[i] = 0;
@@ -853,6 +854,7 @@ static void stmt_destroy(ixd_stmt *s) {
     free(s->pbuf);
     free(s->pcap);
     free(s->rplan);
+    free(s->wplan);
     ixs_mplan_free(s->x.mplan);
     free(s->x.ptypes);
     free(s->x.text);
@@ -902,6 +904,7 @@ int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixv_er
     /* SQLite holds the parameters' bytes without a copy (bind_all): a
      * cursor still reading them is closed before they change. */
     if (s->open && !s->scroll && !s->done) ixd_close(s);
+    s->wired = 0;
     s->x.pset[i] = 1;
     if (!p) {
         ixv_sval_free(&s->x.pvals[i]);
@@ -938,6 +941,7 @@ int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixv_er
  * bound without a copy: they live in s->pvals until the next ixd_bind of
  * that parameter, which closes a cursor still reading them. */
 static int bind_all(ixd_stmt *s, ixv_err *err) {
+    if (s->wired && !sqlite3_stmt_busy(s->x.st)) return 0; /* bound by ixd_bind_wire */
     sqlite3_reset(s->x.st);
     for (int i = 0; i < s->x.nparams; i++) {
         int rc = s->x.pset[i] ? ixv_sval_bind_static(&s->x.pvals[i], s->x.st, i + 1)

@@ -124,6 +124,18 @@ ixt_vtype ixd_stmt_param_type(const ixd_stmt *s, int i);
  * failure). Values are copied. Returns 0 or -1 with *err. */
 int ixd_bind(ixd_stmt *s, int i, ixt_vtype t, const uint8_t *p, size_t n, ixv_err *err);
 
+/* Binds all count parameters of an INSERT/UPDATE/DELETE straight from the
+ * values of an SQ_BIND message (p[0..n), validated by the decoder), in one
+ * pass and without the tuple form, when every value is of a common type
+ * (SMALLINT, INTEGER, SERIAL, DATE, BIGINT, BIGSERIAL, FLOAT, SMALLFLOAT,
+ * VARCHAR, NVARCHAR) that its parameter takes without a conversion that can
+ * fail: the parameters then hold what ixd_bind of each value's tuple form
+ * would have set. Returns 0 done, or 1 when it does not apply (another
+ * type, a NULL, a value the general path rewrites or refuses, a count that
+ * is not the statement's): the caller then binds every value with ixd_bind,
+ * which sets each parameter anew. */
+int ixd_bind_wire(ixd_stmt *s, const uint8_t *p, size_t n, int count);
+
 /* Runs a statement without a cursor (DDL, DML, transaction control, SET,
  * ...). *rows gets the rows affected, *serial the SERIAL assigned by an
  * INSERT (0 if none), *serial8 the SERIAL8/BIGSERIAL value (0 if none).

@@ -76,12 +76,24 @@ typedef struct ixd_rcol {
     size_t rest;
 } ixd_rcol;
 
+/* How a parameter takes a value of an SQ_BIND directly (ixd_store_row.c,
+ * ixd_bind_wire): its class, type code, the integers it takes (lo..hi) and
+ * the width a text is cut to (0: none). */
+typedef struct ixd_wparam {
+    int cls, code;
+    int64_t lo, hi;
+    size_t width;
+} ixd_wparam;
+
 /* A prepared statement: the translator's part (x) first, then the engine's. */
 struct ixd_stmt {
-    ixs_stmt x; /* x.db: its connection's part, NULL once the connection closed */
+    ixs_stmt x;     /* x.db: its connection's part, NULL once the connection closed */
     uint8_t **pbuf; /* reused bytes of TEXT parameters bound by ixd_bind_fast */
     size_t *pcap;
-    ixd_rcol *rplan; /* per result column, made by ixd_row_plan */
+    ixd_rcol *rplan;   /* per result column, made by ixd_row_plan */
+    ixd_wparam *wplan; /* per parameter, made by ixd_bind_wire's first call */
+    int wired;         /* SQLite's parameters hold x.pvals, bound by ixd_bind_wire:
+                        * bind_all has nothing to do (ixd_bind and park clear it) */
     /* reuse (see ixd_db): the Informix text, x.gen and the data version
      * when parked, the links of db->live (live: on that list) */
     char *key;
@@ -162,7 +174,8 @@ int64_t ixd_serial_next(ixd_db *db, int tabid, int kind, int64_t v, int *ok);
 /* Per-row fast paths (ixd_store_row.c). ixd_row_plan fills s->rplan from
  * s->x.cols (0, or -208 out of memory). ixd_row_encode appends the tuple of
  * the current row of s->x.st to out: the values of the planned kinds with
- * direct stores, one capacity check per row, and every other value (NULL of
+ * direct stores, one capacity check per row (and one more after each
+ * general-path column), and every other value (NULL of
  * some types, another storage class, a value out of range, other types)
  * through general(), which gives the exact result or error; returns 0 or a
  * negative SQLCODE (out as it was). ixd_bind_fast sets parameter i from a
@@ -172,6 +185,9 @@ typedef int (*ixd_put_fn)(ixd_stmt *s, int i, sqlite3_value *x, ixb_wbuf *out);
 int ixd_row_plan(ixd_stmt *s);
 int ixd_row_encode(ixd_stmt *s, ixb_wbuf *out, ixd_put_fn general);
 int ixd_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n);
+/* 0 turns ixd_bind_wire off (every SQ_BIND takes the general path): the
+ * tests compare the two. */
+extern int ixd_fast_binds;
 
 int ixd_db_path(ixd_engine *e, const char *name, char *buf, size_t n, ixv_err *err);
 /* CREATE DATABASE: creates the file and its catalog (-330 if it exists). */

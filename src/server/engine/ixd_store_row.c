@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include "ixd_int.h"
+#include "proto/ix_msg.h"
+
+int ixd_fast_binds = 1;
 
 enum {
     RK_GENERIC,
@@ -52,89 +55,121 @@ int ixd_row_plan(ixd_stmt *s) {
     free(s->rplan);
     s->rplan = calloc((size_t)s->x.ncols + 1, sizeof *s->rplan);
     if (!s->rplan) return IXV_E_NOMEM;
-    for (int i = 0; i < s->x.ncols; i++)
-        s->rplan[i].kind = plan_col(s->x.cols[i].t, &s->rplan[i].width);
+    for (int i = 0; i < s->x.ncols; i++) {
+        ixd_rcol *c = &s->rplan[i];
+        c->kind = plan_col(s->x.cols[i].t, &c->width);
+        if (c->width == 0) c->kind = RK_GENERIC; /* a text of no width: general */
+    }
     for (int i = s->x.ncols; i-- > 0;)
         s->rplan[i].rest =
             s->rplan[i + 1].rest + s->rplan[i].width + (s->rplan[i].kind == RK_VARCHAR);
     return 0;
 }
 
-/* An integer column's value; 0 when it takes the general path. */
-static inline int fast_int(const ixd_rcol *c, sqlite3_value *x, int64_t *v) {
-    if (sqlite3_value_type(x) != SQLITE_INTEGER) return 0;
-    *v = sqlite3_value_int64(x);
-    switch (c->kind) {
-    case RK_I16: return *v > INT16_MIN && *v <= INT16_MAX;
-    case RK_I32: return *v > INT32_MIN && *v <= INT32_MAX;
-    case RK_DATE: return *v >= IXT_DATE_MIN && *v <= IXT_DATE_MAX;
-    default: return *v != INT64_MIN;
-    }
-}
-
-static inline int put_text(const ixd_rcol *c, sqlite3_value *x, uint8_t *dst) {
-    if (sqlite3_value_type(x) != SQLITE_TEXT) return -1;
-    const unsigned char *p = sqlite3_value_text(x);
-    if (!p) return -1;
-    size_t n = (size_t)sqlite3_value_bytes(x);
-    if (n > c->width) n = c->width;
-    if (c->kind == RK_VARCHAR) {
-        dst[0] = (uint8_t)n;
-        memcpy(dst + 1, p, n);
-        return (int)n + 1;
-    }
-    memcpy(dst, p, n);
-    memset(dst + n, ' ', c->width - n);
-    return (int)c->width;
-}
-
-static inline int fast_put(const ixd_rcol *c, sqlite3_value *x, uint8_t *dst) {
-    int64_t v;
-    switch (c->kind) {
-    case RK_I16:
-        if (!fast_int(c, x, &v)) return -1;
-        ixb_st16(dst, (uint16_t)v);
-        return 2;
-    case RK_I32:
-    case RK_DATE:
-        if (!fast_int(c, x, &v)) return -1;
-        ixb_st32(dst, (uint32_t)v);
-        return 4;
-    case RK_I64:
-        if (!fast_int(c, x, &v)) return -1;
-        ixb_st64(dst, (uint64_t)v);
-        return 8;
-    case RK_INT8: {
-        if (!fast_int(c, x, &v)) return -1;
-        uint64_t mag = v < 0 ? (uint64_t)(-v) : (uint64_t)v;
-        ixb_st16(dst, (uint16_t)(v < 0 ? -1 : 1));
-        ixb_st32(dst + 2, (uint32_t)mag);
-        ixb_st32(dst + 6, (uint32_t)(mag >> 32));
-        return 10;
-    }
-    case RK_FLOAT:
-    case RK_SMALLFLOAT: {
+/* The direct stores of one row. Every column is read with one
+ * sqlite3_column_value and its storage class; a value the column's kind
+ * stores directly is written at d, anything else (NULL, another storage
+ * class, a value out of range) returns the column's index so that the
+ * caller takes the general path for it. The plan was made once per
+ * statement (ixd_row_plan); nothing here allocates or calls through a
+ * pointer. Returns ncols when every column was stored, with *end the
+ * first byte after the row. */
+static int put_direct(sqlite3_stmt *st, const ixd_rcol *plan, int from, int ncols, uint8_t *d,
+                      uint8_t **end) {
+    int i;
+    for (i = from; i < ncols; i++) {
+        const ixd_rcol *c = &plan[i];
+        sqlite3_value *x = sqlite3_column_value(st, i);
         int k = sqlite3_value_type(x);
-        if (k != SQLITE_FLOAT && k != SQLITE_INTEGER) return -1;
-        double d = k == SQLITE_FLOAT ? sqlite3_value_double(x) : (double)sqlite3_value_int64(x);
-        if (isnan(d)) return -1;
-        if (c->kind == RK_FLOAT) {
-            uint64_t u;
-            memcpy(&u, &d, 8);
-            ixb_st64(dst, u);
-            return 8;
+        int64_t v;
+        double f;
+        switch (c->kind) {
+        case RK_I32: /* not INT32_MIN, INTEGER's NULL form */
+            if (k != SQLITE_INTEGER) goto general;
+            v = sqlite3_value_int64(x);
+            if (v <= INT32_MIN || v > INT32_MAX) goto general;
+            ixb_st32(d, (uint32_t)v);
+            d += 4;
+            continue;
+        case RK_DATE:
+            if (k != SQLITE_INTEGER) goto general;
+            v = sqlite3_value_int64(x);
+            if (v < IXT_DATE_MIN || v > IXT_DATE_MAX) goto general;
+            ixb_st32(d, (uint32_t)v);
+            d += 4;
+            continue;
+        case RK_I16:
+            if (k != SQLITE_INTEGER) goto general;
+            v = sqlite3_value_int64(x);
+            if (v <= INT16_MIN || v > INT16_MAX) goto general;
+            ixb_st16(d, (uint16_t)v);
+            d += 2;
+            continue;
+        case RK_I64:
+            if (k != SQLITE_INTEGER) goto general;
+            v = sqlite3_value_int64(x);
+            if (v == INT64_MIN) goto general;
+            ixb_st64(d, (uint64_t)v);
+            d += 8;
+            continue;
+        case RK_INT8: {
+            if (k != SQLITE_INTEGER) goto general;
+            v = sqlite3_value_int64(x);
+            if (v == INT64_MIN) goto general;
+            uint64_t mag = v < 0 ? (uint64_t)(-v) : (uint64_t)v;
+            ixb_st16(d, (uint16_t)(v < 0 ? -1 : 1));
+            ixb_st32(d + 2, (uint32_t)mag);
+            ixb_st32(d + 6, (uint32_t)(mag >> 32));
+            d += 10;
+            continue;
         }
-        float f = (float)d;
-        if (isinf(f) && isfinite(d)) return -1;
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        ixb_st32(dst, u);
-        return 4;
+        case RK_FLOAT:
+        case RK_SMALLFLOAT:
+            if (k == SQLITE_FLOAT)
+                f = sqlite3_value_double(x);
+            else if (k == SQLITE_INTEGER)
+                f = (double)sqlite3_value_int64(x);
+            else
+                goto general;
+            if (isnan(f)) goto general;
+            if (c->kind == RK_FLOAT) {
+                uint64_t u;
+                memcpy(&u, &f, 8);
+                ixb_st64(d, u);
+                d += 8;
+            } else {
+                float g = (float)f;
+                if (isinf(g) && isfinite(f)) goto general;
+                uint32_t u;
+                memcpy(&u, &g, 4);
+                ixb_st32(d, u);
+                d += 4;
+            }
+            continue;
+        case RK_VARCHAR:
+        case RK_CHAR: {
+            if (k != SQLITE_TEXT) goto general;
+            const unsigned char *p = sqlite3_value_text(x);
+            if (!p) goto general;
+            size_t n = (size_t)sqlite3_value_bytes(x);
+            if (n > c->width) n = c->width;
+            if (c->kind == RK_VARCHAR) {
+                *d++ = (uint8_t)n;
+                memcpy(d, p, n);
+                d += n;
+            } else {
+                memcpy(d, p, n);
+                memset(d + n, ' ', c->width - n);
+                d += c->width;
+            }
+            continue;
+        }
+        default: goto general;
+        }
     }
-    case RK_VARCHAR:
-    case RK_CHAR: return put_text(c, x, dst);
-    default: return -1;
-    }
+general:
+    *end = d;
+    return i;
 }
 
 /* 1 when b has room for n more bytes (grown if need be); 0 when n would
@@ -149,20 +184,21 @@ static int room_for(ixb_wbuf *b, size_t n) {
 int ixd_row_encode(ixd_stmt *s, ixb_wbuf *out, ixd_put_fn general) {
     size_t start = out->len;
     const ixd_rcol *plan = s->rplan;
-    int room = room_for(out, plan[0].rest);
-    for (int i = 0; i < s->x.ncols; i++) {
-        sqlite3_value *x = sqlite3_column_value(s->x.st, i);
-        int w = room && plan[i].width ? fast_put(&plan[i], x, out->data + out->len) : -1;
-        if (w >= 0) {
-            out->len += (size_t)w;
-            continue;
+    int n = s->x.ncols;
+    int i = 0;
+    while (i < n) {
+        if (plan[i].kind != RK_GENERIC && room_for(out, plan[i].rest)) {
+            uint8_t *end;
+            i = put_direct(s->x.st, plan, i, n, out->data + out->len, &end);
+            out->len = (size_t)(end - out->data);
+            if (i == n) break;
         }
-        int rc = general(s, i, x, out);
+        int rc = general(s, i, sqlite3_column_value(s->x.st, i), out);
         if (rc) {
             out->len = start;
             return rc;
         }
-        room = room_for(out, plan[i + 1].rest);
+        i++;
     }
     if (out->err) {
         out->len = start;
@@ -188,6 +224,20 @@ static int bind_text(ixd_stmt *s, int i, const uint8_t *p, size_t n) {
     if (v->own) ixv_sval_free(v);
     *v = (sval){.kind = SQLITE_TEXT, .p = s->pbuf[i], .n = n};
     return 0;
+}
+
+/* Sets parameter i to a VARCHAR/NVARCHAR (code) of len bytes at p: as is
+ * into a parameter of no type, cut to the width of one of the same type;
+ * 1 (the general path) for a parameter of another type. */
+static int bind_varchar(ixd_stmt *s, int i, int code, const uint8_t *p, size_t len) {
+    ityp to = s->x.ptypes[i];
+    if (to.code == code) {
+        size_t w = to.len & 0xff;
+        if (w && len > w) len = w;
+    } else if (to.code >= 0) {
+        return 1;
+    }
+    return bind_text(s, i, p, len);
 }
 
 /* A tuple integer of type code (n bytes); 0 when it takes the general path
@@ -262,15 +312,202 @@ int ixd_bind_fast(ixd_stmt *s, int i, ityp from, const uint8_t *p, size_t n) {
         return to.code < 0 || ixv_is_float(to.code) ? set_double(s, i, d) : 1;
     }
     if ((from.code == IX_T_VARCHAR || from.code == IX_T_NVARCHAR) && n >= 1 &&
-        n == 1 + (size_t)p[0] && !(n == 2 && p[1] == 0)) {
-        size_t len = p[0];
-        if (to.code == from.code) {
-            size_t w = to.len & 0xff;
-            if (w && len > w) len = w;
-        } else if (to.code >= 0) {
-            return 1;
-        }
-        return bind_text(s, i, p + 1, len);
-    }
+        n == 1 + (size_t)p[0] && !(n == 2 && p[1] == 0))
+        return bind_varchar(s, i, from.code, p + 1, p[0]);
     return 1;
+}
+
+/* ---- binds straight from the SQ_BIND message ------------------------------------ */
+
+/* What a parameter takes directly (its class in ixd_stmt.wplan, decided
+ * once per statement): the cases of ixd_bind_fast by the parameter's type. */
+enum {
+    PC_OTHER,      /* the general path */
+    PC_ANY,        /* no type: every value as it comes */
+    PC_INT,        /* an integer type: integers in lo..hi (ixv_int_fits) */
+    PC_FLOAT,      /* FLOAT */
+    PC_SMALLFLOAT, /* SMALLFLOAT: integers, floats in its range */
+    PC_DATE,       /* DATE: DATE values only */
+    PC_VARCHAR,    /* VARCHAR / NVARCHAR (code): the same type, cut to width */
+};
+
+static ixd_wparam plan_param(ityp to) {
+    ixd_wparam w = {PC_OTHER, to.code, 0, 0, 0};
+    if (to.code < 0) {
+        w.cls = PC_ANY;
+    } else if (ixv_is_int(to.code)) {
+        w.cls = PC_INT;
+        w.lo = to.code == IX_T_SMALLINT                            ? -32767
+               : to.code == IX_T_INTEGER || to.code == IX_T_SERIAL ? INT32_MIN + 1
+                                                                   : INT64_MIN + 1;
+        w.hi = to.code == IX_T_SMALLINT                            ? 32767
+               : to.code == IX_T_INTEGER || to.code == IX_T_SERIAL ? INT32_MAX
+                                                                   : INT64_MAX;
+    } else if (to.code == IX_T_FLOAT) {
+        w.cls = PC_FLOAT;
+    } else if (to.code == IX_T_SMALLFLOAT) {
+        w.cls = PC_SMALLFLOAT;
+    } else if (to.code == IX_T_DATE) {
+        w.cls = PC_DATE;
+    } else if (to.code == IX_T_VARCHAR || to.code == IX_T_NVARCHAR) {
+        w.cls = PC_VARCHAR;
+        w.width = to.len & 0xff;
+    }
+    return w;
+}
+
+/* The statement's parameter plan, made at its first wire bind. 0, or 1
+ * out of memory (the general path). */
+static int wplan_make(ixd_stmt *s) {
+    if (s->wplan) return 0;
+    s->wplan = malloc(sizeof *s->wplan * (size_t)(s->x.nparams ? s->x.nparams : 1));
+    if (!s->wplan) return 1;
+    for (int i = 0; i < s->x.nparams; i++)
+        s->wplan[i] = plan_param(s->x.ptypes[i]);
+    return 0;
+}
+
+/* Parameter i (1-based in SQLite) set to integer x / double d: the
+ * statement's value and SQLite's binding. 0, or 1 when SQLite refuses. */
+static int wire_int(ixd_stmt *s, int i, int64_t x) {
+    set_int(s, i, x);
+    return sqlite3_bind_int64(s->x.st, i + 1, x) != SQLITE_OK;
+}
+
+static int wire_double(ixd_stmt *s, int i, double d) {
+    set_double(s, i, d);
+    return sqlite3_bind_double(s->x.st, i + 1, d) != SQLITE_OK;
+}
+
+/* An integer of the bind (not its NULL form) into parameter i: 0 set,
+ * 1 general path, 2 set but not bound in SQLite. */
+static int wire_intval(ixd_stmt *s, int i, const ixd_wparam *w, int64_t x) {
+    switch (w->cls) {
+    case PC_ANY: return wire_int(s, i, x) ? 2 : 0;
+    case PC_INT: return x >= w->lo && x <= w->hi ? (wire_int(s, i, x) ? 2 : 0) : 1;
+    case PC_FLOAT:
+    case PC_SMALLFLOAT: return wire_double(s, i, (double)x) ? 2 : 0;
+    default: return 1;
+    }
+}
+
+/* A FLOAT/SMALLFLOAT of the bind (not NaN) into parameter i: as
+ * wire_intval. */
+static int wire_floatval(ixd_stmt *s, int i, const ixd_wparam *w, double d) {
+    if (w->cls == PC_SMALLFLOAT && isfinite(d) && isinf((float)d))
+        return 1; /* out of SMALLFLOAT range: the general path's -1226 */
+    if (w->cls != PC_ANY && w->cls != PC_FLOAT && w->cls != PC_SMALLFLOAT) return 1;
+    return wire_double(s, i, d) ? 2 : 0;
+}
+
+/* A VARCHAR/NVARCHAR (code) of len bytes at p into parameter i: as
+ * wire_intval (or -208 out of memory). */
+static int wire_text(ixd_stmt *s, int i, const ixd_wparam *w, int code, const uint8_t *p,
+                     size_t len) {
+    if (w->cls == PC_VARCHAR && w->code == code) {
+        if (w->width && len > w->width) len = w->width;
+    } else if (w->cls != PC_ANY) {
+        return 1;
+    }
+    if (bind_text(s, i, p, len)) return 1;
+    return sqlite3_bind_text(s->x.st, i + 1, (const char *)s->pbuf[i], (int)len, SQLITE_STATIC) !=
+                   SQLITE_OK
+               ? 2
+               : 0;
+}
+
+/* One value of the SQ_BIND bytes p[0..n) (i16 type, i16 indicator, i16
+ * slot, then the value padded to even: the layout ixd_sess_bind_fast reads)
+ * into parameter i, when it is of a type ixd_sess_bind_fast takes and
+ * ixd_bind_fast would set directly: the same value ixd_bind would set from
+ * its tuple form, bound in SQLite too. Returns the bytes read, or 0 for the
+ * general path; *unbound set when SQLite refused the binding. */
+static size_t bind_wire1(ixd_stmt *s, int i, const uint8_t *p, size_t n, int *unbound) {
+    if (n < 6 || (int16_t)ixb_be16(p + 2) != IXP_IND_VALUE) return 0;
+    int code = ixb_be16(p) & 0xff;
+    const uint8_t *v = p + 6;
+    size_t left = n - 6, used;
+    const ixd_wparam *w = &s->wplan[i];
+    int r;
+    switch (code) {
+    case IX_T_SMALLINT:
+        if (left < 2 || ixb_be16(v) == 0x8000u) return 0;
+        r = wire_intval(s, i, w, (int16_t)ixb_be16(v));
+        used = 2;
+        break;
+    case IX_T_INTEGER:
+    case IX_T_SERIAL:
+        if (left < 4 || ixb_be32(v) == 0x80000000u) return 0;
+        r = wire_intval(s, i, w, (int32_t)ixb_be32(v));
+        used = 4;
+        break;
+    case IX_T_BIGINT:
+    case IX_T_BIGSERIAL:
+        if (left < 8 || ixb_be64(v) == (uint64_t)1 << 63) return 0;
+        r = wire_intval(s, i, w, (int64_t)ixb_be64(v));
+        used = 8;
+        break;
+    case IX_T_DATE: {
+        if (left < 4) return 0;
+        int32_t x = (int32_t)ixb_be32(v); /* its NULL form is out of range */
+        if (x < IXT_DATE_MIN || x > IXT_DATE_MAX) return 0;
+        if (w->cls != PC_ANY && w->cls != PC_DATE) return 0;
+        r = wire_int(s, i, x) ? 2 : 0;
+        used = 4;
+        break;
+    }
+    case IX_T_FLOAT: {
+        if (left < 8) return 0;
+        uint64_t u = ixb_be64(v);
+        double d;
+        memcpy(&d, &u, 8);
+        if (isnan(d)) return 0; /* NaN (and the NULL form) as the general path says */
+        r = wire_floatval(s, i, w, d);
+        used = 8;
+        break;
+    }
+    case IX_T_SMALLFLOAT: {
+        if (left < 4) return 0;
+        uint32_t u = ixb_be32(v);
+        float f;
+        memcpy(&f, &u, 4);
+        if (isnan(f)) return 0;
+        r = wire_floatval(s, i, w, f);
+        used = 4;
+        break;
+    }
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR: {
+        /* at most 255 bytes, not the 01 00 NULL form */
+        if (left < 2) return 0;
+        size_t len = ixb_be16(v);
+        if (len > 255 || left - 2 < len || (len == 1 && v[2] == 0)) return 0;
+        r = wire_text(s, i, w, code, v + 2, len);
+        used = 2 + len + (len & 1);
+        break;
+    }
+    default: return 0;
+    }
+    if (r == 1) return 0;
+    if (r == 2) *unbound = 1;
+    return 6 + used;
+}
+
+int ixd_bind_wire(ixd_stmt *s, const uint8_t *p, size_t n, int count) {
+    if (!s || !s->x.db || !s->x.st || s->x.kind != SK_DML || count != s->x.nparams ||
+        !ixd_fast_binds || sqlite3_stmt_busy(s->x.st) || wplan_make(s))
+        return 1;
+    s->wired = 0;
+    size_t pos = 0;
+    int unbound = 0;
+    for (int i = 0; i < count; i++) {
+        size_t used = bind_wire1(s, i, p + pos, n - pos, &unbound);
+        if (!used) return 1;
+        s->x.pset[i] = 1;
+        pos += used;
+    }
+    if (pos != n) return 1;
+    /* SQLite's parameters hold the values: bind_all has nothing to do */
+    s->wired = !unbound;
+    return 0;
 }

@@ -44,6 +44,7 @@ static int blobin_expect(sess_stmt *t, const ixp_bindval *v, struct bindref *r) 
 /* Ends the statement's kept binds after a refused step: sends sqlcode. */
 void ixd_sess_blobin_fail(ixd_sess *s, sess_stmt *t, int sqlcode, const char *why) {
     t->nbinds = 0;
+    t->wire_bound = 0;
     blobin_reset(t);
     ixd_sess_send_errcode(s, sqlcode, 0, why);
 }
@@ -171,7 +172,15 @@ void ixd_sess_do_bind(ixd_sess *s, const ixp_msg *m) {
     if (!t) return;
     ixb_wbuf_reset(&t->binds);
     t->nbinds = 0;
+    t->wire_bound = 0;
     blobin_reset(t);
+    /* a statement without a cursor, every value of a common type: straight
+     * into the engine's parameters, in one pass */
+    if (t->st && !t->is_cursor &&
+        ixd_bind_wire(t->st, m->u.bind.raw.p, m->u.bind.raw.n, m->u.bind.count) == 0) {
+        t->wire_bound = 1;
+        return;
+    }
     if (m->u.bind.count > t->bindcap) {
         struct bindref *b = realloc(t->bindv, (size_t)m->u.bind.count * sizeof *b);
         if (!b) return ixd_sess_send_errcode(s, IXV_E_NOMEM, 0, NULL);
@@ -207,6 +216,7 @@ void ixd_sess_do_bind(ixd_sess *s, const ixp_msg *m) {
  * the engine fills it only on the error that ends the loop. */
 static int apply_binds(ixd_sess *s, sess_stmt *t) {
     if (!t->st) return 0;
+    if (t->wire_bound) return 0; /* bound at the BIND, count checked there */
     if (blobin_missing(s, t)) return -1;
     ixv_err e = {0};
     int want = ixd_stmt_nparams(t->st);
@@ -278,7 +288,7 @@ void ixd_sess_do_open(ixd_sess *s) {
  * payload written there by the engine: a row kept in t->ahead from the last
  * reply first. Returns 1 with *n its payload length and *at where the
  * message starts, 0 at the end, -1 on error (sent). */
-static int read_ahead(ixd_sess *s, sess_stmt *t, size_t *at, size_t *n) {
+static int read_ahead(ixd_sess *s, sess_stmt *t, size_t *at, size_t *n, ixv_err *e) {
     ixb_wbuf *o = &s->reply;
     *at = o->len;
     if (t->has_ahead) {
@@ -287,22 +297,26 @@ static int read_ahead(ixd_sess *s, sess_stmt *t, size_t *at, size_t *n) {
         t->has_ahead = 0;
         return 1;
     }
-    if (ixb_wbuf_reserve(o, 8) == IX_OK) {
+    if (o->cap - o->len >= 8 || ixb_wbuf_reserve(o, 8) == IX_OK) {
         ixb_st16(o->data + o->len, IXP_SQ_TUPLE);
         memset(o->data + o->len + 2, 0, 6);
         o->len += 8;
     }
-    ixv_err e = {0};
-    int r = o->err ? 1 : ixd_fetch(t->st, o, &e);
+    int r = o->err ? 1 : ixd_fetch(t->st, o, e);
     if (r <= 0 || o->err) {
         if (!o->err) o->len = *at;
-        if (r < 0) ixd_sess_send_err(s, &e);
+        if (r < 0) ixd_sess_send_err(s, e);
         if (r > 0) ixd_sess_send_errcode(s, IXV_E_NOMEM, 0, NULL);
         return r > 0 ? -1 : r;
     }
     *n = o->len - *at - 8;
     ixb_st32(o->data + *at + 4, (uint32_t)*n);
-    if (*n & 1) ixb_put_u8(o, 0);
+    if (*n & 1) { /* the even-length pad */
+        if (o->len < o->cap)
+            o->data[o->len++] = 0;
+        else
+            ixb_put_u8(o, 0);
+    }
     if (o->err) {
         ixd_sess_send_errcode(s, IXV_E_NOMEM, 0, NULL);
         return -1;
@@ -332,6 +346,29 @@ static size_t reply_cap(const ixd_sess *s, int32_t bufsize) {
     return want < max ? want : max;
 }
 
+/* Sizes the reply for a fetch of up to cap tuple bytes (half as much
+ * again for the tuples' heads), so that the rows are encoded in place
+ * without the buffer growing, and copying, as they come. An empty reply
+ * takes a fresh buffer, not a realloc: nothing in it needs keeping. Best
+ * effort: without the memory the reply grows as before. */
+static void reply_room(ixd_sess *s, size_t cap) {
+    ixb_wbuf *o = &s->reply;
+    size_t want = cap + cap / 2 + 64;
+    if (o->err || o->cap - o->len >= want) return;
+    size_t len = o->len;
+    if (len == 0) {
+        const ixb_alloc *a = o->alloc;
+        size_t max = o->max;
+        ixb_wbuf_free(o);
+        ixb_wbuf_init(o, a);
+        o->max = max;
+    }
+    if (ixb_wbuf_reserve(o, want) != IX_OK) {
+        o->err = IX_OK; /* the reply as it was (a failed reserve changes nothing else) */
+        o->len = len;
+    }
+}
+
 /*
  * NFETCH (§3.6): as many whole tuples as fit in the client's buffer (at
  * least one), counted by their payload bytes. When the data ends inside this
@@ -347,9 +384,12 @@ void ixd_sess_do_nfetch(ixd_sess *s, int32_t bufsize) {
     if (t->exhausted) return ixd_sess_send_done(s, 0, 0, 0);
     size_t cap = reply_cap(s, bufsize), used = 0;
     int64_t sent = 0;
+    ixv_err e = {0}; /* one record for the reply's rows: filled only by the error that ends it */
+    reply_room(s, cap);
+    int one_row = ixd_stmt_for_update(t->st);
     for (;;) {
         size_t at, n;
-        int r = read_ahead(s, t, &at, &n);
+        int r = read_ahead(s, t, &at, &n, &e);
         if (r < 0) return;
         if (r == 0) {
             t->exhausted = 1;
@@ -362,7 +402,7 @@ void ixd_sess_do_nfetch(ixd_sess *s, int32_t bufsize) {
         used += n;
         sent++;
         t->fetched++;
-        if (ixd_stmt_for_update(t->st)) return; /* an update cursor: its current row */
+        if (one_row) return; /* an update cursor: its current row */
     }
 }
 

@@ -141,6 +141,7 @@ static void drop_orphans(ixd_sess *s) {
         t->orphan = 1;
         t->open = t->has_ahead = t->exhausted = 0;
         t->nbinds = 0;
+        t->wire_bound = 0;
     }
 }
 
@@ -648,10 +649,10 @@ static int handle(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     ixd_set_interrupt_check(db, s->intr_fn ? sess_interrupted : NULL, s);
     ixd_set_client_channel(db, s->ask_fn, s->ask_ud);
     /* SQ_ID, SQ_BIND, SQ_BBIND and SQ_BLOB only pick a statement and keep
-     * values (a cursor they close keeps the transaction): no transaction
-     * change to tell */
+     * values (a cursor they close keeps the transaction), SQ_EOT only sends
+     * the group's replies: no transaction change to tell */
     if (m->tag == IXP_SQ_BIND || m->tag == IXP_SQ_ID || m->tag == IXP_SQ_BBIND ||
-        m->tag == IXP_SQ_BLOB)
+        m->tag == IXP_SQ_BLOB || m->tag == IXP_SQ_EOT)
         return handle_msg(s, m, out);
     int was = ixd_in_transaction(db);
     int end = handle_msg(s, m, out);
@@ -676,6 +677,20 @@ static void do_fastpath(ixd_sess *s, const ixp_msg *m) {
     s->done_sent = 1;
 }
 
+/* Moves the group's replies to out: when out is empty (the usual case) the
+ * two buffers trade their memory instead of copying the bytes (both use the
+ * C library's allocator and have no limit, so either serves as the other). */
+static void reply_to_out(ixd_sess *s, ixb_wbuf *out) {
+    if (out->len == 0 && !out->err && out->alloc == s->reply.alloc && out->max == s->reply.max) {
+        ixb_wbuf t = *out;
+        *out = s->reply;
+        s->reply = t;
+    } else {
+        ixb_put_bytes(out, s->reply.data, s->reply.len);
+    }
+    ixb_wbuf_reset(&s->reply);
+}
+
 static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     int after_blob = s->after_blob;
     s->after_blob = 0;
@@ -691,8 +706,7 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     }
     if (m->tag == IXP_SQ_EOT) {
         strict_group_ends(s);
-        ixb_put_bytes(out, s->reply.data, s->reply.len);
-        ixb_wbuf_reset(&s->reply);
+        reply_to_out(s, out);
         ixp_enc_tag(out, IXP_SQ_EOT);
         s->skipping = 0;
         s->done_sent = 0;
@@ -888,8 +902,7 @@ static int login_header_ok(ixd_sess *s) {
  * room: the client reads them after its EOT just the same. */
 static int out_full(ixd_sess *s, ixb_wbuf *out) {
     if (out->len + s->reply.len < IXD_OUT_HIGH || ixp_reader_pending(&s->rd) == 0) return 0;
-    ixb_put_bytes(out, s->reply.data, s->reply.len);
-    ixb_wbuf_reset(&s->reply);
+    reply_to_out(s, out);
     return 1;
 }
 

@@ -68,6 +68,7 @@ typedef struct sess_stmt {
         int pending; /* a BYTE/TEXT descriptor: the bytes come in SQ_BLOB chunks */
     } * bindv;
     int bindcap;
+    int wire_bound;       /* the last BIND's values are in the engine (ixd_bind_wire) */
     struct blobin blobin; /* those bytes on their way (blobin_* below) */
 } sess_stmt;
 
