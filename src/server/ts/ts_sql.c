@@ -120,8 +120,9 @@ void ixts_scache_put(ts_conn *c, const ts_series *s, sqlite3_value *key) {
     } else
         return;
     sc->ktype = kt;
-    snprintf(sc->tab, sizeof sc->tab, "%s", s->tab);
-    snprintf(sc->col, sizeof sc->col, "%s", s->col);
+    /* both NUL-terminated within TS_NAME_MAX + 1 bytes: copied, not formatted (every call) */
+    memcpy(sc->tab, s->tab, strlen(s->tab) + 1);
+    memcpy(sc->col, s->col, strlen(s->col) + 1);
     series_copy(&sc->s, s);
     scache_stamp(c, &sc->gen, &sc->dver, &sc->changes, &sc->autocommit);
     sc->valid = 1;
