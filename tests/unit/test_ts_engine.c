@@ -6,7 +6,7 @@
 #include <math.h>
 #include <sys/stat.h>
 
-#include "server/ts/ts.h"
+#include "server/ts/ts_int.h"
 #include <sqlite3.h>
 
 #include "test_engine_util.h"
@@ -351,6 +351,45 @@ static void old_layout(void) {
     CHECK_RAW("select count(*) from _ixd_ts_summ", 0);
 }
 
+/* ixts_time_format (digit pairs) against the same text made with
+ * snprintf, at every fraction width, before and after 1970. */
+static void time_format_text(void) {
+    static const int64_t base[] = {0,
+                                   -1,
+                                   1,
+                                   86399999999LL,
+                                   -86400000000LL,
+                                   1767225600000000LL,
+                                   1767225659123456LL,
+                                   -2208988800000000LL,
+                                   253402300799999999LL,
+                                   -62135596800000000LL};
+    int bad = 0;
+    for (size_t b = 0; b < sizeof base / sizeof base[0]; b++)
+        for (int64_t k = 0; k < 2000; k++) {
+            int64_t us = base[b] + k * 7919 * 1013 + (k % 7) * 86400000000LL;
+            if (us > 253402300799999999LL || us < -62135596800000000LL) continue;
+            int64_t days = us / 86400000000LL, rem = us % 86400000000LL;
+            if (rem < 0) rem += 86400000000LL, days--;
+            int y, m, d;
+            ixt_date_to_ymd((int32_t)(days + IXT_DATE_UNIX_EPOCH), &y, &m, &d);
+            for (int f = 0; f <= 6; f++) {
+                char want[64], got[TS_TIME_TEXT], fr[16];
+                snprintf(fr, sizeof fr, ".%06lld", (long long)(rem % 1000000));
+                fr[f ? f + 1 : 0] = 0;
+                snprintf(want, sizeof want, "%04d-%02d-%02d %02d:%02d:%02d%s", y, m, d,
+                         (int)(rem / 3600000000LL), (int)(rem / 60000000 % 60),
+                         (int)(rem / 1000000 % 60), fr);
+                size_t n = ixts_time_format(us, f, got);
+                if (n != strlen(want) || strcmp(got, want)) {
+                    if (!bad++)
+                        CHECK(0, "time %lld fdig %d: %s, want %s", (long long)us, f, got, want);
+                }
+            }
+        }
+    CHECK(bad == 0, "time texts: %d differ", bad);
+}
+
 /* The benchmark's shape: three FLOAT walks in 0.01 steps, one a minute. A
  * default page (32,739 bytes) holds at least 1,200 of them. */
 static void page_capacity(void) {
@@ -634,6 +673,7 @@ int main(void) {
     write_file();
     drops();
     old_layout();
+    time_format_text();
     eu_teardown();
     return tap_done();
 }
