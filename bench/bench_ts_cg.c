@@ -5,7 +5,9 @@
  *
  *   bench_ts_cg page N    the first JSON page of the series (oni_ts_read)
  *   bench_ts_cg paged N   the whole series page after page, N times
- *   bench_ts_cg rows N    every row of the series (oni_ts_read_rows)
+ *   bench_ts_cg rows N    every row of the series (oni_ts_read_rows), counted
+ *   bench_ts_cg rowsall N every row of the series with its columns
+ *                         (--toggle-collect=t_column: the columns' share)
  *   bench_ts_cg agg N     a one-day average (oni_ts_aggregate)
  *   bench_ts_cg write N   N single elements (oni_ts_write) in one transaction
  *   bench_ts_cg insert N  N single-row INSERTs of the same values into a
@@ -131,12 +133,16 @@ int main(int argc, char **argv) {
             q("select count(*) from table(oni_ts_read_rows('meters','readings',1,NULL,NULL)"
               "::multiset(reading_t))");
             calls++;
+        } else if (!strcmp(mode, "rowsall")) {
+            q("select * from table(oni_ts_read_rows('meters','readings',1,NULL,NULL)"
+              "::multiset(reading_t))");
+            calls++;
         } else if (!strcmp(mode, "agg")) {
             q("execute function oni_ts_aggregate('meters','readings',1,'2026-01-03 00:00',"
               "'2026-01-03 23:59','1 day','avg')");
             calls++;
         } else {
-            fprintf(stderr, "usage: bench_ts_cg page|paged|rows|agg|write|insert [N]\n");
+            fprintf(stderr, "usage: bench_ts_cg page|paged|rows|rowsall|agg|write|insert [N]\n");
             return 2;
         }
     }

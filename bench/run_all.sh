@@ -6,7 +6,7 @@
 #
 # Writes bench/results/: report.md (goals, proxy self-test, instructions per
 # row, round trips, table 1, table 2, table 3), goals.md, instr.md/.tsv, rtt.md,
-# table1.md, table2.md, table3.md, proxy_selftest.txt, py_drivers.txt/.tsv,
+# table1.md, table2.md, table3.md, table3_py.md, proxy_selftest.txt, py_drivers.txt/.tsv,
 # drivers.dat, fetchbuf.rtt*.dat and, when gnuplot is available, drivers.png
 # and fetchbuf.png. When gnuplot is missing the script installs Debian's
 # gnuplot-nox (as root; BENCH_INSTALL_GNUPLOT=0 turns that off) and skips the
@@ -81,6 +81,16 @@ echo "== table 3 (TimeSeries)"
 timeout "$T" "$BUILD/bench_ts" $QUICK >"$RES/table3.md" || exit 1
 cat "$RES/table3.md"
 
+echo "== table 3, Python side (TimeSeries)"
+if [ -d "$BUILD/python/ixdb" ] && command -v python3 >/dev/null 2>&1; then
+    IXD_BIN="$BUILD/ixd" IXDB_PYTHONPATH="$BUILD/python" timeout "$T" \
+        python3 bench/bench_py_ts.py $QUICK >"$RES/table3_py.md" 2>&1 ||
+        echo "bench_py_ts.py failed; Python TimeSeries figures left out" >>"$RES/table3_py.md"
+else
+    echo "no Python module in $BUILD/python: Python TimeSeries figures left out" >"$RES/table3_py.md"
+fi
+cat "$RES/table3_py.md"
+
 # every goal, from the "| goal: " rows the programs print beside their figures
 {
     echo "## Goals"
@@ -89,7 +99,8 @@ cat "$RES/table3.md"
     echo
     echo "| goal | measured | target | status |"
     echo "|---|---:|---:|---|"
-    cat "$RES/instr.md" "$RES/rtt.md" "$RES/table1.md" "$RES/table2.md" "$RES/table3.md" |
+    cat "$RES/instr.md" "$RES/rtt.md" "$RES/table1.md" "$RES/table2.md" "$RES/table3.md" \
+        "$RES/table3_py.md" |
         grep '^| goal: ' | sed 's/^| goal: /| /'
 } >"$RES/goals.md"
 cat "$RES/goals.md"
@@ -139,6 +150,8 @@ fi
     cat "$RES/table2.md"
     echo
     cat "$RES/table3.md"
+    echo
+    cat "$RES/table3_py.md"
     echo
     echo "## Plots"
     echo

@@ -108,6 +108,19 @@ class Writer:
 
     def write_text(self, key, text):
         """Appends one element given as element text."""
+        # the common case in one call: an ASCII line without a newline that
+        # joins a buffer with room, which then sends nothing (_add's checks
+        # and outcome, without its second call)
+        b = self._bufs.get(key)
+        if (b is not None and self._failed is None and text.isascii() and "\n" not in text
+                and "\r" not in text):
+            lines = b[0]
+            size = b[1] + 1 + len(text)
+            if lines and size <= MAX_TEXT and len(lines) + 1 < self._flush:
+                lines.append(text)
+                b[1] = size
+                self.pending += 1
+                return
         self._add(key, text)
 
     def _add(self, key, line):

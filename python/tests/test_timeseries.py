@@ -26,7 +26,7 @@ class TimeSeries(unittest.TestCase):
         cu.execute("create row type pyreading_t (ts datetime year to fraction(5), m1 float, "
                    "m2 float, m3 float)")
         cu.execute("create table pymeters (id int primary key, readings timeseries(pyreading_t))")
-        for k in range(1, 10):
+        for k in range(1, 12):
             cu.execute("execute function oni_ts_create('pymeters', 'readings', ?, "
                        "'2026-01-01 00:00', '1 minute')", (k,))
             assert cu.fetchall() == [(1,)]
@@ -83,6 +83,44 @@ class TimeSeries(unittest.TestCase):
         with self.assertRaises(ValueError):
             ts.Writer(self.conn, "pymeters", "readings", flush=0)
         w.close()
+
+    def test_write_text_fast_path(self):
+        """write_text's one-call path leaves the writer as _add (the
+        general path) does after every element: buffers, counts, what was
+        sent; at flush N on two keys, at the byte limit, then with
+        non-ASCII and newline text."""
+        small = []
+        for i in range(40):
+            small.append((10, ts.element_text(T0 + i * MIN, i, 2 * i, None)))
+            small.append((11, ts.element_text(T0 + i * MIN, i + 0.5, 1, 2)))
+        big = [(10, ts.element_text(T0 + (100 + i) * MIN, 1000000000 + i, None, None))
+               for i in range(1000)]  # 33 bytes: a send at the byte limit
+        bad = [(11, "2026-01-01 05:00|1|2|\u00e9"), (11, "2026-01-01 05:01|1\n2026-01-01 05:02|2")]
+        traces = []
+        for fast in (True, False):
+            trace = []
+            for flush, lines in ((7, small), (100000, big), (7, bad)):
+                w = ts.Writer(self.conn, "pymeters", "readings", flush=flush)
+                for j, (key, line) in enumerate(lines):
+                    try:
+                        (w.write_text if fast else w._add)(key, line)
+                        outcome = None
+                    except ixdb.Error as e:
+                        outcome = type(e).__name__
+                    bufs = sorted((k, len(b[0]), b[1], b[0][-1:]) for k, b in w._bufs.items())
+                    trace.append((outcome, w.written, w.pending, bufs))
+                try:
+                    w.close()
+                except ixdb.Error as e:
+                    trace.append(type(e).__name__)
+                trace.append((w.written, w.pending))
+            trace.append((self.count(10), self.count(11)))
+            traces.append(trace)
+            for k in (10, 11):
+                self.conn.cursor().execute(
+                    "execute function oni_ts_delete('pymeters', 'readings', ?, NULL, NULL)", (k,))
+        self.assertEqual(traces[0][-1], (1040, 40))
+        self.assertEqual(traces[0], traces[1])
 
     def test_refused_row(self):
         w = ts.Writer(self.conn, "pymeters", "readings", flush=50)

@@ -6,7 +6,9 @@
 #include <math.h>
 #include <sys/stat.h>
 
-#include "server/ts/ts.h"
+#include "server/ts/ts_int.h"
+#include <sqlite3.h>
+
 #include "test_engine_util.h"
 
 static char BIG[1 << 20];
@@ -177,6 +179,217 @@ static void bulk_and_pages(void) {
     CHECK(pages > 10 && tight, "%d pages, split at the limit: %d", pages, tight);
 }
 
+/* The JSON writer prints the values of a sealed decimal-scaled chunk from
+ * their scaled integers (put_scaled) and those of head elements from the
+ * doubles (ixts_val_text): the same elements give byte-identical pages, at
+ * every scale 0..9, negative, and with NULLs. */
+static void page_fast_vs_general(void) {
+    static const char *v1[] = {"0.05",      "0.123",   "19.9",      "1000.01",    "-0.5",
+                               "0.0123",    "-20",     "99.99",     "1.10",       "0.1",
+                               "123456.78", "-0.001",  "7",         "0.00000001", "2.000000005",
+                               "-3.25",     "1000000", "0.0000001", "42.4242",    "0"};
+    static const char *v2[] = {"20.01", "20.1", "-20.09", "19.99", "0.01", "100", "", "5.5"};
+    char got[2][40000];
+    for (int sid = 3; sid <= 4; sid++) {
+        char sql[200];
+        snprintf(sql, sizeof sql,
+                 "execute function oni_ts_create('meters','readings',%d,'2026-01-01',"
+                 "'1 minute')",
+                 sid);
+        CHECK_Q(sql, "1");
+        /* 300 in one call seal into a chunk; 200 stay in the head */
+        int n = sid == 3 ? 300 : 200;
+        size_t o = (size_t)snprintf(
+            BIG, sizeof BIG, "execute procedure oni_ts_write_many('meters','readings',%d,'", sid);
+        for (int k = 0; k < n; k++)
+            o += (size_t)snprintf(BIG + o, sizeof BIG - o, "2026-01-01 %02d:%02d|%s|%s|%s|\n",
+                                  k / 60, k % 60, v1[k % 20], v2[k % 8], k % 7 ? "1.5" : "");
+        snprintf(BIG + o, sizeof BIG - o, "')");
+        CHECK_RUN(BIG, 0);
+        snprintf(sql, sizeof sql, "execute function oni_ts_info('meters','readings',%d)", sid);
+        q(sql);
+        CHECK(strstr(OUT, sid == 3 ? "\"head\":0" : "\"head\":200") != NULL, "series %d: %s", sid,
+              OUT);
+        snprintf(sql, sizeof sql,
+                 "execute function oni_ts_read('meters','readings',%d,NULL,NULL,'limit=200')", sid);
+        snprintf(got[sid - 3], sizeof got[0], "%s", q(sql));
+    }
+    /* the pages differ only in "next" (the sealed series has more) */
+    char *nx = strstr(got[0], ",\"next\":");
+    if (nx) snprintf(nx, sizeof got[0] - (size_t)(nx - got[0]), ",\"next\":null}");
+    CHECK(!strcmp(got[0], got[1]), "sealed page\n%s\nhead page\n%s", got[0], got[1]);
+}
+
+/* A file written before the chunk summaries had their own table (each
+ * chunk's summary in _ixd_ts_chunk.summ) reads, aggregates and takes writes
+ * as it is. The test makes one: a database written now, then turned into
+ * the old layout by hand (summaries moved back, their table and triggers
+ * dropped). */
+static void old_layout_write(int day0, int days) {
+    for (int d = day0; d < day0 + days; d++)
+        for (int h = 0; h < 24; h += 6) { /* batches of 360: the day seals */
+            size_t o = (size_t)snprintf(BIG, sizeof BIG,
+                                        "execute procedure oni_ts_write_many('m','r',1,'");
+            for (int k = 0; k < 360; k++)
+                o += (size_t)snprintf(BIG + o, sizeof BIG - o, "2026-02-%02d %02d:%02d|%d.%02d|\n",
+                                      d, h + k / 60, k % 60, d * 10 + k % 7, (k * 13 + h) % 100);
+            snprintf(BIG + o, sizeof BIG - o, "')");
+            CHECK_RUN(BIG, 0);
+        }
+}
+
+/* An integer the file's own SQLite answers (the storage tables are not
+ * visible through ixd's SQL). */
+static int raw_int(const char *sql) {
+    char path[400];
+    snprintf(path, sizeof path, "%s/oldts.db", DIR_);
+    sqlite3 *h;
+    sqlite3_stmt *st;
+    int v = -1;
+    if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_int(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(h);
+    return v;
+}
+#define CHECK_RAW(sql, want) CHECK(raw_int(sql) == (want), "%s: %d", sql, raw_int(sql))
+
+static void old_layout_make(void) {
+    ixd_db_close(D);
+    D = NULL;
+    char path[400];
+    snprintf(path, sizeof path, "%s/oldts.db", DIR_);
+    sqlite3 *h;
+    CHECK(sqlite3_open(path, &h) == SQLITE_OK, "open %s", path);
+    char *msg = NULL;
+    CHECK(sqlite3_exec(h,
+                       "UPDATE _ixd_ts_chunk SET summ = (SELECT s.summ FROM _ixd_ts_summ s WHERE "
+                       "s.sid = _ixd_ts_chunk.sid AND s.t0 = _ixd_ts_chunk.t0);"
+                       "DROP TRIGGER _ixd_ts_chunk_del; DROP TRIGGER _ixd_ts_chunk_t0;"
+                       "DROP TABLE _ixd_ts_summ;",
+                       NULL, NULL, &msg) == SQLITE_OK,
+          "old layout: %s", msg ? msg : "");
+    sqlite3_free(msg);
+    sqlite3_stmt *st;
+    sqlite3_prepare_v2(h, "SELECT count(*) FROM _ixd_ts_chunk WHERE summ IS NOT NULL", -1, &st,
+                       NULL);
+    CHECK(sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 3,
+          "three old chunks with their summaries: %d", sqlite3_column_int(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    CHECK_RUN("database oldts", 0);
+}
+
+/* The day counts and sums from the summaries against those of the rows. */
+static void old_layout_check_days(const char *what) {
+    char agg[4096];
+    snprintf(agg, sizeof agg, "%s",
+             q("execute function oni_ts_aggregate('m','r',1,NULL,NULL,'1 day','count,sum')"));
+    int nd = 0;
+    for (const char *a = agg; *a; nd++) {
+        char day[11], sql[300];
+        long long ca, cr;
+        double sa, sr;
+        CHECK(sscanf(a, "%10s %*[^|]|%lld|%lf", day, &ca, &sa) == 3, "%s: %s", what, a);
+        snprintf(sql, sizeof sql,
+                 "select count(v), sum(v) from table(oni_ts_read_rows('m','r',1,'%s 00:00',"
+                 "'%s 23:59')::multiset(old_t))",
+                 day, day);
+        CHECK(sscanf(q(sql), "%lld|%lf", &cr, &sr) == 2 && ca == cr &&
+                  fabs(sa - sr) <= 1e-9 * fabs(sr),
+              "%s: day %s: %lld %.17g against %s", what, day, ca, sa, OUT);
+        a = strchr(a, '\n') ? strchr(a, '\n') + 1 : "";
+    }
+    CHECK(nd > 0, "%s: days %s", what, agg);
+}
+
+static void old_layout(void) {
+    CHECK_RUN("create database oldts with log", 0);
+    CHECK_RUN("create row type old_t (ts datetime year to fraction(5), v float)", 0);
+    CHECK_RUN("create table m (id int primary key, r timeseries(old_t))", 0);
+    CHECK_Q("execute function oni_ts_create('m','r',1,'2026-02-01','1 minute')", "1");
+    old_layout_write(1, 3);
+    char page[40000], agg[4096];
+    snprintf(page, sizeof page, "%s", q("execute function oni_ts_read('m','r',1,NULL,NULL)"));
+    snprintf(agg, sizeof agg, "%s",
+             q("execute function oni_ts_aggregate('m','r',1,NULL,NULL,'1 day','avg,min,max')"));
+    /* the layout of now: the summaries in their own table */
+    CHECK_RAW("select count(*) from _ixd_ts_summ", 3);
+    CHECK_RAW("select count(*) from _ixd_ts_chunk where summ is null", 3);
+    old_layout_make();
+    /* read as it is */
+    CHECK(!strcmp(q("execute function oni_ts_read('m','r',1,NULL,NULL)"), page), "page: %.200s",
+          OUT);
+    CHECK(!strcmp(q("execute function oni_ts_aggregate('m','r',1,NULL,NULL,'1 day',"
+                    "'avg,min,max')"),
+                  agg),
+          "summaries of the chunks: %s against %s", OUT, agg);
+    q("execute function oni_ts_info('m','r',1)");
+    CHECK(strstr(OUT, "\"elements\":4320,\"chunks\":3,") != NULL, "info: %s", OUT);
+    old_layout_check_days("old layout");
+    /* writes: a late element rewrites an old chunk, a new day seals a new
+     * one (the summaries' table comes with it) */
+    CHECK_RUN("execute procedure oni_ts_write('m','r',1,'2026-02-02 12:00:30|99.5')", 0);
+    CHECK_Q("select count(*) from m", "1");
+    old_layout_write(4, 1);
+    CHECK_RAW("select count(*) from _ixd_ts_summ", 2);
+    CHECK_RAW("select count(*) from _ixd_ts_chunk where summ is not null", 2);
+    old_layout_check_days("after writes");
+    /* a delete across an old chunk and the new one; retention drops one */
+    CHECK_Q("execute function oni_ts_delete('m','r',1,'2026-02-03 23:00','2026-02-04 01:00')",
+            "121");
+    old_layout_check_days("after delete");
+    CHECK_Q("execute function oni_ts_retain('m','r',1,'2026-02-02 00:00')", "1440");
+    old_layout_check_days("after retention");
+    CHECK_RAW("select count(*) from _ixd_ts_chunk", 3);
+    CHECK_RAW("select count(*) from _ixd_ts_summ s where not exists (select 1 from _ixd_ts_chunk c "
+              "where c.sid = s.sid and c.t0 = s.t0)",
+              0);
+    CHECK_RUN("drop table m", 0);
+    CHECK_RAW("select count(*) from _ixd_ts_summ", 0);
+}
+
+/* ixts_time_format (digit pairs) against the same text made with
+ * snprintf, at every fraction width, before and after 1970. */
+static void time_format_text(void) {
+    static const int64_t base[] = {0,
+                                   -1,
+                                   1,
+                                   86399999999LL,
+                                   -86400000000LL,
+                                   1767225600000000LL,
+                                   1767225659123456LL,
+                                   -2208988800000000LL,
+                                   253402300799999999LL,
+                                   -62135596800000000LL};
+    int bad = 0;
+    for (size_t b = 0; b < sizeof base / sizeof base[0]; b++)
+        for (int64_t k = 0; k < 2000; k++) {
+            int64_t us = base[b] + k * 7919 * 1013 + (k % 7) * 86400000000LL;
+            if (us > 253402300799999999LL || us < -62135596800000000LL) continue;
+            int64_t days = us / 86400000000LL, rem = us % 86400000000LL;
+            if (rem < 0) rem += 86400000000LL, days--;
+            int y, m, d;
+            ixt_date_to_ymd((int32_t)(days + IXT_DATE_UNIX_EPOCH), &y, &m, &d);
+            for (int f = 0; f <= 6; f++) {
+                char want[64], got[TS_TIME_TEXT], fr[16];
+                snprintf(fr, sizeof fr, ".%06lld", (long long)(rem % 1000000));
+                fr[f ? f + 1 : 0] = 0;
+                snprintf(want, sizeof want, "%04d-%02d-%02d %02d:%02d:%02d%s", y, m, d,
+                         (int)(rem / 3600000000LL), (int)(rem / 60000000 % 60),
+                         (int)(rem / 1000000 % 60), fr);
+                size_t n = ixts_time_format(us, f, got);
+                if (n != strlen(want) || strcmp(got, want)) {
+                    if (!bad++)
+                        CHECK(0, "time %lld fdig %d: %s, want %s", (long long)us, f, got, want);
+                }
+            }
+        }
+    CHECK(bad == 0, "time texts: %d differ", bad);
+}
+
 /* The benchmark's shape: three FLOAT walks in 0.01 steps, one a minute. A
  * default page (32,739 bytes) holds at least 1,200 of them. */
 static void page_capacity(void) {
@@ -226,6 +439,7 @@ static void page_capacity(void) {
     for (int k = 0; k < 12; k++)
         snprintf(m1 + strlen(m1), sizeof m1 - strlen(m1), "%s%s", k ? "," : "", want[k]);
     CHECK(strstr(r, m1) != NULL, "scaled values %s in %s", m1, r);
+    page_fast_vs_general();
 }
 
 static void aggregates(void) {
@@ -458,6 +672,8 @@ int main(void) {
     series_cache();
     write_file();
     drops();
+    old_layout();
+    time_format_text();
     eu_teardown();
     return tap_done();
 }

@@ -16,7 +16,7 @@ static const char *const schema =
     "CREATE TABLE IF NOT EXISTS _ixd_ts_chunk(sid INTEGER, t0 INTEGER, t1 INTEGER,"
     " n INTEGER, data BLOB, summ BLOB, PRIMARY KEY(sid, t0));"
     "CREATE TABLE IF NOT EXISTS _ixd_ts_head(sid INTEGER, t INTEGER, v BLOB,"
-    " PRIMARY KEY(sid, t)) WITHOUT ROWID;";
+    " PRIMARY KEY(sid, t)) WITHOUT ROWID;" TS_SUMM_SCHEMA;
 
 static int exec_err(sqlite3 *h, const char *sql, ixv_err *err) {
     char *msg = NULL;
@@ -29,6 +29,29 @@ static int exec_err(sqlite3 *h, const char *sql, ixv_err *err) {
         return -1;
     }
     return 0;
+}
+
+/* The chunk summaries' own table (files made before it keep theirs in
+ * _ixd_ts_chunk.summ; ixts_summ_table adds it at their first write): a
+ * chunk record without its summary is small enough for four to a 4 KB
+ * page. The triggers drop a summary with its chunk or its chunk's t0. */
+const char *const ixts_summ_schema = TS_SUMM_SCHEMA;
+
+int ixts_summ_table(ts_conn *c, int create, ixv_err *e) {
+    if (c->summ_tab) return 1;
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(c->h,
+                                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                "name = '_ixd_ts_summ'",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK) return ixts_sqlerr(c, rc, e);
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW) return c->summ_tab = 1;
+    if (rc != SQLITE_DONE) return ixts_sqlerr(c, rc, e);
+    if (!create) return 0;
+    if (exec_err(c->h, ixts_summ_schema, e)) return -1;
+    return c->summ_tab = 1;
 }
 
 /* 1 when the TimeSeries tables exist. */

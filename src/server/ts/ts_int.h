@@ -182,6 +182,9 @@ enum {
     TS_Q_CHUNK_UPD,  /* rewrite one chunk by rowid */
     TS_Q_COLUMN,     /* a TIMESERIES column's row type and key */
     TS_Q_LASTV,      /* the last element of a series */
+    TS_Q_ITER_CHUNK, /* TS_Q_CHUNK_WIN of a cached iterator (ixts_iter_open) */
+    TS_Q_ITER_HEAD,  /* TS_Q_HEAD_GET of a cached iterator */
+    TS_Q_SUMM_PUT,   /* a chunk's summary */
     TS_Q_SAVE,       /* SAVEPOINT of a write routine */
     TS_Q_RELEASE,
     TS_Q_ROLLBACK,
@@ -201,7 +204,7 @@ typedef struct ts_vtkind {
     int agg;
 } ts_vtkind;
 
-/* The last chunk a cached iterator decoded, found again by its series,
+/* A chunk a cached iterator decoded, found again by its series,
  * first time, length and a 64-bit hash of its bytes (so a chunk rewritten
  * by anyone is never taken for the old one). */
 typedef struct ts_ccache {
@@ -212,6 +215,10 @@ typedef struct ts_ccache {
     ts_dec dec;
 } ts_ccache;
 
+/* Chunks kept decoded: two, so that a page read again (a client polling
+ * the same window) that spans two chunks decodes neither. */
+#define TS_CCACHE_N 2
+
 struct ts_conn {
     ixts_stamp_fn stamp; /* the validity of kept series (ixts_register) */
     void *stamp_ud;
@@ -221,20 +228,46 @@ struct ts_conn {
     ts_touched touched[TS_TOUCHED_MAX];
     int ntouched;
     ts_vtkind vt_rows, vt_agg;
-    ts_ccache cache;
+    ts_ccache cache[TS_CCACHE_N]; /* the chunks cached iterators decoded last */
+    int cache_last;               /* the entry used last */
     ts_scache sc;
+    int summ_tab;      /* the summaries' table is known to exist */
+    uint8_t qv[TS_NQ]; /* the SQL variant q[] was prepared with (ixts_q_sql) */
 };
+
+/* Forgets the decoded chunks (a chunk changes or goes). */
+static inline void ixts_cache_drop(ts_conn *c) {
+    for (int k = 0; k < TS_CCACHE_N; k++)
+        c->cache[k].valid = 0;
+}
 
 /* Keeps s as the connection's last series (after a call that succeeded). */
 void ixts_scache_put(ts_conn *c, const ts_series *s, sqlite3_value *key);
+
+/* The chunk summaries' table (ts_catalog.c): 1 when the database has it
+ * (made when create and it has not; in the caller's transaction), 0 not,
+ * -1 error. Known present, it is not looked up again. */
+#define TS_SUMM_SCHEMA                                                                             \
+    "CREATE TABLE IF NOT EXISTS _ixd_ts_summ(sid INTEGER, t0 INTEGER, summ BLOB,"                  \
+    " PRIMARY KEY(sid, t0)) WITHOUT ROWID;"                                                        \
+    "CREATE TRIGGER IF NOT EXISTS _ixd_ts_chunk_del AFTER DELETE ON _ixd_ts_chunk BEGIN"           \
+    " DELETE FROM _ixd_ts_summ WHERE sid = old.sid AND t0 = old.t0; END;"                          \
+    "CREATE TRIGGER IF NOT EXISTS _ixd_ts_chunk_t0 AFTER UPDATE OF t0 ON _ixd_ts_chunk"            \
+    " WHEN old.t0 IS NOT new.t0 BEGIN"                                                             \
+    " DELETE FROM _ixd_ts_summ WHERE sid = old.sid AND t0 = old.t0; END;"
+extern const char *const ixts_summ_schema;
+int ixts_summ_table(ts_conn *c, int create, ixv_err *e);
 
 /* Records that s's head grew in this transaction. */
 void ixts_touch(ts_conn *c, const ts_series *s);
 /* Seals s's head into chunks when it has TS_SEAL_MIN elements or more. */
 int ixts_seal(ts_conn *c, ts_series *s, ixv_err *e);
 
-/* The SQL of statement q (for a reader that prepares its own copy). */
-const char *ixts_q_sql(int q);
+/* The SQL of statement q (for a reader that prepares its own copy): the
+ * readers of summaries take them from the summaries' table when the
+ * database has it (ixts_summ_table), else from the chunks. NULL with *e on
+ * failure. */
+const char *ixts_q_sql(ts_conn *c, int q, ixv_err *e);
 /* The cached statement q of c (prepared on first use), reset and with its
  * bindings cleared; NULL with *e on failure. */
 sqlite3_stmt *ixts_q(ts_conn *c, int q, ixv_err *e);

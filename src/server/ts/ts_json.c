@@ -116,34 +116,47 @@ static char *put_fixed(char *o, uint32_t f, int n) {
     return o + n;
 }
 
+/* f (< 10^n) as exactly n digits at o, trailing zeros dropped (f > 0);
+ * returns the end. */
+static char *put_frac(char *o, uint32_t f, int n) {
+    if (n == 2) { /* cents */
+        if (f % 10) {
+            memcpy(o, digit_pairs + 2 * f, 2);
+            return o + 2;
+        }
+        *o = (char)('0' + f / 10);
+        return o + 1;
+    }
+    while (f % 10 == 0)
+        f /= 10, n--;
+    return put_fixed(o, f, n);
+}
+
 /* v * 10^-sc with trailing zeros dropped (the shortest text of a
- * decimal-scaled double): the integer part, the point, sc digits. */
+ * decimal-scaled double): the integer part, the point, sc digits. Only
+ * for what ixts_double_text prints the same way: at most ten digits and
+ * nine decimals (so no shorter text reads back to the same double), and
+ * 0 or at least 1e-4 (smaller ones it writes with an exponent); NULL
+ * otherwise, with nothing written. The common scales divide by constants. */
 static char *put_scaled(char *o, int64_t v, int sc) {
     static const uint32_t p10u[10] = {1,      10,      100,      1000,      10000,
                                       100000, 1000000, 10000000, 100000000, 1000000000};
-    if (v < 0) *o++ = '-';
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    while (sc > 0 && u % 10 == 0)
-        u /= 10, sc--;
-    if (!sc) return ixts_put_u64(o, u);
-    if (u > UINT32_MAX || sc > 9) {
-        uint64_t p = 1;
-        for (int k = 0; k < sc; k++)
-            p *= 10;
-        o = ixts_put_u64(o, u / p);
-        *o++ = '.';
-        char t[24];
-        char *e = ixts_put_u64(t, u % p);
-        int len = (int)(e - t);
-        for (int k = len; k < sc; k++)
-            *o++ = '0';
-        memcpy(o, t, (size_t)len);
-        return o + len;
+    if (u > UINT32_MAX || sc < 1 || sc > 9 || (u && sc > 4 && u < p10u[sc - 4])) return NULL;
+    if (v < 0) *o++ = '-';
+    uint32_t x = (uint32_t)u, ip;
+    switch (sc) {
+    case 1: ip = x / 10; break;
+    case 2: ip = x / 100; break;
+    case 3: ip = x / 1000; break;
+    case 4: ip = x / 10000; break;
+    default: ip = x / p10u[sc]; break;
     }
-    uint32_t x = (uint32_t)u, ip = x / p10u[sc];
+    uint32_t f = x - ip * p10u[sc];
     o = put_u32(o, ip);
+    if (!f) return o;
     *o++ = '.';
-    return put_fixed(o, x - ip * p10u[sc], sc);
+    return put_frac(o, f, sc);
 }
 
 /* Writes metric m of the iterator's element as a JSON value at o (room for
@@ -152,8 +165,10 @@ static char *put_scaled(char *o, int64_t v, int sc) {
 static char *put_val(const ts_iter *it, int m, char *o) {
     const ts_colv *cv = it->cur_chunk ? &it->dec->cols[m + 1] : NULL;
     if (cv && cv->i && !(cv->null && cv->null[it->cur_k])) {
-        if (cv->dscale >= 0 && (cv->kind == TS_K_F64 || cv->kind == TS_K_F32))
-            return put_scaled(o, cv->i[it->cur_k], cv->dscale);
+        if (cv->dscale >= 0 && (cv->kind == TS_K_F64 || cv->kind == TS_K_F32)) {
+            char *e = put_scaled(o, cv->i[it->cur_k], cv->dscale);
+            if (e) return e;
+        }
         if (cv->kind == TS_K_INT) return put_i64(o, cv->i[it->cur_k]);
     }
     ts_val v;
@@ -176,6 +191,8 @@ typedef struct page {
     size_t names;        /* bytes of the metric arrays' names and brackets */
     size_t base;         /* bytes besides the arrays and the digits of n */
     size_t vals;         /* bytes in the metric arrays (or the rows) */
+    size_t dig;          /* digits of the n page_bytes was last asked for */
+    int64_t dig_next;    /* the least n with more digits */
 } page;
 
 static size_t ndigits(int64_t v) {
@@ -187,8 +204,14 @@ static size_t ndigits(int64_t v) {
 
 /* The length the page would have with n elements and a "next" time: the
  * exact length of what page_emit writes, the next time at its longest. */
-static size_t page_bytes(const page *pg, const ts_series *s, int64_t n) {
-    size_t b = pg->base + ndigits(n) + pg->vals;
+static size_t page_bytes(page *pg, const ts_series *s, int64_t n) {
+    if (n >= pg->dig_next || n < 0) { /* n grows: its digits change seldom */
+        pg->dig = ndigits(n);
+        pg->dig_next = n < 0 ? 0 : 1;
+        for (size_t d = 0; d < pg->dig && pg->dig_next <= INT64_MAX / 10; d++)
+            pg->dig_next *= 10;
+    }
+    size_t b = pg->base + pg->dig + pg->vals;
     if (!s->step || pg->gaps) b += strlen(",\"t\":[]") + pg->arr[pg->nm].n;
     return b;
 }
@@ -214,12 +237,20 @@ static int put_offset(jbuf *t, int64_t k, int64_t off) {
 /* Appends element of it to pg (columns). -1 when out of memory. */
 static int page_add_cols(page *pg, const ts_iter *it) {
     const ts_series *s = it->s;
+    const ts_colv *cols = it->cur_chunk ? it->dec->cols + 1 : NULL;
     for (int m = 0; m < pg->nm; m++) {
         jbuf *b = &pg->arr[m];
         if (jb_room(b, JB_VALUE_MAX + 1)) return -1;
         size_t was = b->n;
         if (pg->n) b->p[b->n++] = ',';
-        b->n = (size_t)(put_val(it, m, b->p + b->n) - b->p);
+        const ts_colv *cv = cols ? &cols[m] : NULL;
+        char *o = b->p + b->n, *e = NULL;
+        /* a decimal-scaled double column without NULLs: put_val's first case */
+        if (cv && cv->i && !cv->null && cv->dscale >= 0 &&
+            (cv->kind == TS_K_F64 || cv->kind == TS_K_F32))
+            e = put_scaled(o, cv->i[it->cur_k], cv->dscale);
+        o = e ? e : put_val(it, m, o);
+        b->n = (size_t)(o - b->p);
         pg->vals += b->n - was;
     }
     jbuf *t = &pg->arr[pg->nm];
@@ -311,6 +342,13 @@ int ixts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char 
     pg.nm = j.rows ? 1 : s->rt.nf - 1;
     pg.names = j.rows ? 0 : page_names(s);
     pg.base = page_base(&pg, s, j.rows);
+    /* a page's arrays never hold more than max bytes and one value: one
+     * allocation each */
+    for (int m = 0; m < pg.nm; m++)
+        if (jb_room(&pg.arr[m], j.max + JB_VALUE_MAX + 1)) {
+            page_free(&pg);
+            return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
+        }
     ts_iter it;
     int rc = ixts_iter_open(&it, c, s, lo, hi, 1, e);
     int has_next = 0;
@@ -359,7 +397,14 @@ int ixts_json_page(ts_conn *c, ts_series *s, int64_t lo, int64_t hi, const char 
 
 int ixts_info_json(ts_conn *c, ts_series *s, sb *out, ixv_err *e) {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(c->h, "SELECT n, data, length(summ) FROM _ixd_ts_chunk WHERE sid = ?1",
+    int summ_tab = ixts_summ_table(c, 0, e);
+    if (summ_tab < 0) return -1;
+    if (sqlite3_prepare_v2(c->h,
+                           summ_tab ? "SELECT n, data, coalesce(length(c.summ), (SELECT "
+                                      "length(s.summ) FROM _ixd_ts_summ s WHERE s.sid = c.sid AND "
+                                      "s.t0 = c.t0)) FROM _ixd_ts_chunk c WHERE c.sid = ?1"
+                                    : "SELECT n, data, length(summ) FROM _ixd_ts_chunk WHERE "
+                                      "sid = ?1",
                            -1, &st, NULL))
         return ixts_sqlerr(c, sqlite3_errcode(c->h), e);
     sqlite3_bind_int64(st, 1, s->sid);

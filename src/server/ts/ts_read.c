@@ -6,11 +6,31 @@
 
 #include "server/ts/ts_int.h"
 
-static int iter_stmt(ts_iter *it, const char *sql, ixv_err *e) {
-    if (it->st) sqlite3_finalize(it->st);
+/* Drops the iterator's statement: the connection's kept one is reset (a
+ * cached iterator's), its own is finalized. */
+static void iter_stmt_drop(ts_iter *it) {
+    if (it->st && it->cached)
+        sqlite3_reset(it->st);
+    else if (it->st)
+        sqlite3_finalize(it->st);
     it->st = NULL;
-    int rc = sqlite3_prepare_v3(it->c->h, sql, -1, 0, &it->st, NULL);
-    if (rc != SQLITE_OK) return ixts_sqlerr(it->c, rc, e);
+}
+
+/* Opens the iterator's statement for query q (TS_Q_CHUNK_WIN or
+ * TS_Q_HEAD_GET). A cached iterator, closed before its call returns, uses
+ * the connection's kept copy (TS_Q_ITER_*: not the writers' statements);
+ * others prepare their own, as several may be open at once. */
+static int iter_stmt(ts_iter *it, int q, ixv_err *e) {
+    iter_stmt_drop(it);
+    if (it->cached) {
+        it->st = ixts_q(it->c, q == TS_Q_CHUNK_WIN ? TS_Q_ITER_CHUNK : TS_Q_ITER_HEAD, e);
+        if (!it->st) return -1;
+    } else {
+        const char *sql = ixts_q_sql(it->c, q, e);
+        if (!sql) return -1;
+        int rc = sqlite3_prepare_v3(it->c->h, sql, -1, 0, &it->st, NULL);
+        if (rc != SQLITE_OK) return ixts_sqlerr(it->c, rc, e);
+    }
     sqlite3_bind_int64(it->st, 1, it->s->sid);
     sqlite3_bind_int64(it->st, 2, it->lo);
     sqlite3_bind_int64(it->st, 3, it->hi);
@@ -26,7 +46,7 @@ int ixts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi
     it->hi = hi;
     ixts_dec_init(&it->own);
     it->cached = cached;
-    it->dec = cached ? &c->cache.dec : &it->own;
+    it->dec = cached ? &c->cache[c->cache_last].dec : &it->own;
     it->dec->scaled_lazy = 1; /* ixts_iter_val makes the doubles it is asked for */
     it->head = calloc(1, sizeof *it->head);
     if (!it->head) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
@@ -37,14 +57,13 @@ int ixts_iter_open(ts_iter *it, ts_conn *c, ts_series *s, int64_t lo, int64_t hi
     /* no sealed chunk reaches the window: straight to the head */
     if (s->hi == TS_NO_TIME || lo > s->hi) {
         it->phase = 1;
-        return iter_stmt(it, ixts_q_sql(TS_Q_HEAD_GET), e);
+        return iter_stmt(it, TS_Q_HEAD_GET, e);
     }
-    return iter_stmt(it, ixts_q_sql(TS_Q_CHUNK_WIN), e);
+    return iter_stmt(it, TS_Q_CHUNK_WIN, e);
 }
 
 void ixts_iter_close(ts_iter *it) {
-    if (it->st) sqlite3_finalize(it->st);
-    it->st = NULL;
+    iter_stmt_drop(it);
     ixts_dec_free(&it->own);
     free(it->head);
     it->head = NULL;
@@ -66,7 +85,7 @@ int ixts_iter_next_chunk(ts_iter *it, ixv_err *e) {
         }
         if (rc != SQLITE_DONE) return ixts_sqlerr(it->c, rc, e);
         it->phase = 1;
-        if (iter_stmt(it, ixts_q_sql(TS_Q_HEAD_GET), e)) return -1;
+        if (iter_stmt(it, TS_Q_HEAD_GET, e)) return -1;
     }
     return 0;
 }
@@ -95,18 +114,33 @@ int ixts_iter_decode(ts_iter *it, ixv_err *e) {
     kinds[0] = TS_K_INT;
     for (int m = 1; m < rt->nf; m++)
         kinds[m] = ixts_field_kind(&rt->f[m]);
-    ts_ccache *cc = &it->c->cache;
     const uint8_t *p = sqlite3_column_blob(it->st, 3);
     size_t n = (size_t)sqlite3_column_bytes(it->st, 3);
-    uint64_t h = it->cached ? blob_hash(p, n) : 0;
-    if (!it->cached || !cc->valid || cc->sid != it->s->sid || cc->t0 != it->t0 || cc->len != n ||
-        cc->hash != h) {
-        if (it->cached) cc->valid = 0;
+    ts_conn *c = it->c;
+    ts_ccache *cc = NULL;
+    uint64_t h = 0;
+    if (it->cached) { /* a kept chunk, or the entry not used last */
+        h = blob_hash(p, n);
+        int k = 0;
+        while (k < TS_CCACHE_N &&
+               !(c->cache[k].valid && c->cache[k].sid == it->s->sid && c->cache[k].t0 == it->t0 &&
+                 c->cache[k].len == n && c->cache[k].hash == h))
+            k++;
+        int hit = k < TS_CCACHE_N;
+        if (!hit) k = (c->cache_last + 1) % TS_CCACHE_N;
+        c->cache_last = k;
+        cc = &c->cache[k];
+        it->dec = &cc->dec;
+        if (hit) cc = NULL; /* nothing to decode */
+    }
+    if (!it->cached || cc) {
+        if (cc) cc->valid = 0;
+        it->dec->scaled_lazy = 1; /* ixts_iter_val makes the doubles it is asked for */
         int rc = ixts_chunk_decode(it->dec, p, n, rt->nf, kinds, ~0ull);
         if (rc == TS_ENOMEM) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
         if (rc != TS_OK)
             return ixv_seterr(e, TS_E_ROUTINE, 0, 0, "A chunk of the series is damaged");
-        if (it->cached) *cc = (ts_ccache){1, it->s->sid, it->t0, n, h, cc->dec};
+        if (cc) *cc = (ts_ccache){1, it->s->sid, it->t0, n, h, cc->dec};
     }
     const int64_t *t = it->dec->cols[0].i;
     uint32_t lo = 0, hi = it->dec->n;

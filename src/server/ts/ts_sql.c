@@ -120,8 +120,9 @@ void ixts_scache_put(ts_conn *c, const ts_series *s, sqlite3_value *key) {
     } else
         return;
     sc->ktype = kt;
-    snprintf(sc->tab, sizeof sc->tab, "%s", s->tab);
-    snprintf(sc->col, sizeof sc->col, "%s", s->col);
+    /* both NUL-terminated within TS_NAME_MAX + 1 bytes: copied, not formatted (every call) */
+    memcpy(sc->tab, s->tab, strlen(s->tab) + 1);
+    memcpy(sc->col, s->col, strlen(s->col) + 1);
     series_copy(&sc->s, s);
     scache_stamp(c, &sc->gen, &sc->dver, &sc->changes, &sc->autocommit);
     sc->valid = 1;
@@ -205,6 +206,7 @@ static int sp_end(ts_conn *c, int ok, ixv_err *e) {
     ixv_err ignore;
     sp_run(c, TS_Q_ROLLBACK, &ignore);
     sp_run(c, TS_Q_RELEASE, &ignore);
+    c->summ_tab = 0; /* the summaries' table may have gone with it */
     return -1;
 }
 
@@ -665,6 +667,7 @@ void ixts_txn_end(ts_conn *c) {
     if (!c) return;
     c->ntouched = 0;
     c->sc.valid = 0;
+    c->summ_tab = 0; /* a ROLLBACK may have taken the summaries' table */
 }
 
 void ixts_before_commit(ts_conn *c) {
@@ -732,7 +735,8 @@ int ixts_register(sqlite3 *h, ixts_stamp_fn stamp, void *ud, ts_conn **out) {
     c->stamp_ud = ud;
     c->h = h;
     ixts_dec_init(&c->dec);
-    ixts_dec_init(&c->cache.dec);
+    for (int k = 0; k < TS_CCACHE_N; k++)
+        ixts_dec_init(&c->cache[k].dec);
     int rc = ixts_register_functions(c);
     if (rc == SQLITE_OK) rc = ixts_register_vtabs(c);
     return rc;
@@ -743,6 +747,7 @@ void ixts_close(ts_conn *c) {
     for (int q = 0; q < TS_NQ; q++)
         if (c->q[q]) sqlite3_finalize(c->q[q]);
     ixts_dec_free(&c->dec);
-    ixts_dec_free(&c->cache.dec);
+    for (int k = 0; k < TS_CCACHE_N; k++)
+        ixts_dec_free(&c->cache[k].dec);
     free(c);
 }

@@ -31,6 +31,13 @@
 
 #define TS_SEAL_MIN 256
 
+#define HEAD_GET_SQL                                                                               \
+    "SELECT t, v FROM _ixd_ts_head WHERE sid = ?1 AND t BETWEEN ?2 AND ?3 ORDER BY t"
+#define CHUNK_WIN_SQL                                                                              \
+    "SELECT t0, t1, n, data, summ FROM _ixd_ts_chunk WHERE sid = ?1 AND "                          \
+    "t0 >= coalesce((SELECT max(t0) FROM _ixd_ts_chunk WHERE sid = ?1 AND "                        \
+    "t0 <= ?2), ?2) AND t0 <= ?3 ORDER BY t0"
+
 static const char *const qsql[TS_NQ] = {
     [TS_Q_SERIES] = "SELECT s.sid, s.origin, s.step, s.n, s.nhead, s.hi, s.last, c.rowtype "
                     "FROM _ixd_ts_series s JOIN _ixd_ts_columns c ON c.tab = s.tab AND "
@@ -39,21 +46,21 @@ static const char *const qsql[TS_NQ] = {
                         "lastv = ?6 WHERE sid = ?1",
     [TS_Q_HEAD_INS] = "INSERT INTO _ixd_ts_head(sid, t, v) VALUES(?1, ?2, ?3)",
     [TS_Q_HEAD_UPD] = "UPDATE _ixd_ts_head SET v = ?3 WHERE sid = ?1 AND t = ?2",
-    [TS_Q_HEAD_GET] = "SELECT t, v FROM _ixd_ts_head WHERE sid = ?1 AND t BETWEEN ?2 AND ?3 "
-                      "ORDER BY t",
+    [TS_Q_HEAD_GET] = HEAD_GET_SQL,
     [TS_Q_HEAD_DEL] = "DELETE FROM _ixd_ts_head WHERE sid = ?1 AND t BETWEEN ?2 AND ?3",
-    [TS_Q_CHUNK_INS] = "INSERT INTO _ixd_ts_chunk(sid, t0, t1, n, data, summ) "
-                       "VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+    [TS_Q_CHUNK_INS] = "INSERT INTO _ixd_ts_chunk(sid, t0, t1, n, data) "
+                       "VALUES(?1, ?2, ?3, ?4, ?5)",
     [TS_Q_CHUNK_AT] = "SELECT rowid, t0, t1, n, data FROM _ixd_ts_chunk WHERE sid = ?1 AND "
                       "t0 <= ?2 ORDER BY t0 DESC LIMIT 1",
     [TS_Q_CHUNK_NEXT] = "SELECT rowid, t0, t1, n, data FROM _ixd_ts_chunk WHERE sid = ?1 AND "
                         "t0 > ?2 ORDER BY t0 LIMIT 1",
-    [TS_Q_CHUNK_WIN] = "SELECT t0, t1, n, data, summ FROM _ixd_ts_chunk WHERE sid = ?1 AND "
-                       "t0 >= coalesce((SELECT max(t0) FROM _ixd_ts_chunk WHERE sid = ?1 AND "
-                       "t0 <= ?2), ?2) AND t0 <= ?3 ORDER BY t0",
+    [TS_Q_CHUNK_WIN] = CHUNK_WIN_SQL,
+    [TS_Q_ITER_CHUNK] = CHUNK_WIN_SQL,
+    [TS_Q_ITER_HEAD] = HEAD_GET_SQL,
     [TS_Q_CHUNK_DEL] = "DELETE FROM _ixd_ts_chunk WHERE rowid = ?1",
-    [TS_Q_CHUNK_UPD] = "UPDATE _ixd_ts_chunk SET t0 = ?2, t1 = ?3, n = ?4, data = ?5, summ = ?6 "
+    [TS_Q_CHUNK_UPD] = "UPDATE _ixd_ts_chunk SET t0 = ?2, t1 = ?3, n = ?4, data = ?5, summ = NULL "
                        "WHERE rowid = ?1",
+    [TS_Q_SUMM_PUT] = "INSERT OR REPLACE INTO _ixd_ts_summ(sid, t0, summ) VALUES(?1, ?2, ?3)",
     [TS_Q_COLUMN] = "SELECT c.rowtype, c.keycol, c.keytype, r.fields FROM _ixd_ts_columns c "
                     "LEFT JOIN _ixd_rowtypes r ON r.name = c.rowtype WHERE c.tab = ?1 AND "
                     "c.col = ?2",
@@ -63,13 +70,39 @@ static const char *const qsql[TS_NQ] = {
     [TS_Q_ROLLBACK] = "ROLLBACK TO _ixd_ts",
 };
 
-const char *ixts_q_sql(int q) {
-    return qsql[q];
+/* TS_Q_CHUNK_WIN with the summaries of the summaries' table (a chunk
+ * written before it has its own) */
+#define CHUNK_WIN_SUMM_SQL                                                                         \
+    "SELECT c.t0, c.t1, c.n, c.data, coalesce(c.summ, (SELECT s.summ FROM _ixd_ts_summ s WHERE "   \
+    "s.sid = c.sid AND s.t0 = c.t0)) FROM _ixd_ts_chunk c WHERE c.sid = ?1 AND "                   \
+    "c.t0 >= coalesce((SELECT max(t0) FROM _ixd_ts_chunk WHERE sid = ?1 AND "                      \
+    "t0 <= ?2), ?2) AND c.t0 <= ?3 ORDER BY c.t0"
+
+/* The variant of q's SQL for c's database: 1 the summaries' table, 0 the
+ * summaries in the chunks (a file made before that table, not yet written
+ * to); -1 error. */
+static int q_variant(ts_conn *c, int q, ixv_err *e) {
+    if (q != TS_Q_CHUNK_WIN && q != TS_Q_ITER_CHUNK) return 0;
+    return ixts_summ_table(c, 0, e);
+}
+
+const char *ixts_q_sql(ts_conn *c, int q, ixv_err *e) {
+    int v = q_variant(c, q, e);
+    if (v < 0) return NULL;
+    return v ? CHUNK_WIN_SUMM_SQL : qsql[q];
 }
 
 sqlite3_stmt *ixts_q(ts_conn *c, int q, ixv_err *e) {
+    int v = q_variant(c, q, e);
+    if (v < 0) return NULL;
+    if (c->q[q] && c->qv[q] != v) { /* the summaries' table came */
+        sqlite3_finalize(c->q[q]);
+        c->q[q] = NULL;
+    }
     if (!c->q[q]) {
-        int rc = sqlite3_prepare_v3(c->h, qsql[q], -1, SQLITE_PREPARE_PERSISTENT, &c->q[q], NULL);
+        c->qv[q] = (uint8_t)v;
+        int rc = sqlite3_prepare_v3(c->h, v ? CHUNK_WIN_SUMM_SQL : qsql[q], -1,
+                                    SQLITE_PREPARE_PERSISTENT, &c->q[q], NULL);
         if (rc != SQLITE_OK) {
             c->q[q] = NULL;
             /* no TimeSeries tables yet: nothing was ever made here */
@@ -356,17 +389,27 @@ static int chunk_put(ts_conn *c, ts_series *s, int64_t rowid, const ts_els *els,
         if (summ.err) rc = ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
     }
     colset_free(&cs);
-    c->cache.valid = 0; /* a chunk changes */
+    ixts_cache_drop(c); /* a chunk changes */
+    if (!rc && ixts_summ_table(c, 1, e) < 0) rc = -1;
     sqlite3_stmt *st = rc ? NULL : ixts_q(c, rowid > 0 ? TS_Q_CHUNK_UPD : TS_Q_CHUNK_INS, e);
     if (!rc && !st) rc = -1;
+    int64_t t0 = ts_at(els, from)->t, t1 = ts_at(els, from + n - 1)->t;
     if (!rc) {
-        int64_t t0 = ts_at(els, from)->t, t1 = ts_at(els, from + n - 1)->t;
         sqlite3_bind_int64(st, 1, rowid > 0 ? rowid : s->sid);
         sqlite3_bind_int64(st, 2, t0);
         sqlite3_bind_int64(st, 3, t1);
         sqlite3_bind_int64(st, 4, n);
         sqlite3_bind_blob(st, 5, data.data, (int)data.len, SQLITE_STATIC);
-        sqlite3_bind_blob(st, 6, summ.data, (int)summ.len, SQLITE_STATIC);
+        rc = step_done(c, st, e);
+    }
+    /* the summary after its chunk: a rewrite that moved t0 dropped the old
+     * one (trigger _ixd_ts_chunk_t0) */
+    st = rc ? NULL : ixts_q(c, TS_Q_SUMM_PUT, e);
+    if (!rc && !st) rc = -1;
+    if (!rc) {
+        sqlite3_bind_int64(st, 1, s->sid);
+        sqlite3_bind_int64(st, 2, t0);
+        sqlite3_bind_blob(st, 3, summ.data, (int)summ.len, SQLITE_STATIC);
         rc = step_done(c, st, e);
         if (!rc && (s->hi == TS_NO_TIME || t1 > s->hi)) s->hi = t1;
     }
@@ -899,7 +942,7 @@ static int series_refresh(ts_conn *c, ts_series *s, ixv_err *e) {
 
 /* Deletes one chunk by rowid. */
 static int chunk_drop(ts_conn *c, int64_t rowid, ixv_err *e) {
-    c->cache.valid = 0;
+    ixts_cache_drop(c);
     sqlite3_stmt *d = ixts_q(c, TS_Q_CHUNK_DEL, e);
     if (!d) return -1;
     sqlite3_bind_int64(d, 1, rowid);
@@ -975,7 +1018,7 @@ int ixts_retain(ts_conn *c, ts_series *s, int64_t cut, int64_t *dropped, ixv_err
         return ixts_sqlerr(c, sqlite3_errcode(c->h), e);
     sqlite3_bind_int64(st, 1, s->sid);
     sqlite3_bind_int64(st, 2, cut);
-    c->cache.valid = 0;
+    ixts_cache_drop(c);
     int r = sqlite3_step(st);
     int changed = sqlite3_changes(c->h);
     sqlite3_finalize(st);

@@ -68,9 +68,14 @@ int ixts_time_parse(const char *s, size_t n, int64_t *us, ixv_err *e) {
     return 0;
 }
 
+static const char pairs[201] = "00010203040506070809101112131415161718192021222324"
+                               "25262728293031323334353637383940414243444546474849"
+                               "50515253545556575859606162636465666768697071727374"
+                               "75767778798081828384858687888990919293949596979899";
+
+/* v (0..99) as two digits. */
 static char *put2(char *p, int v) {
-    p[0] = (char)('0' + v / 10);
-    p[1] = (char)('0' + v % 10);
+    memcpy(p, pairs + 2 * v, 2);
     return p + 2;
 }
 
@@ -97,12 +102,14 @@ size_t ixts_time_format(int64_t us, int fdig, char *buf) {
     p = put2(p, (int)(secs / 60 % 60));
     *p++ = ':';
     p = put2(p, (int)(secs % 60));
-    if (fdig > 0) {
+    if (fdig > 0) { /* the first fdig of the six digits of frac */
         if (fdig > 6) fdig = 6;
         *p++ = '.';
-        int64_t div = 100000;
-        for (int k = 0; k < fdig; k++, div /= 10)
-            *p++ = (char)('0' + frac / div % 10);
+        char six[6];
+        int f = (int)frac;
+        put2(put2(put2(six, f / 10000), f / 100 % 100), f % 100);
+        memcpy(p, six, (size_t)fdig);
+        p += fdig;
     }
     *p = 0;
     return (size_t)(p - buf);

@@ -236,7 +236,8 @@ static int aggregate(tcur *c, ixv_err *e) {
     ts_iter *it = &c->it;
     int r;
     while ((r = ixts_iter_next_chunk(it, e)) > 0) {
-        if (it->whole && bucket_of(c, it->t0) == bucket_of(c, it->t1)) {
+        /* a chunk without a summary (its own was dropped) is decoded */
+        if (it->whole && it->summn && bucket_of(c, it->t0) == bucket_of(c, it->t1)) {
             acc *a = bucket_acc(c, bucket_of(c, it->t0));
             if (!a) return ixv_seterr(e, TS_E_NOMEM, 0, 0, NULL);
             for (int m = 0; m < c->nm; m++) {
