@@ -1171,7 +1171,13 @@ typedef enum ix_array_kind {
     IX_ARRAY_TEXT = 3,   /* values: const char *const[nrows] (NUL-terminated; NULL = NULL) */
     IX_ARRAY_INT32 = 4,  /* values: const int32_t[nrows] */
     IX_ARRAY_DATE = 5,   /* values: const int32_t[nrows], DATE day numbers (ix_bind_date) */
+    IX_ARRAY_TEXTN = 6,  /* values: const ix_text[nrows] (p NULL = NULL): no length scan */
 } ix_array_kind;
+/* A text of n bytes at p (not NUL-terminated), for IX_ARRAY_TEXTN. */
+typedef struct ix_text {
+    const char *p;
+    size_t n;
+} ix_text;
 typedef struct ix_array {
     ix_array_kind kind;
     const void *values;

@@ -236,6 +236,23 @@ typedef struct arrays_ctx {
     size_t *lens;   /* per text column: the length in the row being encoded */
 } arrays_ctx;
 
+static inline int is_text(ix_array_kind k) {
+    return k == IX_ARRAY_TEXT || k == IX_ARRAY_TEXTN;
+}
+
+/* Row `row`'s value of a text column: its bytes, with *n set; NULL for
+ * NULL. */
+static inline const char *text_at(const ix_array *col, int64_t row, size_t *n) {
+    if (col->kind == IX_ARRAY_TEXTN) {
+        const ix_text *t = &((const ix_text *)col->values)[row];
+        *n = t->p ? t->n : 0;
+        return t->p;
+    }
+    const char *t = ((const char *const *)col->values)[row];
+    *n = t ? strlen(t) : 0;
+    return t;
+}
+
 /* The general path of one row: ix_bind_* for every array, then the bound
  * parameters are encoded (conversions, range errors, long values). */
 static int bind_arrays_row(ix_stmt *s, int64_t row, const arrays_ctx *a) {
@@ -258,9 +275,11 @@ static int bind_arrays_row(ix_stmt *s, int64_t row, const arrays_ctx *a) {
             case IX_ARRAY_DOUBLE:
                 rc = ix_bind_double(s, k + 1, ((const double *)col->values)[row]);
                 break;
-            case IX_ARRAY_TEXT: {
-                const char *t = ((const char *const *)col->values)[row];
-                rc = t ? ix_bind_text(s, k + 1, t, -1, IX_STATIC) : ix_bind_null(s, k + 1);
+            case IX_ARRAY_TEXT:
+            case IX_ARRAY_TEXTN: {
+                size_t n;
+                const char *t = text_at(col, row, &n);
+                rc = t ? ix_bind_text(s, k + 1, t, n, IX_STATIC) : ix_bind_null(s, k + 1);
                 break;
             }
             default: rc = ixc_fail(s->conn, IX_EINVAL, "bad array kind for parameter %d", k + 1);
@@ -310,10 +329,12 @@ static uint8_t *put_array_item(uint8_t *o, const arrays_ctx *a, int k, int64_t r
         ixb_st32(put_head(o, IX_T_DATE, 0), (uint32_t)d);
         return o + ITEM_HEAD + 4;
     }
-    default: { /* IX_ARRAY_TEXT: one VARCHAR value, | i16 length | bytes | */
-        const char *t = ((const char *const *)col->values)[row];
+    default: { /* IX_ARRAY_TEXT(N): one VARCHAR value, | i16 length | bytes | */
+        size_t n;
+        const char *t = col->kind == IX_ARRAY_TEXTN ? ((const ix_text *)col->values)[row].p
+                                                    : ((const char *const *)col->values)[row];
         if (!t) return ixc_put_item(o, IX_T_VARCHAR, IXP_IND_NULL, 0, NULL, 0);
-        size_t n = a->lens[k];
+        n = a->lens[k];
         ixb_st16(put_head(o, IX_T_VARCHAR, 0), (uint16_t)n);
         memcpy(o + ITEM_HEAD + 2, t, n);
         o += ITEM_HEAD + 2 + n;
@@ -333,9 +354,9 @@ static int enc_arrays_row(ix_stmt *s, int64_t row, void *ud) {
     size_t body = a->fixed + a->extra.len;
     for (int k = 0; k < a->ncols; k++) {
         const ix_array *col = &a->cols[k];
-        if (col->kind != IX_ARRAY_TEXT || (col->is_null && col->is_null[row])) continue;
-        const char *t = ((const char *const *)col->values)[row];
-        size_t n = t ? strlen(t) : 0;
+        if (!is_text(col->kind) || (col->is_null && col->is_null[row])) continue;
+        size_t n;
+        text_at(col, row, &n);
         if (n > IXC_BIND_VARCHAR_MAX) return bind_arrays_row(s, row, a);
         a->lens[k] = n;
         body += ixc_item_size(IXP_IND_VALUE, 2 + n);
@@ -359,6 +380,7 @@ static int arrays_prepare(ix_stmt *s, arrays_ctx *a) {
         case IX_ARRAY_DOUBLE:
         case IX_ARRAY_DATE: a->fixed += ITEM_HEAD + 8; break;
         case IX_ARRAY_TEXT:
+        case IX_ARRAY_TEXTN:
             if (ixc_cv_to_db(s->conn) != (iconv_t)-1) a->general = 1;
             break;
         default: a->general = 1;

@@ -967,7 +967,7 @@ static void test_batch_arrays_bytes(void) {
     ixp_enc_describe(&in, &caps, &d, &col, 1);
     ixp_enc_insertdone(&in, &caps, 0, 0);
     reply_done(&in, &caps); /* PREPARE */
-    for (int i = 0; i < 2 * AROWS + 1; i++)
+    for (int i = 0; i < 3 * AROWS + 1; i++)
         reply_done(&in, &caps);
     ix_conn *c = NULL;
     int rc =
@@ -1001,6 +1001,18 @@ static void test_batch_arrays_bytes(void) {
           "the arrays' rows are the bytes of ixp_enc_bind (%zu, %zu bytes)", fast_n, ref.len);
     CHECK(gen_n == ref.len && memcmp(sent.data + mid, ref.data, ref.len) == 0,
           "ix_bind_* rows are the bytes of ixp_enc_bind (%zu, %zu bytes)", gen_n, ref.len);
+    /* texts with their lengths (IX_ARRAY_TEXTN): the same bytes */
+    ix_text tn[AROWS];
+    for (int i = 0; i < AROWS; i++)
+        tn[i] = (ix_text){A_TEXT[i], A_TEXT[i] ? strlen(A_TEXT[i]) : 0};
+    cols[ACOLS - 1] = (ix_array){IX_ARRAY_TEXTN, tn, NULL};
+    size_t from_n = sent.len;
+    CHECK(ix_batch_execute_arrays(s, AROWS, cols, ACOLS, NULL, &nf) == IX_OK && nf == 0,
+          "arrays batch with IX_ARRAY_TEXTN: %s", ix_errmsg(c));
+    CHECK(ixc_flush(c) == IX_OK, "flush");
+    CHECK(sent.len - from_n == ref.len && memcmp(sent.data + from_n, ref.data, ref.len) == 0,
+          "IX_ARRAY_TEXTN rows are the bytes of ixp_enc_bind (%zu, %zu bytes)", sent.len - from_n,
+          ref.len);
     /* Values the general path refuses stop the batch before anything is sent. */
     static const int32_t bad_date[1] = {IXT_DATE_MAX + 1};
     static const int64_t nul64[1] = {INT64_MIN};
