@@ -441,6 +441,12 @@ static inline int fast_int(const ix_stmt *s, int i, int64_t *v) {
         *v = (int64_t)u;
         return u != NULL_I64;
     }
+    case RG_INT8: { /* ixt_int8_decode's value; NULL (sign 0) and bad forms: the general path */
+        uint16_t sign = ixb_be16(p);
+        uint64_t mag = (uint64_t)ixb_be32(p + 6) << 32 | ixb_be32(p + 2);
+        *v = sign == 0xffff ? -(int64_t)mag : (int64_t)mag;
+        return (sign == 1 || sign == 0xffff) && mag <= (uint64_t)INT64_MAX;
+    }
     default: return 0;
     }
 }
@@ -484,6 +490,12 @@ static inline int fast_double(const ix_stmt *s, int i, double *out) {
         memcpy(&f, &u, 4);
         *out = f;
         return u != NULL_F32;
+    }
+    case RG_I32:
+    case RG_DATE: {
+        uint32_t u = ixb_be32(p);
+        *out = (int32_t)u;
+        return u != NULL_I32;
     }
     default: {
         int64_t v;

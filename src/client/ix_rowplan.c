@@ -22,7 +22,7 @@ static void plan_fixed(ixc_rpcol *c, ixt_vtype t, int f70) {
     case IX_T_BIGINT:
     case IX_T_BIGSERIAL: c->null_kind = RN_I64, c->get_kind = RG_I64; break;
     case IX_T_INT8:
-    case IX_T_SERIAL8: c->null_kind = RN_INT8; break;
+    case IX_T_SERIAL8: c->null_kind = RN_INT8, c->get_kind = RG_INT8; break;
     case IX_T_FLOAT: c->null_kind = RN_ALLFF, c->get_kind = RG_F64; break;
     case IX_T_SMALLFLOAT: c->null_kind = RN_ALLFF, c->get_kind = RG_F32; break;
     case IX_T_DECIMAL:

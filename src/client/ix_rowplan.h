@@ -61,9 +61,9 @@ enum {
 
 /* How ix_column_get_int64 / ix_column_get_double read a non-NULL value
  * directly (RG_DATE: a DATE's day number, read as RG_I32, and by
- * ix_column_date_ymd in place); RG_OTHER goes through the general
- * conversions. */
-enum { RG_I16 = 0, RG_I32, RG_I64, RG_F32, RG_F64, RG_DATE, RG_OTHER };
+ * ix_column_date_ymd in place; RG_INT8: INT8's sign word and two 32-bit
+ * halves); RG_OTHER goes through the general conversions. */
+enum { RG_I16 = 0, RG_I32, RG_I64, RG_F32, RG_F64, RG_DATE, RG_INT8, RG_OTHER };
 
 /* How ix_column_text reads a character value without formatting:
  * RT_OTHER formats (ixt_value_format). */

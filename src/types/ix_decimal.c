@@ -458,8 +458,27 @@ int ixt_dec_from_double(ixt_decimal *d, double v) {
     return ixt_dec_from_text(d, buf, (size_t)n);
 }
 
+/* d as m x 10^p10 with m < 2^53 and |p10| <= 22 (Clinger's fast path: m
+ * and 10^|p10| are exact doubles, so one multiplication or division rounds
+ * correctly): 1 with *v set, else 0. */
+static int to_double_exact(const ixt_decimal *d, double *v) {
+    static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (d->ndig > 8) return 0;
+    uint64_t m = 0;
+    for (int i = 0; i < d->ndig; i++)
+        m = m * 100 + d->dig[i];
+    int p10 = 2 * (d->exp - d->ndig);
+    if (m > (UINT64_C(1) << 53) || p10 > 22 || p10 < -22) return 0;
+    double x = p10 >= 0 ? (double)m * pow10[p10] : (double)m / pow10[-p10];
+    *v = d->sign < 0 ? -x : x;
+    return 1;
+}
+
 int ixt_dec_to_double(const ixt_decimal *d, double *v) {
     if (d->is_null) return IX_NULL_VALUE;
+    if (to_double_exact(d, v)) return IX_OK;
     dec10 x;
     char buf[64];
     size_t k = 0;

@@ -89,6 +89,28 @@ static void random_text(char *buf, int nd, int e, int neg) {
 
 /* ixt_dec_add/_mul/_div: op '+', '-', '*', '/' on a and b gives want
  * (text at float scale) or the status want_rc. */
+/* DECIMAL to double: the nearest double, as strtod reads the value's text,
+ * for random values of 1 to 20 digits across the exponents the fast path
+ * takes and beyond. */
+static void to_double_cases(void) {
+    srand(7);
+    int bad = 0, n = 0;
+    char first[160] = "";
+    for (int i = 0; i < 20000; i++) {
+        char buf[80];
+        random_text(buf, 1 + rand() % 20, rand() % 70 - 35, rand() & 1);
+        ixt_decimal d;
+        double got, want = strtod(buf, NULL);
+        if (ixt_dec_from_text(&d, buf, strlen(buf)) != IX_OK) continue;
+        n++;
+        if (ixt_dec_to_double(&d, &got) != IX_OK || got != want) {
+            if (!bad++) snprintf(first, sizeof first, "%s: %.17g, want %.17g", buf, got, want);
+        }
+    }
+    CHECK(bad == 0 && n > 19000, "DECIMAL to double is strtod's nearest (%d of %d differ; %s)", bad,
+          n, first);
+}
+
 static void arith_case(const char *a, char op, const char *b, const char *want, int want_rc) {
     ixt_decimal x, y, r;
     CHECK(from(&x, a) == IX_OK && from(&y, b) == IX_OK, "operands %s %s", a, b);
@@ -398,5 +420,6 @@ int main(void) {
 
     arith_cases();
     ixb_wbuf_free(&wb);
+    to_double_cases();
     return tap_done();
 }
