@@ -53,14 +53,8 @@ int ixb_wbuf_reserve(ixb_wbuf *b, size_t n) {
     return IX_OK;
 }
 
-/* 1 when n more bytes fit as the buffer is (no growth, no error, within
- * max): the writes below then need no ixb_wbuf_reserve. */
-static inline int fits(const ixb_wbuf *b, size_t n) {
-    return !b->err && b->cap - b->len >= n && (!b->max || (n <= b->max && b->len <= b->max - n));
-}
-
 void ixb_put_bytes(ixb_wbuf *b, const void *p, size_t n) {
-    if (n == 0 || (!fits(b, n) && ixb_wbuf_reserve(b, n))) return;
+    if (n == 0 || (!ixb_wbuf_fits(b, n) && ixb_wbuf_reserve(b, n))) return;
     memcpy(b->data + b->len, p, n);
     b->len += n;
 }
@@ -69,47 +63,6 @@ void ixb_put_zeros(ixb_wbuf *b, size_t n) {
     if (n == 0 || ixb_wbuf_reserve(b, n)) return;
     memset(b->data + b->len, 0, n);
     b->len += n;
-}
-
-void ixb_put_u8(ixb_wbuf *b, uint8_t v) {
-    if (fits(b, 1)) {
-        b->data[b->len++] = v;
-        return;
-    }
-    ixb_put_bytes(b, &v, 1);
-}
-
-void ixb_put_i16(ixb_wbuf *b, int v) {
-    if (fits(b, 2)) {
-        ixb_st16(b->data + b->len, (uint16_t)v);
-        b->len += 2;
-        return;
-    }
-    uint8_t t[2];
-    ixb_st16(t, (uint16_t)v);
-    ixb_put_bytes(b, t, 2);
-}
-
-void ixb_put_i32(ixb_wbuf *b, int64_t v) {
-    if (fits(b, 4)) {
-        ixb_st32(b->data + b->len, (uint32_t)v);
-        b->len += 4;
-        return;
-    }
-    uint8_t t[4];
-    ixb_st32(t, (uint32_t)v);
-    ixb_put_bytes(b, t, 4);
-}
-
-void ixb_put_i64(ixb_wbuf *b, int64_t v) {
-    if (fits(b, 8)) {
-        ixb_st64(b->data + b->len, (uint64_t)v);
-        b->len += 8;
-        return;
-    }
-    uint8_t t[8];
-    ixb_st64(t, (uint64_t)v);
-    ixb_put_bytes(b, t, 8);
 }
 
 void ixb_put_pad(ixb_wbuf *b, size_t n) {

@@ -44,11 +44,14 @@ void ixb_wbuf_free(ixb_wbuf *b);
 void ixb_wbuf_reset(ixb_wbuf *b);
 /* Makes room for n more bytes; returns IX_OK or the sticky error. */
 int ixb_wbuf_reserve(ixb_wbuf *b, size_t n);
+/* Appends n bytes (the writes below: big-endian; each a no-op once err is
+ * set). ixb_put_u8 / _i16 / _i32 / _i64 are inline when the value fits as
+ * the buffer is (ixb_wbuf_fits), else they take ixb_put_bytes. */
 void ixb_put_bytes(ixb_wbuf *b, const void *p, size_t n);
-void ixb_put_u8(ixb_wbuf *b, uint8_t v);
-void ixb_put_i16(ixb_wbuf *b, int v);
-void ixb_put_i32(ixb_wbuf *b, int64_t v);
-void ixb_put_i64(ixb_wbuf *b, int64_t v);
+static inline void ixb_put_u8(ixb_wbuf *b, uint8_t v);
+static inline void ixb_put_i16(ixb_wbuf *b, int v);
+static inline void ixb_put_i32(ixb_wbuf *b, int64_t v);
+static inline void ixb_put_i64(ixb_wbuf *b, int64_t v);
 void ixb_put_zeros(ixb_wbuf *b, size_t n);
 /* Writes one 00 byte if n is odd (the SQLI even-length pad). */
 void ixb_put_pad(ixb_wbuf *b, size_t n);
@@ -113,6 +116,49 @@ static inline void ixb_st32(uint8_t *p, uint32_t v) {
 static inline void ixb_st64(uint8_t *p, uint64_t v) {
     ixb_st32(p, (uint32_t)(v >> 32));
     ixb_st32(p + 4, (uint32_t)v);
+}
+
+/* 1 when n more bytes fit as the buffer is (no growth, no error, within
+ * max): a write then needs no ixb_wbuf_reserve. */
+static inline int ixb_wbuf_fits(const ixb_wbuf *b, size_t n) {
+    return !b->err && b->cap - b->len >= n && (!b->max || (n <= b->max && b->len <= b->max - n));
+}
+
+static inline void ixb_put_u8(ixb_wbuf *b, uint8_t v) {
+    if (ixb_wbuf_fits(b, 1))
+        b->data[b->len++] = v;
+    else
+        ixb_put_bytes(b, &v, 1);
+}
+static inline void ixb_put_i16(ixb_wbuf *b, int v) {
+    if (ixb_wbuf_fits(b, 2)) {
+        ixb_st16(b->data + b->len, (uint16_t)v);
+        b->len += 2;
+        return;
+    }
+    uint8_t t[2];
+    ixb_st16(t, (uint16_t)v);
+    ixb_put_bytes(b, t, 2);
+}
+static inline void ixb_put_i32(ixb_wbuf *b, int64_t v) {
+    if (ixb_wbuf_fits(b, 4)) {
+        ixb_st32(b->data + b->len, (uint32_t)v);
+        b->len += 4;
+        return;
+    }
+    uint8_t t[4];
+    ixb_st32(t, (uint32_t)v);
+    ixb_put_bytes(b, t, 4);
+}
+static inline void ixb_put_i64(ixb_wbuf *b, int64_t v) {
+    if (ixb_wbuf_fits(b, 8)) {
+        ixb_st64(b->data + b->len, (uint64_t)v);
+        b->len += 8;
+        return;
+    }
+    uint8_t t[8];
+    ixb_st64(t, (uint64_t)v);
+    ixb_put_bytes(b, t, 8);
 }
 
 #endif /* IXB_BUF_H */
