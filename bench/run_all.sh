@@ -99,8 +99,8 @@ cat "$RES/table3_py.md"
     echo
     echo "| goal | measured | target | status |"
     echo "|---|---:|---:|---|"
-    cat "$RES/instr.md" "$RES/rtt.md" "$RES/table1.md" "$RES/table2.md" "$RES/table3.md" \
-        "$RES/table3_py.md" |
+    cat "$RES/instr.md" "$RES/rtt.md" "$RES/py_drivers.txt" "$RES/table1.md" "$RES/table2.md" \
+        "$RES/table3.md" "$RES/table3_py.md" |
         grep '^| goal: ' | sed 's/^| goal: /| /'
 } >"$RES/goals.md"
 cat "$RES/goals.md"

@@ -234,6 +234,8 @@ typedef struct arrays_ctx {
     size_t fixed;   /* the most bytes the fixed-width columns' items take */
     ixb_wbuf extra; /* the items of the parameters past the arrays (as bound) */
     size_t *lens;   /* per text column: the length in the row being encoded */
+    int *texts;     /* the text columns' indexes (ntext of them) */
+    int ntext;
 } arrays_ctx;
 
 static inline int is_text(ix_array_kind k) {
@@ -352,14 +354,15 @@ static int enc_arrays_row(ix_stmt *s, int64_t row, void *ud) {
     arrays_ctx *a = ud;
     if (a->general) return bind_arrays_row(s, row, a);
     size_t body = a->fixed + a->extra.len;
-    for (int k = 0; k < a->ncols; k++) {
+    for (int j = 0; j < a->ntext; j++) {
+        int k = a->texts[j];
         const ix_array *col = &a->cols[k];
-        if (!is_text(col->kind) || (col->is_null && col->is_null[row])) continue;
+        if (col->is_null && col->is_null[row]) continue;
         size_t n;
         text_at(col, row, &n);
         if (n > IXC_BIND_VARCHAR_MAX) return bind_arrays_row(s, row, a);
         a->lens[k] = n;
-        body += ixc_item_size(IXP_IND_VALUE, 2 + n);
+        body += ITEM_HEAD + 2 + n + (n & 1); /* ixc_item_size of its VARCHAR */
     }
     uint8_t *o = ixc_group_begin(s, body);
     if (!o) return 0; /* ixc_out(c)->err: the batch ends */
@@ -381,6 +384,7 @@ static int arrays_prepare(ix_stmt *s, arrays_ctx *a) {
         case IX_ARRAY_DATE: a->fixed += ITEM_HEAD + 8; break;
         case IX_ARRAY_TEXT:
         case IX_ARRAY_TEXTN:
+            a->texts[a->ntext++] = k;
             if (ixc_cv_to_db(s->conn) != (iconv_t)-1) a->general = 1;
             break;
         default: a->general = 1;
@@ -409,11 +413,14 @@ static int arrays_run(ix_stmt *s, int64_t nrows, const ix_array *cols, int ncols
         return ixc_fail(s->conn, IX_EMISUSE, "ix_batch_execute_arrays: %d arrays for %d parameters",
                         ncols, s->nparams);
     size_t local[16];
-    arrays_ctx a = {cols, ncols, 0, 0, {0}, NULL};
+    int tlocal[16];
+    arrays_ctx a = {cols, ncols, 0, 0, {0}, NULL, NULL, 0};
     ixb_wbuf_init(&a.extra, ixc_mem());
     a.lens = ncols <= 16 ? local : ixc_malloc((size_t)ncols * sizeof(size_t));
-    if (!a.lens || arrays_prepare(s, &a) != IX_OK) {
+    a.texts = ncols <= 16 ? tlocal : ixc_malloc((size_t)ncols * sizeof(int));
+    if (!a.lens || !a.texts || arrays_prepare(s, &a) != IX_OK) {
         if (a.lens != local) ixc_free(a.lens);
+        if (a.texts != tlocal) ixc_free(a.texts);
         ixb_wbuf_free(&a.extra);
         return ixc_fail(s->conn, IX_ENOMEM, "out of memory");
     }
@@ -421,6 +428,7 @@ static int arrays_run(ix_stmt *s, int64_t nrows, const ix_array *cols, int ncols
     rc = send ? batch_send(s, nrows, enc_arrays_row, &a)
               : batch_run(s, nrows, enc_arrays_row, &a, sqlcodes, nfailed);
     if (a.lens != local) ixc_free(a.lens);
+    if (a.texts != tlocal) ixc_free(a.texts);
     ixb_wbuf_free(&a.extra);
     /* The arrays' parameters are left unbound (rows may or may not have
      * gone through ix_bind_*): the same state whatever the values were. */
