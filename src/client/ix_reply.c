@@ -437,7 +437,8 @@ static int take_tuples(ix_conn *c, ixc_reply *r) {
     const uint8_t *t;
     size_t n;
     if (!r->first_us && ixp_reader_pending(&c->rd)) r->first_us = ixc_now_us();
-    while (ixp_reader_next_tuple(&c->rd, &t, &n)) {
+    if (!ixp_reader_tuples_ok(&c->rd)) return IX_OK;
+    while (ixp_reader_take_tuple(&c->rd, &t, &n)) {
         int rc = take_tuple(c, p, b, t, n);
         if (rc != IX_OK) return rc;
     }

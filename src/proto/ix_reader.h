@@ -48,14 +48,20 @@ int ixp_reader_feed(ixp_reader *r, const void *p, size_t n);
  * error. Invalidates the previous message. */
 uint8_t *ixp_reader_space(ixp_reader *r, size_t *want, int *rc);
 void ixp_reader_commit(ixp_reader *r, size_t n);
-/* A fast path for a client reading rows: when the next message (sent by a
- * server) is an SQ_TUPLE that is wholly buffered and within the limits,
- * consumes it and returns 1 with its payload in *p, *n (borrowed as with
- * ixp_reader_next); otherwise returns 0 and consumes nothing (ixp_reader_next
- * then decodes the message or reports its error). */
-static inline int ixp_reader_next_tuple(ixp_reader *r, const uint8_t **p, size_t *n) {
+/* A fast path for a client reading rows. ixp_reader_next_tuple: when the
+ * next message (sent by a server) is an SQ_TUPLE that is wholly buffered and
+ * within the limits, consumes it and returns 1 with its payload in *p, *n
+ * (borrowed as with ixp_reader_next); otherwise returns 0 and consumes
+ * nothing (ixp_reader_next then decodes the message or reports its error).
+ * ixp_reader_tuples_ok: 1 when the reader may take tuples that way (no
+ * error, past the login, reading a server). */
+static inline int ixp_reader_tuples_ok(const ixp_reader *r) {
+    return !r->err && !r->expect_login && r->role == IXP_FROM_SERVER;
+}
+/* ixp_reader_next_tuple on a reader ixp_reader_tuples_ok accepted (a loop
+ * checks that once). */
+static inline int ixp_reader_take_tuple(ixp_reader *r, const uint8_t **p, size_t *n) {
     /* §3.7 SQ_TUPLE: i16 tag, i16 warnings, i32 length, payload, pad to even. */
-    if (r->err || r->expect_login || r->role != IXP_FROM_SERVER) return 0;
     size_t avail = r->end - r->start;
     const uint8_t *b = r->buf + r->start;
     if (avail < 8 || ixb_be16(b) != IXP_SQ_TUPLE) return 0;
@@ -71,6 +77,9 @@ static inline int ixp_reader_next_tuple(ixp_reader *r, const uint8_t **p, size_t
     *n = len;
     r->start += total;
     return 1;
+}
+static inline int ixp_reader_next_tuple(ixp_reader *r, const uint8_t **p, size_t *n) {
+    return ixp_reader_tuples_ok(r) && ixp_reader_take_tuple(r, p, n);
 }
 /* A statement's whole reply when it is DONE, any COSTs, and EOT (what each
  * row of a pipelined batch gets), wholly buffered: consumes it, fills *done
