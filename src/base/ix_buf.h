@@ -124,41 +124,33 @@ static inline int ixb_wbuf_fits(const ixb_wbuf *b, size_t n) {
     return !b->err && b->cap - b->len >= n && (!b->max || (n <= b->max && b->len <= b->max - n));
 }
 
+/* Where n more bytes go when they fit (len then counts them), else NULL. */
+static inline uint8_t *ixb_wbuf_take(ixb_wbuf *b, size_t n) {
+    if (!ixb_wbuf_fits(b, n)) return NULL;
+    b->len += n;
+    return b->data + b->len - n;
+}
 static inline void ixb_put_u8(ixb_wbuf *b, uint8_t v) {
-    if (ixb_wbuf_fits(b, 1))
-        b->data[b->len++] = v;
+    uint8_t *o = ixb_wbuf_take(b, 1);
+    if (o)
+        *o = v;
     else
         ixb_put_bytes(b, &v, 1);
 }
 static inline void ixb_put_i16(ixb_wbuf *b, int v) {
-    if (ixb_wbuf_fits(b, 2)) {
-        ixb_st16(b->data + b->len, (uint16_t)v);
-        b->len += 2;
-        return;
-    }
-    uint8_t t[2];
-    ixb_st16(t, (uint16_t)v);
-    ixb_put_bytes(b, t, 2);
+    uint8_t t[2], *o = ixb_wbuf_take(b, 2);
+    ixb_st16(o ? o : t, (uint16_t)v);
+    if (!o) ixb_put_bytes(b, t, 2);
 }
 static inline void ixb_put_i32(ixb_wbuf *b, int64_t v) {
-    if (ixb_wbuf_fits(b, 4)) {
-        ixb_st32(b->data + b->len, (uint32_t)v);
-        b->len += 4;
-        return;
-    }
-    uint8_t t[4];
-    ixb_st32(t, (uint32_t)v);
-    ixb_put_bytes(b, t, 4);
+    uint8_t t[4], *o = ixb_wbuf_take(b, 4);
+    ixb_st32(o ? o : t, (uint32_t)v);
+    if (!o) ixb_put_bytes(b, t, 4);
 }
 static inline void ixb_put_i64(ixb_wbuf *b, int64_t v) {
-    if (ixb_wbuf_fits(b, 8)) {
-        ixb_st64(b->data + b->len, (uint64_t)v);
-        b->len += 8;
-        return;
-    }
-    uint8_t t[8];
-    ixb_st64(t, (uint64_t)v);
-    ixb_put_bytes(b, t, 8);
+    uint8_t t[8], *o = ixb_wbuf_take(b, 8);
+    ixb_st64(o ? o : t, (uint64_t)v);
+    if (!o) ixb_put_bytes(b, t, 8);
 }
 
 #endif /* IXB_BUF_H */
