@@ -238,10 +238,6 @@ typedef struct arrays_ctx {
     int ntext;
 } arrays_ctx;
 
-static inline int is_text(ix_array_kind k) {
-    return k == IX_ARRAY_TEXT || k == IX_ARRAY_TEXTN;
-}
-
 /* Row `row`'s value of a text column: its bytes, with *n set; NULL for
  * NULL. */
 static inline const char *text_at(const ix_array *col, int64_t row, size_t *n) {
