@@ -63,8 +63,8 @@ int ixp_reader_feed(ixp_reader *r, const void *p, size_t n) {
 
 /* The fixed-size messages a server ends every statement's reply with (EOT,
  * DONE, COST: a pipelined batch reads them once per row) decoded in place,
- * as ixp_msg_decode decodes them (tests/proto/test_reader_small.c compares
- * the two). Returns their size with *m filled (its union member alone), or
+ * as ixp_msg_decode decodes them (test_reader_small in tests/unit/test_msg.c
+ * compares the two). Returns their size with *m filled (its union member alone), or
  * 0 when the message is another one or not wholly buffered. */
 static size_t next_small(const ixp_reader *r, const uint8_t *p, size_t n, ixp_msg *m) {
     if (r->role != IXP_FROM_SERVER || n < 2) return 0;
@@ -142,9 +142,10 @@ int ixp_reader_next(ixp_reader *r, ixp_msg *m) {
 size_t ixp_reader_done_group(ixp_reader *r, ixp_msg *done) {
     /* the tags at their fixed places first, then the DONE in place */
     if (r->err || r->expect_login || r->role != IXP_FROM_SERVER) return 0;
-    const uint8_t *p = r->buf + r->start;
     size_t n = r->end - r->start, at = r->caps.f70 ? IXP_DONE_LEN_F70 : IXP_DONE_LEN;
-    if (n < at + IXP_EOT_LEN || ixb_be16(p) != IXP_SQ_DONE) return 0;
+    if (n < at + IXP_EOT_LEN) return 0; /* (buf may be NULL: nothing fed yet) */
+    const uint8_t *p = r->buf + r->start;
+    if (ixb_be16(p) != IXP_SQ_DONE) return 0;
     while (n - at >= IXP_COST_LEN && ixb_be16(p + at) == IXP_SQ_COST)
         at += IXP_COST_LEN;
     if (n - at < IXP_EOT_LEN || ixb_be16(p + at) != IXP_SQ_EOT) return 0;

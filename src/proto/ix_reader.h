@@ -63,8 +63,9 @@ static inline int ixp_reader_tuples_ok(const ixp_reader *r) {
 static inline int ixp_reader_take_tuple(ixp_reader *r, const uint8_t **p, size_t *n) {
     /* §3.7 SQ_TUPLE: i16 tag, i16 warnings, i32 length, payload, pad to even. */
     size_t avail = r->end - r->start;
+    if (avail < 8) return 0; /* (buf may be NULL: nothing fed yet) */
     const uint8_t *b = r->buf + r->start;
-    if (avail < 8 || ixb_be16(b) != IXP_SQ_TUPLE) return 0;
+    if (ixb_be16(b) != IXP_SQ_TUPLE) return 0;
     uint32_t len = ixb_be32(b + 4);
     if (len > r->lim.max_tuple) { /* past the limit, or no limit set: the full check */
         ixp_limits lim = r->lim;
