@@ -84,6 +84,18 @@ void ixd_set_timeout(ixd_db *db, int ms) {
     if (db) db->timeout_ms = ms > 0 ? ms : 0;
 }
 
+int ixd_set_env(ixd_db *db, const char *name, const char *value) {
+    if (!db || !name) return -1;
+    if (!value) value = "";
+    if (!strcmp(name, "DBMONEY")) {
+        if (strlen(value) > IXS_DBMONEY_MAX) return -1;
+        snprintf(db->x.dbmoney, sizeof db->x.dbmoney, "%s", value);
+        db->x.gen++; /* kept translations read it */
+        return 0;
+    }
+    return 1;
+}
+
 void ixd_interrupt(ixd_db *db) {
     if (db && db->x.h) sqlite3_interrupt(db->x.h);
 }

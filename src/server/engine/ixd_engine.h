@@ -178,6 +178,12 @@ int ixd_in_transaction(const ixd_db *db);
  * ixd_fetch call that runs longer than ms milliseconds stops with -213
  * ("Statement interrupted by user."). 0 (the default) = no limit. */
 void ixd_set_timeout(ixd_db *db, int ms);
+/* A variable of the client's environment as the session received it at
+ * login: DBMONEY (the currency symbols and decimal separator that strings
+ * made MONEY or DECIMAL may carry; NULL or "" = "$."). Returns 0 when set,
+ * 1 for a name the engine does not read, -1 for a value it cannot take.
+ * Kept until db is closed. */
+int ixd_set_env(ixd_db *db, const char *name, const char *value);
 /* Stops the statement now running on db with -213 (in-process callers; a
  * client interrupt goes through ixd_set_interrupt_check). Safe to
  * call from another thread while db is open; a no-op when nothing runs. */
