@@ -53,6 +53,13 @@ const char *ixd_engine_banner(const ixd_engine *e);
  * (NULL) is "ixd". */
 int ixd_engine_set_server_name(ixd_engine *e, const char *name);
 const char *ixd_engine_server_name(const ixd_engine *e);
+/* The other names the server answers to (DBSERVERALIASES): names separated
+ * by commas, copied (NULL or "": none); 0, or -1 when out of memory (the
+ * old list stays). ixd_engine_is_server: 1 when name is the server's name
+ * or one of its aliases (compared as written), the names a login's
+ * INFORMIXSERVER (CONNECT TO '@name', 'db@name') may ask for; else 0. */
+int ixd_engine_set_server_aliases(ixd_engine *e, const char *names);
+int ixd_engine_is_server(const ixd_engine *e, const char *name);
 
 /* The databases of the data directory, in name order (SQ_DBLIST; the same
  * set as the sysdatabases view). Returns their count n with *names an array
