@@ -638,24 +638,34 @@ static int parse_float(ixt_vtype t, const char *s, size_t n, ixb_wbuf *out) {
     return ixt_value_put_double(t, v, out);
 }
 
+int ixt_money_plain(const char *dbmoney, const char *s, size_t n, char *buf, size_t cap,
+                    size_t *len) {
+    money_fmt mf;
+    size_t k = 0, i = 0;
+    dbmoney_parse(dbmoney, &mf);
+    trim(&s, &n);
+    if (cap == 0) return IX_ERANGE;
+    if (i < n && (s[i] == '-' || s[i] == '+')) buf[k++] = s[i++];
+    if (mf.flen && n - i >= mf.flen && memcmp(s + i, mf.front, mf.flen) == 0) i += mf.flen;
+    size_t blen = strlen(mf.back);
+    if (blen && n - i >= blen && memcmp(s + n - blen, mf.back, blen) == 0) n -= blen;
+    if (n - i >= cap - k) return IX_ERANGE;
+    for (; i < n; i++)
+        buf[k++] = s[i] == mf.sep ? '.' : s[i];
+    *len = k;
+    return IX_OK;
+}
+
 static int parse_decimal(ixt_vtype t, const char *s, size_t n, const ixt_fmt *fmt, ixb_wbuf *out) {
     int prec, scale;
     ixt_decimal d;
     dec_ps(t, &prec, &scale);
     trim(&s, &n);
     if (t.code == IX_T_MONEY) {
-        money_fmt mf;
         char buf[256];
-        size_t k = 0, i = 0;
-        dbmoney_parse(fmt ? fmt->dbmoney : NULL, &mf);
-        if (i < n && (s[i] == '-' || s[i] == '+')) buf[k++] = s[i++];
-        if (mf.flen && n - i >= mf.flen && memcmp(s + i, mf.front, mf.flen) == 0) i += mf.flen;
-        size_t blen = strlen(mf.back);
-        if (blen && n - i >= blen && memcmp(s + n - blen, mf.back, blen) == 0) n -= blen;
-        if (n - i >= sizeof buf - k) return IX_ERANGE;
-        for (; i < n; i++)
-            buf[k++] = s[i] == mf.sep ? '.' : s[i];
-        int rc = ixt_dec_from_text(&d, buf, k);
+        size_t k;
+        int rc = ixt_money_plain(fmt ? fmt->dbmoney : NULL, s, n, buf, sizeof buf, &k);
+        if (rc == IX_OK) rc = ixt_dec_from_text(&d, buf, k);
         if (rc != IX_OK) return rc;
     } else {
         int rc = ixt_dec_from_text(&d, s, n);

@@ -114,6 +114,15 @@ int ixt_value_format(ixt_vtype t, const uint8_t *p, size_t n, const ixt_fmt *fmt
  * SMALLINT) or out's sticky error. */
 int ixt_value_parse(ixt_vtype t, const char *s, size_t n, const ixt_fmt *fmt, ixb_wbuf *out);
 
+/* The number in a MONEY text s[0..n) as DBMONEY dbmoney writes it (NULL or
+ * "" the default "$."): its sign, the front symbol, the digits with the
+ * decimal separator made '.', the back symbol, blanks around, into
+ * buf[0..*len) (not terminated) as plain decimal text for ixt_dec_from_text.
+ * Each symbol is optional; what is left is not checked here. Returns IX_OK
+ * or IX_ERANGE (longer than cap). */
+int ixt_money_plain(const char *dbmoney, const char *s, size_t n, char *buf, size_t cap,
+                    size_t *len);
+
 /* Converts one tuple value to the §3.4 bind value bytes (no type, indicator
  * or slot; no pad): CHAR/VARCHAR/LVARCHAR i16 length + bytes; DECIMAL/MONEY/
  * DATETIME/INTERVAL u16 length + base-100 bytes without trailing zero pairs;

@@ -147,6 +147,35 @@ def lock(tmp):
     other.stop()
 
 
+def aliases(tmp):
+    """--server-aliases: a login (INFORMIXSERVER, CONNECT TO '@name') may ask
+    for the server's name or one of its aliases; another name is -761."""
+    d = Ixd(IXD, tmp, ["--server-name", "main", "--server-aliases", "ol_informix1210,demo_on"],
+            data=os.path.join(tmp, "aliasdb"), tag="alias")
+    check("ixd starts with --server-aliases", d.port, d.stderr())
+    q = "select count(*) from systables where tabid = 1"
+    for name in ("main", "ol_informix1210", "demo_on"):
+        r = ixsql(IXSQL, d.url("sysmaster") + "?server=" + name, q)
+        check("a login asking for %s is served" % name, r.returncode == 0, r.stdout + r.stderr)
+    for name in ("other", "demo", "Main"):
+        r = ixsql(IXSQL, d.url("sysmaster") + "?server=" + name, q)
+        check("a login asking for %s gets -761" % name,
+              r.returncode != 0 and "761" in r.stdout + r.stderr, r.stdout + r.stderr)
+    hosts = write(os.path.join(tmp, "sqlhosts"),
+                  "".join("%s onsoctcp 127.0.0.1 %d\n" % (n, d.port)
+                          for n in ("demo_on", "ol_informix1210", "nosuch")))
+    url = d.url("sysmaster") + "?server=main&sqlhosts=" + hosts
+    r = ixsql(IXSQL, url, "connect to '@demo_on'", "database sysmaster", q,
+              "connect to 'sysmaster@ol_informix1210' as 'c2'", q)
+    check("CONNECT TO '@alias' and 'db@alias' connect to ixd",
+          r.returncode == 0 and (r.stdout + r.stderr).count("Connected.") == 2,
+          "rc %d: %s%s" % (r.returncode, r.stdout, r.stderr))
+    r = ixsql(IXSQL, url, "connect to '@nosuch'")
+    check("CONNECT TO '@nosuch' (listed, not ixd's) is -761",
+          r.returncode != 0 and "761" in r.stdout + r.stderr, r.stdout + r.stderr)
+    d.stop()
+
+
 def main():
     tmp, cleanup = scratch("ixdops.")
     try:
@@ -154,6 +183,7 @@ def main():
         config(tmp)
         contrib(tmp)
         lock(tmp)
+        aliases(tmp)
     finally:
         cleanup()
     finish()

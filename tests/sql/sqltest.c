@@ -29,6 +29,10 @@
  *   stmttype 30             the statement prepares with this statement
  *   <sql>                   type (ixd_stmt_type) and then runs without error
  *
+ *   env DBMONEY DM,         the client's environment variable as the
+ *                           session passes it (ixd_set_env; no SQL, the
+ *                           value is the rest of the line, may be empty)
+ *
  *   describe 1              result column 1 (0-based) as described:
  *   <sql>                   its name, type and encoded length (hex)
  *   ----
@@ -61,7 +65,7 @@ typedef struct expect {
 } expect;
 
 typedef struct record {
-    int kind; /* 0 ok, 1 error, 2 query, 3 describe (code: the column), 4 stmttype */
+    int kind; /* 0 ok, 1 error, 2 query, 3 describe (code: the column), 4 stmttype, 5 env */
     int code;
     int line;
     expect x;
@@ -207,6 +211,15 @@ static int parse_header(const char *l, record *r) {
         r->code = atoi(l + 9);
         return 0;
     }
+    if (!strncmp(l, "env ", 4)) {
+        r->kind = 5;
+        const char *v = strchr(l + 4, ' ');
+        size_t n = v ? (size_t)(v - (l + 4)) : strlen(l + 4);
+        if (n == 0 || n >= sizeof r->x.text) return -1;
+        memcpy(r->x.text, l + 4, n);
+        snprintf(r->x.params, sizeof r->x.params, "%s", v ? v + 1 : "");
+        return 0;
+    }
     if (!strncmp(l, "describe ", 9)) {
         r->kind = 3;
         r->code = atoi(l + 9);
@@ -323,7 +336,13 @@ static int run_file(const char *path) {
             else
                 append(&r.sql, &r.sqln, l);
         }
-        if (r.sql && !bad) {
+        if (r.kind == 5 && !bad) {
+            if (ixd_set_env(D, r.x.text, r.x.params) != 0) {
+                printf("%s:%d: env %s %s refused\n", path, r.line, r.x.text, r.x.params);
+                failures++;
+            }
+            records++;
+        } else if (r.sql && !bad) {
             failures += run_record(path, &r);
             records++;
         }

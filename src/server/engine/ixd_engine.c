@@ -84,6 +84,18 @@ void ixd_set_timeout(ixd_db *db, int ms) {
     if (db) db->timeout_ms = ms > 0 ? ms : 0;
 }
 
+int ixd_set_env(ixd_db *db, const char *name, const char *value) {
+    if (!db || !name) return -1;
+    if (!value) value = "";
+    if (!strcmp(name, "DBMONEY")) {
+        if (strlen(value) > IXS_DBMONEY_MAX) return -1;
+        snprintf(db->x.dbmoney, sizeof db->x.dbmoney, "%s", value);
+        db->x.gen++; /* kept translations read it */
+        return 0;
+    }
+    return 1;
+}
+
 void ixd_interrupt(ixd_db *db) {
     if (db && db->x.h) sqlite3_interrupt(db->x.h);
 }
@@ -313,6 +325,7 @@ void ixd_engine_close(ixd_engine *e) {
     free(e->dir);
     free(e->banner);
     free(e->server_name);
+    free(e->server_aliases);
     free(e);
 }
 
@@ -338,6 +351,26 @@ int ixd_engine_set_server_name(ixd_engine *e, const char *name) {
 
 const char *ixd_engine_server_name(const ixd_engine *e) {
     return e && e->server_name ? e->server_name : "ixd";
+}
+
+int ixd_engine_set_server_aliases(ixd_engine *e, const char *names) {
+    char *b = NULL;
+    if (names && *names && !(b = strdup(names))) return -1;
+    free(e->server_aliases);
+    e->server_aliases = b;
+    return 0;
+}
+
+int ixd_engine_is_server(const ixd_engine *e, const char *name) {
+    if (!name) return 0;
+    if (strcmp(name, ixd_engine_server_name(e)) == 0) return 1;
+    size_t n = strlen(name);
+    for (const char *a = e ? e->server_aliases : NULL; a && *a;) {
+        size_t k = strcspn(a, ",");
+        if (k == n && n && memcmp(a, name, n) == 0) return 1;
+        a += k + (a[k] == ',');
+    }
+    return 0;
 }
 
 /* 1 if DIR/<name>.db is an ixd database (it has the _ixd_meta table), the

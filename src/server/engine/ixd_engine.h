@@ -53,6 +53,13 @@ const char *ixd_engine_banner(const ixd_engine *e);
  * (NULL) is "ixd". */
 int ixd_engine_set_server_name(ixd_engine *e, const char *name);
 const char *ixd_engine_server_name(const ixd_engine *e);
+/* The other names the server answers to (DBSERVERALIASES): names separated
+ * by commas, copied (NULL or "": none); 0, or -1 when out of memory (the
+ * old list stays). ixd_engine_is_server: 1 when name is the server's name
+ * or one of its aliases (compared as written), the names a login's
+ * INFORMIXSERVER (CONNECT TO '@name', 'db@name') may ask for; else 0. */
+int ixd_engine_set_server_aliases(ixd_engine *e, const char *names);
+int ixd_engine_is_server(const ixd_engine *e, const char *name);
 
 /* The databases of the data directory, in name order (SQ_DBLIST; the same
  * set as the sysdatabases view). Returns their count n with *names an array
@@ -178,6 +185,12 @@ int ixd_in_transaction(const ixd_db *db);
  * ixd_fetch call that runs longer than ms milliseconds stops with -213
  * ("Statement interrupted by user."). 0 (the default) = no limit. */
 void ixd_set_timeout(ixd_db *db, int ms);
+/* A variable of the client's environment as the session received it at
+ * login: DBMONEY (the currency symbols and decimal separator that strings
+ * made MONEY or DECIMAL may carry; NULL or "" = "$."). Returns 0 when set,
+ * 1 for a name the engine does not read, -1 for a value it cannot take.
+ * Kept until db is closed. */
+int ixd_set_env(ixd_db *db, const char *name, const char *value);
 /* Stops the statement now running on db with -213 (in-process callers; a
  * client interrupt goes through ixd_set_interrupt_check). Safe to
  * call from another thread while db is open; a no-op when nothing runs. */

@@ -32,6 +32,7 @@ struct ixd_engine {
     char *dir;
     char *banner;      /* ixd_engine_set_banner; NULL: IXP_LOGIN_DEFAULT_BANNER */
     char *server_name; /* ixd_engine_set_server_name; NULL: "ixd" */
+    char *server_aliases; /* ixd_engine_set_server_aliases: "a,b"; NULL: none */
     pthread_mutex_t mu;
     ixd_dbuse *use;
     int nuse, capuse;

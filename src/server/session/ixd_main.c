@@ -54,6 +54,7 @@ enum {
     OPT_LOG_FORMAT,
     OPT_REDIRECT,
     OPT_STRICT,
+    OPT_SERVER_ALIASES,
 };
 
 /* Every option (one a line). */
@@ -78,6 +79,7 @@ static const struct option long_opts[] = {
     {"log-format", required_argument, NULL, OPT_LOG_FORMAT},
     {"redirect", required_argument, NULL, OPT_REDIRECT},
     {"strict", no_argument, NULL, OPT_STRICT},
+    {"server-aliases", required_argument, NULL, OPT_SERVER_ALIASES},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"make-user", required_argument, NULL, OPT_MAKE_USER},
     {"version", no_argument, NULL, 'V'},
@@ -91,6 +93,7 @@ typedef struct ixd_cfg {
     ixd_server srv;
     ixd_listen_opts lo;
     const char *users, *listen_at, *log_file, *config;
+    const char *aliases; /* --server-aliases: DBSERVERALIASES */
     ixd_log_format log_format;
     char *config_text; /* the configuration file; its values point into it */
 } ixd_cfg;
@@ -104,6 +107,7 @@ static void usage(FILE *f) {
           "      --listen=HOST:PORT      where to listen (default " DEFAULT_LISTEN "; port 0:\n"
           "                              any free port)\n"
           "      --server-name=NAME      DBSERVERNAME (default ixd)\n"
+          "      --server-aliases=A,B    other names the server answers to (DBSERVERALIASES)\n"
           "      --users=FILE            users file (name:salt:hash lines)\n"
           "      --tls-cert=FILE         TLS certificate chain (PEM), with --tls-key\n"
           "      --tls-key=FILE          TLS private key (PEM)\n"
@@ -209,6 +213,7 @@ static int apply(ixd_cfg *c, int id, const char *v, const char *where) {
     case OPT_DATA: c->srv.data_dir = v; break;
     case OPT_LISTEN: c->listen_at = v; break;
     case OPT_SERVER_NAME: c->srv.server_name = v; break;
+    case OPT_SERVER_ALIASES: c->aliases = v; break;
     case OPT_USERS: c->users = v; break;
     case OPT_TLS_CERT: c->lo.tls_cert = v; break;
     case OPT_TLS_KEY: c->lo.tls_key = v; break;
@@ -401,7 +406,8 @@ static int serve(ixd_cfg *c) {
         fprintf(stderr, "ixd: cannot open data directory %s: %d %s\n", srv->data_dir, e.sqlcode,
                 msg);
     } else if (ixd_engine_set_banner(srv->engine, srv->banner) != 0 ||
-               ixd_engine_set_server_name(srv->engine, srv->server_name) != 0) {
+               ixd_engine_set_server_name(srv->engine, srv->server_name) != 0 ||
+               ixd_engine_set_server_aliases(srv->engine, c->aliases) != 0) {
         fprintf(stderr, "ixd: out of memory\n");
     } else if (ixd_log_open(c->log_file, c->log_format, err, sizeof err) != 0) {
         fprintf(stderr, "ixd: %s\n", err);

@@ -473,7 +473,8 @@ static int do_login(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     }
     int svc = 0;
     const char *detail = "";
-    if (server[0] && strcmp(server, s->srv->server_name) != 0) {
+    if (server[0] && strcmp(server, s->srv->server_name) != 0 &&
+        !ixd_engine_is_server(s->srv->engine, server)) { /* nor an alias */
         svc = IXV_E_SERVER_NAME; /* INFORMIXSERVER does not match DBSERVERNAME */
     } else {
         svc = check_user(s, user, pass, &detail);

@@ -53,6 +53,7 @@
 #define IXS_MAX_COLS        1000 /* columns of a table or a select list */
 #define IXS_MAX_TABS        64   /* tables in one FROM */
 #define IXS_NAME_MAX        128
+#define IXS_DBMONEY_MAX     32 /* DBMONEY: front symbol, separator, back symbol */
 #define IXS_WAIT_FOREVER_MS (300 * 1000) /* SET LOCK MODE TO WAIT (no n) */
 #define IXS_NOWAIT_GRACE_MS 200
 
@@ -229,6 +230,9 @@ struct ixs_conn {
     /* WHERE CURRENT OF (ixs_cursor.c): the named FOREACH cursors of running
      * SPL routines (innermost first) */
     struct ixs_curframe *spl_cursors;
+    /* the client's environment (ixd_set_env): DBMONEY ("" = "$."), read
+     * when a string is made MONEY or DECIMAL */
+    char dbmoney[IXS_DBMONEY_MAX + 1];
 };
 
 /* The host's functions as the translator calls them (see ixs_host). */

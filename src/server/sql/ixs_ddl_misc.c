@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "server/sql/ixs_ddl_tree.h"
 #include "server/sql/ixs_parse.h"
@@ -215,19 +216,94 @@ static int schema_stmt_at(px *p, int i) {
     return ixs_px_kw(p, i, IXK_CREATE) || ixs_px_kw(p, i, IXK_GRANT);
 }
 
+/* The CREATE statements a schema may hold (IBM Informix Guide to SQL:
+ * Syntax, CREATE SCHEMA): TABLE, VIEW, INDEX, SYNONYM, TRIGGER, SEQUENCE,
+ * ROW / OPAQUE / DISTINCT TYPE, CAST; the word after CREATE at token i. */
+static int schema_create_ok(px *p, int i) {
+    static const int kw[] = {IXK_TABLE,    IXK_TEMP,    IXK_RAW,     IXK_STANDARD, IXK_UNIQUE,
+                             IXK_DISTINCT, IXK_CLUSTER, IXK_INDEX,   IXK_VIEW,     IXK_SYNONYM,
+                             IXK_PUBLIC,   IXK_PRIVATE, IXK_TRIGGER, IXK_SEQUENCE, IXK_ROW};
+    for (size_t k = 0; k < sizeof kw / sizeof kw[0]; k++)
+        if (ixs_px_kw(p, i, kw[k])) return 1;
+    if (i >= p->nt || p->t[i].k != T_ID) return 0;
+    const char *w = p->sql + p->t[i].pos;
+    int n = p->t[i].len;
+    return (n == 6 && !strncasecmp(w, "opaque", 6)) || (n == 4 && !strncasecmp(w, "cast", 4));
+}
+
+/* The token after the statement of the schema that starts at token i (the
+ * next CREATE or GRANT outside parentheses, or end + 1). */
+static int schema_stmt_end(px *p, int i, int end) {
+    int depth = 0, j = i + 1;
+    for (; j <= end; j++) {
+        depth += ixs_px_op(p, j, "(") - ixs_px_op(p, j, ")");
+        if (depth == 0 && schema_stmt_at(p, j)) break;
+    }
+    return j;
+}
+
+/* The owner: a name, or a quoted string kept as written ('sarah', "sarah"). */
+static int schema_owner(px *p, char *buf, size_t n) {
+    if (p->i >= p->nt || p->t[p->i].k != T_STR) return ixs_px_ident(p, buf, n);
+    sb b = {0};
+    ixs_px_tokstr(p, p->i, &b);
+    int bad = b.oom || b.n == 0 || b.n >= n;
+    if (!bad) snprintf(buf, n, "%s", b.p);
+    ixv_sb_free(&b);
+    if (bad) return ixs_px_fail(p);
+    p->i++;
+    return 0;
+}
+
+/* The statement of the schema in tokens a..b-1 parsed as it will run (no
+ * catalogue): a syntax error is the schema's, at its offset in the text. */
+static int schema_stmt_check(px *p, int a, int b) {
+    if (ixs_px_kw(p, a, IXK_CREATE) && !schema_create_ok(p, a + 1)) return ixs_px_fail_at(p, a + 1);
+    size_t from = (size_t)p->t[a].pos;
+    size_t to = (size_t)(p->t[b - 1].pos + p->t[b - 1].len);
+    px q;
+    ixs_ddl d;
+    memset(&d, 0, sizeof d);
+    int rc = ixs_px_init(&q, p->db, p->sql + from, to - from, p->err);
+    if (!rc) {
+        q.dry = 1;
+        rc = ixs_ddl_parse(&q, &d);
+        if (!rc) rc = ixs_at_end(&q);
+    }
+    ixs_ddl_free(&d);
+    ixs_px_done(&q);
+    if (rc) {
+        p->err->offset += (int)from; /* offsets of the whole statement */
+        p->failed = 1;
+    }
+    return rc ? -1 : 0;
+}
+
 /* CREATE SCHEMA AUTHORIZATION, after these three words:
  *   CREATE SCHEMA AUTHORIZATION user { create_table | create_view |
- *       create_index | grant | create_synonym | create_trigger } ...
- * The statements run in order, as one unit (any failure undoes them all),
- * and the objects they create are owned by user. At prepare time only the
- * form is checked: a statement may name a table an earlier one creates. */
+ *       create_index | grant | create_synonym | create_trigger |
+ *       create_sequence | create_row_type | ... } ... [;]
+ * The statements follow one another without semicolons; the schema ends at
+ * a semicolon or the end of the text (another statement after the
+ * semicolon is -201, as after any statement). They run in order, as one
+ * unit (any failure undoes them all), and the objects they create are
+ * owned by user. At prepare each is parsed for its form only: a statement
+ * may name a table an earlier one creates. */
 int ixs_create_schema_parse(px *p, ddl_schema *cs) {
-    if (ixs_px_ident(p, cs->user, sizeof cs->user)) return -1;
+    if (schema_owner(p, cs->user, sizeof cs->user)) return -1;
     if (!schema_stmt_at(p, p->i)) return ixs_px_fail(p);
     cs->start = p->i;
-    cs->end = p->nt - 1;
-    while (cs->end > cs->start && (p->t[cs->end].k == T_EOF || ixs_px_op(p, cs->end, ";")))
-        cs->end--;
+    int depth = 0, i = p->i;
+    for (; i < p->nt && p->t[i].k != T_EOF; i++) {
+        depth += ixs_px_op(p, i, "(") - ixs_px_op(p, i, ")");
+        if (depth == 0 && ixs_px_op(p, i, ";")) break;
+    }
+    cs->end = i - 1;
+    for (int a = cs->start; a <= cs->end;) {
+        int b = schema_stmt_end(p, a, cs->end);
+        if (schema_stmt_check(p, a, b)) return -1;
+        a = b;
+    }
     p->i = cs->end + 1;
     return 0;
 }
@@ -238,13 +314,9 @@ int ixs_create_schema_run(px *p, const ddl_schema *cs) {
     char saved[IXS_NAME_MAX + 1];
     snprintf(saved, sizeof saved, "%s", p->db->user);
     snprintf(p->db->user, sizeof p->db->user, "%s", cs->user);
-    int ok = 1, depth = 0;
+    int ok = 1;
     for (int i = cs->start; ok && i <= cs->end;) {
-        int j = i + 1;
-        for (; j <= cs->end; j++) {
-            depth += ixs_px_op(p, j, "(") - ixs_px_op(p, j, ")");
-            if (depth == 0 && schema_stmt_at(p, j)) break;
-        }
+        int j = schema_stmt_end(p, i, cs->end);
         size_t a = (size_t)p->t[i].pos;
         size_t b = (size_t)(p->t[j - 1].pos + p->t[j - 1].len);
         int64_t n = 0;

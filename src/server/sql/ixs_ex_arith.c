@@ -112,11 +112,17 @@ static void arith_params(px *p, xv *l, xv *r) {
 static void arith_text(px *p, arop *o) {
     xv *l = o->l, *r = o->r;
     if (ixv_is_char(o->a) && !ixs_ex_is_temporal(o->b)) {
-        ixs_make_num(p, l);
+        if (ixv_is_dec(o->b))
+            ixs_make_num_money(p, l); /* '$1.50' * price */
+        else
+            ixs_make_num(p, l);
         o->a = l->t.code;
     }
     if (ixv_is_char(o->b) && !ixs_ex_is_temporal(o->a)) {
-        ixs_make_num(p, r);
+        if (ixv_is_dec(o->a))
+            ixs_make_num_money(p, r);
+        else
+            ixs_make_num(p, r);
         o->b = r->t.code;
     }
     if (ixv_is_char(o->a) && ixs_ex_is_temporal(o->b) && o->b != IX_T_INTERVAL) {

@@ -121,8 +121,22 @@ static int num_to_date(const xv *v, sval *out) {
     return rc;
 }
 
-/* A literal converted to type t at translation time. */
-static void lit_to_type(px *p, xv *v, ityp t) {
+enum { MONEY_TEXT_MAX = 256 }; /* longer than any number a DECIMAL holds */
+
+/* A string made MONEY or DECIMAL type t as Informix reads it: with the
+ * currency symbols and the decimal separator of DBMONEY ('$1.50', and
+ * 'DM1,50' under DBMONEY "DM,"); what is left must be a number (-1213). */
+static int money_text_to_sval(px *p, ityp t, const char *s, size_t n, sval *out) {
+    char buf[MONEY_TEXT_MAX];
+    size_t k;
+    if (ixt_money_plain(p->db->dbmoney, s, n, buf, sizeof buf, &k) != IX_OK)
+        return ixv_cvt_code(t, IX_ERANGE);
+    return ixv_text_to_sval(ixv_t(IX_T_DECIMAL, t.len), buf, k, out);
+}
+
+/* A literal converted to type t at translation time; money: a string may
+ * be written as DBMONEY writes MONEY (t is MONEY or DECIMAL). */
+static void lit_to_type(px *p, xv *v, ityp t, int money) {
     sval sv;
     int lob = v->k == XK_STR && ixv_lob_is(t.code); /* '<hex>'::BLOB */
     const char *lit = v->lit ? v->lit : "";
@@ -131,6 +145,8 @@ static void lit_to_type(px *p, xv *v, ityp t) {
         rc = ixv_lob_text_to_sval(t, lit, v->litn, &sv);
     else if (v->k != XK_STR && t.code == IX_T_DATE)
         rc = num_to_date(v, &sv);
+    else if (money && v->k == XK_STR && ixv_is_dec(t.code))
+        rc = money_text_to_sval(p, t, lit, v->litn, &sv);
     else
         rc = ixv_text_to_sval(t, lit, v->litn, &sv);
     if (rc && lob) {
@@ -190,8 +206,9 @@ static int cvt_sql(xv *v, ityp f, ityp t, sb *n) {
     return 1;
 }
 
-/* Converts v to type t: its SQL and type; a parameter takes t as its type. */
-void ixs_to_type(px *p, xv *v, ityp t) {
+/* Converts v to type t: its SQL and type; a parameter takes t as its type;
+ * money: as lit_to_type. */
+static void to_type(px *p, xv *v, ityp t, int money) {
     if (p->failed || t.code < 0) return;
     if (t.code == IX_T_ROW) {
         ixs_row_to_type(p, v, t);
@@ -211,7 +228,7 @@ void ixs_to_type(px *p, xv *v, ityp t) {
         return;
     }
     if (v->k == XK_STR || v->k == XK_NUM || v->k == XK_INT) {
-        lit_to_type(p, v, t);
+        lit_to_type(p, v, t, money);
         return;
     }
     ityp f = v->t;
@@ -228,6 +245,23 @@ void ixs_to_type(px *p, xv *v, ityp t) {
     ixs_xv_set_sql(v, &n);
     v->t = t;
     v->k = XK_EXPR;
+}
+
+/* A string made MONEY (a MONEY column's value, an operand compared with
+ * one) reads DBMONEY's symbols; made another type it does not. */
+void ixs_to_type(px *p, xv *v, ityp t) {
+    to_type(p, v, t, t.code == IX_T_MONEY);
+}
+
+void ixs_to_type_money(px *p, xv *v, ityp t) {
+    to_type(p, v, t, ixv_is_dec(t.code));
+}
+
+void ixs_make_num_money(px *p, xv *v) {
+    if (v->k == XK_STR)
+        ixs_to_type_money(p, v, ixv_t(IX_T_DECIMAL, 32u << 8 | 0xff));
+    else
+        ixs_make_num(p, v);
 }
 
 /* Whether a value of type f, made type t by ixs_to_type, may hold what a
@@ -358,9 +392,9 @@ void ixs_cmp_coerce(px *p, xv *l, xv *r) {
         ixs_make_num(p, l);
         ixs_to_type(p, r, l->t);
     } else if (ll && !rl && r->t.code >= 0)
-        ixs_to_type(p, l, r->t);
+        ixs_to_type_money(p, l, r->t);
     else if (rl && !ll && l->t.code >= 0)
-        ixs_to_type(p, r, l->t);
+        ixs_to_type_money(p, r, l->t);
     else if (ll && rl)
         cmp_coerce_lits(p, l, r);
     else

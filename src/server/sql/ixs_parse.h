@@ -172,6 +172,11 @@ int ixs_cond(px *p, xv *out); /* a search condition */
 int ixs_conj(px *p, xv *out); /* one conjunct (NOT-level) of a condition */
 int ixs_select_sub(px *p, qres *out, int *start);
 void ixs_to_type(px *p, xv *v, ityp t); /* coerce to t's storage domain */
+/* ixs_to_type where a string literal made MONEY or DECIMAL may carry the
+ * DBMONEY symbols ('$1.50': compared or combined with a MONEY or DECIMAL
+ * operand); ixs_make_num_money: ixs_make_num so. */
+void ixs_to_type_money(px *p, xv *v, ityp t);
+void ixs_make_num_money(px *p, xv *v);
 /* ixs_to_type for a value stored into a column of type t (INSERT, UPDATE,
  * MERGE): out-of-range values refused, text cut to the column's length. */
 void ixs_to_store(px *p, xv *v, ityp t);
