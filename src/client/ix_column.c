@@ -278,7 +278,9 @@ const void *ix_column_blob(ix_stmt *s, int i, size_t *n) {
     }
     const uint8_t *d;
     size_t len;
-    if (ixt_value_get_bytes(col->vt, p, vn, &d, &len) != IX_OK) {
+    /* characters read in place (the row plan's text kind), else the general path */
+    if (plain_chars(&s->plan.col[i], p, vn, &d, &len) != IX_OK &&
+        ixt_value_get_bytes(col->vt, p, vn, &d, &len) != IX_OK) {
         if (s->conn) ixc_fail(s->conn, IX_EINVAL, "column %d is not a character column", i);
         return NULL;
     }

@@ -5,7 +5,8 @@
  * ix_column_is_null, ix_column_text, ix_column_text_len, ix_column_int64,
  * ix_column_double and ix_column_date_ymd is compared with what the codec's
  * general functions make of the same value bytes (ix_column_raw): the NULL
- * test of ixt_value_is_null, the text of ixt_value_format, numbers read back
+ * test of ixt_value_is_null, the text of ixt_value_format, the characters of
+ * ixt_value_get_bytes (ix_column_blob), numbers read back
  * from that text (strtoll, strtod: a DECIMAL's double is the nearest one) and
  * a DATE's y/m/d from its MDY4/ text.
  */
@@ -95,6 +96,19 @@ static int check_column(ix_stmt *s, int i, char *why, size_t cap) {
     if (!bad && (strcmp(t, r) != 0 || ix_column_text_len(s, i) != strlen(r))) {
         snprintf(why, cap, "column %d: text '%s' (%zu), general '%s'", i, t,
                  ix_column_text_len(s, i), r);
+        bad = 1;
+    }
+    const uint8_t *gb = NULL, *fb;
+    size_t gn = 0, fn = 0;
+    int chars = ixt_value_get_bytes(vt, p, n, &gb, &gn) == IX_OK;
+    fb = ix_column_blob(s, i, &fn);
+    if (!bad && chars != (fb != NULL)) {
+        snprintf(why, cap, "column %d: blob %s, general %s", i, fb ? "read" : "refused",
+                 chars ? "reads" : "refuses");
+        bad = 1;
+    }
+    if (!bad && chars && (fn != gn || memcmp(fb, gb, gn) != 0)) {
+        snprintf(why, cap, "column %d: blob of %zu bytes, general %zu", i, fn, gn);
         bad = 1;
     }
     char num[80];
