@@ -135,6 +135,11 @@ void ixd_logl(ixd_server *srv, ixd_log_level level, unsigned long session, const
 typedef struct ixd_sess ixd_sess;
 
 ixd_sess *ixd_sess_new(ixd_server *srv, unsigned long id, const char *peer);
+/* 1 (the default): a session takes a whole SQ_ID, SQ_BIND, SQ_EXECUTE, SQ_EOT
+ * group in one step (ixp_reader_bind_group) instead of message by message;
+ * the replies are the same (tests/unit/test_sess_bindgroup.c). 0 turns it
+ * off, for that test. */
+extern int ixd_sess_fast_groups;
 
 #define IXD_SESS_MORE 2 /* ixd_sess_input: write `out`, then call again with n = 0 */
 /* Processes the complete messages in p[0..n) (and earlier leftovers), in

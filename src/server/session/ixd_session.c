@@ -906,6 +906,38 @@ static int out_full(ixd_sess *s, ixb_wbuf *out) {
     return 1;
 }
 
+int ixd_sess_fast_groups = 1;
+
+/* A pipelined statement run (ixp_reader_bind_group) without decoding its
+ * four messages one by one: each is handled as handle() handles it, the
+ * engine's interrupt check and client channel set once for the group (the
+ * database does not change inside it), the messages filled as
+ * ixp_reader_next fills them for their handlers. Stops after the EXECUTE
+ * when the session ends or a reply ran out of memory, as sess_input does
+ * after a message. Not with --verbose (which logs every message). */
+static void run_group(ixd_sess *s, const ixp_bind_group *g, ixb_wbuf *out) {
+    ixd_db *db = s->db;
+    ixd_set_interrupt_check(db, s->intr_fn ? sess_interrupted : NULL, s);
+    ixd_set_client_channel(db, s->ask_fn, s->ask_ud);
+    ixp_msg m;
+    m.tag = IXP_SQ_ID;
+    m.len = g->id_len;
+    m.u.id = g->id;
+    handle_msg(s, &m, out);
+    m.tag = IXP_SQ_BIND;
+    m.len = g->bind_len;
+    m.u.bind.count = g->count;
+    m.u.bind.raw = g->raw;
+    handle_msg(s, &m, out);
+    if (s->reply.err || s->ended) return;
+    m.tag = IXP_SQ_EXECUTE;
+    m.len = IXP_EOT_LEN; /* a bare tag */
+    handle(s, &m, out);
+    if (s->reply.err || out->err || s->ended) return;
+    m.tag = IXP_SQ_EOT;
+    handle_msg(s, &m, out);
+}
+
 static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out) {
     if (s->discarding) return 0; /* strict_group_ends */
     int rc = ixp_reader_feed(&s->rd, p, n);
@@ -917,6 +949,17 @@ static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out) {
     if (!login_header_ok(s)) return -1;
     for (;;) {
         if (out_full(s, out)) return IXD_SESS_MORE;
+        ixp_bind_group g;
+        if (s->logged_in && ixd_sess_fast_groups && !s->srv->verbose &&
+            ixp_reader_bind_group(&s->rd, &g)) {
+            run_group(s, &g, out);
+            if (s->reply.err || out->err) {
+                ixd_log(s->srv, s->id, "out of memory building a reply");
+                return -1;
+            }
+            if (s->ended) return -1;
+            continue;
+        }
         ixp_msg m;
         rc = ixp_reader_next(&s->rd, &m);
         if (rc == IX_NEED_MORE) return 0;
