@@ -1,12 +1,14 @@
 /* test_sess_bindgroup.c: a session's one-step SQ_ID, SQ_BIND, SQ_EXECUTE,
- * SQ_EOT group (ixd_sess_fast_groups) against the same input handled
- * message by message: the replies must be the same bytes, and so must the
+ * SQ_EOT group (ixd_sess_fast_groups) and its fetch replies made in one
+ * engine call (ixd_sess_fetch_batch) against the same input handled
+ * message by message and row by row: the replies must be the same bytes, and so must the
  * rows the table holds afterwards (read back through the same session), in
  * normal and strict mode, fed at once and a byte at a time. The input
  * covers every bind type ixd_bind_wire takes, NULLs, values it leaves to
  * the general path (out of range, too long, DECIMAL), a wrong value count,
  * a duplicate key, an unknown id, a cursor's id, groups inside a
- * transaction and an error that follows a BEGIN. */
+ * transaction and an error that follows a BEGIN; the rows are read back
+ * in replies of every size (one row each, a few, all). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,8 +136,24 @@ static void input(ixb_wbuf *in) {
         group(in, 2, 2, &v);
     }
     ixb_wbuf_free(&v);
-    /* the rows back (id 1 keeps the binds sent to it above) */
+    /* the rows back (id 1 keeps the binds sent to it above), in replies of
+     * every size: one row each (a buffer of 1 byte), a few, all */
     prepare(in, "SELECT * FROM t ORDER BY id");
+    static const int32_t sizes[] = {32000, 1, 60, 200, 1000};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        ixp_enc_id(in, 3);
+        ixp_enc_curname(in, "c1", 2);
+        ixp_enc_tag(in, IXP_SQ_OPEN);
+        ixp_enc_tag(in, IXP_SQ_EOT);
+        for (int f = 0; f < (sizes[k] < 1000 ? 45 : 3); f++) {
+            ixp_enc_id(in, 3);
+            ixp_enc_nfetch(in, &caps, sizes[k]);
+            ixp_enc_tag(in, IXP_SQ_EOT);
+        }
+        ixp_enc_id(in, 3);
+        ixp_enc_tag(in, IXP_SQ_CLOSE);
+        ixp_enc_tag(in, IXP_SQ_EOT);
+    }
     ixp_enc_id(in, 3);
     ixp_enc_curname(in, "c1", 2);
     ixp_enc_tag(in, IXP_SQ_OPEN);
@@ -190,6 +208,7 @@ static void replies(int fast, int strict, size_t chunk, const ixb_wbuf *in, ixb_
     char err[128];
     ixd_users_load(&srv.users, NULL, err, sizeof err);
     ixd_sess_fast_groups = fast;
+    ixd_sess_fetch_batch = fast != IXD_GROUPS_OFF;
     ixd_sess *s = ixd_sess_new(&srv, 1, "127.0.0.1:1");
     size_t step = chunk ? chunk : in->len;
     for (size_t off = 0; off < in->len;) {
@@ -203,7 +222,8 @@ static void replies(int fast, int strict, size_t chunk, const ixb_wbuf *in, ixb_
         if (rc) break;
     }
     ixd_sess_free(s, "done");
-    ixd_sess_fast_groups = 1;
+    ixd_sess_fast_groups = IXD_GROUPS_FAST;
+    ixd_sess_fetch_batch = 1;
     ixd_users_free(srv.users);
     ixd_engine_close(E);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
@@ -239,14 +259,21 @@ int main(void) {
         input(&in);
         for (int c = 0; c < 2; c++) {
             size_t chunk = c ? 1 : 0;
-            ixb_wbuf a, b;
+            ixb_wbuf a, b, d;
             ixb_wbuf_init(&a, NULL);
             ixb_wbuf_init(&b, NULL);
-            replies(1, strict, chunk, &in, &a);
-            replies(0, strict, chunk, &in, &b);
+            ixb_wbuf_init(&d, NULL);
+            replies(IXD_GROUPS_FAST, strict, chunk, &in, &a);
+            replies(IXD_GROUPS_OFF, strict, chunk, &in, &b);
+            replies(IXD_GROUPS_DECODE, strict, chunk, &in, &d);
             CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
                   "strict %d, chunk %zu: the same reply bytes (%zu and %zu)", strict, chunk, a.len,
                   b.len);
+            CHECK(d.len == b.len && memcmp(d.data, b.data, d.len) == 0,
+                  "strict %d, chunk %zu: decoded in one step, dispatched by message: the same "
+                  "reply bytes (%zu and %zu)",
+                  strict, chunk, d.len, b.len);
+            ixb_wbuf_free(&d);
             int tuples = count_tag(&a, IXP_SQ_TUPLE), errs = count_tag(&a, IXP_SQ_ERR);
             CHECK(tuples > 20 && errs >= 5, "strict %d, chunk %zu: %d rows back, %d errors", strict,
                   chunk, tuples, errs);
