@@ -1283,7 +1283,12 @@ static int next_tuple(ixd_stmt *s, ixb_wbuf *out, size_t *n, ixv_err *err) {
     }
     *n = out->len - at - TUPLE_HEAD;
     ixb_st32(out->data + at + 4, (uint32_t)*n);
-    if (*n & 1) ixb_put_u8(out, 0); /* the even-length pad */
+    if (*n & 1) { /* the even-length pad */
+        if (out->len < out->cap)
+            out->data[out->len++] = 0;
+        else
+            ixb_put_u8(out, 0);
+    }
     if (out->err) return ixv_seterr(err, IXD_E_NOMEM, 0, 0, NULL);
     ixs_cursor_fetched(&s->x);
     return 1;
