@@ -158,12 +158,11 @@ size_t ixp_reader_done_group(ixp_reader *r, ixp_msg *done) {
  * before it is used; the values through the decoder's own fast form. */
 int ixp_reader_bind_group(ixp_reader *r, ixp_bind_group *g) {
     if (r->err || r->expect_login || r->role != IXP_FROM_CLIENT) return 0;
-    const uint8_t *p = r->buf + r->start;
     size_t n = r->end - r->start;
     enum { ID_LEN = 4, BIND_HEAD = 4, TAIL = 4 }; /* EXECUTE + EOT */
-    if (n < ID_LEN + BIND_HEAD + TAIL || ixb_be16(p) != IXP_SQ_ID ||
-        ixb_be16(p + ID_LEN) != IXP_SQ_BIND)
-        return 0;
+    if (n < ID_LEN + BIND_HEAD + TAIL) return 0;  /* (also: no buffer yet) */
+    const uint8_t *p = r->buf + r->start;
+    if (ixb_be16(p) != IXP_SQ_ID || ixb_be16(p + ID_LEN) != IXP_SQ_BIND) return 0;
     int16_t count = (int16_t)ixb_be16(p + ID_LEN + 2);
     uint32_t max_columns = r->lim.max_columns, max_value = r->lim.max_value;
     if (!max_columns || !max_value) {
