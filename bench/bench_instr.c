@@ -202,12 +202,21 @@ __attribute__((noinline)) int64_t sqlite_work(sqlite3 *h, const char *table) {
     return rows;
 }
 
+/* Reads the database's schema before anything is counted: the first
+ * statement prepared on a connection parses every CREATE of the file
+ * (about 3 million instructions here), which would otherwise be counted in
+ * the smaller size only and lower the fitted per-row figure by ~750. */
+static void load_schema(sqlite3 *h) {
+    sqlite3_exec(h, "select count(*) from sqlite_master", NULL, NULL, NULL);
+}
+
 /* The child under callgrind for the floor: both sizes of the fetch table, opened
  * as ixd opens its files (no SQLite mutexes). */
 static int sqlite_child(const char *path, int64_t n) {
     sqlite3 *h = NULL;
     if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
         return 1;
+    load_schema(h);
     int rc = 0;
     for (int z = 0; z < 2 && rc == 0; z++) {
         char table[32];
@@ -254,6 +263,7 @@ static int sqlite_insert_child(const char *path, int64_t n) {
     if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
         return 1;
     cmp_make_data(&D, 2 * n);
+    load_schema(h);
     int rc = 0;
     for (int z = 0; z < 2 && rc == 0; z++) {
         char table[32];

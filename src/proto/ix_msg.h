@@ -302,6 +302,15 @@ typedef struct ixp_bindval {
  * this cannot fail on them). *pos starts at 0. Returns 1 and fills *v, or 0
  * after the last value. */
 int ixp_bind_next(const ixp_msg *m, size_t *pos, ixp_bindval *v);
+/* The bytes of count SQ_BIND values at p[0..n) (the message after its
+ * count), when every value is of a common fixed or string type that
+ * ixp_msg_decode reads in its fast form (SMALLINT, INTEGER, SERIAL, DATE,
+ * SMALLFLOAT, FLOAT, BIGINT, BIGSERIAL, CHAR, VARCHAR, NCHAR, NVARCHAR,
+ * DECIMAL, MONEY, DATETIME, INTERVAL; values, NULL and default
+ * indicators) and valid as it would find it, value lengths within
+ * max_value. 0 when any value is not (ixp_msg_decode then decodes or
+ * refuses it), or when count is 0. */
+size_t ixp_bind_values_span(const uint8_t *p, size_t n, int count, uint32_t max_value);
 
 /* The value type of a bind value, for ixt_value_from_bind: the type code
  * (40/41 resolved by the extended name), and an encoded length taken from

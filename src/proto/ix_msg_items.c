@@ -276,6 +276,16 @@ int ixp_bind_next(const ixp_msg *m, size_t *pos, ixp_bindval *v) {
     return 1;
 }
 
+size_t ixp_bind_values_span(const uint8_t *p, size_t n, int count, uint32_t max_value) {
+    size_t pos = 0;
+    for (int i = 0; i < count; i++) {
+        size_t used = bindval_fast(p + pos, n - pos, max_value, NULL);
+        if (!used) return 0;
+        pos += used;
+    }
+    return pos;
+}
+
 ixt_vtype ixp_bind_vtype(const ixp_bindval *v) {
     char xn[32] = {0};
     if (v->xname.n && v->xname.n < sizeof xn) memcpy(xn, v->xname.p, v->xname.n);

@@ -154,6 +154,39 @@ size_t ixp_reader_done_group(ixp_reader *r, ixp_msg *done) {
     return at + IXP_EOT_LEN;
 }
 
+/* §3.5 ID: i16 tag, i16 id; §3.4 BIND: i16 tag, i16 count, values; EXECUTE
+ * and EOT: the bare tag. Each tag at its fixed place, each length checked
+ * before it is used; the values through the decoder's own fast form. */
+int ixp_reader_bind_group(ixp_reader *r, ixp_bind_group *g) {
+    if (r->err || r->expect_login || r->role != IXP_FROM_CLIENT) return 0;
+    size_t n = r->end - r->start;
+    enum { ID_LEN = 4, BIND_HEAD = 4, TAIL = 4 }; /* EXECUTE + EOT */
+    if (n < ID_LEN + BIND_HEAD + TAIL) return 0;  /* (also: no buffer yet) */
+    const uint8_t *p = r->buf + r->start;
+    if (ixb_be16(p) != IXP_SQ_ID || ixb_be16(p + ID_LEN) != IXP_SQ_BIND) return 0;
+    int16_t count = (int16_t)ixb_be16(p + ID_LEN + 2);
+    uint32_t max_columns = r->lim.max_columns, max_value = r->lim.max_value;
+    if (!max_columns || !max_value) {
+        ixp_limits lim = r->lim;
+        ixp_limits_default(&lim);
+        max_columns = lim.max_columns;
+        max_value = lim.max_value;
+    }
+    if (count <= 0 || (uint32_t)count > max_columns) return 0;
+    size_t at = ID_LEN + BIND_HEAD, left = n - at;
+    size_t used = ixp_bind_values_span(p + at, left - TAIL, count, max_value);
+    if (!used) return 0;
+    at += used;
+    if (ixb_be16(p + at) != IXP_SQ_EXECUTE || ixb_be16(p + at + 2) != IXP_SQ_EOT) return 0;
+    g->id = (int16_t)ixb_be16(p + 2);
+    g->count = count;
+    g->raw = (ixp_bytes){p + ID_LEN + BIND_HEAD, used};
+    g->id_len = ID_LEN;
+    g->bind_len = BIND_HEAD + used;
+    r->start += at + TAIL;
+    return 1;
+}
+
 uint64_t ixp_reader_offset(const ixp_reader *r) {
     return r->err ? r->err_at : r->base + r->start;
 }

@@ -88,6 +88,24 @@ static inline int ixp_reader_next_tuple(ixp_reader *r, const uint8_t **p, size_t
  * Otherwise returns 0 and consumes nothing. */
 size_t ixp_reader_done_group(ixp_reader *r, ixp_msg *done);
 
+/* A server's fast path for a pipelined statement run (what each row of a
+ * client's batch sends): SQ_ID, SQ_BIND, SQ_EXECUTE, SQ_EOT. */
+typedef struct ixp_bind_group {
+    int16_t id;      /* SQ_ID's statement id */
+    int16_t count;   /* SQ_BIND's value count */
+    ixp_bytes raw;   /* its values (borrowed as with ixp_reader_next) */
+    size_t id_len;   /* each message's bytes (ixp_msg.len) */
+    size_t bind_len;
+} ixp_bind_group;
+/* When the next messages (sent by a client) are exactly that group, wholly
+ * buffered, and ixp_reader_next would decode each of them (the BIND's
+ * values all of the common types ixp_bind_values_span takes, count within
+ * max_columns): consumes the four and returns 1 with *g filled as the
+ * decoded SQ_ID and SQ_BIND would be. Otherwise returns 0 and consumes
+ * nothing (ixp_reader_next then decodes the messages or reports the
+ * error). */
+int ixp_reader_bind_group(ixp_reader *r, ixp_bind_group *g);
+
 /* Decodes the next whole message into *m. Returns IX_OK, IX_NEED_MORE (feed
  * more bytes), or a sticky error (IX_EMALFORMED / IX_ELIMIT) after which the
  * stream cannot continue. The message borrows the reader's buffer and stays

@@ -689,6 +689,46 @@ SEEDS = {
         EOT
         EXIT
     """),
+    # a pipelined batch: ID, BIND, EXECUTE, EOT per row (the session's
+    # one-step group, ixp_reader_bind_group), with NULLs, a wrong count, a
+    # duplicate key, an unknown id and a cursor's id in between
+    "seq-bind-groups": (SEL_DB, CHUNK_ALL, """
+        COMMAND "CREATE TEMP TABLE bg (id INT PRIMARY KEY, name VARCHAR(10), v FLOAT, d DATE)"
+        EOT
+        PREPARE 4 "INSERT INTO bg VALUES (?, ?, ?, ?)"
+        EOT
+        ID 0
+        BIND int:1 varchar:"a" float:1.5 date:25568
+        EXECUTE
+        EOT
+        ID 0
+        BIND int:2 null:varchar null:float null:date
+        EXECUTE
+        EOT
+        ID 0
+        BIND int:3 varchar:"b"
+        EXECUTE
+        EOT
+        ID 0
+        BIND int:1 varchar:"dup" float:2.5 date:1
+        EXECUTE
+        EOT
+        ID 9
+        BIND int:4 varchar:"c" float:1 date:2
+        EXECUTE
+        EOT
+        PREPARE 0 "SELECT id, name FROM bg"
+        EOT
+        ID 1
+        BIND int:5 varchar:"d" float:1 date:2
+        EXECUTE
+        EOT
+        ID 0
+        BIND smallint:5 varchar:"0123456789abc" float:1 date:2
+        EXECUTE
+        EOT
+        EXIT
+    """),
 }
 
 

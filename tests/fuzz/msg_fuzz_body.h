@@ -34,6 +34,30 @@ static void check_reencode(const ixp_msg *m, ixp_role role, const ixp_caps *caps
     ixb_wbuf_free(&b);
 }
 
+/* The server's one-step decoder of an SQ_ID, SQ_BIND, SQ_EXECUTE, SQ_EOT
+ * group (ixp_reader_bind_group) against the general decoder on the same
+ * buffered bytes: when it takes a group, ixp_reader_next must decode the
+ * same four messages and stop at the same place, or the target aborts.
+ * Works on copies of the reader (neither entry reallocates its buffer). */
+static void check_bind_group(const ixp_reader *r) {
+    ixp_reader fast = *r, gen = *r;
+    ixp_bind_group g;
+    if (!ixp_reader_bind_group(&fast, &g)) {
+        if (fast.start != r->start) abort();
+        return;
+    }
+    static const int tags[4] = {IXP_SQ_ID, IXP_SQ_BIND, IXP_SQ_EXECUTE, IXP_SQ_EOT};
+    for (int i = 0; i < 4; i++) {
+        ixp_msg m;
+        if (ixp_reader_next(&gen, &m) != IX_OK || m.tag != tags[i]) abort();
+        if (i == 0 && (m.u.id != g.id || m.len != g.id_len)) abort();
+        if (i == 1 && (m.u.bind.count != g.count || m.len != g.bind_len ||
+                       m.u.bind.raw.p != g.raw.p || m.u.bind.raw.n != g.raw.n))
+            abort();
+    }
+    if (gen.start != fast.start) abort();
+}
+
 static int fuzz_stream(const uint8_t *data, size_t size, ixp_role role) {
     if (size < 2) return 0;
     uint8_t sel = data[0], chunk = data[1];
@@ -63,7 +87,9 @@ static int fuzz_stream(const uint8_t *data, size_t size, ixp_role role) {
         off += k;
         ixp_msg m;
         int rc;
-        while ((rc = ixp_reader_next(&r, &m)) == IX_OK) {
+        for (;;) {
+            if (role == IXP_FROM_CLIENT) check_bind_group(&r);
+            if ((rc = ixp_reader_next(&r, &m)) != IX_OK) break;
             ixb_wbuf_reset(&line);
             ixp_print_msg(&pr, role, &m, &line);
             check_reencode(&m, role, &caps);

@@ -163,6 +163,91 @@ static void test_fetch_rows(sqlite3 *h) {
     sqlite3_finalize(st);
 }
 
+/* DATETIME columns (RK_DATETIME: their TEXT parsed and packed without the
+ * sval) against the general path: every qualifier from YEAR, the two the
+ * types layer parses fastest among them, valid and invalid texts, other
+ * storage classes, NULL; alone and in a row with direct columns. */
+static void test_fetch_datetime(sqlite3 *h) {
+    static const char *const dts[] = {
+        "NULL",
+        "'2026-01-01 00:00:00'",
+        "'2026-12-31 23:59:59'",
+        "'2024-02-29 12:34:56'",
+        "'2023-02-29 12:34:56'",
+        "'2026-13-01 00:00:00'",
+        "'2026-01-01 24:00:00'",
+        "'2026-01-01 00:60:00'",
+        "'0001-01-01 00:00:00'",
+        "'0099-12-31 23:59:59'",
+        "'0100-01-01 00:00:00'",
+        "'1900-02-29 00:00:00'",
+        "'2000-02-29 00:00:00'",
+        "'2026-04-31 00:00:00'",
+        "'2026-00-10 00:00:00'",
+        "'2026-01-00 00:00:00'",
+        "'2026-01-01 00:00:60'",
+        "'2026-02-28 23:59:59.99999'",
+        "'2026-01-01 00:00:00.1234a'",
+        "'2026-01-01 00:00:00,12345'",
+        "'2026/01/01 00:00:00'",
+        "'-026-01-01 00:00:00'",
+        "'9999-12-31 23:59:59'",
+        "'2026-01-01 00:00:00.12345'",
+        "'2026-01-01 00:00:00.1'",
+        "'2026-01-01 00:00:00.123'",
+        "'2026-01-01 00:00:00.1234567'",
+        "'2026-01-01 00:00'",
+        "'2026-01-01'",
+        "'2026-01-01T00:00:00'",
+        "'2026-1-1 0:0:0'",
+        "' 2026-01-01 00:00:00'",
+        "'2026-01-01 00:00:0x'",
+        "'abc'",
+        "''",
+        "20260101",
+        "1.5",
+        "x'323032362d30312d3031'",
+    };
+    int nd = (int)(sizeof dts / sizeof *dts);
+    static const int ends[] = {IXT_TU_SECOND, IXT_TU_F(5),   IXT_TU_F(3), IXT_TU_F(1),
+                               IXT_TU_DAY,    IXT_TU_MINUTE, IXT_TU_YEAR};
+    int bad = 0, runs = 0;
+    char why[128], first[256] = "";
+    for (int v = 0; v < nd; v++) {
+        sqlite3_stmt *st = select_values(h, &dts[v], 1);
+        if (!st) {
+            bad++;
+            continue;
+        }
+        for (size_t e = 0; e < sizeof ends / sizeof *ends; e++) {
+            ityp t = {IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, ends[e])};
+            runs++;
+            if (!same_row(st, &t, 1, 0, why, sizeof why) && !bad++)
+                snprintf(first, sizeof first, "qualifier %#x value %s: %s", t.len, dts[v], why);
+        }
+        sqlite3_finalize(st);
+    }
+    CHECK(bad == 0, "%d of %d DATETIME fetches differ from the general path; first: %s", bad, runs,
+          first);
+    const char *lits[] = {
+        "7", "'2026-03-04 05:06:07.89012'", "1.5", "'2026-03-04 05:06:07'", "'bad'", "NULL", "'x'"};
+    const ityp ts[] = {{IX_T_INTEGER, 4}, {IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_F(5))},
+                       {IX_T_FLOAT, 8},   {IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_SECOND)},
+                       {IX_T_VARCHAR, 8}, {IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_SECOND)},
+                       {IX_T_CHAR, 2}};
+    sqlite3_stmt *st = select_values(h, lits, 7);
+    CHECK(st && same_row(st, ts, 7, 0, why, sizeof why), "row with DATETIMEs: %s", why);
+    CHECK(st && same_row(st, ts, 7, 30, why, sizeof why), "row with DATETIMEs, limit 30: %s", why);
+    sqlite3_finalize(st);
+    lits[4] = "'2026-03-04 05:06:07'"; /* every DATETIME valid */
+    ityp ts2[7];
+    memcpy(ts2, ts, sizeof ts2);
+    ts2[4] = (ityp){IX_T_DATETIME, ixt_dt_qual(IXT_TU_YEAR, IXT_TU_SECOND)};
+    st = select_values(h, lits, 7);
+    CHECK(st && same_row(st, ts2, 7, 0, why, sizeof why), "row of valid DATETIMEs: %s", why);
+    sqlite3_finalize(st);
+}
+
 /* ---- bind ----------------------------------------------------------------- */
 
 typedef struct tval {
@@ -559,6 +644,7 @@ int main(void) {
     sqlite3_open(":memory:", &h);
     test_fetch_types(h);
     test_fetch_rows(h);
+    test_fetch_datetime(h);
     test_bind_types();
     test_bind_wire(h);
     sqlite3_close(h);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "proto/ix_login.h"
+#include "proto/ix_msg.h"
 #include "server/sql/ixs_lob.h"
 #include "ixd_int.h"
 #include "server/sql/ixs_objs.h"
@@ -1282,6 +1283,65 @@ int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixv_err *err) {
     if (row_tuple(s, out, err)) return -1;
     ixs_cursor_fetched(&s->x);
     return 1;
+}
+
+/* The next row of a sequential cursor as an SQ_TUPLE at the end of out:
+ * as ixd_fetch, the message's head and pad around the payload. Returns 1
+ * with *n the payload's length, 0 at the end, -1 with *err (out as
+ * before). */
+static int next_tuple(ixd_stmt *s, ixb_wbuf *out, size_t *n, ixv_err *err) {
+    enum { TUPLE_HEAD = 8 }; /* i16 tag, i16 warnings, i32 length */
+    int r = s->row_ready;
+    s->row_ready = 0;
+    if (!r) {
+        ixd_arm(ixd_stmt_db(s));
+        r = step_row(s, err);
+    }
+    if (r <= 0) {
+        s->done = 1;
+        s->x.cur_valid = 0;
+        return r;
+    }
+    size_t at = out->len;
+    if (out->cap - at < TUPLE_HEAD && ixb_wbuf_reserve(out, TUPLE_HEAD) != IX_OK)
+        return ixv_seterr(err, IXD_E_NOMEM, 0, 0, NULL);
+    uint8_t *h = out->data + at;
+    ixb_st16(h, IXP_SQ_TUPLE);
+    ixb_st16(h + 2, 0);
+    out->len = at + TUPLE_HEAD;
+    int rc = ixd_row_encode(s, out, put_general);
+    if (rc) {
+        out->len = at;
+        return ixv_seterr(err, rc, 0, 0, NULL);
+    }
+    *n = out->len - at - TUPLE_HEAD;
+    ixb_st32(out->data + at + 4, (uint32_t)*n);
+    if (*n & 1) { /* the even-length pad */
+        if (out->len < out->cap)
+            out->data[out->len++] = 0;
+        else
+            ixb_put_u8(out, 0);
+    }
+    if (out->err) return ixv_seterr(err, IXD_E_NOMEM, 0, 0, NULL);
+    ixs_cursor_fetched(&s->x);
+    return 1;
+}
+
+int ixd_fetch_tuples(ixd_stmt *s, ixb_wbuf *out, size_t cap, ixd_batch *f, ixv_err *err) {
+    if (ixd_stmt_orphaned(s) || !s->open || s->scroll || s->x.rowid_col || s->done)
+        return IXD_BATCH_NO;
+    for (;;) {
+        size_t at = out->len, n = 0;
+        int r = next_tuple(s, out, &n, err);
+        if (r <= 0) return r;
+        if (f->sent > 0 && f->used + n > cap) {
+            f->last_at = at;
+            f->last_n = n;
+            return IXD_BATCH_FULL;
+        }
+        f->used += n;
+        f->sent++;
+    }
 }
 
 int ixd_fetch_at(ixd_stmt *s, int64_t pos, ixb_wbuf *out, ixv_err *err) {

@@ -160,6 +160,24 @@ int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, i
 int ixd_open(ixd_stmt *s, int scroll, ixv_err *err);
 int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixv_err *err);
 int ixd_fetch_at(ixd_stmt *s, int64_t pos, ixb_wbuf *out, ixv_err *err);
+/* A fetch reply's rows in one call: the rows ixd_fetch would give one by
+ * one, each appended to out as a whole SQ_TUPLE message (i16 tag, i16
+ * warnings 0, i32 length, the payload, padded to even: ixp_enc_tuple's
+ * bytes), while they fit. f->sent (rows already in the reply) and f->used
+ * (their payload bytes) go in and are counted on; a row whose payload
+ * would take used past cap while sent > 0 stays at the end of out
+ * (f->last_at, payload f->last_n) and is not counted: the caller keeps it
+ * for its next reply. Returns IXD_BATCH_FULL after such a row, 0 at the
+ * end of the rows, -1 with *err for the row that failed (out as before
+ * it), or IXD_BATCH_NO for a cursor this does not serve (a scroll or
+ * update cursor, one not open: use ixd_fetch). */
+typedef struct ixd_batch {
+    int64_t sent;
+    size_t used;
+    size_t last_at, last_n;
+} ixd_batch;
+enum { IXD_BATCH_FULL = 1, IXD_BATCH_NO = 2 };
+int ixd_fetch_tuples(ixd_stmt *s, ixb_wbuf *out, size_t cap, ixd_batch *f, ixv_err *err);
 int64_t ixd_row_count(ixd_stmt *s); /* rows of an open scroll cursor */
 /* The BYTE/TEXT value a fetched descriptor names (SQ_FETCHBLOB). *data is
  * borrowed, valid until the cursor closes; NULL with *len 0 for the NULL

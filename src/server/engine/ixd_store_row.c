@@ -28,7 +28,19 @@ enum {
     RK_SMALLFLOAT, /* SMALLFLOAT: 4-byte IEEE, big-endian */
     RK_VARCHAR,    /* VARCHAR, NVARCHAR: u8 length, bytes (at most width) */
     RK_CHAR,       /* CHAR, NCHAR: width bytes, blank padded */
+    RK_DATETIME,   /* DATETIME: its TEXT parsed and packed (put_datetime) */
+    RK_DT_Y2S,     /* DATETIME YEAR TO SECOND: packed straight from its text */
+    RK_DT_Y2F5,    /* DATETIME YEAR TO FRACTION(5): likewise (dt_direct) */
 };
+
+/* The two DATETIME qualifiers packed in put_direct, their text lengths
+ * ("YYYY-MM-DD HH:MI:SS[.FFFFF]") and their tuple form's head (§4.5: a
+ * positive value, 7 base-100 pairs before the point). */
+#define DT_Y2S_Q    IXT_QUAL(14, IXT_TU_YEAR, IXT_TU_SECOND)
+#define DT_Y2F5_Q   IXT_QUAL(19, IXT_TU_YEAR, IXT_TU_F(5))
+#define DT_Y2S_TXT  19
+#define DT_Y2F5_TXT 25
+#define DT_HEAD     0xC7
 
 /* Kind and most bytes of a column of type t. */
 static int plan_col(ityp t, uint32_t *width) {
@@ -47,6 +59,9 @@ static int plan_col(ityp t, uint32_t *width) {
     case IX_T_NVARCHAR: *width = (uint32_t)ixv_text_width(t); return RK_VARCHAR;
     case IX_T_CHAR:
     case IX_T_NCHAR: *width = (uint32_t)ixv_text_width(t); return RK_CHAR;
+    case IX_T_DATETIME:
+        *width = (uint32_t)ixt_qual_width(t.len);
+        return t.len == DT_Y2S_Q ? RK_DT_Y2S : t.len == DT_Y2F5_Q ? RK_DT_Y2F5 : RK_DATETIME;
     default: *width = 0; return RK_GENERIC;
     }
 }
@@ -64,6 +79,47 @@ int ixd_row_plan(ixd_stmt *s) {
         s->rplan[i].rest =
             s->rplan[i + 1].rest + s->rplan[i].width + (s->rplan[i].kind == RK_VARCHAR);
     return 0;
+}
+
+/* Two digits of s at i, or -1. */
+static int two_digits(const char *s, size_t i) {
+    unsigned a = (unsigned)(s[i] - '0'), b = (unsigned)(s[i + 1] - '0');
+    return a < 10 && b < 10 ? (int)(a * 10 + b) : -1;
+}
+
+/* A DATETIME YEAR TO SECOND (w 8) or YEAR TO FRACTION(5) (w 11) text of n
+ * bytes at p, in the canonical form ixd stores ("YYYY-MM-DD HH:MI:SS",
+ * ".FFFFF" for the fraction) with a year from 100 and a valid date and
+ * time, packed at d as the general path packs it (ixt_dt_parse,
+ * ixt_dt_encode: C7, the year's two pairs, month, day, hour, minute,
+ * second, the fraction's digits in pairs, the last one's low digit 0).
+ * 0 for any other text: the general path then gives its result. */
+static int dt_direct(const char *p, size_t n, uint32_t w, uint8_t *d) {
+    if (n != (w == 8 ? DT_Y2S_TXT : DT_Y2F5_TXT) || p[4] != '-' || p[7] != '-' || p[10] != ' ' ||
+        p[13] != ':' || p[16] != ':')
+        return 0;
+    int y1 = two_digits(p, 0), y2 = two_digits(p, 2), mo = two_digits(p, 5), dd = two_digits(p, 8),
+        hh = two_digits(p, 11), mi = two_digits(p, 14), ss = two_digits(p, 17);
+    if (y1 < 1 || y2 < 0 || mo < 1 || mo > 12 || dd < 1 || hh < 0 || hh > 23 || mi < 0 || mi > 59 ||
+        ss < 0 || ss > 59 || dd > ixt_days_in_month(y1 * 100 + y2, mo))
+        return 0;
+    if (w == 11) {
+        int f1 = two_digits(p, 20), f2 = two_digits(p, 22);
+        unsigned f3 = (unsigned)(p[24] - '0');
+        if (p[19] != '.' || f1 < 0 || f2 < 0 || f3 > 9) return 0;
+        d[8] = (uint8_t)f1;
+        d[9] = (uint8_t)f2;
+        d[10] = (uint8_t)(f3 * 10);
+    }
+    d[0] = DT_HEAD;
+    d[1] = (uint8_t)y1;
+    d[2] = (uint8_t)y2;
+    d[3] = (uint8_t)mo;
+    d[4] = (uint8_t)dd;
+    d[5] = (uint8_t)hh;
+    d[6] = (uint8_t)mi;
+    d[7] = (uint8_t)ss;
+    return 1;
 }
 
 /* The direct stores of one row. Every column is read with one
@@ -164,6 +220,15 @@ static int put_direct(sqlite3_stmt *st, const ixd_rcol *plan, int from, int ncol
             }
             continue;
         }
+        case RK_DT_Y2S:
+        case RK_DT_Y2F5: {
+            if (k != SQLITE_TEXT) goto general;
+            size_t n = (size_t)sqlite3_value_bytes(x);
+            const char *p = sqlite3_value_blob(x); /* as put_datetime reads it */
+            if (!p || !dt_direct(p, n, c->width, d)) goto general;
+            d += c->width;
+            continue;
+        }
         default: goto general;
         }
     }
@@ -181,19 +246,48 @@ static int room_for(ixb_wbuf *b, size_t n) {
     return ixb_wbuf_reserve(b, n) == IX_OK;
 }
 
+/* A DATETIME of qualifier q stored as TEXT (ixd's form), appended to out
+ * by the same parse and pack the general path makes of it (ixv_sval_to_tuple:
+ * ixt_dt_parse, ixt_dt_encode) without the value's conversion to an sval.
+ * 1 when appended; 0 for anything else (NULL, another storage class, a
+ * text that does not parse or pack), out as it was: the general path then
+ * gives its result. */
+static int put_datetime(uint32_t q, sqlite3_value *x, ixb_wbuf *out) {
+    if (sqlite3_value_type(x) != SQLITE_TEXT) return 0;
+    /* the text's bytes as stored: sqlite3_value_text would first copy a
+     * text a virtual table gave without its NUL (a TimeSeries row's) to
+     * add one; the bytes are the same in a UTF-8 database, and any other
+     * encoding's do not parse (the general path then reads the text) */
+    size_t n = (size_t)sqlite3_value_bytes(x);
+    const char *p = sqlite3_value_blob(x);
+    if (!p) return 0;
+    ixt_datetime dt;
+    if (ixt_dt_parse(q, p, n, &dt) != IX_OK) return 0;
+    size_t len = out->len;
+    if (ixt_dt_encode(q, &dt, out) == IX_OK) return 1;
+    if (!out->err) out->len = len;
+    return 0;
+}
+
 int ixd_row_encode(ixd_stmt *s, ixb_wbuf *out, ixd_put_fn general) {
     size_t start = out->len;
     const ixd_rcol *plan = s->rplan;
     int n = s->x.ncols;
     int i = 0;
     while (i < n) {
-        if (plan[i].kind != RK_GENERIC && room_for(out, plan[i].rest)) {
+        if (plan[i].kind != RK_GENERIC && plan[i].kind != RK_DATETIME &&
+            room_for(out, plan[i].rest)) {
             uint8_t *end;
             i = put_direct(s->x.st, plan, i, n, out->data + out->len, &end);
             out->len = (size_t)(end - out->data);
             if (i == n) break;
         }
-        int rc = general(s, i, sqlite3_column_value(s->x.st, i), out);
+        sqlite3_value *x = sqlite3_column_value(s->x.st, i);
+        if (plan[i].kind >= RK_DATETIME && put_datetime(s->x.cols[i].t.len, x, out)) {
+            i++;
+            continue;
+        }
+        int rc = general(s, i, x, out);
         if (rc) {
             out->len = start;
             return rc;

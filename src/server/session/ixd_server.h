@@ -135,6 +135,17 @@ void ixd_logl(ixd_server *srv, ixd_log_level level, unsigned long session, const
 typedef struct ixd_sess ixd_sess;
 
 ixd_sess *ixd_sess_new(ixd_server *srv, unsigned long id, const char *peer);
+/* How a session takes a whole SQ_ID, SQ_BIND, SQ_EXECUTE, SQ_EOT group:
+ * IXD_GROUPS_FAST (the default) decoded in one step (ixp_reader_bind_group)
+ * and run without the per-message dispatch; IXD_GROUPS_DECODE decoded in
+ * one step, each message dispatched; IXD_GROUPS_OFF message by message.
+ * The replies are the same (tests/unit/test_sess_bindgroup.c, which sets
+ * it). */
+enum { IXD_GROUPS_OFF, IXD_GROUPS_DECODE, IXD_GROUPS_FAST };
+extern int ixd_sess_fast_groups;
+/* 1 (the default): an NFETCH reply's rows come from one engine call
+ * (ixd_fetch_tuples); 0: row by row (ixd_fetch), for the same test. */
+extern int ixd_sess_fetch_batch;
 
 #define IXD_SESS_MORE 2 /* ixd_sess_input: write `out`, then call again with n = 0 */
 /* Processes the complete messages in p[0..n) (and earlier leftovers), in

@@ -169,7 +169,10 @@ static int bind_general(ixd_sess *s, sess_stmt *t, const ixp_bindval *v, struct 
  * next EXECUTE or OPEN. */
 void ixd_sess_do_bind(ixd_sess *s, const ixp_msg *m) {
     sess_stmt *t = ixd_sess_use_stmt(s);
-    if (!t) return;
+    if (t) ixd_sess_bind_stmt(s, t, m);
+}
+
+void ixd_sess_bind_stmt(ixd_sess *s, sess_stmt *t, const ixp_msg *m) {
     ixb_wbuf_reset(&t->binds);
     t->nbinds = 0;
     t->wire_bound = 0;
@@ -248,7 +251,10 @@ static ixd_stmt *sess_cursor(void *ud, const char *name) {
 
 void ixd_sess_do_execute(ixd_sess *s) {
     sess_stmt *t = ixd_sess_use_stmt(s);
-    if (!t) return;
+    if (t) ixd_sess_exec_stmt(s, t);
+}
+
+void ixd_sess_exec_stmt(ixd_sess *s, sess_stmt *t) {
     ixv_err e = {0};
     if (t->session_sql) {
         int r = ixd_session_exec(s->srv->engine, s->user, t->session_sql, strlen(t->session_sql),
@@ -376,6 +382,8 @@ static void reply_room(ixd_sess *s, size_t cap) {
  * cursor gets DONE with rows 0. The rows count of the final DONE is
  * unresolved (§8 #4); ixd reports the rows fetched in this reply.
  */
+int ixd_sess_fetch_batch = 1;
+
 void ixd_sess_do_nfetch(ixd_sess *s, int32_t bufsize) {
     sess_stmt *t = ixd_sess_use_stmt(s);
     if (!t) return;
@@ -388,6 +396,22 @@ void ixd_sess_do_nfetch(ixd_sess *s, int32_t bufsize) {
     reply_room(s, cap);
     int one_row = ixd_stmt_for_update(t->st);
     for (;;) {
+        /* the rows after a kept one in one engine call (ixd_fetch_tuples),
+         * each as the loop below would send it */
+        if (!t->has_ahead && !one_row && ixd_sess_fetch_batch) {
+            ixd_batch f = {.sent = sent, .used = used};
+            int r = ixd_fetch_tuples(t->st, &s->reply, cap, &f, &e);
+            if (r != IXD_BATCH_NO) {
+                t->fetched += f.sent - sent;
+                if (r < 0) return ixd_sess_send_err(s, &e);
+                if (r == IXD_BATCH_FULL) {
+                    keep_ahead(s, t, f.last_at, f.last_n);
+                    return;
+                }
+                t->exhausted = 1;
+                return ixd_sess_send_done(s, 0, f.sent, 0);
+            }
+        }
         size_t at, n;
         int r = read_ahead(s, t, &at, &n, &e);
         if (r < 0) return;

@@ -840,6 +840,7 @@ ixd_sess *ixd_sess_new(ixd_server *srv, unsigned long id, const char *peer) {
     snprintf(s->peer, sizeof s->peer, "%s", peer ? peer : "?");
     ixp_reader_init(&s->rd, IXP_FROM_CLIENT, NULL);
     s->rd.lim = srv->limits;
+    ixp_limits_default(&s->rd.lim); /* what a zero field means, once */
     s->rd.max_buffer = srv->max_buffer;
     ixp_printer_init(&s->pr, NULL);
     ixp_reader_init(&s->vrd, IXP_FROM_SERVER, NULL);
@@ -907,6 +908,70 @@ static int out_full(ixd_sess *s, ixb_wbuf *out) {
     return 1;
 }
 
+int ixd_sess_fast_groups = IXD_GROUPS_FAST;
+
+/* The prepared statement without a cursor a group's SQ_ID names, when the
+ * group meets the session in the state where handle() would do nothing for
+ * its messages but pick the statement, bind and execute it and send the
+ * replies: not skipping, no group begun, no FETCHBLOB answered before, no
+ * login group still checked (strict mode), a database open and the
+ * statement prepared on it. NULL otherwise. */
+static sess_stmt *group_stmt(ixd_sess *s, int id) {
+    if (ixd_sess_fast_groups != IXD_GROUPS_FAST) return NULL;
+    if (s->skipping || s->in_group || s->after_blob || s->login_groups || !s->db || id < 0 ||
+        id >= MAX_STMTS)
+        return NULL;
+    sess_stmt *t = s->stmts[id];
+    if (!t || !t->st || t->orphan || t->is_cursor || t->session_sql || ixd_stmt_orphaned(t->st))
+        return NULL;
+    return t;
+}
+
+/* A pipelined statement run (ixp_reader_bind_group) without decoding its
+ * four messages one by one. For a statement group_stmt gives: what
+ * handle() does for them, without its checks that cannot apply (the id's
+ * statement is known, the database cannot change), the interrupt check,
+ * client channel and transaction state read once. Otherwise each message
+ * goes through handle() as ixp_reader_next would have filled it for its
+ * handler. Stops after the EXECUTE when the session ends or a reply ran
+ * out of memory, as sess_input does after a message. Not with --verbose
+ * (which logs every message). */
+static void run_group(ixd_sess *s, const ixp_bind_group *g, ixb_wbuf *out) {
+    ixd_db *db = s->db;
+    sess_stmt *t = group_stmt(s, g->id);
+    ixp_msg m;
+    m.tag = IXP_SQ_BIND;
+    m.len = g->bind_len;
+    m.u.bind.count = g->count;
+    m.u.bind.raw = g->raw;
+    if (t) {
+        ixd_set_interrupt_check(db, s->intr_fn ? sess_interrupted : NULL, s);
+        ixd_set_client_channel(db, s->ask_fn, s->ask_ud);
+        s->prepared_no_id = 0; /* strict_unnamed_refused at the SQ_ID */
+        s->in_group = 1;
+        s->cur = g->id;
+        s->done_sent = 0;
+        ixd_sess_bind_stmt(s, t, &m);
+        if (s->reply.err || s->ended) return;
+        int was = ixd_in_transaction(db);
+        if (!s->skipping) ixd_sess_exec_stmt(s, t);
+        int now = ixd_in_transaction(db);
+        if (was && !now) strict_txn_ended(s);
+        if (now != was) send_xactstat(s, was);
+    } else {
+        ixp_msg id = {.tag = IXP_SQ_ID, .len = g->id_len, .u.id = g->id};
+        handle(s, &id, out);
+        handle(s, &m, out);
+        if (s->reply.err || s->ended) return;
+        m.tag = IXP_SQ_EXECUTE;
+        m.len = IXP_EOT_LEN; /* a bare tag */
+        handle(s, &m, out);
+    }
+    if (s->reply.err || out->err || s->ended) return;
+    m.tag = IXP_SQ_EOT;
+    handle_msg(s, &m, out);
+}
+
 static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out) {
     if (s->discarding) return 0; /* strict_group_ends */
     int rc = ixp_reader_feed(&s->rd, p, n);
@@ -918,6 +983,17 @@ static int sess_input(ixd_sess *s, const uint8_t *p, size_t n, ixb_wbuf *out) {
     if (!login_header_ok(s)) return -1;
     for (;;) {
         if (out_full(s, out)) return IXD_SESS_MORE;
+        ixp_bind_group g;
+        if (s->logged_in && ixd_sess_fast_groups != IXD_GROUPS_OFF && !s->srv->verbose &&
+            ixp_reader_bind_group(&s->rd, &g)) {
+            run_group(s, &g, out);
+            if (s->reply.err || out->err) {
+                ixd_log(s->srv, s->id, "out of memory building a reply");
+                return -1;
+            }
+            if (s->ended) return -1;
+            continue;
+        }
         ixp_msg m;
         rc = ixp_reader_next(&s->rd, &m);
         if (rc == IX_NEED_MORE) return 0;

@@ -127,6 +127,10 @@ int ixd_sess_strict_close_refused(ixd_sess *s, const sess_stmt *t);
 void ixd_sess_blobin_fail(ixd_sess *s, sess_stmt *t, int sqlcode, const char *why);
 void ixd_sess_do_bbind(ixd_sess *s, const ixp_msg *m);
 void ixd_sess_do_bind(ixd_sess *s, const ixp_msg *m);
+/* SQ_BIND and SQ_EXECUTE for t, the statement ixd_sess_use_stmt gave (what
+ * ixd_sess_do_bind and ixd_sess_do_execute do after it). */
+void ixd_sess_bind_stmt(ixd_sess *s, sess_stmt *t, const ixp_msg *m);
+void ixd_sess_exec_stmt(ixd_sess *s, sess_stmt *t);
 void ixd_sess_do_blob_chunk(ixd_sess *s, const ixp_msg *m);
 void ixd_sess_do_close(ixd_sess *s);
 void ixd_sess_do_execute(ixd_sess *s);
