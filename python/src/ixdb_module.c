@@ -325,6 +325,33 @@ static PyObject *col_last_error(ix_stmt *s) {
     return col_error(s, rc != IX_OK ? rc : IX_EINVAL);
 }
 
+/* 1 if t[0..n) is ASCII (no byte with its high bit set), 8 bytes a step. */
+static int is_ascii(const char *t, size_t n) {
+    const uint64_t high = 0x8080808080808080ull;
+    uint64_t acc = 0, w;
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        memcpy(&w, t + k, 8);
+        acc |= w;
+    }
+    for (; k < n; k++)
+        acc |= (unsigned char)t[k];
+    return !(acc & high);
+}
+
+/* The str of UTF-8 text t[0..n), as PyUnicode_DecodeUTF8 with
+ * surrogateescape makes it: ASCII text (beyond one character, which
+ * CPython answers from its cache) is copied into a new compact ASCII str
+ * at once, without the decoder's scan. */
+static PyObject *str_from_utf8(const char *t, size_t n) {
+    if (n > 1 && n <= PY_SSIZE_T_MAX && is_ascii(t, n)) {
+        PyObject *u = PyUnicode_New((Py_ssize_t)n, 127);
+        if (u) memcpy(PyUnicode_DATA(u), t, n);
+        return u;
+    }
+    return PyUnicode_DecodeUTF8(t, (Py_ssize_t)n, "surrogateescape");
+}
+
 /* The str of a character column: the bytes as they came (UTF-8 code set),
  * or ix_column_text in the client code set (enc). */
 static PyObject *str_value(ix_stmt *s, int i, const char *enc) {
@@ -483,12 +510,16 @@ static PyObject *v_bool(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
 static PyObject *v_vstr(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
     (void)ci, (void)enc;
     const char *t = ix_column_text(s, i);
-    if (t) return PyUnicode_DecodeUTF8(t, (Py_ssize_t)ix_column_text_len(s, i), "surrogateescape");
+    if (t) return str_from_utf8(t, ix_column_text_len(s, i));
     return str_value(s, i, NULL);
 }
 
+/* CHAR, NCHAR, LVARCHAR without a locale: their bytes (str_value's). */
 static PyObject *v_str(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
     (void)ci, (void)enc;
+    size_t n;
+    const char *b = ix_column_blob(s, i, &n);
+    if (b) return str_from_utf8(b, n);
     return str_value(s, i, NULL);
 }
 
