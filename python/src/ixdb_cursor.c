@@ -91,14 +91,16 @@ int cursor_describe(CursorObject *cu) {
         if (t == IX_T_UDTFIXED) t = ixpy_lob_coltype(cu->stmt, i); /* BLOB / CLOB */
         cu->cols[i].type = t;
         cu->cols[i].enclen = len;
-        cu->cols[i].kind = ixpy_lob_kind(cu, t, kind_of(t, len, cu->conn->encoding != NULL));
+        colinfo_set_kind(&cu->cols[i],
+                         ixpy_lob_kind(cu, t, kind_of(t, len, cu->conn->encoding != NULL)));
         if (!kind_is_atomic(cu->cols[i].kind)) cu->untrack = 0;
         const char *nm = ix_column_name(cu->stmt, i);
         PyObject *name =
             PyUnicode_DecodeUTF8(nm ? nm : "", nm ? (Py_ssize_t)strlen(nm) : 0, "replace");
         PyObject *dsize = Py_NewRef(Py_None), *isize = Py_NewRef(Py_None),
                  *prec = Py_NewRef(Py_None), *scale = Py_NewRef(Py_None);
-        if (cu->cols[i].kind == K_STR || cu->cols[i].kind == K_STR_ENC) {
+        if (cu->cols[i].kind == K_STR || cu->cols[i].kind == K_VSTR ||
+            cu->cols[i].kind == K_STR_ENC) {
             Py_SETREF(dsize, PyLong_FromLong(t == IX_T_LVARCHAR ? len : len & 0xffff));
             Py_SETREF(isize, Py_NewRef(dsize));
         } else if (cu->cols[i].kind == K_DEC) {

@@ -510,7 +510,7 @@ int Cursor_set_lob_locators(CursorObject *cu, PyObject *v, void *c) {
     if (on < 0) return -1;
     cu->lob_locators = on;
     for (int i = 0; i < cu->ncols && cu->cols; i++)
-        cu->cols[i].kind = ixpy_lob_kind(cu, cu->cols[i].type, cu->cols[i].kind);
+        colinfo_set_kind(&cu->cols[i], ixpy_lob_kind(cu, cu->cols[i].type, cu->cols[i].kind));
     return 0;
 }
 

@@ -7,18 +7,19 @@
  *   Python value (exact type)   column kind   array (ix_array_kind)
  *   int that fits 64 bits       M_INT         IX_ARRAY_INT64
  *   float                       M_DOUBLE      IX_ARRAY_DOUBLE
- *   str without NUL             M_TEXT        IX_ARRAY_TEXT (the str's own UTF-8)
+ *   str                         M_TEXT        IX_ARRAY_TEXTN (the str's own UTF-8
+ *                                             and its length: no scan)
  *   datetime.date               M_DATE        IX_ARRAY_DATE (day numbers)
  *   None                        any           its NULL flag
  *
  * A column's kind is set by its first value that is not None, once. A row
  * that does not fit (another type in a column, a bool, a subclass, an int
- * beyond 64 bits, a str with a NUL or not UTF-8, a mapping, the wrong
- * length) ends the fast path: the rows of the chunk read so far are kept
- * (references held), and the caller converts them again, from the first,
- * through the general path (convert_row), so that the chunk behaves exactly
- * as if the fast path had never been tried (a conversion error still sends
- * none of the chunk's rows). The wire bytes are those of the general path
+ * beyond 64 bits, a str that is not UTF-8 or is the one character NUL, a
+ * mapping, the wrong length) ends the fast path: the rows of the chunk read
+ * so far are kept (references held), and the caller converts them again,
+ * from the first, through the general path (convert_row), so that the chunk
+ * behaves exactly as if the fast path had never been tried (a conversion
+ * error still sends none of the chunk's rows). The wire bytes are those of the general path
  * (ix_batch_execute_arrays encodes as ix_bind_*); python/tests/
  * test_executemany_fast.py compares the two. A connection with a code set
  * to convert text into (CLIENT_LOCALE / DB_LOCALE) takes the general path.
@@ -31,6 +32,9 @@
 
 enum { M_UNSET, M_INT, M_DOUBLE, M_TEXT, M_DATE };
 
+/* Bytes of one row's value in a column array: the largest of the kinds. */
+#define VALUE_SIZE (sizeof(ix_text) > 8 ? sizeof(ix_text) : 8)
+
 /* Informix DATE 0 is 1899-12-31: days from 1970-01-01 to it, negated. */
 #define DAY0_FROM_1970 25568
 
@@ -42,7 +46,7 @@ static long long fast_rows;
 typedef struct {
     int kind;
     int item;             /* the column's value is row[item] */
-    void *values;         /* int64_t / double / const char * / int32_t per row */
+    void *values;         /* int64_t / double / ix_text / int32_t per row */
     unsigned char *nulls; /* 1 at a NULL */
     PyObject **refs;      /* M_TEXT: the str of each row (held; NULL for None) */
     int month;            /* M_DATE: year * 16 + month of the last date (0: none) */
@@ -116,7 +120,7 @@ many_fast *many_new(const ConnectionObject *co, int np, const int *pmap, int top
     mf->rows = malloc(sizeof *mf->rows * (size_t)cap);
     int ok = mf->cols && mf->arrays && mf->rows;
     for (int c = 0; c < np && ok; c++) {
-        mf->cols[c].values = malloc(8 * (size_t)cap);
+        mf->cols[c].values = malloc(VALUE_SIZE * (size_t)cap);
         mf->cols[c].nulls = malloc((size_t)cap);
         mf->cols[c].refs = malloc(sizeof(PyObject *) * (size_t)cap);
         mf->cols[c].item = pmap ? pmap[c] - 1 : c;
@@ -130,7 +134,11 @@ many_fast *many_new(const ConnectionObject *co, int np, const int *pmap, int top
 }
 
 /* The UTF-8 of str o (its own buffer, valid while o lives) and its length;
- * NULL when it cannot go through the fast path (no exception left). */
+ * NULL when it cannot go through the fast path (no exception left). A NUL
+ * inside goes with the rest, as the general path binds it (ix_bind_text
+ * with the length); the one byte 00 alone is left to the general path:
+ * ix_bind_text sends it as TEXT (as a VARCHAR it would be the NULL form),
+ * which the arrays' VARCHAR items do not. */
 static const char *str_utf8(PyObject *o, Py_ssize_t *n) {
     const char *t;
     if (PyUnicode_IS_COMPACT_ASCII(o)) {
@@ -140,8 +148,23 @@ static const char *str_utf8(PyObject *o, Py_ssize_t *n) {
         PyErr_Clear(); /* lone surrogates: the general path's surrogateescape */
         return NULL;
     }
-    if (*n > INT_MAX || memchr(t, 0, (size_t)*n)) return NULL;
+    if (*n > INT_MAX || (*n == 1 && !t[0])) return NULL;
     return t;
+}
+
+/* 1 with *v set when int o is held in one digit (|o| < 2^30, most
+ * values): read without a call; else 0 (PyLong_AsLongLongAndOverflow). */
+static inline int int_compact(PyObject *o, int64_t *v) {
+#if PY_VERSION_HEX >= 0x030C0000
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)o)) return 0;
+    *v = PyUnstable_Long_CompactValue((PyLongObject *)o);
+    return 1;
+#else
+    Py_ssize_t size = Py_SIZE(o);
+    if (size < -1 || size > 1) return 0;
+    *v = size ? (int64_t)size * (int64_t)((PyLongObject *)o)->ob_digit[0] : 0;
+    return 1;
+#endif
 }
 
 /* The kind a value takes (M_UNSET: none). */
@@ -168,7 +191,10 @@ static int put_value(many_col *col, int64_t r, PyObject *o) {
     if (o == Py_None) {
         col->nulls[r] = 1;
         col->refs[r] = NULL;
-        ((int64_t *)col->values)[r] = 0; /* a NULL pointer for M_TEXT */
+        if (col->kind == M_TEXT)
+            ((ix_text *)col->values)[r] = (ix_text){NULL, 0};
+        else
+            ((int64_t *)col->values)[r] = 0; /* (not read: the NULL flag is) */
         return 0;
     }
     col->nulls[r] = 0;
@@ -178,6 +204,7 @@ static int put_value(many_col *col, int64_t r, PyObject *o) {
         return put_value(col, r, o);
     case M_INT: {
         if (!PyLong_CheckExact(o)) return -1;
+        if (int_compact(o, &((int64_t *)col->values)[r])) return 0;
         int overflow;
         long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
         if (overflow) return -1;
@@ -192,7 +219,7 @@ static int put_value(many_col *col, int64_t r, PyObject *o) {
         Py_ssize_t n;
         const char *t = PyUnicode_CheckExact(o) ? str_utf8(o, &n) : NULL;
         if (!t) return -1;
-        ((const char **)col->values)[r] = t;
+        ((ix_text *)col->values)[r] = (ix_text){t, (size_t)n};
         col->refs[r] = Py_NewRef(o);
         return 0;
     }
@@ -255,7 +282,7 @@ PyObject *const *many_rows(const many_fast *mf, Py_ssize_t *n) {
 int many_run(many_fast *mf, ix_stmt *s, int *codes, int64_t *nfailed) {
     static const ix_array_kind array_kind[] = {
         [M_UNSET] = IX_ARRAY_INT64, [M_INT] = IX_ARRAY_INT64, [M_DOUBLE] = IX_ARRAY_DOUBLE,
-        [M_TEXT] = IX_ARRAY_TEXT,   [M_DATE] = IX_ARRAY_DATE,
+        [M_TEXT] = IX_ARRAY_TEXTN,  [M_DATE] = IX_ARRAY_DATE,
     };
     for (int c = 0; c < mf->np; c++) {
         mf->arrays[c].kind = array_kind[mf->cols[c].kind];

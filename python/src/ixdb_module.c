@@ -290,10 +290,10 @@ int kind_of(int type, int enclen, int encoded) {
     case IX_T_DECIMAL:
     case IX_T_MONEY: return K_DEC;
     case IX_T_DATE: return K_DATE;
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR: return encoded ? K_STR_ENC : K_VSTR;
     case IX_T_CHAR:
     case IX_T_NCHAR:
-    case IX_T_VARCHAR:
-    case IX_T_NVARCHAR:
     case IX_T_LVARCHAR: return encoded ? K_STR_ENC : K_STR;
     case IX_T_BOOLEAN: return K_BOOL;
     case IX_T_DATETIME: return ((enclen >> 4) & 0xf) >= IX_UNIT_HOUR ? K_TIME : K_DT;
@@ -323,6 +323,33 @@ static PyObject *col_last_error(ix_stmt *s) {
     ix_conn *c = ix_stmt_conn(s);
     int rc = c ? ix_errcode(c) : IX_EINVAL;
     return col_error(s, rc != IX_OK ? rc : IX_EINVAL);
+}
+
+/* 1 if t[0..n) is ASCII (no byte with its high bit set), 8 bytes a step. */
+static int is_ascii(const char *t, size_t n) {
+    const uint64_t high = 0x8080808080808080ull;
+    uint64_t acc = 0, w;
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        memcpy(&w, t + k, 8);
+        acc |= w;
+    }
+    for (; k < n; k++)
+        acc |= (unsigned char)t[k];
+    return !(acc & high);
+}
+
+/* The str of UTF-8 text t[0..n), as PyUnicode_DecodeUTF8 with
+ * surrogateescape makes it: ASCII text (beyond one character, which
+ * CPython answers from its cache) is copied into a new compact ASCII str
+ * at once, without the decoder's scan. */
+static PyObject *str_from_utf8(const char *t, size_t n) {
+    if (n > 1 && n <= PY_SSIZE_T_MAX && is_ascii(t, n)) {
+        PyObject *u = PyUnicode_New((Py_ssize_t)n, 127);
+        if (u) memcpy(PyUnicode_DATA(u), t, n);
+        return u;
+    }
+    return PyUnicode_DecodeUTF8(t, (Py_ssize_t)n, "surrogateescape");
 }
 
 /* The str of a character column: the bytes as they came (UTF-8 code set),
@@ -384,6 +411,14 @@ static PyObject *date_value(ix_stmt *s, int i) {
     return PyDate_FromDate(y, m, d);
 }
 
+/* Any other type: the str of ix_column_text. */
+static PyObject *textish_value(ix_stmt *s, int i) {
+    if (ix_column_is_null(s, i)) Py_RETURN_NONE;
+    const char *t = ix_column_text(s, i);
+    if (!t) return col_last_error(s);
+    return PyUnicode_DecodeUTF8(t, (Py_ssize_t)ix_column_text_len(s, i), "surrogateescape");
+}
+
 static PyObject *decimal_value(ix_stmt *s, int i) {
     ix_decimal_t d;
     char text[IX_DECIMAL_TEXT_SIZE];
@@ -399,8 +434,10 @@ static PyObject *decimal_value(ix_stmt *s, int i) {
     return r;
 }
 
-/* Column i of the current row as a new reference (None for NULL). */
-PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+/* Column i of the current row as a new reference (None for NULL), by the
+ * general accessors: the converters of the module before the per-column
+ * ones below, kept as their reference (_ixdb._fetch_general). */
+static PyObject *fetch_value_general(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
     int64_t iv;
     double dv;
     int rc;
@@ -412,7 +449,8 @@ PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
         if ((rc = ix_column_get_double(s, i, &dv)) == IX_OK) return PyFloat_FromDouble(dv);
         break;
     case K_DATE: return date_value(s, i);
-    case K_STR: return str_value(s, i, NULL);
+    case K_STR:
+    case K_VSTR: return str_value(s, i, NULL);
     case K_STR_ENC: return str_value(s, i, enc);
     case K_BOOL:
         if ((rc = ix_column_get_int64(s, i, &iv)) == IX_OK) return PyBool_FromLong(iv != 0);
@@ -427,15 +465,149 @@ PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
     case K_BLOB:
     case K_CLOB:
     case K_LOCATOR: return ixpy_lob_value(s, i, ci->kind, enc);
-    default: {
-        if (ix_column_is_null(s, i)) Py_RETURN_NONE;
-        const char *t = ix_column_text(s, i);
-        if (!t) return col_last_error(s);
-        return PyUnicode_DecodeUTF8(t, (Py_ssize_t)ix_column_text_len(s, i), "surrogateescape");
-    }
+    default: return textish_value(s, i);
     }
     if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
     return col_error(s, rc);
+}
+
+/* ---- per-column converters ------------------------------------------------------ */
+
+/* One function per kind, chosen when the result set is described
+ * (colinfo_set_kind): a value costs one indirect call and its accessor. */
+
+static PyObject *v_int(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+    (void)ci, (void)enc;
+    int64_t v;
+    int rc = ix_column_get_int64(s, i, &v);
+    if (rc == IX_OK) return PyLong_FromLongLong(v);
+    if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
+    return col_error(s, rc);
+}
+
+static PyObject *v_float(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+    (void)ci, (void)enc;
+    double v;
+    int rc = ix_column_get_double(s, i, &v);
+    if (rc == IX_OK) return PyFloat_FromDouble(v);
+    if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
+    return col_error(s, rc);
+}
+
+static PyObject *v_bool(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+    (void)ci, (void)enc;
+    int64_t v;
+    int rc = ix_column_get_int64(s, i, &v);
+    if (rc == IX_OK) return PyBool_FromLong(v != 0);
+    if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
+    return col_error(s, rc);
+}
+
+/* A VARCHAR without a locale: ix_column_text gives the characters where
+ * they lie in the row (no conversion without a locale, so they are the
+ * bytes ix_column_blob gives); NULL (SQL NULL or a value it cannot read in
+ * place) goes the general way. */
+static PyObject *v_vstr(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+    (void)ci, (void)enc;
+    const char *t = ix_column_text(s, i);
+    if (t) return str_from_utf8(t, ix_column_text_len(s, i));
+    return str_value(s, i, NULL);
+}
+
+/* CHAR, NCHAR, LVARCHAR without a locale: their bytes (str_value's). */
+static PyObject *v_str(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+    (void)ci, (void)enc;
+    size_t n;
+    const char *b = ix_column_blob(s, i, &n);
+    if (b) return str_from_utf8(b, n);
+    return str_value(s, i, NULL);
+}
+
+static PyObject *v_str_enc(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+    (void)ci;
+    return str_value(s, i, enc);
+}
+
+static PyObject *v_date(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+    (void)ci, (void)enc;
+    return date_value(s, i);
+}
+
+static PyObject *v_dec(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+    (void)ci, (void)enc;
+    return decimal_value(s, i);
+}
+
+/* DATETIME from YEAR, MONTH or DAY (K_DT): the struct's fields straight
+ * into datetime.datetime (the C API's constructor). */
+static PyObject *v_dt(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+    (void)enc;
+    ix_datetime_t v;
+    int rc = ix_column_datetime(s, i, &v);
+    if (rc == IX_OK) return datetime_from_struct(&v, (unsigned)ci->enclen, 0);
+    if (rc == IX_NULL_VALUE) Py_RETURN_NONE;
+    return col_error(s, rc);
+}
+
+static PyObject *v_temporal(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+    (void)enc;
+    return temporal_value(s, i, ci);
+}
+
+static PyObject *v_blob(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+    (void)enc;
+    return blob_value(s, i, ci->kind == K_TEXT);
+}
+
+static PyObject *v_lob(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+    return ixpy_lob_value(s, i, ci->kind, enc);
+}
+
+static PyObject *v_textish(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+    (void)ci, (void)enc;
+    return textish_value(s, i);
+}
+
+void colinfo_set_kind(colinfo *ci, int kind) {
+    ci->kind = kind;
+    switch (kind) {
+    case K_INT: ci->value = v_int; break;
+    case K_FLOAT: ci->value = v_float; break;
+    case K_DEC: ci->value = v_dec; break;
+    case K_DATE: ci->value = v_date; break;
+    case K_STR: ci->value = v_str; break;
+    case K_VSTR: ci->value = v_vstr; break;
+    case K_STR_ENC: ci->value = v_str_enc; break;
+    case K_BOOL: ci->value = v_bool; break;
+    case K_DT: ci->value = v_dt; break;
+    case K_TIME:
+    case K_IV_DS:
+    case K_IV_YM: ci->value = v_temporal; break;
+    case K_BYTES:
+    case K_TEXT: ci->value = v_blob; break;
+    case K_BLOB:
+    case K_CLOB:
+    case K_LOCATOR: ci->value = v_lob; break;
+    default: ci->value = v_textish; break;
+    }
+}
+
+/* 1: rows are built by fetch_value_general (_ixdb._fetch_general, for the
+ * tests that compare the two). */
+static int fetch_general;
+
+PyObject *mod_fetch_general(PyObject *self, PyObject *args) {
+    (void)self;
+    int on = -1, was = fetch_general;
+    if (!PyArg_ParseTuple(args, "|p:_fetch_general", &on)) return NULL;
+    if (on >= 0) fetch_general = on;
+    return PyBool_FromLong(was);
+}
+
+/* Column i of the current row as a new reference (None for NULL). */
+PyObject *fetch_value(ix_stmt *s, int i, const colinfo *ci, const char *enc) {
+    if (fetch_general) return fetch_value_general(s, i, ci, enc);
+    return ci->value(s, i, ci, enc);
 }
 
 /* The current row as a tuple. A tuple of atomic values is untracked at once
@@ -449,7 +621,8 @@ PyObject *build_row(CursorObject *cu) {
     PyObject *row = PyTuple_New(n);
     if (!row) return NULL;
     for (int i = 0; i < n; i++) {
-        PyObject *v = fetch_value(s, i, &cols[i], enc);
+        PyObject *v = fetch_general ? fetch_value_general(s, i, &cols[i], enc)
+                                    : cols[i].value(s, i, &cols[i], enc);
         if (!v) {
             Py_DECREF(row);
             return NULL;
@@ -1235,6 +1408,9 @@ static PyMethodDef module_methods[] = {
     {"_executemany_fast", mod_executemany_fast, METH_VARARGS,
      "_executemany_fast(on=None, /)\n--\n\nWhether executemany may take its fast path (the "
      "previous setting); on=False: the general path only (for tests)."},
+    {"_fetch_general", mod_fetch_general, METH_VARARGS,
+     "_fetch_general(on=None, /)\n--\n\nWhether rows are built by the general converters (the "
+     "reference the tests compare the per-column ones with); returns the previous setting."},
     {"_executemany_fast_rows", mod_executemany_fast_rows, METH_NOARGS,
      "_executemany_fast_rows($module, /)\n--\n\nRows executemany has sent through its fast "
      "path so far."},

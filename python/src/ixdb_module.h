@@ -48,6 +48,7 @@ enum {
     K_DEC,     /* DECIMAL, MONEY: decimal.Decimal */
     K_DATE,    /* DATE: datetime.date */
     K_STR,     /* character types, no locale: str from the bytes (UTF-8) */
+    K_VSTR,    /* VARCHAR, NVARCHAR, no locale: str of ix_column_text, read in place */
     K_STR_ENC, /* character types with CLIENT_LOCALE: str in its code set */
     K_BOOL,    /* BOOLEAN: bool */
     K_DT,      /* DATETIME from YEAR, MONTH or DAY: datetime.datetime */
@@ -62,9 +63,17 @@ enum {
     K_LOCATOR, /* BLOB or CLOB with Cursor.lob_locators: ixdb.Locator */
 };
 
-typedef struct {
+typedef struct colinfo colinfo;
+/* A column's converter: column i of the current row as a new reference
+ * (None for NULL), or NULL with an exception (enc: the connection's code
+ * set, NULL for UTF-8). */
+typedef PyObject *(*value_fn)(ix_stmt *s, int i, const colinfo *ci, const char *enc);
+struct colinfo {
     int type, enclen, kind;
-} colinfo;
+    value_fn value; /* the converter of kind, set with colinfo_set_kind */
+};
+/* Sets ci's kind and the converter that goes with it. */
+void colinfo_set_kind(colinfo *ci, int kind);
 
 typedef struct {
     PyObject_HEAD ConnectionObject *conn;
@@ -236,6 +245,7 @@ typedef struct many_fast many_fast;
 int many_init(void); /* at module init: 0 or -1 */
 PyObject *mod_executemany_fast(PyObject *self, PyObject *args);
 PyObject *mod_executemany_fast_rows(PyObject *self, PyObject *noarg);
+PyObject *mod_fetch_general(PyObject *self, PyObject *args);
 /* A fast path for np parameters (pmap, top: the numeric style, as
  * convert_row) and chunks of cap rows, or NULL when it does not apply (the
  * general path is then taken: no exception set). */

@@ -49,9 +49,20 @@ COLUMNS = [
     ("interval year(4) to month", "interval(-999-11) year(4) to month", ixdb.Months(-11999)),
     ("interval month(3) to month", "interval(120) month(3) to month", ixdb.Months(120)),
     ("varchar(20)", "'h\u00e9llo'", "h\u00e9llo"),
+    ("varchar(255)", "'%s'" % ("v" * 255), "v" * 255),
+    ("varchar(8)", "''", ""),
+    ("varchar(8)", "' '", " "),
+    ("varchar(8)", "'z'", "z"),
+    ("varchar(8)", "'abcdefgh'", "abcdefgh"),
+    ("varchar(20)", "'abcdefghijklmnopq'", "abcdefghijklmnopq"),
+    ("varchar(20)", "'abcdefghijklmnop\u00e9'", "abcdefghijklmnop\u00e9"),
+    ("varchar(20)", "'abc\u00e9defghijkl'", "abc\u00e9defghijkl"),
+    ("varchar(20)", "'~\x7f~'", "~\x7f~"),
+    ("varchar(30,10)", "'\u20ac\u00e9 \U0001f600'", "\u20ac\u00e9 \U0001f600"),
     ("char(4)", "'ab'", "ab  "),
     ("nchar(3)", "'x'", "x  "),
     ("nvarchar(10)", "'nv'", "nv"),
+    ("nvarchar(10)", "''", ""),
     ("lvarchar(300)", "'%s'" % ("L" * 300), "L" * 300),
     ("boolean", "'t'", True),
 ]
@@ -96,6 +107,34 @@ class FetchPath(unittest.TestCase):
             self.assertEqual(g, w)
             for i, (x, y) in enumerate(zip(g, w)):
                 self.assertIs(type(x), type(y), (i, x, y))
+
+    def fetch_general(self, cu):
+        """The rows as the general converters build them (the module's
+        reference for its per-column ones)."""
+        was = ixdb._ixdb._fetch_general(True)
+        try:
+            self.select(cu)
+            return cu.fetchall()
+        finally:
+            ixdb._ixdb._fetch_general(was)
+
+    def test_converters_match_general(self):
+        # the per-column converters (VARCHAR read in place, ...) give what the
+        # general ones give: same values, same types, same bytes, NULL included
+        cu = self.conn.cursor()
+        ref = self.fetch_general(cu)
+        self.check(ref)
+        self.select(cu)
+        got = cu.fetchall()
+        self.assertEqual(len(got), len(ref))
+        for g, r in zip(got, ref):
+            for i, (x, y) in enumerate(zip(g, r)):
+                self.assertIs(type(x), type(y), (i, x, y))
+                self.assertEqual(repr(x), repr(y), i)
+                if isinstance(x, str):
+                    self.assertEqual(x.encode("utf-8", "surrogateescape"),
+                                     y.encode("utf-8", "surrogateescape"), i)
+        self.assertFalse(ixdb._ixdb._fetch_general())
 
     def test_fetchall(self):
         cu = self.conn.cursor()
