@@ -355,8 +355,10 @@ static int enc_arrays_row(ix_stmt *s, int64_t row, void *ud) {
         const ix_array *col = &a->cols[k];
         if (col->is_null && col->is_null[row]) continue;
         size_t n;
-        text_at(col, row, &n);
-        if (n > IXC_BIND_VARCHAR_MAX) return bind_arrays_row(s, row, a);
+        const char *t = text_at(col, row, &n);
+        /* too long for a VARCHAR, or the one byte 00 (VARCHAR's NULL form):
+         * ix_bind_text sends them as TEXT */
+        if (n > IXC_BIND_VARCHAR_MAX || (n == 1 && !t[0])) return bind_arrays_row(s, row, a);
         a->lens[k] = n;
         body += ITEM_HEAD + 2 + n + (n & 1); /* ixc_item_size of its VARCHAR */
     }

@@ -334,6 +334,30 @@ static void long_text_array(ix_conn *c) {
     }
 }
 
+/* IX_ARRAY_TEXTN: texts with their lengths, NULs inside included, and the
+ * one byte 00 (VARCHAR's NULL form: sent as TEXT, as ix_bind_text sends it). */
+static void textn_array(ix_conn *c) {
+    static const ix_text texts[4] = {{"a", 1}, {"\0", 1}, {"x\0y", 3}, {NULL, 0}};
+    int64_t ids[4] = {30, 31, 32, 33}, nf = -1;
+    ix_array cols[2] = {{IX_ARRAY_INT64, ids, NULL}, {IX_ARRAY_TEXTN, texts, NULL}};
+    ix_stmt *s = NULL;
+    CHECK(ix_prepare(c, "insert into lt (k, v) values (?, ?)", IX_NTS, &s) == IX_OK, "prepare");
+    int rc = ix_batch_execute_arrays(s, 4, cols, 2, NULL, &nf);
+    CHECK(rc == IX_OK && nf == 0, "arrays batch of IX_ARRAY_TEXTN: rc=%d %s", rc, ix_errmsg(c));
+    ix_finalize(s);
+    for (int k = 0; k < 4; k++) {
+        char sql[64];
+        snprintf(sql, sizeof sql, "select v from lt where k = %d", 30 + k);
+        s = first_row(c, sql);
+        if (!s) continue;
+        size_t n = 0;
+        const char *v = ix_column_blob(s, 0, &n);
+        CHECK(texts[k].p ? v && n == texts[k].n && memcmp(v, texts[k].p, n) == 0 : v == NULL,
+              "IX_ARRAY_TEXTN value %d back: %zu bytes", k, n);
+        ix_finalize(s);
+    }
+}
+
 static void test_long_text(ix_conn *c) {
     EXEC_OK(c, "create table lt (k integer, v text, b byte)");
     long_text(c, 32767, 1);
@@ -342,6 +366,7 @@ static void test_long_text(ix_conn *c) {
     long_text(c, 32768, 2);
     long_text(c, 1024 * 1024, 3);
     long_text_array(c);
+    textn_array(c);
 }
 
 int main(void) {
