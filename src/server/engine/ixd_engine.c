@@ -1258,6 +1258,22 @@ static int open_rows(ixd_stmt *s, int scroll, ixv_err *err) {
     return 0;
 }
 
+/* A sequential cursor's next row: the one stepped ahead, else a step.
+ * Returns 1, 0 at the end (the cursor then done), or -1 with *err. */
+static int next_row(ixd_stmt *s, ixv_err *err) {
+    int r = s->row_ready;
+    s->row_ready = 0;
+    if (!r) {
+        ixd_arm(ixd_stmt_db(s));
+        r = step_row(s, err);
+    }
+    if (r <= 0) {
+        s->done = 1;
+        s->x.cur_valid = 0;
+    }
+    return r;
+}
+
 int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
     if (!s->open) return ixv_seterr(err, IXV_E_NOT_AVAILABLE, 0, 0, NULL);
@@ -1269,17 +1285,8 @@ int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixv_err *err) {
         return put_kept(s, s->pos++, out, err);
     }
     if (s->done) return 0;
-    int r = s->row_ready;
-    s->row_ready = 0;
-    if (!r) {
-        ixd_arm(ixd_stmt_db(s));
-        r = step_row(s, err);
-    }
-    if (r <= 0) {
-        s->done = 1;
-        s->x.cur_valid = 0;
-        return r;
-    }
+    int r = next_row(s, err);
+    if (r <= 0) return r;
     if (row_tuple(s, out, err)) return -1;
     ixs_cursor_fetched(&s->x);
     return 1;
@@ -1291,17 +1298,8 @@ int ixd_fetch(ixd_stmt *s, ixb_wbuf *out, ixv_err *err) {
  * before). */
 static int next_tuple(ixd_stmt *s, ixb_wbuf *out, size_t *n, ixv_err *err) {
     enum { TUPLE_HEAD = 8 }; /* i16 tag, i16 warnings, i32 length */
-    int r = s->row_ready;
-    s->row_ready = 0;
-    if (!r) {
-        ixd_arm(ixd_stmt_db(s));
-        r = step_row(s, err);
-    }
-    if (r <= 0) {
-        s->done = 1;
-        s->x.cur_valid = 0;
-        return r;
-    }
+    int r = next_row(s, err);
+    if (r <= 0) return r;
     size_t at = out->len;
     if (out->cap - at < TUPLE_HEAD && ixb_wbuf_reserve(out, TUPLE_HEAD) != IX_OK)
         return ixv_seterr(err, IXD_E_NOMEM, 0, 0, NULL);
