@@ -172,6 +172,36 @@ static void test_codeset_table(void) {
     ix_close(c);
 }
 
+/* DBMONEY in the client's environment reaches ixd with the login: a string
+ * written with its symbols converts to MONEY; without it, the default "$."
+ * applies and the same string is -1213. */
+static void test_dbmoney(void) {
+    char dsn[300];
+    snprintf(dsn, sizeof dsn,
+             "host=127.0.0.1 port=%d server=ixd user=" USER " password=" PASS " database=envdb",
+             P.port);
+    for (int with = 1; with >= 0; with--) {
+        if (with)
+            setenv("DBMONEY", "DM,", 1);
+        else
+            unsetenv("DBMONEY");
+        ix_conn *c = NULL;
+        int rc = ix_connect(&c, dsn);
+        CHECK(rc == IX_OK, "connect (DBMONEY %s): %s", with ? "DM," : "unset", ix_errmsg(c));
+        if (rc == IX_OK && with) {
+            ix_exec(c, "drop table mon");
+            CHECK(ix_exec(c, "create table mon (m money(8,2))") == IX_OK, "create: %s",
+                  ix_errmsg(c));
+        }
+        rc = rc == IX_OK ? ix_exec(c, "insert into mon values ('DM12,50')") : rc;
+        CHECK(with ? rc == IX_OK : rc == IX_ESQL && ix_sqlcode(c) == -1213,
+              "'DM12,50' into MONEY with DBMONEY %s: rc=%d sqlcode=%d", with ? "DM," : "unset", rc,
+              ix_sqlcode(c));
+        ix_close(c);
+    }
+    unsetenv("DBMONEY");
+}
+
 static void test_latin1(void) {
     char base[256], dsn[400];
     snprintf(base, sizeof base,
@@ -273,6 +303,7 @@ int main(void) {
     test_sqlhosts_connect();
     test_codeset_table();
     test_latin1();
+    test_dbmoney();
     ixd_stop(&P, SIGTERM);
     ixd_rmdir(&P);
     return tap_done();

@@ -496,6 +496,12 @@ static int do_login(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     if (!s->srv->strict) acc.serial = ixp_ascstr_of(IXP_IXD_SERIAL);
     ixp_conacc_encode(&acc, out);
     snprintf(s->user, sizeof s->user, "%s", user);
+    for (int k = 0; k < req.nenv; k++) { /* what the engine reads of the client's environment */
+        char name[16];
+        ascstr_copy(name, sizeof name, &req.env[k].name);
+        if (strcmp(name, "DBMONEY") == 0)
+            ascstr_copy(s->dbmoney, sizeof s->dbmoney, &req.env[k].value);
+    }
     s->logged_in = 1;
     if (s->srv->strict) s->login_groups = STRICT_LOGIN_GROUPS;
     ixd_log(s->srv, s->id, "login user \"%s\" from %s", user, s->peer);
@@ -757,6 +763,8 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         ixd_db_close(s->db);
         s->db = db;
         s->dbflags = flags;
+        if (s->dbmoney[0] && ixd_set_env(db, "DBMONEY", s->dbmoney) < 0)
+            ixd_log(s->srv, s->id, "DBMONEY \"%s\" not taken: the default $. applies", s->dbmoney);
         snprintf(s->dbname, sizeof s->dbname, "%s", name);
         ixd_sess_send_done(s, flags, 0, 0);
         break;

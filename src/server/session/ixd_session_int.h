@@ -84,6 +84,7 @@ struct ixd_sess {
     int logged_in;
     long login_wait_ms; /* the login throttle's hold on the login answer */
     char user[64];
+    char dbmoney[32]; /* DBMONEY from the login's environment, "" when not sent */
     ixd_db *db;
     int dbflags;
     char dbname[129];
