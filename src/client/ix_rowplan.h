@@ -4,7 +4,7 @@
  * For every column the plan records how its value is laid out in a tuple
  * (sqli-protocol.md §4.2), how its NULL form is recognised and how the typed
  * accessors read it, so that a fetched row is walked once, when it arrives
- * (ixc_rowplan_check), and read afterwards with no per-call type dispatch:
+ * (ixc_rowplan_take), and read afterwards with no per-call type dispatch:
  *
  *   | layout     | types                                   | value bytes              |
  *   |------------|-----------------------------------------|--------------------------|
@@ -117,7 +117,7 @@ void ixc_rowplan_free(ixc_rowplan *p);
 void ixc_rowplan_converted(ixc_rowplan *p);
 
 /* The walk of t[0..n) one column at a time, for the error report of
- * ixc_rowplan_check: its result, with *col the column it fails in. */
+ * ixc_rowplan_take: its result, with *col the column it fails in. */
 int ixc_rowplan_locate(const ixc_rowplan *p, const uint8_t *t, size_t n, int *col);
 
 /* The bytes of the variable value at t[pos..n) (layout RP_VAR1 / RP_ENV),
@@ -129,23 +129,6 @@ static inline size_t ixc_rowplan_var_len(uint8_t layout, const uint8_t *t, size_
     if (layout != RP_ENV || avail < 5 || t[pos] > 1) return SIZE_MAX;
     uint32_t l = ixb_be32(t + pos + 1);
     return l > INT32_MAX ? SIZE_MAX : 5 + (size_t)l;
-}
-
-/* Checks that t[0..n) is exactly one row of the plan. Returns IX_OK, or
- * IX_NEED_MORE (the row ends inside column *col), IX_EMALFORMED (a bad
- * envelope flag or length in column *col), IX_ELIMIT (bytes after the last
- * column; *col = ncols) or IX_EINVAL (column *col has a type whose layout is
- * not known). */
-static inline int ixc_rowplan_check(const ixc_rowplan *p, const uint8_t *t, size_t n, int *col) {
-    size_t pos = p->prefix_len;
-    if (n < pos) return ixc_rowplan_locate(p, t, n, col);
-    for (int k = 0; k < p->nseg; k++) {
-        const ixc_rpseg *g = &p->seg[k];
-        size_t used = ixc_rowplan_var_len(g->layout, t, pos, n);
-        if (used > n - pos || g->tail > n - pos - used) return ixc_rowplan_locate(p, t, n, col);
-        pos += used + g->tail;
-    }
-    return pos == n ? IX_OK : ixc_rowplan_locate(p, t, n, col);
 }
 
 /* The bytes of a record's head (segat[0 .. nseg] and the record's bytes). */
@@ -190,9 +173,12 @@ static inline void ixc_rowplan_copy(uint8_t *o, const uint8_t *t, size_t n) {
     }
 }
 
-/* Checks t[0..n) as ixc_rowplan_check does and, when it is one row, writes
- * its record (ixc_rowplan_rec_size(p, n) bytes) at rec, in the same pass.
- * Returns as ixc_rowplan_check; on a failure rec holds no record. */
+/* Checks that t[0..n) is exactly one row of the plan and writes its record
+ * (ixc_rowplan_rec_size(p, n) bytes) at rec, in the same pass. Returns
+ * IX_OK, or IX_NEED_MORE (the row ends inside column *col), IX_EMALFORMED
+ * (a bad envelope flag or length in column *col), IX_ELIMIT (bytes after the
+ * last column; *col = ncols) or IX_EINVAL (column *col has a type whose
+ * layout is not known); on a failure rec holds no record. */
 static inline __attribute__((always_inline)) int
 ixc_rowplan_take(const ixc_rowplan *p, const uint8_t *t, size_t n, uint8_t *rec, int *col) {
     const int nseg = p->nseg; /* in locals: the stores below may alias p */
