@@ -26,7 +26,6 @@ converted one by one, python/src/ixdb_many.c's fast path off), for comparison.
 import argparse
 import datetime as dt
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -36,28 +35,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python", "tests"))
 import ixdtest  # noqa: E402  (starts ixd, finds the built module)
 
 ixdb = ixdtest.ixdb
+from bench_py_util import bench_db, goal, stats  # noqa: E402
 SIZES = [(1000, "1k"), (10000, "10k"), (100000, "100k")]
 BASE = dt.date(1899, 12, 31)
-
-
-def stats(xs):
-    if len(xs) == 1:
-        return xs[0], 0.0
-    q = statistics.quantiles(xs, n=4, method="inclusive")
-    return statistics.median(xs), q[2] - q[0]
-
-
-def goal(what, measured, unit, target, note=None):
-    """A goal line as bench/bench_util.h's bench_goal prints it (measured <=
-    target); measured None: not measured."""
-    if measured is None:
-        print("| goal: %s | - | <= %g %s | not measured |" % (what, target, unit))
-        return
-    st = "met" if measured <= target else "short: %.2fx over" % (measured / target)
-    prec = 0 if measured >= 100 else 2 if measured >= 1 else 3
-    print("| goal: %s | %.*f %s%s | <= %g %s | %s |" % (what, prec, measured, unit,
-                                                       " " + note if note else "", target,
-                                                       unit, st))
 
 
 CG_ROWS = 10000
@@ -128,10 +108,7 @@ def main():
 
     srv = ixdtest.Server()
     try:
-        c0 = ixdb.connect(srv.dsn())
-        c0.cursor().execute("create database bench with log")
-        c0.close()
-        conn = srv.connect("bench", autocommit=False)
+        conn = bench_db(srv)
         cu = conn.cursor()
         rows = make_rows(SIZES[-1][0])
         cols = [(r[0], r[1], r[2], r[3], 45000 + r[0] % 3650) for r in rows]

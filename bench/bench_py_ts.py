@@ -20,7 +20,6 @@ report is the median and IQR (Q3 - Q1) over the rounds, then the goals as
 
 import argparse
 import os
-import statistics
 import sys
 import time
 
@@ -29,17 +28,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python", "tests"))
 import ixdtest  # noqa: E402  (starts ixd, finds the built module)
 
 ixdb = ixdtest.ixdb
+from bench_py_util import bench_db, goal, stats  # noqa: E402
 from ixdb import timeseries  # noqa: E402
 
 MIN_PER_DAY = 1440
 BATCH = 400  # elements per oni_ts_write_many row of "many"
-
-
-def stats(xs):
-    if len(xs) == 1:
-        return xs[0], 0.0
-    q = statistics.quantiles(xs, n=4, method="inclusive")
-    return statistics.median(xs), q[2] - q[0]
 
 
 def ts_text(k):
@@ -64,22 +57,6 @@ def make_lines(nser, npts):
                                                          for v in w)))
         out.append(lines)
     return out
-
-
-def goal(what, measured, unit, le, target, note=None):
-    """One "| goal: " row, as bench_goal (bench/bench_util.h) prints it."""
-    if measured != measured or measured < 0:
-        st = "not measured"
-    elif (measured <= target) if le else (measured >= target):
-        st = "met"
-    elif le:
-        st = "short: %.2fx over" % (measured / target if target > 0 else 0)
-    else:
-        st = "short: needs %.2fx" % (target / measured if measured > 0 else 0)
-    prec = 0 if measured >= 100 else 2 if measured >= 1 else 3
-    print("| goal: %s | %.*f %s%s | %s %g %s | %s |" % (
-        what, prec, measured, unit, " " + note if note else "", "<=" if le else ">=", target,
-        unit, st))
 
 
 def reset(cu, conn, nser):
@@ -112,10 +89,7 @@ def main():
 
     srv = ixdtest.Server()
     try:
-        c0 = ixdb.connect(srv.dsn())
-        c0.cursor().execute("create database bench with log")
-        c0.close()
-        conn = srv.connect("bench", autocommit=False)
+        conn = bench_db(srv)
         cu = conn.cursor()
         cu.execute("create row type reading_t (ts datetime year to fraction(5), m1 float, "
                    "m2 float, m3 float)")
@@ -177,11 +151,11 @@ def main():
     print("| goal | measured | target | status |\n|---|---:|---:|---|")
     note = None if npts == 20160 else "(%d elements)" % npts
     goal("Python TimeSeries full series as rows (timeseries.read)",
-         stats(t_rows)[0] * 1e3, "ms", 1, 8, note)
+         stats(t_rows)[0] * 1e3, "ms", 8, note)
     goal("Python TimeSeries load (timeseries.Writer)",
-         n_all / stats(t_writer)[0] / 1e6, "M elements/s", 0, 1.0)
+         n_all / stats(t_writer)[0] / 1e6, "M elements/s", 1.0, le=False)
     goal("Python TimeSeries oni_ts_write_many, batches of %d" % BATCH,
-         npts / stats(t_many)[0] / 1e6, "M elements/s", 0, 1.0)
+         npts / stats(t_many)[0] / 1e6, "M elements/s", 1.0, le=False)
     print()
 
 

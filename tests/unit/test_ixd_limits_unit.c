@@ -12,6 +12,7 @@
 #include "proto/ix_caps.h"
 #include "proto/ix_login.h"
 #include "proto/ix_reader.h"
+#include "engine_run.h"
 #include "server/session/ixd_server.h"
 #include "tap.h"
 
@@ -242,23 +243,6 @@ static int drive(ixd_sess *s, const ixb_wbuf *in, size_t *largest, int *more, in
     return rc;
 }
 
-/* Runs one statement on the engine (as the test harness of the engine
- * does); returns its SQLCODE. */
-static int run(ixd_engine *e, ixd_db **db, const char *sql) {
-    ixv_err err = {0};
-    int flags = 0;
-    int h = ixd_session_exec(e, "informix", sql, strlen(sql), db, &flags, &err);
-    if (h == 1) return 0;
-    if (h < 0) return err.sqlcode ? err.sqlcode : -201;
-    ixd_stmt *st;
-    if (ixd_prepare(*db, sql, strlen(sql), &st, &err)) return err.sqlcode;
-    int64_t rows, s8;
-    int32_t ser;
-    int rc = ixd_execute(st, &rows, &ser, &s8, &err);
-    ixd_stmt_free(st);
-    return rc ? err.sqlcode : 0;
-}
-
 /* The login packet and the SQ_PROTOCOLS group (the JDBC offer). */
 static void login_bytes(ixb_wbuf *in) {
     ixp_conreq req;
@@ -278,12 +262,12 @@ static void test_backpressure(void) {
         CHECK(0, "engine opens in %s (%d)", dir, e.sqlcode);
         return;
     }
-    int bad = run(E, &D, "CREATE DATABASE bp WITH LOG") ||
-              run(E, &D, "CREATE TABLE t10 (n INTEGER)") ||
-              run(E, &D, "CREATE TABLE padt (pad CHAR(500))") ||
-              run(E, &D, "INSERT INTO padt VALUES ('x')");
+    int bad = engine_run(E, &D, "CREATE DATABASE bp WITH LOG") ||
+              engine_run(E, &D, "CREATE TABLE t10 (n INTEGER)") ||
+              engine_run(E, &D, "CREATE TABLE padt (pad CHAR(500))") ||
+              engine_run(E, &D, "INSERT INTO padt VALUES ('x')");
     for (int i = 0; i < 25 && !bad; i++) /* 25^3 rows below */
-        bad = run(E, &D, "INSERT INTO t10 VALUES (1)");
+        bad = engine_run(E, &D, "INSERT INTO t10 VALUES (1)");
     CHECK(!bad, "set up");
     ixd_db_close(D);
     ixd_server srv = {.data_dir = dir, .server_name = "ixd", .banner = "test", .engine = E};

@@ -17,6 +17,7 @@
 #include "proto/ix_caps.h"
 #include "proto/ix_login.h"
 #include "proto/ix_reader.h"
+#include "engine_run.h"
 #include "server/session/ixd_server.h"
 #include "tap.h"
 #include "types/ix_types.h"
@@ -168,21 +169,6 @@ static void input(ixb_wbuf *in) {
     ixp_enc_tag(in, IXP_SQ_EXIT);
 }
 
-static int run(ixd_engine *e, ixd_db **db, const char *sql) {
-    ixv_err err = {0};
-    int flags = 0;
-    int h = ixd_session_exec(e, "informix", sql, strlen(sql), db, &flags, &err);
-    if (h == 1) return 0;
-    if (h < 0) return err.sqlcode ? err.sqlcode : -201;
-    ixd_stmt *st;
-    if (ixd_prepare(*db, sql, strlen(sql), &st, &err)) return err.sqlcode;
-    int64_t rows, s8;
-    int32_t ser;
-    int rc = ixd_execute(st, &rows, &ser, &s8, &err);
-    ixd_stmt_free(st);
-    return rc ? err.sqlcode : 0;
-}
-
 /* The replies of a fresh database to the input, fed in chunks of `chunk`
  * bytes (0: at once). */
 static void replies(int fast, int strict, size_t chunk, const ixb_wbuf *in, ixb_wbuf *out) {
@@ -195,11 +181,11 @@ static void replies(int fast, int strict, size_t chunk, const ixb_wbuf *in, ixb_
         CHECK(0, "engine opens in %s (%d)", dir, e.sqlcode);
         return;
     }
-    int bad = run(E, &D, "CREATE DATABASE bg WITH LOG") ||
-              run(E, &D,
-                  "CREATE TABLE t (id INTEGER PRIMARY KEY, s SMALLINT, i INTEGER, b BIGINT, "
-                  "f FLOAT, sf SMALLFLOAT, d DATE, v VARCHAR(20), nv NVARCHAR(10))") ||
-              run(E, &D, "CREATE TABLE u (a INTEGER, m DECIMAL(8,2))");
+    int bad = engine_run(E, &D, "CREATE DATABASE bg WITH LOG") ||
+              engine_run(E, &D,
+                         "CREATE TABLE t (id INTEGER PRIMARY KEY, s SMALLINT, i INTEGER, b BIGINT, "
+                         "f FLOAT, sf SMALLFLOAT, d DATE, v VARCHAR(20), nv NVARCHAR(10))") ||
+              engine_run(E, &D, "CREATE TABLE u (a INTEGER, m DECIMAL(8,2))");
     CHECK(!bad, "set up");
     ixd_db_close(D);
     ixd_server srv = {.data_dir = dir, .server_name = "ixd", .banner = "test", .engine = E};
