@@ -1173,7 +1173,8 @@ typedef enum ix_array_kind {
     IX_ARRAY_DATE = 5,   /* values: const int32_t[nrows], DATE day numbers (ix_bind_date) */
     IX_ARRAY_TEXTN = 6,  /* values: const ix_text[nrows] (p NULL = NULL): no length scan */
 } ix_array_kind;
-/* A text of n bytes at p (not NUL-terminated), for IX_ARRAY_TEXTN. */
+/* A text of n bytes at p (not NUL-terminated), for IX_ARRAY_TEXTN; the
+ * caller's, read during the call only. */
 typedef struct ix_text {
     const char *p;
     size_t n;

@@ -48,7 +48,9 @@ struct ix_conn {
     ixc_transport *tr;
     ixp_reader rd;
     ixp_caps caps;
-    ixc_batch *spare; /* a fetch batch kept for the next fetch reply (ixc_batch_release) */
+    /* a fetch batch kept for the next fetch reply (ixc_batch_release);
+     * owned by c, freed when c is closed */
+    ixc_batch *spare;
     /* ix_cancel (any thread, signal handlers): lock-free atomics only.
      * cancel_fd: the socket it writes to (-1 when none). inflight: request
      * groups sent and not yet answered (one per ixc_queued after the login,

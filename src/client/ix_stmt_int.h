@@ -69,7 +69,7 @@ struct ix_stmt {
      * current row: its bytes and the offsets of its columns (ncols + 1) */
     int planned;
     ixc_rowplan plan;
-    const uint8_t *rec; /* the current row's record (ix_rowplan.h, "Records") */
+    const uint8_t *rec; /* the current row's record (ix_rowplan.h, "Records"), in s->cur */
     const uint8_t *row; /* its stored row */
     unsigned row_cols;  /* ncols while a row is current, else 0 */
     uint64_t row_seq;   /* counts rows read (text caches are per row) */
