@@ -190,11 +190,7 @@ static int32_t date_day(many_col *col, PyObject *o) {
 static int put_value(many_col *col, int64_t r, PyObject *o) {
     if (o == Py_None) {
         col->nulls[r] = 1;
-        col->refs[r] = NULL;
-        if (col->kind == M_TEXT)
-            ((ix_text *)col->values)[r] = (ix_text){NULL, 0};
-        else
-            ((int64_t *)col->values)[r] = 0; /* (not read: the NULL flag is) */
+        col->refs[r] = NULL; /* the value slot is not read: the NULL flag is */
         return 0;
     }
     col->nulls[r] = 0;

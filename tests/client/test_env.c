@@ -199,6 +199,16 @@ static void test_dbmoney(void) {
               ix_sqlcode(c));
         ix_close(c);
     }
+    /* a database opened by the DATABASE statement gets it too */
+    setenv("DBMONEY", "DM,", 1);
+    snprintf(dsn, sizeof dsn, "host=127.0.0.1 port=%d server=ixd user=" USER " password=" PASS,
+             P.port);
+    ix_conn *c = NULL;
+    int rc = ix_connect(&c, dsn);
+    if (rc == IX_OK) rc = ix_exec(c, "database envdb");
+    if (rc == IX_OK) rc = ix_exec(c, "insert into mon values ('DM7,25')");
+    CHECK(rc == IX_OK, "'DM7,25' after DATABASE with DBMONEY DM,: rc=%d %s", rc, ix_errmsg(c));
+    ix_close(c);
     unsetenv("DBMONEY");
 }
 

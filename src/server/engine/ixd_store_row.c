@@ -495,7 +495,7 @@ static int wire_floatval(ixd_stmt *s, int i, const ixd_wparam *w, double d) {
 }
 
 /* A VARCHAR/NVARCHAR (code) of len bytes at p into parameter i: as
- * wire_intval (or -208 out of memory). */
+ * wire_intval (out of memory: 1, the general path). */
 static int wire_text(ixd_stmt *s, int i, const ixd_wparam *w, int code, const uint8_t *p,
                      size_t len) {
     if (w->cls == PC_VARCHAR && w->code == code) {
@@ -575,7 +575,7 @@ static size_t bind_wire1(ixd_stmt *s, int i, const uint8_t *p, size_t n, int *un
         /* at most 255 bytes, not the 01 00 NULL form */
         if (left < 2) return 0;
         size_t len = ixb_be16(v);
-        if (len > 255 || left - 2 < len || (len == 1 && v[2] == 0)) return 0;
+        if (len > 255 || left - 2 < len + (len & 1) || (len == 1 && v[2] == 0)) return 0;
         r = wire_text(s, i, w, code, v + 2, len);
         used = 2 + len + (len & 1);
         break;

@@ -260,6 +260,7 @@ void ixd_sess_exec_stmt(ixd_sess *s, sess_stmt *t) {
         int r = ixd_session_exec(s->srv->engine, s->user, t->session_sql, strlen(t->session_sql),
                                  &s->db, &s->dbflags, &e);
         if (r < 0) return ixd_sess_send_err(s, &e);
+        ixd_sess_db_env(s); /* DATABASE, CREATE DATABASE may have opened one */
         return ixd_sess_send_done(s, t->stmt_type == IX_STMTTYPE_DATABASE ? s->dbflags : 0, 0, 0);
     }
     if (t->is_cursor) return ixd_sess_send_errcode(s, IXV_E_SELECT_NEEDS_CUR, 0, NULL);
@@ -361,19 +362,18 @@ static void reply_room(ixd_sess *s, size_t cap) {
     ixb_wbuf *o = &s->reply;
     size_t want = cap + cap / 2 + 64;
     if (o->err || o->cap - o->len >= want) return;
-    size_t len = o->len;
-    if (len == 0) {
+    if (o->len == 0) {
         const ixb_alloc *a = o->alloc;
         size_t max = o->max;
         ixb_wbuf_free(o);
         ixb_wbuf_init(o, a);
         o->max = max;
     }
-    if (ixb_wbuf_reserve(o, want) != IX_OK) {
-        o->err = IX_OK; /* the reply as it was (a failed reserve changes nothing else) */
-        o->len = len;
-    }
+    if (ixb_wbuf_reserve(o, want) != IX_OK)
+        o->err = IX_OK; /* the reply as it was: a failed reserve changes nothing else */
 }
+
+int ixd_sess_fetch_batch = 1;
 
 /*
  * NFETCH (§3.6): as many whole tuples as fit in the client's buffer (at
@@ -382,8 +382,6 @@ static void reply_room(ixd_sess *s, size_t cap) {
  * cursor gets DONE with rows 0. The rows count of the final DONE is
  * unresolved (§8 #4); ixd reports the rows fetched in this reply.
  */
-int ixd_sess_fetch_batch = 1;
-
 void ixd_sess_do_nfetch(ixd_sess *s, int32_t bufsize) {
     sess_stmt *t = ixd_sess_use_stmt(s);
     if (!t) return;
@@ -394,11 +392,12 @@ void ixd_sess_do_nfetch(ixd_sess *s, int32_t bufsize) {
     int64_t sent = 0;
     ixv_err e = {0}; /* one record for the reply's rows: filled only by the error that ends it */
     reply_room(s, cap);
-    int one_row = ixd_stmt_for_update(t->st);
+    /* the rows after a kept one in one engine call (ixd_fetch_tuples), each
+     * as the loop below would send it, unless the cursor takes them one by
+     * one (an update cursor, or the engine says so once) */
+    int one_row = ixd_stmt_for_update(t->st), batch = !one_row && ixd_sess_fetch_batch;
     for (;;) {
-        /* the rows after a kept one in one engine call (ixd_fetch_tuples),
-         * each as the loop below would send it */
-        if (!t->has_ahead && !one_row && ixd_sess_fetch_batch) {
+        if (!t->has_ahead && batch) {
             ixd_batch f = {.sent = sent, .used = used};
             int r = ixd_fetch_tuples(t->st, &s->reply, cap, &f, &e);
             if (r != IXD_BATCH_NO) {
@@ -411,6 +410,7 @@ void ixd_sess_do_nfetch(ixd_sess *s, int32_t bufsize) {
                 t->exhausted = 1;
                 return ixd_sess_send_done(s, 0, f.sent, 0);
             }
+            batch = 0;
         }
         size_t at, n;
         int r = read_ahead(s, t, &at, &n, &e);

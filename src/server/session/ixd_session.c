@@ -451,6 +451,11 @@ static int send_redirect(ixd_sess *s, const char *asked, ixb_wbuf *out) {
     return 1;
 }
 
+void ixd_sess_db_env(ixd_sess *s) {
+    if (s->db && s->dbmoney[0] && ixd_set_env(s->db, "DBMONEY", s->dbmoney) < 0)
+        ixd_log(s->srv, s->id, "DBMONEY \"%s\" not taken: the default $. applies", s->dbmoney);
+}
+
 /* CONREQ -> CONACC, or CONREJ with svc_error and the end of the session. */
 static int do_login(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
     ixp_conreq req;
@@ -763,8 +768,7 @@ static int handle_msg(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         ixd_db_close(s->db);
         s->db = db;
         s->dbflags = flags;
-        if (s->dbmoney[0] && ixd_set_env(db, "DBMONEY", s->dbmoney) < 0)
-            ixd_log(s->srv, s->id, "DBMONEY \"%s\" not taken: the default $. applies", s->dbmoney);
+        ixd_sess_db_env(s);
         snprintf(s->dbname, sizeof s->dbname, "%s", name);
         ixd_sess_send_done(s, flags, 0, 0);
         break;

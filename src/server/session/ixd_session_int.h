@@ -84,7 +84,9 @@ struct ixd_sess {
     int logged_in;
     long login_wait_ms; /* the login throttle's hold on the login answer */
     char user[64];
-    char dbmoney[32]; /* DBMONEY from the login's environment, "" when not sent */
+    /* DBMONEY from the login's environment, "" when not sent (room past the
+     * engine's limit, so that a longer value reaches it and is refused) */
+    char dbmoney[64];
     ixd_db *db;
     int dbflags;
     char dbname[129];
@@ -128,6 +130,11 @@ int ixd_sess_strict_close_refused(ixd_sess *s, const sess_stmt *t);
 void ixd_sess_blobin_fail(ixd_sess *s, sess_stmt *t, int sqlcode, const char *why);
 void ixd_sess_do_bbind(ixd_sess *s, const ixp_msg *m);
 void ixd_sess_do_bind(ixd_sess *s, const ixp_msg *m);
+/* Gives the database s has just opened (s->db) what the engine reads of the
+ * client's environment (DBMONEY); a value it refuses is logged and the
+ * default applies. Returns nothing. */
+void ixd_sess_db_env(ixd_sess *s);
+
 /* SQ_BIND and SQ_EXECUTE for t, the statement ixd_sess_use_stmt gave (what
  * ixd_sess_do_bind and ixd_sess_do_execute do after it). */
 void ixd_sess_bind_stmt(ixd_sess *s, sess_stmt *t, const ixp_msg *m);

@@ -228,7 +228,8 @@ struct ts_conn {
     ts_touched touched[TS_TOUCHED_MAX];
     int ntouched;
     ts_vtkind vt_rows, vt_agg;
-    ts_ccache cache[TS_CCACHE_N]; /* the chunks cached iterators decoded last */
+    ts_ccache cache[TS_CCACHE_N]; /* the chunks cached iterators decoded last (freed
+                                   * in ixts_close) */
     int cache_last;               /* the entry used last */
     ts_scache sc;
     int summ_tab;      /* the summaries' table is known to exist */

@@ -237,20 +237,12 @@ static int put_offset(jbuf *t, int64_t k, int64_t off) {
 /* Appends element of it to pg (columns). -1 when out of memory. */
 static int page_add_cols(page *pg, const ts_iter *it) {
     const ts_series *s = it->s;
-    const ts_colv *cols = it->cur_chunk ? it->dec->cols + 1 : NULL;
     for (int m = 0; m < pg->nm; m++) {
         jbuf *b = &pg->arr[m];
         if (jb_room(b, JB_VALUE_MAX + 1)) return -1;
         size_t was = b->n;
         if (pg->n) b->p[b->n++] = ',';
-        const ts_colv *cv = cols ? &cols[m] : NULL;
-        char *o = b->p + b->n, *e = NULL;
-        /* a decimal-scaled double column without NULLs: put_val's first case */
-        if (cv && cv->i && !cv->null && cv->dscale >= 0 &&
-            (cv->kind == TS_K_F64 || cv->kind == TS_K_F32))
-            e = put_scaled(o, cv->i[it->cur_k], cv->dscale);
-        o = e ? e : put_val(it, m, o);
-        b->n = (size_t)(o - b->p);
+        b->n = (size_t)(put_val(it, m, b->p + b->n) - b->p);
         pg->vals += b->n - was;
     }
     jbuf *t = &pg->arr[pg->nm];

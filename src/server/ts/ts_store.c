@@ -393,7 +393,8 @@ static int chunk_put(ts_conn *c, ts_series *s, int64_t rowid, const ts_els *els,
     if (!rc && ixts_summ_table(c, 1, e) < 0) rc = -1;
     sqlite3_stmt *st = rc ? NULL : ixts_q(c, rowid > 0 ? TS_Q_CHUNK_UPD : TS_Q_CHUNK_INS, e);
     if (!rc && !st) rc = -1;
-    int64_t t0 = ts_at(els, from)->t, t1 = ts_at(els, from + n - 1)->t;
+    /* (read only when the chunk is written: n >= 1 then) */
+    int64_t t0 = rc ? 0 : ts_at(els, from)->t, t1 = rc ? 0 : ts_at(els, from + n - 1)->t;
     if (!rc) {
         sqlite3_bind_int64(st, 1, rowid > 0 ? rowid : s->sid);
         sqlite3_bind_int64(st, 2, t0);
