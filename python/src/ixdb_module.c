@@ -621,8 +621,7 @@ PyObject *build_row(CursorObject *cu) {
     PyObject *row = PyTuple_New(n);
     if (!row) return NULL;
     for (int i = 0; i < n; i++) {
-        PyObject *v = fetch_general ? fetch_value_general(s, i, &cols[i], enc)
-                                    : cols[i].value(s, i, &cols[i], enc);
+        PyObject *v = fetch_value(s, i, &cols[i], enc);
         if (!v) {
             Py_DECREF(row);
             return NULL;
