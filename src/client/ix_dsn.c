@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,6 +292,21 @@ static int parse_keywords(dsn_opts *o, const char *s, char *err, size_t errlen) 
     }
 }
 
+/* Without USER or user=, the login name is the process's, as IBM's clients
+ * take it (the password database); IX_EINVAL with a message when there is
+ * none. */
+static int os_user(dsn_opts *o, char *err, size_t errlen) {
+    struct passwd pw, *found = NULL;
+    char buf[1024];
+    if (getpwuid_r(geteuid(), &pw, buf, sizeof buf, &found) == 0 && found && found->pw_name[0])
+        return ixc_set_str(&o->user, found->pw_name, strlen(found->pw_name)) ? IX_ENOMEM : IX_OK;
+    snprintf(err, errlen,
+             "no user name: USER is not set and user id %ld has no entry in the password "
+             "database; give user= in the DSN",
+             (long)geteuid());
+    return IX_EINVAL;
+}
+
 int ixc_opts_load(dsn_opts *o, const char *dsn, char *err, size_t errlen) {
     memset(o, 0, sizeof *o);
     o->fetch_buffer = IX_FETCH_AUTO;
@@ -327,6 +343,7 @@ int ixc_opts_load(dsn_opts *o, const char *dsn, char *err, size_t errlen) {
             return snprintf(err, errlen, "URL scheme must be informix://"), IX_EINVAL;
     }
     o->addr_given = o->host || o->port;
+    if ((!o->user || !*o->user) && (rc = os_user(o, err, errlen)) != IX_OK) return rc;
     if (!o->host && ixc_set_str(&o->host, "localhost", 9)) return IX_ENOMEM;
     if (!o->port && ixc_set_str(&o->port, "9088", 4)) return IX_ENOMEM;
     return IX_OK;

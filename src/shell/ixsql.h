@@ -181,6 +181,12 @@ void ixsql_fmt_timing(double start_ms);
  * running one: \pset format|null, \x, \timing. Returns an IXSQL_ status. */
 int ixsql_is_backslash(const char *line, size_t len);
 int ixsql_backslash(const char *line, size_t len);
+/* Help (ixsql_help.c), on stdout: the shell's commands (help, \?), and
+ * \h: with no topic the statements it knows, else the syntax of those
+ * whose name begins with the topic's words (IXSQL_FAILED, with a message,
+ * when none does). */
+void ixsql_help_commands(void);
+int ixsql_help_sql(const char *topic, size_t n);
 /* INFO TABLES / COLUMNS / INDEXES / STATUS / PRIVILEGES / ACCESS /
  * REFERENCES [FOR table] (ixsql_info.c): the test and the statement. */
 int ixsql_is_info(const char *sql, size_t len);

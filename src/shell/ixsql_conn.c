@@ -649,6 +649,10 @@ static int run_built(const char *prefix, const char *arg, size_t an, int info) {
     return rc;
 }
 
+static int is_describe(const char *cmd, size_t w) {
+    return strncmp(cmd, "\\d", 2) == 0 && (w == 2 || (w == 3 && (cmd[2] == 't' || cmd[2] == '+')));
+}
+
 int ixsql_conn_backslash(const char *line, size_t len, int *rc) {
     size_t w = 0;
     while (w < len && !isspace((unsigned char)line[w]))
@@ -667,8 +671,10 @@ int ixsql_conn_backslash(const char *line, size_t len, int *rc) {
             " ORDER BY name";
         *rc = ixsql_sess.conn ? ixsql_run(ixsql_sess.conn, q, sizeof q - 1, (ixsql_pos){1, 1})
                               : conn_error(SQLCODE_NO_CONN);
-    } else if (w == 2 && strncmp(line, "\\d", 2) == 0) {
+    } else if (is_describe(line, w)) { /* \d, psql's \dt and \d+ (with the indexes) */
         *rc = an ? run_built("INFO COLUMNS FOR ", arg, an, 1) : run_built("INFO TABLES", "", 0, 1);
+        if (an && *rc == IXSQL_OK && line[2] == '+')
+            *rc = run_built("INFO INDEXES FOR ", arg, an, 1);
     } else {
         return 0;
     }

@@ -12,6 +12,7 @@
  *   a prompt on the terminal, without echo (only when ask is set).
  */
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,7 +225,9 @@ static void free_info(target_info *t) {
 /* The defaults ix_connect uses, for matching ~/.ixdbpass. */
 static void fill_defaults(target_info *t) {
     const char *u = getenv("USER");
-    if (!t->user && u) t->user = strdup(u);
+    struct passwd *pw;
+    if ((!u || !*u) && (pw = getpwuid(geteuid())) != NULL) u = pw->pw_name; /* as ix_connect */
+    if (!t->user && u && *u) t->user = strdup(u);
     if (!t->host) t->host = strdup(t->server && !t->port ? t->server : "localhost");
     if (!t->port) t->port = strdup("9088");
 }

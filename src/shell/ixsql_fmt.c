@@ -433,6 +433,13 @@ int ixsql_backslash(const char *line, size_t len) {
         /* too long */
     } else if (strcmp(w[0], "\\pset") == 0) {
         bad = pset(n, w) != 0;
+    } else if (strcmp(w[0], "\\?") == 0 && n == 1) {
+        ixsql_help_commands();
+    } else if (strcmp(w[0], "\\h") == 0) { /* the rest may hold blanks */
+        return ixsql_help_sql(line + 2, len - 2);
+    } else if (strcmp(w[0], "\\x") == 0 && n == 2 && strcasecmp(w[1], "auto") == 0) {
+        ixsql_opt.expanded = 0; /* the aligned layout turns vertical when a row is too wide */
+        ixsql_message("Expanded display is used automatically.");
     } else if (strcmp(w[0], "\\x") == 0 && n <= 2) {
         bad = on_off(n, w[1], &ixsql_opt.expanded, "Expanded display") != 0;
     } else if (strcmp(w[0], "\\timing") == 0 && n <= 2) {
@@ -448,7 +455,7 @@ int ixsql_backslash(const char *line, size_t len) {
             "\nixsql: bad arguments: %.*s (\\pset format "
             "aligned|unaligned|csv|json|markdown|vertical, \\pset null STR, \\pset lob "
             "placeholder|size|text, \\pset pager "
-            "[on|off], \\x [on|off], \\timing [on|off])\n",
+            "[on|off], \\x [on|off|auto], \\timing [on|off])\n",
             (int)len, line);
     return IXSQL_FAILED;
 }

@@ -205,8 +205,9 @@ int ixsql_unload(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) {
     }
     FILE *f = fopen(st.file, "w");
     if (!f) {
+        int e = errno;
         fflush(stdout);
-        fprintf(stderr, "\nixsql: cannot open %s\n", st.file);
+        fprintf(stderr, "\nixsql: cannot open %s: %s\n", st.file, strerror(e));
         ix_finalize(s);
         free(st.file);
         return IXSQL_FAILED;
@@ -595,8 +596,9 @@ int ixsql_load(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) {
     ix_stmt *ins = NULL;
     int rc;
     if (!(lr.f = fopen(st.file, "r"))) {
+        int e = errno;
         fflush(stdout);
-        fprintf(stderr, "\nixsql: cannot open %s\n", st.file);
+        fprintf(stderr, "\nixsql: cannot open %s: %s\n", st.file, strerror(e));
         rc = IXSQL_FAILED;
     } else {
         int p = prepare_load(conn, &j, &table, &cols, st.rest, len - (size_t)(st.rest - sql), &ins);

@@ -129,7 +129,9 @@ static void run_text(shell *sh, script *sc, size_t from, size_t to) {
     while (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r'))
         end--;
     if (start == end || sh->dead) return;
-    ixsql_pos at = pos_of(sc, (size_t)(start - sc->buf));
+    /* At the prompt, as dbaccess does, an error's line counts within the
+     * statement; in a script it is the line of the file. */
+    ixsql_pos at = sh->interactive ? (ixsql_pos){1, 1} : pos_of(sc, (size_t)(start - sc->buf));
     size_t n = (size_t)(end - start);
     remember(start, n);
     char *sub = ixsql_vars_subst(start, n, &n); /* NULL: nothing substituted */
@@ -148,6 +150,7 @@ static void run_text(shell *sh, script *sc, size_t from, size_t to) {
     if (rc != IXSQL_OK) {
         sh->failures++;
         if (sh->script && shown) name_statement(sh, shown, shown_len, at);
+        fputc('\n', stderr); /* an error block ends with a blank line, as a message does */
         if (ixsql_opt.stop && !sh->interactive) sh->dead = 1;
     }
     if (rc == IXSQL_FATAL && ixsql_interrupted && sh->interactive && ixsql_conn_reopen() == 0) {
@@ -411,6 +414,7 @@ int main(int argc, char **argv) {
     free(dsn);
     if (rc != IX_OK) {
         ixsql_print_error(ixsql_sess.conn, NULL, 0, (ixsql_pos){0, 0});
+        fputc('\n', stderr);
         sh.failures = 1;
         sh.dead = 1;
     }

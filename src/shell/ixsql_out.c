@@ -331,6 +331,9 @@ const char *ixsql_confirmation(int stmt_type, const char *sql, size_t len, long 
     case IX_STMTTYPE_RENAME_SEQUENCE: return "Sequence renamed.";
     case IX_STMTTYPE_TRUNCATE: return "Table truncated.";
     case IX_STMTTYPE_MERGE: snprintf(buf, cap, "%lld row(s) merged.", changes); return buf;
+    case IX_STMTTYPE_CREATE_ROWTYPE: return "Row type created.";
+    case IX_STMTTYPE_DROP_ROWTYPE: return "Row type dropped.";
+    case IX_STMTTYPE_CREATE_SCHEMA: return "Schema created.";
     default: break;
     }
     /* Types a server reports differently (ixd gives DROP DATABASE 9) or as 0. */
@@ -338,6 +341,10 @@ const char *ixsql_confirmation(int stmt_type, const char *sql, size_t len, long 
     if (starts(w, "SET ENVIRONMENT")) return "Environment set.";
     if (starts(w, "SET PDQPRIORITY")) return "PDQ priority set.";
     if (starts(w, "SET ROLE")) return "Role set.";
+    if (starts(w, "CREATE ROLE")) return "Role created.";
+    if (starts(w, "DROP ROLE")) return "Role dropped.";
+    if (starts(w, "CREATE ROW TYPE")) return "Row type created.";
+    if (starts(w, "CREATE DISTINCT TYPE")) return "Type created.";
     return NULL;
 }
 
@@ -365,6 +372,13 @@ int ixsql_run(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) {
     if (ixsql_is_unload(sql, len)) return ixsql_unload(conn, sql, len, at);
     if (ixsql_is_info(sql, len)) return ixsql_info(conn, sql, len, at);
     if (ix_prepare(conn, sql, (int)len, &s) != IX_OK) return failed(conn, sql, len, at);
+    if (ix_bind_parameter_count(s) > 0) { /* nothing can be bound here: refused as dbaccess does */
+        enum { SQLCODE_HOST_VARS = -254 };
+        ix_finalize(s);
+        fflush(stdout);
+        fprintf(stderr, "\n%5d: %s\n", -SQLCODE_HOST_VARS, ix_errtext(SQLCODE_HOST_VARS));
+        return IXSQL_FAILED;
+    }
     int type = ix_stmt_type(s);
     if (ix_column_count(s) > 0 && !is_dml(type)) {
         rc = ixsql_print_rows(s, sql, len, at);

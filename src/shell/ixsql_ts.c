@@ -13,6 +13,7 @@
  * being read.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,8 +185,9 @@ int ixsql_load_series(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) 
     }
     FILE *f = fopen(st.file, "r");
     if (!f) {
+        int e = errno;
         fflush(stdout);
-        fprintf(stderr, "\nixsql: cannot open %s\n", st.file);
+        fprintf(stderr, "\nixsql: cannot open %s: %s\n", st.file, strerror(e));
         free(st.file);
         return IXSQL_FAILED;
     }
@@ -210,6 +212,6 @@ int ixsql_load_series(ix_conn *conn, const char *sql, size_t len, ixsql_pos at) 
         }
         if (rc != IXSQL_OK) ix_rollback(conn);
     }
-    if (rc == IXSQL_OK) ixsql_message("%lld elements loaded.", written);
+    if (rc == IXSQL_OK) ixsql_message("%lld element%s loaded.", written, written == 1 ? "" : "s");
     return rc;
 }

@@ -58,28 +58,6 @@ void ixsql_tty_close(void) {
     if (hist_path[0]) write_history(hist_path);
 }
 
-static void help(void) {
-    fputs("Type SQL statements ending with ';' (a statement may span lines).\n"
-          "  help, \\?          this list\n"
-          "  quit, exit, \\q    leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)\n"
-          "  Ctrl-C            cancel the running statement, or drop what is typed\n"
-          "  Up / Down         recall earlier lines (kept in ~/.ixsql_history)\n"
-          "  LOAD SERIES FROM 'file' INTO table(column) [DELIMITER 'c']\n"
-          "  OUTPUT TO 'file' | PIPE 'cmd' [WITHOUT HEADINGS] SELECT ...\n"
-          "  \\pset format aligned|unaligned|csv|json|markdown|vertical, \\pset null STR\n"
-          "  \\pset pager [on|off], \\o [file | |command]  where results go\n"
-          "  \\pset lob placeholder|size|text   how BLOB and CLOB values print\n"
-          "  \\x [on|off]        vertical display;  \\timing [on|off]  time each statement\n"
-          "  Tab               complete a keyword, table or column\n"
-          "  \\set [NAME [VALUE]], \\unset NAME   variables, used as :NAME or :'NAME'\n"
-          "  \\i FILE           run a script file;  \\e  edit the statement in $EDITOR\n"
-          "  \\c DB  DATABASE DB;  \\l  databases;  \\d [TABLE]  tables, or a table's columns\n"
-          "  CONNECT TO 'db@server' [AS 'name'] [USER 'u' USING 'p'], SET CONNECTION,\n"
-          "  DISCONNECT        several connections, as dbaccess\n",
-          stdout);
-    fflush(stdout);
-}
-
 /* The command a line at the main prompt names: 1 leave, 2 help, 0 none. */
 static int shell_command(const char *line) {
     size_t n = strlen(line);
@@ -165,7 +143,7 @@ char *ixsql_tty_read(int continuation, int *dropped) {
         }
         if (cmd == 2) {
             free(line);
-            help();
+            ixsql_help_commands();
             continue;
         }
         size_t n = strlen(line);

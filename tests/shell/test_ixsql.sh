@@ -113,11 +113,13 @@ check "syntax error" "
   201: A syntax error has occurred.
 Error in line 1
 Near character position 10
+
 rc=1" "$out"
 
 out=$(run "$URL/sh" -c "select * from nosuch")
 check "unknown table" "
   206: The specified table (nosuch) is not in the database.
+
 rc=1" "$out"
 
 out=$(run "$URL/sh" -c "create unique index ix_name on t (name)" \
@@ -129,6 +131,7 @@ Index created.
   239: Could not insert new row - duplicate value in a UNIQUE INDEX column (informix.ix_name).
 
   100: ISAM error:  duplicate value for a record with unique key.
+
 
  (count(*))
 
@@ -153,6 +156,7 @@ check "-f with an error on line 4" "
 Error in line 4
 Near character position 8
 Failed statement at line 2: select id ...
+
 
  (constant)
 
@@ -217,10 +221,12 @@ rc=0" "$out"
 out=$(run "informix://informix:wrong@127.0.0.1:$(cat "$DIR/port")/sh" -c "select 1 from t")
 check "bad password" "
   951: Incorrect password or user informix is not known on the database server.
+
 rc=1" "$out"
 out=$(run "$URL/nosuchdb" -c "select 1 from t")
 check "no database" "
   329: Database not found or no system permission.
+
 rc=1" "$out"
 "$IXSQL" -x > /dev/null 2>&1
 check "usage" 126 $?

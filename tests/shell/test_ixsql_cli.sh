@@ -67,6 +67,7 @@ contains "the DSN's password wins over the environment" "rc=0" "$out"
 out=$(run cli@ixtest -c "select count(*) n from t")
 check "no password, no terminal: no prompt, the server says no" "
   951: Incorrect password or user informix is not known on the database server.
+
 rc=1" "$out"
 
 printf '# host:port:database:user:password\nother:*:*:*:nope\nixtest:9088:cli:informix:in4\\:mix\n' > "$HOME/.ixdbpass"
@@ -74,6 +75,7 @@ chmod 600 "$HOME/.ixdbpass"
 out=$(run cli@ixtest -c "select count(*) n from t")
 check "~/.ixdbpass: escaped ':' in the password does not match" "
   951: Incorrect password or user informix is not known on the database server.
+
 rc=1" "$out"
 printf 'other:*:*:*:nope\nixtest:9088:cli:informix:in4mix\n' > "$HOME/.ixdbpass"
 out=$(run cli@ixtest -c "select count(*) n from t")
@@ -152,6 +154,7 @@ check "-m: the SQLSTATE and the whole message" "
 
   100: ISAM error:  duplicate value for a record with unique key.
 SQLSTATE 23000: Could not insert new row - duplicate value in a UNIQUE INDEX column (informix.t_id). [-100: ISAM error: duplicate value for a record with unique key.]
+
 rc=1" "$out"
 out=$(run cli@ixtest -c "insert into t values (1)")
 case "$out" in *SQLSTATE*) fail=$((fail + 1)); echo "not ok - no SQLSTATE without -m" ;; *) pass=$((pass + 1)) ;; esac
@@ -172,10 +175,12 @@ check "errors name the statement; the status counts them" "
   206: The specified table (nosuch) is not in the database.
 Failed statement at line 2: select * ...
 
+
   201: A syntax error has occurred.
 Error in line 4
 Near character position 15
 Failed statement at line 4: select id frm t
+
 
          id
 
@@ -194,6 +199,7 @@ stop_out="
 
   206: The specified table (nosuch) is not in the database.
 Failed statement at line 2: select * ...
+
 rc=1"
 out=$(run -a cli@ixtest "$DIR/bad.sql")
 check "-a stops at the first error" "$stop_out" "$out"
@@ -207,6 +213,59 @@ contains "a long first line is cut in the name" "Failed statement at line 1: sel
 out=$(run cli@ixtest -c "select * from nosuch1" -c "select * from nosuch2" -c "select * from nosuch3")
 contains "-c: three failures, status 3" "rc=3" "$out"
 case "$out" in *"Failed statement"*) fail=$((fail + 1)); echo "not ok - -c statements are not named" ;; *) pass=$((pass + 1)) ;; esac
+
+# --- what a newcomer trips on -------------------------------------------------
+# A '?' with nothing to bind is refused as dbaccess refuses it (-254), and
+# nothing is inserted.
+out=$(run cli@ixtest -c "insert into t (id) values (?)" -c "select count(*) n from t")
+check "an unbound ? is -254" "
+  254: Too many or too few host variables given.
+
+
+          n
+
+          2
+
+1 row(s) retrieved.
+
+rc=1" "$out"
+# Without $USER the login name is the process's (the password database).
+me=$(id -un)
+out=$(env -u USER "$IXSQL" "host=127.0.0.1 port=$PORT database=cli" -c "select 1 from t" 2>&1 < /dev/null)
+contains "no \$USER: the login name from the password database" "user $me is not known" "$out"
+out=$(run cli@ixtest -c "create row type newcomer_rt (a int)" -c "drop row type newcomer_rt restrict")
+check "row types are confirmed" "
+Row type created.
+
+
+Row type dropped.
+
+rc=0" "$out"
+# psql's habits: \dt, \d+ (with the indexes), \x auto, \?, \h.
+out=$(run cli@ixtest -c '\dt')
+contains "\\dt lists the tables" "Table name" "$out"
+out=$(run cli@ixtest -c '\d+ t')
+contains "\\d+ shows the columns" "id                   integer" "$out"
+contains "\\d+ shows the indexes" "t_id" "$out"
+out=$(run cli@ixtest -c '\x auto')
+contains "\\x auto" "Expanded display is used automatically." "$out"
+out=$(run cli@ixtest -c '\?')
+contains "\\? outside the prompt" "LOAD FROM 'file'" "$out"
+contains "the help names UNLOAD" "UNLOAD TO 'file'" "$out"
+contains "the help names INFO" "INFO TABLES" "$out"
+out=$(run cli@ixtest -c '\h create ta')
+check "\\h CREATE TABLE" "CREATE [TEMP] TABLE [IF NOT EXISTS] t (col type [DEFAULT v] [NOT NULL]
+  [PRIMARY KEY | UNIQUE | REFERENCES t2 (col)] [CHECK (cond)], ...
+  [, PRIMARY KEY (cols) | UNIQUE (cols) | FOREIGN KEY (cols) REFERENCES t2])
+  [WITH NO LOG] [LOCK MODE ROW | PAGE]
+rc=0" "$out"
+out=$(run cli@ixtest -c '\h')
+contains "\\h lists the statements" "MERGE" "$out"
+out=$(run cli@ixtest -c '\h frobnicate')
+check "\\h of nothing known" "
+ixsql: no help for frobnicate (\\h lists the statements)
+
+rc=1" "$out"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -92,6 +92,7 @@ check "wrong password" "
   951: Incorrect password or user informix is not known on the database server.
 Failed statement at line 1: connect to '@srv2' as 'two' ...
 
+
 Table name
 
 t1
@@ -137,8 +138,10 @@ t1
  1802: Connection name is in use.
 Failed statement at line 5: connect to 'd1'
 
+
  1802: Connection name is in use.
 Failed statement at line 6: connect to 'other' as 'd2@srv2'
+
 
 Table name
 
@@ -147,6 +150,7 @@ t2
 
  1802: Connection name is in use.
 Failed statement at line 9: connect to default
+
 
 Disconnected.
 
@@ -157,11 +161,13 @@ Connected.
   349: Database not selected yet.
 Failed statement at line 12: select count(*) from systables where tabid = 1
 
+
 Disconnected.
 
 
  1803: Connection does not exist.
 Failed statement at line 14: set connection 'd1'
+
 rc=5" "$out"
 
 # Transactions: leaving a connection inside one is -1800 unless it was opened
@@ -197,11 +203,14 @@ Started transaction.
  1800: Invalid transaction state.
 Failed statement at line 3: connect to 'd2@srv2' as 'b'
 
+
  1800: Invalid transaction state.
 Failed statement at line 4: set connection default
 
+
  1800: Invalid transaction state.
 Failed statement at line 5: set connection 'a' dormant
+
 
 Data rolled back.
 
@@ -228,8 +237,10 @@ Data rolled back.
  1813: Only the current connection can be made dormant.
 Failed statement at line 14: set connection default dormant
 
+
  1803: Connection does not exist.
 Failed statement at line 16: select count(*) from t2
+
 rc=5" "$out"
 
 # DISCONNECT CURRENT / ALL, statements without a current connection (-1803),
@@ -260,11 +271,14 @@ Disconnected.
  1803: Connection does not exist.
 Failed statement at line 3: select count(*) from t1
 
+
  1803: Connection does not exist.
 Failed statement at line 4: disconnect current
 
+
  1811: Implicit connection not allowed after an explicit connection.
 Failed statement at line 5: database d1
+
 
 Disconnected.
 
@@ -272,8 +286,10 @@ Disconnected.
  1803: Connection does not exist.
 Failed statement at line 8: disconnect all
 
+
  1803: Connection does not exist.
 Failed statement at line 9: info tables
+
 
 Database selected.
 
@@ -308,46 +324,56 @@ Error in line 1
 Near character position 11
 Failed statement at line 1: connect to
 
+
   201: A syntax error has occurred.
 Error in line 2
 Near character position 19
 Failed statement at line 2: connect to 'd1' as
+
 
   201: A syntax error has occurred.
 Error in line 3
 Near character position 32
 Failed statement at line 3: connect to 'd1' user 'informix'
 
+
   201: A syntax error has occurred.
 Error in line 4
 Near character position 32
 Failed statement at line 4: connect to 'd1' with concurrent
+
 
   201: A syntax error has occurred.
 Error in line 5
 Near character position 11
 Failed statement at line 5: disconnect
 
+
   201: A syntax error has occurred.
 Error in line 6
 Near character position 16
 Failed statement at line 6: disconnect 'a' 'b'
+
 
   201: A syntax error has occurred.
 Error in line 7
 Near character position 23
 Failed statement at line 7: set connection current
 
+
   201: A syntax error has occurred.
 Error in line 8
 Near character position 20
 Failed statement at line 8: set connection 'a' now
 
+
 ixsql: nosuch is not listed in the sqlhosts file $DIR/sqlhosts
 Failed statement at line 9: connect to '@nosuch'
 
+
   329: Database not found or no system permission.
 Failed statement at line 10: connect to 'nodb@srv2'
+
 rc=10" "$out"
 
 # \c db (as DATABASE db), \l (sysmaster:sysdatabases), \d and \d table.

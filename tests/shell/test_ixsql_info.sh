@@ -160,13 +160,16 @@ rc=0" "$out"
 out=$(run "$URL/inf" -c "info fragments for ord")
 check "fragments" "
 ixsql: INFO FRAGMENTS is not supported: ixd tables are not fragmented.
+
 rc=1" "$out"
 
 out=$(run "$URL/inf" -c "info columns for nosuch" -c "info status for other.cust")
 check "missing table" "
   206: The specified table (nosuch) is not in the database.
 
+
   206: The specified table (cust) is not in the database.
+
 rc=2" "$out"
 
 out=$(run "$URL/inf" -c "info columns cust" -c "info nothing" -c "info tables now")
@@ -175,13 +178,16 @@ check "syntax errors" "
 Error in line 1
 Near character position 14
 
+
   201: A syntax error has occurred.
 Error in line 1
 Near character position 6
 
+
   201: A syntax error has occurred.
 Error in line 1
 Near character position 13
+
 rc=3" "$out"
 
 # INFO in a script, between other statements

@@ -151,6 +151,7 @@ ixsql: cannot open nosuch.dat: No such file or directory
 Column 2.
   847: Error in load file line 2.
 Row 2: 8|0,1,nosuch.dat||
+
 rc=1" "$out"
 printf '9|0,ff,bin.dat||\n' > in/short.unl
 out=$(run "$URL/l" -c "load from 'in/short.unl' insert into t")
@@ -159,6 +160,7 @@ ixsql: LOB file shorter than its field says: bin.dat
 Column 2.
   847: Error in load file line 1.
 Row 1: 9|0,ff,bin.dat||
+
 rc=1" "$out"
 out=$(run "$URL/l" -c "select count(*) from t where id >= 7")
 check "nothing loaded" "

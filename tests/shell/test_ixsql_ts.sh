@@ -66,6 +66,13 @@ check "delimiter" "
 
 rc=0" "$out"
 check "key 1 after" "4 row(s) retrieved." "$(count 1)"
+echo "2|2026-01-01 00:02|7|7|" > one.unl  # replaces an element
+out=$(run "$URL/tsh" -c "load series from 'one.unl' into meters(readings)")
+check "one element, in the singular" "
+1 element loaded.
+
+rc=0" "$out"
+check "key 2 after, the element replaced" "3 row(s) retrieved." "$(count 2)"
 
 # A bad value on line 3: the error names it; nothing of the file stays.
 {
@@ -95,6 +102,7 @@ out=$(run "$URL/tsh" -c "load series from 'junk.unl' into meters(readings)")
 check "not a loader line" "
 ixsql: not a series loader line (key|timestamp|values...)
 Error in load file line 2.
+
 rc=1" "$out"
 check "nothing of it" "4 row(s) retrieved." "$(count 1)"
 
@@ -103,10 +111,12 @@ check "syntax" "
   201: A syntax error has occurred.
 Error in line 1
 Near character position 40
+
 rc=1" "$out"
 out=$(run "$URL/tsh" -c "load series from 'nosuch.unl' into meters(readings)")
 check "missing file" "
-ixsql: cannot open nosuch.unl
+ixsql: cannot open nosuch.unl: No such file or directory
+
 rc=1" "$out"
 out=$(run "$URL/tsh" -c "load series from 'good.unl' into nosuch(readings)")
 contains "unknown table" "rc=1" "$out"

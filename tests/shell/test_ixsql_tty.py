@@ -38,6 +38,8 @@ def editing(url, env):
     t.send("help\n")
     check("help lists the commands",
           t.until("quit, exit, \\q") and t.until("tty> ") and "201" not in t.out, t.out)
+    check("help names LOAD, UNLOAD and INFO",
+          all(w in t.out for w in ("LOAD FROM 'file'", "UNLOAD TO 'file'", "INFO TABLES")), t.out)
     t.send("\\?\n")
     check("\\? lists the commands", t.until("help, \\?") and t.until("tty> "), t.out)
     t.send("select 40 + 2 from t where id = 1;\n")
@@ -54,6 +56,16 @@ def editing(url, env):
     check("the shell goes on after it", t.until("42") and t.until("tty> "), t.out)
     t.send("quit\n")
     check("quit leaves with status 0", t.status() == 0)
+    home = os.path.join(env["HOME"], "other")  # its own history
+    os.makedirs(home, exist_ok=True)
+    t = Term([url + "/tty"], dict(env, HOME=home))
+    t.send("select 1 from t where id = 1;\n")
+    t.until("tty> ")
+    t.send("selct * from t;\n")
+    check("at the prompt an error's line counts within the statement",
+          t.until("Error in line 1\r\nNear character position 1") and t.until("tty> "), t.out)
+    t.send("quit\n")
+    check("a failed statement counts in the status", t.status() == 1)
     path = os.path.join(env["HOME"], ".ixsql_history")
     hist = open(path).read() if os.path.exists(path) else ""
     check("~/.ixsql_history keeps the lines", "select 40 + 2 from t where id = 1;" in hist, hist)

@@ -139,6 +139,7 @@ Column 2.
   847: Error in load file line 3.
 Row 3: 3|x\\
 y|
+
 rc=1" "$out"
 printf '1|1|\n2|2|3|\n' > count.unl
 out=$(run "$URL/u" -c "load from 'count.unl' insert into p")
@@ -146,6 +147,7 @@ check "field count" "
   846: Number of values in load file is not equal to number of columns.
   847: Error in load file line 2.
 Row 2: 2|2|3|
+
 rc=1" "$out"
 out=$("$IXSQL" "$URL/u" -c "select count(*) from p" 2>/dev/null | tr -s ' \n' ' ')
 check "rolled back" " (count(*)) 0 " "$out"
@@ -156,6 +158,7 @@ out=$(run "$URL/u" -c "load from 'dup.unl' insert into p (a)")
 case "$out" in
 *"  847: Error in load file line 3.
 Row 3: 5|
+
 rc=1") pass=$((pass + 1)) ;;
 *) fail=$((fail + 1)); printf 'not ok - duplicate\n%s\n' "$out" ;;
 esac
@@ -172,6 +175,7 @@ for row in '2147483648|1|1|1|:1215' '2|40000|1|1|:1214' '2|1|9999999999999999999
     case "$out" in
     *" ${row##*:}: "*"  847: Error in load file line 2.
 Row 2: ${row%:*}
+
 rc=1") pass=$((pass + 1)) ;;
     *) fail=$((fail + 1)); printf 'not ok - range %s\n%s\n' "$row" "$out" ;;
     esac
@@ -212,16 +216,19 @@ check "load syntax" "
   201: A syntax error has occurred.
 Error in line 1
 Near character position 19
+
 rc=1" "$out"
 out=$(run "$URL/u" -c "unload to 'x.unl' delimiter 'ab' select * from t")
 check "delimiter syntax" "
   201: A syntax error has occurred.
 Error in line 1
 Near character position 29
+
 rc=1" "$out"
 out=$(run "$URL/u" -c "load from 'nosuch.unl' insert into p")
 check "missing file" "
-ixsql: cannot open nosuch.unl
+ixsql: cannot open nosuch.unl: No such file or directory
+
 rc=1" "$out"
 
 echo "$pass passed, $fail failed"

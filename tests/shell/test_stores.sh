@@ -111,7 +111,9 @@ Sequence created.
 
  8315: Sequence (sq) CURRVAL is not yet defined in this session.
 
+
   634: Object does not exist.
+
 rc=2" "$out"
 
 echo "$pass passed, $fail failed"
