@@ -366,6 +366,11 @@ const char *ix_conn_forms(const ix_conn *conn);
  * connection and is valid until ix_close; "" when conn is NULL or never
  * connected. */
 const char *ix_conn_server(const ix_conn *conn);
+/* The current database as it was named: at login the DSN's, then the last
+ * DATABASE or CREATE DATABASE that succeeded; "" when none is open (CLOSE
+ * DATABASE, DROP DATABASE of it) or conn is NULL. Borrowed, valid until the
+ * next statement on conn or ix_close. */
+const char *ix_conn_database(const ix_conn *conn);
 
 /* ---- errors -------------------------------------------------------------- */
 

@@ -163,7 +163,7 @@ static PyObject *aio_connect_start(PyObject *mod, PyObject *args) {
         if (rc == IX_EINVAL) /* a bad DSN: as ixdb.connect raises it */
             raise_simple(ProgrammingError, ix_errmsg(c));
         else
-            raise_conn(c, rc);
+            raise_connect(c, rc, ix_conn_server(c));
         ix_close(c);
         return NULL;
     }
@@ -182,7 +182,7 @@ static PyObject *aio_connect_poll(PyObject *mod, PyObject *arg) {
     case IX_WANT_WRITE: return PyLong_FromLong(AIO_WRITE);
     case IX_WANT_TIMER: return PyLong_FromLong(AIO_TIMER);
     case IX_OK: ix_set_stmt_cache(co->conn, AIO_STMT_CACHE); return PyLong_FromLong(AIO_DONE);
-    default: return raise_conn(co->conn, rc);
+    default: return raise_connect(co->conn, rc, ix_conn_server(co->conn));
     }
 }
 

@@ -275,6 +275,25 @@ static int cursor_first_row(CursorObject *cu) {
     return -1;
 }
 
+/* Values given for a text that has %s or %(name)s and no ? (the format
+ * and pyformat styles of other drivers): raises ProgrammingError saying
+ * which styles ixdb takes, before the text goes to the server (which would
+ * only say -201). Returns -1 then, else 0. */
+static int refuse_format_markers(PyObject *sql, PyObject *params) {
+    if (!params || params == Py_None || PyObject_Length(params) == 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    const char *t = PyUnicode_AsUTF8(sql);
+    if (!t) return -1;
+    if (strchr(t, '?') || (!strstr(t, "%s") && !strstr(t, "%("))) return 0;
+    PyErr_SetString(ProgrammingError,
+                    "the statement has no ? marker: ixdb's paramstyle is 'qmark' (write ? where "
+                    "the text has %s) or numeric (:1, :2); the format and pyformat styles (%s, "
+                    "%(name)s) are not supported");
+    return -1;
+}
+
 static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *params) {
     if (cursor_check(cu) < 0) return NULL;
     if (!PyUnicode_Check(sql)) {
@@ -285,6 +304,7 @@ static PyObject *cursor_execute_impl(CursorObject *cu, PyObject *sql, PyObject *
         named_params_error();
         return NULL;
     }
+    if (refuse_format_markers(sql, params) < 0) return NULL;
     ConnectionObject *co = cu->conn;
     if (conn_enter(co) < 0) return NULL;
     cursor_clear_result(cu);
@@ -487,6 +507,7 @@ static PyObject *cursor_executemany_impl(CursorObject *cu, PyObject *sql, PyObje
         named_params_error();
         return NULL;
     }
+    if (refuse_format_markers(sql, seq_of_params) < 0) return NULL;
     ConnectionObject *co = cu->conn;
     PyObject *it = PyObject_GetIter(seq_of_params);
     if (!it) return NULL;
@@ -809,6 +830,18 @@ static PyObject *Cursor_exit(CursorObject *cu, PyObject *args) {
     if (!r) return NULL;
     Py_DECREF(r);
     Py_RETURN_FALSE;
+}
+
+/* repr: the cursor's state and its statement's first 60 characters:
+ * <ixdb.Cursor rows open: 'select * from t' at 0x...>. */
+static PyObject *Cursor_repr(CursorObject *cu) {
+    const char *state = cu->closed ? "closed" : cu->has_rows ? "rows open" : "idle";
+    if (!cu->sql) return PyUnicode_FromFormat("<ixdb.Cursor %s at %p>", state, cu);
+    PyObject *head = PyUnicode_GetLength(cu->sql) > 60 ? PyUnicode_Substring(cu->sql, 0, 57) : NULL;
+    PyObject *r = PyUnicode_FromFormat("<ixdb.Cursor %s: %R%s at %p>", state, head ? head : cu->sql,
+                                       head ? "..." : "", cu);
+    Py_XDECREF(head);
+    return r;
 }
 
 static PyObject *Cursor_iter(PyObject *self) {
@@ -1200,6 +1233,7 @@ PyTypeObject CursorType = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "A DB-API 2.0 cursor (create with Connection.cursor())",
     .tp_dealloc = (destructor)Cursor_dealloc,
+    .tp_repr = (reprfunc)Cursor_repr,
     .tp_traverse = (traverseproc)Cursor_traverse,
     .tp_clear = (inquiry)Cursor_clear,
     .tp_iter = Cursor_iter,

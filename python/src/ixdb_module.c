@@ -1075,6 +1075,36 @@ static PyObject *Connection_cursor(ConnectionObject *co, PyObject *args, PyObjec
     return noted(co->messages, connection_cursor_impl(co, args, kw));
 }
 
+/* execute(sql, parameters=None): a new cursor that has run sql (sqlite3's
+ * and psycopg 3's shortcut). A new reference, or NULL with the cursor's
+ * exception. */
+static PyObject *Connection_execute(ConnectionObject *co, PyObject *args) {
+    PyObject *sql, *params = Py_None;
+    if (!PyArg_ParseTuple(args, "U|O:execute", &sql, &params)) return NULL;
+    PyObject *none = PyTuple_New(0);
+    PyObject *cu = none ? Connection_cursor(co, none, NULL) : NULL;
+    Py_XDECREF(none);
+    if (!cu) return NULL;
+    PyObject *r = PyObject_CallMethod(cu, "execute", "OO", sql, params);
+    if (!r) {
+        Py_DECREF(cu);
+        return NULL;
+    }
+    Py_DECREF(r);
+    return cu;
+}
+
+/* repr: what the connection is, never its credentials:
+ * <ixdb.Connection ixd@127.0.0.1:9088 database 'stores' open, in a transaction>. */
+static PyObject *Connection_repr(ConnectionObject *co) {
+    if (!co->conn) return PyUnicode_FromFormat("<ixdb.Connection closed at %p>", co);
+    const char *db = ix_conn_database(co->conn);
+    return PyUnicode_FromFormat("<ixdb.Connection %s%s%s%s open%s%s at %p>",
+                                ix_conn_server(co->conn), *db ? " database '" : ", no database", db,
+                                *db ? "'" : "", co->autocommit ? ", autocommit" : "",
+                                ix_autocommit(co->conn) == 0 ? ", in a transaction" : "", co);
+}
+
 static PyObject *conn_txn(ConnectionObject *co, int commit) {
     if (conn_enter(co) < 0) return NULL;
     int rc = IX_OK;
@@ -1283,6 +1313,10 @@ static PyMethodDef Connection_methods[] = {
      "cursor($self, /, scrollable=False, withhold=False)\n--\n\n"
      "A new cursor; scrollable: a SCROLL cursor (scroll() back, fetch_first ...); "
      "withhold: a cursor WITH HOLD (stays open across commit())."},
+    {"execute", (PyCFunction)Connection_execute, METH_VARARGS,
+     "execute($self, operation, parameters=None, /)\n--\n\nA new cursor that has run operation "
+     "with "
+     "parameters (sqlite3's shortcut); read its rows from it."},
     {"_set_client_files", (PyCFunction)Connection_set_client_files, METH_O,
      "_set_client_files($self, dir, /)\n--\n\nAnswers the server's client-file requests "
      "inside dir (None: refuses them)."},
@@ -1322,6 +1356,7 @@ PyTypeObject ConnectionType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A DB-API 2.0 connection (create with ixdb.connect())",
     .tp_dealloc = (destructor)Connection_dealloc,
+    .tp_repr = (reprfunc)Connection_repr,
     .tp_methods = Connection_methods,
     .tp_getset = Connection_getset,
 };
@@ -1346,7 +1381,7 @@ static PyObject *mod_connect(PyObject *mod, PyObject *args) {
         if (rc == IX_EINVAL)
             raise_full(ProgrammingError, ix_errmsg(c), rc, 0, 0, "HY000", 0);
         else
-            raise_conn(c, rc);
+            raise_connect(c, rc, ix_conn_server(c));
         ix_close(c);
         return NULL;
     }

@@ -131,6 +131,9 @@ void ixpy_numeric_free(numeric_sql *ns);
 /* ---- shared helpers (ixdb_module.c) ---------------------------------------- */
 
 PyObject *raise_conn(ix_conn *c, int rc);
+/* Raises a failed login (ixdb.connect, ixdb.aio): see docs/python.md
+ * "Errors" for the codes; server names the server for the message. */
+PyObject *raise_connect(ix_conn *c, int rc, const char *server);
 PyObject *raise_simple(PyObject *cls, const char *msg);
 int conn_enter(ConnectionObject *co);
 void conn_leave(ConnectionObject *co);

@@ -80,6 +80,15 @@ class PandasTest(unittest.TestCase):
                               CONN, params=(10, 12))
         self.check_frame(df)
         self.assertEqual(df2["name"].tolist(), ["n10", "n11", "n12"])
+        # docs/python.md "pandas": DECIMAL becomes float64 (pandas' coerce_float=True)
+        # unless coerce_float=False keeps the Decimal objects
+        self.assertEqual(str(df["price"].dtype), "float64")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            exact = pd.read_sql("select price from pd_t order by id", CONN, coerce_float=False)
+        self.assertEqual(str(exact["price"].dtype), "object")
+        self.assertIsInstance(exact["price"][8], decimal.Decimal)
+        self.assertEqual(str(exact["price"][9]), "2.25")
 
     def test_to_sql_through_engine(self):
         df = pd.DataFrame({"k": np.arange(200), "v": ["v%d" % i for i in range(200)],

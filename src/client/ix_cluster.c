@@ -129,7 +129,8 @@ static void conn_reset(ix_conn *c) {
     ixc_free(c->server_name);
     ixc_free(c->server_version);
     ixc_free(c->member);
-    c->server_name = c->server_version = c->member = NULL;
+    ixc_free(c->database);
+    c->server_name = c->server_version = c->member = c->database = NULL;
 }
 
 /* Records "NAME@HOST:PORT" of the server that accepted. */
@@ -273,6 +274,8 @@ static int attempt_session(ix_conn *c, struct ixc_connsm *m) {
         if (r.sqlcode)
             return ixc_fail_sql(c, r.sqlcode, r.isamcode, 0, r.msg[0] ? r.msg : o->database);
         c->db_open = 1;
+        if (ixc_set_str(&c->database, o->database, strlen(o->database)))
+            return ixc_fail(c, IX_ENOMEM, "out of memory");
         c->db_logged = r.done_warnings & 1;
         c->db_ansi = (r.done_warnings & 2) != 0;
         return IX_OK;
@@ -584,6 +587,7 @@ void ix_close(ix_conn *c) {
     ixc_free(c->server_name);
     ixc_free(c->server_version);
     ixc_free(c->member);
+    ixc_free(c->database);
     ixc_free(c->dbdate);
     ixc_locale_free(c);
     ixb_wbuf_free(&c->conv);
@@ -645,6 +649,10 @@ const char *ix_server_name(const ix_conn *c) {
 
 const char *ix_conn_server(const ix_conn *c) {
     return c && c->member ? c->member : "";
+}
+
+const char *ix_conn_database(const ix_conn *c) {
+    return c && c->database ? c->database : "";
 }
 
 const char *ix_server_version(const ix_conn *c) {

@@ -67,6 +67,7 @@ struct ix_conn {
     int readahead;
     int db_open;
     int db_logged, db_ansi;
+    char *database; /* the current database as named (NULL: none; ix_conn_database) */
     int in_txn;
     unsigned txn_ends; /* transactions ended (ixc_txn_ended): closes cursors not WITH HOLD */
     int manual_commit; /* ix_set_autocommit(conn, 0): keep a transaction open */

@@ -19,6 +19,21 @@
 
 /* ---- transaction tracking ---------------------------------------------------- */
 
+/* After DATABASE name or CREATE DATABASE name the current database is
+ * name; after CLOSE DATABASE, or DROP DATABASE of the current one, none.
+ * (Out of memory leaves the name as it was: it is only reported.) */
+static void note_database(ix_conn *c, const ixb_tok *w, const ixb_tok t[3]) {
+    const ixb_tok *name = ixb_tok_is(w, "DATABASE") ? &t[1] : &t[2];
+    if (ixb_tok_is(w, "CLOSE") ||
+        (ixb_tok_is(w, "DROP") && c->database && name->n == strlen(c->database) &&
+         strncasecmp(name->p, c->database, name->n) == 0)) {
+        ixc_free(c->database);
+        c->database = NULL;
+    } else if (!ixb_tok_is(w, "DROP") && name->n) {
+        ixc_set_str(&c->database, name->p, name->n);
+    }
+}
+
 /* Called after a statement succeeded: BEGIN [WORK] opens a transaction,
  * COMMIT / ROLLBACK [WORK] (not ROLLBACK TO SAVEPOINT) close it. */
 void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t len) {
@@ -35,6 +50,7 @@ void ixc_note_txn_sql(ix_conn *c, const char *sql, size_t len) {
              ((ixb_tok_is(w, "CLOSE") || ixb_tok_is(w, "CREATE") || ixb_tok_is(w, "DROP")) &&
               ixb_tok_is(w2, "DATABASE"))) {
         /* A new (or no) current database: autocommit is back on. */
+        note_database(c, w, t);
         ixc_txn_ended(c);
         c->manual_commit = 0;
         ixc_cache_schema_changed(c);

@@ -93,6 +93,7 @@ static const errtext sql_texts[] = {
     {-761, "INFORMIXSERVER does not match either DBSERVERNAME or DBSERVERALIASES."},
     {-886, "Cannot drop table or view because of existing dependencies."},
     {-908, "Attempt to connect to database server (%s) failed."},
+    {-930, "Cannot connect to database server (%s)."},
     {-942, "Transaction commit failed - transaction will be rolled back."},
     {-951, "Incorrect password or user %s is not known on the database server."},
     {-952, "User (%s)'s password is not correct for the database server."},
