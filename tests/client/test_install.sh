@@ -49,5 +49,33 @@ static_libs=$(pkg-config --static --libs ixdb | sed 's/-lixdb//')
 if $cc $extra "$here/install_prog.c" -o "$prefix/prog_static" $(pkg-config --cflags ixdb) \
     "$libdir/libixdb.a" $static_libs; then ok; else bad "compile (static)"; fi
 if "$prefix/prog_static"; then ok; else bad "run (static)"; fi
+
+# examples/hello.c built exactly as docs/c-api.md "Building a program" says
+# (the rpath form: it runs with no LD_LIBRARY_PATH), run against a real ixd.
+src=$(cd "$here/../.." && pwd)
+# shellcheck disable=SC2046
+if $cc $extra "$src/examples/hello.c" -o "$prefix/hello" $(pkg-config --cflags --libs ixdb) \
+    -Wl,-rpath,$(pkg-config --variable=libdir ixdb); then ok; else bad "compile examples/hello.c"; fi
+"$build/ixd" --data "$prefix/db" --listen 127.0.0.1:0 --port-file "$prefix/port" \
+    >"$prefix/ixd.log" 2>&1 &
+ixd_pid=$!
+trap 'kill $ixd_pid 2>/dev/null || true; rm -rf "$prefix"' EXIT
+i=0
+while [ ! -s "$prefix/port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+dsn="host=127.0.0.1 port=$(cat "$prefix/port") user=informix password=in4mix"
+"$build/ixsql" -q "$dsn" -c "create database demo" </dev/null >/dev/null 2>&1 || bad "create database"
+dsn="$dsn database=demo"
+out=$(env -u LD_LIBRARY_PATH "$prefix/hello" "$dsn" 2>&1) || true
+[ "$out" = "1 Ada
+2 Grace
+3 Edsger" ] && ok || bad "examples/hello.c with the rpath: $out"
+# without the rpath the loader needs LD_LIBRARY_PATH, as docs/c-api.md says
+# shellcheck disable=SC2046
+$cc $extra "$src/examples/hello.c" -o "$prefix/hello_plain" $(pkg-config --cflags --libs ixdb)
+out=$(env -u LD_LIBRARY_PATH "$prefix/hello_plain" "$dsn" 2>&1) && bad "ran without rpath" || ok
+case "$out" in *"libixdb.so.0: cannot open shared object file"*) ok ;; *) bad "loader: $out" ;; esac
+out=$(LD_LIBRARY_PATH="$libdir" "$prefix/hello_plain" "$dsn" 2>&1) && ok || bad "LD_LIBRARY_PATH: $out"
+out=$(env -u LD_LIBRARY_PATH "$prefix/hello" "host=127.0.0.1 port=1" 2>&1) && bad "no server" || ok
+case "$out" in "connect: SQLCODE "*) ok ;; *) bad "a failure names its SQLCODE: $out" ;; esac
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -32,8 +32,10 @@ bin/ixprobe
 bin/ixsql
 bin/ixwire
 include/ixdb.h
+share/doc/ixdb/examples/hello.c
 share/doc/ixdb/examples/ixd.conf
 share/doc/ixdb/examples/ixd.service
+share/doc/ixdb/examples/poll_many.c
 share/man/man1/ixd.1
 share/man/man1/ixprobe.1
 share/man/man1/ixsql.1
