@@ -280,10 +280,10 @@ static int cursor_first_row(CursorObject *cu) {
  * which styles ixdb takes, before the text goes to the server (which would
  * only say -201). Returns -1 then, else 0. */
 static int refuse_format_markers(PyObject *sql, PyObject *params) {
-    if (!params || params == Py_None || PyObject_Length(params) == 0) {
-        PyErr_Clear();
-        return 0;
-    }
+    if (!params || params == Py_None) return 0;
+    Py_ssize_t n = PyObject_Length(params); /* -1 for an iterator: values may come */
+    if (n < 0) PyErr_Clear();
+    if (n == 0) return 0;
     const char *t = PyUnicode_AsUTF8(sql);
     if (!t) return -1;
     if (strchr(t, '?') || (!strstr(t, "%s") && !strstr(t, "%("))) return 0;
