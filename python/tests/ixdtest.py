@@ -97,6 +97,22 @@ def server():
     return SERVER
 
 
+def fresh_table(name, columns, rows=()):
+    """Drops table name if it exists, creates it with columns (the text in
+    parentheses) and inserts rows, in the module's database."""
+    c = server().connect(autocommit=True)
+    cu = c.cursor()
+    try:
+        cu.execute("drop table " + name)
+    except ixdb.Error:
+        pass
+    cu.execute("create table %s (%s)" % (name, columns))
+    if rows:
+        cu.executemany("insert into %s values (%s)" % (name, ", ".join("?" * len(rows[0]))),
+                       rows)
+    c.close()
+
+
 def main():
     """Runs the calling module's tests; prints "N passed, N failed"."""
     import __main__

@@ -15,16 +15,7 @@ from ixdtest import ixdb
 class Newcomer(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        srv = ixdtest.server()
-        c = srv.connect(autocommit=True)
-        cu = c.cursor()
-        try:
-            cu.execute("drop table nc_t")
-        except ixdb.Error:
-            pass
-        cu.execute("create table nc_t (id integer primary key, s varchar(10))")
-        cu.execute("insert into nc_t values (1, 'one')")
-        c.close()
+        ixdtest.fresh_table("nc_t", "id integer primary key, s varchar(10)", [(1, "one")])
 
     def setUp(self):
         self.conn = ixdtest.server().connect()

@@ -18,16 +18,8 @@ CLASSES = ("Warning", "Error", "InterfaceError", "DatabaseError", "DataError",
 class Base(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        srv = ixdtest.server()
-        c = srv.connect(autocommit=True)
-        cu = c.cursor()
-        try:
-            cu.execute("drop table ext_t")
-        except ixdb.Error:
-            pass
-        cu.execute("create table ext_t (n integer primary key, s varchar(10))")
-        cu.executemany("insert into ext_t values (?, ?)", [(i, "r%d" % i) for i in range(10)])
-        c.close()
+        ixdtest.fresh_table("ext_t", "n integer primary key, s varchar(10)",
+                            [(i, "r%d" % i) for i in range(10)])
 
     def setUp(self):
         self.conn = ixdtest.server().connect()
