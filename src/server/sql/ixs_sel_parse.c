@@ -2,6 +2,7 @@
  * (ixs_sel_tree.h). Nothing here reads the catalogue or writes SQLite SQL:
  * the expressions are ixs_ex trees (ixs_ex_parse), the names are kept as
  * written, and every syntax error is -201 at its token. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -560,6 +561,44 @@ ixs_sel *ixs_sel_parse(px *p) {
     if (!rc && ixs_px_acc(p, IXK_LIMIT)) rc = limit_arg(p, &q->limit);
     if (!rc && ixs_px_acc(p, IXK_FOR)) rc = for_clause(p, q);
     p->depth--;
+    if (rc || p->failed) {
+        ixs_sel_free(q);
+        return NULL;
+    }
+    return q;
+}
+
+/* source := table_ref (a derived table or TABLE(collection), with its alias
+ * and column list) as the query SELECT * FROM table_ref; its alias into
+ * alias (MERGE's USING). */
+ixs_sel *ixs_sel_from_source(px *p, char *alias, size_t n) {
+    ixs_sel *q = calloc(1, sizeof *q);
+    sel_core *c = q ? calloc(1, sizeof *c) : NULL;
+    if (!c) {
+        free(q);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
+        return NULL;
+    }
+    q->core = c;
+    q->ncore = 1;
+    q->tok = c->tok = c->list_end = p->i;
+    int rc = GROW(p, c->items, c->nitems);
+    if (!rc) {
+        c->items[0].kind = SI_STAR;
+        c->items[0].tok = p->i;
+        rc = !(c->from = calloc(1, sizeof *c->from)) ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : 0;
+    }
+    if (!rc) rc = GROW(p, c->from->it, c->from->n);
+    if (!rc) {
+        sel_fitem *it = &c->from->it[0];
+        it->kind = FI_CHAIN;
+        if (!(it->chain = calloc(1, sizeof *it->chain)))
+            rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
+        else if (!(it->chain->first = table_ref(p)))
+            rc = -1;
+        else
+            snprintf(alias, n, "%s", it->chain->first->alias);
+    }
     if (rc || p->failed) {
         ixs_sel_free(q);
         return NULL;
