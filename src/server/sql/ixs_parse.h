@@ -266,8 +266,8 @@ int ixs_ts_rowtype_stmt(px *p, int create, int *stype, ixs_plan *pl);
  * FROM a[1] [FOR a[2]]) (n arguments), TRIM([how] [c FROM] a) (how 0 BOTH,
  * 1 LEADING, 2 TRAILING), CAST(a AS t). ixs_func_niladic_at:
  * a built-in written without parentheses (DBSERVERNAME, SITENAME,
- * CURRENT_USER) at the current token (its index), or -1 when there is none;
- * ixs_func_niladic_emit: its value into out, of ixs_func_niladic_type. */
+ * CURRENT_USER, CURRENT_ROLE, DEFAULT_ROLE) at the current token (its index), or -1 when there is
+ * none; ixs_func_niladic_emit: its value into out, of ixs_func_niladic_type. */
 #define IXS_FN_MAXARGS 64
 enum {
     IXS_FN_EMIT,
