@@ -520,12 +520,14 @@ static int is_txn_kind(const ixs_ddl *d) {
            d->kind == DDL_SET_LOCK_MODE || d->kind == DDL_NOOP;
 }
 
-/* Runs tree d on db with the state p (no tokens: d's are used). */
-static int run_tree(ixs_conn *db, ixs_ddl *d, int64_t *rows, ixv_err *err) {
+/* Runs tree d of statement s on db (no tokens: d's are used; ?N parameters
+ * take the values bound to s). */
+static int run_tree(ixs_conn *db, const ixs_stmt *s, ixs_ddl *d, int64_t *rows, ixv_err *err) {
     px p;
     memset(&p, 0, sizeof p);
     memset(err, 0, sizeof *err);
     p.db = db;
+    p.bound = s;
     p.sql = d->sql;
     p.n = d->n;
     p.t = d->t;
@@ -548,7 +550,7 @@ int ixs_ddl_exec(ixs_stmt *s, int64_t *rows, ixv_err *err) {
     *rows = 0;
     if (!s->ddl) return ixs_run_sql(s->db, s->text, s->textn, rows, err);
     ixs_txn_sync(s->db);
-    return run_tree(s->db, s->ddl, rows, err);
+    return run_tree(s->db, s, s->ddl, rows, err);
 }
 
 int ixs_run_sql(ixs_conn *db, const char *sql, size_t n, int64_t *rows, ixv_err *err) {

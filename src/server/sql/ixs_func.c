@@ -129,6 +129,16 @@ static int e_length(px *p, const fdef *f, xv *a, int na, xv *out) {
     return 0;
 }
 
+/* CARDINALITY(collection): its number of elements (NULL for NULL); an
+ * argument that is not a collection leaves the routine unresolved (-674). */
+static int e_cardinality(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)na;
+    if (a[0].k != XK_NULL && !ixs_coll_is(a[0].t.code))
+        return ixs_px_failc(p, IXV_E_ROUTINE_UNRESOLVED, "%s", f->name);
+    ixv_sb_printf(&out->s, "%s(%s)", f->sql, XS(&a[0]));
+    return 0;
+}
+
 /* UPPER, LOWER, INITCAP: the argument's type */
 static int e_case(px *p, const fdef *f, xv *a, int na, xv *out) {
     (void)na;
@@ -705,6 +715,7 @@ static const fdef builtins[] = {
     FN("add_months", 2, 2, RT_EMIT, e_add_months, NULL, 0),
     FN("ascii", 1, 1, RT_INT, e_text, "ixd_ascii", 0),
     RAW("avg", IXS_FN_AGG),
+    FN("cardinality", 1, 1, RT_INT, e_cardinality, "ixd_coll_count", 0),
     RAW("cast", IXS_FN_CAST),
     FN("ceil", 1, 1, RT_DEC0, e_ceil, NULL, 1),
     FN("char_length", 1, 1, RT_INT, e_length, NULL, 0),

@@ -548,19 +548,6 @@ static int merge_emit(px *p, const mtree *m, tref *t, tref *s, ixs_mplan *pl) {
     return rc ? -1 : 0;
 }
 
-/* Binds the ?N parameters of st from s (unset or no s: NULL). */
-static int bind_params(const ixs_stmt *s, sqlite3_stmt *st) {
-    for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
-        const char *nm = sqlite3_bind_parameter_name(st, i);
-        int k = nm && nm[0] == '?' ? atoi(nm + 1) - 1 : -1;
-        int rc = s && k >= 0 && k < s->nparams && s->pset[k]
-                     ? ixv_sval_bind_static(&s->pvals[k], st, i)
-                     : sqlite3_bind_null(st, i);
-        if (rc != SQLITE_OK) return rc;
-    }
-    return SQLITE_OK;
-}
-
 /* Runs the statements of sql one by one, their parameters bound from s;
  * adds the rows they change (through views too) to *rows when count. */
 static int m_exec(px *p, const ixs_stmt *s, const char *sql, int count, int64_t *rows) {
@@ -570,7 +557,7 @@ static int m_exec(px *p, const ixs_stmt *s, const char *sql, int count, int64_t 
         int r = sqlite3_prepare_v2(p->db->h, next, -1, &st, &next);
         if (r == SQLITE_OK && !st) continue; /* blanks at the end */
         int64_t v0 = p->db->stmt_vrows;
-        if (r == SQLITE_OK) r = bind_params(s, st);
+        if (r == SQLITE_OK) r = ixs_bind_params(s, st);
         if (r == SQLITE_OK) {
             while ((r = sqlite3_step(st)) == SQLITE_ROW) {
             }

@@ -78,7 +78,11 @@ typedef struct px {
     int row_top;    /* set for a statement's own SELECT (and INTO TEMP): its ROW items are
                        text, described as LVARCHAR (ixs_rowtype.c, ixs_select) */
     int rowid_want; /* 1: an update cursor's query (ixs_cursor.c); 2: rowid appended */
+    int coll_item;  /* the query of MULTISET(...) is parsed: its SELECT may say ITEM */
     char rowid_table[IXS_NAME_MAX + 1];
+    /* at execute of a prepared statement that runs as a tree (SELECT ... INTO
+     * TEMP): the statement whose bound values its ?N parameters take */
+    const struct ixs_stmt *bound;
 } px;
 
 /* queries */
@@ -198,6 +202,10 @@ int ixs_select_tail(px *p, qres *out, int (*tail)(px *p, void *ud), void *ud);
 int ixs_dml_tail(px *p, ixs_stmt *s, int (*tail)(px *p, void *ud), void *ud);
 tref *ixs_tref_new(px *p, const char *name, const char *alias);
 void ixs_tref_free(tref *t);
+
+/* Binds the ?N parameters of st to the values bound to s (a value not set,
+ * or no s: NULL): a SQLite result code (ixs_translate.c). */
+int ixs_bind_params(const struct ixs_stmt *s, sqlite3_stmt *st);
 
 /* DDL and others: parsed at prepare (ixs_ddl_tree.h), run at execute */
 /* A DDL change in its own savepoint (and transaction when none is open):

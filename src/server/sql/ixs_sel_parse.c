@@ -116,7 +116,29 @@ static int coll_table(px *p, sel_tref *t) {
     return 0;
 }
 
+/* TABLE "(" MULTISET "(" SELECT at token i: a collection-derived table of
+ * a query's rows. */
+static int multiset_query_at(px *p, int i) {
+    return ixs_px_kw(p, i, IXK_TABLE) && ixs_px_op(p, i + 1, "(") &&
+           ixs_px_kw_str(p, i + 2, "multiset") && ixs_px_op(p, i + 3, "(") &&
+           ixs_px_kw(p, i + 4, IXK_SELECT);
+}
+
+/* TABLE "(" MULTISET "(" query ")" ")" derived_tail: the query's rows, as
+ * the derived table "(" query ")" (SELECT ITEM col: the column's values). */
+static int multiset_table(px *p, sel_tref *t) {
+    t->kind = TR_QUERY;
+    p->i += 4;
+    int item = p->coll_item;
+    p->coll_item = 1;
+    t->q = ixs_sel_parse(p);
+    p->coll_item = item;
+    if (!t->q || ixs_px_expect_op(p, ")") || ixs_px_expect_op(p, ")")) return -1;
+    return derived_tail(p, t);
+}
+
 /* table_ref := "(" query ")" derived_tail
+ *            | TABLE "(" MULTISET "(" query ")" ")" derived_tail
  *            | coll_table
  *            | TABLE "(" [ FUNCTION ] name "(" args ")" ")" derived_tail
  *            | "(" join_chain ")"
@@ -135,6 +157,8 @@ static sel_tref *table_ref(px *p) {
         t->kind = TR_QUERY;
         p->i++;
         rc = !(t->q = ixs_sel_parse(p)) || ixs_px_expect_op(p, ")") || derived_tail(p, t);
+    } else if (multiset_query_at(p, p->i)) {
+        rc = multiset_table(p, t);
     } else if (ixs_px_kw(p, p->i, IXK_TABLE) && ixs_px_op(p, p->i + 1, "(") &&
                !ixs_px_kw(p, p->i + 2, IXK_FUNCTION) &&
                !(ixs_px_is_ident(p, p->i + 2) && ixs_px_op(p, p->i + 3, "(")))
@@ -308,9 +332,15 @@ static void core_free(sel_core *c) {
     ixs_ex_free(c->having);
 }
 
-/* head := SELECT { SKIP n | FIRST n | LIMIT n } [ DISTINCT | UNIQUE | ALL ] */
+/* head := SELECT [ ITEM ] { SKIP n | FIRST n | LIMIT n } [ DISTINCT | UNIQUE | ALL ]
+ * (ITEM in the query of MULTISET(...) only: one column's values) */
 static int sel_head(px *p, sel_core *c) {
     if (ixs_px_expect(p, IXK_SELECT)) return -1;
+    int item = p->coll_item;
+    p->coll_item = 0; /* not in the query's subqueries */
+    if (item && ixs_px_kw_str(p, p->i, "item") && !ixs_px_kw(p, p->i + 1, IXK_FROM) &&
+        !ixs_px_op(p, p->i + 1, ","))
+        p->i++;
     for (;;) {
         if (ixs_px_acc(p, IXK_SKIP)) {
             if (limit_arg(p, &c->skip)) return -1;
