@@ -129,6 +129,8 @@ static const errtext sql_texts[] = {
     {-8314, "Sequence (%s) goes below its MINVALUE."},
     {-8315, "Sequence (%s) CURRVAL is not yet defined in this session."},
     {-9634, "No cast from %s."},
+    {-19804, "Role or user name (%s) already exists in the database."},
+    {-19805, "Role (%s) does not exist or has not been granted to the user."},
     {-25571, "Cannot create a user thread."},
     {-25580, "System error occurred in network function."},
     {-25582, "Network connection is broken."},

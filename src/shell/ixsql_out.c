@@ -325,6 +325,9 @@ const char *ixsql_confirmation(int stmt_type, const char *sql, size_t len, long 
     case IX_STMTTYPE_SET_CONSTRAINTS: return "Constraint mode set.";
     case IX_STMTTYPE_CREATE_TRIGGER: return "Trigger created.";
     case IX_STMTTYPE_DROP_TRIGGER: return "Trigger dropped.";
+    case IX_STMTTYPE_CREATE_ROLE: return "Role created.";
+    case IX_STMTTYPE_DROP_ROLE: return "Role dropped.";
+    case IX_STMTTYPE_SET_ROLE: return "Role set.";
     case IX_STMTTYPE_CREATE_SEQUENCE: return "Sequence created.";
     case IX_STMTTYPE_DROP_SEQUENCE: return "Sequence dropped.";
     case IX_STMTTYPE_ALTER_SEQUENCE: return "Sequence altered.";

@@ -35,7 +35,7 @@ static const char *cat_ddl =
     "CREATE TABLE _ixd_constraints(constrid INTEGER PRIMARY KEY, constrname TEXT UNIQUE,"
     " owner TEXT, tabid INTEGER, constrtype TEXT, idxname TEXT, cols TEXT, reftabid INTEGER,"
     " refcols TEXT, ondelete TEXT, checktext TEXT, ifxtext TEXT);"
-    "CREATE TABLE _ixd_users(username TEXT PRIMARY KEY, usertype TEXT);"
+    "CREATE TABLE _ixd_users(username TEXT PRIMARY KEY, usertype TEXT, defrole TEXT);"
     /* a collection's collength holds its element type (ixs_collection.c) */
     /* BLOB and CLOB (stored as ix_type 102/101) are coltype 41 with the
      * extended ids 10/11, as Informix records them */
@@ -52,8 +52,6 @@ static const char *cat_ddl =
     " part15, part16, 1 AS levels, 1 AS leaves, 0 AS nunique, 0 AS clust FROM _ixd_indexes;"
     "CREATE VIEW sysindices AS SELECT idxname, owner, tabid, idxtype, clustered, 1 AS levels,"
     " 1 AS leaves, 0 AS nunique, 0 AS clust, 0.0 AS nrows FROM _ixd_indexes;"
-    "CREATE VIEW sysusers AS SELECT username, usertype, 0 AS priority, NULL AS password,"
-    " NULL AS defrole FROM _ixd_users;"
     "CREATE VIEW sysconstraints AS SELECT constrid, constrname, owner, tabid, constrtype,"
     " idxname FROM _ixd_constraints;";
 
@@ -279,6 +277,10 @@ static const char v_sysdual[] = "SELECT 'x' AS dummy";
 static const char v_systabauth[] = "SELECT grantor, grantee, tabid, tabauth FROM _ixd_tabauth";
 static const char v_syscolauth[] =
     "SELECT grantor, grantee, tabid, colno, colauth FROM _ixd_colauth";
+/* users and roles (usertype 'G'), roles granted (ixs_role.c) */
+static const char v_sysusers[] = "SELECT username, usertype, 0 AS priority, NULL AS password,"
+                                 " defrole FROM _ixd_users";
+static const char v_sysroleauth[] = "SELECT rolename, grantee, is_grantable FROM _ixd_roleauth";
 
 /* The catalogue tables with the tabids of IBM's Guide to SQL: Reference
  * (systables 1 ... sysaggregates 46). The tables of routines and triggers
@@ -301,7 +303,7 @@ static const struct {
     {"systabauth", 4, "T", c_systabauth, v_systabauth},
     {"syscolauth", 5, "T", c_syscolauth, v_syscolauth},
     {"sysviews", 6, "T", c_sysviews, v_sysviews},
-    {"sysusers", 7, "T", c_sysusers, NULL},
+    {"sysusers", 7, "T", c_sysusers, v_sysusers},
     {"sysdepend", 8, "T", c_sysdepend, ""},
     {"sysconstraints", 11, "T", c_sysconstraints, NULL},
     {"sysreferences", 12, "T", c_sysreferences, v_sysreferences},
@@ -317,7 +319,7 @@ static const struct {
     {"sysobjstate", 26, "T", c_sysobjstate, ""},
     {"sysviolations", 27, "T", c_sysviolations, ""},
     {"sysfragauth", 28, "T", c_sysfragauth, ""},
-    {"sysroleauth", 29, "T", c_sysroleauth, ""},
+    {"sysroleauth", 29, "T", c_sysroleauth, v_sysroleauth},
     {"sysxtdtypes", 30, "T", c_sysxtdtypes, NULL}, /* views of ixs_rowtype.c */
     {"sysattrtypes", 31, "T", c_sysattrtypes, NULL},
     {"sysxtddesc", 32, "T", c_sysxtddesc, ""},
@@ -339,7 +341,7 @@ static const struct {
     {"sysdatabases", 60, "V", c_sysdatabases, NULL},
     {"sysdual", 61, "T", c_sysdual, v_sysdual},
 };
-#define CAT_VERSION 4 /* _ixd_meta 'catversion': the catalogue above */
+#define CAT_VERSION 5 /* _ixd_meta 'catversion': the catalogue above */
 
 /* The SQL that makes catalogue table i (its view unless cat_ddl does, its
  * systables and syscolumns rows) into q, replacing an older one. */
@@ -408,9 +410,9 @@ int ixd_cat_init(sqlite3 *h, int logmode, const char *user, ixv_err *err) {
                   "(90,' GL_COLLATE','informix',%d,'L','en_US.819'),"
                   "(91,' GL_CTYPE','informix',%d,'L','en_US.819');",
                   (int)today, (int)today);
-    ixv_sb_add(&q, "INSERT INTO _ixd_users VALUES('informix','D');");
+    ixv_sb_add(&q, "INSERT INTO _ixd_users(username, usertype) VALUES('informix','D');");
     if (user && *user && strcmp(user, "informix")) {
-        ixv_sb_add(&q, "INSERT OR IGNORE INTO _ixd_users VALUES(");
+        ixv_sb_add(&q, "INSERT OR IGNORE INTO _ixd_users(username, usertype) VALUES(");
         ixv_sb_strlit(&q, user, strlen(user));
         ixv_sb_add(&q, ",'D');");
     }
@@ -447,6 +449,8 @@ static void cat_upgrade_tables(sqlite3 *h) {
                  NULL); /* version 3; these fail when they are there */
     sqlite3_exec(h, "ALTER TABLE _ixd_columns ADD COLUMN deftype TEXT", NULL, NULL, NULL);
     sqlite3_exec(h, "ALTER TABLE _ixd_columns ADD COLUMN deftext TEXT", NULL, NULL, NULL);
+    sqlite3_exec(h, "ALTER TABLE _ixd_users ADD COLUMN defrole TEXT", NULL, NULL,
+                 NULL); /* version 5: default roles */
     sb q = {0};
     ixv_sb_add(&q,
                "CREATE TABLE IF NOT EXISTS _ixd_views(tabid INTEGER, seqno INTEGER, viewtext TEXT,"

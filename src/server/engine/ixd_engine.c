@@ -514,8 +514,9 @@ int ixd_db_open(ixd_engine *e, const char *name, const char *user, ixd_db **out,
     sqlite3_progress_handler(db->x.h, 1000, progress, db);
     /* the connected user appears in sysusers */
     sqlite3_stmt *ins;
-    if (sqlite3_prepare_v2(db->x.h, "INSERT OR IGNORE INTO _ixd_users VALUES(?, 'D')", -1, &ins,
-                           NULL) == SQLITE_OK) {
+    if (sqlite3_prepare_v2(db->x.h,
+                           "INSERT OR IGNORE INTO _ixd_users(username, usertype) VALUES(?, 'D')",
+                           -1, &ins, NULL) == SQLITE_OK) {
         sqlite3_bind_text(ins, 1, db->x.user, -1, SQLITE_STATIC);
         sqlite3_step(ins);
         sqlite3_finalize(ins);

@@ -82,6 +82,30 @@ static void f_fdiv(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_double(ctx, sqlite3_value_double(argv[0]) / b);
 }
 
+/* ixd_irange(x, w): the result x of integer + - * checked against the range
+ * of Informix's INTEGER (w 4: +-2147483647) or INT8 / BIGINT (w 8:
+ * +-9223372036854775807; SQLite makes a 64-bit overflow REAL): -1215 past it,
+ * as Informix's arithmetic reports it. Other values pass unchanged. */
+static void f_irange(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    int t = sqlite3_value_type(argv[0]);
+    int w4 = sqlite3_value_int(argv[1]) == 4;
+    int64_t max = w4 ? INT32_MAX : INT64_MAX;
+    double lim = w4 ? 2147483648.0 : 9223372036854775808.0; /* max + 1 */
+    int bad = 0;
+    if (t == SQLITE_INTEGER) {
+        int64_t v = sqlite3_value_int64(argv[0]);
+        bad = v > max || v < -max;
+    } else if (t == SQLITE_FLOAT) {
+        double d = sqlite3_value_double(argv[0]);
+        bad = !(d < lim && d > -lim);
+    }
+    if (bad)
+        ixv_fn_err(ctx, IXV_E_INT_RANGE, NULL);
+    else
+        sqlite3_result_value(ctx, argv[0]);
+}
+
 static void f_idiv(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     /* integer (interval) division, truncating */
     (void)argc;
@@ -680,6 +704,7 @@ int ixd_register_functions(sqlite3 *h, void *ud) {
         sqlite3_create_function(h, "ixd_ddiv", 2, det, (void *)(intptr_t)'/', f_darith, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_fdiv", 2, det, NULL, f_fdiv, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_idiv", 2, det, NULL, f_idiv, NULL, NULL);
+    rc |= sqlite3_create_function(h, IXV_FN_IRANGE, 2, det, NULL, f_irange, NULL, NULL);
     /* aggregates that are also window functions (agg_final as xValue) */
     rc |= sqlite3_create_window_function(h, "ixd_dsum", 1, det, (void *)0, agg_step, agg_final,
                                          agg_final, agg_inverse, NULL);

@@ -53,7 +53,7 @@
 #define IXS_MAX_COLS        1000 /* columns of a table or a select list */
 #define IXS_MAX_TABS        64   /* tables in one FROM */
 #define IXS_NAME_MAX        128
-#define IXS_DBMONEY_MAX     32 /* DBMONEY: front symbol, separator, back symbol */
+#define IXS_DBMONEY_MAX     32           /* DBMONEY: front symbol, separator, back symbol */
 #define IXS_WAIT_FOREVER_MS (300 * 1000) /* SET LOCK MODE TO WAIT (no n) */
 #define IXS_NOWAIT_GRACE_MS 200
 
@@ -233,6 +233,10 @@ struct ixs_conn {
     /* the client's environment (ixd_set_env): DBMONEY ("" = "$."), read
      * when a string is made MONEY or DECIMAL */
     char dbmoney[IXS_DBMONEY_MAX + 1];
+    /* SET ROLE (ixs_role.c): role_set 0 until the first SET ROLE (the
+     * current role is then the user's default role), role "" for none */
+    int role_set;
+    char role[IXS_NAME_MAX + 1];
 };
 
 /* The host's functions as the translator calls them (see ixs_host). */

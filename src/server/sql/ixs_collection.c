@@ -19,7 +19,8 @@
  * Runtime (SQLite functions): ixd_coll(x, code, len) the canonical text of
  * x as that collection type, ixd_coll_has(coll, code, len, v) 1 when an
  * element of coll equals v (stored form of the element type), 0 if not,
- * NULL for a NULL operand. */
+ * NULL for a NULL operand, ixd_coll_count(coll) its number of elements
+ * (CARDINALITY). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -505,6 +506,32 @@ static void f_coll_has(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         sqlite3_result_int(ctx, found);
 }
 
+/* ixd_coll_count(coll): the number of elements of a canonical collection
+ * (CARDINALITY), NULL for NULL. */
+static void f_coll_count(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    const char *s = (const char *)sqlite3_value_text(argv[0]);
+    size_t n = (size_t)sqlite3_value_bytes(argv[0]), i = 0;
+    int count = 0, rc = 0;
+    while (i < n && s[i] != '{')
+        i++;
+    for (i++; !rc && i < n && s[i] != '}'; count++) {
+        sb e = {0};
+        int null;
+        rc = read_elem(s, n, &i, &e, &null);
+        ixv_sb_free(&e);
+        if (i < n && s[i] == ',') i++;
+    }
+    if (rc)
+        coll_err(ctx, rc);
+    else
+        sqlite3_result_int(ctx, count);
+}
+
 /* ---- the table-valued function ixd_coll_each(coll, code, len) ------------------------------
  * The elements of a canonical collection as rows of one column, value, in
  * the element type's storage form (the collection-derived table TABLE(x)). */
@@ -667,6 +694,7 @@ int ixs_coll_register(sqlite3 *h) {
     int det = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
     int rc = sqlite3_create_function(h, "ixd_coll", 3, det, NULL, f_coll, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_coll_has", 4, det, NULL, f_coll_has, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_coll_count", 1, det, NULL, f_coll_count, NULL, NULL);
     rc |= sqlite3_create_module(h, "ixd_coll_each", &each_module, NULL);
     return rc;
 }

@@ -670,6 +670,18 @@ static int into_temp_sql(px *p, const tdef *t, const qres *q, sb *s) {
     return p->failed ? -1 : 0;
 }
 
+/* Runs the INSERT ... SELECT sql that fills an INTO TEMP table, its ?N
+ * parameters bound to the prepared statement's values: a SQLite result code. */
+static int fill_temp(px *p, const char *sql) {
+    sqlite3_stmt *st;
+    int r = sqlite3_prepare_v2(p->db->h, sql, -1, &st, NULL);
+    if (r != SQLITE_OK) return r;
+    r = ixs_bind_params(p->bound, st);
+    if (r == SQLITE_OK) r = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return r == SQLITE_DONE ? SQLITE_OK : r;
+}
+
 /* SELECT ... INTO TEMP, its tree it: the query resolved and emitted
  * against the catalogue as it is now, the table made and filled. */
 int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows) {
@@ -702,8 +714,7 @@ int ixs_into_temp_run(px *p, const ddl_into_temp *it, int64_t *rows) {
     if (ok) {
         sb s = {0};
         int r = SQLITE_OK;
-        if (into_temp_sql(p, &t, &q, &s) == 0)
-            r = s.oom ? SQLITE_NOMEM : sqlite3_exec(p->db->h, s.p, NULL, NULL, NULL);
+        if (into_temp_sql(p, &t, &q, &s) == 0) r = s.oom ? SQLITE_NOMEM : fill_temp(p, s.p);
         ixv_sb_free(&s);
         if (p->failed)
             ok = 0;

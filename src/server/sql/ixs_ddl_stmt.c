@@ -178,7 +178,6 @@ static int set_other_parse(px *p, ixs_ddl *d) {
         {"pdqpriority", 0},
         {"optimization", IX_STMTTYPE_SET_OPTIMIZATION},
         {"environment", 0},
-        {"role", 0},
         {"constraints", IX_STMTTYPE_SET_CONSTRAINTS},
         {"log", IX_STMTTYPE_SET_LOG},
         {"dataskip", 0},
@@ -231,6 +230,8 @@ static int set_parse(px *p, ixs_ddl *d) {
         skip_rest(p);
         return 0;
     }
+    int rt = ixs_role_stmt(p, 'S', &d->stype, &d->u.plan);
+    if (rt) return plan_done(p, d, rt);
     return set_other_parse(p, d);
 }
 
@@ -275,6 +276,7 @@ static int create_parse(px *p, ixs_ddl *d) {
     if (!rt) rt = ixs_spl_create_stmt(p, &d->stype, &d->u.plan);
     if (!rt) rt = ixs_trigger_create_stmt(p, &d->stype, &d->u.plan);
     if (!rt) rt = ixs_objs_stmt(p, 'C', &d->stype, &d->u.plan);
+    if (!rt) rt = ixs_role_stmt(p, 'C', &d->stype, &d->u.plan);
     if (rt) return plan_done(p, d, rt);
     int temp = ixs_px_acc(p, IXK_TEMP) || ixs_px_acc(p, IXK_RAW) || ixs_px_acc(p, IXK_STANDARD);
     if (ixs_px_acc(p, IXK_TABLE)) {
@@ -304,6 +306,7 @@ static int drop_parse(px *p, ixs_ddl *d) {
     if (!rt) rt = ixs_spl_drop_stmt(p, &d->stype, &d->u.plan);
     if (!rt) rt = ixs_trigger_drop_stmt(p, &d->stype, &d->u.plan);
     if (!rt) rt = ixs_objs_stmt(p, 'D', &d->stype, &d->u.plan);
+    if (!rt) rt = ixs_role_stmt(p, 'D', &d->stype, &d->u.plan);
     if (rt) return plan_done(p, d, rt);
     d->kind = DDL_DROP;
     d->stype = ixs_px_kw(p, p->i, IXK_INDEX)  ? IX_STMTTYPE_DROP_INDEX
@@ -517,12 +520,14 @@ static int is_txn_kind(const ixs_ddl *d) {
            d->kind == DDL_SET_LOCK_MODE || d->kind == DDL_NOOP;
 }
 
-/* Runs tree d on db with the state p (no tokens: d's are used). */
-static int run_tree(ixs_conn *db, ixs_ddl *d, int64_t *rows, ixv_err *err) {
+/* Runs tree d of statement s on db (no tokens: d's are used; ?N parameters
+ * take the values bound to s). */
+static int run_tree(ixs_conn *db, const ixs_stmt *s, ixs_ddl *d, int64_t *rows, ixv_err *err) {
     px p;
     memset(&p, 0, sizeof p);
     memset(err, 0, sizeof *err);
     p.db = db;
+    p.bound = s;
     p.sql = d->sql;
     p.n = d->n;
     p.t = d->t;
@@ -545,7 +550,7 @@ int ixs_ddl_exec(ixs_stmt *s, int64_t *rows, ixv_err *err) {
     *rows = 0;
     if (!s->ddl) return ixs_run_sql(s->db, s->text, s->textn, rows, err);
     ixs_txn_sync(s->db);
-    return run_tree(s->db, s->ddl, rows, err);
+    return run_tree(s->db, s, s->ddl, rows, err);
 }
 
 int ixs_run_sql(ixs_conn *db, const char *sql, size_t n, int64_t *rows, ixv_err *err) {

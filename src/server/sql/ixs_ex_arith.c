@@ -274,7 +274,9 @@ static int arith_numeric(px *p, arop *o) {
         return 0;
     }
     if (ca == 'i' && cb == 'i' && op != '/') {
-        ixv_sb_printf(&out->s, "(%s %c %s)", o->L, op, o->R);
+        /* checked against the result type's range, as Informix does */
+        int w = ixs_ex_arith_type(l->t, r->t, op).code == IX_T_INTEGER ? 4 : 8;
+        ixv_sb_printf(&out->s, IXV_FN_IRANGE "((%s %c %s),%d)", o->L, op, o->R, w);
         return 0;
     }
     /* exact decimal arithmetic */

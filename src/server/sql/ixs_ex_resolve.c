@@ -12,8 +12,20 @@
 #include "server/sql/ixs_objs.h"
 #include "server/sql/ixs_spl.h"
 
-static int tref_match(const tref *t, const char *q) {
-    return !strcmp(t->alias, q) || !strcmp(t->tab.name, q);
+/* Table t is the one q names: by its alias (the name it shows: the table's
+ * own name when it has none) and, when no table of any scope shows that
+ * name (by_alias 0), by the name of the table behind it. So in `UPDATE m SET
+ * x = (SELECT ... FROM m m2 WHERE m2.a = m.a)` m.a is the outer m's. */
+static int tref_match(const tref *t, const char *q, int by_alias) {
+    return !strcmp(t->alias, q) || (!by_alias && !strcmp(t->tab.name, q));
+}
+
+/* 1 when a table of p's scopes shows the name q (its alias). */
+static int alias_shown(px *p, const char *q) {
+    for (scope *sc = p->sc; sc; sc = sc->up)
+        for (int ti = 0; ti < sc->n; ti++)
+            if (!strcmp(sc->t[ti]->alias, q)) return 1;
+    return 0;
 }
 
 /* Binds e to column ti/ci (ci -2: rowid) of scope sc. */
@@ -42,11 +54,12 @@ static int col_of(const tref *t, const char *name) {
 /* [q.]name: the column in the nearest scope that has it; -217 when none,
  * -324 when two tables of one scope have it. */
 static int find_col(px *p, ixs_ex *e, const char *q, const char *name) {
+    int by_alias = q && alias_shown(p, q);
     for (scope *sc = p->sc; sc; sc = sc->up) {
         int hit_t = -1, hit_c = -1, nhit = 0, qual_found = 0;
         for (int ti = 0; ti < sc->n; ti++) {
             tref *t = sc->t[ti];
-            if (q && !tref_match(t, q)) continue;
+            if (q && !tref_match(t, q, by_alias)) continue;
             if (q) qual_found = 1;
             int ci = col_of(t, name);
             if (ci == -2) {

@@ -19,6 +19,7 @@
 #include "server/sql/ixs_func.h"
 #include "server/sql/ixs_lob.h"
 #include "server/sql/ixs_parse.h"
+#include "server/sql/ixs_priv.h"
 #include "server/sql/ixs_spl.h"
 
 #define MAXARGS IXS_FN_MAXARGS
@@ -125,6 +126,16 @@ static int e_length(px *p, const fdef *f, xv *a, int na, xv *out) {
         ixv_sb_printf(&out->s, "length(CAST(rtrim(%s,' ') AS BLOB))", XS(&a[0]));
     else
         ixv_sb_printf(&out->s, "length(rtrim(%s,' '))", XS(&a[0]));
+    return 0;
+}
+
+/* CARDINALITY(collection): its number of elements (NULL for NULL); an
+ * argument that is not a collection leaves the routine unresolved (-674). */
+static int e_cardinality(px *p, const fdef *f, xv *a, int na, xv *out) {
+    (void)na;
+    if (a[0].k != XK_NULL && !ixs_coll_is(a[0].t.code))
+        return ixs_px_failc(p, IXV_E_ROUTINE_UNRESOLVED, "%s", f->name);
+    ixv_sb_printf(&out->s, "%s(%s)", f->sql, XS(&a[0]));
     return 0;
 }
 
@@ -704,6 +715,7 @@ static const fdef builtins[] = {
     FN("add_months", 2, 2, RT_EMIT, e_add_months, NULL, 0),
     FN("ascii", 1, 1, RT_INT, e_text, "ixd_ascii", 0),
     RAW("avg", IXS_FN_AGG),
+    FN("cardinality", 1, 1, RT_INT, e_cardinality, "ixd_coll_count", 0),
     RAW("cast", IXS_FN_CAST),
     FN("ceil", 1, 1, RT_DEC0, e_ceil, NULL, 1),
     FN("char_length", 1, 1, RT_INT, e_length, NULL, 0),
@@ -884,10 +896,16 @@ int ixs_func_emit(px *p, const fdef *f, const char *fn, xv *args, int na, xv *ou
 /* ---- built-ins without parentheses ------------------------------------------------------------
  */
 
+/* The niladic built-ins: DBSERVERNAME, SITENAME, CURRENT_USER, and the
+ * roles' CURRENT_ROLE and DEFAULT_ROLE (ixs_role.c: read when the statement
+ * runs, as SET ROLE changes them). */
+enum { NL_SERVER, NL_SITE, NL_USER, NL_CURRENT_ROLE, NL_DEFAULT_ROLE, NL_COUNT };
+
 int ixs_func_niladic_at(px *p) {
-    static const char *const names[] = {"dbservername", "sitename", "current_user"};
+    static const char *const names[NL_COUNT] = {"dbservername", "sitename", "current_user",
+                                                "current_role", "default_role"};
     int which = -1;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < NL_COUNT; k++)
         if (ixs_px_kw_str(p, p->i, names[k]) && !ixs_px_op(p, p->i + 1, "(") &&
             !ixs_px_op(p, p->i + 1, "."))
             which = k;
@@ -895,11 +913,13 @@ int ixs_func_niladic_at(px *p) {
 }
 
 ityp ixs_func_niladic_type(int which) {
-    return which == 2 ? ixv_t(IX_T_VARCHAR, 32) : ixv_t(IX_T_VARCHAR, 128);
+    return which >= NL_USER ? ixv_t(IX_T_VARCHAR, 32) : ixv_t(IX_T_VARCHAR, 128);
 }
 
 void ixs_func_niladic_emit(px *p, int which, xv *out) {
-    if (which == 2) {
+    if (which == NL_CURRENT_ROLE || which == NL_DEFAULT_ROLE) {
+        ixv_sb_printf(&out->s, IXS_ROLE_FN "(%d)", which == NL_DEFAULT_ROLE);
+    } else if (which == NL_USER) {
         ixv_sb_strlit(&out->s, p->db->user, strlen(p->db->user));
     } else {
         const char *s = ixs_server_name(p->db);

@@ -69,8 +69,8 @@ typedef struct mwhen {
 typedef struct mtree {
     char target[IXS_NAME_MAX + 1], talias[IXS_NAME_MAX + 1];
     char source[IXS_NAME_MAX + 1], salias[IXS_NAME_MAX + 1];
-    int src_sel;  /* token of SELECT of a (SELECT ...) source, or -1 */
-    ixs_sel *src; /* that SELECT */
+    int src_sel;  /* first token of a derived or TABLE(...) source, or -1 */
+    ixs_sel *src; /* that source as SELECT * FROM source */
     int src_end;  /* the token after it */
     int on;       /* token after ON */
     mcond onc;    /* the ON condition */
@@ -196,13 +196,8 @@ static int insert_parse(px *p, mwhen *w) {
  * tokens where parse_merge found them, into trees (in that order); p->i is
  * left where it was. */
 static int trees_parse(px *p, mtree *m) {
-    int save = p->i, rc = 0;
-    if (m->src_sel >= 0) {
-        p->i = m->src_sel;
-        if (!(m->src = ixs_sel_parse(p))) rc = -1;
-        m->src_end = p->i;
-    }
-    if (!rc) rc = cond_parse(p, m->on, &m->onc);
+    int save = p->i, rc;
+    rc = cond_parse(p, m->on, &m->onc);
     for (int k = 0; !rc && k < m->nmatched; k++)
         if (m->matched[k].cond >= 0) rc = cond_parse(p, m->matched[k].cond, &m->matched[k].c);
     if (!rc && m->notmatched.kind && m->notmatched.cond >= 0)
@@ -248,7 +243,9 @@ static int parse_when(px *p, mtree *m) {
 }
 
 /*
- * MERGE INTO [owner.]target [[AS] t] USING { [owner.]source | (SELECT ...) } [[AS] s]
+ * MERGE INTO [owner.]target [[AS] t]
+ *       USING { [owner.]source [[AS] s] | (query) [[AS] s [(col {, col})]]
+ *             | TABLE(collection) [[AS] s [(col)]] }
  *       ON cond when {when}
  * (WHEN MATCHED up to M_MAX_MATCHED times, WHEN NOT MATCHED once)
  */
@@ -257,14 +254,13 @@ static int parse_merge(px *p, mtree *m) {
     m->src_sel = -1;
     if (ixs_px_expect(p, IXK_INTO) || m_name(p, m->target) || m_alias(p, m->talias)) return -1;
     if (ixs_px_expect(p, IXK_USING)) return -1;
-    if (ixs_px_op(p, p->i, "(")) {
-        m->src_sel = p->i + 1;
-        p->i++;
-        skip_to(p, KW_WHEN); /* stops at the closing ')' */
-        if (ixs_px_expect_op(p, ")")) return -1;
-    } else if (m_name(p, m->source))
+    if (ixs_px_op(p, p->i, "(") || (ixs_px_kw(p, p->i, IXK_TABLE) && ixs_px_op(p, p->i + 1, "("))) {
+        m->src_sel = p->i;
+        if (!(m->src = ixs_sel_from_source(p, m->salias, sizeof m->salias))) return -1;
+        m->src_end = p->i;
+    } else if (m_name(p, m->source) || m_alias(p, m->salias))
         return -1;
-    if (m_alias(p, m->salias) || ixs_px_expect(p, IXK_ON)) return -1;
+    if (ixs_px_expect(p, IXK_ON)) return -1;
     m->on = p->i;
     skip_to(p, KW_WHEN);
     if (!ixs_px_kw(p, p->i, IXK_WHEN)) return ixs_px_fail(p);
@@ -552,19 +548,6 @@ static int merge_emit(px *p, const mtree *m, tref *t, tref *s, ixs_mplan *pl) {
     return rc ? -1 : 0;
 }
 
-/* Binds the ?N parameters of st from s (unset or no s: NULL). */
-static int bind_params(const ixs_stmt *s, sqlite3_stmt *st) {
-    for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
-        const char *nm = sqlite3_bind_parameter_name(st, i);
-        int k = nm && nm[0] == '?' ? atoi(nm + 1) - 1 : -1;
-        int rc = s && k >= 0 && k < s->nparams && s->pset[k]
-                     ? ixv_sval_bind_static(&s->pvals[k], st, i)
-                     : sqlite3_bind_null(st, i);
-        if (rc != SQLITE_OK) return rc;
-    }
-    return SQLITE_OK;
-}
-
 /* Runs the statements of sql one by one, their parameters bound from s;
  * adds the rows they change (through views too) to *rows when count. */
 static int m_exec(px *p, const ixs_stmt *s, const char *sql, int count, int64_t *rows) {
@@ -574,7 +557,7 @@ static int m_exec(px *p, const ixs_stmt *s, const char *sql, int count, int64_t 
         int r = sqlite3_prepare_v2(p->db->h, next, -1, &st, &next);
         if (r == SQLITE_OK && !st) continue; /* blanks at the end */
         int64_t v0 = p->db->stmt_vrows;
-        if (r == SQLITE_OK) r = bind_params(s, st);
+        if (r == SQLITE_OK) r = ixs_bind_params(s, st);
         if (r == SQLITE_OK) {
             while ((r = sqlite3_step(st)) == SQLITE_ROW) {
             }

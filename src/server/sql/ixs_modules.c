@@ -54,7 +54,8 @@ static int row_reg(sqlite3 *h, ixs_conn *c) {
 static const module modules[] = {
     {"built-in functions", NULL, NULL, builtins_reg, NULL},
     {"collections", NULL, NULL, coll_reg, NULL},
-    {"privileges", priv_init, NULL, NULL, NULL}, /* upgraded with the engine's tables */
+    {"privileges and roles", priv_init, NULL, ixs_role_register,
+     NULL}, /* upgraded with the engine's tables */
     {"SPL routines and triggers", ixs_spl_cat_init, ixs_spl_cat_upgrade, ixs_spl_register,
      ixs_spl_close},
     {"ROW types", row_init, ixs_row_cat_upgrade, row_reg, NULL},

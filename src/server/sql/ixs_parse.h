@@ -78,7 +78,11 @@ typedef struct px {
     int row_top;    /* set for a statement's own SELECT (and INTO TEMP): its ROW items are
                        text, described as LVARCHAR (ixs_rowtype.c, ixs_select) */
     int rowid_want; /* 1: an update cursor's query (ixs_cursor.c); 2: rowid appended */
+    int coll_item;  /* the query of MULTISET(...) is parsed: its SELECT may say ITEM */
     char rowid_table[IXS_NAME_MAX + 1];
+    /* at execute of a prepared statement that runs as a tree (SELECT ... INTO
+     * TEMP): the statement whose bound values its ?N parameters take */
+    const struct ixs_stmt *bound;
 } px;
 
 /* queries */
@@ -199,6 +203,10 @@ int ixs_dml_tail(px *p, ixs_stmt *s, int (*tail)(px *p, void *ud), void *ud);
 tref *ixs_tref_new(px *p, const char *name, const char *alias);
 void ixs_tref_free(tref *t);
 
+/* Binds the ?N parameters of st to the values bound to s (a value not set,
+ * or no s: NULL): a SQLite result code (ixs_translate.c). */
+int ixs_bind_params(const struct ixs_stmt *s, sqlite3_stmt *st);
+
 /* DDL and others: parsed at prepare (ixs_ddl_tree.h), run at execute */
 /* A DDL change in its own savepoint (and transaction when none is open):
  * ixs_ddl_end releases it when ok, else rolls it back; both return 0 or
@@ -266,8 +274,8 @@ int ixs_ts_rowtype_stmt(px *p, int create, int *stype, ixs_plan *pl);
  * FROM a[1] [FOR a[2]]) (n arguments), TRIM([how] [c FROM] a) (how 0 BOTH,
  * 1 LEADING, 2 TRAILING), CAST(a AS t). ixs_func_niladic_at:
  * a built-in written without parentheses (DBSERVERNAME, SITENAME,
- * CURRENT_USER) at the current token (its index), or -1 when there is none;
- * ixs_func_niladic_emit: its value into out, of ixs_func_niladic_type. */
+ * CURRENT_USER, CURRENT_ROLE, DEFAULT_ROLE) at the current token (its index), or -1 when there is
+ * none; ixs_func_niladic_emit: its value into out, of ixs_func_niladic_type. */
 #define IXS_FN_MAXARGS 64
 enum {
     IXS_FN_EMIT,

@@ -89,6 +89,19 @@ static int dpriv_at(px *p, int revoke) {
     return -1;
 }
 
+/* 1 when a role's name is at p->i, followed by TO (FROM for REVOKE): a name
+ * or 'string' that is no privilege and no built-in role (EXTEND, DBSECADM,
+ * ..., accepted without effect as before). */
+static int role_at(px *p, int revoke) {
+    static const char *const builtin[] = {"extend", "dbsecadm", "dbsso", "aao", "access"};
+    if (!ixs_px_kw(p, p->i + 1, revoke ? IXK_FROM : IXK_TO)) return 0;
+    if (p->t[p->i].k == T_STR) return 1;
+    if (!ixs_px_is_ident(p, p->i)) return 0;
+    for (size_t k = 0; k < sizeof builtin / sizeof builtin[0]; k++)
+        if (ixs_px_kw_str(p, p->i, builtin[k])) return 0;
+    return 1;
+}
+
 static int tpriv_of(px *p, int i) {
     for (size_t k = 0; k < NTPRIVS; k++)
         if (ixs_px_kw(p, i, tprivs[k].kw)) return (int)k;
@@ -164,9 +177,13 @@ static int tpriv_list(px *p, ixs_priv *g) {
  * REVOKE { CONNECT | RESOURCE | DBA } FROM grantees
  * REVOKE privileges ON [owner.]table FROM grantees [CASCADE | RESTRICT] [AS grantor]
  *
- * Other forms (EXECUTE ON routines, USAGE ON types and languages, roles,
- * DEFAULT ROLE, FRAGMENT) return 0 with g->kind IXS_PRIV_OTHER: accepted
- * without effect. p is at GRANT or REVOKE.
+ * GRANT role TO grantees [WITH GRANT OPTION] | REVOKE role FROM grantees
+ * GRANT DEFAULT ROLE role TO grantees | REVOKE DEFAULT ROLE FROM grantees
+ *   (ixs_role.c, the role in g->table)
+ *
+ * Other forms (EXECUTE ON routines, USAGE ON types and languages, built-in
+ * roles, FRAGMENT) return 0 with g->kind IXS_PRIV_OTHER: accepted without
+ * effect. p is at GRANT or REVOKE.
  */
 int ixs_priv_parse(px *p, ixs_priv *g) {
     memset(g, 0, sizeof *g);
@@ -182,6 +199,15 @@ int ixs_priv_parse(px *p, ixs_priv *g) {
         if (tpriv_list(p, g) || ixs_px_expect(p, IXK_ON)) return -1;
         if (ixs_px_objname(p, 0, g->table, sizeof g->table)) return -1;
         if (ixs_px_expect(p, g->revoke ? IXK_FROM : IXK_TO)) return -1;
+    } else if (ixs_px_kw(p, p->i, IXK_DEFAULT) && ixs_px_kw_str(p, p->i + 1, "role")) {
+        g->kind = IXS_PRIV_DEFROLE;
+        p->i += 2;
+        if (!g->revoke && ixs_role_name(p, g->table, sizeof g->table)) return -1;
+        if (ixs_px_expect(p, g->revoke ? IXK_FROM : IXK_TO)) return -1;
+    } else if (role_at(p, g->revoke)) {
+        g->kind = IXS_PRIV_ROLE;
+        if (ixs_role_name(p, g->table, sizeof g->table)) return -1;
+        p->i++; /* TO or FROM */
     } else {
         g->kind = IXS_PRIV_OTHER;
         while (p->i < p->nt && p->t[p->i].k != T_EOF && !ixs_px_op(p, p->i, ";"))
@@ -189,7 +215,8 @@ int ixs_priv_parse(px *p, ixs_priv *g) {
         return 0;
     }
     if (grantee_list(p, g)) return -1;
-    if (!g->revoke && g->kind == IXS_PRIV_TABLE && ixs_px_acc(p, IXK_WITH)) {
+    if (!g->revoke && (g->kind == IXS_PRIV_TABLE || g->kind == IXS_PRIV_ROLE) &&
+        ixs_px_acc(p, IXK_WITH)) {
         if (ixs_px_expect(p, IXK_GRANT) || ixs_px_expect(p, IXK_OPTION)) return -1;
         g->grant_option = 1;
     }
@@ -360,11 +387,15 @@ static int table_grantee(px *p, const ixs_priv *g, const char *grantor, const ch
 
 static int database_grantee(px *p, const ixs_priv *g, const char *grantee) {
     if (!g->revoke)
-        return run_sql(p, "INSERT OR REPLACE INTO _ixd_users VALUES(?1, ?2)", grantee,
-                       g->usertype == 'D'   ? "D"
-                       : g->usertype == 'R' ? "R"
-                                            : "C",
-                       0, NULL, 0, NULL, 0);
+        return run_sql(
+            p,
+            "INSERT INTO _ixd_users(username, usertype) VALUES(?1, ?2) ON CONFLICT(username)"
+            " DO UPDATE SET usertype = excluded.usertype WHERE usertype <> 'G'",
+            grantee,
+            g->usertype == 'D'   ? "D"
+            : g->usertype == 'R' ? "R"
+                                 : "C",
+            0, NULL, 0, NULL, 0);
     /* REVOKE CONNECT removes the user; RESOURCE or DBA leaves Connect */
     if (g->usertype == 'C')
         return run_sql(p, "DELETE FROM _ixd_users WHERE username = ?1", grantee, NULL, 0, NULL, 0,
@@ -375,6 +406,7 @@ static int database_grantee(px *p, const ixs_priv *g, const char *grantee) {
 
 int ixs_priv_run(px *p, const ixs_priv *g) {
     if (g->kind == IXS_PRIV_OTHER) return 0;
+    if (g->kind == IXS_PRIV_ROLE || g->kind == IXS_PRIV_DEFROLE) return ixs_role_grant_run(p, g);
     const char *grantor = g->grantor[0] ? g->grantor : p->db->user;
     int64_t tabid = 0;
     if (g->kind == IXS_PRIV_TABLE) {
@@ -397,7 +429,9 @@ const char *ixs_priv_cat_ddl(void) {
     return "CREATE TABLE IF NOT EXISTS _ixd_tabauth(grantor TEXT, grantee TEXT, tabid INTEGER,"
            " tabauth TEXT, PRIMARY KEY(tabid, grantor, grantee));"
            "CREATE TABLE IF NOT EXISTS _ixd_colauth(grantor TEXT, grantee TEXT, tabid INTEGER,"
-           " colno INTEGER, colauth TEXT, PRIMARY KEY(tabid, grantor, grantee, colno));";
+           " colno INTEGER, colauth TEXT, PRIMARY KEY(tabid, grantor, grantee, colno));"
+           "CREATE TABLE IF NOT EXISTS _ixd_roleauth(rolename TEXT, grantee TEXT,"
+           " is_grantable TEXT, PRIMARY KEY(rolename, grantee));";
 }
 
 void ixs_priv_new_table_sql(sb *s, int tabid, const char *owner, int logmode) {

@@ -23,6 +23,11 @@ ixs_sel *ixs_sel_parse(px *p);
  * SQLite SQL and columns into out: 0, or -1 with p->failed. */
 int ixs_sel_emit(px *p, ixs_sel *q, qres *out);
 void ixs_sel_free(ixs_sel *q);
+/* Parses a FROM item at p->i (a derived table "(query) [AS] alias [(cols)]"
+ * or "TABLE(collection) [AS] alias [(col)]") into the query SELECT * FROM
+ * item, and its alias into alias (n bytes; "" when none): MERGE's source.
+ * NULL with p->failed on a syntax error. */
+ixs_sel *ixs_sel_from_source(px *p, char *alias, size_t n);
 /* ixs_sel_emit for a statement's own query (ixs_query.c): its collection
  * columns (and, with p->row_top, ROW columns) are described as LVARCHAR. */
 int ixs_select_emit(px *p, ixs_sel *q, qres *out);

@@ -2,6 +2,7 @@
  * (ixs_sel_tree.h). Nothing here reads the catalogue or writes SQLite SQL:
  * the expressions are ixs_ex trees (ixs_ex_parse), the names are kept as
  * written, and every syntax error is -201 at its token. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,7 +116,29 @@ static int coll_table(px *p, sel_tref *t) {
     return 0;
 }
 
+/* TABLE "(" MULTISET "(" SELECT at token i: a collection-derived table of
+ * a query's rows. */
+static int multiset_query_at(px *p, int i) {
+    return ixs_px_kw(p, i, IXK_TABLE) && ixs_px_op(p, i + 1, "(") &&
+           ixs_px_kw_str(p, i + 2, "multiset") && ixs_px_op(p, i + 3, "(") &&
+           ixs_px_kw(p, i + 4, IXK_SELECT);
+}
+
+/* TABLE "(" MULTISET "(" query ")" ")" derived_tail: the query's rows, as
+ * the derived table "(" query ")" (SELECT ITEM col: the column's values). */
+static int multiset_table(px *p, sel_tref *t) {
+    t->kind = TR_QUERY;
+    p->i += 4;
+    int item = p->coll_item;
+    p->coll_item = 1;
+    t->q = ixs_sel_parse(p);
+    p->coll_item = item;
+    if (!t->q || ixs_px_expect_op(p, ")") || ixs_px_expect_op(p, ")")) return -1;
+    return derived_tail(p, t);
+}
+
 /* table_ref := "(" query ")" derived_tail
+ *            | TABLE "(" MULTISET "(" query ")" ")" derived_tail
  *            | coll_table
  *            | TABLE "(" [ FUNCTION ] name "(" args ")" ")" derived_tail
  *            | "(" join_chain ")"
@@ -134,6 +157,8 @@ static sel_tref *table_ref(px *p) {
         t->kind = TR_QUERY;
         p->i++;
         rc = !(t->q = ixs_sel_parse(p)) || ixs_px_expect_op(p, ")") || derived_tail(p, t);
+    } else if (multiset_query_at(p, p->i)) {
+        rc = multiset_table(p, t);
     } else if (ixs_px_kw(p, p->i, IXK_TABLE) && ixs_px_op(p, p->i + 1, "(") &&
                !ixs_px_kw(p, p->i + 2, IXK_FUNCTION) &&
                !(ixs_px_is_ident(p, p->i + 2) && ixs_px_op(p, p->i + 3, "(")))
@@ -307,9 +332,15 @@ static void core_free(sel_core *c) {
     ixs_ex_free(c->having);
 }
 
-/* head := SELECT { SKIP n | FIRST n | LIMIT n } [ DISTINCT | UNIQUE | ALL ] */
+/* head := SELECT [ ITEM ] { SKIP n | FIRST n | LIMIT n } [ DISTINCT | UNIQUE | ALL ]
+ * (ITEM in the query of MULTISET(...) only: one column's values) */
 static int sel_head(px *p, sel_core *c) {
     if (ixs_px_expect(p, IXK_SELECT)) return -1;
+    int item = p->coll_item;
+    p->coll_item = 0; /* not in the query's subqueries */
+    if (item && ixs_px_kw_str(p, p->i, "item") && !ixs_px_kw(p, p->i + 1, IXK_FROM) &&
+        !ixs_px_op(p, p->i + 1, ","))
+        p->i++;
     for (;;) {
         if (ixs_px_acc(p, IXK_SKIP)) {
             if (limit_arg(p, &c->skip)) return -1;
@@ -560,6 +591,44 @@ ixs_sel *ixs_sel_parse(px *p) {
     if (!rc && ixs_px_acc(p, IXK_LIMIT)) rc = limit_arg(p, &q->limit);
     if (!rc && ixs_px_acc(p, IXK_FOR)) rc = for_clause(p, q);
     p->depth--;
+    if (rc || p->failed) {
+        ixs_sel_free(q);
+        return NULL;
+    }
+    return q;
+}
+
+/* source := table_ref (a derived table or TABLE(collection), with its alias
+ * and column list) as the query SELECT * FROM table_ref; its alias into
+ * alias (MERGE's USING). */
+ixs_sel *ixs_sel_from_source(px *p, char *alias, size_t n) {
+    ixs_sel *q = calloc(1, sizeof *q);
+    sel_core *c = q ? calloc(1, sizeof *c) : NULL;
+    if (!c) {
+        free(q);
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
+        return NULL;
+    }
+    q->core = c;
+    q->ncore = 1;
+    q->tok = c->tok = c->list_end = p->i;
+    int rc = GROW(p, c->items, c->nitems);
+    if (!rc) {
+        c->items[0].kind = SI_STAR;
+        c->items[0].tok = p->i;
+        rc = !(c->from = calloc(1, sizeof *c->from)) ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : 0;
+    }
+    if (!rc) rc = GROW(p, c->from->it, c->from->n);
+    if (!rc) {
+        sel_fitem *it = &c->from->it[0];
+        it->kind = FI_CHAIN;
+        if (!(it->chain = calloc(1, sizeof *it->chain)))
+            rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
+        else if (!(it->chain->first = table_ref(p)))
+            rc = -1;
+        else
+            snprintf(alias, n, "%s", it->chain->first->alias);
+    }
     if (rc || p->failed) {
         ixs_sel_free(q);
         return NULL;

@@ -54,6 +54,18 @@ void ixs_px_done(px *p) {
     p->ptypes = NULL;
 }
 
+int ixs_bind_params(const ixs_stmt *s, sqlite3_stmt *st) {
+    for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++) {
+        const char *nm = sqlite3_bind_parameter_name(st, i);
+        int k = nm && nm[0] == '?' ? atoi(nm + 1) - 1 : -1;
+        int rc = s && k >= 0 && k < s->nparams && s->pset && s->pset[k]
+                     ? ixv_sval_bind_static(&s->pvals[k], st, i)
+                     : sqlite3_bind_null(st, i);
+        if (rc != SQLITE_OK) return rc;
+    }
+    return SQLITE_OK;
+}
+
 /* What follows a statement's SELECT: INTO TEMP and the table's name. */
 typedef struct into_tail {
     int into; /* INTO TEMP is there */
@@ -69,8 +81,6 @@ static int into_temp_tail(px *p, void *ud) {
         if (ixs_px_expect(p, IXK_TEMP) || ixs_px_newname(p, it->name, sizeof it->name)) return -1;
         if (ixs_px_acc(p, IXK_WITH) && (ixs_px_expect(p, IXK_NO) || ixs_px_expect(p, IXK_LOG)))
             return -1;
-        if (p->nparams)
-            return ixs_px_failc(p, IXV_E_NOT_IMPLEMENTED, "parameters in SELECT INTO TEMP");
     }
     return ixs_at_end(p);
 }
@@ -118,6 +128,11 @@ static int translate1(ixs_conn *db, ixs_stmt *s, const char *sql, size_t n, ixv_
             /* its tree runs at execute time, like DDL */
             ixs_qres_free(&q);
             rc = into_temp_prepare(&p, s, keep, it.name);
+            if (!rc) { /* its parameters as the query met them: bound at execute */
+                s->nparams = p.nparams;
+                s->ptypes = p.ptypes;
+                p.ptypes = NULL;
+            }
             ixs_px_done(&p);
             return rc ? -1 : 0;
         }

@@ -209,6 +209,11 @@ void ixv_fn_res_dt(sqlite3_context *ctx, uint32_t q, const ixt_datetime *dt);
 int32_t ixv_today(void);
 void ixv_now_dt(ixt_datetime *dt);
 
+/* The SQL function that checks integer + - * against Informix's range
+ * (registered by the engine, emitted by the translator): ixd_irange(x, 4)
+ * for INTEGER, ixd_irange(x, 8) for INT8 and BIGINT; -1215 past it. */
+#define IXV_FN_IRANGE "ixd_irange"
+
 /* ---- internal names --------------------------------------------------------------- */
 /* Every object ixd keeps for itself in a database file (the _ixd_* catalog
  * tables, the session catalog temp._ixd_t*, the _ixd_databases virtual table,

@@ -129,6 +129,8 @@
 #define IXV_E_RETURN_COUNT       (-9762) /* RETURN gives a different number of values. */
 #define IXV_E_LO                 (-9810) /* Smart-large-object error. */
 #define IXV_E_ROW_ORDER          (-9926) /* ORDER BY, DISTINCT ... not allowed on row types. */
+#define IXV_E_ROLE_EXISTS        (-19804) /* Role or user name (%s) already exists. */
+#define IXV_E_ROLE_UNKNOWN       (-19805) /* Role (%s) does not exist or is not granted. */
 #define IXV_E_THREAD             (-25571) /* Cannot create a user thread (over the cap). */
 
 /* ---- ISAM codes ---------------------------------------------------------------------- */
