@@ -301,6 +301,7 @@ class Runner:
             c0.close()
         conn = self.conn(db)
         current_db = db
+        made = []  # databases the script created: dropped after it, for the next scripts
         results = []
         for st in lines:
             cls = st.get("class") or classify(st["sql"])
@@ -325,6 +326,8 @@ class Runner:
                              strip_comments(st["sql"]), re.I)
                 if m and outcome != "error":
                     current_db = m.group(2)
+                    if m.group(1).lower() != "database":
+                        made.append(current_db)
             r["got"] = outcome
             r["sqlcode"] = code
             r["message"] = msg
@@ -334,7 +337,24 @@ class Runner:
             conn.close()
         except Exception:
             pass
+        self.drop(made)
         return name, header.get("origin", ""), results
+
+    def drop(self, names):
+        """Drops the databases a script created (a later script may create
+        the same name)."""
+        if not names:
+            return
+        try:
+            c = self.conn(None)
+            for n in names:
+                try:
+                    c.cursor().execute("drop database %s" % n)
+                except ixdb.Error:
+                    pass
+            c.close()
+        except Exception:
+            pass
 
     def reconnect(self, db):
         for _ in range(2):
