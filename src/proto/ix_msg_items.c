@@ -613,8 +613,12 @@ int ixp_enc_describe(ixb_wbuf *out, const ixp_caps *caps, const ixp_describe *d,
         names_len += cols[i].name.n + 1;
         pos += ixp_column_max_width(cols[i].type, cols[i].enclen, caps);
     }
-    uint64_t tuple_size = d->keep_positions ? (uint64_t)d->tuple_size : pos + (pos & 1);
     uint64_t tmax = caps->f69 ? INT32_MAX : INT16_MAX;
+    /* padded to even, except where that would pass the field's limit (a
+     * CHAR(32767) row is 32767 bytes) */
+    uint64_t tuple_size = d->keep_positions        ? (uint64_t)d->tuple_size
+                          : pos + (pos & 1) > tmax ? pos
+                                                   : pos + (pos & 1);
     uint64_t nmax = ext ? INT32_MAX : INT16_MAX;
     if (tuple_size > tmax || names_len > nmax || ncols > INT16_MAX) return IX_ERANGE;
     ixb_put_i16(out, IXP_SQ_DESCRIBE);

@@ -329,6 +329,13 @@ static void test_server(const ixp_caps *caps) {
         CHECK(m.u.describe.tuple_size == 2158, "tuple size is the max width rounded to even (%d)",
               m.u.describe.tuple_size);
     }
+    /* A CHAR(32767) row is 32767 bytes: not rounded up past the 16-bit field. */
+    ixb_wbuf_reset(&w);
+    ixp_column wide[] = {col("w", IX_T_CHAR, 32767, NULL, NULL)};
+    CHECK(ixp_enc_describe(&w, caps, &d, wide, 1) == IX_OK, "DESCRIBE of a CHAR(32767)");
+    if (roundtrip(&w, IXP_FROM_SERVER, caps, &m, "DESCRIBE CHAR(32767)"))
+        CHECK(m.u.describe.tuple_size == (caps->f69 ? 32768 : 32767), "CHAR(32767): tuple size %d",
+              m.u.describe.tuple_size);
     /* A DDL describe: no columns, empty name table. */
     ixb_wbuf_reset(&w);
     ixp_describe ddl = {.stmt_type = IX_STMTTYPE_CREATE_TABLE};
@@ -782,8 +789,8 @@ static void test_done_group(void) {
                              : took == 0 && ixp_reader_pending(&r) == cut;
                 ixp_reader_free(&r);
                 if (!ok) {
-                    CHECK(0, "done group, shape %d, f70 %d, %zu of %zu bytes: took %zu", shape,
-                          f70, cut, g.len, took);
+                    CHECK(0, "done group, shape %d, f70 %d, %zu of %zu bytes: took %zu", shape, f70,
+                          cut, g.len, took);
                     ixb_wbuf_free(&g);
                     return;
                 }
