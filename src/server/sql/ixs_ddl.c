@@ -546,11 +546,16 @@ int ixs_rename_column_run(px *p, const ddl_rename *rn) {
 
 /*
  * CREATE VIEW, after VIEW:
- *   [db:][owner.]name [( column [, ...] )] AS select [WITH CHECK OPTION]
+ *   [IF NOT EXISTS] [db:][owner.]name [( column [, ...] )] AS select
+ *   [WITH CHECK OPTION]
  * The SELECT is parsed here into a query tree; its names are resolved when
  * the statement runs (ixs_create_view_run).
  */
 int ixs_create_view_parse(px *p, ddl_view *v) {
+    if (ixs_px_acc(p, IXK_IF)) {
+        if (ixs_px_expect(p, IXK_NOT) || ixs_px_expect(p, IXK_EXISTS)) return -1;
+        v->ifne = 1;
+    }
     ixs_name vo;
     if (ixs_name_parse(p, IXS_NAME_DB | IXS_NAME_NEW, &vo)) return -1;
     snprintf(v->name, sizeof v->name, "%s", vo.name);
@@ -616,13 +621,15 @@ static void view_sql(px *p, const ddl_view *v, const qres *q, int tabid, int upd
     }
 }
 
-/* Runs CREATE VIEW: the SELECT translated, -310 when the name is taken, the
- * view (updatable ones by ixs_view_plan) and its catalogue rows. */
+/* Runs CREATE VIEW: the SELECT translated, -310 when the name is taken
+ * (nothing with IF NOT EXISTS), the view (updatable ones by ixs_view_plan)
+ * and its catalogue rows. */
 int ixs_create_view_run(px *p, const ddl_view *v) {
     qres q;
     memset(&q, 0, sizeof q);
     int chk = v->chk, rc = -1;
     sb s = {0};
+    if (v->ifne && ixs_table_exists(p->db, v->name)) return 0;
     if (view_select(p, v, &q)) goto out;
     if (ixs_table_exists(p->db, v->name)) {
         ixs_px_failc(p, IXV_E_TABLE_EXISTS, "%s", v->name);

@@ -211,6 +211,7 @@ typedef struct ddl_view {
     int sel;    /* token of the SELECT */
     ixs_sel *q; /* the SELECT */
     int chk;    /* WITH CHECK OPTION */
+    int ifne;   /* IF NOT EXISTS: an existing name is no error */
 } ddl_view;
 
 typedef struct ddl_into_temp {
