@@ -60,7 +60,8 @@ enum {
     SN_SQL,  /* an embedded SQL statement (SELECT INTO, DML, DDL) */
     SN_CALL, /* CALL / EXECUTE PROCEDURE / EXECUTE FUNCTION / LET a = f() */
     SN_SYSTEM,
-    SN_TRACE
+    SN_TRACE,
+    SN_EXECIMM /* EXECUTE IMMEDIATE char_expr: q is "SELECT char_expr" */
 };
 
 /* Loop kinds of EXIT / CONTINUE. */

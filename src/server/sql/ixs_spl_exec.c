@@ -165,13 +165,17 @@ int ixs_spl_get(ixs_conn *db, const char *name, int nargs, spl_rt **out, ixv_err
 
 /* ---- statements of the tree ------------------------------------------------------------ */
 
-static int prep(ixs_conn *db, const char *text, ixs_stmt **out, ixv_err *err) {
+static int prep_n(ixs_conn *db, const char *text, size_t n, ixs_stmt **out, ixv_err *err) {
     int64_t dl = db->deadline;
     int intr = db->interrupted;
-    int rc = ixs_prepare(db, text, strlen(text), out, err);
+    int rc = ixs_prepare(db, text, n, out, err);
     db->deadline = dl;
     db->interrupted = intr;
     return rc;
+}
+
+static int prep(ixs_conn *db, const char *text, ixs_stmt **out, ixv_err *err) {
+    return prep_n(db, text, strlen(text), out, err);
 }
 
 /* The translated statement of q (*temp: prepared for this use only). */
@@ -634,6 +638,37 @@ static int sql_stmt(frame *f, spl_node *n) {
     return rc ? C_ERR : 0;
 }
 
+/* EXECUTE IMMEDIATE: the text the expression gives, prepared and run once.
+ * A NULL text is -201, a text with '?' placeholders -254, a SELECT that
+ * returns rows (an EXECUTE FUNCTION too) -260; the statement's own errors
+ * come back as they are. */
+static int execimm_stmt(frame *f, spl_node *n) {
+    vals x;
+    if (eval(f, &n->q, &x)) return C_ERR;
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
+    int rc = 0;
+    if (x.n < 1 || x.v[0].kind == SQLITE_NULL)
+        rc = ixv_seterr(f->err, IXV_E_SYNTAX, 0, n->q.pos, NULL);
+    else if ((rc = ixv_sval_to_text(x.t[0], &x.v[0], &b)))
+        rc = ixv_seterr(f->err, rc < 0 ? rc : IXV_E_NOMEM, 0, 0, NULL);
+    vals_free(&x);
+    ixs_stmt *st = NULL;
+    if (!rc && prep_n(f->db, (const char *)b.data, b.len, &st, f->err)) rc = -1;
+    ixb_wbuf_free(&b);
+    if (!rc && st->nparams) rc = ixv_seterr(f->err, IXV_E_HOST_VARS, 0, 0, NULL);
+    if (!rc && st->kind == SK_SELECT && st->ncols)
+        rc = ixv_seterr(f->err, IXV_E_SELECT_NEEDS_CUR, 0, 0, NULL);
+    if (!rc) {
+        int64_t rows;
+        int64_t dl = f->db->deadline;
+        rc = ixs_execute(st, &rows, f->err);
+        f->db->deadline = dl;
+    }
+    ixs_stmt_free(st);
+    return rc ? C_ERR : 0;
+}
+
 static int block(frame *f, spl_node *b);
 
 static int stmt(frame *f, spl_node *n) {
@@ -660,6 +695,7 @@ static int stmt(frame *f, spl_node *n) {
     case SN_CALL: return call_stmt(f, n);
     case SN_SYSTEM: return ixv_seterr(f->err, IXS_E_SPL_SYSTEM, 0, 0, NULL);
     case SN_TRACE: return 0;
+    case SN_EXECIMM: return execimm_stmt(f, n);
     }
     return ixv_seterr(f->err, IXV_E_NOT_IMPLEMENTED, 0, 0, "SPL statement");
 }
