@@ -119,14 +119,21 @@ static int parse_text(ixs_conn *db, const char *text, int procid, spl_rt **out, 
     return rc;
 }
 
-int ixs_spl_get(ixs_conn *db, const char *name, int nargs, spl_rt **out, ixv_err *err) {
+/* A cached routine looked up as name, nargs, sig (NULL: by count). */
+static int cached_as(const spl_rt *r, const char *name, int nargs, const char *sig) {
+    if (strcmp(r->name, name) || r->key_nargs != nargs) return 0;
+    return sig ? r->key_sig && !strcmp(r->key_sig, sig) : !r->key_sig;
+}
+
+static int get_sig(ixs_conn *db, const char *name, int nargs, const char *sig, spl_rt **out,
+                   ixv_err *err) {
     *out = NULL;
     spl_conn *c = conn(db);
     if (!c) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     unsigned dv = ixs_data_version(db, 0);
     int fresh = c->gen == db->gen && c->dver == dv;
     spl_rt *r = c->rts;
-    while (r && (strcmp(r->name, name) || r->key_nargs != nargs))
+    while (r && !cached_as(r, name, nargs, sig))
         r = r->next;
     if (r && fresh) {
         *out = r;
@@ -138,7 +145,7 @@ int ixs_spl_get(ixs_conn *db, const char *name, int nargs, spl_rt **out, ixv_err
     }
     int procid;
     char *text = NULL;
-    int f = ixs_spl_cat_find(db, name, nargs, &procid, r ? NULL : &text, err);
+    int f = ixs_spl_cat_find(db, name, nargs, sig, &procid, r ? NULL : &text, err);
     if (f <= 0) {
         if (r) ixs_spl_forget(db, name);
         return f;
@@ -149,7 +156,7 @@ int ixs_spl_get(ixs_conn *db, const char *name, int nargs, spl_rt **out, ixv_err
     }
     if (r) {
         ixs_spl_forget(db, name);
-        f = ixs_spl_cat_find(db, name, nargs, &procid, &text, err);
+        f = ixs_spl_cat_find(db, name, nargs, sig, &procid, &text, err);
         if (f <= 0) return f;
     }
     spl_rt *nr;
@@ -157,10 +164,47 @@ int ixs_spl_get(ixs_conn *db, const char *name, int nargs, spl_rt **out, ixv_err
     free(text);
     if (rc) return -1;
     nr->key_nargs = nargs;
+    if (sig && !(nr->key_sig = strdup(sig))) {
+        ixs_spl_rt_free(nr);
+        return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
+    }
     nr->next = c->rts;
     c->rts = nr;
     *out = nr;
     return 1;
+}
+
+int ixs_spl_get(ixs_conn *db, const char *key, int nargs, spl_rt **out, ixv_err *err) {
+    const char *par = strchr(key, '(');
+    size_t kl = strlen(key);
+    if (!par) return get_sig(db, key, nargs, NULL, out, err);
+    char name[IXS_NAME_MAX + 1];
+    if ((size_t)(par - key) > IXS_NAME_MAX || key[kl - 1] != ')') {
+        *out = NULL;
+        return 0;
+    }
+    snprintf(name, sizeof name, "%.*s", (int)(par - key), key);
+    char *sig = strndup(par + 1, kl - (size_t)(par - key) - 2);
+    if (!sig) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
+    int rc = get_sig(db, name, nargs, sig, out, err);
+    free(sig);
+    return rc;
+}
+
+int ixs_spl_resolve(ixs_conn *db, const char *name, int nargs, const ityp *argt, spl_rt **out,
+                    ixv_err *err) {
+    *out = NULL;
+    char *sig;
+    int f = ixs_spl_cat_pick(db, name, nargs, argt, &sig, err);
+    if (f <= 0) return f;
+    f = get_sig(db, name, nargs, sig, out, err);
+    free(sig);
+    return f;
+}
+
+void ixs_spl_key(const spl_rt *r, sb *b) {
+    ixv_sb_add(b, r->name);
+    if (r->key_sig) ixv_sb_printf(b, "(%s)", r->key_sig);
 }
 
 /* ---- statements of the tree ------------------------------------------------------------ */
@@ -327,18 +371,43 @@ static int truth(frame *f, spl_sql *q) {
 
 /* ---- routine calls ------------------------------------------------------------------- */
 
-static int call_values(frame *f, spl_node *n, spl_rows *rows) {
-    spl_rt *r;
-    int found = ixs_spl_get(f->db, n->callee, n->nargs, &r, f->err);
-    if (found < 0) return C_ERR;
-    if (!found) return ixv_seterr(f->err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", n->callee);
+/* The routine call n resolves to with arguments of types argt (kept in n
+ * while the catalogue stays). */
+static int call_routine(frame *f, spl_node *n, const ityp *argt, spl_rt **out) {
+    unsigned dv = ixs_data_version(f->db, 0);
+    if (n->rkey && n->rgen == f->db->gen && n->rdver == dv)
+        return ixs_spl_get(f->db, n->rkey, n->nargs, out, f->err);
+    int found = ixs_spl_resolve(f->db, n->callee, n->nargs, argt, out, f->err);
+    if (found == 1) {
+        sb k = {0};
+        ixs_spl_key(*out, &k);
+        free(n->rkey);
+        n->rkey = k.oom ? NULL : ixv_sb_take(&k); /* else resolved again next time */
+        ixv_sb_free(&k);
+        n->rgen = f->db->gen;
+        n->rdver = dv;
+    }
+    return found;
+}
+
+/* The types a call returns (copied: the routine may be dropped while it runs). */
+typedef struct rets {
+    int n;
+    ityp t[SPL_MAX_RET];
+} rets;
+
+static int call_values(frame *f, spl_node *n, spl_rows *rows, rets *rt) {
     vals a;
     memset(&a, 0, sizeof a);
     if (n->q.text && eval(f, &n->q, &a)) return C_ERR;
-    if (a.n > r->nparams) {
+    spl_rt *r;
+    int found = call_routine(f, n, a.t, &r);
+    if (found <= 0 || a.n > r->nparams) {
         vals_free(&a);
-        return ixv_seterr(f->err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", n->callee);
+        return found < 0 ? C_ERR : ixv_seterr(f->err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", n->callee);
     }
+    rt->n = r->nret;
+    memcpy(rt->t, r->ret, sizeof rt->t);
     sval args[SPL_MAX_ARGS];
     int rc = 0;
     for (int k = 0; k < a.n; k++) {
@@ -363,16 +432,16 @@ static int stmts(frame *f, spl_node *n);
 static int call_stmt(frame *f, spl_node *n) {
     spl_rows rows;
     memset(&rows, 0, sizeof rows);
-    if (call_values(f, n, &rows)) return C_ERR;
-    spl_rt *r;
+    rets rt;
+    if (call_values(f, n, &rows, &rt)) return C_ERR;
     int rc = 0;
-    if (n->ntgt && ixs_spl_get(f->db, n->callee, n->nargs, &r, f->err) == 1) {
+    if (n->ntgt) {
         if (rows.n > 1) rc = ixv_seterr(f->err, IXS_E_SPL_MANY_ROWS, 0, 0, "%s", n->callee);
         for (int k = 0; !rc && k < n->ntgt; k++) {
             sval nul = {0};
             nul.kind = SQLITE_NULL;
             const sval *v = rows.n && k < rows.ncols ? &rows.v[k] : &nul;
-            rc = assign(f, n->tgt[k], k < r->nret ? r->ret[k] : ixv_t(-1, 0), v);
+            rc = assign(f, n->tgt[k], k < rt.n ? rt.t[k] : ixv_t(-1, 0), v);
         }
     }
     ixs_spl_rows_free(&rows);
@@ -435,15 +504,15 @@ static int foreach_stmt(frame *f, spl_node *n) {
     if (n->callee[0]) {
         spl_rows rows;
         memset(&rows, 0, sizeof rows);
-        spl_rt *r;
-        if (call_values(f, n, &rows) || ixs_spl_get(f->db, n->callee, n->nargs, &r, f->err) != 1) {
+        rets rt;
+        if (call_values(f, n, &rows, &rt)) {
             ixs_spl_rows_free(&rows);
             return C_ERR;
         }
         int rc = 0;
         for (int i = 0; i < rows.n && !rc; i++) {
             for (int k = 0; !rc && k < n->ntgt && k < rows.ncols; k++)
-                rc = assign(f, n->tgt[k], r->ret[k], &rows.v[i * rows.ncols + k]);
+                rc = assign(f, n->tgt[k], rt.t[k], &rows.v[i * rows.ncols + k]);
             if (rc || (rc = check_intr(f))) break;
             int stop;
             rc = loop_result(f, stmts(f, n->body), SPL_LOOP_FOREACH, &stop);

@@ -54,6 +54,7 @@ static void node_free(spl_node *n) {
             node_free(n->h[k].body);
         }
         free(n->h);
+        free(n->rkey);
         free(n);
         n = next;
     }
@@ -65,6 +66,7 @@ void ixs_spl_rt_free(spl_rt *r) {
         free(r->vars[k].defsql);
     free(r->vars);
     free(r->document);
+    free(r->key_sig);
     node_free(r->body);
     free(r);
 }
