@@ -226,6 +226,14 @@ int ixs_spl_execute(px *p, ixs_stmt *s, int proc, const char *name);
 /* A call of user routine fn in an expression, its arguments parsed: 0 done,
  * -1 error (-674 when there is no such routine). */
 int ixs_spl_call(px *p, const char *fn, xv *args, int na, xv *out);
+/* TABLE ( [FUNCTION] fn ( args ) ) in FROM for a user routine: the rows
+ * its RETURN [WITH RESUME] gives, as the SELECT of a derived table into q
+ * (its columns the RETURNING types, named by their AS names, else
+ * "(expression)", "(expression)2", ...). args_end: the token after the
+ * arguments. 0, or -1 with p's error (-674 no such function). */
+struct ixs_ex;
+int ixs_spl_from_emit(px *p, const char *fn, struct ixs_ex *const *args, int na, int args_end,
+                      qres *q);
 /* The type an argument brings to overloading: its own, or for an untyped
  * literal its natural one (CHAR, INTEGER, DECIMAL); NULL and '?' unknown. */
 ityp ixs_spl_arg_type(const xv *v);

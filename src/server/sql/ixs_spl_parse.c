@@ -496,7 +496,9 @@ static int if_stmt(sps *s, spl_node *n) {
         n->elsep = b;
         if (stmts(s, &b->body, endk)) return -1;
     }
-    return end_of(s, "if") || ixs_px_expect_op(p, ";");
+    if (end_of(s, "if")) return -1;
+    ixs_px_acc_op(p, ";"); /* END IF [;] */
+    return 0;
 }
 
 static int loop_body(sps *s, spl_node *n, int kind, const char *what) {
@@ -506,7 +508,8 @@ static int loop_body(sps *s, spl_node *n, int kind, const char *what) {
     int rc = stmts(s, &n->body, endk);
     s->nloops--;
     if (rc || end_of(s, what)) return -1;
-    return ixs_px_expect_op(s->p, ";");
+    ixs_px_acc_op(s->p, ";"); /* END FOR|WHILE|FOREACH [;] */
+    return 0;
 }
 
 /* FOR v = a TO b [STEP s] ... END FOR | FOR v IN (e, ...) ... END FOR */
@@ -697,7 +700,8 @@ static int handler(sps *s, spl_node *blk) {
         if (ixs_px_expect(p, IXK_RESUME)) return -1;
         h->resume = 1;
     }
-    return ixs_px_expect_op(p, ";");
+    ixs_px_acc_op(p, ";"); /* END EXCEPTION [WITH RESUME] [;] */
+    return 0;
 }
 
 /* One statement at the current token into *out (NULL for DEFINE, which
@@ -759,7 +763,8 @@ static int stmt(sps *s, spl_node **out) {
         p->i++;
         n->kind = SN_BLOCK;
         rc = block_body(s, n, endk);
-        if (!rc) rc = ixs_px_expect(p, IXK_END) || ixs_px_expect_op(p, ";");
+        if (!rc) rc = ixs_px_expect(p, IXK_END); /* END [;]: Informix's examples omit it */
+        if (!rc) ixs_px_acc_op(p, ";");
     } else if (ixs_px_acc(p, IXK_SYSTEM)) {
         static const char *const none[] = {NULL};
         int cnt;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/sql/ixs_ex_tree.h"
 #include "server/sql/ixs_spl.h"
 
 /* Runs routine name with the SQLite values argv (storage forms). */
@@ -326,6 +327,67 @@ int ixs_spl_execute(px *p, ixs_stmt *s, int proc, const char *name) {
     s->sqlite_sql = ixv_sb_take(&q);
     p->ts_write = 1;
     return s->sqlite_sql ? 1 : ixs_px_failc(p, IXV_E_NOMEM, NULL);
+}
+
+/* The name of returned column k in a derived table: its AS name, else
+ * "(expression)" numbered from the second on (the names must differ). */
+static void ret_col_name(const spl_rt *r, int k, char *out, size_t n) {
+    int unnamed = 0;
+    for (int j = 0; j < k; j++)
+        if (!r->retname[j][0]) unnamed++;
+    if (r->retname[k][0])
+        snprintf(out, n, "%s", r->retname[k]);
+    else if (unnamed)
+        snprintf(out, n, "(expression)%d", unnamed + 1);
+    else
+        snprintf(out, n, "(expression)");
+}
+
+int ixs_spl_from_emit(px *p, const char *fn, struct ixs_ex *const *args, int na, int args_end,
+                      qres *q) {
+    xv v[SPL_MAX_ARGS];
+    int n = 0, rc = na > SPL_MAX_ARGS ? ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", fn) : 0;
+    while (!rc && n < na) {
+        ixs_xv_init(&v[n]);
+        ixs_px_at(p, args[n]->end);
+        rc = ixs_ex_resolve(p, args[n]) || ixs_ex_emit(p, args[n], &v[n]) ? -1 : 0;
+        n++;
+    }
+    ixs_px_at(p, args_end);
+    spl_rt *r = NULL;
+    int f = rc ? -1 : resolve(p, fn, v, n, &r);
+    if (!rc && f == 0) rc = ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", fn);
+    if (!rc && f < 0) rc = -1;
+    if (!rc && r->nret == 0) rc = ixs_px_failc(p, IXS_E_SPL_NOT_PROC, "%s", fn);
+    if (!rc) rc = convert_args(p, r, v, n);
+    if (!rc) {
+        ixv_sb_add(&q->sql, "SELECT ");
+        for (int k = 0; k < r->nret && !rc; k++) {
+            char name[IXS_NAME_MAX + 16];
+            ret_col_name(r, k, name, sizeof name);
+            ixv_sb_printf(&q->sql, "%sc%d AS ", k ? ", " : "", k);
+            ixv_sb_ident(&q->sql, name);
+            ocol *nc = realloc(q->cols, sizeof *nc * (size_t)(q->ncols + 1));
+            if (!nc || !(name[0] && (nc[q->ncols].name = strdup(name)))) {
+                if (nc) q->cols = nc;
+                rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
+                break;
+            }
+            q->cols = nc;
+            nc[q->ncols].t = r->ret[k];
+            nc[q->ncols].notnull = 0;
+            nc[q->ncols].stored = 0;
+            q->ncols++;
+        }
+        ixv_sb_add(&q->sql, " FROM " IXV_INTERNAL_PREFIX "spl(");
+        emit_args(r, v, n, &q->sql);
+        ixv_sb_addc(&q->sql, ')');
+        if (!rc && q->sql.oom) rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
+        p->ts_write = 1;
+    }
+    for (int k = 0; k < n; k++)
+        ixs_xv_free(&v[k]);
+    return rc;
 }
 
 int ixs_spl_ret_type(px *p, const char *fn, const ityp *argt, int na, ityp *t) {
