@@ -26,6 +26,18 @@ typedef struct spl_global {
     sval v;
 } spl_global;
 
+/* What a call of name with nargs arguments of those type codes resolved to
+ * (ixs_spl_cat_pick): found, and sig (NULL: the count decides). */
+#define SPL_MAX_PICKS 64 /* remembered at once (then forgotten together) */
+typedef struct spl_pick {
+    char name[IXS_NAME_MAX + 1];
+    int nargs;
+    int codes[SPL_MAX_ARGS];
+    int found;
+    char *sig;
+    struct spl_pick *next;
+} spl_pick;
+
 typedef struct spl_conn {
     spl_rt *rts;
     uint64_t gen; /* db->gen and data version when rts were last checked */
@@ -33,6 +45,10 @@ typedef struct spl_conn {
     spl_global *g;
     int ng;
     int depth;
+    spl_pick *picks; /* valid while db->gen and the data version are pick_gen, pick_dver */
+    int npicks;
+    uint64_t pick_gen;
+    unsigned pick_dver;
 } spl_conn;
 
 /* Control flow of the statements. */
@@ -77,9 +93,20 @@ static spl_conn *conn(ixs_conn *db) {
     return db->spl;
 }
 
+static void picks_free(spl_conn *c) {
+    while (c->picks) {
+        spl_pick *k = c->picks;
+        c->picks = k->next;
+        free(k->sig);
+        free(k);
+    }
+    c->npicks = 0;
+}
+
 void ixs_spl_forget(ixs_conn *db, const char *name) {
     spl_conn *c = db->spl;
     if (!c) return;
+    picks_free(c);
     for (spl_rt **pp = &c->rts; *pp;) {
         spl_rt *r = *pp;
         if (name && strcmp(r->name, name)) {
@@ -191,13 +218,58 @@ int ixs_spl_get(ixs_conn *db, const char *key, int nargs, spl_rt **out, ixv_err 
     return rc;
 }
 
+/* The remembered pick of name, nargs, argt (NULL: none yet). */
+static spl_pick *pick_find(spl_conn *c, const char *name, int nargs, const ityp *argt) {
+    for (spl_pick *k = c->picks; k; k = k->next) {
+        if (k->nargs != nargs || strcmp(k->name, name)) continue;
+        int same = 1;
+        for (int j = 0; j < nargs && same; j++)
+            same = k->codes[j] == (argt ? argt[j].code : -1);
+        if (same) return k;
+    }
+    return NULL;
+}
+
+/* Remembers a pick (best effort: without memory it is picked again). */
+static void pick_keep(spl_conn *c, const char *name, int nargs, const ityp *argt, int found,
+                      const char *sig) {
+    if (c->npicks == SPL_MAX_PICKS) picks_free(c);
+    spl_pick *k = calloc(1, sizeof *k);
+    if (!k || (sig && !(k->sig = strdup(sig)))) {
+        free(k);
+        return;
+    }
+    snprintf(k->name, sizeof k->name, "%s", name);
+    k->nargs = nargs;
+    for (int j = 0; j < nargs; j++)
+        k->codes[j] = argt ? argt[j].code : -1;
+    k->found = found;
+    k->next = c->picks;
+    c->picks = k;
+    c->npicks++;
+}
+
 int ixs_spl_resolve(ixs_conn *db, const char *name, int nargs, const ityp *argt, spl_rt **out,
                     ixv_err *err) {
     *out = NULL;
-    char *sig;
-    int f = ixs_spl_cat_pick(db, name, nargs, argt, &sig, err);
-    if (f <= 0) return f;
-    f = get_sig(db, name, nargs, sig, out, err);
+    spl_conn *c = conn(db);
+    if (!c) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
+    if (nargs < 0 || nargs > SPL_MAX_ARGS) return 0;
+    unsigned dv = ixs_data_version(db, 0);
+    if (c->pick_gen != db->gen || c->pick_dver != dv) {
+        picks_free(c);
+        c->pick_gen = db->gen;
+        c->pick_dver = dv;
+    }
+    spl_pick *k = pick_find(c, name, nargs, argt);
+    char *sig = NULL;
+    int f;
+    if (k) { /* a copy: get_sig may forget the picks */
+        f = k->found;
+        if (k->sig && !(sig = strdup(k->sig))) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
+    } else if ((f = ixs_spl_cat_pick(db, name, nargs, argt, &sig, err)) >= 0)
+        pick_keep(c, name, nargs, argt, f, sig);
+    if (f > 0) f = get_sig(db, name, nargs, sig, out, err);
     free(sig);
     return f;
 }
