@@ -4,13 +4,18 @@
  *
  * Stages:
  *   ixs_spl_parse.c  CREATE PROCEDURE / FUNCTION text -> spl_rt, a tree of
- *                    spl_node (no catalogue or SQLite access). Expressions
+ *                    spl_node (no SQLite; the catalogue only for the types
+ *                    given as LIKE table.column). Expressions
  *                    and embedded SQL stay Informix SQL text in which every
  *                    SPL variable has become a '?' (spl_sql), translated by
  *                    the ordinary translator when first run.
  *   ixs_spl_cat.c    the catalogue: sysprocedures and sysprocbody (the text,
  *                    parsed again into a tree when a connection first calls
- *                    the routine), CREATE / DROP.
+ *                    the routine), CREATE / DROP, and which of an
+ *                    overloaded name's routines a call's argument types
+ *                    pick (ixs_spl_cat_pick).
+ *   ixs_spl_sql.c    the calls from SQL: EXECUTE, a call in an expression,
+ *                    TABLE(FUNCTION f(...)) in FROM.
  *   ixs_spl_exec.c   the interpreter, the per-connection tree cache, EXECUTE
  *                    PROCEDURE / FUNCTION, and the SQLite function and table
  *                    that run a routine from inside SQL.

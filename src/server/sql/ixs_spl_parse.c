@@ -1,8 +1,11 @@
 /*
  * ixs_spl_parse.c: CREATE PROCEDURE / FUNCTION into a tree (ixs_spl.h).
- * Only tokens are read here: no catalogue, no SQLite. Expressions and
- * embedded SQL are kept as Informix SQL text with the variables replaced by
- * '?' marks (the order of the marks is spl_sql.slots).
+ * Only tokens are read here, no SQLite; the one look-up is the catalogue's
+ * column of a `LIKE table.column` type (a parameter, a RETURNING type or a
+ * DEFINE), since the casts of the '?' marks below need every variable's
+ * type. Expressions and embedded SQL are kept as Informix SQL text with the
+ * variables replaced by '?' marks (the order of the marks is
+ * spl_sql.slots).
  */
 #include <stdio.h>
 #include <stdlib.h>
