@@ -5,6 +5,10 @@
  *                             GROUP BY, HAVING and ORDER BY
  *   bench_query_cg dml N      N prepares each of an INSERT ... SELECT, an
  *                             UPDATE with a subquery and a DELETE
+ *   bench_query_cg call N     N prepares of a SELECT calling an SPL function
+ *                             twice (one routine of that name)
+ *   bench_query_cg overload N the same, the name shared by three routines of
+ *                             one parameter (picked by the argument's type)
  *
  *   valgrind --tool=callgrind build/bench_query_cg select 20
  *   callgrind_annotate --inclusive=yes callgrind.out.<pid> | \
@@ -46,14 +50,31 @@ static const char *const dmls[] = {
     "paid_date < today - 30) and quantity = %d",
 };
 
+static const char *const calls[] = {
+    "select c.customer_num, share(c.customer_num + %d), share(c.customer_num) from customer c "
+    "where share(c.customer_num) > 1",
+};
+
+static const char *const routines[] = {
+    "create function share(n integer) returning decimal(8,2); return n * 1.5; end function",
+    "create function share(n char(15)) returning decimal(8,2); return length(n); end function",
+    "create function share(n date) returning decimal(8,2); return 0; end function",
+};
+
 int main(int argc, char **argv) {
-    int n = argc > 2 ? atoi(argv[2]) : 20, dml = argc > 1 && !strcmp(argv[1], "dml");
+    const char *mode = argc > 1 ? argv[1] : "select";
+    int n = argc > 2 ? atoi(argv[2]) : 20, dml = !strcmp(mode, "dml");
+    int call = !strcmp(mode, "call"), over = !strcmp(mode, "overload");
     eu_setup("bench_query");
     int rc = run("create database bench_query with log");
     for (size_t k = 0; k < sizeof schema / sizeof *schema && !rc; k++)
         rc = run(schema[k]);
-    const char *const *v = dml ? dmls : selects;
-    size_t nv = dml ? sizeof dmls / sizeof *dmls : sizeof selects / sizeof *selects;
+    for (size_t k = 0; k < (over ? 3u : call ? 1u : 0u) && !rc; k++)
+        rc = run(routines[k]);
+    const char *const *v = dml ? dmls : call || over ? calls : selects;
+    size_t nv = dml            ? sizeof dmls / sizeof *dmls
+                : call || over ? sizeof calls / sizeof *calls
+                               : sizeof selects / sizeof *selects;
     int count = 0;
     for (int i = 0; i < n && !rc; i++)
         for (size_t k = 0; k < nv && !rc; k++) {

@@ -323,7 +323,14 @@ int ixs_ex_resolve(px *p, ixs_ex *e) {
         ixs_px_at(p, e->end);
         int bi = ixs_func_resolve(p, e->part[0], e->nk, &e->fn, &e->t);
         if (bi < 0) return -1;
-        if (!bi) ixs_spl_ret_type(p, e->part[0], e->nk, &e->t); /* a user routine's */
+        if (!bi) { /* a user routine's: resolved by its arguments' types */
+            ityp at[SPL_MAX_ARGS];
+            for (int k = 0; k < e->nk && k < SPL_MAX_ARGS; k++)
+                at[k] = e->kids[k]->op == EX_LIT && e->kids[k]->lit
+                            ? ixs_spl_arg_type(e->kids[k]->lit)
+                            : e->kids[k]->t;
+            if (e->nk <= SPL_MAX_ARGS) ixs_spl_ret_type(p, e->part[0], at, e->nk, &e->t);
+        }
     }
     type_node(e);
     if (e->tname) { /* a cast to a named row type */

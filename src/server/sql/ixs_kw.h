@@ -87,6 +87,7 @@ enum ixs_kw {
     IXK_HIGH,
     IXK_HOLD,
     IXK_IF,
+    IXK_IMMEDIATE,
     IXK_IN,
     IXK_INCREMENT,
     IXK_INDEX,

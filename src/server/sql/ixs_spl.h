@@ -4,13 +4,18 @@
  *
  * Stages:
  *   ixs_spl_parse.c  CREATE PROCEDURE / FUNCTION text -> spl_rt, a tree of
- *                    spl_node (no catalogue or SQLite access). Expressions
+ *                    spl_node (no SQLite; the catalogue only for the types
+ *                    given as LIKE table.column). Expressions
  *                    and embedded SQL stay Informix SQL text in which every
  *                    SPL variable has become a '?' (spl_sql), translated by
  *                    the ordinary translator when first run.
  *   ixs_spl_cat.c    the catalogue: sysprocedures and sysprocbody (the text,
  *                    parsed again into a tree when a connection first calls
- *                    the routine), CREATE / DROP.
+ *                    the routine), CREATE / DROP, and which of an
+ *                    overloaded name's routines a call's argument types
+ *                    pick (ixs_spl_cat_pick).
+ *   ixs_spl_sql.c    the calls from SQL: EXECUTE, a call in an expression,
+ *                    TABLE(FUNCTION f(...)) in FROM.
  *   ixs_spl_exec.c   the interpreter, the per-connection tree cache, EXECUTE
  *                    PROCEDURE / FUNCTION, and the SQLite function and table
  *                    that run a routine from inside SQL.
@@ -60,7 +65,8 @@ enum {
     SN_SQL,  /* an embedded SQL statement (SELECT INTO, DML, DDL) */
     SN_CALL, /* CALL / EXECUTE PROCEDURE / EXECUTE FUNCTION / LET a = f() */
     SN_SYSTEM,
-    SN_TRACE
+    SN_TRACE,
+    SN_EXECIMM /* EXECUTE IMMEDIATE char_expr: q is "SELECT char_expr" */
 };
 
 /* Loop kinds of EXIT / CONTINUE. */
@@ -115,6 +121,11 @@ struct spl_node {
     int first_var, nvars;          /* SN_BLOCK: the variables it defines */
     spl_handler *h;
     int nh;
+    /* SN_CALL, FOREACH EXECUTE: the routine the call resolved to, kept while
+     * the connection's gen and data version stay */
+    char *rkey;
+    uint64_t rgen;
+    unsigned rdver;
 };
 
 /* A routine. */
@@ -136,6 +147,7 @@ typedef struct spl_rt {
     spl_node *body; /* an SN_BLOCK */
     /* the per-connection cache */
     int key_nargs; /* the argument count it was looked up with (-1: any) */
+    char *key_sig; /* the paramtypes it was looked up with (overloaded), else NULL */
     int active;
     int stale;
     struct spl_rt *next;
@@ -155,20 +167,40 @@ void ixs_spl_rt_free(spl_rt *r);
 int ixs_spl_cat_init(sqlite3 *h, ixv_err *err);
 void ixs_spl_cat_upgrade(sqlite3 *h);
 /* The procid and text of routine name called with nargs arguments (-1: any):
- * routines overload by their number of parameters; the one with exactly
- * nargs, else the one with the fewest parameters above nargs (DEFAULTs fill
- * the rest). 1 found, 0 not, -1 error. *text is malloc'ed. */
-int ixs_spl_cat_find(ixs_conn *db, const char *name, int nargs, int *procid, char **text,
+ * the one with exactly nargs parameters, else the one with the fewest
+ * parameters above nargs (DEFAULTs fill the rest); when sig is not NULL,
+ * the one whose sysprocedures.paramtypes is sig. 1 found, 0 not, -1 error.
+ * *text is malloc'ed. */
+int ixs_spl_cat_find(ixs_conn *db, const char *name, int nargs, const char *sig, int *procid,
+                     char **text, ixv_err *err);
+/* Overloading: the routine of name that a call with nargs arguments of
+ * types argt resolves to. Routines of that name with exactly nargs
+ * parameters, else those with the fewest above nargs; among them, the one
+ * whose parameters' types the arguments reach at the lowest cost (the same
+ * type, another character type, a wider number, a narrower one, through
+ * text); two at the lowest cost are -9700. 1 found (*sig: NULL when the
+ * count alone decides, else the routine's paramtypes, malloc'ed), 0 none,
+ * -1 error. */
+int ixs_spl_cat_pick(ixs_conn *db, const char *name, int nargs, const ityp *argt, char **sig,
                      ixv_err *err);
 /* Writes a catalogue body (sysprocbody / systrigbody) in CHAR(256) chunks. */
 int ixs_spl_cat_put_body(ixs_conn *db, const char *table, int id, const char *key, const char *text,
                          size_t n, ixv_err *err);
 
 /* ---- execution (ixs_spl_exec.c) --------------------------------------------------- */
-/* The routine of that name for a call with nargs arguments (-1: any; see
- * ixs_spl_cat_find) for db (parsed from the catalogue and cached): 1 found (*out
- * valid until the next DDL), 0 not, -1 error. */
-int ixs_spl_get(ixs_conn *db, const char *name, int nargs, spl_rt **out, ixv_err *err);
+/* The routine of key for a call with nargs arguments (-1: any; see
+ * ixs_spl_cat_find) for db (parsed from the catalogue and cached): key is
+ * its name, or "name(paramtypes)" for one of an overloaded name (what
+ * spl_rt.key gives). 1 found (*out valid until the next DDL), 0 not, -1
+ * error. */
+int ixs_spl_get(ixs_conn *db, const char *key, int nargs, spl_rt **out, ixv_err *err);
+/* The routine of name that a call with nargs arguments of types argt
+ * resolves to (ixs_spl_cat_pick), as ixs_spl_get gives it: 1, 0, -1 (-9700
+ * when two are as good). */
+int ixs_spl_resolve(ixs_conn *db, const char *name, int nargs, const ityp *argt, spl_rt **out,
+                    ixv_err *err);
+/* The key of r for ixs_spl_get ("name" or "name(paramtypes)") into b. */
+void ixs_spl_key(const spl_rt *r, sb *b);
 /* Forgets the cached routine name (after DROP / CREATE). */
 void ixs_spl_forget(ixs_conn *db, const char *name);
 /* Frees the per-connection state (before the connection closes). */
@@ -199,9 +231,20 @@ int ixs_spl_execute(px *p, ixs_stmt *s, int proc, const char *name);
 /* A call of user routine fn in an expression, its arguments parsed: 0 done,
  * -1 error (-674 when there is no such routine). */
 int ixs_spl_call(px *p, const char *fn, xv *args, int na, xv *out);
-/* The result type of user routine fn called with na arguments into *t: 1,
- * 0 when there is none (ixs_spl_call gives the error). */
-int ixs_spl_ret_type(px *p, const char *fn, int na, ityp *t);
+/* TABLE ( [FUNCTION] fn ( args ) ) in FROM for a user routine: the rows
+ * its RETURN [WITH RESUME] gives, as the SELECT of a derived table into q
+ * (its columns the RETURNING types, named by their AS names, else
+ * "(expression)", "(expression)2", ...). args_end: the token after the
+ * arguments. 0, or -1 with p's error (-674 no such function). */
+struct ixs_ex;
+int ixs_spl_from_emit(px *p, const char *fn, struct ixs_ex *const *args, int na, int args_end,
+                      qres *q);
+/* The type an argument brings to overloading: its own, or for an untyped
+ * literal its natural one (CHAR, INTEGER, DECIMAL); NULL and '?' unknown. */
+ityp ixs_spl_arg_type(const xv *v);
+/* The result type of user routine fn called with na arguments of types
+ * argt into *t: 1, 0 when there is none (ixs_spl_call gives the error). */
+int ixs_spl_ret_type(px *p, const char *fn, const ityp *argt, int na, ityp *t);
 
 /* ---- WHERE CURRENT OF (ixs_cursor.c) --------------------------------------------- */
 /* A named FOREACH running (db->spl_cursors, innermost first): st is its

@@ -79,8 +79,8 @@ static const struct {
      "iterator INTEGER, percallcost INTEGER, commutator TEXT, negator TEXT, selfunc TEXT, "
      "internal INTEGER, class TEXT, stack INTEGER, parallelizable INTEGER, costfunc TEXT, "
      "selconst REAL, collation TEXT, procflags INTEGER);"
-     "CREATE UNIQUE INDEX IF NOT EXISTS " IXV_INTERNAL_PREFIX
-     "procsig ON sysprocedures(procname, numargs);"},
+     "CREATE INDEX IF NOT EXISTS " IXV_INTERNAL_PREFIX
+     "procsig2 ON sysprocedures(procname, numargs);"},
     {"sysprocbody", TABID_SYSPROCBODY, c_sysprocbody,
      "CREATE TABLE IF NOT EXISTS sysprocbody(procid INTEGER, datakey TEXT, seqno INTEGER, data "
      "TEXT, PRIMARY KEY(procid, datakey, seqno));"},
@@ -126,21 +126,25 @@ int ixs_spl_cat_init(sqlite3 *h, ixv_err *err) {
     return 0;
 }
 
-/* Routines overload by their number of parameters: a file made when a name
- * was unique gets the (name, numargs) index instead (best effort). */
+/* Routines overload by their parameters' types: a file made when a name was
+ * unique (index procname), or unique with its number of parameters (the
+ * unique index procsig), gets the plain (name, numargs) index instead (best
+ * effort; CREATE checks the signatures). */
 static void upgrade_overloading(sqlite3 *h) {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(
-            h, "SELECT 1 FROM sqlite_master WHERE name = '" IXV_INTERNAL_PREFIX "procname'", -1,
-            &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(h,
+                           "SELECT 1 FROM sqlite_master WHERE name IN ('" IXV_INTERNAL_PREFIX
+                           "procname', '" IXV_INTERNAL_PREFIX "procsig')",
+                           -1, &st, NULL) != SQLITE_OK)
         return;
     int old = sqlite3_step(st) == SQLITE_ROW;
     sqlite3_finalize(st);
     if (!old || sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return;
     if (sqlite3_exec(h,
-                     "DROP INDEX " IXV_INTERNAL_PREFIX
-                     "procname; CREATE UNIQUE INDEX " IXV_INTERNAL_PREFIX
-                     "procsig ON sysprocedures(procname, numargs); COMMIT",
+                     "DROP INDEX IF EXISTS " IXV_INTERNAL_PREFIX
+                     "procname; DROP INDEX IF EXISTS " IXV_INTERNAL_PREFIX
+                     "procsig; CREATE INDEX IF NOT EXISTS " IXV_INTERNAL_PREFIX
+                     "procsig2 ON sysprocedures(procname, numargs); COMMIT",
                      NULL, NULL, NULL) != SQLITE_OK &&
         !sqlite3_get_autocommit(h))
         sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
@@ -186,8 +190,125 @@ int ixs_spl_cat_put_body(ixs_conn *db, const char *table, int id, const char *ke
     return 0;
 }
 
-int ixs_spl_cat_find(ixs_conn *db, const char *name, int nargs, int *procid, char **text,
+/* ---- overloading ------------------------------------------------------------------- */
+
+/* The types of a paramtypes text ("integer,char(15)") into t (at most max):
+ * their number, -1 when the text does not read as types. */
+static int sig_types(ixs_conn *db, const char *text, ityp *t, int max) {
+    px p;
+    ixv_err e;
+    memset(&p, 0, sizeof p);
+    memset(&e, 0, sizeof e);
+    p.db = db;
+    p.sql = text;
+    p.n = strlen(text);
+    p.err = &e;
+    int n = 0;
+    if (ixs_lex(&p)) n = -1;
+    while (n >= 0 && p.i < p.nt && p.t[p.i].k != T_EOF) {
+        int serial;
+        int64_t st;
+        uint32_t cl;
+        if (n == max || ixs_parse_type(&p, &t[n], &serial, &st, &cl) ||
+            (!ixs_px_acc_op(&p, ",") && p.t[p.i].k != T_EOF))
+            n = -1;
+        else
+            n++;
+    }
+    free(p.t);
+    free(p.ptypes);
+    return n;
+}
+
+/* The same signature: the same type codes (lengths and precisions apart). */
+static int same_sig(const ityp *a, const ityp *b, int n) {
+    for (int k = 0; k < n; k++)
+        if (a[k].code != b[k].code) return 0;
+    return 1;
+}
+
+static int is_char(int code) {
+    return code == IX_T_CHAR || code == IX_T_VARCHAR || code == IX_T_NCHAR ||
+           code == IX_T_NVARCHAR || code == IX_T_LVARCHAR;
+}
+
+/* The numeric types in the order a value widens through them (0: not numeric). */
+static int num_rank(int code) {
+    static const int order[] = {IX_T_SMALLINT, IX_T_INTEGER, IX_T_INT8,       IX_T_BIGINT,
+                                IX_T_DECIMAL,  IX_T_MONEY,   IX_T_SMALLFLOAT, IX_T_FLOAT};
+    if (code == IX_T_SERIAL) code = IX_T_INTEGER;
+    if (code == IX_T_SERIAL8) code = IX_T_INT8;
+    if (code == IX_T_BIGSERIAL) code = IX_T_BIGINT;
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+        if (order[k] == code) return (int)k + 1;
+    return 0;
+}
+
+/* What passing a value of type a to a parameter of type p costs: 0 the same
+ * type, then another character type, a wider number, a narrower number,
+ * through text; a value of unknown type (NULL, a placeholder) the same for
+ * every parameter. */
+static int type_cost(ityp a, ityp p) {
+    enum { SAME = 0, CHARS = 1, WIDER = 2, NARROWER = 10, TEXT = 20, OTHER = 30, UNKNOWN = 40 };
+    if (a.code < 0) return UNKNOWN;
+    if (a.code == p.code) return SAME;
+    if (is_char(a.code) && is_char(p.code)) return CHARS;
+    int ra = num_rank(a.code), rp = num_rank(p.code);
+    if (ra && rp) return rp > ra ? WIDER + rp - ra : NARROWER + ra - rp;
+    if (is_char(a.code) || is_char(p.code)) return TEXT;
+    return OTHER;
+}
+
+int ixs_spl_cat_pick(ixs_conn *db, const char *name, int nargs, const ityp *argt, char **sig,
                      ixv_err *err) {
+    *sig = NULL;
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db->h,
+                                "SELECT numargs, paramtypes FROM sysprocedures WHERE procname = ?1 "
+                                "AND numargs >= ?2 ORDER BY numargs <> ?2, numargs, procid",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, IX_STMTTYPE_EXECUTE_PROC, NULL, err);
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, nargs < 0 ? 0 : nargs);
+    int found = 0, first_n = -1, best = -1, ties = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int n = sqlite3_column_int(st, 0);
+        if (found && n != first_n) break; /* only routines of the chosen count */
+        first_n = n;
+        found++;
+        const char *pt = (const char *)sqlite3_column_text(st, 1);
+        ityp t[SPL_MAX_ARGS];
+        int cost = 0;
+        if (sig_types(db, pt ? pt : "", t, SPL_MAX_ARGS) == n)
+            for (int k = 0; argt && k < nargs && k < n; k++)
+                cost += type_cost(argt[k], t[k]);
+        if (best >= 0 && cost > best) continue;
+        ties = best == cost ? ties + 1 : 0;
+        if (best < 0 || cost < best) {
+            best = cost;
+            free(*sig);
+            *sig = strdup(pt ? pt : "");
+            if (!*sig) rc = SQLITE_NOMEM;
+        }
+        if (rc == SQLITE_NOMEM) break;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        free(*sig);
+        *sig = NULL;
+        return rc == SQLITE_NOMEM ? ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL)
+                                  : ixs_sqlite_err(db, rc, IX_STMTTYPE_EXECUTE_PROC, NULL, err);
+    }
+    if (found <= 1 || ties) { /* the count alone decides, or nothing does */
+        free(*sig);
+        *sig = NULL;
+        if (ties) return ixv_seterr(err, IXS_E_SPL_AMBIGUOUS, 0, 0, "%s", name);
+    }
+    return found ? 1 : 0;
+}
+
+int ixs_spl_cat_find(ixs_conn *db, const char *name, int nargs, const char *sig, int *procid,
+                     char **text, ixv_err *err) {
     sqlite3_stmt *st;
     *procid = 0;
     if (text) *text = NULL;
@@ -195,12 +316,13 @@ int ixs_spl_cat_find(ixs_conn *db, const char *name, int nargs, int *procid, cha
         db->h,
         "SELECT p.procid, b.data FROM sysprocedures p LEFT JOIN sysprocbody b ON b.procid = "
         "p.procid AND b.datakey = 'T' WHERE p.procid = (SELECT procid FROM sysprocedures WHERE "
-        "procname = ?1 AND (?2 < 0 OR numargs >= ?2) ORDER BY numargs <> ?2, numargs, procid "
-        "LIMIT 1) ORDER BY b.seqno",
+        "procname = ?1 AND (?2 < 0 OR numargs >= ?2) AND (?3 IS NULL OR paramtypes = ?3) "
+        "ORDER BY numargs <> ?2, numargs, procid LIMIT 1) ORDER BY b.seqno",
         -1, &st, NULL);
     if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, IX_STMTTYPE_EXECUTE_PROC, NULL, err);
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 2, nargs);
+    if (sig) sqlite3_bind_text(st, 3, sig, -1, SQLITE_STATIC);
     sb b = {0};
     int found = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -289,23 +411,31 @@ static int next_id(ixs_conn *db, const char *sql) {
 }
 
 /* The routines of name with exactly nargs parameters (name NULL: the one of
- * specific name spec; nargs -1: any count): their number (-1 error), the
+ * specific name spec; nargs -1: any count), of those types when types is
+ * not NULL (their codes, lengths apart): their number (-1 error), the
  * first's procid in *procid. */
-static int routine_id(ixs_conn *db, const char *name, int nargs, const char *spec, int *procid) {
+static int routine_id(ixs_conn *db, const char *name, int nargs, const ityp *types,
+                      const char *spec, int *procid) {
     sqlite3_stmt *st;
     *procid = 0;
     if (sqlite3_prepare_v2(db->h,
-                           "SELECT procid FROM sysprocedures WHERE (?1 IS NULL OR procname = ?1) "
-                           "AND (?2 < 0 OR numargs = ?2) AND (?3 IS NULL OR specificname = ?3) "
-                           "ORDER BY procid",
+                           "SELECT procid, paramtypes FROM sysprocedures WHERE (?1 IS NULL OR "
+                           "procname = ?1) AND (?2 < 0 OR numargs = ?2) AND (?3 IS NULL OR "
+                           "specificname = ?3) ORDER BY procid",
                            -1, &st, NULL) != SQLITE_OK)
         return -1;
     if (name) sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 2, nargs);
     if (spec) sqlite3_bind_text(st, 3, spec, -1, SQLITE_STATIC);
     int n = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        ityp t[SPL_MAX_ARGS];
+        const char *pt = (const char *)sqlite3_column_text(st, 1);
+        if (types && nargs > 0 &&
+            (sig_types(db, pt ? pt : "", t, SPL_MAX_ARGS) != nargs || !same_sig(t, types, nargs)))
+            continue;
         if (!n++) *procid = sqlite3_column_int(st, 0);
+    }
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? n : -1;
 }
@@ -338,7 +468,10 @@ static int spl_create_run(px *p, const void *tree) {
     const spl_create *c = tree;
     spl_rt *r = c->r;
     int procid;
-    int f = routine_id(p->db, r->name, r->nparams, NULL, &procid);
+    ityp t[SPL_MAX_ARGS];
+    for (int k = 0; k < r->nparams; k++)
+        t[k] = r->vars[k].t;
+    int f = routine_id(p->db, r->name, r->nparams, t, NULL, &procid);
     if (f < 0) {
         p->failed = 1;
         return -1;
@@ -378,6 +511,7 @@ typedef struct spl_drop {
     int specific; /* name is a specific name */
     int ife;      /* IF EXISTS */
     int nargs;    /* the parameter types given: their number, else -1 */
+    ityp types[SPL_MAX_ARGS];
 } spl_drop;
 
 static int spl_drop_run(px *p, const void *tree) {
@@ -385,8 +519,8 @@ static int spl_drop_run(px *p, const void *tree) {
     char name[IXS_NAME_MAX + 1];
     snprintf(name, sizeof name, "%s", d->name);
     int procid;
-    int f =
-        routine_id(p->db, d->specific ? NULL : name, d->nargs, d->specific ? name : NULL, &procid);
+    int f = routine_id(p->db, d->specific ? NULL : name, d->nargs, d->nargs > 0 ? d->types : NULL,
+                       d->specific ? name : NULL, &procid);
     if (f < 0) {
         p->failed = 1;
         return -1;
@@ -431,11 +565,11 @@ int ixs_spl_drop_stmt(px *p, int *stype, ixs_plan *pl) {
         d.nargs = 0;
         if (!ixs_px_acc_op(p, ")")) {
             do {
-                ityp t;
                 int serial;
                 int64_t st;
                 uint32_t cl;
-                if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
+                if (d.nargs == SPL_MAX_ARGS) return ixs_px_fail(p);
+                if (ixs_parse_type(p, &d.types[d.nargs], &serial, &st, &cl)) return -1;
                 d.nargs++;
             } while (ixs_px_acc_op(p, ","));
             if (ixs_px_expect_op(p, ")")) return -1;

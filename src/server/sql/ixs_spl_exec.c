@@ -26,6 +26,18 @@ typedef struct spl_global {
     sval v;
 } spl_global;
 
+/* What a call of name with nargs arguments of those type codes resolved to
+ * (ixs_spl_cat_pick): found, and sig (NULL: the count decides). */
+#define SPL_MAX_PICKS 64 /* remembered at once (then forgotten together) */
+typedef struct spl_pick {
+    char name[IXS_NAME_MAX + 1];
+    int nargs;
+    int codes[SPL_MAX_ARGS];
+    int found;
+    char *sig;
+    struct spl_pick *next;
+} spl_pick;
+
 typedef struct spl_conn {
     spl_rt *rts;
     uint64_t gen; /* db->gen and data version when rts were last checked */
@@ -33,6 +45,10 @@ typedef struct spl_conn {
     spl_global *g;
     int ng;
     int depth;
+    spl_pick *picks; /* valid while db->gen and the data version are pick_gen, pick_dver */
+    int npicks;
+    uint64_t pick_gen;
+    unsigned pick_dver;
 } spl_conn;
 
 /* Control flow of the statements. */
@@ -77,9 +93,20 @@ static spl_conn *conn(ixs_conn *db) {
     return db->spl;
 }
 
+static void picks_free(spl_conn *c) {
+    while (c->picks) {
+        spl_pick *k = c->picks;
+        c->picks = k->next;
+        free(k->sig);
+        free(k);
+    }
+    c->npicks = 0;
+}
+
 void ixs_spl_forget(ixs_conn *db, const char *name) {
     spl_conn *c = db->spl;
     if (!c) return;
+    picks_free(c);
     for (spl_rt **pp = &c->rts; *pp;) {
         spl_rt *r = *pp;
         if (name && strcmp(r->name, name)) {
@@ -119,14 +146,21 @@ static int parse_text(ixs_conn *db, const char *text, int procid, spl_rt **out, 
     return rc;
 }
 
-int ixs_spl_get(ixs_conn *db, const char *name, int nargs, spl_rt **out, ixv_err *err) {
+/* A cached routine looked up as name, nargs, sig (NULL: by count). */
+static int cached_as(const spl_rt *r, const char *name, int nargs, const char *sig) {
+    if (strcmp(r->name, name) || r->key_nargs != nargs) return 0;
+    return sig ? r->key_sig && !strcmp(r->key_sig, sig) : !r->key_sig;
+}
+
+static int get_sig(ixs_conn *db, const char *name, int nargs, const char *sig, spl_rt **out,
+                   ixv_err *err) {
     *out = NULL;
     spl_conn *c = conn(db);
     if (!c) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     unsigned dv = ixs_data_version(db, 0);
     int fresh = c->gen == db->gen && c->dver == dv;
     spl_rt *r = c->rts;
-    while (r && (strcmp(r->name, name) || r->key_nargs != nargs))
+    while (r && !cached_as(r, name, nargs, sig))
         r = r->next;
     if (r && fresh) {
         *out = r;
@@ -138,7 +172,7 @@ int ixs_spl_get(ixs_conn *db, const char *name, int nargs, spl_rt **out, ixv_err
     }
     int procid;
     char *text = NULL;
-    int f = ixs_spl_cat_find(db, name, nargs, &procid, r ? NULL : &text, err);
+    int f = ixs_spl_cat_find(db, name, nargs, sig, &procid, r ? NULL : &text, err);
     if (f <= 0) {
         if (r) ixs_spl_forget(db, name);
         return f;
@@ -149,7 +183,7 @@ int ixs_spl_get(ixs_conn *db, const char *name, int nargs, spl_rt **out, ixv_err
     }
     if (r) {
         ixs_spl_forget(db, name);
-        f = ixs_spl_cat_find(db, name, nargs, &procid, &text, err);
+        f = ixs_spl_cat_find(db, name, nargs, sig, &procid, &text, err);
         if (f <= 0) return f;
     }
     spl_rt *nr;
@@ -157,21 +191,107 @@ int ixs_spl_get(ixs_conn *db, const char *name, int nargs, spl_rt **out, ixv_err
     free(text);
     if (rc) return -1;
     nr->key_nargs = nargs;
+    if (sig && !(nr->key_sig = strdup(sig))) {
+        ixs_spl_rt_free(nr);
+        return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
+    }
     nr->next = c->rts;
     c->rts = nr;
     *out = nr;
     return 1;
 }
 
+int ixs_spl_get(ixs_conn *db, const char *key, int nargs, spl_rt **out, ixv_err *err) {
+    const char *par = strchr(key, '(');
+    size_t kl = strlen(key);
+    if (!par) return get_sig(db, key, nargs, NULL, out, err);
+    char name[IXS_NAME_MAX + 1];
+    if ((size_t)(par - key) > IXS_NAME_MAX || key[kl - 1] != ')') {
+        *out = NULL;
+        return 0;
+    }
+    snprintf(name, sizeof name, "%.*s", (int)(par - key), key);
+    char *sig = strndup(par + 1, kl - (size_t)(par - key) - 2);
+    if (!sig) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
+    int rc = get_sig(db, name, nargs, sig, out, err);
+    free(sig);
+    return rc;
+}
+
+/* The remembered pick of name, nargs, argt (NULL: none yet). */
+static spl_pick *pick_find(spl_conn *c, const char *name, int nargs, const ityp *argt) {
+    for (spl_pick *k = c->picks; k; k = k->next) {
+        if (k->nargs != nargs || strcmp(k->name, name)) continue;
+        int same = 1;
+        for (int j = 0; j < nargs && same; j++)
+            same = k->codes[j] == (argt ? argt[j].code : -1);
+        if (same) return k;
+    }
+    return NULL;
+}
+
+/* Remembers a pick (best effort: without memory it is picked again). */
+static void pick_keep(spl_conn *c, const char *name, int nargs, const ityp *argt, int found,
+                      const char *sig) {
+    if (c->npicks == SPL_MAX_PICKS) picks_free(c);
+    spl_pick *k = calloc(1, sizeof *k);
+    if (!k || (sig && !(k->sig = strdup(sig)))) {
+        free(k);
+        return;
+    }
+    snprintf(k->name, sizeof k->name, "%s", name);
+    k->nargs = nargs;
+    for (int j = 0; j < nargs; j++)
+        k->codes[j] = argt ? argt[j].code : -1;
+    k->found = found;
+    k->next = c->picks;
+    c->picks = k;
+    c->npicks++;
+}
+
+int ixs_spl_resolve(ixs_conn *db, const char *name, int nargs, const ityp *argt, spl_rt **out,
+                    ixv_err *err) {
+    *out = NULL;
+    spl_conn *c = conn(db);
+    if (!c) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
+    if (nargs < 0 || nargs > SPL_MAX_ARGS) return 0;
+    unsigned dv = ixs_data_version(db, 0);
+    if (c->pick_gen != db->gen || c->pick_dver != dv) {
+        picks_free(c);
+        c->pick_gen = db->gen;
+        c->pick_dver = dv;
+    }
+    spl_pick *k = pick_find(c, name, nargs, argt);
+    char *sig = NULL;
+    int f;
+    if (k) { /* a copy: get_sig may forget the picks */
+        f = k->found;
+        if (k->sig && !(sig = strdup(k->sig))) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
+    } else if ((f = ixs_spl_cat_pick(db, name, nargs, argt, &sig, err)) >= 0)
+        pick_keep(c, name, nargs, argt, f, sig);
+    if (f > 0) f = get_sig(db, name, nargs, sig, out, err);
+    free(sig);
+    return f;
+}
+
+void ixs_spl_key(const spl_rt *r, sb *b) {
+    ixv_sb_add(b, r->name);
+    if (r->key_sig) ixv_sb_printf(b, "(%s)", r->key_sig);
+}
+
 /* ---- statements of the tree ------------------------------------------------------------ */
 
-static int prep(ixs_conn *db, const char *text, ixs_stmt **out, ixv_err *err) {
+static int prep_n(ixs_conn *db, const char *text, size_t n, ixs_stmt **out, ixv_err *err) {
     int64_t dl = db->deadline;
     int intr = db->interrupted;
-    int rc = ixs_prepare(db, text, strlen(text), out, err);
+    int rc = ixs_prepare(db, text, n, out, err);
     db->deadline = dl;
     db->interrupted = intr;
     return rc;
+}
+
+static int prep(ixs_conn *db, const char *text, ixs_stmt **out, ixv_err *err) {
+    return prep_n(db, text, strlen(text), out, err);
 }
 
 /* The translated statement of q (*temp: prepared for this use only). */
@@ -323,18 +443,43 @@ static int truth(frame *f, spl_sql *q) {
 
 /* ---- routine calls ------------------------------------------------------------------- */
 
-static int call_values(frame *f, spl_node *n, spl_rows *rows) {
-    spl_rt *r;
-    int found = ixs_spl_get(f->db, n->callee, n->nargs, &r, f->err);
-    if (found < 0) return C_ERR;
-    if (!found) return ixv_seterr(f->err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", n->callee);
+/* The routine call n resolves to with arguments of types argt (kept in n
+ * while the catalogue stays). */
+static int call_routine(frame *f, spl_node *n, const ityp *argt, spl_rt **out) {
+    unsigned dv = ixs_data_version(f->db, 0);
+    if (n->rkey && n->rgen == f->db->gen && n->rdver == dv)
+        return ixs_spl_get(f->db, n->rkey, n->nargs, out, f->err);
+    int found = ixs_spl_resolve(f->db, n->callee, n->nargs, argt, out, f->err);
+    if (found == 1) {
+        sb k = {0};
+        ixs_spl_key(*out, &k);
+        free(n->rkey);
+        n->rkey = k.oom ? NULL : ixv_sb_take(&k); /* else resolved again next time */
+        ixv_sb_free(&k);
+        n->rgen = f->db->gen;
+        n->rdver = dv;
+    }
+    return found;
+}
+
+/* The types a call returns (copied: the routine may be dropped while it runs). */
+typedef struct rets {
+    int n;
+    ityp t[SPL_MAX_RET];
+} rets;
+
+static int call_values(frame *f, spl_node *n, spl_rows *rows, rets *rt) {
     vals a;
     memset(&a, 0, sizeof a);
     if (n->q.text && eval(f, &n->q, &a)) return C_ERR;
-    if (a.n > r->nparams) {
+    spl_rt *r;
+    int found = call_routine(f, n, a.t, &r);
+    if (found <= 0 || a.n > r->nparams) {
         vals_free(&a);
-        return ixv_seterr(f->err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", n->callee);
+        return found < 0 ? C_ERR : ixv_seterr(f->err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", n->callee);
     }
+    rt->n = r->nret;
+    memcpy(rt->t, r->ret, sizeof rt->t);
     sval args[SPL_MAX_ARGS];
     int rc = 0;
     for (int k = 0; k < a.n; k++) {
@@ -359,16 +504,16 @@ static int stmts(frame *f, spl_node *n);
 static int call_stmt(frame *f, spl_node *n) {
     spl_rows rows;
     memset(&rows, 0, sizeof rows);
-    if (call_values(f, n, &rows)) return C_ERR;
-    spl_rt *r;
+    rets rt;
+    if (call_values(f, n, &rows, &rt)) return C_ERR;
     int rc = 0;
-    if (n->ntgt && ixs_spl_get(f->db, n->callee, n->nargs, &r, f->err) == 1) {
+    if (n->ntgt) {
         if (rows.n > 1) rc = ixv_seterr(f->err, IXS_E_SPL_MANY_ROWS, 0, 0, "%s", n->callee);
         for (int k = 0; !rc && k < n->ntgt; k++) {
             sval nul = {0};
             nul.kind = SQLITE_NULL;
             const sval *v = rows.n && k < rows.ncols ? &rows.v[k] : &nul;
-            rc = assign(f, n->tgt[k], k < r->nret ? r->ret[k] : ixv_t(-1, 0), v);
+            rc = assign(f, n->tgt[k], k < rt.n ? rt.t[k] : ixv_t(-1, 0), v);
         }
     }
     ixs_spl_rows_free(&rows);
@@ -431,15 +576,15 @@ static int foreach_stmt(frame *f, spl_node *n) {
     if (n->callee[0]) {
         spl_rows rows;
         memset(&rows, 0, sizeof rows);
-        spl_rt *r;
-        if (call_values(f, n, &rows) || ixs_spl_get(f->db, n->callee, n->nargs, &r, f->err) != 1) {
+        rets rt;
+        if (call_values(f, n, &rows, &rt)) {
             ixs_spl_rows_free(&rows);
             return C_ERR;
         }
         int rc = 0;
         for (int i = 0; i < rows.n && !rc; i++) {
             for (int k = 0; !rc && k < n->ntgt && k < rows.ncols; k++)
-                rc = assign(f, n->tgt[k], r->ret[k], &rows.v[i * rows.ncols + k]);
+                rc = assign(f, n->tgt[k], rt.t[k], &rows.v[i * rows.ncols + k]);
             if (rc || (rc = check_intr(f))) break;
             int stop;
             rc = loop_result(f, stmts(f, n->body), SPL_LOOP_FOREACH, &stop);
@@ -634,6 +779,37 @@ static int sql_stmt(frame *f, spl_node *n) {
     return rc ? C_ERR : 0;
 }
 
+/* EXECUTE IMMEDIATE: the text the expression gives, prepared and run once.
+ * A NULL text is -201, a text with '?' placeholders -254, a SELECT that
+ * returns rows (an EXECUTE FUNCTION too) -260; the statement's own errors
+ * come back as they are. */
+static int execimm_stmt(frame *f, spl_node *n) {
+    vals x;
+    if (eval(f, &n->q, &x)) return C_ERR;
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
+    int rc = 0;
+    if (x.n < 1 || x.v[0].kind == SQLITE_NULL)
+        rc = ixv_seterr(f->err, IXV_E_SYNTAX, 0, n->q.pos, NULL);
+    else if ((rc = ixv_sval_to_text(x.t[0], &x.v[0], &b)))
+        rc = ixv_seterr(f->err, rc < 0 ? rc : IXV_E_NOMEM, 0, 0, NULL);
+    vals_free(&x);
+    ixs_stmt *st = NULL;
+    if (!rc && prep_n(f->db, (const char *)b.data, b.len, &st, f->err)) rc = -1;
+    ixb_wbuf_free(&b);
+    if (!rc && st->nparams) rc = ixv_seterr(f->err, IXV_E_HOST_VARS, 0, 0, NULL);
+    if (!rc && st->kind == SK_SELECT && st->ncols)
+        rc = ixv_seterr(f->err, IXV_E_SELECT_NEEDS_CUR, 0, 0, NULL);
+    if (!rc) {
+        int64_t rows;
+        int64_t dl = f->db->deadline;
+        rc = ixs_execute(st, &rows, f->err);
+        f->db->deadline = dl;
+    }
+    ixs_stmt_free(st);
+    return rc ? C_ERR : 0;
+}
+
 static int block(frame *f, spl_node *b);
 
 static int stmt(frame *f, spl_node *n) {
@@ -660,6 +836,7 @@ static int stmt(frame *f, spl_node *n) {
     case SN_CALL: return call_stmt(f, n);
     case SN_SYSTEM: return ixv_seterr(f->err, IXS_E_SPL_SYSTEM, 0, 0, NULL);
     case SN_TRACE: return 0;
+    case SN_EXECIMM: return execimm_stmt(f, n);
     }
     return ixv_seterr(f->err, IXV_E_NOT_IMPLEMENTED, 0, 0, "SPL statement");
 }

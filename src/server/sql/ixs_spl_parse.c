@@ -1,8 +1,11 @@
 /*
  * ixs_spl_parse.c: CREATE PROCEDURE / FUNCTION into a tree (ixs_spl.h).
- * Only tokens are read here: no catalogue, no SQLite. Expressions and
- * embedded SQL are kept as Informix SQL text with the variables replaced by
- * '?' marks (the order of the marks is spl_sql.slots).
+ * Only tokens are read here, no SQLite; the one look-up is the catalogue's
+ * column of a `LIKE table.column` type (a parameter, a RETURNING type or a
+ * DEFINE), since the casts of the '?' marks below need every variable's
+ * type. Expressions and embedded SQL are kept as Informix SQL text with the
+ * variables replaced by '?' marks (the order of the marks is
+ * spl_sql.slots).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +57,7 @@ static void node_free(spl_node *n) {
             node_free(n->h[k].body);
         }
         free(n->h);
+        free(n->rkey);
         free(n);
         n = next;
     }
@@ -65,6 +69,7 @@ void ixs_spl_rt_free(spl_rt *r) {
         free(r->vars[k].defsql);
     free(r->vars);
     free(r->document);
+    free(r->key_sig);
     node_free(r->body);
     free(r);
 }
@@ -374,6 +379,17 @@ static int like_type(px *p, ityp *t) {
     return rc;
 }
 
+/* { type | LIKE [owner.]table.column } into *t (a SERIAL type is -201: a
+ * variable, parameter or returned value has none). */
+static int type_or_like(px *p, ityp *t) {
+    if (ixs_px_acc(p, IXK_LIKE)) return like_type(p, t);
+    int serial = 0;
+    int64_t st;
+    uint32_t cl;
+    if (ixs_parse_type(p, t, &serial, &st, &cl)) return -1;
+    return serial ? ixs_px_fail(p) : 0;
+}
+
 /* DEFINE [GLOBAL] v [, v ...] { type | LIKE [owner.]table.column } [DEFAULT expr] */
 static int define_stmt(sps *s) {
     px *p = s->p;
@@ -385,14 +401,7 @@ static int define_stmt(sps *s) {
         n++;
     } while (ixs_px_acc_op(p, ","));
     ityp t;
-    int serial = 0;
-    int64_t st;
-    uint32_t cl;
-    if (ixs_px_acc(p, IXK_LIKE)) {
-        if (like_type(p, &t)) return -1;
-    } else if (ixs_parse_type(p, &t, &serial, &st, &cl))
-        return -1;
-    if (serial) return ixs_px_fail(p);
+    if (type_or_like(p, &t)) return -1;
     char *def = NULL;
     if (ixs_px_acc(p, IXK_DEFAULT)) {
         static const char *const none[] = {NULL};
@@ -490,7 +499,9 @@ static int if_stmt(sps *s, spl_node *n) {
         n->elsep = b;
         if (stmts(s, &b->body, endk)) return -1;
     }
-    return end_of(s, "if") || ixs_px_expect_op(p, ";");
+    if (end_of(s, "if")) return -1;
+    ixs_px_acc_op(p, ";"); /* END IF [;] */
+    return 0;
 }
 
 static int loop_body(sps *s, spl_node *n, int kind, const char *what) {
@@ -500,7 +511,8 @@ static int loop_body(sps *s, spl_node *n, int kind, const char *what) {
     int rc = stmts(s, &n->body, endk);
     s->nloops--;
     if (rc || end_of(s, what)) return -1;
-    return ixs_px_expect_op(s->p, ";");
+    ixs_px_acc_op(s->p, ";"); /* END FOR|WHILE|FOREACH [;] */
+    return 0;
 }
 
 /* FOR v = a TO b [STEP s] ... END FOR | FOR v IN (e, ...) ... END FOR */
@@ -645,6 +657,19 @@ static int return_stmt(sps *s, spl_node *n) {
     return ixs_px_expect_op(p, ";");
 }
 
+/* EXECUTE IMMEDIATE char_expr ; (at EXECUTE): the one expression whose
+ * value, a statement's text, is prepared and run when the node runs. */
+static int execimm_stmt(sps *s, spl_node *n) {
+    static const char *const none[] = {NULL};
+    px *p = s->p;
+    int cnt = 0;
+    p->i += 2;
+    n->kind = SN_EXECIMM;
+    if (expr_list(s, none, &n->q, &cnt)) return -1;
+    if (cnt != 1) return ixs_px_fail(p);
+    return ixs_px_expect_op(p, ";");
+}
+
 /* ON EXCEPTION [IN (code, ...)] [SET v, v, v] stmts END EXCEPTION [WITH RESUME] */
 static int handler(sps *s, spl_node *blk) {
     px *p = s->p;
@@ -678,7 +703,8 @@ static int handler(sps *s, spl_node *blk) {
         if (ixs_px_expect(p, IXK_RESUME)) return -1;
         h->resume = 1;
     }
-    return ixs_px_expect_op(p, ";");
+    ixs_px_acc_op(p, ";"); /* END EXCEPTION [WITH RESUME] [;] */
+    return 0;
 }
 
 /* One statement at the current token into *out (NULL for DEFINE, which
@@ -733,12 +759,15 @@ static int stmt(sps *s, spl_node **out) {
         if (!rc && (ixs_px_acc(p, callkw ? IXK_RETURNING : IXK_INTO)))
             rc = var_list(s, &n->tgt, &n->ntgt);
         if (!rc) rc = ixs_px_expect_op(p, ";");
+    } else if (ixs_px_kw(p, p->i, IXK_EXECUTE) && ixs_px_kw(p, p->i + 1, IXK_IMMEDIATE)) {
+        rc = execimm_stmt(s, n);
     } else if (ixs_px_kw(p, p->i, IXK_BEGIN) && !ixs_px_kw(p, p->i + 1, IXK_WORK)) {
         static const char *const endk[] = {"end", NULL};
         p->i++;
         n->kind = SN_BLOCK;
         rc = block_body(s, n, endk);
-        if (!rc) rc = ixs_px_expect(p, IXK_END) || ixs_px_expect_op(p, ";");
+        if (!rc) rc = ixs_px_expect(p, IXK_END); /* END [;]: Informix's examples omit it */
+        if (!rc) ixs_px_acc_op(p, ";");
     } else if (ixs_px_acc(p, IXK_SYSTEM)) {
         static const char *const none[] = {NULL};
         int cnt;
@@ -802,7 +831,7 @@ static int block_body(sps *s, spl_node *blk, const char *const *end) {
 
 /* ---- the routine header --------------------------------------------------------------- */
 
-/* ( [[OUT|INOUT] name type [DEFAULT expr]] [, ...] ) */
+/* ( [[OUT|INOUT] name { type | LIKE table.column } [DEFAULT expr]] [, ...] ) */
 static int params(sps *s) {
     px *p = s->p;
     if (ixs_px_expect_op(p, "(")) return -1;
@@ -811,12 +840,8 @@ static int params(sps *s) {
         (void)(ixs_px_acc(p, IXK_OUT) || ixs_px_acc(p, IXK_INOUT) || ixs_px_acc(p, IXK_IN));
         char name[IXS_NAME_MAX + 1];
         ityp t;
-        int serial;
-        int64_t st;
-        uint32_t cl;
-        if (ixs_px_newname(p, name, sizeof name) || ixs_parse_type(p, &t, &serial, &st, &cl))
-            return -1;
-        if (serial || s->r->nparams >= SPL_MAX_ARGS) return ixs_px_fail(p);
+        if (ixs_px_newname(p, name, sizeof name) || type_or_like(p, &t)) return -1;
+        if (s->r->nparams >= SPL_MAX_ARGS) return ixs_px_fail(p);
         int v = var_add(s, name, t);
         if (v < 0) return -1;
         s->r->nparams++;
@@ -840,17 +865,13 @@ static int params(sps *s) {
     return ixs_px_expect_op(p, ")");
 }
 
-/* RETURNING|RETURNS type [AS name] [, ...] */
+/* RETURNING|RETURNS { type | LIKE table.column } [AS name] [, ...] */
 static int returning(sps *s) {
     px *p = s->p;
     do {
         if (s->r->nret == SPL_MAX_RET) return ixs_px_fail(p);
         ityp t;
-        int serial;
-        int64_t st;
-        uint32_t cl;
-        if (ixs_parse_type(p, &t, &serial, &st, &cl)) return -1;
-        if (serial) return ixs_px_fail(p);
+        if (type_or_like(p, &t)) return -1;
         s->r->ret[s->r->nret] = t;
         if (ixs_px_acc(p, IXK_AS) &&
             ixs_px_ident(p, s->r->retname[s->r->nret], sizeof s->r->retname[0]))

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/sql/ixs_ex_tree.h"
 #include "server/sql/ixs_spl.h"
 
 /* Runs routine name with the SQLite values argv (storage forms). */
@@ -24,7 +25,7 @@ static int run_values(ixs_conn *db, sqlite3_value **argv, int argc, spl_rows *ro
     const char *name = (const char *)sqlite3_value_text(argv[0]);
     if (!name) return ixv_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, NULL);
     spl_rt *r;
-    int f = ixs_spl_get(db, name, argc - 1, &r, err);
+    int f = ixs_spl_get(db, name, argc - 1, &r, err); /* name: the routine's key */
     if (f <= 0) return f < 0 ? -1 : ixv_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", name);
     sval args[SPL_MAX_ARGS];
     int na = argc - 1 < SPL_MAX_ARGS ? argc - 1 : SPL_MAX_ARGS;
@@ -201,30 +202,61 @@ int ixs_spl_register(sqlite3 *h, ixs_conn *db) {
 
 /* ---- the translator's side ---------------------------------------------------------------- */
 
-/* Arguments after '(' up to and including ')', converted to r's parameter
- * types, into args. */
-static int parse_args(px *p, spl_rt *r, xv *args, int *na) {
+/* Arguments after '(' up to and including ')' into args (at most
+ * SPL_MAX_ARGS: more are -674 for routine name). */
+static int parse_args(px *p, const char *name, xv *args, int *na) {
     *na = 0;
-    if (!ixs_px_acc_op(p, ")")) {
-        do {
-            if (*na >= r->nparams) return ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", r->name);
-            xv *v = &args[(*na)++];
-            memset(v, 0, sizeof *v);
-            v->t.code = -1;
-            v->pidx = -1;
-            if (ixs_expr(p, v)) return -1;
-        } while (ixs_px_acc_op(p, ","));
-        if (ixs_px_expect_op(p, ")")) return -1;
-    }
-    for (int k = 0; k < *na; k++)
+    if (ixs_px_acc_op(p, ")")) return 0;
+    do {
+        if (*na >= SPL_MAX_ARGS) return ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", name);
+        xv *v = &args[(*na)++];
+        memset(v, 0, sizeof *v);
+        v->t.code = -1;
+        v->pidx = -1;
+        if (ixs_expr(p, v)) return -1;
+    } while (ixs_px_acc_op(p, ","));
+    return ixs_px_expect_op(p, ")");
+}
+
+/* The arguments converted to r's parameter types (a parameter past them
+ * needs its DEFAULT). */
+static int convert_args(px *p, spl_rt *r, xv *args, int na) {
+    if (na > r->nparams) return ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", r->name);
+    for (int k = 0; k < na; k++)
         ixs_to_type(p, &args[k], r->vars[k].t);
-    for (int k = *na; k < r->nparams; k++)
+    for (int k = na; k < r->nparams; k++)
         if (!r->vars[k].defsql) return ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", r->name);
     return p->failed ? -1 : 0;
 }
 
-static void emit_args(const char *name, const xv *args, int na, sb *out) {
-    ixv_sb_strlit(out, name, strlen(name));
+ityp ixs_spl_arg_type(const xv *v) {
+    if (v->t.code >= 0) return v->t;
+    switch (v->k) {
+    case XK_STR: return ixv_t(IX_T_CHAR, (uint32_t)v->litn);
+    case XK_INT: return ixv_t_default(IX_T_INTEGER);
+    case XK_NUM: return ixv_t_default(IX_T_DECIMAL);
+    default: return v->t; /* NULL, a placeholder: unknown */
+    }
+}
+
+/* The routine fn resolves to for arguments args: 1, 0 none, -1 error. */
+static int resolve(px *p, const char *fn, const xv *args, int na, spl_rt **r) {
+    ityp at[SPL_MAX_ARGS];
+    for (int k = 0; k < na && k < SPL_MAX_ARGS; k++)
+        at[k] = ixs_spl_arg_type(&args[k]);
+    int f = ixs_spl_resolve(p->db, fn, na, at, r, p->err);
+    if (f < 0) p->failed = 1;
+    return f;
+}
+
+/* 'key', arg, ... : the routine's key (its name, with its parameters' types
+ * when the name is overloaded) and the arguments. */
+static void emit_args(const spl_rt *r, const xv *args, int na, sb *out) {
+    sb key = {0};
+    ixs_spl_key(r, &key);
+    if (key.oom) out->oom = 1;
+    ixv_sb_strlit(out, key.p ? key.p : "", key.p ? key.n : 0);
+    ixv_sb_free(&key);
     for (int k = 0; k < na; k++) {
         ixv_sb_add(out, ", ");
         ixv_sb_add(out, args[k].s.p ? args[k].s.p : "NULL");
@@ -243,18 +275,6 @@ static int add_col(px *p, ixs_stmt *s, const char *name, ityp t) {
     return 0;
 }
 
-/* The arguments of a call after its '(': their number. */
-static int count_args(px *p) {
-    int n = 0, depth = 0;
-    for (int i = p->i; i < p->nt && p->t[i].k != T_EOF; i++) {
-        if (ixs_px_op(p, i, "(")) depth++;
-        if (ixs_px_op(p, i, ")") && depth-- == 0) break;
-        if (!n) n = 1;
-        if (!depth && ixs_px_op(p, i, ",")) n++;
-    }
-    return n;
-}
-
 /* 1 when the statements from n on hold a RETURN ... WITH RESUME: the
  * routine is an iterator. */
 static int has_resume(const spl_node *n) {
@@ -269,16 +289,19 @@ static int has_resume(const spl_node *n) {
 
 int ixs_spl_execute(px *p, ixs_stmt *s, int proc, const char *name) {
     (void)proc;
-    spl_rt *r;
-    int f = ixs_spl_get(p->db, name, count_args(p), &r, p->err);
-    if (f < 0) {
-        p->failed = 1;
-        return -1;
-    }
-    if (!f) return 0;
     xv args[SPL_MAX_ARGS];
-    int na = 0;
-    int rc = parse_args(p, r, args, &na);
+    int na = 0, at = p->i;
+    spl_rt *r = NULL;
+    int rc = parse_args(p, name, args, &na);
+    int f = rc ? -1 : resolve(p, name, args, na, &r);
+    if (f == 0) { /* no such routine: the caller says so, at the '(' */
+        for (int k = 0; k < na; k++)
+            ixs_xv_free(&args[k]);
+        p->i = at;
+        return 0;
+    }
+    if (f < 0) rc = -1;
+    if (!rc) rc = convert_args(p, r, args, na);
     sb q = {0};
     if (!rc) {
         ixv_sb_add(&q, "SELECT ");
@@ -286,7 +309,7 @@ int ixs_spl_execute(px *p, ixs_stmt *s, int proc, const char *name) {
             ixv_sb_printf(&q, "%sc%d", k ? ", " : "", k);
         if (!r->nret) ixv_sb_add(&q, "NULL");
         ixv_sb_add(&q, " FROM " IXV_INTERNAL_PREFIX "spl(");
-        emit_args(r->name, args, na, &q);
+        emit_args(r, args, na, &q);
         ixv_sb_addc(&q, ')');
         for (int k = 0; k < r->nret && !rc; k++)
             rc = add_col(p, s, r->retname[k][0] ? r->retname[k] : "(expression)", r->ret[k]);
@@ -306,30 +329,86 @@ int ixs_spl_execute(px *p, ixs_stmt *s, int proc, const char *name) {
     return s->sqlite_sql ? 1 : ixs_px_failc(p, IXV_E_NOMEM, NULL);
 }
 
-int ixs_spl_ret_type(px *p, const char *fn, int na, ityp *t) {
+/* The name of returned column k in a derived table: its AS name, else
+ * "(expression)" numbered from the second on (the names must differ). */
+static void ret_col_name(const spl_rt *r, int k, char *out, size_t n) {
+    int unnamed = 0;
+    for (int j = 0; j < k; j++)
+        if (!r->retname[j][0]) unnamed++;
+    if (r->retname[k][0])
+        snprintf(out, n, "%s", r->retname[k]);
+    else if (unnamed)
+        snprintf(out, n, "(expression)%d", unnamed + 1);
+    else
+        snprintf(out, n, "(expression)");
+}
+
+int ixs_spl_from_emit(px *p, const char *fn, struct ixs_ex *const *args, int na, int args_end,
+                      qres *q) {
+    xv v[SPL_MAX_ARGS];
+    int n = 0, rc = na > SPL_MAX_ARGS ? ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", fn) : 0;
+    while (!rc && n < na) {
+        ixs_xv_init(&v[n]);
+        ixs_px_at(p, args[n]->end);
+        rc = ixs_ex_resolve(p, args[n]) || ixs_ex_emit(p, args[n], &v[n]) ? -1 : 0;
+        n++;
+    }
+    ixs_px_at(p, args_end);
+    spl_rt *r = NULL;
+    int f = rc ? -1 : resolve(p, fn, v, n, &r);
+    if (!rc && f == 0) rc = ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", fn);
+    if (!rc && f < 0) rc = -1;
+    if (!rc && r->nret == 0) rc = ixs_px_failc(p, IXS_E_SPL_NOT_PROC, "%s", fn);
+    if (!rc) rc = convert_args(p, r, v, n);
+    if (!rc) {
+        ixv_sb_add(&q->sql, "SELECT ");
+        for (int k = 0; k < r->nret && !rc; k++) {
+            char name[IXS_NAME_MAX + 16];
+            ret_col_name(r, k, name, sizeof name);
+            ixv_sb_printf(&q->sql, "%sc%d AS ", k ? ", " : "", k);
+            ixv_sb_ident(&q->sql, name);
+            ocol *nc = realloc(q->cols, sizeof *nc * (size_t)(q->ncols + 1));
+            if (!nc || !(name[0] && (nc[q->ncols].name = strdup(name)))) {
+                if (nc) q->cols = nc;
+                rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
+                break;
+            }
+            q->cols = nc;
+            nc[q->ncols].t = r->ret[k];
+            nc[q->ncols].notnull = 0;
+            nc[q->ncols].stored = 0;
+            q->ncols++;
+        }
+        ixv_sb_add(&q->sql, " FROM " IXV_INTERNAL_PREFIX "spl(");
+        emit_args(r, v, n, &q->sql);
+        ixv_sb_addc(&q->sql, ')');
+        if (!rc && q->sql.oom) rc = ixs_px_failc(p, IXV_E_NOMEM, NULL);
+        p->ts_write = 1;
+    }
+    for (int k = 0; k < n; k++)
+        ixs_xv_free(&v[k]);
+    return rc;
+}
+
+int ixs_spl_ret_type(px *p, const char *fn, const ityp *argt, int na, ityp *t) {
     spl_rt *r;
     ixv_err err;
     memset(&err, 0, sizeof err);
-    if (ixs_spl_get(p->db, fn, na, &r, &err) != 1 || r->nret == 0 || na > r->nparams) return 0;
+    if (ixs_spl_resolve(p->db, fn, na, argt, &r, &err) != 1 || r->nret == 0 || na > r->nparams)
+        return 0;
     *t = r->ret[0];
     return 1;
 }
 
 int ixs_spl_call(px *p, const char *fn, xv *args, int na, xv *out) {
     spl_rt *r;
-    int f = ixs_spl_get(p->db, fn, na, &r, p->err);
-    if (f < 0) {
-        p->failed = 1;
-        return -1;
-    }
+    int f = na > SPL_MAX_ARGS ? 0 : resolve(p, fn, args, na, &r);
+    if (f < 0) return -1;
     if (!f || r->nret == 0 || na > r->nparams)
         return ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", fn);
-    for (int k = 0; k < na; k++)
-        ixs_to_type(p, &args[k], r->vars[k].t);
-    for (int k = na; k < r->nparams; k++)
-        if (!r->vars[k].defsql) return ixs_px_failc(p, IXS_E_SPL_UNRESOLVED, "%s", fn);
+    if (convert_args(p, r, args, na)) return -1;
     ixv_sb_add(&out->s, "ixd_spl_fn(");
-    emit_args(r->name, args, na, &out->s);
+    emit_args(r, args, na, &out->s);
     ixv_sb_addc(&out->s, ')');
     out->t = r->ret[0];
     out->k = XK_EXPR;

@@ -290,6 +290,7 @@ ixs_ts_from *ixs_ts_from_parse(px *p) {
 
 int ixs_ts_from_emit(px *p, const ixs_ts_from *f, qres *q) {
     const ts_routine *r = ixts_routine_find(f->fn);
+    if (!r && !f->over) return ixs_spl_from_emit(p, f->fn, f->arg, f->n, f->args_end, q);
     if (!r) return ixs_px_failc(p, IXS_E_ROUTINE_UNRESOLVED, "%s", f->fn);
     if (r->ret != TS_RET_ROWS && r->ret != TS_RET_AGG)
         return ixs_px_failc(p, IXS_E_ROUTINE, "%s does not return rows", f->fn);
