@@ -274,9 +274,13 @@ static int arith_numeric(px *p, arop *o) {
         return 0;
     }
     if (ca == 'i' && cb == 'i' && op != '/') {
-        /* checked against the result type's range, as Informix does */
+        /* checked against the result type's range, as Informix does (two
+         * SMALLINTs cannot leave INTEGER's: 32767 * 32767 < 2^31) */
         int w = ixs_ex_arith_type(l->t, r->t, op).code == IX_T_INTEGER ? 4 : 8;
-        ixv_sb_printf(&out->s, IXV_FN_IRANGE "((%s %c %s),%d)", o->L, op, o->R, w);
+        if (a == IX_T_SMALLINT && b == IX_T_SMALLINT)
+            ixv_sb_printf(&out->s, "(%s %c %s)", o->L, op, o->R);
+        else
+            ixv_sb_printf(&out->s, IXV_FN_IRANGE "((%s %c %s),%d)", o->L, op, o->R, w);
         return 0;
     }
     /* exact decimal arithmetic */

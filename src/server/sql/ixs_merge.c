@@ -50,6 +50,7 @@ typedef struct mcond {
  * end: the token after its value) or value (e; end: the token after it). */
 typedef struct mitem {
     char col[IXS_NAME_MAX + 1];
+    char qual[IXS_NAME_MAX + 1]; /* t in t.col, "" when none */
     int tok, end;
     ixs_ex *e;
 } mitem;
@@ -154,14 +155,21 @@ static int cond_parse(px *p, int at, mcond *c) {
     return c->e ? 0 : -1;
 }
 
+/* [t.]col at p->i into it: the column and its qualifier */
+static int target_item(px *p, mitem *it) {
+    if (ixs_px_ident(p, it->col, sizeof it->col)) return -1;
+    if (!ixs_px_acc_op(p, ".")) return 0;
+    memcpy(it->qual, it->col, sizeof it->qual);
+    return ixs_px_ident(p, it->col, sizeof it->col);
+}
+
 /* [t.]col = expr {, ...} at p->i into w->set */
 static int set_parse(px *p, mwhen *w) {
     do {
         mitem *it = item_add(p, &w->set, &w->nset);
         if (!it) return -1;
         it->tok = p->i;
-        if (ixs_px_ident(p, it->col, sizeof it->col)) return -1;
-        if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, it->col, sizeof it->col)) return -1;
+        if (target_item(p, it)) return -1;
         if (ixs_px_expect_op(p, "=") || !(it->e = ixs_ex_parse(p, IXS_EX_VALUE))) return -1;
         it->end = p->i;
     } while (ixs_px_acc_op(p, ","));
@@ -175,8 +183,7 @@ static int insert_parse(px *p, mwhen *w) {
             mitem *it = item_add(p, &w->set, &w->nset);
             if (!it) return -1;
             it->tok = p->i;
-            if (ixs_px_ident(p, it->col, sizeof it->col)) return ixs_px_fail(p);
-            if (ixs_px_acc_op(p, ".") && ixs_px_ident(p, it->col, sizeof it->col)) return -1;
+            if (target_item(p, it)) return -1;
         } while (ixs_px_acc_op(p, ","));
         if (ixs_px_expect_op(p, ")")) return -1;
     }
@@ -339,10 +346,16 @@ static int m_cond(px *p, const mcond *c0, sb *out) {
     return rc;
 }
 
-static icol *target_col(px *p, tref *t, const char *name) {
+/* The target's column of item it: its qualifier, when it has one, names the
+ * target (its alias or its table), else -217 as for any unknown column. */
+static icol *target_col(px *p, tref *t, const mitem *it) {
+    if (it->qual[0] && strcmp(it->qual, t->alias) && strcmp(it->qual, t->tab.name)) {
+        ixs_px_failc(p, IXV_E_NO_COLUMN, "%s.%s", it->qual, it->col);
+        return NULL;
+    }
     for (int i = 0; i < t->tab.ncols; i++)
-        if (!strcmp(t->tab.cols[i].name, name)) return &t->tab.cols[i];
-    ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", name);
+        if (!strcmp(t->tab.cols[i].name, it->col)) return &t->tab.cols[i];
+    ixs_px_failc(p, IXV_E_NO_COLUMN, "%s", it->col);
     return NULL;
 }
 
@@ -362,7 +375,7 @@ static int emit_update(px *p, tref *t, tref *s, const mwhen *wh, int k, sb *out)
     ixv_sb_add(out, " SET ");
     for (int n = 0; n < wh->nset; n++) {
         const mitem *it = &wh->set[n];
-        icol *c = target_col(p, t, it->col);
+        icol *c = target_col(p, t, it);
         if (!c) return -1;
         xv v;
         ixs_xv_init(&v);
@@ -405,7 +418,7 @@ static int emit_insert(px *p, tref *t, tref *s, const mwhen *wh, const char *con
     if (wh->nset) {
         for (int i = 0; i < wh->nset; i++) {
             if (nc >= t->tab.ncols) return ixs_px_fail_at(p, wh->set[i].tok);
-            if (!(cols[nc++] = target_col(p, t, wh->set[i].col))) return -1;
+            if (!(cols[nc++] = target_col(p, t, &wh->set[i]))) return -1;
         }
     } else
         for (int i = 0; i < t->tab.ncols; i++)
