@@ -202,6 +202,10 @@ static int emit_subq(px *p, ixs_ex *e, xv *out) {
 /* ( a ) */
 static int emit_paren(px *p, ixs_ex *e, xv *out) {
     if (ixs_ex_emit_node(p, e->a, out)) return -1;
+    if (e->field) { /* f(args).field */
+        ixs_px_at(p, e->end);
+        return ixs_row_field(p, out, e->field);
+    }
     sb n = {0};
     ixv_sb_printf(&n, "(%s)", xs(out));
     ixs_xv_set_sql(out, &n);

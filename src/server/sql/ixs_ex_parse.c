@@ -486,11 +486,30 @@ static ixs_ex *post(px *p, int op, ixs_ex *a) {
     return e;
 }
 
-/* One postfix after e: "::" type | "[" first [ "," last ] "]" | UNITS unit;
- * e itself when there is none, NULL on error. */
+/* f(args).field or (expr).field: a ROW value's field, as an EX_PAREN
+ * with field set (its name kept in part[0]). */
+static ixs_ex *post_field(px *p, ixs_ex *e) {
+    e = post(p, EX_PAREN, e);
+    if (!e) return NULL;
+    p->i++; /* . */
+    if (!(e->part = malloc(sizeof *e->part))) {
+        ixs_px_failc(p, IXV_E_NOMEM, NULL);
+        return e;
+    }
+    e->npart = 1;
+    if (ixs_px_ident(p, e->part[0], sizeof e->part[0]) == 0) e->field = e->part[0];
+    return e;
+}
+
+/* One postfix after e: "::" type | "[" first [ "," last ] "]" | UNITS unit
+ * | "." field (after a call or a parenthesis); e itself when there is none,
+ * NULL on error. */
 static ixs_ex *post1(px *p, ixs_ex *e, int *more) {
     *more = 1;
-    if (ixs_px_acc_op(p, "::")) {
+    if ((e->op == EX_CALL || e->op == EX_PAREN) && ixs_px_op(p, p->i, ".") &&
+        ixs_px_is_ident(p, p->i + 1)) {
+        e = post_field(p, e);
+    } else if (ixs_px_acc_op(p, "::")) {
         e = post(p, EX_CAST, e);
         if (e) cast_type(p, e);
     } else if (ixs_px_acc_op(p, "[")) {
@@ -510,7 +529,8 @@ static ixs_ex *post1(px *p, ixs_ex *e, int *more) {
     return done(p, e);
 }
 
-/* postfix := primary { "::" type | "[" first [ "," last ] "]" | UNITS unit } */
+/* postfix := primary { "::" type | "[" first [ "," last ] "]" | UNITS unit
+ *                     | "." field } */
 static ixs_ex *postfix(px *p) {
     ixs_ex *e = primary(p);
     int more = 1;

@@ -300,6 +300,11 @@ static void type_node(ixs_ex *e) {
     case EX_SUBSTRING:
     case EX_TRIM: type_substring(e); break;
     case EX_PAREN:
+        if (e->field) { /* a ROW field: typed at emission (ixs_row_field) */
+            untyped(e);
+            break;
+        }
+        /* fall through */
     case EX_NEG: type_same(e); break;
     case EX_ROW: e->t = ixs_row_lit_type(e->nk); break;
     case EX_EXISTS:
