@@ -94,6 +94,12 @@ int ixd_set_env(ixd_db *db, const char *name, const char *value) {
         db->x.gen++; /* kept translations read it */
         return 0;
     }
+    if (!strcmp(name, "DELIMIDENT")) { /* any value but n or N: on */
+        int on = !(value[0] == 'n' || value[0] == 'N') || value[1] != 0;
+        if (on != db->x.delimident) db->x.gen++; /* kept translations were lexed by it */
+        db->x.delimident = on;
+        return 0;
+    }
     return 1;
 }
 

@@ -233,6 +233,9 @@ struct ixs_conn {
     /* the client's environment (ixd_set_env): DBMONEY ("" = "$."), read
      * when a string is made MONEY or DECIMAL */
     char dbmoney[IXS_DBMONEY_MAX + 1];
+    /* DELIMIDENT set (not n/N): a double-quoted token is a delimited
+     * identifier, not a string (ixs_lex.c) */
+    int delimident;
 };
 
 /* The host's functions as the translator calls them (see ixs_host). */

@@ -62,10 +62,52 @@ void ixv_sb_printf(sb *b, const char *fmt, ...) {
     va_end(ap);
     b->n += (size_t)k;
 }
+int ixv_name_escaped(const char *name) {
+    for (const char *q = name; *q; q++)
+        if ((*q >= 'A' && *q <= 'Z') || *q == IXV_NAME_ESC) return 1;
+    return 0;
+}
+void ixv_sb_stname(sb *b, const char *name) {
+    int esc = ixv_name_escaped(name);
+    for (const char *q = name; *q; q++) {
+        if (esc && *q == IXV_NAME_ESC) {
+            ixv_sb_addn(b, q, 1);
+            ixv_sb_addn(b, q, 1);
+        } else if (esc && *q >= 'A' && *q <= 'Z') {
+            ixv_sb_addc(b, IXV_NAME_ESC);
+            ixv_sb_addc(b, (char)(*q + ('a' - 'A')));
+        } else {
+            ixv_sb_addn(b, q, 1);
+        }
+    }
+    if (!b->p) ixv_sb_addn(b, "", 0);
+}
+const char *ixv_stname(const char *name, char *buf, size_t n) {
+    if (!ixv_name_escaped(name)) return name;
+    size_t k = 0;
+    for (const char *q = name; *q && k + 2 < n; q++) {
+        if (*q == IXV_NAME_ESC || (*q >= 'A' && *q <= 'Z')) {
+            buf[k++] = IXV_NAME_ESC;
+            buf[k++] = *q == IXV_NAME_ESC ? *q : (char)(*q + ('a' - 'A'));
+        } else {
+            buf[k++] = *q;
+        }
+    }
+    buf[k] = 0;
+    return buf;
+}
 void ixv_sb_ident(sb *b, const char *name) {
+    int esc = ixv_name_escaped(name);
     ixv_sb_addc(b, '"');
     for (const char *q = name; *q; q++) {
         if (*q == '"') ixv_sb_addc(b, '"');
+        if (esc && *q == IXV_NAME_ESC) {
+            ixv_sb_addc(b, *q);
+        } else if (esc && *q >= 'A' && *q <= 'Z') {
+            ixv_sb_addc(b, IXV_NAME_ESC);
+            ixv_sb_addc(b, (char)(*q + ('a' - 'A')));
+            continue;
+        }
         ixv_sb_addc(b, *q);
     }
     ixv_sb_addc(b, '"');
