@@ -261,7 +261,7 @@ static const char v_sysreferences[] =
     " WHERE c.constrtype = 'R'";
 static const char v_syscoldepend[] =
     "SELECT k.constrid, k.tabid, c.colno FROM _ixd_constraints k JOIN _ixd_columns c"
-    " ON c.tabid = k.tabid AND instr(k.checktext, '\"' || c.colname || '\"') > 0"
+    " ON c.tabid = k.tabid AND instr(k.checktext, ixd_ident(c.colname)) > 0"
     " WHERE k.constrtype = 'C'";
 /* the DEFAULT of every column that has one (type L literal, N NULL, T TODAY,
  * C CURRENT, U USER), of a table (class T) */

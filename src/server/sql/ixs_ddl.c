@@ -246,6 +246,17 @@ int ixs_create_index_run(px *p, const ddl_create_index *ci) {
     return rc;
 }
 
+/* name as a "quoted" name of Informix SQL: a name as written, with or
+ * without DELIMIDENT (ixs_px_ident). */
+static void quoted_name(sb *s, const char *name) {
+    ixv_sb_addc(s, '"');
+    for (const char *q = name ? name : ""; *q; q++) {
+        if (*q == '"') ixv_sb_addc(s, '"');
+        ixv_sb_addc(s, *q);
+    }
+    ixv_sb_addc(s, '"');
+}
+
 /* DROP TABLE ... CASCADE: the foreign keys of other tables that reference
  * table tabid go first, each by ALTER TABLE child DROP CONSTRAINT (inside the
  * DROP's savepoint when it fails). Returns 0 or -1. */
@@ -260,11 +271,10 @@ static int drop_referencing(px *p, int tabid) {
     sqlite3_bind_int(st, 1, tabid);
     sb s = {0};
     while (sqlite3_step(st) == SQLITE_ROW) {
-        ixv_sb_add(&s, "alter table \"");
-        ixv_sb_add(&s, (const char *)sqlite3_column_text(st, 0));
-        ixv_sb_add(&s, "\" drop constraint \"");
-        ixv_sb_add(&s, (const char *)sqlite3_column_text(st, 1));
-        ixv_sb_addc(&s, '"');
+        ixv_sb_add(&s, "alter table ");
+        quoted_name(&s, (const char *)sqlite3_column_text(st, 0));
+        ixv_sb_add(&s, " drop constraint ");
+        quoted_name(&s, (const char *)sqlite3_column_text(st, 1));
         ixv_sb_addc(&s, 0);
     }
     sqlite3_finalize(st);
@@ -534,10 +544,17 @@ int ixs_rename_column_run(px *p, const ddl_rename *rn) {
     ixv_sb_printf(&s, " WHERE tabid = %lld AND colname = ", (long long)tabid);
     ixv_sb_strlit(&s, rn->from, strlen(rn->from));
     /* check texts name the column quoted */
-    ixv_sb_printf(&s,
-                  "; UPDATE _ixd_constraints SET checktext = replace(checktext, '\"%s\"', "
-                  "'\"%s\"') WHERE tabid = %lld;",
-                  rn->from, rn->to, (long long)tabid);
+    sb from = {0}, to = {0};
+    ixv_sb_ident(&from, rn->from);
+    ixv_sb_ident(&to, rn->to);
+    ixv_sb_add(&s, "; UPDATE _ixd_constraints SET checktext = replace(checktext, ");
+    ixv_sb_strlit(&s, from.p ? from.p : "", from.n);
+    ixv_sb_add(&s, ", ");
+    ixv_sb_strlit(&s, to.p ? to.p : "", to.n);
+    ixv_sb_printf(&s, ") WHERE tabid = %lld;", (long long)tabid);
+    if (from.oom || to.oom) s.oom = 1;
+    ixv_sb_free(&from);
+    ixv_sb_free(&to);
     int rc = s.oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL)
                    : rename_exec(p, s.p, rn->tab, (long long)tabid, rn);
     ixv_sb_free(&s);
