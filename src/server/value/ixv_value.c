@@ -96,6 +96,18 @@ const char *ixv_stname(const char *name, char *buf, size_t n) {
     buf[k] = 0;
     return buf;
 }
+void ixv_sb_unstname(sb *b, const char *s) {
+    for (const char *q = s; *q; q++) {
+        if (*q == IXV_NAME_ESC && q[1] == IXV_NAME_ESC) {
+            q++;
+        } else if (*q == IXV_NAME_ESC && q[1] >= 'a' && q[1] <= 'z') {
+            ixv_sb_addc(b, (char)(*++q - ('a' - 'A')));
+            continue;
+        }
+        ixv_sb_addn(b, q, 1);
+    }
+    if (!b->p) ixv_sb_addn(b, "", 0);
+}
 void ixv_sb_ident(sb *b, const char *name) {
     int esc = ixv_name_escaped(name);
     ixv_sb_addc(b, '"');
