@@ -234,7 +234,8 @@ struct ixs_conn {
      * when a string is made MONEY or DECIMAL */
     char dbmoney[IXS_DBMONEY_MAX + 1];
     /* DELIMIDENT set (not n/N): a double-quoted token is a delimited
-     * identifier, not a string (ixs_lex.c) */
+     * identifier, not a string (ixs_lex.c); while an SPL routine runs, the
+     * one it was created with (ixs_spl_exec.c) */
     int delimident;
 };
 

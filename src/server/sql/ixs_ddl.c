@@ -222,9 +222,10 @@ static int index_exec(px *p, const char *sql, const char *tab, const char *name)
  * -217 for a column it does not have. */
 int ixs_create_index_run(px *p, const ddl_create_index *ci) {
     int64_t v;
+    char stn[IXV_STNAME_MAX + 1]; /* SQLite knows it by its storage name */
     if (ixs_ddl_q_int(p->db, "SELECT 1 FROM _ixd_indexes WHERE idxname = ?", ci->name, &v) == 1 ||
-        ixs_ddl_q_int(p->db, "SELECT 1 FROM sqlite_master WHERE lower(name) = ?", ci->name, &v) ==
-            1)
+        ixs_ddl_q_int(p->db, "SELECT 1 FROM sqlite_master WHERE lower(name) = ?",
+                      ixv_stname(ci->name, stn, sizeof stn), &v) == 1)
         return ci->ifne ? 0 : ixs_px_failc(p, IXV_E_INDEX_EXISTS, "%s", ci->name);
     tdef t;
     int rc = -1, lr = ixs_tdef_load(p, ci->tab, &t);

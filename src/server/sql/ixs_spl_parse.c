@@ -913,6 +913,7 @@ int ixs_spl_parse_create(px *p, spl_rt **out) {
     s.r = calloc(1, sizeof *s.r);
     if (!s.r) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     spl_rt *r = s.r;
+    r->delimident = p->db && p->db->delimident;
     int rc = -1;
     if (ixs_px_expect(p, IXK_CREATE)) goto out;
     r->dba = ixs_px_acc(p, IXK_DBA);
