@@ -302,9 +302,6 @@ int ixs_px_expect_op(px *p, const char *op) {
 int ixs_px_is_ident(px *p, int i) {
     return i < p->nt && p->t[i].k == T_ID;
 }
-int ixs_px_is_delim(const px *p, int i) {
-    return i < p->nt && p->t[i].k == T_ID && p->t[i].delim;
-}
 /* The name token i holds into buf of n bytes: an identifier lower-cased, a
  * delimited one as written. 0, or -1 (nothing set) when it is longer than a
  * name or than buf, or holds a NUL. */

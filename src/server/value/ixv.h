@@ -101,7 +101,7 @@ void ixv_sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2,
  * name (every name written without quotes) is its own storage name. The
  * catalogue (_ixd_tables, _ixd_columns, ...) keeps the name as written.
  * ixv_name_escaped: 1 when name's storage name differs from it.
- * ixv_sb_stname: the storage name, unquoted. ixv_stname: the storage name,
+ * ixv_stname: the storage name,
  * name itself when it is its own, else written into buf of n bytes (cut
  * when shorter than IXV_STNAME_MAX + 1). ixv_sb_ident: the storage name
  * quoted for SQLite. ixv_sb_unstname: text s (a name SQLite gives, or
@@ -109,7 +109,6 @@ void ixv_sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2,
 #define IXV_NAME_ESC   '^'
 #define IXV_STNAME_MAX (2 * 128)
 int ixv_name_escaped(const char *name);
-void ixv_sb_stname(sb *b, const char *name);
 const char *ixv_stname(const char *name, char *buf, size_t n);
 void ixv_sb_unstname(sb *b, const char *s);
 void ixv_sb_ident(sb *b, const char *name);         /* "name" quoted for SQLite */
