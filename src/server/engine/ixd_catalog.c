@@ -475,16 +475,6 @@ static void cat_upgrade_tables(sqlite3 *h) {
  * storage names has it from the start). Views are left as they are
  * (docs/server-sql.md). */
 
-/* name quoted for SQLite as it is (not its storage name) */
-static void sb_quoted(sb *q, const char *name) {
-    ixv_sb_addc(q, '"');
-    for (const char *c = name; *c; c++) {
-        if (*c == '"') ixv_sb_addc(q, '"');
-        ixv_sb_addc(q, *c);
-    }
-    ixv_sb_addc(q, '"');
-}
-
 /* The SQL that gives the objects query finds their storage names: columns
  * (table, column), indexes (name, SQL) or tables (name). Returns 0, or -1
  * when the catalogue cannot be read. */
@@ -497,9 +487,9 @@ static int names_sql(sqlite3 *h, const char *query, char kind, sb *q) {
         if (!a || (kind != 't' && !b)) continue;
         if (kind == 'c') { /* the column, and the CHECK texts that name it */
             ixv_sb_add(q, "ALTER TABLE ");
-            sb_quoted(q, a);
+            ixv_sb_quoted(q, a);
             ixv_sb_add(q, " RENAME COLUMN ");
-            sb_quoted(q, b);
+            ixv_sb_quoted(q, b);
             ixv_sb_add(q, " TO ");
             ixv_sb_ident(q, b);
             ixv_sb_add(q, "; UPDATE _ixd_constraints SET checktext = replace(checktext, '\"' || ");
@@ -511,7 +501,7 @@ static int names_sql(sqlite3 *h, const char *query, char kind, sb *q) {
             ixv_sb_add(q, ");");
         } else if (kind == 'x') { /* the index made again under its storage name */
             sb old = {0};
-            sb_quoted(&old, a);
+            ixv_sb_quoted(&old, a);
             const char *at = old.p ? strstr(b, old.p) : NULL;
             if (at) {
                 ixv_sb_add(q, "DROP INDEX ");
@@ -525,7 +515,7 @@ static int names_sql(sqlite3 *h, const char *query, char kind, sb *q) {
             ixv_sb_free(&old);
         } else {
             ixv_sb_add(q, "ALTER TABLE ");
-            sb_quoted(q, a);
+            ixv_sb_quoted(q, a);
             ixv_sb_add(q, " RENAME TO ");
             ixv_sb_ident(q, a);
             ixv_sb_add(q, ";");

@@ -247,17 +247,6 @@ int ixs_create_index_run(px *p, const ddl_create_index *ci) {
     return rc;
 }
 
-/* name as a "quoted" name of Informix SQL: a name as written, with or
- * without DELIMIDENT (ixs_px_ident). */
-static void quoted_name(sb *s, const char *name) {
-    ixv_sb_addc(s, '"');
-    for (const char *q = name ? name : ""; *q; q++) {
-        if (*q == '"') ixv_sb_addc(s, '"');
-        ixv_sb_addc(s, *q);
-    }
-    ixv_sb_addc(s, '"');
-}
-
 /* DROP TABLE ... CASCADE: the foreign keys of other tables that reference
  * table tabid go first, each by ALTER TABLE child DROP CONSTRAINT (inside the
  * DROP's savepoint when it fails). Returns 0 or -1. */
@@ -273,9 +262,9 @@ static int drop_referencing(px *p, int tabid) {
     sb s = {0};
     while (sqlite3_step(st) == SQLITE_ROW) {
         ixv_sb_add(&s, "alter table ");
-        quoted_name(&s, (const char *)sqlite3_column_text(st, 0));
+        ixv_sb_quoted(&s, (const char *)sqlite3_column_text(st, 0)); /* as written, with or */
         ixv_sb_add(&s, " drop constraint ");
-        quoted_name(&s, (const char *)sqlite3_column_text(st, 1));
+        ixv_sb_quoted(&s, (const char *)sqlite3_column_text(st, 1)); /* without DELIMIDENT */
         ixv_sb_addc(&s, 0);
     }
     sqlite3_finalize(st);

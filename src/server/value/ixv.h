@@ -104,13 +104,15 @@ void ixv_sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2,
  * ixv_stname: the storage name,
  * name itself when it is its own, else written into buf of n bytes (cut
  * when shorter than IXV_STNAME_MAX + 1). ixv_sb_ident: the storage name
- * quoted for SQLite. ixv_sb_unstname: text s (a name SQLite gives, or
+ * quoted for SQLite; ixv_sb_quoted: name itself quoted (a savepoint's,
+ * or a name of Informix SQL, "" doubled). ixv_sb_unstname: text s (a name SQLite gives, or
  * its message naming them) with every storage name read back as written. */
 #define IXV_NAME_ESC   '^'
 #define IXV_STNAME_MAX (2 * 128)
 int ixv_name_escaped(const char *name);
 const char *ixv_stname(const char *name, char *buf, size_t n);
 void ixv_sb_unstname(sb *b, const char *s);
+void ixv_sb_quoted(sb *b, const char *name);
 void ixv_sb_ident(sb *b, const char *name);         /* "name" quoted for SQLite */
 void ixv_sb_strlit(sb *b, const char *s, size_t n); /* 'text' quoted for SQLite */
 void ixv_sb_free(sb *b);

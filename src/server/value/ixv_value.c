@@ -98,6 +98,14 @@ void ixv_sb_unstname(sb *b, const char *s) {
     }
     if (!b->p) ixv_sb_addn(b, "", 0);
 }
+void ixv_sb_quoted(sb *b, const char *name) {
+    ixv_sb_addc(b, '"');
+    for (const char *q = name ? name : ""; *q; q++) {
+        if (*q == '"') ixv_sb_addc(b, '"');
+        ixv_sb_addc(b, *q);
+    }
+    ixv_sb_addc(b, '"');
+}
 void ixv_sb_ident(sb *b, const char *name) {
     int esc = ixv_name_escaped(name);
     ixv_sb_addc(b, '"');
