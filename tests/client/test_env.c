@@ -2,7 +2,7 @@
  * real ixd: the sqlhosts file (INFORMIXSQLHOSTS; server lines, service names,
  * onsocssl, groups that fail over past a dead member), DB_LOCALE code-set
  * conversion (a Latin-1 database seen from a UTF-8 client), and the session
- * variables in the login. */
+ * variables in the login (DBMONEY, DELIMIDENT). */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdint.h>
@@ -212,6 +212,56 @@ static void test_dbmoney(void) {
     unsetenv("DBMONEY");
 }
 
+/* DELIMIDENT=Y in the client's environment reaches ixd with the login: a
+ * double-quoted name is a delimited identifier (case kept, names that differ
+ * by case distinct), described as written; without it the same token is a
+ * string. */
+static void test_delimident(void) {
+    char dsn[300];
+    snprintf(dsn, sizeof dsn,
+             "host=127.0.0.1 port=%d server=ixd user=" USER " password=" PASS " database=envdb",
+             P.port);
+    setenv("DELIMIDENT", "Y", 1);
+    ix_conn *c = NULL;
+    int rc = ix_connect(&c, dsn);
+    CHECK(rc == IX_OK, "connect (DELIMIDENT=Y): %s", ix_errmsg(c));
+    if (rc == IX_OK)
+        rc = ix_exec(c, "create table \"Delim T\" (\"TEST\" int, \"test\" int, \"Test\" int)");
+    CHECK(rc == IX_OK, "create with case-distinct names: rc=%d %s", rc, ix_errmsg(c));
+    if (rc == IX_OK) rc = ix_exec(c, "insert into \"Delim T\" values (1, 2, 3)");
+    CHECK(rc == IX_OK, "insert: rc=%d %s", rc, ix_errmsg(c));
+    ix_stmt *s = NULL;
+    if (rc == IX_OK)
+        rc = ix_prepare(c, "select \"Test\", test, \"TEST\" as \"Upper Case\" from \"Delim T\"", -1,
+                        &s);
+    CHECK(rc == IX_OK, "select prepare: rc=%d %s", rc, ix_errmsg(c));
+    if (rc == IX_OK) {
+        const char *n0 = ix_column_name(s, 0), *n1 = ix_column_name(s, 1),
+                   *n2 = ix_column_name(s, 2);
+        CHECK(n0 && n1 && n2 && !strcmp(n0, "Test") && !strcmp(n1, "test") &&
+                  !strcmp(n2, "Upper Case"),
+              "described as written: %s, %s, %s", n0 ? n0 : "-", n1 ? n1 : "-", n2 ? n2 : "-");
+        rc = ix_step(s);
+        CHECK(rc == IX_ROW && ix_column_int(s, 0) == 3 && ix_column_int(s, 1) == 2 &&
+                  ix_column_int(s, 2) == 1,
+              "row: rc=%d %s", rc, ix_errmsg(c));
+        ix_finalize(s);
+    }
+    ix_close(c);
+    /* DELIMIDENT=n: the same token is a string */
+    setenv("DELIMIDENT", "n", 1);
+    c = NULL;
+    rc = ix_connect(&c, dsn);
+    s = NULL;
+    if (rc == IX_OK) rc = ix_prepare(c, "select \"Test\" from \"Delim T\"", -1, &s);
+    CHECK(rc == IX_OK && ix_step(s) == IX_ROW &&
+              !strcmp((const char *)ix_column_text(s, 0), "Test"),
+          "DELIMIDENT=n: a string: rc=%d %s", rc, ix_errmsg(c));
+    ix_finalize(s);
+    ix_close(c);
+    unsetenv("DELIMIDENT");
+}
+
 static void test_latin1(void) {
     char base[256], dsn[400];
     snprintf(base, sizeof base,
@@ -304,6 +354,7 @@ int main(void) {
     unsetenv("DB_LOCALE");
     unsetenv("CLIENT_LOCALE");
     unsetenv("INFORMIXSQLHOSTS");
+    unsetenv("DELIMIDENT");
     if (ixd_start(&P, NULL, NULL) != 0) {
         CHECK(0, "ixd does not start (%s)", IXD_BIN);
         return tap_done();
@@ -314,6 +365,7 @@ int main(void) {
     test_codeset_table();
     test_latin1();
     test_dbmoney();
+    test_delimident();
     ixd_stop(&P, SIGTERM);
     ixd_rmdir(&P);
     return tap_done();

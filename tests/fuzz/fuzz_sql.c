@@ -3,6 +3,8 @@
  * statement is executed (or opened and fetched) inside a transaction that is
  * rolled back, on a database with a table of every type set up once.
  *
+ * Inputs that start with '"' or ' ' run with DELIMIDENT on.
+ *
  * Properties: no crash, no leak, no hang (ASan/UBSan, libFuzzer timeouts);
  * every failure is an ixv_err with a negative SQLCODE. */
 #include <stdint.h>
@@ -54,6 +56,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > 8192) return 0;
     ixv_err e;
     memset(&e, 0, sizeof e);
+    /* an input that starts with a double quote or a blank is read with
+     * DELIMIDENT on (a "quoted" token a delimited identifier), any other
+     * without it (a string) */
+    ixd_set_env(db, "DELIMIDENT", size && (data[0] == '"' || data[0] == ' ') ? "y" : "n");
     int own_txn = ixd_begin(db, &e) == 0;
     ixd_stmt *s;
     if (ixd_prepare(db, (const char *)data, size, &s, &e) == 0) {

@@ -259,7 +259,7 @@ static const char v_sysreferences[] =
     " WHERE c.constrtype = 'R'";
 static const char v_syscoldepend[] =
     "SELECT k.constrid, k.tabid, c.colno FROM _ixd_constraints k JOIN _ixd_columns c"
-    " ON c.tabid = k.tabid AND instr(k.checktext, '\"' || c.colname || '\"') > 0"
+    " ON c.tabid = k.tabid AND instr(k.checktext, ixd_ident(c.colname)) > 0"
     " WHERE k.constrtype = 'C'";
 /* the DEFAULT of every column that has one (type L literal, N NULL, T TODAY,
  * C CURRENT, U USER), of a table (class T) */
@@ -342,6 +342,8 @@ static const struct {
     {"sysdual", 61, "T", c_sysdual, v_sysdual},
 };
 #define CAT_VERSION 5 /* _ixd_meta 'catversion': the catalogue above */
+/* _ixd_meta 'stnames': the file's names are storage names (cat_upgrade_names) */
+#define CAT_STNAMES_DONE "INSERT OR REPLACE INTO _ixd_meta VALUES('stnames', 1);"
 
 /* The SQL that makes catalogue table i (its view unless cat_ddl does, its
  * systables and syscolumns rows) into q, replacing an older one. */
@@ -405,6 +407,7 @@ int ixd_cat_init(sqlite3 *h, int logmode, const char *user, ixv_err *err) {
     for (size_t i = 0; i < sizeof cat_tabs / sizeof cat_tabs[0]; i++)
         cat_table_sql(&q, i, today);
     ixv_sb_printf(&q, "INSERT INTO _ixd_meta VALUES('catversion', %d);", CAT_VERSION);
+    ixv_sb_add(&q, CAT_STNAMES_DONE);
     ixv_sb_printf(&q,
                   "INSERT INTO _ixd_tables(tabid,tabname,owner,created,tabtype,site) VALUES"
                   "(90,' GL_COLLATE','informix',%d,'L','en_US.819'),"
@@ -466,9 +469,105 @@ static void cat_upgrade_tables(sqlite3 *h) {
     if (!sqlite3_get_autocommit(h)) sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
 }
 
+/* ---- storage names of older files -------------------------------------------------
+ * An ixd before storage names (ixv_stname) kept a name written "MyTab"
+ * under that name in SQLite too. On open, the tables, columns and indexes
+ * of such a file that the catalogue names with an upper-case letter take
+ * their storage names (SQLite's RENAME follows them in views, triggers and
+ * indexes; CHECK texts are rewritten here): best effort, in one
+ * transaction, once: _ixd_meta 'stnames' records it (a file made with
+ * storage names has it from the start). Views are left as they are
+ * (docs/server-sql.md). */
+
+/* The SQL that gives the objects query finds their storage names: columns
+ * (table, column), indexes (name, SQL) or tables (name). Returns 0, or -1
+ * when the catalogue cannot be read. */
+static int names_sql(sqlite3 *h, const char *query, char kind, sb *q) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(h, query, -1, &st, NULL) != SQLITE_OK) return -1;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *a = (const char *)sqlite3_column_text(st, 0);
+        const char *b = (const char *)sqlite3_column_text(st, 1);
+        if (!a || (kind != 't' && !b)) continue;
+        if (kind == 'c') { /* the column, and the CHECK texts that name it */
+            ixv_sb_add(q, "ALTER TABLE ");
+            ixv_sb_quoted(q, a);
+            ixv_sb_add(q, " RENAME COLUMN ");
+            ixv_sb_quoted(q, b);
+            ixv_sb_add(q, " TO ");
+            ixv_sb_ident(q, b);
+            ixv_sb_add(q, "; UPDATE _ixd_constraints SET checktext = replace(checktext, '\"' || ");
+            ixv_sb_strlit(q, b, strlen(b));
+            ixv_sb_add(q, " || '\"', ixd_ident(");
+            ixv_sb_strlit(q, b, strlen(b));
+            ixv_sb_add(q, ")) WHERE tabid = (SELECT tabid FROM _ixd_tables WHERE tabname = ");
+            ixv_sb_strlit(q, a, strlen(a));
+            ixv_sb_add(q, ");");
+        } else if (kind == 'x') { /* the index made again under its storage name */
+            sb old = {0};
+            ixv_sb_quoted(&old, a);
+            const char *at = old.p ? strstr(b, old.p) : NULL;
+            if (at) {
+                ixv_sb_add(q, "DROP INDEX ");
+                ixv_sb_add(q, old.p);
+                ixv_sb_add(q, "; ");
+                ixv_sb_addn(q, b, (size_t)(at - b));
+                ixv_sb_ident(q, a);
+                ixv_sb_add(q, at + old.n);
+                ixv_sb_add(q, ";");
+            }
+            ixv_sb_free(&old);
+        } else {
+            ixv_sb_add(q, "ALTER TABLE ");
+            ixv_sb_quoted(q, a);
+            ixv_sb_add(q, " RENAME TO ");
+            ixv_sb_ident(q, a);
+            ixv_sb_add(q, ";");
+        }
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
+/* Runs the SQL that names_sql makes for query: 0 or -1. */
+static int names_run(sqlite3 *h, const char *query, char kind) {
+    sb q = {0};
+    int rc = names_sql(h, query, kind, &q);
+    if (!rc && q.oom) rc = -1;
+    if (!rc && q.p) rc = sqlite3_exec(h, q.p, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+    ixv_sb_free(&q);
+    return rc;
+}
+
+static void cat_upgrade_names(sqlite3 *h) {
+    static const char cols[] =
+        "SELECT t.tabname, p.name FROM _ixd_tables t JOIN sqlite_master m ON m.type = 'table'"
+        " AND m.name = t.tabname, pragma_table_info(m.name) p WHERE t.tabid >= 100 AND"
+        " p.name GLOB '*[A-Z]*'";
+    static const char idx[] =
+        "SELECT i.idxname, m.sql FROM _ixd_indexes i JOIN sqlite_master m ON m.type = 'index'"
+        " AND m.name = i.idxname WHERE i.idxname GLOB '*[A-Z]*'";
+    static const char tabs[] =
+        "SELECT t.tabname FROM _ixd_tables t JOIN sqlite_master m ON m.type = 'table' AND"
+        " m.name = t.tabname WHERE t.tabid >= 100 AND t.tabname GLOB '*[A-Z]*'";
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(h, "SELECT 1 FROM _ixd_meta WHERE k = 'stnames'", -1, &st, NULL) !=
+        SQLITE_OK)
+        return;
+    int done = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    if (done || sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return;
+    int ok = names_run(h, cols, 'c') == 0 && names_run(h, idx, 'x') == 0 &&
+             names_run(h, tabs, 't') == 0 &&
+             sqlite3_exec(h, CAT_STNAMES_DONE, NULL, NULL, NULL) == SQLITE_OK;
+    sqlite3_exec(h, ok ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL);
+    if (!sqlite3_get_autocommit(h)) sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+}
+
 void ixd_cat_upgrade(sqlite3 *h) {
     cat_upgrade_tables(h);
     ixs_cat_upgrade(h);
+    cat_upgrade_names(h);
     sqlite3_stmt *st;
     int old = 0;
     if (sqlite3_prepare_v2(h,

@@ -94,6 +94,12 @@ int ixd_set_env(ixd_db *db, const char *name, const char *value) {
         db->x.gen++; /* kept translations read it */
         return 0;
     }
+    if (!strcmp(name, "DELIMIDENT")) { /* any value but n or N: on */
+        int on = !(value[0] == 'n' || value[0] == 'N') || value[1] != 0;
+        if (on != db->x.delimident) db->x.gen++; /* kept translations were lexed by it */
+        db->x.delimident = on;
+        return 0;
+    }
     return 1;
 }
 
@@ -695,7 +701,9 @@ static ixd_stmt *unpark(ixd_db *db, const char *sql, size_t n) {
         if (s->keyn != n || memcmp(s->key, sql, n) != 0) continue;
         db->nparked--;
         memmove(db->parked + i, db->parked + i + 1, (size_t)(db->nparked - i) * sizeof *db->parked);
-        if (s->gen == db->x.gen && s->dver == ixd_data_version(db, 1)) return s;
+        if (s->gen == db->x.gen && s->delim == db->x.delimident &&
+            s->dver == ixd_data_version(db, 1))
+            return s;
         stmt_destroy(s);
         return NULL;
     }
@@ -725,6 +733,7 @@ static int prepare_new(ixd_db *db, const char *sql, size_t n, ixd_stmt **out, ix
     /* what the translation is made against: read before it, so that a
      * change during it counts as a change after it */
     s->gen = db->x.gen;
+    s->delim = db->x.delimident;
     s->dver = ixd_data_version(db, 0);
     if (ixs_translate(&db->x, &s->x, sql, n, err)) {
         stmt_destroy(s);

@@ -205,7 +205,9 @@ int ixd_in_transaction(const ixd_db *db);
 void ixd_set_timeout(ixd_db *db, int ms);
 /* A variable of the client's environment as the session received it at
  * login: DBMONEY (the currency symbols and decimal separator that strings
- * made MONEY or DECIMAL may carry; NULL or "" = "$."). Returns 0 when set,
+ * made MONEY or DECIMAL may carry; NULL or "" = "$."), DELIMIDENT (any value
+ * but "n" or "N": a double-quoted token is a delimited identifier, not a
+ * string; off when never set). Returns 0 when set,
  * 1 for a name the engine does not read, -1 for a value it cannot take.
  * Kept until db is closed. */
 int ixd_set_env(ixd_db *db, const char *name, const char *value);

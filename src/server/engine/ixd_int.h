@@ -95,12 +95,14 @@ struct ixd_stmt {
     ixd_wparam *wplan; /* per parameter, made by ixd_bind_wire's first call */
     int wired;         /* SQLite's parameters hold x.pvals, bound by ixd_bind_wire:
                         * bind_all has nothing to do (ixd_bind and park clear it) */
-    /* reuse (see ixd_db): the Informix text, x.gen and the data version
-     * when parked, the links of db->live (live: on that list) */
+    /* reuse (see ixd_db): the Informix text, x.gen, the data version and
+     * DELIMIDENT (x.delimident, which an SPL routine sets to its own while it
+     * runs) when parked, the links of db->live (live: on that list) */
     char *key;
     size_t keyn;
     uint64_t gen;
     unsigned dver;
+    int delim;
     int live;
     ixd_stmt *live_prev, *live_next;
     int row_ready; /* x.run_at_open: the routine's row is ready */

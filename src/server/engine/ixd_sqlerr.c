@@ -248,9 +248,20 @@ int ixd_sqlite_err(ixd_db *db, int rc, int stype, const char *table, ixv_err *er
     if (prim == SQLITE_INTERRUPT) return ixv_seterr(err, IXV_E_INTERRUPTED, 0, 0, NULL);
     const char *detail;
     int kind = sqlite_msg_detail(ext, msg, &detail);
-    if (prim == SQLITE_CONSTRAINT && constraint_err(db, ext, detail, stype, table, err)) return -1;
-    if (kind == MSG_NO_TABLE) return ixv_seterr(err, IXV_E_NO_TABLE, 0, 0, "%s", detail);
-    if (kind == MSG_NO_COLUMN) return ixv_seterr(err, IXV_E_NO_COLUMN, 0, 0, "%s", detail);
+    sb names = {0}; /* the names detail gives, as written (ixv_sb_unstname) */
+    if (detail) {
+        ixv_sb_unstname(&names, detail);
+        if (names.oom) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
+        detail = names.p;
+    }
+    int done = prim == SQLITE_CONSTRAINT && constraint_err(db, ext, detail, stype, table, err);
+    if (!done && (kind == MSG_NO_TABLE || kind == MSG_NO_COLUMN)) {
+        ixv_seterr(err, kind == MSG_NO_TABLE ? IXV_E_NO_TABLE : IXV_E_NO_COLUMN, 0, 0, "%s",
+                   detail);
+        done = 1;
+    }
+    ixv_sb_free(&names);
+    if (done) return -1;
     if (kind == MSG_OVERFLOW) return ixv_seterr(err, IXV_E_INT_RANGE, 0, 0, NULL);
     if (kind == MSG_LIMIT)
         return ixv_seterr(err, IXS_E_COMPLEX, 0, 0, "statement too complex for the engine (%.120s)",

@@ -684,6 +684,24 @@ static void f_dbinfo(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         ixv_fn_err(ctx, IXV_E_DBINFO, k);
 }
 
+/* ixd_ident(name): name quoted as SQLite stores it (ixv_sb_ident), for the
+ * catalogue views that look a column up in a CHECK's SQLite text. */
+static void f_ident(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    const char *n = (const char *)sqlite3_value_text(argv[0]);
+    if (!n) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    sb s = {0};
+    ixv_sb_ident(&s, n);
+    if (s.oom) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    sqlite3_result_text(ctx, s.p, (int)s.n, free);
+}
+
 static void f_raise(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     ixv_fn_err(ctx, sqlite3_value_int(argv[0]), (const char *)sqlite3_value_text(argv[1]));
@@ -721,6 +739,7 @@ int ixd_register_functions(sqlite3 *h, void *ud) {
     rc |= sqlite3_create_function(h, "ixd_dtsub", 5, SQLITE_UTF8, NULL, f_dtsub, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_dtadd", 5, SQLITE_UTF8, NULL, f_dtadd, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_matches", 2, det, NULL, f_matches, NULL, NULL);
+    rc |= sqlite3_create_function(h, "ixd_ident", 1, det, NULL, f_ident, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_serial", 3, SQLITE_UTF8, ud, f_serial, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_dbinfo", 1, SQLITE_UTF8, ud, f_dbinfo, NULL, NULL);
     rc |= sqlite3_create_function(h, "ixd_dbinfo", 2, SQLITE_UTF8, ud, f_dbinfo, NULL, NULL);

@@ -454,6 +454,7 @@ static int send_redirect(ixd_sess *s, const char *asked, ixb_wbuf *out) {
 void ixd_sess_db_env(ixd_sess *s) {
     if (s->db && s->dbmoney[0] && ixd_set_env(s->db, "DBMONEY", s->dbmoney) < 0)
         ixd_log(s->srv, s->id, "DBMONEY \"%s\" not taken: the default $. applies", s->dbmoney);
+    if (s->db && s->delimident_set) ixd_set_env(s->db, "DELIMIDENT", s->delimident);
 }
 
 /* CONREQ -> CONACC, or CONREJ with svc_error and the end of the session. */
@@ -506,6 +507,10 @@ static int do_login(ixd_sess *s, const ixp_msg *m, ixb_wbuf *out) {
         ascstr_copy(name, sizeof name, &req.env[k].name);
         if (strcmp(name, "DBMONEY") == 0)
             ascstr_copy(s->dbmoney, sizeof s->dbmoney, &req.env[k].value);
+        if (strcmp(name, "DELIMIDENT") == 0) {
+            ascstr_copy(s->delimident, sizeof s->delimident, &req.env[k].value);
+            s->delimident_set = 1;
+        }
     }
     s->logged_in = 1;
     if (s->srv->strict) s->login_groups = STRICT_LOGIN_GROUPS;

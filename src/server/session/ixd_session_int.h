@@ -87,6 +87,9 @@ struct ixd_sess {
     /* DBMONEY from the login's environment, "" when not sent (room past the
      * engine's limit, so that a longer value reaches it and is refused) */
     char dbmoney[64];
+    /* DELIMIDENT from the login's environment (delimident_set: it was sent) */
+    char delimident[16];
+    int delimident_set;
     ixd_db *db;
     int dbflags;
     char dbname[129];
@@ -131,7 +134,7 @@ void ixd_sess_blobin_fail(ixd_sess *s, sess_stmt *t, int sqlcode, const char *wh
 void ixd_sess_do_bbind(ixd_sess *s, const ixp_msg *m);
 void ixd_sess_do_bind(ixd_sess *s, const ixp_msg *m);
 /* Gives the database s has just opened (s->db) what the engine reads of the
- * client's environment (DBMONEY); a value it refuses is logged and the
+ * client's environment (DBMONEY, DELIMIDENT); a value it refuses is logged and the
  * default applies. Returns nothing. */
 void ixd_sess_db_env(ixd_sess *s);
 

@@ -237,6 +237,10 @@ struct ixs_conn {
      * current role is then the user's default role), role "" for none */
     int role_set;
     char role[IXS_NAME_MAX + 1];
+    /* DELIMIDENT set (not n/N): a double-quoted token is a delimited
+     * identifier, not a string (ixs_lex.c); while an SPL routine runs, the
+     * one it was created with (ixs_spl_exec.c) */
+    int delimident;
 };
 
 /* The host's functions as the translator calls them (see ixs_host). */

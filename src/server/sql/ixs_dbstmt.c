@@ -27,7 +27,7 @@
 static int db_name(px *p, char *name) {
     if (ixs_px_is_name(p, p->i)) {
         const tok *t = &p->t[p->i];
-        int quoted = t->k == T_STR;
+        int quoted = t->k == T_STR || t->delim;
         if (t->len - (quoted ? 2 : 0) > IXS_NAME_MAX)
             return ixs_px_failc(p, IXS_E_DB_NAME, "%.*s", IXS_NAME_MAX, p->sql + t->pos + quoted);
     }

@@ -222,9 +222,10 @@ static int index_exec(px *p, const char *sql, const char *tab, const char *name)
  * -217 for a column it does not have. */
 int ixs_create_index_run(px *p, const ddl_create_index *ci) {
     int64_t v;
+    char stn[IXV_STNAME_MAX + 1]; /* SQLite knows it by its storage name */
     if (ixs_ddl_q_int(p->db, "SELECT 1 FROM _ixd_indexes WHERE idxname = ?", ci->name, &v) == 1 ||
-        ixs_ddl_q_int(p->db, "SELECT 1 FROM sqlite_master WHERE lower(name) = ?", ci->name, &v) ==
-            1)
+        ixs_ddl_q_int(p->db, "SELECT 1 FROM sqlite_master WHERE lower(name) = ?",
+                      ixv_stname(ci->name, stn, sizeof stn), &v) == 1)
         return ci->ifne ? 0 : ixs_px_failc(p, IXV_E_INDEX_EXISTS, "%s", ci->name);
     tdef t;
     int rc = -1, lr = ixs_tdef_load(p, ci->tab, &t);
@@ -260,11 +261,10 @@ static int drop_referencing(px *p, int tabid) {
     sqlite3_bind_int(st, 1, tabid);
     sb s = {0};
     while (sqlite3_step(st) == SQLITE_ROW) {
-        ixv_sb_add(&s, "alter table \"");
-        ixv_sb_add(&s, (const char *)sqlite3_column_text(st, 0));
-        ixv_sb_add(&s, "\" drop constraint \"");
-        ixv_sb_add(&s, (const char *)sqlite3_column_text(st, 1));
-        ixv_sb_addc(&s, '"');
+        ixv_sb_add(&s, "alter table ");
+        ixv_sb_quoted(&s, (const char *)sqlite3_column_text(st, 0)); /* as written, with or */
+        ixv_sb_add(&s, " drop constraint ");
+        ixv_sb_quoted(&s, (const char *)sqlite3_column_text(st, 1)); /* without DELIMIDENT */
         ixv_sb_addc(&s, 0);
     }
     sqlite3_finalize(st);
@@ -534,10 +534,17 @@ int ixs_rename_column_run(px *p, const ddl_rename *rn) {
     ixv_sb_printf(&s, " WHERE tabid = %lld AND colname = ", (long long)tabid);
     ixv_sb_strlit(&s, rn->from, strlen(rn->from));
     /* check texts name the column quoted */
-    ixv_sb_printf(&s,
-                  "; UPDATE _ixd_constraints SET checktext = replace(checktext, '\"%s\"', "
-                  "'\"%s\"') WHERE tabid = %lld;",
-                  rn->from, rn->to, (long long)tabid);
+    sb from = {0}, to = {0};
+    ixv_sb_ident(&from, rn->from);
+    ixv_sb_ident(&to, rn->to);
+    ixv_sb_add(&s, "; UPDATE _ixd_constraints SET checktext = replace(checktext, ");
+    ixv_sb_strlit(&s, from.p ? from.p : "", from.n);
+    ixv_sb_add(&s, ", ");
+    ixv_sb_strlit(&s, to.p ? to.p : "", to.n);
+    ixv_sb_printf(&s, ") WHERE tabid = %lld;", (long long)tabid);
+    if (from.oom || to.oom) s.oom = 1;
+    ixv_sb_free(&from);
+    ixv_sb_free(&to);
     int rc = s.oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL)
                    : rename_exec(p, s.p, rn->tab, (long long)tabid, rn);
     ixv_sb_free(&s);

@@ -25,8 +25,9 @@ static int list_has(const char *list, const char *name) {
 
 /* Removes the constraints and indexes of t that name column col. */
 void ixs_drop_column_refs(tdef *t, const char *col) {
-    char q[IXS_NAME_MAX + 4];
-    snprintf(q, sizeof q, "\"%s\"", col);
+    sb qb = {0};
+    ixv_sb_ident(&qb, col); /* as check texts name it */
+    const char *q = qb.p ? qb.p : "\"\"";
     for (int i = 0; i < t->nk; i++) {
         kdef *k = &t->k[i];
         int hit = list_has(k->cols, col) || (k->checksql && strstr(k->checksql, q));
@@ -44,6 +45,7 @@ void ixs_drop_column_refs(tdef *t, const char *col) {
             t->nx--;
             i--;
         }
+    ixv_sb_free(&qb);
 }
 
 static ddl_action *add_action(px *p, ddl_alter *al, int kind) {
@@ -222,9 +224,12 @@ static int add_column(px *p, tdef *t, const ddl_action *a) {
     c = &t->cols[t->ncols - 1];
     if (c->notnull && !c->defsql && !c->serial) {
         int64_t n;
-        char q[300];
-        snprintf(q, sizeof q, "SELECT count(*) FROM \"%s\"", t->name);
-        ixs_ddl_q_int(p->db, q, NULL, &n);
+        sb q = {0};
+        ixv_sb_add(&q, "SELECT count(*) FROM ");
+        ixv_sb_ident(&q, t->name);
+        if (q.oom) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
+        ixs_ddl_q_int(p->db, q.p, NULL, &n);
+        ixv_sb_free(&q);
         if (n) return ixs_px_failc(p, IXV_E_NULL_COLUMN, "%s", c->name);
     }
     if (!a->before[0]) return 0;

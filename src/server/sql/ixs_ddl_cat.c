@@ -39,7 +39,10 @@ static int table_exists(ixs_conn *db, const char *name) {
     int64_t v;
     if (ixv_internal_name(name)) return 0;
     if (q_int(db, "SELECT tabid FROM _ixd_tables WHERE tabname = ?", name, &v) == 1) return 1;
-    if (q_int(db, "SELECT 1 FROM sqlite_master WHERE lower(name) = ?", name, &v) == 1) return 1;
+    char stn[IXV_STNAME_MAX + 1]; /* SQLite knows it by its storage name */
+    if (q_int(db, "SELECT 1 FROM sqlite_master WHERE lower(name) = ?",
+              ixv_stname(name, stn, sizeof stn), &v) == 1)
+        return 1;
     if (db->has_temp && q_int(db, "SELECT 1 FROM _ixd_ttables WHERE tabname = ?", name, &v) == 1)
         return 2;
     return 0;

@@ -82,7 +82,9 @@ static int txn_parse(px *p, ixs_ddl *d) {
  * User savepoints live in a SQLite name space of their own ("u_" + name), so
  * that no user name can reach ixd's own savepoints (_ixd_ddl around DDL).
  * name is as ixs_px_ident read it: folded to lower case unless it was quoted;
- * SQLite compares savepoint names without regard to case.
+ * SQLite compares savepoint names without regard to case, so that without
+ * DELIMIDENT "Sp" and sp are one savepoint; with it, their storage names
+ * (ixv_sb_ident) make them two.
  */
 static int run_savepoint(px *p, const char *verb, const char *name) {
     ixs_conn *db = p->db;
@@ -91,7 +93,10 @@ static int run_savepoint(px *p, const char *verb, const char *name) {
     sb s = {0};
     ixv_sb_add(&s, verb);
     ixv_sb_addc(&s, ' ');
-    ixv_sb_ident(&s, sp);
+    if (db->delimident) /* "Sp" and sp two savepoints, as Informix has them */
+        ixv_sb_ident(&s, sp);
+    else
+        ixv_sb_quoted(&s, sp);
     int r = s.oom ? SQLITE_NOMEM : sqlite3_exec(db->h, s.p, NULL, NULL, NULL);
     ixv_sb_free(&s);
     if (r == SQLITE_OK) return 0;

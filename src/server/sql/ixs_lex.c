@@ -133,6 +133,17 @@ static int lex_string(px *p, lexst *L, tok *t) {
     return 0;
 }
 
+/* A delimited identifier (DELIMIDENT): "name" with "" for a quote inside,
+ * a T_ID that is no keyword; "" (no name) is -201 at it. */
+static int lex_delim(px *p, lexst *L, tok *t) {
+    if (lex_string(p, L, t)) return -1;
+    if (L->i - (size_t)t->pos == 2) return ixv_seterr(p->err, IXV_E_SYNTAX, 0, t->pos, NULL);
+    t->k = T_ID;
+    t->kw = IXK_NONE;
+    t->delim = 1;
+    return 0;
+}
+
 /* An operator: || <= >= <> != == ::, a collection brace or one of ( ) , . ; * + - / = < > : [ ] @
  */
 static int lex_op(px *p, lexst *L, tok *t) {
@@ -172,6 +183,7 @@ static int lex_token(px *p, lexst *L, tok *t) {
         lex_number(L, t);
         return 0;
     }
+    if (c == '"' && p->db && p->db->delimident) return lex_delim(p, L, t);
     if (c == '\'' || c == '"') return lex_string(p, L, t);
     if (c == '?') {
         L->i++;
@@ -290,6 +302,28 @@ int ixs_px_expect_op(px *p, const char *op) {
 int ixs_px_is_ident(px *p, int i) {
     return i < p->nt && p->t[i].k == T_ID;
 }
+/* The name token i holds into buf of n bytes: an identifier lower-cased, a
+ * delimited one as written. 0, or -1 (nothing set) when it is longer than a
+ * name or than buf, or holds a NUL. */
+int ixs_px_ident_peek(px *p, int i, char *buf, size_t n) {
+    const tok *t = &p->t[i];
+    buf[0] = 0;
+    if (t->delim) {
+        sb b = {0};
+        ixs_px_tokstr(p, i, &b);
+        int bad = b.oom || b.n == 0 || b.n > IXS_NAME_MAX || b.n >= n || strlen(b.p) != b.n;
+        if (!bad) memcpy(buf, b.p, b.n + 1);
+        ixv_sb_free(&b);
+        return bad ? -1 : 0;
+    }
+    if ((size_t)t->len >= n || t->len > IXS_NAME_MAX) return -1;
+    for (int k = 0; k < t->len; k++) {
+        char c = p->sql[t->pos + k];
+        buf[k] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    buf[t->len] = 0;
+    return 0;
+}
 int ixs_px_is_name(px *p, int i) {
     return ixs_px_is_ident(p, i) || (i < p->nt && p->t[i].k == T_STR && p->sql[p->t[i].pos] == '"');
 }
@@ -316,25 +350,12 @@ int ixs_px_ident(px *p, char *buf, size_t n) {
         }
         return ixs_px_fail(p);
     }
-    const tok *t = &p->t[p->i];
-    if ((size_t)t->len >= n || t->len > IXS_NAME_MAX) return ixs_px_fail(p);
-    for (int k = 0; k < t->len; k++) {
-        char c = p->sql[t->pos + k];
-        buf[k] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-    }
-    buf[t->len] = 0;
+    if (ixs_px_ident_peek(p, p->i, buf, n)) return ixs_px_fail(p);
     p->i++;
     return 0;
 }
 int ixs_px_ident_at(px *p, int i, char *buf, size_t n) {
-    const tok *t = &p->t[i];
-    buf[0] = 0;
-    if ((size_t)t->len >= n || t->len > IXS_NAME_MAX) return ixs_px_fail_at(p, i);
-    for (int k = 0; k < t->len; k++) {
-        char c = p->sql[t->pos + k];
-        buf[k] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-    }
-    buf[t->len] = 0;
+    if (ixs_px_ident_peek(p, i, buf, n)) return ixs_px_fail_at(p, i);
     return 0;
 }
 void ixs_px_tokstr(px *p, int i, sb *out) {

@@ -54,7 +54,8 @@ static int drop_hooks(ixs_conn *db, const char *table, ixv_err *err) {
                            " tbl_name = ?1 AND name LIKE '\\_ixd\\_lo\\_%' ESCAPE '\\'",
                            -1, &st, NULL);
     if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, 0, NULL, err);
-    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    char stn[IXV_STNAME_MAX + 1];
+    sqlite3_bind_text(st, 1, ixv_stname(table, stn, sizeof stn), -1, SQLITE_STATIC);
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
         names = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 0));
     sqlite3_finalize(st);
@@ -63,22 +64,25 @@ static int drop_hooks(ixs_conn *db, const char *table, ixv_err *err) {
 
 /* One trigger: "CREATE TRIGGER ... BEGIN <per column> <tail> END;" */
 static char *trigger(const tdef *t, const char *kind, const char *event, const char *col_fmt) {
-    char *s = sqlite3_mprintf("CREATE TRIGGER \"_ixd_lo_%s_%w\" AFTER %s", kind, t->name, event);
+    char tn[IXV_STNAME_MAX + 1], cn[IXV_STNAME_MAX + 1];
+    const char *tab = ixv_stname(t->name, tn, sizeof tn);
+    char *s = sqlite3_mprintf("CREATE TRIGGER \"_ixd_lo_%s_%w\" AFTER %s", kind, tab, event);
     if (s && !strcmp(kind, "u")) { /* AFTER UPDATE OF the LOB columns */
         const char *sep = " OF ";
         for (int i = 0; s && i < t->ncols; i++)
             if (ixv_lob_is(t->cols[i].t.code)) {
-                char *n = sqlite3_mprintf("%s%s\"%w\"", s, sep, t->cols[i].name);
+                char *n = sqlite3_mprintf("%s%s\"%w\"", s, sep,
+                                          ixv_stname(t->cols[i].name, cn, sizeof cn));
                 sqlite3_free(s);
                 s = n, sep = ",";
             }
     }
-    char *n = s ? sqlite3_mprintf("%s ON \"%w\" BEGIN ", s, t->name) : NULL;
+    char *n = s ? sqlite3_mprintf("%s ON \"%w\" BEGIN ", s, tab) : NULL;
     sqlite3_free(s);
     s = n;
     for (int i = 0; s && i < t->ncols; i++)
         if (ixv_lob_is(t->cols[i].t.code)) {
-            const char *c = t->cols[i].name;
+            const char *c = ixv_stname(t->cols[i].name, cn, sizeof cn);
             n = sqlite3_mprintf(col_fmt, c, c, c, c, c, c, c, c);
             char *m = n ? sqlite3_mprintf("%s%s", s, n) : NULL;
             sqlite3_free(n);
@@ -164,12 +168,14 @@ int ixs_lob_table_refs(ixs_conn *db, const tdef *t, int delta, ixv_err *err) {
     if (ixs_lob_ensure_tables(db, err)) return -1;
     for (int i = 0; i < t->ncols; i++) {
         if (!ixv_lob_is(t->cols[i].t.code)) continue;
-        const char *c = t->cols[i].name;
+        char cn[IXV_STNAME_MAX + 1], tn[IXV_STNAME_MAX + 1];
+        const char *c = ixv_stname(t->cols[i].name, cn, sizeof cn);
         /* the count of the table's rows that hold each LO, added or taken */
         char *sql = sqlite3_mprintf(
             "WITH n(id, k) AS (SELECT \"%w\", count(*) FROM \"%w\" WHERE \"%w\" IS NOT NULL"
             " GROUP BY 1) UPDATE _ixd_lo SET refs = %s FROM n WHERE _ixd_lo.id = n.id;",
-            c, t->name, c, delta > 0 ? "coalesce(refs, 0) + n.k" : "coalesce(refs, n.k) - n.k");
+            c, ixv_stname(t->name, tn, sizeof tn), c,
+            delta > 0 ? "coalesce(refs, 0) + n.k" : "coalesce(refs, n.k) - n.k");
         if (run(db, sql, err)) return -1;
     }
     if (delta < 0 && ixs_lob_sess(db)) db->lob->gone = 1;

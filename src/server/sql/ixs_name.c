@@ -6,7 +6,7 @@
  *   objname   := [ database [ '@' server ] ':' ] [ owner '.' ] name
  *   database  := identifier
  *   server    := identifier
- *   owner     := identifier | "quoted owner"
+ *   owner     := identifier | "quoted owner" | 'quoted owner' (DELIMIDENT)
  *   name      := identifier | "quoted name"
  *
  * The owner is kept for the catalogue (systables.owner, sysindices.owner,
@@ -16,6 +16,8 @@
  * table of the same name), so `"informix".customer` and `customer` are the
  * same table whoever the owner is. A quoted owner keeps its case and
  * characters, an unquoted one is folded to lower case, as ixs_px_ident does.
+ * Under DELIMIDENT a "quoted" name is a delimited identifier (a T_ID token)
+ * and an owner may also be written in single quotes.
  *
  * A database prefix must name the current database or sysmaster (the tables
  * of sysmaster that ixd has, such as sysdatabases and sysdual, exist in every
@@ -34,12 +36,31 @@ static int owner_at(px *p, int i) {
     return ixs_px_is_name(p, i) && ixs_px_op(p, i + 1, ".") && ixs_px_is_name(p, i + 2);
 }
 
+/* Under DELIMIDENT, a 'quoted' owner before `.` and a name (Informix takes
+ * it there as the owner's name as written): 1 read into buf, 0 not there,
+ * -1 error (-201: empty or longer than a name). */
+static int single_quoted_owner(px *p, char *buf, size_t n) {
+    int i = p->i;
+    if (!p->db || !p->db->delimident || i >= p->nt || p->t[i].k != T_STR ||
+        p->sql[p->t[i].pos] != '\'' || !ixs_px_op(p, i + 1, ".") || !ixs_px_is_name(p, i + 2))
+        return 0;
+    sb b = {0};
+    ixs_px_tokstr(p, i, &b);
+    int bad = b.oom || b.n == 0 || b.n > IXS_NAME_MAX || b.n >= n || strlen(b.p) != b.n;
+    if (!bad) memcpy(buf, b.p, b.n + 1);
+    ixv_sb_free(&b);
+    if (bad) return ixs_px_fail(p);
+    p->i++;
+    return 1;
+}
+
 int ixs_name_parse(px *p, int flags, ixs_name *o) {
     memset(o, 0, sizeof *o);
     o->pos = p->i < p->nt ? p->t[p->i].pos : (int)p->n;
     char a[IXS_NAME_MAX + 1];
     int start = p->i;
-    if (ixs_px_ident(p, a, sizeof a)) return -1;
+    int sq = single_quoted_owner(p, a, sizeof a);
+    if (sq < 0 || (!sq && ixs_px_ident(p, a, sizeof a))) return -1;
     if ((flags & IXS_NAME_DB) && (ixs_px_op(p, p->i, "@") || ixs_px_op(p, p->i, ":"))) {
         if (ixs_px_acc_op(p, "@")) {
             if (ixs_px_ident(p, o->server, sizeof o->server)) return -1;

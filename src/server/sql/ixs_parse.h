@@ -12,7 +12,10 @@ typedef struct tok {
     int kw; /* T_ID: its keyword code (ixs_kw.h), else IXK_NONE */
     int pos;
     int len;
-    int pidx; /* T_PARAM: its number in text order */
+    int pidx;  /* T_PARAM: its number in text order */
+    int delim; /* T_ID: a delimited identifier ("Name" when the connection's
+                  DELIMIDENT is on): its name is its text as written
+                  (ixs_px_ident), case kept, never a keyword */
 } tok;
 
 typedef struct tref {
@@ -138,6 +141,8 @@ int ixs_px_ident(px *p, char *buf, size_t n);
  * is longer than a name or than buf. */
 int ixs_px_ident_at(px *p, int i, char *buf, size_t n);
 int ixs_px_is_ident(px *p, int i);
+/* ixs_px_ident_at without an error: -1 (buf "") when it does not fit. */
+int ixs_px_ident_peek(px *p, int i, char *buf, size_t n);
 /* token i can be a name: an identifier or a "quoted" identifier */
 int ixs_px_is_name(px *p, int i);
 /* The name of an object the statement defines (table, view, index, synonym,

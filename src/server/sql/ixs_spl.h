@@ -144,6 +144,10 @@ typedef struct spl_rt {
     ityp ret[SPL_MAX_RET];
     char retname[SPL_MAX_RET][IXS_NAME_MAX + 1];
     int variant, handlesnulls;
+    /* its text is read with DELIMIDENT (that of the session that created it,
+     * kept in sysprocedures.procflags as IXS_PROCFLAG_DELIMIDENT): its body
+     * and statements are translated so wherever it runs */
+    int delimident;
     spl_node *body; /* an SN_BLOCK */
     /* the per-connection cache */
     int key_nargs; /* the argument count it was looked up with (-1: any) */
@@ -170,9 +174,11 @@ void ixs_spl_cat_upgrade(sqlite3 *h);
  * the one with exactly nargs parameters, else the one with the fewest
  * parameters above nargs (DEFAULTs fill the rest); when sig is not NULL,
  * the one whose sysprocedures.paramtypes is sig. 1 found, 0 not, -1 error.
- * *text is malloc'ed. */
+ * *text is malloc'ed; *procflags (when not NULL) its sysprocedures.procflags. */
 int ixs_spl_cat_find(ixs_conn *db, const char *name, int nargs, const char *sig, int *procid,
-                     char **text, ixv_err *err);
+                     char **text, int *procflags, ixv_err *err);
+/* sysprocedures.procflags: the routine was created with DELIMIDENT on */
+#define IXS_PROCFLAG_DELIMIDENT 1
 /* Overloading: the routine of name that a call with nargs arguments of
  * types argt resolves to. Routines of that name with exactly nargs
  * parameters, else those with the fewest above nargs; among them, the one
@@ -299,5 +305,15 @@ void ixs_trigger_drop_table_sql(int tabid, sb *s);
 /* After an ALTER TABLE rebuild of table: its triggers made again from
  * their catalogue text: 0 or -1 (p->failed). */
 int ixs_trigger_rebuild(px *p, const char *table);
+/* A trigger created with DELIMIDENT on has a systrigbody row of datakey
+ * IXS_TRG_DELIM_KEY (Informix's linearized header, which ixd has no other
+ * use for) holding IXS_TRG_DELIM_DATA: its text is read with DELIMIDENT
+ * wherever it runs; one without the row without it. IXS_TRG_DELIM_SQL: 1
+ * when trigger t.trigid has it, as an SQL expression. */
+#define IXS_TRG_DELIM_KEY  "H"
+#define IXS_TRG_DELIM_DATA "delimident"
+#define IXS_TRG_DELIM_SQL                                                                          \
+    "EXISTS (SELECT 1 FROM systrigbody h WHERE h.trigid = t.trigid AND h.datakey = "               \
+    "'" IXS_TRG_DELIM_KEY "' AND h.data = '" IXS_TRG_DELIM_DATA "')"
 
 #endif

@@ -308,13 +308,14 @@ int ixs_spl_cat_pick(ixs_conn *db, const char *name, int nargs, const ityp *argt
 }
 
 int ixs_spl_cat_find(ixs_conn *db, const char *name, int nargs, const char *sig, int *procid,
-                     char **text, ixv_err *err) {
+                     char **text, int *procflags, ixv_err *err) {
     sqlite3_stmt *st;
     *procid = 0;
     if (text) *text = NULL;
     int rc = sqlite3_prepare_v2(
         db->h,
-        "SELECT p.procid, b.data FROM sysprocedures p LEFT JOIN sysprocbody b ON b.procid = "
+        "SELECT p.procid, b.data, p.procflags FROM sysprocedures p LEFT JOIN sysprocbody b ON "
+        "b.procid = "
         "p.procid AND b.datakey = 'T' WHERE p.procid = (SELECT procid FROM sysprocedures WHERE "
         "procname = ?1 AND (?2 < 0 OR numargs >= ?2) AND (?3 IS NULL OR paramtypes = ?3) "
         "ORDER BY numargs <> ?2, numargs, procid LIMIT 1) ORDER BY b.seqno",
@@ -328,6 +329,7 @@ int ixs_spl_cat_find(ixs_conn *db, const char *name, int nargs, const char *sig,
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         found = 1;
         *procid = sqlite3_column_int(st, 0);
+        if (procflags) *procflags = sqlite3_column_int(st, 2);
         const char *d = (const char *)sqlite3_column_text(st, 1);
         if (d) ixv_sb_addn(&b, d, (size_t)sqlite3_column_bytes(st, 1));
     }
@@ -371,7 +373,7 @@ static int insert_proc(px *p, const spl_rt *r, int procid, const char *text, siz
         "variant, client, handlesnulls, iterator, percallcost, commutator, negator, selfunc, "
         "internal, class, stack, parallelizable, costfunc, selconst, collation, procflags) "
         "VALUES(?1, ?2, ?3, ?4, ?5, 0, 0, ?6, ?7, ?8, ?9, NULL, 'I', 2, ?10, ?11, 0, ?12, 0, 0, "
-        "NULL, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, 'en_US.819', 0)",
+        "NULL, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, 'en_US.819', ?13)",
         -1, &st, NULL);
     if (rc != SQLITE_OK) return ixs_sqlite_err(db, rc, IX_STMTTYPE_CREATE_PROC, NULL, p->err);
     sb pt = {0};
@@ -389,6 +391,7 @@ static int insert_proc(px *p, const spl_rt *r, int procid, const char *text, siz
     sqlite3_bind_text(st, 10, pt.p ? pt.p : "", -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 11, r->variant);
     sqlite3_bind_int(st, 12, r->handlesnulls);
+    sqlite3_bind_int(st, 13, r->delimident ? IXS_PROCFLAG_DELIMIDENT : 0);
     rc = pt.oom ? SQLITE_NOMEM : sqlite3_step(st);
     sqlite3_finalize(st);
     ixv_sb_free(&pt);

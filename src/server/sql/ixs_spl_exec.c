@@ -132,14 +132,29 @@ void ixs_spl_close(ixs_conn *db) {
     db->spl = NULL;
 }
 
-static int parse_text(ixs_conn *db, const char *text, int procid, spl_rt **out, ixv_err *err) {
+/* Sets db's DELIMIDENT to on (that of a routine's text) and returns the one
+ * it had, for delim_leave. */
+static int delim_enter(ixs_conn *db, int on) {
+    int was = db->delimident;
+    db->delimident = on;
+    return was;
+}
+static void delim_leave(ixs_conn *db, int was) {
+    db->delimident = was;
+}
+
+/* The routine's text, read with the DELIMIDENT it was created with. */
+static int parse_text(ixs_conn *db, const char *text, int procid, int procflags, spl_rt **out,
+                      ixv_err *err) {
     px p;
     memset(&p, 0, sizeof p);
     p.db = db;
     p.sql = text;
     p.n = strlen(text);
     p.err = err;
+    int was = delim_enter(db, (procflags & IXS_PROCFLAG_DELIMIDENT) != 0);
     int rc = ixs_lex(&p) ? -1 : ixs_spl_parse_create(&p, out);
+    delim_leave(db, was);
     free(p.t);
     free(p.ptypes);
     if (!rc) (*out)->procid = procid;
@@ -170,9 +185,9 @@ static int get_sig(ixs_conn *db, const char *name, int nargs, const char *sig, s
         c->gen = db->gen;
         c->dver = dv;
     }
-    int procid;
+    int procid, flags = 0;
     char *text = NULL;
-    int f = ixs_spl_cat_find(db, name, nargs, sig, &procid, r ? NULL : &text, err);
+    int f = ixs_spl_cat_find(db, name, nargs, sig, &procid, r ? NULL : &text, &flags, err);
     if (f <= 0) {
         if (r) ixs_spl_forget(db, name);
         return f;
@@ -183,11 +198,11 @@ static int get_sig(ixs_conn *db, const char *name, int nargs, const char *sig, s
     }
     if (r) {
         ixs_spl_forget(db, name);
-        f = ixs_spl_cat_find(db, name, nargs, sig, &procid, &text, err);
+        f = ixs_spl_cat_find(db, name, nargs, sig, &procid, &text, &flags, err);
         if (f <= 0) return f;
     }
     spl_rt *nr;
-    int rc = parse_text(db, text, procid, &nr, err);
+    int rc = parse_text(db, text, procid, flags, &nr, err);
     free(text);
     if (rc) return -1;
     nr->key_nargs = nargs;
@@ -962,6 +977,7 @@ int ixs_spl_run(ixs_conn *db, spl_rt *r, const sval *args, int nargs, spl_rows *
     out->ncols = r->nret;
     c->depth++;
     r->active++;
+    int delim_was = delim_enter(db, r->delimident);
     int rc = 0;
     for (int k = 0; k < r->nvars; k++)
         f.v[k].kind = SQLITE_NULL;
@@ -982,6 +998,7 @@ int ixs_spl_run(ixs_conn *db, spl_rt *r, const sval *args, int nargs, spl_rows *
     for (int k = 0; k < r->nvars; k++)
         ixv_sval_free(&f.v[k]);
     free(f.v);
+    delim_leave(db, delim_was);
     c->depth--;
     r->active--;
     if (!r->active && r->stale) ixs_spl_rt_free(r);

@@ -86,14 +86,8 @@ static int var_find(sps *s, const char *name) {
 static int var_at(sps *s, int i) {
     px *p = s->p;
     if (!ixs_px_is_ident(p, i)) return -1;
-    const tok *t = &p->t[i];
-    if (t->len > IXS_NAME_MAX) return -1;
     char b[IXS_NAME_MAX + 1];
-    for (int k = 0; k < t->len; k++) {
-        char c = p->sql[t->pos + k];
-        b[k] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-    }
-    b[t->len] = 0;
+    if (ixs_px_ident_peek(p, i, b, sizeof b)) return -1;
     return var_find(s, b);
 }
 
@@ -940,6 +934,7 @@ int ixs_spl_parse_create(px *p, spl_rt **out) {
     s.r = calloc(1, sizeof *s.r);
     if (!s.r) return ixs_px_failc(p, IXV_E_NOMEM, NULL);
     spl_rt *r = s.r;
+    r->delimident = p->db && p->db->delimident;
     int rc = -1;
     if (ixs_px_expect(p, IXK_CREATE)) goto out;
     r->dba = ixs_px_acc(p, IXK_DBA);

@@ -328,11 +328,18 @@ static int sqlite_trigger(px *p, const trg *t, const trg_clause *c, int k, const
     ixv_sb_add(out, t->event == 'I'   ? " AFTER INSERT"
                     : t->event == 'D' ? " AFTER DELETE"
                                       : " AFTER UPDATE");
-    if (t->cols.b > t->cols.a) {
+    if (t->cols.b > t->cols.a) { /* the names of UPDATE OF, as SQLite stores them */
         ixv_sb_add(out, " OF ");
-        ixv_sb_addn(
-            out, p->sql + p->t[t->cols.a].pos,
-            (size_t)(p->t[t->cols.b - 1].pos + p->t[t->cols.b - 1].len - p->t[t->cols.a].pos));
+        for (int i = t->cols.a; i < t->cols.b; i++) {
+            char cn[IXS_NAME_MAX + 1];
+            if (!ixs_px_is_name(p, i)) {
+                ixv_sb_add(out, ixs_px_op(p, i, ",") ? ", " : " ");
+            } else if (ixs_px_ident_at(p, i, cn, sizeof cn)) {
+                return -1;
+            } else {
+                ixv_sb_ident(out, cn);
+            }
+        }
     }
     ixv_sb_add(out, " ON ");
     ixv_sb_ident(out, tab->name);
@@ -458,6 +465,10 @@ static int store(px *p, const trg *t, const itab *tab, int start, int end) {
         ixs_spl_cat_put_body(db, "systrigbody", id, "A", p->sql + t->body_start,
                              (size_t)(end - t->body_start), p->err))
         return -1;
+    if (db->delimident &&
+        ixs_spl_cat_put_body(db, "systrigbody", id, IXS_TRG_DELIM_KEY, IXS_TRG_DELIM_DATA,
+                             strlen(IXS_TRG_DELIM_DATA), p->err))
+        return -1;
     return 0;
 }
 
@@ -556,7 +567,7 @@ void ixs_trigger_drop_table_sql(int tabid, sb *s) {
 
 /* The SQLite triggers of the trigger whose CREATE text is text, made again
  * on table tab (after an ALTER TABLE rebuild). */
-static int remake(px *outer, const char *text, const itab *tab) {
+static int remake(px *outer, const char *text, int delim, const itab *tab) {
     px p;
     memset(&p, 0, sizeof p);
     p.db = outer->db;
@@ -564,6 +575,8 @@ static int remake(px *outer, const char *text, const itab *tab) {
     p.n = strlen(text);
     p.err = outer->err;
     trg t;
+    int was = p.db->delimident; /* the trigger's own (IXS_TRG_DELIM_KEY) */
+    p.db->delimident = delim;
     int rc = ixs_lex(&p);
     if (!rc)
         rc = ixs_px_expect(&p, IXK_CREATE) || ixs_px_expect(&p, IXK_TRIGGER) || parse(&p, &t) ? -1
@@ -571,6 +584,7 @@ static int remake(px *outer, const char *text, const itab *tab) {
     sb q = {0};
     if (!rc) rc = sqlite_triggers(&p, &t, tab, &q);
     if (!rc) rc = q.oom ? ixs_px_failc(&p, IXV_E_NOMEM, NULL) : ixs_exec(p.db, q.p, p.err);
+    p.db->delimident = was;
     ixv_sb_free(&q);
     free(p.t);
     free(p.ptypes);
@@ -586,7 +600,8 @@ int ixs_trigger_rebuild(px *p, const char *table) {
     }
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(p->db->h,
-                                "SELECT b.trigid, b.data FROM systriggers t JOIN systrigbody b "
+                                "SELECT b.trigid, b.data, " IXS_TRG_DELIM_SQL
+                                " FROM systriggers t JOIN systrigbody b "
                                 "ON b.trigid = t.trigid WHERE t.tabid = ? AND b.datakey IN ('D', "
                                 "'A') ORDER BY b.trigid, b.datakey DESC, b.seqno",
                                 -1, &st, NULL);
@@ -596,18 +611,19 @@ int ixs_trigger_rebuild(px *p, const char *table) {
     }
     sqlite3_bind_int(st, 1, tab.tabid);
     sb text = {0};
-    int id = 0, step;
+    int id = 0, step, delim = 0;
     rc = 0;
     for (;;) {
         step = sqlite3_step(st);
         int nid = step == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
         if (id && nid != id) {
-            rc = text.oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : remake(p, text.p, &tab);
+            rc = text.oom ? ixs_px_failc(p, IXV_E_NOMEM, NULL) : remake(p, text.p, delim, &tab);
             text.n = 0;
             if (text.p) text.p[0] = 0;
         }
         if (step != SQLITE_ROW || rc) break;
         id = nid;
+        delim = sqlite3_column_int(st, 2);
         const char *d = (const char *)sqlite3_column_text(st, 1);
         ixv_sb_add(&text, d ? d : "");
     }

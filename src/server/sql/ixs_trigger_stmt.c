@@ -43,6 +43,7 @@ typedef struct tclause {
     char *when;  /* the condition as a query, or NULL */
     char **acts; /* Informix text of each action */
     int nact;
+    int delim; /* read with DELIMIDENT (the trigger's, IXS_TRG_DELIM_KEY) */
 } tclause;
 
 struct trg_stmt {
@@ -92,13 +93,18 @@ static char event_of(int stype) {
 
 /* ---- loading ------------------------------------------------------------------------ */
 
-static int lex_text(ixs_conn *db, const char *text, px *p, ixv_err *err) {
+/* Lexes text into p with DELIMIDENT delim (the trigger's own). */
+static int lex_text(ixs_conn *db, const char *text, int delim, px *p, ixv_err *err) {
     memset(p, 0, sizeof *p);
     p->db = db;
     p->sql = text;
     p->n = strlen(text);
     p->err = err;
-    return ixs_lex(p);
+    int was = db->delimident;
+    db->delimident = delim;
+    int rc = ixs_lex(p);
+    db->delimident = was;
+    return rc;
 }
 
 static void px_done(px *p) {
@@ -108,9 +114,9 @@ static void px_done(px *p) {
 
 /* 1 when the UPDATE s fires a trigger whose header is head: it has no
  * UPDATE OF list, or the list names a column s sets. */
-static int update_fires(ixs_stmt *s, const char *head, ixv_err *err) {
+static int update_fires(ixs_stmt *s, const char *head, int delim, ixv_err *err) {
     px p;
-    if (lex_text(s->db, head, &p, err)) {
+    if (lex_text(s->db, head, delim, &p, err)) {
         px_done(&p);
         return -1;
     }
@@ -140,11 +146,11 @@ static char *tok_text(px *p, trg_range r, int bare) {
 }
 
 /* The statement-level clauses of the actions text body into t. */
-static int add_clauses(trg_stmt *t, ixs_conn *db, const char *body, ixv_err *err) {
+static int add_clauses(trg_stmt *t, ixs_conn *db, const char *body, int delim, ixv_err *err) {
     px p;
     trg_body *b = malloc(sizeof *b);
     if (!b) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
-    int rc = lex_text(db, body, &p, err) || ixs_trg_parse_body(&p, b) ? -1 : 0;
+    int rc = lex_text(db, body, delim, &p, err) || ixs_trg_parse_body(&p, b) ? -1 : 0;
     for (int i = 0; !rc && i < b->n; i++) {
         const trg_clause *c = &b->c[i];
         if (c->phase == TRG_ROW) continue;
@@ -157,6 +163,7 @@ static int add_clauses(trg_stmt *t, ixs_conn *db, const char *body, ixv_err *err
         tclause *x = &t->c[t->n++];
         memset(x, 0, sizeof *x);
         x->phase = c->phase;
+        x->delim = delim;
         x->acts = calloc((size_t)c->nact, sizeof *x->acts);
         if (!x->acts) rc = ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
         if (!rc && c->when.b > c->when.a) {
@@ -186,7 +193,8 @@ static int load(ixs_stmt *s, trg_stmt *t, ixv_err *err) {
     clauses_free(t);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db->h,
-                           "SELECT t.trigid, b.datakey, b.data FROM systriggers t JOIN "
+                           "SELECT t.trigid, b.datakey, b.data, " IXS_TRG_DELIM_SQL
+                           " FROM systriggers t JOIN "
                            "_ixd_tables x ON x.tabid = t.tabid JOIN systrigbody b ON b.trigid = "
                            "t.trigid WHERE x.tabname = ? AND t.event = ? AND b.datakey IN "
                            "('A', 'D') ORDER BY t.trigid, b.datakey, b.seqno",
@@ -196,20 +204,21 @@ static int load(ixs_stmt *s, trg_stmt *t, ixv_err *err) {
     sqlite3_bind_text(st, 1, s->table, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, ev, -1, SQLITE_STATIC);
     sb body = {0}, head = {0};
-    int id = 0, rc = 0, step;
+    int id = 0, rc = 0, step, delim = 0;
     for (;;) {
         step = sqlite3_step(st);
         int nid = step == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
         if (id && nid != id) { /* one trigger read: take its clauses */
-            int f = ev[0] != 'U' ? 1 : update_fires(s, head.p ? head.p : "", err);
+            int f = ev[0] != 'U' ? 1 : update_fires(s, head.p ? head.p : "", delim, err);
             if (body.oom || head.oom) f = ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
-            if (f < 0 || (f && add_clauses(t, db, body.p ? body.p : "", err))) rc = -1;
+            if (f < 0 || (f && add_clauses(t, db, body.p ? body.p : "", delim, err))) rc = -1;
             body.n = head.n = 0;
             if (body.p) body.p[0] = 0;
             if (head.p) head.p[0] = 0;
         }
         if (step != SQLITE_ROW || rc) break;
         id = nid;
+        delim = sqlite3_column_int(st, 3);
         const char *key = (const char *)sqlite3_column_text(st, 1);
         const char *data = (const char *)sqlite3_column_text(st, 2);
         ixv_sb_add(key && key[0] == 'D' ? &head : &body, data ? data : "");
@@ -294,10 +303,13 @@ static int run_phase(ixs_stmt *s, char phase, ixv_err *err) {
     for (int i = 0; i < t->n && !rc; i++) {
         const tclause *c = &t->c[i];
         if (c->phase != phase) continue;
+        int was = db->delimident; /* the clause is read with the trigger's */
+        db->delimident = c->delim;
         int w = c->when ? when_true(db, c->when, err) : 1;
         if (w < 0) rc = -1;
         for (int k = 0; w > 0 && !rc && k < c->nact; k++)
             rc = run_action(db, c->acts[k], err);
+        db->delimident = was;
     }
     cascade_depth--;
     db->deadline = dl;

@@ -271,7 +271,8 @@ int ixs_view_updatable(ixs_conn *db, const char *view) {
             "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = '" VIEW_TRIG_U "' || ?",
             -1, &st, NULL) != SQLITE_OK)
         return 0;
-    sqlite3_bind_text(st, 1, view, -1, SQLITE_STATIC);
+    char stn[IXV_STNAME_MAX + 1]; /* the trigger's name is made of the view's storage name */
+    sqlite3_bind_text(st, 1, ixv_stname(view, stn, sizeof stn), -1, SQLITE_STATIC);
     int r = sqlite3_step(st) == SQLITE_ROW;
     sqlite3_finalize(st);
     return r;

@@ -93,6 +93,26 @@ void ixv_sb_addn(sb *b, const char *s, size_t n);
 void ixv_sb_add(sb *b, const char *s);
 void ixv_sb_addc(sb *b, char c);
 void ixv_sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Names in SQLite. SQLite compares names without case, Informix a delimited
+ * identifier ("Name" under DELIMIDENT) with it: a name that holds an ASCII
+ * upper-case letter or IXV_NAME_ESC is stored in SQLite under its storage
+ * name, each such letter written as IXV_NAME_ESC and its lower case, each
+ * IXV_NAME_ESC doubled ("Test" -> ^test, "TEST" -> ^t^e^s^t); any other
+ * name (every name written without quotes) is its own storage name. The
+ * catalogue (_ixd_tables, _ixd_columns, ...) keeps the name as written.
+ * ixv_name_escaped: 1 when name's storage name differs from it.
+ * ixv_stname: the storage name,
+ * name itself when it is its own, else written into buf of n bytes (cut
+ * when shorter than IXV_STNAME_MAX + 1). ixv_sb_ident: the storage name
+ * quoted for SQLite; ixv_sb_quoted: name itself quoted (a savepoint's,
+ * or a name of Informix SQL, "" doubled). ixv_sb_unstname: text s (a name SQLite gives, or
+ * its message naming them) with every storage name read back as written. */
+#define IXV_NAME_ESC   '^'
+#define IXV_STNAME_MAX (2 * 128)
+int ixv_name_escaped(const char *name);
+const char *ixv_stname(const char *name, char *buf, size_t n);
+void ixv_sb_unstname(sb *b, const char *s);
+void ixv_sb_quoted(sb *b, const char *name);
 void ixv_sb_ident(sb *b, const char *name);         /* "name" quoted for SQLite */
 void ixv_sb_strlit(sb *b, const char *s, size_t n); /* 'text' quoted for SQLite */
 void ixv_sb_free(sb *b);

@@ -62,11 +62,57 @@ void ixv_sb_printf(sb *b, const char *fmt, ...) {
     va_end(ap);
     b->n += (size_t)k;
 }
+int ixv_name_escaped(const char *name) {
+    for (const char *q = name; *q; q++)
+        if ((*q >= 'A' && *q <= 'Z') || *q == IXV_NAME_ESC) return 1;
+    return 0;
+}
+/* Character c of a name as its storage name writes it (esc: the name is
+ * escaped) into o: the count of bytes, 1 or 2. */
+static size_t st_char(char c, int esc, char o[2]) {
+    if (esc && (c == IXV_NAME_ESC || (c >= 'A' && c <= 'Z'))) {
+        o[0] = IXV_NAME_ESC;
+        o[1] = c == IXV_NAME_ESC ? c : (char)(c + ('a' - 'A'));
+        return 2;
+    }
+    o[0] = c;
+    return 1;
+}
+const char *ixv_stname(const char *name, char *buf, size_t n) {
+    if (!ixv_name_escaped(name)) return name;
+    size_t k = 0;
+    for (const char *q = name; *q && k + 2 < n; q++)
+        k += st_char(*q, 1, buf + k);
+    buf[k] = 0;
+    return buf;
+}
+void ixv_sb_unstname(sb *b, const char *s) {
+    for (const char *q = s; *q; q++) {
+        if (*q == IXV_NAME_ESC && q[1] == IXV_NAME_ESC) {
+            q++;
+        } else if (*q == IXV_NAME_ESC && q[1] >= 'a' && q[1] <= 'z') {
+            ixv_sb_addc(b, (char)(*++q - ('a' - 'A')));
+            continue;
+        }
+        ixv_sb_addn(b, q, 1);
+    }
+    if (!b->p) ixv_sb_addn(b, "", 0);
+}
+void ixv_sb_quoted(sb *b, const char *name) {
+    ixv_sb_addc(b, '"');
+    for (const char *q = name ? name : ""; *q; q++) {
+        if (*q == '"') ixv_sb_addc(b, '"');
+        ixv_sb_addc(b, *q);
+    }
+    ixv_sb_addc(b, '"');
+}
 void ixv_sb_ident(sb *b, const char *name) {
+    int esc = ixv_name_escaped(name);
     ixv_sb_addc(b, '"');
     for (const char *q = name; *q; q++) {
         if (*q == '"') ixv_sb_addc(b, '"');
-        ixv_sb_addc(b, *q);
+        char o[2];
+        ixv_sb_addn(b, o, st_char(*q, esc, o));
     }
     ixv_sb_addc(b, '"');
 }

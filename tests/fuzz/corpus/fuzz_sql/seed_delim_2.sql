@@ -1,0 +1,1 @@
+ select "id", t."c", "V" from t where "ck" >= 0 order by "id"

@@ -1,0 +1,1 @@
+ create table "Mixed Case" ("A" int, "a" int, "q""x" char(2), "^" int)

@@ -1,0 +1,1 @@
+ update t set "v" = 'x' where "id" = ?
