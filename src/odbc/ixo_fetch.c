@@ -1,0 +1,409 @@
+/*
+ * ixo_fetch.c: result columns and rows. A row's values are read with
+ * libixdb's typed accessors into an ixo_val (no copy of text: it points into
+ * the row) and converted once into the application's buffer: per bound
+ * column and row, one accessor call and one conversion. SQLFetch fills
+ * SQL_ATTR_ROW_ARRAY_SIZE rows (column-wise or row-wise binding) with the
+ * row status array and the rows-fetched count; SQLGetData reads character
+ * and binary values in pieces.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ixo_int.h"
+
+SQLRETURN ixo_describe(ixo_stmt *s) {
+    if (s->ncols >= 0) return SQL_SUCCESS;
+    if (!s->st) {
+        s->ncols = 0;
+        return SQL_SUCCESS;
+    }
+    int n = ix_column_count(s->st);
+    if (n == 0 && ix_errcode(s->dbc->conn) != IX_OK) return ixo_err_conn(&s->h, s->dbc->conn);
+    ixo_col *cols = calloc(n > 0 ? (size_t)n : 1, sizeof *cols);
+    if (!cols) return ixo_err(&s->h, "HY001", 0, "Memory allocation error");
+    for (int i = 0; i < n; i++) {
+        ixo_col *c = &cols[i];
+        c->ixtype = ix_column_type(s->st, i);
+        c->enclen = ix_column_enclen(s->st, i);
+        c->notnull = ix_column_notnull(s->st, i);
+        int lob = 0;
+        if (c->ixtype == IX_T_UDTFIXED || c->ixtype == IX_T_UDTVAR) {
+            const char *d = ix_column_decltype(s->st, i);
+            lob = d && strcasecmp(d, "BLOB") == 0   ? IX_T_BLOB
+                  : d && strcasecmp(d, "CLOB") == 0 ? IX_T_CLOB
+                                                    : 0;
+        }
+        ixo_type_describe(c->ixtype, c->enclen, lob, &c->ti);
+    }
+    free(s->cols);
+    s->cols = cols;
+    s->ncols = n;
+    return SQL_SUCCESS;
+}
+
+/* a DATETIME's value with the parts its qualifier has, or its text */
+static ixo_cv datetime_value(ix_stmt *st, int i, int q, ixo_val *v) {
+    int start = IXO_QUAL_START(q), end = IXO_QUAL_END(q);
+    if (start != IX_UNIT_YEAR && start < IX_UNIT_HOUR) {
+        v->kind = IXO_V_TEXT;
+        v->p = ix_column_text(st, i);
+        v->n = ix_column_text_len(st, i);
+        return v->p ? IXO_CV_OK : IXO_CV_BADCHAR;
+    }
+    if (ix_column_datetime(st, i, &v->dt) != IX_OK) return IXO_CV_BADDT;
+    v->kind = IXO_V_DT;
+    v->has_date = start == IX_UNIT_YEAR;
+    v->has_time = end >= IX_UNIT_HOUR;
+    v->fdigits = end > IX_UNIT_SECOND ? end - IX_UNIT_SECOND : 0;
+    return IXO_CV_OK;
+}
+
+static ixo_cv result_value(const ixo_result *r, int i, ixo_val *v) {
+    const struct ixo_cell *c = &r->cells[(r->pos - 1) * r->ncols + i];
+    if (c->is_int) {
+        v->kind = IXO_V_INT;
+        v->i = c->i;
+    } else if (c->text) {
+        v->kind = IXO_V_TEXT;
+        v->p = c->text;
+        v->n = strlen(c->text);
+    }
+    return IXO_CV_OK;
+}
+
+ixo_cv ixo_column_value(ixo_stmt *s, int i, ixo_val *v) {
+    ix_stmt *st = s->st;
+    v->kind = IXO_V_NULL;
+    v->is_real = 0;
+    if (s->res) return result_value(s->res, i, v);
+    if (ix_column_is_null(st, i)) return IXO_CV_OK;
+    const ixo_col *c = &s->cols[i];
+    switch (c->ixtype) {
+    case IX_T_SMALLINT:
+    case IX_T_INTEGER:
+    case IX_T_SERIAL:
+    case IX_T_INT8:
+    case IX_T_SERIAL8:
+    case IX_T_BIGINT:
+    case IX_T_BIGSERIAL:
+        v->kind = IXO_V_INT;
+        return ix_column_get_int64(st, i, &v->i) == IX_OK ? IXO_CV_OK : IXO_CV_RANGE;
+    case IX_T_FLOAT:
+    case IX_T_SMALLFLOAT:
+        v->kind = IXO_V_DOUBLE;
+        v->is_real = c->ixtype == IX_T_SMALLFLOAT;
+        return ix_column_get_double(st, i, &v->d) == IX_OK ? IXO_CV_OK : IXO_CV_RANGE;
+    case IX_T_DECIMAL:
+    case IX_T_MONEY:
+        v->kind = IXO_V_DEC;
+        return ix_column_get_decimal(st, i, &v->dec) == IX_OK ? IXO_CV_OK : IXO_CV_RANGE;
+    case IX_T_DATE:
+        v->kind = IXO_V_DT;
+        v->has_date = 1;
+        v->has_time = 0;
+        v->fdigits = 0;
+        memset(&v->dt, 0, sizeof v->dt);
+        return ix_column_date_ymd(st, i, &v->dt.year, &v->dt.month, &v->dt.day) == IX_OK
+                   ? IXO_CV_OK
+                   : IXO_CV_BADDT;
+    case IX_T_DATETIME: return datetime_value(st, i, c->enclen, v);
+    case IX_T_BOOLEAN:
+        v->kind = IXO_V_BOOL;
+        v->i = ix_column_int64(st, i) != 0;
+        return IXO_CV_OK;
+    case IX_T_BYTE:
+        v->kind = IXO_V_BIN;
+        v->p = ix_column_blob(st, i, &v->n);
+        return v->p ? IXO_CV_OK : IXO_CV_BADCHAR;
+    default: /* character types, TEXT, INTERVAL, the rest as text */
+        v->kind = IXO_V_TEXT;
+        v->p = ix_column_text(st, i);
+        v->n = ix_column_text_len(st, i);
+        return v->p ? IXO_CV_OK : IXO_CV_BADCHAR;
+    }
+}
+
+/* ---- describing ---- */
+
+#define ENTER_STMT(hs)                                                                             \
+    ixo_head *h = ixo_enter(hs, SQL_HANDLE_STMT);                                                  \
+    if (!h) return SQL_INVALID_HANDLE;                                                             \
+    ixo_stmt *s = (ixo_stmt *)h
+
+static const char *col_name(const ixo_stmt *s, int i) {
+    if (s->res) return s->res->cols[i].name;
+    const char *n = ix_column_name(s->st, i);
+    return n ? n : "";
+}
+
+SQLRETURN SQL_API SQLNumResultCols(SQLHSTMT StatementHandle, SQLSMALLINT *ColumnCount) {
+    ENTER_STMT(StatementHandle);
+    if (ixo_describe(s) == SQL_ERROR) return ixo_leave(h, SQL_ERROR);
+    if (ColumnCount) *ColumnCount = (SQLSMALLINT)s->ncols;
+    return ixo_leave(h, SQL_SUCCESS);
+}
+
+/* column ColumnNumber (1-based) checked; SQL_ERROR with 07009 */
+static SQLRETURN check_col(ixo_stmt *s, SQLUSMALLINT col) {
+    if (ixo_describe(s) == SQL_ERROR) return SQL_ERROR;
+    if (col < 1 || col > s->ncols)
+        return ixo_err(&s->h, "07009", 0, "Invalid descriptor index %d", col);
+    return SQL_SUCCESS;
+}
+
+SQLRETURN SQL_API SQLDescribeCol(SQLHSTMT StatementHandle, SQLUSMALLINT ColumnNumber,
+                                 SQLCHAR *ColumnName, SQLSMALLINT BufferLength,
+                                 SQLSMALLINT *NameLength, SQLSMALLINT *DataType,
+                                 SQLULEN *ColumnSize, SQLSMALLINT *DecimalDigits,
+                                 SQLSMALLINT *Nullable) {
+    ENTER_STMT(StatementHandle);
+    if (check_col(s, ColumnNumber) == SQL_ERROR) return ixo_leave(h, SQL_ERROR);
+    const ixo_col *c = &s->cols[ColumnNumber - 1];
+    SQLRETURN rc = SQL_SUCCESS;
+    if (ixo_str_out(col_name(s, ColumnNumber - 1), ColumnName, BufferLength, NameLength, NULL) &&
+        ColumnName)
+        rc = ixo_warn(h, "01004", "String data, right truncated");
+    if (DataType) *DataType = c->ti.sql_type;
+    if (ColumnSize) *ColumnSize = c->ti.column_size;
+    if (DecimalDigits) *DecimalDigits = c->ti.digits;
+    if (Nullable) *Nullable = c->notnull ? SQL_NO_NULLS : SQL_NULLABLE;
+    return ixo_leave(h, rc);
+}
+
+static SQLLEN verbose_type(SQLSMALLINT t) {
+    return t == SQL_TYPE_DATE || t == SQL_TYPE_TIME || t == SQL_TYPE_TIMESTAMP ? SQL_DATETIME : t;
+}
+
+static int is_char_type(SQLSMALLINT t) {
+    return t == SQL_CHAR || t == SQL_VARCHAR || t == SQL_LONGVARCHAR;
+}
+
+SQLRETURN SQL_API SQLColAttribute(SQLHSTMT StatementHandle, SQLUSMALLINT ColumnNumber,
+                                  SQLUSMALLINT FieldIdentifier, SQLPOINTER CharacterAttribute,
+                                  SQLSMALLINT BufferLength, SQLSMALLINT *StringLength,
+                                  SQLLEN *NumericAttribute) {
+    ENTER_STMT(StatementHandle);
+    if (FieldIdentifier == SQL_DESC_COUNT) {
+        if (ixo_describe(s) == SQL_ERROR) return ixo_leave(h, SQL_ERROR);
+        if (NumericAttribute) *NumericAttribute = s->ncols;
+        return ixo_leave(h, SQL_SUCCESS);
+    }
+    if (check_col(s, ColumnNumber) == SQL_ERROR) return ixo_leave(h, SQL_ERROR);
+    const ixo_col *c = &s->cols[ColumnNumber - 1];
+    const ixo_typeinfo *t = &c->ti;
+    const char *str = NULL;
+    SQLLEN num = 0;
+    switch (FieldIdentifier) {
+    case SQL_DESC_NAME:
+    case SQL_DESC_LABEL:
+    case SQL_DESC_BASE_COLUMN_NAME:
+    case SQL_COLUMN_NAME: str = col_name(s, ColumnNumber - 1); break;
+    case SQL_DESC_TYPE_NAME:
+    case SQL_DESC_LOCAL_TYPE_NAME: str = t->type_name; break;
+    case SQL_DESC_TABLE_NAME:
+    case SQL_DESC_BASE_TABLE_NAME:
+    case SQL_DESC_SCHEMA_NAME:
+    case SQL_DESC_CATALOG_NAME: str = ""; break;
+    case SQL_DESC_LITERAL_PREFIX:
+    case SQL_DESC_LITERAL_SUFFIX:
+        str = is_char_type(t->sql_type) || t->c_default != SQL_C_CHAR ? (t->radix ? "" : "'") : "";
+        break;
+    case SQL_DESC_CONCISE_TYPE: num = t->sql_type; break;
+    case SQL_DESC_TYPE: num = verbose_type(t->sql_type); break;
+    case SQL_DESC_LENGTH:
+    case SQL_COLUMN_LENGTH:
+    case SQL_COLUMN_PRECISION: num = (SQLLEN)t->column_size; break;
+    case SQL_DESC_PRECISION:
+        num = t->radix || t->digits ? (SQLLEN)(t->radix ? t->column_size : (SQLULEN)t->digits) : 0;
+        break;
+    case SQL_DESC_SCALE:
+    case SQL_COLUMN_SCALE: num = t->digits; break;
+    case SQL_DESC_OCTET_LENGTH: num = t->octet_length; break;
+    case SQL_DESC_DISPLAY_SIZE: num = t->display_size; break;
+    case SQL_DESC_NULLABLE:
+    case SQL_COLUMN_NULLABLE: num = c->notnull ? SQL_NO_NULLS : SQL_NULLABLE; break;
+    case SQL_DESC_UNSIGNED: num = t->unsigned_ ? SQL_TRUE : SQL_FALSE; break;
+    case SQL_DESC_NUM_PREC_RADIX: num = t->radix; break;
+    case SQL_DESC_FIXED_PREC_SCALE: num = c->ixtype == IX_T_MONEY; break;
+    case SQL_DESC_AUTO_UNIQUE_VALUE:
+        num = c->ixtype == IX_T_SERIAL || c->ixtype == IX_T_SERIAL8 || c->ixtype == IX_T_BIGSERIAL;
+        break;
+    case SQL_DESC_CASE_SENSITIVE: num = is_char_type(t->sql_type); break;
+    case SQL_DESC_SEARCHABLE:
+        num = t->sql_type == SQL_LONGVARCHAR || t->sql_type == SQL_LONGVARBINARY
+                  ? SQL_PRED_NONE
+                  : SQL_PRED_SEARCHABLE;
+        break;
+    case SQL_DESC_UPDATABLE: num = SQL_ATTR_READWRITE_UNKNOWN; break;
+    case SQL_DESC_UNNAMED: num = SQL_NAMED; break;
+    default:
+        return ixo_leave(h, ixo_err(h, "HY091", 0, "Invalid descriptor field %d", FieldIdentifier));
+    }
+    if (str) {
+        SQLRETURN rc = ixo_str_out(str, CharacterAttribute, BufferLength, StringLength, NULL) &&
+                               CharacterAttribute
+                           ? ixo_warn(h, "01004", "String data, right truncated")
+                           : SQL_SUCCESS;
+        return ixo_leave(h, rc);
+    }
+    if (NumericAttribute) *NumericAttribute = num;
+    return ixo_leave(h, SQL_SUCCESS);
+}
+
+/* ---- binding and fetching ---- */
+
+SQLRETURN SQL_API SQLBindCol(SQLHSTMT StatementHandle, SQLUSMALLINT ColumnNumber,
+                             SQLSMALLINT TargetType, SQLPOINTER TargetValue, SQLLEN BufferLength,
+                             SQLLEN *StrLen_or_Ind) {
+    ENTER_STMT(StatementHandle);
+    if (ColumnNumber < 1)
+        return ixo_leave(h, ixo_err(h, "07009", 0, "Bookmarks are not implemented"));
+    if (ColumnNumber > s->nbound) {
+        if (!TargetValue && !StrLen_or_Ind)
+            return ixo_leave(h, SQL_SUCCESS); /* unbind: nothing bound */
+        ixo_bind *b = realloc(s->bound, ColumnNumber * sizeof *b);
+        if (!b) return ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"));
+        memset(b + s->nbound, 0, (ColumnNumber - (size_t)s->nbound) * sizeof *b);
+        s->bound = b;
+        s->nbound = ColumnNumber;
+    }
+    ixo_bind *b = &s->bound[ColumnNumber - 1];
+    b->ctype = TargetType;
+    b->buf = TargetValue;
+    b->buflen = BufferLength;
+    b->ind = StrLen_or_Ind;
+    return ixo_leave(h, SQL_SUCCESS);
+}
+
+/* the next row into the statement: 1, 0 at the end, -1 on an error */
+static int next_row(ixo_stmt *s) {
+    if (s->res) {
+        if (s->res->pos >= s->res->nrows) return 0;
+        s->res->pos++;
+        return 1;
+    }
+    if (s->pending) {
+        s->pending = 0;
+        return 1;
+    }
+    if (s->done) return 0;
+    int rc = ix_step(s->st);
+    if (rc == IX_ROW) return 1;
+    s->done = 1;
+    return rc == IX_DONE ? 0 : -1;
+}
+
+/* the bound columns of the current row into rowset row r */
+static SQLRETURN put_row(ixo_stmt *s, SQLULEN r) {
+    SQLRETURN ret = SQL_SUCCESS;
+    SQLLEN off = s->row_bind_offset ? *s->row_bind_offset : 0;
+    int n = s->nbound < s->ncols ? s->nbound : s->ncols;
+    for (int i = 0; i < n; i++) {
+        const ixo_bind *b = &s->bound[i];
+        if (!b->buf && !b->ind) continue;
+        SQLSMALLINT ct = b->ctype == SQL_C_DEFAULT ? s->cols[i].ti.c_default : b->ctype;
+        size_t step = s->row_bind_type     ? s->row_bind_type
+                      : ixo_ctype_size(ct) ? ixo_ctype_size(ct)
+                                           : (size_t)b->buflen;
+        char *buf = b->buf ? (char *)b->buf + off + r * step : NULL;
+        SQLLEN *ind = b->ind
+                          ? (SQLLEN *)((char *)b->ind + off +
+                                       r * (s->row_bind_type ? s->row_bind_type : sizeof(SQLLEN)))
+                          : NULL;
+        ixo_val v;
+        ixo_cv cv = ixo_column_value(s, i, &v);
+        if (cv == IXO_CV_OK)
+            cv = ixo_get(&v, ct, s->cols[i].ti.c_default, buf, b->buflen, ind, NULL, &s->scratch);
+        if (cv == IXO_CV_OK) continue;
+        SQLRETURN rc = ixo_err_cv(&s->h, cv, i + 1);
+        if (rc == SQL_ERROR)
+            ret = SQL_ERROR;
+        else if (ret == SQL_SUCCESS)
+            ret = rc;
+    }
+    return ret;
+}
+
+static SQLRETURN fetch(ixo_stmt *s) {
+    if (ixo_describe(s) == SQL_ERROR) return SQL_ERROR;
+    if ((!s->executed && !s->res) || s->ncols <= 0)
+        return ixo_err(&s->h, "24000", 0, "Invalid cursor state");
+    SQLULEN n = s->row_array_size, got = 0;
+    SQLRETURN ret = SQL_SUCCESS;
+    int errors = 0;
+    s->has_row = 0;
+    for (SQLULEN r = 0; r < n; r++) {
+        int k = next_row(s);
+        if (k < 0) {
+            ixo_err_conn(&s->h, s->dbc->conn);
+            if (got == 0) return SQL_ERROR;
+            ret = SQL_SUCCESS_WITH_INFO;
+            break;
+        }
+        if (k == 0) break;
+        SQLRETURN rc = put_row(s, r);
+        if (s->row_status)
+            s->row_status[r] = rc == SQL_SUCCESS ? SQL_ROW_SUCCESS
+                               : rc == SQL_ERROR ? SQL_ROW_ERROR
+                                                 : SQL_ROW_SUCCESS_WITH_INFO;
+        if (rc == SQL_ERROR) errors++;
+        if (rc != SQL_SUCCESS && ret == SQL_SUCCESS) ret = SQL_SUCCESS_WITH_INFO;
+        got++;
+    }
+    for (SQLULEN r = got; s->row_status && r < n; r++)
+        s->row_status[r] = SQL_ROW_NOROW;
+    if (s->rows_fetched) *s->rows_fetched = got;
+    if (got == 0) return SQL_NO_DATA;
+    s->has_row = 1;
+    for (int i = 0; i < s->gd_cap; i++)
+        s->gd_offset[i] = 0;
+    if (n == 1 && errors) return SQL_ERROR;
+    return (SQLULEN)errors == got ? SQL_ERROR : ret;
+}
+
+SQLRETURN SQL_API SQLFetch(SQLHSTMT StatementHandle) {
+    ENTER_STMT(StatementHandle);
+    return ixo_leave(h, fetch(s));
+}
+
+SQLRETURN SQL_API SQLFetchScroll(SQLHSTMT StatementHandle, SQLSMALLINT FetchOrientation,
+                                 SQLLEN FetchOffset) {
+    (void)FetchOffset;
+    ENTER_STMT(StatementHandle);
+    if (FetchOrientation != SQL_FETCH_NEXT)
+        return ixo_leave(h,
+                         ixo_err(h, "HY106", 0, "Fetch type out of range (forward-only cursor)"));
+    return ixo_leave(h, fetch(s));
+}
+
+SQLRETURN SQL_API SQLGetData(SQLHSTMT StatementHandle, SQLUSMALLINT ColumnNumber,
+                             SQLSMALLINT TargetType, SQLPOINTER TargetValue, SQLLEN BufferLength,
+                             SQLLEN *StrLen_or_Ind) {
+    ENTER_STMT(StatementHandle);
+    if (!s->has_row) return ixo_leave(h, ixo_err(h, "24000", 0, "Invalid cursor state"));
+    if (check_col(s, ColumnNumber) == SQL_ERROR) return ixo_leave(h, SQL_ERROR);
+    if (s->gd_cap < s->ncols) {
+        size_t *o = realloc(s->gd_offset, (size_t)s->ncols * sizeof *o);
+        if (!o) return ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"));
+        memset(o, 0, (size_t)s->ncols * sizeof *o);
+        s->gd_offset = o;
+        s->gd_cap = s->ncols;
+    }
+    int i = ColumnNumber - 1;
+    if (s->gd_col != i && s->gd_col >= 0 && s->gd_col < s->gd_cap) s->gd_offset[s->gd_col] = 0;
+    s->gd_col = i;
+    SQLSMALLINT ct = TargetType == SQL_C_DEFAULT || TargetType == SQL_ARD_TYPE
+                         ? s->cols[i].ti.c_default
+                         : TargetType;
+    int pieces = ct == SQL_C_CHAR || ct == SQL_C_WCHAR || ct == SQL_C_BINARY;
+    if (!pieces && s->gd_offset[i]) return ixo_leave(h, SQL_NO_DATA);
+    ixo_val v;
+    ixo_cv cv = ixo_column_value(s, i, &v);
+    if (cv == IXO_CV_OK)
+        cv = ixo_get(&v, ct, s->cols[i].ti.c_default, TargetValue, BufferLength, StrLen_or_Ind,
+                     pieces ? &s->gd_offset[i] : NULL, &s->scratch);
+    if (!pieces && (cv == IXO_CV_OK || cv == IXO_CV_FRACTION)) s->gd_offset[i] = 1;
+    return ixo_leave(h, ixo_err_cv(h, cv, ColumnNumber));
+}
