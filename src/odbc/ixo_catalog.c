@@ -1,8 +1,9 @@
 /*
- * ixo_catalog.c: SQLTables, SQLColumns and SQLPrimaryKeys from Informix's
+ * ixo_catalog.c: SQLTables, SQLColumns, SQLPrimaryKeys and SQLStatistics from Informix's
  * system catalogue (systables, syscolumns, sysconstraints, sysindexes), read
  * with a query of its own on the connection and turned into a result the
- * driver makes (ODBC's column layout, ODBC's type numbers).
+ * driver makes (ODBC's column layout, ODBC's type numbers). SQLStatistics
+ * gives the indexes only (no SQL_TABLE_STAT row).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,4 +237,156 @@ SQLRETURN SQL_API SQLColumns(SQLHSTMT StatementHandle, SQLCHAR *CatalogName,
         return ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"));
     }
     return ixo_leave(h, fill(s, st, r, column_row));
+}
+
+/* ---- SQLPrimaryKeys and SQLStatistics: indexes and their columns ---- */
+
+#define INDEX_PARTS 16   /* sysindexes.part1 .. part16: column numbers, negative descending */
+#define MAX_COLNO   1024 /* the most columns an index part may name here */
+
+/* the column names of table tabid, by colno (names[colno]); 0 on failure */
+static int column_names(ixo_stmt *s, int tabid, char (*names)[IXO_NAME_MAX], int max) {
+    char id[16];
+    snprintf(id, sizeof id, "%d", tabid);
+    const char *args[] = {id};
+    ix_stmt *st = query(s, "SELECT colno, colname FROM syscolumns WHERE tabid = ?", args, 1);
+    if (!st) return 0;
+    int rc;
+    while ((rc = ix_step(st)) == IX_ROW) {
+        int no = ix_column_int(st, 0);
+        if (no > 0 && no < max) trimmed(st, 1, names[no], IXO_NAME_MAX);
+    }
+    if (rc != IX_DONE) ixo_err_conn(&s->h, s->dbc->conn);
+    ix_finalize(st);
+    return rc == IX_DONE;
+}
+
+static const ixo_rcol PK_COLS[] = {
+    {"TABLE_CAT", SQL_VARCHAR, 1},  {"TABLE_SCHEM", SQL_VARCHAR, 1},
+    {"TABLE_NAME", SQL_VARCHAR, 0}, {"COLUMN_NAME", SQL_VARCHAR, 0},
+    {"KEY_SEQ", SQL_SMALLINT, 0},   {"PK_NAME", SQL_VARCHAR, 1},
+};
+static const ixo_rcol STAT_COLS[] = {
+    {"TABLE_CAT", SQL_VARCHAR, 1},
+    {"TABLE_SCHEM", SQL_VARCHAR, 1},
+    {"TABLE_NAME", SQL_VARCHAR, 0},
+    {"NON_UNIQUE", SQL_SMALLINT, 1},
+    {"INDEX_QUALIFIER", SQL_VARCHAR, 1},
+    {"INDEX_NAME", SQL_VARCHAR, 1},
+    {"TYPE", SQL_SMALLINT, 0},
+    {"ORDINAL_POSITION", SQL_SMALLINT, 1},
+    {"COLUMN_NAME", SQL_VARCHAR, 1},
+    {"ASC_OR_DESC", SQL_VARCHAR, 1},
+    {"CARDINALITY", SQL_INTEGER, 1},
+    {"PAGES", SQL_INTEGER, 1},
+    {"FILTER_CONDITION", SQL_VARCHAR, 1},
+};
+
+/* one index's rows: its columns in key order */
+static int index_rows(ixo_result *r, ix_stmt *st, const char *cat, char (*names)[IXO_NAME_MAX],
+                      int max, int pk) {
+    char name[IXO_NAME_MAX], owner[IXO_NAME_MAX], idx[IXO_NAME_MAX], type[8], cname[IXO_NAME_MAX];
+    trimmed(st, 0, name, sizeof name);
+    trimmed(st, 1, owner, sizeof owner);
+    trimmed(st, 3, idx, sizeof idx);
+    trimmed(st, 4, type, sizeof type);
+    if (!trimmed(st, 5, cname, sizeof cname)) cname[0] = 0;
+    for (int k = 0; k < INDEX_PARTS; k++) {
+        int part = ix_column_int(st, 6 + k), no = part < 0 ? -part : part;
+        if (no == 0 || no >= max) continue;
+        if (!ixo_result_add(r) || !ixo_result_text(r, 0, cat) || !ixo_result_text(r, 1, owner) ||
+            !ixo_result_text(r, 2, name))
+            return 0;
+        if (pk) {
+            if (!ixo_result_text(r, 3, names[no]) || !ixo_result_text(r, 5, cname[0] ? cname : idx))
+                return 0;
+            ixo_result_int(r, 4, k + 1);
+            continue;
+        }
+        if (!ixo_result_text(r, 4, owner) || !ixo_result_text(r, 5, idx) ||
+            !ixo_result_text(r, 8, names[no]) || !ixo_result_text(r, 9, part < 0 ? "D" : "A"))
+            return 0;
+        ixo_result_int(r, 3, type[0] == 'U' ? SQL_FALSE : SQL_TRUE);
+        ixo_result_int(r, 6, SQL_INDEX_OTHER);
+        ixo_result_int(r, 7, k + 1);
+    }
+    return 1;
+}
+
+static SQLRETURN indexes(ixo_stmt *s, const char *schema, const char *table, int pk, int unique) {
+    char(*cols)[IXO_NAME_MAX] = calloc(MAX_COLNO + 1, IXO_NAME_MAX);
+    if (!cols) return ixo_err(&s->h, "HY001", 0, "Memory allocation error");
+    char sql[1024];
+    int n = snprintf(sql, sizeof sql,
+                     "SELECT t.tabname, t.owner, t.tabid, i.idxname, i.idxtype, c.constrname");
+    for (int k = 1; k <= INDEX_PARTS; k++)
+        n += snprintf(sql + n, sizeof sql - (size_t)n, ", i.part%d", k);
+    snprintf(sql + n, sizeof sql - (size_t)n,
+             " FROM systables t, sysindexes i, %s sysconstraints c WHERE t.tabid = i.tabid AND "
+             "c.tabid = i.tabid AND c.idxname = i.idxname AND t.tabname = ? AND t.owner LIKE ? %s "
+             "ORDER BY i.idxtype DESC, i.idxname",
+             pk ? "" : "OUTER",
+             pk       ? "AND c.constrtype = 'P'"
+             : unique ? "AND i.idxtype = 'U'"
+                      : "");
+    const char *args[] = {table, schema};
+    ix_stmt *st = query(s, sql, args, 2);
+    ixo_result *r = st ? ixo_result_new(pk ? PK_COLS : STAT_COLS, pk ? 6 : 13) : NULL;
+    SQLRETURN ret = SQL_SUCCESS;
+    if (!st)
+        ret = SQL_ERROR;
+    else if (!r)
+        ret = ixo_err(&s->h, "HY001", 0, "Memory allocation error");
+    const char *db = ix_conn_database(s->dbc->conn);
+    char cat[IXO_NAME_MAX];
+    snprintf(cat, sizeof cat, "%s", db ? db : "");
+    int rc = IX_DONE, have = 0;
+    while (ret == SQL_SUCCESS && (rc = ix_step(st)) == IX_ROW) {
+        if (!have && !(have = column_names(s, ix_column_int(st, 2), cols, MAX_COLNO + 1)))
+            ret = SQL_ERROR;
+        else if (!index_rows(r, st, cat, cols, MAX_COLNO + 1, pk))
+            ret = ixo_err(&s->h, "HY001", 0, "Memory allocation error");
+    }
+    if (ret == SQL_SUCCESS && rc != IX_DONE) ret = ixo_err_conn(&s->h, s->dbc->conn);
+    ix_finalize(st);
+    free(cols);
+    if (ret != SQL_SUCCESS) {
+        ixo_result_free(r);
+        return ret;
+    }
+    ixo_stmt_set_result(s, r);
+    return SQL_SUCCESS;
+}
+
+SQLRETURN SQL_API SQLPrimaryKeys(SQLHSTMT hstmt, SQLCHAR *szCatalogName, SQLSMALLINT cbCatalogName,
+                                 SQLCHAR *szSchemaName, SQLSMALLINT cbSchemaName,
+                                 SQLCHAR *szTableName, SQLSMALLINT cbTableName) {
+    (void)szCatalogName;
+    (void)cbCatalogName;
+    ixo_head *h = ixo_enter(hstmt, SQL_HANDLE_STMT);
+    if (!h) return SQL_INVALID_HANDLE;
+    ixo_stmt *s = (ixo_stmt *)h;
+    char schema[IXO_NAME_MAX], table[IXO_NAME_MAX];
+    arg(schema, sizeof schema, szSchemaName, cbSchemaName, 1);
+    arg(table, sizeof table, szTableName, cbTableName, 0);
+    ixo_stmt_unprepare(s);
+    return ixo_leave(h, indexes(s, schema, table, 1, 0));
+}
+
+SQLRETURN SQL_API SQLStatistics(SQLHSTMT StatementHandle, SQLCHAR *CatalogName,
+                                SQLSMALLINT NameLength1, SQLCHAR *SchemaName,
+                                SQLSMALLINT NameLength2, SQLCHAR *TableName,
+                                SQLSMALLINT NameLength3, SQLUSMALLINT Unique,
+                                SQLUSMALLINT Reserved) {
+    (void)CatalogName;
+    (void)NameLength1;
+    (void)Reserved;
+    ixo_head *h = ixo_enter(StatementHandle, SQL_HANDLE_STMT);
+    if (!h) return SQL_INVALID_HANDLE;
+    ixo_stmt *s = (ixo_stmt *)h;
+    char schema[IXO_NAME_MAX], table[IXO_NAME_MAX];
+    arg(schema, sizeof schema, SchemaName, NameLength2, 1);
+    arg(table, sizeof table, TableName, NameLength3, 0);
+    ixo_stmt_unprepare(s);
+    return ixo_leave(h, indexes(s, schema, table, 0, Unique == SQL_INDEX_UNIQUE));
 }

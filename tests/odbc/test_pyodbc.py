@@ -201,6 +201,16 @@ class Driver(unittest.TestCase):
         names = [r.type_name for r in self.cur.getTypeInfo(pyodbc.SQL_INTEGER)]
         self.assertEqual(names, ["INTEGER", "SERIAL"])
 
+    def test_keys_and_indexes(self):
+        self.fresh("tk", "a INTEGER, b VARCHAR(10), c INTEGER, PRIMARY KEY (b, a)")
+        self.cur.execute("CREATE INDEX tk_c ON tk (c DESC)")
+        self.assertEqual([(r.column_name, r.key_seq) for r in self.cur.primaryKeys("tk")],
+                         [("b", 1), ("a", 2)])
+        stats = [(r.non_unique, r.ordinal_position, r.column_name, r.asc_or_desc)
+                 for r in self.cur.statistics("tk")]
+        self.assertEqual(stats, [(0, 1, "b", "A"), (0, 2, "a", "A"), (1, 1, "c", "D")])
+        self.assertEqual(len(list(self.cur.statistics("tk", unique=True))), 2)
+
     def test_getinfo(self):
         self.assertEqual(self.c.getinfo(pyodbc.SQL_DBMS_NAME), "Informix")
         self.assertTrue(self.c.getinfo(pyodbc.SQL_DBMS_VER))
