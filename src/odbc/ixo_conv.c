@@ -555,8 +555,11 @@ int ixo_parse_dt(const char *p, size_t n, ixo_val *out) {
 }
 
 static ixo_cv value_dt(const ixo_val *v, ixo_val *out) {
-    if (v->kind == IXO_V_DT) {
-        *out = *v;
+    if (v->kind == IXO_V_DT) { /* the date and time fields only: no copy of the rest */
+        out->dt = v->dt;
+        out->has_date = v->has_date;
+        out->has_time = v->has_time;
+        out->fdigits = v->fdigits;
         return IXO_CV_OK;
     }
     if (v->kind == IXO_V_TEXT) return ixo_parse_dt(v->p, v->n, out) ? IXO_CV_OK : IXO_CV_BADDT;

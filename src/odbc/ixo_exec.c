@@ -80,6 +80,7 @@ void ixo_stmt_free(ixo_stmt *s) {
             break;
         }
     free(s->bound);
+    free(s->slots);
     free(s->params);
     free(s->gd_offset);
     ixo_scratch_free(&s->scratch);

@@ -43,6 +43,25 @@ SQLRETURN ixo_describe(ixo_stmt *s) {
     return SQL_SUCCESS;
 }
 
+/* a text accessor's NULL: SQL NULL, or a value that does not convert */
+static ixo_cv text_null(ix_stmt *st, int i, ixo_val *v) {
+    if (ix_column_is_null(st, i)) {
+        v->kind = IXO_V_NULL;
+        return IXO_CV_OK;
+    }
+    return IXO_CV_BADCHAR;
+}
+
+/* a status accessor's answer: IX_NULL_VALUE is NULL (libixdb's NULL rule) */
+static ixo_cv status(int rc, ixo_val *v, ixo_cv bad) {
+    if (rc == IX_OK) return IXO_CV_OK;
+    if (rc == IX_NULL_VALUE) {
+        v->kind = IXO_V_NULL;
+        return IXO_CV_OK;
+    }
+    return bad;
+}
+
 /* a DATETIME's value with the parts its qualifier has, or its text */
 static ixo_cv datetime_value(ix_stmt *st, int i, int q, ixo_val *v) {
     int start = IXO_QUAL_START(q), end = IXO_QUAL_END(q);
@@ -50,14 +69,13 @@ static ixo_cv datetime_value(ix_stmt *st, int i, int q, ixo_val *v) {
         v->kind = IXO_V_TEXT;
         v->p = ix_column_text(st, i);
         v->n = ix_column_text_len(st, i);
-        return v->p ? IXO_CV_OK : IXO_CV_BADCHAR;
+        return v->p ? IXO_CV_OK : text_null(st, i, v);
     }
-    if (ix_column_datetime(st, i, &v->dt) != IX_OK) return IXO_CV_BADDT;
     v->kind = IXO_V_DT;
     v->has_date = start == IX_UNIT_YEAR;
     v->has_time = end >= IX_UNIT_HOUR;
     v->fdigits = end > IX_UNIT_SECOND ? end - IX_UNIT_SECOND : 0;
-    return IXO_CV_OK;
+    return status(ix_column_datetime(st, i, &v->dt), v, IXO_CV_BADDT);
 }
 
 static ixo_cv result_value(const ixo_result *r, int i, ixo_val *v) {
@@ -73,12 +91,13 @@ static ixo_cv result_value(const ixo_result *r, int i, ixo_val *v) {
     return IXO_CV_OK;
 }
 
+/* Each type's typed accessor, whose status (or NULL pointer) also tells
+ * SQL NULL: one libixdb call per value. */
 ixo_cv ixo_column_value(ixo_stmt *s, int i, ixo_val *v) {
     ix_stmt *st = s->st;
     v->kind = IXO_V_NULL;
     v->is_real = 0;
     if (s->res) return result_value(s->res, i, v);
-    if (ix_column_is_null(st, i)) return IXO_CV_OK;
     const ixo_col *c = &s->cols[i];
     switch (c->ixtype) {
     case IX_T_SMALLINT:
@@ -89,39 +108,37 @@ ixo_cv ixo_column_value(ixo_stmt *s, int i, ixo_val *v) {
     case IX_T_BIGINT:
     case IX_T_BIGSERIAL:
         v->kind = IXO_V_INT;
-        return ix_column_get_int64(st, i, &v->i) == IX_OK ? IXO_CV_OK : IXO_CV_RANGE;
+        return status(ix_column_get_int64(st, i, &v->i), v, IXO_CV_RANGE);
     case IX_T_FLOAT:
     case IX_T_SMALLFLOAT:
         v->kind = IXO_V_DOUBLE;
         v->is_real = c->ixtype == IX_T_SMALLFLOAT;
-        return ix_column_get_double(st, i, &v->d) == IX_OK ? IXO_CV_OK : IXO_CV_RANGE;
+        return status(ix_column_get_double(st, i, &v->d), v, IXO_CV_RANGE);
     case IX_T_DECIMAL:
     case IX_T_MONEY:
         v->kind = IXO_V_DEC;
-        return ix_column_get_decimal(st, i, &v->dec) == IX_OK ? IXO_CV_OK : IXO_CV_RANGE;
+        return status(ix_column_get_decimal(st, i, &v->dec), v, IXO_CV_RANGE);
     case IX_T_DATE:
         v->kind = IXO_V_DT;
         v->has_date = 1;
         v->has_time = 0;
         v->fdigits = 0;
-        memset(&v->dt, 0, sizeof v->dt);
-        return ix_column_date_ymd(st, i, &v->dt.year, &v->dt.month, &v->dt.day) == IX_OK
-                   ? IXO_CV_OK
-                   : IXO_CV_BADDT;
+        v->dt.hour = v->dt.minute = v->dt.second = v->dt.fraction = 0;
+        return status(ix_column_date_ymd(st, i, &v->dt.year, &v->dt.month, &v->dt.day), v,
+                      IXO_CV_BADDT);
     case IX_T_DATETIME: return datetime_value(st, i, c->enclen, v);
     case IX_T_BOOLEAN:
         v->kind = IXO_V_BOOL;
-        v->i = ix_column_int64(st, i) != 0;
-        return IXO_CV_OK;
+        return status(ix_column_get_int64(st, i, &v->i), v, IXO_CV_RANGE);
     case IX_T_BYTE:
         v->kind = IXO_V_BIN;
         v->p = ix_column_blob(st, i, &v->n);
-        return v->p ? IXO_CV_OK : IXO_CV_BADCHAR;
+        return v->p ? IXO_CV_OK : text_null(st, i, v);
     default: /* character types, TEXT, INTERVAL, the rest as text */
         v->kind = IXO_V_TEXT;
         v->p = ix_column_text(st, i);
         v->n = ix_column_text_len(st, i);
-        return v->p ? IXO_CV_OK : IXO_CV_BADCHAR;
+        return v->p ? IXO_CV_OK : text_null(st, i, v);
     }
 }
 
@@ -295,29 +312,50 @@ static int next_row(ixo_stmt *s) {
     return rc == IX_DONE ? 0 : -1;
 }
 
-/* the bound columns of the current row into rowset row r */
-static SQLRETURN put_row(ixo_stmt *s, SQLULEN r) {
-    SQLRETURN ret = SQL_SUCCESS;
+/* where each bound column's values go in this rowset: computed once per
+ * SQLFetch, used for every row */
+typedef struct ixo_slot {
+    char *buf;
+    char *ind;
+    size_t step, istep;
+    SQLSMALLINT ctype;
+    SQLLEN buflen;
+    int col;
+} ixo_slot;
+
+static int plan_slots(ixo_stmt *s, ixo_slot *slots) {
     SQLLEN off = s->row_bind_offset ? *s->row_bind_offset : 0;
-    int n = s->nbound < s->ncols ? s->nbound : s->ncols;
+    int n = s->nbound < s->ncols ? s->nbound : s->ncols, k = 0;
     for (int i = 0; i < n; i++) {
         const ixo_bind *b = &s->bound[i];
         if (!b->buf && !b->ind) continue;
-        SQLSMALLINT ct = b->ctype == SQL_C_DEFAULT ? s->cols[i].ti.c_default : b->ctype;
-        size_t step = s->row_bind_type     ? s->row_bind_type
-                      : ixo_ctype_size(ct) ? ixo_ctype_size(ct)
-                                           : (size_t)b->buflen;
-        char *buf = b->buf ? (char *)b->buf + off + r * step : NULL;
-        SQLLEN *ind = b->ind
-                          ? (SQLLEN *)((char *)b->ind + off +
-                                       r * (s->row_bind_type ? s->row_bind_type : sizeof(SQLLEN)))
-                          : NULL;
+        ixo_slot *o = &slots[k++];
+        o->col = i;
+        o->ctype = b->ctype == SQL_C_DEFAULT ? s->cols[i].ti.c_default : b->ctype;
+        o->buflen = b->buflen;
+        size_t fixed = ixo_ctype_size(o->ctype);
+        o->step = s->row_bind_type ? s->row_bind_type : fixed ? fixed : (size_t)b->buflen;
+        o->istep = s->row_bind_type ? s->row_bind_type : sizeof(SQLLEN);
+        o->buf = b->buf ? (char *)b->buf + off : NULL;
+        o->ind = b->ind ? (char *)b->ind + off : NULL;
+    }
+    return k;
+}
+
+/* the bound columns of the current row into rowset row r */
+static SQLRETURN put_row(ixo_stmt *s, const ixo_slot *slots, int nslots, SQLULEN r) {
+    SQLRETURN ret = SQL_SUCCESS;
+    for (int k = 0; k < nslots; k++) {
+        const ixo_slot *o = &slots[k];
         ixo_val v;
-        ixo_cv cv = ixo_column_value(s, i, &v);
+        ixo_cv cv = ixo_column_value(s, o->col, &v);
         if (cv == IXO_CV_OK)
-            cv = ixo_get(&v, ct, s->cols[i].ti.c_default, buf, b->buflen, ind, NULL, &s->scratch);
+            cv = ixo_get(&v, o->ctype, s->cols[o->col].ti.c_default,
+                         o->buf ? o->buf + r * o->step : NULL, o->buflen,
+                         o->ind ? (SQLLEN *)(void *)(o->ind + r * o->istep) : NULL, NULL,
+                         &s->scratch);
         if (cv == IXO_CV_OK) continue;
-        SQLRETURN rc = ixo_err_cv(&s->h, cv, i + 1);
+        SQLRETURN rc = ixo_err_cv(&s->h, cv, o->col + 1);
         if (rc == SQL_ERROR)
             ret = SQL_ERROR;
         else if (ret == SQL_SUCCESS)
@@ -334,6 +372,13 @@ static SQLRETURN fetch(ixo_stmt *s) {
     SQLRETURN ret = SQL_SUCCESS;
     int errors = 0;
     s->has_row = 0;
+    if (s->nslots < s->nbound) {
+        ixo_slot *p = realloc(s->slots, (size_t)s->nbound * sizeof *p);
+        if (!p) return ixo_err(&s->h, "HY001", 0, "Memory allocation error");
+        s->slots = p;
+        s->nslots = s->nbound;
+    }
+    int nslots = plan_slots(s, s->slots);
     for (SQLULEN r = 0; r < n; r++) {
         int k = next_row(s);
         if (k < 0) {
@@ -343,7 +388,7 @@ static SQLRETURN fetch(ixo_stmt *s) {
             break;
         }
         if (k == 0) break;
-        SQLRETURN rc = put_row(s, r);
+        SQLRETURN rc = put_row(s, s->slots, nslots, r);
         if (s->row_status)
             s->row_status[r] = rc == SQL_SUCCESS ? SQL_ROW_SUCCESS
                                : rc == SQL_ERROR ? SQL_ROW_ERROR

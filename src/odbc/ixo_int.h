@@ -48,6 +48,7 @@ typedef struct ixo_env {
 } ixo_env;
 
 typedef struct ixo_stmt ixo_stmt;
+typedef struct ixo_slot ixo_slot; /* a bound column's place in a rowset (ixo_fetch.c) */
 
 typedef struct ixo_dbc {
     ixo_head h;
@@ -118,6 +119,8 @@ struct ixo_stmt {
     SQLLEN rowcount;
     /* bindings: columns 1..nbound, parameters 1..nparams */
     int nbound, nparams;
+    ixo_slot *slots; /* SQLFetch's plan of the bound columns, nslots long */
+    int nslots;
     ixo_bind *bound, *params;
     size_t *gd_offset; /* SQLGetData: bytes returned so far, per column */
     int gd_cap;        /* columns gd_offset has room for */

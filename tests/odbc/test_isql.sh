@@ -9,9 +9,14 @@
 IXD=${IXD_BIN:?}
 LIB=${IXODBC_LIB:?}
 . "$(dirname "$0")/../shell/lib.sh"
-command -v isql > /dev/null || { echo "isql not installed (Debian unixodbc): skipped"; exit 0; }
+command -v isql > /dev/null || { echo "isql not installed (Debian unixodbc): skipped"; exit 77; }
 
+# ixd runs without the sanitizer runtime a sanitizer build preloads for the
+# clients (ixd carries its own)
+preload=${LD_PRELOAD:-}
+unset LD_PRELOAD
 start_ixd odbcisql
+[ -n "$preload" ] && export LD_PRELOAD="$preload"
 PORT=$(cat "$DIR/port")
 cat > "$DIR/odbcinst.ini" << EOF
 [ixdb]
@@ -73,8 +78,9 @@ out=$(echo "SELECT id, name FROM t1 WHERE id = 1" |
 check "SQLDriverConnect with IBM's keywords" "id|name
 1|one" "$out"
 
-# iusql prints each UTF-16 unit as one byte: Latin-1 here
-out=$(echo "SELECT name FROM t1 WHERE id = 3" | iusql -b -v -d'|' t 2>&1 | iconv -f latin1 -t utf-8)
+# iusql prints each UTF-16 unit as one byte: Latin-1 here (its own string
+# copies overlap: a sanitizer build leaves them unchecked)
+out=$(echo "SELECT name FROM t1 WHERE id = 3" | ASAN_OPTIONS="${ASAN_OPTIONS:-}:replace_str=0" iusql -b -v -d'|' t 2>/dev/null | iconv -f latin1 -t utf-8)
 check "iusql: the wide API (SQL_C_WCHAR) through the driver manager" "héllo wörld" "$out"
 
 out=$(echo "SELECT 1 FROM t1" | isql -b -v t wronguser badpw 2>/dev/null)
