@@ -647,8 +647,59 @@ static ixo_cv get_chars(const ixo_val *v, SQLSMALLINT ctype, void *buf, SQLLEN b
     return cv;
 }
 
+/* The pairs a block fetch meets most, done directly: the same bytes and
+ * results as ixo_get_general (test_conv compares the two over every value
+ * kind, C type and buffer size). -1: not one of them. */
+static int get_short(const ixo_val *v, SQLSMALLINT ctype, void *buf, SQLLEN buflen, SQLLEN *ind) {
+    if (!buf || !ind) return -1;
+    switch (v->kind) {
+    case IXO_V_INT:
+        if ((ctype == SQL_C_SLONG || ctype == SQL_C_LONG) && v->i >= INT32_MIN &&
+            v->i <= INT32_MAX) {
+            int32_t x = (int32_t)v->i;
+            memcpy(buf, &x, sizeof x);
+            *ind = sizeof x;
+            return IXO_CV_OK;
+        }
+        if (ctype == SQL_C_SBIGINT) {
+            memcpy(buf, &v->i, sizeof v->i);
+            *ind = sizeof v->i;
+            return IXO_CV_OK;
+        }
+        return -1;
+    case IXO_V_DOUBLE:
+        if (ctype != SQL_C_DOUBLE) return -1;
+        memcpy(buf, &v->d, sizeof v->d);
+        *ind = sizeof v->d;
+        return IXO_CV_OK;
+    case IXO_V_TEXT:
+        if (ctype != SQL_C_CHAR || buflen <= 0 || v->n >= (size_t)buflen) return -1;
+        memcpy(buf, v->p, v->n);
+        ((char *)buf)[v->n] = 0;
+        *ind = (SQLLEN)v->n;
+        return IXO_CV_OK;
+    case IXO_V_DT:
+        if (ctype != SQL_C_TYPE_DATE || !v->has_date || v->has_time) return -1;
+        SQL_DATE_STRUCT d = {(SQLSMALLINT)v->dt.year, (SQLUSMALLINT)v->dt.month,
+                             (SQLUSMALLINT)v->dt.day};
+        memcpy(buf, &d, sizeof d);
+        *ind = sizeof d;
+        return IXO_CV_OK;
+    default: return -1;
+    }
+}
+
 ixo_cv ixo_get(const ixo_val *v, SQLSMALLINT ctype, SQLSMALLINT def_ctype, void *buf, SQLLEN buflen,
                SQLLEN *ind, size_t *offset, ixo_scratch *s) {
+    if (!offset) {
+        int r = get_short(v, ctype == SQL_C_DEFAULT ? def_ctype : ctype, buf, buflen, ind);
+        if (r >= 0) return (ixo_cv)r;
+    }
+    return ixo_get_general(v, ctype, def_ctype, buf, buflen, ind, offset, s);
+}
+
+ixo_cv ixo_get_general(const ixo_val *v, SQLSMALLINT ctype, SQLSMALLINT def_ctype, void *buf,
+                       SQLLEN buflen, SQLLEN *ind, size_t *offset, ixo_scratch *s) {
     if (ctype == SQL_C_DEFAULT) ctype = def_ctype;
     if (ctype == SQL_C_DATE) ctype = SQL_C_TYPE_DATE;
     if (ctype == SQL_C_TIME) ctype = SQL_C_TYPE_TIME;

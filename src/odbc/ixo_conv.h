@@ -97,6 +97,12 @@ void ixo_scratch_free(ixo_scratch *s);
  */
 ixo_cv ixo_get(const ixo_val *v, SQLSMALLINT ctype, SQLSMALLINT def_ctype, void *buf, SQLLEN buflen,
                SQLLEN *ind, size_t *offset, ixo_scratch *s);
+/* ixo_get without its shortcuts for the pairs a block fetch meets most
+ * (integers into SQL_C_SLONG / SQL_C_SBIGINT, FLOAT into SQL_C_DOUBLE, text
+ * that fits into SQL_C_CHAR, DATE into SQL_C_TYPE_DATE): the reference the
+ * unit tests compare ixo_get with, byte for byte. */
+ixo_cv ixo_get_general(const ixo_val *v, SQLSMALLINT ctype, SQLSMALLINT def_ctype, void *buf,
+                       SQLLEN buflen, SQLLEN *ind, size_t *offset, ixo_scratch *s);
 
 /*
  * The value of one parameter: ctype's value at buf (buflen bytes; len is the

@@ -93,7 +93,7 @@ static ixo_cv result_value(const ixo_result *r, int i, ixo_val *v) {
 
 /* Each type's typed accessor, whose status (or NULL pointer) also tells
  * SQL NULL: one libixdb call per value. */
-ixo_cv ixo_column_value(ixo_stmt *s, int i, ixo_val *v) {
+static ixo_cv column_value(ixo_stmt *s, int i, ixo_val *v) {
     ix_stmt *st = s->st;
     v->kind = IXO_V_NULL;
     v->is_real = 0;
@@ -312,8 +312,110 @@ static int next_row(ixo_stmt *s) {
     return rc == IX_DONE ? 0 : -1;
 }
 
-/* where each bound column's values go in this rowset: computed once per
- * SQLFetch, used for every row */
+/* Direct converters for the pairs a block fetch meets most: one libixdb
+ * accessor straight into the application's buffer, no ixo_val between.
+ * Each returns 1 when it stored the value (or SQL NULL), 0 to leave the
+ * value to the general path (column_value + ixo_get), which then gives the
+ * same bytes and the diagnostics (a value out of the C type's range, text
+ * that does not fit, a conversion error). odbc.api compares block fetch
+ * with SQLGetData, every type of these and NULL. */
+typedef int (*ixo_direct_fn)(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind);
+
+static int direct_int32(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
+    (void)buflen;
+    int64_t x;
+    int rc = ix_column_get_int64(st, col, &x);
+    if (rc == IX_NULL_VALUE) {
+        *ind = SQL_NULL_DATA;
+        return 1;
+    }
+    if (rc != IX_OK || x < INT32_MIN || x > INT32_MAX) return 0;
+    int32_t y = (int32_t)x;
+    memcpy(buf, &y, sizeof y);
+    *ind = sizeof y;
+    return 1;
+}
+
+static int direct_int64(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
+    (void)buflen;
+    int64_t x;
+    int rc = ix_column_get_int64(st, col, &x);
+    if (rc == IX_NULL_VALUE) {
+        *ind = SQL_NULL_DATA;
+        return 1;
+    }
+    if (rc != IX_OK) return 0;
+    memcpy(buf, &x, sizeof x);
+    *ind = sizeof x;
+    return 1;
+}
+
+static int direct_double(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
+    (void)buflen;
+    double x;
+    int rc = ix_column_get_double(st, col, &x);
+    if (rc == IX_NULL_VALUE) {
+        *ind = SQL_NULL_DATA;
+        return 1;
+    }
+    if (rc != IX_OK) return 0;
+    memcpy(buf, &x, sizeof x);
+    *ind = sizeof x;
+    return 1;
+}
+
+static int direct_text(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
+    const char *p = ix_column_text(st, col);
+    if (!p) return 0; /* NULL or an error: the general path tells which */
+    size_t n = ix_column_text_len(st, col);
+    if (buflen <= 0 || n >= (size_t)buflen) return 0; /* 01004 */
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    *ind = (SQLLEN)n;
+    return 1;
+}
+
+static int direct_date(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
+    (void)buflen;
+    int y, m, d;
+    int rc = ix_column_date_ymd(st, col, &y, &m, &d);
+    if (rc == IX_NULL_VALUE) {
+        *ind = SQL_NULL_DATA;
+        return 1;
+    }
+    if (rc != IX_OK) return 0;
+    SQL_DATE_STRUCT ds = {(SQLSMALLINT)y, (SQLUSMALLINT)m, (SQLUSMALLINT)d};
+    memcpy(buf, &ds, sizeof ds);
+    *ind = sizeof ds;
+    return 1;
+}
+
+static ixo_direct_fn direct_for(int ixtype, SQLSMALLINT ctype) {
+    switch (ixtype) {
+    case IX_T_SMALLINT:
+    case IX_T_INTEGER:
+    case IX_T_SERIAL:
+    case IX_T_INT8:
+    case IX_T_SERIAL8:
+    case IX_T_BIGINT:
+    case IX_T_BIGSERIAL:
+        return ctype == SQL_C_SLONG || ctype == SQL_C_LONG ? direct_int32
+               : ctype == SQL_C_SBIGINT                    ? direct_int64
+                                                           : NULL;
+    case IX_T_FLOAT:
+    case IX_T_SMALLFLOAT: return ctype == SQL_C_DOUBLE ? direct_double : NULL;
+    case IX_T_CHAR:
+    case IX_T_NCHAR:
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR:
+    case IX_T_LVARCHAR: return ctype == SQL_C_CHAR ? direct_text : NULL;
+    case IX_T_DATE: return ctype == SQL_C_TYPE_DATE ? direct_date : NULL;
+    default: return NULL;
+    }
+}
+
+/* where each bound column's values go in this rowset, and how: computed
+ * once per SQLFetch, used for every row */
 typedef struct ixo_slot {
     char *buf;
     char *ind;
@@ -321,6 +423,7 @@ typedef struct ixo_slot {
     SQLSMALLINT ctype;
     SQLLEN buflen;
     int col;
+    ixo_direct_fn direct; /* NULL: the general path */
 } ixo_slot;
 
 static int plan_slots(ixo_stmt *s, ixo_slot *slots) {
@@ -338,6 +441,7 @@ static int plan_slots(ixo_stmt *s, ixo_slot *slots) {
         o->istep = s->row_bind_type ? s->row_bind_type : sizeof(SQLLEN);
         o->buf = b->buf ? (char *)b->buf + off : NULL;
         o->ind = b->ind ? (char *)b->ind + off : NULL;
+        o->direct = o->buf && o->ind && !s->res ? direct_for(s->cols[i].ixtype, o->ctype) : NULL;
     }
     return k;
 }
@@ -347,12 +451,13 @@ static SQLRETURN put_row(ixo_stmt *s, const ixo_slot *slots, int nslots, SQLULEN
     SQLRETURN ret = SQL_SUCCESS;
     for (int k = 0; k < nslots; k++) {
         const ixo_slot *o = &slots[k];
+        char *buf = o->buf ? o->buf + r * o->step : NULL;
+        SQLLEN *ind = o->ind ? (SQLLEN *)(void *)(o->ind + r * o->istep) : NULL;
+        if (o->direct && o->direct(s->st, o->col, buf, o->buflen, ind)) continue;
         ixo_val v;
-        ixo_cv cv = ixo_column_value(s, o->col, &v);
+        ixo_cv cv = column_value(s, o->col, &v);
         if (cv == IXO_CV_OK)
-            cv = ixo_get(&v, o->ctype, s->cols[o->col].ti.c_default,
-                         o->buf ? o->buf + r * o->step : NULL, o->buflen,
-                         o->ind ? (SQLLEN *)(void *)(o->ind + r * o->istep) : NULL, NULL,
+            cv = ixo_get(&v, o->ctype, s->cols[o->col].ti.c_default, buf, o->buflen, ind, NULL,
                          &s->scratch);
         if (cv == IXO_CV_OK) continue;
         SQLRETURN rc = ixo_err_cv(&s->h, cv, o->col + 1);
@@ -445,7 +550,7 @@ SQLRETURN SQL_API SQLGetData(SQLHSTMT StatementHandle, SQLUSMALLINT ColumnNumber
     int pieces = ct == SQL_C_CHAR || ct == SQL_C_WCHAR || ct == SQL_C_BINARY;
     if (!pieces && s->gd_offset[i]) return ixo_leave(h, SQL_NO_DATA);
     ixo_val v;
-    ixo_cv cv = ixo_column_value(s, i, &v);
+    ixo_cv cv = column_value(s, i, &v);
     if (cv == IXO_CV_OK)
         cv = ixo_get(&v, ct, s->cols[i].ti.c_default, TargetValue, BufferLength, StrLen_or_Ind,
                      pieces ? &s->gd_offset[i] : NULL, &s->scratch);

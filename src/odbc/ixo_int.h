@@ -177,8 +177,6 @@ SQLRETURN ixo_exec_direct(ixo_stmt *s, const char *sql, size_t len);
 /* ---- results (ixo_fetch.c) ---- */
 /* the columns of the statement's describe into s->cols */
 SQLRETURN ixo_describe(ixo_stmt *s);
-/* the value of column i (0-based) of the current row */
-ixo_cv ixo_column_value(ixo_stmt *s, int i, ixo_val *v);
 
 /* ---- results made by the driver (ixo_result.c) ---- */
 ixo_result *ixo_result_new(const ixo_rcol *cols, int ncols);

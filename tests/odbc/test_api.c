@@ -305,6 +305,92 @@ static void getdata_and_describe(SQLHSTMT st) {
           "diag fields %d %s %d %s", (int)count, state, (int)native, msg);
 }
 
+/* Block fetch takes a direct path for integers into SQL_C_SLONG /
+ * SQL_C_SBIGINT, FLOAT and SMALLFLOAT into SQL_C_DOUBLE, character types
+ * into SQL_C_CHAR and DATE into SQL_C_TYPE_DATE: every such column, NULL, a
+ * text cut (01004) and a value out of range (22003) read both ways, compared
+ * byte for byte with SQLGetData's general path. */
+enum { NDIRECT = 14, DROWS = 4, DBUF = 12 };
+static void direct_vs_general(SQLHSTMT st) {
+    static const SQLSMALLINT ct[NDIRECT] = {
+        SQL_C_SLONG,  SQL_C_SLONG,     SQL_C_SBIGINT, SQL_C_SBIGINT, SQL_C_DOUBLE,
+        SQL_C_DOUBLE, SQL_C_CHAR,      SQL_C_CHAR,    SQL_C_CHAR,    SQL_C_CHAR,
+        SQL_C_CHAR,   SQL_C_TYPE_DATE, SQL_C_SLONG,   SQL_C_SLONG};
+    exec(st, "CREATE TABLE tdir (a SMALLINT, b INTEGER, c INT8, d BIGINT, e FLOAT, f SMALLFLOAT, "
+             "g CHAR(6), h VARCHAR(40), i NCHAR(5), j NVARCHAR(10), k LVARCHAR(100), l DATE, "
+             "m SERIAL, n BIGINT)");
+    exec(st, "INSERT INTO tdir VALUES (1, 2, 3, 4, 1.5, 2.5, 'ab', 'hello', 'x', 'y', 'lv', "
+             "'01/02/2024', 0, 5)");
+    exec(st, "INSERT INTO tdir VALUES (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+             "NULL, NULL, 0, NULL)");
+    exec(st, "INSERT INTO tdir VALUES (-32767, -2147483647, -9223372036854775807, "
+             "9223372036854775807, -1e300, -3.25e38, 'abcdef', 'a text longer than the buffer', "
+             "'abcde', 'exactly 11.', 'eleven char', '12/31/9999', 0, 9999999999)");
+    exec(st, "INSERT INTO tdir VALUES (0, 0, 0, 0, 0, 0, '', '', '', '', '', '01/01/0001', 0, "
+             "-2147483648)");
+    /* row-wise: each column's buffer is DBUF bytes whatever its C type */
+    static struct drow {
+        unsigned char v[NDIRECT][DBUF];
+        SQLLEN ind[NDIRECT];
+    } blk[DROWS];
+    static unsigned char gen[NDIRECT][DROWS][DBUF];
+    static SQLLEN gind[NDIRECT][DROWS];
+    SQLUSMALLINT status[DROWS];
+    SQLRETURN grc[DROWS];
+    SQLULEN fetched = 0;
+    memset(blk, 0xaa, sizeof blk);
+    memset(gen, 0xaa, sizeof gen);
+    for (int c = 0; c < NDIRECT; c++)
+        for (int r = 0; r < DROWS; r++)
+            blk[r].ind[c] = gind[c][r] = -99;
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)DROWS, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_BIND_TYPE, (SQLPOINTER)sizeof(struct drow), 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_STATUS_PTR, status, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROWS_FETCHED_PTR, &fetched, 0);
+    for (int c = 0; c < NDIRECT; c++)
+        SQLBindCol(st, (SQLUSMALLINT)(c + 1), ct[c], blk[0].v[c], DBUF, &blk[0].ind[c]);
+    OK(SQLExecDirect(st, (SQLCHAR *)"SELECT * FROM tdir ORDER BY m", SQL_NTS), SQL_HANDLE_STMT, st);
+    SQLRETURN rc = SQLFetch(st);
+    CHECK(rc == SQL_SUCCESS_WITH_INFO && fetched == DROWS, "block fetch rc %d, %lu rows", rc,
+          (unsigned long)fetched);
+    SQLFreeStmt(st, SQL_CLOSE);
+    SQLFreeStmt(st, SQL_UNBIND);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)1, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_BIND_TYPE, (SQLPOINTER)SQL_BIND_BY_COLUMN, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_STATUS_PTR, NULL, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROWS_FETCHED_PTR, NULL, 0);
+    OK(SQLExecDirect(st, (SQLCHAR *)"SELECT * FROM tdir ORDER BY m", SQL_NTS), SQL_HANDLE_STMT, st);
+    for (int r = 0; r < DROWS && SQLFetch(st) == SQL_SUCCESS; r++) {
+        grc[r] = SQL_SUCCESS;
+        for (int c = 0; c < NDIRECT; c++) {
+            SQLRETURN g =
+                SQLGetData(st, (SQLUSMALLINT)(c + 1), ct[c], gen[c][r], DBUF, &gind[c][r]);
+            if (g == SQL_ERROR)
+                grc[r] = SQL_ERROR;
+            else if (g == SQL_SUCCESS_WITH_INFO && grc[r] == SQL_SUCCESS)
+                grc[r] = g;
+        }
+    }
+    SQLFreeStmt(st, SQL_CLOSE);
+    int diff = 0;
+    for (int c = 0; c < NDIRECT; c++)
+        for (int r = 0; r < DROWS; r++)
+            if (memcmp(blk[r].v[c], gen[c][r], DBUF) != 0 || blk[r].ind[c] != gind[c][r]) {
+                diff++;
+                CHECK(0, "column %d row %d: ind %ld / %ld", c + 1, r + 1, (long)blk[r].ind[c],
+                      (long)gind[c][r]);
+            }
+    CHECK(diff == 0, "direct block fetch equals SQLGetData: %d differences", diff);
+    SQLUSMALLINT want[DROWS] = {SQL_ROW_SUCCESS, SQL_ROW_SUCCESS, SQL_ROW_ERROR, SQL_ROW_SUCCESS};
+    for (int r = 0; r < DROWS; r++)
+        CHECK(status[r] == want[r] && (grc[r] == SQL_SUCCESS) == (want[r] == SQL_ROW_SUCCESS),
+              "row %d: status %d, SQLGetData %d", r + 1, status[r], grc[r]);
+    CHECK(blk[1].ind[12] > 0 && blk[1].ind[0] == SQL_NULL_DATA && blk[2].ind[7] == 29 &&
+              blk[2].ind[10] == 11,
+          "NULL, a SERIAL, a cut text's whole length, a text that just fits: %ld %ld %ld %ld",
+          (long)blk[1].ind[12], (long)blk[1].ind[0], (long)blk[2].ind[7], (long)blk[2].ind[10]);
+}
+
 static void transactions(SQLHSTMT st) {
     exec(st, "CREATE TABLE tt (n INTEGER)");
     OK(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0),
@@ -358,6 +444,7 @@ int main(void) {
     param_array(st);
     block_fetch(st);
     getdata_and_describe(st);
+    direct_vs_general(st);
     transactions(st);
     SQLFreeHandle(SQL_HANDLE_STMT, st);
     SQLDisconnect(dbc);

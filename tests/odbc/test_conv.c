@@ -352,6 +352,58 @@ static void types(void) {
           "SQLSTATEs");
 }
 
+/* ixo_get's shortcuts against the general path: every value kind (NULL
+ * included) into every C type at several buffer sizes, with and without
+ * buffer and indicator: the same result, indicator and bytes */
+static void shortcuts(ixo_scratch *s) {
+    static const SQLSMALLINT extra[] = {SQL_C_DEFAULT, SQL_C_LONG, SQL_C_DATE, SQL_C_SHORT};
+    static const SQLLEN sizes[] = {0, 1, 3, 4, 6, 8, 11, 12, 16, 64};
+    ixo_val vals[] = {
+        v_int(0),
+        v_int(42),
+        v_int(-2147483648LL),
+        v_int(2147483648LL),
+        v_int(INT64_MIN),
+        {.kind = IXO_V_DOUBLE, .d = -0.5},
+        {.kind = IXO_V_DOUBLE, .d = 3.25, .is_real = 1},
+        v_dec(1, "12345", 2),
+        v_dt(1, 0, 0),
+        v_dt(0, 1, 0),
+        v_dt(1, 1, 12345),
+        v_text(""),
+        v_text("abc"),
+        v_text("exactly 11."),
+        v_text("a longer text than most buffers here"),
+        v_text("12"),
+        {.kind = IXO_V_BIN, .p = "\x01\x02", .n = 2},
+        {.kind = IXO_V_BOOL, .i = 1},
+        {.kind = IXO_V_NULL},
+    };
+    int n = 0, same = 0;
+    for (size_t vi = 0; vi < sizeof vals / sizeof vals[0]; vi++)
+        for (int c = 0; c < NCT + 4; c++) {
+            SQLSMALLINT ct = c < NCT ? CTYPES[c] : extra[c - NCT];
+            for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+                for (int mode = 0; mode < 3; mode++) { /* both, no indicator, no buffer */
+                    unsigned char a[80], b[80];
+                    SQLLEN ia = -7, ib = -7;
+                    memset(a, 0xaa, sizeof a);
+                    memset(b, 0xaa, sizeof b);
+                    ixo_cv ra = ixo_get(&vals[vi], ct, SQL_C_CHAR, mode == 2 ? NULL : a, sizes[z],
+                                        mode == 1 ? NULL : &ia, NULL, s);
+                    ixo_cv rb = ixo_get_general(&vals[vi], ct, SQL_C_CHAR, mode == 2 ? NULL : b,
+                                                sizes[z], mode == 1 ? NULL : &ib, NULL, s);
+                    n++;
+                    if (ra == rb && ia == ib && memcmp(a, b, sizeof a) == 0)
+                        same++;
+                    else
+                        CHECK(0, "value %zu C type %d size %ld mode %d: %d/%d ind %ld/%ld", vi, ct,
+                              (long)sizes[z], mode, ra, rb, (long)ia, (long)ib);
+                }
+        }
+    CHECK(same == n, "shortcuts equal the general path in %d of %d cases", same, n);
+}
+
 int main(void) {
     ixo_scratch s = {0};
     matrix(&s);
@@ -359,6 +411,7 @@ int main(void) {
     truncation(&s);
     params(&s);
     types();
+    shortcuts(&s);
     ixo_scratch_free(&s);
     return tap_done();
 }
