@@ -73,7 +73,9 @@ SQLRETURN ixo_err_conn(ixo_head *h, ix_conn *conn) {
     const char *msg = ix_errmsg(conn);
     int code = ix_sqlcode(conn);
     if (!msg || !*msg) msg = ix_rc_str(ix_errcode(conn));
-    return ixo_err(h, ix_sqlstate(conn), code, "%s", msg);
+    /* a statement SQLCancel interrupted: ODBC's "operation canceled" */
+    const char *state = code == IX_SQLCODE_INTERRUPTED ? "HY008" : ix_sqlstate(conn);
+    return ixo_err(h, state, code, "%s", msg);
 }
 
 SQLRETURN ixo_err_cv(ixo_head *h, ixo_cv cv, int col) {

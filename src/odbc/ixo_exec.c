@@ -34,6 +34,7 @@ ixo_stmt *ixo_stmt_new(ixo_dbc *dbc) {
 
 void ixo_stmt_reset_result(ixo_stmt *s) {
     s->pending = s->done = s->has_row = 0;
+    ixo_stmt_free_lobs(s);
     s->gd_col = -1;
     if (s->res) {
         ixo_result_free(s->res);

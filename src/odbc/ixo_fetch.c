@@ -35,6 +35,7 @@ SQLRETURN ixo_describe(ixo_stmt *s) {
                   : d && strcasecmp(d, "CLOB") == 0 ? IX_T_CLOB
                                                     : 0;
         }
+        c->lob = lob;
         ixo_type_describe(c->ixtype, c->enclen, lob, &c->ti);
     }
     free(s->cols);
@@ -91,6 +92,46 @@ static ixo_cv result_value(const ixo_result *r, int i, ixo_val *v) {
     return IXO_CV_OK;
 }
 
+/* a BLOB or CLOB of the current row, read whole once per row and column */
+static ixo_cv lob_value(ixo_stmt *s, int i, ixo_val *v) {
+    if (s->nlobs < s->ncols) {
+        void **l = realloc(s->lobs, (size_t)s->ncols * sizeof *l);
+        if (l) s->lobs = l;
+        size_t *n = l ? realloc(s->lob_n, (size_t)s->ncols * sizeof *n) : NULL;
+        if (n) s->lob_n = n;
+        int64_t *r = n ? realloc(s->lob_row, (size_t)s->ncols * sizeof *r) : NULL;
+        if (!r) return IXO_CV_NOMEM;
+        s->lob_row = r;
+        for (int k = s->nlobs; k < s->ncols; k++)
+            s->lobs[k] = NULL, s->lob_row[k] = -1;
+        s->nlobs = s->ncols;
+    }
+    if (s->lob_row[i] != s->rowno) {
+        ix_lob_free(s->lobs[i]);
+        s->lobs[i] = NULL;
+        int rc = ix_column_lob(s->st, i, &s->lobs[i], &s->lob_n[i]);
+        if (rc != IX_OK && rc != IX_NULL_VALUE) return IXO_CV_BADCHAR;
+        s->lob_row[i] = s->rowno;
+    }
+    if (!s->lobs[i]) return IXO_CV_OK; /* NULL */
+    v->kind = s->cols[i].lob == IX_T_BLOB ? IXO_V_BIN : IXO_V_TEXT;
+    v->p = s->lobs[i];
+    v->n = s->lob_n[i];
+    return IXO_CV_OK;
+}
+
+void ixo_stmt_free_lobs(ixo_stmt *s) {
+    for (int k = 0; k < s->nlobs; k++)
+        ix_lob_free(s->lobs[k]);
+    free(s->lobs);
+    free(s->lob_n);
+    free(s->lob_row);
+    s->lobs = NULL;
+    s->lob_n = NULL;
+    s->lob_row = NULL;
+    s->nlobs = 0;
+}
+
 /* Each type's typed accessor, whose status (or NULL pointer) also tells
  * SQL NULL: one libixdb call per value. */
 static ixo_cv column_value(ixo_stmt *s, int i, ixo_val *v) {
@@ -134,7 +175,8 @@ static ixo_cv column_value(ixo_stmt *s, int i, ixo_val *v) {
         v->kind = IXO_V_BIN;
         v->p = ix_column_blob(st, i, &v->n);
         return v->p ? IXO_CV_OK : text_null(st, i, v);
-    default: /* character types, TEXT, INTERVAL, the rest as text */
+    default: /* character types, TEXT, INTERVAL, BLOB and CLOB, the rest as text */
+        if (c->lob) return lob_value(s, i, v);
         v->kind = IXO_V_TEXT;
         v->p = ix_column_text(st, i);
         v->n = ix_column_text_len(st, i);
@@ -303,10 +345,12 @@ static int next_row(ixo_stmt *s) {
     }
     if (s->pending) {
         s->pending = 0;
+        s->rowno++;
         return 1;
     }
     if (s->done) return 0;
     int rc = ix_step(s->st);
+    s->rowno++;
     if (rc == IX_ROW) return 1;
     s->done = 1;
     return rc == IX_DONE ? 0 : -1;

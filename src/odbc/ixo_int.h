@@ -99,6 +99,7 @@ typedef struct ixo_result {
 /* a result column as the describe gave it */
 typedef struct ixo_col {
     int ixtype, enclen, notnull;
+    int lob; /* IX_T_BLOB, IX_T_CLOB, or 0 */
     ixo_typeinfo ti;
 } ixo_col;
 
@@ -135,6 +136,13 @@ struct ixo_stmt {
     SQLUSMALLINT *param_status;
     SQLULEN *params_processed;
     ixo_scratch scratch;
+    /* smart-LOB values read whole (ix_column_lob) for the current row, per
+     * column, so that SQLGetData's pieces read the LO once */
+    void **lobs;
+    size_t *lob_n;
+    int64_t *lob_row;
+    int nlobs;
+    int64_t rowno; /* rows stepped, for lob_row */
 };
 
 /* ---- locking and diagnostics (ixo_diag.c) ---- */
@@ -170,6 +178,7 @@ void ixo_stmt_close(ixo_stmt *s); /* the cursor closed, results dropped */
 void ixo_stmt_reset_result(ixo_stmt *s);
 void ixo_stmt_free(ixo_stmt *s);
 void ixo_stmt_unprepare(ixo_stmt *s); /* the statement and its describe dropped */
+void ixo_stmt_free_lobs(ixo_stmt *s);
 ixo_stmt *ixo_stmt_new(ixo_dbc *dbc);
 /* SQLExecDirect's body, for the catalogue functions too */
 SQLRETURN ixo_exec_direct(ixo_stmt *s, const char *sql, size_t len);

@@ -6,6 +6,7 @@
  * (01004 with the whole length), 07006, SQL_NUMERIC_STRUCT both ways,
  * diagnostics fields, transactions, SQLMoreResults, SQLCloseCursor,
  * SQLGetFunctions and SQLGetInfo. */
+#include <pthread.h>
 #include <sql.h>
 #include <sqlext.h>
 #include <stdio.h>
@@ -391,6 +392,61 @@ static void direct_vs_general(SQLHSTMT st) {
           (long)blk[1].ind[12], (long)blk[1].ind[0], (long)blk[2].ind[7], (long)blk[2].ind[10]);
 }
 
+/* SQLCancel from another thread while a statement runs on the connection:
+ * the statement ends with HY008 and the SQLCODE -213, the connection goes on */
+typedef struct cancel_run {
+    SQLHSTMT st;
+    _Atomic int done;
+    SQLRETURN rc;
+    SQLINTEGER native;
+    char state[6];
+} cancel_run;
+
+static void *run_long(void *arg) {
+    cancel_run *c = arg;
+    c->rc = SQLExecDirect(c->st, (SQLCHAR *)"SELECT COUNT(*) FROM n a, n b, n c", SQL_NTS);
+    snprintf(c->state, sizeof c->state, "%s",
+             state_of(SQL_HANDLE_STMT, c->st, &c->native, NULL, 0));
+    return NULL;
+}
+
+static void cancel_from_another_thread(SQLHSTMT st) {
+    static SQLINTEGER ids[2000];
+    for (int i = 0; i < 2000; i++)
+        ids[i] = i;
+    exec(st, "CREATE TABLE n (i INTEGER)");
+    OK(SQLPrepare(st, (SQLCHAR *)"INSERT INTO n VALUES (?)", SQL_NTS), SQL_HANDLE_STMT, st);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)2000, 0);
+    SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, ids, 0, NULL);
+    OK(SQLExecute(st), SQL_HANDLE_STMT, st);
+    SQLFreeStmt(st, SQL_RESET_PARAMS);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)1, 0);
+    SQLHSTMT st2;
+    SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st2);
+    cancel_run c = {st2, 0, 0, 0, ""};
+    pthread_t t;
+    pthread_create(&t, NULL, run_long, &c);
+    /* until the statement is seen running (a cancel before it only closes
+     * the idle statement's cursor) */
+    SQLRETURN rc = SQL_ERROR;
+    for (int i = 0; i < 100 && !c.done; i++) {
+        struct timespec ts = {0, 200 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        if (!c.done) rc = SQLCancel(st2);
+    }
+    pthread_join(t, NULL);
+    CHECK(rc == SQL_SUCCESS && c.rc == SQL_ERROR && strcmp(c.state, "HY008") == 0 &&
+              c.native == -213,
+          "cancelled: %d %d %s %d", rc, c.rc, c.state, (int)c.native);
+    SQLINTEGER one = 0;
+    SQLLEN ind;
+    OK(SQLExecDirect(st2, (SQLCHAR *)"SELECT COUNT(*) FROM n", SQL_NTS), SQL_HANDLE_STMT, st2);
+    SQLFetch(st2);
+    SQLGetData(st2, 1, SQL_C_SLONG, &one, 0, &ind);
+    CHECK(one == 2000, "the connection after the cancel: %d", (int)one);
+    SQLFreeHandle(SQL_HANDLE_STMT, st2);
+}
+
 static void transactions(SQLHSTMT st) {
     exec(st, "CREATE TABLE tt (n INTEGER)");
     OK(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0),
@@ -445,6 +501,7 @@ int main(void) {
     block_fetch(st);
     getdata_and_describe(st);
     direct_vs_general(st);
+    cancel_from_another_thread(st);
     transactions(st);
     SQLFreeHandle(SQL_HANDLE_STMT, st);
     SQLDisconnect(dbc);

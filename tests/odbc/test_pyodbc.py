@@ -1,7 +1,7 @@
 """pyodbc (Debian python3-pyodbc, under /usr/bin/python3) through unixODBC
 and libixodbc against a real ixd: connecting by DSN and by connection
 string, every common type both ways, NULLs, fetchone / fetchmany /
-fetchall, long values read in pieces, errors with SQLSTATE and SQLCODE,
+fetchall, long values read in pieces (TEXT, BYTE, LVARCHAR, CLOB, BLOB), errors with SQLSTATE and SQLCODE,
 executemany (row by row and as one parameter array), transactions, the
 catalogue calls and getinfo. Environment: IXD_BIN (the ixd program),
 IXODBC_LIB (libixodbc.so). Ends with "N passed, N failed"."""
@@ -188,6 +188,17 @@ class Driver(unittest.TestCase):
         self.assertEqual(got[0], text)
         self.assertEqual(bytes(got[1]), blob)
         self.assertEqual(got[2], "é" * 10000)
+
+    def test_smart_lobs(self):
+        self.fresh("tlob", "id INTEGER, c CLOB, b BLOB")
+        text, blob = "ünïcode " * 20000, os.urandom(300000)
+        self.cur.execute("INSERT INTO tlob VALUES (?, ?, ?)", 1, text, blob)
+        self.cur.execute("INSERT INTO tlob VALUES (?, ?, ?)", 2, None, None)
+        rows = self.cur.execute("SELECT id, c, b FROM tlob ORDER BY id").fetchall()
+        self.assertEqual((rows[0][1], bytes(rows[0][2])), (text, blob))
+        self.assertEqual((rows[1][1], rows[1][2]), (None, None))
+        kinds = [(d[0], d[1]) for d in self.cur.description]
+        self.assertEqual(kinds, [("id", int), ("c", str), ("b", bytearray)])
 
     def test_catalogue(self):
         self.fresh("tcat", "id SERIAL NOT NULL, name VARCHAR(30), amount DECIMAL(10,2)")
