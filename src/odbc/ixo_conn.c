@@ -116,6 +116,29 @@ static void dsn_add(char *out, size_t cap, const char *key, const char *val) {
     }
 }
 
+/* Informix's "Database not selected yet", which ix_set_autocommit(0)
+ * answers without a database */
+#define IXO_SQLCODE_NO_DATABASE (-349)
+
+/* Autocommit on or off. Off needs a transaction, which a session without a
+ * database or with an unlogged one cannot open: there every statement
+ * commits by itself, so autocommit stays on with 01S02 rather than failing
+ * the connection (pyodbc turns it off at every connect by default). */
+static SQLRETURN set_autocommit(ixo_dbc *d, int on) {
+    if (ix_set_autocommit(d->conn, on) == IX_OK) {
+        d->autocommit = on;
+        return SQL_SUCCESS;
+    }
+    int code = ix_sqlcode(d->conn);
+    if (!on && ix_errcode(d->conn) == IX_ESQL &&
+        (code == IX_SQLCODE_TXN_UNAVAILABLE || code == IXO_SQLCODE_NO_DATABASE)) {
+        d->autocommit = 1;
+        return ixo_warn(&d->h, "01S02", "Option value changed: %s Autocommit stays on.",
+                        ix_errmsg(d->conn));
+    }
+    return ixo_err_conn(&d->h, d->conn);
+}
+
 static SQLRETURN dbc_connect(ixo_dbc *d, ixo_keys *k) {
     char dsn[2048] = "";
     if (d->conn) return ixo_err(&d->h, "08002", 0, "Connection name in use");
@@ -149,15 +172,14 @@ static SQLRETURN dbc_connect(ixo_dbc *d, ixo_keys *k) {
     }
     d->conn = c;
     snprintf(d->dsn, sizeof d->dsn, "%s", k->dsn);
-    SQLRETURN r = SQL_SUCCESS;
-    if (!d->autocommit && ix_set_autocommit(c, 0) != IX_OK) r = ixo_err_conn(&d->h, c);
-    if (r == SQL_SUCCESS && d->txn_isolation) {
+    SQLRETURN r = d->autocommit ? SQL_SUCCESS : set_autocommit(d, 0);
+    if (SQL_SUCCEEDED(r) && d->txn_isolation) {
         int lvl = d->txn_isolation == SQL_TXN_READ_UNCOMMITTED ? IX_ISO_DIRTY_READ
                   : d->txn_isolation == SQL_TXN_READ_COMMITTED ? IX_ISO_COMMITTED_READ
                                                                : IX_ISO_REPEATABLE_READ;
         if (ix_set_isolation(c, lvl) != IX_OK) r = ixo_err_conn(&d->h, c);
     }
-    if (r != SQL_SUCCESS) {
+    if (r == SQL_ERROR) {
         ix_close(c);
         d->conn = NULL;
     }
@@ -390,8 +412,7 @@ static SQLRETURN set_attr(ixo_dbc *d, SQLINTEGER attr, SQLPOINTER v, SQLINTEGER 
     SQLULEN u = (SQLULEN)v;
     switch (attr) {
     case SQL_ATTR_AUTOCOMMIT:
-        if (d->conn && ix_set_autocommit(d->conn, u == SQL_AUTOCOMMIT_ON) != IX_OK)
-            return ixo_err_conn(&d->h, d->conn);
+        if (d->conn) return set_autocommit(d, u == SQL_AUTOCOMMIT_ON);
         d->autocommit = u == SQL_AUTOCOMMIT_ON;
         return SQL_SUCCESS;
     case SQL_ATTR_LOGIN_TIMEOUT: d->login_timeout = (SQLUINTEGER)u; return SQL_SUCCESS;

@@ -179,6 +179,18 @@ class Driver(unittest.TestCase):
         self.assertEqual([r[0] for r in self.cur.execute("SELECT n FROM tt")], [2])
         c.close()
 
+    def test_no_transactions_without_a_logged_database(self):
+        # pyodbc turns autocommit off at connect: without a database, or in
+        # an unlogged one, the driver keeps it on (01S02) instead of failing
+        c = pyodbc.connect("DSN=nodb")
+        c.execute("CREATE DATABASE plain")
+        c.execute("CREATE TABLE p (i INTEGER)")
+        c.execute("INSERT INTO p VALUES (1)")
+        c.rollback()  # nothing to roll back: each statement committed
+        self.assertEqual(c.execute("SELECT COUNT(*) FROM p").fetchone()[0], 1)
+        self.assertEqual(c.getinfo(pyodbc.SQL_DATABASE_NAME), "plain")
+        c.close()
+
     def test_long_values_in_pieces(self):
         self.fresh("tl", "tx TEXT, bt BYTE, lv LVARCHAR(32000)")
         text = "".join(chr(0x41 + i % 26) for i in range(200000))
