@@ -553,8 +553,9 @@ static SQLRETURN fetch(ixo_stmt *s) {
     s->has_row = 1;
     for (int i = 0; i < s->gd_cap; i++)
         s->gd_offset[i] = 0;
-    if (n == 1 && errors) return SQL_ERROR;
-    return (SQLULEN)errors == got ? SQL_ERROR : ret;
+    /* one row: its error is the call's; a rowset: each row's status says
+     * which failed, the call succeeds with information */
+    return n == 1 && errors ? SQL_ERROR : ret;
 }
 
 SQLRETURN SQL_API SQLFetch(SQLHSTMT StatementHandle) {
