@@ -5,7 +5,10 @@
  * Service, Server, Database, UID, PWD, Protocol, CLIENT_LOCALE, DB_LOCALE)
  * and turn them into a libixdb DSN. Connection attributes and SQLEndTran.
  */
+#define _DEFAULT_SOURCE /* getservbyname_r */
+#include <arpa/inet.h>
 #include <ctype.h>
+#include <netdb.h>
 #include <odbcinst.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,9 +148,15 @@ static SQLRETURN dbc_connect(ixo_dbc *d, ixo_keys *k) {
     if (k->dsn[0]) keys_from_ini(k);
     if (!k->host[0] && !k->service[0] && !k->server[0])
         return ixo_err(&d->h, "IM002", 0, "Data source name not found and no Host given");
-    if (k->service[0] && strspn(k->service, "0123456789") != strlen(k->service))
-        return ixo_err(&d->h, "HY000", 0,
-                       "Service %s: give the port number (Service=9088 or Port=9088)", k->service);
+    if (k->service[0] && strspn(k->service, "0123456789") != strlen(k->service)) {
+        /* a service name, as IBM's sqlhosts and DSNs often give it */
+        struct servent se, *res = NULL;
+        char buf[1024];
+        if (getservbyname_r(k->service, "tcp", &se, buf, sizeof buf, &res) != 0 || !res)
+            return ixo_err(&d->h, "08001", 0, "Service %s is not in the services database",
+                           k->service);
+        snprintf(k->service, KEY_MAX, "%d", ntohs((uint16_t)res->s_port));
+    }
     dsn_add(dsn, sizeof dsn, "host", k->host);
     dsn_add(dsn, sizeof dsn, "port", k->service);
     dsn_add(dsn, sizeof dsn, "server", k->server);

@@ -89,5 +89,12 @@ check "a refused login" "[28000][unixODBC][ixdb][libixodbc]Incorrect password or
 out=$(echo "SELECT 1 FROM t1" | isql -b -v -k "DRIVER=ixdb;HOST=127.0.0.1;SERVICE=1;UID=informix;PWD=x" 2>/dev/null | cut -c1-24)
 check "a server that is not there" "[08001][ixdb][libixodbc]" "$out"
 
+# Service by name, from the services database: http is port 80, where no
+# server listens here; an unknown name is refused before any connect
+out=$(echo "SELECT 1 FROM t1" | isql -b -v -k "DRIVER=ixdb;HOST=127.0.0.1;SERVICE=http;UID=informix;PWD=x" 2>/dev/null)
+check "a service name looked up" "[08001][ixdb][libixodbc]connect: Connection refused (127.0.0.1 port 80)" "$out"
+out=$(echo "SELECT 1 FROM t1" | isql -b -v -k "DRIVER=ixdb;HOST=127.0.0.1;SERVICE=nosuchsvc;UID=informix;PWD=x" 2>/dev/null)
+check "an unknown service name" "[08001][ixdb][libixodbc]Service nosuchsvc is not in the services database" "$out"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
