@@ -116,6 +116,12 @@ class Driver(unittest.TestCase):
         self.cur.execute("INSERT INTO tn VALUES (%s)" % ",".join("?" * len(ROW)), *([None] * len(ROW)))
         self.assertEqual(list(self.cur.execute("SELECT * FROM tn").fetchone()), [None] * len(ROW))
 
+    def test_non_ascii_names(self):
+        # the wide SQLDescribeColW counts characters (the driver manager's
+        # conversion of the narrow one counted UTF-8 bytes)
+        self.cur.execute('SELECT 1 AS "ñame", 2 AS "plain" FROM systables WHERE tabid = 1')
+        self.assertEqual([d[0] for d in self.cur.description], ["ñame", "plain"])
+
     def test_fetchmany(self):
         self.fresh("tf", "n INTEGER, t VARCHAR(10)")
         self.cur.executemany("INSERT INTO tf VALUES (?, ?)", [(i, str(i)) for i in range(25)])
