@@ -14,7 +14,7 @@ FUZZ_SECONDS   ?= 1800
 CTEST_ARGS ?= --output-on-failure
 PREFIX     ?= /usr/local
 
-.PHONY: all build run test test-main test-asan fuzz format clean install
+.PHONY: all build deps run test test-main test-asan fuzz format clean install
 
 all: build
 
@@ -22,7 +22,12 @@ build:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build $(BUILD) -j$(JOBS)
 
-run: build
+# the Debian packages (scripts/deps.sh: installs what is missing as root,
+# else prints the apt-get line and stops)
+deps:
+	sh scripts/deps.sh
+
+run: deps build
 	sh scripts/run-main.sh $(BUILD)
 
 # libixdb (shared + static), ixdb.h, ixdb.pc, the programs and their man
@@ -33,7 +38,7 @@ install:
 	cmake --build $(BUILD) -j$(JOBS) --target installables
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
-test: test-main test-asan
+test: deps test-main test-asan
 
 test-main: build
 	cd $(BUILD) && ctest -j$(JOBS) $(CTEST_ARGS)

@@ -3,6 +3,8 @@
 functions HEADER declares (comments ignored).
 check-exports.py --only NAME LIB: LIB defines NAME and nothing else (the
 Python module exports its init function only).
+check-exports.py --prefix P LIB: every name LIB defines starts with P (the
+ODBC driver exports its SQL* entry points only), and there is one.
 Prints the differences and exits 1 when there are any."""
 import re
 import subprocess
@@ -25,6 +27,13 @@ def exported(lib):
 
 
 def main():
+    if sys.argv[1] == "--prefix":
+        have = exported(sys.argv[3])
+        extra = sorted(n for n in have if not n.startswith(sys.argv[2]))
+        for n in extra:
+            print(f"exported but not expected: {n}")
+        print(f"{len(have)} exported, {len(extra)} without the prefix {sys.argv[2]}")
+        return 1 if extra or not have else 0
     if sys.argv[1] == "--only":
         want, have = {sys.argv[2]}, exported(sys.argv[3])
     else:

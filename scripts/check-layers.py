@@ -39,6 +39,8 @@ LAYERS = {
     "shell": (["src/shell/"], ["base", "api"], ["ixsql_"]),
     "tools": (["src/tools/"], ["base", "types", "proto", "client", "api"], []),
     "python": (["python/src/"], ["api"], ["PyInit_"]),
+    # libixodbc: the ODBC driver, a client of the public API like any other
+    "odbc": (["src/odbc/"], ["api"], ["ixo_", "SQL"]),
     # ixd: the session speaks SQLI and calls the engine; the engine runs
     # statements on SQLite and calls the translator, which reaches the
     # engine only through the ixs_host the engine hands it, and TimeSeries,

@@ -1,8 +1,8 @@
 #!/bin/sh
 # make install installs only what a user needs and builds no test:
 #  1. cmake --install into a scratch prefix installs exactly the list below
-#     (the libraries, the header, ixdb.pc, the programs, their man pages and
-#     the contrib/ examples): nothing else, in particular no test program;
+#     (the libraries, the header, ixdb.pc, the programs, their man pages,
+#     the contrib/ examples, and the ODBC driver with its odbcinst.ini): nothing else, in particular no test program;
 #  2. the `installables` target (what make install builds) depends on no
 #     test target, fuzz target, benchmark or the Python module;
 #  3. a build configured with -DIXDB_BUILD_TESTS=OFF has no test at all.
@@ -41,6 +41,12 @@ share/man/man1/ixprobe.1
 share/man/man1/ixsql.1
 share/man/man1/ixwire.1
 share/man/man3/libixdb.3"
+# the ODBC driver and its odbcinst.ini template, when unixODBC's headers were found
+odbc=""
+if [ -f "$build/lib/libixodbc.so" ]; then
+    want=$(printf '%s\nLIBDIR/libixodbc.so\nshare/doc/ixdb/odbcinst.ini\n' "$want" | LC_ALL=C sort)
+    odbc="ixodbc ixodbc_objs "
+fi
 check "the installed files" "$want" "$have"
 
 # 2. The targets installables needs, from the Makefile generator's rules.
@@ -61,7 +67,7 @@ if [ -f "$mk" ]; then
     done
     got=$(echo $need | tr ' ' '\n' | LC_ALL=C sort | tr '\n' ' ')
     check "make install builds only these targets" \
-        "installables ixcodec ixd ixdb ixdb_pkg_objs ixdb_shared ixdb_static ixdserver ixprobe ixsql ixwire " \
+        "installables ixcodec ixd ixdb ixdb_pkg_objs ixdb_shared ixdb_static ixdserver ${odbc}ixprobe ixsql ixwire " \
         "$got"
 else
     echo "skip - not a Makefile build: the installables check needs CMakeFiles/Makefile2"

@@ -34,6 +34,8 @@ def run_block(lang, code, port, work, env, shell_vars):
     if lang == "sh":
         shell_vars += re.findall(r"^[A-Z_]+=.*$", code, re.M)  # kept for later blocks
         argv = ["bash", "-ec", "\n".join(shell_vars) + "\n" + code]
+        # ixsql of a sanitizer build carries its runtime: not the one preloaded for python
+        env = {k: v for k, v in env.items() if k != "LD_PRELOAD"}
     elif lang == "python":
         argv = [sys.executable, "-c", code]
     else:
@@ -45,9 +47,12 @@ def run_block(lang, code, port, work, env, shell_vars):
 
 def start_ixd(work):
     port_file = os.path.join(work, "port")
+    # a sanitizer build preloads its runtime for python; ixd carries its own
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
     ixd = subprocess.Popen([IXD, "--data", os.path.join(work, "data"), "--listen",
                             "127.0.0.1:0", "--port-file", port_file],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     for _ in range(200):
         if os.path.exists(port_file) and open(port_file).read().strip():
             return ixd, open(port_file).read().strip()

@@ -1,0 +1,512 @@
+/*
+ * ixo_conn.c: environment and connection handles. SQLConnect reads a DSN
+ * from odbc.ini (SQLGetPrivateProfileString), SQLDriverConnect a connection
+ * string; both take the keywords of IBM's Informix ODBC driver (Host,
+ * Service, Server, Database, UID, PWD, Protocol, CLIENT_LOCALE, DB_LOCALE)
+ * and turn them into a libixdb DSN. Connection attributes and SQLEndTran.
+ */
+#define _DEFAULT_SOURCE /* getservbyname_r */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <netdb.h>
+#include <odbcinst.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ixo_int.h"
+
+#define KEY_MAX 256
+
+/* the keywords of a connection, from odbc.ini or a connection string */
+typedef struct ixo_keys {
+    char dsn[KEY_MAX], host[KEY_MAX], service[KEY_MAX], server[KEY_MAX], database[KEY_MAX];
+    char uid[KEY_MAX], pwd[KEY_MAX], protocol[KEY_MAX], client_locale[KEY_MAX], db_locale[KEY_MAX];
+} ixo_keys;
+
+/* keyword (case-insensitive) -> field; the first name is the odbc.ini key */
+static const struct {
+    const char *name;
+    size_t off;
+} KEYS[] = {
+    {"DSN", offsetof(ixo_keys, dsn)},
+    {"Host", offsetof(ixo_keys, host)},
+    {"Hostname", offsetof(ixo_keys, host)},
+    {"Service", offsetof(ixo_keys, service)},
+    {"Port", offsetof(ixo_keys, service)},
+    {"Server", offsetof(ixo_keys, server)},
+    {"Database", offsetof(ixo_keys, database)},
+    {"DB", offsetof(ixo_keys, database)},
+    {"UID", offsetof(ixo_keys, uid)},
+    {"LogonID", offsetof(ixo_keys, uid)},
+    {"User", offsetof(ixo_keys, uid)},
+    {"PWD", offsetof(ixo_keys, pwd)},
+    {"Password", offsetof(ixo_keys, pwd)},
+    {"Protocol", offsetof(ixo_keys, protocol)},
+    {"CLIENT_LOCALE", offsetof(ixo_keys, client_locale)},
+    {"CLOC", offsetof(ixo_keys, client_locale)},
+    {"DB_LOCALE", offsetof(ixo_keys, db_locale)},
+    {"DLOC", offsetof(ixo_keys, db_locale)},
+};
+
+static char *key_field(ixo_keys *k, const char *name, size_t n) {
+    for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
+        if (strlen(KEYS[i].name) == n && strncasecmp(KEYS[i].name, name, n) == 0)
+            return (char *)k + KEYS[i].off;
+    return NULL;
+}
+
+/* the DSN's keys from odbc.ini (only those not set yet) */
+static void keys_from_ini(ixo_keys *k) {
+    char buf[KEY_MAX];
+    for (size_t i = 1; i < sizeof KEYS / sizeof KEYS[0]; i++) {
+        char *f = (char *)k + KEYS[i].off;
+        if (*f) continue;
+        buf[0] = 0;
+        if (SQLGetPrivateProfileString(k->dsn, KEYS[i].name, "", buf, sizeof buf, "odbc.ini") > 0)
+            snprintf(f, KEY_MAX, "%s", buf);
+    }
+}
+
+/* "KEY=value;KEY={value;with;semicolons};..." into k; 0 on a malformed string */
+static int keys_parse(ixo_keys *k, const char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && (s[i] == ';' || s[i] == ' '))
+            i++;
+        if (i >= n || !s[i]) break;
+        size_t ks = i;
+        while (i < n && s[i] != '=' && s[i] != ';')
+            i++;
+        if (i >= n || s[i] != '=') return 0;
+        size_t kn = i - ks;
+        while (kn && s[ks + kn - 1] == ' ')
+            kn--;
+        i++;
+        const char *v = s + i;
+        size_t vn;
+        if (i < n && s[i] == '{') {
+            v = s + i + 1;
+            const char *end = memchr(v, '}', n - i - 1);
+            if (!end) return 0;
+            vn = (size_t)(end - v);
+            i = (size_t)(end - s) + 1;
+        } else {
+            while (i < n && s[i] != ';')
+                i++;
+            vn = (size_t)(s + i - v);
+        }
+        char *f = key_field(k, s + ks, kn);
+        if (f) snprintf(f, KEY_MAX, "%.*s", (int)(vn < KEY_MAX ? vn : KEY_MAX - 1), v);
+    }
+    return 1;
+}
+
+/* one "key='value' " of a libixdb DSN (\ and ' escaped) */
+static void dsn_add(char *out, size_t cap, const char *key, const char *val) {
+    size_t n = strlen(out);
+    if (!*val) return;
+    n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s='", key);
+    for (; *val && n + 3 < cap; val++) {
+        if (*val == '\'' || *val == '\\') out[n++] = '\\';
+        out[n++] = *val;
+    }
+    if (n + 2 < cap) {
+        out[n++] = '\'';
+        out[n++] = ' ';
+        out[n] = 0;
+    }
+}
+
+/* Informix's "Database not selected yet", which ix_set_autocommit(0)
+ * answers without a database */
+#define IXO_SQLCODE_NO_DATABASE (-349)
+
+/* Autocommit on or off. Off needs a transaction, which a session without a
+ * database or with an unlogged one cannot open: there every statement
+ * commits by itself, so autocommit stays on with 01S02 rather than failing
+ * the connection (pyodbc turns it off at every connect by default). */
+static SQLRETURN set_autocommit(ixo_dbc *d, int on) {
+    if (ix_set_autocommit(d->conn, on) == IX_OK) {
+        d->autocommit = on;
+        return SQL_SUCCESS;
+    }
+    int code = ix_sqlcode(d->conn);
+    if (!on && ix_errcode(d->conn) == IX_ESQL &&
+        (code == IX_SQLCODE_TXN_UNAVAILABLE || code == IXO_SQLCODE_NO_DATABASE)) {
+        d->autocommit = 1;
+        return ixo_warn(&d->h, "01S02", "Option value changed: %s Autocommit stays on.",
+                        ix_errmsg(d->conn));
+    }
+    return ixo_err_conn(&d->h, d->conn);
+}
+
+static SQLRETURN dbc_connect(ixo_dbc *d, ixo_keys *k) {
+    char dsn[2048] = "";
+    if (d->conn) return ixo_err(&d->h, "08002", 0, "Connection name in use");
+    if (k->dsn[0]) keys_from_ini(k);
+    if (!k->host[0] && !k->service[0] && !k->server[0])
+        return ixo_err(&d->h, "IM002", 0, "Data source name not found and no Host given");
+    if (k->service[0] && strspn(k->service, "0123456789") != strlen(k->service)) {
+        /* a service name, as IBM's sqlhosts and DSNs often give it */
+        struct servent se, *res = NULL;
+        char buf[1024];
+        if (getservbyname_r(k->service, "tcp", &se, buf, sizeof buf, &res) != 0 || !res)
+            return ixo_err(&d->h, "08001", 0, "Service %s is not in the services database",
+                           k->service);
+        snprintf(k->service, KEY_MAX, "%d", ntohs((uint16_t)res->s_port));
+    }
+    dsn_add(dsn, sizeof dsn, "host", k->host);
+    dsn_add(dsn, sizeof dsn, "port", k->service);
+    dsn_add(dsn, sizeof dsn, "server", k->server);
+    dsn_add(dsn, sizeof dsn, "database", d->database[0] ? d->database : k->database);
+    dsn_add(dsn, sizeof dsn, "user", k->uid);
+    dsn_add(dsn, sizeof dsn, "password", k->pwd);
+    dsn_add(dsn, sizeof dsn, "client_locale", k->client_locale);
+    dsn_add(dsn, sizeof dsn, "db_locale", k->db_locale);
+    if (strncasecmp(k->protocol, "onsocssl", 8) == 0) dsn_add(dsn, sizeof dsn, "tls", "1");
+    if (d->login_timeout) {
+        char t[16];
+        snprintf(t, sizeof t, "%u", (unsigned)d->login_timeout);
+        dsn_add(dsn, sizeof dsn, "connect_timeout", t);
+    }
+    ix_conn *c = NULL;
+    int rc = ix_connect(&c, dsn);
+    if (rc != IX_OK) {
+        SQLRETURN r =
+            c ? ixo_err_conn(&d->h, c) : ixo_err(&d->h, "HY001", 0, "Memory allocation error");
+        ix_close(c);
+        return r;
+    }
+    d->conn = c;
+    snprintf(d->dsn, sizeof d->dsn, "%s", k->dsn);
+    SQLRETURN r = d->autocommit ? SQL_SUCCESS : set_autocommit(d, 0);
+    if (SQL_SUCCEEDED(r) && d->txn_isolation) {
+        int lvl = d->txn_isolation == SQL_TXN_READ_UNCOMMITTED ? IX_ISO_DIRTY_READ
+                  : d->txn_isolation == SQL_TXN_READ_COMMITTED ? IX_ISO_COMMITTED_READ
+                                                               : IX_ISO_REPEATABLE_READ;
+        if (ix_set_isolation(c, lvl) != IX_OK) r = ixo_err_conn(&d->h, c);
+    }
+    if (r == SQL_ERROR) {
+        ix_close(c);
+        d->conn = NULL;
+    }
+    return r;
+}
+
+/* ---- handles ---- */
+
+static SQLRETURN alloc_dbc(ixo_env *env, SQLHANDLE *out) {
+    ixo_dbc *d = calloc(1, sizeof *d);
+    if (!d) return ixo_err(&env->h, "HY001", 0, "Memory allocation error");
+    ixo_head_init(&d->h, SQL_HANDLE_DBC);
+    d->env = env;
+    d->autocommit = 1;
+    *out = d;
+    return SQL_SUCCESS;
+}
+
+SQLRETURN SQL_API SQLAllocHandle(SQLSMALLINT HandleType, SQLHANDLE InputHandle,
+                                 SQLHANDLE *OutputHandle) {
+    if (!OutputHandle) return SQL_ERROR;
+    *OutputHandle = SQL_NULL_HANDLE;
+    if (HandleType == SQL_HANDLE_ENV) {
+        ixo_env *e = calloc(1, sizeof *e);
+        if (!e) return SQL_ERROR;
+        ixo_head_init(&e->h, SQL_HANDLE_ENV);
+        e->odbc_version = SQL_OV_ODBC3;
+        *OutputHandle = e;
+        return SQL_SUCCESS;
+    }
+    if (HandleType == SQL_HANDLE_DBC) {
+        ixo_head *h = ixo_enter(InputHandle, SQL_HANDLE_ENV);
+        if (!h) return SQL_INVALID_HANDLE;
+        return ixo_leave(h, alloc_dbc((ixo_env *)h, OutputHandle));
+    }
+    if (HandleType == SQL_HANDLE_STMT) {
+        ixo_head *h = ixo_enter(InputHandle, SQL_HANDLE_DBC);
+        if (!h) return SQL_INVALID_HANDLE;
+        ixo_dbc *d = (ixo_dbc *)h;
+        if (!d->conn) return ixo_leave(h, ixo_err(h, "08003", 0, "Connection not open"));
+        ixo_stmt *s = ixo_stmt_new(d);
+        if (!s) return ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"));
+        *OutputHandle = s;
+        return ixo_leave(h, SQL_SUCCESS);
+    }
+    if (HandleType == SQL_HANDLE_DESC) {
+        ixo_head *h = ixo_enter(InputHandle, SQL_HANDLE_DBC);
+        if (!h) return SQL_INVALID_HANDLE;
+        return ixo_leave(h, ixo_err(h, "HYC00", 0, "Explicit descriptors are not implemented"));
+    }
+    return SQL_ERROR;
+}
+
+static void dbc_drop_stmts(ixo_dbc *d) {
+    while (d->stmts)
+        ixo_stmt_free(d->stmts);
+}
+
+SQLRETURN SQL_API SQLFreeHandle(SQLSMALLINT HandleType, SQLHANDLE Handle) {
+    ixo_head *h = ixo_enter(Handle, HandleType);
+    if (!h) return SQL_INVALID_HANDLE;
+    switch (HandleType) {
+    case SQL_HANDLE_ENV:
+        pthread_mutex_unlock(h->lk);
+        ixo_head_free(h);
+        free(h);
+        return SQL_SUCCESS;
+    case SQL_HANDLE_DBC: {
+        ixo_dbc *d = (ixo_dbc *)h;
+        if (d->conn) return ixo_leave(h, ixo_err(h, "HY010", 0, "Function sequence error"));
+        dbc_drop_stmts(d);
+        pthread_mutex_unlock(h->lk);
+        ixo_head_free(h);
+        free(d);
+        return SQL_SUCCESS;
+    }
+    case SQL_HANDLE_STMT: {
+        pthread_mutex_t *lk = h->lk;
+        ixo_stmt_free((ixo_stmt *)h);
+        pthread_mutex_unlock(lk);
+        return SQL_SUCCESS;
+    }
+    default: return ixo_leave(h, SQL_ERROR);
+    }
+}
+
+/* ---- environment attributes ---- */
+
+SQLRETURN SQL_API SQLSetEnvAttr(SQLHENV EnvironmentHandle, SQLINTEGER Attribute, SQLPOINTER Value,
+                                SQLINTEGER StringLength) {
+    (void)StringLength;
+    ixo_head *h = ixo_enter(EnvironmentHandle, SQL_HANDLE_ENV);
+    if (!h) return SQL_INVALID_HANDLE;
+    ixo_env *e = (ixo_env *)h;
+    switch (Attribute) {
+    case SQL_ATTR_ODBC_VERSION: e->odbc_version = (SQLINTEGER)(SQLLEN)Value; break;
+    case SQL_ATTR_OUTPUT_NTS:
+        if ((SQLLEN)Value != SQL_TRUE)
+            return ixo_leave(h, ixo_err(h, "HYC00", 0, "Only NUL-terminated output"));
+        break;
+    case SQL_ATTR_CONNECTION_POOLING:
+    case SQL_ATTR_CP_MATCH: break; /* the driver manager's business */
+    default: return ixo_leave(h, ixo_err(h, "HY092", 0, "Invalid attribute %d", (int)Attribute));
+    }
+    return ixo_leave(h, SQL_SUCCESS);
+}
+
+SQLRETURN SQL_API SQLGetEnvAttr(SQLHENV EnvironmentHandle, SQLINTEGER Attribute, SQLPOINTER Value,
+                                SQLINTEGER BufferLength, SQLINTEGER *StringLength) {
+    (void)BufferLength;
+    (void)StringLength;
+    ixo_head *h = ixo_enter(EnvironmentHandle, SQL_HANDLE_ENV);
+    if (!h) return SQL_INVALID_HANDLE;
+    SQLINTEGER v;
+    switch (Attribute) {
+    case SQL_ATTR_ODBC_VERSION: v = ((ixo_env *)h)->odbc_version; break;
+    case SQL_ATTR_OUTPUT_NTS: v = SQL_TRUE; break;
+    case SQL_ATTR_CONNECTION_POOLING: v = SQL_CP_OFF; break;
+    case SQL_ATTR_CP_MATCH: v = SQL_CP_STRICT_MATCH; break;
+    default: return ixo_leave(h, ixo_err(h, "HY092", 0, "Invalid attribute %d", (int)Attribute));
+    }
+    if (Value) *(SQLINTEGER *)Value = v;
+    return ixo_leave(h, SQL_SUCCESS);
+}
+
+/* ---- connecting ---- */
+
+SQLRETURN SQL_API SQLConnect(SQLHDBC ConnectionHandle, SQLCHAR *ServerName, SQLSMALLINT NameLength1,
+                             SQLCHAR *UserName, SQLSMALLINT NameLength2, SQLCHAR *Authentication,
+                             SQLSMALLINT NameLength3) {
+    ixo_head *h = ixo_enter(ConnectionHandle, SQL_HANDLE_DBC);
+    if (!h) return SQL_INVALID_HANDLE;
+    ixo_keys *k = calloc(1, sizeof *k);
+    if (!k) return ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"));
+#define KEY_IN(f, s, n)                                                                            \
+    if (s)                                                                                         \
+    snprintf(k->f, KEY_MAX, "%.*s",                                                                \
+             (int)((n) == SQL_NTS || (n) < 0 ? (int)strlen((const char *)(s)) : (n)),              \
+             (const char *)(s))
+    KEY_IN(dsn, ServerName, NameLength1);
+    KEY_IN(uid, UserName, NameLength2);
+    KEY_IN(pwd, Authentication, NameLength3);
+#undef KEY_IN
+    SQLRETURN rc = dbc_connect((ixo_dbc *)h, k);
+    free(k);
+    return ixo_leave(h, rc);
+}
+
+SQLRETURN SQL_API SQLDriverConnect(SQLHDBC hdbc, SQLHWND hwnd, SQLCHAR *szConnStrIn,
+                                   SQLSMALLINT cbConnStrIn, SQLCHAR *szConnStrOut,
+                                   SQLSMALLINT cbConnStrOutMax, SQLSMALLINT *pcbConnStrOut,
+                                   SQLUSMALLINT fDriverCompletion) {
+    (void)hwnd;
+    (void)fDriverCompletion; /* no dialog: what is missing stays missing */
+    ixo_head *h = ixo_enter(hdbc, SQL_HANDLE_DBC);
+    if (!h) return SQL_INVALID_HANDLE;
+    if (!szConnStrIn) return ixo_leave(h, ixo_err(h, "HY009", 0, "Invalid use of null pointer"));
+    size_t n = cbConnStrIn == SQL_NTS || cbConnStrIn < 0 ? strlen((const char *)szConnStrIn)
+                                                         : (size_t)cbConnStrIn;
+    ixo_keys *k = calloc(1, sizeof *k);
+    if (!k) return ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"));
+    SQLRETURN rc;
+    if (!keys_parse(k, (const char *)szConnStrIn, n))
+        rc = ixo_err(h, "HY000", 0, "Malformed connection string");
+    else
+        rc = dbc_connect((ixo_dbc *)h, k);
+    free(k);
+    if (SQL_SUCCEEDED(rc)) {
+        char *in = malloc(n + 1);
+        if (in) {
+            memcpy(in, szConnStrIn, n);
+            in[n] = 0;
+            if (ixo_str_out(in, szConnStrOut, cbConnStrOutMax, pcbConnStrOut, NULL) && szConnStrOut)
+                rc = ixo_warn(h, "01004", "String data, right truncated");
+            free(in);
+        }
+    }
+    return ixo_leave(h, rc);
+}
+
+SQLRETURN SQL_API SQLDisconnect(SQLHDBC ConnectionHandle) {
+    ixo_head *h = ixo_enter(ConnectionHandle, SQL_HANDLE_DBC);
+    if (!h) return SQL_INVALID_HANDLE;
+    ixo_dbc *d = (ixo_dbc *)h;
+    if (!d->conn) return ixo_leave(h, ixo_err(h, "08003", 0, "Connection not open"));
+    dbc_drop_stmts(d);
+    ix_close(d->conn);
+    d->conn = NULL;
+    return ixo_leave(h, SQL_SUCCESS);
+}
+
+/* ---- transactions ---- */
+
+static SQLRETURN end_tran(ixo_dbc *d, SQLSMALLINT op) {
+    if (!d->conn) return ixo_err(&d->h, "08003", 0, "Connection not open");
+    if (ix_autocommit(d->conn) == 1) return SQL_SUCCESS; /* nothing open */
+    int rc = op == SQL_COMMIT ? ix_commit(d->conn) : ix_rollback(d->conn);
+    if (rc != IX_OK) return ixo_err_conn(&d->h, d->conn);
+    return SQL_SUCCESS;
+}
+
+SQLRETURN SQL_API SQLEndTran(SQLSMALLINT HandleType, SQLHANDLE Handle, SQLSMALLINT CompletionType) {
+    if (HandleType == SQL_HANDLE_ENV)
+        return ixo_enter(Handle, HandleType) ? ixo_leave(Handle, SQL_SUCCESS) : SQL_INVALID_HANDLE;
+    ixo_head *h = ixo_enter(Handle, SQL_HANDLE_DBC);
+    if (!h || HandleType != SQL_HANDLE_DBC) return h ? ixo_leave(h, SQL_ERROR) : SQL_INVALID_HANDLE;
+    if (CompletionType != SQL_COMMIT && CompletionType != SQL_ROLLBACK)
+        return ixo_leave(h, ixo_err(h, "HY012", 0, "Invalid transaction operation code"));
+    return ixo_leave(h, end_tran((ixo_dbc *)h, CompletionType));
+}
+
+/* ---- connection attributes ---- */
+
+static SQLRETURN set_catalog(ixo_dbc *d, const char *name) {
+    if (!d->conn) {
+        snprintf(d->database, sizeof d->database, "%s", name);
+        return SQL_SUCCESS;
+    }
+    char sql[IXO_NAME_MAX + 16];
+    for (const char *p = name; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_' && *p != '@')
+            return ixo_err(&d->h, "HY024", 0, "Invalid database name %s", name);
+    snprintf(sql, sizeof sql, "DATABASE %s", name);
+    if (ix_exec(d->conn, sql) != IX_OK) return ixo_err_conn(&d->h, d->conn);
+    d->autocommit = 1; /* a database change turns autocommit back on */
+    return SQL_SUCCESS;
+}
+
+static SQLRETURN set_attr(ixo_dbc *d, SQLINTEGER attr, SQLPOINTER v, SQLINTEGER len) {
+    SQLULEN u = (SQLULEN)v;
+    switch (attr) {
+    case SQL_ATTR_AUTOCOMMIT:
+        if (d->conn) return set_autocommit(d, u == SQL_AUTOCOMMIT_ON);
+        d->autocommit = u == SQL_AUTOCOMMIT_ON;
+        return SQL_SUCCESS;
+    case SQL_ATTR_LOGIN_TIMEOUT: d->login_timeout = (SQLUINTEGER)u; return SQL_SUCCESS;
+    case SQL_ATTR_CONNECTION_TIMEOUT:
+    case SQL_ATTR_ACCESS_MODE:
+    case SQL_ATTR_PACKET_SIZE:
+    case SQL_ATTR_QUIET_MODE:
+    case SQL_ATTR_METADATA_ID: return SQL_SUCCESS;
+    case SQL_ATTR_TXN_ISOLATION:
+        if (d->conn) {
+            int lvl = u == SQL_TXN_READ_UNCOMMITTED ? IX_ISO_DIRTY_READ
+                      : u == SQL_TXN_READ_COMMITTED ? IX_ISO_COMMITTED_READ
+                                                    : IX_ISO_REPEATABLE_READ;
+            if (ix_set_isolation(d->conn, lvl) != IX_OK) return ixo_err_conn(&d->h, d->conn);
+        }
+        d->txn_isolation = (SQLUINTEGER)u;
+        return SQL_SUCCESS;
+    case SQL_ATTR_CURRENT_CATALOG: {
+        int oom;
+        char *name = ixo_strdup_in(v, len, &oom);
+        if (!name) return ixo_err(&d->h, oom ? "HY001" : "HY009", 0, "Invalid catalog");
+        SQLRETURN rc = set_catalog(d, name);
+        free(name);
+        return rc;
+    }
+    case SQL_ATTR_ASYNC_ENABLE:
+        if (u != SQL_ASYNC_ENABLE_OFF)
+            return ixo_err(&d->h, "HYC00", 0, "Asynchronous calls are not implemented");
+        return SQL_SUCCESS;
+    default: return ixo_err(&d->h, "HY092", 0, "Invalid connection attribute %d", (int)attr);
+    }
+}
+
+SQLRETURN SQL_API SQLSetConnectAttr(SQLHDBC ConnectionHandle, SQLINTEGER Attribute,
+                                    SQLPOINTER Value, SQLINTEGER StringLength) {
+    ixo_head *h = ixo_enter(ConnectionHandle, SQL_HANDLE_DBC);
+    if (!h) return SQL_INVALID_HANDLE;
+    return ixo_leave(h, set_attr((ixo_dbc *)h, Attribute, Value, StringLength));
+}
+
+SQLRETURN SQL_API SQLGetConnectAttr(SQLHDBC ConnectionHandle, SQLINTEGER Attribute,
+                                    SQLPOINTER Value, SQLINTEGER BufferLength,
+                                    SQLINTEGER *StringLength) {
+    ixo_head *h = ixo_enter(ConnectionHandle, SQL_HANDLE_DBC);
+    if (!h) return SQL_INVALID_HANDLE;
+    ixo_dbc *d = (ixo_dbc *)h;
+    SQLUINTEGER v;
+    switch (Attribute) {
+    case SQL_ATTR_AUTOCOMMIT: v = d->autocommit ? SQL_AUTOCOMMIT_ON : SQL_AUTOCOMMIT_OFF; break;
+    case SQL_ATTR_LOGIN_TIMEOUT: v = d->login_timeout; break;
+    case SQL_ATTR_CONNECTION_TIMEOUT: v = 0; break;
+    case SQL_ATTR_ACCESS_MODE: v = SQL_MODE_READ_WRITE; break;
+    case SQL_ATTR_ASYNC_ENABLE: v = SQL_ASYNC_ENABLE_OFF; break;
+    case SQL_ATTR_TXN_ISOLATION:
+        v = d->txn_isolation ? d->txn_isolation : SQL_TXN_READ_COMMITTED;
+        break;
+    case SQL_ATTR_CONNECTION_DEAD:
+        v = !d->conn || ix_conn_is_dead(d->conn) ? SQL_CD_TRUE : SQL_CD_FALSE;
+        break;
+    case SQL_ATTR_CURRENT_CATALOG: {
+        const char *db = d->conn ? ix_conn_database(d->conn) : d->database;
+        SQLRETURN rc = ixo_str_out(db, Value, BufferLength, NULL, StringLength) && Value
+                           ? ixo_warn(h, "01004", "String data, right truncated")
+                           : SQL_SUCCESS;
+        return ixo_leave(h, rc);
+    }
+    default:
+        return ixo_leave(h,
+                         ixo_err(h, "HY092", 0, "Invalid connection attribute %d", (int)Attribute));
+    }
+    if (Value) *(SQLUINTEGER *)Value = v;
+    if (StringLength) *StringLength = sizeof v;
+    return ixo_leave(h, SQL_SUCCESS);
+}
+
+SQLRETURN SQL_API SQLNativeSql(SQLHDBC hdbc, SQLCHAR *szSqlStrIn, SQLINTEGER cbSqlStrIn,
+                               SQLCHAR *szSqlStr, SQLINTEGER cbSqlStrMax, SQLINTEGER *pcbSqlStr) {
+    ixo_head *h = ixo_enter(hdbc, SQL_HANDLE_DBC);
+    if (!h) return SQL_INVALID_HANDLE;
+    int oom;
+    char *in = ixo_strdup_in(szSqlStrIn, cbSqlStrIn, &oom);
+    if (!in) return ixo_leave(h, ixo_err(h, oom ? "HY001" : "HY009", 0, "Invalid SQL text"));
+    SQLRETURN rc = ixo_str_out(in, szSqlStr, cbSqlStrMax, NULL, pcbSqlStr) && szSqlStr
+                       ? ixo_warn(h, "01004", "String data, right truncated")
+                       : SQL_SUCCESS;
+    free(in);
+    return ixo_leave(h, rc);
+}

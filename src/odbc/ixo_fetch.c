@@ -1,0 +1,604 @@
+/*
+ * ixo_fetch.c: result columns and rows. A row's values are read with
+ * libixdb's typed accessors into an ixo_val (no copy of text: it points into
+ * the row) and converted once into the application's buffer: per bound
+ * column and row, one accessor call and one conversion. SQLFetch fills
+ * SQL_ATTR_ROW_ARRAY_SIZE rows (column-wise or row-wise binding) with the
+ * row status array and the rows-fetched count; SQLGetData reads character
+ * and binary values in pieces.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ixo_int.h"
+
+SQLRETURN ixo_describe(ixo_stmt *s) {
+    if (s->ncols >= 0) return SQL_SUCCESS;
+    if (!s->st) {
+        s->ncols = 0;
+        return SQL_SUCCESS;
+    }
+    int n = ix_column_count(s->st);
+    if (n == 0 && ix_errcode(s->dbc->conn) != IX_OK) return ixo_err_conn(&s->h, s->dbc->conn);
+    ixo_col *cols = calloc(n > 0 ? (size_t)n : 1, sizeof *cols);
+    if (!cols) return ixo_err(&s->h, "HY001", 0, "Memory allocation error");
+    for (int i = 0; i < n; i++) {
+        ixo_col *c = &cols[i];
+        c->ixtype = ix_column_type(s->st, i);
+        c->enclen = ix_column_enclen(s->st, i);
+        c->notnull = ix_column_notnull(s->st, i);
+        int lob = 0;
+        if (c->ixtype == IX_T_UDTFIXED || c->ixtype == IX_T_UDTVAR) {
+            const char *d = ix_column_decltype(s->st, i);
+            lob = d && strcasecmp(d, "BLOB") == 0   ? IX_T_BLOB
+                  : d && strcasecmp(d, "CLOB") == 0 ? IX_T_CLOB
+                                                    : 0;
+        }
+        c->lob = lob;
+        ixo_type_describe(c->ixtype, c->enclen, lob, &c->ti);
+    }
+    free(s->cols);
+    s->cols = cols;
+    s->ncols = n;
+    return SQL_SUCCESS;
+}
+
+/* a text accessor's NULL: SQL NULL, or a value that does not convert */
+static ixo_cv text_null(ix_stmt *st, int i, ixo_val *v) {
+    if (ix_column_is_null(st, i)) {
+        v->kind = IXO_V_NULL;
+        return IXO_CV_OK;
+    }
+    return IXO_CV_BADCHAR;
+}
+
+/* a status accessor's answer: IX_NULL_VALUE is NULL (libixdb's NULL rule) */
+static ixo_cv status(int rc, ixo_val *v, ixo_cv bad) {
+    if (rc == IX_OK) return IXO_CV_OK;
+    if (rc == IX_NULL_VALUE) {
+        v->kind = IXO_V_NULL;
+        return IXO_CV_OK;
+    }
+    return bad;
+}
+
+/* a DATETIME's value with the parts its qualifier has, or its text */
+static ixo_cv datetime_value(ix_stmt *st, int i, int q, ixo_val *v) {
+    int start = IXO_QUAL_START(q), end = IXO_QUAL_END(q);
+    if (start != IX_UNIT_YEAR && start < IX_UNIT_HOUR) {
+        v->kind = IXO_V_TEXT;
+        v->p = ix_column_text(st, i);
+        v->n = ix_column_text_len(st, i);
+        return v->p ? IXO_CV_OK : text_null(st, i, v);
+    }
+    v->kind = IXO_V_DT;
+    v->has_date = start == IX_UNIT_YEAR;
+    v->has_time = end >= IX_UNIT_HOUR;
+    v->fdigits = end > IX_UNIT_SECOND ? end - IX_UNIT_SECOND : 0;
+    return status(ix_column_datetime(st, i, &v->dt), v, IXO_CV_BADDT);
+}
+
+static ixo_cv result_value(const ixo_result *r, int i, ixo_val *v) {
+    const struct ixo_cell *c = &r->cells[(r->pos - 1) * r->ncols + i];
+    if (c->is_int) {
+        v->kind = IXO_V_INT;
+        v->i = c->i;
+    } else if (c->text) {
+        v->kind = IXO_V_TEXT;
+        v->p = c->text;
+        v->n = strlen(c->text);
+    }
+    return IXO_CV_OK;
+}
+
+/* a BLOB or CLOB of the current row, read whole once per row and column */
+static ixo_cv lob_value(ixo_stmt *s, int i, ixo_val *v) {
+    if (s->nlobs < s->ncols) {
+        void **l = realloc(s->lobs, (size_t)s->ncols * sizeof *l);
+        if (l) s->lobs = l;
+        size_t *n = l ? realloc(s->lob_n, (size_t)s->ncols * sizeof *n) : NULL;
+        if (n) s->lob_n = n;
+        int64_t *r = n ? realloc(s->lob_row, (size_t)s->ncols * sizeof *r) : NULL;
+        if (!r) return IXO_CV_NOMEM;
+        s->lob_row = r;
+        for (int k = s->nlobs; k < s->ncols; k++)
+            s->lobs[k] = NULL, s->lob_row[k] = -1;
+        s->nlobs = s->ncols;
+    }
+    if (s->lob_row[i] != s->rowno) {
+        ix_lob_free(s->lobs[i]);
+        s->lobs[i] = NULL;
+        int rc = ix_column_lob(s->st, i, &s->lobs[i], &s->lob_n[i]);
+        if (rc != IX_OK && rc != IX_NULL_VALUE) return IXO_CV_BADCHAR;
+        s->lob_row[i] = s->rowno;
+    }
+    if (!s->lobs[i]) return IXO_CV_OK; /* NULL */
+    v->kind = s->cols[i].lob == IX_T_BLOB ? IXO_V_BIN : IXO_V_TEXT;
+    v->p = s->lobs[i];
+    v->n = s->lob_n[i];
+    return IXO_CV_OK;
+}
+
+void ixo_stmt_free_lobs(ixo_stmt *s) {
+    for (int k = 0; k < s->nlobs; k++)
+        ix_lob_free(s->lobs[k]);
+    free(s->lobs);
+    free(s->lob_n);
+    free(s->lob_row);
+    s->lobs = NULL;
+    s->lob_n = NULL;
+    s->lob_row = NULL;
+    s->nlobs = 0;
+}
+
+/* Each type's typed accessor, whose status (or NULL pointer) also tells
+ * SQL NULL: one libixdb call per value. */
+static ixo_cv column_value(ixo_stmt *s, int i, ixo_val *v) {
+    ix_stmt *st = s->st;
+    v->kind = IXO_V_NULL;
+    v->is_real = 0;
+    if (s->res) return result_value(s->res, i, v);
+    const ixo_col *c = &s->cols[i];
+    switch (c->ixtype) {
+    case IX_T_SMALLINT:
+    case IX_T_INTEGER:
+    case IX_T_SERIAL:
+    case IX_T_INT8:
+    case IX_T_SERIAL8:
+    case IX_T_BIGINT:
+    case IX_T_BIGSERIAL:
+        v->kind = IXO_V_INT;
+        return status(ix_column_get_int64(st, i, &v->i), v, IXO_CV_RANGE);
+    case IX_T_FLOAT:
+    case IX_T_SMALLFLOAT:
+        v->kind = IXO_V_DOUBLE;
+        v->is_real = c->ixtype == IX_T_SMALLFLOAT;
+        return status(ix_column_get_double(st, i, &v->d), v, IXO_CV_RANGE);
+    case IX_T_DECIMAL:
+    case IX_T_MONEY:
+        v->kind = IXO_V_DEC;
+        return status(ix_column_get_decimal(st, i, &v->dec), v, IXO_CV_RANGE);
+    case IX_T_DATE:
+        v->kind = IXO_V_DT;
+        v->has_date = 1;
+        v->has_time = 0;
+        v->fdigits = 0;
+        v->dt.hour = v->dt.minute = v->dt.second = v->dt.fraction = 0;
+        return status(ix_column_date_ymd(st, i, &v->dt.year, &v->dt.month, &v->dt.day), v,
+                      IXO_CV_BADDT);
+    case IX_T_DATETIME: return datetime_value(st, i, c->enclen, v);
+    case IX_T_BOOLEAN:
+        v->kind = IXO_V_BOOL;
+        return status(ix_column_get_int64(st, i, &v->i), v, IXO_CV_RANGE);
+    case IX_T_BYTE:
+        v->kind = IXO_V_BIN;
+        v->p = ix_column_blob(st, i, &v->n);
+        return v->p ? IXO_CV_OK : text_null(st, i, v);
+    default: /* character types, TEXT, INTERVAL, BLOB and CLOB, the rest as text */
+        if (c->lob) return lob_value(s, i, v);
+        v->kind = IXO_V_TEXT;
+        v->p = ix_column_text(st, i);
+        v->n = ix_column_text_len(st, i);
+        return v->p ? IXO_CV_OK : text_null(st, i, v);
+    }
+}
+
+/* ---- describing ---- */
+
+#define ENTER_STMT(hs)                                                                             \
+    ixo_head *h = ixo_enter(hs, SQL_HANDLE_STMT);                                                  \
+    if (!h) return SQL_INVALID_HANDLE;                                                             \
+    ixo_stmt *s = (ixo_stmt *)h
+
+static const char *col_name(const ixo_stmt *s, int i) {
+    if (s->res) return s->res->cols[i].name;
+    const char *n = ix_column_name(s->st, i);
+    return n ? n : "";
+}
+
+SQLRETURN SQL_API SQLNumResultCols(SQLHSTMT StatementHandle, SQLSMALLINT *ColumnCount) {
+    ENTER_STMT(StatementHandle);
+    if (ixo_describe(s) == SQL_ERROR) return ixo_leave(h, SQL_ERROR);
+    if (ColumnCount) *ColumnCount = (SQLSMALLINT)s->ncols;
+    return ixo_leave(h, SQL_SUCCESS);
+}
+
+/* column ColumnNumber (1-based) checked; SQL_ERROR with 07009 */
+static SQLRETURN check_col(ixo_stmt *s, SQLUSMALLINT col) {
+    if (ixo_describe(s) == SQL_ERROR) return SQL_ERROR;
+    if (col < 1 || col > s->ncols)
+        return ixo_err(&s->h, "07009", 0, "Invalid descriptor index %d", col);
+    return SQL_SUCCESS;
+}
+
+SQLRETURN SQL_API SQLDescribeCol(SQLHSTMT StatementHandle, SQLUSMALLINT ColumnNumber,
+                                 SQLCHAR *ColumnName, SQLSMALLINT BufferLength,
+                                 SQLSMALLINT *NameLength, SQLSMALLINT *DataType,
+                                 SQLULEN *ColumnSize, SQLSMALLINT *DecimalDigits,
+                                 SQLSMALLINT *Nullable) {
+    ENTER_STMT(StatementHandle);
+    if (check_col(s, ColumnNumber) == SQL_ERROR) return ixo_leave(h, SQL_ERROR);
+    const ixo_col *c = &s->cols[ColumnNumber - 1];
+    SQLRETURN rc = SQL_SUCCESS;
+    if (ixo_str_out(col_name(s, ColumnNumber - 1), ColumnName, BufferLength, NameLength, NULL) &&
+        ColumnName)
+        rc = ixo_warn(h, "01004", "String data, right truncated");
+    if (DataType) *DataType = c->ti.sql_type;
+    if (ColumnSize) *ColumnSize = c->ti.column_size;
+    if (DecimalDigits) *DecimalDigits = c->ti.digits;
+    if (Nullable) *Nullable = c->notnull ? SQL_NO_NULLS : SQL_NULLABLE;
+    return ixo_leave(h, rc);
+}
+
+static SQLLEN verbose_type(SQLSMALLINT t) {
+    return t == SQL_TYPE_DATE || t == SQL_TYPE_TIME || t == SQL_TYPE_TIMESTAMP ? SQL_DATETIME : t;
+}
+
+static int is_char_type(SQLSMALLINT t) {
+    return t == SQL_CHAR || t == SQL_VARCHAR || t == SQL_LONGVARCHAR;
+}
+
+SQLRETURN SQL_API SQLColAttribute(SQLHSTMT StatementHandle, SQLUSMALLINT ColumnNumber,
+                                  SQLUSMALLINT FieldIdentifier, SQLPOINTER CharacterAttribute,
+                                  SQLSMALLINT BufferLength, SQLSMALLINT *StringLength,
+                                  SQLLEN *NumericAttribute) {
+    ENTER_STMT(StatementHandle);
+    if (FieldIdentifier == SQL_DESC_COUNT) {
+        if (ixo_describe(s) == SQL_ERROR) return ixo_leave(h, SQL_ERROR);
+        if (NumericAttribute) *NumericAttribute = s->ncols;
+        return ixo_leave(h, SQL_SUCCESS);
+    }
+    if (check_col(s, ColumnNumber) == SQL_ERROR) return ixo_leave(h, SQL_ERROR);
+    const ixo_col *c = &s->cols[ColumnNumber - 1];
+    const ixo_typeinfo *t = &c->ti;
+    const char *str = NULL;
+    SQLLEN num = 0;
+    switch (FieldIdentifier) {
+    case SQL_DESC_NAME:
+    case SQL_DESC_LABEL:
+    case SQL_DESC_BASE_COLUMN_NAME:
+    case SQL_COLUMN_NAME: str = col_name(s, ColumnNumber - 1); break;
+    case SQL_DESC_TYPE_NAME:
+    case SQL_DESC_LOCAL_TYPE_NAME: str = t->type_name; break;
+    case SQL_DESC_TABLE_NAME:
+    case SQL_DESC_BASE_TABLE_NAME:
+    case SQL_DESC_SCHEMA_NAME:
+    case SQL_DESC_CATALOG_NAME: str = ""; break;
+    case SQL_DESC_LITERAL_PREFIX:
+    case SQL_DESC_LITERAL_SUFFIX:
+        str = is_char_type(t->sql_type) || t->c_default != SQL_C_CHAR ? (t->radix ? "" : "'") : "";
+        break;
+    case SQL_DESC_CONCISE_TYPE: num = t->sql_type; break;
+    case SQL_DESC_TYPE: num = verbose_type(t->sql_type); break;
+    case SQL_DESC_LENGTH:
+    case SQL_COLUMN_LENGTH:
+    case SQL_COLUMN_PRECISION: num = (SQLLEN)t->column_size; break;
+    case SQL_DESC_PRECISION:
+        num = t->radix || t->digits ? (SQLLEN)(t->radix ? t->column_size : (SQLULEN)t->digits) : 0;
+        break;
+    case SQL_DESC_SCALE:
+    case SQL_COLUMN_SCALE: num = t->digits; break;
+    case SQL_DESC_OCTET_LENGTH: num = t->octet_length; break;
+    case SQL_DESC_DISPLAY_SIZE: num = t->display_size; break;
+    case SQL_DESC_NULLABLE:
+    case SQL_COLUMN_NULLABLE: num = c->notnull ? SQL_NO_NULLS : SQL_NULLABLE; break;
+    case SQL_DESC_UNSIGNED: num = t->unsigned_ ? SQL_TRUE : SQL_FALSE; break;
+    case SQL_DESC_NUM_PREC_RADIX: num = t->radix; break;
+    case SQL_DESC_FIXED_PREC_SCALE: num = c->ixtype == IX_T_MONEY; break;
+    case SQL_DESC_AUTO_UNIQUE_VALUE:
+        num = c->ixtype == IX_T_SERIAL || c->ixtype == IX_T_SERIAL8 || c->ixtype == IX_T_BIGSERIAL;
+        break;
+    case SQL_DESC_CASE_SENSITIVE: num = is_char_type(t->sql_type); break;
+    case SQL_DESC_SEARCHABLE:
+        num = t->sql_type == SQL_LONGVARCHAR || t->sql_type == SQL_LONGVARBINARY
+                  ? SQL_PRED_NONE
+                  : SQL_PRED_SEARCHABLE;
+        break;
+    case SQL_DESC_UPDATABLE: num = SQL_ATTR_READWRITE_UNKNOWN; break;
+    case SQL_DESC_UNNAMED: num = SQL_NAMED; break;
+    default:
+        return ixo_leave(h, ixo_err(h, "HY091", 0, "Invalid descriptor field %d", FieldIdentifier));
+    }
+    if (str) {
+        SQLRETURN rc = ixo_str_out(str, CharacterAttribute, BufferLength, StringLength, NULL) &&
+                               CharacterAttribute
+                           ? ixo_warn(h, "01004", "String data, right truncated")
+                           : SQL_SUCCESS;
+        return ixo_leave(h, rc);
+    }
+    if (NumericAttribute) *NumericAttribute = num;
+    return ixo_leave(h, SQL_SUCCESS);
+}
+
+/* ---- binding and fetching ---- */
+
+SQLRETURN SQL_API SQLBindCol(SQLHSTMT StatementHandle, SQLUSMALLINT ColumnNumber,
+                             SQLSMALLINT TargetType, SQLPOINTER TargetValue, SQLLEN BufferLength,
+                             SQLLEN *StrLen_or_Ind) {
+    ENTER_STMT(StatementHandle);
+    if (ColumnNumber < 1)
+        return ixo_leave(h, ixo_err(h, "07009", 0, "Bookmarks are not implemented"));
+    if (ColumnNumber > s->nbound) {
+        if (!TargetValue && !StrLen_or_Ind)
+            return ixo_leave(h, SQL_SUCCESS); /* unbind: nothing bound */
+        ixo_bind *b = realloc(s->bound, ColumnNumber * sizeof *b);
+        if (!b) return ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"));
+        memset(b + s->nbound, 0, (ColumnNumber - (size_t)s->nbound) * sizeof *b);
+        s->bound = b;
+        s->nbound = ColumnNumber;
+    }
+    ixo_bind *b = &s->bound[ColumnNumber - 1];
+    b->ctype = TargetType;
+    b->buf = TargetValue;
+    b->buflen = BufferLength;
+    b->ind = StrLen_or_Ind;
+    return ixo_leave(h, SQL_SUCCESS);
+}
+
+/* the next row into the statement: 1, 0 at the end, -1 on an error */
+static int next_row(ixo_stmt *s) {
+    if (s->res) {
+        if (s->res->pos >= s->res->nrows) return 0;
+        s->res->pos++;
+        return 1;
+    }
+    if (s->pending) {
+        s->pending = 0;
+        s->rowno++;
+        return 1;
+    }
+    if (s->done) return 0;
+    int rc = ix_step(s->st);
+    s->rowno++;
+    if (rc == IX_ROW) return 1;
+    s->done = 1;
+    return rc == IX_DONE ? 0 : -1;
+}
+
+/* Direct converters for the pairs a block fetch meets most: one libixdb
+ * accessor straight into the application's buffer, no ixo_val between.
+ * Each returns 1 when it stored the value (or SQL NULL), 0 to leave the
+ * value to the general path (column_value + ixo_get), which then gives the
+ * same bytes and the diagnostics (a value out of the C type's range, text
+ * that does not fit, a conversion error). odbc.api compares block fetch
+ * with SQLGetData, every type of these and NULL. */
+typedef int (*ixo_direct_fn)(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind);
+
+static int direct_int32(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
+    (void)buflen;
+    int64_t x;
+    int rc = ix_column_get_int64(st, col, &x);
+    if (rc == IX_NULL_VALUE) {
+        *ind = SQL_NULL_DATA;
+        return 1;
+    }
+    if (rc != IX_OK || x < INT32_MIN || x > INT32_MAX) return 0;
+    int32_t y = (int32_t)x;
+    memcpy(buf, &y, sizeof y);
+    *ind = sizeof y;
+    return 1;
+}
+
+static int direct_int64(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
+    (void)buflen;
+    int64_t x;
+    int rc = ix_column_get_int64(st, col, &x);
+    if (rc == IX_NULL_VALUE) {
+        *ind = SQL_NULL_DATA;
+        return 1;
+    }
+    if (rc != IX_OK) return 0;
+    memcpy(buf, &x, sizeof x);
+    *ind = sizeof x;
+    return 1;
+}
+
+static int direct_double(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
+    (void)buflen;
+    double x;
+    int rc = ix_column_get_double(st, col, &x);
+    if (rc == IX_NULL_VALUE) {
+        *ind = SQL_NULL_DATA;
+        return 1;
+    }
+    if (rc != IX_OK) return 0;
+    memcpy(buf, &x, sizeof x);
+    *ind = sizeof x;
+    return 1;
+}
+
+static int direct_text(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
+    const char *p = ix_column_text(st, col);
+    if (!p) return 0; /* NULL or an error: the general path tells which */
+    size_t n = ix_column_text_len(st, col);
+    if (buflen <= 0 || n >= (size_t)buflen) return 0; /* 01004 */
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    *ind = (SQLLEN)n;
+    return 1;
+}
+
+static int direct_date(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
+    (void)buflen;
+    int y, m, d;
+    int rc = ix_column_date_ymd(st, col, &y, &m, &d);
+    if (rc == IX_NULL_VALUE) {
+        *ind = SQL_NULL_DATA;
+        return 1;
+    }
+    if (rc != IX_OK) return 0;
+    SQL_DATE_STRUCT ds = {(SQLSMALLINT)y, (SQLUSMALLINT)m, (SQLUSMALLINT)d};
+    memcpy(buf, &ds, sizeof ds);
+    *ind = sizeof ds;
+    return 1;
+}
+
+static ixo_direct_fn direct_for(int ixtype, SQLSMALLINT ctype) {
+    switch (ixtype) {
+    case IX_T_SMALLINT:
+    case IX_T_INTEGER:
+    case IX_T_SERIAL:
+    case IX_T_INT8:
+    case IX_T_SERIAL8:
+    case IX_T_BIGINT:
+    case IX_T_BIGSERIAL:
+        return ctype == SQL_C_SLONG || ctype == SQL_C_LONG ? direct_int32
+               : ctype == SQL_C_SBIGINT                    ? direct_int64
+                                                           : NULL;
+    case IX_T_FLOAT:
+    case IX_T_SMALLFLOAT: return ctype == SQL_C_DOUBLE ? direct_double : NULL;
+    case IX_T_CHAR:
+    case IX_T_NCHAR:
+    case IX_T_VARCHAR:
+    case IX_T_NVARCHAR:
+    case IX_T_LVARCHAR: return ctype == SQL_C_CHAR ? direct_text : NULL;
+    case IX_T_DATE: return ctype == SQL_C_TYPE_DATE ? direct_date : NULL;
+    default: return NULL;
+    }
+}
+
+/* where each bound column's values go in this rowset, and how: computed
+ * once per SQLFetch, used for every row */
+typedef struct ixo_slot {
+    char *buf;
+    char *ind;
+    size_t step, istep;
+    SQLSMALLINT ctype;
+    SQLLEN buflen;
+    int col;
+    ixo_direct_fn direct; /* NULL: the general path */
+} ixo_slot;
+
+static int plan_slots(ixo_stmt *s, ixo_slot *slots) {
+    SQLLEN off = s->row_bind_offset ? *s->row_bind_offset : 0;
+    int n = s->nbound < s->ncols ? s->nbound : s->ncols, k = 0;
+    for (int i = 0; i < n; i++) {
+        const ixo_bind *b = &s->bound[i];
+        if (!b->buf && !b->ind) continue;
+        ixo_slot *o = &slots[k++];
+        o->col = i;
+        o->ctype = b->ctype == SQL_C_DEFAULT ? s->cols[i].ti.c_default : b->ctype;
+        o->buflen = b->buflen;
+        size_t fixed = ixo_ctype_size(o->ctype);
+        o->step = s->row_bind_type ? s->row_bind_type : fixed ? fixed : (size_t)b->buflen;
+        o->istep = s->row_bind_type ? s->row_bind_type : sizeof(SQLLEN);
+        o->buf = b->buf ? (char *)b->buf + off : NULL;
+        o->ind = b->ind ? (char *)b->ind + off : NULL;
+        o->direct = o->buf && o->ind && !s->res ? direct_for(s->cols[i].ixtype, o->ctype) : NULL;
+    }
+    return k;
+}
+
+/* the bound columns of the current row into rowset row r */
+static SQLRETURN put_row(ixo_stmt *s, const ixo_slot *slots, int nslots, SQLULEN r) {
+    SQLRETURN ret = SQL_SUCCESS;
+    for (int k = 0; k < nslots; k++) {
+        const ixo_slot *o = &slots[k];
+        char *buf = o->buf ? o->buf + r * o->step : NULL;
+        SQLLEN *ind = o->ind ? (SQLLEN *)(void *)(o->ind + r * o->istep) : NULL;
+        if (o->direct && o->direct(s->st, o->col, buf, o->buflen, ind)) continue;
+        ixo_val v;
+        ixo_cv cv = column_value(s, o->col, &v);
+        if (cv == IXO_CV_OK)
+            cv = ixo_get(&v, o->ctype, s->cols[o->col].ti.c_default, buf, o->buflen, ind, NULL,
+                         &s->scratch);
+        if (cv == IXO_CV_OK) continue;
+        SQLRETURN rc = ixo_err_cv(&s->h, cv, o->col + 1);
+        if (rc == SQL_ERROR)
+            ret = SQL_ERROR;
+        else if (ret == SQL_SUCCESS)
+            ret = rc;
+    }
+    return ret;
+}
+
+static SQLRETURN fetch(ixo_stmt *s) {
+    if (ixo_describe(s) == SQL_ERROR) return SQL_ERROR;
+    if ((!s->executed && !s->res) || s->ncols <= 0)
+        return ixo_err(&s->h, "24000", 0, "Invalid cursor state");
+    SQLULEN n = s->row_array_size, got = 0;
+    SQLRETURN ret = SQL_SUCCESS;
+    int errors = 0;
+    s->has_row = 0;
+    if (s->nslots < s->nbound) {
+        ixo_slot *p = realloc(s->slots, (size_t)s->nbound * sizeof *p);
+        if (!p) return ixo_err(&s->h, "HY001", 0, "Memory allocation error");
+        s->slots = p;
+        s->nslots = s->nbound;
+    }
+    int nslots = plan_slots(s, s->slots);
+    for (SQLULEN r = 0; r < n; r++) {
+        int k = next_row(s);
+        if (k < 0) {
+            ixo_err_conn(&s->h, s->dbc->conn);
+            if (got == 0) return SQL_ERROR;
+            ret = SQL_SUCCESS_WITH_INFO;
+            break;
+        }
+        if (k == 0) break;
+        SQLRETURN rc = put_row(s, s->slots, nslots, r);
+        if (s->row_status)
+            s->row_status[r] = rc == SQL_SUCCESS ? SQL_ROW_SUCCESS
+                               : rc == SQL_ERROR ? SQL_ROW_ERROR
+                                                 : SQL_ROW_SUCCESS_WITH_INFO;
+        if (rc == SQL_ERROR) errors++;
+        if (rc != SQL_SUCCESS && ret == SQL_SUCCESS) ret = SQL_SUCCESS_WITH_INFO;
+        got++;
+    }
+    for (SQLULEN r = got; s->row_status && r < n; r++)
+        s->row_status[r] = SQL_ROW_NOROW;
+    if (s->rows_fetched) *s->rows_fetched = got;
+    if (got == 0) return SQL_NO_DATA;
+    s->has_row = 1;
+    for (int i = 0; i < s->gd_cap; i++)
+        s->gd_offset[i] = 0;
+    /* one row: its error is the call's; a rowset: each row's status says
+     * which failed, the call succeeds with information */
+    return n == 1 && errors ? SQL_ERROR : ret;
+}
+
+SQLRETURN SQL_API SQLFetch(SQLHSTMT StatementHandle) {
+    ENTER_STMT(StatementHandle);
+    return ixo_leave(h, fetch(s));
+}
+
+SQLRETURN SQL_API SQLFetchScroll(SQLHSTMT StatementHandle, SQLSMALLINT FetchOrientation,
+                                 SQLLEN FetchOffset) {
+    (void)FetchOffset;
+    ENTER_STMT(StatementHandle);
+    if (FetchOrientation != SQL_FETCH_NEXT)
+        return ixo_leave(h,
+                         ixo_err(h, "HY106", 0, "Fetch type out of range (forward-only cursor)"));
+    return ixo_leave(h, fetch(s));
+}
+
+SQLRETURN SQL_API SQLGetData(SQLHSTMT StatementHandle, SQLUSMALLINT ColumnNumber,
+                             SQLSMALLINT TargetType, SQLPOINTER TargetValue, SQLLEN BufferLength,
+                             SQLLEN *StrLen_or_Ind) {
+    ENTER_STMT(StatementHandle);
+    if (!s->has_row) return ixo_leave(h, ixo_err(h, "24000", 0, "Invalid cursor state"));
+    if (check_col(s, ColumnNumber) == SQL_ERROR) return ixo_leave(h, SQL_ERROR);
+    if (s->gd_cap < s->ncols) {
+        size_t *o = realloc(s->gd_offset, (size_t)s->ncols * sizeof *o);
+        if (!o) return ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"));
+        memset(o, 0, (size_t)s->ncols * sizeof *o);
+        s->gd_offset = o;
+        s->gd_cap = s->ncols;
+    }
+    int i = ColumnNumber - 1;
+    if (s->gd_col != i && s->gd_col >= 0 && s->gd_col < s->gd_cap) s->gd_offset[s->gd_col] = 0;
+    s->gd_col = i;
+    SQLSMALLINT ct = TargetType == SQL_C_DEFAULT || TargetType == SQL_ARD_TYPE
+                         ? s->cols[i].ti.c_default
+                         : TargetType;
+    int pieces = ct == SQL_C_CHAR || ct == SQL_C_WCHAR || ct == SQL_C_BINARY;
+    if (!pieces && s->gd_offset[i]) return ixo_leave(h, SQL_NO_DATA);
+    ixo_val v;
+    ixo_cv cv = column_value(s, i, &v);
+    if (cv == IXO_CV_OK)
+        cv = ixo_get(&v, ct, s->cols[i].ti.c_default, TargetValue, BufferLength, StrLen_or_Ind,
+                     pieces ? &s->gd_offset[i] : NULL, &s->scratch);
+    if (!pieces && (cv == IXO_CV_OK || cv == IXO_CV_FRACTION)) s->gd_offset[i] = 1;
+    return ixo_leave(h, ixo_err_cv(h, cv, ColumnNumber));
+}

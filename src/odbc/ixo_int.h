@@ -1,0 +1,201 @@
+/*
+ * ixo_int.h: the handles of libixodbc and what its files share. The driver
+ * is a client of libixdb's public API (include/ixdb.h) only.
+ *
+ *   ixo_env   SQL_HANDLE_ENV: the ODBC version asked for
+ *   ixo_dbc   SQL_HANDLE_DBC: one ix_conn and its attributes
+ *   ixo_stmt  SQL_HANDLE_STMT: one ix_stmt (or a result made by the driver:
+ *             catalogue functions, SQLGetTypeInfo), its bindings and
+ *             attributes
+ *   ixo_desc  SQL_HANDLE_DESC: the four descriptors a statement hands out
+ *             (only their handles for now: the fields are the statement's)
+ * Each handle starts with its kind and its diagnostics; a call clears the
+ * diagnostics of the handle it is given, records its own, and never
+ * prints or exits.
+ */
+#ifndef IXO_INT_H
+#define IXO_INT_H
+
+#include <pthread.h>
+
+#include "ixo_conv.h"
+
+#define IXO_DRIVER_NAME "libixodbc.so"
+#define IXO_DRIVER_VER  "00.01.0000"
+#define IXO_MSG_PREFIX  "[ixdb][libixodbc]"
+#define IXO_MSG_MAX     512
+#define IXO_NAME_MAX    128
+
+typedef struct ixo_diag {
+    char state[6];
+    SQLINTEGER native;
+    char msg[IXO_MSG_MAX];
+} ixo_diag;
+
+/* the head every handle starts with */
+typedef struct ixo_head {
+    SQLSMALLINT kind; /* SQL_HANDLE_ENV, _DBC, _STMT, _DESC */
+    int ndiag;
+    ixo_diag *diag;
+    SQLLEN diag_rows; /* SQL_DIAG_ROW_COUNT */
+    pthread_mutex_t lock;
+    pthread_mutex_t *lk; /* the lock a call takes: a statement's is its connection's */
+} ixo_head;
+
+typedef struct ixo_env {
+    ixo_head h;
+    SQLINTEGER odbc_version;
+} ixo_env;
+
+typedef struct ixo_stmt ixo_stmt;
+typedef struct ixo_slot ixo_slot; /* a bound column's place in a rowset (ixo_fetch.c) */
+
+typedef struct ixo_dbc {
+    ixo_head h;
+    ixo_env *env;
+    ix_conn *conn; /* NULL when not connected */
+    int autocommit;
+    SQLUINTEGER login_timeout;
+    SQLUINTEGER txn_isolation;
+    char dsn[256];
+    char database[IXO_NAME_MAX];
+    ixo_stmt *stmts; /* the statements, linked through next */
+} ixo_dbc;
+
+typedef struct ixo_desc {
+    ixo_head h;
+    ixo_stmt *stmt;
+} ixo_desc;
+
+/* a column bound with SQLBindCol, or a parameter with SQLBindParameter */
+typedef struct ixo_bind {
+    SQLSMALLINT ctype, sqltype, io;
+    SQLULEN size;
+    SQLSMALLINT digits;
+    SQLPOINTER buf;
+    SQLLEN buflen;
+    SQLLEN *ind;
+} ixo_bind;
+
+/* a result the driver made (catalogue functions, SQLGetTypeInfo) */
+typedef struct ixo_rcol {
+    char name[IXO_NAME_MAX];
+    SQLSMALLINT sqltype; /* SQL_VARCHAR, SQL_SMALLINT or SQL_INTEGER */
+    int nullable;
+} ixo_rcol;
+typedef struct ixo_result {
+    int ncols;
+    const ixo_rcol *cols;
+    int64_t nrows, cap, pos; /* pos: the current row, 1-based (0 before the first) */
+    /* nrows x ncols cells: text (NULL = SQL NULL), or an integer when
+     * is_int */
+    struct ixo_cell {
+        char *text;
+        int64_t i;
+        int is_int;
+    } * cells;
+} ixo_result;
+
+/* a result column as the describe gave it */
+typedef struct ixo_col {
+    int ixtype, enclen, notnull;
+    int lob; /* IX_T_BLOB, IX_T_CLOB, or 0 */
+    ixo_typeinfo ti;
+} ixo_col;
+
+struct ixo_stmt {
+    ixo_head h;
+    ixo_dbc *dbc;
+    ixo_stmt *next;
+    ixo_desc desc[4]; /* ARD, APD, IRD, IPD handles */
+    ix_stmt *st;      /* the prepared statement, or NULL */
+    ixo_result *res;  /* or a result made by the driver */
+    int prepared;     /* SQLPrepare ran: SQLExecute may run */
+    int executed;     /* executed since the prepare or the last close */
+    int pending;      /* ix_step gave a row SQLFetch has not taken yet */
+    int done;         /* the cursor is at its end */
+    int has_row;      /* a current row to read with SQLGetData */
+    int ncols;
+    ixo_col *cols;
+    SQLLEN rowcount;
+    /* bindings: columns 1..nbound, parameters 1..nparams */
+    int nbound, nparams;
+    ixo_slot *slots; /* SQLFetch's plan of the bound columns, nslots long */
+    int nslots;
+    ixo_bind *bound, *params;
+    size_t *gd_offset; /* SQLGetData: bytes returned so far, per column */
+    int gd_cap;        /* columns gd_offset has room for */
+    int gd_col;        /* the column SQLGetData read last */
+    /* attributes */
+    SQLULEN row_array_size, row_bind_type, paramset_size, param_bind_type, max_rows;
+    SQLULEN query_timeout;
+    SQLUSMALLINT *row_status;
+    SQLULEN *rows_fetched;
+    SQLLEN *row_bind_offset;
+    SQLULEN *param_bind_offset;
+    SQLUSMALLINT *param_status;
+    SQLULEN *params_processed;
+    ixo_scratch scratch;
+    /* smart-LOB values read whole (ix_column_lob) for the current row, per
+     * column, so that SQLGetData's pieces read the LO once */
+    void **lobs;
+    size_t *lob_n;
+    int64_t *lob_row;
+    int nlobs;
+    int64_t rowno; /* rows stepped, for lob_row */
+};
+
+/* ---- locking and diagnostics (ixo_diag.c) ---- */
+void ixo_head_init(ixo_head *h, SQLSMALLINT kind);
+void ixo_head_free(ixo_head *h);
+/* the handle of kind, locked with its diagnostics cleared, or NULL
+ * (SQL_INVALID_HANDLE) */
+ixo_head *ixo_enter(SQLHANDLE handle, SQLSMALLINT kind);
+/* unlocks h and returns rc */
+SQLRETURN ixo_leave(ixo_head *h, SQLRETURN rc);
+/* adds a record; returns SQL_ERROR (callers pass it through) */
+SQLRETURN ixo_err(ixo_head *h, const char *state, SQLINTEGER native, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* adds a record for a warning; returns SQL_SUCCESS_WITH_INFO */
+SQLRETURN ixo_warn(ixo_head *h, const char *state, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* the last failure of conn as a record (SQLSTATE, SQLCODE, text) */
+SQLRETURN ixo_err_conn(ixo_head *h, ix_conn *conn);
+/* a conversion result as a record: SQL_SUCCESS, _WITH_INFO, SQL_ERROR or
+ * SQL_NO_DATA */
+SQLRETURN ixo_err_cv(ixo_head *h, ixo_cv cv, int col);
+
+/* ---- strings in and out (ixo_diag.c) ---- */
+/* an input string (len SQL_NTS or a length) copied NUL-terminated into a
+ * new allocation; NULL when s is NULL or out of memory (*oom set) */
+char *ixo_strdup_in(const SQLCHAR *s, SQLINTEGER len, int *oom);
+/* copies s into out (cap bytes, NUL-terminated, cut), *len its whole
+ * length; 1 when it was cut (01004) */
+int ixo_str_out(const char *s, void *out, SQLLEN cap, SQLSMALLINT *len16, SQLINTEGER *len32);
+
+/* ---- statements (ixo_exec.c) ---- */
+void ixo_stmt_close(ixo_stmt *s); /* the cursor closed, results dropped */
+void ixo_stmt_reset_result(ixo_stmt *s);
+void ixo_stmt_free(ixo_stmt *s);
+void ixo_stmt_unprepare(ixo_stmt *s); /* the statement and its describe dropped */
+void ixo_stmt_free_lobs(ixo_stmt *s);
+ixo_stmt *ixo_stmt_new(ixo_dbc *dbc);
+/* SQLExecDirect's body, for the catalogue functions too */
+SQLRETURN ixo_exec_direct(ixo_stmt *s, const char *sql, size_t len);
+
+/* ---- results (ixo_fetch.c) ---- */
+/* the columns of the statement's describe into s->cols */
+SQLRETURN ixo_describe(ixo_stmt *s);
+
+/* ---- results made by the driver (ixo_result.c) ---- */
+ixo_result *ixo_result_new(const ixo_rcol *cols, int ncols);
+void ixo_result_free(ixo_result *r);
+/* a new row, every cell NULL; 0 on out of memory */
+int ixo_result_add(ixo_result *r);
+/* cell c of the last row */
+int ixo_result_text(ixo_result *r, int c, const char *text);
+void ixo_result_int(ixo_result *r, int c, int64_t v);
+/* s's result becomes r (describe included) */
+void ixo_stmt_set_result(ixo_stmt *s, ixo_result *r);
+
+#endif

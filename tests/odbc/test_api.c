@@ -1,0 +1,513 @@
+/* test_api.c: libixodbc through unixODBC's driver manager (libodbc), as a C
+ * application calls it, against a real ixd: connecting (SQLDriverConnect,
+ * SQLConnect, attributes), parameter arrays with their status array (one
+ * batch; a failing row), block fetch with column-wise and row-wise binding
+ * compared value for value with the SQLGetData path, SQLGetData in pieces
+ * (01004 with the whole length), 07006, SQL_NUMERIC_STRUCT both ways,
+ * diagnostics fields, transactions, SQLMoreResults, SQLCloseCursor,
+ * SQLGetFunctions and SQLGetInfo. */
+#include <pthread.h>
+#include <sql.h>
+#include <sqlext.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ixd_proc.h"
+#include "tap.h"
+
+#define NROWS 1000
+
+static SQLHENV env;
+static SQLHDBC dbc;
+
+static const char *state_of(SQLSMALLINT type, SQLHANDLE h, SQLINTEGER *native, char *msg,
+                            size_t cap) {
+    static char st[6];
+    SQLCHAR m[512];
+    SQLSMALLINT len;
+    SQLINTEGER nat = 0;
+    st[0] = 0;
+    if (!SQL_SUCCEEDED(SQLGetDiagRec(type, h, 1, (SQLCHAR *)st, &nat, m, sizeof m, &len)))
+        return "none";
+    if (native) *native = nat;
+    if (msg) snprintf(msg, cap, "%s", (char *)m);
+    return st;
+}
+
+#define OK(call, type, h)                                                                          \
+    do {                                                                                           \
+        SQLRETURN rc_ = (call);                                                                    \
+        CHECK(SQL_SUCCEEDED(rc_), "%s: %d %s", #call, rc_, state_of(type, h, NULL, NULL, 0));      \
+    } while (0)
+
+static void exec(SQLHSTMT st, const char *sql) {
+    OK(SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS), SQL_HANDLE_STMT, st);
+    SQLFreeStmt(st, SQL_CLOSE);
+}
+
+static void connect_both_ways(int port, const char *dir) {
+    char cs[512], out[512];
+    SQLSMALLINT outlen = 0;
+    SQLHSTMT st;
+    snprintf(cs, sizeof cs, "DRIVER={ixdb};HOST=127.0.0.1;SERVICE=%d;UID=informix;PWD=in4mix",
+             port);
+    SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
+    OK(SQLSetConnectAttr(dbc, SQL_ATTR_LOGIN_TIMEOUT, (SQLPOINTER)5, 0), SQL_HANDLE_DBC, dbc);
+    OK(SQLDriverConnect(dbc, NULL, (SQLCHAR *)cs, SQL_NTS, (SQLCHAR *)out, sizeof out, &outlen,
+                        SQL_DRIVER_NOPROMPT),
+       SQL_HANDLE_DBC, dbc);
+    CHECK(strstr(out, "HOST=127.0.0.1") != NULL, "out connection string: %s", out);
+    SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
+    exec(st, "CREATE DATABASE odbcapi WITH LOG");
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+    SQLDisconnect(dbc);
+    /* the DSN of odbc.ini */
+    (void)dir;
+    OK(SQLConnect(dbc, (SQLCHAR *)"t", SQL_NTS, NULL, 0, NULL, 0), SQL_HANDLE_DBC, dbc);
+    char db[64] = "";
+    SQLINTEGER len = 0;
+    OK(SQLGetConnectAttr(dbc, SQL_ATTR_CURRENT_CATALOG, db, sizeof db, &len), SQL_HANDLE_DBC, dbc);
+    CHECK(strcmp(db, "odbcapi") == 0 && len == 7, "current catalog %s", db);
+    SQLCHAR name[64];
+    SQLSMALLINT nl;
+    OK(SQLGetInfo(dbc, SQL_DBMS_NAME, name, sizeof name, &nl), SQL_HANDLE_DBC, dbc);
+    CHECK(strcmp((char *)name, "Informix") == 0, "DBMS name %s", name);
+    SQLUSMALLINT funcs[SQL_API_ODBC3_ALL_FUNCTIONS_SIZE];
+    OK(SQLGetFunctions(dbc, SQL_API_ODBC3_ALL_FUNCTIONS, funcs), SQL_HANDLE_DBC, dbc);
+    CHECK(SQL_FUNC_EXISTS(funcs, SQL_API_SQLFETCHSCROLL) &&
+              SQL_FUNC_EXISTS(funcs, SQL_API_SQLBINDPARAMETER),
+          "SQLGetFunctions");
+    /* a refused login: 28000 and the SQLCODE */
+    SQLHDBC bad;
+    SQLINTEGER native = 0;
+    SQLAllocHandle(SQL_HANDLE_DBC, env, &bad);
+    CHECK(SQLConnect(bad, (SQLCHAR *)"t", SQL_NTS, (SQLCHAR *)"nobody", SQL_NTS, (SQLCHAR *)"x",
+                     SQL_NTS) == SQL_ERROR &&
+              strcmp(state_of(SQL_HANDLE_DBC, bad, &native, NULL, 0), "28000") == 0 &&
+              native == -951,
+          "refused login: native %d", (int)native);
+    SQLFreeHandle(SQL_HANDLE_DBC, bad);
+}
+
+/* NROWS rows as one parameter array (column-wise) */
+static void param_array(SQLHSTMT st) {
+    static SQLINTEGER ids[NROWS];
+    static char names[NROWS][16];
+    static SQLLEN name_ind[NROWS];
+    static SQLUSMALLINT status[NROWS];
+    SQLULEN done = 0;
+    SQLLEN count = 0;
+    exec(st, "CREATE TABLE tb (id INTEGER PRIMARY KEY, name VARCHAR(15), amount DECIMAL(10,2))");
+    for (int i = 0; i < NROWS; i++) {
+        ids[i] = i;
+        name_ind[i] = i % 10 == 3 ? SQL_NULL_DATA : snprintf(names[i], 16, "name %d", i);
+    }
+    SQL_NUMERIC_STRUCT amount = {6, 2, 1, {0x39, 0x30}}; /* 123.45, bound once for every row */
+    OK(SQLPrepare(st, (SQLCHAR *)"INSERT INTO tb VALUES (?, ?, ?)", SQL_NTS), SQL_HANDLE_STMT, st);
+    SQLSMALLINT np = 0;
+    OK(SQLNumParams(st, &np), SQL_HANDLE_STMT, st);
+    CHECK(np == 3, "SQLNumParams %d", np);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)NROWS, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAM_STATUS_PTR, status, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMS_PROCESSED_PTR, &done, 0);
+    SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, ids, 0, NULL);
+    SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, 15, 0, names, 16, name_ind);
+    /* the same struct for every row: row-wise size 0 is column-wise, so
+     * bind one amount for the first NROWS rows through an array */
+    static SQL_NUMERIC_STRUCT amounts[NROWS];
+    for (int i = 0; i < NROWS; i++)
+        amounts[i] = amount;
+    SQLBindParameter(st, 3, SQL_PARAM_INPUT, SQL_C_NUMERIC, SQL_DECIMAL, 10, 2, amounts, 0, NULL);
+    OK(SQLExecute(st), SQL_HANDLE_STMT, st);
+    OK(SQLRowCount(st, &count), SQL_HANDLE_STMT, st);
+    int good = 0;
+    for (int i = 0; i < NROWS; i++)
+        good += status[i] == SQL_PARAM_SUCCESS;
+    CHECK(count == NROWS && done == NROWS && good == NROWS,
+          "array insert: %ld rows, %lu done, %d ok", (long)count, (unsigned long)done, good);
+    /* a failing row: the rows before it stand, the ones after are not sent */
+    for (int i = 0; i < 5; i++)
+        ids[i] = NROWS + i;
+    ids[2] = 7; /* exists */
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)5, 0);
+    SQLINTEGER native = 0;
+    SQLRETURN rc = SQLExecute(st);
+    const char *state = state_of(SQL_HANDLE_STMT, st, &native, NULL, 0);
+    CHECK(rc == SQL_SUCCESS_WITH_INFO || rc == SQL_ERROR, "failing row rc %d", rc);
+    CHECK(strcmp(state, "23000") == 0 && (native == -268 || native == -239), "failing row %s %d",
+          state, (int)native);
+    /* rows already in flight when the refusal came back still ran */
+    CHECK(status[0] == SQL_PARAM_SUCCESS && status[1] == SQL_PARAM_SUCCESS &&
+              status[2] == SQL_PARAM_ERROR &&
+              (status[4] == SQL_PARAM_SUCCESS || status[4] == SQL_PARAM_UNUSED),
+          "status %d %d %d %d %d", status[0], status[1], status[2], status[3], status[4]);
+    SQLFreeStmt(st, SQL_RESET_PARAMS);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)1, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAM_STATUS_PTR, NULL, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMS_PROCESSED_PTR, NULL, 0);
+    SQLFreeStmt(st, SQL_CLOSE);
+}
+
+/* every value of the query as text, through SQLGetData (the general path) */
+static size_t texts_getdata(SQLHSTMT st, char *out, size_t cap) {
+    size_t n = 0;
+    OK(SQLExecDirect(st, (SQLCHAR *)"SELECT id, name, amount FROM tb ORDER BY id", SQL_NTS),
+       SQL_HANDLE_STMT, st);
+    while (SQLFetch(st) == SQL_SUCCESS) {
+        SQLINTEGER id;
+        char name[16], amount[16];
+        SQLLEN ni, ai, ii;
+        SQLGetData(st, 1, SQL_C_SLONG, &id, 0, &ii);
+        SQLGetData(st, 2, SQL_C_CHAR, name, sizeof name, &ni);
+        SQLGetData(st, 3, SQL_C_CHAR, amount, sizeof amount, &ai);
+        n += (size_t)snprintf(out + n, cap - n, "%d|%s|%s\n", (int)id,
+                              ni == SQL_NULL_DATA ? "NULL" : name,
+                              ai == SQL_NULL_DATA ? "NULL" : amount);
+    }
+    SQLFreeStmt(st, SQL_CLOSE);
+    return n;
+}
+
+static void block_fetch(SQLHSTMT st) {
+    static char want[NROWS * 64], got[NROWS * 64];
+    size_t wn = texts_getdata(st, want, sizeof want), gn = 0;
+    CHECK(wn > 0 && strstr(want, "3|NULL|123.45\n") && strstr(want, "999|name 999|123.45\n"),
+          "SQLGetData path");
+    /* column-wise, 64 rows a call */
+    enum { BLOCK = 64 };
+    SQLINTEGER ids[BLOCK];
+    char names[BLOCK][16], amounts[BLOCK][16];
+    SQLLEN ii[BLOCK], ni[BLOCK], ai[BLOCK];
+    SQLUSMALLINT status[BLOCK];
+    SQLULEN fetched = 0;
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)BLOCK, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_STATUS_PTR, status, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROWS_FETCHED_PTR, &fetched, 0);
+    SQLBindCol(st, 1, SQL_C_SLONG, ids, 0, ii);
+    SQLBindCol(st, 2, SQL_C_CHAR, names, 16, ni);
+    SQLBindCol(st, 3, SQL_C_CHAR, amounts, 16, ai);
+    OK(SQLExecDirect(st, (SQLCHAR *)"SELECT id, name, amount FROM tb ORDER BY id", SQL_NTS),
+       SQL_HANDLE_STMT, st);
+    int calls = 0, norow = 0, total = 0;
+    SQLRETURN rc;
+    while ((rc = SQLFetchScroll(st, SQL_FETCH_NEXT, 0)) == SQL_SUCCESS) {
+        calls++;
+        total += (int)fetched;
+        for (SQLULEN r = 0; r < fetched; r++)
+            gn += (size_t)snprintf(got + gn, sizeof got - gn, "%d|%s|%s\n", (int)ids[r],
+                                   ni[r] == SQL_NULL_DATA ? "NULL" : names[r],
+                                   ai[r] == SQL_NULL_DATA ? "NULL" : amounts[r]);
+        for (SQLULEN r = fetched; r < BLOCK; r++)
+            norow += status[r] == SQL_ROW_NOROW;
+    }
+    CHECK(rc == SQL_NO_DATA && calls == (total + BLOCK - 1) / BLOCK && total >= NROWS,
+          "blocks: %d calls, %d rows, rc %d", calls, total, rc);
+    CHECK(norow == (total % BLOCK ? BLOCK - total % BLOCK : 0),
+          "SQL_ROW_NOROW in the last block: %d", norow);
+    CHECK(gn == wn && memcmp(got, want, wn) == 0,
+          "column-wise block fetch gives what SQLGetData gives");
+    SQLFreeStmt(st, SQL_CLOSE);
+    SQLFreeStmt(st, SQL_UNBIND);
+    /* row-wise, 100 rows a call, and SQLFetch */
+    struct row {
+        SQLINTEGER id;
+        SQLLEN ii;
+        char name[16];
+        SQLLEN ni;
+        char amount[16];
+        SQLLEN ai;
+    } rows[100];
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)100, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_BIND_TYPE, (SQLPOINTER)sizeof(struct row), 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_STATUS_PTR, NULL, 0);
+    SQLBindCol(st, 1, SQL_C_SLONG, &rows[0].id, 0, &rows[0].ii);
+    SQLBindCol(st, 2, SQL_C_CHAR, rows[0].name, 16, &rows[0].ni);
+    SQLBindCol(st, 3, SQL_C_CHAR, rows[0].amount, 16, &rows[0].ai);
+    OK(SQLExecDirect(st, (SQLCHAR *)"SELECT id, name, amount FROM tb ORDER BY id", SQL_NTS),
+       SQL_HANDLE_STMT, st);
+    gn = 0;
+    while (SQLFetch(st) == SQL_SUCCESS)
+        for (SQLULEN r = 0; r < fetched; r++)
+            gn += (size_t)snprintf(got + gn, sizeof got - gn, "%d|%s|%s\n", (int)rows[r].id,
+                                   rows[r].ni == SQL_NULL_DATA ? "NULL" : rows[r].name,
+                                   rows[r].ai == SQL_NULL_DATA ? "NULL" : rows[r].amount);
+    CHECK(gn == wn && memcmp(got, want, wn) == 0,
+          "row-wise block fetch gives what SQLGetData gives");
+    SQLFreeStmt(st, SQL_CLOSE);
+    SQLFreeStmt(st, SQL_UNBIND);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)1, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_BIND_TYPE, (SQLPOINTER)SQL_BIND_BY_COLUMN, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROWS_FETCHED_PTR, NULL, 0);
+}
+
+static void getdata_and_describe(SQLHSTMT st) {
+    exec(st, "CREATE TABLE tg (v VARCHAR(200), d DATE, n DECIMAL(12,4))");
+    exec(st, "INSERT INTO tg VALUES ('abcdefghijklmnopqrstuvwxyz', '12/31/1999', -1234.5678)");
+    OK(SQLExecDirect(st, (SQLCHAR *)"SELECT v, d, n FROM tg", SQL_NTS), SQL_HANDLE_STMT, st);
+    SQLSMALLINT ncols = 0, type = 0, digits = 0, nullable = 0, namelen = 0;
+    SQLULEN size = 0;
+    SQLCHAR cname[32], tname[32];
+    SQLLEN num = 0;
+    OK(SQLNumResultCols(st, &ncols), SQL_HANDLE_STMT, st);
+    OK(SQLDescribeCol(st, 3, cname, sizeof cname, &namelen, &type, &size, &digits, &nullable),
+       SQL_HANDLE_STMT, st);
+    CHECK(ncols == 3 && strcmp((char *)cname, "n") == 0 && type == SQL_DECIMAL && size == 12 &&
+              digits == 4 && nullable == SQL_NULLABLE,
+          "describe n: %d %lu %d", type, (unsigned long)size, digits);
+    OK(SQLColAttribute(st, 2, SQL_DESC_TYPE_NAME, tname, sizeof tname, NULL, NULL), SQL_HANDLE_STMT,
+       st);
+    OK(SQLColAttribute(st, 1, SQL_DESC_DISPLAY_SIZE, NULL, 0, NULL, &num), SQL_HANDLE_STMT, st);
+    CHECK(strcmp((char *)tname, "DATE") == 0 && num == 200, "col attributes %s %ld", tname,
+          (long)num);
+    OK(SQLFetch(st), SQL_HANDLE_STMT, st);
+    char piece[11];
+    SQLLEN ind = 0;
+    SQLRETURN rc = SQLGetData(st, 1, SQL_C_CHAR, piece, sizeof piece, &ind);
+    CHECK(rc == SQL_SUCCESS_WITH_INFO && ind == 26 && strcmp(piece, "abcdefghij") == 0 &&
+              strcmp(state_of(SQL_HANDLE_STMT, st, NULL, NULL, 0), "01004") == 0,
+          "first piece %d %ld", rc, (long)ind);
+    rc = SQLGetData(st, 1, SQL_C_CHAR, piece, sizeof piece, &ind);
+    CHECK(rc == SQL_SUCCESS_WITH_INFO && ind == 16 && strcmp(piece, "klmnopqrst") == 0,
+          "second piece");
+    rc = SQLGetData(st, 1, SQL_C_CHAR, piece, sizeof piece, &ind);
+    CHECK(rc == SQL_SUCCESS && ind == 6 && strcmp(piece, "uvwxyz") == 0, "last piece");
+    CHECK(SQLGetData(st, 1, SQL_C_CHAR, piece, sizeof piece, &ind) == SQL_NO_DATA, "then no data");
+    SQLINTEGER i32;
+    char msg[512] = "";
+    CHECK(SQLGetData(st, 2, SQL_C_SLONG, &i32, 0, &ind) == SQL_ERROR &&
+              strcmp(state_of(SQL_HANDLE_STMT, st, NULL, msg, sizeof msg), "07006") == 0 &&
+              strncmp(msg, "[ixdb][libixodbc]", 17) == 0,
+          "DATE into an integer: 07006 %s", msg);
+    SQL_NUMERIC_STRUCT ns;
+    OK(SQLGetData(st, 3, SQL_C_NUMERIC, &ns, sizeof ns, &ind), SQL_HANDLE_STMT, st);
+    CHECK(ns.sign == 0 && ns.scale == 4 && ns.val[0] == (12345678 & 0xff) &&
+              ns.val[1] == ((12345678 >> 8) & 0xff) && ns.val[2] == ((12345678 >> 16) & 0xff),
+          "numeric struct");
+    SQL_DATE_STRUCT ds;
+    OK(SQLGetData(st, 2, SQL_C_TYPE_DATE, &ds, sizeof ds, &ind), SQL_HANDLE_STMT, st);
+    CHECK(ds.year == 1999 && ds.month == 12 && ds.day == 31, "date struct");
+    CHECK(SQLMoreResults(st) == SQL_NO_DATA, "SQLMoreResults");
+    CHECK(SQLCloseCursor(st) == SQL_ERROR &&
+              strcmp(state_of(SQL_HANDLE_STMT, st, NULL, NULL, 0), "24000") == 0,
+          "SQLCloseCursor with no cursor: 24000");
+    /* diagnostics fields of a server error */
+    CHECK(SQLExecDirect(st, (SQLCHAR *)"SELECT * FROM nosuch", SQL_NTS) == SQL_ERROR, "error");
+    SQLINTEGER count = 0, native = 0;
+    char state[6] = "";
+    SQLSMALLINT len;
+    SQLGetDiagField(SQL_HANDLE_STMT, st, 0, SQL_DIAG_NUMBER, &count, 0, NULL);
+    SQLGetDiagField(SQL_HANDLE_STMT, st, 1, SQL_DIAG_SQLSTATE, state, sizeof state, &len);
+    SQLGetDiagField(SQL_HANDLE_STMT, st, 1, SQL_DIAG_NATIVE, &native, 0, NULL);
+    SQLGetDiagField(SQL_HANDLE_STMT, st, 1, SQL_DIAG_MESSAGE_TEXT, msg, sizeof msg, &len);
+    CHECK(count == 1 && strcmp(state, "42S02") == 0 && native == -206 &&
+              strcmp(msg,
+                     "[ixdb][libixodbc]The specified table (nosuch) is not in the database.") == 0,
+          "diag fields %d %s %d %s", (int)count, state, (int)native, msg);
+}
+
+/* Block fetch takes a direct path for integers into SQL_C_SLONG /
+ * SQL_C_SBIGINT, FLOAT and SMALLFLOAT into SQL_C_DOUBLE, character types
+ * into SQL_C_CHAR and DATE into SQL_C_TYPE_DATE: every such column, NULL, a
+ * text cut (01004) and a value out of range (22003) read both ways, compared
+ * byte for byte with SQLGetData's general path. */
+enum { NDIRECT = 14, DROWS = 4, DBUF = 12 };
+static void direct_vs_general(SQLHSTMT st) {
+    static const SQLSMALLINT ct[NDIRECT] = {
+        SQL_C_SLONG,  SQL_C_SLONG,     SQL_C_SBIGINT, SQL_C_SBIGINT, SQL_C_DOUBLE,
+        SQL_C_DOUBLE, SQL_C_CHAR,      SQL_C_CHAR,    SQL_C_CHAR,    SQL_C_CHAR,
+        SQL_C_CHAR,   SQL_C_TYPE_DATE, SQL_C_SLONG,   SQL_C_SLONG};
+    exec(st, "CREATE TABLE tdir (a SMALLINT, b INTEGER, c INT8, d BIGINT, e FLOAT, f SMALLFLOAT, "
+             "g CHAR(6), h VARCHAR(40), i NCHAR(5), j NVARCHAR(10), k LVARCHAR(100), l DATE, "
+             "m SERIAL, n BIGINT)");
+    exec(st, "INSERT INTO tdir VALUES (1, 2, 3, 4, 1.5, 2.5, 'ab', 'hello', 'x', 'y', 'lv', "
+             "'01/02/2024', 0, 5)");
+    exec(st, "INSERT INTO tdir VALUES (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+             "NULL, NULL, 0, NULL)");
+    exec(st, "INSERT INTO tdir VALUES (-32767, -2147483647, -9223372036854775807, "
+             "9223372036854775807, -1e300, -3.25e38, 'abcdef', 'a text longer than the buffer', "
+             "'abcde', 'exactly 11.', 'eleven char', '12/31/9999', 0, 9999999999)");
+    exec(st, "INSERT INTO tdir VALUES (0, 0, 0, 0, 0, 0, '', '', '', '', '', '01/01/0001', 0, "
+             "-2147483648)");
+    /* row-wise: each column's buffer is DBUF bytes whatever its C type */
+    static struct drow {
+        unsigned char v[NDIRECT][DBUF];
+        SQLLEN ind[NDIRECT];
+    } blk[DROWS];
+    static unsigned char gen[NDIRECT][DROWS][DBUF];
+    static SQLLEN gind[NDIRECT][DROWS];
+    SQLUSMALLINT status[DROWS];
+    SQLRETURN grc[DROWS];
+    SQLULEN fetched = 0;
+    memset(blk, 0xaa, sizeof blk);
+    memset(gen, 0xaa, sizeof gen);
+    for (int c = 0; c < NDIRECT; c++)
+        for (int r = 0; r < DROWS; r++)
+            blk[r].ind[c] = gind[c][r] = -99;
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)DROWS, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_BIND_TYPE, (SQLPOINTER)sizeof(struct drow), 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_STATUS_PTR, status, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROWS_FETCHED_PTR, &fetched, 0);
+    for (int c = 0; c < NDIRECT; c++)
+        SQLBindCol(st, (SQLUSMALLINT)(c + 1), ct[c], blk[0].v[c], DBUF, &blk[0].ind[c]);
+    OK(SQLExecDirect(st, (SQLCHAR *)"SELECT * FROM tdir ORDER BY m", SQL_NTS), SQL_HANDLE_STMT, st);
+    SQLRETURN rc = SQLFetch(st);
+    CHECK(rc == SQL_SUCCESS_WITH_INFO && fetched == DROWS, "block fetch rc %d, %lu rows", rc,
+          (unsigned long)fetched);
+    SQLFreeStmt(st, SQL_CLOSE);
+    SQLFreeStmt(st, SQL_UNBIND);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)1, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_BIND_TYPE, (SQLPOINTER)SQL_BIND_BY_COLUMN, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_STATUS_PTR, NULL, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROWS_FETCHED_PTR, NULL, 0);
+    OK(SQLExecDirect(st, (SQLCHAR *)"SELECT * FROM tdir ORDER BY m", SQL_NTS), SQL_HANDLE_STMT, st);
+    for (int r = 0; r < DROWS && SQLFetch(st) == SQL_SUCCESS; r++) {
+        grc[r] = SQL_SUCCESS;
+        for (int c = 0; c < NDIRECT; c++) {
+            SQLRETURN g =
+                SQLGetData(st, (SQLUSMALLINT)(c + 1), ct[c], gen[c][r], DBUF, &gind[c][r]);
+            if (g == SQL_ERROR)
+                grc[r] = SQL_ERROR;
+            else if (g == SQL_SUCCESS_WITH_INFO && grc[r] == SQL_SUCCESS)
+                grc[r] = g;
+        }
+    }
+    SQLFreeStmt(st, SQL_CLOSE);
+    int diff = 0;
+    for (int c = 0; c < NDIRECT; c++)
+        for (int r = 0; r < DROWS; r++)
+            if (memcmp(blk[r].v[c], gen[c][r], DBUF) != 0 || blk[r].ind[c] != gind[c][r]) {
+                diff++;
+                CHECK(0, "column %d row %d: ind %ld / %ld", c + 1, r + 1, (long)blk[r].ind[c],
+                      (long)gind[c][r]);
+            }
+    CHECK(diff == 0, "direct block fetch equals SQLGetData: %d differences", diff);
+    SQLUSMALLINT want[DROWS] = {SQL_ROW_SUCCESS, SQL_ROW_SUCCESS, SQL_ROW_ERROR, SQL_ROW_SUCCESS};
+    for (int r = 0; r < DROWS; r++)
+        CHECK(status[r] == want[r] && (grc[r] == SQL_SUCCESS) == (want[r] == SQL_ROW_SUCCESS),
+              "row %d: status %d, SQLGetData %d", r + 1, status[r], grc[r]);
+    CHECK(blk[1].ind[12] > 0 && blk[1].ind[0] == SQL_NULL_DATA && blk[2].ind[7] == 29 &&
+              blk[2].ind[10] == 11,
+          "NULL, a SERIAL, a cut text's whole length, a text that just fits: %ld %ld %ld %ld",
+          (long)blk[1].ind[12], (long)blk[1].ind[0], (long)blk[2].ind[7], (long)blk[2].ind[10]);
+}
+
+/* SQLCancel from another thread while a statement runs on the connection:
+ * the statement ends with HY008 and the SQLCODE -213, the connection goes on */
+typedef struct cancel_run {
+    SQLHSTMT st;
+    _Atomic int done;
+    SQLRETURN rc;
+    SQLINTEGER native;
+    char state[6];
+} cancel_run;
+
+static void *run_long(void *arg) {
+    cancel_run *c = arg;
+    c->rc = SQLExecDirect(c->st, (SQLCHAR *)"SELECT COUNT(*) FROM n a, n b, n c", SQL_NTS);
+    snprintf(c->state, sizeof c->state, "%s",
+             state_of(SQL_HANDLE_STMT, c->st, &c->native, NULL, 0));
+    return NULL;
+}
+
+static void cancel_from_another_thread(SQLHSTMT st) {
+    static SQLINTEGER ids[2000];
+    for (int i = 0; i < 2000; i++)
+        ids[i] = i;
+    exec(st, "CREATE TABLE n (i INTEGER)");
+    OK(SQLPrepare(st, (SQLCHAR *)"INSERT INTO n VALUES (?)", SQL_NTS), SQL_HANDLE_STMT, st);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)2000, 0);
+    SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, ids, 0, NULL);
+    OK(SQLExecute(st), SQL_HANDLE_STMT, st);
+    SQLFreeStmt(st, SQL_RESET_PARAMS);
+    SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)1, 0);
+    SQLHSTMT st2;
+    SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st2);
+    cancel_run c = {st2, 0, 0, 0, ""};
+    pthread_t t;
+    pthread_create(&t, NULL, run_long, &c);
+    /* until the statement is seen running (a cancel before it only closes
+     * the idle statement's cursor) */
+    SQLRETURN rc = SQL_ERROR;
+    for (int i = 0; i < 100 && !c.done; i++) {
+        struct timespec ts = {0, 200 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        if (!c.done) rc = SQLCancel(st2);
+    }
+    pthread_join(t, NULL);
+    CHECK(rc == SQL_SUCCESS && c.rc == SQL_ERROR && strcmp(c.state, "HY008") == 0 &&
+              c.native == -213,
+          "cancelled: %d %d %s %d", rc, c.rc, c.state, (int)c.native);
+    SQLINTEGER one = 0;
+    SQLLEN ind;
+    OK(SQLExecDirect(st2, (SQLCHAR *)"SELECT COUNT(*) FROM n", SQL_NTS), SQL_HANDLE_STMT, st2);
+    SQLFetch(st2);
+    SQLGetData(st2, 1, SQL_C_SLONG, &one, 0, &ind);
+    CHECK(one == 2000, "the connection after the cancel: %d", (int)one);
+    SQLFreeHandle(SQL_HANDLE_STMT, st2);
+}
+
+static void transactions(SQLHSTMT st) {
+    exec(st, "CREATE TABLE tt (n INTEGER)");
+    OK(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0),
+       SQL_HANDLE_DBC, dbc);
+    exec(st, "INSERT INTO tt VALUES (1)");
+    OK(SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_ROLLBACK), SQL_HANDLE_DBC, dbc);
+    exec(st, "INSERT INTO tt VALUES (2)");
+    OK(SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_COMMIT), SQL_HANDLE_DBC, dbc);
+    OK(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0),
+       SQL_HANDLE_DBC, dbc);
+    SQLINTEGER n = 0, sum = 0;
+    SQLLEN ind;
+    OK(SQLExecDirect(st, (SQLCHAR *)"SELECT COUNT(*), SUM(n) FROM tt", SQL_NTS), SQL_HANDLE_STMT,
+       st);
+    SQLFetch(st);
+    SQLGetData(st, 1, SQL_C_SLONG, &n, 0, &ind);
+    SQLGetData(st, 2, SQL_C_SLONG, &sum, 0, &ind);
+    CHECK(n == 1 && sum == 2, "rollback then commit: %d rows, sum %d", (int)n, (int)sum);
+    SQLFreeStmt(st, SQL_CLOSE);
+    /* a searched UPDATE that touches no row: SQL_NO_DATA */
+    CHECK(SQLExecDirect(st, (SQLCHAR *)"UPDATE tt SET n = 3 WHERE n = 99", SQL_NTS) == SQL_NO_DATA,
+          "update of no row");
+    CHECK(SQLCancel(st) == SQL_SUCCESS, "SQLCancel on an idle statement");
+}
+
+int main(void) {
+    ixd_proc p;
+    if (ixd_start(&p, NULL, NULL) != 0) {
+        printf("ixd did not start\n0 passed, 1 failed\n");
+        return 1;
+    }
+    char path[400];
+    snprintf(path, sizeof path, "%s/odbcinst.ini", p.dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "[ixdb]\nDriver = %s\n", IXODBC_LIB);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/odbc.ini", p.dir);
+    f = fopen(path, "w");
+    fprintf(f,
+            "[t]\nDriver = ixdb\nHost = 127.0.0.1\nService = %d\nDatabase = odbcapi\nUID = "
+            "informix\nPWD = in4mix\n",
+            p.port);
+    fclose(f);
+    setenv("ODBCSYSINI", p.dir, 1);
+    setenv("ODBCINI", path, 1);
+    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
+    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    connect_both_ways(p.port, p.dir);
+    SQLHSTMT st;
+    SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
+    param_array(st);
+    block_fetch(st);
+    getdata_and_describe(st);
+    direct_vs_general(st);
+    cancel_from_another_thread(st);
+    transactions(st);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+    SQLDisconnect(dbc);
+    SQLFreeHandle(SQL_HANDLE_DBC, dbc);
+    SQLFreeHandle(SQL_HANDLE_ENV, env);
+    ixd_stop(&p, SIGTERM);
+    ixd_rmdir(&p);
+    return tap_done();
+}
