@@ -356,6 +356,7 @@ static int assign(frame *f, int k, ityp t, const sval *v) {
     sval o;
     int rc = ixv_convert(t, v, f->r->vars[k].t, &o);
     if (rc) return ixv_seterr(f->err, rc, 0, 0, NULL);
+    if (!o.kind) o.kind = SQLITE_NULL; /* ixv_convert's NULL is all zero */
     ixv_sval_free(&f->v[k]);
     f->v[k] = o;
     if (o.kind != SQLITE_NULL && !o.own && (o.kind == SQLITE_TEXT || o.kind == SQLITE_BLOB))
@@ -735,6 +736,7 @@ static int return_stmt(frame *f, spl_node *n) {
             memset(&row[k], 0, sizeof row[k]);
             row[k].kind = SQLITE_NULL;
             if (!rc && k < x.n) rc = ixv_convert(x.t[k], &x.v[k], f->r->ret[k], &row[k]);
+            if (!row[k].kind) row[k].kind = SQLITE_NULL;
             if (!rc && !row[k].own && (row[k].kind == SQLITE_TEXT || row[k].kind == SQLITE_BLOB)) {
                 sval c;
                 sval_copy(&row[k], &c);

@@ -435,7 +435,6 @@ static int define_stmt(sps *s) {
     return ixs_px_expect_op(p, ";");
 }
 
-
 /* Where a statement starts, and LOOP: where a loop's head ends. */
 static const char *const LOOP_KW[] = {
     "let",      "if",       "for",    "foreach",  "while",  "return", "raise",
@@ -516,6 +515,8 @@ static int if_stmt(sps *s, spl_node *n) {
 static int end_label(sps *s, const char *label) {
     px *p = s->p;
     if (!ixs_px_is_name(p, p->i) || !ixs_px_op(p, p->i + 1, ";")) return 0;
+    for (int k = 0; LOOP_KW[k]; k++) /* "END LOOP commit;": the next statement */
+        if (ixs_px_kw_str(p, p->i, LOOP_KW[k])) return 0;
     char l[IXS_NAME_MAX + 1];
     if (ixs_px_ident(p, l, sizeof l)) return -1;
     return strcmp(l, label) ? ixs_px_fail(p) : 0;
