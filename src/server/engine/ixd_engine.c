@@ -564,6 +564,19 @@ int ixd_sql_begin(ixd_db *db, ixv_err *err) {
             return 0; /* ANSI: BEGIN WORK inside the implicit transaction */
         return ixv_seterr(err, IXV_E_IN_TXN, 0, 0, NULL);
     }
+    if (db->own_txn && !sqlite3_get_autocommit(db->x.h)) {
+        /* a routine's BEGIN WORK inside the transaction EXECUTE gave it
+         * (own_txn): what it did before commits, as each of its statements
+         * would have outside a transaction, and the session's begins */
+        db->own_txn = 0;
+        ixts_before_commit(db->ts);
+        if (ixd_exec(db, "COMMIT", err)) {
+            ixts_txn_end(db->ts);
+            if (!sqlite3_get_autocommit(db->x.h))
+                sqlite3_exec(db->x.h, "ROLLBACK", NULL, NULL, NULL);
+            return -1;
+        }
+    }
     if (ixd_exec(db, "BEGIN", err)) return -1;
     db->x.in_txn = 1;
     db->x.nsavepoints = 0;
@@ -1163,7 +1176,11 @@ static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixv_err *), void 
                    ixv_err *err) {
     ixd_db *db = ixd_stmt_db(s);
     if (ixd_exec(db, "BEGIN IMMEDIATE", err)) return -1;
-    if (run(s, arg, err)) {
+    db->own_txn = 1;
+    int rc = run(s, arg, err), mine = db->own_txn;
+    db->own_txn = 0;
+    if (!mine) return rc; /* a routine's BEGIN WORK made it the session's */
+    if (rc) {
         ixts_txn_end(db->ts);
         if (!sqlite3_get_autocommit(db->x.h)) sqlite3_exec(db->x.h, "ROLLBACK", NULL, NULL, NULL);
         return -1;
