@@ -570,6 +570,19 @@ int ixd_sql_begin(ixd_db *db, ixv_err *err) {
             return 0; /* ANSI: BEGIN WORK inside the implicit transaction */
         return ixv_seterr(err, IXV_E_IN_TXN, 0, 0, NULL);
     }
+    if (db->own_txn && !sqlite3_get_autocommit(db->x.h)) {
+        /* a routine's BEGIN WORK inside the transaction EXECUTE gave it
+         * (own_txn): what it did before commits, as each of its statements
+         * would have outside a transaction, and the session's begins */
+        db->own_txn = 0;
+        ixts_before_commit(db->ts);
+        if (ixd_exec(db, "COMMIT", err)) {
+            ixts_txn_end(db->ts);
+            if (!sqlite3_get_autocommit(db->x.h))
+                sqlite3_exec(db->x.h, "ROLLBACK", NULL, NULL, NULL);
+            return -1;
+        }
+    }
     if (ixd_exec(db, "BEGIN", err)) return -1;
     db->x.in_txn = 1;
     db->x.nsavepoints = 0;
@@ -1035,13 +1048,23 @@ static int execute_in_txn(ixd_stmt *s, void *arg, ixv_err *err) {
 
 int ixd_execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
-    if (s->x.ts_write && s->x.kind == SK_DML && sqlite3_get_autocommit(s->x.db->h)) {
+    if (s->x.ts_write && !s->x.spl_txn && s->x.kind == SK_DML &&
+        sqlite3_get_autocommit(s->x.db->h)) {
         exec_args a = {rows, serial, serial8};
         return own_txn(s, execute_in_txn, &a, err);
     }
     int rc = execute(s, rows, serial, serial8, err);
     ixs_lob_stmt_end(s->x.db); /* outside a transaction: the LOs let go are deleted */
     return rc;
+}
+
+/* EXECUTE PROCEDURE of a routine that returns nothing: its rows, none. */
+static int skip_row(void *ud, const sval *v, int n, ixv_err *err) {
+    (void)ud;
+    (void)v;
+    (void)n;
+    (void)err;
+    return 0;
 }
 
 static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8, ixv_err *err) {
@@ -1072,7 +1095,8 @@ static int execute(ixd_stmt *s, int64_t *rows, int32_t *serial, int64_t *serial8
     }
     if (ixd_ansi_autobegin(db, err)) return -1;
     if (bind_all(s, err)) return -1;
-    if (ixs_trg_stmt_before(&s->x, err)) return -1; /* BEFORE triggers */
+    if (s->x.spl_direct) return ixs_spl_direct(&s->x, skip_row, NULL, err); /* a routine */
+    if (ixs_trg_stmt_before(&s->x, err)) return -1;                         /* BEFORE triggers */
     int rc, again = 1;
     int64_t result = 0; /* EXECUTE PROCEDURE: the routine's INTEGER value */
     do {
@@ -1136,6 +1160,7 @@ static int step_row(ixd_stmt *s, ixv_err *err) {
 }
 
 static int open_rows(ixd_stmt *s, int scroll, ixv_err *err);
+static int run_direct(ixd_stmt *s, ixv_err *err);
 
 /* OPEN of a non-iterator routine's cursor (run_at_open): runs it now, onto
  * its row, which the first ixd_fetch returns. Returns 0 or -1 with *err
@@ -1160,7 +1185,11 @@ static int own_txn(ixd_stmt *s, int (*run)(ixd_stmt *, void *, ixv_err *), void 
                    ixv_err *err) {
     ixd_db *db = ixd_stmt_db(s);
     if (ixd_exec(db, "BEGIN IMMEDIATE", err)) return -1;
-    if (run(s, arg, err)) {
+    db->own_txn = 1;
+    int rc = run(s, arg, err), mine = db->own_txn;
+    db->own_txn = 0;
+    if (!mine) return rc; /* a routine's BEGIN WORK made it the session's */
+    if (rc) {
         ixts_txn_end(db->ts);
         if (!sqlite3_get_autocommit(db->x.h)) sqlite3_exec(db->x.h, "ROLLBACK", NULL, NULL, NULL);
         return -1;
@@ -1185,7 +1214,7 @@ static int open_materialized(ixd_stmt *s, void *arg, ixv_err *err) {
 int ixd_open(ixd_stmt *s, int scroll, ixv_err *err) {
     if (orphan_err(s, err)) return -1;
     if (s->x.kind != SK_SELECT) return ixv_seterr(err, IXV_E_NOT_AVAILABLE, 0, 0, NULL);
-    if (s->x.ts_write && sqlite3_get_autocommit(s->x.db->h)) {
+    if (s->x.ts_write && !s->x.spl_txn && sqlite3_get_autocommit(s->x.db->h)) {
         int rc = own_txn(s, open_materialized, NULL, err);
         if (rc) ixd_close(s);
         return rc;
@@ -1259,12 +1288,45 @@ static int open_rows(ixd_stmt *s, int scroll, ixv_err *err) {
     s->done = 0;
     s->scroll = scroll;
     s->pos = 0;
+    if (s->x.spl_direct) return run_direct(s, err);
     if (!scroll) return s->x.run_at_open ? run_routine(s, err) : 0;
     if (materialize(s, err)) {
         ixd_close(s);
         return -1;
     }
     sqlite3_reset(s->x.st);
+    return 0;
+}
+
+/* A row an SPL routine returned, kept as a scroll cursor's (keep_row). */
+static int keep_routine_row(void *ud, const sval *v, int n, ixv_err *err) {
+    ixd_stmt *s = ud;
+    ixb_wbuf b;
+    ixb_wbuf_init(&b, NULL);
+    int code = 0;
+    for (int i = 0; i < s->x.ncols && !code; i++) {
+        sval nul = {0};
+        nul.kind = SQLITE_NULL;
+        const sval *x = i < n ? &v[i] : &nul;
+        int t = s->x.cols[i].t.code;
+        code = t == IX_T_BYTE || t == IX_T_TEXT ? put_blob(s, x, &b)
+                                                : ixv_sval_to_tuple(s->x.cols[i].t, x, &b);
+    }
+    if (b.err) code = IXD_E_NOMEM;
+    int rc = code == IXD_E_NOMEM || keep_row(s, &b, code);
+    ixb_wbuf_free(&b);
+    return rc ? ixv_seterr(err, IXD_E_NOMEM, 0, 0, NULL) : 0;
+}
+
+/* OPEN of an EXECUTE of a routine that is not an iterator (x.spl_direct):
+ * the routine runs now, outside any SQLite statement, its rows kept and
+ * fetched as a scroll cursor's; its errors belong to OPEN. */
+static int run_direct(ixd_stmt *s, ixv_err *err) {
+    s->scroll = 1;
+    if (ixs_spl_direct(&s->x, keep_routine_row, s, err)) {
+        ixd_close(s);
+        return -1;
+    }
     return 0;
 }
 

@@ -47,6 +47,9 @@ struct ixd_db {
     ixd_engine *e;
     int timeout_ms;                      /* ixd_set_timeout; 0 = none */
     struct ts_conn *ts;                  /* the TimeSeries state (src/server/ts) */
+    /* own_txn's transaction is open: a statement's own, not the session's
+     * (a routine's BEGIN WORK commits it and begins the session's) */
+    int own_txn;
     sqlite3_stmt *cat_st[IXD_CAT_NSTMT]; /* ixd_cat_table's lookups, prepared once */
     /* the session's cursors by name (ixd_set_cursor_lookup) */
     ixd_stmt *(*cursor_fn)(void *ud, const char *name);

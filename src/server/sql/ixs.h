@@ -335,6 +335,12 @@ struct ixs_stmt {
      * open runs it (steps onto its row), so that its effects and errors
      * belong to OPEN, as in Informix; an iterator runs as it is fetched */
     int run_at_open;
+    /* EXECUTE PROCEDURE|FUNCTION of a routine that is not an iterator:
+     * sqlite_sql is only "SELECT 'key', args", and the engine runs the
+     * routine with ixs_spl_direct, outside any SQLite statement (so that it
+     * may run DDL); spl_txn: its body holds BEGIN / COMMIT / ROLLBACK WORK
+     * (the engine then gives it no transaction of its own) */
+    int spl_direct, spl_txn;
     /* an update cursor (SELECT ... FOR UPDATE on one table): SQLite column
      * ncols is the row's rowid; the rowid of the row last fetched */
     int rowid_col, cur_valid;
@@ -356,6 +362,13 @@ static inline void ixs_stmt_free(ixs_stmt *s) {
 static inline int ixs_stmt_is_cursor(const ixs_stmt *s) {
     return s->host->stmt_is_cursor(s);
 }
+
+/* Runs the routine of s (s->spl_direct): steps s->st, bound by the
+ * caller, onto the arguments, resets it, and runs the routine with them;
+ * row(ud, v, n, err) takes each row it returns (non-zero stops with that
+ * error in *err). Returns 0 or -1 with *err (ixs_spl_sql.c). */
+typedef int (*ixs_spl_row_fn)(void *ud, const sval *v, int n, ixv_err *err);
+int ixs_spl_direct(ixs_stmt *s, ixs_spl_row_fn row, void *ud, ixv_err *err);
 
 /* The current row of an update cursor: after the engine's fetch (or an SPL
  * FOREACH) stepped s->st onto a row (ixs_cursor.c). */

@@ -66,11 +66,13 @@ enum {
     SN_CALL, /* CALL / EXECUTE PROCEDURE / EXECUTE FUNCTION / LET a = f() */
     SN_SYSTEM,
     SN_TRACE,
-    SN_EXECIMM /* EXECUTE IMMEDIATE char_expr: q is "SELECT char_expr" */
+    SN_EXECIMM, /* EXECUTE IMMEDIATE char_expr: q is "SELECT char_expr" */
+    SN_LOOP     /* LOOP ... END LOOP (left by EXIT or RETURN only) */
 };
 
-/* Loop kinds of EXIT / CONTINUE. */
-enum { SPL_LOOP_FOR = 1, SPL_LOOP_WHILE, SPL_LOOP_FOREACH };
+/* Loop kinds of EXIT / CONTINUE FOR|WHILE|FOREACH|LOOP (LOOP: any loop
+ * written LOOP ... END LOOP). */
+enum { SPL_LOOP_FOR = 1, SPL_LOOP_WHILE, SPL_LOOP_FOREACH, SPL_LOOP_LOOP };
 
 /* An SPL variable (parameters first, then every DEFINE in text order). */
 typedef struct spl_var {
@@ -116,9 +118,9 @@ struct spl_node {
     int nargs;                     /* SN_CALL, FOREACH EXECUTE: arguments of the call */
     spl_node *body;                /* block, loop, THEN */
     spl_node *elsep;               /* IF: the ELIF (an SN_IF) or ELSE block */
-    int loop;                      /* EXIT / CONTINUE: SPL_LOOP_* */
-    int resume;                    /* RETURN WITH RESUME */
-    int first_var, nvars;          /* SN_BLOCK: the variables it defines */
+    spl_node *target;     /* EXIT / CONTINUE: the loop it leaves or goes on with (q: its WHEN) */
+    int resume;           /* RETURN WITH RESUME */
+    int first_var, nvars; /* SN_BLOCK: the variables it defines */
     spl_handler *h;
     int nh;
     /* SN_CALL, FOREACH EXECUTE: the routine the call resolved to, kept while
@@ -148,6 +150,7 @@ typedef struct spl_rt {
      * kept in sysprocedures.procflags as IXS_PROCFLAG_DELIMIDENT): its body
      * and statements are translated so wherever it runs */
     int delimident;
+    int txn;        /* its body holds BEGIN / COMMIT / ROLLBACK WORK */
     spl_node *body; /* an SN_BLOCK */
     /* the per-connection cache */
     int key_nargs; /* the argument count it was looked up with (-1: any) */
@@ -225,6 +228,12 @@ void ixs_spl_rows_free(spl_rows *r);
  * fewer than its parameters: DEFAULTs fill the rest). */
 int ixs_spl_run(ixs_conn *db, spl_rt *r, const sval *args, int nargs, spl_rows *out, ixv_err *err);
 
+/* A routine runs from inside an SQL statement (a call in an expression, an
+ * iterator's rows, a row trigger): d +1 on the way in, -1 on the way out.
+ * There, transaction statements and the DDL that drops or alters objects
+ * are -675, as in Informix, and SQLite refuses them anyway. */
+void ixs_spl_in_dml(ixs_conn *db, int d);
+
 /* ---- hooks of the translator ---------------------------------------------------- */
 /* CREATE / DROP PROCEDURE|FUNCTION|ROUTINE after the statement's first
  * token: 1 parsed (its plan in pl, run when the statement executes), 0 not
@@ -234,6 +243,10 @@ int ixs_spl_drop_stmt(px *p, int *stype, ixs_plan *pl);
 /* EXECUTE PROCEDURE|FUNCTION name ( after '(' of a user routine into s: 1
  * done, 0 no such routine, -1 error. */
 int ixs_spl_execute(px *p, ixs_stmt *s, int proc, const char *name);
+/* The SQL that runs the routine of EXECUTE statement s (s->spl_direct) from
+ * inside another statement (a row trigger's action): SELECT c0, ... FROM
+ * _ixd_spl('key', args), into out. */
+void ixs_spl_nested_sql(const ixs_stmt *s, sb *out);
 /* A call of user routine fn in an expression, its arguments parsed: 0 done,
  * -1 error (-674 when there is no such routine). */
 int ixs_spl_call(px *p, const char *fn, xv *args, int na, xv *out);

@@ -10,7 +10,10 @@
  *   ixd_spl_fn('name', a1, ...)            one value (a call in an expression)
  *   SELECT c0, ... FROM _ixd_spl('name', a1, ...)
  *                                          every row of RETURN [WITH RESUME]
- *                                          (EXECUTE PROCEDURE / FUNCTION)
+ *                                          (an iterator's EXECUTE FUNCTION)
+ * and EXECUTE PROCEDURE / FUNCTION of a routine that is not an iterator
+ * runs it outside any SQLite statement (ixs_spl_direct), where it may run
+ * DDL and transaction statements (refused from inside SQL: dml_check).
  * An error inside is raised through ixd's error record (ixv_fn_raise).
  */
 #include <stdio.h>
@@ -45,6 +48,7 @@ typedef struct spl_conn {
     spl_global *g;
     int ng;
     int depth;
+    int dml;         /* routines running from inside an SQL statement (ixs_spl_in_dml) */
     spl_pick *picks; /* valid while db->gen and the data version are pick_gen, pick_dver */
     int npicks;
     uint64_t pick_gen;
@@ -60,7 +64,7 @@ typedef struct frame {
     sval *v;
     spl_rows *out;
     ixv_err *err;
-    int loop; /* C_EXIT / C_CONTINUE: the loop kind */
+    const spl_node *target; /* C_EXIT / C_CONTINUE: the loop they go to */
 } frame;
 
 static void sval_copy(const sval *from, sval *to) {
@@ -367,6 +371,7 @@ static int assign(frame *f, int k, ityp t, const sval *v) {
     sval o;
     int rc = ixv_convert(t, v, f->r->vars[k].t, &o);
     if (rc) return ixv_seterr(f->err, rc, 0, 0, NULL);
+    if (!o.kind) o.kind = SQLITE_NULL; /* ixv_convert's NULL is all zero */
     ixv_sval_free(&f->v[k]);
     f->v[k] = o;
     if (o.kind != SQLITE_NULL && !o.own && (o.kind == SQLITE_TEXT || o.kind == SQLITE_BLOB))
@@ -537,10 +542,10 @@ static int call_stmt(frame *f, spl_node *n) {
 
 /* ---- loops --------------------------------------------------------------------------- */
 
-/* C_EXIT / C_CONTINUE of this loop kind end here. */
-static int loop_result(frame *f, int rc, int kind, int *stop) {
+/* C_EXIT / C_CONTINUE of loop n end here. */
+static int loop_result(frame *f, int rc, const spl_node *loop, int *stop) {
     *stop = 0;
-    if ((rc == C_EXIT || rc == C_CONTINUE) && f->loop == kind) {
+    if ((rc == C_EXIT || rc == C_CONTINUE) && f->target == loop) {
         *stop = rc == C_EXIT;
         return 0;
     }
@@ -582,7 +587,7 @@ static int foreach_row(frame *f, ixs_stmt *st, void *ud) {
     }
     if (check_intr(f)) return e->rc = C_ERR;
     int stop;
-    int rc = loop_result(f, stmts(f, e->n->body), SPL_LOOP_FOREACH, &stop);
+    int rc = loop_result(f, stmts(f, e->n->body), e->n, &stop);
     e->rc = rc;
     return stop ? (rc ? rc : 1) : 0;
 }
@@ -602,7 +607,7 @@ static int foreach_stmt(frame *f, spl_node *n) {
                 rc = assign(f, n->tgt[k], rt.t[k], &rows.v[i * rows.ncols + k]);
             if (rc || (rc = check_intr(f))) break;
             int stop;
-            rc = loop_result(f, stmts(f, n->body), SPL_LOOP_FOREACH, &stop);
+            rc = loop_result(f, stmts(f, n->body), n, &stop);
             if (stop) break;
         }
         ixs_spl_rows_free(&rows);
@@ -650,7 +655,7 @@ static int range_loop(frame *f, spl_node *n, const vals *x, int k, int *stop) {
             *stop = 1;
             return C_ERR;
         }
-        rc = loop_result(f, stmts(f, n->body), SPL_LOOP_FOR, stop);
+        rc = loop_result(f, stmts(f, n->body), n, stop);
         if (*stop) return rc;
     }
     return rc;
@@ -669,7 +674,7 @@ static int for_stmt(frame *f, spl_node *n) {
             }
             if (k >= x.n || (rc = assign(f, n->tgt[0], x.t[k], &x.v[k])) || (rc = check_intr(f)))
                 break;
-            rc = loop_result(f, stmts(f, n->body), SPL_LOOP_FOR, &stop);
+            rc = loop_result(f, stmts(f, n->body), n, &stop);
         }
         vals_free(&x);
         return rc;
@@ -685,9 +690,29 @@ static int while_stmt(frame *f, spl_node *n) {
         if (t <= 0) return t < 0 ? C_ERR : 0;
         if (check_intr(f)) return C_ERR;
         int stop;
-        int rc = loop_result(f, stmts(f, n->body), SPL_LOOP_WHILE, &stop);
+        int rc = loop_result(f, stmts(f, n->body), n, &stop);
         if (stop) return rc;
     }
+}
+
+/* LOOP ... END LOOP: until EXIT, RETURN or an error. */
+static int loop_stmt(frame *f, spl_node *n) {
+    for (;;) {
+        if (check_intr(f)) return C_ERR;
+        int stop;
+        int rc = loop_result(f, stmts(f, n->body), n, &stop);
+        if (stop) return rc;
+    }
+}
+
+/* EXIT / CONTINUE [WHEN cond] */
+static int exit_stmt(frame *f, spl_node *n) {
+    if (n->q.text) {
+        int t = truth(f, &n->q);
+        if (t <= 0) return t < 0 ? C_ERR : 0;
+    }
+    f->target = n->target;
+    return n->kind == SN_EXIT ? C_EXIT : C_CONTINUE;
 }
 
 /* ---- the other statements --------------------------------------------------------------- */
@@ -726,6 +751,7 @@ static int return_stmt(frame *f, spl_node *n) {
             memset(&row[k], 0, sizeof row[k]);
             row[k].kind = SQLITE_NULL;
             if (!rc && k < x.n) rc = ixv_convert(x.t[k], &x.v[k], f->r->ret[k], &row[k]);
+            if (!row[k].kind) row[k].kind = SQLITE_NULL;
             if (!rc && !row[k].own && (row[k].kind == SQLITE_TEXT || row[k].kind == SQLITE_BLOB)) {
                 sval c;
                 sval_copy(&row[k], &c);
@@ -761,6 +787,28 @@ static int raise_stmt(frame *f, spl_node *n) {
     return C_ERR;
 }
 
+void ixs_spl_in_dml(ixs_conn *db, int d) {
+    spl_conn *c = conn(db);
+    if (c) c->dml += d;
+}
+
+/* -675 for a statement a routine called from inside an SQL statement may
+ * not run (Informix's list; SQLite could not drop or alter a table there). */
+static int dml_check(frame *f, const ixs_stmt *st) {
+    static const int refused[] = {
+        IX_STMTTYPE_BEGIN_WORK,    IX_STMTTYPE_COMMIT_WORK,  IX_STMTTYPE_ROLLBACK_WORK,
+        IX_STMTTYPE_DROP_TABLE,    IX_STMTTYPE_DROP_INDEX,   IX_STMTTYPE_ALTER_TABLE,
+        IX_STMTTYPE_ALTER_INDEX,   IX_STMTTYPE_RENAME_TABLE, IX_STMTTYPE_RENAME_COLUMN,
+        IX_STMTTYPE_DROP_VIEW,     IX_STMTTYPE_DROP_SYNONYM, IX_STMTTYPE_CREATE_TRIGGER,
+        IX_STMTTYPE_DROP_TRIGGER,  IX_STMTTYPE_TRUNCATE,     IX_STMTTYPE_DROP_SEQUENCE,
+        IX_STMTTYPE_ALTER_SEQUENCE};
+    spl_conn *c = f->db->spl;
+    if (!c || !c->dml || st->kind != SK_SQL) return 0;
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++)
+        if (st->stype == refused[k]) return ixv_seterr(f->err, IXV_E_SPL_DML_STMT, 0, 0, NULL);
+    return 0;
+}
+
 static int sql_stmt(frame *f, spl_node *n) {
     if (n->q.ninto) {
         vals x;
@@ -777,7 +825,7 @@ static int sql_stmt(frame *f, spl_node *n) {
     ixs_stmt *st;
     int temp;
     if (q_stmt(f, &n->q, &st, &temp)) return C_ERR;
-    int rc = q_bind(f, &n->q, st);
+    int rc = dml_check(f, st) ? -1 : q_bind(f, &n->q, st);
     if (!rc && st->kind == SK_SELECT) {
         /* a SELECT without INTO: run for its effects */
         int s;
@@ -813,6 +861,7 @@ static int execimm_stmt(frame *f, spl_node *n) {
     if (!rc && prep_n(f->db, (const char *)b.data, b.len, &st, f->err)) rc = -1;
     ixb_wbuf_free(&b);
     if (!rc && st->nparams) rc = ixv_seterr(f->err, IXV_E_HOST_VARS, 0, 0, NULL);
+    if (!rc) rc = dml_check(f, st);
     if (!rc && st->kind == SK_SELECT && st->ncols)
         rc = ixv_seterr(f->err, IXV_E_SELECT_NEEDS_CUR, 0, 0, NULL);
     if (!rc) {
@@ -844,7 +893,8 @@ static int stmt(frame *f, spl_node *n) {
     case SN_FOREACH: return foreach_stmt(f, n);
     case SN_WHILE: return while_stmt(f, n);
     case SN_EXIT:
-    case SN_CONTINUE: f->loop = n->loop; return n->kind == SN_EXIT ? C_EXIT : C_CONTINUE;
+    case SN_CONTINUE: return exit_stmt(f, n);
+    case SN_LOOP: return loop_stmt(f, n);
     case SN_RETURN: return return_stmt(f, n);
     case SN_RAISE: return raise_stmt(f, n);
     case SN_SQL: return sql_stmt(f, n);
@@ -971,7 +1021,7 @@ int ixs_spl_run(ixs_conn *db, spl_rt *r, const sval *args, int nargs, spl_rows *
     if (!c) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     if (c->depth >= SPL_MAX_DEPTH) return ixv_seterr(err, IXS_E_SPL_DEPTH, 0, 0, "%s", r->name);
     if (nargs > r->nparams) return ixv_seterr(err, IXS_E_SPL_UNRESOLVED, 0, 0, "%s", r->name);
-    frame f = {db, r, NULL, out, err, 0};
+    frame f = {db, r, NULL, out, err, NULL};
     f.v = calloc((size_t)(r->nvars ? r->nvars : 1), sizeof(sval));
     if (!f.v) return ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
     out->ncols = r->nret;

@@ -20,9 +20,15 @@ typedef struct sps {
     spl_rt *r;
     int vis[SPL_MAX_VARS];
     int nvis;
-    int loops[64]; /* the enclosing loop kinds */
+    struct {
+        int kind;                     /* SPL_LOOP_* */
+        int form;                     /* written LOOP ... END LOOP */
+        char label[IXS_NAME_MAX + 1]; /* <<label>>, else "" */
+        spl_node *n;
+    } loops[64]; /* the enclosing loops, innermost last */
     int nloops;
-    int depth; /* nesting of statements and ELIF (bounded: hostile input) */
+    char label[IXS_NAME_MAX + 1]; /* the <<label>> before the loop being read */
+    int depth;                    /* nesting of statements and ELIF (bounded: hostile input) */
 } sps;
 
 static spl_node *node_new(sps *s, int kind) {
@@ -423,12 +429,13 @@ static int define_stmt(sps *s) {
     return ixs_px_expect_op(p, ";");
 }
 
-static const char *const STMT_KW[] = {
+/* Where a statement starts, and LOOP: where a loop's head ends. */
+static const char *const LOOP_KW[] = {
     "let",      "if",       "for",    "foreach",  "while",  "return", "raise",
     "call",     "execute",  "insert", "update",   "delete", "select", "exit",
     "continue", "begin",    "system", "trace",    "create", "drop",   "alter",
     "lock",     "unlock",   "set",    "define",   "on",     "grant",  "revoke",
-    "rename",   "truncate", "commit", "rollback", NULL};
+    "rename",   "truncate", "commit", "rollback", "loop",   NULL};
 
 /* LET v [, v ...] = expr [, expr ...] | LET v, ... = routine(args) */
 static int let_stmt(sps *s, spl_node *n) {
@@ -498,15 +505,40 @@ static int if_stmt(sps *s, spl_node *n) {
     return 0;
 }
 
+/* After END LOOP: [label] (the loop's own, else -201). */
+static int end_label(sps *s, const char *label) {
+    px *p = s->p;
+    if (!ixs_px_is_name(p, p->i) || !ixs_px_op(p, p->i + 1, ";")) return 0;
+    for (int k = 0; LOOP_KW[k]; k++) /* "END LOOP commit;": the next statement */
+        if (ixs_px_kw_str(p, p->i, LOOP_KW[k])) return 0;
+    char l[IXS_NAME_MAX + 1];
+    if (ixs_px_ident(p, l, sizeof l)) return -1;
+    return strcmp(l, label) ? ixs_px_fail(p) : 0;
+}
+
+/* The body of loop n up to END what (what "loop": END LOOP [label]). The
+ * loop takes the <<label>> read before it. */
 static int loop_body(sps *s, spl_node *n, int kind, const char *what) {
     static const char *const endk[] = {"end", NULL};
     if (s->nloops == 64) return ixs_px_fail(s->p);
-    s->loops[s->nloops++] = kind;
+    int k = s->nloops++;
+    s->loops[k].kind = kind;
+    s->loops[k].form = !strcmp(what, "loop");
+    s->loops[k].n = n;
+    snprintf(s->loops[k].label, sizeof s->loops[k].label, "%s", s->label);
+    s->label[0] = 0;
     int rc = stmts(s, &n->body, endk);
     s->nloops--;
     if (rc || end_of(s, what)) return -1;
-    ixs_px_acc_op(s->p, ";"); /* END FOR|WHILE|FOREACH [;] */
+    if (s->loops[k].form && end_label(s, s->loops[k].label)) return -1;
+    ixs_px_acc_op(s->p, ";"); /* END FOR|WHILE|FOREACH|LOOP [;] */
     return 0;
+}
+
+/* The end of a loop's head: END FOR|WHILE form, or LOOP ... END LOOP. */
+static int loop_rest(sps *s, spl_node *n, int kind, const char *what) {
+    if (ixs_px_acc_str(s->p, "loop")) return loop_body(s, n, kind, "loop");
+    return loop_body(s, n, kind, what);
 }
 
 /* FOR v = a TO b [STEP s] ... END FOR | FOR v IN (e, ...) ... END FOR */
@@ -519,7 +551,7 @@ static int for_stmt(sps *s, spl_node *n) {
     if (ixs_px_acc(p, IXK_IN)) {
         n->kind = SN_FORIN;
         if (ixs_px_expect_op(p, "(") || forin_list(s, n) || ixs_px_expect_op(p, ")")) return -1;
-        return loop_body(s, n, SPL_LOOP_FOR, "for");
+        return loop_rest(s, n, SPL_LOOP_FOR, "for");
     }
     if (ixs_px_expect_op(p, "=")) return -1;
     /* "SELECT a, b, s": the bounds are evaluated once, at the start */
@@ -534,8 +566,8 @@ static int for_stmt(sps *s, spl_node *n) {
     e = expr_end(s, 0, step);
     for (int i = p->i; i < e; i++) /* the body starts after the bound */
         if (i > p->i)
-            for (int k = 0; STMT_KW[k]; k++)
-                if (ixs_px_kw_str(p, i, STMT_KW[k]) && !ixs_px_op(p, i - 1, "(")) {
+            for (int k = 0; LOOP_KW[k]; k++)
+                if (ixs_px_kw_str(p, i, LOOP_KW[k]) && !ixs_px_op(p, i - 1, "(")) {
                     e = i;
                     break;
                 }
@@ -544,22 +576,22 @@ static int for_stmt(sps *s, spl_node *n) {
     p->i = e;
     ixv_sb_add(&b, ", ");
     if (ixs_px_acc(p, IXK_STEP)) {
-        e = expr_end(s, 0, STMT_KW);
+        e = expr_end(s, 0, LOOP_KW);
         if (e == p->i || emit(s, p->i, e, -1, -1, 1, &b, &n->q)) goto fail;
         p->i = e;
     } else
         ixv_sb_add(&b, "1");
     if (take(s, &b, &n->q)) return -1;
-    return loop_body(s, n, SPL_LOOP_FOR, "for");
+    return loop_rest(s, n, SPL_LOOP_FOR, "for");
 fail:
     ixv_sb_free(&b);
     return ixs_px_fail(p);
 }
 
-/* WHILE cond ... END WHILE */
+/* WHILE cond ... END WHILE | WHILE cond LOOP ... END LOOP [label] */
 static int while_stmt(sps *s, spl_node *n) {
-    if (cond(s, STMT_KW, &n->q)) return -1;
-    return loop_body(s, n, SPL_LOOP_WHILE, "while");
+    if (cond(s, LOOP_KW, &n->q)) return -1;
+    return loop_rest(s, n, SPL_LOOP_WHILE, "while");
 }
 
 /* EXECUTE PROCEDURE|FUNCTION name ( args ) / CALL name ( args ), after the
@@ -622,17 +654,48 @@ static int loop_kind(px *p) {
     return ixs_px_acc(p, IXK_FOR)       ? SPL_LOOP_FOR
            : ixs_px_acc(p, IXK_WHILE)   ? SPL_LOOP_WHILE
            : ixs_px_acc(p, IXK_FOREACH) ? SPL_LOOP_FOREACH
+           : ixs_px_acc_str(p, "loop")  ? SPL_LOOP_LOOP
                                         : 0;
 }
 
-/* EXIT|CONTINUE FOR|WHILE|FOREACH (inside such a loop) */
+/* Does enclosing loop k match EXIT kind / label (both 0 / "": any)? */
+static int loop_matches(const sps *s, int k, int kind, const char *label) {
+    if (label[0]) return !strcmp(s->loops[k].label, label);
+    if (kind == SPL_LOOP_LOOP) return s->loops[k].form;
+    return !kind || s->loops[k].kind == kind;
+}
+
+/* EXIT|CONTINUE [FOR|WHILE|FOREACH|LOOP|label] [WHEN cond]: the innermost
+ * enclosing loop of that kind, or the one of that label, or the innermost
+ * one; none is -201. */
 static int exit_stmt(sps *s, spl_node *n) {
-    n->loop = loop_kind(s->p);
-    int in = 0;
+    px *p = s->p;
+    int kind = loop_kind(p);
+    char label[IXS_NAME_MAX + 1] = "";
+    if (!kind && ixs_px_is_name(p, p->i) && !ixs_px_kw_str(p, p->i, "when") &&
+        ixs_px_ident(p, label, sizeof label))
+        return -1;
+    for (int k = s->nloops - 1; k >= 0 && !n->target; k--)
+        if (loop_matches(s, k, kind, label)) n->target = s->loops[k].n;
+    if (!n->target) return ixs_px_fail(p);
+    static const char *const none[] = {NULL};
+    if (ixs_px_acc_str(p, "when") && cond(s, none, &n->q)) return -1;
+    return ixs_px_expect_op(p, ";");
+}
+
+/* <<label>> before a LOOP, WHILE or FOR (into s->label), else -201. */
+static int label_stmt(sps *s) {
+    px *p = s->p;
+    p->i += 2;
+    if (ixs_px_ident(p, s->label, sizeof s->label) || ixs_px_expect_op(p, ">") ||
+        ixs_px_expect_op(p, ">"))
+        return -1;
     for (int k = 0; k < s->nloops; k++)
-        if (s->loops[k] == n->loop) in = 1;
-    if (!n->loop || !in) return ixs_px_fail(s->p);
-    return ixs_px_expect_op(s->p, ";");
+        if (!strcmp(s->loops[k].label, s->label)) return ixs_px_fail(p);
+    if (!ixs_px_kw_str(p, p->i, "loop") && !ixs_px_kw(p, p->i, IXK_WHILE) &&
+        !ixs_px_kw(p, p->i, IXK_FOR))
+        return ixs_px_fail(p);
+    return 0;
 }
 
 /* RETURN [expr, ...] [WITH RESUME] */
@@ -708,6 +771,7 @@ static int stmt(sps *s, spl_node **out) {
     *out = NULL;
     if (s->depth + 1 > SPL_MAX_NEST || ixs_stack_low())
         return ixs_px_too_complex(p, "SPL statements nested more than %d deep", SPL_MAX_NEST);
+    if (ixs_px_op(p, p->i, "<") && ixs_px_op(p, p->i + 1, "<") && label_stmt(s)) return -1;
     spl_node *n = node_new(s, SN_SQL);
     if (!n) return -1;
     int rc, depth = s->depth++;
@@ -726,6 +790,9 @@ static int stmt(sps *s, spl_node **out) {
     } else if (ixs_px_acc(p, IXK_WHILE)) {
         n->kind = SN_WHILE;
         rc = while_stmt(s, n);
+    } else if (ixs_px_acc_str(p, "loop")) {
+        n->kind = SN_LOOP;
+        rc = loop_body(s, n, SPL_LOOP_LOOP, "loop");
     } else if (ixs_px_acc(p, IXK_EXIT)) {
         n->kind = SN_EXIT;
         rc = exit_stmt(s, n);
@@ -775,6 +842,9 @@ static int stmt(sps *s, spl_node **out) {
     } else if (ixs_px_kw(p, p->i, IXK_DEFINE) || ixs_px_kw(p, p->i, IXK_ON)) {
         rc = ixs_px_fail(p); /* only at the start of a block */
     } else if (ixs_px_is_ident(p, p->i)) {
+        if (ixs_px_kw(p, p->i, IXK_BEGIN) || ixs_px_kw(p, p->i, IXK_COMMIT) ||
+            ixs_px_kw(p, p->i, IXK_ROLLBACK))
+            s->r->txn = 1;
         rc = sql_stmt(s, &n->q, NULL);
         if (!rc) rc = ixs_px_expect_op(p, ";");
     } else

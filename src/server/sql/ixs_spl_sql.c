@@ -2,8 +2,13 @@
  * ixs_spl_sql.c: routines called from SQL.
  *
  *   EXECUTE PROCEDURE|FUNCTION name ( args )
- *       -> SELECT c0 AS "ret1", ... FROM _ixd_spl('name', args)   (a cursor when
- *          the routine returns values, else run for its effects)
+ *       -> SELECT 'name', args      (a routine that is not an iterator: the
+ *          engine evaluates the arguments, ends that statement and runs the
+ *          routine outside any SQLite statement, ixs_spl_direct, so that the
+ *          routine may run DDL and BEGIN / COMMIT / ROLLBACK WORK; a row
+ *          trigger's action takes the form below, ixs_spl_nested_sql)
+ *       -> SELECT c0, ... FROM _ixd_spl('name', args)   (an iterator: a
+ *          cursor whose rows the routine gives as they are fetched)
  *   name ( args ) in an expression
  *       -> ixd_spl_fn('name', args)   (its one value: more rows are -686)
  *
@@ -35,13 +40,22 @@ static int run_values(ixs_conn *db, sqlite3_value **argv, int argc, spl_rows *ro
     return ixs_spl_run(db, r, args, na, rows, err);
 }
 
+/* run_values for a routine called from inside an SQL statement. */
+static int run_in_dml(ixs_conn *db, sqlite3_value **argv, int argc, spl_rows *rows, ixv_err *err,
+                      spl_rt **rt) {
+    ixs_spl_in_dml(db, 1);
+    int rc = run_values(db, argv, argc, rows, err, rt);
+    ixs_spl_in_dml(db, -1);
+    return rc;
+}
+
 static void fn_call(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     ixs_conn *db = sqlite3_user_data(ctx);
     ixv_err err;
     memset(&err, 0, sizeof err);
     spl_rows rows;
     spl_rt *r = NULL;
-    if (run_values(db, argv, argc, &rows, &err, &r)) {
+    if (run_in_dml(db, argv, argc, &rows, &err, &r)) {
         if (!err.sqlcode) ixv_seterr(&err, IXV_E_NOT_IMPLEMENTED, 0, 0, "%s", err.text);
         ixv_fn_raise(ctx, &err);
         return;
@@ -54,6 +68,35 @@ static void fn_call(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     else
         sqlite3_result_null(ctx);
     ixs_spl_rows_free(&rows);
+}
+
+/* ---- EXECUTE of a routine that is not an iterator ---------------------------------------- */
+
+int ixs_spl_direct(ixs_stmt *s, ixs_spl_row_fn row, void *ud, ixv_err *err) {
+    ixs_conn *db = s->db;
+    int rc = sqlite3_step(s->st);
+    if (rc != SQLITE_ROW) { /* the arguments' own error */
+        ixs_sqlite_err(db, rc == SQLITE_DONE ? SQLITE_ERROR : rc, s->stype, s->table, err);
+        sqlite3_reset(s->st);
+        return -1;
+    }
+    sqlite3_value *argv[SPL_MAX_ARGS + 1];
+    int argc = sqlite3_column_count(s->st), ok = 1;
+    if (argc > SPL_MAX_ARGS + 1) argc = SPL_MAX_ARGS + 1;
+    for (int k = 0; k < argc; k++) /* copies: they outlive the reset */
+        if (!(argv[k] = sqlite3_value_dup(sqlite3_column_value(s->st, k)))) ok = 0;
+    sqlite3_reset(s->st); /* no statement of the connection is active now */
+    spl_rows rows;
+    memset(&rows, 0, sizeof rows);
+    spl_rt *r = NULL;
+    rc = ok ? run_values(db, argv, argc, &rows, err, &r) : ixv_seterr(err, IXV_E_NOMEM, 0, 0, NULL);
+    if (rc && !err->sqlcode) ixv_seterr(err, IXV_E_NOT_IMPLEMENTED, 0, 0, "%s", err->text);
+    for (int i = 0; !rc && i < rows.n; i++)
+        rc = row(ud, &rows.v[i * rows.ncols], rows.ncols, err) ? -1 : 0;
+    ixs_spl_rows_free(&rows);
+    for (int k = 0; k < argc; k++)
+        sqlite3_value_free(argv[k]);
+    return rc ? -1 : 0;
 }
 
 /* ---- the table _ixd_spl: c0..c31 the values, then the hidden name, a0..a31 --------- */
@@ -146,7 +189,7 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *s, int argc,
     ixv_err err;
     memset(&err, 0, sizeof err);
     spl_rt *r;
-    if (run_values(v->db, argv, argc, &c->rows, &err, &r)) {
+    if (run_in_dml(v->db, argv, argc, &c->rows, &err, &r)) {
         if (!err.sqlcode) ixv_seterr(&err, IXV_E_NOT_IMPLEMENTED, 0, 0, "%s", err.text);
         return ixv_vtab_raise(&err);
     }
@@ -303,7 +346,13 @@ int ixs_spl_execute(px *p, ixs_stmt *s, int proc, const char *name) {
     if (f < 0) rc = -1;
     if (!rc) rc = convert_args(p, r, args, na);
     sb q = {0};
-    if (!rc) {
+    int direct = !rc && !has_resume(r->body);
+    if (direct) { /* the arguments only: the engine runs the routine */
+        ixv_sb_add(&q, "SELECT ");
+        emit_args(r, args, na, &q);
+        for (int k = 0; k < r->nret && !rc; k++)
+            rc = add_col(p, s, r->retname[k][0] ? r->retname[k] : "(expression)", r->ret[k]);
+    } else if (!rc) {
         ixv_sb_add(&q, "SELECT ");
         for (int k = 0; k < r->nret; k++)
             ixv_sb_printf(&q, "%sc%d", k ? ", " : "", k);
@@ -323,10 +372,22 @@ int ixs_spl_execute(px *p, ixs_stmt *s, int proc, const char *name) {
     }
     s->kind = r->nret ? SK_SELECT : SK_DML;
     s->stype = IX_STMTTYPE_EXECUTE_PROC;
-    s->run_at_open = !has_resume(r->body);
+    s->spl_direct = direct;
+    s->spl_txn = direct && r->txn;
     s->sqlite_sql = ixv_sb_take(&q);
     p->ts_write = 1;
     return s->sqlite_sql ? 1 : ixs_px_failc(p, IXV_E_NOMEM, NULL);
+}
+
+void ixs_spl_nested_sql(const ixs_stmt *s, sb *out) {
+    static const char sel[] = "SELECT ";
+    ixv_sb_add(out, sel);
+    for (int k = 0; k < s->ncols; k++)
+        ixv_sb_printf(out, "%sc%d", k ? ", " : "", k);
+    if (!s->ncols) ixv_sb_add(out, "NULL");
+    ixv_sb_add(out, " FROM " IXV_INTERNAL_PREFIX "spl(");
+    ixv_sb_add(out, s->sqlite_sql + sizeof sel - 1);
+    ixv_sb_addc(out, ')');
 }
 
 /* The name of returned column k in a derived table: its AS name, else

@@ -228,6 +228,15 @@ static int translate(px *p, const char *text, const refs *rf, sb *out, ixs_stmt 
         ixs_stmt_free(s);
         return ixs_px_fail(p);
     }
+    sb nested = {0}; /* EXECUTE PROCEDURE: the form that runs inside SQLite's trigger */
+    if (s->spl_direct) {
+        ixs_spl_nested_sql(s, &nested);
+        if (nested.oom) {
+            ixs_stmt_free(s);
+            return ixs_px_failc(p, IXV_E_NOMEM, NULL);
+        }
+        q = nested.p;
+    }
     char quote = 0;
     for (size_t i = 0; q[i]; i++) {
         char c = q[i];
@@ -241,6 +250,7 @@ static int translate(px *p, const char *text, const refs *rf, sb *out, ixs_stmt 
                 i++;
             if (k < 0 || k >= rf->n) {
                 ixs_stmt_free(s);
+                ixv_sb_free(&nested);
                 return ixs_px_fail(p);
             }
             ixv_sb_add(out, rf->isnew[k] ? "NEW." : "OLD.");
@@ -249,6 +259,7 @@ static int translate(px *p, const char *text, const refs *rf, sb *out, ixs_stmt 
         }
         ixv_sb_addc(out, c);
     }
+    ixv_sb_free(&nested);
     if (keep)
         *keep = s;
     else

@@ -77,6 +77,7 @@
 #define IXV_E_SYSTEM_CMD         (-668)  /* The system command cannot be executed. */
 #define IXV_E_ROUTINE_EXISTS     (-673)  /* Function (%s) already exists in database. */
 #define IXV_E_ROUTINE_UNRESOLVED (-674)  /* Routine (%s) can not be resolved. */
+#define IXV_E_SPL_DML_STMT       (-675)  /* Illegal SQL statement in SPL routine (called from DML). */
 #define IXV_E_MANY_ROWS          (-686)  /* Function (%s) has returned more than one row. */
 #define IXV_E_FK_NO_PARENT       (-691)  /* Missing key in referenced table for constraint (%s). */
 #define IXV_E_FK_REFERENCED      (-692)  /* Key value for constraint (%s) is still referenced. */
