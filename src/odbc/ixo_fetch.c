@@ -365,47 +365,45 @@ static int next_row(ixo_stmt *s) {
  * with SQLGetData, every type of these and NULL. */
 typedef int (*ixo_direct_fn)(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind);
 
-static int direct_int32(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
-    (void)buflen;
-    int64_t x;
-    int rc = ix_column_get_int64(st, col, &x);
+/* The accessor's status as a direct converter's: 1 for SQL NULL (*ind
+ * set), -1 for a value to store, 0 for the general path. */
+static int got(int rc, SQLLEN *ind) {
     if (rc == IX_NULL_VALUE) {
         *ind = SQL_NULL_DATA;
         return 1;
     }
-    if (rc != IX_OK || x < INT32_MIN || x > INT32_MAX) return 0;
-    int32_t y = (int32_t)x;
-    memcpy(buf, &y, sizeof y);
-    *ind = sizeof y;
+    return rc == IX_OK ? -1 : 0;
+}
+
+/* Stores n bytes of v as the value. */
+static int put(char *buf, const void *v, size_t n, SQLLEN *ind) {
+    memcpy(buf, v, n);
+    *ind = (SQLLEN)n;
     return 1;
+}
+
+static int direct_int32(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
+    (void)buflen;
+    int64_t x;
+    int r = got(ix_column_get_int64(st, col, &x), ind);
+    if (r >= 0) return r;
+    if (x < INT32_MIN || x > INT32_MAX) return 0;
+    int32_t y = (int32_t)x;
+    return put(buf, &y, sizeof y, ind);
 }
 
 static int direct_int64(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
     (void)buflen;
     int64_t x;
-    int rc = ix_column_get_int64(st, col, &x);
-    if (rc == IX_NULL_VALUE) {
-        *ind = SQL_NULL_DATA;
-        return 1;
-    }
-    if (rc != IX_OK) return 0;
-    memcpy(buf, &x, sizeof x);
-    *ind = sizeof x;
-    return 1;
+    int r = got(ix_column_get_int64(st, col, &x), ind);
+    return r >= 0 ? r : put(buf, &x, sizeof x, ind);
 }
 
 static int direct_double(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
     (void)buflen;
     double x;
-    int rc = ix_column_get_double(st, col, &x);
-    if (rc == IX_NULL_VALUE) {
-        *ind = SQL_NULL_DATA;
-        return 1;
-    }
-    if (rc != IX_OK) return 0;
-    memcpy(buf, &x, sizeof x);
-    *ind = sizeof x;
-    return 1;
+    int r = got(ix_column_get_double(st, col, &x), ind);
+    return r >= 0 ? r : put(buf, &x, sizeof x, ind);
 }
 
 static int direct_text(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
@@ -422,16 +420,10 @@ static int direct_text(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *i
 static int direct_date(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
     (void)buflen;
     int y, m, d;
-    int rc = ix_column_date_ymd(st, col, &y, &m, &d);
-    if (rc == IX_NULL_VALUE) {
-        *ind = SQL_NULL_DATA;
-        return 1;
-    }
-    if (rc != IX_OK) return 0;
+    int r = got(ix_column_date_ymd(st, col, &y, &m, &d), ind);
+    if (r >= 0) return r;
     SQL_DATE_STRUCT ds = {(SQLSMALLINT)y, (SQLUSMALLINT)m, (SQLUSMALLINT)d};
-    memcpy(buf, &ds, sizeof ds);
-    *ind = sizeof ds;
-    return 1;
+    return put(buf, &ds, sizeof ds, ind);
 }
 
 static ixo_direct_fn direct_for(int ixtype, SQLSMALLINT ctype) {
