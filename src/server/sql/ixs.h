@@ -219,6 +219,8 @@ struct ixs_conn {
     int (*ask_fn)(void *ud, const uint8_t *req, size_t n, struct ixp_msg *ans);
     void *ask_ud;
     int interrupted; /* the running statement was stopped by intr_fn: -213 */
+    int spl_prep;    /* an SPL routine's statement is prepared: ROW values stay
+                      * rows (not text) in its select list (ixs_spl_exec.c) */
     int has_temp;    /* the session's temp catalog (temp._ixd_ttables) exists */
     /* counts local events that may change a translation (every other
      * statement, transaction ends): kept translations compare it */

@@ -388,6 +388,11 @@ int ixs_row_cmp(px *p, xv *l, xv *r);
 #define IXS_ROW_MAX_FIELDS 120 /* SQLite's 127 function arguments, less the description */
 ityp ixs_row_lit_type(int nfields);
 int ixs_row_field(px *p, xv *out, const char *field);
+/* v of type from as type to, as ixv_convert does, except that a row into
+ * another row type has each field converted to the type's (ixd_row_cast's
+ * rule; SPL's LET, RETURN and arguments). 0 with out set (the caller frees
+ * it), or a negative SQLCODE. */
+int ixs_row_convert(sqlite3 *h, ityp from, const sval *v, ityp to, sval *out);
 int ixs_row_colref(px *p, const char *q, const char *name);
 void ixs_row_out(px *p, sb *list, size_t start, ityp t);
 int ixs_row_order_check(px *p, ityp t); /* ORDER BY a row: -9926 */

@@ -793,6 +793,42 @@ static void f_pack(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     result_wbuf(ctx, &w);
 }
 
+int ixs_row_convert(sqlite3 *h, ityp from, const sval *v, ityp to, sval *out) {
+    if (from.code != IX_T_ROW || to.code != IX_T_ROW || v->kind != SQLITE_BLOB ||
+        (to.len & ROW_LIT) || from.len == to.len)
+        return ixv_convert(from, v, to, out);
+    memset(out, 0, sizeof *out);
+    const uint8_t *b = v->p;
+    size_t n = v->n, at = 3;
+    if (n < 3 || b[0] != ROW_MAGIC) return IXS_E_ROW_TEXT;
+    rtype r;
+    if (rt_load(h, (int)to.len, NULL, &r) != 1) return IXS_E_ROW_TEXT;
+    int nf = b[1] << 8 | b[2];
+    if (nf != r.nf) return IXS_E_ROW_NO_CAST;
+    ixb_wbuf w;
+    ixb_wbuf_init(&w, NULL);
+    put_head(&w, nf);
+    int rc = 0;
+    for (int k = 0; k < nf && !rc; k++) { /* as ixd_row_cast */
+        ityp ft;
+        sval fv, c;
+        rc = get_field(b, n, &at, &ft, &fv) ? IXS_E_ROW_TEXT : 0;
+        if (!rc && fv.kind != SQLITE_NULL) rc = ixv_convert(ft, &fv, r.f[k].t, &c);
+        if (rc) break;
+        put_field(&w, r.f[k].t, fv.kind == SQLITE_NULL ? &fv : &c);
+        if (fv.kind != SQLITE_NULL) ixv_sval_free(&c);
+    }
+    if (rc || w.err) {
+        ixb_wbuf_free(&w);
+        return rc ? rc : IXV_E_NOMEM;
+    }
+    out->kind = SQLITE_BLOB; /* the buffer's bytes become the value's own */
+    out->own = w.data;
+    out->p = w.data;
+    out->n = w.len;
+    return 0;
+}
+
 /* ixd_row_cast(row, desc): each field converted to desc's type. */
 static void f_cast(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;

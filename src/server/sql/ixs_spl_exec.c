@@ -302,10 +302,12 @@ void ixs_spl_key(const spl_rt *r, sb *b) {
 
 static int prep_n(ixs_conn *db, const char *text, size_t n, ixs_stmt **out, ixv_err *err) {
     int64_t dl = db->deadline;
-    int intr = db->interrupted;
+    int intr = db->interrupted, spl = db->spl_prep;
+    db->spl_prep = 1;
     int rc = ixs_prepare(db, text, n, out, err);
     db->deadline = dl;
     db->interrupted = intr;
+    db->spl_prep = spl;
     return rc;
 }
 
@@ -369,7 +371,7 @@ static int q_bind(frame *f, spl_sql *q, ixs_stmt *st) {
 /* Assigns value v of type t to variable slot k. */
 static int assign(frame *f, int k, ityp t, const sval *v) {
     sval o;
-    int rc = ixv_convert(t, v, f->r->vars[k].t, &o);
+    int rc = ixs_row_convert(f->db->h, t, v, f->r->vars[k].t, &o);
     if (rc) return ixv_seterr(f->err, rc, 0, 0, NULL);
     if (!o.kind) o.kind = SQLITE_NULL; /* ixv_convert's NULL is all zero */
     ixv_sval_free(&f->v[k]);
@@ -503,7 +505,7 @@ static int call_values(frame *f, spl_node *n, spl_rows *rows, rets *rt) {
     sval args[SPL_MAX_ARGS];
     int rc = 0;
     for (int k = 0; k < a.n; k++) {
-        rc = ixv_convert(a.t[k], &a.v[k], r->vars[k].t, &args[k]);
+        rc = ixs_row_convert(f->db->h, a.t[k], &a.v[k], r->vars[k].t, &args[k]);
         if (rc) {
             for (int j = 0; j < k; j++)
                 ixv_sval_free(&args[j]);
@@ -750,7 +752,8 @@ static int return_stmt(frame *f, spl_node *n) {
         for (int k = 0; k < o->ncols; k++) {
             memset(&row[k], 0, sizeof row[k]);
             row[k].kind = SQLITE_NULL;
-            if (!rc && k < x.n) rc = ixv_convert(x.t[k], &x.v[k], f->r->ret[k], &row[k]);
+            if (!rc && k < x.n)
+                rc = ixs_row_convert(f->db->h, x.t[k], &x.v[k], f->r->ret[k], &row[k]);
             if (!row[k].kind) row[k].kind = SQLITE_NULL;
             if (!rc && !row[k].own && (row[k].kind == SQLITE_TEXT || row[k].kind == SQLITE_BLOB)) {
                 sval c;

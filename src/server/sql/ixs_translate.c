@@ -118,7 +118,7 @@ static int translate1(ixs_conn *db, ixs_stmt *s, const char *sql, size_t n, ixv_
         memset(&q, 0, sizeof q);
         s->kind = SK_SELECT;
         s->stype = IX_STMTTYPE_SELECT;
-        p.row_top = 1; /* its ROW values are sent as text */
+        p.row_top = !db->spl_prep; /* its ROW values are sent as text to a client */
         p.rowid_want = ixs_cursor_wanted(&p);
         into_tail it;
         memset(&it, 0, sizeof it);
