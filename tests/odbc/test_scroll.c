@@ -7,7 +7,8 @@
  * out here from the specification); SQL_NO_DATA before the first and after
  * the last row, 01S06 for a rowset overlapping the start; SQL_ATTR_ROW_NUMBER;
  * SQLGetData on a scrolled row; KEYSET and DYNAMIC give 01S02 and STATIC;
- * a forward-only cursor refuses SQL_FETCH_FIRST (HY106); SQLGetInfo. */
+ * a forward-only cursor refuses SQL_FETCH_FIRST (HY106); a result the driver
+ * makes (SQLGetTypeInfo) scrolls; SQLGetInfo. */
 #include <sql.h>
 #include <sqlext.h>
 #include <stdio.h>
@@ -100,7 +101,11 @@ static void forward_rows(SQLHSTMT st) {
     OK(SQLExecDirect(st, (SQLCHAR *)QUERY, SQL_NTS), SQL_HANDLE_STMT, st);
     int n = 0;
     SQLRETURN rc;
+    int numbered = 1;
     while ((rc = SQLFetch(st)) == SQL_SUCCESS) {
+        SQLULEN rn = 0;
+        SQLGetStmtAttr(st, SQL_ATTR_ROW_NUMBER, &rn, 0, NULL);
+        numbered &= rn == (SQLULEN)n + 1;
         for (SQLULEN r = 0; r < fetched && n < NROWS; r++, n++) {
             ref[n].id = ids[r];
             memcpy(ref[n].name, names[r], NAME_LEN);
@@ -110,6 +115,7 @@ static void forward_rows(SQLHSTMT st) {
         }
     }
     CHECK(rc == SQL_NO_DATA && n == NROWS, "forward-only: %d rows, rc %d", n, rc);
+    CHECK(numbered, "forward-only: SQL_ATTR_ROW_NUMBER is the rowset's first row");
     CHECK(SQLFetchScroll(st, SQL_FETCH_FIRST, 0) == SQL_ERROR &&
               strcmp(state_of(SQL_HANDLE_STMT, st), "HY106") == 0,
           "forward-only cursor refuses SQL_FETCH_FIRST with HY106");
@@ -323,6 +329,41 @@ static void getdata_scrolled(SQLHSTMT st) {
     SQLSetStmtAttr(st, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_FORWARD_ONLY, 0);
 }
 
+/* a result the driver makes (SQLGetTypeInfo) scrolls on a static cursor */
+static void driver_result(SQLHSTMT st) {
+    char fwd[64][64];
+    int n = 0;
+    OK(SQLGetTypeInfo(st, SQL_ALL_TYPES), SQL_HANDLE_STMT, st);
+    while (n < 64 && SQLFetch(st) == SQL_SUCCESS) {
+        SQLLEN ind;
+        SQLGetData(st, 1, SQL_C_CHAR, fwd[n], sizeof fwd[n], &ind);
+        n++;
+    }
+    SQLFreeStmt(st, SQL_CLOSE);
+    SQLSetStmtAttr(st, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_STATIC, 0);
+    OK(SQLGetTypeInfo(st, SQL_ALL_TYPES), SQL_HANDLE_STMT, st);
+    static const struct {
+        SQLSMALLINT o;
+        long off;
+    } steps[] = {{SQL_FETCH_LAST, 0},  {SQL_FETCH_PRIOR, 0},    {SQL_FETCH_ABSOLUTE, 2},
+                 {SQL_FETCH_FIRST, 0}, {SQL_FETCH_RELATIVE, 3}, {SQL_FETCH_ABSOLUTE, -2}};
+    long rows[] = {n, n - 1, 2, 1, 4, n - 1};
+    int ok = n > 4;
+    for (size_t i = 0; ok && i < sizeof steps / sizeof *steps; i++) {
+        char name[64] = "";
+        SQLLEN ind;
+        SQLULEN rn = 0;
+        ok = SQLFetchScroll(st, steps[i].o, steps[i].off) == SQL_SUCCESS &&
+             SQL_SUCCEEDED(SQLGetData(st, 1, SQL_C_CHAR, name, sizeof name, &ind)) &&
+             SQL_SUCCEEDED(SQLGetStmtAttr(st, SQL_ATTR_ROW_NUMBER, &rn, 0, NULL)) &&
+             (long)rn == rows[i] && strcmp(name, fwd[rows[i] - 1]) == 0;
+    }
+    ok = ok && SQLFetchScroll(st, SQL_FETCH_ABSOLUTE, n + 1) == SQL_NO_DATA;
+    CHECK(ok, "SQLGetTypeInfo's %d rows scroll on a static cursor", n);
+    SQLFreeStmt(st, SQL_CLOSE);
+    SQLSetStmtAttr(st, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_FORWARD_ONLY, 0);
+}
+
 static void attributes(SQLHSTMT st) {
     SQLULEN ct = 0;
     SQLRETURN rc =
@@ -387,6 +428,7 @@ int main(void) {
     setup(st);
     forward_rows(st);
     attributes(st);
+    driver_result(st);
     long sizes[] = {1, 5, 10, MAXSET};
     SQLSetStmtAttr(st, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_STATIC, 0);
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
