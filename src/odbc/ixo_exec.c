@@ -27,6 +27,8 @@ ixo_stmt *ixo_stmt_new(ixo_dbc *dbc) {
     s->row_array_size = 1;
     s->paramset_size = 1;
     s->rowcount = -1;
+    s->cursor_type = SQL_CURSOR_FORWARD_ONLY;
+    ixo_scroll_reset(s);
     s->next = dbc->stmts;
     dbc->stmts = s;
     return s;
@@ -34,6 +36,7 @@ ixo_stmt *ixo_stmt_new(ixo_dbc *dbc) {
 
 void ixo_stmt_reset_result(ixo_stmt *s) {
     s->pending = s->done = s->has_row = 0;
+    ixo_scroll_reset(s);
     ixo_stmt_free_lobs(s);
     s->gd_col = -1;
     if (s->res) {
@@ -270,10 +273,17 @@ static SQLRETURN run(ixo_stmt *s) {
     return rc;
 }
 
+/* the ix_prepare_v2 flags of the cursor type: a static cursor is a scroll
+ * cursor (libixdb ignores the flag for a statement that returns no rows) */
+static unsigned cursor_flags(const ixo_stmt *s) {
+    return s->cursor_type == SQL_CURSOR_STATIC ? IX_PREPARE_SCROLL : 0;
+}
+
 SQLRETURN ixo_exec_direct(ixo_stmt *s, const char *sql, size_t len) {
     ixo_stmt_unprepare(s);
-    if (ix_prepare(s->dbc->conn, sql, len, &s->st) != IX_OK)
+    if (ix_prepare_v2(s->dbc->conn, sql, len, cursor_flags(s), &s->st) != IX_OK)
         return ixo_err_conn(&s->h, s->dbc->conn);
+    s->scroll = s->cursor_type == SQL_CURSOR_STATIC;
     return run(s);
 }
 
@@ -300,10 +310,11 @@ SQLRETURN SQL_API SQLPrepare(SQLHSTMT StatementHandle, SQLCHAR *StatementText,
     size_t n = TextLength == SQL_NTS || TextLength < 0 ? strlen((const char *)StatementText)
                                                        : (size_t)TextLength;
     ixo_stmt_unprepare(s);
-    if (ix_prepare_v2(s->dbc->conn, (const char *)StatementText, n, IX_PREPARE_NOW, &s->st) !=
-        IX_OK)
+    if (ix_prepare_v2(s->dbc->conn, (const char *)StatementText, n,
+                      IX_PREPARE_NOW | cursor_flags(s), &s->st) != IX_OK)
         return ixo_leave(h, ixo_err_conn(h, s->dbc->conn));
     s->prepared = 1;
+    s->scroll = s->cursor_type == SQL_CURSOR_STATIC;
     return ixo_leave(h, SQL_SUCCESS);
 }
 
@@ -450,16 +461,18 @@ static SQLRETURN set_stmt_attr(ixo_stmt *s, SQLINTEGER a, SQLPOINTER v) {
     case SQL_ATTR_QUERY_TIMEOUT: s->query_timeout = u; return SQL_SUCCESS;
     case SQL_ATTR_MAX_ROWS: s->max_rows = u; return SQL_SUCCESS;
     case SQL_ATTR_CURSOR_TYPE:
-        if (u != SQL_CURSOR_FORWARD_ONLY)
-            return ixo_warn(&s->h, "01S02", "Option value changed (forward-only)");
+        s->cursor_type = u == SQL_CURSOR_FORWARD_ONLY ? u : SQL_CURSOR_STATIC;
+        if (u != SQL_CURSOR_FORWARD_ONLY && u != SQL_CURSOR_STATIC)
+            return ixo_warn(&s->h, "01S02", "Option value changed (static)");
         return SQL_SUCCESS;
     case SQL_ATTR_CONCURRENCY:
         if (u != SQL_CONCUR_READ_ONLY)
             return ixo_warn(&s->h, "01S02", "Option value changed (read-only)");
         return SQL_SUCCESS;
     case SQL_ATTR_CURSOR_SCROLLABLE:
-        if (u != SQL_NONSCROLLABLE)
-            return ixo_err(&s->h, "HYC00", 0, "Scrollable cursors are not implemented");
+        if (u != SQL_NONSCROLLABLE && u != SQL_SCROLLABLE)
+            return ixo_err(&s->h, "HY024", 0, "Invalid attribute value");
+        s->cursor_type = u == SQL_SCROLLABLE ? SQL_CURSOR_STATIC : SQL_CURSOR_FORWARD_ONLY;
         return SQL_SUCCESS;
     case SQL_ATTR_NOSCAN:
     case SQL_ATTR_MAX_LENGTH:
@@ -507,9 +520,11 @@ SQLRETURN SQL_API SQLGetStmtAttr(SQLHSTMT StatementHandle, SQLINTEGER Attribute,
     case SQL_ATTR_PARAM_BIND_TYPE: u = s->param_bind_type; break;
     case SQL_ATTR_QUERY_TIMEOUT: u = s->query_timeout; break;
     case SQL_ATTR_MAX_ROWS: u = s->max_rows; break;
-    case SQL_ATTR_CURSOR_TYPE: u = SQL_CURSOR_FORWARD_ONLY; break;
+    case SQL_ATTR_CURSOR_TYPE: u = s->cursor_type; break;
     case SQL_ATTR_CONCURRENCY: u = SQL_CONCUR_READ_ONLY; break;
-    case SQL_ATTR_CURSOR_SCROLLABLE: u = SQL_NONSCROLLABLE; break;
+    case SQL_ATTR_CURSOR_SCROLLABLE:
+        u = s->cursor_type == SQL_CURSOR_STATIC ? SQL_SCROLLABLE : SQL_NONSCROLLABLE;
+        break;
     case SQL_ATTR_CURSOR_SENSITIVITY: u = SQL_UNSPECIFIED; break;
     case SQL_ATTR_ASYNC_ENABLE: u = SQL_ASYNC_ENABLE_OFF; break;
     case SQL_ATTR_NOSCAN: u = SQL_NOSCAN_OFF; break;
@@ -517,7 +532,7 @@ SQLRETURN SQL_API SQLGetStmtAttr(SQLHSTMT StatementHandle, SQLINTEGER Attribute,
     case SQL_ATTR_RETRIEVE_DATA: u = SQL_RD_ON; break;
     case SQL_ATTR_USE_BOOKMARKS: u = SQL_UB_OFF; break;
     case SQL_ATTR_METADATA_ID: u = SQL_FALSE; break;
-    case SQL_ATTR_ROW_NUMBER: u = 0; break;
+    case SQL_ATTR_ROW_NUMBER: u = (SQLULEN)s->row_number; break;
     default:
         return ixo_leave(h,
                          ixo_err(h, "HY092", 0, "Invalid statement attribute %d", (int)Attribute));

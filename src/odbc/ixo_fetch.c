@@ -505,13 +505,147 @@ static SQLRETURN put_row(ixo_stmt *s, const ixo_slot *slots, int nslots, SQLULEN
     return ret;
 }
 
-static SQLRETURN fetch(ixo_stmt *s) {
-    if (ixo_describe(s) == SQL_ERROR) return SQL_ERROR;
-    if ((!s->executed && !s->res) || s->ncols <= 0)
-        return ixo_err(&s->h, "24000", 0, "Invalid cursor state");
+void ixo_scroll_reset(ixo_stmt *s) {
+    s->row_number = 0;
+    s->sc_start = IXO_BEFORE_START;
+    s->sc_cur = s->sc_max = 0;
+    s->sc_nrows = -1;
+    s->sc_prev_size = 0;
+}
+
+static int is_scroll(const ixo_stmt *s) {
+    return s->res ? s->cursor_type == SQL_CURSOR_STATIC : s->scroll;
+}
+
+/* row k (1-based) of a scroll cursor into the statement: 1, 0 when there
+ * is no such row, -1 on an error. The row after the current one is
+ * ix_step (rows come in batches), any other one ix_fetch_absolute. */
+static int scroll_row(ixo_stmt *s, int64_t k) {
+    if (k < 1 || (s->sc_nrows >= 0 && k > s->sc_nrows)) return 0;
+    if (s->res) {
+        if (k > s->res->nrows) return 0;
+        s->res->pos = k;
+        return 1;
+    }
+    int rc;
+    if (s->pending && k == 1)
+        rc = IX_ROW; /* the first row, stepped by the execution */
+    else if (s->sc_cur > 0 && k == s->sc_cur + 1)
+        rc = ix_step(s->st);
+    else
+        rc = ix_fetch_absolute(s->st, k);
+    s->pending = 0;
+    s->rowno++;
+    if (rc == IX_ROW) {
+        s->sc_cur = k;
+        if (k > s->sc_max) s->sc_max = k;
+        return 1;
+    }
+    s->sc_cur = 0;
+    if (rc != IX_DONE) return -1;
+    if (k - 1 <= s->sc_max) s->sc_nrows = k - 1; /* row k-1 exists, row k does not */
+    return 0;
+}
+
+/* the rows of a scroll cursor's result: known from the rows read, or found
+ * by probing (doubling, then halving: 2 log2(n) round trips); -1 on an
+ * error */
+static int64_t scroll_count(ixo_stmt *s) {
+    if (s->res) return s->res->nrows;
+    int64_t lo = s->sc_max, hi = -1;
+    while (s->sc_nrows < 0 && hi < 0) {
+        int64_t probe = lo < 8 ? lo + 8 : lo * 2;
+        int k = scroll_row(s, probe);
+        if (k < 0) return -1;
+        if (k)
+            lo = probe;
+        else
+            hi = probe;
+    }
+    while (s->sc_nrows < 0 && hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        int k = scroll_row(s, mid);
+        if (k < 0) return -1;
+        if (k)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (s->sc_nrows < 0) s->sc_nrows = lo;
+    return s->sc_nrows;
+}
+
+/* the rows of a rowset ending past the start of the result begin at row 1,
+ * with 01S06 when warn */
+typedef struct ixo_target {
+    int64_t start; /* the first row, or IXO_BEFORE_START / IXO_AFTER_END */
+    int warn;      /* 01S06: the rowset would have begun before row 1 */
+    int err;       /* counting the rows failed */
+} ixo_target;
+
+/* SQL_FETCH_ABSOLUTE n (n < 0: from the end) */
+static ixo_target target_absolute(ixo_stmt *s, int64_t n, int64_t size) {
+    ixo_target t = {IXO_BEFORE_START, 0, 0};
+    if (n > 0) {
+        t.start = n;
+    } else if (n < 0) {
+        int64_t nrows = scroll_count(s);
+        if (nrows < 0)
+            t.err = 1;
+        else if (-n <= nrows)
+            t.start = nrows + n + 1;
+        else if (-n <= size)
+            t.start = 1;
+    }
+    return t;
+}
+
+/* SQL_FETCH_RELATIVE n from the current rowset */
+static ixo_target target_relative(ixo_stmt *s, int64_t n, int64_t size) {
+    int64_t cur = s->sc_start;
+    ixo_target t = {IXO_AFTER_END, 0, 0};
+    if (cur == IXO_BEFORE_START)
+        return n > 0 ? target_absolute(s, n, size) : (ixo_target){IXO_BEFORE_START, 0, 0};
+    if (cur == IXO_AFTER_END) return n < 0 ? target_absolute(s, n, size) : t;
+    if (cur + n >= 1) {
+        t.start = cur + n; /* past the end: the fill finds no row */
+    } else {
+        t.start = cur == 1 || -n > size ? IXO_BEFORE_START : 1;
+        t.warn = t.start == 1;
+    }
+    return t;
+}
+
+/* where the rowset of a fetch in orientation o begins (ODBC 3's table of
+ * SQLFetchScroll's cursor positions) */
+static ixo_target scroll_target(ixo_stmt *s, SQLSMALLINT o, SQLLEN off, int64_t size) {
+    int64_t cur = s->sc_start, prev = s->sc_prev_size ? (int64_t)s->sc_prev_size : size;
+    ixo_target t = {IXO_BEFORE_START, 0, 0};
+    switch (o) {
+    case SQL_FETCH_NEXT:
+        t.start = cur == IXO_BEFORE_START ? 1 : cur == IXO_AFTER_END ? IXO_AFTER_END : cur + prev;
+        return t;
+    case SQL_FETCH_FIRST: t.start = 1; return t;
+    case SQL_FETCH_ABSOLUTE: return target_absolute(s, off, size);
+    case SQL_FETCH_RELATIVE: return target_relative(s, off, size);
+    case SQL_FETCH_PRIOR:
+        if (cur == IXO_AFTER_END) return target_absolute(s, -size, size);
+        return target_relative(s, cur == IXO_BEFORE_START ? 0 : -size, size);
+    default: { /* SQL_FETCH_LAST */
+        int64_t nrows = scroll_count(s);
+        t.err = nrows < 0;
+        t.start = nrows > size ? nrows - size + 1 : 1;
+        return t;
+    }
+    }
+}
+
+/* a rowset from the cursor into the bound columns: from row start on a
+ * scroll cursor, the next rows on a forward-only one */
+static SQLRETURN fill(ixo_stmt *s, int64_t start) {
     SQLULEN n = s->row_array_size, got = 0;
     SQLRETURN ret = SQL_SUCCESS;
-    int errors = 0;
+    int errors = 0, scroll = start > 0;
     s->has_row = 0;
     if (s->nslots < s->nbound) {
         ixo_slot *p = realloc(s->slots, (size_t)s->nbound * sizeof *p);
@@ -521,7 +655,7 @@ static SQLRETURN fetch(ixo_stmt *s) {
     }
     int nslots = plan_slots(s, s->slots);
     for (SQLULEN r = 0; r < n; r++) {
-        int k = next_row(s);
+        int k = scroll ? scroll_row(s, start + (int64_t)r) : next_row(s);
         if (k < 0) {
             ixo_err_conn(&s->h, s->dbc->conn);
             if (got == 0) return SQL_ERROR;
@@ -529,6 +663,7 @@ static SQLRETURN fetch(ixo_stmt *s) {
             break;
         }
         if (k == 0) break;
+        if (r == 0) s->row_number = scroll ? start : s->res ? s->res->pos : s->sc_max + 1;
         SQLRETURN rc = put_row(s, s->slots, nslots, r);
         if (s->row_status)
             s->row_status[r] = rc == SQL_SUCCESS ? SQL_ROW_SUCCESS
@@ -538,6 +673,7 @@ static SQLRETURN fetch(ixo_stmt *s) {
         if (rc != SQL_SUCCESS && ret == SQL_SUCCESS) ret = SQL_SUCCESS_WITH_INFO;
         got++;
     }
+    if (!scroll) s->sc_max += (int64_t)got; /* a forward-only cursor's rows read */
     for (SQLULEN r = got; s->row_status && r < n; r++)
         s->row_status[r] = SQL_ROW_NOROW;
     if (s->rows_fetched) *s->rows_fetched = got;
@@ -550,19 +686,74 @@ static SQLRETURN fetch(ixo_stmt *s) {
     return n == 1 && errors ? SQL_ERROR : ret;
 }
 
+static SQLRETURN check_cursor(ixo_stmt *s) {
+    if (ixo_describe(s) == SQL_ERROR) return SQL_ERROR;
+    if ((!s->executed && !s->res) || s->ncols <= 0)
+        return ixo_err(&s->h, "24000", 0, "Invalid cursor state");
+    return SQL_SUCCESS;
+}
+
+/* SQLFetchScroll on a scroll cursor */
+static SQLRETURN fetch_scroll(ixo_stmt *s, SQLSMALLINT o, SQLLEN off) {
+    int64_t size = (int64_t)s->row_array_size;
+    ixo_target t = scroll_target(s, o, off, size);
+    s->sc_prev_size = s->row_array_size;
+    if (t.err) return ixo_err_conn(&s->h, s->dbc->conn);
+    SQLRETURN rc = SQL_NO_DATA;
+    if (t.start > 0) rc = fill(s, t.start);
+    if (rc == SQL_NO_DATA) {
+        s->has_row = 0;
+        s->row_number = 0;
+        s->sc_start = t.start > 0 ? IXO_AFTER_END : t.start;
+        if (s->rows_fetched) *s->rows_fetched = 0;
+        for (SQLULEN r = 0; s->row_status && r < s->row_array_size; r++)
+            s->row_status[r] = SQL_ROW_NOROW;
+        return rc;
+    }
+    if (rc != SQL_ERROR) s->sc_start = t.start;
+    if (t.warn && rc != SQL_ERROR)
+        return ixo_warn(&s->h, "01S06",
+                        "Attempt to fetch before the result set returned the first rowset");
+    return rc;
+}
+
+static SQLRETURN fetch(ixo_stmt *s, SQLSMALLINT o, SQLLEN off) {
+    if (check_cursor(s) == SQL_ERROR) return SQL_ERROR;
+    if (is_scroll(s)) {
+        if (o < SQL_FETCH_NEXT || o > SQL_FETCH_RELATIVE)
+            return ixo_err(&s->h, "HY106", 0, "Fetch type out of range");
+        return fetch_scroll(s, o, off);
+    }
+    if (o != SQL_FETCH_NEXT)
+        return ixo_err(&s->h, "HY106", 0, "Fetch type out of range (forward-only cursor)");
+    return fill(s, 0);
+}
+
 SQLRETURN SQL_API SQLFetch(SQLHSTMT StatementHandle) {
     ENTER_STMT(StatementHandle);
-    return ixo_leave(h, fetch(s));
+    return ixo_leave(h, fetch(s, SQL_FETCH_NEXT, 0));
 }
 
 SQLRETURN SQL_API SQLFetchScroll(SQLHSTMT StatementHandle, SQLSMALLINT FetchOrientation,
                                  SQLLEN FetchOffset) {
-    (void)FetchOffset;
     ENTER_STMT(StatementHandle);
-    if (FetchOrientation != SQL_FETCH_NEXT)
-        return ixo_leave(h,
-                         ixo_err(h, "HY106", 0, "Fetch type out of range (forward-only cursor)"));
-    return ixo_leave(h, fetch(s));
+    return ixo_leave(h, fetch(s, FetchOrientation, FetchOffset));
+}
+
+/* ODBC 2's scrolling fetch (PHP's odbc calls it when SQL_FETCH_DIRECTION
+ * has SQL_FD_FETCH_ABSOLUTE): SQLFetchScroll with its own rows-fetched and
+ * row status outputs in place of the statement attributes */
+SQLRETURN SQL_API SQLExtendedFetch(SQLHSTMT hstmt, SQLUSMALLINT fFetchType, SQLLEN irow,
+                                   SQLULEN *pcrow, SQLUSMALLINT *rgfRowStatus) {
+    ENTER_STMT(hstmt);
+    SQLULEN *fetched = s->rows_fetched;
+    SQLUSMALLINT *status = s->row_status;
+    s->rows_fetched = pcrow;
+    s->row_status = rgfRowStatus;
+    SQLRETURN rc = fetch(s, (SQLSMALLINT)fFetchType, irow);
+    s->rows_fetched = fetched;
+    s->row_status = status;
+    return ixo_leave(h, rc);
 }
 
 SQLRETURN SQL_API SQLGetData(SQLHSTMT StatementHandle, SQLUSMALLINT ColumnNumber,

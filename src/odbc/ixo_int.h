@@ -143,7 +143,19 @@ struct ixo_stmt {
     int64_t *lob_row;
     int nlobs;
     int64_t rowno; /* rows stepped, for lob_row */
+    /* cursors: SQL_ATTR_CURSOR_TYPE, and the scroll state (ixo_fetch.c) */
+    SQLULEN cursor_type; /* SQL_CURSOR_FORWARD_ONLY or SQL_CURSOR_STATIC */
+    int scroll;          /* st was prepared with IX_PREPARE_SCROLL */
+    int64_t row_number;  /* SQL_ATTR_ROW_NUMBER: the first row of the rowset, 0: none */
+    int64_t sc_start;    /* the rowset's first row; IXO_BEFORE_START, IXO_AFTER_END */
+    int64_t sc_cur;      /* the row current in libixdb, 0 when not known */
+    int64_t sc_max;      /* the highest row known to exist */
+    int64_t sc_nrows;    /* the rows of the result, -1 while not known */
+    SQLULEN sc_prev_size; /* the rowset size of the previous fetch */
 };
+
+#define IXO_BEFORE_START 0
+#define IXO_AFTER_END    (-1)
 
 /* ---- locking and diagnostics (ixo_diag.c) ---- */
 void ixo_head_init(ixo_head *h, SQLSMALLINT kind);
@@ -179,6 +191,8 @@ void ixo_stmt_reset_result(ixo_stmt *s);
 void ixo_stmt_free(ixo_stmt *s);
 void ixo_stmt_unprepare(ixo_stmt *s); /* the statement and its describe dropped */
 void ixo_stmt_free_lobs(ixo_stmt *s);
+/* the cursor's position before the first row, nothing known of the result */
+void ixo_scroll_reset(ixo_stmt *s);
 ixo_stmt *ixo_stmt_new(ixo_dbc *dbc);
 /* SQLExecDirect's body, for the catalogue functions too */
 SQLRETURN ixo_exec_direct(ixo_stmt *s, const char *sql, size_t len);
