@@ -239,7 +239,7 @@ static char *routine_text(ixo_stmt *s, int procid) {
     if (!st) return NULL;
     size_t len = 0, cap = 256;
     char *text = malloc(cap);
-    int rc;
+    int rc = IX_DONE;
     while (text && (rc = ix_step(st)) == IX_ROW) {
         const char *d = ix_column_text(st, 0);
         size_t n = d ? strlen(d) : 0;

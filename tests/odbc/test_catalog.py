@@ -173,23 +173,38 @@ class Catalogue(unittest.TestCase):
                                         ("lo", res, pyodbc.SQL_INTEGER, "INTEGER", 10, 0, 1),
                                         ("hi", res, pyodbc.SQL_VARCHAR, "VARCHAR", 20, None, 2)])
 
-    def test_get_functions(self):
-        # SQLGetFunctions through the driver manager, by ctypes (pyodbc has no call for it)
+    def raw(self):
+        """an ODBC 3 connection to pyt through the driver manager, by ctypes
+        (for what pyodbc does not call): (libodbc, env, dbc)"""
         odbc = ctypes.CDLL(ctypes.util.find_library("odbc") or "libodbc.so.2")
         env, dbc = ctypes.c_void_p(), ctypes.c_void_p()
         self.assertEqual(odbc.SQLAllocHandle(1, None, ctypes.byref(env)), 0)
         odbc.SQLSetEnvAttr(env, 200, ctypes.c_void_p(3), 0)  # SQL_ATTR_ODBC_VERSION, 3
         self.assertEqual(odbc.SQLAllocHandle(2, env, ctypes.byref(dbc)), 0)
         self.assertIn(odbc.SQLDriverConnect(dbc, None, b"DSN=pyt", -3, None, 0, None, 0), (0, 1))
-        try:
-            for name, fid in SQL_API.items():
-                ok = ctypes.c_ushort(0)
-                self.assertEqual(odbc.SQLGetFunctions(dbc, fid, ctypes.byref(ok)), 0)
-                self.assertEqual(ok.value, 1, name)
-        finally:
-            odbc.SQLDisconnect(dbc)
-            odbc.SQLFreeHandle(2, dbc)
-            odbc.SQLFreeHandle(1, env)
+        self.addCleanup(odbc.SQLFreeHandle, 1, env)
+        self.addCleanup(odbc.SQLFreeHandle, 2, dbc)
+        self.addCleanup(odbc.SQLDisconnect, dbc)
+        return odbc, env, dbc
+
+    def test_get_functions(self):
+        odbc, env, dbc = self.raw()
+        for name, fid in SQL_API.items():
+            ok = ctypes.c_ushort(0)
+            self.assertEqual(odbc.SQLGetFunctions(dbc, fid, ctypes.byref(ok)), 0)
+            self.assertEqual(ok.value, 1, name)
+
+    def test_procedure_columns_by_pattern(self):
+        odbc, env, dbc = self.raw()
+        st = ctypes.c_void_p()
+        self.assertEqual(odbc.SQLAllocHandle(3, dbc, ctypes.byref(st)), 0)
+        self.addCleanup(odbc.SQLFreeHandle, 3, st)
+        self.assertEqual(odbc.SQLProcedureColumns(st, None, 0, None, 0, b"p%", -3, b"h%", -3), 0)
+        names, buf, ind = [], ctypes.create_string_buffer(64), ctypes.c_long(0)
+        while odbc.SQLFetch(st) == 0:
+            odbc.SQLGetData(st, 4, 1, buf, 64, ctypes.byref(ind))  # COLUMN_NAME as SQL_C_CHAR
+            names.append(buf.value.decode())
+        self.assertEqual(names, ["hi"])
 
 def main():
     start()
