@@ -3,7 +3,8 @@
  * system catalogue (systables, syscolumns, sysconstraints, sysindexes), read
  * with a query of its own on the connection and turned into a result the
  * driver makes (ODBC's column layout, ODBC's type numbers). SQLStatistics
- * gives the indexes only (no SQL_TABLE_STAT row).
+ * gives the indexes only (no SQL_TABLE_STAT row). The helpers here serve the
+ * other catalogue files too (ixo_catkeys.c, ixo_catproc.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +12,7 @@
 
 #include "ixo_int.h"
 
-/* a catalogue argument: NULL or "" as "%" for patterns */
-static void arg(char *out, size_t cap, const SQLCHAR *s, SQLSMALLINT n, int pattern) {
+void ixo_cat_arg(char *out, size_t cap, const SQLCHAR *s, SQLSMALLINT n, int pattern) {
     if (!s) {
         snprintf(out, cap, "%s", pattern ? "%" : "");
         return;
@@ -21,8 +21,7 @@ static void arg(char *out, size_t cap, const SQLCHAR *s, SQLSMALLINT n, int patt
     snprintf(out, cap, "%.*s", (int)(len < cap ? len : cap - 1), (const char *)s);
 }
 
-/* prepares sql and binds the texts; NULL with a record on failure */
-static ix_stmt *query(ixo_stmt *s, const char *sql, const char *const *args, int nargs) {
+ix_stmt *ixo_cat_query(ixo_stmt *s, const char *sql, const char *const *args, int nargs) {
     ix_stmt *st = NULL;
     if (ix_prepare(s->dbc->conn, sql, IX_NTS, &st) != IX_OK) {
         ixo_err_conn(&s->h, s->dbc->conn);
@@ -37,8 +36,7 @@ static ix_stmt *query(ixo_stmt *s, const char *sql, const char *const *args, int
     return st;
 }
 
-/* the text of column i without the blanks a CHAR pads with, into buf */
-static const char *trimmed(ix_stmt *st, int i, char *buf, size_t cap) {
+const char *ixo_cat_trimmed(ix_stmt *st, int i, char *buf, size_t cap) {
     const char *t = ix_column_text(st, i);
     buf[0] = 0;
     if (!t) return NULL;
@@ -49,10 +47,8 @@ static const char *trimmed(ix_stmt *st, int i, char *buf, size_t cap) {
     return buf;
 }
 
-/* steps st to its end with row_fn filling r's rows; the statement's result
- * becomes r */
-static SQLRETURN fill(ixo_stmt *s, ix_stmt *st, ixo_result *r,
-                      int (*row_fn)(ixo_result *, ix_stmt *, const char *)) {
+SQLRETURN ixo_cat_fill(ixo_stmt *s, ix_stmt *st, ixo_result *r,
+                       int (*row_fn)(ixo_result *, ix_stmt *, const char *)) {
     int rc;
     const char *db = ix_conn_database(s->dbc->conn);
     char cat[IXO_NAME_MAX];
@@ -89,9 +85,9 @@ static const ixo_rcol TABLES_COLS[] = {
 
 static int table_row(ixo_result *r, ix_stmt *st, const char *cat) {
     char name[IXO_NAME_MAX], owner[IXO_NAME_MAX], type[8];
-    trimmed(st, 0, name, sizeof name);
-    trimmed(st, 1, owner, sizeof owner);
-    trimmed(st, 2, type, sizeof type);
+    ixo_cat_trimmed(st, 0, name, sizeof name);
+    ixo_cat_trimmed(st, 1, owner, sizeof owner);
+    ixo_cat_trimmed(st, 2, type, sizeof type);
     const char *t = ix_column_int(st, 3) < FIRST_USER_TABID ? "SYSTEM TABLE"
                     : type[0] == 'V'                        ? "VIEW"
                     : type[0] == 'S' || type[0] == 'P'      ? "SYNONYM"
@@ -125,10 +121,10 @@ SQLRETURN SQL_API SQLTables(SQLHSTMT StatementHandle, SQLCHAR *CatalogName, SQLS
     ixo_stmt *s = (ixo_stmt *)h;
     char cat[IXO_NAME_MAX], schema[IXO_NAME_MAX], table[IXO_NAME_MAX], types[IXO_NAME_MAX];
     char want[8];
-    arg(cat, sizeof cat, CatalogName, NameLength1, 0);
-    arg(schema, sizeof schema, SchemaName, NameLength2, 1);
-    arg(table, sizeof table, TableName, NameLength3, 1);
-    arg(types, sizeof types, TableType, NameLength4, 0);
+    ixo_cat_arg(cat, sizeof cat, CatalogName, NameLength1, 0);
+    ixo_cat_arg(schema, sizeof schema, SchemaName, NameLength2, 1);
+    ixo_cat_arg(table, sizeof table, TableName, NameLength3, 1);
+    ixo_cat_arg(types, sizeof types, TableType, NameLength4, 0);
     type_filter(types, want);
     ixo_stmt_unprepare(s);
     char in[32] = "", sql[512];
@@ -142,14 +138,14 @@ SQLRETURN SQL_API SQLTables(SQLHSTMT StatementHandle, SQLCHAR *CatalogName, SQLS
              "ORDER BY 3, 2, 1",
              FIRST_USER_TABID, in, FIRST_USER_TABID, strchr(want, 'Y') != NULL);
     const char *args[] = {table, schema};
-    ix_stmt *st = query(s, sql, args, 2);
+    ix_stmt *st = ixo_cat_query(s, sql, args, 2);
     if (!st) return ixo_leave(h, SQL_ERROR);
     ixo_result *r = ixo_result_new(TABLES_COLS, 5);
     if (!r) {
         ix_finalize(st);
         return ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"));
     }
-    return ixo_leave(h, fill(s, st, r, table_row));
+    return ixo_leave(h, ixo_cat_fill(s, st, r, table_row));
 }
 
 /* ---- SQLColumns ---- */
@@ -166,18 +162,11 @@ static const ixo_rcol COLUMNS_COLS[] = {
     {"ORDINAL_POSITION", SQL_INTEGER, 0},  {"IS_NULLABLE", SQL_VARCHAR, 1},
 };
 
-/* syscolumns.coltype: the type in the low byte, NOT NULL in this bit */
-#define COLTYPE_NOTNULL 0x100
-#define COLTYPE_TYPE    0xff
-/* syscolumns.extended_id of BLOB and CLOB */
-#define EXTID_BLOB 10
-#define EXTID_CLOB 11
-
 static int column_row(ixo_result *r, ix_stmt *st, const char *cat) {
     char name[IXO_NAME_MAX], owner[IXO_NAME_MAX], col[IXO_NAME_MAX];
-    trimmed(st, 0, name, sizeof name);
-    trimmed(st, 1, owner, sizeof owner);
-    trimmed(st, 2, col, sizeof col);
+    ixo_cat_trimmed(st, 0, name, sizeof name);
+    ixo_cat_trimmed(st, 1, owner, sizeof owner);
+    ixo_cat_trimmed(st, 2, col, sizeof col);
     int coltype = ix_column_int(st, 3), len = ix_column_int(st, 4) & 0xffff;
     int ext = ix_column_int(st, 6);
     ixo_typeinfo ti;
@@ -220,41 +209,38 @@ SQLRETURN SQL_API SQLColumns(SQLHSTMT StatementHandle, SQLCHAR *CatalogName,
     if (!h) return SQL_INVALID_HANDLE;
     ixo_stmt *s = (ixo_stmt *)h;
     char schema[IXO_NAME_MAX], table[IXO_NAME_MAX], column[IXO_NAME_MAX];
-    arg(schema, sizeof schema, SchemaName, NameLength2, 1);
-    arg(table, sizeof table, TableName, NameLength3, 1);
-    arg(column, sizeof column, ColumnName, NameLength4, 1);
+    ixo_cat_arg(schema, sizeof schema, SchemaName, NameLength2, 1);
+    ixo_cat_arg(table, sizeof table, TableName, NameLength3, 1);
+    ixo_cat_arg(column, sizeof column, ColumnName, NameLength4, 1);
     ixo_stmt_unprepare(s);
     const char *sql = "SELECT t.tabname, t.owner, c.colname, c.coltype, c.collength, c.colno, "
                       "c.extended_id FROM systables t, syscolumns c WHERE t.tabid = c.tabid AND "
                       "t.tabname LIKE ? AND t.owner LIKE ? AND c.colname LIKE ? "
                       "ORDER BY t.owner, t.tabname, c.colno";
     const char *args[] = {table, schema, column};
-    ix_stmt *st = query(s, sql, args, 3);
+    ix_stmt *st = ixo_cat_query(s, sql, args, 3);
     if (!st) return ixo_leave(h, SQL_ERROR);
     ixo_result *r = ixo_result_new(COLUMNS_COLS, 18);
     if (!r) {
         ix_finalize(st);
         return ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"));
     }
-    return ixo_leave(h, fill(s, st, r, column_row));
+    return ixo_leave(h, ixo_cat_fill(s, st, r, column_row));
 }
 
 /* ---- SQLPrimaryKeys and SQLStatistics: indexes and their columns ---- */
 
-#define INDEX_PARTS 16   /* sysindexes.part1 .. part16: column numbers, negative descending */
-#define MAX_COLNO   1024 /* the most columns an index part may name here */
-
-/* the column names of table tabid, by colno (names[colno]); 0 on failure */
-static int column_names(ixo_stmt *s, int tabid, char (*names)[IXO_NAME_MAX], int max) {
+int ixo_cat_column_names(ixo_stmt *s, int tabid, char (*names)[IXO_NAME_MAX], int max) {
     char id[16];
     snprintf(id, sizeof id, "%d", tabid);
     const char *args[] = {id};
-    ix_stmt *st = query(s, "SELECT colno, colname FROM syscolumns WHERE tabid = ?", args, 1);
+    ix_stmt *st =
+        ixo_cat_query(s, "SELECT colno, colname FROM syscolumns WHERE tabid = ?", args, 1);
     if (!st) return 0;
     int rc;
     while ((rc = ix_step(st)) == IX_ROW) {
         int no = ix_column_int(st, 0);
-        if (no > 0 && no < max) trimmed(st, 1, names[no], IXO_NAME_MAX);
+        if (no > 0 && no < max) ixo_cat_trimmed(st, 1, names[no], IXO_NAME_MAX);
     }
     if (rc != IX_DONE) ixo_err_conn(&s->h, s->dbc->conn);
     ix_finalize(st);
@@ -286,11 +272,11 @@ static const ixo_rcol STAT_COLS[] = {
 static int index_rows(ixo_result *r, ix_stmt *st, const char *cat, char (*names)[IXO_NAME_MAX],
                       int max, int pk) {
     char name[IXO_NAME_MAX], owner[IXO_NAME_MAX], idx[IXO_NAME_MAX], type[8], cname[IXO_NAME_MAX];
-    trimmed(st, 0, name, sizeof name);
-    trimmed(st, 1, owner, sizeof owner);
-    trimmed(st, 3, idx, sizeof idx);
-    trimmed(st, 4, type, sizeof type);
-    if (!trimmed(st, 5, cname, sizeof cname)) cname[0] = 0;
+    ixo_cat_trimmed(st, 0, name, sizeof name);
+    ixo_cat_trimmed(st, 1, owner, sizeof owner);
+    ixo_cat_trimmed(st, 3, idx, sizeof idx);
+    ixo_cat_trimmed(st, 4, type, sizeof type);
+    if (!ixo_cat_trimmed(st, 5, cname, sizeof cname)) cname[0] = 0;
     for (int k = 0; k < INDEX_PARTS; k++) {
         int part = ix_column_int(st, 6 + k), no = part < 0 ? -part : part;
         if (no == 0 || no >= max) continue;
@@ -330,7 +316,7 @@ static SQLRETURN indexes(ixo_stmt *s, const char *schema, const char *table, int
              : unique ? "AND i.idxtype = 'U'"
                       : "");
     const char *args[] = {table, schema};
-    ix_stmt *st = query(s, sql, args, 2);
+    ix_stmt *st = ixo_cat_query(s, sql, args, 2);
     ixo_result *r = st ? ixo_result_new(pk ? PK_COLS : STAT_COLS, pk ? 6 : 13) : NULL;
     SQLRETURN ret = SQL_SUCCESS;
     if (!st)
@@ -342,7 +328,7 @@ static SQLRETURN indexes(ixo_stmt *s, const char *schema, const char *table, int
     snprintf(cat, sizeof cat, "%s", db ? db : "");
     int rc = IX_DONE, have = 0;
     while (ret == SQL_SUCCESS && (rc = ix_step(st)) == IX_ROW) {
-        if (!have && !(have = column_names(s, ix_column_int(st, 2), cols, MAX_COLNO + 1)))
+        if (!have && !(have = ixo_cat_column_names(s, ix_column_int(st, 2), cols, MAX_COLNO + 1)))
             ret = SQL_ERROR;
         else if (!index_rows(r, st, cat, cols, MAX_COLNO + 1, pk))
             ret = ixo_err(&s->h, "HY001", 0, "Memory allocation error");
@@ -367,8 +353,8 @@ SQLRETURN SQL_API SQLPrimaryKeys(SQLHSTMT hstmt, SQLCHAR *szCatalogName, SQLSMAL
     if (!h) return SQL_INVALID_HANDLE;
     ixo_stmt *s = (ixo_stmt *)h;
     char schema[IXO_NAME_MAX], table[IXO_NAME_MAX];
-    arg(schema, sizeof schema, szSchemaName, cbSchemaName, 1);
-    arg(table, sizeof table, szTableName, cbTableName, 0);
+    ixo_cat_arg(schema, sizeof schema, szSchemaName, cbSchemaName, 1);
+    ixo_cat_arg(table, sizeof table, szTableName, cbTableName, 0);
     ixo_stmt_unprepare(s);
     return ixo_leave(h, indexes(s, schema, table, 1, 0));
 }
@@ -385,8 +371,8 @@ SQLRETURN SQL_API SQLStatistics(SQLHSTMT StatementHandle, SQLCHAR *CatalogName,
     if (!h) return SQL_INVALID_HANDLE;
     ixo_stmt *s = (ixo_stmt *)h;
     char schema[IXO_NAME_MAX], table[IXO_NAME_MAX];
-    arg(schema, sizeof schema, SchemaName, NameLength2, 1);
-    arg(table, sizeof table, TableName, NameLength3, 0);
+    ixo_cat_arg(schema, sizeof schema, SchemaName, NameLength2, 1);
+    ixo_cat_arg(table, sizeof table, TableName, NameLength3, 0);
     ixo_stmt_unprepare(s);
     return ixo_leave(h, indexes(s, schema, table, 0, Unique == SQL_INDEX_UNIQUE));
 }

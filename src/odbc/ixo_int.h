@@ -212,4 +212,26 @@ void ixo_result_int(ixo_result *r, int c, int64_t v);
 /* s's result becomes r (describe included) */
 void ixo_stmt_set_result(ixo_stmt *s, ixo_result *r);
 
+/* ---- catalogue queries (ixo_catalog.c; ixo_catkeys.c, ixo_catproc.c) ---- */
+/* syscolumns.coltype: the type in the low byte, NOT NULL in this bit */
+#define COLTYPE_NOTNULL 0x100
+#define COLTYPE_TYPE    0xff
+/* syscolumns.extended_id of BLOB and CLOB */
+#define EXTID_BLOB  10
+#define EXTID_CLOB  11
+#define INDEX_PARTS 16   /* sysindexes.part1 .. part16: column numbers, negative descending */
+#define MAX_COLNO   1024 /* the most columns an index part may name here */
+/* a catalogue argument into out: NULL as "%" for patterns (else "") */
+void ixo_cat_arg(char *out, size_t cap, const SQLCHAR *s, SQLSMALLINT n, int pattern);
+/* prepares sql and binds the texts; NULL with a record on failure */
+ix_stmt *ixo_cat_query(ixo_stmt *s, const char *sql, const char *const *args, int nargs);
+/* the text of column i without the blanks a CHAR pads with, into buf */
+const char *ixo_cat_trimmed(ix_stmt *st, int i, char *buf, size_t cap);
+/* steps st to its end with row_fn filling r's rows (cat: the catalog name);
+ * the statement's result becomes r; st is finalized, r freed on failure */
+SQLRETURN ixo_cat_fill(ixo_stmt *s, ix_stmt *st, ixo_result *r,
+                       int (*row_fn)(ixo_result *, ix_stmt *, const char *));
+/* the column names of table tabid, by colno (names[colno]); 0 on failure */
+int ixo_cat_column_names(ixo_stmt *s, int tabid, char (*names)[IXO_NAME_MAX], int max);
+
 #endif
