@@ -9,12 +9,7 @@ IXODBC_LIB (libixodbc.so). Ends with "N passed, N failed"."""
 import datetime
 import decimal
 import os
-import shutil
-import signal
-import subprocess
 import sys
-import tempfile
-import time
 import unittest
 
 try:
@@ -23,42 +18,8 @@ except ImportError:
     print("pyodbc not installed (Debian python3-pyodbc): skipped")
     sys.exit(77)
 
-DIR = tempfile.mkdtemp(prefix="ixodbc.")
-PORT = 0
-PROC = None
-
-
-def start():
-    global PORT, PROC
-    portfile = os.path.join(DIR, "port")
-    log = open(os.path.join(DIR, "ixd.log"), "ab")
-    env = dict(os.environ)
-    env.pop("LD_PRELOAD", None)  # a sanitizer build's ixd carries its own runtime
-    PROC = subprocess.Popen([os.environ["IXD_BIN"], "--data", os.path.join(DIR, "db"), "--listen",
-                             "127.0.0.1:0", "--port-file", portfile], stdout=log, stderr=log, env=env)
-    for _ in range(1000):
-        if os.path.exists(portfile) and open(portfile).read().strip():
-            PORT = int(open(portfile).read())
-            break
-        time.sleep(0.01)
-    with open(os.path.join(DIR, "odbcinst.ini"), "w") as f:
-        f.write("[ixdb]\nDriver = %s\n" % os.environ["IXODBC_LIB"])
-    with open(os.path.join(DIR, "odbc.ini"), "w") as f:
-        f.write("[nodb]\nDriver = ixdb\nHost = 127.0.0.1\nService = %d\nUID = informix\n"
-                "PWD = in4mix\n\n[pyt]\nDriver = ixdb\nHost = 127.0.0.1\nService = %d\n"
-                "Database = pyt\nUID = informix\nPWD = in4mix\n" % (PORT, PORT))
-    os.environ["ODBCSYSINI"] = DIR
-    os.environ["ODBCINI"] = os.path.join(DIR, "odbc.ini")
-    c = pyodbc.connect("DSN=nodb", autocommit=True)
-    c.execute("CREATE DATABASE pyt WITH LOG")
-    c.close()
-
-
-def stop():
-    if PROC and PROC.poll() is None:
-        PROC.send_signal(signal.SIGTERM)
-        PROC.wait(10)
-    shutil.rmtree(DIR, ignore_errors=True)
+import odbcenv  # noqa: E402
+from odbcenv import start, stop  # noqa: E402,F401
 
 
 TYPES = ("i INTEGER, s SMALLINT, b BIGINT, i8 INT8, f FLOAT, sf SMALLFLOAT, d DECIMAL(12,4), "
@@ -88,7 +49,7 @@ class Driver(unittest.TestCase):
 
     def test_connect_string(self):
         c = pyodbc.connect("DRIVER={ixdb};HOST=127.0.0.1;SERVICE=%d;SERVER=ixd;DATABASE=pyt;"
-                           "UID=informix;PWD=in4mix;CLIENT_LOCALE=en_US.utf8" % PORT)
+                           "UID=informix;PWD=in4mix;CLIENT_LOCALE=en_US.utf8" % odbcenv.PORT)
         self.assertEqual(c.execute("SELECT 1 + 1 FROM systables WHERE tabid = 1").fetchone()[0], 2)
         self.assertEqual(c.getinfo(pyodbc.SQL_DATABASE_NAME), "pyt")
         c.close()
