@@ -162,19 +162,22 @@ static const ixo_rcol COLUMNS_COLS[] = {
     {"ORDINAL_POSITION", SQL_INTEGER, 0},  {"IS_NULLABLE", SQL_VARCHAR, 1},
 };
 
+void ixo_cat_coltype(int coltype, int collength, int extended_id, ixo_typeinfo *ti) {
+    ixo_type_describe(coltype & COLTYPE_TYPE, collength & 0xffff,
+                      extended_id == EXTID_BLOB   ? IX_T_BLOB
+                      : extended_id == EXTID_CLOB ? IX_T_CLOB
+                                                  : 0,
+                      ti);
+}
+
 static int column_row(ixo_result *r, ix_stmt *st, const char *cat) {
     char name[IXO_NAME_MAX], owner[IXO_NAME_MAX], col[IXO_NAME_MAX];
     ixo_cat_trimmed(st, 0, name, sizeof name);
     ixo_cat_trimmed(st, 1, owner, sizeof owner);
     ixo_cat_trimmed(st, 2, col, sizeof col);
     int coltype = ix_column_int(st, 3), len = ix_column_int(st, 4) & 0xffff;
-    int ext = ix_column_int(st, 6);
     ixo_typeinfo ti;
-    ixo_type_describe(coltype & COLTYPE_TYPE, len,
-                      ext == EXTID_BLOB   ? IX_T_BLOB
-                      : ext == EXTID_CLOB ? IX_T_CLOB
-                                          : 0,
-                      &ti);
+    ixo_cat_coltype(coltype, len, ix_column_int(st, 6), &ti);
     int notnull = (coltype & COLTYPE_NOTNULL) != 0;
     int is_dt = ti.sql_type == SQL_TYPE_DATE || ti.sql_type == SQL_TYPE_TIME ||
                 ti.sql_type == SQL_TYPE_TIMESTAMP;

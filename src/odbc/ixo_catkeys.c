@@ -230,14 +230,9 @@ static int special_row(ixo_stmt *s, ixo_result *r, int tabid, int colno, int sco
     int rc = ix_step(st), ok = 1;
     if (rc == IX_ROW) {
         ixo_cat_trimmed(st, 0, name, sizeof name);
-        int coltype = ix_column_int(st, 1), len = ix_column_int(st, 2) & 0xffff;
-        int ext = ix_column_int(st, 3);
+        int coltype = ix_column_int(st, 1);
         ixo_typeinfo ti;
-        ixo_type_describe(coltype & COLTYPE_TYPE, len,
-                          ext == EXTID_BLOB   ? IX_T_BLOB
-                          : ext == EXTID_CLOB ? IX_T_CLOB
-                                              : 0,
-                          &ti);
+        ixo_cat_coltype(coltype, ix_column_int(st, 2), ix_column_int(st, 3), &ti);
         if (!(coltype & COLTYPE_NOTNULL)) *nullable = 1;
         ok =
             ixo_result_add(r) && ixo_result_text(r, 1, name) && ixo_result_text(r, 3, ti.type_name);

@@ -227,6 +227,9 @@ void ixo_cat_arg(char *out, size_t cap, const SQLCHAR *s, SQLSMALLINT n, int pat
 ix_stmt *ixo_cat_query(ixo_stmt *s, const char *sql, const char *const *args, int nargs);
 /* the text of column i without the blanks a CHAR pads with, into buf */
 const char *ixo_cat_trimmed(ix_stmt *st, int i, char *buf, size_t cap);
+/* The ODBC description of a syscolumns row's coltype, collength and
+ * extended_id (BLOB and CLOB told apart by the last) into ti. */
+void ixo_cat_coltype(int coltype, int collength, int extended_id, ixo_typeinfo *ti);
 /* steps st to its end with row_fn filling r's rows (cat: the catalog name);
  * the statement's result becomes r; st is finalized, r freed on failure */
 SQLRETURN ixo_cat_fill(ixo_stmt *s, ix_stmt *st, ixo_result *r,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ixd_proc.h"
+#include "odbc_dsn.h"
 #include "tap.h"
 
 #define NROWS 1000
@@ -478,20 +479,10 @@ int main(void) {
         printf("ixd did not start\n0 passed, 1 failed\n");
         return 1;
     }
-    char path[400];
-    snprintf(path, sizeof path, "%s/odbcinst.ini", p.dir);
-    FILE *f = fopen(path, "w");
-    fprintf(f, "[ixdb]\nDriver = %s\n", IXODBC_LIB);
-    fclose(f);
-    snprintf(path, sizeof path, "%s/odbc.ini", p.dir);
-    f = fopen(path, "w");
-    fprintf(f,
-            "[t]\nDriver = ixdb\nHost = 127.0.0.1\nService = %d\nDatabase = odbcapi\nUID = "
-            "informix\nPWD = in4mix\n",
-            p.port);
-    fclose(f);
-    setenv("ODBCSYSINI", p.dir, 1);
-    setenv("ODBCINI", path, 1);
+    if (odbc_write_dsn(&p, "t", "odbcapi") != 0) {
+        printf("cannot write the ODBC ini files in %s\n0 passed, 1 failed\n", p.dir);
+        return 1;
+    }
     SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
     SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
     connect_both_ways(p.port, p.dir);
