@@ -421,6 +421,9 @@ SQLRETURN SQL_API SQLMoreResults(SQLHSTMT hstmt) {
     return ixo_leave(h, SQL_NO_DATA);
 }
 
+/* Data at execution is not taken (an SQL_DATA_AT_EXEC indicator is HYC00
+ * at execute, and SQLGetFunctions does not list these two): with no
+ * parameter waiting for data, ODBC's answer is a function sequence error. */
 SQLRETURN SQL_API SQLParamData(SQLHSTMT hstmt, SQLPOINTER *prgbValue) {
     (void)prgbValue;
     ENTER_STMT(hstmt);

@@ -25,7 +25,7 @@ typedef struct sps {
         int form;                     /* written LOOP ... END LOOP */
         char label[IXS_NAME_MAX + 1]; /* <<label>>, else "" */
         spl_node *n;
-    } loops[64]; /* the enclosing loops, innermost last */
+    } loops[SPL_MAX_NEST]; /* the enclosing loops, innermost last (each is a nesting level) */
     int nloops;
     char label[IXS_NAME_MAX + 1]; /* the <<label>> before the loop being read */
     int depth;                    /* nesting of statements and ELIF (bounded: hostile input) */
@@ -520,7 +520,7 @@ static int end_label(sps *s, const char *label) {
  * loop takes the <<label>> read before it. */
 static int loop_body(sps *s, spl_node *n, int kind, const char *what) {
     static const char *const endk[] = {"end", NULL};
-    if (s->nloops == 64) return ixs_px_fail(s->p);
+    if (s->nloops == SPL_MAX_NEST) return ixs_px_fail(s->p); /* the nesting check comes first */
     int k = s->nloops++;
     s->loops[k].kind = kind;
     s->loops[k].form = !strcmp(what, "loop");
