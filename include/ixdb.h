@@ -904,6 +904,81 @@ int ix_column_datetime(ix_stmt *stmt, int i, ix_datetime_t *out);
 int ix_column_interval(ix_stmt *stmt, int i, ix_interval_t *out);
 int ix_column_date_ymd(ix_stmt *stmt, int i, int *y, int *m, int *d);
 
+/*
+ * Bulk reads for drivers that fill arrays of rows (an ODBC driver's block
+ * fetch): the current row's values straight into the caller's buffers, one
+ * call for a row's columns, each read in place with no per-value call.
+ *
+ * A destination says where one column's values go: row r's value at
+ * buf + r * step, its length (or IX_STORE_NULL for SQL NULL) at
+ * (char *)len + r * len_step. Kinds and the columns they take:
+ *   IX_STORE_INT32 / IX_STORE_INT64: int32_t / int64_t from SMALLINT,
+ *     INTEGER, INT8, BIGINT and the SERIAL types (INT32: a value within
+ *     int32's range); length 4 / 8.
+ *   IX_STORE_DOUBLE: double from FLOAT and SMALLFLOAT; length 8.
+ *   IX_STORE_TEXT: the characters of CHAR (blank-padded, as stored),
+ *     NCHAR, VARCHAR, NVARCHAR and LVARCHAR and a NUL, into cap bytes when
+ *     they fit (length: the characters), when no code-set conversion
+ *     applies (ix_locale_codeset).
+ *   IX_STORE_DATE16: a DATE as three 16-bit integers, year, month, day
+ *     (the layout of ODBC's SQL_DATE_STRUCT); length 6.
+ */
+typedef enum ix_store_kind {
+    IX_STORE_NONE = 0, /* stores nothing: every value is left to the caller */
+    IX_STORE_INT32,
+    IX_STORE_INT64,
+    IX_STORE_DOUBLE,
+    IX_STORE_TEXT,
+    IX_STORE_DATE16,
+} ix_store_kind;
+
+#define IX_STORE_NULL (-1) /* the length of SQL NULL (ODBC's SQL_NULL_DATA) */
+
+typedef struct ix_store {
+    int col;            /* the column, 0-based */
+    ix_store_kind kind; /* the value's form, above */
+    void *buf;          /* row 0's value; never NULL */
+    size_t step;        /* bytes from one row's value to the next */
+    size_t cap;         /* IX_STORE_TEXT: the bytes at each row's place */
+    int64_t *len;       /* row 0's length; never NULL */
+    size_t len_step;    /* bytes from one row's length to the next */
+} ix_store;
+
+/*
+ * Stores the current row's values into row r of the destinations d[0..n),
+ * in order (the caller's buffers; nothing is allocated or recorded).
+ * Returns how many destinations from the first were stored: n when all
+ * were. When it returns k < n, d[k] holds a value the kind does not take
+ * as it is (a column of another type, an INT8 beyond int32, text longer
+ * than cap or converted to the client's code set, a malformed value): the
+ * caller reads that one with the accessors above, which give the reason,
+ * and may go on with d + k + 1. Without a current row (or with a NULL
+ * stmt or d, or a column out of range at d[k]) it stores nothing and
+ * returns 0 (or k). Values are the accessors' values: ix_column_get_int64,
+ * ix_column_get_double, ix_column_text / _text_len and ix_column_date_ymd
+ * give the same for every value stored.
+ */
+size_t ix_row_store(ix_stmt *stmt, const ix_store *d, size_t n, size_t r);
+
+/* The caller's reading of a value ix_step_store leaves: destination k of
+ * row `row`, called while that row is current (the accessors read it). */
+typedef void (*ix_store_other_fn)(void *ctx, size_t row, size_t k);
+
+/*
+ * ix_step and ix_row_store for up to nrows rows: the i-th row stepped goes
+ * to row first + i of the destinations d[0..n), and each value a
+ * destination does not take as it is goes to other(ctx, first + i, k)
+ * while its row is current. The destinations are settled once, at the
+ * first row, so a rowset costs one pass per value. *got: the rows stepped
+ * and stored. Returns IX_ROW when nrows rows were stored, IX_DONE when the
+ * result ended first, or what ix_step returned (its error is recorded on
+ * the connection, as ix_step records it); IX_ENOMEM (more than 16
+ * destinations and no memory); IX_EMISUSE for a NULL stmt, other or got,
+ * or a NULL d with n > 0.
+ */
+int ix_step_store(ix_stmt *stmt, const ix_store *d, size_t n, size_t first, size_t nrows,
+                  ix_store_other_fn other, void *ctx, size_t *got);
+
 /* ---- column details: declared types, exact DECIMAL, SQL text ------------- */
 
 /*

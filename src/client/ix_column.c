@@ -419,6 +419,15 @@ static int double_slow(ix_stmt *s, int i, const uint8_t *p, size_t vn, double *o
 #define NULL_F32 0xffffffffu
 #define NULL_F64 UINT64_MAX
 
+/* An INT8 at p: ixt_int8_decode's value (1), or 0 for NULL (sign word 0)
+ * and the forms the general path reads. */
+static inline int int8_in_place(const uint8_t *p, int64_t *v) {
+    uint16_t sign = ixb_be16(p);
+    uint64_t mag = (uint64_t)ixb_be32(p + 6) << 32 | ixb_be32(p + 2);
+    *v = sign == 0xffff ? -(int64_t)mag : (int64_t)mag;
+    return (sign == 1 || sign == 0xffff) && mag <= (uint64_t)INT64_MAX;
+}
+
 /* The value of column i of the current row when it is a non-NULL integer
  * the plan reads in place (1), else 0: then the general path (which also
  * records misuse) answers. No calls, so the accessors below need no frame. */
@@ -443,12 +452,7 @@ static inline int fast_int(const ix_stmt *s, int i, int64_t *v) {
         *v = (int64_t)u;
         return u != NULL_I64;
     }
-    case RG_INT8: { /* ixt_int8_decode's value; NULL (sign 0) and bad forms: the general path */
-        uint16_t sign = ixb_be16(p);
-        uint64_t mag = (uint64_t)ixb_be32(p + 6) << 32 | ixb_be32(p + 2);
-        *v = sign == 0xffff ? -(int64_t)mag : (int64_t)mag;
-        return (sign == 1 || sign == 0xffff) && mag <= (uint64_t)INT64_MAX;
-    }
+    case RG_INT8: return int8_in_place(p, v);
     default: return 0;
     }
 }
@@ -676,4 +680,246 @@ double ix_column_double(ix_stmt *s, int i) {
 int ix_stmt_type(const ix_stmt *stmt) {
     stmt = ixc_described(stmt);
     return stmt ? stmt->stmt_type : -1;
+}
+
+/* ---- bulk reads (ix_row_store) ------------------------------------------------ */
+
+enum { ST_VALUE = 1, ST_NULL = 0, ST_OTHER = -1 };
+
+/* What ix_row_store reads of the statement, in locals: the stores into the
+ * caller's buffers may alias anything reached through a pointer. */
+typedef struct store_row {
+    const uint8_t *row, *rec;
+    const ixc_rpat *at;
+    const ixc_rpcol *col;
+    const ixc_rowplan *plan;
+    unsigned ncols;
+} store_row;
+
+/* Stores a destination's length (it may lie anywhere in a row-wise array). */
+static inline void put_len(int64_t *len, int64_t n) {
+    memcpy(len, &n, sizeof n);
+}
+
+/* An integer column's value at p read as the plan says: ST_VALUE (*v set),
+ * ST_NULL, or ST_OTHER (a type or form the accessors' general path reads). */
+static inline int store_int(uint8_t kind, const uint8_t *p, int64_t *v) {
+    switch (kind) {
+    case RG_I32: {
+        uint32_t u = ixb_be32(p);
+        *v = (int32_t)u;
+        return u != NULL_I32 ? ST_VALUE : ST_NULL;
+    }
+    case RG_I16: {
+        uint16_t u = ixb_be16(p);
+        *v = (int16_t)u;
+        return u != NULL_I16 ? ST_VALUE : ST_NULL;
+    }
+    case RG_I64: {
+        uint64_t u = ixb_be64(p);
+        *v = (int64_t)u;
+        return u != NULL_I64 ? ST_VALUE : ST_NULL;
+    }
+    case RG_INT8:
+        if (ixb_be16(p) == 0) return ST_NULL;
+        return int8_in_place(p, v) ? ST_VALUE : ST_OTHER;
+    default: return ST_OTHER;
+    }
+}
+
+/* A FLOAT's or SMALLFLOAT's value at p: ST_VALUE, ST_NULL or ST_OTHER. */
+static inline int store_double(uint8_t kind, const uint8_t *p, double *v) {
+    if (kind == RG_F64) {
+        uint64_t u = ixb_be64(p);
+        memcpy(v, &u, 8);
+        return u != NULL_F64 ? ST_VALUE : ST_NULL;
+    }
+    if (kind != RG_F32) return ST_OTHER;
+    uint32_t u = ixb_be32(p);
+    float f;
+    memcpy(&f, &u, 4);
+    *v = f;
+    return u != NULL_F32 ? ST_VALUE : ST_NULL;
+}
+
+/* Column i's characters (its value at v) read in place into buf (cap bytes, a NUL after
+ * them): ST_VALUE (*len set), ST_NULL, or ST_OTHER (formatted or converted
+ * text, too long for its column or for cap). */
+static inline __attribute__((always_inline)) int
+store_text(const store_row *c, int i, const uint8_t *v, char *buf, size_t cap, int64_t *len) {
+    const ixc_rpcol *pc = &c->col[i];
+    const uint8_t *d;
+    size_t n;
+    if (pc->text_kind == RT_VAR1) { /* the common case: no end offset needed */
+        if (v[0] == 1 && !v[1]) return ST_NULL;
+        d = v + 1, n = v[0];
+        if (n > pc->max_len) return ST_OTHER;
+    } else {
+        if (pc->text_kind == RT_OTHER) return ST_OTHER;
+        size_t vn;
+        const uint8_t *p = ixc_rowplan_value(c->plan, c->rec, i, &vn);
+        if (ixc_rowplan_is_null(pc, p, vn)) return ST_NULL;
+        if (plain_chars(pc, p, vn, &d, &n) != IX_OK) return ST_OTHER;
+    }
+    if (n >= cap) return ST_OTHER;
+    ixc_rowplan_copy((uint8_t *)buf, d, n);
+    buf[n] = 0;
+    put_len(len, (int64_t)n);
+    return ST_VALUE;
+}
+
+/* A DATE at p as three 16-bit integers: ST_VALUE or ST_NULL. */
+static inline int store_date16(const uint8_t *p, char *buf) {
+    uint32_t u = ixb_be32(p);
+    if (u == NULL_I32) return ST_NULL;
+    int y, m, d;
+    ixt_date_to_ymd((int32_t)u, &y, &m, &d);
+    uint16_t v[3] = {(uint16_t)y, (uint16_t)m, (uint16_t)d};
+    memcpy(buf, v, sizeof v);
+    return ST_VALUE;
+}
+
+/* A destination kind and a column's get kind in one switch value. */
+/* How a destination kind reads a column of a get kind: one dense switch. */
+enum { OP_OTHER = 0, OP_I32, OP_INT_I32, OP_INT_I64, OP_FLOAT, OP_TEXT, OP_DATE };
+#define STORE_KINDS (IX_STORE_DATE16 + 1)
+static const uint8_t STORE_OPS[STORE_KINDS][RG_OTHER + 1] = {
+    [IX_STORE_INT32] =
+        {[RG_I16] = OP_INT_I32, [RG_I32] = OP_I32, [RG_I64] = OP_INT_I32, [RG_INT8] = OP_INT_I32},
+    [IX_STORE_INT64] = {[RG_I16] = OP_INT_I64,
+                        [RG_I32] = OP_INT_I64,
+                        [RG_I64] = OP_INT_I64,
+                        [RG_INT8] = OP_INT_I64},
+    [IX_STORE_DOUBLE] = {[RG_F32] = OP_FLOAT, [RG_F64] = OP_FLOAT},
+    [IX_STORE_TEXT] = {[RG_OTHER] = OP_TEXT},
+    [IX_STORE_DATE16] = {[RG_DATE] = OP_DATE},
+};
+
+/* A destination with its column's place and reading settled: made once for
+ * a run of rows (ix_step_store), or for one value (ix_row_store). */
+typedef struct store_op {
+    uint8_t op, get; /* OP_*, the column's RG_* */
+    uint16_t base;   /* the column's place (ixc_rpat) */
+    uint32_t rel;
+    int col;
+    char *buf, *len;
+    size_t step, len_step, cap;
+} store_op;
+
+/* Settles destination o for the statement's columns: 1, or 0 when its
+ * values are left to the caller (a column out of range, another kind). */
+static inline int store_compile(const store_row *c, const ix_store *o, store_op *x) {
+    if ((unsigned)o->col >= c->ncols || (unsigned)o->kind >= STORE_KINDS) return 0;
+    const ixc_rpat *a = &c->at[o->col];
+    *x = (store_op){STORE_OPS[o->kind][a->get_kind],
+                    a->get_kind,
+                    a->base,
+                    a->rel,
+                    o->col,
+                    (char *)o->buf,
+                    (char *)o->len,
+                    o->step,
+                    o->len_step,
+                    o->cap};
+    return x->op != OP_OTHER;
+}
+
+/* One destination's value of the current row into row r: ST_VALUE,
+ * ST_NULL or ST_OTHER (left to the caller). */
+static inline __attribute__((always_inline)) int store_one(const store_row *c, const store_op *x,
+                                                           size_t r) {
+    const uint8_t *p = c->row + ixc_rowplan_word(c->rec + 4 * (size_t)x->base) + x->rel;
+    char *buf = x->buf + r * x->step;
+    int64_t *len = (int64_t *)(void *)(x->len + r * x->len_step);
+    int64_t v;
+    double f;
+    int st;
+    switch (x->op) {
+    case OP_I32: {
+        uint32_t u = ixb_be32(p);
+        if (u == NULL_I32) break;
+        memcpy(buf, &u, sizeof u);
+        put_len(len, sizeof u);
+        return ST_VALUE;
+    }
+    case OP_INT_I32:
+        st = store_int(x->get, p, &v);
+        if (st == ST_NULL) break;
+        if (st != ST_VALUE || v < INT32_MIN || v > INT32_MAX) return ST_OTHER;
+        int32_t w = (int32_t)v;
+        memcpy(buf, &w, sizeof w);
+        put_len(len, sizeof w);
+        return ST_VALUE;
+    case OP_INT_I64:
+        st = store_int(x->get, p, &v);
+        if (st == ST_NULL) break;
+        if (st != ST_VALUE) return ST_OTHER;
+        memcpy(buf, &v, sizeof v);
+        put_len(len, sizeof v);
+        return ST_VALUE;
+    case OP_FLOAT:
+        if (store_double(x->get, p, &f) == ST_NULL) break;
+        memcpy(buf, &f, sizeof f);
+        put_len(len, sizeof f);
+        return ST_VALUE;
+    case OP_TEXT:
+        st = store_text(c, x->col, p, buf, x->cap, len);
+        if (st != ST_NULL) return st;
+        break;
+    case OP_DATE:
+        if (store_date16(p, buf) == ST_NULL) break;
+        put_len(len, 3 * sizeof(uint16_t));
+        return ST_VALUE;
+    default: return ST_OTHER;
+    }
+    put_len(len, IX_STORE_NULL);
+    return ST_NULL;
+}
+
+/* The statement's current row, as ix_row_store reads it. */
+static inline store_row store_row_of(const ix_stmt *s) {
+    return (store_row){s->row, s->rec, s->plan.at, s->plan.col, &s->plan, s->row_cols};
+}
+
+size_t ix_row_store(ix_stmt *s, const ix_store *d, size_t n, size_t r) {
+    if (!s || !d) return 0;
+    const store_row c = store_row_of(s);
+    store_op x;
+    for (size_t k = 0; k < n; k++)
+        if (!store_compile(&c, &d[k], &x) || store_one(&c, &x, r) == ST_OTHER) return k;
+    return n;
+}
+
+#define STORE_OPS_ON_STACK 16
+
+/* The current row (c's row and record) into row r of the settled
+ * destinations x[0..n), other(ctx, r, k) for each value left. */
+static void store_row_ops(const store_row *c, const store_op *x, size_t n, size_t r,
+                          ix_store_other_fn other, void *ctx) {
+    for (size_t k = 0; k < n; k++)
+        if (store_one(c, &x[k], r) == ST_OTHER) other(ctx, r, k);
+}
+
+int ix_step_store(ix_stmt *s, const ix_store *d, size_t n, size_t first, size_t nrows,
+                  ix_store_other_fn other, void *ctx, size_t *got) {
+    if (got) *got = 0;
+    if (!s || (n && !d) || !other || !got) return IX_EMISUSE;
+    store_op xs[STORE_OPS_ON_STACK];
+    store_op *x = n <= STORE_OPS_ON_STACK ? xs : ixc_malloc(n * sizeof *x);
+    int rc = x ? IX_ROW : IX_ENOMEM;
+    store_row c = {0};
+    for (size_t i = 0; rc == IX_ROW && i < nrows; i++) {
+        rc = ix_step(s);
+        if (rc != IX_ROW) break;
+        c.row = s->row, c.rec = s->rec;
+        if (i == 0) { /* the plan exists once a row came; a value left: OP_OTHER */
+            c = store_row_of(s);
+            for (size_t k = 0; k < n; k++)
+                if (!store_compile(&c, &d[k], &x[k])) x[k] = (store_op){.op = OP_OTHER};
+        }
+        store_row_ops(&c, x, n, first + i, other, ctx);
+        *got = i + 1;
+    }
+    if (x != xs) ixc_free(x);
+    return rc;
 }

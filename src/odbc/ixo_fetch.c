@@ -356,77 +356,15 @@ static int next_row(ixo_stmt *s) {
     return rc == IX_DONE ? 0 : -1;
 }
 
-/* Direct converters for the pairs a block fetch meets most: one libixdb
- * accessor straight into the application's buffer, no ixo_val between.
- * Each returns 1 when it stored the value (or SQL NULL), 0 to leave the
- * value to the general path (column_value + ixo_get), which then gives the
- * same bytes and the diagnostics (a value out of the C type's range, text
- * that does not fit, a conversion error). odbc.api compares block fetch
- * with SQLGetData, every type of these and NULL. */
-typedef int (*ixo_direct_fn)(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind);
-
-/* The accessor's status as a direct converter's: 1 for SQL NULL (*ind
- * set), -1 for a value to store, 0 for the general path. */
-static int got(int rc, SQLLEN *ind) {
-    if (rc == IX_NULL_VALUE) {
-        *ind = SQL_NULL_DATA;
-        return 1;
-    }
-    return rc == IX_OK ? -1 : 0;
-}
-
-/* Stores n bytes of v as the value. */
-static int put(char *buf, const void *v, size_t n, SQLLEN *ind) {
-    memcpy(buf, v, n);
-    *ind = (SQLLEN)n;
-    return 1;
-}
-
-static int direct_int32(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
-    (void)buflen;
-    int64_t x;
-    int r = got(ix_column_get_int64(st, col, &x), ind);
-    if (r >= 0) return r;
-    if (x < INT32_MIN || x > INT32_MAX) return 0;
-    int32_t y = (int32_t)x;
-    return put(buf, &y, sizeof y, ind);
-}
-
-static int direct_int64(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
-    (void)buflen;
-    int64_t x;
-    int r = got(ix_column_get_int64(st, col, &x), ind);
-    return r >= 0 ? r : put(buf, &x, sizeof x, ind);
-}
-
-static int direct_double(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
-    (void)buflen;
-    double x;
-    int r = got(ix_column_get_double(st, col, &x), ind);
-    return r >= 0 ? r : put(buf, &x, sizeof x, ind);
-}
-
-static int direct_text(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
-    const char *p = ix_column_text(st, col);
-    if (!p) return 0; /* NULL or an error: the general path tells which */
-    size_t n = ix_column_text_len(st, col);
-    if (buflen <= 0 || n >= (size_t)buflen) return 0; /* 01004 */
-    memcpy(buf, p, n);
-    buf[n] = 0;
-    *ind = (SQLLEN)n;
-    return 1;
-}
-
-static int direct_date(ix_stmt *st, int col, char *buf, SQLLEN buflen, SQLLEN *ind) {
-    (void)buflen;
-    int y, m, d;
-    int r = got(ix_column_date_ymd(st, col, &y, &m, &d), ind);
-    if (r >= 0) return r;
-    SQL_DATE_STRUCT ds = {(SQLSMALLINT)y, (SQLUSMALLINT)m, (SQLUSMALLINT)d};
-    return put(buf, &ds, sizeof ds, ind);
-}
-
-static ixo_direct_fn direct_for(int ixtype, SQLSMALLINT ctype) {
+/* The pairs a block fetch meets most (integers, FLOAT/SMALLFLOAT, the
+ * character types and DATE into their usual C types) go through libixdb's
+ * ix_row_store: a row's values straight into the application's buffers, one
+ * call for a run of such columns. A value it leaves (a text that does not
+ * fit, a value out of the C type's range, a NULL without an indicator, any
+ * other pair) takes the general path (column_value + ixo_get), which gives
+ * the same bytes and the diagnostics. odbc.api compares block fetch with
+ * SQLGetData, every type of these and NULL. */
+static ix_store_kind store_kind(int ixtype, SQLSMALLINT ctype) {
     switch (ixtype) {
     case IX_T_SMALLINT:
     case IX_T_INTEGER:
@@ -435,18 +373,18 @@ static ixo_direct_fn direct_for(int ixtype, SQLSMALLINT ctype) {
     case IX_T_SERIAL8:
     case IX_T_BIGINT:
     case IX_T_BIGSERIAL:
-        return ctype == SQL_C_SLONG || ctype == SQL_C_LONG ? direct_int32
-               : ctype == SQL_C_SBIGINT                    ? direct_int64
-                                                           : NULL;
+        return ctype == SQL_C_SLONG || ctype == SQL_C_LONG ? IX_STORE_INT32
+               : ctype == SQL_C_SBIGINT                    ? IX_STORE_INT64
+                                                           : IX_STORE_NONE;
     case IX_T_FLOAT:
-    case IX_T_SMALLFLOAT: return ctype == SQL_C_DOUBLE ? direct_double : NULL;
+    case IX_T_SMALLFLOAT: return ctype == SQL_C_DOUBLE ? IX_STORE_DOUBLE : IX_STORE_NONE;
     case IX_T_CHAR:
     case IX_T_NCHAR:
     case IX_T_VARCHAR:
     case IX_T_NVARCHAR:
-    case IX_T_LVARCHAR: return ctype == SQL_C_CHAR ? direct_text : NULL;
-    case IX_T_DATE: return ctype == SQL_C_TYPE_DATE ? direct_date : NULL;
-    default: return NULL;
+    case IX_T_LVARCHAR: return ctype == SQL_C_CHAR ? IX_STORE_TEXT : IX_STORE_NONE;
+    case IX_T_DATE: return ctype == SQL_C_TYPE_DATE ? IX_STORE_DATE16 : IX_STORE_NONE;
+    default: return IX_STORE_NONE;
     }
 }
 
@@ -459,16 +397,32 @@ typedef struct ixo_slot {
     SQLSMALLINT ctype;
     SQLLEN buflen;
     int col;
-    ixo_direct_fn direct; /* NULL: the general path */
 } ixo_slot;
 
-static int plan_slots(ixo_stmt *s, ixo_slot *slots) {
+/* slot o's ix_store destination; kind IX_STORE_NONE when its values take
+ * the general path (ix_row_store writes lengths as int64_t: SQLLEN must be
+ * one) */
+static ix_store plan_store(const ixo_stmt *s, const ixo_slot *o) {
+    ix_store_kind kind = s->res || !o->buf || !o->ind || sizeof(SQLLEN) != sizeof(int64_t)
+                             ? IX_STORE_NONE
+                             : store_kind(s->cols[o->col].ixtype, o->ctype);
+    if (kind == IX_STORE_TEXT && o->buflen <= 0) kind = IX_STORE_NONE;
+    return (ix_store){o->col,
+                      kind,
+                      o->buf,
+                      o->step,
+                      kind == IX_STORE_TEXT ? (size_t)o->buflen : 0,
+                      (int64_t *)(void *)o->ind,
+                      o->istep};
+}
+
+static int plan_slots(ixo_stmt *s, ixo_slot *slots, ix_store *stores) {
     SQLLEN off = s->row_bind_offset ? *s->row_bind_offset : 0;
     int n = s->nbound < s->ncols ? s->nbound : s->ncols, k = 0;
     for (int i = 0; i < n; i++) {
         const ixo_bind *b = &s->bound[i];
         if (!b->buf && !b->ind) continue;
-        ixo_slot *o = &slots[k++];
+        ixo_slot *o = &slots[k];
         o->col = i;
         o->ctype = b->ctype == SQL_C_DEFAULT ? s->cols[i].ti.c_default : b->ctype;
         o->buflen = b->buflen;
@@ -477,30 +431,42 @@ static int plan_slots(ixo_stmt *s, ixo_slot *slots) {
         o->istep = s->row_bind_type ? s->row_bind_type : sizeof(SQLLEN);
         o->buf = b->buf ? (char *)b->buf + off : NULL;
         o->ind = b->ind ? (char *)b->ind + off : NULL;
-        o->direct = o->buf && o->ind && !s->res ? direct_for(s->cols[i].ixtype, o->ctype) : NULL;
+        stores[k++] = plan_store(s, o);
     }
     return k;
 }
 
+/* slot o's value of the current row into rowset row r, by the general path */
+static ixo_cv put_general(ixo_stmt *s, const ixo_slot *o, SQLULEN r) {
+    char *buf = o->buf ? o->buf + r * o->step : NULL;
+    SQLLEN *ind = o->ind ? (SQLLEN *)(void *)(o->ind + r * o->istep) : NULL;
+    ixo_val v;
+    ixo_cv cv = column_value(s, o->col, &v);
+    if (cv == IXO_CV_OK)
+        cv = ixo_get(&v, o->ctype, s->cols[o->col].ti.c_default, buf, o->buflen, ind, NULL,
+                     &s->scratch);
+    return cv;
+}
+
+/* slot o's value of row r by the general path, its diagnostic recorded:
+ * SQL_SUCCESS, SQL_SUCCESS_WITH_INFO or SQL_ERROR */
+static SQLRETURN put_other(ixo_stmt *s, const ixo_slot *o, SQLULEN r) {
+    ixo_cv cv = put_general(s, o, r);
+    return cv == IXO_CV_OK ? SQL_SUCCESS : ixo_err_cv(&s->h, cv, o->col + 1);
+}
+
+/* the worse of two row results */
+static SQLRETURN worse(SQLRETURN a, SQLRETURN b) {
+    return a == SQL_ERROR || b == SQL_ERROR ? SQL_ERROR : a != SQL_SUCCESS ? a : b;
+}
+
 /* the bound columns of the current row into rowset row r */
-static SQLRETURN put_row(ixo_stmt *s, const ixo_slot *slots, int nslots, SQLULEN r) {
+static SQLRETURN put_row(ixo_stmt *s, const ixo_slot *slots, const ix_store *stores, int nslots,
+                         SQLULEN r) {
     SQLRETURN ret = SQL_SUCCESS;
-    for (int k = 0; k < nslots; k++) {
-        const ixo_slot *o = &slots[k];
-        char *buf = o->buf ? o->buf + r * o->step : NULL;
-        SQLLEN *ind = o->ind ? (SQLLEN *)(void *)(o->ind + r * o->istep) : NULL;
-        if (o->direct && o->direct(s->st, o->col, buf, o->buflen, ind)) continue;
-        ixo_val v;
-        ixo_cv cv = column_value(s, o->col, &v);
-        if (cv == IXO_CV_OK)
-            cv = ixo_get(&v, o->ctype, s->cols[o->col].ti.c_default, buf, o->buflen, ind, NULL,
-                         &s->scratch);
-        if (cv == IXO_CV_OK) continue;
-        SQLRETURN rc = ixo_err_cv(&s->h, cv, o->col + 1);
-        if (rc == SQL_ERROR)
-            ret = SQL_ERROR;
-        else if (ret == SQL_SUCCESS)
-            ret = rc;
+    for (size_t k = 0, n = (size_t)nslots; k < n; k++) {
+        k += ix_row_store(s->st, &stores[k], n - k, r); /* up to a value left to the general path */
+        if (k < n) ret = worse(ret, put_other(s, &slots[k], r));
     }
     return ret;
 }
@@ -642,35 +608,88 @@ static ixo_target scroll_target(ixo_stmt *s, SQLSMALLINT o, SQLLEN off, int64_t 
 
 /* a rowset from the cursor into the bound columns: from row start on a
  * scroll cursor, the next rows on a forward-only one */
+/* A rowset's results so far: the call's, and the values in error. */
+typedef struct ixo_fillres {
+    ixo_stmt *s;
+    const ixo_slot *slots;
+    int64_t rowno0; /* s->rowno before the bulk rows */
+    SQLULEN r0;     /* the rowset row of the first bulk row */
+    SQLRETURN ret;
+    int errors;
+} ixo_fillres;
+
+/* one row's result into the rowset's */
+static void row_result(ixo_fillres *f, SQLULEN r, SQLRETURN rc, int first) {
+    ixo_stmt *s = f->s;
+    SQLUSMALLINT st = rc == SQL_SUCCESS ? SQL_ROW_SUCCESS
+                      : rc == SQL_ERROR ? SQL_ROW_ERROR
+                                        : SQL_ROW_SUCCESS_WITH_INFO;
+    if (s->row_status && (first || st == SQL_ROW_ERROR || s->row_status[r] == SQL_ROW_SUCCESS))
+        s->row_status[r] = st;
+    if (rc == SQL_ERROR) f->errors++;
+    if (rc != SQL_SUCCESS && f->ret == SQL_SUCCESS) f->ret = SQL_SUCCESS_WITH_INFO;
+}
+
+/* ix_step_store's value left to the general path: slot k of rowset row r */
+static void bulk_other(void *ctx, size_t r, size_t k) {
+    ixo_fillres *f = ctx;
+    f->s->rowno = f->rowno0 + (int64_t)(r - f->r0) + 1; /* the LOB cache's row */
+    SQLRETURN rc = put_other(f->s, &f->slots[k], r);
+    if (rc != SQL_SUCCESS) row_result(f, r, rc, 0);
+}
+
+/* the rows r.. of a forward-only rowset in one ix_step_store: the rows
+ * stored */
+static SQLULEN fill_bulk(ixo_fillres *f, const ix_store *stores, int nslots, SQLULEN r, SQLULEN n) {
+    ixo_stmt *s = f->s;
+    for (SQLULEN i = r; s->row_status && i < n; i++)
+        s->row_status[i] = SQL_ROW_SUCCESS;
+    f->rowno0 = s->rowno;
+    f->r0 = r;
+    size_t got = 0;
+    int rc = ix_step_store(s->st, stores, (size_t)nslots, r, n - r, bulk_other, f, &got);
+    s->rowno = f->rowno0 + (int64_t)got;
+    if (rc == IX_ROW) return got;
+    s->done = 1;
+    s->rowno++; /* the step that found the end, as next_row counts it */
+    if (rc != IX_DONE) {
+        ixo_err_conn(&s->h, s->dbc->conn);
+        f->ret = r + got == 0 ? SQL_ERROR : SQL_SUCCESS_WITH_INFO;
+    }
+    return got;
+}
+
 static SQLRETURN fill(ixo_stmt *s, int64_t start) {
     SQLULEN n = s->row_array_size, got = 0;
-    SQLRETURN ret = SQL_SUCCESS;
-    int errors = 0, scroll = start > 0;
+    ixo_fillres f = {s, NULL, 0, 0, SQL_SUCCESS, 0};
+    int scroll = start > 0;
     s->has_row = 0;
-    if (s->nslots < s->nbound) {
-        ixo_slot *p = realloc(s->slots, (size_t)s->nbound * sizeof *p);
+    if (s->nslots < s->nbound) { /* the slots, then as many ix_store: one block */
+        ixo_slot *p = realloc(s->slots, (size_t)s->nbound * (sizeof *p + sizeof(ix_store)));
         if (!p) return ixo_err(&s->h, "HY001", 0, "Memory allocation error");
         s->slots = p;
         s->nslots = s->nbound;
     }
-    int nslots = plan_slots(s, s->slots);
+    ix_store *stores = (ix_store *)(void *)(s->slots + s->nslots);
+    int nslots = plan_slots(s, s->slots, stores);
+    f.slots = s->slots;
     for (SQLULEN r = 0; r < n; r++) {
+        if (!scroll && !s->res && !s->pending && !s->done) { /* the rest in one pass */
+            if (r == 0) s->row_number = s->sc_max + 1;
+            got += fill_bulk(&f, stores, nslots, r, n);
+            if (got == 0 && f.ret == SQL_ERROR) return SQL_ERROR;
+            break;
+        }
         int k = scroll ? scroll_row(s, start + (int64_t)r) : next_row(s);
         if (k < 0) {
             ixo_err_conn(&s->h, s->dbc->conn);
             if (got == 0) return SQL_ERROR;
-            ret = SQL_SUCCESS_WITH_INFO;
+            f.ret = SQL_SUCCESS_WITH_INFO;
             break;
         }
         if (k == 0) break;
         if (r == 0) s->row_number = scroll ? start : s->res ? s->res->pos : s->sc_max + 1;
-        SQLRETURN rc = put_row(s, s->slots, nslots, r);
-        if (s->row_status)
-            s->row_status[r] = rc == SQL_SUCCESS ? SQL_ROW_SUCCESS
-                               : rc == SQL_ERROR ? SQL_ROW_ERROR
-                                                 : SQL_ROW_SUCCESS_WITH_INFO;
-        if (rc == SQL_ERROR) errors++;
-        if (rc != SQL_SUCCESS && ret == SQL_SUCCESS) ret = SQL_SUCCESS_WITH_INFO;
+        row_result(&f, r, put_row(s, s->slots, stores, nslots, r), 1);
         got++;
     }
     if (!scroll) s->sc_max += (int64_t)got; /* a forward-only cursor's rows read */
@@ -683,7 +702,7 @@ static SQLRETURN fill(ixo_stmt *s, int64_t start) {
         s->gd_offset[i] = 0;
     /* one row: its error is the call's; a rowset: each row's status says
      * which failed, the call succeeds with information */
-    return n == 1 && errors ? SQL_ERROR : ret;
+    return n == 1 && f.errors ? SQL_ERROR : f.ret;
 }
 
 static SQLRETURN check_cursor(ixo_stmt *s) {

@@ -120,7 +120,8 @@ struct ixo_stmt {
     SQLLEN rowcount;
     /* bindings: columns 1..nbound, parameters 1..nparams */
     int nbound, nparams;
-    ixo_slot *slots; /* SQLFetch's plan of the bound columns, nslots long */
+    ixo_slot *slots; /* SQLFetch's plan of the bound columns: nslots of them, then
+                      * nslots ix_store (ixo_fetch.c), one block */
     int nslots;
     ixo_bind *bound, *params;
     size_t *gd_offset; /* SQLGetData: bytes returned so far, per column */
@@ -144,13 +145,13 @@ struct ixo_stmt {
     int nlobs;
     int64_t rowno; /* rows stepped, for lob_row */
     /* cursors: SQL_ATTR_CURSOR_TYPE, and the scroll state (ixo_fetch.c) */
-    SQLULEN cursor_type; /* SQL_CURSOR_FORWARD_ONLY or SQL_CURSOR_STATIC */
-    int scroll;          /* st was prepared with IX_PREPARE_SCROLL */
-    int64_t row_number;  /* SQL_ATTR_ROW_NUMBER: the first row of the rowset, 0: none */
-    int64_t sc_start;    /* the rowset's first row; IXO_BEFORE_START, IXO_AFTER_END */
-    int64_t sc_cur;      /* the row current in libixdb, 0 when not known */
-    int64_t sc_max;      /* the highest row known to exist */
-    int64_t sc_nrows;    /* the rows of the result, -1 while not known */
+    SQLULEN cursor_type;  /* SQL_CURSOR_FORWARD_ONLY or SQL_CURSOR_STATIC */
+    int scroll;           /* st was prepared with IX_PREPARE_SCROLL */
+    int64_t row_number;   /* SQL_ATTR_ROW_NUMBER: the first row of the rowset, 0: none */
+    int64_t sc_start;     /* the rowset's first row; IXO_BEFORE_START, IXO_AFTER_END */
+    int64_t sc_cur;       /* the row current in libixdb, 0 when not known */
+    int64_t sc_max;       /* the highest row known to exist */
+    int64_t sc_nrows;     /* the rows of the result, -1 while not known */
     SQLULEN sc_prev_size; /* the rowset size of the previous fetch */
 };
 

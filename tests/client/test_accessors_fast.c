@@ -9,6 +9,13 @@
  * ixt_value_get_bytes (ix_column_blob), numbers read back
  * from that text (strtoll, strtod: a DECIMAL's double is the nearest one) and
  * a DATE's y/m/d from its MDY4/ text.
+ *
+ * Then the bulk reads: ix_row_store of every column into every destination
+ * kind (and a text place too small) against the same accessors, whether it
+ * takes the value or leaves it; and ix_step_store over the whole table
+ * (more destinations than it keeps on the stack, a rowset larger than the
+ * result) against the rows ix_row_store gave, with each value left reported
+ * to the callback once.
  */
 #include <signal.h>
 #include <stdint.h>
@@ -140,6 +147,121 @@ static int check_column(ix_stmt *s, int i, char *why, size_t cap) {
     return bad;
 }
 
+/* ---- bulk reads ---- */
+
+#define NDEST_KINDS 6 /* the five kinds, and text into too small a place */
+#define NCOLS       17
+#define NDEST       (NCOLS * NDEST_KINDS)
+#define MAXROWS     8
+#define PLACE       136 /* bytes of a destination's place in a row */
+
+static const ix_store_kind KINDS[NDEST_KINDS] = {IX_STORE_INT32, IX_STORE_INT64, IX_STORE_DOUBLE,
+                                                 IX_STORE_TEXT,  IX_STORE_TEXT,  IX_STORE_DATE16};
+static const size_t CAPS[NDEST_KINDS] = {0, 0, 0, 128, 3, 0};
+
+static int is_char_type(int code) {
+    return code == IX_T_CHAR || code == IX_T_NCHAR || code == IX_T_VARCHAR ||
+           code == IX_T_NVARCHAR || code == IX_T_LVARCHAR;
+}
+
+/* Whether kind k takes column i's value of the current row as it is. */
+static int takes(ix_stmt *s, int i, int k) {
+    int code = ix_column_type(s, i), null = ix_column_is_null(s, i);
+    int64_t v = ix_column_int64(s, i);
+    switch (KINDS[k]) {
+    case IX_STORE_INT32: return is_int_type(code) && (null || (v >= INT32_MIN && v <= INT32_MAX));
+    case IX_STORE_INT64: return is_int_type(code);
+    case IX_STORE_DOUBLE: return code == IX_T_FLOAT || code == IX_T_SMALLFLOAT;
+    case IX_STORE_TEXT: return is_char_type(code) && (null || ix_column_text_len(s, i) < CAPS[k]);
+    default: return code == IX_T_DATE;
+    }
+}
+
+/* A stored value against the accessors: 0 when they agree. */
+static int stored_differs(ix_stmt *s, int i, int k, const char *buf, int64_t len) {
+    if (ix_column_is_null(s, i)) return len != IX_STORE_NULL;
+    int64_t v;
+    double f;
+    int y, m, d;
+    switch (KINDS[k]) {
+    case IX_STORE_INT32: {
+        int32_t w;
+        memcpy(&w, buf, sizeof w);
+        return len != 4 || ix_column_get_int64(s, i, &v) != IX_OK || v != w;
+    }
+    case IX_STORE_INT64: {
+        int64_t w;
+        memcpy(&w, buf, sizeof w);
+        return len != 8 || ix_column_get_int64(s, i, &v) != IX_OK || v != w;
+    }
+    case IX_STORE_DOUBLE: memcpy(&f, buf, sizeof f); return len != 8 || ix_column_double(s, i) != f;
+    case IX_STORE_TEXT:
+        return len != (int64_t)ix_column_text_len(s, i) || strcmp(buf, ix_column_text(s, i)) != 0;
+    default: {
+        uint16_t w[3];
+        memcpy(w, buf, sizeof w);
+        return len != 6 || ix_column_date_ymd(s, i, &y, &m, &d) != IX_OK || w[0] != y ||
+               w[1] != m || w[2] != d;
+    }
+    }
+}
+
+static char bulk_buf[NDEST][MAXROWS][PLACE], one_buf[NDEST][MAXROWS][PLACE];
+static int64_t bulk_len[NDEST][MAXROWS], one_len[NDEST][MAXROWS];
+static int one_left[NDEST][MAXROWS], bulk_left[NDEST][MAXROWS];
+
+static void dests(ix_store *d, char (*buf)[MAXROWS][PLACE], int64_t (*len)[MAXROWS]) {
+    for (int i = 0; i < NCOLS; i++)
+        for (int k = 0; k < NDEST_KINDS; k++) {
+            int j = i * NDEST_KINDS + k;
+            d[j] = (ix_store){i, KINDS[k], buf[j], PLACE, CAPS[k], len[j], sizeof len[j][0]};
+        }
+}
+
+/* ix_row_store of each destination alone on the current row (rowset row
+ * r), against the accessors; the results kept for the bulk pass. */
+static int check_row_store(ix_stmt *s, const ix_store *d, int r, char *why, size_t cap) {
+    int bad = 0;
+    for (int j = 0; j < NDEST; j++) {
+        int i = j / NDEST_KINDS, k = j % NDEST_KINDS;
+        one_left[j][r] = ix_row_store(s, &d[j], 1, (size_t)r) == 0;
+        if (one_left[j][r] == takes(s, i, k) && !bad++)
+            snprintf(why, cap, "column %d kind %d: %s", i, k, one_left[j][r] ? "left" : "taken");
+        else if (!one_left[j][r] && stored_differs(s, i, k, one_buf[j][r], one_len[j][r]) && !bad++)
+            snprintf(why, cap, "column %d kind %d: stored value differs", i, k);
+    }
+    return bad;
+}
+
+static void note_left(void *ctx, size_t row, size_t k) {
+    (void)ctx;
+    if (row < MAXROWS && k < NDEST) bulk_left[k][row]++;
+}
+
+/* ix_step_store over the whole result against check_row_store's rows. */
+static void check_step_store(ix_conn *c, const ix_store *d, int nrows) {
+    ix_stmt *s = NULL;
+    size_t got = 99;
+    CHECK(ix_prepare(c, "select * from acc", IX_NTS, &s) == IX_OK, "prepare: %s", ix_errmsg(c));
+    int rc = ix_step_store(s, d, NDEST, 1, MAXROWS - 1, note_left, NULL, &got);
+    CHECK(rc == IX_DONE && got == (size_t)nrows, "ix_step_store: IX_DONE after every row (%d, %zu)",
+          rc, got);
+    int bad = 0;
+    for (int j = 0; j < NDEST; j++)
+        for (int r = 0; r < nrows; r++) {
+            int left = bulk_left[j][r + 1];
+            bad += left != one_left[j][r];
+            if (!left && !one_left[j][r])
+                bad += bulk_len[j][r + 1] != one_len[j][r] ||
+                       (one_len[j][r] > 0 &&
+                        memcmp(bulk_buf[j][r + 1], one_buf[j][r], (size_t)one_len[j][r]) != 0);
+        }
+    CHECK(bad == 0, "ix_step_store stores and leaves what ix_row_store does (%d differ)", bad);
+    CHECK(ix_step_store(s, d, NDEST, 0, 1, NULL, NULL, &got) == IX_EMISUSE,
+          "ix_step_store without a callback: IX_EMISUSE");
+    ix_finalize(s);
+}
+
 int main(void) {
     signal(SIGPIPE, SIG_IGN);
     unsetenv("DBDATE");
@@ -174,6 +296,22 @@ int main(void) {
     CHECK(bad == 0, "in-place reads as the general path (%d of %d cells differ; first: %s)", bad,
           cells, first);
     ix_finalize(s);
+
+    static ix_store one[NDEST], bulk[NDEST];
+    dests(one, one_buf, one_len);
+    dests(bulk, bulk_buf, bulk_len);
+    s = NULL;
+    CHECK(ix_prepare(c, "select * from acc", IX_NTS, &s) == IX_OK, "prepare: %s", ix_errmsg(c));
+    rows = bad = 0;
+    while (s && ix_step(s) == IX_ROW && rows < MAXROWS)
+        if (check_row_store(s, one, rows++, why, sizeof why) && !bad++)
+            snprintf(first, sizeof first, "row %d %s", rows - 1, why);
+    CHECK(rows == (int)nrows && bad == 0,
+          "ix_row_store takes and leaves as the accessors say (%d rows differ; first: %s)", bad,
+          first);
+    CHECK(ix_row_store(s, one, NDEST, 0) == 0, "ix_row_store without a current row: 0");
+    ix_finalize(s);
+    check_step_store(c, bulk, rows);
     ix_close(c);
     ixd_stop(&P, SIGTERM);
     if (!tap_fail) ixd_rmdir(&P);
