@@ -144,13 +144,13 @@ struct ixo_stmt {
     int nlobs;
     int64_t rowno; /* rows stepped, for lob_row */
     /* cursors: SQL_ATTR_CURSOR_TYPE, and the scroll state (ixo_fetch.c) */
-    SQLULEN cursor_type; /* SQL_CURSOR_FORWARD_ONLY or SQL_CURSOR_STATIC */
-    int scroll;          /* st was prepared with IX_PREPARE_SCROLL */
-    int64_t row_number;  /* SQL_ATTR_ROW_NUMBER: the first row of the rowset, 0: none */
-    int64_t sc_start;    /* the rowset's first row; IXO_BEFORE_START, IXO_AFTER_END */
-    int64_t sc_cur;      /* the row current in libixdb, 0 when not known */
-    int64_t sc_max;      /* the highest row known to exist */
-    int64_t sc_nrows;    /* the rows of the result, -1 while not known */
+    SQLULEN cursor_type;  /* SQL_CURSOR_FORWARD_ONLY or SQL_CURSOR_STATIC */
+    int scroll;           /* st was prepared with IX_PREPARE_SCROLL */
+    int64_t row_number;   /* SQL_ATTR_ROW_NUMBER: the first row of the rowset, 0: none */
+    int64_t sc_start;     /* the rowset's first row; IXO_BEFORE_START, IXO_AFTER_END */
+    int64_t sc_cur;       /* the row current in libixdb, 0 when not known */
+    int64_t sc_max;       /* the highest row known to exist */
+    int64_t sc_nrows;     /* the rows of the result, -1 while not known */
     SQLULEN sc_prev_size; /* the rowset size of the previous fetch */
 };
 
@@ -184,6 +184,10 @@ char *ixo_strdup_in(const SQLCHAR *s, SQLINTEGER len, int *oom);
 /* copies s into out (cap bytes, NUL-terminated, cut), *len its whole
  * length; 1 when it was cut (01004) */
 int ixo_str_out(const char *s, void *out, SQLLEN cap, SQLSMALLINT *len16, SQLINTEGER *len32);
+
+/* ---- information (ixo_info.c) ---- */
+/* 1 when SQLGetInfo answers information type id with a string */
+int ixo_info_is_text(SQLUSMALLINT id);
 
 /* ---- statements (ixo_exec.c) ---- */
 void ixo_stmt_close(ixo_stmt *s); /* the cursor closed, results dropped */
