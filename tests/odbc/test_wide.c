@@ -9,7 +9,8 @@
  * catalogue functions with patterns, SQLGetInfoW, SQLGetConnectAttrW /
  * SQLSetConnectAttrW, SQLNativeSqlW and SQLColAttributeW with their
  * lengths and truncation; then narrow calls on the wide connection, which
- * the driver manager hands to the wide functions. */
+ * the driver manager hands to the wide functions, and a message holding
+ * bytes that are no UTF-8 (U+FFFD). */
 #include <sql.h>
 #include <sqlext.h>
 #include <sqlucode.h>
@@ -391,6 +392,30 @@ static void narrow_on_wide(SQLHDBC dbc, SQLHSTMT st) {
     SQLFreeStmt(st, SQL_CLOSE);
 }
 
+/* a name whose bytes are no UTF-8 (a narrow application's constraint),
+ * read in a message on the wide connection: each such byte is U+FFFD */
+static void not_utf8(SQLHSTMT wst) {
+    SQLHDBC dbc;
+    SQLHSTMT st;
+    SQLWCHAR msg[TEXT_UNITS];
+    SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
+    OK(SQLConnect(dbc, (SQLCHAR *)"t", SQL_NTS, NULL, 0, NULL, 0), SQL_HANDLE_DBC, dbc);
+    SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
+    OK(SQLExecDirect(st, (SQLCHAR *)"CREATE TABLE tc (n INT UNIQUE CONSTRAINT c\xff\xc3x)",
+                     SQL_NTS),
+       SQL_HANDLE_STMT, st);
+    OK(SQLExecDirect(st, (SQLCHAR *)"INSERT INTO tc VALUES (1)", SQL_NTS), SQL_HANDLE_STMT, st);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+    SQLDisconnect(dbc);
+    SQLFreeHandle(SQL_HANDLE_DBC, dbc);
+    SQLRETURN rc = SQLExecDirectW(wst, W(u"INSERT INTO tc VALUES (1)"), SQL_NTS);
+    const char *state = diag(SQL_HANDLE_STMT, wst, NULL, msg);
+    CHECK(rc == SQL_ERROR && strcmp(state, "23000") == 0 &&
+              ueq(msg, u"[ixdb][libixodbc]Unique constraint (informix.c\ufffd\ufffdx) violated. "
+                       u"[-100: ISAM error: duplicate value for a record with unique key.]"),
+          "bytes that are no UTF-8: %d %s %s", rc, state, show(msg));
+}
+
 int main(void) {
     ixd_proc p;
     if (ixd_start(&p, NULL, NULL) != 0) {
@@ -420,6 +445,7 @@ int main(void) {
     info_and_attrs(dbc);
     stmt_attrs(st);
     narrow_on_wide(dbc, st);
+    not_utf8(st);
     SQLFreeHandle(SQL_HANDLE_STMT, st);
     SQLDisconnect(dbc);
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
