@@ -149,7 +149,7 @@ static SQLRETURN args_in(wargs *a, SQLHANDLE handle, SQLSMALLINT kind, int n,
     if (r == IN_NOMEM)
         rc = ixo_err(h, "HY001", 0, "Memory allocation error");
     else if (r == IN_BADLEN)
-        rc = ixo_err(h, "HY090", 0, "Invalid string or buffer length (argument %d)", i);
+        rc = ixo_err(h, "HY090", 0, "Invalid string or buffer length (string argument %d)", i);
     else
         rc = ixo_err(h, "22018", 0,
                      "Invalid UTF-16 text in string argument %d: unpaired surrogate 0x%04X at "

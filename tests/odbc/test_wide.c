@@ -335,6 +335,11 @@ static void info_and_attrs(SQLHDBC dbc) {
     CHECK(rc == SQL_ERROR && strcmp(state, "HY024") == 0 &&
               ueq(msg, u"[ixdb][libixodbc]Invalid database name dätä"),
           "a non-ASCII database name: %d %s %s", rc, state, show(msg));
+    rc = SQLSetConnectAttrW(dbc, SQL_ATTR_CURRENT_CATALOG, W(u"odbcwide"), 3);
+    state = diag(SQL_HANDLE_DBC, dbc, NULL, msg);
+    CHECK(rc == SQL_ERROR && strcmp(state, "HY090") == 0 &&
+              ueq(msg, u"[ixdb][libixodbc]Invalid string or buffer length (string argument 1)"),
+          "half a character: %d %s %s", rc, state, show(msg));
     SQLUINTEGER ac = 0;
     OK(SQLGetConnectAttrW(dbc, SQL_ATTR_AUTOCOMMIT, &ac, 0, NULL), SQL_HANDLE_DBC, dbc);
     CHECK(ac == SQL_AUTOCOMMIT_ON, "autocommit %u", (unsigned)ac);
