@@ -199,6 +199,7 @@ SQLRETURN SQL_API SQLGetDiagRecW(SQLSMALLINT fHandleType, SQLHANDLE handle, SQLS
                                  SQLWCHAR *szErrorMsg, SQLSMALLINT cchErrorMsgMax,
                                  SQLSMALLINT *pcchErrorMsg) {
     char state[6], msg[TEXT_MAX];
+    if (cchErrorMsgMax < 0) return SQL_ERROR; /* as SQLGetDiagRec */
     SQLRETURN rc = SQLGetDiagRec(fHandleType, handle, iRecord, (SQLCHAR *)state, pfNativeError,
                                  (SQLCHAR *)msg, sizeof msg, NULL);
     if (!SQL_SUCCEEDED(rc)) return rc;
