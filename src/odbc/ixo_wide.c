@@ -116,6 +116,10 @@ static int wide_in(const SQLWCHAR *w, SQLINTEGER len, char **out, SQLINTEGER *ou
         free(u);
         return IN_BADCHAR;
     }
+    if (k > INT32_MAX) {
+        free(u);
+        return IN_BADLEN;
+    }
     u[k] = 0;
     *out = u;
     *outlen = (SQLINTEGER)k;
@@ -153,7 +157,7 @@ static SQLRETURN args_in(wargs *a, SQLHANDLE handle, SQLSMALLINT kind, int n,
     else
         rc = ixo_err(h, "22018", 0,
                      "Invalid UTF-16 text in string argument %d: unpaired surrogate 0x%04X at "
-                     "character %ld",
+                     "unit %ld",
                      i, (unsigned)w[i - 1][bad], bad + 1);
     return ixo_leave(h, rc);
 }

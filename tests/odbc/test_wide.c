@@ -248,7 +248,7 @@ static void errors(SQLHSTMT st) {
     state = diag(SQL_HANDLE_STMT, st, NULL, msg);
     CHECK(rc == SQL_ERROR && strcmp(state, "22018") == 0 &&
               ueq(msg, u"[ixdb][libixodbc]Invalid UTF-16 text in string argument 1: unpaired "
-                       u"surrogate 0xD800 at character 4"),
+                       u"surrogate 0xD800 at unit 4"),
           "unpaired surrogate: %d %s %s", rc, state, show(msg));
 }
 
@@ -299,7 +299,7 @@ static void catalogue(SQLHSTMT st) {
     const char *state = diag(SQL_HANDLE_STMT, st, NULL, msg);
     CHECK(rc == SQL_ERROR && strcmp(state, "22018") == 0 &&
               ueq(msg, u"[ixdb][libixodbc]Invalid UTF-16 text in string argument 3: unpaired "
-                       u"surrogate 0xDC00 at character 2"),
+                       u"surrogate 0xDC00 at unit 2"),
           "a bad pattern: %d %s %s", rc, state, show(msg));
 }
 
