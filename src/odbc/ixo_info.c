@@ -201,6 +201,20 @@ static SQLRETURN get_info(ixo_dbc *d, SQLUSMALLINT id, SQLPOINTER v, SQLSMALLINT
     return ixo_err(&d->h, "HY096", 0, "Information type %u is not known", id);
 }
 
+int ixo_info_is_text(SQLUSMALLINT id) {
+    switch (id) {
+    case SQL_DBMS_VER:
+    case SQL_SERVER_NAME:
+    case SQL_DATABASE_NAME:
+    case SQL_DATA_SOURCE_NAME:
+    case SQL_USER_NAME: return 1; /* get_info's texts of the connection */
+    default: break;
+    }
+    for (size_t i = 0; i < sizeof INFO / sizeof INFO[0]; i++)
+        if (INFO[i].id == id) return INFO[i].kind == 's';
+    return 0;
+}
+
 SQLRETURN SQL_API SQLGetInfo(SQLHDBC ConnectionHandle, SQLUSMALLINT InfoType, SQLPOINTER InfoValue,
                              SQLSMALLINT BufferLength, SQLSMALLINT *StringLength) {
     ixo_head *h = ixo_enter(ConnectionHandle, SQL_HANDLE_DBC);

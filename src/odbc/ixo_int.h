@@ -186,6 +186,10 @@ char *ixo_strdup_in(const SQLCHAR *s, SQLINTEGER len, int *oom);
  * length; 1 when it was cut (01004) */
 int ixo_str_out(const char *s, void *out, SQLLEN cap, SQLSMALLINT *len16, SQLINTEGER *len32);
 
+/* ---- information (ixo_info.c) ---- */
+/* 1 when SQLGetInfo answers information type id with a string */
+int ixo_info_is_text(SQLUSMALLINT id);
+
 /* ---- statements (ixo_exec.c) ---- */
 void ixo_stmt_close(ixo_stmt *s); /* the cursor closed, results dropped */
 void ixo_stmt_reset_result(ixo_stmt *s);

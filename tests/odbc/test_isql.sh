@@ -83,6 +83,12 @@ check "SQLDriverConnect with IBM's keywords" "id|name
 out=$(echo "SELECT name FROM t1 WHERE id = 3" | ASAN_OPTIONS="${ASAN_OPTIONS:-}:replace_str=0" iusql -b -v -d'|' t 2>/dev/null | iconv -f latin1 -t utf-8)
 check "iusql: the wide API (SQL_C_WCHAR) through the driver manager" "héllo wörld" "$out"
 
+# a message naming a non-ASCII constraint, through the driver's wide
+# functions (iusql connects with SQLConnectW), whole and without NULs
+printf 'CREATE TABLE tu (n INT UNIQUE CONSTRAINT ünïq)\nINSERT INTO tu VALUES (1)\n' | isql -b t > /dev/null 2>&1
+out=$(echo "INSERT INTO tu VALUES (1)" | ASAN_OPTIONS="${ASAN_OPTIONS:-}:replace_str=0" iusql -b -v t 2>/dev/null | tr '\000' '@' | iconv -f latin1 -t utf-8)
+check "iusql: a non-ASCII name in a message" "[ixdb][libixodbc]Unique constraint (informix.ünïq) violated. [-100: ISAM error: duplicate value for a record with unique key.]" "$out"
+
 out=$(echo "SELECT 1 FROM t1" | isql -b -v t wronguser badpw 2>/dev/null)
 check "a refused login" "[28000][unixODBC][ixdb][libixodbc]Incorrect password or user wronguser is not known on the database server." "$out"
 

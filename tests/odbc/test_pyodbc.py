@@ -83,6 +83,23 @@ class Driver(unittest.TestCase):
         self.cur.execute('SELECT 1 AS "ñame", 2 AS "plain" FROM systables WHERE tabid = 1')
         self.assertEqual([d[0] for d in self.cur.description], ["ñame", "plain"])
 
+    def test_non_ascii_text_and_messages(self):
+        # pyodbc calls the wide functions (SQLDriverConnectW, SQLExecDirectW,
+        # SQLGetDiagRecW, ...): the driver's own, so SQL text, names and
+        # messages are UTF-16 converted to and from UTF-8, a character
+        # outside the BMP included
+        self.fresh("tëst", "nämé VARCHAR(20)")
+        self.cur.execute("INSERT INTO tëst VALUES ('höhe €𝄞')")
+        self.assertEqual(self.cur.execute("SELECT nämé FROM tëst WHERE nämé LIKE 'h%𝄞'")
+                         .fetchall()[0][0], "höhe €𝄞")
+        self.assertEqual(self.cur.description[0][0], "nämé")
+        self.assertEqual([r.column_name for r in self.cur.columns(table="tëst")], ["nämé"])
+        with self.assertRaises(pyodbc.ProgrammingError) as e:
+            self.cur.execute("SELECT * FROM nöpe_𝄞")
+        self.assertEqual(e.exception.args[0], "42S02")
+        self.assertIn("[ixdb][libixodbc]The specified table (nöpe_𝄞) is not in the database. "
+                      "(-206)", e.exception.args[1])
+
     def test_fetchmany(self):
         self.fresh("tf", "n INTEGER, t VARCHAR(10)")
         self.cur.executemany("INSERT INTO tf VALUES (?, ?)", [(i, str(i)) for i in range(25)])
