@@ -292,8 +292,7 @@ static int proccol_row(ixo_result *r, const pcol *c) {
     ixo_typeinfo ti;
     int lob = ixtype == IX_T_BLOB || ixtype == IX_T_CLOB ? ixtype : 0;
     ixo_type_describe(lob ? IX_T_UDTFIXED : ixtype, enclen, lob, &ti);
-    int is_dt = ti.sql_type == SQL_TYPE_DATE || ti.sql_type == SQL_TYPE_TIME ||
-                ti.sql_type == SQL_TYPE_TIMESTAMP;
+    int is_dt = ti.dt_code != 0; /* SQL_DATETIME or SQL_INTERVAL */
     if (!(ixo_result_add(r) && ixo_result_text(r, 0, c->cat) && ixo_result_text(r, 1, c->owner) &&
           ixo_result_text(r, 2, c->proc) && ixo_result_text(r, 3, c->name) &&
           ixo_result_text(r, 6, ti.type_name) && ixo_result_text(r, 18, "YES")))
@@ -305,12 +304,8 @@ static int proccol_row(ixo_result *r, const pcol *c) {
     if (ti.radix || is_dt) ixo_result_int(r, 9, ti.digits);
     if (ti.radix) ixo_result_int(r, 10, ti.radix);
     ixo_result_int(r, 11, SQL_NULLABLE);
-    ixo_result_int(r, 14, is_dt ? SQL_DATETIME : ti.sql_type);
-    if (is_dt)
-        ixo_result_int(r, 15,
-                       ti.sql_type == SQL_TYPE_DATE   ? SQL_CODE_DATE
-                       : ti.sql_type == SQL_TYPE_TIME ? SQL_CODE_TIME
-                                                      : SQL_CODE_TIMESTAMP);
+    ixo_result_int(r, 14, ti.desc_type);
+    if (is_dt) ixo_result_int(r, 15, ti.dt_code);
     if (!ti.radix && !is_dt) ixo_result_int(r, 16, ti.octet_length);
     ixo_result_int(r, 17, c->ordinal);
     return 1;
