@@ -125,6 +125,9 @@ static int unit(const char **p, int *prec) {
     return u;
 }
 
+#define IV_YEAR_PREC  4
+#define IV_FIELD_PREC 2
+
 /* the encoded length of a DATETIME / INTERVAL qualifier ("year to second") */
 static int qualifier(const char *p, int interval) {
     int prec = 0, eprec = 0;
@@ -135,8 +138,9 @@ static int qualifier(const char *p, int interval) {
     if (start < 0 || end < 0) return 0; /* YEAR TO FRACTION(5) */
     if (start == IX_UNIT_FRACTION) start = IX_UNIT_FRAC(prec ? prec : 3);
     if (end == IX_UNIT_FRACTION) end = IX_UNIT_FRAC(eprec ? eprec : 3);
-    return interval ? (int)ix_qualifier_iv(prec ? prec : 2, start, end)
-                    : (int)ix_qualifier_dt(start, end);
+    /* Informix's default leading precision: 4 digits of YEAR, 2 of the others */
+    int lead = prec ? prec : start == IX_UNIT_YEAR ? IV_YEAR_PREC : IV_FIELD_PREC;
+    return interval ? (int)ix_qualifier_iv(lead, start, end) : (int)ix_qualifier_dt(start, end);
 }
 
 /* the Informix type of a lower-case type name; 0 when unknown */

@@ -620,9 +620,17 @@ static void interval_params(SQLHSTMT st) {
     SQLBindParameter(st, 4, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_INTERVAL_HOUR_TO_MINUTE, 5, 0,
                      (SQLPOINTER) "-7:05", 0, NULL);
     OK(SQLExecute(st), SQL_HANDLE_STMT, st);
+    /* 22015: DecimalDigits 0 ends the qualifier at SECOND, the fraction does not fit */
+    id = 5;
+    SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_INTERVAL_DAY_TO_SECOND,
+                     SQL_INTERVAL_DAY_TO_SECOND, 18, 0, &d, 0, NULL);
+    CHECK(SQLExecute(st) == SQL_ERROR &&
+              strcmp(state_of(SQL_HANDLE_STMT, st, NULL, NULL, 0), "22015") == 0,
+          "a fraction for SECOND: 22015");
+    SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_INTERVAL_DAY_TO_SECOND,
+                     SQL_INTERVAL_DAY_TO_SECOND, 18, 5, &d, 0, NULL);
     /* 22015: a day of 10 digits */
     d.intval.day_second.day = 1000000000;
-    id = 5;
     CHECK(SQLExecute(st) == SQL_ERROR &&
               strcmp(state_of(SQL_HANDLE_STMT, st, NULL, NULL, 0), "22015") == 0,
           "10-digit day parameter: 22015");
