@@ -76,6 +76,8 @@ void ixo_type_describe(int ixtype, int enclen, int lob, ixo_typeinfo *out);
 /* the largest leading precision: of an Informix INTERVAL, and of the
  * leading field of an SQL_INTERVAL_STRUCT the driver fills */
 #define IXO_IV_MAX_PREC 9
+/* the fraction digits of Informix (FRACTION(5), 10-microsecond units) */
+#define IXO_IV_FRAC_DIGITS 5
 /* the fraction digits of SQL_INTERVAL_STRUCT's day_second.fraction (ODBC's
  * default seconds precision: microseconds) */
 #define IXO_IV_C_FRAC_DIGITS 6

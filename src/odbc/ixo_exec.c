@@ -125,7 +125,7 @@ static void *elem(const ixo_stmt *s, const ixo_bind *b, SQLULEN r, int ind) {
  * type's fields do */
 static int bind_interval(ix_stmt *st, int i, const ixo_val *v, const ixo_bind *b) {
     if (v->kind == IXO_V_TEXT) {
-        int frac = memchr(v->p, '.', v->n) ? IX_UNIT_FRAC(5) - IX_UNIT_SECOND : 0;
+        int frac = memchr(v->p, '.', v->n) ? IXO_IV_FRAC_DIGITS : 0;
         return ix_bind_interval_text(st, i, v->p, v->n, ixo_iv_param_qual(b->sqltype, frac));
     }
     unsigned q = ixo_iv_param_qual(b->sqltype, b->digits);

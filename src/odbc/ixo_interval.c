@@ -39,10 +39,13 @@ static const int64_t UNIT_SIZE[NUNITS] = {12,
                                           3600 * UNITS_PER_SECOND,
                                           60 * UNITS_PER_SECOND,
                                           UNITS_PER_SECOND};
+/* microseconds (IXO_IV_C_FRAC_DIGITS) per 10-microsecond unit (IXO_IV_FRAC_DIGITS) */
+#define C_UNITS_PER_UNIT 10
+_Static_assert(C_UNITS_PER_UNIT *UNITS_PER_SECOND == 1000000 &&
+                   IXO_IV_C_FRAC_DIGITS == IXO_IV_FRAC_DIGITS + 1,
+               "microseconds");
 /* the largest leading field: IXO_IV_MAX_PREC digits */
 #define LEAD_MAX 999999999LL
-/* the fraction digits of Informix (FRACTION(5), 10-microsecond units) */
-#define IX_FRAC_DIGITS 5
 
 /* the shape of an INTERVAL qualifier: first and last unit (YEAR..SECOND;
  * FRACTION TO FRACTION starts at SECOND), fraction digits, leading
@@ -81,7 +84,7 @@ unsigned ixo_iv_param_qual(SQLSMALLINT sqltype, int frac) {
     int start, end;
     if (!ixo_iv_units(sqltype, &start, &end)) return 0;
     if (end == IX_UNIT_SECOND && frac > 0)
-        end = IX_UNIT_FRAC(frac > IX_FRAC_DIGITS ? IX_FRAC_DIGITS : frac);
+        end = IX_UNIT_FRAC(frac > IXO_IV_FRAC_DIGITS ? IXO_IV_FRAC_DIGITS : frac);
     return ix_qualifier_iv(IXO_IV_MAX_PREC, start, end);
 }
 
@@ -188,7 +191,7 @@ static ixo_cv get_struct(const ixo_val *v, const shape *sh, SQLSMALLINT ctype, v
         d->day = (SQLUINTEGER)f[2], d->hour = (SQLUINTEGER)f[3];
         d->minute = (SQLUINTEGER)f[4], d->second = (SQLUINTEGER)f[5];
         if (ce == IX_UNIT_SECOND) /* microseconds from 10-microsecond units */
-            d->fraction = (SQLUINTEGER)rest * 10;
+            d->fraction = (SQLUINTEGER)(rest * C_UNITS_PER_UNIT);
         else if (rest)
             cv = IXO_CV_FRACTION;
     }
@@ -260,9 +263,9 @@ ixo_cv ixo_iv_put(SQLSMALLINT ctype, const SQL_INTERVAL_STRUCT *in, ixo_val *out
         if (fields[u / 2] > LEAD_MAX) return IXO_CV_IVFIELD;
         *dst[u / 2] = fields[u / 2];
     }
-    if (fraction >= 1000000u) return IXO_CV_IVFIELD;
-    out->iv.fraction = fraction / 10;
+    if (fraction >= C_UNITS_PER_UNIT * UNITS_PER_SECOND) return IXO_CV_IVFIELD;
+    out->iv.fraction = fraction / C_UNITS_PER_UNIT;
     out->qual = ix_qualifier_iv(IXO_IV_MAX_PREC, cs,
-                                ce == IX_UNIT_SECOND ? IX_UNIT_FRAC(IX_FRAC_DIGITS) : ce);
-    return fraction % 10 ? IXO_CV_FRACTION : IXO_CV_OK;
+                                ce == IX_UNIT_SECOND ? IX_UNIT_FRAC(IXO_IV_FRAC_DIGITS) : ce);
+    return fraction % C_UNITS_PER_UNIT ? IXO_CV_FRACTION : IXO_CV_OK;
 }
