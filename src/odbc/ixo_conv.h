@@ -152,9 +152,10 @@ ixo_cv ixo_put(SQLSMALLINT ctype, const void *buf, SQLLEN buflen, SQLLEN len, in
  * ODBC escape {d '...'} / {ts '...'} is not taken here). 1 if it parsed. */
 int ixo_parse_dt(const char *p, size_t n, ixo_val *out);
 
-/* An interval value into an interval C struct (ctype SQL_C_INTERVAL_*), an
- * exact numeric C type (a single-field interval) or SQL_C_BINARY (its text,
- * whole or 22003); other C types are 07006. ixo_get calls it. */
+/* An interval value into an interval C struct (ctype SQL_C_INTERVAL_*) or
+ * an exact numeric C type (a single-field interval); other C types are
+ * 07006. ixo_get calls it for every C type but the character and binary
+ * ones, which take the value's text (ixo_iv_text). */
 ixo_cv ixo_iv_get(const ixo_val *v, SQLSMALLINT ctype, void *buf, SQLLEN buflen, SQLLEN *ind,
                   ixo_scratch *s);
 /* An SQL_INTERVAL_STRUCT of C type ctype into out (IXO_V_IV, qualifier of
