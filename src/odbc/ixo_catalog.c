@@ -179,8 +179,7 @@ static int column_row(ixo_result *r, ix_stmt *st, const char *cat) {
     ixo_typeinfo ti;
     ixo_cat_coltype(coltype, len, ix_column_int(st, 6), &ti);
     int notnull = (coltype & COLTYPE_NOTNULL) != 0;
-    int is_dt = ti.sql_type == SQL_TYPE_DATE || ti.sql_type == SQL_TYPE_TIME ||
-                ti.sql_type == SQL_TYPE_TIMESTAMP;
+    int is_dt = ti.dt_code != 0; /* SQL_DATETIME or SQL_INTERVAL */
     if (!(ixo_result_add(r) && ixo_result_text(r, 0, cat) && ixo_result_text(r, 1, owner) &&
           ixo_result_text(r, 2, name) && ixo_result_text(r, 3, col) &&
           ixo_result_text(r, 5, ti.type_name) && ixo_result_text(r, 17, notnull ? "NO" : "YES")))
@@ -191,12 +190,8 @@ static int column_row(ixo_result *r, ix_stmt *st, const char *cat) {
     if (ti.radix || is_dt) ixo_result_int(r, 8, ti.digits);
     if (ti.radix) ixo_result_int(r, 9, ti.radix);
     ixo_result_int(r, 10, notnull ? SQL_NO_NULLS : SQL_NULLABLE);
-    ixo_result_int(r, 13, is_dt ? SQL_DATETIME : ti.sql_type);
-    if (is_dt)
-        ixo_result_int(r, 14,
-                       ti.sql_type == SQL_TYPE_DATE   ? SQL_CODE_DATE
-                       : ti.sql_type == SQL_TYPE_TIME ? SQL_CODE_TIME
-                                                      : SQL_CODE_TIMESTAMP);
+    ixo_result_int(r, 13, ti.desc_type);
+    if (is_dt) ixo_result_int(r, 14, ti.dt_code);
     if (!ti.radix && !is_dt) ixo_result_int(r, 15, ti.octet_length);
     ixo_result_int(r, 16, ix_column_int(st, 5));
     return 1;

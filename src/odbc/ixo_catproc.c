@@ -125,6 +125,9 @@ static int unit(const char **p, int *prec) {
     return u;
 }
 
+#define IV_YEAR_PREC  4
+#define IV_FIELD_PREC 2
+
 /* the encoded length of a DATETIME / INTERVAL qualifier ("year to second") */
 static int qualifier(const char *p, int interval) {
     int prec = 0, eprec = 0;
@@ -135,8 +138,9 @@ static int qualifier(const char *p, int interval) {
     if (start < 0 || end < 0) return 0; /* YEAR TO FRACTION(5) */
     if (start == IX_UNIT_FRACTION) start = IX_UNIT_FRAC(prec ? prec : 3);
     if (end == IX_UNIT_FRACTION) end = IX_UNIT_FRAC(eprec ? eprec : 3);
-    return interval ? (int)ix_qualifier_iv(prec ? prec : 2, start, end)
-                    : (int)ix_qualifier_dt(start, end);
+    /* Informix's default leading precision: 4 digits of YEAR, 2 of the others */
+    int lead = prec ? prec : start == IX_UNIT_YEAR ? IV_YEAR_PREC : IV_FIELD_PREC;
+    return interval ? (int)ix_qualifier_iv(lead, start, end) : (int)ix_qualifier_dt(start, end);
 }
 
 /* the Informix type of a lower-case type name; 0 when unknown */
@@ -292,8 +296,7 @@ static int proccol_row(ixo_result *r, const pcol *c) {
     ixo_typeinfo ti;
     int lob = ixtype == IX_T_BLOB || ixtype == IX_T_CLOB ? ixtype : 0;
     ixo_type_describe(lob ? IX_T_UDTFIXED : ixtype, enclen, lob, &ti);
-    int is_dt = ti.sql_type == SQL_TYPE_DATE || ti.sql_type == SQL_TYPE_TIME ||
-                ti.sql_type == SQL_TYPE_TIMESTAMP;
+    int is_dt = ti.dt_code != 0; /* SQL_DATETIME or SQL_INTERVAL */
     if (!(ixo_result_add(r) && ixo_result_text(r, 0, c->cat) && ixo_result_text(r, 1, c->owner) &&
           ixo_result_text(r, 2, c->proc) && ixo_result_text(r, 3, c->name) &&
           ixo_result_text(r, 6, ti.type_name) && ixo_result_text(r, 18, "YES")))
@@ -305,12 +308,8 @@ static int proccol_row(ixo_result *r, const pcol *c) {
     if (ti.radix || is_dt) ixo_result_int(r, 9, ti.digits);
     if (ti.radix) ixo_result_int(r, 10, ti.radix);
     ixo_result_int(r, 11, SQL_NULLABLE);
-    ixo_result_int(r, 14, is_dt ? SQL_DATETIME : ti.sql_type);
-    if (is_dt)
-        ixo_result_int(r, 15,
-                       ti.sql_type == SQL_TYPE_DATE   ? SQL_CODE_DATE
-                       : ti.sql_type == SQL_TYPE_TIME ? SQL_CODE_TIME
-                                                      : SQL_CODE_TIMESTAMP);
+    ixo_result_int(r, 14, ti.desc_type);
+    if (is_dt) ixo_result_int(r, 15, ti.dt_code);
     if (!ti.radix && !is_dt) ixo_result_int(r, 16, ti.octet_length);
     ixo_result_int(r, 17, c->ordinal);
     return 1;

@@ -107,7 +107,7 @@ void ixo_type_describe(int t, int enclen, int lob, ixo_typeinfo *o) {
     case IX_T_LVARCHAR: chars(o, SQL_VARCHAR, (SQLULEN)enclen, SQL_C_CHAR, "LVARCHAR"); break;
     case IX_T_TEXT: chars(o, SQL_LONGVARCHAR, INT32_MAX, SQL_C_CHAR, "TEXT"); break;
     case IX_T_BYTE: chars(o, SQL_LONGVARBINARY, INT32_MAX, SQL_C_BINARY, "BYTE"); break;
-    case IX_T_INTERVAL: chars(o, SQL_VARCHAR, 30, SQL_C_CHAR, "INTERVAL"); break;
+    case IX_T_INTERVAL: ixo_iv_describe((unsigned)enclen, o); break;
     default:
         if (lob == IX_T_BLOB)
             chars(o, SQL_LONGVARBINARY, INT32_MAX, SQL_C_BINARY, "BLOB");
@@ -118,6 +118,13 @@ void ixo_type_describe(int t, int enclen, int lob, ixo_typeinfo *o) {
         break;
     }
     if (o->column_size == 0) o->column_size = 1;
+    if (o->desc_type == 0) { /* not an interval: SQL_DATETIME for the date and time types */
+        o->dt_code = o->sql_type == SQL_TYPE_DATE        ? SQL_CODE_DATE
+                     : o->sql_type == SQL_TYPE_TIME      ? SQL_CODE_TIME
+                     : o->sql_type == SQL_TYPE_TIMESTAMP ? SQL_CODE_TIMESTAMP
+                                                         : 0;
+        o->desc_type = o->dt_code ? SQL_DATETIME : o->sql_type;
+    }
 }
 
 const char *ixo_cv_state(ixo_cv cv) {
@@ -130,6 +137,7 @@ const char *ixo_cv_state(ixo_cv cv) {
     case IXO_CV_BADDT: return "22007";
     case IXO_CV_NULLNOIND: return "22002";
     case IXO_CV_NOMEM: return "HY001";
+    case IXO_CV_IVFIELD: return "22015";
     case IXO_CV_UNSUPPORTED: return "HYC00";
     default: return NULL;
     }
@@ -291,6 +299,9 @@ static ixo_cv value_text(const ixo_val *v, char *tmp, const char **p, size_t *n,
     case IXO_V_DOUBLE: len = double_text(v->d, v->is_real, tmp, NUMTEXT); break;
     case IXO_V_DEC: len = ix_decimal_text(&v->dec, tmp, NUMTEXT); break;
     case IXO_V_DT: len = dt_text(v, tmp, NUMTEXT); break;
+    case IXO_V_IV:
+        if ((len = (int)ixo_iv_text(v, tmp, NUMTEXT)) == 0) return IXO_CV_BADCHAR;
+        break;
     default: return IXO_CV_BADTYPE;
     }
     if (len < 0) return IXO_CV_BADCHAR;
@@ -689,6 +700,26 @@ static int get_short(const ixo_val *v, SQLSMALLINT ctype, void *buf, SQLLEN bufl
     }
 }
 
+static int is_interval_ctype(SQLSMALLINT ctype) {
+    int start, end;
+    return ixo_iv_units(ctype, &start, &end);
+}
+
+/* an INTERVAL: its text into character targets and (whole, else 22003)
+ * into SQL_C_BINARY; the rest in ixo_interval.c */
+static ixo_cv get_interval(const ixo_val *v, SQLSMALLINT ctype, void *buf, SQLLEN buflen,
+                           SQLLEN *ind, size_t *offset, ixo_scratch *s) {
+    if (ctype == SQL_C_CHAR || ctype == SQL_C_WCHAR)
+        return get_chars(v, ctype, buf, buflen, ind, offset, s);
+    if (ctype != SQL_C_BINARY) return ixo_iv_get(v, ctype, buf, buflen, ind, s);
+    char tmp[NUMTEXT];
+    size_t n = ixo_iv_text(v, tmp, sizeof tmp);
+    if (n == 0) return IXO_CV_BADCHAR;
+    if (offset && *offset >= n) return IXO_CV_NODATA;
+    if (n > (size_t)(buflen > 0 ? buflen : 0)) return IXO_CV_RANGE;
+    return pieces(tmp, n, 0, buf, buflen, ind, offset);
+}
+
 ixo_cv ixo_get(const ixo_val *v, SQLSMALLINT ctype, SQLSMALLINT def_ctype, void *buf, SQLLEN buflen,
                SQLLEN *ind, size_t *offset, ixo_scratch *s) {
     if (!offset) {
@@ -711,6 +742,7 @@ ixo_cv ixo_get_general(const ixo_val *v, SQLSMALLINT ctype, SQLSMALLINT def_ctyp
         *ind = SQL_NULL_DATA;
         return IXO_CV_OK;
     }
+    if (v->kind == IXO_V_IV) return get_interval(v, ctype, buf, buflen, ind, offset, s);
     switch (ctype) {
     case SQL_C_CHAR:
     case SQL_C_WCHAR:
@@ -756,7 +788,7 @@ ixo_cv ixo_get_general(const ixo_val *v, SQLSMALLINT ctype, SQLSMALLINT def_ctyp
     case SQL_C_TYPE_DATE:
     case SQL_C_TYPE_TIME:
     case SQL_C_TYPE_TIMESTAMP: return get_dt(v, ctype, buf, ind);
-    default: return IXO_CV_UNSUPPORTED;
+    default: return is_interval_ctype(ctype) ? IXO_CV_BADTYPE : IXO_CV_UNSUPPORTED;
     }
 }
 
@@ -898,7 +930,9 @@ ixo_cv ixo_put(SQLSMALLINT ctype, const void *buf, SQLLEN buflen, SQLLEN len, in
         out->fdigits = 5;
         return t->fraction % 10000u ? IXO_CV_FRACTION : IXO_CV_OK;
     }
-    default: return put_int(ctype, buf, out);
+    default:
+        if (is_interval_ctype(ctype)) return ixo_iv_put(ctype, buf, out);
+        return put_int(ctype, buf, out);
     }
 }
 
@@ -925,7 +959,8 @@ size_t ixo_ctype_size(SQLSMALLINT ctype) {
     case SQL_C_TYPE_TIME: return sizeof(SQL_TIME_STRUCT);
     case SQL_C_TIMESTAMP:
     case SQL_C_TYPE_TIMESTAMP: return sizeof(SQL_TIMESTAMP_STRUCT);
-    default: return 0; /* character and binary: the buffer length */
+    default: /* interval structs; character and binary: the buffer length */
+        return is_interval_ctype(ctype) ? sizeof(SQL_INTERVAL_STRUCT) : 0;
     }
 }
 
@@ -951,6 +986,7 @@ SQLSMALLINT ixo_default_ctype(SQLSMALLINT sqltype) {
     case SQL_WCHAR:
     case SQL_WVARCHAR:
     case SQL_WLONGVARCHAR: return SQL_C_WCHAR;
-    default: return SQL_C_CHAR;
+    default: /* SQL_C_INTERVAL_x is SQL_INTERVAL_x */
+        return is_interval_ctype(sqltype) ? sqltype : SQL_C_CHAR;
     }
 }

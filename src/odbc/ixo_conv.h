@@ -26,6 +26,7 @@ typedef enum ixo_kind {
     IXO_V_TEXT,   /* p, n: characters (UTF-8, the client code set) */
     IXO_V_BIN,    /* p, n: bytes */
     IXO_V_BOOL,   /* i 0/1 */
+    IXO_V_IV,     /* iv with qualifier qual (an INTERVAL; ixo_interval.c) */
 } ixo_kind;
 
 typedef struct ixo_val {
@@ -38,6 +39,8 @@ typedef struct ixo_val {
     size_t n;
     ix_datetime_t dt;
     ix_decimal_t dec;
+    ix_interval_t iv;
+    unsigned qual;
 } ixo_val;
 
 /* The ODBC description of a column type. */
@@ -51,6 +54,9 @@ typedef struct ixo_typeinfo {
     int radix;             /* 10 for exact and approximate numbers, else 0 */
     int unsigned_;         /* 1 for non-numeric types */
     const char *type_name; /* the Informix name, "INTEGER", "DATETIME" */
+    SQLSMALLINT desc_type; /* SQL_DESC_TYPE: SQL_DATETIME, SQL_INTERVAL or sql_type */
+    SQLSMALLINT dt_code;   /* SQL_DESC_DATETIME_INTERVAL_CODE (SQL_CODE_*), else 0 */
+    SQLINTEGER iv_prec;    /* SQL_DESC_DATETIME_INTERVAL_PRECISION: the leading precision */
 } ixo_typeinfo;
 
 /* The description of an Informix column (ix_column_type, ix_column_enclen;
@@ -61,6 +67,34 @@ void ixo_type_describe(int ixtype, int enclen, int lob, ixo_typeinfo *out);
  * IX_UNIT_FRAC(n)). */
 #define IXO_QUAL_START(q) (((q) >> 4) & 0xf)
 #define IXO_QUAL_END(q)   ((q)&0xf)
+/* the digits of a qualifier (every field's, the leading one's included) */
+#define IXO_QUAL_DIGITS(q) (((q) >> 8) & 0xff)
+
+/* ---- INTERVAL (ixo_interval.c) ---- */
+/* the leading precision ODBC is told for FRACTION TO FRACTION(n) */
+#define IXO_IV_FRAC_PREC 1
+/* the largest leading precision: of an Informix INTERVAL, and of the
+ * leading field of an SQL_INTERVAL_STRUCT the driver fills */
+#define IXO_IV_MAX_PREC 9
+/* the fraction digits of Informix (FRACTION(5), 10-microsecond units) */
+#define IXO_IV_FRAC_DIGITS 5
+/* the fraction digits of SQL_INTERVAL_STRUCT's day_second.fraction (ODBC's
+ * default seconds precision: microseconds) */
+#define IXO_IV_C_FRAC_DIGITS 6
+/* An INTERVAL qualifier's description (SQL_INTERVAL_*, sizes, precisions). */
+void ixo_iv_describe(unsigned qual, ixo_typeinfo *out);
+/* The first and last unit (IX_UNIT_*; SECOND for the _SECOND types) of an
+ * SQL_INTERVAL_* or SQL_C_INTERVAL_* type: 1, or 0 for another type. */
+int ixo_iv_units(SQLSMALLINT type, int *start, int *end);
+/* The qualifier a parameter of SQL type sqltype (SQL_INTERVAL_*) is bound
+ * with: leading precision IXO_IV_MAX_PREC, a _SECOND type ending in
+ * FRACTION(frac) when frac > 0 (at most 5), else SECOND. 0 for another type. */
+unsigned ixo_iv_param_qual(SQLSMALLINT sqltype, int frac);
+/* The Informix text of an interval value (leading field blank-padded to the
+ * leading precision, "  3 03:27:01.12345") into out (cap bytes, at least
+ * IXO_IV_TEXT_MAX); its length. */
+#define IXO_IV_TEXT_MAX 64
+size_t ixo_iv_text(const ixo_val *v, char *out, size_t cap);
 
 /* Results of ixo_get and ixo_put (each maps to one SQLSTATE). */
 typedef enum ixo_cv {
@@ -74,6 +108,7 @@ typedef enum ixo_cv {
     IXO_CV_BADDT,      /* 22007: invalid datetime format */
     IXO_CV_NULLNOIND,  /* 22002: NULL with no indicator */
     IXO_CV_NOMEM,      /* HY001 */
+    IXO_CV_IVFIELD,    /* 22015: interval field overflow */
     IXO_CV_UNSUPPORTED /* HYC00: a C type the driver does not take */
 } ixo_cv;
 
@@ -116,6 +151,17 @@ ixo_cv ixo_put(SQLSMALLINT ctype, const void *buf, SQLLEN buflen, SQLLEN len, in
 /* Parses "YYYY-MM-DD", "hh:mm:ss[.f]" or "YYYY-MM-DD hh:mm:ss[.f]" (an
  * ODBC escape {d '...'} / {ts '...'} is not taken here). 1 if it parsed. */
 int ixo_parse_dt(const char *p, size_t n, ixo_val *out);
+
+/* An interval value into an interval C struct (ctype SQL_C_INTERVAL_*) or
+ * an exact numeric C type (a single-field interval); other C types are
+ * 07006. ixo_get calls it for every C type but the character and binary
+ * ones, which take the value's text (ixo_iv_text). */
+ixo_cv ixo_iv_get(const ixo_val *v, SQLSMALLINT ctype, void *buf, SQLLEN buflen, SQLLEN *ind,
+                  ixo_scratch *s);
+/* An SQL_INTERVAL_STRUCT of C type ctype into out (IXO_V_IV, qualifier of
+ * the C type's fields, leading precision IXO_IV_MAX_PREC); 01S07 when its
+ * fraction has digits below 10 microseconds, 22015 for a field too big. */
+ixo_cv ixo_iv_put(SQLSMALLINT ctype, const SQL_INTERVAL_STRUCT *in, ixo_val *out);
 
 /* UTF-8 <-> UTF-16 (host order, as SQLWCHAR). They return the number of
  * units written in full (the output is cut at cap units), or -1 on bytes

@@ -120,10 +120,25 @@ static void *elem(const ixo_stmt *s, const ixo_bind *b, SQLULEN r, int ind) {
     return base + r * step;
 }
 
+/* an interval value or text into parameter i: an SQL_INTERVAL_* type gives
+ * the qualifier (leading precision 9, the server converts), else the C
+ * type's fields do */
+static int bind_interval(ix_stmt *st, int i, const ixo_val *v, const ixo_bind *b) {
+    if (v->kind == IXO_V_TEXT) {
+        int frac = memchr(v->p, '.', v->n) ? IXO_IV_FRAC_DIGITS : 0;
+        return ix_bind_interval_text(st, i, v->p, v->n, ixo_iv_param_qual(b->sqltype, frac));
+    }
+    unsigned q = ixo_iv_param_qual(b->sqltype, b->digits);
+    return ix_bind_interval(st, i, q ? q : v->qual, &v->iv);
+}
+
 /* one value into parameter i (1-based) of st, as the SQL type asks */
-static int bind_value(ix_stmt *st, int i, const ixo_val *v, SQLSMALLINT sqltype) {
+static int bind_value(ix_stmt *st, int i, const ixo_val *v, const ixo_bind *b) {
     char text[IX_DECIMAL_TEXT_SIZE];
+    SQLSMALLINT sqltype = b->sqltype;
     ixo_val t;
+    if (v->kind == IXO_V_IV || (v->kind == IXO_V_TEXT && ixo_iv_param_qual(sqltype, 0)))
+        return bind_interval(st, i, v, b);
     switch (v->kind) {
     case IXO_V_NULL: return ix_bind_null(st, i);
     case IXO_V_INT:
@@ -184,10 +199,15 @@ static SQLRETURN bind_row(ixo_stmt *s, SQLULEN r) {
         cv = ixo_put(ct, elem(s, b, r, 0), b->buflen, ind ? *ind : SQL_NTS, ind != NULL, &v,
                      &s->scratch);
         if (cv != IXO_CV_OK && cv != IXO_CV_FRACTION) return ixo_err_cv(&s->h, cv, i + 1);
-        int rc = bind_value(s->st, i + 1, &v, b->sqltype);
+        int rc = bind_value(s->st, i + 1, &v, b);
+        /* out of range: an interval's field overflows (22015) */
+        int iv = v.kind == IXO_V_IV || ixo_iv_param_qual(b->sqltype, 0);
         if (rc == IX_EINVAL || rc == IX_ERANGE)
-            return ixo_err(&s->h, rc == IX_ERANGE ? "22003" : "22018", 0, "Parameter %d: %s", i + 1,
-                           ix_errmsg(s->dbc->conn));
+            return ixo_err(&s->h,
+                           rc == IX_EINVAL ? "22018"
+                           : iv            ? ixo_cv_state(IXO_CV_IVFIELD)
+                                           : "22003",
+                           0, "Parameter %d: %s", i + 1, ix_errmsg(s->dbc->conn));
         if (rc != IX_OK) return ixo_err_conn(&s->h, s->dbc->conn);
     }
     return ret;

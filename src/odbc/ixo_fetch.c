@@ -171,17 +171,23 @@ static ixo_cv column_value(ixo_stmt *s, int i, ixo_val *v) {
     case IX_T_BOOLEAN:
         v->kind = IXO_V_BOOL;
         return status(ix_column_get_int64(st, i, &v->i), v, IXO_CV_RANGE);
+    case IX_T_INTERVAL:
+        if (c->ti.desc_type != SQL_INTERVAL) break; /* a qualifier not described: its text */
+        v->kind = IXO_V_IV;
+        v->qual = (unsigned)c->enclen;
+        return status(ix_column_interval(st, i, &v->iv), v, IXO_CV_BADCHAR);
     case IX_T_BYTE:
         v->kind = IXO_V_BIN;
         v->p = ix_column_blob(st, i, &v->n);
         return v->p ? IXO_CV_OK : text_null(st, i, v);
-    default: /* character types, TEXT, INTERVAL, BLOB and CLOB, the rest as text */
+    default: /* character types, TEXT, BLOB and CLOB, the rest as text */
         if (c->lob) return lob_value(s, i, v);
-        v->kind = IXO_V_TEXT;
-        v->p = ix_column_text(st, i);
-        v->n = ix_column_text_len(st, i);
-        return v->p ? IXO_CV_OK : text_null(st, i, v);
+        break;
     }
+    v->kind = IXO_V_TEXT;
+    v->p = ix_column_text(st, i);
+    v->n = ix_column_text_len(st, i);
+    return v->p ? IXO_CV_OK : text_null(st, i, v);
 }
 
 /* ---- describing ---- */
@@ -231,10 +237,6 @@ SQLRETURN SQL_API SQLDescribeCol(SQLHSTMT StatementHandle, SQLUSMALLINT ColumnNu
     return ixo_leave(h, rc);
 }
 
-static SQLLEN verbose_type(SQLSMALLINT t) {
-    return t == SQL_TYPE_DATE || t == SQL_TYPE_TIME || t == SQL_TYPE_TIMESTAMP ? SQL_DATETIME : t;
-}
-
 static int is_char_type(SQLSMALLINT t) {
     return t == SQL_CHAR || t == SQL_VARCHAR || t == SQL_LONGVARCHAR;
 }
@@ -270,7 +272,9 @@ SQLRETURN SQL_API SQLColAttribute(SQLHSTMT StatementHandle, SQLUSMALLINT ColumnN
         str = is_char_type(t->sql_type) || t->c_default != SQL_C_CHAR ? (t->radix ? "" : "'") : "";
         break;
     case SQL_DESC_CONCISE_TYPE: num = t->sql_type; break;
-    case SQL_DESC_TYPE: num = verbose_type(t->sql_type); break;
+    case SQL_DESC_TYPE: num = t->desc_type; break;
+    case SQL_DESC_DATETIME_INTERVAL_CODE: num = t->dt_code; break;
+    case SQL_DESC_DATETIME_INTERVAL_PRECISION: num = t->iv_prec; break;
     case SQL_DESC_LENGTH:
     case SQL_COLUMN_LENGTH:
     case SQL_COLUMN_PRECISION: num = (SQLLEN)t->column_size; break;

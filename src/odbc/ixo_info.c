@@ -288,6 +288,11 @@ static const ixo_rcol TYPEINFO_COLS[] = {
 };
 
 #define NONE (-99) /* a NULL cell */
+#define IV(name, type, size, suffix, minsc, maxsc, code)                                           \
+    {                                                                                              \
+        name, type, size, "INTERVAL(", suffix, NULL, 0, SQL_SEARCHABLE, 0, 0, NONE, minsc, maxsc,  \
+            SQL_INTERVAL, code, NONE                                                               \
+    }
 static const struct tinfo {
     const char *name;
     SQLSMALLINT type;
@@ -343,6 +348,32 @@ static const struct tinfo {
      SQL_SEARCHABLE, NONE, 0, NONE, 0, 0, SQL_DATETIME, SQL_CODE_TIME, NONE},
     {"DATETIME YEAR TO FRACTION(5)", SQL_TYPE_TIMESTAMP, 25, "DATETIME(", ") YEAR TO FRACTION(5)",
      NULL, 0, SQL_SEARCHABLE, NONE, 0, NONE, 0, 5, SQL_DATETIME, SQL_CODE_TIMESTAMP, NONE},
+    /* INTERVAL at the largest leading precision (INTERVAL_PRECISION 9) */
+    IV("INTERVAL YEAR(9) TO YEAR", SQL_INTERVAL_YEAR, 9, ") YEAR(9) TO YEAR", NONE, NONE,
+       SQL_CODE_YEAR),
+    IV("INTERVAL MONTH(9) TO MONTH", SQL_INTERVAL_MONTH, 9, ") MONTH(9) TO MONTH", NONE, NONE,
+       SQL_CODE_MONTH),
+    IV("INTERVAL DAY(9) TO DAY", SQL_INTERVAL_DAY, 9, ") DAY(9) TO DAY", NONE, NONE, SQL_CODE_DAY),
+    IV("INTERVAL HOUR(9) TO HOUR", SQL_INTERVAL_HOUR, 9, ") HOUR(9) TO HOUR", NONE, NONE,
+       SQL_CODE_HOUR),
+    IV("INTERVAL MINUTE(9) TO MINUTE", SQL_INTERVAL_MINUTE, 9, ") MINUTE(9) TO MINUTE", NONE, NONE,
+       SQL_CODE_MINUTE),
+    IV("INTERVAL SECOND(9) TO FRACTION(5)", SQL_INTERVAL_SECOND, 15, ") SECOND(9) TO FRACTION(5)",
+       0, 5, SQL_CODE_SECOND),
+    IV("INTERVAL YEAR(9) TO MONTH", SQL_INTERVAL_YEAR_TO_MONTH, 12, ") YEAR(9) TO MONTH", NONE,
+       NONE, SQL_CODE_YEAR_TO_MONTH),
+    IV("INTERVAL DAY(9) TO HOUR", SQL_INTERVAL_DAY_TO_HOUR, 12, ") DAY(9) TO HOUR", NONE, NONE,
+       SQL_CODE_DAY_TO_HOUR),
+    IV("INTERVAL DAY(9) TO MINUTE", SQL_INTERVAL_DAY_TO_MINUTE, 15, ") DAY(9) TO MINUTE", NONE,
+       NONE, SQL_CODE_DAY_TO_MINUTE),
+    IV("INTERVAL DAY(9) TO FRACTION(5)", SQL_INTERVAL_DAY_TO_SECOND, 24, ") DAY(9) TO FRACTION(5)",
+       0, 5, SQL_CODE_DAY_TO_SECOND),
+    IV("INTERVAL HOUR(9) TO MINUTE", SQL_INTERVAL_HOUR_TO_MINUTE, 12, ") HOUR(9) TO MINUTE", NONE,
+       NONE, SQL_CODE_HOUR_TO_MINUTE),
+    IV("INTERVAL HOUR(9) TO FRACTION(5)", SQL_INTERVAL_HOUR_TO_SECOND, 21,
+       ") HOUR(9) TO FRACTION(5)", 0, 5, SQL_CODE_HOUR_TO_SECOND),
+    IV("INTERVAL MINUTE(9) TO FRACTION(5)", SQL_INTERVAL_MINUTE_TO_SECOND, 18,
+       ") MINUTE(9) TO FRACTION(5)", 0, 5, SQL_CODE_MINUTE_TO_SECOND),
 };
 
 static int cell_int(ixo_result *r, int c, int v) {
@@ -381,6 +412,7 @@ SQLRETURN SQL_API SQLGetTypeInfo(SQLHSTMT StatementHandle, SQLSMALLINT DataType)
         cell_int(r, 15, t->sqltype);
         cell_int(r, 16, t->sub);
         cell_int(r, 17, t->radix);
+        if (t->sqltype == SQL_INTERVAL) cell_int(r, 18, IXO_IV_MAX_PREC);
     }
     if (!ok) {
         ixo_result_free(r);

@@ -5,7 +5,9 @@
  * compared value for value with the SQLGetData path, SQLGetData in pieces
  * (01004 with the whole length), 07006, SQL_NUMERIC_STRUCT both ways,
  * diagnostics fields, transactions, SQLMoreResults, SQLCloseCursor,
- * SQLGetFunctions and SQLGetInfo. */
+ * SQLGetFunctions and SQLGetInfo; INTERVAL columns as SQL_INTERVAL_* (describe,
+ * SQLGetData and block fetch into SQL_INTERVAL_STRUCT, parameters, the
+ * catalogue). */
 #include <pthread.h>
 #include <sql.h>
 #include <sqlext.h>
@@ -473,6 +475,235 @@ static void transactions(SQLHSTMT st) {
     CHECK(SQLCancel(st) == SQL_SUCCESS, "SQLCancel on an idle statement");
 }
 
+/* ---- INTERVAL columns as SQL_INTERVAL_* ---- */
+
+static SQLLEN col_num(SQLHSTMT st, int col, SQLUSMALLINT field) {
+    SQLLEN num = -1;
+    OK(SQLColAttribute(st, (SQLUSMALLINT)col, field, NULL, 0, NULL, &num), SQL_HANDLE_STMT, st);
+    return num;
+}
+
+static int day_second(const SQL_INTERVAL_STRUCT *is, int neg, unsigned d, unsigned h, unsigned m,
+                      unsigned sec, unsigned frac) {
+    const SQL_DAY_SECOND_STRUCT *f = &is->intval.day_second;
+    return is->interval_sign == (neg ? SQL_TRUE : SQL_FALSE) && f->day == d && f->hour == h &&
+           f->minute == m && f->second == sec && f->fraction == frac;
+}
+
+/* SQLDescribeCol and SQLColAttribute of DAY(3) TO FRACTION(5), YEAR TO
+ * MONTH and HOUR TO MINUTE */
+static void interval_describe(SQLHSTMT st) {
+    static const struct {
+        SQLSMALLINT type, code;
+        SQLULEN size;
+        SQLSMALLINT digits;
+        SQLLEN lead;
+    } want[] = {
+        {SQL_INTERVAL_DAY_TO_SECOND, SQL_CODE_DAY_TO_SECOND, 18, 5, 3},
+        {SQL_INTERVAL_YEAR_TO_MONTH, SQL_CODE_YEAR_TO_MONTH, 7, 0, 4},
+        {SQL_INTERVAL_HOUR_TO_MINUTE, SQL_CODE_HOUR_TO_MINUTE, 5, 0, 2},
+    };
+    OK(SQLExecDirect(st, (SQLCHAR *)"SELECT d, ym, hm FROM ti ORDER BY id", SQL_NTS),
+       SQL_HANDLE_STMT, st);
+    for (int c = 0; c < 3; c++) {
+        SQLSMALLINT type = 0, digits = -1, nullable = 0, namelen = 0;
+        SQLULEN size = 0;
+        SQLCHAR name[32];
+        OK(SQLDescribeCol(st, (SQLUSMALLINT)(c + 1), name, sizeof name, &namelen, &type, &size,
+                          &digits, &nullable),
+           SQL_HANDLE_STMT, st);
+        CHECK(type == want[c].type && size == want[c].size && digits == want[c].digits,
+              "describe interval %d: %d %lu %d", c + 1, type, (unsigned long)size, digits);
+        SQLLEN dtype = col_num(st, c + 1, SQL_DESC_TYPE),
+               concise = col_num(st, c + 1, SQL_DESC_CONCISE_TYPE),
+               code = col_num(st, c + 1, SQL_DESC_DATETIME_INTERVAL_CODE),
+               lead = col_num(st, c + 1, SQL_DESC_DATETIME_INTERVAL_PRECISION),
+               prec = col_num(st, c + 1, SQL_DESC_PRECISION),
+               len = col_num(st, c + 1, SQL_DESC_LENGTH),
+               disp = col_num(st, c + 1, SQL_DESC_DISPLAY_SIZE),
+               octets = col_num(st, c + 1, SQL_DESC_OCTET_LENGTH);
+        CHECK(dtype == SQL_INTERVAL && concise == want[c].type && code == want[c].code &&
+                  lead == want[c].lead && prec == want[c].digits && len == (SQLLEN)want[c].size &&
+                  disp == (SQLLEN)want[c].size + 1 && octets == (SQLLEN)sizeof(SQL_INTERVAL_STRUCT),
+              "attributes of interval %d: type %ld concise %ld code %ld lead %ld prec %ld len %ld "
+              "display %ld octets %ld",
+              c + 1, (long)dtype, (long)concise, (long)code, (long)lead, (long)prec, (long)len,
+              (long)disp, (long)octets);
+    }
+    SQLFreeStmt(st, SQL_CLOSE);
+}
+
+/* SQLGetData into interval structs, text and numbers; negative values; NULL */
+static void interval_getdata(SQLHSTMT st) {
+    SQL_INTERVAL_STRUCT is;
+    SQLLEN ind = 0;
+    char text[32];
+    SQLINTEGER i32;
+    OK(SQLExecDirect(st, (SQLCHAR *)"SELECT d, ym, hm FROM ti ORDER BY id", SQL_NTS),
+       SQL_HANDLE_STMT, st);
+    OK(SQLFetch(st), SQL_HANDLE_STMT, st);
+    OK(SQLGetData(st, 1, SQL_C_INTERVAL_DAY_TO_SECOND, &is, sizeof is, &ind), SQL_HANDLE_STMT, st);
+    CHECK(ind == sizeof is && is.interval_type == SQL_IS_DAY_TO_SECOND &&
+              day_second(&is, 0, 3, 3, 27, 1, 123450),
+          "DAY TO FRACTION(5) into SQL_C_INTERVAL_DAY_TO_SECOND");
+    OK(SQLGetData(st, 2, SQL_C_CHAR, text, sizeof text, &ind), SQL_HANDLE_STMT, st);
+    CHECK(strcmp(text, "  12-06") == 0 && ind == 7, "YEAR TO MONTH as text '%s'", text);
+    SQLRETURN rc = SQLGetData(st, 3, SQL_C_SLONG, &i32, 0, &ind);
+    CHECK(rc == SQL_ERROR && strcmp(state_of(SQL_HANDLE_STMT, st, NULL, NULL, 0), "07006") == 0,
+          "HOUR TO MINUTE as SQL_C_SLONG: 07006");
+    OK(SQLFetch(st), SQL_HANDLE_STMT, st);
+    OK(SQLGetData(st, 1, SQL_C_INTERVAL_DAY_TO_SECOND, &is, sizeof is, &ind), SQL_HANDLE_STMT, st);
+    CHECK(day_second(&is, 1, 100, 0, 0, 0, 500000), "negative DAY TO FRACTION(5)");
+    OK(SQLGetData(st, 2, SQL_C_INTERVAL_YEAR_TO_MONTH, &is, sizeof is, &ind), SQL_HANDLE_STMT, st);
+    CHECK(is.interval_type == SQL_IS_YEAR_TO_MONTH && is.interval_sign == SQL_TRUE &&
+              is.intval.year_month.year == 1 && is.intval.year_month.month == 1,
+          "negative YEAR TO MONTH");
+    OK(SQLGetData(st, 3, SQL_C_CHAR, text, sizeof text, &ind), SQL_HANDLE_STMT, st);
+    CHECK(strcmp(text, "-23:59") == 0, "negative HOUR TO MINUTE as text '%s'", text);
+    OK(SQLFetch(st), SQL_HANDLE_STMT, st);
+    OK(SQLGetData(st, 1, SQL_C_INTERVAL_DAY_TO_SECOND, &is, sizeof is, &ind), SQL_HANDLE_STMT, st);
+    CHECK(ind == SQL_NULL_DATA, "NULL interval");
+    SQLFreeStmt(st, SQL_CLOSE);
+}
+
+/* a block fetch of 3 rows with SQLBindCol: structs column-wise, text */
+static void interval_block(SQLHSTMT st) {
+    SQL_INTERVAL_STRUCT d[3], hm[3];
+    SQLLEN dind[3], hmind[3], ymind[3];
+    char ym[3][16];
+    SQLULEN fetched = 0;
+    memset(d, 0, sizeof d);
+    OK(SQLExecDirect(st, (SQLCHAR *)"SELECT d, ym, hm FROM ti WHERE id <= 3 ORDER BY id", SQL_NTS),
+       SQL_HANDLE_STMT, st);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)3, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROWS_FETCHED_PTR, &fetched, 0);
+    SQLBindCol(st, 1, SQL_C_INTERVAL_DAY_TO_SECOND, d, sizeof d[0], dind);
+    SQLBindCol(st, 2, SQL_C_CHAR, ym, sizeof ym[0], ymind);
+    SQLBindCol(st, 3, SQL_C_DEFAULT, hm, sizeof hm[0], hmind);
+    OK(SQLFetch(st), SQL_HANDLE_STMT, st);
+    CHECK(fetched == 3 && day_second(&d[0], 0, 3, 3, 27, 1, 123450) &&
+              day_second(&d[1], 1, 100, 0, 0, 0, 500000) && dind[2] == SQL_NULL_DATA,
+          "block of DAY TO FRACTION(5): %lu rows", (unsigned long)fetched);
+    CHECK(strcmp(ym[0], "  12-06") == 0 && strcmp(ym[1], "  -1-01") == 0 &&
+              ymind[2] == SQL_NULL_DATA,
+          "block of YEAR TO MONTH text '%s' '%s'", ym[0], ym[1]);
+    CHECK(hm[0].interval_type == SQL_IS_HOUR_TO_MINUTE && day_second(&hm[0], 0, 0, 5, 30, 0, 0) &&
+              day_second(&hm[1], 1, 0, 23, 59, 0, 0) && hmind[1] == sizeof hm[0],
+          "block of HOUR TO MINUTE (SQL_C_DEFAULT)");
+    SQLFreeStmt(st, SQL_UNBIND);
+    SQLFreeStmt(st, SQL_CLOSE);
+    SQLSetStmtAttr(st, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)1, 0);
+    SQLSetStmtAttr(st, SQL_ATTR_ROWS_FETCHED_PTR, NULL, 0);
+}
+
+/* parameters: SQL_C_INTERVAL_* structs and text with SQL_INTERVAL_*
+ * types, read back; a field that overflows is 22015 */
+static void interval_params(SQLHSTMT st) {
+    SQL_INTERVAL_STRUCT d, ym, back;
+    SQLINTEGER id = 4;
+    SQLLEN ind = 0;
+    memset(&d, 0, sizeof d);
+    memset(&ym, 0, sizeof ym);
+    d.interval_type = SQL_IS_DAY_TO_SECOND;
+    d.interval_sign = SQL_TRUE;
+    d.intval.day_second = (SQL_DAY_SECOND_STRUCT){2, 1, 2, 3, 456000};
+    ym.interval_type = SQL_IS_YEAR_TO_MONTH;
+    ym.intval.year_month.year = 7;
+    ym.intval.year_month.month = 11;
+    OK(SQLPrepare(st, (SQLCHAR *)"INSERT INTO ti VALUES (?, ?, ?, ?)", SQL_NTS), SQL_HANDLE_STMT,
+       st);
+    SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, &id, 0, NULL);
+    SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_INTERVAL_DAY_TO_SECOND,
+                     SQL_INTERVAL_DAY_TO_SECOND, 18, 5, &d, 0, NULL);
+    SQLBindParameter(st, 3, SQL_PARAM_INPUT, SQL_C_INTERVAL_YEAR_TO_MONTH,
+                     SQL_INTERVAL_YEAR_TO_MONTH, 7, 0, &ym, 0, NULL);
+    SQLBindParameter(st, 4, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_INTERVAL_HOUR_TO_MINUTE, 5, 0,
+                     (SQLPOINTER) "-7:05", 0, NULL);
+    OK(SQLExecute(st), SQL_HANDLE_STMT, st);
+    /* 22015: DecimalDigits 0 ends the qualifier at SECOND, the fraction does not fit */
+    id = 5;
+    SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_INTERVAL_DAY_TO_SECOND,
+                     SQL_INTERVAL_DAY_TO_SECOND, 18, 0, &d, 0, NULL);
+    CHECK(SQLExecute(st) == SQL_ERROR &&
+              strcmp(state_of(SQL_HANDLE_STMT, st, NULL, NULL, 0), "22015") == 0,
+          "a fraction for SECOND: 22015");
+    SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_INTERVAL_DAY_TO_SECOND,
+                     SQL_INTERVAL_DAY_TO_SECOND, 18, 5, &d, 0, NULL);
+    /* 22015: a day of 10 digits */
+    d.intval.day_second.day = 1000000000;
+    CHECK(SQLExecute(st) == SQL_ERROR &&
+              strcmp(state_of(SQL_HANDLE_STMT, st, NULL, NULL, 0), "22015") == 0,
+          "10-digit day parameter: 22015");
+    SQLFreeStmt(st, SQL_RESET_PARAMS);
+    SQLFreeStmt(st, SQL_CLOSE);
+    /* read back, and a struct in a WHERE clause */
+    d.intval.day_second.day = 2;
+    OK(SQLPrepare(st, (SQLCHAR *)"SELECT d, ym, hm FROM ti WHERE d = ?", SQL_NTS), SQL_HANDLE_STMT,
+       st);
+    SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_INTERVAL_DAY_TO_SECOND,
+                     SQL_INTERVAL_DAY_TO_SECOND, 18, 5, &d, 0, NULL);
+    OK(SQLExecute(st), SQL_HANDLE_STMT, st);
+    OK(SQLFetch(st), SQL_HANDLE_STMT, st);
+    OK(SQLGetData(st, 1, SQL_C_INTERVAL_DAY_TO_SECOND, &back, sizeof back, &ind), SQL_HANDLE_STMT,
+       st);
+    CHECK(memcmp(&back, &d, sizeof d) == 0, "DAY TO SECOND round trip");
+    OK(SQLGetData(st, 2, SQL_C_INTERVAL_YEAR_TO_MONTH, &back, sizeof back, &ind), SQL_HANDLE_STMT,
+       st);
+    CHECK(memcmp(&back, &ym, sizeof ym) == 0, "YEAR TO MONTH round trip");
+    OK(SQLGetData(st, 3, SQL_C_INTERVAL_HOUR_TO_MINUTE, &back, sizeof back, &ind), SQL_HANDLE_STMT,
+       st);
+    CHECK(day_second(&back, 1, 0, 7, 5, 0, 0), "HOUR TO MINUTE from text");
+    CHECK(SQLFetch(st) == SQL_NO_DATA, "one row");
+    SQLFreeStmt(st, SQL_RESET_PARAMS);
+    SQLFreeStmt(st, SQL_CLOSE);
+}
+
+/* SQLGetTypeInfo and SQLColumns of the interval types */
+static void interval_catalog(SQLHSTMT st) {
+    char name[64] = "";
+    SQLSMALLINT dtype = 0, sqltype = 0, sub = 0, lead = 0;
+    SQLLEN ind = 0;
+    OK(SQLGetTypeInfo(st, SQL_INTERVAL_DAY_TO_SECOND), SQL_HANDLE_STMT, st);
+    OK(SQLFetch(st), SQL_HANDLE_STMT, st);
+    SQLGetData(st, 1, SQL_C_CHAR, name, sizeof name, &ind);
+    SQLGetData(st, 2, SQL_C_SSHORT, &dtype, 0, &ind);
+    SQLGetData(st, 16, SQL_C_SSHORT, &sqltype, 0, &ind);
+    SQLGetData(st, 17, SQL_C_SSHORT, &sub, 0, &ind);
+    SQLGetData(st, 19, SQL_C_SSHORT, &lead, 0, &ind);
+    CHECK(strcmp(name, "INTERVAL DAY(9) TO FRACTION(5)") == 0 &&
+              dtype == SQL_INTERVAL_DAY_TO_SECOND && sqltype == SQL_INTERVAL &&
+              sub == SQL_CODE_DAY_TO_SECOND && lead == 9,
+          "type info %s %d %d %d %d", name, dtype, sqltype, sub, lead);
+    SQLFreeStmt(st, SQL_CLOSE);
+    SQLINTEGER size = 0;
+    SQLSMALLINT digits = 0;
+    OK(SQLColumns(st, NULL, 0, NULL, 0, (SQLCHAR *)"ti", SQL_NTS, (SQLCHAR *)"d", SQL_NTS),
+       SQL_HANDLE_STMT, st);
+    OK(SQLFetch(st), SQL_HANDLE_STMT, st);
+    SQLGetData(st, 5, SQL_C_SSHORT, &dtype, 0, &ind);
+    SQLGetData(st, 7, SQL_C_SLONG, &size, 0, &ind);
+    SQLGetData(st, 9, SQL_C_SSHORT, &digits, 0, &ind);
+    SQLGetData(st, 14, SQL_C_SSHORT, &sqltype, 0, &ind);
+    SQLGetData(st, 15, SQL_C_SSHORT, &sub, 0, &ind);
+    CHECK(dtype == SQL_INTERVAL_DAY_TO_SECOND && size == 18 && digits == 5 &&
+              sqltype == SQL_INTERVAL && sub == SQL_CODE_DAY_TO_SECOND,
+          "SQLColumns of d: %d %d %d %d %d", dtype, (int)size, digits, sqltype, sub);
+    SQLFreeStmt(st, SQL_CLOSE);
+}
+
+static void intervals(SQLHSTMT st) {
+    exec(st, "CREATE TABLE ti (id INTEGER, d INTERVAL DAY(3) TO FRACTION(5), "
+             "ym INTERVAL YEAR TO MONTH, hm INTERVAL HOUR TO MINUTE)");
+    exec(st, "INSERT INTO ti VALUES (1, '3 03:27:01.12345', '12-06', '5:30')");
+    exec(st, "INSERT INTO ti VALUES (2, '-100 00:00:00.5', '-1-01', '-23:59')");
+    exec(st, "INSERT INTO ti VALUES (3, NULL, NULL, NULL)");
+    interval_describe(st);
+    interval_getdata(st);
+    interval_block(st);
+    interval_params(st);
+    interval_catalog(st);
+}
+
 int main(void) {
     ixd_proc p;
     if (ixd_start(&p, NULL, NULL) != 0) {
@@ -494,6 +725,7 @@ int main(void) {
     direct_vs_general(st);
     cancel_from_another_thread(st);
     transactions(st);
+    intervals(st);
     SQLFreeHandle(SQL_HANDLE_STMT, st);
     SQLDisconnect(dbc);
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);

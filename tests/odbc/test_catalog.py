@@ -36,7 +36,7 @@ SCHEMA = [
     "lno SMALLINT, amount DECIMAL(10,2))",
     "CREATE UNIQUE INDEX line_u ON line (ono, lno)",
     "CREATE TABLE loose (a INTEGER, b VARCHAR(10))",
-    "CREATE PROCEDURE touch(a INTEGER, b CHAR(15))\n  LET a = a + 1;\nEND PROCEDURE",
+    "CREATE PROCEDURE touch(a INTEGER, b CHAR(15), w INTERVAL YEAR TO MONTH)\n  LET a = a + 1;\nEND PROCEDURE",
     "CREATE FUNCTION total(o INTEGER, since DATETIME YEAR TO SECOND) RETURNING DECIMAL(12,2);\n"
     "  RETURN 1.5;\nEND FUNCTION",
     "CREATE PROCEDURE pair(n INT) RETURNING INTEGER AS lo, VARCHAR(20) AS hi;\n"
@@ -110,7 +110,7 @@ class Catalogue(unittest.TestCase):
                 for r in self.cur.procedures()]
         self.assertEqual(rows, [("pair", 1, SQL_PT_FUNCTION),
                                 ("total", 2, SQL_PT_FUNCTION),
-                                ("touch", 2, SQL_PT_PROCEDURE)])
+                                ("touch", 3, SQL_PT_PROCEDURE)])
         self.assertEqual([r.procedure_name for r in self.cur.procedures("to%")], ["total", "touch"])
         cols = [d[0] for d in self.cur.procedures().description]
         self.assertEqual(cols, ["procedure_cat", "procedure_schem", "procedure_name",
@@ -124,7 +124,9 @@ class Catalogue(unittest.TestCase):
                     for r in self.cur.procedureColumns(name)]
         inp, ret, res = SQL_PARAM_INPUT, SQL_RETURN_VALUE, SQL_RESULT_COL
         self.assertEqual(cols("touch"), [("a", inp, pyodbc.SQL_INTEGER, "INTEGER", 10, 0, 1),
-                                         ("b", inp, pyodbc.SQL_CHAR, "CHAR", 15, None, 2)])
+                                         ("b", inp, pyodbc.SQL_CHAR, "CHAR", 15, None, 2),
+                                         ("w", inp, pyodbc.SQL_INTERVAL_YEAR_TO_MONTH, "INTERVAL",
+                                          7, 0, 3)])
         self.assertEqual(cols("total"),
                          [("o", inp, pyodbc.SQL_INTEGER, "INTEGER", 10, 0, 1),
                           ("since", inp, pyodbc.SQL_TYPE_TIMESTAMP, "DATETIME", 19, 0, 2),

@@ -15,6 +15,23 @@ static const SQLSMALLINT CTYPES[] = {
     SQL_C_TYPE_DATE, SQL_C_TYPE_TIME, SQL_C_TYPE_TIMESTAMP,
 };
 #define NCT ((int)(sizeof CTYPES / sizeof CTYPES[0]))
+/* the interval C types: year-month, single day-time fields, day-time pairs */
+static const SQLSMALLINT IVCTYPES[] = {
+    SQL_C_INTERVAL_YEAR,
+    SQL_C_INTERVAL_MONTH,
+    SQL_C_INTERVAL_YEAR_TO_MONTH,
+    SQL_C_INTERVAL_DAY,
+    SQL_C_INTERVAL_HOUR,
+    SQL_C_INTERVAL_MINUTE,
+    SQL_C_INTERVAL_SECOND,
+    SQL_C_INTERVAL_DAY_TO_HOUR,
+    SQL_C_INTERVAL_DAY_TO_MINUTE,
+    SQL_C_INTERVAL_DAY_TO_SECOND,
+    SQL_C_INTERVAL_HOUR_TO_MINUTE,
+    SQL_C_INTERVAL_HOUR_TO_SECOND,
+    SQL_C_INTERVAL_MINUTE_TO_SECOND,
+};
+#define NIV ((int)(sizeof IVCTYPES / sizeof IVCTYPES[0]))
 
 static ixo_val v_int(int64_t i) {
     ixo_val v = {.kind = IXO_V_INT, .i = i};
@@ -32,6 +49,12 @@ static ixo_val v_dec(int sign, const char *digits, int scale) {
     strcpy(v.dec.digits, digits);
     return v;
 }
+/* an INTERVAL start(prec) TO end with the fields in iv */
+static ixo_val v_iv(int prec, int start, int end, ix_interval_t iv) {
+    ixo_val v = {.kind = IXO_V_IV, .iv = iv, .qual = ix_qualifier_iv(prec, start, end)};
+    if (!v.iv.sign) v.iv.sign = 1;
+    return v;
+}
 static ixo_val v_dt(int date, int tm, int fraction) {
     ixo_val v = {.kind = IXO_V_DT, .has_date = date, .has_time = tm, .fdigits = fraction ? 5 : 0};
     if (date) v.dt.year = 2024, v.dt.month = 2, v.dt.day = 29;
@@ -39,7 +62,7 @@ static ixo_val v_dt(int date, int tm, int fraction) {
     return v;
 }
 
-/* o ok, f 01S07, t 01004, b 07006, r 22003, c 22018, d 22007 */
+/* o ok, f 01S07, t 01004, b 07006, r 22003, c 22018, d 22007, v 22015 */
 static char code(ixo_cv cv) {
     switch (cv) {
     case IXO_CV_OK: return 'o';
@@ -49,6 +72,7 @@ static char code(ixo_cv cv) {
     case IXO_CV_RANGE: return 'r';
     case IXO_CV_BADCHAR: return 'c';
     case IXO_CV_BADDT: return 'd';
+    case IXO_CV_IVFIELD: return 'v';
     default: return '?';
     }
 }
@@ -151,6 +175,13 @@ static void matrix(ixo_scratch *s) {
         got[NCT] = 0;
         CHECK(strcmp(got, rows[r].want) == 0, "%s: got %s want %s", rows[r].name, got,
               rows[r].want);
+        for (int c = 0; c < NIV; c++) { /* only an INTERVAL converts to an interval struct */
+            SQL_INTERVAL_STRUCT is;
+            SQLLEN ind = 0;
+            CHECK(ixo_get(&rows[r].v, IVCTYPES[c], SQL_C_CHAR, &is, sizeof is, &ind, NULL, s) ==
+                      IXO_CV_BADTYPE,
+                  "%s as interval C type %d", rows[r].name, IVCTYPES[c]);
+        }
     }
     /* NULL: every C type gives SQL_NULL_DATA, or 22002 without an indicator */
     ixo_val null = {.kind = IXO_V_NULL};
@@ -164,13 +195,191 @@ static void matrix(ixo_scratch *s) {
                   IXO_CV_NULLNOIND,
               "NULL without indicator as C type %d", CTYPES[c]);
     }
-    CHECK(ixo_get(&null, SQL_C_INTERVAL_DAY, SQL_C_CHAR, NULL, 0, NULL, NULL, s) ==
-              IXO_CV_NULLNOIND,
-          "NULL first");
+    for (int c = 0; c < NIV; c++) {
+        SQL_INTERVAL_STRUCT is;
+        SQLLEN ind = 0;
+        CHECK(ixo_get(&null, IVCTYPES[c], SQL_C_CHAR, &is, sizeof is, &ind, NULL, s) == IXO_CV_OK &&
+                  ind == SQL_NULL_DATA,
+              "NULL as interval C type %d", IVCTYPES[c]);
+        CHECK(ixo_get(&null, IVCTYPES[c], SQL_C_CHAR, &is, sizeof is, NULL, NULL, s) ==
+                  IXO_CV_NULLNOIND,
+              "NULL without indicator as interval C type %d", IVCTYPES[c]);
+    }
     ixo_val one = v_int(1);
-    CHECK(ixo_get(&one, SQL_C_INTERVAL_DAY, SQL_C_CHAR, NULL, 0, NULL, NULL, s) ==
-              IXO_CV_UNSUPPORTED,
-          "an interval C type is HYC00");
+    CHECK(ixo_get(&one, SQL_C_GUID, SQL_C_CHAR, NULL, 0, NULL, NULL, s) == IXO_CV_UNSUPPORTED,
+          "a C type not taken is HYC00");
+}
+
+/* Every INTERVAL qualifier class into every C type: CTYPES, then IVCTYPES
+ * (YEAR, MONTH, YEAR_TO_MONTH, DAY, HOUR, MINUTE, SECOND, DAY_TO_HOUR,
+ * DAY_TO_MINUTE, DAY_TO_SECOND, HOUR_TO_MINUTE, HOUR_TO_SECOND,
+ * MINUTE_TO_SECOND). Numbers take single-field intervals only; a struct
+ * of the other class is 07006; fields cut from the end are 01S07. */
+static void iv_matrix(ixo_scratch *s) {
+    struct {
+        const char *name;
+        ixo_val v;
+        const char *want;
+    } rows[] = {
+        {"YEAR(4) TO YEAR 12", v_iv(4, IX_UNIT_YEAR, IX_UNIT_YEAR, (ix_interval_t){.years = 12}),
+         "ooob"
+         "oooooooo"
+         "bbo"
+         "bbb"
+         "ooo"
+         "bbbb"
+         "bbbbbb"},
+        {"YEAR TO MONTH 12-06",
+         v_iv(4, IX_UNIT_YEAR, IX_UNIT_MONTH, (ix_interval_t){.years = 12, .months = 6}),
+         "ooob"
+         "bbbbbbbb"
+         "bbb"
+         "bbb"
+         "foo"
+         "bbbb"
+         "bbbbbb"},
+        {"MONTH(3) TO MONTH 150",
+         v_iv(3, IX_UNIT_MONTH, IX_UNIT_MONTH, (ix_interval_t){.months = 150}),
+         "ooob"
+         "rooooooo"
+         "bbo"
+         "bbb"
+         "foo"
+         "bbbb"
+         "bbbbbb"},
+        {"DAY(3) TO DAY -5",
+         v_iv(3, IX_UNIT_DAY, IX_UNIT_DAY, (ix_interval_t){.sign = -1, .days = 5}),
+         "ooob"
+         "orororor"
+         "bbo"
+         "bbb"
+         "bbb"
+         "oooo"
+         "oooooo"},
+        {"DAY TO HOUR 2 05",
+         v_iv(2, IX_UNIT_DAY, IX_UNIT_HOUR, (ix_interval_t){.days = 2, .hours = 5}),
+         "ooob"
+         "bbbbbbbb"
+         "bbb"
+         "bbb"
+         "bbb"
+         "fooo"
+         "oooooo"},
+        {"DAY TO MINUTE 1 02:03",
+         v_iv(2, IX_UNIT_DAY, IX_UNIT_MINUTE, (ix_interval_t){.days = 1, .hours = 2, .minutes = 3}),
+         "ooob"
+         "bbbbbbbb"
+         "bbb"
+         "bbb"
+         "bbb"
+         "ffoo"
+         "fooooo"},
+        {"DAY(3) TO FRACTION(5) 3 03:27:01.12345",
+         v_iv(3, IX_UNIT_DAY, IX_UNIT_FRAC(5),
+              (ix_interval_t){
+                  .days = 3, .hours = 3, .minutes = 27, .seconds = 1, .fraction = 12345}),
+         "ooob"
+         "bbbbbbbb"
+         "bbb"
+         "bbb"
+         "bbb"
+         "fffo"
+         "ffofoo"},
+        {"DAY(2) TO SECOND 1 00:00:01",
+         v_iv(2, IX_UNIT_DAY, IX_UNIT_SECOND, (ix_interval_t){.days = 1, .seconds = 1}),
+         "ooob"
+         "bbbbbbbb"
+         "bbb"
+         "bbb"
+         "bbb"
+         "fffo"
+         "ffofoo"},
+        {"HOUR TO HOUR 23", v_iv(2, IX_UNIT_HOUR, IX_UNIT_HOUR, (ix_interval_t){.hours = 23}),
+         "ooob"
+         "oooooooo"
+         "bbo"
+         "bbb"
+         "bbb"
+         "fooo"
+         "oooooo"},
+        {"HOUR TO MINUTE -5:30",
+         v_iv(2, IX_UNIT_HOUR, IX_UNIT_MINUTE,
+              (ix_interval_t){.sign = -1, .hours = 5, .minutes = 30}),
+         "ooob"
+         "bbbbbbbb"
+         "bbb"
+         "bbb"
+         "bbb"
+         "ffoo"
+         "fooooo"},
+        {"HOUR TO FRACTION(3) 1:02:03.456",
+         v_iv(2, IX_UNIT_HOUR, IX_UNIT_FRAC(3),
+              (ix_interval_t){.hours = 1, .minutes = 2, .seconds = 3, .fraction = 45600}),
+         "ooob"
+         "bbbbbbbb"
+         "bbb"
+         "bbb"
+         "bbb"
+         "fffo"
+         "ffofoo"},
+        {"MINUTE TO MINUTE 45",
+         v_iv(2, IX_UNIT_MINUTE, IX_UNIT_MINUTE, (ix_interval_t){.minutes = 45}),
+         "ooob"
+         "oooooooo"
+         "bbo"
+         "bbb"
+         "bbb"
+         "ffoo"
+         "fooooo"},
+        {"MINUTE(3) TO SECOND 100:05",
+         v_iv(3, IX_UNIT_MINUTE, IX_UNIT_SECOND, (ix_interval_t){.minutes = 100, .seconds = 5}),
+         "ooob"
+         "bbbbbbbb"
+         "bbb"
+         "bbb"
+         "bbb"
+         "fffo"
+         "ffofoo"},
+        {"SECOND TO SECOND 59",
+         v_iv(2, IX_UNIT_SECOND, IX_UNIT_SECOND, (ix_interval_t){.seconds = 59}),
+         "ooob"
+         "oooooooo"
+         "bbo"
+         "bbb"
+         "bbb"
+         "fffo"
+         "ffofoo"},
+        {"SECOND TO FRACTION(2) 7.5",
+         v_iv(2, IX_UNIT_SECOND, IX_UNIT_FRAC(2), (ix_interval_t){.seconds = 7, .fraction = 50000}),
+         "ooob"
+         "ffffffff"
+         "bbo"
+         "bbb"
+         "bbb"
+         "fffo"
+         "ffofoo"},
+        {"FRACTION TO FRACTION(3) .123",
+         v_iv(0, IX_UNIT_FRACTION, IX_UNIT_FRAC(3), (ix_interval_t){.fraction = 12300}),
+         "ooob"
+         "ffffffff"
+         "bbo"
+         "bbb"
+         "bbb"
+         "fffo"
+         "ffofoo"},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        char got[NCT + NIV + 1];
+        for (int c = 0; c < NCT + NIV; c++) {
+            unsigned char buf[256];
+            SQLLEN ind = 0;
+            SQLSMALLINT ct = c < NCT ? CTYPES[c] : IVCTYPES[c - NCT];
+            got[c] = code(ixo_get(&rows[r].v, ct, SQL_C_CHAR, buf, sizeof buf, &ind, NULL, s));
+        }
+        got[NCT + NIV] = 0;
+        CHECK(strcmp(got, rows[r].want) == 0, "%s: got %s want %s", rows[r].name, got,
+              rows[r].want);
+    }
 }
 
 static void texts(ixo_scratch *s) {
@@ -352,6 +561,253 @@ static void types(void) {
           "SQLSTATEs");
 }
 
+/* the Informix text of each class (leading field blank-padded to its
+ * precision), in SQL_C_CHAR, SQL_C_WCHAR and SQL_C_BINARY */
+static void iv_texts(ixo_scratch *s) {
+    struct {
+        ixo_val v;
+        const char *want;
+    } t[] = {
+        {v_iv(4, IX_UNIT_YEAR, IX_UNIT_MONTH, (ix_interval_t){.years = 12, .months = 6}),
+         "  12-06"},
+        {v_iv(3, IX_UNIT_DAY, IX_UNIT_DAY, (ix_interval_t){.sign = -1, .days = 5}), " -5"},
+        {v_iv(3, IX_UNIT_DAY, IX_UNIT_FRAC(5),
+              (ix_interval_t){
+                  .days = 3, .hours = 3, .minutes = 27, .seconds = 1, .fraction = 12345}),
+         "  3 03:27:01.12345"},
+        {v_iv(2, IX_UNIT_HOUR, IX_UNIT_MINUTE,
+              (ix_interval_t){.sign = -1, .hours = 5, .minutes = 30}),
+         "-5:30"},
+        {v_iv(2, IX_UNIT_SECOND, IX_UNIT_FRAC(2), (ix_interval_t){.seconds = 7, .fraction = 50000}),
+         " 7.50"},
+        {v_iv(0, IX_UNIT_FRACTION, IX_UNIT_FRAC(3), (ix_interval_t){.fraction = 12300}), ".123"},
+        {v_iv(0, IX_UNIT_FRACTION, IX_UNIT_FRAC(3), (ix_interval_t){.sign = -1, .fraction = 12300}),
+         "-.123"},
+        /* a value whose lower fields overflow is split again at the qualifier */
+        {v_iv(3, IX_UNIT_DAY, IX_UNIT_MINUTE, (ix_interval_t){.hours = 30, .minutes = 61}),
+         "  1 07:01"},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        char buf[64];
+        SQLWCHAR w[64];
+        SQLLEN ind = 0, wind = 0, bind = 0;
+        size_t n = strlen(t[i].want);
+        ixo_cv cv = ixo_get(&t[i].v, SQL_C_CHAR, SQL_C_CHAR, buf, sizeof buf, &ind, NULL, s);
+        CHECK(cv == IXO_CV_OK && strcmp(buf, t[i].want) == 0 && ind == (SQLLEN)n,
+              "interval text %zu: '%s' (want '%s')", i, buf, t[i].want);
+        cv = ixo_get(&t[i].v, SQL_C_WCHAR, SQL_C_CHAR, w, sizeof w, &wind, NULL, s);
+        int same = cv == IXO_CV_OK && wind == (SQLLEN)(n * sizeof(SQLWCHAR)) && w[n] == 0;
+        for (size_t k = 0; same && k < n; k++)
+            same = w[k] == (SQLWCHAR)t[i].want[k];
+        CHECK(same, "interval wide text %zu", i);
+        memset(buf, 'x', sizeof buf);
+        cv = ixo_get(&t[i].v, SQL_C_BINARY, SQL_C_CHAR, buf, sizeof buf, &bind, NULL, s);
+        CHECK(cv == IXO_CV_OK && bind == (SQLLEN)n && memcmp(buf, t[i].want, n) == 0 &&
+                  buf[n] == 'x',
+              "interval binary %zu", i);
+    }
+}
+
+/* SQL_INTERVAL_STRUCT: the fields split at the C type, the sign, the
+ * fraction in microseconds, 22015 for a leading field over 9 digits */
+static void iv_structs(ixo_scratch *s) {
+    SQL_INTERVAL_STRUCT is;
+    SQLLEN ind = 0;
+    ixo_val dts = v_iv(
+        3, IX_UNIT_DAY, IX_UNIT_FRAC(5),
+        (ix_interval_t){.days = 3, .hours = 3, .minutes = 27, .seconds = 1, .fraction = 12345});
+    CHECK(ixo_get(&dts, SQL_C_INTERVAL_DAY_TO_SECOND, 0, &is, sizeof is, &ind, NULL, s) ==
+                  IXO_CV_OK &&
+              ind == sizeof is && is.interval_type == SQL_IS_DAY_TO_SECOND &&
+              is.interval_sign == SQL_FALSE && is.intval.day_second.day == 3 &&
+              is.intval.day_second.hour == 3 && is.intval.day_second.minute == 27 &&
+              is.intval.day_second.second == 1 && is.intval.day_second.fraction == 123450,
+          "DAY TO FRACTION(5) as DAY_TO_SECOND");
+    CHECK(ixo_get(&dts, SQL_C_INTERVAL_HOUR, 0, &is, sizeof is, &ind, NULL, s) == IXO_CV_FRACTION &&
+              is.interval_type == SQL_IS_HOUR && is.intval.day_second.hour == 75 &&
+              is.intval.day_second.day == 0 && is.intval.day_second.fraction == 0,
+          "DAY TO FRACTION(5) as HOUR: %u", (unsigned)is.intval.day_second.hour);
+    CHECK(ixo_get(&dts, SQL_C_INTERVAL_MINUTE_TO_SECOND, 0, &is, sizeof is, &ind, NULL, s) ==
+                  IXO_CV_OK &&
+              is.intval.day_second.minute == 4527 && is.intval.day_second.second == 1 &&
+              is.intval.day_second.fraction == 123450,
+          "DAY TO FRACTION(5) as MINUTE_TO_SECOND");
+    /* the default C type of the column is its own struct */
+    CHECK(ixo_get(&dts, SQL_C_DEFAULT, SQL_C_INTERVAL_DAY_TO_SECOND, &is, sizeof is, &ind, NULL,
+                  s) == IXO_CV_OK &&
+              is.interval_type == SQL_IS_DAY_TO_SECOND,
+          "SQL_C_DEFAULT");
+    ixo_val neg = v_iv(2, IX_UNIT_HOUR, IX_UNIT_MINUTE,
+                       (ix_interval_t){.sign = -1, .hours = 5, .minutes = 30});
+    CHECK(ixo_get(&neg, SQL_C_INTERVAL_HOUR_TO_MINUTE, 0, &is, sizeof is, &ind, NULL, s) ==
+                  IXO_CV_OK &&
+              is.interval_sign == SQL_TRUE && is.intval.day_second.hour == 5 &&
+              is.intval.day_second.minute == 30,
+          "negative HOUR TO MINUTE");
+    ixo_val ym =
+        v_iv(4, IX_UNIT_YEAR, IX_UNIT_MONTH, (ix_interval_t){.sign = -1, .years = 12, .months = 6});
+    CHECK(ixo_get(&ym, SQL_C_INTERVAL_MONTH, 0, &is, sizeof is, &ind, NULL, s) == IXO_CV_OK &&
+              is.interval_type == SQL_IS_MONTH && is.interval_sign == SQL_TRUE &&
+              is.intval.year_month.month == 150 && is.intval.year_month.year == 0,
+          "YEAR TO MONTH as MONTH");
+    CHECK(ixo_get(&ym, SQL_C_INTERVAL_YEAR, 0, &is, sizeof is, &ind, NULL, s) == IXO_CV_FRACTION &&
+              is.intval.year_month.year == 12 && is.intval.year_month.month == 0,
+          "YEAR TO MONTH as YEAR: the months cut");
+    /* 22015: 999999999 days are more than 9 digits of hours; a zero is not negative */
+    ixo_val big = v_iv(9, IX_UNIT_DAY, IX_UNIT_DAY, (ix_interval_t){.days = 999999999});
+    CHECK(ixo_get(&big, SQL_C_INTERVAL_DAY, 0, &is, sizeof is, &ind, NULL, s) == IXO_CV_OK &&
+              is.intval.day_second.day == 999999999,
+          "9-digit day");
+    CHECK(ixo_get(&big, SQL_C_INTERVAL_HOUR, 0, &is, sizeof is, &ind, NULL, s) == IXO_CV_IVFIELD,
+          "hours overflow");
+    CHECK(strcmp(ixo_cv_state(IXO_CV_IVFIELD), "22015") == 0, "22015");
+    ixo_val zero = v_iv(2, IX_UNIT_DAY, IX_UNIT_DAY, (ix_interval_t){.sign = -1});
+    CHECK(ixo_get(&zero, SQL_C_INTERVAL_DAY, 0, &is, sizeof is, &ind, NULL, s) == IXO_CV_OK &&
+              is.interval_sign == SQL_FALSE,
+          "-0 is 0");
+    /* single fields as numbers */
+    int32_t i32 = 0;
+    ixo_val d5 = v_iv(3, IX_UNIT_DAY, IX_UNIT_DAY, (ix_interval_t){.sign = -1, .days = 5});
+    CHECK(ixo_get(&d5, SQL_C_SLONG, 0, &i32, sizeof i32, &ind, NULL, s) == IXO_CV_OK && i32 == -5 &&
+              ind == 4,
+          "DAY -5 as SLONG");
+    SQL_NUMERIC_STRUCT ns;
+    ixo_val sec =
+        v_iv(2, IX_UNIT_SECOND, IX_UNIT_FRAC(2), (ix_interval_t){.seconds = 7, .fraction = 50000});
+    CHECK(ixo_get(&sec, SQL_C_NUMERIC, 0, &ns, sizeof ns, &ind, NULL, s) == IXO_CV_OK &&
+              ns.sign == 1 && ns.scale == 5 && ns.val[0] == 0xb0 && ns.val[1] == 0x71 &&
+              ns.val[2] == 0x0b,
+          "SECOND 7.5 as NUMERIC");
+    CHECK(ixo_get(&sec, SQL_C_SLONG, 0, &i32, sizeof i32, &ind, NULL, s) == IXO_CV_FRACTION &&
+              i32 == 7,
+          "SECOND 7.5 as SLONG: 01S07");
+}
+
+/* 01004 and 22003 in character and binary targets, pieces */
+static void iv_truncation(ixo_scratch *s) {
+    char buf[32];
+    SQLLEN ind = 0;
+    size_t off = 0;
+    ixo_val v = v_iv(
+        3, IX_UNIT_DAY, IX_UNIT_FRAC(5),
+        (ix_interval_t){.days = 3, .hours = 3, .minutes = 27, .seconds = 1, .fraction = 12345});
+    CHECK(ixo_get(&v, SQL_C_CHAR, 0, buf, 16, &ind, NULL, s) == IXO_CV_TRUNC &&
+              strcmp(buf, "  3 03:27:01.12") == 0 && ind == 18,
+          "fraction cut: 01004 '%s'", buf);
+    CHECK(ixo_get(&v, SQL_C_CHAR, 0, buf, 8, &ind, NULL, s) == IXO_CV_RANGE,
+          "whole part cut: 22003");
+    CHECK(ixo_get(&v, SQL_C_BINARY, 0, buf, 17, &ind, NULL, s) == IXO_CV_RANGE, "binary too small");
+    CHECK(ixo_get(&v, SQL_C_CHAR, 0, buf, 10, &ind, &off, s) == IXO_CV_TRUNC && ind == 18 &&
+              strcmp(buf, "  3 03:27") == 0,
+          "first piece");
+    CHECK(ixo_get(&v, SQL_C_CHAR, 0, buf, 10, &ind, &off, s) == IXO_CV_OK && ind == 9 &&
+              strcmp(buf, ":01.12345") == 0,
+          "last piece");
+    CHECK(ixo_get(&v, SQL_C_CHAR, 0, buf, 10, &ind, &off, s) == IXO_CV_NODATA, "no more");
+    off = 0;
+    CHECK(ixo_get(&v, SQL_C_BINARY, 0, buf, sizeof buf, &ind, &off, s) == IXO_CV_OK && ind == 18,
+          "binary, SQLGetData");
+    CHECK(ixo_get(&v, SQL_C_BINARY, 0, buf, sizeof buf, &ind, &off, s) == IXO_CV_NODATA,
+          "binary, no more");
+}
+
+/* parameters: interval structs into values (and back), the bind qualifier */
+static void iv_params(ixo_scratch *s) {
+    ixo_val v;
+    SQL_INTERVAL_STRUCT in, out;
+    SQLLEN ind = 0;
+    memset(&in, 0, sizeof in);
+    in.interval_type = SQL_IS_DAY_TO_SECOND;
+    in.interval_sign = SQL_TRUE;
+    in.intval.day_second = (SQL_DAY_SECOND_STRUCT){3, 3, 27, 1, 123450};
+    CHECK(ixo_put(SQL_C_INTERVAL_DAY_TO_SECOND, &in, 0, 0, 0, &v, s) == IXO_CV_OK &&
+              v.kind == IXO_V_IV && v.iv.sign == -1 && v.iv.days == 3 && v.iv.minutes == 27 &&
+              v.iv.fraction == 12345 &&
+              v.qual == ix_qualifier_iv(IXO_IV_MAX_PREC, IX_UNIT_DAY, IX_UNIT_FRAC(5)),
+          "DAY_TO_SECOND struct");
+    CHECK(ixo_get(&v, SQL_C_INTERVAL_DAY_TO_SECOND, 0, &out, sizeof out, &ind, NULL, s) ==
+                  IXO_CV_OK &&
+              memcmp(&in, &out, sizeof in) == 0,
+          "struct round trip");
+    char text[64];
+    ixo_get(&v, SQL_C_CHAR, 0, text, sizeof text, &ind, NULL, s);
+    CHECK(strcmp(text, "       -3 03:27:01.12345") == 0, "struct as text '%s'", text);
+    in.intval.day_second.fraction = 123456;
+    CHECK(ixo_put(SQL_C_INTERVAL_DAY_TO_SECOND, &in, 0, 0, 0, &v, s) == IXO_CV_FRACTION &&
+              v.iv.fraction == 12345,
+          "microseconds cut: 01S07");
+    in.intval.day_second.day = 1000000000;
+    CHECK(ixo_put(SQL_C_INTERVAL_DAY_TO_SECOND, &in, 0, 0, 0, &v, s) == IXO_CV_IVFIELD,
+          "10-digit day: 22015");
+    memset(&in, 0, sizeof in);
+    in.interval_type = SQL_IS_YEAR_TO_MONTH;
+    in.intval.year_month.year = 2;
+    in.intval.year_month.month = 3;
+    CHECK(ixo_put(SQL_C_INTERVAL_YEAR_TO_MONTH, &in, 0, 0, 0, &v, s) == IXO_CV_OK &&
+              v.iv.sign == 1 && v.iv.years == 2 && v.iv.months == 3 &&
+              v.qual == ix_qualifier_iv(IXO_IV_MAX_PREC, IX_UNIT_YEAR, IX_UNIT_MONTH),
+          "YEAR_TO_MONTH struct");
+    CHECK(ixo_ctype_size(SQL_C_INTERVAL_HOUR) == sizeof(SQL_INTERVAL_STRUCT) &&
+              ixo_default_ctype(SQL_INTERVAL_HOUR_TO_MINUTE) == SQL_C_INTERVAL_HOUR_TO_MINUTE,
+          "interval C type size and default");
+    CHECK(ixo_iv_param_qual(SQL_INTERVAL_DAY_TO_SECOND, 6) ==
+                  ix_qualifier_iv(IXO_IV_MAX_PREC, IX_UNIT_DAY, IX_UNIT_FRAC(5)) &&
+              ixo_iv_param_qual(SQL_INTERVAL_DAY_TO_SECOND, 0) ==
+                  ix_qualifier_iv(IXO_IV_MAX_PREC, IX_UNIT_DAY, IX_UNIT_SECOND) &&
+              ixo_iv_param_qual(SQL_INTERVAL_MONTH, 3) ==
+                  ix_qualifier_iv(IXO_IV_MAX_PREC, IX_UNIT_MONTH, IX_UNIT_MONTH) &&
+              ixo_iv_param_qual(SQL_INTEGER, 0) == 0,
+          "parameter qualifiers");
+}
+
+/* the description of every qualifier class (ODBC's Column Size table) */
+static void iv_types(void) {
+    struct {
+        int prec, start, end;
+        SQLSMALLINT sql;
+        SQLULEN size;
+        int digits, lead;
+    } t[] = {
+        {4, IX_UNIT_YEAR, IX_UNIT_YEAR, SQL_INTERVAL_YEAR, 4, 0, 4},
+        {4, IX_UNIT_YEAR, IX_UNIT_MONTH, SQL_INTERVAL_YEAR_TO_MONTH, 7, 0, 4},
+        {3, IX_UNIT_MONTH, IX_UNIT_MONTH, SQL_INTERVAL_MONTH, 3, 0, 3},
+        {2, IX_UNIT_DAY, IX_UNIT_DAY, SQL_INTERVAL_DAY, 2, 0, 2},
+        {2, IX_UNIT_DAY, IX_UNIT_HOUR, SQL_INTERVAL_DAY_TO_HOUR, 5, 0, 2},
+        {2, IX_UNIT_DAY, IX_UNIT_MINUTE, SQL_INTERVAL_DAY_TO_MINUTE, 8, 0, 2},
+        {2, IX_UNIT_DAY, IX_UNIT_SECOND, SQL_INTERVAL_DAY_TO_SECOND, 11, 0, 2},
+        {3, IX_UNIT_DAY, IX_UNIT_FRAC(5), SQL_INTERVAL_DAY_TO_SECOND, 18, 5, 3},
+        {2, IX_UNIT_HOUR, IX_UNIT_HOUR, SQL_INTERVAL_HOUR, 2, 0, 2},
+        {2, IX_UNIT_HOUR, IX_UNIT_MINUTE, SQL_INTERVAL_HOUR_TO_MINUTE, 5, 0, 2},
+        {2, IX_UNIT_HOUR, IX_UNIT_FRAC(3), SQL_INTERVAL_HOUR_TO_SECOND, 12, 3, 2},
+        {5, IX_UNIT_MINUTE, IX_UNIT_MINUTE, SQL_INTERVAL_MINUTE, 5, 0, 5},
+        {2, IX_UNIT_MINUTE, IX_UNIT_SECOND, SQL_INTERVAL_MINUTE_TO_SECOND, 5, 0, 2},
+        {2, IX_UNIT_SECOND, IX_UNIT_SECOND, SQL_INTERVAL_SECOND, 2, 0, 2},
+        {9, IX_UNIT_SECOND, IX_UNIT_FRAC(5), SQL_INTERVAL_SECOND, 15, 5, 9},
+        {0, IX_UNIT_FRACTION, IX_UNIT_FRAC(3), SQL_INTERVAL_SECOND, 5, 3, IXO_IV_FRAC_PREC},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        ixo_typeinfo ti;
+        ixo_type_describe(IX_T_INTERVAL, (int)ix_qualifier_iv(t[i].prec, t[i].start, t[i].end), 0,
+                          &ti);
+        CHECK(ti.sql_type == t[i].sql && ti.column_size == t[i].size && ti.digits == t[i].digits &&
+                  ti.iv_prec == t[i].lead && ti.desc_type == SQL_INTERVAL &&
+                  ti.dt_code == t[i].sql - (SQL_INTERVAL_YEAR - SQL_CODE_YEAR) &&
+                  ti.c_default == t[i].sql && ti.display_size == (SQLLEN)t[i].size + 1 &&
+                  ti.octet_length == sizeof(SQL_INTERVAL_STRUCT) && ti.radix == 0 &&
+                  strcmp(ti.type_name, "INTERVAL") == 0,
+              "interval type %zu: %d size %lu digits %d lead %d", i, ti.sql_type,
+              (unsigned long)ti.column_size, ti.digits, (int)ti.iv_prec);
+    }
+    ixo_typeinfo ti;
+    ixo_type_describe(IX_T_INTERVAL, 0x7777, 0, &ti);
+    CHECK(ti.sql_type == SQL_VARCHAR && ti.c_default == SQL_C_CHAR, "not a qualifier: text");
+    ixo_type_describe(IX_T_DATETIME, (int)ix_qualifier_dt(IX_UNIT_YEAR, IX_UNIT_SECOND), 0, &ti);
+    CHECK(ti.desc_type == SQL_DATETIME && ti.dt_code == SQL_CODE_TIMESTAMP && ti.iv_prec == 0,
+          "DATETIME's SQL_DESC_TYPE");
+    ixo_type_describe(IX_T_INTEGER, 4, 0, &ti);
+    CHECK(ti.desc_type == SQL_INTEGER && ti.dt_code == 0, "INTEGER's SQL_DESC_TYPE");
+}
+
 /* ixo_get's shortcuts against the general path: every value kind (NULL
  * included) into every C type at several buffer sizes, with and without
  * buffer and indicator: the same result, indicator and bytes */
@@ -378,6 +834,8 @@ static void shortcuts(ixo_scratch *s) {
         {.kind = IXO_V_BIN, .p = "\x01\x02", .n = 2},
         {.kind = IXO_V_BOOL, .i = 1},
         {.kind = IXO_V_NULL},
+        v_iv(3, IX_UNIT_DAY, IX_UNIT_FRAC(5), (ix_interval_t){.days = 3, .fraction = 12345}),
+        v_iv(2, IX_UNIT_DAY, IX_UNIT_DAY, (ix_interval_t){.sign = -1, .days = 7}),
     };
     int n = 0, same = 0;
     for (size_t vi = 0; vi < sizeof vals / sizeof vals[0]; vi++)
@@ -407,6 +865,12 @@ static void shortcuts(ixo_scratch *s) {
 int main(void) {
     ixo_scratch s = {0};
     matrix(&s);
+    iv_matrix(&s);
+    iv_texts(&s);
+    iv_structs(&s);
+    iv_truncation(&s);
+    iv_params(&s);
+    iv_types();
     texts(&s);
     truncation(&s);
     params(&s);

@@ -2,7 +2,7 @@
 # Perl DBI + DBD::ODBC (libdbd-odbc-perl) or PHP's odbc_* functions (php-odbc,
 # php-cli) through unixODBC and libixodbc against a real ixd: connect by DSN
 # and by connection string, DDL, inserts with placeholders (NULL included),
-# a query read back with its types, an error with its SQLSTATE and Informix
+# a query read back with its types (an INTERVAL as the Informix text), an error with its SQLSTATE and Informix
 # text, a transaction rolled back.
 # usage: test_perl_php.sh perl|php (IXD_BIN: ixd, IXODBC_LIB: libixodbc.so);
 # exit 77 (skipped) when the client is not installed
@@ -34,8 +34,8 @@ echo "CREATE DATABASE cli WITH LOG" | isql -b -k "DRIVER=ixdb;HOST=127.0.0.1;SER
 
 want="connected
 rows 2
-1|one|12.50|2024-01-02
-2|NULL|NULL|NULL
+1|one|12.50|2024-01-02| -3 03:27:01.12345
+2|NULL|NULL|NULL|NULL
 error 42S02 [ixdb][libixodbc]The specified table (nosuch) is not in the database.
 after rollback 2
 string 1|one"
@@ -45,13 +45,13 @@ out=$(perl - 2>&1 << 'EOF'
 use strict; use warnings; use DBI;
 my $dbh = DBI->connect("dbi:ODBC:DSN=t", undef, undef, {RaiseError => 0, PrintError => 0, AutoCommit => 1}) or die $DBI::errstr;
 print "connected\n";
-$dbh->do("CREATE TABLE tp (id INTEGER, name VARCHAR(20), amount DECIMAL(8,2), d DATE)") or die $dbh->errstr;
-my $ins = $dbh->prepare("INSERT INTO tp VALUES (?, ?, ?, ?)");
-$ins->execute(1, "one", "12.5", "2024-01-02") or die $ins->errstr;
-$ins->execute(2, undef, undef, undef) or die $ins->errstr;
+$dbh->do("CREATE TABLE tp (id INTEGER, name VARCHAR(20), amount DECIMAL(8,2), d DATE, iv INTERVAL DAY(3) TO FRACTION(5))") or die $dbh->errstr;
+my $ins = $dbh->prepare("INSERT INTO tp VALUES (?, ?, ?, ?, ?)");
+$ins->execute(1, "one", "12.5", "2024-01-02", "-3 03:27:01.12345") or die $ins->errstr;
+$ins->execute(2, undef, undef, undef, undef) or die $ins->errstr;
 my ($n) = $dbh->selectrow_array("SELECT COUNT(*) FROM tp");
 print "rows $n\n";
-my $sth = $dbh->prepare("SELECT id, name, amount, d FROM tp ORDER BY id");
+my $sth = $dbh->prepare("SELECT id, name, amount, d, iv FROM tp ORDER BY id");
 $sth->execute;
 while (my @r = $sth->fetchrow_array) { print join("|", map { defined $_ ? $_ : "NULL" } @r), "\n"; }
 $dbh->do("SELECT * FROM nosuch") and die "no error";
@@ -76,13 +76,13 @@ out=$(php 2>&1 << 'EOF'
 $c = odbc_connect("t", "", "");
 if (!$c) { echo "connect failed: ", odbc_errormsg(), "\n"; exit(1); }
 echo "connected\n";
-odbc_exec($c, "CREATE TABLE tp (id INTEGER, name VARCHAR(20), amount DECIMAL(8,2), d DATE)");
-$ins = odbc_prepare($c, "INSERT INTO tp VALUES (?, ?, ?, ?)");
-odbc_execute($ins, [1, "one", "12.5", "2024-01-02"]);
-odbc_execute($ins, [2, null, null, null]);
+odbc_exec($c, "CREATE TABLE tp (id INTEGER, name VARCHAR(20), amount DECIMAL(8,2), d DATE, iv INTERVAL DAY(3) TO FRACTION(5))");
+$ins = odbc_prepare($c, "INSERT INTO tp VALUES (?, ?, ?, ?, ?)");
+odbc_execute($ins, [1, "one", "12.5", "2024-01-02", "-3 03:27:01.12345"]);
+odbc_execute($ins, [2, null, null, null, null]);
 $r = odbc_exec($c, "SELECT COUNT(*) FROM tp"); odbc_fetch_row($r);
 echo "rows ", odbc_result($r, 1), "\n";
-$r = odbc_exec($c, "SELECT id, name, amount, d FROM tp ORDER BY id");
+$r = odbc_exec($c, "SELECT id, name, amount, d, iv FROM tp ORDER BY id");
 while ($row = odbc_fetch_array($r)) {
     echo implode("|", array_map(function ($v) { return $v === null ? "NULL" : $v; }, array_values($row))), "\n";
 }
