@@ -28,6 +28,7 @@ ixo_stmt *ixo_stmt_new(ixo_dbc *dbc) {
     s->paramset_size = 1;
     s->rowcount = -1;
     s->cursor_type = SQL_CURSOR_FORWARD_ONLY;
+    s->query_timeout = dbc->query_timeout;
     ixo_scroll_reset(s);
     s->next = dbc->stmts;
     dbc->stmts = s;
@@ -300,6 +301,7 @@ SQLRETURN SQL_API SQLExecDirect(SQLHSTMT StatementHandle, SQLCHAR *StatementText
     if (!StatementText) return ixo_leave(h, ixo_err(h, "HY009", 0, "Invalid use of null pointer"));
     size_t n = TextLength == SQL_NTS || TextLength < 0 ? strlen((const char *)StatementText)
                                                        : (size_t)TextLength;
+    if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     return ixo_leave(h, ixo_exec_direct(s, (const char *)StatementText, n));
 }
 
@@ -323,6 +325,7 @@ SQLRETURN SQL_API SQLExecute(SQLHSTMT StatementHandle) {
     if (!s->prepared || !s->st)
         return ixo_leave(h, ixo_err(h, "HY010", 0, "Function sequence error"));
     if (s->executed) ixo_stmt_close(s);
+    if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     return ixo_leave(h, run(s));
 }
 
