@@ -2,7 +2,8 @@
 and libixodbc against a real ixd: connecting by DSN and by connection
 string, every common type both ways, NULLs, fetchone / fetchmany /
 fetchall, long values read in pieces (TEXT, BYTE, LVARCHAR, CLOB, BLOB), errors with SQLSTATE and SQLCODE,
-executemany (row by row and as one parameter array), transactions, the
+executemany (row by row and as one parameter array), the query timeout,
+transactions, the
 catalogue calls and getinfo. Environment: IXD_BIN (the ixd program),
 IXODBC_LIB (libixodbc.so). Ends with "N passed, N failed"."""
 
@@ -153,6 +154,19 @@ class Driver(unittest.TestCase):
         self.assertEqual([r[0] for r in self.cur.execute("SELECT d FROM tf WHERE n >= 1000 "
                                                          "ORDER BY n")],
                          [decimal.Decimal("-99999999.99"), decimal.Decimal("0.01")])
+
+    def test_query_timeout(self):
+        # pyodbc's Connection.timeout is SQL_ATTR_QUERY_TIMEOUT on its cursors
+        self.fresh("tq", "i INTEGER")
+        self.cur.fast_executemany = True
+        self.cur.executemany("INSERT INTO tq VALUES (?)", [(i,) for i in range(2000)])
+        self.c.timeout = 1
+        cur = self.c.cursor()
+        with self.assertRaises(pyodbc.OperationalError) as e:
+            cur.execute("SELECT COUNT(*) FROM tq a, tq b, tq c")
+        self.assertEqual(e.exception.args[0], "HYT00")
+        self.assertIn("Timeout expired (-213)", e.exception.args[1])
+        self.assertEqual(cur.execute("SELECT COUNT(*) FROM tq").fetchone()[0], 2000)
 
     def test_executemany_failing_row(self):
         self.fresh("tx", "n INTEGER PRIMARY KEY")
