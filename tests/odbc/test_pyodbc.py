@@ -2,9 +2,9 @@
 and libixodbc against a real ixd: connecting by DSN and by connection
 string, every common type both ways, NULLs, fetchone / fetchmany /
 fetchall, long values read in pieces (TEXT, BYTE, LVARCHAR, CLOB, BLOB), errors with SQLSTATE and SQLCODE,
-executemany (row by row and as one parameter array), the query timeout,
-transactions, the
-catalogue calls and getinfo. Environment: IXD_BIN (the ixd program),
+executemany (row by row and as one parameter array; fast_executemany with
+typed parameters), the query timeout, transactions, the catalogue calls
+and getinfo. Environment: IXD_BIN (the ixd program),
 IXODBC_LIB (libixodbc.so). Ends with "N passed, N failed"."""
 
 import datetime
