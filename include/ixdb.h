@@ -8,9 +8,10 @@
  *   - Public names use the ix_ / IX_ prefix; handles are opaque.
  *   - Functions return an int status: IX_OK (0) or a positive informational
  *     code on success, a negative IX_E* code on failure. The positive codes
- *     a libixdb call returns are IX_ROW, IX_DONE and IX_NULL_VALUE (the
- *     value accessors' answer for SQL NULL, see "The NULL rule" below),
- *     and in non-blocking use IX_WANT_READ, IX_WANT_WRITE, IX_WANT_TIMER;
+ *     a libixdb call returns are IX_ROW, IX_DONE, IX_NULL_VALUE (the
+ *     value accessors' answer for SQL NULL, see "The NULL rule" below) and
+ *     IX_UNDESCRIBED (ix_param_describe), and in non-blocking use
+ *     IX_WANT_READ, IX_WANT_WRITE, IX_WANT_TIMER;
  *     IX_NEED_MORE and IX_ESPACE belong to the codec (src/proto, src/types)
  *     and no function declared in this header returns them.
  *   - Lengths are size_t, in and out. A length in (an SQL text, a bound
