@@ -176,6 +176,7 @@ static SQLRETURN dbc_connect(ixo_dbc *d, ixo_keys *k) {
     if (rc != IX_OK) {
         SQLRETURN r =
             c ? ixo_err_conn(&d->h, c) : ixo_err(&d->h, "HY001", 0, "Memory allocation error");
+        if (rc == IX_ETIMEOUT && d->login_timeout) ixo_diag_timeout(&d->h); /* ODBC's HYT00 */
         ix_close(c);
         return r;
     }
