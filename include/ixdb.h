@@ -967,10 +967,10 @@ typedef enum ix_store_kind {
 typedef struct ix_store {
     int col;            /* the column, 0-based */
     ix_store_kind kind; /* the value's form, above */
-    void *buf;          /* row 0's value; never NULL */
+    void *buf;          /* row 0's value; NULL only with IX_STORE_NONE */
     size_t step;        /* bytes from one row's value to the next */
     size_t cap;         /* IX_STORE_TEXT: the bytes at each row's place */
-    int64_t *len;       /* row 0's length; never NULL */
+    int64_t *len;       /* row 0's length; NULL only with IX_STORE_NONE */
     size_t len_step;    /* bytes from one row's length to the next */
 } ix_store;
 
