@@ -116,9 +116,7 @@ static void type_filter(const char *list, char *out) {
 SQLRETURN SQL_API SQLTables(SQLHSTMT StatementHandle, SQLCHAR *CatalogName, SQLSMALLINT NameLength1,
                             SQLCHAR *SchemaName, SQLSMALLINT NameLength2, SQLCHAR *TableName,
                             SQLSMALLINT NameLength3, SQLCHAR *TableType, SQLSMALLINT NameLength4) {
-    ixo_head *h = ixo_enter(StatementHandle, SQL_HANDLE_STMT);
-    if (!h) return SQL_INVALID_HANDLE;
-    ixo_stmt *s = (ixo_stmt *)h;
+    IXO_ENTER_STMT(StatementHandle);
     char cat[IXO_NAME_MAX], schema[IXO_NAME_MAX], table[IXO_NAME_MAX], types[IXO_NAME_MAX];
     char want[8];
     ixo_cat_arg(cat, sizeof cat, CatalogName, NameLength1, 0);
@@ -203,9 +201,7 @@ SQLRETURN SQL_API SQLColumns(SQLHSTMT StatementHandle, SQLCHAR *CatalogName,
                              SQLSMALLINT NameLength4) {
     (void)CatalogName;
     (void)NameLength1;
-    ixo_head *h = ixo_enter(StatementHandle, SQL_HANDLE_STMT);
-    if (!h) return SQL_INVALID_HANDLE;
-    ixo_stmt *s = (ixo_stmt *)h;
+    IXO_ENTER_STMT(StatementHandle);
     char schema[IXO_NAME_MAX], table[IXO_NAME_MAX], column[IXO_NAME_MAX];
     ixo_cat_arg(schema, sizeof schema, SchemaName, NameLength2, 1);
     ixo_cat_arg(table, sizeof table, TableName, NameLength3, 1);
@@ -347,9 +343,7 @@ SQLRETURN SQL_API SQLPrimaryKeys(SQLHSTMT hstmt, SQLCHAR *szCatalogName, SQLSMAL
                                  SQLCHAR *szTableName, SQLSMALLINT cbTableName) {
     (void)szCatalogName;
     (void)cbCatalogName;
-    ixo_head *h = ixo_enter(hstmt, SQL_HANDLE_STMT);
-    if (!h) return SQL_INVALID_HANDLE;
-    ixo_stmt *s = (ixo_stmt *)h;
+    IXO_ENTER_STMT(hstmt);
     char schema[IXO_NAME_MAX], table[IXO_NAME_MAX];
     ixo_cat_arg(schema, sizeof schema, szSchemaName, cbSchemaName, 1);
     ixo_cat_arg(table, sizeof table, szTableName, cbTableName, 0);
@@ -365,9 +359,7 @@ SQLRETURN SQL_API SQLStatistics(SQLHSTMT StatementHandle, SQLCHAR *CatalogName,
     (void)CatalogName;
     (void)NameLength1;
     (void)Reserved;
-    ixo_head *h = ixo_enter(StatementHandle, SQL_HANDLE_STMT);
-    if (!h) return SQL_INVALID_HANDLE;
-    ixo_stmt *s = (ixo_stmt *)h;
+    IXO_ENTER_STMT(StatementHandle);
     char schema[IXO_NAME_MAX], table[IXO_NAME_MAX];
     ixo_cat_arg(schema, sizeof schema, SchemaName, NameLength2, 1);
     ixo_cat_arg(table, sizeof table, TableName, NameLength3, 0);

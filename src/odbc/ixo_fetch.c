@@ -192,10 +192,7 @@ static ixo_cv column_value(ixo_stmt *s, int i, ixo_val *v) {
 
 /* ---- describing ---- */
 
-#define ENTER_STMT(hs)                                                                             \
-    ixo_head *h = ixo_enter(hs, SQL_HANDLE_STMT);                                                  \
-    if (!h) return SQL_INVALID_HANDLE;                                                             \
-    ixo_stmt *s = (ixo_stmt *)h
+#define ENTER_STMT(hs) IXO_ENTER_STMT(hs)
 
 static const char *col_name(const ixo_stmt *s, int i) {
     if (s->res) return s->res->cols[i].name;
