@@ -9,7 +9,10 @@
  * searched UPDATE of no row (SQL_NO_DATA), a query, HY010 sequences,
  * SQLCancel in the middle and a normal execution after it, parameter
  * arrays (column-wise and row-wise: a token per row), 22026, 22018, HY020,
- * HY090, and SQLGetFunctions. */
+ * HY090, and SQLGetFunctions. Then the driver alone (dlopen, no driver
+ * manager): its own HY010 for the other statement functions while data is
+ * wanted, and HY020 for NULL after data. */
+#include <dlfcn.h>
 #include <sql.h>
 #include <sqlext.h>
 #include <stdio.h>
@@ -437,6 +440,121 @@ static void arrays(SQLHSTMT st) {
     SQLFreeStmt(st, SQL_RESET_PARAMS);
 }
 
+/* the driver's own entry points, without the driver manager */
+typedef struct drv {
+    SQLRETURN (*alloc)(SQLSMALLINT, SQLHANDLE, SQLHANDLE *);
+    SQLRETURN (*free_handle)(SQLSMALLINT, SQLHANDLE);
+    SQLRETURN (*connect)
+    (SQLHDBC, SQLHWND, SQLCHAR *, SQLSMALLINT, SQLCHAR *, SQLSMALLINT, SQLSMALLINT *, SQLUSMALLINT);
+    SQLRETURN (*disconnect)(SQLHDBC);
+    SQLRETURN (*bind)
+    (SQLHSTMT, SQLUSMALLINT, SQLSMALLINT, SQLSMALLINT, SQLSMALLINT, SQLULEN, SQLSMALLINT,
+     SQLPOINTER, SQLLEN, SQLLEN *);
+    SQLRETURN (*exec_direct)(SQLHSTMT, SQLCHAR *, SQLINTEGER);
+    SQLRETURN (*execute)(SQLHSTMT);
+    SQLRETURN (*fetch)(SQLHSTMT);
+    SQLRETURN (*free_stmt)(SQLHSTMT, SQLUSMALLINT);
+    SQLRETURN (*get_attr)(SQLHSTMT, SQLINTEGER, SQLPOINTER, SQLINTEGER, SQLINTEGER *);
+    SQLRETURN (*tables)
+    (SQLHSTMT, SQLCHAR *, SQLSMALLINT, SQLCHAR *, SQLSMALLINT, SQLCHAR *, SQLSMALLINT, SQLCHAR *,
+     SQLSMALLINT);
+    SQLRETURN (*param_data)(SQLHSTMT, SQLPOINTER *);
+    SQLRETURN (*put_data)(SQLHSTMT, SQLPOINTER, SQLLEN);
+    SQLRETURN (*cancel)(SQLHSTMT);
+    SQLRETURN (*diag)
+    (SQLSMALLINT, SQLHANDLE, SQLSMALLINT, SQLCHAR *, SQLINTEGER *, SQLCHAR *, SQLSMALLINT,
+     SQLSMALLINT *);
+} drv;
+
+static drv d;
+
+static int drv_load(void *lib) {
+    void **f = (void **)&d; /* the members in order */
+    static const char *const names[] = {
+        "SQLAllocHandle", "SQLFreeHandle", "SQLDriverConnect", "SQLDisconnect", "SQLBindParameter",
+        "SQLExecDirect",  "SQLExecute",    "SQLFetch",         "SQLFreeStmt",   "SQLGetStmtAttr",
+        "SQLTables",      "SQLParamData",  "SQLPutData",       "SQLCancel",     "SQLGetDiagRec"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!(f[i] = dlsym(lib, names[i]))) return 0;
+    return 1;
+}
+
+static const char *drv_state(SQLHSTMT st) {
+    static char s[6];
+    SQLCHAR m[512];
+    SQLSMALLINT len;
+    SQLINTEGER nat;
+    s[0] = 0;
+    if (!SQL_SUCCEEDED(d.diag(SQL_HANDLE_STMT, st, 1, (SQLCHAR *)s, &nat, m, sizeof m, &len)))
+        return "none";
+    return s;
+}
+
+#define DRV(call, rc, state)                                                                       \
+    do {                                                                                           \
+        SQLRETURN rc_ = (call);                                                                    \
+        const char *s_ = rc_ == SQL_ERROR ? drv_state(st) : "";                                    \
+        CHECK(rc_ == (rc) && strcmp(s_, state) == 0, "driver alone: %s: %d %s, wanted %d %s",      \
+              #call, rc_, s_, rc, state);                                                          \
+    } while (0)
+
+/* what the driver manager checks before the driver sees a call, the
+ * driver checks too */
+static void driver_alone(int port) {
+    void *lib = dlopen(IXODBC_LIB, RTLD_NOW | RTLD_LOCAL);
+    CHECK(lib && drv_load(lib), "dlopen %s: %s", IXODBC_LIB, lib ? "symbols" : dlerror());
+    if (!lib) return;
+    SQLHENV e;
+    SQLHDBC c;
+    SQLHSTMT st;
+    char cs[256];
+    snprintf(cs, sizeof cs, "HOST=127.0.0.1;SERVICE=%d;DATABASE=odbcdae;UID=informix;PWD=in4mix",
+             port);
+    d.alloc(SQL_HANDLE_ENV, NULL, &e);
+    d.alloc(SQL_HANDLE_DBC, e, &c);
+    CHECK(SQL_SUCCEEDED(
+              d.connect(c, NULL, (SQLCHAR *)cs, SQL_NTS, NULL, 0, NULL, SQL_DRIVER_NOPROMPT)),
+          "driver alone: connect");
+    d.alloc(SQL_HANDLE_STMT, c, &st);
+    SQLLEN ind = SQL_DATA_AT_EXEC;
+    SQLPOINTER tok = NULL;
+    SQLULEN u;
+    d.bind(st, 1, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, (SQLPOINTER)4, 0, &ind);
+    DRV(d.put_data(st, "x", 1), SQL_ERROR, "HY010");
+    DRV(d.exec_direct(st, (SQLCHAR *)"INSERT INTO tp (id, tx) VALUES (50, ?)", SQL_NTS),
+        SQL_NEED_DATA, "");
+    DRV(d.put_data(st, "x", 1), SQL_ERROR, "HY010"); /* before SQLParamData */
+    DRV(d.execute(st), SQL_ERROR, "HY010");
+    DRV(d.exec_direct(st, (SQLCHAR *)"SELECT 1 FROM systables", SQL_NTS), SQL_ERROR, "HY010");
+    DRV(d.fetch(st), SQL_ERROR, "HY010");
+    DRV(d.free_stmt(st, SQL_CLOSE), SQL_ERROR, "HY010");
+    DRV(d.get_attr(st, SQL_ATTR_PARAMSET_SIZE, &u, 0, NULL), SQL_ERROR, "HY010");
+    DRV(d.tables(st, NULL, 0, NULL, 0, NULL, 0, NULL, 0), SQL_ERROR, "HY010");
+    DRV(d.bind(st, 1, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_CHAR, 0, 0, "y", 0, NULL), SQL_ERROR,
+        "HY010");
+    DRV(d.param_data(st, &tok), SQL_NEED_DATA, "");
+    CHECK(tok == (SQLPOINTER)4, "driver alone: token %p", tok);
+    DRV(d.param_data(st, &tok), SQL_ERROR, "HY010"); /* no SQLPutData: still waiting */
+    DRV(d.put_data(st, "data", 4), SQL_SUCCESS, "");
+    DRV(d.put_data(st, NULL, SQL_NULL_DATA), SQL_ERROR, "HY020"); /* ends the need-data state */
+    DRV(d.param_data(st, &tok), SQL_ERROR, "HY010");
+    DRV(d.exec_direct(st, (SQLCHAR *)"INSERT INTO tp (id, tx) VALUES (50, ?)", SQL_NTS),
+        SQL_NEED_DATA, "");
+    DRV(d.param_data(st, &tok), SQL_NEED_DATA, "");
+    DRV(d.put_data(st, "fine", 4), SQL_SUCCESS, "");
+    DRV(d.param_data(st, &tok), SQL_SUCCESS, "");
+    /* freed while waiting: the values go with the statement */
+    DRV(d.exec_direct(st, (SQLCHAR *)"INSERT INTO tp (id, tx) VALUES (51, ?)", SQL_NTS),
+        SQL_NEED_DATA, "");
+    DRV(d.param_data(st, &tok), SQL_NEED_DATA, "");
+    DRV(d.put_data(st, text, BIG), SQL_SUCCESS, "");
+    d.free_handle(SQL_HANDLE_STMT, st);
+    d.disconnect(c);
+    d.free_handle(SQL_HANDLE_DBC, c);
+    d.free_handle(SQL_HANDLE_ENV, e);
+    dlclose(lib);
+}
+
 int main(void) {
     ixd_proc p;
     if (ixd_start(&p, NULL, NULL) != 0) {
@@ -492,6 +610,13 @@ int main(void) {
     want_token(st, (SQLPOINTER)1);
     put_pieces(st, text, BIG, PIECE);
     OK(SQLCancel(st), st);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
+    driver_alone(p.port);
+    SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
+    SQLLEN n = read_value(st, "SELECT tx FROM tp WHERE id = 50", 1, SQL_C_CHAR, back, BIG);
+    CHECK(n == 4 && strcmp(back, "fine") == 0, "driver alone: %s", back);
+    n = read_value(st, "SELECT COUNT(*) FROM tp WHERE id = 51", 1, SQL_C_CHAR, back, BIG);
+    CHECK(n == 1 && strcmp(back, "0") == 0, "freed while waiting: %s rows", back);
     SQLFreeHandle(SQL_HANDLE_STMT, st);
     SQLDisconnect(dbc);
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
