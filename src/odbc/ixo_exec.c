@@ -5,7 +5,8 @@
  * is the first ix_step: a SELECT's first row waits in the statement
  * (pending) for SQLFetch, so that the errors of a query come from
  * SQLExecute as tools expect. Parameter arrays (SQL_ATTR_PARAMSET_SIZE > 1)
- * go as one pipelined libixdb batch.
+ * go as one pipelined libixdb batch. Parameters given at execution
+ * (SQLParamData, SQLPutData) are collected in ixo_putdata.c first.
  */
 #include <stdlib.h>
 #include <string.h>
