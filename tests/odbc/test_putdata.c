@@ -377,7 +377,7 @@ static void wide(SQLHSTMT st) {
 
 /* parameter arrays: SQLParamData names the element of each row that
  * wants data (its address, as for values in the buffers), with
- * SQL_ATTR_PARAMS_PROCESSED_PTR at that row; column-wise, then row-wise */
+ * SQL_ATTR_PARAMS_PROCESSED_PTR at that row; column-wise here */
 static void arrays(SQLHSTMT st) {
     SQLINTEGER ids[3] = {40, 41, 42};
     char tx[3][16] = {"", "plain", ""};
@@ -409,7 +409,13 @@ static void arrays(SQLHSTMT st) {
     CHECK(n == 5 && strcmp(back, "plain") == 0, "array row 2: %s", back);
     n = read_value(st, "SELECT tx FROM tp WHERE id = 42", 1, SQL_C_CHAR, back, BIG);
     CHECK(n == 20000 && memcmp(back, text, 20000) == 0, "array row 3: %ld bytes", (long)n);
-    /* row-wise */
+    SQLSetStmtAttr(st, SQL_ATTR_PARAM_STATUS_PTR, NULL, 0);
+}
+
+/* row-wise: the token of row r is the element in row r's struct */
+static void arrays_rowwise(SQLHSTMT st) {
+    SQLULEN processed = 0;
+    SQLLEN n;
     struct row {
         SQLINTEGER id;
         char tx[12];
@@ -417,6 +423,7 @@ static void arrays(SQLHSTMT st) {
     } rows[2] = {{43, "", SQL_DATA_AT_EXEC}, {44, "", SQL_DATA_AT_EXEC}};
     OK(SQLPrepare(st, (SQLCHAR *)"INSERT INTO tp (id, tx) VALUES (?, ?)", SQL_NTS), st);
     OK(SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)2, 0), st);
+    OK(SQLSetStmtAttr(st, SQL_ATTR_PARAMS_PROCESSED_PTR, &processed, 0), st);
     OK(SQLSetStmtAttr(st, SQL_ATTR_PARAM_BIND_TYPE, (SQLPOINTER)sizeof(struct row), 0), st);
     OK(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, &rows[0].id, 0,
                         NULL),
@@ -436,18 +443,32 @@ static void arrays(SQLHSTMT st) {
     SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)1, 0);
     SQLSetStmtAttr(st, SQL_ATTR_PARAM_BIND_TYPE, (SQLPOINTER)SQL_PARAM_BIND_BY_COLUMN, 0);
     SQLSetStmtAttr(st, SQL_ATTR_PARAMS_PROCESSED_PTR, NULL, 0);
-    SQLSetStmtAttr(st, SQL_ATTR_PARAM_STATUS_PTR, NULL, 0);
     SQLFreeStmt(st, SQL_RESET_PARAMS);
+}
+
+/* a statement freed after SQLCancel while it waited for data (the driver
+ * manager refuses SQLFreeHandle before) */
+static void cancel_then_free(SQLHSTMT st) {
+    SQLLEN ind = SQL_DATA_AT_EXEC;
+    SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, (SQLPOINTER)1, 0,
+                     &ind);
+    EXPECT(SQLExecDirect(st, (SQLCHAR *)"INSERT INTO tp (tx) VALUES (?)", SQL_NTS), SQL_NEED_DATA,
+           NULL, st);
+    want_token(st, (SQLPOINTER)1);
+    put_pieces(st, text, BIG, PIECE);
+    EXPECT(SQLFreeHandle(SQL_HANDLE_STMT, st), SQL_ERROR, "HY010", st);
+    OK(SQLCancel(st), st);
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
 }
 
 /* the driver's own entry points, without the driver manager */
 typedef struct drv {
     SQLRETURN (*alloc)(SQLSMALLINT, SQLHANDLE, SQLHANDLE *);
     SQLRETURN (*free_handle)(SQLSMALLINT, SQLHANDLE);
-    SQLRETURN (*connect)
+    SQLRETURN(*connect)
     (SQLHDBC, SQLHWND, SQLCHAR *, SQLSMALLINT, SQLCHAR *, SQLSMALLINT, SQLSMALLINT *, SQLUSMALLINT);
     SQLRETURN (*disconnect)(SQLHDBC);
-    SQLRETURN (*bind)
+    SQLRETURN(*bind)
     (SQLHSTMT, SQLUSMALLINT, SQLSMALLINT, SQLSMALLINT, SQLSMALLINT, SQLULEN, SQLSMALLINT,
      SQLPOINTER, SQLLEN, SQLLEN *);
     SQLRETURN (*exec_direct)(SQLHSTMT, SQLCHAR *, SQLINTEGER);
@@ -455,13 +476,13 @@ typedef struct drv {
     SQLRETURN (*fetch)(SQLHSTMT);
     SQLRETURN (*free_stmt)(SQLHSTMT, SQLUSMALLINT);
     SQLRETURN (*get_attr)(SQLHSTMT, SQLINTEGER, SQLPOINTER, SQLINTEGER, SQLINTEGER *);
-    SQLRETURN (*tables)
+    SQLRETURN(*tables)
     (SQLHSTMT, SQLCHAR *, SQLSMALLINT, SQLCHAR *, SQLSMALLINT, SQLCHAR *, SQLSMALLINT, SQLCHAR *,
      SQLSMALLINT);
     SQLRETURN (*param_data)(SQLHSTMT, SQLPOINTER *);
     SQLRETURN (*put_data)(SQLHSTMT, SQLPOINTER, SQLLEN);
     SQLRETURN (*cancel)(SQLHSTMT);
-    SQLRETURN (*diag)
+    SQLRETURN(*diag)
     (SQLSMALLINT, SQLHANDLE, SQLSMALLINT, SQLCHAR *, SQLINTEGER *, SQLCHAR *, SQLSMALLINT,
      SQLSMALLINT *);
 } drv;
@@ -555,6 +576,17 @@ static void driver_alone(int port) {
     dlclose(lib);
 }
 
+/* the long values (every byte value in bytes) and the buffer read into */
+static void make_values(void) {
+    text = malloc(BIG);
+    bytes = malloc(BIG);
+    back = malloc(BIG * 4 + 1);
+    for (size_t i = 0; i < BIG; i++) {
+        text[i] = (char)('a' + (i * 7 + i / 26) % 26);
+        bytes[i] = (char)(i * 131 + i / 256);
+    }
+}
+
 int main(void) {
     ixd_proc p;
     if (ixd_start(&p, NULL, NULL) != 0) {
@@ -565,13 +597,7 @@ int main(void) {
         printf("cannot write the ODBC ini files in %s\n0 passed, 1 failed\n", p.dir);
         return 1;
     }
-    text = malloc(BIG);
-    bytes = malloc(BIG);
-    back = malloc(BIG * 4 + 1);
-    for (size_t i = 0; i < BIG; i++) {
-        text[i] = (char)('a' + (i * 7 + i / 26) % 26);
-        bytes[i] = (char)(i * 131 + i / 256);
-    }
+    make_values();
     SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
     SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
     SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
@@ -600,17 +626,8 @@ int main(void) {
     put_errors(st);
     wide(st);
     arrays(st);
-    /* a statement freed while it waits for data (the driver manager
-     * refuses SQLFreeHandle then: SQLCancel first) */
-    SQLLEN ind = SQL_DATA_AT_EXEC;
-    SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, (SQLPOINTER)1, 0,
-                     &ind);
-    EXPECT(SQLExecDirect(st, (SQLCHAR *)"INSERT INTO tp (tx) VALUES (?)", SQL_NTS), SQL_NEED_DATA,
-           NULL, st);
-    want_token(st, (SQLPOINTER)1);
-    put_pieces(st, text, BIG, PIECE);
-    OK(SQLCancel(st), st);
-    SQLFreeHandle(SQL_HANDLE_STMT, st);
+    arrays_rowwise(st);
+    cancel_then_free(st);
     driver_alone(p.port);
     SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
     SQLLEN n = read_value(st, "SELECT tx FROM tp WHERE id = 50", 1, SQL_C_CHAR, back, BIG);
