@@ -116,9 +116,7 @@ static void type_filter(const char *list, char *out) {
 SQLRETURN SQL_API SQLTables(SQLHSTMT StatementHandle, SQLCHAR *CatalogName, SQLSMALLINT NameLength1,
                             SQLCHAR *SchemaName, SQLSMALLINT NameLength2, SQLCHAR *TableName,
                             SQLSMALLINT NameLength3, SQLCHAR *TableType, SQLSMALLINT NameLength4) {
-    ixo_head *h = ixo_enter(StatementHandle, SQL_HANDLE_STMT);
-    if (!h) return SQL_INVALID_HANDLE;
-    ixo_stmt *s = (ixo_stmt *)h;
+    IXO_ENTER_STMT(StatementHandle);
     if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     char cat[IXO_NAME_MAX], schema[IXO_NAME_MAX], table[IXO_NAME_MAX], types[IXO_NAME_MAX];
     char want[8];
@@ -204,9 +202,7 @@ SQLRETURN SQL_API SQLColumns(SQLHSTMT StatementHandle, SQLCHAR *CatalogName,
                              SQLSMALLINT NameLength4) {
     (void)CatalogName;
     (void)NameLength1;
-    ixo_head *h = ixo_enter(StatementHandle, SQL_HANDLE_STMT);
-    if (!h) return SQL_INVALID_HANDLE;
-    ixo_stmt *s = (ixo_stmt *)h;
+    IXO_ENTER_STMT(StatementHandle);
     if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     char schema[IXO_NAME_MAX], table[IXO_NAME_MAX], column[IXO_NAME_MAX];
     ixo_cat_arg(schema, sizeof schema, SchemaName, NameLength2, 1);
@@ -349,9 +345,7 @@ SQLRETURN SQL_API SQLPrimaryKeys(SQLHSTMT hstmt, SQLCHAR *szCatalogName, SQLSMAL
                                  SQLCHAR *szTableName, SQLSMALLINT cbTableName) {
     (void)szCatalogName;
     (void)cbCatalogName;
-    ixo_head *h = ixo_enter(hstmt, SQL_HANDLE_STMT);
-    if (!h) return SQL_INVALID_HANDLE;
-    ixo_stmt *s = (ixo_stmt *)h;
+    IXO_ENTER_STMT(hstmt);
     if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     char schema[IXO_NAME_MAX], table[IXO_NAME_MAX];
     ixo_cat_arg(schema, sizeof schema, szSchemaName, cbSchemaName, 1);
@@ -368,9 +362,7 @@ SQLRETURN SQL_API SQLStatistics(SQLHSTMT StatementHandle, SQLCHAR *CatalogName,
     (void)CatalogName;
     (void)NameLength1;
     (void)Reserved;
-    ixo_head *h = ixo_enter(StatementHandle, SQL_HANDLE_STMT);
-    if (!h) return SQL_INVALID_HANDLE;
-    ixo_stmt *s = (ixo_stmt *)h;
+    IXO_ENTER_STMT(StatementHandle);
     if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     char schema[IXO_NAME_MAX], table[IXO_NAME_MAX];
     ixo_cat_arg(schema, sizeof schema, SchemaName, NameLength2, 1);

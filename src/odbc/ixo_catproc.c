@@ -44,9 +44,7 @@ SQLRETURN SQL_API SQLProcedures(SQLHSTMT hstmt, SQLCHAR *szCatalogName, SQLSMALL
                                 SQLCHAR *szProcName, SQLSMALLINT cbProcName) {
     (void)szCatalogName;
     (void)cbCatalogName;
-    ixo_head *h = ixo_enter(hstmt, SQL_HANDLE_STMT);
-    if (!h) return SQL_INVALID_HANDLE;
-    ixo_stmt *s = (ixo_stmt *)h;
+    IXO_ENTER_STMT(hstmt);
     if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     char schema[IXO_NAME_MAX], proc[IXO_NAME_MAX];
     ixo_cat_arg(schema, sizeof schema, szSchemaName, cbSchemaName, 1);
@@ -429,9 +427,7 @@ SQLRETURN SQL_API SQLProcedureColumns(SQLHSTMT hstmt, SQLCHAR *szCatalogName,
                                       SQLSMALLINT cbColumnName) {
     (void)szCatalogName;
     (void)cbCatalogName;
-    ixo_head *h = ixo_enter(hstmt, SQL_HANDLE_STMT);
-    if (!h) return SQL_INVALID_HANDLE;
-    ixo_stmt *s = (ixo_stmt *)h;
+    IXO_ENTER_STMT(hstmt);
     if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     char schema[IXO_NAME_MAX], proc[IXO_NAME_MAX], col[IXO_NAME_MAX];
     ixo_cat_arg(schema, sizeof schema, szSchemaName, cbSchemaName, 1);

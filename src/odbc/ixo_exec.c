@@ -5,7 +5,8 @@
  * is the first ix_step: a SELECT's first row waits in the statement
  * (pending) for SQLFetch, so that the errors of a query come from
  * SQLExecute as tools expect. Parameter arrays (SQL_ATTR_PARAMSET_SIZE > 1)
- * go as one pipelined libixdb batch.
+ * go as one pipelined libixdb batch. Parameters given at execution
+ * (SQLParamData, SQLPutData) are collected in ixo_putdata.c first.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,7 @@ void ixo_stmt_close(ixo_stmt *s) {
         }
     }
     s->executed = 0;
+    ixo_dae_free(s); /* data at execution under way ends here too */
     ixo_stmt_reset_result(s);
 }
 
@@ -119,6 +121,10 @@ static void *elem(const ixo_stmt *s, const ixo_bind *b, SQLULEN r, int ind) {
     else
         step = ixo_ctype_size(b->ctype) ? ixo_ctype_size(b->ctype) : (size_t)b->buflen;
     return base + r * step;
+}
+
+void *ixo_param_elem(const ixo_stmt *s, const ixo_bind *b, SQLULEN r, int ind) {
+    return elem(s, b, r, ind);
 }
 
 /* an interval value or text into parameter i: an SQL_INTERVAL_* type gives
@@ -193,12 +199,13 @@ static SQLRETURN bind_row(ixo_stmt *s, SQLULEN r) {
             continue;
         }
         const ixo_bind *b = &s->params[i];
-        SQLLEN *ind = elem(s, b, r, 1);
-        if (ind && *ind == SQL_DATA_AT_EXEC)
-            return ixo_err(&s->h, "HYC00", 0, "Data at execution is not implemented");
+        SQLLEN *ind = elem(s, b, r, 1), len = ind ? *ind : SQL_NTS;
         SQLSMALLINT ct = b->ctype == SQL_C_DEFAULT ? ixo_default_ctype(b->sqltype) : b->ctype;
-        cv = ixo_put(ct, elem(s, b, r, 0), b->buflen, ind ? *ind : SQL_NTS, ind != NULL, &v,
-                     &s->scratch);
+        const void *buf = elem(s, b, r, 0);
+        /* data at execution: the value SQLPutData collected */
+        if (ind && IXO_IS_DAE(len) && !ixo_dae_value(s, i, r, &ct, &buf, &len))
+            return ixo_err(&s->h, "HY010", 0, "Function sequence error (parameter %d)", i + 1);
+        cv = ixo_put(ct, buf, b->buflen, len, ind != NULL, &v, &s->scratch);
         if (cv != IXO_CV_OK && cv != IXO_CV_FRACTION) return ixo_err_cv(&s->h, cv, i + 1);
         int rc = bind_value(s->st, i + 1, &v, b);
         /* out of range: an interval's field overflows (22015) */
@@ -265,8 +272,10 @@ static SQLRETURN run(ixo_stmt *s) {
     SQLRETURN rc = SQL_SUCCESS;
     s->rowcount = -1;
     if (s->params_processed) *s->params_processed = 0;
-    if (s->paramset_size > 1 && ix_bind_parameter_count(s->st) > 0 &&
-        ix_stmt_type(s->st) != IX_STMTTYPE_SELECT) {
+    int batch = s->paramset_size > 1 && ix_bind_parameter_count(s->st) > 0 &&
+                ix_stmt_type(s->st) != IX_STMTTYPE_SELECT;
+    if ((rc = ixo_dae_begin(s, batch ? s->paramset_size : 1)) != SQL_SUCCESS) return rc;
+    if (batch) {
         rc = run_batch(s);
         s->executed = 1;
         s->done = 1;
@@ -294,6 +303,10 @@ static SQLRETURN run(ixo_stmt *s) {
     return rc;
 }
 
+SQLRETURN ixo_stmt_run(ixo_stmt *s) {
+    return run(s);
+}
+
 /* the ix_prepare_v2 flags of the cursor type: a static cursor is a scroll
  * cursor (libixdb ignores the flag for a statement that returns no rows) */
 static unsigned cursor_flags(const ixo_stmt *s) {
@@ -310,10 +323,7 @@ SQLRETURN ixo_exec_direct(ixo_stmt *s, const char *sql, size_t len) {
 
 /* ---- entry points ---- */
 
-#define ENTER_STMT(hs)                                                                             \
-    ixo_head *h = ixo_enter(hs, SQL_HANDLE_STMT);                                                  \
-    if (!h) return SQL_INVALID_HANDLE;                                                             \
-    ixo_stmt *s = (ixo_stmt *)h
+#define ENTER_STMT(hs) IXO_ENTER_STMT(hs)
 
 SQLRETURN SQL_API SQLExecDirect(SQLHSTMT StatementHandle, SQLCHAR *StatementText,
                                 SQLINTEGER TextLength) {
@@ -464,24 +474,6 @@ SQLRETURN SQL_API SQLMoreResults(SQLHSTMT hstmt) {
     ENTER_STMT(hstmt);
     ixo_stmt_close(s); /* one result per statement */
     return ixo_leave(h, SQL_NO_DATA);
-}
-
-/* Data at execution is not taken (an SQL_DATA_AT_EXEC indicator is HYC00
- * at execute, and SQLGetFunctions does not list these two): with no
- * parameter waiting for data, ODBC's answer is a function sequence error. */
-SQLRETURN SQL_API SQLParamData(SQLHSTMT hstmt, SQLPOINTER *prgbValue) {
-    (void)prgbValue;
-    ENTER_STMT(hstmt);
-    (void)s;
-    return ixo_leave(h, ixo_err(h, "HY010", 0, "Function sequence error"));
-}
-
-SQLRETURN SQL_API SQLPutData(SQLHSTMT hstmt, SQLPOINTER rgbValue, SQLLEN cbValue) {
-    (void)rgbValue;
-    (void)cbValue;
-    ENTER_STMT(hstmt);
-    (void)s;
-    return ixo_leave(h, ixo_err(h, "HY010", 0, "Function sequence error"));
 }
 
 /* ---- statement attributes ---- */

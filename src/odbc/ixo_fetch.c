@@ -192,10 +192,7 @@ static ixo_cv column_value(ixo_stmt *s, int i, ixo_val *v) {
 
 /* ---- describing ---- */
 
-#define ENTER_STMT(hs)                                                                             \
-    ixo_head *h = ixo_enter(hs, SQL_HANDLE_STMT);                                                  \
-    if (!h) return SQL_INVALID_HANDLE;                                                             \
-    ixo_stmt *s = (ixo_stmt *)h
+#define ENTER_STMT(hs) IXO_ENTER_STMT(hs)
 
 static const char *col_name(const ixo_stmt *s, int i) {
     if (s->res) return s->res->cols[i].name;
@@ -674,7 +671,8 @@ static SQLRETURN fill(ixo_stmt *s, int64_t start) {
         s->slots = p;
         s->nslots = s->nbound;
     }
-    ix_store *stores = (ix_store *)(void *)(s->slots + s->nslots);
+    /* no bound column: no block yet (NULL plus 0 is undefined) */
+    ix_store *stores = s->slots ? (ix_store *)(void *)(s->slots + s->nslots) : NULL;
     int nslots = plan_slots(s, s->slots, stores);
     f.slots = s->slots;
     for (SQLULEN r = 0; r < n; r++) {

@@ -247,7 +247,8 @@ static const SQLUSMALLINT FUNCS[] = {
     SQL_API_SQLPRIMARYKEYS,    SQL_API_SQLSTATISTICS,
     SQL_API_SQLFOREIGNKEYS,    SQL_API_SQLSPECIALCOLUMNS,
     SQL_API_SQLPROCEDURES,     SQL_API_SQLPROCEDURECOLUMNS,
-    SQL_API_SQLEXTENDEDFETCH,
+    SQL_API_SQLEXTENDEDFETCH,  SQL_API_SQLPARAMDATA,
+    SQL_API_SQLPUTDATA,
 };
 
 SQLRETURN SQL_API SQLGetFunctions(SQLHDBC ConnectionHandle, SQLUSMALLINT FunctionId,
@@ -382,9 +383,7 @@ static int cell_int(ixo_result *r, int c, int v) {
 }
 
 SQLRETURN SQL_API SQLGetTypeInfo(SQLHSTMT StatementHandle, SQLSMALLINT DataType) {
-    ixo_head *h = ixo_enter(StatementHandle, SQL_HANDLE_STMT);
-    if (!h) return SQL_INVALID_HANDLE;
-    ixo_stmt *s = (ixo_stmt *)h;
+    IXO_ENTER_STMT(StatementHandle);
     ixo_stmt_unprepare(s);
     if (DataType == SQL_DATE) DataType = SQL_TYPE_DATE;
     if (DataType == SQL_TIME) DataType = SQL_TYPE_TIME;

@@ -50,6 +50,7 @@ typedef struct ixo_env {
 typedef struct ixo_stmt ixo_stmt;
 typedef struct ixo_watch ixo_watch; /* a connection's query-timeout watchdog (ixo_timer.c) */
 typedef struct ixo_slot ixo_slot;   /* a bound column's place in a rowset (ixo_fetch.c) */
+typedef struct ixo_dae ixo_dae;     /* data at execution under way (ixo_putdata.c) */
 
 typedef struct ixo_dbc {
     ixo_head h;
@@ -157,6 +158,7 @@ struct ixo_stmt {
     int64_t sc_max;       /* the highest row known to exist */
     int64_t sc_nrows;     /* the rows of the result, -1 while not known */
     SQLULEN sc_prev_size; /* the rowset size of the previous fetch */
+    ixo_dae *dae;         /* set while SQLParamData / SQLPutData collect values */
 };
 
 #define IXO_BEFORE_START 0
@@ -209,6 +211,40 @@ void ixo_scroll_reset(ixo_stmt *s);
 ixo_stmt *ixo_stmt_new(ixo_dbc *dbc);
 /* SQLExecDirect's body, for the catalogue functions too */
 SQLRETURN ixo_exec_direct(ixo_stmt *s, const char *sql, size_t len);
+/* executes the prepared s->st with its parameters (SQLExecute's body):
+ * SQL_NEED_DATA when data at execution is wanted first */
+SQLRETURN ixo_stmt_run(ixo_stmt *s);
+/* the address of row r's element of parameter b's value buffer (ind 0)
+ * or length/indicator buffer (ind 1): bind offset, row- or column-wise
+ * step; NULL when the buffer is */
+void *ixo_param_elem(const ixo_stmt *s, const ixo_bind *b, SQLULEN r, int ind);
+
+/* ---- data at execution (ixo_putdata.c) ---- */
+/* a length/indicator that asks for data at execution */
+#define IXO_IS_DAE(ind) ((ind) == SQL_DATA_AT_EXEC || (ind) <= SQL_LEN_DATA_AT_EXEC_OFFSET)
+/* Before an execution binds rows 0..nrows-1: SQL_SUCCESS when no parameter
+ * wants data at execution or every such value is collected, SQL_NEED_DATA
+ * when the statement now waits for them (s->dae set), SQL_ERROR (HY001). */
+SQLRETURN ixo_dae_begin(ixo_stmt *s, SQLULEN nrows);
+/* The collected value of parameter param (0-based) in row: its C type (a
+ * SQL_C_WCHAR value comes as UTF-8 SQL_C_CHAR), bytes (owned by s->dae)
+ * and length (SQL_NULL_DATA for NULL). 0 when there is none. */
+int ixo_dae_value(const ixo_stmt *s, int param, SQLULEN row, SQLSMALLINT *ctype, const void **buf,
+                  SQLLEN *len);
+/* drops the data-at-execution state and its values (s->dae NULL) */
+void ixo_dae_free(ixo_stmt *s);
+/* HY010 on h for a statement function called while s->dae is set;
+ * returns SQL_ERROR */
+SQLRETURN ixo_dae_busy_err(ixo_head *h);
+/* The entry of a statement function: h (the head) and s (the statement)
+ * declared; SQL_INVALID_HANDLE for a bad handle; HY010 while the statement
+ * waits for data at execution (only SQLParamData, SQLPutData, SQLCancel
+ * and the diagnostics go on then). */
+#define IXO_ENTER_STMT(hs)                                                                         \
+    ixo_head *h = ixo_enter(hs, SQL_HANDLE_STMT);                                                  \
+    if (!h) return SQL_INVALID_HANDLE;                                                             \
+    ixo_stmt *s = (ixo_stmt *)h;                                                                   \
+    if (s->dae) return ixo_leave(h, ixo_dae_busy_err(h))
 
 /* ---- query timeouts (ixo_timer.c) ---- */
 /* Arms s's query timeout (nothing when it is 0) for a call that runs the

@@ -3,7 +3,9 @@
 # php-cli) through unixODBC and libixodbc against a real ixd: connect by DSN
 # and by connection string, DDL, inserts with placeholders (NULL included),
 # a query read back with its types (an INTERVAL as the Informix text), an error with its SQLSTATE and Informix
-# text, a transaction rolled back.
+# text, a transaction rolled back, a 100,000-byte value into TEXT and back
+# (sent at execution: DBD::ODBC above odbc_putdata_start, PHP's quoted
+# file name parameter).
 # usage: test_perl_php.sh perl|php (IXD_BIN: ixd, IXODBC_LIB: libixodbc.so);
 # exit 77 (skipped) when the client is not installed
 IXD=${IXD_BIN:?}
@@ -38,6 +40,7 @@ rows 2
 2|NULL|NULL|NULL|NULL
 error 42S02 [ixdb][libixodbc]The specified table (nosuch) is not in the database.
 after rollback 2
+long 100000 same
 string 1|one"
 
 if [ "$which" = perl ]; then
@@ -63,6 +66,14 @@ $dbh->rollback;
 $dbh->{AutoCommit} = 1;
 ($n) = $dbh->selectrow_array("SELECT COUNT(*) FROM tp");
 print "after rollback $n\n";
+# longer than odbc_putdata_start (32768): DBD::ODBC sends it with SQLPutData
+$dbh->do("CREATE TABLE tl (id INTEGER, tx TEXT)") or die $dbh->errstr;
+my $long = join("", map { chr(97 + ($_ * 7 + int($_ / 26)) % 26) } 0 .. 99999);
+my $li = $dbh->prepare("INSERT INTO tl VALUES (?, ?)");
+$li->execute(1, $long) or die $li->errstr;
+$dbh->{LongReadLen} = 200000;
+my ($back) = $dbh->selectrow_array("SELECT tx FROM tl WHERE id = 1");
+print "long ", length($back), " ", ($back eq $long ? "same" : "different"), "\n";
 $dbh->disconnect;
 my $d2 = DBI->connect("dbi:ODBC:DRIVER={ixdb};HOST=127.0.0.1;SERVICE=$ENV{PORT};DATABASE=cli;UID=informix;PWD=in4mix") or die $DBI::errstr;
 my @r = $d2->selectrow_array("SELECT id, name FROM tp WHERE id = 1");
@@ -96,6 +107,19 @@ odbc_rollback($c);
 odbc_autocommit($c, true);
 $r = odbc_exec($c, "SELECT COUNT(*) FROM tp"); odbc_fetch_row($r);
 echo "after rollback ", odbc_result($r, 1), "\n";
+// a parameter 'file name' in quotes: PHP sends the file with SQLPutData
+odbc_exec($c, "CREATE TABLE tl (id INTEGER, tx TEXT)");
+$long = "";
+for ($i = 0; $i < 100000; $i++) $long .= chr(97 + ($i * 7 + intdiv($i, 26)) % 26);
+$f = getenv("HOME") . "/long.txt";
+file_put_contents($f, $long);
+$li = odbc_prepare($c, "INSERT INTO tl VALUES (?, ?)");
+if (!odbc_execute($li, [1, "'$f'"])) echo "long insert: ", odbc_errormsg($c), "\n";
+$r = odbc_exec($c, "SELECT tx FROM tl WHERE id = 1");
+odbc_longreadlen($r, 200000);
+odbc_fetch_row($r);
+$back = odbc_result($r, 1);
+echo "long ", strlen($back), " ", ($back === $long ? "same" : "different"), "\n";
 odbc_close($c);
 $port = getenv("PORT");
 $d = odbc_connect("DRIVER={ixdb};HOST=127.0.0.1;SERVICE=$port;DATABASE=cli", "informix", "in4mix");

@@ -1,7 +1,8 @@
 """pyodbc (Debian python3-pyodbc, under /usr/bin/python3) through unixODBC
 and libixodbc against a real ixd: connecting by DSN and by connection
 string, every common type both ways, NULLs, fetchone / fetchmany /
-fetchall, long values read in pieces (TEXT, BYTE, LVARCHAR, CLOB, BLOB), errors with SQLSTATE and SQLCODE,
+fetchall, long values read in pieces (TEXT, BYTE, LVARCHAR, CLOB, BLOB) and sent
+at execution (SQLPutData, checked in a trace), errors with SQLSTATE and SQLCODE,
 executemany (row by row and as one parameter array; fast_executemany with
 typed parameters), the query timeout, transactions, the catalogue calls
 and getinfo, INTERVAL through an output converter or CAST. Environment:
@@ -11,6 +12,7 @@ IXODBC_LIB (libixodbc.so). Ends with "N passed, N failed"."""
 import datetime
 import decimal
 import os
+import subprocess
 import sys
 import unittest
 
@@ -286,6 +288,57 @@ class Driver(unittest.TestCase):
         self.assertEqual(got[0].rstrip(), " -3 03:27:01.12345")
         d = {x[0]: x for x in self.cur.execute(sql).description}
         self.assertEqual(d["d"][3:6], (18, 18, 5))
+
+    def test_data_at_execution(self):
+        """Long str and bytes parameters sent with SQLPutData: pyodbc binds a
+        value longer than the connection's maxwrite at execution (pieces of
+        maxwrite bytes: an odd size splits UTF-16 units and surrogate pairs
+        between pieces), and with setencoding("utf-8") a str longer than
+        SQLGetTypeInfo's VARCHAR size (255) whatever maxwrite is."""
+        self.fresh("tdae", "id INTEGER, tx TEXT, bt BYTE, c CLOB, b BLOB, lv LVARCHAR(32000)")
+        text = "\u00e9\u2713\U0001d11ex" * 25000  # 100,000 characters, a fifth outside the BMP
+        blob = os.urandom(100000)
+        lv = "\u00fc" * 10000 + "ascii" * 1000
+        sql = "INSERT INTO tdae VALUES (?, ?, ?, ?, ?, ?)"
+        self.c.maxwrite = 4001
+        self.cur.execute(sql, 1, text, blob, text, blob, lv)
+        self.assertEqual(self.cur.rowcount, 1)
+        self.c.maxwrite = 0
+        self.c.setencoding(encoding="utf-8")
+        self.cur.execute(sql, 2, text, blob, text, blob, lv)
+        self.cur.execute(sql, 3, "x" * 300, b"", "", None, None)
+        self.c.setencoding(encoding="utf-16le")
+        rows = self.cur.execute("SELECT id, tx, bt, c, b, lv FROM tdae ORDER BY id").fetchall()
+        for r in rows[:2]:
+            self.assertEqual((r[1], bytes(r[2]), r[3], bytes(r[4]), r[5]),
+                             (text, blob, text, blob, lv), r[0])
+        self.assertEqual(rows[2][1], "x" * 300)
+        self.assertEqual(self.cur.execute("SELECT id FROM tdae WHERE lv = ?", lv).fetchall()[0][0], 1)
+
+    def test_data_at_execution_traced(self):
+        """The values above do go through SQLParamData / SQLPutData: a child
+        process runs the insert under unixODBC's trace."""
+        tdir = os.path.join(odbcenv.DIR, "traced")
+        os.makedirs(tdir, exist_ok=True)
+        trace = os.path.join(tdir, "trace.log")
+        with open(os.path.join(odbcenv.DIR, "odbcinst.ini")) as f:
+            inst = f.read()
+        with open(os.path.join(tdir, "odbcinst.ini"), "w") as f:
+            f.write(inst + "\n[ODBC]\nTrace = Yes\nTraceFile = %s\n" % trace)
+        self.fresh("tdt", "tx TEXT, b BYTE")
+        child = ("import pyodbc\n"
+                 "c = pyodbc.connect('DSN=pyt', autocommit=True)\n"
+                 "c.maxwrite = 10000\n"
+                 "c.execute('INSERT INTO tdt VALUES (?, ?)', 'y' * 100000, b'z' * 100000)\n"
+                 "print(c.execute('SELECT LENGTH(tx) FROM tdt').fetchone()[0])\n")
+        env = dict(os.environ, ODBCSYSINI=tdir)
+        out = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True)
+        self.assertEqual(out.stdout.strip(), "100000", out.stderr)
+        with open(trace) as f:
+            log = f.read()
+        # 10 pieces of the text (20 of its UTF-16 bytes) and 10 of the bytes
+        self.assertEqual(log.count("[SQLPutData.c]") // 2, 30)
+        self.assertIn("Exit:[SQL_NEED_DATA]", log)
 
     def test_cancel_idle_and_reuse(self):
         self.cur.execute("SELECT tabid FROM systables")
