@@ -828,7 +828,6 @@ static inline int store_compile(const store_row *c, const ix_store *o, store_op 
  * ST_NULL or ST_OTHER (left to the caller). */
 static inline __attribute__((always_inline)) int store_one(const store_row *c, const store_op *x,
                                                            size_t r) {
-    if (x->op == OP_OTHER) return ST_OTHER; /* its pointers may be NULL */
     const uint8_t *p = c->row + ixc_rowplan_word(c->rec + 4 * (size_t)x->base) + x->rel;
     char *buf = x->buf + r * x->step;
     int64_t *len = (int64_t *)(void *)(x->len + r * x->len_step);
@@ -891,6 +890,12 @@ size_t ix_row_store(ix_stmt *s, const ix_store *d, size_t n, size_t r) {
     return n;
 }
 
+/* A destination whose values are left to the caller: its pointers (which
+ * the caller may give as NULL) are never used, so they point at a place of
+ * ours, as the store's address arithmetic wants. */
+static char store_nowhere[8];
+static const store_op STORE_LEFT = {.op = OP_OTHER, .buf = store_nowhere, .len = store_nowhere};
+
 #define STORE_OPS_ON_STACK 16
 
 /* The current row (c's row and record) into row r of the settled
@@ -916,7 +921,7 @@ int ix_step_store(ix_stmt *s, const ix_store *d, size_t n, size_t first, size_t 
         if (i == 0) { /* the plan exists once a row came; a value left: OP_OTHER */
             c = store_row_of(s);
             for (size_t k = 0; k < n; k++)
-                if (!store_compile(&c, &d[k], &x[k])) x[k] = (store_op){.op = OP_OTHER};
+                if (!store_compile(&c, &d[k], &x[k])) x[k] = STORE_LEFT;
         }
         store_row_ops(&c, x, n, first + i, other, ctx);
         *got = i + 1;
