@@ -859,11 +859,36 @@ static ixo_cv put_int(SQLSMALLINT ctype, const void *buf, ixo_val *out) {
     return IXO_CV_OK;
 }
 
+/* the UTF-16 units of a NUL-terminated text at p, which may be unaligned */
+static size_t wide_units(const void *p) {
+    const char *b = p;
+    SQLWCHAR c;
+    size_t n = 0;
+    for (;; n++) {
+        memcpy(&c, b + n * sizeof c, sizeof c);
+        if (!c) return n;
+    }
+}
+
 ixo_cv ixo_put(SQLSMALLINT ctype, const void *buf, SQLLEN buflen, SQLLEN len, int ind_given,
                ixo_val *out, ixo_scratch *s) {
     memset(out, 0, sizeof *out);
     if (ind_given && len == SQL_NULL_DATA) return IXO_CV_OK; /* IXO_V_NULL */
     if (!buf) return IXO_CV_NULLNOIND;
+    /* a value of a fixed-size C type read from an aligned copy: row-wise
+     * arrays may place it anywhere (pyodbc's fast_executemany packs them) */
+    union {
+        SQL_TIMESTAMP_STRUCT ts;
+        SQL_INTERVAL_STRUCT iv;
+        SQL_NUMERIC_STRUCT num;
+        double d;
+        int64_t i;
+    } al;
+    size_t fixed = ixo_ctype_size(ctype);
+    if (fixed && fixed <= sizeof al) {
+        memcpy(&al, buf, fixed);
+        buf = &al;
+    }
     if (ctype == SQL_C_DATE) ctype = SQL_C_TYPE_DATE;
     if (ctype == SQL_C_TIME) ctype = SQL_C_TYPE_TIME;
     if (ctype == SQL_C_TIMESTAMP) ctype = SQL_C_TYPE_TIMESTAMP;
@@ -874,15 +899,16 @@ ixo_cv ixo_put(SQLSMALLINT ctype, const void *buf, SQLLEN buflen, SQLLEN len, in
         out->n = !ind_given || len == SQL_NTS ? strlen(buf) : (size_t)(len < 0 ? 0 : len);
         return IXO_CV_OK;
     case SQL_C_WCHAR: {
-        const SQLWCHAR *w = buf;
-        size_t units = 0;
-        if (!ind_given || len == SQL_NTS)
-            while (w[units])
-                units++;
-        else
-            units = (size_t)(len < 0 ? 0 : len) / sizeof(SQLWCHAR);
-        char *u = scratch(s, units * 3 + 1);
+        size_t units = !ind_given || len == SQL_NTS
+                           ? wide_units(buf)
+                           : (size_t)(len < 0 ? 0 : len) / sizeof(SQLWCHAR);
+        /* the units copied to an aligned place first, the text after them */
+        size_t wbytes = units * sizeof(SQLWCHAR);
+        char *u = scratch(s, wbytes + units * 3 + 1);
         if (!u) return IXO_CV_NOMEM;
+        SQLWCHAR *w = (SQLWCHAR *)(void *)u;
+        memcpy(w, buf, wbytes);
+        u += wbytes;
         long n = ixo_utf16_to_utf8(w, units, u, units * 3);
         if (n < 0) return IXO_CV_BADCHAR;
         u[n] = 0;

@@ -199,7 +199,8 @@ static SQLRETURN bind_row(ixo_stmt *s, SQLULEN r) {
             continue;
         }
         const ixo_bind *b = &s->params[i];
-        SQLLEN *ind = elem(s, b, r, 1), len = ind ? *ind : SQL_NTS;
+        SQLLEN *ind = elem(s, b, r, 1), len = SQL_NTS;
+        if (ind) memcpy(&len, ind, sizeof len); /* row-wise arrays may place it unaligned */
         SQLSMALLINT ct = b->ctype == SQL_C_DEFAULT ? ixo_default_ctype(b->sqltype) : b->ctype;
         const void *buf = elem(s, b, r, 0);
         /* data at execution: the value SQLPutData collected */

@@ -53,8 +53,9 @@ static int scan(ixo_stmt *s, SQLULEN nrows, dae_val *out) {
     for (SQLULEN r = 0; r < nrows; r++)
         for (int i = 0; i < np; i++) {
             const ixo_bind *b = &s->params[i];
-            const SQLLEN *ind = b->io ? ixo_param_elem(s, b, r, 1) : NULL;
-            if (!ind || !IXO_IS_DAE(*ind)) continue;
+            const void *at = b->io ? ixo_param_elem(s, b, r, 1) : NULL;
+            SQLLEN ind; /* row-wise arrays may place it unaligned (pyodbc does) */
+            if (!at || (memcpy(&ind, at, sizeof ind), !IXO_IS_DAE(ind))) continue;
             if (out) {
                 memset(&out[k], 0, sizeof out[k]);
                 out[k].param = i;
