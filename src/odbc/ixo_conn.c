@@ -267,6 +267,7 @@ SQLRETURN SQL_API SQLFreeHandle(SQLSMALLINT HandleType, SQLHANDLE Handle) {
     }
     case SQL_HANDLE_STMT: {
         pthread_mutex_t *lk = h->lk;
+        atomic_store(h->busy, NULL);
         ixo_stmt_free((ixo_stmt *)h);
         pthread_mutex_unlock(lk);
         return SQL_SUCCESS;
