@@ -11,7 +11,10 @@
  *       with 08001, without a crash
  *   (c) sqlhosts entries of nettype onsocssl and olsocssl (TLS from the
  *       file alone), verified, and with the wrong CA
+ *   (d) 4 threads connecting through TLS at the same time (one
+ *       environment), by Protocol and by sqlhosts, 3 times each
  * Exit status 77 (skipped) when openssl cannot make a certificate. */
+#include <pthread.h>
 #include <sql.h>
 #include <sqlext.h>
 #include <stdio.h>
@@ -163,6 +166,38 @@ static void sqlhosts_tls(void) {
     fails("an onsocssl entry with the wrong CA", cs, "verif");
 }
 
+#define NTLS_THREADS 4
+#define TLS_ROUNDS   3
+
+static void *tls_connects(void *arg) {
+    int *bad = arg;
+    char cs[2][1200];
+    snprintf(cs[0], sizeof cs[0],
+             "DRIVER={ixdb};HOST=localhost;SERVICE=%d;SERVER=ol_tls;PROTOCOL=onsocssl;TLS_CA=%s;%s",
+             tls.port, cert, LOGIN);
+    snprintf(cs[1], sizeof cs[1], "DRIVER={ixdb};SERVER=ol_tls;SQLHOSTS=%s;TLS_CA=%s;%s", hosts,
+             cert, LOGIN);
+    for (int i = 0; i < TLS_ROUNDS * 2; i++) {
+        outcome o = attempt(cs[i % 2], NULL);
+        *bad += !SQL_SUCCEEDED(o.rc) || !o.count;
+    }
+    return NULL;
+}
+
+static void tls_in_threads(void) {
+    pthread_t t[NTLS_THREADS];
+    int bad[NTLS_THREADS] = {0};
+    for (int i = 0; i < NTLS_THREADS; i++)
+        pthread_create(&t[i], NULL, tls_connects, &bad[i]);
+    int total = 0;
+    for (int i = 0; i < NTLS_THREADS; i++) {
+        pthread_join(t[i], NULL);
+        total += bad[i];
+    }
+    CHECK(total == 0, "%d threads connecting through TLS at once: %d of %d failed", NTLS_THREADS,
+          total, NTLS_THREADS * TLS_ROUNDS * 2);
+}
+
 static int write_files(void) {
     snprintf(hosts, sizeof hosts, "%s/sqlhosts", certdir);
     FILE *f = fopen(hosts, "w");
@@ -211,6 +246,7 @@ int main(void) {
     through_sqlhosts();
     with_tls();
     sqlhosts_tls();
+    tls_in_threads();
     SQLFreeHandle(SQL_HANDLE_ENV, env);
     ixd_stop(&plain, SIGTERM);
     ixd_stop(&tls, SIGTERM);
