@@ -8,9 +8,10 @@
  *   - Public names use the ix_ / IX_ prefix; handles are opaque.
  *   - Functions return an int status: IX_OK (0) or a positive informational
  *     code on success, a negative IX_E* code on failure. The positive codes
- *     a libixdb call returns are IX_ROW, IX_DONE and IX_NULL_VALUE (the
- *     value accessors' answer for SQL NULL, see "The NULL rule" below),
- *     and in non-blocking use IX_WANT_READ, IX_WANT_WRITE, IX_WANT_TIMER;
+ *     a libixdb call returns are IX_ROW, IX_DONE, IX_NULL_VALUE (the
+ *     value accessors' answer for SQL NULL, see "The NULL rule" below) and
+ *     IX_UNDESCRIBED (ix_param_describe), and in non-blocking use
+ *     IX_WANT_READ, IX_WANT_WRITE, IX_WANT_TIMER;
  *     IX_NEED_MORE and IX_ESPACE belong to the codec (src/proto, src/types)
  *     and no function declared in this header returns them.
  *   - Lengths are size_t, in and out. A length in (an SQL text, a bound
@@ -71,6 +72,9 @@ typedef enum ix_rc {
     IX_WANT_READ = 102,  /* wait until ix_socket is readable */
     IX_WANT_WRITE = 103, /* wait until ix_socket is writable */
     IX_WANT_TIMER = 104, /* ix_connect_poll: wait ix_timeout_ms, no socket */
+    /* ix_param_describe: the statement's describe does not say which column
+     * the parameter goes into (not an error) */
+    IX_UNDESCRIBED = 105,
 } ix_rc;
 
 /* Returns a static, NUL-terminated English name for rc ("malformed input",
@@ -478,6 +482,32 @@ int ix_prepare_v2(ix_conn *conn, const char *sql, size_t len, unsigned flags, ix
 ix_conn *ix_stmt_conn(const ix_stmt *stmt);
 /* Number of ? placeholders. */
 int ix_bind_parameter_count(const ix_stmt *stmt);
+
+/* What the server's describe says of a parameter (ix_param_describe). */
+typedef struct ix_param_desc {
+    int type;     /* the column's ix_type code (flag bits removed), as ix_column_type */
+    int enclen;   /* its encoded length / qualifier, as ix_column_enclen */
+    int notnull;  /* 1 if the column was described NOT NULL, else 0 */
+    int lob_type; /* IX_T_BLOB / IX_T_CLOB for a smart-LOB column, else 0 */
+} ix_param_desc;
+
+/*
+ * The column parameter i (1-based, as the ix_bind_* calls count) goes into,
+ * as the statement's describe places it. The describe of an INSERT lists
+ * its target columns (the column list's, in its order, or the table's); when
+ * it lists as many as the statement has parameters (INSERT ... VALUES (?,
+ * ?, ...)), parameter i is column i, as IBM's libsqli takes it. Nothing else
+ * is described: UPDATE, WHERE clauses, INSERT ... SELECT, a VALUES list
+ * with literals or expressions among the placeholders.
+ * A deferred statement (ix_prepare) is prepared first, on its own (one
+ * round trip, as ix_column_count does); no new request form.
+ * *out (the caller's) is filled when IX_OK, zeroed otherwise.
+ * Returns IX_OK; IX_UNDESCRIBED (the describe does not place parameter i;
+ * nothing recorded); IX_ERANGE (i out of range), IX_EMISUSE (NULL
+ * argument), or the PREPARE's failure (IX_ESQL, IX_ECONN, ...), recorded on
+ * the connection.
+ */
+int ix_param_describe(ix_stmt *stmt, int i, ix_param_desc *out);
 
 /* Lifetime of bound text and blobs (like SQLITE_STATIC / SQLITE_TRANSIENT):
  * IX_STATIC: the caller keeps the bytes unchanged until the statement is

@@ -164,6 +164,7 @@ const char *ix_rc_str(int rc) {
     case IX_WANT_READ: return "wait until readable";
     case IX_WANT_WRITE: return "wait until writable";
     case IX_WANT_TIMER: return "wait for the timer";
+    case IX_UNDESCRIBED: return "not described";
     default: return "unknown status";
     }
 }

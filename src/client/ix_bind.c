@@ -498,7 +498,8 @@ int ixc_blob_form_type(const ix_stmt *s, int i) {
     int code = p->type & 0xff;
     if (p->set && p->indicator == IXP_IND_VALUE && (code == IX_T_BYTE || code == IX_T_TEXT))
         return code;
-    int col = s->blobcols ? s->blobcols[i] : 0;
+    int col = s->pcols ? s->pcols[i].vt.code : 0;
+    if (col != IX_T_BYTE && col != IX_T_TEXT) col = 0;
     if (!col || (p->set && p->indicator == IXP_IND_DEFAULT)) return 0;
     if (!p->set || p->indicator == IXP_IND_NULL) return col;
     return code == IX_T_VARCHAR && !p->nfix ? col : 0;

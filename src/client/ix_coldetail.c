@@ -1,7 +1,8 @@
 /*
  * ix_coldetail.c: column details beyond the value accessors: declared
  * types (ix_column_decltype), exact DECIMAL values (ix_column_get_decimal,
- * ix_decimal_text) and the statement's SQL text (ix_stmt_sql). The type
+ * ix_decimal_text), the statement's SQL text (ix_stmt_sql) and the
+ * columns its parameters go into (ix_param_describe). The type
  * and DECIMAL code itself is src/types' (ixt_type_decl, ixt_dec_split), shared
  * with the Python module.
  */
@@ -94,6 +95,23 @@ int ix_decimal_text(const ix_decimal_t *d, char *buf, size_t cap) {
     }
     if (cap) buf[at < cap ? at : cap - 1] = 0;
     return (int)at;
+}
+
+int ix_param_describe(ix_stmt *s, int i, ix_param_desc *out) {
+    if (out) memset(out, 0, sizeof *out);
+    int rc = ixc_stmt_check(s);
+    if (rc != IX_OK) return rc;
+    if (!out) return ixc_fail(s->conn, IX_EMISUSE, "NULL argument to ix_param_describe");
+    if (i < 1 || i > s->nparams)
+        return ixc_fail(s->conn, IX_ERANGE, "parameter index %d out of range", i);
+    if (!s->prepared && (rc = ixc_ensure_prepared(s)) != IX_OK) return rc;
+    if (!s->pcols) return IX_UNDESCRIBED;
+    const ixc_col *col = &s->pcols[i - 1];
+    out->type = col->vt.code;
+    out->enclen = (int)col->vt.enclen;
+    out->notnull = (col->type & IXT_TF_NOTNULL) != 0;
+    out->lob_type = col->lob_type;
+    return IX_OK;
 }
 
 const char *ix_stmt_sql(const ix_stmt *s) {

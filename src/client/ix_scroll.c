@@ -264,7 +264,7 @@ int ixc_stmt_release(ix_stmt *s) {
     for (int i = 0; i < s->nparams; i++)
         ixb_wbuf_free(&s->params[i].val);
     ixc_free(s->params);
-    ixc_free(s->blobcols);
+    ixc_free_param_cols(s);
     for (int i = 0; i < s->ncols; i++) {
         ixc_free(s->cols[i].name);
         ixc_free(s->cols[i].decl);

@@ -125,26 +125,57 @@ static int defer_kind(const char *sql, size_t n) {
     return DEFER_CURSOR;
 }
 
-/* Keeps which parameters an INSERT puts into BYTE/TEXT columns
- * (s->blobcols), for the real form of their values (ixc_blob_form_type). The
- * describe of an INSERT lists its target columns; when it lists as many as
- * there are parameters (INSERT ... VALUES (?, ?, ...)), parameter i is
- * taken to be column i, as libsqli does. Any other statement, or no memory,
- * leaves s->blobcols NULL. */
-static void note_blob_columns(ix_stmt *s, const ixc_reply *r) {
-    ixc_free(s->blobcols);
-    s->blobcols = NULL;
-    if (r->stmt_type != IX_STMTTYPE_INSERT || r->ncols != s->nparams || s->nparams == 0) return;
-    int any = 0;
-    for (int i = 0; i < r->ncols; i++) {
-        int code = r->cols[i].type & 0xff;
-        any |= code == IX_T_BYTE || code == IX_T_TEXT;
+void ixc_free_param_cols(ix_stmt *s) {
+    for (int i = 0; s->pcols && i < s->nparams; i++) {
+        ixc_free(s->pcols[i].name);
+        ixc_free(s->pcols[i].decl);
+        ixb_wbuf_free(&s->pcols[i].text);
     }
-    if (!any || !(s->blobcols = ixc_calloc((size_t)s->nparams, 1))) return;
-    for (int i = 0; i < r->ncols; i++) {
-        int code = r->cols[i].type & 0xff;
-        if (code == IX_T_BYTE || code == IX_T_TEXT) s->blobcols[i] = (uint8_t)code;
+    ixc_free(s->pcols);
+    s->pcols = NULL;
+}
+
+/* 1 when t is the punctuation c. */
+static int tok_punct(const ixb_tok *t, char c) {
+    return t->kind == IXB_TOK_PUNCT && t->p[0] == c;
+}
+
+/* 1 when the text's VALUES list holds placeholders only ("VALUES (?, ?)",
+ * nothing after it but a ';'): then an INSERT's describe places them. */
+static int values_all_params(const char *sql, size_t n) {
+    size_t i = 0;
+    ixb_tok t;
+    while (ixb_sql_next(sql, n, &i, 0, &t) != IXB_TOK_END && !ixb_tok_is(&t, "VALUES")) {
     }
+    if (t.kind == IXB_TOK_END || ixb_sql_next(sql, n, &i, 0, &t) != IXB_TOK_PUNCT ||
+        !tok_punct(&t, '('))
+        return 0;
+    do {
+        if (ixb_sql_next(sql, n, &i, 0, &t) != IXB_TOK_PARAM) return 0;
+        ixb_sql_next(sql, n, &i, 0, &t);
+    } while (tok_punct(&t, ','));
+    if (!tok_punct(&t, ')')) return 0;
+    ixb_sql_next(sql, n, &i, 0, &t);
+    return t.kind == IXB_TOK_END ||
+           (tok_punct(&t, ';') && ixb_sql_next(sql, n, &i, 0, &t) == IXB_TOK_END);
+}
+
+/* Keeps the columns an INSERT puts its parameters into (s->pcols), for
+ * ix_param_describe and the real form of BYTE/TEXT values
+ * (ixc_blob_form_type). The describe of an INSERT lists its target columns;
+ * when it lists as many as there are parameters (INSERT ... VALUES (?, ?,
+ * ...)), parameter i is taken to be column i, as libsqli does; the text is
+ * checked too, so that an INSERT ... SELECT or EXECUTE FUNCTION with as many
+ * parameters as columns is not taken for one. Any other statement leaves
+ * s->pcols NULL. r's columns move to s. */
+static void note_param_columns(ix_stmt *s, ixc_reply *r) {
+    ixc_free_param_cols(s);
+    if (r->stmt_type != IX_STMTTYPE_INSERT || r->ncols != s->nparams || s->nparams == 0 ||
+        !values_all_params(s->sql, s->sql_len))
+        return;
+    s->pcols = r->cols;
+    r->cols = NULL;
+    r->ncols = 0;
 }
 
 /* Takes what the DESCRIBE of a PREPARE said (r's columns move to s). */
@@ -162,7 +193,7 @@ static void apply_describe(ix_stmt *s, ixc_reply *r) {
               r->stmt_type == IX_STMTTYPE_DELETE || r->stmt_type == IX_STMTTYPE_SELECT_INTO_TEMP ||
               r->stmt_type == IX_STMTTYPE_DELETE_ALL || r->stmt_type == IX_STMTTYPE_UPDATE_ALL;
     s->is_cursor = r->stmt_type == IX_STMTTYPE_SELECT || (r->ncols > 0 && !dml);
-    note_blob_columns(s, r);
+    note_param_columns(s, r);
     if (s->is_cursor) {
         s->cols = r->cols;
         s->ncols = r->ncols;

@@ -40,10 +40,12 @@ struct ix_stmt {
     int is_cursor;
     int nparams;
     ixc_param *params;
-    /* per parameter, IX_T_BYTE / IX_T_TEXT when the INSERT's describe puts
-     * such a column there, else 0; NULL when it puts none (blob_form_type
-     * in ix_stmt.c) */
-    uint8_t *blobcols;
+    /* the target columns of an INSERT whose describe lists as many columns
+     * as it has parameters (INSERT ... VALUES (?, ?, ...)): parameter i goes
+     * into pcols[i] (nparams of them); NULL for any other statement
+     * (note_param_columns in ix_stmt.c; ix_param_describe,
+     * ixc_blob_form_type) */
+    ixc_col *pcols;
     int ncols;
     ixc_col *cols;
     int32_t fetch_buffer; /* bytes, or IX_FETCH_AUTO */
@@ -138,6 +140,8 @@ void ixc_free_batches(ix_stmt *s);
  * even in non-blocking mode. IX_OK also when s is NULL, detached or
  * prepared already. */
 int ixc_ensure_prepared(ix_stmt *s);
+/* Frees s->pcols (NULL after). Returns nothing. */
+void ixc_free_param_cols(ix_stmt *s);
 /* s, prepared first when deferred (for the describe accessors, which take a
  * const statement); a failure stays recorded on the connection. */
 const ix_stmt *ixc_described(const ix_stmt *s);

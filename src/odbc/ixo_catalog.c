@@ -119,6 +119,7 @@ SQLRETURN SQL_API SQLTables(SQLHSTMT StatementHandle, SQLCHAR *CatalogName, SQLS
     ixo_head *h = ixo_enter(StatementHandle, SQL_HANDLE_STMT);
     if (!h) return SQL_INVALID_HANDLE;
     ixo_stmt *s = (ixo_stmt *)h;
+    if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     char cat[IXO_NAME_MAX], schema[IXO_NAME_MAX], table[IXO_NAME_MAX], types[IXO_NAME_MAX];
     char want[8];
     ixo_cat_arg(cat, sizeof cat, CatalogName, NameLength1, 0);
@@ -206,6 +207,7 @@ SQLRETURN SQL_API SQLColumns(SQLHSTMT StatementHandle, SQLCHAR *CatalogName,
     ixo_head *h = ixo_enter(StatementHandle, SQL_HANDLE_STMT);
     if (!h) return SQL_INVALID_HANDLE;
     ixo_stmt *s = (ixo_stmt *)h;
+    if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     char schema[IXO_NAME_MAX], table[IXO_NAME_MAX], column[IXO_NAME_MAX];
     ixo_cat_arg(schema, sizeof schema, SchemaName, NameLength2, 1);
     ixo_cat_arg(table, sizeof table, TableName, NameLength3, 1);
@@ -350,6 +352,7 @@ SQLRETURN SQL_API SQLPrimaryKeys(SQLHSTMT hstmt, SQLCHAR *szCatalogName, SQLSMAL
     ixo_head *h = ixo_enter(hstmt, SQL_HANDLE_STMT);
     if (!h) return SQL_INVALID_HANDLE;
     ixo_stmt *s = (ixo_stmt *)h;
+    if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     char schema[IXO_NAME_MAX], table[IXO_NAME_MAX];
     ixo_cat_arg(schema, sizeof schema, szSchemaName, cbSchemaName, 1);
     ixo_cat_arg(table, sizeof table, szTableName, cbTableName, 0);
@@ -368,6 +371,7 @@ SQLRETURN SQL_API SQLStatistics(SQLHSTMT StatementHandle, SQLCHAR *CatalogName,
     ixo_head *h = ixo_enter(StatementHandle, SQL_HANDLE_STMT);
     if (!h) return SQL_INVALID_HANDLE;
     ixo_stmt *s = (ixo_stmt *)h;
+    if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     char schema[IXO_NAME_MAX], table[IXO_NAME_MAX];
     ixo_cat_arg(schema, sizeof schema, SchemaName, NameLength2, 1);
     ixo_cat_arg(table, sizeof table, TableName, NameLength3, 0);

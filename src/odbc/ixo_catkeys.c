@@ -160,6 +160,7 @@ SQLRETURN SQL_API SQLForeignKeys(SQLHSTMT hstmt, SQLCHAR *szPkCatalogName,
     ixo_head *h = ixo_enter(hstmt, SQL_HANDLE_STMT);
     if (!h) return SQL_INVALID_HANDLE;
     ixo_stmt *s = (ixo_stmt *)h;
+    if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     char pschema[IXO_NAME_MAX], ptable[IXO_NAME_MAX], fschema[IXO_NAME_MAX], ftable[IXO_NAME_MAX];
     ixo_cat_arg(pschema, sizeof pschema, szPkSchemaName, cbPkSchemaName, 1);
     ixo_cat_arg(ptable, sizeof ptable, szPkTableName, cbPkTableName, 0);
@@ -292,6 +293,7 @@ SQLRETURN SQL_API SQLSpecialColumns(SQLHSTMT StatementHandle, SQLUSMALLINT Ident
     ixo_head *h = ixo_enter(StatementHandle, SQL_HANDLE_STMT);
     if (!h) return SQL_INVALID_HANDLE;
     ixo_stmt *s = (ixo_stmt *)h;
+    if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     if (IdentifierType != SQL_BEST_ROWID && IdentifierType != SQL_ROWVER)
         return ixo_leave(h, ixo_err(h, "HY097", 0, "Column type out of range"));
     if (!TableName) return ixo_leave(h, ixo_err(h, "HY009", 0, "Invalid use of null pointer"));

@@ -47,6 +47,7 @@ SQLRETURN SQL_API SQLProcedures(SQLHSTMT hstmt, SQLCHAR *szCatalogName, SQLSMALL
     ixo_head *h = ixo_enter(hstmt, SQL_HANDLE_STMT);
     if (!h) return SQL_INVALID_HANDLE;
     ixo_stmt *s = (ixo_stmt *)h;
+    if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     char schema[IXO_NAME_MAX], proc[IXO_NAME_MAX];
     ixo_cat_arg(schema, sizeof schema, szSchemaName, cbSchemaName, 1);
     ixo_cat_arg(proc, sizeof proc, szProcName, cbProcName, 1);
@@ -431,6 +432,7 @@ SQLRETURN SQL_API SQLProcedureColumns(SQLHSTMT hstmt, SQLCHAR *szCatalogName,
     ixo_head *h = ixo_enter(hstmt, SQL_HANDLE_STMT);
     if (!h) return SQL_INVALID_HANDLE;
     ixo_stmt *s = (ixo_stmt *)h;
+    if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     char schema[IXO_NAME_MAX], proc[IXO_NAME_MAX], col[IXO_NAME_MAX];
     ixo_cat_arg(schema, sizeof schema, szSchemaName, cbSchemaName, 1);
     ixo_cat_arg(proc, sizeof proc, szProcName, cbProcName, 1);

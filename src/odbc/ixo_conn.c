@@ -206,6 +206,7 @@ static SQLRETURN dbc_connect(ixo_dbc *d, ixo_keys *k) {
     int rc = ix_connect(&c, dsn);
     if (rc != IX_OK) {
         SQLRETURN r = connect_failed(d, c);
+        if (rc == IX_ETIMEOUT && d->login_timeout) ixo_diag_timeout(&d->h); /* ODBC's HYT00 */
         ix_close(c);
         return r;
     }
@@ -290,6 +291,7 @@ SQLRETURN SQL_API SQLFreeHandle(SQLSMALLINT HandleType, SQLHANDLE Handle) {
         ixo_dbc *d = (ixo_dbc *)h;
         if (d->conn) return ixo_leave(h, ixo_err(h, "HY010", 0, "Function sequence error"));
         dbc_drop_stmts(d);
+        ixo_timer_stop(d);
         pthread_mutex_unlock(h->lk);
         ixo_head_free(h);
         free(d);
@@ -406,6 +408,7 @@ SQLRETURN SQL_API SQLDisconnect(SQLHDBC ConnectionHandle) {
     ixo_dbc *d = (ixo_dbc *)h;
     if (!d->conn) return ixo_leave(h, ixo_err(h, "08003", 0, "Connection not open"));
     dbc_drop_stmts(d);
+    ixo_timer_stop(d);
     ix_close(d->conn);
     d->conn = NULL;
     return ixo_leave(h, SQL_SUCCESS);
@@ -456,6 +459,7 @@ static SQLRETURN set_attr(ixo_dbc *d, SQLINTEGER attr, SQLPOINTER v, SQLINTEGER 
         d->autocommit = u == SQL_AUTOCOMMIT_ON;
         return SQL_SUCCESS;
     case SQL_ATTR_LOGIN_TIMEOUT: d->login_timeout = (SQLUINTEGER)u; return SQL_SUCCESS;
+    case SQL_ATTR_QUERY_TIMEOUT: d->query_timeout = u; return SQL_SUCCESS; /* new statements' */
     case SQL_ATTR_CONNECTION_TIMEOUT:
     case SQL_ATTR_ACCESS_MODE:
     case SQL_ATTR_PACKET_SIZE:
@@ -503,6 +507,10 @@ SQLRETURN SQL_API SQLGetConnectAttr(SQLHDBC ConnectionHandle, SQLINTEGER Attribu
     switch (Attribute) {
     case SQL_ATTR_AUTOCOMMIT: v = d->autocommit ? SQL_AUTOCOMMIT_ON : SQL_AUTOCOMMIT_OFF; break;
     case SQL_ATTR_LOGIN_TIMEOUT: v = d->login_timeout; break;
+    case SQL_ATTR_QUERY_TIMEOUT: /* an SQLULEN, as the statement attribute */
+        if (Value) *(SQLULEN *)Value = d->query_timeout;
+        if (StringLength) *StringLength = sizeof(SQLULEN);
+        return ixo_leave(h, SQL_SUCCESS);
     case SQL_ATTR_CONNECTION_TIMEOUT: v = 0; break;
     case SQL_ATTR_ACCESS_MODE: v = SQL_MODE_READ_WRITE; break;
     case SQL_ATTR_ASYNC_ENABLE: v = SQL_ASYNC_ENABLE_OFF; break;

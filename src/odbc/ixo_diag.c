@@ -48,6 +48,8 @@ ixo_head *ixo_enter(SQLHANDLE handle, SQLSMALLINT kind) {
 }
 
 SQLRETURN ixo_leave(ixo_head *h, SQLRETURN rc) {
+    if (h->kind == SQL_HANDLE_STMT && ((ixo_stmt *)h)->timer_armed)
+        rc = ixo_timer_disarm((ixo_stmt *)h, rc);
     atomic_store(h->busy, NULL);
     pthread_mutex_unlock(h->lk);
     return rc;
@@ -89,6 +91,16 @@ SQLRETURN ixo_err_conn(ixo_head *h, ix_conn *conn) {
     /* a statement SQLCancel interrupted: ODBC's "operation canceled" */
     const char *state = code == IX_SQLCODE_INTERRUPTED ? "HY008" : ix_sqlstate(conn);
     return ixo_err(h, state, code, "%s", msg);
+}
+
+void ixo_diag_timeout(ixo_head *h) {
+    if (h->ndiag == 0) {
+        ixo_err(h, "HYT00", 0, "Timeout expired");
+        return;
+    }
+    ixo_diag *d = &h->diag[0];
+    snprintf(d->state, sizeof d->state, "HYT00");
+    snprintf(d->msg, sizeof d->msg, "%sTimeout expired", IXO_MSG_PREFIX);
 }
 
 SQLRETURN ixo_err_cv(ixo_head *h, ixo_cv cv, int col) {

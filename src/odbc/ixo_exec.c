@@ -28,6 +28,7 @@ ixo_stmt *ixo_stmt_new(ixo_dbc *dbc) {
     s->paramset_size = 1;
     s->rowcount = -1;
     s->cursor_type = SQL_CURSOR_FORWARD_ONLY;
+    s->query_timeout = dbc->query_timeout;
     ixo_scroll_reset(s);
     s->next = dbc->stmts;
     dbc->stmts = s;
@@ -100,9 +101,9 @@ void ixo_stmt_free(ixo_stmt *s) {
 
 /* ---- parameters ---- */
 
-/* the size SQLDescribeParam gives every parameter (a VARCHAR): what an
- * application that sizes its buffers from it (pyodbc's fast_executemany)
- * allocates per row */
+/* the size SQLDescribeParam gives a parameter the server's describe does
+ * not place (a VARCHAR): what an application that sizes its buffers from it
+ * (pyodbc's fast_executemany) allocates per row */
 #define DESCRIBED_PARAM_SIZE 4000
 
 /* the address of row r's element of a bound buffer */
@@ -320,6 +321,7 @@ SQLRETURN SQL_API SQLExecDirect(SQLHSTMT StatementHandle, SQLCHAR *StatementText
     if (!StatementText) return ixo_leave(h, ixo_err(h, "HY009", 0, "Invalid use of null pointer"));
     size_t n = TextLength == SQL_NTS || TextLength < 0 ? strlen((const char *)StatementText)
                                                        : (size_t)TextLength;
+    if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     return ixo_leave(h, ixo_exec_direct(s, (const char *)StatementText, n));
 }
 
@@ -343,6 +345,7 @@ SQLRETURN SQL_API SQLExecute(SQLHSTMT StatementHandle) {
     if (!s->prepared || !s->st)
         return ixo_leave(h, ixo_err(h, "HY010", 0, "Function sequence error"));
     if (s->executed) ixo_stmt_close(s);
+    if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     return ixo_leave(h, run(s));
 }
 
@@ -380,6 +383,27 @@ SQLRETURN SQL_API SQLNumParams(SQLHSTMT hstmt, SQLSMALLINT *pcpar) {
     return ixo_leave(h, SQL_SUCCESS);
 }
 
+/* Parameter ipar's description into *ti and *nullable: the column the
+ * server's describe places it in (ix_param_describe: INSERT ... VALUES (?,
+ * ...)), described as SQLDescribeCol describes it (ixo_type_describe).
+ * Every other parameter, and one for a TEXT, BYTE, CLOB or BLOB column
+ * (whose 2 GiB column size an application that sizes a row buffer from it
+ * cannot allocate), is text the server converts: SQL_VARCHAR of
+ * DESCRIBED_PARAM_SIZE. SQL_ERROR with a record when the PREPARE fails. */
+static SQLRETURN describe_param(ixo_stmt *s, int ipar, ixo_typeinfo *ti, SQLSMALLINT *nullable) {
+    ix_param_desc d;
+    int rc = ix_param_describe(s->st, ipar, &d);
+    if (rc != IX_OK && rc != IX_UNDESCRIBED) return ixo_err_conn(&s->h, s->dbc->conn);
+    if (rc == IX_OK) ixo_type_describe(d.type, d.enclen, d.lob_type, ti);
+    if (rc == IX_OK && ti->sql_type != SQL_LONGVARCHAR && ti->sql_type != SQL_LONGVARBINARY) {
+        *nullable = d.notnull ? SQL_NO_NULLS : SQL_NULLABLE;
+        return SQL_SUCCESS;
+    }
+    ixo_type_describe(IX_T_LVARCHAR, DESCRIBED_PARAM_SIZE, 0, ti); /* SQL_VARCHAR */
+    *nullable = SQL_NULLABLE_UNKNOWN;
+    return SQL_SUCCESS;
+}
+
 SQLRETURN SQL_API SQLDescribeParam(SQLHSTMT hstmt, SQLUSMALLINT ipar, SQLSMALLINT *pfSqlType,
                                    SQLULEN *pcbParamDef, SQLSMALLINT *pibScale,
                                    SQLSMALLINT *pfNullable) {
@@ -387,12 +411,13 @@ SQLRETURN SQL_API SQLDescribeParam(SQLHSTMT hstmt, SQLUSMALLINT ipar, SQLSMALLIN
     if (!s->st) return ixo_leave(h, ixo_err(h, "HY010", 0, "Function sequence error"));
     if (ipar < 1 || ipar > ix_bind_parameter_count(s->st))
         return ixo_leave(h, ixo_err(h, "07009", 0, "Invalid descriptor index"));
-    /* libixdb's describe carries no parameter types: every parameter is
-     * described as text the server converts (DESCRIBED_PARAM_SIZE) */
-    if (pfSqlType) *pfSqlType = SQL_VARCHAR;
-    if (pcbParamDef) *pcbParamDef = DESCRIBED_PARAM_SIZE;
-    if (pibScale) *pibScale = 0;
-    if (pfNullable) *pfNullable = SQL_NULLABLE_UNKNOWN;
+    ixo_typeinfo ti;
+    SQLSMALLINT nullable = SQL_NULLABLE_UNKNOWN;
+    if (describe_param(s, ipar, &ti, &nullable) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
+    if (pfSqlType) *pfSqlType = ti.sql_type;
+    if (pcbParamDef) *pcbParamDef = ti.column_size;
+    if (pibScale) *pibScale = ti.digits;
+    if (pfNullable) *pfNullable = nullable;
     return ixo_leave(h, SQL_SUCCESS);
 }
 

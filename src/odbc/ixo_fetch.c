@@ -754,12 +754,14 @@ static SQLRETURN fetch(ixo_stmt *s, SQLSMALLINT o, SQLLEN off) {
 
 SQLRETURN SQL_API SQLFetch(SQLHSTMT StatementHandle) {
     ENTER_STMT(StatementHandle);
+    if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     return ixo_leave(h, fetch(s, SQL_FETCH_NEXT, 0));
 }
 
 SQLRETURN SQL_API SQLFetchScroll(SQLHSTMT StatementHandle, SQLSMALLINT FetchOrientation,
                                  SQLLEN FetchOffset) {
     ENTER_STMT(StatementHandle);
+    if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     return ixo_leave(h, fetch(s, FetchOrientation, FetchOffset));
 }
 
@@ -769,6 +771,7 @@ SQLRETURN SQL_API SQLFetchScroll(SQLHSTMT StatementHandle, SQLSMALLINT FetchOrie
 SQLRETURN SQL_API SQLExtendedFetch(SQLHSTMT hstmt, SQLUSMALLINT fFetchType, SQLLEN irow,
                                    SQLULEN *pcrow, SQLUSMALLINT *rgfRowStatus) {
     ENTER_STMT(hstmt);
+    if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     SQLULEN *fetched = s->rows_fetched;
     SQLUSMALLINT *status = s->row_status;
     s->rows_fetched = pcrow;

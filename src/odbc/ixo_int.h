@@ -54,7 +54,8 @@ typedef struct ixo_env {
 } ixo_env;
 
 typedef struct ixo_stmt ixo_stmt;
-typedef struct ixo_slot ixo_slot; /* a bound column's place in a rowset (ixo_fetch.c) */
+typedef struct ixo_watch ixo_watch; /* a connection's query-timeout watchdog (ixo_timer.c) */
+typedef struct ixo_slot ixo_slot;   /* a bound column's place in a rowset (ixo_fetch.c) */
 
 typedef struct ixo_dbc {
     ixo_head h;
@@ -65,7 +66,9 @@ typedef struct ixo_dbc {
     SQLUINTEGER txn_isolation;
     char dsn[256];
     char database[IXO_NAME_MAX];
-    ixo_stmt *stmts; /* the statements, linked through next */
+    ixo_stmt *stmts;       /* the statements, linked through next */
+    SQLULEN query_timeout; /* SQL_ATTR_QUERY_TIMEOUT of new statements */
+    ixo_watch *watch;      /* started on the first call with a query timeout, or NULL */
 } ixo_dbc;
 
 typedef struct ixo_desc {
@@ -135,7 +138,8 @@ struct ixo_stmt {
     int gd_col;        /* the column SQLGetData read last */
     /* attributes */
     SQLULEN row_array_size, row_bind_type, paramset_size, param_bind_type, max_rows;
-    SQLULEN query_timeout;
+    SQLULEN query_timeout; /* seconds, 0: none */
+    int timer_armed;       /* the running call is armed with the query timeout */
     SQLUSMALLINT *row_status;
     SQLULEN *rows_fetched;
     SQLLEN *row_bind_offset;
@@ -175,8 +179,12 @@ void ixo_head_free(ixo_head *h);
 /* the handle of kind, locked with its diagnostics cleared, or NULL
  * (SQL_INVALID_HANDLE) */
 ixo_head *ixo_enter(SQLHANDLE handle, SQLSMALLINT kind);
-/* unlocks h and returns rc */
+/* unlocks h and returns rc (a statement's armed query timeout ended first:
+ * ixo_timer_disarm) */
 SQLRETURN ixo_leave(ixo_head *h, SQLRETURN rc);
+/* the failing call's first record becomes HYT00 "Timeout expired", its
+ * native error kept (a record is added when there is none) */
+void ixo_diag_timeout(ixo_head *h);
 /* adds a record; returns SQL_ERROR (callers pass it through) */
 SQLRETURN ixo_err(ixo_head *h, const char *state, SQLINTEGER native, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -212,6 +220,19 @@ void ixo_scroll_reset(ixo_stmt *s);
 ixo_stmt *ixo_stmt_new(ixo_dbc *dbc);
 /* SQLExecDirect's body, for the catalogue functions too */
 SQLRETURN ixo_exec_direct(ixo_stmt *s, const char *sql, size_t len);
+
+/* ---- query timeouts (ixo_timer.c) ---- */
+/* Arms s's query timeout (nothing when it is 0) for a call that runs the
+ * statement: if the call has not ended after query_timeout seconds, the
+ * connection's watchdog thread (started here on first use) interrupts it
+ * with ix_cancel. ixo_leave disarms it. SQL_SUCCESS, or SQL_ERROR with a
+ * record when the watchdog cannot start. */
+SQLRETURN ixo_timer_arm(ixo_stmt *s);
+/* Disarms it; returns rc, with the error record made HYT00 when the
+ * watchdog interrupted the call and rc is SQL_ERROR. */
+SQLRETURN ixo_timer_disarm(ixo_stmt *s, SQLRETURN rc);
+/* Stops and joins d's watchdog and frees it (no call is armed). */
+void ixo_timer_stop(ixo_dbc *d);
 
 /* ---- results (ixo_fetch.c) ---- */
 /* the columns of the statement's describe into s->cols */

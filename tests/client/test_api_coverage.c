@@ -21,6 +21,7 @@
  *   ix_errtext, ix_isam_errtext      test_replay, here (test_misc)
  *   ix_prepare, ix_step, ix_reset, ix_finalize  test_client, test_server, here
  *   ix_stmt_conn, ix_bind_parameter_count  test_client, here
+ *   ix_param_describe                test_param_describe
  *   ix_bind_null, ix_bind_blob       here (test_misc)
  *   ix_bind_int, ix_bind_int64, ix_bind_double, ix_bind_bool, ix_bind_text,
  *   ix_bind_decimal_text, ix_bind_date, ix_bind_date_ymd,

@@ -2,8 +2,10 @@
 and libixodbc against a real ixd: connecting by DSN and by connection
 string, every common type both ways, NULLs, fetchone / fetchmany /
 fetchall, long values read in pieces (TEXT, BYTE, LVARCHAR, CLOB, BLOB), errors with SQLSTATE and SQLCODE,
-executemany (row by row and as one parameter array), transactions, the
-catalogue calls and getinfo, INTERVAL through an output converter or CAST. Environment: IXD_BIN (the ixd program),
+executemany (row by row and as one parameter array; fast_executemany with
+typed parameters), the query timeout, transactions, the catalogue calls
+and getinfo, INTERVAL through an output converter or CAST. Environment:
+IXD_BIN (the ixd program),
 IXODBC_LIB (libixodbc.so). Ends with "N passed, N failed"."""
 
 import datetime
@@ -134,9 +136,8 @@ class Driver(unittest.TestCase):
         rows = [(i, "row %d" % i, decimal.Decimal(i) / 4) for i in range(100)]
         self.cur.executemany("INSERT INTO te VALUES (?, ?, ?)", rows)
         self.assertEqual(self.cur.execute("SELECT COUNT(*), SUM(d) FROM te").fetchone()[0], 100)
-        # one parameter array (SQL_ATTR_PARAMSET_SIZE), sent as one batch; the
-        # driver describes every parameter as VARCHAR, so a Decimal with a
-        # fraction goes as text here (docs/odbc.md "Not done")
+        # one parameter array (SQL_ATTR_PARAMSET_SIZE), sent as one batch;
+        # text for a DECIMAL column goes as text
         self.cur.fast_executemany = True
         more = [(i, "fast %d" % i, "0.25" if i % 2 else None) for i in range(100, 1100)]
         self.cur.executemany("INSERT INTO te VALUES (?, ?, ?)", more)
@@ -146,6 +147,44 @@ class Driver(unittest.TestCase):
                          ("fast 777", decimal.Decimal("0.25")))
         self.assertEqual(tuple(self.cur.execute("SELECT t, d FROM te WHERE n = 778").fetchone()),
                          ("fast 778", None))
+
+    def test_fast_executemany_typed(self):
+        # SQLDescribeParam describes each parameter by its column, so that
+        # pyodbc binds Decimals as SQL_NUMERIC_STRUCT at the column's scale,
+        # dates and datetimes as structs, ints, floats and text as such
+        self.fresh("tf", "n INTEGER NOT NULL, d DECIMAL(10,2), dt DATE, "
+                   "ts DATETIME YEAR TO SECOND, tf DATETIME YEAR TO FRACTION(3), f FLOAT, "
+                   "v VARCHAR(30), b BIGINT")
+        ts0 = datetime.datetime(2026, 12, 4, 10, 11, 12)
+        rows = [(i, decimal.Decimal(i * 37 - 500) / 100 if i % 5 else None,
+                 datetime.date(2024, 2, 29) + datetime.timedelta(days=i),
+                 ts0 + datetime.timedelta(seconds=i),
+                 ts0 + datetime.timedelta(milliseconds=i * 7), i / 8, "wörd %d" % i, 2 ** 40 + i)
+                for i in range(500)]
+        self.cur.fast_executemany = True
+        self.cur.executemany("INSERT INTO tf VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        self.cur.executemany("INSERT INTO tf (n, d) VALUES (?, ?)",
+                             [(1000, decimal.Decimal("-99999999.99")),
+                              (1001, decimal.Decimal("0.01"))])
+        self.cur.fast_executemany = False
+        got = [tuple(r) for r in self.cur.execute("SELECT * FROM tf WHERE n < 1000 ORDER BY n")]
+        self.assertEqual(got, rows)
+        self.assertEqual([r[0] for r in self.cur.execute("SELECT d FROM tf WHERE n >= 1000 "
+                                                         "ORDER BY n")],
+                         [decimal.Decimal("-99999999.99"), decimal.Decimal("0.01")])
+
+    def test_query_timeout(self):
+        # pyodbc's Connection.timeout is SQL_ATTR_QUERY_TIMEOUT on its cursors
+        self.fresh("tq", "i INTEGER")
+        self.cur.fast_executemany = True
+        self.cur.executemany("INSERT INTO tq VALUES (?)", [(i,) for i in range(2000)])
+        self.c.timeout = 1
+        cur = self.c.cursor()
+        with self.assertRaises(pyodbc.OperationalError) as e:
+            cur.execute("SELECT COUNT(*) FROM tq a, tq b, tq c")
+        self.assertEqual(e.exception.args[0], "HYT00")
+        self.assertIn("Timeout expired (-213)", e.exception.args[1])
+        self.assertEqual(cur.execute("SELECT COUNT(*) FROM tq").fetchone()[0], 2000)
 
     def test_executemany_failing_row(self):
         self.fresh("tx", "n INTEGER PRIMARY KEY")
