@@ -674,7 +674,8 @@ static SQLRETURN fill(ixo_stmt *s, int64_t start) {
         s->slots = p;
         s->nslots = s->nbound;
     }
-    ix_store *stores = (ix_store *)(void *)(s->slots + s->nslots);
+    /* no bound column: no block (and no arithmetic on its NULL) */
+    ix_store *stores = s->slots ? (ix_store *)(void *)(s->slots + s->nslots) : NULL;
     int nslots = plan_slots(s, s->slots, stores);
     f.slots = s->slots;
     for (SQLULEN r = 0; r < n; r++) {
