@@ -6,7 +6,8 @@
  *   (a) 6 threads, each with its own connection from one shared environment
  *       and its own table: 500 rows as one parameter array, read back with
  *       a block fetch and again with SQLGetData, every value checked; 3
- *       rounds
+ *       rounds (with a query timeout: every call arms and disarms the
+ *       connection's watchdog thread, in (b) too)
  *   (b) one connection shared by 4 threads, each with its own statements:
  *       prepared INSERTs and SELECTs (block fetch, cursors interleaved with
  *       the other threads' statements), a failing statement read with
@@ -44,6 +45,7 @@
 #define NSHARE              4   /* (b): threads on the one connection */
 #define LOOPS               100 /* (b): iterations per thread */
 #define SHARED_ROWS         100
+#define QUERY_TIMEOUT       120 /* (a), (b): seconds, never reached */
 #define PHASE_SECONDS       240 /* the bound of every phase */
 #define NULL_EVERY          7   /* (a): every 7th name is NULL */
 #define SQLCODE_NO_TABLE    (-206)
@@ -291,6 +293,8 @@ static void *own_connection(void *arg) {
                           SQL_DRIVER_NOPROMPT),
          SQL_HANDLE_DBC, dbc);
     MUST(j, SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st), SQL_HANDLE_DBC, dbc);
+    MUST(j, SQLSetStmtAttr(st, SQL_ATTR_QUERY_TIMEOUT, (SQLPOINTER)QUERY_TIMEOUT, 0),
+         SQL_HANDLE_STMT, st);
     /* the connections write at the same time: wait for locks, as Informix
      * applications do, instead of failing at once with -107 */
     if (!SQL_SUCCEEDED(exec_close(st, "SET LOCK MODE TO WAIT 60", d, sizeof d)))
@@ -430,6 +434,11 @@ static void *shared_connection(void *arg) {
     MUST(j, SQLAllocHandle(SQL_HANDLE_STMT, shared, &ins), SQL_HANDLE_DBC, shared);
     MUST(j, SQLAllocHandle(SQL_HANDLE_STMT, shared, &sel), SQL_HANDLE_DBC, shared);
     MUST(j, SQLAllocHandle(SQL_HANDLE_STMT, shared, &bad), SQL_HANDLE_DBC, shared);
+    /* a query timeout: every call arms the connection's watchdog thread */
+    MUST(j, SQLSetStmtAttr(ins, SQL_ATTR_QUERY_TIMEOUT, (SQLPOINTER)QUERY_TIMEOUT, 0),
+         SQL_HANDLE_STMT, ins);
+    MUST(j, SQLSetStmtAttr(sel, SQL_ATTR_QUERY_TIMEOUT, (SQLPOINTER)QUERY_TIMEOUT, 0),
+         SQL_HANDLE_STMT, sel);
     snprintf(sql, sizeof sql, "INSERT INTO tb%d VALUES (?, ?)", j->id);
     MUST(j, SQLPrepare(ins, (SQLCHAR *)sql, SQL_NTS), SQL_HANDLE_STMT, ins);
     snprintf(sql, sizeof sql, "SELECT id, v FROM tb%d WHERE id >= ? ORDER BY id", j->id);
