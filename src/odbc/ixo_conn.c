@@ -156,17 +156,35 @@ static int protocol_is_tls(const char *p) {
     return strlen(p) == IXO_NETTYPE_LEN && strcasecmp(p + 2, "socssl") == 0;
 }
 
-/* A failed ix_connect as a record. libixdb's state stays (08001 for a
- * refused connection or a server sqlhosts does not list, 28000 for a
- * refused login, ...) but for a TLS failure (handshake, certificate), whose
- * 08000 ODBC does not list for SQLConnect: it is 08001, "client unable to
- * establish connection". */
+/* The SQLCODEs IBM's clients give for not reaching a server (the Python
+ * module gives the first two too): a host name that does not resolve, a
+ * server name sqlhosts does not list, and every other way (refused,
+ * unreachable, timed out, TLS handshake or certificate) */
+#define IXO_SQLCODE_NO_HOST         (-930)
+#define IXO_SQLCODE_NOT_IN_SQLHOSTS (-25596)
+#define IXO_SQLCODE_CONNECT_FAILED  (-908)
+
+/* the SQLCODE of a server not reached, from libixdb's reason */
+static SQLINTEGER unreached_code(const char *why) {
+    if (strstr(why, "cannot resolve")) return IXO_SQLCODE_NO_HOST;
+    if (strstr(why, "is not listed in the sqlhosts file")) return IXO_SQLCODE_NOT_IN_SQLHOSTS;
+    return IXO_SQLCODE_CONNECT_FAILED;
+}
+
+/* A failed ix_connect as a record. An answer of the server (a refused
+ * login: 28000 -951, ...) keeps its state and SQLCODE; a server not
+ * reached (libixdb records no SQLCODE then) is 08001, ODBC's "client unable
+ * to establish connection" (also for a TLS failure, libixdb's 08000), with
+ * the SQLCODE IBM's clients give as the native error and libixdb's reason
+ * as the text. */
 static SQLRETURN connect_failed(ixo_dbc *d, ix_conn *c) {
     if (!c) return ixo_err(&d->h, "HY001", 0, "Memory allocation error");
-    if (ix_errcode(c) != IX_ETLS) return ixo_err_conn(&d->h, c);
-    const char *msg = ix_errmsg(c);
-    return ixo_err(&d->h, "08001", ix_sqlcode(c), "%s",
-                   msg && *msg ? msg : ix_rc_str(ix_errcode(c)));
+    int e = ix_errcode(c);
+    if (ix_sqlcode(c) != 0 || (e != IX_ECONN && e != IX_ETIMEOUT && e != IX_ETLS))
+        return ixo_err_conn(&d->h, c);
+    const char *why = ix_errmsg(c);
+    if (!why || !*why) why = ix_rc_str(e);
+    return ixo_err(&d->h, "08001", unreached_code(why), "%s", why);
 }
 
 static SQLRETURN dbc_connect(ixo_dbc *d, ixo_keys *k) {

@@ -13,13 +13,19 @@
  *       file alone), verified, and with the wrong CA
  *   (d) 4 threads connecting through TLS at the same time (one
  *       environment), by Protocol and by sqlhosts, 3 times each
+ *   (e) a server not reached is 08001 with the SQLCODE IBM's clients give
+ *       as the native error: -25596 (a name sqlhosts does not list), -930
+ *       (a host name that does not resolve), -908 (refused, TLS, the rest)
  * Exit status 77 (skipped) when openssl cannot make a certificate. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <sql.h>
 #include <sqlext.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "ixd_proc.h"
 #include "odbc_dsn.h"
@@ -98,10 +104,17 @@ static void works(const char *what, const char *cs, const char *dsn, const char 
           o.server, o.count);
 }
 
-/* a connection refused with 08001, its message holding text */
-static void fails(const char *what, const char *cs, const char *text) {
+/* the native errors of a server not reached, as IBM's clients give them */
+#define SQLCODE_CONNECT_FAILED  (-908)
+#define SQLCODE_NO_HOST         (-930)
+#define SQLCODE_NOT_IN_SQLHOSTS (-25596)
+
+/* a connection refused with 08001 and native error code, its message
+ * holding text */
+static void fails_with(const char *what, const char *cs, int code, const char *text) {
     outcome o = attempt(cs, NULL);
-    CHECK(o.rc == SQL_ERROR && strcmp(o.state, "08001") == 0 && strstr(o.msg, text),
+    CHECK(o.rc == SQL_ERROR && strcmp(o.state, "08001") == 0 && o.native == code &&
+              strstr(o.msg, text),
           "%s: rc %d %s %d %s", what, o.rc, o.state, (int)o.native, o.msg);
     printf("# %s: %s native %d: %s\n", what, o.state, (int)o.native, o.msg);
 }
@@ -113,16 +126,19 @@ static void through_sqlhosts(void) {
     works("Server=ol_plain through INFORMIXSQLHOSTS", "DRIVER={ixdb};SERVER=ol_plain;" LOGIN, NULL,
           "ol_plain");
     snprintf(cs, sizeof cs, "DRIVER={ixdb};SERVER=ol_nosuch;%s", LOGIN);
-    fails("an unknown server (INFORMIXSQLHOSTS)", cs, "ol_nosuch is not listed in the sqlhosts");
+    fails_with("an unknown server (INFORMIXSQLHOSTS)", cs, SQLCODE_NOT_IN_SQLHOSTS,
+               "ol_nosuch is not listed in the sqlhosts");
     unsetenv("INFORMIXSQLHOSTS");
     /* libixdb's sqlhosts= key: in the connection string, and in odbc.ini */
     snprintf(cs, sizeof cs, "DRIVER={ixdb};SERVER=ol_plain;SQLHOSTS=%s;%s", hosts, LOGIN);
     works("Server=ol_plain through the sqlhosts key", cs, NULL, "ol_plain");
     works("a DSN of odbc.ini with Server and sqlhosts", NULL, "byname", "ol_plain");
     snprintf(cs, sizeof cs, "DRIVER={ixdb};SERVER=ol_nosuch;sqlhosts=%s;%s", hosts, LOGIN);
-    fails("an unknown server (sqlhosts key)", cs, "ol_nosuch is not listed in the sqlhosts");
+    fails_with("an unknown server (sqlhosts key)", cs, SQLCODE_NOT_IN_SQLHOSTS,
+               "ol_nosuch is not listed in the sqlhosts");
     snprintf(cs, sizeof cs, "DRIVER={ixdb};SERVER=ol_plain;SQLHOSTS=%s/missing;%s", certdir, LOGIN);
-    fails("a missing sqlhosts file", cs, "cannot read the sqlhosts file");
+    fails_with("a missing sqlhosts file", cs, SQLCODE_CONNECT_FAILED,
+               "cannot read the sqlhosts file");
 }
 
 static void with_tls(void) {
@@ -137,18 +153,36 @@ static void with_tls(void) {
     snprintf(cs, sizeof cs, "%s;SERVICE=%d;PROTOCOL=onsocssl;TLS_VERIFY=0", base, tls.port);
     works("Protocol=onsocssl, tls_verify=0", cs, NULL, "ol_tls");
     snprintf(cs, sizeof cs, "%s;SERVICE=%d;PROTOCOL=onsocssl;TLS_CA=%s", base, tls.port, other);
-    fails("Protocol=onsocssl with the wrong CA", cs, "verif");
+    fails_with("Protocol=onsocssl with the wrong CA", cs, SQLCODE_CONNECT_FAILED, "verif");
     snprintf(cs, sizeof cs, "%s;SERVICE=%d;PROTOCOL=onsocssl", base, tls.port);
-    fails("Protocol=onsocssl, the system store", cs, "verif");
+    fails_with("Protocol=onsocssl, the system store", cs, SQLCODE_CONNECT_FAILED, "verif");
     snprintf(cs, sizeof cs, "%s;SERVICE=%d;TLS=1;TLS_CA=%s", base, tls.port, other);
-    fails("tls=1 with the wrong CA", cs, "verif");
+    fails_with("tls=1 with the wrong CA", cs, SQLCODE_CONNECT_FAILED, "verif");
     /* plain SQLI to the TLS port: no TLS without one of the keys */
     snprintf(cs, sizeof cs, "%s;SERVICE=%d;PROTOCOL=onsoctcp", base, tls.port);
-    outcome o = attempt(cs, NULL);
-    CHECK(o.rc == SQL_ERROR && strncmp(o.state, "08", 2) == 0,
-          "Protocol=onsoctcp to the TLS port: rc %d %s %s", o.rc, o.state, o.msg);
-    printf("# Protocol=onsoctcp to the TLS port: %s native %d: %s\n", o.state, (int)o.native,
-           o.msg);
+    fails_with("Protocol=onsoctcp to the TLS port", cs, SQLCODE_CONNECT_FAILED, "");
+}
+
+/* a loopback port nothing listens on (bound, then closed); 0 on failure */
+static int closed_port(void) {
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t n = sizeof a;
+    int fd = socket(AF_INET, SOCK_STREAM, 0), port = 0;
+    if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0 &&
+        getsockname(fd, (struct sockaddr *)&a, &n) == 0)
+        port = ntohs(a.sin_port);
+    if (fd >= 0) close(fd);
+    return port;
+}
+
+/* servers not reached: the native errors IBM's clients give */
+static void unreached(void) {
+    char cs[600];
+    snprintf(cs, sizeof cs, "DRIVER={ixdb};HOST=127.0.0.1;SERVICE=%d;%s", closed_port(), LOGIN);
+    fails_with("a port nothing listens on", cs, SQLCODE_CONNECT_FAILED, "refused");
+    fails_with("a host name that does not resolve",
+               "DRIVER={ixdb};HOST=nosuch.invalid;SERVICE=9088;" LOGIN, SQLCODE_NO_HOST,
+               "cannot resolve");
 }
 
 static void sqlhosts_tls(void) {
@@ -163,7 +197,7 @@ static void sqlhosts_tls(void) {
           o.state, o.msg);
     snprintf(cs, sizeof cs, "DRIVER={ixdb};SERVER=ol_tls;SQLHOSTS=%s;TLS_CA=%s;%s", hosts, other,
              LOGIN);
-    fails("an onsocssl entry with the wrong CA", cs, "verif");
+    fails_with("an onsocssl entry with the wrong CA", cs, SQLCODE_CONNECT_FAILED, "verif");
 }
 
 #define NTLS_THREADS 4
@@ -247,6 +281,7 @@ int main(void) {
     with_tls();
     sqlhosts_tls();
     tls_in_threads();
+    unreached();
     SQLFreeHandle(SQL_HANDLE_ENV, env);
     ixd_stop(&plain, SIGTERM);
     ixd_stop(&tls, SIGTERM);
