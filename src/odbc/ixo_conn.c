@@ -3,7 +3,8 @@
  * from odbc.ini (SQLGetPrivateProfileString), SQLDriverConnect a connection
  * string; both take the keywords of IBM's Informix ODBC driver (Host,
  * Service, Server, Database, UID, PWD, Protocol, CLIENT_LOCALE, DB_LOCALE)
- * and turn them into a libixdb DSN. Connection attributes and SQLEndTran.
+ * and libixdb's own sqlhosts, tls, tls_verify and tls_ca, and turn them
+ * into a libixdb DSN. Connection attributes and SQLEndTran.
  */
 #define _DEFAULT_SOURCE /* getservbyname_r */
 #include <arpa/inet.h>
@@ -17,12 +18,14 @@
 
 #include "ixo_int.h"
 
-#define KEY_MAX 256
+#define KEY_MAX         256
+#define IXO_NETTYPE_LEN 8 /* onsoctcp: a product prefix of 2, then the protocol */
 
 /* the keywords of a connection, from odbc.ini or a connection string */
 typedef struct ixo_keys {
     char dsn[KEY_MAX], host[KEY_MAX], service[KEY_MAX], server[KEY_MAX], database[KEY_MAX];
     char uid[KEY_MAX], pwd[KEY_MAX], protocol[KEY_MAX], client_locale[KEY_MAX], db_locale[KEY_MAX];
+    char sqlhosts[KEY_MAX], tls[KEY_MAX], tls_verify[KEY_MAX], tls_ca[KEY_MAX];
 } ixo_keys;
 
 /* keyword (case-insensitive) -> field; the first name is the odbc.ini key */
@@ -48,6 +51,11 @@ static const struct {
     {"CLOC", offsetof(ixo_keys, client_locale)},
     {"DB_LOCALE", offsetof(ixo_keys, db_locale)},
     {"DLOC", offsetof(ixo_keys, db_locale)},
+    /* libixdb's DSN keys of the same names (docs/c-api.md) */
+    {"sqlhosts", offsetof(ixo_keys, sqlhosts)},
+    {"tls", offsetof(ixo_keys, tls)},
+    {"tls_verify", offsetof(ixo_keys, tls_verify)},
+    {"tls_ca", offsetof(ixo_keys, tls_ca)},
 };
 
 static char *key_field(ixo_keys *k, const char *name, size_t n) {
@@ -142,6 +150,43 @@ static SQLRETURN set_autocommit(ixo_dbc *d, int on) {
     return ixo_err_conn(&d->h, d->conn);
 }
 
+/* 1 when an sqlhosts nettype names TLS: a product prefix (on, ol, dr, ...)
+ * and "socssl", as libixdb reads sqlhosts (onsocssl, olsocssl, drsocssl) */
+static int protocol_is_tls(const char *p) {
+    return strlen(p) == IXO_NETTYPE_LEN && strcasecmp(p + 2, "socssl") == 0;
+}
+
+/* The SQLCODEs IBM's clients give for not reaching a server (the Python
+ * module gives the first two too): a host name that does not resolve, a
+ * server name sqlhosts does not list, and every other way (refused,
+ * unreachable, timed out, TLS handshake or certificate) */
+#define IXO_SQLCODE_NO_HOST         (-930)
+#define IXO_SQLCODE_NOT_IN_SQLHOSTS (-25596)
+#define IXO_SQLCODE_CONNECT_FAILED  (-908)
+
+/* the SQLCODE of a server not reached, from libixdb's reason */
+static SQLINTEGER unreached_code(const char *why) {
+    if (strstr(why, "cannot resolve")) return IXO_SQLCODE_NO_HOST;
+    if (strstr(why, "is not listed in the sqlhosts file")) return IXO_SQLCODE_NOT_IN_SQLHOSTS;
+    return IXO_SQLCODE_CONNECT_FAILED;
+}
+
+/* A failed ix_connect as a record. An answer of the server (a refused
+ * login: 28000 -951, ...) keeps its state and SQLCODE; a server not
+ * reached (libixdb records no SQLCODE then) is 08001, ODBC's "client unable
+ * to establish connection" (also for a TLS failure, libixdb's 08000), with
+ * the SQLCODE IBM's clients give as the native error and libixdb's reason
+ * as the text. */
+static SQLRETURN connect_failed(ixo_dbc *d, ix_conn *c) {
+    if (!c) return ixo_err(&d->h, "HY001", 0, "Memory allocation error");
+    int e = ix_errcode(c);
+    if (ix_sqlcode(c) != 0 || (e != IX_ECONN && e != IX_ETIMEOUT && e != IX_ETLS))
+        return ixo_err_conn(&d->h, c);
+    const char *why = ix_errmsg(c);
+    if (!why || !*why) why = ix_rc_str(e);
+    return ixo_err(&d->h, "08001", unreached_code(why), "%s", why);
+}
+
 static SQLRETURN dbc_connect(ixo_dbc *d, ixo_keys *k) {
     char dsn[2048] = "";
     if (d->conn) return ixo_err(&d->h, "08002", 0, "Connection name in use");
@@ -165,7 +210,11 @@ static SQLRETURN dbc_connect(ixo_dbc *d, ixo_keys *k) {
     dsn_add(dsn, sizeof dsn, "password", k->pwd);
     dsn_add(dsn, sizeof dsn, "client_locale", k->client_locale);
     dsn_add(dsn, sizeof dsn, "db_locale", k->db_locale);
-    if (strncasecmp(k->protocol, "onsocssl", 8) == 0) dsn_add(dsn, sizeof dsn, "tls", "1");
+    if (protocol_is_tls(k->protocol) && !k->tls[0]) snprintf(k->tls, KEY_MAX, "1");
+    dsn_add(dsn, sizeof dsn, "tls", k->tls);
+    dsn_add(dsn, sizeof dsn, "tls_verify", k->tls_verify);
+    dsn_add(dsn, sizeof dsn, "tls_ca", k->tls_ca);
+    dsn_add(dsn, sizeof dsn, "sqlhosts", k->sqlhosts);
     if (d->login_timeout) {
         char t[16];
         snprintf(t, sizeof t, "%u", (unsigned)d->login_timeout);
@@ -174,8 +223,7 @@ static SQLRETURN dbc_connect(ixo_dbc *d, ixo_keys *k) {
     ix_conn *c = NULL;
     int rc = ix_connect(&c, dsn);
     if (rc != IX_OK) {
-        SQLRETURN r =
-            c ? ixo_err_conn(&d->h, c) : ixo_err(&d->h, "HY001", 0, "Memory allocation error");
+        SQLRETURN r = connect_failed(d, c);
         if (rc == IX_ETIMEOUT && d->login_timeout) ixo_diag_timeout(&d->h); /* ODBC's HYT00 */
         ix_close(c);
         return r;
@@ -269,6 +317,7 @@ SQLRETURN SQL_API SQLFreeHandle(SQLSMALLINT HandleType, SQLHANDLE Handle) {
     }
     case SQL_HANDLE_STMT: {
         pthread_mutex_t *lk = h->lk;
+        atomic_store(h->busy, NULL);
         ixo_stmt_free((ixo_stmt *)h);
         pthread_mutex_unlock(lk);
         return SQL_SUCCESS;

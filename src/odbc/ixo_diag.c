@@ -17,6 +17,17 @@ void ixo_head_init(ixo_head *h, SQLSMALLINT kind) {
     h->kind = kind;
     pthread_mutex_init(&h->lock, NULL);
     h->lk = &h->lock;
+    atomic_init(&h->in_call, NULL);
+    h->busy = &h->in_call;
+}
+
+void ixo_head_share(ixo_head *h, ixo_head *owner) {
+    h->lk = owner->lk;
+    h->busy = owner->busy;
+}
+
+int ixo_in_call(ixo_head *h) {
+    return atomic_load(h->busy) == h;
 }
 
 void ixo_head_free(ixo_head *h) {
@@ -30,6 +41,7 @@ ixo_head *ixo_enter(SQLHANDLE handle, SQLSMALLINT kind) {
     ixo_head *h = handle;
     if (!h || h->kind != kind) return NULL;
     pthread_mutex_lock(h->lk);
+    atomic_store(h->busy, h);
     h->ndiag = 0;
     h->diag_rows = 0;
     return h;
@@ -38,6 +50,7 @@ ixo_head *ixo_enter(SQLHANDLE handle, SQLSMALLINT kind) {
 SQLRETURN ixo_leave(ixo_head *h, SQLRETURN rc) {
     if (h->kind == SQL_HANDLE_STMT && ((ixo_stmt *)h)->timer_armed)
         rc = ixo_timer_disarm((ixo_stmt *)h, rc);
+    atomic_store(h->busy, NULL);
     pthread_mutex_unlock(h->lk);
     return rc;
 }

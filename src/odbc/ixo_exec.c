@@ -17,10 +17,10 @@ ixo_stmt *ixo_stmt_new(ixo_dbc *dbc) {
     ixo_stmt *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     ixo_head_init(&s->h, SQL_HANDLE_STMT);
-    s->h.lk = dbc->h.lk;
+    ixo_head_share(&s->h, &dbc->h);
     for (int i = 0; i < 4; i++) {
         ixo_head_init(&s->desc[i].h, SQL_HANDLE_DESC);
-        s->desc[i].h.lk = dbc->h.lk;
+        ixo_head_share(&s->desc[i].h, &dbc->h);
         s->desc[i].stmt = s;
     }
     s->dbc = dbc;
@@ -462,11 +462,14 @@ SQLRETURN SQL_API SQLCancel(SQLHSTMT StatementHandle) {
     ixo_stmt *s = StatementHandle;
     if (!s || s->h.kind != SQL_HANDLE_STMT) return SQL_INVALID_HANDLE;
     if (pthread_mutex_trylock(s->h.lk) == 0) { /* nothing running: close the cursor */
+        atomic_store(s->h.busy, &s->h);
         s->h.ndiag = 0;
         ixo_stmt_close(s);
         return ixo_leave(&s->h, SQL_SUCCESS);
     }
-    /* another thread is in a call on the connection: interrupt it */
+    /* another thread is in a call on the connection: interrupt it when it
+     * is this statement's; another statement's call is left alone */
+    if (!ixo_in_call(&s->h)) return SQL_SUCCESS;
     ix_conn *c = s->dbc->conn;
     return c && ix_cancel(c) == IX_OK ? SQL_SUCCESS : SQL_ERROR;
 }

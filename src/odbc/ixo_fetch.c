@@ -671,7 +671,7 @@ static SQLRETURN fill(ixo_stmt *s, int64_t start) {
         s->slots = p;
         s->nslots = s->nbound;
     }
-    /* no bound column: no block yet (NULL plus 0 is undefined) */
+    /* no bound column: no block (and no arithmetic on its NULL) */
     ix_store *stores = s->slots ? (ix_store *)(void *)(s->slots + s->nslots) : NULL;
     int nslots = plan_slots(s, s->slots, stores);
     f.slots = s->slots;

@@ -17,6 +17,7 @@
 #define IXO_INT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "ixo_conv.h"
 
@@ -40,6 +41,11 @@ typedef struct ixo_head {
     SQLLEN diag_rows; /* SQL_DIAG_ROW_COUNT */
     pthread_mutex_t lock;
     pthread_mutex_t *lk; /* the lock a call takes: a statement's is its connection's */
+    /* the handle in a call under lock (NULL: none); busy points to the
+     * owner's (a statement's to its connection's), so that SQLCancel knows
+     * whether the statement it is given is the one running */
+    _Atomic(struct ixo_head *) in_call;
+    _Atomic(struct ixo_head *) *busy;
 } ixo_head;
 
 typedef struct ixo_env {
@@ -166,6 +172,11 @@ struct ixo_stmt {
 
 /* ---- locking and diagnostics (ixo_diag.c) ---- */
 void ixo_head_init(ixo_head *h, SQLSMALLINT kind);
+/* h takes owner's lock and busy slot (a statement and its descriptors:
+ * their connection's) */
+void ixo_head_share(ixo_head *h, ixo_head *owner);
+/* 1 when h itself is in a call now (not another handle sharing its lock) */
+int ixo_in_call(ixo_head *h);
 void ixo_head_free(ixo_head *h);
 /* the handle of kind, locked with its diagnostics cleared, or NULL
  * (SQL_INVALID_HANDLE) */

@@ -1,7 +1,8 @@
 /* odbc_dsn.h: what the C tests of libixodbc share: an odbcinst.ini naming
- * the driver (IXODBC_LIB) and an odbc.ini with one DSN for ixd p's port and
- * database, both in p's directory, and ODBCSYSINI / ODBCINI pointing
- * unixODBC at them. Returns 0, or -1 when a file cannot be written. */
+ * the driver (IXODBC_LIB) with Threading = 0 as the installed one has it
+ * (unixODBC then serializes no call: the driver's own locks do), and an odbc.ini with one DSN for
+ * ixd p's port and database, both in p's directory, and ODBCSYSINI / ODBCINI pointing unixODBC at
+ * them. Returns 0, or -1 when a file cannot be written. */
 #ifndef ODBC_DSN_H
 #define ODBC_DSN_H
 
@@ -17,7 +18,7 @@ static int odbc_write_dsn(const ixd_proc *p, const char *dsn, const char *databa
     snprintf(ini, sizeof ini, "%s/odbc.ini", p->dir);
     FILE *f = fopen(inst, "w");
     if (!f) return -1;
-    fprintf(f, "[ixdb]\nDriver = %s\n", IXODBC_LIB);
+    fprintf(f, "[ixdb]\nDriver = %s\nThreading = 0\n", IXODBC_LIB);
     if (fclose(f) != 0 || !(f = fopen(ini, "w"))) return -1;
     fprintf(f,
             "[%s]\nDriver = ixdb\nHost = 127.0.0.1\nService = %d\nDatabase = %s\nUID = "

@@ -410,6 +410,7 @@ static void *run_long(void *arg) {
     c->rc = SQLExecDirect(c->st, (SQLCHAR *)"SELECT COUNT(*) FROM n a, n b, n c", SQL_NTS);
     snprintf(c->state, sizeof c->state, "%s",
              state_of(SQL_HANDLE_STMT, c->st, &c->native, NULL, 0));
+    c->done = 1;
     return NULL;
 }
 
