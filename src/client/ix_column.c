@@ -828,7 +828,6 @@ static inline int store_compile(const store_row *c, const ix_store *o, store_op 
  * ST_NULL or ST_OTHER (left to the caller). */
 static inline __attribute__((always_inline)) int store_one(const store_row *c, const store_op *x,
                                                            size_t r) {
-    if (x->op == OP_OTHER) return ST_OTHER; /* no buffers to point into */
     const uint8_t *p = c->row + ixc_rowplan_word(c->rec + 4 * (size_t)x->base) + x->rel;
     char *buf = x->buf + r * x->step;
     int64_t *len = (int64_t *)(void *)(x->len + r * x->len_step);
