@@ -312,6 +312,8 @@ int ix_stmt_set_cursor_name(ix_stmt *s, const char *name, size_t len) {
     memcpy(s->curname, name, len);
     s->curname[len] = 0;
     s->named = 1;
+    s->readahead = 0; /* one row per NFETCH: the server's current row is the one read */
+    s->fetch_buffer = 1;
     return IX_OK;
 }
 
