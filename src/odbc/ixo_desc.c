@@ -184,8 +184,10 @@ static ixo_bind *view_rec(dview *v, int rec) {
         ixo_bind *r = realloc(v->a.rec, (size_t)rec * sizeof *r);
         if (!r) return NULL;
         memset(r + v->a.n, 0, (size_t)(rec - v->a.n) * sizeof *r);
-        for (int i = v->a.n; i < rec && v->s && v->kind != IXO_ARD; i++)
-            r[i].io = SQL_PARAM_INPUT; /* a parameter record: input (SQL_DESC_PARAMETER_TYPE) */
+        for (int i = v->a.n; i < rec; i++) {
+            r[i].ctype = SQL_C_DEFAULT; /* ODBC's defaults of a new record */
+            r[i].io = SQL_PARAM_INPUT;  /* a parameter's (an ARD does not read it) */
+        }
         v->a.rec = r;
         v->a.n = rec;
     }
@@ -201,9 +203,10 @@ static SQLSMALLINT verbose_type(SQLSMALLINT t) {
 }
 
 static SQLSMALLINT dt_code(SQLSMALLINT t) {
-    return verbose_type(t) == SQL_DATETIME   ? t - SQL_TYPE_DATE + SQL_CODE_DATE
-           : verbose_type(t) == SQL_INTERVAL ? t - SQL_INTERVAL_YEAR + SQL_CODE_YEAR
-                                             : 0;
+    if (t >= SQL_TYPE_DATE && t <= SQL_TYPE_TIMESTAMP) return t - SQL_TYPE_DATE + SQL_CODE_DATE;
+    if (t >= SQL_INTERVAL_YEAR && t <= SQL_INTERVAL_MINUTE_TO_SECOND)
+        return t - SQL_INTERVAL_YEAR + SQL_CODE_YEAR;
+    return 0;
 }
 
 static int is_numeric_sql(SQLSMALLINT t) {
