@@ -11,6 +11,7 @@
  * ... WHERE CURRENT OF through a second statement. */
 #include <sql.h>
 #include <sqlext.h>
+#include <sqlucode.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -739,6 +740,63 @@ static void functions(void) {
                                  SQL_API_SQLSETCURSORNAME};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
         CHECK(SQL_FUNC_EXISTS(f, want[i]), "SQLGetFunctions lists %d", want[i]);
+    SQLUINTEGER ps = 0;
+    OK(SQLGetInfo(dbc, SQL_POSITIONED_STATEMENTS, &ps, sizeof ps, NULL), SQL_HANDLE_DBC, dbc);
+    CHECK(ps == (SQL_PS_POSITIONED_DELETE | SQL_PS_POSITIONED_UPDATE | SQL_PS_SELECT_FOR_UPDATE),
+          "SQL_POSITIONED_STATEMENTS %u", (unsigned)ps);
+}
+
+/* text as UTF-16 into w (ASCII) */
+static SQLWCHAR *wide(SQLWCHAR *w, const char *text) {
+    size_t i = 0;
+    for (; text[i]; i++)
+        w[i] = (SQLWCHAR)text[i];
+    w[i] = 0;
+    return w;
+}
+
+static int wide_is(const SQLWCHAR *w, const char *text) {
+    size_t i = 0;
+    for (; text[i]; i++)
+        if (w[i] != (SQLWCHAR)text[i]) return 0;
+    return w[i] == 0;
+}
+
+/* the wide functions: cursor names in characters, descriptor strings in
+ * bytes */
+static void wide_functions(void) {
+    SQLHSTMT st = new_stmt();
+    SQLWCHAR w[64], out[64];
+    SQLSMALLINT len = 0;
+    OK(SQLSetCursorNameW(st, wide(w, "wide_cur"), SQL_NTS), SQL_HANDLE_STMT, st);
+    OK(SQLGetCursorNameW(st, out, 64, &len), SQL_HANDLE_STMT, st);
+    CHECK(wide_is(out, "wide_cur") && len == 8, "SQLGetCursorNameW: %d characters", len);
+    CHECK(SQLGetCursorNameW(st, out, 5, &len) == SQL_SUCCESS_WITH_INFO && wide_is(out, "wide") &&
+              len == 8,
+          "SQLGetCursorNameW cut: 01004");
+    SQLCHAR narrow[16];
+    OK(SQLGetCursorName(st, narrow, sizeof narrow, NULL), SQL_HANDLE_STMT, st);
+    CHECK(strcmp((char *)narrow, "wide_cur") == 0, "narrow: %s", narrow);
+    OK(SQLPrepare(st, (SQLCHAR *)"SELECT id, vc FROM t", SQL_NTS), SQL_HANDLE_STMT, st);
+    SQLHDESC ird = desc_of(st, SQL_ATTR_IMP_ROW_DESC);
+    SQLINTEGER bytes = 0;
+    OK(SQLGetDescFieldW(ird, 2, SQL_DESC_NAME, out, sizeof out, &bytes), SQL_HANDLE_DESC, ird);
+    CHECK(wide_is(out, "vc") && bytes == 2 * (SQLINTEGER)sizeof(SQLWCHAR),
+          "SQLGetDescFieldW(NAME): %d bytes", (int)bytes);
+    SQLSMALLINT type = 0;
+    OK(SQLGetDescFieldW(ird, 2, SQL_DESC_CONCISE_TYPE, &type, sizeof type, NULL), SQL_HANDLE_DESC,
+       ird);
+    CHECK(type == SQL_VARCHAR, "SQLGetDescFieldW(CONCISE_TYPE): %d", type);
+    SQLSMALLINT sub, prec, scale, nullable;
+    SQLLEN length;
+    OK(SQLGetDescRecW(ird, 1, out, 64, &len, &type, &sub, &length, &prec, &scale, &nullable),
+       SQL_HANDLE_DESC, ird);
+    CHECK(wide_is(out, "id") && len == 2 && type == SQL_INTEGER && nullable == SQL_NO_NULLS,
+          "SQLGetDescRecW: %d characters, type %d", len, type);
+    SQLHDESC ipd = desc_of(st, SQL_ATTR_IMP_PARAM_DESC);
+    FAILS(SQLSetDescFieldW(ipd, 1, SQL_DESC_NAME, wide(w, "p1"), SQL_NTS), SQL_HANDLE_DESC, ipd,
+          "HYC00");
+    SQLFreeHandle(SQL_HANDLE_STMT, st);
 }
 
 int main(void) {
@@ -772,6 +830,7 @@ int main(void) {
     copy_desc();
     cursor_names();
     functions();
+    wide_functions();
     SQLDisconnect(dbc);
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
     SQLFreeHandle(SQL_HANDLE_ENV, env);
