@@ -17,7 +17,8 @@
 #define RESERVED_OLD   "SQLCUR"
 
 void ixo_cursor_apply(ixo_stmt *s) {
-    if (s->st && s->curname[0]) ix_stmt_set_cursor_name(s->st, s->curname, IX_NTS);
+    if (s->st && s->curname[0] && !s->executed) /* else at the next SQLExecute */
+        ix_stmt_set_cursor_name(s->st, s->curname, IX_NTS);
 }
 
 const char *ixo_cursor_name(ixo_stmt *s) {

@@ -350,6 +350,7 @@ SQLRETURN SQL_API SQLExecute(SQLHSTMT StatementHandle) {
     if (!s->prepared || !s->st)
         return ixo_leave(h, ixo_err(h, "HY010", 0, "Function sequence error"));
     if (s->executed) ixo_stmt_close(s);
+    ixo_cursor_apply(s);
     if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     return ixo_leave(h, run(s));
 }

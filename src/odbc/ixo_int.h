@@ -288,8 +288,8 @@ int ixo_desc_field_is_text(SQLSMALLINT f);
 /* s's cursor name, made ("SQL_CUR" and the connection's next number) when
  * none was set */
 const char *ixo_cursor_name(ixo_stmt *s);
-/* s's cursor name, when it has one, into its prepared statement (in effect
- * from the next OPEN) */
+/* s's cursor name, when it has one, into its prepared statement while no
+ * cursor is open (in effect from the next OPEN; SQLExecute calls it again) */
 void ixo_cursor_apply(ixo_stmt *s);
 
 /* ---- results made by the driver (ixo_result.c) ---- */

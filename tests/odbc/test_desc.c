@@ -725,6 +725,22 @@ static void cursor_names(void) {
     SQLGetData(c, 1, SQL_C_SLONG, &n, 0, NULL);
     SQLFreeStmt(c, SQL_CLOSE);
     CHECK(n == -1, "positioned UPDATE through the default name %s: %d", nd, (int)n);
+    /* a name made while the cursor is open reaches the server at the next SQLExecute */
+    OK(SQLPrepare(d, (SQLCHAR *)"SELECT id FROM t WHERE id = 2 FOR UPDATE", SQL_NTS),
+       SQL_HANDLE_STMT, d);
+    SQLHSTMT e = new_stmt();
+    OK(SQLPrepare(e, (SQLCHAR *)"SELECT id FROM t WHERE id = 3 FOR UPDATE", SQL_NTS),
+       SQL_HANDLE_STMT, e);
+    OK(SQLExecute(e), SQL_HANDLE_STMT, e);
+    OK(SQLFetch(e), SQL_HANDLE_STMT, e);
+    OK(SQLGetCursorName(e, nd, sizeof nd, NULL), SQL_HANDLE_STMT, e);
+    SQLFreeStmt(e, SQL_CLOSE);
+    OK(SQLExecute(e), SQL_HANDLE_STMT, e);
+    OK(SQLFetch(e), SQL_HANDLE_STMT, e);
+    snprintf(sql, sizeof sql, "UPDATE t SET s = -3 WHERE CURRENT OF %s", nd);
+    OK(SQLExecDirect(c, (SQLCHAR *)sql, SQL_NTS), SQL_HANDLE_STMT, c);
+    SQLFreeStmt(e, SQL_CLOSE);
+    SQLFreeHandle(SQL_HANDLE_STMT, e);
     SQLFreeHandle(SQL_HANDLE_STMT, a);
     SQLFreeHandle(SQL_HANDLE_STMT, b);
     SQLFreeHandle(SQL_HANDLE_STMT, c);
