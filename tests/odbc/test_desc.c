@@ -202,6 +202,13 @@ static void ird(SQLHSTMT st) {
     char name[32];
     OK(SQLGetDescField(d, 13, SQL_DESC_NAME, name, sizeof name, NULL), SQL_HANDLE_DESC, d);
     CHECK(strcmp(name, "vc") == 0, "IRD name of column 13: %s", name);
+    SQLINTEGER nlen = 0;
+    CHECK(SQLGetDescField(d, 13, SQL_DESC_NAME, name, 2, &nlen) == SQL_SUCCESS_WITH_INFO &&
+              strcmp(name, "v") == 0 && nlen == 2 &&
+              strcmp(state_of(SQL_HANDLE_DESC, d), "01004") == 0,
+          "IRD name cut: %s %d", name, (int)nlen);
+    FAILS(SQLSetDescField(d, 0, SQL_DESC_ALLOC_TYPE, (SQLPOINTER)SQL_DESC_ALLOC_USER, 0),
+          SQL_HANDLE_DESC, d, "HY016");
     /* errors */
     SQLSMALLINT v;
     CHECK(SQLGetDescField(d, 18, SQL_DESC_TYPE, &v, sizeof v, NULL) == SQL_NO_DATA,
