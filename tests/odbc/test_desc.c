@@ -335,6 +335,47 @@ static void fetch_compare(void) {
 }
 
 /* SQLBindCol seen in the ARD; COUNT unbinds; the consistency check */
+/* the ARD's errors, and their records on the descriptor handle */
+static void ard_errors(SQLHDESC ard) {
+    SQLINTEGER id = 0;
+    SQLLEN len = 0;
+    SQLSMALLINT prec = 0;
+    FAILS(SQLSetDescField(ard, 1, SQL_DESC_CONCISE_TYPE, (SQLPOINTER)NO_SUCH, 0) == SQL_SUCCESS
+              ? SQLSetDescField(ard, 1, SQL_DESC_DATA_PTR, &id, 0)
+              : SQL_SUCCESS,
+          SQL_HANDLE_DESC, ard, "HY021");
+    CHECK(ptr_field(ard, 1, SQL_DESC_DATA_PTR) == NULL, "an inconsistent record stays unbound");
+    OK(SQLSetDescField(ard, 1, SQL_DESC_CONCISE_TYPE, (SQLPOINTER)SQL_C_NUMERIC, 0),
+       SQL_HANDLE_DESC, ard);
+    OK(SQLSetDescField(ard, 1, SQL_DESC_PRECISION, (SQLPOINTER)50, 0), SQL_HANDLE_DESC, ard);
+    FAILS(SQLSetDescField(ard, 1, SQL_DESC_DATA_PTR, &id, 0), SQL_HANDLE_DESC, ard, "HY021");
+    OK(SQLSetDescField(ard, 1, SQL_DESC_TYPE, (SQLPOINTER)SQL_DATETIME, 0), SQL_HANDLE_DESC, ard);
+    FAILS(SQLSetDescField(ard, 1, SQL_DESC_DATA_PTR, &id, 0), SQL_HANDLE_DESC, ard, "HY021");
+    FAILS(SQLSetDescField(ard, 0, SQL_DESC_ARRAY_SIZE, (SQLPOINTER)0, 0), SQL_HANDLE_DESC, ard,
+          "HY024");
+    FAILS(SQLSetDescField(ard, 0, SQL_DESC_TYPE, (SQLPOINTER)SQL_C_CHAR, 0), SQL_HANDLE_DESC, ard,
+          "07009");
+    FAILS(SQLSetDescField(ard, 1, NO_SUCH, (SQLPOINTER)1, 0), SQL_HANDLE_DESC, ard, "HY091");
+    FAILS(SQLSetDescField(ard, 0, SQL_DESC_ROWS_PROCESSED_PTR, &len, 0), SQL_HANDLE_DESC, ard,
+          "HY091");
+    FAILS(SQLGetDescField(ard, 0, SQL_DESC_PRECISION, &prec, sizeof prec, NULL), SQL_HANDLE_DESC,
+          ard, "07009");
+    /* the message of the record, on the descriptor handle */
+    SQLCHAR state[6], msg[256];
+    SQLINTEGER native;
+    SQLSMALLINT mlen;
+    SQLSetDescField(ard, 1, NO_SUCH, (SQLPOINTER)1, 0);
+    CHECK(SQLGetDiagRec(SQL_HANDLE_DESC, ard, 1, state, &native, msg, sizeof msg, &mlen) ==
+                  SQL_SUCCESS &&
+              strcmp((char *)state, "HY091") == 0 && strstr((char *)msg, "[libixodbc]"),
+          "SQLGetDiagRec on the ARD: %s %s", state, msg);
+    SQLINTEGER nrec = 0;
+    CHECK(SQLGetDiagField(SQL_HANDLE_DESC, ard, 0, SQL_DIAG_NUMBER, &nrec, 0, NULL) ==
+                  SQL_SUCCESS &&
+              nrec == 1,
+          "SQL_DIAG_NUMBER on the ARD: %d", (int)nrec);
+}
+
 static void ard_view(void) {
     SQLHSTMT st = new_stmt();
     SQLHDESC ard = desc_of(st, SQL_ATTR_APP_ROW_DESC);
@@ -380,41 +421,7 @@ static void ard_view(void) {
     OK(SQLSetDescField(ard, 1, SQL_DESC_CONCISE_TYPE, (SQLPOINTER)SQL_C_SLONG, 0), SQL_HANDLE_DESC,
        ard);
     CHECK(ptr_field(ard, 1, SQL_DESC_DATA_PTR) == NULL, "CONCISE_TYPE unbinds the record");
-    /* errors */
-    FAILS(SQLSetDescField(ard, 1, SQL_DESC_CONCISE_TYPE, (SQLPOINTER)NO_SUCH, 0) == SQL_SUCCESS
-              ? SQLSetDescField(ard, 1, SQL_DESC_DATA_PTR, &id, 0)
-              : SQL_SUCCESS,
-          SQL_HANDLE_DESC, ard, "HY021");
-    CHECK(ptr_field(ard, 1, SQL_DESC_DATA_PTR) == NULL, "an inconsistent record stays unbound");
-    OK(SQLSetDescField(ard, 1, SQL_DESC_CONCISE_TYPE, (SQLPOINTER)SQL_C_NUMERIC, 0),
-       SQL_HANDLE_DESC, ard);
-    OK(SQLSetDescField(ard, 1, SQL_DESC_PRECISION, (SQLPOINTER)50, 0), SQL_HANDLE_DESC, ard);
-    FAILS(SQLSetDescField(ard, 1, SQL_DESC_DATA_PTR, &id, 0), SQL_HANDLE_DESC, ard, "HY021");
-    OK(SQLSetDescField(ard, 1, SQL_DESC_TYPE, (SQLPOINTER)SQL_DATETIME, 0), SQL_HANDLE_DESC, ard);
-    FAILS(SQLSetDescField(ard, 1, SQL_DESC_DATA_PTR, &id, 0), SQL_HANDLE_DESC, ard, "HY021");
-    FAILS(SQLSetDescField(ard, 0, SQL_DESC_ARRAY_SIZE, (SQLPOINTER)0, 0), SQL_HANDLE_DESC, ard,
-          "HY024");
-    FAILS(SQLSetDescField(ard, 0, SQL_DESC_TYPE, (SQLPOINTER)SQL_C_CHAR, 0), SQL_HANDLE_DESC, ard,
-          "07009");
-    FAILS(SQLSetDescField(ard, 1, NO_SUCH, (SQLPOINTER)1, 0), SQL_HANDLE_DESC, ard, "HY091");
-    FAILS(SQLSetDescField(ard, 0, SQL_DESC_ROWS_PROCESSED_PTR, &len, 0), SQL_HANDLE_DESC, ard,
-          "HY091");
-    FAILS(SQLGetDescField(ard, 0, SQL_DESC_PRECISION, &prec, sizeof prec, NULL), SQL_HANDLE_DESC,
-          ard, "07009");
-    /* the message of the record, on the descriptor handle */
-    SQLCHAR state[6], msg[256];
-    SQLINTEGER native;
-    SQLSMALLINT mlen;
-    SQLSetDescField(ard, 1, NO_SUCH, (SQLPOINTER)1, 0);
-    CHECK(SQLGetDiagRec(SQL_HANDLE_DESC, ard, 1, state, &native, msg, sizeof msg, &mlen) ==
-                  SQL_SUCCESS &&
-              strcmp((char *)state, "HY091") == 0 && strstr((char *)msg, "[libixodbc]"),
-          "SQLGetDiagRec on the ARD: %s %s", state, msg);
-    SQLINTEGER nrec = 0;
-    CHECK(SQLGetDiagField(SQL_HANDLE_DESC, ard, 0, SQL_DIAG_NUMBER, &nrec, 0, NULL) ==
-                  SQL_SUCCESS &&
-              nrec == 1,
-          "SQL_DIAG_NUMBER on the ARD: %d", (int)nrec);
+    ard_errors(ard);
     SQLFreeHandle(SQL_HANDLE_STMT, st);
 }
 
@@ -444,21 +451,17 @@ static void fill_params(params *p, int base) {
     }
 }
 
-static void params_compare(void) {
-    SQLHSTMT a = new_stmt(), b = new_stmt();
-    exec(a, "CREATE TABLE p (id INTEGER, vc VARCHAR(20), d DECIMAL(10,2), dt DATE)");
-    params pa, pb;
-    fill_params(&pa, 1);
-    fill_params(&pb, 11);
+/* pa's arrays with SQLBindParameter, checked in the APD and IPD */
+static void bind_parameters(SQLHSTMT a, params *p) {
     SQLSetStmtAttr(a, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)2, 0);
-    OK(SQLBindParameter(a, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, pa.id, 0, NULL),
+    OK(SQLBindParameter(a, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, p->id, 0, NULL),
        SQL_HANDLE_STMT, a);
-    OK(SQLBindParameter(a, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, 20, 0, pa.vc, VC_LEN,
-                        pa.vc_ind),
+    OK(SQLBindParameter(a, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, 20, 0, p->vc, VC_LEN,
+                        p->vc_ind),
        SQL_HANDLE_STMT, a);
-    OK(SQLBindParameter(a, 3, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_DECIMAL, 10, 2, pa.d, 16, pa.d_ind),
+    OK(SQLBindParameter(a, 3, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_DECIMAL, 10, 2, p->d, 16, p->d_ind),
        SQL_HANDLE_STMT, a);
-    OK(SQLBindParameter(a, 4, SQL_PARAM_INPUT, SQL_C_TYPE_DATE, SQL_TYPE_DATE, 10, 0, pa.dt, 0,
+    OK(SQLBindParameter(a, 4, SQL_PARAM_INPUT, SQL_C_TYPE_DATE, SQL_TYPE_DATE, 10, 0, p->dt, 0,
                         NULL),
        SQL_HANDLE_STMT, a);
     /* SQLBindParameter's records in the APD and IPD */
@@ -466,7 +469,7 @@ static void params_compare(void) {
     CHECK(field(apd, 0, SQL_DESC_COUNT, SMALL) == 4 &&
               field(apd, 0, SQL_DESC_ARRAY_SIZE, LEN) == 2 &&
               field(apd, 3, SQL_DESC_CONCISE_TYPE, SMALL) == SQL_C_CHAR &&
-              ptr_field(apd, 3, SQL_DESC_DATA_PTR) == pa.d &&
+              ptr_field(apd, 3, SQL_DESC_DATA_PTR) == p->d &&
               field(apd, 3, SQL_DESC_OCTET_LENGTH, LEN) == 16,
           "SQLBindParameter in the APD");
     CHECK(field(ipd, 3, SQL_DESC_CONCISE_TYPE, SMALL) == SQL_DECIMAL &&
@@ -476,49 +479,62 @@ static void params_compare(void) {
               field(ipd, 4, SQL_DESC_TYPE, SMALL) == SQL_DATETIME &&
               field(ipd, 1, SQL_DESC_PARAMETER_TYPE, SMALL) == SQL_PARAM_INPUT,
           "SQLBindParameter in the IPD");
-    OK(SQLExecDirect(a, (SQLCHAR *)INSERT_SQL, SQL_NTS), SQL_HANDLE_STMT, a);
-    /* b: the same through the descriptors */
-    OK(SQLPrepare(b, (SQLCHAR *)INSERT_SQL, SQL_NTS), SQL_HANDLE_STMT, b);
-    apd = desc_of(b, SQL_ATTR_APP_PARAM_DESC);
-    ipd = desc_of(b, SQL_ATTR_IMP_PARAM_DESC);
+}
+
+/* the same as bind_parameters through b's APD and IPD, then executed; the
+ * IPD's errors */
+static void bind_params_desc(SQLHSTMT b, params *p) {
+    SQLHDESC apd = desc_of(b, SQL_ATTR_APP_PARAM_DESC), ipd = desc_of(b, SQL_ATTR_IMP_PARAM_DESC);
     OK(SQLSetDescField(apd, 0, SQL_DESC_ARRAY_SIZE, (SQLPOINTER)2, 0), SQL_HANDLE_DESC, apd);
-    OK(SQLSetDescField(ipd, 0, SQL_DESC_ARRAY_STATUS_PTR, pb.status, 0), SQL_HANDLE_DESC, ipd);
-    OK(SQLSetDescField(ipd, 0, SQL_DESC_ROWS_PROCESSED_PTR, &pb.processed, 0), SQL_HANDLE_DESC,
+    OK(SQLSetDescField(ipd, 0, SQL_DESC_ARRAY_STATUS_PTR, p->status, 0), SQL_HANDLE_DESC, ipd);
+    OK(SQLSetDescField(ipd, 0, SQL_DESC_ROWS_PROCESSED_PTR, &p->processed, 0), SQL_HANDLE_DESC,
        ipd);
     OK(SQLSetDescField(ipd, 1, SQL_DESC_CONCISE_TYPE, (SQLPOINTER)SQL_INTEGER, 0), SQL_HANDLE_DESC,
        ipd);
     OK(SQLSetDescField(apd, 1, SQL_DESC_CONCISE_TYPE, (SQLPOINTER)SQL_C_SLONG, 0), SQL_HANDLE_DESC,
        apd);
-    OK(SQLSetDescField(apd, 1, SQL_DESC_DATA_PTR, pb.id, 0), SQL_HANDLE_DESC, apd);
+    OK(SQLSetDescField(apd, 1, SQL_DESC_DATA_PTR, p->id, 0), SQL_HANDLE_DESC, apd);
     OK(SQLSetDescRec(ipd, 2, SQL_VARCHAR, 0, 20, 0, 0, NULL, NULL, NULL), SQL_HANDLE_DESC, ipd);
-    OK(SQLSetDescRec(apd, 2, SQL_C_CHAR, 0, VC_LEN, 0, 0, pb.vc, pb.vc_ind, pb.vc_ind),
+    OK(SQLSetDescRec(apd, 2, SQL_C_CHAR, 0, VC_LEN, 0, 0, p->vc, p->vc_ind, p->vc_ind),
        SQL_HANDLE_DESC, apd);
     OK(SQLSetDescField(ipd, 3, SQL_DESC_TYPE, (SQLPOINTER)SQL_DECIMAL, 0), SQL_HANDLE_DESC, ipd);
     OK(SQLSetDescField(ipd, 3, SQL_DESC_PRECISION, (SQLPOINTER)10, 0), SQL_HANDLE_DESC, ipd);
     OK(SQLSetDescField(ipd, 3, SQL_DESC_SCALE, (SQLPOINTER)2, 0), SQL_HANDLE_DESC, ipd);
-    OK(SQLSetDescField(ipd, 3, SQL_DESC_DATA_PTR, pb.d, 0), SQL_HANDLE_DESC, ipd); /* a check */
-    OK(SQLSetDescRec(apd, 3, SQL_C_CHAR, 0, 16, 0, 0, pb.d, pb.d_ind, pb.d_ind), SQL_HANDLE_DESC,
+    OK(SQLSetDescField(ipd, 3, SQL_DESC_DATA_PTR, p->d, 0), SQL_HANDLE_DESC, ipd); /* a check */
+    OK(SQLSetDescRec(apd, 3, SQL_C_CHAR, 0, 16, 0, 0, p->d, p->d_ind, p->d_ind), SQL_HANDLE_DESC,
        apd);
     OK(SQLSetDescField(ipd, 4, SQL_DESC_TYPE, (SQLPOINTER)SQL_DATETIME, 0), SQL_HANDLE_DESC, ipd);
     OK(SQLSetDescField(ipd, 4, SQL_DESC_DATETIME_INTERVAL_CODE, (SQLPOINTER)SQL_CODE_DATE, 0),
        SQL_HANDLE_DESC, ipd);
-    OK(SQLSetDescRec(apd, 4, SQL_DATETIME, SQL_CODE_DATE, 0, 0, 0, pb.dt, NULL, NULL),
+    OK(SQLSetDescRec(apd, 4, SQL_DATETIME, SQL_CODE_DATE, 0, 0, 0, p->dt, NULL, NULL),
        SQL_HANDLE_DESC, apd);
     SQLULEN n = 0;
     SQLGetStmtAttr(b, SQL_ATTR_PARAMSET_SIZE, &n, 0, NULL);
     CHECK(n == 2, "APD SQL_DESC_ARRAY_SIZE is SQL_ATTR_PARAMSET_SIZE: %lu", (unsigned long)n);
     OK(SQLExecute(b), SQL_HANDLE_STMT, b);
-    CHECK(pb.processed == 2 && pb.status[0] == SQL_PARAM_SUCCESS &&
-              pb.status[1] == SQL_PARAM_SUCCESS,
-          "IPD rows processed %lu, status %d %d", (unsigned long)pb.processed, pb.status[0],
-          pb.status[1]);
+    CHECK(p->processed == 2 && p->status[0] == SQL_PARAM_SUCCESS &&
+              p->status[1] == SQL_PARAM_SUCCESS,
+          "IPD rows processed %lu, status %d %d", (unsigned long)p->processed, p->status[0],
+          p->status[1]);
     /* IPD errors */
     FAILS(SQLSetDescField(ipd, 1, SQL_DESC_PARAMETER_TYPE, (SQLPOINTER)SQL_PARAM_OUTPUT, 0),
           SQL_HANDLE_DESC, ipd, "HYC00");
     OK(SQLSetDescField(ipd, 5, SQL_DESC_CONCISE_TYPE, (SQLPOINTER)SQL_DECIMAL, 0), SQL_HANDLE_DESC,
        ipd);
     OK(SQLSetDescField(ipd, 5, SQL_DESC_SCALE, (SQLPOINTER)40, 0), SQL_HANDLE_DESC, ipd);
-    FAILS(SQLSetDescField(ipd, 5, SQL_DESC_DATA_PTR, pb.d, 0), SQL_HANDLE_DESC, ipd, "HY021");
+    FAILS(SQLSetDescField(ipd, 5, SQL_DESC_DATA_PTR, p->d, 0), SQL_HANDLE_DESC, ipd, "HY021");
+}
+
+static void params_compare(void) {
+    SQLHSTMT a = new_stmt(), b = new_stmt();
+    exec(a, "CREATE TABLE p (id INTEGER, vc VARCHAR(20), d DECIMAL(10,2), dt DATE)");
+    params pa, pb;
+    fill_params(&pa, 1);
+    fill_params(&pb, 11);
+    bind_parameters(a, &pa);
+    OK(SQLExecDirect(a, (SQLCHAR *)INSERT_SQL, SQL_NTS), SQL_HANDLE_STMT, a);
+    OK(SQLPrepare(b, (SQLCHAR *)INSERT_SQL, SQL_NTS), SQL_HANDLE_STMT, b);
+    bind_params_desc(b, &pb);
     /* the rows of a and b differ only in the id */
     OK(SQLExecDirect(a,
                      (SQLCHAR *)"SELECT a.vc, a.d, a.dt, b.vc, b.d, b.dt FROM p a, p b "
@@ -661,29 +677,8 @@ static void copy_desc(void) {
 
 /* ---- cursor names ---- */
 
-static void cursor_names(void) {
-    SQLHSTMT a = new_stmt(), b = new_stmt(), c = new_stmt();
-    SQLCHAR na[32] = "", nb[32] = "", small[4];
-    SQLSMALLINT len = 0;
-    OK(SQLGetCursorName(a, na, sizeof na, &len), SQL_HANDLE_STMT, a);
-    OK(SQLGetCursorName(b, nb, sizeof nb, NULL), SQL_HANDLE_STMT, b);
-    CHECK(strncmp((char *)na, "SQL_CUR", 7) == 0 && strncmp((char *)nb, "SQL_CUR", 7) == 0 &&
-              strcmp((char *)na, (char *)nb) != 0 && len == (SQLSMALLINT)strlen((char *)na),
-          "default names %s %s", na, nb);
-    OK(SQLSetCursorName(a, (SQLCHAR *)"upd_cur", SQL_NTS), SQL_HANDLE_STMT, a);
-    OK(SQLGetCursorName(a, na, sizeof na, &len), SQL_HANDLE_STMT, a);
-    CHECK(strcmp((char *)na, "upd_cur") == 0 && len == 7, "set and get: %s", na);
-    CHECK(SQLGetCursorName(a, small, sizeof small, &len) == SQL_SUCCESS_WITH_INFO &&
-              strcmp((char *)small, "upd") == 0 && len == 7 &&
-              strcmp(state_of(SQL_HANDLE_STMT, a), "01004") == 0,
-          "cut: %s %d", small, len);
-    FAILS(SQLSetCursorName(b, (SQLCHAR *)"UPD_CUR", SQL_NTS), SQL_HANDLE_STMT, b, "3C000");
-    FAILS(SQLSetCursorName(b, (SQLCHAR *)"SQL_CURx", SQL_NTS), SQL_HANDLE_STMT, b, "34000");
-    FAILS(SQLSetCursorName(b, (SQLCHAR *)"SQLCUR1", SQL_NTS), SQL_HANDLE_STMT, b, "34000");
-    FAILS(SQLSetCursorName(b, (SQLCHAR *)"bad name", SQL_NTS), SQL_HANDLE_STMT, b, "34000");
-    OK(SQLSetCursorName(b, (SQLCHAR *)"other_cur_and_more", 9), SQL_HANDLE_STMT, b);
-    OK(SQLGetCursorName(b, nb, sizeof nb, NULL), SQL_HANDLE_STMT, b);
-    CHECK(strcmp((char *)nb, "other_cur") == 0, "a name with a length: %s", nb);
+/* UPDATE and DELETE ... WHERE CURRENT OF a's cursor (upd_cur) through c */
+static void positioned(SQLHSTMT a, SQLHSTMT c) {
     /* a positioned UPDATE and DELETE through another statement */
     OK(SQLExecDirect(a, (SQLCHAR *)"SELECT id, vc FROM t WHERE id >= 5 FOR UPDATE", SQL_NTS),
        SQL_HANDLE_STMT, a);
@@ -716,6 +711,12 @@ static void cursor_names(void) {
     SQLGetData(c, 1, SQL_C_SLONG, &n, 0, NULL);
     SQLFreeStmt(c, SQL_CLOSE);
     CHECK(id2 != id && n == 0, "row %d deleted where current: %d left", (int)id2, (int)n);
+}
+
+/* WHERE CURRENT OF a default name, also one made while the cursor is open */
+static void default_names(SQLHSTMT c) {
+    char sql[80];
+    SQLINTEGER n = 0;
     /* the default name works as well */
     SQLHSTMT d = new_stmt();
     SQLCHAR nd[32];
@@ -748,10 +749,37 @@ static void cursor_names(void) {
     OK(SQLExecDirect(c, (SQLCHAR *)sql, SQL_NTS), SQL_HANDLE_STMT, c);
     SQLFreeStmt(e, SQL_CLOSE);
     SQLFreeHandle(SQL_HANDLE_STMT, e);
+    SQLFreeHandle(SQL_HANDLE_STMT, d);
+}
+
+static void cursor_names(void) {
+    SQLHSTMT a = new_stmt(), b = new_stmt(), c = new_stmt();
+    SQLCHAR na[32] = "", nb[32] = "", small[4];
+    SQLSMALLINT len = 0;
+    OK(SQLGetCursorName(a, na, sizeof na, &len), SQL_HANDLE_STMT, a);
+    OK(SQLGetCursorName(b, nb, sizeof nb, NULL), SQL_HANDLE_STMT, b);
+    CHECK(strncmp((char *)na, "SQL_CUR", 7) == 0 && strncmp((char *)nb, "SQL_CUR", 7) == 0 &&
+              strcmp((char *)na, (char *)nb) != 0 && len == (SQLSMALLINT)strlen((char *)na),
+          "default names %s %s", na, nb);
+    OK(SQLSetCursorName(a, (SQLCHAR *)"upd_cur", SQL_NTS), SQL_HANDLE_STMT, a);
+    OK(SQLGetCursorName(a, na, sizeof na, &len), SQL_HANDLE_STMT, a);
+    CHECK(strcmp((char *)na, "upd_cur") == 0 && len == 7, "set and get: %s", na);
+    CHECK(SQLGetCursorName(a, small, sizeof small, &len) == SQL_SUCCESS_WITH_INFO &&
+              strcmp((char *)small, "upd") == 0 && len == 7 &&
+              strcmp(state_of(SQL_HANDLE_STMT, a), "01004") == 0,
+          "cut: %s %d", small, len);
+    FAILS(SQLSetCursorName(b, (SQLCHAR *)"UPD_CUR", SQL_NTS), SQL_HANDLE_STMT, b, "3C000");
+    FAILS(SQLSetCursorName(b, (SQLCHAR *)"SQL_CURx", SQL_NTS), SQL_HANDLE_STMT, b, "34000");
+    FAILS(SQLSetCursorName(b, (SQLCHAR *)"SQLCUR1", SQL_NTS), SQL_HANDLE_STMT, b, "34000");
+    FAILS(SQLSetCursorName(b, (SQLCHAR *)"bad name", SQL_NTS), SQL_HANDLE_STMT, b, "34000");
+    OK(SQLSetCursorName(b, (SQLCHAR *)"other_cur_and_more", 9), SQL_HANDLE_STMT, b);
+    OK(SQLGetCursorName(b, nb, sizeof nb, NULL), SQL_HANDLE_STMT, b);
+    CHECK(strcmp((char *)nb, "other_cur") == 0, "a name with a length: %s", nb);
+    positioned(a, c);
+    default_names(c);
     SQLFreeHandle(SQL_HANDLE_STMT, a);
     SQLFreeHandle(SQL_HANDLE_STMT, b);
     SQLFreeHandle(SQL_HANDLE_STMT, c);
-    SQLFreeHandle(SQL_HANDLE_STMT, d);
 }
 
 static void functions(void) {
