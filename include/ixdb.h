@@ -726,6 +726,20 @@ int ix_finalize(ix_stmt *stmt);
  * IX_EINVAL, IX_EMISUSE. */
 int ix_stmt_set_fetch_buffer(ix_stmt *stmt, int32_t bytes);
 int ix_stmt_set_readahead(ix_stmt *stmt, int depth);
+
+/* The longest cursor name ix_stmt_set_cursor_name takes (bytes). */
+#define IX_CURSOR_NAME_MAX 128
+/* Names the cursor of stmt: the name its next OPEN sends in SQ_CURNAME
+ * (by default libixdb makes a unique one), so that an UPDATE or DELETE ...
+ * WHERE CURRENT OF name on another statement of the connection reaches its
+ * current row (a SELECT ... FOR UPDATE). Such a cursor reads one row per
+ * NFETCH with no read-ahead, as ESQL/C reads a cursor it may update, so that
+ * the server's current row is the row ix_step returned last (the fetch
+ * buffer and read-ahead set afterwards apply). name (copied; len bytes, or IX_NTS)
+ * is an identifier: a letter or '_', then letters, digits and '_', at most
+ * IX_CURSOR_NAME_MAX bytes. Returns IX_OK, IX_EINVAL (no identifier),
+ * IX_EMISUSE (NULL stmt, or its cursor is open: ix_reset first). */
+int ix_stmt_set_cursor_name(ix_stmt *stmt, const char *name, size_t len);
 /* Counters of the current or last cursor of stmt (reset when a cursor
  * opens; 0 for NULL stmt):
  *   ix_stmt_fetch_count: NFETCH requests sent (read-ahead included);

@@ -297,6 +297,26 @@ int ix_stmt_set_readahead(ix_stmt *s, int depth) {
     return IX_OK;
 }
 
+int ix_stmt_set_cursor_name(ix_stmt *s, const char *name, size_t len) {
+    int rc = ixc_stmt_check(s);
+    if (rc) return rc;
+    if (s->state == ST_OPEN || s->state == ST_SCROLL)
+        return ixc_fail(s->conn, IX_EMISUSE, "the cursor is open");
+    if (!name) return ixc_fail(s->conn, IX_EINVAL, "no cursor name");
+    if (len > PTRDIFF_MAX) len = strlen(name);
+    int ok =
+        len > 0 && len <= IX_CURSOR_NAME_MAX && (isalpha((unsigned char)name[0]) || name[0] == '_');
+    for (size_t i = 1; ok && i < len; i++)
+        ok = isalnum((unsigned char)name[i]) || name[i] == '_';
+    if (!ok) return ixc_fail(s->conn, IX_EINVAL, "a cursor name is an identifier of 1..128 bytes");
+    memcpy(s->curname, name, len);
+    s->curname[len] = 0;
+    s->named = 1;
+    s->readahead = 0; /* one row per NFETCH: the server's current row is the one read */
+    s->fetch_buffer = 1;
+    return IX_OK;
+}
+
 int64_t ix_stmt_fetch_count(const ix_stmt *s) {
     return s ? s->fetches : 0;
 }

@@ -84,8 +84,8 @@ struct ix_stmt {
      * count of transactions ended when it was opened (ix_conn.txn_ends) */
     int srv_open;
     unsigned open_txn;
-    char curname[24];
-    unsigned flags; /* IXC_PREPARE_* of ix_prepare_v2 */
+    char curname[IX_CURSOR_NAME_MAX + 1]; /* SQ_CURNAME: ix_stmt_set_cursor_name's, or made */
+    unsigned flags;                       /* IXC_PREPARE_* of ix_prepare_v2 */
     /* scroll cursor: the current row's position (0 before the first row,
      * IXC_SPOS_AFTER after the last) */
     int64_t spos;

@@ -286,7 +286,9 @@ SQLRETURN SQL_API SQLAllocHandle(SQLSMALLINT HandleType, SQLHANDLE InputHandle,
     if (HandleType == SQL_HANDLE_DESC) {
         ixo_head *h = ixo_enter(InputHandle, SQL_HANDLE_DBC);
         if (!h) return SQL_INVALID_HANDLE;
-        return ixo_leave(h, ixo_err(h, "HYC00", 0, "Explicit descriptors are not implemented"));
+        ixo_dbc *d = (ixo_dbc *)h;
+        if (!d->conn) return ixo_leave(h, ixo_err(h, "08003", 0, "Connection not open"));
+        return ixo_leave(h, ixo_desc_alloc(d, OutputHandle));
     }
     return SQL_ERROR;
 }
@@ -309,6 +311,8 @@ SQLRETURN SQL_API SQLFreeHandle(SQLSMALLINT HandleType, SQLHANDLE Handle) {
         ixo_dbc *d = (ixo_dbc *)h;
         if (d->conn) return ixo_leave(h, ixo_err(h, "HY010", 0, "Function sequence error"));
         dbc_drop_stmts(d);
+        while (d->descs) /* kept over SQLDisconnect: the driver manager may free them after */
+            ixo_desc_free(d->descs);
         ixo_timer_stop(d);
         pthread_mutex_unlock(h->lk);
         ixo_head_free(h);
@@ -321,6 +325,15 @@ SQLRETURN SQL_API SQLFreeHandle(SQLSMALLINT HandleType, SQLHANDLE Handle) {
         ixo_stmt_free((ixo_stmt *)h);
         pthread_mutex_unlock(lk);
         return SQL_SUCCESS;
+    }
+    case SQL_HANDLE_DESC: {
+        pthread_mutex_t *lk = h->lk;
+        SQLRETURN rc = ixo_desc_free((ixo_desc *)h);
+        if (rc == SQL_SUCCESS) {
+            pthread_mutex_unlock(lk);
+            return rc;
+        }
+        return ixo_leave(h, rc);
     }
     default: return ixo_leave(h, SQL_ERROR);
     }

@@ -22,6 +22,8 @@ ixo_stmt *ixo_stmt_new(ixo_dbc *dbc) {
         ixo_head_init(&s->desc[i].h, SQL_HANDLE_DESC);
         ixo_head_share(&s->desc[i].h, &dbc->h);
         s->desc[i].stmt = s;
+        s->desc[i].which = i;
+        s->desc[i].dbc = dbc;
     }
     s->dbc = dbc;
     s->ncols = -1;
@@ -81,6 +83,7 @@ void ixo_stmt_unprepare(ixo_stmt *s) {
 
 void ixo_stmt_free(ixo_stmt *s) {
     ixo_stmt_unprepare(s);
+    ixo_stmt_detach(s);
     for (ixo_stmt **p = &s->dbc->stmts; *p; p = &(*p)->next)
         if (*p == s) {
             *p = s->next;
@@ -319,6 +322,7 @@ SQLRETURN ixo_exec_direct(ixo_stmt *s, const char *sql, size_t len) {
     if (ix_prepare_v2(s->dbc->conn, sql, len, cursor_flags(s), &s->st) != IX_OK)
         return ixo_err_conn(&s->h, s->dbc->conn);
     s->scroll = s->cursor_type == SQL_CURSOR_STATIC;
+    ixo_cursor_apply(s);
     return run(s);
 }
 
@@ -348,6 +352,7 @@ SQLRETURN SQL_API SQLPrepare(SQLHSTMT StatementHandle, SQLCHAR *StatementText,
         return ixo_leave(h, ixo_err_conn(h, s->dbc->conn));
     s->prepared = 1;
     s->scroll = s->cursor_type == SQL_CURSOR_STATIC;
+    ixo_cursor_apply(s);
     return ixo_leave(h, SQL_SUCCESS);
 }
 
@@ -356,6 +361,7 @@ SQLRETURN SQL_API SQLExecute(SQLHSTMT StatementHandle) {
     if (!s->prepared || !s->st)
         return ixo_leave(h, ixo_err(h, "HY010", 0, "Function sequence error"));
     if (s->executed) ixo_stmt_close(s);
+    ixo_cursor_apply(s);
     if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
     return ixo_leave(h, run(s));
 }
@@ -383,7 +389,8 @@ SQLRETURN SQL_API SQLBindParameter(SQLHSTMT hstmt, SQLUSMALLINT ipar, SQLSMALLIN
     b->digits = ibScale;
     b->buf = rgbValue;
     b->buflen = cbValueMax;
-    b->ind = pcbValue;
+    b->ind = b->ind_ptr = b->oct_ptr = pcbValue;
+    ixo_app_sync(s, IXO_APD);
     return ixo_leave(h, SQL_SUCCESS);
 }
 
@@ -447,6 +454,7 @@ SQLRETURN SQL_API SQLFreeStmt(SQLHSTMT StatementHandle, SQLUSMALLINT Option) {
     case SQL_RESET_PARAMS: s->nparams = 0; break;
     default: return ixo_leave(h, ixo_err(h, "HY092", 0, "Invalid option %d", Option));
     }
+    ixo_app_sync(s, Option == SQL_UNBIND ? IXO_ARD : IXO_APD);
     return ixo_leave(h, SQL_SUCCESS);
 }
 
@@ -502,6 +510,13 @@ static SQLRETURN set_stmt_attr(ixo_stmt *s, SQLINTEGER a, SQLPOINTER v) {
     case SQL_ATTR_PARAM_BIND_OFFSET_PTR: s->param_bind_offset = v; return SQL_SUCCESS;
     case SQL_ATTR_PARAM_STATUS_PTR: s->param_status = v; return SQL_SUCCESS;
     case SQL_ATTR_PARAMS_PROCESSED_PTR: s->params_processed = v; return SQL_SUCCESS;
+    case SQL_ATTR_ROW_OPERATION_PTR: s->row_op = v; return SQL_SUCCESS;
+    case SQL_ATTR_PARAM_OPERATION_PTR: s->param_op = v; return SQL_SUCCESS;
+    case SQL_ATTR_APP_ROW_DESC: return ixo_desc_attach(s, IXO_ARD, v);
+    case SQL_ATTR_APP_PARAM_DESC: return ixo_desc_attach(s, IXO_APD, v);
+    case SQL_ATTR_IMP_ROW_DESC:
+    case SQL_ATTR_IMP_PARAM_DESC:
+        return ixo_err(&s->h, "HY017", 0, "Invalid use of an automatically allocated descriptor");
     case SQL_ATTR_QUERY_TIMEOUT: s->query_timeout = u; return SQL_SUCCESS;
     case SQL_ATTR_MAX_ROWS: s->max_rows = u; return SQL_SUCCESS;
     case SQL_ATTR_CURSOR_TYPE:
@@ -537,7 +552,12 @@ SQLRETURN SQL_API SQLSetStmtAttr(SQLHSTMT StatementHandle, SQLINTEGER Attribute,
                                  SQLINTEGER StringLength) {
     (void)StringLength;
     ENTER_STMT(StatementHandle);
-    return ixo_leave(h, set_stmt_attr(s, Attribute, Value));
+    SQLRETURN rc = set_stmt_attr(s, Attribute, Value);
+    if (SQL_SUCCEEDED(rc)) { /* an explicit ARD or APD takes its header attributes */
+        ixo_app_sync(s, IXO_ARD);
+        ixo_app_sync(s, IXO_APD);
+    }
+    return ixo_leave(h, rc);
 }
 
 SQLRETURN SQL_API SQLGetStmtAttr(SQLHSTMT StatementHandle, SQLINTEGER Attribute, SQLPOINTER Value,
@@ -547,10 +567,12 @@ SQLRETURN SQL_API SQLGetStmtAttr(SQLHSTMT StatementHandle, SQLINTEGER Attribute,
     SQLULEN u;
     SQLPOINTER p;
     switch (Attribute) {
-    case SQL_ATTR_APP_ROW_DESC: p = &s->desc[0]; goto ptr;
-    case SQL_ATTR_APP_PARAM_DESC: p = &s->desc[1]; goto ptr;
-    case SQL_ATTR_IMP_ROW_DESC: p = &s->desc[2]; goto ptr;
-    case SQL_ATTR_IMP_PARAM_DESC: p = &s->desc[3]; goto ptr;
+    case SQL_ATTR_APP_ROW_DESC: p = ixo_desc_of(s, IXO_ARD); goto ptr;
+    case SQL_ATTR_APP_PARAM_DESC: p = ixo_desc_of(s, IXO_APD); goto ptr;
+    case SQL_ATTR_IMP_ROW_DESC: p = &s->desc[IXO_IRD]; goto ptr;
+    case SQL_ATTR_IMP_PARAM_DESC: p = &s->desc[IXO_IPD]; goto ptr;
+    case SQL_ATTR_ROW_OPERATION_PTR: p = s->row_op; goto ptr;
+    case SQL_ATTR_PARAM_OPERATION_PTR: p = s->param_op; goto ptr;
     case SQL_ATTR_ROW_STATUS_PTR: p = s->row_status; goto ptr;
     case SQL_ATTR_ROWS_FETCHED_PTR: p = s->rows_fetched; goto ptr;
     case SQL_ATTR_ROW_BIND_OFFSET_PTR: p = s->row_bind_offset; goto ptr;

@@ -238,6 +238,62 @@ static int is_char_type(SQLSMALLINT t) {
     return t == SQL_CHAR || t == SQL_VARCHAR || t == SQL_LONGVARCHAR;
 }
 
+int ixo_col_field(ixo_stmt *s, int i, SQLUSMALLINT field, const char **str, SQLLEN *num) {
+    const ixo_col *c = &s->cols[i];
+    const ixo_typeinfo *t = &c->ti;
+    *str = NULL;
+    *num = 0;
+    switch (field) {
+    case SQL_DESC_NAME:
+    case SQL_DESC_LABEL:
+    case SQL_DESC_BASE_COLUMN_NAME:
+    case SQL_COLUMN_NAME: *str = col_name(s, i); break;
+    case SQL_DESC_TYPE_NAME:
+    case SQL_DESC_LOCAL_TYPE_NAME: *str = t->type_name; break;
+    case SQL_DESC_TABLE_NAME:
+    case SQL_DESC_BASE_TABLE_NAME:
+    case SQL_DESC_SCHEMA_NAME:
+    case SQL_DESC_CATALOG_NAME: *str = ""; break;
+    case SQL_DESC_LITERAL_PREFIX:
+    case SQL_DESC_LITERAL_SUFFIX:
+        *str = is_char_type(t->sql_type) || t->c_default != SQL_C_CHAR ? (t->radix ? "" : "'") : "";
+        break;
+    case SQL_DESC_CONCISE_TYPE: *num = t->sql_type; break;
+    case SQL_DESC_TYPE: *num = t->desc_type; break;
+    case SQL_DESC_DATETIME_INTERVAL_CODE: *num = t->dt_code; break;
+    case SQL_DESC_DATETIME_INTERVAL_PRECISION: *num = t->iv_prec; break;
+    case SQL_DESC_LENGTH:
+    case SQL_COLUMN_LENGTH:
+    case SQL_COLUMN_PRECISION: *num = (SQLLEN)t->column_size; break;
+    case SQL_DESC_PRECISION:
+        *num = t->radix || t->digits ? (SQLLEN)(t->radix ? t->column_size : (SQLULEN)t->digits) : 0;
+        break;
+    case SQL_DESC_SCALE:
+    case SQL_COLUMN_SCALE: *num = t->digits; break;
+    case SQL_DESC_OCTET_LENGTH: *num = t->octet_length; break;
+    case SQL_DESC_DISPLAY_SIZE: *num = t->display_size; break;
+    case SQL_DESC_NULLABLE:
+    case SQL_COLUMN_NULLABLE: *num = c->notnull ? SQL_NO_NULLS : SQL_NULLABLE; break;
+    case SQL_DESC_UNSIGNED: *num = t->unsigned_ ? SQL_TRUE : SQL_FALSE; break;
+    case SQL_DESC_NUM_PREC_RADIX: *num = t->radix; break;
+    case SQL_DESC_FIXED_PREC_SCALE: *num = c->ixtype == IX_T_MONEY; break;
+    case SQL_DESC_AUTO_UNIQUE_VALUE:
+        *num = c->ixtype == IX_T_SERIAL || c->ixtype == IX_T_SERIAL8 || c->ixtype == IX_T_BIGSERIAL;
+        break;
+    case SQL_DESC_CASE_SENSITIVE: *num = is_char_type(t->sql_type); break;
+    case SQL_DESC_SEARCHABLE:
+        *num = t->sql_type == SQL_LONGVARCHAR || t->sql_type == SQL_LONGVARBINARY
+                   ? SQL_PRED_NONE
+                   : SQL_PRED_SEARCHABLE;
+        break;
+    case SQL_DESC_UPDATABLE: *num = SQL_ATTR_READWRITE_UNKNOWN; break;
+    case SQL_DESC_UNNAMED: *num = SQL_NAMED; break;
+    case SQL_DESC_ROWVER: *num = SQL_FALSE; break;
+    default: return -1;
+    }
+    return 0;
+}
+
 SQLRETURN SQL_API SQLColAttribute(SQLHSTMT StatementHandle, SQLUSMALLINT ColumnNumber,
                                   SQLUSMALLINT FieldIdentifier, SQLPOINTER CharacterAttribute,
                                   SQLSMALLINT BufferLength, SQLSMALLINT *StringLength,
@@ -249,58 +305,10 @@ SQLRETURN SQL_API SQLColAttribute(SQLHSTMT StatementHandle, SQLUSMALLINT ColumnN
         return ixo_leave(h, SQL_SUCCESS);
     }
     if (check_col(s, ColumnNumber) == SQL_ERROR) return ixo_leave(h, SQL_ERROR);
-    const ixo_col *c = &s->cols[ColumnNumber - 1];
-    const ixo_typeinfo *t = &c->ti;
-    const char *str = NULL;
-    SQLLEN num = 0;
-    switch (FieldIdentifier) {
-    case SQL_DESC_NAME:
-    case SQL_DESC_LABEL:
-    case SQL_DESC_BASE_COLUMN_NAME:
-    case SQL_COLUMN_NAME: str = col_name(s, ColumnNumber - 1); break;
-    case SQL_DESC_TYPE_NAME:
-    case SQL_DESC_LOCAL_TYPE_NAME: str = t->type_name; break;
-    case SQL_DESC_TABLE_NAME:
-    case SQL_DESC_BASE_TABLE_NAME:
-    case SQL_DESC_SCHEMA_NAME:
-    case SQL_DESC_CATALOG_NAME: str = ""; break;
-    case SQL_DESC_LITERAL_PREFIX:
-    case SQL_DESC_LITERAL_SUFFIX:
-        str = is_char_type(t->sql_type) || t->c_default != SQL_C_CHAR ? (t->radix ? "" : "'") : "";
-        break;
-    case SQL_DESC_CONCISE_TYPE: num = t->sql_type; break;
-    case SQL_DESC_TYPE: num = t->desc_type; break;
-    case SQL_DESC_DATETIME_INTERVAL_CODE: num = t->dt_code; break;
-    case SQL_DESC_DATETIME_INTERVAL_PRECISION: num = t->iv_prec; break;
-    case SQL_DESC_LENGTH:
-    case SQL_COLUMN_LENGTH:
-    case SQL_COLUMN_PRECISION: num = (SQLLEN)t->column_size; break;
-    case SQL_DESC_PRECISION:
-        num = t->radix || t->digits ? (SQLLEN)(t->radix ? t->column_size : (SQLULEN)t->digits) : 0;
-        break;
-    case SQL_DESC_SCALE:
-    case SQL_COLUMN_SCALE: num = t->digits; break;
-    case SQL_DESC_OCTET_LENGTH: num = t->octet_length; break;
-    case SQL_DESC_DISPLAY_SIZE: num = t->display_size; break;
-    case SQL_DESC_NULLABLE:
-    case SQL_COLUMN_NULLABLE: num = c->notnull ? SQL_NO_NULLS : SQL_NULLABLE; break;
-    case SQL_DESC_UNSIGNED: num = t->unsigned_ ? SQL_TRUE : SQL_FALSE; break;
-    case SQL_DESC_NUM_PREC_RADIX: num = t->radix; break;
-    case SQL_DESC_FIXED_PREC_SCALE: num = c->ixtype == IX_T_MONEY; break;
-    case SQL_DESC_AUTO_UNIQUE_VALUE:
-        num = c->ixtype == IX_T_SERIAL || c->ixtype == IX_T_SERIAL8 || c->ixtype == IX_T_BIGSERIAL;
-        break;
-    case SQL_DESC_CASE_SENSITIVE: num = is_char_type(t->sql_type); break;
-    case SQL_DESC_SEARCHABLE:
-        num = t->sql_type == SQL_LONGVARCHAR || t->sql_type == SQL_LONGVARBINARY
-                  ? SQL_PRED_NONE
-                  : SQL_PRED_SEARCHABLE;
-        break;
-    case SQL_DESC_UPDATABLE: num = SQL_ATTR_READWRITE_UNKNOWN; break;
-    case SQL_DESC_UNNAMED: num = SQL_NAMED; break;
-    default:
+    const char *str;
+    SQLLEN num;
+    if (ixo_col_field(s, ColumnNumber - 1, FieldIdentifier, &str, &num) < 0)
         return ixo_leave(h, ixo_err(h, "HY091", 0, "Invalid descriptor field %d", FieldIdentifier));
-    }
     if (str) {
         SQLRETURN rc = ixo_str_out(str, CharacterAttribute, BufferLength, StringLength, NULL) &&
                                CharacterAttribute
@@ -333,7 +341,10 @@ SQLRETURN SQL_API SQLBindCol(SQLHSTMT StatementHandle, SQLUSMALLINT ColumnNumber
     b->ctype = TargetType;
     b->buf = TargetValue;
     b->buflen = BufferLength;
-    b->ind = StrLen_or_Ind;
+    b->ind = b->ind_ptr = b->oct_ptr = StrLen_or_Ind;
+    while (s->nbound > 0 && !s->bound[s->nbound - 1].buf && !s->bound[s->nbound - 1].ind)
+        s->nbound--; /* SQL_DESC_COUNT: the highest bound column */
+    ixo_app_sync(s, IXO_ARD);
     return ixo_leave(h, SQL_SUCCESS);
 }
 

@@ -8,7 +8,9 @@
  *             catalogue functions, SQLGetTypeInfo), its bindings and
  *             attributes
  *   ixo_desc  SQL_HANDLE_DESC: the four descriptors a statement hands out
- *             (only their handles for now: the fields are the statement's)
+ *             (views of the statement's fields: ixo_desc.c), or an
+ *             application descriptor allocated with SQLAllocHandle, whose
+ *             records and header the statements using it share
  * Each handle starts with its kind and its diagnostics; a call clears the
  * diagnostics of the handle it is given, records its own, and never
  * prints or exits.
@@ -54,6 +56,7 @@ typedef struct ixo_env {
 } ixo_env;
 
 typedef struct ixo_stmt ixo_stmt;
+typedef struct ixo_desc ixo_desc;
 typedef struct ixo_watch ixo_watch; /* a connection's query-timeout watchdog (ixo_timer.c) */
 typedef struct ixo_slot ixo_slot;   /* a bound column's place in a rowset (ixo_fetch.c) */
 typedef struct ixo_dae ixo_dae;     /* data at execution under way (ixo_putdata.c) */
@@ -70,22 +73,46 @@ typedef struct ixo_dbc {
     ixo_stmt *stmts;       /* the statements, linked through next */
     SQLULEN query_timeout; /* SQL_ATTR_QUERY_TIMEOUT of new statements */
     ixo_watch *watch;      /* started on the first call with a query timeout, or NULL */
+    ixo_desc *descs;       /* the explicit descriptors */
+    unsigned cursor_seq;   /* the last default cursor name's number (SQL_CURn) */
 } ixo_dbc;
 
-typedef struct ixo_desc {
-    ixo_head h;
-    ixo_stmt *stmt;
-} ixo_desc;
-
-/* a column bound with SQLBindCol, or a parameter with SQLBindParameter */
+/* a column bound with SQLBindCol, or a parameter with SQLBindParameter: a
+ * record of the ARD, or of the APD (the C side) and the IPD (sqltype, size,
+ * digits, io) */
 typedef struct ixo_bind {
     SQLSMALLINT ctype, sqltype, io;
     SQLULEN size;
     SQLSMALLINT digits;
     SQLPOINTER buf;
     SQLLEN buflen;
-    SQLLEN *ind;
+    SQLLEN *ind;               /* the length / indicator the driver reads and writes */
+    SQLLEN *ind_ptr, *oct_ptr; /* SQL_DESC_INDICATOR_PTR, _OCTET_LENGTH_PTR as set */
+    SQLSMALLINT prec, scale;   /* SQL_DESC_PRECISION, _SCALE of the C side */
+    SQLINTEGER ivprec;         /* SQL_DESC_DATETIME_INTERVAL_PRECISION of the C side */
 } ixo_bind;
+
+/* a statement's descriptors, the index into ixo_stmt.desc */
+enum { IXO_ARD, IXO_APD, IXO_IRD, IXO_IPD };
+
+/* an application descriptor's records and header: an explicit
+ * descriptor's own, or one a statement keeps aside (ixo_desc.c) */
+typedef struct ixo_app {
+    ixo_bind *rec;
+    int n;
+    SQLULEN array_size, bind_type;
+    void *bind_offset;
+    SQLUSMALLINT *op; /* SQL_DESC_ARRAY_STATUS_PTR: row / parameter operations */
+} ixo_app;
+
+struct ixo_desc {
+    ixo_head h;
+    ixo_stmt *stmt; /* an implicit descriptor's statement; NULL: allocated by the application */
+    int which;      /* IXO_ARD ... of an implicit descriptor */
+    ixo_dbc *dbc;
+    ixo_app app;    /* an explicit descriptor's records and header */
+    ixo_desc *next; /* the connection's explicit descriptors */
+};
 
 /* a result the driver made (catalogue functions, SQLGetTypeInfo) */
 typedef struct ixo_rcol {
@@ -117,14 +144,17 @@ struct ixo_stmt {
     ixo_head h;
     ixo_dbc *dbc;
     ixo_stmt *next;
-    ixo_desc desc[4]; /* ARD, APD, IRD, IPD handles */
-    ix_stmt *st;      /* the prepared statement, or NULL */
-    ixo_result *res;  /* or a result made by the driver */
-    int prepared;     /* SQLPrepare ran: SQLExecute may run */
-    int executed;     /* executed since the prepare or the last close */
-    int pending;      /* ix_step gave a row SQLFetch has not taken yet */
-    int done;         /* the cursor is at its end */
-    int has_row;      /* a current row to read with SQLGetData */
+    ixo_desc desc[4];               /* ARD, APD, IRD, IPD handles (IXO_ARD ...) */
+    ixo_desc *app[2];               /* the explicit ARD and APD in use, or NULL */
+    ixo_app imp[2];                 /* the implicit ARD and APD, kept aside while app[] is set */
+    char curname[IXO_NAME_MAX + 1]; /* the cursor name, "" until one is set or made */
+    ix_stmt *st;                    /* the prepared statement, or NULL */
+    ixo_result *res;                /* or a result made by the driver */
+    int prepared;                   /* SQLPrepare ran: SQLExecute may run */
+    int executed;                   /* executed since the prepare or the last close */
+    int pending;                    /* ix_step gave a row SQLFetch has not taken yet */
+    int done;                       /* the cursor is at its end */
+    int has_row;                    /* a current row to read with SQLGetData */
     int ncols;
     ixo_col *cols;
     SQLLEN rowcount;
@@ -141,7 +171,7 @@ struct ixo_stmt {
     SQLULEN row_array_size, row_bind_type, paramset_size, param_bind_type, max_rows;
     SQLULEN query_timeout; /* seconds, 0: none */
     int timer_armed;       /* the running call is armed with the query timeout */
-    SQLUSMALLINT *row_status;
+    SQLUSMALLINT *row_status, *row_op, *param_op;
     SQLULEN *rows_fetched;
     SQLLEN *row_bind_offset;
     SQLULEN *param_bind_offset;
@@ -273,6 +303,41 @@ void ixo_timer_stop(ixo_dbc *d);
 /* ---- results (ixo_fetch.c) ---- */
 /* the columns of the statement's describe into s->cols */
 SQLRETURN ixo_describe(ixo_stmt *s);
+
+/* field of result column i (0-based; s described) as SQLColAttribute and the
+ * IRD give it: 0 with *str (the statement's or a constant string, NULL for a
+ * number) and *num set; -1 when field is no column attribute */
+int ixo_col_field(ixo_stmt *s, int i, SQLUSMALLINT field, const char **str, SQLLEN *num);
+
+/* ---- descriptors (ixo_desc.c) ---- */
+/* After a statement function changed the bindings or header attributes of
+ * s's application descriptor w (IXO_ARD, IXO_APD): an explicit descriptor
+ * in use takes them, and the other statements sharing it see them. */
+void ixo_app_sync(ixo_stmt *s, int w);
+/* SQLSetStmtAttr(SQL_ATTR_APP_ROW_DESC / _APP_PARAM_DESC): v an explicit
+ * descriptor of s's connection, or SQL_NULL_HDESC / s's implicit one to go
+ * back to that. SQL_SUCCESS, or SQL_ERROR with a record on s. */
+SQLRETURN ixo_desc_attach(ixo_stmt *s, int w, SQLPOINTER v);
+/* the descriptor handle s uses as w (SQLGetStmtAttr) */
+ixo_desc *ixo_desc_of(ixo_stmt *s, int w);
+/* s back on its implicit descriptors (before it is freed) */
+void ixo_stmt_detach(ixo_stmt *s);
+/* SQLAllocHandle(SQL_HANDLE_DESC): a new explicit descriptor of d in *out;
+ * SQL_ERROR with a record on d when out of memory */
+SQLRETURN ixo_desc_alloc(ixo_dbc *d, SQLHANDLE *out);
+/* SQLFreeHandle(SQL_HANDLE_DESC): the statements using desc go back to
+ * their implicit descriptors; desc is freed (an implicit one: HY017) */
+SQLRETURN ixo_desc_free(ixo_desc *desc);
+/* 1 when descriptor field f is a string (the wide functions convert it) */
+int ixo_desc_field_is_text(SQLSMALLINT f);
+
+/* ---- cursor names (ixo_cursor.c) ---- */
+/* s's cursor name, made ("SQL_CUR" and the connection's next number) when
+ * none was set */
+const char *ixo_cursor_name(ixo_stmt *s);
+/* s's cursor name, when it has one, into its prepared statement while no
+ * cursor is open (in effect from the next OPEN; SQLExecute calls it again) */
+void ixo_cursor_apply(ixo_stmt *s);
 
 /* ---- results made by the driver (ixo_result.c) ---- */
 ixo_result *ixo_result_new(const ixo_rcol *cols, int ncols);

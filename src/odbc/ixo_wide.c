@@ -509,3 +509,74 @@ SQLRETURN SQL_API SQLProcedureColumnsW(SQLHSTMT hstmt, SQLWCHAR *szCatalogName,
 SQLRETURN SQL_API SQLGetTypeInfoW(SQLHSTMT hstmt, SQLSMALLINT DataType) {
     return SQLGetTypeInfo(hstmt, DataType);
 }
+
+/* ---- cursor names: lengths in characters ---- */
+
+SQLRETURN SQL_API SQLSetCursorNameW(SQLHSTMT hstmt, SQLWCHAR *szCursor, SQLSMALLINT cbCursor) {
+    if (!szCursor) return SQLSetCursorName(hstmt, NULL, cbCursor);
+    wargs a;
+    SQLRETURN rc = args_in(&a, hstmt, SQL_HANDLE_STMT, 1, (const SQLWCHAR *[]){szCursor},
+                           (SQLINTEGER[]){cbCursor}, INT16_MAX);
+    if (rc != SQL_SUCCESS) return rc;
+    rc = SQLSetCursorName(hstmt, ARG16(a, 0));
+    args_free(&a);
+    return rc;
+}
+
+SQLRETURN SQL_API SQLGetCursorNameW(SQLHSTMT hstmt, SQLWCHAR *szCursor, SQLSMALLINT cchCursorMax,
+                                    SQLSMALLINT *pcchCursor) {
+    char name[TEXT_MAX];
+    if (cchCursorMax < 0) return SQLGetCursorName(hstmt, NULL, cchCursorMax, pcchCursor);
+    SQLRETURN rc = SQLGetCursorName(hstmt, (SQLCHAR *)name, sizeof name, NULL);
+    if (!SQL_SUCCEEDED(rc)) return rc;
+    SQLLEN units;
+    int cut = wide_out(name, szCursor, cchCursorMax, &units);
+    if (pcchCursor) *pcchCursor = (SQLSMALLINT)units;
+    return cut ? cut_warn(hstmt) : rc;
+}
+
+/* ---- descriptors: string fields in bytes, names in characters ---- */
+
+SQLRETURN SQL_API SQLGetDescFieldW(SQLHDESC hdesc, SQLSMALLINT iRecord, SQLSMALLINT iField,
+                                   SQLPOINTER rgbValue, SQLINTEGER cbValueMax,
+                                   SQLINTEGER *pcbValue) {
+    if (!ixo_desc_field_is_text(iField))
+        return SQLGetDescField(hdesc, iRecord, iField, rgbValue, cbValueMax, pcbValue);
+    char text[TEXT_MAX];
+    SQLRETURN rc = SQLGetDescField(hdesc, iRecord, iField, text, sizeof text, NULL);
+    if (!SQL_SUCCEEDED(rc) || rc == SQL_NO_DATA) return rc;
+    SQLLEN units;
+    int cut = wide_out(text, rgbValue, cbValueMax / UNIT, &units);
+    if (pcbValue) *pcbValue = (SQLINTEGER)(units * UNIT);
+    return cut ? cut_warn(hdesc) : rc;
+}
+
+SQLRETURN SQL_API SQLSetDescFieldW(SQLHDESC hdesc, SQLSMALLINT iRecord, SQLSMALLINT iField,
+                                   SQLPOINTER rgbValue, SQLINTEGER cbValueMax) {
+    if (!ixo_desc_field_is_text(iField) || !rgbValue)
+        return SQLSetDescField(hdesc, iRecord, iField, rgbValue, cbValueMax);
+    SQLINTEGER units = cbValueMax == SQL_NTS ? SQL_NTS
+                       : cbValueMax < 0      ? -1
+                                             : cbValueMax / (SQLINTEGER)UNIT;
+    wargs a;
+    SQLRETURN rc = args_in(&a, hdesc, SQL_HANDLE_DESC, 1, (const SQLWCHAR *[]){rgbValue},
+                           (SQLINTEGER[]){units}, INT32_MAX);
+    if (rc != SQL_SUCCESS) return rc;
+    rc = SQLSetDescField(hdesc, iRecord, iField, a.s[0], a.len[0]);
+    args_free(&a);
+    return rc;
+}
+
+SQLRETURN SQL_API SQLGetDescRecW(SQLHDESC hdesc, SQLSMALLINT iRecord, SQLWCHAR *szName,
+                                 SQLSMALLINT cchNameMax, SQLSMALLINT *pcchName, SQLSMALLINT *pfType,
+                                 SQLSMALLINT *pfSubType, SQLLEN *pLength, SQLSMALLINT *pPrecision,
+                                 SQLSMALLINT *pScale, SQLSMALLINT *pNullable) {
+    char name[TEXT_MAX];
+    SQLRETURN rc = SQLGetDescRec(hdesc, iRecord, (SQLCHAR *)name, sizeof name, NULL, pfType,
+                                 pfSubType, pLength, pPrecision, pScale, pNullable);
+    if (!SQL_SUCCEEDED(rc) || rc == SQL_NO_DATA) return rc;
+    SQLLEN units;
+    int cut = wide_out(name, szName, cchNameMax, &units);
+    if (pcchName) *pcchName = (SQLSMALLINT)units;
+    return cut ? cut_warn(hdesc) : rc;
+}

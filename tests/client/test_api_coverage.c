@@ -30,6 +30,7 @@
  *   ix_qualifier_dt, ix_qualifier_iv  test_client, here
  *   ix_qualifier_check               here (test_temporal)
  *   ix_stmt_set_fetch_buffer, ix_stmt_set_readahead  test_client, test_fetch_auto
+ *   ix_stmt_set_cursor_name          test_curname
  *   ix_stmt_fetch_count, _roundtrips, _bytes, _size  test_fetch_auto, test_server
  *   ix_column_count, _name, _type, _enclen  test_client, test_server
  *   ix_column_notnull, ix_stmt_type  here (test_misc), test_server
