@@ -16,38 +16,13 @@
 #include <string.h>
 
 #include "ixd_proc.h"
-#include "odbc_dsn.h"
+#include "odbc_test.h"
 #include "tap.h"
 
 #define NROWS 1000
 
 static SQLHENV env;
 static SQLHDBC dbc;
-
-static const char *state_of(SQLSMALLINT type, SQLHANDLE h, SQLINTEGER *native, char *msg,
-                            size_t cap) {
-    static char st[6];
-    SQLCHAR m[512];
-    SQLSMALLINT len;
-    SQLINTEGER nat = 0;
-    st[0] = 0;
-    if (!SQL_SUCCEEDED(SQLGetDiagRec(type, h, 1, (SQLCHAR *)st, &nat, m, sizeof m, &len)))
-        return "none";
-    if (native) *native = nat;
-    if (msg) snprintf(msg, cap, "%s", (char *)m);
-    return st;
-}
-
-#define OK(call, type, h)                                                                          \
-    do {                                                                                           \
-        SQLRETURN rc_ = (call);                                                                    \
-        CHECK(SQL_SUCCEEDED(rc_), "%s: %d %s", #call, rc_, state_of(type, h, NULL, NULL, 0));      \
-    } while (0)
-
-static void exec(SQLHSTMT st, const char *sql) {
-    OK(SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS), SQL_HANDLE_STMT, st);
-    SQLFreeStmt(st, SQL_CLOSE);
-}
 
 static void connect_both_ways(int port, const char *dir) {
     char cs[512], out[512];
@@ -62,7 +37,7 @@ static void connect_both_ways(int port, const char *dir) {
        SQL_HANDLE_DBC, dbc);
     CHECK(strstr(out, "HOST=127.0.0.1") != NULL, "out connection string: %s", out);
     SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
-    exec(st, "CREATE DATABASE odbcapi WITH LOG");
+    odbc_exec(st, "CREATE DATABASE odbcapi WITH LOG");
     SQLFreeHandle(SQL_HANDLE_STMT, st);
     SQLDisconnect(dbc);
     /* the DSN of odbc.ini */
@@ -87,7 +62,7 @@ static void connect_both_ways(int port, const char *dir) {
     SQLAllocHandle(SQL_HANDLE_DBC, env, &bad);
     CHECK(SQLConnect(bad, (SQLCHAR *)"t", SQL_NTS, (SQLCHAR *)"nobody", SQL_NTS, (SQLCHAR *)"x",
                      SQL_NTS) == SQL_ERROR &&
-              strcmp(state_of(SQL_HANDLE_DBC, bad, &native, NULL, 0), "28000") == 0 &&
+              strcmp(odbc_state(SQL_HANDLE_DBC, bad, &native, NULL, 0), "28000") == 0 &&
               native == -951,
           "refused login: native %d", (int)native);
     SQLFreeHandle(SQL_HANDLE_DBC, bad);
@@ -101,7 +76,8 @@ static void param_array(SQLHSTMT st) {
     static SQLUSMALLINT status[NROWS];
     SQLULEN done = 0;
     SQLLEN count = 0;
-    exec(st, "CREATE TABLE tb (id INTEGER PRIMARY KEY, name VARCHAR(15), amount DECIMAL(10,2))");
+    odbc_exec(st,
+              "CREATE TABLE tb (id INTEGER PRIMARY KEY, name VARCHAR(15), amount DECIMAL(10,2))");
     for (int i = 0; i < NROWS; i++) {
         ids[i] = i;
         name_ind[i] = i % 10 == 3 ? SQL_NULL_DATA : snprintf(names[i], 16, "name %d", i);
@@ -136,7 +112,7 @@ static void param_array(SQLHSTMT st) {
     SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)5, 0);
     SQLINTEGER native = 0;
     SQLRETURN rc = SQLExecute(st);
-    const char *state = state_of(SQL_HANDLE_STMT, st, &native, NULL, 0);
+    const char *state = odbc_state(SQL_HANDLE_STMT, st, &native, NULL, 0);
     CHECK(rc == SQL_SUCCESS_WITH_INFO || rc == SQL_ERROR, "failing row rc %d", rc);
     CHECK(strcmp(state, "23000") == 0 && (native == -268 || native == -239), "failing row %s %d",
           state, (int)native);
@@ -245,8 +221,8 @@ static void block_fetch(SQLHSTMT st) {
 }
 
 static void getdata_and_describe(SQLHSTMT st) {
-    exec(st, "CREATE TABLE tg (v VARCHAR(200), d DATE, n DECIMAL(12,4))");
-    exec(st, "INSERT INTO tg VALUES ('abcdefghijklmnopqrstuvwxyz', '12/31/1999', -1234.5678)");
+    odbc_exec(st, "CREATE TABLE tg (v VARCHAR(200), d DATE, n DECIMAL(12,4))");
+    odbc_exec(st, "INSERT INTO tg VALUES ('abcdefghijklmnopqrstuvwxyz', '12/31/1999', -1234.5678)");
     OK(SQLExecDirect(st, (SQLCHAR *)"SELECT v, d, n FROM tg", SQL_NTS), SQL_HANDLE_STMT, st);
     SQLSMALLINT ncols = 0, type = 0, digits = 0, nullable = 0, namelen = 0;
     SQLULEN size = 0;
@@ -268,7 +244,7 @@ static void getdata_and_describe(SQLHSTMT st) {
     SQLLEN ind = 0;
     SQLRETURN rc = SQLGetData(st, 1, SQL_C_CHAR, piece, sizeof piece, &ind);
     CHECK(rc == SQL_SUCCESS_WITH_INFO && ind == 26 && strcmp(piece, "abcdefghij") == 0 &&
-              strcmp(state_of(SQL_HANDLE_STMT, st, NULL, NULL, 0), "01004") == 0,
+              strcmp(odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0), "01004") == 0,
           "first piece %d %ld", rc, (long)ind);
     rc = SQLGetData(st, 1, SQL_C_CHAR, piece, sizeof piece, &ind);
     CHECK(rc == SQL_SUCCESS_WITH_INFO && ind == 16 && strcmp(piece, "klmnopqrst") == 0,
@@ -279,7 +255,7 @@ static void getdata_and_describe(SQLHSTMT st) {
     SQLINTEGER i32;
     char msg[512] = "";
     CHECK(SQLGetData(st, 2, SQL_C_SLONG, &i32, 0, &ind) == SQL_ERROR &&
-              strcmp(state_of(SQL_HANDLE_STMT, st, NULL, msg, sizeof msg), "07006") == 0 &&
+              strcmp(odbc_state(SQL_HANDLE_STMT, st, NULL, msg, sizeof msg), "07006") == 0 &&
               strncmp(msg, "[ixdb][libixodbc]", 17) == 0,
           "DATE into an integer: 07006 %s", msg);
     SQL_NUMERIC_STRUCT ns;
@@ -292,7 +268,7 @@ static void getdata_and_describe(SQLHSTMT st) {
     CHECK(ds.year == 1999 && ds.month == 12 && ds.day == 31, "date struct");
     CHECK(SQLMoreResults(st) == SQL_NO_DATA, "SQLMoreResults");
     CHECK(SQLCloseCursor(st) == SQL_ERROR &&
-              strcmp(state_of(SQL_HANDLE_STMT, st, NULL, NULL, 0), "24000") == 0,
+              strcmp(odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0), "24000") == 0,
           "SQLCloseCursor with no cursor: 24000");
     /* diagnostics fields of a server error */
     CHECK(SQLExecDirect(st, (SQLCHAR *)"SELECT * FROM nosuch", SQL_NTS) == SQL_ERROR, "error");
@@ -320,18 +296,21 @@ static void direct_vs_general(SQLHSTMT st) {
         SQL_C_SLONG,  SQL_C_SLONG,     SQL_C_SBIGINT, SQL_C_SBIGINT, SQL_C_DOUBLE,
         SQL_C_DOUBLE, SQL_C_CHAR,      SQL_C_CHAR,    SQL_C_CHAR,    SQL_C_CHAR,
         SQL_C_CHAR,   SQL_C_TYPE_DATE, SQL_C_SLONG,   SQL_C_SLONG};
-    exec(st, "CREATE TABLE tdir (a SMALLINT, b INTEGER, c INT8, d BIGINT, e FLOAT, f SMALLFLOAT, "
-             "g CHAR(6), h VARCHAR(40), i NCHAR(5), j NVARCHAR(10), k LVARCHAR(100), l DATE, "
-             "m SERIAL, n BIGINT)");
-    exec(st, "INSERT INTO tdir VALUES (1, 2, 3, 4, 1.5, 2.5, 'ab', 'hello', 'x', 'y', 'lv', "
-             "'01/02/2024', 0, 5)");
-    exec(st, "INSERT INTO tdir VALUES (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
-             "NULL, NULL, 0, NULL)");
-    exec(st, "INSERT INTO tdir VALUES (-32767, -2147483647, -9223372036854775807, "
-             "9223372036854775807, -1e300, -3.25e38, 'abcdef', 'a text longer than the buffer', "
-             "'abcde', 'exactly 11.', 'eleven char', '12/31/9999', 0, 9999999999)");
-    exec(st, "INSERT INTO tdir VALUES (0, 0, 0, 0, 0, 0, '', '', '', '', '', '01/01/0001', 0, "
-             "-2147483648)");
+    odbc_exec(st,
+              "CREATE TABLE tdir (a SMALLINT, b INTEGER, c INT8, d BIGINT, e FLOAT, f SMALLFLOAT, "
+              "g CHAR(6), h VARCHAR(40), i NCHAR(5), j NVARCHAR(10), k LVARCHAR(100), l DATE, "
+              "m SERIAL, n BIGINT)");
+    odbc_exec(st, "INSERT INTO tdir VALUES (1, 2, 3, 4, 1.5, 2.5, 'ab', 'hello', 'x', 'y', 'lv', "
+                  "'01/02/2024', 0, 5)");
+    odbc_exec(
+        st, "INSERT INTO tdir VALUES (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+            "NULL, NULL, 0, NULL)");
+    odbc_exec(st,
+              "INSERT INTO tdir VALUES (-32767, -2147483647, -9223372036854775807, "
+              "9223372036854775807, -1e300, -3.25e38, 'abcdef', 'a text longer than the buffer', "
+              "'abcde', 'exactly 11.', 'eleven char', '12/31/9999', 0, 9999999999)");
+    odbc_exec(st, "INSERT INTO tdir VALUES (0, 0, 0, 0, 0, 0, '', '', '', '', '', '01/01/0001', 0, "
+                  "-2147483648)");
     /* row-wise: each column's buffer is DBUF bytes whatever its C type */
     static struct drow {
         unsigned char v[NDIRECT][DBUF];
@@ -409,7 +388,7 @@ static void *run_long(void *arg) {
     cancel_run *c = arg;
     c->rc = SQLExecDirect(c->st, (SQLCHAR *)"SELECT COUNT(*) FROM n a, n b, n c", SQL_NTS);
     snprintf(c->state, sizeof c->state, "%s",
-             state_of(SQL_HANDLE_STMT, c->st, &c->native, NULL, 0));
+             odbc_state(SQL_HANDLE_STMT, c->st, &c->native, NULL, 0));
     c->done = 1;
     return NULL;
 }
@@ -418,7 +397,7 @@ static void cancel_from_another_thread(SQLHSTMT st) {
     static SQLINTEGER ids[2000];
     for (int i = 0; i < 2000; i++)
         ids[i] = i;
-    exec(st, "CREATE TABLE n (i INTEGER)");
+    odbc_exec(st, "CREATE TABLE n (i INTEGER)");
     OK(SQLPrepare(st, (SQLCHAR *)"INSERT INTO n VALUES (?)", SQL_NTS), SQL_HANDLE_STMT, st);
     SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)2000, 0);
     SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, ids, 0, NULL);
@@ -452,12 +431,12 @@ static void cancel_from_another_thread(SQLHSTMT st) {
 }
 
 static void transactions(SQLHSTMT st) {
-    exec(st, "CREATE TABLE tt (n INTEGER)");
+    odbc_exec(st, "CREATE TABLE tt (n INTEGER)");
     OK(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0),
        SQL_HANDLE_DBC, dbc);
-    exec(st, "INSERT INTO tt VALUES (1)");
+    odbc_exec(st, "INSERT INTO tt VALUES (1)");
     OK(SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_ROLLBACK), SQL_HANDLE_DBC, dbc);
-    exec(st, "INSERT INTO tt VALUES (2)");
+    odbc_exec(st, "INSERT INTO tt VALUES (2)");
     OK(SQLEndTran(SQL_HANDLE_DBC, dbc, SQL_COMMIT), SQL_HANDLE_DBC, dbc);
     OK(SQLSetConnectAttr(dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_ON, 0),
        SQL_HANDLE_DBC, dbc);
@@ -550,7 +529,7 @@ static void interval_getdata(SQLHSTMT st) {
     OK(SQLGetData(st, 2, SQL_C_CHAR, text, sizeof text, &ind), SQL_HANDLE_STMT, st);
     CHECK(strcmp(text, "  12-06") == 0 && ind == 7, "YEAR TO MONTH as text '%s'", text);
     SQLRETURN rc = SQLGetData(st, 3, SQL_C_SLONG, &i32, 0, &ind);
-    CHECK(rc == SQL_ERROR && strcmp(state_of(SQL_HANDLE_STMT, st, NULL, NULL, 0), "07006") == 0,
+    CHECK(rc == SQL_ERROR && strcmp(odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0), "07006") == 0,
           "HOUR TO MINUTE as SQL_C_SLONG: 07006");
     OK(SQLFetch(st), SQL_HANDLE_STMT, st);
     OK(SQLGetData(st, 1, SQL_C_INTERVAL_DAY_TO_SECOND, &is, sizeof is, &ind), SQL_HANDLE_STMT, st);
@@ -626,14 +605,14 @@ static void interval_params(SQLHSTMT st) {
     SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_INTERVAL_DAY_TO_SECOND,
                      SQL_INTERVAL_DAY_TO_SECOND, 18, 0, &d, 0, NULL);
     CHECK(SQLExecute(st) == SQL_ERROR &&
-              strcmp(state_of(SQL_HANDLE_STMT, st, NULL, NULL, 0), "22015") == 0,
+              strcmp(odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0), "22015") == 0,
           "a fraction for SECOND: 22015");
     SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_INTERVAL_DAY_TO_SECOND,
                      SQL_INTERVAL_DAY_TO_SECOND, 18, 5, &d, 0, NULL);
     /* 22015: a day of 10 digits */
     d.intval.day_second.day = 1000000000;
     CHECK(SQLExecute(st) == SQL_ERROR &&
-              strcmp(state_of(SQL_HANDLE_STMT, st, NULL, NULL, 0), "22015") == 0,
+              strcmp(odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0), "22015") == 0,
           "10-digit day parameter: 22015");
     SQLFreeStmt(st, SQL_RESET_PARAMS);
     SQLFreeStmt(st, SQL_CLOSE);
@@ -693,11 +672,11 @@ static void interval_catalog(SQLHSTMT st) {
 }
 
 static void intervals(SQLHSTMT st) {
-    exec(st, "CREATE TABLE ti (id INTEGER, d INTERVAL DAY(3) TO FRACTION(5), "
-             "ym INTERVAL YEAR TO MONTH, hm INTERVAL HOUR TO MINUTE)");
-    exec(st, "INSERT INTO ti VALUES (1, '3 03:27:01.12345', '12-06', '5:30')");
-    exec(st, "INSERT INTO ti VALUES (2, '-100 00:00:00.5', '-1-01', '-23:59')");
-    exec(st, "INSERT INTO ti VALUES (3, NULL, NULL, NULL)");
+    odbc_exec(st, "CREATE TABLE ti (id INTEGER, d INTERVAL DAY(3) TO FRACTION(5), "
+                  "ym INTERVAL YEAR TO MONTH, hm INTERVAL HOUR TO MINUTE)");
+    odbc_exec(st, "INSERT INTO ti VALUES (1, '3 03:27:01.12345', '12-06', '5:30')");
+    odbc_exec(st, "INSERT INTO ti VALUES (2, '-100 00:00:00.5', '-1-01', '-23:59')");
+    odbc_exec(st, "INSERT INTO ti VALUES (3, NULL, NULL, NULL)");
     interval_describe(st);
     interval_getdata(st);
     interval_block(st);
@@ -707,16 +686,8 @@ static void intervals(SQLHSTMT st) {
 
 int main(void) {
     ixd_proc p;
-    if (ixd_start(&p, NULL, NULL) != 0) {
-        printf("ixd did not start\n0 passed, 1 failed\n");
-        return 1;
-    }
-    if (odbc_write_dsn(&p, "t", "odbcapi") != 0) {
-        printf("cannot write the ODBC ini files in %s\n0 passed, 1 failed\n", p.dir);
-        return 1;
-    }
-    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
-    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    if (odbc_test_start(&p, "t", "odbcapi") != 0) return 1;
+    env = odbc_test_env();
     connect_both_ways(p.port, p.dir);
     SQLHSTMT st;
     SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);

@@ -17,28 +17,10 @@
 #include <unistd.h>
 
 #include "ixd_proc.h"
-#include "odbc_dsn.h"
+#include "odbc_test.h"
 #include "tap.h"
 
 static SQLHENV env;
-
-static const char *state_of(SQLSMALLINT type, SQLHANDLE h, SQLINTEGER *native) {
-    static char st[6];
-    SQLCHAR m[512];
-    SQLSMALLINT len;
-    SQLINTEGER nat = 0;
-    st[0] = 0;
-    if (!SQL_SUCCEEDED(SQLGetDiagRec(type, h, 1, (SQLCHAR *)st, &nat, m, sizeof m, &len)))
-        return "none";
-    if (native) *native = nat;
-    return st;
-}
-
-#define OK(call, type, h)                                                                          \
-    do {                                                                                           \
-        SQLRETURN rc_ = (call);                                                                    \
-        CHECK(SQL_SUCCEEDED(rc_), "%s: %d %s", #call, rc_, state_of(type, h, NULL));               \
-    } while (0)
 
 static double now(void) {
     struct timespec t;
@@ -88,7 +70,7 @@ static void login_timeout(int live_port) {
     SQLRETURN rc = connect_to(dbc, port, NULL);
     double took = now() - t0;
     SQLINTEGER native = 0;
-    const char *st = state_of(SQL_HANDLE_DBC, dbc, &native);
+    const char *st = odbc_state(SQL_HANDLE_DBC, dbc, &native, NULL, 0);
     CHECK(rc == SQL_ERROR && strcmp(st, "HYT00") == 0,
           "a server that never answers: HYT00 (rc %d, %s, native %d)", rc, st, (int)native);
     CHECK(took > 0.8 && took < 4.0, "the login timeout of 1 s bounds the connect: %.2f s", took);
@@ -120,7 +102,8 @@ static void isolation_levels(int port) {
               (unsigned long)v);
     }
     CHECK(SQLSetConnectAttr(dbc, SQL_ATTR_TXN_ISOLATION, (SQLPOINTER)12345, 0) == SQL_ERROR,
-          "an unknown isolation level is refused (%s)", state_of(SQL_HANDLE_DBC, dbc, NULL));
+          "an unknown isolation level is refused (%s)",
+          odbc_state(SQL_HANDLE_DBC, dbc, NULL, NULL, 0));
     SQLUINTEGER opts = 0;
     OK(SQLGetInfo(dbc, SQL_TXN_ISOLATION_OPTION, &opts, sizeof opts, NULL), SQL_HANDLE_DBC, dbc);
     CHECK((opts & (SQL_TXN_READ_UNCOMMITTED | SQL_TXN_READ_COMMITTED | SQL_TXN_REPEATABLE_READ)) ==
@@ -139,7 +122,8 @@ static long count_rows(SQLHDBC dbc, char *state) {
     SQLRETURN rc = SQLExecDirect(st, (SQLCHAR *)"SELECT COUNT(*) FROM t", SQL_NTS);
     if (SQL_SUCCEEDED(rc)) rc = SQLFetch(st);
     if (SQL_SUCCEEDED(rc)) rc = SQLGetData(st, 1, SQL_C_SLONG, &n, 0, &ind);
-    snprintf(state, 6, "%s", SQL_SUCCEEDED(rc) ? "00000" : state_of(SQL_HANDLE_STMT, st, NULL));
+    snprintf(state, 6, "%s",
+             SQL_SUCCEEDED(rc) ? "00000" : odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0));
     SQLFreeHandle(SQL_HANDLE_STMT, st);
     return SQL_SUCCEEDED(rc) ? n : -1;
 }
@@ -193,7 +177,7 @@ static void connection_dead(void) {
     SQLHSTMT st;
     SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
     SQLRETURN rc = SQLExecDirect(st, (SQLCHAR *)"CREATE DATABASE gone", SQL_NTS);
-    const char *s = state_of(SQL_HANDLE_STMT, st, NULL);
+    const char *s = odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0);
     CHECK(rc == SQL_ERROR && strncmp(s, "08", 2) == 0, "a call after kill -9: %d %s", rc, s);
     OK(SQLGetConnectAttr(dbc, SQL_ATTR_CONNECTION_DEAD, &dead, 0, NULL), SQL_HANDLE_DBC, dbc);
     CHECK(dead == SQL_CD_TRUE, "after the server died: dead (%u)", (unsigned)dead);
@@ -205,16 +189,8 @@ static void connection_dead(void) {
 
 int main(void) {
     ixd_proc p;
-    if (ixd_start(&p, NULL, NULL) != 0) {
-        printf("ixd did not start\n0 passed, 1 failed\n");
-        return 1;
-    }
-    if (odbc_write_dsn(&p, "t", "attrs") != 0) {
-        printf("cannot write the ODBC ini files in %s\n0 passed, 1 failed\n", p.dir);
-        return 1;
-    }
-    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
-    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    if (odbc_test_start(&p, "t", "attrs") != 0) return 1;
+    env = odbc_test_env();
     SQLHDBC dbc;
     SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
     OK(connect_to(dbc, p.port, NULL), SQL_HANDLE_DBC, dbc);

@@ -28,7 +28,7 @@
 #include <sys/socket.h>
 
 #include "ixd_proc.h"
-#include "odbc_dsn.h"
+#include "odbc_test.h"
 #include "tap.h"
 
 #define SKIPPED 77
@@ -275,8 +275,7 @@ int main(void) {
         return 1;
     }
     CHECK(write_files() == 0, "the sqlhosts, odbc.ini and odbcinst.ini files");
-    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
-    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    env = odbc_test_env();
     through_sqlhosts();
     with_tls();
     sqlhosts_tls();

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "ixd_proc.h"
-#include "odbc_dsn.h"
+#include "odbc_test.h"
 #include "tap.h"
 
 #define NROWS   7
@@ -28,36 +28,14 @@
 static SQLHENV env;
 static SQLHDBC dbc;
 
-static const char *state_of(SQLSMALLINT type, SQLHANDLE h) {
-    static char st[6];
-    SQLCHAR m[512];
-    SQLSMALLINT len;
-    SQLINTEGER nat = 0;
-    st[0] = 0;
-    if (!SQL_SUCCEEDED(SQLGetDiagRec(type, h, 1, (SQLCHAR *)st, &nat, m, sizeof m, &len)))
-        return "none";
-    return st;
-}
-
-#define OK(call, type, h)                                                                          \
-    do {                                                                                           \
-        SQLRETURN rc_ = (call);                                                                    \
-        CHECK(SQL_SUCCEEDED(rc_), "%s: %d %s", #call, rc_, state_of(type, h));                     \
-    } while (0)
-
 /* call fails with SQLSTATE want on descriptor (or statement) handle h */
 #define FAILS(call, type, h, want)                                                                 \
     do {                                                                                           \
         SQLRETURN rc_ = (call);                                                                    \
-        const char *st_ = state_of(type, h);                                                       \
+        const char *st_ = odbc_state(type, h, NULL, NULL, 0);                                      \
         CHECK(rc_ == SQL_ERROR && strcmp(st_, want) == 0, "%s: %d %s (want %s)", #call, rc_, st_,  \
               want);                                                                               \
     } while (0)
-
-static void exec(SQLHSTMT st, const char *sql) {
-    OK(SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS), SQL_HANDLE_STMT, st);
-    SQLFreeStmt(st, SQL_CLOSE);
-}
 
 static SQLHSTMT new_stmt(void) {
     SQLHSTMT st = SQL_NULL_HSTMT;
@@ -88,7 +66,7 @@ static SQLLEN field(SQLHDESC d, SQLSMALLINT rec, SQLSMALLINT f, fsize z) {
     SQLRETURN rc;
     SQLLEN v = num_field(d, rec, f, z, &rc);
     CHECK(rc == SQL_SUCCESS, "SQLGetDescField(%d, %d): %d %s", rec, f, rc,
-          state_of(SQL_HANDLE_DESC, d));
+          odbc_state(SQL_HANDLE_DESC, d, NULL, NULL, 0));
     return v;
 }
 
@@ -99,10 +77,11 @@ static void *ptr_field(SQLHDESC d, SQLSMALLINT rec, SQLSMALLINT f) {
 }
 
 static void setup(SQLHSTMT st) {
-    exec(st, "CREATE TABLE t (id INTEGER NOT NULL, s SMALLINT, b BIGINT, r SMALLFLOAT, f FLOAT, "
-             "d DECIMAL(10,3), m MONEY(8,2), dt DATE, ts DATETIME YEAR TO FRACTION(3), "
-             "tm DATETIME HOUR TO SECOND, iv INTERVAL DAY(3) TO SECOND, c CHAR(10), "
-             "vc VARCHAR(20), lv LVARCHAR(100), bo BOOLEAN, tx TEXT, sr SERIAL)");
+    odbc_exec(st,
+              "CREATE TABLE t (id INTEGER NOT NULL, s SMALLINT, b BIGINT, r SMALLFLOAT, f FLOAT, "
+              "d DECIMAL(10,3), m MONEY(8,2), dt DATE, ts DATETIME YEAR TO FRACTION(3), "
+              "tm DATETIME HOUR TO SECOND, iv INTERVAL DAY(3) TO SECOND, c CHAR(10), "
+              "vc VARCHAR(20), lv LVARCHAR(100), bo BOOLEAN, tx TEXT, sr SERIAL)");
     for (int i = 1; i <= NROWS; i++) {
         char sql[400];
         snprintf(sql, sizeof sql,
@@ -110,7 +89,7 @@ static void setup(SQLHSTMT st) {
                  "'2024-01-%02d', '2024-02-03 04:05:%02d.123', '10:11:%02d', '%d 01:02:03', "
                  "'c%d', 'name %d', 'long %d', 't', 'text %d', 0)",
                  i, i, i, i, i, i, i, i, i, i, i, i, i, i, i);
-        exec(st, sql);
+        odbc_exec(st, sql);
     }
 }
 
@@ -205,7 +184,7 @@ static void ird(SQLHSTMT st) {
     SQLINTEGER nlen = 0;
     CHECK(SQLGetDescField(d, 13, SQL_DESC_NAME, name, 2, &nlen) == SQL_SUCCESS_WITH_INFO &&
               strcmp(name, "v") == 0 && nlen == 2 &&
-              strcmp(state_of(SQL_HANDLE_DESC, d), "01004") == 0,
+              strcmp(odbc_state(SQL_HANDLE_DESC, d, NULL, NULL, 0), "01004") == 0,
           "IRD name cut: %s %d", name, (int)nlen);
     FAILS(SQLSetDescField(d, 0, SQL_DESC_ALLOC_TYPE, (SQLPOINTER)SQL_DESC_ALLOC_USER, 0),
           SQL_HANDLE_DESC, d, "HY016");
@@ -527,7 +506,7 @@ static void bind_params_desc(SQLHSTMT b, params *p) {
 
 static void params_compare(void) {
     SQLHSTMT a = new_stmt(), b = new_stmt();
-    exec(a, "CREATE TABLE p (id INTEGER, vc VARCHAR(20), d DECIMAL(10,2), dt DATE)");
+    odbc_exec(a, "CREATE TABLE p (id INTEGER, vc VARCHAR(20), d DECIMAL(10,2), dt DATE)");
     params pa, pb;
     fill_params(&pa, 1);
     fill_params(&pb, 11);
@@ -766,7 +745,7 @@ static void cursor_names(void) {
     CHECK(strcmp((char *)na, "upd_cur") == 0 && len == 7, "set and get: %s", na);
     CHECK(SQLGetCursorName(a, small, sizeof small, &len) == SQL_SUCCESS_WITH_INFO &&
               strcmp((char *)small, "upd") == 0 && len == 7 &&
-              strcmp(state_of(SQL_HANDLE_STMT, a), "01004") == 0,
+              strcmp(odbc_state(SQL_HANDLE_STMT, a, NULL, NULL, 0), "01004") == 0,
           "cut: %s %d", small, len);
     FAILS(SQLSetCursorName(b, (SQLCHAR *)"UPD_CUR", SQL_NTS), SQL_HANDLE_STMT, b, "3C000");
     FAILS(SQLSetCursorName(b, (SQLCHAR *)"SQL_CURx", SQL_NTS), SQL_HANDLE_STMT, b, "34000");
@@ -852,16 +831,8 @@ static void wide_functions(void) {
 
 int main(void) {
     ixd_proc p;
-    if (ixd_start(&p, NULL, NULL) != 0) {
-        printf("ixd did not start\n0 passed, 1 failed\n");
-        return 1;
-    }
-    if (odbc_write_dsn(&p, "t", "odbcdesc") != 0) {
-        printf("cannot write the ODBC ini files in %s\n0 passed, 1 failed\n", p.dir);
-        return 1;
-    }
-    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
-    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    if (odbc_test_start(&p, "t", "odbcdesc") != 0) return 1;
+    env = odbc_test_env();
     SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
     char cs[256];
     snprintf(cs, sizeof cs, "DRIVER={ixdb};HOST=127.0.0.1;SERVICE=%d;UID=informix;PWD=in4mix",
@@ -869,7 +840,7 @@ int main(void) {
     OK(SQLDriverConnect(dbc, NULL, (SQLCHAR *)cs, SQL_NTS, NULL, 0, NULL, SQL_DRIVER_NOPROMPT),
        SQL_HANDLE_DBC, dbc);
     SQLHSTMT st = new_stmt();
-    exec(st, "CREATE DATABASE odbcdesc WITH LOG");
+    odbc_exec(st, "CREATE DATABASE odbcdesc WITH LOG");
     setup(st);
     ird(st);
     SQLFreeHandle(SQL_HANDLE_STMT, st);

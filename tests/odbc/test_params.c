@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "ixd_proc.h"
-#include "odbc_dsn.h"
+#include "odbc_test.h"
 #include "tap.h"
 
 #define VARCHAR_FALLBACK 4000
@@ -24,28 +24,6 @@
 
 static SQLHENV env;
 static SQLHDBC dbc;
-
-static const char *state_of(SQLSMALLINT type, SQLHANDLE h) {
-    static char st[6];
-    SQLCHAR m[512];
-    SQLSMALLINT len;
-    SQLINTEGER nat = 0;
-    st[0] = 0;
-    if (!SQL_SUCCEEDED(SQLGetDiagRec(type, h, 1, (SQLCHAR *)st, &nat, m, sizeof m, &len)))
-        return "none";
-    return st;
-}
-
-#define OK(call, type, h)                                                                          \
-    do {                                                                                           \
-        SQLRETURN rc_ = (call);                                                                    \
-        CHECK(SQL_SUCCEEDED(rc_), "%s: %d %s", #call, rc_, state_of(type, h));                     \
-    } while (0)
-
-static void exec(SQLHSTMT st, const char *sql) {
-    OK(SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS), SQL_HANDLE_STMT, st);
-    SQLFreeStmt(st, SQL_CLOSE);
-}
 
 typedef struct pdesc {
     SQLSMALLINT type;
@@ -78,9 +56,9 @@ static void prepared(SQLHSTMT st, const char *sql, const pdesc *w, int n) {
 }
 
 static void describe(SQLHSTMT st) {
-    exec(st, "CREATE TABLE pd (i INTEGER NOT NULL, d DECIMAL(10,2), v VARCHAR(20), dt DATE, "
-             "ts DATETIME YEAR TO SECOND, b BOOLEAN, lv LVARCHAR(500), tx TEXT, by BYTE, "
-             "f FLOAT, bi BIGINT, tf DATETIME YEAR TO FRACTION(3))");
+    odbc_exec(st, "CREATE TABLE pd (i INTEGER NOT NULL, d DECIMAL(10,2), v VARCHAR(20), dt DATE, "
+                  "ts DATETIME YEAR TO SECOND, b BOOLEAN, lv LVARCHAR(500), tx TEXT, by BYTE, "
+                  "f FLOAT, bi BIGINT, tf DATETIME YEAR TO FRACTION(3))");
     pdesc all[12] = {{SQL_INTEGER, 10, 0, SQL_NO_NULLS},
                      {SQL_DECIMAL, 10, 2, SQL_NULLABLE},
                      {SQL_VARCHAR, 20, 0, SQL_NULLABLE},
@@ -103,7 +81,7 @@ static void describe(SQLHSTMT st) {
     prepared(st, "SELECT v FROM pd WHERE i = ? AND d > ?", fb, 2);
     SQLSMALLINT t;
     CHECK(SQLDescribeParam(st, 3, &t, NULL, NULL, NULL) == SQL_ERROR &&
-              strcmp(state_of(SQL_HANDLE_STMT, st), "07009") == 0,
+              strcmp(odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0), "07009") == 0,
           "parameter 3 of 2: 07009");
     SQLFreeStmt(st, SQL_CLOSE);
     /* after SQLExecDirect (a deferred PREPARE, gone with the execution) */
@@ -115,7 +93,7 @@ static void describe(SQLHSTMT st) {
     pdesc iv[2] = {all[0], all[2]};
     check_params(st, "after SQLExecDirect", iv, 2);
     SQLFreeStmt(st, SQL_RESET_PARAMS);
-    exec(st, "DELETE FROM pd");
+    odbc_exec(st, "DELETE FROM pd");
 }
 
 /* the row-wise parameter array an application builds from the description */
@@ -216,16 +194,8 @@ static void typed_array(SQLHSTMT st) {
 
 int main(void) {
     ixd_proc p;
-    if (ixd_start(&p, NULL, NULL) != 0) {
-        printf("ixd did not start\n0 passed, 1 failed\n");
-        return 1;
-    }
-    if (odbc_write_dsn(&p, "t", "odbcparams") != 0) {
-        printf("cannot write the ODBC ini files in %s\n0 passed, 1 failed\n", p.dir);
-        return 1;
-    }
-    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
-    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    if (odbc_test_start(&p, "t", "odbcparams") != 0) return 1;
+    env = odbc_test_env();
     SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
     char cs[256];
     snprintf(cs, sizeof cs, "DRIVER={ixdb};HOST=127.0.0.1;SERVICE=%d;UID=informix;PWD=in4mix",
@@ -234,7 +204,7 @@ int main(void) {
        SQL_HANDLE_DBC, dbc);
     SQLHSTMT st;
     SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
-    exec(st, "CREATE DATABASE odbcparams WITH LOG");
+    odbc_exec(st, "CREATE DATABASE odbcparams WITH LOG");
     describe(st);
     typed_array(st);
     SQLFreeHandle(SQL_HANDLE_STMT, st);

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "ixd_proc.h"
-#include "odbc_dsn.h"
+#include "odbc_test.h"
 #include "tap.h"
 
 #define BIG   100000 /* bytes of a long value */
@@ -29,51 +29,35 @@
 static SQLHENV env;
 static SQLHDBC dbc;
 
-static const char *state_of(SQLHSTMT st) {
-    static char s[6];
-    SQLCHAR m[512];
-    SQLSMALLINT len;
-    SQLINTEGER nat = 0;
-    s[0] = 0;
-    if (!SQL_SUCCEEDED(
-            SQLGetDiagRec(SQL_HANDLE_STMT, st, 1, (SQLCHAR *)s, &nat, m, sizeof m, &len)))
-        return "none";
-    return s;
-}
-
-#define OK(call, st)                                                                               \
+#define OKS(call, st)                                                                              \
     do {                                                                                           \
         SQLRETURN rc_ = (call);                                                                    \
-        CHECK(SQL_SUCCEEDED(rc_), "%s: %d %s", #call, rc_, state_of(st));                          \
+        CHECK(SQL_SUCCEEDED(rc_), "%s: %d %s", #call, rc_,                                         \
+              odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0));                                     \
     } while (0)
 
 /* call answers rc; with state (not NULL) that SQLSTATE */
 #define EXPECT(call, rc, state, st)                                                                \
     do {                                                                                           \
         SQLRETURN rc_ = (call);                                                                    \
-        const char *s_ = rc_ == SQL_ERROR ? state_of(st) : "";                                     \
+        const char *s_ = rc_ == SQL_ERROR ? odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0) : "";   \
         CHECK(rc_ == (rc) && (!(state) || strcmp(s_, (state) ? (state) : "") == 0),                \
               "%s: %d %s, wanted %d %s", #call, rc_, s_, rc, (state) ? (state) : "");              \
     } while (0)
-
-static void exec(SQLHSTMT st, const char *sql) {
-    OK(SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS), st);
-    SQLFreeStmt(st, SQL_CLOSE);
-}
 
 /* SQLParamData answers SQL_NEED_DATA with token */
 static void want_token(SQLHSTMT st, SQLPOINTER token) {
     SQLPOINTER got = NULL;
     SQLRETURN rc = SQLParamData(st, &got);
     CHECK(rc == SQL_NEED_DATA && got == token, "SQLParamData: %d %s, token %p, wanted %p", rc,
-          state_of(st), got, token);
+          odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0), got, token);
 }
 
 /* n bytes of p in pieces of piece bytes */
 static void put_pieces(SQLHSTMT st, const void *p, size_t n, size_t piece) {
     for (size_t o = 0; o < n; o += piece) {
         size_t k = n - o < piece ? n - o : piece;
-        OK(SQLPutData(st, (SQLPOINTER)((const char *)p + o), (SQLLEN)k), st);
+        OKS(SQLPutData(st, (SQLPOINTER)((const char *)p + o), (SQLLEN)k), st);
     }
 }
 
@@ -95,19 +79,19 @@ static char *text, *bytes, *back;
 /* two data-at-execution parameters between two ordinary ones, 10 pieces
  * of 10,000 bytes each into TEXT and BYTE; then NULL for both */
 static void several(SQLHSTMT st) {
-    exec(st, "CREATE TABLE tp (id INTEGER, tx TEXT, bt BYTE, v VARCHAR(40))");
-    OK(SQLPrepare(st, (SQLCHAR *)"INSERT INTO tp VALUES (?, ?, ?, ?)", SQL_NTS), st);
+    odbc_exec(st, "CREATE TABLE tp (id INTEGER, tx TEXT, bt BYTE, v VARCHAR(40))");
+    OKS(SQLPrepare(st, (SQLCHAR *)"INSERT INTO tp VALUES (?, ?, ?, ?)", SQL_NTS), st);
     SQLINTEGER id = 1;
     SQLLEN tx_ind = SQL_DATA_AT_EXEC, by_ind = SQL_LEN_DATA_AT_EXEC(BIG), v_ind = SQL_NTS;
     char v[] = "ordinary";
-    OK(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, &id, 0, NULL), st);
-    OK(SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, BIG, 0, (SQLPOINTER)2,
-                        0, &tx_ind),
-       st);
-    OK(SQLBindParameter(st, 3, SQL_PARAM_INPUT, SQL_C_BINARY, SQL_LONGVARBINARY, BIG, 0,
-                        (SQLPOINTER)3, 0, &by_ind),
-       st);
-    OK(SQLBindParameter(st, 4, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, 40, 0, v, 0, &v_ind), st);
+    OKS(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, &id, 0, NULL), st);
+    OKS(SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, BIG, 0, (SQLPOINTER)2,
+                         0, &tx_ind),
+        st);
+    OKS(SQLBindParameter(st, 3, SQL_PARAM_INPUT, SQL_C_BINARY, SQL_LONGVARBINARY, BIG, 0,
+                         (SQLPOINTER)3, 0, &by_ind),
+        st);
+    OKS(SQLBindParameter(st, 4, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, 40, 0, v, 0, &v_ind), st);
     EXPECT(SQLExecute(st), SQL_NEED_DATA, NULL, st);
     want_token(st, (SQLPOINTER)2);
     put_pieces(st, text, BIG, PIECE);
@@ -115,16 +99,16 @@ static void several(SQLHSTMT st) {
     put_pieces(st, bytes, BIG, PIECE);
     EXPECT(SQLParamData(st, NULL), SQL_SUCCESS, NULL, st);
     SQLLEN n = 0;
-    OK(SQLRowCount(st, &n), st);
+    OKS(SQLRowCount(st, &n), st);
     CHECK(n == 1, "rows %ld", (long)n);
     /* NULL for both (SQL_NULL_DATA in SQLPutData) */
     id = 2;
     strcpy(v, "second");
     EXPECT(SQLExecute(st), SQL_NEED_DATA, NULL, st);
     want_token(st, (SQLPOINTER)2);
-    OK(SQLPutData(st, NULL, SQL_NULL_DATA), st);
+    OKS(SQLPutData(st, NULL, SQL_NULL_DATA), st);
     want_token(st, (SQLPOINTER)3);
-    OK(SQLPutData(st, NULL, SQL_NULL_DATA), st);
+    OKS(SQLPutData(st, NULL, SQL_NULL_DATA), st);
     EXPECT(SQLParamData(st, NULL), SQL_SUCCESS, NULL, st);
     SQLFreeStmt(st, SQL_RESET_PARAMS);
     n = read_value(st, "SELECT tx FROM tp WHERE id = 1", 1, SQL_C_CHAR, back, BIG + 1);
@@ -144,34 +128,34 @@ static void several(SQLHSTMT st) {
  * data-at-execution parameter; a searched UPDATE of no row */
 static void direct(SQLHSTMT st) {
     SQLLEN ind = SQL_LEN_DATA_AT_EXEC(0), n = 0;
-    OK(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, (SQLPOINTER)7, 0,
-                        &ind),
-       st);
+    OKS(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, (SQLPOINTER)7,
+                         0, &ind),
+        st);
     EXPECT(SQLExecDirect(st, (SQLCHAR *)"INSERT INTO tp (id, tx) VALUES (3, ?)", SQL_NTS),
            SQL_NEED_DATA, NULL, st);
     want_token(st, (SQLPOINTER)7);
-    OK(SQLPutData(st, "abc", SQL_NTS), st);
-    OK(SQLPutData(st, "", SQL_NTS), st);
-    OK(SQLPutData(st, "defg", SQL_NTS), st);
-    OK(SQLPutData(st, "hij-not-this", 3), st);
+    OKS(SQLPutData(st, "abc", SQL_NTS), st);
+    OKS(SQLPutData(st, "", SQL_NTS), st);
+    OKS(SQLPutData(st, "defg", SQL_NTS), st);
+    OKS(SQLPutData(st, "hij-not-this", 3), st);
     EXPECT(SQLParamData(st, NULL), SQL_SUCCESS, NULL, st);
-    OK(SQLRowCount(st, &n), st);
+    OKS(SQLRowCount(st, &n), st);
     CHECK(n == 1, "rows %ld", (long)n);
     n = read_value(st, "SELECT tx FROM tp WHERE id = 3", 1, SQL_C_CHAR, back, BIG);
     CHECK(n == 10 && strcmp(back, "abcdefghij") == 0, "SQL_NTS pieces: %s", back);
     /* a query: the result is there after the last SQLParamData */
     ind = SQL_DATA_AT_EXEC;
-    OK(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, 40, 0, (SQLPOINTER)8, 0,
-                        &ind),
-       st);
+    OKS(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, 40, 0, (SQLPOINTER)8, 0,
+                         &ind),
+        st);
     EXPECT(SQLExecDirect(st, (SQLCHAR *)"SELECT id FROM tp WHERE v = ?", SQL_NTS), SQL_NEED_DATA,
            NULL, st);
     want_token(st, (SQLPOINTER)8);
     put_pieces(st, "ordinary", 8, 3);
     EXPECT(SQLParamData(st, NULL), SQL_SUCCESS, NULL, st);
     SQLINTEGER id = 0;
-    OK(SQLFetch(st), st);
-    OK(SQLGetData(st, 1, SQL_C_SLONG, &id, 0, NULL), st);
+    OKS(SQLFetch(st), st);
+    OKS(SQLGetData(st, 1, SQL_C_SLONG, &id, 0, NULL), st);
     CHECK(id == 1, "query with a data-at-execution parameter: id %d", (int)id);
     EXPECT(SQLFetch(st), SQL_NO_DATA, NULL, st);
     SQLFreeStmt(st, SQL_CLOSE);
@@ -179,7 +163,7 @@ static void direct(SQLHSTMT st) {
     EXPECT(SQLExecDirect(st, (SQLCHAR *)"UPDATE tp SET v = ? WHERE id = 999", SQL_NTS),
            SQL_NEED_DATA, NULL, st);
     want_token(st, (SQLPOINTER)8);
-    OK(SQLPutData(st, "x", 1), st);
+    OKS(SQLPutData(st, "x", 1), st);
     EXPECT(SQLParamData(st, NULL), SQL_NO_DATA, NULL, st);
     SQLFreeStmt(st, SQL_CLOSE);
     SQLFreeStmt(st, SQL_RESET_PARAMS);
@@ -191,20 +175,20 @@ static void direct(SQLHSTMT st) {
 static void failing(SQLHSTMT st) {
     SQLLEN ind = SQL_DATA_AT_EXEC, n = 0;
     SQLINTEGER id = 1;
-    OK(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, (SQLPOINTER)1, 0,
-                        &ind),
-       st);
+    OKS(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, (SQLPOINTER)1,
+                         0, &ind),
+        st);
     EXPECT(SQLExecDirect(st, (SQLCHAR *)"INSERT INTO nosuch VALUES (?)", SQL_NTS), SQL_NEED_DATA,
            NULL, st);
     want_token(st, (SQLPOINTER)1);
-    OK(SQLPutData(st, "x", 1), st);
+    OKS(SQLPutData(st, "x", 1), st);
     EXPECT(SQLParamData(st, NULL), SQL_ERROR, "42S02", st);
-    exec(st, "CREATE TABLE tu (id INTEGER PRIMARY KEY, tx TEXT)");
-    OK(SQLPrepare(st, (SQLCHAR *)"INSERT INTO tu VALUES (?, ?)", SQL_NTS), st);
-    OK(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, &id, 0, NULL), st);
-    OK(SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, (SQLPOINTER)2, 0,
-                        &ind),
-       st);
+    odbc_exec(st, "CREATE TABLE tu (id INTEGER PRIMARY KEY, tx TEXT)");
+    OKS(SQLPrepare(st, (SQLCHAR *)"INSERT INTO tu VALUES (?, ?)", SQL_NTS), st);
+    OKS(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, &id, 0, NULL), st);
+    OKS(SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, (SQLPOINTER)2,
+                         0, &ind),
+        st);
     for (int round = 0; round < 2; round++) {
         EXPECT(SQLExecute(st), SQL_NEED_DATA, NULL, st);
         want_token(st, (SQLPOINTER)2);
@@ -217,7 +201,7 @@ static void failing(SQLHSTMT st) {
     id = 2;
     EXPECT(SQLExecute(st), SQL_NEED_DATA, NULL, st);
     want_token(st, (SQLPOINTER)2);
-    OK(SQLPutData(st, "second", 6), st);
+    OKS(SQLPutData(st, "second", 6), st);
     EXPECT(SQLParamData(st, NULL), SQL_SUCCESS, NULL, st);
     SQLFreeStmt(st, SQL_RESET_PARAMS);
     n = read_value(st, "SELECT COUNT(*) FROM tu", 1, SQL_C_CHAR, back, BIG);
@@ -231,11 +215,11 @@ static void sequences(SQLHSTMT st) {
     SQLPOINTER tok = NULL;
     EXPECT(SQLParamData(st, &tok), SQL_ERROR, "HY010", st);
     EXPECT(SQLPutData(st, "x", 1), SQL_ERROR, "HY010", st);
-    OK(SQLPrepare(st, (SQLCHAR *)"INSERT INTO tp (id, tx) VALUES (?, ?)", SQL_NTS), st);
-    OK(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, &id, 0, NULL), st);
-    OK(SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, (SQLPOINTER)5, 0,
-                        &ind),
-       st);
+    OKS(SQLPrepare(st, (SQLCHAR *)"INSERT INTO tp (id, tx) VALUES (?, ?)", SQL_NTS), st);
+    OKS(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, &id, 0, NULL), st);
+    OKS(SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, (SQLPOINTER)5,
+                         0, &ind),
+        st);
     EXPECT(SQLExecute(st), SQL_NEED_DATA, NULL, st);
     EXPECT(SQLPutData(st, "x", 1), SQL_ERROR, "HY010", st); /* before SQLParamData */
     EXPECT(SQLExecute(st), SQL_ERROR, "HY010", st);
@@ -243,32 +227,32 @@ static void sequences(SQLHSTMT st) {
     want_token(st, (SQLPOINTER)5);
     EXPECT(SQLParamData(st, &tok), SQL_ERROR, "HY010", st); /* no SQLPutData yet */
     EXPECT(SQLFetch(st), SQL_ERROR, "HY010", st);
-    OK(SQLPutData(st, "cancelled", 9), st);
+    OKS(SQLPutData(st, "cancelled", 9), st);
     /* SQLCancel: the statement is prepared again, nothing was inserted */
-    OK(SQLCancel(st), st);
+    OKS(SQLCancel(st), st);
     EXPECT(SQLParamData(st, &tok), SQL_ERROR, "HY010", st);
     EXPECT(SQLPutData(st, "x", 1), SQL_ERROR, "HY010", st);
     ind = SQL_NTS;
-    OK(SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, "normal", 0,
-                        &ind),
-       st);
-    OK(SQLExecute(st), st);
+    OKS(SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, "normal", 0,
+                         &ind),
+        st);
+    OKS(SQLExecute(st), st);
     SQLLEN n = read_value(st, "SELECT tx FROM tp WHERE id = 10", 1, SQL_C_CHAR, back, BIG);
     CHECK(n == 6 && strcmp(back, "normal") == 0, "after SQLCancel: %ld %s", (long)n, back);
     /* SQLCancel after SQLExecDirect, then SQLExecDirect again */
     ind = SQL_DATA_AT_EXEC;
-    OK(SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, (SQLPOINTER)6, 0,
-                        &ind),
-       st);
+    OKS(SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, (SQLPOINTER)6,
+                         0, &ind),
+        st);
     id = 11;
     const char *ins = "INSERT INTO tp (id, tx) VALUES (?, ?)";
     EXPECT(SQLExecDirect(st, (SQLCHAR *)ins, SQL_NTS), SQL_NEED_DATA, NULL, st);
     want_token(st, (SQLPOINTER)6);
-    OK(SQLCancel(st), st);
+    OKS(SQLCancel(st), st);
     EXPECT(SQLExecute(st), SQL_ERROR, "HY010", st); /* not prepared: SQLExecDirect ran */
     EXPECT(SQLExecDirect(st, (SQLCHAR *)ins, SQL_NTS), SQL_NEED_DATA, NULL, st);
     want_token(st, (SQLPOINTER)6);
-    OK(SQLPutData(st, "again", 5), st);
+    OKS(SQLPutData(st, "again", 5), st);
     EXPECT(SQLParamData(st, NULL), SQL_SUCCESS, NULL, st);
     n = read_value(st, "SELECT COUNT(*) FROM tp WHERE id = 11 AND tx LIKE 'again'", 1, SQL_C_CHAR,
                    back, BIG);
@@ -283,8 +267,8 @@ static void start_one(SQLHSTMT st, const char *col, SQLSMALLINT ctype, SQLSMALLI
     char sql[128];
     snprintf(sql, sizeof sql, "INSERT INTO tp (id, %s) VALUES (%d, ?)", col, id);
     *ind = SQL_DATA_AT_EXEC;
-    OK(SQLPrepare(st, (SQLCHAR *)sql, SQL_NTS), st);
-    OK(SQLBindParameter(st, 1, SQL_PARAM_INPUT, ctype, sqltype, 0, 0, (SQLPOINTER)9, 0, ind), st);
+    OKS(SQLPrepare(st, (SQLCHAR *)sql, SQL_NTS), st);
+    OKS(SQLBindParameter(st, 1, SQL_PARAM_INPUT, ctype, sqltype, 0, 0, (SQLPOINTER)9, 0, ind), st);
     EXPECT(SQLExecute(st), SQL_NEED_DATA, NULL, st);
     want_token(st, (SQLPOINTER)9);
 }
@@ -295,21 +279,21 @@ static void put_errors(SQLHSTMT st) {
     SQLINTEGER v = 42;
     /* a fixed-size C type: one piece, a second is HY019 */
     start_one(st, "v", SQL_C_SLONG, SQL_INTEGER, &ind, 20);
-    OK(SQLPutData(st, &v, 0), st);
+    OKS(SQLPutData(st, &v, 0), st);
     EXPECT(SQLParamData(st, NULL), SQL_SUCCESS, NULL, st);
     SQLLEN n = read_value(st, "SELECT v FROM tp WHERE id = 20", 1, SQL_C_CHAR, back, BIG);
     CHECK(n == 2 && strcmp(back, "42") == 0, "SQL_C_SLONG at execution: %s", back);
     start_one(st, "v", SQL_C_SLONG, SQL_INTEGER, &ind, 21);
-    OK(SQLPutData(st, &v, sizeof v), st);
+    OKS(SQLPutData(st, &v, sizeof v), st);
     EXPECT(SQLPutData(st, &v, sizeof v), SQL_ERROR, "HY019", st);
     EXPECT(SQLParamData(st, NULL), SQL_ERROR, "HY010", st); /* the need-data state ended */
     /* character data for a number: one piece only */
     start_one(st, "v", SQL_C_CHAR, SQL_INTEGER, &ind, 21);
-    OK(SQLPutData(st, "4", 1), st);
+    OKS(SQLPutData(st, "4", 1), st);
     EXPECT(SQLPutData(st, "2", 1), SQL_ERROR, "HY019", st);
     /* NULL, then data: HY020 */
     start_one(st, "tx", SQL_C_CHAR, SQL_LONGVARCHAR, &ind, 21);
-    OK(SQLPutData(st, NULL, SQL_NULL_DATA), st);
+    OKS(SQLPutData(st, NULL, SQL_NULL_DATA), st);
     EXPECT(SQLPutData(st, "x", 1), SQL_ERROR, "HY020", st);
     /* a negative length */
     start_one(st, "tx", SQL_C_CHAR, SQL_LONGVARCHAR, &ind, 21);
@@ -318,10 +302,10 @@ static void put_errors(SQLHSTMT st) {
      * surrogate (22018) */
     SQLWCHAR w[] = {'a', 0xD834, 'b', 0};
     start_one(st, "tx", SQL_C_WCHAR, SQL_WLONGVARCHAR, &ind, 21);
-    OK(SQLPutData(st, w, 3), st);
+    OKS(SQLPutData(st, w, 3), st);
     EXPECT(SQLParamData(st, NULL), SQL_ERROR, "22026", st);
     start_one(st, "tx", SQL_C_WCHAR, SQL_WLONGVARCHAR, &ind, 21);
-    OK(SQLPutData(st, w, SQL_NTS), st);
+    OKS(SQLPutData(st, w, SQL_NTS), st);
     EXPECT(SQLParamData(st, NULL), SQL_ERROR, "22018", st);
     n = read_value(st, "SELECT COUNT(*) FROM tp WHERE id = 21", 1, SQL_C_CHAR, back, BIG);
     CHECK(n == 1 && strcmp(back, "0") == 0, "rows of refused values: %s", back);
@@ -348,9 +332,9 @@ static void wide(SQLHSTMT st) {
     SQLLEN ind;
     start_one(st, "tx", SQL_C_WCHAR, SQL_WLONGVARCHAR, &ind, 30);
     const char *b = (const char *)w;
-    OK(SQLPutData(st, (SQLPOINTER)b, 3), st); /* 1.5 units */
-    OK(SQLPutData(st, (SQLPOINTER)(b + 3), (SQLLEN)((pair + 1) * 2 - 3)), st);
-    OK(SQLPutData(st, (SQLPOINTER)(b + (pair + 1) * 2), (SQLLEN)((k - pair - 1) * 2)), st);
+    OKS(SQLPutData(st, (SQLPOINTER)b, 3), st); /* 1.5 units */
+    OKS(SQLPutData(st, (SQLPOINTER)(b + 3), (SQLLEN)((pair + 1) * 2 - 3)), st);
+    OKS(SQLPutData(st, (SQLPOINTER)(b + (pair + 1) * 2), (SQLLEN)((k - pair - 1) * 2)), st);
     EXPECT(SQLParamData(st, NULL), SQL_SUCCESS, NULL, st);
     SQLLEN n = read_value(st, "SELECT tx FROM tp WHERE id = 30", 1, SQL_C_CHAR, back, BIG);
     CHECK(n == (SQLLEN)strlen(utf8) && strcmp(back, utf8) == 0, "wide pieces: %ld %s", (long)n,
@@ -384,13 +368,13 @@ static void arrays(SQLHSTMT st) {
     SQLLEN ind[3] = {SQL_DATA_AT_EXEC, SQL_NTS, SQL_LEN_DATA_AT_EXEC(5)};
     SQLULEN processed = 0;
     SQLUSMALLINT status[3] = {99, 99, 99};
-    OK(SQLPrepare(st, (SQLCHAR *)"INSERT INTO tp (id, tx) VALUES (?, ?)", SQL_NTS), st);
-    OK(SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)3, 0), st);
-    OK(SQLSetStmtAttr(st, SQL_ATTR_PARAMS_PROCESSED_PTR, &processed, 0), st);
-    OK(SQLSetStmtAttr(st, SQL_ATTR_PARAM_STATUS_PTR, status, 0), st);
-    OK(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, ids, 0, NULL), st);
-    OK(SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, tx, 16, ind),
-       st);
+    OKS(SQLPrepare(st, (SQLCHAR *)"INSERT INTO tp (id, tx) VALUES (?, ?)", SQL_NTS), st);
+    OKS(SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)3, 0), st);
+    OKS(SQLSetStmtAttr(st, SQL_ATTR_PARAMS_PROCESSED_PTR, &processed, 0), st);
+    OKS(SQLSetStmtAttr(st, SQL_ATTR_PARAM_STATUS_PTR, status, 0), st);
+    OKS(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, ids, 0, NULL), st);
+    OKS(SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, tx, 16, ind),
+        st);
     EXPECT(SQLExecute(st), SQL_NEED_DATA, NULL, st);
     want_token(st, tx[0]);
     CHECK(processed == 1, "processed %lu while row 1 wants data", (unsigned long)processed);
@@ -421,22 +405,22 @@ static void arrays_rowwise(SQLHSTMT st) {
         char tx[12];
         SQLLEN tx_ind;
     } rows[2] = {{43, "", SQL_DATA_AT_EXEC}, {44, "", SQL_DATA_AT_EXEC}};
-    OK(SQLPrepare(st, (SQLCHAR *)"INSERT INTO tp (id, tx) VALUES (?, ?)", SQL_NTS), st);
-    OK(SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)2, 0), st);
-    OK(SQLSetStmtAttr(st, SQL_ATTR_PARAMS_PROCESSED_PTR, &processed, 0), st);
-    OK(SQLSetStmtAttr(st, SQL_ATTR_PARAM_BIND_TYPE, (SQLPOINTER)sizeof(struct row), 0), st);
-    OK(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, &rows[0].id, 0,
-                        NULL),
-       st);
-    OK(SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, rows[0].tx, 12,
-                        &rows[0].tx_ind),
-       st);
+    OKS(SQLPrepare(st, (SQLCHAR *)"INSERT INTO tp (id, tx) VALUES (?, ?)", SQL_NTS), st);
+    OKS(SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)2, 0), st);
+    OKS(SQLSetStmtAttr(st, SQL_ATTR_PARAMS_PROCESSED_PTR, &processed, 0), st);
+    OKS(SQLSetStmtAttr(st, SQL_ATTR_PARAM_BIND_TYPE, (SQLPOINTER)sizeof(struct row), 0), st);
+    OKS(SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, &rows[0].id, 0,
+                         NULL),
+        st);
+    OKS(SQLBindParameter(st, 2, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_LONGVARCHAR, 0, 0, rows[0].tx, 12,
+                         &rows[0].tx_ind),
+        st);
     EXPECT(SQLExecute(st), SQL_NEED_DATA, NULL, st);
     want_token(st, rows[0].tx);
-    OK(SQLPutData(st, "first", 5), st);
+    OKS(SQLPutData(st, "first", 5), st);
     want_token(st, rows[1].tx);
     CHECK(processed == 2, "processed %lu while row 2 wants data", (unsigned long)processed);
-    OK(SQLPutData(st, "second", 6), st);
+    OKS(SQLPutData(st, "second", 6), st);
     EXPECT(SQLParamData(st, NULL), SQL_SUCCESS, NULL, st);
     n = read_value(st, "SELECT tx FROM tp WHERE id = 44", 1, SQL_C_CHAR, back, BIG);
     CHECK(n == 6 && strcmp(back, "second") == 0, "row-wise row 2: %s", back);
@@ -457,7 +441,7 @@ static void cancel_then_free(SQLHSTMT st) {
     want_token(st, (SQLPOINTER)1);
     put_pieces(st, text, BIG, PIECE);
     EXPECT(SQLFreeHandle(SQL_HANDLE_STMT, st), SQL_ERROR, "HY010", st);
-    OK(SQLCancel(st), st);
+    OKS(SQLCancel(st), st);
     SQLFreeHandle(SQL_HANDLE_STMT, st);
 }
 
@@ -589,17 +573,9 @@ static void make_values(void) {
 
 int main(void) {
     ixd_proc p;
-    if (ixd_start(&p, NULL, NULL) != 0) {
-        printf("ixd did not start\n0 passed, 1 failed\n");
-        return 1;
-    }
-    if (odbc_write_dsn(&p, "t", "odbcdae") != 0) {
-        printf("cannot write the ODBC ini files in %s\n0 passed, 1 failed\n", p.dir);
-        return 1;
-    }
+    if (odbc_test_start(&p, "t", "odbcdae") != 0) return 1;
     make_values();
-    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
-    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    env = odbc_test_env();
     SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
     char cs[256];
     snprintf(cs, sizeof cs, "DRIVER={ixdb};HOST=127.0.0.1;SERVICE=%d;UID=informix;PWD=in4mix",
@@ -609,7 +585,7 @@ int main(void) {
                                          SQL_DRIVER_NOPROMPT)),
           "connect");
     SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
-    exec(st, "CREATE DATABASE odbcdae WITH LOG");
+    odbc_exec(st, "CREATE DATABASE odbcdae WITH LOG");
     SQLFreeHandle(SQL_HANDLE_STMT, st);
     SQLDisconnect(dbc);
     CHECK(SQL_SUCCEEDED(SQLConnect(dbc, (SQLCHAR *)"t", SQL_NTS, NULL, 0, NULL, 0)), "DSN");

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "ixd_proc.h"
-#include "odbc_dsn.h"
+#include "odbc_test.h"
 #include "tap.h"
 
 #define NROWS    57 /* rows of the table: not a multiple of any rowset size */
@@ -41,28 +41,6 @@ static SQLLEN id_ind[MAXSET], name_ind[MAXSET], amount_ind[MAXSET];
 static SQLUSMALLINT status[MAXSET];
 static SQLULEN fetched;
 
-static const char *state_of(SQLSMALLINT type, SQLHANDLE h) {
-    static char st[6];
-    SQLCHAR m[512];
-    SQLSMALLINT len;
-    SQLINTEGER nat = 0;
-    st[0] = 0;
-    if (!SQL_SUCCEEDED(SQLGetDiagRec(type, h, 1, (SQLCHAR *)st, &nat, m, sizeof m, &len)))
-        return "none";
-    return st;
-}
-
-#define OK(call, type, h)                                                                          \
-    do {                                                                                           \
-        SQLRETURN rc_ = (call);                                                                    \
-        CHECK(SQL_SUCCEEDED(rc_), "%s: %d %s", #call, rc_, state_of(type, h));                     \
-    } while (0)
-
-static void exec(SQLHSTMT st, const char *sql) {
-    OK(SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS), SQL_HANDLE_STMT, st);
-    SQLFreeStmt(st, SQL_CLOSE);
-}
-
 static void bind_rowset(SQLHSTMT st, SQLULEN size) {
     SQLSetStmtAttr(st, SQL_ATTR_ROW_ARRAY_SIZE, (SQLPOINTER)size, 0);
     SQLSetStmtAttr(st, SQL_ATTR_ROW_STATUS_PTR, status, 0);
@@ -81,7 +59,7 @@ static void unbind(SQLHSTMT st) {
 }
 
 static void setup(SQLHSTMT st) {
-    exec(st, "CREATE TABLE ts (id INTEGER, name VARCHAR(20), amount DECIMAL(10,2))");
+    odbc_exec(st, "CREATE TABLE ts (id INTEGER, name VARCHAR(20), amount DECIMAL(10,2))");
     for (int i = 1; i <= NROWS; i++) {
         char sql[160];
         if (i % 7 == 3)
@@ -90,7 +68,7 @@ static void setup(SQLHSTMT st) {
             snprintf(sql, sizeof sql, "INSERT INTO ts VALUES (%d, 'n%d', NULL)", i, i * i);
         else
             snprintf(sql, sizeof sql, "INSERT INTO ts VALUES (%d, 'name %d', -%d.5)", i, i, i);
-        exec(st, sql);
+        odbc_exec(st, sql);
     }
 }
 
@@ -118,7 +96,7 @@ static void forward_rows(SQLHSTMT st) {
     CHECK(rc == SQL_NO_DATA && n == NROWS, "forward-only: %d rows, rc %d", n, rc);
     CHECK(numbered, "forward-only: SQL_ATTR_ROW_NUMBER is the rowset's first row");
     CHECK(SQLFetchScroll(st, SQL_FETCH_FIRST, 0) == SQL_ERROR &&
-              strcmp(state_of(SQL_HANDLE_STMT, st), "HY106") == 0,
+              strcmp(odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0), "HY106") == 0,
           "forward-only cursor refuses SQL_FETCH_FIRST with HY106");
     unbind(st);
 }
@@ -199,7 +177,7 @@ static int scroll_once(SQLHSTMT st, model *m, SQLSMALLINT o, long off, long size
     long want = NROWS - e.start + 1 < size ? NROWS - e.start + 1 : size;
     SQLRETURN want_rc = e.warn ? SQL_SUCCESS_WITH_INFO : SQL_SUCCESS;
     int ok = rc == want_rc && (long)fetched == want;
-    if (ok && e.warn) ok = strcmp(state_of(SQL_HANDLE_STMT, st), "01S06") == 0;
+    if (ok && e.warn) ok = strcmp(odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0), "01S06") == 0;
     for (long r = 0; ok && r < size; r++) {
         if (r >= want) {
             ok = status[r] == SQL_ROW_NOROW;
@@ -326,7 +304,7 @@ static void getdata_scrolled(SQLHSTMT st) {
           "empty result: LAST, FIRST, ABSOLUTE -1, PRIOR give SQL_NO_DATA");
     SQLFreeStmt(st, SQL_CLOSE);
     /* a statement that returns no rows runs as before on a static cursor */
-    exec(st, "UPDATE ts SET amount = amount WHERE id = 1");
+    odbc_exec(st, "UPDATE ts SET amount = amount WHERE id = 1");
     SQLSetStmtAttr(st, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_FORWARD_ONLY, 0);
 }
 
@@ -370,7 +348,7 @@ static void attributes(SQLHSTMT st) {
     SQLRETURN rc =
         SQLSetStmtAttr(st, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_KEYSET_DRIVEN, 0);
     char state[6];
-    snprintf(state, sizeof state, "%s", state_of(SQL_HANDLE_STMT, st));
+    snprintf(state, sizeof state, "%s", odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0));
     SQLGetStmtAttr(st, SQL_ATTR_CURSOR_TYPE, &ct, 0, NULL);
     CHECK(rc == SQL_SUCCESS_WITH_INFO && strcmp(state, "01S02") == 0 && ct == SQL_CURSOR_STATIC,
           "KEYSET: 01S02, cursor type %lu (rc %d, %s)", ct, rc, state);
@@ -393,16 +371,8 @@ static void attributes(SQLHSTMT st) {
 
 int main(void) {
     ixd_proc p;
-    if (ixd_start(&p, NULL, NULL) != 0) {
-        printf("ixd did not start\n0 passed, 1 failed\n");
-        return 1;
-    }
-    if (odbc_write_dsn(&p, "t", "odbcscroll") != 0) {
-        printf("cannot write the ODBC ini files in %s\n0 passed, 1 failed\n", p.dir);
-        return 1;
-    }
-    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
-    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    if (odbc_test_start(&p, "t", "odbcscroll") != 0) return 1;
+    env = odbc_test_env();
     SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
     char cs[256];
     snprintf(cs, sizeof cs, "DRIVER={ixdb};HOST=127.0.0.1;SERVICE=%d;UID=informix;PWD=in4mix",
@@ -411,7 +381,7 @@ int main(void) {
        SQL_HANDLE_DBC, dbc);
     SQLHSTMT st;
     SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
-    exec(st, "CREATE DATABASE odbcscroll WITH LOG");
+    odbc_exec(st, "CREATE DATABASE odbcscroll WITH LOG");
     SQLFreeHandle(SQL_HANDLE_STMT, st);
     SQLDisconnect(dbc);
     OK(SQLConnect(dbc, (SQLCHAR *)"t", SQL_NTS, NULL, 0, NULL, 0), SQL_HANDLE_DBC, dbc);

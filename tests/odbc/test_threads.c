@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "ixd_proc.h"
-#include "odbc_dsn.h"
+#include "odbc_test.h"
 #include "tap.h"
 
 #define NCONN               6   /* (a): threads, each with its own connection */
@@ -586,8 +586,7 @@ int main(void) {
     snprintf(connstr, sizeof connstr,
              "DRIVER={ixdb};HOST=127.0.0.1;SERVICE=%d;DATABASE=odbcthr;UID=informix;PWD=in4mix",
              P.port);
-    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
-    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    env = odbc_test_env();
     SQLHSTMT st;
     char cs[300], d[400];
     snprintf(cs, sizeof cs, "DRIVER={ixdb};HOST=127.0.0.1;SERVICE=%d;UID=informix;PWD=in4mix",

@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include "ixd_proc.h"
-#include "odbc_dsn.h"
+#include "odbc_test.h"
 #include "tap.h"
 
 #define NROWS      2000
@@ -28,26 +28,6 @@
 
 static SQLHENV env;
 static SQLHDBC dbc;
-
-static const char *state_of(SQLSMALLINT type, SQLHANDLE h, SQLINTEGER *native, char *msg,
-                            size_t cap) {
-    static char st[6];
-    SQLCHAR m[512];
-    SQLSMALLINT len;
-    SQLINTEGER nat = 0;
-    st[0] = 0;
-    if (!SQL_SUCCEEDED(SQLGetDiagRec(type, h, 1, (SQLCHAR *)st, &nat, m, sizeof m, &len)))
-        return "none";
-    if (native) *native = nat;
-    if (msg) snprintf(msg, cap, "%s", (char *)m);
-    return st;
-}
-
-#define OK(call, type, h)                                                                          \
-    do {                                                                                           \
-        SQLRETURN rc_ = (call);                                                                    \
-        CHECK(SQL_SUCCEEDED(rc_), "%s: %d %s", #call, rc_, state_of(type, h, NULL, NULL, 0));      \
-    } while (0)
 
 static double now_s(void) {
     struct timespec ts;
@@ -63,11 +43,6 @@ static int threads(void) {
         n += e->d_name[0] != '.';
     closedir(d);
     return n;
-}
-
-static void exec(SQLHSTMT st, const char *sql) {
-    OK(SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS), SQL_HANDLE_STMT, st);
-    SQLFreeStmt(st, SQL_CLOSE);
 }
 
 /* runs sql; the COUNT(*) it gives, or -1 on failure */
@@ -86,8 +61,8 @@ static void fill(SQLHSTMT st) {
     static SQLINTEGER ids[NROWS];
     for (int i = 0; i < NROWS; i++)
         ids[i] = i;
-    exec(st, "CREATE TABLE n (i INTEGER)");
-    exec(st, "CREATE TABLE m (i INTEGER)");
+    odbc_exec(st, "CREATE TABLE n (i INTEGER)");
+    odbc_exec(st, "CREATE TABLE m (i INTEGER)");
     OK(SQLPrepare(st, (SQLCHAR *)"INSERT INTO n VALUES (?)", SQL_NTS), SQL_HANDLE_STMT, st);
     SQLSetStmtAttr(st, SQL_ATTR_PARAMSET_SIZE, (SQLPOINTER)NROWS, 0);
     SQLBindParameter(st, 1, SQL_PARAM_INPUT, SQL_C_SLONG, SQL_INTEGER, 0, 0, ids, 0, NULL);
@@ -103,7 +78,7 @@ static void expect_timeout(SQLHSTMT st, const char *what, SQLRETURN (*run)(SQLHS
     double t0 = now_s();
     SQLRETURN rc = run(st);
     double took = now_s() - t0;
-    const char *state = state_of(SQL_HANDLE_STMT, st, &native, msg, sizeof msg);
+    const char *state = odbc_state(SQL_HANDLE_STMT, st, &native, msg, sizeof msg);
     CHECK(rc == SQL_ERROR && strcmp(state, "HYT00") == 0 && native == -213 &&
               strstr(msg, "Timeout expired") != NULL,
           "%s: rc %d, %s, native %d, %s", what, rc, state, (int)native, msg);
@@ -146,11 +121,11 @@ static void statement_timeout(SQLHSTMT st) {
  * the timeout 1 does not (so that the first proves something). m doubles
  * until n x n x m takes more than 1.5 s. */
 static void no_timeout(SQLHSTMT st) {
-    exec(st, "INSERT INTO m VALUES (0)");
+    odbc_exec(st, "INSERT INTO m VALUES (0)");
     double took = 0;
     long mrows = 1;
     for (int k = 0; k < 8 && took < 1.5; k++, mrows *= 2) {
-        if (k) exec(st, "INSERT INTO m SELECT i FROM m");
+        if (k) odbc_exec(st, "INSERT INTO m SELECT i FROM m");
         double t0 = now_s();
         long got = count(st, MEDIUM_SQL);
         took = now_s() - t0;
@@ -163,7 +138,7 @@ static void no_timeout(SQLHSTMT st) {
     CHECK(v == 0, "the timeout is 0: %lu", (unsigned long)v);
     OK(SQLSetStmtAttr(st, SQL_ATTR_QUERY_TIMEOUT, (SQLPOINTER)1, 0), SQL_HANDLE_STMT, st);
     SQLRETURN rc = SQLExecDirect(st, (SQLCHAR *)MEDIUM_SQL, SQL_NTS);
-    CHECK(rc == SQL_ERROR && strcmp(state_of(SQL_HANDLE_STMT, st, NULL, NULL, 0), "HYT00") == 0,
+    CHECK(rc == SQL_ERROR && strcmp(odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0), "HYT00") == 0,
           "the same statement with the timeout 1: %d", rc);
     SQLFreeStmt(st, SQL_CLOSE);
 }
@@ -186,17 +161,9 @@ static void connection_default(void) {
 
 int main(void) {
     ixd_proc p;
-    if (ixd_start(&p, NULL, NULL) != 0) {
-        printf("ixd did not start\n0 passed, 1 failed\n");
-        return 1;
-    }
-    if (odbc_write_dsn(&p, "t", "odbctimeout") != 0) {
-        printf("cannot write the ODBC ini files in %s\n0 passed, 1 failed\n", p.dir);
-        return 1;
-    }
+    if (odbc_test_start(&p, "t", "odbctimeout") != 0) return 1;
     int before = threads();
-    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
-    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    env = odbc_test_env();
     SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
     char cs[256];
     snprintf(cs, sizeof cs, "DRIVER={ixdb};HOST=127.0.0.1;SERVICE=%d;UID=informix;PWD=in4mix",
@@ -205,7 +172,7 @@ int main(void) {
        SQL_HANDLE_DBC, dbc);
     SQLHSTMT st;
     SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
-    exec(st, "CREATE DATABASE odbctimeout WITH LOG");
+    odbc_exec(st, "CREATE DATABASE odbctimeout WITH LOG");
     fill(st);
     no_timeout(st);
     SQLFreeHandle(SQL_HANDLE_STMT, st);

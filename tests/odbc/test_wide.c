@@ -20,7 +20,7 @@
 #include <uchar.h>
 
 #include "ixd_proc.h"
-#include "odbc_dsn.h"
+#include "odbc_test.h"
 #include "tap.h"
 
 #define W(s)       ((SQLWCHAR *)(s)) /* a u"" literal as the driver manager's type */
@@ -87,14 +87,14 @@ static const char *diag(SQLSMALLINT type, SQLHANDLE h, SQLINTEGER *native, SQLWC
     return st;
 }
 
-#define OK(call, type, h)                                                                          \
+#define WOK(call, type, h)                                                                         \
     do {                                                                                           \
         SQLRETURN rc_ = (call);                                                                    \
         CHECK(SQL_SUCCEEDED(rc_), "%s: %d %s", #call, rc_, diag(type, h, NULL, NULL));             \
     } while (0)
 
 static void exec(SQLHSTMT st, const char16_t *sql) {
-    OK(SQLExecDirectW(st, W(sql), SQL_NTS), SQL_HANDLE_STMT, st);
+    WOK(SQLExecDirectW(st, W(sql), SQL_NTS), SQL_HANDLE_STMT, st);
     SQLFreeStmt(st, SQL_CLOSE);
 }
 
@@ -126,8 +126,8 @@ static SQLHDBC connect_string(int port, const char *db) {
     memcpy(in + n, app, sizeof app);
     size_t units = ulen(in);
     SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
-    OK(SQLDriverConnectW(dbc, NULL, in, SQL_NTS, out, 256, &outlen, SQL_DRIVER_NOPROMPT),
-       SQL_HANDLE_DBC, dbc);
+    WOK(SQLDriverConnectW(dbc, NULL, in, SQL_NTS, out, 256, &outlen, SQL_DRIVER_NOPROMPT),
+        SQL_HANDLE_DBC, dbc);
     CHECK(outlen == (SQLSMALLINT)units && memcmp(in, out, (units + 1) * sizeof *in) == 0,
           "out connection string (%d of %d units): %s", outlen, (int)units, show(out));
     return dbc;
@@ -161,7 +161,7 @@ static void connect_dsn(void) {
     SQLWCHAR msg[TEXT_UNITS];
     SQLINTEGER native = 0;
     SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
-    OK(SQLConnectW(dbc, W(u"t"), SQL_NTS, NULL, 0, NULL, 0), SQL_HANDLE_DBC, dbc);
+    WOK(SQLConnectW(dbc, W(u"t"), SQL_NTS, NULL, 0, NULL, 0), SQL_HANDLE_DBC, dbc);
     SQLDisconnect(dbc);
     SQLRETURN rc = SQLConnectW(dbc, W(u"t"), 1, W(u"nöbody"), 6, W(u"x"), SQL_NTS);
     const char *st = diag(SQL_HANDLE_DBC, dbc, &native, msg);
@@ -182,18 +182,18 @@ static void tables_and_text(SQLHSTMT st) {
     exec(st, u"INSERT INTO prüfung VALUES (1, 'Grüße €𝄞')");
     /* a length in characters: the first 39 units, not what follows */
     const char16_t ins[] = u"INSERT INTO prüfung VALUES (2, 'ñandú') garbage";
-    OK(SQLExecDirectW(st, W(ins), 39), SQL_HANDLE_STMT, st);
-    OK(SQLPrepareW(st, W(u"SELECT nämé, id FROM prüfung WHERE nämé = 'Grüße €𝄞' OR id = 2"),
-                   SQL_NTS),
-       SQL_HANDLE_STMT, st);
-    OK(SQLExecute(st), SQL_HANDLE_STMT, st);
+    WOK(SQLExecDirectW(st, W(ins), 39), SQL_HANDLE_STMT, st);
+    WOK(SQLPrepareW(st, W(u"SELECT nämé, id FROM prüfung WHERE nämé = 'Grüße €𝄞' OR id = 2"),
+                    SQL_NTS),
+        SQL_HANDLE_STMT, st);
+    WOK(SQLExecute(st), SQL_HANDLE_STMT, st);
     SQLWCHAR name[16], v[TEXT_UNITS];
     SQLSMALLINT nl = 0, type = 0;
-    OK(SQLDescribeColW(st, 1, name, 16, &nl, &type, NULL, NULL, NULL), SQL_HANDLE_STMT, st);
+    WOK(SQLDescribeColW(st, 1, name, 16, &nl, &type, NULL, NULL, NULL), SQL_HANDLE_STMT, st);
     CHECK(ueq(name, u"nämé") && nl == 4 && type == SQL_VARCHAR, "described %s %d", show(name), nl);
     SQLSMALLINT bytes = 0;
-    OK(SQLColAttributeW(st, 1, SQL_DESC_NAME, name, sizeof name, &bytes, NULL), SQL_HANDLE_STMT,
-       st);
+    WOK(SQLColAttributeW(st, 1, SQL_DESC_NAME, name, sizeof name, &bytes, NULL), SQL_HANDLE_STMT,
+        st);
     CHECK(ueq(name, u"nämé") && bytes == 8, "SQL_DESC_NAME %s, %d bytes", show(name), bytes);
     SQLRETURN rc = SQLColAttributeW(st, 1, SQL_DESC_NAME, name, 3 * sizeof *name, &bytes, NULL);
     CHECK(rc == SQL_SUCCESS_WITH_INFO && ueq(name, u"nä") && bytes == 8 &&
@@ -220,23 +220,23 @@ static void errors(SQLHSTMT st) {
     CHECK(ueq(msg, want), "SQLGetDiagRecW message: %s", show(msg));
     /* SQLGetDiagFieldW: lengths in bytes */
     SQLSMALLINT len = 0;
-    OK(SQLGetDiagFieldW(SQL_HANDLE_STMT, st, 1, SQL_DIAG_MESSAGE_TEXT, buf, sizeof buf, &len),
-       SQL_HANDLE_STMT, st);
+    WOK(SQLGetDiagFieldW(SQL_HANDLE_STMT, st, 1, SQL_DIAG_MESSAGE_TEXT, buf, sizeof buf, &len),
+        SQL_HANDLE_STMT, st);
     CHECK(ueq(buf, want) && len == (SQLSMALLINT)(ulen(W(want)) * 2),
           "SQL_DIAG_MESSAGE_TEXT %s, %d bytes", show(buf), len);
     rc = SQLGetDiagFieldW(SQL_HANDLE_STMT, st, 1, SQL_DIAG_MESSAGE_TEXT, buf, 10, &len);
     CHECK(rc == SQL_SUCCESS_WITH_INFO && ueq(buf, u"[ixd") &&
               len == (SQLSMALLINT)(ulen(W(want)) * 2),
           "SQL_DIAG_MESSAGE_TEXT cut: %d %s %d", rc, show(buf), len);
-    OK(SQLGetDiagFieldW(SQL_HANDLE_STMT, st, 1, SQL_DIAG_SQLSTATE, buf, sizeof buf, &len),
-       SQL_HANDLE_STMT, st);
+    WOK(SQLGetDiagFieldW(SQL_HANDLE_STMT, st, 1, SQL_DIAG_SQLSTATE, buf, sizeof buf, &len),
+        SQL_HANDLE_STMT, st);
     CHECK(ueq(buf, u"42S02") && len == 10, "SQL_DIAG_SQLSTATE %s %d", show(buf), len);
-    OK(SQLGetDiagFieldW(SQL_HANDLE_STMT, st, 1, SQL_DIAG_CLASS_ORIGIN, buf, sizeof buf, &len),
-       SQL_HANDLE_STMT, st);
+    WOK(SQLGetDiagFieldW(SQL_HANDLE_STMT, st, 1, SQL_DIAG_CLASS_ORIGIN, buf, sizeof buf, &len),
+        SQL_HANDLE_STMT, st);
     CHECK(ueq(buf, u"ISO 9075"), "SQL_DIAG_CLASS_ORIGIN %s", show(buf));
     SQLINTEGER nat = 0;
-    OK(SQLGetDiagFieldW(SQL_HANDLE_STMT, st, 1, SQL_DIAG_NATIVE, &nat, 0, NULL), SQL_HANDLE_STMT,
-       st);
+    WOK(SQLGetDiagFieldW(SQL_HANDLE_STMT, st, 1, SQL_DIAG_NATIVE, &nat, 0, NULL), SQL_HANDLE_STMT,
+        st);
     CHECK(nat == -206, "SQL_DIAG_NATIVE %d", (int)nat);
     /* a message that must be cut: SQLGetDiagRecW's length in characters */
     rc = SQLGetDiagRecW(SQL_HANDLE_STMT, st, 1, buf, NULL, msg, 5, &len);
@@ -308,28 +308,28 @@ static void catalogue(SQLHSTMT st) {
 static void info_and_attrs(SQLHDBC dbc) {
     SQLWCHAR buf[TEXT_UNITS], msg[TEXT_UNITS];
     SQLSMALLINT len = 0;
-    OK(SQLGetInfoW(dbc, SQL_DBMS_NAME, buf, sizeof buf, &len), SQL_HANDLE_DBC, dbc);
+    WOK(SQLGetInfoW(dbc, SQL_DBMS_NAME, buf, sizeof buf, &len), SQL_HANDLE_DBC, dbc);
     CHECK(ueq(buf, u"Informix") && len == 16, "SQL_DBMS_NAME %s, %d bytes", show(buf), len);
     SQLRETURN rc = SQLGetInfoW(dbc, SQL_DBMS_NAME, buf, 8, &len);
     CHECK(rc == SQL_SUCCESS_WITH_INFO && ueq(buf, u"Inf") && len == 16 &&
               strcmp(diag(SQL_HANDLE_DBC, dbc, NULL, NULL), "01004") == 0,
           "SQL_DBMS_NAME cut: %d %s %d", rc, show(buf), len);
-    OK(SQLGetInfoW(dbc, SQL_DATABASE_NAME, buf, sizeof buf, &len), SQL_HANDLE_DBC, dbc);
+    WOK(SQLGetInfoW(dbc, SQL_DATABASE_NAME, buf, sizeof buf, &len), SQL_HANDLE_DBC, dbc);
     CHECK(ueq(buf, u"odbcwide") && len == 16, "SQL_DATABASE_NAME %s", show(buf));
     SQLUSMALLINT conc = 1;
-    OK(SQLGetInfoW(dbc, SQL_MAX_CONCURRENT_ACTIVITIES, &conc, sizeof conc, NULL), SQL_HANDLE_DBC,
-       dbc);
+    WOK(SQLGetInfoW(dbc, SQL_MAX_CONCURRENT_ACTIVITIES, &conc, sizeof conc, NULL), SQL_HANDLE_DBC,
+        dbc);
     CHECK(conc == 0, "a numeric information type through SQLGetInfoW: %u", conc);
     /* SQL_ATTR_CURRENT_CATALOG: lengths in bytes */
     SQLINTEGER ilen = 0;
-    OK(SQLGetConnectAttrW(dbc, SQL_ATTR_CURRENT_CATALOG, buf, sizeof buf, &ilen), SQL_HANDLE_DBC,
-       dbc);
+    WOK(SQLGetConnectAttrW(dbc, SQL_ATTR_CURRENT_CATALOG, buf, sizeof buf, &ilen), SQL_HANDLE_DBC,
+        dbc);
     CHECK(ueq(buf, u"odbcwide") && ilen == 16, "current catalog %s, %d bytes", show(buf),
           (int)ilen);
     rc = SQLGetConnectAttrW(dbc, SQL_ATTR_CURRENT_CATALOG, buf, 10, &ilen);
     CHECK(rc == SQL_SUCCESS_WITH_INFO && ueq(buf, u"odbc") && ilen == 16,
           "current catalog cut: %d %s %d", rc, show(buf), (int)ilen);
-    OK(SQLSetConnectAttrW(dbc, SQL_ATTR_CURRENT_CATALOG, W(u"odbcwide"), 16), SQL_HANDLE_DBC, dbc);
+    WOK(SQLSetConnectAttrW(dbc, SQL_ATTR_CURRENT_CATALOG, W(u"odbcwide"), 16), SQL_HANDLE_DBC, dbc);
     rc = SQLSetConnectAttrW(dbc, SQL_ATTR_CURRENT_CATALOG, W(u"dätä"), SQL_NTS);
     const char *state = diag(SQL_HANDLE_DBC, dbc, NULL, msg);
     CHECK(rc == SQL_ERROR && strcmp(state, "HY024") == 0 &&
@@ -341,12 +341,12 @@ static void info_and_attrs(SQLHDBC dbc) {
               ueq(msg, u"[ixdb][libixodbc]Invalid string or buffer length (string argument 1)"),
           "half a character: %d %s %s", rc, state, show(msg));
     SQLUINTEGER ac = 0;
-    OK(SQLGetConnectAttrW(dbc, SQL_ATTR_AUTOCOMMIT, &ac, 0, NULL), SQL_HANDLE_DBC, dbc);
+    WOK(SQLGetConnectAttrW(dbc, SQL_ATTR_AUTOCOMMIT, &ac, 0, NULL), SQL_HANDLE_DBC, dbc);
     CHECK(ac == SQL_AUTOCOMMIT_ON, "autocommit %u", (unsigned)ac);
     /* SQLNativeSqlW: lengths in characters */
     const char16_t sql[] = u"SELECT 'ñ𝄞' FROM systables";
     SQLINTEGER n = 0;
-    OK(SQLNativeSqlW(dbc, W(sql), SQL_NTS, buf, TEXT_UNITS, &n), SQL_HANDLE_DBC, dbc);
+    WOK(SQLNativeSqlW(dbc, W(sql), SQL_NTS, buf, TEXT_UNITS, &n), SQL_HANDLE_DBC, dbc);
     CHECK(ueq(buf, sql) && n == (SQLINTEGER)ulen(W(sql)), "SQLNativeSqlW %s %d", show(buf), (int)n);
     rc = SQLNativeSqlW(dbc, W(sql), SQL_NTS, buf, 10, &n);
     CHECK(rc == SQL_SUCCESS_WITH_INFO && ueq(buf, u"SELECT 'ñ") && n == (SQLINTEGER)ulen(W(sql)),
@@ -358,10 +358,10 @@ static void info_and_attrs(SQLHDBC dbc) {
 
 static void stmt_attrs(SQLHSTMT st) {
     SQLULEN v = 0;
-    OK(SQLSetStmtAttrW(st, SQL_ATTR_MAX_ROWS, (SQLPOINTER)7, 0), SQL_HANDLE_STMT, st);
-    OK(SQLGetStmtAttrW(st, SQL_ATTR_MAX_ROWS, &v, 0, NULL), SQL_HANDLE_STMT, st);
+    WOK(SQLSetStmtAttrW(st, SQL_ATTR_MAX_ROWS, (SQLPOINTER)7, 0), SQL_HANDLE_STMT, st);
+    WOK(SQLGetStmtAttrW(st, SQL_ATTR_MAX_ROWS, &v, 0, NULL), SQL_HANDLE_STMT, st);
     CHECK(v == 7, "SQL_ATTR_MAX_ROWS %lu", (unsigned long)v);
-    OK(SQLSetStmtAttrW(st, SQL_ATTR_MAX_ROWS, (SQLPOINTER)0, 0), SQL_HANDLE_STMT, st);
+    WOK(SQLSetStmtAttrW(st, SQL_ATTR_MAX_ROWS, (SQLPOINTER)0, 0), SQL_HANDLE_STMT, st);
 }
 
 /* narrow calls of an application on a connection opened with a wide
@@ -370,14 +370,14 @@ static void stmt_attrs(SQLHSTMT st) {
 static void narrow_on_wide(SQLHDBC dbc, SQLHSTMT st) {
     SQLCHAR buf[64], state[6], msg[256];
     SQLSMALLINT len = 0;
-    OK(SQLGetInfo(dbc, SQL_DBMS_NAME, buf, sizeof buf, &len), SQL_HANDLE_DBC, dbc);
+    WOK(SQLGetInfo(dbc, SQL_DBMS_NAME, buf, sizeof buf, &len), SQL_HANDLE_DBC, dbc);
     CHECK(strcmp((char *)buf, "Informix") == 0 && len == 8, "narrow SQL_DBMS_NAME %s %d", buf, len);
     SQLINTEGER ilen = 0;
-    OK(SQLGetConnectAttr(dbc, SQL_ATTR_CURRENT_CATALOG, buf, sizeof buf, &ilen), SQL_HANDLE_DBC,
-       dbc);
+    WOK(SQLGetConnectAttr(dbc, SQL_ATTR_CURRENT_CATALOG, buf, sizeof buf, &ilen), SQL_HANDLE_DBC,
+        dbc);
     CHECK(strcmp((char *)buf, "odbcwide") == 0, "narrow current catalog %s", buf);
-    OK(SQLExecDirect(st, (SQLCHAR *)"SELECT COUNT(*) FROM systables WHERE tabid = 1", SQL_NTS),
-       SQL_HANDLE_STMT, st);
+    WOK(SQLExecDirect(st, (SQLCHAR *)"SELECT COUNT(*) FROM systables WHERE tabid = 1", SQL_NTS),
+        SQL_HANDLE_STMT, st);
     SQLINTEGER count = 0;
     CHECK(SQL_SUCCEEDED(SQLFetch(st)) &&
               SQL_SUCCEEDED(SQLGetData(st, 1, SQL_C_SLONG, &count, 0, NULL)) && count == 1,
@@ -391,7 +391,7 @@ static void narrow_on_wide(SQLHDBC dbc, SQLHSTMT st) {
               strcmp((char *)msg, "[ixdb][libixodbc]The specified table (nosuch) is not in the "
                                   "database.") == 0,
           "narrow SQLGetDiagRec: %s %s", state, msg);
-    OK(SQLTables(st, NULL, 0, NULL, 0, (SQLCHAR *)"k%", SQL_NTS, NULL, 0), SQL_HANDLE_STMT, st);
+    WOK(SQLTables(st, NULL, 0, NULL, 0, (SQLCHAR *)"k%", SQL_NTS, NULL, 0), SQL_HANDLE_STMT, st);
     SQLWCHAR v[TEXT_UNITS];
     CHECK(next_text(st, 3, v) && ueq(v, u"kïnd"), "narrow SQLTables: %s", show(v));
     SQLFreeStmt(st, SQL_CLOSE);
@@ -404,12 +404,12 @@ static void not_utf8(SQLHSTMT wst) {
     SQLHSTMT st;
     SQLWCHAR msg[TEXT_UNITS];
     SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
-    OK(SQLConnect(dbc, (SQLCHAR *)"t", SQL_NTS, NULL, 0, NULL, 0), SQL_HANDLE_DBC, dbc);
+    WOK(SQLConnect(dbc, (SQLCHAR *)"t", SQL_NTS, NULL, 0, NULL, 0), SQL_HANDLE_DBC, dbc);
     SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
-    OK(SQLExecDirect(st, (SQLCHAR *)"CREATE TABLE tc (n INT UNIQUE CONSTRAINT c\xff\xc3x)",
-                     SQL_NTS),
-       SQL_HANDLE_STMT, st);
-    OK(SQLExecDirect(st, (SQLCHAR *)"INSERT INTO tc VALUES (1)", SQL_NTS), SQL_HANDLE_STMT, st);
+    WOK(SQLExecDirect(st, (SQLCHAR *)"CREATE TABLE tc (n INT UNIQUE CONSTRAINT c\xff\xc3x)",
+                      SQL_NTS),
+        SQL_HANDLE_STMT, st);
+    WOK(SQLExecDirect(st, (SQLCHAR *)"INSERT INTO tc VALUES (1)", SQL_NTS), SQL_HANDLE_STMT, st);
     SQLFreeHandle(SQL_HANDLE_STMT, st);
     SQLDisconnect(dbc);
     SQLFreeHandle(SQL_HANDLE_DBC, dbc);
@@ -423,16 +423,8 @@ static void not_utf8(SQLHSTMT wst) {
 
 int main(void) {
     ixd_proc p;
-    if (ixd_start(&p, NULL, NULL) != 0) {
-        printf("ixd did not start\n0 passed, 1 failed\n");
-        return 1;
-    }
-    if (odbc_write_dsn(&p, "t", "odbcwide") != 0) {
-        printf("cannot write the ODBC ini files in %s\n0 passed, 1 failed\n", p.dir);
-        return 1;
-    }
-    SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
-    SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+    if (odbc_test_start(&p, "t", "odbcwide") != 0) return 1;
+    env = odbc_test_env();
     SQLHDBC dbc = connect_string(p.port, NULL);
     SQLHSTMT st;
     SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
