@@ -962,6 +962,21 @@ ixo_cv ixo_put(SQLSMALLINT ctype, const void *buf, SQLLEN buflen, SQLLEN len, in
     }
 }
 
+int ixo_sql_is_chars(SQLSMALLINT t) {
+    switch (t) {
+    case SQL_CHAR:
+    case SQL_VARCHAR:
+    case SQL_LONGVARCHAR:
+    case SQL_WCHAR:
+    case SQL_WVARCHAR:
+    case SQL_WLONGVARCHAR:
+    case SQL_BINARY:
+    case SQL_VARBINARY:
+    case SQL_LONGVARBINARY: return 1;
+    default: return 0;
+    }
+}
+
 size_t ixo_ctype_size(SQLSMALLINT ctype) {
     switch (ctype) {
     case SQL_C_STINYINT:

@@ -170,6 +170,8 @@ long ixo_utf8_to_utf16(const char *p, size_t n, SQLWCHAR *out, size_t cap);
 long ixo_utf16_to_utf8(const SQLWCHAR *p, size_t n, char *out, size_t cap);
 
 /* the size of a fixed-size C type, 0 for character and binary ones */
+/* 1 for the character and binary SQL types (narrow, wide and long), else 0 */
+int ixo_sql_is_chars(SQLSMALLINT t);
 size_t ixo_ctype_size(SQLSMALLINT ctype);
 /* the C type SQL_C_DEFAULT stands for with an SQL type */
 SQLSMALLINT ixo_default_ctype(SQLSMALLINT sqltype);

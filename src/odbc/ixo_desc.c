@@ -251,18 +251,7 @@ static int valid_ctype(SQLSMALLINT t) {
 }
 
 static int valid_sqltype(SQLSMALLINT t) {
-    switch (t) {
-    case SQL_CHAR:
-    case SQL_VARCHAR:
-    case SQL_LONGVARCHAR:
-    case SQL_WCHAR:
-    case SQL_WVARCHAR:
-    case SQL_WLONGVARCHAR:
-    case SQL_BINARY:
-    case SQL_VARBINARY:
-    case SQL_LONGVARBINARY: return 1;
-    default: return is_numeric_sql(t) || dt_code(t) != 0;
-    }
+    return ixo_sql_is_chars(t) || is_numeric_sql(t) || dt_code(t) != 0;
 }
 
 /* The consistency check (ODBC's SQLSetDescField, "Consistency Checks") of

@@ -116,19 +116,8 @@ static int grow(dae_val *v, size_t add) {
 /* SQLPutData may send a value in pieces: character or binary C data for a
  * character or binary SQL type */
 static int in_pieces(SQLSMALLINT ctype, SQLSMALLINT sqltype) {
-    if (ctype != SQL_C_CHAR && ctype != SQL_C_WCHAR && ctype != SQL_C_BINARY) return 0;
-    switch (sqltype) {
-    case SQL_CHAR:
-    case SQL_VARCHAR:
-    case SQL_LONGVARCHAR:
-    case SQL_WCHAR:
-    case SQL_WVARCHAR:
-    case SQL_WLONGVARCHAR:
-    case SQL_BINARY:
-    case SQL_VARBINARY:
-    case SQL_LONGVARBINARY: return 1;
-    default: return 0;
-    }
+    return (ctype == SQL_C_CHAR || ctype == SQL_C_WCHAR || ctype == SQL_C_BINARY) &&
+           ixo_sql_is_chars(sqltype);
 }
 
 /* the bytes of one piece of character or binary data: len a length, or

@@ -58,6 +58,10 @@ static inline SQLHENV odbc_test_env(void) {
     return env;
 }
 
+/* A connection of env to the ixd on port, by connection string with no
+ * database (the caller disconnects and frees it); checked. */
+static inline SQLHDBC odbc_test_connect(SQLHENV env, int port);
+
 /* The SQLSTATE of handle h's first diagnostic record ("none" when it has
  * none; a static buffer), its native error in *native and its message in
  * msg[0..cap) when they are not NULL. */
@@ -86,6 +90,17 @@ static inline const char *odbc_state(SQLSMALLINT type, SQLHANDLE h, SQLINTEGER *
 static inline void odbc_exec(SQLHSTMT st, const char *sql) {
     OK(SQLExecDirect(st, (SQLCHAR *)sql, SQL_NTS), SQL_HANDLE_STMT, st);
     SQLFreeStmt(st, SQL_CLOSE);
+}
+
+static inline SQLHDBC odbc_test_connect(SQLHENV env, int port) {
+    char cs[256];
+    SQLHDBC dbc = SQL_NULL_HDBC;
+    snprintf(cs, sizeof cs, "DRIVER={ixdb};HOST=127.0.0.1;SERVICE=%d;UID=informix;PWD=in4mix",
+             port);
+    SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
+    OK(SQLDriverConnect(dbc, NULL, (SQLCHAR *)cs, SQL_NTS, NULL, 0, NULL, SQL_DRIVER_NOPROMPT),
+       SQL_HANDLE_DBC, dbc);
+    return dbc;
 }
 
 #endif

@@ -833,12 +833,7 @@ int main(void) {
     ixd_proc p;
     if (odbc_test_start(&p, "t", "odbcdesc") != 0) return 1;
     env = odbc_test_env();
-    SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
-    char cs[256];
-    snprintf(cs, sizeof cs, "DRIVER={ixdb};HOST=127.0.0.1;SERVICE=%d;UID=informix;PWD=in4mix",
-             p.port);
-    OK(SQLDriverConnect(dbc, NULL, (SQLCHAR *)cs, SQL_NTS, NULL, 0, NULL, SQL_DRIVER_NOPROMPT),
-       SQL_HANDLE_DBC, dbc);
+    dbc = odbc_test_connect(env, p.port);
     SQLHSTMT st = new_stmt();
     odbc_exec(st, "CREATE DATABASE odbcdesc WITH LOG");
     setup(st);

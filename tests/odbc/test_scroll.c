@@ -373,12 +373,7 @@ int main(void) {
     ixd_proc p;
     if (odbc_test_start(&p, "t", "odbcscroll") != 0) return 1;
     env = odbc_test_env();
-    SQLAllocHandle(SQL_HANDLE_DBC, env, &dbc);
-    char cs[256];
-    snprintf(cs, sizeof cs, "DRIVER={ixdb};HOST=127.0.0.1;SERVICE=%d;UID=informix;PWD=in4mix",
-             p.port);
-    OK(SQLDriverConnect(dbc, NULL, (SQLCHAR *)cs, SQL_NTS, NULL, 0, NULL, SQL_DRIVER_NOPROMPT),
-       SQL_HANDLE_DBC, dbc);
+    dbc = odbc_test_connect(env, p.port);
     SQLHSTMT st;
     SQLAllocHandle(SQL_HANDLE_STMT, dbc, &st);
     odbc_exec(st, "CREATE DATABASE odbcscroll WITH LOG");
