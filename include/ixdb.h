@@ -434,7 +434,23 @@ enum {
      * names it) */
     IX_SQLCODE_TOO_COMPLEX = -208,
     IX_SQLCODE_STMT_LONG = -460, /* Statement length exceeds maximum */
+    /* The codes of a connect that reached no server (ix_unreached_sqlcode) */
+    IX_SQLCODE_CONNECT_FAILED = -908,    /* Attempt to connect to database server failed */
+    IX_SQLCODE_NO_HOST = -930,           /* Cannot connect to database server (host name) */
+    IX_SQLCODE_NOT_IN_SQLHOSTS = -25596, /* server name not listed in sqlhosts */
 };
+/*
+ * The SQLCODE IBM's clients give when a connect reached no server, for
+ * conn's last failure: IX_SQLCODE_NO_HOST (the host name does not
+ * resolve), IX_SQLCODE_NOT_IN_SQLHOSTS (the server name is not in the
+ * sqlhosts file), IX_SQLCODE_CONNECT_FAILED (every other way: refused,
+ * unreachable, timed out, TLS handshake or certificate). 0 when the last
+ * failure is not such a one (the server answered: ix_sqlcode has its code;
+ * a failure after the login) or there is none. ix_connect records these
+ * failures with no SQLCODE (ix_sqlcode 0) and the reason in ix_errmsg; the
+ * Python module and the ODBC driver report this code.
+ */
+int ix_unreached_sqlcode(const ix_conn *conn);
 /* The standard text of an SQLCODE or ISAM code from the built-in catalogue
  * (with %s left in place), or NULL if the code is not in it. Static. */
 const char *ix_errtext(int sqlcode);

@@ -229,17 +229,16 @@ PyObject *raise_conn(ix_conn *c, int rc) {
 }
 
 /* Raises a failed login. Reaching no server gets the code IBM's clients
- * give, so that code testing sqlcode works: -930 when the host name cannot
- * be resolved, -908 for every other way of not reaching it (refused,
+ * give (ix_unreached_sqlcode), so that code testing sqlcode works: -930
+ * when the host name cannot be resolved, -25596 for a server name sqlhosts
+ * does not list, -908 for every other way of not reaching it (refused,
  * unreachable, timed out, TLS); the message is Informix's text naming the
  * server, then libixdb's reason. A server's own answer (-951, -761, -329
  * ...) is raised as it is. */
 PyObject *raise_connect(ix_conn *c, int rc, const char *server) {
-    enum { SQLCODE_CONNECT_FAILED = -908, SQLCODE_NO_HOST = -930 };
-    if (sig_type || ix_sqlcode(c) != 0 || !(rc == IX_ECONN || rc == IX_ETIMEOUT || rc == IX_ETLS))
-        return raise_conn(c, rc);
+    int code = ix_unreached_sqlcode(c);
+    if (sig_type || code == 0) return raise_conn(c, rc);
     const char *why = ix_errmsg(c);
-    int code = strstr(why, "cannot resolve") ? SQLCODE_NO_HOST : SQLCODE_CONNECT_FAILED;
     const char *text = ix_errtext(code), *ins = text ? strstr(text, "(%s)") : NULL;
     char msg[512];
     if (ins) /* "(%s)" names the server, or goes when it is not known */

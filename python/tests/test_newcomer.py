@@ -4,7 +4,9 @@ password), the SQLCODE of each way a connection fails (as IBM's clients
 give them, so code that tests sqlcode works), and the documented idiom that
 makes an executemany all or nothing."""
 
+import os
 import socket
+import tempfile
 import threading
 import unittest
 
@@ -88,6 +90,16 @@ class Newcomer(unittest.TestCase):
         e = self.fails("host=nosuch.invalid port=9088 user=informix password=in4mix")
         self.assertEqual((e.sqlcode, e.sqlstate), (-930, "08001"))
         self.assertIn("Cannot connect to database server", str(e))
+
+    def test_connect_not_in_sqlhosts(self):
+        # IBM's -25596, as the ODBC driver gives it (ix_unreached_sqlcode)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "sqlhosts")
+            with open(path, "w") as f:
+                f.write("other onsoctcp 127.0.0.1 9088\n")
+            e = self.fails("server=nosuch sqlhosts=%s user=informix password=in4mix" % path)
+        self.assertEqual((e.sqlcode, e.sqlstate), (-25596, "08001"))
+        self.assertIn("not listed in the sqlhosts file", str(e))
 
     def test_connect_timeout(self):
         # a listener that never answers the login

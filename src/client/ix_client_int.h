@@ -99,6 +99,11 @@ typedef struct ixc_hostent {
     int random_start; /* the group line's c=1: start at a random member */
 } ixc_hostent;
 #define IXC_SQLHOSTS_MAX 32
+/* The reasons of a connect that reached no server that ix_unreached_sqlcode
+ * tells apart: the start of a resolver failure's message, and what a server
+ * name sqlhosts does not list says. */
+#define IXC_MSG_NO_HOST         "cannot resolve"
+#define IXC_MSG_NOT_IN_SQLHOSTS "is not listed in the sqlhosts file"
 
 /* Looks server up in the sqlhosts file at path: a server line gives one
  * entry, a group line gives its members (lines with g=group) in file order.

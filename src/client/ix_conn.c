@@ -454,6 +454,14 @@ const char *ix_sqlstate(const ix_conn *c) {
     if (!c) return "HY001";
     return ixc_sqlstate_for(c->st.err, c->st.sqlcode, c->logged_in);
 }
+int ix_unreached_sqlcode(const ix_conn *c) {
+    if (!c || c->logged_in || c->st.sqlcode != 0) return 0;
+    int e = c->st.err;
+    if (e != IX_ECONN && e != IX_ETIMEOUT && e != IX_ETLS) return 0;
+    if (strstr(c->st.errmsg, IXC_MSG_NO_HOST)) return IX_SQLCODE_NO_HOST;
+    if (strstr(c->st.errmsg, IXC_MSG_NOT_IN_SQLHOSTS)) return IX_SQLCODE_NOT_IN_SQLHOSTS;
+    return IX_SQLCODE_CONNECT_FAILED;
+}
 const char *ix_errmsg(const ix_conn *c) {
     if (!c) return "out of memory";
     return c->st.errmsg;

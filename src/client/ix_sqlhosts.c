@@ -179,6 +179,6 @@ int ixc_sqlhosts_lookup(const char *path, const char *server, ixc_hostent *out, 
     }
     fclose(fp);
     if (rc < 0) return rc;
-    if (!found) snprintf(err, errlen, "%s is not listed in the sqlhosts file %s", server, path);
+    if (!found) snprintf(err, errlen, "%s " IXC_MSG_NOT_IN_SQLHOSTS " %s", server, path);
     return n;
 }

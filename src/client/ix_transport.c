@@ -344,7 +344,7 @@ int ixc_transport_start(const ixc_tcp_opts *o, ixc_transport **out, char *err, s
     int g = getaddrinfo(o->host, o->port, &hints, &st->res);
     if (g != 0) {
         st->res = NULL;
-        set_err(err, errlen, "cannot resolve %s:%s: %s", o->host, o->port, gai_strerror(g));
+        set_err(err, errlen, IXC_MSG_NO_HOST " %s:%s: %s", o->host, o->port, gai_strerror(g));
         tcp_close(&x->base);
         return IX_ECONN;
     }

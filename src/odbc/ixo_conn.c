@@ -156,21 +156,6 @@ static int protocol_is_tls(const char *p) {
     return strlen(p) == IXO_NETTYPE_LEN && strcasecmp(p + 2, "socssl") == 0;
 }
 
-/* The SQLCODEs IBM's clients give for not reaching a server (the Python
- * module gives the first two too): a host name that does not resolve, a
- * server name sqlhosts does not list, and every other way (refused,
- * unreachable, timed out, TLS handshake or certificate) */
-#define IXO_SQLCODE_NO_HOST         (-930)
-#define IXO_SQLCODE_NOT_IN_SQLHOSTS (-25596)
-#define IXO_SQLCODE_CONNECT_FAILED  (-908)
-
-/* the SQLCODE of a server not reached, from libixdb's reason */
-static SQLINTEGER unreached_code(const char *why) {
-    if (strstr(why, "cannot resolve")) return IXO_SQLCODE_NO_HOST;
-    if (strstr(why, "is not listed in the sqlhosts file")) return IXO_SQLCODE_NOT_IN_SQLHOSTS;
-    return IXO_SQLCODE_CONNECT_FAILED;
-}
-
 /* A failed ix_connect as a record. An answer of the server (a refused
  * login: 28000 -951, ...) keeps its state and SQLCODE; a server not
  * reached (libixdb records no SQLCODE then) is 08001, ODBC's "client unable
@@ -179,12 +164,11 @@ static SQLINTEGER unreached_code(const char *why) {
  * as the text. */
 static SQLRETURN connect_failed(ixo_dbc *d, ix_conn *c) {
     if (!c) return ixo_err(&d->h, "HY001", 0, "Memory allocation error");
-    int e = ix_errcode(c);
-    if (ix_sqlcode(c) != 0 || (e != IX_ECONN && e != IX_ETIMEOUT && e != IX_ETLS))
-        return ixo_err_conn(&d->h, c);
+    int code = ix_unreached_sqlcode(c);
+    if (code == 0) return ixo_err_conn(&d->h, c);
     const char *why = ix_errmsg(c);
-    if (!why || !*why) why = ix_rc_str(e);
-    return ixo_err(&d->h, "08001", unreached_code(why), "%s", why);
+    if (!why || !*why) why = ix_rc_str(ix_errcode(c));
+    return ixo_err(&d->h, "08001", code, "%s", why);
 }
 
 static SQLRETURN dbc_connect(ixo_dbc *d, ixo_keys *k) {

@@ -94,6 +94,7 @@ static const errtext sql_texts[] = {
     {-886, "Cannot drop table or view because of existing dependencies."},
     {-908, "Attempt to connect to database server (%s) failed."},
     {-930, "Cannot connect to database server (%s)."},
+    {-25596, "The INFORMIXSERVER value is not listed in the sqlhosts file or the Registry."},
     {-942, "Transaction commit failed - transaction will be rolled back."},
     {-951, "Incorrect password or user %s is not known on the database server."},
     {-952, "User (%s)'s password is not correct for the database server."},
