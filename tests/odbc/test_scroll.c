@@ -361,6 +361,17 @@ static void attributes(SQLHSTMT st) {
     rc = SQLSetStmtAttr(st, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_FORWARD_ONLY, 0);
     SQLGetStmtAttr(st, SQL_ATTR_CURSOR_TYPE, &ct, 0, NULL);
     CHECK(rc == SQL_SUCCESS && ct == SQL_CURSOR_FORWARD_ONLY, "back to forward-only");
+    /* the cursor type is the one in force at the prepare: changing it
+     * afterwards is HY011 (ODBC 3), and the prepared cursor stays as it was */
+    OK(SQLPrepare(st, (SQLCHAR *)"SELECT name FROM ts ORDER BY id", SQL_NTS), SQL_HANDLE_STMT, st);
+    rc = SQLSetStmtAttr(st, SQL_ATTR_CURSOR_TYPE, (SQLPOINTER)SQL_CURSOR_STATIC, 0);
+    snprintf(state, sizeof state, "%s", odbc_state(SQL_HANDLE_STMT, st, NULL, NULL, 0));
+    SQLGetStmtAttr(st, SQL_ATTR_CURSOR_TYPE, &ct, 0, NULL);
+    CHECK(rc == SQL_ERROR && strcmp(state, "HY011") == 0 && ct == SQL_CURSOR_FORWARD_ONLY,
+          "cursor type after SQLPrepare: HY011 (rc %d, %s, type %lu)", rc, state, ct);
+    rc = SQLSetStmtAttr(st, SQL_ATTR_CONCURRENCY, (SQLPOINTER)SQL_CONCUR_READ_ONLY, 0);
+    CHECK(rc == SQL_ERROR, "concurrency after SQLPrepare: HY011 (rc %d)", rc);
+    SQLFreeStmt(st, SQL_CLOSE);
     SQLUINTEGER so = 0, ca1 = 0;
     OK(SQLGetInfo(dbc, SQL_SCROLL_OPTIONS, &so, sizeof so, NULL), SQL_HANDLE_DBC, dbc);
     OK(SQLGetInfo(dbc, SQL_STATIC_CURSOR_ATTRIBUTES1, &ca1, sizeof ca1, NULL), SQL_HANDLE_DBC, dbc);
