@@ -1,131 +1,22 @@
 /*
- * ixo_conn.c: environment and connection handles. SQLConnect reads a DSN
- * from odbc.ini (SQLGetPrivateProfileString), SQLDriverConnect a connection
- * string; both take the keywords of IBM's Informix ODBC driver (Host,
- * Service, Server, Database, UID, PWD, Protocol, CLIENT_LOCALE, DB_LOCALE)
- * and libixdb's own sqlhosts, tls, tls_verify and tls_ca, and turn them
- * into a libixdb DSN. Connection attributes and SQLEndTran.
+ * ixo_conn.c: environment and connection handles. SQLConnect takes a DSN
+ * (its keys from odbc.ini), SQLDriverConnect a connection string; the
+ * keywords (ixo_keys.c) become a libixdb DSN. Connection attributes and
+ * SQLEndTran.
  */
 #define _DEFAULT_SOURCE /* getservbyname_r */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <netdb.h>
-#include <odbcinst.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "ixo_int.h"
+#include "ixo_keys.h"
 
-#define KEY_MAX         256
 #define IXO_NETTYPE_LEN 8 /* onsoctcp: a product prefix of 2, then the protocol */
-
-/* the keywords of a connection, from odbc.ini or a connection string */
-typedef struct ixo_keys {
-    char dsn[KEY_MAX], host[KEY_MAX], service[KEY_MAX], server[KEY_MAX], database[KEY_MAX];
-    char uid[KEY_MAX], pwd[KEY_MAX], protocol[KEY_MAX], client_locale[KEY_MAX], db_locale[KEY_MAX];
-    char sqlhosts[KEY_MAX], tls[KEY_MAX], tls_verify[KEY_MAX], tls_ca[KEY_MAX];
-} ixo_keys;
-
-/* keyword (case-insensitive) -> field; the first name is the odbc.ini key */
-static const struct {
-    const char *name;
-    size_t off;
-} KEYS[] = {
-    {"DSN", offsetof(ixo_keys, dsn)},
-    {"Host", offsetof(ixo_keys, host)},
-    {"Hostname", offsetof(ixo_keys, host)},
-    {"Service", offsetof(ixo_keys, service)},
-    {"Port", offsetof(ixo_keys, service)},
-    {"Server", offsetof(ixo_keys, server)},
-    {"Database", offsetof(ixo_keys, database)},
-    {"DB", offsetof(ixo_keys, database)},
-    {"UID", offsetof(ixo_keys, uid)},
-    {"LogonID", offsetof(ixo_keys, uid)},
-    {"User", offsetof(ixo_keys, uid)},
-    {"PWD", offsetof(ixo_keys, pwd)},
-    {"Password", offsetof(ixo_keys, pwd)},
-    {"Protocol", offsetof(ixo_keys, protocol)},
-    {"CLIENT_LOCALE", offsetof(ixo_keys, client_locale)},
-    {"CLOC", offsetof(ixo_keys, client_locale)},
-    {"DB_LOCALE", offsetof(ixo_keys, db_locale)},
-    {"DLOC", offsetof(ixo_keys, db_locale)},
-    /* libixdb's DSN keys of the same names (docs/c-api.md) */
-    {"sqlhosts", offsetof(ixo_keys, sqlhosts)},
-    {"tls", offsetof(ixo_keys, tls)},
-    {"tls_verify", offsetof(ixo_keys, tls_verify)},
-    {"tls_ca", offsetof(ixo_keys, tls_ca)},
-};
-
-static char *key_field(ixo_keys *k, const char *name, size_t n) {
-    for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
-        if (strlen(KEYS[i].name) == n && strncasecmp(KEYS[i].name, name, n) == 0)
-            return (char *)k + KEYS[i].off;
-    return NULL;
-}
-
-/* the DSN's keys from odbc.ini (only those not set yet) */
-static void keys_from_ini(ixo_keys *k) {
-    char buf[KEY_MAX];
-    for (size_t i = 1; i < sizeof KEYS / sizeof KEYS[0]; i++) {
-        char *f = (char *)k + KEYS[i].off;
-        if (*f) continue;
-        buf[0] = 0;
-        if (SQLGetPrivateProfileString(k->dsn, KEYS[i].name, "", buf, sizeof buf, "odbc.ini") > 0)
-            snprintf(f, KEY_MAX, "%s", buf);
-    }
-}
-
-/* "KEY=value;KEY={value;with;semicolons};..." into k; 0 on a malformed string */
-static int keys_parse(ixo_keys *k, const char *s, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        while (i < n && (s[i] == ';' || s[i] == ' '))
-            i++;
-        if (i >= n || !s[i]) break;
-        size_t ks = i;
-        while (i < n && s[i] != '=' && s[i] != ';')
-            i++;
-        if (i >= n || s[i] != '=') return 0;
-        size_t kn = i - ks;
-        while (kn && s[ks + kn - 1] == ' ')
-            kn--;
-        i++;
-        const char *v = s + i;
-        size_t vn;
-        if (i < n && s[i] == '{') {
-            v = s + i + 1;
-            const char *end = memchr(v, '}', n - i - 1);
-            if (!end) return 0;
-            vn = (size_t)(end - v);
-            i = (size_t)(end - s) + 1;
-        } else {
-            while (i < n && s[i] != ';')
-                i++;
-            vn = (size_t)(s + i - v);
-        }
-        char *f = key_field(k, s + ks, kn);
-        if (f) snprintf(f, KEY_MAX, "%.*s", (int)(vn < KEY_MAX ? vn : KEY_MAX - 1), v);
-    }
-    return 1;
-}
-
-/* one "key='value' " of a libixdb DSN (\ and ' escaped) */
-static void dsn_add(char *out, size_t cap, const char *key, const char *val) {
-    size_t n = strlen(out);
-    if (!*val) return;
-    n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s='", key);
-    for (; *val && n + 3 < cap; val++) {
-        if (*val == '\'' || *val == '\\') out[n++] = '\\';
-        out[n++] = *val;
-    }
-    if (n + 2 < cap) {
-        out[n++] = '\'';
-        out[n++] = ' ';
-        out[n] = 0;
-    }
-}
 
 /* Informix's "Database not selected yet", which ix_set_autocommit(0)
  * answers without a database */
@@ -174,7 +65,7 @@ static SQLRETURN connect_failed(ixo_dbc *d, ix_conn *c) {
 static SQLRETURN dbc_connect(ixo_dbc *d, ixo_keys *k) {
     char dsn[2048] = "";
     if (d->conn) return ixo_err(&d->h, "08002", 0, "Connection name in use");
-    if (k->dsn[0]) keys_from_ini(k);
+    if (k->dsn[0]) ixo_keys_from_ini(k);
     if (!k->host[0] && !k->service[0] && !k->server[0])
         return ixo_err(&d->h, "IM002", 0, "Data source name not found and no Host given");
     if (k->service[0] && strspn(k->service, "0123456789") != strlen(k->service)) {
@@ -184,25 +75,25 @@ static SQLRETURN dbc_connect(ixo_dbc *d, ixo_keys *k) {
         if (getservbyname_r(k->service, "tcp", &se, buf, sizeof buf, &res) != 0 || !res)
             return ixo_err(&d->h, "08001", 0, "Service %s is not in the services database",
                            k->service);
-        snprintf(k->service, KEY_MAX, "%d", ntohs((uint16_t)res->s_port));
+        snprintf(k->service, IXO_KEY_MAX, "%d", ntohs((uint16_t)res->s_port));
     }
-    dsn_add(dsn, sizeof dsn, "host", k->host);
-    dsn_add(dsn, sizeof dsn, "port", k->service);
-    dsn_add(dsn, sizeof dsn, "server", k->server);
-    dsn_add(dsn, sizeof dsn, "database", d->database[0] ? d->database : k->database);
-    dsn_add(dsn, sizeof dsn, "user", k->uid);
-    dsn_add(dsn, sizeof dsn, "password", k->pwd);
-    dsn_add(dsn, sizeof dsn, "client_locale", k->client_locale);
-    dsn_add(dsn, sizeof dsn, "db_locale", k->db_locale);
-    if (protocol_is_tls(k->protocol) && !k->tls[0]) snprintf(k->tls, KEY_MAX, "1");
-    dsn_add(dsn, sizeof dsn, "tls", k->tls);
-    dsn_add(dsn, sizeof dsn, "tls_verify", k->tls_verify);
-    dsn_add(dsn, sizeof dsn, "tls_ca", k->tls_ca);
-    dsn_add(dsn, sizeof dsn, "sqlhosts", k->sqlhosts);
+    ixo_dsn_add(dsn, sizeof dsn, "host", k->host);
+    ixo_dsn_add(dsn, sizeof dsn, "port", k->service);
+    ixo_dsn_add(dsn, sizeof dsn, "server", k->server);
+    ixo_dsn_add(dsn, sizeof dsn, "database", d->database[0] ? d->database : k->database);
+    ixo_dsn_add(dsn, sizeof dsn, "user", k->uid);
+    ixo_dsn_add(dsn, sizeof dsn, "password", k->pwd);
+    ixo_dsn_add(dsn, sizeof dsn, "client_locale", k->client_locale);
+    ixo_dsn_add(dsn, sizeof dsn, "db_locale", k->db_locale);
+    if (protocol_is_tls(k->protocol) && !k->tls[0]) snprintf(k->tls, IXO_KEY_MAX, "1");
+    ixo_dsn_add(dsn, sizeof dsn, "tls", k->tls);
+    ixo_dsn_add(dsn, sizeof dsn, "tls_verify", k->tls_verify);
+    ixo_dsn_add(dsn, sizeof dsn, "tls_ca", k->tls_ca);
+    ixo_dsn_add(dsn, sizeof dsn, "sqlhosts", k->sqlhosts);
     if (d->login_timeout) {
         char t[16];
         snprintf(t, sizeof t, "%u", (unsigned)d->login_timeout);
-        dsn_add(dsn, sizeof dsn, "connect_timeout", t);
+        ixo_dsn_add(dsn, sizeof dsn, "connect_timeout", t);
     }
     ix_conn *c = NULL;
     int rc = ix_connect(&c, dsn);
@@ -373,7 +264,7 @@ SQLRETURN SQL_API SQLConnect(SQLHDBC ConnectionHandle, SQLCHAR *ServerName, SQLS
     if (!k) return ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"));
 #define KEY_IN(f, s, n)                                                                            \
     if (s)                                                                                         \
-    snprintf(k->f, KEY_MAX, "%.*s",                                                                \
+    snprintf(k->f, IXO_KEY_MAX, "%.*s",                                                            \
              (int)((n) == SQL_NTS || (n) < 0 ? (int)strlen((const char *)(s)) : (n)),              \
              (const char *)(s))
     KEY_IN(dsn, ServerName, NameLength1);
@@ -399,7 +290,7 @@ SQLRETURN SQL_API SQLDriverConnect(SQLHDBC hdbc, SQLHWND hwnd, SQLCHAR *szConnSt
     ixo_keys *k = calloc(1, sizeof *k);
     if (!k) return ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"));
     SQLRETURN rc;
-    if (!keys_parse(k, (const char *)szConnStrIn, n))
+    if (!ixo_keys_parse(k, (const char *)szConnStrIn, n))
         rc = ixo_err(h, "HY000", 0, "Malformed connection string");
     else
         rc = dbc_connect((ixo_dbc *)h, k);

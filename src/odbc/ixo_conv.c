@@ -180,6 +180,10 @@ long ixo_utf8_to_utf16(const char *p, size_t n, SQLWCHAR *out, size_t cap) {
             if ((u[i + j] & 0xc0) != 0x80) return -1;
             c = c << 6 | (u[i + j] & 0x3f);
         }
+        /* an overlong form, a surrogate or a code point past U+10FFFF is no
+         * UTF-8 (RFC 3629) */
+        static const uint32_t least[] = {0, 0x80, 0x800, 0x10000};
+        if (c < least[more] || (c >= 0xd800 && c < 0xe000) || c > 0x10ffff) return -1;
         i += (size_t)more + 1;
         if (c >= 0x10000) {
             if (k + 2 > cap) return (long)k;
@@ -797,7 +801,7 @@ ixo_cv ixo_get_general(const ixo_val *v, SQLSMALLINT ctype, SQLSMALLINT def_ctyp
 /* SQL_NUMERIC_STRUCT into decimal text, then into out->dec */
 static ixo_cv put_numeric(const SQL_NUMERIC_STRUCT *ns, ixo_val *out) {
     unsigned char v[SQL_MAX_NUMERIC_LEN];
-    char digits[64];
+    char digits[64]; /* 2^128 has 39 */
     int nd = 0;
     memcpy(v, ns->val, sizeof v);
     for (;;) { /* repeated division by 10, least significant digit first */
@@ -811,7 +815,9 @@ static ixo_cv put_numeric(const SQL_NUMERIC_STRUCT *ns, ixo_val *out) {
         digits[nd++] = (char)('0' + rem);
         if (!any) break;
     }
-    char text[80];
+    /* a sign, the digits (39 at most), the zeros a scale up to 127 puts
+     * before them, the point or an exponent */
+    char text[1 + 39 + 127 + 8];
     int k = 0, scale = ns->scale;
     if (ns->sign == 0) text[k++] = '-';
     for (int i = nd - 1; i >= 0; i--)

@@ -526,6 +526,13 @@ static void params(ixo_scratch *s) {
     CHECK(ixo_put(SQL_C_NUMERIC, &small, 0, 0, 0, &v, s) == IXO_CV_OK &&
               ix_decimal_text(&v.dec, text, sizeof text) > 0 && strcmp(text, "0.005") == 0,
           "numeric 0.005: %s", text);
+    /* the largest scales a SQL_NUMERIC_STRUCT can hold (fuzz_odbc found the
+     * text of scale 127 overflowing its buffer): 1e-127 is past DECIMAL */
+    SQL_NUMERIC_STRUCT tiny = {38, 127, 1, {1}}, huge = {38, -128, 1, {1}};
+    ixo_cv cv = ixo_put(SQL_C_NUMERIC, &tiny, 0, 0, 0, &v, s);
+    CHECK(cv == IXO_CV_RANGE || cv == IXO_CV_OK, "numeric at scale 127: %d", cv);
+    cv = ixo_put(SQL_C_NUMERIC, &huge, 0, 0, 0, &v, s);
+    CHECK(cv == IXO_CV_RANGE || cv == IXO_CV_OK, "numeric at scale -128: %d", cv);
     ixo_val p;
     CHECK(ixo_parse_dt("2020-01-02 03:04:05.5", 21, &p) && p.dt.fraction == 50000 && p.fdigits == 1,
           "parse timestamp");
@@ -862,8 +869,22 @@ static void shortcuts(ixo_scratch *s) {
     CHECK(same == n, "shortcuts equal the general path in %d of %d cases", same, n);
 }
 
+/* UTF-8 as RFC 3629 has it: overlong forms, surrogates and code points past
+ * U+10FFFF are not UTF-8 (fuzz_odbc found a surrogate taken) */
+static void utf8_strict(void) {
+    static const char *const bad[] = {"\xc0\x80",     "\xe0\x80\xaf",     "\xed\xa0\x80",
+                                      "\xed\xbf\xbf", "\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80"};
+    SQLWCHAR w[8];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(ixo_utf8_to_utf16(bad[i], strlen(bad[i]), w, 8) == -1, "not UTF-8: case %zu", i);
+    CHECK(ixo_utf8_to_utf16("\xed\x9f\xbf\xee\x80\x80\xf4\x8f\xbf\xbf", 10, w, 8) == 4 &&
+              w[0] == 0xd7ff && w[1] == 0xe000 && w[2] == 0xdbff && w[3] == 0xdfff,
+          "the edges around the surrogates and U+10FFFF");
+}
+
 int main(void) {
     ixo_scratch s = {0};
+    utf8_strict();
     matrix(&s);
     iv_matrix(&s);
     iv_texts(&s);
