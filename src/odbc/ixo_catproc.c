@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "ixo_int.h"
+#include "ixo_routine.h"
 
 /* ---- SQLProcedures ---- */
 
@@ -62,173 +63,6 @@ SQLRETURN SQL_API SQLProcedures(SQLHSTMT hstmt, SQLCHAR *szCatalogName, SQLSMALL
         return ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"));
     }
     return ixo_leave(h, ixo_cat_fill(s, st, r, proc_row));
-}
-
-/* ---- type names ("decimal(10,2)", "datetime year to second") ---- */
-
-static const struct {
-    const char *name;
-    int ixtype, enclen; /* enclen: the length without "(n)" */
-} TYPE_NAMES[] = {
-    {"char", IX_T_CHAR, 1},
-    {"character", IX_T_CHAR, 1},
-    {"varchar", IX_T_VARCHAR, 1},
-    {"nchar", IX_T_NCHAR, 1},
-    {"nvarchar", IX_T_NVARCHAR, 1},
-    {"lvarchar", IX_T_LVARCHAR, 2048},
-    {"smallint", IX_T_SMALLINT, 2},
-    {"integer", IX_T_INTEGER, 4},
-    {"int", IX_T_INTEGER, 4},
-    {"serial", IX_T_SERIAL, 4},
-    {"int8", IX_T_INT8, 10},
-    {"serial8", IX_T_SERIAL8, 10},
-    {"bigint", IX_T_BIGINT, 8},
-    {"bigserial", IX_T_BIGSERIAL, 8},
-    {"float", IX_T_FLOAT, 8},
-    {"double precision", IX_T_FLOAT, 8},
-    {"smallfloat", IX_T_SMALLFLOAT, 4},
-    {"real", IX_T_SMALLFLOAT, 4},
-    {"decimal", IX_T_DECIMAL, 16 << 8 | 0xff},
-    {"dec", IX_T_DECIMAL, 16 << 8 | 0xff},
-    {"numeric", IX_T_DECIMAL, 16 << 8 | 0xff},
-    {"money", IX_T_MONEY, 16 << 8 | 2},
-    {"date", IX_T_DATE, 4},
-    {"boolean", IX_T_BOOLEAN, 1},
-    {"text", IX_T_TEXT, 56},
-    {"byte", IX_T_BYTE, 56},
-    {"datetime", IX_T_DATETIME, 0},
-    {"interval", IX_T_INTERVAL, 0},
-    {"blob", IX_T_BLOB, 72},
-    {"clob", IX_T_CLOB, 72},
-};
-
-static const char *const UNITS[] = {"year", "", "month",  "", "day",   "",
-                                    "hour", "", "minute", "", "second"};
-
-/* a DATETIME / INTERVAL unit at *p ("fraction(3)", "day(4)"): IX_UNIT_*,
- * -1 when none; *prec gets a "(n)" that follows, else 0 */
-static int unit(const char **p, int *prec) {
-    while (**p == ' ')
-        (*p)++;
-    int u = -1;
-    size_t n = 0;
-    for (int k = 0; k < (int)(sizeof UNITS / sizeof UNITS[0]) && u < 0; k++)
-        if (UNITS[k][0] && strncmp(*p, UNITS[k], n = strlen(UNITS[k])) == 0) u = k;
-    if (u < 0 && strncmp(*p, "fraction", n = strlen("fraction")) == 0) u = IX_UNIT_FRACTION;
-    if (u < 0) return -1;
-    *p += n;
-    *prec = 0;
-    if (**p == '(') *prec = atoi(*p + 1);
-    while (**p && **p != ' ')
-        (*p)++;
-    return u;
-}
-
-#define IV_YEAR_PREC  4
-#define IV_FIELD_PREC 2
-
-/* the encoded length of a DATETIME / INTERVAL qualifier ("year to second") */
-static int qualifier(const char *p, int interval) {
-    int prec = 0, eprec = 0;
-    int start = unit(&p, &prec);
-    while (*p == ' ')
-        p++;
-    int end = strncmp(p, "to ", 3) == 0 ? (p += 3, unit(&p, &eprec)) : start;
-    if (start < 0 || end < 0) return 0; /* YEAR TO FRACTION(5) */
-    if (start == IX_UNIT_FRACTION) start = IX_UNIT_FRAC(prec ? prec : 3);
-    if (end == IX_UNIT_FRACTION) end = IX_UNIT_FRAC(eprec ? eprec : 3);
-    /* Informix's default leading precision: 4 digits of YEAR, 2 of the others */
-    int lead = prec ? prec : start == IX_UNIT_YEAR ? IV_YEAR_PREC : IV_FIELD_PREC;
-    return interval ? (int)ix_qualifier_iv(lead, start, end) : (int)ix_qualifier_dt(start, end);
-}
-
-/* the Informix type of a lower-case type name; 0 when unknown */
-static int type_of(const char *name, int *ixtype, int *enclen) {
-    for (size_t k = 0; k < sizeof TYPE_NAMES / sizeof TYPE_NAMES[0]; k++) {
-        size_t n = strlen(TYPE_NAMES[k].name);
-        const char *rest = name + n;
-        if (strncmp(name, TYPE_NAMES[k].name, n) != 0 || (*rest && *rest != '(' && *rest != ' '))
-            continue;
-        *ixtype = TYPE_NAMES[k].ixtype;
-        *enclen = TYPE_NAMES[k].enclen;
-        if (*ixtype == IX_T_DATETIME || *ixtype == IX_T_INTERVAL) {
-            *enclen = qualifier(rest, *ixtype == IX_T_INTERVAL);
-        } else if (*rest == '(') {
-            int a = atoi(rest + 1), b = 0;
-            const char *comma = strchr(rest, ',');
-            if (comma) b = atoi(comma + 1);
-            if (*ixtype == IX_T_DECIMAL || *ixtype == IX_T_MONEY)
-                *enclen = a << 8 | (comma ? b : *ixtype == IX_T_MONEY ? 2 : 0xff);
-            else
-                *enclen = a;
-        }
-        return 1;
-    }
-    return 0;
-}
-
-/* ---- the CREATE statement's text ---- */
-
-/* the items of a list at depth 0 from p (after its opening '(' when paren),
- * each copied lower-case into items[k] (at most max); ends at the closing
- * ')' or, without paren, at ';' or a keyword SPECIFIC / WITH / END. The
- * number of items; *end gets where it stopped. */
-static int split_list(const char *p, int paren, char (*items)[IXO_NAME_MAX], int max,
-                      const char **end) {
-    int depth = 0, n = 0;
-    size_t len = 0;
-    while (*p) {
-        char c = *p;
-        int word_start = p[-1] == ' ' || p[-1] == '\n' || p[-1] == '\t' || p[-1] == ',';
-        if (depth == 0 && ((paren && c == ')') || (!paren && c == ';'))) break;
-        if (depth == 0 && !paren && word_start &&
-            (strncasecmp(p, "specific ", 9) == 0 || strncasecmp(p, "with ", 5) == 0 ||
-             strncasecmp(p, "with(", 5) == 0 || strncasecmp(p, "end ", 4) == 0))
-            break;
-        if (c == '(') depth++;
-        if (c == ')') depth--;
-        if (depth == 0 && c == ',') {
-            if (n < max) n++;
-            len = 0;
-        } else if (n < max && len + 1 < IXO_NAME_MAX) {
-            if (c == '\n' || c == '\t' || c == '\r') c = ' ';
-            if (!(c == ' ' && (len == 0 || items[n][len - 1] == ' '))) {
-                items[n][len++] = (char)tolower((unsigned char)c);
-                items[n][len] = 0;
-            }
-        }
-        p++;
-    }
-    *end = p;
-    for (int k = 0; k <= n && k < max; k++) {
-        size_t m = strlen(items[k]);
-        while (m && items[k][m - 1] == ' ')
-            items[k][--m] = 0;
-    }
-    return n < max && items[n][0] ? n + 1 : n;
-}
-
-#define MAX_PARAMS 64 /* the parameters and returned values described here */
-
-typedef struct routine {
-    char params[MAX_PARAMS][IXO_NAME_MAX]; /* "a integer" as written */
-    char rets[MAX_PARAMS][IXO_NAME_MAX];   /* "integer as total" */
-    int nparams, nrets;
-} routine;
-
-/* the parameter list and RETURNING clause of the CREATE text */
-static void parse_routine(const char *text, routine *rt) {
-    memset(rt, 0, sizeof *rt);
-    const char *p = strchr(text, '(');
-    if (!p) return;
-    rt->nparams = split_list(p + 1, 1, rt->params, MAX_PARAMS, &p);
-    if (*p != ')') return;
-    p++;
-    while (isspace((unsigned char)*p))
-        p++;
-    size_t kw = strncasecmp(p, "returning", 9) == 0 ? 9 : strncasecmp(p, "returns", 7) == 0 ? 7 : 0;
-    if (kw && isspace((unsigned char)p[kw]))
-        rt->nrets = split_list(p + kw, 0, rt->rets, MAX_PARAMS, &p);
 }
 
 /* the CREATE statement of procid (malloc'ed); NULL on error */
@@ -291,7 +125,7 @@ typedef struct pcol {
 
 static int proccol_row(ixo_result *r, const pcol *c) {
     int ixtype = IX_T_CHAR, enclen = 1;
-    if (!type_of(c->type, &ixtype, &enclen)) return 1; /* a type not described here */
+    if (!ixo_type_of(c->type, &ixtype, &enclen)) return 1; /* a type not described here */
     ixo_typeinfo ti;
     int lob = ixtype == IX_T_BLOB || ixtype == IX_T_CLOB ? ixtype : 0;
     ixo_type_describe(lob ? IX_T_UDTFIXED : ixtype, enclen, lob, &ti);
@@ -345,13 +179,13 @@ static void param_name(const char *item, char *out, size_t cap) {
 /* a routine's rows: parameters (types from paramtypes), then the values it
  * returns (ordinal 0 for a function's single value, as ODBC numbers a
  * return value); 0 out of memory */
-static int routine_rows(ixo_result *r, pcol *c, const char *paramtypes, const routine *rt,
+static int routine_rows(ixo_result *r, pcol *c, const char *paramtypes, const ixo_routine *rt,
                         const char *col) {
-    char types[MAX_PARAMS][IXO_NAME_MAX] = {{0}};
+    char types[IXO_ROUTINE_MAX][IXO_NAME_MAX] = {{0}};
     const char *end;
     char list[4096];
     snprintf(list, sizeof list, " %s)", paramtypes);
-    int ntypes = split_list(list + 1, 1, types, MAX_PARAMS, &end);
+    int ntypes = ixo_split_list(list + 1, 1, types, IXO_ROUTINE_MAX, &end);
     for (int k = 0; k < ntypes; k++) {
         char name[IXO_NAME_MAX] = "";
         if (k < rt->nparams) param_name(rt->params[k], name, sizeof name);
@@ -387,7 +221,7 @@ static SQLRETURN procedure_columns(ixo_stmt *s, const char *schema, const char *
                                 args, 2);
     if (!st) return SQL_ERROR;
     ixo_result *r = ixo_result_new(PROCCOL_COLS, PROCCOL_NCOLS);
-    routine *rt = malloc(sizeof *rt);
+    ixo_routine *rt = malloc(sizeof *rt);
     SQLRETURN ret = SQL_SUCCESS;
     if (!r || !rt) ret = ixo_err(&s->h, "HY001", 0, "Memory allocation error");
     const char *db = ix_conn_database(s->dbc->conn);
@@ -403,7 +237,7 @@ static SQLRETURN procedure_columns(ixo_stmt *s, const char *schema, const char *
             ret = SQL_ERROR;
             break;
         }
-        parse_routine(text, rt);
+        ixo_routine_parse(text, rt);
         free(text);
         pcol c = {cat, owner, name, NULL, NULL, 0, 0};
         if (!routine_rows(r, &c, types ? types : "", rt, col))

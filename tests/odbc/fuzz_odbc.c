@@ -4,7 +4,8 @@
  * type read as a parameter (ixo_put: text, wide text, numbers, structs,
  * SQL_NUMERIC_STRUCT, interval structs) and then converted into every C type
  * with buffers of every size, in pieces (ixo_get), date/time text
- * (ixo_parse_dt), and UTF-8 <-> UTF-16.
+ * (ixo_parse_dt), UTF-8 <-> UTF-16, and an SPL routine's CREATE text as
+ * SQLProcedureColumns reads it (ixo_routine_parse, ixo_type_of).
  *
  * Input: byte 0 selects the part; the rest is its data (below).
  * Properties (abort() on violation; ASan sees every write past a buffer,
@@ -13,7 +14,9 @@
  *     within its buffer;
  *   - ixo_get never writes past buflen (or the C type's size), and a loop
  *     of pieces ends;
- *   - a UTF-8 text that converts to UTF-16 converts back to the same bytes.
+ *   - a UTF-8 text that converts to UTF-16 converts back to the same bytes;
+ *   - a routine's items are NUL-terminated within IXO_NAME_MAX, at most
+ *     IXO_ROUTINE_MAX of them.
  */
 #include <sqlext.h>
 #include <stdint.h>
@@ -22,6 +25,7 @@
 
 #include "ixo_conv.h"
 #include "ixo_keys.h"
+#include "ixo_routine.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -146,15 +150,41 @@ static void utf(const uint8_t *d, size_t n) {
     free(back);
 }
 
+static void routine_items(char (*items)[IXO_NAME_MAX], int n) {
+    if (n < 0 || n > IXO_ROUTINE_MAX) abort();
+    for (int k = 0; k < n; k++) {
+        if (strnlen(items[k], IXO_NAME_MAX) >= IXO_NAME_MAX) abort();
+        int ixtype, enclen;
+        const char *type = strchr(items[k], ' '); /* "name type" */
+        ixo_type_of(items[k], &ixtype, &enclen);
+        if (type) ixo_type_of(type + 1, &ixtype, &enclen);
+    }
+}
+
+static void routine(const uint8_t *d, size_t n) {
+    char *text = malloc(n + 1);
+    ixo_routine *rt = malloc(sizeof *rt);
+    if (text && rt) {
+        memcpy(text, d, n);
+        text[n] = 0;
+        ixo_routine_parse(text, rt);
+        routine_items(rt->params, rt->nparams);
+        routine_items(rt->rets, rt->nrets);
+    }
+    free(text);
+    free(rt);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
     const uint8_t *d = data + 1;
     size_t n = size - 1;
-    switch (data[0] % 4) {
+    switch (data[0] % 5) {
     case 0: keys(d, n); break;
     case 1: put_get(d, n); break;
     case 2: datetime(d, n); break;
-    default: utf(d, n); break;
+    case 3: utf(d, n); break;
+    default: routine(d, n); break;
     }
     return 0;
 }
