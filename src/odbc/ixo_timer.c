@@ -13,10 +13,14 @@
  * call: the thread wakes at a deadline already moved, sees the new one and
  * sleeps again. Disarming takes the mutex only.
  */
+#define _GNU_SOURCE /* pthread_setname_np */
+#include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "ixo_int.h"
+
+#define IXO_WATCH_THREAD_NAME "ixodbc-watch" /* at most 15 characters */
 
 #define NS_PER_S 1000000000LL
 
@@ -84,6 +88,7 @@ static ixo_watch *watch_start(ixo_dbc *d) {
         free(w);
         return NULL;
     }
+    pthread_setname_np(w->thread, IXO_WATCH_THREAD_NAME); /* for ps, gdb and odbc.timeout */
     d->watch = w;
     return w;
 }
