@@ -403,7 +403,7 @@ int ix_erroffset(const ix_conn *conn);
  *   "25000" transaction state (-255, -256, -535);
  *   "40001" lock conflicts and deadlock (-107, -143, -154, -243, -244);
  *   "28000" authorization (-951, -952, -387);
- *   "08001" cannot connect (-908, -761, -25580 and client IX_ECONN before the
+ *   "08001" cannot connect (-908, -930, -25596, -761, -25580 and client IX_ECONN before the
  *     login), "08004" server rejected (-329, -408), "08006" connection
  *     failure (IX_ECONN, IX_ETIMEOUT after the login), "08000" IX_ETLS,
  *     "08S01" IX_EPROTO (communication link failure);

@@ -564,6 +564,9 @@ int ixc_next_msg(ix_conn *c, ixp_msg *m);
 int ixc_io(ix_conn *c, int want_write);
 /* Frees what r owns (its described columns). Returns nothing. */
 void ixc_reply_free(ixc_reply *r);
+/* Frees n described columns (their names, declared types and texts) and the
+ * array (NULL: nothing). Returns nothing. */
+void ixc_cols_free(ixc_col *cols, int n);
 /* ix_stmt.c: c is being closed: its statements are detached (they stay the
  * caller's, every call on them then fails with IX_EMISUSE). Returns
  * nothing. */

@@ -742,9 +742,9 @@ static inline int store_double(uint8_t kind, const uint8_t *p, double *v) {
     return u != NULL_F32 ? ST_VALUE : ST_NULL;
 }
 
-/* Column i's characters (its value at v) read in place into buf (cap bytes, a NUL after
- * them): ST_VALUE (*len set), ST_NULL, or ST_OTHER (formatted or converted
- * text, too long for its column or for cap). */
+/* Column i's characters (its value at v) read in place into buf (cap
+ * bytes, a NUL after them): ST_VALUE (*len set), ST_NULL, or ST_OTHER
+ * (formatted or converted text, too long for its column or for cap). */
 static inline __attribute__((always_inline)) int
 store_text(const store_row *c, int i, const uint8_t *v, char *buf, size_t cap, int64_t *len) {
     const ixc_rpcol *pc = &c->col[i];
@@ -779,7 +779,6 @@ static inline int store_date16(const uint8_t *p, char *buf) {
     return ST_VALUE;
 }
 
-/* A destination kind and a column's get kind in one switch value. */
 /* How a destination kind reads a column of a get kind: one dense switch. */
 enum { OP_OTHER = 0, OP_I32, OP_INT_I32, OP_INT_I64, OP_FLOAT, OP_TEXT, OP_DATE };
 #define STORE_KINDS (IX_STORE_DATE16 + 1)

@@ -320,17 +320,18 @@ void ixc_batch_free(ixc_batch *b) {
     }
 }
 
-static void cols_free(ixc_col *cols, int n) {
+void ixc_cols_free(ixc_col *cols, int n) {
     if (!cols) return;
     for (int i = 0; i < n; i++) {
         ixc_free(cols[i].name);
+        ixc_free(cols[i].decl);
         ixb_wbuf_free(&cols[i].text);
     }
     ixc_free(cols);
 }
 
 void ixc_reply_free(ixc_reply *r) {
-    cols_free(r->cols, r->ncols);
+    ixc_cols_free(r->cols, r->ncols);
     r->cols = NULL;
     r->ncols = 0;
 }
@@ -352,7 +353,7 @@ static int copy_describe(ix_conn *c, const ixp_msg *m, ixc_reply *r) {
     r->has_describe = 1;
     if (!r->want_describe) return IX_OK;
     int n = m->u.describe.ncols;
-    cols_free(r->cols, r->ncols);
+    ixc_cols_free(r->cols, r->ncols);
     r->ncols = 0;
     r->cols = n > 0 ? ixc_calloc((size_t)n, sizeof *r->cols) : NULL;
     if (n > 0 && !r->cols) return ixc_kill(c, IX_ENOMEM, "out of memory");

@@ -265,12 +265,7 @@ int ixc_stmt_release(ix_stmt *s) {
         ixb_wbuf_free(&s->params[i].val);
     ixc_free(s->params);
     ixc_free_param_cols(s);
-    for (int i = 0; i < s->ncols; i++) {
-        ixc_free(s->cols[i].name);
-        ixc_free(s->cols[i].decl);
-        ixb_wbuf_free(&s->cols[i].text);
-    }
-    ixc_free(s->cols);
+    ixc_cols_free(s->cols, s->ncols);
     if (s->planned) ixc_rowplan_free(&s->plan);
     ixc_free(s->b_codes);
     ixc_free(s->sql);

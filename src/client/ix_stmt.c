@@ -126,12 +126,7 @@ static int defer_kind(const char *sql, size_t n) {
 }
 
 void ixc_free_param_cols(ix_stmt *s) {
-    for (int i = 0; s->pcols && i < s->nparams; i++) {
-        ixc_free(s->pcols[i].name);
-        ixc_free(s->pcols[i].decl);
-        ixb_wbuf_free(&s->pcols[i].text);
-    }
-    ixc_free(s->pcols);
+    ixc_cols_free(s->pcols, s->nparams);
     s->pcols = NULL;
 }
 
