@@ -9,7 +9,11 @@ Run under /usr/bin/python3 (Debian's python3-pyodbc) from the source tree
 after `make`:
     /usr/bin/python3 bench/bench_py_odbc.py [--rows N] [--rounds R]
 (default 100000 rows, 10 rounds). IXD_BIN and IXODBC_LIB may name the
-programs; they default to build/ixd and build/lib/libixodbc.so."""
+programs; they default to build/ixd and build/lib/libixodbc.so.
+    valgrind --tool=callgrind /usr/bin/python3 bench/bench_py_odbc.py \
+        --rows 20000 --profile-fetch
+profiles one pyodbc fetchall (callgrind_annotate --inclusive=yes: pyodbc's
+GetData, libodbc's SQLGetData, the driver's SQLGetData)."""
 
 import argparse
 import datetime
@@ -48,6 +52,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=100000)
     ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--profile-fetch", action="store_true",
+                    help="set up, then one pyodbc fetchall and nothing else (to run under "
+                         "valgrind --tool=callgrind: where a fetched value's instructions go)")
     a = ap.parse_args()
     import ixdb
     srv = ixdtest.Server()
@@ -71,6 +78,11 @@ def main():
                             "UID=informix;PWD=in4mix" % srv.port)
         ocur = od.cursor()
         ocur.fast_executemany = True
+        if a.profile_fetch:
+            assert len(ocur.execute("select * from b").fetchall()) == a.rows
+            od.close()
+            ix.close()
+            return
 
         def ix_fetch():
             assert len(cur.execute("select * from b").fetchall()) == a.rows
