@@ -22,14 +22,15 @@ typedef struct dae_val {
     SQLULEN row;       /* the row of the parameter array */
     SQLSMALLINT ctype; /* the C type of the pieces, SQL_C_DEFAULT resolved; SQL_C_CHAR
                         * once SQL_C_WCHAR pieces are converted (dae_finish) */
-    char *p;           /* the bytes so far (NULL before the first piece) */
+    char *p;           /* the bytes so far (NULL before the first piece); malloc'd, freed
+                        * by ixo_dae_free */
     size_t n, cap;
     int pieces; /* SQLPutData calls taken */
     int null;   /* SQL_NULL_DATA was given */
 } dae_val;
 
 struct ixo_dae {
-    dae_val *v; /* in the order SQLParamData names them */
+    dae_val *v; /* in the order SQLParamData names them; malloc'd, freed by ixo_dae_free */
     int nv;
     int cur;   /* the value SQLParamData named last; -1 before the first */
     int ready; /* every value collected: the execution binds them */
@@ -194,14 +195,8 @@ SQLRETURN ixo_dae_busy_err(ixo_head *h) {
     return ixo_err(h, "HY010", 0, "Function sequence error: data at execution is under way");
 }
 
-/* the entry of SQLParamData and SQLPutData: no HY010 for data at execution */
-#define ENTER_DAE(hs)                                                                              \
-    ixo_head *h = ixo_enter(hs, SQL_HANDLE_STMT);                                                  \
-    if (!h) return SQL_INVALID_HANDLE;                                                             \
-    ixo_stmt *s = (ixo_stmt *)h
-
 SQLRETURN SQL_API SQLParamData(SQLHSTMT hstmt, SQLPOINTER *prgbValue) {
-    ENTER_DAE(hstmt);
+    IXO_ENTER_STMT_ANY(hstmt); /* no HY010 for data at execution */
     ixo_dae *d = s->dae;
     /* nothing to give, or no SQLPutData since the last SQLParamData: the
      * statement keeps waiting (as the driver manager's own HY010) */
@@ -224,7 +219,7 @@ SQLRETURN SQL_API SQLParamData(SQLHSTMT hstmt, SQLPOINTER *prgbValue) {
 }
 
 SQLRETURN SQL_API SQLPutData(SQLHSTMT hstmt, SQLPOINTER rgbValue, SQLLEN cbValue) {
-    ENTER_DAE(hstmt);
+    IXO_ENTER_STMT_ANY(hstmt); /* no HY010 for data at execution */
     ixo_dae *d = s->dae;
     if (!d || d->ready || d->cur < 0) return ixo_leave(h, sequence_error(h));
     SQLRETURN rc = put_piece(s, &d->v[d->cur], rgbValue, cbValue);
