@@ -339,6 +339,14 @@ SQLRETURN ixo_desc_free(ixo_desc *desc);
 /* 1 when descriptor field f is a string (the wide functions convert it) */
 int ixo_desc_field_is_text(SQLSMALLINT f);
 
+/* ---- UTF-16 text in (ixo_wide.c) ---- */
+enum { IXO_U16_OK, IXO_U16_BADCHAR, IXO_U16_NOMEM };
+/* the n UTF-16 units at w as UTF-8 in a new allocation *out (NUL-terminated,
+ * *outlen bytes; the caller frees it): IXO_U16_OK, IXO_U16_NOMEM, or
+ * IXO_U16_BADCHAR for text that is no UTF-16 (an unpaired surrogate); *out
+ * is NULL on failure */
+int ixo_utf16_dup(const SQLWCHAR *w, size_t n, char **out, size_t *outlen);
+
 /* ---- cursor names (ixo_cursor.c) ---- */
 /* s's cursor name, made ("SQL_CUR" and the connection's next number) when
  * none was set */

@@ -170,17 +170,15 @@ static SQLRETURN dae_finish(ixo_stmt *s) {
                            "String data, length mismatch: %zu bytes of SQL_C_WCHAR data for "
                            "parameter %d",
                            v->n, v->param + 1);
-        size_t units = v->n / sizeof(SQLWCHAR);
-        char *u = malloc(units * 3 + 1);
-        if (!u) return ixo_err(&s->h, "HY001", 0, "Memory allocation error");
-        long k = ixo_utf16_to_utf8((const SQLWCHAR *)v->p, units, u, units * 3);
-        if (k < 0) {
-            free(u);
+        char *u;
+        size_t k;
+        int r = ixo_utf16_dup((const SQLWCHAR *)v->p, v->n / sizeof(SQLWCHAR), &u, &k);
+        if (r == IXO_U16_NOMEM) return ixo_err(&s->h, "HY001", 0, "Memory allocation error");
+        if (r == IXO_U16_BADCHAR)
             return ixo_err(&s->h, "22018", 0, "Invalid UTF-16 text for parameter %d", v->param + 1);
-        }
         free(v->p);
         v->p = u;
-        v->n = v->cap = (size_t)k;
+        v->n = v->cap = k;
         v->ctype = SQL_C_CHAR;
     }
     d->ready = 1;

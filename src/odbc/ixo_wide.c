@@ -103,6 +103,23 @@ typedef struct wargs {
 
 enum { IN_OK, IN_BADLEN, IN_BADCHAR, IN_NOMEM };
 
+/* (ixo_int.h) */
+int ixo_utf16_dup(const SQLWCHAR *w, size_t n, char **out, size_t *outlen) {
+    *out = NULL;
+    *outlen = 0;
+    char *u = malloc(n * 3 + 1);
+    if (!u) return IXO_U16_NOMEM;
+    long k = ixo_utf16_to_utf8(w, n, u, n * 3);
+    if (k < 0) {
+        free(u);
+        return IXO_U16_BADCHAR;
+    }
+    u[k] = 0;
+    *out = u;
+    *outlen = (size_t)k;
+    return IXO_U16_OK;
+}
+
 /* w (len units, or SQL_NTS) as UTF-8 into a new allocation *out, *outlen
  * bytes; IN_BADCHAR with *bad the first unit that is half a pair */
 static int wide_in(const SQLWCHAR *w, SQLINTEGER len, char **out, SQLINTEGER *outlen, long *bad) {
@@ -117,10 +134,11 @@ static int wide_in(const SQLWCHAR *w, SQLINTEGER len, char **out, SQLINTEGER *ou
         return IN_BADLEN;
     else
         n = (size_t)len;
-    char *u = malloc(n * 3 + 1);
-    if (!u) return IN_NOMEM;
-    long k = ixo_utf16_to_utf8(w, n, u, n * 3);
-    if (k < 0) {
+    char *u;
+    size_t k;
+    int r = ixo_utf16_dup(w, n, &u, &k);
+    if (r == IXO_U16_NOMEM) return IN_NOMEM;
+    if (r == IXO_U16_BADCHAR) {
         for (size_t i = 0; i < n; i++) {
             int hi = w[i] >= 0xd800 && w[i] < 0xdc00, lo = w[i] >= 0xdc00 && w[i] < 0xe000;
             if (lo || (hi && (i + 1 == n || w[i + 1] < 0xdc00 || w[i + 1] >= 0xe000))) {
@@ -129,14 +147,12 @@ static int wide_in(const SQLWCHAR *w, SQLINTEGER len, char **out, SQLINTEGER *ou
             }
             i += (size_t)hi;
         }
-        free(u);
         return IN_BADCHAR;
     }
     if (k > INT32_MAX) {
         free(u);
         return IN_BADLEN;
     }
-    u[k] = 0;
     *out = u;
     *outlen = (SQLINTEGER)k;
     return IN_OK;
