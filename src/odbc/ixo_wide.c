@@ -287,6 +287,12 @@ SQLRETURN SQL_API SQLGetDiagFieldW(SQLSMALLINT fHandleType, SQLHANDLE handle, SQ
 
 /* ---- connecting: SQLConnectW, SQLDriverConnectW ---- */
 
+/* HY001 on connection hdbc, the narrow call not made; returns SQL_ERROR */
+static SQLRETURN nomem(SQLHDBC hdbc) {
+    ixo_head *h = ixo_enter(hdbc, SQL_HANDLE_DBC);
+    return h ? ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error")) : SQL_INVALID_HANDLE;
+}
+
 SQLRETURN SQL_API SQLConnectW(SQLHDBC hdbc, SQLWCHAR *szDSN, SQLSMALLINT cbDSN, SQLWCHAR *szUID,
                               SQLSMALLINT cbUID, SQLWCHAR *szAuthStr, SQLSMALLINT cbAuthStr) {
     wargs a;
@@ -312,9 +318,7 @@ SQLRETURN SQL_API SQLDriverConnectW(SQLHDBC hdbc, SQLHWND hwnd, SQLWCHAR *szConn
     char *out = malloc((size_t)cap);
     if (!out) {
         args_free(&a);
-        ixo_head *h = ixo_enter(hdbc, SQL_HANDLE_DBC);
-        return h ? ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"))
-                 : SQL_INVALID_HANDLE;
+        return nomem(hdbc);
     }
     out[0] = 0;
     rc = SQLDriverConnect(hdbc, hwnd, ARG16(a, 0), (SQLCHAR *)out, cap, NULL, fDriverCompletion);
@@ -356,13 +360,8 @@ SQLRETURN SQL_API SQLNativeSqlW(SQLHDBC hdbc, SQLWCHAR *szSqlStrIn, SQLINTEGER c
     if (rc != SQL_SUCCESS) return rc;
     SQLINTEGER cap = a.s[0] ? a.len[0] + 1 : 1;
     char *out = malloc((size_t)cap);
-    if (out) {
-        rc = SQLNativeSql(hdbc, (SQLCHAR *)a.s[0], a.len[0], (SQLCHAR *)out, cap, NULL);
-    } else {
-        ixo_head *h = ixo_enter(hdbc, SQL_HANDLE_DBC);
-        rc = h ? ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"))
-               : SQL_INVALID_HANDLE;
-    }
+    rc = out ? SQLNativeSql(hdbc, (SQLCHAR *)a.s[0], a.len[0], (SQLCHAR *)out, cap, NULL)
+             : nomem(hdbc);
     args_free(&a);
     if (SQL_SUCCEEDED(rc)) {
         SQLLEN units;
