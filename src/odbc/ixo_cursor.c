@@ -57,14 +57,9 @@ static SQLRETURN set_name(ixo_stmt *s, const char *name, size_t n) {
     return SQL_SUCCESS;
 }
 
-#define ENTER_STMT(hs)                                                                             \
-    ixo_head *h = ixo_enter(hs, SQL_HANDLE_STMT);                                                  \
-    if (!h) return SQL_INVALID_HANDLE;                                                             \
-    ixo_stmt *s = (ixo_stmt *)h
-
 SQLRETURN SQL_API SQLSetCursorName(SQLHSTMT StatementHandle, SQLCHAR *CursorName,
                                    SQLSMALLINT NameLength) {
-    ENTER_STMT(StatementHandle);
+    IXO_ENTER_STMT_ANY(StatementHandle);
     if (!CursorName) return ixo_leave(h, ixo_err(h, "HY009", 0, "Invalid use of null pointer"));
     if (NameLength < 0 && NameLength != SQL_NTS)
         return ixo_leave(h, ixo_err(h, "HY090", 0, "Invalid string or buffer length"));
@@ -74,7 +69,7 @@ SQLRETURN SQL_API SQLSetCursorName(SQLHSTMT StatementHandle, SQLCHAR *CursorName
 
 SQLRETURN SQL_API SQLGetCursorName(SQLHSTMT StatementHandle, SQLCHAR *CursorName,
                                    SQLSMALLINT BufferLength, SQLSMALLINT *NameLength) {
-    ENTER_STMT(StatementHandle);
+    IXO_ENTER_STMT_ANY(StatementHandle);
     if (BufferLength < 0)
         return ixo_leave(h, ixo_err(h, "HY090", 0, "Invalid string or buffer length"));
     SQLRETURN rc = SQL_SUCCESS;

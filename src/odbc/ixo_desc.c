@@ -105,8 +105,7 @@ SQLRETURN ixo_desc_alloc(ixo_dbc *dbc, SQLHANDLE *out) {
     if (!d) return ixo_err(&dbc->h, "HY001", 0, "Memory allocation error");
     ixo_head_init(&d->h, SQL_HANDLE_DESC);
     d->h.lk = dbc->h.lk;
-    d->dbc = dbc;
-    d->which = IXO_ARD;
+    d->dbc = dbc; /* which stays unread: d->stmt is NULL */
     d->app.array_size = 1;
     d->next = dbc->descs;
     dbc->descs = d;
@@ -141,6 +140,19 @@ typedef struct dview {
     ixo_app a;
 } dview;
 
+/* the statement's fields an implicit descriptor view v (not the IRD) reads:
+ * the ARD's, or the parameters' (APD and IPD) */
+static int view_fields(const dview *v) {
+    return v->kind == IXO_ARD ? IXO_ARD : IXO_APD;
+}
+
+/* an implicit ARD or APD not in use (an explicit one is): its records kept
+ * aside in the statement; NULL otherwise */
+static ixo_app *view_aside(const dview *v) {
+    int w = view_fields(v);
+    return v->kind != IXO_IPD && v->s->app[w] ? &v->s->imp[w] : NULL;
+}
+
 static void view_open(ixo_desc *d, dview *v) {
     v->d = d;
     v->s = d->stmt;
@@ -149,11 +161,11 @@ static void view_open(ixo_desc *d, dview *v) {
     if (!v->s)
         v->a = d->app;
     else if (v->kind != IXO_IRD) {
-        int w = v->kind == IXO_ARD ? IXO_ARD : IXO_APD; /* the IPD: the parameters' records */
-        if (v->kind != IXO_IPD && v->s->app[w])
-            v->a = v->s->imp[w]; /* an implicit descriptor not in use */
+        const ixo_app *aside = view_aside(v);
+        if (aside)
+            v->a = *aside;
         else
-            app_get(v->s, w, &v->a);
+            app_get(v->s, view_fields(v), &v->a);
     }
 }
 
@@ -164,13 +176,13 @@ static void view_commit(dview *v) {
         return;
     }
     if (v->kind == IXO_IRD) return;
-    int w = v->kind == IXO_ARD ? IXO_ARD : IXO_APD;
-    if (v->kind != IXO_IPD && v->s->app[w]) {
-        v->s->imp[w] = v->a;
+    ixo_app *aside = view_aside(v);
+    if (aside) {
+        *aside = v->a;
         return;
     }
-    app_put(v->s, w, &v->a);
-    ixo_app_sync(v->s, w);
+    app_put(v->s, view_fields(v), &v->a);
+    ixo_app_sync(v->s, view_fields(v));
 }
 
 static int is_app(const dview *v) {

@@ -98,11 +98,14 @@ enum { IXO_ARD, IXO_APD, IXO_IRD, IXO_IPD };
 /* an application descriptor's records and header: an explicit
  * descriptor's own, or one a statement keeps aside (ixo_desc.c) */
 typedef struct ixo_app {
-    ixo_bind *rec;
+    ixo_bind *rec; /* n records, malloc'd: an explicit descriptor's are freed by
+                    * ixo_desc_free; a statement's go back to its bound / params
+                    * (ixo_stmt_detach), which the statement's free releases */
     int n;
     SQLULEN array_size, bind_type;
     void *bind_offset;
-    SQLUSMALLINT *op; /* SQL_DESC_ARRAY_STATUS_PTR: row / parameter operations */
+    SQLUSMALLINT *op; /* SQL_DESC_ARRAY_STATUS_PTR: row / parameter operations (the
+                       * application's array) */
 } ixo_app;
 
 struct ixo_desc {
@@ -194,7 +197,8 @@ struct ixo_stmt {
     int64_t sc_max;       /* the highest row known to exist */
     int64_t sc_nrows;     /* the rows of the result, -1 while not known */
     SQLULEN sc_prev_size; /* the rowset size of the previous fetch */
-    ixo_dae *dae;         /* set while SQLParamData / SQLPutData collect values */
+    ixo_dae *dae;         /* set while SQLParamData / SQLPutData collect values; freed by
+                           * ixo_dae_free (ixo_stmt_close calls it) */
 };
 
 #define IXO_BEFORE_START 0
@@ -282,10 +286,14 @@ SQLRETURN ixo_dae_busy_err(ixo_head *h);
  * waits for data at execution (only SQLParamData, SQLPutData, SQLCancel
  * and the diagnostics go on then). */
 #define IXO_ENTER_STMT(hs)                                                                         \
+    IXO_ENTER_STMT_ANY(hs);                                                                        \
+    if (s->dae) return ixo_leave(h, ixo_dae_busy_err(h))
+/* The same, going on while data at execution is under way (SQLParamData,
+ * SQLPutData, the cursor names). */
+#define IXO_ENTER_STMT_ANY(hs)                                                                     \
     ixo_head *h = ixo_enter(hs, SQL_HANDLE_STMT);                                                  \
     if (!h) return SQL_INVALID_HANDLE;                                                             \
-    ixo_stmt *s = (ixo_stmt *)h;                                                                   \
-    if (s->dae) return ixo_leave(h, ixo_dae_busy_err(h))
+    ixo_stmt *s = (ixo_stmt *)h
 
 /* ---- query timeouts (ixo_timer.c) ---- */
 /* Arms s's query timeout (nothing when it is 0) for a call that runs the
@@ -330,6 +338,14 @@ SQLRETURN ixo_desc_alloc(ixo_dbc *d, SQLHANDLE *out);
 SQLRETURN ixo_desc_free(ixo_desc *desc);
 /* 1 when descriptor field f is a string (the wide functions convert it) */
 int ixo_desc_field_is_text(SQLSMALLINT f);
+
+/* ---- UTF-16 text in (ixo_wide.c) ---- */
+enum { IXO_U16_OK, IXO_U16_BADCHAR, IXO_U16_NOMEM };
+/* the n UTF-16 units at w as UTF-8 in a new allocation *out (NUL-terminated,
+ * *outlen bytes; the caller frees it): IXO_U16_OK, IXO_U16_NOMEM, or
+ * IXO_U16_BADCHAR for text that is no UTF-16 (an unpaired surrogate); *out
+ * is NULL on failure */
+int ixo_utf16_dup(const SQLWCHAR *w, size_t n, char **out, size_t *outlen);
 
 /* ---- cursor names (ixo_cursor.c) ---- */
 /* s's cursor name, made ("SQL_CUR" and the connection's next number) when

@@ -22,14 +22,15 @@ typedef struct dae_val {
     SQLULEN row;       /* the row of the parameter array */
     SQLSMALLINT ctype; /* the C type of the pieces, SQL_C_DEFAULT resolved; SQL_C_CHAR
                         * once SQL_C_WCHAR pieces are converted (dae_finish) */
-    char *p;           /* the bytes so far (NULL before the first piece) */
+    char *p;           /* the bytes so far (NULL before the first piece); malloc'd, freed
+                        * by ixo_dae_free */
     size_t n, cap;
     int pieces; /* SQLPutData calls taken */
     int null;   /* SQL_NULL_DATA was given */
 } dae_val;
 
 struct ixo_dae {
-    dae_val *v; /* in the order SQLParamData names them */
+    dae_val *v; /* in the order SQLParamData names them; malloc'd, freed by ixo_dae_free */
     int nv;
     int cur;   /* the value SQLParamData named last; -1 before the first */
     int ready; /* every value collected: the execution binds them */
@@ -169,17 +170,15 @@ static SQLRETURN dae_finish(ixo_stmt *s) {
                            "String data, length mismatch: %zu bytes of SQL_C_WCHAR data for "
                            "parameter %d",
                            v->n, v->param + 1);
-        size_t units = v->n / sizeof(SQLWCHAR);
-        char *u = malloc(units * 3 + 1);
-        if (!u) return ixo_err(&s->h, "HY001", 0, "Memory allocation error");
-        long k = ixo_utf16_to_utf8((const SQLWCHAR *)v->p, units, u, units * 3);
-        if (k < 0) {
-            free(u);
+        char *u;
+        size_t k;
+        int r = ixo_utf16_dup((const SQLWCHAR *)v->p, v->n / sizeof(SQLWCHAR), &u, &k);
+        if (r == IXO_U16_NOMEM) return ixo_err(&s->h, "HY001", 0, "Memory allocation error");
+        if (r == IXO_U16_BADCHAR)
             return ixo_err(&s->h, "22018", 0, "Invalid UTF-16 text for parameter %d", v->param + 1);
-        }
         free(v->p);
         v->p = u;
-        v->n = v->cap = (size_t)k;
+        v->n = v->cap = k;
         v->ctype = SQL_C_CHAR;
     }
     d->ready = 1;
@@ -194,14 +193,8 @@ SQLRETURN ixo_dae_busy_err(ixo_head *h) {
     return ixo_err(h, "HY010", 0, "Function sequence error: data at execution is under way");
 }
 
-/* the entry of SQLParamData and SQLPutData: no HY010 for data at execution */
-#define ENTER_DAE(hs)                                                                              \
-    ixo_head *h = ixo_enter(hs, SQL_HANDLE_STMT);                                                  \
-    if (!h) return SQL_INVALID_HANDLE;                                                             \
-    ixo_stmt *s = (ixo_stmt *)h
-
 SQLRETURN SQL_API SQLParamData(SQLHSTMT hstmt, SQLPOINTER *prgbValue) {
-    ENTER_DAE(hstmt);
+    IXO_ENTER_STMT_ANY(hstmt); /* no HY010 for data at execution */
     ixo_dae *d = s->dae;
     /* nothing to give, or no SQLPutData since the last SQLParamData: the
      * statement keeps waiting (as the driver manager's own HY010) */
@@ -224,7 +217,7 @@ SQLRETURN SQL_API SQLParamData(SQLHSTMT hstmt, SQLPOINTER *prgbValue) {
 }
 
 SQLRETURN SQL_API SQLPutData(SQLHSTMT hstmt, SQLPOINTER rgbValue, SQLLEN cbValue) {
-    ENTER_DAE(hstmt);
+    IXO_ENTER_STMT_ANY(hstmt); /* no HY010 for data at execution */
     ixo_dae *d = s->dae;
     if (!d || d->ready || d->cur < 0) return ixo_leave(h, sequence_error(h));
     SQLRETURN rc = put_piece(s, &d->v[d->cur], rgbValue, cbValue);

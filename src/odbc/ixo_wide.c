@@ -76,6 +76,22 @@ static SQLRETURN cut_warn(SQLHANDLE handle) {
     return rc;
 }
 
+/* the text utf8 a narrow call on handle gave (rc) into out: cap and *len
+ * in bytes when bytes is set, else in SQLWCHAR units; rc, or the 01004
+ * warning on handle when the text was cut */
+static SQLRETURN text_back(SQLHANDLE handle, SQLRETURN rc, const char *utf8, SQLPOINTER out,
+                           SQLLEN cap, int bytes, SQLLEN *len) {
+    int cut = wide_out(utf8, out, bytes ? cap / UNIT : cap, len);
+    if (bytes) *len *= UNIT;
+    return cut ? cut_warn(handle) : rc;
+}
+
+/* an attribute's length in bytes (SQL_NTS, or >= 0) as units for args_in:
+ * -1 (refused there) for another negative one */
+static SQLINTEGER bytes_to_units(SQLINTEGER cb) {
+    return cb == SQL_NTS ? SQL_NTS : cb < 0 ? -1 : cb / (SQLINTEGER)UNIT;
+}
+
 /* ---- text in ---- */
 
 /* the string arguments of one call as UTF-8 (NULL stays NULL) */
@@ -86,6 +102,23 @@ typedef struct wargs {
 } wargs;
 
 enum { IN_OK, IN_BADLEN, IN_BADCHAR, IN_NOMEM };
+
+/* (ixo_int.h) */
+int ixo_utf16_dup(const SQLWCHAR *w, size_t n, char **out, size_t *outlen) {
+    *out = NULL;
+    *outlen = 0;
+    char *u = malloc(n * 3 + 1);
+    if (!u) return IXO_U16_NOMEM;
+    long k = ixo_utf16_to_utf8(w, n, u, n * 3);
+    if (k < 0) {
+        free(u);
+        return IXO_U16_BADCHAR;
+    }
+    u[k] = 0;
+    *out = u;
+    *outlen = (size_t)k;
+    return IXO_U16_OK;
+}
 
 /* w (len units, or SQL_NTS) as UTF-8 into a new allocation *out, *outlen
  * bytes; IN_BADCHAR with *bad the first unit that is half a pair */
@@ -101,10 +134,11 @@ static int wide_in(const SQLWCHAR *w, SQLINTEGER len, char **out, SQLINTEGER *ou
         return IN_BADLEN;
     else
         n = (size_t)len;
-    char *u = malloc(n * 3 + 1);
-    if (!u) return IN_NOMEM;
-    long k = ixo_utf16_to_utf8(w, n, u, n * 3);
-    if (k < 0) {
+    char *u;
+    size_t k;
+    int r = ixo_utf16_dup(w, n, &u, &k);
+    if (r == IXO_U16_NOMEM) return IN_NOMEM;
+    if (r == IXO_U16_BADCHAR) {
         for (size_t i = 0; i < n; i++) {
             int hi = w[i] >= 0xd800 && w[i] < 0xdc00, lo = w[i] >= 0xdc00 && w[i] < 0xe000;
             if (lo || (hi && (i + 1 == n || w[i + 1] < 0xdc00 || w[i + 1] >= 0xe000))) {
@@ -113,14 +147,12 @@ static int wide_in(const SQLWCHAR *w, SQLINTEGER len, char **out, SQLINTEGER *ou
             }
             i += (size_t)hi;
         }
-        free(u);
         return IN_BADCHAR;
     }
     if (k > INT32_MAX) {
         free(u);
         return IN_BADLEN;
     }
-    u[k] = 0;
     *out = u;
     *outlen = (SQLINTEGER)k;
     return IN_OK;
@@ -162,6 +194,12 @@ static SQLRETURN args_in(wargs *a, SQLHANDLE handle, SQLSMALLINT kind, int n,
     return ixo_leave(h, rc);
 }
 
+/* args_in for a call with one string argument w (len units or SQL_NTS) */
+static SQLRETURN arg_in(wargs *a, SQLHANDLE handle, SQLSMALLINT kind, const SQLWCHAR *w,
+                        SQLINTEGER len, SQLINTEGER limit) {
+    return args_in(a, handle, kind, 1, &w, &len, limit);
+}
+
 /* one string argument of a function whose lengths are SQLSMALLINT */
 #define ARG16(a, i) (SQLCHAR *)(a).s[i], (SQLSMALLINT)((a).s[i] ? (a).len[i] : 0)
 
@@ -176,9 +214,9 @@ SQLRETURN SQL_API SQLDescribeColW(SQLHSTMT hstmt, SQLUSMALLINT icol, SQLWCHAR *s
                                   pcbColDef, pibScale, pfNullable);
     if (!SQL_SUCCEEDED(rc)) return rc;
     SQLLEN units;
-    int cut = wide_out(name, szColName, cchColNameMax, &units);
+    rc = text_back(hstmt, rc, name, szColName, cchColNameMax, 0, &units);
     if (pcchColName) *pcchColName = (SQLSMALLINT)units;
-    return cut ? cut_warn(hstmt) : rc;
+    return rc;
 }
 
 SQLRETURN SQL_API SQLColAttributeW(SQLHSTMT hstmt, SQLUSMALLINT iCol, SQLUSMALLINT iField,
@@ -189,11 +227,10 @@ SQLRETURN SQL_API SQLColAttributeW(SQLHSTMT hstmt, SQLUSMALLINT iCol, SQLUSMALLI
     text[0] = 0;
     SQLRETURN rc = SQLColAttribute(hstmt, iCol, iField, text, sizeof text, &len, pNumAttr);
     if (!SQL_SUCCEEDED(rc) || len < 0) return rc; /* a numeric field */
-    SQLLEN units;
-    /* lengths in bytes here */
-    int cut = wide_out(text, pCharAttr, cbCharAttrMax / UNIT, &units);
-    if (pcbCharAttr) *pcbCharAttr = (SQLSMALLINT)(units * UNIT);
-    return cut ? cut_warn(hstmt) : rc;
+    SQLLEN bytes;                                 /* lengths in bytes here */
+    rc = text_back(hstmt, rc, text, pCharAttr, cbCharAttrMax, 1, &bytes);
+    if (pcbCharAttr) *pcbCharAttr = (SQLSMALLINT)bytes;
+    return rc;
 }
 
 /* ---- diagnostics: SQLGetDiagRecW, SQLGetDiagFieldW ---- */
@@ -250,6 +287,12 @@ SQLRETURN SQL_API SQLGetDiagFieldW(SQLSMALLINT fHandleType, SQLHANDLE handle, SQ
 
 /* ---- connecting: SQLConnectW, SQLDriverConnectW ---- */
 
+/* HY001 on connection hdbc, the narrow call not made; returns SQL_ERROR */
+static SQLRETURN nomem(SQLHDBC hdbc) {
+    ixo_head *h = ixo_enter(hdbc, SQL_HANDLE_DBC);
+    return h ? ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error")) : SQL_INVALID_HANDLE;
+}
+
 SQLRETURN SQL_API SQLConnectW(SQLHDBC hdbc, SQLWCHAR *szDSN, SQLSMALLINT cbDSN, SQLWCHAR *szUID,
                               SQLSMALLINT cbUID, SQLWCHAR *szAuthStr, SQLSMALLINT cbAuthStr) {
     wargs a;
@@ -269,25 +312,21 @@ SQLRETURN SQL_API SQLDriverConnectW(SQLHDBC hdbc, SQLHWND hwnd, SQLWCHAR *szConn
                                     SQLSMALLINT cbConnStrOutMax, SQLSMALLINT *pcbConnStrOut,
                                     SQLUSMALLINT fDriverCompletion) {
     wargs a;
-    SQLRETURN rc = args_in(&a, hdbc, SQL_HANDLE_DBC, 1, (const SQLWCHAR *[]){szConnStrIn},
-                           (SQLINTEGER[]){cbConnStrIn}, INT16_MAX - 1);
+    SQLRETURN rc = arg_in(&a, hdbc, SQL_HANDLE_DBC, szConnStrIn, cbConnStrIn, INT16_MAX - 1);
     if (rc != SQL_SUCCESS) return rc;
     SQLSMALLINT cap = (SQLSMALLINT)(a.s[0] && a.len[0] < INT16_MAX ? a.len[0] + 1 : 1);
     char *out = malloc((size_t)cap);
     if (!out) {
         args_free(&a);
-        ixo_head *h = ixo_enter(hdbc, SQL_HANDLE_DBC);
-        return h ? ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"))
-                 : SQL_INVALID_HANDLE;
+        return nomem(hdbc);
     }
     out[0] = 0;
     rc = SQLDriverConnect(hdbc, hwnd, ARG16(a, 0), (SQLCHAR *)out, cap, NULL, fDriverCompletion);
     args_free(&a);
     if (SQL_SUCCEEDED(rc)) {
         SQLLEN units;
-        int cut = wide_out(out, szConnStrOut, cbConnStrOutMax, &units);
+        rc = text_back(hdbc, rc, out, szConnStrOut, cbConnStrOutMax, 0, &units);
         if (pcbConnStrOut) *pcbConnStrOut = (SQLSMALLINT)units;
-        if (cut) rc = cut_warn(hdbc);
     }
     free(out);
     return rc;
@@ -297,8 +336,7 @@ SQLRETURN SQL_API SQLDriverConnectW(SQLHDBC hdbc, SQLHWND hwnd, SQLWCHAR *szConn
 
 SQLRETURN SQL_API SQLExecDirectW(SQLHSTMT hstmt, SQLWCHAR *szSqlStr, SQLINTEGER cbSqlStr) {
     wargs a;
-    SQLRETURN rc = args_in(&a, hstmt, SQL_HANDLE_STMT, 1, (const SQLWCHAR *[]){szSqlStr},
-                           (SQLINTEGER[]){cbSqlStr}, INT32_MAX);
+    SQLRETURN rc = arg_in(&a, hstmt, SQL_HANDLE_STMT, szSqlStr, cbSqlStr, INT32_MAX);
     if (rc != SQL_SUCCESS) return rc;
     rc = SQLExecDirect(hstmt, (SQLCHAR *)a.s[0], a.len[0]);
     args_free(&a);
@@ -307,8 +345,7 @@ SQLRETURN SQL_API SQLExecDirectW(SQLHSTMT hstmt, SQLWCHAR *szSqlStr, SQLINTEGER 
 
 SQLRETURN SQL_API SQLPrepareW(SQLHSTMT hstmt, SQLWCHAR *szSqlStr, SQLINTEGER cbSqlStr) {
     wargs a;
-    SQLRETURN rc = args_in(&a, hstmt, SQL_HANDLE_STMT, 1, (const SQLWCHAR *[]){szSqlStr},
-                           (SQLINTEGER[]){cbSqlStr}, INT32_MAX);
+    SQLRETURN rc = arg_in(&a, hstmt, SQL_HANDLE_STMT, szSqlStr, cbSqlStr, INT32_MAX);
     if (rc != SQL_SUCCESS) return rc;
     rc = SQLPrepare(hstmt, (SQLCHAR *)a.s[0], a.len[0]);
     args_free(&a);
@@ -319,24 +356,17 @@ SQLRETURN SQL_API SQLPrepareW(SQLHSTMT hstmt, SQLWCHAR *szSqlStr, SQLINTEGER cbS
 SQLRETURN SQL_API SQLNativeSqlW(SQLHDBC hdbc, SQLWCHAR *szSqlStrIn, SQLINTEGER cbSqlStrIn,
                                 SQLWCHAR *szSqlStr, SQLINTEGER cbSqlStrMax, SQLINTEGER *pcbSqlStr) {
     wargs a;
-    SQLRETURN rc = args_in(&a, hdbc, SQL_HANDLE_DBC, 1, (const SQLWCHAR *[]){szSqlStrIn},
-                           (SQLINTEGER[]){cbSqlStrIn}, INT32_MAX - 1);
+    SQLRETURN rc = arg_in(&a, hdbc, SQL_HANDLE_DBC, szSqlStrIn, cbSqlStrIn, INT32_MAX - 1);
     if (rc != SQL_SUCCESS) return rc;
     SQLINTEGER cap = a.s[0] ? a.len[0] + 1 : 1;
     char *out = malloc((size_t)cap);
-    if (out) {
-        rc = SQLNativeSql(hdbc, (SQLCHAR *)a.s[0], a.len[0], (SQLCHAR *)out, cap, NULL);
-    } else {
-        ixo_head *h = ixo_enter(hdbc, SQL_HANDLE_DBC);
-        rc = h ? ixo_leave(h, ixo_err(h, "HY001", 0, "Memory allocation error"))
-               : SQL_INVALID_HANDLE;
-    }
+    rc = out ? SQLNativeSql(hdbc, (SQLCHAR *)a.s[0], a.len[0], (SQLCHAR *)out, cap, NULL)
+             : nomem(hdbc);
     args_free(&a);
     if (SQL_SUCCEEDED(rc)) {
         SQLLEN units;
-        int cut = wide_out(out, szSqlStr, cbSqlStrMax, &units);
+        rc = text_back(hdbc, rc, out, szSqlStr, cbSqlStrMax, 0, &units);
         if (pcbSqlStr) *pcbSqlStr = (SQLINTEGER)units;
-        if (cut) rc = cut_warn(hdbc);
     }
     free(out);
     return rc;
@@ -351,10 +381,10 @@ SQLRETURN SQL_API SQLGetInfoW(SQLHDBC hdbc, SQLUSMALLINT fInfoType, SQLPOINTER r
     char text[TEXT_MAX];
     SQLRETURN rc = SQLGetInfo(hdbc, fInfoType, text, sizeof text, NULL);
     if (!SQL_SUCCEEDED(rc)) return rc;
-    SQLLEN units;
-    int cut = wide_out(text, rgbInfoValue, cbInfoValueMax / UNIT, &units);
-    if (pcbInfoValue) *pcbInfoValue = (SQLSMALLINT)(units * UNIT);
-    return cut ? cut_warn(hdbc) : rc;
+    SQLLEN bytes;
+    rc = text_back(hdbc, rc, text, rgbInfoValue, cbInfoValueMax, 1, &bytes);
+    if (pcbInfoValue) *pcbInfoValue = (SQLSMALLINT)bytes;
+    return rc;
 }
 
 /* ---- attributes: the string one is SQL_ATTR_CURRENT_CATALOG, in bytes ---- */
@@ -363,11 +393,10 @@ SQLRETURN SQL_API SQLSetConnectAttrW(SQLHDBC hdbc, SQLINTEGER fAttribute, SQLPOI
                                      SQLINTEGER cbValue) {
     if (fAttribute != SQL_ATTR_CURRENT_CATALOG)
         return SQLSetConnectAttr(hdbc, fAttribute, rgbValue, cbValue);
-    SQLINTEGER units = cbValue == SQL_NTS ? SQL_NTS : cbValue < 0 ? -1 : cbValue / (SQLINTEGER)UNIT;
+    SQLINTEGER units = bytes_to_units(cbValue);
     if (cbValue >= 0 && cbValue % (SQLINTEGER)UNIT) units = -1; /* half a character */
     wargs a;
-    SQLRETURN rc = args_in(&a, hdbc, SQL_HANDLE_DBC, 1, (const SQLWCHAR *[]){rgbValue},
-                           (SQLINTEGER[]){units}, INT32_MAX);
+    SQLRETURN rc = arg_in(&a, hdbc, SQL_HANDLE_DBC, rgbValue, units, INT32_MAX);
     if (rc != SQL_SUCCESS) return rc;
     rc = SQLSetConnectAttr(hdbc, fAttribute, a.s[0], a.len[0]);
     args_free(&a);
@@ -381,10 +410,10 @@ SQLRETURN SQL_API SQLGetConnectAttrW(SQLHDBC hdbc, SQLINTEGER fAttribute, SQLPOI
     char text[TEXT_MAX];
     SQLRETURN rc = SQLGetConnectAttr(hdbc, fAttribute, text, sizeof text, NULL);
     if (!SQL_SUCCEEDED(rc)) return rc;
-    SQLLEN units;
-    int cut = wide_out(text, rgbValue, cbValueMax / UNIT, &units);
-    if (pcbValue) *pcbValue = (SQLINTEGER)(units * UNIT);
-    return cut ? cut_warn(hdbc) : rc;
+    SQLLEN bytes;
+    rc = text_back(hdbc, rc, text, rgbValue, cbValueMax, 1, &bytes);
+    if (pcbValue) *pcbValue = (SQLINTEGER)bytes;
+    return rc;
 }
 
 /* no statement attribute is a string: these are the narrow functions */
@@ -515,8 +544,7 @@ SQLRETURN SQL_API SQLGetTypeInfoW(SQLHSTMT hstmt, SQLSMALLINT DataType) {
 SQLRETURN SQL_API SQLSetCursorNameW(SQLHSTMT hstmt, SQLWCHAR *szCursor, SQLSMALLINT cbCursor) {
     if (!szCursor) return SQLSetCursorName(hstmt, NULL, cbCursor);
     wargs a;
-    SQLRETURN rc = args_in(&a, hstmt, SQL_HANDLE_STMT, 1, (const SQLWCHAR *[]){szCursor},
-                           (SQLINTEGER[]){cbCursor}, INT16_MAX);
+    SQLRETURN rc = arg_in(&a, hstmt, SQL_HANDLE_STMT, szCursor, cbCursor, INT16_MAX);
     if (rc != SQL_SUCCESS) return rc;
     rc = SQLSetCursorName(hstmt, ARG16(a, 0));
     args_free(&a);
@@ -530,9 +558,9 @@ SQLRETURN SQL_API SQLGetCursorNameW(SQLHSTMT hstmt, SQLWCHAR *szCursor, SQLSMALL
     SQLRETURN rc = SQLGetCursorName(hstmt, (SQLCHAR *)name, sizeof name, NULL);
     if (!SQL_SUCCEEDED(rc)) return rc;
     SQLLEN units;
-    int cut = wide_out(name, szCursor, cchCursorMax, &units);
+    rc = text_back(hstmt, rc, name, szCursor, cchCursorMax, 0, &units);
     if (pcchCursor) *pcchCursor = (SQLSMALLINT)units;
-    return cut ? cut_warn(hstmt) : rc;
+    return rc;
 }
 
 /* ---- descriptors: string fields in bytes, names in characters ---- */
@@ -545,22 +573,19 @@ SQLRETURN SQL_API SQLGetDescFieldW(SQLHDESC hdesc, SQLSMALLINT iRecord, SQLSMALL
     char text[TEXT_MAX];
     SQLRETURN rc = SQLGetDescField(hdesc, iRecord, iField, text, sizeof text, NULL);
     if (!SQL_SUCCEEDED(rc) || rc == SQL_NO_DATA) return rc;
-    SQLLEN units;
-    int cut = wide_out(text, rgbValue, cbValueMax / UNIT, &units);
-    if (pcbValue) *pcbValue = (SQLINTEGER)(units * UNIT);
-    return cut ? cut_warn(hdesc) : rc;
+    SQLLEN bytes;
+    rc = text_back(hdesc, rc, text, rgbValue, cbValueMax, 1, &bytes);
+    if (pcbValue) *pcbValue = (SQLINTEGER)bytes;
+    return rc;
 }
 
 SQLRETURN SQL_API SQLSetDescFieldW(SQLHDESC hdesc, SQLSMALLINT iRecord, SQLSMALLINT iField,
                                    SQLPOINTER rgbValue, SQLINTEGER cbValueMax) {
     if (!ixo_desc_field_is_text(iField) || !rgbValue)
         return SQLSetDescField(hdesc, iRecord, iField, rgbValue, cbValueMax);
-    SQLINTEGER units = cbValueMax == SQL_NTS ? SQL_NTS
-                       : cbValueMax < 0      ? -1
-                                             : cbValueMax / (SQLINTEGER)UNIT;
+    SQLINTEGER units = bytes_to_units(cbValueMax);
     wargs a;
-    SQLRETURN rc = args_in(&a, hdesc, SQL_HANDLE_DESC, 1, (const SQLWCHAR *[]){rgbValue},
-                           (SQLINTEGER[]){units}, INT32_MAX);
+    SQLRETURN rc = arg_in(&a, hdesc, SQL_HANDLE_DESC, rgbValue, units, INT32_MAX);
     if (rc != SQL_SUCCESS) return rc;
     rc = SQLSetDescField(hdesc, iRecord, iField, a.s[0], a.len[0]);
     args_free(&a);
@@ -576,7 +601,7 @@ SQLRETURN SQL_API SQLGetDescRecW(SQLHDESC hdesc, SQLSMALLINT iRecord, SQLWCHAR *
                                  pfSubType, pLength, pPrecision, pScale, pNullable);
     if (!SQL_SUCCEEDED(rc) || rc == SQL_NO_DATA) return rc;
     SQLLEN units;
-    int cut = wide_out(name, szName, cchNameMax, &units);
+    rc = text_back(hdesc, rc, name, szName, cchNameMax, 0, &units);
     if (pcchName) *pcchName = (SQLSMALLINT)units;
-    return cut ? cut_warn(hdesc) : rc;
+    return rc;
 }
