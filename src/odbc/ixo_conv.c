@@ -747,24 +747,14 @@ ixo_cv ixo_get_general(const ixo_val *v, SQLSMALLINT ctype, SQLSMALLINT def_ctyp
         return IXO_CV_OK;
     }
     if (v->kind == IXO_V_IV) return get_interval(v, ctype, buf, buflen, ind, offset, s);
+    if (ixo_ctype_is_integer(ctype) || ctype == SQL_C_BIT) {
+        if (v->kind == IXO_V_DT || v->kind == IXO_V_BIN) return IXO_CV_BADTYPE;
+        return get_integer(v, ctype, buf, ind);
+    }
     switch (ctype) {
     case SQL_C_CHAR:
     case SQL_C_WCHAR:
     case SQL_C_BINARY: return get_chars(v, ctype, buf, buflen, ind, offset, s);
-    case SQL_C_STINYINT:
-    case SQL_C_TINYINT:
-    case SQL_C_UTINYINT:
-    case SQL_C_SSHORT:
-    case SQL_C_SHORT:
-    case SQL_C_USHORT:
-    case SQL_C_SLONG:
-    case SQL_C_LONG:
-    case SQL_C_ULONG:
-    case SQL_C_SBIGINT:
-    case SQL_C_UBIGINT:
-    case SQL_C_BIT:
-        if (v->kind == IXO_V_DT || v->kind == IXO_V_BIN) return IXO_CV_BADTYPE;
-        return get_integer(v, ctype, buf, ind);
     case SQL_C_FLOAT:
     case SQL_C_DOUBLE: {
         double d;
@@ -965,6 +955,23 @@ ixo_cv ixo_put(SQLSMALLINT ctype, const void *buf, SQLLEN buflen, SQLLEN len, in
     default:
         if (is_interval_ctype(ctype)) return ixo_iv_put(ctype, buf, out);
         return put_int(ctype, buf, out);
+    }
+}
+
+int ixo_ctype_is_integer(SQLSMALLINT ctype) {
+    switch (ctype) {
+    case SQL_C_STINYINT:
+    case SQL_C_TINYINT:
+    case SQL_C_UTINYINT:
+    case SQL_C_SSHORT:
+    case SQL_C_SHORT:
+    case SQL_C_USHORT:
+    case SQL_C_SLONG:
+    case SQL_C_LONG:
+    case SQL_C_ULONG:
+    case SQL_C_SBIGINT:
+    case SQL_C_UBIGINT: return 1;
+    default: return 0;
     }
 }
 

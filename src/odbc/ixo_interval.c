@@ -224,21 +224,9 @@ ixo_cv ixo_iv_get(const ixo_val *v, SQLSMALLINT ctype, void *buf, SQLLEN buflen,
     int cs = 0, ce = 0;
     if (!qual_shape(v->qual, &sh)) return IXO_CV_BADCHAR;
     if (ixo_iv_units(ctype, &cs, &ce)) return get_struct(v, &sh, ctype, buf, ind);
-    switch (ctype) {
-    case SQL_C_STINYINT:
-    case SQL_C_TINYINT:
-    case SQL_C_UTINYINT:
-    case SQL_C_SSHORT:
-    case SQL_C_SHORT:
-    case SQL_C_USHORT:
-    case SQL_C_SLONG:
-    case SQL_C_LONG:
-    case SQL_C_ULONG:
-    case SQL_C_SBIGINT:
-    case SQL_C_UBIGINT:
-    case SQL_C_NUMERIC: return get_number(v, &sh, ctype, buf, buflen, ind, s);
-    default: return IXO_CV_BADTYPE;
-    }
+    if (ixo_ctype_is_integer(ctype) || ctype == SQL_C_NUMERIC)
+        return get_number(v, &sh, ctype, buf, buflen, ind, s);
+    return IXO_CV_BADTYPE;
 }
 
 ixo_cv ixo_iv_put(SQLSMALLINT ctype, const SQL_INTERVAL_STRUCT *in, ixo_val *out) {
