@@ -81,8 +81,9 @@ void ixo_type_describe(int ixtype, int enclen, int lob, ixo_typeinfo *out);
 /* the fraction digits of SQL_INTERVAL_STRUCT's day_second.fraction (ODBC's
  * default seconds precision: microseconds) */
 #define IXO_IV_C_FRAC_DIGITS 6
-/* An INTERVAL qualifier's description (SQL_INTERVAL_*, sizes, precisions). */
-void ixo_iv_describe(unsigned qual, ixo_typeinfo *out);
+/* An INTERVAL qualifier's description (SQL_INTERVAL_*, sizes, precisions)
+ * into out: 1, or 0 (out untouched) for a qualifier that is not one. */
+int ixo_iv_describe(unsigned qual, ixo_typeinfo *out);
 /* The first and last unit (IX_UNIT_*; SECOND for the _SECOND types) of an
  * SQL_INTERVAL_* or SQL_C_INTERVAL_* type: 1, or 0 for another type. */
 int ixo_iv_units(SQLSMALLINT type, int *start, int *end);

@@ -88,18 +88,11 @@ unsigned ixo_iv_param_qual(SQLSMALLINT sqltype, int frac) {
     return ix_qualifier_iv(IXO_IV_MAX_PREC, start, end);
 }
 
-void ixo_iv_describe(unsigned q, ixo_typeinfo *o) {
+int ixo_iv_describe(unsigned q, ixo_typeinfo *o) {
     shape sh;
+    if (!qual_shape(q, &sh)) return 0;
     memset(o, 0, sizeof *o);
     o->type_name = "INTERVAL";
-    if (!qual_shape(q, &sh)) { /* not a qualifier: its text */
-        o->sql_type = o->desc_type = SQL_VARCHAR;
-        o->column_size = 30;
-        o->octet_length = o->display_size = 30;
-        o->c_default = SQL_C_CHAR;
-        o->unsigned_ = 1;
-        return;
-    }
     o->sql_type = IVTYPE[sh.start / 2][sh.last / 2];
     /* ODBC's "Column Size": the leading precision, 3 for each further
      * field (a separator and 2 digits), 1 + the seconds precision */
@@ -112,6 +105,7 @@ void ixo_iv_describe(unsigned q, ixo_typeinfo *o) {
     o->desc_type = SQL_INTERVAL;
     o->dt_code = (SQLSMALLINT)(o->sql_type - CODE_OFFSET);
     o->iv_prec = sh.prec;
+    return 1;
 }
 
 /* ---- values ------------------------------------------------------------------ */
