@@ -107,7 +107,10 @@ void ixo_type_describe(int t, int enclen, int lob, ixo_typeinfo *o) {
     case IX_T_LVARCHAR: chars(o, SQL_VARCHAR, (SQLULEN)enclen, SQL_C_CHAR, "LVARCHAR"); break;
     case IX_T_TEXT: chars(o, SQL_LONGVARCHAR, INT32_MAX, SQL_C_CHAR, "TEXT"); break;
     case IX_T_BYTE: chars(o, SQL_LONGVARBINARY, INT32_MAX, SQL_C_BINARY, "BYTE"); break;
-    case IX_T_INTERVAL: ixo_iv_describe((unsigned)enclen, o); break;
+    case IX_T_INTERVAL: /* not a qualifier: its text */
+        if (!ixo_iv_describe((unsigned)enclen, o))
+            chars(o, SQL_VARCHAR, 30, SQL_C_CHAR, "INTERVAL");
+        break;
     default:
         if (lob == IX_T_BLOB)
             chars(o, SQL_LONGVARBINARY, INT32_MAX, SQL_C_BINARY, "BLOB");
@@ -747,24 +750,14 @@ ixo_cv ixo_get_general(const ixo_val *v, SQLSMALLINT ctype, SQLSMALLINT def_ctyp
         return IXO_CV_OK;
     }
     if (v->kind == IXO_V_IV) return get_interval(v, ctype, buf, buflen, ind, offset, s);
+    if (ixo_ctype_is_integer(ctype) || ctype == SQL_C_BIT) {
+        if (v->kind == IXO_V_DT || v->kind == IXO_V_BIN) return IXO_CV_BADTYPE;
+        return get_integer(v, ctype, buf, ind);
+    }
     switch (ctype) {
     case SQL_C_CHAR:
     case SQL_C_WCHAR:
     case SQL_C_BINARY: return get_chars(v, ctype, buf, buflen, ind, offset, s);
-    case SQL_C_STINYINT:
-    case SQL_C_TINYINT:
-    case SQL_C_UTINYINT:
-    case SQL_C_SSHORT:
-    case SQL_C_SHORT:
-    case SQL_C_USHORT:
-    case SQL_C_SLONG:
-    case SQL_C_LONG:
-    case SQL_C_ULONG:
-    case SQL_C_SBIGINT:
-    case SQL_C_UBIGINT:
-    case SQL_C_BIT:
-        if (v->kind == IXO_V_DT || v->kind == IXO_V_BIN) return IXO_CV_BADTYPE;
-        return get_integer(v, ctype, buf, ind);
     case SQL_C_FLOAT:
     case SQL_C_DOUBLE: {
         double d;
@@ -876,6 +869,58 @@ static size_t wide_units(const void *p) {
     }
 }
 
+/* SQL_C_WCHAR text (len bytes, or NUL-terminated when !ind_given or
+ * SQL_NTS) into out as UTF-8 in s's scratch buffer (out->p points there) */
+static ixo_cv put_wide(const void *buf, SQLLEN len, int ind_given, ixo_val *out, ixo_scratch *s) {
+    size_t units = !ind_given || len == SQL_NTS ? wide_units(buf)
+                                                : (size_t)(len < 0 ? 0 : len) / sizeof(SQLWCHAR);
+    /* the units copied to an aligned place first, the text after them */
+    size_t wbytes = units * sizeof(SQLWCHAR);
+    char *u = scratch(s, wbytes + units * 3 + 1);
+    if (!u) return IXO_CV_NOMEM;
+    SQLWCHAR *w = (SQLWCHAR *)(void *)u;
+    memcpy(w, buf, wbytes);
+    u += wbytes;
+    long n = ixo_utf16_to_utf8(w, units, u, units * 3);
+    if (n < 0) return IXO_CV_BADCHAR;
+    u[n] = 0;
+    out->kind = IXO_V_TEXT;
+    out->p = u;
+    out->n = (size_t)n;
+    return IXO_CV_OK;
+}
+
+/* an SQL_C_TYPE_DATE, _TIME or _TIMESTAMP struct at buf (aligned) into out */
+static ixo_cv put_dt(SQLSMALLINT ctype, const void *buf, ixo_val *out) {
+    switch (ctype) {
+    case SQL_C_TYPE_DATE: {
+        const SQL_DATE_STRUCT *d = buf;
+        out->kind = IXO_V_DT;
+        out->has_date = 1;
+        out->dt.year = d->year, out->dt.month = d->month, out->dt.day = d->day;
+        return IXO_CV_OK;
+    }
+    case SQL_C_TYPE_TIME: {
+        const SQL_TIME_STRUCT *t = buf;
+        out->kind = IXO_V_DT;
+        out->has_time = 1;
+        out->dt.hour = t->hour, out->dt.minute = t->minute, out->dt.second = t->second;
+        return IXO_CV_OK;
+    }
+    case SQL_C_TYPE_TIMESTAMP: {
+        const SQL_TIMESTAMP_STRUCT *t = buf;
+        out->kind = IXO_V_DT;
+        out->has_date = out->has_time = 1;
+        out->dt.year = t->year, out->dt.month = t->month, out->dt.day = t->day;
+        out->dt.hour = t->hour, out->dt.minute = t->minute, out->dt.second = t->second;
+        out->dt.fraction = (int)(t->fraction / 10000u);
+        out->fdigits = 5;
+        return t->fraction % 10000u ? IXO_CV_FRACTION : IXO_CV_OK;
+    }
+    default: return IXO_CV_BADTYPE;
+    }
+}
+
 ixo_cv ixo_put(SQLSMALLINT ctype, const void *buf, SQLLEN buflen, SQLLEN len, int ind_given,
                ixo_val *out, ixo_scratch *s) {
     memset(out, 0, sizeof *out);
@@ -904,25 +949,7 @@ ixo_cv ixo_put(SQLSMALLINT ctype, const void *buf, SQLLEN buflen, SQLLEN len, in
         out->p = buf;
         out->n = !ind_given || len == SQL_NTS ? strlen(buf) : (size_t)(len < 0 ? 0 : len);
         return IXO_CV_OK;
-    case SQL_C_WCHAR: {
-        size_t units = !ind_given || len == SQL_NTS
-                           ? wide_units(buf)
-                           : (size_t)(len < 0 ? 0 : len) / sizeof(SQLWCHAR);
-        /* the units copied to an aligned place first, the text after them */
-        size_t wbytes = units * sizeof(SQLWCHAR);
-        char *u = scratch(s, wbytes + units * 3 + 1);
-        if (!u) return IXO_CV_NOMEM;
-        SQLWCHAR *w = (SQLWCHAR *)(void *)u;
-        memcpy(w, buf, wbytes);
-        u += wbytes;
-        long n = ixo_utf16_to_utf8(w, units, u, units * 3);
-        if (n < 0) return IXO_CV_BADCHAR;
-        u[n] = 0;
-        out->kind = IXO_V_TEXT;
-        out->p = u;
-        out->n = (size_t)n;
-        return IXO_CV_OK;
-    }
+    case SQL_C_WCHAR: return put_wide(buf, len, ind_given, out, s);
     case SQL_C_BINARY:
         out->kind = IXO_V_BIN;
         out->p = buf;
@@ -938,33 +965,29 @@ ixo_cv ixo_put(SQLSMALLINT ctype, const void *buf, SQLLEN buflen, SQLLEN len, in
         out->d = *(const double *)buf;
         return IXO_CV_OK;
     case SQL_C_NUMERIC: return put_numeric(buf, out);
-    case SQL_C_TYPE_DATE: {
-        const SQL_DATE_STRUCT *d = buf;
-        out->kind = IXO_V_DT;
-        out->has_date = 1;
-        out->dt.year = d->year, out->dt.month = d->month, out->dt.day = d->day;
-        return IXO_CV_OK;
-    }
-    case SQL_C_TYPE_TIME: {
-        const SQL_TIME_STRUCT *t = buf;
-        out->kind = IXO_V_DT;
-        out->has_time = 1;
-        out->dt.hour = t->hour, out->dt.minute = t->minute, out->dt.second = t->second;
-        return IXO_CV_OK;
-    }
-    case SQL_C_TYPE_TIMESTAMP: {
-        const SQL_TIMESTAMP_STRUCT *t = buf;
-        out->kind = IXO_V_DT;
-        out->has_date = out->has_time = 1;
-        out->dt.year = t->year, out->dt.month = t->month, out->dt.day = t->day;
-        out->dt.hour = t->hour, out->dt.minute = t->minute, out->dt.second = t->second;
-        out->dt.fraction = (int)(t->fraction / 10000u);
-        out->fdigits = 5;
-        return t->fraction % 10000u ? IXO_CV_FRACTION : IXO_CV_OK;
-    }
+    case SQL_C_TYPE_DATE:
+    case SQL_C_TYPE_TIME:
+    case SQL_C_TYPE_TIMESTAMP: return put_dt(ctype, buf, out);
     default:
         if (is_interval_ctype(ctype)) return ixo_iv_put(ctype, buf, out);
         return put_int(ctype, buf, out);
+    }
+}
+
+int ixo_ctype_is_integer(SQLSMALLINT ctype) {
+    switch (ctype) {
+    case SQL_C_STINYINT:
+    case SQL_C_TINYINT:
+    case SQL_C_UTINYINT:
+    case SQL_C_SSHORT:
+    case SQL_C_SHORT:
+    case SQL_C_USHORT:
+    case SQL_C_SLONG:
+    case SQL_C_LONG:
+    case SQL_C_ULONG:
+    case SQL_C_SBIGINT:
+    case SQL_C_UBIGINT: return 1;
+    default: return 0;
     }
 }
 

@@ -81,8 +81,9 @@ void ixo_type_describe(int ixtype, int enclen, int lob, ixo_typeinfo *out);
 /* the fraction digits of SQL_INTERVAL_STRUCT's day_second.fraction (ODBC's
  * default seconds precision: microseconds) */
 #define IXO_IV_C_FRAC_DIGITS 6
-/* An INTERVAL qualifier's description (SQL_INTERVAL_*, sizes, precisions). */
-void ixo_iv_describe(unsigned qual, ixo_typeinfo *out);
+/* An INTERVAL qualifier's description (SQL_INTERVAL_*, sizes, precisions)
+ * into out: 1, or 0 (out untouched) for a qualifier that is not one. */
+int ixo_iv_describe(unsigned qual, ixo_typeinfo *out);
 /* The first and last unit (IX_UNIT_*; SECOND for the _SECOND types) of an
  * SQL_INTERVAL_* or SQL_C_INTERVAL_* type: 1, or 0 for another type. */
 int ixo_iv_units(SQLSMALLINT type, int *start, int *end);
@@ -169,9 +170,12 @@ ixo_cv ixo_iv_put(SQLSMALLINT ctype, const SQL_INTERVAL_STRUCT *in, ixo_val *out
 long ixo_utf8_to_utf16(const char *p, size_t n, SQLWCHAR *out, size_t cap);
 long ixo_utf16_to_utf8(const SQLWCHAR *p, size_t n, char *out, size_t cap);
 
-/* the size of a fixed-size C type, 0 for character and binary ones */
 /* 1 for the character and binary SQL types (narrow, wide and long), else 0 */
 int ixo_sql_is_chars(SQLSMALLINT t);
+/* 1 for the integer C types (SQL_C_[SU]TINYINT to SQL_C_[SU]BIGINT and the
+ * plain TINYINT, SHORT, LONG; not SQL_C_BIT), else 0 */
+int ixo_ctype_is_integer(SQLSMALLINT ctype);
+/* the size of a fixed-size C type, 0 for character and binary ones */
 size_t ixo_ctype_size(SQLSMALLINT ctype);
 /* the C type SQL_C_DEFAULT stands for with an SQL type */
 SQLSMALLINT ixo_default_ctype(SQLSMALLINT sqltype);

@@ -111,8 +111,9 @@ void ixo_stmt_free(ixo_stmt *s) {
  * (pyodbc's fast_executemany) allocates per row */
 #define DESCRIBED_PARAM_SIZE 4000
 
-/* the address of row r's element of a bound buffer */
-static void *elem(const ixo_stmt *s, const ixo_bind *b, SQLULEN r, int ind) {
+/* the address of row r's element of a bound buffer (ixo_int.h); a
+ * negative buffer length (the application's) steps as 0 */
+void *ixo_param_elem(const ixo_stmt *s, const ixo_bind *b, SQLULEN r, int ind) {
     char *base = ind ? (char *)b->ind : (char *)b->buf;
     if (!base) return NULL;
     if (s->param_bind_offset) base += *s->param_bind_offset;
@@ -122,12 +123,10 @@ static void *elem(const ixo_stmt *s, const ixo_bind *b, SQLULEN r, int ind) {
     else if (ind)
         step = sizeof(SQLLEN);
     else
-        step = ixo_ctype_size(b->ctype) ? ixo_ctype_size(b->ctype) : (size_t)b->buflen;
+        step = ixo_ctype_size(b->ctype) ? ixo_ctype_size(b->ctype)
+               : b->buflen > 0          ? (size_t)b->buflen
+                                        : 0;
     return base + r * step;
-}
-
-void *ixo_param_elem(const ixo_stmt *s, const ixo_bind *b, SQLULEN r, int ind) {
-    return elem(s, b, r, ind);
 }
 
 /* an interval value or text into parameter i: an SQL_INTERVAL_* type gives
@@ -202,10 +201,10 @@ static SQLRETURN bind_row(ixo_stmt *s, SQLULEN r) {
             continue;
         }
         const ixo_bind *b = &s->params[i];
-        SQLLEN *ind = elem(s, b, r, 1), len = SQL_NTS;
+        SQLLEN *ind = ixo_param_elem(s, b, r, 1), len = SQL_NTS;
         if (ind) memcpy(&len, ind, sizeof len); /* row-wise arrays may place it unaligned */
         SQLSMALLINT ct = b->ctype == SQL_C_DEFAULT ? ixo_default_ctype(b->sqltype) : b->ctype;
-        const void *buf = elem(s, b, r, 0);
+        const void *buf = ixo_param_elem(s, b, r, 0);
         /* data at execution: the value SQLPutData collected */
         if (ind && IXO_IS_DAE(len) && !ixo_dae_value(s, i, r, &ct, &buf, &len))
             return ixo_err(&s->h, "HY010", 0, "Function sequence error (parameter %d)", i + 1);
@@ -270,8 +269,8 @@ static SQLRETURN run_batch(ixo_stmt *s) {
     return ret;
 }
 
-/* executes s->st: parameters bound, the first step taken */
-static SQLRETURN run(ixo_stmt *s) {
+/* executes s->st: parameters bound, the first step taken (ixo_int.h) */
+SQLRETURN ixo_stmt_run(ixo_stmt *s) {
     ix_conn *c = s->dbc->conn;
     SQLRETURN rc = SQL_SUCCESS;
     s->rowcount = -1;
@@ -307,10 +306,6 @@ static SQLRETURN run(ixo_stmt *s) {
     return rc;
 }
 
-SQLRETURN ixo_stmt_run(ixo_stmt *s) {
-    return run(s);
-}
-
 /* the ix_prepare_v2 flags of the cursor type: a static cursor is a scroll
  * cursor (libixdb ignores the flag for a statement that returns no rows) */
 static unsigned cursor_flags(const ixo_stmt *s) {
@@ -323,7 +318,7 @@ SQLRETURN ixo_exec_direct(ixo_stmt *s, const char *sql, size_t len) {
         return ixo_err_conn(&s->h, s->dbc->conn);
     s->scroll = s->cursor_type == SQL_CURSOR_STATIC;
     ixo_cursor_apply(s);
-    return run(s);
+    return ixo_stmt_run(s);
 }
 
 /* ---- entry points ---- */
@@ -363,7 +358,7 @@ SQLRETURN SQL_API SQLExecute(SQLHSTMT StatementHandle) {
     if (s->executed) ixo_stmt_close(s);
     ixo_cursor_apply(s);
     if (ixo_timer_arm(s) != SQL_SUCCESS) return ixo_leave(h, SQL_ERROR);
-    return ixo_leave(h, run(s));
+    return ixo_leave(h, ixo_stmt_run(s));
 }
 
 SQLRETURN SQL_API SQLBindParameter(SQLHSTMT hstmt, SQLUSMALLINT ipar, SQLSMALLINT fParamType,

@@ -448,8 +448,10 @@ static int plan_slots(ixo_stmt *s, ixo_slot *slots, ix_store *stores) {
     return k;
 }
 
-/* slot o's value of the current row into rowset row r, by the general path */
-static ixo_cv put_general(ixo_stmt *s, const ixo_slot *o, SQLULEN r) {
+/* slot o's value of the current row into rowset row r by the general path
+ * (column_value + ixo_get), its diagnostic recorded: SQL_SUCCESS,
+ * SQL_SUCCESS_WITH_INFO or SQL_ERROR */
+static SQLRETURN put_other(ixo_stmt *s, const ixo_slot *o, SQLULEN r) {
     char *buf = o->buf ? o->buf + r * o->step : NULL;
     SQLLEN *ind = o->ind ? (SQLLEN *)(void *)(o->ind + r * o->istep) : NULL;
     ixo_val v;
@@ -457,13 +459,6 @@ static ixo_cv put_general(ixo_stmt *s, const ixo_slot *o, SQLULEN r) {
     if (cv == IXO_CV_OK)
         cv = ixo_get(&v, o->ctype, s->cols[o->col].ti.c_default, buf, o->buflen, ind, NULL,
                      &s->scratch);
-    return cv;
-}
-
-/* slot o's value of row r by the general path, its diagnostic recorded:
- * SQL_SUCCESS, SQL_SUCCESS_WITH_INFO or SQL_ERROR */
-static SQLRETURN put_other(ixo_stmt *s, const ixo_slot *o, SQLULEN r) {
-    ixo_cv cv = put_general(s, o, r);
     return cv == IXO_CV_OK ? SQL_SUCCESS : ixo_err_cv(&s->h, cv, o->col + 1);
 }
 
@@ -618,8 +613,6 @@ static ixo_target scroll_target(ixo_stmt *s, SQLSMALLINT o, SQLLEN off, int64_t 
     }
 }
 
-/* a rowset from the cursor into the bound columns: from row start on a
- * scroll cursor, the next rows on a forward-only one */
 /* A rowset's results so far: the call's, and the values in error. */
 typedef struct ixo_fillres {
     ixo_stmt *s;
@@ -671,6 +664,8 @@ static SQLULEN fill_bulk(ixo_fillres *f, const ix_store *stores, int nslots, SQL
     return got;
 }
 
+/* a rowset from the cursor into the bound columns: from row start on a
+ * scroll cursor, the next rows on a forward-only one */
 static SQLRETURN fill(ixo_stmt *s, int64_t start) {
     SQLULEN n = s->row_array_size, got = 0;
     ixo_fillres f = {s, NULL, 0, 0, SQL_SUCCESS, 0};

@@ -88,18 +88,11 @@ unsigned ixo_iv_param_qual(SQLSMALLINT sqltype, int frac) {
     return ix_qualifier_iv(IXO_IV_MAX_PREC, start, end);
 }
 
-void ixo_iv_describe(unsigned q, ixo_typeinfo *o) {
+int ixo_iv_describe(unsigned q, ixo_typeinfo *o) {
     shape sh;
+    if (!qual_shape(q, &sh)) return 0;
     memset(o, 0, sizeof *o);
     o->type_name = "INTERVAL";
-    if (!qual_shape(q, &sh)) { /* not a qualifier: its text */
-        o->sql_type = o->desc_type = SQL_VARCHAR;
-        o->column_size = 30;
-        o->octet_length = o->display_size = 30;
-        o->c_default = SQL_C_CHAR;
-        o->unsigned_ = 1;
-        return;
-    }
     o->sql_type = IVTYPE[sh.start / 2][sh.last / 2];
     /* ODBC's "Column Size": the leading precision, 3 for each further
      * field (a separator and 2 digits), 1 + the seconds precision */
@@ -112,6 +105,7 @@ void ixo_iv_describe(unsigned q, ixo_typeinfo *o) {
     o->desc_type = SQL_INTERVAL;
     o->dt_code = (SQLSMALLINT)(o->sql_type - CODE_OFFSET);
     o->iv_prec = sh.prec;
+    return 1;
 }
 
 /* ---- values ------------------------------------------------------------------ */
@@ -224,21 +218,9 @@ ixo_cv ixo_iv_get(const ixo_val *v, SQLSMALLINT ctype, void *buf, SQLLEN buflen,
     int cs = 0, ce = 0;
     if (!qual_shape(v->qual, &sh)) return IXO_CV_BADCHAR;
     if (ixo_iv_units(ctype, &cs, &ce)) return get_struct(v, &sh, ctype, buf, ind);
-    switch (ctype) {
-    case SQL_C_STINYINT:
-    case SQL_C_TINYINT:
-    case SQL_C_UTINYINT:
-    case SQL_C_SSHORT:
-    case SQL_C_SHORT:
-    case SQL_C_USHORT:
-    case SQL_C_SLONG:
-    case SQL_C_LONG:
-    case SQL_C_ULONG:
-    case SQL_C_SBIGINT:
-    case SQL_C_UBIGINT:
-    case SQL_C_NUMERIC: return get_number(v, &sh, ctype, buf, buflen, ind, s);
-    default: return IXO_CV_BADTYPE;
-    }
+    if (ixo_ctype_is_integer(ctype) || ctype == SQL_C_NUMERIC)
+        return get_number(v, &sh, ctype, buf, buflen, ind, s);
+    return IXO_CV_BADTYPE;
 }
 
 ixo_cv ixo_iv_put(SQLSMALLINT ctype, const SQL_INTERVAL_STRUCT *in, ixo_val *out) {

@@ -5,7 +5,6 @@
  * "datetime year to second", "interval day(3) to fraction(5)").
  */
 #include <ctype.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -49,6 +48,20 @@ static const struct {
     {"clob", IX_T_CLOB, 72},
 };
 
+/* the largest number a type name's "(n)" gives (an LVARCHAR's length is
+ * below it): a bigger one, server text, is cut to it */
+#define TYPE_NUMBER_MAX 65535
+
+/* the decimal number at p (server text), 0..TYPE_NUMBER_MAX */
+static int type_number(const char *p) {
+    long v = 0;
+    while (*p == ' ')
+        p++;
+    for (; isdigit((unsigned char)*p) && v <= TYPE_NUMBER_MAX; p++)
+        v = v * 10 + (*p - '0');
+    return v > TYPE_NUMBER_MAX ? TYPE_NUMBER_MAX : (int)v;
+}
+
 static const char *const UNITS[] = {"year", "", "month",  "", "day",   "",
                                     "hour", "", "minute", "", "second"};
 
@@ -65,7 +78,7 @@ static int unit(const char **p, int *prec) {
     if (u < 0) return -1;
     *p += n;
     *prec = 0;
-    if (**p == '(') *prec = atoi(*p + 1);
+    if (**p == '(') *prec = type_number(*p + 1);
     while (**p && **p != ' ')
         (*p)++;
     return u;
@@ -101,9 +114,9 @@ int ixo_type_of(const char *name, int *ixtype, int *enclen) {
         if (*ixtype == IX_T_DATETIME || *ixtype == IX_T_INTERVAL) {
             *enclen = qualifier(rest, *ixtype == IX_T_INTERVAL);
         } else if (*rest == '(') {
-            int a = atoi(rest + 1), b = 0;
+            int a = type_number(rest + 1), b = 0;
             const char *comma = strchr(rest, ',');
-            if (comma) b = atoi(comma + 1);
+            if (comma) b = type_number(comma + 1);
             if (*ixtype == IX_T_DECIMAL || *ixtype == IX_T_MONEY)
                 *enclen = a << 8 | (comma ? b : *ixtype == IX_T_MONEY ? 2 : 0xff);
             else

@@ -23,6 +23,9 @@
 #define IXO_WATCH_THREAD_NAME "ixodbc-watch" /* at most 15 characters */
 
 #define NS_PER_S 1000000000LL
+/* the longest query timeout taken, in seconds (the application's value is
+ * cut here so that the deadline in nanoseconds cannot overflow): 68 years */
+#define TIMEOUT_MAX_S ((SQLULEN)INT32_MAX)
 
 struct ixo_watch {
     pthread_mutex_t mu;
@@ -112,7 +115,8 @@ SQLRETURN ixo_timer_arm(ixo_stmt *s) {
     if (!s->query_timeout || !d->conn) return SQL_SUCCESS;
     ixo_watch *w = d->watch ? d->watch : watch_start(d);
     if (!w) return ixo_err(&s->h, "HY000", 0, "Cannot start the query timeout's thread");
-    int64_t due = now_ns() + (int64_t)s->query_timeout * NS_PER_S;
+    SQLULEN secs = s->query_timeout < TIMEOUT_MAX_S ? s->query_timeout : TIMEOUT_MAX_S;
+    int64_t due = now_ns() + (int64_t)secs * NS_PER_S;
     pthread_mutex_lock(&w->mu);
     w->conn = d->conn;
     w->armed = 1;
